@@ -1,0 +1,18 @@
+/* gpu.c - fit verdict against one GPU (see gs/gpu.h). */
+#include "gs/gpu.h"
+
+enum gs_status gs_fit_check(uint64_t required_bytes, const struct gs_gpu *gpu, struct gs_fit *out,
+                            struct gs_error *err)
+{
+    const bool marketed = gpu->usable_memory_bytes == 0;
+    const uint64_t usable = marketed ? gpu->memory_bytes : gpu->usable_memory_bytes;
+    if (usable == 0)
+        return gs_error_add(err, GS_ERR_INVALID, "/gpu", "the GPU has no memory capacity on record");
+    if (usable > INT64_MAX || required_bytes > INT64_MAX)
+        return gs_error_add(err, GS_ERR_RANGE, "", "memory figures exceed the signed 64-bit range");
+    out->usable_bytes = usable;
+    out->usable_is_marketed = marketed;
+    out->fits = required_bytes <= usable;
+    out->headroom_bytes = (int64_t)usable - (int64_t)required_bytes;
+    return GS_OK;
+}

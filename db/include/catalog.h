@@ -1,0 +1,120 @@
+/*
+ * catalog.h - the SQLite catalog of models and accelerators.
+ *
+ * catalog_open() creates the file if needed, turns on WAL and a busy timeout,
+ * and applies the embedded migrations (db/migrations/NNNN_*.sql, keyed by
+ * PRAGMA user_version), which also seed the first entries. A struct catalog
+ * is one SQLite connection with its prepared statements: use it from one
+ * thread at a time.
+ *
+ * Reads for estimates go through a snapshot: catalog_snapshot_load() copies
+ * every row into plain structs once, so the request path never touches SQL.
+ * A snapshot is immutable and owned by whoever loaded it.
+ */
+#ifndef GS_CATALOG_H
+#define GS_CATALOG_H
+
+#include "gs/status.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct catalog;
+
+/* A nullable number as stored (SQL NULL -> present = false). */
+struct catalog_real {
+    bool present;
+    double value;
+};
+
+struct catalog_model {
+    char *id;
+    char *name;
+    char *hf_id;             /* NULL when unknown */
+    char *family;
+    uint64_t parameters;     /* published count */
+    char *parameters_source;
+    char *config_json;       /* Hugging Face config.json (architecture fields) */
+    char *config_source;
+    char **aliases;
+    size_t alias_count;
+    char *created_at;
+    char *updated_at;
+};
+
+struct catalog_gpu {
+    char *id;
+    char *name;
+    char *vendor;
+    uint64_t memory_bytes;         /* marketed capacity */
+    char *memory_source;
+    uint64_t usable_memory_bytes;  /* 0 when unknown (SQL NULL) */
+    char *usable_memory_source;    /* NULL when unknown */
+    struct catalog_real memory_bandwidth_gb_s;
+    struct catalog_real bf16_tflops;
+    struct catalog_real fp8_tflops;
+    struct catalog_real tdp_watts;
+    char *spec_source;
+    struct catalog_real price_per_hour;
+    char *price_source;
+    char *price_date;
+    struct catalog_real purchase_price;
+    char *purchase_price_source;
+    char *purchase_price_date;
+    char **aliases;
+    size_t alias_count;
+    char *created_at;
+    char *updated_at;
+};
+
+/* Rows sorted by id. Owns every string in it. */
+struct catalog_snapshot {
+    struct catalog_model *models;
+    size_t model_count;
+    struct catalog_gpu *gpus;
+    size_t gpu_count;
+};
+
+/* The schema version the embedded migrations bring a catalog to. */
+int catalog_schema_latest(void);
+
+/* Opens (creating if absent) and migrates the catalog at `path`. On success
+ * *out is a new handle the caller closes with catalog_close(). */
+enum gs_status catalog_open(const char *path, struct catalog **out, struct gs_error *err);
+
+/* Opens like catalog_open but migrates only up to `version` (tests of upgrades). */
+enum gs_status catalog_open_at_version(const char *path, int version, struct catalog **out,
+                                       struct gs_error *err);
+
+/* Closes the connection and finalizes its statements. NULL is a no-op. */
+void catalog_close(struct catalog *catalog);
+
+/* PRAGMA user_version of the open catalog. */
+enum gs_status catalog_schema_version(struct catalog *catalog, int *out, struct gs_error *err);
+
+/* Counts rows with one cheap query each: the readiness probe. */
+enum gs_status catalog_ping(struct catalog *catalog, size_t *models, size_t *gpus,
+                            struct gs_error *err);
+
+/* Copies every model and GPU into a new snapshot (*out, caller frees). */
+enum gs_status catalog_snapshot_load(struct catalog *catalog, struct catalog_snapshot **out,
+                                     struct gs_error *err);
+
+void catalog_snapshot_free(struct catalog_snapshot *snapshot);
+
+/* Finds by id or alias, ignoring ASCII case. Borrowed pointers into the
+ * snapshot, or NULL. */
+const struct catalog_model *catalog_snapshot_model(const struct catalog_snapshot *snapshot,
+                                                   const char *id_or_alias);
+const struct catalog_gpu *catalog_snapshot_gpu(const struct catalog_snapshot *snapshot,
+                                               const char *id_or_alias);
+
+/* The known ids (and aliases) closest to `name` by edit distance, for "did
+ * you mean" hints; NULL when nothing is close. Borrowed. */
+const char *catalog_snapshot_model_suggest(const struct catalog_snapshot *snapshot,
+                                           const char *name);
+const char *catalog_snapshot_gpu_suggest(const struct catalog_snapshot *snapshot,
+                                         const char *name);
+
+#endif

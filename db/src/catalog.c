@@ -1,0 +1,190 @@
+/*
+ * catalog.c - opening the SQLite catalog, migrations, snapshots (see catalog.h).
+ */
+#include "catalog.h"
+
+#include "catalog_int.h"
+
+#include "embedded.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Embedded db/migrations/NNNN_*.sql, sorted by name (generated). */
+extern const struct gs_embedded_file gs_migrations_files[];
+extern const size_t gs_migrations_count;
+
+#define BUSY_TIMEOUT_MS 5000
+
+struct catalog {
+    sqlite3 *db;
+};
+
+static enum gs_status db_error(struct catalog *c, struct gs_error *err, const char *what)
+{
+    return gs_error_add(err, GS_ERR_DB, "", "%s: %s", what,
+                        c != NULL && c->db != NULL ? sqlite3_errmsg(c->db) : "no connection");
+}
+
+sqlite3 *catalog_db(struct catalog *catalog)
+{
+    return catalog->db;
+}
+
+int catalog_schema_latest(void)
+{
+    return (int)gs_migrations_count;
+}
+
+/* Runs every statement of a script through prepare/step, so migrations use
+ * the same path as everything else and report the failing statement. */
+static enum gs_status run_script(struct catalog *c, const char *sql, const char *name,
+                                 struct gs_error *err)
+{
+    const char *tail = sql;
+    while (tail != NULL && *tail != '\0') {
+        sqlite3_stmt *stmt = NULL;
+        const char *next = NULL;
+        if (sqlite3_prepare_v2(c->db, tail, -1, &stmt, &next) != SQLITE_OK)
+            return gs_error_add(err, GS_ERR_DB, "", "migration %s: %s", name, sqlite3_errmsg(c->db));
+        if (stmt == NULL) /* only whitespace or comments were left */
+            break;
+        int rc;
+        do {
+            rc = sqlite3_step(stmt);
+        } while (rc == SQLITE_ROW);
+        sqlite3_finalize(stmt);
+        if (rc != SQLITE_DONE)
+            return gs_error_add(err, GS_ERR_DB, "", "migration %s: %s", name, sqlite3_errmsg(c->db));
+        tail = next;
+    }
+    return GS_OK;
+}
+
+static enum gs_status exec_simple(struct catalog *c, const char *sql, struct gs_error *err)
+{
+    return run_script(c, sql, "pragma", err);
+}
+
+static enum gs_status read_user_version(struct catalog *c, int *out, struct gs_error *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st = GS_OK;
+    if (sqlite3_prepare_v2(c->db, "PRAGMA user_version", -1, &stmt, NULL) != SQLITE_OK)
+        return db_error(c, err, "reading the schema version");
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        *out = sqlite3_column_int(stmt, 0);
+    else
+        st = db_error(c, err, "reading the schema version");
+    sqlite3_finalize(stmt);
+    return st;
+}
+
+/* PRAGMA statements cannot take bound parameters; the version is an integer
+ * we produce, never user input. */
+static enum gs_status write_user_version(struct catalog *c, int version, struct gs_error *err)
+{
+    char sql[64];
+    snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version);
+    return exec_simple(c, sql, err);
+}
+
+static enum gs_status migrate(struct catalog *c, int target, struct gs_error *err)
+{
+    enum gs_status st = exec_simple(c, "BEGIN IMMEDIATE", err);
+    if (st != GS_OK)
+        return st;
+    int current = 0;
+    st = read_user_version(c, &current, err);
+    if (st == GS_OK && current > (int)gs_migrations_count)
+        st = gs_error_add(err, GS_ERR_DB, "",
+                          "the catalog has schema version %d, newer than this gpusizer (%d)",
+                          current, (int)gs_migrations_count);
+    for (int v = current + 1; st == GS_OK && v <= target; v++) {
+        const struct gs_embedded_file *m = &gs_migrations_files[v - 1];
+        st = run_script(c, (const char *)m->data, m->name, err);
+        if (st == GS_OK)
+            st = write_user_version(c, v, err);
+    }
+    if (st == GS_OK)
+        return exec_simple(c, "COMMIT", err);
+    exec_simple(c, "ROLLBACK", NULL);
+    return st;
+}
+
+enum gs_status catalog_open_at_version(const char *path, int version, struct catalog **out,
+                                       struct gs_error *err)
+{
+    if (version < 0 || version > (int)gs_migrations_count)
+        return gs_error_add(err, GS_ERR_INTERNAL, "", "no schema version %d", version);
+    struct catalog *c = calloc(1, sizeof(*c));
+    if (c == NULL)
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory opening the catalog");
+    enum gs_status st = GS_OK;
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, &c->db, flags, NULL) != SQLITE_OK) {
+        st = gs_error_add(err, GS_ERR_DB, "", "cannot open catalog %s: %s", path,
+                          c->db != NULL ? sqlite3_errmsg(c->db) : "out of memory");
+        goto fail;
+    }
+    sqlite3_busy_timeout(c->db, BUSY_TIMEOUT_MS);
+    sqlite3_extended_result_codes(c->db, 1);
+    st = exec_simple(c, "PRAGMA journal_mode = WAL", err);
+    if (st == GS_OK)
+        st = exec_simple(c, "PRAGMA foreign_keys = ON", err);
+    if (st == GS_OK)
+        st = exec_simple(c, "PRAGMA synchronous = NORMAL", err);
+    if (st == GS_OK)
+        st = migrate(c, version, err);
+    if (st != GS_OK)
+        goto fail;
+    *out = c;
+    return GS_OK;
+fail:
+    catalog_close(c);
+    return st;
+}
+
+enum gs_status catalog_open(const char *path, struct catalog **out, struct gs_error *err)
+{
+    return catalog_open_at_version(path, (int)gs_migrations_count, out, err);
+}
+
+void catalog_close(struct catalog *catalog)
+{
+    if (catalog == NULL)
+        return;
+    sqlite3_close(catalog->db);
+    free(catalog);
+}
+
+enum gs_status catalog_schema_version(struct catalog *catalog, int *out, struct gs_error *err)
+{
+    return read_user_version(catalog, out, err);
+}
+
+static enum gs_status count_rows(struct catalog *c, const char *sql, size_t *out,
+                                 struct gs_error *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st = GS_OK;
+    if (sqlite3_prepare_v2(c->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+        return db_error(c, err, "counting catalog rows");
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        *out = (size_t)sqlite3_column_int64(stmt, 0);
+    else
+        st = db_error(c, err, "counting catalog rows");
+    sqlite3_finalize(stmt);
+    return st;
+}
+
+enum gs_status catalog_ping(struct catalog *catalog, size_t *models, size_t *gpus,
+                            struct gs_error *err)
+{
+    enum gs_status st = count_rows(catalog, "SELECT count(*) FROM models", models, err);
+    if (st == GS_OK)
+        st = count_rows(catalog, "SELECT count(*) FROM gpus", gpus, err);
+    return st;
+}

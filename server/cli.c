@@ -1,0 +1,295 @@
+/*
+ * cli.c - argument parsing and the `serve` and `estimate` commands.
+ *
+ * Configuration comes from flags, then environment variables, then
+ * defaults, so `gpusizer serve` with nothing set serves on :8080 with
+ * ./gpusizer.db, created and seeded on first start.
+ */
+#include "cli.h"
+
+#include "catalog.h"
+#include "http.h"
+#include "problem.h"
+#include "service.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_PORT      8080
+#define DEFAULT_DB        "gpusizer.db"
+#define DEFAULT_MAX_BODY  ((size_t)1 << 20)
+#define STDIN_LIMIT       ((size_t)16 << 20)
+
+struct options {
+    const char *host;
+    long port;
+    const char *db;
+    long threads;
+    long max_body;
+};
+
+static const char usage[] =
+    "usage: gpusizer <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  serve      run the HTTP API and web form\n"
+    "  estimate   read an estimate request (JSON) on stdin, print the response JSON\n"
+    "  version    print the version\n"
+    "\n"
+    "options:\n"
+    "  --host ADDR       address to bind (env GPUSIZER_HOST, default 0.0.0.0)\n"
+    "  --port N          port, 0 for any free one (env PORT, default 8080)\n"
+    "  --db PATH         catalog file, created on first use (env GPUSIZER_DB, default ./gpusizer.db)\n"
+    "  --threads N       HTTP worker threads (env GPUSIZER_THREADS, default: one per CPU)\n"
+    "  --max-body BYTES  largest accepted request body (default 1048576)\n";
+
+static bool parse_long(const char *text, long min, long max, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    const char *env = NULL;
+    o->host = (env = getenv("GPUSIZER_HOST")) != NULL && *env ? env : "0.0.0.0";
+    o->db = (env = getenv("GPUSIZER_DB")) != NULL && *env ? env : DEFAULT_DB;
+    o->port = DEFAULT_PORT;
+    o->threads = 0;
+    o->max_body = (long)DEFAULT_MAX_BODY;
+    if ((env = getenv("PORT")) != NULL && *env && !parse_long(env, 0, 65535, &o->port)) {
+        fprintf(stderr, "gpusizer: PORT=%s is not a port number\n", env);
+        return -1;
+    }
+    if ((env = getenv("GPUSIZER_THREADS")) != NULL && *env &&
+        !parse_long(env, 0, 1024, &o->threads)) {
+        fprintf(stderr, "gpusizer: GPUSIZER_THREADS=%s is not a thread count\n", env);
+        return -1;
+    }
+    for (int i = 2; i < argc; i++) {
+        const char *flag = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = value != NULL;
+        if (strcmp(flag, "--host") == 0 && ok)
+            o->host = value;
+        else if (strcmp(flag, "--db") == 0 && ok)
+            o->db = value;
+        else if (strcmp(flag, "--port") == 0 && ok)
+            ok = parse_long(value, 0, 65535, &o->port);
+        else if (strcmp(flag, "--threads") == 0 && ok)
+            ok = parse_long(value, 0, 1024, &o->threads);
+        else if (strcmp(flag, "--max-body") == 0 && ok)
+            ok = parse_long(value, 64, 1L << 30, &o->max_body);
+        else {
+            fprintf(stderr, "gpusizer: unknown option %s\n\n%s", flag, usage);
+            return -1;
+        }
+        if (!ok) {
+            fprintf(stderr, "gpusizer: bad value for %s\n", flag);
+            return -1;
+        }
+        i++;
+    }
+    return 0;
+}
+
+static void print_errors(const char *what, const struct gs_error *err)
+{
+    for (size_t i = 0; i < err->count; i++)
+        fprintf(stderr, "gpusizer: %s: %s\n", what, err->items[i].detail);
+}
+
+/* Opens the catalog and builds the service over a fresh snapshot. */
+static int load_service(const char *db, struct catalog **catalog, struct service **service)
+{
+    struct gs_error err;
+    struct catalog_snapshot *snapshot = NULL;
+    gs_error_init(&err);
+    if (catalog_open(db, catalog, &err) != GS_OK ||
+        catalog_snapshot_load(*catalog, &snapshot, &err) != GS_OK) {
+        print_errors(db, &err);
+        catalog_close(*catalog);
+        *catalog = NULL;
+        return -1;
+    }
+    enum gs_status st = service_create(snapshot, service, &err);
+    print_errors("catalog", &err); /* unusable rows are reported, not fatal */
+    if (st != GS_OK) {
+        catalog_close(*catalog);
+        *catalog = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_serve(const struct options *o)
+{
+    struct catalog *catalog = NULL;
+    struct service *service = NULL;
+    struct http_server *server = NULL;
+    char errbuf[256];
+    sigset_t stop_signals;
+
+    /* Block the stop signals before any thread starts, so every worker
+     * inherits the mask and only sigwait below sees them. */
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    if (load_service(o->db, &catalog, &service) != 0)
+        return 1;
+    struct http_config cfg = {o->host, (uint16_t)o->port, (unsigned)o->threads,
+                              (size_t)o->max_body, 30};
+    if (http_start(&cfg, service, catalog, &server, errbuf, sizeof(errbuf)) != 0) {
+        fprintf(stderr, "gpusizer: %s\n", errbuf);
+        service_free(service);
+        catalog_close(catalog);
+        return 1;
+    }
+    const char *shown = strchr(o->host, ':') != NULL ? NULL : o->host;
+    if (shown != NULL)
+        printf("gpusizer listening on http://%s:%u\n", shown, (unsigned)http_port(server));
+    else
+        printf("gpusizer listening on http://[%s]:%u\n", o->host, (unsigned)http_port(server));
+    fflush(stdout);
+
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    fprintf(stderr, "gpusizer: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    http_stop(server);
+    service_free(service);
+    catalog_close(catalog);
+    return 0;
+}
+
+/* Reads all of stdin (up to STDIN_LIMIT) into a new NUL-terminated buffer. */
+static char *read_stdin(size_t *length)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        size_t n = fread(buf + len, 1, cap - len - 1, stdin);
+        len += n;
+        if (n == 0 || len > STDIN_LIMIT)
+            break;
+        if (len + 1 == cap) {
+            char *grown = realloc(buf, cap * 2);
+            if (grown == NULL) {
+                free(buf);
+                return NULL;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+    }
+    if (buf != NULL)
+        buf[len] = '\0';
+    *length = len;
+    return buf;
+}
+
+static int print_json(const json_t *value)
+{
+    if (json_dumpf(value, stdout, JSON_INDENT(2)) != 0)
+        return -1;
+    fputc('\n', stdout);
+    return fflush(stdout) == 0 ? 0 : -1;
+}
+
+static int print_problem(const struct problem *p)
+{
+    json_t *body = problem_to_json(p);
+    int rc = body != NULL ? print_json(body) : -1;
+    json_decref(body);
+    return rc;
+}
+
+/* The catalog is opened only when the request names a catalog entry, so
+ * sizing a raw config leaves no file behind. */
+static bool needs_catalog(const json_t *request)
+{
+    return json_is_string(json_object_get(request, "model")) ||
+           json_is_string(json_object_get(request, "gpu"));
+}
+
+static int cmd_estimate(const struct options *o)
+{
+    struct problem p;
+    problem_init(&p);
+    size_t length = 0;
+    char *input = read_stdin(&length);
+    if (input == NULL || length > STDIN_LIMIT) {
+        problem_set(&p, 413, "payload-too-large", "Payload too large",
+                    "stdin is limited to %zu bytes", STDIN_LIMIT);
+        free(input);
+        print_problem(&p);
+        return 1;
+    }
+    json_error_t jerr;
+    json_t *request = json_loadb(input, length, JSON_REJECT_DUPLICATES, &jerr);
+    free(input);
+    if (request == NULL) {
+        problem_set(&p, 400, "malformed-json", "The body is not valid JSON",
+                    "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+        gs_error_add(&p.errors, GS_ERR_INVALID, "", "%s", jerr.text);
+        print_problem(&p);
+        return 1;
+    }
+    struct catalog *catalog = NULL;
+    struct service *service = NULL;
+    int rc = 1;
+    struct gs_error err;
+    gs_error_init(&err);
+    if (needs_catalog(request)) {
+        if (load_service(o->db, &catalog, &service) != 0)
+            goto out;
+    } else if (service_create(NULL, &service, &err) != GS_OK) {
+        print_errors("estimate", &err);
+        goto out;
+    }
+    json_t *response = NULL;
+    if (service_estimate(service, request, &response, &p) == 0) {
+        rc = print_json(response) == 0 ? 0 : 1;
+        json_decref(response);
+    } else {
+        print_problem(&p);
+    }
+out:
+    json_decref(request);
+    service_free(service);
+    catalog_close(catalog);
+    return rc;
+}
+
+int cli_main(int argc, char **argv)
+{
+    struct options o;
+    if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "-h") == 0) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
+        printf("gpusizer %s\n", GPUSIZER_VERSION);
+        return 0;
+    }
+    if (parse_options(argc, argv, &o) != 0)
+        return 2;
+    if (strcmp(argv[1], "serve") == 0)
+        return cmd_serve(&o);
+    if (strcmp(argv[1], "estimate") == 0)
+        return cmd_estimate(&o);
+    fprintf(stderr, "gpusizer: unknown command %s\n\n%s", argv[1], usage);
+    return 2;
+}

@@ -1,0 +1,428 @@
+/* codec.c - estimate request decoding and response encoding (see codec.h). */
+#include "codec.h"
+
+#include "hfconfig.h"
+#include "jsonv.h"
+
+#include <stdint.h>
+#include <string.h>
+
+json_t *codec_u64(uint64_t value)
+{
+    return json_integer(value > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)value);
+}
+
+static const char *const top_keys[] = {"model", "mode", "precision", "gpu", NULL};
+static const char *const model_keys[] = {"parameters", "config", NULL};
+static const char *const precision_keys[] = {"weights", NULL};
+static const char *const mode_names[] = {"inference", "training", NULL};
+static const char *const dtype_names[] = {"fp32", "bf16", "fp16", "int8", "int4", NULL};
+
+static bool decode_catalog_model(const char *id, const struct catalog_snapshot *snapshot,
+                                 const struct codec_arch_table *archs, struct estimate_request *out,
+                                 struct gs_error *err)
+{
+    const struct catalog_model *m = catalog_snapshot_model(snapshot, id);
+    if (m == NULL) {
+        const char *hint = catalog_snapshot_model_suggest(snapshot, id);
+        if (hint != NULL)
+            gs_error_add(err, GS_ERR_NOT_FOUND, "/model",
+                         "no model \"%.80s\" in the catalog; did you mean \"%s\"?", id, hint);
+        else
+            gs_error_add(err, GS_ERR_NOT_FOUND, "/model",
+                         "no model \"%.80s\" in the catalog; GET /v1/models lists them", id);
+        return false;
+    }
+    size_t index = (size_t)(m - snapshot->models);
+    if (archs == NULL || !archs->valid[index]) {
+        gs_error_add(err, GS_ERR_INTERNAL, "/model",
+                     "catalog model \"%s\" has an architecture gpusizer cannot read", m->id);
+        return false;
+    }
+    out->source = CODEC_MODEL_CATALOG;
+    out->catalog_model = m;
+    out->model.has_arch = true;
+    out->model.arch = archs->archs[index];
+    return true;
+}
+
+static bool decode_model_object(const json_t *model, struct estimate_request *out,
+                                struct gs_error *err)
+{
+    if (!jsonv_only_keys(model, "/model", model_keys, err))
+        return false;
+    const json_t *params = json_object_get(model, "parameters");
+    const json_t *config = json_object_get(model, "config");
+    if (params != NULL && config != NULL) {
+        gs_error_add(err, GS_ERR_INVALID, "/model",
+                     "give either \"parameters\" or \"config\", not both");
+        return false;
+    }
+    if (params != NULL) {
+        out->source = CODEC_MODEL_PARAMETERS;
+        out->model.has_arch = false;
+        return jsonv_uint(params, "/model/parameters", 1, GS_PARAMETERS_MAX,
+                          &out->model.parameters, err);
+    }
+    if (config != NULL) {
+        out->source = CODEC_MODEL_CONFIG;
+        out->model.has_arch = true;
+        return hfconfig_to_arch(config, "/model/config", &out->model.arch, err) == GS_OK;
+    }
+    gs_error_add(err, GS_ERR_INVALID, "/model",
+                 "needs \"parameters\" (a raw count) or \"config\" (a Hugging Face config.json)");
+    return false;
+}
+
+static bool decode_model(const json_t *model, const struct catalog_snapshot *snapshot,
+                         const struct codec_arch_table *archs, struct estimate_request *out,
+                         struct gs_error *err)
+{
+    if (model == NULL) {
+        gs_error_add(err, GS_ERR_INVALID, "/model",
+                     "is required: a catalog id, {\"parameters\": N} or {\"config\": {...}}");
+        return false;
+    }
+    if (json_is_string(model))
+        return decode_catalog_model(json_string_value(model), snapshot, archs, out, err);
+    if (json_is_object(model))
+        return decode_model_object(model, out, err);
+    gs_error_add(err, GS_ERR_INVALID, "/model",
+                 "must be a catalog id string or an object with \"parameters\" or \"config\", got %s",
+                 jsonv_type_name(model));
+    return false;
+}
+
+static bool decode_precision(const json_t *precision, struct estimate_request *out,
+                             struct gs_error *err)
+{
+    out->workload.weights = GS_DTYPE_BF16;
+    out->precision_defaulted = precision == NULL;
+    if (precision == NULL)
+        return true;
+    if (!json_is_object(precision)) {
+        gs_error_add(err, GS_ERR_INVALID, "/precision",
+                     "must be an object such as {\"weights\": \"bf16\"}, got %s",
+                     jsonv_type_name(precision));
+        return false;
+    }
+    if (!jsonv_only_keys(precision, "/precision", precision_keys, err))
+        return false;
+    const json_t *weights = json_object_get(precision, "weights");
+    if (weights == NULL) {
+        gs_error_add(err, GS_ERR_INVALID, "/precision/weights", "is required");
+        return false;
+    }
+    int index = 0;
+    if (!jsonv_enum(weights, "/precision/weights", dtype_names, &index, err))
+        return false;
+    out->workload.weights = (enum gs_dtype)index;
+    return true;
+}
+
+static bool decode_gpu(const json_t *gpu, const struct catalog_snapshot *snapshot,
+                       struct estimate_request *out, struct gs_error *err)
+{
+    out->gpu = NULL;
+    if (gpu == NULL || json_is_null(gpu))
+        return true;
+    if (!json_is_string(gpu)) {
+        gs_error_add(err, GS_ERR_INVALID, "/gpu", "must be a catalog GPU id string, got %s",
+                     jsonv_type_name(gpu));
+        return false;
+    }
+    const char *id = json_string_value(gpu);
+    out->gpu = catalog_snapshot_gpu(snapshot, id);
+    if (out->gpu != NULL)
+        return true;
+    const char *hint = catalog_snapshot_gpu_suggest(snapshot, id);
+    if (hint != NULL)
+        gs_error_add(err, GS_ERR_NOT_FOUND, "/gpu",
+                     "no GPU \"%.80s\" in the catalog; did you mean \"%s\"?", id, hint);
+    else
+        gs_error_add(err, GS_ERR_NOT_FOUND, "/gpu",
+                     "no GPU \"%.80s\" in the catalog; GET /v1/gpus lists them", id);
+    return false;
+}
+
+enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_snapshot *snapshot,
+                                     const struct codec_arch_table *archs,
+                                     struct estimate_request *out, struct gs_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    if (!json_is_object(body))
+        return gs_error_add(err, GS_ERR_INVALID, "", "the request body must be a JSON object, got %s",
+                            jsonv_type_name(body));
+    bool ok = jsonv_only_keys(body, "", top_keys, err);
+    ok &= decode_model(json_object_get(body, "model"), snapshot, archs, out, err);
+
+    const json_t *mode = json_object_get(body, "mode");
+    out->mode_defaulted = mode == NULL;
+    out->workload.mode = GS_MODE_INFERENCE;
+    if (mode != NULL) {
+        int index = 0;
+        if (jsonv_enum(mode, "/mode", mode_names, &index, err))
+            out->workload.mode = index == 1 ? GS_MODE_TRAINING : GS_MODE_INFERENCE;
+        else
+            ok = false;
+    }
+    ok &= decode_precision(json_object_get(body, "precision"), out, err);
+    ok &= decode_gpu(json_object_get(body, "gpu"), snapshot, out, err);
+    return ok ? GS_OK : GS_ERR_INVALID;
+}
+
+/* Sets key to a new value; false (and nothing leaked) when either failed. */
+static bool put(json_t *object, const char *key, json_t *value)
+{
+    return value != NULL && json_object_set_new(object, key, value) == 0;
+}
+
+static bool append(json_t *array, json_t *value)
+{
+    return value != NULL && json_array_append_new(array, value) == 0;
+}
+
+static const char *source_name(enum codec_model_source source)
+{
+    switch (source) {
+    case CODEC_MODEL_CATALOG:
+        return "catalog";
+    case CODEC_MODEL_PARAMETERS:
+        return "parameters";
+    case CODEC_MODEL_CONFIG:
+        return "config";
+    }
+    return "parameters";
+}
+
+static json_t *nullable_string(const char *s)
+{
+    return s != NULL ? json_string(s) : json_null();
+}
+
+static json_t *encode_breakdown(const struct gs_param_count *c)
+{
+    return json_pack("{s:o, s:o, s:o, s:o, s:o}", "embedding", codec_u64(c->embedding), "attention",
+                     codec_u64(c->attention), "mlp", codec_u64(c->mlp), "norms",
+                     codec_u64(c->norms), "lm_head", codec_u64(c->lm_head));
+}
+
+static json_t *encode_model(const struct estimate_request *req, const struct gs_estimate *est)
+{
+    const struct catalog_model *m = req->catalog_model;
+    const char *family = req->model.has_arch ? gs_family_name(req->model.arch.family) : NULL;
+    json_t *model = json_pack("{s:o, s:o, s:s, s:o, s:o}", "id", nullable_string(m ? m->id : NULL),
+                              "name", nullable_string(m ? m->name : NULL), "source",
+                              source_name(req->source), "family", nullable_string(family),
+                              "parameters", codec_u64(est->parameters));
+    if (model != NULL && est->has_breakdown && !put(model, "breakdown", encode_breakdown(&est->params))) {
+        json_decref(model);
+        return NULL;
+    }
+    return model;
+}
+
+static json_t *encode_memory(const struct gs_memory *m)
+{
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "weights_bytes",
+                     codec_u64(m->weights_bytes), "kv_cache_bytes", codec_u64(m->kv_cache_bytes),
+                     "activations_bytes", codec_u64(m->activations_bytes), "gradients_bytes",
+                     codec_u64(m->gradients_bytes), "optimizer_bytes",
+                     codec_u64(m->optimizer_bytes), "overhead_bytes", codec_u64(m->overhead_bytes),
+                     "total_bytes", codec_u64(m->total_bytes));
+}
+
+static json_t *encode_fit(const struct catalog_gpu *gpu, const struct gs_fit *fit)
+{
+    return json_pack("{s:s, s:s, s:o, s:b, s:I}", "gpu", gpu->id, "name", gpu->name, "usable_bytes",
+                     codec_u64(fit->usable_bytes), "fits", fit->fits, "headroom_bytes",
+                     (json_int_t)fit->headroom_bytes);
+}
+
+static bool add_note(json_t *list, const char *k1, const char *v1, const char *k2, const char *v2,
+                     const char *k3, const char *v3)
+{
+    json_t *item = k3 != NULL ? json_pack("{s:s, s:s, s:s}", k1, v1, k2, v2, k3, v3)
+                              : json_pack("{s:s, s:s}", k1, v1, k2, v2);
+    return append(list, item);
+}
+
+/* Assumptions the request implied by leaving fields out, then the core's. */
+static json_t *encode_assumptions(const struct estimate_request *req, const struct gs_estimate *est)
+{
+    json_t *list = json_array();
+    bool ok = list != NULL;
+    if (ok && req->mode_defaulted)
+        ok = add_note(list, "name", "mode", "detail", "no mode given: sized for inference", "source",
+                      "gpusizer default");
+    if (ok && req->precision_defaulted)
+        ok = add_note(list, "name", "precision", "detail",
+                      "no precision given: weights in bf16, the dtype most checkpoints ship in",
+                      "source", "gpusizer default");
+    if (ok && req->source == CODEC_MODEL_CATALOG)
+        ok = add_note(list, "name", "architecture", "detail",
+                      "architecture taken from the catalog's copy of the model's config.json",
+                      "source", req->catalog_model->config_source);
+    for (size_t i = 0; ok && i < est->assumption_count; i++) {
+        const struct gs_assumption *a = &est->assumptions[i];
+        ok = add_note(list, "name", a->name, "detail", a->detail, "source", a->source);
+    }
+    if (!ok) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}
+
+static json_t *encode_warnings(const struct estimate_request *req, const struct gs_estimate *est,
+                               const struct gs_fit *fit)
+{
+    json_t *list = json_array();
+    bool ok = list != NULL;
+    for (size_t i = 0; ok && i < est->warning_count; i++)
+        ok = add_note(list, "code", est->warnings[i].code, "detail", est->warnings[i].detail, NULL,
+                      NULL);
+    if (ok && fit != NULL && fit->usable_is_marketed)
+        ok = add_note(list, "code", "usable_memory_unknown", "detail",
+                      "the catalog has no driver-reported capacity for this GPU, so the fit uses "
+                      "the marketed capacity, which is larger than what CUDA reports",
+                      NULL, NULL);
+    (void)req;
+    if (!ok) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}
+
+json_t *codec_encode_estimate(const struct estimate_request *req, const struct gs_estimate *est,
+                              const struct gs_fit *fit)
+{
+    json_t *precision = json_pack("{s:s}", "weights", gs_dtype_name(req->workload.weights));
+    if (precision != NULL && est->regime != GS_REGIME_NONE &&
+        !put(precision, "regime", json_string(gs_regime_name(est->regime)))) {
+        json_decref(precision);
+        precision = NULL;
+    }
+    json_t *body = json_object();
+    bool ok = body != NULL && precision != NULL;
+    ok = ok && put(body, "model", encode_model(req, est));
+    ok = ok && put(body, "mode", json_string(req->workload.mode == GS_MODE_TRAINING ? "training"
+                                                                                     : "inference"));
+    if (ok)
+        ok = put(body, "precision", precision); /* consumes precision, even on failure */
+    else
+        json_decref(precision);
+    ok = ok && put(body, "gpu_count", codec_u64(est->gpu_count));
+    ok = ok && put(body, "per_gpu", encode_memory(&est->per_gpu));
+    if (ok && fit != NULL && req->gpu != NULL)
+        ok = put(body, "fit", encode_fit(req->gpu, fit));
+    ok = ok && put(body, "assumptions", encode_assumptions(req, est));
+    ok = ok && put(body, "warnings", encode_warnings(req, est, fit));
+    if (!ok) {
+        json_decref(body);
+        return NULL;
+    }
+    return body;
+}
+
+static json_t *encode_aliases(char *const *aliases, size_t count)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; list != NULL && i < count; i++) {
+        if (!append(list, json_string(aliases[i]))) {
+            json_decref(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+static json_t *encode_architecture(const struct gs_arch *a)
+{
+    json_t *arch = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}", "model_type",
+                             gs_family_name(a->family), "hidden_size", codec_u64(a->hidden_size),
+                             "num_hidden_layers", codec_u64(a->num_hidden_layers),
+                             "num_attention_heads", codec_u64(a->num_attention_heads),
+                             "num_key_value_heads", codec_u64(a->num_key_value_heads), "head_dim",
+                             codec_u64(a->head_dim), "intermediate_size",
+                             codec_u64(a->intermediate_size), "vocab_size",
+                             codec_u64(a->vocab_size), "tie_word_embeddings",
+                             a->tie_word_embeddings);
+    if (arch != NULL &&
+        !put(arch, "max_position_embeddings",
+             a->max_position_embeddings ? codec_u64(a->max_position_embeddings) : json_null())) {
+        json_decref(arch);
+        return NULL;
+    }
+    return arch;
+}
+
+json_t *codec_encode_model(const struct catalog_model *m, const struct gs_arch *arch)
+{
+    json_t *item = json_pack("{s:s, s:s, s:o, s:s, s:o, s:s}", "id", m->id, "name", m->name, "hf_id",
+                             nullable_string(m->hf_id), "family", m->family, "parameters",
+                             codec_u64(m->parameters), "parameters_source", m->parameters_source);
+    bool ok = item != NULL && put(item, "aliases", encode_aliases(m->aliases, m->alias_count));
+    if (ok && arch != NULL)
+        ok = put(item, "architecture", encode_architecture(arch));
+    if (!ok) {
+        json_decref(item);
+        return NULL;
+    }
+    return item;
+}
+
+static json_t *nullable_real(struct catalog_real r)
+{
+    return r.present ? json_real(r.value) : json_null();
+}
+
+/* Adds field -> source to `sources` when the field has a value. */
+static bool cite(json_t *sources, const char *field, bool present, const char *source)
+{
+    if (!present || source == NULL)
+        return true;
+    return put(sources, field, json_string(source));
+}
+
+static json_t *encode_gpu_sources(const struct catalog_gpu *g)
+{
+    json_t *s = json_object();
+    bool ok = s != NULL;
+    ok = ok && cite(s, "memory_bytes", true, g->memory_source);
+    ok = ok && cite(s, "usable_memory_bytes", g->usable_memory_bytes != 0, g->usable_memory_source);
+    ok = ok && cite(s, "memory_bandwidth_gb_s", g->memory_bandwidth_gb_s.present, g->spec_source);
+    ok = ok && cite(s, "bf16_tflops", g->bf16_tflops.present, g->spec_source);
+    ok = ok && cite(s, "fp8_tflops", g->fp8_tflops.present, g->spec_source);
+    ok = ok && cite(s, "tdp_watts", g->tdp_watts.present, g->spec_source);
+    ok = ok && cite(s, "price_per_hour", g->price_per_hour.present, g->price_source);
+    ok = ok && cite(s, "purchase_price", g->purchase_price.present, g->purchase_price_source);
+    if (!ok) {
+        json_decref(s);
+        return NULL;
+    }
+    return s;
+}
+
+json_t *codec_encode_gpu(const struct catalog_gpu *g)
+{
+    json_t *item = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", g->id,
+                             "name", g->name, "vendor", g->vendor, "memory_bytes",
+                             codec_u64(g->memory_bytes), "usable_memory_bytes",
+                             g->usable_memory_bytes ? codec_u64(g->usable_memory_bytes) : json_null(),
+                             "memory_bandwidth_gb_s", nullable_real(g->memory_bandwidth_gb_s),
+                             "bf16_tflops", nullable_real(g->bf16_tflops), "fp8_tflops",
+                             nullable_real(g->fp8_tflops), "tdp_watts",
+                             g->tdp_watts.present ? json_integer((json_int_t)g->tdp_watts.value)
+                                                  : json_null(),
+                             "price_per_hour", nullable_real(g->price_per_hour), "purchase_price",
+                             nullable_real(g->purchase_price));
+    bool ok = item != NULL && put(item, "aliases", encode_aliases(g->aliases, g->alias_count));
+    ok = ok && put(item, "sources", encode_gpu_sources(g));
+    if (!ok) {
+        json_decref(item);
+        return NULL;
+    }
+    return item;
+}

@@ -1,0 +1,57 @@
+/*
+ * codec.h - JSON <-> core structs for /v1/estimate, and catalog rows -> JSON.
+ *
+ * Decoding validates the whole request and collects every problem with its
+ * JSON Pointer; it resolves catalog ids against a snapshot. Encoding builds
+ * the response object whose field names are the public contract
+ * (openapi/openapi.yaml).
+ */
+#ifndef GS_CODEC_H
+#define GS_CODEC_H
+
+#include "catalog.h"
+#include "gs/estimate.h"
+#include "gs/gpu.h"
+
+#include <jansson.h>
+
+enum codec_model_source { CODEC_MODEL_CATALOG, CODEC_MODEL_PARAMETERS, CODEC_MODEL_CONFIG };
+
+/* A decoded estimate request. Pointers borrow from the snapshot passed to
+ * codec_decode_estimate and live as long as it. */
+struct estimate_request {
+    enum codec_model_source source;
+    const struct catalog_model *catalog_model; /* CODEC_MODEL_CATALOG */
+    struct gs_model_spec model;
+    struct gs_workload workload;
+    bool mode_defaulted;
+    bool precision_defaulted;
+    const struct catalog_gpu *gpu; /* NULL when no "gpu" */
+};
+
+/* Architectures of the snapshot's models, decoded once (index = model index). */
+struct codec_arch_table {
+    const struct gs_arch *archs;
+    const bool *valid;
+};
+
+/* Borrows `body` and `snapshot`. GS_OK or a validation status with every
+ * problem in `err`. */
+enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_snapshot *snapshot,
+                                     const struct codec_arch_table *archs,
+                                     struct estimate_request *out, struct gs_error *err);
+
+/* The response for a computed estimate (new reference, NULL on OOM). `fit`
+ * is NULL when no GPU was named. */
+json_t *codec_encode_estimate(const struct estimate_request *req, const struct gs_estimate *est,
+                              const struct gs_fit *fit);
+
+/* Catalog rows as the /v1/models and /v1/gpus items (new references). */
+json_t *codec_encode_model(const struct catalog_model *model, const struct gs_arch *arch);
+json_t *codec_encode_gpu(const struct catalog_gpu *gpu);
+
+/* json_integer for byte counts and parameters; values above INT64_MAX
+ * (never produced by the core's limits) saturate rather than wrap. */
+json_t *codec_u64(uint64_t value);
+
+#endif

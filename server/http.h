@@ -1,0 +1,37 @@
+/*
+ * http.h - the HTTP front end: a libmicrohttpd daemon in thread-pool mode,
+ * routing, body limits, media types and problem+json errors, over a
+ * struct service.
+ */
+#ifndef GS_HTTP_H
+#define GS_HTTP_H
+
+#include "service.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct catalog;
+
+struct http_config {
+    const char *host;        /* address to bind, "0.0.0.0" or "::" for all */
+    uint16_t port;           /* 0 picks a free port */
+    unsigned threads;        /* thread-pool size, 0 = number of CPUs */
+    size_t max_body_bytes;   /* larger request bodies get 413 */
+    unsigned timeout_s;      /* idle connection timeout */
+};
+
+struct http_server;
+
+/* Starts serving `service` (borrowed; must outlive the server). `catalog` is
+ * used only by /readyz, under a lock (borrowed, may be NULL). */
+int http_start(const struct http_config *config, const struct service *service,
+               struct catalog *catalog, struct http_server **out, char *errbuf, size_t errlen);
+
+/* The port actually bound (useful with port 0). */
+uint16_t http_port(const struct http_server *server);
+
+/* Stops accepting, finishes in-flight requests, frees the server. */
+void http_stop(struct http_server *server);
+
+#endif

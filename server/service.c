@@ -1,0 +1,149 @@
+/* service.c - the estimate operation and catalog listings (see service.h). */
+#include "service.h"
+
+#include "codec.h"
+#include "hfconfig.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct service {
+    struct catalog_snapshot *snapshot;
+    struct gs_arch *archs;
+    bool *arch_valid;
+    char *models_body;
+    size_t models_body_len;
+    char *gpus_body;
+    size_t gpus_body_len;
+};
+
+static struct catalog_snapshot empty_snapshot;
+
+void service_free(struct service *service)
+{
+    if (service == NULL)
+        return;
+    if (service->snapshot != &empty_snapshot)
+        catalog_snapshot_free(service->snapshot);
+    free(service->archs);
+    free(service->arch_valid);
+    free(service->models_body);
+    free(service->gpus_body);
+    free(service);
+}
+
+static void decode_archs(struct service *s, struct gs_error *err)
+{
+    for (size_t i = 0; i < s->snapshot->model_count; i++) {
+        const struct catalog_model *m = &s->snapshot->models[i];
+        json_error_t jerr;
+        json_t *config = json_loads(m->config_json, 0, &jerr);
+        struct gs_error local;
+        gs_error_init(&local);
+        enum gs_status st = config != NULL ? hfconfig_to_arch(config, "", &s->archs[i], &local)
+                                           : GS_ERR_INVALID;
+        if (st == GS_OK)
+            st = gs_arch_validate(&s->archs[i], &local);
+        s->arch_valid[i] = st == GS_OK;
+        if (st != GS_OK)
+            gs_error_add(err, st, "", "catalog model %s: config unusable (%s)", m->id,
+                         local.count > 0 ? local.items[0].detail : jerr.text);
+        json_decref(config);
+    }
+}
+
+/* Renders {"items": [...], "total": n} once, so listings cost a memcpy. */
+static char *render_list(const struct service *s, bool models, size_t *length)
+{
+    json_t *items = json_array();
+    size_t n = models ? s->snapshot->model_count : s->snapshot->gpu_count;
+    bool ok = items != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
+        json_t *item = models ? codec_encode_model(&s->snapshot->models[i],
+                                                   s->arch_valid[i] ? &s->archs[i] : NULL)
+                              : codec_encode_gpu(&s->snapshot->gpus[i]);
+        ok = item != NULL && json_array_append_new(items, item) == 0;
+    }
+    json_t *body = ok ? json_pack("{s:o, s:I}", "items", items, "total", (json_int_t)n) : NULL;
+    if (!ok)
+        json_decref(items);
+    char *text = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    if (text != NULL)
+        *length = strlen(text);
+    return text;
+}
+
+enum gs_status service_create(struct catalog_snapshot *snapshot, struct service **out,
+                              struct gs_error *err)
+{
+    struct service *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        catalog_snapshot_free(snapshot);
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+    }
+    s->snapshot = snapshot != NULL ? snapshot : &empty_snapshot;
+    size_t n = s->snapshot->model_count;
+    s->archs = calloc(n > 0 ? n : 1, sizeof(*s->archs));
+    s->arch_valid = calloc(n > 0 ? n : 1, sizeof(*s->arch_valid));
+    if (s->archs == NULL || s->arch_valid == NULL)
+        goto oom;
+    decode_archs(s, err);
+    s->models_body = render_list(s, true, &s->models_body_len);
+    s->gpus_body = render_list(s, false, &s->gpus_body_len);
+    if (s->models_body == NULL || s->gpus_body == NULL)
+        goto oom;
+    *out = s;
+    return GS_OK;
+oom:
+    service_free(s);
+    return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+}
+
+int service_estimate(const struct service *s, const json_t *request, json_t **response,
+                     struct problem *problem)
+{
+    struct estimate_request req;
+    struct gs_estimate est;
+    struct gs_fit fit;
+    struct codec_arch_table archs = {s->archs, s->arch_valid};
+    enum gs_status st = codec_decode_estimate(request, s->snapshot, &archs, &req, &problem->errors);
+    if (st == GS_OK)
+        st = gs_estimate_compute(&req.model, &req.workload, &est, &problem->errors);
+    if (st == GS_OK && req.gpu != NULL) {
+        struct gs_gpu gpu = {req.gpu->memory_bytes, req.gpu->usable_memory_bytes};
+        st = gs_fit_check(est.per_gpu.total_bytes, &gpu, &fit, &problem->errors);
+    }
+    if (st != GS_OK) {
+        problem_from_status(problem, st);
+        return -1;
+    }
+    *response = codec_encode_estimate(&req, &est, req.gpu != NULL ? &fit : NULL);
+    if (*response == NULL) {
+        problem_from_status(problem, GS_ERR_NOMEM);
+        return -1;
+    }
+    return 0;
+}
+
+const char *service_models_body(const struct service *s, size_t *length)
+{
+    *length = s->models_body_len;
+    return s->models_body;
+}
+
+const char *service_gpus_body(const struct service *s, size_t *length)
+{
+    *length = s->gpus_body_len;
+    return s->gpus_body;
+}
+
+size_t service_model_count(const struct service *s)
+{
+    return s->snapshot->model_count;
+}
+
+size_t service_gpu_count(const struct service *s)
+{
+    return s->snapshot->gpu_count;
+}
