@@ -4,6 +4,7 @@
 #include "gs/text.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,13 +12,13 @@
 void jsonv_pointer(char *out, size_t cap, const char *base, const char *key)
 {
     size_t n = (size_t)snprintf(out, cap, "%s/", base);
-    for (const char *k = key; *k != '\0' && n + 3 < cap; k++) {
-        if (*k == '~') {
+    for (const char *k = key; *k != '\0' && n < cap; k++) {
+        bool escape = *k == '~' || *k == '/';
+        if (n + (escape ? 2 : 1) >= cap)
+            break;
+        if (escape) {
             out[n++] = '~';
-            out[n++] = '0';
-        } else if (*k == '/') {
-            out[n++] = '~';
-            out[n++] = '1';
+            out[n++] = *k == '~' ? '0' : '1';
         } else {
             out[n++] = *k;
         }

@@ -43,6 +43,6 @@ int gs_text_is_close(const char *typed, const char *candidate, size_t *distance)
     if (shorter >= 3 && strncasecmp(typed, candidate, shorter) == 0)
         return 1;
     size_t longest = lt > lc ? lt : lc;
-    size_t allowed = longest <= 4 ? 1 : longest / 3;
+    size_t allowed = longest <= 4 ? 1 : longest * 2 / 5;
     return d <= allowed;
 }

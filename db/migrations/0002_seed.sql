@@ -3,7 +3,7 @@
 --
 -- Models: config_json is the Hugging Face config.json of the repository named
 -- in hf_id, reduced to the architecture fields (unused keys such as token ids
--- dropped). parameters is the published count; tests/db/test_seed.c checks it
+-- dropped). parameters is the published count; tests/server/test_codec.c checks it
 -- equals the count gs_arch_count_params computes from the stored config.
 
 INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, config_json, config_source) VALUES

@@ -15,8 +15,8 @@
 size_t gs_edit_distance(const char *a, const char *b);
 
 /* true when `candidate` is a plausible misspelling of `typed`: an edit
- * distance of at most 1 for short words, up to a third of the length for
- * longer ones, or one being a prefix of the other. */
+ * distance of at most 1 for short words, up to two fifths of the length for
+ * longer ones ("params" -> "parameters"), or one being a prefix of the other. */
 int gs_text_is_close(const char *typed, const char *candidate, size_t *distance);
 
 #endif

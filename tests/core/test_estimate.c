@@ -1,0 +1,274 @@
+/*
+ * test_estimate.c - per-GPU memory figures, each checked against a cited
+ * number or a hand computation written out here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "gs/estimate.h"
+#include "gs/gpu.h"
+#include "gs/precision.h"
+#include "gs/text.h"
+#include "gs/units.h"
+
+#include <string.h>
+
+static struct gs_model_spec raw(uint64_t parameters)
+{
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.parameters = parameters;
+    return m;
+}
+
+static struct gs_model_spec llama3_8b(void)
+{
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch.family = GS_FAMILY_LLAMA;
+    m.arch.hidden_size = 4096;
+    m.arch.num_hidden_layers = 32;
+    m.arch.num_attention_heads = 32;
+    m.arch.num_key_value_heads = 8;
+    m.arch.head_dim = 128;
+    m.arch.intermediate_size = 14336;
+    m.arch.vocab_size = 128256;
+    return m;
+}
+
+static const uint64_t overhead = GS_CUDA_CONTEXT_BYTES + GS_CUBLAS_WORKSPACE_BYTES;
+
+/* The issue's acceptance case. fp32 Adam = 4 + 4 + 8 bytes per parameter
+ * (DeepSpeed memory.rst, estimation.md 2.1): 7e9 * 4 = 28e9 weights,
+ * 28e9 gradients, 7e9 * 8 = 56e9 optimizer. */
+static void test_fp32_adam_7b(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = raw(7000000000ULL);
+    struct gs_workload w = {GS_MODE_TRAINING, GS_DTYPE_FP32};
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.regime, GS_REGIME_FP32);
+    assert_int_equal(e.per_gpu.weights_bytes, 28000000000ULL);
+    assert_int_equal(e.per_gpu.gradients_bytes, 28000000000ULL);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 56000000000ULL);
+    assert_int_equal(e.per_gpu.total_bytes, 112000000000ULL + overhead);
+    assert_int_equal(e.gpu_count, 1);
+}
+
+/* Mixed precision, ZeRO paper K = 12: 2 + 2 + 12 = 16 bytes per parameter.
+ * estimation.md 2.1: Llama-2-7B (6,738,415,616 params) at 16 B/param is
+ * "107.81 GB": 6,738,415,616 * 16 = 107,814,649,856. */
+static void test_bf16_mixed_llama2_7b(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = raw(6738415616ULL);
+    struct gs_workload w = {GS_MODE_TRAINING, GS_DTYPE_BF16};
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.regime, GS_REGIME_BF16_MIXED);
+    assert_int_equal(e.per_gpu.weights_bytes, 2 * 6738415616ULL);
+    assert_int_equal(e.per_gpu.gradients_bytes, 2 * 6738415616ULL);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 12 * 6738415616ULL);
+    uint64_t states = e.per_gpu.weights_bytes + e.per_gpu.gradients_bytes + e.per_gpu.optimizer_bytes;
+    assert_int_equal(states, 107814649856ULL);
+}
+
+/* vLLM's log for Meta-Llama-3-8B (vllm PR #10511, estimation.md 4.4):
+ * "model weights take 14.96GiB" = 8,030,261,248 * 2 bytes = 16,060,522,496. */
+static void test_bf16_inference_weights_match_vllm_log(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama3_8b();
+    struct gs_workload w = {GS_MODE_INFERENCE, GS_DTYPE_BF16};
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.parameters, 8030261248ULL);
+    assert_true(e.has_breakdown);
+    assert_int_equal(e.per_gpu.weights_bytes, 16060522496ULL);
+    /* 14.96 GiB as vLLM prints it (two decimals) */
+    assert_int_equal((e.per_gpu.weights_bytes * 100 + GS_GIB / 2) / GS_GIB, 1496);
+    assert_int_equal(e.per_gpu.gradients_bytes, 0);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 0);
+    assert_int_equal(e.per_gpu.total_bytes, 16060522496ULL + overhead);
+}
+
+/* Plain bit widths, by hand: 7e9 params at 4 bits = 3.5e9 bytes; at 8 bits
+ * 7e9; an odd count at 4 bits rounds up to whole bytes. */
+static void test_quantized_widths(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = raw(7000000000ULL);
+    struct gs_workload w = {GS_MODE_INFERENCE, GS_DTYPE_INT4};
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, 3500000000ULL);
+    w.weights = GS_DTYPE_INT8;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, 7000000000ULL);
+    bool ovf = false;
+    assert_int_equal(gs_dtype_bytes(GS_DTYPE_INT4, 3, &ovf), 2);
+    assert_false(ovf);
+    /* a quantized estimate says what it left out */
+    bool warned = false;
+    for (size_t i = 0; i < e.warning_count; i++)
+        warned |= strcmp(e.warnings[i].code, "quantization_overhead_not_counted") == 0;
+    assert_true(warned);
+}
+
+static void test_training_quantized_rejected(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = raw(7000000000ULL);
+    struct gs_workload w = {GS_MODE_TRAINING, GS_DTYPE_INT4};
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_UNSUPPORTED);
+    assert_string_equal(err.items[0].pointer, "/precision/weights");
+}
+
+static void test_parameter_limits(void **state)
+{
+    (void)state;
+    struct gs_workload w = {GS_MODE_TRAINING, GS_DTYPE_FP32};
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    struct gs_model_spec m = raw(0);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/model/parameters");
+    m = raw(GS_PARAMETERS_MAX + 1);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_RANGE);
+    /* at the limit, 16 bytes per parameter still fits 64 bits */
+    m = raw(GS_PARAMETERS_MAX);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 8 * GS_PARAMETERS_MAX);
+}
+
+static void test_arch_errors_are_prefixed(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama3_8b();
+    m.arch.intermediate_size = 0;
+    struct gs_workload w = {GS_MODE_INFERENCE, GS_DTYPE_BF16};
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/model/config/intermediate_size");
+}
+
+/* Every estimate names its assumptions with a source. */
+static void test_assumptions_have_sources(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = raw(1000);
+    struct gs_workload w = {GS_MODE_TRAINING, GS_DTYPE_BF16};
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(e.assumption_count >= 3);
+    for (size_t i = 0; i < e.assumption_count; i++) {
+        assert_true(strlen(e.assumptions[i].name) > 0);
+        assert_true(strlen(e.assumptions[i].detail) > 0);
+        assert_true(strlen(e.assumptions[i].source) > 0);
+    }
+    assert_int_equal(e.per_gpu.overhead_bytes, 287047680ULL + 33554432ULL);
+}
+
+/* Fit against H100 SXM's driver-reported 79.22 GiB (85,061,827,297 bytes in
+ * the catalog): Llama-3-8B bf16 inference needs 16,060,522,496 + 320,602,112
+ * = 16,381,124,608 bytes; headroom = 85,061,827,297 - 16,381,124,608
+ * = 68,680,702,689. */
+static void test_fit_headroom(void **state)
+{
+    (void)state;
+    struct gs_gpu h100 = {80000000000ULL, 85061827297ULL};
+    struct gs_fit fit;
+    assert_int_equal(gs_fit_check(16381124608ULL, &h100, &fit, NULL), GS_OK);
+    assert_true(fit.fits);
+    assert_false(fit.usable_is_marketed);
+    assert_int_equal(fit.headroom_bytes, 68680702689LL);
+    /* 7e9 fp32 training, 112,320,602,112 bytes: does not fit, negative headroom */
+    assert_int_equal(gs_fit_check(112320602112ULL, &h100, &fit, NULL), GS_OK);
+    assert_false(fit.fits);
+    assert_int_equal(fit.headroom_bytes, 85061827297LL - 112320602112LL);
+    /* unknown usable capacity falls back to the marketed one and says so */
+    struct gs_gpu a100 = {80000000000ULL, 0};
+    assert_int_equal(gs_fit_check(80000000000ULL, &a100, &fit, NULL), GS_OK);
+    assert_true(fit.usable_is_marketed);
+    assert_true(fit.fits);
+    assert_int_equal(fit.headroom_bytes, 0);
+    assert_int_equal(gs_fit_check(UINT64_MAX, &a100, &fit, NULL), GS_ERR_RANGE);
+}
+
+static void test_precision_names(void **state)
+{
+    (void)state;
+    enum gs_dtype d;
+    const char *names[] = {"fp32", "bf16", "fp16", "int8", "int4"};
+    const unsigned bits[] = {32, 16, 16, 8, 4};
+    for (int i = 0; i < 5; i++) {
+        assert_true(gs_dtype_parse(names[i], &d));
+        assert_int_equal(d, i);
+        assert_int_equal(gs_dtype_bits(d), bits[i]);
+        assert_string_equal(gs_dtype_name(d), names[i]);
+    }
+    assert_false(gs_dtype_parse("fp64", &d));
+    assert_true(gs_dtype_is_quantized(GS_DTYPE_INT4));
+    assert_false(gs_dtype_is_quantized(GS_DTYPE_BF16));
+}
+
+static void test_checked_arithmetic(void **state)
+{
+    (void)state;
+    bool ovf = false;
+    assert_int_equal(gs_mul(UINT64_MAX / 2, 2, &ovf), UINT64_MAX - 1);
+    assert_false(ovf);
+    assert_int_equal(gs_mul(UINT64_MAX / 2 + 1, 2, &ovf), UINT64_MAX);
+    assert_true(ovf);
+    ovf = false;
+    assert_int_equal(gs_add(UINT64_MAX, 1, &ovf), UINT64_MAX);
+    assert_true(ovf);
+    assert_int_equal(gs_div_ceil(7, 2), 4);
+    assert_int_equal(gs_div_ceil(8, 2), 4);
+}
+
+static void test_edit_distance(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_edit_distance("kitten", "sitting"), 3);
+    assert_int_equal(gs_edit_distance("MODEL", "model"), 0);
+    assert_int_equal(gs_edit_distance("", "abc"), 3);
+    assert_true(gs_text_is_close("modle", "model", NULL));
+    assert_true(gs_text_is_close("h100", "h100-sxm-80gb", NULL)); /* prefix */
+    assert_false(gs_text_is_close("precision", "gpu", NULL));
+    char long_word[100];
+    memset(long_word, 'a', sizeof(long_word) - 1);
+    long_word[99] = '\0';
+    assert_int_equal(gs_edit_distance(long_word, "a"), (size_t)-1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fp32_adam_7b),
+        cmocka_unit_test(test_bf16_mixed_llama2_7b),
+        cmocka_unit_test(test_bf16_inference_weights_match_vllm_log),
+        cmocka_unit_test(test_quantized_widths),
+        cmocka_unit_test(test_training_quantized_rejected),
+        cmocka_unit_test(test_parameter_limits),
+        cmocka_unit_test(test_arch_errors_are_prefixed),
+        cmocka_unit_test(test_assumptions_have_sources),
+        cmocka_unit_test(test_fit_headroom),
+        cmocka_unit_test(test_precision_names),
+        cmocka_unit_test(test_checked_arithmetic),
+        cmocka_unit_test(test_edit_distance),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

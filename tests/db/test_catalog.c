@@ -1,0 +1,231 @@
+/*
+ * test_catalog.c - the SQLite catalog: creation, migrations, upgrades that
+ * keep user rows, seed content and sources, snapshot lookups.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "catalog.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct fixture {
+    char dir[64];
+    char path[96];
+};
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof(*f));
+    if (f == NULL)
+        return -1;
+    snprintf(f->dir, sizeof(f->dir), "/tmp/gs-catalog-XXXXXX");
+    if (mkdtemp(f->dir) == NULL)
+        return -1;
+    snprintf(f->path, sizeof(f->path), "%s/catalog.db", f->dir);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    char path[128];
+    const char *suffixes[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "%s%s", f->path, suffixes[i]);
+        unlink(path);
+    }
+    rmdir(f->dir);
+    free(f);
+    return 0;
+}
+
+static void test_fresh_catalog_is_migrated_and_seeded(void **state)
+{
+    struct fixture *f = *state;
+    struct catalog *c = NULL;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(catalog_open(f->path, &c, &err), GS_OK);
+    int version = 0;
+    assert_int_equal(catalog_schema_version(c, &version, NULL), GS_OK);
+    assert_int_equal(version, catalog_schema_latest());
+    assert_true(version >= 2);
+    size_t models = 0, gpus = 0;
+    assert_int_equal(catalog_ping(c, &models, &gpus, NULL), GS_OK);
+    assert_true(models >= 3);
+    assert_true(gpus >= 4);
+    catalog_close(c);
+
+    /* reopening applies nothing twice: same rows, same version */
+    assert_int_equal(catalog_open(f->path, &c, &err), GS_OK);
+    size_t models2 = 0, gpus2 = 0;
+    assert_int_equal(catalog_ping(c, &models2, &gpus2, NULL), GS_OK);
+    assert_int_equal(models2, models);
+    assert_int_equal(gpus2, gpus);
+    catalog_close(c);
+}
+
+static void test_wal_mode(void **state)
+{
+    struct fixture *f = *state;
+    struct catalog *c = NULL;
+    assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
+    catalog_close(c);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(stmt, 0), "wal");
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+}
+
+/* A catalog created at schema version 1 (empty tables) with a row a user
+ * added keeps that row when a newer gpusizer upgrades it. */
+static void test_upgrade_keeps_user_rows(void **state)
+{
+    struct fixture *f = *state;
+    struct catalog *c = NULL;
+    assert_int_equal(catalog_open_at_version(f->path, 1, &c, NULL), GS_OK);
+    catalog_close(c);
+
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "INSERT INTO gpus (id, name, vendor, memory_bytes, "
+                                        "memory_source) VALUES (?1, 'Lab GPU', 'Acme', ?2, 'lab')",
+                                        -1, &stmt, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(stmt, 1, "lab-gpu", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, 16000000000LL);
+    assert_int_equal(sqlite3_step(stmt), SQLITE_DONE);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+
+    assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
+    struct catalog_snapshot *s = NULL;
+    assert_int_equal(catalog_snapshot_load(c, &s, NULL), GS_OK);
+    const struct catalog_gpu *lab = catalog_snapshot_gpu(s, "lab-gpu");
+    assert_non_null(lab);
+    assert_int_equal(lab->memory_bytes, 16000000000ULL);
+    assert_non_null(catalog_snapshot_gpu(s, "h100-sxm-80gb")); /* and the seed arrived */
+    catalog_snapshot_free(s);
+    catalog_close(c);
+}
+
+static void test_newer_schema_is_refused(void **state)
+{
+    struct fixture *f = *state;
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 999", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    struct catalog *c = NULL;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(catalog_open(f->path, &c, &err), GS_ERR_DB);
+    assert_null(c);
+    assert_non_null(strstr(err.items[0].detail, "newer"));
+}
+
+static void test_unopenable_path(void **state)
+{
+    (void)state;
+    struct catalog *c = NULL;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(catalog_open("/nonexistent-dir/x/catalog.db", &c, &err), GS_ERR_DB);
+    assert_true(err.count == 1);
+}
+
+static void test_snapshot_lookups(void **state)
+{
+    struct fixture *f = *state;
+    struct catalog *c = NULL;
+    struct catalog_snapshot *s = NULL;
+    assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
+    assert_int_equal(catalog_snapshot_load(c, &s, NULL), GS_OK);
+    const struct catalog_model *m = catalog_snapshot_model(s, "llama-3.1-8b");
+    assert_non_null(m);
+    assert_int_equal(m->parameters, 8030261248ULL);
+    assert_string_equal(m->hf_id, "meta-llama/Llama-3.1-8B");
+    assert_ptr_equal(catalog_snapshot_model(s, "META-LLAMA/llama-3.1-8b"), m); /* alias, any case */
+    assert_null(catalog_snapshot_model(s, "llama-9"));
+    assert_string_equal(catalog_snapshot_model_suggest(s, "lama-3.1-8b"), "llama-3.1-8b");
+    assert_null(catalog_snapshot_model_suggest(s, "completely-different"));
+
+    const struct catalog_gpu *g = catalog_snapshot_gpu(s, "H100");
+    assert_non_null(g);
+    assert_string_equal(g->id, "h100-sxm-80gb");
+    assert_int_equal(g->memory_bytes, 80000000000ULL);
+    /* 79.22 GiB from vLLM's log: floor(79.22 * 2^30) */
+    assert_int_equal(g->usable_memory_bytes, 85061827297ULL);
+    assert_ptr_equal(catalog_snapshot_gpu(s, "h100-sxm5-80gb"), g);
+    assert_int_equal(catalog_snapshot_gpu(s, "a100-sxm-80gb")->usable_memory_bytes, 0); /* unknown */
+
+    for (size_t i = 1; i < s->model_count; i++)
+        assert_true(strcmp(s->models[i - 1].id, s->models[i].id) < 0);
+    catalog_snapshot_free(s);
+    catalog_close(c);
+}
+
+/* Every number in the GPU seed has a source next to it. */
+static void test_every_gpu_number_has_a_source(void **state)
+{
+    struct fixture *f = *state;
+    struct catalog *c = NULL;
+    struct catalog_snapshot *s = NULL;
+    assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
+    assert_int_equal(catalog_snapshot_load(c, &s, NULL), GS_OK);
+    const char *required[] = {"h100-sxm-80gb", "a100-sxm-80gb", "l40s", "rtx-4090"};
+    for (size_t i = 0; i < 4; i++)
+        assert_non_null(catalog_snapshot_gpu(s, required[i]));
+    for (size_t i = 0; i < s->gpu_count; i++) {
+        const struct catalog_gpu *g = &s->gpus[i];
+        assert_non_null(g->memory_source);
+        if (g->usable_memory_bytes != 0)
+            assert_non_null(g->usable_memory_source);
+        if (g->memory_bandwidth_gb_s.present || g->bf16_tflops.present ||
+            g->fp8_tflops.present || g->tdp_watts.present)
+            assert_non_null(g->spec_source);
+        if (g->price_per_hour.present)
+            assert_non_null(g->price_source);
+        if (g->purchase_price.present)
+            assert_non_null(g->purchase_price_source);
+        /* usable capacity is below the marketed one wherever both are known */
+        if (g->usable_memory_bytes != 0)
+            assert_true(g->usable_memory_bytes < g->memory_bytes * 11 / 10);
+    }
+    for (size_t i = 0; i < s->model_count; i++) {
+        assert_non_null(s->models[i].parameters_source);
+        assert_non_null(s->models[i].config_source);
+    }
+    catalog_snapshot_free(s);
+    catalog_close(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_fresh_catalog_is_migrated_and_seeded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wal_mode, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_keeps_user_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_newer_schema_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unopenable_path, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_snapshot_lookups, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_gpu_number_has_a_source, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

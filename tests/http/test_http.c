@@ -1,0 +1,413 @@
+/*
+ * test_http.c - integration tests: a real `gpusizer serve` on 127.0.0.1 with
+ * an ephemeral port and a temporary catalog, driven over HTTP with libcurl.
+ *
+ * usage: test_http /path/to/gpusizer
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <curl/curl.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *binary;
+static pid_t server_pid;
+static int port;
+static char dir[64];
+static char db_path[96];
+
+struct reply {
+    long status;
+    char *body;
+    size_t length;
+    char content_type[128];
+    char allow[64];
+};
+
+static size_t on_body(char *data, size_t size, size_t n, void *userp)
+{
+    struct reply *r = userp;
+    size_t add = size * n;
+    char *grown = realloc(r->body, r->length + add + 1);
+    if (grown == NULL)
+        return 0;
+    memcpy(grown + r->length, data, add);
+    r->body = grown;
+    r->length += add;
+    r->body[r->length] = '\0';
+    return add;
+}
+
+static size_t on_header(char *data, size_t size, size_t n, void *userp)
+{
+    struct reply *r = userp;
+    size_t len = size * n;
+    if (len > 7 && strncasecmp(data, "Allow: ", 7) == 0)
+        snprintf(r->allow, sizeof(r->allow), "%.*s", (int)(len - 9), data + 7);
+    return len;
+}
+
+/* One request; body may be NULL. content_type NULL means no header. */
+static struct reply request(const char *method, const char *path, const char *content_type,
+                            const char *body, size_t body_len)
+{
+    struct reply r;
+    memset(&r, 0, sizeof(r));
+    CURL *curl = curl_easy_init();
+    assert_non_null(curl);
+    char url[256];
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", port, path);
+    struct curl_slist *headers = NULL;
+    char ct[128];
+    if (content_type != NULL) {
+        snprintf(ct, sizeof(ct), "Content-Type: %s", content_type);
+        headers = curl_slist_append(headers, ct);
+    } else {
+        headers = curl_slist_append(headers, "Content-Type:");
+    }
+    headers = curl_slist_append(headers, "Expect:");
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    if (strcmp(method, "HEAD") == 0)
+        curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+    if (body != NULL) {
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
+    }
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &r);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
+    CURLcode rc = curl_easy_perform(curl);
+    if (rc != CURLE_OK)
+        fail_msg("%s %s: %s", method, path, curl_easy_strerror(rc));
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
+    char *type = NULL;
+    curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &type);
+    if (type != NULL)
+        snprintf(r.content_type, sizeof(r.content_type), "%s", type);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    return r;
+}
+
+static struct reply post_json(const char *body)
+{
+    return request("POST", "/v1/estimate", "application/json", body, strlen(body));
+}
+
+static json_t *parse(const struct reply *r)
+{
+    json_error_t err;
+    json_t *v = json_loadb(r->body != NULL ? r->body : "", r->length, 0, &err);
+    if (v == NULL)
+        fail_msg("response is not JSON (%s): %.200s", err.text, r->body ? r->body : "");
+    return v;
+}
+
+/* Checks a problem+json reply: status, media type, and (when given) an error
+ * at `pointer`. */
+static void expect_problem(struct reply *r, long status, const char *pointer)
+{
+    if (r->status != status)
+        fail_msg("expected %ld, got %ld: %.300s", status, r->status, r->body ? r->body : "");
+    assert_string_equal(r->content_type, "application/problem+json");
+    json_t *body = parse(r);
+    assert_int_equal(json_integer_value(json_object_get(body, "status")), status);
+    assert_non_null(json_string_value(json_object_get(body, "title")));
+    assert_non_null(strstr(json_string_value(json_object_get(body, "type")), "urn:gpusizer:problem:"));
+    json_t *errors = json_object_get(body, "errors");
+    assert_true(json_is_array(errors));
+    if (pointer != NULL) {
+        bool found = false;
+        size_t i;
+        json_t *e;
+        json_array_foreach(errors, i, e) found |=
+            strcmp(json_string_value(json_object_get(e, "pointer")), pointer) == 0;
+        if (!found)
+            fail_msg("no error at %s: %s", pointer, r->body);
+    }
+    json_decref(body);
+    free(r->body);
+}
+
+static int start_server(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/gs-http-XXXXXX");
+    if (mkdtemp(dir) == NULL)
+        return -1;
+    snprintf(db_path, sizeof(db_path), "%s/catalog.db", dir);
+    int out[2];
+    if (pipe(out) != 0)
+        return -1;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&fa, out[0]);
+    char a0[] = "gpusizer", a1[] = "serve", a2[] = "--host", a3[] = "127.0.0.1", a4[] = "--port",
+         a5[] = "0", a6[] = "--db", a8[] = "--threads", a9[] = "4";
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, db_path, a8, a9, NULL};
+    if (posix_spawn(&server_pid, binary, &fa, NULL, argv, environ) != 0)
+        return -1;
+    posix_spawn_file_actions_destroy(&fa);
+    close(out[1]);
+    FILE *f = fdopen(out[0], "r");
+    char line[256];
+    if (f == NULL || fgets(line, sizeof(line), f) == NULL)
+        return -1;
+    fclose(f); /* the server writes nothing more to stdout */
+    const char *colon = strrchr(line, ':');
+    port = colon != NULL ? atoi(colon + 1) : 0;
+    return port > 0 ? 0 : -1;
+}
+
+static int stop_server(void **state)
+{
+    (void)state;
+    int status = 0;
+    if (server_pid > 0) {
+        kill(server_pid, SIGTERM);
+        waitpid(server_pid, &status, 0);
+    }
+    char path[128];
+    const char *suffixes[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "%s%s", db_path, suffixes[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    /* a clean stop on SIGTERM is part of the contract */
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static void test_health_and_ready(void **state)
+{
+    (void)state;
+    struct reply r = request("GET", "/healthz", NULL, NULL, 0);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.content_type, "application/json");
+    assert_string_equal(r.body, "{\"status\":\"ok\"}");
+    free(r.body);
+    r = request("GET", "/readyz", NULL, NULL, 0);
+    assert_int_equal(r.status, 200);
+    json_t *body = parse(&r);
+    assert_string_equal(json_string_value(json_object_get(body, "status")), "ready");
+    assert_int_equal(json_integer_value(json_object_get(body, "models")), 3);
+    assert_int_equal(json_integer_value(json_object_get(body, "gpus")), 4);
+    json_decref(body);
+    free(r.body);
+    r = request("HEAD", "/healthz", NULL, NULL, 0);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(r.length, 0);
+    free(r.body);
+}
+
+static void test_catalog_lists(void **state)
+{
+    (void)state;
+    struct reply r = request("GET", "/v1/models", NULL, NULL, 0);
+    assert_int_equal(r.status, 200);
+    json_t *body = parse(&r);
+    assert_int_equal(json_integer_value(json_object_get(body, "total")), 3);
+    json_t *items = json_object_get(body, "items");
+    const char *want[] = {"llama-3.1-70b", "llama-3.1-8b", "mistral-7b-v0.1"};
+    for (size_t i = 0; i < 3; i++)
+        assert_string_equal(json_string_value(json_object_get(json_array_get(items, i), "id")),
+                            want[i]);
+    json_decref(body);
+    free(r.body);
+
+    r = request("GET", "/v1/gpus", NULL, NULL, 0);
+    assert_int_equal(r.status, 200);
+    body = parse(&r);
+    assert_int_equal(json_integer_value(json_object_get(body, "total")), 4);
+    json_t *first = json_array_get(json_object_get(body, "items"), 0);
+    assert_non_null(json_object_get(first, "usable_memory_bytes"));
+    assert_non_null(json_object_get(first, "sources"));
+    json_decref(body);
+    free(r.body);
+}
+
+static void test_estimate_acceptance(void **state)
+{
+    (void)state;
+    struct reply r = post_json(
+        "{\"model\":{\"parameters\":7000000000},\"mode\":\"training\",\"precision\":{\"weights\":\"fp32\"}}");
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.content_type, "application/json");
+    json_t *body = parse(&r);
+    json_t *per_gpu = json_object_get(body, "per_gpu");
+    assert_int_equal(json_integer_value(json_object_get(per_gpu, "weights_bytes")), 28000000000LL);
+    assert_int_equal(json_integer_value(json_object_get(per_gpu, "gradients_bytes")), 28000000000LL);
+    assert_int_equal(json_integer_value(json_object_get(per_gpu, "optimizer_bytes")), 56000000000LL);
+    assert_true(json_array_size(json_object_get(body, "assumptions")) > 0);
+    json_decref(body);
+    free(r.body);
+
+    r = post_json("{\"model\":\"Meta-Llama/Llama-3.1-8B\",\"mode\":\"inference\","
+                  "\"precision\":{\"weights\":\"bf16\"},\"gpu\":\"rtx-4090\"}");
+    assert_int_equal(r.status, 200);
+    body = parse(&r);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(body, "model"), "parameters")),
+                     8030261248LL);
+    json_t *fit = json_object_get(body, "fit");
+    assert_string_equal(json_string_value(json_object_get(fit, "gpu")), "rtx-4090");
+    /* 16.06 GB of weights + 0.32 GB overhead fits 24 GB (marketed, as the
+     * 4090's driver-reported capacity is not in the catalog) */
+    assert_true(json_is_true(json_object_get(fit, "fits")));
+    assert_int_equal(json_integer_value(json_object_get(fit, "usable_bytes")), 24000000000LL);
+    json_decref(body);
+    free(r.body);
+
+    /* Llama 3.1 70B in bf16 does not fit one H100: negative headroom */
+    r = post_json("{\"model\":\"llama-3.1-70b\",\"gpu\":\"h100\"}");
+    assert_int_equal(r.status, 200);
+    body = parse(&r);
+    fit = json_object_get(body, "fit");
+    assert_true(json_is_false(json_object_get(fit, "fits")));
+    assert_true(json_integer_value(json_object_get(fit, "headroom_bytes")) < 0);
+    json_decref(body);
+    free(r.body);
+}
+
+static void test_bad_requests(void **state)
+{
+    (void)state;
+    struct reply r = post_json("{\"model\": ");
+    expect_problem(&r, 400, "");
+    r = post_json("{\"model\":\"llama-3.1-8b\",\"model\":\"x\"}"); /* duplicate key */
+    expect_problem(&r, 400, NULL);
+    r = post_json("{\"model\":\"llama-3.1-8b\",\"precission\":{\"weights\":\"bf16\"}}");
+    expect_problem(&r, 400, "/precission");
+    r = post_json("{\"model\":{\"parameters\":\"lots\"}}");
+    expect_problem(&r, 400, "/model/parameters");
+    r = post_json("{\"model\":{\"parameters\":10000000000000000}}");
+    expect_problem(&r, 400, "/model/parameters");
+    r = post_json("{\"model\":\"gpt-5\"}");
+    expect_problem(&r, 400, "/model");
+    r = post_json("{\"model\":\"llama-3.1-8b\",\"gpu\":\"tpu\"}");
+    expect_problem(&r, 400, "/gpu");
+    r = request("GET", "/v1/nothing", NULL, NULL, 0);
+    expect_problem(&r, 404, NULL);
+    r = request("GET", "/v1/estimate", NULL, NULL, 0);
+    assert_string_equal(r.allow, "POST");
+    expect_problem(&r, 405, NULL);
+    r = request("DELETE", "/v1/models", NULL, NULL, 0);
+    expect_problem(&r, 405, NULL);
+    const char *text = "{\"model\":\"llama-3.1-8b\"}";
+    r = request("POST", "/v1/estimate", "text/plain", text, strlen(text));
+    expect_problem(&r, 415, NULL);
+    r = request("POST", "/v1/estimate", NULL, text, strlen(text));
+    expect_problem(&r, 415, NULL);
+}
+
+static void test_oversized_body(void **state)
+{
+    (void)state;
+    size_t n = (1u << 20) + 100;
+    char *big = malloc(n + 1);
+    assert_non_null(big);
+    memset(big, ' ', n);
+    big[0] = '{';
+    big[n - 1] = '}';
+    big[n] = '\0';
+    struct reply r = post_json(big);
+    expect_problem(&r, 413, NULL);
+    free(big);
+}
+
+static void test_contract_and_web_form(void **state)
+{
+    (void)state;
+    struct reply r = request("GET", "/openapi.json", NULL, NULL, 0);
+    assert_int_equal(r.status, 200);
+    json_t *spec = parse(&r);
+    assert_string_equal(json_string_value(json_object_get(spec, "openapi")), "3.1.0");
+    assert_non_null(json_object_get(json_object_get(spec, "paths"), "/v1/estimate"));
+    json_decref(spec);
+    free(r.body);
+
+    r = request("GET", "/", NULL, NULL, 0);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.content_type, "text/html"));
+    assert_non_null(strstr(r.body, "<form"));
+    free(r.body);
+    r = request("GET", "/../etc/passwd", NULL, NULL, 0);
+    assert_true(r.status == 404 || r.status == 400);
+    free(r.body);
+}
+
+struct worker {
+    int ok;
+};
+
+static void *hammer(void *arg)
+{
+    struct worker *w = arg;
+    for (int i = 0; i < 50; i++) {
+        struct reply r = post_json("{\"model\":\"mistral-7b-v0.1\",\"mode\":\"training\"}");
+        if (r.status == 200 && r.body != NULL && strstr(r.body, "\"parameters\":7241732096") != NULL)
+            w->ok++;
+        free(r.body);
+    }
+    return NULL;
+}
+
+/* Eight clients at once, 400 requests: every answer complete and correct. */
+static void test_concurrent_clients(void **state)
+{
+    (void)state;
+    pthread_t threads[8];
+    struct worker workers[8];
+    memset(workers, 0, sizeof(workers));
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(pthread_create(&threads[i], NULL, hammer, &workers[i]), 0);
+    int ok = 0;
+    for (int i = 0; i < 8; i++) {
+        pthread_join(threads[i], NULL);
+        ok += workers[i].ok;
+    }
+    assert_int_equal(ok, 400);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s /path/to/gpusizer\n", argv[0]);
+        return 2;
+    }
+    binary = argv[1];
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_health_and_ready),
+        cmocka_unit_test(test_catalog_lists),
+        cmocka_unit_test(test_estimate_acceptance),
+        cmocka_unit_test(test_bad_requests),
+        cmocka_unit_test(test_oversized_body),
+        cmocka_unit_test(test_contract_and_web_form),
+        cmocka_unit_test(test_concurrent_clients),
+    };
+    int failed = cmocka_run_group_tests(tests, start_server, stop_server);
+    curl_global_cleanup();
+    return failed;
+}

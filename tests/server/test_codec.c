@@ -1,0 +1,281 @@
+/*
+ * test_codec.c - request decoding (pointers, hints, types), config reading,
+ * problem bodies, and the seeded catalog's consistency: every model's stored
+ * config must reproduce its published parameter count exactly.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "catalog.h"
+#include "codec.h"
+#include "hfconfig.h"
+#include "jsonv.h"
+#include "problem.h"
+#include "service.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[64];
+static char db_path[96];
+static struct catalog *catalog;
+static struct service *service;
+
+static int setup_group(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/gs-codec-XXXXXX");
+    if (mkdtemp(dir) == NULL)
+        return -1;
+    snprintf(db_path, sizeof(db_path), "%s/catalog.db", dir);
+    struct catalog_snapshot *snap = NULL;
+    struct gs_error err;
+    gs_error_init(&err);
+    if (catalog_open(db_path, &catalog, &err) != GS_OK ||
+        catalog_snapshot_load(catalog, &snap, &err) != GS_OK ||
+        service_create(snap, &service, &err) != GS_OK)
+        return -1;
+    return err.count == 0 ? 0 : -1; /* every seeded config must decode */
+}
+
+static int teardown_group(void **state)
+{
+    (void)state;
+    char path[128];
+    service_free(service);
+    catalog_close(catalog);
+    const char *suffixes[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "%s%s", db_path, suffixes[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    return 0;
+}
+
+/* Runs one estimate; returns the response or NULL with *p filled. */
+static json_t *estimate(const char *request_text, struct problem *p)
+{
+    json_error_t jerr;
+    json_t *request = json_loads(request_text, 0, &jerr);
+    assert_non_null(request);
+    json_t *response = NULL;
+    problem_init(p);
+    int rc = service_estimate(service, request, &response, p);
+    json_decref(request);
+    return rc == 0 ? response : NULL;
+}
+
+static json_int_t get_int(json_t *root, const char *path)
+{
+    /* path like "per_gpu.weights_bytes" */
+    char buf[128];
+    snprintf(buf, sizeof(buf), "%s", path);
+    json_t *cur = root;
+    for (char *tok = strtok(buf, "."); tok != NULL; tok = strtok(NULL, "."))
+        cur = json_object_get(cur, tok);
+    if (!json_is_integer(cur))
+        fail_msg("%s is not an integer", path);
+    return json_integer_value(cur);
+}
+
+/* Seed consistency: the count computed from each stored config equals the
+ * published count stored beside it (sources in db/migrations/0002_seed.sql). */
+static void test_seed_configs_reproduce_published_counts(void **state)
+{
+    (void)state;
+    struct catalog_snapshot *s = NULL;
+    assert_int_equal(catalog_snapshot_load(catalog, &s, NULL), GS_OK);
+    for (size_t i = 0; i < s->model_count; i++) {
+        json_t *config = json_loads(s->models[i].config_json, 0, NULL);
+        assert_non_null(config);
+        struct gs_arch arch;
+        struct gs_param_count count;
+        assert_int_equal(hfconfig_to_arch(config, "", &arch, NULL), GS_OK);
+        assert_int_equal(gs_arch_count_params(&arch, &count, NULL), GS_OK);
+        if (count.total != s->models[i].parameters)
+            fail_msg("%s: config gives %llu, published %llu", s->models[i].id,
+                     (unsigned long long)count.total, (unsigned long long)s->models[i].parameters);
+        assert_string_equal(gs_family_name(arch.family), s->models[i].family);
+        json_decref(config);
+    }
+    catalog_snapshot_free(s);
+}
+
+/* The acceptance cases, through the same path the API uses. */
+static void test_acceptance_examples(void **state)
+{
+    (void)state;
+    struct problem p;
+    json_t *r = estimate(
+        "{\"model\":{\"parameters\":7000000000},\"mode\":\"training\",\"precision\":{\"weights\":\"fp32\"}}",
+        &p);
+    assert_non_null(r);
+    assert_int_equal(get_int(r, "per_gpu.weights_bytes"), 28000000000LL);
+    assert_int_equal(get_int(r, "per_gpu.gradients_bytes"), 28000000000LL);
+    assert_int_equal(get_int(r, "per_gpu.optimizer_bytes"), 56000000000LL);
+    assert_int_equal(get_int(r, "gpu_count"), 1);
+    json_decref(r);
+
+    r = estimate("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100-sxm-80gb\"}", &p);
+    assert_non_null(r);
+    assert_int_equal(get_int(r, "model.parameters"), 8030261248LL);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(r, "model"), "source")),
+                        "catalog");
+    assert_int_equal(get_int(r, "per_gpu.weights_bytes"), 16060522496LL);
+    json_t *fit = json_object_get(r, "fit");
+    assert_true(json_is_true(json_object_get(fit, "fits")));
+    assert_int_equal(get_int(r, "fit.usable_bytes"), 85061827297LL);
+    assert_int_equal(get_int(r, "fit.headroom_bytes"),
+                     85061827297LL - get_int(r, "per_gpu.total_bytes"));
+    json_decref(r);
+}
+
+/* A Llama-3-8B config.json pasted as is (with keys gpusizer ignores) gives
+ * 8,030,261,248 (estimation.md 1.1). */
+static void test_config_model(void **state)
+{
+    (void)state;
+    struct problem p;
+    json_t *r = estimate(
+        "{\"model\":{\"config\":{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\","
+        "\"hidden_size\":4096,\"intermediate_size\":14336,\"num_hidden_layers\":32,"
+        "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"vocab_size\":128256,"
+        "\"bos_token_id\":128000,\"rope_theta\":500000.0,\"head_dim\":null}},\"precision\":{\"weights\":\"fp16\"}}",
+        &p);
+    assert_non_null(r);
+    assert_int_equal(get_int(r, "model.parameters"), 8030261248LL);
+    assert_int_equal(get_int(r, "model.breakdown.lm_head"), 128256LL * 4096LL);
+    json_decref(r);
+}
+
+static void expect_error(const char *request, int status, const char *pointer, const char *needle)
+{
+    struct problem p;
+    json_t *r = estimate(request, &p);
+    if (r != NULL)
+        fail_msg("expected an error for %s", request);
+    assert_int_equal(p.status, status);
+    for (size_t i = 0; i < p.errors.count; i++) {
+        if (strcmp(p.errors.items[i].pointer, pointer) == 0 &&
+            (needle == NULL || strstr(p.errors.items[i].detail, needle) != NULL))
+            return;
+    }
+    for (size_t i = 0; i < p.errors.count; i++)
+        fprintf(stderr, "  %s: %s\n", p.errors.items[i].pointer, p.errors.items[i].detail);
+    fail_msg("no error at %s mentioning \"%s\" for %s", pointer, needle ? needle : "", request);
+}
+
+static void test_validation_errors(void **state)
+{
+    (void)state;
+    expect_error("[]", 400, "", "JSON object");
+    expect_error("{}", 400, "/model", "required");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"precison\":{}}", 400, "/precison",
+                 "did you mean \"precision\"");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"colour\":1}", 400, "/colour", "allowed here");
+    expect_error("{\"model\":\"lama-3.1-8b\"}", 400, "/model", "did you mean \"llama-3.1-8b\"");
+    expect_error("{\"model\":\"nope\"}", 400, "/model", "GET /v1/models");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h10\"}", 400, "/gpu", "did you mean");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"gpu\":5}", 400, "/gpu", "string");
+    expect_error("{\"model\":42}", 400, "/model", "got an integer");
+    expect_error("{\"model\":{\"parameters\":-5}}", 400, "/model/parameters", "at least 1");
+    expect_error("{\"model\":{\"parameters\":1.5}}", 400, "/model/parameters", "whole number");
+    expect_error("{\"model\":{\"parameters\":\"7B\"}}", 400, "/model/parameters", "integer");
+    expect_error("{\"model\":{\"parameters\":1e30}}", 400, "/model/parameters", "at most");
+    expect_error("{\"model\":{\"parameters\":7,\"config\":{}}}", 400, "/model", "not both");
+    expect_error("{\"model\":{\"params\":7}}", 400, "/model/params", "did you mean \"parameters\"");
+    expect_error("{\"model\":{\"config\":{\"model_type\":\"gpt2\"}}}", 400,
+                 "/model/config/model_type", "llama, mistral");
+    expect_error("{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":4096}}}", 400,
+                 "/model/config/num_hidden_layers", "required");
+    expect_error("{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":true,"
+                 "\"num_hidden_layers\":1,\"num_attention_heads\":1,\"intermediate_size\":1,"
+                 "\"vocab_size\":1}}}",
+                 400, "/model/config/hidden_size", "integer");
+    expect_error("{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":64,"
+                 "\"num_hidden_layers\":1,\"num_attention_heads\":4,\"num_key_value_heads\":3,"
+                 "\"intermediate_size\":1,\"vocab_size\":1}}}",
+                 400, "/model/config/num_key_value_heads", "multiple");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"train\"}", 400, "/mode",
+                 "did you mean \"training\"");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"precision\":\"bf16\"}", 400, "/precision", "object");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"precision\":{}}", 400, "/precision/weights",
+                 "required");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"precision\":{\"weights\":\"int4\"}}",
+                 400, "/precision/weights", "LoRA");
+}
+
+static void test_problem_body_shape(void **state)
+{
+    (void)state;
+    struct problem p;
+    problem_init(&p);
+    problem_set(&p, 400, "invalid-request", "The request is not valid", "two %s", "errors");
+    gs_error_add(&p.errors, GS_ERR_INVALID, "/a~1b", "bad");
+    json_t *body = problem_to_json(&p);
+    assert_non_null(body);
+    assert_string_equal(json_string_value(json_object_get(body, "type")),
+                        "urn:gpusizer:problem:invalid-request");
+    assert_int_equal(json_integer_value(json_object_get(body, "status")), 400);
+    assert_string_equal(json_string_value(json_object_get(body, "detail")), "two errors");
+    json_t *errors = json_object_get(body, "errors");
+    assert_int_equal(json_array_size(errors), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(errors, 0), "pointer")),
+                        "/a~1b");
+    json_decref(body);
+}
+
+static void test_pointer_escaping(void **state)
+{
+    (void)state;
+    char out[64];
+    jsonv_pointer(out, sizeof(out), "/model", "a/b~c");
+    assert_string_equal(out, "/model/a~1b~0c");
+    jsonv_pointer(out, 8, "/x", "abcdefghij");
+    assert_int_equal(strlen(out), 7);
+}
+
+static void test_catalog_listings(void **state)
+{
+    (void)state;
+    size_t len = 0;
+    json_t *models = json_loads(service_models_body(service, &len), 0, NULL);
+    assert_non_null(models);
+    assert_int_equal(json_integer_value(json_object_get(models, "total")), 3);
+    json_t *first = json_array_get(json_object_get(models, "items"), 0);
+    assert_non_null(json_object_get(first, "architecture"));
+    json_decref(models);
+    json_t *gpus = json_loads(service_gpus_body(service, &len), 0, NULL);
+    assert_non_null(gpus);
+    json_t *item;
+    size_t i;
+    json_array_foreach(json_object_get(gpus, "items"), i, item)
+    {
+        json_t *sources = json_object_get(item, "sources");
+        assert_non_null(json_object_get(sources, "memory_bytes"));
+        if (!json_is_null(json_object_get(item, "bf16_tflops")))
+            assert_non_null(json_object_get(sources, "bf16_tflops"));
+    }
+    json_decref(gpus);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_configs_reproduce_published_counts),
+        cmocka_unit_test(test_acceptance_examples),
+        cmocka_unit_test(test_config_model),
+        cmocka_unit_test(test_validation_errors),
+        cmocka_unit_test(test_problem_body_shape),
+        cmocka_unit_test(test_pointer_escaping),
+        cmocka_unit_test(test_catalog_listings),
+    };
+    return cmocka_run_group_tests(tests, setup_group, teardown_group);
+}
