@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# deps.sh - install the Debian packages a task needs, only those missing.
+#
+#   scripts/deps.sh build    compiler, CMake and the four libraries
+#   scripts/deps.sh test     build + cmocka, Node.js/npm, Chromium, Docker, debootstrap
+#
+# Needs root to install; without root it only reports what is missing.
+set -euo pipefail
+
+build_pkgs=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev
+            libcurl4-openssl-dev)
+test_pkgs=(libcmocka-dev chromium docker.io debootstrap jq curl)
+
+want=("${build_pkgs[@]}")
+if [[ "${1:-build}" == "test" ]]; then
+    want+=("${test_pkgs[@]}")
+    command -v node >/dev/null 2>&1 || want+=(nodejs)
+    command -v npm >/dev/null 2>&1 || want+=(npm)
+fi
+
+missing=()
+for pkg in "${want[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$pkg")
+    fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -ne 0 ]]; then
+    echo "deps.sh: missing Debian packages: ${missing[*]}" >&2
+    echo "deps.sh: run as root to install them, or: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+echo "deps.sh: installing ${missing[*]}" >&2
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# test.sh - set up and run every test: unit, integration, OpenAPI lint,
+# contract validation, browser, Docker image smoke test, then the unit and
+# integration tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+#
+# Installs missing Debian packages and npm dev dependencies when run as root.
+# The Docker smoke test needs root (it runs a private dockerd); without root
+# it is skipped with a message. GPUSIZER_SKIP_DOCKER=1 skips it explicitly.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/deps.sh test
+npm ci --no-audit --no-fund --loglevel=error
+
+docker_test=OFF
+if [[ $(id -u) -eq 0 && "${GPUSIZER_SKIP_DOCKER:-0}" != 1 ]]; then
+    docker_test=ON
+else
+    echo "test.sh: skipping the Docker smoke test (needs root; GPUSIZER_SKIP_DOCKER=${GPUSIZER_SKIP_DOCKER:-0})" >&2
+fi
+
+jobs=$(nproc)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIZER_NODE_TESTS=ON \
+    -DGPUSIZER_DOCKER_TEST="$docker_test" >/dev/null
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure)
+
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGPUSIZER_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -L 'unit|http')
