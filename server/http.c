@@ -58,6 +58,15 @@ static const struct route routes[] = {
     {"/v1/estimate", ROUTE_ESTIMATE, "POST"},     {"/openapi.json", ROUTE_OPENAPI, "GET, HEAD"},
 };
 
+/* An answer decided before the body was read (404, 405, 413, 415). */
+struct early_answer {
+    int status;
+    const char *slug;
+    const char *title;
+    const char *allow;
+    char detail[128];
+};
+
 /* Per-request state, from the first handler call to the completion callback. */
 struct request {
     const struct route *route;
@@ -66,7 +75,15 @@ struct request {
     size_t length;
     size_t capacity;
     bool too_large;
+    bool rejected;            /* answer `early` once the body is drained */
+    struct early_answer early;
 };
+
+/* Bodies of rejected requests are read and dropped up to this size before
+ * answering, so the client sees the answer rather than a reset connection
+ * (closing with unread data makes the kernel send RST). Larger ones are
+ * answered at once and the connection closed. */
+#define DRAIN_LIMIT ((uint64_t)64 << 20)
 
 static const struct route static_route = {NULL, ROUTE_STATIC, "GET, HEAD"};
 
@@ -181,41 +198,61 @@ static bool method_allowed(const struct route *r, const char *method)
     return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 }
 
-/* First call: route, method, media type and declared length. Returns true
- * when a response was queued (the request ends there). */
-static bool precheck(struct MHD_Connection *conn, const struct http_server *srv,
-                     const struct route *r, const char *method, enum MHD_Result *ret)
+static void reject(struct early_answer *a, int status, const char *slug, const char *title,
+                   const char *allow, const char *detail)
 {
+    a->status = status;
+    a->slug = slug;
+    a->title = title;
+    a->allow = allow;
+    snprintf(a->detail, sizeof(a->detail), "%s", detail);
+}
+
+/* First call: route, method, media type and declared length. Returns true
+ * when the request is to be answered with `a` instead of being served. */
+static bool precheck(struct MHD_Connection *conn, const struct http_server *srv,
+                     const struct route *r, const char *method, struct early_answer *a)
+{
+    char detail[96];
     if (r == NULL) {
-        *ret = send_simple_problem(conn, 404, "not-found", "Not found", NULL,
-                                   "no resource at this path; see /openapi.json");
+        reject(a, 404, "not-found", "Not found", NULL, "no resource at this path; see /openapi.json");
         return true;
     }
     if (!method_allowed(r, method)) {
-        char detail[96];
         snprintf(detail, sizeof(detail), "this resource accepts %s", r->allow);
-        *ret = send_simple_problem(conn, 405, "method-not-allowed", "Method not allowed", r->allow,
-                                   detail);
+        reject(a, 405, "method-not-allowed", "Method not allowed", r->allow, detail);
         return true;
     }
     if (r->id != ROUTE_ESTIMATE)
         return false;
     const char *type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
     if (!is_json_media_type(type)) {
-        *ret = send_simple_problem(conn, 415, "unsupported-media-type", "Unsupported media type",
-                                   NULL, "send the request body as application/json");
+        reject(a, 415, "unsupported-media-type", "Unsupported media type", NULL,
+               "send the request body as application/json");
         return true;
     }
     const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
     if (length != NULL && strtoull(length, NULL, 10) > srv->max_body_bytes) {
-        char detail[96];
         snprintf(detail, sizeof(detail), "request bodies are limited to %zu bytes",
                  srv->max_body_bytes);
-        *ret = send_simple_problem(conn, 413, "payload-too-large", "Payload too large", NULL,
-                                   detail);
+        reject(a, 413, "payload-too-large", "Payload too large", NULL, detail);
         return true;
     }
     return false;
+}
+
+static enum MHD_Result send_early(struct MHD_Connection *conn, const struct early_answer *a)
+{
+    return send_simple_problem(conn, a->status, a->slug, a->title, a->allow, a->detail);
+}
+
+/* Whether the rejected request's body is small enough to drain first. */
+static bool drainable(struct MHD_Connection *conn)
+{
+    const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
+    if (length == NULL)
+        return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Transfer-Encoding") != NULL;
+    return strtoull(length, NULL, 10) <= DRAIN_LIMIT;
 }
 
 static bool append_body(struct request *req, const char *data, size_t size, size_t limit)
@@ -334,23 +371,33 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (req == NULL) {
         const struct gs_embedded_file *file = NULL;
         const struct route *route = find_route(url, &file);
-        enum MHD_Result ret = MHD_NO;
-        if (precheck(conn, srv, route, method, &ret))
-            return ret;
+        struct early_answer early;
+        bool rejected = precheck(conn, srv, route, method, &early);
+        if (rejected && !drainable(conn))
+            return send_early(conn, &early);
         req = calloc(1, sizeof(*req));
         if (req == NULL)
             return MHD_NO;
         req->route = route;
         req->file = file;
+        req->rejected = rejected;
+        if (rejected)
+            req->early = early;
         *con_cls = req;
         return MHD_YES;
     }
     if (*upload_data_size > 0) {
+        if (req->rejected) {
+            *upload_data_size = 0; /* drained and dropped */
+            return MHD_YES;
+        }
         if (!append_body(req, upload_data, *upload_data_size, srv->max_body_bytes))
             return MHD_NO;
         *upload_data_size = 0;
         return MHD_YES;
     }
+    if (req->rejected)
+        return send_early(conn, &req->early);
     return dispatch(conn, srv, req);
 }
 
