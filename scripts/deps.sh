@@ -2,14 +2,17 @@
 # deps.sh - install the Debian packages a task needs, only those missing.
 #
 #   scripts/deps.sh build    compiler, CMake and the four libraries
-#   scripts/deps.sh test     build + cmocka, Node.js/npm, Chromium, Docker, debootstrap
+#   scripts/deps.sh test     build + cmocka, Node.js/npm, Chromium
 #
+# Docker and debootstrap are installed by tests/docker/smoke.sh itself, which
+# keeps the package scripts from starting a system dockerd with default
+# (bridge, iptables) settings.
 # Needs root to install; without root it only reports what is missing.
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev
             libcurl4-openssl-dev)
-test_pkgs=(libcmocka-dev chromium docker.io debootstrap jq curl)
+test_pkgs=(libcmocka-dev chromium jq curl)
 
 want=("${build_pkgs[@]}")
 if [[ "${1:-build}" == "test" ]]; then
