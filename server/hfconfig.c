@@ -1,9 +1,10 @@
 /*
  * hfconfig.c - config.json -> struct gs_arch (see hfconfig.h).
  *
- * Defaults follow transformers' LlamaConfig / MistralConfig: num_key_value_heads
+ * Defaults follow transformers' configuration classes: num_key_value_heads
  * falls back to num_attention_heads, head_dim to hidden_size // num_attention_heads,
- * tie_word_embeddings, attention_bias and mlp_bias to false.
+ * attention_bias and mlp_bias to false, tie_word_embeddings to true for Gemma
+ * and Gemma-2 and to false for the others.
  */
 #include "hfconfig.h"
 
@@ -70,11 +71,16 @@ enum gs_status hfconfig_to_arch(const json_t *config, const char *pointer, struc
     ok &= read_dim(config, pointer, "vocab_size", true, &a.vocab_size, err);
     a.num_key_value_heads = a.num_attention_heads;
     ok &= read_dim(config, pointer, "num_key_value_heads", false, &a.num_key_value_heads, err);
-    a.head_dim = a.num_attention_heads != 0 ? a.hidden_size / a.num_attention_heads : 0;
+    /* GemmaConfig and Gemma2Config default head_dim to 256, not hidden/heads */
+    if (a.family == GS_FAMILY_GEMMA || a.family == GS_FAMILY_GEMMA2)
+        a.head_dim = 256;
+    else
+        a.head_dim = a.num_attention_heads != 0 ? a.hidden_size / a.num_attention_heads : 0;
     ok &= read_dim(config, pointer, "head_dim", false, &a.head_dim, err);
     ok &= read_dim(config, pointer, "max_position_embeddings", false, &a.max_position_embeddings,
                    err);
     ok &= read_dim(config, pointer, "sliding_window", false, &a.sliding_window, err);
+    a.tie_word_embeddings = gs_family_ties_by_default(a.family);
     ok &= read_flag(config, pointer, "tie_word_embeddings", &a.tie_word_embeddings, err);
     ok &= read_flag(config, pointer, "attention_bias", &a.attention_bias, err);
     ok &= read_flag(config, pointer, "mlp_bias", &a.mlp_bias, err);

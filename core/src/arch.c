@@ -11,8 +11,8 @@
 #include <string.h>
 
 static const char *const family_names[GS_FAMILY_COUNT] = {
-    [GS_FAMILY_LLAMA] = "llama",
-    [GS_FAMILY_MISTRAL] = "mistral",
+    [GS_FAMILY_LLAMA] = "llama", [GS_FAMILY_MISTRAL] = "mistral", [GS_FAMILY_QWEN2] = "qwen2",
+    [GS_FAMILY_GEMMA] = "gemma", [GS_FAMILY_GEMMA2] = "gemma2",   [GS_FAMILY_PHI3] = "phi3",
 };
 
 const char *gs_family_name(enum gs_family family)
@@ -35,7 +35,12 @@ bool gs_family_parse(const char *model_type, enum gs_family *out)
 
 const char *gs_family_supported(void)
 {
-    return "llama, mistral";
+    return "gemma, gemma2, llama, mistral, phi3, qwen2";
+}
+
+bool gs_family_ties_by_default(enum gs_family family)
+{
+    return family == GS_FAMILY_GEMMA || family == GS_FAMILY_GEMMA2;
 }
 
 static void check_dim(const char *field, uint64_t value, struct gs_error *err, bool *ok)
@@ -82,10 +87,12 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-/* Llama/Mistral (estimation.md §1.1):
- *   attn  = h*a*d + 2*h*k*d + a*d*h   (+ a*d + 2*k*d + h with attention_bias)
- *   mlp   = 3*h*i                     (+ 2*i + h with mlp_bias)
- *   layer = attn + mlp + 2h
+/* The Llama layout and its relatives (estimation.md §1.1):
+ *   attn  = h*a*d + 2*h*k*d + a*d*h   (+ a*d + 2*k*d + h with attention_bias;
+ *                                       Qwen2 always has the q/k/v biases, never o's)
+ *   mlp   = 3*h*i                     (+ 2*i + h with mlp_bias; GeGLU and Phi-3's
+ *                                       fused gate_up have the same shapes)
+ *   layer = attn + mlp + 2h           (4h for Gemma-2's four RMSNorms)
  *   N     = V*h*(2 if untied else 1) + L*layer + h                          */
 static enum gs_status count_llama(const struct gs_arch *a, struct gs_param_count *out)
 {
@@ -95,11 +102,12 @@ static enum gs_status count_llama(const struct gs_arch *a, struct gs_param_count
     const uint64_t L = a->num_hidden_layers, i = a->intermediate_size;
 
     uint64_t q_proj = gs_mul(h, q, &ovf), kv_proj = gs_mul(h, kv, &ovf), o_proj = gs_mul(q, h, &ovf);
-    if (a->attention_bias) {
+    if (a->attention_bias || a->family == GS_FAMILY_QWEN2) {
         q_proj = gs_add(q_proj, q, &ovf);
         kv_proj = gs_add(kv_proj, kv, &ovf);
-        o_proj = gs_add(o_proj, h, &ovf);
     }
+    if (a->attention_bias)
+        o_proj = gs_add(o_proj, h, &ovf);
     uint64_t up = gs_mul(h, i, &ovf), down = gs_mul(i, h, &ovf);
     if (a->mlp_bias) {
         up = gs_add(up, i, &ovf);
@@ -114,7 +122,8 @@ static enum gs_status count_llama(const struct gs_arch *a, struct gs_param_count
     c.lm_head = a->tie_word_embeddings ? 0 : embed;
     c.attention = gs_mul(L, attn, &ovf);
     c.mlp = gs_mul(L, mlp, &ovf);
-    c.norms = gs_add(gs_mul(L, gs_mul(2, h, &ovf), &ovf), h, &ovf);
+    const uint64_t norms_per_layer = a->family == GS_FAMILY_GEMMA2 ? 4 : 2;
+    c.norms = gs_add(gs_mul(L, gs_mul(norms_per_layer, h, &ovf), &ovf), h, &ovf);
     c.total = gs_add(gs_add(gs_add(c.embedding, c.lm_head, &ovf), gs_add(c.attention, c.mlp, &ovf),
                             &ovf),
                      c.norms, &ovf);
@@ -134,6 +143,10 @@ enum gs_status gs_arch_count_params(const struct gs_arch *arch, struct gs_param_
     switch (arch->family) {
     case GS_FAMILY_LLAMA:
     case GS_FAMILY_MISTRAL:
+    case GS_FAMILY_QWEN2:
+    case GS_FAMILY_GEMMA:
+    case GS_FAMILY_GEMMA2:
+    case GS_FAMILY_PHI3:
         st = count_llama(arch, out);
         break;
     case GS_FAMILY_COUNT:

@@ -34,6 +34,14 @@ static struct gs_arch llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k, uint
     return arch;
 }
 
+static struct gs_arch family(enum gs_family f, struct gs_arch a, uint64_t head_dim)
+{
+    a.family = f;
+    if (head_dim != 0)
+        a.head_dim = head_dim;
+    return a;
+}
+
 struct published {
     const char *model;
     struct gs_arch arch;
@@ -61,6 +69,25 @@ static void test_published_totals(void **state)
          * 141,107,412,992 bytes, every tensor bf16 -> /2 */
         {"Llama-3.1-70B", llama(8192, 80, 64, 8, 28672, 128256, false), 141107412992ULL / 2,
          "HF safetensors index total_size / 2"},
+        /* Qwen2: q/k/v biases, no o bias (estimation.md 1.1, Qwen2 row) */
+        {"Qwen2-7B / Qwen2.5-7B",
+         family(GS_FAMILY_QWEN2, llama(3584, 28, 28, 4, 18944, 152064, false), 0), 7615616512ULL,
+         "estimation.md 1.1 Qwen2 row"},
+        {"Qwen2-0.5B (tied)", family(GS_FAMILY_QWEN2, llama(896, 24, 14, 2, 4864, 151936, true), 0),
+         494032768ULL, "estimation.md 1.1 Qwen2 row"},
+        /* Gemma: explicit head_dim 256 (q_proj 3072 -> 4096 on Gemma-7B), tied */
+        {"Gemma-7B", family(GS_FAMILY_GEMMA, llama(3072, 28, 16, 16, 24576, 256000, true), 256),
+         8537680896ULL, "estimation.md 1.1 Gemma row"},
+        {"Gemma-2B (MQA)", family(GS_FAMILY_GEMMA, llama(2048, 18, 8, 1, 16384, 256000, true), 256),
+         2506172416ULL, "estimation.md 1.1 Gemma row"},
+        /* Gemma-2: four RMSNorms per layer */
+        {"Gemma-2-9B", family(GS_FAMILY_GEMMA2, llama(3584, 42, 16, 8, 14336, 256000, true), 256),
+         9241705984ULL, "estimation.md 1.1 Gemma-2 row"},
+        {"Gemma-2-2B", family(GS_FAMILY_GEMMA2, llama(2304, 26, 8, 4, 9216, 256000, true), 256),
+         2614341888ULL, "estimation.md 1.1 Gemma-2 row"},
+        /* Phi-3: fused qkv_proj / gate_up_proj, same count as Llama */
+        {"Phi-3-mini", family(GS_FAMILY_PHI3, llama(3072, 32, 32, 32, 8192, 32064, false), 0),
+         3821079552ULL, "estimation.md 1.1 Phi-3 row"},
     };
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         struct gs_param_count count;
@@ -194,6 +221,10 @@ static void test_family_names(void **state)
     assert_int_equal(f, GS_FAMILY_LLAMA);
     assert_true(gs_family_parse("mistral", &f));
     assert_false(gs_family_parse("gpt2", &f));
+    assert_true(gs_family_parse("gemma2", &f));
+    assert_int_equal(f, GS_FAMILY_GEMMA2);
+    assert_true(gs_family_ties_by_default(GS_FAMILY_GEMMA));
+    assert_false(gs_family_ties_by_default(GS_FAMILY_QWEN2));
     assert_false(gs_family_parse(NULL, &f));
     assert_string_equal(gs_family_name(GS_FAMILY_MISTRAL), "mistral");
 }

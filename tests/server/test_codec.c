@@ -155,6 +155,24 @@ static void test_config_model(void **state)
     json_decref(r);
 }
 
+/* Family defaults from transformers: a Gemma-7B config without head_dim or
+ * tie_word_embeddings still counts 8,537,680,896 (GemmaConfig defaults
+ * head_dim=256, tie_word_embeddings=True; estimation.md 1.1). */
+static void test_gemma_config_defaults(void **state)
+{
+    (void)state;
+    struct problem p;
+    json_t *r = estimate("{\"model\":{\"config\":{\"model_type\":\"gemma\",\"hidden_size\":3072,"
+                         "\"intermediate_size\":24576,\"num_hidden_layers\":28,"
+                         "\"num_attention_heads\":16,\"num_key_value_heads\":16,"
+                         "\"vocab_size\":256000}}}",
+                         &p);
+    assert_non_null(r);
+    assert_int_equal(get_int(r, "model.parameters"), 8537680896LL);
+    assert_int_equal(get_int(r, "model.breakdown.lm_head"), 0);
+    json_decref(r);
+}
+
 static void expect_error(const char *request, int status, const char *pointer, const char *needle)
 {
     struct problem p;
@@ -192,7 +210,7 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":{\"parameters\":7,\"config\":{}}}", 400, "/model", "not both");
     expect_error("{\"model\":{\"params\":7}}", 400, "/model/params", "did you mean \"parameters\"");
     expect_error("{\"model\":{\"config\":{\"model_type\":\"gpt2\"}}}", 400,
-                 "/model/config/model_type", "llama, mistral");
+                 "/model/config/model_type", "gemma, gemma2, llama, mistral, phi3, qwen2");
     expect_error("{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":4096}}}", 400,
                  "/model/config/num_hidden_layers", "required");
     expect_error("{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":true,"
@@ -272,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_seed_configs_reproduce_published_counts),
         cmocka_unit_test(test_acceptance_examples),
         cmocka_unit_test(test_config_model),
+        cmocka_unit_test(test_gemma_config_defaults),
         cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_pointer_escaping),

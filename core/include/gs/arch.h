@@ -20,6 +20,10 @@
 enum gs_family {
     GS_FAMILY_LLAMA,   /* LlamaForCausalLM: RMSNorm, SwiGLU, GQA */
     GS_FAMILY_MISTRAL, /* the Llama layout plus an optional sliding window */
+    GS_FAMILY_QWEN2,   /* Llama layout with biases on q, k and v (not o) */
+    GS_FAMILY_GEMMA,   /* Llama layout, explicit head_dim, GeGLU, tied by default */
+    GS_FAMILY_GEMMA2,  /* Gemma with four RMSNorms per layer */
+    GS_FAMILY_PHI3,    /* fused qkv_proj and gate_up_proj: same count as Llama */
     GS_FAMILY_COUNT
 };
 
@@ -55,6 +59,10 @@ const char *gs_family_name(enum gs_family family);
 
 /* Maps a config `model_type` to a family; false when unsupported. */
 bool gs_family_parse(const char *model_type, enum gs_family *out);
+
+/* Whether transformers ties the output head to the embedding when the
+ * config does not say (GemmaConfig: true; the others: false). */
+bool gs_family_ties_by_default(enum gs_family family);
 
 /* The supported model_type names, comma separated, for error messages. */
 const char *gs_family_supported(void);
