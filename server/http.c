@@ -74,15 +74,16 @@ struct request {
     char *body;
     size_t length;
     size_t capacity;
-    bool too_large;
     bool rejected;            /* answer `early` once the body is drained */
+    uint64_t drained;         /* body bytes dropped since the rejection */
     struct early_answer early;
 };
 
-/* Bodies of rejected requests are read and dropped up to this size before
- * answering, so the client sees the answer rather than a reset connection
- * (closing with unread data makes the kernel send RST). Larger ones are
- * answered at once and the connection closed. */
+/* Bodies of rejected requests (including those found too large while
+ * reading) are read and dropped up to this size before answering, so the
+ * client sees the answer rather than a reset connection (closing with unread
+ * data makes the kernel send RST). Past it, declared or while draining a
+ * chunked body, the connection is closed. */
 #define DRAIN_LIMIT ((uint64_t)64 << 20)
 
 static const struct route static_route = {NULL, ROUTE_STATIC, "GET, HEAD"};
@@ -208,6 +209,13 @@ static void reject(struct early_answer *a, int status, const char *slug, const c
     snprintf(a->detail, sizeof(a->detail), "%s", detail);
 }
 
+static void reject_too_large(struct early_answer *a, size_t limit)
+{
+    char detail[96];
+    snprintf(detail, sizeof(detail), "request bodies are limited to %zu bytes", limit);
+    reject(a, 413, "payload-too-large", "Payload too large", NULL, detail);
+}
+
 /* First call: route, method, media type and declared length. Returns true
  * when the request is to be answered with `a` instead of being served. */
 static bool precheck(struct MHD_Connection *conn, const struct http_server *srv,
@@ -233,9 +241,7 @@ static bool precheck(struct MHD_Connection *conn, const struct http_server *srv,
     }
     const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
     if (length != NULL && strtoull(length, NULL, 10) > srv->max_body_bytes) {
-        snprintf(detail, sizeof(detail), "request bodies are limited to %zu bytes",
-                 srv->max_body_bytes);
-        reject(a, 413, "payload-too-large", "Payload too large", NULL, detail);
+        reject_too_large(a, srv->max_body_bytes);
         return true;
     }
     return false;
@@ -246,7 +252,8 @@ static enum MHD_Result send_early(struct MHD_Connection *conn, const struct earl
     return send_simple_problem(conn, a->status, a->slug, a->title, a->allow, a->detail);
 }
 
-/* Whether the rejected request's body is small enough to drain first. */
+/* Whether a rejected request has a body worth draining first: one of
+ * unknown (chunked) or declared length within DRAIN_LIMIT. */
 static bool drainable(struct MHD_Connection *conn)
 {
     const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
@@ -255,11 +262,15 @@ static bool drainable(struct MHD_Connection *conn)
     return strtoull(length, NULL, 10) <= DRAIN_LIMIT;
 }
 
+
+/* Appends to the body, or turns the request into a 413 once it passes
+ * `limit` (a chunked body declares no length up front). */
 static bool append_body(struct request *req, const char *data, size_t size, size_t limit)
 {
-    if (req->too_large || size > limit - req->length) {
-        req->too_large = true;
-        return true; /* keep draining; answered with 413 at the end */
+    if (size > limit - req->length) {
+        req->rejected = true;
+        reject_too_large(&req->early, limit);
+        return true;
     }
     if (req->length + size + 1 > req->capacity) {
         size_t cap = req->capacity ? req->capacity : 1024;
@@ -282,11 +293,6 @@ static enum MHD_Result handle_estimate(struct MHD_Connection *conn, struct http_
 {
     struct problem p;
     problem_init(&p);
-    if (req->too_large) {
-        problem_set(&p, 413, "payload-too-large", "Payload too large",
-                    "request bodies are limited to %zu bytes", srv->max_body_bytes);
-        return send_problem(conn, &p, NULL);
-    }
     json_error_t jerr;
     json_t *body = json_loadb(req->body != NULL ? req->body : "", req->length,
                               JSON_REJECT_DUPLICATES, &jerr);
@@ -388,8 +394,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (*upload_data_size > 0) {
         if (req->rejected) {
-            *upload_data_size = 0; /* drained and dropped */
-            return MHD_YES;
+            req->drained += *upload_data_size;
+            *upload_data_size = 0; /* dropped */
+            return req->drained <= DRAIN_LIMIT ? MHD_YES : MHD_NO;
         }
         if (!append_body(req, upload_data, *upload_data_size, srv->max_body_bytes))
             return MHD_NO;
