@@ -202,9 +202,10 @@ static json_t *nullable_string(const char *s)
 
 static json_t *encode_breakdown(const struct gs_param_count *c)
 {
-    return json_pack("{s:o, s:o, s:o, s:o, s:o}", "embedding", codec_u64(c->embedding), "attention",
-                     codec_u64(c->attention), "mlp", codec_u64(c->mlp), "norms",
-                     codec_u64(c->norms), "lm_head", codec_u64(c->lm_head));
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "embedding", codec_u64(c->embedding),
+                     "attention", codec_u64(c->attention), "mlp", codec_u64(c->mlp), "experts",
+                     codec_u64(c->experts), "norms", codec_u64(c->norms), "lm_head",
+                     codec_u64(c->lm_head), "other", codec_u64(c->other));
 }
 
 static json_t *encode_model(const struct estimate_request *req, const struct gs_estimate *est)
@@ -215,7 +216,15 @@ static json_t *encode_model(const struct estimate_request *req, const struct gs_
                               "name", nullable_string(m ? m->name : NULL), "source",
                               source_name(req->source), "family", nullable_string(family),
                               "parameters", codec_u64(est->parameters));
-    if (model != NULL && est->has_breakdown && !put(model, "breakdown", encode_breakdown(&est->params))) {
+    bool ok = model != NULL;
+    /* every parameter is trained in full training; adapters change this */
+    ok = ok && put(model, "trainable_parameters", codec_u64(est->parameters));
+    if (ok && est->has_breakdown) {
+        ok = put(model, "active_parameters", codec_u64(est->params.active)) &&
+             put(model, "largest_module_parameters", codec_u64(est->params.largest_module)) &&
+             put(model, "breakdown", encode_breakdown(&est->params));
+    }
+    if (!ok) {
         json_decref(model);
         return NULL;
     }

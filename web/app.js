@@ -22,8 +22,10 @@ const PARAM_COMPONENTS = [
   { key: 'embedding', label: 'Embedding' },
   { key: 'attention', label: 'Attention' },
   { key: 'mlp', label: 'MLP' },
+  { key: 'experts', label: 'Routed experts', optional: true },
   { key: 'norms', label: 'Norms' },
   { key: 'lm_head', label: 'Output head' },
+  { key: 'other', label: 'Other (pooler, projections)', optional: true },
 ];
 
 // Where an error's JSON Pointer lands in the form. Checked in order: the first prefix that matches wins.
@@ -342,6 +344,8 @@ function renderResult(est) {
     const n = toNumber(m.parameters);
     for (const c of PARAM_COMPONENTS) {
       const v = m.breakdown[c.key];
+      // Components a family does not have (experts of a dense model, "other") stay out of the table.
+      if (c.optional && !toNumber(v)) continue;
       pbody.append(el('tr', { 'data-field': `params_${c.key}` },
         el('th', { scope: 'row' }, c.label),
         el('td', { class: 'num' }, formatInt(v)),

@@ -1,18 +1,32 @@
 /*
- * arch.c - exact parameter counts per architecture family.
- *
- * Formulas: estimation.md §1.1 (Llama family), which reproduce the published
- * counts to the parameter (tests/core/test_arch.c cites each one).
+ * arch.c - family names, architecture validation and the dispatch to the
+ * per-family parameter counts in arch_count.c.
  */
 #include "gs/arch.h"
 
-#include "gs/units.h"
+#include "arch_int.h"
 
 #include <string.h>
 
 static const char *const family_names[GS_FAMILY_COUNT] = {
-    [GS_FAMILY_LLAMA] = "llama", [GS_FAMILY_MISTRAL] = "mistral", [GS_FAMILY_QWEN2] = "qwen2",
-    [GS_FAMILY_GEMMA] = "gemma", [GS_FAMILY_GEMMA2] = "gemma2",   [GS_FAMILY_PHI3] = "phi3",
+    [GS_FAMILY_LLAMA] = "llama",
+    [GS_FAMILY_MISTRAL] = "mistral",
+    [GS_FAMILY_QWEN2] = "qwen2",
+    [GS_FAMILY_GEMMA] = "gemma",
+    [GS_FAMILY_GEMMA2] = "gemma2",
+    [GS_FAMILY_PHI3] = "phi3",
+    [GS_FAMILY_MIXTRAL] = "mixtral",
+    [GS_FAMILY_QWEN2_MOE] = "qwen2_moe",
+    [GS_FAMILY_QWEN3_MOE] = "qwen3_moe",
+    [GS_FAMILY_DEEPSEEK_V2] = "deepseek_v2",
+    [GS_FAMILY_DEEPSEEK_V3] = "deepseek_v3",
+    [GS_FAMILY_GPT2] = "gpt2",
+    [GS_FAMILY_GPT_NEOX] = "gpt_neox",
+    [GS_FAMILY_OPT] = "opt",
+    [GS_FAMILY_BLOOM] = "bloom",
+    [GS_FAMILY_FALCON] = "falcon",
+    [GS_FAMILY_T5] = "t5",
+    [GS_FAMILY_BERT] = "bert",
 };
 
 const char *gs_family_name(enum gs_family family)
@@ -35,15 +49,40 @@ bool gs_family_parse(const char *model_type, enum gs_family *out)
 
 const char *gs_family_supported(void)
 {
-    return "gemma, gemma2, llama, mistral, phi3, qwen2";
+    return "bert, bloom, deepseek_v2, deepseek_v3, falcon, gemma, gemma2, gpt2, gpt_neox, llama, "
+           "mistral, mixtral, opt, phi3, qwen2, qwen2_moe, qwen3_moe, t5";
 }
 
 bool gs_family_ties_by_default(enum gs_family family)
 {
-    return family == GS_FAMILY_GEMMA || family == GS_FAMILY_GEMMA2;
+    switch (family) {
+    case GS_FAMILY_GEMMA:
+    case GS_FAMILY_GEMMA2:
+    case GS_FAMILY_GPT2:
+    case GS_FAMILY_OPT:
+    case GS_FAMILY_BLOOM:
+    case GS_FAMILY_FALCON:
+    case GS_FAMILY_T5:
+        return true;
+    default:
+        return false;
+    }
 }
 
-static void check_dim(const char *field, uint64_t value, struct gs_error *err, bool *ok)
+bool gs_family_is_moe(enum gs_family family)
+{
+    return family == GS_FAMILY_MIXTRAL || family == GS_FAMILY_QWEN2_MOE ||
+           family == GS_FAMILY_QWEN3_MOE || family == GS_FAMILY_DEEPSEEK_V2 ||
+           family == GS_FAMILY_DEEPSEEK_V3;
+}
+
+bool gs_family_uses_mla(enum gs_family family)
+{
+    return family == GS_FAMILY_DEEPSEEK_V2 || family == GS_FAMILY_DEEPSEEK_V3;
+}
+
+/* A required dimension: positive and at most GS_ARCH_DIM_MAX. */
+static void require(const char *field, uint64_t value, struct gs_error *err, bool *ok)
 {
     if (value == 0) {
         gs_error_add(err, GS_ERR_INVALID, field, "must be a positive integer");
@@ -55,83 +94,93 @@ static void check_dim(const char *field, uint64_t value, struct gs_error *err, b
     }
 }
 
+/* An optional dimension: 0 (absent) or within the limit. */
+static void bound(const char *field, uint64_t value, uint64_t limit, struct gs_error *err, bool *ok)
+{
+    if (value > limit) {
+        gs_error_add(err, GS_ERR_RANGE, field, "%llu is out of range (limit %llu)",
+                     (unsigned long long)value, (unsigned long long)limit);
+        *ok = false;
+    }
+}
+
+static bool has_kv_heads(enum gs_family f)
+{
+    return f != GS_FAMILY_GPT2 && f != GS_FAMILY_GPT_NEOX && f != GS_FAMILY_OPT &&
+           f != GS_FAMILY_BLOOM && f != GS_FAMILY_T5 && f != GS_FAMILY_BERT &&
+           !gs_family_uses_mla(f);
+}
+
+static void validate_moe(const struct gs_arch *a, struct gs_error *err, bool *ok)
+{
+    require("/num_experts", a->num_experts, err, ok);
+    require("/num_experts_per_tok", a->num_experts_per_tok, err, ok);
+    if (*ok && a->num_experts_per_tok > a->num_experts) {
+        gs_error_add(err, GS_ERR_INVALID, "/num_experts_per_tok",
+                     "routes each token to %llu experts but there are only %llu",
+                     (unsigned long long)a->num_experts_per_tok,
+                     (unsigned long long)a->num_experts);
+        *ok = false;
+    }
+    if (a->family != GS_FAMILY_MIXTRAL)
+        require("/moe_intermediate_size", a->moe_intermediate_size, err, ok);
+    bound("/shared_expert_intermediate_size", a->shared_expert_intermediate_size,
+          GS_ARCH_DIM_MAX, err, ok);
+    bound("/n_shared_experts", a->n_shared_experts, GS_ARCH_DIM_MAX, err, ok);
+    bound("/first_k_dense_replace", a->first_k_dense_replace, GS_ARCH_DIM_MAX, err, ok);
+    bound("/moe_layer_freq", a->moe_layer_freq, GS_ARCH_DIM_MAX, err, ok);
+    bound("/decoder_sparse_step", a->decoder_sparse_step, GS_ARCH_DIM_MAX, err, ok);
+}
+
+static void validate_mla(const struct gs_arch *a, struct gs_error *err, bool *ok)
+{
+    require("/kv_lora_rank", a->kv_lora_rank, err, ok);
+    require("/qk_nope_head_dim", a->qk_nope_head_dim, err, ok);
+    require("/qk_rope_head_dim", a->qk_rope_head_dim, err, ok);
+    require("/v_head_dim", a->v_head_dim, err, ok);
+    bound("/q_lora_rank", a->q_lora_rank, GS_ARCH_DIM_MAX, err, ok);
+}
+
 enum gs_status gs_arch_validate(const struct gs_arch *arch, struct gs_error *err)
 {
     bool ok = true;
     if (arch->family >= GS_FAMILY_COUNT)
         return gs_error_add(err, GS_ERR_UNSUPPORTED, "/model_type", "unsupported model_type");
-    check_dim("/hidden_size", arch->hidden_size, err, &ok);
-    check_dim("/num_hidden_layers", arch->num_hidden_layers, err, &ok);
-    check_dim("/num_attention_heads", arch->num_attention_heads, err, &ok);
-    check_dim("/num_key_value_heads", arch->num_key_value_heads, err, &ok);
-    check_dim("/head_dim", arch->head_dim, err, &ok);
-    check_dim("/intermediate_size", arch->intermediate_size, err, &ok);
-    check_dim("/vocab_size", arch->vocab_size, err, &ok);
-    if (arch->max_position_embeddings > GS_ARCH_DIM_MAX * 64) {
-        gs_error_add(err, GS_ERR_RANGE, "/max_position_embeddings", "%llu tokens is out of range",
-                     (unsigned long long)arch->max_position_embeddings);
-        ok = false;
-    }
-    if (ok && arch->num_attention_heads % arch->num_key_value_heads != 0) {
-        gs_error_add(err, GS_ERR_INVALID, "/num_key_value_heads",
-                     "num_attention_heads (%llu) must be a multiple of num_key_value_heads (%llu)",
-                     (unsigned long long)arch->num_attention_heads,
-                     (unsigned long long)arch->num_key_value_heads);
-        ok = false;
+    require("/hidden_size", arch->hidden_size, err, &ok);
+    require("/num_hidden_layers", arch->num_hidden_layers, err, &ok);
+    require("/num_attention_heads", arch->num_attention_heads, err, &ok);
+    require("/vocab_size", arch->vocab_size, err, &ok);
+    if (!gs_family_uses_mla(arch->family))
+        require("/head_dim", arch->head_dim, err, &ok);
+    if (arch->family != GS_FAMILY_BLOOM && arch->family != GS_FAMILY_QWEN3_MOE)
+        require("/intermediate_size", arch->intermediate_size, err, &ok);
+    bound("/intermediate_size", arch->intermediate_size, GS_ARCH_DIM_MAX, err, &ok);
+    bound("/max_position_embeddings", arch->max_position_embeddings, GS_ARCH_DIM_MAX * 64, err,
+          &ok);
+    bound("/type_vocab_size", arch->type_vocab_size, GS_ARCH_DIM_MAX, err, &ok);
+    bound("/word_embed_proj_dim", arch->word_embed_proj_dim, GS_ARCH_DIM_MAX, err, &ok);
+    bound("/num_decoder_layers", arch->num_decoder_layers, GS_ARCH_DIM_MAX, err, &ok);
+    bound("/relative_attention_num_buckets", arch->relative_attention_num_buckets,
+          GS_ARCH_DIM_MAX, err, &ok);
+    bound("/num_ln_in_parallel_attn", arch->num_ln_in_parallel_attn, 2, err, &ok);
+    if (gs_family_is_moe(arch->family))
+        validate_moe(arch, err, &ok);
+    if (gs_family_uses_mla(arch->family))
+        validate_mla(arch, err, &ok);
+    if (arch->family == GS_FAMILY_GPT2 || arch->family == GS_FAMILY_OPT ||
+        arch->family == GS_FAMILY_BERT)
+        require("/max_position_embeddings", arch->max_position_embeddings, err, &ok);
+    if (has_kv_heads(arch->family)) {
+        require("/num_key_value_heads", arch->num_key_value_heads, err, &ok);
+        if (ok && arch->num_attention_heads % arch->num_key_value_heads != 0) {
+            gs_error_add(err, GS_ERR_INVALID, "/num_key_value_heads",
+                         "num_attention_heads (%llu) must be a multiple of num_key_value_heads (%llu)",
+                         (unsigned long long)arch->num_attention_heads,
+                         (unsigned long long)arch->num_key_value_heads);
+            ok = false;
+        }
     }
     return ok ? GS_OK : GS_ERR_INVALID;
-}
-
-static uint64_t max_u64(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
-}
-
-/* The Llama layout and its relatives (estimation.md §1.1):
- *   attn  = h*a*d + 2*h*k*d + a*d*h   (+ a*d + 2*k*d + h with attention_bias;
- *                                       Qwen2 always has the q/k/v biases, never o's)
- *   mlp   = 3*h*i                     (+ 2*i + h with mlp_bias; GeGLU and Phi-3's
- *                                       fused gate_up have the same shapes)
- *   layer = attn + mlp + 2h           (4h for Gemma-2's four RMSNorms)
- *   N     = V*h*(2 if untied else 1) + L*layer + h                          */
-static enum gs_status count_llama(const struct gs_arch *a, struct gs_param_count *out)
-{
-    bool ovf = false;
-    const uint64_t h = a->hidden_size, q = gs_mul(a->num_attention_heads, a->head_dim, &ovf);
-    const uint64_t kv = gs_mul(a->num_key_value_heads, a->head_dim, &ovf);
-    const uint64_t L = a->num_hidden_layers, i = a->intermediate_size;
-
-    uint64_t q_proj = gs_mul(h, q, &ovf), kv_proj = gs_mul(h, kv, &ovf), o_proj = gs_mul(q, h, &ovf);
-    if (a->attention_bias || a->family == GS_FAMILY_QWEN2) {
-        q_proj = gs_add(q_proj, q, &ovf);
-        kv_proj = gs_add(kv_proj, kv, &ovf);
-    }
-    if (a->attention_bias)
-        o_proj = gs_add(o_proj, h, &ovf);
-    uint64_t up = gs_mul(h, i, &ovf), down = gs_mul(i, h, &ovf);
-    if (a->mlp_bias) {
-        up = gs_add(up, i, &ovf);
-        down = gs_add(down, h, &ovf);
-    }
-    const uint64_t attn = gs_add(gs_add(q_proj, gs_mul(2, kv_proj, &ovf), &ovf), o_proj, &ovf);
-    const uint64_t mlp = gs_add(gs_mul(2, up, &ovf), down, &ovf);
-    const uint64_t embed = gs_mul(a->vocab_size, h, &ovf);
-
-    struct gs_param_count c = {0};
-    c.embedding = embed;
-    c.lm_head = a->tie_word_embeddings ? 0 : embed;
-    c.attention = gs_mul(L, attn, &ovf);
-    c.mlp = gs_mul(L, mlp, &ovf);
-    const uint64_t norms_per_layer = a->family == GS_FAMILY_GEMMA2 ? 4 : 2;
-    c.norms = gs_add(gs_mul(L, gs_mul(norms_per_layer, h, &ovf), &ovf), h, &ovf);
-    c.total = gs_add(gs_add(gs_add(c.embedding, c.lm_head, &ovf), gs_add(c.attention, c.mlp, &ovf),
-                            &ovf),
-                     c.norms, &ovf);
-    c.largest_module = max_u64(max_u64(embed, max_u64(q_proj, kv_proj)), max_u64(o_proj, max_u64(up, down)));
-    if (ovf)
-        return GS_ERR_RANGE;
-    *out = c;
-    return GS_OK;
 }
 
 enum gs_status gs_arch_count_params(const struct gs_arch *arch, struct gs_param_count *out,
@@ -140,20 +189,12 @@ enum gs_status gs_arch_count_params(const struct gs_arch *arch, struct gs_param_
     enum gs_status st = gs_arch_validate(arch, err);
     if (st != GS_OK)
         return st;
-    switch (arch->family) {
-    case GS_FAMILY_LLAMA:
-    case GS_FAMILY_MISTRAL:
-    case GS_FAMILY_QWEN2:
-    case GS_FAMILY_GEMMA:
-    case GS_FAMILY_GEMMA2:
-    case GS_FAMILY_PHI3:
-        st = count_llama(arch, out);
-        break;
-    case GS_FAMILY_COUNT:
-        st = GS_ERR_UNSUPPORTED;
-        break;
+    struct gs_param_count c;
+    memset(&c, 0, sizeof(c));
+    if (!gs_arch_count_family(arch, &c)) {
+        gs_error_add(err, GS_ERR_RANGE, "", "the parameter count overflows 64 bits");
+        return GS_ERR_RANGE;
     }
-    if (st == GS_ERR_RANGE)
-        gs_error_add(err, st, "", "the parameter count overflows 64 bits");
-    return st;
+    *out = c;
+    return GS_OK;
 }

@@ -154,7 +154,7 @@ describe('web UI in Chromium', () => {
     assert.match(await page.textContent('#fit-verdict'), /No GPU chosen/);
 
     await page.check('#source-config');
-    await page.fill('#config', JSON.stringify({ model_type: 'gpt2', n_embd: 768, n_layer: 12 }, null, 2));
+    await page.fill('#config', JSON.stringify({ model_type: 'mamba', d_model: 768, n_layer: 12 }, null, 2));
     await page.check('#mode-inference');
     await page.click('#submit');
     await page.locator('#config-error').waitFor({ state: 'visible' });

@@ -119,7 +119,7 @@ test('every request example matches the request schema, and bad requests do not'
     { model: 'x', precision: {} },
     { model: 'x', precision: { weights: 'bf16', kv: 'fp8' } },
     { model: 'x', mode: 'serving' },
-    { model: { config: { model_type: 'gpt2', hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 1,
+    { model: { config: { model_type: 'mamba', hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 1,
       intermediate_size: 8, vocab_size: 8 } } },
     { model: { config: { model_type: 'llama' } } },
   ];

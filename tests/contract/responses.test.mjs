@@ -225,8 +225,13 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(body.model.family, 'llama');
       assert.equal(body.model.parameters, LLAMA_8B);
       assert.deepEqual(body.model.breakdown, {
-        embedding: 525336576, attention: 1342177280, mlp: 5637144576, norms: 266240, lm_head: 525336576,
+        embedding: 525336576, attention: 1342177280, mlp: 5637144576, experts: 0, norms: 266240,
+        lm_head: 525336576, other: 0,
       });
+      // estimation.md 0.5: active excludes the untied input embedding (8,030,261,248 - 128256*4096)
+      assert.equal(body.model.active_parameters, LLAMA_8B - 525336576);
+      assert.equal(body.model.trainable_parameters, LLAMA_8B);
+      assert.equal(body.model.largest_module_parameters, 525336576);
       assert.equal(body.mode, 'inference');
       assert.deepEqual(body.precision, { weights: 'bf16' });
       assert.equal(body.per_gpu.weights_bytes, 16060522496);
@@ -428,7 +433,7 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
     });
 
     test('unsupported model_type -> 400 naming the supported ones', async () => {
-      const r = await estimate({ model: { config: { ...MISTRAL_CONFIG, model_type: 'gpt2' } } });
+      const r = await estimate({ model: { config: { ...MISTRAL_CONFIG, model_type: 'mamba' } } });
       assertProblem(r, 400);
       const text = JSON.stringify(r.body);
       assert.match(text, /llama/);

@@ -168,6 +168,39 @@ static void test_explicit_head_dim(void **state)
     assert_int_equal(c.total, 10 * 8 + 384 + 96 + 2 * 8 + 8);
 }
 
+/* MoE every second layer, by hand. Toy qwen3_moe: h=8, L=4, a=2, k=1, d=4,
+ * dense i=16, experts 4 x width 4, top-2, V=10, untied, decoder_sparse_step 2
+ * (layers 1 and 3 are MoE):
+ *   attention per layer: q 8*8 + k 8*4 + v 8*4 + o 8*8 = 192, + q/k norms 2*4 = 200; x4 = 800
+ *   dense MLP (layers 0, 2): 3*8*16 = 384 each = 768
+ *   MoE (layers 1, 3): router 8*4 = 32 + 4 experts * 3*8*4 = 384 -> 416 each = 832
+ *   norms 4*2*8 + 8 = 72; embedding 80; head 80        -> total 2,632
+ *   active = 2,632 - 2 layers * 2 idle experts * 96 - 80 (untied input) = 2,168 */
+static void test_sparse_step_by_hand(void **state)
+{
+    (void)state;
+    struct gs_arch a = family(GS_FAMILY_QWEN3_MOE, llama(8, 4, 2, 1, 16, 10, false), 4);
+    a.num_experts = 4;
+    a.num_experts_per_tok = 2;
+    a.moe_intermediate_size = 4;
+    a.decoder_sparse_step = 2;
+    struct gs_param_count c;
+    assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
+    assert_int_equal(c.attention, 800);
+    assert_int_equal(c.mlp, 768);
+    assert_int_equal(c.experts, 832);
+    assert_int_equal(c.norms, 72);
+    assert_int_equal(c.total, 2632);
+    assert_int_equal(c.active, 2168);
+    assert_int_equal(c.largest_module, 8 * 16); /* a dense gate/up projection */
+
+    a.num_experts_per_tok = 5; /* more than there are */
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_arch_count_params(&a, &c, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/num_experts_per_tok");
+}
+
 static void test_validation_collects_every_field(void **state)
 {
     (void)state;
@@ -220,7 +253,9 @@ static void test_family_names(void **state)
     assert_true(gs_family_parse("llama", &f));
     assert_int_equal(f, GS_FAMILY_LLAMA);
     assert_true(gs_family_parse("mistral", &f));
-    assert_false(gs_family_parse("gpt2", &f));
+    assert_false(gs_family_parse("mamba", &f));
+    assert_true(gs_family_parse("deepseek_v3", &f));
+    assert_int_equal(f, GS_FAMILY_DEEPSEEK_V3);
     assert_true(gs_family_parse("gemma2", &f));
     assert_int_equal(f, GS_FAMILY_GEMMA2);
     assert_true(gs_family_ties_by_default(GS_FAMILY_GEMMA));
@@ -237,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_tied_head_counted_once),
         cmocka_unit_test(test_biases_by_hand),
         cmocka_unit_test(test_explicit_head_dim),
+        cmocka_unit_test(test_sparse_step_by_hand),
         cmocka_unit_test(test_validation_collects_every_field),
         cmocka_unit_test(test_gqa_heads_must_divide),
         cmocka_unit_test(test_absurd_dimensions_rejected),

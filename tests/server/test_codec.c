@@ -155,6 +155,142 @@ static void test_config_model(void **state)
     json_decref(r);
 }
 
+/* Published parameter counts for every supported family, read from
+ * config.json as published (aliases such as n_embd and d_model, and the
+ * configuration classes' defaults, included). `active` is checked where a
+ * published figure follows gpusizer's convention (estimation.md 0.5: routed
+ * experts beyond top-k and an untied input embedding excluded); 0 skips it. */
+struct published_config {
+    const char *model;
+    const char *config;
+    long long total;
+    long long active;
+    const char *source;
+};
+
+static const struct published_config published_configs[] = {
+    {"gpt2", "{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_layer\":12,\"n_head\":12,\"n_inner\":null,"
+             "\"n_positions\":1024,\"vocab_size\":50257}",
+     124439808LL, 0, "estimation.md 1.1 GPT-2 example"},
+    {"gpt2-xl", "{\"model_type\":\"gpt2\",\"n_embd\":1600,\"n_layer\":48,\"n_head\":25,"
+                "\"n_positions\":1024,\"vocab_size\":50257}",
+     1557611200LL, 0, "estimation.md 1.1 GPT-2 example"},
+    {"EleutherAI/pythia-70m", "{\"model_type\":\"gpt_neox\",\"hidden_size\":512,\"num_hidden_layers\":6,"
+                              "\"num_attention_heads\":8,\"intermediate_size\":2048,\"vocab_size\":50304,"
+                              "\"max_position_embeddings\":2048,\"tie_word_embeddings\":false,"
+                              "\"use_parallel_residual\":true}",
+     70426624LL, 0, "Pythia model table / sum(p.numel()) of the HF checkpoint: 70,426,624"},
+    {"facebook/opt-125m", "{\"model_type\":\"opt\",\"hidden_size\":768,\"num_hidden_layers\":12,"
+                          "\"num_attention_heads\":12,\"ffn_dim\":3072,\"vocab_size\":50272,"
+                          "\"max_position_embeddings\":2048,\"word_embed_proj_dim\":768,"
+                          "\"do_layer_norm_before\":true}",
+     125239296LL, 0, "HF model.num_parameters() of facebook/opt-125m: 125,239,296"},
+    {"facebook/opt-350m (projections, no final norm)",
+     "{\"model_type\":\"opt\",\"hidden_size\":1024,\"num_hidden_layers\":24,\"num_attention_heads\":16,"
+     "\"ffn_dim\":4096,\"vocab_size\":50272,\"max_position_embeddings\":2048,"
+     "\"word_embed_proj_dim\":512,\"do_layer_norm_before\":false}",
+     331196416LL, 0, "estimation.md 1.1 OPT example"},
+    {"facebook/opt-1.3b", "{\"model_type\":\"opt\",\"hidden_size\":2048,\"num_hidden_layers\":24,"
+                          "\"num_attention_heads\":32,\"ffn_dim\":8192,\"vocab_size\":50272,"
+                          "\"max_position_embeddings\":2048,\"word_embed_proj_dim\":2048}",
+     1315758080LL, 0, "estimation.md 1.1 OPT example"},
+    {"bigscience/bloom-560m", "{\"model_type\":\"bloom\",\"hidden_size\":1024,\"n_layer\":24,\"n_head\":16,"
+                              "\"vocab_size\":250880}",
+     559214592LL, 0, "estimation.md 1.1 BLOOM example"},
+    {"bigscience/bloom-7b1", "{\"model_type\":\"bloom\",\"n_embed\":4096,\"n_layer\":30,\"num_attention_heads\":32,"
+                             "\"vocab_size\":250880}",
+     7069016064LL, 0, "estimation.md 1.1 BLOOM example"},
+    {"tiiuae/falcon-7b (MQA, parallel attention, tied)",
+     "{\"model_type\":\"falcon\",\"hidden_size\":4544,\"n_head\":71,\"n_layer\":32,\"multi_query\":true,"
+     "\"parallel_attn\":true,\"bias\":false,\"new_decoder_architecture\":false,\"vocab_size\":65024}",
+     6921720704LL, 0, "estimation.md 1.1 Falcon example (Hub's 7,217,189,760 stores lm_head twice)"},
+    {"mistralai/Mixtral-8x7B-v0.1", "{\"model_type\":\"mixtral\",\"hidden_size\":4096,\"num_hidden_layers\":32,"
+                                    "\"num_attention_heads\":32,\"num_key_value_heads\":8,"
+                                    "\"intermediate_size\":14336,\"num_local_experts\":8,"
+                                    "\"num_experts_per_tok\":2,\"vocab_size\":32000}",
+     46702792704LL, 12748853248LL, "estimation.md 1.1 Mixtral (active without the input embedding)"},
+    {"Qwen/Qwen1.5-MoE-A2.7B", "{\"model_type\":\"qwen2_moe\",\"hidden_size\":2048,\"num_hidden_layers\":24,"
+                               "\"num_attention_heads\":16,\"num_key_value_heads\":16,"
+                               "\"intermediate_size\":5632,\"moe_intermediate_size\":1408,"
+                               "\"shared_expert_intermediate_size\":5632,\"num_experts\":60,"
+                               "\"num_experts_per_tok\":4,\"decoder_sparse_step\":1,"
+                               "\"mlp_only_layers\":[],\"vocab_size\":151936,\"tie_word_embeddings\":false}",
+     14315784192LL, 0, "keras-hub preset qwen1.5_moe_2.7b_en params: 14,315,784,192"},
+    {"Qwen/Qwen3-30B-A3B", "{\"model_type\":\"qwen3_moe\",\"hidden_size\":2048,\"num_hidden_layers\":48,"
+                           "\"num_attention_heads\":32,\"num_key_value_heads\":4,\"head_dim\":128,"
+                           "\"intermediate_size\":6144,\"moe_intermediate_size\":768,\"num_experts\":128,"
+                           "\"num_experts_per_tok\":8,\"decoder_sparse_step\":1,\"mlp_only_layers\":[],"
+                           "\"vocab_size\":151936,\"tie_word_embeddings\":false}",
+     30532122624LL, 0, "safetensors index total of Qwen/Qwen3-30B-A3B: 30,532,122,624"},
+    {"deepseek-ai/DeepSeek-V3", "{\"model_type\":\"deepseek_v3\",\"hidden_size\":7168,\"num_hidden_layers\":61,"
+                                "\"num_attention_heads\":128,\"num_key_value_heads\":128,\"q_lora_rank\":1536,"
+                                "\"kv_lora_rank\":512,\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,"
+                                "\"v_head_dim\":128,\"intermediate_size\":18432,\"moe_intermediate_size\":2048,"
+                                "\"n_routed_experts\":256,\"n_shared_experts\":1,\"num_experts_per_tok\":8,"
+                                "\"first_k_dense_replace\":3,\"moe_layer_freq\":1,\"vocab_size\":129280,"
+                                "\"tie_word_embeddings\":false}",
+     671026404352LL, 36625603584LL, "estimation.md 1.1 DeepSeek table (671B total / 37B activated)"},
+    {"deepseek-ai/DeepSeek-V2", "{\"model_type\":\"deepseek_v2\",\"hidden_size\":5120,\"num_hidden_layers\":60,"
+                                "\"num_attention_heads\":128,\"q_lora_rank\":1536,\"kv_lora_rank\":512,"
+                                "\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,"
+                                "\"intermediate_size\":12288,\"moe_intermediate_size\":1536,"
+                                "\"n_routed_experts\":160,\"n_shared_experts\":2,\"num_experts_per_tok\":6,"
+                                "\"first_k_dense_replace\":1,\"moe_layer_freq\":1,\"vocab_size\":102400}",
+     235741434880LL, 20851512320LL, "estimation.md 1.1 DeepSeek table (236B / 21B)"},
+    {"deepseek-ai/DeepSeek-V2-Lite (no q LoRA)",
+     "{\"model_type\":\"deepseek_v2\",\"hidden_size\":2048,\"num_hidden_layers\":27,"
+     "\"num_attention_heads\":16,\"q_lora_rank\":null,\"kv_lora_rank\":512,\"qk_nope_head_dim\":128,"
+     "\"qk_rope_head_dim\":64,\"v_head_dim\":128,\"intermediate_size\":10944,"
+     "\"moe_intermediate_size\":1408,\"n_routed_experts\":64,\"n_shared_experts\":2,"
+     "\"num_experts_per_tok\":6,\"first_k_dense_replace\":1,\"vocab_size\":102400}",
+     15706484224LL, 2451435008LL, "estimation.md 1.1 DeepSeek table (15.7B / 2.4B)"},
+    {"t5-small", "{\"model_type\":\"t5\",\"d_model\":512,\"d_kv\":64,\"num_heads\":8,\"d_ff\":2048,"
+                 "\"num_layers\":6,\"vocab_size\":32128,\"feed_forward_proj\":\"relu\"}",
+     60506624LL, 0, "HF model card table / num_parameters() of t5-small: 60,506,624"},
+    {"t5-large", "{\"model_type\":\"t5\",\"d_model\":1024,\"d_kv\":64,\"num_heads\":16,\"d_ff\":4096,"
+                 "\"num_layers\":24,\"num_decoder_layers\":24,\"vocab_size\":32128}",
+     737668096LL, 0, "HF model card table of t5-large: 737,668,096"},
+    {"google/flan-t5-base (gated, untied)",
+     "{\"model_type\":\"t5\",\"d_model\":768,\"d_kv\":64,\"num_heads\":12,\"d_ff\":2048,\"num_layers\":12,"
+     "\"num_decoder_layers\":12,\"vocab_size\":32128,\"feed_forward_proj\":\"gated-gelu\","
+     "\"tie_word_embeddings\":false}",
+     247577856LL, 0, "model.num_parameters() of google/flan-t5-base: 247,577,856"},
+    {"bert-base-uncased (BertModel, with pooler)",
+     "{\"model_type\":\"bert\",\"hidden_size\":768,\"num_hidden_layers\":12,\"num_attention_heads\":12,"
+     "\"intermediate_size\":3072,\"vocab_size\":30522,\"max_position_embeddings\":512,"
+     "\"type_vocab_size\":2}",
+     109482240LL, 0, "sum(p.numel()) of BertModel bert-base-uncased: 109,482,240"},
+};
+
+static void test_published_counts_from_configs(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(published_configs) / sizeof(published_configs[0]); i++) {
+        const struct published_config *pc = &published_configs[i];
+        char request[2048];
+        snprintf(request, sizeof(request), "{\"model\":{\"config\":%s}}", pc->config);
+        struct problem p;
+        json_t *r = estimate(request, &p);
+        if (r == NULL)
+            fail_msg("%s: %s %s", pc->model, p.errors.count ? p.errors.items[0].pointer : "",
+                     p.errors.count ? p.errors.items[0].detail : p.title);
+        if (get_int(r, "model.parameters") != pc->total)
+            fail_msg("%s: got %lld, published %lld (%s)", pc->model,
+                     (long long)get_int(r, "model.parameters"), pc->total, pc->source);
+        if (pc->active != 0 && get_int(r, "model.active_parameters") != pc->active)
+            fail_msg("%s: active %lld, published %lld (%s)", pc->model,
+                     (long long)get_int(r, "model.active_parameters"), pc->active, pc->source);
+        json_t *b = json_object_get(json_object_get(r, "model"), "breakdown");
+        long long sum = 0;
+        const char *key;
+        json_t *v;
+        json_object_foreach(b, key, v) sum += json_integer_value(v);
+        assert_int_equal(sum, pc->total);
+        assert_true(get_int(r, "model.largest_module_parameters") <= pc->total);
+        json_decref(r);
+    }
+}
+
 /* Family defaults from transformers: a Gemma-7B config without head_dim or
  * tie_word_embeddings still counts 8,537,680,896 (GemmaConfig defaults
  * head_dim=256, tie_word_embeddings=True; estimation.md 1.1). */
@@ -209,8 +345,8 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":{\"parameters\":1e30}}", 400, "/model/parameters", "at most");
     expect_error("{\"model\":{\"parameters\":7,\"config\":{}}}", 400, "/model", "not both");
     expect_error("{\"model\":{\"params\":7}}", 400, "/model/params", "did you mean \"parameters\"");
-    expect_error("{\"model\":{\"config\":{\"model_type\":\"gpt2\"}}}", 400,
-                 "/model/config/model_type", "gemma, gemma2, llama, mistral, phi3, qwen2");
+    expect_error("{\"model\":{\"config\":{\"model_type\":\"mamba\"}}}", 400,
+                 "/model/config/model_type", "bert, bloom, deepseek_v2");
     expect_error("{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":4096}}}", 400,
                  "/model/config/num_hidden_layers", "required");
     expect_error("{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":true,"
@@ -291,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_acceptance_examples),
         cmocka_unit_test(test_config_model),
         cmocka_unit_test(test_gemma_config_defaults),
+        cmocka_unit_test(test_published_counts_from_configs),
         cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_pointer_escaping),
