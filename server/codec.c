@@ -1,6 +1,7 @@
 /* codec.c - estimate request decoding and response encoding (see codec.h). */
 #include "codec.h"
 
+#include "codec_training.h"
 #include "hfconfig.h"
 #include "jsonv.h"
 
@@ -12,7 +13,8 @@ json_t *codec_u64(uint64_t value)
     return json_integer(value > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)value);
 }
 
-static const char *const top_keys[] = {"model", "mode", "precision", "gpu", NULL};
+static const char *const top_keys[] = {"model",    "mode",        "precision", "gpu",
+                                        "training", "parallelism", "overrides", NULL};
 static const char *const model_keys[] = {"parameters", "config", NULL};
 static const char *const precision_keys[] = {"weights", NULL};
 static const char *const mode_names[] = {"inference", "training", NULL};
@@ -168,6 +170,19 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
     }
     ok &= decode_precision(json_object_get(body, "precision"), out, err);
     ok &= decode_gpu(json_object_get(body, "gpu"), snapshot, out, err);
+    gs_training_defaults(&out->workload.training);
+    gs_parallelism_defaults(&out->workload.parallelism);
+    const json_t *training = json_object_get(body, "training");
+    const json_t *parallelism = json_object_get(body, "parallelism");
+    if (out->workload.mode != GS_MODE_TRAINING && (training != NULL || parallelism != NULL)) {
+        gs_error_add(err, GS_ERR_INVALID, training != NULL ? "/training" : "/parallelism",
+                     "is used only with \"mode\": \"training\"");
+        ok = false;
+    } else {
+        ok &= codec_decode_training(training, &out->workload.training, err);
+        ok &= codec_decode_parallelism(parallelism, &out->workload.parallelism, err);
+    }
+    ok &= codec_decode_overrides(json_object_get(body, "overrides"), &out->workload.overrides, err);
     return ok ? GS_OK : GS_ERR_INVALID;
 }
 
@@ -217,8 +232,7 @@ static json_t *encode_model(const struct estimate_request *req, const struct gs_
                               source_name(req->source), "family", nullable_string(family),
                               "parameters", codec_u64(est->parameters));
     bool ok = model != NULL;
-    /* every parameter is trained in full training; adapters change this */
-    ok = ok && put(model, "trainable_parameters", codec_u64(est->parameters));
+    ok = ok && put(model, "trainable_parameters", codec_u64(est->trainable_parameters));
     if (ok && est->has_breakdown) {
         ok = put(model, "active_parameters", codec_u64(est->params.active)) &&
              put(model, "largest_module_parameters", codec_u64(est->params.largest_module)) &&
@@ -256,6 +270,17 @@ static bool add_note(json_t *list, const char *k1, const char *v1, const char *k
     return append(list, item);
 }
 
+static bool add_assumption(json_t *list, const struct gs_assumption *a)
+{
+    json_t *item = json_pack("{s:s, s:s, s:s}", "name", a->name, "detail", a->detail, "source",
+                             a->source);
+    if (item != NULL && a->has_value && !put(item, "value", codec_u64(a->value))) {
+        json_decref(item);
+        return false;
+    }
+    return append(list, item);
+}
+
 /* Assumptions the request implied by leaving fields out, then the core's. */
 static json_t *encode_assumptions(const struct estimate_request *req, const struct gs_estimate *est)
 {
@@ -272,10 +297,8 @@ static json_t *encode_assumptions(const struct estimate_request *req, const stru
         ok = add_note(list, "name", "architecture", "detail",
                       "architecture taken from the catalog's copy of the model's config.json",
                       "source", req->catalog_model->config_source);
-    for (size_t i = 0; ok && i < est->assumption_count; i++) {
-        const struct gs_assumption *a = &est->assumptions[i];
-        ok = add_note(list, "name", a->name, "detail", a->detail, "source", a->source);
-    }
+    for (size_t i = 0; ok && i < est->assumption_count; i++)
+        ok = add_assumption(list, &est->assumptions[i]);
     if (!ok) {
         json_decref(list);
         return NULL;
@@ -304,6 +327,44 @@ static json_t *encode_warnings(const struct estimate_request *req, const struct 
     return list;
 }
 
+/* The training settings the estimate used, defaults resolved. */
+static json_t *encode_training(const struct estimate_request *req, const struct gs_estimate *est)
+{
+    const struct gs_training *t = &req->workload.training;
+    json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:I}", "optimizer",
+                          gs_optimizer_name(est->optimizer), "method",
+                          codec_method_name(est->method), "activation_checkpointing",
+                          codec_recompute_name(t->recompute), "flash_attention", t->flash_attention,
+                          "gradient_accumulation_steps",
+                          (json_int_t)(t->gradient_accumulation_steps ? t->gradient_accumulation_steps : 1));
+    bool ok = o != NULL;
+    if (ok && t->batch_size)
+        ok = put(o, "batch_size", codec_u64(t->batch_size));
+    if (ok && t->sequence_length)
+        ok = put(o, "sequence_length", codec_u64(t->sequence_length));
+    if (ok && est->method != GS_METHOD_FULL)
+        ok = put(o, "lora_rank", codec_u64(t->lora_rank ? t->lora_rank : 8));
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *encode_parallelism(const struct gs_parallelism *p)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:b, s:i, s:s, s:b, s:I}", "tensor",
+                     (json_int_t)(p->tensor ? p->tensor : 1), "pipeline",
+                     (json_int_t)(p->pipeline ? p->pipeline : 1), "data",
+                     (json_int_t)(p->data ? p->data : 1), "context",
+                     (json_int_t)(p->context ? p->context : 1), "expert",
+                     (json_int_t)(p->expert ? p->expert : 1), "sequence_parallel",
+                     p->sequence_parallel, "zero_stage", (int)p->zero_stage, "offload",
+                     codec_offload_name(p->offload), "distributed_optimizer",
+                     p->distributed_optimizer, "gpus_per_node",
+                     (json_int_t)(p->gpus_per_node ? p->gpus_per_node : 8));
+}
+
 json_t *codec_encode_estimate(const struct estimate_request *req, const struct gs_estimate *est,
                               const struct gs_fit *fit)
 {
@@ -324,6 +385,13 @@ json_t *codec_encode_estimate(const struct estimate_request *req, const struct g
         json_decref(precision);
     ok = ok && put(body, "gpu_count", codec_u64(est->gpu_count));
     ok = ok && put(body, "per_gpu", encode_memory(&est->per_gpu));
+    if (ok && req->workload.mode == GS_MODE_TRAINING) {
+        ok = put(body, "training", encode_training(req, est)) &&
+             put(body, "parallelism", encode_parallelism(&req->workload.parallelism)) &&
+             put(body, "parameters_per_gpu", codec_u64(est->parameters_per_gpu));
+        if (ok && req->workload.parallelism.offload != GS_OFFLOAD_NONE)
+            ok = put(body, "host_bytes", codec_u64(est->host_bytes_per_node));
+    }
     if (ok && fit != NULL && req->gpu != NULL)
         ok = put(body, "fit", encode_fit(req->gpu, fit));
     ok = ok && put(body, "assumptions", encode_assumptions(req, est));

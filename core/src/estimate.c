@@ -1,84 +1,39 @@
 /*
  * estimate.c - per-GPU memory for a model and a workload (see gs/estimate.h).
  *
- * Sources: bytes per parameter by training regime, estimation.md §2.1
- * (DeepSpeed memory.rst for fp32 Adam, the ZeRO paper's K = 12 for mixed
- * precision); runtime overheads, §4.5.
+ * Sources: bytes per parameter by regime and optimizer, estimation.md §2.1;
+ * ZeRO sharding §2.2; offload §2.4; tensor/pipeline/expert split on the most
+ * loaded stage and vocabulary padding §2.5; LoRA/QLoRA §2.7; activations §3;
+ * runtime overheads §4.5.
  */
 #include "gs/estimate.h"
 
+#include "gs/activation.h"
 #include "gs/units.h"
 
 #include <string.h>
 
-const char *gs_regime_name(enum gs_regime regime)
-{
-    switch (regime) {
-    case GS_REGIME_NONE:
-        return "";
-    case GS_REGIME_FP32:
-        return "fp32";
-    case GS_REGIME_BF16_MIXED:
-        return "bf16_mixed";
-    case GS_REGIME_FP16_MIXED:
-        return "fp16_mixed";
-    }
-    return "";
-}
-
-enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct gs_error *err)
-{
-    switch (weights) {
-    case GS_DTYPE_FP32:
-        *out = GS_REGIME_FP32;
-        return GS_OK;
-    case GS_DTYPE_BF16:
-        *out = GS_REGIME_BF16_MIXED;
-        return GS_OK;
-    case GS_DTYPE_FP16:
-        *out = GS_REGIME_FP16_MIXED;
-        return GS_OK;
-    case GS_DTYPE_INT8:
-    case GS_DTYPE_INT4:
-    case GS_DTYPE_COUNT:
-        break;
-    }
-    return gs_error_add(err, GS_ERR_UNSUPPORTED, "/precision/weights",
-                        "full training needs fp32, bf16 or fp16 weights; %s weights are frozen "
-                        "bases that only adapters (LoRA/QLoRA) train",
-                        gs_dtype_name(weights));
-}
-
-/* Bytes per trainable parameter for each regime (estimation.md §2.1). */
-struct regime_bytes {
-    uint64_t weights, gradients, optimizer;
-    const char *detail;
-    const char *source;
-};
-
-static const struct regime_bytes regime_table[] = {
-    [GS_REGIME_NONE] = {0, 0, 0, "", ""},
-    [GS_REGIME_FP32] = {4, 4, 8,
-                        "fp32 training with Adam/AdamW: 4 bytes of weights, 4 of gradients and 8 of "
-                        "optimizer state (exp_avg, exp_avg_sq) per parameter, 16 in all",
-                        "DeepSpeed docs/code-docs/source/memory.rst (16 bytes per parameter for fp32); "
-                        "estimation.md 2.1"},
-    [GS_REGIME_BF16_MIXED] = {2, 2, 12,
-                              "bf16 mixed precision with Adam/AdamW: 2 bytes of bf16 weights, 2 of "
-                              "bf16 gradients and 12 of fp32 master weights, exp_avg and exp_avg_sq "
-                              "per parameter, 16 in all",
-                              "ZeRO paper (arXiv 1910.02054) section 3.1, K = 12; estimation.md 2.1"},
-    [GS_REGIME_FP16_MIXED] = {2, 2, 12,
-                              "fp16 mixed precision with Adam/AdamW: 2 bytes of fp16 weights, 2 of "
-                              "fp16 gradients and 12 of fp32 master weights, exp_avg and exp_avg_sq "
-                              "per parameter, 16 in all",
-                              "ZeRO paper (arXiv 1910.02054) section 3.1, K = 12; estimation.md 2.1"},
-};
+/* bitsandbytes quantize_4bit: 4-bit values, blocks of 64 with an fp32
+ * absmax (4 + 32/64 = 4.5 bits); double quantization stores the absmax in
+ * 8 bits with an fp32 constant per 256 blocks (4 + 8/64 + 32/(64*256) =
+ * 4.127 bits). In 1/64 bytes per parameter: 4.5/8*64 = 36 and
+ * 4.126953125/8*64 = 33.015625, kept exact as 2113/64 per 64 parameters. */
+#define NF4_BPP64      36
+#define NF4_DQ_NUM     2113 /* bytes per 4096 parameters */
+#define NF4_DQ_PER     4096
 
 static void assume(struct gs_estimate *e, const char *name, const char *detail, const char *source)
 {
     if (e->assumption_count < GS_ESTIMATE_NOTES_MAX)
-        e->assumptions[e->assumption_count++] = (struct gs_assumption){name, detail, source};
+        e->assumptions[e->assumption_count++] = (struct gs_assumption){name, detail, source, false, 0};
+}
+
+static void assume_value(struct gs_estimate *e, const char *name, uint64_t value,
+                         const char *detail, const char *source)
+{
+    if (e->assumption_count < GS_ESTIMATE_NOTES_MAX)
+        e->assumptions[e->assumption_count++] =
+            (struct gs_assumption){name, detail, source, true, value};
 }
 
 static void warn(struct gs_estimate *e, const char *code, const char *detail)
@@ -117,60 +72,511 @@ static enum gs_status resolve_parameters(const struct gs_model_spec *model, stru
     return GS_OK;
 }
 
-static void add_overheads(struct gs_estimate *e)
+/* Zeroed fields of a workload mean "default". */
+static void normalize(const struct gs_workload *in, struct gs_training *t, struct gs_parallelism *p)
 {
-    e->per_gpu.overhead_bytes = GS_CUDA_CONTEXT_BYTES + GS_CUBLAS_WORKSPACE_BYTES;
-    assume(e, "cuda_context_bytes",
-           "CUDA context with lazy module loading: 287,047,680 bytes per GPU (about 274 MiB); "
-           "eager loading on older CUDA/PyTorch costs 600 MB to over 1 GB",
-           "pytorch/pytorch PR #86509 (287,047,680 B lazy vs 666,632,192 B eager); estimation.md 4.5");
-    assume(e, "cublas_workspace_bytes",
-           "cuBLAS workspace: 32 MiB per GPU (PyTorch's Hopper default; older GPUs use about 8 MiB)",
-           "pytorch/pytorch PR #120925 and PR #89027; estimation.md 4.5");
+    *t = in->training;
+    *p = in->parallelism;
+    if (t->gradient_accumulation_steps == 0)
+        t->gradient_accumulation_steps = 1;
+    uint64_t *degrees[] = {&p->tensor, &p->pipeline, &p->data, &p->context, &p->expert};
+    for (size_t i = 0; i < sizeof(degrees) / sizeof(degrees[0]); i++) {
+        if (*degrees[i] == 0)
+            *degrees[i] = 1;
+    }
+    if (p->gpus_per_node == 0)
+        p->gpus_per_node = 8;
 }
 
-static enum gs_status compute_states(const struct gs_workload *w, struct gs_estimate *e,
-                                     struct gs_error *err)
+static uint64_t overhead_value(bool has, uint64_t value, uint64_t fallback)
+{
+    return has ? value : fallback;
+}
+
+static void add_runtime_overheads(const struct gs_overrides *o, uint64_t world, unsigned zero_stage,
+                                  bool training, struct gs_estimate *e, bool *ovf)
+{
+    const uint64_t cuda = overhead_value(o->has_cuda_context_bytes, o->cuda_context_bytes,
+                                         GS_CUDA_CONTEXT_BYTES);
+    const uint64_t cublas = overhead_value(o->has_cublas_workspace_bytes, o->cublas_workspace_bytes,
+                                           GS_CUBLAS_WORKSPACE_BYTES);
+    uint64_t total = gs_add(cuda, cublas, ovf);
+    assume_value(e, "cuda_context_bytes", cuda,
+                 o->has_cuda_context_bytes
+                     ? "CUDA context per GPU, as given in overrides"
+                     : "CUDA context with lazy module loading, per GPU (eager loading on older "
+                       "CUDA/PyTorch costs 600 MB to over 1 GB)",
+                 "pytorch/pytorch PR #86509 (287,047,680 B lazy vs 666,632,192 B eager); "
+                 "estimation.md 4.5");
+    assume_value(e, "cublas_workspace_bytes", cublas,
+                 o->has_cublas_workspace_bytes
+                     ? "cuBLAS workspace per GPU, as given in overrides"
+                     : "cuBLAS workspace per GPU (PyTorch's Hopper default; older GPUs use about "
+                       "8 MiB)",
+                 "pytorch/pytorch PR #120925 and PR #89027; estimation.md 4.5");
+    if (world > 1) {
+        const uint64_t nccl = overhead_value(o->has_nccl_bytes, o->nccl_bytes, GS_NCCL_BYTES);
+        total = gs_add(total, nccl, ovf);
+        assume_value(e, "nccl_bytes", nccl,
+                     "NCCL communicator buffers per GPU once it talks to other GPUs",
+                     "vLLM non-torch memory 1.79 GiB -> 3.58 GiB from 1 to 2 GPUs (vllm PR "
+                     "#10511); NCCL_BUFFSIZE 4 MB per channel per peer (NVIDIA/nccl #864, #986)");
+    }
+    if (training && zero_stage > 0) {
+        const uint64_t buckets =
+            overhead_value(o->has_zero_bucket_bytes, o->zero_bucket_bytes,
+                           zero_stage == 3 ? GS_ZERO3_BUCKET_BYTES : GS_ZERO12_BUCKET_BYTES);
+        total = gs_add(total, buckets, ovf);
+        assume_value(e, "zero_bucket_bytes", buckets,
+                     zero_stage == 3 ? "ZeRO-3 reduce bucket (5e8 elements) and prefetch bucket "
+                                       "(5e7 elements) at 2 bytes each"
+                                     : "ZeRO-1/2 reduce and allgather buckets, 5e8 elements each "
+                                       "at 2 bytes (overlap_comm off; it multiplies them by 4.5)",
+                     "deepspeed/runtime/zero/config.py defaults; HF DeepSpeed docs on "
+                     "overlap_comm; estimation.md 2.4");
+    }
+    e->per_gpu.overhead_bytes = gs_add(e->per_gpu.overhead_bytes, total, ovf);
+}
+
+/* ---------------------------------------------------------------- inference */
+
+static enum gs_status compute_inference(const struct gs_workload *w, struct gs_estimate *e,
+                                        struct gs_error *err)
 {
     bool ovf = false;
-    const uint64_t n = e->parameters;
-    if (w->mode == GS_MODE_INFERENCE) {
-        e->regime = GS_REGIME_NONE;
-        e->per_gpu.weights_bytes = gs_dtype_bytes(w->weights, n, &ovf);
-        if (gs_dtype_is_quantized(w->weights)) {
-            assume(e, "quantized_weights",
-                   gs_dtype_bits(w->weights) == 4
-                       ? "every parameter stored at exactly 4 bits; no scales or zero points"
-                       : "every parameter stored at exactly 8 bits; no scales",
-                   "plain bit width; estimation.md 4.1 lists per-format overheads");
-            warn(e, "quantization_overhead_not_counted",
-                 "real quantized checkpoints keep embeddings, norms and the output head in 16-bit "
-                 "and store scales per group or row (GPTQ/AWQ g128: 4.16 bits per weight), so they "
-                 "are a few percent to about 10% larger than this figure");
-        } else {
-            assume(e, "weights_precision", "weights stored unquantized at the requested precision",
-                   "bytes per element of the format");
-        }
-        warn(e, "kv_cache_not_estimated",
-             "the request gives no batch size or context length, so the KV cache and activation "
-             "peak are not included in total_bytes");
+    e->gpu_count = 1;
+    e->parameters_per_gpu = e->parameters;
+    e->per_gpu.weights_bytes = gs_dtype_bytes(w->weights, e->parameters, &ovf);
+    if (gs_dtype_is_quantized(w->weights)) {
+        assume(e, "quantized_weights",
+               gs_dtype_bits(w->weights) == 4
+                   ? "every parameter stored at exactly 4 bits; no scales or zero points"
+                   : "every parameter stored at exactly 8 bits; no scales",
+               "plain bit width; estimation.md 4.1 lists per-format overheads");
+        warn(e, "quantization_overhead_not_counted",
+             "real quantized checkpoints keep embeddings, norms and the output head in 16-bit and "
+             "store scales per group or row (GPTQ/AWQ g128: 4.16 bits per weight), so they are a "
+             "few percent to about 10% larger than this figure");
     } else {
-        enum gs_status st = gs_regime_for(w->weights, &e->regime, err);
+        assume(e, "weights_precision", "weights stored unquantized at the requested precision",
+               "bytes per element of the format");
+    }
+    warn(e, "kv_cache_not_estimated",
+         "the request gives no batch size or context length, so the KV cache and activation peak "
+         "are not included in total_bytes");
+    add_runtime_overheads(&w->overrides, 1, 0, false, e, &ovf);
+    if (ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits");
+    return GS_OK;
+}
+
+/* ---------------------------------------------------------------- training */
+
+/* Parameters on the most loaded GPU, split into what tensor parallelism
+ * shards (dense), the routed experts, and the linear weights (for QLoRA's
+ * 4-bit base). */
+struct shard {
+    uint64_t dense;   /* everything but routed experts */
+    uint64_t experts; /* routed experts on this GPU */
+    uint64_t linear;  /* attention + MLP weights among `dense` (quantizable) */
+    uint64_t vocab_padding; /* rows added to the embedding (and untied head) for TP */
+};
+
+static uint64_t ceil_div(uint64_t n, uint64_t d)
+{
+    return gs_div_ceil(n, d ? d : 1);
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Megatron's split (estimation.md 2.5): layers over p stages; projections,
+ * embeddings and head over t; norms replicated within a stage; routed
+ * experts over e. With t > 1 the vocabulary is padded to a multiple of
+ * 128 * t (build_tokenizer.py). The first stage holds the embedding, the
+ * last the head (a copy of a tied embedding); the larger of the two counts. */
+static struct shard shard_params(const struct gs_model_spec *m, const struct gs_estimate *e,
+                                 const struct gs_parallelism *par, bool *ovf)
+{
+    struct shard s = {0, 0, 0, 0};
+    const uint64_t t = par->tensor, p = par->pipeline;
+    if (!m->has_arch) {
+        s.dense = ceil_div(e->parameters, gs_mul(t, p, ovf));
+        return s;
+    }
+    const struct gs_arch *a = &m->arch;
+    const struct gs_param_count *c = &e->params;
+    const uint64_t width = a->family == GS_FAMILY_OPT && a->word_embed_proj_dim
+                               ? a->word_embed_proj_dim
+                               : a->hidden_size;
+    if (t > 1) {
+        const uint64_t multiple = gs_mul(128, t, ovf);
+        const uint64_t padded = gs_mul(ceil_div(a->vocab_size, multiple), multiple, ovf);
+        s.vocab_padding = gs_mul(padded - a->vocab_size, width, ovf);
+    }
+    const uint64_t layers = ceil_div(ceil_div(gs_add(gs_add(c->attention, c->mlp, ovf), c->other, ovf),
+                                              p),
+                                     t);
+    const uint64_t norms = ceil_div(c->norms, p);
+    const uint64_t embedding = ceil_div(gs_add(c->embedding, s.vocab_padding, ovf), t);
+    const uint64_t head_rows = c->lm_head ? c->lm_head : c->embedding;
+    const uint64_t head = ceil_div(gs_add(head_rows, s.vocab_padding, ovf), t);
+    uint64_t first = gs_add(gs_add(layers, norms, ovf), embedding, ovf);
+    if (p == 1 && c->lm_head)
+        first = gs_add(first, head, ovf);
+    const uint64_t last = p > 1 ? gs_add(gs_add(layers, norms, ovf), head, ovf) : 0;
+    s.dense = max_u64(first, last);
+    s.experts = ceil_div(c->experts, gs_mul(p, par->expert, ovf));
+    s.linear = ceil_div(ceil_div(gs_add(c->attention, c->mlp, ovf), p), t);
+    return s;
+}
+
+struct train_plan {
+    struct gs_training tr;
+    struct gs_parallelism par;
+    enum gs_regime regime;
+    bool lora;
+    uint64_t adapters; /* LoRA adapter parameters (whole model) */
+};
+
+static enum gs_status resolve_method(const struct gs_model_spec *m, const struct gs_workload *w,
+                                     struct train_plan *plan, struct gs_estimate *e,
+                                     struct gs_error *err)
+{
+    struct gs_training *tr = &plan->tr;
+    const bool quantized = gs_dtype_is_quantized(w->weights);
+    if (!tr->method_given && quantized) /* a quantized base is trained through adapters */
+        tr->method = w->weights == GS_DTYPE_INT4 ? GS_METHOD_QLORA : GS_METHOD_LORA;
+    if (tr->method == GS_METHOD_FULL && quantized)
+        return gs_error_add(err, GS_ERR_UNSUPPORTED, "/training/method",
+                            "%s weights are a frozen base: train them with lora or qlora",
+                            gs_dtype_name(w->weights));
+    if (tr->method == GS_METHOD_QLORA && w->weights != GS_DTYPE_INT4)
+        return gs_error_add(err, GS_ERR_INVALID, "/training/method",
+                            "qlora trains adapters over a 4-bit (nf4) base; set precision.weights "
+                            "to int4, or use lora");
+    e->method = tr->method;
+    plan->lora = tr->method != GS_METHOD_FULL;
+    if (!plan->lora)
+        return GS_OK;
+    if (!m->has_arch)
+        return gs_error_add(err, GS_ERR_INVALID, "/training/method",
+                            "LoRA needs the model's architecture (a catalog id or config) to know "
+                            "the adapted modules");
+    if (tr->lora_rank == 0)
+        tr->lora_rank = 8; /* PEFT LoraConfig default r */
+    if (tr->lora_targets == 0)
+        tr->lora_targets = GS_LORA_ALL_LINEAR;
+    return gs_lora_parameters(&m->arch, tr->lora_rank, tr->lora_targets, &plan->adapters, err);
+}
+
+static enum gs_status resolve_regime(const struct gs_workload *w, struct train_plan *plan,
+                                     struct gs_estimate *e, struct gs_error *err)
+{
+    if (plan->tr.regime != GS_REGIME_NONE) {
+        plan->regime = plan->tr.regime;
+    } else if (plan->lora) {
+        plan->regime = GS_REGIME_FP32; /* PEFT autocast_adapter_dtype=True upcasts adapters */
+    } else {
+        enum gs_status st = gs_regime_for(w->weights, &plan->regime, err);
         if (st != GS_OK)
             return st;
-        const struct regime_bytes *r = &regime_table[e->regime];
-        e->per_gpu.weights_bytes = gs_mul(n, r->weights, &ovf);
-        e->per_gpu.gradients_bytes = gs_mul(n, r->gradients, &ovf);
-        e->per_gpu.optimizer_bytes = gs_mul(n, r->optimizer, &ovf);
-        assume(e, "training_regime", r->detail, r->source);
-        assume(e, "data_parallel_replicas",
-               "one GPU holds the whole model state: no ZeRO sharding, tensor or pipeline "
-               "parallelism",
-               "ZeRO paper baseline data parallelism; estimation.md 2.2");
-        warn(e, "activations_not_estimated",
-             "the request gives no micro-batch size or sequence length, so activations are not "
-             "included in total_bytes");
     }
+    e->regime = plan->regime;
+    e->optimizer = plan->tr.optimizer;
+    return GS_OK;
+}
+
+/* Bytes of `n` parameters at `bpp64` sixty-fourths of a byte each. */
+static uint64_t bytes_of(uint64_t n, uint64_t bpp64, bool *ovf)
+{
+    return ceil_div(gs_mul(n, bpp64, ovf), GS_BPP_UNIT);
+}
+
+/* The frozen base of a LoRA/QLoRA run on one GPU, stored at its precision. */
+static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct train_plan *plan,
+                                  const struct shard *s, struct gs_estimate *e, bool *ovf)
+{
+    const uint64_t params = gs_add(s->dense, s->experts, ovf);
+    if (plan->tr.method != GS_METHOD_QLORA)
+        return gs_dtype_bytes(w->weights, params, ovf);
+    /* QLoRA: linears in nf4, embeddings, norms and head in 16-bit */
+    const uint64_t linear = gs_add(s->linear, s->experts, ovf);
+    const uint64_t rest = params - (linear < params ? linear : params);
+    uint64_t linear_bytes;
+    if (plan->tr.double_quant) {
+        linear_bytes = ceil_div(gs_mul(linear, NF4_DQ_NUM, ovf), NF4_DQ_PER);
+        assume(e, "qlora_base",
+               "nf4 with double quantization: 4.127 bits per linear weight (4 + 8/64 + "
+               "32/(64*256)); embeddings, norms and the head stay 16-bit",
+               "bitsandbytes quantize_4bit (blocksize 64, absmax re-quantized per 256); QLoRA "
+               "paper section 3; estimation.md 2.7");
+    } else {
+        linear_bytes = bytes_of(linear, NF4_BPP64, ovf);
+        assume(e, "qlora_base",
+               "nf4 without double quantization: 4.5 bits per linear weight (4 + 32/64); "
+               "embeddings, norms and the head stay 16-bit",
+               "bitsandbytes quantize_4bit (blocksize 64, fp32 absmax); estimation.md 2.7");
+    }
+    return gs_add(linear_bytes, gs_mul(rest, 2, ovf), ovf);
+}
+
+static const char *regime_detail(enum gs_regime r)
+{
+    switch (r) {
+    case GS_REGIME_FP32:
+        return "fp32 weights, gradients and optimizer states";
+    case GS_REGIME_BF16_MIXED:
+        return "bf16 weights and gradients with fp32 master weights and optimizer states";
+    case GS_REGIME_FP16_MIXED:
+        return "fp16 weights and gradients with fp32 master weights and optimizer states";
+    case GS_REGIME_BF16_PURE:
+        return "bf16 weights, gradients and optimizer states, no fp32 master copy";
+    case GS_REGIME_AMP:
+        return "autocast: fp32 weights, gradients and optimizer states; 16-bit copies are "
+               "transient";
+    case GS_REGIME_NONE:
+    case GS_REGIME_COUNT:
+        break;
+    }
+    return "";
+}
+
+static const char *optimizer_detail(enum gs_optimizer o)
+{
+    switch (o) {
+    case GS_OPT_ADAMW:
+    case GS_OPT_ADAM:
+        return "Adam/AdamW: exp_avg and exp_avg_sq per parameter";
+    case GS_OPT_ADAMW_8BIT:
+        return "8-bit AdamW: two uint8 states plus an fp32 absmax per 256-element block "
+               "(2.03 bytes per parameter); tensors under 4,096 elements keep fp32 states, "
+               "not counted";
+    case GS_OPT_SGD:
+        return "SGD without momentum: no optimizer state";
+    case GS_OPT_SGD_MOMENTUM:
+        return "SGD with momentum: one momentum buffer per parameter";
+    case GS_OPT_ADAFACTOR:
+        return "Adafactor (beta1 unset): factored second moment, rows plus columns per matrix, "
+               "bounded here by 2/hidden_size of the parameters in fp32";
+    case GS_OPT_LION:
+        return "Lion: one momentum buffer per parameter";
+    case GS_OPT_COUNT:
+        break;
+    }
+    return "";
+}
+
+/* Model states on one GPU. */
+static void model_states(const struct gs_model_spec *m, const struct gs_workload *w,
+                         const struct train_plan *plan, struct gs_estimate *e, bool *ovf)
+{
+    const struct gs_parallelism *par = &plan->par;
+    const struct shard s = shard_params(m, e, par, ovf);
+    const struct gs_state_bytes bpp = gs_state_bytes_for(plan->regime, plan->tr.optimizer);
+    const uint64_t dp = gs_mul(par->data, par->context, ovf);
+    const uint64_t expert_dp = ceil_div(gs_mul(gs_mul(par->tensor, par->context, ovf), par->data, ovf),
+                                        par->expert);
+    const unsigned zero = par->zero_stage;
+    const bool shard_optimizer = zero >= 1 || par->distributed_optimizer;
+    e->parameters_per_gpu = gs_add(s.dense, s.experts, ovf);
+
+    /* trainable parameters on this GPU: dense part and expert part */
+    uint64_t t_dense = s.dense, t_experts = s.experts;
+    uint64_t frozen = 0;
+    if (plan->lora) {
+        t_dense = ceil_div(plan->adapters, gs_mul(par->tensor, par->pipeline, ovf));
+        t_experts = 0;
+        frozen = frozen_base_bytes(w, plan, &s, e, ovf);
+    }
+    e->trainable_parameters = plan->lora ? plan->adapters : e->parameters;
+
+    uint64_t weights = gs_add(bytes_of(t_dense, bpp.weights, ovf), bytes_of(t_experts, bpp.weights, ovf),
+                              ovf);
+    weights = gs_add(weights, frozen, ovf);
+    uint64_t grads_dense = bytes_of(t_dense, bpp.gradients, ovf);
+    uint64_t grads_experts = bytes_of(t_experts, bpp.gradients, ovf);
+    uint64_t opt_dense = bytes_of(t_dense, bpp.optimizer, ovf);
+    uint64_t opt_experts = bytes_of(t_experts, bpp.optimizer, ovf);
+    if (plan->tr.optimizer == GS_OPT_ADAFACTOR && m->has_arch) {
+        /* factored rows + columns: (n + m) of n*m, at most 2/min(n, m) of it */
+        opt_dense = gs_add(opt_dense, gs_mul(4, ceil_div(gs_mul(2, t_dense, ovf), m->arch.hidden_size), ovf), ovf);
+    }
+    if (zero == 3) {
+        /* weights sharded: dense and frozen over dp, experts over their own group */
+        weights = gs_add(ceil_div(gs_add(bytes_of(t_dense, bpp.weights, ovf), frozen, ovf), dp),
+                         ceil_div(bytes_of(t_experts, bpp.weights, ovf), expert_dp), ovf);
+    }
+    if (zero >= 2) {
+        grads_dense = ceil_div(grads_dense, dp);
+        grads_experts = ceil_div(grads_experts, expert_dp);
+    }
+    if (shard_optimizer) {
+        opt_dense = ceil_div(opt_dense, dp);
+        opt_experts = ceil_div(opt_experts, expert_dp);
+    }
+    uint64_t grads = gs_add(grads_dense, grads_experts, ovf);
+    uint64_t optim = gs_add(opt_dense, opt_experts, ovf);
+
+    uint64_t host = 0;
+    if (par->offload != GS_OFFLOAD_NONE) {
+        /* ZeRO-Offload: optimizer states and fp32 gradients live on the host */
+        const uint64_t fp32_grads = ceil_div(gs_mul(gs_add(t_dense, t_experts, ovf), 4, ovf), dp);
+        host = gs_add(optim, fp32_grads, ovf);
+        optim = 0;
+        grads = 0;
+        if (par->offload == GS_OFFLOAD_OPTIMIZER_AND_PARAMS) {
+            host = gs_add(host, weights, ovf);
+            weights = 0;
+        }
+        const uint64_t world = gs_parallelism_world(par);
+        e->host_bytes_per_node = gs_mul(host, par->gpus_per_node < world ? par->gpus_per_node : world,
+                                        ovf);
+        assume(e, "offload",
+               par->offload == GS_OFFLOAD_OPTIMIZER
+                   ? "ZeRO-Offload: optimizer states and fp32 gradients on the host; the GPU "
+                     "keeps the 16-bit weights and gradient buckets"
+                   : "ZeRO-Infinity (CPU): weights, optimizer states and fp32 gradients on the "
+                     "host; the GPU keeps the gathered working set",
+               "DeepSpeed estimate_zero2/zero3_model_states_mem_needs; estimation.md 2.4");
+    }
+    e->per_gpu.weights_bytes = weights;
+    e->per_gpu.gradients_bytes = grads;
+    e->per_gpu.optimizer_bytes = optim;
+
+    if (zero == 3 && m->has_arch) {
+        /* the largest module is gathered whole, with its gradient (DeepSpeed: 4 * largest_layer) */
+        const uint64_t gathered = bytes_of(e->params.largest_module, gs_add(bpp.weights, bpp.gradients, ovf), ovf);
+        e->per_gpu.overhead_bytes = gs_add(e->per_gpu.overhead_bytes, gathered, ovf);
+        assume_value(e, "zero3_gathered_module_bytes", gathered,
+                     "ZeRO-3 gathers the largest single module's weights and gradients whole",
+                     "DeepSpeed estimate_zero3_model_states_mem_needs (largest_layer_memory = 4 * "
+                     "largest_layer_params); estimation.md 2.3");
+    } else if (zero == 3) {
+        warn(e, "zero3_working_set_not_estimated",
+             "a raw parameter count has no module sizes, so ZeRO-3's gathered working set is not "
+             "included");
+    }
+    if (s.vocab_padding)
+        assume_value(e, "vocab_padding_parameters", s.vocab_padding,
+                     "vocabulary padded to a multiple of 128 x tensor parallelism (embedding, and "
+                     "the head when untied)",
+                     "Megatron-LM build_tokenizer.py make_vocab_size_divisible_by; estimation.md 2.5");
+}
+
+static void activations(const struct gs_model_spec *m, const struct train_plan *plan,
+                        struct gs_estimate *e, bool *ovf)
+{
+    const struct gs_training *tr = &plan->tr;
+    if (!m->has_arch) {
+        warn(e, "activations_not_estimated",
+             "a raw parameter count has no layer shapes, so activations are not included in "
+             "total_bytes; name a catalog model or send its config");
+        return;
+    }
+    if (tr->batch_size == 0 || tr->sequence_length == 0) {
+        warn(e, "activations_not_estimated",
+             "the request gives no training.batch_size or training.sequence_length, so "
+             "activations are not included in total_bytes");
+        return;
+    }
+    struct gs_activation_input in = {&m->arch, tr->batch_size, tr->sequence_length,
+                                     tr->gradient_accumulation_steps,
+                                     plan->regime == GS_REGIME_FP32 ? 4 : 2, tr->recompute,
+                                     tr->flash_attention, &plan->par};
+    struct gs_activation_result r;
+    if (!gs_activation_bytes(&in, &r)) {
+        *ovf = true;
+        return;
+    }
+    e->per_gpu.activations_bytes = r.total_bytes;
+    assume(e, "activations",
+           "per layer: norm and GEMM inputs, Q/K/V and out-projection inputs, eager gated-MLP "
+           "tensors (4 per token for SwiGLU/GeGLU), the attention core (fp32 log-sum-exp with "
+           "flash attention, softmax output otherwise), dropout masks only when the config's "
+           "dropout is non-zero; logits with HF's fp32 upcast and loss gradient",
+           "Korthikanti et al. 2022 (arXiv 2205.05198) generalized in estimation.md 3.2-3.5; "
+           "Megatron-LM theoretical_memory_usage.py for pipeline in-flight micro-batches");
+    if (plan->lora)
+        warn(e, "lora_activations_upper_bound",
+             "frozen linear layers skip saving some inputs under LoRA, so the activation figure "
+             "is an upper bound");
+}
+
+static enum gs_status compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
+                                       struct gs_estimate *e, struct gs_error *err)
+{
+    struct train_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    normalize(w, &plan.tr, &plan.par);
+    enum gs_status st =
+        gs_parallelism_validate(&plan.par, m->has_arch ? &m->arch : NULL, err);
+    if (st != GS_OK)
+        return st;
+    st = resolve_method(m, w, &plan, e, err);
+    if (st == GS_OK)
+        st = resolve_regime(w, &plan, e, err);
+    if (st != GS_OK)
+        return st;
+
+    bool ovf = false;
+    e->gpu_count = gs_parallelism_world(&plan.par);
+    model_states(m, w, &plan, e, &ovf);
+    activations(m, &plan, e, &ovf);
+
+    assume(e, "training_regime", regime_detail(plan.regime),
+           plan.lora && plan.tr.regime == GS_REGIME_NONE
+               ? "PEFT get_peft_model autocast_adapter_dtype=True upcasts adapters to fp32; "
+                 "estimation.md 2.7"
+               : "DeepSpeed memory.rst (fp32: 16 B/param with Adam); ZeRO paper K = 12 for mixed "
+                 "precision; estimation.md 2.1");
+    assume(e, "optimizer", optimizer_detail(plan.tr.optimizer),
+           "PyTorch and bitsandbytes optimizer state layouts; estimation.md 2.1");
+    if (plan.lora)
+        assume_value(e, "lora_adapter_parameters", plan.adapters,
+                     "r * (d_in + d_out) per adapted linear layer; the base is frozen (weights "
+                     "only, no gradients or optimizer states)",
+                     "PEFT LoRA (lora_A r x d_in, lora_B d_out x r); estimation.md 2.7");
+    if (plan.par.zero_stage > 0)
+        assume(e, "zero_sharding",
+               plan.par.zero_stage == 1   ? "ZeRO-1: optimizer states sharded over data x context"
+               : plan.par.zero_stage == 2 ? "ZeRO-2: optimizer states and gradients sharded over "
+                                            "data x context"
+                                          : "ZeRO-3: optimizer states, gradients and weights "
+                                            "sharded over data x context",
+               "ZeRO paper (arXiv 1910.02054) Figure 1 formulas; estimation.md 2.2");
+    else if (plan.par.distributed_optimizer)
+        assume(e, "zero_sharding",
+               "Megatron distributed optimizer: optimizer states (with fp32 master weights) "
+               "sharded over data x context",
+               "Megatron-LM docs/user-guide/features/dist_optimizer.md; estimation.md 2.5");
+    if (plan.par.tensor > 1 || plan.par.pipeline > 1 || plan.par.expert > 1)
+        assume(e, "model_parallel_split",
+               "the most loaded GPU: layers split evenly over pipeline stages, projections and "
+               "embeddings over tensor ranks, norms replicated, routed experts over expert ranks; "
+               "the first stage holds the embedding, the last the head",
+               "Megatron-LM compute_weight_and_optimizer_memory; estimation.md 2.5");
+    if (!m->has_arch && (plan.par.tensor > 1 || plan.par.pipeline > 1))
+        warn(e, "even_split_assumed",
+             "a raw parameter count is split evenly over tensor x pipeline ranks; real stages are "
+             "uneven (embeddings and head), so the most loaded GPU holds more");
+
+    add_runtime_overheads(&w->overrides, e->gpu_count, plan.par.zero_stage, true, e, &ovf);
+    const uint64_t permille = w->overrides.has_fragmentation_permille
+                                  ? w->overrides.fragmentation_permille
+                                  : GS_FRAGMENTATION_PERMILLE;
+    const struct gs_memory *g = &e->per_gpu;
+    uint64_t resident = gs_add(gs_add(g->weights_bytes, g->gradients_bytes, &ovf),
+                               gs_add(g->optimizer_bytes, g->activations_bytes, &ovf), &ovf);
+    resident = gs_add(resident, g->overhead_bytes, &ovf);
+    const uint64_t fragmentation = ceil_div(gs_mul(resident, permille, &ovf), 1000);
+    e->per_gpu.overhead_bytes = gs_add(e->per_gpu.overhead_bytes, fragmentation, &ovf);
+    assume_value(e, "fragmentation_permille", permille,
+                 "allocator fragmentation allowance, in thousandths of the GPU-resident total",
+                 "Megatron-LM applies a 1.05 factor to its theoretical memory; estimation.md 3.3 "
+                 "and 4.5");
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits");
     return GS_OK;
@@ -184,14 +590,18 @@ enum gs_status gs_estimate_compute(const struct gs_model_spec *model,
     memset(&e, 0, sizeof(e));
     if (workload->weights >= GS_DTYPE_COUNT)
         return gs_error_add(err, GS_ERR_INVALID, "/precision/weights", "unknown precision");
+    if (workload->overrides.has_fragmentation_permille &&
+        workload->overrides.fragmentation_permille > 1000)
+        return gs_error_add(err, GS_ERR_RANGE, "/overrides/fragmentation_fraction",
+                            "must be between 0 and 1");
     enum gs_status st = resolve_parameters(model, &e, err);
     if (st != GS_OK)
         return st;
-    st = compute_states(workload, &e, err);
+    e.trainable_parameters = e.parameters;
+    st = workload->mode == GS_MODE_TRAINING ? compute_training(model, workload, &e, err)
+                                            : compute_inference(workload, &e, err);
     if (st != GS_OK)
         return st;
-    add_overheads(&e);
-    e.gpu_count = 1;
 
     bool ovf = false;
     const struct gs_memory *m = &e.per_gpu;

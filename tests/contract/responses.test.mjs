@@ -121,13 +121,19 @@ function assertConsistent(est) {
   );
   if (est.model.breakdown) {
     const b = est.model.breakdown;
-    assert.equal(b.embedding + b.attention + b.mlp + b.norms + b.lm_head, est.model.parameters, 'breakdown sums to parameters');
+    assert.equal(b.embedding + b.attention + b.mlp + b.experts + b.norms + b.lm_head + b.other, est.model.parameters,
+      'breakdown sums to parameters');
   }
   if (est.fit) {
     assert.equal(est.fit.headroom_bytes, est.fit.usable_bytes - g.total_bytes, 'headroom = usable - total');
     assert.equal(est.fit.fits, g.total_bytes <= est.fit.usable_bytes, 'fits iff total <= usable');
   }
-  assert.equal(est.gpu_count, 1);
+  if (est.parallelism) {
+    const p = est.parallelism;
+    assert.equal(est.gpu_count, p.tensor * p.pipeline * p.context * p.data, 'gpu_count = t * p * c * dp');
+  } else {
+    assert.equal(est.gpu_count, 1);
+  }
 }
 
 // A missing binary is a failure (counted in `# fail`), never a skip.
@@ -257,8 +263,16 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(body.per_gpu.weights_bytes, 28000000000);
       assert.equal(body.per_gpu.gradients_bytes, 28000000000);
       assert.equal(body.per_gpu.optimizer_bytes, 56000000000);
-      assert.equal(body.per_gpu.overhead_bytes, OVERHEAD);
-      assert.equal(body.per_gpu.total_bytes, 112000000000 + OVERHEAD);
+      // training adds the 5% fragmentation allowance on everything resident (estimation.md 3.3)
+      const fragmentation = Math.ceil((112000000000 + OVERHEAD) * 50 / 1000);
+      assert.equal(body.per_gpu.overhead_bytes, OVERHEAD + fragmentation);
+      assert.equal(body.per_gpu.total_bytes, 112000000000 + OVERHEAD + fragmentation);
+      assert.deepEqual(body.parallelism, {
+        tensor: 1, pipeline: 1, data: 1, context: 1, expert: 1, sequence_parallel: false,
+        zero_stage: 0, offload: 'none', distributed_optimizer: false, gpus_per_node: 8,
+      });
+      assert.equal(body.training.optimizer, 'adamw');
+      assert.equal(body.training.method, 'full');
       assert.equal('fit' in body, false, 'no fit without a gpu');
     });
 
@@ -272,7 +286,31 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(body.per_gpu.optimizer_bytes, 12 * LLAMA_8B);
       assert.equal(body.fit.fits, false);
       assert.ok(body.fit.headroom_bytes < 0);
-      assert.equal(body.fit.headroom_bytes, H100_USABLE - (16 * LLAMA_8B + OVERHEAD));
+      assert.equal(body.fit.headroom_bytes, H100_USABLE - body.per_gpu.total_bytes);
+      assert.ok(body.per_gpu.total_bytes > 16 * LLAMA_8B + OVERHEAD);
+    });
+
+    test('training with every section: QLoRA, ZeRO-3 offload, activations, overrides', async () => {
+      const { res, body } = await estimate({
+        model: 'llama-3.1-70b', mode: 'training', precision: { weights: 'int4' },
+        training: { batch_size: 2, sequence_length: 4096, activation_checkpointing: 'full',
+          optimizer: 'adamw_8bit', lora: { rank: 16, targets: 'all_linear' } },
+        parallelism: { data: 8, zero_stage: 'full_shard', offload: 'optimizer_and_params' },
+        overrides: { cuda_context_bytes: 500000000, fragmentation_fraction: 0.1 },
+        gpu: 'a100-sxm-80gb',
+      });
+      assert.equal(res.status, 200);
+      assertConsistent(body);
+      assert.equal(body.training.method, 'qlora');
+      assert.equal(body.training.lora_rank, 16);
+      assert.equal(body.parallelism.zero_stage, 3);
+      assert.equal(body.gpu_count, 8);
+      assert.ok(body.host_bytes > 0);
+      assert.ok(body.per_gpu.activations_bytes > 0);
+      assert.ok(body.model.trainable_parameters < body.model.parameters);
+      const ctx = body.assumptions.find((a) => a.name === 'cuda_context_bytes');
+      assert.equal(ctx.value, 500000000);
+      assert.equal(body.assumptions.find((a) => a.name === 'fragmentation_permille').value, 100);
     });
 
     test('fp16 training uses the fp16 mixed-precision regime', async () => {
@@ -445,9 +483,25 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assertProblem(await estimate({ model: { config } }), 400, '/model/config/hidden_size');
     });
 
-    test('training with int4 or int8 weights -> 400', async () => {
-      assertProblem(await estimate({ model: 'llama-3.1-8b', mode: 'training', precision: { weights: 'int4' } }), 400);
-      assertProblem(await estimate({ model: 'llama-3.1-8b', mode: 'training', precision: { weights: 'int8' } }), 400);
+    test('full training of int4 or int8 weights -> 400 (they are trained through adapters)', async () => {
+      for (const weights of ['int4', 'int8']) {
+        assertProblem(await estimate({ model: 'llama-3.1-8b', mode: 'training', precision: { weights },
+          training: { method: 'full' } }), 400, '/training/method');
+      }
+      assertProblem(await estimate({ model: { parameters: 7e9 }, mode: 'training', precision: { weights: 'int4' } }),
+        400, '/training/method');
+    });
+
+    test('training and parallelism sections only with training mode -> 400', async () => {
+      assertProblem(await estimate({ model: 'llama-3.1-8b', training: { batch_size: 1 } }), 400, '/training');
+      assertProblem(await estimate({ model: 'llama-3.1-8b', parallelism: { tensor: 2 } }), 400, '/parallelism');
+    });
+
+    test('a parallel layout that does not divide the model -> 400', async () => {
+      assertProblem(await estimate({ model: 'llama-3.1-70b', mode: 'training', parallelism: { tensor: 3 } }),
+        400, '/parallelism/tensor');
+      assertProblem(await estimate({ model: 'llama-3.1-70b', mode: 'training', parallelism: { zero_stage: 'full_shrd' } }),
+        400, '/parallelism/zero_stage');
     });
 
     test('wrong content type -> 415', async () => {

@@ -43,6 +43,17 @@ static struct gs_model_spec llama3_8b(void)
 
 static const uint64_t overhead = GS_CUDA_CONTEXT_BYTES + GS_CUBLAS_WORKSPACE_BYTES;
 
+static struct gs_workload workload(enum gs_mode mode, enum gs_dtype weights)
+{
+    struct gs_workload w;
+    memset(&w, 0, sizeof(w));
+    w.mode = mode;
+    w.weights = weights;
+    gs_training_defaults(&w.training);
+    gs_parallelism_defaults(&w.parallelism);
+    return w;
+}
+
 /* The issue's acceptance case. fp32 Adam = 4 + 4 + 8 bytes per parameter
  * (DeepSpeed memory.rst, estimation.md 2.1): 7e9 * 4 = 28e9 weights,
  * 28e9 gradients, 7e9 * 8 = 56e9 optimizer. */
@@ -50,14 +61,17 @@ static void test_fp32_adam_7b(void **state)
 {
     (void)state;
     struct gs_model_spec m = raw(7000000000ULL);
-    struct gs_workload w = {GS_MODE_TRAINING, GS_DTYPE_FP32};
+    struct gs_workload w = workload(GS_MODE_TRAINING, GS_DTYPE_FP32);
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.regime, GS_REGIME_FP32);
     assert_int_equal(e.per_gpu.weights_bytes, 28000000000ULL);
     assert_int_equal(e.per_gpu.gradients_bytes, 28000000000ULL);
     assert_int_equal(e.per_gpu.optimizer_bytes, 56000000000ULL);
-    assert_int_equal(e.per_gpu.total_bytes, 112000000000ULL + overhead);
+    /* one GPU: CUDA context + cuBLAS, then the 5% fragmentation allowance on
+     * everything resident: ceil((112e9 + 320,602,112) * 50 / 1000) = 5,616,030,106 */
+    assert_int_equal(e.per_gpu.overhead_bytes, overhead + 5616030106ULL);
+    assert_int_equal(e.per_gpu.total_bytes, 112000000000ULL + overhead + 5616030106ULL);
     assert_int_equal(e.gpu_count, 1);
 }
 
@@ -68,7 +82,7 @@ static void test_bf16_mixed_llama2_7b(void **state)
 {
     (void)state;
     struct gs_model_spec m = raw(6738415616ULL);
-    struct gs_workload w = {GS_MODE_TRAINING, GS_DTYPE_BF16};
+    struct gs_workload w = workload(GS_MODE_TRAINING, GS_DTYPE_BF16);
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.regime, GS_REGIME_BF16_MIXED);
@@ -85,7 +99,7 @@ static void test_bf16_inference_weights_match_vllm_log(void **state)
 {
     (void)state;
     struct gs_model_spec m = llama3_8b();
-    struct gs_workload w = {GS_MODE_INFERENCE, GS_DTYPE_BF16};
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.parameters, 8030261248ULL);
@@ -104,7 +118,7 @@ static void test_quantized_widths(void **state)
 {
     (void)state;
     struct gs_model_spec m = raw(7000000000ULL);
-    struct gs_workload w = {GS_MODE_INFERENCE, GS_DTYPE_INT4};
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_INT4);
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.per_gpu.weights_bytes, 3500000000ULL);
@@ -125,18 +139,30 @@ static void test_training_quantized_rejected(void **state)
 {
     (void)state;
     struct gs_model_spec m = raw(7000000000ULL);
-    struct gs_workload w = {GS_MODE_TRAINING, GS_DTYPE_INT4};
+    struct gs_workload w = workload(GS_MODE_TRAINING, GS_DTYPE_INT4);
     struct gs_estimate e;
     struct gs_error err;
     gs_error_init(&err);
+    /* a quantized base means adapters, which need the architecture */
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/method");
+    /* and full training of it is refused outright */
+    w.training.method = GS_METHOD_FULL;
+    w.training.method_given = true;
+    gs_error_init(&err);
     assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_UNSUPPORTED);
+    assert_string_equal(err.items[0].pointer, "/training/method");
+    /* with no regime for int4 weights either */
+    enum gs_regime r;
+    gs_error_init(&err);
+    assert_int_equal(gs_regime_for(GS_DTYPE_INT4, &r, &err), GS_ERR_UNSUPPORTED);
     assert_string_equal(err.items[0].pointer, "/precision/weights");
 }
 
 static void test_parameter_limits(void **state)
 {
     (void)state;
-    struct gs_workload w = {GS_MODE_TRAINING, GS_DTYPE_FP32};
+    struct gs_workload w = workload(GS_MODE_TRAINING, GS_DTYPE_FP32);
     struct gs_estimate e;
     struct gs_error err;
     gs_error_init(&err);
@@ -156,7 +182,7 @@ static void test_arch_errors_are_prefixed(void **state)
     (void)state;
     struct gs_model_spec m = llama3_8b();
     m.arch.intermediate_size = 0;
-    struct gs_workload w = {GS_MODE_INFERENCE, GS_DTYPE_BF16};
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
     struct gs_estimate e;
     struct gs_error err;
     gs_error_init(&err);
@@ -169,7 +195,7 @@ static void test_assumptions_have_sources(void **state)
 {
     (void)state;
     struct gs_model_spec m = raw(1000);
-    struct gs_workload w = {GS_MODE_TRAINING, GS_DTYPE_BF16};
+    struct gs_workload w = workload(GS_MODE_TRAINING, GS_DTYPE_BF16);
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_true(e.assumption_count >= 3);
@@ -178,6 +204,18 @@ static void test_assumptions_have_sources(void **state)
         assert_true(strlen(e.assumptions[i].detail) > 0);
         assert_true(strlen(e.assumptions[i].source) > 0);
     }
+    bool cuda_named = false;
+    for (size_t i = 0; i < e.assumption_count; i++) {
+        if (strcmp(e.assumptions[i].name, "cuda_context_bytes") == 0) {
+            cuda_named = true;
+            assert_true(e.assumptions[i].has_value);
+            assert_int_equal(e.assumptions[i].value, 287047680ULL);
+        }
+    }
+    assert_true(cuda_named);
+    /* inference carries no fragmentation allowance: exactly context + cuBLAS */
+    w.mode = GS_MODE_INFERENCE;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.per_gpu.overhead_bytes, 287047680ULL + 33554432ULL);
 }
 

@@ -309,6 +309,26 @@ static void test_gemma_config_defaults(void **state)
     json_decref(r);
 }
 
+/* LoRA through the API: a lora section alone means LoRA. Llama-3.1-8B, r = 16
+ * on q_proj and v_proj: 32 layers x 16 x [(4096 + 4096) + (4096 + 1024)]
+ * = 6,815,744 adapter parameters (estimation.md 2.7 formula). */
+static void test_lora_through_the_api(void **state)
+{
+    (void)state;
+    struct problem p;
+    json_t *r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"lora\":"
+                         "{\"rank\":16,\"targets\":[\"q_proj\",\"v_proj\"]}}}",
+                         &p);
+    assert_non_null(r);
+    assert_int_equal(get_int(r, "model.trainable_parameters"), 6815744LL);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(r, "training"), "method")),
+                        "lora");
+    /* fp32 adapters (PEFT autocast): 4 + 4 + 8 bytes each; the bf16 base 2 bytes each */
+    assert_int_equal(get_int(r, "per_gpu.gradients_bytes"), 4 * 6815744LL);
+    assert_int_equal(get_int(r, "per_gpu.weights_bytes"), 2 * 8030261248LL + 4 * 6815744LL);
+    json_decref(r);
+}
+
 static void expect_error(const char *request, int status, const char *pointer, const char *needle)
 {
     struct problem p;
@@ -362,8 +382,28 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":\"llama-3.1-8b\",\"precision\":\"bf16\"}", 400, "/precision", "object");
     expect_error("{\"model\":\"llama-3.1-8b\",\"precision\":{}}", 400, "/precision/weights",
                  "required");
-    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"precision\":{\"weights\":\"int4\"}}",
-                 400, "/precision/weights", "LoRA");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"precision\":{\"weights\":\"int4\"},"
+                 "\"training\":{\"method\":\"full\"}}",
+                 400, "/training/method", "lora or qlora");
+    expect_error("{\"model\":{\"parameters\":7000000000},\"mode\":\"training\",\"precision\":{\"weights\":\"int4\"}}",
+                 400, "/training/method", "architecture");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"training\":{\"batch_size\":1}}", 400, "/training",
+                 "training");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"batch\":1}}", 400,
+                 "/training/batch", "did you mean \"batch_size\"");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"tensor\":3}}", 400,
+                 "/parallelism/tensor", "divide");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"pipeline\":5}}", 400,
+                 "/parallelism/pipeline", "32 layers");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"zero_stage\":4}}", 400,
+                 "/parallelism/zero_stage", "at most 3");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"zero_stage\":\"full_shrd\"}}",
+                 400, "/parallelism/zero_stage", "did you mean \"full_shard\"");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"method\":\"full\","
+                 "\"lora\":{\"rank\":8}}}",
+                 400, "/training/lora", "lora or qlora");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"overrides\":{\"fragmentation_fraction\":2}}", 400,
+                 "/overrides/fragmentation_fraction", "from 0 to 1");
 }
 
 static void test_problem_body_shape(void **state)
@@ -428,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_config_model),
         cmocka_unit_test(test_gemma_config_defaults),
         cmocka_unit_test(test_published_counts_from_configs),
+        cmocka_unit_test(test_lora_through_the_api),
         cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_pointer_escaping),

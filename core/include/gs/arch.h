@@ -55,6 +55,8 @@ struct gs_arch {
     bool tie_word_embeddings;
     bool attention_bias;
     bool mlp_bias;
+    bool attention_dropout;           /* non-zero attention-probability dropout */
+    bool hidden_dropout;              /* non-zero residual/hidden dropout */
     /* mixture of experts */
     uint64_t num_experts;             /* routed experts per MoE layer, 0 = dense */
     uint64_t num_experts_per_tok;

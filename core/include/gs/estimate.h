@@ -1,14 +1,17 @@
 /*
  * estimate.h - per-GPU memory for one model and one workload.
  *
- * Pure and allocation-free: the caller owns every struct, the result carries
- * the assumptions it made as static strings (valid for the program's life).
+ * Pure and allocation-free: the caller owns every struct, and the result
+ * carries its assumptions and warnings as static strings (valid for the
+ * program's life) plus the numbers they refer to.
  *
- * Scope today: weights for every precision; for training, the model states
- * (weights, gradients, optimizer) of the fp32 and 16-bit mixed-precision Adam
- * regimes (estimation.md §2.1); a fixed runtime overhead (§4.5). The KV cache
- * and activations need a batch and a sequence length, which requests do not
- * carry yet; they are reported as 0 with a warning saying so.
+ * Inference: weights at the requested precision and a runtime overhead; the
+ * KV cache and activation peak need a context the request does not carry
+ * yet (reported as 0 with a warning). Training: model states by regime,
+ * optimizer, ZeRO stage and parallel layout (gs/training.h), activations
+ * (gs/activation.h) when the batch and sequence length are known, LoRA and
+ * QLoRA, host memory when offloading, and named runtime overheads that a
+ * request can override.
  */
 #ifndef GS_ESTIMATE_H
 #define GS_ESTIMATE_H
@@ -16,6 +19,7 @@
 #include "gs/arch.h"
 #include "gs/precision.h"
 #include "gs/status.h"
+#include "gs/training.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,16 +35,21 @@
 /* PyTorch's cuBLAS workspace on Hopper: 32 MiB (pytorch/pytorch PR #120925);
  * the pre-Hopper default is about 8 MiB, so this is the larger of the two. */
 #define GS_CUBLAS_WORKSPACE_BYTES ((uint64_t)32 * 1024 * 1024)
+/* NCCL communicator buffers once a GPU talks to others: vLLM's non-torch
+ * memory grows from 1.79 GiB to 3.58 GiB going from 1 to 2 GPUs (vllm PR
+ * #10511 log, estimation.md 4.5): floor(1.79 * 2^30). */
+#define GS_NCCL_BYTES ((uint64_t)1921997864)
+/* DeepSpeed ZeRO-1/2 communication buckets: reduce_bucket_size and
+ * allgather_bucket_size default to 5e8 elements each (deepspeed
+ * runtime/zero/config.py), 2 bytes per bf16/fp16 element. ZeRO-3 keeps
+ * reduce_bucket_size (5e8) plus stage3_prefetch_bucket_size (5e7). */
+#define GS_ZERO12_BUCKET_BYTES ((uint64_t)2000000000)
+#define GS_ZERO3_BUCKET_BYTES  ((uint64_t)1100000000)
+/* Allocator fragmentation allowance for training: Megatron-LM multiplies its
+ * theoretical memory by 1.05 (estimation.md 3.3); 5% of the GPU-resident total. */
+#define GS_FRAGMENTATION_PERMILLE 50
 
 enum gs_mode { GS_MODE_INFERENCE, GS_MODE_TRAINING };
-
-/* How training stores weights, gradients and optimizer states. */
-enum gs_regime {
-    GS_REGIME_NONE,       /* inference */
-    GS_REGIME_FP32,       /* fp32 weights and grads, Adam m and v in fp32: 4+4+8 B/param */
-    GS_REGIME_BF16_MIXED, /* bf16 weights and grads, fp32 master + m + v: 2+2+12 B/param */
-    GS_REGIME_FP16_MIXED, /* the same with fp16 */
-};
 
 /* A model is either a bare parameter count or an architecture. */
 struct gs_model_spec {
@@ -49,9 +58,20 @@ struct gs_model_spec {
     uint64_t parameters;  /* when !has_arch */
 };
 
+/* Request-level replacements for the named defaults above. */
+struct gs_overrides {
+    bool has_cuda_context_bytes, has_cublas_workspace_bytes, has_nccl_bytes, has_zero_bucket_bytes,
+        has_fragmentation_permille;
+    uint64_t cuda_context_bytes, cublas_workspace_bytes, nccl_bytes, zero_bucket_bytes;
+    uint64_t fragmentation_permille; /* 0..1000 */
+};
+
 struct gs_workload {
     enum gs_mode mode;
     enum gs_dtype weights;
+    struct gs_training training;       /* training only; zeroed fields take defaults */
+    struct gs_parallelism parallelism; /* zeroed degrees count as 1 */
+    struct gs_overrides overrides;
 };
 
 /* Bytes on each GPU, by component. total_bytes is the sum of the others. */
@@ -67,41 +87,41 @@ struct gs_memory {
 
 struct gs_assumption {
     const char *name;   /* stable identifier, e.g. "training_regime" */
-    const char *detail; /* what was assumed, with the numbers */
+    const char *detail; /* what was assumed */
     const char *source; /* where the number comes from */
+    bool has_value;
+    uint64_t value;     /* the number assumed, in the unit the name says (bytes, permille) */
 };
 
 struct gs_warning {
-    const char *code;   /* stable identifier, e.g. "kv_cache_not_estimated" */
+    const char *code;   /* stable identifier, e.g. "activations_not_estimated" */
     const char *detail;
 };
 
-#define GS_ESTIMATE_NOTES_MAX 16
+#define GS_ESTIMATE_NOTES_MAX 24
 
 struct gs_estimate {
     uint64_t parameters;
-    bool has_breakdown;           /* params below is filled when the model had an architecture */
+    uint64_t trainable_parameters;  /* all of them for full training; the adapters for LoRA */
+    bool has_breakdown;             /* params below is filled when the model had an architecture */
     struct gs_param_count params;
-    enum gs_regime regime;
-    uint64_t gpu_count;
+    enum gs_regime regime;          /* training only */
+    enum gs_optimizer optimizer;    /* training only */
+    enum gs_method method;          /* training only */
+    uint64_t gpu_count;             /* tensor * pipeline * context * data */
+    uint64_t parameters_per_gpu;    /* on the most loaded GPU, before ZeRO sharding */
     struct gs_memory per_gpu;
+    uint64_t host_bytes_per_node;   /* CPU memory for offloaded states, 0 without offload */
     size_t assumption_count;
     struct gs_assumption assumptions[GS_ESTIMATE_NOTES_MAX];
     size_t warning_count;
     struct gs_warning warnings[GS_ESTIMATE_NOTES_MAX];
 };
 
-/* The API name of a regime ("fp32", "bf16_mixed", ...), "" for none. */
-const char *gs_regime_name(enum gs_regime regime);
-
-/* The regime a training request gets for its weight precision: fp32 -> fp32,
- * bf16 -> bf16_mixed, fp16 -> fp16_mixed. GS_ERR_UNSUPPORTED for quantized
- * weights (those are fine-tuned through adapters, not trained in full). */
-enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct gs_error *err);
-
 /* Computes the estimate. Error pointers follow the request document the
  * structs mirror: "/model/parameters", "/model/config/<field>" for an
- * architecture, "/precision/weights". `out` is fully written on GS_OK. */
+ * architecture, "/precision/weights", "/training/...", "/parallelism/...".
+ * `out` is fully written on GS_OK. */
 enum gs_status gs_estimate_compute(const struct gs_model_spec *model,
                                    const struct gs_workload *workload, struct gs_estimate *out,
                                    struct gs_error *err);

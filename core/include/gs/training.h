@@ -1,0 +1,131 @@
+/*
+ * training.h - the training workload and what it costs per GPU in model
+ * states: weights, gradients and optimizer states for every regime and
+ * optimizer (estimation.md §2.1), sharded by ZeRO stage over the
+ * data-parallel group (§2.2), split by tensor, pipeline and expert
+ * parallelism on the most loaded pipeline stage (§2.5), offloaded to the
+ * host (§2.4), and for LoRA/QLoRA a frozen base plus adapters (§2.7).
+ *
+ * Pure functions over caller-owned structs; nothing allocates.
+ */
+#ifndef GS_TRAINING_H
+#define GS_TRAINING_H
+
+#include "gs/arch.h"
+#include "gs/precision.h"
+#include "gs/status.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* How training stores weights, gradients and optimizer states. */
+enum gs_regime {
+    GS_REGIME_NONE,       /* inference, or "derive it from the weight precision" */
+    GS_REGIME_FP32,       /* fp32 weights and gradients, fp32 optimizer states */
+    GS_REGIME_BF16_MIXED, /* bf16 weights and gradients, fp32 master weights and states */
+    GS_REGIME_FP16_MIXED, /* the same with fp16 */
+    GS_REGIME_BF16_PURE,  /* bf16 weights, gradients and states, no master copy */
+    GS_REGIME_AMP,        /* PyTorch autocast: fp32 weights, gradients and states */
+    GS_REGIME_COUNT
+};
+
+enum gs_optimizer {
+    GS_OPT_ADAMW,
+    GS_OPT_ADAM,
+    GS_OPT_ADAMW_8BIT,   /* bitsandbytes: two uint8 states + fp32 absmax per 256 */
+    GS_OPT_SGD,
+    GS_OPT_SGD_MOMENTUM, /* one momentum buffer */
+    GS_OPT_ADAFACTOR,    /* factored second moment, no first moment (HF default) */
+    GS_OPT_LION,         /* one momentum buffer */
+    GS_OPT_COUNT
+};
+
+enum gs_recompute { GS_RECOMPUTE_NONE, GS_RECOMPUTE_SELECTIVE, GS_RECOMPUTE_FULL };
+
+enum gs_method { GS_METHOD_FULL, GS_METHOD_LORA, GS_METHOD_QLORA };
+
+enum gs_offload { GS_OFFLOAD_NONE, GS_OFFLOAD_OPTIMIZER, GS_OFFLOAD_OPTIMIZER_AND_PARAMS };
+
+/* LoRA target modules, as PEFT names them for Llama-style layers. */
+enum gs_lora_target {
+    GS_LORA_Q_PROJ = 1 << 0,
+    GS_LORA_K_PROJ = 1 << 1,
+    GS_LORA_V_PROJ = 1 << 2,
+    GS_LORA_O_PROJ = 1 << 3,
+    GS_LORA_GATE_PROJ = 1 << 4,
+    GS_LORA_UP_PROJ = 1 << 5,
+    GS_LORA_DOWN_PROJ = 1 << 6,
+    GS_LORA_QKV_PROJ = 1 << 7,     /* Phi-3's fused q, k, v */
+    GS_LORA_GATE_UP_PROJ = 1 << 8, /* Phi-3's fused gate and up */
+    GS_LORA_ALL_LINEAR = 1 << 9,   /* every linear layer but the output head */
+};
+
+struct gs_training {
+    uint64_t batch_size;      /* micro-batch per GPU; 0 = not given */
+    uint64_t sequence_length; /* 0 = not given */
+    uint64_t gradient_accumulation_steps; /* micro-batches per step, >= 1 */
+    enum gs_regime regime;    /* GS_REGIME_NONE: follow the weight precision */
+    enum gs_optimizer optimizer;
+    enum gs_recompute recompute;
+    bool flash_attention;
+    enum gs_method method;    /* a quantized base forces LoRA/QLoRA */
+    bool method_given;
+    uint64_t lora_rank;
+    unsigned lora_targets;    /* enum gs_lora_target bits */
+    bool double_quant;        /* QLoRA: quantize the absmax constants too */
+};
+
+struct gs_parallelism {
+    uint64_t tensor, pipeline, data, context, expert; /* degrees, each >= 1 */
+    bool sequence_parallel;
+    unsigned zero_stage;      /* 0..3 */
+    enum gs_offload offload;
+    bool distributed_optimizer; /* Megatron: optimizer states sharded over data x context */
+    uint64_t gpus_per_node;   /* for host memory per node */
+};
+
+/* Sets the defaults a request starts from: batch and sequence unknown, one
+ * accumulation step, AdamW, no recomputation, flash attention, full
+ * training; every degree 1, ZeRO 0, no offload, 8 GPUs per node. */
+void gs_training_defaults(struct gs_training *training);
+void gs_parallelism_defaults(struct gs_parallelism *parallelism);
+
+/* t * p * c * dp, or 0 on overflow. */
+uint64_t gs_parallelism_world(const struct gs_parallelism *parallelism);
+
+/* Checks the parallel layout against the architecture (estimation.md §6):
+ * tensor divides attention heads and is a multiple or divisor of KV heads,
+ * pipeline divides layers, expert divides the experts and the
+ * expert-parallel grid, sequence parallelism needs tensor > 1, offload
+ * needs ZeRO, parameter offload needs ZeRO-3. Pointers are request paths
+ * ("/parallelism/tensor"). `arch` may be NULL (raw parameter count). */
+enum gs_status gs_parallelism_validate(const struct gs_parallelism *parallelism,
+                                       const struct gs_arch *arch, struct gs_error *err);
+
+/* Bytes per parameter, in 1/64 byte units so 8-bit optimizer states and
+ * 4.127-bit weights stay exact. */
+#define GS_BPP_UNIT 64
+
+struct gs_state_bytes {
+    uint64_t weights, gradients, optimizer; /* per trainable parameter, in 1/GS_BPP_UNIT bytes */
+};
+
+/* What one trainable parameter costs under a regime and optimizer. */
+struct gs_state_bytes gs_state_bytes_for(enum gs_regime regime, enum gs_optimizer optimizer);
+
+/* Names for the API ("bf16_mixed", "adamw_8bit", ...); never NULL. */
+const char *gs_regime_name(enum gs_regime regime);
+const char *gs_optimizer_name(enum gs_optimizer optimizer);
+
+/* The regime a training request gets for its weight precision when none is
+ * given: fp32 -> fp32, bf16 -> bf16_mixed, fp16 -> fp16_mixed. Quantized
+ * weights have no full-training regime: GS_ERR_UNSUPPORTED. */
+enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct gs_error *err);
+
+/* LoRA adapter parameters r*(d_in + d_out) summed over the targeted modules
+ * of every layer (estimation.md §2.7). GS_ERR_UNSUPPORTED for families whose
+ * module names gpusizer does not know. */
+enum gs_status gs_lora_parameters(const struct gs_arch *arch, uint64_t rank, unsigned targets,
+                                  uint64_t *out, struct gs_error *err);
+
+#endif

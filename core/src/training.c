@@ -1,0 +1,327 @@
+/*
+ * training.c - training workload defaults, parallel-layout validation, bytes
+ * per parameter by regime and optimizer, and LoRA adapter counts
+ * (see gs/training.h).
+ */
+#include "gs/training.h"
+
+#include "gs/units.h"
+
+#include <string.h>
+
+void gs_training_defaults(struct gs_training *t)
+{
+    memset(t, 0, sizeof(*t));
+    t->gradient_accumulation_steps = 1;
+    t->optimizer = GS_OPT_ADAMW;
+    t->recompute = GS_RECOMPUTE_NONE;
+    t->flash_attention = true;
+    t->method = GS_METHOD_FULL;
+    t->double_quant = true;
+}
+
+void gs_parallelism_defaults(struct gs_parallelism *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->tensor = p->pipeline = p->data = p->context = p->expert = 1;
+    p->gpus_per_node = 8;
+}
+
+uint64_t gs_parallelism_world(const struct gs_parallelism *p)
+{
+    bool ovf = false;
+    uint64_t w = gs_mul(gs_mul(p->tensor, p->pipeline, &ovf), gs_mul(p->context, p->data, &ovf),
+                        &ovf);
+    return ovf ? 0 : w;
+}
+
+static bool divides(uint64_t d, uint64_t n)
+{
+    return d != 0 && n % d == 0;
+}
+
+static bool has_kv_heads(const struct gs_arch *a)
+{
+    switch (a->family) {
+    case GS_FAMILY_GPT2:
+    case GS_FAMILY_GPT_NEOX:
+    case GS_FAMILY_OPT:
+    case GS_FAMILY_BLOOM:
+    case GS_FAMILY_T5:
+    case GS_FAMILY_BERT:
+        return false;
+    default:
+        return !gs_family_uses_mla(a->family);
+    }
+}
+
+static void check_arch_layout(const struct gs_parallelism *p, const struct gs_arch *a,
+                              struct gs_error *err, bool *ok)
+{
+    const unsigned long long t = p->tensor;
+    if (!divides(p->tensor, a->num_attention_heads)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/tensor",
+                     "tensor parallelism %llu must divide the %llu attention heads", t,
+                     (unsigned long long)a->num_attention_heads);
+        *ok = false;
+    } else if (has_kv_heads(a) && !divides(p->tensor, a->num_key_value_heads) &&
+               !divides(a->num_key_value_heads, p->tensor)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/tensor",
+                     "tensor parallelism %llu must be a multiple or a divisor of the %llu KV heads",
+                     t, (unsigned long long)a->num_key_value_heads);
+        *ok = false;
+    }
+    if (!divides(p->pipeline, a->num_hidden_layers)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
+                     "%llu pipeline stages must divide the %llu layers",
+                     (unsigned long long)p->pipeline, (unsigned long long)a->num_hidden_layers);
+        *ok = false;
+    }
+    if (p->expert > 1 && (!gs_family_is_moe(a->family) || a->num_experts == 0)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
+                     "expert parallelism needs a mixture-of-experts model");
+        *ok = false;
+    } else if (p->expert > 1 && !divides(p->expert, a->num_experts)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
+                     "expert parallelism %llu must divide the %llu experts",
+                     (unsigned long long)p->expert, (unsigned long long)a->num_experts);
+        *ok = false;
+    }
+}
+
+enum gs_status gs_parallelism_validate(const struct gs_parallelism *p, const struct gs_arch *arch,
+                                       struct gs_error *err)
+{
+    bool ok = true;
+    const struct {
+        const char *pointer;
+        uint64_t value;
+    } degrees[] = {{"/parallelism/tensor", p->tensor},     {"/parallelism/pipeline", p->pipeline},
+                   {"/parallelism/data", p->data},         {"/parallelism/context", p->context},
+                   {"/parallelism/expert", p->expert},     {"/parallelism/gpus_per_node", p->gpus_per_node}};
+    for (size_t i = 0; i < sizeof(degrees) / sizeof(degrees[0]); i++) {
+        if (degrees[i].value == 0 || degrees[i].value > ((uint64_t)1 << 20)) {
+            gs_error_add(err, GS_ERR_RANGE, degrees[i].pointer, "must be between 1 and %llu",
+                         (unsigned long long)1 << 20);
+            ok = false;
+        }
+    }
+    if (!ok)
+        return GS_ERR_INVALID;
+    const uint64_t world = gs_parallelism_world(p);
+    if (world == 0 || world > ((uint64_t)1 << 24)) {
+        return gs_error_add(err, GS_ERR_RANGE, "/parallelism",
+                            "tensor x pipeline x context x data is more than %llu GPUs",
+                            (unsigned long long)1 << 24);
+    }
+    if (p->zero_stage > 3) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/zero_stage", "must be 0, 1, 2 or 3");
+        ok = false;
+    }
+    if (p->sequence_parallel && p->tensor == 1) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/sequence_parallel",
+                     "sequence parallelism splits along the tensor-parallel group; it needs "
+                     "tensor > 1");
+        ok = false;
+    }
+    if (p->offload != GS_OFFLOAD_NONE && p->zero_stage == 0) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/offload",
+                     "offloading is a ZeRO feature; set zero_stage 1, 2 or 3");
+        ok = false;
+    }
+    if (p->offload == GS_OFFLOAD_OPTIMIZER_AND_PARAMS && p->zero_stage != 3) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/offload",
+                     "offloading parameters needs zero_stage 3");
+        ok = false;
+    }
+    if (p->distributed_optimizer && p->zero_stage != 0) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/distributed_optimizer",
+                     "Megatron's distributed optimizer and DeepSpeed ZeRO both shard optimizer "
+                     "states; choose one");
+        ok = false;
+    }
+    if (p->expert > 1 && !divides(p->expert, p->tensor * p->context * p->data)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
+                     "expert parallelism %llu must divide tensor x context x data = %llu",
+                     (unsigned long long)p->expert,
+                     (unsigned long long)(p->tensor * p->context * p->data));
+        ok = false;
+    }
+    if (arch != NULL)
+        check_arch_layout(p, arch, err, &ok);
+    else if (p->expert > 1) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
+                     "expert parallelism needs the model's architecture, not a raw count");
+        ok = false;
+    }
+    return ok ? GS_OK : GS_ERR_INVALID;
+}
+
+/* In 1/64 bytes: 8-bit Adam keeps two uint8 states plus two fp32 absmax per
+ * 256-element block (bitsandbytes Optimizer2State.init_state): 2 + 8/256
+ * bytes = 130/64. */
+#define B(x)          ((uint64_t)(x) * GS_BPP_UNIT)
+#define ADAM_8BIT_BPP ((uint64_t)130)
+
+/* Optimizer states excluding any master copy, in the states' own precision
+ * (4-byte fp32 or 2-byte bf16 elements). */
+static uint64_t moment_bytes(enum gs_optimizer o, uint64_t element)
+{
+    switch (o) {
+    case GS_OPT_ADAMW:
+    case GS_OPT_ADAM:
+        return B(2 * element); /* exp_avg, exp_avg_sq */
+    case GS_OPT_ADAMW_8BIT:
+        return ADAM_8BIT_BPP;
+    case GS_OPT_SGD:
+    case GS_OPT_ADAFACTOR: /* factored rows/columns are added by the estimator */
+        return 0;
+    case GS_OPT_SGD_MOMENTUM:
+    case GS_OPT_LION:
+        return B(element); /* one momentum buffer */
+    case GS_OPT_COUNT:
+        break;
+    }
+    return 0;
+}
+
+struct gs_state_bytes gs_state_bytes_for(enum gs_regime regime, enum gs_optimizer optimizer)
+{
+    struct gs_state_bytes s = {0, 0, 0};
+    switch (regime) {
+    case GS_REGIME_FP32:
+    case GS_REGIME_AMP: /* autocast keeps fp32 weights; low-precision copies are transient */
+        s = (struct gs_state_bytes){B(4), B(4), moment_bytes(optimizer, 4)};
+        break;
+    case GS_REGIME_BF16_MIXED:
+    case GS_REGIME_FP16_MIXED: /* fp32 master weights + fp32 states (ZeRO's K = 12 for Adam) */
+        s = (struct gs_state_bytes){B(2), B(2), B(4) + moment_bytes(optimizer, 4)};
+        break;
+    case GS_REGIME_BF16_PURE: /* states kept in bf16, no master copy */
+        s = (struct gs_state_bytes){B(2), B(2), moment_bytes(optimizer, 2)};
+        break;
+    case GS_REGIME_NONE:
+    case GS_REGIME_COUNT:
+        break;
+    }
+    return s;
+}
+
+const char *gs_regime_name(enum gs_regime regime)
+{
+    static const char *const names[GS_REGIME_COUNT] = {
+        [GS_REGIME_NONE] = "",           [GS_REGIME_FP32] = "fp32",
+        [GS_REGIME_BF16_MIXED] = "bf16_mixed", [GS_REGIME_FP16_MIXED] = "fp16_mixed",
+        [GS_REGIME_BF16_PURE] = "bf16_pure",   [GS_REGIME_AMP] = "amp",
+    };
+    return regime < GS_REGIME_COUNT ? names[regime] : "";
+}
+
+const char *gs_optimizer_name(enum gs_optimizer optimizer)
+{
+    static const char *const names[GS_OPT_COUNT] = {
+        [GS_OPT_ADAMW] = "adamw",       [GS_OPT_ADAM] = "adam",
+        [GS_OPT_ADAMW_8BIT] = "adamw_8bit", [GS_OPT_SGD] = "sgd",
+        [GS_OPT_SGD_MOMENTUM] = "sgd_momentum", [GS_OPT_ADAFACTOR] = "adafactor",
+        [GS_OPT_LION] = "lion",
+    };
+    return optimizer < GS_OPT_COUNT ? names[optimizer] : "";
+}
+
+enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct gs_error *err)
+{
+    switch (weights) {
+    case GS_DTYPE_FP32:
+        *out = GS_REGIME_FP32;
+        return GS_OK;
+    case GS_DTYPE_BF16:
+        *out = GS_REGIME_BF16_MIXED;
+        return GS_OK;
+    case GS_DTYPE_FP16:
+        *out = GS_REGIME_FP16_MIXED;
+        return GS_OK;
+    case GS_DTYPE_INT8:
+    case GS_DTYPE_INT4:
+    case GS_DTYPE_COUNT:
+        break;
+    }
+    return gs_error_add(err, GS_ERR_UNSUPPORTED, "/precision/weights",
+                        "full training needs fp32, bf16 or fp16 weights; %s weights are frozen "
+                        "bases that only adapters (LoRA/QLoRA) train",
+                        gs_dtype_name(weights));
+}
+
+static bool lora_family(enum gs_family f)
+{
+    switch (f) {
+    case GS_FAMILY_LLAMA:
+    case GS_FAMILY_MISTRAL:
+    case GS_FAMILY_QWEN2:
+    case GS_FAMILY_GEMMA:
+    case GS_FAMILY_GEMMA2:
+    case GS_FAMILY_PHI3:
+        return true;
+    default:
+        return false;
+    }
+}
+
+enum gs_status gs_lora_parameters(const struct gs_arch *a, uint64_t rank, unsigned targets,
+                                  uint64_t *out, struct gs_error *err)
+{
+    if (!lora_family(a->family))
+        return gs_error_add(err, GS_ERR_UNSUPPORTED, "/training/lora/targets",
+                            "LoRA module names are known for llama, mistral, qwen2, gemma, gemma2 "
+                            "and phi3 layers; not for %s",
+                            gs_family_name(a->family));
+    const bool phi3 = a->family == GS_FAMILY_PHI3;
+    const unsigned split = GS_LORA_Q_PROJ | GS_LORA_K_PROJ | GS_LORA_V_PROJ | GS_LORA_GATE_PROJ |
+                           GS_LORA_UP_PROJ;
+    const unsigned fused = GS_LORA_QKV_PROJ | GS_LORA_GATE_UP_PROJ;
+    if (phi3 && (targets & split))
+        return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
+                            "phi3 fuses its projections: target qkv_proj, o_proj, gate_up_proj, "
+                            "down_proj or all_linear");
+    if (!phi3 && (targets & fused))
+        return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
+                            "qkv_proj and gate_up_proj exist only in phi3; %s has q_proj, k_proj, "
+                            "v_proj, gate_proj and up_proj",
+                            gs_family_name(a->family));
+    if (targets & GS_LORA_ALL_LINEAR)
+        targets |= phi3 ? (fused | GS_LORA_O_PROJ | GS_LORA_DOWN_PROJ)
+                        : (split | GS_LORA_O_PROJ | GS_LORA_DOWN_PROJ);
+    bool ovf = false;
+    const uint64_t h = a->hidden_size, i = a->intermediate_size;
+    const uint64_t q = gs_mul(a->num_attention_heads, a->head_dim, &ovf);
+    const uint64_t kv = gs_mul(a->num_key_value_heads, a->head_dim, &ovf);
+    /* r * (d_in + d_out) for each targeted nn.Linear(d_in, d_out) */
+    const struct {
+        unsigned bit;
+        uint64_t d_in, d_out;
+    } modules[] = {
+        {GS_LORA_Q_PROJ, h, q},
+        {GS_LORA_K_PROJ, h, kv},
+        {GS_LORA_V_PROJ, h, kv},
+        {GS_LORA_O_PROJ, q, h},
+        {GS_LORA_GATE_PROJ, h, i},
+        {GS_LORA_UP_PROJ, h, i},
+        {GS_LORA_DOWN_PROJ, i, h},
+        {GS_LORA_QKV_PROJ, h, gs_add(q, gs_mul(2, kv, &ovf), &ovf)},
+        {GS_LORA_GATE_UP_PROJ, h, gs_mul(2, i, &ovf)},
+    };
+    uint64_t per_layer = 0;
+    for (size_t m = 0; m < sizeof(modules) / sizeof(modules[0]); m++) {
+        if (targets & modules[m].bit)
+            per_layer = gs_add(per_layer,
+                               gs_mul(rank, gs_add(modules[m].d_in, modules[m].d_out, &ovf), &ovf),
+                               &ovf);
+    }
+    if (per_layer == 0)
+        return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
+                            "names no module to adapt");
+    uint64_t total = gs_mul(per_layer, a->num_hidden_layers, &ovf);
+    if (ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "/training/lora/rank", "the adapter count overflows");
+    *out = total;
+    return GS_OK;
+}

@@ -1,0 +1,283 @@
+/* codec_training.c - training, parallelism and overrides sections (see codec_training.h). */
+#include "codec_training.h"
+
+#include "jsonv.h"
+
+#include <math.h>
+#include <string.h>
+
+#define DEGREE_MAX ((uint64_t)1 << 20)
+
+static const char *const training_keys[] = {"batch_size", "sequence_length",
+                                            "gradient_accumulation_steps", "regime", "optimizer",
+                                            "activation_checkpointing", "flash_attention", "method",
+                                            "lora", "double_quant", NULL};
+static const char *const lora_keys[] = {"rank", "targets", NULL};
+static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
+                                               "sequence_parallel", "zero_stage", "offload",
+                                               "distributed_optimizer", "gpus_per_node", NULL};
+static const char *const override_keys[] = {"cuda_context_bytes", "cublas_workspace_bytes",
+                                            "nccl_bytes", "zero_bucket_bytes",
+                                            "fragmentation_fraction", NULL};
+
+/* Index = enum value. */
+static const char *const regime_names[] = {"fp32", "bf16_mixed", "fp16_mixed", "bf16_pure", "amp",
+                                           NULL};
+static const enum gs_regime regime_values[] = {GS_REGIME_FP32, GS_REGIME_BF16_MIXED,
+                                               GS_REGIME_FP16_MIXED, GS_REGIME_BF16_PURE,
+                                               GS_REGIME_AMP};
+static const char *const optimizer_names[] = {"adamw", "adam", "adamw_8bit", "sgd",
+                                              "sgd_momentum", "adafactor", "lion", NULL};
+static const char *const recompute_names[] = {"none", "selective", "full", NULL};
+static const char *const method_names[] = {"full", "lora", "qlora", NULL};
+static const char *const offload_names[] = {"none", "optimizer", "optimizer_and_params", NULL};
+static const char *const zero_aliases[] = {"no_shard", "shard_grad_op", "full_shard", NULL};
+static const unsigned zero_alias_stage[] = {0, 2, 3};
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} lora_targets[] = {
+    {"q_proj", GS_LORA_Q_PROJ},       {"k_proj", GS_LORA_K_PROJ},
+    {"v_proj", GS_LORA_V_PROJ},       {"o_proj", GS_LORA_O_PROJ},
+    {"gate_proj", GS_LORA_GATE_PROJ}, {"up_proj", GS_LORA_UP_PROJ},
+    {"down_proj", GS_LORA_DOWN_PROJ}, {"qkv_proj", GS_LORA_QKV_PROJ},
+    {"gate_up_proj", GS_LORA_GATE_UP_PROJ}, {"all_linear", GS_LORA_ALL_LINEAR},
+};
+static const char *const lora_target_names[] = {"q_proj", "k_proj", "v_proj", "o_proj",
+                                                "gate_proj", "up_proj", "down_proj", "qkv_proj",
+                                                "gate_up_proj", "all_linear", NULL};
+
+const char *codec_recompute_name(enum gs_recompute r)
+{
+    return r <= GS_RECOMPUTE_FULL ? recompute_names[r] : "none";
+}
+
+const char *codec_method_name(enum gs_method m)
+{
+    return m <= GS_METHOD_QLORA ? method_names[m] : "full";
+}
+
+const char *codec_offload_name(enum gs_offload o)
+{
+    return o <= GS_OFFLOAD_OPTIMIZER_AND_PARAMS ? offload_names[o] : "none";
+}
+
+/* A section must be an object of known keys. */
+static bool section_ok(const json_t *section, const char *pointer, const char *const *keys,
+                       struct gs_error *err)
+{
+    if (!json_is_object(section)) {
+        gs_error_add(err, GS_ERR_INVALID, pointer, "must be an object, got %s",
+                     jsonv_type_name(section));
+        return false;
+    }
+    return jsonv_only_keys(section, pointer, keys, err);
+}
+
+static void read_uint(const json_t *section, const char *base, const char *key, uint64_t min,
+                      uint64_t max, uint64_t *out, bool *ok, struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, key);
+    if (v == NULL)
+        return;
+    char where[JSONV_POINTER_MAX];
+    jsonv_pointer(where, sizeof(where), base, key);
+    if (!jsonv_uint(v, where, min, max, out, err))
+        *ok = false;
+}
+
+static void read_bool(const json_t *section, const char *base, const char *key, bool *out,
+                      bool *ok, struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, key);
+    if (v == NULL)
+        return;
+    char where[JSONV_POINTER_MAX];
+    jsonv_pointer(where, sizeof(where), base, key);
+    if (!jsonv_bool(v, where, out, err))
+        *ok = false;
+}
+
+/* Returns the choice index, or -1 when absent; *ok false when invalid. */
+static int read_enum(const json_t *section, const char *base, const char *key,
+                     const char *const *choices, bool *ok, struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, key);
+    if (v == NULL)
+        return -1;
+    char where[JSONV_POINTER_MAX];
+    jsonv_pointer(where, sizeof(where), base, key);
+    int index = -1;
+    if (!jsonv_enum(v, where, choices, &index, err)) {
+        *ok = false;
+        return -1;
+    }
+    return index;
+}
+
+static bool decode_lora(const json_t *lora, struct gs_training *out, struct gs_error *err)
+{
+    if (!section_ok(lora, "/training/lora", lora_keys, err))
+        return false;
+    bool ok = true;
+    read_uint(lora, "/training/lora", "rank", 1, 65536, &out->lora_rank, &ok, err);
+    const json_t *targets = json_object_get(lora, "targets");
+    if (targets == NULL)
+        return ok;
+    if (json_is_string(targets)) { /* "all_linear" alone is common shorthand */
+        int index = 0;
+        if (!jsonv_enum(targets, "/training/lora/targets", lora_target_names, &index, err))
+            return false;
+        out->lora_targets = lora_targets[index].bit;
+        return ok;
+    }
+    if (!json_is_array(targets) || json_array_size(targets) == 0) {
+        gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
+                     "must be a non-empty list of module names such as [\"q_proj\", \"v_proj\"] "
+                     "or \"all_linear\"");
+        return false;
+    }
+    size_t i;
+    const json_t *name;
+    json_array_foreach(targets, i, name) {
+        char where[JSONV_POINTER_MAX];
+        snprintf(where, sizeof(where), "/training/lora/targets/%zu", i);
+        int index = 0;
+        if (jsonv_enum(name, where, lora_target_names, &index, err))
+            out->lora_targets |= lora_targets[index].bit;
+        else
+            ok = false;
+    }
+    return ok;
+}
+
+bool codec_decode_training(const json_t *section, struct gs_training *out, struct gs_error *err)
+{
+    if (section == NULL)
+        return true;
+    if (!section_ok(section, "/training", training_keys, err))
+        return false;
+    bool ok = true;
+    const char *base = "/training";
+    read_uint(section, base, "batch_size", 1, DEGREE_MAX, &out->batch_size, &ok, err);
+    read_uint(section, base, "sequence_length", 1, (uint64_t)1 << 24, &out->sequence_length, &ok,
+              err);
+    read_uint(section, base, "gradient_accumulation_steps", 1, DEGREE_MAX,
+              &out->gradient_accumulation_steps, &ok, err);
+    int i = read_enum(section, base, "regime", regime_names, &ok, err);
+    if (i >= 0)
+        out->regime = regime_values[i];
+    i = read_enum(section, base, "optimizer", optimizer_names, &ok, err);
+    if (i >= 0)
+        out->optimizer = (enum gs_optimizer)i;
+    i = read_enum(section, base, "activation_checkpointing", recompute_names, &ok, err);
+    if (i >= 0)
+        out->recompute = (enum gs_recompute)i;
+    read_bool(section, base, "flash_attention", &out->flash_attention, &ok, err);
+    i = read_enum(section, base, "method", method_names, &ok, err);
+    if (i >= 0) {
+        out->method = (enum gs_method)i;
+        out->method_given = true;
+    }
+    read_bool(section, base, "double_quant", &out->double_quant, &ok, err);
+    const json_t *lora = json_object_get(section, "lora");
+    if (lora != NULL) {
+        ok &= decode_lora(lora, out, err);
+        if (ok && out->method == GS_METHOD_FULL && out->method_given) {
+            gs_error_add(err, GS_ERR_INVALID, "/training/lora",
+                         "applies to method lora or qlora, not full");
+            ok = false;
+        } else if (!out->method_given) {
+            out->method = GS_METHOD_LORA; /* adapter settings mean adapters; int4 makes it QLoRA */
+        }
+    }
+    return ok;
+}
+
+static void read_zero_stage(const json_t *section, struct gs_parallelism *out, bool *ok,
+                            struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, "zero_stage");
+    if (v == NULL)
+        return;
+    if (json_is_string(v)) { /* FSDP sharding strategies */
+        int index = 0;
+        if (jsonv_enum(v, "/parallelism/zero_stage", zero_aliases, &index, err))
+            out->zero_stage = zero_alias_stage[index];
+        else
+            *ok = false;
+        return;
+    }
+    uint64_t stage = 0;
+    if (jsonv_uint(v, "/parallelism/zero_stage", 0, 3, &stage, err))
+        out->zero_stage = (unsigned)stage;
+    else
+        *ok = false;
+}
+
+bool codec_decode_parallelism(const json_t *section, struct gs_parallelism *out,
+                              struct gs_error *err)
+{
+    if (section == NULL)
+        return true;
+    if (!section_ok(section, "/parallelism", parallelism_keys, err))
+        return false;
+    bool ok = true;
+    const char *base = "/parallelism";
+    read_uint(section, base, "tensor", 1, DEGREE_MAX, &out->tensor, &ok, err);
+    read_uint(section, base, "pipeline", 1, DEGREE_MAX, &out->pipeline, &ok, err);
+    read_uint(section, base, "data", 1, DEGREE_MAX, &out->data, &ok, err);
+    read_uint(section, base, "context", 1, DEGREE_MAX, &out->context, &ok, err);
+    read_uint(section, base, "expert", 1, DEGREE_MAX, &out->expert, &ok, err);
+    read_uint(section, base, "gpus_per_node", 1, 1024, &out->gpus_per_node, &ok, err);
+    read_bool(section, base, "sequence_parallel", &out->sequence_parallel, &ok, err);
+    read_bool(section, base, "distributed_optimizer", &out->distributed_optimizer, &ok, err);
+    read_zero_stage(section, out, &ok, err);
+    int i = read_enum(section, base, "offload", offload_names, &ok, err);
+    if (i >= 0)
+        out->offload = (enum gs_offload)i;
+    return ok;
+}
+
+bool codec_decode_overrides(const json_t *section, struct gs_overrides *out, struct gs_error *err)
+{
+    if (section == NULL)
+        return true;
+    if (!section_ok(section, "/overrides", override_keys, err))
+        return false;
+    bool ok = true;
+    const char *base = "/overrides";
+    const uint64_t cap = (uint64_t)1 << 50; /* 1 PiB: beyond any GPU */
+    struct {
+        const char *key;
+        bool *has;
+        uint64_t *value;
+    } bytes[] = {
+        {"cuda_context_bytes", &out->has_cuda_context_bytes, &out->cuda_context_bytes},
+        {"cublas_workspace_bytes", &out->has_cublas_workspace_bytes, &out->cublas_workspace_bytes},
+        {"nccl_bytes", &out->has_nccl_bytes, &out->nccl_bytes},
+        {"zero_bucket_bytes", &out->has_zero_bucket_bytes, &out->zero_bucket_bytes},
+    };
+    for (size_t k = 0; k < sizeof(bytes) / sizeof(bytes[0]); k++) {
+        if (json_object_get(section, bytes[k].key) == NULL)
+            continue;
+        bool field_ok = true;
+        read_uint(section, base, bytes[k].key, 0, cap, bytes[k].value, &field_ok, err);
+        *bytes[k].has = field_ok;
+        ok &= field_ok;
+    }
+    const json_t *f = json_object_get(section, "fragmentation_fraction");
+    if (f != NULL) {
+        double value = json_is_number(f) ? json_number_value(f) : -1;
+        if (!json_is_number(f) || !(value >= 0 && value <= 1)) {
+            gs_error_add(err, GS_ERR_INVALID, "/overrides/fragmentation_fraction",
+                         "must be a number from 0 to 1 (0.05 = 5%%)");
+            ok = false;
+        } else {
+            out->has_fragmentation_permille = true;
+            out->fragmentation_permille = (uint64_t)llround(value * 1000);
+        }
+    }
+    return ok;
+}

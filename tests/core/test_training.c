@@ -1,0 +1,419 @@
+/*
+ * test_training.c - training memory: model states by regime, optimizer and
+ * ZeRO stage, model-parallel splits, offload, LoRA/QLoRA and activations,
+ * each checked against a cited figure or a hand computation written here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "gs/activation.h"
+#include "gs/estimate.h"
+#include "gs/training.h"
+
+#include <string.h>
+
+static struct gs_workload training(enum gs_dtype weights)
+{
+    struct gs_workload w;
+    memset(&w, 0, sizeof(w));
+    w.mode = GS_MODE_TRAINING;
+    w.weights = weights;
+    gs_training_defaults(&w.training);
+    gs_parallelism_defaults(&w.parallelism);
+    return w;
+}
+
+static struct gs_model_spec raw(uint64_t n)
+{
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.parameters = n;
+    return m;
+}
+
+static struct gs_model_spec llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k, uint64_t i,
+                                  uint64_t V)
+{
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch.family = GS_FAMILY_LLAMA;
+    m.arch.hidden_size = h;
+    m.arch.num_hidden_layers = L;
+    m.arch.num_attention_heads = a;
+    m.arch.num_key_value_heads = k;
+    m.arch.head_dim = h / a;
+    m.arch.intermediate_size = i;
+    m.arch.vocab_size = V;
+    return m;
+}
+
+static uint64_t states(const struct gs_estimate *e)
+{
+    return e->per_gpu.weights_bytes + e->per_gpu.gradients_bytes + e->per_gpu.optimizer_bytes;
+}
+
+/* ZeRO paper, Figure 1: Psi = 7.5B, Nd = 64, mixed-precision Adam (K = 12):
+ * 120 / 31.4 / 16.6 / 1.9 GB per GPU for stages 0-3. Exactly:
+ *   0: 16 * 7.5e9                = 120,000,000,000
+ *   1: 4 * 7.5e9 + 12 * 7.5e9/64 =  31,406,250,000
+ *   2: 2 * 7.5e9 + 14 * 7.5e9/64 =  16,640,625,000
+ *   3: 16 * 7.5e9 / 64           =   1,875,000,000 */
+static void test_zero_paper_figure_1(void **state)
+{
+    (void)state;
+    const uint64_t expected[] = {120000000000ULL, 31406250000ULL, 16640625000ULL, 1875000000ULL};
+    struct gs_model_spec m = raw(7500000000ULL);
+    for (unsigned stage = 0; stage <= 3; stage++) {
+        struct gs_workload w = training(GS_DTYPE_BF16);
+        w.parallelism.data = 64;
+        w.parallelism.zero_stage = stage;
+        struct gs_estimate e;
+        assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+        if (states(&e) != expected[stage])
+            fail_msg("ZeRO-%u: %llu, paper %llu", stage, (unsigned long long)states(&e),
+                     (unsigned long long)expected[stage]);
+        assert_int_equal(e.gpu_count, 64);
+    }
+}
+
+/* 70e9 parameters, bf16 mixed Adam: 16 bytes each = 1.12e12 bytes. */
+static void test_70b_mixed_adam(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = raw(70000000000ULL);
+    struct gs_workload w = training(GS_DTYPE_BF16);
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(states(&e), 1120000000000ULL);
+}
+
+/* Bytes per parameter for each regime x optimizer (estimation.md 2.1), in
+ * 1/64 bytes: e.g. bf16 mixed + 8-bit AdamW = 2 + 2 + 4 + 2 + 8/256 = 10.03125. */
+static void test_bytes_per_parameter_table(void **state)
+{
+    (void)state;
+    const struct {
+        enum gs_regime regime;
+        enum gs_optimizer opt;
+        double total; /* bytes per parameter, from the table */
+    } rows[] = {
+        {GS_REGIME_FP32, GS_OPT_ADAMW, 16},          {GS_REGIME_BF16_MIXED, GS_OPT_ADAMW, 16},
+        {GS_REGIME_FP16_MIXED, GS_OPT_ADAM, 16},     {GS_REGIME_BF16_PURE, GS_OPT_ADAMW, 8},
+        {GS_REGIME_AMP, GS_OPT_ADAMW, 16},           {GS_REGIME_BF16_MIXED, GS_OPT_ADAMW_8BIT, 10.03125},
+        {GS_REGIME_FP32, GS_OPT_ADAMW_8BIT, 10.03125}, {GS_REGIME_BF16_MIXED, GS_OPT_SGD_MOMENTUM, 12},
+        {GS_REGIME_FP32, GS_OPT_SGD_MOMENTUM, 12},   {GS_REGIME_FP32, GS_OPT_SGD, 8},
+        {GS_REGIME_BF16_MIXED, GS_OPT_LION, 12},     {GS_REGIME_BF16_MIXED, GS_OPT_ADAFACTOR, 8},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct gs_state_bytes b = gs_state_bytes_for(rows[i].regime, rows[i].opt);
+        uint64_t sum = b.weights + b.gradients + b.optimizer;
+        if (sum != (uint64_t)(rows[i].total * GS_BPP_UNIT))
+            fail_msg("%s + %s: %llu/64, table %g", gs_regime_name(rows[i].regime),
+                     gs_optimizer_name(rows[i].opt), (unsigned long long)sum, rows[i].total);
+    }
+}
+
+/* PEFT prints "trainable params: 4,194,304" for Llama-2-7B r=8 on q_proj,
+ * v_proj and 39,976,960 for r=16 on all seven linears (estimation.md 2.7). */
+static void test_lora_parameter_counts(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
+    uint64_t n = 0;
+    assert_int_equal(gs_lora_parameters(&m.arch, 8, GS_LORA_Q_PROJ | GS_LORA_V_PROJ, &n, NULL),
+                     GS_OK);
+    assert_int_equal(n, 4194304);
+    assert_int_equal(gs_lora_parameters(&m.arch, 16, GS_LORA_ALL_LINEAR, &n, NULL), GS_OK);
+    assert_int_equal(n, 39976960);
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_lora_parameters(&m.arch, 8, GS_LORA_QKV_PROJ, &n, &err), GS_ERR_INVALID);
+    m.arch.family = GS_FAMILY_BERT;
+    assert_int_equal(gs_lora_parameters(&m.arch, 8, GS_LORA_Q_PROJ, &n, NULL), GS_ERR_UNSUPPORTED);
+}
+
+/* QLoRA Llama-2-7B, nf4 with double quantization (estimation.md 2.7):
+ * linears 6,476,005,376 x 2113/4096 bytes (4.127 bits) = 3,340,771,328
+ * (ceil), plus 262,410,240 embedding/norm/head parameters x 2 bytes =
+ * 524,820,480 -> 3,865,591,808 bytes ("3.87 GB"). The r=16 all-linear
+ * adapters (39,976,960) add 4 bytes each as fp32 weights (PEFT autocast),
+ * 4 of gradients and 8 of AdamW states. Without double quantization the base
+ * is 4.5 bits: 4,167,573,504 ("nf4 4.17 GB", estimation.md 4.1). */
+static void test_qlora_llama2_7b(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_workload w = training(GS_DTYPE_INT4);
+    w.training.lora_rank = 16;
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.method, GS_METHOD_QLORA);
+    assert_int_equal(e.trainable_parameters, 39976960ULL);
+    assert_int_equal(e.per_gpu.weights_bytes, 3865591808ULL + 4 * 39976960ULL);
+    assert_int_equal(e.per_gpu.gradients_bytes, 4 * 39976960ULL);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 8 * 39976960ULL);
+    w.training.double_quant = false;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, 4167573504ULL + 4 * 39976960ULL);
+}
+
+/* LoRA over a bf16 base: the base costs its weight bytes only. */
+static void test_lora_bf16_base(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_workload w = training(GS_DTYPE_BF16);
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 8;
+    w.training.lora_targets = GS_LORA_Q_PROJ | GS_LORA_V_PROJ;
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, 2 * 6738415616ULL + 4 * 4194304ULL);
+    assert_int_equal(e.per_gpu.gradients_bytes, 4 * 4194304ULL);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 8 * 4194304ULL);
+}
+
+/* Tensor and pipeline split on the most loaded GPU, by hand. Llama-2-7B
+ * (attention+mlp 6,476,005,376; norms 266,240; embedding = head =
+ * 131,072,000), t = 2, p = 2, bf16 mixed Adam:
+ *   vocab 32000 padded to a multiple of 128*2 = 32000 (no padding)
+ *   layers: 6,476,005,376 / 2 stages / 2 ranks = 1,619,001,344
+ *   norms: 266,240 / 2 = 133,120
+ *   first stage: + embedding / 2 = 65,536,000 -> 1,684,670,464
+ *   last stage: + head / 2 = the same -> 1,684,670,464 parameters per GPU. */
+static void test_tensor_pipeline_split(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_workload w = training(GS_DTYPE_BF16);
+    w.parallelism.tensor = 2;
+    w.parallelism.pipeline = 2;
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.parameters_per_gpu, 1684670464ULL);
+    assert_int_equal(states(&e), 16 * 1684670464ULL);
+    assert_int_equal(e.gpu_count, 4);
+
+    /* t = 8 pads 32000 to 32768 (multiple of 1024), as Megatron does: 768 rows
+     * x 4096 = 3,145,728 extra on the embedding, as many on the untied head */
+    w.parallelism.tensor = 8;
+    w.parallelism.pipeline = 1;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    /* 6,476,005,376/8 + 266,240 + 2 * (131,072,000 + 3,145,728)/8 */
+    assert_int_equal(e.parameters_per_gpu, 809500672ULL + 266240ULL + 2 * 16777216ULL);
+}
+
+/* ZeRO-Offload of the optimizer: the GPU keeps 16-bit weights only; the
+ * host keeps optimizer states plus fp32 gradients per rank. Raw 7.5e9,
+ * ZeRO-2, dp = 8, one node of 8 GPUs:
+ *   GPU weights 2 * 7.5e9 = 15e9; host per rank 12 * 7.5e9/8 + 4 * 7.5e9/8
+ *   = 15e9; per node 8 * 15e9 = 120e9. */
+static void test_offload_optimizer(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = raw(7500000000ULL);
+    struct gs_workload w = training(GS_DTYPE_BF16);
+    w.parallelism.data = 8;
+    w.parallelism.zero_stage = 2;
+    w.parallelism.offload = GS_OFFLOAD_OPTIMIZER;
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, 15000000000ULL);
+    assert_int_equal(e.per_gpu.gradients_bytes, 0);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 0);
+    assert_int_equal(e.host_bytes_per_node, 120000000000ULL);
+}
+
+static void expect_layout_error(struct gs_workload w, struct gs_model_spec m, const char *pointer)
+{
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_not_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
+    for (size_t i = 0; i < err.count; i++) {
+        if (strcmp(err.items[i].pointer, pointer) == 0)
+            return;
+    }
+    fail_msg("no error at %s (first: %s %s)", pointer, err.count ? err.items[0].pointer : "",
+             err.count ? err.items[0].detail : "");
+}
+
+/* estimation.md 6: TP divides heads and is a multiple or divisor of KV
+ * heads; PP divides layers; EP divides experts; offload needs ZeRO. */
+static void test_layout_validation(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(8192, 80, 64, 8, 28672, 32000); /* Llama-2-70B */
+    struct gs_workload w = training(GS_DTYPE_BF16);
+    w.parallelism.tensor = 3;
+    expect_layout_error(w, m, "/parallelism/tensor"); /* 64 % 3 */
+    w = training(GS_DTYPE_BF16);
+    w.parallelism.tensor = 16; /* divides 64 heads, a multiple of 8 KV heads: fine */
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    w.parallelism.pipeline = 3;
+    expect_layout_error(w, m, "/parallelism/pipeline"); /* 80 % 3 */
+    w = training(GS_DTYPE_BF16);
+    w.parallelism.expert = 2;
+    expect_layout_error(w, m, "/parallelism/expert"); /* dense model */
+    w = training(GS_DTYPE_BF16);
+    w.parallelism.offload = GS_OFFLOAD_OPTIMIZER;
+    expect_layout_error(w, m, "/parallelism/offload");
+    w.parallelism.zero_stage = 2;
+    w.parallelism.offload = GS_OFFLOAD_OPTIMIZER_AND_PARAMS;
+    expect_layout_error(w, m, "/parallelism/offload");
+    w = training(GS_DTYPE_BF16);
+    w.parallelism.sequence_parallel = true;
+    expect_layout_error(w, m, "/parallelism/sequence_parallel");
+    w = training(GS_DTYPE_BF16);
+    w.parallelism.zero_stage = 1;
+    w.parallelism.distributed_optimizer = true;
+    expect_layout_error(w, m, "/parallelism/distributed_optimizer");
+
+    /* KV heads: t = 12 divides neither 8 nor is a multiple of it (and not 64 either) */
+    struct gs_model_spec gqa = llama(4096, 32, 48, 8, 14336, 32000);
+    gqa.arch.head_dim = 128;
+    w = training(GS_DTYPE_BF16);
+    w.parallelism.tensor = 12;
+    expect_layout_error(w, gqa, "/parallelism/tensor");
+}
+
+/* Korthikanti et al. 2022, Table 2: a GPT layer (i = 4h, dropout on,
+ * LayerNorm, MHA, no flash attention) stores sbh(34 + 5as/h) bytes with
+ * 16-bit activations. h = 1024, a = 16, s = 2048, b = 1:
+ *   34 * 2048 * 1024 + 5 * 16 * 2048^2 = 71,303,168 + 335,544,320 = 406,847,488.
+ * With t = 2 and no sequence parallelism: sbh(10 + 24/t + 5as/(ht))
+ *   = 2048*1024*22 + 335,544,320/2 = 46,137,344 + 167,772,160 = 213,909,504.
+ * With sequence parallelism and selective recomputation: 34 sbh / t = 35,651,584. */
+static void test_korthikanti_gpt_layer(void **state)
+{
+    (void)state;
+    struct gs_arch a;
+    memset(&a, 0, sizeof(a));
+    a.family = GS_FAMILY_GPT2;
+    a.hidden_size = 1024;
+    a.num_hidden_layers = 24;
+    a.num_attention_heads = 16;
+    a.num_key_value_heads = 16;
+    a.head_dim = 64;
+    a.intermediate_size = 4096;
+    a.vocab_size = 50257;
+    a.max_position_embeddings = 2048;
+    a.attention_dropout = true;
+    a.hidden_dropout = true;
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_activation_input in = {&a, 1, 2048, 1, 2, GS_RECOMPUTE_NONE, false, &par};
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 406847488ULL);
+
+    par.tensor = 2;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 213909504ULL);
+
+    par.sequence_parallel = true;
+    in.recompute = GS_RECOMPUTE_SELECTIVE;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 35651584ULL);
+
+    /* full recomputation keeps each layer's input: 2 sbh / t with SP */
+    in.recompute = GS_RECOMPUTE_FULL;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 2048ULL * 1024 * 2 / 2);
+}
+
+/* Llama-2-7B, s = 4096, b = 1, no TP, no dropout, flash attention
+ * (estimation.md 3.2, computed here for the eager SwiGLU that HF runs):
+ *   replicated: 2 norm inputs + QKV input + MLP input = 4 * 2 sbh = 8 sbh
+ *   Q, K, V, out-proj input: 4 * 2 sbh = 8 sbh
+ *   SwiGLU eager: gate out, up out, act out, down input = 4 * 2 * s*b*i
+ *   flash: 4 * a * s * b (fp32 lse)
+ * = 16 * 4096 * 4096 + 8 * 4096 * 11008 + 4 * 32 * 4096
+ * = 268,435,456 + 360,710,144 + 524,288 = 629,669,888 per layer (37.53 sbh,
+ * the "eager SwiGLU gives 37.53 sbh" of estimation.md 3.2). */
+static void test_llama_layer_flash(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_activation_input in = {&m.arch, 1, 4096, 1, 2, GS_RECOMPUTE_NONE, true, &par};
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 629669888ULL);
+    /* the whole GPU: 32 layers, 8 bytes of token ids per token, and the
+     * logits: 4096 tokens x 32000 x (2 bf16 + 4 fp32 upcast + 4 fp32 grad) */
+    assert_int_equal(r.logits_bytes, 4096ULL * 32000 * 10);
+    assert_int_equal(r.total_bytes, 32 * 629669888ULL + 8 * 4096 + 4096ULL * 32000 * 10);
+}
+
+/* Pipeline stages hold min(p, micro-batches) micro-batches in flight on the
+ * first stage (Megatron, estimation.md 3.3); the last stage holds one plus
+ * the logits. Llama-2-7B, p = 4, 8 micro-batches: first = 4 x (8 layers +
+ * token ids); last = 8 layers + logits. */
+static void test_pipeline_in_flight(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    par.pipeline = 4;
+    struct gs_activation_input in = {&m.arch, 1, 4096, 8, 2, GS_RECOMPUTE_NONE, true, &par};
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 4 * (8 * 629669888ULL + 8 * 4096));
+    assert_int_equal(r.last_stage_bytes, 8 * 629669888ULL + 4096ULL * 32000 * 10);
+    assert_int_equal(r.total_bytes, r.first_stage_bytes);
+    in.micro_batches = 2; /* fewer micro-batches than stages */
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 2 * (8 * 629669888ULL + 8 * 4096));
+}
+
+/* Expert parallelism shards routed experts. Mixtral-8x7B (estimation.md 1.1
+ * formula): experts = 32 layers x (router 4096*8 + 8 experts x 3*4096*14336)
+ * = 32 x (32,768 + 1,409,286,144) = 45,098,205,184; e = 8 over t*dp = 8 ->
+ * 1/8 of them per GPU. */
+static void test_expert_parallel(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(4096, 32, 32, 8, 14336, 32000);
+    m.arch.family = GS_FAMILY_MIXTRAL;
+    m.arch.num_experts = 8;
+    m.arch.num_experts_per_tok = 2;
+    struct gs_workload w = training(GS_DTYPE_BF16);
+    w.parallelism.data = 8;
+    w.parallelism.expert = 8;
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.params.experts, 45098205184ULL);
+    assert_int_equal(e.parameters_per_gpu, e.parameters - 45098205184ULL + 45098205184ULL / 8);
+    w.parallelism.expert = 3;
+    expect_layout_error(w, m, "/parallelism/expert");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zero_paper_figure_1),
+        cmocka_unit_test(test_70b_mixed_adam),
+        cmocka_unit_test(test_bytes_per_parameter_table),
+        cmocka_unit_test(test_lora_parameter_counts),
+        cmocka_unit_test(test_qlora_llama2_7b),
+        cmocka_unit_test(test_lora_bf16_base),
+        cmocka_unit_test(test_tensor_pipeline_split),
+        cmocka_unit_test(test_offload_optimizer),
+        cmocka_unit_test(test_layout_validation),
+        cmocka_unit_test(test_korthikanti_gpt_layer),
+        cmocka_unit_test(test_llama_layer_flash),
+        cmocka_unit_test(test_pipeline_in_flight),
+        cmocka_unit_test(test_expert_parallel),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
