@@ -71,6 +71,16 @@ static void flag(struct reader *r, const char *name, bool *out)
 
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
 
+/* Whether any of `names` is a non-zero dropout probability. */
+static void dropout(struct reader *r, const char *const *names, bool *out)
+{
+    for (const char *const *n = names; *n != NULL; n++) {
+        const json_t *v = json_object_get(r->config, *n);
+        if (json_is_number(v) && json_number_value(v) > 0)
+            *out = true;
+    }
+}
+
 static void read_common(struct reader *r, struct gs_arch *a)
 {
     dim(r, NAMES("hidden_size", "n_embd", "n_embed", "d_model"), true, &a->hidden_size);
@@ -91,6 +101,13 @@ static void read_common(struct reader *r, struct gs_arch *a)
     dim(r, NAMES("sliding_window"), false, &a->sliding_window);
     a->tie_word_embeddings = gs_family_ties_by_default(a->family);
     flag(r, "tie_word_embeddings", &a->tie_word_embeddings);
+    /* GPT-2 attn_pdrop/resid_pdrop, BERT *_dropout_prob, T5 dropout_rate, OPT dropout */
+    dropout(r, NAMES("attention_dropout", "attn_pdrop", "attention_probs_dropout_prob",
+                     "dropout_rate"),
+            &a->attention_dropout);
+    dropout(r, NAMES("hidden_dropout", "resid_pdrop", "hidden_dropout_prob", "dropout_rate",
+                     "dropout"),
+            &a->hidden_dropout);
 }
 
 static void read_mlp_width(struct reader *r, struct gs_arch *a)

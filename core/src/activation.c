@@ -63,13 +63,10 @@ static void attention_widths(const struct gs_arch *a, uint64_t *q, uint64_t *k, 
         *v = *o = a->num_attention_heads * a->v_head_dim;
         return;
     }
-    const bool kv_heads = a->family != GS_FAMILY_GPT2 && a->family != GS_FAMILY_GPT_NEOX &&
-                          a->family != GS_FAMILY_OPT && a->family != GS_FAMILY_BLOOM &&
-                          a->family != GS_FAMILY_T5 && a->family != GS_FAMILY_BERT &&
-                          !(a->family == GS_FAMILY_FALCON && !a->new_decoder_architecture);
-    uint64_t kvh = kv_heads ? a->num_key_value_heads : a->num_attention_heads;
-    if (a->family == GS_FAMILY_FALCON && !a->new_decoder_architecture && a->multi_query)
-        kvh = 1;
+    uint64_t kvh = gs_family_has_kv_heads(a->family) ? a->num_key_value_heads
+                                                     : a->num_attention_heads;
+    if (a->family == GS_FAMILY_FALCON && !a->new_decoder_architecture) /* old Falcon: MQA or MHA */
+        kvh = a->multi_query ? 1 : a->num_attention_heads;
     *q = *o = a->num_attention_heads * a->head_dim;
     *k = *v = kvh * a->head_dim;
 }

@@ -104,7 +104,7 @@ static void bound(const char *field, uint64_t value, uint64_t limit, struct gs_e
     }
 }
 
-static bool has_kv_heads(enum gs_family f)
+bool gs_family_has_kv_heads(enum gs_family f)
 {
     return f != GS_FAMILY_GPT2 && f != GS_FAMILY_GPT_NEOX && f != GS_FAMILY_OPT &&
            f != GS_FAMILY_BLOOM && f != GS_FAMILY_T5 && f != GS_FAMILY_BERT &&
@@ -170,7 +170,7 @@ enum gs_status gs_arch_validate(const struct gs_arch *arch, struct gs_error *err
     if (arch->family == GS_FAMILY_GPT2 || arch->family == GS_FAMILY_OPT ||
         arch->family == GS_FAMILY_BERT)
         require("/max_position_embeddings", arch->max_position_embeddings, err, &ok);
-    if (has_kv_heads(arch->family)) {
+    if (gs_family_has_kv_heads(arch->family)) {
         require("/num_key_value_heads", arch->num_key_value_heads, err, &ok);
         if (ok && arch->num_attention_heads % arch->num_key_value_heads != 0) {
             gs_error_add(err, GS_ERR_INVALID, "/num_key_value_heads",

@@ -40,21 +40,6 @@ static bool divides(uint64_t d, uint64_t n)
     return d != 0 && n % d == 0;
 }
 
-static bool has_kv_heads(const struct gs_arch *a)
-{
-    switch (a->family) {
-    case GS_FAMILY_GPT2:
-    case GS_FAMILY_GPT_NEOX:
-    case GS_FAMILY_OPT:
-    case GS_FAMILY_BLOOM:
-    case GS_FAMILY_T5:
-    case GS_FAMILY_BERT:
-        return false;
-    default:
-        return !gs_family_uses_mla(a->family);
-    }
-}
-
 static void check_arch_layout(const struct gs_parallelism *p, const struct gs_arch *a,
                               struct gs_error *err, bool *ok)
 {
@@ -64,7 +49,7 @@ static void check_arch_layout(const struct gs_parallelism *p, const struct gs_ar
                      "tensor parallelism %llu must divide the %llu attention heads", t,
                      (unsigned long long)a->num_attention_heads);
         *ok = false;
-    } else if (has_kv_heads(a) && !divides(p->tensor, a->num_key_value_heads) &&
+    } else if (gs_family_has_kv_heads(a->family) && !divides(p->tensor, a->num_key_value_heads) &&
                !divides(a->num_key_value_heads, p->tensor)) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/tensor",
                      "tensor parallelism %llu must be a multiple or a divisor of the %llu KV heads",

@@ -329,6 +329,34 @@ static void test_lora_through_the_api(void **state)
     json_decref(r);
 }
 
+/* Dropout masks only when the config's dropout is non-zero (estimation.md
+ * 3.5). GPT-2 small (h 768, 12 layers, 12 heads), s = 1024, b = 1, eager
+ * attention: attn_pdrop/resid_pdrop 0.1 add per layer two 1-byte hidden masks
+ * (2 * 1024 * 768 = 1,572,864) and, on the attention scores, a 1-byte mask
+ * plus the 2-byte dropout output (3 * 12 * 1024^2 = 37,748,736), and once the
+ * embedding-dropout mask (1024 * 768 = 786,432):
+ * 12 * 39,321,600 + 786,432 = 472,645,632 bytes more than with 0.0. */
+static void test_dropout_from_config(void **state)
+{
+    (void)state;
+#define GPT2_DROPOUT(p)                                                                           \
+    "{\"model\":{\"config\":{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_layer\":12,"                 \
+    "\"n_head\":12,\"vocab_size\":50257,\"attn_pdrop\":" p ",\"resid_pdrop\":" p "}},"          \
+    "\"mode\":\"training\",\"training\":{\"batch_size\":1,\"sequence_length\":1024,"             \
+    "\"flash_attention\":false}}"
+    const char *with = GPT2_DROPOUT("0.1");
+    const char *without = GPT2_DROPOUT("0.0");
+    struct problem p;
+    json_t *a = estimate(with, &p);
+    json_t *b = estimate(without, &p);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(get_int(a, "per_gpu.activations_bytes") - get_int(b, "per_gpu.activations_bytes"),
+                     472645632LL);
+    json_decref(a);
+    json_decref(b);
+}
+
 static void expect_error(const char *request, int status, const char *pointer, const char *needle)
 {
     struct problem p;
@@ -469,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_gemma_config_defaults),
         cmocka_unit_test(test_published_counts_from_configs),
         cmocka_unit_test(test_lora_through_the_api),
+        cmocka_unit_test(test_dropout_from_config),
         cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_pointer_escaping),

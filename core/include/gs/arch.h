@@ -113,9 +113,11 @@ bool gs_family_parse(const char *model_type, enum gs_family *out);
  * and T5, as their transformers configuration classes default it). */
 bool gs_family_ties_by_default(enum gs_family family);
 
-/* Whether the family routes tokens to experts / uses multi-head latent attention. */
+/* Whether the family routes tokens to experts / uses multi-head latent
+ * attention / reads num_key_value_heads (grouped-query attention). */
 bool gs_family_is_moe(enum gs_family family);
 bool gs_family_uses_mla(enum gs_family family);
+bool gs_family_has_kv_heads(enum gs_family family);
 
 /* The supported model_type names, comma separated, for error messages. */
 const char *gs_family_supported(void);
