@@ -27,23 +27,6 @@ static uint64_t div_ceil(uint64_t n, uint64_t d)
     return gs_div_ceil(n, d ? d : 1);
 }
 
-static bool gated(const struct gs_arch *a)
-{
-    switch (a->family) {
-    case GS_FAMILY_GPT2:
-    case GS_FAMILY_GPT_NEOX:
-    case GS_FAMILY_OPT:
-    case GS_FAMILY_BLOOM:
-    case GS_FAMILY_FALCON:
-    case GS_FAMILY_BERT:
-        return false;
-    case GS_FAMILY_T5:
-        return a->gated_mlp;
-    default:
-        return true;
-    }
-}
-
 /* Saved MLP tensors for `tokens` tokens of width `width`: gated eager
  * (gate out, up out, act out, down input) 4 elements, plain (act input,
  * fc2 input) 2 elements (estimation.md 3.2). */
@@ -112,7 +95,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
             p.partitioned = add(c, p.partitioned, mlp_terms(c, true, tokens, shared, e));
     } else {
         const uint64_t width = a->family == GS_FAMILY_BLOOM ? 4 * h : a->intermediate_size;
-        p.partitioned = add(c, p.partitioned, mlp_terms(c, gated(a), tokens, width, e));
+        p.partitioned = add(c, p.partitioned, mlp_terms(c, gs_arch_gated_mlp(a), tokens, width, e));
     }
 
     const uint64_t heads = a->num_attention_heads;

@@ -81,6 +81,24 @@ bool gs_family_uses_mla(enum gs_family family)
     return family == GS_FAMILY_DEEPSEEK_V2 || family == GS_FAMILY_DEEPSEEK_V3;
 }
 
+static bool layer_norm_family(enum gs_family f)
+{
+    return f == GS_FAMILY_GPT2 || f == GS_FAMILY_GPT_NEOX || f == GS_FAMILY_OPT ||
+           f == GS_FAMILY_BLOOM || f == GS_FAMILY_FALCON || f == GS_FAMILY_BERT;
+}
+
+bool gs_arch_gated_mlp(const struct gs_arch *arch)
+{
+    if (arch->family == GS_FAMILY_T5)
+        return arch->gated_mlp;
+    return !layer_norm_family(arch->family);
+}
+
+unsigned gs_arch_norm_size(const struct gs_arch *arch)
+{
+    return layer_norm_family(arch->family) ? 2 : 1;
+}
+
 /* A required dimension: positive and at most GS_ARCH_DIM_MAX. */
 static void require(const char *field, uint64_t value, struct gs_error *err, bool *ok)
 {

@@ -119,6 +119,13 @@ bool gs_family_is_moe(enum gs_family family);
 bool gs_family_uses_mla(enum gs_family family);
 bool gs_family_has_kv_heads(enum gs_family family);
 
+/* Whether the architecture's MLP is gated (SwiGLU/GeGLU: gate, up, down). */
+bool gs_arch_gated_mlp(const struct gs_arch *arch);
+
+/* Parameters per hidden unit of one norm: 2 for LayerNorm (weight and bias),
+ * 1 for RMSNorm and T5's weight-only LayerNorm. */
+unsigned gs_arch_norm_size(const struct gs_arch *arch);
+
 /* The supported model_type names, comma separated, for error messages. */
 const char *gs_family_supported(void);
 
