@@ -1,6 +1,7 @@
 /* codec.c - estimate request decoding and response encoding (see codec.h). */
 #include "codec.h"
 
+#include "codec_parity.h"
 #include "codec_training.h"
 #include "hfconfig.h"
 #include "jsonv.h"
@@ -13,8 +14,8 @@ json_t *codec_u64(uint64_t value)
     return json_integer(value > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)value);
 }
 
-static const char *const top_keys[] = {"model",    "mode",        "precision", "gpu",
-                                        "training", "parallelism", "overrides", NULL};
+static const char *const top_keys[] = {"model",       "mode",      "precision", "gpu",   "training",
+                                        "parallelism", "overrides", "parity",    NULL};
 static const char *const model_keys[] = {"parameters", "config", NULL};
 static const char *const precision_keys[] = {"weights", NULL};
 static const char *const mode_names[] = {"inference", "training", NULL};
@@ -183,6 +184,7 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
         ok &= codec_decode_parallelism(parallelism, &out->workload.parallelism, err);
     }
     ok &= codec_decode_overrides(json_object_get(body, "overrides"), &out->workload.overrides, err);
+    ok &= codec_decode_parity(json_object_get(body, "parity"), out, err);
     return ok ? GS_OK : GS_ERR_INVALID;
 }
 
@@ -394,6 +396,8 @@ json_t *codec_encode_estimate(const struct estimate_request *req, const struct g
     }
     if (ok && fit != NULL && req->gpu != NULL)
         ok = put(body, "fit", encode_fit(req->gpu, fit));
+    if (ok && req->parity != CODEC_PARITY_NONE)
+        ok = put(body, "parity", codec_encode_parity(req, est));
     ok = ok && put(body, "assumptions", encode_assumptions(req, est));
     ok = ok && put(body, "warnings", encode_warnings(req, est, fit));
     if (!ok) {

@@ -17,6 +17,10 @@
 
 enum codec_model_source { CODEC_MODEL_CATALOG, CODEC_MODEL_PARAMETERS, CODEC_MODEL_CONFIG };
 
+/* Another tool's estimate to reproduce beside gpusizer's own. */
+enum codec_parity { CODEC_PARITY_NONE, CODEC_PARITY_DEEPSPEED, CODEC_PARITY_MEGATRON,
+                    CODEC_PARITY_ACCELERATE };
+
 /* A decoded estimate request. Pointers borrow from the snapshot passed to
  * codec_decode_estimate and live as long as it. */
 struct estimate_request {
@@ -27,6 +31,7 @@ struct estimate_request {
     bool mode_defaulted;
     bool precision_defaulted;
     const struct catalog_gpu *gpu; /* NULL when no "gpu" */
+    enum codec_parity parity;
 };
 
 /* Architectures of the snapshot's models, decoded once (index = model index). */

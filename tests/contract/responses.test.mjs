@@ -313,6 +313,24 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(body.assumptions.find((a) => a.name === 'fragmentation_permille').value, 100);
     });
 
+    test('parity modes: deepspeed, megatron, accelerate', async () => {
+      for (const parity of ['deepspeed', 'megatron', 'accelerate']) {
+        const { res, body } = await estimate({
+          model: 'llama-3.1-70b', mode: 'training', parity,
+          training: { batch_size: 1, sequence_length: 4096, activation_checkpointing: 'selective',
+            gradient_accumulation_steps: 8 },
+          parallelism: { tensor: 8, pipeline: 4, data: 4, sequence_parallel: true, distributed_optimizer: true },
+        });
+        assert.equal(res.status, 200, parity);
+        assert.equal(body.parity.tool, parity);
+      }
+      const { body } = await estimate({ model: { parameters: 7e9 }, mode: 'training', parity: 'deepspeed' });
+      assert.equal(body.parity.rows.length, 2, 'a raw count has no largest layer: ZeRO-2 rows only');
+      assertProblem(await estimate({ model: { parameters: 7e9 }, mode: 'training', parity: 'megatron' }),
+        400, '/parity');
+      assertProblem(await estimate({ model: 'llama-3.1-8b', parity: 'vllm' }), 400, '/parity');
+    });
+
     test('fp16 training uses the fp16 mixed-precision regime', async () => {
       const { res, body } = await estimate({ model: { parameters: 1000 }, mode: 'training', precision: { weights: 'fp16' } });
       assert.equal(res.status, 200);

@@ -357,6 +357,28 @@ static void test_dropout_from_config(void **state)
     json_decref(b);
 }
 
+/* Parity through the API with a pasted Llama-2-7B config on 8 GPUs: the
+ * DeepSpeed rows print as in estimation.md 2.3 ("26.67GB" per GPU for
+ * ZeRO-2 without offload, "14.61GB" for ZeRO-3 without offload). */
+static void test_deepspeed_parity_through_the_api(void **state)
+{
+    (void)state;
+    struct problem p;
+    json_t *r = estimate(
+        "{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":4096,\"intermediate_size\":11008,"
+        "\"num_hidden_layers\":32,\"num_attention_heads\":32,\"vocab_size\":32000}},"
+        "\"mode\":\"training\",\"parallelism\":{\"data\":8},\"parity\":\"deepspeed\"}",
+        &p);
+    assert_non_null(r);
+    json_t *rows = json_object_get(json_object_get(r, "parity"), "rows");
+    assert_int_equal(json_array_size(rows), 8);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 1), "printed")),
+                        "301.23GB | 26.67GB | offload_optimizer=none");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 6), "printed")),
+                        "5.86GB | 14.61GB | offload_param=none, offload_optimizer=none, zero_init=1");
+    json_decref(r);
+}
+
 static void expect_error(const char *request, int status, const char *pointer, const char *needle)
 {
     struct problem p;
@@ -498,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_published_counts_from_configs),
         cmocka_unit_test(test_lora_through_the_api),
         cmocka_unit_test(test_dropout_from_config),
+        cmocka_unit_test(test_deepspeed_parity_through_the_api),
         cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_pointer_escaping),
