@@ -106,7 +106,7 @@ static void finish(struct tally *t, struct gs_param_count *c, uint64_t token_emb
  * layer count costs nothing): Mixtral every layer; Qwen-MoE every
  * decoder_sparse_step-th (layer l when (l+1) % step == 0); DeepSeek layers
  * l >= first_k_dense_replace with l % moe_layer_freq == 0. */
-static uint64_t moe_layers(const struct gs_arch *a)
+uint64_t gs_arch_moe_layers(const struct gs_arch *a)
 {
     const uint64_t L = a->num_hidden_layers;
     if (!gs_family_is_moe(a->family) || a->num_experts == 0)
@@ -150,7 +150,7 @@ static void count_decoder(struct tally *t, const struct gs_arch *a, struct gs_pa
     /* Mixtral's experts are intermediate_size wide; the others name a separate width */
     const uint64_t expert_width =
         a->family == GS_FAMILY_MIXTRAL ? a->intermediate_size : a->moe_intermediate_size;
-    const uint64_t sparse = moe_layers(a), dense = L - sparse;
+    const uint64_t sparse = gs_arch_moe_layers(a), dense = L - sparse;
     if (dense > 0) /* only count modules that exist: all-MoE configs still name a width */
         c->mlp = mul(t, dense, gated_mlp(t, h, a->intermediate_size, a->mlp_bias));
     uint64_t inactive = 0;

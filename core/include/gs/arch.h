@@ -119,6 +119,9 @@ bool gs_family_is_moe(enum gs_family family);
 bool gs_family_uses_mla(enum gs_family family);
 bool gs_family_has_kv_heads(enum gs_family family);
 
+/* How many decoder layers route tokens to experts (0 for dense models). */
+uint64_t gs_arch_moe_layers(const struct gs_arch *arch);
+
 /* Whether the architecture's MLP is gated (SwiGLU/GeGLU: gate, up, down). */
 bool gs_arch_gated_mlp(const struct gs_arch *arch);
 
