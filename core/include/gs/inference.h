@@ -1,0 +1,128 @@
+/*
+ * inference.h - the KV cache and what a serving engine will actually do
+ * with a GPU (estimation.md 4.2-4.5).
+ *
+ * KV bytes per token follow vLLM's KV-cache specs: 2 * kv_heads_per_gpu *
+ * head_dim * dtype per layer, with KV heads replicated when tensor
+ * parallelism exceeds them; MLA caches one latent (kv_lora_rank +
+ * qk_rope_head_dim) per layer, replicated on every tensor rank; per-token-
+ * head quantized caches add fp32 scales; sliding-window layers hold only
+ * the window (plus the batched tokens and one block); encoder-decoders add
+ * a cross-attention cache over the encoder tokens. The engine's budget then
+ * decides how many blocks of `block_size` tokens exist, and from them the
+ * token capacity, the concurrency at the requested context and the context
+ * at the requested concurrency.
+ */
+#ifndef GS_INFERENCE_H
+#define GS_INFERENCE_H
+
+#include "gs/arch.h"
+#include "gs/status.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum gs_kv_dtype {
+    GS_KV_AUTO,       /* the model's dtype */
+    GS_KV_BF16,
+    GS_KV_FP16,
+    GS_KV_FP8,        /* fp8 (e4m3), per-tensor scale */
+    GS_KV_FP8_E5M2,
+    GS_KV_INT8_PER_TOKEN_HEAD,
+    GS_KV_FP8_PER_TOKEN_HEAD,
+    GS_KV_FP8_DS_MLA, /* DeepSeek's fp8 MLA cache: 656 bytes per layer per token */
+    GS_KV_COUNT
+};
+
+const char *gs_kv_dtype_name(enum gs_kv_dtype dtype);
+bool gs_kv_dtype_parse(const char *name, enum gs_kv_dtype *out);
+
+enum gs_engine { GS_ENGINE_VLLM, GS_ENGINE_SGLANG, GS_ENGINE_TENSORRT_LLM, GS_ENGINE_TGI,
+                 GS_ENGINE_GENERIC, GS_ENGINE_COUNT };
+
+const char *gs_engine_name(enum gs_engine engine);
+bool gs_engine_parse(const char *name, enum gs_engine *out);
+
+/* KV cache shape on one GPU. */
+struct gs_kv_layout {
+    uint64_t layer_token_bytes;  /* one layer, one token, one GPU */
+    uint64_t full_layers;        /* full-attention layers on this GPU */
+    uint64_t window_layers;      /* sliding-window layers on this GPU */
+    uint64_t sliding_window;     /* tokens */
+    uint64_t cross_token_bytes;  /* encoder-decoder: per encoder token, all decoder layers */
+    uint64_t bytes_per_token;    /* all layers on this GPU, as if every layer held every token */
+    uint64_t bytes_per_token_total; /* across the tensor x pipeline group */
+};
+
+/* `model_bytes`: bytes per element of the model dtype (for `auto`).
+ * Errors: "/inference/kv_cache_dtype" for a dtype the architecture cannot use. */
+enum gs_status gs_kv_layout_for(const struct gs_arch *arch, enum gs_kv_dtype dtype,
+                                uint64_t model_bytes, uint64_t tensor, uint64_t pipeline,
+                                struct gs_kv_layout *out, struct gs_error *err);
+
+/* Paged bytes one sequence of `context` tokens (with `encoder_tokens` for
+ * cross-attention) holds, in blocks of `block_size`; sliding-window layers
+ * hold min(window - 1 + batched_tokens, context) tokens plus one block
+ * (vLLM SlidingWindowSpec.max_memory_usage_bytes). */
+uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
+                              uint64_t encoder_tokens, uint64_t block_size,
+                              uint64_t batched_tokens, bool *overflow);
+
+/* The engine's knobs; zero fields take the engine's shipped defaults. */
+struct gs_engine_config {
+    enum gs_engine engine;
+    uint64_t gpu_memory_utilization_permille; /* vLLM, default 900 */
+    uint64_t free_memory_fraction_permille;   /* TensorRT-LLM, default 900 */
+    uint64_t mem_fraction_static_permille;    /* SGLang: required */
+    uint64_t cuda_memory_fraction_permille;   /* TGI: required */
+    uint64_t block_size;                      /* default 16 */
+    uint64_t max_num_batched_tokens;          /* vLLM server defaults by GPU */
+    uint64_t max_num_seqs;
+    bool has_non_torch_bytes, has_activation_bytes, has_cuda_graph_bytes;
+    uint64_t non_torch_bytes, activation_bytes, cuda_graph_bytes; /* overrides */
+};
+
+struct gs_inference_input {
+    const struct gs_arch *arch;
+    uint64_t weights_bytes;   /* on the most loaded GPU */
+    uint64_t batch_size;      /* concurrent sequences */
+    uint64_t context_length;  /* tokens per sequence (prompt + output) */
+    uint64_t prompt_tokens;   /* encoder tokens for encoder-decoders; 0 = context */
+    uint64_t tensor, pipeline;
+    enum gs_kv_dtype kv_dtype;
+    uint64_t model_bytes;     /* bytes per element of the model dtype */
+    uint64_t gpu_total_bytes; /* what the driver reports; 0 = no GPU named */
+    bool gpu_is_a100;         /* vLLM's batch defaults treat A100 as small */
+    struct gs_engine_config engine;
+};
+
+struct gs_budget {
+    const char *rule;            /* the engine's rule, in words */
+    uint64_t total_bytes;        /* the GPU's reported capacity */
+    uint64_t fraction_permille;  /* utilization / memory fraction used */
+    uint64_t requested_bytes;    /* what the engine claims before KV */
+    uint64_t weights_bytes;
+    uint64_t activation_bytes;   /* profiled peak */
+    uint64_t non_torch_bytes;    /* CUDA context, NCCL, cuBLAS */
+    uint64_t cuda_graph_bytes;
+    int64_t kv_bytes;            /* left for the KV cache, negative when nothing is */
+};
+
+struct gs_inference_result {
+    struct gs_kv_layout kv;
+    uint64_t block_size, max_num_batched_tokens, max_num_seqs;
+    uint64_t kv_needed_bytes;     /* batch x one sequence at the context */
+    bool has_budget;              /* a GPU was named */
+    struct gs_budget budget;
+    uint64_t blocks, max_tokens;
+    uint64_t max_concurrency;     /* sequences at the requested context */
+    uint64_t max_context;         /* tokens per sequence at the requested batch */
+    bool starts;                  /* the engine starts and holds the requested load */
+    const char *binding;          /* why not, when !starts */
+};
+
+/* Runs the engine's rule. Error pointers under "/inference". */
+enum gs_status gs_inference_compute(const struct gs_inference_input *in,
+                                    struct gs_inference_result *out, struct gs_error *err);
+
+#endif

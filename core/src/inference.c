@@ -1,0 +1,350 @@
+/*
+ * inference.c - KV cache layout, paged sequence bytes and serving-engine
+ * budgets (see gs/inference.h; sources in estimation.md 4.2-4.5).
+ */
+#include "gs/inference.h"
+
+#include "gs/units.h"
+
+#include <string.h>
+
+static const char *const kv_names[GS_KV_COUNT] = {
+    [GS_KV_AUTO] = "auto", [GS_KV_BF16] = "bf16", [GS_KV_FP16] = "fp16", [GS_KV_FP8] = "fp8",
+    [GS_KV_FP8_E5M2] = "fp8_e5m2", [GS_KV_INT8_PER_TOKEN_HEAD] = "int8_per_token_head",
+    [GS_KV_FP8_PER_TOKEN_HEAD] = "fp8_per_token_head", [GS_KV_FP8_DS_MLA] = "fp8_ds_mla",
+};
+
+static const char *const engine_names[GS_ENGINE_COUNT] = {
+    [GS_ENGINE_VLLM] = "vllm", [GS_ENGINE_SGLANG] = "sglang",
+    [GS_ENGINE_TENSORRT_LLM] = "tensorrt_llm", [GS_ENGINE_TGI] = "tgi",
+    [GS_ENGINE_GENERIC] = "generic",
+};
+
+const char *gs_kv_dtype_name(enum gs_kv_dtype d)
+{
+    return d < GS_KV_COUNT ? kv_names[d] : "auto";
+}
+
+bool gs_kv_dtype_parse(const char *name, enum gs_kv_dtype *out)
+{
+    for (int i = 0; name != NULL && i < GS_KV_COUNT; i++) {
+        if (strcmp(name, kv_names[i]) == 0) {
+            *out = (enum gs_kv_dtype)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *gs_engine_name(enum gs_engine e)
+{
+    return e < GS_ENGINE_COUNT ? engine_names[e] : "generic";
+}
+
+bool gs_engine_parse(const char *name, enum gs_engine *out)
+{
+    for (int i = 0; name != NULL && i < GS_ENGINE_COUNT; i++) {
+        if (strcmp(name, engine_names[i]) == 0) {
+            *out = (enum gs_engine)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static uint64_t ceil_div(uint64_t n, uint64_t d)
+{
+    return gs_div_ceil(n, d ? d : 1);
+}
+
+/* Layers whose attention is windowed: Mistral's sliding_window applies to
+ * every layer, Gemma-2 alternates windowed and global layers. */
+static uint64_t windowed_layers(const struct gs_arch *a)
+{
+    if (a->sliding_window == 0)
+        return 0;
+    if (a->family == GS_FAMILY_MISTRAL)
+        return a->num_hidden_layers;
+    if (a->family == GS_FAMILY_GEMMA2)
+        return a->num_hidden_layers / 2;
+    return 0;
+}
+
+enum gs_status gs_kv_layout_for(const struct gs_arch *a, enum gs_kv_dtype dtype,
+                                uint64_t model_bytes, uint64_t t, uint64_t p,
+                                struct gs_kv_layout *out, struct gs_error *err)
+{
+    bool ovf = false;
+    memset(out, 0, sizeof(*out));
+    t = t ? t : 1;
+    p = p ? p : 1;
+    const bool mla = gs_family_uses_mla(a->family);
+    if (dtype == GS_KV_FP8_DS_MLA && !mla)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/kv_cache_dtype",
+                            "fp8_ds_mla is DeepSeek's MLA cache; %s has no latent attention",
+                            gs_family_name(a->family));
+    if (mla && (dtype == GS_KV_INT8_PER_TOKEN_HEAD || dtype == GS_KV_FP8_PER_TOKEN_HEAD))
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/kv_cache_dtype",
+                            "per-token-head scales need KV heads; MLA caches one latent per token");
+    uint64_t e = model_bytes;
+    switch (dtype) {
+    case GS_KV_BF16:
+    case GS_KV_FP16:
+        e = 2;
+        break;
+    case GS_KV_FP8:
+    case GS_KV_FP8_E5M2:
+    case GS_KV_INT8_PER_TOKEN_HEAD:
+    case GS_KV_FP8_PER_TOKEN_HEAD:
+    case GS_KV_FP8_DS_MLA:
+        e = 1;
+        break;
+    case GS_KV_AUTO:
+    case GS_KV_COUNT:
+        break;
+    }
+    if (a->family == GS_FAMILY_BERT) /* encoder-only: no cache (EncoderOnlyAttentionSpec) */
+        return GS_OK;
+    if (mla) {
+        /* MLAAttentionSpec: one head of kv_lora_rank + qk_rope_head_dim, replicated on every
+         * tensor rank; fp8_ds_mla stores 656 bytes per layer per token */
+        out->layer_token_bytes = dtype == GS_KV_FP8_DS_MLA
+                                     ? 656
+                                     : gs_mul(a->kv_lora_rank + a->qk_rope_head_dim, e, &ovf);
+    } else {
+        uint64_t kv_heads = gs_family_has_kv_heads(a->family) ? a->num_key_value_heads
+                                                              : a->num_attention_heads;
+        if (a->family == GS_FAMILY_FALCON && !a->new_decoder_architecture)
+            kv_heads = a->multi_query ? 1 : a->num_attention_heads;
+        /* get_num_kv_heads: max(1, k // t), heads replicated past the tensor degree */
+        const uint64_t per_gpu = kv_heads >= t ? kv_heads / t : 1;
+        out->layer_token_bytes = gs_mul(gs_mul(2, per_gpu, &ovf), gs_mul(a->head_dim, e, &ovf), &ovf);
+        if (dtype == GS_KV_INT8_PER_TOKEN_HEAD || dtype == GS_KV_FP8_PER_TOKEN_HEAD)
+            out->layer_token_bytes = gs_add(out->layer_token_bytes, gs_mul(8, per_gpu, &ovf), &ovf);
+    }
+    const uint64_t layers = a->family == GS_FAMILY_T5 && a->num_decoder_layers
+                                ? a->num_decoder_layers
+                                : a->num_hidden_layers;
+    const uint64_t windowed = windowed_layers(a);
+    out->window_layers = ceil_div(windowed, p);
+    out->full_layers = ceil_div(layers, p) - (out->window_layers < ceil_div(layers, p) ? out->window_layers : ceil_div(layers, p));
+    out->sliding_window = a->sliding_window;
+    if (a->family == GS_FAMILY_T5) /* cross-attention K/V over the encoder output, per decoder layer */
+        out->cross_token_bytes = gs_mul(out->layer_token_bytes, ceil_div(layers, p), &ovf);
+    out->bytes_per_token = gs_mul(out->layer_token_bytes, ceil_div(layers, p), &ovf);
+    /* all GPUs: every pipeline stage, every tensor rank (replicated heads counted on each) */
+    out->bytes_per_token_total = gs_mul(gs_mul(out->layer_token_bytes, layers, &ovf), t, &ovf);
+    if (ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
+    return GS_OK;
+}
+
+uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
+                              uint64_t encoder_tokens, uint64_t block, uint64_t batched,
+                              bool *ovf)
+{
+    block = block ? block : 16;
+    const uint64_t page = gs_mul(block, kv->layer_token_bytes, ovf); /* one block, one layer */
+    const uint64_t full_blocks = ceil_div(context, block);
+    uint64_t bytes = gs_mul(gs_mul(page, full_blocks, ovf), kv->full_layers, ovf);
+    if (kv->window_layers) {
+        uint64_t span = gs_add(kv->sliding_window - 1, batched, ovf);
+        span = span < context ? span : context;
+        uint64_t blocks = ceil_div(span, block) + 1;
+        blocks = blocks < full_blocks ? blocks : full_blocks;
+        bytes = gs_add(bytes, gs_mul(gs_mul(page, blocks, ovf), kv->window_layers, ovf), ovf);
+    }
+    if (kv->cross_token_bytes)
+        bytes = gs_add(bytes, gs_mul(gs_mul(ceil_div(encoder_tokens, block), block, ovf),
+                                     kv->cross_token_bytes, ovf),
+                       ovf);
+    return bytes;
+}
+
+/* vLLM's non-torch memory as logged for Meta-Llama-3-8B on H100 (vllm PR
+ * #10511): 1.79 GiB on one GPU, 3.58 GiB with NCCL and custom all-reduce at
+ * TP 2. floor(x * 2^30). */
+#define VLLM_NON_TORCH_1GPU ((uint64_t)1921997864)
+#define VLLM_NON_TORCH_MULTI ((uint64_t)3843995729)
+/* The generic profile's CUDA context + cuBLAS workspace (pytorch PR #86509, #120925). */
+#define GENERIC_OVERHEAD ((uint64_t)287047680 + 32 * 1024 * 1024)
+
+/* vLLM's profile run (estimation.md 4.4, [U]): max_num_batched_tokens
+ * through one layer's transients plus the sampler's logits for
+ * min(tokens, max_num_seqs) requests (bf16, fp32 copy, probabilities). */
+static uint64_t activation_peak(const struct gs_arch *a, uint64_t tokens, uint64_t seqs,
+                                uint64_t t, bool *ovf)
+{
+    const uint64_t h = a->hidden_size;
+    uint64_t hq = a->num_attention_heads * a->head_dim;
+    uint64_t hkv = (gs_family_has_kv_heads(a->family) ? a->num_key_value_heads
+                                                      : a->num_attention_heads) *
+                   a->head_dim;
+    if (gs_family_uses_mla(a->family)) {
+        hq = a->num_attention_heads * (a->qk_nope_head_dim + a->qk_rope_head_dim);
+        hkv = a->kv_lora_rank + a->qk_rope_head_dim;
+    }
+    uint64_t i = a->intermediate_size;
+    if (gs_family_is_moe(a->family) && a->num_experts)
+        i = a->num_experts_per_tok * (a->family == GS_FAMILY_MIXTRAL ? a->intermediate_size
+                                                                     : a->moe_intermediate_size);
+    if (a->family == GS_FAMILY_BLOOM)
+        i = 4 * h;
+    /* T * (2(h + hq + 2 hkv) + 2*2i/t + 2i/t) */
+    const uint64_t per_token = gs_add(gs_mul(2, h + hq + 2 * hkv, ovf), gs_mul(6, ceil_div(i, t), ovf), ovf);
+    const uint64_t layer = gs_mul(tokens, per_token, ovf);
+    const uint64_t reqs = tokens < seqs ? tokens : seqs;
+    const uint64_t sampler = gs_mul(gs_mul(reqs, a->vocab_size, ovf), 10, ovf);
+    return gs_add(layer, sampler, ovf);
+}
+
+static uint64_t permille_of(uint64_t bytes, uint64_t permille, bool *ovf)
+{
+    /* bytes * permille / 1000 without overflow for realistic sizes */
+    return gs_add(gs_mul(bytes / 1000, permille, ovf), (bytes % 1000) * permille / 1000, ovf);
+}
+
+static void defaults(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    const struct gs_engine_config *c = &in->engine;
+    out->block_size = c->block_size ? c->block_size : 16;
+    /* vLLM EngineArgs.get_batch_defaults, OpenAI server: 8192 / 1024 on GPUs of at least
+     * 70 GiB other than A100; 2048 / 256 otherwise */
+    const bool large = in->gpu_total_bytes >= (uint64_t)70 * GS_GIB && !in->gpu_is_a100;
+    out->max_num_batched_tokens = c->max_num_batched_tokens ? c->max_num_batched_tokens
+                                                            : (large ? 8192 : 2048);
+    out->max_num_seqs = c->max_num_seqs ? c->max_num_seqs : (large ? 1024 : 256);
+}
+
+static enum gs_status budget(const struct gs_inference_input *in, struct gs_inference_result *out,
+                             struct gs_error *err, bool *ovf)
+{
+    const struct gs_engine_config *c = &in->engine;
+    struct gs_budget *b = &out->budget;
+    const uint64_t t = in->tensor ? in->tensor : 1, world = t * (in->pipeline ? in->pipeline : 1);
+    b->total_bytes = in->gpu_total_bytes;
+    b->weights_bytes = in->weights_bytes;
+    b->activation_bytes = c->has_activation_bytes
+                              ? c->activation_bytes
+                              : activation_peak(in->arch, out->max_num_batched_tokens,
+                                                out->max_num_seqs, t, ovf);
+    b->cuda_graph_bytes = c->has_cuda_graph_bytes ? c->cuda_graph_bytes : 0;
+    uint64_t non_torch = world > 1 ? VLLM_NON_TORCH_MULTI : VLLM_NON_TORCH_1GPU;
+    if (c->engine == GS_ENGINE_GENERIC)
+        non_torch = GENERIC_OVERHEAD;
+    b->non_torch_bytes = c->has_non_torch_bytes ? c->non_torch_bytes : non_torch;
+    const uint64_t used = gs_add(gs_add(b->weights_bytes, b->activation_bytes, ovf),
+                                 gs_add(b->non_torch_bytes, b->cuda_graph_bytes, ovf), ovf);
+    switch (c->engine) {
+    case GS_ENGINE_VLLM:
+        b->rule = "vLLM: gpu_memory_utilization x total GPU memory, minus weights, the profiled "
+                  "activation peak, non-torch memory and CUDA graphs";
+        b->fraction_permille = c->gpu_memory_utilization_permille ? c->gpu_memory_utilization_permille
+                                                                  : 900;
+        b->requested_bytes = permille_of(b->total_bytes, b->fraction_permille, ovf);
+        b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)used;
+        break;
+    case GS_ENGINE_SGLANG:
+        if (!c->mem_fraction_static_permille)
+            return gs_error_add(err, GS_ERR_INVALID, "/inference/mem_fraction_static",
+                                "is required for sglang: its default comes from heuristics on GPU "
+                                "memory and parallelism that gpusizer does not reproduce");
+        b->rule = "SGLang: mem_fraction_static x total GPU memory holds weights and the KV pool";
+        b->fraction_permille = c->mem_fraction_static_permille;
+        b->requested_bytes = permille_of(b->total_bytes, b->fraction_permille, ovf);
+        b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)b->weights_bytes;
+        break;
+    case GS_ENGINE_TENSORRT_LLM:
+        b->rule = "TensorRT-LLM: free_gpu_memory_fraction of the memory free after weights, "
+                  "activations and runtime buffers";
+        b->fraction_permille = c->free_memory_fraction_permille ? c->free_memory_fraction_permille
+                                                                : 900;
+        b->requested_bytes = b->total_bytes;
+        b->kv_bytes = used >= b->total_bytes
+                          ? (int64_t)b->total_bytes - (int64_t)used
+                          : (int64_t)permille_of(b->total_bytes - used, b->fraction_permille, ovf);
+        break;
+    case GS_ENGINE_TGI:
+        if (!c->cuda_memory_fraction_permille)
+            return gs_error_add(err, GS_ERR_INVALID, "/inference/cuda_memory_fraction",
+                                "is required for tgi (its MEMORY_FRACTION): gpusizer does not "
+                                "assume TGI's warm-up margins");
+        b->rule = "TGI: cuda_memory_fraction x total GPU memory, minus weights, the warm-up "
+                  "activation peak and non-torch memory";
+        b->fraction_permille = c->cuda_memory_fraction_permille;
+        b->requested_bytes = permille_of(b->total_bytes, b->fraction_permille, ovf);
+        b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)used;
+        break;
+    case GS_ENGINE_GENERIC:
+    case GS_ENGINE_COUNT:
+        b->rule = "generic: everything the GPU reports, minus weights, the activation peak and "
+                  "the CUDA context with cuBLAS workspace";
+        b->fraction_permille = 1000;
+        b->requested_bytes = b->total_bytes;
+        b->kv_bytes = (int64_t)b->total_bytes - (int64_t)used;
+        break;
+    }
+    return GS_OK;
+}
+
+/* The longest context whose `batch` sequences fit in `available` bytes. */
+static uint64_t solve_context(const struct gs_inference_result *r, const struct gs_inference_input *in,
+                              uint64_t batch, uint64_t available, bool *ovf)
+{
+    uint64_t lo = 0, hi = (uint64_t)1 << 26; /* 64M tokens: beyond any model's window */
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        const uint64_t enc = in->prompt_tokens ? (in->prompt_tokens < mid ? in->prompt_tokens : mid) : mid;
+        const uint64_t need = gs_mul(batch, gs_kv_sequence_bytes(&r->kv, mid, enc, r->block_size,
+                                                                 r->max_num_batched_tokens, ovf),
+                                     ovf);
+        if (need <= available)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+enum gs_status gs_inference_compute(const struct gs_inference_input *in,
+                                    struct gs_inference_result *out, struct gs_error *err)
+{
+    bool ovf = false;
+    memset(out, 0, sizeof(*out));
+    enum gs_status st = gs_kv_layout_for(in->arch, in->kv_dtype, in->model_bytes, in->tensor,
+                                         in->pipeline, &out->kv, err);
+    if (st != GS_OK)
+        return st;
+    defaults(in, out);
+    const uint64_t encoder = in->prompt_tokens ? in->prompt_tokens : in->context_length;
+    const uint64_t seq = gs_kv_sequence_bytes(&out->kv, in->context_length, encoder, out->block_size,
+                                              out->max_num_batched_tokens, &ovf);
+    out->kv_needed_bytes = gs_mul(seq, in->batch_size, &ovf);
+    out->starts = true;
+    if (in->gpu_total_bytes == 0)
+        return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits")
+                   : GS_OK;
+    st = budget(in, out, err, &ovf);
+    if (st != GS_OK)
+        return st;
+    out->has_budget = true;
+    const int64_t kv = out->budget.kv_bytes;
+    const uint64_t available = kv > 0 ? (uint64_t)kv : 0;
+    const uint64_t block_bytes = gs_mul(out->block_size, out->kv.bytes_per_token, &ovf);
+    if (block_bytes) {
+        out->blocks = available / block_bytes; /* get_num_blocks */
+        out->max_tokens = gs_mul(out->blocks, out->block_size, &ovf);
+        out->max_concurrency = seq ? available / seq : 0;
+        out->max_context = solve_context(out, in, in->batch_size ? in->batch_size : 1, available, &ovf);
+    }
+    if (kv <= 0) {
+        out->starts = false;
+        out->binding = "weights, activation peak and runtime memory leave nothing for the KV cache";
+    } else if (block_bytes && seq > available) {
+        out->starts = false;
+        out->binding = "the KV cache cannot hold one sequence of the requested context length";
+    }
+    if (ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
+    return GS_OK;
+}

@@ -1,0 +1,308 @@
+/*
+ * test_inference.c - KV cache bytes, weight formats and serving-engine
+ * budgets, against the published figures cited with each case.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "gs/inference.h"
+#include "gs/units.h"
+#include "gs/weights.h"
+
+#include <string.h>
+
+static struct gs_arch llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k, uint64_t i, uint64_t V)
+{
+    struct gs_arch x;
+    memset(&x, 0, sizeof(x));
+    x.family = GS_FAMILY_LLAMA;
+    x.hidden_size = h;
+    x.num_hidden_layers = L;
+    x.num_attention_heads = a;
+    x.num_key_value_heads = k;
+    x.head_dim = h / a;
+    x.intermediate_size = i;
+    x.vocab_size = V;
+    return x;
+}
+
+static struct gs_arch deepseek_v3(void)
+{
+    struct gs_arch x = llama(7168, 61, 128, 128, 18432, 129280);
+    x.family = GS_FAMILY_DEEPSEEK_V3;
+    x.q_lora_rank = 1536;
+    x.kv_lora_rank = 512;
+    x.qk_nope_head_dim = 128;
+    x.qk_rope_head_dim = 64;
+    x.v_head_dim = 128;
+    x.moe_intermediate_size = 2048;
+    x.num_experts = 256;
+    x.num_experts_per_tok = 8;
+    x.n_shared_experts = 1;
+    x.first_k_dense_replace = 3;
+    x.moe_layer_freq = 1;
+    return x;
+}
+
+static uint64_t per_token(const struct gs_arch *a, enum gs_kv_dtype d, uint64_t t)
+{
+    struct gs_kv_layout kv;
+    assert_int_equal(gs_kv_layout_for(a, d, 2, t, 1, &kv, NULL), GS_OK);
+    return kv.bytes_per_token;
+}
+
+/* vLLM paper: OPT-13B holds "800 KB" per token: 2 x 40 layers x 5120 x 2
+ * bytes = 819,200. Llama-2-70B (GQA 8 x 128, 80 layers): 327,680 B/token,
+ * 40 KiB per GPU at t = 8 and still 40 KiB at t = 16 (one KV head
+ * replicated per rank). Llama-2-7B 512 KiB; Falcon-7B (MQA, 64-wide heads)
+ * 8 KiB (estimation.md 4.2 table). */
+static void test_kv_per_token(void **state)
+{
+    (void)state;
+    struct gs_arch opt = llama(5120, 40, 40, 40, 20480, 50272);
+    opt.family = GS_FAMILY_OPT;
+    assert_int_equal(per_token(&opt, GS_KV_AUTO, 1), 819200);
+    struct gs_arch l70 = llama(8192, 80, 64, 8, 28672, 32000);
+    assert_int_equal(per_token(&l70, GS_KV_BF16, 1), 327680);
+    assert_int_equal(per_token(&l70, GS_KV_BF16, 8), 40960);
+    assert_int_equal(per_token(&l70, GS_KV_BF16, 16), 40960);
+    assert_int_equal(per_token(&l70, GS_KV_FP8, 1), 163840);
+    struct gs_arch l7 = llama(4096, 32, 32, 32, 11008, 32000);
+    assert_int_equal(per_token(&l7, GS_KV_AUTO, 1), 524288);
+    /* per-token-head int8: + an fp32 K and V scale per head = 2 x 32 x 4 per layer */
+    assert_int_equal(per_token(&l7, GS_KV_INT8_PER_TOKEN_HEAD, 1), 32 * (2 * 32 * 128 + 2 * 32 * 4));
+    struct gs_arch falcon = llama(4544, 32, 71, 71, 18176, 65024);
+    falcon.family = GS_FAMILY_FALCON;
+    falcon.head_dim = 64;
+    falcon.multi_query = true;
+    assert_int_equal(per_token(&falcon, GS_KV_AUTO, 1), 8192);
+}
+
+/* DeepSeek-V3's MLA latent: 61 x (512 + 64) x 2 = 70,272 B/token in bf16;
+ * fp8_ds_mla 656 B per layer = 40,016 (estimation.md 4.2); replicated on
+ * every tensor rank. */
+static void test_kv_mla(void **state)
+{
+    (void)state;
+    struct gs_arch ds = deepseek_v3();
+    assert_int_equal(per_token(&ds, GS_KV_BF16, 1), 70272);
+    assert_int_equal(per_token(&ds, GS_KV_FP8_DS_MLA, 1), 40016);
+    assert_int_equal(per_token(&ds, GS_KV_BF16, 8), 70272);
+    struct gs_kv_layout kv;
+    struct gs_arch l7 = llama(4096, 32, 32, 32, 11008, 32000);
+    assert_int_equal(gs_kv_layout_for(&l7, GS_KV_FP8_DS_MLA, 2, 1, 1, &kv, NULL), GS_ERR_INVALID);
+}
+
+/* Llama-2-70B, batch 128 x 2048 tokens: 128 x 2048 x 327,680 =
+ * 85,899,345,920 bytes (80 GiB), the seed article's "approximately 80 GB". */
+static void test_kv_batch_llama2_70b(void **state)
+{
+    (void)state;
+    struct gs_arch l70 = llama(8192, 80, 64, 8, 28672, 32000);
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = &l70;
+    in.batch_size = 128;
+    in.context_length = 2048;
+    in.tensor = in.pipeline = 1;
+    in.model_bytes = 2;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv_needed_bytes, 85899345920ULL);
+    assert_int_equal(r.kv_needed_bytes, 80 * GS_GIB);
+    assert_false(r.has_budget);
+}
+
+/* Mistral-7B-v0.1's window of 4096: a 32k-token sequence needs at most
+ * cdiv(4095 + 8192, 16) + 1 = 769 blocks per windowed layer instead of
+ * 2048 (estimation.md 4.2). One block of one layer: 16 x 8 x 128 x 2 x 2. */
+static void test_sliding_window(void **state)
+{
+    (void)state;
+    struct gs_arch m = llama(4096, 32, 32, 8, 14336, 32000);
+    m.family = GS_FAMILY_MISTRAL;
+    m.sliding_window = 4096;
+    struct gs_kv_layout kv;
+    assert_int_equal(gs_kv_layout_for(&m, GS_KV_AUTO, 2, 1, 1, &kv, NULL), GS_OK);
+    assert_int_equal(kv.window_layers, 32);
+    bool ovf = false;
+    const uint64_t page = 16ULL * 8 * 128 * 2 * 2;
+    assert_int_equal(gs_kv_sequence_bytes(&kv, 32768, 32768, 16, 8192, &ovf), 32 * 769 * page);
+    /* short sequences are not capped: 1000 tokens = 63 blocks per layer */
+    assert_int_equal(gs_kv_sequence_bytes(&kv, 1000, 1000, 16, 8192, &ovf), 32 * 63 * page);
+    /* Gemma-2 windows every other layer */
+    struct gs_arch g2 = llama(3584, 42, 16, 8, 14336, 256000);
+    g2.family = GS_FAMILY_GEMMA2;
+    g2.head_dim = 256;
+    g2.sliding_window = 4096;
+    assert_int_equal(gs_kv_layout_for(&g2, GS_KV_AUTO, 2, 1, 1, &kv, NULL), GS_OK);
+    assert_int_equal(kv.window_layers, 21);
+    assert_int_equal(kv.full_layers, 21);
+    assert_int_equal(kv.bytes_per_token, 344064); /* 336 KiB (estimation.md 4.2 table) */
+}
+
+static struct gs_inference_input llama3_8b_on_h100(const struct gs_arch *a)
+{
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = a;
+    in.weights_bytes = 16060522496ULL; /* 8,030,261,248 x 2 */
+    in.batch_size = 1;
+    in.context_length = 8192;
+    in.tensor = in.pipeline = 1;
+    in.model_bytes = 2;
+    in.gpu_total_bytes = 85061827297ULL; /* 79.22 GiB */
+    in.engine.engine = GS_ENGINE_VLLM;
+    return in;
+}
+
+/* The vLLM log for Meta-Llama-3-8B on one H100 (vllm PR #10511, estimation.md
+ * 4.4): total 79.22 GiB x 0.90, weights 14.96 GiB, non-torch 1.79 GiB,
+ * activation peak 1.26 GiB -> KV 53.29 GiB -> 436,535 tokens. With the
+ * logged figures as overrides: within 0.5%; with gpusizer's own activation
+ * and non-torch defaults: within 10%. */
+static void test_vllm_log_reproduced(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    in.engine.has_activation_bytes = true;
+    in.engine.activation_bytes = (uint64_t)(1.26 * (double)GS_GIB);
+    in.engine.has_non_torch_bytes = true;
+    in.engine.non_torch_bytes = (uint64_t)(1.79 * (double)GS_GIB);
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.has_budget);
+    assert_true(r.starts);
+    /* 53.29 GiB, as logged (two decimals) */
+    assert_int_equal(((uint64_t)r.budget.kv_bytes * 100 + GS_GIB / 2) / GS_GIB, 5329);
+    const double logged = 436535;
+    double diff = ((double)r.max_tokens - logged) / logged;
+    assert_true(diff < 0.005 && diff > -0.005);
+    assert_int_equal(r.max_tokens % 16, 0);
+
+    in.engine.has_activation_bytes = false;
+    in.engine.has_non_torch_bytes = false;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    diff = ((double)r.max_tokens - logged) / logged;
+    assert_true(diff < 0.10 && diff > -0.10);
+    /* H100 gets the server defaults of large GPUs */
+    assert_int_equal(r.max_num_batched_tokens, 8192);
+    assert_int_equal(r.max_num_seqs, 1024);
+}
+
+/* The solver: the max concurrency and max context it returns fit the KV
+ * budget, and one more sequence or one more token does not. */
+static void test_solver_boundaries(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    in.batch_size = 37;
+    in.context_length = 5000;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    const uint64_t available = (uint64_t)r.budget.kv_bytes;
+    bool ovf = false;
+    const uint64_t seq = gs_kv_sequence_bytes(&r.kv, 5000, 5000, 16, 8192, &ovf);
+    assert_true(r.max_concurrency * seq <= available);
+    assert_true((r.max_concurrency + 1) * seq > available);
+    const uint64_t at = gs_kv_sequence_bytes(&r.kv, r.max_context, r.max_context, 16, 8192, &ovf);
+    const uint64_t past = gs_kv_sequence_bytes(&r.kv, r.max_context + 1, r.max_context + 1, 16, 8192, &ovf);
+    assert_true(37 * at <= available);
+    assert_true(37 * past > available);
+}
+
+/* An engine that cannot start: Llama-2-70B bf16 on one H100. */
+static void test_does_not_start(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(8192, 80, 64, 8, 28672, 32000);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    in.weights_bytes = 137953296384ULL;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.starts);
+    assert_true(r.budget.kv_bytes < 0);
+    assert_non_null(r.binding);
+    /* SGLang and TGI need their fraction given */
+    in.engine.engine = GS_ENGINE_SGLANG;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_inference_compute(&in, &r, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/mem_fraction_static");
+}
+
+/* TensorRT-LLM: 0.9 of the memory free after everything else (its
+ * free_gpu_memory_fraction default, TensorRT-LLM KV cache docs). */
+static void test_tensorrt_rule(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    in.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    in.engine.has_activation_bytes = true;
+    in.engine.activation_bytes = 1000000000;
+    in.engine.has_non_torch_bytes = true;
+    in.engine.non_torch_bytes = 2000000000;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    const uint64_t free_bytes = 85061827297ULL - 16060522496ULL - 1000000000 - 2000000000;
+    assert_int_equal((uint64_t)r.budget.kv_bytes, free_bytes / 1000 * 900 + free_bytes % 1000 * 900 / 1000);
+}
+
+/* Weights by format, estimation.md 4.1 (GB = 1e9): Llama-2-7B bf16 13.48,
+ * GPTQ g128 3.89, nf4+DQ 3.87; a TP degree that splits a GPTQ group is a 400. */
+static void test_weight_formats(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_param_count c;
+    assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
+    const struct {
+        enum gs_weight_format f;
+        uint64_t centi_gb;
+    } rows[] = {{GS_WF_BF16, 1348}, {GS_WF_FP8, 700},   {GS_WF_INT8, 701},
+                {GS_WF_GPTQ, 389},  {GS_WF_AWQ, 389},   {GS_WF_NF4, 417},
+                {GS_WF_NF4_DQ, 387}};
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct gs_weights_request r = {rows[i].f, 0, 1, 1};
+        uint64_t bytes = 0;
+        assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, NULL), GS_OK);
+        if ((bytes + 5000000) / 10000000 != rows[i].centi_gb)
+            fail_msg("%s: %llu bytes", gs_weight_format_name(rows[i].f), (unsigned long long)bytes);
+    }
+    /* exact: nf4+DQ = ceil(6,476,005,376 x 2113/4096) + 262,410,240 x 2 */
+    struct gs_weights_request nf4 = {GS_WF_NF4_DQ, 0, 1, 1};
+    uint64_t bytes = 0;
+    assert_int_equal(gs_weights_bytes(&a, &c, &nf4, &bytes, NULL), GS_OK);
+    assert_int_equal(bytes, 3865591808ULL);
+    /* TP 2 halves the linears: 11008/2 = 5504 = 43 x 128, fine; TP 8: 1376 is not a multiple of 128 */
+    struct gs_weights_request gptq = {GS_WF_GPTQ, 128, 8, 1};
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_weights_bytes(&a, &c, &gptq, &bytes, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/tensor");
+    gptq.tensor = 2;
+    assert_int_equal(gs_weights_bytes(&a, &c, &gptq, &bytes, NULL), GS_OK);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kv_per_token),
+        cmocka_unit_test(test_kv_mla),
+        cmocka_unit_test(test_kv_batch_llama2_70b),
+        cmocka_unit_test(test_sliding_window),
+        cmocka_unit_test(test_vllm_log_reproduced),
+        cmocka_unit_test(test_solver_boundaries),
+        cmocka_unit_test(test_does_not_start),
+        cmocka_unit_test(test_tensorrt_rule),
+        cmocka_unit_test(test_weight_formats),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
