@@ -22,6 +22,11 @@
 #define NF4_DQ_NUM     2113 /* bytes per 4096 parameters */
 #define NF4_DQ_PER     4096
 
+static uint64_t div_up(uint64_t n, uint64_t d)
+{
+    return gs_div_ceil(n, d ? d : 1);
+}
+
 static void assume(struct gs_estimate *e, const char *name, const char *detail, const char *source)
 {
     if (e->assumption_count < GS_ESTIMATE_NOTES_MAX)
@@ -140,31 +145,229 @@ static void add_runtime_overheads(const struct gs_overrides *o, uint64_t world, 
 
 /* ---------------------------------------------------------------- inference */
 
-static enum gs_status compute_inference(const struct gs_workload *w, struct gs_estimate *e,
-                                        struct gs_error *err)
+static enum gs_weight_format format_of(const struct gs_workload *w)
 {
-    bool ovf = false;
-    e->gpu_count = 1;
-    e->parameters_per_gpu = e->parameters;
-    e->per_gpu.weights_bytes = gs_dtype_bytes(w->weights, e->parameters, &ovf);
-    if (gs_dtype_is_quantized(w->weights)) {
-        assume(e, "quantized_weights",
-               gs_dtype_bits(w->weights) == 4
-                   ? "every parameter stored at exactly 4 bits; no scales or zero points"
-                   : "every parameter stored at exactly 8 bits; no scales",
-               "plain bit width; estimation.md 4.1 lists per-format overheads");
-        warn(e, "quantization_overhead_not_counted",
-             "real quantized checkpoints keep embeddings, norms and the output head in 16-bit and "
-             "store scales per group or row (GPTQ/AWQ g128: 4.16 bits per weight), so they are a "
-             "few percent to about 10% larger than this figure");
-    } else {
+    if (w->format_given)
+        return w->format;
+    switch (w->weights) {
+    case GS_DTYPE_FP32:
+        return GS_WF_FP32;
+    case GS_DTYPE_FP16:
+        return GS_WF_FP16;
+    case GS_DTYPE_INT8:
+        return GS_WF_INT8;
+    case GS_DTYPE_INT4:
+        return GS_WF_INT4;
+    case GS_DTYPE_BF16:
+    case GS_DTYPE_COUNT:
+        break;
+    }
+    return GS_WF_BF16;
+}
+
+static void assume_format(struct gs_estimate *e, enum gs_weight_format f)
+{
+    switch (f) {
+    case GS_WF_FP32:
+    case GS_WF_BF16:
+    case GS_WF_FP16:
         assume(e, "weights_precision", "weights stored unquantized at the requested precision",
                "bytes per element of the format");
+        return;
+    case GS_WF_INT4:
+        assume(e, "quantized_weights", "every parameter stored at exactly 4 bits; no scales",
+               "plain bit width; estimation.md 4.1 lists per-format overheads");
+        warn(e, "quantization_overhead_not_counted",
+             "plain int4 counts no scales and quantizes embeddings, norms and head too; name the "
+             "format (gptq, awq, nf4, q4_k_m, ...) for the real layout");
+        return;
+    default:
+        assume(e, "quantized_weights",
+               "linear-layer weights in the named format with its scales and zero points "
+               "(GPTQ/AWQ per group, LLM.int8 and fp8 per row or tensor or block, nf4 per 64, "
+               "MXFP4 per 32); embeddings, head, norms and routers in 16-bit; GGUF at the "
+               "whole-file rate of its mix",
+               "vLLM GPTQ/AWQ create_weights, bitsandbytes, llama.cpp block structs and "
+               "quantize.cpp sizes; estimation.md 4.1");
+        return;
     }
-    warn(e, "kv_cache_not_estimated",
-         "the request gives no batch size or context length, so the KV cache and activation peak "
-         "are not included in total_bytes");
-    add_runtime_overheads(&w->overrides, 1, 0, false, e, &ovf);
+}
+
+static enum gs_status inference_weights(const struct gs_model_spec *m, const struct gs_workload *w,
+                                        const struct gs_estimate *e, uint64_t t, uint64_t p,
+                                        enum gs_weight_format f, uint64_t *out, struct gs_error *err)
+{
+    struct gs_weights_request r = {f, w->group_size, t, p};
+    if (m->has_arch)
+        return gs_weights_bytes(&m->arch, &e->params, &r, out, err);
+    bool ovf = false;
+    *out = gs_weights_bytes_raw(e->parameters, &r, &ovf);
+    return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
+}
+
+static void serving_input(const struct gs_model_spec *m, const struct gs_workload *w,
+                          uint64_t weights, uint64_t t, uint64_t p, enum gs_kv_dtype kv,
+                          uint64_t context, struct gs_inference_input *in)
+{
+    memset(in, 0, sizeof(*in));
+    in->arch = &m->arch;
+    in->weights_bytes = weights;
+    in->batch_size = w->serving.batch_size ? w->serving.batch_size : 1;
+    in->context_length = context;
+    in->prompt_tokens = w->serving.prompt_tokens;
+    in->tensor = t;
+    in->pipeline = p;
+    in->kv_dtype = kv;
+    in->model_bytes = w->weights == GS_DTYPE_FP32 && !w->format_given ? 4 : 2;
+    in->gpu_total_bytes = w->gpu_total_bytes;
+    in->gpu_is_a100 = w->gpu_is_a100;
+    in->engine = w->serving.engine;
+}
+
+static void add_fix(struct gs_estimate *e, const char *code, const char *detail, uint64_t value,
+                    const struct gs_inference_result *r)
+{
+    if (e->fix_count >= GS_FIXES_MAX)
+        return;
+    e->fixes[e->fix_count++] = (struct gs_fix){code, detail, value, r->starts, r->budget.kv_bytes,
+                                               r->max_concurrency};
+}
+
+/* When the engine would not start: the smallest changes that would let it,
+ * in order of how little they change the deployment. */
+static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workload *w,
+                          struct gs_estimate *e, uint64_t t, uint64_t p, enum gs_weight_format f)
+{
+    const struct gs_inference_result *now = &e->serving;
+    struct gs_inference_input in;
+    struct gs_inference_result r;
+    if (now->max_context > 0 && now->budget.kv_bytes > 0) {
+        serving_input(m, w, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype, now->max_context,
+                      &in);
+        if (gs_inference_compute(&in, &r, NULL) == GS_OK)
+            add_fix(e, "lower_context", "serve a shorter maximum context (max_model_len)",
+                    now->max_context, &r);
+    }
+    const bool mla = gs_family_uses_mla(m->arch.family);
+    const enum gs_kv_dtype fp8 = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
+    if (w->serving.kv_dtype != fp8 && w->serving.kv_dtype != GS_KV_FP8 &&
+        w->serving.kv_dtype != GS_KV_FP8_E5M2) {
+        serving_input(m, w, e->per_gpu.weights_bytes, t, p, fp8, w->serving.context_length, &in);
+        if (gs_inference_compute(&in, &r, NULL) == GS_OK)
+            add_fix(e, "fp8_kv_cache", mla ? "store the MLA cache as fp8_ds_mla"
+                                           : "store the KV cache in fp8 (kv_cache_dtype fp8)",
+                    0, &r);
+    }
+    uint64_t weights = 0;
+    if ((f == GS_WF_BF16 || f == GS_WF_FP16 || f == GS_WF_FP32) &&
+        inference_weights(m, w, e, t, p, GS_WF_AWQ, &weights, NULL) == GS_OK) {
+        serving_input(m, w, weights, t, p, w->serving.kv_dtype, w->serving.context_length, &in);
+        if (gs_inference_compute(&in, &r, NULL) == GS_OK)
+            add_fix(e, "int4_weights", "serve AWQ int4 weights (group size 128)", 0, &r);
+    }
+    for (uint64_t t2 = t * 2; t2 <= 8 && e->fix_count < GS_FIXES_MAX; t2 *= 2) {
+        struct gs_parallelism par;
+        gs_parallelism_defaults(&par);
+        par.tensor = t2;
+        par.pipeline = p;
+        if (gs_parallelism_validate(&par, &m->arch, NULL) != GS_OK ||
+            inference_weights(m, w, e, t2, p, f, &weights, NULL) != GS_OK)
+            continue;
+        serving_input(m, w, weights, t2, p, w->serving.kv_dtype, w->serving.context_length, &in);
+        if (gs_inference_compute(&in, &r, NULL) == GS_OK && r.starts) {
+            add_fix(e, "more_tensor_parallelism", "spread the model over more GPUs with tensor "
+                                                  "parallelism (within a node)",
+                    t2, &r);
+            break;
+        }
+    }
+}
+
+static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workload *w,
+                            struct gs_estimate *e, uint64_t t, uint64_t p, enum gs_weight_format f,
+                            struct gs_error *err)
+{
+    if (!m->has_arch)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference",
+                            "the KV cache needs the architecture: name a catalog model or send its "
+                            "config");
+    struct gs_inference_input in;
+    serving_input(m, w, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,
+                  w->serving.context_length, &in);
+    enum gs_status st = gs_inference_compute(&in, &e->serving, err);
+    if (st != GS_OK)
+        return st;
+    e->has_serving = true;
+    const struct gs_inference_result *r = &e->serving;
+    bool ovf = false;
+    e->per_gpu.kv_cache_bytes = r->kv_needed_bytes;
+    e->per_gpu.activations_bytes = r->budget.activation_bytes;
+    e->per_gpu.overhead_bytes = gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf);
+    assume(e, "engine_budget", r->budget.rule ? r->budget.rule : gs_engine_name(w->serving.engine.engine),
+           "vLLM gpu_worker.determine_available_memory and get_num_blocks; TensorRT-LLM "
+           "KvCacheConfig; estimation.md 4.4");
+    assume_value(e, "block_size", r->block_size, "KV cache block (page) size in tokens",
+                 "vLLM CacheConfig default 16; estimation.md 4.3");
+    assume_value(e, "activation_peak_bytes", r->budget.activation_bytes,
+                 w->serving.engine.has_activation_bytes
+                     ? "profiled activation peak, as given in the request"
+                     : "profiled activation peak: max_num_batched_tokens through one layer's "
+                       "transients plus the sampler's logits for min(tokens, max_num_seqs) requests",
+                 "estimation.md 4.4 estimator [U], same order as vLLM's logged 1.26 GiB for "
+                 "Llama-3-8B");
+    assume_value(e, "non_torch_bytes", r->budget.non_torch_bytes,
+                 "memory outside PyTorch's allocator: CUDA context, cuBLAS, NCCL and custom "
+                 "all-reduce buffers",
+                 "vLLM log for Llama-3-8B on H100: non_torch_memory 1.79 GiB (TP 1), 3.58 GiB (TP "
+                 "2), vllm PR #10511; estimation.md 4.5");
+    assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
+                 "CUDA graph memory: 0 unless given; vLLM versions that profile graphs subtract "
+                 "a few hundred MiB to about 1 GiB",
+                 "vLLM capture_model logs; estimation.md 4.4-4.5 [U]");
+    if (!r->has_budget)
+        warn(e, "engine_budget_needs_gpu",
+             "name a gpu to get the engine's KV budget, blocks, capacity and start verdict");
+    else if (w->serving.batch_size > r->max_concurrency && r->starts)
+        warn(e, "requests_queue",
+             "the KV cache holds fewer sequences at this context than the requested batch; the "
+             "engine will queue the rest");
+    if (r->has_budget && !r->starts)
+        suggest_fixes(m, w, e, t, p, f);
+    return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits") : GS_OK;
+}
+
+static enum gs_status compute_inference(const struct gs_model_spec *m, const struct gs_workload *w,
+                                        struct gs_estimate *e, struct gs_error *err)
+{
+    bool ovf = false;
+    const uint64_t t = w->parallelism.tensor ? w->parallelism.tensor : 1;
+    const uint64_t p = w->parallelism.pipeline ? w->parallelism.pipeline : 1;
+    if (t > 1 || p > 1) {
+        struct gs_parallelism par;
+        gs_parallelism_defaults(&par);
+        par.tensor = t;
+        par.pipeline = p;
+        enum gs_status st = gs_parallelism_validate(&par, m->has_arch ? &m->arch : NULL, err);
+        if (st != GS_OK)
+            return st;
+    }
+    const enum gs_weight_format f = format_of(w);
+    e->gpu_count = gs_mul(t, p, &ovf);
+    e->parameters_per_gpu = div_up(e->parameters, e->gpu_count);
+    enum gs_status st = inference_weights(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);
+    if (st != GS_OK)
+        return st;
+    assume_format(e, f);
+    if (w->serving.present) {
+        st = serve(m, w, e, t, p, f, err);
+        if (st != GS_OK)
+            return st;
+    } else {
+        warn(e, "kv_cache_not_estimated",
+             "the request gives no batch size or context length, so the KV cache and activation "
+             "peak are not included in total_bytes");
+        add_runtime_overheads(&w->overrides, e->gpu_count, 0, false, e, &ovf);
+    }
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits");
     return GS_OK;
@@ -599,7 +802,7 @@ enum gs_status gs_estimate_compute(const struct gs_model_spec *model,
         return st;
     e.trainable_parameters = e.parameters;
     st = workload->mode == GS_MODE_TRAINING ? compute_training(model, workload, &e, err)
-                                            : compute_inference(workload, &e, err);
+                                            : compute_inference(model, workload, &e, err);
     if (st != GS_OK)
         return st;
 

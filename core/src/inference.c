@@ -321,12 +321,13 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
                                               out->max_num_batched_tokens, &ovf);
     out->kv_needed_bytes = gs_mul(seq, in->batch_size, &ovf);
     out->starts = true;
-    if (in->gpu_total_bytes == 0)
-        return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits")
-                   : GS_OK;
+    /* the components are known without a GPU; the verdict needs its capacity */
     st = budget(in, out, err, &ovf);
     if (st != GS_OK)
         return st;
+    if (in->gpu_total_bytes == 0)
+        return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits")
+                   : GS_OK;
     out->has_budget = true;
     const int64_t kv = out->budget.kv_bytes;
     const uint64_t available = kv > 0 ? (uint64_t)kv : 0;

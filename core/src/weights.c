@@ -88,11 +88,11 @@ static uint64_t gguf_millibits(enum gs_weight_format f)
     }
 }
 
-/* Bytes of one Linear(in, out) weight (per GPU shape) in format f. */
-static uint64_t linear_bytes(enum gs_weight_format f, uint64_t in, uint64_t out, uint64_t g,
-                             bool *ovf)
+/* Bytes of `n` weights laid out as Linear(in, out) in format f (n = in * out
+ * for a real layer; a raw count passes its own n with a nominal shape). */
+static uint64_t weights_as(enum gs_weight_format f, uint64_t n, uint64_t in, uint64_t out,
+                           uint64_t g, bool *ovf)
 {
-    const uint64_t n = gs_mul(in, out, ovf);
     switch (f) {
     case GS_WF_FP32:
         return gs_mul(n, 4, ovf);
@@ -129,6 +129,12 @@ static uint64_t linear_bytes(enum gs_weight_format f, uint64_t in, uint64_t out,
     default: /* GGUF: whole-model rates, applied by the caller */
         return gs_div_ceil(gs_mul(n, gguf_millibits(f), ovf), 8000);
     }
+}
+
+static uint64_t linear_bytes(enum gs_weight_format f, uint64_t in, uint64_t out, uint64_t g,
+                             bool *ovf)
+{
+    return weights_as(f, gs_mul(in, out, ovf), in, out, g, ovf);
 }
 
 /* Bytes per unquantized parameter (embeddings, head, norms, biases). */
@@ -259,7 +265,7 @@ enum gs_status gs_weights_bytes(const struct gs_arch *a, const struct gs_param_c
         /* unknown module shapes: linears taken as hidden_size-wide matrices */
         linear_total = gs_add(gs_add(c->attention, c->mlp, &ovf), c->experts, &ovf);
         const uint64_t per_gpu = ceil_div(ceil_div(linear_total, t), p);
-        linear_gpu = linear_bytes(r->format, a->hidden_size, ceil_div(per_gpu, a->hidden_size), g,
+        linear_gpu = weights_as(r->format, per_gpu, a->hidden_size, ceil_div(per_gpu, a->hidden_size), g,
                                   &ovf);
     }
     /* the rest stays unquantized: embedding on the first stage, head on the
@@ -288,6 +294,6 @@ uint64_t gs_weights_bytes_raw(uint64_t parameters, const struct gs_weights_reque
     const uint64_t g = r->group_size ? r->group_size : 128;
     if (gguf_millibits(r->format))
         return other_bytes(r->format, per_gpu, ovf);
-    /* every parameter in the format, as one wide matrix of rows of 4096 */
-    return linear_bytes(r->format, 4096, ceil_div(per_gpu, 4096), g, ovf);
+    /* every parameter in the format; scales counted as if rows were 4096 wide */
+    return weights_as(r->format, per_gpu, 4096, ceil_div(per_gpu, 4096), g, ovf);
 }

@@ -112,8 +112,10 @@ static void test_bf16_inference_weights_match_vllm_log(void **state)
     assert_int_equal(e.per_gpu.total_bytes, 16060522496ULL + overhead);
 }
 
-/* Plain bit widths, by hand: 7e9 params at 4 bits = 3.5e9 bytes; at 8 bits
- * 7e9; an odd count at 4 bits rounds up to whole bytes. */
+/* By hand: 7e9 params at plain 4 bits = 3.5e9 bytes; int8 is LLM.int8, one
+ * byte each plus an fp32 scale per output row, rows taken 4096 wide for a
+ * raw count: 7e9 + 4 * ceil(7e9 / 4096) = 7e9 + 6,835,940; an odd count at
+ * 4 bits rounds up to whole bytes. */
 static void test_quantized_widths(void **state)
 {
     (void)state;
@@ -124,11 +126,13 @@ static void test_quantized_widths(void **state)
     assert_int_equal(e.per_gpu.weights_bytes, 3500000000ULL);
     w.weights = GS_DTYPE_INT8;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
-    assert_int_equal(e.per_gpu.weights_bytes, 7000000000ULL);
+    assert_int_equal(e.per_gpu.weights_bytes, 7000000000ULL + 6835940ULL);
     bool ovf = false;
     assert_int_equal(gs_dtype_bytes(GS_DTYPE_INT4, 3, &ovf), 2);
     assert_false(ovf);
-    /* a quantized estimate says what it left out */
+    /* plain int4 says what it leaves out */
+    w.weights = GS_DTYPE_INT4;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     bool warned = false;
     for (size_t i = 0; i < e.warning_count; i++)
         warned |= strcmp(e.warnings[i].code, "quantization_overhead_not_counted") == 0;

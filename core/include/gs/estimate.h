@@ -17,9 +17,11 @@
 #define GS_ESTIMATE_H
 
 #include "gs/arch.h"
+#include "gs/inference.h"
 #include "gs/precision.h"
 #include "gs/status.h"
 #include "gs/training.h"
+#include "gs/weights.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,9 +68,25 @@ struct gs_overrides {
     uint64_t fragmentation_permille; /* 0..1000 */
 };
 
+/* Serving settings (inference mode). */
+struct gs_serving {
+    bool present;             /* the request had an inference section */
+    uint64_t batch_size;      /* concurrent sequences, >= 1 */
+    uint64_t context_length;  /* tokens per sequence, prompt + output */
+    uint64_t prompt_tokens;   /* 0 when only context_length was given */
+    enum gs_kv_dtype kv_dtype;
+    struct gs_engine_config engine;
+};
+
 struct gs_workload {
     enum gs_mode mode;
-    enum gs_dtype weights;
+    enum gs_dtype weights;            /* the plain type (training, and inference without a format) */
+    bool format_given;                /* else the format follows `weights` */
+    enum gs_weight_format format;     /* inference storage format */
+    uint64_t group_size;              /* GPTQ/AWQ */
+    struct gs_serving serving;
+    uint64_t gpu_total_bytes;         /* the named GPU's reported capacity; 0 = none */
+    bool gpu_is_a100;
     struct gs_training training;       /* training only; zeroed fields take defaults */
     struct gs_parallelism parallelism; /* zeroed degrees count as 1 */
     struct gs_overrides overrides;
@@ -99,6 +117,17 @@ struct gs_warning {
 };
 
 #define GS_ESTIMATE_NOTES_MAX 24
+#define GS_FIXES_MAX 4
+
+/* One change that would let the engine start, and what it gives. */
+struct gs_fix {
+    const char *code;     /* "lower_context", "fp8_kv_cache", "int4_weights", "more_tensor_parallelism" */
+    const char *detail;
+    uint64_t value;       /* the new context length, or the new tensor degree */
+    bool starts;
+    int64_t kv_bytes;
+    uint64_t max_concurrency;
+};
 
 struct gs_estimate {
     uint64_t parameters;
@@ -112,6 +141,10 @@ struct gs_estimate {
     uint64_t parameters_per_gpu;    /* on the most loaded GPU, before ZeRO sharding */
     struct gs_memory per_gpu;
     uint64_t host_bytes_per_node;   /* CPU memory for offloaded states, 0 without offload */
+    bool has_serving;               /* inference with an inference section */
+    struct gs_inference_result serving;
+    size_t fix_count;
+    struct gs_fix fixes[GS_FIXES_MAX];
     size_t assumption_count;
     struct gs_assumption assumptions[GS_ESTIMATE_NOTES_MAX];
     size_t warning_count;

@@ -112,8 +112,8 @@ struct gs_inference_result {
     struct gs_kv_layout kv;
     uint64_t block_size, max_num_batched_tokens, max_num_seqs;
     uint64_t kv_needed_bytes;     /* batch x one sequence at the context */
-    bool has_budget;              /* a GPU was named */
-    struct gs_budget budget;
+    bool has_budget;              /* a GPU was named: budget.kv_bytes and below are set */
+    struct gs_budget budget;      /* activation, non-torch and graph terms always set */
     uint64_t blocks, max_tokens;
     uint64_t max_concurrency;     /* sequences at the requested context */
     uint64_t max_context;         /* tokens per sequence at the requested batch */
