@@ -1,6 +1,7 @@
 /* codec.c - estimate request decoding and response encoding (see codec.h). */
 #include "codec.h"
 
+#include "codec_inference.h"
 #include "codec_parity.h"
 #include "codec_training.h"
 #include "hfconfig.h"
@@ -14,12 +15,18 @@ json_t *codec_u64(uint64_t value)
     return json_integer(value > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)value);
 }
 
-static const char *const top_keys[] = {"model",       "mode",      "precision", "gpu",   "training",
-                                        "parallelism", "overrides", "parity",    NULL};
+static const char *const top_keys[] = {"model",       "mode",      "precision", "gpu",
+                                        "training",    "inference", "parallelism", "overrides",
+                                        "parity",      NULL};
 static const char *const model_keys[] = {"parameters", "config", NULL};
-static const char *const precision_keys[] = {"weights", NULL};
+static const char *const precision_keys[] = {"weights", "group_size", NULL};
 static const char *const mode_names[] = {"inference", "training", NULL};
-static const char *const dtype_names[] = {"fp32", "bf16", "fp16", "int8", "int4", NULL};
+/* enum gs_weight_format order */
+static const char *const format_names[] = {"fp32",   "bf16",   "fp16",    "int8",   "int4",
+                                           "fp8",    "fp8_per_channel",   "fp8_block",
+                                           "gptq",   "awq",    "nf4",     "nf4_dq", "q4_0",
+                                           "q4_k_m", "q5_k_m", "q6_k",    "q8_0",   "mxfp4",
+                                           NULL};
 
 static bool decode_catalog_model(const char *id, const struct catalog_snapshot *snapshot,
                                  const struct codec_arch_table *archs, struct estimate_request *out,
@@ -117,9 +124,24 @@ static bool decode_precision(const json_t *precision, struct estimate_request *o
         return false;
     }
     int index = 0;
-    if (!jsonv_enum(weights, "/precision/weights", dtype_names, &index, err))
+    if (!jsonv_enum(weights, "/precision/weights", format_names, &index, err))
         return false;
-    out->workload.weights = (enum gs_dtype)index;
+    const enum gs_weight_format f = (enum gs_weight_format)index;
+    out->workload.format = f;
+    out->workload.format_given = true;
+    const enum gs_dtype d = gs_weight_format_training_dtype(f);
+    out->workload.weights = d != GS_DTYPE_COUNT ? d : GS_DTYPE_BF16;
+    out->format_trainable = d != GS_DTYPE_COUNT;
+    const json_t *group = json_object_get(precision, "group_size");
+    if (group != NULL) {
+        if (!gs_weight_format_grouped(f)) {
+            gs_error_add(err, GS_ERR_INVALID, "/precision/group_size",
+                         "applies to gptq and awq weights, not %s", gs_weight_format_name(f));
+            return false;
+        }
+        if (!jsonv_uint(group, "/precision/group_size", 1, 65536, &out->workload.group_size, err))
+            return false;
+    }
     return true;
 }
 
@@ -174,16 +196,38 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
     gs_training_defaults(&out->workload.training);
     gs_parallelism_defaults(&out->workload.parallelism);
     const json_t *training = json_object_get(body, "training");
+    const json_t *inference = json_object_get(body, "inference");
     const json_t *parallelism = json_object_get(body, "parallelism");
-    if (out->workload.mode != GS_MODE_TRAINING && (training != NULL || parallelism != NULL)) {
-        gs_error_add(err, GS_ERR_INVALID, training != NULL ? "/training" : "/parallelism",
-                     "is used only with \"mode\": \"training\"");
-        ok = false;
-    } else {
+    if (out->workload.mode == GS_MODE_TRAINING) {
+        if (inference != NULL) {
+            gs_error_add(err, GS_ERR_INVALID, "/inference", "is used only with \"mode\": \"inference\"");
+            ok = false;
+        }
+        if (out->workload.format_given && !out->format_trainable) {
+            gs_error_add(err, GS_ERR_INVALID, "/precision/weights",
+                         "%s weights are not a training base; training takes fp32, bf16, fp16, int8 "
+                         "(LoRA) or int4, nf4, nf4_dq (QLoRA)",
+                         gs_weight_format_name(out->workload.format));
+            ok = false;
+        }
+        if (out->workload.format_given && out->workload.format == GS_WF_NF4)
+            out->workload.training.double_quant = false;
         ok &= codec_decode_training(training, &out->workload.training, err);
         ok &= codec_decode_parallelism(parallelism, &out->workload.parallelism, err);
+    } else {
+        if (training != NULL) {
+            gs_error_add(err, GS_ERR_INVALID, "/training", "is used only with \"mode\": \"training\"");
+            ok = false;
+        }
+        ok &= codec_decode_inference_parallelism(parallelism, &out->workload.parallelism, err);
+        ok &= codec_decode_inference(inference, &out->workload.serving, err);
     }
-    ok &= codec_decode_overrides(json_object_get(body, "overrides"), &out->workload.overrides, err);
+    ok &= codec_decode_overrides(json_object_get(body, "overrides"), &out->workload, err);
+    if (out->gpu != NULL) {
+        out->workload.gpu_total_bytes = out->gpu->usable_memory_bytes ? out->gpu->usable_memory_bytes
+                                                                      : out->gpu->memory_bytes;
+        out->workload.gpu_is_a100 = strncmp(out->gpu->id, "a100", 4) == 0;
+    }
     ok &= codec_decode_parity(json_object_get(body, "parity"), out, err);
     return ok ? GS_OK : GS_ERR_INVALID;
 }
@@ -370,7 +414,14 @@ static json_t *encode_parallelism(const struct gs_parallelism *p)
 json_t *codec_encode_estimate(const struct estimate_request *req, const struct gs_estimate *est,
                               const struct gs_fit *fit)
 {
-    json_t *precision = json_pack("{s:s}", "weights", gs_dtype_name(req->workload.weights));
+    json_t *precision = json_pack("{s:s}", "weights",
+                                  req->workload.format_given ? gs_weight_format_name(req->workload.format)
+                                                             : gs_dtype_name(req->workload.weights));
+    if (precision != NULL && req->workload.group_size &&
+        !put(precision, "group_size", codec_u64(req->workload.group_size))) {
+        json_decref(precision);
+        precision = NULL;
+    }
     if (precision != NULL && est->regime != GS_REGIME_NONE &&
         !put(precision, "regime", json_string(gs_regime_name(est->regime)))) {
         json_decref(precision);
@@ -396,6 +447,8 @@ json_t *codec_encode_estimate(const struct estimate_request *req, const struct g
     }
     if (ok && fit != NULL && req->gpu != NULL)
         ok = put(body, "fit", encode_fit(req->gpu, fit));
+    if (ok && est->has_serving)
+        ok = codec_encode_serving(body, &req->workload.serving, est);
     if (ok && req->parity != CODEC_PARITY_NONE)
         ok = put(body, "parity", codec_encode_parity(req, est));
     ok = ok && put(body, "assumptions", encode_assumptions(req, est));

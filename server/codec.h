@@ -32,6 +32,7 @@ struct estimate_request {
     bool precision_defaulted;
     const struct catalog_gpu *gpu; /* NULL when no "gpu" */
     enum codec_parity parity;
+    bool format_trainable; /* the weight format can be a training base */
 };
 
 /* Architectures of the snapshot's models, decoded once (index = model index). */

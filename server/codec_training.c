@@ -16,9 +16,11 @@ static const char *const lora_keys[] = {"rank", "targets", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "sequence_parallel", "zero_stage", "offload",
                                                "distributed_optimizer", "gpus_per_node", NULL};
-static const char *const override_keys[] = {"cuda_context_bytes", "cublas_workspace_bytes",
-                                            "nccl_bytes", "zero_bucket_bytes",
-                                            "fragmentation_fraction", NULL};
+static const char *const override_keys[] = {"cuda_context_bytes",    "cublas_workspace_bytes",
+                                            "nccl_bytes",            "zero_bucket_bytes",
+                                            "fragmentation_fraction", "activation_peak_bytes",
+                                            "non_torch_bytes",       "cuda_graph_bytes",
+                                            NULL};
 
 /* Index = enum value. */
 static const char *const regime_names[] = {"fp32", "bf16_mixed", "fp16_mixed", "bf16_pure", "amp",
@@ -240,8 +242,10 @@ bool codec_decode_parallelism(const json_t *section, struct gs_parallelism *out,
     return ok;
 }
 
-bool codec_decode_overrides(const json_t *section, struct gs_overrides *out, struct gs_error *err)
+bool codec_decode_overrides(const json_t *section, struct gs_workload *w, struct gs_error *err)
 {
+    struct gs_overrides *out = &w->overrides;
+    struct gs_engine_config *engine = &w->serving.engine;
     if (section == NULL)
         return true;
     if (!section_ok(section, "/overrides", override_keys, err))
@@ -258,6 +262,9 @@ bool codec_decode_overrides(const json_t *section, struct gs_overrides *out, str
         {"cublas_workspace_bytes", &out->has_cublas_workspace_bytes, &out->cublas_workspace_bytes},
         {"nccl_bytes", &out->has_nccl_bytes, &out->nccl_bytes},
         {"zero_bucket_bytes", &out->has_zero_bucket_bytes, &out->zero_bucket_bytes},
+        {"activation_peak_bytes", &engine->has_activation_bytes, &engine->activation_bytes},
+        {"non_torch_bytes", &engine->has_non_torch_bytes, &engine->non_torch_bytes},
+        {"cuda_graph_bytes", &engine->has_cuda_graph_bytes, &engine->cuda_graph_bytes},
     };
     for (size_t k = 0; k < sizeof(bytes) / sizeof(bytes[0]); k++) {
         if (json_object_get(section, bytes[k].key) == NULL)

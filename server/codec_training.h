@@ -17,7 +17,7 @@
 bool codec_decode_training(const json_t *section, struct gs_training *out, struct gs_error *err);
 bool codec_decode_parallelism(const json_t *section, struct gs_parallelism *out,
                               struct gs_error *err);
-bool codec_decode_overrides(const json_t *section, struct gs_overrides *out, struct gs_error *err);
+bool codec_decode_overrides(const json_t *section, struct gs_workload *out, struct gs_error *err);
 
 /* API names, for encoding what was used. */
 const char *codec_recompute_name(enum gs_recompute recompute);

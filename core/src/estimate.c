@@ -218,7 +218,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->tensor = t;
     in->pipeline = p;
     in->kv_dtype = kv;
-    in->model_bytes = w->weights == GS_DTYPE_FP32 && !w->format_given ? 4 : 2;
+    in->model_bytes = format_of(w) == GS_WF_FP32 ? 4 : 2; /* "auto" KV follows the model dtype */
     in->gpu_total_bytes = w->gpu_total_bytes;
     in->gpu_is_a100 = w->gpu_is_a100;
     in->engine = w->serving.engine;
@@ -331,8 +331,19 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
         warn(e, "requests_queue",
              "the KV cache holds fewer sequences at this context than the requested batch; the "
              "engine will queue the rest");
-    if (r->has_budget && !r->starts)
+    if (r->has_budget && !r->starts) {
         suggest_fixes(m, w, e, t, p, f);
+        /* changes that let the engine start first, in the order found (smallest first) */
+        for (size_t i = 1; i < e->fix_count; i++) {
+            struct gs_fix fix = e->fixes[i];
+            size_t j = i;
+            while (j > 0 && fix.starts && !e->fixes[j - 1].starts) {
+                e->fixes[j] = e->fixes[j - 1];
+                j--;
+            }
+            e->fixes[j] = fix;
+        }
+    }
     return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits") : GS_OK;
 }
 

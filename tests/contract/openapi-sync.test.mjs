@@ -115,7 +115,7 @@ test('every request example matches the request schema, and bad requests do not'
     { model: { parameters: 7, config: {} } },
     { model: { parameters: 7, extra: 1 } },
     { model: 'x', precison: { weights: 'bf16' } },
-    { model: 'x', precision: { weights: 'fp8' } },
+    { model: 'x', precision: { weights: 'fp6' } },
     { model: 'x', precision: {} },
     { model: 'x', precision: { weights: 'bf16', kv: 'fp8' } },
     { model: 'x', mode: 'serving' },

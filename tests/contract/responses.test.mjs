@@ -131,7 +131,7 @@ function assertConsistent(est) {
   if (est.parallelism) {
     const p = est.parallelism;
     assert.equal(est.gpu_count, p.tensor * p.pipeline * p.context * p.data, 'gpu_count = t * p * c * dp');
-  } else {
+  } else if (!est.kv_cache) {
     assert.equal(est.gpu_count, 1);
   }
 }
@@ -453,7 +453,9 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
     });
 
     test('unknown precision -> 400 at /precision/weights', async () => {
-      assertProblem(await estimate({ model: 'llama-3.1-8b', precision: { weights: 'fp8' } }), 400, '/precision/weights');
+      assertProblem(await estimate({ model: 'llama-3.1-8b', precision: { weights: 'fp6' } }), 400, '/precision/weights');
+      assertProblem(await estimate({ model: 'llama-3.1-8b', precision: { weights: 'fp8', group_size: 64 } }), 400,
+        '/precision/group_size');
     });
 
     test('an empty precision object -> 400 at /precision/weights', async () => {
@@ -512,9 +514,41 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
         400, '/training/method');
     });
 
-    test('training and parallelism sections only with training mode -> 400', async () => {
+    test('sections that belong to the other mode -> 400', async () => {
       assertProblem(await estimate({ model: 'llama-3.1-8b', training: { batch_size: 1 } }), 400, '/training');
-      assertProblem(await estimate({ model: 'llama-3.1-8b', parallelism: { tensor: 2 } }), 400, '/parallelism');
+      assertProblem(await estimate({ model: 'llama-3.1-8b', parallelism: { zero_stage: 2 } }), 400,
+        '/parallelism/zero_stage');
+      assertProblem(await estimate({ model: 'llama-3.1-8b', mode: 'training', inference: { batch_size: 1 } }),
+        400, '/inference');
+      assertProblem(await estimate({ model: 'llama-3.1-8b', mode: 'training', precision: { weights: 'gptq' } }),
+        400, '/precision/weights');
+    });
+
+    test('inference with the engine budget: vLLM on an H100, and a model that does not start', async () => {
+      const ok = await estimate({ model: 'llama-3.1-8b', gpu: 'h100-sxm-80gb',
+        inference: { batch_size: 16, prompt_tokens: 3000, output_tokens: 1000 } });
+      assert.equal(ok.res.status, 200);
+      assertConsistent(ok.body);
+      assert.equal(ok.body.kv_cache.bytes_per_token, 131072, 'Llama-3-8B: 32 layers x 2 x 8 heads x 128 x 2 bytes');
+      assert.equal(ok.body.inference.context_length, 4000);
+      assert.equal(ok.body.starts, true);
+      assert.equal(ok.body.per_gpu.kv_cache_bytes, ok.body.kv_cache.needed_bytes);
+      assert.equal(ok.body.kv_cache.max_tokens, ok.body.kv_cache.blocks * 16);
+      const bad = await estimate({ model: 'llama-3.1-70b', gpu: 'h100', parallelism: { tensor: 1 },
+        inference: { context_length: 8192 } });
+      assert.equal(bad.res.status, 200);
+      assert.equal(bad.body.starts, false);
+      assert.ok(bad.body.binding_constraint.length > 0);
+      assert.ok(bad.body.fixes.some((f) => f.starts), 'at least one change lets it start');
+      const tp = await estimate({ model: 'llama-3.1-70b', gpu: 'h100', parallelism: { tensor: 4 },
+        precision: { weights: 'fp8' }, inference: { context_length: 8192, kv_cache_dtype: 'fp8' } });
+      assert.equal(tp.res.status, 200);
+      assert.equal(tp.body.gpu_count, 4);
+      assert.equal(tp.body.kv_cache.bytes_per_token, 80 * 2 * 2 * 128, '8 KV heads over 4 ranks, fp8');
+      assertProblem(await estimate({ model: 'llama-3.1-8b', gpu: 'h100', inference: { batch_size: 2 } }), 400,
+        '/inference/context_length');
+      assertProblem(await estimate({ model: 'llama-3.1-8b', gpu: 'h100',
+        inference: { context_length: 100, engine: 'sglang' } }), 400, '/inference/mem_fraction_static');
     });
 
     test('a parallel layout that does not divide the model -> 400', async () => {

@@ -1,0 +1,217 @@
+/* codec_inference.c - inference sections and results (see codec_inference.h). */
+#include "codec_inference.h"
+
+#include "codec.h"
+#include "jsonv.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const inference_keys[] = {
+    "batch_size",          "context_length",         "prompt_tokens",
+    "output_tokens",       "engine",                 "kv_cache_dtype",
+    "gpu_memory_utilization", "free_memory_fraction", "mem_fraction_static",
+    "cuda_memory_fraction", "block_size",            "max_num_batched_tokens",
+    "max_num_seqs",        NULL};
+static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", NULL};
+static const char *const engine_names[] = {"vllm", "sglang", "tensorrt_llm", "tgi", "generic", NULL};
+static const char *const kv_names[] = {"auto", "bf16", "fp16", "fp8", "fp8_e5m2",
+                                       "int8_per_token_head", "fp8_per_token_head", "fp8_ds_mla",
+                                       NULL};
+
+#define TOKENS_MAX ((uint64_t)1 << 24)
+
+static void read_uint(const json_t *section, const char *key, uint64_t min, uint64_t max,
+                      uint64_t *out, bool *ok, struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, key);
+    if (v == NULL)
+        return;
+    char where[JSONV_POINTER_MAX];
+    jsonv_pointer(where, sizeof(where), "/inference", key);
+    if (!jsonv_uint(v, where, min, max, out, err))
+        *ok = false;
+}
+
+/* A fraction in (0, 1], stored in thousandths. */
+static void read_fraction(const json_t *section, const char *key, uint64_t *permille, bool *ok,
+                          struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, key);
+    if (v == NULL)
+        return;
+    char where[JSONV_POINTER_MAX];
+    jsonv_pointer(where, sizeof(where), "/inference", key);
+    const double x = json_is_number(v) ? json_number_value(v) : -1;
+    if (!(x > 0 && x <= 1)) {
+        gs_error_add(err, GS_ERR_INVALID, where, "must be a number above 0 and at most 1");
+        *ok = false;
+        return;
+    }
+    *permille = (uint64_t)llround(x * 1000);
+    if (*permille == 0)
+        *permille = 1;
+}
+
+bool codec_decode_inference(const json_t *section, struct gs_serving *out, struct gs_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    out->engine.engine = GS_ENGINE_VLLM;
+    if (section == NULL)
+        return true;
+    out->present = true;
+    if (!json_is_object(section)) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference", "must be an object, got %s",
+                     jsonv_type_name(section));
+        return false;
+    }
+    if (!jsonv_only_keys(section, "/inference", inference_keys, err))
+        return false;
+    bool ok = true;
+    out->batch_size = 1;
+    read_uint(section, "batch_size", 1, (uint64_t)1 << 20, &out->batch_size, &ok, err);
+    uint64_t prompt = 0, output = 0;
+    read_uint(section, "context_length", 1, TOKENS_MAX, &out->context_length, &ok, err);
+    read_uint(section, "prompt_tokens", 1, TOKENS_MAX, &prompt, &ok, err);
+    read_uint(section, "output_tokens", 0, TOKENS_MAX, &output, &ok, err);
+    const bool split = json_object_get(section, "prompt_tokens") != NULL;
+    if (ok && split) {
+        if (out->context_length && out->context_length != prompt + output) {
+            gs_error_add(err, GS_ERR_INVALID, "/inference/context_length",
+                         "is %llu but prompt_tokens + output_tokens is %llu; give one or the other",
+                         (unsigned long long)out->context_length,
+                         (unsigned long long)(prompt + output));
+            ok = false;
+        }
+        out->context_length = prompt + output;
+        out->prompt_tokens = prompt;
+    }
+    if (ok && out->context_length == 0) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference/context_length",
+                     "is required (or prompt_tokens and output_tokens): tokens per sequence");
+        ok = false;
+    }
+    const json_t *engine = json_object_get(section, "engine");
+    int index = 0;
+    if (engine != NULL) {
+        if (jsonv_enum(engine, "/inference/engine", engine_names, &index, err))
+            out->engine.engine = (enum gs_engine)index;
+        else
+            ok = false;
+    }
+    const json_t *kv = json_object_get(section, "kv_cache_dtype");
+    if (kv != NULL) {
+        if (jsonv_enum(kv, "/inference/kv_cache_dtype", kv_names, &index, err))
+            out->kv_dtype = (enum gs_kv_dtype)index;
+        else
+            ok = false;
+    }
+    read_fraction(section, "gpu_memory_utilization", &out->engine.gpu_memory_utilization_permille,
+                  &ok, err);
+    read_fraction(section, "free_memory_fraction", &out->engine.free_memory_fraction_permille, &ok,
+                  err);
+    read_fraction(section, "mem_fraction_static", &out->engine.mem_fraction_static_permille, &ok,
+                  err);
+    read_fraction(section, "cuda_memory_fraction", &out->engine.cuda_memory_fraction_permille, &ok,
+                  err);
+    read_uint(section, "block_size", 1, 1024, &out->engine.block_size, &ok, err);
+    read_uint(section, "max_num_batched_tokens", 1, TOKENS_MAX, &out->engine.max_num_batched_tokens,
+              &ok, err);
+    read_uint(section, "max_num_seqs", 1, (uint64_t)1 << 20, &out->engine.max_num_seqs, &ok, err);
+    return ok;
+}
+
+bool codec_decode_inference_parallelism(const json_t *section, struct gs_parallelism *out,
+                                        struct gs_error *err)
+{
+    if (section == NULL)
+        return true;
+    if (!json_is_object(section)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism", "must be an object, got %s",
+                     jsonv_type_name(section));
+        return false;
+    }
+    const char *key;
+    json_t *value;
+    bool ok = true;
+    json_t *iterable = (json_t *)(uintptr_t)section; /* jansson iteration is not const-correct */
+    json_object_foreach(iterable, key, value) {
+        (void)value;
+        bool allowed = false;
+        for (const char *const *k = inference_parallelism_keys; *k != NULL; k++)
+            allowed |= strcmp(key, *k) == 0;
+        if (!allowed) {
+            char where[JSONV_POINTER_MAX];
+            jsonv_pointer(where, sizeof(where), "/parallelism", key);
+            gs_error_add(err, GS_ERR_INVALID, where,
+                         "inference takes tensor and pipeline parallelism; \"%s\" is for training",
+                         key);
+            ok = false;
+        }
+    }
+    const uint64_t max = (uint64_t)1 << 20;
+    const json_t *t = json_object_get(section, "tensor"), *p = json_object_get(section, "pipeline");
+    if (t != NULL && !jsonv_uint(t, "/parallelism/tensor", 1, max, &out->tensor, err))
+        ok = false;
+    if (p != NULL && !jsonv_uint(p, "/parallelism/pipeline", 1, max, &out->pipeline, err))
+        ok = false;
+    return ok;
+}
+
+static bool put(json_t *object, const char *key, json_t *value)
+{
+    return value != NULL && json_object_set_new(object, key, value) == 0;
+}
+
+static json_t *fraction(uint64_t permille)
+{
+    return json_real((double)permille / 1000.0);
+}
+
+bool codec_encode_serving(json_t *body, const struct gs_serving *s, const struct gs_estimate *est)
+{
+    const struct gs_inference_result *r = &est->serving;
+    json_t *inference = json_pack(
+        "{s:o, s:o, s:s, s:s, s:o, s:o, s:o}", "batch_size", codec_u64(s->batch_size),
+        "context_length", codec_u64(s->context_length), "engine",
+        gs_engine_name(s->engine.engine), "kv_cache_dtype", gs_kv_dtype_name(s->kv_dtype),
+        "block_size", codec_u64(r->block_size), "max_num_batched_tokens",
+        codec_u64(r->max_num_batched_tokens), "max_num_seqs", codec_u64(r->max_num_seqs));
+    json_t *kv = json_pack("{s:o, s:o, s:o}", "bytes_per_token", codec_u64(r->kv.bytes_per_token),
+                           "bytes_per_token_total", codec_u64(r->kv.bytes_per_token_total),
+                           "needed_bytes", codec_u64(r->kv_needed_bytes));
+    bool ok = put(body, "inference", inference) && put(body, "kv_cache", kv);
+    if (!ok || !r->has_budget)
+        return ok;
+    ok = put(kv, "blocks", codec_u64(r->blocks)) && put(kv, "max_tokens", codec_u64(r->max_tokens)) &&
+         put(kv, "max_concurrency", codec_u64(r->max_concurrency)) &&
+         put(kv, "max_context", codec_u64(r->max_context));
+    const struct gs_budget *b = &r->budget;
+    json_t *budget = json_pack(
+        "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "engine",
+        gs_engine_name(s->engine.engine), "rule", b->rule, "total_bytes", codec_u64(b->total_bytes),
+        "fraction", fraction(b->fraction_permille), "requested_bytes",
+        codec_u64(b->requested_bytes), "weights_bytes", codec_u64(b->weights_bytes),
+        "activation_peak_bytes", codec_u64(b->activation_bytes), "non_torch_bytes",
+        codec_u64(b->non_torch_bytes), "cuda_graph_bytes", codec_u64(b->cuda_graph_bytes),
+        "kv_bytes", (json_int_t)b->kv_bytes);
+    ok = ok && put(body, "budget", budget) && put(body, "starts", json_boolean(r->starts));
+    if (ok && !r->starts) {
+        ok = put(body, "binding_constraint", json_string(r->binding));
+        json_t *fixes = json_array();
+        for (size_t i = 0; ok && fixes != NULL && i < est->fix_count; i++) {
+            const struct gs_fix *f = &est->fixes[i];
+            json_t *item = json_pack("{s:s, s:s, s:b, s:I, s:o}", "change", f->code, "detail",
+                                     f->detail, "starts", f->starts, "kv_bytes",
+                                     (json_int_t)f->kv_bytes, "max_concurrency",
+                                     codec_u64(f->max_concurrency));
+            if (item != NULL && f->value && !put(item, "value", codec_u64(f->value))) {
+                json_decref(item);
+                item = NULL;
+            }
+            ok = item != NULL && json_array_append_new(fixes, item) == 0;
+        }
+        ok = ok && put(body, "fixes", fixes);
+    }
+    return ok;
+}

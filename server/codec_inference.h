@@ -1,0 +1,25 @@
+/*
+ * codec_inference.h - the `inference` request section, inference-mode
+ * parallelism, and the serving results (kv_cache, budget, starts, fixes).
+ */
+#ifndef GS_CODEC_INFERENCE_H
+#define GS_CODEC_INFERENCE_H
+
+#include "gs/estimate.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* Borrow `section` (may be NULL); problems under "/inference". */
+bool codec_decode_inference(const json_t *section, struct gs_serving *out, struct gs_error *err);
+
+/* Inference takes only tensor and pipeline parallelism. */
+bool codec_decode_inference_parallelism(const json_t *section, struct gs_parallelism *out,
+                                        struct gs_error *err);
+
+/* Adds kv_cache, budget, starts, binding_constraint, fixes and the resolved
+ * inference settings to `body`. false on allocation failure. */
+bool codec_encode_serving(json_t *body, const struct gs_serving *serving,
+                          const struct gs_estimate *est);
+
+#endif
