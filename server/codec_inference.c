@@ -17,7 +17,7 @@ static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", N
 static const char *const engine_names[] = {"vllm", "sglang", "tensorrt_llm", "tgi", "generic", NULL};
 static const char *const kv_names[] = {"auto", "bf16", "fp16", "fp8", "fp8_e5m2",
                                        "int8_per_token_head", "fp8_per_token_head", "fp8_ds_mla",
-                                       NULL};
+                                       "int8", NULL};
 
 #define TOKENS_MAX ((uint64_t)1 << 24)
 

@@ -12,6 +12,7 @@ static const char *const kv_names[GS_KV_COUNT] = {
     [GS_KV_AUTO] = "auto", [GS_KV_BF16] = "bf16", [GS_KV_FP16] = "fp16", [GS_KV_FP8] = "fp8",
     [GS_KV_FP8_E5M2] = "fp8_e5m2", [GS_KV_INT8_PER_TOKEN_HEAD] = "int8_per_token_head",
     [GS_KV_FP8_PER_TOKEN_HEAD] = "fp8_per_token_head", [GS_KV_FP8_DS_MLA] = "fp8_ds_mla",
+    [GS_KV_INT8] = "int8",
 };
 
 static const char *const engine_names[GS_ENGINE_COUNT] = {
@@ -97,6 +98,7 @@ enum gs_status gs_kv_layout_for(const struct gs_arch *a, enum gs_kv_dtype dtype,
     case GS_KV_INT8_PER_TOKEN_HEAD:
     case GS_KV_FP8_PER_TOKEN_HEAD:
     case GS_KV_FP8_DS_MLA:
+    case GS_KV_INT8:
         e = 1;
         break;
     case GS_KV_AUTO:

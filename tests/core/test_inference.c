@@ -71,6 +71,7 @@ static void test_kv_per_token(void **state)
     assert_int_equal(per_token(&l70, GS_KV_BF16, 8), 40960);
     assert_int_equal(per_token(&l70, GS_KV_BF16, 16), 40960);
     assert_int_equal(per_token(&l70, GS_KV_FP8, 1), 163840);
+    assert_int_equal(per_token(&l70, GS_KV_INT8, 1), 163840);
     struct gs_arch l7 = llama(4096, 32, 32, 32, 11008, 32000);
     assert_int_equal(per_token(&l7, GS_KV_AUTO, 1), 524288);
     /* per-token-head int8: + an fp32 K and V scale per head = 2 x 32 x 4 per layer */

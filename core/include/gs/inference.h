@@ -31,6 +31,7 @@ enum gs_kv_dtype {
     GS_KV_INT8_PER_TOKEN_HEAD,
     GS_KV_FP8_PER_TOKEN_HEAD,
     GS_KV_FP8_DS_MLA, /* DeepSeek's fp8 MLA cache: 656 bytes per layer per token */
+    GS_KV_INT8,       /* int8 with a per-tensor scale */
     GS_KV_COUNT
 };
 
