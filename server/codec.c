@@ -303,9 +303,11 @@ static json_t *encode_memory(const struct gs_memory *m)
 
 static json_t *encode_fit(const struct catalog_gpu *gpu, const struct gs_fit *fit)
 {
-    return json_pack("{s:s, s:s, s:o, s:b, s:I}", "gpu", gpu->id, "name", gpu->name, "usable_bytes",
-                     codec_u64(fit->usable_bytes), "fits", fit->fits, "headroom_bytes",
-                     (json_int_t)fit->headroom_bytes);
+    return json_pack("{s:s, s:s, s:o, s:s, s:o, s:b, s:I}", "gpu", gpu->id, "name", gpu->name,
+                     "usable_bytes", codec_u64(fit->usable_bytes), "basis",
+                     fit->basis == GS_FIT_ENGINE_BUDGET ? "engine_budget" : "capacity",
+                     "limit_bytes", codec_u64(fit->limit_bytes), "fits", fit->fits,
+                     "headroom_bytes", (json_int_t)fit->headroom_bytes);
 }
 
 static bool add_note(json_t *list, const char *k1, const char *v1, const char *k2, const char *v2,

@@ -195,14 +195,16 @@ bool codec_encode_serving(json_t *body, const struct gs_serving *s, const struct
         "activation_peak_bytes", codec_u64(b->activation_bytes), "non_torch_bytes",
         codec_u64(b->non_torch_bytes), "cuda_graph_bytes", codec_u64(b->cuda_graph_bytes),
         "kv_bytes", (json_int_t)b->kv_bytes);
-    ok = ok && put(body, "budget", budget) && put(body, "starts", json_boolean(r->starts));
-    if (ok && !r->starts) {
+    ok = ok && put(body, "budget", budget) && put(body, "starts", json_boolean(r->starts)) &&
+         put(body, "holds_batch", json_boolean(r->holds_batch));
+    if (ok && !r->holds_batch) {
         ok = put(body, "binding_constraint", json_string(r->binding));
         json_t *fixes = json_array();
         for (size_t i = 0; ok && fixes != NULL && i < est->fix_count; i++) {
             const struct gs_fix *f = &est->fixes[i];
-            json_t *item = json_pack("{s:s, s:s, s:b, s:I, s:o}", "change", f->code, "detail",
-                                     f->detail, "starts", f->starts, "kv_bytes",
+            json_t *item = json_pack("{s:s, s:s, s:b, s:b, s:I, s:o}", "change", f->code,
+                                     "detail", f->detail, "starts", f->starts, "holds_batch",
+                                     f->holds_batch, "kv_bytes",
                                      (json_int_t)f->kv_bytes, "max_concurrency",
                                      codec_u64(f->max_concurrency));
             if (item != NULL && f->value && !put(item, "value", codec_u64(f->value))) {

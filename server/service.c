@@ -113,6 +113,8 @@ int service_estimate(const struct service *s, const json_t *request, json_t **re
     if (st == GS_OK && req.gpu != NULL) {
         struct gs_gpu gpu = {req.gpu->memory_bytes, req.gpu->usable_memory_bytes};
         st = gs_fit_check(est.per_gpu.total_bytes, &gpu, &fit, &problem->errors);
+        if (st == GS_OK && est.has_serving)
+            gs_fit_apply_serving(&fit, &est.serving);
     }
     if (st != GS_OK) {
         problem_from_status(problem, st);

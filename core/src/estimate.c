@@ -229,12 +229,13 @@ static void add_fix(struct gs_estimate *e, const char *code, const char *detail,
 {
     if (e->fix_count >= GS_FIXES_MAX)
         return;
-    e->fixes[e->fix_count++] = (struct gs_fix){code, detail, value, r->starts, r->budget.kv_bytes,
-                                               r->max_concurrency};
+    e->fixes[e->fix_count++] = (struct gs_fix){code, detail, value, r->starts, r->holds_batch,
+                                               r->budget.kv_bytes, r->max_concurrency};
 }
 
-/* When the engine would not start: the smallest changes that would let it,
- * in order of how little they change the deployment. */
+/* When the engine would not start or would queue part of the batch: the
+ * smallest changes that would let it hold the batch, in order of how little
+ * they change the deployment. */
 static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workload *w,
                           struct gs_estimate *e, uint64_t t, uint64_t p, enum gs_weight_format f)
 {
@@ -265,7 +266,12 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
         if (gs_inference_compute(&in, &r, NULL) == GS_OK)
             add_fix(e, "int4_weights", "serve AWQ int4 weights (group size 128)", 0, &r);
     }
-    for (uint64_t t2 = t * 2; t2 <= 8 && e->fix_count < GS_FIXES_MAX; t2 *= 2) {
+    /* the smallest tensor degree (within an 8-GPU node) that holds the batch, else the
+     * smallest that at least starts */
+    bool found = false;
+    struct gs_inference_result first_start;
+    uint64_t first_t = 0;
+    for (uint64_t t2 = t * 2; t2 <= 8 && !found; t2 *= 2) {
         struct gs_parallelism par;
         gs_parallelism_defaults(&par);
         par.tensor = t2;
@@ -274,13 +280,63 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
             inference_weights(m, w, e, t2, p, f, &weights, NULL) != GS_OK)
             continue;
         serving_input(m, w, weights, t2, p, w->serving.kv_dtype, w->serving.context_length, &in);
-        if (gs_inference_compute(&in, &r, NULL) == GS_OK && r.starts) {
-            add_fix(e, "more_tensor_parallelism", "spread the model over more GPUs with tensor "
-                                                  "parallelism (within a node)",
-                    t2, &r);
-            break;
+        if (gs_inference_compute(&in, &r, NULL) != GS_OK || !r.starts)
+            continue;
+        if (r.holds_batch) {
+            found = true;
+            first_start = r;
+            first_t = t2;
+        } else if (first_t == 0) {
+            first_start = r;
+            first_t = t2;
         }
     }
+    if (first_t)
+        add_fix(e, "more_tensor_parallelism",
+                "spread the model over more GPUs with tensor parallelism (within a node)", first_t,
+                &first_start);
+}
+
+static const char *engine_budget_source(enum gs_engine engine)
+{
+    switch (engine) {
+    case GS_ENGINE_VLLM:
+        return "vLLM gpu_worker.determine_available_memory, utils.mem_utils.memory_profiling and "
+               "kv_cache_utils.get_num_blocks; gpu_memory_utilization default 0.9; estimation.md 4.4";
+    case GS_ENGINE_SGLANG:
+        return "SGLang server_args.py (mem_fraction_static default: capacity minus a reserve of "
+               "2.8/9.5/12/32 GiB by GPU class plus 0.1-0.5 GiB per parallel rank) and "
+               "model_runner.profile_max_num_token";
+    case GS_ENGINE_TENSORRT_LLM:
+        return "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction (default 0.9 of free memory)";
+    case GS_ENGINE_TGI:
+        return "TGI flash_causal_lm.warmup and get_free_memory: cuda_memory_fraction (launcher "
+               "default 1.0) and TGI_WIGGLE_ROOM 0.90 (models/globals.py)";
+    case GS_ENGINE_GENERIC:
+    case GS_ENGINE_COUNT:
+        break;
+    }
+    return "gpusizer's generic profile: CUDA context 287,047,680 B (pytorch PR #86509) and a 32 "
+           "MiB cuBLAS workspace (pytorch PR #120925)";
+}
+
+static const char *engine_block_source(enum gs_engine engine)
+{
+    switch (engine) {
+    case GS_ENGINE_VLLM:
+        return "vLLM CacheConfig block_size default 16; estimation.md 4.3";
+    case GS_ENGINE_SGLANG:
+        return "SGLang server_args page_size default 1 (token-granular pool)";
+    case GS_ENGINE_TENSORRT_LLM:
+        return "TensorRT-LLM tokens_per_block default 64 (plugin and build config)";
+    case GS_ENGINE_TGI:
+        return "TGI BLOCK_SIZE 1 with its default flashinfer attention (16 with paged, 256 with "
+               "flashdecoding; models/globals.py)";
+    case GS_ENGINE_GENERIC:
+    case GS_ENGINE_COUNT:
+        break;
+    }
+    return "generic profile: contiguous per-token cache, no paging";
 }
 
 static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -303,11 +359,12 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     e->per_gpu.kv_cache_bytes = r->kv_needed_bytes;
     e->per_gpu.activations_bytes = r->budget.activation_bytes;
     e->per_gpu.overhead_bytes = gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf);
-    assume(e, "engine_budget", r->budget.rule ? r->budget.rule : gs_engine_name(w->serving.engine.engine),
-           "vLLM gpu_worker.determine_available_memory and get_num_blocks; TensorRT-LLM "
-           "KvCacheConfig; estimation.md 4.4");
+    const enum gs_engine engine = w->serving.engine.engine;
+    assume(e, "engine_budget", r->budget.rule ? r->budget.rule : gs_engine_name(engine),
+           engine_budget_source(engine));
     assume_value(e, "block_size", r->block_size, "KV cache block (page) size in tokens",
-                 "vLLM CacheConfig default 16; estimation.md 4.3");
+                 w->serving.engine.block_size ? "as given in the request"
+                                              : engine_block_source(engine));
     assume_value(e, "activation_peak_bytes", r->budget.activation_bytes,
                  w->serving.engine.has_activation_bytes
                      ? "profiled activation peak, as given in the request"
@@ -327,17 +384,23 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     if (!r->has_budget)
         warn(e, "engine_budget_needs_gpu",
              "name a gpu to get the engine's KV budget, blocks, capacity and start verdict");
-    else if (w->serving.batch_size > r->max_concurrency && r->starts)
+    else if (r->starts && !r->holds_batch)
         warn(e, "requests_queue",
              "the KV cache holds fewer sequences at this context than the requested batch; the "
              "engine will queue the rest");
-    if (r->has_budget && !r->starts) {
+    if (engine == GS_ENGINE_VLLM && w->serving.batch_size > r->max_num_seqs)
+        warn(e, "batch_exceeds_max_num_seqs",
+             "the batch is larger than max_num_seqs, so vLLM runs at most max_num_seqs "
+             "sequences at a time whatever the KV cache holds");
+    if (r->has_budget && !r->holds_batch) {
         suggest_fixes(m, w, e, t, p, f);
-        /* changes that let the engine start first, in the order found (smallest first) */
+        /* changes that hold the batch first, then those that let the engine start, each
+         * group in the order found (smallest change first) */
         for (size_t i = 1; i < e->fix_count; i++) {
             struct gs_fix fix = e->fixes[i];
+            const int rank = fix.holds_batch ? 2 : fix.starts ? 1 : 0;
             size_t j = i;
-            while (j > 0 && fix.starts && !e->fixes[j - 1].starts) {
+            while (j > 0 && rank > (e->fixes[j - 1].holds_batch ? 2 : e->fixes[j - 1].starts ? 1 : 0)) {
                 e->fixes[j] = e->fixes[j - 1];
                 j--;
             }

@@ -12,7 +12,24 @@ enum gs_status gs_fit_check(uint64_t required_bytes, const struct gs_gpu *gpu, s
         return gs_error_add(err, GS_ERR_RANGE, "", "memory figures exceed the signed 64-bit range");
     out->usable_bytes = usable;
     out->usable_is_marketed = marketed;
+    out->basis = GS_FIT_CAPACITY;
+    out->limit_bytes = usable;
     out->fits = required_bytes <= usable;
     out->headroom_bytes = (int64_t)usable - (int64_t)required_bytes;
     return GS_OK;
+}
+
+void gs_fit_apply_serving(struct gs_fit *fit, const struct gs_inference_result *r)
+{
+    if (r == NULL || !r->has_budget)
+        return;
+    const struct gs_budget *b = &r->budget;
+    fit->basis = GS_FIT_ENGINE_BUDGET;
+    /* everything the engine may hold: its KV budget plus what it spends besides */
+    const int64_t spent = (int64_t)(b->weights_bytes + b->activation_bytes + b->non_torch_bytes +
+                                    b->cuda_graph_bytes);
+    const int64_t limit = b->kv_bytes + spent;
+    fit->limit_bytes = limit > 0 ? (uint64_t)limit : 0;
+    fit->fits = r->holds_batch;
+    fit->headroom_bytes = b->kv_bytes - (int64_t)r->kv_needed_bytes;
 }

@@ -170,6 +170,9 @@ uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
 #define VLLM_NON_TORCH_MULTI ((uint64_t)3843995729)
 /* The generic profile's CUDA context + cuBLAS workspace (pytorch PR #86509, #120925). */
 #define GENERIC_OVERHEAD ((uint64_t)287047680 + 32 * 1024 * 1024)
+/* TGI keeps 10% of the memory it finds free out of the KV cache
+ * (TGI_WIGGLE_ROOM, default 0.90 in text_generation_server/models/globals.py). */
+#define TGI_WIGGLE_PERMILLE 900
 
 /* vLLM's profile run (estimation.md 4.4, [U]): max_num_batched_tokens
  * through one layer's transients plus the sampler's logits for
@@ -206,10 +209,35 @@ static uint64_t permille_of(uint64_t bytes, uint64_t permille, bool *ovf)
     return gs_add(gs_mul(bytes / 1000, permille, ovf), (bytes % 1000) * permille / 1000, ovf);
 }
 
+/* Tokens per KV block as each engine ships: vLLM 16 (CacheConfig), SGLang
+ * page_size 1, TensorRT-LLM tokens_per_block 64, TGI 1 with its default
+ * flashinfer attention (16 with paged, 256 with flashdecoding), and none for
+ * the generic profile. */
+static uint64_t default_block_size(enum gs_engine engine)
+{
+    switch (engine) {
+    case GS_ENGINE_VLLM:
+        return 16;
+    case GS_ENGINE_TENSORRT_LLM:
+        return 64;
+    case GS_ENGINE_SGLANG:
+    case GS_ENGINE_TGI:
+    case GS_ENGINE_GENERIC:
+    case GS_ENGINE_COUNT:
+        break;
+    }
+    return 1;
+}
+
+uint64_t gs_engine_default_block_size(enum gs_engine engine)
+{
+    return default_block_size(engine);
+}
+
 static void defaults(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
     const struct gs_engine_config *c = &in->engine;
-    out->block_size = c->block_size ? c->block_size : 16;
+    out->block_size = c->block_size ? c->block_size : default_block_size(c->engine);
     /* vLLM EngineArgs.get_batch_defaults, OpenAI server: 8192 / 1024 on GPUs of at least
      * 70 GiB other than A100; 2048 / 256 otherwise */
     const bool large = in->gpu_total_bytes >= (uint64_t)70 * GS_GIB && !in->gpu_is_a100;
@@ -218,12 +246,37 @@ static void defaults(const struct gs_inference_input *in, struct gs_inference_re
     out->max_num_seqs = c->max_num_seqs ? c->max_num_seqs : (large ? 1024 : 256);
 }
 
+uint64_t gs_sglang_default_fraction_permille(uint64_t total_bytes, uint64_t tensor,
+                                             uint64_t pipeline)
+{
+    /* sglang server_args.py: mem_fraction_static = round((gpu_mem - reserved) / gpu_mem, 3),
+     * gpu_mem in MiB, reserved for activations and CUDA graphs by GPU size, growing with
+     * the parallel size tp * pp */
+    const uint64_t mib = total_bytes / GS_MIB;
+    const uint64_t parallel = tensor * pipeline;
+    uint64_t reserved_x10; /* MiB x 10, to keep the tenths of a GiB exact */
+    if (mib < 35 * 1024)
+        reserved_x10 = (28 * 1024) + parallel * 1024; /* (2.8 + parallel/10) GiB */
+    else if (mib < 90 * 1024)
+        reserved_x10 = (95 * 1024) + parallel * 5 * 1024; /* (9.5 + parallel/2) GiB */
+    else if (mib < 160 * 1024)
+        reserved_x10 = (120 * 1024) + parallel * 5 * 1024; /* (12 + parallel/2) GiB */
+    else
+        reserved_x10 = 320 * 1024; /* 32 GiB */
+    if (mib == 0 || reserved_x10 >= mib * 10)
+        return 1;
+    /* permille, rounded half up */
+    return ((mib * 10 - reserved_x10) * 1000 + mib * 5) / (mib * 10);
+}
+
 static enum gs_status budget(const struct gs_inference_input *in, struct gs_inference_result *out,
                              struct gs_error *err, bool *ovf)
 {
+    (void)err;
     const struct gs_engine_config *c = &in->engine;
     struct gs_budget *b = &out->budget;
-    const uint64_t t = in->tensor ? in->tensor : 1, world = t * (in->pipeline ? in->pipeline : 1);
+    const uint64_t t = in->tensor ? in->tensor : 1, p = in->pipeline ? in->pipeline : 1;
+    const uint64_t world = t * p;
     b->total_bytes = in->gpu_total_bytes;
     b->weights_bytes = in->weights_bytes;
     b->activation_bytes = c->has_activation_bytes
@@ -246,16 +299,19 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
         b->requested_bytes = permille_of(b->total_bytes, b->fraction_permille, ovf);
         b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)used;
         break;
-    case GS_ENGINE_SGLANG:
-        if (!c->mem_fraction_static_permille)
-            return gs_error_add(err, GS_ERR_INVALID, "/inference/mem_fraction_static",
-                                "is required for sglang: its default comes from heuristics on GPU "
-                                "memory and parallelism that gpusizer does not reproduce");
-        b->rule = "SGLang: mem_fraction_static x total GPU memory holds weights and the KV pool";
-        b->fraction_permille = c->mem_fraction_static_permille;
+    case GS_ENGINE_SGLANG: {
+        b->rule = "SGLang: mem_fraction_static x total GPU memory holds the weights and the KV "
+                  "pool; the memory outside the fraction absorbs activations and CUDA graphs";
+        b->fraction_permille = c->mem_fraction_static_permille
+                                   ? c->mem_fraction_static_permille
+                                   : gs_sglang_default_fraction_permille(b->total_bytes, t, p);
         b->requested_bytes = permille_of(b->total_bytes, b->fraction_permille, ovf);
-        b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)b->weights_bytes;
+        /* profile_max_num_token: memory free after loading (total - weights - non-torch)
+         * minus total x (1 - fraction) */
+        const uint64_t held = gs_add(b->weights_bytes, b->non_torch_bytes, ovf);
+        b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)held;
         break;
+    }
     case GS_ENGINE_TENSORRT_LLM:
         b->rule = "TensorRT-LLM: free_gpu_memory_fraction of the memory free after weights, "
                   "activations and runtime buffers";
@@ -266,17 +322,18 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
                           ? (int64_t)b->total_bytes - (int64_t)used
                           : (int64_t)permille_of(b->total_bytes - used, b->fraction_permille, ovf);
         break;
-    case GS_ENGINE_TGI:
-        if (!c->cuda_memory_fraction_permille)
-            return gs_error_add(err, GS_ERR_INVALID, "/inference/cuda_memory_fraction",
-                                "is required for tgi (its MEMORY_FRACTION): gpusizer does not "
-                                "assume TGI's warm-up margins");
-        b->rule = "TGI: cuda_memory_fraction x total GPU memory, minus weights, the warm-up "
-                  "activation peak and non-torch memory";
-        b->fraction_permille = c->cuda_memory_fraction_permille;
+    case GS_ENGINE_TGI: {
+        b->rule = "TGI: after the warm-up prefill, the memory free within cuda_memory_fraction "
+                  "x total GPU memory, times the 0.90 wiggle room";
+        b->fraction_permille = c->cuda_memory_fraction_permille ? c->cuda_memory_fraction_permille
+                                                                : 1000;
         b->requested_bytes = permille_of(b->total_bytes, b->fraction_permille, ovf);
-        b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)used;
+        /* get_free_memory: free - (1 - fraction) x total = fraction x total - used */
+        b->kv_bytes = used >= b->requested_bytes
+                          ? (int64_t)b->requested_bytes - (int64_t)used
+                          : (int64_t)permille_of(b->requested_bytes - used, TGI_WIGGLE_PERMILLE, ovf);
         break;
+    }
     case GS_ENGINE_GENERIC:
     case GS_ENGINE_COUNT:
         b->rule = "generic: everything the GPU reports, minus weights, the activation peak and "
@@ -289,6 +346,23 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
     return GS_OK;
 }
 
+/* One sequence of `context` tokens in all: an encoder-decoder's prompt goes
+ * to the cross-attention cache and only the rest through decoder
+ * self-attention; a decoder-only model caches every token. */
+static uint64_t sequence_bytes(const struct gs_inference_result *r,
+                               const struct gs_inference_input *in, uint64_t context, bool *ovf)
+{
+    uint64_t encoder = 0, decoder = context;
+    if (r->kv.cross_token_bytes) {
+        encoder = in->prompt_tokens ? (in->prompt_tokens < context ? in->prompt_tokens : context)
+                                    : context;
+        if (in->prompt_tokens)
+            decoder = context - encoder;
+    }
+    return gs_kv_sequence_bytes(&r->kv, decoder, encoder, r->block_size,
+                                r->max_num_batched_tokens, ovf);
+}
+
 /* The longest context whose `batch` sequences fit in `available` bytes. */
 static uint64_t solve_context(const struct gs_inference_result *r, const struct gs_inference_input *in,
                               uint64_t batch, uint64_t available, bool *ovf)
@@ -296,10 +370,7 @@ static uint64_t solve_context(const struct gs_inference_result *r, const struct 
     uint64_t lo = 0, hi = (uint64_t)1 << 26; /* 64M tokens: beyond any model's window */
     while (lo < hi) {
         const uint64_t mid = lo + (hi - lo + 1) / 2;
-        const uint64_t enc = in->prompt_tokens ? (in->prompt_tokens < mid ? in->prompt_tokens : mid) : mid;
-        const uint64_t need = gs_mul(batch, gs_kv_sequence_bytes(&r->kv, mid, enc, r->block_size,
-                                                                 r->max_num_batched_tokens, ovf),
-                                     ovf);
+        const uint64_t need = gs_mul(batch, sequence_bytes(r, in, mid, ovf), ovf);
         if (need <= available)
             lo = mid;
         else
@@ -318,9 +389,7 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     if (st != GS_OK)
         return st;
     defaults(in, out);
-    const uint64_t encoder = in->prompt_tokens ? in->prompt_tokens : in->context_length;
-    const uint64_t seq = gs_kv_sequence_bytes(&out->kv, in->context_length, encoder, out->block_size,
-                                              out->max_num_batched_tokens, &ovf);
+    const uint64_t seq = sequence_bytes(out, in, in->context_length, &ovf);
     out->kv_needed_bytes = gs_mul(seq, in->batch_size, &ovf);
     out->starts = true;
     /* the components are known without a GPU; the verdict needs its capacity */
@@ -347,6 +416,10 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         out->starts = false;
         out->binding = "the KV cache cannot hold one sequence of the requested context length";
     }
+    out->holds_batch = out->starts && out->max_concurrency >= in->batch_size;
+    if (out->starts && !out->holds_batch)
+        out->binding = "the KV cache holds fewer sequences of this context than the requested "
+                       "batch; the engine would queue the rest";
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
     return GS_OK;

@@ -125,8 +125,17 @@ function assertConsistent(est) {
       'breakdown sums to parameters');
   }
   if (est.fit) {
-    assert.equal(est.fit.headroom_bytes, est.fit.usable_bytes - g.total_bytes, 'headroom = usable - total');
-    assert.equal(est.fit.fits, g.total_bytes <= est.fit.usable_bytes, 'fits iff total <= usable');
+    assert.equal(est.fit.headroom_bytes, est.fit.limit_bytes - g.total_bytes, 'headroom = limit - total');
+    if (est.fit.basis === 'capacity') {
+      assert.equal(est.fit.limit_bytes, est.fit.usable_bytes, 'the capacity basis is limited by the GPU');
+      assert.equal(est.fit.fits, g.total_bytes <= est.fit.usable_bytes, 'fits iff total <= usable');
+    } else {
+      assert.equal(est.fit.basis, 'engine_budget');
+      assert.equal(est.fit.fits, est.holds_batch, 'on the engine basis, fits iff the engine holds the batch');
+      assert.ok(est.fit.limit_bytes <= est.fit.usable_bytes, 'an engine claims at most the whole GPU');
+      assert.equal(est.fit.headroom_bytes, est.budget.kv_bytes - est.kv_cache.needed_bytes,
+        'headroom = KV budget - KV needed');
+    }
   }
   if (est.parallelism) {
     const p = est.parallelism;
@@ -547,8 +556,19 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(tp.body.kv_cache.bytes_per_token, 80 * 2 * 2 * 128, '8 KV heads over 4 ranks, fp8');
       assertProblem(await estimate({ model: 'llama-3.1-8b', gpu: 'h100', inference: { batch_size: 2 } }), 400,
         '/inference/context_length');
-      assertProblem(await estimate({ model: 'llama-3.1-8b', gpu: 'h100',
-        inference: { context_length: 100, engine: 'sglang' } }), 400, '/inference/mem_fraction_static');
+      for (const engine of ['sglang', 'tensorrt_llm', 'tgi', 'generic']) {
+        const other = await estimate({ model: 'llama-3.1-8b', gpu: 'h100', inference: { context_length: 8192, engine } });
+        assert.equal(other.res.status, 200, engine);
+        assertConsistent(other.body);
+        assert.equal(other.body.budget.engine, engine);
+        assert.equal(other.body.starts, true, engine);
+      }
+      const queued = await estimate({ model: 'llama-3.1-8b', gpu: 'h100',
+        inference: { batch_size: 512, context_length: 8192 } });
+      assert.equal(queued.body.starts, true);
+      assert.equal(queued.body.holds_batch, false);
+      assert.equal(queued.body.fit.fits, false);
+      assert.ok(queued.body.fixes.some((f) => f.holds_batch), 'a change holds the whole batch');
     });
 
     test('a parallel layout that does not divide the model -> 400', async () => {

@@ -230,12 +230,109 @@ static void test_does_not_start(void **state)
     assert_false(r.starts);
     assert_true(r.budget.kv_bytes < 0);
     assert_non_null(r.binding);
-    /* SGLang and TGI need their fraction given */
+    /* every engine refuses it */
+    for (int e = 0; e < GS_ENGINE_COUNT; e++) {
+        in.engine.engine = (enum gs_engine)e;
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        assert_false(r.starts);
+    }
+}
+
+/* SGLang's default mem_fraction_static (sglang server_args.py): (capacity -
+ * reserved) / capacity in MiB, rounded to 3 decimals. H100 at 79.22 GiB =
+ * 81,121 MiB, TP 1: reserved (9.5 + 1/2) GiB = 10,240 MiB -> 70,881 / 81,121
+ * = 0.87377 -> 0.874. TP 8: 13,824 MiB reserved -> 0.8296 -> 0.830. A 24 GB
+ * card reporting 23.58 GiB = 24,145 MiB: (2.8 + 0.1) GiB = 2,969.6 MiB ->
+ * 0.87701 -> 0.877. H200 (140 GiB class): (12 + 0.5) GiB. B200: 32 GiB. */
+static void test_sglang_default_fraction(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_sglang_default_fraction_permille(85061827297ULL, 1, 1), 874);
+    assert_int_equal(gs_sglang_default_fraction_permille(85061827297ULL, 8, 1), 830);
+    assert_int_equal(gs_sglang_default_fraction_permille(85061827297ULL, 4, 2), 830);
+    assert_int_equal(gs_sglang_default_fraction_permille(24145ULL * GS_MIB, 1, 1), 877);
+    /* 140 GiB = 143,360 MiB: 12.5 GiB = 12,800 MiB -> 130,560 / 143,360 = 0.91071 */
+    assert_int_equal(gs_sglang_default_fraction_permille(140 * GS_GIB, 1, 1), 911);
+    /* 178 GiB = 182,272 MiB: 32,768 reserved -> 149,504 / 182,272 = 0.82022 */
+    assert_int_equal(gs_sglang_default_fraction_permille(178 * GS_GIB, 8, 1), 820);
+}
+
+/* SGLang's pool (model_runner.profile_max_num_token): the memory free after
+ * loading, minus total x (1 - fraction) = fraction x total - weights -
+ * non-torch; activations and graphs live in the reserve. Page size 1. */
+static void test_sglang_rule(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
     in.engine.engine = GS_ENGINE_SGLANG;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_inference_compute(&in, &r, &err), GS_ERR_INVALID);
-    assert_string_equal(err.items[0].pointer, "/inference/mem_fraction_static");
+    in.engine.has_non_torch_bytes = true;
+    in.engine.non_torch_bytes = 1000000000;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 874);
+    const uint64_t requested = 85061827297ULL / 1000 * 874 + 85061827297ULL % 1000 * 874 / 1000;
+    assert_int_equal(r.budget.requested_bytes, requested);
+    assert_int_equal((uint64_t)r.budget.kv_bytes, requested - 16060522496ULL - 1000000000);
+    assert_int_equal(r.block_size, 1);
+    /* 131,072 bytes per token, one token per page */
+    assert_int_equal(r.max_tokens, (uint64_t)r.budget.kv_bytes / 131072);
+    /* an explicit fraction wins */
+    in.engine.mem_fraction_static_permille = 500;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 500);
+}
+
+/* TGI (flash_causal_lm.warmup): free memory after the warm-up prefill, minus
+ * (1 - cuda_memory_fraction) x total, times TGI_WIGGLE_ROOM 0.90. Default
+ * fraction 1.0: KV = 0.9 x (total - weights - activations - non-torch). */
+static void test_tgi_rule(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    in.engine.engine = GS_ENGINE_TGI;
+    in.engine.has_activation_bytes = true;
+    in.engine.activation_bytes = 1000000000;
+    in.engine.has_non_torch_bytes = true;
+    in.engine.non_torch_bytes = 2000000000;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    const uint64_t free_bytes = 85061827297ULL - 16060522496ULL - 1000000000 - 2000000000;
+    assert_int_equal((uint64_t)r.budget.kv_bytes, free_bytes / 1000 * 900 + free_bytes % 1000 * 900 / 1000);
+    /* fraction 0.8: 0.2 x total is kept out first */
+    in.engine.cuda_memory_fraction_permille = 800;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    const uint64_t within = 85061827297ULL / 1000 * 800 + 85061827297ULL % 1000 * 800 / 1000 -
+                            16060522496ULL - 3000000000ULL;
+    assert_int_equal((uint64_t)r.budget.kv_bytes, within / 1000 * 900 + within % 1000 * 900 / 1000);
+}
+
+/* t5-large (24 decoder layers, 16 heads x 64, fp32 checkpoint): self-attention
+ * caches 2 x 16 x 64 x 4 = 8,192 B per token per layer over the output
+ * tokens; cross-attention holds the same per prompt token, computed once.
+ * 512 prompt + 64 output tokens, page 1 (generic):
+ * 24 x 8,192 x 64 + 24 x 8,192 x 512 = 113,246,208 bytes. */
+static void test_encoder_decoder_cache(void **state)
+{
+    (void)state;
+    struct gs_arch t5 = llama(1024, 24, 16, 16, 4096, 32128);
+    t5.family = GS_FAMILY_T5;
+    t5.head_dim = 64;
+    t5.num_decoder_layers = 24;
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = &t5;
+    in.batch_size = 1;
+    in.context_length = 576;
+    in.prompt_tokens = 512;
+    in.tensor = in.pipeline = 1;
+    in.model_bytes = 4;
+    in.engine.engine = GS_ENGINE_GENERIC;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.bytes_per_token, 24 * 8192);
+    assert_int_equal(r.kv_needed_bytes, 113246208ULL);
 }
 
 /* TensorRT-LLM: 0.9 of the memory free after everything else (its
@@ -254,6 +351,37 @@ static void test_tensorrt_rule(void **state)
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     const uint64_t free_bytes = 85061827297ULL - 16060522496ULL - 1000000000 - 2000000000;
     assert_int_equal((uint64_t)r.budget.kv_bytes, free_bytes / 1000 * 900 + free_bytes % 1000 * 900 / 1000);
+}
+
+/* Llama-2-70B by format, estimation.md 4.1 (GB = 1e9): bf16 137.95, fp8
+ * 69.50, GPTQ g128 36.64, nf4+DQ 36.36. */
+static void test_weight_formats_70b(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(8192, 80, 64, 8, 28672, 32000);
+    struct gs_param_count c;
+    assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
+    const struct {
+        enum gs_weight_format f;
+        uint64_t centi_gb;
+    } rows[] = {{GS_WF_BF16, 13795}, {GS_WF_FP8, 6950}, {GS_WF_GPTQ, 3664}, {GS_WF_NF4_DQ, 3636}};
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct gs_weights_request r = {rows[i].f, 0, 1, 1};
+        uint64_t bytes = 0;
+        assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, NULL), GS_OK);
+        if ((bytes + 5000000) / 10000000 != rows[i].centi_gb)
+            fail_msg("%s: %llu bytes", gs_weight_format_name(rows[i].f), (unsigned long long)bytes);
+    }
+    /* bf16 exactly 2 x 68,976,648,192; at TP 8 each GPU holds an eighth of every
+     * sharded tensor plus its replicated norms */
+    struct gs_weights_request bf16 = {GS_WF_BF16, 0, 1, 1};
+    uint64_t whole = 0, shard = 0;
+    assert_int_equal(gs_weights_bytes(&a, &c, &bf16, &whole, NULL), GS_OK);
+    assert_int_equal(whole, 137953296384ULL);
+    bf16.tensor = 8;
+    assert_int_equal(gs_weights_bytes(&a, &c, &bf16, &shard, NULL), GS_OK);
+    /* norms: 80 x 2 x 8192 + 8192 = 1,318,912 parameters stay whole on every GPU */
+    assert_int_equal(shard, (137953296384ULL - 2 * 1318912ULL) / 8 + 2 * 1318912ULL);
 }
 
 /* Weights by format, estimation.md 4.1 (GB = 1e9): Llama-2-7B bf16 13.48,
@@ -304,6 +432,11 @@ int main(void)
         cmocka_unit_test(test_does_not_start),
         cmocka_unit_test(test_tensorrt_rule),
         cmocka_unit_test(test_weight_formats),
+        cmocka_unit_test(test_weight_formats_70b),
+        cmocka_unit_test(test_sglang_default_fraction),
+        cmocka_unit_test(test_sglang_rule),
+        cmocka_unit_test(test_tgi_rule),
+        cmocka_unit_test(test_encoder_decoder_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,6 +125,7 @@ struct gs_fix {
     const char *detail;
     uint64_t value;       /* the new context length, or the new tensor degree */
     bool starts;
+    bool holds_batch;     /* the engine starts and holds the requested batch at once */
     int64_t kv_bytes;
     uint64_t max_concurrency;
 };

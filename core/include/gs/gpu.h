@@ -8,6 +8,7 @@
 #ifndef GS_GPU_H
 #define GS_GPU_H
 
+#include "gs/inference.h"
 #include "gs/status.h"
 
 #include <stdbool.h>
@@ -18,16 +19,29 @@ struct gs_gpu {
     uint64_t usable_memory_bytes; /* driver-reported total; 0 when unknown */
 };
 
+enum gs_fit_basis {
+    GS_FIT_CAPACITY,      /* the per-GPU total against the GPU's capacity */
+    GS_FIT_ENGINE_BUDGET, /* the requested batch against the serving engine's KV budget */
+};
+
 struct gs_fit {
     uint64_t usable_bytes;    /* capacity the verdict was made against */
     bool usable_is_marketed;  /* true when usable_memory_bytes was unknown */
-    bool fits;                /* required_bytes <= usable_bytes */
-    int64_t headroom_bytes;   /* usable_bytes - required_bytes, negative when it does not fit */
+    enum gs_fit_basis basis;
+    uint64_t limit_bytes;     /* what the total may reach: usable_bytes, or the part the engine claims */
+    bool fits;                /* the total is within the limit (and the engine holds the batch) */
+    int64_t headroom_bytes;   /* bytes to spare under the limit, negative when it does not fit */
 };
 
 /* Compares the per-GPU requirement with one GPU's capacity. GS_ERR_RANGE when
  * either figure exceeds INT64_MAX (the signed headroom could not hold it). */
 enum gs_status gs_fit_check(uint64_t required_bytes, const struct gs_gpu *gpu, struct gs_fit *out,
                             struct gs_error *err);
+
+/* Re-bases a capacity verdict on a serving engine's rule (when `serving`
+ * has a budget): an engine claims its own share of the GPU (vLLM 0.9 of it by
+ * default), so the batch fits when the engine starts and its KV budget holds
+ * the whole batch; the headroom is the KV budget left after the batch. */
+void gs_fit_apply_serving(struct gs_fit *fit, const struct gs_inference_result *serving);
 
 #endif

@@ -69,14 +69,25 @@ uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
                               uint64_t encoder_tokens, uint64_t block_size,
                               uint64_t batched_tokens, bool *overflow);
 
+/* Tokens per KV block as the engine ships it (vLLM 16, TensorRT-LLM 64,
+ * SGLang and TGI 1, generic 1). */
+uint64_t gs_engine_default_block_size(enum gs_engine engine);
+
+/* SGLang's default mem_fraction_static in thousandths for a GPU of
+ * `total_bytes` under tensor x pipeline parallelism (sglang server_args.py:
+ * (capacity - reserved) / capacity, the reserve growing with the GPU class
+ * and the parallel size). */
+uint64_t gs_sglang_default_fraction_permille(uint64_t total_bytes, uint64_t tensor,
+                                             uint64_t pipeline);
+
 /* The engine's knobs; zero fields take the engine's shipped defaults. */
 struct gs_engine_config {
     enum gs_engine engine;
     uint64_t gpu_memory_utilization_permille; /* vLLM, default 900 */
     uint64_t free_memory_fraction_permille;   /* TensorRT-LLM, default 900 */
-    uint64_t mem_fraction_static_permille;    /* SGLang: required */
-    uint64_t cuda_memory_fraction_permille;   /* TGI: required */
-    uint64_t block_size;                      /* default 16 */
+    uint64_t mem_fraction_static_permille;    /* SGLang, default by GPU size and parallelism */
+    uint64_t cuda_memory_fraction_permille;   /* TGI, default 1000 */
+    uint64_t block_size;                      /* default per engine */
     uint64_t max_num_batched_tokens;          /* vLLM server defaults by GPU */
     uint64_t max_num_seqs;
     bool has_non_torch_bytes, has_activation_bytes, has_cuda_graph_bytes;
@@ -118,8 +129,9 @@ struct gs_inference_result {
     uint64_t blocks, max_tokens;
     uint64_t max_concurrency;     /* sequences at the requested context */
     uint64_t max_context;         /* tokens per sequence at the requested batch */
-    bool starts;                  /* the engine starts and holds the requested load */
-    const char *binding;          /* why not, when !starts */
+    bool starts;                  /* the engine starts: one sequence of the context fits */
+    bool holds_batch;             /* ... and the KV cache holds the whole batch at once */
+    const char *binding;          /* why not, when !holds_batch */
 };
 
 /* Runs the engine's rule. Error pointers under "/inference". */
