@@ -5,9 +5,12 @@
  * carries its assumptions and warnings as static strings (valid for the
  * program's life) plus the numbers they refer to.
  *
- * Inference: weights at the requested precision and a runtime overhead; the
- * KV cache and activation peak need a context the request does not carry
- * yet (reported as 0 with a warning). Training: model states by regime,
+ * Inference: weights in their storage format split over tensor and pipeline
+ * ranks; with serving settings (batch, context, engine) the KV cache the batch
+ * needs, the engine's activation peak and non-torch memory, its KV budget on
+ * the named GPU, and ranked fixes when it would not start or hold the batch
+ * (gs/inference.h, gs/weights.h). Without them, weights plus a runtime
+ * overhead, with a warning. Training: model states by regime,
  * optimizer, ZeRO stage and parallel layout (gs/training.h), activations
  * (gs/activation.h) when the batch and sequence length are known, LoRA and
  * QLoRA, host memory when offloading, and named runtime overheads that a
