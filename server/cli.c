@@ -7,8 +7,10 @@
  */
 #include "cli.h"
 
+#include "auth.h"
 #include "catalog.h"
 #include "http.h"
+#include "store.h"
 #include "problem.h"
 #include "service.h"
 
@@ -30,6 +32,7 @@ struct options {
     const char *db;
     long threads;
     long max_body;
+    const char *api_key_file;
 };
 
 static const char usage[] =
@@ -45,7 +48,10 @@ static const char usage[] =
     "  --port N          port, 0 for any free one (env PORT, default 8080)\n"
     "  --db PATH         catalog file, created on first use (env GPUSIZER_DB, default ./gpusizer.db)\n"
     "  --threads N       HTTP worker threads (env GPUSIZER_THREADS, default: one per CPU)\n"
-    "  --max-body BYTES  largest accepted request body (default 1048576)\n";
+    "  --max-body BYTES  largest accepted request body (default 1048576)\n"
+    "  --api-key-file F  file holding the API key that allows catalog writes (env\n"
+    "                    GPUSIZER_API_KEY_FILE, or the key itself in GPUSIZER_API_KEY);\n"
+    "                    without a key, catalog writes are refused (403)\n";
 
 static bool parse_long(const char *text, long min, long max, long *out)
 {
@@ -66,6 +72,7 @@ static int parse_options(int argc, char **argv, struct options *o)
     o->port = DEFAULT_PORT;
     o->threads = 0;
     o->max_body = (long)DEFAULT_MAX_BODY;
+    o->api_key_file = (env = getenv("GPUSIZER_API_KEY_FILE")) != NULL && *env ? env : NULL;
     if ((env = getenv("PORT")) != NULL && *env && !parse_long(env, 0, 65535, &o->port)) {
         fprintf(stderr, "gpusizer: PORT=%s is not a port number\n", env);
         return -1;
@@ -87,6 +94,8 @@ static int parse_options(int argc, char **argv, struct options *o)
             ok = parse_long(value, 0, 65535, &o->port);
         else if (strcmp(flag, "--threads") == 0 && ok)
             ok = parse_long(value, 0, 1024, &o->threads);
+        else if (strcmp(flag, "--api-key-file") == 0 && ok)
+            o->api_key_file = value;
         else if (strcmp(flag, "--max-body") == 0 && ok)
             ok = parse_long(value, 64, 1L << 30, &o->max_body);
         else {
@@ -135,6 +144,7 @@ static int cmd_serve(const struct options *o)
 {
     struct catalog *catalog = NULL;
     struct service *service = NULL;
+    struct store *store = NULL;
     struct http_server *server = NULL;
     char errbuf[256];
     sigset_t stop_signals;
@@ -147,14 +157,29 @@ static int cmd_serve(const struct options *o)
     pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    if (load_service(o->db, &catalog, &service) != 0)
+    struct auth *auth = auth_create(getenv("GPUSIZER_API_KEY"), o->api_key_file, errbuf,
+                                    sizeof(errbuf));
+    if (auth == NULL) {
+        fprintf(stderr, "gpusizer: %s\n", errbuf);
         return 1;
+    }
+    if (load_service(o->db, &catalog, &service) != 0) {
+        auth_free(auth);
+        return 1;
+    }
+    struct gs_error err;
+    gs_error_init(&err);
+    if (store_create(catalog, service, &store, &err) != GS_OK) {
+        print_errors("store", &err);
+        auth_free(auth);
+        return 1;
+    }
     struct http_config cfg = {o->host, (uint16_t)o->port, (unsigned)o->threads,
                               (size_t)o->max_body, 30};
-    if (http_start(&cfg, service, catalog, &server, errbuf, sizeof(errbuf)) != 0) {
+    if (http_start(&cfg, store, auth, &server, errbuf, sizeof(errbuf)) != 0) {
         fprintf(stderr, "gpusizer: %s\n", errbuf);
-        service_free(service);
-        catalog_close(catalog);
+        store_free(store);
+        auth_free(auth);
         return 1;
     }
     const char *shown = strchr(o->host, ':') != NULL ? NULL : o->host;
@@ -162,14 +187,16 @@ static int cmd_serve(const struct options *o)
         printf("gpusizer listening on http://%s:%u\n", shown, (unsigned)http_port(server));
     else
         printf("gpusizer listening on http://[%s]:%u\n", o->host, (unsigned)http_port(server));
+    printf("gpusizer catalog writes %s\n",
+           auth_enabled(auth) ? "enabled (API key configured)" : "disabled (no API key)");
     fflush(stdout);
 
     int sig = 0;
     sigwait(&stop_signals, &sig);
     fprintf(stderr, "gpusizer: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
     http_stop(server);
-    service_free(service);
-    catalog_close(catalog);
+    store_free(store);
+    auth_free(auth);
     return 0;
 }
 

@@ -496,66 +496,21 @@ static json_t *encode_architecture(const struct gs_arch *a)
 
 json_t *codec_encode_model(const struct catalog_model *m, const struct gs_arch *arch)
 {
-    json_t *item = json_pack("{s:s, s:s, s:o, s:s, s:o, s:s}", "id", m->id, "name", m->name, "hf_id",
-                             nullable_string(m->hf_id), "family", m->family, "parameters",
-                             codec_u64(m->parameters), "parameters_source", m->parameters_source);
+    json_t *config = m->config_json != NULL ? json_loads(m->config_json, 0, NULL) : NULL;
+    json_t *item = json_pack(
+        "{s:s, s:s, s:o, s:o, s:s, s:o, s:s, s:s, s:o, s:s}", "id", m->id, "name", m->name, "hf_id",
+        nullable_string(m->hf_id), "publisher", nullable_string(m->publisher), "family", m->family,
+        "parameters", codec_u64(m->parameters), "parameters_basis",
+        m->parameters_basis != NULL ? m->parameters_basis : "published", "parameters_source",
+        m->parameters_source, "config", config != NULL ? config : json_null(), "config_source",
+        m->config_source != NULL ? m->config_source : "");
     bool ok = item != NULL && put(item, "aliases", encode_aliases(m->aliases, m->alias_count));
     if (ok && arch != NULL)
         ok = put(item, "architecture", encode_architecture(arch));
-    if (!ok) {
-        json_decref(item);
-        return NULL;
-    }
-    return item;
-}
-
-static json_t *nullable_real(struct catalog_real r)
-{
-    return r.present ? json_real(r.value) : json_null();
-}
-
-/* Adds field -> source to `sources` when the field has a value. */
-static bool cite(json_t *sources, const char *field, bool present, const char *source)
-{
-    if (!present || source == NULL)
-        return true;
-    return put(sources, field, json_string(source));
-}
-
-static json_t *encode_gpu_sources(const struct catalog_gpu *g)
-{
-    json_t *s = json_object();
-    bool ok = s != NULL;
-    ok = ok && cite(s, "memory_bytes", true, g->memory_source);
-    ok = ok && cite(s, "usable_memory_bytes", g->usable_memory_bytes != 0, g->usable_memory_source);
-    ok = ok && cite(s, "memory_bandwidth_gb_s", g->memory_bandwidth_gb_s.present, g->spec_source);
-    ok = ok && cite(s, "bf16_tflops", g->bf16_tflops.present, g->spec_source);
-    ok = ok && cite(s, "fp8_tflops", g->fp8_tflops.present, g->spec_source);
-    ok = ok && cite(s, "tdp_watts", g->tdp_watts.present, g->spec_source);
-    ok = ok && cite(s, "price_per_hour", g->price_per_hour.present, g->price_source);
-    ok = ok && cite(s, "purchase_price", g->purchase_price.present, g->purchase_price_source);
-    if (!ok) {
-        json_decref(s);
-        return NULL;
-    }
-    return s;
-}
-
-json_t *codec_encode_gpu(const struct catalog_gpu *g)
-{
-    json_t *item = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", g->id,
-                             "name", g->name, "vendor", g->vendor, "memory_bytes",
-                             codec_u64(g->memory_bytes), "usable_memory_bytes",
-                             g->usable_memory_bytes ? codec_u64(g->usable_memory_bytes) : json_null(),
-                             "memory_bandwidth_gb_s", nullable_real(g->memory_bandwidth_gb_s),
-                             "bf16_tflops", nullable_real(g->bf16_tflops), "fp8_tflops",
-                             nullable_real(g->fp8_tflops), "tdp_watts",
-                             g->tdp_watts.present ? json_integer((json_int_t)g->tdp_watts.value)
-                                                  : json_null(),
-                             "price_per_hour", nullable_real(g->price_per_hour), "purchase_price",
-                             nullable_real(g->purchase_price));
-    bool ok = item != NULL && put(item, "aliases", encode_aliases(g->aliases, g->alias_count));
-    ok = ok && put(item, "sources", encode_gpu_sources(g));
+    ok = ok && put(item, "etag", json_string(m->etag)) &&
+         put(item, "revision", codec_u64(m->revision)) &&
+         put(item, "created_at", json_string(m->created_at != NULL ? m->created_at : "")) &&
+         put(item, "updated_at", json_string(m->updated_at != NULL ? m->updated_at : ""));
     if (!ok) {
         json_decref(item);
         return NULL;

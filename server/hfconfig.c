@@ -118,7 +118,8 @@ static void read_mlp_width(struct reader *r, struct gs_arch *a)
         a->intermediate_size = 4 * a->hidden_size;
         dim(r, NAMES("n_inner", "ffn_hidden_size"), false, &a->intermediate_size);
         break;
-    case GS_FAMILY_BLOOM: /* always 4h */
+    case GS_FAMILY_BLOOM: /* BloomMLP: dense_h_to_4h, always 4h */
+        a->intermediate_size = 4 * a->hidden_size;
         break;
     case GS_FAMILY_QWEN3_MOE: /* only dense layers use it */
         dim(r, NAMES("intermediate_size"), false, &a->intermediate_size);

@@ -9,7 +9,8 @@
  */
 #include "http.h"
 
-#include "catalog.h"
+#include "api.h"
+#include "catalog_api.h"
 #include "embedded.h"
 
 #include <arpa/inet.h>
@@ -29,9 +30,8 @@ extern const struct gs_embedded_file gs_openapi_files[];
 
 struct http_server {
     struct MHD_Daemon *daemon;
-    const struct service *service;
-    struct catalog *catalog;
-    pthread_mutex_t catalog_lock;
+    struct store *store;
+    struct catalog_api api;
     size_t max_body_bytes;
     uint16_t port;
 };
@@ -40,23 +40,36 @@ enum route_id {
     ROUTE_HEALTHZ,
     ROUTE_READYZ,
     ROUTE_MODELS,
+    ROUTE_MODEL,
     ROUTE_GPUS,
+    ROUTE_GPU,
+    ROUTE_GPU_PRICES,
+    ROUTE_GPUS_BULK,
     ROUTE_ESTIMATE,
     ROUTE_OPENAPI,
     ROUTE_STATIC,
 };
 
 struct route {
-    const char *path;
+    const char *path; /* exact path, or the prefix before {id} */
     enum route_id id;
     const char *allow; /* methods, for 405 Allow */
 };
 
+#define READ_ONLY "GET, HEAD"
+#define COLLECTION "GET, HEAD, POST"
+#define ENTRY "GET, HEAD, PUT, PATCH, DELETE"
+
 static const struct route routes[] = {
-    {"/healthz", ROUTE_HEALTHZ, "GET, HEAD"},     {"/readyz", ROUTE_READYZ, "GET, HEAD"},
-    {"/v1/models", ROUTE_MODELS, "GET, HEAD"},    {"/v1/gpus", ROUTE_GPUS, "GET, HEAD"},
-    {"/v1/estimate", ROUTE_ESTIMATE, "POST"},     {"/openapi.json", ROUTE_OPENAPI, "GET, HEAD"},
+    {"/healthz", ROUTE_HEALTHZ, READ_ONLY},       {"/readyz", ROUTE_READYZ, READ_ONLY},
+    {"/v1/models", ROUTE_MODELS, COLLECTION},     {"/v1/gpus", ROUTE_GPUS, COLLECTION},
+    {"/v1/gpus:bulk", ROUTE_GPUS_BULK, "POST"},   {"/v1/estimate", ROUTE_ESTIMATE, "POST"},
+    {"/openapi.json", ROUTE_OPENAPI, READ_ONLY},
 };
+
+static const struct route model_route = {NULL, ROUTE_MODEL, ENTRY};
+static const struct route gpu_route = {NULL, ROUTE_GPU, ENTRY};
+static const struct route prices_route = {NULL, ROUTE_GPU_PRICES, COLLECTION};
 
 /* An answer decided before the body was read (404, 405, 413, 415). */
 struct early_answer {
@@ -64,13 +77,18 @@ struct early_answer {
     const char *slug;
     const char *title;
     const char *allow;
+    bool challenge; /* WWW-Authenticate: Bearer */
     char detail[128];
 };
+
+#define ID_MAX 160
 
 /* Per-request state, from the first handler call to the completion callback. */
 struct request {
     const struct route *route;
     const struct gs_embedded_file *file; /* ROUTE_STATIC */
+    char id[ID_MAX];                     /* the {id} segment of entry routes */
+    struct service *service;             /* held from dispatch to completion */
     char *body;
     size_t length;
     size_t capacity;
@@ -119,11 +137,34 @@ static const struct gs_embedded_file *find_static(const char *url)
     return gs_embedded_find(gs_web_files, url + 1);
 }
 
-static const struct route *find_route(const char *url, const struct gs_embedded_file **file)
+/* Copies a path segment (up to '/' or the end) into id; false when it is
+ * empty or too long. */
+static bool take_segment(const char *from, char id[ID_MAX], const char **rest)
+{
+    const char *end = strchr(from, '/');
+    size_t n = end != NULL ? (size_t)(end - from) : strlen(from);
+    if (n == 0 || n >= ID_MAX)
+        return false;
+    memcpy(id, from, n);
+    id[n] = '\0';
+    *rest = from + n;
+    return true;
+}
+
+static const struct route *find_route(const char *url, const struct gs_embedded_file **file,
+                                      char id[ID_MAX])
 {
     for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
         if (strcmp(url, routes[i].path) == 0)
             return &routes[i];
+    }
+    const char *rest = NULL;
+    if (strncmp(url, "/v1/models/", 11) == 0 && take_segment(url + 11, id, &rest))
+        return *rest == '\0' ? &model_route : NULL;
+    if (strncmp(url, "/v1/gpus/", 9) == 0 && take_segment(url + 9, id, &rest)) {
+        if (*rest == '\0')
+            return &gpu_route;
+        return strcmp(rest, "/prices") == 0 ? &prices_route : NULL;
     }
     *file = find_static(url);
     return *file != NULL ? &static_route : NULL;
@@ -182,26 +223,62 @@ static enum MHD_Result send_simple_problem(struct MHD_Connection *conn, int stat
     return send_problem(conn, &p, allow);
 }
 
-static bool is_json_media_type(const char *value)
+/* Whether a Content-Type value is `type` (parameters such as charset allowed). */
+static bool media_type_is(const char *value, const char *type)
 {
     if (value == NULL)
         return false;
-    size_t n = strlen("application/json");
-    if (strncasecmp(value, "application/json", n) != 0)
+    size_t n = strlen(type);
+    if (strncasecmp(value, type, n) != 0)
         return false;
     return value[n] == '\0' || value[n] == ';' || value[n] == ' ';
 }
 
+static bool is_json_media_type(const char *value)
+{
+    return media_type_is(value, "application/json");
+}
+
 static bool method_allowed(const struct route *r, const char *method)
 {
-    if (r->id == ROUTE_ESTIMATE)
-        return strcmp(method, "POST") == 0;
-    return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    const size_t n = strlen(method);
+    for (const char *p = r->allow; (p = strstr(p, method)) != NULL; p += n) {
+        if ((p == r->allow || p[-2] == ',') && (p[n] == '\0' || p[n] == ','))
+            return true;
+    }
+    return false;
+}
+
+static bool has_body(const char *method)
+{
+    return strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0 ||
+           strcmp(method, "PATCH") == 0;
+}
+
+/* The media types a request body may have on this route and method, for the
+ * 415 check; NULL when any JSON will do. */
+static bool body_type_ok(const struct route *r, const char *method, const char *type)
+{
+    if (r->id == ROUTE_GPUS_BULK)
+        return is_json_media_type(type) || media_type_is(type, "text/csv");
+    if (strcmp(method, "PATCH") == 0)
+        return is_json_media_type(type) || media_type_is(type, "application/merge-patch+json");
+    return is_json_media_type(type);
+}
+
+static const char *body_types(const struct route *r, const char *method)
+{
+    if (r->id == ROUTE_GPUS_BULK)
+        return "send the body as application/json or text/csv";
+    if (strcmp(method, "PATCH") == 0)
+        return "send the patch as application/merge-patch+json (or application/json)";
+    return "send the request body as application/json";
 }
 
 static void reject(struct early_answer *a, int status, const char *slug, const char *title,
                    const char *allow, const char *detail)
 {
+    a->challenge = false;
     a->status = status;
     a->slug = slug;
     a->title = title;
@@ -216,8 +293,16 @@ static void reject_too_large(struct early_answer *a, size_t limit)
     reject(a, 413, "payload-too-large", "Payload too large", NULL, detail);
 }
 
-/* First call: route, method, media type and declared length. Returns true
- * when the request is to be answered with `a` instead of being served. */
+/* A write to the catalog: refused before its body is read when the key is wrong. */
+static bool is_catalog_write(const struct route *r, const char *method)
+{
+    return r->id != ROUTE_ESTIMATE && r->id != ROUTE_STATIC && strcmp(method, "GET") != 0 &&
+           strcmp(method, "HEAD") != 0;
+}
+
+/* First call: route, method, credentials, media type and declared length.
+ * Returns true when the request is to be answered with `a` instead of being
+ * served. */
 static bool precheck(struct MHD_Connection *conn, const struct http_server *srv,
                      const struct route *r, const char *method, struct early_answer *a)
 {
@@ -231,12 +316,30 @@ static bool precheck(struct MHD_Connection *conn, const struct http_server *srv,
         reject(a, 405, "method-not-allowed", "Method not allowed", r->allow, detail);
         return true;
     }
-    if (r->id != ROUTE_ESTIMATE)
+    if (is_catalog_write(r, method)) {
+        const char *authorization =
+            MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+        switch (auth_check(srv->api.auth, authorization)) {
+        case AUTH_OK:
+            break;
+        case AUTH_DISABLED:
+            reject(a, 403, "writes-disabled", "Catalog writes are disabled", NULL,
+                   "no API key is configured; set GPUSIZER_API_KEY or --api-key-file");
+            return true;
+        case AUTH_MISSING:
+        case AUTH_WRONG:
+            reject(a, 401, "unauthorized", "Authentication required", NULL,
+                   "catalog writes need \"Authorization: Bearer <API key>\" with a valid key");
+            a->challenge = true;
+            return true;
+        }
+    }
+    if (!has_body(method))
         return false;
     const char *type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
-    if (!is_json_media_type(type)) {
+    if (!body_type_ok(r, method, type)) {
         reject(a, 415, "unsupported-media-type", "Unsupported media type", NULL,
-               "send the request body as application/json");
+               body_types(r, method));
         return true;
     }
     const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
@@ -249,7 +352,30 @@ static bool precheck(struct MHD_Connection *conn, const struct http_server *srv,
 
 static enum MHD_Result send_early(struct MHD_Connection *conn, const struct early_answer *a)
 {
-    return send_simple_problem(conn, a->status, a->slug, a->title, a->allow, a->detail);
+    struct problem p;
+    problem_init(&p);
+    problem_set(&p, a->status, a->slug, a->title, "%s", a->detail);
+    json_t *body = problem_to_json(&p);
+    char *text = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    if (text == NULL)
+        return MHD_NO;
+    struct MHD_Response *resp = MHD_create_response_from_buffer(strlen(text), text,
+                                                                MHD_RESPMEM_MUST_FREE);
+    if (resp == NULL) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/problem+json");
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    if (a->allow != NULL)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, a->allow);
+    if (a->challenge)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+                                "Bearer realm=\"gpusizer catalog\"");
+    enum MHD_Result ret = MHD_queue_response(conn, (unsigned)a->status, resp);
+    MHD_destroy_response(resp);
+    return ret;
 }
 
 /* Whether a rejected request has a body worth draining first: one of
@@ -288,8 +414,7 @@ static bool append_body(struct request *req, const char *data, size_t size, size
     return true;
 }
 
-static enum MHD_Result handle_estimate(struct MHD_Connection *conn, struct http_server *srv,
-                                       struct request *req)
+static enum MHD_Result handle_estimate(struct MHD_Connection *conn, struct request *req)
 {
     struct problem p;
     problem_init(&p);
@@ -304,7 +429,7 @@ static enum MHD_Result handle_estimate(struct MHD_Connection *conn, struct http_
     }
     json_t *response = NULL;
     enum MHD_Result ret;
-    if (service_estimate(srv->service, body, &response, &p) == 0)
+    if (service_estimate(req->service, body, &response, &p) == 0)
         ret = send_json(conn, 200, response, "application/json");
     else
         ret = send_problem(conn, &p, NULL);
@@ -313,21 +438,27 @@ static enum MHD_Result handle_estimate(struct MHD_Connection *conn, struct http_
     return ret;
 }
 
-static enum MHD_Result handle_readyz(struct MHD_Connection *conn, struct http_server *srv)
+struct ping {
+    size_t models, gpus;
+};
+
+static enum gs_status ping_catalog(struct catalog *catalog, void *arg, struct gs_error *err)
 {
-    size_t models = service_model_count(srv->service), gpus = service_gpu_count(srv->service);
-    if (srv->catalog != NULL) {
-        struct gs_error err;
-        gs_error_init(&err);
-        pthread_mutex_lock(&srv->catalog_lock);
-        enum gs_status st = catalog_ping(srv->catalog, &models, &gpus, &err);
-        pthread_mutex_unlock(&srv->catalog_lock);
-        if (st != GS_OK)
-            return send_simple_problem(conn, 503, "not-ready", "The catalog cannot be read", NULL,
-                                       err.count > 0 ? err.items[0].detail : "catalog error");
-    }
-    json_t *body = json_pack("{s:s, s:I, s:I}", "status", "ready", "models", (json_int_t)models,
-                             "gpus", (json_int_t)gpus);
+    struct ping *p = arg;
+    return catalog_ping(catalog, &p->models, &p->gpus, err);
+}
+
+static enum MHD_Result handle_readyz(struct MHD_Connection *conn, struct http_server *srv,
+                                     struct request *req)
+{
+    struct ping counts = {service_model_count(req->service), service_gpu_count(req->service)};
+    struct gs_error err;
+    gs_error_init(&err);
+    if (store_read(srv->store, ping_catalog, &counts, &err) != GS_OK)
+        return send_simple_problem(conn, 503, "not-ready", "The catalog cannot be read", NULL,
+                                   err.count > 0 ? err.items[0].detail : "catalog error");
+    json_t *body = json_pack("{s:s, s:I, s:I}", "status", "ready", "models",
+                             (json_int_t)counts.models, "gpus", (json_int_t)counts.gpus);
     if (body == NULL)
         return MHD_NO;
     enum MHD_Result ret = send_json(conn, 200, body, "application/json");
@@ -335,36 +466,138 @@ static enum MHD_Result handle_readyz(struct MHD_Connection *conn, struct http_se
     return ret;
 }
 
+static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    (void)kind;
+    struct api_request *r = cls;
+    if (r->arg_count == API_ARGS_MAX) {
+        r->args_overflow = true;
+        return MHD_NO;
+    }
+    r->args[r->arg_count++] = (struct api_arg){key, value != NULL ? value : ""};
+    return MHD_YES;
+}
+
+static const char *header(struct MHD_Connection *conn, const char *name)
+{
+    return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
+}
+
+static void fill_api_request(struct MHD_Connection *conn, const char *method,
+                             const struct request *req, struct api_request *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->method = method;
+    out->id = req->id[0] != '\0' ? req->id : NULL;
+    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, out);
+    out->content_type = header(conn, MHD_HTTP_HEADER_CONTENT_TYPE);
+    out->accept = header(conn, MHD_HTTP_HEADER_ACCEPT);
+    out->authorization = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
+    out->if_match = header(conn, MHD_HTTP_HEADER_IF_MATCH);
+    out->if_none_match = header(conn, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    out->body = req->body;
+    out->body_length = req->length;
+}
+
+static enum MHD_Result send_api(struct MHD_Connection *conn, struct api_response *r)
+{
+    if (r->status >= 400 && r->body == NULL && r->borrowed == NULL) {
+        json_t *body = problem_to_json(&r->problem);
+        r->body = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
+        json_decref(body);
+        if (r->body == NULL)
+            return MHD_NO;
+        r->length = strlen(r->body);
+        r->content_type = "application/problem+json";
+        r->status = r->problem.status;
+    }
+    struct MHD_Response *resp;
+    if (r->body != NULL) {
+        resp = MHD_create_response_from_buffer(r->length, r->body, MHD_RESPMEM_MUST_FREE);
+        if (resp == NULL)
+            free(r->body);
+        r->body = NULL;
+    } else {
+        /* borrowed bodies belong to the service this request holds until it completes */
+        resp = MHD_create_response_from_buffer(r->borrowed != NULL ? r->length : 0,
+                                               (void *)(uintptr_t)(r->borrowed != NULL ? r->borrowed : ""),
+                                               MHD_RESPMEM_PERSISTENT);
+    }
+    if (resp == NULL)
+        return MHD_NO;
+    if (r->content_type != NULL)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    if (r->etag[0] != '\0')
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
+    if (r->location[0] != '\0')
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
+    if (r->bearer_challenge)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+                                "Bearer realm=\"gpusizer catalog\"");
+    enum MHD_Result ret = MHD_queue_response(conn, (unsigned)r->status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+static enum MHD_Result handle_catalog(struct MHD_Connection *conn, struct http_server *srv,
+                                      struct request *req, const char *method)
+{
+    struct api_request in;
+    struct api_response out;
+    fill_api_request(conn, method, req, &in);
+    api_response_init(&out);
+    switch (req->route->id) {
+    case ROUTE_MODELS:
+        catalog_api_collection(&srv->api, req->service, CATALOG_MODELS, &in, &out);
+        break;
+    case ROUTE_GPUS:
+        catalog_api_collection(&srv->api, req->service, CATALOG_GPUS, &in, &out);
+        break;
+    case ROUTE_MODEL:
+        catalog_api_item(&srv->api, req->service, CATALOG_MODELS, &in, &out);
+        break;
+    case ROUTE_GPU:
+        catalog_api_item(&srv->api, req->service, CATALOG_GPUS, &in, &out);
+        break;
+    case ROUTE_GPU_PRICES:
+        catalog_api_prices(&srv->api, req->service, &in, &out);
+        break;
+    default:
+        catalog_api_bulk(&srv->api, req->service, &in, &out);
+        break;
+    }
+    return send_api(conn, &out);
+}
+
 static enum MHD_Result dispatch(struct MHD_Connection *conn, struct http_server *srv,
-                                struct request *req)
+                                struct request *req, const char *method)
 {
     static const char healthz[] = "{\"status\":\"ok\"}";
-    const char *body = NULL;
-    size_t length = 0;
     switch (req->route->id) {
     case ROUTE_HEALTHZ:
         return send_buffer(conn, 200, "application/json", healthz, sizeof(healthz) - 1,
                            MHD_RESPMEM_PERSISTENT, NULL);
-    case ROUTE_READYZ:
-        return handle_readyz(conn, srv);
-    case ROUTE_MODELS:
-        body = service_models_body(srv->service, &length);
-        return send_buffer(conn, 200, "application/json", body, length, MHD_RESPMEM_PERSISTENT,
-                           NULL);
-    case ROUTE_GPUS:
-        body = service_gpus_body(srv->service, &length);
-        return send_buffer(conn, 200, "application/json", body, length, MHD_RESPMEM_PERSISTENT,
-                           NULL);
-    case ROUTE_ESTIMATE:
-        return handle_estimate(conn, srv, req);
     case ROUTE_OPENAPI:
         return send_buffer(conn, 200, "application/json", gs_openapi_files[0].data,
                            gs_openapi_files[0].size, MHD_RESPMEM_PERSISTENT, NULL);
     case ROUTE_STATIC:
         return send_buffer(conn, 200, content_type_for(req->file->name), req->file->data,
                            req->file->size, MHD_RESPMEM_PERSISTENT, NULL);
+    default:
+        break;
     }
-    return MHD_NO;
+    req->service = store_acquire(srv->store); /* released in on_completed */
+    switch (req->route->id) {
+    case ROUTE_READYZ:
+        return handle_readyz(conn, srv, req);
+    case ROUTE_ESTIMATE:
+        return handle_estimate(conn, req);
+    default:
+        return handle_catalog(conn, srv, req, method);
+    }
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -376,7 +609,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     (void)version;
     if (req == NULL) {
         const struct gs_embedded_file *file = NULL;
-        const struct route *route = find_route(url, &file);
+        char id[ID_MAX] = "";
+        const struct route *route = find_route(url, &file, id);
         struct early_answer early;
         bool rejected = precheck(conn, srv, route, method, &early);
         if (rejected && !drainable(conn))
@@ -386,6 +620,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return MHD_NO;
         req->route = route;
         req->file = file;
+        memcpy(req->id, id, sizeof(id));
         req->rejected = rejected;
         if (rejected)
             req->early = early;
@@ -405,7 +640,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (req->rejected)
         return send_early(conn, &req->early);
-    return dispatch(conn, srv, req);
+    return dispatch(conn, srv, req, method);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -417,6 +652,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     struct request *req = *con_cls;
     if (req == NULL)
         return;
+    store_release(req->service);
     free(req->body);
     free(req);
     *con_cls = NULL;
@@ -428,8 +664,8 @@ static unsigned cpu_count(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
-int http_start(const struct http_config *config, const struct service *service,
-               struct catalog *catalog, struct http_server **out, char *errbuf, size_t errlen)
+int http_start(const struct http_config *config, struct store *store, const struct auth *auth,
+               struct http_server **out, char *errbuf, size_t errlen)
 {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
@@ -455,10 +691,10 @@ int http_start(const struct http_config *config, const struct service *service,
         snprintf(errbuf, errlen, "out of memory");
         return -1;
     }
-    srv->service = service;
-    srv->catalog = catalog;
+    srv->store = store;
+    srv->api.store = store;
+    srv->api.auth = auth;
     srv->max_body_bytes = config->max_body_bytes;
-    pthread_mutex_init(&srv->catalog_lock, NULL);
     unsigned threads = config->threads ? config->threads : cpu_count();
     srv->daemon = MHD_start_daemon(
         flags, config->port, NULL, NULL, &on_request, srv, MHD_OPTION_SOCK_ADDR, addr,
@@ -468,7 +704,6 @@ int http_start(const struct http_config *config, const struct service *service,
     if (srv->daemon == NULL) {
         snprintf(errbuf, errlen, "cannot listen on %s port %u (in use, or not permitted)",
                  config->host, (unsigned)config->port);
-        pthread_mutex_destroy(&srv->catalog_lock);
         free(srv);
         return -1;
     }
@@ -488,6 +723,5 @@ void http_stop(struct http_server *server)
     if (server == NULL)
         return;
     MHD_stop_daemon(server->daemon);
-    pthread_mutex_destroy(&server->catalog_lock);
     free(server);
 }

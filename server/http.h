@@ -6,12 +6,11 @@
 #ifndef GS_HTTP_H
 #define GS_HTTP_H
 
-#include "service.h"
+#include "auth.h"
+#include "store.h"
 
 #include <stddef.h>
 #include <stdint.h>
-
-struct catalog;
 
 struct http_config {
     const char *host;        /* address to bind, "0.0.0.0" or "::" for all */
@@ -23,10 +22,10 @@ struct http_config {
 
 struct http_server;
 
-/* Starts serving `service` (borrowed; must outlive the server). `catalog` is
- * used only by /readyz, under a lock (borrowed, may be NULL). */
-int http_start(const struct http_config *config, const struct service *service,
-               struct catalog *catalog, struct http_server **out, char *errbuf, size_t errlen);
+/* Starts serving the live catalog `store` (borrowed; must outlive the
+ * server), with catalog writes guarded by `auth` (borrowed). */
+int http_start(const struct http_config *config, struct store *store, const struct auth *auth,
+               struct http_server **out, char *errbuf, size_t errlen);
 
 /* The port actually bound (useful with port 0). */
 uint16_t http_port(const struct http_server *server);

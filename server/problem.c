@@ -34,10 +34,22 @@ void problem_from_status(struct problem *p, enum gs_status status)
     switch (status) {
     case GS_OK:
     case GS_ERR_INVALID:
-    case GS_ERR_NOT_FOUND:
     case GS_ERR_UNSUPPORTED:
     case GS_ERR_RANGE:
         problem_set(p, 400, "invalid-request", "The request is not valid", NULL);
+        break;
+    case GS_ERR_NOT_FOUND: /* a missing resource named by the path; inside a body it is a 400 */
+        problem_set(p, 404, "not-found", "Not found", NULL);
+        break;
+    case GS_ERR_CONFLICT:
+        problem_set(p, 409, "conflict", "The change conflicts with the catalog", NULL);
+        break;
+    case GS_ERR_PRECONDITION:
+        problem_set(p, 412, "precondition-failed",
+                    "The resource changed since the version the request names", NULL);
+        break;
+    case GS_ERR_BUSY:
+        problem_set(p, 503, "catalog-busy", "The catalog is busy; retry shortly", NULL);
         break;
     case GS_ERR_TOO_LARGE:
         problem_set(p, 413, "payload-too-large", "The request body is too large", NULL);

@@ -7,8 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct rendered {
+    char *text;
+    size_t length;
+};
+
 struct service {
+    int refs; /* atomic */
     struct catalog_snapshot *snapshot;
+    struct rendered *model_items;
+    struct rendered *gpu_items;
     struct gs_arch *archs;
     bool *arch_valid;
     char *models_body;
@@ -19,10 +27,19 @@ struct service {
 
 static struct catalog_snapshot empty_snapshot;
 
-void service_free(struct service *service)
+static void free_items(struct rendered *items, size_t n)
 {
-    if (service == NULL)
+    for (size_t i = 0; items != NULL && i < n; i++)
+        free(items[i].text);
+    free(items);
+}
+
+void service_unref(struct service *service)
+{
+    if (service == NULL || __atomic_sub_fetch(&service->refs, 1, __ATOMIC_ACQ_REL) > 0)
         return;
+    free_items(service->model_items, service->snapshot->model_count);
+    free_items(service->gpu_items, service->snapshot->gpu_count);
     if (service->snapshot != &empty_snapshot)
         catalog_snapshot_free(service->snapshot);
     free(service->archs);
@@ -30,6 +47,41 @@ void service_free(struct service *service)
     free(service->models_body);
     free(service->gpus_body);
     free(service);
+}
+
+void service_free(struct service *service)
+{
+    service_unref(service);
+}
+
+struct service *service_ref(struct service *service)
+{
+    __atomic_add_fetch(&service->refs, 1, __ATOMIC_RELAXED);
+    return service;
+}
+
+const struct catalog_snapshot *service_snapshot(const struct service *service)
+{
+    return service->snapshot;
+}
+
+const struct gs_arch *service_model_arch(const struct service *service, size_t index)
+{
+    if (index >= service->snapshot->model_count || !service->arch_valid[index])
+        return NULL;
+    return &service->archs[index];
+}
+
+const char *service_model_item(const struct service *service, size_t index, size_t *length)
+{
+    *length = service->model_items[index].length;
+    return service->model_items[index].text;
+}
+
+const char *service_gpu_item(const struct service *service, size_t index, size_t *length)
+{
+    *length = service->gpu_items[index].length;
+    return service->gpu_items[index].text;
 }
 
 static void decode_archs(struct service *s, struct gs_error *err)
@@ -52,25 +104,52 @@ static void decode_archs(struct service *s, struct gs_error *err)
     }
 }
 
-/* Renders {"items": [...], "total": n} once, so listings cost a memcpy. */
-static char *render_list(const struct service *s, bool models, size_t *length)
+/* Renders every item once, then {"items": [...], "total": n} from them, so
+ * listings cost a memcpy and filtered listings a concatenation. */
+static bool render_items(struct service *s, bool models)
 {
-    json_t *items = json_array();
-    size_t n = models ? s->snapshot->model_count : s->snapshot->gpu_count;
-    bool ok = items != NULL;
-    for (size_t i = 0; ok && i < n; i++) {
+    const size_t n = models ? s->snapshot->model_count : s->snapshot->gpu_count;
+    struct rendered *items = calloc(n > 0 ? n : 1, sizeof(*items));
+    if (items == NULL)
+        return false;
+    if (models)
+        s->model_items = items;
+    else
+        s->gpu_items = items;
+    for (size_t i = 0; i < n; i++) {
         json_t *item = models ? codec_encode_model(&s->snapshot->models[i],
                                                    s->arch_valid[i] ? &s->archs[i] : NULL)
                               : codec_encode_gpu(&s->snapshot->gpus[i]);
-        ok = item != NULL && json_array_append_new(items, item) == 0;
+        items[i].text = item != NULL ? json_dumps(item, JSON_COMPACT) : NULL;
+        json_decref(item);
+        if (items[i].text == NULL)
+            return false;
+        items[i].length = strlen(items[i].text);
     }
-    json_t *body = ok ? json_pack("{s:o, s:I}", "items", items, "total", (json_int_t)n) : NULL;
-    if (!ok)
-        json_decref(items);
-    char *text = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
-    json_decref(body);
-    if (text != NULL)
-        *length = strlen(text);
+    return true;
+}
+
+static char *render_list(const struct service *s, bool models, size_t *length)
+{
+    const size_t n = models ? s->snapshot->model_count : s->snapshot->gpu_count;
+    const struct rendered *items = models ? s->model_items : s->gpu_items;
+    size_t total = 64;
+    for (size_t i = 0; i < n; i++)
+        total += items[i].length + 1;
+    char *text = malloc(total);
+    if (text == NULL)
+        return NULL;
+    size_t at = 0;
+    memcpy(text, "{\"items\":[", 10);
+    at = 10;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            text[at++] = ',';
+        memcpy(text + at, items[i].text, items[i].length);
+        at += items[i].length;
+    }
+    at += (size_t)snprintf(text + at, total - at, "],\"total\":%zu}", n);
+    *length = at;
     return text;
 }
 
@@ -82,6 +161,7 @@ enum gs_status service_create(struct catalog_snapshot *snapshot, struct service 
         catalog_snapshot_free(snapshot);
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
     }
+    s->refs = 1;
     s->snapshot = snapshot != NULL ? snapshot : &empty_snapshot;
     size_t n = s->snapshot->model_count;
     s->archs = calloc(n > 0 ? n : 1, sizeof(*s->archs));
@@ -89,6 +169,8 @@ enum gs_status service_create(struct catalog_snapshot *snapshot, struct service 
     if (s->archs == NULL || s->arch_valid == NULL)
         goto oom;
     decode_archs(s, err);
+    if (!render_items(s, true) || !render_items(s, false))
+        goto oom;
     s->models_body = render_list(s, true, &s->models_body_len);
     s->gpus_body = render_list(s, false, &s->gpus_body_len);
     if (s->models_body == NULL || s->gpus_body == NULL)

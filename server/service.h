@@ -4,7 +4,9 @@
  * operations the API offers on it.
  *
  * A struct service is immutable after service_create, so any number of
- * threads may use one at the same time.
+ * threads may use one at the same time. It is reference counted: the live
+ * server swaps in a new one after each catalog write (server/store.h) while
+ * requests still holding the old one finish with it.
  */
 #ifndef GS_SERVICE_H
 #define GS_SERVICE_H
@@ -23,7 +25,24 @@ struct service;
 enum gs_status service_create(struct catalog_snapshot *snapshot, struct service **out,
                               struct gs_error *err);
 
+/* Drops a reference; the last one frees the service. NULL is a no-op.
+ * service_free is the same call, for the single owner. */
+void service_unref(struct service *service);
 void service_free(struct service *service);
+
+/* Takes another reference (for a reader that outlives the current holder). */
+struct service *service_ref(struct service *service);
+
+/* The snapshot behind the service (borrowed, lives as long as the service). */
+const struct catalog_snapshot *service_snapshot(const struct service *service);
+
+/* The decoded architecture of snapshot model `index`, or NULL when its
+ * config cannot be read. */
+const struct gs_arch *service_model_arch(const struct service *service, size_t index);
+
+/* One listing item pre-rendered as compact JSON (borrowed, NUL-terminated). */
+const char *service_model_item(const struct service *service, size_t index, size_t *length);
+const char *service_gpu_item(const struct service *service, size_t index, size_t *length);
 
 /* Runs POST /v1/estimate on a parsed body (borrowed). On success returns 0
  * and *response is a new reference; otherwise fills `problem` and returns -1. */

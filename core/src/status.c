@@ -63,6 +63,12 @@ const char *gs_status_str(enum gs_status status)
         return "catalog error";
     case GS_ERR_INTERNAL:
         return "internal error";
+    case GS_ERR_CONFLICT:
+        return "conflict";
+    case GS_ERR_PRECONDITION:
+        return "precondition failed";
+    case GS_ERR_BUSY:
+        return "catalog busy";
     }
     return "unknown status";
 }

@@ -28,19 +28,26 @@ struct catalog_real {
     double value;
 };
 
+/* Quoted strong entity tag of a catalog row: "\"<16 hex digits>\"". */
+#define CATALOG_ETAG_MAX 24
+
 struct catalog_model {
     char *id;
     char *name;
     char *hf_id;             /* NULL when unknown */
+    char *publisher;         /* NULL when unknown */
     char *family;
-    uint64_t parameters;     /* published count */
+    uint64_t parameters;     /* the exact count of config_json (see parameters_basis) */
+    char *parameters_basis;  /* "published" (a published count reproduced) or "derived" */
     char *parameters_source;
     char *config_json;       /* Hugging Face config.json (architecture fields) */
     char *config_source;
     char **aliases;
     size_t alias_count;
+    uint64_t revision;       /* bumped by every write */
     char *created_at;
     char *updated_at;
+    char etag[CATALOG_ETAG_MAX];
 };
 
 struct catalog_gpu {
@@ -55,7 +62,16 @@ struct catalog_gpu {
     struct catalog_real bf16_tflops;
     struct catalog_real fp8_tflops;
     struct catalog_real tdp_watts;
+    struct catalog_real fp16_tflops;
     char *spec_source;
+    char *architecture;            /* NULL when unknown, likewise the text fields below */
+    char *form_factor;
+    char *memory_type;
+    char *interconnect;
+    struct catalog_real interconnect_gb_s;
+    struct catalog_real pcie_gen;
+    struct catalog_real gpus_per_node;
+    char *interconnect_source;
     struct catalog_real price_per_hour;
     char *price_source;
     char *price_date;
@@ -64,8 +80,10 @@ struct catalog_gpu {
     char *purchase_price_date;
     char **aliases;
     size_t alias_count;
+    uint64_t revision;
     char *created_at;
     char *updated_at;
+    char etag[CATALOG_ETAG_MAX];
 };
 
 /* Rows sorted by id. Owns every string in it. */
@@ -102,6 +120,11 @@ enum gs_status catalog_snapshot_load(struct catalog *catalog, struct catalog_sna
                                      struct gs_error *err);
 
 void catalog_snapshot_free(struct catalog_snapshot *snapshot);
+
+/* The entity tag of a row: a hash of its id, revision and creation time, so a
+ * row deleted and created again never repeats an old tag. */
+void catalog_etag(const char *id, uint64_t revision, const char *created_at,
+                  char out[CATALOG_ETAG_MAX]);
 
 /* Finds by id or alias, ignoring ASCII case. Borrowed pointers into the
  * snapshot, or NULL. */

@@ -188,3 +188,26 @@ enum gs_status catalog_ping(struct catalog *catalog, size_t *models, size_t *gpu
         st = count_rows(catalog, "SELECT count(*) FROM gpus", gpus, err);
     return st;
 }
+
+/* FNV-1a, 64 bits: enough to tell revisions apart, not a security boundary
+ * (the If-Match check is an equality test on our own tags). */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+void catalog_etag(const char *id, uint64_t revision, const char *created_at,
+                  char out[CATALOG_ETAG_MAX])
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    h = fnv1a(h, id, strlen(id) + 1);
+    h = fnv1a(h, &revision, sizeof(revision));
+    if (created_at != NULL)
+        h = fnv1a(h, created_at, strlen(created_at));
+    snprintf(out, CATALOG_ETAG_MAX, "\"%016llx\"", (unsigned long long)h);
+}

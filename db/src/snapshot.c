@@ -51,7 +51,9 @@ static void free_model(struct catalog_model *m)
     free(m->id);
     free(m->name);
     free(m->hf_id);
+    free(m->publisher);
     free(m->family);
+    free(m->parameters_basis);
     free(m->parameters_source);
     free(m->config_json);
     free(m->config_source);
@@ -68,6 +70,11 @@ static void free_gpu(struct catalog_gpu *g)
     free(g->memory_source);
     free(g->usable_memory_source);
     free(g->spec_source);
+    free(g->architecture);
+    free(g->form_factor);
+    free(g->memory_type);
+    free(g->interconnect);
+    free(g->interconnect_source);
     free(g->price_source);
     free(g->price_date);
     free(g->purchase_price_source);
@@ -107,7 +114,7 @@ static bool reserve(void **array, size_t *cap, size_t n, size_t elem)
 
 static const char model_sql[] =
     "SELECT id, name, hf_id, family, parameters, parameters_source, config_json, config_source,"
-    " created_at, updated_at FROM models ORDER BY id";
+    " created_at, updated_at, publisher, parameters_basis, revision FROM models ORDER BY id";
 
 static enum gs_status load_models(sqlite3 *db, struct catalog_snapshot *s, struct gs_error *err)
 {
@@ -133,8 +140,13 @@ static enum gs_status load_models(sqlite3 *db, struct catalog_snapshot *s, struc
         m->config_source = dup_text(stmt, 7, &oom);
         m->created_at = dup_text(stmt, 8, &oom);
         m->updated_at = dup_text(stmt, 9, &oom);
+        m->publisher = dup_text(stmt, 10, &oom);
+        m->parameters_basis = dup_text(stmt, 11, &oom);
+        m->revision = u64_col(stmt, 12);
         if (oom)
             break;
+        catalog_etag(m->id, m->revision, m->created_at, m->etag);
+
     }
     sqlite3_finalize(stmt);
     if (oom)
@@ -148,7 +160,9 @@ static const char gpu_sql[] =
     "SELECT id, name, vendor, memory_bytes, memory_source, usable_memory_bytes,"
     " usable_memory_source, memory_bandwidth_gb_s, bf16_tflops, fp8_tflops, tdp_watts,"
     " spec_source, price_per_hour, price_source, price_date, purchase_price,"
-    " purchase_price_source, purchase_price_date, created_at, updated_at FROM gpus ORDER BY id";
+    " purchase_price_source, purchase_price_date, created_at, updated_at, fp16_tflops,"
+    " architecture, form_factor, memory_type, interconnect, interconnect_gb_s, pcie_gen,"
+    " gpus_per_node, interconnect_source, revision FROM gpus ORDER BY id";
 
 static void read_gpu_row(sqlite3_stmt *stmt, struct catalog_gpu *g, bool *oom)
 {
@@ -172,6 +186,18 @@ static void read_gpu_row(sqlite3_stmt *stmt, struct catalog_gpu *g, bool *oom)
     g->purchase_price_date = dup_text(stmt, 17, oom);
     g->created_at = dup_text(stmt, 18, oom);
     g->updated_at = dup_text(stmt, 19, oom);
+    g->fp16_tflops = real_col(stmt, 20);
+    g->architecture = dup_text(stmt, 21, oom);
+    g->form_factor = dup_text(stmt, 22, oom);
+    g->memory_type = dup_text(stmt, 23, oom);
+    g->interconnect = dup_text(stmt, 24, oom);
+    g->interconnect_gb_s = real_col(stmt, 25);
+    g->pcie_gen = real_col(stmt, 26);
+    g->gpus_per_node = real_col(stmt, 27);
+    g->interconnect_source = dup_text(stmt, 28, oom);
+    g->revision = u64_col(stmt, 29);
+    if (g->id != NULL && g->created_at != NULL)
+        catalog_etag(g->id, g->revision, g->created_at, g->etag);
 }
 
 static enum gs_status load_gpus(sqlite3 *db, struct catalog_snapshot *s, struct gs_error *err)

@@ -173,7 +173,9 @@ static void test_snapshot_lookups(void **state)
     /* 79.22 GiB from vLLM's log: floor(79.22 * 2^30) */
     assert_int_equal(g->usable_memory_bytes, 85061827297ULL);
     assert_ptr_equal(catalog_snapshot_gpu(s, "h100-sxm5-80gb"), g);
-    assert_int_equal(catalog_snapshot_gpu(s, "a100-sxm-80gb")->usable_memory_bytes, 0); /* unknown */
+    /* 79.15 GiB from a vLLM log on A100-SXM4-80GB: floor(79.15 * 2^30) (db/migrations/0005) */
+    assert_int_equal(catalog_snapshot_gpu(s, "a100-sxm-80gb")->usable_memory_bytes,
+                     84986665369ULL);
 
     for (size_t i = 1; i < s->model_count; i++)
         assert_true(strcmp(s->models[i - 1].id, s->models[i].id) < 0);
@@ -181,7 +183,8 @@ static void test_snapshot_lookups(void **state)
     catalog_close(c);
 }
 
-/* Every number in the GPU seed has a source next to it. */
+/* Every number in the catalog seed has a source next to it: the schema's
+ * CHECKs and triggers enforce part of this, the test all of it. */
 static void test_every_gpu_number_has_a_source(void **state)
 {
     struct fixture *f = *state;
@@ -189,17 +192,28 @@ static void test_every_gpu_number_has_a_source(void **state)
     struct catalog_snapshot *s = NULL;
     assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
     assert_int_equal(catalog_snapshot_load(c, &s, NULL), GS_OK);
-    const char *required[] = {"h100-sxm-80gb", "a100-sxm-80gb", "l40s", "rtx-4090"};
-    for (size_t i = 0; i < 4; i++)
-        assert_non_null(catalog_snapshot_gpu(s, required[i]));
+    /* the accelerators issue 5 names, at least 25 in all */
+    const char *required[] = {"h100-sxm-80gb", "h100-pcie-80gb", "h100-nvl-94gb", "h200-sxm-141gb",
+                              "b200", "a100-sxm-40gb", "a100-sxm-80gb", "a100-pcie-40gb",
+                              "a100-pcie-80gb", "l40s", "l4", "a10g", "t4", "v100-sxm-16gb",
+                              "v100-sxm-32gb", "rtx-4090", "rtx-3090", "rtx-6000-ada", "rtx-a6000",
+                              "mi300x", "mi325x", "mi250x", "gaudi2", "gaudi3"};
+    for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+        if (catalog_snapshot_gpu(s, required[i]) == NULL)
+            fail_msg("no %s in the seed", required[i]);
+    assert_true(s->gpu_count >= 25);
     for (size_t i = 0; i < s->gpu_count; i++) {
         const struct catalog_gpu *g = &s->gpus[i];
         assert_non_null(g->memory_source);
         if (g->usable_memory_bytes != 0)
             assert_non_null(g->usable_memory_source);
         if (g->memory_bandwidth_gb_s.present || g->bf16_tflops.present ||
-            g->fp8_tflops.present || g->tdp_watts.present)
+            g->fp16_tflops.present || g->fp8_tflops.present || g->tdp_watts.present)
             assert_non_null(g->spec_source);
+        if (g->interconnect_gb_s.present || g->pcie_gen.present || g->gpus_per_node.present)
+            assert_non_null(g->interconnect_source);
+        if (g->price_per_hour.present)
+            assert_non_null(g->price_date);
         if (g->price_per_hour.present)
             assert_non_null(g->price_source);
         if (g->purchase_price.present)
@@ -208,9 +222,25 @@ static void test_every_gpu_number_has_a_source(void **state)
         if (g->usable_memory_bytes != 0)
             assert_true(g->usable_memory_bytes < g->memory_bytes * 11 / 10);
     }
+    /* models: the families issue 5 names, at least 40, each count with its source */
+    const char *models[] = {"llama-2-7b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.3-70b",
+                            "mistral-7b-v0.1", "qwen2.5-7b", "qwen2.5-72b", "gemma-2-9b",
+                            "phi-3-mini-4k", "falcon-7b", "opt-1.3b", "bloom-560m", "gpt2",
+                            "mixtral-8x7b", "deepseek-v3", "deepseek-v2", "t5-small",
+                            "flan-t5-base", "bert-base-uncased", "qwen3-30b-a3b"};
+    for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+        if (catalog_snapshot_model(s, models[i]) == NULL)
+            fail_msg("no %s in the seed", models[i]);
+    assert_true(s->model_count >= 40);
     for (size_t i = 0; i < s->model_count; i++) {
-        assert_non_null(s->models[i].parameters_source);
-        assert_non_null(s->models[i].config_source);
+        const struct catalog_model *m = &s->models[i];
+        assert_non_null(m->parameters_source);
+        assert_non_null(m->config_source);
+        assert_non_null(m->hf_id);
+        assert_non_null(m->publisher);
+        assert_true(strcmp(m->parameters_basis, "published") == 0 ||
+                    strcmp(m->parameters_basis, "derived") == 0);
+        assert_true(m->alias_count >= 1);
     }
     catalog_snapshot_free(s);
     catalog_close(c);

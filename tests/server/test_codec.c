@@ -486,15 +486,43 @@ static void test_pointer_escaping(void **state)
     assert_int_equal(strlen(out), 7);
 }
 
+/* Regression: BLOOM configs carry no MLP width (BloomMLP is always 4h), and
+ * it was left at 0, dropping the MLP from Megatron parity. bloom-7b1 by
+ * Megatron's formula (no biases, padded vocabulary 250,880 = 1960 x 128):
+ * L(12h^2 + 4h) + V h + 2h = 30 (12 x 4096^2 + 4 x 4096) + 250,880 x 4096 +
+ * 8,192 = 6,040,289,280 + 1,027,604,480 + 8,192 = 7,067,901,952. */
+static void test_bloom_mlp_width(void **state)
+{
+    (void)state;
+    struct problem p;
+    json_t *r = estimate("{\"model\":{\"config\":{\"model_type\":\"bloom\",\"n_embed\":4096,"
+                         "\"n_layer\":30,\"num_attention_heads\":32,\"vocab_size\":250880}},"
+                         "\"mode\":\"training\",\"parity\":\"megatron\"}",
+                         &p);
+    assert_non_null(r);
+    assert_int_equal(get_int(r, "parity.parameters_on_most_loaded_shard"), 7067901952LL);
+    json_decref(r);
+}
+
 static void test_catalog_listings(void **state)
 {
     (void)state;
     size_t len = 0;
     json_t *models = json_loads(service_models_body(service, &len), 0, NULL);
     assert_non_null(models);
-    assert_int_equal(json_integer_value(json_object_get(models, "total")), 3);
-    json_t *first = json_array_get(json_object_get(models, "items"), 0);
-    assert_non_null(json_object_get(first, "architecture"));
+    /* the seed's 74 models (db/migrations/0002 and 0004), every one with a readable architecture,
+     * and its config shipped so a client can PUT the entry back */
+    assert_true(json_integer_value(json_object_get(models, "total")) >= 40);
+    json_t *model;
+    size_t m;
+    json_array_foreach(json_object_get(models, "items"), m, model)
+    {
+        assert_non_null(json_object_get(model, "architecture"));
+        assert_true(json_is_object(json_object_get(model, "config")));
+        assert_true(json_integer_value(json_object_get(json_object_get(model, "architecture"),
+                                                       "intermediate_size")) > 0);
+        assert_non_null(json_string_value(json_object_get(model, "etag")));
+    }
     json_decref(models);
     json_t *gpus = json_loads(service_gpus_body(service, &len), 0, NULL);
     assert_non_null(gpus);
@@ -525,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_pointer_escaping),
         cmocka_unit_test(test_catalog_listings),
+        cmocka_unit_test(test_bloom_mlp_width),
     };
     return cmocka_run_group_tests(tests, setup_group, teardown_group);
 }

@@ -28,6 +28,9 @@ enum gs_status {
     GS_ERR_NOMEM,       /* allocation failed                        -> 503 */
     GS_ERR_DB,          /* SQLite failed                            -> 500 */
     GS_ERR_INTERNAL,    /* a bug                                    -> 500 */
+    GS_ERR_CONFLICT,    /* the write collides with another entry    -> 409 */
+    GS_ERR_PRECONDITION, /* If-Match / If-None-Match failed         -> 412 */
+    GS_ERR_BUSY,        /* the catalog stayed locked too long       -> 503 */
 };
 
 #define GS_ERROR_MAX         16

@@ -1,0 +1,699 @@
+/*
+ * catalog_write.c - catalog changes in single transactions (see
+ * catalog_write.h).
+ */
+#include "catalog_write.h"
+
+#include "catalog_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+/* Maps a failed SQLite call to a status: lock waits past the busy timeout
+ * are "busy", constraint failures are the caller's data, the rest is ours. */
+static enum gs_status sql_fail(sqlite3 *db, struct gs_error *err, const char *pointer,
+                               const char *what)
+{
+    const int code = sqlite3_extended_errcode(db);
+    const int primary = code & 0xff;
+    if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+        return gs_error_add(err, GS_ERR_BUSY, "", "%s: the catalog is locked by another writer",
+                            what);
+    if (code == SQLITE_CONSTRAINT_PRIMARYKEY || code == SQLITE_CONSTRAINT_UNIQUE)
+        return gs_error_add(err, GS_ERR_CONFLICT, pointer, "%s: already in use", what);
+    if (primary == SQLITE_CONSTRAINT)
+        return gs_error_add(err, GS_ERR_INVALID, pointer, "%s: %s", what, sqlite3_errmsg(db));
+    return gs_error_add(err, GS_ERR_DB, "", "%s: %s", what, sqlite3_errmsg(db));
+}
+
+static enum gs_status exec(sqlite3 *db, const char *sql, struct gs_error *err)
+{
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
+        return GS_OK;
+    return sql_fail(db, err, "", sql);
+}
+
+static enum gs_status begin(sqlite3 *db, struct gs_error *err)
+{
+    return exec(db, "BEGIN IMMEDIATE", err);
+}
+
+/* Commits when `st` is GS_OK, else rolls back; returns the final status. */
+static enum gs_status finish(sqlite3 *db, enum gs_status st, struct gs_error *err)
+{
+    if (st == GS_OK)
+        st = exec(db, "COMMIT", err);
+    if (st != GS_OK && !sqlite3_get_autocommit(db))
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return st;
+}
+
+static enum gs_status prepare(sqlite3 *db, const char *sql, sqlite3_stmt **stmt,
+                              struct gs_error *err)
+{
+    if (sqlite3_prepare_v2(db, sql, -1, stmt, NULL) == SQLITE_OK)
+        return GS_OK;
+    return gs_error_add(err, GS_ERR_DB, "", "preparing a catalog statement: %s",
+                        sqlite3_errmsg(db));
+}
+
+/* Steps a write statement to completion and finalizes it. */
+static enum gs_status run(sqlite3 *db, sqlite3_stmt *stmt, struct gs_error *err,
+                          const char *pointer, const char *what)
+{
+    int rc = sqlite3_step(stmt);
+    enum gs_status st = rc == SQLITE_DONE || rc == SQLITE_ROW ? GS_OK
+                                                              : sql_fail(db, err, pointer, what);
+    sqlite3_finalize(stmt);
+    return st;
+}
+
+static void bind_text(sqlite3_stmt *stmt, int i, const char *text)
+{
+    if (text != NULL)
+        sqlite3_bind_text(stmt, i, text, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(stmt, i);
+}
+
+static void bind_real(sqlite3_stmt *stmt, int i, struct catalog_real r)
+{
+    if (r.present)
+        sqlite3_bind_double(stmt, i, r.value);
+    else
+        sqlite3_bind_null(stmt, i);
+}
+
+static void bind_int_real(sqlite3_stmt *stmt, int i, struct catalog_real r)
+{
+    if (r.present)
+        sqlite3_bind_int64(stmt, i, (sqlite3_int64)r.value);
+    else
+        sqlite3_bind_null(stmt, i);
+}
+
+static void bind_u64(sqlite3_stmt *stmt, int i, uint64_t v, bool null_when_zero)
+{
+    if (v == 0 && null_when_zero)
+        sqlite3_bind_null(stmt, i);
+    else
+        sqlite3_bind_int64(stmt, i, (sqlite3_int64)v);
+}
+
+/* The row a path names: its id, revision and creation time. */
+struct current {
+    bool exists;
+    char id[128];
+    uint64_t revision;
+    char created_at[40];
+    char etag[CATALOG_ETAG_MAX];
+    struct catalog_real price_per_hour, purchase_price;
+};
+
+static void copy_col(char *dst, size_t n, sqlite3_stmt *stmt, int col)
+{
+    const unsigned char *t = sqlite3_column_text(stmt, col);
+    snprintf(dst, n, "%s", t != NULL ? (const char *)t : "");
+}
+
+static enum gs_status find_current(sqlite3 *db, bool models, const char *id_or_alias,
+                                   struct current *cur, struct gs_error *err)
+{
+    static const char model_sql[] =
+        "SELECT id, revision, created_at, NULL, NULL FROM models WHERE id = lower(?1)"
+        " UNION ALL SELECT m.id, m.revision, m.created_at, NULL, NULL FROM model_aliases a"
+        " JOIN models m ON m.id = a.model_id WHERE a.alias = ?1 LIMIT 1";
+    static const char gpu_sql[] =
+        "SELECT id, revision, created_at, price_per_hour, purchase_price FROM gpus"
+        " WHERE id = lower(?1) UNION ALL"
+        " SELECT g.id, g.revision, g.created_at, g.price_per_hour, g.purchase_price"
+        " FROM gpu_aliases a JOIN gpus g ON g.id = a.gpu_id WHERE a.alias = ?1 LIMIT 1";
+    sqlite3_stmt *stmt = NULL;
+    memset(cur, 0, sizeof(*cur));
+    enum gs_status st = prepare(db, models ? model_sql : gpu_sql, &stmt, err);
+    if (st != GS_OK)
+        return st;
+    bind_text(stmt, 1, id_or_alias);
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
+        cur->exists = true;
+        copy_col(cur->id, sizeof(cur->id), stmt, 0);
+        cur->revision = (uint64_t)sqlite3_column_int64(stmt, 1);
+        copy_col(cur->created_at, sizeof(cur->created_at), stmt, 2);
+        if (sqlite3_column_type(stmt, 3) != SQLITE_NULL)
+            cur->price_per_hour = (struct catalog_real){true, sqlite3_column_double(stmt, 3)};
+        if (sqlite3_column_type(stmt, 4) != SQLITE_NULL)
+            cur->purchase_price = (struct catalog_real){true, sqlite3_column_double(stmt, 4)};
+        catalog_etag(cur->id, cur->revision, cur->created_at, cur->etag);
+    } else if (rc != SQLITE_DONE) {
+        st = sql_fail(db, err, "", "looking the entry up");
+    }
+    sqlite3_finalize(stmt);
+    return st;
+}
+
+/* Whether `tag` is one of the comma-separated entity tags in `list` (strong
+ * comparison: a weak W/ tag never matches, RFC 9110 13.1.1). */
+static bool tag_listed(const char *list, const char *tag)
+{
+    const size_t n = strlen(tag);
+    const char *p = list;
+    while (*p != '\0') {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        const char *start = p;
+        while (*p != '\0' && *p != ',')
+            p++;
+        const char *end = p;
+        while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+        if ((size_t)(end - start) == n && strncmp(start, tag, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+static enum gs_status check_precondition(const struct catalog_precondition *pre,
+                                         const struct current *cur, struct gs_error *err)
+{
+    if (pre == NULL)
+        return GS_OK;
+    if (pre->if_none_match && cur->exists)
+        return gs_error_add(err, GS_ERR_PRECONDITION, "",
+                            "\"%s\" already exists (If-None-Match: *)", cur->id);
+    if (pre->if_match == NULL)
+        return GS_OK;
+    if (!cur->exists)
+        return gs_error_add(err, GS_ERR_PRECONDITION, "",
+                            "nothing to match: the entry does not exist (If-Match)");
+    if (strcmp(pre->if_match, "*") != 0 && !tag_listed(pre->if_match, cur->etag))
+        return gs_error_add(err, GS_ERR_PRECONDITION, "",
+                            "the entry is now at version %s, not the one in If-Match; read it "
+                            "again and reapply the change",
+                            cur->etag);
+    return GS_OK;
+}
+
+/* Refuses an id or alias already naming another entry of the same table. */
+static enum gs_status check_names(sqlite3 *db, bool models, const char *id, char *const *aliases,
+                                  size_t alias_count, struct gs_error *err)
+{
+    const char *id_taken =
+        models ? "SELECT model_id FROM model_aliases WHERE alias = ?1 AND model_id <> ?1"
+               : "SELECT gpu_id FROM gpu_aliases WHERE alias = ?1 AND gpu_id <> ?1";
+    const char *alias_taken = models ? "SELECT id FROM models WHERE id = lower(?1) AND id <> ?2"
+                                       " UNION ALL SELECT model_id FROM model_aliases"
+                                       " WHERE alias = ?1 AND model_id <> ?2"
+                                     : "SELECT id FROM gpus WHERE id = lower(?1) AND id <> ?2"
+                                       " UNION ALL SELECT gpu_id FROM gpu_aliases"
+                                       " WHERE alias = ?1 AND gpu_id <> ?2";
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st = prepare(db, id_taken, &stmt, err);
+    if (st != GS_OK)
+        return st;
+    bind_text(stmt, 1, id);
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        st = gs_error_add(err, GS_ERR_CONFLICT, "/id", "\"%s\" is already an alias of \"%s\"", id,
+                          (const char *)sqlite3_column_text(stmt, 0));
+    sqlite3_finalize(stmt);
+    for (size_t i = 0; st == GS_OK && i < alias_count; i++) {
+        st = prepare(db, alias_taken, &stmt, err);
+        if (st != GS_OK)
+            return st;
+        bind_text(stmt, 1, aliases[i]);
+        bind_text(stmt, 2, id);
+        if (sqlite3_step(stmt) == SQLITE_ROW) {
+            char where[32];
+            snprintf(where, sizeof(where), "/aliases/%zu", i);
+            st = gs_error_add(err, GS_ERR_CONFLICT, where, "\"%s\" already names \"%s\"",
+                              aliases[i], (const char *)sqlite3_column_text(stmt, 0));
+        }
+        sqlite3_finalize(stmt);
+    }
+    return st;
+}
+
+static enum gs_status replace_aliases(sqlite3 *db, bool models, const char *id,
+                                      char *const *aliases, size_t alias_count,
+                                      struct gs_error *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st =
+        prepare(db, models ? "DELETE FROM model_aliases WHERE model_id = ?1"
+                           : "DELETE FROM gpu_aliases WHERE gpu_id = ?1",
+                &stmt, err);
+    if (st != GS_OK)
+        return st;
+    bind_text(stmt, 1, id);
+    st = run(db, stmt, err, "/aliases", "removing the old aliases");
+    for (size_t i = 0; st == GS_OK && i < alias_count; i++) {
+        st = prepare(db, models ? "INSERT INTO model_aliases (alias, model_id) VALUES (?1, ?2)"
+                                : "INSERT INTO gpu_aliases (alias, gpu_id) VALUES (?1, ?2)",
+                     &stmt, err);
+        if (st != GS_OK)
+            return st;
+        bind_text(stmt, 1, aliases[i]);
+        bind_text(stmt, 2, id);
+        char where[32];
+        snprintf(where, sizeof(where), "/aliases/%zu", i);
+        st = run(db, stmt, err, where, "alias");
+    }
+    return st;
+}
+
+/* Reads the row's revision back and fills the put result. */
+static enum gs_status finish_put(sqlite3 *db, bool models, const char *id, bool created,
+                                 struct catalog_put_result *out, struct gs_error *err)
+{
+    struct current cur;
+    enum gs_status st = find_current(db, models, id, &cur, err);
+    if (st != GS_OK)
+        return st;
+    if (!cur.exists)
+        return gs_error_add(err, GS_ERR_INTERNAL, "", "the row just written is missing");
+    if (out != NULL) {
+        out->created = created;
+        snprintf(out->id, sizeof(out->id), "%s", cur.id);
+        memcpy(out->etag, cur.etag, sizeof(out->etag));
+    }
+    return GS_OK;
+}
+
+/* ------------------------------------------------------------------ models */
+
+static enum gs_status model_put_locked(sqlite3 *db, const struct catalog_model *m,
+                                       const struct catalog_precondition *pre,
+                                       struct catalog_put_result *out, struct gs_error *err)
+{
+    static const char insert_sql[] =
+        "INSERT INTO models (id, name, hf_id, publisher, family, parameters, parameters_basis,"
+        " parameters_source, config_json, config_source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+        " ?9, ?10)";
+    static const char update_sql[] =
+        "UPDATE models SET name = ?2, hf_id = ?3, publisher = ?4, family = ?5, parameters = ?6,"
+        " parameters_basis = ?7, parameters_source = ?8, config_json = ?9, config_source = ?10,"
+        " revision = revision + 1, updated_at = " NOW_SQL " WHERE id = ?1";
+    struct current cur;
+    enum gs_status st = find_current(db, true, m->id, &cur, err);
+    if (st == GS_OK)
+        st = check_precondition(pre, &cur, err);
+    const char *id = cur.exists ? cur.id : m->id;
+    if (st == GS_OK)
+        st = check_names(db, true, id, m->aliases, m->alias_count, err);
+    sqlite3_stmt *stmt = NULL;
+    if (st == GS_OK)
+        st = prepare(db, cur.exists ? update_sql : insert_sql, &stmt, err);
+    if (st != GS_OK)
+        return st;
+    bind_text(stmt, 1, id);
+    bind_text(stmt, 2, m->name);
+    bind_text(stmt, 3, m->hf_id);
+    bind_text(stmt, 4, m->publisher);
+    bind_text(stmt, 5, m->family);
+    bind_u64(stmt, 6, m->parameters, false);
+    bind_text(stmt, 7, m->parameters_basis != NULL ? m->parameters_basis : "derived");
+    bind_text(stmt, 8, m->parameters_source);
+    bind_text(stmt, 9, m->config_json);
+    bind_text(stmt, 10, m->config_source);
+    st = run(db, stmt, err, "", "writing the model");
+    if (st == GS_OK)
+        st = replace_aliases(db, true, id, m->aliases, m->alias_count, err);
+    if (st == GS_OK)
+        st = finish_put(db, true, id, !cur.exists, out, err);
+    return st;
+}
+
+enum gs_status catalog_model_put(struct catalog *catalog, const struct catalog_model *row,
+                                 const struct catalog_precondition *pre,
+                                 struct catalog_put_result *out, struct gs_error *err)
+{
+    sqlite3 *db = catalog_db(catalog);
+    enum gs_status st = begin(db, err);
+    if (st != GS_OK)
+        return st;
+    return finish(db, model_put_locked(db, row, pre, out, err), err);
+}
+
+static enum gs_status delete_locked(sqlite3 *db, bool models, const char *id_or_alias,
+                                    const struct catalog_precondition *pre, struct gs_error *err)
+{
+    struct current cur;
+    enum gs_status st = find_current(db, models, id_or_alias, &cur, err);
+    if (st != GS_OK)
+        return st;
+    if (!cur.exists)
+        return gs_error_add(err, GS_ERR_NOT_FOUND, "", "no %s \"%.100s\" in the catalog",
+                            models ? "model" : "GPU", id_or_alias);
+    st = check_precondition(pre, &cur, err);
+    sqlite3_stmt *stmt = NULL;
+    if (st == GS_OK)
+        st = prepare(db, models ? "DELETE FROM models WHERE id = ?1" : "DELETE FROM gpus WHERE id = ?1",
+                     &stmt, err);
+    if (st != GS_OK)
+        return st;
+    bind_text(stmt, 1, cur.id);
+    return run(db, stmt, err, "", "deleting the entry");
+}
+
+enum gs_status catalog_model_delete(struct catalog *catalog, const char *id_or_alias,
+                                    const struct catalog_precondition *pre, struct gs_error *err)
+{
+    sqlite3 *db = catalog_db(catalog);
+    enum gs_status st = begin(db, err);
+    if (st != GS_OK)
+        return st;
+    return finish(db, delete_locked(db, true, id_or_alias, pre, err), err);
+}
+
+/* -------------------------------------------------------------------- GPUs */
+
+static enum gs_status add_price_locked(sqlite3 *db, const char *id, const char *kind, double usd,
+                                       const char *date, const char *source,
+                                       struct gs_error *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st = prepare(db,
+                                "INSERT INTO gpu_prices (gpu_id, kind, usd, effective_date, source)"
+                                " VALUES (?1, ?2, ?3, coalesce(?4, date('now')), ?5)",
+                                &stmt, err);
+    if (st != GS_OK)
+        return st;
+    bind_text(stmt, 1, id);
+    bind_text(stmt, 2, kind);
+    sqlite3_bind_double(stmt, 3, usd);
+    bind_text(stmt, 4, date);
+    bind_text(stmt, 5, source);
+    const bool hourly = strcmp(kind, "on_demand") == 0;
+    return run(db, stmt, err, hourly ? "/price_per_hour" : "/purchase_price", "recording the price");
+}
+
+/* A price set on the entry itself is meant to be the current one, so it may
+ * not be dated before the latest price in the history (backfilling history
+ * goes through the price history endpoint). */
+static enum gs_status check_not_backdated(sqlite3 *db, const char *id, const char *kind,
+                                          const char *date, struct gs_error *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st = prepare(db,
+                                "SELECT effective_date, usd FROM gpu_prices WHERE gpu_id = ?1 AND"
+                                " kind = ?2 AND effective_date > coalesce(?3, date('now'))"
+                                " ORDER BY effective_date DESC LIMIT 1",
+                                &stmt, err);
+    if (st != GS_OK)
+        return st;
+    bind_text(stmt, 1, id);
+    bind_text(stmt, 2, kind);
+    bind_text(stmt, 3, date);
+    const bool hourly = strcmp(kind, "on_demand") == 0;
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        st = gs_error_add(err, GS_ERR_CONFLICT, hourly ? "/price_date" : "/purchase_price_date",
+                          "a later price (%g USD from %s) is already current; date the new "
+                          "price on or after it, or add it to the history with POST "
+                          "/v1/gpus/%s/prices",
+                          sqlite3_column_double(stmt, 1),
+                          (const char *)sqlite3_column_text(stmt, 0), id);
+    sqlite3_finalize(stmt);
+    return st;
+}
+
+/* Applies one kind of price: a changed value becomes a history row, an absent
+ * one withdraws the current price. */
+static enum gs_status apply_price(sqlite3 *db, const char *id, bool hourly, struct catalog_real now,
+                                  struct catalog_real next, const char *date, const char *source,
+                                  struct gs_error *err)
+{
+    if (next.present) {
+        if (now.present && now.value == next.value)
+            return GS_OK;
+        const char *kind = hourly ? "on_demand" : "purchase";
+        enum gs_status st = check_not_backdated(db, id, kind, date, err);
+        if (st != GS_OK)
+            return st;
+        return add_price_locked(db, id, kind, next.value, date, source, err);
+    }
+    if (!now.present)
+        return GS_OK;
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st = prepare(
+        db,
+        hourly ? "UPDATE gpus SET price_per_hour = NULL, price_source = NULL, price_date = NULL"
+                 " WHERE id = ?1"
+               : "UPDATE gpus SET purchase_price = NULL, purchase_price_source = NULL,"
+                 " purchase_price_date = NULL WHERE id = ?1",
+        &stmt, err);
+    if (st != GS_OK)
+        return st;
+    bind_text(stmt, 1, id);
+    return run(db, stmt, err, "", "withdrawing the price");
+}
+
+static void bind_gpu(sqlite3_stmt *stmt, const char *id, const struct catalog_gpu *g)
+{
+    bind_text(stmt, 1, id);
+    bind_text(stmt, 2, g->name);
+    bind_text(stmt, 3, g->vendor);
+    bind_u64(stmt, 4, g->memory_bytes, false);
+    bind_text(stmt, 5, g->memory_source);
+    bind_u64(stmt, 6, g->usable_memory_bytes, true);
+    bind_text(stmt, 7, g->usable_memory_source);
+    bind_real(stmt, 8, g->memory_bandwidth_gb_s);
+    bind_real(stmt, 9, g->bf16_tflops);
+    bind_real(stmt, 10, g->fp8_tflops);
+    bind_int_real(stmt, 11, g->tdp_watts);
+    bind_text(stmt, 12, g->spec_source);
+    bind_real(stmt, 13, g->fp16_tflops);
+    bind_text(stmt, 14, g->architecture);
+    bind_text(stmt, 15, g->form_factor);
+    bind_text(stmt, 16, g->memory_type);
+    bind_text(stmt, 17, g->interconnect);
+    bind_real(stmt, 18, g->interconnect_gb_s);
+    bind_int_real(stmt, 19, g->pcie_gen);
+    bind_int_real(stmt, 20, g->gpus_per_node);
+    bind_text(stmt, 21, g->interconnect_source);
+}
+
+static enum gs_status gpu_put_locked(sqlite3 *db, const struct catalog_gpu *g,
+                                     const struct catalog_precondition *pre,
+                                     struct catalog_put_result *out, struct gs_error *err)
+{
+    static const char insert_sql[] =
+        "INSERT INTO gpus (id, name, vendor, memory_bytes, memory_source, usable_memory_bytes,"
+        " usable_memory_source, memory_bandwidth_gb_s, bf16_tflops, fp8_tflops, tdp_watts,"
+        " spec_source, fp16_tflops, architecture, form_factor, memory_type, interconnect,"
+        " interconnect_gb_s, pcie_gen, gpus_per_node, interconnect_source) VALUES (?1, ?2, ?3, ?4,"
+        " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)";
+    static const char update_sql[] =
+        "UPDATE gpus SET name = ?2, vendor = ?3, memory_bytes = ?4, memory_source = ?5,"
+        " usable_memory_bytes = ?6, usable_memory_source = ?7, memory_bandwidth_gb_s = ?8,"
+        " bf16_tflops = ?9, fp8_tflops = ?10, tdp_watts = ?11, spec_source = ?12,"
+        " fp16_tflops = ?13, architecture = ?14, form_factor = ?15, memory_type = ?16,"
+        " interconnect = ?17, interconnect_gb_s = ?18, pcie_gen = ?19, gpus_per_node = ?20,"
+        " interconnect_source = ?21, revision = revision + 1, updated_at = " NOW_SQL
+        " WHERE id = ?1";
+    struct current cur;
+    enum gs_status st = find_current(db, false, g->id, &cur, err);
+    if (st == GS_OK)
+        st = check_precondition(pre, &cur, err);
+    const char *id = cur.exists ? cur.id : g->id;
+    if (st == GS_OK)
+        st = check_names(db, false, id, g->aliases, g->alias_count, err);
+    sqlite3_stmt *stmt = NULL;
+    if (st == GS_OK)
+        st = prepare(db, cur.exists ? update_sql : insert_sql, &stmt, err);
+    if (st != GS_OK)
+        return st;
+    bind_gpu(stmt, id, g);
+    st = run(db, stmt, err, "", "writing the GPU");
+    if (st == GS_OK)
+        st = replace_aliases(db, false, id, g->aliases, g->alias_count, err);
+    if (st == GS_OK)
+        st = apply_price(db, id, true, cur.price_per_hour, g->price_per_hour, g->price_date,
+                         g->price_source, err);
+    if (st == GS_OK)
+        st = apply_price(db, id, false, cur.purchase_price, g->purchase_price,
+                         g->purchase_price_date, g->purchase_price_source, err);
+    if (st == GS_OK)
+        st = finish_put(db, false, id, !cur.exists, out, err);
+    return st;
+}
+
+enum gs_status catalog_gpu_put(struct catalog *catalog, const struct catalog_gpu *row,
+                               const struct catalog_precondition *pre,
+                               struct catalog_put_result *out, struct gs_error *err)
+{
+    sqlite3 *db = catalog_db(catalog);
+    enum gs_status st = begin(db, err);
+    if (st != GS_OK)
+        return st;
+    return finish(db, gpu_put_locked(db, row, pre, out, err), err);
+}
+
+enum gs_status catalog_gpu_put_many(struct catalog *catalog, const struct catalog_gpu *rows,
+                                    const struct catalog_precondition *pres, size_t count,
+                                    size_t *created, size_t *failed_row, struct gs_error *err)
+{
+    sqlite3 *db = catalog_db(catalog);
+    *created = 0;
+    *failed_row = 0;
+    enum gs_status st = begin(db, err);
+    if (st != GS_OK)
+        return st;
+    for (size_t i = 0; st == GS_OK && i < count; i++) {
+        struct catalog_put_result one;
+        st = gpu_put_locked(db, &rows[i], pres != NULL ? &pres[i] : NULL, &one, err);
+        if (st != GS_OK)
+            *failed_row = i;
+        else if (one.created)
+            (*created)++;
+    }
+    return finish(db, st, err);
+}
+
+enum gs_status catalog_gpu_delete(struct catalog *catalog, const char *id_or_alias,
+                                  const struct catalog_precondition *pre, struct gs_error *err)
+{
+    sqlite3 *db = catalog_db(catalog);
+    enum gs_status st = begin(db, err);
+    if (st != GS_OK)
+        return st;
+    return finish(db, delete_locked(db, false, id_or_alias, pre, err), err);
+}
+
+/* ------------------------------------------------------------------ prices */
+
+void catalog_prices_free(struct catalog_price *prices, size_t count)
+{
+    for (size_t i = 0; prices != NULL && i < count; i++)
+        free(prices[i].source);
+    free(prices);
+}
+
+enum gs_status catalog_gpu_prices(struct catalog *catalog, const char *id_or_alias,
+                                  struct catalog_price **out, size_t *count, struct gs_error *err)
+{
+    sqlite3 *db = catalog_db(catalog);
+    *out = NULL;
+    *count = 0;
+    struct current cur;
+    /* one read transaction: the row and its history agree */
+    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        return sql_fail(db, err, "", "starting a read");
+    enum gs_status st = find_current(db, false, id_or_alias, &cur, err);
+    if (st == GS_OK && !cur.exists)
+        st = gs_error_add(err, GS_ERR_NOT_FOUND, "", "no GPU \"%.100s\" in the catalog",
+                          id_or_alias);
+    sqlite3_stmt *stmt = NULL;
+    if (st == GS_OK)
+        st = prepare(db,
+                     "SELECT kind, usd, effective_date, source, recorded_at FROM gpu_prices"
+                     " WHERE gpu_id = ?1 ORDER BY effective_date, id",
+                     &stmt, err);
+    struct catalog_price *list = NULL;
+    size_t n = 0, cap = 0;
+    int latest[2] = {-1, -1}; /* index of the latest on-demand and purchase rows */
+    int rc = SQLITE_DONE;
+    if (st == GS_OK) {
+        bind_text(stmt, 1, cur.id);
+        while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+            if (n == cap) {
+                size_t next = cap ? cap * 2 : 8;
+                struct catalog_price *grown = realloc(list, next * sizeof(*list));
+                if (grown == NULL) {
+                    st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading prices");
+                    break;
+                }
+                list = grown;
+                cap = next;
+            }
+            struct catalog_price *p = &list[n];
+            memset(p, 0, sizeof(*p));
+            copy_col(p->kind, sizeof(p->kind), stmt, 0);
+            p->usd = sqlite3_column_double(stmt, 1);
+            copy_col(p->effective_date, sizeof(p->effective_date), stmt, 2);
+            const unsigned char *source = sqlite3_column_text(stmt, 3);
+            p->source = strdup(source != NULL ? (const char *)source : "");
+            copy_col(p->recorded_at, sizeof(p->recorded_at), stmt, 4);
+            if (p->source == NULL) {
+                st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading prices");
+                break;
+            }
+            latest[strcmp(p->kind, "on_demand") == 0 ? 0 : 1] = (int)n;
+            n++;
+        }
+        if (st == GS_OK && rc != SQLITE_DONE)
+            st = sql_fail(db, err, "", "reading prices");
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    if (st != GS_OK) {
+        catalog_prices_free(list, n);
+        return st;
+    }
+    if (latest[0] >= 0 && cur.price_per_hour.present)
+        list[latest[0]].current = true;
+    if (latest[1] >= 0 && cur.purchase_price.present)
+        list[latest[1]].current = true;
+    *out = list;
+    *count = n;
+    return GS_OK;
+}
+
+static enum gs_status add_price_tx(sqlite3 *db, const char *id_or_alias, const char *kind,
+                                   double usd, const char *date, const char *source,
+                                   const struct catalog_precondition *pre,
+                                   struct catalog_put_result *out, struct gs_error *err)
+{
+    struct current cur;
+    enum gs_status st = find_current(db, false, id_or_alias, &cur, err);
+    if (st == GS_OK && !cur.exists)
+        st = gs_error_add(err, GS_ERR_NOT_FOUND, "", "no GPU \"%.100s\" in the catalog",
+                          id_or_alias);
+    if (st == GS_OK)
+        st = check_precondition(pre, &cur, err);
+    if (st == GS_OK)
+        st = add_price_locked(db, cur.id, kind, usd, date, source, err);
+    sqlite3_stmt *stmt = NULL;
+    if (st == GS_OK)
+        st = prepare(db,
+                     "UPDATE gpus SET revision = revision + 1, updated_at = " NOW_SQL
+                     " WHERE id = ?1",
+                     &stmt, err);
+    if (st != GS_OK)
+        return st;
+    bind_text(stmt, 1, cur.id);
+    st = run(db, stmt, err, "", "updating the GPU");
+    if (st == GS_OK)
+        st = finish_put(db, false, cur.id, false, out, err);
+    return st;
+}
+
+enum gs_status catalog_gpu_add_price(struct catalog *catalog, const char *id_or_alias,
+                                     const char *kind, double usd, const char *effective_date,
+                                     const char *source, const struct catalog_precondition *pre,
+                                     struct catalog_put_result *out, struct gs_error *err)
+{
+    sqlite3 *db = catalog_db(catalog);
+    enum gs_status st = begin(db, err);
+    if (st != GS_OK)
+        return st;
+    return finish(db, add_price_tx(db, id_or_alias, kind, usd, effective_date, source, pre, out, err),
+                  err);
+}
+
+enum gs_status catalog_data_version(struct catalog *catalog, long long *out, struct gs_error *err)
+{
+    sqlite3 *db = catalog_db(catalog);
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st = prepare(db, "PRAGMA data_version", &stmt, err);
+    if (st != GS_OK)
+        return st;
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        *out = sqlite3_column_int64(stmt, 0);
+    else
+        st = sql_fail(db, err, "", "reading the data version");
+    sqlite3_finalize(stmt);
+    return st;
+}

@@ -1,0 +1,73 @@
+/*
+ * codec_catalog.h - catalog entries as the API writes them: JSON (and, for
+ * GPUs, CSV) bodies -> validated struct catalog_model / catalog_gpu rows,
+ * and GPU rows -> CSV.
+ *
+ * Validation collects every problem with a JSON Pointer relative to the
+ * entry ("/memory_bytes"); a bulk caller prefixes the row ("/3"). The rules:
+ * ids are lower-case slugs; every number has its source beside it (the
+ * field named in the error); numbers are in range; dates are YYYY-MM-DD;
+ * aliases are unique and differ from the id. A model's config must be one
+ * gpusizer can read, its family is the config's model_type, and a given
+ * parameter count must equal the config's exact count.
+ *
+ * Read-only fields of the representation (etag, revision, created_at,
+ * updated_at, sources, architecture) are accepted and ignored, so a client
+ * can PUT back what it got.
+ */
+#ifndef GS_CODEC_CATALOG_H
+#define GS_CODEC_CATALOG_H
+
+#include "catalog.h"
+#include "csv.h"
+#include "gs/status.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* A decoded model: `row` borrows strings from `doc` and owns `config_json`
+ * and the alias array. Free with codec_model_row_free. */
+struct codec_model_row {
+    struct catalog_model row;
+    json_t *doc;
+    char *config_json;
+};
+
+/* Decodes a model body for `id` (the id from the path, already resolved to
+ * the canonical id when the entry exists). `body` is borrowed (a reference
+ * is kept in out->doc). */
+enum gs_status codec_decode_model_row(const json_t *body, const char *id,
+                                      struct codec_model_row *out, struct gs_error *err);
+void codec_model_row_free(struct codec_model_row *row);
+
+/* A decoded GPU: strings borrowed from `doc`, alias array owned. */
+struct codec_gpu_row {
+    struct catalog_gpu row;
+    json_t *doc;
+};
+
+enum gs_status codec_decode_gpu_row(const json_t *body, const char *id, struct codec_gpu_row *out,
+                                    struct gs_error *err);
+void codec_gpu_row_free(struct codec_gpu_row *row);
+
+/* The writable fields of a GPU, in CSV column order (NULL-terminated). */
+extern const char *const codec_gpu_columns[];
+
+/* One CSV record as the JSON object a client would have sent: empty cells
+ * are null, numbers are parsed, "aliases" splits on ';'. Column names must
+ * be writable GPU fields (errors point at "/<column>"). New reference. */
+json_t *codec_gpu_csv_record(const struct csv_table *table, size_t row, struct gs_error *err);
+
+/* Appends the header and one record per GPU. */
+void codec_gpu_csv_header(struct csv_writer *w);
+void codec_gpu_csv_row(struct csv_writer *w, const struct catalog_gpu *gpu);
+
+/* A GPU or model's representation (as served) with a JSON merge patch (RFC
+ * 7396) applied: a new reference, or NULL (with `err`) when the patch is not
+ * an object. */
+json_t *codec_merge_patch(const json_t *target, const json_t *patch, struct gs_error *err);
+
+/* Whether `id` is a valid catalog id (lower-case slug, 1-64 characters). */
+bool codec_valid_id(const char *id);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * csv.h - RFC 4180 CSV: parsing a whole document into cells and writing
+ * fields, for the catalog's bulk exchange (GET /v1/gpus?format=csv,
+ * POST /v1/gpus:bulk).
+ *
+ * Records end with CRLF or LF; fields are separated by commas; a field that
+ * holds a comma, a quote or a line break is quoted, with quotes doubled. A
+ * leading UTF-8 byte-order mark and one final line break are accepted. Every
+ * record must have as many fields as the first (the header).
+ */
+#ifndef GS_CSV_H
+#define GS_CSV_H
+
+#include "gs/status.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CSV_MAX_COLUMNS 64
+#define CSV_MAX_ROWS    100000
+
+/* Row 0 is the header. cells[r * columns + c] are NUL-terminated copies;
+ * line[r] is the 1-based line where record r starts. Owns everything. */
+struct csv_table {
+    size_t columns;
+    size_t rows;
+    char **cells;
+    size_t *line;
+};
+
+/* Parses `length` bytes. On error nothing is allocated in `out` and `err`
+ * says which line is wrong. */
+enum gs_status csv_parse(const char *data, size_t length, struct csv_table *out,
+                         struct gs_error *err);
+
+void csv_table_free(struct csv_table *table);
+
+/* A growing output buffer; `failed` is set (and further writes ignored) when
+ * an allocation fails. */
+struct csv_writer {
+    char *data;
+    size_t length;
+    size_t capacity;
+    bool failed;
+};
+
+/* Writes one field (NULL = empty), quoting it when needed, followed by a comma
+ * or, when `last`, by CRLF. */
+void csv_write_field(struct csv_writer *w, const char *text, bool last);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * store.h - the live catalog behind the HTTP server: one writer connection,
+ * and the current immutable service (snapshot, decoded architectures,
+ * rendered listings) that readers borrow.
+ *
+ * Readers never touch SQL: store_acquire hands out a reference to the current
+ * service under a short mutex. Writers are serialized on the writer
+ * connection; after a successful write the store loads a new snapshot, builds
+ * a new service and swaps it in, and requests still holding the old one
+ * finish with it. When another process writes the same file, the store
+ * notices through PRAGMA data_version (checked at most every 100 ms, never
+ * waiting on a writer) and reloads.
+ */
+#ifndef GS_STORE_H
+#define GS_STORE_H
+
+#include "catalog.h"
+#include "service.h"
+
+struct store;
+
+/* Takes ownership of `catalog` and `service` (the service built from it). */
+enum gs_status store_create(struct catalog *catalog, struct service *service, struct store **out,
+                            struct gs_error *err);
+
+/* Closes the catalog and drops the store's reference to the service. */
+void store_free(struct store *store);
+
+/* The current service, with a reference the caller drops (store_release). */
+struct service *store_acquire(struct store *store);
+void store_release(struct service *service);
+
+/* Runs `write` on the writer connection with writes serialized; when it
+ * returns GS_OK the catalog is reloaded and the new service swapped in
+ * before store_write returns (so the writer's next read sees its change). */
+typedef enum gs_status (*store_write_fn)(struct catalog *catalog, void *arg, struct gs_error *err);
+enum gs_status store_write(struct store *store, store_write_fn write, void *arg,
+                           struct gs_error *err);
+
+/* Runs a read-only `fn` on the catalog connection under the writer lock (the
+ * readiness probe, price history). */
+enum gs_status store_read(struct store *store, store_write_fn fn, void *arg, struct gs_error *err);
+
+#endif

@@ -1,0 +1,507 @@
+/*
+ * test_catalog_http.c - catalog writes over HTTP against real servers: the API
+ * key (401, 403), entity tags (ETag, If-None-Match 304, If-Match 412), price
+ * history, and two server processes writing the same catalog file from many
+ * parallel clients without losing an acknowledged write, each process seeing
+ * the other's changes.
+ *
+ * usage: test_catalog_http /path/to/gpusizer
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <curl/curl.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define KEY "test-key-0123456789"
+#define AUTH "Authorization: Bearer " KEY
+
+static const char *binary;
+static char dir[64];
+static char db_path[96];
+
+struct server {
+    pid_t pid;
+    int port;
+};
+
+static struct server writer_a, writer_b, read_only;
+
+struct reply {
+    long status;
+    char *body;
+    size_t length;
+    char etag[64];
+    char location[128];
+    bool challenge;
+};
+
+static size_t on_body(char *data, size_t size, size_t n, void *userp)
+{
+    struct reply *r = userp;
+    size_t add = size * n;
+    char *grown = realloc(r->body, r->length + add + 1);
+    if (grown == NULL)
+        return 0;
+    memcpy(grown + r->length, data, add);
+    r->body = grown;
+    r->length += add;
+    r->body[r->length] = '\0';
+    return add;
+}
+
+/* Copies a header's value (without CRLF) when the line is `name: value`. */
+static void header_value(const char *line, size_t len, const char *name, char *out, size_t cap)
+{
+    size_t n = strlen(name);
+    if (len > n + 2 && strncasecmp(line, name, n) == 0 && line[n] == ':') {
+        size_t v = len - n - 2;
+        while (v > 0 && (line[n + 2 + v - 1] == '\r' || line[n + 2 + v - 1] == '\n'))
+            v--;
+        snprintf(out, cap, "%.*s", (int)v, line + n + 2);
+    }
+}
+
+static size_t on_header(char *data, size_t size, size_t n, void *userp)
+{
+    struct reply *r = userp;
+    size_t len = size * n;
+    header_value(data, len, "ETag", r->etag, sizeof(r->etag));
+    header_value(data, len, "Location", r->location, sizeof(r->location));
+    if (len > 17 && strncasecmp(data, "WWW-Authenticate:", 17) == 0)
+        r->challenge = true;
+    return len;
+}
+
+/* One request to `s`; up to two extra "Name: value" headers. */
+static struct reply call(const struct server *s, const char *method, const char *path,
+                         const char *type, const char *body, const char *h1, const char *h2)
+{
+    struct reply r;
+    memset(&r, 0, sizeof(r));
+    CURL *curl = curl_easy_init();
+    assert_non_null(curl);
+    char url[256], ct[128];
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", s->port, path);
+    struct curl_slist *headers = curl_slist_append(NULL, "Expect:");
+    if (type != NULL) {
+        snprintf(ct, sizeof(ct), "Content-Type: %s", type);
+        headers = curl_slist_append(headers, ct);
+    }
+    if (h1 != NULL)
+        headers = curl_slist_append(headers, h1);
+    if (h2 != NULL)
+        headers = curl_slist_append(headers, h2);
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    if (body != NULL) {
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+    }
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &r);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
+    CURLcode rc = curl_easy_perform(curl);
+    if (rc != CURLE_OK)
+        r.status = -1;
+    else
+        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    return r;
+}
+
+static json_t *parse(const struct reply *r)
+{
+    json_t *v = json_loadb(r->body != NULL ? r->body : "", r->length, 0, NULL);
+    if (v == NULL)
+        fail_msg("not JSON: %.200s", r->body != NULL ? r->body : "");
+    return v;
+}
+
+static void expect_status(struct reply *r, long status)
+{
+    if (r->status != status)
+        fail_msg("expected %ld, got %ld: %.400s", status, r->status, r->body ? r->body : "");
+}
+
+/* Starts `gpusizer serve` on the shared catalog; with_key adds the API key
+ * to its environment (and strips any inherited one). */
+static int spawn_server(struct server *s, bool with_key)
+{
+    size_t n = 0;
+    while (environ[n] != NULL)
+        n++;
+    char **env = calloc(n + 2, sizeof(*env));
+    if (env == NULL)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "GPUSIZER_API_KEY", 16) != 0)
+            env[k++] = environ[i];
+    char key_var[] = "GPUSIZER_API_KEY=" KEY;
+    if (with_key)
+        env[k++] = key_var;
+    int out[2];
+    if (pipe(out) != 0) {
+        free(env);
+        return -1;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&fa, out[0]);
+    char a0[] = "gpusizer", a1[] = "serve", a2[] = "--host", a3[] = "127.0.0.1", a4[] = "--port",
+         a5[] = "0", a6[] = "--db", a8[] = "--threads", a9[] = "4";
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, db_path, a8, a9, NULL};
+    int rc = posix_spawn(&s->pid, binary, &fa, NULL, argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    free(env);
+    close(out[1]);
+    if (rc != 0)
+        return -1;
+    FILE *f = fdopen(out[0], "r");
+    char line[256];
+    bool got = f != NULL && fgets(line, sizeof(line), f) != NULL;
+    if (f != NULL)
+        fclose(f);
+    if (!got)
+        return -1;
+    const char *colon = strrchr(line, ':');
+    s->port = colon != NULL ? atoi(colon + 1) : 0;
+    return s->port > 0 ? 0 : -1;
+}
+
+static int stop(struct server *s)
+{
+    int status = 0;
+    if (s->pid > 0) {
+        kill(s->pid, SIGTERM);
+        waitpid(s->pid, &status, 0);
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/gs-cathttp-XXXXXX");
+    if (mkdtemp(dir) == NULL)
+        return -1;
+    snprintf(db_path, sizeof(db_path), "%s/catalog.db", dir);
+    /* the first server creates and seeds the file; the others open it as it is */
+    if (spawn_server(&writer_a, true) != 0 || spawn_server(&writer_b, true) != 0 ||
+        spawn_server(&read_only, false) != 0)
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    int rc = stop(&writer_a) | stop(&writer_b) | stop(&read_only);
+    char path[128];
+    const char *suffixes[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "%s%s", db_path, suffixes[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    return rc;
+}
+
+static const char lab_gpu[] =
+    "{\"name\":\"Lab GPU\",\"vendor\":\"Acme\",\"memory_bytes\":48000000000,\"memory_source\":\"lab\","
+    "\"tdp_watts\":1,\"spec_source\":\"counter for the test\",\"aliases\":[\"labby\"]}";
+
+/* Writes need the key; a server without one refuses them outright. */
+static void test_writes_need_the_key(void **state)
+{
+    (void)state;
+    struct reply r = call(&writer_a, "PUT", "/v1/gpus/lab-gpu", "application/json", lab_gpu, NULL,
+                          NULL);
+    expect_status(&r, 401);
+    assert_true(r.challenge);
+    free(r.body);
+    r = call(&writer_a, "PUT", "/v1/gpus/lab-gpu", "application/json", lab_gpu,
+             "Authorization: Bearer not-the-key", NULL);
+    expect_status(&r, 401);
+    assert_null(strstr(r.body, KEY)); /* the key is never echoed */
+    free(r.body);
+    r = call(&read_only, "PUT", "/v1/gpus/lab-gpu", "application/json", lab_gpu, AUTH, NULL);
+    expect_status(&r, 403);
+    assert_non_null(strstr(r.body, "writes-disabled"));
+    free(r.body);
+    /* reads need nothing */
+    r = call(&read_only, "GET", "/v1/gpus/h100", NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    free(r.body);
+}
+
+/* Create, read with ETag, 304 on If-None-Match, 412 on a stale If-Match. */
+static void test_entity_tags(void **state)
+{
+    (void)state;
+    struct reply r = call(&writer_a, "PUT", "/v1/gpus/lab-gpu", "application/json", lab_gpu, AUTH,
+                          "If-None-Match: *");
+    expect_status(&r, 201);
+    assert_string_equal(r.location, "/v1/gpus/lab-gpu");
+    char created_tag[64];
+    snprintf(created_tag, sizeof(created_tag), "%s", r.etag);
+    assert_true(created_tag[0] == '"');
+    free(r.body);
+    r = call(&writer_a, "GET", "/v1/gpus/LABBY", NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    assert_string_equal(r.etag, created_tag);
+    json_t *body = parse(&r);
+    assert_string_equal(json_string_value(json_object_get(body, "id")), "lab-gpu");
+    assert_string_equal(json_string_value(json_object_get(body, "etag")), created_tag);
+    json_decref(body);
+    free(r.body);
+    char inm[96];
+    snprintf(inm, sizeof(inm), "If-None-Match: %s", created_tag);
+    r = call(&writer_a, "GET", "/v1/gpus/lab-gpu", NULL, NULL, inm, NULL);
+    expect_status(&r, 304);
+    free(r.body);
+
+    char im[96];
+    snprintf(im, sizeof(im), "If-Match: %s", created_tag);
+    r = call(&writer_a, "PATCH", "/v1/gpus/lab-gpu", "application/merge-patch+json",
+             "{\"name\":\"Lab GPU B\"}", AUTH, im);
+    expect_status(&r, 200);
+    assert_string_not_equal(r.etag, created_tag);
+    free(r.body);
+    /* the same stale tag again: refused, nothing written */
+    r = call(&writer_a, "PATCH", "/v1/gpus/lab-gpu", "application/merge-patch+json",
+             "{\"name\":\"lost\"}", AUTH, im);
+    expect_status(&r, 412);
+    free(r.body);
+    r = call(&writer_a, "GET", "/v1/gpus/lab-gpu", NULL, NULL, NULL, NULL);
+    body = parse(&r);
+    assert_string_equal(json_string_value(json_object_get(body, "name")), "Lab GPU B");
+    json_decref(body);
+    free(r.body);
+}
+
+/* A price change through PATCH is a history row and the current price. */
+static void test_price_history(void **state)
+{
+    (void)state;
+    struct reply r = call(&writer_a, "PATCH", "/v1/gpus/lab-gpu", "application/json",
+                          "{\"price_per_hour\":1.8,\"price_source\":\"quote\","
+                          "\"price_date\":\"2026-10-01\"}",
+                          AUTH, NULL);
+    expect_status(&r, 200);
+    free(r.body);
+    r = call(&writer_a, "POST", "/v1/gpus/lab-gpu/prices", "application/json",
+             "{\"kind\":\"on_demand\",\"usd\":1.6,\"effective_date\":\"2026-11-01\","
+             "\"source\":\"new quote\"}",
+             AUTH, NULL);
+    expect_status(&r, 201);
+    json_t *body = parse(&r);
+    json_t *items = json_object_get(body, "items");
+    assert_int_equal(json_array_size(items), 2);
+    assert_true(json_is_true(json_object_get(json_array_get(items, 1), "current")));
+    json_decref(body);
+    free(r.body);
+    r = call(&writer_a, "GET", "/v1/gpus/lab-gpu", NULL, NULL, NULL, NULL);
+    body = parse(&r);
+    assert_true(json_real_value(json_object_get(body, "price_per_hour")) == 1.6);
+    assert_string_equal(json_string_value(json_object_get(body, "price_date")), "2026-11-01");
+    json_decref(body);
+    free(r.body);
+}
+
+/* Polls `s` until GET path answers `status` (another process wrote it). */
+static bool eventually(const struct server *s, const char *path, long status, int seconds)
+{
+    for (int i = 0; i < seconds * 20; i++) {
+        struct reply r = call(s, "GET", path, NULL, NULL, NULL, NULL);
+        free(r.body);
+        if (r.status == status)
+            return true;
+        usleep(50000);
+    }
+    return false;
+}
+
+struct client {
+    int index;
+    int increments;   /* acknowledged (200) increments of the shared counter */
+    int created;      /* acknowledged creations of its own GPUs */
+    int errors;
+};
+
+/* Reads the counter GPU's tdp_watts and tag through `s`. */
+static bool read_counter(const struct server *s, long long *value, char *etag, size_t cap)
+{
+    struct reply r = call(s, "GET", "/v1/gpus/counter-gpu", NULL, NULL, NULL, NULL);
+    bool ok = r.status == 200;
+    if (ok) {
+        json_t *body = json_loadb(r.body, r.length, 0, NULL);
+        ok = body != NULL;
+        if (ok)
+            *value = json_integer_value(json_object_get(body, "tdp_watts"));
+        json_decref(body);
+        snprintf(etag, cap, "%s", r.etag);
+    }
+    free(r.body);
+    return ok;
+}
+
+/* Each client alternates between the two server processes: it creates GPUs
+ * of its own and increments the shared counter with If-Match, re-reading and
+ * retrying on 412. */
+static void *client_loop(void *arg)
+{
+    struct client *c = arg;
+    for (int i = 0; i < 10; i++) {
+        const struct server *s = (i + c->index) % 2 ? &writer_a : &writer_b;
+        char path[64], body[256];
+        snprintf(path, sizeof(path), "/v1/gpus/c%d-gpu-%d", c->index, i);
+        snprintf(body, sizeof(body),
+                 "{\"name\":\"client %d GPU %d\",\"vendor\":\"Acme\",\"memory_bytes\":%d000000000,"
+                 "\"memory_source\":\"test\"}",
+                 c->index, i, 16 + i);
+        struct reply r = call(s, "PUT", path, "application/json", body, AUTH, NULL);
+        if (r.status == 201)
+            c->created++;
+        else
+            c->errors++;
+        free(r.body);
+        for (int attempt = 0; attempt < 400; attempt++) {
+            long long value = 0;
+            char etag[64], im[96], patch[96];
+            if (!read_counter(s, &value, etag, sizeof(etag))) {
+                c->errors++;
+                break;
+            }
+            snprintf(im, sizeof(im), "If-Match: %s", etag);
+            snprintf(patch, sizeof(patch), "{\"tdp_watts\":%lld}", value + 1);
+            r = call(s, "PATCH", "/v1/gpus/counter-gpu", "application/merge-patch+json", patch, AUTH,
+                     im);
+            free(r.body);
+            if (r.status == 200) {
+                c->increments++;
+                break;
+            }
+            if (r.status != 412) {
+                c->errors++;
+                break;
+            }
+            usleep(5000 + (unsigned)(rand() % 20000)); /* another writer won: read again */
+        }
+    }
+    return NULL;
+}
+
+static void test_two_processes_many_writers(void **state)
+{
+    (void)state;
+    struct reply r = call(&writer_a, "PUT", "/v1/gpus/counter-gpu", "application/json",
+                          "{\"name\":\"Counter\",\"vendor\":\"Acme\",\"memory_bytes\":1000000000,"
+                          "\"memory_source\":\"test\",\"tdp_watts\":1,\"spec_source\":\"counter\"}",
+                          AUTH, NULL);
+    expect_status(&r, 201);
+    free(r.body);
+    /* the other process sees it once it notices the file changed */
+    assert_true(eventually(&writer_b, "/v1/gpus/counter-gpu", 200, 5));
+
+    enum { CLIENTS = 6 };
+    pthread_t threads[CLIENTS];
+    struct client clients[CLIENTS];
+    for (int i = 0; i < CLIENTS; i++) {
+        clients[i] = (struct client){i, 0, 0, 0};
+        assert_int_equal(pthread_create(&threads[i], NULL, client_loop, &clients[i]), 0);
+    }
+    int increments = 0, created = 0;
+    for (int i = 0; i < CLIENTS; i++) {
+        pthread_join(threads[i], NULL);
+        assert_int_equal(clients[i].errors, 0);
+        increments += clients[i].increments;
+        created += clients[i].created;
+    }
+    assert_int_equal(increments, CLIENTS * 10);
+    assert_int_equal(created, CLIENTS * 10);
+    /* every acknowledged increment is in the file, as both processes see it */
+    long long value = 0;
+    char etag[64];
+    assert_true(eventually(&writer_b, "/v1/gpus/c5-gpu-9", 200, 5));
+    for (int tries = 0; tries < 60; tries++) {
+        assert_true(read_counter(&writer_b, &value, etag, sizeof(etag)));
+        if (value == 1 + increments)
+            break;
+        usleep(50000);
+    }
+    assert_int_equal(value, 1 + increments);
+    for (int tries = 0; tries < 60; tries++) {
+        assert_true(read_counter(&writer_a, &value, etag, sizeof(etag)));
+        if (value == 1 + increments)
+            break;
+        usleep(50000);
+    }
+    assert_int_equal(value, 1 + increments);
+    r = call(&writer_a, "GET", "/v1/gpus?q=c3-gpu&limit=100", NULL, NULL, NULL, NULL);
+    json_t *body = parse(&r);
+    assert_int_equal(json_integer_value(json_object_get(body, "total")), 10);
+    json_decref(body);
+    free(r.body);
+}
+
+/* DELETE, then the entry is gone for both processes. */
+static void test_delete(void **state)
+{
+    (void)state;
+    struct reply r = call(&writer_b, "DELETE", "/v1/gpus/labby", NULL, NULL, AUTH, NULL);
+    expect_status(&r, 204);
+    free(r.body);
+    r = call(&writer_b, "GET", "/v1/gpus/lab-gpu", NULL, NULL, NULL, NULL);
+    expect_status(&r, 404);
+    free(r.body);
+    assert_true(eventually(&writer_a, "/v1/gpus/lab-gpu", 404, 5));
+    r = call(&writer_a, "DELETE", "/v1/gpus/lab-gpu", NULL, NULL, AUTH, NULL);
+    expect_status(&r, 404);
+    free(r.body);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s /path/to/gpusizer\n", argv[0]);
+        return 2;
+    }
+    binary = argv[1];
+    srand((unsigned)time(NULL));
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_writes_need_the_key),
+        cmocka_unit_test(test_entity_tags),
+        cmocka_unit_test(test_price_history),
+        cmocka_unit_test(test_two_processes_many_writers),
+        cmocka_unit_test(test_delete),
+    };
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    curl_global_cleanup();
+    return failed;
+}
