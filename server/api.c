@@ -1,6 +1,8 @@
 /* api.c - response helpers for the plain-data HTTP exchange (see api.h). */
 #include "api.h"
 
+#include "codec.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +24,7 @@ void api_fail(struct api_response *r, enum gs_status status)
 
 bool api_json(struct api_response *r, int status, json_t *value)
 {
-    char *text = value != NULL ? json_dumps(value, JSON_COMPACT) : NULL;
+    char *text = value != NULL ? json_dumps(value, CODEC_DUMP_FLAGS) : NULL;
     json_decref(value);
     if (text == NULL) {
         api_fail(r, GS_ERR_NOMEM);

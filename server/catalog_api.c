@@ -563,6 +563,14 @@ static enum gs_status put_one(struct catalog *catalog, void *arg, struct gs_erro
                        : catalog_gpu_put(catalog, &job->gpu.row, &job->pre, &job->result, err);
 }
 
+/* A body may name the entry by the alias the path used: it means the entry. */
+static void canonical_body_id(json_t *doc, const char *named, const char *canonical)
+{
+    const json_t *id = json_object_get(doc, "id");
+    if (json_is_string(id) && named != NULL && strcasecmp(json_string_value(id), named) == 0)
+        json_object_set_new(doc, "id", json_string(canonical));
+}
+
 static enum gs_status decode_row(bool models, const json_t *doc, const char *id,
                                  struct put_job *job, struct gs_error *err)
 {
@@ -612,6 +620,7 @@ static void put_item(const struct catalog_api *api, const struct service *svc, b
         return;
     const long row = find_row(svc, models, path_id);
     const char *id = row >= 0 ? row_id(svc, models, row) : path_id;
+    canonical_body_id(body, path_id, id);
     struct put_job job;
     memset(&job, 0, sizeof(job));
     enum gs_status st = decode_row(models, body, id, &job, &resp->problem.errors);
@@ -656,8 +665,18 @@ static void patch_item(const struct catalog_api *api, struct service *svc, bool 
             break;
         }
         json_t *base = row_json(base_svc, models, row);
+        /* a new config re-derives a derived count unless the patch gives one */
+        if (base != NULL && models && json_object_get(patch, "config") != NULL &&
+            json_object_get(patch, "parameters") == NULL &&
+            json_is_string(json_object_get(base, "parameters_basis")) &&
+            strcmp(json_string_value(json_object_get(base, "parameters_basis")), "derived") == 0) {
+            json_object_del(base, "parameters");
+            json_object_del(base, "parameters_source");
+        }
         json_t *merged = base != NULL ? codec_merge_patch(base, patch, &resp->problem.errors) : NULL;
         json_decref(base);
+        if (merged != NULL)
+            canonical_body_id(merged, req->id, row_id(base_svc, models, row));
         if (merged == NULL) {
             st = resp->problem.errors.count ? GS_ERR_INVALID : GS_ERR_NOMEM;
             api_fail(resp, st);
@@ -880,6 +899,8 @@ static enum gs_status bulk_decode(const struct service *svc, const json_t *items
             json_t *merged = base != NULL ? codec_merge_patch(base, record, err) : NULL;
             json_decref(base);
             const char *canonical = row >= 0 ? row_id(svc, false, row) : json_string_value(id);
+            if (merged != NULL)
+                canonical_body_id(merged, json_string_value(id), canonical);
             st = merged != NULL ? codec_decode_gpu_row(merged, canonical, &job->rows[i], err)
                                 : GS_ERR_INVALID;
             json_decref(merged);

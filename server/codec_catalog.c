@@ -103,7 +103,7 @@ static bool valid_alias(const char *a)
         return false;
     for (size_t i = 0; i < n; i++) {
         const unsigned char c = (unsigned char)a[i];
-        if (!(isalnum(c) || c == '.' || c == '-' || c == '_' || c == '/' || c == '+'))
+        if (!(isalnum(c) || c == '.' || c == '-' || c == '_' || c == '/' || c == '+' || c == ':'))
             return false;
     }
     return true;
@@ -211,8 +211,8 @@ static bool read_aliases(const json_t *v, const char *id, char ***out, size_t *c
         const char *s = json_is_string(a) ? json_string_value(a) : NULL;
         if (s == NULL || !valid_alias(s)) {
             gs_error_add(err, GS_ERR_INVALID, where,
-                         "must be 1-128 letters, digits and . - _ / +, starting with a letter "
-                         "or digit");
+                         "must be 1-128 letters, digits and . - _ / + :, starting with a "
+                         "letter or digit");
             ok = false;
             continue;
         }

@@ -120,7 +120,7 @@ static bool render_items(struct service *s, bool models)
         json_t *item = models ? codec_encode_model(&s->snapshot->models[i],
                                                    s->arch_valid[i] ? &s->archs[i] : NULL)
                               : codec_encode_gpu(&s->snapshot->gpus[i]);
-        items[i].text = item != NULL ? json_dumps(item, JSON_COMPACT) : NULL;
+        items[i].text = item != NULL ? json_dumps(item, CODEC_DUMP_FLAGS) : NULL;
         json_decref(item);
         if (items[i].text == NULL)
             return false;
@@ -230,4 +230,10 @@ size_t service_model_count(const struct service *s)
 size_t service_gpu_count(const struct service *s)
 {
     return s->snapshot->gpu_count;
+}
+
+void service_arch_table(const struct service *service, struct codec_arch_table *out)
+{
+    out->archs = service->archs;
+    out->valid = service->arch_valid;
 }

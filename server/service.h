@@ -40,6 +40,10 @@ const struct catalog_snapshot *service_snapshot(const struct service *service);
  * config cannot be read. */
 const struct gs_arch *service_model_arch(const struct service *service, size_t index);
 
+/* The decoded architectures of the snapshot's models (borrowed). */
+struct codec_arch_table;
+void service_arch_table(const struct service *service, struct codec_arch_table *out);
+
 /* One listing item pre-rendered as compact JSON (borrowed, NUL-terminated). */
 const char *service_model_item(const struct service *service, size_t index, size_t *length);
 const char *service_gpu_item(const struct service *service, size_t index, size_t *length);

@@ -45,7 +45,9 @@ END;
 -- GPU, from an effective date, with its source. The current price is the row
 -- with the latest effective date (the latest recorded among equal dates);
 -- gpus.price_per_hour / purchase_price and their source and date columns are
--- a copy of it that the triggers below keep, so readers need no join.
+-- a copy of it that the triggers below keep, so readers need no join. A row
+-- dated before the latest one is history only: it never touches the current
+-- price (which may also have been withdrawn, set to NULL, since).
 CREATE TABLE gpu_prices (
     id             INTEGER PRIMARY KEY,
     gpu_id         TEXT NOT NULL REFERENCES gpus(id) ON DELETE CASCADE,
@@ -60,6 +62,8 @@ CREATE INDEX gpu_prices_current ON gpu_prices (gpu_id, kind, effective_date, id)
 
 CREATE TRIGGER gpu_prices_current_on_demand AFTER INSERT ON gpu_prices
 WHEN NEW.kind = 'on_demand'
+ AND NOT EXISTS (SELECT 1 FROM gpu_prices p WHERE p.gpu_id = NEW.gpu_id AND p.kind = NEW.kind
+                  AND p.id <> NEW.id AND p.effective_date > NEW.effective_date)
 BEGIN
     UPDATE gpus SET (price_per_hour, price_source, price_date) =
         (SELECT usd, source, effective_date FROM gpu_prices
@@ -70,6 +74,8 @@ END;
 
 CREATE TRIGGER gpu_prices_current_purchase AFTER INSERT ON gpu_prices
 WHEN NEW.kind = 'purchase'
+ AND NOT EXISTS (SELECT 1 FROM gpu_prices p WHERE p.gpu_id = NEW.gpu_id AND p.kind = NEW.kind
+                  AND p.id <> NEW.id AND p.effective_date > NEW.effective_date)
 BEGIN
     UPDATE gpus SET (purchase_price, purchase_price_source, purchase_price_date) =
         (SELECT usd, source, effective_date FROM gpu_prices

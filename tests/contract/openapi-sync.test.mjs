@@ -16,6 +16,10 @@ import { OPENAPI_JSON, OPENAPI_YAML, REPO_ROOT, SpecValidator, loadOpenApi } fro
 
 const run = promisify(execFile);
 const REDOCLY = path.join(REPO_ROOT, 'node_modules', '.bin', 'redocly');
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/** The [method, operation] pairs of a path item (not its path-level `parameters`, `summary`, ...). */
+const operations = (item) => Object.entries(item).filter(([method]) => HTTP_METHODS.has(method));
 
 test('openapi/openapi.json is the bundle of openapi/openapi.yaml', async () => {
   assert.ok(existsSync(REDOCLY), `${REDOCLY} is missing: run npm ci first`);
@@ -44,7 +48,7 @@ test('the document is OpenAPI 3.1 and every operation has an operationId', () =>
   assert.match(doc.openapi, /^3\.1\./);
   const ids = [];
   for (const [p, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item)) {
+    for (const [method, op] of operations(item)) {
       assert.ok(op.operationId, `${method.toUpperCase()} ${p} has no operationId`);
       ids.push(op.operationId);
     }
@@ -56,7 +60,7 @@ test('every response example matches its schema (ajv, JSON Schema 2020-12)', () 
   const v = new SpecValidator();
   let checked = 0;
   for (const [p, item] of Object.entries(v.doc.paths)) {
-    for (const [method, op] of Object.entries(item)) {
+    for (const [method, op] of operations(item)) {
       for (const [code, ref] of Object.entries(op.responses)) {
         const [response] = v.deref(ref, '');
         for (const [type, media] of Object.entries(response.content ?? {})) {
@@ -124,4 +128,50 @@ test('every request example matches the request schema, and bad requests do not'
     { model: { config: { model_type: 'llama' } } },
   ];
   for (const body of bad) assert.equal(validate(body), false, `${JSON.stringify(body)} should be invalid`);
+});
+
+test('every request body example of every operation matches its schema', () => {
+  const v = new SpecValidator();
+  let checked = 0;
+  for (const [p, item] of Object.entries(v.doc.paths)) {
+    for (const [method, op] of operations(item)) {
+      const [body] = op.requestBody ? v.deref(op.requestBody, '') : [null];
+      for (const [type, media] of Object.entries(body?.content ?? {})) {
+        const pointer = `/paths/${p.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/requestBody/content/` +
+          `${type.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
+        const validate = v.ajv.getSchema(`gpusizer-openapi#${pointer}`);
+        assert.ok(validate, `${method.toUpperCase()} ${p} ${type}: request schema compiles`);
+        const examples = [
+          ...(media.example !== undefined ? [['example', media.example]] : []),
+          ...Object.entries(media.examples ?? {}).map(([name, ex]) => [name, v.deref(ex, '')[0].value]),
+        ];
+        for (const [name, value] of examples) {
+          assert.ok(validate(value), `${method.toUpperCase()} ${p} ${type} example "${name}": ` +
+            JSON.stringify(validate.errors));
+          checked++;
+        }
+      }
+    }
+  }
+  assert.ok(checked >= 8, `only ${checked} request examples found`);
+});
+
+test('catalog write operations need the bearer key; reads do not', () => {
+  const doc = loadOpenApi();
+  assert.equal(doc.components.securitySchemes.bearerAuth.type, 'http');
+  assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer');
+  for (const [p, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of operations(item)) {
+      const write = p.startsWith('/v1/') && p !== '/v1/estimate' && method !== 'get' && method !== 'head';
+      const security = op.security ?? doc.security ?? [];
+      if (write) {
+        assert.deepEqual(security, [{ bearerAuth: [] }], `${method.toUpperCase()} ${p} needs bearerAuth`);
+        for (const code of ['401', '403']) {
+          assert.ok(op.responses[code], `${method.toUpperCase()} ${p} documents ${code}`);
+        }
+      } else {
+        assert.deepEqual(security, [], `${method.toUpperCase()} ${p} needs no key`);
+      }
+    }
+  }
 });

@@ -45,14 +45,24 @@ const LISTEN_LINE = /^gpusizer listening on http:\/\/127\.0\.0\.1:(\d+)\s*$/m;
 /**
  * Starts `gpusizer serve --host 127.0.0.1 --port 0 --db <fresh temp file>` and waits for the one
  * stdout line that names the port. Returns { baseUrl, port, child, stop(), stderr() }.
+ *
+ * `env` adds (or, with the value undefined, removes) environment variables for the server, e.g.
+ * `{ GPUSIZER_API_KEY: 'k' }` to allow catalog writes. Without it the server gets no API key, whatever
+ * the calling environment has, so catalog writes are disabled.
  */
-export async function startServer({ timeoutMs = 15000 } = {}) {
+export async function startServer({ timeoutMs = 15000, env: extraEnv = {} } = {}) {
   const bin = requireServerBinary();
   const dir = mkdtempSync(path.join(tmpdir(), 'gpusizer-test-'));
   const db = path.join(dir, 'catalog.db');
   const env = { ...process.env };
   delete env.PORT;
   delete env.GPUSIZER_DB;
+  delete env.GPUSIZER_API_KEY;
+  delete env.GPUSIZER_API_KEY_FILE;
+  for (const [name, value] of Object.entries(extraEnv)) {
+    if (value === undefined) delete env[name];
+    else env[name] = String(value);
+  }
 
   const child = spawn(bin, ['serve', '--host', '127.0.0.1', '--port', '0', '--db', db], {
     env,
@@ -229,6 +239,11 @@ export class SpecValidator {
     }
     const type = mediaType(contentType);
     const content = found.response.content ?? {};
+    if (Object.keys(content).length === 0) {
+      // a response documented without a body (204, 304)
+      const empty = body === undefined || body === null || body === '';
+      return empty ? [] : [`${method.toUpperCase()} ${specPath} ${status}: the spec declares no body, got one`];
+    }
     if (!content[type]) {
       return [
         `${method.toUpperCase()} ${specPath} ${status}: Content-Type "${contentType}" is not declared ` +
