@@ -13,6 +13,7 @@
 #include "store.h"
 #include "problem.h"
 #include "service.h"
+#include "sizing.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -41,6 +42,8 @@ static const char usage[] =
     "commands:\n"
     "  serve      run the HTTP API and web form\n"
     "  estimate   read an estimate request (JSON) on stdin, print the response JSON\n"
+    "  recommend  read a recommend request on stdin: ranked GPU options with cost\n"
+    "  fit        read a fit request on stdin: does it fit one GPU type, and what to change\n"
     "  version    print the version\n"
     "\n"
     "options:\n"
@@ -228,7 +231,7 @@ static char *read_stdin(size_t *length)
 
 static int print_json(const json_t *value)
 {
-    if (json_dumpf(value, stdout, JSON_INDENT(2)) != 0)
+    if (json_dumpf(value, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0)
         return -1;
     fputc('\n', stdout);
     return fflush(stdout) == 0 ? 0 : -1;
@@ -250,7 +253,11 @@ static bool needs_catalog(const json_t *request)
            json_is_string(json_object_get(request, "gpu"));
 }
 
-static int cmd_estimate(const struct options *o)
+typedef int (*json_operation)(const struct service *service, const json_t *request,
+                              json_t **response, struct problem *problem);
+
+/* Reads one JSON request on stdin, runs `operation`, prints the answer. */
+static int cmd_compute(const struct options *o, json_operation operation, bool always_catalog)
 {
     struct problem p;
     problem_init(&p);
@@ -278,7 +285,7 @@ static int cmd_estimate(const struct options *o)
     int rc = 1;
     struct gs_error err;
     gs_error_init(&err);
-    if (needs_catalog(request)) {
+    if (always_catalog || needs_catalog(request)) {
         if (load_service(o->db, &catalog, &service) != 0)
             goto out;
     } else if (service_create(NULL, &service, &err) != GS_OK) {
@@ -286,7 +293,7 @@ static int cmd_estimate(const struct options *o)
         goto out;
     }
     json_t *response = NULL;
-    if (service_estimate(service, request, &response, &p) == 0) {
+    if (operation(service, request, &response, &p) == 0) {
         rc = print_json(response) == 0 ? 0 : 1;
         json_decref(response);
     } else {
@@ -316,7 +323,12 @@ int cli_main(int argc, char **argv)
     if (strcmp(argv[1], "serve") == 0)
         return cmd_serve(&o);
     if (strcmp(argv[1], "estimate") == 0)
-        return cmd_estimate(&o);
+        return cmd_compute(&o, service_estimate, false);
+    /* recommend and fit read the GPUs from the catalog */
+    if (strcmp(argv[1], "recommend") == 0)
+        return cmd_compute(&o, sizing_recommend, true);
+    if (strcmp(argv[1], "fit") == 0)
+        return cmd_compute(&o, sizing_fit, true);
     fprintf(stderr, "gpusizer: unknown command %s\n\n%s", argv[1], usage);
     return 2;
 }

@@ -269,7 +269,7 @@ static json_t *encode_breakdown(const struct gs_param_count *c)
                      codec_u64(c->lm_head), "other", codec_u64(c->other));
 }
 
-static json_t *encode_model(const struct estimate_request *req, const struct gs_estimate *est)
+json_t *codec_encode_model_result(const struct estimate_request *req, const struct gs_estimate *est)
 {
     const struct catalog_model *m = req->catalog_model;
     const char *family = req->model.has_arch ? gs_family_name(req->model.arch.family) : NULL;
@@ -291,7 +291,7 @@ static json_t *encode_model(const struct estimate_request *req, const struct gs_
     return model;
 }
 
-static json_t *encode_memory(const struct gs_memory *m)
+json_t *codec_encode_memory(const struct gs_memory *m)
 {
     return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "weights_bytes",
                      codec_u64(m->weights_bytes), "kv_cache_bytes", codec_u64(m->kv_cache_bytes),
@@ -330,7 +330,7 @@ static bool add_assumption(json_t *list, const struct gs_assumption *a)
 }
 
 /* Assumptions the request implied by leaving fields out, then the core's. */
-static json_t *encode_assumptions(const struct estimate_request *req, const struct gs_estimate *est)
+json_t *codec_encode_assumptions(const struct estimate_request *req, const struct gs_estimate *est)
 {
     json_t *list = json_array();
     bool ok = list != NULL;
@@ -399,7 +399,7 @@ static json_t *encode_training(const struct estimate_request *req, const struct 
     return o;
 }
 
-static json_t *encode_parallelism(const struct gs_parallelism *p)
+json_t *codec_encode_parallelism(const struct gs_parallelism *p)
 {
     return json_pack("{s:I, s:I, s:I, s:I, s:I, s:b, s:i, s:s, s:b, s:I}", "tensor",
                      (json_int_t)(p->tensor ? p->tensor : 1), "pipeline",
@@ -431,7 +431,7 @@ json_t *codec_encode_estimate(const struct estimate_request *req, const struct g
     }
     json_t *body = json_object();
     bool ok = body != NULL && precision != NULL;
-    ok = ok && put(body, "model", encode_model(req, est));
+    ok = ok && put(body, "model", codec_encode_model_result(req, est));
     ok = ok && put(body, "mode", json_string(req->workload.mode == GS_MODE_TRAINING ? "training"
                                                                                      : "inference"));
     if (ok)
@@ -439,10 +439,10 @@ json_t *codec_encode_estimate(const struct estimate_request *req, const struct g
     else
         json_decref(precision);
     ok = ok && put(body, "gpu_count", codec_u64(est->gpu_count));
-    ok = ok && put(body, "per_gpu", encode_memory(&est->per_gpu));
+    ok = ok && put(body, "per_gpu", codec_encode_memory(&est->per_gpu));
     if (ok && req->workload.mode == GS_MODE_TRAINING) {
         ok = put(body, "training", encode_training(req, est)) &&
-             put(body, "parallelism", encode_parallelism(&req->workload.parallelism)) &&
+             put(body, "parallelism", codec_encode_parallelism(&req->workload.parallelism)) &&
              put(body, "parameters_per_gpu", codec_u64(est->parameters_per_gpu));
         if (ok && req->workload.parallelism.offload != GS_OFFLOAD_NONE)
             ok = put(body, "host_bytes", codec_u64(est->host_bytes_per_node));
@@ -453,7 +453,7 @@ json_t *codec_encode_estimate(const struct estimate_request *req, const struct g
         ok = codec_encode_serving(body, &req->workload.serving, est);
     if (ok && req->parity != CODEC_PARITY_NONE)
         ok = put(body, "parity", codec_encode_parity(req, est));
-    ok = ok && put(body, "assumptions", encode_assumptions(req, est));
+    ok = ok && put(body, "assumptions", codec_encode_assumptions(req, est));
     ok = ok && put(body, "warnings", encode_warnings(req, est, fit));
     if (!ok) {
         json_decref(body);

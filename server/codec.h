@@ -15,6 +15,11 @@
 
 #include <jansson.h>
 
+/* How response bodies are printed: compact, with reals at 15 significant
+ * digits so a price of 2.49 reads "2.49", not jansson's 17-digit
+ * 2.4900000000000002 (15 digits round-trip every decimal of up to 15). */
+#define CODEC_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
+
 enum codec_model_source { CODEC_MODEL_CATALOG, CODEC_MODEL_PARAMETERS, CODEC_MODEL_CONFIG };
 
 /* Another tool's estimate to reproduce beside gpusizer's own. */
@@ -51,6 +56,14 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
  * is NULL when no GPU was named. */
 json_t *codec_encode_estimate(const struct estimate_request *req, const struct gs_estimate *est,
                               const struct gs_fit *fit);
+
+/* Pieces of the estimate response, shared with /v1/recommend and /v1/fit
+ * (new references, NULL on OOM): the "model" object, a per-GPU memory
+ * breakdown, the assumptions list, the training "parallelism" object. */
+json_t *codec_encode_model_result(const struct estimate_request *req, const struct gs_estimate *est);
+json_t *codec_encode_memory(const struct gs_memory *memory);
+json_t *codec_encode_assumptions(const struct estimate_request *req, const struct gs_estimate *est);
+json_t *codec_encode_parallelism(const struct gs_parallelism *parallelism);
 
 /* Catalog rows as the /v1/models and /v1/gpus items (new references). */
 json_t *codec_encode_model(const struct catalog_model *model, const struct gs_arch *arch);

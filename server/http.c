@@ -10,8 +10,11 @@
 #include "http.h"
 
 #include "api.h"
+
+#include "codec.h"
 #include "catalog_api.h"
 #include "embedded.h"
+#include "sizing.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -46,6 +49,8 @@ enum route_id {
     ROUTE_GPU_PRICES,
     ROUTE_GPUS_BULK,
     ROUTE_ESTIMATE,
+    ROUTE_RECOMMEND,
+    ROUTE_FIT,
     ROUTE_OPENAPI,
     ROUTE_STATIC,
 };
@@ -64,6 +69,7 @@ static const struct route routes[] = {
     {"/healthz", ROUTE_HEALTHZ, READ_ONLY},       {"/readyz", ROUTE_READYZ, READ_ONLY},
     {"/v1/models", ROUTE_MODELS, COLLECTION},     {"/v1/gpus", ROUTE_GPUS, COLLECTION},
     {"/v1/gpus:bulk", ROUTE_GPUS_BULK, "POST"},   {"/v1/estimate", ROUTE_ESTIMATE, "POST"},
+    {"/v1/recommend", ROUTE_RECOMMEND, "POST"},   {"/v1/fit", ROUTE_FIT, "POST"},
     {"/openapi.json", ROUTE_OPENAPI, READ_ONLY},
 };
 
@@ -137,20 +143,19 @@ static const struct gs_embedded_file *find_static(const char *url)
     return gs_embedded_find(gs_web_files, url + 1);
 }
 
-/* Copies a path segment (up to '/' or the end) into id; false when it is
- * empty or too long. */
-static bool take_segment(const char *from, char id[ID_MAX], const char **rest)
+/* Copies `n` bytes of the path into id; false when empty or too long. */
+static bool take_id(const char *from, size_t n, char id[ID_MAX])
 {
-    const char *end = strchr(from, '/');
-    size_t n = end != NULL ? (size_t)(end - from) : strlen(from);
     if (n == 0 || n >= ID_MAX)
         return false;
     memcpy(id, from, n);
     id[n] = '\0';
-    *rest = from + n;
     return true;
 }
 
+/* Entry routes take the rest of the path as the id, so an alias holding a
+ * slash (a Hugging Face id such as meta-llama/Llama-3.1-8B, sent as is or as
+ * %2F) names its entry; /v1/gpus/{id}/prices is told apart by its suffix. */
 static const struct route *find_route(const char *url, const struct gs_embedded_file **file,
                                       char id[ID_MAX])
 {
@@ -158,13 +163,14 @@ static const struct route *find_route(const char *url, const struct gs_embedded_
         if (strcmp(url, routes[i].path) == 0)
             return &routes[i];
     }
-    const char *rest = NULL;
-    if (strncmp(url, "/v1/models/", 11) == 0 && take_segment(url + 11, id, &rest))
-        return *rest == '\0' ? &model_route : NULL;
-    if (strncmp(url, "/v1/gpus/", 9) == 0 && take_segment(url + 9, id, &rest)) {
-        if (*rest == '\0')
-            return &gpu_route;
-        return strcmp(rest, "/prices") == 0 ? &prices_route : NULL;
+    if (strncmp(url, "/v1/models/", 11) == 0)
+        return take_id(url + 11, strlen(url + 11), id) ? &model_route : NULL;
+    if (strncmp(url, "/v1/gpus/", 9) == 0) {
+        const char *rest = url + 9;
+        const size_t n = strlen(rest), suffix = strlen("/prices");
+        if (n > suffix && strcmp(rest + n - suffix, "/prices") == 0)
+            return take_id(rest, n - suffix, id) ? &prices_route : NULL;
+        return take_id(rest, n, id) ? &gpu_route : NULL;
     }
     *file = find_static(url);
     return *file != NULL ? &static_route : NULL;
@@ -193,7 +199,7 @@ static enum MHD_Result send_buffer(struct MHD_Connection *conn, unsigned status,
 static enum MHD_Result send_json(struct MHD_Connection *conn, unsigned status, const json_t *body,
                                  const char *type)
 {
-    char *text = json_dumps(body, JSON_COMPACT);
+    char *text = json_dumps(body, CODEC_DUMP_FLAGS);
     if (text == NULL)
         return MHD_NO;
     return send_buffer(conn, status, type, text, strlen(text), MHD_RESPMEM_MUST_FREE, NULL);
@@ -205,7 +211,7 @@ static enum MHD_Result send_problem(struct MHD_Connection *conn, const struct pr
     json_t *body = problem_to_json(p);
     if (body == NULL)
         return MHD_NO;
-    char *text = json_dumps(body, JSON_COMPACT);
+    char *text = json_dumps(body, CODEC_DUMP_FLAGS);
     json_decref(body);
     if (text == NULL)
         return MHD_NO;
@@ -296,7 +302,8 @@ static void reject_too_large(struct early_answer *a, size_t limit)
 /* A write to the catalog: refused before its body is read when the key is wrong. */
 static bool is_catalog_write(const struct route *r, const char *method)
 {
-    return r->id != ROUTE_ESTIMATE && r->id != ROUTE_STATIC && strcmp(method, "GET") != 0 &&
+    return r->id != ROUTE_ESTIMATE && r->id != ROUTE_RECOMMEND && r->id != ROUTE_FIT &&
+           r->id != ROUTE_STATIC && strcmp(method, "GET") != 0 &&
            strcmp(method, "HEAD") != 0;
 }
 
@@ -356,7 +363,7 @@ static enum MHD_Result send_early(struct MHD_Connection *conn, const struct earl
     problem_init(&p);
     problem_set(&p, a->status, a->slug, a->title, "%s", a->detail);
     json_t *body = problem_to_json(&p);
-    char *text = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
+    char *text = body != NULL ? json_dumps(body, CODEC_DUMP_FLAGS) : NULL;
     json_decref(body);
     if (text == NULL)
         return MHD_NO;
@@ -414,7 +421,12 @@ static bool append_body(struct request *req, const char *data, size_t size, size
     return true;
 }
 
-static enum MHD_Result handle_estimate(struct MHD_Connection *conn, struct request *req)
+typedef int (*json_operation)(const struct service *service, const json_t *request,
+                              json_t **response, struct problem *problem);
+
+/* A POST that computes: parse the JSON body, run the operation, answer. */
+static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct request *req,
+                                      json_operation operation)
 {
     struct problem p;
     problem_init(&p);
@@ -429,7 +441,7 @@ static enum MHD_Result handle_estimate(struct MHD_Connection *conn, struct reque
     }
     json_t *response = NULL;
     enum MHD_Result ret;
-    if (service_estimate(req->service, body, &response, &p) == 0)
+    if (operation(req->service, body, &response, &p) == 0)
         ret = send_json(conn, 200, response, "application/json");
     else
         ret = send_problem(conn, &p, NULL);
@@ -504,7 +516,7 @@ static enum MHD_Result send_api(struct MHD_Connection *conn, struct api_response
 {
     if (r->status >= 400 && r->body == NULL && r->borrowed == NULL) {
         json_t *body = problem_to_json(&r->problem);
-        r->body = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
+        r->body = body != NULL ? json_dumps(body, CODEC_DUMP_FLAGS) : NULL;
         json_decref(body);
         if (r->body == NULL)
             return MHD_NO;
@@ -594,7 +606,11 @@ static enum MHD_Result dispatch(struct MHD_Connection *conn, struct http_server 
     case ROUTE_READYZ:
         return handle_readyz(conn, srv, req);
     case ROUTE_ESTIMATE:
-        return handle_estimate(conn, req);
+        return handle_compute(conn, req, service_estimate);
+    case ROUTE_RECOMMEND:
+        return handle_compute(conn, req, sizing_recommend);
+    case ROUTE_FIT:
+        return handle_compute(conn, req, sizing_fit);
     default:
         return handle_catalog(conn, srv, req, method);
     }

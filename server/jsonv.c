@@ -194,3 +194,20 @@ bool jsonv_bool(const json_t *value, const char *pointer, bool *out, struct gs_e
     *out = json_is_true(value);
     return true;
 }
+
+bool jsonv_number(const json_t *value, const char *pointer, double above, double max, double *out,
+                  struct gs_error *err)
+{
+    if (!json_is_number(value)) {
+        gs_error_add(err, GS_ERR_INVALID, pointer, "must be a number, got %s",
+                     jsonv_type_name(value));
+        return false;
+    }
+    const double x = json_number_value(value);
+    if (!isfinite(x) || x <= above || x > max) {
+        gs_error_add(err, GS_ERR_INVALID, pointer, "must be above %g and at most %g", above, max);
+        return false;
+    }
+    *out = x;
+    return true;
+}

@@ -39,6 +39,10 @@ bool jsonv_uint(const json_t *value, const char *pointer, uint64_t min, uint64_t
 bool jsonv_enum(const json_t *value, const char *pointer, const char *const *choices, int *out,
                 struct gs_error *err);
 
+/* Reads a finite number in (above, max]. */
+bool jsonv_number(const json_t *value, const char *pointer, double above, double max, double *out,
+                  struct gs_error *err);
+
 /* Reads a boolean. */
 bool jsonv_bool(const json_t *value, const char *pointer, bool *out, struct gs_error *err);
 

@@ -145,7 +145,7 @@ static void add_runtime_overheads(const struct gs_overrides *o, uint64_t world, 
 
 /* ---------------------------------------------------------------- inference */
 
-static enum gs_weight_format format_of(const struct gs_workload *w)
+enum gs_weight_format gs_workload_format(const struct gs_workload *w)
 {
     if (w->format_given)
         return w->format;
@@ -218,7 +218,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->tensor = t;
     in->pipeline = p;
     in->kv_dtype = kv;
-    in->model_bytes = format_of(w) == GS_WF_FP32 ? 4 : 2; /* "auto" KV follows the model dtype */
+    in->model_bytes = gs_workload_format(w) == GS_WF_FP32 ? 4 : 2; /* "auto" KV follows the model dtype */
     in->gpu_total_bytes = w->gpu_total_bytes;
     in->gpu_is_a100 = w->gpu_is_a100;
     in->engine = w->serving.engine;
@@ -425,7 +425,7 @@ static enum gs_status compute_inference(const struct gs_model_spec *m, const str
         if (st != GS_OK)
             return st;
     }
-    const enum gs_weight_format f = format_of(w);
+    const enum gs_weight_format f = gs_workload_format(w);
     e->gpu_count = gs_mul(t, p, &ovf);
     e->parameters_per_gpu = div_up(e->parameters, e->gpu_count);
     enum gs_status st = inference_weights(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);

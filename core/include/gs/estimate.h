@@ -155,6 +155,10 @@ struct gs_estimate {
     struct gs_warning warnings[GS_ESTIMATE_NOTES_MAX];
 };
 
+/* The storage format inference uses: the named format, else the one the
+ * plain weight precision stands for (int8 is LLM.int8, int4 plain 4 bits). */
+enum gs_weight_format gs_workload_format(const struct gs_workload *workload);
+
 /* Computes the estimate. Error pointers follow the request document the
  * structs mirror: "/model/parameters", "/model/config/<field>" for an
  * architecture, "/precision/weights", "/training/...", "/parallelism/...".

@@ -1,0 +1,124 @@
+/*
+ * perf.h - how fast a layout runs: a roofline model of decode, prefill and
+ * training throughput (estimation.md 5), with every efficiency a named,
+ * overridable assumption.
+ *
+ * Decode is memory-bound until the batch is large: one engine step reads
+ * the weights each GPU holds (for MoE, only the experts the batch touches)
+ * and the batch's KV cache, and does 2 * N_active + 4 * L * C * a * d FLOPs
+ * per sequence; tensor parallelism adds two ring all-reduces of the hidden
+ * state per layer. Prefill is compute-bound: 2 * N_active * T + 2 * L * T^2
+ * * a * d FLOPs (causal). Training takes 6 * N * D FLOPs (4 * N * D with
+ * LoRA, which skips the frozen weights' gradients; one more forward pass with
+ * full recomputation), at a model-FLOPs utilization, less the pipeline bubble.
+ *
+ * Pure arithmetic on doubles: throughputs are estimates, not byte counts.
+ */
+#ifndef GS_PERF_H
+#define GS_PERF_H
+
+#include "gs/arch.h"
+#include "gs/training.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The accelerator figures the model needs (catalog units). */
+struct gs_perf_gpu {
+    double memory_bandwidth_gb_s; /* 0 = unknown */
+    double bf16_tflops;           /* dense; 0 = unknown */
+    double fp16_tflops;           /* dense; 0 = unknown */
+    double interconnect_gb_s;     /* GPU-to-GPU, both directions; 0 = PCIe only or unknown */
+    unsigned pcie_gen;            /* 0 = unknown */
+};
+
+/* Efficiencies in thousandths. Defaults (estimation.md 5): decode reaches
+ * 700/1000 of memory bandwidth (0.6-0.8 typical), prefill 500 of peak FLOPS
+ * (the section's worked example), training 400 MFU for dense models (Megatron
+ * 41-48%, Llama 2 39-43%) and 300 for MoE (20-35%). */
+struct gs_efficiency {
+    uint64_t decode_bandwidth_permille;
+    uint64_t decode_compute_permille;
+    uint64_t prefill_permille;
+    uint64_t training_mfu_permille;       /* 0 = by model kind: dense 400, MoE 300 */
+    double allreduce_latency_us;          /* per all-reduce; default 10 (NVLink) or 25 (PCIe) */
+};
+
+#define GS_DECODE_BANDWIDTH_PERMILLE 700
+#define GS_DECODE_COMPUTE_PERMILLE   500
+#define GS_PREFILL_PERMILLE          500
+#define GS_TRAIN_MFU_DENSE_PERMILLE  400
+#define GS_TRAIN_MFU_MOE_PERMILLE    300
+
+void gs_efficiency_defaults(struct gs_efficiency *eff);
+
+/* The dense tensor throughput used for a training regime, in FLOPS: BF16 (or
+ * FP16 where BF16 is missing) for mixed and pure 16-bit regimes; fp32 and
+ * AMP regimes on TF32 tensor cores at half of it. 0 when unknown. */
+double gs_perf_peak_flops(const struct gs_perf_gpu *gpu, enum gs_regime regime);
+
+/* GPU-to-GPU bandwidth one way, bytes/s: half the catalog's two-way figure,
+ * else the PCIe x16 link of the GPU's generation (gen4 32 GB/s, gen5 64 GB/s
+ * a direction), else gen4. */
+double gs_perf_link_bytes_per_s(const struct gs_perf_gpu *gpu);
+
+/* One serving replica: tensor x pipeline GPUs. */
+struct gs_decode_input {
+    const struct gs_arch *arch;
+    uint64_t active_parameters;     /* per token */
+    uint64_t total_parameters;
+    uint64_t expert_parameters;     /* routed experts (0 for dense) */
+    uint64_t weights_bytes_per_gpu;
+    uint64_t kv_bytes_per_token_per_gpu;
+    uint64_t tensor, pipeline;
+    uint64_t batch;                 /* concurrent sequences */
+    uint64_t prompt_tokens, output_tokens;
+};
+
+struct gs_decode_result {
+    double step_seconds;            /* one decode step of the whole batch */
+    double memory_seconds, compute_seconds, comm_seconds;
+    double decode_tokens_per_s;     /* generated tokens per second, the whole batch */
+    double prefill_seconds;         /* one prompt */
+    double prefill_tokens_per_s;
+    double requests_per_s;          /* prompts prefilled and answered per second */
+    double output_tokens_per_s;     /* generated tokens per second at that request rate */
+    double experts_touched;         /* distinct experts per layer per step (MoE) */
+};
+
+/* false when the GPU lacks the bandwidth or FLOPS figures. */
+bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
+                    const struct gs_efficiency *eff, struct gs_decode_result *out);
+
+struct gs_train_input {
+    uint64_t flop_parameters;   /* parameters doing work per token (active for MoE) */
+    bool moe;
+    enum gs_method method;
+    enum gs_recompute recompute;
+    enum gs_regime regime;
+    uint64_t gpus;
+    uint64_t pipeline;
+    uint64_t micro_batches;     /* per optimizer step (gradient accumulation) */
+    double tokens;              /* to train on */
+};
+
+struct gs_train_result {
+    double flops_per_token;     /* model FLOPs (6N, 4N for LoRA), without recomputation */
+    double hardware_factor;     /* extra work from recomputation: 4/3 full, 1 otherwise */
+    double bubble_factor;       /* m / (m + p - 1), 1 without pipelining */
+    double mfu;
+    double tokens_per_s;
+    double seconds;
+    double gpu_hours;
+};
+
+bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gpu,
+                   const struct gs_efficiency *eff, struct gs_train_result *out);
+
+/* GPUs needed so that training finishes within `seconds`: the smallest n
+ * with n x per-GPU throughput x (bubble, recompute) >= the work; 0 when the
+ * GPU has no FLOPS figure. */
+uint64_t gs_perf_train_gpus_for(const struct gs_train_input *in, const struct gs_perf_gpu *gpu,
+                                const struct gs_efficiency *eff, double seconds);
+
+#endif

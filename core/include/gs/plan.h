@@ -1,0 +1,117 @@
+/*
+ * plan.h - the cheapest way to run a workload on one GPU type: which
+ * parallel layout, how many GPUs, at what throughput and cost
+ * (estimation.md 5-6).
+ *
+ * The search follows the hard rules of section 6 (tensor parallelism divides
+ * the heads and stays within a node, pipeline stages divide the layers,
+ * expert parallelism divides the experts, quantization groups are not split;
+ * gs_parallelism_validate and gs_weights_bytes enforce them) and the
+ * preferences: the fewest GPUs that fit; for training, at a given count, the
+ * smallest tensor degree, then pipeline, then data parallelism, with the
+ * fewest memory-saving techniques (ZeRO stage, recomputation, offload); for
+ * inference, tensor parallelism within a node and pipeline stages across
+ * nodes, then replicas of that group to meet the demand.
+ *
+ * Every candidate is sized with gs_estimate_compute, so a plan reported as
+ * fitting fits when the same layout is sent to /v1/estimate.
+ */
+#ifndef GS_PLAN_H
+#define GS_PLAN_H
+
+#include "gs/estimate.h"
+#include "gs/perf.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* One GPU type as the search sees it. */
+struct gs_plan_gpu {
+    uint64_t usable_bytes;     /* driver-reported capacity (or marketed when unknown) */
+    bool is_a100;              /* vLLM's batch defaults treat A100 as small */
+    uint64_t gpus_per_node;    /* tensor parallelism stays within it */
+    struct gs_perf_gpu perf;
+    bool has_price;
+    double price_per_gpu_hour; /* USD, on the caller's pricing basis */
+};
+
+/* What the search may use. */
+struct gs_plan_limits {
+    uint64_t max_gpus;          /* GPUs in all (replicas included) */
+    uint64_t max_tensor;        /* 0 = up to the node size */
+    bool allow_quantization;    /* inference: fp8 or AWQ int4 weights, an fp8 KV cache */
+    unsigned zero_stages;       /* training: bit s allows ZeRO stage s */
+    unsigned recompute;         /* training: bit r allows enum gs_recompute r */
+    bool allow_offload;         /* training: ZeRO-Offload of optimizer states (and parameters) */
+    bool allow_expert;          /* training: expert parallelism for MoE models */
+    double max_cost_per_hour;   /* 0 = no budget */
+};
+
+void gs_plan_limits_defaults(struct gs_plan_limits *limits);
+
+enum gs_demand_kind {
+    GS_DEMAND_NONE,
+    GS_DEMAND_OUTPUT_TOKENS, /* generated tokens per second, all replicas */
+    GS_DEMAND_REQUESTS,      /* requests per second, all replicas */
+    GS_DEMAND_TRAINING,      /* tokens to train on within a deadline */
+};
+
+struct gs_demand {
+    enum gs_demand_kind kind;
+    double rate;               /* tokens/s or requests/s */
+    uint64_t prompt_tokens;    /* per request (inference) */
+    uint64_t output_tokens;
+    double training_tokens;
+    double deadline_days;      /* 0 = none */
+};
+
+enum gs_plan_reject {
+    GS_REJECT_NONE,
+    GS_REJECT_DOES_NOT_FIT,    /* not even at max_gpus */
+    GS_REJECT_MISSES_DEMAND,   /* fits, but not fast enough within max_gpus */
+    GS_REJECT_OVER_BUDGET,
+    GS_REJECT_NO_PRICE,
+    GS_REJECT_NO_THROUGHPUT,   /* the catalog lacks bandwidth or FLOPS figures for the demand */
+};
+
+const char *gs_plan_reject_code(enum gs_plan_reject why);
+
+struct gs_plan {
+    /* the layout of one replica (inference) or the whole job (training) */
+    uint64_t tensor, pipeline, data, expert;
+    unsigned zero_stage;
+    enum gs_recompute recompute;
+    enum gs_offload offload;
+    enum gs_weight_format format;  /* inference weights */
+    enum gs_kv_dtype kv_dtype;
+    uint64_t replicas;             /* inference: copies of the tensor x pipeline group */
+    uint64_t gpu_count;            /* all GPUs */
+    uint64_t nodes;
+    struct gs_estimate estimate;   /* per GPU */
+    uint64_t limit_bytes;          /* what the per-GPU total may reach */
+    int64_t headroom_bytes;
+    /* throughput (has_throughput when the GPU has the figures) */
+    bool has_throughput;
+    uint64_t batch_per_replica;    /* concurrent sequences each replica runs */
+    struct gs_decode_result decode; /* one replica */
+    double output_tokens_per_s, requests_per_s, prefill_tokens_per_s; /* all replicas */
+    struct gs_train_result train;
+    /* cost */
+    bool has_price;
+    double price_per_gpu_hour, cost_per_hour;
+    double cost_per_million_tokens; /* inference: per million generated tokens */
+    double total_cost;              /* training: the whole run */
+};
+
+/* Finds the plan for one GPU type. GS_OK with *why == GS_REJECT_NONE and
+ * `out` filled when one qualifies; GS_OK with *why saying why not otherwise;
+ * an error status for an invalid request (err says which field). The
+ * workload's parallelism is replaced by the search's. `gpu_count` non-zero
+ * restricts the search to exactly that many GPUs (one replica). */
+enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs_workload *workload,
+                              const struct gs_plan_gpu *gpu, const struct gs_plan_limits *limits,
+                              const struct gs_demand *demand, const struct gs_efficiency *eff,
+                              uint64_t gpu_count, struct gs_plan *out, enum gs_plan_reject *why,
+                              struct gs_error *err);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * perf.c - roofline throughput and training time (see gs/perf.h; formulas
+ * from estimation.md 5).
+ */
+#include "gs/perf.h"
+
+#include <math.h>
+
+void gs_efficiency_defaults(struct gs_efficiency *eff)
+{
+    eff->decode_bandwidth_permille = GS_DECODE_BANDWIDTH_PERMILLE;
+    eff->decode_compute_permille = GS_DECODE_COMPUTE_PERMILLE;
+    eff->prefill_permille = GS_PREFILL_PERMILLE;
+    eff->training_mfu_permille = 0;
+    eff->allreduce_latency_us = 0;
+}
+
+double gs_perf_peak_flops(const struct gs_perf_gpu *gpu, enum gs_regime regime)
+{
+    double tflops = gpu->bf16_tflops > 0 ? gpu->bf16_tflops : gpu->fp16_tflops;
+    if (regime == GS_REGIME_FP32 || regime == GS_REGIME_AMP)
+        tflops /= 2; /* TF32 tensor cores run at half the 16-bit rate (A100, H100 datasheets) */
+    return tflops * 1e12;
+}
+
+double gs_perf_link_bytes_per_s(const struct gs_perf_gpu *gpu)
+{
+    if (gpu->interconnect_gb_s > 0)
+        return gpu->interconnect_gb_s * 1e9 / 2;
+    if (gpu->pcie_gen >= 5)
+        return 64e9;
+    return 32e9; /* PCIe 4.0 x16, one direction */
+}
+
+static double latency_seconds(const struct gs_perf_gpu *gpu, const struct gs_efficiency *eff)
+{
+    if (eff->allreduce_latency_us > 0)
+        return eff->allreduce_latency_us * 1e-6;
+    /* NCCL small-message all-reduce: on the order of 10 us over NVLink, more over PCIe [U] */
+    return (gpu->interconnect_gb_s > 0 ? 10.0 : 25.0) * 1e-6;
+}
+
+/* Expected distinct experts a batch of `batch` tokens touches per layer with
+ * uniform routing: E (1 - (1 - k/E)^B) (estimation.md 5). */
+static double experts_touched(const struct gs_arch *a, uint64_t batch)
+{
+    const double e = (double)a->num_experts, k = (double)a->num_experts_per_tok;
+    if (e <= 0 || k <= 0)
+        return 0;
+    return e * (1 - pow(1 - k / e, (double)batch));
+}
+
+/* Attention FLOPs per token per unit of context: 4 * L * a * d (QK^T and AV). */
+static double attention_flops_per_context(const struct gs_arch *a)
+{
+    uint64_t d = a->head_dim;
+    if (gs_family_uses_mla(a->family))
+        d = a->qk_nope_head_dim + a->qk_rope_head_dim;
+    uint64_t layers = a->num_hidden_layers;
+    if (a->family == GS_FAMILY_T5 && a->num_decoder_layers)
+        layers = a->num_decoder_layers;
+    return 4.0 * (double)layers * (double)a->num_attention_heads * (double)d;
+}
+
+bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
+                    const struct gs_efficiency *eff, struct gs_decode_result *out)
+{
+    const double bw = gpu->memory_bandwidth_gb_s * 1e9 * (double)eff->decode_bandwidth_permille / 1000;
+    const double peak = gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED);
+    if (bw <= 0 || peak <= 0 || in->batch == 0)
+        return false;
+    const double compute = peak * (double)eff->decode_compute_permille / 1000;
+    const double prefill_rate = peak * (double)eff->prefill_permille / 1000;
+    const double t = (double)(in->tensor ? in->tensor : 1);
+    const double p = (double)(in->pipeline ? in->pipeline : 1);
+    const double batch = (double)in->batch;
+    /* decode runs over contexts from the prompt to prompt + output: the mean */
+    const double context = (double)in->prompt_tokens + (double)in->output_tokens / 2;
+
+    /* weights read per step: all but the untouched routed experts */
+    double weights = (double)in->weights_bytes_per_gpu;
+    out->experts_touched = 0;
+    if (in->expert_parameters > 0 && in->total_parameters > 0 && in->arch->num_experts > 0) {
+        out->experts_touched = experts_touched(in->arch, in->batch);
+        const double share = (double)in->expert_parameters / (double)in->total_parameters;
+        const double touched = out->experts_touched / (double)in->arch->num_experts;
+        weights = weights * (1 - share) + weights * share * touched;
+    }
+    /* p stages in turn, each with 1/p of the batch in flight: the weights are read p times a
+     * cycle on each GPU, the KV cache once */
+    out->memory_seconds =
+        (p * weights + batch * context * (double)in->kv_bytes_per_token_per_gpu) / bw;
+    const double flops_per_token =
+        2.0 * (double)in->active_parameters + attention_flops_per_context(in->arch) * context;
+    out->compute_seconds = batch * flops_per_token / (t * p * compute);
+    /* tensor parallelism: two ring all-reduces of the bf16 hidden state per layer */
+    out->comm_seconds = 0;
+    if (in->tensor > 1) {
+        const double layers = (double)in->arch->num_hidden_layers;
+        const double bytes = (batch / p) * (double)in->arch->hidden_size * 2;
+        const double ring = 2 * (t - 1) / t * bytes / gs_perf_link_bytes_per_s(gpu);
+        out->comm_seconds = 2 * layers * (latency_seconds(gpu, eff) + ring);
+    }
+    out->step_seconds = fmax(out->memory_seconds, out->compute_seconds) + out->comm_seconds;
+    out->decode_tokens_per_s = batch / out->step_seconds;
+
+    const double prompt = (double)in->prompt_tokens;
+    const double prefill_flops = 2.0 * (double)in->active_parameters * prompt +
+                                 attention_flops_per_context(in->arch) / 2 * prompt * prompt;
+    out->prefill_seconds = prefill_flops / (t * p * prefill_rate);
+    out->prefill_tokens_per_s = out->prefill_seconds > 0 ? prompt / out->prefill_seconds : 0;
+    /* each request: its prefill, then its share of output_tokens decode steps */
+    const double per_request =
+        out->prefill_seconds + (double)in->output_tokens * out->step_seconds / batch;
+    out->requests_per_s = per_request > 0 ? 1 / per_request : 0;
+    out->output_tokens_per_s = out->requests_per_s * (double)in->output_tokens;
+    return true;
+}
+
+static double train_mfu(const struct gs_train_input *in, const struct gs_efficiency *eff)
+{
+    uint64_t permille = eff->training_mfu_permille;
+    if (permille == 0)
+        permille = in->moe ? GS_TRAIN_MFU_MOE_PERMILLE : GS_TRAIN_MFU_DENSE_PERMILLE;
+    return (double)permille / 1000;
+}
+
+/* Model FLOPs per token, and the hardware's extra work per model FLOP. */
+static void work_per_token(const struct gs_train_input *in, double *model, double *hardware)
+{
+    const double n = (double)in->flop_parameters;
+    /* LoRA/QLoRA: forward 2N and the activation gradients 2N; the frozen weights get none */
+    *model = (in->method == GS_METHOD_FULL ? 6.0 : 4.0) * n;
+    /* full recomputation runs the forward pass again: 8N of hardware work for 6N of model work */
+    *hardware = in->recompute == GS_RECOMPUTE_FULL ? (*model + 2.0 * n) / *model : 1.0;
+}
+
+static double bubble(const struct gs_train_input *in)
+{
+    const double p = (double)(in->pipeline ? in->pipeline : 1);
+    const double m = (double)(in->micro_batches ? in->micro_batches : 1);
+    return p > 1 ? m / (m + p - 1) : 1.0; /* 1F1B's idle share (p - 1) / (m + p - 1) */
+}
+
+bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gpu,
+                   const struct gs_efficiency *eff, struct gs_train_result *out)
+{
+    const double peak = gs_perf_peak_flops(gpu, in->regime);
+    if (peak <= 0 || in->gpus == 0 || in->flop_parameters == 0)
+        return false;
+    work_per_token(in, &out->flops_per_token, &out->hardware_factor);
+    out->bubble_factor = bubble(in);
+    out->mfu = train_mfu(in, eff);
+    /* MFU counts model FLOPs only, so recomputation lowers the useful rate */
+    out->tokens_per_s = (double)in->gpus * peak * out->mfu * out->bubble_factor /
+                        (out->flops_per_token * out->hardware_factor);
+    out->seconds = in->tokens / out->tokens_per_s;
+    out->gpu_hours = out->seconds * (double)in->gpus / 3600;
+    return true;
+}
+
+uint64_t gs_perf_train_gpus_for(const struct gs_train_input *in, const struct gs_perf_gpu *gpu,
+                                const struct gs_efficiency *eff, double seconds)
+{
+    const double peak = gs_perf_peak_flops(gpu, in->regime);
+    if (peak <= 0 || seconds <= 0)
+        return 0;
+    double model = 0, hardware = 1;
+    work_per_token(in, &model, &hardware);
+    const double per_gpu = peak * train_mfu(in, eff) * bubble(in) / (model * hardware);
+    const double needed = ceil(in->tokens / (per_gpu * seconds) - 1e-9);
+    return needed < 1 ? 1 : needed > 1e12 ? (uint64_t)1e12 : (uint64_t)needed;
+}

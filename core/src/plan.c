@@ -1,0 +1,614 @@
+/*
+ * plan.c - layout search for one GPU type (see gs/plan.h).
+ */
+#include "gs/plan.h"
+
+#include <math.h>
+#include <string.h>
+
+#define COUNTS_MAX 256
+
+void gs_plan_limits_defaults(struct gs_plan_limits *l)
+{
+    memset(l, 0, sizeof(*l));
+    l->max_gpus = 1024;
+    l->allow_quantization = false;
+    l->zero_stages = 0xf;
+    l->recompute = (1u << GS_RECOMPUTE_NONE) | (1u << GS_RECOMPUTE_SELECTIVE) |
+                   (1u << GS_RECOMPUTE_FULL);
+    l->allow_offload = false;
+    l->allow_expert = true;
+}
+
+const char *gs_plan_reject_code(enum gs_plan_reject why)
+{
+    switch (why) {
+    case GS_REJECT_NONE:
+        return "none";
+    case GS_REJECT_DOES_NOT_FIT:
+        return "does_not_fit";
+    case GS_REJECT_MISSES_DEMAND:
+        return "misses_demand";
+    case GS_REJECT_OVER_BUDGET:
+        return "over_budget";
+    case GS_REJECT_NO_PRICE:
+        return "no_price";
+    case GS_REJECT_NO_THROUGHPUT:
+        return "no_throughput_figures";
+    }
+    return "none";
+}
+
+static uint64_t node_size(const struct gs_plan_gpu *gpu)
+{
+    return gpu->gpus_per_node ? gpu->gpus_per_node : 8;
+}
+
+static uint64_t max_tensor(const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l)
+{
+    const uint64_t node = node_size(gpu);
+    return l->max_tensor && l->max_tensor < node ? l->max_tensor : node;
+}
+
+/* GPU counts in the order they are tried: 1, 2, 4 ... up to a node, then
+ * whole nodes. */
+static size_t gpu_counts(uint64_t node, uint64_t max, uint64_t counts[COUNTS_MAX])
+{
+    size_t n = 0;
+    for (uint64_t c = 1; c < node && c <= max && n < COUNTS_MAX; c *= 2)
+        counts[n++] = c;
+    for (uint64_t k = 1; k * node <= max && n < COUNTS_MAX; k++)
+        counts[n++] = k * node;
+    return n;
+}
+
+static bool layout_valid(const struct gs_model_spec *m, const struct gs_parallelism *par)
+{
+    if (!m->has_arch)
+        return par->tensor == 1 && par->pipeline == 1 && par->expert == 1;
+    return gs_parallelism_validate(par, &m->arch, NULL) == GS_OK;
+}
+
+static uint64_t nodes_for(uint64_t gpus, uint64_t node)
+{
+    return (gpus + node - 1) / node;
+}
+
+/* ---------------------------------------------------------------- inference */
+
+struct variant {
+    enum gs_weight_format format;
+    enum gs_kv_dtype kv;
+};
+
+/* The request's precision first, then (when allowed) an fp8 KV cache, fp8
+ * weights and AWQ int4 weights, the gentlest change first. */
+static size_t inference_variants(const struct gs_model_spec *m, const struct gs_workload *w,
+                                 const struct gs_plan_limits *l, struct variant out[6])
+{
+    const enum gs_weight_format base = gs_workload_format(w);
+    const enum gs_kv_dtype kv = w->serving.kv_dtype;
+    const bool mla = m->has_arch && gs_family_uses_mla(m->arch.family);
+    const enum gs_kv_dtype fp8 = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
+    const bool kv_16 = kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16;
+    const bool w_16 = base == GS_WF_FP32 || base == GS_WF_BF16 || base == GS_WF_FP16;
+    size_t n = 0;
+    out[n++] = (struct variant){base, kv};
+    if (!l->allow_quantization)
+        return n;
+    if (kv_16)
+        out[n++] = (struct variant){base, fp8};
+    if (w_16) {
+        out[n++] = (struct variant){GS_WF_FP8, kv};
+        if (kv_16)
+            out[n++] = (struct variant){GS_WF_FP8, fp8};
+        out[n++] = (struct variant){GS_WF_AWQ, kv};
+        if (kv_16)
+            out[n++] = (struct variant){GS_WF_AWQ, fp8};
+    }
+    return n;
+}
+
+static void inference_workload(const struct gs_workload *base, const struct gs_plan_gpu *gpu,
+                               const struct variant *v, uint64_t t, uint64_t p,
+                               struct gs_workload *w)
+{
+    *w = *base;
+    gs_parallelism_defaults(&w->parallelism);
+    w->parallelism.tensor = t;
+    w->parallelism.pipeline = p;
+    w->parallelism.gpus_per_node = node_size(gpu);
+    if (v->format != gs_workload_format(base)) {
+        w->format_given = true;
+        w->format = v->format;
+        w->group_size = 0;
+    }
+    w->serving.kv_dtype = v->kv;
+    w->gpu_total_bytes = gpu->usable_bytes;
+    w->gpu_is_a100 = gpu->is_a100;
+}
+
+/* Sizes one replica; true when the engine starts and holds the batch. */
+static bool inference_fits(const struct gs_model_spec *m, const struct gs_workload *w,
+                           struct gs_estimate *est)
+{
+    if (gs_estimate_compute(m, w, est, NULL) != GS_OK)
+        return false;
+    return est->has_serving && est->serving.has_budget && est->serving.holds_batch;
+}
+
+/* Replica throughput and the replicas the demand needs. */
+static enum gs_plan_reject size_replicas(const struct gs_model_spec *m, const struct gs_plan_gpu *gpu,
+                                         const struct gs_plan_limits *l, const struct gs_demand *d,
+                                         const struct gs_efficiency *eff, struct gs_plan *plan)
+{
+    const struct gs_estimate *est = &plan->estimate;
+    const struct gs_inference_result *r = &est->serving;
+    uint64_t batch = r->max_concurrency < r->max_num_seqs ? r->max_concurrency : r->max_num_seqs;
+    if (batch == 0)
+        batch = 1;
+    plan->batch_per_replica = batch;
+    struct gs_decode_input in = {
+        .arch = &m->arch,
+        .active_parameters = est->has_breakdown ? est->params.active : est->parameters,
+        .total_parameters = est->parameters,
+        .expert_parameters = est->has_breakdown ? est->params.experts : 0,
+        .weights_bytes_per_gpu = est->per_gpu.weights_bytes,
+        .kv_bytes_per_token_per_gpu = r->kv.bytes_per_token,
+        .tensor = plan->tensor,
+        .pipeline = plan->pipeline,
+        .batch = batch,
+        .prompt_tokens = d->prompt_tokens,
+        .output_tokens = d->output_tokens ? d->output_tokens : 1,
+    };
+    plan->has_throughput = gs_perf_decode(&in, &gpu->perf, eff, &plan->decode);
+    uint64_t replicas = 1;
+    if (d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS) {
+        if (!plan->has_throughput)
+            return GS_REJECT_NO_THROUGHPUT;
+        const double per = d->kind == GS_DEMAND_REQUESTS ? plan->decode.requests_per_s
+                                                         : plan->decode.output_tokens_per_s;
+        const double need = per > 0 ? ceil(d->rate / per - 1e-9) : 1e18;
+        if (need > (double)l->max_gpus)
+            return GS_REJECT_MISSES_DEMAND;
+        replicas = need < 1 ? 1 : (uint64_t)need;
+    }
+    const uint64_t group = plan->tensor * plan->pipeline;
+    if (replicas * group > l->max_gpus)
+        return GS_REJECT_MISSES_DEMAND;
+    plan->replicas = replicas;
+    plan->data = replicas;
+    plan->gpu_count = replicas * group;
+    plan->nodes = group <= node_size(gpu) ? nodes_for(plan->gpu_count, node_size(gpu) / group * group)
+                                          : replicas * nodes_for(group, node_size(gpu));
+    if (plan->has_throughput) {
+        plan->output_tokens_per_s = plan->decode.output_tokens_per_s * (double)replicas;
+        plan->requests_per_s = plan->decode.requests_per_s * (double)replicas;
+        plan->prefill_tokens_per_s = plan->decode.prefill_tokens_per_s * (double)replicas;
+    }
+    return GS_REJECT_NONE;
+}
+
+static void price_plan(const struct gs_plan_gpu *gpu, struct gs_plan *plan)
+{
+    plan->has_price = gpu->has_price;
+    if (!gpu->has_price)
+        return;
+    plan->price_per_gpu_hour = gpu->price_per_gpu_hour;
+    plan->cost_per_hour = gpu->price_per_gpu_hour * (double)plan->gpu_count;
+    if (plan->output_tokens_per_s > 0)
+        plan->cost_per_million_tokens = plan->cost_per_hour / (plan->output_tokens_per_s * 3600) * 1e6;
+    if (plan->train.gpu_hours > 0)
+        plan->total_cost = plan->train.gpu_hours * gpu->price_per_gpu_hour;
+}
+
+/* Replica layouts in order: tensor parallelism within the node (1, 2, 4 ...),
+ * then pipeline stages across nodes at the widest valid tensor degree. */
+static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_plan_gpu *gpu,
+                              const struct gs_plan_limits *l, uint64_t exact, uint64_t out[][2],
+                              size_t cap)
+{
+    const uint64_t tmax = max_tensor(gpu, l);
+    uint64_t widest = 0;
+    size_t n = 0;
+    for (uint64_t t = 1; t <= tmax; t *= 2) {
+        struct gs_parallelism par;
+        gs_parallelism_defaults(&par);
+        par.tensor = t;
+        if (!layout_valid(m, &par))
+            continue;
+        widest = t;
+        if (t <= l->max_gpus && (!exact || t == exact) && n < cap) {
+            out[n][0] = t;
+            out[n++][1] = 1;
+        }
+    }
+    const uint64_t layers = m->has_arch ? m->arch.num_hidden_layers : 1;
+    for (uint64_t p = 2; widest && p <= layers && widest * p <= l->max_gpus && n < cap; p++) {
+        struct gs_parallelism par;
+        gs_parallelism_defaults(&par);
+        par.tensor = widest;
+        par.pipeline = p;
+        if ((!exact || widest * p == exact) && layout_valid(m, &par)) {
+            out[n][0] = widest;
+            out[n++][1] = p;
+        }
+    }
+    return n;
+}
+
+static bool better(const struct gs_plan *a, const struct gs_plan *b)
+{
+    if (a->has_price && b->has_price && a->cost_per_hour != b->cost_per_hour)
+        return a->cost_per_hour < b->cost_per_hour;
+    return a->gpu_count < b->gpu_count;
+}
+
+/* The best replica for one precision variant: every layout that starts and
+ * holds the batch is sized for the demand, and the cheapest wins (the
+ * fewest GPUs without a price), ties going to the earlier layout. Pipeline
+ * layouts stop at the first that fits: more stages only add GPUs. */
+static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const struct gs_workload *base,
+                                        const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
+                                        const struct gs_demand *d, const struct gs_efficiency *eff,
+                                        const struct variant *v, uint64_t exact, struct gs_plan *best)
+{
+    uint64_t layouts[96][2];
+    const size_t n = replica_layouts(m, gpu, l, exact, layouts, 96);
+    enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
+    bool found = false;
+    struct gs_workload w;
+    struct gs_plan plan;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t t = layouts[i][0], p = layouts[i][1];
+        memset(&plan, 0, sizeof(plan));
+        inference_workload(base, gpu, v, t, p, &w);
+        if (!inference_fits(m, &w, &plan.estimate))
+            continue;
+        plan.tensor = t;
+        plan.pipeline = p;
+        plan.expert = 1;
+        plan.format = v->format;
+        plan.kv_dtype = v->kv;
+        const enum gs_plan_reject r = size_replicas(m, gpu, l, d, eff, &plan);
+        if (r == GS_REJECT_NONE) {
+            price_plan(gpu, &plan);
+            if (!found || better(&plan, best)) {
+                *best = plan;
+                found = true;
+            }
+        } else if (!found) {
+            why = r;
+        }
+        if (p > 1)
+            break;
+    }
+    return found ? GS_REJECT_NONE : why;
+}
+
+static enum gs_status search_inference(const struct gs_model_spec *m, const struct gs_workload *w,
+                                       const struct gs_plan_gpu *gpu,
+                                       const struct gs_plan_limits *l, const struct gs_demand *d,
+                                       const struct gs_efficiency *eff, uint64_t exact,
+                                       struct gs_plan *out, enum gs_plan_reject *why)
+{
+    struct variant variants[6];
+    const size_t nv = inference_variants(m, w, l, variants);
+    bool found = false;
+    enum gs_plan_reject worst = GS_REJECT_DOES_NOT_FIT;
+    for (size_t i = 0; i < nv; i++) {
+        struct gs_plan plan;
+        const enum gs_plan_reject r = best_replica(m, w, gpu, l, d, eff, &variants[i], exact, &plan);
+        if (r != GS_REJECT_NONE) {
+            if (worst == GS_REJECT_DOES_NOT_FIT)
+                worst = r;
+            continue;
+        }
+        if (!found || better(&plan, out)) {
+            *out = plan;
+            found = true;
+        }
+    }
+    *why = found ? GS_REJECT_NONE : worst;
+    return GS_OK;
+}
+
+/* ----------------------------------------------------------------- training */
+
+static void training_workload(const struct gs_workload *base, const struct gs_plan_gpu *gpu,
+                              uint64_t t, uint64_t p, uint64_t dp, uint64_t e, unsigned zero,
+                              enum gs_recompute rc, enum gs_offload off, struct gs_workload *w)
+{
+    *w = *base;
+    gs_parallelism_defaults(&w->parallelism);
+    w->parallelism.tensor = t;
+    w->parallelism.pipeline = p;
+    w->parallelism.data = dp;
+    w->parallelism.expert = e;
+    w->parallelism.zero_stage = zero;
+    w->parallelism.offload = off;
+    w->parallelism.sequence_parallel = t > 1;
+    w->parallelism.gpus_per_node = node_size(gpu);
+    w->training.recompute = rc;
+    w->gpu_total_bytes = gpu->usable_bytes;
+    w->gpu_is_a100 = gpu->is_a100;
+}
+
+static bool training_fits(const struct gs_model_spec *m, const struct gs_workload *w,
+                          const struct gs_plan_gpu *gpu, struct gs_estimate *est)
+{
+    return gs_estimate_compute(m, w, est, NULL) == GS_OK &&
+           est->per_gpu.total_bytes <= gpu->usable_bytes;
+}
+
+struct train_ctx {
+    const struct gs_model_spec *m;
+    const struct gs_workload *w;
+    const struct gs_plan_gpu *gpu;
+    const struct gs_plan_limits *l;
+    const struct gs_demand *d;
+    const struct gs_efficiency *eff;
+    struct gs_estimate scratch; /* the request at one GPU: regime, method, parameter counts */
+    bool use_deadline;
+};
+
+static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, enum gs_recompute rc,
+                        struct gs_train_input *in)
+{
+    const struct gs_model_spec *m = c->m;
+    memset(in, 0, sizeof(*in));
+    in->flop_parameters = c->scratch.has_breakdown ? c->scratch.params.active : c->scratch.parameters;
+    in->moe = m->has_arch && gs_family_is_moe(m->arch.family) && m->arch.num_experts > 0;
+    in->method = c->scratch.method;
+    in->recompute = rc;
+    in->regime = c->scratch.regime;
+    in->gpus = gpus;
+    in->pipeline = p;
+    in->micro_batches = c->w->training.gradient_accumulation_steps;
+    in->tokens = c->d->kind == GS_DEMAND_TRAINING ? c->d->training_tokens : 0;
+}
+
+static bool has_deadline(const struct gs_demand *d)
+{
+    return d->kind == GS_DEMAND_TRAINING && d->deadline_days > 0 && d->training_tokens > 0;
+}
+
+/* Whether the layout finishes in time (always, when the deadline is off). */
+static bool meets_deadline(const struct train_ctx *c, uint64_t gpus, uint64_t p,
+                           enum gs_recompute rc)
+{
+    if (!c->use_deadline)
+        return true;
+    struct gs_train_input in;
+    struct gs_train_result r;
+    train_input(c, gpus, p, rc, &in);
+    return gs_perf_train(&in, &c->gpu->perf, c->eff, &r) && r.seconds <= c->d->deadline_days * 86400;
+}
+
+/* Tries the options of one layout in preference order: no ZeRO before
+ * ZeRO-1, 2, 3; no recomputation before selective before full; offload
+ * last. The most frugal combination is tried first to skip layouts that
+ * cannot fit at all. */
+static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp, uint64_t e,
+                       struct gs_plan *out)
+{
+    struct gs_workload w;
+    const uint64_t shards = dp; /* ZeRO shards over data x context; context is 1 here */
+    int top_zero = -1, top_rc = -1;
+    /* ZeRO needs shards to gain anything: with one data-parallel rank, stage 0 stands
+     * for all of them unless the caller allows nothing else */
+    const bool zero_free = shards > 1 || !(c->l->zero_stages & 1u);
+    for (int s = 3; s >= 0 && top_zero < 0; s--)
+        if (c->l->zero_stages & (1u << s) && (s == 0 || zero_free))
+            top_zero = s;
+    for (int r = GS_RECOMPUTE_FULL; r >= 0 && top_rc < 0; r--)
+        if (c->l->recompute & (1u << r))
+            top_rc = r;
+    if (top_zero < 0 || top_rc < 0)
+        return false;
+    const enum gs_offload top_off = !c->l->allow_offload || top_zero == 0 ? GS_OFFLOAD_NONE
+                                    : top_zero == 3 ? GS_OFFLOAD_OPTIMIZER_AND_PARAMS
+                                                    : GS_OFFLOAD_OPTIMIZER;
+    training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)top_zero, (enum gs_recompute)top_rc,
+                      top_off, &w);
+    struct gs_estimate frugal;
+    if (!training_fits(c->m, &w, c->gpu, &frugal))
+        return false;
+    for (unsigned off = GS_OFFLOAD_NONE; off <= (unsigned)top_off; off++) {
+        for (int s = 0; s <= top_zero; s++) {
+            if (!(c->l->zero_stages & (1u << s)) || (s > 0 && !zero_free))
+                continue;
+            if (off == GS_OFFLOAD_OPTIMIZER && s == 0)
+                continue;
+            if (off == GS_OFFLOAD_OPTIMIZER_AND_PARAMS && s != 3)
+                continue;
+            for (int r = GS_RECOMPUTE_NONE; r <= top_rc; r++) {
+                if (!(c->l->recompute & (1u << r)))
+                    continue;
+                if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r))
+                    continue; /* recomputation, or this pipeline's bubble, is too slow */
+                training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)s, (enum gs_recompute)r,
+                                  (enum gs_offload)off, &w);
+                if (!training_fits(c->m, &w, c->gpu, &out->estimate))
+                    continue;
+                out->tensor = t;
+                out->pipeline = p;
+                out->data = dp;
+                out->expert = e;
+                out->zero_stage = (unsigned)s;
+                out->recompute = (enum gs_recompute)r;
+                out->offload = (enum gs_offload)off;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Expert degrees to try for `dp` data-parallel ranks: 1, then (MoE, when
+ * allowed) each that divides the experts and t x dp, smallest first. */
+static size_t expert_degrees(const struct train_ctx *c, uint64_t t, uint64_t dp, uint64_t out[16])
+{
+    size_t n = 0;
+    out[n++] = 1;
+    const struct gs_arch *a = &c->m->arch;
+    if (!c->l->allow_expert || !c->m->has_arch || !gs_family_is_moe(a->family) || a->num_experts < 2)
+        return n;
+    for (uint64_t e = 2; e <= a->num_experts && e <= t * dp && n < 16; e *= 2)
+        if (a->num_experts % e == 0 && (t * dp) % e == 0)
+            out[n++] = e;
+    return n;
+}
+
+static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
+{
+    /* too few GPUs for the deadline even at the fastest settings */
+    if (!meets_deadline(c, n, 1, GS_RECOMPUTE_NONE))
+        return false;
+    const uint64_t tmax = max_tensor(c->gpu, c->l);
+    const uint64_t layers = c->m->has_arch ? c->m->arch.num_hidden_layers : 1;
+    for (uint64_t t = 1; t <= tmax && t <= n; t *= 2) {
+        if (n % t != 0)
+            continue;
+        for (uint64_t p = 1; p <= n / t && p <= layers; p++) {
+            if ((n / t) % p != 0)
+                continue;
+            const uint64_t dp = n / (t * p);
+            uint64_t experts[16];
+            const size_t ne = expert_degrees(c, t, dp, experts);
+            for (size_t k = 0; k < ne; k++) {
+                struct gs_parallelism par;
+                gs_parallelism_defaults(&par);
+                par.tensor = t;
+                par.pipeline = p;
+                par.data = dp;
+                par.expert = experts[k];
+                par.sequence_parallel = t > 1;
+                if (!layout_valid(c->m, &par))
+                    continue;
+                if (try_layout(c, t, p, dp, experts[k], out))
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The first count (ascending) with a layout that fits and, when
+ * use_deadline, finishes in time. */
+static bool first_count(struct train_ctx *c, const uint64_t *counts, size_t nc, struct gs_plan *out,
+                        uint64_t *gpus)
+{
+    for (size_t i = 0; i < nc; i++) {
+        memset(out, 0, sizeof(*out));
+        if (try_count(c, counts[i], out)) {
+            *gpus = counts[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+static enum gs_status search_training(const struct gs_model_spec *m, const struct gs_workload *w,
+                                      const struct gs_plan_gpu *gpu,
+                                      const struct gs_plan_limits *l, const struct gs_demand *d,
+                                      const struct gs_efficiency *eff, uint64_t exact,
+                                      struct gs_plan *out, enum gs_plan_reject *why,
+                                      struct gs_error *err)
+{
+    struct train_ctx c = {m, w, gpu, l, d, eff, {0}, has_deadline(d)};
+    /* one estimate at the request's own layout: it validates the request and gives the
+     * regime, method and parameter counts the throughput model needs */
+    struct gs_workload probe = *w;
+    gs_parallelism_defaults(&probe.parallelism);
+    enum gs_status st = gs_estimate_compute(m, &probe, &c.scratch, err);
+    if (st != GS_OK)
+        return st;
+    const bool wants_speed = d->kind == GS_DEMAND_TRAINING && d->training_tokens > 0;
+    if (wants_speed && gs_perf_peak_flops(&gpu->perf, c.scratch.regime) <= 0) {
+        *why = GS_REJECT_NO_THROUGHPUT;
+        return GS_OK;
+    }
+    uint64_t counts[COUNTS_MAX];
+    size_t nc = 0;
+    if (exact)
+        counts[nc++] = exact;
+    else
+        nc = gpu_counts(node_size(gpu), l->max_gpus, counts);
+    uint64_t gpus = 0;
+    if (!first_count(&c, counts, nc, out, &gpus)) {
+        /* fitting without the deadline means it is the deadline that is missed */
+        struct gs_plan spare;
+        c.use_deadline = false;
+        *why = has_deadline(d) && first_count(&c, counts, nc, &spare, &gpus)
+                   ? GS_REJECT_MISSES_DEMAND
+                   : GS_REJECT_DOES_NOT_FIT;
+        return GS_OK;
+    }
+    out->gpu_count = gpus;
+    out->nodes = nodes_for(gpus, node_size(gpu));
+    out->replicas = 1;
+    out->format = gs_workload_format(w);
+    if (wants_speed) {
+        struct gs_train_input in;
+        train_input(&c, gpus, out->pipeline, out->recompute, &in);
+        out->has_throughput = gs_perf_train(&in, &gpu->perf, eff, &out->train);
+    }
+    price_plan(gpu, out);
+    *why = GS_REJECT_NONE;
+    return GS_OK;
+}
+
+/* ---------------------------------------------------------------- the entry */
+
+static void finish(const struct gs_plan_gpu *gpu, struct gs_plan *plan)
+{
+    const struct gs_estimate *est = &plan->estimate;
+    if (est->has_serving && est->serving.has_budget) {
+        const struct gs_budget *b = &est->serving.budget;
+        const int64_t spent = (int64_t)(b->weights_bytes + b->activation_bytes + b->non_torch_bytes +
+                                        b->cuda_graph_bytes);
+        plan->limit_bytes = b->kv_bytes + spent > 0 ? (uint64_t)(b->kv_bytes + spent) : 0;
+        plan->headroom_bytes = b->kv_bytes - (int64_t)est->serving.kv_needed_bytes;
+    } else {
+        plan->limit_bytes = gpu->usable_bytes;
+        plan->headroom_bytes = (int64_t)gpu->usable_bytes - (int64_t)est->per_gpu.total_bytes;
+    }
+}
+
+enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs_workload *workload,
+                              const struct gs_plan_gpu *gpu, const struct gs_plan_limits *limits,
+                              const struct gs_demand *demand, const struct gs_efficiency *eff,
+                              uint64_t gpu_count, struct gs_plan *out, enum gs_plan_reject *why,
+                              struct gs_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    *why = GS_REJECT_DOES_NOT_FIT;
+    if (gpu->usable_bytes == 0)
+        return gs_error_add(err, GS_ERR_INVALID, "/gpu", "the GPU has no memory capacity on record");
+    enum gs_status st;
+    if (workload->mode == GS_MODE_INFERENCE) {
+        if (!workload->serving.present)
+            return gs_error_add(err, GS_ERR_INVALID, "/inference",
+                                "is required: the batch and context each replica must hold");
+        /* validate the request once at one GPU, so errors name the request's fields */
+        struct gs_workload probe = *workload;
+        gs_parallelism_defaults(&probe.parallelism);
+        st = gs_estimate_compute(model, &probe, &out->estimate, err);
+        if (st != GS_OK)
+            return st;
+        st = search_inference(model, workload, gpu, limits, demand, eff, gpu_count, out, why);
+    } else {
+        st = search_training(model, workload, gpu, limits, demand, eff, gpu_count, out, why, err);
+    }
+    if (st != GS_OK || *why != GS_REJECT_NONE)
+        return st;
+    finish(gpu, out);
+    if (limits->max_cost_per_hour > 0) {
+        if (!out->has_price)
+            *why = GS_REJECT_NO_PRICE;
+        else if (out->cost_per_hour > limits->max_cost_per_hour)
+            *why = GS_REJECT_OVER_BUDGET;
+    }
+    return GS_OK;
+}

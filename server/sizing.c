@@ -1,0 +1,1124 @@
+/* sizing.c - /v1/recommend and /v1/fit (see sizing.h). */
+#define _GNU_SOURCE /* qsort_r */
+#include "sizing.h"
+
+#include "codec.h"
+#include "gs/plan.h"
+#include "jsonv.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define CANDIDATES_MAX 512
+#define DEFAULT_SEQUENCE 4096
+#define HOURS_PER_YEAR 8760.0
+#define DEFAULT_NODE 8
+
+struct sizing {
+    struct estimate_request req;
+    struct gs_estimate probe;      /* the request on one GPU: model facts and assumptions */
+    struct gs_demand demand;
+    struct gs_plan_limits limits;
+    struct gs_efficiency eff;
+    bool purchase;
+    double amortization_years;
+    uint64_t gpus_per_node;        /* 0 = the catalog's */
+    const struct catalog_gpu *candidates[CANDIDATES_MAX];
+    size_t candidate_count;
+    uint64_t fit_count;            /* /v1/fit: GPUs asked about (0 = not given) */
+    bool sequence_defaulted, shape_defaulted, parallelism_ignored;
+};
+
+/* ------------------------------------------------------------------ decode */
+
+static bool read_rate(const json_t *obj, const char *key, const char *base, double max, double *out,
+                      struct gs_error *err)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (v == NULL)
+        return true;
+    char where[64];
+    jsonv_pointer(where, sizeof(where), base, key);
+    return jsonv_number(v, where, 0, max, out, err);
+}
+
+static bool read_count(const json_t *obj, const char *key, const char *base, uint64_t min,
+                       uint64_t max, uint64_t *out, struct gs_error *err)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (v == NULL)
+        return true;
+    char where[64];
+    jsonv_pointer(where, sizeof(where), base, key);
+    return jsonv_uint(v, where, min, max, out, err);
+}
+
+static bool decode_demand(const json_t *d, struct sizing *s, struct gs_error *err)
+{
+    memset(&s->demand, 0, sizeof(s->demand));
+    if (d == NULL)
+        return true;
+    static const char *const keys[] = {"output_tokens_per_s", "requests_per_s", "prompt_tokens",
+                                       "output_tokens", "training_tokens", "deadline_days", NULL};
+    if (!json_is_object(d))
+        return gs_error_add(err, GS_ERR_INVALID, "/demand", "must be an object") == GS_OK;
+    if (!jsonv_only_keys(d, "/demand", keys, err))
+        return false;
+    struct gs_demand *m = &s->demand;
+    double tokens = 0, requests = 0;
+    bool ok = read_rate(d, "output_tokens_per_s", "/demand", 1e12, &tokens, err);
+    ok = read_rate(d, "requests_per_s", "/demand", 1e9, &requests, err) && ok;
+    ok = read_count(d, "prompt_tokens", "/demand", 1, (uint64_t)1 << 24, &m->prompt_tokens, err) && ok;
+    ok = read_count(d, "output_tokens", "/demand", 1, (uint64_t)1 << 24, &m->output_tokens, err) && ok;
+    ok = read_rate(d, "training_tokens", "/demand", 1e16, &m->training_tokens, err) && ok;
+    ok = read_rate(d, "deadline_days", "/demand", 36500, &m->deadline_days, err) && ok;
+    if (!ok)
+        return false;
+    const bool training = s->req.workload.mode == GS_MODE_TRAINING;
+    if (tokens > 0 && requests > 0)
+        return gs_error_add(err, GS_ERR_INVALID, "/demand/requests_per_s",
+                            "give output_tokens_per_s or requests_per_s, not both") == GS_OK;
+    if (training && (tokens > 0 || requests > 0 || m->prompt_tokens || m->output_tokens))
+        return gs_error_add(err, GS_ERR_INVALID, "/demand",
+                            "training demand is training_tokens and deadline_days") == GS_OK;
+    if (!training && (m->training_tokens > 0 || m->deadline_days > 0))
+        return gs_error_add(err, GS_ERR_INVALID, "/demand",
+                            "inference demand is output_tokens_per_s or requests_per_s, with "
+                            "prompt_tokens and output_tokens") == GS_OK;
+    if (training && m->deadline_days > 0 && m->training_tokens <= 0)
+        return gs_error_add(err, GS_ERR_INVALID, "/demand/training_tokens",
+                            "is required with deadline_days") == GS_OK;
+    if (training) {
+        m->kind = m->training_tokens > 0 ? GS_DEMAND_TRAINING : GS_DEMAND_NONE;
+    } else if (tokens > 0) {
+        m->kind = GS_DEMAND_OUTPUT_TOKENS;
+        m->rate = tokens;
+    } else if (requests > 0) {
+        m->kind = GS_DEMAND_REQUESTS;
+        m->rate = requests;
+    }
+    return true;
+}
+
+static bool decode_gpu_list(const json_t *list, const struct catalog_snapshot *snap,
+                            struct sizing *s, struct gs_error *err)
+{
+    if (!json_is_array(list) || json_array_size(list) == 0 ||
+        json_array_size(list) > CANDIDATES_MAX) {
+        gs_error_add(err, GS_ERR_INVALID, "/constraints/gpus",
+                     "must be a non-empty array of catalog GPU ids or aliases");
+        return false;
+    }
+    bool ok = true;
+    size_t i;
+    const json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        char where[64];
+        snprintf(where, sizeof(where), "/constraints/gpus/%zu", i);
+        const struct catalog_gpu *g = json_is_string(v) ? catalog_snapshot_gpu(snap, json_string_value(v))
+                                                        : NULL;
+        if (g == NULL) {
+            const char *hint = json_is_string(v) ? catalog_snapshot_gpu_suggest(snap, json_string_value(v))
+                                                 : NULL;
+            if (hint != NULL)
+                gs_error_add(err, GS_ERR_INVALID, where, "no such GPU in the catalog; did you mean \"%s\"?",
+                             hint);
+            else
+                gs_error_add(err, GS_ERR_INVALID, where, "no such GPU in the catalog; GET /v1/gpus lists them");
+            ok = false;
+            continue;
+        }
+        bool seen = false;
+        for (size_t k = 0; k < s->candidate_count; k++)
+            seen = seen || s->candidates[k] == g;
+        if (!seen)
+            s->candidates[s->candidate_count++] = g;
+    }
+    return ok;
+}
+
+static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err)
+{
+    static const char *const keys[] = {"quantization", "zero_stages", "activation_checkpointing",
+                                       "offload", "expert_parallelism", "max_tensor", NULL};
+    static const char *const recompute[] = {"none", "selective", "full", NULL};
+    if (!json_is_object(a))
+        return gs_error_add(err, GS_ERR_INVALID, "/constraints/allow", "must be an object") == GS_OK;
+    if (!jsonv_only_keys(a, "/constraints/allow", keys, err))
+        return false;
+    struct gs_plan_limits *l = &s->limits;
+    bool ok = true;
+    const json_t *v;
+    if ((v = json_object_get(a, "quantization")) != NULL)
+        ok = jsonv_bool(v, "/constraints/allow/quantization", &l->allow_quantization, err) && ok;
+    if ((v = json_object_get(a, "offload")) != NULL)
+        ok = jsonv_bool(v, "/constraints/allow/offload", &l->allow_offload, err) && ok;
+    if ((v = json_object_get(a, "expert_parallelism")) != NULL)
+        ok = jsonv_bool(v, "/constraints/allow/expert_parallelism", &l->allow_expert, err) && ok;
+    ok = read_count(a, "max_tensor", "/constraints/allow", 1, 72, &l->max_tensor, err) && ok;
+    if ((v = json_object_get(a, "zero_stages")) != NULL) {
+        l->zero_stages = 0;
+        size_t i;
+        const json_t *x;
+        if (!json_is_array(v) || json_array_size(v) == 0) {
+            gs_error_add(err, GS_ERR_INVALID, "/constraints/allow/zero_stages",
+                         "must be a non-empty array of stages 0-3");
+            ok = false;
+        }
+        json_array_foreach(v, i, x)
+        {
+            char where[64];
+            snprintf(where, sizeof(where), "/constraints/allow/zero_stages/%zu", i);
+            uint64_t stage = 0;
+            if (jsonv_uint(x, where, 0, 3, &stage, err))
+                l->zero_stages |= 1u << stage;
+            else
+                ok = false;
+        }
+    }
+    if ((v = json_object_get(a, "activation_checkpointing")) != NULL) {
+        l->recompute = 0;
+        size_t i;
+        const json_t *x;
+        if (!json_is_array(v) || json_array_size(v) == 0) {
+            gs_error_add(err, GS_ERR_INVALID, "/constraints/allow/activation_checkpointing",
+                         "must be a non-empty array of none, selective, full");
+            ok = false;
+        }
+        json_array_foreach(v, i, x)
+        {
+            char where[80];
+            snprintf(where, sizeof(where), "/constraints/allow/activation_checkpointing/%zu", i);
+            int r = 0;
+            if (jsonv_enum(x, where, recompute, &r, err))
+                l->recompute |= 1u << r;
+            else
+                ok = false;
+        }
+    }
+    return ok;
+}
+
+static bool decode_constraints(const json_t *c, const struct catalog_snapshot *snap, struct sizing *s,
+                               struct gs_error *err)
+{
+    static const char *const keys[] = {"gpus", "max_gpus", "gpus_per_node", "max_cost_per_hour",
+                                       "pricing", "amortization_years", "allow", NULL};
+    static const char *const pricing[] = {"on_demand", "purchase", NULL};
+    s->amortization_years = 3;
+    if (c == NULL)
+        return true;
+    if (!json_is_object(c))
+        return gs_error_add(err, GS_ERR_INVALID, "/constraints", "must be an object") == GS_OK;
+    if (!jsonv_only_keys(c, "/constraints", keys, err))
+        return false;
+    bool ok = true;
+    const json_t *v;
+    if ((v = json_object_get(c, "gpus")) != NULL)
+        ok = decode_gpu_list(v, snap, s, err) && ok;
+    ok = read_count(c, "max_gpus", "/constraints", 1, 65536, &s->limits.max_gpus, err) && ok;
+    ok = read_count(c, "gpus_per_node", "/constraints", 1, 72, &s->gpus_per_node, err) && ok;
+    ok = read_rate(c, "max_cost_per_hour", "/constraints", 1e9, &s->limits.max_cost_per_hour, err) && ok;
+    if ((v = json_object_get(c, "pricing")) != NULL) {
+        int basis = 0;
+        if (jsonv_enum(v, "/constraints/pricing", pricing, &basis, err))
+            s->purchase = basis == 1;
+        else
+            ok = false;
+    }
+    if ((v = json_object_get(c, "amortization_years")) != NULL) {
+        ok = jsonv_number(v, "/constraints/amortization_years", 0, 20, &s->amortization_years, err) && ok;
+        if (ok && !s->purchase) {
+            gs_error_add(err, GS_ERR_INVALID, "/constraints/amortization_years",
+                         "applies to \"pricing\": \"purchase\" only");
+            ok = false;
+        }
+    }
+    if ((v = json_object_get(c, "allow")) != NULL)
+        ok = decode_allow(v, s, err) && ok;
+    return ok;
+}
+
+static bool read_fraction(const json_t *e, const char *key, uint64_t *permille, struct gs_error *err)
+{
+    double x = 0;
+    if (json_object_get(e, key) == NULL)
+        return true;
+    if (!read_rate(e, key, "/efficiency", 1, &x, err))
+        return false;
+    *permille = (uint64_t)llround(x * 1000);
+    if (*permille == 0)
+        *permille = 1;
+    return true;
+}
+
+static bool decode_efficiency(const json_t *e, struct sizing *s, struct gs_error *err)
+{
+    static const char *const keys[] = {"decode_bandwidth", "decode_compute", "prefill",
+                                       "training_mfu", "allreduce_latency_us", NULL};
+    gs_efficiency_defaults(&s->eff);
+    if (e == NULL)
+        return true;
+    if (!json_is_object(e))
+        return gs_error_add(err, GS_ERR_INVALID, "/efficiency", "must be an object") == GS_OK;
+    if (!jsonv_only_keys(e, "/efficiency", keys, err))
+        return false;
+    bool ok = read_fraction(e, "decode_bandwidth", &s->eff.decode_bandwidth_permille, err);
+    ok = read_fraction(e, "decode_compute", &s->eff.decode_compute_permille, err) && ok;
+    ok = read_fraction(e, "prefill", &s->eff.prefill_permille, err) && ok;
+    ok = read_fraction(e, "training_mfu", &s->eff.training_mfu_permille, err) && ok;
+    ok = read_rate(e, "allreduce_latency_us", "/efficiency", 1e4, &s->eff.allreduce_latency_us, err) && ok;
+    return ok;
+}
+
+/* Fills what the search needs and the request left out: a serving section
+ * from the demand's prompt and output lengths, a training shape. */
+static bool complete_workload(struct sizing *s, struct gs_error *err)
+{
+    struct gs_workload *w = &s->req.workload;
+    struct gs_demand *d = &s->demand;
+    if (w->mode == GS_MODE_INFERENCE) {
+        const bool rate = d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS;
+        if (!w->serving.present) {
+            if (!d->prompt_tokens || !d->output_tokens)
+                return gs_error_add(err, GS_ERR_INVALID, "/inference",
+                                    "is required (batch_size and context_length), or give "
+                                    "demand.prompt_tokens and demand.output_tokens") == GS_OK;
+            w->serving.present = true;
+            w->serving.batch_size = 1;
+            w->serving.context_length = d->prompt_tokens + d->output_tokens;
+            w->serving.prompt_tokens = d->prompt_tokens;
+        }
+        if (!d->prompt_tokens || !d->output_tokens) {
+            if (rate && (d->prompt_tokens || d->output_tokens))
+                return gs_error_add(err, GS_ERR_INVALID, "/demand",
+                                    "give both prompt_tokens and output_tokens") == GS_OK;
+            /* the request's split when it gave one, else half and half */
+            const uint64_t ctx = w->serving.context_length;
+            d->prompt_tokens = w->serving.prompt_tokens ? w->serving.prompt_tokens : (ctx + 1) / 2;
+            d->output_tokens = ctx > d->prompt_tokens ? ctx - d->prompt_tokens : 1;
+            s->shape_defaulted = !w->serving.prompt_tokens;
+        }
+        if (d->prompt_tokens + d->output_tokens > w->serving.context_length)
+            return gs_error_add(err, GS_ERR_INVALID, "/demand/output_tokens",
+                                "prompt_tokens + output_tokens exceed inference.context_length %llu",
+                                (unsigned long long)w->serving.context_length) == GS_OK;
+    } else {
+        if (!w->training.sequence_length) {
+            w->training.sequence_length = DEFAULT_SEQUENCE;
+            s->sequence_defaulted = true;
+        }
+        if (!w->training.batch_size)
+            w->training.batch_size = 1;
+    }
+    return true;
+}
+
+static bool parallelism_given(const struct gs_parallelism *p)
+{
+    return p->tensor > 1 || p->pipeline > 1 || p->data > 1 || p->context > 1 || p->expert > 1 ||
+           p->zero_stage != 0 || p->offload != GS_OFFLOAD_NONE || p->distributed_optimizer;
+}
+
+/* Decodes the whole request. `fit` selects /v1/fit's members. */
+static enum gs_status decode_sizing(const struct service *svc, const json_t *body, bool fit,
+                                    struct sizing *s, struct gs_error *err)
+{
+    memset(s, 0, sizeof(*s));
+    gs_plan_limits_defaults(&s->limits);
+    gs_efficiency_defaults(&s->eff);
+    if (!json_is_object(body))
+        return gs_error_add(err, GS_ERR_INVALID, "", "the request body must be a JSON object");
+    json_t *base = json_copy((json_t *)(uintptr_t)body);
+    if (base == NULL)
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+    const char *const extra[] = {"demand", "constraints", "efficiency", "gpu_count"};
+    for (size_t i = 0; i < 4; i++)
+        json_object_del(base, extra[i]);
+    bool ok = true;
+    if (!fit) {
+        if (json_object_get(body, "gpu_count") != NULL)
+            ok = gs_error_add(err, GS_ERR_INVALID, "/gpu_count",
+                              "is a /v1/fit field; /v1/recommend searches the count") == GS_OK &&
+                 false;
+        if (json_object_get(body, "gpu") != NULL)
+            ok = gs_error_add(err, GS_ERR_INVALID, "/gpu",
+                              "name candidate GPUs in constraints.gpus (all by default)") == GS_OK &&
+                 false;
+    } else {
+        for (size_t i = 0; i < 3; i++)
+            if (json_object_get(body, extra[i]) != NULL) {
+                char where[32];
+                snprintf(where, sizeof(where), "/%s", extra[i]);
+                ok = gs_error_add(err, GS_ERR_INVALID, where, "is a /v1/recommend field") == GS_OK &&
+                     false;
+            }
+    }
+    if (json_object_get(body, "parity") != NULL)
+        ok = gs_error_add(err, GS_ERR_INVALID, "/parity", "is used by /v1/estimate only") == GS_OK &&
+             false;
+    const struct catalog_snapshot *snap = service_snapshot(svc);
+    struct codec_arch_table archs;
+    service_arch_table(svc, &archs);
+    enum gs_status st = codec_decode_estimate(base, snap, &archs, &s->req, err);
+    json_decref(base);
+    if (st != GS_OK || !ok)
+        return st != GS_OK ? st : GS_ERR_INVALID;
+    if (fit) {
+        if (s->req.gpu == NULL)
+            return gs_error_add(err, GS_ERR_INVALID, "/gpu", "is required: the GPU type to fit on");
+        if (!read_count(body, "gpu_count", "", 1, 65536, &s->fit_count, err))
+            return GS_ERR_INVALID;
+        s->limits.max_gpus = s->fit_count > 1024 ? s->fit_count : 1024;
+    } else {
+        ok = decode_demand(json_object_get(body, "demand"), s, err);
+        ok = decode_constraints(json_object_get(body, "constraints"), snap, s, err) && ok;
+        ok = decode_efficiency(json_object_get(body, "efficiency"), s, err) && ok;
+        if (!ok)
+            return GS_ERR_INVALID;
+        if (s->candidate_count == 0)
+            for (size_t i = 0; i < snap->gpu_count && i < CANDIDATES_MAX; i++)
+                s->candidates[s->candidate_count++] = &snap->gpus[i];
+        s->parallelism_ignored = parallelism_given(&s->req.workload.parallelism);
+    }
+    if (!complete_workload(s, err))
+        return GS_ERR_INVALID;
+    /* the request on one GPU: validates it, and gives the model facts */
+    struct gs_workload one = s->req.workload;
+    gs_parallelism_defaults(&one.parallelism);
+    one.gpu_total_bytes = 0;
+    return gs_estimate_compute(&s->req.model, &one, &s->probe, err);
+}
+
+/* ---------------------------------------------------------------- GPUs */
+
+static double real_or_zero(struct catalog_real r)
+{
+    return r.present ? r.value : 0;
+}
+
+static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct gs_plan_gpu *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->usable_bytes = g->usable_memory_bytes ? g->usable_memory_bytes : g->memory_bytes;
+    out->is_a100 = strncmp(g->id, "a100", 4) == 0;
+    out->gpus_per_node = s->gpus_per_node              ? s->gpus_per_node
+                         : g->gpus_per_node.present ? (uint64_t)g->gpus_per_node.value
+                                                    : DEFAULT_NODE;
+    out->perf.memory_bandwidth_gb_s = real_or_zero(g->memory_bandwidth_gb_s);
+    out->perf.bf16_tflops = real_or_zero(g->bf16_tflops);
+    out->perf.fp16_tflops = real_or_zero(g->fp16_tflops);
+    out->perf.interconnect_gb_s = real_or_zero(g->interconnect_gb_s);
+    out->perf.pcie_gen = g->pcie_gen.present ? (unsigned)g->pcie_gen.value : 0;
+    if (s->purchase && g->purchase_price.present) {
+        out->has_price = true;
+        out->price_per_gpu_hour = g->purchase_price.value / (s->amortization_years * HOURS_PER_YEAR);
+    } else if (!s->purchase && g->price_per_hour.present) {
+        out->has_price = true;
+        out->price_per_gpu_hour = g->price_per_hour.value;
+    }
+}
+
+/* ---------------------------------------------------------------- encode */
+
+static bool put(json_t *o, const char *k, json_t *v)
+{
+    return v != NULL && json_object_set_new(o, k, v) == 0;
+}
+
+static const char *recompute_name(enum gs_recompute r)
+{
+    return r == GS_RECOMPUTE_FULL ? "full" : r == GS_RECOMPUTE_SELECTIVE ? "selective" : "none";
+}
+
+static const char *offload_name(enum gs_offload o)
+{
+    return o == GS_OFFLOAD_OPTIMIZER_AND_PARAMS ? "optimizer_and_params"
+           : o == GS_OFFLOAD_OPTIMIZER          ? "optimizer"
+                                                : "none";
+}
+
+static json_t *encode_plan(const struct gs_plan *p, bool training)
+{
+    json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:i, s:s, s:s}", "tensor", (json_int_t)p->tensor,
+                          "pipeline", (json_int_t)p->pipeline, "data", (json_int_t)p->data, "expert",
+                          (json_int_t)p->expert, "zero_stage", (int)p->zero_stage,
+                          "activation_checkpointing", recompute_name(p->recompute), "offload",
+                          offload_name(p->offload));
+    if (o != NULL && training && !put(o, "sequence_parallel", json_boolean(p->tensor > 1))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *encode_throughput(const struct gs_plan *p, bool training)
+{
+    if (training) {
+        const struct gs_train_result *t = &p->train;
+        return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "tokens_per_s", t->tokens_per_s,
+                         "wall_clock_hours", t->seconds / 3600, "wall_clock_days",
+                         t->seconds / 86400, "gpu_hours", t->gpu_hours, "mfu", t->mfu,
+                         "bubble_factor", t->bubble_factor, "recompute_factor", t->hardware_factor,
+                         "flops_per_token", t->flops_per_token);
+    }
+    const struct gs_decode_result *d = &p->decode;
+    const double replicas = (double)p->replicas;
+    json_t *per = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "decode_tokens_per_s",
+                            d->decode_tokens_per_s, "output_tokens_per_s", d->output_tokens_per_s,
+                            "requests_per_s", d->requests_per_s, "prefill_tokens_per_s",
+                            d->prefill_tokens_per_s, "step_seconds", d->step_seconds,
+                            "memory_seconds", d->memory_seconds, "compute_seconds",
+                            d->compute_seconds, "comm_seconds", d->comm_seconds, "prefill_seconds",
+                            d->prefill_seconds);
+    json_t *o = json_pack("{s:I, s:f, s:f, s:f, s:f, s:o}", "batch_per_replica",
+                          (json_int_t)p->batch_per_replica, "decode_tokens_per_s",
+                          d->decode_tokens_per_s * replicas, "output_tokens_per_s",
+                          p->output_tokens_per_s, "requests_per_s", p->requests_per_s,
+                          "prefill_tokens_per_s", p->prefill_tokens_per_s, "per_replica", per);
+    if (o != NULL && p->decode.experts_touched > 0 &&
+        !put(o, "experts_touched_per_layer", json_real(p->decode.experts_touched))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *nullable_real(bool present, double v)
+{
+    return present ? json_real(v) : json_null();
+}
+
+static json_t *encode_option(const struct sizing *s, const struct catalog_gpu *g,
+                             const struct gs_plan_gpu *pg, const struct gs_plan *p, size_t rank)
+{
+    const bool training = s->req.workload.mode == GS_MODE_TRAINING;
+    json_t *o = json_pack("{s:I, s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "rank", (json_int_t)rank,
+                          "gpu", g->id, "name", g->name, "gpu_count", (json_int_t)p->gpu_count,
+                          "nodes", (json_int_t)p->nodes, "gpus_per_node",
+                          (json_int_t)pg->gpus_per_node, "plan", encode_plan(p, training),
+                          "per_gpu", codec_encode_memory(&p->estimate.per_gpu));
+    bool ok = o != NULL;
+    if (ok && !training)
+        ok = put(o, "replicas", json_integer((json_int_t)p->replicas)) &&
+             put(o, "precision", json_pack("{s:s, s:s}", "weights", gs_weight_format_name(p->format),
+                                           "kv_cache_dtype", gs_kv_dtype_name(p->kv_dtype)));
+    ok = ok && put(o, "usable_bytes", codec_u64(pg->usable_bytes)) &&
+         put(o, "limit_bytes", codec_u64(p->limit_bytes)) &&
+         put(o, "headroom_bytes", json_integer((json_int_t)p->headroom_bytes)) &&
+         put(o, "price_per_gpu_hour", nullable_real(p->has_price, p->price_per_gpu_hour)) &&
+         put(o, "cost_per_hour", nullable_real(p->has_price, p->cost_per_hour));
+    if (ok && p->has_price) {
+        const char *src = s->purchase ? g->purchase_price_source : g->price_source;
+        const char *date = s->purchase ? g->purchase_price_date : g->price_date;
+        ok = put(o, "price_source", json_string(src != NULL ? src : "")) &&
+             put(o, "price_date", date != NULL ? json_string(date) : json_null());
+    }
+    if (ok && p->has_throughput)
+        ok = put(o, "throughput", encode_throughput(p, training));
+    if (ok && training && p->has_throughput && p->has_price)
+        ok = put(o, "total_cost", json_real(p->total_cost)) &&
+             put(o, "gpu_hours", json_real(p->train.gpu_hours));
+    if (ok && !training && p->has_price && p->has_throughput && p->output_tokens_per_s > 0)
+        ok = put(o, "cost_per_million_tokens", json_real(p->cost_per_million_tokens));
+    if (ok && training && p->offload != GS_OFFLOAD_NONE)
+        ok = put(o, "host_bytes", codec_u64(p->estimate.host_bytes_per_node));
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static const char *reject_detail(enum gs_plan_reject why, const struct sizing *s)
+{
+    switch (why) {
+    case GS_REJECT_DOES_NOT_FIT:
+        return s->req.workload.mode == GS_MODE_TRAINING
+                   ? "does not fit even at max_gpus with the allowed techniques"
+                   : "no replica of up to max_gpus GPUs starts and holds the batch at the context";
+    case GS_REJECT_MISSES_DEMAND:
+        return s->req.workload.mode == GS_MODE_TRAINING
+                   ? "fits, but cannot finish the training tokens by the deadline within max_gpus"
+                   : "fits, but cannot reach the demanded rate within max_gpus";
+    case GS_REJECT_OVER_BUDGET:
+        return "the cheapest plan costs more per hour than max_cost_per_hour";
+    case GS_REJECT_NO_PRICE:
+        return s->purchase ? "no purchase price in the catalog" : "no on-demand price in the catalog";
+    case GS_REJECT_NO_THROUGHPUT:
+        return "the catalog lacks the memory bandwidth or dense FLOPS figures the demand needs";
+    case GS_REJECT_NONE:
+        break;
+    }
+    return "";
+}
+
+static bool add_note(json_t *list, const char *name, const char *detail, const char *source,
+                     double value)
+{
+    json_t *o = json_pack("{s:s, s:s, s:s}", "name", name, "detail", detail, "source", source);
+    if (o != NULL && !isnan(value) && !put(o, "value", json_real(value))) {
+        json_decref(o);
+        return false;
+    }
+    return o != NULL && json_array_append_new(list, o) == 0;
+}
+
+/* The search's own assumptions, then the estimate's. */
+static json_t *encode_assumptions(const struct sizing *s)
+{
+    json_t *list = json_array();
+    bool ok = list != NULL;
+    const bool training = s->req.workload.mode == GS_MODE_TRAINING;
+    char detail[320];
+    if (ok && !training) {
+        ok = add_note(list, "decode_bandwidth_efficiency",
+                      "decode steps read the weights and the batch's KV cache at this share of "
+                      "the GPU's memory bandwidth",
+                      "estimation.md 5: realistic bandwidth efficiency 0.6-0.8 [U]",
+                      (double)s->eff.decode_bandwidth_permille / 1000) &&
+             add_note(list, "decode_compute_efficiency",
+                      "large decode batches run their FLOPs at this share of dense BF16 peak",
+                      "gpusizer default [U]", (double)s->eff.decode_compute_permille / 1000) &&
+             add_note(list, "prefill_efficiency",
+                      "prompts are processed at this share of dense BF16 peak (compute-bound, "
+                      "2 N_active T + 2 L T^2 a d FLOPs)",
+                      "estimation.md 5 prefill example at 50% of peak",
+                      (double)s->eff.prefill_permille / 1000) &&
+             add_note(list, "batch_per_replica",
+                      "each replica runs as many sequences as its KV cache holds at the context, "
+                      "at most max_num_seqs; throughput is reported at that batch",
+                      "vLLM scheduling (max_num_seqs) and the engine's KV budget", NAN) &&
+             add_note(list, "demand_tokens",
+                      "output_tokens_per_s counts generated tokens; each request prefills "
+                      "prompt_tokens and then decodes output_tokens at the mean context",
+                      "gpusizer convention", NAN) &&
+             add_note(list, "tensor_parallel_communication",
+                      "two ring all-reduces of the bf16 hidden state per layer per step, over "
+                      "half the catalog's two-way interconnect figure (PCIe x16 when none)",
+                      "estimation.md 6: TP adds 2 all-reduces per layer",
+                      s->eff.allreduce_latency_us > 0 ? s->eff.allreduce_latency_us : 10);
+        if (ok && s->shape_defaulted)
+            ok = add_note(list, "request_shape", "the demand gave no prompt and output lengths: "
+                                                 "half the context each",
+                          "gpusizer default", NAN);
+    } else if (ok) {
+        ok = add_note(list, "training_mfu",
+                      "model FLOPs utilization (6 N D counted, 4 N D with LoRA): 0.40 for dense "
+                      "models, 0.30 for MoE unless given",
+                      "estimation.md 5: 35-45% dense at scale (Megatron 41-48%, Llama 2 39-43%), "
+                      "20-35% MoE [U]",
+                      s->eff.training_mfu_permille ? (double)s->eff.training_mfu_permille / 1000
+                                                   : NAN) &&
+             add_note(list, "pipeline_bubble",
+                      "1F1B pipelines idle (p - 1) / (m + p - 1) of the time, m the gradient "
+                      "accumulation micro-batches",
+                      "estimation.md 6: PP adds a bubble of (p-1)/m of the step", NAN) &&
+             add_note(list, "recompute_cost",
+                      "full recomputation runs the forward pass again (8 N D of work for 6 N D); "
+                      "selective recomputation is taken as free",
+                      "estimation.md 5 (Narayanan et al.)", NAN) &&
+             add_note(list, "peak_flops",
+                      "dense BF16 (FP16 where BF16 is not listed); fp32 and AMP regimes on TF32 "
+                      "at half of it",
+                      "the catalog's spec_source per GPU", NAN);
+        if (ok && s->sequence_defaulted)
+            ok = add_note(list, "training_shape",
+                          "the request gave no sequence_length: 4096 tokens, micro-batch 1",
+                          "gpusizer default", DEFAULT_SEQUENCE);
+    }
+    if (ok) {
+        if (s->purchase)
+            snprintf(detail, sizeof(detail),
+                     "purchase price spread evenly over %g years of continuous use; power, "
+                     "hosting and networking not included",
+                     s->amortization_years);
+        else
+            snprintf(detail, sizeof(detail),
+                     "the catalog's current on-demand price per GPU-hour for every GPU of an "
+                     "option");
+        ok = add_note(list, "pricing", detail, "the catalog's price history (GET /v1/gpus/{id}/prices)",
+                      NAN) &&
+             add_note(list, "gpus_per_node",
+                      "tensor parallelism stays within a node: the catalog's GPUs per node, 8 "
+                      "where it has none, unless constraints.gpus_per_node says otherwise",
+                      "estimation.md 6: keep t <= GPUs per node (8 on HGX/DGX)", NAN);
+    }
+    json_t *own = ok ? codec_encode_assumptions(&s->req, &s->probe) : NULL;
+    size_t i;
+    json_t *v;
+    json_array_foreach(own, i, v) ok = ok && json_array_append(list, v) == 0;
+    json_decref(own);
+    if (!ok) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}
+
+static json_t *encode_demand(const struct sizing *s)
+{
+    const struct gs_demand *d = &s->demand;
+    if (s->req.workload.mode == GS_MODE_TRAINING)
+        return json_pack("{s:o, s:o}", "training_tokens",
+                         d->training_tokens > 0 ? json_real(d->training_tokens) : json_null(),
+                         "deadline_days", d->deadline_days > 0 ? json_real(d->deadline_days) : json_null());
+    return json_pack("{s:o, s:o, s:I, s:I}", "output_tokens_per_s",
+                     d->kind == GS_DEMAND_OUTPUT_TOKENS ? json_real(d->rate) : json_null(),
+                     "requests_per_s", d->kind == GS_DEMAND_REQUESTS ? json_real(d->rate) : json_null(),
+                     "prompt_tokens", (json_int_t)d->prompt_tokens, "output_tokens",
+                     (json_int_t)d->output_tokens);
+}
+
+/* ------------------------------------------------------------- recommend */
+
+struct candidate {
+    const struct catalog_gpu *gpu;
+    struct gs_plan_gpu spec;
+    struct gs_plan plan;
+    enum gs_plan_reject why;
+};
+
+/* The cost an option is ranked by: per hour for serving, the whole run for
+ * training with a token count. */
+static double rank_cost(const struct candidate *c, bool training)
+{
+    if (training && c->plan.has_throughput && c->plan.total_cost > 0)
+        return c->plan.total_cost;
+    return c->plan.cost_per_hour;
+}
+
+static int compare_candidates(const void *a, const void *b, void *arg)
+{
+    const struct candidate *x = *(const struct candidate *const *)a;
+    const struct candidate *y = *(const struct candidate *const *)b;
+    const bool training = *(const bool *)arg;
+    const double cx = rank_cost(x, training), cy = rank_cost(y, training);
+    if (cx != cy)
+        return cx < cy ? -1 : 1;
+    if (x->plan.gpu_count != y->plan.gpu_count)
+        return x->plan.gpu_count < y->plan.gpu_count ? -1 : 1;
+    return strcmp(x->gpu->id, y->gpu->id);
+}
+
+static json_t *encode_recommendation(const struct sizing *s, struct candidate *cands, size_t n)
+{
+    const bool training = s->req.workload.mode == GS_MODE_TRAINING;
+    struct candidate **ok_list = calloc(n ? n : 1, sizeof(*ok_list));
+    json_t *options = json_array(), *rejected = json_array(), *warnings = json_array();
+    json_t *body = NULL;
+    if (ok_list == NULL || options == NULL || rejected == NULL || warnings == NULL)
+        goto out;
+    size_t good = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (cands[i].why == GS_REJECT_NONE && !cands[i].plan.has_price)
+            cands[i].why = GS_REJECT_NO_PRICE;
+        if (cands[i].why == GS_REJECT_NONE) {
+            ok_list[good++] = &cands[i];
+        } else {
+            json_t *r = json_pack("{s:s, s:s, s:s, s:s}", "gpu", cands[i].gpu->id, "name",
+                                  cands[i].gpu->name, "reason", gs_plan_reject_code(cands[i].why),
+                                  "detail", reject_detail(cands[i].why, s));
+            if (r == NULL || json_array_append_new(rejected, r) != 0)
+                goto out;
+        }
+    }
+    bool training_arg = training;
+    qsort_r(ok_list, good, sizeof(*ok_list), compare_candidates, &training_arg);
+    for (size_t i = 0; i < good; i++) {
+        json_t *o = encode_option(s, ok_list[i]->gpu, &ok_list[i]->spec, &ok_list[i]->plan, i + 1);
+        if (o == NULL || json_array_append_new(options, o) != 0)
+            goto out;
+        if (!ok_list[i]->gpu->usable_memory_bytes)
+            json_array_append_new(
+                warnings, json_pack("{s:s, s:s}", "code", "usable_memory_unknown", "detail",
+                                    "an option's GPU has no driver-reported capacity in the catalog; "
+                                    "its marketed capacity was used"));
+    }
+    if (s->parallelism_ignored)
+        json_array_append_new(warnings, json_pack("{s:s, s:s}", "code", "parallelism_ignored",
+                                                  "detail",
+                                                  "the search chooses the parallel layout; the "
+                                                  "request's parallelism section was not used"));
+    for (size_t i = 0; i < s->probe.warning_count; i++)
+        json_array_append_new(warnings, json_pack("{s:s, s:s}", "code", s->probe.warnings[i].code,
+                                                  "detail", s->probe.warnings[i].detail));
+    body = json_pack("{s:o, s:s, s:o, s:{s:s, s:o}, s:o, s:o, s:o, s:o}", "model",
+                     codec_encode_model_result(&s->req, &s->probe), "mode",
+                     training ? "training" : "inference", "demand", encode_demand(s), "pricing",
+                     "basis", s->purchase ? "purchase" : "on_demand", "amortization_years",
+                     s->purchase ? json_real(s->amortization_years) : json_null(), "options",
+                     options, "rejected", rejected, "assumptions", encode_assumptions(s),
+                     "warnings", warnings);
+    options = rejected = warnings = NULL;
+out:
+    json_decref(options);
+    json_decref(rejected);
+    json_decref(warnings);
+    free(ok_list);
+    return body;
+}
+
+int sizing_recommend(const struct service *svc, const json_t *request, json_t **response,
+                     struct problem *problem)
+{
+    struct sizing *s = calloc(1, sizeof(*s));
+    struct candidate *cands = NULL;
+    enum gs_status st = s != NULL ? decode_sizing(svc, request, false, s, &problem->errors)
+                                  : GS_ERR_NOMEM;
+    if (st == GS_OK) {
+        cands = calloc(s->candidate_count ? s->candidate_count : 1, sizeof(*cands));
+        if (cands == NULL)
+            st = GS_ERR_NOMEM;
+    }
+    for (size_t i = 0; st == GS_OK && i < s->candidate_count; i++) {
+        cands[i].gpu = s->candidates[i];
+        plan_gpu(s, s->candidates[i], &cands[i].spec);
+        st = gs_plan_search(&s->req.model, &s->req.workload, &cands[i].spec, &s->limits,
+                            &s->demand, &s->eff, 0, &cands[i].plan, &cands[i].why,
+                            &problem->errors);
+    }
+    if (st == GS_OK) {
+        *response = encode_recommendation(s, cands, s->candidate_count);
+        if (*response == NULL)
+            st = GS_ERR_NOMEM;
+    }
+    free(cands);
+    free(s);
+    if (st != GS_OK) {
+        problem_from_status(problem, st);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------- fit */
+
+/* Limits that keep the request's own techniques: only its ZeRO stage,
+ * recomputation and offload, its weight and KV formats. */
+static void own_limits(const struct sizing *s, struct gs_plan_limits *l)
+{
+    const struct gs_workload *w = &s->req.workload;
+    gs_plan_limits_defaults(l);
+    l->max_gpus = s->limits.max_gpus;
+    l->allow_quantization = false;
+    l->zero_stages = 1u << w->parallelism.zero_stage;
+    l->recompute = 1u << w->training.recompute;
+    l->allow_offload = w->parallelism.offload != GS_OFFLOAD_NONE;
+    l->allow_expert = w->parallelism.expert > 1;
+}
+
+struct fit_change {
+    const char *code;
+    const char *detail;
+    uint64_t value;
+    struct gs_workload workload;
+    struct gs_plan_limits limits;
+    bool any_count; /* search the smallest count instead of the asked one */
+};
+
+static void add_change(struct fit_change *list, size_t *n, size_t cap, const char *code,
+                       const char *detail, uint64_t value, const struct gs_workload *w,
+                       const struct gs_plan_limits *l, bool any_count)
+{
+    if (*n < cap)
+        list[(*n)++] = (struct fit_change){code, detail, value, *w, *l, any_count};
+}
+
+/* The changes worth trying for this request, gentlest first. */
+static size_t fit_changes(const struct sizing *s, const struct gs_plan_limits *own,
+                          struct fit_change *out, size_t cap)
+{
+    const struct gs_workload *w0 = &s->req.workload;
+    size_t n = 0;
+    struct gs_workload w = *w0;
+    struct gs_plan_limits l = *own;
+    const bool mla = s->req.model.has_arch && gs_family_uses_mla(s->req.model.arch.family);
+    if (w0->mode == GS_MODE_INFERENCE) {
+        const enum gs_weight_format f = gs_workload_format(w0);
+        const bool w16 = f == GS_WF_BF16 || f == GS_WF_FP16 || f == GS_WF_FP32;
+        const enum gs_kv_dtype kv = w0->serving.kv_dtype;
+        if (kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16) {
+            w.serving.kv_dtype = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
+            add_change(out, &n, cap, "fp8_kv_cache",
+                       mla ? "store the MLA cache as fp8_ds_mla" : "store the KV cache in fp8", 0, &w,
+                       &l, false);
+            w = *w0;
+        }
+        if (w16) {
+            w.format_given = true;
+            w.format = GS_WF_FP8;
+            add_change(out, &n, cap, "fp8_weights", "serve fp8 weights (per-tensor scales)", 0, &w,
+                       &l, false);
+            w.format = GS_WF_AWQ;
+            w.group_size = 0;
+            add_change(out, &n, cap, "int4_weights", "serve AWQ int4 weights (group size 128)", 0,
+                       &w, &l, false);
+            w = *w0;
+        }
+        add_change(out, &n, cap, "more_gpus",
+                   "spread one replica over more GPUs: tensor parallelism within a node, pipeline "
+                   "stages across nodes",
+                   0, &w, &l, true);
+        return n;
+    }
+    if (w0->training.recompute != GS_RECOMPUTE_FULL) {
+        if (w0->training.recompute == GS_RECOMPUTE_NONE) {
+            w.training.recompute = GS_RECOMPUTE_SELECTIVE;
+            l.recompute = 1u << GS_RECOMPUTE_SELECTIVE;
+            add_change(out, &n, cap, "selective_recomputation",
+                       "recompute attention's softmax and dropout in the backward pass", 0, &w, &l,
+                       false);
+        }
+        w = *w0;
+        l = *own;
+        w.training.recompute = GS_RECOMPUTE_FULL;
+        l.recompute = 1u << GS_RECOMPUTE_FULL;
+        add_change(out, &n, cap, "full_recomputation",
+                   "checkpoint each layer's input and recompute the layer in the backward pass", 0,
+                   &w, &l, false);
+        w = *w0;
+        l = *own;
+    }
+    if (w0->parallelism.zero_stage < 3) {
+        l.zero_stages = 1u << 3;
+        add_change(out, &n, cap, "zero_3",
+                   "shard weights, gradients and optimizer states over the data-parallel GPUs "
+                   "(ZeRO-3 / FSDP full_shard)",
+                   3, &w, &l, false);
+        l = *own;
+    }
+    if (w0->parallelism.offload == GS_OFFLOAD_NONE) {
+        l.zero_stages = (1u << 2) | (1u << 3);
+        l.allow_offload = true;
+        add_change(out, &n, cap, "offload",
+                   "ZeRO-Offload: optimizer states (and with ZeRO-3 the parameters) in host memory",
+                   0, &w, &l, false);
+        l = *own;
+    }
+    if (w0->training.optimizer == GS_OPT_ADAMW || w0->training.optimizer == GS_OPT_ADAM) {
+        w.training.optimizer = GS_OPT_ADAMW_8BIT;
+        add_change(out, &n, cap, "adamw_8bit", "bitsandbytes 8-bit AdamW states", 0, &w, &l, false);
+        w = *w0;
+    }
+    if (w0->training.method == GS_METHOD_FULL && s->req.model.has_arch) {
+        w.training.method = GS_METHOD_LORA;
+        w.training.method_given = true;
+        w.training.lora_rank = 16;
+        w.training.lora_targets = GS_LORA_ALL_LINEAR;
+        add_change(out, &n, cap, "lora", "LoRA r=16 on all linear layers instead of full fine-tuning",
+                   16, &w, &l, false);
+        w.training.method = GS_METHOD_QLORA;
+        w.weights = GS_DTYPE_INT4;
+        w.format_given = true;
+        w.format = GS_WF_NF4_DQ;
+        w.training.double_quant = true;
+        add_change(out, &n, cap, "qlora",
+                   "QLoRA: an nf4 base with double quantization and LoRA r=16 adapters", 16, &w, &l,
+                   false);
+        w = *w0;
+    }
+    add_change(out, &n, cap, "more_gpus",
+               "more GPUs in the smallest layout that fits: tensor, then pipeline, then data "
+               "parallelism",
+               0, &w, &l, true);
+    return n;
+}
+
+/* The largest value in [1, hi] for which `fits` holds, by bisection (fits is
+ * monotone: a larger batch or context never needs less memory). */
+static uint64_t largest(uint64_t hi, bool (*fits)(const struct sizing *, const struct gs_plan *,
+                                                  const struct gs_plan_gpu *, uint64_t),
+                        const struct sizing *s, const struct gs_plan *plan,
+                        const struct gs_plan_gpu *g)
+{
+    uint64_t lo = 0;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (fits(s, plan, g, mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+static void layout_workload(const struct sizing *s, const struct gs_plan *plan,
+                            const struct gs_plan_gpu *g, struct gs_workload *w)
+{
+    *w = s->req.workload;
+    gs_parallelism_defaults(&w->parallelism);
+    w->parallelism.tensor = plan->tensor;
+    w->parallelism.pipeline = plan->pipeline;
+    w->parallelism.data = plan->data;
+    w->parallelism.expert = plan->expert ? plan->expert : 1;
+    w->parallelism.zero_stage = plan->zero_stage;
+    w->parallelism.offload = plan->offload;
+    w->parallelism.sequence_parallel = plan->tensor > 1;
+    w->training.recompute = plan->recompute;
+    w->gpu_total_bytes = g->usable_bytes;
+    w->gpu_is_a100 = g->is_a100;
+}
+
+static bool batch_fits(const struct sizing *s, const struct gs_plan *plan,
+                       const struct gs_plan_gpu *g, uint64_t batch)
+{
+    struct gs_workload w;
+    struct gs_estimate est;
+    layout_workload(s, plan, g, &w);
+    w.training.batch_size = batch;
+    return gs_estimate_compute(&s->req.model, &w, &est, NULL) == GS_OK &&
+           est.per_gpu.total_bytes <= g->usable_bytes;
+}
+
+static bool sequence_fits(const struct sizing *s, const struct gs_plan *plan,
+                          const struct gs_plan_gpu *g, uint64_t tokens)
+{
+    struct gs_workload w;
+    struct gs_estimate est;
+    layout_workload(s, plan, g, &w);
+    w.training.sequence_length = tokens;
+    return gs_estimate_compute(&s->req.model, &w, &est, NULL) == GS_OK &&
+           est.per_gpu.total_bytes <= g->usable_bytes;
+}
+
+static json_t *encode_change(const struct fit_change *c, const struct gs_plan *p, bool fits,
+                             const struct gs_plan_gpu *g)
+{
+    json_t *o = json_pack("{s:s, s:s, s:b}", "change", c->code, "detail", c->detail, "fits", fits);
+    bool ok = o != NULL;
+    if (ok && c->value)
+        ok = put(o, "value", json_integer((json_int_t)c->value));
+    if (ok && fits)
+        ok = put(o, "gpu_count", json_integer((json_int_t)p->gpu_count)) &&
+             put(o, "plan", encode_plan(p, c->workload.mode == GS_MODE_TRAINING)) &&
+             put(o, "per_gpu", codec_encode_memory(&p->estimate.per_gpu)) &&
+             put(o, "headroom_bytes", json_integer((json_int_t)p->headroom_bytes)) &&
+             put(o, "usable_bytes", codec_u64(g->usable_bytes));
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *encode_changes(const struct sizing *s, const struct gs_plan_limits *own,
+                              const struct gs_plan_gpu *g, uint64_t count)
+{
+    struct fit_change changes[12];
+    const size_t n = fit_changes(s, own, changes, 12);
+    json_t *fitting = json_array(), *failing = json_array();
+    struct gs_demand none = {GS_DEMAND_NONE, 0, 0, 0, 0, 0};
+    bool ok = fitting != NULL && failing != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
+        struct gs_plan p;
+        enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
+        if (gs_plan_search(&s->req.model, &changes[i].workload, g, &changes[i].limits, &none,
+                           &s->eff, changes[i].any_count ? 0 : count, &p, &why, NULL) != GS_OK)
+            continue; /* a change this model cannot take (LoRA targets unknown for its family) */
+        const bool fits = why == GS_REJECT_NONE;
+        if (changes[i].any_count && (!fits || p.gpu_count <= count))
+            continue; /* more GPUs only helps when it needs more than asked */
+        json_t *c = encode_change(&changes[i], &p, fits, g);
+        ok = c != NULL && json_array_append_new(fits ? fitting : failing, c) == 0;
+    }
+    /* those that fit first (gentlest first), then the rest */
+    size_t i;
+    json_t *v;
+    json_array_foreach(failing, i, v) ok = ok && json_array_append(fitting, v) == 0;
+    json_decref(failing);
+    if (!ok) {
+        json_decref(fitting);
+        return NULL;
+    }
+    return fitting;
+}
+
+int sizing_fit(const struct service *svc, const json_t *request, json_t **response,
+               struct problem *problem)
+{
+    struct sizing *s = calloc(1, sizeof(*s));
+    enum gs_status st = s != NULL ? decode_sizing(svc, request, true, s, &problem->errors)
+                                  : GS_ERR_NOMEM;
+    json_t *body = NULL;
+    if (st != GS_OK)
+        goto out;
+    struct gs_plan_gpu g;
+    plan_gpu(s, s->req.gpu, &g);
+    struct gs_plan_limits own;
+    own_limits(s, &own);
+    struct gs_demand none = {GS_DEMAND_NONE, 0, 0, 0, 0, 0};
+    const uint64_t count = s->fit_count ? s->fit_count : 1;
+    struct gs_plan at, least;
+    enum gs_plan_reject why_at = GS_REJECT_DOES_NOT_FIT, why_least = GS_REJECT_DOES_NOT_FIT;
+    st = gs_plan_search(&s->req.model, &s->req.workload, &g, &own, &none, &s->eff, count, &at,
+                        &why_at, &problem->errors);
+    if (st == GS_OK)
+        st = gs_plan_search(&s->req.model, &s->req.workload, &g, &own, &none, &s->eff, 0, &least,
+                            &why_least, &problem->errors);
+    if (st != GS_OK)
+        goto out;
+    const bool fits = why_at == GS_REJECT_NONE;
+    const bool training = s->req.workload.mode == GS_MODE_TRAINING;
+    body = json_pack("{s:o, s:s, s:s, s:s, s:o, s:I, s:b}", "model",
+                     codec_encode_model_result(&s->req, &s->probe), "mode",
+                     training ? "training" : "inference", "gpu", s->req.gpu->id, "name",
+                     s->req.gpu->name, "usable_bytes", codec_u64(g.usable_bytes), "gpu_count",
+                     (json_int_t)count, "fits", fits);
+    bool ok = body != NULL;
+    if (ok && fits) {
+        ok = put(body, "plan", encode_plan(&at, training)) &&
+             put(body, "per_gpu", codec_encode_memory(&at.estimate.per_gpu)) &&
+             put(body, "limit_bytes", codec_u64(at.limit_bytes)) &&
+             put(body, "headroom_bytes", json_integer((json_int_t)at.headroom_bytes));
+    } else if (ok) {
+        /* the request as sized on one GPU shows how far off it is */
+        ok = put(body, "plan", json_null()) &&
+             put(body, "per_gpu", codec_encode_memory(&s->probe.per_gpu));
+    }
+    if (ok)
+        ok = put(body, "min_gpu_count",
+                 why_least == GS_REJECT_NONE ? json_integer((json_int_t)least.gpu_count) : json_null()) &&
+             put(body, "min_plan", why_least == GS_REJECT_NONE ? encode_plan(&least, training) : json_null());
+    /* the largest batch and context at the verdict's layout (or the smallest that fits) */
+    const struct gs_plan *ref = fits ? &at : why_least == GS_REJECT_NONE ? &least : NULL;
+    json_t *max_batch = json_null(), *max_context = json_null();
+    if (ref != NULL && !training && ref->estimate.has_serving) {
+        max_batch = json_integer((json_int_t)ref->estimate.serving.max_concurrency);
+        max_context = json_integer((json_int_t)ref->estimate.serving.max_context);
+    } else if (ref != NULL && training) {
+        max_batch = json_integer((json_int_t)largest(4096, batch_fits, s, ref, &g));
+        max_context = json_integer((json_int_t)largest((uint64_t)1 << 22, sequence_fits, s, ref, &g));
+    }
+    ok = ok && put(body, "max_batch", max_batch) && put(body, "max_context", max_context);
+    if (ok && ref != NULL && ref != &at)
+        ok = put(body, "max_at_gpu_count", json_integer((json_int_t)ref->gpu_count));
+    ok = ok && put(body, "changes", encode_changes(s, &own, &g, count));
+    json_t *warnings = json_array();
+    if (ok && warnings != NULL && !s->req.gpu->usable_memory_bytes)
+        json_array_append_new(warnings, json_pack("{s:s, s:s}", "code", "usable_memory_unknown",
+                                                  "detail",
+                                                  "the catalog has no driver-reported capacity for "
+                                                  "this GPU; its marketed capacity was used"));
+    for (size_t i = 0; ok && warnings != NULL && i < s->probe.warning_count; i++)
+        json_array_append_new(warnings, json_pack("{s:s, s:s}", "code", s->probe.warnings[i].code,
+                                                  "detail", s->probe.warnings[i].detail));
+    ok = ok && put(body, "assumptions", encode_assumptions(s)) && put(body, "warnings", warnings);
+    if (!ok) {
+        json_decref(body);
+        body = NULL;
+        st = GS_ERR_NOMEM;
+    }
+out:
+    free(s);
+    if (st != GS_OK) {
+        problem_from_status(problem, st);
+        return -1;
+    }
+    *response = body;
+    return 0;
+}
