@@ -408,6 +408,11 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         out->max_tokens = gs_mul(out->blocks, out->block_size, &ovf);
         out->max_concurrency = seq ? available / seq : 0;
         out->max_context = solve_context(out, in, in->batch_size ? in->batch_size : 1, available, &ovf);
+    } else {
+        /* encoder-only: no KV cache, so the cache never limits the batch or the context;
+         * the scheduler's max_num_seqs and the request's own context do */
+        out->max_concurrency = out->max_num_seqs;
+        out->max_context = in->context_length;
     }
     if (kv <= 0) {
         out->starts = false;
