@@ -120,7 +120,9 @@ enum gs_status store_write(struct store *store, store_write_fn write, void *arg,
         return gs_error_add(err, GS_ERR_INTERNAL, "", "no catalog is open");
     pthread_mutex_lock(&store->writer);
     enum gs_status st = write(store->catalog, arg, err);
-    if (st == GS_OK) {
+    /* a failed precondition means the file moved on since our snapshot (another process
+     * wrote it): reload too, so the client's next read gets the version it must match */
+    if (st == GS_OK || st == GS_ERR_PRECONDITION) {
         struct gs_error reload_err;
         gs_error_init(&reload_err);
         /* the write is committed; a failed reload leaves the old view for now and the

@@ -32,7 +32,8 @@ void store_release(struct service *service);
 
 /* Runs `write` on the writer connection with writes serialized; when it
  * returns GS_OK the catalog is reloaded and the new service swapped in
- * before store_write returns (so the writer's next read sees its change). */
+ * before store_write returns (so the writer's next read sees its change).
+ * GS_ERR_PRECONDITION reloads too: the file is newer than the snapshot. */
 typedef enum gs_status (*store_write_fn)(struct catalog *catalog, void *arg, struct gs_error *err);
 enum gs_status store_write(struct store *store, store_write_fn write, void *arg,
                            struct gs_error *err);
