@@ -281,6 +281,8 @@ static bool complete_workload(struct sizing *s, struct gs_error *err)
 {
     struct gs_workload *w = &s->req.workload;
     struct gs_demand *d = &s->demand;
+    if (w->mode == GS_MODE_INFERENCE && s->req.gpu != NULL && !w->serving.present)
+        return true; /* /v1/fit without serving settings: weights and overhead against capacity */
     if (w->mode == GS_MODE_INFERENCE) {
         const bool rate = d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS;
         if (!w->serving.present) {
@@ -842,7 +844,9 @@ static size_t fit_changes(const struct sizing *s, const struct gs_plan_limits *o
         const enum gs_weight_format f = gs_workload_format(w0);
         const bool w16 = f == GS_WF_BF16 || f == GS_WF_FP16 || f == GS_WF_FP32;
         const enum gs_kv_dtype kv = w0->serving.kv_dtype;
-        if (kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16) {
+        const bool kv_16 = w0->serving.present &&
+                           (kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16);
+        if (kv_16) {
             w.serving.kv_dtype = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
             add_change(out, &n, cap, "fp8_kv_cache",
                        mla ? "store the MLA cache as fp8_ds_mla" : "store the KV cache in fp8", 0, &w,
@@ -858,6 +862,11 @@ static size_t fit_changes(const struct sizing *s, const struct gs_plan_limits *o
             w.group_size = 0;
             add_change(out, &n, cap, "int4_weights", "serve AWQ int4 weights (group size 128)", 0,
                        &w, &l, false);
+            if (kv_16) {
+                w.serving.kv_dtype = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
+                add_change(out, &n, cap, "int4_weights_fp8_kv_cache",
+                           "AWQ int4 weights and an fp8 KV cache together", 0, &w, &l, false);
+            }
             w = *w0;
         }
         add_change(out, &n, cap, "more_gpus",
@@ -920,6 +929,13 @@ static size_t fit_changes(const struct sizing *s, const struct gs_plan_limits *o
         add_change(out, &n, cap, "qlora",
                    "QLoRA: an nf4 base with double quantization and LoRA r=16 adapters", 16, &w, &l,
                    false);
+        if (w0->training.recompute != GS_RECOMPUTE_FULL) {
+            w.training.recompute = GS_RECOMPUTE_FULL;
+            l.recompute = 1u << GS_RECOMPUTE_FULL;
+            add_change(out, &n, cap, "qlora_full_recomputation",
+                       "QLoRA r=16 with full activation recomputation", 16, &w, &l, false);
+            l = *own;
+        }
         w = *w0;
     }
     add_change(out, &n, cap, "more_gpus",
@@ -986,14 +1002,64 @@ static bool sequence_fits(const struct sizing *s, const struct gs_plan *plan,
            est.per_gpu.total_bytes <= g->usable_bytes;
 }
 
+/* Where a change that does not fit leaves the memory: sized on the asked
+ * GPUs in a plain layout (tensor parallelism for serving, data parallelism
+ * with the change's most frugal settings for training). */
+static bool change_at_count(const struct sizing *s, const struct fit_change *c,
+                            const struct gs_plan_gpu *g, uint64_t count, struct gs_plan *p)
+{
+    struct gs_workload w = c->workload;
+    memset(p, 0, sizeof(*p));
+    gs_parallelism_defaults(&w.parallelism);
+    w.gpu_total_bytes = g->usable_bytes;
+    w.gpu_is_a100 = g->is_a100;
+    p->tensor = p->pipeline = p->data = p->expert = 1;
+    if (w.mode == GS_MODE_INFERENCE) {
+        uint64_t t = 1;
+        while (t * 2 <= count && t * 2 <= g->gpus_per_node)
+            t *= 2;
+        for (; t > 1; t /= 2) {
+            w.parallelism.tensor = t;
+            if (!s->req.model.has_arch || gs_parallelism_validate(&w.parallelism, &s->req.model.arch, NULL) == GS_OK)
+                break;
+        }
+        w.parallelism.tensor = p->tensor = t;
+    } else {
+        w.parallelism.data = p->data = count;
+        for (int z = 3; z >= 0; z--)
+            if (c->limits.zero_stages & (1u << z) && (z == 0 || count > 1)) {
+                w.parallelism.zero_stage = p->zero_stage = (unsigned)z;
+                break;
+            }
+        if (c->limits.allow_offload && w.parallelism.zero_stage >= 2)
+            w.parallelism.offload = p->offload = w.parallelism.zero_stage == 3
+                                                     ? GS_OFFLOAD_OPTIMIZER_AND_PARAMS
+                                                     : GS_OFFLOAD_OPTIMIZER;
+        for (int r = GS_RECOMPUTE_FULL; r >= 0; r--)
+            if (c->limits.recompute & (1u << r)) {
+                w.training.recompute = p->recompute = (enum gs_recompute)r;
+                break;
+            }
+    }
+    if (gs_estimate_compute(&s->req.model, &w, &p->estimate, NULL) != GS_OK)
+        return false;
+    p->gpu_count = count;
+    const struct gs_estimate *e = &p->estimate;
+    if (e->has_serving && e->serving.has_budget)
+        p->headroom_bytes = e->serving.budget.kv_bytes - (int64_t)e->serving.kv_needed_bytes;
+    else
+        p->headroom_bytes = (int64_t)g->usable_bytes - (int64_t)e->per_gpu.total_bytes;
+    return true;
+}
+
 static json_t *encode_change(const struct fit_change *c, const struct gs_plan *p, bool fits,
-                             const struct gs_plan_gpu *g)
+                             bool sized, const struct gs_plan_gpu *g)
 {
     json_t *o = json_pack("{s:s, s:s, s:b}", "change", c->code, "detail", c->detail, "fits", fits);
     bool ok = o != NULL;
     if (ok && c->value)
         ok = put(o, "value", json_integer((json_int_t)c->value));
-    if (ok && fits)
+    if (ok && sized)
         ok = put(o, "gpu_count", json_integer((json_int_t)p->gpu_count)) &&
              put(o, "plan", encode_plan(p, c->workload.mode == GS_MODE_TRAINING)) &&
              put(o, "per_gpu", codec_encode_memory(&p->estimate.per_gpu)) &&
@@ -1006,11 +1072,20 @@ static json_t *encode_change(const struct fit_change *c, const struct gs_plan *p
     return o;
 }
 
+/* Whether change `a` comes nearer to fitting than `b` (unsized ones last). */
+static bool closer(const json_t *a, const json_t *b)
+{
+    const json_t *ha = json_object_get(a, "headroom_bytes"), *hb = json_object_get(b, "headroom_bytes");
+    if (ha == NULL || hb == NULL)
+        return ha != NULL && hb == NULL;
+    return json_integer_value(ha) > json_integer_value(hb);
+}
+
 static json_t *encode_changes(const struct sizing *s, const struct gs_plan_limits *own,
                               const struct gs_plan_gpu *g, uint64_t count)
 {
-    struct fit_change changes[12];
-    const size_t n = fit_changes(s, own, changes, 12);
+    struct fit_change changes[16];
+    const size_t n = fit_changes(s, own, changes, 16);
     json_t *fitting = json_array(), *failing = json_array();
     struct gs_demand none = {GS_DEMAND_NONE, 0, 0, 0, 0, 0};
     bool ok = fitting != NULL && failing != NULL;
@@ -1023,13 +1098,24 @@ static json_t *encode_changes(const struct sizing *s, const struct gs_plan_limit
         const bool fits = why == GS_REJECT_NONE;
         if (changes[i].any_count && (!fits || p.gpu_count <= count))
             continue; /* more GPUs only helps when it needs more than asked */
-        json_t *c = encode_change(&changes[i], &p, fits, g);
+        const bool sized = fits || change_at_count(s, &changes[i], g, count, &p);
+        json_t *c = encode_change(&changes[i], &p, fits, sized, g);
         ok = c != NULL && json_array_append_new(fits ? fitting : failing, c) == 0;
     }
-    /* those that fit first (gentlest first), then the rest */
-    size_t i;
-    json_t *v;
-    json_array_foreach(failing, i, v) ok = ok && json_array_append(fitting, v) == 0;
+    /* those that fit first (gentlest first), then the rest, closest to fitting first */
+    const size_t nf = json_array_size(failing);
+    json_t *order[16];
+    for (size_t i = 0; i < nf && i < 16; i++) {
+        json_t *item = json_array_get(failing, i);
+        size_t j = i;
+        while (j > 0 && closer(item, order[j - 1])) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = item;
+    }
+    for (size_t i = 0; ok && i < nf && i < 16; i++)
+        ok = json_array_append(fitting, order[i]) == 0;
     json_decref(failing);
     if (!ok) {
         json_decref(fitting);

@@ -128,13 +128,16 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
     w->gpu_is_a100 = gpu->is_a100;
 }
 
-/* Sizes one replica; true when the engine starts and holds the batch. */
+/* Sizes one replica; true when the engine starts and holds the batch (or,
+ * without serving settings, when weights and overhead fit the GPU). */
 static bool inference_fits(const struct gs_model_spec *m, const struct gs_workload *w,
                            struct gs_estimate *est)
 {
     if (gs_estimate_compute(m, w, est, NULL) != GS_OK)
         return false;
-    return est->has_serving && est->serving.has_budget && est->serving.holds_batch;
+    if (!est->has_serving)
+        return est->per_gpu.total_bytes <= w->gpu_total_bytes;
+    return est->serving.has_budget && est->serving.holds_batch;
 }
 
 /* Replica throughput and the replicas the demand needs. */
@@ -144,6 +147,16 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m, const st
 {
     const struct gs_estimate *est = &plan->estimate;
     const struct gs_inference_result *r = &est->serving;
+    const bool rate = d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS;
+    if (!est->has_serving) {
+        /* without a batch and context there is no throughput to size replicas by */
+        if (rate)
+            return GS_REJECT_NO_THROUGHPUT;
+        plan->replicas = plan->data = 1;
+        plan->gpu_count = plan->tensor * plan->pipeline;
+        plan->nodes = nodes_for(plan->gpu_count, node_size(gpu));
+        return plan->gpu_count <= l->max_gpus ? GS_REJECT_NONE : GS_REJECT_DOES_NOT_FIT;
+    }
     uint64_t batch = r->max_concurrency < r->max_num_seqs ? r->max_concurrency : r->max_num_seqs;
     if (batch == 0)
         batch = 1;
@@ -163,7 +176,7 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m, const st
     };
     plan->has_throughput = gs_perf_decode(&in, &gpu->perf, eff, &plan->decode);
     uint64_t replicas = 1;
-    if (d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS) {
+    if (rate) {
         if (!plan->has_throughput)
             return GS_REJECT_NO_THROUGHPUT;
         const double per = d->kind == GS_DEMAND_REQUESTS ? plan->decode.requests_per_s
@@ -588,9 +601,6 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
         return gs_error_add(err, GS_ERR_INVALID, "/gpu", "the GPU has no memory capacity on record");
     enum gs_status st;
     if (workload->mode == GS_MODE_INFERENCE) {
-        if (!workload->serving.present)
-            return gs_error_add(err, GS_ERR_INVALID, "/inference",
-                                "is required: the batch and context each replica must hold");
         /* validate the request once at one GPU, so errors name the request's fields */
         struct gs_workload probe = *workload;
         gs_parallelism_defaults(&probe.parallelism);

@@ -361,6 +361,47 @@ static void test_oversized_body(void **state)
     free(big);
 }
 
+/* Sizing over HTTP: a recommendation ranked by cost, a fit verdict, and the
+ * methods the routes accept. */
+static void test_recommend_and_fit(void **state)
+{
+    (void)state;
+    const char *rec = "{\"model\":\"llama-3.1-8b\",\"inference\":{\"context_length\":4096},"
+                      "\"demand\":{\"output_tokens_per_s\":2000,\"prompt_tokens\":1024,"
+                      "\"output_tokens\":256},\"constraints\":{\"gpus\":[\"h100\",\"l4\",\"t4\"]}}";
+    struct reply r = request("POST", "/v1/recommend", "application/json", rec, strlen(rec));
+    assert_int_equal(r.status, 200);
+    json_t *body = parse(&r);
+    json_t *options = json_object_get(body, "options");
+    assert_true(json_array_size(options) >= 1);
+    assert_true(json_array_size(options) + json_array_size(json_object_get(body, "rejected")) == 3);
+    double previous = 0;
+    size_t i;
+    json_t *o;
+    json_array_foreach(options, i, o)
+    {
+        const double cost = json_number_value(json_object_get(o, "cost_per_hour"));
+        assert_true(cost >= previous);
+        previous = cost;
+    }
+    json_decref(body);
+    free(r.body);
+
+    const char *fit = "{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\"}";
+    r = request("POST", "/v1/fit", "application/json", fit, strlen(fit));
+    assert_int_equal(r.status, 200);
+    body = parse(&r);
+    assert_true(json_is_true(json_object_get(body, "fits")));
+    json_decref(body);
+    free(r.body);
+
+    const char *no_gpu = "{\"model\":\"llama-3.1-8b\"}";
+    r = request("POST", "/v1/fit", "application/json", no_gpu, strlen(no_gpu));
+    expect_problem(&r, 400, "/gpu");
+    r = request("GET", "/v1/recommend", NULL, NULL, 0);
+    expect_problem(&r, 405, NULL);
+}
+
 static void test_contract_and_web_form(void **state)
 {
     (void)state;
@@ -429,6 +470,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_estimate_acceptance),
         cmocka_unit_test(test_bad_requests),
         cmocka_unit_test(test_oversized_body),
+        cmocka_unit_test(test_recommend_and_fit),
         cmocka_unit_test(test_contract_and_web_form),
         cmocka_unit_test(test_concurrent_clients),
     };

@@ -1,0 +1,380 @@
+/*
+ * test_plan.c - the roofline throughput model and the plan search, against
+ * the worked examples of estimation.md 5 and hand computations written out
+ * beside each case.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "gs/plan.h"
+#include "gs/units.h"
+
+#include <math.h>
+#include <string.h>
+
+static struct gs_arch llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k, uint64_t i, uint64_t V)
+{
+    struct gs_arch x;
+    memset(&x, 0, sizeof(x));
+    x.family = GS_FAMILY_LLAMA;
+    x.hidden_size = h;
+    x.num_hidden_layers = L;
+    x.num_attention_heads = a;
+    x.num_key_value_heads = k;
+    x.head_dim = h / a;
+    x.intermediate_size = i;
+    x.vocab_size = V;
+    return x;
+}
+
+/* H100 SXM as llm-analysis lists it (estimation.md 5): 3,350 GB/s, 989 dense BF16 TFLOPS. */
+static struct gs_perf_gpu h100(void)
+{
+    struct gs_perf_gpu g = {3350, 989, 989, 900, 5};
+    return g;
+}
+
+static void close_to(double got, double want, double tolerance)
+{
+    if (fabs(got - want) > tolerance * fabs(want))
+        fail_msg("got %.6g, want %.6g (within %.3g%%)", got, want, tolerance * 100);
+}
+
+/* estimation.md 5, decode upper bounds (efficiency 1): Llama-2-7B bf16, one
+ * sequence: 13,476,831,232 bytes of weights / 3.35 TB/s = 4.023 ms -> 248.6
+ * tokens/s ("<=249"); with a 4k context the KV cache adds 4,096 x 524,288 =
+ * 2,147,483,648 bytes: 15,624,314,880 / 3.35e12 = 4.664 ms -> 214.4 ("<=214"). */
+static void test_decode_upper_bounds(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_perf_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    eff.decode_bandwidth_permille = 1000;
+    eff.decode_compute_permille = 1000;
+    struct gs_decode_input in = {&a, 6607343616ULL, 6738415616ULL, 0, 13476831232ULL, 524288, 1, 1,
+                                 1, 0, 0};
+    struct gs_decode_result r;
+    assert_true(gs_perf_decode(&in, &g, &eff, &r));
+    close_to(r.decode_tokens_per_s, 3350e9 / 13476831232.0, 1e-9);
+    close_to(r.decode_tokens_per_s, 248.6, 0.001);
+    in.prompt_tokens = 4096; /* decode at a 4,096-token context (no output: the mean is the prompt) */
+    assert_true(gs_perf_decode(&in, &g, &eff, &r));
+    close_to(r.decode_tokens_per_s, 214.4, 0.001);
+    /* memory-bound: the compute side is far smaller at batch 1 */
+    assert_true(r.compute_seconds < r.memory_seconds / 50);
+    /* the GPU must have the figures */
+    struct gs_perf_gpu blank = {0, 0, 0, 0, 0};
+    assert_false(gs_perf_decode(&in, &blank, &eff, &r));
+}
+
+/* Prefill, estimation.md 5: Llama-2-7B, T = 4,096 at 50% of 989 TFLOPS. Our
+ * count uses the active parameters (the input embedding is a lookup, no
+ * FLOPs): 2 x 6,607,343,616 x 4,096 = 54,127,358,902,272 plus causal
+ * attention 2 x 32 x 4,096^2 x 32 x 128 = 4,398,046,511,104 -> 5.8525e13
+ * FLOPs / 494.5e12 = 0.11835 s (the section's 5.96e13 and 0.12 s count all
+ * 6.74e9 parameters). */
+static void test_prefill(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_perf_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_decode_input in = {&a, 6607343616ULL, 6738415616ULL, 0, 13476831232ULL, 524288, 1, 1,
+                                 1, 4096, 1};
+    struct gs_decode_result r;
+    assert_true(gs_perf_decode(&in, &g, &eff, &r));
+    const double flops = 2.0 * 6607343616.0 * 4096 + 2.0 * 32 * 4096.0 * 4096 * 32 * 128;
+    close_to(flops, 5.8525405e13, 1e-6);
+    close_to(r.prefill_seconds, flops / (989e12 * 0.5), 1e-9);
+    close_to(r.prefill_seconds, 0.11835, 0.001);
+    /* tensor parallelism over 4 GPUs divides it by 4 */
+    in.tensor = 4;
+    struct gs_decode_result r4;
+    assert_true(gs_perf_decode(&in, &g, &eff, &r4));
+    close_to(r4.prefill_seconds, r.prefill_seconds / 4, 1e-9);
+    /* and adds two all-reduces per layer: 64 x (10 us + 2 x 3/4 x 8,192 B / 450 GB/s) */
+    close_to(r4.comm_seconds, 64 * (10e-6 + 1.5 * 8192 / 450e9), 1e-9);
+}
+
+/* Mixtral's experts touched per layer with uniform routing, estimation.md 5:
+ * E (1 - (1 - k/E)^B) = 2.0 at B = 1, 5.5 at B = 4, 7.2 at B = 8. */
+static void test_moe_experts_touched(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 32000);
+    a.family = GS_FAMILY_MIXTRAL;
+    a.num_experts = 8;
+    a.num_experts_per_tok = 2;
+    struct gs_perf_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    const double want[] = {2.0, 5.5, 7.2};
+    const uint64_t batch[] = {1, 4, 8};
+    for (size_t i = 0; i < 3; i++) {
+        struct gs_decode_input in = {&a, 12748853248ULL, 46702792704ULL, 45097156608ULL,
+                                     93405585408ULL, 131072, 1, 1, batch[i], 0, 1};
+        struct gs_decode_result r;
+        assert_true(gs_perf_decode(&in, &g, &eff, &r));
+        close_to(r.experts_touched, want[i], 0.01);
+    }
+}
+
+/* Training time, estimation.md 5: Llama-2-7B on 2T tokens, C = 6 x 6.74e9 x
+ * 2e12 = 8.09e22 FLOPs; 64 H100 at 40% MFU -> 887 hours (37 days), 56.8k
+ * GPU-hours. */
+static void test_training_time(void **state)
+{
+    (void)state;
+    struct gs_perf_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_train_input in = {6738415616ULL, false, GS_METHOD_FULL, GS_RECOMPUTE_NONE,
+                                GS_REGIME_BF16_MIXED, 64, 1, 1, 2e12};
+    struct gs_train_result r;
+    assert_true(gs_perf_train(&in, &g, &eff, &r));
+    close_to(r.flops_per_token * 2e12, 8.086e22, 0.001);
+    close_to(r.seconds / 3600, 887, 0.001);
+    close_to(r.seconds / 86400, 37, 0.01);
+    close_to(r.gpu_hours, 56.8e3, 0.001);
+    const double seconds_on_64 = r.seconds;
+
+    /* published run, estimation.md 5: Llama 2 7B took 184,320 A100-80GB GPU-hours, which is
+     * 39% MFU at 312 TFLOPS: 8.086e22 / (312e12 x 0.39) / 3600 = 184,600 GPU-hours */
+    struct gs_perf_gpu a100 = {2039, 312, 312, 600, 4};
+    eff.training_mfu_permille = 390;
+    assert_true(gs_perf_train(&in, &a100, &eff, &r));
+    close_to(r.gpu_hours, 184320, 0.005);
+
+    /* the deadline sizing inverts it: that time at 40% MFU needs 64 GPUs, a little less 65 */
+    eff.training_mfu_permille = 0;
+    assert_int_equal(gs_perf_train_gpus_for(&in, &g, &eff, seconds_on_64 * (1 + 1e-9)), 64);
+    assert_int_equal(gs_perf_train_gpus_for(&in, &g, &eff, seconds_on_64 * 0.99), 65);
+
+    /* MoE default MFU 0.30; LoRA 4N; full recomputation 8N of work per 6N; the 1F1B bubble
+     * with p = 4 and m = 16 is 16/19 */
+    in.moe = true;
+    in.method = GS_METHOD_LORA;
+    in.recompute = GS_RECOMPUTE_FULL;
+    in.pipeline = 4;
+    in.micro_batches = 16;
+    assert_true(gs_perf_train(&in, &g, &eff, &r));
+    close_to(r.mfu, 0.30, 1e-12);
+    close_to(r.flops_per_token, 4.0 * 6738415616.0, 1e-12);
+    close_to(r.hardware_factor, 6.0 / 4.0, 1e-12);
+    close_to(r.bubble_factor, 16.0 / 19.0, 1e-12);
+    /* fp32 regimes run on TF32 at half the BF16 rate */
+    close_to(gs_perf_peak_flops(&g, GS_REGIME_FP32), 494.5e12, 1e-12);
+}
+
+static struct gs_plan_gpu plan_h100(void)
+{
+    struct gs_plan_gpu g;
+    memset(&g, 0, sizeof(g));
+    g.usable_bytes = 85061827297ULL; /* 79.22 GiB, the vLLM log */
+    g.gpus_per_node = 8;
+    g.perf = h100();
+    g.has_price = true;
+    g.price_per_gpu_hour = 2.5;
+    return g;
+}
+
+static void serving(struct gs_workload *w, uint64_t batch, uint64_t context)
+{
+    memset(w, 0, sizeof(*w));
+    w->mode = GS_MODE_INFERENCE;
+    w->weights = GS_DTYPE_BF16;
+    gs_training_defaults(&w->training);
+    gs_parallelism_defaults(&w->parallelism);
+    w->serving.present = true;
+    w->serving.batch_size = batch;
+    w->serving.context_length = context;
+    w->serving.engine.engine = GS_ENGINE_VLLM;
+}
+
+/* Llama-3.1-70B bf16 serving one 8k sequence on H100s (vLLM, 0.9 of 79.22
+ * GiB = 76.56e9 bytes). TP 2 holds 70.55e9 bytes of weights per GPU, and
+ * with 3.84e9 of non-torch memory and the activation peak nothing is left
+ * for the KV cache; TP 4 leaves room. The search answers TP 4, 4 GPUs,
+ * $10/hour at $2.50 per GPU-hour. */
+static void test_smallest_serving_layout(void **state)
+{
+    (void)state;
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = llama(8192, 80, 64, 8, 28672, 128256);
+    struct gs_workload w;
+    serving(&w, 1, 8192);
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    struct gs_demand d = {GS_DEMAND_NONE, 0, 0, 0, 0, 0};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan p;
+    enum gs_plan_reject why;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.tensor, 4);
+    assert_int_equal(p.pipeline, 1);
+    assert_int_equal(p.gpu_count, 4);
+    assert_int_equal(p.replicas, 1);
+    assert_int_equal(p.nodes, 1);
+    close_to(p.cost_per_hour, 10.0, 1e-12);
+    assert_true(p.estimate.serving.holds_batch);
+    /* the same layout through the estimate: the same per-GPU figures */
+    struct gs_workload check = w;
+    check.parallelism.tensor = 4;
+    check.gpu_total_bytes = g.usable_bytes;
+    struct gs_estimate est;
+    assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
+    assert_int_equal(est.per_gpu.total_bytes, p.estimate.per_gpu.total_bytes);
+    /* TP 2 does not start; the plan says why it is not chosen */
+    check.parallelism.tensor = 2;
+    assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
+    assert_false(est.serving.holds_batch);
+
+    /* with quantization allowed, AWQ int4 on one GPU is cheaper */
+    l.allow_quantization = true;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(p.gpu_count, 1);
+    assert_int_equal(p.format, GS_WF_AWQ);
+
+    /* a demand the layout cannot meet within 4 GPUs */
+    l.allow_quantization = false;
+    l.max_gpus = 4;
+    struct gs_demand big = {GS_DEMAND_OUTPUT_TOKENS, 1e6, 1000, 200, 0, 0};
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &big, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_MISSES_DEMAND);
+    /* and one GPU of 24 GB cannot hold it at all */
+    g.usable_bytes = 24000000000ULL;
+    l.max_gpus = 2;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
+}
+
+/* Replicas for a token demand: ceil(demand / one replica's rate), and cost
+ * follows: Llama-3.1-8B on one H100 per replica. */
+static void test_replicas_for_demand(void **state)
+{
+    (void)state;
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_workload w;
+    serving(&w, 1, 4096);
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_demand d = {GS_DEMAND_OUTPUT_TOKENS, 1, 2048, 2048, 0, 0};
+    struct gs_plan p;
+    enum gs_plan_reject why;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.replicas, 1);
+    const double one = p.decode.output_tokens_per_s;
+    assert_true(one > 0);
+    d.rate = one * 7.5;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(p.replicas, 8);
+    assert_int_equal(p.gpu_count, 8 * p.tensor * p.pipeline);
+    close_to(p.output_tokens_per_s, one * 8, 1e-9);
+    close_to(p.cost_per_hour, 2.5 * (double)p.gpu_count, 1e-12);
+    close_to(p.cost_per_million_tokens, p.cost_per_hour / (p.output_tokens_per_s * 3600) * 1e6,
+             1e-12);
+    /* the batch each replica runs is what its KV cache holds, at most max_num_seqs (1024) */
+    assert_true(p.batch_per_replica <= p.estimate.serving.max_concurrency);
+    assert_true(p.batch_per_replica <= 1024);
+    /* a budget below the cost rejects it */
+    l.max_cost_per_hour = p.cost_per_hour - 0.01;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_OVER_BUDGET);
+}
+
+/* Training Llama-2-7B (bf16 mixed, AdamW: 16 bytes a parameter, 107.8 GB of
+ * states) on 80 GB GPUs: it cannot fit on one, and the search's first fit is
+ * the smallest count; the layout it reports fits when estimated on its own,
+ * and every smaller count does not fit with any allowed option. */
+static void test_training_layout(void **state)
+{
+    (void)state;
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_workload w;
+    memset(&w, 0, sizeof(w));
+    w.mode = GS_MODE_TRAINING;
+    w.weights = GS_DTYPE_BF16;
+    gs_training_defaults(&w.training);
+    gs_parallelism_defaults(&w.parallelism);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 4096;
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    struct gs_demand d = {GS_DEMAND_NONE, 0, 0, 0, 0, 0};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan p;
+    enum gs_plan_reject why;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(p.gpu_count > 1);
+    assert_true(p.estimate.per_gpu.total_bytes <= g.usable_bytes);
+    assert_int_equal(p.gpu_count, p.tensor * p.pipeline * p.data);
+    struct gs_plan q;
+    for (uint64_t n = 1; n < p.gpu_count; n *= 2) {
+        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, n, &q, &why, NULL), GS_OK);
+        assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
+    }
+    /* the layout as an estimate request fits with the same total */
+    struct gs_workload check = w;
+    check.parallelism.tensor = p.tensor;
+    check.parallelism.pipeline = p.pipeline;
+    check.parallelism.data = p.data;
+    check.parallelism.zero_stage = p.zero_stage;
+    check.parallelism.sequence_parallel = p.tensor > 1;
+    check.training.recompute = p.recompute;
+    struct gs_estimate est;
+    assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
+    assert_int_equal(est.per_gpu.total_bytes, p.estimate.per_gpu.total_bytes);
+
+    /* a deadline: 100e9 tokens in 7 days. 6 x 6,607,343,616 x 1e11 = 3.9644e21 FLOPs at
+     * 989e12 x 0.4 per GPU = 10.022 GPU-days, so at least 2 GPUs, and the plan meets it */
+    struct gs_demand deadline = {GS_DEMAND_TRAINING, 0, 0, 0, 1e11, 7};
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &deadline, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(p.has_throughput);
+    assert_true(p.train.seconds <= 7 * 86400);
+    close_to(p.total_cost, p.train.gpu_hours * 2.5, 1e-12);
+    /* and an impossible one within 8 GPUs */
+    l.max_gpus = 8;
+    deadline.deadline_days = 0.1;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &deadline, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_MISSES_DEMAND);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decode_upper_bounds),
+        cmocka_unit_test(test_prefill),
+        cmocka_unit_test(test_moe_experts_touched),
+        cmocka_unit_test(test_training_time),
+        cmocka_unit_test(test_smallest_serving_layout),
+        cmocka_unit_test(test_replicas_for_demand),
+        cmocka_unit_test(test_training_layout),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,425 @@
+/*
+ * test_sizing.c - /v1/recommend and /v1/fit over the seeded catalog, and the
+ * invariants the issue names, checked over many generated requests:
+ *   - a larger GPU never needs more GPUs under the same plan rules;
+ *   - an option reported as fitting fits when sent to /v1/estimate;
+ *   - raising the budget never removes an option;
+ *   - options are ordered by their stated cost.
+ * Requests come from a fixed-seed generator, so a failure reproduces.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "catalog.h"
+#include "codec.h"
+#include "gs/plan.h"
+#include "gs/units.h"
+#include "problem.h"
+#include "service.h"
+#include "sizing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[64];
+static char db_path[96];
+static struct catalog *catalog;
+static struct service *service;
+
+static int setup_group(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/gs-sizing-XXXXXX");
+    if (mkdtemp(dir) == NULL)
+        return -1;
+    snprintf(db_path, sizeof(db_path), "%s/catalog.db", dir);
+    struct catalog_snapshot *snap = NULL;
+    if (catalog_open(db_path, &catalog, NULL) != GS_OK ||
+        catalog_snapshot_load(catalog, &snap, NULL) != GS_OK ||
+        service_create(snap, &service, NULL) != GS_OK)
+        return -1;
+    return 0;
+}
+
+static int teardown_group(void **state)
+{
+    (void)state;
+    char path[128];
+    service_free(service);
+    catalog_close(catalog);
+    const char *suffixes[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "%s%s", db_path, suffixes[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    return 0;
+}
+
+typedef int (*operation)(const struct service *, const json_t *, json_t **, struct problem *);
+
+static json_t *run(operation op, json_t *request)
+{
+    json_t *response = NULL;
+    struct problem p;
+    problem_init(&p);
+    if (op(service, request, &response, &p) != 0) {
+        char *text = json_dumps(request, JSON_COMPACT);
+        fail_msg("%s failed (%d %s): %s: %s", text, p.status, p.title,
+                 p.errors.count ? p.errors.items[0].pointer : "",
+                 p.errors.count ? p.errors.items[0].detail : "");
+    }
+    return response;
+}
+
+static json_t *parse(const char *text)
+{
+    json_error_t e;
+    json_t *v = json_loads(text, 0, &e);
+    if (v == NULL)
+        fail_msg("bad test JSON: %s", e.text);
+    return v;
+}
+
+/* xorshift64*: a small, fixed-seed generator so failures reproduce */
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static uint64_t next(uint64_t n)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (rng * 0x2545f4914f6cdd1dULL) % n;
+}
+
+static const char *const inference_models[] = {"llama-3.1-8b", "mistral-7b-v0.1", "qwen2.5-14b",
+                                                "mixtral-8x7b", "llama-3.1-70b", "gemma-2-9b",
+                                                "phi-3-mini-4k", "deepseek-v2-lite"};
+static const char *const training_models[] = {"llama-3.1-8b", "qwen2.5-7b", "mistral-7b-v0.1",
+                                              "gemma-2-2b", "llama-3.2-1b"};
+
+static json_t *inference_request(void)
+{
+    const uint64_t batch[] = {1, 4, 16, 64};
+    const uint64_t context[] = {2048, 4096, 8192};
+    json_t *r = json_pack("{s:s, s:s, s:{s:I, s:I}}", "model",
+                          inference_models[next(sizeof(inference_models) / sizeof(char *))], "mode",
+                          "inference", "inference", "batch_size", (json_int_t)batch[next(4)],
+                          "context_length", (json_int_t)context[next(3)]);
+    const uint64_t ctx = (uint64_t)json_integer_value(
+        json_object_get(json_object_get(r, "inference"), "context_length"));
+    if (next(3) > 0)
+        json_object_set_new(r, "demand",
+                            json_pack("{s:f, s:I, s:I}", "output_tokens_per_s",
+                                      (double)(200 + next(20000)), "prompt_tokens",
+                                      (json_int_t)(ctx / 2), "output_tokens", (json_int_t)(ctx / 4)));
+    if (next(2))
+        json_object_set_new(r, "constraints",
+                            json_pack("{s:{s:b}}", "allow", "quantization", (int)next(2)));
+    return r;
+}
+
+static json_t *training_request(void)
+{
+    const uint64_t seq[] = {1024, 2048, 4096};
+    json_t *r = json_pack("{s:s, s:s, s:{s:I, s:I, s:I}, s:{s:f, s:f}}", "model",
+                          training_models[next(sizeof(training_models) / sizeof(char *))], "mode",
+                          "training", "training", "sequence_length", (json_int_t)seq[next(3)],
+                          "batch_size", (json_int_t)(1 + next(2)), "gradient_accumulation_steps",
+                          (json_int_t)(1 + next(16)), "demand", "training_tokens",
+                          (double)(1 + next(50)) * 1e9, "deadline_days", (double)(3 + next(28)));
+    return r;
+}
+
+/* The option's layout as an estimate request for its GPU. */
+static json_t *option_as_estimate(const json_t *request, const json_t *option, bool training)
+{
+    json_t *e = json_deep_copy(request);
+    json_object_del(e, "demand");
+    json_object_del(e, "constraints");
+    json_object_del(e, "efficiency");
+    json_object_set_new(e, "gpu", json_string(json_string_value(json_object_get(option, "gpu"))));
+    const json_t *plan = json_object_get(option, "plan");
+    json_t *par = json_pack("{s:O, s:O}", "tensor", json_object_get(plan, "tensor"), "pipeline",
+                            json_object_get(plan, "pipeline"));
+    if (training) {
+        json_object_set(par, "data", json_object_get(plan, "data"));
+        json_object_set(par, "expert", json_object_get(plan, "expert"));
+        json_object_set(par, "zero_stage", json_object_get(plan, "zero_stage"));
+        json_object_set(par, "offload", json_object_get(plan, "offload"));
+        json_object_set(par, "sequence_parallel", json_object_get(plan, "sequence_parallel"));
+        json_object_set(json_object_get(e, "training"), "activation_checkpointing",
+                        json_object_get(plan, "activation_checkpointing"));
+    } else {
+        const json_t *precision = json_object_get(option, "precision");
+        json_object_set_new(e, "precision",
+                            json_pack("{s:O}", "weights", json_object_get(precision, "weights")));
+        json_object_set(json_object_get(e, "inference"), "kv_cache_dtype",
+                        json_object_get(precision, "kv_cache_dtype"));
+    }
+    json_object_set_new(e, "parallelism", par);
+    return e;
+}
+
+static double number(const json_t *o, const char *key)
+{
+    return json_number_value(json_object_get(o, key));
+}
+
+/* Checks one recommendation: ordering, arithmetic, and every option
+ * re-estimated on its own. */
+static void check_recommendation(const json_t *request, const json_t *response, bool training)
+{
+    const json_t *options = json_object_get(response, "options");
+    double previous = -1;
+    size_t i;
+    const json_t *o;
+    json_array_foreach(options, i, o)
+    {
+        assert_int_equal(json_integer_value(json_object_get(o, "rank")), (json_int_t)(i + 1));
+        const double cost = training && json_object_get(o, "total_cost") != NULL
+                                ? number(o, "total_cost")
+                                : number(o, "cost_per_hour");
+        assert_true(cost >= previous);
+        previous = cost;
+        const double count = number(o, "gpu_count");
+        assert_true(fabs(number(o, "cost_per_hour") - number(o, "price_per_gpu_hour") * count) <=
+                    1e-9 * number(o, "cost_per_hour"));
+        const json_t *plan = json_object_get(o, "plan");
+        if (!training) {
+            assert_int_equal(json_integer_value(json_object_get(o, "gpu_count")),
+                             json_integer_value(json_object_get(o, "replicas")) *
+                                 json_integer_value(json_object_get(plan, "tensor")) *
+                                 json_integer_value(json_object_get(plan, "pipeline")));
+        } else {
+            assert_int_equal(json_integer_value(json_object_get(o, "gpu_count")),
+                             json_integer_value(json_object_get(plan, "tensor")) *
+                                 json_integer_value(json_object_get(plan, "pipeline")) *
+                                 json_integer_value(json_object_get(plan, "data")));
+            const json_t *demand = json_object_get(request, "demand");
+            const json_t *through = json_object_get(o, "throughput");
+            assert_true(number(through, "wall_clock_days") <= number(demand, "deadline_days") + 1e-9);
+        }
+        const json_t *demand = json_object_get(request, "demand");
+        if (!training && demand != NULL)
+            assert_true(number(json_object_get(o, "throughput"), "output_tokens_per_s") >=
+                        number(demand, "output_tokens_per_s") * (1 - 1e-9));
+        /* the same layout through /v1/estimate fits, with the same per-GPU total */
+        json_t *e = option_as_estimate(request, o, training);
+        json_t *est = run(service_estimate, e);
+        const json_t *fit = json_object_get(est, "fit");
+        if (!json_is_true(json_object_get(fit, "fits"))) {
+            char *text = json_dumps(e, JSON_COMPACT);
+            fail_msg("option %s does not fit when estimated: %s", json_string_value(json_object_get(o, "gpu")),
+                     text);
+        }
+        assert_int_equal(json_integer_value(json_object_get(json_object_get(est, "per_gpu"), "total_bytes")),
+                         json_integer_value(json_object_get(json_object_get(o, "per_gpu"), "total_bytes")));
+        json_decref(est);
+        json_decref(e);
+    }
+}
+
+static bool listed(const json_t *options, const char *gpu)
+{
+    size_t i;
+    const json_t *o;
+    json_array_foreach(options, i, o) if (strcmp(json_string_value(json_object_get(o, "gpu")), gpu) == 0)
+        return true;
+    return false;
+}
+
+/* Options under a budget are the options without one that cost at most it. */
+static void check_budget_monotone(json_t *request, const json_t *response)
+{
+    const json_t *all = json_object_get(response, "options");
+    if (json_array_size(all) < 2)
+        return;
+    const double mid = number(json_array_get(all, json_array_size(all) / 2), "cost_per_hour");
+    const double budgets[] = {mid * 0.999, mid, mid * 4};
+    json_t *previous = NULL;
+    for (size_t b = 0; b < 3; b++) {
+        json_t *r = json_deep_copy(request);
+        json_t *c = json_object_get(r, "constraints");
+        if (c == NULL) {
+            c = json_object();
+            json_object_set_new(r, "constraints", c);
+        }
+        json_object_set_new(c, "max_cost_per_hour", json_real(budgets[b]));
+        json_t *out = run(sizing_recommend, r);
+        const json_t *options = json_object_get(out, "options");
+        size_t i;
+        const json_t *o;
+        json_array_foreach(options, i, o) assert_true(number(o, "cost_per_hour") <= budgets[b] * (1 + 1e-12));
+        /* raising the budget never removes an option */
+        if (previous != NULL)
+            json_array_foreach(json_object_get(previous, "options"), i, o)
+                assert_true(listed(options, json_string_value(json_object_get(o, "gpu"))));
+        /* and every option of the unbudgeted answer within the budget is kept */
+        json_array_foreach(all, i, o) if (number(o, "cost_per_hour") <= budgets[b])
+            assert_true(listed(options, json_string_value(json_object_get(o, "gpu"))));
+        json_decref(previous);
+        previous = out;
+        json_decref(r);
+    }
+    json_decref(previous);
+}
+
+static void test_generated_recommendations(void **state)
+{
+    (void)state;
+    size_t checked = 0;
+    for (int k = 0; k < 24; k++) {
+        const bool training = k % 3 == 2;
+        json_t *request = training ? training_request() : inference_request();
+        json_t *response = run(sizing_recommend, request);
+        check_recommendation(request, response, training);
+        checked += json_array_size(json_object_get(response, "options"));
+        if (k % 4 == 0)
+            check_budget_monotone(request, response);
+        json_decref(response);
+        json_decref(request);
+    }
+    /* the generator must produce answers worth checking, not only rejections */
+    if (checked < 100)
+        fail_msg("only %zu options were checked", checked);
+}
+
+/* A larger GPU never needs more GPUs under the same plan rules: synthetic
+ * GPUs that differ only in capacity, on each side of vLLM's 70 GiB batch
+ * default boundary, for generated workloads. */
+static void test_larger_gpu_never_needs_more(void **state)
+{
+    (void)state;
+    const struct catalog_snapshot *snap = service_snapshot(service);
+    struct codec_arch_table archs;
+    service_arch_table(service, &archs);
+    const uint64_t small[] = {16, 24, 40, 48, 64};   /* GiB, below 70 */
+    const uint64_t large[] = {72, 80, 94, 141, 192}; /* at least 70 */
+    for (int k = 0; k < 12; k++) {
+        const bool training = k % 2 == 1;
+        const char *id = training ? training_models[next(sizeof(training_models) / sizeof(char *))]
+                                  : inference_models[next(sizeof(inference_models) / sizeof(char *))];
+        const struct catalog_model *m = catalog_snapshot_model(snap, id);
+        assert_non_null(m);
+        struct gs_model_spec spec;
+        memset(&spec, 0, sizeof(spec));
+        spec.has_arch = true;
+        spec.arch = archs.archs[m - snap->models];
+        struct gs_workload w;
+        memset(&w, 0, sizeof(w));
+        w.weights = GS_DTYPE_BF16;
+        gs_training_defaults(&w.training);
+        gs_parallelism_defaults(&w.parallelism);
+        if (training) {
+            w.mode = GS_MODE_TRAINING;
+            w.training.batch_size = 1 + next(2);
+            w.training.sequence_length = 1024u << next(3);
+        } else {
+            w.mode = GS_MODE_INFERENCE;
+            w.serving.present = true;
+            w.serving.batch_size = 1u << next(6);
+            w.serving.context_length = 2048u << next(3);
+            w.serving.engine.engine = GS_ENGINE_VLLM;
+        }
+        struct gs_plan_limits l;
+        gs_plan_limits_defaults(&l);
+        l.max_gpus = 64;
+        struct gs_demand d = {GS_DEMAND_NONE, 0, 0, 0, 0, 0};
+        struct gs_efficiency eff;
+        gs_efficiency_defaults(&eff);
+        for (int side = 0; side < 2; side++) {
+            uint64_t last = UINT64_MAX;
+            for (size_t c = 0; c < 5; c++) {
+                struct gs_plan_gpu g;
+                memset(&g, 0, sizeof(g));
+                g.usable_bytes = (side ? large[c] : small[c]) * GS_GIB;
+                g.gpus_per_node = 8;
+                struct gs_plan p;
+                enum gs_plan_reject why;
+                assert_int_equal(gs_plan_search(&spec, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+                if (why != GS_REJECT_NONE) {
+                    if (last != UINT64_MAX)
+                        fail_msg("%s fits on %llu-GiB GPUs but not on larger ones", id,
+                                 (unsigned long long)(side ? large[c - 1] : small[c - 1]));
+                    continue;
+                }
+                if (p.gpu_count > last)
+                    fail_msg("%s: %llu GPUs of %llu GiB but %llu of the smaller", id,
+                             (unsigned long long)p.gpu_count,
+                             (unsigned long long)(side ? large[c] : small[c]), (unsigned long long)last);
+                last = p.gpu_count;
+            }
+        }
+    }
+}
+
+/* /v1/fit: the acceptance-style cases written out. */
+static void test_fit(void **state)
+{
+    (void)state;
+    /* Llama-3.1-8B bf16 on one H100: 16.06e9 bytes of weights, fits on one GPU */
+    json_t *r = parse("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"inference\":{\"batch_size\":8,"
+                      "\"context_length\":8192}}");
+    json_t *out = run(sizing_fit, r);
+    assert_true(json_is_true(json_object_get(out, "fits")));
+    assert_int_equal(json_integer_value(json_object_get(out, "min_gpu_count")), 1);
+    assert_true(json_integer_value(json_object_get(out, "max_batch")) >= 8);
+    assert_true(json_integer_value(json_object_get(out, "max_context")) >= 8192);
+    json_decref(out);
+    json_decref(r);
+    /* Llama-3.1-70B bf16 (141e9 bytes) cannot fit one H100; the smallest group is TP 4 */
+    r = parse("{\"model\":\"llama-3.1-70b\",\"gpu\":\"h100\",\"inference\":{\"batch_size\":32,"
+              "\"context_length\":8192}}");
+    out = run(sizing_fit, r);
+    assert_true(json_is_false(json_object_get(out, "fits")));
+    assert_int_equal(json_integer_value(json_object_get(out, "min_gpu_count")), 4);
+    const json_t *first = json_array_get(json_object_get(out, "changes"), 0);
+    assert_string_equal(json_string_value(json_object_get(first, "change")), "more_gpus");
+    assert_true(json_is_true(json_object_get(first, "fits")));
+    /* every change reports the memory it leads to */
+    size_t i;
+    const json_t *c;
+    json_array_foreach(json_object_get(out, "changes"), i, c)
+        assert_non_null(json_object_get(c, "per_gpu"));
+    json_decref(out);
+    json_decref(r);
+    /* asked on 4 GPUs it fits, in TP 4 */
+    r = parse("{\"model\":\"llama-3.1-70b\",\"gpu\":\"h100\",\"gpu_count\":4,\"inference\":"
+              "{\"batch_size\":32,\"context_length\":8192}}");
+    out = run(sizing_fit, r);
+    assert_true(json_is_true(json_object_get(out, "fits")));
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(out, "plan"), "tensor")), 4);
+    json_decref(out);
+    json_decref(r);
+    /* training an 8B model on one 24 GB card: not as asked; LoRA and QLoRA are among the
+     * changes, and the largest micro-batch at the smallest fitting layout is an integer */
+    r = parse("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"gpu\":\"rtx-4090\","
+              "\"training\":{\"sequence_length\":2048,\"batch_size\":1}}");
+    out = run(sizing_fit, r);
+    assert_true(json_is_false(json_object_get(out, "fits")));
+    bool qlora = false;
+    json_array_foreach(json_object_get(out, "changes"), i, c)
+        qlora |= strncmp(json_string_value(json_object_get(c, "change")), "qlora", 5) == 0;
+    assert_true(qlora);
+    assert_true(json_is_integer(json_object_get(out, "max_batch")));
+    assert_true(json_is_integer(json_object_get(out, "max_context")));
+    json_decref(out);
+    json_decref(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_generated_recommendations),
+        cmocka_unit_test(test_larger_gpu_never_needs_more),
+        cmocka_unit_test(test_fit),
+    };
+    return cmocka_run_group_tests(tests, setup_group, teardown_group);
+}
