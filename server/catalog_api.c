@@ -709,6 +709,12 @@ static void patch_item(const struct catalog_api *api, struct service *svc, bool 
             api_fail(resp, st);
         break;
     }
+    if (st == GS_ERR_PRECONDITION && req->if_match == NULL) {
+        /* other writers kept changing it under us, three times over */
+        gs_error_add(&resp->problem.errors, GS_ERR_PRECONDITION, "",
+                     "the entry kept changing while the patch was applied; send it again");
+        api_fail(resp, st);
+    }
     store_release(base_svc);
     json_decref(patch);
 }
