@@ -18,6 +18,13 @@ json_t *codec_u64(uint64_t value)
 static const char *const top_keys[] = {"model",       "mode",      "precision", "gpu",
                                         "training",    "inference", "parallelism", "overrides",
                                         "parity",      NULL};
+
+const char *const codec_recommend_keys[] = {"model",     "mode",        "precision", "training",
+                                            "inference", "parallelism", "overrides", "demand",
+                                            "constraints", "efficiency", NULL};
+const char *const codec_fit_keys[] = {"model",       "mode",      "precision", "gpu",
+                                      "gpu_count",   "training",  "inference", "parallelism",
+                                      "overrides",   NULL};
 static const char *const model_keys[] = {"parameters", "config", NULL};
 static const char *const precision_keys[] = {"weights", "group_size", NULL};
 static const char *const mode_names[] = {"inference", "training", NULL};

@@ -46,6 +46,11 @@ struct codec_arch_table {
     const bool *valid;
 };
 
+/* The top-level members /v1/recommend and /v1/fit accept (NULL-terminated),
+ * so their unknown-member hints name their own fields. */
+extern const char *const codec_recommend_keys[];
+extern const char *const codec_fit_keys[];
+
 /* Borrows `body` and `snapshot`. GS_OK or a validation status with every
  * problem in `err`. */
 enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_snapshot *snapshot,

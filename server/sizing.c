@@ -248,11 +248,13 @@ static bool read_fraction(const json_t *e, const char *key, uint64_t *permille, 
     double x = 0;
     if (json_object_get(e, key) == NULL)
         return true;
+    char where[64];
+    jsonv_pointer(where, sizeof(where), "/efficiency", key);
     if (!read_rate(e, key, "/efficiency", 1, &x, err))
         return false;
+    if (x < 0.001)
+        return gs_error_add(err, GS_ERR_INVALID, where, "must be at least 0.001") == GS_OK;
     *permille = (uint64_t)llround(x * 1000);
-    if (*permille == 0)
-        *permille = 1;
     return true;
 }
 
@@ -335,49 +337,48 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
     gs_efficiency_defaults(&s->eff);
     if (!json_is_object(body))
         return gs_error_add(err, GS_ERR_INVALID, "", "the request body must be a JSON object");
+    /* members of the other endpoints get a pointed message, the rest the usual hint; every
+     * problem of the request is collected before answering */
     json_t *base = json_copy((json_t *)(uintptr_t)body);
     if (base == NULL)
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+    bool ok = true;
+    if (!fit && json_object_get(body, "gpu") != NULL) {
+        gs_error_add(err, GS_ERR_INVALID, "/gpu",
+                     "name candidate GPUs in constraints.gpus (all by default); /v1/fit takes one gpu");
+        json_object_del(base, "gpu");
+        ok = false;
+    }
+    if (json_object_get(body, "parity") != NULL) {
+        gs_error_add(err, GS_ERR_INVALID, "/parity", "is used by /v1/estimate only");
+        json_object_del(base, "parity");
+        ok = false;
+    }
+    if (!jsonv_only_keys(base, "", fit ? codec_fit_keys : codec_recommend_keys, err)) {
+        json_decref(base);
+        return GS_ERR_INVALID;
+    }
     const char *const extra[] = {"demand", "constraints", "efficiency", "gpu_count"};
     for (size_t i = 0; i < 4; i++)
         json_object_del(base, extra[i]);
-    bool ok = true;
-    if (!fit) {
-        if (json_object_get(body, "gpu_count") != NULL)
-            ok = gs_error_add(err, GS_ERR_INVALID, "/gpu_count",
-                              "is a /v1/fit field; /v1/recommend searches the count") == GS_OK &&
-                 false;
-        if (json_object_get(body, "gpu") != NULL)
-            ok = gs_error_add(err, GS_ERR_INVALID, "/gpu",
-                              "name candidate GPUs in constraints.gpus (all by default)") == GS_OK &&
-                 false;
-    } else {
-        for (size_t i = 0; i < 3; i++)
-            if (json_object_get(body, extra[i]) != NULL) {
-                char where[32];
-                snprintf(where, sizeof(where), "/%s", extra[i]);
-                ok = gs_error_add(err, GS_ERR_INVALID, where, "is a /v1/recommend field") == GS_OK &&
-                     false;
-            }
-    }
-    if (json_object_get(body, "parity") != NULL)
-        ok = gs_error_add(err, GS_ERR_INVALID, "/parity", "is used by /v1/estimate only") == GS_OK &&
-             false;
     const struct catalog_snapshot *snap = service_snapshot(svc);
     struct codec_arch_table archs;
     service_arch_table(svc, &archs);
     enum gs_status st = codec_decode_estimate(base, snap, &archs, &s->req, err);
     json_decref(base);
-    if (st != GS_OK || !ok)
-        return st != GS_OK ? st : GS_ERR_INVALID;
+    if (st != GS_OK && st != GS_ERR_INVALID)
+        return st;
+    ok = ok && st == GS_OK;
     if (fit) {
-        if (s->req.gpu == NULL)
-            return gs_error_add(err, GS_ERR_INVALID, "/gpu", "is required: the GPU type to fit on");
-        if (!read_count(body, "gpu_count", "", 1, 65536, &s->fit_count, err))
+        if (st == GS_OK && s->req.gpu == NULL)
+            ok = gs_error_add(err, GS_ERR_INVALID, "/gpu", "is required: the GPU type to fit on") ==
+                     GS_OK && false;
+        ok = read_count(body, "gpu_count", "", 1, 65536, &s->fit_count, err) && ok;
+        if (!ok)
             return GS_ERR_INVALID;
         s->limits.max_gpus = s->fit_count > 1024 ? s->fit_count : 1024;
     } else {
-        ok = decode_demand(json_object_get(body, "demand"), s, err);
+        ok = decode_demand(json_object_get(body, "demand"), s, err) && ok;
         ok = decode_constraints(json_object_get(body, "constraints"), snap, s, err) && ok;
         ok = decode_efficiency(json_object_get(body, "efficiency"), s, err) && ok;
         if (!ok)
@@ -389,10 +390,12 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
     }
     if (!complete_workload(s, err))
         return GS_ERR_INVALID;
-    /* the request on one GPU: validates it, and gives the model facts */
+    /* the request on one GPU: validates it, and gives the model facts (and for /v1/fit
+     * what /v1/estimate says of it on that GPU) */
     struct gs_workload one = s->req.workload;
     gs_parallelism_defaults(&one.parallelism);
-    one.gpu_total_bytes = 0;
+    if (!fit)
+        one.gpu_total_bytes = 0;
     return gs_estimate_compute(&s->req.model, &one, &s->probe, err);
 }
 
@@ -408,6 +411,7 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
     memset(out, 0, sizeof(*out));
     out->usable_bytes = g->usable_memory_bytes ? g->usable_memory_bytes : g->memory_bytes;
     out->is_a100 = strncmp(g->id, "a100", 4) == 0;
+    out->fp8 = g->fp8_tflops.present;
     out->gpus_per_node = s->gpus_per_node              ? s->gpus_per_node
                          : g->gpus_per_node.present ? (uint64_t)g->gpus_per_node.value
                                                     : DEFAULT_NODE;
@@ -571,13 +575,15 @@ static bool add_note(json_t *list, const char *name, const char *detail, const c
 }
 
 /* The search's own assumptions, then the estimate's. */
-static json_t *encode_assumptions(const struct sizing *s)
+static json_t *encode_assumptions(const struct sizing *s, bool fit)
 {
     json_t *list = json_array();
     bool ok = list != NULL;
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
     char detail[320];
-    if (ok && !training) {
+    if (fit) {
+        /* /v1/fit prices nothing and measures no speed: the layout rule and the estimate's own */
+    } else if (ok && !training) {
         ok = add_note(list, "decode_bandwidth_efficiency",
                       "decode steps read the weights and the batch's KV cache at this share of "
                       "the GPU's memory bandwidth",
@@ -633,7 +639,7 @@ static json_t *encode_assumptions(const struct sizing *s)
                           "the request gave no sequence_length: 4096 tokens, micro-batch 1",
                           "gpusizer default", DEFAULT_SEQUENCE);
     }
-    if (ok) {
+    if (ok && !fit) {
         if (s->purchase)
             snprintf(detail, sizeof(detail),
                      "purchase price spread evenly over %g years of continuous use; power, "
@@ -644,8 +650,10 @@ static json_t *encode_assumptions(const struct sizing *s)
                      "the catalog's current on-demand price per GPU-hour for every GPU of an "
                      "option");
         ok = add_note(list, "pricing", detail, "the catalog's price history (GET /v1/gpus/{id}/prices)",
-                      NAN) &&
-             add_note(list, "gpus_per_node",
+                      NAN);
+    }
+    if (ok) {
+        ok = add_note(list, "gpus_per_node",
                       "tensor parallelism stays within a node: the catalog's GPUs per node, 8 "
                       "where it has none, unless constraints.gpus_per_node says otherwise",
                       "estimation.md 6: keep t <= GPUs per node (8 on HGX/DGX)", NAN);
@@ -660,6 +668,17 @@ static json_t *encode_assumptions(const struct sizing *s)
         return NULL;
     }
     return list;
+}
+
+/* The estimate's warnings for the request, less the one asking for a GPU
+ * (the search sizes every candidate on its own GPU). */
+static void append_probe_warnings(json_t *warnings, const struct sizing *s)
+{
+    for (size_t i = 0; i < s->probe.warning_count; i++)
+        if (strcmp(s->probe.warnings[i].code, "engine_budget_needs_gpu") != 0)
+            json_array_append_new(warnings, json_pack("{s:s, s:s}", "code",
+                                                      s->probe.warnings[i].code, "detail",
+                                                      s->probe.warnings[i].detail));
 }
 
 static json_t *encode_demand(const struct sizing *s)
@@ -730,31 +749,32 @@ static json_t *encode_recommendation(const struct sizing *s, struct candidate *c
         }
     }
     bool training_arg = training;
+    size_t marketed = 0;
     qsort_r(ok_list, good, sizeof(*ok_list), compare_candidates, &training_arg);
     for (size_t i = 0; i < good; i++) {
         json_t *o = encode_option(s, ok_list[i]->gpu, &ok_list[i]->spec, &ok_list[i]->plan, i + 1);
         if (o == NULL || json_array_append_new(options, o) != 0)
             goto out;
         if (!ok_list[i]->gpu->usable_memory_bytes)
-            json_array_append_new(
-                warnings, json_pack("{s:s, s:s}", "code", "usable_memory_unknown", "detail",
-                                    "an option's GPU has no driver-reported capacity in the catalog; "
-                                    "its marketed capacity was used"));
+            marketed++;
     }
+    if (marketed > 0)
+        json_array_append_new(warnings,
+                              json_pack("{s:s, s:s}", "code", "usable_memory_unknown", "detail",
+                                        "some options' GPUs have no driver-reported capacity in the "
+                                        "catalog; their marketed capacity was used"));
     if (s->parallelism_ignored)
         json_array_append_new(warnings, json_pack("{s:s, s:s}", "code", "parallelism_ignored",
                                                   "detail",
                                                   "the search chooses the parallel layout; the "
                                                   "request's parallelism section was not used"));
-    for (size_t i = 0; i < s->probe.warning_count; i++)
-        json_array_append_new(warnings, json_pack("{s:s, s:s}", "code", s->probe.warnings[i].code,
-                                                  "detail", s->probe.warnings[i].detail));
+    append_probe_warnings(warnings, s);
     body = json_pack("{s:o, s:s, s:o, s:{s:s, s:o}, s:o, s:o, s:o, s:o}", "model",
                      codec_encode_model_result(&s->req, &s->probe), "mode",
                      training ? "training" : "inference", "demand", encode_demand(s), "pricing",
                      "basis", s->purchase ? "purchase" : "on_demand", "amortization_years",
                      s->purchase ? json_real(s->amortization_years) : json_null(), "options",
-                     options, "rejected", rejected, "assumptions", encode_assumptions(s),
+                     options, "rejected", rejected, "assumptions", encode_assumptions(s, false),
                      "warnings", warnings);
     options = rejected = warnings = NULL;
 out:
@@ -1026,8 +1046,10 @@ static bool change_at_count(const struct sizing *s, const struct fit_change *c,
         w.parallelism.tensor = p->tensor = t;
     } else {
         w.parallelism.data = p->data = count;
+        /* ZeRO shards nothing on one GPU, but ZeRO-Offload still moves states to the host */
         for (int z = 3; z >= 0; z--)
-            if (c->limits.zero_stages & (1u << z) && (z == 0 || count > 1)) {
+            if (c->limits.zero_stages & (1u << z) &&
+                (z == 0 || count > 1 || c->limits.allow_offload)) {
                 w.parallelism.zero_stage = p->zero_stage = (unsigned)z;
                 break;
             }
@@ -1174,14 +1196,16 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
     const struct gs_plan *ref = fits ? &at : why_least == GS_REJECT_NONE ? &least : NULL;
     json_t *max_batch = json_null(), *max_context = json_null();
     if (ref != NULL && !training && ref->estimate.has_serving) {
-        max_batch = json_integer((json_int_t)ref->estimate.serving.max_concurrency);
+        /* every replica of the layout holds its own sequences */
+        max_batch = json_integer((json_int_t)(ref->estimate.serving.max_concurrency *
+                                              (ref->replicas ? ref->replicas : 1)));
         max_context = json_integer((json_int_t)ref->estimate.serving.max_context);
     } else if (ref != NULL && training) {
         max_batch = json_integer((json_int_t)largest(4096, batch_fits, s, ref, &g));
         max_context = json_integer((json_int_t)largest((uint64_t)1 << 22, sequence_fits, s, ref, &g));
     }
     ok = ok && put(body, "max_batch", max_batch) && put(body, "max_context", max_context);
-    if (ok && ref != NULL && ref != &at)
+    if (ok && ref != NULL && ref != &at && !json_is_null(json_object_get(body, "max_batch")))
         ok = put(body, "max_at_gpu_count", json_integer((json_int_t)ref->gpu_count));
     ok = ok && put(body, "changes", encode_changes(s, &own, &g, count));
     json_t *warnings = json_array();
@@ -1190,10 +1214,9 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
                                                   "detail",
                                                   "the catalog has no driver-reported capacity for "
                                                   "this GPU; its marketed capacity was used"));
-    for (size_t i = 0; ok && warnings != NULL && i < s->probe.warning_count; i++)
-        json_array_append_new(warnings, json_pack("{s:s, s:s}", "code", s->probe.warnings[i].code,
-                                                  "detail", s->probe.warnings[i].detail));
-    ok = ok && put(body, "assumptions", encode_assumptions(s)) && put(body, "warnings", warnings);
+    if (ok && warnings != NULL)
+        append_probe_warnings(warnings, s);
+    ok = ok && put(body, "assumptions", encode_assumptions(s, true)) && put(body, "warnings", warnings);
     if (!ok) {
         json_decref(body);
         body = NULL;

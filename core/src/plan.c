@@ -50,12 +50,12 @@ static uint64_t max_tensor(const struct gs_plan_gpu *gpu, const struct gs_plan_l
     return l->max_tensor && l->max_tensor < node ? l->max_tensor : node;
 }
 
-/* GPU counts in the order they are tried: 1, 2, 4 ... up to a node, then
+/* GPU counts in the order they are tried: every count up to a node, then
  * whole nodes. */
 static size_t gpu_counts(uint64_t node, uint64_t max, uint64_t counts[COUNTS_MAX])
 {
     size_t n = 0;
-    for (uint64_t c = 1; c < node && c <= max && n < COUNTS_MAX; c *= 2)
+    for (uint64_t c = 1; c < node && c <= max && n < COUNTS_MAX; c++)
         counts[n++] = c;
     for (uint64_t k = 1; k * node <= max && n < COUNTS_MAX; k++)
         counts[n++] = k * node;
@@ -84,7 +84,8 @@ struct variant {
 /* The request's precision first, then (when allowed) an fp8 KV cache, fp8
  * weights and AWQ int4 weights, the gentlest change first. */
 static size_t inference_variants(const struct gs_model_spec *m, const struct gs_workload *w,
-                                 const struct gs_plan_limits *l, struct variant out[6])
+                                 const struct gs_plan_limits *l, bool fp8_cores,
+                                 struct variant out[6])
 {
     const enum gs_weight_format base = gs_workload_format(w);
     const enum gs_kv_dtype kv = w->serving.kv_dtype;
@@ -99,9 +100,11 @@ static size_t inference_variants(const struct gs_model_spec *m, const struct gs_
     if (kv_16)
         out[n++] = (struct variant){base, fp8};
     if (w_16) {
-        out[n++] = (struct variant){GS_WF_FP8, kv};
-        if (kv_16)
-            out[n++] = (struct variant){GS_WF_FP8, fp8};
+        if (fp8_cores) {
+            out[n++] = (struct variant){GS_WF_FP8, kv};
+            if (kv_16)
+                out[n++] = (struct variant){GS_WF_FP8, fp8};
+        }
         out[n++] = (struct variant){GS_WF_AWQ, kv};
         if (kv_16)
             out[n++] = (struct variant){GS_WF_AWQ, fp8};
@@ -143,7 +146,8 @@ static bool inference_fits(const struct gs_model_spec *m, const struct gs_worklo
 /* Replica throughput and the replicas the demand needs. */
 static enum gs_plan_reject size_replicas(const struct gs_model_spec *m, const struct gs_plan_gpu *gpu,
                                          const struct gs_plan_limits *l, const struct gs_demand *d,
-                                         const struct gs_efficiency *eff, struct gs_plan *plan)
+                                         const struct gs_efficiency *eff, uint64_t exact,
+                                         struct gs_plan *plan)
 {
     const struct gs_estimate *est = &plan->estimate;
     const struct gs_inference_result *r = &est->serving;
@@ -152,8 +156,8 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m, const st
         /* without a batch and context there is no throughput to size replicas by */
         if (rate)
             return GS_REJECT_NO_THROUGHPUT;
-        plan->replicas = plan->data = 1;
-        plan->gpu_count = plan->tensor * plan->pipeline;
+        plan->replicas = plan->data = exact ? exact / (plan->tensor * plan->pipeline) : 1;
+        plan->gpu_count = plan->replicas * plan->tensor * plan->pipeline;
         plan->nodes = nodes_for(plan->gpu_count, node_size(gpu));
         return plan->gpu_count <= l->max_gpus ? GS_REJECT_NONE : GS_REJECT_DOES_NOT_FIT;
     }
@@ -187,6 +191,8 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m, const st
         replicas = need < 1 ? 1 : (uint64_t)need;
     }
     const uint64_t group = plan->tensor * plan->pipeline;
+    if (exact && d->kind == GS_DEMAND_NONE)
+        replicas = exact / group; /* as many replicas as the asked GPUs hold */
     if (replicas * group > l->max_gpus)
         return GS_REJECT_MISSES_DEMAND;
     plan->replicas = replicas;
@@ -231,7 +237,7 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         if (!layout_valid(m, &par))
             continue;
         widest = t;
-        if (t <= l->max_gpus && (!exact || t == exact) && n < cap) {
+        if (t <= l->max_gpus && (!exact || t <= exact) && n < cap) {
             out[n][0] = t;
             out[n++][1] = 1;
         }
@@ -242,7 +248,7 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         gs_parallelism_defaults(&par);
         par.tensor = widest;
         par.pipeline = p;
-        if ((!exact || widest * p == exact) && layout_valid(m, &par)) {
+        if ((!exact || widest * p <= exact) && layout_valid(m, &par)) {
             out[n][0] = widest;
             out[n++][1] = p;
         }
@@ -283,7 +289,7 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
         plan.expert = 1;
         plan.format = v->format;
         plan.kv_dtype = v->kv;
-        const enum gs_plan_reject r = size_replicas(m, gpu, l, d, eff, &plan);
+        const enum gs_plan_reject r = size_replicas(m, gpu, l, d, eff, exact, &plan);
         if (r == GS_REJECT_NONE) {
             price_plan(gpu, &plan);
             if (!found || better(&plan, best)) {
@@ -306,7 +312,7 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
                                        struct gs_plan *out, enum gs_plan_reject *why)
 {
     struct variant variants[6];
-    const size_t nv = inference_variants(m, w, l, variants);
+    const size_t nv = inference_variants(m, w, l, gpu->fp8, variants);
     bool found = false;
     enum gs_plan_reject worst = GS_REJECT_DOES_NOT_FIT;
     for (size_t i = 0; i < nv; i++) {
@@ -427,19 +433,21 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
     struct gs_estimate frugal;
     if (!training_fits(c->m, &w, c->gpu, &frugal))
         return false;
-    for (unsigned off = GS_OFFLOAD_NONE; off <= (unsigned)top_off; off++) {
-        for (int s = 0; s <= top_zero; s++) {
-            if (!(c->l->zero_stages & (1u << s)) || (s > 0 && !zero_free))
-                continue;
-            if (off == GS_OFFLOAD_OPTIMIZER && s == 0)
-                continue;
-            if (off == GS_OFFLOAD_OPTIMIZER_AND_PARAMS && s != 3)
-                continue;
-            for (int r = GS_RECOMPUTE_NONE; r <= top_rc; r++) {
-                if (!(c->l->recompute & (1u << r)))
+    /* recomputation costs time (full: a second forward pass), ZeRO stages and offload
+     * only memory in this model, so the gentlest recomputation comes first */
+    for (int r = GS_RECOMPUTE_NONE; r <= top_rc; r++) {
+        if (!(c->l->recompute & (1u << r)))
+            continue;
+        if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r))
+            continue; /* this recomputation, or this pipeline's bubble, is too slow */
+        for (unsigned off = GS_OFFLOAD_NONE; off <= (unsigned)top_off; off++) {
+            for (int s = 0; s <= top_zero; s++) {
+                if (!(c->l->zero_stages & (1u << s)) || (s > 0 && !zero_free))
                     continue;
-                if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r))
-                    continue; /* recomputation, or this pipeline's bubble, is too slow */
+                if (off == GS_OFFLOAD_OPTIMIZER && s == 0)
+                    continue;
+                if (off == GS_OFFLOAD_OPTIMIZER_AND_PARAMS && s != 3)
+                    continue;
                 training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)s, (enum gs_recompute)r,
                                   (enum gs_offload)off, &w);
                 if (!training_fits(c->m, &w, c->gpu, &out->estimate))
@@ -473,13 +481,34 @@ static size_t expert_degrees(const struct train_ctx *c, uint64_t t, uint64_t dp,
     return n;
 }
 
+/* GPU-hours per token relative to the ideal: recomputation's extra work over
+ * the share of time the pipeline is busy. */
+static double slowdown(const struct train_ctx *c, uint64_t n, const struct gs_plan *p)
+{
+    struct gs_train_input in;
+    struct gs_train_result r;
+    train_input(c, n, p->pipeline, p->recompute, &in);
+    in.tokens = 1;
+    if (!gs_perf_train(&in, &c->gpu->perf, c->eff, &r))
+        return 1;
+    return r.hardware_factor / r.bubble_factor;
+}
+
+/* The layout for `n` GPUs: the first that fits in preference order (smallest
+ * tensor degree, then pipeline, then expert degree); with a training demand,
+ * the one that wastes the least time among those that fit, ties to the
+ * earlier. */
 static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
 {
     /* too few GPUs for the deadline even at the fastest settings */
     if (!meets_deadline(c, n, 1, GS_RECOMPUTE_NONE))
         return false;
+    const bool cheapest = c->d->kind == GS_DEMAND_TRAINING && c->d->training_tokens > 0;
     const uint64_t tmax = max_tensor(c->gpu, c->l);
     const uint64_t layers = c->m->has_arch ? c->m->arch.num_hidden_layers : 1;
+    bool found = false;
+    double best = 0;
+    struct gs_plan candidate;
     for (uint64_t t = 1; t <= tmax && t <= n; t *= 2) {
         if (n % t != 0)
             continue;
@@ -499,27 +528,59 @@ static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
                 par.sequence_parallel = t > 1;
                 if (!layout_valid(c->m, &par))
                     continue;
-                if (try_layout(c, t, p, dp, experts[k], out))
+                memset(&candidate, 0, sizeof(candidate));
+                if (!try_layout(c, t, p, dp, experts[k], &candidate))
+                    continue;
+                if (!cheapest) {
+                    *out = candidate;
                     return true;
+                }
+                const double waste = slowdown(c, n, &candidate);
+                if (!found || waste < best * (1 - 1e-12)) {
+                    *out = candidate;
+                    best = waste;
+                    found = true;
+                }
+                if (best <= 1)
+                    return true; /* nothing beats no waste */
             }
         }
+    }
+    return found;
+}
+
+/* The first count (ascending, from counts[*at]) with a layout that fits
+ * and, when use_deadline, finishes in time; *at is left at its index. */
+static bool first_count(struct train_ctx *c, const uint64_t *counts, size_t nc, size_t *at,
+                        struct gs_plan *out)
+{
+    for (; *at < nc; (*at)++) {
+        memset(out, 0, sizeof(*out));
+        if (try_count(c, counts[*at], out))
+            return true;
     }
     return false;
 }
 
-/* The first count (ascending) with a layout that fits and, when
- * use_deadline, finishes in time. */
-static bool first_count(struct train_ctx *c, const uint64_t *counts, size_t nc, struct gs_plan *out,
-                        uint64_t *gpus)
+/* Fills what follows from the layout: counts, throughput, price. */
+static void complete_training(const struct train_ctx *c, uint64_t gpus, struct gs_plan *out)
 {
-    for (size_t i = 0; i < nc; i++) {
-        memset(out, 0, sizeof(*out));
-        if (try_count(c, counts[i], out)) {
-            *gpus = counts[i];
-            return true;
-        }
+    out->gpu_count = gpus;
+    out->nodes = nodes_for(gpus, node_size(c->gpu));
+    out->replicas = 1;
+    out->format = gs_workload_format(c->w);
+    if (c->d->kind == GS_DEMAND_TRAINING && c->d->training_tokens > 0) {
+        struct gs_train_input in;
+        train_input(c, gpus, out->pipeline, out->recompute, &in);
+        out->has_throughput = gs_perf_train(&in, &c->gpu->perf, c->eff, &out->train);
     }
-    return false;
+    price_plan(c->gpu, out);
+}
+
+/* What a whole run costs: dollars when priced, GPU-hours otherwise. */
+static double run_cost(const struct gs_plan *p)
+{
+    return p->has_price ? p->total_cost : p->train.gpu_hours;
 }
 
 static enum gs_status search_training(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -548,26 +609,35 @@ static enum gs_status search_training(const struct gs_model_spec *m, const struc
         counts[nc++] = exact;
     else
         nc = gpu_counts(node_size(gpu), l->max_gpus, counts);
-    uint64_t gpus = 0;
-    if (!first_count(&c, counts, nc, out, &gpus)) {
+    size_t at = 0;
+    if (!first_count(&c, counts, nc, &at, out)) {
         /* fitting without the deadline means it is the deadline that is missed */
         struct gs_plan spare;
+        size_t again = 0;
         c.use_deadline = false;
-        *why = has_deadline(d) && first_count(&c, counts, nc, &spare, &gpus)
+        *why = has_deadline(d) && first_count(&c, counts, nc, &again, &spare)
                    ? GS_REJECT_MISSES_DEMAND
                    : GS_REJECT_DOES_NOT_FIT;
         return GS_OK;
     }
-    out->gpu_count = gpus;
-    out->nodes = nodes_for(gpus, node_size(gpu));
-    out->replicas = 1;
-    out->format = gs_workload_format(w);
-    if (wants_speed) {
-        struct gs_train_input in;
-        train_input(&c, gpus, out->pipeline, out->recompute, &in);
-        out->has_throughput = gs_perf_train(&in, &gpu->perf, eff, &out->train);
+    const uint64_t first = counts[at];
+    complete_training(&c, first, out);
+    if (wants_speed && out->has_throughput) {
+        /* more GPUs can make a cheaper run: no recomputation, a shorter pipeline */
+        struct gs_plan other;
+        for (size_t i = at + 1; i < nc && counts[i] <= 4 * first; i++) {
+            /* GPU-hours fall with more GPUs only through a smaller bubble or no
+             * recomputation: with neither left, nothing can be cheaper */
+            if (out->train.bubble_factor >= 1 && out->train.hardware_factor <= 1)
+                break;
+            memset(&other, 0, sizeof(other));
+            if (!try_count(&c, counts[i], &other))
+                continue;
+            complete_training(&c, counts[i], &other);
+            if (other.has_throughput && run_cost(&other) < run_cost(out) * (1 - 1e-9))
+                *out = other;
+        }
     }
-    price_plan(gpu, out);
     *why = GS_REJECT_NONE;
     return GS_OK;
 }

@@ -17,6 +17,8 @@ import { OPENAPI_JSON, OPENAPI_YAML, REPO_ROOT, SpecValidator, loadOpenApi } fro
 const run = promisify(execFile);
 const REDOCLY = path.join(REPO_ROOT, 'node_modules', '.bin', 'redocly');
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+// POST operations that compute an answer from the body and change nothing: no key needed.
+const COMPUTE_PATHS = new Set(['/v1/estimate', '/v1/recommend', '/v1/fit']);
 
 /** The [method, operation] pairs of a path item (not its path-level `parameters`, `summary`, ...). */
 const operations = (item) => Object.entries(item).filter(([method]) => HTTP_METHODS.has(method));
@@ -162,7 +164,7 @@ test('catalog write operations need the bearer key; reads do not', () => {
   assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer');
   for (const [p, item] of Object.entries(doc.paths)) {
     for (const [method, op] of operations(item)) {
-      const write = p.startsWith('/v1/') && p !== '/v1/estimate' && method !== 'get' && method !== 'head';
+      const write = p.startsWith('/v1/') && !COMPUTE_PATHS.has(p) && method !== 'get' && method !== 'head';
       const security = op.security ?? doc.security ?? [];
       if (write) {
         assert.deepEqual(security, [{ bearerAuth: [] }], `${method.toUpperCase()} ${p} needs bearerAuth`);

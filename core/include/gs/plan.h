@@ -29,6 +29,7 @@
 struct gs_plan_gpu {
     uint64_t usable_bytes;     /* driver-reported capacity (or marketed when unknown) */
     bool is_a100;              /* vLLM's batch defaults treat A100 as small */
+    bool fp8;                  /* FP8 tensor cores: fp8 weights are offered only then */
     uint64_t gpus_per_node;    /* tensor parallelism stays within it */
     struct gs_perf_gpu perf;
     bool has_price;
@@ -107,7 +108,11 @@ struct gs_plan {
  * `out` filled when one qualifies; GS_OK with *why saying why not otherwise;
  * an error status for an invalid request (err says which field). The
  * workload's parallelism is replaced by the search's. `gpu_count` non-zero
- * restricts the search to exactly that many GPUs (one replica). */
+ * restricts the search to that many GPUs: for training exactly that many;
+ * for serving the smallest replica that fits within them, replicated as
+ * many times as it fits. With a training demand the cheapest run is chosen
+ * among counts up to four times the smallest that fits (a layout without
+ * recomputation or with a shorter pipeline can cost less in GPU-hours). */
 enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs_workload *workload,
                               const struct gs_plan_gpu *gpu, const struct gs_plan_limits *limits,
                               const struct gs_demand *demand, const struct gs_efficiency *eff,
