@@ -7,7 +7,6 @@
 //   GPUSIZER_BIN=build/gpusizer node --test tests/contract/sizing.test.mjs
 //
 // The binary defaults to build/gpusizer in the repository. A missing binary FAILS the run: it is not a skip.
-// Tests marked `todo` reproduce server behaviour that looks wrong; they run and report, but do not fail.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
