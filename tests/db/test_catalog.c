@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "catalog.h"
+#include "test_files.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -18,19 +19,18 @@
 #include <unistd.h>
 
 struct fixture {
-    char dir[64];
-    char path[96];
+    struct test_db db;
+    const char *path;
 };
 
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof(*f));
-    if (f == NULL)
+    if (f == NULL || test_db_make(&f->db, "gs-catalog") != 0) {
+        free(f);
         return -1;
-    snprintf(f->dir, sizeof(f->dir), "/tmp/gs-catalog-XXXXXX");
-    if (mkdtemp(f->dir) == NULL)
-        return -1;
-    snprintf(f->path, sizeof(f->path), "%s/catalog.db", f->dir);
+    }
+    f->path = f->db.path;
     *state = f;
     return 0;
 }
@@ -38,13 +38,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fixture *f = *state;
-    char path[128];
-    const char *suffixes[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof(path), "%s%s", f->path, suffixes[i]);
-        unlink(path);
-    }
-    rmdir(f->dir);
+    test_db_remove(&f->db);
     free(f);
     return 0;
 }

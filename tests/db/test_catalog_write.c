@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "catalog.h"
+#include "test_files.h"
 #include "catalog_write.h"
 
 #include <pthread.h>
@@ -25,19 +26,18 @@
 #define S(text) ((char *)(uintptr_t)(text))
 
 struct fixture {
-    char dir[64];
-    char path[96];
+    struct test_db db;
+    const char *path;
 };
 
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof(*f));
-    if (f == NULL)
+    if (f == NULL || test_db_make(&f->db, "gs-write") != 0) {
+        free(f);
         return -1;
-    snprintf(f->dir, sizeof(f->dir), "/tmp/gs-write-XXXXXX");
-    if (mkdtemp(f->dir) == NULL)
-        return -1;
-    snprintf(f->path, sizeof(f->path), "%s/catalog.db", f->dir);
+    }
+    f->path = f->db.path;
     *state = f;
     return 0;
 }
@@ -45,13 +45,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fixture *f = *state;
-    char path[128];
-    const char *suffixes[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof(path), "%s%s", f->path, suffixes[i]);
-        unlink(path);
-    }
-    rmdir(f->dir);
+    test_db_remove(&f->db);
     free(f);
     return 0;
 }

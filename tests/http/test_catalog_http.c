@@ -14,6 +14,9 @@
 
 #include <cmocka.h>
 
+#include "http_client.h"
+#include "test_files.h"
+
 #include <curl/curl.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -34,8 +37,7 @@ extern char **environ;
 #define AUTH "Authorization: Bearer " KEY
 
 static const char *binary;
-static char dir[64];
-static char db_path[96];
+static struct test_db db;
 
 struct server {
     pid_t pid;
@@ -44,92 +46,14 @@ struct server {
 
 static struct server writer_a, writer_b, read_only;
 
-struct reply {
-    long status;
-    char *body;
-    size_t length;
-    char etag[64];
-    char location[128];
-    bool challenge;
-};
-
-static size_t on_body(char *data, size_t size, size_t n, void *userp)
-{
-    struct reply *r = userp;
-    size_t add = size * n;
-    char *grown = realloc(r->body, r->length + add + 1);
-    if (grown == NULL)
-        return 0;
-    memcpy(grown + r->length, data, add);
-    r->body = grown;
-    r->length += add;
-    r->body[r->length] = '\0';
-    return add;
-}
-
-/* Copies a header's value (without CRLF) when the line is `name: value`. */
-static void header_value(const char *line, size_t len, const char *name, char *out, size_t cap)
-{
-    size_t n = strlen(name);
-    if (len > n + 2 && strncasecmp(line, name, n) == 0 && line[n] == ':') {
-        size_t v = len - n - 2;
-        while (v > 0 && (line[n + 2 + v - 1] == '\r' || line[n + 2 + v - 1] == '\n'))
-            v--;
-        snprintf(out, cap, "%.*s", (int)v, line + n + 2);
-    }
-}
-
-static size_t on_header(char *data, size_t size, size_t n, void *userp)
-{
-    struct reply *r = userp;
-    size_t len = size * n;
-    header_value(data, len, "ETag", r->etag, sizeof(r->etag));
-    header_value(data, len, "Location", r->location, sizeof(r->location));
-    if (len > 17 && strncasecmp(data, "WWW-Authenticate:", 17) == 0)
-        r->challenge = true;
-    return len;
-}
+#define reply http_reply
 
 /* One request to `s`; up to two extra "Name: value" headers. */
 static struct reply call(const struct server *s, const char *method, const char *path,
                          const char *type, const char *body, const char *h1, const char *h2)
 {
-    struct reply r;
-    memset(&r, 0, sizeof(r));
-    CURL *curl = curl_easy_init();
-    assert_non_null(curl);
-    char url[256], ct[128];
-    snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", s->port, path);
-    struct curl_slist *headers = curl_slist_append(NULL, "Expect:");
-    if (type != NULL) {
-        snprintf(ct, sizeof(ct), "Content-Type: %s", type);
-        headers = curl_slist_append(headers, ct);
-    }
-    if (h1 != NULL)
-        headers = curl_slist_append(headers, h1);
-    if (h2 != NULL)
-        headers = curl_slist_append(headers, h2);
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
-    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
-    if (body != NULL) {
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
-    }
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &r);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
-    CURLcode rc = curl_easy_perform(curl);
-    if (rc != CURLE_OK)
-        r.status = -1;
-    else
-        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
-    return r;
+    const char *headers[] = {h1, h1 != NULL ? h2 : NULL, NULL};
+    return http_call(s->port, method, path, type, body, body != NULL ? strlen(body) : 0, headers);
 }
 
 static json_t *parse(const struct reply *r)
@@ -174,7 +98,7 @@ static int spawn_server(struct server *s, bool with_key)
     posix_spawn_file_actions_addclose(&fa, out[0]);
     char a0[] = "gpusizer", a1[] = "serve", a2[] = "--host", a3[] = "127.0.0.1", a4[] = "--port",
          a5[] = "0", a6[] = "--db", a8[] = "--threads", a9[] = "4";
-    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, db_path, a8, a9, NULL};
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, db.path, a8, a9, NULL};
     int rc = posix_spawn(&s->pid, binary, &fa, NULL, argv, env);
     posix_spawn_file_actions_destroy(&fa);
     free(env);
@@ -206,10 +130,8 @@ static int stop(struct server *s)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/gs-cathttp-XXXXXX");
-    if (mkdtemp(dir) == NULL)
+    if (test_db_make(&db, "gs-cathttp") != 0)
         return -1;
-    snprintf(db_path, sizeof(db_path), "%s/catalog.db", dir);
     /* the first server creates and seeds the file; the others open it as it is */
     if (spawn_server(&writer_a, true) != 0 || spawn_server(&writer_b, true) != 0 ||
         spawn_server(&read_only, false) != 0)
@@ -221,13 +143,7 @@ static int teardown(void **state)
 {
     (void)state;
     int rc = stop(&writer_a) | stop(&writer_b) | stop(&read_only);
-    char path[128];
-    const char *suffixes[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof(path), "%s%s", db_path, suffixes[i]);
-        unlink(path);
-    }
-    rmdir(dir);
+    test_db_remove(&db);
     return rc;
 }
 

@@ -11,6 +11,9 @@
 
 #include <cmocka.h>
 
+#include "http_client.h"
+#include "test_files.h"
+
 #include <curl/curl.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -29,87 +32,19 @@ extern char **environ;
 static const char *binary;
 static pid_t server_pid;
 static int port;
-static char dir[64];
-static char db_path[96];
+static struct test_db db;
 
-struct reply {
-    long status;
-    char *body;
-    size_t length;
-    char content_type[128];
-    char allow[64];
-};
-
-static size_t on_body(char *data, size_t size, size_t n, void *userp)
-{
-    struct reply *r = userp;
-    size_t add = size * n;
-    char *grown = realloc(r->body, r->length + add + 1);
-    if (grown == NULL)
-        return 0;
-    memcpy(grown + r->length, data, add);
-    r->body = grown;
-    r->length += add;
-    r->body[r->length] = '\0';
-    return add;
-}
-
-static size_t on_header(char *data, size_t size, size_t n, void *userp)
-{
-    struct reply *r = userp;
-    size_t len = size * n;
-    if (len > 7 && strncasecmp(data, "Allow: ", 7) == 0)
-        snprintf(r->allow, sizeof(r->allow), "%.*s", (int)(len - 9), data + 7);
-    return len;
-}
+#define reply http_reply
 
 /* One request; body may be NULL. content_type NULL means no header;
  * extra_header is one more "Name: value" header or NULL. */
 static struct reply request_with(const char *method, const char *path, const char *content_type,
                                  const char *body, size_t body_len, const char *extra_header)
 {
-    struct reply r;
-    memset(&r, 0, sizeof(r));
-    CURL *curl = curl_easy_init();
-    assert_non_null(curl);
-    char url[256];
-    snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", port, path);
-    struct curl_slist *headers = NULL;
-    char ct[128];
-    if (content_type != NULL) {
-        snprintf(ct, sizeof(ct), "Content-Type: %s", content_type);
-        headers = curl_slist_append(headers, ct);
-    } else {
-        headers = curl_slist_append(headers, "Content-Type:");
-    }
-    headers = curl_slist_append(headers, "Expect:");
-    if (extra_header != NULL)
-        headers = curl_slist_append(headers, extra_header);
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
-    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
-    if (strcmp(method, "HEAD") == 0)
-        curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
-    if (body != NULL) {
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
-    }
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &r);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
-    CURLcode rc = curl_easy_perform(curl);
-    if (rc != CURLE_OK)
-        fail_msg("%s %s: %s", method, path, curl_easy_strerror(rc));
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
-    char *type = NULL;
-    curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &type);
-    if (type != NULL)
-        snprintf(r.content_type, sizeof(r.content_type), "%s", type);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
+    const char *headers[] = {extra_header, NULL};
+    struct reply r = http_call(port, method, path, content_type, body, body_len, headers);
+    if (r.status < 0)
+        fail_msg("%s %s: no HTTP answer", method, path);
     return r;
 }
 
@@ -162,10 +97,8 @@ static void expect_problem(struct reply *r, long status, const char *pointer)
 static int start_server(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/gs-http-XXXXXX");
-    if (mkdtemp(dir) == NULL)
+    if (test_db_make(&db, "gs-http") != 0)
         return -1;
-    snprintf(db_path, sizeof(db_path), "%s/catalog.db", dir);
     int out[2];
     if (pipe(out) != 0)
         return -1;
@@ -175,7 +108,7 @@ static int start_server(void **state)
     posix_spawn_file_actions_addclose(&fa, out[0]);
     char a0[] = "gpusizer", a1[] = "serve", a2[] = "--host", a3[] = "127.0.0.1", a4[] = "--port",
          a5[] = "0", a6[] = "--db", a8[] = "--threads", a9[] = "4";
-    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, db_path, a8, a9, NULL};
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, db.path, a8, a9, NULL};
     if (posix_spawn(&server_pid, binary, &fa, NULL, argv, environ) != 0)
         return -1;
     posix_spawn_file_actions_destroy(&fa);
@@ -198,13 +131,7 @@ static int stop_server(void **state)
         kill(server_pid, SIGTERM);
         waitpid(server_pid, &status, 0);
     }
-    char path[128];
-    const char *suffixes[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof(path), "%s%s", db_path, suffixes[i]);
-        unlink(path);
-    }
-    rmdir(dir);
+    test_db_remove(&db);
     /* a clean stop on SIGTERM is part of the contract */
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "catalog.h"
+#include "test_files.h"
 #include "codec.h"
 #include "hfconfig.h"
 #include "jsonv.h"
@@ -22,22 +23,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[64];
-static char db_path[96];
+static struct test_db db;
 static struct catalog *catalog;
 static struct service *service;
 
 static int setup_group(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/gs-codec-XXXXXX");
-    if (mkdtemp(dir) == NULL)
+    if (test_db_make(&db, "gs-codec") != 0)
         return -1;
-    snprintf(db_path, sizeof(db_path), "%s/catalog.db", dir);
     struct catalog_snapshot *snap = NULL;
     struct gs_error err;
     gs_error_init(&err);
-    if (catalog_open(db_path, &catalog, &err) != GS_OK ||
+    if (catalog_open(db.path, &catalog, &err) != GS_OK ||
         catalog_snapshot_load(catalog, &snap, &err) != GS_OK ||
         service_create(snap, &service, &err) != GS_OK)
         return -1;
@@ -47,15 +45,9 @@ static int setup_group(void **state)
 static int teardown_group(void **state)
 {
     (void)state;
-    char path[128];
     service_free(service);
     catalog_close(catalog);
-    const char *suffixes[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof(path), "%s%s", db_path, suffixes[i]);
-        unlink(path);
-    }
-    rmdir(dir);
+    test_db_remove(&db);
     return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "catalog.h"
+#include "test_files.h"
 #include "codec.h"
 #include "gs/plan.h"
 #include "gs/units.h"
@@ -28,20 +29,17 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[64];
-static char db_path[96];
+static struct test_db db;
 static struct catalog *catalog;
 static struct service *service;
 
 static int setup_group(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/gs-sizing-XXXXXX");
-    if (mkdtemp(dir) == NULL)
+    if (test_db_make(&db, "gs-sizing") != 0)
         return -1;
-    snprintf(db_path, sizeof(db_path), "%s/catalog.db", dir);
     struct catalog_snapshot *snap = NULL;
-    if (catalog_open(db_path, &catalog, NULL) != GS_OK ||
+    if (catalog_open(db.path, &catalog, NULL) != GS_OK ||
         catalog_snapshot_load(catalog, &snap, NULL) != GS_OK ||
         service_create(snap, &service, NULL) != GS_OK)
         return -1;
@@ -51,15 +49,9 @@ static int setup_group(void **state)
 static int teardown_group(void **state)
 {
     (void)state;
-    char path[128];
     service_free(service);
     catalog_close(catalog);
-    const char *suffixes[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof(path), "%s%s", db_path, suffixes[i]);
-        unlink(path);
-    }
-    rmdir(dir);
+    test_db_remove(&db);
     return 0;
 }
 
