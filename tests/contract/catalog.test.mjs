@@ -11,7 +11,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { SpecValidator, mediaType, requireServerBinary, startServer } from '../support/gpusizer.mjs';
+import {
+  SpecValidator,
+  assertProblem,
+  callChecked,
+  mediaType,
+  requireServerBinary,
+  startServer,
+} from '../support/gpusizer.mjs';
 
 const KEY = 'contract-test-key-0123456789';
 const AUTH = { Authorization: `Bearer ${KEY}` };
@@ -35,69 +42,10 @@ const LLAMA_1B_PARAMETERS = 1235814400;
 let spec;
 let server;
 
-/**
- * Sends one request to `srv` and checks the response against the spec: the status is declared for the
- * operation `specPath` + method (HEAD is checked against GET), the Content-Type is declared, the body is
- * valid, the required headers are present. Returns { res, body, text }. `body` is parsed JSON for JSON
- * media types, else the text.
- */
-async function call(srv, method, urlPath, { specPath, body, raw, headers = {}, key } = {}) {
-  const init = { method, headers: { ...headers } };
-  if (key !== undefined) init.headers.Authorization = `Bearer ${key}`;
-  if (raw !== undefined) {
-    init.body = raw;
-  } else if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    if (!Object.keys(init.headers).some((h) => h.toLowerCase() === 'content-type')) {
-      init.headers['Content-Type'] = 'application/json';
-    }
-  }
-  const res = await fetch(`${srv.baseUrl}${urlPath}`, init);
-  const text = await res.text();
-  const type = mediaType(res.headers.get('content-type'));
-  let parsed = text;
-  if (text !== '' && (type === 'application/json' || type.endsWith('+json'))) {
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      assert.fail(`${method} ${urlPath}: ${res.status} body is not JSON (${err.message}): ${text.slice(0, 300)}`);
-    }
-  }
-  const route = specPath ?? urlPath.split('?')[0];
-  const specMethod = method === 'HEAD' ? 'get' : method.toLowerCase();
-  if (method === 'HEAD') {
-    assert.equal(text, '', `HEAD ${urlPath} has no body`);
-    spec.findResponse(route, specMethod, res.status); // throws when the status is not declared
-  } else {
-    const problems = spec.check({
-      specPath: route,
-      method: specMethod,
-      status: res.status,
-      contentType: res.headers.get('content-type'),
-      body: parsed,
-    });
-    assert.deepEqual(problems, [], `${method} ${urlPath} -> ${res.status} does not match the spec:\n${text.slice(0, 2000)}`);
-  }
-  for (const header of spec.requiredHeaders(route, specMethod, res.status)) {
-    assert.ok(res.headers.has(header), `${method} ${urlPath} -> ${res.status}: missing required header ${header}`);
-  }
-  return { res, body: parsed, text };
-}
-
+/** Sends one request to `srv` and checks the response against the spec (see callChecked). */
+const call = (srv, method, urlPath, opts) => callChecked(spec, srv, method, urlPath, opts);
 const get = (urlPath, opts) => call(server, 'GET', urlPath, opts);
 const write = (method, urlPath, opts = {}) => call(server, method, urlPath, { key: KEY, ...opts });
-
-/** Asserts a problem+json response with `status`, and (optionally) an error item at `pointer`. */
-function assertProblem({ res, body }, status, pointer) {
-  assert.equal(res.status, status, JSON.stringify(body));
-  assert.equal(mediaType(res.headers.get('content-type')), 'application/problem+json');
-  assert.equal(body.status, status, 'problem status repeats the HTTP status');
-  assert.match(body.type, /^urn:gpusizer:problem:[a-z0-9-]+$/);
-  if (pointer !== undefined) {
-    const pointers = body.errors.map((e) => e.pointer);
-    assert.ok(pointers.includes(pointer), `expected an error at ${pointer}, got ${JSON.stringify(body.errors)}`);
-  }
-}
 
 /** RFC 4180 CSV: an array of records, each an array of fields. */
 function parseCsv(text) {

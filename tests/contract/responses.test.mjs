@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { SpecValidator, loadOpenApi, mediaType, requireServerBinary, startServer } from '../support/gpusizer.mjs';
+import { SpecValidator, assertProblem, callChecked, loadOpenApi, requireServerBinary, startServer } from '../support/gpusizer.mjs';
 
 const MIB = 2 ** 20;
 const H100_USABLE = 85061827297; // catalog: 79.22 GiB as logged by vLLM
@@ -58,58 +58,9 @@ const LLAMA_32_1B_CONFIG = {
 let server;
 let spec;
 
-/**
- * Sends one request and checks the response against the spec. `specPath` is the path template the
- * request is meant to hit (null for a path the API does not have). Returns { res, body, text }.
- */
-async function call(method, urlPath, { specPath = urlPath, body, headers = {}, raw } = {}) {
-  const init = { method, headers: { ...headers } };
-  if (raw !== undefined) {
-    init.body = raw;
-  } else if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    if (!Object.keys(init.headers).some((h) => h.toLowerCase() === 'content-type')) {
-      init.headers['Content-Type'] = 'application/json';
-    }
-  }
-  const res = await fetch(`${server.baseUrl}${urlPath}`, init);
-  const text = await res.text();
-  const type = mediaType(res.headers.get('content-type'));
-  let parsed = text;
-  if (type === 'application/json' || type.endsWith('+json')) {
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      assert.fail(`${method} ${urlPath}: ${res.status} body is not JSON (${err.message}): ${text.slice(0, 300)}`);
-    }
-  }
-  const problems = spec.check({
-    specPath,
-    method,
-    status: res.status,
-    contentType: res.headers.get('content-type'),
-    body: parsed,
-  });
-  assert.deepEqual(problems, [], `${method} ${urlPath} -> ${res.status} does not match the spec:\n${text.slice(0, 2000)}`);
-  for (const header of spec.requiredHeaders(specPath, method, res.status)) {
-    assert.ok(res.headers.has(header), `${method} ${urlPath} -> ${res.status}: missing required header ${header}`);
-  }
-  return { res, body: parsed, text };
-}
-
+/** Sends one request and checks the response against the spec (see callChecked; `specPath: null` for no path). */
+const call = (method, urlPath, opts) => callChecked(spec, server, method, urlPath, opts);
 const estimate = (body, opts = {}) => call('POST', '/v1/estimate', { body, ...opts });
-
-/** Asserts a problem+json response with `status`, and (optionally) an error item at `pointer`. */
-function assertProblem({ res, body }, status, pointer) {
-  assert.equal(res.status, status, JSON.stringify(body));
-  assert.equal(mediaType(res.headers.get('content-type')), 'application/problem+json');
-  assert.equal(body.status, status, 'problem status repeats the HTTP status');
-  assert.match(body.type, /^urn:gpusizer:problem:[a-z0-9-]+$/);
-  if (pointer !== undefined) {
-    const pointers = body.errors.map((e) => e.pointer);
-    assert.ok(pointers.includes(pointer), `expected an error at ${pointer}, got ${JSON.stringify(body.errors)}`);
-  }
-}
 
 /** Checks the arithmetic every estimate must satisfy. */
 function assertConsistent(est) {

@@ -11,40 +11,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { SpecValidator, mediaType, requireServerBinary, startServer } from '../support/gpusizer.mjs';
+import { SpecValidator, assertProblem, callChecked, requireServerBinary, startServer } from '../support/gpusizer.mjs';
 
 let server;
 let spec;
 
-/** Sends one request and checks the response against the spec for (specPath, method, status). */
-async function call(method, urlPath, { specPath = urlPath, body, raw, headers = {} } = {}) {
-  const init = { method, headers: { ...headers } };
-  if (raw !== undefined) {
-    init.body = raw;
-  } else if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    if (!Object.keys(init.headers).some((h) => h.toLowerCase() === 'content-type')) {
-      init.headers['Content-Type'] = 'application/json';
-    }
-  }
-  const res = await fetch(`${server.baseUrl}${urlPath}`, init);
-  const text = await res.text();
-  const type = mediaType(res.headers.get('content-type'));
-  let parsed = text;
-  if (type === 'application/json' || type.endsWith('+json')) {
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      assert.fail(`${method} ${urlPath}: ${res.status} body is not JSON (${err.message}): ${text.slice(0, 300)}`);
-    }
-  }
-  const problems = spec.check({ specPath, method, status: res.status, contentType: res.headers.get('content-type'), body: parsed });
-  assert.deepEqual(problems, [], `${method} ${urlPath} -> ${res.status} does not match the spec:\n${text.slice(0, 3000)}`);
-  for (const header of spec.requiredHeaders(specPath, method, res.status)) {
-    assert.ok(res.headers.has(header), `${method} ${urlPath} -> ${res.status}: missing required header ${header}`);
-  }
-  return { res, body: parsed, text };
-}
+/** Sends one request and checks the response against the spec (see callChecked). */
+const call = (method, urlPath, opts) => callChecked(spec, server, method, urlPath, opts);
 
 /** POSTs and asserts 200 (the body is already validated against the spec). */
 async function ok(urlPath, body) {
@@ -55,17 +28,6 @@ async function ok(urlPath, body) {
 const recommend = (body) => ok('/v1/recommend', body);
 const fit = (body) => ok('/v1/fit', body);
 const estimate = (body) => ok('/v1/estimate', body);
-
-/** Asserts a problem+json response with `status` and an error item at each of `pointers`. */
-function assertProblem({ res, body }, status, ...pointers) {
-  assert.equal(res.status, status, JSON.stringify(body));
-  assert.equal(mediaType(res.headers.get('content-type')), 'application/problem+json');
-  assert.equal(body.status, status, 'problem status repeats the HTTP status');
-  const got = body.errors.map((e) => e.pointer);
-  for (const pointer of pointers) {
-    assert.ok(got.includes(pointer), `expected an error at ${pointer}, got ${JSON.stringify(body.errors)}`);
-  }
-}
 
 /** a ~ b within a relative tolerance (the server prints doubles with 15 significant digits). */
 function near(a, b, what, rel = 1e-9) {

@@ -1,8 +1,10 @@
-// Shared helpers for the JavaScript tests: start and stop the real gpusizer binary, and validate live
-// responses against the OpenAPI document (openapi/openapi.json, the bundled form of openapi.yaml).
+// Shared helpers for the JavaScript tests: start and stop the real gpusizer binary, validate live
+// responses against the OpenAPI document (openapi/openapi.json, the bundled form of openapi.yaml), and
+// send requests checked against it (callChecked, assertProblem).
 //
 // Not a test file itself (node --test only runs *.test.mjs here).
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -268,5 +270,74 @@ export class SpecValidator {
       .map(([name, h]) => [name, this.deref(h, '')[0]])
       .filter(([, h]) => h?.required)
       .map(([name]) => name.toLowerCase());
+  }
+}
+
+/**
+ * Sends one request to `server` (from startServer) and checks the response against `spec` (a
+ * SpecValidator): the status is declared for the operation `specPath` + method (HEAD is checked against
+ * GET and must have no body), the Content-Type is declared, the body is valid, the required headers are
+ * present. `specPath` is the path template the request is meant to hit: by default `urlPath` without its
+ * query string; null for a path the API does not have. `body` is sent as JSON, `raw` as is; `key` adds
+ * `Authorization: Bearer <key>`. Returns { res, body, text }: `body` is the parsed JSON for JSON media
+ * types (a JSON body that does not parse, empty included, fails the test), else the text.
+ */
+export async function callChecked(spec, server, method, urlPath, { specPath, body, raw, headers = {}, key } = {}) {
+  const init = { method, headers: { ...headers } };
+  if (key !== undefined) init.headers.Authorization = `Bearer ${key}`;
+  if (raw !== undefined) {
+    init.body = raw;
+  } else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    if (!Object.keys(init.headers).some((h) => h.toLowerCase() === 'content-type')) {
+      init.headers['Content-Type'] = 'application/json';
+    }
+  }
+  const res = await fetch(`${server.baseUrl}${urlPath}`, init);
+  const text = await res.text();
+  const type = mediaType(res.headers.get('content-type'));
+  let parsed = text;
+  if (method !== 'HEAD' && (type === 'application/json' || type.endsWith('+json'))) {
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      assert.fail(`${method} ${urlPath}: ${res.status} body is not JSON (${err.message}): ${text.slice(0, 300)}`);
+    }
+  }
+  const route = specPath === undefined ? urlPath.split('?')[0] : specPath;
+  const specMethod = method === 'HEAD' ? 'get' : method.toLowerCase();
+  if (method === 'HEAD') {
+    assert.equal(text, '', `HEAD ${urlPath} has no body`);
+    spec.findResponse(route, specMethod, res.status); // throws when the status is not declared
+  } else {
+    const problems = spec.check({
+      specPath: route,
+      method: specMethod,
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      body: parsed,
+    });
+    assert.deepEqual(problems, [], `${method} ${urlPath} -> ${res.status} does not match the spec:\n${text.slice(0, 3000)}`);
+  }
+  for (const header of spec.requiredHeaders(route, specMethod, res.status)) {
+    assert.ok(res.headers.has(header), `${method} ${urlPath} -> ${res.status}: missing required header ${header}`);
+  }
+  return { res, body: parsed, text };
+}
+
+/**
+ * Asserts a problem+json response (from callChecked) with `status`, a gpusizer problem type, an errors
+ * array, and an error item at each of `pointers` (undefined ones are ignored).
+ */
+export function assertProblem({ res, body }, status, ...pointers) {
+  assert.equal(res.status, status, JSON.stringify(body));
+  assert.equal(mediaType(res.headers.get('content-type')), 'application/problem+json');
+  assert.equal(body.status, status, 'problem status repeats the HTTP status');
+  assert.match(body.type, /^urn:gpusizer:problem:[a-z0-9-]+$/);
+  assert.ok(Array.isArray(body.errors), `problem errors is an array: ${JSON.stringify(body)}`);
+  const got = body.errors.map((e) => e.pointer);
+  for (const pointer of pointers) {
+    if (pointer === undefined) continue;
+    assert.ok(got.includes(pointer), `expected an error at ${pointer}, got ${JSON.stringify(body.errors)}`);
   }
 }
