@@ -18,34 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-struct fixture {
-    struct test_db db;
-    const char *path;
-};
-
-static int setup(void **state)
-{
-    struct fixture *f = calloc(1, sizeof(*f));
-    if (f == NULL || test_db_make(&f->db, "gs-catalog") != 0) {
-        free(f);
-        return -1;
-    }
-    f->path = f->db.path;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct fixture *f = *state;
-    test_db_remove(&f->db);
-    free(f);
-    return 0;
-}
-
 static void test_fresh_catalog_is_migrated_and_seeded(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     struct catalog *c = NULL;
     struct gs_error err;
     gs_error_init(&err);
@@ -71,7 +46,7 @@ static void test_fresh_catalog_is_migrated_and_seeded(void **state)
 
 static void test_wal_mode(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     struct catalog *c = NULL;
     assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
     catalog_close(c);
@@ -89,7 +64,7 @@ static void test_wal_mode(void **state)
  * added keeps that row when a newer gpusizer upgrades it. */
 static void test_upgrade_keeps_user_rows(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     struct catalog *c = NULL;
     assert_int_equal(catalog_open_at_version(f->path, 1, &c, NULL), GS_OK);
     catalog_close(c);
@@ -121,7 +96,7 @@ static void test_upgrade_keeps_user_rows(void **state)
 
 static void test_newer_schema_is_refused(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     sqlite3 *db = NULL;
     assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 999", NULL, NULL, NULL), SQLITE_OK);
@@ -146,7 +121,7 @@ static void test_unopenable_path(void **state)
 
 static void test_snapshot_lookups(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     struct catalog *c = NULL;
     struct catalog_snapshot *s = NULL;
     assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
@@ -181,7 +156,7 @@ static void test_snapshot_lookups(void **state)
  * CHECKs and triggers enforce part of this, the test all of it. */
 static void test_every_gpu_number_has_a_source(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     struct catalog *c = NULL;
     struct catalog_snapshot *s = NULL;
     assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
@@ -243,13 +218,13 @@ static void test_every_gpu_number_has_a_source(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fresh_catalog_is_migrated_and_seeded, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_wal_mode, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_upgrade_keeps_user_rows, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_newer_schema_is_refused, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_unopenable_path, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_snapshot_lookups, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_every_gpu_number_has_a_source, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fresh_catalog_is_migrated_and_seeded, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_wal_mode, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_keeps_user_rows, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_newer_schema_is_refused, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_unopenable_path, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_snapshot_lookups, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_every_gpu_number_has_a_source, test_db_setup, test_db_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,31 +25,6 @@
 /* String literals into the catalog's char * fields (the rows are inputs, never written through). */
 #define S(text) ((char *)(uintptr_t)(text))
 
-struct fixture {
-    struct test_db db;
-    const char *path;
-};
-
-static int setup(void **state)
-{
-    struct fixture *f = calloc(1, sizeof(*f));
-    if (f == NULL || test_db_make(&f->db, "gs-write") != 0) {
-        free(f);
-        return -1;
-    }
-    f->path = f->db.path;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct fixture *f = *state;
-    test_db_remove(&f->db);
-    free(f);
-    return 0;
-}
-
 static struct catalog_gpu lab_gpu(const char *id)
 {
     struct catalog_gpu g;
@@ -74,7 +49,7 @@ static const struct catalog_gpu *snapshot_gpu(struct catalog *c, struct catalog_
 /* Create, then replace with the current tag, a stale tag, and If-None-Match. */
 static void test_entity_tags(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     struct catalog *c = NULL;
     struct catalog_snapshot *s = NULL;
     assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
@@ -134,7 +109,7 @@ static void test_entity_tags(void **state)
 /* An alias or id that already names another entry is a conflict. */
 static void test_name_conflicts(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     struct catalog *c = NULL;
     assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
     struct catalog_gpu g = lab_gpu("lab-gpu");
@@ -173,7 +148,7 @@ static void test_name_conflicts(void **state)
 /* Three GPUs in one batch, the third invalid: nothing of the batch is kept. */
 static void test_bulk_is_all_or_nothing(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     struct catalog *c = NULL;
     struct catalog_snapshot *s = NULL;
     assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
@@ -202,7 +177,7 @@ static void test_bulk_is_all_or_nothing(void **state)
  * backfilled; withdrawing keeps the history. */
 static void test_price_history(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     struct catalog *c = NULL;
     struct catalog_snapshot *s = NULL;
     assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
@@ -284,7 +259,7 @@ static void exec_ok(sqlite3 *db, const char *sql)
  * upgraded to the latest schema with nothing of the user's lost. */
 static void test_upgrade_from_previous_schema(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     struct catalog *c = NULL;
     assert_int_equal(catalog_open_at_version(f->path, 2, &c, NULL), GS_OK);
     catalog_close(c);
@@ -428,7 +403,7 @@ static void *write_loop(void *arg)
 
 static void test_concurrent_writers(void **state)
 {
-    struct fixture *f = *state;
+    struct test_db *f = *state;
     struct catalog *c = NULL;
     assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
     struct catalog_gpu counter = lab_gpu("counter-gpu");
@@ -480,12 +455,12 @@ static void test_concurrent_writers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_entity_tags, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_name_conflicts, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_bulk_is_all_or_nothing, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_price_history, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_upgrade_from_previous_schema, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_concurrent_writers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_entity_tags, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_name_conflicts, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_bulk_is_all_or_nothing, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_price_history, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_previous_schema, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_concurrent_writers, test_db_setup, test_db_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

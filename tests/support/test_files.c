@@ -24,3 +24,22 @@ void test_db_remove(const struct test_db *db)
     }
     rmdir(db->dir);
 }
+
+int test_db_setup(void **state)
+{
+    struct test_db *db = calloc(1, sizeof(*db));
+    if (db == NULL || test_db_make(db, "gs-test") != 0) {
+        free(db);
+        return -1;
+    }
+    *state = db;
+    return 0;
+}
+
+int test_db_teardown(void **state)
+{
+    struct test_db *db = *state;
+    test_db_remove(db);
+    free(db);
+    return 0;
+}

@@ -19,4 +19,9 @@ int test_db_make(struct test_db *db, const char *prefix);
 /* Removes the catalog, its -wal and -shm files, and the directory. */
 void test_db_remove(const struct test_db *db);
 
+/* cmocka setup and teardown: *state becomes a new struct test_db made with
+ * the prefix "gs-test", and is removed and freed after the test. */
+int test_db_setup(void **state);
+int test_db_teardown(void **state);
+
 #endif
