@@ -12,27 +12,34 @@
 #include <string.h>
 #include <strings.h>
 
-#define CANDIDATES_MAX 512
+#define CANDIDATES_MAX   512
 #define DEFAULT_SEQUENCE 4096
-#define HOURS_PER_YEAR 8760.0
-#define DEFAULT_NODE 8
+#define HOURS_PER_YEAR   8760.0
+#define DEFAULT_NODE     8
 
 struct sizing {
     struct estimate_request req;
-    struct gs_estimate probe;      /* the request on one GPU: model facts and assumptions */
+    struct gs_estimate probe; /* the request on one GPU: model facts and assumptions */
     struct gs_demand demand;
     struct gs_plan_limits limits;
     struct gs_efficiency eff;
     bool purchase;
     double amortization_years;
-    uint64_t gpus_per_node;        /* 0 = the catalog's */
+    uint64_t gpus_per_node; /* 0 = the catalog's */
     const struct catalog_gpu *candidates[CANDIDATES_MAX];
     size_t candidate_count;
-    uint64_t fit_count;            /* /v1/fit: GPUs asked about (0 = not given) */
+    uint64_t fit_count; /* /v1/fit: GPUs asked about (0 = not given) */
     bool sequence_defaulted, shape_defaulted, parallelism_ignored;
 };
 
 /* ------------------------------------------------------------------ decode */
+
+/* Records a validation error and answers false, for the bool decoders. */
+static bool refuse(struct gs_error *err, const char *pointer, const char *detail)
+{
+    gs_error_add(err, GS_ERR_INVALID, pointer, "%s", detail);
+    return false;
+}
 
 static bool read_rate(const json_t *obj, const char *key, const char *base, double max, double *out,
                       struct gs_error *err)
@@ -61,36 +68,41 @@ static bool decode_demand(const json_t *d, struct sizing *s, struct gs_error *er
     memset(&s->demand, 0, sizeof(s->demand));
     if (d == NULL)
         return true;
-    static const char *const keys[] = {"output_tokens_per_s", "requests_per_s", "prompt_tokens",
-                                       "output_tokens", "training_tokens", "deadline_days", NULL};
+    static const char *const keys[] = {"output_tokens_per_s",
+                                       "requests_per_s",
+                                       "prompt_tokens",
+                                       "output_tokens",
+                                       "training_tokens",
+                                       "deadline_days",
+                                       NULL};
     if (!json_is_object(d))
-        return gs_error_add(err, GS_ERR_INVALID, "/demand", "must be an object") == GS_OK;
+        return refuse(err, "/demand", "must be an object");
     if (!jsonv_only_keys(d, "/demand", keys, err))
         return false;
     struct gs_demand *m = &s->demand;
     double tokens = 0, requests = 0;
     bool ok = read_rate(d, "output_tokens_per_s", "/demand", 1e12, &tokens, err);
     ok = read_rate(d, "requests_per_s", "/demand", 1e9, &requests, err) && ok;
-    ok = read_count(d, "prompt_tokens", "/demand", 1, (uint64_t)1 << 24, &m->prompt_tokens, err) && ok;
-    ok = read_count(d, "output_tokens", "/demand", 1, (uint64_t)1 << 24, &m->output_tokens, err) && ok;
+    ok = read_count(d, "prompt_tokens", "/demand", 1, (uint64_t)1 << 24, &m->prompt_tokens, err) &&
+         ok;
+    ok = read_count(d, "output_tokens", "/demand", 1, (uint64_t)1 << 24, &m->output_tokens, err) &&
+         ok;
     ok = read_rate(d, "training_tokens", "/demand", 1e16, &m->training_tokens, err) && ok;
     ok = read_rate(d, "deadline_days", "/demand", 36500, &m->deadline_days, err) && ok;
     if (!ok)
         return false;
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
     if (tokens > 0 && requests > 0)
-        return gs_error_add(err, GS_ERR_INVALID, "/demand/requests_per_s",
-                            "give output_tokens_per_s or requests_per_s, not both") == GS_OK;
+        return refuse(err, "/demand/requests_per_s",
+                      "give output_tokens_per_s or requests_per_s, not both");
     if (training && (tokens > 0 || requests > 0 || m->prompt_tokens || m->output_tokens))
-        return gs_error_add(err, GS_ERR_INVALID, "/demand",
-                            "training demand is training_tokens and deadline_days") == GS_OK;
+        return refuse(err, "/demand", "training demand is training_tokens and deadline_days");
     if (!training && (m->training_tokens > 0 || m->deadline_days > 0))
-        return gs_error_add(err, GS_ERR_INVALID, "/demand",
-                            "inference demand is output_tokens_per_s or requests_per_s, with "
-                            "prompt_tokens and output_tokens") == GS_OK;
+        return refuse(err, "/demand",
+                      "inference demand is output_tokens_per_s or requests_per_s, with "
+                      "prompt_tokens and output_tokens");
     if (training && m->deadline_days > 0 && m->training_tokens <= 0)
-        return gs_error_add(err, GS_ERR_INVALID, "/demand/training_tokens",
-                            "is required with deadline_days") == GS_OK;
+        return refuse(err, "/demand/training_tokens", "is required with deadline_days");
     if (training) {
         m->kind = m->training_tokens > 0 ? GS_DEMAND_TRAINING : GS_DEMAND_NONE;
     } else if (tokens > 0) {
@@ -119,16 +131,17 @@ static bool decode_gpu_list(const json_t *list, const struct catalog_snapshot *s
     {
         char where[64];
         snprintf(where, sizeof(where), "/constraints/gpus/%zu", i);
-        const struct catalog_gpu *g = json_is_string(v) ? catalog_snapshot_gpu(snap, json_string_value(v))
-                                                        : NULL;
+        const struct catalog_gpu *g =
+            json_is_string(v) ? catalog_snapshot_gpu(snap, json_string_value(v)) : NULL;
         if (g == NULL) {
-            const char *hint = json_is_string(v) ? catalog_snapshot_gpu_suggest(snap, json_string_value(v))
-                                                 : NULL;
+            const char *hint =
+                json_is_string(v) ? catalog_snapshot_gpu_suggest(snap, json_string_value(v)) : NULL;
             if (hint != NULL)
-                gs_error_add(err, GS_ERR_INVALID, where, "no such GPU in the catalog; did you mean \"%s\"?",
-                             hint);
+                gs_error_add(err, GS_ERR_INVALID, where,
+                             "no such GPU in the catalog; did you mean \"%s\"?", hint);
             else
-                gs_error_add(err, GS_ERR_INVALID, where, "no such GPU in the catalog; GET /v1/gpus lists them");
+                gs_error_add(err, GS_ERR_INVALID, where,
+                             "no such GPU in the catalog; GET /v1/gpus lists them");
             ok = false;
             continue;
         }
@@ -143,11 +156,12 @@ static bool decode_gpu_list(const json_t *list, const struct catalog_snapshot *s
 
 static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err)
 {
-    static const char *const keys[] = {"quantization", "zero_stages", "activation_checkpointing",
-                                       "offload", "expert_parallelism", "max_tensor", NULL};
+    static const char *const keys[] = {
+        "quantization", "zero_stages", "activation_checkpointing", "offload", "expert_parallelism",
+        "max_tensor",   NULL};
     static const char *const recompute[] = {"none", "selective", "full", NULL};
     if (!json_is_object(a))
-        return gs_error_add(err, GS_ERR_INVALID, "/constraints/allow", "must be an object") == GS_OK;
+        return refuse(err, "/constraints/allow", "must be an object");
     if (!jsonv_only_keys(a, "/constraints/allow", keys, err))
         return false;
     struct gs_plan_limits *l = &s->limits;
@@ -203,17 +217,18 @@ static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err
     return ok;
 }
 
-static bool decode_constraints(const json_t *c, const struct catalog_snapshot *snap, struct sizing *s,
-                               struct gs_error *err)
+static bool decode_constraints(const json_t *c, const struct catalog_snapshot *snap,
+                               struct sizing *s, struct gs_error *err)
 {
-    static const char *const keys[] = {"gpus", "max_gpus", "gpus_per_node", "max_cost_per_hour",
-                                       "pricing", "amortization_years", "allow", NULL};
+    static const char *const keys[] = {
+        "gpus",    "max_gpus",           "gpus_per_node", "max_cost_per_hour",
+        "pricing", "amortization_years", "allow",         NULL};
     static const char *const pricing[] = {"on_demand", "purchase", NULL};
     s->amortization_years = 3;
     if (c == NULL)
         return true;
     if (!json_is_object(c))
-        return gs_error_add(err, GS_ERR_INVALID, "/constraints", "must be an object") == GS_OK;
+        return refuse(err, "/constraints", "must be an object");
     if (!jsonv_only_keys(c, "/constraints", keys, err))
         return false;
     bool ok = true;
@@ -222,7 +237,9 @@ static bool decode_constraints(const json_t *c, const struct catalog_snapshot *s
         ok = decode_gpu_list(v, snap, s, err) && ok;
     ok = read_count(c, "max_gpus", "/constraints", 1, 65536, &s->limits.max_gpus, err) && ok;
     ok = read_count(c, "gpus_per_node", "/constraints", 1, 72, &s->gpus_per_node, err) && ok;
-    ok = read_rate(c, "max_cost_per_hour", "/constraints", 1e9, &s->limits.max_cost_per_hour, err) && ok;
+    ok =
+        read_rate(c, "max_cost_per_hour", "/constraints", 1e9, &s->limits.max_cost_per_hour, err) &&
+        ok;
     if ((v = json_object_get(c, "pricing")) != NULL) {
         int basis = 0;
         if (jsonv_enum(v, "/constraints/pricing", pricing, &basis, err))
@@ -231,7 +248,9 @@ static bool decode_constraints(const json_t *c, const struct catalog_snapshot *s
             ok = false;
     }
     if ((v = json_object_get(c, "amortization_years")) != NULL) {
-        ok = jsonv_number(v, "/constraints/amortization_years", 0, 20, &s->amortization_years, err) && ok;
+        ok = jsonv_number(v, "/constraints/amortization_years", 0, 20, &s->amortization_years,
+                          err) &&
+             ok;
         if (ok && !s->purchase) {
             gs_error_add(err, GS_ERR_INVALID, "/constraints/amortization_years",
                          "applies to \"pricing\": \"purchase\" only");
@@ -243,7 +262,8 @@ static bool decode_constraints(const json_t *c, const struct catalog_snapshot *s
     return ok;
 }
 
-static bool read_fraction(const json_t *e, const char *key, uint64_t *permille, struct gs_error *err)
+static bool read_fraction(const json_t *e, const char *key, uint64_t *permille,
+                          struct gs_error *err)
 {
     double x = 0;
     if (json_object_get(e, key) == NULL)
@@ -253,27 +273,29 @@ static bool read_fraction(const json_t *e, const char *key, uint64_t *permille, 
     if (!read_rate(e, key, "/efficiency", 1, &x, err))
         return false;
     if (x < 0.001)
-        return gs_error_add(err, GS_ERR_INVALID, where, "must be at least 0.001") == GS_OK;
+        return refuse(err, where, "must be at least 0.001");
     *permille = (uint64_t)llround(x * 1000);
     return true;
 }
 
 static bool decode_efficiency(const json_t *e, struct sizing *s, struct gs_error *err)
 {
-    static const char *const keys[] = {"decode_bandwidth", "decode_compute", "prefill",
-                                       "training_mfu", "allreduce_latency_us", NULL};
+    static const char *const keys[] = {"decode_bandwidth", "decode_compute",       "prefill",
+                                       "training_mfu",     "allreduce_latency_us", NULL};
     gs_efficiency_defaults(&s->eff);
     if (e == NULL)
         return true;
     if (!json_is_object(e))
-        return gs_error_add(err, GS_ERR_INVALID, "/efficiency", "must be an object") == GS_OK;
+        return refuse(err, "/efficiency", "must be an object");
     if (!jsonv_only_keys(e, "/efficiency", keys, err))
         return false;
     bool ok = read_fraction(e, "decode_bandwidth", &s->eff.decode_bandwidth_permille, err);
     ok = read_fraction(e, "decode_compute", &s->eff.decode_compute_permille, err) && ok;
     ok = read_fraction(e, "prefill", &s->eff.prefill_permille, err) && ok;
     ok = read_fraction(e, "training_mfu", &s->eff.training_mfu_permille, err) && ok;
-    ok = read_rate(e, "allreduce_latency_us", "/efficiency", 1e4, &s->eff.allreduce_latency_us, err) && ok;
+    ok = read_rate(e, "allreduce_latency_us", "/efficiency", 1e4, &s->eff.allreduce_latency_us,
+                   err) &&
+         ok;
     return ok;
 }
 
@@ -289,9 +311,9 @@ static bool complete_workload(struct sizing *s, struct gs_error *err)
         const bool rate = d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS;
         if (!w->serving.present) {
             if (!d->prompt_tokens || !d->output_tokens)
-                return gs_error_add(err, GS_ERR_INVALID, "/inference",
-                                    "is required (batch_size and context_length), or give "
-                                    "demand.prompt_tokens and demand.output_tokens") == GS_OK;
+                return refuse(err, "/inference",
+                              "is required (batch_size and context_length), or give "
+                              "demand.prompt_tokens and demand.output_tokens");
             w->serving.present = true;
             w->serving.batch_size = 1;
             w->serving.context_length = d->prompt_tokens + d->output_tokens;
@@ -299,18 +321,19 @@ static bool complete_workload(struct sizing *s, struct gs_error *err)
         }
         if (!d->prompt_tokens || !d->output_tokens) {
             if (rate && (d->prompt_tokens || d->output_tokens))
-                return gs_error_add(err, GS_ERR_INVALID, "/demand",
-                                    "give both prompt_tokens and output_tokens") == GS_OK;
+                return refuse(err, "/demand", "give both prompt_tokens and output_tokens");
             /* the request's split when it gave one, else half and half */
             const uint64_t ctx = w->serving.context_length;
             d->prompt_tokens = w->serving.prompt_tokens ? w->serving.prompt_tokens : (ctx + 1) / 2;
             d->output_tokens = ctx > d->prompt_tokens ? ctx - d->prompt_tokens : 1;
             s->shape_defaulted = !w->serving.prompt_tokens;
         }
-        if (d->prompt_tokens + d->output_tokens > w->serving.context_length)
-            return gs_error_add(err, GS_ERR_INVALID, "/demand/output_tokens",
-                                "prompt_tokens + output_tokens exceed inference.context_length %llu",
-                                (unsigned long long)w->serving.context_length) == GS_OK;
+        if (d->prompt_tokens + d->output_tokens > w->serving.context_length) {
+            gs_error_add(err, GS_ERR_INVALID, "/demand/output_tokens",
+                         "prompt_tokens + output_tokens exceed inference.context_length %llu",
+                         (unsigned long long)w->serving.context_length);
+            return false;
+        }
     } else {
         if (!w->training.sequence_length) {
             w->training.sequence_length = DEFAULT_SEQUENCE;
@@ -344,8 +367,9 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
     bool ok = true;
     if (!fit && json_object_get(body, "gpu") != NULL) {
-        gs_error_add(err, GS_ERR_INVALID, "/gpu",
-                     "name candidate GPUs in constraints.gpus (all by default); /v1/fit takes one gpu");
+        gs_error_add(
+            err, GS_ERR_INVALID, "/gpu",
+            "name candidate GPUs in constraints.gpus (all by default); /v1/fit takes one gpu");
         json_object_del(base, "gpu");
         ok = false;
     }
@@ -371,8 +395,7 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
     ok = ok && st == GS_OK;
     if (fit) {
         if (st == GS_OK && s->req.gpu == NULL)
-            ok = gs_error_add(err, GS_ERR_INVALID, "/gpu", "is required: the GPU type to fit on") ==
-                     GS_OK && false;
+            ok = refuse(err, "/gpu", "is required: the GPU type to fit on");
         ok = read_count(body, "gpu_count", "", 1, 65536, &s->fit_count, err) && ok;
         if (!ok)
             return GS_ERR_INVALID;
@@ -412,7 +435,7 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
     out->usable_bytes = g->usable_memory_bytes ? g->usable_memory_bytes : g->memory_bytes;
     out->is_a100 = strncmp(g->id, "a100", 4) == 0;
     out->fp8 = g->fp8_tflops.present;
-    out->gpus_per_node = s->gpus_per_node              ? s->gpus_per_node
+    out->gpus_per_node = s->gpus_per_node           ? s->gpus_per_node
                          : g->gpus_per_node.present ? (uint64_t)g->gpus_per_node.value
                                                     : DEFAULT_NODE;
     out->perf.memory_bandwidth_gb_s = real_or_zero(g->memory_bandwidth_gb_s);
@@ -422,7 +445,8 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
     out->perf.pcie_gen = g->pcie_gen.present ? (unsigned)g->pcie_gen.value : 0;
     if (s->purchase && g->purchase_price.present) {
         out->has_price = true;
-        out->price_per_gpu_hour = g->purchase_price.value / (s->amortization_years * HOURS_PER_YEAR);
+        out->price_per_gpu_hour =
+            g->purchase_price.value / (s->amortization_years * HOURS_PER_YEAR);
     } else if (!s->purchase && g->price_per_hour.present) {
         out->has_price = true;
         out->price_per_gpu_hour = g->price_per_hour.value;
@@ -451,8 +475,8 @@ static const char *offload_name(enum gs_offload o)
 static json_t *encode_plan(const struct gs_plan *p, bool training)
 {
     json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:i, s:s, s:s}", "tensor", (json_int_t)p->tensor,
-                          "pipeline", (json_int_t)p->pipeline, "data", (json_int_t)p->data, "expert",
-                          (json_int_t)p->expert, "zero_stage", (int)p->zero_stage,
+                          "pipeline", (json_int_t)p->pipeline, "data", (json_int_t)p->data,
+                          "expert", (json_int_t)p->expert, "zero_stage", (int)p->zero_stage,
                           "activation_checkpointing", recompute_name(p->recompute), "offload",
                           offload_name(p->offload));
     if (o != NULL && training && !put(o, "sequence_parallel", json_boolean(p->tensor > 1))) {
@@ -466,21 +490,20 @@ static json_t *encode_throughput(const struct gs_plan *p, bool training)
 {
     if (training) {
         const struct gs_train_result *t = &p->train;
-        return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "tokens_per_s", t->tokens_per_s,
-                         "wall_clock_hours", t->seconds / 3600, "wall_clock_days",
+        return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "tokens_per_s",
+                         t->tokens_per_s, "wall_clock_hours", t->seconds / 3600, "wall_clock_days",
                          t->seconds / 86400, "gpu_hours", t->gpu_hours, "mfu", t->mfu,
                          "bubble_factor", t->bubble_factor, "recompute_factor", t->hardware_factor,
                          "flops_per_token", t->flops_per_token);
     }
     const struct gs_decode_result *d = &p->decode;
     const double replicas = (double)p->replicas;
-    json_t *per = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "decode_tokens_per_s",
-                            d->decode_tokens_per_s, "output_tokens_per_s", d->output_tokens_per_s,
-                            "requests_per_s", d->requests_per_s, "prefill_tokens_per_s",
-                            d->prefill_tokens_per_s, "step_seconds", d->step_seconds,
-                            "memory_seconds", d->memory_seconds, "compute_seconds",
-                            d->compute_seconds, "comm_seconds", d->comm_seconds, "prefill_seconds",
-                            d->prefill_seconds);
+    json_t *per = json_pack(
+        "{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "decode_tokens_per_s",
+        d->decode_tokens_per_s, "output_tokens_per_s", d->output_tokens_per_s, "requests_per_s",
+        d->requests_per_s, "prefill_tokens_per_s", d->prefill_tokens_per_s, "step_seconds",
+        d->step_seconds, "memory_seconds", d->memory_seconds, "compute_seconds", d->compute_seconds,
+        "comm_seconds", d->comm_seconds, "prefill_seconds", d->prefill_seconds);
     json_t *o = json_pack("{s:I, s:f, s:f, s:f, s:f, s:o}", "batch_per_replica",
                           (json_int_t)p->batch_per_replica, "decode_tokens_per_s",
                           d->decode_tokens_per_s * replicas, "output_tokens_per_s",
@@ -503,16 +526,17 @@ static json_t *encode_option(const struct sizing *s, const struct catalog_gpu *g
                              const struct gs_plan_gpu *pg, const struct gs_plan *p, size_t rank)
 {
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
-    json_t *o = json_pack("{s:I, s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "rank", (json_int_t)rank,
-                          "gpu", g->id, "name", g->name, "gpu_count", (json_int_t)p->gpu_count,
-                          "nodes", (json_int_t)p->nodes, "gpus_per_node",
-                          (json_int_t)pg->gpus_per_node, "plan", encode_plan(p, training),
-                          "per_gpu", codec_encode_memory(&p->estimate.per_gpu));
+    json_t *o =
+        json_pack("{s:I, s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "rank", (json_int_t)rank, "gpu",
+                  g->id, "name", g->name, "gpu_count", (json_int_t)p->gpu_count, "nodes",
+                  (json_int_t)p->nodes, "gpus_per_node", (json_int_t)pg->gpus_per_node, "plan",
+                  encode_plan(p, training), "per_gpu", codec_encode_memory(&p->estimate.per_gpu));
     bool ok = o != NULL;
     if (ok && !training)
         ok = put(o, "replicas", json_integer((json_int_t)p->replicas)) &&
-             put(o, "precision", json_pack("{s:s, s:s}", "weights", gs_weight_format_name(p->format),
-                                           "kv_cache_dtype", gs_kv_dtype_name(p->kv_dtype)));
+             put(o, "precision",
+                 json_pack("{s:s, s:s}", "weights", gs_weight_format_name(p->format),
+                           "kv_cache_dtype", gs_kv_dtype_name(p->kv_dtype)));
     ok = ok && put(o, "usable_bytes", codec_u64(pg->usable_bytes)) &&
          put(o, "limit_bytes", codec_u64(p->limit_bytes)) &&
          put(o, "headroom_bytes", json_integer((json_int_t)p->headroom_bytes)) &&
@@ -554,7 +578,8 @@ static const char *reject_detail(enum gs_plan_reject why, const struct sizing *s
     case GS_REJECT_OVER_BUDGET:
         return "the cheapest plan costs more per hour than max_cost_per_hour";
     case GS_REJECT_NO_PRICE:
-        return s->purchase ? "no purchase price in the catalog" : "no on-demand price in the catalog";
+        return s->purchase ? "no purchase price in the catalog"
+                           : "no on-demand price in the catalog";
     case GS_REJECT_NO_THROUGHPUT:
         return "the catalog lacks the memory bandwidth or dense FLOPS figures the demand needs";
     case GS_REJECT_NONE:
@@ -611,8 +636,9 @@ static json_t *encode_assumptions(const struct sizing *s, bool fit)
                       "estimation.md 6: TP adds 2 all-reduces per layer",
                       s->eff.allreduce_latency_us > 0 ? s->eff.allreduce_latency_us : 10);
         if (ok && s->shape_defaulted)
-            ok = add_note(list, "request_shape", "the demand gave no prompt and output lengths: "
-                                                 "half the context each",
+            ok = add_note(list, "request_shape",
+                          "the demand gave no prompt and output lengths: "
+                          "half the context each",
                           "gpusizer default", NAN);
     } else if (ok) {
         ok = add_note(list, "training_mfu",
@@ -649,8 +675,8 @@ static json_t *encode_assumptions(const struct sizing *s, bool fit)
             snprintf(detail, sizeof(detail),
                      "the catalog's current on-demand price per GPU-hour for every GPU of an "
                      "option");
-        ok = add_note(list, "pricing", detail, "the catalog's price history (GET /v1/gpus/{id}/prices)",
-                      NAN);
+        ok = add_note(list, "pricing", detail,
+                      "the catalog's price history (GET /v1/gpus/{id}/prices)", NAN);
     }
     if (ok) {
         ok = add_note(list, "gpus_per_node",
@@ -676,9 +702,9 @@ static void append_probe_warnings(json_t *warnings, const struct sizing *s)
 {
     for (size_t i = 0; i < s->probe.warning_count; i++)
         if (strcmp(s->probe.warnings[i].code, "engine_budget_needs_gpu") != 0)
-            json_array_append_new(warnings, json_pack("{s:s, s:s}", "code",
-                                                      s->probe.warnings[i].code, "detail",
-                                                      s->probe.warnings[i].detail));
+            json_array_append_new(warnings,
+                                  json_pack("{s:s, s:s}", "code", s->probe.warnings[i].code,
+                                            "detail", s->probe.warnings[i].detail));
 }
 
 static json_t *encode_demand(const struct sizing *s)
@@ -687,12 +713,13 @@ static json_t *encode_demand(const struct sizing *s)
     if (s->req.workload.mode == GS_MODE_TRAINING)
         return json_pack("{s:o, s:o}", "training_tokens",
                          d->training_tokens > 0 ? json_real(d->training_tokens) : json_null(),
-                         "deadline_days", d->deadline_days > 0 ? json_real(d->deadline_days) : json_null());
-    return json_pack("{s:o, s:o, s:I, s:I}", "output_tokens_per_s",
-                     d->kind == GS_DEMAND_OUTPUT_TOKENS ? json_real(d->rate) : json_null(),
-                     "requests_per_s", d->kind == GS_DEMAND_REQUESTS ? json_real(d->rate) : json_null(),
-                     "prompt_tokens", (json_int_t)d->prompt_tokens, "output_tokens",
-                     (json_int_t)d->output_tokens);
+                         "deadline_days",
+                         d->deadline_days > 0 ? json_real(d->deadline_days) : json_null());
+    return json_pack(
+        "{s:o, s:o, s:I, s:I}", "output_tokens_per_s",
+        d->kind == GS_DEMAND_OUTPUT_TOKENS ? json_real(d->rate) : json_null(), "requests_per_s",
+        d->kind == GS_DEMAND_REQUESTS ? json_real(d->rate) : json_null(), "prompt_tokens",
+        (json_int_t)d->prompt_tokens, "output_tokens", (json_int_t)d->output_tokens);
 }
 
 /* ------------------------------------------------------------- recommend */
@@ -759,15 +786,15 @@ static json_t *encode_recommendation(const struct sizing *s, struct candidate *c
             marketed++;
     }
     if (marketed > 0)
-        json_array_append_new(warnings,
-                              json_pack("{s:s, s:s}", "code", "usable_memory_unknown", "detail",
-                                        "some options' GPUs have no driver-reported capacity in the "
-                                        "catalog; their marketed capacity was used"));
+        json_array_append_new(
+            warnings, json_pack("{s:s, s:s}", "code", "usable_memory_unknown", "detail",
+                                "some options' GPUs have no driver-reported capacity in the "
+                                "catalog; their marketed capacity was used"));
     if (s->parallelism_ignored)
-        json_array_append_new(warnings, json_pack("{s:s, s:s}", "code", "parallelism_ignored",
-                                                  "detail",
-                                                  "the search chooses the parallel layout; the "
-                                                  "request's parallelism section was not used"));
+        json_array_append_new(warnings,
+                              json_pack("{s:s, s:s}", "code", "parallelism_ignored", "detail",
+                                        "the search chooses the parallel layout; the "
+                                        "request's parallelism section was not used"));
     append_probe_warnings(warnings, s);
     body = json_pack("{s:o, s:s, s:o, s:{s:s, s:o}, s:o, s:o, s:o, s:o}", "model",
                      codec_encode_model_result(&s->req, &s->probe), "mode",
@@ -790,8 +817,8 @@ int sizing_recommend(const struct service *svc, const json_t *request, json_t **
 {
     struct sizing *s = calloc(1, sizeof(*s));
     struct candidate *cands = NULL;
-    enum gs_status st = s != NULL ? decode_sizing(svc, request, false, s, &problem->errors)
-                                  : GS_ERR_NOMEM;
+    enum gs_status st =
+        s != NULL ? decode_sizing(svc, request, false, s, &problem->errors) : GS_ERR_NOMEM;
     if (st == GS_OK) {
         cands = calloc(s->candidate_count ? s->candidate_count : 1, sizeof(*cands));
         if (cands == NULL)
@@ -800,9 +827,8 @@ int sizing_recommend(const struct service *svc, const json_t *request, json_t **
     for (size_t i = 0; st == GS_OK && i < s->candidate_count; i++) {
         cands[i].gpu = s->candidates[i];
         plan_gpu(s, s->candidates[i], &cands[i].spec);
-        st = gs_plan_search(&s->req.model, &s->req.workload, &cands[i].spec, &s->limits,
-                            &s->demand, &s->eff, 0, &cands[i].plan, &cands[i].why,
-                            &problem->errors);
+        st = gs_plan_search(&s->req.model, &s->req.workload, &cands[i].spec, &s->limits, &s->demand,
+                            &s->eff, 0, &cands[i].plan, &cands[i].why, &problem->errors);
     }
     if (st == GS_OK) {
         *response = encode_recommendation(s, cands, s->candidate_count);
@@ -864,13 +890,13 @@ static size_t fit_changes(const struct sizing *s, const struct gs_plan_limits *o
         const enum gs_weight_format f = gs_workload_format(w0);
         const bool w16 = f == GS_WF_BF16 || f == GS_WF_FP16 || f == GS_WF_FP32;
         const enum gs_kv_dtype kv = w0->serving.kv_dtype;
-        const bool kv_16 = w0->serving.present &&
-                           (kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16);
+        const bool kv_16 =
+            w0->serving.present && (kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16);
         if (kv_16) {
             w.serving.kv_dtype = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
             add_change(out, &n, cap, "fp8_kv_cache",
-                       mla ? "store the MLA cache as fp8_ds_mla" : "store the KV cache in fp8", 0, &w,
-                       &l, false);
+                       mla ? "store the MLA cache as fp8_ds_mla" : "store the KV cache in fp8", 0,
+                       &w, &l, false);
             w = *w0;
         }
         if (w16) {
@@ -939,8 +965,8 @@ static size_t fit_changes(const struct sizing *s, const struct gs_plan_limits *o
         w.training.method_given = true;
         w.training.lora_rank = 16;
         w.training.lora_targets = GS_LORA_ALL_LINEAR;
-        add_change(out, &n, cap, "lora", "LoRA r=16 on all linear layers instead of full fine-tuning",
-                   16, &w, &l, false);
+        add_change(out, &n, cap, "lora",
+                   "LoRA r=16 on all linear layers instead of full fine-tuning", 16, &w, &l, false);
         w.training.method = GS_METHOD_QLORA;
         w.weights = GS_DTYPE_INT4;
         w.format_given = true;
@@ -967,8 +993,9 @@ static size_t fit_changes(const struct sizing *s, const struct gs_plan_limits *o
 
 /* The largest value in [1, hi] for which `fits` holds, by bisection (fits is
  * monotone: a larger batch or context never needs less memory). */
-static uint64_t largest(uint64_t hi, bool (*fits)(const struct sizing *, const struct gs_plan *,
-                                                  const struct gs_plan_gpu *, uint64_t),
+static uint64_t largest(uint64_t hi,
+                        bool (*fits)(const struct sizing *, const struct gs_plan *,
+                                     const struct gs_plan_gpu *, uint64_t),
                         const struct sizing *s, const struct gs_plan *plan,
                         const struct gs_plan_gpu *g)
 {
@@ -1040,7 +1067,8 @@ static bool change_at_count(const struct sizing *s, const struct fit_change *c,
             t *= 2;
         for (; t > 1; t /= 2) {
             w.parallelism.tensor = t;
-            if (!s->req.model.has_arch || gs_parallelism_validate(&w.parallelism, &s->req.model.arch, NULL) == GS_OK)
+            if (!s->req.model.has_arch ||
+                gs_parallelism_validate(&w.parallelism, &s->req.model.arch, NULL) == GS_OK)
                 break;
         }
         w.parallelism.tensor = p->tensor = t;
@@ -1097,7 +1125,8 @@ static json_t *encode_change(const struct fit_change *c, const struct gs_plan *p
 /* Whether change `a` comes nearer to fitting than `b` (unsized ones last). */
 static bool closer(const json_t *a, const json_t *b)
 {
-    const json_t *ha = json_object_get(a, "headroom_bytes"), *hb = json_object_get(b, "headroom_bytes");
+    const json_t *ha = json_object_get(a, "headroom_bytes"),
+                 *hb = json_object_get(b, "headroom_bytes");
     if (ha == NULL || hb == NULL)
         return ha != NULL && hb == NULL;
     return json_integer_value(ha) > json_integer_value(hb);
@@ -1150,8 +1179,8 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
                struct problem *problem)
 {
     struct sizing *s = calloc(1, sizeof(*s));
-    enum gs_status st = s != NULL ? decode_sizing(svc, request, true, s, &problem->errors)
-                                  : GS_ERR_NOMEM;
+    enum gs_status st =
+        s != NULL ? decode_sizing(svc, request, true, s, &problem->errors) : GS_ERR_NOMEM;
     json_t *body = NULL;
     if (st != GS_OK)
         goto out;
@@ -1190,8 +1219,10 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
     }
     if (ok)
         ok = put(body, "min_gpu_count",
-                 why_least == GS_REJECT_NONE ? json_integer((json_int_t)least.gpu_count) : json_null()) &&
-             put(body, "min_plan", why_least == GS_REJECT_NONE ? encode_plan(&least, training) : json_null());
+                 why_least == GS_REJECT_NONE ? json_integer((json_int_t)least.gpu_count)
+                                             : json_null()) &&
+             put(body, "min_plan",
+                 why_least == GS_REJECT_NONE ? encode_plan(&least, training) : json_null());
     /* the largest batch and context at the verdict's layout (or the smallest that fits) */
     const struct gs_plan *ref = fits ? &at : why_least == GS_REJECT_NONE ? &least : NULL;
     json_t *max_batch = json_null(), *max_context = json_null();
@@ -1202,7 +1233,8 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
         max_context = json_integer((json_int_t)ref->estimate.serving.max_context);
     } else if (ref != NULL && training) {
         max_batch = json_integer((json_int_t)largest(4096, batch_fits, s, ref, &g));
-        max_context = json_integer((json_int_t)largest((uint64_t)1 << 22, sequence_fits, s, ref, &g));
+        max_context =
+            json_integer((json_int_t)largest((uint64_t)1 << 22, sequence_fits, s, ref, &g));
     }
     ok = ok && put(body, "max_batch", max_batch) && put(body, "max_context", max_context);
     if (ok && ref != NULL && ref != &at && !json_is_null(json_object_get(body, "max_batch")))
@@ -1210,13 +1242,14 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
     ok = ok && put(body, "changes", encode_changes(s, &own, &g, count));
     json_t *warnings = json_array();
     if (ok && warnings != NULL && !s->req.gpu->usable_memory_bytes)
-        json_array_append_new(warnings, json_pack("{s:s, s:s}", "code", "usable_memory_unknown",
-                                                  "detail",
-                                                  "the catalog has no driver-reported capacity for "
-                                                  "this GPU; its marketed capacity was used"));
+        json_array_append_new(warnings,
+                              json_pack("{s:s, s:s}", "code", "usable_memory_unknown", "detail",
+                                        "the catalog has no driver-reported capacity for "
+                                        "this GPU; its marketed capacity was used"));
     if (ok && warnings != NULL)
         append_probe_warnings(warnings, s);
-    ok = ok && put(body, "assumptions", encode_assumptions(s, true)) && put(body, "warnings", warnings);
+    ok = ok && put(body, "assumptions", encode_assumptions(s, true)) &&
+         put(body, "warnings", warnings);
     if (!ok) {
         json_decref(body);
         body = NULL;
