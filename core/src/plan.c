@@ -6,11 +6,12 @@
 #include <math.h>
 #include <string.h>
 
-#define COUNTS_MAX 256
+#define COUNTS_MAX 256 /* GPU counts tried: every count up to a node, then whole nodes */
 
 void gs_plan_limits_defaults(struct gs_plan_limits *l)
 {
     memset(l, 0, sizeof(*l));
+    /* a bound on the search, not a claim about clusters: 128 eight-GPU nodes */
     l->max_gpus = 1024;
     l->allow_quantization = false;
     l->zero_stages = 0xf;
