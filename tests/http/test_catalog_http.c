@@ -16,6 +16,7 @@
 
 #include "http_client.h"
 #include "test_files.h"
+#include "test_server.h"
 
 #include <curl/curl.h>
 #include <jansson.h>
@@ -31,25 +32,19 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
-
 #define KEY "test-key-0123456789"
 #define AUTH "Authorization: Bearer " KEY
 
 static const char *binary;
 static struct test_db db;
 
-struct server {
-    pid_t pid;
-    int port;
-};
 
-static struct server writer_a, writer_b, read_only;
+static struct test_server writer_a, writer_b, read_only;
 
 #define reply http_reply
 
 /* One request to `s`; up to two extra "Name: value" headers. */
-static struct reply call(const struct server *s, const char *method, const char *path,
+static struct reply call(const struct test_server *s, const char *method, const char *path,
                          const char *type, const char *body, const char *h1, const char *h2)
 {
     const char *headers[] = {h1, h1 != NULL ? h2 : NULL, NULL};
@@ -70,61 +65,15 @@ static void expect_status(struct reply *r, long status)
         fail_msg("expected %ld, got %ld: %.400s", status, r->status, r->body ? r->body : "");
 }
 
-/* Starts `gpusizer serve` on the shared catalog; with_key adds the API key
- * to its environment (and strips any inherited one). */
-static int spawn_server(struct server *s, bool with_key)
+/* Starts `gpusizer serve` on the shared catalog, with or without the key. */
+static int spawn_server(struct test_server *s, bool with_key)
 {
-    size_t n = 0;
-    while (environ[n] != NULL)
-        n++;
-    char **env = calloc(n + 2, sizeof(*env));
-    if (env == NULL)
-        return -1;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "GPUSIZER_API_KEY", 16) != 0)
-            env[k++] = environ[i];
-    char key_var[] = "GPUSIZER_API_KEY=" KEY;
-    if (with_key)
-        env[k++] = key_var;
-    int out[2];
-    if (pipe(out) != 0) {
-        free(env);
-        return -1;
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&fa, out[0]);
-    char a0[] = "gpusizer", a1[] = "serve", a2[] = "--host", a3[] = "127.0.0.1", a4[] = "--port",
-         a5[] = "0", a6[] = "--db", a8[] = "--threads", a9[] = "4";
-    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, db.path, a8, a9, NULL};
-    int rc = posix_spawn(&s->pid, binary, &fa, NULL, argv, env);
-    posix_spawn_file_actions_destroy(&fa);
-    free(env);
-    close(out[1]);
-    if (rc != 0)
-        return -1;
-    FILE *f = fdopen(out[0], "r");
-    char line[256];
-    bool got = f != NULL && fgets(line, sizeof(line), f) != NULL;
-    if (f != NULL)
-        fclose(f);
-    if (!got)
-        return -1;
-    const char *colon = strrchr(line, ':');
-    s->port = colon != NULL ? atoi(colon + 1) : 0;
-    return s->port > 0 ? 0 : -1;
+    return test_server_start(s, binary, db.path, with_key ? KEY : NULL);
 }
 
-static int stop(struct server *s)
+static int stop(struct test_server *s)
 {
-    int status = 0;
-    if (s->pid > 0) {
-        kill(s->pid, SIGTERM);
-        waitpid(s->pid, &status, 0);
-    }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+    return test_server_stop(s);
 }
 
 static int setup(void **state)
@@ -250,7 +199,7 @@ static void test_price_history(void **state)
 }
 
 /* Polls `s` until GET path answers `status` (another process wrote it). */
-static bool eventually(const struct server *s, const char *path, long status, int seconds)
+static bool eventually(const struct test_server *s, const char *path, long status, int seconds)
 {
     for (int i = 0; i < seconds * 20; i++) {
         struct reply r = call(s, "GET", path, NULL, NULL, NULL, NULL);
@@ -270,7 +219,7 @@ struct client {
 };
 
 /* Reads the counter GPU's tdp_watts and tag through `s`. */
-static bool read_counter(const struct server *s, long long *value, char *etag, size_t cap)
+static bool read_counter(const struct test_server *s, long long *value, char *etag, size_t cap)
 {
     struct reply r = call(s, "GET", "/v1/gpus/counter-gpu", NULL, NULL, NULL, NULL);
     bool ok = r.status == 200;
@@ -293,7 +242,7 @@ static void *client_loop(void *arg)
 {
     struct client *c = arg;
     for (int i = 0; i < 10; i++) {
-        const struct server *s = (i + c->index) % 2 ? &writer_a : &writer_b;
+        const struct test_server *s = (i + c->index) % 2 ? &writer_a : &writer_b;
         char path[64], body[256];
         snprintf(path, sizeof(path), "/v1/gpus/c%d-gpu-%d", c->index, i);
         snprintf(body, sizeof(body),

@@ -13,6 +13,7 @@
 
 #include "http_client.h"
 #include "test_files.h"
+#include "test_server.h"
 
 #include <curl/curl.h>
 #include <jansson.h>
@@ -27,10 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
-
 static const char *binary;
-static pid_t server_pid;
+static struct test_server server;
 static int port;
 static struct test_db db;
 
@@ -97,43 +96,19 @@ static void expect_problem(struct reply *r, long status, const char *pointer)
 static int start_server(void **state)
 {
     (void)state;
-    if (test_db_make(&db, "gs-http") != 0)
+    if (test_db_make(&db, "gs-http") != 0 || test_server_start(&server, binary, db.path, NULL) != 0)
         return -1;
-    int out[2];
-    if (pipe(out) != 0)
-        return -1;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&fa, out[0]);
-    char a0[] = "gpusizer", a1[] = "serve", a2[] = "--host", a3[] = "127.0.0.1", a4[] = "--port",
-         a5[] = "0", a6[] = "--db", a8[] = "--threads", a9[] = "4";
-    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, db.path, a8, a9, NULL};
-    if (posix_spawn(&server_pid, binary, &fa, NULL, argv, environ) != 0)
-        return -1;
-    posix_spawn_file_actions_destroy(&fa);
-    close(out[1]);
-    FILE *f = fdopen(out[0], "r");
-    char line[256];
-    if (f == NULL || fgets(line, sizeof(line), f) == NULL)
-        return -1;
-    fclose(f); /* the server writes nothing more to stdout */
-    const char *colon = strrchr(line, ':');
-    port = colon != NULL ? atoi(colon + 1) : 0;
-    return port > 0 ? 0 : -1;
+    port = server.port;
+    return 0;
 }
 
 static int stop_server(void **state)
 {
     (void)state;
-    int status = 0;
-    if (server_pid > 0) {
-        kill(server_pid, SIGTERM);
-        waitpid(server_pid, &status, 0);
-    }
-    test_db_remove(&db);
     /* a clean stop on SIGTERM is part of the contract */
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+    const int rc = test_server_stop(&server);
+    test_db_remove(&db);
+    return rc;
 }
 
 static void test_health_and_ready(void **state)
