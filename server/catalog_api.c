@@ -357,34 +357,6 @@ static int compare_rows(const void *pa, const void *pb, void *arg)
     return r != 0 ? r : strcmp(x->id, y->id);
 }
 
-/* A growable text buffer for listing bodies. */
-struct text {
-    char *data;
-    size_t length, capacity;
-    bool failed;
-};
-
-static void text_put(struct text *t, const char *s, size_t n)
-{
-    if (t->failed)
-        return;
-    if (t->length + n + 1 > t->capacity) {
-        size_t next = t->capacity ? t->capacity : 4096;
-        while (next < t->length + n + 1)
-            next *= 2;
-        char *grown = realloc(t->data, next);
-        if (grown == NULL) {
-            t->failed = true;
-            return;
-        }
-        t->data = grown;
-        t->capacity = next;
-    }
-    memcpy(t->data + t->length, s, n);
-    t->length += n;
-    t->data[t->length] = '\0';
-}
-
 static void list(const struct service *svc, bool models, const struct api_request *req,
                  struct api_response *resp)
 {
@@ -418,7 +390,7 @@ static void list(const struct service *svc, bool models, const struct api_reques
     const size_t first = q.offset < matched ? (size_t)q.offset : matched;
     const size_t last = matched - first > q.limit ? first + (size_t)q.limit : matched;
     if (q.csv) {
-        struct csv_writer w = {NULL, 0, 0, false};
+        struct buf w = {NULL, 0, 0, false};
         codec_gpu_csv_header(&w);
         for (size_t i = first; i < last; i++)
             codec_gpu_csv_row(&w, &snap->gpus[rows[i]]);
@@ -434,15 +406,15 @@ static void list(const struct service *svc, bool models, const struct api_reques
         resp->content_type = "text/csv; charset=utf-8; header=present";
         return;
     }
-    struct text t = {NULL, 0, 0, false};
-    text_put(&t, "{\"items\":[", 10);
+    struct buf t = {NULL, 0, 0, false};
+    buf_put(&t, "{\"items\":[", 10);
     for (size_t i = first; i < last; i++) {
         size_t len = 0;
         const char *item = models ? service_model_item(svc, rows[i], &len)
                                   : service_gpu_item(svc, rows[i], &len);
         if (i > first)
-            text_put(&t, ",", 1);
-        text_put(&t, item, len);
+            buf_put(&t, ",", 1);
+        buf_put(&t, item, len);
     }
     char tail[160];
     int k = snprintf(tail, sizeof(tail), "],\"total\":%zu,\"limit\":%llu,\"offset\":%llu", matched,
@@ -450,7 +422,7 @@ static void list(const struct service *svc, bool models, const struct api_reques
     if (last < matched)
         k += snprintf(tail + k, sizeof(tail) - (size_t)k, ",\"next_offset\":%zu", last);
     snprintf(tail + k, sizeof(tail) - (size_t)k, "}");
-    text_put(&t, tail, strlen(tail));
+    buf_put(&t, tail, strlen(tail));
     free(rows);
     if (t.failed) {
         free(t.data);

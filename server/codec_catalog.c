@@ -410,13 +410,13 @@ static void format_real(char *buf, size_t n, double x)
     }
 }
 
-void codec_gpu_csv_header(struct csv_writer *w)
+void codec_gpu_csv_header(struct buf *w)
 {
     for (size_t i = 0; codec_gpu_columns[i] != NULL; i++)
         csv_write_field(w, codec_gpu_columns[i], codec_gpu_columns[i + 1] == NULL);
 }
 
-void codec_gpu_csv_row(struct csv_writer *w, const struct catalog_gpu *g)
+void codec_gpu_csv_row(struct buf *w, const struct catalog_gpu *g)
 {
     const char *base = (const char *)g;
     char buf[64];

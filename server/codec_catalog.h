@@ -59,8 +59,8 @@ extern const char *const codec_gpu_columns[];
 json_t *codec_gpu_csv_record(const struct csv_table *table, size_t row, struct gs_error *err);
 
 /* Appends the header and one record per GPU. */
-void codec_gpu_csv_header(struct csv_writer *w);
-void codec_gpu_csv_row(struct csv_writer *w, const struct catalog_gpu *gpu);
+void codec_gpu_csv_header(struct buf *w);
+void codec_gpu_csv_row(struct buf *w, const struct catalog_gpu *gpu);
 
 /* A GPU or model's representation (as served) with a JSON merge patch (RFC
  * 7396) applied: a new reference, or NULL (with `err`) when the patch is not

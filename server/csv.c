@@ -208,42 +208,21 @@ void csv_table_free(struct csv_table *t)
     memset(t, 0, sizeof(*t));
 }
 
-static void put_bytes(struct csv_writer *w, const char *s, size_t n)
-{
-    if (w->failed)
-        return;
-    if (w->length + n + 1 > w->capacity) {
-        size_t next = w->capacity ? w->capacity : 1024;
-        while (next < w->length + n + 1)
-            next *= 2;
-        char *grown = realloc(w->data, next);
-        if (grown == NULL) {
-            w->failed = true;
-            return;
-        }
-        w->data = grown;
-        w->capacity = next;
-    }
-    memcpy(w->data + w->length, s, n);
-    w->length += n;
-    w->data[w->length] = '\0';
-}
-
-void csv_write_field(struct csv_writer *w, const char *text, bool last)
+void csv_write_field(struct buf *w, const char *text, bool last)
 {
     if (text == NULL)
         text = "";
     if (strpbrk(text, ",\"\r\n") == NULL) {
-        put_bytes(w, text, strlen(text));
+        buf_put(w, text, strlen(text));
     } else {
-        put_bytes(w, "\"", 1);
+        buf_put(w, "\"", 1);
         for (const char *p = text; *p != '\0'; p++) {
             if (*p == '"')
-                put_bytes(w, "\"\"", 2);
+                buf_put(w, "\"\"", 2);
             else
-                put_bytes(w, p, 1);
+                buf_put(w, p, 1);
         }
-        put_bytes(w, "\"", 1);
+        buf_put(w, "\"", 1);
     }
-    put_bytes(w, last ? "\r\n" : ",", last ? 2 : 1);
+    buf_put(w, last ? "\r\n" : ",", last ? 2 : 1);
 }

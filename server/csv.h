@@ -11,6 +11,7 @@
 #ifndef GS_CSV_H
 #define GS_CSV_H
 
+#include "buf.h"
 #include "gs/status.h"
 
 #include <stdbool.h>
@@ -35,17 +36,8 @@ enum gs_status csv_parse(const char *data, size_t length, struct csv_table *out,
 
 void csv_table_free(struct csv_table *table);
 
-/* A growing output buffer; `failed` is set (and further writes ignored) when
- * an allocation fails. */
-struct csv_writer {
-    char *data;
-    size_t length;
-    size_t capacity;
-    bool failed;
-};
-
-/* Writes one field (NULL = empty), quoting it when needed, followed by a comma
- * or, when `last`, by CRLF. */
-void csv_write_field(struct csv_writer *w, const char *text, bool last);
+/* Writes one field (NULL = empty) to `out`, quoting it when needed, followed
+ * by a comma or, when `last`, by CRLF. */
+void csv_write_field(struct buf *out, const char *text, bool last);
 
 #endif

@@ -21,14 +21,11 @@
 #include <curl/curl.h>
 #include <jansson.h>
 #include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 

@@ -18,14 +18,11 @@
 #include <curl/curl.h>
 #include <jansson.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *binary;
