@@ -154,6 +154,38 @@ static bool decode_gpu_list(const json_t *list, const struct catalog_snapshot *s
     return ok;
 }
 
+/* Reads allow.<key>, a non-empty array of allowed values, into a bit set:
+ * names from `choices` (bit = index), or whole numbers 0..max when choices
+ * is NULL. Absent leaves *set as it was. */
+static bool read_set(const json_t *allow, const char *key, const char *const *choices,
+                     uint64_t max, unsigned *set, struct gs_error *err)
+{
+    const json_t *v = json_object_get(allow, key);
+    if (v == NULL)
+        return true;
+    char where[80];
+    jsonv_pointer(where, sizeof(where), "/constraints/allow", key);
+    if (!json_is_array(v) || json_array_size(v) == 0)
+        return refuse(err, where, "must be a non-empty array of allowed values");
+    bool ok = true;
+    *set = 0;
+    size_t i;
+    const json_t *x;
+    json_array_foreach(v, i, x)
+    {
+        char item[112];
+        snprintf(item, sizeof(item), "%s/%zu", where, i);
+        uint64_t n = 0;
+        int index = 0;
+        if (choices == NULL ? jsonv_uint(x, item, 0, max, &n, err)
+                            : jsonv_enum(x, item, choices, &index, err))
+            *set |= 1u << (choices == NULL ? (unsigned)n : (unsigned)index);
+        else
+            ok = false;
+    }
+    return ok;
+}
+
 static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err)
 {
     static const char *const keys[] = {
@@ -174,46 +206,8 @@ static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err
     if ((v = json_object_get(a, "expert_parallelism")) != NULL)
         ok = jsonv_bool(v, "/constraints/allow/expert_parallelism", &l->allow_expert, err) && ok;
     ok = read_count(a, "max_tensor", "/constraints/allow", 1, 72, &l->max_tensor, err) && ok;
-    if ((v = json_object_get(a, "zero_stages")) != NULL) {
-        l->zero_stages = 0;
-        size_t i;
-        const json_t *x;
-        if (!json_is_array(v) || json_array_size(v) == 0) {
-            gs_error_add(err, GS_ERR_INVALID, "/constraints/allow/zero_stages",
-                         "must be a non-empty array of stages 0-3");
-            ok = false;
-        }
-        json_array_foreach(v, i, x)
-        {
-            char where[64];
-            snprintf(where, sizeof(where), "/constraints/allow/zero_stages/%zu", i);
-            uint64_t stage = 0;
-            if (jsonv_uint(x, where, 0, 3, &stage, err))
-                l->zero_stages |= 1u << stage;
-            else
-                ok = false;
-        }
-    }
-    if ((v = json_object_get(a, "activation_checkpointing")) != NULL) {
-        l->recompute = 0;
-        size_t i;
-        const json_t *x;
-        if (!json_is_array(v) || json_array_size(v) == 0) {
-            gs_error_add(err, GS_ERR_INVALID, "/constraints/allow/activation_checkpointing",
-                         "must be a non-empty array of none, selective, full");
-            ok = false;
-        }
-        json_array_foreach(v, i, x)
-        {
-            char where[80];
-            snprintf(where, sizeof(where), "/constraints/allow/activation_checkpointing/%zu", i);
-            int r = 0;
-            if (jsonv_enum(x, where, recompute, &r, err))
-                l->recompute |= 1u << r;
-            else
-                ok = false;
-        }
-    }
+    ok = read_set(a, "zero_stages", NULL, 3, &l->zero_stages, err) && ok;
+    ok = read_set(a, "activation_checkpointing", recompute, 0, &l->recompute, err) && ok;
     return ok;
 }
 
