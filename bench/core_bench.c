@@ -2,11 +2,16 @@
  * core_bench.c - how long the estimation core takes per call (a benchmark
  * program, not a test: run it through bench/core.sh).
  *
- * Times gs_estimate_compute for a few representative requests, each for
+ * Times gs_estimate_compute for a few representative requests (the
+ * architectures read once, up front, from config text), each for
  * about half a second, and prints nanoseconds per call (best of 5 rounds,
  * as these machines are shared and noisy).
  */
 #include "gs/estimate.h"
+#include "hfconfig.h"
+
+#include <jansson.h>
+#include <stdlib.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -19,46 +24,37 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static struct gs_model_spec llama_70b(void)
+/* The architecture of a config.json text, read by gpusizer's readers. */
+static struct gs_model_spec from_config(const char *text)
 {
     struct gs_model_spec m;
     memset(&m, 0, sizeof(m));
     m.has_arch = true;
-    m.arch.family = GS_FAMILY_LLAMA;
-    m.arch.hidden_size = 8192;
-    m.arch.num_hidden_layers = 80;
-    m.arch.num_attention_heads = 64;
-    m.arch.num_key_value_heads = 8;
-    m.arch.head_dim = 128;
-    m.arch.intermediate_size = 28672;
-    m.arch.vocab_size = 128256;
+    json_t *config = json_loads(text, 0, NULL);
+    if (config == NULL || hfconfig_to_arch(config, "", &m.arch, NULL) != GS_OK) {
+        fprintf(stderr, "core_bench: cannot read %s\n", text);
+        exit(1);
+    }
+    json_decref(config);
     return m;
+}
+
+static struct gs_model_spec llama_70b(void)
+{
+    return from_config("{\"model_type\":\"llama\",\"hidden_size\":8192,\"num_hidden_layers\":80,"
+                       "\"num_attention_heads\":64,\"num_key_value_heads\":8,"
+                       "\"intermediate_size\":28672,\"vocab_size\":128256}");
 }
 
 static struct gs_model_spec deepseek_v3(void)
 {
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch.family = GS_FAMILY_DEEPSEEK_V3;
-    m.arch.hidden_size = 7168;
-    m.arch.num_hidden_layers = 61;
-    m.arch.num_attention_heads = 128;
-    m.arch.num_key_value_heads = 128;
-    m.arch.intermediate_size = 18432;
-    m.arch.vocab_size = 129280;
-    m.arch.q_lora_rank = 1536;
-    m.arch.kv_lora_rank = 512;
-    m.arch.qk_nope_head_dim = 128;
-    m.arch.qk_rope_head_dim = 64;
-    m.arch.v_head_dim = 128;
-    m.arch.moe_intermediate_size = 2048;
-    m.arch.num_experts = 256;
-    m.arch.num_experts_per_tok = 8;
-    m.arch.n_shared_experts = 1;
-    m.arch.first_k_dense_replace = 3;
-    m.arch.moe_layer_freq = 1;
-    return m;
+    return from_config(
+        "{\"model_type\":\"deepseek_v3\",\"hidden_size\":7168,\"num_hidden_layers\":61,"
+        "\"num_attention_heads\":128,\"num_key_value_heads\":128,\"intermediate_size\":18432,"
+        "\"vocab_size\":129280,\"q_lora_rank\":1536,\"kv_lora_rank\":512,"
+        "\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,"
+        "\"moe_intermediate_size\":2048,\"n_routed_experts\":256,\"num_experts_per_tok\":8,"
+        "\"n_shared_experts\":1,\"first_k_dense_replace\":3,\"moe_layer_freq\":1}");
 }
 
 static struct gs_workload training(void)
@@ -123,7 +119,6 @@ int main(void)
     w = training();
     w.weights = GS_DTYPE_INT4;
     w.training.lora_rank = 16;
-    w.training.lora_targets = GS_LORA_ALL_LINEAR;
     run("Llama-3.1-70B, QLoRA r16 all-linear, acts", &l70, &w);
 
     struct gs_model_spec ds = deepseek_v3();

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "catalog_api.h"
 
+#include "json_lenient.h"
+
 #include "catalog_write.h"
 #include "codec.h"
 #include "codec_catalog.h"
@@ -508,7 +510,7 @@ static void get_item(const struct service *svc, bool models, const struct api_re
 static json_t *parse_body(const struct api_request *req, struct api_response *resp)
 {
     json_error_t jerr;
-    json_t *body = json_loadb(req->body != NULL ? req->body : "", req->body_length,
+    json_t *body = json_load_lenient(req->body != NULL ? req->body : "", req->body_length,
                               JSON_REJECT_DUPLICATES, &jerr);
     if (body == NULL) {
         problem_set(&resp->problem, 400, "malformed-json", "The body is not valid JSON",

@@ -7,6 +7,8 @@
  */
 #include "cli.h"
 
+#include "json_lenient.h"
+
 #include "auth.h"
 #include "catalog.h"
 #include "http.h"
@@ -271,7 +273,7 @@ static int cmd_compute(const struct options *o, json_operation operation, bool a
         return 1;
     }
     json_error_t jerr;
-    json_t *request = json_loadb(input, length, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *request = json_load_lenient(input, length, JSON_REJECT_DUPLICATES, &jerr);
     free(input);
     if (request == NULL) {
         problem_set(&p, 400, "malformed-json", "The body is not valid JSON",

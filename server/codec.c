@@ -84,7 +84,8 @@ static bool decode_model_object(const json_t *model, struct estimate_request *ou
     if (config != NULL) {
         out->source = CODEC_MODEL_CONFIG;
         out->model.has_arch = true;
-        return hfconfig_to_arch(config, "/model/config", &out->model.arch, err) == GS_OK;
+        out->model_status = hfconfig_to_arch(config, "/model/config", &out->model.arch, err);
+        return out->model_status == GS_OK;
     }
     gs_error_add(err, GS_ERR_INVALID, "/model",
                  "needs \"parameters\" (a raw count) or \"config\" (a Hugging Face config.json)");
@@ -229,6 +230,16 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
         ok &= codec_decode_inference_parallelism(parallelism, &out->workload.parallelism, err);
         ok &= codec_decode_inference(inference, &out->workload.serving, err);
     }
+    if (ok && out->precision_defaulted && out->workload.mode == GS_MODE_INFERENCE &&
+        out->model.has_arch && out->model.arch.checkpoint.quantized) {
+        /* no precision given: size the weights as the published checkpoint stores them */
+        const struct gs_checkpoint *c = &out->model.arch.checkpoint;
+        out->workload.format_given = true;
+        out->workload.format = (enum gs_weight_format)c->format;
+        out->workload.group_size = c->group_size;
+        out->workload.format_experts_only = c->experts_only;
+        out->workload.format_from_checkpoint = true;
+    }
     ok &= codec_decode_overrides(json_object_get(body, "overrides"), &out->workload, err);
     if (out->gpu != NULL) {
         out->workload.gpu_total_bytes = out->gpu->usable_memory_bytes ? out->gpu->usable_memory_bytes
@@ -236,6 +247,8 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
         out->workload.gpu_is_a100 = strncmp(out->gpu->id, "a100", 4) == 0;
     }
     ok &= codec_decode_parity(json_object_get(body, "parity"), out, err);
+    if (!ok && out->model_status == GS_ERR_UNKNOWN_MODEL)
+        return GS_ERR_UNKNOWN_MODEL; /* 422: the config is of a model type gpusizer cannot read */
     return ok ? GS_OK : GS_ERR_INVALID;
 }
 
@@ -270,16 +283,73 @@ static json_t *nullable_string(const char *s)
 
 static json_t *encode_breakdown(const struct gs_param_count *c)
 {
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "embedding", codec_u64(c->embedding),
-                     "attention", codec_u64(c->attention), "mlp", codec_u64(c->mlp), "experts",
-                     codec_u64(c->experts), "norms", codec_u64(c->norms), "lm_head",
-                     codec_u64(c->lm_head), "other", codec_u64(c->other));
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "embedding",
+                     codec_u64(c->embedding), "attention", codec_u64(c->attention), "mlp",
+                     codec_u64(c->mlp), "experts", codec_u64(c->experts), "norms",
+                     codec_u64(c->norms), "lm_head", codec_u64(c->lm_head), "other",
+                     codec_u64(c->other), "vision", codec_u64(c->vision), "audio",
+                     codec_u64(c->audio), "mtp", codec_u64(c->mtp));
+}
+
+static const char *mixer_name(const struct gs_block *b)
+{
+    switch ((enum gs_mixer)b->mixer) {
+    case GS_MIXER_ATTENTION:
+        if (!b->attn.cached)
+            return "bidirectional";
+        if (b->attn.window == 0 || b->attn.span == GS_SPAN_FULL)
+            return "full";
+        return b->attn.span == GS_SPAN_CHUNKED ? "chunked" : "sliding";
+    case GS_MIXER_MLA:
+        return b->attn.index_heads ? "mla_sparse" : "mla";
+    case GS_MIXER_RECURRENT:
+        return "recurrent";
+    case GS_MIXER_NONE:
+        break;
+    }
+    return "none";
+}
+
+static const char *mlp_kind_name(const struct gs_block *b)
+{
+    return b->mlp.kind == GS_MLP_MOE ? "moe" : b->mlp.kind == GS_MLP_DENSE ? "dense" : "none";
+}
+
+/* One entry per kind of decoder layer: how many, how it mixes tokens (full,
+ * sliding, chunked, mla, mla_sparse, recurrent, bidirectional, none) and its
+ * MLP (dense, moe, none). */
+json_t *codec_encode_layer_kinds(const struct gs_arch *a)
+{
+    json_t *list = json_array();
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; list != NULL && k < a->block_count; k++) {
+        const struct gs_block *b = &a->blocks[k];
+        if (counts[k] == 0)
+            continue;
+        json_t *item = json_pack("{s:o, s:s, s:s}", "layers", codec_u64(counts[k]), "attention",
+                                 mixer_name(b), "mlp", mlp_kind_name(b));
+        bool ok = item != NULL;
+        if (ok && b->attn.window && b->attn.span != GS_SPAN_FULL &&
+            b->mixer == GS_MIXER_ATTENTION)
+            ok = put(item, "window", codec_u64(b->attn.window));
+        if (ok && b->attn.cross)
+            ok = put(item, "cross_attention", json_true());
+        if (ok && b->mlp.kind == GS_MLP_MOE)
+            ok = put(item, "experts", codec_u64(b->mlp.experts)) &&
+                 put(item, "experts_per_token", codec_u64(b->mlp.top_k));
+        if (!ok || !append(list, item)) {
+            json_decref(list);
+            return NULL;
+        }
+    }
+    return list;
 }
 
 json_t *codec_encode_model_result(const struct estimate_request *req, const struct gs_estimate *est)
 {
     const struct catalog_model *m = req->catalog_model;
-    const char *family = req->model.has_arch ? gs_family_name(req->model.arch.family) : NULL;
+    const char *family = req->model.has_arch ? req->model.arch.model_type : NULL;
     json_t *model = json_pack("{s:o, s:o, s:s, s:o, s:o}", "id", nullable_string(m ? m->id : NULL),
                               "name", nullable_string(m ? m->name : NULL), "source",
                               source_name(req->source), "family", nullable_string(family),
@@ -291,6 +361,8 @@ json_t *codec_encode_model_result(const struct estimate_request *req, const stru
              put(model, "largest_module_parameters", codec_u64(est->params.largest_module)) &&
              put(model, "breakdown", encode_breakdown(&est->params));
     }
+    if (ok && req->model.has_arch)
+        ok = put(model, "layer_kinds", codec_encode_layer_kinds(&req->model.arch));
     if (!ok) {
         json_decref(model);
         return NULL;
@@ -344,10 +416,19 @@ json_t *codec_encode_assumptions(const struct estimate_request *req, const struc
     if (ok && req->mode_defaulted)
         ok = add_note(list, "name", "mode", "detail", "no mode given: sized for inference", "source",
                       "gpusizer default");
-    if (ok && req->precision_defaulted)
+    if (ok && req->precision_defaulted && !req->workload.format_from_checkpoint)
         ok = add_note(list, "name", "precision", "detail",
                       "no precision given: weights in bf16, the dtype most checkpoints ship in",
                       "source", "gpusizer default");
+    if (ok && req->model.has_arch && req->model.arch.read_as[0] != '\0') {
+        char detail[200];
+        snprintf(detail, sizeof(detail),
+                 "model_type \"%s\" is not one gpusizer knows by name; its architectures[0] class "
+                 "has the layout of %s, and it was read as that",
+                 req->model.arch.model_type, req->model.arch.read_as);
+        ok = add_note(list, "name", "architecture_read_as", "detail", detail, "source",
+                      "the config's architectures[0]");
+    }
     if (ok && req->source == CODEC_MODEL_CATALOG)
         ok = add_note(list, "name", "architecture", "detail",
                       "architecture taken from the catalog's copy of the model's config.json",
@@ -481,20 +562,31 @@ static json_t *encode_aliases(char *const *aliases, size_t count)
     return list;
 }
 
+/* The summary the catalog listing shows: the first attention layer kind's
+ * heads and dims and the first dense (else routed) MLP width, plus every
+ * layer kind. */
 static json_t *encode_architecture(const struct gs_arch *a)
 {
+    const struct gs_block *attn = gs_arch_attention_block(a);
+    uint64_t width = 0;
+    for (size_t k = 0; k < a->block_count && width == 0; k++)
+        if (a->blocks[k].mlp.kind == GS_MLP_DENSE)
+            width = a->blocks[k].mlp.width;
+    for (size_t k = 0; k < a->block_count && width == 0; k++)
+        width = a->blocks[k].mlp.width;
     json_t *arch = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}", "model_type",
-                             gs_family_name(a->family), "hidden_size", codec_u64(a->hidden_size),
+                             a->model_type, "hidden_size", codec_u64(a->hidden_size),
                              "num_hidden_layers", codec_u64(a->num_hidden_layers),
-                             "num_attention_heads", codec_u64(a->num_attention_heads),
-                             "num_key_value_heads", codec_u64(a->num_key_value_heads), "head_dim",
-                             codec_u64(a->head_dim), "intermediate_size",
-                             codec_u64(a->intermediate_size), "vocab_size",
+                             "num_attention_heads", codec_u64(attn ? attn->attn.heads : 0),
+                             "num_key_value_heads", codec_u64(attn ? attn->attn.kv_heads : 0),
+                             "head_dim", codec_u64(attn ? attn->attn.head_dim : 0),
+                             "intermediate_size", codec_u64(width), "vocab_size",
                              codec_u64(a->vocab_size), "tie_word_embeddings",
                              a->tie_word_embeddings);
     if (arch != NULL &&
-        !put(arch, "max_position_embeddings",
-             a->max_position_embeddings ? codec_u64(a->max_position_embeddings) : json_null())) {
+        (!put(arch, "max_position_embeddings",
+              a->max_position_embeddings ? codec_u64(a->max_position_embeddings) : json_null()) ||
+         !put(arch, "layer_kinds", codec_encode_layer_kinds(a)))) {
         json_decref(arch);
         return NULL;
     }

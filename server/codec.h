@@ -38,6 +38,7 @@ struct estimate_request {
     const struct catalog_gpu *gpu; /* NULL when no "gpu" */
     enum codec_parity parity;
     bool format_trainable; /* the weight format can be a training base */
+    enum gs_status model_status; /* how reading the model's config went */
 };
 
 /* Architectures of the snapshot's models, decoded once (index = model index). */
@@ -69,6 +70,7 @@ json_t *codec_encode_model_result(const struct estimate_request *req, const stru
 json_t *codec_encode_memory(const struct gs_memory *memory);
 json_t *codec_encode_assumptions(const struct estimate_request *req, const struct gs_estimate *est);
 json_t *codec_encode_parallelism(const struct gs_parallelism *parallelism);
+json_t *codec_encode_layer_kinds(const struct gs_arch *arch);
 
 /* Catalog rows as the /v1/models and /v1/gpus items (new references). */
 json_t *codec_encode_model(const struct catalog_model *model, const struct gs_arch *arch);

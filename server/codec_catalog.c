@@ -611,7 +611,8 @@ static bool model_config(const json_t *config, struct codec_model_row *out, uint
         return false;
     }
     *count = params.total;
-    out->row.family = (char *)(uintptr_t)gs_family_name(arch.family);
+    snprintf(out->family, sizeof(out->family), "%s", arch.model_type);
+    out->row.family = out->family;
     out->config_json = json_dumps(config, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (out->config_json == NULL) {
         gs_error_add(err, GS_ERR_NOMEM, "/config", "out of memory");

@@ -22,6 +22,8 @@
 #include "csv.h"
 #include "gs/status.h"
 
+#include "gs/arch.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 
@@ -31,6 +33,7 @@ struct codec_model_row {
     struct catalog_model row;
     json_t *doc;
     char *config_json;
+    char family[GS_MODEL_TYPE_MAX]; /* the config's model_type; row.family points here */
 };
 
 /* Decodes a model body for `id` (the id from the path, already resolved to

@@ -177,9 +177,20 @@ bool codec_encode_serving(json_t *body, const struct gs_serving *s, const struct
         gs_engine_name(s->engine.engine), "kv_cache_dtype", gs_kv_dtype_name(s->kv_dtype),
         "block_size", codec_u64(r->block_size), "max_num_batched_tokens",
         codec_u64(r->max_num_batched_tokens), "max_num_seqs", codec_u64(r->max_num_seqs));
-    json_t *kv = json_pack("{s:o, s:o, s:o}", "bytes_per_token", codec_u64(r->kv.bytes_per_token),
-                           "bytes_per_token_total", codec_u64(r->kv.bytes_per_token_total),
-                           "needed_bytes", codec_u64(r->kv_needed_bytes));
+    json_t *kv = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "bytes_per_token",
+                           codec_u64(r->kv.bytes_per_token), "bytes_per_token_total",
+                           codec_u64(r->kv.bytes_per_token_total), "needed_bytes",
+                           codec_u64(r->kv_needed_bytes), "full_attention_layers",
+                           codec_u64(r->kv.full_layers), "window_layers",
+                           codec_u64(r->kv.window_layers), "recurrent_layers",
+                           codec_u64(r->kv.recurrent_layers), "state_bytes_per_sequence",
+                           codec_u64(r->kv.state_bytes_per_sequence), "indexer_bytes_per_token",
+                           codec_u64(r->kv.indexer_token_bytes));
+    if (kv != NULL && r->kv.cross_token_bytes &&
+        !put(kv, "cross_bytes_per_encoder_token", codec_u64(r->kv.cross_token_bytes))) {
+        json_decref(kv);
+        kv = NULL;
+    }
     bool ok = put(body, "inference", inference) && put(body, "kv_cache", kv);
     if (!ok || !r->has_budget)
         return ok;

@@ -3,6 +3,7 @@
 
 #include "jsonv.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -36,19 +37,7 @@ static const char *const offload_names[] = {"none", "optimizer", "optimizer_and_
 static const char *const zero_aliases[] = {"no_shard", "shard_grad_op", "full_shard", NULL};
 static const unsigned zero_alias_stage[] = {0, 2, 3};
 
-static const struct {
-    const char *name;
-    unsigned bit;
-} lora_targets[] = {
-    {"q_proj", GS_LORA_Q_PROJ},       {"k_proj", GS_LORA_K_PROJ},
-    {"v_proj", GS_LORA_V_PROJ},       {"o_proj", GS_LORA_O_PROJ},
-    {"gate_proj", GS_LORA_GATE_PROJ}, {"up_proj", GS_LORA_UP_PROJ},
-    {"down_proj", GS_LORA_DOWN_PROJ}, {"qkv_proj", GS_LORA_QKV_PROJ},
-    {"gate_up_proj", GS_LORA_GATE_UP_PROJ}, {"all_linear", GS_LORA_ALL_LINEAR},
-};
-static const char *const lora_target_names[] = {"q_proj", "k_proj", "v_proj", "o_proj",
-                                                "gate_proj", "up_proj", "down_proj", "qkv_proj",
-                                                "gate_up_proj", "all_linear", NULL};
+
 
 const char *codec_recompute_name(enum gs_recompute r)
 {
@@ -118,6 +107,36 @@ static int read_enum(const json_t *section, const char *base, const char *key,
     return index;
 }
 
+/* One target name: a module name as PEFT's target_modules takes it (letters,
+ * digits, '_' and '.'), checked against the model's modules by the core. */
+static bool read_target(const json_t *name, const char *where, struct gs_training *out,
+                        struct gs_error *err)
+{
+    const char *s = json_string_value(name);
+    if (s == NULL) {
+        gs_error_add(err, GS_ERR_INVALID, where, "must be a module name string, got %s",
+                     jsonv_type_name(name));
+        return false;
+    }
+    const size_t n = strlen(s);
+    bool plain = n > 0 && n < GS_LORA_NAME_MAX;
+    for (size_t i = 0; plain && i < n; i++)
+        plain = isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.';
+    if (!plain) {
+        gs_error_add(err, GS_ERR_INVALID, where,
+                     "must be a module name (letters, digits, '_' and '.', under %d characters) "
+                     "such as \"q_proj\", or \"all_linear\"",
+                     GS_LORA_NAME_MAX);
+        return false;
+    }
+    if (out->lora_target_count >= GS_LORA_TARGETS_MAX) {
+        gs_error_add(err, GS_ERR_INVALID, where, "at most %d targets", GS_LORA_TARGETS_MAX);
+        return false;
+    }
+    memcpy(out->lora_targets[out->lora_target_count++], s, n + 1);
+    return true;
+}
+
 static bool decode_lora(const json_t *lora, struct gs_training *out, struct gs_error *err)
 {
     if (!section_ok(lora, "/training/lora", lora_keys, err))
@@ -125,15 +144,11 @@ static bool decode_lora(const json_t *lora, struct gs_training *out, struct gs_e
     bool ok = true;
     read_uint(lora, "/training/lora", "rank", 1, 65536, &out->lora_rank, &ok, err);
     const json_t *targets = json_object_get(lora, "targets");
+    out->lora_target_count = 0;
     if (targets == NULL)
         return ok;
-    if (json_is_string(targets)) { /* "all_linear" alone is common shorthand */
-        int index = 0;
-        if (!jsonv_enum(targets, "/training/lora/targets", lora_target_names, &index, err))
-            return false;
-        out->lora_targets = lora_targets[index].bit;
-        return ok;
-    }
+    if (json_is_string(targets)) /* "all_linear" alone is common shorthand */
+        return read_target(targets, "/training/lora/targets", out, err) && ok;
     if (!json_is_array(targets) || json_array_size(targets) == 0) {
         gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
                      "must be a non-empty list of module names such as [\"q_proj\", \"v_proj\"] "
@@ -145,11 +160,7 @@ static bool decode_lora(const json_t *lora, struct gs_training *out, struct gs_e
     json_array_foreach(targets, i, name) {
         char where[JSONV_POINTER_MAX];
         snprintf(where, sizeof(where), "/training/lora/targets/%zu", i);
-        int index = 0;
-        if (jsonv_enum(name, where, lora_target_names, &index, err))
-            out->lora_targets |= lora_targets[index].bit;
-        else
-            ok = false;
+        ok &= read_target(name, where, out, err);
     }
     return ok;
 }

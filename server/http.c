@@ -9,6 +9,8 @@
  */
 #include "http.h"
 
+#include "json_lenient.h"
+
 #include "api.h"
 
 #include "codec.h"
@@ -431,7 +433,7 @@ static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct reques
     struct problem p;
     problem_init(&p);
     json_error_t jerr;
-    json_t *body = json_loadb(req->body != NULL ? req->body : "", req->length,
+    json_t *body = json_load_lenient(req->body != NULL ? req->body : "", req->length,
                               JSON_REJECT_DUPLICATES, &jerr);
     if (body == NULL) {
         problem_set(&p, 400, "malformed-json", "The body is not valid JSON",

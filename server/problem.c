@@ -51,6 +51,10 @@ void problem_from_status(struct problem *p, enum gs_status status)
     case GS_ERR_BUSY:
         problem_set(p, 503, "catalog-busy", "The catalog is busy; retry shortly", NULL);
         break;
+    case GS_ERR_UNKNOWN_MODEL:
+        problem_set(p, 422, "unsupported-model-type",
+                    "The config's model type is not one gpusizer can read", NULL);
+        break;
     case GS_ERR_TOO_LARGE:
         problem_set(p, 413, "payload-too-large", "The request body is too large", NULL);
         break;

@@ -879,7 +879,7 @@ static size_t fit_changes(const struct sizing *s, const struct gs_plan_limits *o
     size_t n = 0;
     struct gs_workload w = *w0;
     struct gs_plan_limits l = *own;
-    const bool mla = s->req.model.has_arch && gs_family_uses_mla(s->req.model.arch.family);
+    const bool mla = s->req.model.has_arch && gs_arch_has_mla(&s->req.model.arch);
     if (w0->mode == GS_MODE_INFERENCE) {
         const enum gs_weight_format f = gs_workload_format(w0);
         const bool w16 = f == GS_WF_BF16 || f == GS_WF_FP16 || f == GS_WF_FP32;
@@ -958,7 +958,7 @@ static size_t fit_changes(const struct sizing *s, const struct gs_plan_limits *o
         w.training.method = GS_METHOD_LORA;
         w.training.method_given = true;
         w.training.lora_rank = 16;
-        w.training.lora_targets = GS_LORA_ALL_LINEAR;
+        w.training.lora_target_count = 0; /* all_linear */
         add_change(out, &n, cap, "lora",
                    "LoRA r=16 on all linear layers instead of full fine-tuning", 16, &w, &l, false);
         w.training.method = GS_METHOD_QLORA;

@@ -1,102 +1,124 @@
 /*
- * arch.c - family names, architecture validation and the dispatch to the
- * per-family parameter counts in arch_count.c.
+ * arch.c - questions about a layer-by-layer description (see gs/arch.h):
+ * which layers a pipeline stage holds, which layers route to experts, and
+ * validation.
  */
 #include "gs/arch.h"
 
-#include "arch_int.h"
+#include "gs/units.h"
 
 #include <string.h>
 
-static const char *const family_names[GS_FAMILY_COUNT] = {
-    [GS_FAMILY_LLAMA] = "llama",
-    [GS_FAMILY_MISTRAL] = "mistral",
-    [GS_FAMILY_QWEN2] = "qwen2",
-    [GS_FAMILY_GEMMA] = "gemma",
-    [GS_FAMILY_GEMMA2] = "gemma2",
-    [GS_FAMILY_PHI3] = "phi3",
-    [GS_FAMILY_MIXTRAL] = "mixtral",
-    [GS_FAMILY_QWEN2_MOE] = "qwen2_moe",
-    [GS_FAMILY_QWEN3_MOE] = "qwen3_moe",
-    [GS_FAMILY_DEEPSEEK_V2] = "deepseek_v2",
-    [GS_FAMILY_DEEPSEEK_V3] = "deepseek_v3",
-    [GS_FAMILY_GPT2] = "gpt2",
-    [GS_FAMILY_GPT_NEOX] = "gpt_neox",
-    [GS_FAMILY_OPT] = "opt",
-    [GS_FAMILY_BLOOM] = "bloom",
-    [GS_FAMILY_FALCON] = "falcon",
-    [GS_FAMILY_T5] = "t5",
-    [GS_FAMILY_BERT] = "bert",
-};
-
-const char *gs_family_name(enum gs_family family)
+uint64_t gs_arch_block_layers(const struct gs_arch *a, size_t block)
 {
-    return family < GS_FAMILY_COUNT ? family_names[family] : "unknown";
+    uint64_t counts[GS_BLOCKS_MAX];
+    if (block >= a->block_count)
+        return 0;
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    return counts[block];
 }
 
-bool gs_family_parse(const char *model_type, enum gs_family *out)
+void gs_arch_stage(const struct gs_arch *a, uint64_t stages, uint64_t stage, uint64_t *first,
+                   uint64_t *end)
 {
-    if (model_type == NULL)
-        return false;
-    for (int i = 0; i < GS_FAMILY_COUNT; i++) {
-        if (strcmp(model_type, family_names[i]) == 0) {
-            *out = (enum gs_family)i;
-            return true;
+    const uint64_t L = a->num_hidden_layers;
+    const uint64_t p = stages ? stages : 1;
+    if (p == 1 || stage >= p) {
+        *first = 0;
+        *end = stage >= p && p > 1 ? 0 : L;
+        return;
+    }
+    /* vllm/distributed/utils.py get_pp_indices: L // p layers per stage; the
+     * remainder goes one layer each to the stages p-2, p-3, ... (the last
+     * stage, which also holds the head and sampler, keeps the base share) */
+    const uint64_t base = L / p, extra = L % p;
+    uint64_t start = 0;
+    for (uint64_t s = 0; s <= stage; s++) {
+        /* stage s gets one more when it is among the `extra` stages just before the last */
+        const bool more = extra > 0 && s + 1 < p && s + 1 + extra >= p;
+        const uint64_t n = base + (more ? 1 : 0);
+        if (s == stage) {
+            *first = start;
+            *end = start + n;
+            return;
         }
+        start += n;
     }
-    return false;
 }
 
-const char *gs_family_supported(void)
+void gs_arch_count_blocks(const struct gs_arch *a, uint64_t first, uint64_t end,
+                          uint64_t counts[GS_BLOCKS_MAX])
 {
-    return "bert, bloom, deepseek_v2, deepseek_v3, falcon, gemma, gemma2, gpt2, gpt_neox, llama, "
-           "mistral, mixtral, opt, phi3, qwen2, qwen2_moe, qwen3_moe, t5";
+    memset(counts, 0, sizeof(uint64_t) * GS_BLOCKS_MAX);
+    if (end > a->num_hidden_layers)
+        end = a->num_hidden_layers;
+    if (end > GS_LAYERS_MAX)
+        end = GS_LAYERS_MAX;
+    for (uint64_t l = first; l < end; l++) {
+        const uint8_t b = a->layer_block[l];
+        if (b < GS_BLOCKS_MAX)
+            counts[b]++;
+    }
 }
 
-bool gs_family_ties_by_default(enum gs_family family)
+uint64_t gs_arch_moe_layers(const struct gs_arch *a)
 {
-    switch (family) {
-    case GS_FAMILY_GEMMA:
-    case GS_FAMILY_GEMMA2:
-    case GS_FAMILY_GPT2:
-    case GS_FAMILY_OPT:
-    case GS_FAMILY_BLOOM:
-    case GS_FAMILY_FALCON:
-    case GS_FAMILY_T5:
-        return true;
+    uint64_t counts[GS_BLOCKS_MAX], n = 0;
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t b = 0; b < a->block_count; b++)
+        if (a->blocks[b].mlp.kind == GS_MLP_MOE)
+            n += counts[b];
+    return n;
+}
+
+const struct gs_block *gs_arch_moe_block(const struct gs_arch *a)
+{
+    const struct gs_block *best = NULL;
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t b = 0; b < a->block_count; b++) {
+        const struct gs_block *k = &a->blocks[b];
+        if (counts[b] > 0 && k->mlp.kind == GS_MLP_MOE && k->mlp.experts > 0 &&
+            (best == NULL || k->mlp.experts > best->mlp.experts))
+            best = k;
+    }
+    return best;
+}
+
+bool gs_arch_has_mla(const struct gs_arch *a)
+{
+    const struct gs_block *b = gs_arch_attention_block(a);
+    return b != NULL && b->mixer == GS_MIXER_MLA;
+}
+
+const struct gs_block *gs_arch_attention_block(const struct gs_arch *a)
+{
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t b = 0; b < a->block_count; b++)
+        if (counts[b] > 0 &&
+            (a->blocks[b].mixer == GS_MIXER_ATTENTION || a->blocks[b].mixer == GS_MIXER_MLA))
+            return &a->blocks[b];
+    return NULL;
+}
+
+uint64_t gs_module_parameters(const struct gs_module *m, bool *ovf)
+{
+    uint64_t n;
+    switch ((enum gs_module_kind)m->kind) {
+    case GS_MODULE_LINEAR:
+        n = gs_add(gs_mul(m->in, m->out, ovf), (m->flags & GS_MOD_BIAS) ? m->out : 0, ovf);
+        break;
+    case GS_MODULE_NORM:
+        n = gs_mul(m->out, (m->flags & GS_MOD_BIAS) ? 2 : 1, ovf);
+        break;
+    case GS_MODULE_EMBEDDING:
+    case GS_MODULE_TENSOR:
     default:
-        return false;
+        n = gs_mul(m->in, m->out, ovf);
+        break;
     }
-}
-
-bool gs_family_is_moe(enum gs_family family)
-{
-    return family == GS_FAMILY_MIXTRAL || family == GS_FAMILY_QWEN2_MOE ||
-           family == GS_FAMILY_QWEN3_MOE || family == GS_FAMILY_DEEPSEEK_V2 ||
-           family == GS_FAMILY_DEEPSEEK_V3;
-}
-
-bool gs_family_uses_mla(enum gs_family family)
-{
-    return family == GS_FAMILY_DEEPSEEK_V2 || family == GS_FAMILY_DEEPSEEK_V3;
-}
-
-static bool layer_norm_family(enum gs_family f)
-{
-    return f == GS_FAMILY_GPT2 || f == GS_FAMILY_GPT_NEOX || f == GS_FAMILY_OPT ||
-           f == GS_FAMILY_BLOOM || f == GS_FAMILY_FALCON || f == GS_FAMILY_BERT;
-}
-
-bool gs_arch_gated_mlp(const struct gs_arch *arch)
-{
-    if (arch->family == GS_FAMILY_T5)
-        return arch->gated_mlp;
-    return !layer_norm_family(arch->family);
-}
-
-unsigned gs_arch_norm_size(const struct gs_arch *arch)
-{
-    return layer_norm_family(arch->family) ? 2 : 1;
+    return gs_mul(n, m->count ? m->count : 1, ovf);
 }
 
 /* A required dimension: positive and at most GS_ARCH_DIM_MAX. */
@@ -112,107 +134,79 @@ static void require(const char *field, uint64_t value, struct gs_error *err, boo
     }
 }
 
-/* An optional dimension: 0 (absent) or within the limit. */
-static void bound(const char *field, uint64_t value, uint64_t limit, struct gs_error *err, bool *ok)
+static void validate_attention(const struct gs_block *b, struct gs_error *err, bool *ok)
 {
-    if (value > limit) {
-        gs_error_add(err, GS_ERR_RANGE, field, "%llu is out of range (limit %llu)",
-                     (unsigned long long)value, (unsigned long long)limit);
+    const struct gs_attention *s = &b->attn;
+    require("/num_attention_heads", s->heads, err, ok);
+    if (b->mixer == GS_MIXER_MLA) {
+        require("/kv_lora_rank", s->kv_lora_rank, err, ok);
+        require("/qk_rope_head_dim", s->qk_rope_head_dim, err, ok);
+        require("/v_head_dim", s->v_head_dim, err, ok);
+        return;
+    }
+    require("/head_dim", s->head_dim, err, ok);
+    require("/num_key_value_heads", s->kv_heads, err, ok);
+    if (*ok && s->heads % s->kv_heads != 0) {
+        gs_error_add(err, GS_ERR_INVALID, "/num_key_value_heads",
+                     "num_attention_heads (%llu) must be a multiple of num_key_value_heads (%llu)",
+                     (unsigned long long)s->heads, (unsigned long long)s->kv_heads);
         *ok = false;
     }
+    if (s->span != GS_SPAN_FULL)
+        require("/sliding_window", s->window, err, ok);
 }
 
-bool gs_family_has_kv_heads(enum gs_family f)
+static void validate_block(const struct gs_block *b, struct gs_error *err, bool *ok)
 {
-    return f != GS_FAMILY_GPT2 && f != GS_FAMILY_GPT_NEOX && f != GS_FAMILY_OPT &&
-           f != GS_FAMILY_BLOOM && f != GS_FAMILY_T5 && f != GS_FAMILY_BERT &&
-           !gs_family_uses_mla(f);
-}
-
-static void validate_moe(const struct gs_arch *a, struct gs_error *err, bool *ok)
-{
-    require("/num_experts", a->num_experts, err, ok);
-    require("/num_experts_per_tok", a->num_experts_per_tok, err, ok);
-    if (*ok && a->num_experts_per_tok > a->num_experts) {
-        gs_error_add(err, GS_ERR_INVALID, "/num_experts_per_tok",
-                     "routes each token to %llu experts but there are only %llu",
-                     (unsigned long long)a->num_experts_per_tok,
-                     (unsigned long long)a->num_experts);
-        *ok = false;
-    }
-    if (a->family != GS_FAMILY_MIXTRAL)
-        require("/moe_intermediate_size", a->moe_intermediate_size, err, ok);
-    bound("/shared_expert_intermediate_size", a->shared_expert_intermediate_size,
-          GS_ARCH_DIM_MAX, err, ok);
-    bound("/n_shared_experts", a->n_shared_experts, GS_ARCH_DIM_MAX, err, ok);
-    bound("/first_k_dense_replace", a->first_k_dense_replace, GS_ARCH_DIM_MAX, err, ok);
-    bound("/moe_layer_freq", a->moe_layer_freq, GS_ARCH_DIM_MAX, err, ok);
-    bound("/decoder_sparse_step", a->decoder_sparse_step, GS_ARCH_DIM_MAX, err, ok);
-}
-
-static void validate_mla(const struct gs_arch *a, struct gs_error *err, bool *ok)
-{
-    require("/kv_lora_rank", a->kv_lora_rank, err, ok);
-    require("/qk_nope_head_dim", a->qk_nope_head_dim, err, ok);
-    require("/qk_rope_head_dim", a->qk_rope_head_dim, err, ok);
-    require("/v_head_dim", a->v_head_dim, err, ok);
-    bound("/q_lora_rank", a->q_lora_rank, GS_ARCH_DIM_MAX, err, ok);
-}
-
-enum gs_status gs_arch_validate(const struct gs_arch *arch, struct gs_error *err)
-{
-    bool ok = true;
-    if (arch->family >= GS_FAMILY_COUNT)
-        return gs_error_add(err, GS_ERR_UNSUPPORTED, "/model_type", "unsupported model_type");
-    require("/hidden_size", arch->hidden_size, err, &ok);
-    require("/num_hidden_layers", arch->num_hidden_layers, err, &ok);
-    require("/num_attention_heads", arch->num_attention_heads, err, &ok);
-    require("/vocab_size", arch->vocab_size, err, &ok);
-    if (!gs_family_uses_mla(arch->family))
-        require("/head_dim", arch->head_dim, err, &ok);
-    if (arch->family != GS_FAMILY_BLOOM && arch->family != GS_FAMILY_QWEN3_MOE)
-        require("/intermediate_size", arch->intermediate_size, err, &ok);
-    bound("/intermediate_size", arch->intermediate_size, GS_ARCH_DIM_MAX, err, &ok);
-    bound("/max_position_embeddings", arch->max_position_embeddings, GS_ARCH_DIM_MAX * 64, err,
-          &ok);
-    bound("/type_vocab_size", arch->type_vocab_size, GS_ARCH_DIM_MAX, err, &ok);
-    bound("/word_embed_proj_dim", arch->word_embed_proj_dim, GS_ARCH_DIM_MAX, err, &ok);
-    bound("/num_decoder_layers", arch->num_decoder_layers, GS_ARCH_DIM_MAX, err, &ok);
-    bound("/relative_attention_num_buckets", arch->relative_attention_num_buckets,
-          GS_ARCH_DIM_MAX, err, &ok);
-    bound("/num_ln_in_parallel_attn", arch->num_ln_in_parallel_attn, 2, err, &ok);
-    if (gs_family_is_moe(arch->family))
-        validate_moe(arch, err, &ok);
-    if (gs_family_uses_mla(arch->family))
-        validate_mla(arch, err, &ok);
-    if (arch->family == GS_FAMILY_GPT2 || arch->family == GS_FAMILY_OPT ||
-        arch->family == GS_FAMILY_BERT)
-        require("/max_position_embeddings", arch->max_position_embeddings, err, &ok);
-    if (gs_family_has_kv_heads(arch->family)) {
-        require("/num_key_value_heads", arch->num_key_value_heads, err, &ok);
-        if (ok && arch->num_attention_heads % arch->num_key_value_heads != 0) {
-            gs_error_add(err, GS_ERR_INVALID, "/num_key_value_heads",
-                         "num_attention_heads (%llu) must be a multiple of num_key_value_heads (%llu)",
-                         (unsigned long long)arch->num_attention_heads,
-                         (unsigned long long)arch->num_key_value_heads);
-            ok = false;
+    if (b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA)
+        validate_attention(b, err, ok);
+    if (b->mlp.kind == GS_MLP_MOE) {
+        require("/num_experts", b->mlp.experts, err, ok);
+        require("/num_experts_per_tok", b->mlp.top_k, err, ok);
+        if (*ok && b->mlp.top_k > b->mlp.experts) {
+            gs_error_add(err, GS_ERR_INVALID, "/num_experts_per_tok",
+                         "routes each token to %llu experts but there are only %llu",
+                         (unsigned long long)b->mlp.top_k, (unsigned long long)b->mlp.experts);
+            *ok = false;
         }
     }
-    return ok ? GS_OK : GS_ERR_INVALID;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->in > GS_ARCH_DIM_MAX || m->out > GS_ARCH_DIM_MAX || m->count > GS_ARCH_DIM_MAX) {
+            gs_error_add(err, GS_ERR_RANGE, "", "module %s is %llu x %llu, larger than any real "
+                         "model uses", m->name, (unsigned long long)m->in,
+                         (unsigned long long)m->out);
+            *ok = false;
+        }
+    }
 }
 
-enum gs_status gs_arch_count_params(const struct gs_arch *arch, struct gs_param_count *out,
-                                    struct gs_error *err)
+enum gs_status gs_arch_validate(const struct gs_arch *a, struct gs_error *err)
 {
-    enum gs_status st = gs_arch_validate(arch, err);
-    if (st != GS_OK)
-        return st;
-    struct gs_param_count c;
-    memset(&c, 0, sizeof(c));
-    if (!gs_arch_count_family(arch, &c)) {
-        gs_error_add(err, GS_ERR_RANGE, "", "the parameter count overflows 64 bits");
-        return GS_ERR_RANGE;
+    bool ok = true;
+    require("/hidden_size", a->hidden_size, err, &ok);
+    require("/vocab_size", a->vocab_size, err, &ok);
+    require("/num_hidden_layers", a->num_hidden_layers, err, &ok);
+    if (a->num_hidden_layers > GS_LAYERS_MAX) {
+        gs_error_add(err, GS_ERR_UNSUPPORTED, "/num_hidden_layers",
+                     "%llu layers: gpusizer describes at most %d (the deepest published decoders "
+                     "have about 126)",
+                     (unsigned long long)a->num_hidden_layers, GS_LAYERS_MAX);
+        return GS_ERR_UNSUPPORTED;
     }
-    *out = c;
-    return GS_OK;
+    if (a->overflow)
+        return gs_error_add(err, GS_ERR_UNSUPPORTED, "",
+                            "the architecture has more kinds of layers or modules than gpusizer "
+                            "describes (%d kinds of layer, %d modules each)",
+                            GS_BLOCKS_MAX, GS_BLOCK_MODULES_MAX);
+    if (!ok)
+        return GS_ERR_INVALID;
+    for (uint64_t l = 0; l < a->num_hidden_layers; l++) {
+        if (a->layer_block[l] >= a->block_count)
+            return gs_error_add(err, GS_ERR_INTERNAL, "", "layer %llu names no layer kind",
+                                (unsigned long long)l);
+    }
+    for (size_t b = 0; b < a->block_count; b++)
+        validate_block(&a->blocks[b], err, &ok);
+    return ok ? GS_OK : GS_ERR_INVALID;
 }

@@ -197,7 +197,7 @@ static enum gs_status inference_weights(const struct gs_model_spec *m, const str
                                         const struct gs_estimate *e, uint64_t t, uint64_t p,
                                         enum gs_weight_format f, uint64_t *out, struct gs_error *err)
 {
-    struct gs_weights_request r = {f, w->group_size, t, p};
+    struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only};
     if (m->has_arch)
         return gs_weights_bytes(&m->arch, &e->params, &r, out, err);
     bool ovf = false;
@@ -249,7 +249,7 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
             add_fix(e, "lower_context", "serve a shorter maximum context (max_model_len)",
                     now->max_context, &r);
     }
-    const bool mla = gs_family_uses_mla(m->arch.family);
+    const bool mla = gs_arch_has_mla(&m->arch);
     const enum gs_kv_dtype fp8 = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
     if (w->serving.kv_dtype != fp8 && w->serving.kv_dtype != GS_KV_FP8 &&
         w->serving.kv_dtype != GS_KV_FP8_E5M2) {
@@ -432,6 +432,10 @@ static enum gs_status compute_inference(const struct gs_model_spec *m, const str
     if (st != GS_OK)
         return st;
     assume_format(e, f);
+    if (w->format_from_checkpoint && m->has_arch)
+        assume(e, "checkpoint_precision", m->arch.checkpoint.detail,
+               "the model's config.json (torch_dtype, quantization_config): with no precision in "
+               "the request, the weights are sized as the published checkpoint stores them");
     if (w->serving.present) {
         st = serve(m, w, e, t, p, f, err);
         if (st != GS_OK)
@@ -485,9 +489,10 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
     }
     const struct gs_arch *a = &m->arch;
     const struct gs_param_count *c = &e->params;
-    const uint64_t width = a->family == GS_FAMILY_OPT && a->word_embed_proj_dim
-                               ? a->word_embed_proj_dim
-                               : a->hidden_size;
+    uint64_t width = a->hidden_size; /* the token embedding's width (OPT: word_embed_proj_dim) */
+    for (size_t i = 0; i < a->module_count; i++)
+        if (a->modules[i].flags & GS_MOD_TOKENS)
+            width = a->modules[i].out;
     if (t > 1) {
         const uint64_t multiple = gs_mul(128, t, ovf);
         const uint64_t padded = gs_mul(ceil_div(a->vocab_size, multiple), multiple, ovf);
@@ -544,9 +549,7 @@ static enum gs_status resolve_method(const struct gs_model_spec *m, const struct
                             "the adapted modules");
     if (tr->lora_rank == 0)
         tr->lora_rank = 8; /* PEFT LoraConfig default r */
-    if (tr->lora_targets == 0)
-        tr->lora_targets = GS_LORA_ALL_LINEAR;
-    return gs_lora_parameters(&m->arch, tr->lora_rank, tr->lora_targets, &plan->adapters, err);
+    return gs_lora_parameters(&m->arch, tr, &plan->adapters, err);
 }
 
 static enum gs_status resolve_regime(const struct gs_workload *w, struct train_plan *plan,

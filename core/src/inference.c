@@ -58,17 +58,125 @@ static uint64_t ceil_div(uint64_t n, uint64_t d)
     return gs_div_ceil(n, d ? d : 1);
 }
 
-/* Layers whose attention is windowed: Mistral's sliding_window applies to
- * every layer, Gemma-2 alternates windowed and global layers. */
-static uint64_t windowed_layers(const struct gs_arch *a)
+static uint64_t kv_element_bytes(enum gs_kv_dtype dtype, uint64_t model_bytes)
 {
-    if (a->sliding_window == 0)
+    switch (dtype) {
+    case GS_KV_BF16:
+    case GS_KV_FP16:
+        return 2;
+    case GS_KV_FP8:
+    case GS_KV_FP8_E5M2:
+    case GS_KV_INT8_PER_TOKEN_HEAD:
+    case GS_KV_FP8_PER_TOKEN_HEAD:
+    case GS_KV_FP8_DS_MLA:
+    case GS_KV_INT8:
+        return 1;
+    case GS_KV_AUTO:
+    case GS_KV_COUNT:
+        break;
+    }
+    return model_bytes;
+}
+
+/* DeepSeek-V3.2's indexer keeps its keys in fp8 with one fp32 scale per 128
+ * values (vLLM DeepseekV32IndexerCache: head_size = index_head_dim +
+ * index_head_dim / 128 * 4, uint8), whatever the KV dtype; one per layer,
+ * replicated on every tensor rank. */
+static uint64_t indexer_bytes(const struct gs_attention *s)
+{
+    return s->index_head_dim + s->index_head_dim / 128 * 4;
+}
+
+/* Bytes one token adds to one layer of this block on one GPU (0 for
+ * recurrent and encoder-only layers). */
+static uint64_t attention_token_bytes(const struct gs_block *b, enum gs_kv_dtype dtype,
+                                      uint64_t e, uint64_t t, bool *ovf)
+{
+    const struct gs_attention *s = &b->attn;
+    if (b->mixer == GS_MIXER_MLA) /* MLAAttentionSpec: one latent head on every tensor rank */
+        return dtype == GS_KV_FP8_DS_MLA ? 656 : gs_mul(s->kv_lora_rank + s->qk_rope_head_dim, e, ovf);
+    if (b->mixer != GS_MIXER_ATTENTION)
         return 0;
-    if (a->family == GS_FAMILY_MISTRAL)
-        return a->num_hidden_layers;
-    if (a->family == GS_FAMILY_GEMMA2)
-        return a->num_hidden_layers / 2;
-    return 0;
+    /* get_num_kv_heads: max(1, k // t), heads replicated past the tensor degree */
+    const uint64_t per_gpu = s->kv_heads >= t ? s->kv_heads / t : 1;
+    uint64_t bytes = gs_mul(gs_mul(per_gpu, s->head_dim + s->v_head_dim, ovf), e, ovf);
+    if (dtype == GS_KV_INT8_PER_TOKEN_HEAD || dtype == GS_KV_FP8_PER_TOKEN_HEAD)
+        bytes = gs_add(bytes, gs_mul(8, per_gpu, ovf), ovf);
+    return bytes;
+}
+
+/* MambaSpec: the conv window (channels x (kernel - 1)) in the model dtype
+ * and the recurrent state (heads x rows x cols), channels and heads split
+ * by tensor parallelism (vLLM MambaStateShapeCalculator). */
+static uint64_t state_bytes(const struct gs_recurrent *r, uint64_t e, uint64_t t, bool *ovf)
+{
+    const uint64_t conv = gs_mul(gs_mul(ceil_div(r->conv_channels, t),
+                                        r->conv_kernel ? r->conv_kernel - 1 : 0, ovf),
+                                 e, ovf);
+    const uint64_t state = gs_mul(gs_mul(ceil_div(r->state_heads, t), r->state_rows, ovf),
+                                  gs_mul(r->state_cols ? r->state_cols : 1,
+                                         r->fp32_state ? 4 : e, ovf),
+                                  ovf);
+    return gs_add(conv, state, ovf);
+}
+
+static void add_window(struct gs_kv_layout *out, const struct gs_attention *s, uint64_t layers,
+                       uint64_t bytes, bool *ovf)
+{
+    const bool chunked = s->span == GS_SPAN_CHUNKED;
+    for (size_t i = 0; i < out->window_count; i++) {
+        struct gs_kv_window *w = &out->windows[i];
+        if (w->window == s->window && w->chunked == chunked) {
+            w->layers += layers;
+            w->token_bytes = gs_add(w->token_bytes, bytes, ovf);
+            return;
+        }
+    }
+    if (out->window_count < GS_BLOCKS_MAX)
+        out->windows[out->window_count++] = (struct gs_kv_window){s->window, chunked, layers, bytes};
+    if (s->window > out->sliding_window)
+        out->sliding_window = s->window;
+}
+
+/* The layout of decoder layers [first, end) on one GPU. */
+static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64_t e, uint64_t t,
+                         uint64_t first, uint64_t end, struct gs_kv_layout *out, bool *ovf)
+{
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, first, end, counts);
+    memset(out, 0, sizeof(*out));
+    for (size_t i = 0; i < a->block_count; i++) {
+        const struct gs_block *b = &a->blocks[i];
+        const uint64_t n = counts[i];
+        if (n == 0)
+            continue;
+        if (b->mixer == GS_MIXER_RECURRENT) {
+            out->recurrent_layers += n;
+            out->state_bytes_per_sequence = gs_add(out->state_bytes_per_sequence,
+                                                   gs_mul(state_bytes(&b->rec, e, t, ovf), n, ovf),
+                                                   ovf);
+            continue;
+        }
+        const uint64_t one = attention_token_bytes(b, dtype, e, t, ovf);
+        if (one == 0 || (!b->attn.cached && b->mixer == GS_MIXER_ATTENTION))
+            continue; /* encoder-only attention: no cache (EncoderOnlyAttentionSpec) */
+        if (out->layer_token_bytes == 0)
+            out->layer_token_bytes = one;
+        const uint64_t bytes = gs_mul(one, n, ovf);
+        out->bytes_per_token = gs_add(out->bytes_per_token, bytes, ovf);
+        if (b->attn.cross)
+            out->cross_token_bytes = gs_add(out->cross_token_bytes, bytes, ovf);
+        if (b->mixer == GS_MIXER_MLA && b->attn.index_heads)
+            out->indexer_token_bytes = gs_add(out->indexer_token_bytes,
+                                              gs_mul(indexer_bytes(&b->attn), n, ovf), ovf);
+        if (b->attn.span == GS_SPAN_FULL || b->attn.window == 0) {
+            out->full_layers += n;
+            out->full_token_bytes = gs_add(out->full_token_bytes, bytes, ovf);
+        } else {
+            out->window_layers += n;
+            add_window(out, &b->attn, n, bytes, ovf);
+        }
+    }
 }
 
 enum gs_status gs_kv_layout_for(const struct gs_arch *a, enum gs_kv_dtype dtype,
@@ -79,63 +187,32 @@ enum gs_status gs_kv_layout_for(const struct gs_arch *a, enum gs_kv_dtype dtype,
     memset(out, 0, sizeof(*out));
     t = t ? t : 1;
     p = p ? p : 1;
-    const bool mla = gs_family_uses_mla(a->family);
+    const bool mla = gs_arch_has_mla(a);
     if (dtype == GS_KV_FP8_DS_MLA && !mla)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/kv_cache_dtype",
                             "fp8_ds_mla is DeepSeek's MLA cache; %s has no latent attention",
-                            gs_family_name(a->family));
+                            a->model_type);
     if (mla && (dtype == GS_KV_INT8_PER_TOKEN_HEAD || dtype == GS_KV_FP8_PER_TOKEN_HEAD))
         return gs_error_add(err, GS_ERR_INVALID, "/inference/kv_cache_dtype",
                             "per-token-head scales need KV heads; MLA caches one latent per token");
-    uint64_t e = model_bytes;
-    switch (dtype) {
-    case GS_KV_BF16:
-    case GS_KV_FP16:
-        e = 2;
-        break;
-    case GS_KV_FP8:
-    case GS_KV_FP8_E5M2:
-    case GS_KV_INT8_PER_TOKEN_HEAD:
-    case GS_KV_FP8_PER_TOKEN_HEAD:
-    case GS_KV_FP8_DS_MLA:
-    case GS_KV_INT8:
-        e = 1;
-        break;
-    case GS_KV_AUTO:
-    case GS_KV_COUNT:
-        break;
+    const uint64_t e = kv_element_bytes(dtype, model_bytes);
+    /* every stage, keeping the one whose cache grows fastest (the engine sizes the pool
+     * for the worker with the least room) */
+    for (uint64_t s = 0; s < p; s++) {
+        uint64_t first, end;
+        struct gs_kv_layout stage;
+        gs_arch_stage(a, p, s, &first, &end);
+        stage_layout(a, dtype, e, t, first, end, &stage, &ovf);
+        if (s == 0 || stage.bytes_per_token + stage.indexer_token_bytes >
+                          out->bytes_per_token + out->indexer_token_bytes ||
+            (stage.bytes_per_token == out->bytes_per_token &&
+             stage.state_bytes_per_sequence > out->state_bytes_per_sequence))
+            *out = stage;
     }
-    if (a->family == GS_FAMILY_BERT) /* encoder-only: no cache (EncoderOnlyAttentionSpec) */
-        return GS_OK;
-    if (mla) {
-        /* MLAAttentionSpec: one head of kv_lora_rank + qk_rope_head_dim, replicated on every
-         * tensor rank; fp8_ds_mla stores 656 bytes per layer per token */
-        out->layer_token_bytes = dtype == GS_KV_FP8_DS_MLA
-                                     ? 656
-                                     : gs_mul(a->kv_lora_rank + a->qk_rope_head_dim, e, &ovf);
-    } else {
-        uint64_t kv_heads = gs_family_has_kv_heads(a->family) ? a->num_key_value_heads
-                                                              : a->num_attention_heads;
-        if (a->family == GS_FAMILY_FALCON && !a->new_decoder_architecture)
-            kv_heads = a->multi_query ? 1 : a->num_attention_heads;
-        /* get_num_kv_heads: max(1, k // t), heads replicated past the tensor degree */
-        const uint64_t per_gpu = kv_heads >= t ? kv_heads / t : 1;
-        out->layer_token_bytes = gs_mul(gs_mul(2, per_gpu, &ovf), gs_mul(a->head_dim, e, &ovf), &ovf);
-        if (dtype == GS_KV_INT8_PER_TOKEN_HEAD || dtype == GS_KV_FP8_PER_TOKEN_HEAD)
-            out->layer_token_bytes = gs_add(out->layer_token_bytes, gs_mul(8, per_gpu, &ovf), &ovf);
-    }
-    const uint64_t layers = a->family == GS_FAMILY_T5 && a->num_decoder_layers
-                                ? a->num_decoder_layers
-                                : a->num_hidden_layers;
-    const uint64_t windowed = windowed_layers(a);
-    out->window_layers = ceil_div(windowed, p);
-    out->full_layers = ceil_div(layers, p) - (out->window_layers < ceil_div(layers, p) ? out->window_layers : ceil_div(layers, p));
-    out->sliding_window = a->sliding_window;
-    if (a->family == GS_FAMILY_T5) /* cross-attention K/V over the encoder output, per decoder layer */
-        out->cross_token_bytes = gs_mul(out->layer_token_bytes, ceil_div(layers, p), &ovf);
-    out->bytes_per_token = gs_mul(out->layer_token_bytes, ceil_div(layers, p), &ovf);
-    /* all GPUs: every pipeline stage, every tensor rank (replicated heads counted on each) */
-    out->bytes_per_token_total = gs_mul(gs_mul(out->layer_token_bytes, layers, &ovf), t, &ovf);
+    /* all GPUs: every layer, every tensor rank (replicated heads counted on each) */
+    struct gs_kv_layout whole;
+    stage_layout(a, dtype, e, t, 0, a->num_hidden_layers, &whole, &ovf);
+    out->bytes_per_token_total = gs_mul(whole.bytes_per_token, t, &ovf);
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
     return GS_OK;
@@ -146,16 +223,26 @@ uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
                               bool *ovf)
 {
     block = block ? block : 16;
-    const uint64_t page = gs_mul(block, kv->layer_token_bytes, ovf); /* one block, one layer */
     const uint64_t full_blocks = ceil_div(context, block);
-    uint64_t bytes = gs_mul(gs_mul(page, full_blocks, ovf), kv->full_layers, ovf);
-    if (kv->window_layers) {
-        uint64_t span = gs_add(kv->sliding_window - 1, batched, ovf);
-        span = span < context ? span : context;
-        uint64_t blocks = ceil_div(span, block) + 1;
-        blocks = blocks < full_blocks ? blocks : full_blocks;
-        bytes = gs_add(bytes, gs_mul(gs_mul(page, blocks, ovf), kv->window_layers, ovf), ovf);
+    /* full layers and the indexer hold every token, in whole blocks */
+    const uint64_t growing = gs_add(kv->full_token_bytes, kv->indexer_token_bytes, ovf);
+    uint64_t bytes = gs_mul(gs_mul(block, growing, ovf), full_blocks, ovf);
+    for (size_t i = 0; i < kv->window_count; i++) {
+        const struct gs_kv_window *w = &kv->windows[i];
+        uint64_t blocks;
+        if (w->chunked) {
+            uint64_t span = gs_add(w->window, batched, ovf);
+            span = span < context ? span : context;
+            blocks = ceil_div(span, block);
+        } else {
+            uint64_t span = gs_add(w->window - 1, batched, ovf);
+            span = span < context ? span : context;
+            blocks = ceil_div(span, block) + 1;
+            blocks = blocks < full_blocks ? blocks : full_blocks;
+        }
+        bytes = gs_add(bytes, gs_mul(gs_mul(block, w->token_bytes, ovf), blocks, ovf), ovf);
     }
+    bytes = gs_add(bytes, kv->state_bytes_per_sequence, ovf);
     if (kv->cross_token_bytes)
         bytes = gs_add(bytes, gs_mul(gs_mul(ceil_div(encoder_tokens, block), block, ovf),
                                      kv->cross_token_bytes, ovf),
@@ -181,25 +268,35 @@ static uint64_t activation_peak(const struct gs_arch *a, uint64_t tokens, uint64
                                 uint64_t t, bool *ovf)
 {
     const uint64_t h = a->hidden_size;
-    uint64_t hq = a->num_attention_heads * a->head_dim;
-    uint64_t hkv = (gs_family_has_kv_heads(a->family) ? a->num_key_value_heads
-                                                      : a->num_attention_heads) *
-                   a->head_dim;
-    if (gs_family_uses_mla(a->family)) {
-        hq = a->num_attention_heads * (a->qk_nope_head_dim + a->qk_rope_head_dim);
-        hkv = a->kv_lora_rank + a->qk_rope_head_dim;
+    uint64_t per_token = 0, counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    /* the largest layer kind's transients: T * (2(h + hq + 2 hkv) + 2*2i/t + 2i/t) */
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_block *b = &a->blocks[k];
+        if (counts[k] == 0)
+            continue;
+        const struct gs_attention *s = &b->attn;
+        uint64_t hq = 0, hkv = 0;
+        if (b->mixer == GS_MIXER_ATTENTION) {
+            hq = s->heads * s->head_dim;
+            hkv = s->kv_heads * s->head_dim;
+        } else if (b->mixer == GS_MIXER_MLA) {
+            hq = s->heads * (s->qk_nope_head_dim + s->qk_rope_head_dim);
+            hkv = s->kv_lora_rank + s->qk_rope_head_dim;
+        } else if (b->mixer == GS_MIXER_RECURRENT) {
+            hq = b->rec.in_width;
+        }
+        uint64_t i = b->mlp.width;
+        if (b->mlp.kind == GS_MLP_MOE)
+            i = gs_add(gs_mul(b->mlp.top_k, b->mlp.width, ovf), b->mlp.shared_width, ovf);
+        const uint64_t one = gs_add(gs_mul(2, h + hq + 2 * hkv, ovf), gs_mul(6, ceil_div(i, t), ovf),
+                                    ovf);
+        if (one > per_token)
+            per_token = one;
     }
-    uint64_t i = a->intermediate_size;
-    if (gs_family_is_moe(a->family) && a->num_experts)
-        i = a->num_experts_per_tok * (a->family == GS_FAMILY_MIXTRAL ? a->intermediate_size
-                                                                     : a->moe_intermediate_size);
-    if (a->family == GS_FAMILY_BLOOM)
-        i = 4 * h;
-    /* T * (2(h + hq + 2 hkv) + 2*2i/t + 2i/t) */
-    const uint64_t per_token = gs_add(gs_mul(2, h + hq + 2 * hkv, ovf), gs_mul(6, ceil_div(i, t), ovf), ovf);
     const uint64_t layer = gs_mul(tokens, per_token, ovf);
     const uint64_t reqs = tokens < seqs ? tokens : seqs;
-    const uint64_t sampler = gs_mul(gs_mul(reqs, a->vocab_size, ovf), 10, ovf);
+    const uint64_t sampler = a->logits ? gs_mul(gs_mul(reqs, a->vocab_size, ovf), 10, ovf) : 0;
     return gs_add(layer, sampler, ovf);
 }
 
@@ -402,12 +499,20 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     out->has_budget = true;
     const int64_t kv = out->budget.kv_bytes;
     const uint64_t available = kv > 0 ? (uint64_t)kv : 0;
-    const uint64_t block_bytes = gs_mul(out->block_size, out->kv.bytes_per_token, &ovf);
+    const uint64_t growing = gs_add(out->kv.bytes_per_token, out->kv.indexer_token_bytes, &ovf);
+    const uint64_t block_bytes = gs_mul(out->block_size, growing, &ovf);
+    const bool cached = block_bytes != 0 || out->kv.state_bytes_per_sequence != 0;
     if (block_bytes) {
         out->blocks = available / block_bytes; /* get_num_blocks */
         out->max_tokens = gs_mul(out->blocks, out->block_size, &ovf);
         out->max_concurrency = seq ? available / seq : 0;
         out->max_context = solve_context(out, in, in->batch_size ? in->batch_size : 1, available, &ovf);
+    } else if (cached) {
+        /* only recurrent layers: a fixed state per sequence, whatever its length */
+        out->max_concurrency = available / out->kv.state_bytes_per_sequence;
+        out->max_context = out->max_concurrency >= (in->batch_size ? in->batch_size : 1)
+                               ? in->context_length
+                               : 0;
     } else {
         /* encoder-only: no KV cache, so the cache never limits the batch or the context;
          * the scheduler's max_num_seqs and the request's own context do */
@@ -417,7 +522,7 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     if (kv <= 0) {
         out->starts = false;
         out->binding = "weights, activation peak and runtime memory leave nothing for the KV cache";
-    } else if (block_bytes && seq > available) {
+    } else if (cached && seq > available) {
         out->starts = false;
         out->binding = "the KV cache cannot hold one sequence of the requested context length";
     }

@@ -67,70 +67,100 @@ bool gs_parity_deepspeed(uint64_t P, uint64_t largest, uint64_t gpn, uint64_t no
     return !ovf;
 }
 
-/* Megatron's per-family terms (theoretical_memory_usage.py,
+/* Megatron's terms (theoretical_memory_usage.py,
  * compute_weight_and_optimizer_memory; estimation.md 2.5). */
 struct megatron_terms {
     uint64_t tp_sharded, replicated, experts, embedding;
     bool untied;
 };
 
+/* Megatron's attention term for one block (estimation.md 1.2): MLA
+ * q_lora*(h + a*(nope+rope) + 1) + kv_lora*(h + a*(nope+v) + 1) + h*rope +
+ * a*v*h; otherwise 2*h*h*((1 + k/a) * (a*d/h)) = 2*h*d*(a + k). A layer
+ * kind Megatron's formula does not know (a recurrent mixer) counts its own
+ * modules. */
+static uint64_t megatron_attention(const struct gs_arch *a, const struct gs_block *b, bool *ovf)
+{
+    const uint64_t h = a->hidden_size;
+    const struct gs_attention *s = &b->attn;
+    if (b->mixer == GS_MIXER_MLA) {
+        const uint64_t heads = s->heads, qk = s->qk_nope_head_dim + s->qk_rope_head_dim;
+        uint64_t attn = s->q_lora_rank
+                            ? gs_mul(s->q_lora_rank, gs_add(gs_add(h, gs_mul(heads, qk, ovf), ovf), 1, ovf), ovf)
+                            : gs_mul(h, gs_mul(heads, qk, ovf), ovf);
+        attn = gs_add(attn, gs_mul(s->kv_lora_rank,
+                                   gs_add(gs_add(h, gs_mul(heads, s->qk_nope_head_dim + s->v_head_dim, ovf), ovf), 1, ovf),
+                                   ovf),
+                      ovf);
+        return gs_add(attn, gs_add(gs_mul(h, s->qk_rope_head_dim, ovf),
+                                   gs_mul(gs_mul(heads, s->v_head_dim, ovf), h, ovf), ovf),
+                      ovf);
+    }
+    if (b->mixer == GS_MIXER_ATTENTION)
+        return gs_mul(gs_mul(2, h, ovf), gs_mul(s->head_dim, s->heads + s->kv_heads, ovf), ovf);
+    uint64_t n = 0;
+    for (size_t i = 0; i < b->module_count; i++)
+        if (b->modules[i].part == GS_PART_ATTENTION)
+            n = gs_add(n, gs_module_parameters(&b->modules[i], ovf), ovf);
+    return n;
+}
+
+/* Parameters per hidden unit of the block's norms: 2 for LayerNorm (weight
+ * and bias), 1 for RMSNorm. */
+static uint64_t norm_size(const struct gs_block *b)
+{
+    for (size_t i = 0; i < b->module_count; i++)
+        if (b->modules[i].kind == GS_MODULE_NORM && b->modules[i].part == GS_PART_NORMS)
+            return (b->modules[i].flags & GS_MOD_BIAS) ? 2 : 1;
+    return 1;
+}
+
 static struct megatron_terms megatron_terms(const struct gs_arch *a, uint64_t padded_vocab,
                                             bool *ovf)
 {
     struct megatron_terms m = {0, 0, 0, 0, !a->tie_word_embeddings};
-    const uint64_t h = a->hidden_size, heads = a->num_attention_heads;
-    uint64_t attn;
-    if (gs_family_uses_mla(a->family)) {
-        /* q_lora*(h + a*(nope+rope) + 1) + kv_lora*(h + a*(nope+v) + 1) + h*rope + a*v*h */
-        const uint64_t qk = a->qk_nope_head_dim + a->qk_rope_head_dim;
-        const uint64_t q_lora = a->q_lora_rank;
-        attn = q_lora ? gs_mul(q_lora, gs_add(gs_add(h, gs_mul(heads, qk, ovf), ovf), 1, ovf), ovf)
-                      : gs_mul(h, gs_mul(heads, qk, ovf), ovf);
-        attn = gs_add(attn, gs_mul(a->kv_lora_rank,
-                                   gs_add(gs_add(h, gs_mul(heads, a->qk_nope_head_dim + a->v_head_dim, ovf), ovf), 1, ovf),
-                                   ovf),
-                      ovf);
-        attn = gs_add(attn, gs_add(gs_mul(h, a->qk_rope_head_dim, ovf),
-                                   gs_mul(gs_mul(heads, a->v_head_dim, ovf), h, ovf), ovf),
-                      ovf);
-    } else {
-        /* 2*h*h*((1 + k/a) * (a*d/h)) = 2*h*d*(a + k) */
-        const uint64_t kv = gs_family_has_kv_heads(a->family) ? a->num_key_value_heads : heads;
-        attn = gs_mul(gs_mul(2, h, ovf), gs_mul(a->head_dim, heads + kv, ovf), ovf);
+    const uint64_t h = a->hidden_size;
+    uint64_t counts[GS_BLOCKS_MAX], final_norm = 1;
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_block *b = &a->blocks[k];
+        const uint64_t n = counts[k];
+        if (n == 0)
+            continue;
+        final_norm = norm_size(b);
+        const uint64_t attn = megatron_attention(a, b, ovf);
+        /* 2*h*ffn*(3/2 if swiglu else 1) */
+        const uint64_t factor = b->mlp.gated ? 3 : 2;
+        uint64_t sharded = attn, replicated = gs_mul(gs_mul(2, h, ovf), norm_size(b), ovf);
+        if (b->mlp.kind == GS_MLP_DENSE) {
+            sharded = gs_add(sharded, gs_mul(gs_mul(factor, h, ovf), b->mlp.width, ovf), ovf);
+        } else if (b->mlp.kind == GS_MLP_MOE) {
+            sharded = gs_add(sharded, gs_mul(gs_mul(3, h, ovf), b->mlp.shared_width, ovf), ovf);
+            replicated = gs_add(replicated, gs_mul(h, b->mlp.experts, ovf), ovf); /* router */
+            const uint64_t routed = gs_mul(gs_mul(gs_mul(factor, h, ovf), b->mlp.width, ovf),
+                                           b->mlp.experts, ovf);
+            m.experts = gs_add(m.experts, gs_mul(routed, n, ovf), ovf);
+        }
+        m.tp_sharded = gs_add(m.tp_sharded, gs_mul(sharded, n, ovf), ovf);
+        m.replicated = gs_add(m.replicated, gs_mul(replicated, n, ovf), ovf);
     }
-    const bool swiglu = gs_arch_gated_mlp(a);
-    /* 2*h*ffn*(3/2 if swiglu else 1) */
-    const uint64_t mlp_factor_num = swiglu ? 3 : 2;
-    const uint64_t dense_mlp = gs_mul(gs_mul(mlp_factor_num, h, ovf), a->intermediate_size, ovf);
-    const uint64_t norm_size = gs_arch_norm_size(a); /* RMSNorm 1, LayerNorm 2 */
-    const uint64_t layernorm = gs_mul(gs_mul(2, h, ovf), norm_size, ovf);
-    uint64_t n_moe = 0;
-    if (gs_family_is_moe(a->family) && a->num_experts) {
-        if (a->family == GS_FAMILY_MIXTRAL)
-            n_moe = a->num_hidden_layers;
-        else if (a->family == GS_FAMILY_DEEPSEEK_V2 || a->family == GS_FAMILY_DEEPSEEK_V3)
-            n_moe = a->num_hidden_layers > a->first_k_dense_replace
-                        ? a->num_hidden_layers - a->first_k_dense_replace
-                        : 0;
-        else
-            n_moe = a->num_hidden_layers / (a->decoder_sparse_step ? a->decoder_sparse_step : 1);
-    }
-    const uint64_t n_dense = a->num_hidden_layers - n_moe;
-    const uint64_t moe_width = a->family == GS_FAMILY_MIXTRAL ? a->intermediate_size
-                                                              : a->moe_intermediate_size;
-    const uint64_t shared_width = a->n_shared_experts ? a->n_shared_experts * a->moe_intermediate_size
-                                                      : a->shared_expert_intermediate_size;
-    const uint64_t shared = gs_mul(gs_mul(3, h, ovf), shared_width, ovf);
-    const uint64_t routed = gs_mul(gs_mul(gs_mul(3, h, ovf), moe_width, ovf), a->num_experts, ovf);
-    const uint64_t router = gs_mul(h, a->num_experts, ovf);
-    m.tp_sharded = gs_add(gs_mul(gs_add(attn, dense_mlp, ovf), n_dense, ovf),
-                          gs_mul(gs_add(attn, shared, ovf), n_moe, ovf), ovf);
-    m.replicated = gs_add(gs_add(gs_mul(layernorm, n_dense, ovf),
-                                 gs_mul(gs_add(layernorm, router, ovf), n_moe, ovf), ovf),
-                          gs_mul(h, norm_size, ovf), ovf);
-    m.experts = gs_mul(routed, n_moe, ovf);
+    m.replicated = gs_add(m.replicated, gs_mul(h, final_norm, ovf), ovf);
     m.embedding = gs_mul(h, padded_vocab, ovf);
     return m;
+}
+
+/* Megatron's ffn_hidden_size: the dense MLP width (a MoE model's dense
+ * layers, or its experts' width when every layer routes). */
+static uint64_t megatron_ffn(const struct gs_arch *a)
+{
+    uint64_t moe = 0;
+    for (size_t k = 0; k < a->block_count; k++) {
+        if (a->blocks[k].mlp.kind == GS_MLP_DENSE)
+            return a->blocks[k].mlp.width;
+        if (a->blocks[k].mlp.kind == GS_MLP_MOE && moe == 0)
+            moe = a->blocks[k].mlp.width;
+    }
+    return moe;
 }
 
 /* Megatron bytes per parameter: 18 without the distributed optimizer,
@@ -155,7 +185,7 @@ static uint64_t megatron_activations(const struct gs_arch *a, const struct gs_tr
     uint64_t total;
     if (sp_path) {
         /* sbh * (18 + 4*ffn/h) per layer, x L (p micro-batches x L/p layers) */
-        uint64_t per_layer = gs_add(gs_mul(sbh, 18, ovf), gs_mul(gs_mul(gs_mul(s, b, ovf), 4, ovf), a->intermediate_size, ovf), ovf);
+        uint64_t per_layer = gs_add(gs_mul(sbh, 18, ovf), gs_mul(gs_mul(gs_mul(s, b, ovf), 4, ovf), megatron_ffn(a), ovf), ovf);
         total = gs_mul(per_layer, L, ovf);
         total = gs_add(total, gs_mul(gs_mul(gs_mul(8, s, ovf), b, ovf), p, ovf), ovf); /* embedding input */
         total = gs_add(total, gs_mul(sbh, p, ovf), ovf);                             /* embedding dropout */

@@ -42,24 +42,33 @@ static double latency_seconds(const struct gs_perf_gpu *gpu, const struct gs_eff
 
 /* Expected distinct experts a batch of `batch` tokens touches per layer with
  * uniform routing: E (1 - (1 - k/E)^B) (estimation.md 5). */
-static double experts_touched(const struct gs_arch *a, uint64_t batch)
+static double experts_touched(const struct gs_block *b, uint64_t batch)
 {
-    const double e = (double)a->num_experts, k = (double)a->num_experts_per_tok;
+    const double e = (double)b->mlp.experts, k = (double)b->mlp.top_k;
     if (e <= 0 || k <= 0)
         return 0;
     return e * (1 - pow(1 - k / e, (double)batch));
 }
 
-/* Attention FLOPs per token per unit of context: 4 * L * a * d (QK^T and AV). */
-static double attention_flops_per_context(const struct gs_arch *a)
+/* Attention FLOPs per token at a context of `context` tokens, QK^T and AV:
+ * 4 * a * d per attended token on every attention layer; a sliding or
+ * chunked layer attends at most its window, a recurrent layer a fixed
+ * state (counted in its parameters). */
+static double attention_flops(const struct gs_arch *a, double context)
 {
-    uint64_t d = a->head_dim;
-    if (gs_family_uses_mla(a->family))
-        d = a->qk_nope_head_dim + a->qk_rope_head_dim;
-    uint64_t layers = a->num_hidden_layers;
-    if (a->family == GS_FAMILY_T5 && a->num_decoder_layers)
-        layers = a->num_decoder_layers;
-    return 4.0 * (double)layers * (double)a->num_attention_heads * (double)d;
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    double flops = 0;
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_block *b = &a->blocks[k];
+        if (counts[k] == 0 || (b->mixer != GS_MIXER_ATTENTION && b->mixer != GS_MIXER_MLA))
+            continue;
+        double span = context;
+        if (b->attn.span != GS_SPAN_FULL && b->attn.window > 0 && (double)b->attn.window < span)
+            span = (double)b->attn.window;
+        flops += 4.0 * (double)counts[k] * (double)b->attn.heads * (double)b->attn.head_dim * span;
+    }
+    return flops;
 }
 
 bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
@@ -80,10 +89,11 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
     /* weights read per step: all but the untouched routed experts */
     double weights = (double)in->weights_bytes_per_gpu;
     out->experts_touched = 0;
-    if (in->expert_parameters > 0 && in->total_parameters > 0 && in->arch->num_experts > 0) {
-        out->experts_touched = experts_touched(in->arch, in->batch);
+    const struct gs_block *moe = gs_arch_moe_block(in->arch);
+    if (in->expert_parameters > 0 && in->total_parameters > 0 && moe != NULL) {
+        out->experts_touched = experts_touched(moe, in->batch);
         const double share = (double)in->expert_parameters / (double)in->total_parameters;
-        const double touched = out->experts_touched / (double)in->arch->num_experts;
+        const double touched = out->experts_touched / (double)moe->mlp.experts;
         weights = weights * (1 - share) + weights * share * touched;
     }
     /* p stages in turn, each with 1/p of the batch in flight: the weights are read p times a
@@ -91,7 +101,7 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
     out->memory_seconds =
         (p * weights + batch * context * (double)in->kv_bytes_per_token_per_gpu) / bw;
     const double flops_per_token =
-        2.0 * (double)in->active_parameters + attention_flops_per_context(in->arch) * context;
+        2.0 * (double)in->active_parameters + attention_flops(in->arch, context);
     out->compute_seconds = batch * flops_per_token / (t * p * compute);
     /* tensor parallelism: two ring all-reduces of the bf16 hidden state per layer */
     out->comm_seconds = 0;
@@ -106,7 +116,7 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
 
     const double prompt = (double)in->prompt_tokens;
     const double prefill_flops = 2.0 * (double)in->active_parameters * prompt +
-                                 attention_flops_per_context(in->arch) / 2 * prompt * prompt;
+                                 attention_flops(in->arch, prompt) / 2 * prompt;
     out->prefill_seconds = prefill_flops / (t * p * prefill_rate);
     out->prefill_tokens_per_s = out->prefill_seconds > 0 ? prompt / out->prefill_seconds : 0;
     /* each request: its prefill, then its share of output_tokens decode steps */

@@ -90,7 +90,7 @@ static size_t inference_variants(const struct gs_model_spec *m, const struct gs_
 {
     const enum gs_weight_format base = gs_workload_format(w);
     const enum gs_kv_dtype kv = w->serving.kv_dtype;
-    const bool mla = m->has_arch && gs_family_uses_mla(m->arch.family);
+    const bool mla = m->has_arch && gs_arch_has_mla(&m->arch);
     const enum gs_kv_dtype fp8 = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
     const bool kv_16 = kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16;
     const bool w_16 = base == GS_WF_FP32 || base == GS_WF_BF16 || base == GS_WF_FP16;
@@ -378,7 +378,7 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
     const struct gs_model_spec *m = c->m;
     memset(in, 0, sizeof(*in));
     in->flop_parameters = c->scratch.has_breakdown ? c->scratch.params.active : c->scratch.parameters;
-    in->moe = m->has_arch && gs_family_is_moe(m->arch.family) && m->arch.num_experts > 0;
+    in->moe = m->has_arch && gs_arch_moe_block(&m->arch) != NULL;
     in->method = c->scratch.method;
     in->recompute = rc;
     in->regime = c->scratch.regime;
@@ -473,11 +473,12 @@ static size_t expert_degrees(const struct train_ctx *c, uint64_t t, uint64_t dp,
 {
     size_t n = 0;
     out[n++] = 1;
-    const struct gs_arch *a = &c->m->arch;
-    if (!c->l->allow_expert || !c->m->has_arch || !gs_family_is_moe(a->family) || a->num_experts < 2)
+    const struct gs_block *moe = c->m->has_arch ? gs_arch_moe_block(&c->m->arch) : NULL;
+    if (!c->l->allow_expert || moe == NULL || moe->mlp.experts < 2)
         return n;
-    for (uint64_t e = 2; e <= a->num_experts && e <= t * dp && n < 16; e *= 2)
-        if (a->num_experts % e == 0 && (t * dp) % e == 0)
+    const uint64_t experts = moe->mlp.experts;
+    for (uint64_t e = 2; e <= experts && e <= t * dp && n < 16; e *= 2)
+        if (experts % e == 0 && (t * dp) % e == 0)
             out[n++] = e;
     return n;
 }

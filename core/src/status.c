@@ -69,6 +69,8 @@ const char *gs_status_str(enum gs_status status)
         return "precondition failed";
     case GS_ERR_BUSY:
         return "catalog busy";
+    case GS_ERR_UNKNOWN_MODEL:
+        return "unknown model type";
     }
     return "unknown status";
 }

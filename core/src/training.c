@@ -7,6 +7,7 @@
 
 #include "gs/units.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void gs_training_defaults(struct gs_training *t)
@@ -40,21 +41,34 @@ static bool divides(uint64_t d, uint64_t n)
     return d != 0 && n % d == 0;
 }
 
+static void check_attention_split(const struct gs_parallelism *p, const struct gs_block *b,
+                                  struct gs_error *err, bool *ok)
+{
+    const unsigned long long t = p->tensor;
+    const uint64_t heads = b->attn.heads;
+    const uint64_t kv_heads = b->mixer == GS_MIXER_ATTENTION ? b->attn.kv_heads : 0;
+    if (!divides(p->tensor, heads)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/tensor",
+                     "tensor parallelism %llu must divide the %llu attention heads", t,
+                     (unsigned long long)heads);
+        *ok = false;
+    } else if (kv_heads && !divides(p->tensor, kv_heads) && !divides(kv_heads, p->tensor)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/tensor",
+                     "tensor parallelism %llu must be a multiple or a divisor of the %llu KV heads",
+                     t, (unsigned long long)kv_heads);
+        *ok = false;
+    }
+}
+
 static void check_arch_layout(const struct gs_parallelism *p, const struct gs_arch *a,
                               struct gs_error *err, bool *ok)
 {
-    const unsigned long long t = p->tensor;
-    if (!divides(p->tensor, a->num_attention_heads)) {
-        gs_error_add(err, GS_ERR_INVALID, "/parallelism/tensor",
-                     "tensor parallelism %llu must divide the %llu attention heads", t,
-                     (unsigned long long)a->num_attention_heads);
-        *ok = false;
-    } else if (gs_family_has_kv_heads(a->family) && !divides(p->tensor, a->num_key_value_heads) &&
-               !divides(a->num_key_value_heads, p->tensor)) {
-        gs_error_add(err, GS_ERR_INVALID, "/parallelism/tensor",
-                     "tensor parallelism %llu must be a multiple or a divisor of the %llu KV heads",
-                     t, (unsigned long long)a->num_key_value_heads);
-        *ok = false;
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; k < a->block_count && *ok; k++) {
+        const struct gs_block *b = &a->blocks[k];
+        if (counts[k] > 0 && (b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA))
+            check_attention_split(p, b, err, ok);
     }
     if (!divides(p->pipeline, a->num_hidden_layers)) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
@@ -62,14 +76,15 @@ static void check_arch_layout(const struct gs_parallelism *p, const struct gs_ar
                      (unsigned long long)p->pipeline, (unsigned long long)a->num_hidden_layers);
         *ok = false;
     }
-    if (p->expert > 1 && (!gs_family_is_moe(a->family) || a->num_experts == 0)) {
+    const struct gs_block *moe = gs_arch_moe_block(a);
+    if (p->expert > 1 && moe == NULL) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
                      "expert parallelism needs a mixture-of-experts model");
         *ok = false;
-    } else if (p->expert > 1 && !divides(p->expert, a->num_experts)) {
+    } else if (p->expert > 1 && !divides(p->expert, moe->mlp.experts)) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
                      "expert parallelism %llu must divide the %llu experts",
-                     (unsigned long long)p->expert, (unsigned long long)a->num_experts);
+                     (unsigned long long)p->expert, (unsigned long long)moe->mlp.experts);
         *ok = false;
     }
 }
@@ -236,75 +251,98 @@ enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct 
                         gs_dtype_name(weights));
 }
 
-static bool lora_family(enum gs_family f)
+/* Whether module `m` is a linear layer PEFT can adapt under `target`. */
+static bool lora_matches(const struct gs_module *m, const char *target)
 {
-    switch (f) {
-    case GS_FAMILY_LLAMA:
-    case GS_FAMILY_MISTRAL:
-    case GS_FAMILY_QWEN2:
-    case GS_FAMILY_GEMMA:
-    case GS_FAMILY_GEMMA2:
-    case GS_FAMILY_PHI3:
-        return true;
-    default:
+    if (m->kind != GS_MODULE_LINEAR || (m->flags & GS_MOD_EXPERT) || m->part == GS_PART_LM_HEAD ||
+        m->part == GS_PART_MTP)
         return false;
+    if (strcmp(target, GS_LORA_ALL_LINEAR) == 0)
+        return true;
+    const char *dot = strrchr(m->name, '.');
+    return strcmp(m->name, target) == 0 || (dot != NULL && strcmp(dot + 1, target) == 0);
+}
+
+/* r * (d_in + d_out) per adapted nn.Linear(d_in, d_out), times its layers. */
+static uint64_t lora_block(const struct gs_block *b, const char *target, uint64_t rank,
+                           uint64_t layers, bool *matched, bool *ovf)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (!lora_matches(m, target))
+            continue;
+        *matched = true;
+        const uint64_t one = gs_mul(rank, gs_add(m->in, m->out, ovf), ovf);
+        n = gs_add(n, gs_mul(gs_mul(one, m->count ? m->count : 1, ovf), layers, ovf), ovf);
+    }
+    return n;
+}
+
+/* The distinct linear module names of the model, for an error message. */
+static void linear_names(const struct gs_arch *a, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < a->block_count; k++) {
+        for (size_t i = 0; i < a->blocks[k].module_count; i++) {
+            const struct gs_module *m = &a->blocks[k].modules[i];
+            if (!lora_matches(m, GS_LORA_ALL_LINEAR))
+                continue;
+            const char *dot = strrchr(m->name, '.');
+            const char *name = dot != NULL ? dot + 1 : m->name;
+            if (strstr(buf, name) != NULL)
+                continue;
+            const int w = snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", name);
+            if (w < 0 || (size_t)w >= cap - used)
+                return;
+            used += (size_t)w;
+        }
     }
 }
 
-enum gs_status gs_lora_parameters(const struct gs_arch *a, uint64_t rank, unsigned targets,
+enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_training *tr,
                                   uint64_t *out, struct gs_error *err)
 {
-    if (!lora_family(a->family))
-        return gs_error_add(err, GS_ERR_UNSUPPORTED, "/training/lora/targets",
-                            "LoRA module names are known for llama, mistral, qwen2, gemma, gemma2 "
-                            "and phi3 layers; not for %s",
-                            gs_family_name(a->family));
-    const bool phi3 = a->family == GS_FAMILY_PHI3;
-    const unsigned split = GS_LORA_Q_PROJ | GS_LORA_K_PROJ | GS_LORA_V_PROJ | GS_LORA_GATE_PROJ |
-                           GS_LORA_UP_PROJ;
-    const unsigned fused = GS_LORA_QKV_PROJ | GS_LORA_GATE_UP_PROJ;
-    if (phi3 && (targets & split))
-        return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
-                            "phi3 fuses its projections: target qkv_proj, o_proj, gate_up_proj, "
-                            "down_proj or all_linear");
-    if (!phi3 && (targets & fused))
-        return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
-                            "qkv_proj and gate_up_proj exist only in phi3; %s has q_proj, k_proj, "
-                            "v_proj, gate_proj and up_proj",
-                            gs_family_name(a->family));
-    if (targets & GS_LORA_ALL_LINEAR)
-        targets |= phi3 ? (fused | GS_LORA_O_PROJ | GS_LORA_DOWN_PROJ)
-                        : (split | GS_LORA_O_PROJ | GS_LORA_DOWN_PROJ);
     bool ovf = false;
-    const uint64_t h = a->hidden_size, i = a->intermediate_size;
-    const uint64_t q = gs_mul(a->num_attention_heads, a->head_dim, &ovf);
-    const uint64_t kv = gs_mul(a->num_key_value_heads, a->head_dim, &ovf);
-    /* r * (d_in + d_out) for each targeted nn.Linear(d_in, d_out) */
-    const struct {
-        unsigned bit;
-        uint64_t d_in, d_out;
-    } modules[] = {
-        {GS_LORA_Q_PROJ, h, q},
-        {GS_LORA_K_PROJ, h, kv},
-        {GS_LORA_V_PROJ, h, kv},
-        {GS_LORA_O_PROJ, q, h},
-        {GS_LORA_GATE_PROJ, h, i},
-        {GS_LORA_UP_PROJ, h, i},
-        {GS_LORA_DOWN_PROJ, i, h},
-        {GS_LORA_QKV_PROJ, h, gs_add(q, gs_mul(2, kv, &ovf), &ovf)},
-        {GS_LORA_GATE_UP_PROJ, h, gs_mul(2, i, &ovf)},
-    };
-    uint64_t per_layer = 0;
-    for (size_t m = 0; m < sizeof(modules) / sizeof(modules[0]); m++) {
-        if (targets & modules[m].bit)
-            per_layer = gs_add(per_layer,
-                               gs_mul(rank, gs_add(modules[m].d_in, modules[m].d_out, &ovf), &ovf),
+    uint64_t total = 0, counts[GS_BLOCKS_MAX];
+    const size_t n = tr->lora_target_count;
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t i = 0; i < (n ? n : 1); i++) {
+        const char *target = n ? tr->lora_targets[i] : GS_LORA_ALL_LINEAR;
+        bool matched = false;
+        /* all_linear already covers every name: a list that repeats it adds nothing */
+        if (n > 1 && strcmp(target, GS_LORA_ALL_LINEAR) == 0)
+            continue;
+        for (size_t k = 0; k < a->block_count; k++)
+            total = gs_add(total, lora_block(&a->blocks[k], target, tr->lora_rank, counts[k],
+                                             &matched, &ovf),
+                           &ovf);
+        for (size_t k = 0; k < a->tower_count; k++) {
+            const struct gs_tower *tw = &a->towers[k];
+            if (tw->part != GS_PART_MTP && tw->block < a->block_count)
+                total = gs_add(total, lora_block(&a->blocks[tw->block], target, tr->lora_rank,
+                                                 tw->layers, &matched, &ovf),
                                &ovf);
+        }
+        if (!matched) {
+            char names[200];
+            linear_names(a, names, sizeof(names));
+            return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
+                                "\"%s\" names no linear layer of this %s model; its linear layers "
+                                "are %s (or all_linear)",
+                                target, a->model_type, names);
+        }
     }
-    if (per_layer == 0)
+    for (size_t i = 0; n > 1 && i < n; i++) /* all_linear in a longer list: every linear once */
+        if (strcmp(tr->lora_targets[i], GS_LORA_ALL_LINEAR) == 0) {
+            struct gs_training all = *tr;
+            all.lora_target_count = 0;
+            return gs_lora_parameters(a, &all, out, err);
+        }
+    if (total == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
                             "names no module to adapt");
-    uint64_t total = gs_mul(per_layer, a->num_hidden_layers, &ovf);
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "/training/lora/rank", "the adapter count overflows");
     *out = total;

@@ -152,137 +152,166 @@ static uint64_t other_bytes(enum gs_weight_format f, uint64_t n, bool *ovf)
     }
 }
 
-/* One kind of linear layer: shape on one GPU, and how many per model. */
-struct shape {
-    uint64_t in, out;   /* after tensor-parallel splitting */
-    uint64_t per_layer; /* instances in a layer that has it */
-    uint64_t layers;    /* layers that have it */
-};
-
-struct shapes {
-    struct shape s[16];
-    size_t n;
-};
-
-static void push(struct shapes *list, uint64_t in, uint64_t out, uint64_t per_layer,
-                 uint64_t layers)
-{
-    if (list->n < sizeof(list->s) / sizeof(list->s[0]) && per_layer && layers)
-        list->s[list->n++] = (struct shape){in, out, per_layer, layers};
-}
-
-/* Column-parallel splits the output, row-parallel the input. */
-static uint64_t split(uint64_t dim, uint64_t t)
-{
-    return gs_div_ceil(dim, t);
-}
-
-/* Linear layers of the families whose module shapes gpusizer knows; false
- * for the others (their linears are then taken as hidden_size-wide). */
-static bool known_shapes(const struct gs_arch *a, uint64_t t, struct shapes *out)
-{
-    const uint64_t h = a->hidden_size, L = a->num_hidden_layers;
-    const uint64_t moe = gs_arch_moe_layers(a), dense = L - moe;
-    if (!gs_family_has_kv_heads(a->family) && !gs_family_uses_mla(a->family))
-        return false;
-    if (a->family == GS_FAMILY_FALCON)
-        return false;
-    if (gs_family_uses_mla(a->family)) {
-        const uint64_t heads = a->num_attention_heads;
-        const uint64_t qk = a->qk_nope_head_dim + a->qk_rope_head_dim;
-        if (a->q_lora_rank) {
-            push(out, h, a->q_lora_rank, 1, L); /* replicated */
-            push(out, a->q_lora_rank, split(heads * qk, t), 1, L);
-        } else {
-            push(out, h, split(heads * qk, t), 1, L);
-        }
-        push(out, h, a->kv_lora_rank + a->qk_rope_head_dim, 1, L); /* replicated */
-        push(out, a->kv_lora_rank, split(heads * (a->qk_nope_head_dim + a->v_head_dim), t), 1, L);
-        push(out, split(heads * a->v_head_dim, t), h, 1, L);
-    } else {
-        const uint64_t q = a->num_attention_heads * a->head_dim;
-        const uint64_t kv_heads = a->num_key_value_heads >= t ? a->num_key_value_heads / t : 1;
-        push(out, h, split(q, t), 1, L);                   /* q_proj */
-        push(out, h, kv_heads * a->head_dim, 2, L);        /* k_proj, v_proj (replicated past k) */
-        push(out, split(q, t), h, 1, L);                   /* o_proj */
-    }
-    push(out, h, split(a->intermediate_size, t), 2, dense); /* gate, up */
-    push(out, split(a->intermediate_size, t), h, 1, dense); /* down */
-    if (moe) {
-        const uint64_t w = a->family == GS_FAMILY_MIXTRAL ? a->intermediate_size
-                                                          : a->moe_intermediate_size;
-        push(out, h, split(w, t), 2 * a->num_experts, moe);
-        push(out, split(w, t), h, a->num_experts, moe);
-        uint64_t shared = a->shared_expert_intermediate_size;
-        if (a->n_shared_experts)
-            shared = a->n_shared_experts * w;
-        push(out, h, split(shared, t), 2, moe);
-        push(out, split(shared, t), h, 1, moe);
-    }
-    return true;
-}
-
 static uint64_t ceil_div(uint64_t n, uint64_t d)
 {
     return gs_div_ceil(n, d ? d : 1);
+}
+
+/* A module's (in, out) on one tensor rank: column-parallel layers split
+ * their outputs, row-parallel ones their inputs, embeddings their rows
+ * (VocabParallelEmbedding); k/v projections keep max(1, kv_heads / t) heads,
+ * replicated once t exceeds the KV heads (vLLM QKVParallelLinear). */
+static void rank_shape(const struct gs_module *m, const struct gs_block *b, uint64_t t,
+                       uint64_t *in, uint64_t *out)
+{
+    *in = m->in;
+    *out = m->out;
+    const uint64_t kv = b != NULL ? b->attn.kv_heads : 0;
+    const uint64_t kv_rank = kv >= t ? kv / t : 1;
+    switch ((enum gs_split)m->split) {
+    case GS_SPLIT_COLUMN:
+        if (m->kind == GS_MODULE_EMBEDDING)
+            *in = ceil_div(m->in, t);
+        else
+            *out = ceil_div(m->out, t);
+        break;
+    case GS_SPLIT_ROW:
+        *in = ceil_div(m->in, t);
+        break;
+    case GS_SPLIT_KV:
+        if (kv)
+            *out = kv_rank * (m->out / kv);
+        else
+            *out = ceil_div(m->out, t);
+        break;
+    case GS_SPLIT_QKV:
+        if (kv && b->attn.heads) {
+            const uint64_t q = b->attn.heads * b->attn.head_dim;
+            const uint64_t kv_width = m->out > q ? (m->out - q) / kv : 0;
+            *out = ceil_div(q, t) + kv_rank * kv_width;
+        } else {
+            *out = ceil_div(m->out, t);
+        }
+        break;
+    case GS_SPLIT_NONE:
+        break;
+    }
+}
+
+struct weigh {
+    const struct gs_weights_request *r;
+    uint64_t g;
+    bool ovf;
+    bool bad_group;         /* a quantized input slice is not a whole number of groups */
+    uint64_t bad_in;
+};
+
+/* Bytes of one module on one rank. `plain` keeps it unquantized (towers). */
+static uint64_t module_bytes(struct weigh *w, const struct gs_module *m, const struct gs_block *b,
+                             bool plain)
+{
+    const struct gs_weights_request *r = w->r;
+    const uint64_t t = r->tensor ? r->tensor : 1;
+    uint64_t in, out;
+    rank_shape(m, b, t, &in, &out);
+    const uint64_t count = m->count ? m->count : 1;
+    bool quantize = !plain && m->kind == GS_MODULE_LINEAR && (m->flags & GS_MOD_QUANT) &&
+                    gguf_millibits(r->format) == 0;
+    if (r->experts_only && !(m->flags & GS_MOD_EXPERT))
+        quantize = false;
+    if (!quantize) {
+        struct gs_module one = *m;
+        one.in = in;
+        one.out = out;
+        one.count = count;
+        return other_bytes(r->format, gs_module_parameters(&one, &w->ovf), &w->ovf);
+    }
+    if (gs_weight_format_grouped(r->format) && t > 1 && in % w->g != 0) {
+        w->bad_group = true;
+        w->bad_in = in * t;
+    }
+    uint64_t bytes = linear_bytes(r->format, in, out, w->g, &w->ovf);
+    if (m->flags & GS_MOD_BIAS) /* biases stay 16-bit */
+        bytes = gs_add(bytes, gs_mul(out, 2, &w->ovf), &w->ovf);
+    return gs_mul(bytes, count, &w->ovf);
+}
+
+static uint64_t block_bytes(struct weigh *w, const struct gs_block *b, bool plain)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < b->module_count; i++)
+        sum = gs_add(sum, module_bytes(w, &b->modules[i], b, plain), &w->ovf);
+    return sum;
+}
+
+/* Model-level modules by where pipeline parallelism puts them: the head and
+ * the final norms on the last stage, everything else (embeddings,
+ * projectors) on the first. */
+static bool on_last_stage(const struct gs_module *m)
+{
+    return m->part == GS_PART_LM_HEAD || m->part == GS_PART_NORMS;
 }
 
 enum gs_status gs_weights_bytes(const struct gs_arch *a, const struct gs_param_count *c,
                                 const struct gs_weights_request *r, uint64_t *out,
                                 struct gs_error *err)
 {
-    bool ovf = false;
-    const uint64_t t = r->tensor ? r->tensor : 1, p = r->pipeline ? r->pipeline : 1;
-    const uint64_t g = r->group_size ? r->group_size : 128;
-    struct shapes list = {.n = 0};
-    uint64_t linear_total = 0; /* whole-model linear parameters, for the 16-bit remainder */
-    uint64_t linear_gpu = 0;   /* bytes on one GPU */
-    if (known_shapes(a, t, &list)) {
-        for (size_t i = 0; i < list.n; i++) {
-            const struct shape *s = &list.s[i];
-            if (gs_weight_format_grouped(r->format) && t > 1 && s->in % g != 0)
-                return gs_error_add(err, GS_ERR_INVALID, "/parallelism/tensor",
-                                    "tensor parallelism %llu splits a layer's %llu-wide input "
-                                    "into slices that are not a multiple of the group size %llu",
-                                    (unsigned long long)t, (unsigned long long)(s->in * t),
-                                    (unsigned long long)g);
-            const uint64_t layers = ceil_div(s->layers, p);
-            linear_gpu = gs_add(linear_gpu,
-                                gs_mul(gs_mul(linear_bytes(r->format, s->in, s->out, g, &ovf),
-                                              s->per_layer, &ovf),
-                                       layers, &ovf),
-                                &ovf);
-        }
-        struct shapes whole = {.n = 0};
-        known_shapes(a, 1, &whole);
-        for (size_t i = 0; i < whole.n; i++)
-            linear_total = gs_add(linear_total,
-                                  gs_mul(gs_mul(gs_mul(whole.s[i].in, whole.s[i].out, &ovf),
-                                                whole.s[i].per_layer, &ovf),
-                                         whole.s[i].layers, &ovf),
-                                  &ovf);
-    } else {
-        /* unknown module shapes: linears taken as hidden_size-wide matrices */
-        linear_total = gs_add(gs_add(c->attention, c->mlp, &ovf), c->experts, &ovf);
-        const uint64_t per_gpu = ceil_div(ceil_div(linear_total, t), p);
-        linear_gpu = weights_as(r->format, per_gpu, a->hidden_size, ceil_div(per_gpu, a->hidden_size), g,
-                                  &ovf);
+    (void)c;
+    struct weigh w = {r, r->group_size ? r->group_size : 128, false, false, 0};
+    const uint64_t p = r->pipeline ? r->pipeline : 1;
+    uint64_t per_block[GS_BLOCKS_MAX];
+    for (size_t b = 0; b < a->block_count; b++)
+        per_block[b] = block_bytes(&w, &a->blocks[b], false);
+    uint64_t towers = 0;
+    for (size_t i = 0; i < a->tower_count; i++) {
+        const struct gs_tower *tw = &a->towers[i];
+        const bool plain = tw->part == GS_PART_VISION || tw->part == GS_PART_AUDIO ||
+                           tw->part == GS_PART_MTP;
+        if (tw->part == GS_PART_MTP || tw->block >= a->block_count)
+            continue; /* loaded only for MTP speculative decoding */
+        towers = gs_add(towers, gs_mul(block_bytes(&w, &a->blocks[tw->block], plain), tw->layers,
+                                       &w.ovf),
+                        &w.ovf);
     }
-    /* the rest stays unquantized: embedding on the first stage, head on the
-     * last, norms/biases/routers spread with the layers */
-    const uint64_t rest = c->total - (linear_total < c->total ? linear_total : c->total);
-    const uint64_t ends = gs_add(c->embedding, c->lm_head, &ovf);
-    const uint64_t layered_rest = rest > ends ? rest - ends : 0;
-    uint64_t stage_rest = ceil_div(layered_rest, p);
-    if (p == 1)
-        stage_rest = gs_add(stage_rest, ceil_div(ends, t), &ovf);
-    else
-        stage_rest = gs_add(stage_rest,
-                            ceil_div(c->embedding > c->lm_head ? c->embedding : c->lm_head, t),
-                            &ovf);
-    *out = gs_add(linear_gpu, other_bytes(r->format, stage_rest, &ovf), &ovf);
-    if (ovf)
+    uint64_t first_only = towers, last_only = 0, token_embedding = 0;
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        const uint64_t bytes = module_bytes(&w, m, NULL, m->part == GS_PART_VISION ||
+                                                             m->part == GS_PART_AUDIO);
+        if (m->flags & GS_MOD_TOKENS)
+            token_embedding = bytes;
+        if (on_last_stage(m))
+            last_only = gs_add(last_only, bytes, &w.ovf);
+        else
+            first_only = gs_add(first_only, bytes, &w.ovf);
+    }
+    /* with stages, a tied head is a copy of the embedding on the last stage */
+    if (p > 1 && a->tie_word_embeddings && a->logits)
+        last_only = gs_add(last_only, token_embedding, &w.ovf);
+    uint64_t most = 0;
+    for (uint64_t s = 0; s < p; s++) {
+        uint64_t first, end, counts[GS_BLOCKS_MAX];
+        gs_arch_stage(a, p, s, &first, &end);
+        gs_arch_count_blocks(a, first, end, counts);
+        uint64_t bytes = 0;
+        for (size_t b = 0; b < a->block_count; b++)
+            bytes = gs_add(bytes, gs_mul(per_block[b], counts[b], &w.ovf), &w.ovf);
+        if (s == 0)
+            bytes = gs_add(bytes, first_only, &w.ovf);
+        if (s + 1 == p)
+            bytes = gs_add(bytes, last_only, &w.ovf);
+        if (bytes > most)
+            most = bytes;
+    }
+    if (w.bad_group)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/tensor",
+                            "tensor parallelism %llu splits a layer's %llu-wide input into slices "
+                            "that are not a multiple of the group size %llu",
+                            (unsigned long long)(r->tensor ? r->tensor : 1),
+                            (unsigned long long)w.bad_in, (unsigned long long)w.g);
+    if (w.ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits");
+    *out = most;
     return GS_OK;
 }
 

@@ -13,33 +13,22 @@
 
 #include <cmocka.h>
 
+#include "arch_fixture.h"
 #include "gs/arch.h"
+#include "gs/arch_build.h"
 
 #include <string.h>
+
+static struct gs_arch typed(const char *type, uint64_t h, uint64_t L, uint64_t a, uint64_t k,
+                            uint64_t i, uint64_t V, bool tied, uint64_t head_dim)
+{
+    return fixture_typed(type, h, L, a, k, i, V, tied, head_dim);
+}
 
 static struct gs_arch llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k, uint64_t i, uint64_t V,
                             bool tied)
 {
-    struct gs_arch arch;
-    memset(&arch, 0, sizeof(arch));
-    arch.family = GS_FAMILY_LLAMA;
-    arch.hidden_size = h;
-    arch.num_hidden_layers = L;
-    arch.num_attention_heads = a;
-    arch.num_key_value_heads = k;
-    arch.head_dim = h / a;
-    arch.intermediate_size = i;
-    arch.vocab_size = V;
-    arch.tie_word_embeddings = tied;
-    return arch;
-}
-
-static struct gs_arch family(enum gs_family f, struct gs_arch a, uint64_t head_dim)
-{
-    a.family = f;
-    if (head_dim != 0)
-        a.head_dim = head_dim;
-    return a;
+    return fixture_llama(h, L, a, k, i, V, tied);
 }
 
 struct published {
@@ -71,22 +60,22 @@ static void test_published_totals(void **state)
          "HF safetensors index total_size / 2"},
         /* Qwen2: q/k/v biases, no o bias (estimation.md 1.1, Qwen2 row) */
         {"Qwen2-7B / Qwen2.5-7B",
-         family(GS_FAMILY_QWEN2, llama(3584, 28, 28, 4, 18944, 152064, false), 0), 7615616512ULL,
+         typed("qwen2", 3584, 28, 28, 4, 18944, 152064, false, 0), 7615616512ULL,
          "estimation.md 1.1 Qwen2 row"},
-        {"Qwen2-0.5B (tied)", family(GS_FAMILY_QWEN2, llama(896, 24, 14, 2, 4864, 151936, true), 0),
+        {"Qwen2-0.5B (tied)", typed("qwen2", 896, 24, 14, 2, 4864, 151936, true, 0),
          494032768ULL, "estimation.md 1.1 Qwen2 row"},
         /* Gemma: explicit head_dim 256 (q_proj 3072 -> 4096 on Gemma-7B), tied */
-        {"Gemma-7B", family(GS_FAMILY_GEMMA, llama(3072, 28, 16, 16, 24576, 256000, true), 256),
+        {"Gemma-7B", typed("gemma", 3072, 28, 16, 16, 24576, 256000, true, 256),
          8537680896ULL, "estimation.md 1.1 Gemma row"},
-        {"Gemma-2B (MQA)", family(GS_FAMILY_GEMMA, llama(2048, 18, 8, 1, 16384, 256000, true), 256),
+        {"Gemma-2B (MQA)", typed("gemma", 2048, 18, 8, 1, 16384, 256000, true, 256),
          2506172416ULL, "estimation.md 1.1 Gemma row"},
         /* Gemma-2: four RMSNorms per layer */
-        {"Gemma-2-9B", family(GS_FAMILY_GEMMA2, llama(3584, 42, 16, 8, 14336, 256000, true), 256),
+        {"Gemma-2-9B", typed("gemma2", 3584, 42, 16, 8, 14336, 256000, true, 256),
          9241705984ULL, "estimation.md 1.1 Gemma-2 row"},
-        {"Gemma-2-2B", family(GS_FAMILY_GEMMA2, llama(2304, 26, 8, 4, 9216, 256000, true), 256),
+        {"Gemma-2-2B", typed("gemma2", 2304, 26, 8, 4, 9216, 256000, true, 256),
          2614341888ULL, "estimation.md 1.1 Gemma-2 row"},
         /* Phi-3: fused qkv_proj / gate_up_proj, same count as Llama */
-        {"Phi-3-mini", family(GS_FAMILY_PHI3, llama(3072, 32, 32, 32, 8192, 32064, false), 0),
+        {"Phi-3-mini", typed("phi3", 3072, 32, 32, 32, 8192, 32064, false, 0),
          3821079552ULL, "estimation.md 1.1 Phi-3 row"},
     };
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -128,8 +117,7 @@ static void test_tied_head_counted_once(void **state)
 {
     (void)state;
     struct gs_arch untied = llama(2048, 16, 32, 8, 8192, 128256, false);
-    struct gs_arch tied = untied;
-    tied.tie_word_embeddings = true;
+    struct gs_arch tied = llama(2048, 16, 32, 8, 8192, 128256, true);
     struct gs_param_count a, b;
     assert_int_equal(gs_arch_count_params(&untied, &a, NULL), GS_OK);
     assert_int_equal(gs_arch_count_params(&tied, &b, NULL), GS_OK);
@@ -145,8 +133,9 @@ static void test_biases_by_hand(void **state)
     struct gs_arch a = llama(64, 2, 4, 2, 128, 100, false);
     struct gs_param_count plain, biased;
     assert_int_equal(gs_arch_count_params(&a, &plain, NULL), GS_OK);
-    a.attention_bias = true;
-    a.mlp_bias = true;
+    a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,"
+                     "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"intermediate_size\":128,"
+                     "\"vocab_size\":100,\"attention_bias\":true,\"mlp_bias\":true}");
     assert_int_equal(gs_arch_count_params(&a, &biased, NULL), GS_OK);
     /* per layer: 64 + 2*32 + 64 = 192 attention, 2*128 + 64 = 320 mlp */
     assert_int_equal(biased.attention - plain.attention, 2 * 192);
@@ -159,8 +148,7 @@ static void test_biases_by_hand(void **state)
 static void test_explicit_head_dim(void **state)
 {
     (void)state;
-    struct gs_arch a = llama(8, 1, 2, 1, 4, 10, true);
-    a.head_dim = 8;
+    struct gs_arch a = typed("llama", 8, 1, 2, 1, 4, 10, true, 8);
     struct gs_param_count c;
     assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
     assert_int_equal(c.attention, 384);
@@ -179,11 +167,12 @@ static void test_explicit_head_dim(void **state)
 static void test_sparse_step_by_hand(void **state)
 {
     (void)state;
-    struct gs_arch a = family(GS_FAMILY_QWEN3_MOE, llama(8, 4, 2, 1, 16, 10, false), 4);
-    a.num_experts = 4;
-    a.num_experts_per_tok = 2;
-    a.moe_intermediate_size = 4;
-    a.decoder_sparse_step = 2;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"qwen3_moe\",\"hidden_size\":8,"
+                                    "\"num_hidden_layers\":4,\"num_attention_heads\":2,"
+                                    "\"num_key_value_heads\":1,\"head_dim\":4,"
+                                    "\"intermediate_size\":16,\"vocab_size\":10,\"num_experts\":4,"
+                                    "\"num_experts_per_tok\":2,\"moe_intermediate_size\":4,"
+                                    "\"decoder_sparse_step\":2}");
     struct gs_param_count c;
     assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
     assert_int_equal(c.attention, 800);
@@ -194,7 +183,8 @@ static void test_sparse_step_by_hand(void **state)
     assert_int_equal(c.active, 2168);
     assert_int_equal(c.largest_module, 8 * 16); /* a dense gate/up projection */
 
-    a.num_experts_per_tok = 5; /* more than there are */
+    /* more experts per token than there are */
+    a.blocks[a.layer_block[1]].mlp.top_k = 5;
     struct gs_error err;
     gs_error_init(&err);
     assert_int_equal(gs_arch_count_params(&a, &c, &err), GS_ERR_INVALID);
@@ -219,7 +209,8 @@ static void test_validation_collects_every_field(void **state)
 static void test_gqa_heads_must_divide(void **state)
 {
     (void)state;
-    struct gs_arch a = llama(4096, 32, 32, 5, 14336, 128256, false);
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256, false);
+    a.blocks[0].attn.kv_heads = 5;
     struct gs_error err;
     gs_error_init(&err);
     struct gs_param_count c;
@@ -231,7 +222,7 @@ static void test_absurd_dimensions_rejected(void **state)
 {
     (void)state;
     struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256, false);
-    a.num_hidden_layers = GS_ARCH_DIM_MAX + 1;
+    a.num_hidden_layers = GS_LAYERS_MAX + 1;
     struct gs_error err;
     gs_error_init(&err);
     struct gs_param_count c;
@@ -239,29 +230,52 @@ static void test_absurd_dimensions_rejected(void **state)
     assert_string_equal(err.items[0].pointer, "/num_hidden_layers");
 
     /* every dimension at the limit: products overflow 64 bits and are caught */
-    struct gs_arch big = llama(GS_ARCH_DIM_MAX, GS_ARCH_DIM_MAX, GS_ARCH_DIM_MAX / 64, 1,
-                               GS_ARCH_DIM_MAX, GS_ARCH_DIM_MAX, false);
-    big.head_dim = GS_ARCH_DIM_MAX;
+    struct gs_arch big;
+    gs_arch_init(&big, "toy", GS_ARCH_DIM_MAX, GS_ARCH_DIM_MAX);
+    const size_t b = gs_arch_new_block(&big);
+    for (int i = 0; i < 4; i++)
+        gs_block_module(&big, b, "w", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_MLP, 0,
+                        GS_ARCH_DIM_MAX, GS_ARCH_DIM_MAX, GS_ARCH_DIM_MAX);
+    gs_arch_set_layers(&big, GS_LAYERS_MAX, b);
     gs_error_init(&err);
     assert_int_equal(gs_arch_count_params(&big, &c, &err), GS_ERR_RANGE);
 }
 
-static void test_family_names(void **state)
+/* The builders refuse a description larger than their fixed arrays rather
+ * than dropping modules: validation names it. */
+static void test_builder_overflow_refused(void **state)
 {
     (void)state;
-    enum gs_family f;
-    assert_true(gs_family_parse("llama", &f));
-    assert_int_equal(f, GS_FAMILY_LLAMA);
-    assert_true(gs_family_parse("mistral", &f));
-    assert_false(gs_family_parse("mamba", &f));
-    assert_true(gs_family_parse("deepseek_v3", &f));
-    assert_int_equal(f, GS_FAMILY_DEEPSEEK_V3);
-    assert_true(gs_family_parse("gemma2", &f));
-    assert_int_equal(f, GS_FAMILY_GEMMA2);
-    assert_true(gs_family_ties_by_default(GS_FAMILY_GEMMA));
-    assert_false(gs_family_ties_by_default(GS_FAMILY_QWEN2));
-    assert_false(gs_family_parse(NULL, &f));
-    assert_string_equal(gs_family_name(GS_FAMILY_MISTRAL), "mistral");
+    struct gs_arch a = llama(64, 2, 4, 2, 128, 100, false);
+    for (int i = 0; i < GS_BLOCK_MODULES_MAX + 1; i++)
+        gs_block_module(&a, 0, "extra", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_NORMS, 0, 1, 64, 1);
+    struct gs_error err;
+    gs_error_init(&err);
+    struct gs_param_count c;
+    assert_int_equal(gs_arch_count_params(&a, &c, &err), GS_ERR_UNSUPPORTED);
+}
+
+/* vLLM's get_pp_indices (vllm/distributed/utils.py: partitions[-i] += 1 for
+ * i in 2 .. remainder + 1): 61 layers over 4 stages are 15, 15, 16, 15 (the
+ * example vLLM's docs give for DeepSeek-V3), 62 over 4 are 15, 16, 16, 15. */
+static void test_pipeline_stages_as_vllm_splits(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(64, 61, 4, 2, 128, 100, false);
+    const uint64_t want61[4][2] = {{0, 15}, {15, 30}, {30, 46}, {46, 61}};
+    for (uint64_t s = 0; s < 4; s++) {
+        uint64_t first, end;
+        gs_arch_stage(&a, 4, s, &first, &end);
+        assert_int_equal(first, want61[s][0]);
+        assert_int_equal(end, want61[s][1]);
+    }
+    a = llama(64, 62, 4, 2, 128, 100, false);
+    const uint64_t sizes62[4] = {15, 16, 16, 15};
+    for (uint64_t s = 0; s < 4; s++) {
+        uint64_t first, end;
+        gs_arch_stage(&a, 4, s, &first, &end);
+        assert_int_equal(end - first, sizes62[s]);
+    }
 }
 
 int main(void)
@@ -276,7 +290,8 @@ int main(void)
         cmocka_unit_test(test_validation_collects_every_field),
         cmocka_unit_test(test_gqa_heads_must_divide),
         cmocka_unit_test(test_absurd_dimensions_rejected),
-        cmocka_unit_test(test_family_names),
+        cmocka_unit_test(test_builder_overflow_refused),
+        cmocka_unit_test(test_pipeline_stages_as_vllm_splits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

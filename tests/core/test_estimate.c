@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/gpu.h"
 #include "gs/precision.h"
@@ -30,14 +31,7 @@ static struct gs_model_spec llama3_8b(void)
     struct gs_model_spec m;
     memset(&m, 0, sizeof(m));
     m.has_arch = true;
-    m.arch.family = GS_FAMILY_LLAMA;
-    m.arch.hidden_size = 4096;
-    m.arch.num_hidden_layers = 32;
-    m.arch.num_attention_heads = 32;
-    m.arch.num_key_value_heads = 8;
-    m.arch.head_dim = 128;
-    m.arch.intermediate_size = 14336;
-    m.arch.vocab_size = 128256;
+    m.arch = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
     return m;
 }
 
@@ -185,13 +179,13 @@ static void test_arch_errors_are_prefixed(void **state)
 {
     (void)state;
     struct gs_model_spec m = llama3_8b();
-    m.arch.intermediate_size = 0;
+    m.arch.blocks[0].attn.heads = 0;
     struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
     struct gs_estimate e;
     struct gs_error err;
     gs_error_init(&err);
     assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
-    assert_string_equal(err.items[0].pointer, "/model/config/intermediate_size");
+    assert_string_equal(err.items[0].pointer, "/model/config/num_attention_heads");
 }
 
 /* Every estimate names its assumptions with a source. */

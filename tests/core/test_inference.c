@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "arch_fixture.h"
 #include "gs/inference.h"
 #include "gs/units.h"
 #include "gs/weights.h"
@@ -17,35 +18,12 @@
 
 static struct gs_arch llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k, uint64_t i, uint64_t V)
 {
-    struct gs_arch x;
-    memset(&x, 0, sizeof(x));
-    x.family = GS_FAMILY_LLAMA;
-    x.hidden_size = h;
-    x.num_hidden_layers = L;
-    x.num_attention_heads = a;
-    x.num_key_value_heads = k;
-    x.head_dim = h / a;
-    x.intermediate_size = i;
-    x.vocab_size = V;
-    return x;
+    return fixture_llama(h, L, a, k, i, V, false);
 }
 
 static struct gs_arch deepseek_v3(void)
 {
-    struct gs_arch x = llama(7168, 61, 128, 128, 18432, 129280);
-    x.family = GS_FAMILY_DEEPSEEK_V3;
-    x.q_lora_rank = 1536;
-    x.kv_lora_rank = 512;
-    x.qk_nope_head_dim = 128;
-    x.qk_rope_head_dim = 64;
-    x.v_head_dim = 128;
-    x.moe_intermediate_size = 2048;
-    x.num_experts = 256;
-    x.num_experts_per_tok = 8;
-    x.n_shared_experts = 1;
-    x.first_k_dense_replace = 3;
-    x.moe_layer_freq = 1;
-    return x;
+    return fixture_deepseek_v3();
 }
 
 static uint64_t per_token(const struct gs_arch *a, enum gs_kv_dtype d, uint64_t t)
@@ -63,8 +41,9 @@ static uint64_t per_token(const struct gs_arch *a, enum gs_kv_dtype d, uint64_t 
 static void test_kv_per_token(void **state)
 {
     (void)state;
-    struct gs_arch opt = llama(5120, 40, 40, 40, 20480, 50272);
-    opt.family = GS_FAMILY_OPT;
+    struct gs_arch opt = fixture_arch("{\"model_type\":\"opt\",\"hidden_size\":5120,"
+                                      "\"num_hidden_layers\":40,\"num_attention_heads\":40,"
+                                      "\"ffn_dim\":20480,\"vocab_size\":50272}");
     assert_int_equal(per_token(&opt, GS_KV_AUTO, 1), 819200);
     struct gs_arch l70 = llama(8192, 80, 64, 8, 28672, 32000);
     assert_int_equal(per_token(&l70, GS_KV_BF16, 1), 327680);
@@ -76,10 +55,9 @@ static void test_kv_per_token(void **state)
     assert_int_equal(per_token(&l7, GS_KV_AUTO, 1), 524288);
     /* per-token-head int8: + an fp32 K and V scale per head = 2 x 32 x 4 per layer */
     assert_int_equal(per_token(&l7, GS_KV_INT8_PER_TOKEN_HEAD, 1), 32 * (2 * 32 * 128 + 2 * 32 * 4));
-    struct gs_arch falcon = llama(4544, 32, 71, 71, 18176, 65024);
-    falcon.family = GS_FAMILY_FALCON;
-    falcon.head_dim = 64;
-    falcon.multi_query = true;
+    struct gs_arch falcon = fixture_arch("{\"model_type\":\"falcon\",\"hidden_size\":4544,"
+                                         "\"num_hidden_layers\":32,\"num_attention_heads\":71,"
+                                         "\"vocab_size\":65024,\"multi_query\":true}");
     assert_int_equal(per_token(&falcon, GS_KV_AUTO, 1), 8192);
 }
 
@@ -124,9 +102,10 @@ static void test_kv_batch_llama2_70b(void **state)
 static void test_sliding_window(void **state)
 {
     (void)state;
-    struct gs_arch m = llama(4096, 32, 32, 8, 14336, 32000);
-    m.family = GS_FAMILY_MISTRAL;
-    m.sliding_window = 4096;
+    struct gs_arch m = fixture_arch("{\"model_type\":\"mistral\",\"hidden_size\":4096,"
+                                    "\"num_hidden_layers\":32,\"num_attention_heads\":32,"
+                                    "\"num_key_value_heads\":8,\"intermediate_size\":14336,"
+                                    "\"vocab_size\":32000,\"sliding_window\":4096}");
     struct gs_kv_layout kv;
     assert_int_equal(gs_kv_layout_for(&m, GS_KV_AUTO, 2, 1, 1, &kv, NULL), GS_OK);
     assert_int_equal(kv.window_layers, 32);
@@ -136,10 +115,7 @@ static void test_sliding_window(void **state)
     /* short sequences are not capped: 1000 tokens = 63 blocks per layer */
     assert_int_equal(gs_kv_sequence_bytes(&kv, 1000, 1000, 16, 8192, &ovf), 32 * 63 * page);
     /* Gemma-2 windows every other layer */
-    struct gs_arch g2 = llama(3584, 42, 16, 8, 14336, 256000);
-    g2.family = GS_FAMILY_GEMMA2;
-    g2.head_dim = 256;
-    g2.sliding_window = 4096;
+    struct gs_arch g2 = fixture_typed("gemma2", 3584, 42, 16, 8, 14336, 256000, true, 256);
     assert_int_equal(gs_kv_layout_for(&g2, GS_KV_AUTO, 2, 1, 1, &kv, NULL), GS_OK);
     assert_int_equal(kv.window_layers, 21);
     assert_int_equal(kv.full_layers, 21);
@@ -316,10 +292,9 @@ static void test_tgi_rule(void **state)
 static void test_encoder_decoder_cache(void **state)
 {
     (void)state;
-    struct gs_arch t5 = llama(1024, 24, 16, 16, 4096, 32128);
-    t5.family = GS_FAMILY_T5;
-    t5.head_dim = 64;
-    t5.num_decoder_layers = 24;
+    struct gs_arch t5 = fixture_arch("{\"model_type\":\"t5\",\"d_model\":1024,\"num_layers\":24,"
+                                     "\"num_heads\":16,\"d_kv\":64,\"d_ff\":4096,"
+                                     "\"vocab_size\":32128,\"num_decoder_layers\":24}");
     struct gs_inference_input in;
     memset(&in, 0, sizeof(in));
     in.arch = &t5;
@@ -366,7 +341,7 @@ static void test_weight_formats_70b(void **state)
         uint64_t centi_gb;
     } rows[] = {{GS_WF_BF16, 13795}, {GS_WF_FP8, 6950}, {GS_WF_GPTQ, 3664}, {GS_WF_NF4_DQ, 3636}};
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        struct gs_weights_request r = {rows[i].f, 0, 1, 1};
+        struct gs_weights_request r = {rows[i].f, 0, 1, 1, false};
         uint64_t bytes = 0;
         assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, NULL), GS_OK);
         if ((bytes + 5000000) / 10000000 != rows[i].centi_gb)
@@ -374,7 +349,7 @@ static void test_weight_formats_70b(void **state)
     }
     /* bf16 exactly 2 x 68,976,648,192; at TP 8 each GPU holds an eighth of every
      * sharded tensor plus its replicated norms */
-    struct gs_weights_request bf16 = {GS_WF_BF16, 0, 1, 1};
+    struct gs_weights_request bf16 = {GS_WF_BF16, 0, 1, 1, false};
     uint64_t whole = 0, shard = 0;
     assert_int_equal(gs_weights_bytes(&a, &c, &bf16, &whole, NULL), GS_OK);
     assert_int_equal(whole, 137953296384ULL);
@@ -399,19 +374,19 @@ static void test_weight_formats(void **state)
                 {GS_WF_GPTQ, 389},  {GS_WF_AWQ, 389},   {GS_WF_NF4, 417},
                 {GS_WF_NF4_DQ, 387}};
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        struct gs_weights_request r = {rows[i].f, 0, 1, 1};
+        struct gs_weights_request r = {rows[i].f, 0, 1, 1, false};
         uint64_t bytes = 0;
         assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, NULL), GS_OK);
         if ((bytes + 5000000) / 10000000 != rows[i].centi_gb)
             fail_msg("%s: %llu bytes", gs_weight_format_name(rows[i].f), (unsigned long long)bytes);
     }
     /* exact: nf4+DQ = ceil(6,476,005,376 x 2113/4096) + 262,410,240 x 2 */
-    struct gs_weights_request nf4 = {GS_WF_NF4_DQ, 0, 1, 1};
+    struct gs_weights_request nf4 = {GS_WF_NF4_DQ, 0, 1, 1, false};
     uint64_t bytes = 0;
     assert_int_equal(gs_weights_bytes(&a, &c, &nf4, &bytes, NULL), GS_OK);
     assert_int_equal(bytes, 3865591808ULL);
     /* TP 2 halves the linears: 11008/2 = 5504 = 43 x 128, fine; TP 8: 1376 is not a multiple of 128 */
-    struct gs_weights_request gptq = {GS_WF_GPTQ, 128, 8, 1};
+    struct gs_weights_request gptq = {GS_WF_GPTQ, 128, 8, 1, false};
     struct gs_error err;
     gs_error_init(&err);
     assert_int_equal(gs_weights_bytes(&a, &c, &gptq, &bytes, &err), GS_ERR_INVALID);

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "arch_fixture.h"
 #include "gs/parity.h"
 
 #include <string.h>
@@ -56,17 +57,7 @@ static void test_deepspeed_llama2_7b(void **state)
 
 static struct gs_arch llama2_70b(void)
 {
-    struct gs_arch a;
-    memset(&a, 0, sizeof(a));
-    a.family = GS_FAMILY_LLAMA;
-    a.hidden_size = 8192;
-    a.num_hidden_layers = 80;
-    a.num_attention_heads = 64;
-    a.num_key_value_heads = 8;
-    a.head_dim = 128;
-    a.intermediate_size = 28672;
-    a.vocab_size = 32000;
-    return a;
+    return fixture_llama(8192, 80, 64, 8, 28672, 32000, false);
 }
 
 /* estimation.md 2.5 and 3.3, Llama-2-70B, t = 8, p = 4, dp = 4 (128 GPUs):
@@ -113,18 +104,7 @@ static void test_megatron_llama2_70b(void **state)
 static void test_megatron_mixtral(void **state)
 {
     (void)state;
-    struct gs_arch a;
-    memset(&a, 0, sizeof(a));
-    a.family = GS_FAMILY_MIXTRAL;
-    a.hidden_size = 4096;
-    a.num_hidden_layers = 32;
-    a.num_attention_heads = 32;
-    a.num_key_value_heads = 8;
-    a.head_dim = 128;
-    a.intermediate_size = 14336;
-    a.vocab_size = 32000;
-    a.num_experts = 8;
-    a.num_experts_per_tok = 2;
+    struct gs_arch a = fixture_mixtral_8x7b();
     struct gs_training tr;
     gs_training_defaults(&tr);
     struct gs_parallelism p;

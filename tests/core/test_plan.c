@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "arch_fixture.h"
 #include "gs/plan.h"
 #include "gs/units.h"
 
@@ -18,17 +19,7 @@
 
 static struct gs_arch llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k, uint64_t i, uint64_t V)
 {
-    struct gs_arch x;
-    memset(&x, 0, sizeof(x));
-    x.family = GS_FAMILY_LLAMA;
-    x.hidden_size = h;
-    x.num_hidden_layers = L;
-    x.num_attention_heads = a;
-    x.num_key_value_heads = k;
-    x.head_dim = h / a;
-    x.intermediate_size = i;
-    x.vocab_size = V;
-    return x;
+    return fixture_llama(h, L, a, k, i, V, false);
 }
 
 /* H100 SXM as llm-analysis lists it (estimation.md 5): 3,350 GB/s, 989 dense BF16 TFLOPS. */
@@ -108,10 +99,7 @@ static void test_prefill(void **state)
 static void test_moe_experts_touched(void **state)
 {
     (void)state;
-    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 32000);
-    a.family = GS_FAMILY_MIXTRAL;
-    a.num_experts = 8;
-    a.num_experts_per_tok = 2;
+    struct gs_arch a = fixture_mixtral_8x7b();
     struct gs_perf_gpu g = h100();
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "gs/activation.h"
+#include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/training.h"
 
@@ -41,14 +42,7 @@ static struct gs_model_spec llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k
     struct gs_model_spec m;
     memset(&m, 0, sizeof(m));
     m.has_arch = true;
-    m.arch.family = GS_FAMILY_LLAMA;
-    m.arch.hidden_size = h;
-    m.arch.num_hidden_layers = L;
-    m.arch.num_attention_heads = a;
-    m.arch.num_key_value_heads = k;
-    m.arch.head_dim = h / a;
-    m.arch.intermediate_size = i;
-    m.arch.vocab_size = V;
+    m.arch = fixture_llama(h, L, a, k, i, V, false);
     return m;
 }
 
@@ -125,16 +119,40 @@ static void test_lora_parameter_counts(void **state)
     (void)state;
     struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
     uint64_t n = 0;
-    assert_int_equal(gs_lora_parameters(&m.arch, 8, GS_LORA_Q_PROJ | GS_LORA_V_PROJ, &n, NULL),
-                     GS_OK);
+    struct gs_training tr;
+    gs_training_defaults(&tr);
+    tr.lora_rank = 8;
+    tr.lora_target_count = 2;
+    strcpy(tr.lora_targets[0], "q_proj");
+    strcpy(tr.lora_targets[1], "v_proj");
+    assert_int_equal(gs_lora_parameters(&m.arch, &tr, &n, NULL), GS_OK);
     assert_int_equal(n, 4194304);
-    assert_int_equal(gs_lora_parameters(&m.arch, 16, GS_LORA_ALL_LINEAR, &n, NULL), GS_OK);
+    tr.lora_rank = 16;
+    tr.lora_target_count = 0; /* all_linear */
+    assert_int_equal(gs_lora_parameters(&m.arch, &tr, &n, NULL), GS_OK);
     assert_int_equal(n, 39976960);
+    tr.lora_target_count = 1;
+    strcpy(tr.lora_targets[0], GS_LORA_ALL_LINEAR);
+    assert_int_equal(gs_lora_parameters(&m.arch, &tr, &n, NULL), GS_OK);
+    assert_int_equal(n, 39976960);
+    /* Llama has no fused qkv_proj: the error names the modules it has */
     struct gs_error err;
     gs_error_init(&err);
-    assert_int_equal(gs_lora_parameters(&m.arch, 8, GS_LORA_QKV_PROJ, &n, &err), GS_ERR_INVALID);
-    m.arch.family = GS_FAMILY_BERT;
-    assert_int_equal(gs_lora_parameters(&m.arch, 8, GS_LORA_Q_PROJ, &n, NULL), GS_ERR_UNSUPPORTED);
+    strcpy(tr.lora_targets[0], "qkv_proj");
+    assert_int_equal(gs_lora_parameters(&m.arch, &tr, &n, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/lora/targets");
+    assert_non_null(strstr(err.items[0].detail, "q_proj, k_proj, v_proj, o_proj"));
+    /* other families adapt under their own names: GPT-2's fused c_attn (h -> 3h) and
+     * c_proj (attention h -> h and MLP 4h -> h): r=8 x 12 layers x
+     * (768 + 2304 + 768 + 768 + 3072 + 768) = 811,008 */
+    struct gs_arch gpt2 = fixture_arch("{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_layer\":12,"
+                                       "\"n_head\":12,\"vocab_size\":50257}");
+    tr.lora_rank = 8;
+    tr.lora_target_count = 2;
+    strcpy(tr.lora_targets[0], "c_attn");
+    strcpy(tr.lora_targets[1], "c_proj");
+    assert_int_equal(gs_lora_parameters(&gpt2, &tr, &n, NULL), GS_OK);
+    assert_int_equal(n, 8ULL * 12 * (768 + 2304 + 768 + 768 + 3072 + 768));
 }
 
 /* QLoRA Llama-2-7B, nf4 with double quantization (estimation.md 2.7):
@@ -171,7 +189,9 @@ static void test_lora_bf16_base(void **state)
     w.training.method = GS_METHOD_LORA;
     w.training.method_given = true;
     w.training.lora_rank = 8;
-    w.training.lora_targets = GS_LORA_Q_PROJ | GS_LORA_V_PROJ;
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "v_proj");
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.per_gpu.weights_bytes, 2 * 6738415616ULL + 4 * 4194304ULL);
@@ -278,7 +298,7 @@ static void test_layout_validation(void **state)
 
     /* KV heads: t = 12 divides neither 8 nor is a multiple of it (and not 64 either) */
     struct gs_model_spec gqa = llama(4096, 32, 48, 8, 14336, 32000);
-    gqa.arch.head_dim = 128;
+    gqa.arch = fixture_typed("llama", 4096, 32, 48, 8, 14336, 32000, false, 128);
     w = training(GS_DTYPE_BF16);
     w.parallelism.tensor = 12;
     expect_layout_error(w, gqa, "/parallelism/tensor");
@@ -294,19 +314,9 @@ static void test_layout_validation(void **state)
 static void test_korthikanti_gpt_layer(void **state)
 {
     (void)state;
-    struct gs_arch a;
-    memset(&a, 0, sizeof(a));
-    a.family = GS_FAMILY_GPT2;
-    a.hidden_size = 1024;
-    a.num_hidden_layers = 24;
-    a.num_attention_heads = 16;
-    a.num_key_value_heads = 16;
-    a.head_dim = 64;
-    a.intermediate_size = 4096;
-    a.vocab_size = 50257;
-    a.max_position_embeddings = 2048;
-    a.attention_dropout = true;
-    a.hidden_dropout = true;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"gpt2\",\"n_embd\":1024,\"n_layer\":24,"
+                                    "\"n_head\":16,\"vocab_size\":50257,\"n_positions\":2048,"
+                                    "\"attn_pdrop\":0.1,\"resid_pdrop\":0.1}");
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
     struct gs_activation_input in = {&a, 1, 2048, 1, 2, GS_RECOMPUTE_NONE, false, &par};
@@ -384,9 +394,7 @@ static void test_expert_parallel(void **state)
 {
     (void)state;
     struct gs_model_spec m = llama(4096, 32, 32, 8, 14336, 32000);
-    m.arch.family = GS_FAMILY_MIXTRAL;
-    m.arch.num_experts = 8;
-    m.arch.num_experts_per_tok = 2;
+    m.arch = fixture_mixtral_8x7b();
     struct gs_workload w = training(GS_DTYPE_BF16);
     w.parallelism.data = 8;
     w.parallelism.expert = 8;

@@ -94,7 +94,7 @@ static void test_seed_configs_reproduce_published_counts(void **state)
         if (count.total != s->models[i].parameters)
             fail_msg("%s: config gives %llu, published %llu", s->models[i].id,
                      (unsigned long long)count.total, (unsigned long long)s->models[i].parameters);
-        assert_string_equal(gs_family_name(arch.family), s->models[i].family);
+        assert_string_equal(arch.model_type, s->models[i].family);
         json_decref(config);
     }
     catalog_snapshot_free(s);
@@ -407,8 +407,11 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":{\"parameters\":1e30}}", 400, "/model/parameters", "at most");
     expect_error("{\"model\":{\"parameters\":7,\"config\":{}}}", 400, "/model", "not both");
     expect_error("{\"model\":{\"params\":7}}", 400, "/model/params", "did you mean \"parameters\"");
-    expect_error("{\"model\":{\"config\":{\"model_type\":\"mamba\"}}}", 400,
-                 "/model/config/model_type", "bert, bloom, deepseek_v2");
+    expect_error("{\"model\":{\"config\":{\"model_type\":\"rwkv7\"}}}", 422,
+                 "/model/config/model_type", "is not one gpusizer can read; supported: llama");
+    expect_error("{\"model\":{\"config\":{\"model_type\":\"rwkv7\","
+                 "\"architectures\":[\"Rwkv7ForCausalLM\"]}}}",
+                 422, "/model/config/model_type", "{\"parameters\": N}");
     expect_error("{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":4096}}}", 400,
                  "/model/config/num_hidden_layers", "required");
     expect_error("{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":true,"

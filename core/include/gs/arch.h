@@ -1,10 +1,29 @@
 /*
- * arch.h - a transformer's architecture and its exact parameter count.
+ * arch.h - a network described layer by layer, and its exact parameter count.
  *
- * struct gs_arch holds the Hugging Face config.json fields the formulas need,
- * under the same names. Counts are what `sum(p.numel() for p in
- * model.parameters())` returns in transformers: a tied embedding is counted
- * once (estimation.md §0.5, §1).
+ * A model is a stack of decoder layers, each an instance of one of a few
+ * layer kinds (blocks): the block says what mixes tokens (attention - full,
+ * sliding window, chunked, MLA with an optional sparse-attention indexer -,
+ * a linear-attention or state-space mixer with a fixed state per sequence,
+ * or nothing) and what transforms them (a dense MLP, routed experts, or
+ * nothing), and lists every parameter tensor it owns as a module with its
+ * transformers name, shape and tensor-parallel split. Around the stack sit
+ * model-level modules (embeddings, final norms, head, projectors) and towers:
+ * other stacks of blocks (an encoder, a vision or audio encoder, the
+ * multi-token-prediction layers).
+ *
+ * Config readers (server/models/) build this description from config.json;
+ * every core module - parameter counts, weights per GPU, KV cache and
+ * recurrent state, activations, throughput, parity - derives its numbers
+ * from it and never from the model's name. The design follows llama.cpp's
+ * per-layer hyperparameter arrays (llama-hparams.h) and vLLM v1's one cache
+ * spec per layer kind (v1/kv_cache_interface.py).
+ *
+ * Counts are what `sum(p.numel() for p in model.parameters())` returns in
+ * transformers for the class the config names: a tied embedding is counted
+ * once (estimation.md §0.5, §1). The description is plain data, fixed in
+ * size, so the core stays allocation-free; builders in gs/arch_build.h fill
+ * it.
  *
  * Error pointers written by this module are config field names
  * ("/hidden_size"); the caller prefixes where the config sits in its input.
@@ -12,132 +31,228 @@
 #ifndef GS_ARCH_H
 #define GS_ARCH_H
 
+#include "gs/precision.h"
 #include "gs/status.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-enum gs_family {
-    GS_FAMILY_LLAMA,     /* LlamaForCausalLM: RMSNorm, SwiGLU, GQA */
-    GS_FAMILY_MISTRAL,   /* the Llama layout plus an optional sliding window */
-    GS_FAMILY_QWEN2,     /* Llama layout with biases on q, k and v (not o) */
-    GS_FAMILY_GEMMA,     /* Llama layout, explicit head_dim, GeGLU, tied by default */
-    GS_FAMILY_GEMMA2,    /* Gemma with four RMSNorms per layer */
-    GS_FAMILY_PHI3,      /* fused qkv_proj and gate_up_proj: same count as Llama */
-    GS_FAMILY_MIXTRAL,   /* Llama attention, top-k routed SwiGLU experts */
-    GS_FAMILY_QWEN2_MOE, /* Qwen2 attention, routed experts plus a gated shared expert */
-    GS_FAMILY_QWEN3_MOE, /* q/k RMSNorm per head, routed experts, no biases */
-    GS_FAMILY_DEEPSEEK_V2, /* MLA attention, shared + routed experts, first dense layers */
-    GS_FAMILY_DEEPSEEK_V3,
-    GS_FAMILY_GPT2,      /* Conv1D with biases, learned positions, LayerNorm, tied */
-    GS_FAMILY_GPT_NEOX,  /* fused QKV with bias, LayerNorm, rotary, untied */
-    GS_FAMILY_OPT,       /* biases, learned positions with offset 2, optional projections */
-    GS_FAMILY_BLOOM,     /* ALiBi, fused QKV with bias, embedding LayerNorm, tied */
-    GS_FAMILY_FALCON,    /* MQA/GQA fused QKV, parallel attention, tied */
-    GS_FAMILY_T5,        /* encoder-decoder, relative position buckets, RMS-style LayerNorm */
-    GS_FAMILY_BERT,      /* encoder only, learned positions and token types, pooler */
-    GS_FAMILY_COUNT
-};
-
-struct gs_arch {
-    enum gs_family family;
-    /* shared by every family (config names; aliases such as n_embd or
-     * d_model are mapped to these by the config reader) */
-    uint64_t hidden_size;
-    uint64_t num_hidden_layers;       /* T5: encoder layers */
-    uint64_t num_attention_heads;
-    uint64_t num_key_value_heads;     /* equals num_attention_heads for MHA */
-    uint64_t head_dim;                /* hidden_size / num_attention_heads unless given */
-    uint64_t intermediate_size;       /* dense MLP width (Mixtral: each expert's) */
-    uint64_t vocab_size;
-    uint64_t max_position_embeddings; /* 0 when the config does not say */
-    uint64_t sliding_window;          /* 0 = full attention on every layer */
-    bool tie_word_embeddings;
-    bool attention_bias;
-    bool mlp_bias;
-    bool attention_dropout;           /* non-zero attention-probability dropout */
-    bool hidden_dropout;              /* non-zero residual/hidden dropout */
-    /* mixture of experts */
-    uint64_t num_experts;             /* routed experts per MoE layer, 0 = dense */
-    uint64_t num_experts_per_tok;
-    uint64_t moe_intermediate_size;   /* each routed expert's width */
-    uint64_t shared_expert_intermediate_size; /* Qwen2-MoE's one shared expert */
-    uint64_t n_shared_experts;        /* DeepSeek: shared experts of moe width */
-    uint64_t first_k_dense_replace;   /* DeepSeek: leading dense layers */
-    uint64_t moe_layer_freq;          /* DeepSeek: every n-th layer is MoE (1) */
-    uint64_t decoder_sparse_step;     /* Qwen-MoE: every n-th layer is MoE (1) */
-    /* multi-head latent attention (DeepSeek) */
-    uint64_t q_lora_rank;             /* 0 = a full q_proj */
-    uint64_t kv_lora_rank;
-    uint64_t qk_nope_head_dim;
-    uint64_t qk_rope_head_dim;
-    uint64_t v_head_dim;
-    /* absolute positions, LayerNorm families */
-    uint64_t type_vocab_size;         /* BERT token types */
-    uint64_t word_embed_proj_dim;     /* OPT; 0 = hidden_size */
-    bool final_layer_norm;            /* OPT: do_layer_norm_before */
-    /* Falcon */
-    bool multi_query;
-    bool new_decoder_architecture;
-    bool parallel_attn;
-    uint64_t num_ln_in_parallel_attn; /* 0 = the architecture's default */
-    /* T5 */
-    uint64_t num_decoder_layers;
-    uint64_t relative_attention_num_buckets;
-    bool gated_mlp;                   /* feed_forward_proj "gated-*": wi_0, wi_1, wo */
-};
-
-/* Parameter counts by component; the components sum to `total`. */
-struct gs_param_count {
-    uint64_t total;
-    uint64_t embedding; /* token, position and token-type embeddings */
-    uint64_t attention; /* all layers: projections, their biases, MLA norms, relative position biases */
-    uint64_t mlp;       /* dense MLPs and shared experts */
-    uint64_t experts;   /* routed experts and their routers */
-    uint64_t norms;     /* every LayerNorm/RMSNorm outside attention */
-    uint64_t lm_head;   /* 0 when tied to the embedding */
-    uint64_t other;     /* BERT's pooler, OPT's embedding projections */
-    uint64_t active;    /* used per token (estimation.md 0.5): routed experts beyond top-k
-                           and an untied input embedding excluded */
-    uint64_t largest_module; /* parameters of the largest single module (ZeRO-3 gathers it whole) */
-};
-
-/* The config `model_type` for a family ("llama"). Never NULL. */
-const char *gs_family_name(enum gs_family family);
-
-/* Maps a config `model_type` to a family; false when unsupported. */
-bool gs_family_parse(const char *model_type, enum gs_family *out);
-
-/* Whether transformers ties the output head to the embedding when the
- * config does not say (true for Gemma, Gemma-2, GPT-2, OPT, BLOOM, Falcon
- * and T5, as their transformers configuration classes default it). */
-bool gs_family_ties_by_default(enum gs_family family);
-
-/* Whether the family routes tokens to experts / uses multi-head latent
- * attention / reads num_key_value_heads (grouped-query attention). */
-bool gs_family_is_moe(enum gs_family family);
-bool gs_family_uses_mla(enum gs_family family);
-bool gs_family_has_kv_heads(enum gs_family family);
-
-/* How many decoder layers route tokens to experts (0 for dense models). */
-uint64_t gs_arch_moe_layers(const struct gs_arch *arch);
-
-/* Whether the architecture's MLP is gated (SwiGLU/GeGLU: gate, up, down). */
-bool gs_arch_gated_mlp(const struct gs_arch *arch);
-
-/* Parameters per hidden unit of one norm: 2 for LayerNorm (weight and bias),
- * 1 for RMSNorm and T5's weight-only LayerNorm. */
-unsigned gs_arch_norm_size(const struct gs_arch *arch);
-
-/* The supported model_type names, comma separated, for error messages. */
-const char *gs_family_supported(void);
+/* Limits of the description. The deepest published decoders have 126
+ * (Llama-3.1-405B) to 118 (Nemotron-H-56B) layers; a config beyond these is
+ * refused with a clear message, not truncated. */
+#define GS_LAYERS_MAX 512
+#define GS_BLOCKS_MAX 8
+#define GS_BLOCK_MODULES_MAX 24
+#define GS_ARCH_MODULES_MAX 24
+#define GS_TOWERS_MAX 4
+#define GS_MODEL_TYPE_MAX 40
 
 /* Largest value accepted for any single dimension; beyond this a config is
  * a typo, not a model, and is rejected before any arithmetic. */
 #define GS_ARCH_DIM_MAX ((uint64_t)1 << 24)
 
-/* Checks the fields the family needs: present, positive, within
- * GS_ARCH_DIM_MAX, heads divisible by KV heads. Collects every problem. */
+/* Which component of model.breakdown a module's parameters count under. */
+enum gs_part {
+    GS_PART_EMBEDDING, /* token, position and token-type embeddings */
+    GS_PART_ATTENTION, /* token mixers: attention, MLA, linear attention, SSM, and their norms inside */
+    GS_PART_MLP,       /* dense MLPs and shared experts */
+    GS_PART_EXPERTS,   /* routed experts and their routers */
+    GS_PART_NORMS,     /* every norm outside the mixers */
+    GS_PART_LM_HEAD,   /* 0 when tied to the embedding */
+    GS_PART_OTHER,     /* poolers, embedding projections */
+    GS_PART_VISION,    /* a vision encoder and its projector */
+    GS_PART_AUDIO,     /* an audio encoder */
+    GS_PART_MTP,       /* multi-token-prediction layers: stored, not built by transformers */
+    GS_PART_COUNT
+};
+
+enum gs_module_kind {
+    GS_MODULE_LINEAR,    /* nn.Linear(in, out): in*out (+ out with a bias) */
+    GS_MODULE_EMBEDDING, /* nn.Embedding(in rows, out wide) */
+    GS_MODULE_NORM,      /* out weights (+ out biases for LayerNorm) */
+    GS_MODULE_TENSOR     /* any other parameter: in*out elements (convolutions, sinks, A_log) */
+};
+
+/* How tensor parallelism splits a module (vLLM/Megatron parallel linears). */
+enum gs_split {
+    GS_SPLIT_NONE,   /* replicated on every tensor rank */
+    GS_SPLIT_COLUMN, /* output features split (q, gate/up, in_proj, embedding rows) */
+    GS_SPLIT_ROW,    /* input features split (o_proj, down_proj, out_proj) */
+    GS_SPLIT_KV,     /* k or v projection: KV heads split, replicated past the KV heads */
+    GS_SPLIT_QKV     /* fused q,k,v: the q part split, the k/v parts as GS_SPLIT_KV */
+};
+
+#define GS_MOD_BIAS   (1u << 0) /* a bias (linear) or shift (LayerNorm) vector of `out` */
+#define GS_MOD_EXPERT (1u << 1) /* one per routed expert (count = experts; a token uses top_k) */
+#define GS_MOD_QUANT  (1u << 2) /* a linear weight formats quantize (the body's projections) */
+#define GS_MOD_TOKENS (1u << 3) /* the token embedding: a lookup, not compute */
+
+struct gs_module {
+    const char *name;  /* transformers' attribute name ("q_proj"); static storage */
+    uint8_t kind;      /* enum gs_module_kind */
+    uint8_t split;     /* enum gs_split */
+    uint8_t part;      /* enum gs_part */
+    uint8_t flags;     /* GS_MOD_* */
+    uint64_t in, out;  /* see enum gs_module_kind */
+    uint64_t count;    /* instances; routed experts: the number of experts */
+};
+
+enum gs_mixer {
+    GS_MIXER_NONE,      /* an MLP-only layer (Nemotron-H '-') */
+    GS_MIXER_ATTENTION, /* MHA/GQA/MQA with an explicit head_dim */
+    GS_MIXER_MLA,       /* DeepSeek's multi-head latent attention */
+    GS_MIXER_RECURRENT  /* linear attention (Gated DeltaNet) or a Mamba mixer: a state per sequence */
+};
+
+enum gs_span {
+    GS_SPAN_FULL,    /* every earlier token */
+    GS_SPAN_SLIDING, /* the last `window` tokens */
+    GS_SPAN_CHUNKED  /* tokens of the same `window`-token chunk (Llama 4 local layers) */
+};
+
+struct gs_attention {
+    uint64_t heads, kv_heads;
+    uint64_t head_dim;       /* query/key width per head */
+    uint64_t v_head_dim;     /* value width per head (= head_dim but for MLA) */
+    uint8_t span;            /* enum gs_span */
+    uint64_t window;         /* sliding window or chunk, tokens */
+    bool cached;             /* false: bidirectional encoder attention, no KV cache */
+    bool cross;              /* the layer also attends to an encoder's output through a second
+                                attention of the same shape, cached over the encoder tokens */
+    bool nope;               /* no rotary embedding on this layer (NoPE); memory is unchanged */
+    /* multi-head latent attention */
+    uint64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim;
+    /* DeepSeek sparse attention: a lightning indexer with its own key cache */
+    uint64_t index_heads, index_head_dim, index_topk;
+};
+
+/* A fixed-size state per sequence (vLLM's MambaSpec): a causal-convolution
+ * window and a recurrent state. */
+struct gs_recurrent {
+    uint64_t conv_channels, conv_kernel; /* conv state: channels x (kernel - 1) */
+    uint64_t state_heads;                /* the recurrent state: heads x rows x cols */
+    uint64_t state_rows, state_cols;
+    uint64_t in_width;                   /* in_proj output per token (activations) */
+    uint64_t inner;                      /* the width out_proj reads (activations) */
+    bool fp32_state;                     /* the recurrent state is kept in fp32 */
+};
+
+enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };
+
+struct gs_mlp {
+    uint8_t kind;          /* enum gs_mlp_kind */
+    bool gated;            /* SwiGLU/GeGLU: gate, up, down */
+    uint64_t width;        /* dense width, or each routed expert's */
+    uint64_t experts, top_k;
+    uint64_t shared_width; /* shared experts as one MLP of this width; 0 = none */
+};
+
+/* One kind of layer. */
+struct gs_block {
+    uint8_t mixer;         /* enum gs_mixer */
+    struct gs_attention attn;
+    struct gs_recurrent rec;
+    struct gs_mlp mlp;
+    size_t module_count;
+    struct gs_module modules[GS_BLOCK_MODULES_MAX];
+};
+
+/* A stack of `layers` identical blocks outside the decoder: an encoder
+ * (counted in its modules' own parts), a vision or audio tower, the MTP
+ * layers (counted under `part`). */
+struct gs_tower {
+    const char *name;
+    uint8_t block;
+    uint8_t part;        /* GS_PART_COUNT: each module's own part */
+    uint64_t layers;
+    bool encoder;        /* the decoder's cross-attention reads its output */
+};
+
+/* How the published checkpoint stores its weights, from the config's
+ * torch_dtype and quantization_config; sizing uses it when a request names
+ * no precision. */
+struct gs_checkpoint {
+    bool quantized;          /* a quantization_config gpusizer can size */
+    uint8_t format;          /* enum gs_weight_format */
+    uint64_t group_size;     /* GPTQ/AWQ */
+    bool experts_only;       /* only routed experts are quantized (gpt-oss mxfp4) */
+    char detail[160];        /* what the config says, for the assumption */
+};
+
+struct gs_arch {
+    char model_type[GS_MODEL_TYPE_MAX]; /* as the config names it; shown, never branched on */
+    char read_as[GS_MODEL_TYPE_MAX];    /* the layout it was read as, when the reader had to
+                                           go by architectures[0]; "" otherwise */
+    struct gs_checkpoint checkpoint;
+    uint64_t hidden_size;
+    uint64_t vocab_size;
+    uint64_t max_position_embeddings;   /* 0 when the config does not say */
+    bool tie_word_embeddings;
+    bool logits;                        /* the model ends in vocabulary logits (not encoder-only) */
+    bool attention_dropout;             /* non-zero attention-probability dropout */
+    bool hidden_dropout;                /* non-zero residual/hidden dropout */
+    bool overflow;                      /* a builder ran out of room: refused by validation */
+    /* the decoder stack */
+    uint64_t num_hidden_layers;
+    uint8_t layer_block[GS_LAYERS_MAX];
+    size_t block_count;
+    struct gs_block blocks[GS_BLOCKS_MAX];
+    size_t tower_count;
+    struct gs_tower towers[GS_TOWERS_MAX];
+    size_t module_count;                 /* model-level modules */
+    struct gs_module modules[GS_ARCH_MODULES_MAX];
+};
+
+/* Parameter counts by component; the components but `mtp` sum to `total`. */
+struct gs_param_count {
+    uint64_t total;
+    uint64_t embedding;
+    uint64_t attention;
+    uint64_t mlp;
+    uint64_t experts;
+    uint64_t norms;
+    uint64_t lm_head;
+    uint64_t other;
+    uint64_t vision;
+    uint64_t audio;
+    uint64_t mtp;       /* stored in the checkpoint beyond `total` (transformers skips them) */
+    uint64_t active;    /* used per token (estimation.md 0.5): routed experts beyond top-k, an
+                           untied input embedding and vision/audio towers excluded */
+    uint64_t largest_module; /* parameters of the largest single module (ZeRO-3 gathers it whole) */
+};
+
+/* Layers of block `b` in the decoder stack (0 for an unknown block). */
+uint64_t gs_arch_block_layers(const struct gs_arch *arch, size_t block);
+
+/* Decoder layers [first, end) on pipeline stage `stage` of `stages`, split
+ * as vLLM's get_pp_indices does: L / p each, the remainder one layer each to
+ * the stages before the last (which holds the head). */
+void gs_arch_stage(const struct gs_arch *arch, uint64_t stages, uint64_t stage, uint64_t *first,
+                   uint64_t *end);
+
+/* Layers of each block in [first, end); `counts` has GS_BLOCKS_MAX entries. */
+void gs_arch_count_blocks(const struct gs_arch *arch, uint64_t first, uint64_t end,
+                          uint64_t counts[GS_BLOCKS_MAX]);
+
+/* Decoder layers whose MLP routes tokens to experts. */
+uint64_t gs_arch_moe_layers(const struct gs_arch *arch);
+
+/* The routed-expert block with the most experts, or NULL for dense models. */
+const struct gs_block *gs_arch_moe_block(const struct gs_arch *arch);
+
+/* Whether any decoder layer uses multi-head latent attention. */
+bool gs_arch_has_mla(const struct gs_arch *arch);
+
+/* The first decoder block with attention (MLA included), or NULL. */
+const struct gs_block *gs_arch_attention_block(const struct gs_arch *arch);
+
+/* Parameters of one module (all its instances). `ovf` is sticky. */
+uint64_t gs_module_parameters(const struct gs_module *module, bool *ovf);
+
+/* Checks the description: dimensions present and within GS_ARCH_DIM_MAX,
+ * heads divisible by KV heads, top-k within the experts, layers within
+ * GS_LAYERS_MAX. Collects every problem. */
 enum gs_status gs_arch_validate(const struct gs_arch *arch, struct gs_error *err);
 
 /* Validates, then counts. `out` is written only on GS_OK. */

@@ -87,6 +87,8 @@ struct gs_workload {
     bool format_given;                /* else the format follows `weights` */
     enum gs_weight_format format;     /* inference storage format */
     uint64_t group_size;              /* GPTQ/AWQ */
+    bool format_experts_only;         /* only routed experts in `format` (gpt-oss mxfp4) */
+    bool format_from_checkpoint;      /* the format is the checkpoint's (no precision given) */
     struct gs_serving serving;
     uint64_t gpu_total_bytes;         /* the named GPU's reported capacity; 0 = none */
     bool gpu_is_a100;

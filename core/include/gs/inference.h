@@ -2,13 +2,16 @@
  * inference.h - the KV cache and what a serving engine will actually do
  * with a GPU (estimation.md 4.2-4.5).
  *
- * KV bytes per token follow vLLM's KV-cache specs: 2 * kv_heads_per_gpu *
- * head_dim * dtype per layer, with KV heads replicated when tensor
- * parallelism exceeds them; MLA caches one latent (kv_lora_rank +
- * qk_rope_head_dim) per layer, replicated on every tensor rank; per-token-
- * head quantized caches add fp32 scales; sliding-window layers hold only
- * the window (plus the batched tokens and one block); encoder-decoders add
- * a cross-attention cache over the encoder tokens. The engine's budget then
+ * KV bytes per token follow vLLM's KV-cache specs, one per layer kind of the
+ * layer-by-layer description: 2 * kv_heads_per_gpu * head_dim * dtype per
+ * attention layer, with KV heads replicated when tensor parallelism exceeds
+ * them; MLA caches one latent (kv_lora_rank + qk_rope_head_dim) per layer,
+ * replicated on every tensor rank, and DeepSeek-V3.2's indexer adds its
+ * fp8 keys; per-token-head quantized caches add fp32 scales; sliding-window
+ * and chunked layers hold only their window (plus the batched tokens);
+ * Mamba and linear-attention layers hold a fixed conv and recurrent state
+ * per sequence; encoder-decoders add a cross-attention cache over the
+ * encoder tokens. The engine's budget then
  * decides how many blocks of `block_size` tokens exist, and from them the
  * token capacity, the concurrency at the requested context and the context
  * at the requested concurrency.
@@ -44,14 +47,30 @@ enum gs_engine { GS_ENGINE_VLLM, GS_ENGINE_SGLANG, GS_ENGINE_TENSORRT_LLM, GS_EN
 const char *gs_engine_name(enum gs_engine engine);
 bool gs_engine_parse(const char *name, enum gs_engine *out);
 
-/* KV cache shape on one GPU. */
+/* Layers of one windowed kind on one GPU (vLLM SlidingWindowSpec /
+ * ChunkedLocalAttentionSpec). */
+struct gs_kv_window {
+    uint64_t window;      /* tokens */
+    bool chunked;         /* chunked local attention rather than a sliding window */
+    uint64_t layers;
+    uint64_t token_bytes; /* per token, all these layers */
+};
+
+/* KV cache and recurrent state on one GPU, by layer kind. */
 struct gs_kv_layout {
-    uint64_t layer_token_bytes;  /* one layer, one token, one GPU */
-    uint64_t full_layers;        /* full-attention layers on this GPU */
-    uint64_t window_layers;      /* sliding-window layers on this GPU */
-    uint64_t sliding_window;     /* tokens */
+    uint64_t layer_token_bytes;  /* one attention layer, one token, one GPU (the first kind) */
+    uint64_t full_layers;        /* full-attention (and MLA) layers on this GPU */
+    uint64_t full_token_bytes;   /* per token, all of them */
+    uint64_t window_layers;      /* sliding-window and chunked layers on this GPU */
+    uint64_t sliding_window;     /* tokens: the largest window */
+    size_t window_count;
+    struct gs_kv_window windows[GS_BLOCKS_MAX];
+    uint64_t indexer_token_bytes; /* sparse-attention indexer keys per token (all layers) */
+    uint64_t recurrent_layers;    /* Mamba / linear-attention layers on this GPU */
+    uint64_t state_bytes_per_sequence; /* their fixed state, per sequence */
     uint64_t cross_token_bytes;  /* encoder-decoder: per encoder token, all decoder layers */
-    uint64_t bytes_per_token;    /* all layers on this GPU, as if every layer held every token */
+    uint64_t bytes_per_token;    /* K/V (or latent) of every attention layer on this GPU, windowed
+                                    ones included, as if every layer held every token */
     uint64_t bytes_per_token_total; /* across the tensor x pipeline group */
 };
 
@@ -62,9 +81,12 @@ enum gs_status gs_kv_layout_for(const struct gs_arch *arch, enum gs_kv_dtype dty
                                 struct gs_kv_layout *out, struct gs_error *err);
 
 /* Paged bytes one sequence of `context` tokens (with `encoder_tokens` for
- * cross-attention) holds, in blocks of `block_size`; sliding-window layers
- * hold min(window - 1 + batched_tokens, context) tokens plus one block
- * (vLLM SlidingWindowSpec.max_memory_usage_bytes). */
+ * cross-attention) holds, in blocks of `block_size`: full layers and the
+ * indexer every token; sliding-window layers min(window - 1 +
+ * batched_tokens, context) tokens plus one block (vLLM
+ * SlidingWindowSpec.max_memory_usage_bytes); chunked layers min(chunk +
+ * batched_tokens, context) (ChunkedLocalAttentionSpec); recurrent layers
+ * their fixed state (MambaSpec). */
 uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
                               uint64_t encoder_tokens, uint64_t block_size,
                               uint64_t batched_tokens, bool *overflow);

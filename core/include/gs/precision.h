@@ -19,6 +19,29 @@ enum gs_dtype {
     GS_DTYPE_COUNT
 };
 
+/* Storage formats of weights (see gs/weights.h for their layouts). */
+enum gs_weight_format {
+    GS_WF_FP32,
+    GS_WF_BF16,
+    GS_WF_FP16,
+    GS_WF_INT8,            /* LLM.int8: int8 + an fp32 scale per output row */
+    GS_WF_INT4,            /* plain 4 bits on every parameter, no scales */
+    GS_WF_FP8,             /* per tensor: 1 byte + one fp32 scale per tensor */
+    GS_WF_FP8_PER_CHANNEL, /* 1 byte + an fp32 scale per output row */
+    GS_WF_FP8_BLOCK,       /* 1 byte + an fp32 scale per 128x128 block (DeepSeek-V3) */
+    GS_WF_GPTQ,            /* int4 qweight, int32 qzeros, fp16 scales per group, int32 g_idx */
+    GS_WF_AWQ,             /* int4 qweight, int32 qzeros, fp16 scales per group */
+    GS_WF_NF4,             /* bnb 4-bit, fp32 absmax per 64: 4.5 bits */
+    GS_WF_NF4_DQ,          /* with double quantization: 4.127 bits */
+    GS_WF_GGUF_Q4_0,
+    GS_WF_GGUF_Q4_K_M,
+    GS_WF_GGUF_Q5_K_M,
+    GS_WF_GGUF_Q6_K,
+    GS_WF_GGUF_Q8_0,
+    GS_WF_MXFP4,           /* 4-bit e2m1 + an 8-bit scale per 32: 4.25 bits */
+    GS_WF_COUNT
+};
+
 /* Bits per element: 32, 16, 16, 8, 4. */
 unsigned gs_dtype_bits(enum gs_dtype dtype);
 

@@ -31,11 +31,12 @@ enum gs_status {
     GS_ERR_CONFLICT,    /* the write collides with another entry    -> 409 */
     GS_ERR_PRECONDITION, /* If-Match / If-None-Match failed         -> 412 */
     GS_ERR_BUSY,        /* the catalog stayed locked too long       -> 503 */
+    GS_ERR_UNKNOWN_MODEL, /* a config of a model type gpusizer cannot read -> 422 */
 };
 
 #define GS_ERROR_MAX         16
 #define GS_ERROR_POINTER_MAX 160
-#define GS_ERROR_DETAIL_MAX  320
+#define GS_ERROR_DETAIL_MAX  768
 
 struct gs_error_item {
     char pointer[GS_ERROR_POINTER_MAX]; /* JSON Pointer, "" for the whole document */

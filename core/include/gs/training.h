@@ -46,19 +46,11 @@ enum gs_method { GS_METHOD_FULL, GS_METHOD_LORA, GS_METHOD_QLORA };
 
 enum gs_offload { GS_OFFLOAD_NONE, GS_OFFLOAD_OPTIMIZER, GS_OFFLOAD_OPTIMIZER_AND_PARAMS };
 
-/* LoRA target modules, as PEFT names them for Llama-style layers. */
-enum gs_lora_target {
-    GS_LORA_Q_PROJ = 1 << 0,
-    GS_LORA_K_PROJ = 1 << 1,
-    GS_LORA_V_PROJ = 1 << 2,
-    GS_LORA_O_PROJ = 1 << 3,
-    GS_LORA_GATE_PROJ = 1 << 4,
-    GS_LORA_UP_PROJ = 1 << 5,
-    GS_LORA_DOWN_PROJ = 1 << 6,
-    GS_LORA_QKV_PROJ = 1 << 7,     /* Phi-3's fused q, k, v */
-    GS_LORA_GATE_UP_PROJ = 1 << 8, /* Phi-3's fused gate and up */
-    GS_LORA_ALL_LINEAR = 1 << 9,   /* every linear layer but the output head */
-};
+/* LoRA targets: module names as PEFT's target_modules takes them ("q_proj",
+ * "c_attn", "query_key_value", "in_proj"), or "all_linear". */
+#define GS_LORA_TARGETS_MAX 16
+#define GS_LORA_NAME_MAX 32
+#define GS_LORA_ALL_LINEAR "all_linear"
 
 struct gs_training {
     uint64_t batch_size;      /* micro-batch per GPU; 0 = not given */
@@ -71,7 +63,8 @@ struct gs_training {
     enum gs_method method;    /* a quantized base forces LoRA/QLoRA */
     bool method_given;
     uint64_t lora_rank;
-    unsigned lora_targets;    /* enum gs_lora_target bits */
+    size_t lora_target_count; /* 0 = all_linear */
+    char lora_targets[GS_LORA_TARGETS_MAX][GS_LORA_NAME_MAX];
     bool double_quant;        /* QLoRA: quantize the absmax constants too */
 };
 
@@ -122,10 +115,16 @@ const char *gs_optimizer_name(enum gs_optimizer optimizer);
  * weights have no full-training regime: GS_ERR_UNSUPPORTED. */
 enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct gs_error *err);
 
-/* LoRA adapter parameters r*(d_in + d_out) summed over the targeted modules
- * of every layer (estimation.md §2.7). GS_ERR_UNSUPPORTED for families whose
- * module names gpusizer does not know. */
-enum gs_status gs_lora_parameters(const struct gs_arch *arch, uint64_t rank, unsigned targets,
+/* LoRA adapter parameters r*(d_in + d_out) summed over every linear module
+ * the targets name, in every layer and tower (estimation.md §2.7). A target
+ * matches a module whose name, or its last dotted component, equals it, as
+ * PEFT matches target_modules; "all_linear" takes every linear module but
+ * the output head, as PEFT's "all-linear" does. Routed experts are stored
+ * as 3-D parameters in current transformers, not nn.Linear, so PEFT does
+ * not adapt them and neither is counted here. A target that names no
+ * linear module of the model is an error at "/training/lora/targets/<i>"
+ * listing the names it has. */
+enum gs_status gs_lora_parameters(const struct gs_arch *arch, const struct gs_training *training,
                                   uint64_t *out, struct gs_error *err);
 
 #endif

@@ -4,12 +4,15 @@
  * 128x128 blocks), LLM.int8, GPTQ and AWQ int4 with a group size, bnb nf4
  * (with or without double quantization), GGUF types, MXFP4, and plain int4.
  *
- * Quantized formats store linear-layer weights quantized; embeddings, the
- * output head, norms and routers stay 16-bit, counted as such. Tensor
- * parallelism splits column-parallel layers by output and row-parallel ones
- * by input, replicating KV heads when there are fewer than ranks (vLLM's
- * QKVParallelLinear); pipeline parallelism splits the layers, the first
- * stage holding the embedding and the last the head.
+ * Quantized formats store the body's linear weights (modules flagged
+ * GS_MOD_QUANT in the layer-by-layer description) quantized; embeddings, the
+ * output head, norms, routers, biases and vision/audio towers stay 16-bit,
+ * counted as such. Tensor parallelism splits each module as its description
+ * says (column-parallel by output, row-parallel by input, KV heads
+ * replicated when there are fewer than ranks, as vLLM's QKVParallelLinear);
+ * pipeline parallelism gives each stage its layers as vLLM's get_pp_indices
+ * does, the first stage also holding the embedding and towers and the last
+ * the final norm and head; the most loaded stage is reported.
  */
 #ifndef GS_WEIGHTS_H
 #define GS_WEIGHTS_H
@@ -21,27 +24,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum gs_weight_format {
-    GS_WF_FP32,
-    GS_WF_BF16,
-    GS_WF_FP16,
-    GS_WF_INT8,            /* LLM.int8: int8 + an fp32 scale per output row */
-    GS_WF_INT4,            /* plain 4 bits on every parameter, no scales */
-    GS_WF_FP8,             /* per tensor: 1 byte + one fp32 scale per tensor */
-    GS_WF_FP8_PER_CHANNEL, /* 1 byte + an fp32 scale per output row */
-    GS_WF_FP8_BLOCK,       /* 1 byte + an fp32 scale per 128x128 block (DeepSeek-V3) */
-    GS_WF_GPTQ,            /* int4 qweight, int32 qzeros, fp16 scales per group, int32 g_idx */
-    GS_WF_AWQ,             /* int4 qweight, int32 qzeros, fp16 scales per group */
-    GS_WF_NF4,             /* bnb 4-bit, fp32 absmax per 64: 4.5 bits */
-    GS_WF_NF4_DQ,          /* with double quantization: 4.127 bits */
-    GS_WF_GGUF_Q4_0,
-    GS_WF_GGUF_Q4_K_M,
-    GS_WF_GGUF_Q5_K_M,
-    GS_WF_GGUF_Q6_K,
-    GS_WF_GGUF_Q8_0,
-    GS_WF_MXFP4,           /* 4-bit e2m1 + an 8-bit scale per 32: 4.25 bits */
-    GS_WF_COUNT
-};
 
 /* API name ("gptq", "q4_k_m", ...); never NULL. */
 const char *gs_weight_format_name(enum gs_weight_format format);
@@ -59,6 +41,8 @@ struct gs_weights_request {
     uint64_t group_size;  /* GPTQ/AWQ; 0 = 128 */
     uint64_t tensor;      /* tensor-parallel degree, >= 1 */
     uint64_t pipeline;    /* pipeline stages, >= 1 */
+    bool experts_only;    /* only routed experts are stored in the format, the rest 16-bit
+                             (gpt-oss's mxfp4 checkpoint: modules_to_not_convert) */
 };
 
 /* Bytes of weights on the most loaded GPU, for a model with an

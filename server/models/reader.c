@@ -1,0 +1,299 @@
+/*
+ * reader.c - the config-reading toolkit, the registry of model types and
+ * the checkpoint's stored format (see reader.h).
+ */
+#include "reader.h"
+
+#include "../jsonv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct model_type *const tables[] = {MODELS_DECODER, MODELS_MLA, MODELS_CLASSIC,
+                                                  MODELS_HYBRID, MODELS_MULTIMODAL};
+
+const json_t *rd_get(const struct model_reader *r, const char *name)
+{
+    const json_t *v = json_object_get(r->config, name);
+    return v != NULL && !json_is_null(v) ? v : NULL;
+}
+
+static void where(const struct model_reader *r, const char *name, char *out, size_t cap)
+{
+    if (name == NULL || name[0] == '\0')
+        snprintf(out, cap, "%s", r->pointer);
+    else
+        jsonv_pointer(out, cap, r->pointer, name);
+}
+
+void rd_fail(struct model_reader *r, const char *name, enum gs_status status, const char *fmt, ...)
+{
+    char at[READER_POINTER_MAX];
+    char detail[GS_ERROR_DETAIL_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    where(r, name, at, sizeof(at));
+    gs_error_add(r->err, status, at, "%s", detail);
+    r->ok = false;
+}
+
+uint64_t rd_dim(struct model_reader *r, const char *const *names, bool required, uint64_t fallback)
+{
+    for (const char *const *n = names; *n != NULL; n++) {
+        const json_t *v = rd_get(r, *n);
+        if (v == NULL)
+            continue;
+        char at[READER_POINTER_MAX];
+        uint64_t out = 0;
+        where(r, *n, at, sizeof(at));
+        if (!jsonv_uint(v, at, required ? 1 : 0, GS_ARCH_DIM_MAX, &out, r->err)) {
+            r->ok = false;
+            return fallback;
+        }
+        return out;
+    }
+    if (required)
+        rd_fail(r, names[0], GS_ERR_INVALID, "is required for this model_type");
+    return fallback;
+}
+
+bool rd_flag(struct model_reader *r, const char *name, bool fallback)
+{
+    const json_t *v = rd_get(r, name);
+    if (v == NULL)
+        return fallback;
+    char at[READER_POINTER_MAX];
+    bool out = fallback;
+    where(r, name, at, sizeof(at));
+    if (!jsonv_bool(v, at, &out, r->err))
+        r->ok = false;
+    return out;
+}
+
+double rd_number(struct model_reader *r, const char *name, double fallback)
+{
+    const json_t *v = rd_get(r, name);
+    if (v == NULL)
+        return fallback;
+    if (!json_is_number(v)) {
+        rd_fail(r, name, GS_ERR_INVALID, "must be a number, got %s", jsonv_type_name(v));
+        return fallback;
+    }
+    return json_number_value(v);
+}
+
+const char *rd_string(const struct model_reader *r, const char *name)
+{
+    const json_t *v = rd_get(r, name);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+bool rd_dropout(const struct model_reader *r, const char *const *names)
+{
+    for (const char *const *n = names; *n != NULL; n++) {
+        const json_t *v = rd_get(r, *n);
+        if (json_is_number(v) && json_number_value(v) > 0)
+            return true;
+    }
+    return false;
+}
+
+bool rd_sub(struct model_reader *r, const char *name, struct model_reader *sub)
+{
+    const json_t *v = rd_get(r, name);
+    if (v == NULL)
+        return false;
+    if (!json_is_object(v)) {
+        rd_fail(r, name, GS_ERR_INVALID, "must be an object, got %s", jsonv_type_name(v));
+        return false;
+    }
+    sub->config = v;
+    where(r, name, sub->pointer, sizeof(sub->pointer));
+    sub->err = r->err;
+    sub->ok = true;
+    return true;
+}
+
+size_t rd_array(struct model_reader *r, const char *name, const json_t **out)
+{
+    const json_t *v = rd_get(r, name);
+    *out = NULL;
+    if (v == NULL)
+        return 0;
+    if (!json_is_array(v)) {
+        rd_fail(r, name, GS_ERR_INVALID, "must be an array, got %s", jsonv_type_name(v));
+        return 0;
+    }
+    *out = v;
+    return json_array_size(v);
+}
+
+/* ------------------------------------------------------------ the registry */
+
+const char *models_supported(void)
+{
+    /* built once; the tables are constant, so every thread builds the same text */
+    static char list[700];
+    static bool built;
+    if (built)
+        return list;
+    char buf[sizeof(list)];
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+        for (const struct model_type *m = tables[t]; m->model_type != NULL; m++) {
+            const int n = snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? ", " : "",
+                                   m->model_type);
+            if (n > 0 && (size_t)n < sizeof(buf) - used)
+                used += (size_t)n;
+        }
+    memcpy(list, buf, sizeof(list));
+    __atomic_store_n(&built, true, __ATOMIC_RELEASE);
+    return list;
+}
+
+static const struct model_type *find_type(const char *model_type)
+{
+    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+        for (const struct model_type *m = tables[t]; m->model_type != NULL; m++)
+            if (strcmp(m->model_type, model_type) == 0)
+                return m;
+    return NULL;
+}
+
+static const struct model_type *find_architecture(const char *architecture)
+{
+    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+        for (const struct model_type *m = tables[t]; m->model_type != NULL; m++)
+            if (m->architecture != NULL && strcmp(m->architecture, architecture) == 0)
+                return m;
+    return NULL;
+}
+
+static const char *first_architecture(const json_t *config)
+{
+    const json_t *list = json_object_get(config, "architectures");
+    const json_t *first = json_is_array(list) ? json_array_get(list, 0) : NULL;
+    return json_is_string(first) ? json_string_value(first) : NULL;
+}
+
+enum gs_status models_read(const json_t *config, const char *pointer, struct gs_arch *out,
+                           struct gs_error *err)
+{
+    char at[READER_POINTER_MAX];
+    if (!json_is_object(config))
+        return gs_error_add(err, GS_ERR_INVALID, pointer,
+                            "must be a Hugging Face config.json object, got %s",
+                            jsonv_type_name(config));
+    jsonv_pointer(at, sizeof(at), pointer, "model_type");
+    const json_t *type = json_object_get(config, "model_type");
+    const char *name = json_is_string(type) ? json_string_value(type) : NULL;
+    const char *architecture = first_architecture(config);
+    const struct model_type *m = name != NULL ? find_type(name) : NULL;
+    bool by_class = false;
+    if (m == NULL && architecture != NULL) {
+        /* Kimi-K2 declares model_type kimi_k2 and DeepseekV3ForCausalLM */
+        m = find_architecture(architecture);
+        by_class = m != NULL;
+    }
+    if (m == NULL) {
+        if (name == NULL && type != NULL)
+            return gs_error_add(err, GS_ERR_INVALID, at, "must be a string, got %s",
+                                jsonv_type_name(type));
+        if (name == NULL)
+            return gs_error_add(err, GS_ERR_UNKNOWN_MODEL, at,
+                                "is required: the config's model_type (supported: %s)",
+                                models_supported());
+        return gs_error_add(err, GS_ERR_UNKNOWN_MODEL, at,
+                            "model_type \"%.60s\"%s%.80s%s is not one gpusizer can read; supported: "
+                            "%s. To size it anyway, send {\"parameters\": N} with its parameter "
+                            "count",
+                            name, architecture ? " (" : "", architecture ? architecture : "",
+                            architecture ? ")" : "", models_supported());
+    }
+    struct gs_arch *a = out;
+    memset(a, 0, sizeof(*a));
+    struct model_reader r;
+    r.config = config;
+    snprintf(r.pointer, sizeof(r.pointer), "%s", pointer);
+    r.err = err;
+    r.ok = true;
+    m->read(&r, a);
+    if (!r.ok)
+        return GS_ERR_INVALID;
+    /* readers start from gs_arch_init; the model_type shown is the config's own */
+    snprintf(a->model_type, sizeof(a->model_type), "%s", name != NULL ? name : m->model_type);
+    if (by_class)
+        snprintf(a->read_as, sizeof(a->read_as), "%s", m->model_type);
+    models_read_checkpoint(config, &a->checkpoint);
+    return GS_OK;
+}
+
+/* ------------------------------------------------------- checkpoint format */
+
+static uint64_t int_member(const json_t *o, const char *name, uint64_t fallback)
+{
+    const json_t *v = json_object_get(o, name);
+    return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v)
+                                                           : fallback;
+}
+
+/* quantization_config as transformers and vLLM read it: quant_method fp8
+ * with weight_block_size [128, 128] (DeepSeek-V3, Kimi-K2), compressed-
+ * tensors with 8-bit float weights, gptq/awq with bits 4 and group_size,
+ * bitsandbytes 4-bit (nf4, with bnb_4bit_use_double_quant) or 8-bit, mxfp4
+ * (gpt-oss: experts only, modules_to_not_convert names the rest). */
+void models_read_checkpoint(const json_t *config, struct gs_checkpoint *out)
+{
+    memset(out, 0, sizeof(*out));
+    const json_t *q = json_object_get(config, "quantization_config");
+    if (!json_is_object(q)) {
+        const json_t *text = json_object_get(config, "text_config");
+        q = json_is_object(text) ? json_object_get(text, "quantization_config") : NULL;
+    }
+    if (!json_is_object(q))
+        return;
+    const json_t *method_v = json_object_get(q, "quant_method");
+    const char *method = json_is_string(method_v) ? json_string_value(method_v) : "";
+    const uint64_t bits = int_member(q, "bits", 0);
+    if (strcmp(method, "fp8") == 0) {
+        const json_t *block = json_object_get(q, "weight_block_size");
+        out->quantized = true;
+        out->format = json_is_array(block) ? GS_WF_FP8_BLOCK : GS_WF_FP8_PER_CHANNEL;
+        snprintf(out->detail, sizeof(out->detail), "quantization_config fp8 e4m3 %s",
+                 json_is_array(block) ? "with 128x128 block scales (fp32 weight_scale_inv)"
+                                      : "with per-channel scales");
+    } else if (strcmp(method, "compressed-tensors") == 0) {
+        out->quantized = true;
+        out->format = GS_WF_FP8_PER_CHANNEL;
+        snprintf(out->detail, sizeof(out->detail),
+                 "quantization_config compressed-tensors, sized as 8-bit weights with per-channel "
+                 "scales");
+    } else if ((strcmp(method, "gptq") == 0 || strcmp(method, "awq") == 0) && bits == 4) {
+        out->quantized = true;
+        out->format = method[0] == 'g' ? GS_WF_GPTQ : GS_WF_AWQ;
+        out->group_size = int_member(q, "group_size", 128);
+        snprintf(out->detail, sizeof(out->detail), "quantization_config %s 4-bit, group size %llu",
+                 method, (unsigned long long)out->group_size);
+    } else if (strcmp(method, "bitsandbytes") == 0) {
+        const json_t *four = json_object_get(q, "load_in_4bit");
+        const json_t *dq = json_object_get(q, "bnb_4bit_use_double_quant");
+        out->quantized = true;
+        if (json_is_true(four))
+            out->format = json_is_true(dq) ? GS_WF_NF4_DQ : GS_WF_NF4;
+        else
+            out->format = GS_WF_INT8;
+        snprintf(out->detail, sizeof(out->detail), "quantization_config bitsandbytes %s",
+                 json_is_true(four) ? "4-bit nf4" : "8-bit (LLM.int8)");
+    } else if (strcmp(method, "mxfp4") == 0) {
+        out->quantized = true;
+        out->format = GS_WF_MXFP4;
+        out->experts_only = true;
+        snprintf(out->detail, sizeof(out->detail),
+                 "quantization_config mxfp4: routed experts in MXFP4 (4-bit e2m1, an 8-bit scale per "
+                 "32), attention, router, embeddings and head in bf16");
+    }
+}

@@ -1,0 +1,96 @@
+/*
+ * reader.h - reading config.json into a layer-by-layer description.
+ *
+ * One reader per model type, each a function that fills a struct gs_arch
+ * with the builders of gs/arch_build.h. Readers live in this folder grouped
+ * by lineage (decoder.c: Llama-style decoders and their MoE variants;
+ * mla.c: DeepSeek's latent attention; classic.c: GPT-2 era models and
+ * encoders; hybrid.c: Mamba, linear attention and hybrids; multimodal.c:
+ * vision and audio models), and each file exports a table of the model
+ * types it reads. Adding a model type is a row in one table and a function
+ * beside it; nothing else in gpusizer changes.
+ *
+ * The toolkit here reads fields the way the transformers configuration
+ * classes do (aliases, defaults, nulls meaning "the default") and writes
+ * errors with JSON pointers to the field the config actually used.
+ */
+#ifndef GS_MODELS_READER_H
+#define GS_MODELS_READER_H
+
+#include "gs/arch.h"
+#include "gs/arch_build.h"
+#include "gs/status.h"
+
+#include <jansson.h>
+
+#define READER_POINTER_MAX 160
+
+struct model_reader {
+    const json_t *config;             /* the object fields are read from */
+    char pointer[READER_POINTER_MAX]; /* where it sits in the request */
+    struct gs_error *err;
+    bool ok;
+};
+
+typedef void (*model_read_fn)(struct model_reader *r, struct gs_arch *arch);
+
+struct model_type {
+    const char *model_type;   /* config.json model_type */
+    const char *architecture; /* architectures[0] it goes by ("LlamaForCausalLM") */
+    model_read_fn read;
+};
+
+/* The tables, each ending in a zeroed row. */
+extern const struct model_type MODELS_DECODER[];
+extern const struct model_type MODELS_MLA[];
+extern const struct model_type MODELS_CLASSIC[];
+extern const struct model_type MODELS_HYBRID[];
+extern const struct model_type MODELS_MULTIMODAL[];
+
+#define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* The member `name` unless absent or null. */
+const json_t *rd_get(const struct model_reader *r, const char *name);
+
+/* A dimension under the first of `names` present and not null; `fallback`
+ * when none is (an error when `required`). Checked to be an integer in
+ * 0..GS_ARCH_DIM_MAX (1.. when required). */
+uint64_t rd_dim(struct model_reader *r, const char *const *names, bool required, uint64_t fallback);
+
+/* A boolean member, or `fallback`. */
+bool rd_flag(struct model_reader *r, const char *name, bool fallback);
+
+/* A number member (Infinity and NaN read as null, so `fallback`). */
+double rd_number(struct model_reader *r, const char *name, double fallback);
+
+/* A string member, or NULL. */
+const char *rd_string(const struct model_reader *r, const char *name);
+
+/* Whether any of `names` is a non-zero dropout probability. */
+bool rd_dropout(const struct model_reader *r, const char *const *names);
+
+/* A nested config object (text_config, vision_config): true and *sub set
+ * when present; false (no error) when absent. */
+bool rd_sub(struct model_reader *r, const char *name, struct model_reader *sub);
+
+/* Records an error at the member `name` (or the config itself for ""). */
+void rd_fail(struct model_reader *r, const char *name, enum gs_status status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* An array member of strings or integers: its length, 0 when absent; *out
+ * borrows it. A member of another type is an error. */
+size_t rd_array(struct model_reader *r, const char *name, const json_t **out);
+
+/* Reads `model_type` or, failing that, `architectures[0]`, and runs the
+ * reader. Errors point under `pointer`; an unknown type is
+ * GS_ERR_UNSUPPORTED at "<pointer>/model_type" listing what is supported. */
+enum gs_status models_read(const json_t *config, const char *pointer, struct gs_arch *out,
+                           struct gs_error *err);
+
+/* The supported model_type names, comma separated. */
+const char *models_supported(void);
+
+/* The checkpoint's stored format from torch_dtype and quantization_config. */
+void models_read_checkpoint(const json_t *config, struct gs_checkpoint *out);
+
+#endif

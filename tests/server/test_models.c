@@ -1,0 +1,310 @@
+/*
+ * test_models.c - published config.json files of current decoders read
+ * through gpusizer's readers (server/models/decoder.c, mla.c, classic.c):
+ * exact parameter counts, active parameters, layer kinds, KV bytes per
+ * token and the checkpoint's stored format.
+ *
+ * Each config is in tests/fixtures/configs/<model_type>/ as published, with
+ * a README.md giving where the copy came from, the published count and the
+ * module-by-module arithmetic the expected figures below repeat. "Published"
+ * marks a figure read in the owner's material (model card, safetensors
+ * index total_size divided by the bytes per element); "arithmetic" marks a
+ * count written out in the README from the transformers modeling code,
+ * where the owner published only a rounded figure (quoted beside it).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "arch_fixture.h"
+#include "gs/estimate.h"
+#include "gs/inference.h"
+#include "json_lenient.h"
+
+#include <string.h>
+
+struct expected {
+    const char *file;
+    uint64_t total;
+    uint64_t active;          /* 0: not checked (dense: total minus an untied input embedding) */
+    uint64_t kv_bytes_per_token; /* bf16, every attention layer, one GPU */
+    uint64_t full_layers, window_layers;
+    const char *source;
+};
+
+static void check(const struct expected *x)
+{
+    struct gs_arch a = fixture_arch_file(x->file);
+    struct gs_param_count c = fixture_count(&a);
+    if (c.total != x->total)
+        fail_msg("%s: %llu parameters, expected %llu (%s)", x->file, (unsigned long long)c.total,
+                 (unsigned long long)x->total, x->source);
+    if (x->active && c.active != x->active)
+        fail_msg("%s: %llu active, expected %llu (%s)", x->file, (unsigned long long)c.active,
+                 (unsigned long long)x->active, x->source);
+    struct gs_kv_layout kv;
+    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 1, 1, &kv, NULL), GS_OK);
+    if (kv.bytes_per_token != x->kv_bytes_per_token)
+        fail_msg("%s: %llu KV bytes per token, expected %llu", x->file,
+                 (unsigned long long)kv.bytes_per_token, (unsigned long long)x->kv_bytes_per_token);
+    assert_int_equal(kv.full_layers, x->full_layers);
+    assert_int_equal(kv.window_layers, x->window_layers);
+    /* the components (but the MTP layers the checkpoint adds) sum to the total */
+    assert_int_equal(c.embedding + c.attention + c.mlp + c.experts + c.norms + c.lm_head + c.other +
+                         c.vision + c.audio,
+                     c.total);
+}
+
+static void test_dense_decoders(void **state)
+{
+    (void)state;
+    const struct expected cases[] = {
+        /* arithmetic (README): 36 layers x (attention 2*4096*4096 + 2*4096*1024 + q/k norms
+         * 2*128 + MLP 3*4096*12288 + 2 norms) + 2 x 151936 x 4096 + 4096; card "8.2B" */
+        {"qwen3/Qwen__Qwen3-8B.json", 8190735360ULL, 0, 36 * 4096, 36, 0, "Qwen3-8B card 8.2B"},
+        {"qwen3/Qwen__Qwen3-4B.json", 4022468096ULL, 0, 36 * 4096, 36, 0, "Qwen3-4B card 4.0B"},
+        /* published: shard bytes 6,150,235,008 bf16 (6,150,197,248 tensor bytes) / 2 */
+        {"smollm3/HuggingFaceTB__SmolLM3-3B.json", 3075098624ULL, 0, 73728, 36, 0,
+         "SmolLM3-3B safetensors shards"},
+        /* published: model.safetensors.index.json total_size 54,864,793,600 (fp32) / 4 */
+        {"olmo2/allenai__OLMo-2-1124-13B.json", 13716198400ULL, 0, 819200, 40, 0,
+         "OLMo-2-1124-13B index total_size / 4"},
+        /* published: index total_size 11,118,735,360 (fp32) / 4 */
+        {"phi/microsoft__phi-2.json", 2779683840ULL, 0, 327680, 32, 0, "phi-2 index total_size / 4"},
+        /* arithmetic: 26 layers, 4 global (5, 11, 17, 23) and 22 with a 512-token window */
+        {"gemma3_text/google__gemma-3-1b-it.json", 999885952ULL, 0, 26 * 1024, 4, 22,
+         "gemma-3-1b card 1B"},
+        {"granite/ibm-granite__granite-3.3-8b-instruct.json", 8170864640ULL, 0, 163840, 40, 0,
+         "granite-3.3-8b card 8B"},
+        /* arithmetic: c_attn h -> 3h with bias, w1/w2 h -> 11008, c_proj back; untied */
+        {"qwen/Qwen__Qwen-7B.json", 7721324544ULL, 0, 524288, 32, 0, "Qwen-7B card 7.7B"},
+        {"internlm2/internlm__internlm2_5-7b-chat.json", 7737708544ULL, 0, 131072, 32, 0,
+         "InternLM2.5-7B card 7.74B"},
+        {"cohere/CohereForAI__aya-23-8B.json", 8028033024ULL, 0, 131072, 32, 0,
+         "aya-23-8B page 8.03B"},
+        /* 8 global layers and 24 with a 4096-token window (sliding_window_pattern 4) */
+        {"cohere2/CohereForAI__c4ai-command-r7b-12-2024.json", 8028033024ULL, 0, 32 * 4096, 8, 24,
+         "command-r7b page 8.03B"},
+        /* arithmetic; stabilityai's card prints 1,644,417,024, 98,304 = 24 x 2 x 2048 fewer: the
+         * card omits one 2h-per-layer set of biases (README); parameters() counts them */
+        {"stablelm/stabilityai__stablelm-2-zephyr-1_6b.json", 1644515328ULL, 0, 24 * 8192, 24, 0,
+         "stablelm-2 arithmetic"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        check(&cases[i]);
+}
+
+static void test_moe_decoders(void **state)
+{
+    (void)state;
+    const struct expected cases[] = {
+        /* published: 20.91B total / 3.61B active (model card); the README reproduces both to the
+         * parameter, active counting the head but not the input embedding. 24 layers alternating
+         * 128-token sliding and full attention. */
+        {"gpt_oss/openai__gpt-oss-20b.json", 20914757184ULL, 3608307264ULL, 24 * 2048, 12, 12,
+         "gpt-oss-20b card 20.91B / 3.61B"},
+        {"gpt_oss/openai__gpt-oss-120b.json", 116829156672ULL, 5132849472ULL, 36 * 2048, 18, 18,
+         "gpt-oss-120b card 116.83B / 5.13B"},
+        /* published 6.9B / 1.3B; arithmetic in the README. AllenAI's 1.3B active counts the input
+         * embedding (1,282,017,280 = 1,178,994,688 + 50,304 x 2,048); gpusizer's active
+         * parameters never do (estimation.md 0.5, as DeepSeek's and gpt-oss's figures) */
+        {"olmoe/allenai__OLMoE-1B-7B-0924.json", 6919161856ULL, 1178994688ULL, 16 * 8192, 16, 0,
+         "OLMoE-1B-7B 6.9B / 1.3B"},
+        /* published 106B / 12B; e_score_correction_bias a buffer, the MTP layer not built */
+        {"glm4_moe/zai-org__GLM-4.5-Air.json", 106852245504ULL, 12803366912ULL, 188416, 46, 0,
+         "GLM-4.5-Air card 106B / 12B"},
+        /* Kimi-K2 (remote code: the router bias is a parameter): 1T / 32B; the checkpoint's
+         * 1,026,470,731,056 stored elements add fp8 scales and rotary buffers (README) */
+        {"kimi_k2/moonshotai__Kimi-K2-Instruct.json", 1026408232448ULL, 31687095808ULL, 61 * 1152,
+         61, 0, "Kimi-K2 card 1T / 32B"},
+        /* DeepSeek-V3.2: 671B / 37B; with the MTP layer the checkpoint's 685,396,921,376 stored
+         * elements are reproduced exactly (README) */
+        {"deepseek_v32/deepseek-ai__DeepSeek-V3.2.json", 671877929216ULL, 37477128448ULL,
+         61 * 1152, 61, 0, "DeepSeek-V3.2 card 671B / 37B"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        check(&cases[i]);
+}
+
+/* DeepSeek-V3.2's MTP layer as the checkpoint stores it (README: a full
+ * MoE decoder layer with its indexer, eh_proj, enorm, hnorm, shared_head
+ * norm and copies of the embedding and head): 13,477,385,728; and its
+ * indexer's key cache, 132 B per layer per token in fp8 with a scale per
+ * 128 (vLLM DeepseekV32IndexerCache), 61 x 132 = 8,052, counted in the
+ * capacity beside the 70,272 B latent. */
+static void test_deepseek_v32_mtp_and_indexer(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("deepseek_v32/deepseek-ai__DeepSeek-V3.2.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.mtp, 13477385728ULL);
+    struct gs_kv_layout kv;
+    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 8, 1, &kv, NULL), GS_OK);
+    assert_int_equal(kv.bytes_per_token, 61 * 1152);
+    assert_int_equal(kv.indexer_token_bytes, 61 * 132);
+    assert_int_equal(gs_kv_layout_for(&a, GS_KV_FP8_DS_MLA, 2, 8, 1, &kv, NULL), GS_OK);
+    assert_int_equal(kv.bytes_per_token + kv.indexer_token_bytes, 61 * (656 + 132)); /* 48,068 */
+    /* one sequence of 1,000 tokens at block 16: 63 blocks of latent and indexer keys */
+    bool ovf = false;
+    assert_int_equal(gs_kv_sequence_bytes(&kv, 1000, 0, 16, 8192, &ovf), 63ULL * 16 * 48068);
+}
+
+/* With no precision in the request the weights are sized as the checkpoint
+ * stores them: DeepSeek-V3.2's fp8 with 128x128 block scales, gpt-oss's
+ * MXFP4 experts (everything else bf16). */
+static void test_checkpoint_formats(void **state)
+{
+    (void)state;
+    struct gs_arch ds = fixture_arch_file("deepseek_v32/deepseek-ai__DeepSeek-V3.2.json");
+    assert_true(ds.checkpoint.quantized);
+    assert_int_equal(ds.checkpoint.format, GS_WF_FP8_BLOCK);
+    struct gs_arch oss = fixture_arch_file("gpt_oss/openai__gpt-oss-20b.json");
+    assert_true(oss.checkpoint.quantized);
+    assert_int_equal(oss.checkpoint.format, GS_WF_MXFP4);
+    assert_true(oss.checkpoint.experts_only);
+    struct gs_arch qwen = fixture_arch_file("qwen3/Qwen__Qwen3-8B.json");
+    assert_false(qwen.checkpoint.quantized);
+
+    /* gpt-oss-20b weights: experts 24 x 32 x (2880 x 5760 + 2880 x 2880) in MXFP4 (17 bytes per
+     * 32) with their biases in bf16, everything else in bf16 */
+    struct gs_param_count c = fixture_count(&oss);
+    struct gs_weights_request r = {GS_WF_MXFP4, 0, 1, 1, true};
+    uint64_t bytes = 0;
+    assert_int_equal(gs_weights_bytes(&oss, &c, &r, &bytes, NULL), GS_OK);
+    const uint64_t expert_weights = 24ULL * 32 * (2880ULL * 5760 + 2880ULL * 2880);
+    const uint64_t expert_biases = 24ULL * 32 * (5760 + 2880);
+    const uint64_t rest = c.total - expert_weights - expert_biases;
+    assert_int_equal(bytes, expert_weights / 32 * 17 + 2 * expert_biases + 2 * rest);
+    /* about 13.8 GB: the published checkpoint is 13.8 GB of safetensors */
+    assert_true(bytes > 13000000000ULL && bytes < 14000000000ULL);
+}
+
+/* A model_type gpusizer does not know by name, whose architectures[0] it
+ * does (Kimi-K2 declares kimi_k2 and DeepseekV3ForCausalLM), is read as that
+ * class's layout, and says so. */
+static void test_read_by_architecture(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"my_llama\",\"architectures\":[\"LlamaForCausalLM\"],"
+                                    "\"hidden_size\":4096,\"num_hidden_layers\":32,"
+                                    "\"num_attention_heads\":32,\"num_key_value_heads\":8,"
+                                    "\"intermediate_size\":14336,\"vocab_size\":128256}");
+    assert_string_equal(a.model_type, "my_llama");
+    assert_string_equal(a.read_as, "llama");
+    assert_int_equal(fixture_count(&a).total, 8030261248ULL); /* Llama-3-8B */
+}
+
+/* Python's json writes NaN and Infinity; configs that contain them are read
+ * with those members as null (here an unused field and a used one). */
+static void test_nonstandard_literals(void **state)
+{
+    (void)state;
+    const char *text = "{\"model_type\":\"llama\",\"hidden_size\":4096,\"num_hidden_layers\":32,"
+                       "\"num_attention_heads\":32,\"num_key_value_heads\":8,"
+                       "\"intermediate_size\":14336,\"vocab_size\":128256,"
+                       "\"time_step_limit\":[0.0, Infinity],\"x\":-Infinity,\"y\":NaN,"
+                       "\"note\":\"NaN and Infinity inside strings stay\",\"rope_theta\":NaN}";
+    json_error_t jerr;
+    json_t *config = json_load_lenient(text, strlen(text), JSON_REJECT_DUPLICATES, &jerr);
+    assert_non_null(config);
+    assert_true(json_is_null(json_array_get(json_object_get(config, "time_step_limit"), 1)));
+    assert_string_equal(json_string_value(json_object_get(config, "note")),
+                        "NaN and Infinity inside strings stay");
+    json_decref(config);
+    /* still invalid JSON is still refused */
+    assert_null(json_load_lenient("{\"a\": Infinit}", 14, 0, &jerr));
+    assert_null(json_load_lenient("{\"a\": 1", 7, 0, &jerr));
+}
+
+/* An estimate runs for every fixture, in both modes, with serving and
+ * training sections: no model type is readable but unsizeable. */
+static void test_every_fixture_estimates(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "qwen3/Qwen__Qwen3-8B.json", "smollm3/HuggingFaceTB__SmolLM3-3B.json",
+        "olmo2/allenai__OLMo-2-1124-13B.json", "phi/microsoft__phi-2.json",
+        "gemma3_text/google__gemma-3-1b-it.json", "granite/ibm-granite__granite-3.3-8b-instruct.json",
+        "qwen/Qwen__Qwen-7B.json", "internlm2/internlm__internlm2_5-7b-chat.json",
+        "cohere/CohereForAI__aya-23-8B.json", "cohere2/CohereForAI__c4ai-command-r7b-12-2024.json",
+        "stablelm/stabilityai__stablelm-2-zephyr-1_6b.json", "gpt_oss/openai__gpt-oss-20b.json",
+        "olmoe/allenai__OLMoE-1B-7B-0924.json", "glm4_moe/zai-org__GLM-4.5-Air.json",
+        "kimi_k2/moonshotai__Kimi-K2-Instruct.json", "deepseek_v32/deepseek-ai__DeepSeek-V3.2.json",
+    };
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        struct gs_model_spec m;
+        memset(&m, 0, sizeof(m));
+        m.has_arch = true;
+        m.arch = fixture_arch_file(files[i]);
+        struct gs_workload w;
+        memset(&w, 0, sizeof(w));
+        w.mode = GS_MODE_INFERENCE;
+        w.weights = GS_DTYPE_BF16;
+        gs_training_defaults(&w.training);
+        gs_parallelism_defaults(&w.parallelism);
+        w.serving.present = true;
+        w.serving.batch_size = 8;
+        w.serving.context_length = 4096;
+        w.serving.engine.engine = GS_ENGINE_VLLM;
+        w.gpu_total_bytes = 85061827297ULL;
+        struct gs_estimate e;
+        struct gs_error err;
+        gs_error_init(&err);
+        if (gs_estimate_compute(&m, &w, &e, &err) != GS_OK)
+            fail_msg("%s inference: %s %s", files[i], err.items[0].pointer, err.items[0].detail);
+        assert_true(e.per_gpu.kv_cache_bytes > 0);
+        assert_true(e.serving.kv.bytes_per_token > 0);
+        w.mode = GS_MODE_TRAINING;
+        w.training.batch_size = 1;
+        w.training.sequence_length = 2048;
+        gs_error_init(&err);
+        if (gs_estimate_compute(&m, &w, &e, &err) != GS_OK)
+            fail_msg("%s training: %s %s", files[i], err.items[0].pointer, err.items[0].detail);
+        assert_true(e.per_gpu.activations_bytes > 0);
+        /* LoRA over every linear layer works for every family */
+        w.training.method = GS_METHOD_LORA;
+        w.training.method_given = true;
+        gs_error_init(&err);
+        if (gs_estimate_compute(&m, &w, &e, &err) != GS_OK)
+            fail_msg("%s lora: %s %s", files[i], err.items[0].pointer, err.items[0].detail);
+        assert_true(e.trainable_parameters > 0);
+        assert_true(e.trainable_parameters < e.parameters / 50);
+    }
+}
+
+/* Gemma 3 (text): five local layers of 512 tokens to every global one; a
+ * 32k-token sequence holds the 4 global layers in full and the 22 local
+ * ones within cdiv(511 + 2048, 16) + 1 = 161 blocks each (vLLM
+ * SlidingWindowSpec.max_memory_usage_bytes with 2,048 batched tokens). */
+static void test_gemma3_local_global(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("gemma3_text/google__gemma-3-1b-it.json");
+    struct gs_kv_layout kv;
+    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 1, 1, &kv, NULL), GS_OK);
+    assert_int_equal(kv.window_count, 1);
+    assert_int_equal(kv.windows[0].window, 512);
+    assert_int_equal(kv.windows[0].layers, 22);
+    bool ovf = false;
+    const uint64_t page = 16 * 1024; /* one block of one layer: 16 tokens x 1,024 B */
+    assert_int_equal(gs_kv_sequence_bytes(&kv, 32768, 0, 16, 2048, &ovf),
+                     4 * 2048 * page + 22 * 161 * page);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dense_decoders),
+        cmocka_unit_test(test_moe_decoders),
+        cmocka_unit_test(test_deepseek_v32_mtp_and_indexer),
+        cmocka_unit_test(test_checkpoint_formats),
+        cmocka_unit_test(test_read_by_architecture),
+        cmocka_unit_test(test_nonstandard_literals),
+        cmocka_unit_test(test_every_fixture_estimates),
+        cmocka_unit_test(test_gemma3_local_global),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,34 @@
+/*
+ * arch_fixture.h - architectures for tests, read from config.json text
+ * through gpusizer's own readers (server/models/), so every test sizes a
+ * model exactly as a request with that config would.
+ */
+#ifndef GS_TEST_ARCH_FIXTURE_H
+#define GS_TEST_ARCH_FIXTURE_H
+
+#include "gs/arch.h"
+
+/* Reads `config_json` (a config.json text, printf-formatted with the
+ * arguments); fails the running cmocka test with the reader's first error. */
+struct gs_arch fixture_arch(const char *config_json, ...) __attribute__((format(printf, 1, 2)));
+
+/* The same for a file under tests/fixtures/configs/ ("qwen3/Qwen__Qwen3-8B.json"). */
+struct gs_arch fixture_arch_file(const char *relative_path);
+
+/* A config of `model_type` with the Llama-style fields (head_dim 0: the
+ * reader's default). */
+struct gs_arch fixture_typed(const char *model_type, uint64_t hidden, uint64_t layers,
+                             uint64_t heads, uint64_t kv_heads, uint64_t intermediate,
+                             uint64_t vocab, bool tied, uint64_t head_dim);
+struct gs_arch fixture_llama(uint64_t hidden, uint64_t layers, uint64_t heads, uint64_t kv_heads,
+                             uint64_t intermediate, uint64_t vocab, bool tied);
+
+/* DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json, architecture fields;
+ * no MTP layer) and Mixtral-8x7B (mistralai/Mixtral-8x7B-v0.1). */
+struct gs_arch fixture_deepseek_v3(void);
+struct gs_arch fixture_mixtral_8x7b(void);
+
+/* The parameter count of an architecture; fails the test on error. */
+struct gs_param_count fixture_count(const struct gs_arch *arch);
+
+#endif
