@@ -420,6 +420,10 @@ json_t *codec_encode_assumptions(const struct estimate_request *req, const struc
         ok = add_note(list, "name", "precision", "detail",
                       "no precision given: weights in bf16, the dtype most checkpoints ship in",
                       "source", "gpusizer default");
+    if (ok && req->precision_defaulted && req->model.has_arch &&
+        !req->model.arch.checkpoint.quantized && req->model.arch.checkpoint.detail[0] != '\0')
+        ok = add_note(list, "name", "checkpoint_precision", "detail",
+                      req->model.arch.checkpoint.detail, "source", "the config's quantization_config");
     if (ok && req->model.has_arch && req->model.arch.read_as[0] != '\0') {
         char detail[200];
         snprintf(detail, sizeof(detail),

@@ -505,7 +505,10 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
     const uint64_t embedding = ceil_div(gs_add(c->embedding, s.vocab_padding, ovf), t);
     const uint64_t head_rows = c->lm_head ? c->lm_head : c->embedding;
     const uint64_t head = ceil_div(gs_add(head_rows, s.vocab_padding, ovf), t);
-    uint64_t first = gs_add(gs_add(layers, norms, ovf), embedding, ovf);
+    /* vision and audio encoders run before the first decoder layer: the first stage holds
+     * them, split over tensor ranks like the layers */
+    const uint64_t towers = ceil_div(gs_add(c->vision, c->audio, ovf), t);
+    uint64_t first = gs_add(gs_add(gs_add(layers, norms, ovf), embedding, ovf), towers, ovf);
     if (p == 1 && c->lm_head)
         first = gs_add(first, head, ovf);
     const uint64_t last = p > 1 ? gs_add(gs_add(layers, norms, ovf), head, ovf) : 0;

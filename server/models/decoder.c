@@ -442,17 +442,17 @@ static void read_phimoe(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
-/* MiniMaxM2ForCausalLM: full attention with q_norm over heads*d and k_norm
- * over kv_heads*d (use_qk_norm, qk_norm_type per_layer); every layer routes
- * to experts of intermediate_size with an e_score_correction_bias. The MTP
- * modules are not built by transformers. */
+/* MiniMaxM2ForCausalLM (modeling_minimax_m2.py): full attention with q_norm
+ * over heads*d and k_norm over kv_heads*d (use_qk_norm, qk_norm_type
+ * per_layer); every layer routes to experts of intermediate_size; the
+ * router's e_score_correction_bias is a buffer. The MTP modules are not
+ * built by transformers. */
 static void read_minimax_m2(struct model_reader *r, struct gs_arch *a)
 {
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
     decoder_read_experts(r, &plan, true);
     decoder_moe_every(r, &plan, 1);
-    plan.experts.router_extra = plan.experts.experts; /* e_score_correction_bias parameter */
     const struct decoder_traits t = {.norms = 2,
                                      .qk_norm = rd_flag(r, "use_qk_norm", true) ? QK_FULL : QK_NONE};
     decoder_build(r, a, &plan, &t);
@@ -497,6 +497,20 @@ static void read_glm4_moe(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
+/* SeedOssForCausalLM (modeling_seed_oss.py): Llama with attention_bias on
+ * q, k and v (default true), attention_out_bias on o (default false) and
+ * mlp_bias (default false). */
+static void read_seed_oss(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const struct decoder_traits t = {.norms = 2,
+                                     .qkv_bias = rd_flag(r, "attention_bias", true),
+                                     .o_bias = rd_flag(r, "attention_out_bias", false),
+                                     .mlp_bias = rd_flag(r, "mlp_bias", false)};
+    decoder_build(r, a, &plan, &t);
+}
+
 const struct model_type MODELS_DECODER[] = {
     {"llama", "LlamaForCausalLM", read_llama},
     {"mistral", "MistralForCausalLM", read_mistral},
@@ -521,5 +535,6 @@ const struct model_type MODELS_DECODER[] = {
     {"minimax_m2", "MiniMaxM2ForCausalLM", read_minimax_m2},
     {"gpt_oss", "GptOssForCausalLM", read_gpt_oss},
     {"glm4_moe", "Glm4MoeForCausalLM", read_glm4_moe},
+    {"seed_oss", "SeedOssForCausalLM", read_seed_oss},
     {NULL, NULL, NULL},
 };

@@ -7,6 +7,7 @@
 #include "../jsonv.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -241,6 +242,47 @@ static uint64_t int_member(const json_t *o, const char *name, uint64_t fallback)
                                                            : fallback;
 }
 
+/* compressed-tensors (llm-compressor checkpoints): the first config group's
+ * weights say the bits, int or float, and the scale strategy (tensor,
+ * channel, group with group_size, block). 8-bit float is fp8 with its
+ * scales; 4-bit int in groups is sized like AWQ (packed int4, fp16 scales
+ * and zero points per group); other schemes are not sized. */
+static void compressed_tensors(const json_t *q, struct gs_checkpoint *out)
+{
+    const json_t *groups = json_object_get(q, "config_groups");
+    const json_t *weights = NULL;
+    void *first = json_is_object(groups) ? json_object_iter((json_t *)(uintptr_t)groups) : NULL;
+    if (first != NULL)
+        weights = json_object_get(json_object_iter_value(first), "weights");
+    const uint64_t bits = int_member(weights, "num_bits", 0);
+    const json_t *type_v = json_object_get(weights, "type");
+    const json_t *strategy_v = json_object_get(weights, "strategy");
+    const char *type = json_is_string(type_v) ? json_string_value(type_v) : "";
+    const char *strategy = json_is_string(strategy_v) ? json_string_value(strategy_v) : "";
+    if (bits == 8 && strcmp(type, "float") == 0) {
+        out->quantized = true;
+        out->format = strcmp(strategy, "block") == 0     ? GS_WF_FP8_BLOCK
+                      : strcmp(strategy, "tensor") == 0 ? GS_WF_FP8
+                                                        : GS_WF_FP8_PER_CHANNEL;
+    } else if (bits == 8 && strcmp(type, "int") == 0) {
+        out->quantized = true;
+        out->format = GS_WF_INT8;
+    } else if (bits == 4 && strcmp(type, "int") == 0 && strcmp(strategy, "group") == 0) {
+        out->quantized = true;
+        out->format = GS_WF_AWQ;
+        out->group_size = int_member(weights, "group_size", 128);
+    }
+    if (out->quantized)
+        snprintf(out->detail, sizeof(out->detail),
+                 "quantization_config compressed-tensors: %llu-bit %s weights, %s scales",
+                 (unsigned long long)bits, type, strategy[0] ? strategy : "per-channel");
+    else
+        snprintf(out->detail, sizeof(out->detail),
+                 "quantization_config compressed-tensors with %llu-bit %s weights is not a format "
+                 "gpusizer sizes; weights sized in bf16",
+                 (unsigned long long)bits, type[0] ? type : "unknown");
+}
+
 /* quantization_config as transformers and vLLM read it: quant_method fp8
  * with weight_block_size [128, 128] (DeepSeek-V3, Kimi-K2), compressed-
  * tensors with 8-bit float weights, gptq/awq with bits 4 and group_size,
@@ -267,11 +309,7 @@ void models_read_checkpoint(const json_t *config, struct gs_checkpoint *out)
                  json_is_array(block) ? "with 128x128 block scales (fp32 weight_scale_inv)"
                                       : "with per-channel scales");
     } else if (strcmp(method, "compressed-tensors") == 0) {
-        out->quantized = true;
-        out->format = GS_WF_FP8_PER_CHANNEL;
-        snprintf(out->detail, sizeof(out->detail),
-                 "quantization_config compressed-tensors, sized as 8-bit weights with per-channel "
-                 "scales");
+        compressed_tensors(q, out);
     } else if ((strcmp(method, "gptq") == 0 || strcmp(method, "awq") == 0) && bits == 4) {
         out->quantized = true;
         out->format = method[0] == 'g' ? GS_WF_GPTQ : GS_WF_AWQ;
@@ -295,5 +333,10 @@ void models_read_checkpoint(const json_t *config, struct gs_checkpoint *out)
         snprintf(out->detail, sizeof(out->detail),
                  "quantization_config mxfp4: routed experts in MXFP4 (4-bit e2m1, an 8-bit scale per "
                  "32), attention, router, embeddings and head in bf16");
+    } else if (out->detail[0] == '\0') {
+        snprintf(out->detail, sizeof(out->detail),
+                 "quantization_config quant_method \"%.40s\" is not a format gpusizer sizes; weights "
+                 "sized in bf16 (name a precision to size them)",
+                 method);
     }
 }

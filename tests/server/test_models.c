@@ -88,6 +88,9 @@ static void test_dense_decoders(void **state)
         /* 8 global layers and 24 with a 4096-token window (sliding_window_pattern 4) */
         {"cohere2/CohereForAI__c4ai-command-r7b-12-2024.json", 8028033024ULL, 0, 32 * 4096, 8, 24,
          "command-r7b page 8.03B"},
+        /* Seed-OSS-36B: Llama with q/k/v biases (no o bias); arithmetic in the README; HF 36.2B */
+        {"seed_oss/ByteDance-Seed__Seed-OSS-36B-Instruct.reduced.json", 36151104512ULL, 0, 262144,
+         64, 0, "Seed-OSS-36B 36.2B"},
         /* arithmetic; stabilityai's card prints 1,644,417,024, 98,304 = 24 x 2 x 2048 fewer: the
          * card omits one 2h-per-layer set of biases (README); parameters() counts them */
         {"stablelm/stabilityai__stablelm-2-zephyr-1_6b.json", 1644515328ULL, 0, 24 * 8192, 24, 0,
@@ -113,6 +116,15 @@ static void test_moe_decoders(void **state)
          * parameters never do (estimation.md 0.5, as DeepSeek's and gpt-oss's figures) */
         {"olmoe/allenai__OLMoE-1B-7B-0924.json", 6919161856ULL, 1178994688ULL, 16 * 8192, 16, 0,
          "OLMoE-1B-7B 6.9B / 1.3B"},
+        /* Phi-3.5-MoE: LayerNorms with bias, biased attention and lm_head; the HF page's 41.9B and
+         * Microsoft's "6.6B active" (which counts the 131,334,144-parameter input embedding:
+         * 6,640,999,744) - arithmetic in the README, fixture reduced to the architecture fields */
+        {"phimoe/microsoft__Phi-3.5-MoE-instruct.reduced.json", 41873153344ULL, 6509665600ULL,
+         131072, 32, 0, "Phi-3.5-MoE 41.9B / 6.6B"},
+        /* MiniMax-M2: 230B / 10B (transformers docs); without the MTP modules transformers does
+         * not build; the router's correction bias is a buffer */
+        {"minimax_m2/MiniMaxAI__MiniMax-M2.reduced.json", 228689748992ULL, 10415940608ULL,
+         253952, 62, 0, "MiniMax-M2 230B / 10B"},
         /* published 106B / 12B; e_score_correction_bias a buffer, the MTP layer not built */
         {"glm4_moe/zai-org__GLM-4.5-Air.json", 106852245504ULL, 12803366912ULL, 188416, 46, 0,
          "GLM-4.5-Air card 106B / 12B"},
@@ -167,6 +179,32 @@ static void test_checkpoint_formats(void **state)
     assert_true(oss.checkpoint.experts_only);
     struct gs_arch qwen = fixture_arch_file("qwen3/Qwen__Qwen3-8B.json");
     assert_false(qwen.checkpoint.quantized);
+    struct gs_arch minimax = fixture_arch_file("minimax_m2/MiniMaxAI__MiniMax-M2.reduced.json");
+    assert_int_equal(minimax.checkpoint.format, GS_WF_FP8_BLOCK);
+
+    /* compressed-tensors (llm-compressor) schemes and GPTQ, read from quantization_config */
+#define LLAMA_WITH(q)                                                                              \
+    "{\"model_type\":\"llama\",\"hidden_size\":4096,\"num_hidden_layers\":32,"                       \
+    "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"intermediate_size\":14336,"              \
+    "\"vocab_size\":128256,\"quantization_config\":" q "}"
+    struct gs_arch q = fixture_arch(LLAMA_WITH("{\"quant_method\":\"compressed-tensors\",\"config_groups\":"
+                                              "{\"group_0\":{\"weights\":{\"num_bits\":4,"
+                                              "\"type\":\"int\",\"strategy\":\"group\","
+                                              "\"group_size\":32}}}}"));
+    assert_true(q.checkpoint.quantized);
+    assert_int_equal(q.checkpoint.format, GS_WF_AWQ);
+    assert_int_equal(q.checkpoint.group_size, 32);
+    q = fixture_arch(LLAMA_WITH("{\"quant_method\":\"compressed-tensors\",\"config_groups\":"
+                               "{\"group_0\":{\"weights\":{\"num_bits\":8,\"type\":\"float\","
+                               "\"strategy\":\"channel\"}}}}"));
+    assert_int_equal(q.checkpoint.format, GS_WF_FP8_PER_CHANNEL);
+    q = fixture_arch(LLAMA_WITH("{\"quant_method\":\"gptq\",\"bits\":4,\"group_size\":64}"));
+    assert_int_equal(q.checkpoint.format, GS_WF_GPTQ);
+    assert_int_equal(q.checkpoint.group_size, 64);
+    /* a scheme gpusizer does not size: bf16, and the detail says so */
+    q = fixture_arch(LLAMA_WITH("{\"quant_method\":\"hqq\",\"nbits\":4}"));
+    assert_false(q.checkpoint.quantized);
+    assert_non_null(strstr(q.checkpoint.detail, "\"hqq\" is not a format gpusizer sizes"));
 
     /* gpt-oss-20b weights: experts 24 x 32 x (2880 x 5760 + 2880 x 2880) in MXFP4 (17 bytes per
      * 32) with their biases in bf16, everything else in bf16 */
@@ -233,6 +271,9 @@ static void test_every_fixture_estimates(void **state)
         "stablelm/stabilityai__stablelm-2-zephyr-1_6b.json", "gpt_oss/openai__gpt-oss-20b.json",
         "olmoe/allenai__OLMoE-1B-7B-0924.json", "glm4_moe/zai-org__GLM-4.5-Air.json",
         "kimi_k2/moonshotai__Kimi-K2-Instruct.json", "deepseek_v32/deepseek-ai__DeepSeek-V3.2.json",
+        "phimoe/microsoft__Phi-3.5-MoE-instruct.reduced.json",
+        "minimax_m2/MiniMaxAI__MiniMax-M2.reduced.json",
+        "seed_oss/ByteDance-Seed__Seed-OSS-36B-Instruct.reduced.json",
     };
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         struct gs_model_spec m;

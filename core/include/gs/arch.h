@@ -177,7 +177,8 @@ struct gs_checkpoint {
     uint8_t format;          /* enum gs_weight_format */
     uint64_t group_size;     /* GPTQ/AWQ */
     bool experts_only;       /* only routed experts are quantized (gpt-oss mxfp4) */
-    char detail[160];        /* what the config says, for the assumption */
+    char detail[160];        /* what the config says, for the assumption; also set (with
+                                quantized false) for a quantization_config gpusizer cannot size */
 };
 
 struct gs_arch {
