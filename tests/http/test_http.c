@@ -199,6 +199,19 @@ static void test_estimate_acceptance(void **state)
     json_decref(body);
     free(r.body);
 
+    /* a pasted config with Python's non-standard literals (Mamba configs carry
+     * "time_step_limit": [0.0, Infinity]) is read, the literals as null */
+    r = post_json("{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":4096,"
+                  "\"num_hidden_layers\":32,\"num_attention_heads\":32,\"num_key_value_heads\":8,"
+                  "\"intermediate_size\":14336,\"vocab_size\":128256,"
+                  "\"time_step_limit\":[0.0,Infinity],\"rope_theta\":NaN}}}");
+    assert_int_equal(r.status, 200);
+    body = parse(&r);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(body, "model"), "parameters")),
+                     8030261248LL);
+    json_decref(body);
+    free(r.body);
+
     /* Llama 3.1 70B in bf16 does not fit one H100: negative headroom */
     r = post_json("{\"model\":\"llama-3.1-70b\",\"gpu\":\"h100\"}");
     assert_int_equal(r.status, 200);
@@ -227,6 +240,9 @@ static void test_bad_requests(void **state)
     expect_problem(&r, 400, "/model");
     r = post_json("{\"model\":\"llama-3.1-8b\",\"gpu\":\"tpu\"}");
     expect_problem(&r, 400, "/gpu");
+    /* a config of a model type gpusizer cannot read: 422, naming the type */
+    r = post_json("{\"model\":{\"config\":{\"model_type\":\"rwkv7\",\"hidden_size\":8}}}");
+    expect_problem(&r, 422, "/model/config/model_type");
     r = request("GET", "/v1/nothing", NULL, NULL, 0);
     expect_problem(&r, 404, NULL);
     r = request("GET", "/v1/estimate", NULL, NULL, 0);
