@@ -55,6 +55,11 @@ static void mixer_widths(const struct gs_block *b, uint64_t *q, uint64_t *k, uin
         *o = s->heads * s->v_head_dim;
         *k = s->kv_heads * s->head_dim;
         *v = s->kv_heads * s->v_head_dim;
+        /* a parallel hybrid (Falcon-H1) also runs a recurrent mixer beside attention */
+        *q += b->rec.in_width;
+        *k += b->rec.conv_channels;
+        *v += b->rec.inner;
+        *o += b->rec.inner;
         return;
     case GS_MIXER_RECURRENT:
         *q = b->rec.in_width;
@@ -128,8 +133,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
                 p.core = add(c, p.core, mul(c, e + 1, scores));
         }
     }
-    if (b->attn.cross) { /* a second attention block (its own Q/K/V/O and core; its norm is
-                            among the block's norms) */
+    if (b->attn.cross && !b->attn.cross_only) { /* a second attention block (its own Q/K/V/O
+                                                   and core; its norm among the block's norms) */
         p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, tokens), q + k + v + o));
         p.core = mul(c, 2, p.core);
     }

@@ -150,22 +150,28 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
         const uint64_t n = counts[i];
         if (n == 0)
             continue;
-        if (b->mixer == GS_MIXER_RECURRENT) {
+        /* a recurrent mixer's state; a parallel hybrid (Falcon-H1: attention and Mamba-2 side
+         * by side in one layer) holds both the state and the attention cache */
+        const bool has_state = b->rec.conv_channels != 0 || b->rec.state_heads != 0;
+        if (has_state) {
             out->recurrent_layers += n;
             out->state_bytes_per_sequence = gs_add(out->state_bytes_per_sequence,
                                                    gs_mul(state_bytes(&b->rec, e, t, ovf), n, ovf),
                                                    ovf);
-            continue;
         }
+        if (b->mixer == GS_MIXER_RECURRENT)
+            continue;
         const uint64_t one = attention_token_bytes(b, dtype, e, t, ovf);
         if (one == 0 || (!b->attn.cached && b->mixer == GS_MIXER_ATTENTION))
             continue; /* encoder-only attention: no cache (EncoderOnlyAttentionSpec) */
         if (out->layer_token_bytes == 0)
             out->layer_token_bytes = one;
         const uint64_t bytes = gs_mul(one, n, ovf);
-        out->bytes_per_token = gs_add(out->bytes_per_token, bytes, ovf);
         if (b->attn.cross)
             out->cross_token_bytes = gs_add(out->cross_token_bytes, bytes, ovf);
+        if (b->attn.cross && b->attn.cross_only)
+            continue; /* CrossAttentionSpec only: nothing per decoder token */
+        out->bytes_per_token = gs_add(out->bytes_per_token, bytes, ovf);
         if (b->mixer == GS_MIXER_MLA && b->attn.index_heads)
             out->indexer_token_bytes = gs_add(out->indexer_token_bytes,
                                               gs_mul(indexer_bytes(&b->attn), n, ovf), ovf);

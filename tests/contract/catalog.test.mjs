@@ -140,7 +140,11 @@ describe('catalog API, with an API key configured', () => {
       const ready = await call(server, 'GET', '/readyz');
       assert.equal(ready.body.models, body.total, '/readyz counts the same models');
       for (const m of body.items) {
-        if (m.architecture) assert.equal(m.architecture.model_type, m.family, `${m.id}: family is the model_type`);
+        if (m.architecture) {
+          assert.equal(m.architecture.model_type, m.family, `${m.id}: family is the model_type`);
+          const layers = m.architecture.layer_kinds.reduce((n, k) => n + k.layers, 0);
+          assert.equal(layers, m.architecture.num_hidden_layers, `${m.id}: layer_kinds cover every decoder layer`);
+        }
         assert.ok(m.aliases.every((a) => a.toLowerCase() !== m.id), `${m.id}: no alias repeats the id`);
       }
     });
@@ -334,6 +338,7 @@ describe('catalog API, with an API key configured', () => {
       assert.equal(model.body.parameters, 8030261248);
       assert.equal(model.res.headers.get('etag'), model.body.etag);
       assert.equal(model.body.architecture.head_dim, 128);
+      assert.deepEqual(model.body.architecture.layer_kinds, [{ layers: 32, attention: 'full', mlp: 'dense' }]);
       assertProblem(await get('/v1/gpus/tpu-v5', { specPath: '/v1/gpus/{id}' }), 404);
       assertProblem(await get('/v1/models/llama-9', { specPath: '/v1/models/{id}' }), 404);
       assertProblem(await get('/v1/gpus/tpu-v5/prices', { specPath: '/v1/gpus/{id}/prices' }), 404);
@@ -793,6 +798,7 @@ describe('catalog API, with an API key configured', () => {
       assert.equal(body.publisher, null);
       assert.equal(body.architecture.head_dim, 64);
       assert.equal(body.architecture.tie_word_embeddings, true);
+      assert.deepEqual(body.architecture.layer_kinds, [{ layers: 16, attention: 'full', mlp: 'dense' }]);
       // the new model sizes like any catalog model
       const est = await call(server, 'POST', '/v1/estimate', { body: { model: 'CT-LLAMA' } });
       assert.equal(est.res.status, 200);
@@ -821,7 +827,8 @@ describe('catalog API, with an API key configured', () => {
       const opts = { specPath: '/v1/models/{id}' };
       assertProblem(await write('PUT', '/v1/models/ct-bad', { ...opts, body: { name: 'x', config_source: 'x' } }), 400, '/config');
       assertProblem(await write('PUT', '/v1/models/ct-bad', { ...opts,
-        body: { name: 'x', config_source: 'x', config: { ...LLAMA_1B_CONFIG, model_type: 'mamba' } } }), 400);
+        body: { name: 'x', config_source: 'x', config: { ...LLAMA_1B_CONFIG, model_type: 'rwkv7',
+          architectures: ['RWKV7ForCausalLM'] } } }), 400, '/config/model_type');
       const { hidden_size: _drop, ...noWidth } = LLAMA_1B_CONFIG;
       assertProblem(await write('PUT', '/v1/models/ct-bad', { ...opts,
         body: { name: 'x', config_source: 'x', config: noWidth } }), 400, '/config/hidden_size');

@@ -109,6 +109,12 @@ test('every request example matches the request schema, and bad requests do not'
     { model: { parameters: 1e15 }, mode: 'inference', precision: { weights: 'int4' } },
     { model: { config: { model_type: 'llama', hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 1,
       intermediate_size: 8, vocab_size: 8, rope_scaling: null } } },
+    // any model_type is schema-valid; one gpusizer cannot read is a 422 from the server, not a schema error
+    { model: { config: { model_type: 'rwkv7', architectures: ['RWKV7ForCausalLM'], hidden_size: 8,
+      num_hidden_layers: 1, num_attention_heads: 1, intermediate_size: 8, vocab_size: 8 } } },
+    { model: 'x', mode: 'training', training: { lora: { targets: ['c_attn', 'query_key_value', 'wqkv', 'in_proj'] } } },
+    { model: 'x', mode: 'training', training: { lora: { targets: 'all_linear' } } },
+    { model: 'x', mode: 'training', training: { lora: { targets: ['model.layers.0.self_attn.q_proj'] } } },
   ];
   for (const body of good) assert.ok(validate(body), `${JSON.stringify(body)}: ${JSON.stringify(validate.errors)}`);
   const bad = [
@@ -125,9 +131,16 @@ test('every request example matches the request schema, and bad requests do not'
     { model: 'x', precision: {} },
     { model: 'x', precision: { weights: 'bf16', kv: 'fp8' } },
     { model: 'x', mode: 'serving' },
-    { model: { config: { model_type: 'mamba', hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 1,
+    { model: { config: { model_type: 5, hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 1,
       intermediate_size: 8, vocab_size: 8 } } },
-    { model: { config: { model_type: 'llama' } } },
+    { model: { config: { model_type: '', hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 1,
+      intermediate_size: 8, vocab_size: 8 } } },
+    { model: { config: { hidden_size: 8 } } },
+    { model: { config: { model_type: 'llama', architectures: 'LlamaForCausalLM' } } },
+    { model: 'x', mode: 'training', training: { lora: { targets: 'q-proj' } } },
+    { model: 'x', mode: 'training', training: { lora: { targets: [] } } },
+    { model: 'x', mode: 'training', training: { lora: { targets: ['a'.repeat(32)] } } },
+    { model: 'x', mode: 'training', training: { lora: { targets: Array.from({ length: 17 }, (_, i) => `m${i}`) } } },
   ];
   for (const body of bad) assert.equal(validate(body), false, `${JSON.stringify(body)} should be invalid`);
 });

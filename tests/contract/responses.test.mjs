@@ -55,6 +55,62 @@ const LLAMA_32_1B_CONFIG = {
   rope_scaling: { factor: 32.0, high_freq_factor: 4.0, low_freq_factor: 1.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
 };
 
+// deepseek-ai/DeepSeek-V3 config.json (abridged to the fields gpusizer reads): fp8 e4m3 weights with 128x128
+// block scales, one stored multi-token-prediction layer.
+const DEEPSEEK_V3_CONFIG = {
+  architectures: ['DeepseekV3ForCausalLM'],
+  model_type: 'deepseek_v3',
+  hidden_size: 7168,
+  intermediate_size: 18432,
+  moe_intermediate_size: 2048,
+  num_hidden_layers: 61,
+  first_k_dense_replace: 3,
+  moe_layer_freq: 1,
+  n_routed_experts: 256,
+  n_shared_experts: 1,
+  num_experts_per_tok: 8,
+  n_group: 8,
+  topk_group: 4,
+  num_attention_heads: 128,
+  num_key_value_heads: 128,
+  q_lora_rank: 1536,
+  kv_lora_rank: 512,
+  qk_nope_head_dim: 128,
+  qk_rope_head_dim: 64,
+  v_head_dim: 128,
+  num_nextn_predict_layers: 1,
+  vocab_size: 129280,
+  max_position_embeddings: 163840,
+  tie_word_embeddings: false,
+  torch_dtype: 'bfloat16',
+  quantization_config: { activation_scheme: 'dynamic', fmt: 'e4m3', quant_method: 'fp8', weight_block_size: [128, 128] },
+};
+const DEEPSEEK_V3_PARAMETERS = 671026404352; // what transformers builds: 61 layers, no MTP
+const DEEPSEEK_V3_MTP = 13463426304; // the MTP layer the checkpoint stores besides (685B in all on the model card)
+
+// google/gemma-3-1b-it config.json (tests/fixtures/configs/gemma3_text): 26 layers, every sixth global.
+const GEMMA3_1B_CONFIG = {
+  architectures: ['Gemma3ForCausalLM'],
+  model_type: 'gemma3_text',
+  attention_bias: false,
+  head_dim: 256,
+  hidden_size: 1152,
+  intermediate_size: 6912,
+  max_position_embeddings: 32768,
+  num_attention_heads: 4,
+  num_hidden_layers: 26,
+  num_key_value_heads: 1,
+  query_pre_attn_scalar: 256,
+  rms_norm_eps: 1e-6,
+  rope_local_base_freq: 10000,
+  rope_scaling: null,
+  rope_theta: 1000000,
+  sliding_window: 512,
+  sliding_window_pattern: 6,
+  torch_dtype: 'bfloat16',
+  vocab_size: 262144,
+};
+
 let server;
 let spec;
 
@@ -72,8 +128,26 @@ function assertConsistent(est) {
   );
   if (est.model.breakdown) {
     const b = est.model.breakdown;
-    assert.equal(b.embedding + b.attention + b.mlp + b.experts + b.norms + b.lm_head + b.other, est.model.parameters,
-      'breakdown sums to parameters');
+    assert.equal(b.embedding + b.attention + b.mlp + b.experts + b.norms + b.lm_head + b.other + b.vision + b.audio,
+      est.model.parameters, 'breakdown (all but mtp, which the checkpoint stores beyond parameters) sums to parameters');
+    assert.ok(Array.isArray(est.model.layer_kinds) && est.model.layer_kinds.length > 0, 'an architecture has layer kinds');
+  }
+  if (est.kv_cache) {
+    const kv = est.kv_cache;
+    for (const name of ['full_attention_layers', 'window_layers', 'recurrent_layers', 'state_bytes_per_sequence',
+      'indexer_bytes_per_token']) {
+      assert.ok(Number.isInteger(kv[name]) && kv[name] >= 0, `kv_cache.${name} is an integer >= 0`);
+    }
+    if (est.model.layer_kinds) {
+      const count = (...kinds) => est.model.layer_kinds.filter((k) => kinds.includes(k.attention))
+        .reduce((n, k) => n + k.layers, 0);
+      const p = est.parallelism?.pipeline ?? 1;
+      if (p === 1) {
+        assert.equal(kv.full_attention_layers, count('full', 'mla', 'mla_sparse'), 'full-attention layers by kind');
+        assert.equal(kv.window_layers, count('sliding', 'chunked'), 'window layers by kind');
+        assert.equal(kv.recurrent_layers, count('recurrent'), 'recurrent layers by kind');
+      }
+    }
   }
   if (est.fit) {
     assert.equal(est.fit.headroom_bytes, est.fit.limit_bytes - g.total_bytes, 'headroom = limit - total');
@@ -196,8 +270,9 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(body.model.parameters, LLAMA_8B);
       assert.deepEqual(body.model.breakdown, {
         embedding: 525336576, attention: 1342177280, mlp: 5637144576, experts: 0, norms: 266240,
-        lm_head: 525336576, other: 0,
+        lm_head: 525336576, other: 0, vision: 0, audio: 0, mtp: 0,
       });
+      assert.deepEqual(body.model.layer_kinds, [{ layers: 32, attention: 'full', mlp: 'dense' }]);
       // estimation.md 0.5: active excludes the untied input embedding (8,030,261,248 - 128256*4096)
       assert.equal(body.model.active_parameters, LLAMA_8B - 525336576);
       assert.equal(body.model.trainable_parameters, LLAMA_8B);
@@ -222,6 +297,7 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
         { id: null, name: null, source: 'parameters', family: null, parameters: 7e9 },
       );
       assert.equal('breakdown' in body.model, false);
+      assert.equal('layer_kinds' in body.model, false, 'a raw count has no layers');
       assert.equal(body.mode, 'training');
       assert.deepEqual(body.precision, { weights: 'fp32', regime: 'fp32' });
       assert.equal(body.per_gpu.weights_bytes, 28000000000);
@@ -456,12 +532,110 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assertProblem(await estimate({ model: 'llama-3.1-8b', gpu: 'tpu-v5' }), 400, '/gpu');
     });
 
-    test('unsupported model_type -> 400 naming the supported ones', async () => {
-      const r = await estimate({ model: { config: { ...MISTRAL_CONFIG, model_type: 'mamba' } } });
-      assertProblem(r, 400);
-      const text = JSON.stringify(r.body);
-      assert.match(text, /llama/);
-      assert.match(text, /mistral/);
+    test('unsupported model_type (and an unknown architectures[0]) -> 422 naming the supported ones', async () => {
+      const config = { ...MISTRAL_CONFIG, model_type: 'rwkv7', architectures: ['RWKV7ForCausalLM'] };
+      const r = await estimate({ model: { config } });
+      assertProblem(r, 422, '/model/config/model_type');
+      assert.equal(r.body.type, 'urn:gpusizer:problem:unsupported-model-type');
+      assert.equal(r.body.errors[0].pointer, '/model/config/model_type');
+      const detail = r.body.errors[0].detail;
+      assert.match(detail, /rwkv7/);
+      assert.match(detail, /\bllama\b/);
+      assert.match(detail, /\bmistral\b/);
+      assert.match(detail, /"parameters"/, 'the detail suggests a raw parameter count');
+      // /v1/fit and /v1/recommend read the model the same way
+      assertProblem(await call('POST', '/v1/fit', { body: { model: { config }, gpu: 'h100-sxm-80gb' } }), 422,
+        '/model/config/model_type');
+      assertProblem(await call('POST', '/v1/recommend', { body: { model: { config } } }), 422,
+        '/model/config/model_type');
+    });
+
+    test('an unknown model_type with a known architectures[0] class is read as that class', async () => {
+      const { res, body } = await estimate({ model: { config: { ...MISTRAL_CONFIG, model_type: 'my_mistral_finetune' } } });
+      assert.equal(res.status, 200, JSON.stringify(body));
+      assertConsistent(body);
+      assert.equal(body.model.family, 'my_mistral_finetune', 'family is the config\'s own model_type');
+      assert.equal(body.model.parameters, MISTRAL_7B);
+      const note = body.assumptions.find((a) => a.name === 'architecture_read_as');
+      assert.ok(note, JSON.stringify(body.assumptions));
+      assert.match(note.detail, /mistral/);
+    });
+
+    test('a DeepSeek-V3 config with an fp8 block quantization_config is sized as fp8_block by default', async () => {
+      const { res, body } = await estimate({ model: { config: DEEPSEEK_V3_CONFIG },
+        inference: { batch_size: 1, prompt_tokens: 1000, output_tokens: 1000 } });
+      assert.equal(res.status, 200, JSON.stringify(body));
+      assertConsistent(body);
+      assert.equal(body.model.family, 'deepseek_v3');
+      assert.equal(body.model.parameters, DEEPSEEK_V3_PARAMETERS);
+      assert.equal(body.model.breakdown.mtp, DEEPSEEK_V3_MTP, 'the stored MTP layer is counted beyond parameters');
+      assert.equal(body.model.breakdown.vision, 0);
+      assert.equal(body.model.breakdown.audio, 0);
+      assert.deepEqual(body.model.layer_kinds, [
+        { layers: 3, attention: 'mla', mlp: 'dense' },
+        { layers: 58, attention: 'mla', mlp: 'moe', experts: 256, experts_per_token: 8 },
+      ]);
+      assert.deepEqual(body.precision, { weights: 'fp8_block' }, 'the checkpoint\'s own format');
+      const note = body.assumptions.find((a) => a.name === 'checkpoint_precision');
+      assert.ok(note, JSON.stringify(body.assumptions));
+      assert.match(note.detail, /fp8/);
+      assert.equal(body.assumptions.some((a) => a.name === 'precision'), false, 'no bf16 default was assumed');
+      // MLA caches one latent of kv_lora_rank + qk_rope_head_dim per layer: 61 x 576 x 2 bytes
+      assert.equal(body.kv_cache.bytes_per_token, 61 * 576 * 2);
+      assert.equal(body.kv_cache.full_attention_layers, 61);
+      assert.equal(body.kv_cache.window_layers, 0);
+      assert.equal(body.kv_cache.recurrent_layers, 0);
+      assert.equal(body.kv_cache.state_bytes_per_sequence, 0);
+      assert.equal(body.kv_cache.indexer_bytes_per_token, 0, 'V3 has no sparse-attention indexer');
+      assert.equal('cross_bytes_per_encoder_token' in body.kv_cache, false);
+
+      // a precision in the request wins over the checkpoint's
+      const bf16 = await estimate({ model: { config: DEEPSEEK_V3_CONFIG }, precision: { weights: 'bf16' } });
+      assert.equal(bf16.res.status, 200);
+      assert.deepEqual(bf16.body.precision, { weights: 'bf16' });
+      assert.equal(bf16.body.assumptions.some((a) => a.name === 'checkpoint_precision'), false);
+      assert.ok(bf16.body.per_gpu.weights_bytes > body.per_gpu.weights_bytes, 'fp8 weights are smaller than bf16');
+    });
+
+    test('a gemma3_text config with sliding_window_pattern has sliding and full layer kinds', async () => {
+      const { res, body } = await estimate({ model: { config: GEMMA3_1B_CONFIG },
+        inference: { batch_size: 2, prompt_tokens: 1000, output_tokens: 1000 } });
+      assert.equal(res.status, 200, JSON.stringify(body));
+      assertConsistent(body);
+      assert.equal(body.model.family, 'gemma3_text');
+      assert.equal(body.model.parameters, 999885952);
+      assert.equal(body.model.breakdown.lm_head, 0, 'tied');
+      const kinds = body.model.layer_kinds;
+      const sliding = kinds.find((k) => k.attention === 'sliding');
+      const full = kinds.find((k) => k.attention === 'full');
+      assert.ok(sliding && full, JSON.stringify(kinds));
+      // sliding_window_pattern 6: every sixth layer is global, 4 of 26
+      assert.deepEqual(sliding, { layers: 22, attention: 'sliding', mlp: 'dense', window: 512 });
+      assert.deepEqual(full, { layers: 4, attention: 'full', mlp: 'dense' });
+      assert.equal(kinds.reduce((n, k) => n + k.layers, 0), 26);
+      // bytes_per_token keeps its meaning: K and V of every attention layer, sliding ones included
+      assert.equal(body.kv_cache.bytes_per_token, 26 * 2 * 1 * 256 * 2);
+      assert.equal(body.kv_cache.full_attention_layers, 4);
+      assert.equal(body.kv_cache.window_layers, 22);
+      assert.equal(body.kv_cache.recurrent_layers, 0);
+      assert.equal(body.kv_cache.state_bytes_per_sequence, 0);
+      assert.equal(body.kv_cache.indexer_bytes_per_token, 0);
+    });
+
+    test('LoRA targets are module names of the model; an unknown one -> 400 listing its linear modules', async () => {
+      const ok = await estimate({ model: 'llama-3.1-8b', mode: 'training',
+        training: { lora: { rank: 8, targets: ['q_proj', 'v_proj'] } } });
+      assert.equal(ok.res.status, 200, JSON.stringify(ok.body));
+      assert.equal(ok.body.training.method, 'lora');
+      const r = await estimate({ model: 'llama-3.1-8b', mode: 'training',
+        training: { lora: { targets: ['q_proj', 'c_attn'] } } });
+      assertProblem(r, 400, '/training/lora/targets');
+      const detail = r.body.errors.find((e) => e.pointer === '/training/lora/targets').detail;
+      assert.match(detail, /c_attn/);
+      assert.match(detail, /q_proj/);
+      assert.match(detail, /down_proj/);
+      assertProblem(await estimate({ model: 'llama-3.1-8b', mode: 'training',
+        training: { lora: { targets: 'q-proj' } } }), 400, '/training/lora/targets');
     });
 
     test('config missing a required field -> 400 pointing into the config', async () => {

@@ -1,3 +1,10 @@
+/*
+ * test_models_multimodal.c - the vision and audio readers (server/models/
+ * multimodal.c) against the published configs in tests/fixtures/configs/
+ * and the module-by-module arithmetic in each fixture's README.md: exact
+ * parameter totals, the vision/audio component, active parameters, layer
+ * kinds, KV bytes per token and a serving estimate.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -5,13 +12,377 @@
 
 #include <cmocka.h>
 
-static void test_pending(void **state)
+#include "arch_fixture.h"
+#include "gs/estimate.h"
+#include "gs/inference.h"
+#include "hfconfig.h"
+
+#include <jansson.h>
+#include <string.h>
+
+static struct gs_kv_layout kv(const struct gs_arch *a, uint64_t tensor)
+{
+    struct gs_kv_layout layout;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, tensor, 1, &layout, &err), GS_OK);
+    return layout;
+}
+
+/* Decoder layers whose block matches: attention span, cross-attention, MoE. */
+static uint64_t layers_where(const struct gs_arch *a, int span, int cross, int moe)
+{
+    uint64_t n = 0;
+    for (uint64_t l = 0; l < a->num_hidden_layers; l++) {
+        const struct gs_block *b = &a->blocks[a->layer_block[l]];
+        if ((span < 0 || b->attn.span == span) && (cross < 0 || b->attn.cross == (cross != 0)) &&
+            (moe < 0 || (b->mlp.kind == GS_MLP_MOE) == (moe != 0)))
+            n++;
+    }
+    return n;
+}
+
+/* Every tower is of `part` and attends bidirectionally (no KV cache). */
+static void towers_are(const struct gs_arch *a, size_t count, enum gs_part part, bool encoder)
+{
+    assert_int_equal(a->tower_count, count);
+    for (size_t i = 0; i < a->tower_count; i++) {
+        const struct gs_tower *t = &a->towers[i];
+        assert_int_equal(t->part, part);
+        assert_int_equal(t->encoder, encoder);
+        assert_int_equal(a->blocks[t->block].mixer, GS_MIXER_ATTENTION);
+        assert_false(a->blocks[t->block].attn.cached);
+    }
+}
+
+/* The per-GPU estimate for bf16 serving of `batch` sequences of `context`
+ * tokens (`prompt` of them encoder tokens for cross-attention models) on
+ * vLLM; checks it runs, weighs 2 bytes per parameter (towers are 16-bit
+ * anyway) and returns the KV bytes it needs. */
+static uint64_t serve(const struct gs_arch *a, uint64_t batch, uint64_t context, uint64_t prompt)
+{
+    static struct gs_model_spec m;
+    static struct gs_estimate e;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = *a;
+    struct gs_workload w;
+    memset(&w, 0, sizeof(w));
+    w.mode = GS_MODE_INFERENCE;
+    w.weights = GS_DTYPE_BF16;
+    gs_training_defaults(&w.training);
+    gs_parallelism_defaults(&w.parallelism);
+    w.serving.present = true;
+    w.serving.batch_size = batch;
+    w.serving.context_length = context;
+    w.serving.prompt_tokens = prompt;
+    w.serving.kv_dtype = GS_KV_AUTO;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    struct gs_error err;
+    gs_error_init(&err);
+    const enum gs_status st = gs_estimate_compute(&m, &w, &e, &err);
+    if (st != GS_OK)
+        fail_msg("%s: %s %s", a->model_type, err.count ? err.items[0].pointer : "",
+                 err.count ? err.items[0].detail : "");
+    assert_true(e.has_serving);
+    assert_true(e.has_breakdown);
+    const struct gs_param_count c = fixture_count(a);
+    assert_int_equal(e.parameters, c.total);
+    assert_int_equal(e.per_gpu.weights_bytes, 2 * c.total);
+    assert_int_equal(e.per_gpu.kv_cache_bytes, e.serving.kv_needed_bytes);
+    return e.per_gpu.kv_cache_bytes;
+}
+
+/* gemma3/README.md: text 3,880,263,168 + SigLIP 416,866,032 + projector
+ * 1152*2560 + 1152 = 2,950,272 = 4,300,079,472 ("4.3B"). Tied, so the
+ * active count is the text model. 34 layers, (l+1) % 6 == 0 global: 29
+ * sliding (window 1024) and 5 full; 2*4*256*2 = 4,096 B per layer-token. */
+static void test_gemma3(void **state)
 {
     (void)state;
+    const struct gs_arch a = fixture_arch_file("gemma3/google__gemma-3-4b-it.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 4300079472ULL);
+    assert_int_equal(c.vision, 416866032ULL + 2950272ULL);
+    assert_int_equal(c.active, 3880263168ULL);
+    assert_int_equal(c.embedding, 671252480ULL); /* 262208 * 2560, defaulted vocab */
+    assert_int_equal(c.lm_head, 0);
+    assert_string_equal(a.model_type, "gemma3");
+    assert_int_equal(a.num_hidden_layers, 34);
+    assert_int_equal(layers_where(&a, GS_SPAN_SLIDING, -1, -1), 29);
+    assert_int_equal(layers_where(&a, GS_SPAN_FULL, -1, -1), 5);
+    towers_are(&a, 1, GS_PART_VISION, false);
+    assert_int_equal(a.towers[0].layers, 27);
+    const struct gs_kv_layout k = kv(&a, 1);
+    assert_int_equal(k.layer_token_bytes, 4096);
+    assert_int_equal(k.full_layers, 5);
+    assert_int_equal(k.full_token_bytes, 5 * 4096);
+    assert_int_equal(k.window_count, 1);
+    assert_int_equal(k.windows[0].window, 1024);
+    assert_int_equal(k.windows[0].token_bytes, 29 * 4096);
+    assert_int_equal(k.bytes_per_token, 139264);
+    assert_int_equal(k.cross_token_bytes, 0);
+    /* 1,024 tokens: every layer holds all of them (the window covers the
+     * context): 139,264 * 1,024 = 142,606,336 */
+    assert_int_equal(serve(&a, 1, 1024, 0), 142606336ULL);
+}
+
+/* mistral3/README.md: text 23,572,403,200 + Pixtral 403,305,472 +
+ * projector 35,652,608 = 24,011,361,280 ("24B"). Untied: active = text -
+ * embedding 671,088,640 = 22,901,314,560. 40 full layers, 2*8*128*2 =
+ * 4,096 B each: 163,840 B per token. */
+static void test_mistral3(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch_file("mistral3/mistralai__Mistral-Small-3.1-24B-Instruct-2503.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 24011361280ULL);
+    assert_int_equal(c.vision, 403305472ULL + 35652608ULL);
+    assert_int_equal(c.active, 22901314560ULL);
+    assert_int_equal(c.lm_head, 671088640ULL);
+    assert_int_equal(layers_where(&a, GS_SPAN_FULL, 0, 0), 40);
+    towers_are(&a, 1, GS_PART_VISION, false);
+    const struct gs_kv_layout k = kv(&a, 1);
+    assert_int_equal(k.bytes_per_token, 163840);
+    assert_int_equal(k.full_token_bytes, 163840);
+    assert_int_equal(k.window_layers, 0);
+    /* 4,096 tokens: 163,840 * 4,096 = 671,088,640 */
+    assert_int_equal(serve(&a, 1, 4096, 0), 671088640ULL);
+}
+
+/* qwen2_5_vl/README.md: 3B = 3,754,622,976 (vision 668,684,288, tied, so
+ * active = text 3,085,938,688); 7B = 8,292,166,656 (vision 676,550,144,
+ * untied: active = 7,070,619,136 + 544,997,376 head - 544,997,376
+ * embedding). KV: 3B 36 * 2*2*128*2 = 36,864 B; 7B 28 * 2,048 = 57,344 B. */
+static void test_qwen2_5_vl(void **state)
+{
+    (void)state;
+    const struct gs_arch s = fixture_arch_file("qwen2_5_vl/Qwen__Qwen2.5-VL-3B-Instruct.json");
+    struct gs_param_count c = fixture_count(&s);
+    assert_int_equal(c.total, 3754622976ULL);
+    assert_int_equal(c.vision, 668684288ULL);
+    assert_int_equal(c.active, 3085938688ULL);
+    assert_int_equal(c.lm_head, 0);
+    towers_are(&s, 1, GS_PART_VISION, false);
+    assert_int_equal(s.towers[0].layers, 32);
+    assert_int_equal(kv(&s, 1).bytes_per_token, 36864);
+    /* 4,096 tokens: 36,864 * 4,096 = 150,994,944 */
+    assert_int_equal(serve(&s, 1, 4096, 0), 150994944ULL);
+
+    const struct gs_arch l = fixture_arch_file("qwen2_5_vl/Qwen__Qwen2.5-VL-7B-Instruct.json");
+    c = fixture_count(&l);
+    assert_int_equal(c.total, 8292166656ULL);
+    assert_int_equal(c.vision, 676550144ULL);
+    assert_int_equal(c.active, 7070619136ULL);
+    assert_int_equal(c.lm_head, 544997376ULL);
+    assert_int_equal(layers_where(&l, GS_SPAN_FULL, 0, 0), 28);
+    assert_int_equal(kv(&l, 1).bytes_per_token, 57344);
+    /* tensor 4 over 4 KV heads: one head, 2*1*128*2 = 512 B a layer */
+    assert_int_equal(kv(&l, 4).bytes_per_token, 28 * 512);
+}
+
+/* mllama/README.md: text 9,775,192,080 + vision 863,567,379 + projector
+ * 31,461,376 = 10,670,220,835 ("10.7B"). Active = text - the 128,264-row
+ * embedding 525,369,344 = 9,249,822,736. Layers: 8 cross-attention (in
+ * place of self-attention at [3, 8, ..., 38]) and 32 self-attention. KV per
+ * vision token: 8 cross layers * 4,096 = 32,768 B; per text token the 32
+ * self-attention layers hold 32 * 4,096 = 131,072 B (README); the cross
+ * layers cache no text tokens. */
+static void test_mllama(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch_file("mllama/meta-llama__Llama-3.2-11B-Vision-Instruct.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 10670220835ULL);
+    assert_int_equal(c.vision, 863567379ULL + 31461376ULL);
+    assert_int_equal(c.active, 9249822736ULL);
+    assert_int_equal(c.embedding, 128264ULL * 4096);
+    assert_int_equal(c.lm_head, 128256ULL * 4096);
+    assert_int_equal(layers_where(&a, -1, 1, -1), 8);
+    assert_int_equal(layers_where(&a, -1, 0, -1), 32);
+    assert_true(a.blocks[a.layer_block[3]].attn.cross);
+    assert_false(a.blocks[a.layer_block[4]].attn.cross);
+    assert_true(a.blocks[a.layer_block[38]].attn.cross);
+    towers_are(&a, 2, GS_PART_VISION, true);
+    assert_int_equal(a.towers[0].layers + a.towers[1].layers, 32 + 8);
+    const struct gs_kv_layout k = kv(&a, 1);
+    assert_int_equal(k.layer_token_bytes, 4096);
+    assert_int_equal(k.cross_token_bytes, 32768);
+    assert_int_equal(k.bytes_per_token, 131072);
+    assert_int_equal(k.full_layers, 32);
+    /* 4 tiles = 6,404 vision tokens + 4,096 text tokens: text 256 blocks *
+     * 16 * 131,072 = 536,870,912; vision ceil(6404/16) = 401 blocks * 16 *
+     * 32,768 = 210,239,488; together 747,110,400 */
+    assert_int_equal(serve(&a, 1, 6404 + 4096, 6404), 747110400ULL);
+}
+
+/* llama4/README.md: text 107,769,861,120 + vision 850,960,896 + projector
+ * 20,971,520 = 108,641,793,536 ("109B"); active without the untied input
+ * embedding 16,138,408,960 ("17B" with it: 17,172,894,720). Every layer
+ * routes (interleave_moe_layer_step 1); no_rope_layers defaults to NoPE on
+ * every 4th layer: 12 full, 36 chunked (8192). 4,096 B a layer-token:
+ * full 49,152, chunked 147,456. */
+static void test_llama4(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch_file("llama4/meta-llama__Llama-4-Scout-17B-16E-Instruct.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 108641793536ULL);
+    assert_int_equal(c.vision, 850960896ULL + 20971520ULL);
+    assert_int_equal(c.active, 16138408960ULL);
+    assert_int_equal(c.active + 202048ULL * 5120, 17172894720ULL);
+    /* experts: 48 * (16 * 3*5120*8192 + router 5120*16) */
+    assert_int_equal(c.experts, 48ULL * (16ULL * 3 * 5120 * 8192 + 5120 * 16));
+    assert_int_equal(gs_arch_moe_layers(&a), 48);
+    assert_int_equal(layers_where(&a, -1, -1, 0), 0);
+    assert_int_equal(layers_where(&a, GS_SPAN_CHUNKED, -1, 1), 36);
+    assert_int_equal(layers_where(&a, GS_SPAN_FULL, -1, 1), 12);
+    for (uint64_t l = 0; l < 48; l++) { /* layers 3, 7, ..., 47 are NoPE and global */
+        const struct gs_attention *s = &a.blocks[a.layer_block[l]].attn;
+        assert_int_equal(s->nope, (l + 1) % 4 == 0);
+        assert_int_equal(s->span == GS_SPAN_FULL, (l + 1) % 4 == 0);
+    }
+    towers_are(&a, 1, GS_PART_VISION, false);
+    const struct gs_kv_layout k = kv(&a, 1);
+    assert_int_equal(k.full_layers, 12);
+    assert_int_equal(k.full_token_bytes, 49152);
+    assert_int_equal(k.window_count, 1);
+    assert_true(k.windows[0].chunked);
+    assert_int_equal(k.windows[0].window, 8192);
+    assert_int_equal(k.windows[0].token_bytes, 147456);
+    assert_int_equal(k.bytes_per_token, 196608);
+    /* tensor 8 over 8 KV heads: 512 B a layer on each GPU, 8x that in all */
+    const struct gs_kv_layout k8 = kv(&a, 8);
+    assert_int_equal(k8.bytes_per_token, 48 * 512);
+    assert_int_equal(k8.bytes_per_token_total, 196608);
+    /* 4,096 tokens, below the chunk: all 48 layers hold them,
+     * 196,608 * 4,096 = 805,306,368 */
+    assert_int_equal(serve(&a, 1, 4096, 0), 805306368ULL);
+}
+
+/* whisper/README.md: large-v3 = 1,543,490,560 (encoder 636,968,960 as
+ * audio; tied proj_out, so active = decoder 906,521,600); small =
+ * 241,734,912 (encoder 88,154,112). KV per decoder token and per encoder
+ * token alike: layers * 4d B = 32 * 5,120 = 163,840 (large-v3), 12 * 3,072 =
+ * 36,864 (small). */
+static void test_whisper(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("whisper/openai__whisper-large-v3.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 1543490560ULL);
+    assert_int_equal(c.audio, 636968960ULL);
+    assert_int_equal(c.vision, 0);
+    assert_int_equal(c.active, 906521600ULL);
+    assert_int_equal(c.lm_head, 0);
+    assert_int_equal(a.num_hidden_layers, 32);
+    assert_int_equal(layers_where(&a, -1, 1, -1), 32);
+    towers_are(&a, 1, GS_PART_AUDIO, true);
+    assert_int_equal(a.towers[0].layers, 32);
+    const struct gs_kv_layout k = kv(&a, 1);
+    assert_int_equal(k.bytes_per_token, 163840);
+    assert_int_equal(k.cross_token_bytes, 163840);
+    /* 30 s of audio (1,500 encoder tokens) + 448 decoder tokens: 28 blocks
+     * * 16 * 163,840 = 73,400,320 + ceil(1500/16) = 94 blocks * 16 *
+     * 163,840 = 246,415,360; together 319,815,680 */
+    assert_int_equal(serve(&a, 1, 1500 + 448, 1500), 319815680ULL);
+
+    const struct gs_arch s = fixture_arch_file("whisper/openai__whisper-small.json");
+    const struct gs_param_count cs = fixture_count(&s);
+    assert_int_equal(cs.total, 241734912ULL);
+    assert_int_equal(cs.audio, 88154112ULL);
+    const struct gs_kv_layout ks = kv(&s, 1);
+    assert_int_equal(ks.bytes_per_token, 36864);
+    assert_int_equal(ks.cross_token_bytes, 36864);
+}
+
+/* WhisperConfig's defaults are whisper-tiny's (d 384, 4 + 4 layers, 6
+ * heads, ffn 1536, vocab 51865, 80 mels). Attention 4d^2 + 3d = 590,976;
+ * encoder layer + 2 LayerNorms 1,536 + fc1 591,360 + fc2 590,208 =
+ * 1,774,080; decoder layer 2 * 590,976 + 2,304 + 1,181,568 = 2,365,824;
+ * encoder conv1 92,544 + conv2 442,752 + positions 576,000 + 4 layers
+ * 7,096,320 + norm 768 = 8,208,384; decoder embed 19,916,160 + positions
+ * 172,032 + 4 layers 9,463,296 + norm 768 = 29,552,256; total 37,760,640
+ * (the HF page's "37.8M" for openai/whisper-tiny). */
+static void test_whisper_defaults(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch("{\"model_type\": \"whisper\"}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.audio, 8208384ULL);
+    assert_int_equal(c.total, 37760640ULL);
+}
+
+/* Gemma 3 with no vision_config builds SiglipVisionConfig() (768 wide, 12
+ * layers, 224 px / 16 = 196 patches) with its attention-pooling head:
+ * patch conv 3*16*16*768 + 768 = 590,592; positions 196*768 = 150,528;
+ * layer 4*(768^2+768) 2,362,368 + fc1 2,362,368 + fc2 2,360,064 + 2 LN
+ * 3,072 = 7,087,872, x 12 = 85,054,464; post_layernorm 1,536; head: probe
+ * 768 + in_proj 3*768^2 + 3*768 = 1,771,776 + out_proj 590,592 + LN 1,536 +
+ * mlp 4,722,432 = 7,087,104; projector 768*2560 + 768 = 1,966,848. */
+static void test_gemma3_default_vision(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"gemma3\", \"text_config\": {\"hidden_size\": 2560,"
+        " \"intermediate_size\": 10240, \"num_hidden_layers\": 34, \"sliding_window\": 1024}}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.vision, 590592ULL + 150528 + 85054464 + 1536 + 7087104 + 1966848);
+    assert_int_equal(c.total - c.vision, 3880263168ULL);
+}
+
+/* Errors point where the field sits in the nested config. */
+static void expect_error(const char *text, const char *pointer)
+{
+    json_error_t jerr;
+    json_t *config = json_loads(text, 0, &jerr);
+    assert_non_null(config);
+    static struct gs_arch arch;
+    struct gs_error err;
+    gs_error_init(&err);
+    const enum gs_status st = hfconfig_to_arch(config, "/model/config", &arch, &err);
+    json_decref(config);
+    assert_int_equal(st, GS_ERR_INVALID); /* models_read: any reader error */
+    assert_true(err.count >= 1);
+    assert_string_equal(err.items[0].pointer, pointer);
+}
+
+static void test_nested_error_pointers(void **state)
+{
+    (void)state;
+    expect_error("{\"model_type\": \"gemma3\", \"text_config\": {\"num_hidden_layers\": \"x\"}}",
+                 "/model/config/text_config/num_hidden_layers");
+    expect_error("{\"model_type\": \"gemma3\", \"vision_config\": {\"patch_size\": 0}}",
+                 "/model/config/vision_config/patch_size");
+    expect_error("{\"model_type\": \"mllama\","
+                 " \"text_config\": {\"cross_attention_layers\": [3, 99]}}",
+                 "/model/config/text_config/cross_attention_layers");
+    expect_error("{\"model_type\": \"mistral3\", \"text_config\": {\"model_type\": \"t5\"}}",
+                 "/model/config/text_config/model_type");
+    expect_error("{\"model_type\": \"llama4\", \"vision_config\": [1]}",
+                 "/model/config/vision_config");
+    expect_error("{\"model_type\": \"qwen2_5_vl\", \"hidden_size\": 2048, \"vocab_size\": 10,"
+                 " \"num_hidden_layers\": 2, \"num_attention_heads\": 16,"
+                 " \"intermediate_size\": 64, \"vision_config\": {\"depth\": -1}}",
+                 "/model/config/vision_config/depth");
+    expect_error("{\"model_type\": \"whisper\", \"d_model\": 0}", "/model/config/d_model");
 }
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_pending)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gemma3),
+        cmocka_unit_test(test_gemma3_default_vision),
+        cmocka_unit_test(test_mistral3),
+        cmocka_unit_test(test_qwen2_5_vl),
+        cmocka_unit_test(test_mllama),
+        cmocka_unit_test(test_llama4),
+        cmocka_unit_test(test_whisper),
+        cmocka_unit_test(test_whisper_defaults),
+        cmocka_unit_test(test_nested_error_pointers),
+    };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

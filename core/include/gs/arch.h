@@ -120,6 +120,8 @@ struct gs_attention {
     bool cached;             /* false: bidirectional encoder attention, no KV cache */
     bool cross;              /* the layer also attends to an encoder's output through a second
                                 attention of the same shape, cached over the encoder tokens */
+    bool cross_only;         /* with `cross`: the layer attends only to the encoder's output
+                                (Mllama's cross-attention layers), caching no text tokens */
     bool nope;               /* no rotary embedding on this layer (NoPE); memory is unchanged */
     /* multi-head latent attention */
     uint64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim;
@@ -128,7 +130,9 @@ struct gs_attention {
 };
 
 /* A fixed-size state per sequence (vLLM's MambaSpec): a causal-convolution
- * window and a recurrent state. */
+ * window and a recurrent state. Set on GS_MIXER_RECURRENT blocks, and on
+ * attention blocks of parallel hybrids that run a Mamba mixer beside
+ * attention in the same layer (Falcon-H1). */
 struct gs_recurrent {
     uint64_t conv_channels, conv_kernel; /* conv state: channels x (kernel - 1) */
     uint64_t state_heads;                /* the recurrent state: heads x rows x cols */
