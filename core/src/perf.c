@@ -71,6 +71,28 @@ static double attention_flops(const struct gs_arch *a, double context)
     return flops;
 }
 
+/* Bytes of cache one sequence reads in a decode step at `context` tokens:
+ * full-attention layers over every token (DeepSeek's sparse attention over
+ * its index_topk selected tokens, its indexer over every key), windowed
+ * layers over their window, recurrent layers their fixed state. */
+static double cache_read_bytes(const struct gs_decode_input *in, double context)
+{
+    const struct gs_kv_layout *kv = in->kv;
+    if (kv == NULL)
+        return context * (double)in->kv_bytes_per_token_per_gpu;
+    const struct gs_block *attn = gs_arch_attention_block(in->arch);
+    double attended = context;
+    if (attn != NULL && attn->mixer == GS_MIXER_MLA && attn->attn.index_topk > 0 &&
+        (double)attn->attn.index_topk < attended)
+        attended = (double)attn->attn.index_topk;
+    double bytes = attended * (double)kv->full_token_bytes + context * (double)kv->indexer_token_bytes;
+    for (size_t i = 0; i < kv->window_count; i++) {
+        const double w = (double)kv->windows[i].window;
+        bytes += (w < context ? w : context) * (double)kv->windows[i].token_bytes;
+    }
+    return bytes + (double)kv->state_bytes_per_sequence;
+}
+
 bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
                     const struct gs_efficiency *eff, struct gs_decode_result *out)
 {
@@ -98,8 +120,7 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
     }
     /* p stages in turn, each with 1/p of the batch in flight: the weights are read p times a
      * cycle on each GPU, the KV cache once */
-    out->memory_seconds =
-        (p * weights + batch * context * (double)in->kv_bytes_per_token_per_gpu) / bw;
+    out->memory_seconds = (p * weights + batch * cache_read_bytes(in, context)) / bw;
     const double flops_per_token =
         2.0 * (double)in->active_parameters + attention_flops(in->arch, context);
     out->compute_seconds = batch * flops_per_token / (t * p * compute);

@@ -178,6 +178,7 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m, const st
         .batch = batch,
         .prompt_tokens = d->prompt_tokens,
         .output_tokens = d->output_tokens ? d->output_tokens : 1,
+        .kv = &r->kv,
     };
     plan->has_throughput = gs_perf_decode(&in, &gpu->perf, eff, &plan->decode);
     uint64_t replicas = 1;

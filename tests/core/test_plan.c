@@ -49,7 +49,7 @@ static void test_decode_upper_bounds(void **state)
     eff.decode_bandwidth_permille = 1000;
     eff.decode_compute_permille = 1000;
     struct gs_decode_input in = {&a, 6607343616ULL, 6738415616ULL, 0, 13476831232ULL, 524288, 1, 1,
-                                 1, 0, 0};
+                                 1, 0, 0, NULL};
     struct gs_decode_result r;
     assert_true(gs_perf_decode(&in, &g, &eff, &r));
     close_to(r.decode_tokens_per_s, 3350e9 / 13476831232.0, 1e-9);
@@ -78,7 +78,7 @@ static void test_prefill(void **state)
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
     struct gs_decode_input in = {&a, 6607343616ULL, 6738415616ULL, 0, 13476831232ULL, 524288, 1, 1,
-                                 1, 4096, 1};
+                                 1, 4096, 1, NULL};
     struct gs_decode_result r;
     assert_true(gs_perf_decode(&in, &g, &eff, &r));
     const double flops = 2.0 * 6607343616.0 * 4096 + 2.0 * 32 * 4096.0 * 4096 * 32 * 128;
@@ -107,7 +107,7 @@ static void test_moe_experts_touched(void **state)
     const uint64_t batch[] = {1, 4, 8};
     for (size_t i = 0; i < 3; i++) {
         struct gs_decode_input in = {&a, 12748853248ULL, 46702792704ULL, 45097156608ULL,
-                                     93405585408ULL, 131072, 1, 1, batch[i], 0, 1};
+                                     93405585408ULL, 131072, 1, 1, batch[i], 0, 1, NULL};
         struct gs_decode_result r;
         assert_true(gs_perf_decode(&in, &g, &eff, &r));
         close_to(r.experts_touched, want[i], 0.01);

@@ -18,6 +18,7 @@
 #define GS_PERF_H
 
 #include "gs/arch.h"
+#include "gs/inference.h"
 #include "gs/training.h"
 
 #include <stdbool.h>
@@ -73,6 +74,11 @@ struct gs_decode_input {
     uint64_t tensor, pipeline;
     uint64_t batch;                 /* concurrent sequences */
     uint64_t prompt_tokens, output_tokens;
+    /* the KV layout on one GPU, when known: each step then reads the full layers' cache
+     * over the context, windowed layers over their window, DeepSeek sparse attention's
+     * top-k latents plus every indexer key, and recurrent state once (NULL: every layer
+     * over the context at kv_bytes_per_token_per_gpu) */
+    const struct gs_kv_layout *kv;
 };
 
 struct gs_decode_result {
