@@ -87,7 +87,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         fprintf(stderr, "gpusizer: GPUSIZER_THREADS=%s is not a thread count\n", env);
         return -1;
     }
-    for (int i = 2; i < argc; i++) {
+    for (int i = 2; i < argc; i += 2) { /* --flag value pairs */
         const char *flag = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = value != NULL;
@@ -111,7 +111,6 @@ static int parse_options(int argc, char **argv, struct options *o)
             fprintf(stderr, "gpusizer: bad value for %s\n", flag);
             return -1;
         }
-        i++;
     }
     return 0;
 }
