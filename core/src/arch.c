@@ -49,6 +49,11 @@ void gs_arch_stage(const struct gs_arch *a, uint64_t stages, uint64_t stage, uin
 void gs_arch_count_blocks(const struct gs_arch *a, uint64_t first, uint64_t end,
                           uint64_t counts[GS_BLOCKS_MAX])
 {
+    if (first == 0 && end >= a->num_hidden_layers && a->num_hidden_layers <= GS_LAYERS_MAX) {
+        /* the whole stack: the builders keep these counts */
+        memcpy(counts, a->block_layers, sizeof(uint64_t) * GS_BLOCKS_MAX);
+        return;
+    }
     memset(counts, 0, sizeof(uint64_t) * GS_BLOCKS_MAX);
     if (end > a->num_hidden_layers)
         end = a->num_hidden_layers;

@@ -40,11 +40,13 @@ struct gs_block *gs_arch_block(struct gs_arch *a, size_t index)
 void gs_arch_set_layers(struct gs_arch *a, uint64_t layers, size_t block)
 {
     a->num_hidden_layers = layers;
+    memset(a->block_layers, 0, sizeof(a->block_layers));
     if (layers > GS_LAYERS_MAX || block >= GS_BLOCKS_MAX) {
         a->overflow = true;
         return;
     }
     memset(a->layer_block, (int)block, (size_t)layers);
+    a->block_layers[block] = layers;
 }
 
 void gs_arch_set_layer(struct gs_arch *a, uint64_t layer, size_t block)
@@ -53,7 +55,9 @@ void gs_arch_set_layer(struct gs_arch *a, uint64_t layer, size_t block)
         a->overflow = true;
         return;
     }
+    a->block_layers[a->layer_block[layer]]--;
     a->layer_block[layer] = (uint8_t)block;
+    a->block_layers[block]++;
 }
 
 static void push(struct gs_arch *a, struct gs_module *list, size_t *n, size_t cap,

@@ -201,6 +201,7 @@ struct gs_arch {
     /* the decoder stack */
     uint64_t num_hidden_layers;
     uint8_t layer_block[GS_LAYERS_MAX];
+    uint64_t block_layers[GS_BLOCKS_MAX]; /* layers of each block, kept by the builders */
     size_t block_count;
     struct gs_block blocks[GS_BLOCKS_MAX];
     size_t tower_count;
