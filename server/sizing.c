@@ -1056,6 +1056,7 @@ static bool change_at_count(const struct sizing *s, const struct fit_change *c,
     w.gpu_is_a100 = g->is_a100;
     p->tensor = p->pipeline = p->data = p->expert = 1;
     if (w.mode == GS_MODE_INFERENCE) {
+        w.parallelism.uneven_stages = true;
         uint64_t t = 1;
         while (t * 2 <= count && t * 2 <= g->gpus_per_node)
             t *= 2;

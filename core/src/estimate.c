@@ -276,6 +276,7 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
         gs_parallelism_defaults(&par);
         par.tensor = t2;
         par.pipeline = p;
+        par.uneven_stages = true;
         if (gs_parallelism_validate(&par, &m->arch, NULL) != GS_OK ||
             inference_weights(m, w, e, t2, p, f, &weights, NULL) != GS_OK)
             continue;
@@ -421,6 +422,7 @@ static enum gs_status compute_inference(const struct gs_model_spec *m, const str
         gs_parallelism_defaults(&par);
         par.tensor = t;
         par.pipeline = p;
+        par.uneven_stages = true; /* vLLM splits layers as evenly as it can (get_pp_indices) */
         enum gs_status st = gs_parallelism_validate(&par, m->has_arch ? &m->arch : NULL, err);
         if (st != GS_OK)
             return st;

@@ -236,6 +236,7 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         struct gs_parallelism par;
         gs_parallelism_defaults(&par);
         par.tensor = t;
+        par.uneven_stages = true;
         if (!layout_valid(m, &par))
             continue;
         widest = t;
@@ -250,6 +251,7 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         gs_parallelism_defaults(&par);
         par.tensor = widest;
         par.pipeline = p;
+        par.uneven_stages = true; /* serving: vLLM's get_pp_indices splits any layer count */
         if ((!exact || widest * p <= exact) && layout_valid(m, &par)) {
             out[n][0] = widest;
             out[n++][1] = p;

@@ -290,6 +290,50 @@ static void test_edit_distance(void **state)
     assert_int_equal(gs_edit_distance(long_word, "a"), (size_t)-1);
 }
 
+/* Serving splits layers as vLLM's get_pp_indices does, so DeepSeek-V3's 61
+ * layers run on 2 stages (31 + 30): the first holds layers 0-30 (3 dense,
+ * 28 MoE) and the embedding, the second 30 MoE layers, the final norm and
+ * the head. Training keeps Megatron's rule that the stages divide the
+ * layers. Per stage in bf16 at TP 1 (parameter counts from the
+ * description): the most loaded GPU is the second, its 30 MoE layers
+ * outweighing the first stage's 28 MoE and 3 dense layers. */
+static void test_uneven_pipeline_stages(void **state)
+{
+    (void)state;
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = fixture_deepseek_v3();
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.parallelism.pipeline = 2;
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
+    assert_int_equal(e.gpu_count, 2);
+    /* layer sizes from the count: every MoE layer is the same, so is every dense one */
+    const struct gs_param_count c = e.params;
+    const uint64_t moe_layer = (c.total - c.embedding - c.lm_head - 7168 -
+                                3 * (c.attention / 61 + 3 * 7168ULL * 18432 + 2 * 7168)) / 58;
+    const uint64_t dense_layer = c.attention / 61 + 3 * 7168ULL * 18432 + 2 * 7168;
+    const uint64_t first = 3 * dense_layer + 28 * moe_layer + c.embedding;
+    const uint64_t last = 30 * moe_layer + 7168 + c.lm_head;
+    assert_true(last > first);
+    assert_int_equal(e.per_gpu.weights_bytes, 2 * last);
+    /* three stages would not divide 61 layers for Megatron */
+    w = workload(GS_MODE_TRAINING, GS_DTYPE_BF16);
+    w.parallelism.pipeline = 3;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
+    /* nor can serving run more stages than layers */
+    w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.parallelism.pipeline = 62;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_precision_names),
         cmocka_unit_test(test_checked_arithmetic),
         cmocka_unit_test(test_edit_distance),
+        cmocka_unit_test(test_uneven_pipeline_stages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,6 +75,9 @@ struct gs_parallelism {
     enum gs_offload offload;
     bool distributed_optimizer; /* Megatron: optimizer states sharded over data x context */
     uint64_t gpus_per_node;   /* for host memory per node */
+    bool uneven_stages;       /* serving: stages may hold different numbers of layers, as vLLM's
+                                 get_pp_indices splits them; training (Megatron) needs the pipeline
+                                 degree to divide the layers */
 };
 
 /* Sets the defaults a request starts from: batch and sequence unknown, one
@@ -88,7 +91,7 @@ uint64_t gs_parallelism_world(const struct gs_parallelism *parallelism);
 
 /* Checks the parallel layout against the architecture (estimation.md §6):
  * tensor divides attention heads and is a multiple or divisor of KV heads,
- * pipeline divides layers, expert divides the experts and the
+ * pipeline divides layers (with uneven_stages: at most one stage per layer), expert divides the experts and the
  * expert-parallel grid, sequence parallelism needs tensor > 1, offload
  * needs ZeRO, parameter offload needs ZeRO-3. Pointers are request paths
  * ("/parallelism/tensor"). `arch` may be NULL (raw parameter count). */
