@@ -10,6 +10,22 @@
 #include <stdint.h>
 #include <string.h>
 
+/* How a board's GPUs talk, from its catalog row: NVLink through NVSwitch on
+ * SXM/OAM boards, NVLink bridges between pairs, else PCIe; Hopper and later
+ * NVLink boards form their own class (vllm.c's communication buffers). */
+uint8_t codec_gpu_link(const struct catalog_gpu *g)
+{
+    const char *ic = g->interconnect != NULL ? g->interconnect : "";
+    const char *arch = g->architecture != NULL ? g->architecture : "";
+    if (strstr(ic, "NVLink") == NULL || strstr(ic, "only") != NULL)
+        return GS_LINK_PCIE;
+    if (strstr(ic, "bridge") != NULL) /* pairs joined by a bridge, no switch */
+        return GS_LINK_NVLINK;
+    if (strstr(arch, "Hopper") != NULL || strstr(arch, "Blackwell") != NULL)
+        return GS_LINK_NVSWITCH;
+    return GS_LINK_NVLINK;
+}
+
 json_t *codec_u64(uint64_t value)
 {
     return json_integer(value > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)value);
@@ -245,6 +261,7 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
         out->workload.gpu_total_bytes = out->gpu->usable_memory_bytes ? out->gpu->usable_memory_bytes
                                                                       : out->gpu->memory_bytes;
         out->workload.gpu_is_a100 = strncmp(out->gpu->id, "a100", 4) == 0;
+        out->workload.gpu_link = codec_gpu_link(out->gpu);
     }
     ok &= codec_decode_parity(json_object_get(body, "parity"), out, err);
     if (!ok && out->model_status == GS_ERR_UNKNOWN_MODEL)

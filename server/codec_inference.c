@@ -2,9 +2,11 @@
 #include "codec_inference.h"
 
 #include "codec.h"
+#include "embedded.h"
 #include "jsonv.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 static const char *const inference_keys[] = {
@@ -12,7 +14,9 @@ static const char *const inference_keys[] = {
     "output_tokens",       "engine",                 "kv_cache_dtype",
     "gpu_memory_utilization", "free_memory_fraction", "mem_fraction_static",
     "cuda_memory_fraction", "block_size",            "max_num_batched_tokens",
-    "max_num_seqs",        NULL};
+    "max_num_seqs",        "engine_version",         "enforce_eager",
+    "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb",
+    NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", NULL};
 static const char *const engine_names[] = {"vllm", "sglang", "tensorrt_llm", "tgi", "generic", NULL};
 static const char *const kv_names[] = {"auto", "bf16", "fp16", "fp8", "fp8_e5m2",
@@ -51,6 +55,75 @@ static void read_fraction(const json_t *section, const char *key, uint64_t *perm
     *permille = (uint64_t)llround(x * 1000);
     if (*permille == 0)
         *permille = 1;
+}
+
+/* "0.19.0", "0.10.1.1", "v0.6.4": major.minor.patch (a fourth part is a
+ * post-release of the same rules), each part below 100. */
+bool codec_parse_engine_version(const char *text, uint32_t *out)
+{
+    unsigned part[3] = {0, 0, 0};
+    size_t n = 0;
+    const char *p = text;
+    if (*p == 'v')
+        p++;
+    while (n < 4) {
+        if (*p < '0' || *p > '9')
+            return false;
+        unsigned v = 0;
+        while (*p >= '0' && *p <= '9' && v < 1000)
+            v = v * 10 + (unsigned)(*p++ - '0');
+        if (v >= 100)
+            return false;
+        if (n < 3)
+            part[n] = v;
+        n++;
+        if (*p == '\0')
+            break;
+        if (*p++ != '.')
+            return false;
+    }
+    if (*p != '\0' || n < 2)
+        return false;
+    *out = part[0] * 10000 + part[1] * 100 + part[2];
+    return *out != 0;
+}
+
+static void read_engine_knobs(const json_t *section, struct gs_engine_config *e, bool *ok,
+                              struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, "engine_version");
+    if (v != NULL && (!json_is_string(v) || !codec_parse_engine_version(json_string_value(v), &e->version))) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference/engine_version",
+                     "must be a release such as \"0.19.0\" or \"0.6.4\"");
+        *ok = false;
+    }
+    v = json_object_get(section, "enforce_eager");
+    if (v != NULL && !jsonv_bool(v, "/inference/enforce_eager", &e->enforce_eager, err))
+        *ok = false;
+    v = json_object_get(section, "enable_chunked_prefill");
+    bool chunked = false;
+    if (v != NULL) {
+        if (jsonv_bool(v, "/inference/enable_chunked_prefill", &chunked, err))
+            e->chunked_prefill = chunked ? GS_CHUNKED_PREFILL_ON : GS_CHUNKED_PREFILL_OFF;
+        else
+            *ok = false;
+    }
+    v = json_object_get(section, "kv_cache_memory_bytes");
+    if (v != NULL) {
+        if (jsonv_uint(v, "/inference/kv_cache_memory_bytes", 1, (uint64_t)1 << 50,
+                       &e->kv_cache_memory_bytes, err))
+            e->has_kv_cache_memory_bytes = true;
+        else
+            *ok = false;
+    }
+    v = json_object_get(section, "cpu_offload_gb");
+    if (v != NULL) {
+        double gb = 0;
+        if (jsonv_number(v, "/inference/cpu_offload_gb", -1e-300, 1e6, &gb, err))
+            e->cpu_offload_bytes = (uint64_t)llround(gb * (double)(1u << 30));
+        else
+            *ok = false;
+    }
 }
 
 bool codec_decode_inference(const json_t *section, struct gs_serving *out, struct gs_error *err)
@@ -118,6 +191,7 @@ bool codec_decode_inference(const json_t *section, struct gs_serving *out, struc
     read_uint(section, "max_num_batched_tokens", 1, TOKENS_MAX, &out->engine.max_num_batched_tokens,
               &ok, err);
     read_uint(section, "max_num_seqs", 1, (uint64_t)1 << 20, &out->engine.max_num_seqs, &ok, err);
+    read_engine_knobs(section, &out->engine, &ok, err);
     return ok;
 }
 
@@ -168,6 +242,36 @@ static json_t *fraction(uint64_t permille)
     return json_real((double)permille / 1000.0);
 }
 
+extern const struct gs_embedded_file gs_calibration_files[];
+
+/* kv_cache.accuracy: bytes per token are exact; vLLM's capacity is
+ * calibrated, with the median and worst error bench/calibrate.sh measured on
+ * the real startup logs in tests/fixtures/calibration (bench/calibration.json,
+ * compiled in). */
+static json_t *measured_calibration; /* parsed once, then read-only */
+static pthread_once_t calibration_once = PTHREAD_ONCE_INIT;
+
+static void load_calibration(void)
+{
+    json_error_t jerr;
+    measured_calibration = json_loadb((const char *)gs_calibration_files[0].data,
+                                      gs_calibration_files[0].size, 0, &jerr);
+}
+
+static json_t *accuracy(enum gs_engine engine)
+{
+    pthread_once(&calibration_once, load_calibration);
+    const bool calibrated = engine == GS_ENGINE_VLLM && measured_calibration != NULL;
+    json_t *out = json_pack("{s:s, s:s}", "bytes_per_token", "exact", "capacity",
+                            calibrated ? "calibrated" : "modelled");
+    if (out != NULL && calibrated &&
+        json_object_set_new(out, "calibration", json_deep_copy(measured_calibration)) != 0) {
+        json_decref(out);
+        out = NULL;
+    }
+    return out;
+}
+
 bool codec_encode_serving(json_t *body, const struct gs_serving *s, const struct gs_estimate *est)
 {
     const struct gs_inference_result *r = &est->serving;
@@ -196,7 +300,8 @@ bool codec_encode_serving(json_t *body, const struct gs_serving *s, const struct
         return ok;
     ok = put(kv, "blocks", codec_u64(r->blocks)) && put(kv, "max_tokens", codec_u64(r->max_tokens)) &&
          put(kv, "max_concurrency", codec_u64(r->max_concurrency)) &&
-         put(kv, "max_context", codec_u64(r->max_context));
+         put(kv, "max_context", codec_u64(r->max_context)) &&
+         put(kv, "accuracy", accuracy(s->engine.engine));
     const struct gs_budget *b = &r->budget;
     json_t *budget = json_pack(
         "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "engine",

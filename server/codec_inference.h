@@ -22,4 +22,8 @@ bool codec_decode_inference_parallelism(const json_t *section, struct gs_paralle
 bool codec_encode_serving(json_t *body, const struct gs_serving *serving,
                           const struct gs_estimate *est);
 
+/* Parses an engine release ("0.19.0") into major * 10000 + minor * 100 +
+ * patch; false when it is not one. */
+bool codec_parse_engine_version(const char *text, uint32_t *out);
+
 #endif

@@ -428,6 +428,7 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
     memset(out, 0, sizeof(*out));
     out->usable_bytes = g->usable_memory_bytes ? g->usable_memory_bytes : g->memory_bytes;
     out->is_a100 = strncmp(g->id, "a100", 4) == 0;
+    out->link = codec_gpu_link(g);
     out->fp8 = g->fp8_tflops.present;
     out->gpus_per_node = s->gpus_per_node           ? s->gpus_per_node
                          : g->gpus_per_node.present ? (uint64_t)g->gpus_per_node.value
@@ -1019,6 +1020,7 @@ static void layout_workload(const struct sizing *s, const struct gs_plan *plan,
     w->training.recompute = plan->recompute;
     w->gpu_total_bytes = g->usable_bytes;
     w->gpu_is_a100 = g->is_a100;
+    w->gpu_link = g->link;
 }
 
 static bool batch_fits(const struct sizing *s, const struct gs_plan *plan,
@@ -1054,6 +1056,7 @@ static bool change_at_count(const struct sizing *s, const struct fit_change *c,
     gs_parallelism_defaults(&w.parallelism);
     w.gpu_total_bytes = g->usable_bytes;
     w.gpu_is_a100 = g->is_a100;
+    w.gpu_link = g->link;
     p->tensor = p->pipeline = p->data = p->expert = 1;
     if (w.mode == GS_MODE_INFERENCE) {
         w.parallelism.uneven_stages = true;

@@ -221,6 +221,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->model_bytes = gs_workload_format(w) == GS_WF_FP32 ? 4 : 2; /* "auto" KV follows the model dtype */
     in->gpu_total_bytes = w->gpu_total_bytes;
     in->gpu_is_a100 = w->gpu_is_a100;
+    in->link = w->gpu_link;
     in->engine = w->serving.engine;
 }
 
@@ -340,6 +341,42 @@ static const char *engine_block_source(enum gs_engine engine)
     return "generic profile: contiguous per-token cache, no paging";
 }
 
+/* vLLM sizes the pool from the worker with the fewest blocks (V1
+ * kv_cache_utils.get_kv_cache_configs: "Change the num_blocks of each rank to
+ * the smallest among all ranks"; V0 executors take min(num_gpu_blocks)):
+ * every pipeline stage with its own weights, layers and profile (the last
+ * with the sampler); ranks on a node other than the first also hold NCCL's
+ * network buffers. The stage that binds becomes the answer. */
+static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const struct gs_workload *w,
+                                         uint64_t t, uint64_t p, enum gs_weight_format f,
+                                         struct gs_inference_result *out, struct gs_error *err)
+{
+    const uint64_t node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
+    bool first = true;
+    for (uint64_t s = 0; s < p; s++) {
+        struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only};
+        uint64_t weights = 0;
+        enum gs_status st = gs_weights_bytes_stage(&m->arch, &r, s, &weights, err);
+        if (st != GS_OK)
+            return st;
+        struct gs_inference_input in;
+        struct gs_inference_result res;
+        serving_input(m, w, weights, t, p, w->serving.kv_dtype, w->serving.context_length, &in);
+        in.has_stage = true;
+        in.stage = s;
+        in.cross_node = s * t >= node;
+        st = gs_inference_compute(&in, &res, err);
+        if (st != GS_OK)
+            return st;
+        if (first || res.budget.kv_bytes <= 0 || (out->budget.kv_bytes > 0 && res.blocks < out->blocks)) {
+            if (first || out->budget.kv_bytes > 0 || res.budget.kv_bytes < out->budget.kv_bytes)
+                *out = res;
+        }
+        first = false;
+    }
+    return GS_OK;
+}
+
 static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workload *w,
                             struct gs_estimate *e, uint64_t t, uint64_t p, enum gs_weight_format f,
                             struct gs_error *err)
@@ -354,6 +391,11 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     enum gs_status st = gs_inference_compute(&in, &e->serving, err);
     if (st != GS_OK)
         return st;
+    if (p > 1 && w->gpu_total_bytes && w->serving.engine.engine == GS_ENGINE_VLLM) {
+        st = least_roomy_worker(m, w, t, p, f, &e->serving, err);
+        if (st != GS_OK)
+            return st;
+    }
     e->has_serving = true;
     const struct gs_inference_result *r = &e->serving;
     bool ovf = false;
@@ -366,22 +408,44 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     assume_value(e, "block_size", r->block_size, "KV cache block (page) size in tokens",
                  w->serving.engine.block_size ? "as given in the request"
                                               : engine_block_source(engine));
+    if (r->release != NULL) {
+        assume(e, "engine_release", r->release->name, r->release->source);
+        assume_value(e, "profile_tokens", r->max_num_batched_tokens,
+                     r->chunked_prefill ? "tokens the profile run processes (chunked prefill on)"
+                                        : "tokens the profile run processes (chunked prefill off: "
+                                          "at least max_model_len)",
+                     r->release->v1 ? "vLLM EngineArgs.get_batch_defaults and "
+                                      "_set_default_max_num_seqs_and_batched_tokens_args"
+                                    : "vLLM SchedulerConfig max_num_batched_tokens and "
+                                      "EngineArgs.create_engine_config (chunked prefill past 32k)");
+        if (!gs_vllm_modeled(w->serving.engine.version))
+            warn(e, "engine_release_not_modeled",
+                 "vLLM releases before 0.6.4 kept everything resident after profiling in their "
+                 "accounting, which cannot be predicted; sized with the 0.6.4 rules");
+        if (r->release->graphs_subtracted && !w->serving.engine.has_cuda_graph_bytes)
+            warn(e, "cuda_graphs_not_estimated",
+                 "this vLLM release subtracts its CUDA-graph memory estimate (0.5-1.1 GiB per GPU "
+                 "in 0.19 logs), which gpusizer does not model: the capacity is an upper bound; "
+                 "give cuda_graph_bytes");
+    }
     assume_value(e, "activation_peak_bytes", r->budget.activation_bytes,
                  w->serving.engine.has_activation_bytes
                      ? "profiled activation peak, as given in the request"
-                     : "profiled activation peak: max_num_batched_tokens through one layer's "
-                       "transients plus the sampler's logits for min(tokens, max_num_seqs) requests",
-                 "estimation.md 4.4 estimator [U], same order as vLLM's logged 1.26 GiB for "
-                 "Llama-3-8B");
+                     : "profiled activation peak: the largest layer's transients for the profile "
+                       "run's tokens (attention or MLP phase, fused-MoE caches), and on the last "
+                       "pipeline stage the sampler over min(tokens, max_num_seqs) requests",
+                 "vLLM profile_run / _dummy_sampler_run; fused_moe.py fused_experts_impl "
+                 "intermediate caches; docs/vllm-kv-budget-research.md");
     assume_value(e, "non_torch_bytes", r->budget.non_torch_bytes,
-                 "memory outside PyTorch's allocator: CUDA context, cuBLAS, NCCL and custom "
-                 "all-reduce buffers",
-                 "vLLM log for Llama-3-8B on H100: non_torch_memory 1.79 GiB (TP 1), 3.58 GiB (TP "
-                 "2), vllm PR #10511; estimation.md 4.5");
+                 "memory outside PyTorch's allocator the engine counts: kernel modules loaded while "
+                 "profiling (and the CUDA context where the release counts device-wide memory), NCCL "
+                 "and custom all-reduce buffers by interconnect, network buffers across nodes",
+                 "core/src/vllm.c (vLLM memory_profiling; custom_all_reduce.py; public startup "
+                 "logs: PR #12126, issue #14447, llm-d planner and llm-k8s logs)");
     assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
-                 "CUDA graph memory: 0 unless given; vLLM versions that profile graphs subtract "
-                 "a few hundred MiB to about 1 GiB",
-                 "vLLM capture_model logs; estimation.md 4.4-4.5 [U]");
+                 "CUDA graph memory: 0 unless given; subtracted only where the release does "
+                 "(vLLM 0.21 on)",
+                 "vLLM PRs #30515 and #38284");
     if (!r->has_budget)
         warn(e, "engine_budget_needs_gpu",
              "name a gpu to get the engine's KV budget, blocks, capacity and start verdict");

@@ -140,7 +140,8 @@ static void add_window(struct gs_kv_layout *out, const struct gs_attention *s, u
 
 /* The layout of decoder layers [first, end) on one GPU. */
 static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64_t e, uint64_t t,
-                         uint64_t first, uint64_t end, struct gs_kv_layout *out, bool *ovf)
+                         uint64_t first, uint64_t end, bool pad_mla, struct gs_kv_layout *out,
+                         bool *ovf)
 {
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(a, first, end, counts);
@@ -161,7 +162,9 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
         }
         if (b->mixer == GS_MIXER_RECURRENT)
             continue;
-        const uint64_t one = attention_token_bytes(b, dtype, e, t, ovf);
+        uint64_t one = attention_token_bytes(b, dtype, e, t, ovf);
+        if (pad_mla && b->mixer == GS_MIXER_MLA && dtype != GS_KV_FP8_DS_MLA)
+            one = gs_div_ceil(one, 256) * 256; /* align_to_256bytes */
         if (one == 0 || (!b->attn.cached && b->mixer == GS_MIXER_ATTENTION))
             continue; /* encoder-only attention: no cache (EncoderOnlyAttentionSpec) */
         if (out->layer_token_bytes == 0)
@@ -185,9 +188,9 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
     }
 }
 
-enum gs_status gs_kv_layout_for(const struct gs_arch *a, enum gs_kv_dtype dtype,
-                                uint64_t model_bytes, uint64_t t, uint64_t p,
-                                struct gs_kv_layout *out, struct gs_error *err)
+static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64_t model_bytes,
+                             uint64_t t, uint64_t p, uint64_t only, bool pad_mla,
+                             struct gs_kv_layout *out, struct gs_error *err)
 {
     bool ovf = false;
     memset(out, 0, sizeof(*out));
@@ -207,9 +210,11 @@ enum gs_status gs_kv_layout_for(const struct gs_arch *a, enum gs_kv_dtype dtype,
     for (uint64_t s = 0; s < p; s++) {
         uint64_t first, end;
         struct gs_kv_layout stage;
+        if (only < p && s != only)
+            continue;
         gs_arch_stage(a, p, s, &first, &end);
-        stage_layout(a, dtype, e, t, first, end, &stage, &ovf);
-        if (s == 0 || stage.bytes_per_token + stage.indexer_token_bytes >
+        stage_layout(a, dtype, e, t, first, end, pad_mla, &stage, &ovf);
+        if (s == 0 || s == only || stage.bytes_per_token + stage.indexer_token_bytes >
                           out->bytes_per_token + out->indexer_token_bytes ||
             (stage.bytes_per_token == out->bytes_per_token &&
              stage.state_bytes_per_sequence > out->state_bytes_per_sequence))
@@ -217,11 +222,25 @@ enum gs_status gs_kv_layout_for(const struct gs_arch *a, enum gs_kv_dtype dtype,
     }
     /* all GPUs: every layer, every tensor rank (replicated heads counted on each) */
     struct gs_kv_layout whole;
-    stage_layout(a, dtype, e, t, 0, a->num_hidden_layers, &whole, &ovf);
+    stage_layout(a, dtype, e, t, 0, a->num_hidden_layers, pad_mla, &whole, &ovf);
     out->bytes_per_token_total = gs_mul(whole.bytes_per_token, t, &ovf);
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
     return GS_OK;
+}
+
+enum gs_status gs_kv_layout_for(const struct gs_arch *a, enum gs_kv_dtype dtype,
+                                uint64_t model_bytes, uint64_t t, uint64_t p,
+                                struct gs_kv_layout *out, struct gs_error *err)
+{
+    return layout(a, dtype, model_bytes, t, p, UINT64_MAX, false, out, err);
+}
+
+enum gs_status gs_kv_layout_stage(const struct gs_arch *a, enum gs_kv_dtype dtype,
+                                  uint64_t model_bytes, uint64_t t, uint64_t p, uint64_t stage,
+                                  bool pad_mla, struct gs_kv_layout *out, struct gs_error *err)
+{
+    return layout(a, dtype, model_bytes, t, p, stage, pad_mla, out, err);
 }
 
 uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
@@ -256,55 +275,11 @@ uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
     return bytes;
 }
 
-/* vLLM's non-torch memory as logged for Meta-Llama-3-8B on H100 (vllm PR
- * #10511): 1.79 GiB on one GPU, 3.58 GiB with NCCL and custom all-reduce at
- * TP 2. floor(x * 2^30). */
-#define VLLM_NON_TORCH_1GPU ((uint64_t)1921997864)
-#define VLLM_NON_TORCH_MULTI ((uint64_t)3843995729)
 /* The generic profile's CUDA context + cuBLAS workspace (pytorch PR #86509, #120925). */
 #define GENERIC_OVERHEAD ((uint64_t)287047680 + 32 * 1024 * 1024)
 /* TGI keeps 10% of the memory it finds free out of the KV cache
  * (TGI_WIGGLE_ROOM, default 0.90 in text_generation_server/models/globals.py). */
 #define TGI_WIGGLE_PERMILLE 900
-
-/* vLLM's profile run (estimation.md 4.4, [U]): max_num_batched_tokens
- * through one layer's transients plus the sampler's logits for
- * min(tokens, max_num_seqs) requests (bf16, fp32 copy, probabilities). */
-static uint64_t activation_peak(const struct gs_arch *a, uint64_t tokens, uint64_t seqs,
-                                uint64_t t, bool *ovf)
-{
-    const uint64_t h = a->hidden_size;
-    uint64_t per_token = 0, counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
-    /* the largest layer kind's transients: T * (2(h + hq + 2 hkv) + 2*2i/t + 2i/t) */
-    for (size_t k = 0; k < a->block_count; k++) {
-        const struct gs_block *b = &a->blocks[k];
-        if (counts[k] == 0)
-            continue;
-        const struct gs_attention *s = &b->attn;
-        uint64_t hq = 0, hkv = 0;
-        if (b->mixer == GS_MIXER_ATTENTION) {
-            hq = s->heads * s->head_dim;
-            hkv = s->kv_heads * s->head_dim;
-        } else if (b->mixer == GS_MIXER_MLA) {
-            hq = s->heads * (s->qk_nope_head_dim + s->qk_rope_head_dim);
-            hkv = s->kv_lora_rank + s->qk_rope_head_dim;
-        } else if (b->mixer == GS_MIXER_RECURRENT) {
-            hq = b->rec.in_width;
-        }
-        uint64_t i = b->mlp.width;
-        if (b->mlp.kind == GS_MLP_MOE)
-            i = gs_add(gs_mul(b->mlp.top_k, b->mlp.width, ovf), b->mlp.shared_width, ovf);
-        const uint64_t one = gs_add(gs_mul(2, h + hq + 2 * hkv, ovf), gs_mul(6, ceil_div(i, t), ovf),
-                                    ovf);
-        if (one > per_token)
-            per_token = one;
-    }
-    const uint64_t layer = gs_mul(tokens, per_token, ovf);
-    const uint64_t reqs = tokens < seqs ? tokens : seqs;
-    const uint64_t sampler = a->logits ? gs_mul(gs_mul(reqs, a->vocab_size, ovf), 10, ovf) : 0;
-    return gs_add(layer, sampler, ovf);
-}
 
 static uint64_t permille_of(uint64_t bytes, uint64_t permille, bool *ovf)
 {
@@ -337,10 +312,42 @@ uint64_t gs_engine_default_block_size(enum gs_engine engine)
     return default_block_size(engine);
 }
 
+/* Whether any decoder layer attends through a window. */
+static bool has_windows(const struct gs_arch *a)
+{
+    for (size_t k = 0; k < a->block_count; k++)
+        if (a->block_layers[k] && a->blocks[k].attn.span != GS_SPAN_FULL && a->blocks[k].attn.window)
+            return true;
+    return false;
+}
+
+static bool has_towers(const struct gs_arch *a)
+{
+    for (size_t i = 0; i < a->tower_count; i++)
+        if (a->towers[i].part == GS_PART_VISION || a->towers[i].part == GS_PART_AUDIO)
+            return true;
+    return false;
+}
+
 static void defaults(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
     const struct gs_engine_config *c = &in->engine;
     out->block_size = c->block_size ? c->block_size : default_block_size(c->engine);
+    if (c->engine == GS_ENGINE_VLLM) {
+        /* the release's profile run (gs_vllm_profile) */
+        out->release = gs_vllm_release_for_layout(c->version, in->pipeline ? in->pipeline : 1);
+        const struct gs_vllm_profile_input pin = {in->gpu_total_bytes, in->gpu_is_a100,
+                                                  in->context_length, has_windows(in->arch),
+                                                  gs_arch_has_mla(in->arch), has_towers(in->arch),
+                                                  c->max_num_batched_tokens, c->max_num_seqs,
+                                                  c->chunked_prefill};
+        struct gs_vllm_profile prof;
+        gs_vllm_profile(out->release, &pin, &prof);
+        out->max_num_batched_tokens = prof.tokens;
+        out->max_num_seqs = prof.seqs;
+        out->chunked_prefill = prof.chunked_prefill;
+        return;
+    }
     /* vLLM EngineArgs.get_batch_defaults, OpenAI server: 8192 / 1024 on GPUs of at least
      * 70 GiB other than A100; 2048 / 256 otherwise */
     const bool large = in->gpu_total_bytes >= (uint64_t)70 * GS_GIB && !in->gpu_is_a100;
@@ -380,27 +387,46 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
     struct gs_budget *b = &out->budget;
     const uint64_t t = in->tensor ? in->tensor : 1, p = in->pipeline ? in->pipeline : 1;
     const uint64_t world = t * p;
+    (void)world;
     b->total_bytes = in->gpu_total_bytes;
-    b->weights_bytes = in->weights_bytes;
+    /* --cpu-offload-gb keeps that much of the weights in host memory */
+    b->weights_bytes = in->weights_bytes > c->cpu_offload_bytes
+                           ? in->weights_bytes - c->cpu_offload_bytes
+                           : 0;
+    /* the layers the profile run passes through on this worker */
+    uint64_t counts[GS_BLOCKS_MAX], first = 0, end = in->arch->num_hidden_layers;
+    if (in->has_stage)
+        gs_arch_stage(in->arch, p, in->stage, &first, &end);
+    gs_arch_count_blocks(in->arch, first, end, counts);
+    const bool last_stage = !in->has_stage || in->stage + 1 >= p;
+    const struct gs_vllm_release *rel = out->release ? out->release : gs_vllm_release_for(0);
     b->activation_bytes = c->has_activation_bytes
                               ? c->activation_bytes
-                              : activation_peak(in->arch, out->max_num_batched_tokens,
-                                                out->max_num_seqs, t, ovf);
+                              : gs_vllm_activation_peak(in->arch, rel, counts,
+                                                        out->max_num_batched_tokens,
+                                                        out->max_num_seqs, t, last_stage, ovf);
     b->cuda_graph_bytes = c->has_cuda_graph_bytes ? c->cuda_graph_bytes : 0;
-    uint64_t non_torch = world > 1 ? VLLM_NON_TORCH_MULTI : VLLM_NON_TORCH_1GPU;
+    uint64_t non_torch = gs_vllm_non_torch(rel, (enum gs_link)in->link, t, in->cross_node);
     if (c->engine == GS_ENGINE_GENERIC)
         non_torch = GENERIC_OVERHEAD;
     b->non_torch_bytes = c->has_non_torch_bytes ? c->non_torch_bytes : non_torch;
+    /* vLLM subtracts CUDA graphs only from 0.21 (PR #38284); before, a given figure is shown
+     * but the graphs are captured after the KV cache is allocated */
+    const bool graphs = c->engine != GS_ENGINE_VLLM || rel->graphs_subtracted;
     const uint64_t used = gs_add(gs_add(b->weights_bytes, b->activation_bytes, ovf),
-                                 gs_add(b->non_torch_bytes, b->cuda_graph_bytes, ovf), ovf);
+                                 gs_add(b->non_torch_bytes, graphs ? b->cuda_graph_bytes : 0, ovf),
+                                 ovf);
     switch (c->engine) {
     case GS_ENGINE_VLLM:
         b->rule = "vLLM: gpu_memory_utilization x total GPU memory, minus weights, the profiled "
-                  "activation peak, non-torch memory and CUDA graphs";
+                  "activation peak, non-torch memory (and from 0.21 the CUDA-graph estimate), for "
+                  "the least roomy worker";
         b->fraction_permille = c->gpu_memory_utilization_permille ? c->gpu_memory_utilization_permille
-                                                                  : 900;
+                                                                  : rel->default_util_permille;
         b->requested_bytes = permille_of(b->total_bytes, b->fraction_permille, ovf);
         b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)used;
+        if (c->has_kv_cache_memory_bytes) /* --kv-cache-memory-bytes bypasses the profile */
+            b->kv_bytes = (int64_t)c->kv_cache_memory_bytes;
         break;
     case GS_ENGINE_SGLANG: {
         b->rule = "SGLang: mem_fraction_static x total GPU memory holds the weights and the KV "
@@ -466,6 +492,45 @@ static uint64_t sequence_bytes(const struct gs_inference_result *r,
                                 r->max_num_batched_tokens, ovf);
 }
 
+/* vLLM's hybrid KV-cache allocator (V1, kv_cache_utils.py
+ * _get_kv_cache_groups_uniform_page_size and get_kv_cache_config_from_groups):
+ * layers of each attention kind are cut into groups of group_size layers
+ * (the fewest of any kind, or the most when that is under 1.5 times the
+ * fewest), a kind's last group padded to full size; every group gets
+ * num_blocks = available // page // group_size pages, and the log prints
+ * (num_blocks // groups) x block_size tokens. With no padding this is the
+ * plain all-layers figure; Gemma 3's 52 local and 10 global layers make 7
+ * groups of 10, charged as 70 layers. */
+static void hybrid_capacity(const struct gs_inference_input *in, struct gs_inference_result *out,
+                            uint64_t available)
+{
+    const struct gs_kv_layout *kv = &out->kv;
+    if (in->engine.engine != GS_ENGINE_VLLM || out->release == NULL || !out->release->v1 ||
+        out->release->from < 1000 || kv->window_count == 0 || kv->indexer_token_bytes)
+        return;
+    uint64_t kinds[GS_BLOCKS_MAX + 1], n = 0, fewest = UINT64_MAX, most = 0;
+    if (kv->full_layers)
+        kinds[n++] = kv->full_layers;
+    for (size_t i = 0; i < kv->window_count && n <= GS_BLOCKS_MAX; i++)
+        kinds[n++] = kv->windows[i].layers;
+    const uint64_t layers = kv->full_layers + kv->window_layers;
+    if (n < 2 || layers == 0 || kv->bytes_per_token % layers != 0)
+        return; /* one kind, or pages of different sizes: not modelled */
+    for (uint64_t i = 0; i < n; i++) {
+        fewest = kinds[i] < fewest ? kinds[i] : fewest;
+        most = kinds[i] > most ? kinds[i] : most;
+    }
+    const uint64_t group = 2 * most < 3 * fewest ? most : fewest;
+    uint64_t groups = 0;
+    for (uint64_t i = 0; i < n; i++)
+        groups += ceil_div(kinds[i], group);
+    const uint64_t page = out->block_size * (kv->bytes_per_token / layers);
+    out->kv_groups = groups;
+    out->kv_group_layers = group;
+    out->blocks = available / page / group;
+    out->max_tokens = out->blocks / groups * out->block_size;
+}
+
 /* The longest context whose `batch` sequences fit in `available` bytes. */
 static uint64_t solve_context(const struct gs_inference_result *r, const struct gs_inference_input *in,
                               uint64_t batch, uint64_t available, bool *ovf)
@@ -487,11 +552,18 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
 {
     bool ovf = false;
     memset(out, 0, sizeof(*out));
-    enum gs_status st = gs_kv_layout_for(in->arch, in->kv_dtype, in->model_bytes, in->tensor,
-                                         in->pipeline, &out->kv, err);
+    const struct gs_vllm_release *rel =
+        in->engine.engine == GS_ENGINE_VLLM
+            ? gs_vllm_release_for_layout(in->engine.version, in->pipeline ? in->pipeline : 1)
+            : NULL;
+    enum gs_status st = gs_kv_layout_stage(in->arch, in->kv_dtype, in->model_bytes, in->tensor,
+                                           in->pipeline, in->has_stage ? in->stage : UINT64_MAX,
+                                           rel != NULL && rel->mla_pad, &out->kv, err);
     if (st != GS_OK)
         return st;
     defaults(in, out);
+    if (rel != NULL)
+        out->release = rel;
     const uint64_t seq = sequence_bytes(out, in, in->context_length, &ovf);
     out->kv_needed_bytes = gs_mul(seq, in->batch_size, &ovf);
     out->starts = true;
@@ -511,6 +583,7 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     if (block_bytes) {
         out->blocks = available / block_bytes; /* get_num_blocks */
         out->max_tokens = gs_mul(out->blocks, out->block_size, &ovf);
+        hybrid_capacity(in, out, available);
         out->max_concurrency = seq ? available / seq : 0;
         out->max_context = solve_context(out, in, in->batch_size ? in->batch_size : 1, available, &ovf);
     } else if (cached) {

@@ -130,6 +130,7 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
     w->serving.kv_dtype = v->kv;
     w->gpu_total_bytes = gpu->usable_bytes;
     w->gpu_is_a100 = gpu->is_a100;
+    w->gpu_link = gpu->link;
 }
 
 /* Sizes one replica; true when the engine starts and holds the batch (or,
@@ -355,6 +356,7 @@ static void training_workload(const struct gs_workload *base, const struct gs_pl
     w->training.recompute = rc;
     w->gpu_total_bytes = gpu->usable_bytes;
     w->gpu_is_a100 = gpu->is_a100;
+    w->gpu_link = gpu->link;
 }
 
 static bool training_fits(const struct gs_model_spec *m, const struct gs_workload *w,

@@ -252,11 +252,11 @@ static bool on_last_stage(const struct gs_module *m)
     return m->part == GS_PART_LM_HEAD || m->part == GS_PART_NORMS;
 }
 
-enum gs_status gs_weights_bytes(const struct gs_arch *a, const struct gs_param_count *c,
-                                const struct gs_weights_request *r, uint64_t *out,
-                                struct gs_error *err)
+/* Bytes on one GPU of pipeline stage `stage`, or of the most loaded stage
+ * when `stage` is out of range. */
+static enum gs_status weights_on(const struct gs_arch *a, const struct gs_weights_request *r,
+                                 uint64_t stage, uint64_t *out, struct gs_error *err)
 {
-    (void)c;
     struct weigh w = {r, r->group_size ? r->group_size : 128, false, false, 0};
     const uint64_t p = r->pipeline ? r->pipeline : 1;
     uint64_t per_block[GS_BLOCKS_MAX];
@@ -290,6 +290,8 @@ enum gs_status gs_weights_bytes(const struct gs_arch *a, const struct gs_param_c
         last_only = gs_add(last_only, token_embedding, &w.ovf);
     uint64_t most = 0;
     for (uint64_t s = 0; s < p; s++) {
+        if (stage < p && s != stage)
+            continue;
         uint64_t first, end, counts[GS_BLOCKS_MAX];
         gs_arch_stage(a, p, s, &first, &end);
         gs_arch_count_blocks(a, first, end, counts);
@@ -313,6 +315,20 @@ enum gs_status gs_weights_bytes(const struct gs_arch *a, const struct gs_param_c
         return gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits");
     *out = most;
     return GS_OK;
+}
+
+enum gs_status gs_weights_bytes(const struct gs_arch *a, const struct gs_param_count *c,
+                                const struct gs_weights_request *r, uint64_t *out,
+                                struct gs_error *err)
+{
+    (void)c;
+    return weights_on(a, r, UINT64_MAX, out, err);
+}
+
+enum gs_status gs_weights_bytes_stage(const struct gs_arch *a, const struct gs_weights_request *r,
+                                      uint64_t stage, uint64_t *out, struct gs_error *err)
+{
+    return weights_on(a, r, stage, out, err);
 }
 
 uint64_t gs_weights_bytes_raw(uint64_t parameters, const struct gs_weights_request *r,

@@ -395,6 +395,201 @@ static void test_weight_formats(void **state)
     assert_int_equal(gs_weights_bytes(&a, &c, &gptq, &bytes, NULL), GS_OK);
 }
 
+/* ------------------------------------------------ vLLM's rules by release */
+
+static struct gs_vllm_profile profile(uint32_t version, uint64_t total, bool a100, uint64_t mml,
+                                      bool windows, bool mla, uint8_t chunked)
+{
+    const struct gs_vllm_profile_input in = {total, a100, mml, windows, mla, false, 0, 0, chunked};
+    struct gs_vllm_profile out;
+    gs_vllm_profile(gs_vllm_release_for(version), &in, &out);
+    return out;
+}
+
+/* V0 (vllm/config.py SchedulerConfig, vllm/engine/arg_utils.py
+ * create_engine_config): chunked prefill on by default only past 32,768
+ * tokens of context without sliding windows (and from 0.7 not for MLA);
+ * then 512 tokens (0.6.x) or 2,048 (0.7 on), else max(max_model_len, 2048),
+ * always 256 sequences. */
+static void test_vllm_v0_profile(void **state)
+{
+    (void)state;
+    const uint64_t h100 = 85061827297ULL;
+    struct gs_vllm_profile p = profile(604, h100, false, 29000, false, false, 0);
+    assert_false(p.chunked_prefill);
+    assert_int_equal(p.tokens, 29000);
+    assert_int_equal(p.seqs, 256);
+    p = profile(604, h100, false, 1024, false, false, 0);
+    assert_int_equal(p.tokens, 2048);
+    p = profile(604, h100, false, 40000, false, false, 0);
+    assert_true(p.chunked_prefill);
+    assert_int_equal(p.tokens, 512);
+    p = profile(703, h100, false, 40000, false, false, 0);
+    assert_int_equal(p.tokens, 2048);
+    p = profile(703, h100, false, 40000, true, false, 0); /* a sliding window: no chunking */
+    assert_int_equal(p.tokens, 40000);
+    p = profile(703, h100, false, 40000, false, true, 0); /* MLA from 0.7: no chunking */
+    assert_int_equal(p.tokens, 40000);
+    p = profile(703, h100, false, 8192, false, false, GS_CHUNKED_PREFILL_ON);
+    assert_int_equal(p.tokens, 2048);
+}
+
+/* V1 (vllm/engine/arg_utils.py get_batch_defaults, OpenAI server): 8,192
+ * tokens on GPUs of 70 GiB or more other than A100 (PR #17885), 2,048
+ * otherwise; 1,024 sequences on the large GPUs from 0.10, 256 before and on
+ * the others; without chunked prefill at least max_model_len tokens; never
+ * more tokens than max_num_seqs x max_model_len. */
+static void test_vllm_v1_profile(void **state)
+{
+    (void)state;
+    const uint64_t h100 = 85061827297ULL, a100 = 84986665369ULL, l40s = 47695611822ULL;
+    struct gs_vllm_profile p = profile(1900, h100, false, 8192, false, false, 0);
+    assert_true(p.chunked_prefill);
+    assert_int_equal(p.tokens, 8192);
+    assert_int_equal(p.seqs, 1024);
+    p = profile(1900, a100, true, 8192, false, false, 0);
+    assert_int_equal(p.tokens, 2048);
+    assert_int_equal(p.seqs, 256);
+    p = profile(1900, l40s, false, 8192, false, false, 0);
+    assert_int_equal(p.tokens, 2048);
+    p = profile(905, h100, false, 8192, false, false, 0);
+    assert_int_equal(p.seqs, 256);
+    p = profile(1900, h100, false, 32768, false, false, GS_CHUNKED_PREFILL_OFF);
+    assert_int_equal(p.tokens, 32768);
+    p = profile(1900, h100, false, 4, false, false, 0); /* 1,024 sequences x 4 tokens */
+    assert_int_equal(p.tokens, 4096);
+    assert_int_equal(p.seqs, 1024);
+}
+
+/* Which rules a release gets: V0 before 0.8; V1 from 0.8.0, but pipeline
+ * parallelism falls back to V0 until 0.9.2; CUDA graphs subtracted and a
+ * 0.92 utilization from 0.21 (PR #38284); before 0.6.4 not modeled. */
+static void test_vllm_release_ranges(void **state)
+{
+    (void)state;
+    assert_false(gs_vllm_release_for(604)->v1);
+    assert_int_equal(gs_vllm_release_for(604)->non_torch, GS_VLLM_NT_DEVICE);
+    assert_int_equal(gs_vllm_release_for(606)->non_torch, GS_VLLM_NT_GROWTH);
+    assert_true(gs_vllm_release_for(702)->mla_pad);
+    assert_true(gs_vllm_release_for(703)->mla_pad);
+    assert_false(gs_vllm_release_for(701)->mla_pad);
+    assert_true(gs_vllm_release_for(800)->v1);
+    assert_false(gs_vllm_release_for(800)->mla_pad);
+    assert_int_equal(gs_vllm_release_for(803)->non_torch, GS_VLLM_NT_DEVICE);
+    assert_false(gs_vllm_release_for_layout(803, 2)->v1);
+    assert_true(gs_vllm_release_for_layout(902, 2)->v1);
+    assert_false(gs_vllm_release_for(2005)->graphs_subtracted);
+    assert_true(gs_vllm_release_for(2100)->graphs_subtracted);
+    assert_int_equal(gs_vllm_release_for(2100)->default_util_permille, 920);
+    assert_int_equal(gs_vllm_release_for(0)->from, gs_vllm_release_for(GS_VLLM_LATEST_MODELED)->from);
+    assert_false(gs_vllm_modeled(505));
+    assert_true(gs_vllm_modeled(604));
+}
+
+/* V0 0.7.2-0.7.3 pads each MLA cache entry to a multiple of 256 bytes
+ * (cache_engine.py _align_cache, PR #12676): DeepSeek-V3's 576-element bf16
+ * latent, 1,152 bytes, takes 1,280 (640 elements); V1 does not. */
+static void test_vllm_mla_padding(void **state)
+{
+    (void)state;
+    struct gs_arch ds = deepseek_v3();
+    struct gs_kv_layout kv;
+    assert_int_equal(gs_kv_layout_stage(&ds, GS_KV_AUTO, 2, 1, 1, 0, true, &kv, NULL), GS_OK);
+    assert_int_equal(kv.bytes_per_token, 61 * 1280);
+    assert_int_equal(gs_kv_layout_stage(&ds, GS_KV_AUTO, 2, 1, 1, 0, false, &kv, NULL), GS_OK);
+    assert_int_equal(kv.bytes_per_token, 61 * 1152);
+    struct gs_inference_input in = llama3_8b_on_h100(&ds);
+    in.weights_bytes = 40000000000ULL;
+    in.engine.version = 703;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.bytes_per_token, 61 * 1280);
+    in.engine.version = 1900;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.bytes_per_token, 61 * 1152);
+}
+
+/* Non-torch memory by release and interconnect (core/src/vllm.c): the
+ * profile run's kernel-module growth (0.16 GiB, PR #12126's log), the CUDA
+ * context where the release counts device-wide memory (287,047,680 B,
+ * pytorch PR #86509), the communication buffers of a tensor-parallel rank
+ * by board, and NCCL's network buffers on a rank across nodes. */
+static void test_vllm_non_torch(void **state)
+{
+    (void)state;
+    const uint64_t growth = 171798691, context = 287047680;
+    const struct gs_vllm_release *v1 = gs_vllm_release_for(1900);
+    const struct gs_vllm_release *old = gs_vllm_release_for(604);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVSWITCH, 1, false), growth);
+    assert_int_equal(gs_vllm_non_torch(old, GS_LINK_PCIE, 1, false), growth + context);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVSWITCH, 2, false), growth + 2050846883ULL);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVLINK, 8, false), growth + 826781204ULL);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_PCIE, 2, false), growth + 42949672ULL);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVLINK, 8, true),
+                     growth + 826781204ULL + 1309965025ULL);
+}
+
+/* vLLM 0.21 on: 0.92 of the GPU by default, and a given CUDA-graph figure is
+ * subtracted; before 0.21 the graphs are captured after the cache is sized
+ * (PRs #30515, #38284). */
+static void test_vllm_graphs_by_release(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    in.engine.has_cuda_graph_bytes = true;
+    in.engine.cuda_graph_bytes = 1000000000;
+    struct gs_inference_result before, after;
+    in.engine.version = 1900;
+    assert_int_equal(gs_inference_compute(&in, &before, NULL), GS_OK);
+    in.engine.version = 2100;
+    assert_int_equal(gs_inference_compute(&in, &after, NULL), GS_OK);
+    assert_int_equal(before.budget.fraction_permille, 900);
+    assert_int_equal(after.budget.fraction_permille, 920);
+    const uint64_t total = 85061827297ULL;
+    const int64_t more = (int64_t)((total / 1000 * 920 + total % 1000 * 920 / 1000) -
+                                   (total / 1000 * 900 + total % 1000 * 900 / 1000));
+    assert_int_equal(after.budget.kv_bytes - before.budget.kv_bytes, more - 1000000000);
+}
+
+/* The hybrid allocator (kv_cache_utils.py): Gemma 3 27B's 52 local and 10
+ * global layers make groups of 10 - 6 local groups (8 padding layers) and
+ * 1 global - and the log prints (num_blocks // 7) x 16 tokens with
+ * num_blocks = available // page // 10: charged as 70 layers, not 62.
+ * Gemma 2's 21 + 21 layers need no padding: the plain figure. */
+static void test_vllm_hybrid_allocator(void **state)
+{
+    (void)state;
+    struct gs_arch g3 = fixture_arch("{\"model_type\":\"gemma3_text\",\"hidden_size\":5376,"
+                                     "\"num_hidden_layers\":62,\"num_attention_heads\":32,"
+                                     "\"num_key_value_heads\":16,\"head_dim\":128,"
+                                     "\"intermediate_size\":21504,\"vocab_size\":262208,"
+                                     "\"sliding_window\":1024,\"sliding_window_pattern\":6}");
+    struct gs_inference_input in = llama3_8b_on_h100(&g3);
+    in.weights_bytes = 54000000000ULL;
+    in.engine.has_activation_bytes = true;
+    in.engine.activation_bytes = 0;
+    in.engine.has_non_torch_bytes = true;
+    in.engine.non_torch_bytes = 0;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.full_layers, 10);
+    assert_int_equal(r.kv.window_layers, 52);
+    assert_int_equal(r.kv_groups, 7);
+    assert_int_equal(r.kv_group_layers, 10);
+    const uint64_t available = (uint64_t)r.budget.kv_bytes;
+    const uint64_t page = 16 * (2 * 16 * 128 * 2); /* one layer, one block */
+    assert_int_equal(r.max_tokens, available / page / 10 / 7 * 16);
+    assert_true(r.max_tokens < available / (page * 62) * 16); /* the plain figure */
+
+    struct gs_arch g2 = fixture_typed("gemma2", 3584, 42, 16, 8, 14336, 256000, true, 256);
+    in = llama3_8b_on_h100(&g2);
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv_groups, 2);
+    assert_int_equal(r.kv_group_layers, 21);
+    assert_int_equal(r.max_tokens, (uint64_t)r.budget.kv_bytes / (16 * 8192) / 21 / 2 * 16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,6 +607,13 @@ int main(void)
         cmocka_unit_test(test_sglang_rule),
         cmocka_unit_test(test_tgi_rule),
         cmocka_unit_test(test_encoder_decoder_cache),
+        cmocka_unit_test(test_vllm_v0_profile),
+        cmocka_unit_test(test_vllm_v1_profile),
+        cmocka_unit_test(test_vllm_release_ranges),
+        cmocka_unit_test(test_vllm_mla_padding),
+        cmocka_unit_test(test_vllm_non_torch),
+        cmocka_unit_test(test_vllm_graphs_by_release),
+        cmocka_unit_test(test_vllm_hybrid_allocator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -167,6 +167,7 @@ static struct gs_plan_gpu plan_h100(void)
     memset(&g, 0, sizeof(g));
     g.usable_bytes = 85061827297ULL; /* 79.22 GiB, the vLLM log */
     g.gpus_per_node = 8;
+    g.link = GS_LINK_NVSWITCH;
     g.perf = h100();
     g.has_price = true;
     g.price_per_gpu_hour = 2.5;
@@ -186,11 +187,14 @@ static void serving(struct gs_workload *w, uint64_t batch, uint64_t context)
     w->serving.engine.engine = GS_ENGINE_VLLM;
 }
 
-/* Llama-3.1-70B bf16 serving one 8k sequence on H100s (vLLM, 0.9 of 79.22
- * GiB = 76.56e9 bytes). TP 2 holds 70.55e9 bytes of weights per GPU, and
- * with 3.84e9 of non-torch memory and the activation peak nothing is left
- * for the KV cache; TP 4 leaves room. The search answers TP 4, 4 GPUs,
- * $10/hour at $2.50 per GPU-hour. */
+/* Llama-3.1-70B bf16 serving two 8k sequences on H100 SXMs (vLLM 0.20 rules,
+ * 0.9 of 79.22 GiB = 76.556e9 bytes). TP 2 holds 70.55e9 bytes of weights per
+ * GPU; NVSwitch non-torch memory (2.07 GiB = 2.223e9) and the profile run's
+ * peak (8,192 tokens x 118,784 B of MLP transients = 0.973e9, plus the
+ * sampler over 1,024 requests x 128,256 x 10 B = 1.313e9) leave 1.50e9 for
+ * the cache: one 8k sequence (8,192 x 163,840 B = 1.342e9), not two. TP 4
+ * holds both. The search answers TP 4, 4 GPUs, $10/hour at $2.50 per
+ * GPU-hour. */
 static void test_smallest_serving_layout(void **state)
 {
     (void)state;
@@ -199,7 +203,7 @@ static void test_smallest_serving_layout(void **state)
     m.has_arch = true;
     m.arch = llama(8192, 80, 64, 8, 28672, 128256);
     struct gs_workload w;
-    serving(&w, 1, 8192);
+    serving(&w, 2, 8192);
     struct gs_plan_gpu g = plan_h100();
     struct gs_plan_limits l;
     gs_plan_limits_defaults(&l);
@@ -221,13 +225,16 @@ static void test_smallest_serving_layout(void **state)
     struct gs_workload check = w;
     check.parallelism.tensor = 4;
     check.gpu_total_bytes = g.usable_bytes;
+    check.gpu_link = g.link;
     struct gs_estimate est;
     assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
     assert_int_equal(est.per_gpu.total_bytes, p.estimate.per_gpu.total_bytes);
-    /* TP 2 does not start; the plan says why it is not chosen */
+    /* TP 2 starts but holds one of the two sequences; the plan says why it is not chosen */
     check.parallelism.tensor = 2;
     assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
+    assert_true(est.serving.starts);
     assert_false(est.serving.holds_batch);
+    assert_int_equal(est.serving.max_concurrency, 1);
 
     /* with quantization allowed, AWQ int4 on one GPU is cheaper */
     l.allow_quantization = true;

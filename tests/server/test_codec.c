@@ -12,6 +12,7 @@
 
 #include "catalog.h"
 #include "test_files.h"
+#include "test_service.h"
 #include "codec.h"
 #include "hfconfig.h"
 #include "jsonv.h"
@@ -23,31 +24,18 @@
 #include <string.h>
 #include <unistd.h>
 
-static struct test_db db;
-static struct catalog *catalog;
-static struct service *service;
+static struct test_service fixture;
 
 static int setup_group(void **state)
 {
     (void)state;
-    if (test_db_make(&db, "gs-codec") != 0)
-        return -1;
-    struct catalog_snapshot *snap = NULL;
-    struct gs_error err;
-    gs_error_init(&err);
-    if (catalog_open(db.path, &catalog, &err) != GS_OK ||
-        catalog_snapshot_load(catalog, &snap, &err) != GS_OK ||
-        service_create(snap, &service, &err) != GS_OK)
-        return -1;
-    return err.count == 0 ? 0 : -1; /* every seeded config must decode */
+    return test_service_open(&fixture, "gs-codec", true);
 }
 
 static int teardown_group(void **state)
 {
     (void)state;
-    service_free(service);
-    catalog_close(catalog);
-    test_db_remove(&db);
+    test_service_close(&fixture);
     return 0;
 }
 
@@ -59,7 +47,7 @@ static json_t *estimate(const char *request_text, struct problem *p)
     assert_non_null(request);
     json_t *response = NULL;
     problem_init(p);
-    int rc = service_estimate(service, request, &response, p);
+    int rc = service_estimate(fixture.service, request, &response, p);
     json_decref(request);
     return rc == 0 ? response : NULL;
 }
@@ -83,7 +71,7 @@ static void test_seed_configs_reproduce_published_counts(void **state)
 {
     (void)state;
     struct catalog_snapshot *s = NULL;
-    assert_int_equal(catalog_snapshot_load(catalog, &s, NULL), GS_OK);
+    assert_int_equal(catalog_snapshot_load(fixture.catalog, &s, NULL), GS_OK);
     for (size_t i = 0; i < s->model_count; i++) {
         json_t *config = json_loads(s->models[i].config_json, 0, NULL);
         assert_non_null(config);
@@ -503,7 +491,7 @@ static void test_catalog_listings(void **state)
 {
     (void)state;
     size_t len = 0;
-    json_t *models = json_loads(service_models_body(service, &len), 0, NULL);
+    json_t *models = json_loads(service_models_body(fixture.service, &len), 0, NULL);
     assert_non_null(models);
     /* the seed's 138 models (db/migrations/0002, 0004, 0006 and 0007), every one with a readable architecture,
      * and its config shipped so a client can PUT the entry back */
@@ -526,7 +514,7 @@ static void test_catalog_listings(void **state)
         assert_non_null(json_string_value(json_object_get(model, "etag")));
     }
     json_decref(models);
-    json_t *gpus = json_loads(service_gpus_body(service, &len), 0, NULL);
+    json_t *gpus = json_loads(service_gpus_body(fixture.service, &len), 0, NULL);
     assert_non_null(gpus);
     json_t *item;
     size_t i;

@@ -16,6 +16,7 @@
 
 #include "catalog.h"
 #include "test_files.h"
+#include "test_service.h"
 #include "codec.h"
 #include "gs/plan.h"
 #include "gs/units.h"
@@ -29,29 +30,18 @@
 #include <string.h>
 #include <unistd.h>
 
-static struct test_db db;
-static struct catalog *catalog;
-static struct service *service;
+static struct test_service fixture;
 
 static int setup_group(void **state)
 {
     (void)state;
-    if (test_db_make(&db, "gs-sizing") != 0)
-        return -1;
-    struct catalog_snapshot *snap = NULL;
-    if (catalog_open(db.path, &catalog, NULL) != GS_OK ||
-        catalog_snapshot_load(catalog, &snap, NULL) != GS_OK ||
-        service_create(snap, &service, NULL) != GS_OK)
-        return -1;
-    return 0;
+    return test_service_open(&fixture, "gs-sizing", false);
 }
 
 static int teardown_group(void **state)
 {
     (void)state;
-    service_free(service);
-    catalog_close(catalog);
-    test_db_remove(&db);
+    test_service_close(&fixture);
     return 0;
 }
 
@@ -62,7 +52,7 @@ static json_t *run(operation op, json_t *request)
     json_t *response = NULL;
     struct problem p;
     problem_init(&p);
-    if (op(service, request, &response, &p) != 0) {
+    if (op(fixture.service, request, &response, &p) != 0) {
         char *text = json_dumps(request, JSON_COMPACT);
         fail_msg("%s failed (%d %s): %s: %s", text, p.status, p.title,
                  p.errors.count ? p.errors.items[0].pointer : "",
@@ -289,9 +279,9 @@ static void test_generated_recommendations(void **state)
 static void test_larger_gpu_never_needs_more(void **state)
 {
     (void)state;
-    const struct catalog_snapshot *snap = service_snapshot(service);
+    const struct catalog_snapshot *snap = service_snapshot(fixture.service);
     struct codec_arch_table archs;
-    service_arch_table(service, &archs);
+    service_arch_table(fixture.service, &archs);
     const uint64_t small[] = {16, 24, 40, 48, 64};   /* GiB, below 70 */
     const uint64_t large[] = {72, 80, 94, 141, 192}; /* at least 70 */
     for (int k = 0; k < 12; k++) {

@@ -92,6 +92,7 @@ struct gs_workload {
     struct gs_serving serving;
     uint64_t gpu_total_bytes;         /* the named GPU's reported capacity; 0 = none */
     bool gpu_is_a100;
+    uint8_t gpu_link;                 /* enum gs_link of the named GPU's board */
     struct gs_training training;       /* training only; zeroed fields take defaults */
     struct gs_parallelism parallelism; /* zeroed degrees count as 1 */
     struct gs_overrides overrides;

@@ -21,6 +21,7 @@
 
 #include "gs/arch.h"
 #include "gs/status.h"
+#include "gs/vllm.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -75,10 +76,19 @@ struct gs_kv_layout {
 };
 
 /* `model_bytes`: bytes per element of the model dtype (for `auto`).
- * Errors: "/inference/kv_cache_dtype" for a dtype the architecture cannot use. */
+ * Errors: "/inference/kv_cache_dtype" for a dtype the architecture cannot use.
+ * The layout is the pipeline stage's whose cache grows fastest. */
 enum gs_status gs_kv_layout_for(const struct gs_arch *arch, enum gs_kv_dtype dtype,
                                 uint64_t model_bytes, uint64_t tensor, uint64_t pipeline,
                                 struct gs_kv_layout *out, struct gs_error *err);
+
+/* The layout of pipeline stage `stage`; `pad_mla` pads each MLA entry to a
+ * multiple of 256 bytes as vLLM's V0 did in 0.7.2-0.7.3 (cache_engine.py
+ * _align_cache: 1,152 -> 1,280 bytes in bf16). */
+enum gs_status gs_kv_layout_stage(const struct gs_arch *arch, enum gs_kv_dtype dtype,
+                                  uint64_t model_bytes, uint64_t tensor, uint64_t pipeline,
+                                  uint64_t stage, bool pad_mla, struct gs_kv_layout *out,
+                                  struct gs_error *err);
 
 /* Paged bytes one sequence of `context` tokens (with `encoder_tokens` for
  * cross-attention) holds, in blocks of `block_size`: full layers and the
@@ -114,7 +124,16 @@ struct gs_engine_config {
     uint64_t max_num_seqs;
     bool has_non_torch_bytes, has_activation_bytes, has_cuda_graph_bytes;
     uint64_t non_torch_bytes, activation_bytes, cuda_graph_bytes; /* overrides */
+    uint32_t version;             /* engine release: major * 10000 + minor * 100 + patch
+                                     (vLLM 0.6.4 = 604, 0.19.0 = 1900); 0 = the latest modeled */
+    bool enforce_eager;           /* vLLM --enforce-eager: no CUDA graphs */
+    uint8_t chunked_prefill;      /* GS_CHUNKED_PREFILL_*: the engine's default, on or off */
+    bool has_kv_cache_memory_bytes;
+    uint64_t kv_cache_memory_bytes; /* vLLM --kv-cache-memory-bytes: the pool, bypassing the fraction */
+    uint64_t cpu_offload_bytes;   /* vLLM --cpu-offload-gb: weights kept in host memory */
 };
+
+enum { GS_CHUNKED_PREFILL_DEFAULT, GS_CHUNKED_PREFILL_ON, GS_CHUNKED_PREFILL_OFF };
 
 struct gs_inference_input {
     const struct gs_arch *arch;
@@ -127,6 +146,11 @@ struct gs_inference_input {
     uint64_t model_bytes;     /* bytes per element of the model dtype */
     uint64_t gpu_total_bytes; /* what the driver reports; 0 = no GPU named */
     bool gpu_is_a100;         /* vLLM's batch defaults treat A100 as small */
+    uint8_t link;             /* enum gs_link: how the tensor-parallel group talks */
+    bool cross_node;          /* the worker's groups span nodes */
+    bool has_stage;           /* size the worker of pipeline stage `stage` (else the stage
+                                 whose cache grows fastest, with the full model's profile) */
+    uint64_t stage;
     struct gs_engine_config engine;
 };
 
@@ -143,6 +167,9 @@ struct gs_budget {
 };
 
 struct gs_inference_result {
+    const struct gs_vllm_release *release; /* vLLM: the release rules applied */
+    bool chunked_prefill;                  /* vLLM: the profile run's setting */
+    uint64_t kv_groups, kv_group_layers;   /* vLLM's hybrid allocator: groups, layers per group */
     struct gs_kv_layout kv;
     uint64_t block_size, max_num_batched_tokens, max_num_seqs;
     uint64_t kv_needed_bytes;     /* batch x one sequence at the context */

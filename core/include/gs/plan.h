@@ -29,6 +29,7 @@
 struct gs_plan_gpu {
     uint64_t usable_bytes;     /* driver-reported capacity (or marketed when unknown) */
     bool is_a100;              /* vLLM's batch defaults treat A100 as small */
+    uint8_t link;              /* enum gs_link */
     bool fp8;                  /* FP8 tensor cores: fp8 weights are offered only then */
     uint64_t gpus_per_node;    /* tensor parallelism stays within it */
     struct gs_perf_gpu perf;

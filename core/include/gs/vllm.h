@@ -1,0 +1,107 @@
+/*
+ * vllm.h - how vLLM sizes its KV cache, release by release.
+ *
+ * One row per range of releases (gs_vllm_release) says which engine runs
+ * (V0 or V1), how non-torch memory is counted, how the profile run picks its
+ * tokens and sequences, whether MLA cache entries are padded, whether the
+ * fused-MoE kernel shares its intermediate buffers, the batch defaults and
+ * whether CUDA-graph memory is subtracted. The rules behind each field are
+ * quoted from vLLM's code, with their pull requests, in
+ * docs/vllm-kv-budget-research.md; a new release is a new row.
+ */
+#ifndef GS_VLLM_H
+#define GS_VLLM_H
+
+#include "gs/arch.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Releases are major * 10000 + minor * 100 + patch (0.6.4 = 604). */
+#define GS_VLLM_OLDEST_MODELED 604   /* 0.6.4: before it, see gs_vllm_release */
+#define GS_VLLM_LATEST_MODELED 2000  /* 0.20.x: 0.21 subtracts a CUDA-graph estimate */
+
+/* What the non-torch term of a release counts. */
+enum gs_vllm_non_torch {
+    GS_VLLM_NT_DEVICE, /* device-wide used memory minus torch's: the CUDA context too
+                          (V0 up to 0.6.4, V1 0.8.0-0.9.1) */
+    GS_VLLM_NT_GROWTH  /* growth since a baseline taken after the CUDA context: kernel modules
+                          loaded while profiling and communication buffers (V0 from 0.6.5,
+                          V1 from 0.9.2) */
+};
+
+struct gs_vllm_release {
+    uint32_t from;              /* first release of the range */
+    const char *name;           /* the range, for assumptions */
+    bool v1;                    /* the V1 engine (the default from 0.8.0) */
+    uint8_t non_torch;          /* enum gs_vllm_non_torch */
+    uint64_t v0_chunked_tokens; /* V0's chunked-prefill token budget: 512, later 2048 */
+    bool mla_pad;               /* V0 pads each MLA entry to a multiple of 256 bytes */
+    bool moe_shared_cache;      /* fused_moe shares intermediate caches 1 and 3 */
+    bool big_gpu_seqs_1024;     /* V1 defaults max_num_seqs to 1024 on GPUs of 70 GiB or more */
+    bool graphs_subtracted;     /* a CUDA-graph estimate is subtracted from the budget */
+    uint64_t default_util_permille; /* gpu_memory_utilization default */
+    const char *source;
+};
+
+/* The rules of `version` (0 = the latest modeled). Releases before 0.6.4
+ * get the 0.6.4 row: their accounting (everything resident after the profile
+ * run) is not predictable, and gs_vllm_modeled says so. */
+const struct gs_vllm_release *gs_vllm_release_for(uint32_t version);
+bool gs_vllm_modeled(uint32_t version);
+
+/* The same for a layout: 0.8.0-0.9.1 fall back to the V0 engine for pipeline
+ * parallelism (V1 had no pipeline support outside Ray then; the
+ * deepseek-v2.5 log in tests/fixtures/calibration runs 0.8.3 as V0). */
+const struct gs_vllm_release *gs_vllm_release_for_layout(uint32_t version, uint64_t pipeline);
+
+/* How GPUs of a layout talk: decides the communication buffers. */
+enum gs_link {
+    GS_LINK_PCIE,     /* PCIe cards (L40S, L4, RTX): NCCL over PCIe, few channels */
+    GS_LINK_NVLINK,   /* NVLink boards before Hopper (A100 SXM, bridges) */
+    GS_LINK_NVSWITCH  /* Hopper and Blackwell NVLink/NVSwitch boards */
+};
+
+/* What the profile run processes: `tokens` in `seqs` dummy requests. */
+struct gs_vllm_profile {
+    uint64_t tokens, seqs;
+    bool chunked_prefill;
+};
+
+struct gs_vllm_profile_input {
+    uint64_t gpu_total_bytes;
+    bool gpu_is_a100;
+    uint64_t max_model_len;
+    bool sliding_window;        /* the model has windowed layers */
+    bool mla;
+    bool multimodal;
+    uint64_t max_num_batched_tokens, max_num_seqs; /* 0 = the release's default */
+    uint8_t chunked_prefill;    /* GS_CHUNKED_PREFILL_* */
+};
+
+/* V0 (EngineArgs.create_engine_config, SchedulerConfig): chunked prefill on
+ * by default only past 32,768 tokens of context without windowed layers
+ * (and from 0.7 not for MLA or multimodal models); the profile then runs
+ * v0_chunked_tokens, else max(max_model_len, 2048), in 256 sequences. V1
+ * (get_batch_defaults): 8,192 tokens and 1,024 (earlier 256) sequences on
+ * GPUs of 70 GiB or more other than A100, 2,048 and 256 otherwise; without
+ * chunked prefill max(max_model_len, tokens); never more than
+ * max_num_seqs x max_model_len tokens nor more sequences than tokens. */
+void gs_vllm_profile(const struct gs_vllm_release *release,
+                     const struct gs_vllm_profile_input *in, struct gs_vllm_profile *out);
+
+/* The profile run's torch peak on one GPU of a stage holding the layers
+ * counted in `counts`: the largest layer kind's transients for `tokens`
+ * tokens (the attention phase or the MLP phase, whichever is larger; a
+ * routed layer's fused-MoE caches), plus, on the last stage, the sampler
+ * over `seqs` requests (bf16 logits, their fp32 copy and probabilities:
+ * 10 bytes per vocabulary entry). */
+uint64_t gs_vllm_activation_peak(const struct gs_arch *arch, const struct gs_vllm_release *release,
+                                 const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
+                                 uint64_t seqs, uint64_t tensor, bool last_stage, bool *overflow);
+
+/* Non-torch memory on one GPU (see the constants in vllm.c). */
+uint64_t gs_vllm_non_torch(const struct gs_vllm_release *release, enum gs_link link,
+                           uint64_t tensor, bool cross_node);
+
+#endif

@@ -1,0 +1,235 @@
+/*
+ * vllm.c - vLLM's KV-cache accounting by release (see gs/vllm.h). Each rule
+ * names the vLLM code and pull request it follows; the quotes and release
+ * evidence are in docs/vllm-kv-budget-research.md.
+ */
+#include "gs/vllm.h"
+
+#include "gs/inference.h"
+#include "gs/units.h"
+
+#include <stddef.h>
+
+static const struct gs_vllm_release releases[] = {
+    /* Worker.determine_num_available_blocks after PR #9352: torch's allocated peak plus
+     * (device used - torch allocated), the CUDA context included. */
+    {604, "vLLM 0.6.4 (V0; peak-based accounting: everything the device holds after profiling)",
+     false, GS_VLLM_NT_DEVICE, 512, false, false, false, false, 900,
+     "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"},
+    /* PR #10511: memory_profiling; weights + torch peak increase + non-torch increase since a
+     * baseline taken after the CUDA context */
+    {605, "vLLM 0.6.5-0.6.6 (V0; memory_profiling, PR #10511)", false, GS_VLLM_NT_GROWTH, 512,
+     false, false, false, false, 900, "vllm/utils.py memory_profiling (PR #10511)"},
+    /* PRs #11809, #12126: non-torch measured against torch's reserved memory; chunked
+     * prefill's default budget 2048 (SchedulerConfig._DEFAULT_MAX_NUM_BATCHED_TOKENS) */
+    {700, "vLLM 0.7.0-0.7.1 (V0)", false, GS_VLLM_NT_GROWTH, 2048, false, false, false, false,
+     900, "vllm/worker/worker.py determine_num_available_blocks (PRs #11809, #12126)"},
+    /* PR #12676: MLA cache entries aligned to 256 bytes (576 -> 640 elements); removed by
+     * PR #14842 */
+    {702, "vLLM 0.7.2-0.7.3 (V0; MLA cache entries padded to 256 bytes)", false,
+     GS_VLLM_NT_GROWTH, 2048, true, false, false, false, 900,
+     "vllm/worker/cache_engine.py _align_cache (PR #12676)"},
+    /* V1 the default (VLLM_USE_V1); gpu_worker.determine_available_memory a copy of the
+     * device-wide V0 formula; fused_moe shares caches 1 and 3 (PR #13625) */
+    {800, "vLLM 0.8.0-0.9.1 (V1; device-wide accounting)", true, GS_VLLM_NT_DEVICE, 2048, false,
+     true, false, false, 900, "vllm/v1/worker/gpu_worker.py determine_available_memory (0.8)"},
+    /* PRs #18974, #19312: memory_profiling in V1, its snapshot taken after NCCL is set up */
+    {902, "vLLM 0.9.2-0.9.x (V1; memory_profiling after NCCL init, PR #19312)", true,
+     GS_VLLM_NT_GROWTH, 2048, false, true, false, false, 900,
+     "vllm/v1/worker/gpu_worker.py init_device and determine_available_memory (PR #19312)"},
+    /* get_batch_defaults: max_num_seqs 1024 on GPUs of 70 GiB or more (first release
+     * unverified; 0.19.0 logs show it) */
+    {1000, "vLLM 0.10.0-0.20.x (V1)", true, GS_VLLM_NT_GROWTH, 2048, false, true, true, false,
+     900, "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"},
+    /* PR #38284: the CUDA-graph memory estimate subtracted by default, utilization 0.92 */
+    {2100, "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)",
+     true, GS_VLLM_NT_GROWTH, 2048, false, true, true, true, 920,
+     "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"},
+};
+
+const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
+{
+    if (version == 0)
+        version = GS_VLLM_LATEST_MODELED;
+    const struct gs_vllm_release *r = &releases[0];
+    for (size_t i = 0; i < sizeof(releases) / sizeof(releases[0]); i++)
+        if (releases[i].from <= version)
+            r = &releases[i];
+    return r;
+}
+
+static const struct gs_vllm_release v0_fallback = {
+    800, "vLLM 0.8.x V0 engine (pipeline parallelism falls back to V0)", false, GS_VLLM_NT_GROWTH,
+    2048, false, true, false, false, 900,
+    "vllm/engine/arg_utils.py _is_v1_supported_oracle (pipeline parallelism -> V0)"};
+
+const struct gs_vllm_release *gs_vllm_release_for_layout(uint32_t version, uint64_t pipeline)
+{
+    const struct gs_vllm_release *r = gs_vllm_release_for(version);
+    if (r->v1 && r->from < 902 && pipeline > 1)
+        return &v0_fallback;
+    return r;
+}
+
+bool gs_vllm_modeled(uint32_t version)
+{
+    return version == 0 || version >= GS_VLLM_OLDEST_MODELED;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+void gs_vllm_profile(const struct gs_vllm_release *r, const struct gs_vllm_profile_input *in,
+                     struct gs_vllm_profile *out)
+{
+    const uint64_t mml = in->max_model_len ? in->max_model_len : 1;
+    if (!r->v1) {
+        /* EngineArgs.create_engine_config: use_long_context = max_model_len > 32768; chunked
+         * prefill only on GPUs, without sliding windows, from 0.7 not for MLA or multimodal */
+        bool chunked = mml > 32768 && !in->sliding_window &&
+                       !(r->from >= 700 && (in->mla || in->multimodal));
+        if (in->chunked_prefill != GS_CHUNKED_PREFILL_DEFAULT)
+            chunked = in->chunked_prefill == GS_CHUNKED_PREFILL_ON;
+        out->chunked_prefill = chunked;
+        out->tokens = in->max_num_batched_tokens ? in->max_num_batched_tokens
+                      : chunked ? r->v0_chunked_tokens
+                                : max_u64(mml, 2048);
+        out->seqs = in->max_num_seqs ? in->max_num_seqs : 256; /* EngineArgs.max_num_seqs */
+        return;
+    }
+    /* get_batch_defaults (OpenAI server): 8192 tokens on GPUs of 70 GiB or more but A100
+     * (PR #17885), 2048 otherwise; then _set_default_max_num_seqs_and_batched_tokens_args */
+    const bool big = in->gpu_total_bytes >= (uint64_t)70 * GS_GIB && !in->gpu_is_a100;
+    out->chunked_prefill = in->chunked_prefill != GS_CHUNKED_PREFILL_OFF;
+    uint64_t seqs = in->max_num_seqs ? in->max_num_seqs : (big && r->big_gpu_seqs_1024 ? 1024 : 256);
+    uint64_t tokens = in->max_num_batched_tokens;
+    if (tokens == 0) {
+        tokens = big ? 8192 : 2048;
+        if (!out->chunked_prefill)
+            tokens = max_u64(mml, tokens);
+        tokens = min_u64(tokens, seqs * mml);
+    }
+    if (in->max_num_seqs == 0)
+        seqs = min_u64(seqs, tokens);
+    out->tokens = tokens;
+    out->seqs = seqs;
+}
+
+/* Transient bytes one token needs in one layer of block `b` on one tensor
+ * rank, bf16 activations: the larger of the attention phase (the residual
+ * and its normed copy, the q/k/v projection output and the attention
+ * output) and the MLP phase (the residual and normed copy, then the gated
+ * MLP's gate_up output and activation, or the fused-MoE kernel's
+ * intermediate caches: fused_moe.py fused_experts_impl cache1 [M, top_k, N]
+ * and cache3 [M, top_k, hidden] - one shared buffer since PR #13625 - and
+ * cache2 [M * top_k, N / 2], N = 2 x the expert width / t). */
+static uint64_t layer_token_bytes(const struct gs_arch *a, const struct gs_block *b,
+                                  const struct gs_vllm_release *r, uint64_t t, bool *ovf)
+{
+    const uint64_t h = a->hidden_size, e = 2;
+    const struct gs_attention *s = &b->attn;
+    uint64_t mixer = 0;
+    if (b->mixer == GS_MIXER_ATTENTION) {
+        const uint64_t q = s->heads * s->head_dim, kv = s->kv_heads * (s->head_dim + s->v_head_dim);
+        mixer = gs_div_ceil(q + kv, t) + gs_div_ceil(s->heads * s->v_head_dim, t);
+    } else if (b->mixer == GS_MIXER_MLA) {
+        const uint64_t q = s->heads * (s->qk_nope_head_dim + s->qk_rope_head_dim);
+        const uint64_t kv = s->heads * (s->qk_nope_head_dim + s->v_head_dim);
+        mixer = gs_div_ceil(q + kv, t) + s->kv_lora_rank + s->qk_rope_head_dim +
+                gs_div_ceil(s->heads * s->v_head_dim, t);
+    }
+    if (b->rec.conv_channels || b->rec.in_width)
+        mixer = gs_add(mixer, gs_div_ceil(b->rec.in_width + b->rec.conv_channels + b->rec.inner, t),
+                       ovf);
+    const uint64_t attention_phase = gs_mul(e, gs_add(2 * h, mixer, ovf), ovf);
+    uint64_t mlp = 0;
+    if (b->mlp.kind == GS_MLP_DENSE) {
+        mlp = gs_mul(b->mlp.gated ? 3 : 2, gs_div_ceil(b->mlp.width, t), ovf);
+    } else if (b->mlp.kind == GS_MLP_MOE) {
+        const uint64_t n = (b->mlp.gated ? 2 : 1) * gs_div_ceil(b->mlp.width, t);
+        uint64_t per_topk = (n > h ? n : h) + n / 2;
+        if (!r->moe_shared_cache)
+            per_topk += h; /* cache3 a buffer of its own before PR #13625 */
+        mlp = gs_mul(b->mlp.top_k, per_topk, ovf);
+        if (b->mlp.shared_width)
+            mlp = gs_add(mlp, gs_mul(3, gs_div_ceil(b->mlp.shared_width, t), ovf), ovf);
+    }
+    const uint64_t mlp_phase = gs_mul(e, gs_add(2 * h, mlp, ovf), ovf);
+    return attention_phase > mlp_phase ? attention_phase : mlp_phase;
+}
+
+uint64_t gs_vllm_activation_peak(const struct gs_arch *a, const struct gs_vllm_release *r,
+                                 const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
+                                 uint64_t seqs, uint64_t t, bool last_stage, bool *ovf)
+{
+    t = t ? t : 1;
+    uint64_t per_token = 0;
+    for (size_t k = 0; k < a->block_count; k++) {
+        if (counts[k] == 0)
+            continue;
+        const uint64_t one = layer_token_bytes(a, &a->blocks[k], r, t, ovf);
+        if (one > per_token)
+            per_token = one;
+    }
+    uint64_t peak = gs_mul(tokens, per_token, ovf);
+    if (last_stage && a->logits) {
+        /* V0 profile_run and V1 _dummy_sampler_run: logits for one token of each of the
+         * min(max_num_seqs, tokens) dummy requests, [seqs, vocab] in bf16, the sampler's
+         * fp32 copy and its probabilities; the vocabulary split over tensor ranks is gathered
+         * whole before sampling */
+        const uint64_t reqs = tokens < seqs ? tokens : seqs;
+        peak = gs_add(peak, gs_mul(gs_mul(reqs, a->vocab_size, ovf), 10, ovf), ovf);
+    }
+    return peak;
+}
+
+/* The CUDA context with lazy module loading: 287,047,680 bytes (pytorch
+ * PR #86509); counted only where non-torch memory is device-wide. */
+#define CUDA_CONTEXT_BYTES ((uint64_t)287047680)
+/* What grows outside torch while the profile run first launches the model's
+ * kernels (CUDA lazy loading maps their modules) and creates cuBLAS
+ * handles: 0.16 GiB in vLLM PR #12126's single-GPU log (non_torch 0.16
+ * GiB), floor(0.16 x 2^30). */
+#define PROFILE_GROWTH_BYTES ((uint64_t)171798691)
+/* NCCL's and the custom all-reduce's buffers on one tensor-parallel rank.
+ * NCCL allocates NCCL_BUFFSIZE (4 MiB) per channel per peer connection
+ * and protocol, linear in its channel count, which it raises to reach
+ * NVLink bandwidth (NVIDIA/nccl #864, #986); vLLM's custom all-reduce adds
+ * 16 MiB (custom_all_reduce.py, max_size 8 MiB, two IPC buffers). Per class,
+ * from public startup logs (non-torch minus the profile growth above):
+ *   PCIe cards: 0.20 GiB on 4 x 24 GB (vLLM issue #14447, V0 0.8) -> 0.04 GiB;
+ *   NVLink, Ampere: 0.93 GiB on 8 x A100-SXM4-40GB (surajssd/llm-k8s
+ *     deepseek-v2.5 log, V0 0.8.3) -> 0.77 GiB;
+ *   NVLink/NVSwitch, Hopper and later: 2.07 GiB at TP 2 on H100 SXM in two
+ *     vLLM 0.19.0 runs (llm-d planner logs, Mixtral-8x7B and gpt-oss-20b) ->
+ *     1.91 GiB.
+ * floor(x x 2^30). */
+#define COMM_PCIE_BYTES ((uint64_t)42949672)
+#define COMM_NVLINK_BYTES ((uint64_t)826781204)
+#define COMM_NVSWITCH_BYTES ((uint64_t)2050846883)
+/* A rank whose group spans nodes adds NCCL's network buffers: 2.15 - 0.93 =
+ * 1.22 GiB for the second node's workers in the deepseek-v2.5 log above. */
+#define CROSS_NODE_BYTES ((uint64_t)1309965025)
+
+uint64_t gs_vllm_non_torch(const struct gs_vllm_release *r, enum gs_link link, uint64_t t,
+                           bool cross_node)
+{
+    /* device-wide accounting also counts the CUDA context, created before any baseline */
+    uint64_t bytes = PROFILE_GROWTH_BYTES;
+    if (r->non_torch == GS_VLLM_NT_DEVICE)
+        bytes += CUDA_CONTEXT_BYTES;
+    if (t > 1)
+        bytes += link == GS_LINK_NVSWITCH ? COMM_NVSWITCH_BYTES
+                 : link == GS_LINK_NVLINK ? COMM_NVLINK_BYTES
+                                          : COMM_PCIE_BYTES;
+    if (cross_node)
+        bytes += CROSS_NODE_BYTES;
+    return bytes;
+}

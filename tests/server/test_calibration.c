@@ -1,0 +1,213 @@
+/*
+ * test_calibration.c - gpusizer's vLLM KV capacity against real startup logs.
+ *
+ * Every run in tests/fixtures/calibration/vllm-startup-logs.json (real vLLM
+ * startup logs, each naming its public source) goes through /v1/estimate's
+ * own path (service_estimate) with gpusizer's defaults and only what the
+ * log says about the run (tests/fixtures/calibration/requests.json: the
+ * model's config, the GPU as the catalog names it, the layout,
+ * gpu_memory_utilization, max_model_len, the knobs the command line set
+ * and the engine release), and the KV capacity it predicts is compared with
+ * the capacity vLLM printed.
+ *
+ * With GS_CALIBRATION_REPORT set in the environment it prints one line per
+ * run and a JSON summary (median and worst absolute error) that
+ * bench/calibrate.sh stores as bench/calibration.json.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "catalog.h"
+#include "problem.h"
+#include "service.h"
+#include "test_files.h"
+#include "test_service.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef GS_FIXTURES_DIR
+#error "GS_FIXTURES_DIR must name tests/fixtures/configs"
+#endif
+
+#define RUNS_MAX 64
+
+static struct test_service fixture;
+
+struct outcome {
+    char id[96];
+    long long logged, predicted;
+    double error; /* (predicted - logged) / logged */
+};
+
+static int setup_group(void **state)
+{
+    (void)state;
+    return test_service_open(&fixture, "gs-calibration", false);
+}
+
+static int teardown_group(void **state)
+{
+    (void)state;
+    test_service_close(&fixture);
+    return 0;
+}
+
+static json_t *load(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/../calibration/%s", GS_FIXTURES_DIR, name);
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    if (doc == NULL)
+        fail_msg("%s: %s", path, jerr.text);
+    return doc;
+}
+
+static const json_t *entry_for(const json_t *logs, const char *id)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(logs, "entries"), i, e) {
+        if (strcmp(json_string_value(json_object_get(e, "id")), id) == 0)
+            return e;
+    }
+    fail_msg("no log %s", id);
+    return NULL;
+}
+
+/* The request for one run: what the log says, nothing else. */
+static json_t *request_for(const json_t *run, const json_t *log)
+{
+    static const char *const knobs[] = {"gpu_memory_utilization", "max_num_seqs",
+                                        "max_num_batched_tokens", "engine_version",
+                                        "enforce_eager", "enable_chunked_prefill", NULL};
+    json_t *inference = json_pack("{s:i, s:O, s:s}", "batch_size", 1, "context_length",
+                                  json_object_get(run, "max_model_len"), "engine", "vllm");
+    for (const char *const *k = knobs; *k != NULL; k++) {
+        json_t *v = json_object_get(run, *k);
+        if (v != NULL)
+            json_object_set(inference, *k, v);
+    }
+    json_t *parallelism = json_pack("{s:O, s:O}", "tensor", json_object_get(run, "tensor"),
+                                    "pipeline", json_object_get(run, "pipeline"));
+    json_t *request = json_pack("{s:{s:O}, s:O, s:o, s:o}", "model", "config",
+                                json_object_get(log, "config"), "gpu", json_object_get(run, "gpu"),
+                                "parallelism", parallelism, "inference", inference);
+    assert_non_null(request);
+    return request;
+}
+
+static size_t run_all(struct outcome *out)
+{
+    json_t *logs = load("vllm-startup-logs.json");
+    json_t *runs = load("requests.json");
+    size_t n = 0, i;
+    const json_t *run;
+    json_array_foreach(json_object_get(runs, "runs"), i, run) {
+        if (n >= RUNS_MAX)
+            break;
+        const char *id = json_string_value(json_object_get(run, "id"));
+        json_t *request = request_for(run, entry_for(logs, id));
+        json_t *response = NULL;
+        struct problem p;
+        problem_init(&p);
+        if (service_estimate(fixture.service, request, &response, &p) != 0)
+            fail_msg("%s: %d %s %s", id, p.status, p.errors.count ? p.errors.items[0].pointer : "",
+                     p.errors.count ? p.errors.items[0].detail : "");
+        struct outcome *o = &out[n++];
+        snprintf(o->id, sizeof(o->id), "%s", id);
+        o->logged = (long long)json_integer_value(json_object_get(run, "logged_tokens"));
+        o->predicted = (long long)json_integer_value(
+            json_object_get(json_object_get(response, "kv_cache"), "max_tokens"));
+        o->error = o->logged ? (double)(o->predicted - o->logged) / (double)o->logged : 0;
+        json_decref(response);
+        json_decref(request);
+    }
+    json_decref(runs);
+    json_decref(logs);
+    return n;
+}
+
+static int by_error(const void *a, const void *b)
+{
+    const double x = fabs(((const struct outcome *)a)->error);
+    const double y = fabs(((const struct outcome *)b)->error);
+    return (x > y) - (x < y);
+}
+
+/* The stored measurement bench/calibration.json (what the server reports as
+ * kv_cache.accuracy) must be this run's: rerun bench/calibrate.sh after a
+ * change to the rules. */
+static void check_stored(size_t n, size_t within5, size_t within10, double median, double worst)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/../../../bench/calibration.json", GS_FIXTURES_DIR);
+    json_error_t jerr;
+    json_t *stored = json_load_file(path, 0, &jerr);
+    if (stored == NULL)
+        fail_msg("%s: %s", path, jerr.text);
+    const bool same =
+        (size_t)json_integer_value(json_object_get(stored, "runs")) == n &&
+        (size_t)json_integer_value(json_object_get(stored, "within_5_percent")) == within5 &&
+        (size_t)json_integer_value(json_object_get(stored, "within_10_percent")) == within10 &&
+        fabs(json_number_value(json_object_get(stored, "median_abs_error")) - median) < 5e-5 &&
+        fabs(json_number_value(json_object_get(stored, "worst_abs_error")) - worst) < 5e-5;
+    json_decref(stored);
+    if (!same)
+        fail_msg("bench/calibration.json is not this build's measurement (median %.4f, worst %.4f, "
+                 "%zu of %zu within 5%%): run bench/calibrate.sh",
+                 median, worst, within5, n);
+}
+
+/* At least 9 of the 10 logged capacities within 5% (the issue's bar), and
+ * the stored figures are the measured ones. The run outside 10% is the
+ * DeepSeek-V2.5 16 x A100-40GB log (vLLM 0.8.3 V0, TP 8 x PP 2): its
+ * stages report 3.58 and 5.71 GiB for the cache, yet the engine allocated
+ * 5,302 blocks of 552,960 bytes (2.73 GiB), less than either; gpusizer
+ * answers the 3.96 GiB the second stage's budget leaves. */
+static void test_vllm_logs(void **state)
+{
+    (void)state;
+    struct outcome out[RUNS_MAX];
+    const size_t n = run_all(out);
+    assert_true(n >= 10);
+    struct outcome sorted[RUNS_MAX];
+    memcpy(sorted, out, n * sizeof(out[0]));
+    qsort(sorted, n, sizeof(sorted[0]), by_error);
+    size_t within5 = 0, within10 = 0;
+    for (size_t i = 0; i < n; i++) {
+        within5 += fabs(out[i].error) <= 0.05;
+        within10 += fabs(out[i].error) <= 0.10;
+        assert_true(out[i].predicted >= 0);
+    }
+    const double median = n % 2 ? fabs(sorted[n / 2].error)
+                                : (fabs(sorted[n / 2 - 1].error) + fabs(sorted[n / 2].error)) / 2;
+    const double worst = fabs(sorted[n - 1].error);
+    assert_true(within5 >= 9);
+    assert_true(median <= 0.03);
+    if (getenv("GS_CALIBRATION_REPORT") == NULL)
+        check_stored(n, within5, within10, median, worst);
+    if (getenv("GS_CALIBRATION_REPORT") != NULL) {
+        for (size_t i = 0; i < n; i++)
+            printf("%-48s logged %9lld predicted %9lld error %+6.1f%%\n", out[i].id, out[i].logged,
+                   out[i].predicted, 100 * out[i].error);
+        printf("{\"engine\":\"vllm\",\"runs\":%zu,\"within_5_percent\":%zu,\"within_10_percent\":%zu,"
+               "\"median_abs_error\":%.4f,\"worst_abs_error\":%.4f}\n",
+               n, within5, within10, median, worst);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vllm_logs),
+    };
+    return cmocka_run_group_tests(tests, setup_group, teardown_group);
+}
