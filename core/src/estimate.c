@@ -222,6 +222,8 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->gpu_total_bytes = w->gpu_total_bytes;
     in->gpu_is_a100 = w->gpu_is_a100;
     in->link = w->gpu_link;
+    /* a tensor-parallel group wider than a node talks over the network */
+    in->cross_node = t > (w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8);
     in->engine = w->serving.engine;
 }
 
@@ -364,7 +366,7 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
         serving_input(m, w, weights, t, p, w->serving.kv_dtype, w->serving.context_length, &in);
         in.has_stage = true;
         in.stage = s;
-        in.cross_node = s * t >= node;
+        in.cross_node = in.cross_node || s * t >= node;
         st = gs_inference_compute(&in, &res, err);
         if (st != GS_OK)
             return st;

@@ -598,7 +598,14 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         out->max_concurrency = out->max_num_seqs;
         out->max_context = in->context_length;
     }
-    if (kv <= 0) {
+    if (in->engine.engine == GS_ENGINE_VLLM && in->arch->max_model_len &&
+        in->context_length > in->arch->max_model_len) {
+        /* vLLM's _get_and_verify_max_len refuses a longer max_model_len (unless
+         * VLLM_ALLOW_LONG_MAX_MODEL_LEN is set) */
+        out->starts = false;
+        out->binding = "max_model_len is above the model's maximum (max_position_embeddings with "
+                       "its rope scaling); vLLM refuses to start";
+    } else if (kv <= 0) {
         out->starts = false;
         out->binding = "weights, activation peak and runtime memory leave nothing for the KV cache";
     } else if (cached && seq > available) {

@@ -181,6 +181,35 @@ static const char *first_architecture(const json_t *config)
     return json_is_string(first) ? json_string_value(first) : NULL;
 }
 
+/* vLLM's _get_and_verify_max_len: max_position_embeddings, scaled by a
+ * rope_scaling factor unless the scaling is su, longrope or llama3 (which
+ * already state the extended length); yarn scales
+ * original_max_position_embeddings. */
+static uint64_t derived_max_model_len(const json_t *config, uint64_t positions)
+{
+    const json_t *rope = json_object_get(config, "rope_scaling");
+    if (!json_is_object(rope)) {
+        const json_t *text = json_object_get(config, "text_config");
+        rope = json_is_object(text) ? json_object_get(text, "rope_scaling") : NULL;
+    }
+    if (positions == 0 || !json_is_object(rope))
+        return positions;
+    const json_t *type_v = json_object_get(rope, "rope_type");
+    if (!json_is_string(type_v))
+        type_v = json_object_get(rope, "type");
+    const char *type = json_is_string(type_v) ? json_string_value(type_v) : "";
+    const json_t *factor_v = json_object_get(rope, "factor");
+    const double factor = json_is_number(factor_v) ? json_number_value(factor_v) : 1;
+    if (strcmp(type, "su") == 0 || strcmp(type, "longrope") == 0 || strcmp(type, "llama3") == 0 ||
+        !(factor >= 1 && factor <= 1024))
+        return positions;
+    uint64_t base = positions;
+    const json_t *original = json_object_get(rope, "original_max_position_embeddings");
+    if (strcmp(type, "yarn") == 0 && json_is_integer(original) && json_integer_value(original) > 0)
+        base = (uint64_t)json_integer_value(original);
+    return (uint64_t)((double)base * factor);
+}
+
 enum gs_status models_read(const json_t *config, const char *pointer, struct gs_arch *out,
                            struct gs_error *err)
 {
@@ -230,6 +259,7 @@ enum gs_status models_read(const json_t *config, const char *pointer, struct gs_
     if (by_class)
         snprintf(a->read_as, sizeof(a->read_as), "%s", m->model_type);
     models_read_checkpoint(config, &a->checkpoint);
+    a->max_model_len = derived_max_model_len(config, a->max_position_embeddings);
     return GS_OK;
 }
 

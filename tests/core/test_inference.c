@@ -590,6 +590,42 @@ static void test_vllm_hybrid_allocator(void **state)
     assert_int_equal(r.max_tokens, (uint64_t)r.budget.kv_bytes / (16 * 8192) / 21 / 2 * 16);
 }
 
+/* vLLM refuses a max_model_len above the model's (_get_and_verify_max_len):
+ * Llama-3-8B's 8,192 positions; Qwen2.5-7B's 32,768 scaled by its yarn
+ * factor 4 over original_max_position_embeddings 32,768 = 131,072; llama3
+ * scaling (Llama 3.1) already states its 131,072. */
+static void test_vllm_max_model_len(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":4096,"
+                                    "\"num_hidden_layers\":32,\"num_attention_heads\":32,"
+                                    "\"num_key_value_heads\":8,\"intermediate_size\":14336,"
+                                    "\"vocab_size\":128256,\"max_position_embeddings\":8192}");
+    assert_int_equal(a.max_model_len, 8192);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    struct gs_inference_result r;
+    in.context_length = 16384;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.starts);
+    assert_non_null(strstr(r.binding, "max_model_len"));
+    in.context_length = 8192;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.starts);
+    struct gs_arch q = fixture_arch("{\"model_type\":\"qwen2\",\"hidden_size\":3584,"
+                                    "\"num_hidden_layers\":28,\"num_attention_heads\":28,"
+                                    "\"num_key_value_heads\":4,\"intermediate_size\":18944,"
+                                    "\"vocab_size\":152064,\"max_position_embeddings\":32768,"
+                                    "\"rope_scaling\":{\"type\":\"yarn\",\"factor\":4.0,"
+                                    "\"original_max_position_embeddings\":32768}}");
+    assert_int_equal(q.max_model_len, 131072);
+    struct gs_arch l31 = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":4096,"
+                                      "\"num_hidden_layers\":32,\"num_attention_heads\":32,"
+                                      "\"num_key_value_heads\":8,\"intermediate_size\":14336,"
+                                      "\"vocab_size\":128256,\"max_position_embeddings\":131072,"
+                                      "\"rope_scaling\":{\"rope_type\":\"llama3\",\"factor\":8.0}}");
+    assert_int_equal(l31.max_model_len, 131072);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -614,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_vllm_non_torch),
         cmocka_unit_test(test_vllm_graphs_by_release),
         cmocka_unit_test(test_vllm_hybrid_allocator),
+        cmocka_unit_test(test_vllm_max_model_len),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

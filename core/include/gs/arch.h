@@ -193,6 +193,9 @@ struct gs_arch {
     uint64_t hidden_size;
     uint64_t vocab_size;
     uint64_t max_position_embeddings;   /* 0 when the config does not say */
+    uint64_t max_model_len;             /* the longest context vLLM accepts by default:
+                                           max_position_embeddings, times a linear, dynamic
+                                           or yarn rope_scaling factor; 0 = unknown */
     bool tie_word_embeddings;
     bool logits;                        /* the model ends in vocabulary logits (not encoder-only) */
     bool attention_dropout;             /* non-zero attention-probability dropout */
