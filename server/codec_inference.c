@@ -17,7 +17,8 @@ static const char *const inference_keys[] = {
     "max_num_seqs",        "engine_version",         "enforce_eager",
     "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb",
     NULL};
-static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", NULL};
+static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
+                                                          NULL};
 static const char *const engine_names[] = {"vllm", "sglang", "tensorrt_llm", "tgi", "generic", NULL};
 static const char *const kv_names[] = {"auto", "bf16", "fp16", "fp8", "fp8_e5m2",
                                        "int8_per_token_head", "fp8_per_token_head", "fp8_ds_mla",
@@ -218,7 +219,8 @@ bool codec_decode_inference_parallelism(const json_t *section, struct gs_paralle
             char where[JSONV_POINTER_MAX];
             jsonv_pointer(where, sizeof(where), "/parallelism", key);
             gs_error_add(err, GS_ERR_INVALID, where,
-                         "inference takes tensor and pipeline parallelism; \"%s\" is for training",
+                         "inference takes tensor, pipeline, data and expert parallelism; \"%s\" "
+                         "is for training",
                          key);
             ok = false;
         }
@@ -228,6 +230,11 @@ bool codec_decode_inference_parallelism(const json_t *section, struct gs_paralle
     if (t != NULL && !jsonv_uint(t, "/parallelism/tensor", 1, max, &out->tensor, err))
         ok = false;
     if (p != NULL && !jsonv_uint(p, "/parallelism/pipeline", 1, max, &out->pipeline, err))
+        ok = false;
+    const json_t *d = json_object_get(section, "data"), *e = json_object_get(section, "expert");
+    if (d != NULL && !jsonv_uint(d, "/parallelism/data", 1, max, &out->data, err))
+        ok = false;
+    if (e != NULL && !jsonv_uint(e, "/parallelism/expert", 1, max, &out->expert, err))
         ok = false;
     return ok;
 }

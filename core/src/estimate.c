@@ -197,7 +197,8 @@ static enum gs_status inference_weights(const struct gs_model_spec *m, const str
                                         const struct gs_estimate *e, uint64_t t, uint64_t p,
                                         enum gs_weight_format f, uint64_t *out, struct gs_error *err)
 {
-    struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only};
+    struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
+                                   w->parallelism.expert};
     if (m->has_arch)
         return gs_weights_bytes(&m->arch, &e->params, &r, out, err);
     bool ovf = false;
@@ -212,7 +213,9 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     memset(in, 0, sizeof(*in));
     in->arch = &m->arch;
     in->weights_bytes = weights;
-    in->batch_size = w->serving.batch_size ? w->serving.batch_size : 1;
+    /* data-parallel ranks each serve their share of the batch (vLLM DP attention) */
+    const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
+    in->batch_size = div_up(w->serving.batch_size ? w->serving.batch_size : 1, dp);
     in->context_length = context;
     in->prompt_tokens = w->serving.prompt_tokens;
     in->tensor = t;
@@ -356,7 +359,8 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
     const uint64_t node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
     bool first = true;
     for (uint64_t s = 0; s < p; s++) {
-        struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only};
+        struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
+                                       w->parallelism.expert};
         uint64_t weights = 0;
         enum gs_status st = gs_weights_bytes_stage(&m->arch, &r, s, &weights, err);
         if (st != GS_OK)
@@ -398,6 +402,14 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
         if (st != GS_OK)
             return st;
     }
+    /* each data-parallel rank holds its own share of the sequences */
+    const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
+    e->serving.max_concurrency = gs_mul(e->serving.max_concurrency, dp, &(bool){false});
+    if (dp > 1)
+        assume_value(e, "data_parallel_ranks", dp,
+                     "data-parallel attention: each rank serves batch / ranks sequences with its own "
+                     "KV cache; max_concurrency counts all ranks, the other figures are per GPU",
+                     "vLLM --data-parallel-size with --enable-expert-parallel");
     e->has_serving = true;
     const struct gs_inference_result *r = &e->serving;
     bool ovf = false;
@@ -483,18 +495,28 @@ static enum gs_status compute_inference(const struct gs_model_spec *m, const str
     bool ovf = false;
     const uint64_t t = w->parallelism.tensor ? w->parallelism.tensor : 1;
     const uint64_t p = w->parallelism.pipeline ? w->parallelism.pipeline : 1;
-    if (t > 1 || p > 1) {
+    const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
+    const uint64_t ep = w->parallelism.expert ? w->parallelism.expert : 1;
+    if (t > 1 || p > 1 || dp > 1 || ep > 1) {
         struct gs_parallelism par;
         gs_parallelism_defaults(&par);
         par.tensor = t;
         par.pipeline = p;
+        par.data = dp;
+        par.expert = ep;
         par.uneven_stages = true; /* vLLM splits layers as evenly as it can (get_pp_indices) */
         enum gs_status st = gs_parallelism_validate(&par, m->has_arch ? &m->arch : NULL, err);
         if (st != GS_OK)
             return st;
+        /* vLLM --enable-expert-parallel: the expert group is the tensor x data group */
+        if (ep > 1 && ep != t * dp)
+            return gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
+                                "serving spreads experts over the tensor x data ranks (vLLM "
+                                "--enable-expert-parallel): expert must be %llu",
+                                (unsigned long long)(t * dp));
     }
     const enum gs_weight_format f = gs_workload_format(w);
-    e->gpu_count = gs_mul(t, p, &ovf);
+    e->gpu_count = gs_mul(gs_mul(t, p, &ovf), dp, &ovf);
     e->parameters_per_gpu = div_up(e->parameters, e->gpu_count);
     enum gs_status st = inference_weights(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);
     if (st != GS_OK)

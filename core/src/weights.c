@@ -211,10 +211,14 @@ static uint64_t module_bytes(struct weigh *w, const struct gs_module *m, const s
                              bool plain)
 {
     const struct gs_weights_request *r = w->r;
-    const uint64_t t = r->tensor ? r->tensor : 1;
+    /* with expert parallelism each rank holds whole experts, E / ep of them
+     * (FusedMoE: local_num_experts = global_num_experts // ep_size) */
+    const bool spread = r->expert > 1 && (m->flags & GS_MOD_EXPERT);
+    const uint64_t t = spread ? 1 : (r->tensor ? r->tensor : 1);
     uint64_t in, out;
     rank_shape(m, b, t, &in, &out);
-    const uint64_t count = m->count ? m->count : 1;
+    const uint64_t count = spread ? gs_div_ceil(m->count ? m->count : 1, r->expert)
+                                  : (m->count ? m->count : 1);
     bool quantize = !plain && m->kind == GS_MODULE_LINEAR && (m->flags & GS_MOD_QUANT) &&
                     gguf_millibits(r->format) == 0;
     if (r->experts_only && !(m->flags & GS_MOD_EXPERT))

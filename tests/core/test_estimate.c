@@ -334,6 +334,40 @@ static void test_uneven_pipeline_stages(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
 }
 
+/* Expert parallelism with data-parallel attention, as DeepSeek-V3 is served
+ * on 8 GPUs (vLLM --data-parallel-size 8 --enable-expert-parallel): every
+ * rank holds the attention, dense layers and embeddings whole and 32 of the
+ * 256 experts of each of the 58 MoE layers, whole (FusedMoE
+ * local_num_experts = 256 / 8). In fp8 with 128x128 block scales one
+ * expert is 3 x (7168 x 2048 + 4 x 56 x 16) = 44,050,944 bytes, so the rank
+ * holds 58 x 224 x 44,050,944 bytes fewer than one GPU with every expert.
+ * The expert group must be tensor x data. */
+static void test_expert_parallel_serving(void **state)
+{
+    (void)state;
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = fixture_deepseek_v3();
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.format_given = true;
+    w.format = GS_WF_FP8_BLOCK;
+    struct gs_estimate one, ep;
+    assert_int_equal(gs_estimate_compute(&m, &w, &one, NULL), GS_OK);
+    w.parallelism.data = 8;
+    w.parallelism.expert = 8;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &ep, &err), GS_OK);
+    assert_int_equal(ep.gpu_count, 8);
+    assert_int_equal(one.per_gpu.weights_bytes - ep.per_gpu.weights_bytes,
+                     58ULL * 224 * 44050944ULL);
+    w.parallelism.expert = 4;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &ep, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/expert");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_checked_arithmetic),
         cmocka_unit_test(test_edit_distance),
         cmocka_unit_test(test_uneven_pipeline_stages),
+        cmocka_unit_test(test_expert_parallel_serving),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

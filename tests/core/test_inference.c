@@ -341,7 +341,7 @@ static void test_weight_formats_70b(void **state)
         uint64_t centi_gb;
     } rows[] = {{GS_WF_BF16, 13795}, {GS_WF_FP8, 6950}, {GS_WF_GPTQ, 3664}, {GS_WF_NF4_DQ, 3636}};
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        struct gs_weights_request r = {rows[i].f, 0, 1, 1, false};
+        struct gs_weights_request r = {rows[i].f, 0, 1, 1, false, 0};
         uint64_t bytes = 0;
         assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, NULL), GS_OK);
         if ((bytes + 5000000) / 10000000 != rows[i].centi_gb)
@@ -349,7 +349,7 @@ static void test_weight_formats_70b(void **state)
     }
     /* bf16 exactly 2 x 68,976,648,192; at TP 8 each GPU holds an eighth of every
      * sharded tensor plus its replicated norms */
-    struct gs_weights_request bf16 = {GS_WF_BF16, 0, 1, 1, false};
+    struct gs_weights_request bf16 = {GS_WF_BF16, 0, 1, 1, false, 0};
     uint64_t whole = 0, shard = 0;
     assert_int_equal(gs_weights_bytes(&a, &c, &bf16, &whole, NULL), GS_OK);
     assert_int_equal(whole, 137953296384ULL);
@@ -374,19 +374,19 @@ static void test_weight_formats(void **state)
                 {GS_WF_GPTQ, 389},  {GS_WF_AWQ, 389},   {GS_WF_NF4, 417},
                 {GS_WF_NF4_DQ, 387}};
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        struct gs_weights_request r = {rows[i].f, 0, 1, 1, false};
+        struct gs_weights_request r = {rows[i].f, 0, 1, 1, false, 0};
         uint64_t bytes = 0;
         assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, NULL), GS_OK);
         if ((bytes + 5000000) / 10000000 != rows[i].centi_gb)
             fail_msg("%s: %llu bytes", gs_weight_format_name(rows[i].f), (unsigned long long)bytes);
     }
     /* exact: nf4+DQ = ceil(6,476,005,376 x 2113/4096) + 262,410,240 x 2 */
-    struct gs_weights_request nf4 = {GS_WF_NF4_DQ, 0, 1, 1, false};
+    struct gs_weights_request nf4 = {GS_WF_NF4_DQ, 0, 1, 1, false, 0};
     uint64_t bytes = 0;
     assert_int_equal(gs_weights_bytes(&a, &c, &nf4, &bytes, NULL), GS_OK);
     assert_int_equal(bytes, 3865591808ULL);
     /* TP 2 halves the linears: 11008/2 = 5504 = 43 x 128, fine; TP 8: 1376 is not a multiple of 128 */
-    struct gs_weights_request gptq = {GS_WF_GPTQ, 128, 8, 1, false};
+    struct gs_weights_request gptq = {GS_WF_GPTQ, 128, 8, 1, false, 0};
     struct gs_error err;
     gs_error_init(&err);
     assert_int_equal(gs_weights_bytes(&a, &c, &gptq, &bytes, &err), GS_ERR_INVALID);

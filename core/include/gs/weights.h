@@ -43,6 +43,8 @@ struct gs_weights_request {
     uint64_t pipeline;    /* pipeline stages, >= 1 */
     bool experts_only;    /* only routed experts are stored in the format, the rest 16-bit
                              (gpt-oss's mxfp4 checkpoint: modules_to_not_convert) */
+    uint64_t expert;      /* expert parallelism: routed experts whole, spread over this many
+                             ranks (vLLM --enable-expert-parallel); 0 or 1 = split by tensor */
 };
 
 /* Bytes of weights on the most loaded GPU, for a model with an
