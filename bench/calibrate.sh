@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# calibrate.sh - gpusizer's vLLM KV capacity against the real startup logs in
+# calibrate.sh - gpusizer's vLLM and SGLang KV capacity against the real startup logs in
 # tests/fixtures/calibration/ (each naming its public source): prints one line
 # per run and stores the summary (runs, how many within 5% and 10%, median and
-# worst absolute error) in bench/calibration.json. The server reports those
+# worst absolute error) in bench/calibration.json (vLLM) and
+# bench/calibration-sglang.json. The server reports those
 # figures as kv_cache.accuracy, and tests/server/test_calibration.c fails when
 # the stored file and a fresh measurement disagree, so the figure is always
 # measured, never typed.
@@ -11,6 +12,7 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DGPUSIZER_BUILD_TESTS=ON >/dev/null
 cmake --build build-release -j"$(nproc)" --target test_calibration >/dev/null
 GS_CALIBRATION_REPORT=1 build-release/tests/test_calibration | grep -v '^\[' | tee /tmp/gs-calibration.$$
-tail -n 1 /tmp/gs-calibration.$$ > bench/calibration.json
+grep '^{"engine":"vllm"' /tmp/gs-calibration.$$ > bench/calibration.json
+grep '^{"engine":"sglang"' /tmp/gs-calibration.$$ > bench/calibration-sglang.json
 rm -f /tmp/gs-calibration.$$
-echo "stored bench/calibration.json"
+echo "stored bench/calibration.json and bench/calibration-sglang.json"

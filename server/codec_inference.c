@@ -251,28 +251,37 @@ static json_t *fraction(uint64_t permille)
 
 extern const struct gs_embedded_file gs_calibration_files[];
 
-/* kv_cache.accuracy: bytes per token are exact; vLLM's capacity is
- * calibrated, with the median and worst error bench/calibrate.sh measured on
- * the real startup logs in tests/fixtures/calibration (bench/calibration.json,
- * compiled in). */
-static json_t *measured_calibration; /* parsed once, then read-only */
+/* kv_cache.accuracy: bytes per token are exact; vLLM's and SGLang's
+ * capacities are calibrated, with the median and worst error
+ * bench/calibrate.sh measured on the real startup logs in
+ * tests/fixtures/calibration (bench/calibration.json and
+ * bench/calibration-sglang.json, compiled in). */
+static json_t *measured_vllm, *measured_sglang; /* parsed once, then read-only */
 static pthread_once_t calibration_once = PTHREAD_ONCE_INIT;
+
+static json_t *load_embedded(const char *name)
+{
+    const struct gs_embedded_file *f = gs_embedded_find(gs_calibration_files, name);
+    json_error_t jerr;
+    return f ? json_loadb((const char *)f->data, f->size, 0, &jerr) : NULL;
+}
 
 static void load_calibration(void)
 {
-    json_error_t jerr;
-    measured_calibration = json_loadb((const char *)gs_calibration_files[0].data,
-                                      gs_calibration_files[0].size, 0, &jerr);
+    measured_vllm = load_embedded("calibration.json");
+    measured_sglang = load_embedded("calibration-sglang.json");
 }
 
 static json_t *accuracy(enum gs_engine engine)
 {
     pthread_once(&calibration_once, load_calibration);
-    const bool calibrated = engine == GS_ENGINE_VLLM && measured_calibration != NULL;
+    const json_t *measured = engine == GS_ENGINE_VLLM     ? measured_vllm
+                             : engine == GS_ENGINE_SGLANG ? measured_sglang
+                                                          : NULL;
     json_t *out = json_pack("{s:s, s:s}", "bytes_per_token", "exact", "capacity",
-                            calibrated ? "calibrated" : "modelled");
-    if (out != NULL && calibrated &&
-        json_object_set_new(out, "calibration", json_deep_copy(measured_calibration)) != 0) {
+                            measured ? "calibrated" : "modelled");
+    if (out != NULL && measured &&
+        json_object_set_new(out, "calibration", json_deep_copy(measured)) != 0) {
         json_decref(out);
         out = NULL;
     }

@@ -3,6 +3,7 @@
  * budgets (see gs/inference.h; sources in estimation.md 4.2-4.5).
  */
 #include "gs/inference.h"
+#include "gs/sglang.h"
 
 #include "gs/units.h"
 
@@ -356,29 +357,6 @@ static void defaults(const struct gs_inference_input *in, struct gs_inference_re
     out->max_num_seqs = c->max_num_seqs ? c->max_num_seqs : (large ? 1024 : 256);
 }
 
-uint64_t gs_sglang_default_fraction_permille(uint64_t total_bytes, uint64_t tensor,
-                                             uint64_t pipeline)
-{
-    /* sglang server_args.py: mem_fraction_static = round((gpu_mem - reserved) / gpu_mem, 3),
-     * gpu_mem in MiB, reserved for activations and CUDA graphs by GPU size, growing with
-     * the parallel size tp * pp */
-    const uint64_t mib = total_bytes / GS_MIB;
-    const uint64_t parallel = tensor * pipeline;
-    uint64_t reserved_x10; /* MiB x 10, to keep the tenths of a GiB exact */
-    if (mib < 35 * 1024)
-        reserved_x10 = (28 * 1024) + parallel * 1024; /* (2.8 + parallel/10) GiB */
-    else if (mib < 90 * 1024)
-        reserved_x10 = (95 * 1024) + parallel * 5 * 1024; /* (9.5 + parallel/2) GiB */
-    else if (mib < 160 * 1024)
-        reserved_x10 = (120 * 1024) + parallel * 5 * 1024; /* (12 + parallel/2) GiB */
-    else
-        reserved_x10 = 320 * 1024; /* 32 GiB */
-    if (mib == 0 || reserved_x10 >= mib * 10)
-        return 1;
-    /* permille, rounded half up */
-    return ((mib * 10 - reserved_x10) * 1000 + mib * 5) / (mib * 10);
-}
-
 static enum gs_status budget(const struct gs_inference_input *in, struct gs_inference_result *out,
                              struct gs_error *err, bool *ovf)
 {
@@ -409,6 +387,8 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
     uint64_t non_torch = gs_vllm_non_torch(rel, (enum gs_link)in->link, t, in->cross_node);
     if (c->engine == GS_ENGINE_GENERIC)
         non_torch = GENERIC_OVERHEAD;
+    if (c->engine == GS_ENGINE_SGLANG)
+        non_torch = gs_sglang_preload_bytes((enum gs_link)in->link, t, in->cross_node);
     b->non_torch_bytes = c->has_non_torch_bytes ? c->non_torch_bytes : non_torch;
     /* vLLM subtracts CUDA graphs only from 0.21 (PR #38284); before, a given figure is shown
      * but the graphs are captured after the KV cache is allocated */
@@ -429,16 +409,19 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
             b->kv_bytes = (int64_t)c->kv_cache_memory_bytes;
         break;
     case GS_ENGINE_SGLANG: {
-        b->rule = "SGLang: mem_fraction_static x total GPU memory holds the weights and the KV "
-                  "pool; the memory outside the fraction absorbs activations and CUDA graphs";
+        b->rule = "SGLang: mem_fraction_static x the memory free once the CUDA context and the "
+                  "process groups exist holds the weights and the KV pool; activations and CUDA "
+                  "graphs live in the reserve outside the fraction";
         b->fraction_permille = c->mem_fraction_static_permille
                                    ? c->mem_fraction_static_permille
                                    : gs_sglang_default_fraction_permille(b->total_bytes, t, p);
-        b->requested_bytes = permille_of(b->total_bytes, b->fraction_permille, ovf);
-        /* profile_max_num_token: memory free after loading (total - weights - non-torch)
-         * minus total x (1 - fraction) */
-        const uint64_t held = gs_add(b->weights_bytes, b->non_torch_bytes, ovf);
-        b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)held;
+        /* model_runner.profile_max_num_token: rest = free after loading - baseline x (1 -
+         * fraction), the baseline being the free memory before loading (init_torch_distributed),
+         * so rest = fraction x baseline - weights */
+        const uint64_t baseline =
+            b->total_bytes > b->non_torch_bytes ? b->total_bytes - b->non_torch_bytes : 0;
+        b->requested_bytes = permille_of(baseline, b->fraction_permille, ovf);
+        b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)b->weights_bytes;
         break;
     }
     case GS_ENGINE_TENSORRT_LLM:

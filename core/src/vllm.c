@@ -190,46 +190,18 @@ uint64_t gs_vllm_activation_peak(const struct gs_arch *a, const struct gs_vllm_r
     return peak;
 }
 
-/* The CUDA context with lazy module loading: 287,047,680 bytes (pytorch
- * PR #86509); counted only where non-torch memory is device-wide. */
-#define CUDA_CONTEXT_BYTES ((uint64_t)287047680)
 /* What grows outside torch while the profile run first launches the model's
  * kernels (CUDA lazy loading maps their modules) and creates cuBLAS
  * handles: 0.16 GiB in vLLM PR #12126's single-GPU log (non_torch 0.16
  * GiB), floor(0.16 x 2^30). */
 #define PROFILE_GROWTH_BYTES ((uint64_t)171798691)
-/* NCCL's and the custom all-reduce's buffers on one tensor-parallel rank.
- * NCCL allocates NCCL_BUFFSIZE (4 MiB) per channel per peer connection
- * and protocol, linear in its channel count, which it raises to reach
- * NVLink bandwidth (NVIDIA/nccl #864, #986); vLLM's custom all-reduce adds
- * 16 MiB (custom_all_reduce.py, max_size 8 MiB, two IPC buffers). Per class,
- * from public startup logs (non-torch minus the profile growth above):
- *   PCIe cards: 0.20 GiB on 4 x 24 GB (vLLM issue #14447, V0 0.8) -> 0.04 GiB;
- *   NVLink, Ampere: 0.93 GiB on 8 x A100-SXM4-40GB (surajssd/llm-k8s
- *     deepseek-v2.5 log, V0 0.8.3) -> 0.77 GiB;
- *   NVLink/NVSwitch, Hopper and later: 2.07 GiB at TP 2 on H100 SXM in two
- *     vLLM 0.19.0 runs (llm-d planner logs, Mixtral-8x7B and gpt-oss-20b) ->
- *     1.91 GiB.
- * floor(x x 2^30). */
-#define COMM_PCIE_BYTES ((uint64_t)42949672)
-#define COMM_NVLINK_BYTES ((uint64_t)826781204)
-#define COMM_NVSWITCH_BYTES ((uint64_t)2050846883)
-/* A rank whose group spans nodes adds NCCL's network buffers: 2.15 - 0.93 =
- * 1.22 GiB for the second node's workers in the deepseek-v2.5 log above. */
-#define CROSS_NODE_BYTES ((uint64_t)1309965025)
 
 uint64_t gs_vllm_non_torch(const struct gs_vllm_release *r, enum gs_link link, uint64_t t,
                            bool cross_node)
 {
     /* device-wide accounting also counts the CUDA context, created before any baseline */
-    uint64_t bytes = PROFILE_GROWTH_BYTES;
+    uint64_t bytes = PROFILE_GROWTH_BYTES + gs_runtime_comm_bytes(link, t, cross_node);
     if (r->non_torch == GS_VLLM_NT_DEVICE)
-        bytes += CUDA_CONTEXT_BYTES;
-    if (t > 1)
-        bytes += link == GS_LINK_NVSWITCH ? COMM_NVSWITCH_BYTES
-                 : link == GS_LINK_NVLINK ? COMM_NVLINK_BYTES
-                                          : COMM_PCIE_BYTES;
-    if (cross_node)
-        bytes += CROSS_NODE_BYTES;
+        bytes += gs_runtime_cuda_context_bytes();
     return bytes;
 }

@@ -11,6 +11,7 @@
 
 #include "arch_fixture.h"
 #include "gs/inference.h"
+#include "gs/sglang.h"
 #include "gs/units.h"
 #include "gs/weights.h"
 
@@ -234,8 +235,9 @@ static void test_sglang_default_fraction(void **state)
 }
 
 /* SGLang's pool (model_runner.profile_max_num_token): the memory free after
- * loading, minus total x (1 - fraction) = fraction x total - weights -
- * non-torch; activations and graphs live in the reserve. Page size 1. */
+ * loading, minus baseline x (1 - fraction), the baseline being the memory
+ * free before loading (total - non-torch): fraction x (total - non-torch) -
+ * weights; activations and graphs live in the reserve. Page size 1. */
 static void test_sglang_rule(void **state)
 {
     (void)state;
@@ -247,9 +249,10 @@ static void test_sglang_rule(void **state)
     struct gs_inference_result r;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.fraction_permille, 874);
-    const uint64_t requested = 85061827297ULL / 1000 * 874 + 85061827297ULL % 1000 * 874 / 1000;
+    /* 84,061,827,297 x 0.874, floored */
+    const uint64_t requested = 73470037057ULL;
     assert_int_equal(r.budget.requested_bytes, requested);
-    assert_int_equal((uint64_t)r.budget.kv_bytes, requested - 16060522496ULL - 1000000000);
+    assert_int_equal((uint64_t)r.budget.kv_bytes, requested - 16060522496ULL);
     assert_int_equal(r.block_size, 1);
     /* 131,072 bytes per token, one token per page */
     assert_int_equal(r.max_tokens, (uint64_t)r.budget.kv_bytes / 131072);
@@ -257,6 +260,21 @@ static void test_sglang_rule(void **state)
     in.engine.mem_fraction_static_permille = 500;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.fraction_permille, 500);
+}
+
+/* SGLang's baseline (model_runner.init_torch_distributed): the CUDA
+ * context and the process groups' buffers are gone before it is taken; no
+ * profile growth (SGLang does not profile). */
+static void test_sglang_preload(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_sglang_preload_bytes(GS_LINK_PCIE, 1, false), 287047680ULL);
+    assert_int_equal(gs_sglang_preload_bytes(GS_LINK_PCIE, 4, false), 287047680ULL + 139586437ULL);
+    assert_int_equal(gs_sglang_preload_bytes(GS_LINK_NVSWITCH, 8, false),
+                     287047680ULL + 2050846883ULL);
+    /* on 4 x L4 (22.161 GiB each) that leaves 21.76 GiB; the QwQ-32B log saw 21.63 */
+    assert_int_equal(23795192561ULL - gs_sglang_preload_bytes(GS_LINK_PCIE, 4, false),
+                     23368558444ULL);
 }
 
 /* TGI (flash_causal_lm.warmup): free memory after the warm-up prefill, minus
@@ -509,11 +527,12 @@ static void test_vllm_mla_padding(void **state)
     assert_int_equal(r.kv.bytes_per_token, 61 * 1152);
 }
 
-/* Non-torch memory by release and interconnect (core/src/vllm.c): the
+/* Non-torch memory by release and interconnect (core/src/vllm.c, runtime.c): the
  * profile run's kernel-module growth (0.16 GiB, PR #12126's log), the CUDA
  * context where the release counts device-wide memory (287,047,680 B,
  * pytorch PR #86509), the communication buffers of a tensor-parallel rank
- * by board, and NCCL's network buffers on a rank across nodes. */
+ * by board (PCIe 0.13 GiB as SGLang's 4 x L4 log measures it), and NCCL's
+ * network buffers on a rank across nodes. */
 static void test_vllm_non_torch(void **state)
 {
     (void)state;
@@ -524,7 +543,7 @@ static void test_vllm_non_torch(void **state)
     assert_int_equal(gs_vllm_non_torch(old, GS_LINK_PCIE, 1, false), growth + context);
     assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVSWITCH, 2, false), growth + 2050846883ULL);
     assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVLINK, 8, false), growth + 826781204ULL);
-    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_PCIE, 2, false), growth + 42949672ULL);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_PCIE, 2, false), growth + 139586437ULL);
     assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVLINK, 8, true),
                      growth + 826781204ULL + 1309965025ULL);
 }
@@ -641,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_weight_formats_70b),
         cmocka_unit_test(test_sglang_default_fraction),
         cmocka_unit_test(test_sglang_rule),
+        cmocka_unit_test(test_sglang_preload),
         cmocka_unit_test(test_tgi_rule),
         cmocka_unit_test(test_encoder_decoder_cache),
         cmocka_unit_test(test_vllm_v0_profile),

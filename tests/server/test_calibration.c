@@ -12,7 +12,8 @@
  *
  * With GS_CALIBRATION_REPORT set in the environment it prints one line per
  * run and a JSON summary (median and worst absolute error) that
- * bench/calibrate.sh stores as bench/calibration.json.
+ * bench/calibrate.sh stores as bench/calibration.json. SGLang's logged
+ * pools (sglang-startup-logs.json) go the same way, each within 5%.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,10 +146,11 @@ static int by_error(const void *a, const void *b)
 /* The stored measurement bench/calibration.json (what the server reports as
  * kv_cache.accuracy) must be this run's: rerun bench/calibrate.sh after a
  * change to the rules. */
-static void check_stored(size_t n, size_t within5, size_t within10, double median, double worst)
+static void check_stored(const char *file, size_t n, size_t within5, size_t within10,
+                         double median, double worst)
 {
     char path[512];
-    snprintf(path, sizeof(path), "%s/../../../bench/calibration.json", GS_FIXTURES_DIR);
+    snprintf(path, sizeof(path), "%s/../../../bench/%s", GS_FIXTURES_DIR, file);
     json_error_t jerr;
     json_t *stored = json_load_file(path, 0, &jerr);
     if (stored == NULL)
@@ -161,9 +163,9 @@ static void check_stored(size_t n, size_t within5, size_t within10, double media
         fabs(json_number_value(json_object_get(stored, "worst_abs_error")) - worst) < 5e-5;
     json_decref(stored);
     if (!same)
-        fail_msg("bench/calibration.json is not this build's measurement (median %.4f, worst %.4f, "
+        fail_msg("bench/%s is not this build's measurement (median %.4f, worst %.4f, "
                  "%zu of %zu within 5%%): run bench/calibrate.sh",
-                 median, worst, within5, n);
+                 file, median, worst, within5, n);
 }
 
 /* At least 9 of the 10 logged capacities within 5% (the issue's bar), and
@@ -193,7 +195,7 @@ static void test_vllm_logs(void **state)
     assert_true(within5 >= 9);
     assert_true(median <= 0.03);
     if (getenv("GS_CALIBRATION_REPORT") == NULL)
-        check_stored(n, within5, within10, median, worst);
+        check_stored("calibration.json", n, within5, within10, median, worst);
     if (getenv("GS_CALIBRATION_REPORT") != NULL) {
         for (size_t i = 0; i < n; i++)
             printf("%-48s logged %9lld predicted %9lld error %+6.1f%%\n", out[i].id, out[i].logged,
@@ -204,10 +206,81 @@ static void test_vllm_logs(void **state)
     }
 }
 
+static int by_abs(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* SGLang (model_runner.profile_max_num_token): every logged pool in
+ * tests/fixtures/calibration/sglang-startup-logs.json within 5%, or within
+ * the wider tolerance an entry gives with the reason (its `gap`). */
+static void test_sglang_logs(void **state)
+{
+    (void)state;
+    json_t *logs = load("sglang-startup-logs.json");
+    double errors[RUNS_MAX];
+    size_t i, n = 0;
+    const json_t *e;
+    json_array_foreach(json_object_get(logs, "entries"), i, e) {
+        if (n >= RUNS_MAX)
+            break;
+        const char *id = json_string_value(json_object_get(e, "id"));
+        const json_t *config = json_object_get(e, "config");
+        json_t *model = config ? json_pack("{s:O}", "config", config)
+                               : json_deep_copy(json_object_get(e, "model"));
+        json_t *request = json_pack(
+            "{s:o, s:O, s:{s:O}, s:{s:s, s:O, s:i, s:i}}", "model", model, "gpu",
+            json_object_get(e, "gpu"), "parallelism", "tensor", json_object_get(e, "tensor"),
+            "inference", "engine", "sglang", "mem_fraction_static",
+            json_object_get(e, "mem_fraction_static"), "context_length", 4096, "batch_size", 1);
+        assert_non_null(request);
+        json_t *response = NULL;
+        struct problem p;
+        problem_init(&p);
+        if (service_estimate(fixture.service, request, &response, &p) != 0)
+            fail_msg("%s: %d %s %s", id, p.status, p.errors.count ? p.errors.items[0].pointer : "",
+                     p.errors.count ? p.errors.items[0].detail : "");
+        const double logged = (double)json_integer_value(json_object_get(e, "logged_tokens"));
+        const double predicted = (double)json_integer_value(
+            json_object_get(json_object_get(response, "kv_cache"), "max_tokens"));
+        const double error = (predicted - logged) / logged;
+        if (getenv("GS_CALIBRATION_REPORT") != NULL)
+            printf("%-48s logged %9.0f predicted %9.0f error %+6.1f%%\n", id, logged, predicted,
+                   100 * error);
+        /* a wider tolerance only with the reason written next to it */
+        const json_t *tolerance = json_object_get(e, "tolerance");
+        const double bound = tolerance ? json_number_value(tolerance) : 0.05;
+        assert_true(tolerance == NULL || json_is_string(json_object_get(e, "gap")));
+        if (fabs(error) > bound)
+            fail_msg("%s: logged %.0f tokens, gpusizer %.0f (%+.1f%%)", id, logged, predicted,
+                     100 * error);
+        errors[n++] = fabs(error);
+        json_decref(response);
+        json_decref(request);
+    }
+    json_decref(logs);
+    assert_true(n >= 3);
+    qsort(errors, n, sizeof(errors[0]), by_abs);
+    size_t within5 = 0, within10 = 0;
+    for (size_t k = 0; k < n; k++) {
+        within5 += errors[k] <= 0.05;
+        within10 += errors[k] <= 0.10;
+    }
+    const double median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+    if (getenv("GS_CALIBRATION_REPORT") != NULL)
+        printf("{\"engine\":\"sglang\",\"runs\":%zu,\"within_5_percent\":%zu,"
+               "\"within_10_percent\":%zu,\"median_abs_error\":%.4f,\"worst_abs_error\":%.4f}\n",
+               n, within5, within10, median, errors[n - 1]);
+    else
+        check_stored("calibration-sglang.json", n, within5, within10, median, errors[n - 1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vllm_logs),
+        cmocka_unit_test(test_sglang_logs),
     };
     return cmocka_run_group_tests(tests, setup_group, teardown_group);
 }

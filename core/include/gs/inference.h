@@ -105,12 +105,6 @@ uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
  * SGLang and TGI 1, generic 1). */
 uint64_t gs_engine_default_block_size(enum gs_engine engine);
 
-/* SGLang's default mem_fraction_static in thousandths for a GPU of
- * `total_bytes` under tensor x pipeline parallelism (sglang server_args.py:
- * (capacity - reserved) / capacity, the reserve growing with the GPU class
- * and the parallel size). */
-uint64_t gs_sglang_default_fraction_permille(uint64_t total_bytes, uint64_t tensor,
-                                             uint64_t pipeline);
 
 /* The engine's knobs; zero fields take the engine's shipped defaults. */
 struct gs_engine_config {

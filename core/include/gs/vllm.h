@@ -13,6 +13,7 @@
 #define GS_VLLM_H
 
 #include "gs/arch.h"
+#include "gs/runtime.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -55,13 +56,6 @@ bool gs_vllm_modeled(uint32_t version);
  * deepseek-v2.5 log in tests/fixtures/calibration runs 0.8.3 as V0). */
 const struct gs_vllm_release *gs_vllm_release_for_layout(uint32_t version, uint64_t pipeline);
 
-/* How GPUs of a layout talk: decides the communication buffers. */
-enum gs_link {
-    GS_LINK_PCIE,     /* PCIe cards (L40S, L4, RTX): NCCL over PCIe, few channels */
-    GS_LINK_NVLINK,   /* NVLink boards before Hopper (A100 SXM, bridges) */
-    GS_LINK_NVSWITCH  /* Hopper and Blackwell NVLink/NVSwitch boards */
-};
-
 /* What the profile run processes: `tokens` in `seqs` dummy requests. */
 struct gs_vllm_profile {
     uint64_t tokens, seqs;
@@ -100,7 +94,9 @@ uint64_t gs_vllm_activation_peak(const struct gs_arch *arch, const struct gs_vll
                                  const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
                                  uint64_t seqs, uint64_t tensor, bool last_stage, bool *overflow);
 
-/* Non-torch memory on one GPU (see the constants in vllm.c). */
+/* Non-torch memory on one GPU: the profile growth (vllm.c), the
+ * communication buffers (runtime.h) and, where the release counts
+ * device-wide, the CUDA context. */
 uint64_t gs_vllm_non_torch(const struct gs_vllm_release *release, enum gs_link link,
                            uint64_t tensor, bool cross_node);
 

@@ -1,0 +1,31 @@
+/*
+ * runtime.h - memory a serving process holds outside torch's allocator
+ * whatever the engine: the CUDA context and the collectives' buffers.
+ *
+ * Engines differ in when they look (vLLM measures non-torch growth around
+ * its profile run, SGLang the free memory after setting up its process
+ * groups); what is resident is the same, so both rules read it here.
+ */
+#ifndef GS_RUNTIME_H
+#define GS_RUNTIME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* How GPUs of a layout talk: decides the communication buffers. */
+enum gs_link {
+    GS_LINK_PCIE,     /* PCIe cards (L40S, L4, RTX): NCCL over PCIe, few channels */
+    GS_LINK_NVLINK,   /* NVLink boards before Hopper (A100 SXM, bridges) */
+    GS_LINK_NVSWITCH  /* Hopper and Blackwell NVLink/NVSwitch boards */
+};
+
+/* The CUDA context with lazy module loading (pytorch PR #86509). */
+uint64_t gs_runtime_cuda_context_bytes(void);
+
+/* NCCL's and the custom all-reduce's buffers on one rank of a tensor group
+ * of `tensor` ranks over `link` (0 for one rank), plus NCCL's network
+ * buffers when the group spans nodes. The figures and their sources are in
+ * runtime.c. */
+uint64_t gs_runtime_comm_bytes(enum gs_link link, uint64_t tensor, bool cross_node);
+
+#endif
