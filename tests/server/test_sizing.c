@@ -396,10 +396,51 @@ static void test_fit(void **state)
     json_decref(r);
 }
 
+/* DeepSeek-V3 (fp8 checkpoint) as it is served: 8 x H200 at TP 8, 16 x H100
+ * at TP 8 x PP 2 (61 layers split 31 + 30 as vLLM's get_pp_indices does),
+ * and 8 x H200 with EP 8 + DP attention. Each starts and answers per GPU.
+ * MLA caches one 576-element latent per layer and token on every rank
+ * (bf16: 1,152 bytes, V1 pads nothing): 61 x 1,152 at TP 8; the least
+ * roomy worker of the PP 2 layout is the second stage (30 MoE layers, the
+ * head and the sampler), 30 x 1,152. Under EP + DP every rank holds the
+ * attention whole, so its weights exceed TP 8's. */
+static void test_deepseek_v3_layouts(void **state)
+{
+    (void)state;
+    static const char *const requests[] = {
+        "{\"model\":\"deepseek-v3\",\"gpu\":\"h200-sxm-141gb\",\"parallelism\":{\"tensor\":8},"
+        "\"inference\":{\"engine\":\"vllm\",\"context_length\":8192,\"batch_size\":16}}",
+        "{\"model\":\"deepseek-v3\",\"gpu\":\"h100-sxm-80gb\",\"parallelism\":{\"tensor\":8,"
+        "\"pipeline\":2},\"inference\":{\"engine\":\"vllm\",\"context_length\":8192,\"batch_size\":16}}",
+        "{\"model\":\"deepseek-v3\",\"gpu\":\"h200-sxm-141gb\",\"parallelism\":{\"tensor\":1,"
+        "\"data\":8,\"expert\":8},\"inference\":{\"engine\":\"vllm\",\"context_length\":8192,"
+        "\"batch_size\":16}}"};
+    static const long long gpus[] = {8, 16, 8};
+    static const long long per_token[] = {61 * 1152, 30 * 1152, 61 * 1152};
+    long long weights[3];
+    for (size_t i = 0; i < 3; i++) {
+        json_t *request = parse(requests[i]);
+        json_t *response = run(service_estimate, request);
+        assert_true(json_is_true(json_object_get(response, "starts")));
+        assert_int_equal(json_integer_value(json_object_get(response, "gpu_count")), gpus[i]);
+        const json_t *per_gpu = json_object_get(response, "per_gpu");
+        weights[i] = json_integer_value(json_object_get(per_gpu, "weights_bytes"));
+        assert_true(weights[i] > 0);
+        assert_true(json_integer_value(json_object_get(per_gpu, "kv_cache_bytes")) > 0);
+        const json_t *kv = json_object_get(response, "kv_cache");
+        assert_int_equal(json_integer_value(json_object_get(kv, "bytes_per_token")), per_token[i]);
+        assert_true(json_integer_value(json_object_get(kv, "max_tokens")) >= 16 * 8192);
+        json_decref(response);
+        json_decref(request);
+    }
+    assert_true(weights[2] > weights[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated_recommendations),
+        cmocka_unit_test(test_deepseek_v3_layouts),
         cmocka_unit_test(test_larger_gpu_never_needs_more),
         cmocka_unit_test(test_fit),
     };
