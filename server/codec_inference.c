@@ -16,9 +16,14 @@ static const char *const inference_keys[] = {
     "cuda_memory_fraction", "block_size",            "max_num_batched_tokens",
     "max_num_seqs",        "engine_version",         "enforce_eager",
     "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb",
-    NULL};
+    "all2all_backend",     NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           NULL};
+/* vLLM --all2all-backend; naive and allgather_reducescatter both run over NCCL */
+static const char *const all2all_names[] = {"allgather_reducescatter", "naive",
+                                            "deepep_high_throughput", "deepep_low_latency", NULL};
+static const uint8_t all2all_backend[] = {GS_ALL2ALL_NCCL, GS_ALL2ALL_NCCL, GS_ALL2ALL_DEEPEP_HT,
+                                          GS_ALL2ALL_DEEPEP_LL};
 static const char *const engine_names[] = {"vllm", "sglang", "tensorrt_llm", "tgi", "generic", NULL};
 static const char *const kv_names[] = {"auto", "bf16", "fp16", "fp8", "fp8_e5m2",
                                        "int8_per_token_head", "fp8_per_token_head", "fp8_ds_mla",
@@ -114,6 +119,14 @@ static void read_engine_knobs(const json_t *section, struct gs_engine_config *e,
         if (jsonv_uint(v, "/inference/kv_cache_memory_bytes", 1, (uint64_t)1 << 50,
                        &e->kv_cache_memory_bytes, err))
             e->has_kv_cache_memory_bytes = true;
+        else
+            *ok = false;
+    }
+    v = json_object_get(section, "all2all_backend");
+    int choice = 0;
+    if (v != NULL) {
+        if (jsonv_enum(v, "/inference/all2all_backend", all2all_names, &choice, err))
+            e->all2all = all2all_backend[choice];
         else
             *ok = false;
     }

@@ -226,7 +226,10 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->gpu_is_a100 = w->gpu_is_a100;
     in->link = w->gpu_link;
     /* a tensor-parallel group wider than a node talks over the network */
-    in->cross_node = t > (w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8);
+    const uint64_t per_node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
+    in->cross_node = t > per_node;
+    in->expert = w->parallelism.expert;
+    in->expert_cross_node = w->parallelism.expert > per_node;
     in->engine = w->serving.engine;
 }
 
@@ -442,6 +445,11 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                  "in 0.19 logs), which gpusizer does not model: the capacity is an upper bound; "
                  "give cuda_graph_bytes");
     }
+    if (engine == GS_ENGINE_VLLM && w->parallelism.expert > 1)
+        assume(e, "all2all_backend", gs_all2all_name((enum gs_all2all)w->serving.engine.all2all),
+               "vLLM --all2all-backend; DeepEP's buffers (VLLM_DEEPEP_BUFFER_SIZE_MB = 1024 MiB, "
+               "low latency adds DeepEP's get_low_latency_rdma_size_hint for 256 tokens per rank) "
+               "count as non-torch memory; core/src/runtime.c");
     assume_value(e, "activation_peak_bytes", r->budget.activation_bytes,
                  w->serving.engine.has_activation_bytes
                      ? "profiled activation peak, as given in the request"

@@ -389,6 +389,23 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
         non_torch = GENERIC_OVERHEAD;
     if (c->engine == GS_ENGINE_SGLANG)
         non_torch = gs_sglang_preload_bytes((enum gs_link)in->link, t, in->cross_node);
+    /* vLLM's expert group wider than the tensor group (data-parallel attention) is a
+     * communicator of its own, with its own NCCL buffers; DeepEP's all-to-all buffers are
+     * allocated outside torch during the profile run */
+    if (c->engine == GS_ENGINE_VLLM && in->expert > t)
+        non_torch = gs_add(non_torch,
+                           gs_runtime_comm_bytes((enum gs_link)in->link, in->expert,
+                                                 in->expert_cross_node),
+                           ovf);
+    if (c->engine == GS_ENGINE_VLLM && in->expert > 1) {
+        const struct gs_block *moe = gs_arch_moe_block(in->arch);
+        non_torch = gs_add(non_torch,
+                           gs_runtime_all2all_bytes((enum gs_all2all)c->all2all,
+                                                    in->arch->hidden_size,
+                                                    moe ? moe->mlp.experts : 0,
+                                                    in->expert_cross_node, ovf),
+                           ovf);
+    }
     b->non_torch_bytes = c->has_non_torch_bytes ? c->non_torch_bytes : non_torch;
     /* vLLM subtracts CUDA graphs only from 0.21 (PR #38284); before, a given figure is shown
      * but the graphs are captured after the KV cache is allocated */

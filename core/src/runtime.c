@@ -3,6 +3,8 @@
  */
 #include "gs/runtime.h"
 
+#include "gs/units.h"
+
 /* The CUDA context with lazy module loading: 287,047,680 bytes (pytorch
  * PR #86509). */
 #define CUDA_CONTEXT_BYTES ((uint64_t)287047680)
@@ -49,4 +51,64 @@ uint64_t gs_runtime_comm_bytes(enum gs_link link, uint64_t tensor, bool cross_no
     if (cross_node)
         bytes += CROSS_NODE_BYTES;
     return bytes;
+}
+
+static const char *const all2all_names[GS_ALL2ALL_COUNT] = {
+    [GS_ALL2ALL_NCCL] = "allgather_reducescatter",
+    [GS_ALL2ALL_DEEPEP_HT] = "deepep_high_throughput",
+    [GS_ALL2ALL_DEEPEP_LL] = "deepep_low_latency",
+};
+
+const char *gs_all2all_name(enum gs_all2all backend)
+{
+    return backend < GS_ALL2ALL_COUNT ? all2all_names[backend] : "";
+}
+
+/* vLLM's DeepEP managers (vllm/distributed/device_communicators/all2all.py)
+ * give deep_ep.Buffer num_nvl_bytes = VLLM_DEEPEP_BUFFER_SIZE_MB MiB
+ * (vllm/envs.py, default 1024); high throughput adds an RDMA buffer of the
+ * same size when the group spans nodes, low latency one of
+ * get_low_latency_rdma_size_hint(VLLM_MOE_DP_CHUNK_SIZE = 256 tokens per
+ * rank, hidden, ranks, experts). DeepEP allocates both outside torch when
+ * the first MoE layer runs, in the profile run, so vLLM counts them as
+ * non-torch memory. */
+#define DEEPEP_BUFFER_BYTES ((uint64_t)1024 * GS_MIB)
+#define DEEPEP_DISPATCH_TOKENS ((uint64_t)256)
+
+/* DeepEP csrc/config.hpp LowLatencyLayout: a dispatch message is an int4
+ * header and the token in bf16 or in fp8 with one float scale per 128
+ * channels, whichever is larger; a combine message the token in bf16 with
+ * a bf16 pair per 128 channels (LogFMT). Two (odd/even) send, receive and
+ * signaling buffers; the hint rounds up past a 128-byte boundary. */
+static uint64_t deepep_low_latency_rdma(uint64_t hidden, uint64_t experts, bool *ovf)
+{
+    const uint64_t t = DEEPEP_DISPATCH_TOKENS, scales = hidden / 128;
+    const uint64_t bf16 = gs_mul(hidden, 2, ovf);
+    const uint64_t fp8 = gs_add(hidden, gs_mul(scales, 4, ovf), ovf);
+    const uint64_t dispatch_msg = 16 + (bf16 > fp8 ? bf16 : fp8);
+    const uint64_t combine_msg = gs_add(bf16, gs_mul(scales, 4, ovf), ovf);
+    const uint64_t et = gs_mul(experts, t, ovf);
+    const uint64_t send_d = gs_mul(t, dispatch_msg, ovf), send_c = gs_mul(et, combine_msg, ovf);
+    const uint64_t recv_d = gs_mul(et, dispatch_msg, ovf), recv_c = send_c;
+    const uint64_t send = send_d > send_c ? send_d : send_c;
+    const uint64_t recv = recv_d > recv_c ? recv_d : recv_c;
+    const uint64_t signaling = gs_mul(experts, 4, ovf);
+    const uint64_t total = gs_mul(gs_add(gs_add(send, recv, ovf), signaling, ovf), 2, ovf);
+    return gs_mul((total + 128) / 128, 128, ovf);
+}
+
+uint64_t gs_runtime_all2all_bytes(enum gs_all2all backend, uint64_t hidden, uint64_t experts,
+                                  bool cross_node, bool *overflow)
+{
+    switch (backend) {
+    case GS_ALL2ALL_DEEPEP_HT:
+        return cross_node ? 2 * DEEPEP_BUFFER_BYTES : DEEPEP_BUFFER_BYTES;
+    case GS_ALL2ALL_DEEPEP_LL:
+        return gs_add(DEEPEP_BUFFER_BYTES, deepep_low_latency_rdma(hidden, experts, overflow),
+                      overflow);
+    case GS_ALL2ALL_NCCL:
+    case GS_ALL2ALL_COUNT:
+        break;
+    }
+    return 0;
 }

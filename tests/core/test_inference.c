@@ -645,6 +645,51 @@ static void test_vllm_max_model_len(void **state)
     assert_int_equal(l31.max_model_len, 131072);
 }
 
+/* vLLM's all-to-all under expert parallelism (all2all.py DeepEP managers,
+ * envs.py VLLM_DEEPEP_BUFFER_SIZE_MB = 1024, VLLM_MOE_DP_CHUNK_SIZE = 256;
+ * DeepEP csrc/config.hpp LowLatencyLayout). For DeepSeek-V3 (hidden 7168,
+ * 256 experts) the low-latency RDMA buffer is, by hand: dispatch message
+ * 16 + max(14336, 7168 + 56 x 4) = 14,352 B, combine 14,336 + 56 x 4 =
+ * 14,560 B; send max(256 x 14,352, 256 x 256 x 14,560) = 954,204,160,
+ * receive max(256 x 256 x 14,352, 954,204,160) = 954,204,160, signaling
+ * 1,024; twice each = 3,816,818,688, rounded past 128 = 3,816,818,816. */
+static void test_all2all_buffers(void **state)
+{
+    (void)state;
+    bool ovf = false;
+    assert_int_equal(gs_runtime_all2all_bytes(GS_ALL2ALL_NCCL, 7168, 256, true, &ovf), 0);
+    assert_int_equal(gs_runtime_all2all_bytes(GS_ALL2ALL_DEEPEP_HT, 7168, 256, false, &ovf),
+                     1073741824ULL);
+    assert_int_equal(gs_runtime_all2all_bytes(GS_ALL2ALL_DEEPEP_HT, 7168, 256, true, &ovf),
+                     2147483648ULL);
+    assert_int_equal(gs_runtime_all2all_bytes(GS_ALL2ALL_DEEPEP_LL, 7168, 256, false, &ovf),
+                     1073741824ULL + 3816818816ULL);
+    assert_false(ovf);
+    /* in the budget: EP 8 over DP 8 at TP 1 on NVSwitch adds the expert group's NCCL
+     * buffers and DeepEP's to the profile growth */
+    struct gs_arch a = fixture_deepseek_v3();
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = &a;
+    in.weights_bytes = 90000000000ULL;
+    in.batch_size = 1;
+    in.context_length = 4096;
+    in.tensor = 1;
+    in.pipeline = 1;
+    in.model_bytes = 2;
+    in.gpu_total_bytes = 150109945856ULL;
+    in.link = GS_LINK_NVSWITCH;
+    in.expert = 8;
+    in.engine.engine = GS_ENGINE_VLLM;
+    in.engine.all2all = GS_ALL2ALL_DEEPEP_HT;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.non_torch_bytes, 171798691ULL + 2050846883ULL + 1073741824ULL);
+    in.engine.all2all = GS_ALL2ALL_NCCL;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.non_torch_bytes, 171798691ULL + 2050846883ULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -661,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_sglang_default_fraction),
         cmocka_unit_test(test_sglang_rule),
         cmocka_unit_test(test_sglang_preload),
+        cmocka_unit_test(test_all2all_buffers),
         cmocka_unit_test(test_tgi_rule),
         cmocka_unit_test(test_encoder_decoder_cache),
         cmocka_unit_test(test_vllm_v0_profile),

@@ -125,6 +125,8 @@ struct gs_engine_config {
     bool has_kv_cache_memory_bytes;
     uint64_t kv_cache_memory_bytes; /* vLLM --kv-cache-memory-bytes: the pool, bypassing the fraction */
     uint64_t cpu_offload_bytes;   /* vLLM --cpu-offload-gb: weights kept in host memory */
+    uint8_t all2all;              /* enum gs_all2all: vLLM --all2all-backend under expert
+                                     parallelism */
 };
 
 enum { GS_CHUNKED_PREFILL_DEFAULT, GS_CHUNKED_PREFILL_ON, GS_CHUNKED_PREFILL_OFF };
@@ -142,6 +144,8 @@ struct gs_inference_input {
     bool gpu_is_a100;         /* vLLM's batch defaults treat A100 as small */
     uint8_t link;             /* enum gs_link: how the tensor-parallel group talks */
     bool cross_node;          /* the worker's groups span nodes */
+    uint64_t expert;          /* the expert-parallel group (vLLM --enable-expert-parallel); 0/1 none */
+    bool expert_cross_node;   /* that group spans nodes */
     bool has_stage;           /* size the worker of pipeline stage `stage` (else the stage
                                  whose cache grows fastest, with the full model's profile) */
     uint64_t stage;

@@ -28,4 +28,22 @@ uint64_t gs_runtime_cuda_context_bytes(void);
  * runtime.c. */
 uint64_t gs_runtime_comm_bytes(enum gs_link link, uint64_t tensor, bool cross_node);
 
+/* vLLM's expert-parallel all-to-all (--all2all-backend). */
+enum gs_all2all {
+    GS_ALL2ALL_NCCL,            /* allgather_reducescatter or naive: collectives over NCCL's
+                                   buffers, nothing more */
+    GS_ALL2ALL_DEEPEP_HT,       /* deepep_high_throughput */
+    GS_ALL2ALL_DEEPEP_LL,       /* deepep_low_latency */
+    GS_ALL2ALL_COUNT
+};
+
+const char *gs_all2all_name(enum gs_all2all backend);
+
+/* The all-to-all buffers on one rank of an expert group (see runtime.c):
+ * none over NCCL; DeepEP's NVLink buffer, plus its RDMA buffer when the
+ * group spans nodes (high throughput) or always (low latency, sized for
+ * `hidden` and `experts`). */
+uint64_t gs_runtime_all2all_bytes(enum gs_all2all backend, uint64_t hidden, uint64_t experts,
+                                  bool cross_node, bool *overflow);
+
 #endif
