@@ -262,6 +262,8 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
                                                                       : out->gpu->memory_bytes;
         out->workload.gpu_is_a100 = strncmp(out->gpu->id, "a100", 4) == 0;
         out->workload.gpu_link = codec_gpu_link(out->gpu);
+        out->workload.gpu_unified_memory =
+            out->gpu->unified_memory.present && out->gpu->unified_memory.value != 0;
     }
     ok &= codec_decode_parity(json_object_get(body, "parity"), out, err);
     if (!ok && out->model_status == GS_ERR_UNKNOWN_MODEL)

@@ -20,7 +20,7 @@
 #define SOURCE_MAX 2000 /* citations */
 #define ALIASES_MAX 32
 
-enum field_kind { F_ID, F_TEXT, F_SOURCE, F_DATE, F_U64, F_REAL, F_INT, F_ALIASES };
+enum field_kind { F_ID, F_TEXT, F_SOURCE, F_DATE, F_U64, F_REAL, F_INT, F_BOOL, F_ALIASES };
 
 /* One writable GPU field: where it lives in struct catalog_gpu, its range,
  * and the field that must cite it. */
@@ -42,6 +42,7 @@ static const struct gpu_field gpu_fields[] = {
     {"architecture", F_TEXT, G(architecture), false, 0, NULL},
     {"form_factor", F_TEXT, G(form_factor), false, 0, NULL},
     {"memory_type", F_TEXT, G(memory_type), false, 0, NULL},
+    {"unified_memory", F_BOOL, G(unified_memory), false, 0, "usable_memory_source"},
     {"memory_bytes", F_U64, G(memory_bytes), true, 1125899906842624.0, "memory_source"},
     {"memory_source", F_SOURCE, G(memory_source), false, 0, NULL},
     {"usable_memory_bytes", F_U64, G(usable_memory_bytes), false, 1125899906842624.0,
@@ -75,7 +76,7 @@ const char *const codec_gpu_columns[] = {
     "bf16_tflops", "fp16_tflops", "fp8_tflops", "tdp_watts", "spec_source", "interconnect",
     "interconnect_gb_s", "pcie_gen", "gpus_per_node", "interconnect_source", "price_per_hour",
     "price_source", "price_date", "purchase_price", "purchase_price_source", "purchase_price_date",
-    "aliases", NULL};
+    "aliases", "unified_memory", NULL};
 
 /* Read-only members of a served entry that a client may send back. */
 static const char *const gpu_read_only[] = {"etag", "revision", "created_at", "updated_at",
@@ -320,6 +321,17 @@ static bool gpu_field(const json_t *body, const struct gpu_field *f, struct cata
     case F_INT:
         return read_real(v, where, f->max, f->kind == F_INT,
                          (struct catalog_real *)(void *)(base + f->offset), err);
+    case F_BOOL: {
+        struct catalog_real *out = (struct catalog_real *)(void *)(base + f->offset);
+        out->present = false;
+        if (v == NULL || json_is_null(v))
+            return true;
+        bool b = false;
+        if (!jsonv_bool(v, where, &b, err))
+            return false;
+        *out = (struct catalog_real){true, b ? 1 : 0};
+        return true;
+    }
     }
     return false;
 }
@@ -332,6 +344,7 @@ static bool field_present(const struct gpu_field *f, const struct catalog_gpu *g
         return *(const uint64_t *)(const void *)(base + f->offset) != 0;
     case F_REAL:
     case F_INT:
+    case F_BOOL:
         return ((const struct catalog_real *)(const void *)(base + f->offset))->present;
     default:
         return *(char *const *)(const void *)(base + f->offset) != NULL;
@@ -435,10 +448,13 @@ void codec_gpu_csv_row(struct buf *w, const struct catalog_gpu *g)
             break;
         }
         case F_REAL:
-        case F_INT: {
+        case F_INT:
+        case F_BOOL: {
             const struct catalog_real *r = (const struct catalog_real *)(const void *)(base + f->offset);
             if (r->present) {
-                if (f->kind == F_INT)
+                if (f->kind == F_BOOL)
+                    snprintf(buf, sizeof(buf), "%s", r->value != 0 ? "true" : "false");
+                else if (f->kind == F_INT)
                     snprintf(buf, sizeof(buf), "%.0f", r->value);
                 else
                     format_real(buf, sizeof(buf), r->value);
@@ -499,6 +515,12 @@ static json_t *cell_value(const struct gpu_field *f, const char *cell, const cha
             p = end + 1;
         }
         return list;
+    }
+    if (f->kind == F_BOOL) {
+        if (strcmp(cell, "true") == 0 || strcmp(cell, "false") == 0)
+            return json_boolean(strcmp(cell, "true") == 0);
+        gs_error_add(err, GS_ERR_INVALID, where, "\"%.40s\" is not true or false", cell);
+        return NULL;
     }
     if (f->kind != F_U64 && f->kind != F_REAL && f->kind != F_INT)
         return json_string(cell);
@@ -760,6 +782,10 @@ static json_t *gpu_field_json(const struct gpu_field *f, const struct catalog_gp
         if (!r->present)
             return json_null();
         return f->kind == F_INT ? json_integer((json_int_t)r->value) : json_real(r->value);
+    }
+    case F_BOOL: {
+        const struct catalog_real *r = (const struct catalog_real *)(const void *)(base + f->offset);
+        return r->present ? json_boolean(r->value != 0) : json_null();
     }
     case F_ALIASES: {
         json_t *list = json_array();

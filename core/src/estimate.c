@@ -445,6 +445,13 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                  "in 0.19 logs), which gpusizer does not model: the capacity is an upper bound; "
                  "give cuda_graph_bytes");
     }
+    if (w->gpu_unified_memory)
+        warn(e, "unified_memory",
+             "this GPU's memory is the host's (unified memory): the engine's whole share must be "
+             "free in host memory when it starts (vLLM measures the operating system's available "
+             "memory on integrated GPUs and refuses to start below gpu_memory_utilization x total), "
+             "and the operating system, page cache and every other process draw on the same pool; "
+             "the answer assumes that share is free");
     if (engine == GS_ENGINE_VLLM && w->parallelism.expert > 1)
         assume(e, "all2all_backend", gs_all2all_name((enum gs_all2all)w->serving.engine.all2all),
                "vLLM --all2all-backend; DeepEP's buffers (VLLM_DEEPEP_BUFFER_SIZE_MB = 1024 MiB, "

@@ -67,6 +67,7 @@ struct catalog_gpu {
     char *architecture;            /* NULL when unknown, likewise the text fields below */
     char *form_factor;
     char *memory_type;
+    struct catalog_real unified_memory; /* 1: CPU and GPU share one memory (GB10, Jetson) */
     char *interconnect;
     struct catalog_real interconnect_gb_s;
     struct catalog_real pcie_gen;

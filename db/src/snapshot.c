@@ -162,7 +162,7 @@ static const char gpu_sql[] =
     " spec_source, price_per_hour, price_source, price_date, purchase_price,"
     " purchase_price_source, purchase_price_date, created_at, updated_at, fp16_tflops,"
     " architecture, form_factor, memory_type, interconnect, interconnect_gb_s, pcie_gen,"
-    " gpus_per_node, interconnect_source, revision FROM gpus ORDER BY id";
+    " gpus_per_node, interconnect_source, revision, unified_memory FROM gpus ORDER BY id";
 
 static void read_gpu_row(sqlite3_stmt *stmt, struct catalog_gpu *g, bool *oom)
 {
@@ -196,6 +196,7 @@ static void read_gpu_row(sqlite3_stmt *stmt, struct catalog_gpu *g, bool *oom)
     g->gpus_per_node = real_col(stmt, 27);
     g->interconnect_source = dup_text(stmt, 28, oom);
     g->revision = u64_col(stmt, 29);
+    g->unified_memory = real_col(stmt, 30);
     if (g->id != NULL && g->created_at != NULL)
         catalog_etag(g->id, g->revision, g->created_at, g->etag);
 }

@@ -351,6 +351,64 @@ static void test_delete(void **state)
     free(r.body);
 }
 
+/* Unified memory (migration 0008): the DGX Spark's GB10 is seeded with it, a
+ * discrete GPU leaves it null, writing it needs usable_memory_source (its
+ * citation), CSV carries true/false, and a serving estimate on such a GPU
+ * warns that the engine's share must be free in host memory. */
+static void test_unified_memory(void **state)
+{
+    (void)state;
+    struct reply r = call(&writer_a, "GET", "/v1/gpus/dgx-spark", NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    json_t *g = parse(&r);
+    assert_true(json_is_true(json_object_get(g, "unified_memory")));
+    assert_int_equal(json_integer_value(json_object_get(g, "usable_memory_bytes")), 130663642562LL);
+    json_decref(g);
+    free(r.body);
+    r = call(&writer_a, "GET", "/v1/gpus/h100-sxm-80gb", NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    g = parse(&r);
+    assert_true(json_is_null(json_object_get(g, "unified_memory")));
+    json_decref(g);
+    free(r.body);
+
+    static const char uncited[] =
+        "{\"name\":\"Lab SoC\",\"vendor\":\"Acme\",\"memory_bytes\":64000000000,"
+        "\"memory_source\":\"lab\",\"unified_memory\":true}";
+    r = call(&writer_a, "PUT", "/v1/gpus/lab-soc", "application/json", uncited, AUTH, NULL);
+    expect_status(&r, 400);
+    assert_non_null(strstr(r.body, "/usable_memory_source"));
+    free(r.body);
+    static const char cited[] =
+        "{\"name\":\"Lab SoC\",\"vendor\":\"Acme\",\"memory_bytes\":64000000000,"
+        "\"memory_source\":\"lab\",\"usable_memory_bytes\":60000000000,"
+        "\"usable_memory_source\":\"lab driver\",\"unified_memory\":true}";
+    r = call(&writer_a, "PUT", "/v1/gpus/lab-soc", "application/json", cited, AUTH, NULL);
+    assert_true(r.status == 200 || r.status == 201);
+    free(r.body);
+    r = call(&writer_a, "GET", "/v1/gpus?format=csv", NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    /* the column comes last, after aliases, so earlier columns keep their places */
+    assert_non_null(strstr(r.body, ",aliases,unified_memory"));
+    const char *row = strstr(r.body, "\nlab-soc,");
+    assert_non_null(row);
+    const char *eol = strchr(row + 1, '\n');
+    assert_non_null(eol);
+    assert_true(eol - row > 6 && strncmp(eol - (eol[-1] == '\r' ? 6 : 5), ",true", 5) == 0);
+    free(r.body);
+
+    static const char serving[] =
+        "{\"model\":\"llama-3.1-8b\",\"gpu\":\"dgx-spark\",\"inference\":{\"engine\":\"vllm\","
+        "\"context_length\":8192,\"batch_size\":4}}";
+    r = call(&writer_a, "POST", "/v1/estimate", "application/json", serving, NULL, NULL);
+    expect_status(&r, 200);
+    assert_non_null(strstr(r.body, "\"unified_memory\""));
+    free(r.body);
+    r = call(&writer_a, "DELETE", "/v1/gpus/lab-soc", NULL, NULL, AUTH, NULL);
+    expect_status(&r, 204);
+    free(r.body);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -366,6 +424,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_price_history),
         cmocka_unit_test(test_two_processes_many_writers),
         cmocka_unit_test(test_delete),
+        cmocka_unit_test(test_unified_memory),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     curl_global_cleanup();

@@ -93,6 +93,7 @@ struct gs_workload {
     uint64_t gpu_total_bytes;         /* the named GPU's reported capacity; 0 = none */
     bool gpu_is_a100;
     uint8_t gpu_link;                 /* enum gs_link of the named GPU's board */
+    bool gpu_unified_memory;          /* the named GPU's memory is the host's (GB10, Jetson) */
     struct gs_training training;       /* training only; zeroed fields take defaults */
     struct gs_parallelism parallelism; /* zeroed degrees count as 1 */
     struct gs_overrides overrides;
