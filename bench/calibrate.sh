@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# calibrate.sh - gpusizer's vLLM and SGLang KV capacity against the real startup logs in
+# calibrate.sh - gpusizer's vLLM, SGLang and TensorRT-LLM KV capacity against the real startup logs in
 # tests/fixtures/calibration/ (each naming its public source): prints one line
 # per run and stores the summary (runs, how many within 5% and 10%, median and
-# worst absolute error) in bench/calibration.json (vLLM) and
-# bench/calibration-sglang.json. The server reports those
+# worst absolute error) in bench/calibration.json (vLLM),
+# bench/calibration-sglang.json and bench/calibration-tensorrt-llm.json. The server reports those
 # figures as kv_cache.accuracy, and tests/server/test_calibration.c fails when
 # the stored file and a fresh measurement disagree, so the figure is always
 # measured, never typed.
@@ -14,5 +14,6 @@ cmake --build build-release -j"$(nproc)" --target test_calibration >/dev/null
 GS_CALIBRATION_REPORT=1 build-release/tests/test_calibration | grep -v '^\[' | tee /tmp/gs-calibration.$$
 grep '^{"engine":"vllm"' /tmp/gs-calibration.$$ > bench/calibration.json
 grep '^{"engine":"sglang"' /tmp/gs-calibration.$$ > bench/calibration-sglang.json
+grep '^{"engine":"tensorrt_llm"' /tmp/gs-calibration.$$ > bench/calibration-tensorrt-llm.json
 rm -f /tmp/gs-calibration.$$
-echo "stored bench/calibration.json and bench/calibration-sglang.json"
+echo "stored bench/calibration.json, bench/calibration-sglang.json and bench/calibration-tensorrt-llm.json"

@@ -264,12 +264,11 @@ static json_t *fraction(uint64_t permille)
 
 extern const struct gs_embedded_file gs_calibration_files[];
 
-/* kv_cache.accuracy: bytes per token are exact; vLLM's and SGLang's
- * capacities are calibrated, with the median and worst error
+/* kv_cache.accuracy: bytes per token are exact; vLLM's, SGLang's and
+ * TensorRT-LLM's capacities are calibrated, with the median and worst error
  * bench/calibrate.sh measured on the real startup logs in
- * tests/fixtures/calibration (bench/calibration.json and
- * bench/calibration-sglang.json, compiled in). */
-static json_t *measured_vllm, *measured_sglang; /* parsed once, then read-only */
+ * tests/fixtures/calibration (bench/calibration*.json, compiled in). */
+static json_t *measured_vllm, *measured_sglang, *measured_trtllm; /* parsed once, read-only */
 static pthread_once_t calibration_once = PTHREAD_ONCE_INIT;
 
 static json_t *load_embedded(const char *name)
@@ -283,14 +282,16 @@ static void load_calibration(void)
 {
     measured_vllm = load_embedded("calibration.json");
     measured_sglang = load_embedded("calibration-sglang.json");
+    measured_trtllm = load_embedded("calibration-tensorrt-llm.json");
 }
 
 static json_t *accuracy(enum gs_engine engine)
 {
     pthread_once(&calibration_once, load_calibration);
-    const json_t *measured = engine == GS_ENGINE_VLLM     ? measured_vllm
-                             : engine == GS_ENGINE_SGLANG ? measured_sglang
-                                                          : NULL;
+    const json_t *measured = engine == GS_ENGINE_VLLM           ? measured_vllm
+                             : engine == GS_ENGINE_SGLANG       ? measured_sglang
+                             : engine == GS_ENGINE_TENSORRT_LLM ? measured_trtllm
+                                                                : NULL;
     json_t *out = json_pack("{s:s, s:s}", "bytes_per_token", "exact", "capacity",
                             measured ? "calibrated" : "modelled");
     if (out != NULL && measured &&

@@ -212,13 +212,15 @@ static int by_abs(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* SGLang (model_runner.profile_max_num_token): every logged pool in
- * tests/fixtures/calibration/sglang-startup-logs.json within 5%, or within
- * the wider tolerance an entry gives with the reason (its `gap`). */
-static void test_sglang_logs(void **state)
+/* Another engine's logged pools (`file` in tests/fixtures/calibration):
+ * each entry sends its model (a config or a catalog id), GPU, tensor degree,
+ * optional weight precision and its `inference` knobs with `engine`; every
+ * capacity within 5%, or within the wider tolerance an entry gives with the
+ * reason (its `gap`); the summary must be the stored `stored` file. */
+static void run_engine_logs(const char *engine, const char *file, const char *stored,
+                            size_t at_least)
 {
-    (void)state;
-    json_t *logs = load("sglang-startup-logs.json");
+    json_t *logs = load(file);
     double errors[RUNS_MAX];
     size_t i, n = 0;
     const json_t *e;
@@ -229,12 +231,20 @@ static void test_sglang_logs(void **state)
         const json_t *config = json_object_get(e, "config");
         json_t *model = config ? json_pack("{s:O}", "config", config)
                                : json_deep_copy(json_object_get(e, "model"));
-        json_t *request = json_pack(
-            "{s:o, s:O, s:{s:O}, s:{s:s, s:O, s:i, s:i}}", "model", model, "gpu",
-            json_object_get(e, "gpu"), "parallelism", "tensor", json_object_get(e, "tensor"),
-            "inference", "engine", "sglang", "mem_fraction_static",
-            json_object_get(e, "mem_fraction_static"), "context_length", 4096, "batch_size", 1);
+        json_t *inference = json_deep_copy(json_object_get(e, "inference"));
+        if (inference == NULL)
+            inference = json_object();
+        json_object_set_new(inference, "engine", json_string(engine));
+        if (json_object_get(inference, "context_length") == NULL)
+            json_object_set_new(inference, "context_length", json_integer(4096));
+        json_object_set_new(inference, "batch_size", json_integer(1));
+        json_t *request = json_pack("{s:o, s:O, s:{s:O}, s:o}", "model", model, "gpu",
+                                    json_object_get(e, "gpu"), "parallelism", "tensor",
+                                    json_object_get(e, "tensor"), "inference", inference);
         assert_non_null(request);
+        const json_t *weights = json_object_get(e, "weights");
+        if (weights != NULL)
+            json_object_set_new(request, "precision", json_pack("{s:O}", "weights", weights));
         json_t *response = NULL;
         struct problem p;
         problem_init(&p);
@@ -260,7 +270,7 @@ static void test_sglang_logs(void **state)
         json_decref(request);
     }
     json_decref(logs);
-    assert_true(n >= 3);
+    assert_true(n >= at_least);
     qsort(errors, n, sizeof(errors[0]), by_abs);
     size_t within5 = 0, within10 = 0;
     for (size_t k = 0; k < n; k++) {
@@ -269,11 +279,27 @@ static void test_sglang_logs(void **state)
     }
     const double median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
     if (getenv("GS_CALIBRATION_REPORT") != NULL)
-        printf("{\"engine\":\"sglang\",\"runs\":%zu,\"within_5_percent\":%zu,"
+        printf("{\"engine\":\"%s\",\"runs\":%zu,\"within_5_percent\":%zu,"
                "\"within_10_percent\":%zu,\"median_abs_error\":%.4f,\"worst_abs_error\":%.4f}\n",
-               n, within5, within10, median, errors[n - 1]);
+               engine, n, within5, within10, median, errors[n - 1]);
     else
-        check_stored("calibration-sglang.json", n, within5, within10, median, errors[n - 1]);
+        check_stored(stored, n, within5, within10, median, errors[n - 1]);
+}
+
+/* SGLang (model_runner.profile_max_num_token). */
+static void test_sglang_logs(void **state)
+{
+    (void)state;
+    run_engine_logs("sglang", "sglang-startup-logs.json", "calibration-sglang.json", 3);
+}
+
+/* TensorRT-LLM (free_gpu_memory_fraction of the memory free after the engine
+ * and its runtime buffers). */
+static void test_tensorrt_llm_logs(void **state)
+{
+    (void)state;
+    run_engine_logs("tensorrt_llm", "tensorrt-llm-startup-logs.json",
+                    "calibration-tensorrt-llm.json", 1);
 }
 
 int main(void)
@@ -281,6 +307,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vllm_logs),
         cmocka_unit_test(test_sglang_logs),
+        cmocka_unit_test(test_tensorrt_llm_logs),
     };
     return cmocka_run_group_tests(tests, setup_group, teardown_group);
 }
