@@ -276,8 +276,8 @@ uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
     return bytes;
 }
 
-/* The generic profile's CUDA context + cuBLAS workspace (pytorch PR #86509, #120925). */
-#define GENERIC_OVERHEAD ((uint64_t)287047680 + 32 * 1024 * 1024)
+/* The generic profile's CUDA context + cuBLAS workspace (gs/runtime.h). */
+#define GENERIC_OVERHEAD (GS_CUDA_CONTEXT_BYTES + GS_CUBLAS_WORKSPACE_BYTES)
 /* TGI keeps 10% of the memory it finds free out of the KV cache
  * (TGI_WIGGLE_ROOM, default 0.90 in text_generation_server/models/globals.py). */
 #define TGI_WIGGLE_PERMILLE 900
@@ -357,6 +357,46 @@ static void defaults(const struct gs_inference_input *in, struct gs_inference_re
     out->max_num_seqs = c->max_num_seqs ? c->max_num_seqs : (large ? 1024 : 256);
 }
 
+/* Memory outside torch's allocator on one worker, as each engine counts it:
+ * vLLM its non-torch term (vllm.c) plus, under expert parallelism, the
+ * expert group's own communicator when it is wider than the tensor group
+ * (data-parallel attention) and DeepEP's all-to-all buffers, both allocated
+ * outside torch by the profile run; SGLang what is gone before its
+ * baseline (sglang.c); the generic profile the context and cuBLAS
+ * workspace. TensorRT-LLM and TGI take vLLM's latest term. */
+static uint64_t engine_non_torch(const struct gs_inference_input *in,
+                                 const struct gs_vllm_release *rel, uint64_t t, bool *ovf)
+{
+    const enum gs_link link = (enum gs_link)in->link;
+    switch (in->engine.engine) {
+    case GS_ENGINE_GENERIC:
+        return GENERIC_OVERHEAD;
+    case GS_ENGINE_SGLANG:
+        return gs_sglang_preload_bytes(link, t, in->cross_node);
+    case GS_ENGINE_VLLM: {
+        uint64_t bytes = gs_vllm_non_torch(rel, link, t, in->cross_node);
+        if (in->expert > t)
+            bytes = gs_add(bytes, gs_runtime_comm_bytes(link, in->expert, in->expert_cross_node),
+                           ovf);
+        if (in->expert > 1) {
+            const struct gs_block *moe = gs_arch_moe_block(in->arch);
+            bytes = gs_add(bytes,
+                           gs_runtime_all2all_bytes((enum gs_all2all)in->engine.all2all,
+                                                    in->arch->hidden_size,
+                                                    moe ? moe->mlp.experts : 0,
+                                                    in->expert_cross_node, ovf),
+                           ovf);
+        }
+        return bytes;
+    }
+    case GS_ENGINE_TENSORRT_LLM:
+    case GS_ENGINE_TGI:
+    case GS_ENGINE_COUNT:
+        break;
+    }
+    return gs_vllm_non_torch(rel, link, t, in->cross_node);
+}
+
 static enum gs_status budget(const struct gs_inference_input *in, struct gs_inference_result *out,
                              struct gs_error *err, bool *ovf)
 {
@@ -364,8 +404,6 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
     const struct gs_engine_config *c = &in->engine;
     struct gs_budget *b = &out->budget;
     const uint64_t t = in->tensor ? in->tensor : 1, p = in->pipeline ? in->pipeline : 1;
-    const uint64_t world = t * p;
-    (void)world;
     b->total_bytes = in->gpu_total_bytes;
     /* --cpu-offload-gb keeps that much of the weights in host memory */
     b->weights_bytes = in->weights_bytes > c->cpu_offload_bytes
@@ -384,28 +422,7 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
                                                         out->max_num_batched_tokens,
                                                         out->max_num_seqs, t, last_stage, ovf);
     b->cuda_graph_bytes = c->has_cuda_graph_bytes ? c->cuda_graph_bytes : 0;
-    uint64_t non_torch = gs_vllm_non_torch(rel, (enum gs_link)in->link, t, in->cross_node);
-    if (c->engine == GS_ENGINE_GENERIC)
-        non_torch = GENERIC_OVERHEAD;
-    if (c->engine == GS_ENGINE_SGLANG)
-        non_torch = gs_sglang_preload_bytes((enum gs_link)in->link, t, in->cross_node);
-    /* vLLM's expert group wider than the tensor group (data-parallel attention) is a
-     * communicator of its own, with its own NCCL buffers; DeepEP's all-to-all buffers are
-     * allocated outside torch during the profile run */
-    if (c->engine == GS_ENGINE_VLLM && in->expert > t)
-        non_torch = gs_add(non_torch,
-                           gs_runtime_comm_bytes((enum gs_link)in->link, in->expert,
-                                                 in->expert_cross_node),
-                           ovf);
-    if (c->engine == GS_ENGINE_VLLM && in->expert > 1) {
-        const struct gs_block *moe = gs_arch_moe_block(in->arch);
-        non_torch = gs_add(non_torch,
-                           gs_runtime_all2all_bytes((enum gs_all2all)c->all2all,
-                                                    in->arch->hidden_size,
-                                                    moe ? moe->mlp.experts : 0,
-                                                    in->expert_cross_node, ovf),
-                           ovf);
-    }
+    const uint64_t non_torch = engine_non_torch(in, rel, t, ovf);
     b->non_torch_bytes = c->has_non_torch_bytes ? c->non_torch_bytes : non_torch;
     /* vLLM subtracts CUDA graphs only from 0.21 (PR #38284); before, a given figure is shown
      * but the graphs are captured after the KV cache is allocated */

@@ -5,10 +5,6 @@
 
 #include "gs/units.h"
 
-/* The CUDA context with lazy module loading: 287,047,680 bytes (pytorch
- * PR #86509). */
-#define CUDA_CONTEXT_BYTES ((uint64_t)287047680)
-
 /* NCCL's and the custom all-reduce's buffers on one tensor-parallel rank.
  * NCCL allocates NCCL_BUFFSIZE (4 MiB) per channel per peer connection
  * and protocol, linear in its channel count, which it raises to reach
@@ -35,11 +31,6 @@
 /* A rank whose group spans nodes adds NCCL's network buffers: 2.15 - 0.93 =
  * 1.22 GiB for the second node's workers in the deepseek-v2.5 log above. */
 #define CROSS_NODE_BYTES ((uint64_t)1309965025)
-
-uint64_t gs_runtime_cuda_context_bytes(void)
-{
-    return CUDA_CONTEXT_BYTES;
-}
 
 uint64_t gs_runtime_comm_bytes(enum gs_link link, uint64_t tensor, bool cross_node)
 {

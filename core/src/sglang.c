@@ -33,5 +33,5 @@ uint64_t gs_sglang_preload_bytes(enum gs_link link, uint64_t tensor, bool cross_
     /* model_runner.init_torch_distributed: get_available_gpu_memory after
      * init_distributed_environment and initialize_model_parallel, whose
      * pynccl and custom all-reduce communicators allocate their buffers */
-    return gs_runtime_cuda_context_bytes() + gs_runtime_comm_bytes(link, tensor, cross_node);
+    return GS_CUDA_CONTEXT_BYTES + gs_runtime_comm_bytes(link, tensor, cross_node);
 }

@@ -202,6 +202,6 @@ uint64_t gs_vllm_non_torch(const struct gs_vllm_release *r, enum gs_link link, u
     /* device-wide accounting also counts the CUDA context, created before any baseline */
     uint64_t bytes = PROFILE_GROWTH_BYTES + gs_runtime_comm_bytes(link, t, cross_node);
     if (r->non_torch == GS_VLLM_NT_DEVICE)
-        bytes += gs_runtime_cuda_context_bytes();
+        bytes += GS_CUDA_CONTEXT_BYTES;
     return bytes;
 }

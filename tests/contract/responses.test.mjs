@@ -13,7 +13,7 @@ import { SpecValidator, assertProblem, callChecked, loadOpenApi, requireServerBi
 
 const MIB = 2 ** 20;
 const H100_USABLE = 85061827297; // catalog: 79.22 GiB as logged by vLLM
-const OVERHEAD = 287047680 + 32 * MIB; // CUDA context + cuBLAS workspace (core/include/gs/estimate.h)
+const OVERHEAD = 287047680 + 32 * MIB; // CUDA context + cuBLAS workspace (core/include/gs/runtime.h)
 const LLAMA_8B = 8030261248;
 const MISTRAL_7B = 7241732096;
 

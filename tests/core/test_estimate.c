@@ -28,23 +28,16 @@ static struct gs_model_spec raw(uint64_t parameters)
 
 static struct gs_model_spec llama3_8b(void)
 {
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
-    return m;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
+    return fixture_spec(&arch);
 }
 
 static const uint64_t overhead = GS_CUDA_CONTEXT_BYTES + GS_CUBLAS_WORKSPACE_BYTES;
 
 static struct gs_workload workload(enum gs_mode mode, enum gs_dtype weights)
 {
-    struct gs_workload w;
-    memset(&w, 0, sizeof(w));
-    w.mode = mode;
+    struct gs_workload w = fixture_workload(mode);
     w.weights = weights;
-    gs_training_defaults(&w.training);
-    gs_parallelism_defaults(&w.parallelism);
     return w;
 }
 
@@ -300,10 +293,8 @@ static void test_edit_distance(void **state)
 static void test_uneven_pipeline_stages(void **state)
 {
     (void)state;
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = fixture_deepseek_v3();
+    const struct gs_arch arch = fixture_deepseek_v3();
+    const struct gs_model_spec m = fixture_spec(&arch);
     struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
     w.parallelism.pipeline = 2;
     struct gs_estimate e;
@@ -345,10 +336,8 @@ static void test_uneven_pipeline_stages(void **state)
 static void test_expert_parallel_serving(void **state)
 {
     (void)state;
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = fixture_deepseek_v3();
+    const struct gs_arch arch = fixture_deepseek_v3();
+    const struct gs_model_spec m = fixture_spec(&arch);
     struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
     w.format_given = true;
     w.format = GS_WF_FP8_BLOCK;

@@ -351,6 +351,16 @@ static void test_delete(void **state)
     free(r.body);
 }
 
+/* GET `path` from `s`: 200 and a JSON body, returned. */
+static json_t *get_json(const struct test_server *s, const char *path)
+{
+    struct reply r = call(s, "GET", path, NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    json_t *v = parse(&r);
+    free(r.body);
+    return v;
+}
+
 /* Unified memory (migration 0008): the DGX Spark's GB10 is seeded with it, a
  * discrete GPU leaves it null, writing it needs usable_memory_source (its
  * citation), CSV carries true/false, and a serving estimate on such a GPU
@@ -358,24 +368,18 @@ static void test_delete(void **state)
 static void test_unified_memory(void **state)
 {
     (void)state;
-    struct reply r = call(&writer_a, "GET", "/v1/gpus/dgx-spark", NULL, NULL, NULL, NULL);
-    expect_status(&r, 200);
-    json_t *g = parse(&r);
+    json_t *g = get_json(&writer_a, "/v1/gpus/dgx-spark");
     assert_true(json_is_true(json_object_get(g, "unified_memory")));
     assert_int_equal(json_integer_value(json_object_get(g, "usable_memory_bytes")), 130663642562LL);
     json_decref(g);
-    free(r.body);
-    r = call(&writer_a, "GET", "/v1/gpus/h100-sxm-80gb", NULL, NULL, NULL, NULL);
-    expect_status(&r, 200);
-    g = parse(&r);
+    g = get_json(&writer_a, "/v1/gpus/h100-sxm-80gb");
     assert_true(json_is_null(json_object_get(g, "unified_memory")));
     json_decref(g);
-    free(r.body);
 
     static const char uncited[] =
         "{\"name\":\"Lab SoC\",\"vendor\":\"Acme\",\"memory_bytes\":64000000000,"
         "\"memory_source\":\"lab\",\"unified_memory\":true}";
-    r = call(&writer_a, "PUT", "/v1/gpus/lab-soc", "application/json", uncited, AUTH, NULL);
+    struct reply r = call(&writer_a, "PUT", "/v1/gpus/lab-soc", "application/json", uncited, AUTH, NULL);
     expect_status(&r, 400);
     assert_non_null(strstr(r.body, "/usable_memory_source"));
     free(r.body);
@@ -402,8 +406,16 @@ static void test_unified_memory(void **state)
         "\"context_length\":8192,\"batch_size\":4}}";
     r = call(&writer_a, "POST", "/v1/estimate", "application/json", serving, NULL, NULL);
     expect_status(&r, 200);
-    assert_non_null(strstr(r.body, "\"unified_memory\""));
+    json_t *estimate = parse(&r);
     free(r.body);
+    bool warned = false;
+    size_t i;
+    const json_t *w;
+    json_array_foreach(json_object_get(estimate, "warnings"), i, w) {
+        warned = warned || strcmp(json_string_value(json_object_get(w, "code")), "unified_memory") == 0;
+    }
+    json_decref(estimate);
+    assert_true(warned);
     r = call(&writer_a, "DELETE", "/v1/gpus/lab-soc", NULL, NULL, AUTH, NULL);
     expect_status(&r, 204);
     free(r.body);

@@ -60,15 +60,21 @@ static int teardown_group(void **state)
     return 0;
 }
 
-static json_t *load(const char *name)
+static json_t *load_path(const char *path)
 {
-    char path[512];
-    snprintf(path, sizeof(path), "%s/../calibration/%s", GS_FIXTURES_DIR, name);
     json_error_t jerr;
     json_t *doc = json_load_file(path, 0, &jerr);
     if (doc == NULL)
         fail_msg("%s: %s", path, jerr.text);
     return doc;
+}
+
+/* A file of tests/fixtures/calibration. */
+static json_t *load(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/../calibration/%s", GS_FIXTURES_DIR, name);
+    return load_path(path);
 }
 
 static const json_t *entry_for(const json_t *logs, const char *id)
@@ -136,36 +142,54 @@ static size_t run_all(struct outcome *out)
     return n;
 }
 
-static int by_error(const void *a, const void *b)
+
+struct summary {
+    size_t runs, within5, within10;
+    double median, worst; /* absolute relative errors */
+};
+
+static int by_abs(const void *a, const void *b)
 {
-    const double x = fabs(((const struct outcome *)a)->error);
-    const double y = fabs(((const struct outcome *)b)->error);
+    const double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-/* The stored measurement bench/calibration.json (what the server reports as
- * kv_cache.accuracy) must be this run's: rerun bench/calibrate.sh after a
- * change to the rules. */
-static void check_stored(const char *file, size_t n, size_t within5, size_t within10,
-                         double median, double worst)
+/* One engine's figures over its logs (`errors` are absolute relative
+ * errors; sorted in place). With GS_CALIBRATION_REPORT set they are printed
+ * as the JSON line bench/calibrate.sh stores; otherwise the stored file
+ * bench/`stored` (what the server reports as kv_cache.accuracy) must be this
+ * run's: rerun bench/calibrate.sh after a change to the rules. */
+static struct summary summarize(const char *engine, double *errors, size_t n, const char *stored)
 {
+    assert_true(n > 0);
+    qsort(errors, n, sizeof(errors[0]), by_abs);
+    struct summary m = {n, 0, 0, 0, errors[n - 1]};
+    for (size_t k = 0; k < n; k++) {
+        m.within5 += errors[k] <= 0.05;
+        m.within10 += errors[k] <= 0.10;
+    }
+    m.median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+    if (getenv("GS_CALIBRATION_REPORT") != NULL) {
+        printf("{\"engine\":\"%s\",\"runs\":%zu,\"within_5_percent\":%zu,"
+               "\"within_10_percent\":%zu,\"median_abs_error\":%.4f,\"worst_abs_error\":%.4f}\n",
+               engine, m.runs, m.within5, m.within10, m.median, m.worst);
+        return m;
+    }
     char path[512];
-    snprintf(path, sizeof(path), "%s/../../../bench/%s", GS_FIXTURES_DIR, file);
-    json_error_t jerr;
-    json_t *stored = json_load_file(path, 0, &jerr);
-    if (stored == NULL)
-        fail_msg("%s: %s", path, jerr.text);
+    snprintf(path, sizeof(path), "%s/../../../bench/%s", GS_FIXTURES_DIR, stored);
+    json_t *doc = load_path(path);
     const bool same =
-        (size_t)json_integer_value(json_object_get(stored, "runs")) == n &&
-        (size_t)json_integer_value(json_object_get(stored, "within_5_percent")) == within5 &&
-        (size_t)json_integer_value(json_object_get(stored, "within_10_percent")) == within10 &&
-        fabs(json_number_value(json_object_get(stored, "median_abs_error")) - median) < 5e-5 &&
-        fabs(json_number_value(json_object_get(stored, "worst_abs_error")) - worst) < 5e-5;
-    json_decref(stored);
+        (size_t)json_integer_value(json_object_get(doc, "runs")) == m.runs &&
+        (size_t)json_integer_value(json_object_get(doc, "within_5_percent")) == m.within5 &&
+        (size_t)json_integer_value(json_object_get(doc, "within_10_percent")) == m.within10 &&
+        fabs(json_number_value(json_object_get(doc, "median_abs_error")) - m.median) < 5e-5 &&
+        fabs(json_number_value(json_object_get(doc, "worst_abs_error")) - m.worst) < 5e-5;
+    json_decref(doc);
     if (!same)
         fail_msg("bench/%s is not this build's measurement (median %.4f, worst %.4f, "
                  "%zu of %zu within 5%%): run bench/calibrate.sh",
-                 file, median, worst, within5, n);
+                 stored, m.median, m.worst, m.within5, m.runs);
+    return m;
 }
 
 /* At least 9 of the 10 logged capacities within 5% (the issue's bar), and
@@ -180,36 +204,17 @@ static void test_vllm_logs(void **state)
     struct outcome out[RUNS_MAX];
     const size_t n = run_all(out);
     assert_true(n >= 10);
-    struct outcome sorted[RUNS_MAX];
-    memcpy(sorted, out, n * sizeof(out[0]));
-    qsort(sorted, n, sizeof(sorted[0]), by_error);
-    size_t within5 = 0, within10 = 0;
+    double errors[RUNS_MAX];
     for (size_t i = 0; i < n; i++) {
-        within5 += fabs(out[i].error) <= 0.05;
-        within10 += fabs(out[i].error) <= 0.10;
         assert_true(out[i].predicted >= 0);
-    }
-    const double median = n % 2 ? fabs(sorted[n / 2].error)
-                                : (fabs(sorted[n / 2 - 1].error) + fabs(sorted[n / 2].error)) / 2;
-    const double worst = fabs(sorted[n - 1].error);
-    assert_true(within5 >= 9);
-    assert_true(median <= 0.03);
-    if (getenv("GS_CALIBRATION_REPORT") == NULL)
-        check_stored("calibration.json", n, within5, within10, median, worst);
-    if (getenv("GS_CALIBRATION_REPORT") != NULL) {
-        for (size_t i = 0; i < n; i++)
+        errors[i] = fabs(out[i].error);
+        if (getenv("GS_CALIBRATION_REPORT") != NULL)
             printf("%-48s logged %9lld predicted %9lld error %+6.1f%%\n", out[i].id, out[i].logged,
                    out[i].predicted, 100 * out[i].error);
-        printf("{\"engine\":\"vllm\",\"runs\":%zu,\"within_5_percent\":%zu,\"within_10_percent\":%zu,"
-               "\"median_abs_error\":%.4f,\"worst_abs_error\":%.4f}\n",
-               n, within5, within10, median, worst);
     }
-}
-
-static int by_abs(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    const struct summary m = summarize("vllm", errors, n, "calibration.json");
+    assert_true(m.within5 >= 9);
+    assert_true(m.median <= 0.03);
 }
 
 /* Another engine's logged pools (`file` in tests/fixtures/calibration):
@@ -271,19 +276,7 @@ static void run_engine_logs(const char *engine, const char *file, const char *st
     }
     json_decref(logs);
     assert_true(n >= at_least);
-    qsort(errors, n, sizeof(errors[0]), by_abs);
-    size_t within5 = 0, within10 = 0;
-    for (size_t k = 0; k < n; k++) {
-        within5 += errors[k] <= 0.05;
-        within10 += errors[k] <= 0.10;
-    }
-    const double median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
-    if (getenv("GS_CALIBRATION_REPORT") != NULL)
-        printf("{\"engine\":\"%s\",\"runs\":%zu,\"within_5_percent\":%zu,"
-               "\"within_10_percent\":%zu,\"median_abs_error\":%.4f,\"worst_abs_error\":%.4f}\n",
-               engine, n, within5, within10, median, errors[n - 1]);
-    else
-        check_stored(stored, n, within5, within10, median, errors[n - 1]);
+    summarize(engine, errors, n, stored);
 }
 
 /* SGLang (model_runner.profile_max_num_token). */

@@ -276,16 +276,9 @@ static void test_every_fixture_estimates(void **state)
         "seed_oss/ByteDance-Seed__Seed-OSS-36B-Instruct.reduced.json",
     };
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        struct gs_model_spec m;
-        memset(&m, 0, sizeof(m));
-        m.has_arch = true;
-        m.arch = fixture_arch_file(files[i]);
-        struct gs_workload w;
-        memset(&w, 0, sizeof(w));
-        w.mode = GS_MODE_INFERENCE;
-        w.weights = GS_DTYPE_BF16;
-        gs_training_defaults(&w.training);
-        gs_parallelism_defaults(&w.parallelism);
+        const struct gs_arch arch = fixture_arch_file(files[i]);
+        const struct gs_model_spec m = fixture_spec(&arch);
+        struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
         w.serving.present = true;
         w.serving.batch_size = 8;
         w.serving.context_length = 4096;

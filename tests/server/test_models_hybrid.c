@@ -96,17 +96,6 @@ static void assert_reader_error(const char *json, const char *pointer)
     assert_string_equal(err.items[0].pointer, pointer);
 }
 
-static struct gs_workload workload(enum gs_mode mode)
-{
-    struct gs_workload w;
-    memset(&w, 0, sizeof(w));
-    w.mode = mode;
-    w.weights = GS_DTYPE_BF16;
-    gs_training_defaults(&w.training);
-    gs_parallelism_defaults(&w.parallelism);
-    return w;
-}
-
 /* A vLLM serving estimate of `batch` sequences of 4096 tokens on an 80 GB
  * GPU, and a bf16 training estimate of one 2048-token sequence: both run;
  * the serving cache is the batch times one sequence's blocks of full
@@ -114,15 +103,12 @@ static struct gs_workload workload(enum gs_mode mode)
  * activations. */
 static void assert_estimates_run(const struct gs_arch *a, uint64_t batch)
 {
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = *a;
+    const struct gs_model_spec m = fixture_spec(a);
     struct gs_error err;
     gs_error_init(&err);
     struct gs_estimate e;
 
-    struct gs_workload w = workload(GS_MODE_INFERENCE);
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
     w.serving.present = true;
     w.serving.batch_size = batch;
     w.serving.context_length = 4096;
@@ -136,7 +122,7 @@ static void assert_estimates_run(const struct gs_arch *a, uint64_t batch)
     assert_int_equal(e.per_gpu.kv_cache_bytes, batch * seq);
     assert_true(e.per_gpu.weights_bytes >= 2 * e.params.total);
 
-    w = workload(GS_MODE_TRAINING);
+    w = fixture_workload(GS_MODE_TRAINING);
     w.training.batch_size = 1;
     w.training.sequence_length = 2048;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);

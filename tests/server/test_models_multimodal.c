@@ -61,17 +61,9 @@ static void towers_are(const struct gs_arch *a, size_t count, enum gs_part part,
  * anyway) and returns the KV bytes it needs. */
 static uint64_t serve(const struct gs_arch *a, uint64_t batch, uint64_t context, uint64_t prompt)
 {
-    static struct gs_model_spec m;
-    static struct gs_estimate e;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = *a;
-    struct gs_workload w;
-    memset(&w, 0, sizeof(w));
-    w.mode = GS_MODE_INFERENCE;
-    w.weights = GS_DTYPE_BF16;
-    gs_training_defaults(&w.training);
-    gs_parallelism_defaults(&w.parallelism);
+    const struct gs_model_spec m = fixture_spec(a);
+    struct gs_estimate e;
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
     w.serving.present = true;
     w.serving.batch_size = batch;
     w.serving.context_length = context;

@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifndef GS_FIXTURES_DIR
 #error "GS_FIXTURES_DIR must name tests/fixtures/configs"
@@ -117,4 +118,24 @@ struct gs_arch fixture_mixtral_8x7b(void)
         "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"intermediate_size\":14336,"
         "\"vocab_size\":32000,\"num_local_experts\":8,\"num_experts_per_tok\":2,"
         "\"tie_word_embeddings\":false}");
+}
+
+struct gs_model_spec fixture_spec(const struct gs_arch *arch)
+{
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = *arch;
+    return m;
+}
+
+struct gs_workload fixture_workload(enum gs_mode mode)
+{
+    struct gs_workload w;
+    memset(&w, 0, sizeof(w));
+    w.mode = mode;
+    w.weights = GS_DTYPE_BF16;
+    gs_training_defaults(&w.training);
+    gs_parallelism_defaults(&w.parallelism);
+    return w;
 }

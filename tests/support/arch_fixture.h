@@ -7,6 +7,7 @@
 #define GS_TEST_ARCH_FIXTURE_H
 
 #include "gs/arch.h"
+#include "gs/estimate.h"
 
 /* Reads `config_json` (a config.json text, printf-formatted with the
  * arguments); fails the running cmocka test with the reader's first error. */
@@ -27,6 +28,13 @@ struct gs_arch fixture_llama(uint64_t hidden, uint64_t layers, uint64_t heads, u
  * no MTP layer) and Mixtral-8x7B (mistralai/Mixtral-8x7B-v0.1). */
 struct gs_arch fixture_deepseek_v3(void);
 struct gs_arch fixture_mixtral_8x7b(void);
+
+/* A model given by its architecture, as a request with a config sends it. */
+struct gs_model_spec fixture_spec(const struct gs_arch *arch);
+
+/* A workload of `mode` in bf16 with the training and parallelism defaults;
+ * serving fields unset. */
+struct gs_workload fixture_workload(enum gs_mode mode);
 
 /* The parameter count of an architecture; fails the test on error. */
 struct gs_param_count fixture_count(const struct gs_arch *arch);

@@ -22,6 +22,7 @@
 #include "gs/arch.h"
 #include "gs/inference.h"
 #include "gs/precision.h"
+#include "gs/runtime.h"
 #include "gs/status.h"
 #include "gs/training.h"
 #include "gs/weights.h"
@@ -34,12 +35,6 @@
  * enough that 16 bytes per parameter stays well inside 64 bits. */
 #define GS_PARAMETERS_MAX ((uint64_t)1000000000000000)
 
-/* CUDA context with lazy module loading (PyTorch >= 1.13, CUDA >= 11.7):
- * 287,047,680 bytes measured in pytorch/pytorch PR #86509. */
-#define GS_CUDA_CONTEXT_BYTES ((uint64_t)287047680)
-/* PyTorch's cuBLAS workspace on Hopper: 32 MiB (pytorch/pytorch PR #120925);
- * the pre-Hopper default is about 8 MiB, so this is the larger of the two. */
-#define GS_CUBLAS_WORKSPACE_BYTES ((uint64_t)32 * 1024 * 1024)
 /* NCCL communicator buffers once a GPU talks to others: vLLM's non-torch
  * memory grows from 1.79 GiB to 3.58 GiB going from 1 to 2 GPUs (vllm PR
  * #10511 log, estimation.md 4.5): floor(1.79 * 2^30). */

@@ -19,8 +19,12 @@ enum gs_link {
     GS_LINK_NVSWITCH  /* Hopper and Blackwell NVLink/NVSwitch boards */
 };
 
-/* The CUDA context with lazy module loading (pytorch PR #86509). */
-uint64_t gs_runtime_cuda_context_bytes(void);
+/* The CUDA context with lazy module loading (PyTorch >= 1.13, CUDA >=
+ * 11.7): 287,047,680 bytes measured in pytorch/pytorch PR #86509. */
+#define GS_CUDA_CONTEXT_BYTES ((uint64_t)287047680)
+/* PyTorch's cuBLAS workspace on Hopper: 32 MiB (pytorch/pytorch PR #120925);
+ * the pre-Hopper default is about 8 MiB, so this is the larger of the two. */
+#define GS_CUBLAS_WORKSPACE_BYTES ((uint64_t)32 * 1024 * 1024)
 
 /* NCCL's and the custom all-reduce's buffers on one rank of a tensor group
  * of `tensor` ranks over `link` (0 for one rank), plus NCCL's network
