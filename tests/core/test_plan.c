@@ -303,16 +303,9 @@ static void test_replicas_for_demand(void **state)
 static void test_training_layout(void **state)
 {
     (void)state;
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = llama(4096, 32, 32, 32, 11008, 32000);
-    struct gs_workload w;
-    memset(&w, 0, sizeof(w));
-    w.mode = GS_MODE_TRAINING;
-    w.weights = GS_DTYPE_BF16;
-    gs_training_defaults(&w.training);
-    gs_parallelism_defaults(&w.parallelism);
+    const struct gs_arch arch = llama(4096, 32, 32, 32, 11008, 32000);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
     w.training.batch_size = 1;
     w.training.sequence_length = 4096;
     struct gs_plan_gpu g = plan_h100();

@@ -19,12 +19,8 @@
 
 static struct gs_workload training(enum gs_dtype weights)
 {
-    struct gs_workload w;
-    memset(&w, 0, sizeof(w));
-    w.mode = GS_MODE_TRAINING;
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
     w.weights = weights;
-    gs_training_defaults(&w.training);
-    gs_parallelism_defaults(&w.parallelism);
     return w;
 }
 
