@@ -12,12 +12,14 @@
 
 /* How a board's GPUs talk, from its catalog row: NVLink through NVSwitch on
  * SXM/OAM boards, NVLink bridges between pairs, else PCIe; Hopper and later
- * NVLink boards form their own class (vllm.c's communication buffers). */
+ * NVLink boards form their own class (vllm.c's communication buffers). A row
+ * that names NVLink only to deny it ("no NVLink between units", the GB10) is
+ * not an NVLink board. */
 uint8_t codec_gpu_link(const struct catalog_gpu *g)
 {
     const char *ic = g->interconnect != NULL ? g->interconnect : "";
     const char *arch = g->architecture != NULL ? g->architecture : "";
-    if (strstr(ic, "NVLink") == NULL || strstr(ic, "only") != NULL)
+    if (strstr(ic, "NVLink") == NULL || strstr(ic, "only") != NULL || strstr(ic, "no NVLink") != NULL)
         return GS_LINK_PCIE;
     if (strstr(ic, "bridge") != NULL) /* pairs joined by a bridge, no switch */
         return GS_LINK_NVLINK;
@@ -391,12 +393,23 @@ json_t *codec_encode_model_result(const struct estimate_request *req, const stru
 
 json_t *codec_encode_memory(const struct gs_memory *m)
 {
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "weights_bytes",
-                     codec_u64(m->weights_bytes), "kv_cache_bytes", codec_u64(m->kv_cache_bytes),
-                     "activations_bytes", codec_u64(m->activations_bytes), "gradients_bytes",
-                     codec_u64(m->gradients_bytes), "optimizer_bytes",
-                     codec_u64(m->optimizer_bytes), "overhead_bytes", codec_u64(m->overhead_bytes),
-                     "total_bytes", codec_u64(m->total_bytes));
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "weights_bytes",
+                          codec_u64(m->weights_bytes), "kv_cache_bytes",
+                          codec_u64(m->kv_cache_bytes), "activations_bytes",
+                          codec_u64(m->activations_bytes), "gradients_bytes",
+                          codec_u64(m->gradients_bytes), "optimizer_bytes",
+                          codec_u64(m->optimizer_bytes), "overhead_bytes",
+                          codec_u64(m->overhead_bytes), "total_bytes", codec_u64(m->total_bytes));
+    /* training: the peak as PyTorch reports it (max_memory_allocated / _reserved) */
+    if (o != NULL && m->peak_allocated_bytes &&
+        (!put(o, "peak_allocated_bytes", codec_u64(m->peak_allocated_bytes)) ||
+         !put(o, "peak_reserved_bytes", codec_u64(m->peak_reserved_bytes)) ||
+         !put(o, "peak_phase",
+              json_string(gs_peak_phase_name((enum gs_peak_phase)m->peak_phase))))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }
 
 static json_t *encode_fit(const struct catalog_gpu *gpu, const struct gs_fit *fit)
@@ -503,6 +516,9 @@ static json_t *encode_training(const struct estimate_request *req, const struct 
         ok = put(o, "sequence_length", codec_u64(t->sequence_length));
     if (ok && est->method != GS_METHOD_FULL)
         ok = put(o, "lora_rank", codec_u64(t->lora_rank ? t->lora_rank : 8));
+    if (ok)
+        ok = put(o, "framework", json_string(gs_framework_name(t->framework.framework))) &&
+             put(o, "loss", json_string(gs_loss_name(est->loss)));
     if (!ok) {
         json_decref(o);
         return NULL;

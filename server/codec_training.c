@@ -9,11 +9,15 @@
 
 #define DEGREE_MAX ((uint64_t)1 << 20)
 
-static const char *const training_keys[] = {"batch_size", "sequence_length",
-                                            "gradient_accumulation_steps", "regime", "optimizer",
-                                            "activation_checkpointing", "flash_attention", "method",
-                                            "lora", "double_quant", NULL};
-static const char *const lora_keys[] = {"rank", "targets", NULL};
+static const char *const training_keys[] = {
+    "batch_size",         "sequence_length",     "gradient_accumulation_steps",
+    "regime",             "optimizer",           "activation_checkpointing",
+    "flash_attention",    "method",              "lora",
+    "double_quant",       "framework",           "framework_version",
+    "loss",               "loss_chunks",         "compile",
+    "optimizer_in_backward", "activation_offloading", "expandable_segments",
+    "set_to_none",        "fused_optimizer",     NULL};
+static const char *const lora_keys[] = {"rank", "targets", "dropout", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "sequence_parallel", "zero_stage", "offload",
                                                "distributed_optimizer", "gpus_per_node", NULL};
@@ -31,7 +35,12 @@ static const enum gs_regime regime_values[] = {GS_REGIME_FP32, GS_REGIME_BF16_MI
                                                GS_REGIME_AMP};
 static const char *const optimizer_names[] = {"adamw", "adam", "adamw_8bit", "sgd",
                                               "sgd_momentum", "adafactor", "lion", NULL};
-static const char *const recompute_names[] = {"none", "selective", "full", NULL};
+static const char *const recompute_names[] = {"none", "selective", "full", "op_selective", NULL};
+/* enum gs_framework order */
+static const char *const framework_names[] = {"transformers", "torchtune", "torchtitan",
+                                              "litgpt",       "megatron",  "deepspeed", NULL};
+/* enum gs_loss order from GS_LOSS_FP32_RETAINED */
+static const char *const loss_names[] = {"fp32_retained", "fp32", "chunked", "fused", NULL};
 static const char *const method_names[] = {"full", "lora", "qlora", NULL};
 static const char *const offload_names[] = {"none", "optimizer", "optimizer_and_params", NULL};
 static const char *const zero_aliases[] = {"no_shard", "shard_grad_op", "full_shard", NULL};
@@ -41,7 +50,7 @@ static const unsigned zero_alias_stage[] = {0, 2, 3};
 
 const char *codec_recompute_name(enum gs_recompute r)
 {
-    return r <= GS_RECOMPUTE_FULL ? recompute_names[r] : "none";
+    return r <= GS_RECOMPUTE_OP_SELECTIVE ? recompute_names[r] : "none";
 }
 
 const char *codec_method_name(enum gs_method m)
@@ -143,6 +152,19 @@ static bool decode_lora(const json_t *lora, struct gs_training *out, struct gs_e
         return false;
     bool ok = true;
     read_uint(lora, "/training/lora", "rank", 1, 65536, &out->lora_rank, &ok, err);
+    const json_t *dropout = json_object_get(lora, "dropout");
+    if (dropout != NULL) {
+        const double d = json_number_value(dropout);
+        if (!json_is_number(dropout) || !(d >= 0 && d < 1)) {
+            gs_error_add(err, GS_ERR_INVALID, "/training/lora/dropout",
+                         "must be a probability in [0, 1), as PEFT's lora_dropout");
+            ok = false;
+        } else {
+            out->lora_dropout_permille = (uint32_t)lround(d * 1000);
+            if (out->lora_dropout_permille == 0 && d > 0)
+                out->lora_dropout_permille = 1; /* any dropout copies the input */
+        }
+    }
     const json_t *targets = json_object_get(lora, "targets");
     out->lora_target_count = 0;
     if (targets == NULL)
@@ -162,6 +184,53 @@ static bool decode_lora(const json_t *lora, struct gs_training *out, struct gs_e
         snprintf(where, sizeof(where), "/training/lora/targets/%zu", i);
         ok &= read_target(name, where, out, err);
     }
+    return ok;
+}
+
+static void read_knob(const json_t *section, const char *key, enum gs_knob *out, bool *ok,
+                      struct gs_error *err)
+{
+    bool value = false, given = json_object_get(section, key) != NULL;
+    read_bool(section, "/training", key, &value, ok, err);
+    if (given)
+        *out = value ? GS_KNOB_ON : GS_KNOB_OFF;
+}
+
+/* framework, its release and the switches it defaults (gs/framework.h). */
+static bool decode_framework(const json_t *section, struct gs_training_knobs *k,
+                             struct gs_error *err)
+{
+    bool ok = true;
+    const char *base = "/training";
+    int i = read_enum(section, base, "framework", framework_names, &ok, err);
+    if (i >= 0) {
+        k->framework = (enum gs_framework)i;
+        k->framework_given = true;
+    }
+    const json_t *version = json_object_get(section, "framework_version");
+    if (version != NULL) {
+        if (!json_is_string(version) ||
+            !gs_framework_version_parse(json_string_value(version), &k->framework_version)) {
+            gs_error_add(err, GS_ERR_INVALID, "/training/framework_version",
+                         "must be a release such as \"4.45\" or \"4.46.3\"");
+            ok = false;
+        } else if (!k->framework_given || k->framework != GS_FW_TRANSFORMERS) {
+            gs_error_add(err, GS_ERR_INVALID, "/training/framework_version",
+                         "releases are modelled for framework \"transformers\" (where the loss "
+                         "and zero_grad rules changed); name it");
+            ok = false;
+        }
+    }
+    i = read_enum(section, base, "loss", loss_names, &ok, err);
+    if (i >= 0)
+        k->loss = (enum gs_loss)(i + GS_LOSS_FP32_RETAINED);
+    read_uint(section, base, "loss_chunks", 1, 4096, &k->loss_chunks, &ok, err);
+    read_knob(section, "compile", &k->compile, &ok, err);
+    read_knob(section, "optimizer_in_backward", &k->optimizer_in_backward, &ok, err);
+    read_knob(section, "activation_offloading", &k->activation_offloading, &ok, err);
+    read_knob(section, "expandable_segments", &k->expandable_segments, &ok, err);
+    read_knob(section, "set_to_none", &k->set_to_none, &ok, err);
+    read_knob(section, "fused_optimizer", &k->fused_optimizer, &ok, err);
     return ok;
 }
 
@@ -194,6 +263,7 @@ bool codec_decode_training(const json_t *section, struct gs_training *out, struc
         out->method_given = true;
     }
     read_bool(section, base, "double_quant", &out->double_quant, &ok, err);
+    ok &= decode_framework(section, &out->framework, err);
     const json_t *lora = json_object_get(section, "lora");
     if (lora != NULL) {
         ok &= decode_lora(lora, out, err);
@@ -216,8 +286,10 @@ static void read_zero_stage(const json_t *section, struct gs_parallelism *out, b
         return;
     if (json_is_string(v)) { /* FSDP sharding strategies */
         int index = 0;
-        if (jsonv_enum(v, "/parallelism/zero_stage", zero_aliases, &index, err))
+        if (jsonv_enum(v, "/parallelism/zero_stage", zero_aliases, &index, err)) {
             out->zero_stage = zero_alias_stage[index];
+            out->fsdp = true;
+        }
         else
             *ok = false;
         return;

@@ -27,14 +27,6 @@ static uint64_t div_ceil(uint64_t n, uint64_t d)
     return gs_div_ceil(n, d ? d : 1);
 }
 
-/* Saved MLP tensors for `tokens` tokens of width `width`: gated eager
- * (gate out, up out, act out, down input) 4 elements, plain (act input,
- * fc2 input) 2 elements (estimation.md 3.2). */
-static uint64_t mlp_terms(struct acc *c, bool is_gated, uint64_t tokens, uint64_t width, uint64_t e)
-{
-    return mul(c, mul(c, mul(c, is_gated ? 4 : 2, e), tokens), width);
-}
-
 /* Widths of what the token mixer saves per token: Q and the out-projection
  * input, K and V; a recurrent mixer (Mamba, Gated DeltaNet) saves its
  * in_proj output, the conv output and the gated output out_proj reads. */
@@ -71,15 +63,70 @@ static void mixer_widths(const struct gs_block *b, uint64_t *q, uint64_t *k, uin
     }
 }
 
-/* Norms over the hidden width in a block: their inputs are saved. */
-static uint64_t hidden_norms(const struct gs_block *b, uint64_t h)
+/* Where a linear layer reads its input from. */
+enum role { ROLE_ATTN_IN, ROLE_OUT, ROLE_MLP_IN, ROLE_DOWN, ROLE_COUNT };
+
+static bool is_body_linear(const struct gs_module *m)
 {
-    uint64_t n = 0;
-    for (size_t i = 0; i < b->module_count; i++)
-        if (b->modules[i].kind == GS_MODULE_NORM && b->modules[i].part == GS_PART_NORMS &&
-            b->modules[i].out == h)
-            n += b->modules[i].count ? b->modules[i].count : 1;
-    return n;
+    return m->kind == GS_MODULE_LINEAR && !(m->flags & GS_MOD_EXPERT) &&
+           (m->part == GS_PART_ATTENTION || m->part == GS_PART_MLP);
+}
+
+/* Row-parallel layers (o_proj, down_proj) read the mixer's or the MLP's
+ * output; the others read a norm's output. */
+static enum role role_of(const struct gs_module *m)
+{
+    const bool mlp = m->part == GS_PART_MLP;
+    if (m->split == GS_SPLIT_ROW)
+        return mlp ? ROLE_DOWN : ROLE_OUT;
+    return mlp ? ROLE_MLP_IN : ROLE_ATTN_IN;
+}
+
+/* What the linear layers of a block keep, by role. */
+struct linears {
+    bool saves[ROLE_COUNT];        /* some layer of the role keeps its input */
+    uint64_t copies[ROLE_COUNT];   /* layers of the role that keep their own 16-bit copy
+                                      (autocast casts per call) */
+    uint64_t dropout[ROLE_COUNT];  /* LoRA dropout output and mask bytes per token */
+};
+
+/* Does this linear keep its input for backward? Full training: its weight
+ * has a gradient. Adapters: a 4-bit base layer that saves its input whatever
+ * trains (bitsandbytes MatMul4Bit: ctx.tensors = (A, B)), or an adapter
+ * whose lora_A reads the input itself (no dropout); a frozen 16-bit layer
+ * needs only its weight for the input gradient. */
+static bool linear_saves(const struct gs_activation_input *in, const struct gs_module *m,
+                         bool adapted)
+{
+    if (in->trainable == GS_TRAIN_ALL)
+        return true;
+    const bool quant_saves = in->rules == NULL || in->rules->quant_saves_input;
+    if (in->quantized_base && (m->flags & GS_MOD_QUANT) && quant_saves)
+        return true;
+    return adapted && in->adapters->lora_dropout_permille == 0;
+}
+
+static struct linears linears_of(struct acc *c, const struct gs_activation_input *in,
+                                 const struct gs_block *b, uint64_t e)
+{
+    struct linears l;
+    memset(&l, 0, sizeof(l));
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (!is_body_linear(m))
+            continue;
+        const enum role r = role_of(m);
+        const bool adapted = in->trainable == GS_TRAIN_ADAPTERS && gs_lora_adapts(in->adapters, m);
+        const uint64_t count = m->count ? m->count : 1;
+        if (linear_saves(in, m, adapted)) {
+            l.saves[r] = true;
+            l.copies[r] += count;
+        }
+        /* PEFT lora_A(lora_dropout(x)): nn.Dropout keeps a 1-byte mask and its output */
+        if (adapted && in->adapters->lora_dropout_permille > 0)
+            l.dropout[r] = add(c, l.dropout[r], mul(c, mul(c, e + 1, m->in), count));
+    }
+    return l;
 }
 
 /* One layer's stored activations for one micro-batch on one GPU (no
@@ -89,48 +136,128 @@ struct layer_parts {
     uint64_t replicated;  /* divided by t only with sequence parallelism */
     uint64_t partitioned; /* divided by t */
     uint64_t core;        /* attention core, dropped by selective recomputation; divided by t */
+    uint64_t grad_pair;   /* backward's two largest gradient tensors (the MLP's), divided by t */
 };
+
+/* The bytes one hidden norm saves per token. Fused norms (LayerNorm's
+ * native kernel, Transformer Engine, compiled code) keep their input and
+ * per-row statistics; an eager RMSNorm (LlamaRMSNorm, torchtune's and
+ * LitGPT's) saves the fp32 copy of its input that pow and mul read, and,
+ * when its weight trains, the normalized 16-bit tensor the weight multiplies.
+ * Autocast runs norms in fp32. */
+static uint64_t norm_bytes(const struct gs_activation_input *in, const struct gs_module *m,
+                           uint64_t residual)
+{
+    const struct gs_framework_rules *r = in->rules;
+    if (r != NULL && r->norm_fp32_copy && !r->compile && !(m->flags & GS_MOD_BIAS))
+        return 4 + (in->trainable == GS_TRAIN_ALL ? residual : 0);
+    return in->autocast ? 4 : residual;
+}
+
+/* The bytes a layer's norm outputs cost as GEMM inputs, for one role. */
+static uint64_t gemm_input_bytes(const struct gs_activation_input *in, const struct linears *l,
+                                 enum role r, uint64_t residual)
+{
+    if (!l->saves[r])
+        return 0;
+    /* autocast casts an fp32 input to 16 bits in every linear call; a 16-bit
+     * residual stream is passed through as it is */
+    if (in->autocast && residual > 2)
+        return 2 * l->copies[r];
+    return residual;
+}
 
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,
                                 const struct gs_block *b)
 {
     const struct gs_arch *a = in->arch;
+    const struct gs_framework_rules *rules = in->rules;
+    const bool compiled = rules != NULL && rules->compile;
     const uint64_t e = in->element_bytes, h = a->hidden_size;
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : e;
     const uint64_t s = div_ceil(in->sequence_length, in->parallelism->context);
     const uint64_t tokens = mul(c, s, in->batch_size);
-    const uint64_t sbh = mul(c, tokens, h);
     uint64_t q, k, v, o;
     mixer_widths(b, &q, &k, &v, &o);
-    struct layer_parts p = {0, 0, 0};
-    /* norm inputs, the mixer's input GEMM and the MLP input */
-    p.replicated = mul(c, mul(c, hidden_norms(b, h) + 2, e), sbh);
+    const struct linears l = linears_of(c, in, b, e);
+    struct layer_parts p = {0, 0, 0, 0};
+
+    /* norms and the GEMM inputs they feed (QKV input, MLP input) */
+    uint64_t per_token = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->kind == GS_MODULE_NORM && m->part == GS_PART_NORMS && m->out == h)
+            per_token = add(c, per_token, mul(c, norm_bytes(in, m, residual),
+                                              m->count ? m->count : 1));
+    }
+    per_token = add(c, per_token, gemm_input_bytes(in, &l, ROLE_ATTN_IN, residual));
+    per_token = add(c, per_token, gemm_input_bytes(in, &l, ROLE_MLP_IN, residual));
+    p.replicated = mul(c, mul(c, per_token, tokens), h);
+    p.replicated = add(c, p.replicated,
+                       mul(c, tokens, add(c, l.dropout[ROLE_ATTN_IN], l.dropout[ROLE_MLP_IN])));
     if (a->hidden_dropout) /* 1-byte masks after attention and after the MLP */
-        p.replicated = add(c, p.replicated, mul(c, 2, sbh));
-    p.partitioned = mul(c, mul(c, e, tokens), q + k + v + o);
+        p.replicated = add(c, p.replicated, mul(c, mul(c, 2, tokens), h));
+
+    /* Q, K, V as the attention kernel saves them; repeated to every head when the framework
+     * expands grouped K/V before calling it */
+    if (rules != NULL && rules->gqa_expanded && b->mixer == GS_MIXER_ATTENTION &&
+        b->attn.kv_heads && b->attn.kv_heads < b->attn.heads) {
+        k += (b->attn.heads - b->attn.kv_heads) * b->attn.head_dim;
+        v += (b->attn.heads - b->attn.kv_heads) * b->attn.v_head_dim;
+    }
+    uint64_t widths = q + k + v;
+    /* the attention output: flash attention's backward reads it; eager attention's does not,
+     * so then only o_proj keeps it, when it needs its input; frameworks that make it
+     * contiguous first give o_proj a copy of its own */
+    const bool mixer_attends = b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA;
+    const bool out_saved = rules == NULL || (in->flash_attention && mixer_attends) ||
+                           l.saves[ROLE_OUT] || !mixer_attends;
+    if (out_saved)
+        widths += o;
+    if (rules != NULL && rules->out_proj_copy && !compiled && in->flash_attention &&
+        mixer_attends && l.saves[ROLE_OUT])
+        widths += o;
+    p.partitioned = mul(c, mul(c, e, tokens), widths);
+    p.partitioned = add(c, p.partitioned,
+                        mul(c, tokens, add(c, l.dropout[ROLE_OUT], l.dropout[ROLE_DOWN])));
 
     if (b->mlp.kind == GS_MLP_MOE) {
-        /* each token goes through top-k experts, plus its copies in the dispatch buffer */
-        p.partitioned = add(c, p.partitioned,
-                            mul(c, b->mlp.top_k, mlp_terms(c, b->mlp.gated, tokens, b->mlp.width, e)));
-        p.partitioned = add(c, p.partitioned, mul(c, mul(c, b->mlp.top_k, e), sbh));
+        /* each token goes through top-k experts (gate out, up out, act out, down input),
+         * plus its copies in the dispatch buffer */
+        const uint64_t n = b->mlp.gated ? 4 : 2;
+        const uint64_t routed = mul(c, mul(c, mul(c, n, e), tokens), b->mlp.width);
+        p.partitioned = add(c, p.partitioned, mul(c, b->mlp.top_k, routed));
+        p.partitioned = add(c, p.partitioned, mul(c, mul(c, mul(c, b->mlp.top_k, e), tokens), h));
         if (b->mlp.shared_width)
             p.partitioned = add(c, p.partitioned,
-                                mlp_terms(c, true, tokens, b->mlp.shared_width, e));
+                                mul(c, mul(c, mul(c, 4, e), tokens), b->mlp.shared_width));
+        p.grad_pair = mul(c, mul(c, mul(c, 2 * b->mlp.top_k, e), tokens), b->mlp.width);
     } else if (b->mlp.kind == GS_MLP_DENSE) {
-        p.partitioned = add(c, p.partitioned, mlp_terms(c, b->mlp.gated, tokens, b->mlp.width, e));
+        /* gated: the activation keeps the gate output, the product keeps the activation
+         * output and the up output (compiled code recomputes the activation), down_proj
+         * keeps the product when it needs its input; plain: the activation keeps fc1's
+         * output, fc2 keeps the activation output */
+        uint64_t n = b->mlp.gated ? (compiled ? 2 : 3) : 1;
+        if (l.saves[ROLE_DOWN] || rules == NULL)
+            n += 1;
+        p.partitioned = add(c, p.partitioned, mul(c, mul(c, mul(c, n, e), tokens), b->mlp.width));
+        p.grad_pair = mul(c, mul(c, mul(c, b->mlp.gated ? 2 : 1, e), tokens), b->mlp.width);
     }
 
-    if (b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA) {
+    if (mixer_attends) {
         const uint64_t heads = b->attn.heads;
         if (in->flash_attention) {
             p.core = mul(c, mul(c, 4, heads), tokens); /* fp32 softmax_lse */
         } else {
             /* softmax output a*s_q*s_k*b; with attention dropout a 1-byte mask and the dropout
-             * output */
+             * output. Autocast runs softmax in fp32 and casts the probabilities to 16 bits
+             * for the matmul with V (another copy). */
             const uint64_t scores = mul(c, mul(c, heads, tokens), in->sequence_length);
-            p.core = mul(c, e, scores);
+            const uint64_t soft = in->autocast ? 4 : e;
+            uint64_t per = soft + (in->autocast ? 2 : 0);
             if (a->attention_dropout)
-                p.core = add(c, p.core, mul(c, e + 1, scores));
+                per += soft + 1;
+            p.core = mul(c, per, scores);
         }
     }
     if (b->attn.cross && !b->attn.cross_only) { /* a second attention block (its own Q/K/V/O
@@ -141,30 +268,65 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     return p;
 }
 
+/* torchtitan's per-op policy (parallelize_llama.py _save_list): the layer's
+ * input, the output of every other matmul counted in forward order within
+ * the layer (the 1st, 3rd, ...; routed experts run grouped kernels, not
+ * counted), and the attention kernel's output and log-sum-exp. */
+static uint64_t op_selective_partitioned(struct acc *c, const struct gs_activation_input *in,
+                                         const struct gs_block *b, uint64_t tokens)
+{
+    const uint64_t t = in->parallelism->tensor;
+    uint64_t n = 0, bytes = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (!is_body_linear(m))
+            continue;
+        if (n++ % 2 != 0)
+            continue;
+        const uint64_t width = m->split == GS_SPLIT_ROW ? m->out : div_ceil(m->out, t);
+        bytes = add(c, bytes, mul(c, mul(c, in->element_bytes, tokens), width));
+    }
+    if (b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA) {
+        uint64_t q, k, v, o;
+        mixer_widths(b, &q, &k, &v, &o);
+        bytes = add(c, bytes, mul(c, mul(c, in->element_bytes, tokens), div_ceil(o, t)));
+        bytes = add(c, bytes, mul(c, mul(c, 4, tokens), div_ceil(b->attn.heads, t)));
+    }
+    return bytes;
+}
+
 /* Stored bytes of one layer under the recomputation mode; `working` gets
- * the full (unrecomputed) size, which full recomputation needs once. */
-static uint64_t stored(struct acc *c, const struct gs_activation_input *in, struct layer_parts p,
-                       uint64_t *working)
+ * the full (unrecomputed) size plus backward's gradient pair, which
+ * backward needs for one layer at a time. */
+static uint64_t stored(struct acc *c, const struct gs_activation_input *in,
+                       const struct gs_block *b, struct layer_parts p, uint64_t *working)
 {
     const struct gs_parallelism *par = in->parallelism;
     const uint64_t t = par->tensor;
     const uint64_t replicated = par->sequence_parallel ? div_ceil(p.replicated, t) : p.replicated;
     const uint64_t partitioned = div_ceil(p.partitioned, t), core = div_ceil(p.core, t);
     *working = add(c, add(c, replicated, partitioned), core);
-    switch (in->recompute) {
+    *working = add(c, *working, div_ceil(p.grad_pair, t));
+    const uint64_t s = div_ceil(in->sequence_length, par->context);
+    const uint64_t tokens = mul(c, s, in->batch_size);
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    uint64_t input = mul(c, mul(c, tokens, in->arch->hidden_size), residual);
+    if (par->sequence_parallel)
+        input = div_ceil(input, t);
+    enum gs_recompute mode = in->recompute;
+    if (mode == GS_RECOMPUTE_SELECTIVE && in->rules != NULL && in->rules->op_selective)
+        mode = GS_RECOMPUTE_OP_SELECTIVE;
+    switch (mode) {
     case GS_RECOMPUTE_SELECTIVE:
         return add(c, replicated, partitioned);
-    case GS_RECOMPUTE_FULL: {
-        /* the layer input only (the checkpoint) */
-        const uint64_t s = div_ceil(in->sequence_length, par->context);
-        const uint64_t input = mul(c, mul(c, mul(c, s, in->batch_size), in->arch->hidden_size),
-                                   in->element_bytes);
-        return par->sequence_parallel ? div_ceil(input, t) : input;
-    }
+    case GS_RECOMPUTE_FULL: /* the layer input only (the checkpoint) */
+        return input;
+    case GS_RECOMPUTE_OP_SELECTIVE:
+        return add(c, input, op_selective_partitioned(c, in, b, tokens));
     case GS_RECOMPUTE_NONE:
         break;
     }
-    return *working;
+    return add(c, add(c, replicated, partitioned), core);
 }
 
 /* Stored bytes of `layers` layers of each block, and the largest single
@@ -179,7 +341,8 @@ static uint64_t blocks_stored(struct acc *c, const struct gs_activation_input *i
         if (counts[k] == 0)
             continue;
         uint64_t w = 0;
-        const uint64_t one = stored(c, in, layer(c, in, &a->blocks[k]), &w);
+        const struct gs_block *b = &a->blocks[k];
+        const uint64_t one = stored(c, in, b, layer(c, in, b), &w);
         if (*first_layer == 0)
             *first_layer = one;
         if (w > *working)
@@ -187,6 +350,24 @@ static uint64_t blocks_stored(struct acc *c, const struct gs_activation_input *i
         sum = add(c, sum, mul(c, one, counts[k]));
     }
     return sum;
+}
+
+/* Bytes the loss holds at its backward: tokens x the GPU's vocabulary share
+ * x the loss's bytes per logit (textbook: 16-bit logits, fp32 upcast, fp32
+ * gradient = 2 + 8). */
+static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, uint64_t tokens)
+{
+    const struct gs_arch *a = in->arch;
+    if (!a->logits)
+        return 0;
+    const uint64_t logits = mul(c, tokens, div_ceil(a->vocab_size, in->parallelism->tensor));
+    if (in->rules == NULL)
+        return mul(c, logits, in->element_bytes + 8);
+    const struct gs_framework_rules *r = in->rules;
+    uint64_t chunks = r->loss_chunks;
+    if (chunks == 0 && r->loss_chunk_tokens)
+        chunks = div_ceil(tokens, r->loss_chunk_tokens);
+    return div_ceil(mul(c, logits, gs_loss_eighths_per_logit(r, chunks)), GS_LOSS_BYTES_UNIT);
 }
 
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out)
@@ -227,18 +408,23 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     uint64_t embedding_in = mul(&c, 8, tokens);
     if (a->hidden_dropout)
         embedding_in = add(&c, embedding_in, mul(&c, tokens, a->hidden_size));
+    /* activation offloading (torchtune OffloadActivations) moves every saved tensor to the
+     * host as forward makes it and brings each back for its layer's backward */
+    const bool offloaded = in->rules != NULL && in->rules->activation_offloading;
+    if (offloaded) {
+        per_stage = 0;
+        last_stage = 0;
+    }
 
     out->per_layer_bytes = per_layer;
+    out->layer_working_bytes = working;
     out->first_stage_bytes = mul(&c, add(&c, per_stage, embedding_in), in_flight);
+    out->stored_bytes = p > 1 && last_stage > out->first_stage_bytes ? last_stage
+                                                                     : out->first_stage_bytes;
     if (in->recompute == GS_RECOMPUTE_FULL)
         out->first_stage_bytes = add(&c, out->first_stage_bytes, working);
 
-    /* logits: 16-bit (or fp32) output, HF's fp32 upcast, and the fp32
-     * gradient of the loss, over a vocabulary split by tensor parallelism */
-    out->logits_bytes = 0;
-    if (a->logits)
-        out->logits_bytes = div_ceil(mul(&c, mul(&c, tokens, a->vocab_size), in->element_bytes + 8),
-                                     par->tensor);
+    out->logits_bytes = loss_bytes(&c, in, tokens);
     out->last_stage_bytes = add(&c, p > 1 ? last_stage : per_stage, out->logits_bytes);
     if (in->recompute == GS_RECOMPUTE_FULL)
         out->last_stage_bytes = add(&c, out->last_stage_bytes, working);

@@ -9,6 +9,8 @@
 #include "gs/estimate.h"
 
 #include "gs/activation.h"
+#include "gs/framework.h"
+#include "gs/train_peak.h"
 #include "gs/units.h"
 
 #include <string.h>
@@ -98,21 +100,26 @@ static uint64_t overhead_value(bool has, uint64_t value, uint64_t fallback)
     return has ? value : fallback;
 }
 
-static void add_runtime_overheads(const struct gs_overrides *o, uint64_t world, unsigned zero_stage,
-                                  bool training, struct gs_estimate *e, bool *ovf)
+static void assume_context(struct gs_estimate *e, const struct gs_overrides *o, uint64_t bytes)
 {
-    const uint64_t cuda = overhead_value(o->has_cuda_context_bytes, o->cuda_context_bytes,
-                                         GS_CUDA_CONTEXT_BYTES);
-    const uint64_t cublas = overhead_value(o->has_cublas_workspace_bytes, o->cublas_workspace_bytes,
-                                           GS_CUBLAS_WORKSPACE_BYTES);
-    uint64_t total = gs_add(cuda, cublas, ovf);
-    assume_value(e, "cuda_context_bytes", cuda,
+    assume_value(e, "cuda_context_bytes", bytes,
                  o->has_cuda_context_bytes
                      ? "CUDA context per GPU, as given in overrides"
                      : "CUDA context with lazy module loading, per GPU (eager loading on older "
                        "CUDA/PyTorch costs 600 MB to over 1 GB)",
                  "pytorch/pytorch PR #86509 (287,047,680 B lazy vs 666,632,192 B eager); "
                  "estimation.md 4.5");
+}
+
+static void add_runtime_overheads(const struct gs_overrides *o, uint64_t world,
+                                  struct gs_estimate *e, bool *ovf)
+{
+    const uint64_t cuda = overhead_value(o->has_cuda_context_bytes, o->cuda_context_bytes,
+                                         GS_CUDA_CONTEXT_BYTES);
+    const uint64_t cublas = overhead_value(o->has_cublas_workspace_bytes, o->cublas_workspace_bytes,
+                                           GS_CUBLAS_WORKSPACE_BYTES);
+    uint64_t total = gs_add(cuda, cublas, ovf);
+    assume_context(e, o, cuda);
     assume_value(e, "cublas_workspace_bytes", cublas,
                  o->has_cublas_workspace_bytes
                      ? "cuBLAS workspace per GPU, as given in overrides"
@@ -126,19 +133,6 @@ static void add_runtime_overheads(const struct gs_overrides *o, uint64_t world, 
                      "NCCL communicator buffers per GPU once it talks to other GPUs",
                      "vLLM non-torch memory 1.79 GiB -> 3.58 GiB from 1 to 2 GPUs (vllm PR "
                      "#10511); NCCL_BUFFSIZE 4 MB per channel per peer (NVIDIA/nccl #864, #986)");
-    }
-    if (training && zero_stage > 0) {
-        const uint64_t buckets =
-            overhead_value(o->has_zero_bucket_bytes, o->zero_bucket_bytes,
-                           zero_stage == 3 ? GS_ZERO3_BUCKET_BYTES : GS_ZERO12_BUCKET_BYTES);
-        total = gs_add(total, buckets, ovf);
-        assume_value(e, "zero_bucket_bytes", buckets,
-                     zero_stage == 3 ? "ZeRO-3 reduce bucket (5e8 elements) and prefetch bucket "
-                                       "(5e7 elements) at 2 bytes each"
-                                     : "ZeRO-1/2 reduce and allgather buckets, 5e8 elements each "
-                                       "at 2 bytes (overlap_comm off; it multiplies them by 4.5)",
-                     "deepspeed/runtime/zero/config.py defaults; HF DeepSpeed docs on "
-                     "overlap_comm; estimation.md 2.4");
     }
     e->per_gpu.overhead_bytes = gs_add(e->per_gpu.overhead_bytes, total, ovf);
 }
@@ -549,7 +543,7 @@ static enum gs_status compute_inference(const struct gs_model_spec *m, const str
         warn(e, "kv_cache_not_estimated",
              "the request gives no batch size or context length, so the KV cache and activation "
              "peak are not included in total_bytes");
-        add_runtime_overheads(&w->overrides, e->gpu_count, 0, false, e, &ovf);
+        add_runtime_overheads(&w->overrides, e->gpu_count, e, &ovf);
     }
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits");
@@ -629,6 +623,18 @@ struct train_plan {
     enum gs_regime regime;
     bool lora;
     uint64_t adapters; /* LoRA adapter parameters (whole model) */
+    struct gs_framework_rules rules;
+    bool deepspeed;    /* ZeRO stages run by DeepSpeed (buckets), not FSDP */
+};
+
+/* What the peak model needs beyond the per-GPU model states. */
+struct state_extra {
+    uint64_t unit_bytes;      /* one decoder layer's weights as FSDP gathers them */
+    uint64_t unit_grad_bytes; /* one decoder layer's gradient at the reduce dtype */
+    uint64_t root_bytes;      /* embedding, head and final norm as FSDP gathers them */
+    uint64_t moment_bytes;    /* one optimizer moment for this GPU's trainable shard */
+    uint64_t linear_params;   /* linear weights on this GPU (autocast copies them) */
+    uint64_t gathered_module; /* DeepSpeed ZeRO-3: the largest module and its gradient */
 };
 
 static enum gs_status resolve_method(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -757,9 +763,66 @@ static const char *optimizer_detail(enum gs_optimizer o)
     return "";
 }
 
+/* The sizes the peak model needs (gs/train_peak.h): FSDP's units (one
+ * decoder layer each, as torchtitan's fully_shard per block and the
+ * transformer auto-wrap policy of accelerate/torchtune wrap them, and the
+ * root: embedding, final norm and head), one optimizer moment for the
+ * foreach step, and the linear weights autocast copies. */
+static void peak_extras(const struct gs_model_spec *m, const struct train_plan *plan,
+                        const struct gs_estimate *e, const struct shard *s,
+                        struct gs_state_bytes bpp, uint64_t t_dense, uint64_t frozen,
+                        struct state_extra *x, bool *ovf)
+{
+    const struct gs_parallelism *par = &plan->par;
+    const uint64_t dp = gs_mul(par->data, par->context, ovf);
+    const bool shard_optimizer = par->zero_stage >= 1 || par->distributed_optimizer;
+    memset(x, 0, sizeof(*x));
+    /* one Adam moment per trainable parameter, at the state dtype (bf16_pure keeps bf16
+     * states; every other regime fp32): torch's _multi_tensor_adamw takes
+     * torch._foreach_sqrt(exp_avg_sqs), a new list as large as one moment */
+    if (plan->tr.optimizer == GS_OPT_ADAMW || plan->tr.optimizer == GS_OPT_ADAM) {
+        const uint64_t trainable = gs_add(t_dense, plan->lora ? 0 : s->experts, ovf);
+        x->moment_bytes = gs_mul(trainable, plan->regime == GS_REGIME_BF16_PURE ? 2 : 4, ovf);
+        if (shard_optimizer)
+            x->moment_bytes = ceil_div(x->moment_bytes, dp);
+    }
+    x->linear_params = gs_add(s->linear, s->experts, ovf);
+    if (!m->has_arch)
+        return;
+    const struct gs_param_count *c = &e->params;
+    const uint64_t t = par->tensor, p = par->pipeline;
+    const uint64_t layers = ceil_div(m->arch.num_hidden_layers, p);
+    /* the root: the embedding and the head on this GPU (a tied head shares the embedding) */
+    uint64_t root = ceil_div(gs_add(c->embedding, s->vocab_padding, ovf), t);
+    if (c->lm_head)
+        root = gs_add(root, ceil_div(gs_add(c->lm_head, s->vocab_padding, ovf), t), ovf);
+    const uint64_t all = gs_add(s->dense, s->experts, ovf);
+    const uint64_t body = all > root ? all - root : 0;
+    /* what FSDP gathers: the working dtype of full training, or the frozen base as stored
+     * (16-bit, or 4-bit storage for QLoRA) with the adapters */
+    uint64_t gathered_all;
+    if (plan->lora)
+        gathered_all = gs_add(frozen, bytes_of(t_dense, bpp.weights, ovf), ovf);
+    else
+        gathered_all = bytes_of(all, bpp.weights, ovf);
+    x->root_bytes = bytes_of(root, plan->lora || bpp.weights < GS_BPP_UNIT * 4 ? 2 * GS_BPP_UNIT
+                                                                               : bpp.weights,
+                             ovf);
+    if (x->root_bytes > gathered_all)
+        x->root_bytes = gathered_all;
+    x->unit_bytes = ceil_div(gathered_all - x->root_bytes, layers);
+    /* one unit's gradient before reduce-scatter, at the reduce dtype: fp32 under torchtitan's
+     * MixedPrecisionPolicy(reduce_dtype=float32), else the gradient's own */
+    const uint64_t trainable_body = plan->lora ? t_dense : body;
+    const uint64_t grad_bpp = plan->rules.framework == GS_FW_TORCHTITAN ? 4 * GS_BPP_UNIT
+                                                                        : bpp.gradients;
+    x->unit_grad_bytes = ceil_div(bytes_of(trainable_body, grad_bpp, ovf), layers);
+}
+
 /* Model states on one GPU. */
 static void model_states(const struct gs_model_spec *m, const struct gs_workload *w,
-                         const struct train_plan *plan, struct gs_estimate *e, bool *ovf)
+                         const struct train_plan *plan, struct gs_estimate *e,
+                         struct state_extra *x, bool *ovf)
 {
     const struct gs_parallelism *par = &plan->par;
     const struct shard s = shard_params(m, e, par, ovf);
@@ -833,19 +896,19 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     e->per_gpu.weights_bytes = weights;
     e->per_gpu.gradients_bytes = grads;
     e->per_gpu.optimizer_bytes = optim;
+    peak_extras(m, plan, e, &s, bpp, t_dense, frozen, x, ovf);
 
-    if (zero == 3 && m->has_arch) {
+    if (zero == 3 && m->has_arch && plan->deepspeed) {
         /* the largest module is gathered whole, with its gradient (DeepSpeed: 4 * largest_layer) */
-        const uint64_t gathered = bytes_of(e->params.largest_module, gs_add(bpp.weights, bpp.gradients, ovf), ovf);
-        e->per_gpu.overhead_bytes = gs_add(e->per_gpu.overhead_bytes, gathered, ovf);
-        assume_value(e, "zero3_gathered_module_bytes", gathered,
+        x->gathered_module = bytes_of(e->params.largest_module, gs_add(bpp.weights, bpp.gradients, ovf), ovf);
+        assume_value(e, "zero3_gathered_module_bytes", x->gathered_module,
                      "ZeRO-3 gathers the largest single module's weights and gradients whole",
                      "DeepSpeed estimate_zero3_model_states_mem_needs (largest_layer_memory = 4 * "
                      "largest_layer_params); estimation.md 2.3");
-    } else if (zero == 3) {
+    } else if (zero == 3 && !m->has_arch) {
         warn(e, "zero3_working_set_not_estimated",
-             "a raw parameter count has no module sizes, so ZeRO-3's gathered working set is not "
-             "included");
+             "a raw parameter count has no module sizes, so the gathered working set of ZeRO-3 "
+             "or FSDP is not included");
     }
     if (s.vocab_padding)
         assume_value(e, "vocab_padding_parameters", s.vocab_padding,
@@ -854,43 +917,252 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
                      "Megatron-LM build_tokenizer.py make_vocab_size_divisible_by; estimation.md 2.5");
 }
 
-static void activations(const struct gs_model_spec *m, const struct train_plan *plan,
-                        struct gs_estimate *e, bool *ovf)
+/* The activation element sizes a run computes in: 16-bit unless the weights
+ * train in fp32 (a LoRA base computes in its own dtype, whatever regime the
+ * adapters take); autocast over fp32 weights keeps the residual stream in
+ * fp32. */
+static void activation_dtypes(const struct gs_workload *w, const struct train_plan *plan,
+                              uint64_t *element, uint64_t *residual, bool *autocast)
+{
+    const bool fp32_base = w->weights == GS_DTYPE_FP32;
+    *autocast = plan->regime == GS_REGIME_AMP;
+    if (plan->lora) {
+        *element = fp32_base && !*autocast ? 4 : 2;
+        *residual = fp32_base ? 4 : 2;
+        return;
+    }
+    *element = plan->regime == GS_REGIME_FP32 ? 4 : 2;
+    *residual = plan->regime == GS_REGIME_FP32 || *autocast ? 4 : 2;
+}
+
+static bool activations(const struct gs_model_spec *m, const struct gs_workload *w,
+                        const struct train_plan *plan, struct gs_estimate *e,
+                        struct gs_activation_result *r, bool *ovf)
 {
     const struct gs_training *tr = &plan->tr;
+    memset(r, 0, sizeof(*r));
     if (!m->has_arch) {
         warn(e, "activations_not_estimated",
              "a raw parameter count has no layer shapes, so activations are not included in "
              "total_bytes; name a catalog model or send its config");
-        return;
+        return false;
     }
     if (tr->batch_size == 0 || tr->sequence_length == 0) {
         warn(e, "activations_not_estimated",
              "the request gives no training.batch_size or training.sequence_length, so "
              "activations are not included in total_bytes");
-        return;
+        return false;
     }
-    struct gs_activation_input in = {&m->arch, tr->batch_size, tr->sequence_length,
-                                     tr->gradient_accumulation_steps,
-                                     plan->regime == GS_REGIME_FP32 ? 4 : 2, tr->recompute,
-                                     tr->flash_attention, &plan->par};
-    struct gs_activation_result r;
-    if (!gs_activation_bytes(&in, &r)) {
+    uint64_t element, residual;
+    bool autocast;
+    activation_dtypes(w, plan, &element, &residual, &autocast);
+    struct gs_activation_input in = {
+        .arch = &m->arch,
+        .batch_size = tr->batch_size,
+        .sequence_length = tr->sequence_length,
+        .micro_batches = tr->gradient_accumulation_steps,
+        .element_bytes = element,
+        .recompute = tr->recompute,
+        .flash_attention = tr->flash_attention,
+        .parallelism = &plan->par,
+        .rules = &plan->rules,
+        .autocast = autocast,
+        .residual_bytes = residual,
+        .trainable = plan->lora ? GS_TRAIN_ADAPTERS : GS_TRAIN_ALL,
+        .adapters = tr,
+        .quantized_base = tr->method == GS_METHOD_QLORA,
+    };
+    if (!gs_activation_bytes(&in, r)) {
+        *ovf = true;
+        return false;
+    }
+    assume(e, "activations",
+           "per layer, the tensors autograd saves: norm inputs (an eager RMSNorm's fp32 copy), "
+           "the inputs of linears whose weight trains, carries an adapter or is a 4-bit "
+           "bitsandbytes layer, LoRA dropout copies, Q/K/V as the attention kernel takes them "
+           "(repeated to every head where the framework repeats K/V), the attention output and "
+           "o_proj's contiguous copy, the MLP's gate, activation, up and down inputs, the fp32 "
+           "log-sum-exp (flash) or softmax output; autocast keeps 16-bit copies per linear and "
+           "fp32 norms and softmax; compiled code keeps no fp32 intermediate",
+           "Korthikanti et al. 2022 (arXiv 2205.05198) generalized in estimation.md 3.2-3.5; the "
+           "framework's code named in training_framework");
+    return true;
+}
+
+/* The allocator's slack over the allocated peak, in thousandths: about 5%
+ * with expandable segments (segments grow in place, so freed blocks are
+ * reused; Megatron-LM's 1.05 factor on its theoretical memory), 10%
+ * without (the low end of the 10-25% reserved-over-allocated the measured
+ * runs in tests/fixtures/calibration/training-measured.json show). */
+#define FRAGMENTATION_EXPANDABLE_PERMILLE 50
+#define FRAGMENTATION_PERMILLE 100
+
+static void training_overheads(const struct gs_workload *w, const struct train_plan *plan,
+                               const struct state_extra *x, const struct gs_activation_result *act,
+                               bool has_activations, struct gs_estimate *e, bool *ovf)
+{
+    const struct gs_overrides *o = &w->overrides;
+    const struct gs_parallelism *par = &plan->par;
+    const struct gs_framework_rules *rules = &plan->rules;
+    const uint64_t world = e->gpu_count;
+    struct gs_peak_input pk;
+    memset(&pk, 0, sizeof(pk));
+    pk.weights = e->per_gpu.weights_bytes;
+    pk.optimizer = e->per_gpu.optimizer_bytes;
+    pk.gradients = e->per_gpu.gradients_bytes;
+    /* gradients outlive backward with accumulation (they sum over micro-batches), when the
+     * framework keeps them (zero_grad without set_to_none, Megatron's buffer, DeepSpeed's
+     * partitions) */
+    pk.grads_persist = rules->grads_persist || plan->tr.gradient_accumulation_steps > 1 ||
+                       (plan->deepspeed && par->zero_stage > 0);
+    if (plan->deepspeed && par->zero_stage > 0) {
+        const uint64_t buckets =
+            o->has_zero_bucket_bytes ? o->zero_bucket_bytes
+            : par->zero_stage == 3   ? GS_ZERO3_BUCKET_BYTES
+                                     : GS_ZERO12_BUCKET_BYTES;
+        pk.unsharded = gs_add(buckets, x->gathered_module, ovf);
+        assume_value(e, "zero_bucket_bytes", buckets,
+                     par->zero_stage == 3 ? "ZeRO-3 reduce bucket (5e8 elements) and prefetch "
+                                            "bucket (5e7 elements) at 2 bytes each"
+                                          : "ZeRO-1/2 reduce and allgather buckets, 5e8 elements "
+                                            "each at 2 bytes (overlap_comm off; it multiplies "
+                                            "them by 4.5)",
+                     "deepspeed/runtime/zero/config.py defaults; HF DeepSpeed docs on "
+                     "overlap_comm; estimation.md 2.4");
+    } else if (par->zero_stage > 0) {
+        /* FSDP: FULL_SHARD gathers the root (embedding, norm, head) and, in forward and
+         * backward, the current and the prefetched unit; each unit's gradient exists whole
+         * until its reduce-scatter (FSDP2 fully_shard, FSDP1 FlatParameter) */
+        if (par->zero_stage == 3)
+            pk.unsharded = gs_add(x->root_bytes, gs_mul(2, x->unit_bytes, ovf), ovf);
+        if (par->zero_stage >= 2)
+            pk.unsharded_grad = x->unit_grad_bytes;
+        assume_value(e, "fsdp_unsharded_bytes", gs_add(pk.unsharded, pk.unsharded_grad, ovf),
+                     "FSDP working set: the root unit plus the current and prefetched layer units "
+                     "gathered at their working dtype, and one unit's gradient at the reduce "
+                     "dtype; no DeepSpeed buckets",
+                     "PyTorch FSDP2 fully_shard (reshard_after_forward, prefetch of the next "
+                     "unit) and FSDP1 FULL_SHARD notes; torchtitan MixedPrecisionPolicy "
+                     "reduce_dtype float32");
+    }
+    if (has_activations) {
+        if (par->pipeline > 1) {
+            pk.stored = act->total_bytes;
+        } else {
+            pk.stored = act->stored_bytes;
+            pk.loss = act->logits_bytes;
+        }
+        pk.layer_working = act->layer_working_bytes;
+    }
+    if (plan->regime == GS_REGIME_AMP && !plan->lora) {
+        /* autocast casts each fp32 weight to 16 bits once per forward (its weight cache) and
+         * F.linear saves that copy for the input gradient until the layer's backward */
+        pk.autocast_copies = gs_mul(2, x->linear_params, ovf);
+        assume_value(e, "autocast_weight_copies_bytes", pk.autocast_copies,
+                     "autocast's 16-bit copies of the linear weights, saved by each linear for "
+                     "backward",
+                     "torch/csrc/autograd autocast weight cache (cached_cast); F.linear saves "
+                     "its weight");
+    }
+    /* DeepSpeed steps with its fused (or, offloaded, CPU) Adam; an offloaded optimizer runs
+     * on the host */
+    if (rules->foreach_step && !rules->optimizer_in_backward && !plan->deepspeed &&
+        par->offload == GS_OFFLOAD_NONE)
+        pk.step_temporaries = x->moment_bytes;
+    pk.workspace = overhead_value(o->has_cublas_workspace_bytes, o->cublas_workspace_bytes,
+                                  GS_CUBLAS_WORKSPACE_BYTES);
+    pk.optimizer_in_backward = rules->optimizer_in_backward;
+    struct gs_peak peak;
+    if (!gs_train_peak(&pk, &peak)) {
         *ovf = true;
         return;
     }
-    e->per_gpu.activations_bytes = r.total_bytes;
-    assume(e, "activations",
-           "per layer: norm and GEMM inputs, Q/K/V and out-projection inputs, eager gated-MLP "
-           "tensors (4 per token for SwiGLU/GeGLU), the attention core (fp32 log-sum-exp with "
-           "flash attention, softmax output otherwise), dropout masks only when the config's "
-           "dropout is non-zero; logits with HF's fp32 upcast and loss gradient",
-           "Korthikanti et al. 2022 (arXiv 2205.05198) generalized in estimation.md 3.2-3.5; "
-           "Megatron-LM theoretical_memory_usage.py for pipeline in-flight micro-batches");
-    if (plan->lora)
-        warn(e, "lora_activations_upper_bound",
-             "frozen linear layers skip saving some inputs under LoRA, so the activation figure "
-             "is an upper bound");
+    const uint64_t permille = o->has_fragmentation_permille ? o->fragmentation_permille
+                              : rules->expandable_segments ? FRAGMENTATION_EXPANDABLE_PERMILLE
+                                                           : FRAGMENTATION_PERMILLE;
+    const uint64_t slack = ceil_div(gs_mul(peak.allocated, permille, ovf), 1000);
+    const uint64_t context = overhead_value(o->has_cuda_context_bytes, o->cuda_context_bytes,
+                                            GS_CUDA_CONTEXT_BYTES);
+    uint64_t comm = 0;
+    if (world > 1)
+        comm = o->has_nccl_bytes ? o->nccl_bytes
+                                 : gs_runtime_comm_bytes((enum gs_link)w->gpu_link, world,
+                                                         world > par->gpus_per_node);
+    e->has_peak = true;
+    e->peak_phase = peak.phase;
+    e->peak = peak;
+    e->saved_activation_bytes = gs_add(pk.stored, pk.loss, ovf);
+    e->per_gpu.gradients_bytes = peak.gradients;
+    e->per_gpu.activations_bytes = peak.activations;
+    e->per_gpu.peak_allocated_bytes = peak.allocated;
+    e->per_gpu.peak_phase = (uint8_t)peak.phase;
+    e->per_gpu.peak_reserved_bytes = gs_add(peak.allocated, slack, ovf);
+    e->per_gpu.overhead_bytes = gs_add(gs_add(peak.transient, slack, ovf),
+                                       gs_add(context, comm, ovf), ovf);
+    if (pk.step_temporaries)
+        assume_value(e, "optimizer_step_temporaries_bytes", pk.step_temporaries,
+                     "the foreach AdamW step's temporary list, one moment's size "
+                     "(torch._foreach_sqrt of exp_avg_sq)",
+                     "torch/optim/adamw.py _multi_tensor_adamw");
+    assume_value(e, "peak_phase_bytes", peak.allocated,
+                 peak.phase == GS_PHASE_BACKWARD_START
+                     ? "the peak is at backward start: weights, optimizer states, saved "
+                       "activations and the loss's backward over the logits"
+                 : peak.phase == GS_PHASE_BACKWARD_END
+                     ? "the peak is at backward end: weights, optimizer states, every gradient "
+                       "and one layer's working set"
+                     : "the peak is the optimizer step: weights, states, gradients and the step's "
+                       "temporaries",
+                 "estimation.md 3.4; gs/train_peak.h");
+    assume_value(e, "fragmentation_permille", permille,
+                 "caching-allocator slack of reserved over allocated memory, in thousandths",
+                 rules->expandable_segments
+                     ? "expandable segments: Megatron-LM's 1.05 factor on theoretical memory"
+                     : "no expandable segments: the low end of the 10-25% reserved-over-allocated "
+                       "slack in measured runs (tests/fixtures/calibration/"
+                       "training-measured.json)");
+    assume_context(e, o, context);
+    assume_value(e, "cublas_workspace_bytes", pk.workspace,
+                 "cuBLAS workspace per GPU, allocated through PyTorch's caching allocator (so "
+                 "inside max_memory_allocated)",
+                 "pytorch/pytorch PR #120925 and PR #89027; estimation.md 4.5");
+    if (world > 1)
+        assume_value(e, "nccl_bytes", comm,
+                     o->has_nccl_bytes ? "NCCL buffers per GPU, as given in overrides"
+                                       : "NCCL buffers per GPU by the interconnect of the named "
+                                         "GPU's board (PCIe when none is named) and whether the "
+                                         "group spans nodes",
+                     "gs/runtime.h gs_runtime_comm_bytes; NCCL_BUFFSIZE 4 MB per channel per "
+                     "peer (NVIDIA/nccl #864, #986)");
+}
+
+static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
+{
+    const struct gs_framework_rules *r = &plan->rules;
+    assume(e, "training_framework", r->label, r->source);
+    e->loss = r->loss;
+    assume(e, "loss",
+           r->loss == GS_LOSS_FP32_RETAINED
+               ? "fp32_retained: the fp32 logits the model returns stay alive through backward, "
+                 "with log_softmax's output, its gradient and the input gradient (16 bytes per "
+                 "logit)"
+           : r->loss == GS_LOSS_FP32
+               ? (r->keeps_16bit_logits
+                      ? "fp32: upcast inside the loss; log_softmax output, its gradient and the "
+                        "input gradient in fp32 plus the 16-bit logits the caller holds (14 bytes "
+                        "per logit)"
+                      : "fp32: upcast inside the loss, the logits deleted; log_softmax output, "
+                        "its gradient and the input gradient in fp32 (12 bytes per logit)")
+           : r->loss == GS_LOSS_CHUNKED
+               ? (r->compile ? "chunked and compiled: each chunk's fused kernel keeps its 16-bit "
+                               "input, plus one chunk's 16-bit gradient"
+                             : "chunked: every chunk's saved log_softmax output, one chunk's "
+                               "gradients at a time, and the 16-bit logits when the caller holds "
+                               "them")
+               : "fused linear-cross-entropy: the logits are never materialised whole",
+           "framework.c gs_loss_eighths_per_logit; transformers loss_utils.py, torchtune "
+           "CEWithChunkedOutputLoss, LitGPT chunked_cross_entropy, Liger "
+           "LigerFusedLinearCrossEntropyLoss");
 }
 
 static enum gs_status compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -908,11 +1180,20 @@ static enum gs_status compute_training(const struct gs_model_spec *m, const stru
         st = resolve_regime(w, &plan, e, err);
     if (st != GS_OK)
         return st;
+    gs_framework_resolve(&plan.tr.framework, plan.tr.flash_attention, &plan.rules);
+    /* ZeRO stages given as numbers without a framework keep their DeepSpeed meaning; FSDP's
+     * names (or a framework that shards with FSDP) mean FSDP */
+    plan.deepspeed = plan.rules.deepspeed_buckets ||
+                     (!plan.tr.framework.framework_given && !plan.par.fsdp &&
+                      (plan.par.zero_stage > 0 || plan.par.offload != GS_OFFLOAD_NONE));
 
     bool ovf = false;
     e->gpu_count = gs_parallelism_world(&plan.par);
-    model_states(m, w, &plan, e, &ovf);
-    activations(m, &plan, e, &ovf);
+    struct state_extra extra;
+    model_states(m, w, &plan, e, &extra, &ovf);
+    struct gs_activation_result act;
+    const bool has_activations = activations(m, w, &plan, e, &act, &ovf);
+    explain_rules(&plan, e);
 
     assume(e, "training_regime", regime_detail(plan.regime),
            plan.lora && plan.tr.regime == GS_REGIME_NONE
@@ -930,10 +1211,10 @@ static enum gs_status compute_training(const struct gs_model_spec *m, const stru
     if (plan.par.zero_stage > 0)
         assume(e, "zero_sharding",
                plan.par.zero_stage == 1   ? "ZeRO-1: optimizer states sharded over data x context"
-               : plan.par.zero_stage == 2 ? "ZeRO-2: optimizer states and gradients sharded over "
-                                            "data x context"
-                                          : "ZeRO-3: optimizer states, gradients and weights "
-                                            "sharded over data x context",
+               : plan.par.zero_stage == 2 ? "ZeRO-2 / SHARD_GRAD_OP: optimizer states and "
+                                            "gradients sharded over data x context"
+                                          : "ZeRO-3 / FULL_SHARD: optimizer states, gradients and "
+                                            "weights sharded over data x context",
                "ZeRO paper (arXiv 1910.02054) Figure 1 formulas; estimation.md 2.2");
     else if (plan.par.distributed_optimizer)
         assume(e, "zero_sharding",
@@ -951,20 +1232,7 @@ static enum gs_status compute_training(const struct gs_model_spec *m, const stru
              "a raw parameter count is split evenly over tensor x pipeline ranks; real stages are "
              "uneven (embeddings and head), so the most loaded GPU holds more");
 
-    add_runtime_overheads(&w->overrides, e->gpu_count, plan.par.zero_stage, true, e, &ovf);
-    const uint64_t permille = w->overrides.has_fragmentation_permille
-                                  ? w->overrides.fragmentation_permille
-                                  : GS_FRAGMENTATION_PERMILLE;
-    const struct gs_memory *g = &e->per_gpu;
-    uint64_t resident = gs_add(gs_add(g->weights_bytes, g->gradients_bytes, &ovf),
-                               gs_add(g->optimizer_bytes, g->activations_bytes, &ovf), &ovf);
-    resident = gs_add(resident, g->overhead_bytes, &ovf);
-    const uint64_t fragmentation = ceil_div(gs_mul(resident, permille, &ovf), 1000);
-    e->per_gpu.overhead_bytes = gs_add(e->per_gpu.overhead_bytes, fragmentation, &ovf);
-    assume_value(e, "fragmentation_permille", permille,
-                 "allocator fragmentation allowance, in thousandths of the GPU-resident total",
-                 "Megatron-LM applies a 1.05 factor to its theoretical memory; estimation.md 3.3 "
-                 "and 4.5");
+    training_overheads(w, &plan, &extra, &act, has_activations, e, &ovf);
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits");
     return GS_OK;

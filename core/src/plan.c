@@ -119,6 +119,7 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
 {
     *w = *base;
     gs_parallelism_defaults(&w->parallelism);
+    w->parallelism.fsdp = base->parallelism.fsdp; /* FSDP or DeepSpeed, as the request says */
     w->parallelism.tensor = t;
     w->parallelism.pipeline = p;
     w->parallelism.gpus_per_node = node_size(gpu);
@@ -345,6 +346,7 @@ static void training_workload(const struct gs_workload *base, const struct gs_pl
 {
     *w = *base;
     gs_parallelism_defaults(&w->parallelism);
+    w->parallelism.fsdp = base->parallelism.fsdp; /* FSDP or DeepSpeed, as the request says */
     w->parallelism.tensor = t;
     w->parallelism.pipeline = p;
     w->parallelism.data = dp;

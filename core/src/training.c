@@ -268,6 +268,16 @@ static bool lora_matches(const struct gs_module *m, const char *target)
     return strcmp(m->name, target) == 0 || (dot != NULL && strcmp(dot + 1, target) == 0);
 }
 
+bool gs_lora_adapts(const struct gs_training *tr, const struct gs_module *m)
+{
+    if (tr->lora_target_count == 0)
+        return lora_matches(m, GS_LORA_ALL_LINEAR);
+    for (size_t i = 0; i < tr->lora_target_count; i++)
+        if (lora_matches(m, tr->lora_targets[i]))
+            return true;
+    return false;
+}
+
 /* r * (d_in + d_out) per adapted nn.Linear(d_in, d_out), times its layers. */
 static uint64_t lora_block(const struct gs_block *b, const char *target, uint64_t rank,
                            uint64_t layers, bool *matched, bool *ovf)

@@ -303,10 +303,16 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(body.per_gpu.weights_bytes, 28000000000);
       assert.equal(body.per_gpu.gradients_bytes, 28000000000);
       assert.equal(body.per_gpu.optimizer_bytes, 56000000000);
-      // training adds the 5% fragmentation allowance on everything resident (estimation.md 3.3)
-      const fragmentation = Math.ceil((112000000000 + OVERHEAD) * 50 / 1000);
-      assert.equal(body.per_gpu.overhead_bytes, OVERHEAD + fragmentation);
-      assert.equal(body.per_gpu.total_bytes, 112000000000 + OVERHEAD + fragmentation);
+      // the peak is the foreach AdamW step: weights, states, gradients, one moment's temporary
+      // list (28e9) and the cuBLAS workspace; reserved adds 10% allocator slack, the device the
+      // CUDA context (core/src/train_peak.c, estimate.c)
+      const allocated = 112000000000 + 28000000000 + 32 * MIB;
+      const slack = Math.ceil(allocated * 100 / 1000);
+      assert.equal(body.per_gpu.peak_phase, 'optimizer_step');
+      assert.equal(body.per_gpu.peak_allocated_bytes, allocated);
+      assert.equal(body.per_gpu.peak_reserved_bytes, allocated + slack);
+      assert.equal(body.per_gpu.overhead_bytes, 28000000000 + OVERHEAD + slack);
+      assert.equal(body.per_gpu.total_bytes, allocated + slack + 287047680);
       assert.deepEqual(body.parallelism, {
         tensor: 1, pipeline: 1, data: 1, context: 1, expert: 1, sequence_parallel: false,
         zero_stage: 0, offload: 'none', distributed_optimizer: false, gpus_per_node: 8,

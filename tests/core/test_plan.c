@@ -334,6 +334,8 @@ static void test_training_layout(void **state)
     check.parallelism.zero_stage = p.zero_stage;
     check.parallelism.sequence_parallel = p.tensor > 1;
     check.training.recompute = p.recompute;
+    check.parallelism.gpus_per_node = 8;
+    check.gpu_link = g.link; /* NCCL's buffers follow the board's interconnect */
     struct gs_estimate est;
     assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
     assert_int_equal(est.per_gpu.total_bytes, p.estimate.per_gpu.total_bytes);

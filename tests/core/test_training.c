@@ -315,7 +315,10 @@ static void test_korthikanti_gpt_layer(void **state)
                                     "\"attn_pdrop\":0.1,\"resid_pdrop\":0.1}");
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
-    struct gs_activation_input in = {&a, 1, 2048, 1, 2, GS_RECOMPUTE_NONE, false, &par};
+    struct gs_activation_input in = {.arch = &a, .batch_size = 1, .sequence_length = 2048,
+                                     .micro_batches = 1, .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE, .flash_attention = false,
+                                     .parallelism = &par};
     struct gs_activation_result r;
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.per_layer_bytes, 406847488ULL);
@@ -350,7 +353,10 @@ static void test_llama_layer_flash(void **state)
     struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
-    struct gs_activation_input in = {&m.arch, 1, 4096, 1, 2, GS_RECOMPUTE_NONE, true, &par};
+    struct gs_activation_input in = {.arch = &m.arch, .batch_size = 1, .sequence_length = 4096,
+                                     .micro_batches = 1, .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
+                                     .parallelism = &par};
     struct gs_activation_result r;
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.per_layer_bytes, 629669888ULL);
@@ -371,7 +377,10 @@ static void test_pipeline_in_flight(void **state)
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
     par.pipeline = 4;
-    struct gs_activation_input in = {&m.arch, 1, 4096, 8, 2, GS_RECOMPUTE_NONE, true, &par};
+    struct gs_activation_input in = {.arch = &m.arch, .batch_size = 1, .sequence_length = 4096,
+                                     .micro_batches = 8, .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
+                                     .parallelism = &par};
     struct gs_activation_result r;
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.first_stage_bytes, 4 * (8 * 629669888ULL + 8 * 4096));

@@ -297,7 +297,7 @@ static void test_every_fixture_estimates(void **state)
         gs_error_init(&err);
         if (gs_estimate_compute(&m, &w, &e, &err) != GS_OK)
             fail_msg("%s training: %s %s", files[i], err.items[0].pointer, err.items[0].detail);
-        assert_true(e.per_gpu.activations_bytes > 0);
+        assert_true(e.saved_activation_bytes > 0);
         /* LoRA over every linear layer works for every family */
         w.training.method = GS_METHOD_LORA;
         w.training.method_given = true;

@@ -1,26 +1,46 @@
 /*
  * activation.h - training activation memory per GPU (estimation.md §3).
  *
- * Per layer, following Korthikanti et al.'s accounting generalized to
- * modern layers (§3.2): norm and GEMM inputs, Q/K/V and the out-projection
- * input, the MLP's saved tensors (gated or not), the attention core (softmax
- * output and dropout for eager attention, the fp32 log-sum-exp for flash
- * attention), 1-byte dropout masks only when the config's dropout is
- * non-zero. Tensor parallelism divides the partitioned terms, sequence
- * parallelism the rest; context parallelism splits the sequence. Selective
- * recomputation drops the attention core, full recomputation keeps only
- * each layer's input plus one layer's working set. The first pipeline stage
- * holds min(p, micro-batches) micro-batches in flight (§3.3); the stage with
- * the output layer holds the logits with HF's fp32 upcast (§3.4).
+ * Per layer, the tensors autograd saves for backward, following Korthikanti
+ * et al.'s accounting generalized to modern layers (§3.2): norm and GEMM
+ * inputs, Q/K/V and the attention output, the MLP's saved tensors (gated or
+ * not), the attention core (softmax output and dropout for eager attention,
+ * the fp32 log-sum-exp for flash attention), 1-byte dropout masks only when
+ * the config's dropout is non-zero. Tensor parallelism divides the
+ * partitioned terms, sequence parallelism the rest; context parallelism
+ * splits the sequence.
+ *
+ * With a framework's rules (gs/framework.h) the count follows what its eager
+ * code saves beyond that set: RMSNorm's fp32 input copy, K/V repeated to
+ * every head, the contiguous copy o_proj reads, LoRA dropout copies; a
+ * linear saves its input only when its weight trains, it carries an
+ * adapter (without dropout), or a 4-bit base keeps it (bitsandbytes);
+ * autocast keeps 16-bit copies of each linear's input and runs norms and
+ * softmax in fp32; torch.compile fuses the pointwise chains so no fp32
+ * intermediate and no MLP activation output is saved.
+ *
+ * Recomputation: Megatron's selective drops the attention core; torchtitan's
+ * per-op policy keeps the layer input, every other matmul output and the
+ * attention output; full keeps each layer's input plus one layer's working
+ * set. The first pipeline stage holds min(p, micro-batches) micro-batches in
+ * flight (§3.3); the stage with the output layer holds the loss's logits
+ * (§3.4, gs_loss_eighths_per_logit).
  */
 #ifndef GS_ACTIVATION_H
 #define GS_ACTIVATION_H
 
 #include "gs/arch.h"
+#include "gs/framework.h"
 #include "gs/training.h"
 
 #include <stdbool.h>
 #include <stdint.h>
+
+/* Which linear layers keep their input for backward. */
+enum gs_trainable {
+    GS_TRAIN_ALL,     /* full training: every weight has a gradient */
+    GS_TRAIN_ADAPTERS /* LoRA/QLoRA: only adapters train (see gs_activation_input) */
+};
 
 struct gs_activation_input {
     const struct gs_arch *arch;
@@ -31,14 +51,26 @@ struct gs_activation_input {
     enum gs_recompute recompute;
     bool flash_attention;
     const struct gs_parallelism *parallelism;
+    /* NULL: Megatron's textbook accounting (every linear trains, fused norms,
+     * native GQA, no copies, fp32 logits loss of 2 + 8 bytes per logit) */
+    const struct gs_framework_rules *rules;
+    bool autocast;            /* torch.autocast: 16-bit linear inputs, fp32 norms and softmax */
+    uint64_t residual_bytes;  /* the residual stream's element size (4 under autocast over fp32
+                                 weights); 0 = element_bytes */
+    enum gs_trainable trainable;
+    const struct gs_training *adapters; /* with GS_TRAIN_ADAPTERS: LoRA targets and dropout */
+    bool quantized_base;      /* QLoRA: the base linears are 4-bit */
 };
 
 struct gs_activation_result {
     uint64_t per_layer_bytes;   /* one layer, one micro-batch, as stored for backward */
+    uint64_t layer_working_bytes; /* one layer's full saved set plus its backward's largest
+                                     gradient pair: what backward holds for one layer at once */
     uint64_t first_stage_bytes; /* layers x micro-batches in flight (+ embedding inputs) */
     uint64_t last_stage_bytes;  /* one micro-batch of layers + the logits and loss */
-    uint64_t logits_bytes;
-    uint64_t total_bytes;       /* the most loaded stage */
+    uint64_t stored_bytes;      /* saved activations on the most loaded stage, loss excluded */
+    uint64_t logits_bytes;      /* what the loss holds at its backward, on the last stage */
+    uint64_t total_bytes;       /* the most loaded stage: stored + logits where they meet */
 };
 
 /* false when the arithmetic overflows 64 bits. */

@@ -24,6 +24,7 @@
 #include "gs/precision.h"
 #include "gs/runtime.h"
 #include "gs/status.h"
+#include "gs/train_peak.h"
 #include "gs/training.h"
 #include "gs/weights.h"
 
@@ -45,9 +46,6 @@
  * reduce_bucket_size (5e8) plus stage3_prefetch_bucket_size (5e7). */
 #define GS_ZERO12_BUCKET_BYTES ((uint64_t)2000000000)
 #define GS_ZERO3_BUCKET_BYTES  ((uint64_t)1100000000)
-/* Allocator fragmentation allowance for training: Megatron-LM multiplies its
- * theoretical memory by 1.05 (estimation.md 3.3); 5% of the GPU-resident total. */
-#define GS_FRAGMENTATION_PERMILLE 50
 
 enum gs_mode { GS_MODE_INFERENCE, GS_MODE_TRAINING };
 
@@ -94,7 +92,10 @@ struct gs_workload {
     struct gs_overrides overrides;
 };
 
-/* Bytes on each GPU, by component. total_bytes is the sum of the others. */
+/* Bytes on each GPU, by component. total_bytes is the sum of the others:
+ * the device's view (what nvidia-smi shows). In training the components
+ * describe the peak moment (gs/train_peak.h), and the peak is also given as
+ * PyTorch reports it: max_memory_allocated and max_memory_reserved. */
 struct gs_memory {
     uint64_t weights_bytes;
     uint64_t kv_cache_bytes;
@@ -103,6 +104,9 @@ struct gs_memory {
     uint64_t optimizer_bytes;
     uint64_t overhead_bytes;
     uint64_t total_bytes;
+    uint64_t peak_allocated_bytes; /* training: tensors at the peak (0 in inference) */
+    uint64_t peak_reserved_bytes;  /* training: the caching allocator's segments at the peak */
+    uint8_t peak_phase;            /* training: enum gs_peak_phase of the peak moment */
 };
 
 struct gs_assumption {
@@ -118,7 +122,7 @@ struct gs_warning {
     const char *detail;
 };
 
-#define GS_ESTIMATE_NOTES_MAX 24
+#define GS_ESTIMATE_NOTES_MAX 32
 #define GS_FIXES_MAX 4
 
 /* One change that would let the engine start, and what it gives. */
@@ -140,6 +144,12 @@ struct gs_estimate {
     enum gs_regime regime;          /* training only */
     enum gs_optimizer optimizer;    /* training only */
     enum gs_method method;          /* training only */
+    enum gs_loss loss;              /* training only: the loss rule applied */
+    bool has_peak;                  /* training: peak_phase and the peak figures are set */
+    enum gs_peak_phase peak_phase;
+    struct gs_peak peak;            /* training: every moment's allocated bytes */
+    uint64_t saved_activation_bytes; /* training: activations saved for backward plus the loss's
+                                        logits, when backward starts */
     uint64_t gpu_count;             /* tensor * pipeline * context * data */
     uint64_t parameters_per_gpu;    /* on the most loaded GPU, before ZeRO sharding */
     struct gs_memory per_gpu;

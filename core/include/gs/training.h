@@ -12,6 +12,7 @@
 #define GS_TRAINING_H
 
 #include "gs/arch.h"
+#include "gs/framework.h"
 #include "gs/precision.h"
 #include "gs/status.h"
 
@@ -40,7 +41,16 @@ enum gs_optimizer {
     GS_OPT_COUNT
 };
 
-enum gs_recompute { GS_RECOMPUTE_NONE, GS_RECOMPUTE_SELECTIVE, GS_RECOMPUTE_FULL };
+/* Activation checkpointing. SELECTIVE is Megatron's (the attention core is
+ * recomputed; torchtitan's "selective" is its per-op policy, see
+ * gs/framework.h); OP_SELECTIVE is torchtitan's per-op policy: each layer
+ * keeps its input, every other matmul output and the attention output. */
+enum gs_recompute {
+    GS_RECOMPUTE_NONE,
+    GS_RECOMPUTE_SELECTIVE,
+    GS_RECOMPUTE_FULL,
+    GS_RECOMPUTE_OP_SELECTIVE
+};
 
 enum gs_method { GS_METHOD_FULL, GS_METHOD_LORA, GS_METHOD_QLORA };
 
@@ -66,12 +76,16 @@ struct gs_training {
     size_t lora_target_count; /* 0 = all_linear */
     char lora_targets[GS_LORA_TARGETS_MAX][GS_LORA_NAME_MAX];
     bool double_quant;        /* QLoRA: quantize the absmax constants too */
+    uint32_t lora_dropout_permille; /* LoRA dropout in thousandths (PEFT's default 0) */
+    struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
 };
 
 struct gs_parallelism {
     uint64_t tensor, pipeline, data, context, expert; /* degrees, each >= 1 */
     bool sequence_parallel;
     unsigned zero_stage;      /* 0..3 */
+    bool fsdp;                /* sharded by PyTorch FSDP (named no_shard / shard_grad_op /
+                                 full_shard) rather than DeepSpeed */
     enum gs_offload offload;
     bool distributed_optimizer; /* Megatron: optimizer states sharded over data x context */
     uint64_t gpus_per_node;   /* for host memory per node */
@@ -127,6 +141,10 @@ enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct 
  * not adapt them and neither is counted here. A target that names no
  * linear module of the model is an error at "/training/lora/targets/<i>"
  * listing the names it has. */
+/* Whether LoRA targets (none = all_linear) adapt module `m`, by PEFT's
+ * matching rule described above. */
+bool gs_lora_adapts(const struct gs_training *training, const struct gs_module *m);
+
 enum gs_status gs_lora_parameters(const struct gs_arch *arch, const struct gs_training *training,
                                   uint64_t *out, struct gs_error *err);
 

@@ -1,0 +1,98 @@
+/*
+ * framework.h - what a training framework does with memory that the model
+ * alone does not say: how the loss holds the logits, which tensors an eager
+ * layer saves for backward beyond the textbook set, what "selective"
+ * checkpointing keeps, whether gradients outlive the step, how the
+ * optimizer steps, how parameters are sharded, how the allocator is set up.
+ *
+ * One table row per framework (and per transformers release where the rule
+ * changed); each row names the code it follows. A request may override every
+ * default with its own field (gs_training_knobs); gs_framework_resolve
+ * applies them. Pure data and pure functions; nothing allocates.
+ */
+#ifndef GS_FRAMEWORK_H
+#define GS_FRAMEWORK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum gs_framework {
+    GS_FW_TRANSFORMERS, /* HF Trainer / TRL / accelerate over a transformers model */
+    GS_FW_TORCHTUNE,
+    GS_FW_TORCHTITAN,
+    GS_FW_LITGPT,
+    GS_FW_MEGATRON,
+    GS_FW_DEEPSPEED, /* the DeepSpeed engine over a transformers model */
+    GS_FW_COUNT
+};
+
+/* How the loss holds the logits (bytes per logit in gs_framework.h's
+ * gs_loss_bytes_per_logit). */
+enum gs_loss {
+    GS_LOSS_DEFAULT,       /* the framework's */
+    GS_LOSS_FP32_RETAINED, /* fp32 logits returned by forward and kept through backward */
+    GS_LOSS_FP32,          /* upcast inside the loss */
+    GS_LOSS_CHUNKED,       /* the logits in chunks, each upcast and reduced on its own */
+    GS_LOSS_FUSED,         /* fused linear-cross-entropy: logits never materialised whole */
+    GS_LOSS_COUNT
+};
+
+/* A tri-state request knob: not given, or given true/false. */
+enum gs_knob { GS_KNOB_DEFAULT, GS_KNOB_OFF, GS_KNOB_ON };
+
+/* What a request may say about the framework; zero = defaults. */
+struct gs_training_knobs {
+    enum gs_framework framework;
+    bool framework_given;
+    uint32_t framework_version; /* major*100 + minor ("4.45" -> 445); 0 = the latest modelled */
+    enum gs_loss loss;
+    uint64_t loss_chunks;       /* chunked loss: chunks per micro-batch; 0 = the framework's */
+    enum gs_knob compile, optimizer_in_backward, activation_offloading, expandable_segments,
+        set_to_none, fused_optimizer;
+};
+
+/* The rules one run follows, after defaults and overrides. */
+struct gs_framework_rules {
+    enum gs_framework framework;
+    const char *label;          /* "transformers >= 4.46 (HF Trainer)" */
+    enum gs_loss loss;
+    bool keeps_16bit_logits;    /* the model returns 16-bit logits its caller keeps (fp32 loss) */
+    bool loss_upcast;           /* the loss upcasts to fp32 before log-softmax */
+    uint64_t loss_chunks;       /* chunks per micro-batch (chunked loss), 0 = by tokens */
+    uint64_t loss_chunk_tokens; /* tokens per chunk when loss_chunks is 0 */
+    bool norm_fp32_copy;        /* eager RMSNorm upcasts: its fp32 input is saved */
+    bool gqa_expanded;          /* K and V are repeated to every query head before attention */
+    bool out_proj_copy;         /* the attention output is made contiguous for o_proj */
+    bool quant_saves_input;     /* a 4-bit base linear saves its input for backward whether or
+                                   not it is adapted (bitsandbytes MatMul4Bit; torchao's NF4
+                                   linear keeps only the weight) */
+    bool op_selective;          /* "selective" checkpointing means the per-op policy */
+    bool grads_persist;         /* gradients stay allocated between steps */
+    bool foreach_step;          /* optimizer.step() allocates foreach temporaries */
+    bool expandable_segments;   /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True */
+    bool deepspeed_buckets;     /* ZeRO stages run by DeepSpeed (its buckets) rather than FSDP */
+    bool compile, optimizer_in_backward, activation_offloading;
+    const char *source;         /* the code the row follows */
+};
+
+/* The framework's rules for a release, with the request's overrides applied.
+ * `flash_attention` picks transformers' attention path (flash_attention_2
+ * keeps grouped K/V; eager and SDPA repeat them). */
+void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_attention,
+                          struct gs_framework_rules *out);
+
+/* Bytes per logit the loss holds at its backward, over one GPU's share of
+ * the vocabulary (see framework.c for each rule's derivation). `chunks` is
+ * the number of chunks per micro-batch for a chunked loss. In 1/8 bytes so
+ * 2 + 2/8 stays exact. */
+#define GS_LOSS_BYTES_UNIT 8
+uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *rules, uint64_t chunks);
+
+/* "transformers", "fp32_retained", ...; never NULL. */
+const char *gs_framework_name(enum gs_framework framework);
+const char *gs_loss_name(enum gs_loss loss);
+
+/* Parses "4.45" or "4.46.3" into 445 / 446; false when not a release string. */
+bool gs_framework_version_parse(const char *text, uint32_t *out);
+
+#endif

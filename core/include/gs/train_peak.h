@@ -1,0 +1,61 @@
+/*
+ * train_peak.h - the moment a training step peaks (estimation.md §3.4).
+ *
+ * Memory is not the sum of everything a step ever holds: with
+ * zero_grad(set_to_none=True) (PyTorch's default) and no accumulation,
+ * gradients appear as backward frees the activations. The peak is the
+ * largest of three moments:
+ * - backward start: weights, optimizer states, the saved activations and the
+ *   loss's backward over the logits (plus gradients when they outlive the
+ *   step, the unsharded FSDP units and autocast's 16-bit weight copies);
+ * - backward end: weights, optimizer states, every gradient, one layer's
+ *   working set and one unsharded unit with its gradient at the reduce dtype;
+ * - the optimizer step: weights, states, gradients and the step's
+ *   temporaries (foreach implementations copy a whole state list).
+ * Pure; nothing allocates.
+ */
+#ifndef GS_TRAIN_PEAK_H
+#define GS_TRAIN_PEAK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum gs_peak_phase {
+    GS_PHASE_BACKWARD_START,
+    GS_PHASE_BACKWARD_END,
+    GS_PHASE_OPTIMIZER_STEP,
+    GS_PHASE_COUNT
+};
+
+struct gs_peak_input {
+    uint64_t weights;          /* resident weights: shards, frozen base, adapters */
+    uint64_t optimizer;        /* optimizer states (and master weights) on the GPU */
+    uint64_t gradients;        /* every gradient this GPU keeps, at its dtype and sharding */
+    bool grads_persist;        /* gradients stay allocated between steps or micro-batches */
+    uint64_t unsharded;        /* FSDP/ZeRO-3: units gathered whole in forward and backward */
+    uint64_t unsharded_grad;   /* one unit's gradient before reduce-scatter */
+    uint64_t stored;           /* saved activations when backward starts */
+    uint64_t loss;             /* the loss's logits at its backward */
+    uint64_t layer_working;    /* one layer's activations and gradients in backward */
+    uint64_t autocast_copies;  /* 16-bit weight copies autocast made and linears saved */
+    uint64_t step_temporaries; /* optimizer.step() temporaries */
+    uint64_t workspace;        /* cuBLAS workspace (allocated through PyTorch's allocator) */
+    bool optimizer_in_backward; /* each gradient is applied and freed as it is produced */
+};
+
+struct gs_peak {
+    enum gs_peak_phase phase;       /* the moment that sets the peak */
+    uint64_t allocated;             /* max_memory_allocated at that moment */
+    uint64_t phases[GS_PHASE_COUNT]; /* each moment's allocated bytes (0 when absent) */
+    /* the peak moment by component */
+    uint64_t gradients, activations, transient; /* transient: unsharded units, copies,
+                                                   temporaries and the workspace */
+};
+
+/* false when the sum overflows 64 bits. */
+bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out);
+
+/* "backward_start", "backward_end", "optimizer_step". */
+const char *gs_peak_phase_name(enum gs_peak_phase phase);
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * framework.c - the training frameworks' memory rules (see gs/framework.h).
+ * Each row says what the framework's code does; the loss figures are
+ * derived below from the tensors autograd keeps.
+ */
+#include "gs/framework.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct row {
+    enum gs_framework framework;
+    uint32_t from; /* first release the row applies to (major*100 + minor); 0 = any */
+    struct gs_framework_rules rules;
+};
+
+static const struct row rows[] = {
+    /* transformers before 4.27 ran on PyTorch 1.x: Trainer calls model.zero_grad(), which
+     * kept gradients allocated (set_to_none became the default in PyTorch 2.0, pytorch PR
+     * #92731), and its default optimizer was transformers.AdamW ("adamw_hf"), a
+     * per-parameter loop with no whole-model temporaries. */
+    {GS_FW_TRANSFORMERS, 0,
+     {.framework = GS_FW_TRANSFORMERS,
+      .label = "transformers < 4.27 (HF Trainer on PyTorch 1.x)",
+      .loss = GS_LOSS_FP32_RETAINED, .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
+      .grads_persist = true,
+      .source = "transformers modeling_*.py forward upcasts logits (logits.float()) and returns "
+                "them; Trainer model.zero_grad() on PyTorch 1.x keeps gradients (pytorch PR "
+                "#92731); optim adamw_hf loops per parameter; LlamaRMSNorm "
+                "hidden_states.to(torch.float32); repeat_kv before eager/SDPA attention; "
+                "attn_output.transpose(1, 2).contiguous(); bitsandbytes MatMul4Bit saves A"}},
+    /* 4.27-4.45: PyTorch 2 zero_grad(set_to_none=True); Trainer's default optimizer
+     * adamw_torch (torch.optim.AdamW, foreach on CUDA); forward still returns fp32 logits. */
+    {GS_FW_TRANSFORMERS, 427,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.27-4.45 (HF Trainer)",
+      .loss = GS_LOSS_FP32_RETAINED, .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
+      .foreach_step = true,
+      .source = "transformers <= 4.45 LlamaForCausalLM.forward: logits = logits.float(), "
+                "returned in CausalLMOutputWithPast and held by the caller through backward; "
+                "Trainer optim adamw_torch (torch.optim.AdamW, foreach); LlamaRMSNorm upcast; "
+                "repeat_kv; contiguous attention output; bitsandbytes MatMul4Bit saves A"}},
+    /* 4.46: the loss moved to ForCausalLMLoss, which upcasts inside; forward returns the
+     * 16-bit logits, still held by the caller. */
+    {GS_FW_TRANSFORMERS, 446,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers >= 4.46 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
+      .quant_saves_input = true, .foreach_step = true,
+      .source = "transformers/loss/loss_utils.py ForCausalLMLoss (logits = logits.float() "
+                "inside the loss, 4.46); the model output keeps the 16-bit logits; Trainer "
+                "optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; contiguous attention "
+                "output; bitsandbytes MatMul4Bit saves A"}},
+    {GS_FW_TORCHTUNE, 0,
+     {.framework = GS_FW_TORCHTUNE, .label = "torchtune", .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .loss_chunks = 8, .norm_fp32_copy = true, .gqa_expanded = true,
+      .out_proj_copy = true,
+      .source = "torchtune TransformerDecoder: output(h).float(), the recipe's _loss_step del "
+                "logits; CEWithChunkedOutputLoss num_output_chunks = 8; modules/rms_norm.py "
+                "x.float(); MultiHeadAttention expands k/v to every head before SDPA; "
+                "output.transpose(1, 2).contiguous(); torchao linear_nf4 keeps only the NF4 "
+                "weight; zero_grad(set_to_none=True); recipe configs AdamW fused=True; FSDP2 "
+                "fully_shard"}},
+    {GS_FW_TORCHTITAN, 0,
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan", .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
+      .op_selective = true, .foreach_step = true, .expandable_segments = true,
+            .source = "torchtitan train.py cross_entropy(pred.flatten(0, 1).float(), ...) then del "
+                "pred; torch.nn.RMSNorm (composite rms_norm upcasts to float); repeat_kv; "
+                "output.transpose(1, 2).contiguous(); parallelize_llama.py "
+                "selective_ac_option 'op' (_save_list: every other mm, SDPA); "
+                "build_optimizers foreach=True; run_train.sh "
+                "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; FSDP2"}},
+    {GS_FW_LITGPT, 0,
+     {.framework = GS_FW_LITGPT, .label = "lit-gpt / LitGPT", .loss = GS_LOSS_CHUNKED,
+      .keeps_16bit_logits = true, .loss_chunk_tokens = 128, .norm_fp32_copy = true,
+      .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
+      .foreach_step = true,
+      .source = "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) and "
+                "chunked_cross_entropy over the bf16 chunks (no upcast), the logits held by "
+                "the loop through backward; litgpt RMSNorm x.float(); k/v expanded for SDPA; "
+                "y.reshape(B, T, C) of the transposed output copies; bitsandbytes "
+                "MatMul4Bit; torch.optim.AdamW (foreach); Lightning FSDPStrategy (FSDP1)"}},
+    {GS_FW_MEGATRON, 0,
+     {.framework = GS_FW_MEGATRON, .label = "Megatron-LM (Transformer Engine)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true, .grads_persist = true,
+      .source = "Megatron-LM: vocab-parallel cross-entropy over fp32 logits "
+                "(core/tensor_parallel/cross_entropy.py); Transformer Engine fused norms and "
+                "native GQA attention; 'selective' recomputes the attention core (Korthikanti "
+                "et al. 2022); the DDP wrapper's contiguous main_grad buffer lives for the "
+                "whole run; fused Adam"}},
+    {GS_FW_DEEPSPEED, 0,
+     {.framework = GS_FW_DEEPSPEED, .label = "DeepSpeed engine (transformers model)",
+      .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
+      .quant_saves_input = true, .grads_persist = true, .deepspeed_buckets = true,
+      .source = "DeepSpeed ZeRO keeps its flat gradient partitions and IPG buckets "
+                "(deepspeed/runtime/zero/stage_1_and_2.py, stage3.py) and steps with "
+                "FusedAdam; the model is a transformers one (ForCausalLMLoss, LlamaRMSNorm "
+                "upcast, repeat_kv)"}},
+};
+
+static bool knob(enum gs_knob k, bool fallback)
+{
+    return k == GS_KNOB_DEFAULT ? fallback : k == GS_KNOB_ON;
+}
+
+void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_attention,
+                          struct gs_framework_rules *out)
+{
+    const enum gs_framework fw = knobs->framework < GS_FW_COUNT ? knobs->framework
+                                                                 : GS_FW_TRANSFORMERS;
+    const uint32_t version = knobs->framework_version ? knobs->framework_version : UINT32_MAX;
+    const struct row *pick = NULL;
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        if (rows[i].framework == fw && rows[i].from <= version)
+            pick = &rows[i];
+    *out = pick != NULL ? pick->rules : rows[0].rules;
+    /* flash_attention_2 takes grouped K/V as they are; transformers' eager and SDPA paths
+     * call repeat_kv (modeling_llama.py) */
+    if (fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED)
+        out->gqa_expanded = !flash_attention;
+    if (knobs->loss != GS_LOSS_DEFAULT)
+        out->loss = knobs->loss;
+    if (knobs->loss_chunks)
+        out->loss_chunks = knobs->loss_chunks;
+    if (out->loss == GS_LOSS_CHUNKED && out->loss_chunks == 0 && out->loss_chunk_tokens == 0)
+        out->loss_chunks = 8; /* torchtune's num_output_chunks */
+    out->compile = knob(knobs->compile, false);
+    out->optimizer_in_backward = knob(knobs->optimizer_in_backward, false);
+    out->activation_offloading = knob(knobs->activation_offloading, false);
+    out->expandable_segments = knob(knobs->expandable_segments, out->expandable_segments);
+    if (knobs->set_to_none != GS_KNOB_DEFAULT)
+        out->grads_persist = knobs->set_to_none == GS_KNOB_OFF;
+    if (knobs->fused_optimizer != GS_KNOB_DEFAULT)
+        out->foreach_step = knobs->fused_optimizer == GS_KNOB_OFF;
+}
+
+/*
+ * Bytes per logit at the loss's backward, per GPU's vocabulary share:
+ * - fp32_retained (transformers <= 4.45): the fp32 logits the caller keeps
+ *   (4), log_softmax's saved output (4), its gradient (4) and the gradient
+ *   of its input (4): 16.
+ * - fp32 (torchtune, torchtitan, transformers >= 4.46): the upcast copy is
+ *   not saved (log_softmax saves its output), so log_softmax output, its
+ *   gradient and the input gradient: 12; plus 2 when the 16-bit logits are
+ *   held by the caller (transformers' model output): 14.
+ * - chunked: each chunk's loss runs on its own. Eager, every chunk's saved
+ *   log_softmax output stays until backward (4 with the fp32 upcast, 2
+ *   without), plus one chunk's gradients at a time (8, or 4, over the
+ *   chunks); compiled (torch.compile on the chunk loss), the fused kernel
+ *   keeps only its 16-bit input (2) and one chunk's 16-bit gradient (2 over
+ *   the chunks). The 16-bit logits count once more (2) when the caller
+ *   holds them (LitGPT's loop) and the kernel does not already keep them.
+ * - fused linear-cross-entropy (Liger, Cut Cross-Entropy): the logits are
+ *   computed and reduced chunk by chunk inside the kernel: 0.
+ */
+uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *r, uint64_t chunks)
+{
+    const uint64_t u = GS_LOSS_BYTES_UNIT;
+    chunks = chunks ? chunks : 1;
+    switch (r->loss) {
+    case GS_LOSS_FP32_RETAINED:
+        return 16 * u;
+    case GS_LOSS_FP32:
+        return (12 + (r->keeps_16bit_logits ? 2 : 0)) * u;
+    case GS_LOSS_CHUNKED:
+        if (r->compile)
+            return 2 * u + (2 * u + chunks - 1) / chunks;
+        return (r->keeps_16bit_logits ? 2 * u : 0) + (r->loss_upcast ? 4 : 2) * u +
+               ((r->loss_upcast ? 8 : 4) * u + chunks - 1) / chunks;
+    case GS_LOSS_FUSED:
+        return 0;
+    case GS_LOSS_DEFAULT:
+    case GS_LOSS_COUNT:
+        break;
+    }
+    return 16 * u;
+}
+
+const char *gs_framework_name(enum gs_framework f)
+{
+    static const char *const names[GS_FW_COUNT] = {
+        [GS_FW_TRANSFORMERS] = "transformers", [GS_FW_TORCHTUNE] = "torchtune",
+        [GS_FW_TORCHTITAN] = "torchtitan",     [GS_FW_LITGPT] = "litgpt",
+        [GS_FW_MEGATRON] = "megatron",         [GS_FW_DEEPSPEED] = "deepspeed",
+    };
+    return f < GS_FW_COUNT ? names[f] : "";
+}
+
+const char *gs_loss_name(enum gs_loss l)
+{
+    static const char *const names[GS_LOSS_COUNT] = {
+        [GS_LOSS_DEFAULT] = "",         [GS_LOSS_FP32_RETAINED] = "fp32_retained",
+        [GS_LOSS_FP32] = "fp32",        [GS_LOSS_CHUNKED] = "chunked",
+        [GS_LOSS_FUSED] = "fused",
+    };
+    return l < GS_LOSS_COUNT ? names[l] : "";
+}
+
+bool gs_framework_version_parse(const char *text, uint32_t *out)
+{
+    unsigned major = 0, minor = 0;
+    int used = 0;
+    if (text == NULL || sscanf(text, "%3u.%3u%n", &major, &minor, &used) != 2 || minor > 99 ||
+        major == 0 || major > 99)
+        return false;
+    const char *rest = text + used;
+    if (*rest != '\0' && *rest != '.')
+        return false;
+    for (const char *p = *rest ? rest + 1 : rest; *p; p++)
+        if ((*p < '0' || *p > '9') && *p != '.' && *p != '+' && *p != '-' &&
+            !(*p >= 'a' && *p <= 'z'))
+            return false;
+    *out = major * 100 + minor;
+    return true;
+}

@@ -1,0 +1,57 @@
+/*
+ * train_peak.c - the peak moment of a training step (see gs/train_peak.h).
+ */
+#include "gs/train_peak.h"
+
+#include "gs/units.h"
+
+#include <string.h>
+
+bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
+{
+    bool ovf = false;
+    memset(out, 0, sizeof(*out));
+    const uint64_t base = gs_add(gs_add(in->weights, in->optimizer, &ovf), in->workspace, &ovf);
+    uint64_t grads[GS_PHASE_COUNT], acts[GS_PHASE_COUNT], trans[GS_PHASE_COUNT];
+
+    grads[GS_PHASE_BACKWARD_START] = in->grads_persist ? in->gradients : 0;
+    acts[GS_PHASE_BACKWARD_START] = gs_add(in->stored, in->loss, &ovf);
+    trans[GS_PHASE_BACKWARD_START] = gs_add(in->unsharded, in->autocast_copies, &ovf);
+
+    /* optimizer-in-backward frees each gradient right after its step */
+    grads[GS_PHASE_BACKWARD_END] = in->optimizer_in_backward ? 0 : in->gradients;
+    acts[GS_PHASE_BACKWARD_END] = in->layer_working;
+    trans[GS_PHASE_BACKWARD_END] = gs_add(in->unsharded, in->unsharded_grad, &ovf);
+
+    grads[GS_PHASE_OPTIMIZER_STEP] = in->optimizer_in_backward ? 0 : in->gradients;
+    acts[GS_PHASE_OPTIMIZER_STEP] = 0;
+    trans[GS_PHASE_OPTIMIZER_STEP] = in->optimizer_in_backward ? 0 : in->step_temporaries;
+
+    for (int p = 0; p < GS_PHASE_COUNT; p++) {
+        out->phases[p] = gs_add(gs_add(base, grads[p], &ovf), gs_add(acts[p], trans[p], &ovf),
+                                &ovf);
+        if (p == 0 || out->phases[p] > out->allocated) {
+            out->allocated = out->phases[p];
+            out->phase = (enum gs_peak_phase)p;
+            out->gradients = grads[p];
+            out->activations = acts[p];
+            out->transient = gs_add(trans[p], in->workspace, &ovf);
+        }
+    }
+    return !ovf;
+}
+
+const char *gs_peak_phase_name(enum gs_peak_phase phase)
+{
+    switch (phase) {
+    case GS_PHASE_BACKWARD_START:
+        return "backward_start";
+    case GS_PHASE_BACKWARD_END:
+        return "backward_end";
+    case GS_PHASE_OPTIMIZER_STEP:
+        return "optimizer_step";
+    case GS_PHASE_COUNT:
+        break;
+    }
+    return "";
+}
