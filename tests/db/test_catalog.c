@@ -215,6 +215,53 @@ static void test_every_gpu_number_has_a_source(void **state)
     catalog_close(c);
 }
 
+/* Superchips and unified memory (db/migrations/0008 and 0009): each total is
+ * what the CUDA driver reports, and unified_memory is stated, 1 where the GPU's
+ * memory is the host's and 0 where a superchip's GPU has its own HBM (vLLM
+ * measures free memory with cudaMemGetInfo there); aliases resolve. */
+static void test_superchips(void **state)
+{
+    struct test_db *f = *state;
+    struct catalog *c = NULL;
+    struct catalog_snapshot *s = NULL;
+    assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
+    assert_int_equal(catalog_snapshot_load(c, &s, NULL), GS_OK);
+    const struct {
+        const char *alias, *id;
+        uint64_t memory_bytes, usable_bytes;
+        int unified;
+    } rows[] = {
+        /* 121.69 GiB: floor(121.69 x 2^30) */
+        {"dgx-spark", "gb10", 128000000000ULL, 130663642562ULL, 1},
+        /* 125748 MiB: 125748 x 2^20 */
+        {"jetson-thor", "jetson-agx-thor", 128000000000ULL, 131856334848ULL, 1},
+        /* 95.00 GiB: floor(95.00 x 2^30) = 97280 MiB */
+        {"gh200-480gb", "gh200", 96000000000ULL, 102005473280ULL, 0},
+        /* 142.50 GiB: floor(142.50 x 2^30) */
+        {"gh200-144g-hbm3e", "gh200-144gb", 144000000000ULL, 153008209920ULL, 0},
+        /* 184.31 GiB: floor(184.31 x 2^30) */
+        {"gb200-nvl72", "gb200", 186000000000ULL, 197901355581ULL, 0},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        const struct catalog_gpu *g = catalog_snapshot_gpu(s, rows[i].id);
+        if (g == NULL)
+            fail_msg("no %s in the seed", rows[i].id);
+        assert_ptr_equal(catalog_snapshot_gpu(s, rows[i].alias), g);
+        assert_int_equal(g->memory_bytes, rows[i].memory_bytes);
+        assert_int_equal(g->usable_memory_bytes, rows[i].usable_bytes);
+        assert_non_null(g->usable_memory_source);
+        assert_true(g->unified_memory.present);
+        assert_int_equal((int)g->unified_memory.value, rows[i].unified);
+    }
+    /* the GB200 node is a 4-GPU compute tray; a Thor module holds one GPU */
+    assert_int_equal((int)catalog_snapshot_gpu(s, "gb200")->gpus_per_node.value, 4);
+    assert_int_equal((int)catalog_snapshot_gpu(s, "jetson-agx-thor")->gpus_per_node.value, 1);
+    /* unknown stays NULL: the 144GB GH200's shipping bandwidth was not found */
+    assert_false(catalog_snapshot_gpu(s, "gh200-144gb")->memory_bandwidth_gb_s.present);
+    catalog_snapshot_free(s);
+    catalog_close(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +272,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unopenable_path, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_snapshot_lookups, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_every_gpu_number_has_a_source, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_superchips, test_db_setup, test_db_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

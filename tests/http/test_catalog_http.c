@@ -375,6 +375,16 @@ static void test_unified_memory(void **state)
     g = get_json(&writer_a, "/v1/gpus/h100-sxm-80gb");
     assert_true(json_is_null(json_object_get(g, "unified_memory")));
     json_decref(g);
+    /* migration 0009: the Jetson AGX Thor is unified (125748 MiB x 2^20); a
+     * GH200's GPU has its own HBM, stated false (floor(95.00 x 2^30)) */
+    g = get_json(&writer_a, "/v1/gpus/jetson-agx-thor");
+    assert_true(json_is_true(json_object_get(g, "unified_memory")));
+    assert_int_equal(json_integer_value(json_object_get(g, "usable_memory_bytes")), 131856334848LL);
+    json_decref(g);
+    g = get_json(&writer_a, "/v1/gpus/gh200-480gb");
+    assert_true(json_is_false(json_object_get(g, "unified_memory")));
+    assert_int_equal(json_integer_value(json_object_get(g, "usable_memory_bytes")), 102005473280LL);
+    json_decref(g);
 
     static const char uncited[] =
         "{\"name\":\"Lab SoC\",\"vendor\":\"Acme\",\"memory_bytes\":64000000000,"

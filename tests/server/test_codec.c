@@ -14,6 +14,7 @@
 #include "test_files.h"
 #include "test_service.h"
 #include "codec.h"
+#include "gs/runtime.h"
 #include "hfconfig.h"
 #include "jsonv.h"
 #include "problem.h"
@@ -528,6 +529,51 @@ static void test_catalog_listings(void **state)
     json_decref(gpus);
 }
 
+/* True if the estimate's warnings carry `code`. */
+static bool has_warning(json_t *response, const char *code)
+{
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(response, "warnings"), i, w) {
+        if (strcmp(json_string_value(json_object_get(w, "code")), code) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Superchips (db/migrations/0009): GH200 and GB200 boards are Hopper-and-later
+ * NVLink boards; a Thor module and a GB10 (whose row names NVLink only to deny
+ * it) talk over no NVLink. Serving on the unified-memory Thor warns that the
+ * engine's share must be free in host memory; on a GH200, whose HBM is its own,
+ * it does not. */
+static void test_superchips(void **state)
+{
+    (void)state;
+    struct catalog_snapshot *s = NULL;
+    assert_int_equal(catalog_snapshot_load(fixture.catalog, &s, NULL), GS_OK);
+    assert_int_equal(codec_gpu_link(catalog_snapshot_gpu(s, "gh200")), GS_LINK_NVSWITCH);
+    assert_int_equal(codec_gpu_link(catalog_snapshot_gpu(s, "gh200-144gb")), GS_LINK_NVSWITCH);
+    assert_int_equal(codec_gpu_link(catalog_snapshot_gpu(s, "gb200")), GS_LINK_NVSWITCH);
+    assert_int_equal(codec_gpu_link(catalog_snapshot_gpu(s, "jetson-agx-thor")), GS_LINK_PCIE);
+    assert_int_equal(codec_gpu_link(catalog_snapshot_gpu(s, "gb10")), GS_LINK_PCIE);
+    assert_int_equal(codec_gpu_link(catalog_snapshot_gpu(s, "h100-sxm-80gb")), GS_LINK_NVSWITCH);
+    catalog_snapshot_free(s);
+
+    struct problem p;
+    json_t *r = estimate("{\"model\":\"llama-3.1-8b\",\"gpu\":\"jetson-thor\","
+                         "\"inference\":{\"engine\":\"vllm\",\"context_length\":8192,\"batch_size\":4}}",
+                         &p);
+    assert_non_null(r);
+    assert_true(has_warning(r, "unified_memory"));
+    json_decref(r);
+    r = estimate("{\"model\":\"llama-3.1-8b\",\"gpu\":\"gh200\","
+                 "\"inference\":{\"engine\":\"vllm\",\"context_length\":8192,\"batch_size\":4}}",
+                 &p);
+    assert_non_null(r);
+    assert_false(has_warning(r, "unified_memory"));
+    json_decref(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -544,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_pointer_escaping),
         cmocka_unit_test(test_catalog_listings),
         cmocka_unit_test(test_bloom_mlp_width),
+        cmocka_unit_test(test_superchips),
     };
     return cmocka_run_group_tests(tests, setup_group, teardown_group);
 }
