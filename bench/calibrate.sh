@@ -3,8 +3,11 @@
 # tests/fixtures/calibration/ (each naming its public source): prints one line
 # per run and stores the summary (runs, how many within 5% and 10%, median and
 # worst absolute error) in bench/calibration.json (vLLM),
-# bench/calibration-sglang.json and bench/calibration-tensorrt-llm.json. The server reports those
-# figures as kv_cache.accuracy, and tests/server/test_calibration.c fails when
+# bench/calibration-sglang.json and bench/calibration-tensorrt-llm.json; and the
+# training peaks against the measured runs of training-measured.json (within 15%
+# and 25%, median and worst, per framework) in bench/calibration-training.json.
+# The server reports those figures as kv_cache.accuracy and training.accuracy,
+# and tests/server/test_calibration.c fails when
 # the stored file and a fresh measurement disagree, so the figure is always
 # measured, never typed.
 set -euo pipefail
@@ -15,5 +18,6 @@ GS_CALIBRATION_REPORT=1 build-release/tests/test_calibration | grep -v '^\[' | t
 grep '^{"engine":"vllm"' /tmp/gs-calibration.$$ > bench/calibration.json
 grep '^{"engine":"sglang"' /tmp/gs-calibration.$$ > bench/calibration-sglang.json
 grep '^{"engine":"tensorrt_llm"' /tmp/gs-calibration.$$ > bench/calibration-tensorrt-llm.json
+grep '^{"frameworks"' /tmp/gs-calibration.$$ > bench/calibration-training.json
 rm -f /tmp/gs-calibration.$$
-echo "stored bench/calibration.json, bench/calibration-sglang.json and bench/calibration-tensorrt-llm.json"
+echo "stored bench/calibration.json, bench/calibration-sglang.json, bench/calibration-tensorrt-llm.json and bench/calibration-training.json"

@@ -500,6 +500,29 @@ static json_t *encode_warnings(const struct estimate_request *req, const struct 
 }
 
 /* The training settings the estimate used, defaults resolved. */
+/* training.accuracy: model states are exact counts; the peak is calibrated
+ * against the measured runs in tests/fixtures/calibration, with the figures
+ * bench/calibrate.sh stored (all runs, and this framework's when measured). */
+static json_t *training_accuracy(const char *framework)
+{
+    const json_t *measured = codec_training_calibration();
+    json_t *out = json_pack("{s:s, s:s}", "model_states", "exact", "peak",
+                            measured ? "calibrated" : "modelled");
+    if (out == NULL || measured == NULL)
+        return out;
+    json_t *calibration = json_deep_copy(measured);
+    json_t *per = json_object_get(calibration, "frameworks");
+    json_t *mine = json_incref(json_object_get(per, framework));
+    json_object_del(calibration, "frameworks");
+    if (mine != NULL)
+        json_object_set_new(calibration, "framework", mine);
+    if (json_object_set_new(out, "calibration", calibration) != 0) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
 static json_t *encode_training(const struct estimate_request *req, const struct gs_estimate *est)
 {
     const struct gs_training *t = &req->workload.training;
@@ -519,6 +542,8 @@ static json_t *encode_training(const struct estimate_request *req, const struct 
     if (ok)
         ok = put(o, "framework", json_string(gs_framework_name(t->framework.framework))) &&
              put(o, "loss", json_string(gs_loss_name(est->loss)));
+    if (ok && est->has_peak)
+        ok = put(o, "accuracy", training_accuracy(gs_framework_name(t->framework.framework)));
     if (!ok) {
         json_decref(o);
         return NULL;

@@ -268,7 +268,8 @@ extern const struct gs_embedded_file gs_calibration_files[];
  * TensorRT-LLM's capacities are calibrated, with the median and worst error
  * bench/calibrate.sh measured on the real startup logs in
  * tests/fixtures/calibration (bench/calibration*.json, compiled in). */
-static json_t *measured_vllm, *measured_sglang, *measured_trtllm; /* parsed once, read-only */
+static json_t *measured_vllm, *measured_sglang, *measured_trtllm,
+    *measured_training; /* parsed once, read-only */
 static pthread_once_t calibration_once = PTHREAD_ONCE_INIT;
 
 static json_t *load_embedded(const char *name)
@@ -283,6 +284,13 @@ static void load_calibration(void)
     measured_vllm = load_embedded("calibration.json");
     measured_sglang = load_embedded("calibration-sglang.json");
     measured_trtllm = load_embedded("calibration-tensorrt-llm.json");
+    measured_training = load_embedded("calibration-training.json");
+}
+
+const json_t *codec_training_calibration(void)
+{
+    pthread_once(&calibration_once, load_calibration);
+    return measured_training;
 }
 
 static json_t *accuracy(enum gs_engine engine)

@@ -26,4 +26,8 @@ bool codec_encode_serving(json_t *body, const struct gs_serving *serving,
  * patch; false when it is not one. */
 bool codec_parse_engine_version(const char *text, uint32_t *out);
 
+/* The training calibration bench/calibrate.sh measured
+ * (bench/calibration-training.json, compiled in), or NULL; read-only. */
+const json_t *codec_training_calibration(void);
+
 #endif

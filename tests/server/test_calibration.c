@@ -295,12 +295,148 @@ static void test_tensorrt_llm_logs(void **state)
                     "calibration-tensorrt-llm.json", 1);
 }
 
+/* ------------------------------------------------------------- training */
+
+/* What a measurement measured (training-measured.json measurement_types):
+ * nvidia-smi's "used" is the device view, torch's reserved and allocated
+ * peaks are the peak fields. */
+static double predicted_for(const json_t *per_gpu, const char *kind)
+{
+    const char *field = strcmp(kind, "nvml_used") == 0      ? "total_bytes"
+                        : strcmp(kind, "max_reserved") == 0 ? "peak_reserved_bytes"
+                                                            : "peak_allocated_bytes";
+    return (double)json_integer_value(json_object_get(per_gpu, field));
+}
+
+#define FRAMEWORKS_MAX 8
+
+struct framework_errors {
+    char name[32];
+    double errors[RUNS_MAX];
+    size_t n;
+};
+
+static double median_of(double *errors, size_t n)
+{
+    qsort(errors, n, sizeof(errors[0]), by_abs);
+    return n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+}
+
+/* The summary line bench/calibrate.sh stores as bench/calibration-training.json
+ * and the server reports as training.accuracy.calibration. */
+static char *training_summary(struct framework_errors *all, struct framework_errors *fw,
+                              size_t frameworks)
+{
+    size_t within15 = 0, within25 = 0;
+    for (size_t k = 0; k < all->n; k++) {
+        within15 += all->errors[k] <= 0.15;
+        within25 += all->errors[k] <= 0.25;
+    }
+    const double median = median_of(all->errors, all->n), worst = all->errors[all->n - 1];
+    json_t *per = json_object();
+    for (size_t f = 0; f < frameworks; f++) {
+        const double m = median_of(fw[f].errors, fw[f].n);
+        json_object_set_new(per, fw[f].name,
+                            json_pack("{s:i, s:f, s:f}", "runs", (int)fw[f].n, "median_abs_error",
+                                      round(m * 1e4) / 1e4, "worst_abs_error",
+                                      round(fw[f].errors[fw[f].n - 1] * 1e4) / 1e4));
+    }
+    json_t *doc = json_pack("{s:i, s:i, s:i, s:f, s:f, s:o}", "runs",
+                            (int)all->n, "within_15_percent", (int)within15, "within_25_percent",
+                            (int)within25, "median_abs_error", round(median * 1e4) / 1e4,
+                            "worst_abs_error", round(worst * 1e4) / 1e4, "frameworks", per);
+    char *text = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(6));
+    json_decref(doc);
+    return text;
+}
+
+/* Every measured training run (tests/fixtures/calibration/training-measured.json,
+ * each naming its public source) through /v1/estimate, compared as its
+ * measurement defines it: at least 14 of the 16 within 15% and all within
+ * 25% (the issue's bar), and bench/calibration-training.json is this
+ * build's measurement. The run outside 15% is ms-swift's Qwen-7B LoRA
+ * (max_memory_reserved 27.74 GiB, gpusizer about 22%% under): its
+ * allocated-side terms are small next to the 152k-vocabulary logits, and no
+ * mechanism found accounts for the rest of the reserved figure. */
+static void test_training_runs(void **state)
+{
+    (void)state;
+    json_t *doc = load("training-measured.json");
+    static struct framework_errors all, fw[FRAMEWORKS_MAX];
+    memset(&all, 0, sizeof(all));
+    size_t frameworks = 0, i;
+    const json_t *e;
+    json_array_foreach(json_object_get(doc, "entries"), i, e) {
+        assert_true(all.n < RUNS_MAX);
+        const char *id = json_string_value(json_object_get(e, "id"));
+        const json_t *measured = json_object_get(e, "measured");
+        const char *kind = json_string_value(json_object_get(measured, "kind"));
+        const double bytes = (double)json_integer_value(json_object_get(measured, "bytes"));
+        json_t *request = json_deep_copy(json_object_get(e, "request"));
+        json_t *response = NULL;
+        struct problem p;
+        problem_init(&p);
+        if (service_estimate(fixture.service, request, &response, &p) != 0)
+            fail_msg("%s: %d %s %s", id, p.status, p.errors.count ? p.errors.items[0].pointer : "",
+                     p.errors.count ? p.errors.items[0].detail : "");
+        const double predicted = predicted_for(json_object_get(response, "per_gpu"), kind);
+        const double error = (predicted - bytes) / bytes;
+        if (getenv("GS_CALIBRATION_REPORT") != NULL)
+            printf("%-48s %-13s measured %6.2f GiB predicted %6.2f GiB error %+6.1f%%\n", id, kind,
+                   bytes / 1073741824.0, predicted / 1073741824.0, 100 * error);
+        if (fabs(error) > 0.25)
+            fail_msg("%s: measured %.0f, gpusizer %.0f (%+.1f%%)", id, bytes, predicted,
+                     100 * error);
+        all.errors[all.n++] = fabs(error);
+        const char *name = json_string_value(
+            json_object_get(json_object_get(request, "training"), "framework"));
+        assert_non_null(name);
+        size_t f = 0;
+        while (f < frameworks && strcmp(fw[f].name, name) != 0)
+            f++;
+        if (f == frameworks) {
+            assert_true(frameworks < FRAMEWORKS_MAX);
+            memset(&fw[frameworks], 0, sizeof(fw[frameworks]));
+            snprintf(fw[frameworks].name, sizeof(fw[frameworks].name), "%s", name);
+            frameworks++;
+        }
+        fw[f].errors[fw[f].n++] = fabs(error);
+        json_decref(response);
+        json_decref(request);
+    }
+    assert_true(all.n >= 16);
+    char *summary = training_summary(&all, fw, frameworks);
+    assert_non_null(summary);
+    size_t within15 = 0;
+    for (size_t k = 0; k < all.n; k++)
+        within15 += all.errors[k] <= 0.15;
+    assert_true(within15 >= 14);
+    if (getenv("GS_CALIBRATION_REPORT") != NULL) {
+        printf("%s\n", summary);
+    } else {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/../../../bench/calibration-training.json",
+                 GS_FIXTURES_DIR);
+        json_t *stored = load_path(path);
+        char *text = json_dumps(stored, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(6));
+        if (text == NULL || strcmp(text, summary) != 0)
+            fail_msg("bench/calibration-training.json is not this build's measurement (%s): run "
+                     "bench/calibrate.sh",
+                     summary);
+        free(text);
+        json_decref(stored);
+    }
+    free(summary);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vllm_logs),
         cmocka_unit_test(test_sglang_logs),
         cmocka_unit_test(test_tensorrt_llm_logs),
+        cmocka_unit_test(test_training_runs),
     };
     return cmocka_run_group_tests(tests, setup_group, teardown_group);
 }
