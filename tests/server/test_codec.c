@@ -438,6 +438,53 @@ static void test_validation_errors(void **state)
                  400, "/training/lora", "lora or qlora");
     expect_error("{\"model\":\"llama-3.1-8b\",\"overrides\":{\"fragmentation_fraction\":2}}", 400,
                  "/overrides/fragmentation_fraction", "from 0 to 1");
+    /* the framework knobs (gs/framework.h) */
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
+                 "\"torchtitn\"}}",
+                 400, "/training/framework", "did you mean \"torchtitan\"");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{"
+                 "\"framework_version\":\"4.45\"}}",
+                 400, "/training/framework_version", "transformers");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
+                 "\"transformers\",\"framework_version\":\"v4\"}}",
+                 400, "/training/framework_version", "release");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"loss\":"
+                 "\"fp16\"}}",
+                 400, "/training/loss", "fp32");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"compile\":1}}",
+                 400, "/training/compile", "true or false");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"lora\":{"
+                 "\"dropout\":1.5}}}",
+                 400, "/training/lora/dropout", "probability");
+}
+
+/* The framework fields reach the core: a torchtune request with a chunked,
+ * compiled loss answers with that loss, the peak fields and the phase. */
+static void test_training_framework_fields(void **state)
+{
+    (void)state;
+    struct problem p;
+    json_t *r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{"
+                            "\"framework\":\"torchtune\",\"loss\":\"chunked\",\"compile\":true,"
+                            "\"batch_size\":2,\"sequence_length\":4096,"
+                            "\"activation_checkpointing\":\"op_selective\"}}",
+                         &p);
+    assert_non_null(r);
+    const json_t *training = json_object_get(r, "training");
+    assert_string_equal(json_string_value(json_object_get(training, "framework")), "torchtune");
+    assert_string_equal(json_string_value(json_object_get(training, "loss")), "chunked");
+    assert_string_equal(json_string_value(json_object_get(training, "activation_checkpointing")),
+                        "op_selective");
+    const json_t *per_gpu = json_object_get(r, "per_gpu");
+    const json_int_t allocated = json_integer_value(json_object_get(per_gpu, "peak_allocated_bytes"));
+    const json_int_t reserved = json_integer_value(json_object_get(per_gpu, "peak_reserved_bytes"));
+    assert_true(allocated > 0 && reserved > allocated);
+    assert_true(json_integer_value(json_object_get(per_gpu, "total_bytes")) > reserved);
+    assert_non_null(json_string_value(json_object_get(per_gpu, "peak_phase")));
+    const json_t *accuracy = json_object_get(training, "accuracy");
+    assert_string_equal(json_string_value(json_object_get(accuracy, "peak")), "calibrated");
+    assert_non_null(json_object_get(json_object_get(accuracy, "calibration"), "framework"));
+    json_decref(r);
 }
 
 static void test_problem_body_shape(void **state)
@@ -586,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_dropout_from_config),
         cmocka_unit_test(test_deepspeed_parity_through_the_api),
         cmocka_unit_test(test_validation_errors),
+        cmocka_unit_test(test_training_framework_fields),
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_pointer_escaping),
         cmocka_unit_test(test_catalog_listings),

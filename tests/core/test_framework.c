@@ -1,0 +1,347 @@
+/*
+ * test_framework.c - the training peak of named runs, every term written
+ * out by hand with the framework code it comes from (core/src/framework.c,
+ * activation.c, train_peak.c). Shapes from each model's config.json; all
+ * runs use flash attention (SDPA / flash_attention_2), bf16 activations and
+ * cuBLAS's 33,554,432-byte workspace, which PyTorch allocates through its
+ * caching allocator.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "arch_fixture.h"
+#include "gs/estimate.h"
+#include "gs/framework.h"
+#include "gs/runtime.h"
+
+#include <string.h>
+
+static const uint64_t ws = GS_CUBLAS_WORKSPACE_BYTES;
+
+static struct gs_model_spec spec(struct gs_arch arch)
+{
+    return fixture_spec(&arch);
+}
+
+static struct gs_workload run(enum gs_framework fw, enum gs_dtype weights, uint64_t batch,
+                              uint64_t seq)
+{
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.weights = weights;
+    w.training.framework.framework = fw;
+    w.training.framework.framework_given = true;
+    w.training.batch_size = batch;
+    w.training.sequence_length = seq;
+    return w;
+}
+
+static struct gs_estimate estimate(const struct gs_model_spec *m, const struct gs_workload *w)
+{
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    if (gs_estimate_compute(m, w, &e, &err) != GS_OK)
+        fail_msg("%s: %s", err.items[0].pointer, err.items[0].detail);
+    return e;
+}
+
+/* torchtune full_finetune_single_device, Llama-3.2-3B (hidden 3072, 28
+ * layers, 24 heads / 8 KV heads of 128, FFN 8192, vocabulary 128,256,
+ * tied: 3,212,749,824 parameters), dtype bf16 (bf16_pure: weights,
+ * gradients and AdamW states in bf16, AdamW fused=True), batch 2 x 4096
+ * packed = 8,192 tokens, one flag at a time as torchtune's README table
+ * adds them.
+ *   W = 2 x 3,212,749,824 = 6,425,499,648;  G = W;  O = 2 x W = 12,850,999,296
+ * Baseline (eager, loss fp32): per token and layer, what autograd saves
+ *   2 RMSNorms (rms_norm.py x.float()): fp32 input 4h + normalized 2h = 12h  36,864
+ *   q/k/v input (norm output) 2h, MLP input 2h                               12,288
+ *   Q 2x3072; K and V expanded to 24 heads 2 x 2 x 3072                      18,432
+ *   attention output 2x3072 and o_proj's contiguous copy 2x3072              12,288
+ *   SwiGLU: gate, silu, up, product 4 x 2 x 8192                             65,536
+ *   log-sum-exp 4 x 24                                                           96
+ *   = 145,504 B/token -> 1,191,968,768 per layer; x 28 + 8 B of token ids
+ *   per token = 33,375,191,040 saved.
+ *   loss: output(h).float(), then del logits: 12 B x 8192 x 128,256 = 12,608,077,824
+ *   backward start = W + O + saved + loss + ws = 65,293,322,240 (60.81 GiB;
+ *   torchtune's README measured 60.0 GiB peak active).
+ * + compile: fused norms keep their 2h input, no contiguous copy, silu
+ *   recomputed: 12,288 + 12,288 + 18,432 + 6,144 + 49,152 + 96 = 98,400
+ *   B/token -> 806,092,800 per layer; saved 22,570,663,936;
+ *   backward start 54,488,795,136.
+ * + chunked loss (compiled, 8 chunks): 2 + 2/8 B per logit = 18/8 ->
+ *   2,364,014,592; backward start 44,244,731,904 (41.21 GiB; measured 42.9).
+ * + activation checkpointing: saved = 28 x 8192 x 3072 x 2 + ids =
+ *   1,409,351,680; backward start 23,083,419,648; backward end = W + O + G
+ *   + one layer (806,092,800 + the gradient pair 2 x 2 x 8192 x 8192 =
+ *   268,435,456) + ws = 26,810,081,280, the peak (24.97 GiB; measured 24.9).
+ * + optimizer in backward: no gradients at backward end (20,384,581,632):
+ *   the peak is backward start, 23,083,419,648.
+ * + activation offloading: only the token ids stay: 19,276,498,944 +
+ *   65,536 + 2,364,014,592 + ws = 21,674,133,504. */
+static void test_torchtune_llama32_3b_flags(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(3072, 28, 24, 8, 8192, 128256, true));
+    struct gs_workload w = run(GS_FW_TORCHTUNE, GS_DTYPE_BF16, 2, 4096);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    struct gs_estimate e = estimate(&m, &w);
+    assert_int_equal(e.parameters, 3212749824ULL);
+    assert_int_equal(e.per_gpu.weights_bytes, 6425499648ULL);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 12850999296ULL);
+    assert_int_equal(e.loss, GS_LOSS_FP32);
+    assert_int_equal(e.saved_activation_bytes, 33375191040ULL + 12608077824ULL);
+    assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
+    assert_int_equal(e.per_gpu.gradients_bytes, 0);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 65293322240ULL);
+    /* no expandable segments: reserved = allocated + 10% */
+    assert_int_equal(e.per_gpu.peak_reserved_bytes, 65293322240ULL + 6529332224ULL);
+
+    w.training.framework.compile = GS_KNOB_ON;
+    e = estimate(&m, &w);
+    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 12608077824ULL);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 54488795136ULL);
+
+    w.training.framework.loss = GS_LOSS_CHUNKED;
+    e = estimate(&m, &w);
+    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 2364014592ULL);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 44244731904ULL);
+
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    e = estimate(&m, &w);
+    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_START], 23083419648ULL);
+    assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_END);
+    assert_int_equal(e.per_gpu.gradients_bytes, 6425499648ULL);
+    assert_int_equal(e.per_gpu.activations_bytes, 806092800ULL + 268435456ULL);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 26810081280ULL);
+
+    w.training.framework.optimizer_in_backward = GS_KNOB_ON;
+    e = estimate(&m, &w);
+    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_END], 20384581632ULL);
+    assert_int_equal(e.peak.phases[GS_PHASE_OPTIMIZER_STEP], 6425499648ULL + 12850999296ULL + ws);
+    assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 23083419648ULL);
+
+    w.training.framework.activation_offloading = GS_KNOB_ON;
+    e = estimate(&m, &w);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 21674133504ULL);
+}
+
+/* torchtitan Llama-3.1-8B (hidden 4096, 32 layers, 32 / 8 heads of 128, FFN
+ * 14336, vocabulary 128,256, untied: 8,030,261,248 parameters; embedding
+ * and output 525,336,576 each) on 8 GPUs, FSDP2 (full_shard over 8), bf16
+ * MixedPrecisionPolicy (reduce fp32), batch 2 x 8192 = 16,384 tokens,
+ * "selective" AC meaning torchtitan's per-op policy, loss
+ * cross_entropy(pred.float()) then del pred.
+ *   W = 2 B / 8 = 2,007,565,312; G the same; O = 12 B / 8 = 12,045,391,872
+ *   FSDP: root (embedding + output, bf16) 2,101,346,304 + 2 units of
+ *   (16,060,522,496 - 2,101,346,304) / 32 = 436,224,256 -> 2,973,794,816
+ *   per op policy, per token and layer: the layer input 2 x 4096, the 1st,
+ *   3rd, 5th and 7th matmul outputs (wq 4096, wv 1024, w1 14336, w2 4096)
+ *   x 2 = 47,104, the SDPA output 2 x 4096 and log-sum-exp 4 x 32:
+ *   63,616 B -> x 16,384 x 32 layers + 8 B ids x 16,384 = 33,353,236,480
+ *   loss: 12 B x 16,384 x 128,256 = 25,216,155,648
+ *   backward start = W + O + saved + loss + FSDP + ws = 75,629,698,560;
+ *   expandable segments (run_train.sh): reserved + 5% = 79,411,183,488
+ *   (73.96 GiB; torchtitan's benchmark measured 82.4 GiB).
+ * With torch.compile the per-op policy saves the same tensors (mm and SDPA
+ * outputs are what it keeps): the peak is unchanged. */
+static void test_torchtitan_llama31_8b_fsdp(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 8, 14336, 128256, false));
+    struct gs_workload w = run(GS_FW_TORCHTITAN, GS_DTYPE_BF16, 2, 8192);
+    w.training.recompute = GS_RECOMPUTE_SELECTIVE;
+    w.parallelism.data = 8;
+    w.parallelism.zero_stage = 3;
+    w.parallelism.fsdp = true;
+    struct gs_estimate e = estimate(&m, &w);
+    assert_int_equal(e.parameters, 8030261248ULL);
+    assert_int_equal(e.per_gpu.weights_bytes, 2007565312ULL);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 12045391872ULL);
+    assert_int_equal(e.saved_activation_bytes, 33353236480ULL + 25216155648ULL);
+    assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 75629698560ULL);
+    assert_int_equal(e.per_gpu.peak_reserved_bytes, 79411183488ULL);
+    /* the overhead at the peak: FSDP's gathered units, the workspace, the slack, the CUDA
+     * context and NCCL's buffers (no GPU named: the PCIe class over 8 ranks) */
+    assert_int_equal(e.per_gpu.overhead_bytes,
+                     2973794816ULL + ws + (79411183488ULL - 75629698560ULL) +
+                         GS_CUDA_CONTEXT_BYTES + gs_runtime_comm_bytes(GS_LINK_PCIE, 8, false));
+
+    w.training.framework.compile = GS_KNOB_ON;
+    e = estimate(&m, &w);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 75629698560ULL);
+
+    /* DeepSpeed's ZeRO-3 for the same numbers has buckets, not FSDP units */
+    w.parallelism.fsdp = false;
+    w.training.framework.framework = GS_FW_DEEPSPEED;
+    e = estimate(&m, &w);
+    assert_int_not_equal(e.per_gpu.peak_allocated_bytes, 75629698560ULL);
+}
+
+/* LitGPT finetune/lora.py with --quantize bnb.nf4 (no double
+ * quantization), Llama-2-7B (4096, 32 layers, 32 heads, FFN 11008,
+ * vocabulary 32,000), bf16-true, LoRA r8 on query and value with dropout
+ * 0.05, micro-batch 1 at the longest Alpaca sample, 1,304 tokens.
+ *   base: linears 6,476,005,376 x 4.5 bits = 3,642,753,024, embedding and
+ *   head 262,410,240 x 2 = 524,820,480; adapters 4,194,304 x 2 B ->
+ *   W = 4,175,962,112; O = 2 x 2 x 4,194,304 = 16,777,216
+ *   per token and layer:
+ *     2 frozen RMSNorms (litgpt rmsnorm.py x.float()): 4h each       32,768
+ *     bitsandbytes MatMul4Bit keeps A for every 4-bit linear: the q/k/v
+ *     input 2h, the MLP input 2h, o_proj's contiguous input 2h and
+ *     down's input 2 x 11008                                       46,592
+ *     lora_dropout output and mask for q and v: 2 x 3 x 4096         24,576
+ *     (this HF layout adapts q_proj and v_proj apart; LitGPT's fused
+ *     qkv has one dropout for both)
+ *     Q, K, V and the attention output 4 x 2 x 4096                  32,768
+ *     SwiGLU gate, silu, up 3 x 2 x 11008                            66,048
+ *     log-sum-exp 4 x 32                                                128
+ *   = 202,880 B x 1,304 x 32 + 8 B ids x 1,304 = 8,465,787,072
+ *   loss: 128-token chunks (11), bf16 cross-entropy without upcast, the
+ *   logits held by the loop: 2 + 2 + 4/11 -> 35/8 B x 1,304 x 32,000 =
+ *   182,560,000
+ *   backward start = W + O + saved + loss + ws = 12,874,640,832 (11.99 GiB;
+ *   LitGPT's resource table: 14.14 GB max allocated). */
+static void test_litgpt_qlora_llama2_7b(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
+    struct gs_workload w = run(GS_FW_LITGPT, GS_DTYPE_INT4, 1, 1304);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.method = GS_METHOD_QLORA;
+    w.training.method_given = true;
+    w.training.double_quant = false;
+    w.training.lora_rank = 8;
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "v_proj");
+    w.training.lora_dropout_permille = 50;
+    struct gs_estimate e = estimate(&m, &w);
+    assert_int_equal(e.per_gpu.weights_bytes, 4175962112ULL);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 16777216ULL);
+    assert_int_equal(e.loss, GS_LOSS_CHUNKED);
+    assert_int_equal(e.saved_activation_bytes, 8465787072ULL + 182560000ULL);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 12874640832ULL);
+
+    /* torchtune's QLoRA (torchao linear_nf4) keeps only the NF4 weight, not the input */
+    w.training.framework.framework = GS_FW_TORCHTUNE;
+    e = estimate(&m, &w);
+    assert_true(e.saved_activation_bytes < 8465787072ULL);
+}
+
+/* An HF Trainer LoRA: Llama-2-7B in bf16, PEFT r16 on q_proj and v_proj,
+ * lora_dropout 0.05, adapters upcast to fp32 (autocast_adapter_dtype), one
+ * sequence of 2,048 tokens, flash_attention_2, no checkpointing.
+ *   W = 2 x 6,738,415,616 + 4 x 8,388,608 adapters = 13,510,385,664;
+ *   O = 8 x 8,388,608 = 67,108,864
+ *   per token and layer: 2 frozen LlamaRMSNorms 4h each (32,768); the
+ *   frozen bf16 q/k/v/o/gate/up/down keep no input; q's and v's dropout
+ *   output and mask 2 x 3 x 4096 (24,576); Q, K, V, attention output 4 x
+ *   2 x 4096 (32,768); SwiGLU gate, silu, up 3 x 2 x 11008 (66,048);
+ *   log-sum-exp 128: 156,288 B x 2,048 x 32 + ids 16,384 = 10,242,506,752
+ *   loss, transformers <= 4.45 (LlamaForCausalLM returns logits.float(),
+ *   kept by the caller): 16 B x 2,048 x 32,000 = 1,048,576,000;
+ *   transformers >= 4.46 (ForCausalLMLoss upcasts inside, the bf16 logits
+ *   kept): 14 B -> 917,504,000
+ *   backward start: 4.45 -> 24,902,131,712; 4.46 -> 24,771,059,712. */
+static void test_hf_trainer_lora_by_release(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 2048);
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 16;
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "v_proj");
+    w.training.lora_dropout_permille = 50;
+    w.training.framework.framework_version = 445;
+    struct gs_estimate e = estimate(&m, &w);
+    assert_int_equal(e.per_gpu.weights_bytes, 13510385664ULL);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 67108864ULL);
+    assert_int_equal(e.loss, GS_LOSS_FP32_RETAINED);
+    assert_int_equal(e.saved_activation_bytes, 10242506752ULL + 1048576000ULL);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24902131712ULL);
+
+    w.training.framework.framework_version = 446;
+    e = estimate(&m, &w);
+    assert_int_equal(e.loss, GS_LOSS_FP32);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24771059712ULL);
+
+    /* a fused linear-cross-entropy (Liger) never holds the logits */
+    w.training.framework.loss = GS_LOSS_FUSED;
+    e = estimate(&m, &w);
+    assert_int_equal(e.saved_activation_bytes, 10242506752ULL);
+}
+
+/* The loss rules, bytes per logit in eighths (framework.c). */
+static void test_loss_bytes_per_logit(void **state)
+{
+    (void)state;
+    struct gs_training_knobs k;
+    memset(&k, 0, sizeof(k));
+    struct gs_framework_rules r;
+    k.framework = GS_FW_TRANSFORMERS;
+    k.framework_version = 445;
+    gs_framework_resolve(&k, true, &r);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0), 16 * 8);
+    k.framework_version = 446;
+    gs_framework_resolve(&k, true, &r);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0), 14 * 8);
+    k.framework = GS_FW_TORCHTUNE;
+    gs_framework_resolve(&k, true, &r);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0), 12 * 8);
+    /* chunked, eager: every chunk's fp32 log-softmax (4) + one chunk's fp32 gradients 8/8 */
+    k.loss = GS_LOSS_CHUNKED;
+    gs_framework_resolve(&k, true, &r);
+    assert_int_equal(r.loss_chunks, 8);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 8), 5 * 8);
+    k.compile = GS_KNOB_ON; /* 2 + 2/8 */
+    gs_framework_resolve(&k, true, &r);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 8), 18);
+    k.loss = GS_LOSS_FUSED;
+    gs_framework_resolve(&k, true, &r);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 8), 0);
+    /* transformers' flash_attention_2 keeps grouped K/V; eager and SDPA repeat them */
+    k.framework = GS_FW_TRANSFORMERS;
+    gs_framework_resolve(&k, true, &r);
+    assert_false(r.gqa_expanded);
+    gs_framework_resolve(&k, false, &r);
+    assert_true(r.gqa_expanded);
+}
+
+static void test_version_parse(void **state)
+{
+    (void)state;
+    uint32_t v = 0;
+    assert_true(gs_framework_version_parse("4.45", &v));
+    assert_int_equal(v, 445);
+    assert_true(gs_framework_version_parse("4.46.3", &v));
+    assert_int_equal(v, 446);
+    assert_true(gs_framework_version_parse("4.57.0.dev0", &v));
+    assert_int_equal(v, 457);
+    assert_false(gs_framework_version_parse("4", &v));
+    assert_false(gs_framework_version_parse("4.x", &v));
+    assert_false(gs_framework_version_parse("4.460", &v));
+    assert_false(gs_framework_version_parse("v4.45", &v));
+    assert_false(gs_framework_version_parse("4.45 ", &v));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_torchtune_llama32_3b_flags),
+        cmocka_unit_test(test_torchtitan_llama31_8b_fsdp),
+        cmocka_unit_test(test_litgpt_qlora_llama2_7b),
+        cmocka_unit_test(test_hf_trainer_lora_by_release),
+        cmocka_unit_test(test_loss_bytes_per_logit),
+        cmocka_unit_test(test_version_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
