@@ -553,7 +553,7 @@ static json_t *encode_training(const struct estimate_request *req, const struct 
 
 json_t *codec_encode_parallelism(const struct gs_parallelism *p)
 {
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:b, s:i, s:s, s:b, s:I}", "tensor",
+    json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:b, s:i, s:s, s:b, s:I}", "tensor",
                      (json_int_t)(p->tensor ? p->tensor : 1), "pipeline",
                      (json_int_t)(p->pipeline ? p->pipeline : 1), "data",
                      (json_int_t)(p->data ? p->data : 1), "context",
@@ -563,6 +563,14 @@ json_t *codec_encode_parallelism(const struct gs_parallelism *p)
                      codec_offload_name(p->offload), "distributed_optimizer",
                      p->distributed_optimizer, "gpus_per_node",
                      (json_int_t)(p->gpus_per_node ? p->gpus_per_node : 8));
+    if (o != NULL && p->fsdp_version &&
+        (json_object_set_new(o, "fsdp_version", json_integer(p->fsdp_version)) != 0 ||
+         json_object_set_new(o, "fsdp_use_orig_params", json_boolean(p->fsdp_use_orig_params)) !=
+             0)) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }
 
 json_t *codec_encode_estimate(const struct estimate_request *req, const struct gs_estimate *est,

@@ -20,7 +20,8 @@ static const char *const training_keys[] = {
 static const char *const lora_keys[] = {"rank", "targets", "dropout", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "sequence_parallel", "zero_stage", "offload",
-                                               "distributed_optimizer", "gpus_per_node", NULL};
+                                               "distributed_optimizer", "gpus_per_node",
+                                               "fsdp_version", "fsdp_use_orig_params", NULL};
 static const char *const override_keys[] = {"cuda_context_bytes",    "cublas_workspace_bytes",
                                             "nccl_bytes",            "zero_bucket_bytes",
                                             "fragmentation_fraction", "activation_peak_bytes",
@@ -319,6 +320,18 @@ bool codec_decode_parallelism(const json_t *section, struct gs_parallelism *out,
     read_bool(section, base, "sequence_parallel", &out->sequence_parallel, &ok, err);
     read_bool(section, base, "distributed_optimizer", &out->distributed_optimizer, &ok, err);
     read_zero_stage(section, out, &ok, err);
+    uint64_t fsdp_version = 0;
+    read_uint(section, base, "fsdp_version", 1, 2, &fsdp_version, &ok, err);
+    if (fsdp_version) { /* naming an FSDP version means FSDP shards */
+        out->fsdp_version = (unsigned)fsdp_version;
+        out->fsdp = true;
+    }
+    read_bool(section, base, "fsdp_use_orig_params", &out->fsdp_use_orig_params, &ok, err);
+    if (ok && out->fsdp_use_orig_params && out->fsdp_version == 2) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/fsdp_use_orig_params",
+                     "applies to FSDP1's FlatParameter; FSDP2 shards each parameter on its own");
+        ok = false;
+    }
     int i = read_enum(section, base, "offload", offload_names, &ok, err);
     if (i >= 0)
         out->offload = (enum gs_offload)i;

@@ -870,6 +870,21 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     }
     uint64_t grads = gs_add(grads_dense, grads_experts, ovf);
     uint64_t optim = gs_add(opt_dense, opt_experts, ovf);
+    const unsigned fsdp_version = par->fsdp_version ? par->fsdp_version : plan->rules.fsdp_version;
+    if (plan->lora && par->fsdp && fsdp_version == 1 && par->fsdp_use_orig_params) {
+        /* FSDP1 flattens a unit's parameters into one FlatParameter; with frozen and
+         * trainable parameters in it (use_orig_params=True), its gradient covers the frozen
+         * ones too (PyTorch's FullyShardedDataParallel notes on use_orig_params and frozen
+         * parameters), sharded like the base */
+        const uint64_t frozen_grads = zero >= 2 ? ceil_div(frozen, dp) : frozen;
+        grads = gs_add(grads, frozen_grads, ovf);
+        assume_value(e, "fsdp1_frozen_gradient_bytes", frozen_grads,
+                     "FSDP1 with use_orig_params: each unit's FlatParameter mixes the frozen base "
+                     "and the adapters, so its gradient is allocated for the frozen parameters "
+                     "too",
+                     "PyTorch FullyShardedDataParallel docs (use_orig_params, frozen parameters); "
+                     "FSDP2's per-parameter sharding allocates none");
+    }
 
     uint64_t host = 0;
     if (par->offload != GS_OFFLOAD_NONE) {

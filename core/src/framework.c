@@ -25,6 +25,7 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32_RETAINED, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
       .grads_persist = true,
+      .fsdp_version = 1,
       .source = "transformers modeling_*.py forward upcasts logits (logits.float()) and returns "
                 "them; Trainer model.zero_grad() on PyTorch 1.x keeps gradients (pytorch PR "
                 "#92731); optim adamw_hf loops per parameter; LlamaRMSNorm "
@@ -37,6 +38,7 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32_RETAINED, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
       .foreach_step = true,
+      .fsdp_version = 1,
       .source = "transformers <= 4.45 LlamaForCausalLM.forward: logits = logits.float(), "
                 "returned in CausalLMOutputWithPast and held by the caller through backward; "
                 "Trainer optim adamw_torch (torch.optim.AdamW, foreach); LlamaRMSNorm upcast; "
@@ -48,6 +50,7 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
       .quant_saves_input = true, .foreach_step = true,
+      .fsdp_version = 1,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss (logits = logits.float() "
                 "inside the loss, 4.46); the model output keeps the 16-bit logits; Trainer "
                 "optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; contiguous attention "
@@ -56,6 +59,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TORCHTUNE, .label = "torchtune", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .loss_chunks = 8, .norm_fp32_copy = true, .gqa_expanded = true,
       .out_proj_copy = true,
+      .fsdp_version = 2,
       .source = "torchtune TransformerDecoder: output(h).float(), the recipe's _loss_step del "
                 "logits; CEWithChunkedOutputLoss num_output_chunks = 8; modules/rms_norm.py "
                 "x.float(); MultiHeadAttention expands k/v to every head before SDPA; "
@@ -66,7 +70,8 @@ static const struct row rows[] = {
      {.framework = GS_FW_TORCHTITAN, .label = "torchtitan", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
       .op_selective = true, .foreach_step = true, .expandable_segments = true,
-            .source = "torchtitan train.py cross_entropy(pred.flatten(0, 1).float(), ...) then del "
+      .fsdp_version = 2,
+      .source = "torchtitan train.py cross_entropy(pred.flatten(0, 1).float(), ...) then del "
                 "pred; torch.nn.RMSNorm (composite rms_norm upcasts to float); repeat_kv; "
                 "output.transpose(1, 2).contiguous(); parallelize_llama.py "
                 "selective_ac_option 'op' (_save_list: every other mm, SDPA); "
@@ -77,6 +82,7 @@ static const struct row rows[] = {
       .keeps_16bit_logits = true, .loss_chunk_tokens = 128, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
       .foreach_step = true,
+      .fsdp_version = 1,
       .source = "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) and "
                 "chunked_cross_entropy over the bf16 chunks (no upcast), the logits held by "
                 "the loop through backward; litgpt RMSNorm x.float(); k/v expanded for SDPA; "

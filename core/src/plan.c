@@ -119,7 +119,10 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
 {
     *w = *base;
     gs_parallelism_defaults(&w->parallelism);
-    w->parallelism.fsdp = base->parallelism.fsdp; /* FSDP or DeepSpeed, as the request says */
+    /* FSDP or DeepSpeed, and which FSDP, as the request says */
+    w->parallelism.fsdp = base->parallelism.fsdp;
+    w->parallelism.fsdp_version = base->parallelism.fsdp_version;
+    w->parallelism.fsdp_use_orig_params = base->parallelism.fsdp_use_orig_params;
     w->parallelism.tensor = t;
     w->parallelism.pipeline = p;
     w->parallelism.gpus_per_node = node_size(gpu);
@@ -346,7 +349,10 @@ static void training_workload(const struct gs_workload *base, const struct gs_pl
 {
     *w = *base;
     gs_parallelism_defaults(&w->parallelism);
-    w->parallelism.fsdp = base->parallelism.fsdp; /* FSDP or DeepSpeed, as the request says */
+    /* FSDP or DeepSpeed, and which FSDP, as the request says */
+    w->parallelism.fsdp = base->parallelism.fsdp;
+    w->parallelism.fsdp_version = base->parallelism.fsdp_version;
+    w->parallelism.fsdp_use_orig_params = base->parallelism.fsdp_use_orig_params;
     w->parallelism.tensor = t;
     w->parallelism.pipeline = p;
     w->parallelism.data = dp;

@@ -39,6 +39,14 @@ static struct gs_workload run(enum gs_framework fw, enum gs_dtype weights, uint6
     return w;
 }
 
+static bool has_assumption(const struct gs_estimate *e, const char *name)
+{
+    for (size_t i = 0; i < e->assumption_count; i++)
+        if (strcmp(e->assumptions[i].name, name) == 0)
+            return true;
+    return false;
+}
+
 static struct gs_estimate estimate(const struct gs_model_spec *m, const struct gs_workload *w)
 {
     struct gs_estimate e;
@@ -280,6 +288,50 @@ static void test_hf_trainer_lora_by_release(void **state)
     assert_int_equal(e.saved_activation_bytes, 10242506752ULL);
 }
 
+/* FSDP1 with use_orig_params puts the frozen base and the adapters of a
+ * layer in one FlatParameter, whose gradient covers both (PyTorch's FSDP
+ * notes); FSDP2 and PEFT's own wrap policy allocate gradients for the
+ * adapters only. Llama-2-7B in bf16, LoRA r64 on q, k, v, gate, up, down
+ * over 2 GPUs with FULL_SHARD, one 2,048-token sequence:
+ *   adapters per layer 64 x (3 x 8192 + 2 x 15104 + 15104) = 4,472,832,
+ *   x 32 = 143,130,624 (fp32 under PEFT: gradients 4 B / 2 GPUs =
+ *   286,261,248); under FSDP1 with use_orig_params the frozen base's
+ *   gradient adds 2 x 6,738,415,616 / 2 = 6,738,415,616 per GPU. */
+static void test_fsdp1_frozen_gradients(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 2048);
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 64;
+    const char *targets[] = {"q_proj", "k_proj", "v_proj", "gate_proj", "up_proj", "down_proj"};
+    w.training.lora_target_count = 6;
+    for (size_t i = 0; i < 6; i++)
+        strcpy(w.training.lora_targets[i], targets[i]);
+    w.parallelism.data = 2;
+    w.parallelism.zero_stage = 3;
+    w.parallelism.fsdp = true;
+    const struct gs_estimate fsdp2 = estimate(&m, &w);
+    assert_int_equal(fsdp2.trainable_parameters, 143130624ULL);
+    assert_false(has_assumption(&fsdp2, "fsdp1_frozen_gradient_bytes"));
+    w.parallelism.fsdp_version = 1;
+    w.parallelism.fsdp_use_orig_params = true;
+    const struct gs_estimate fsdp1 = estimate(&m, &w);
+    assert_true(has_assumption(&fsdp1, "fsdp1_frozen_gradient_bytes"));
+    /* every moment that holds gradients holds the frozen shard's too */
+    assert_int_equal(fsdp1.peak.phases[GS_PHASE_BACKWARD_END],
+                     fsdp2.peak.phases[GS_PHASE_BACKWARD_END] + 6738415616ULL);
+    assert_int_equal(fsdp1.peak.phases[GS_PHASE_OPTIMIZER_STEP],
+                     fsdp2.peak.phases[GS_PHASE_OPTIMIZER_STEP] + 6738415616ULL);
+    assert_true(fsdp2.peak.phases[GS_PHASE_OPTIMIZER_STEP] >= 286261248ULL);
+    /* without use_orig_params (PEFT's wrap policy) FSDP1 adds nothing */
+    w.parallelism.fsdp_use_orig_params = false;
+    const struct gs_estimate peft = estimate(&m, &w);
+    assert_int_equal(peft.peak.phases[GS_PHASE_BACKWARD_END],
+                     fsdp2.peak.phases[GS_PHASE_BACKWARD_END]);
+}
+
 /* The loss rules, bytes per logit in eighths (framework.c). */
 static void test_loss_bytes_per_logit(void **state)
 {
@@ -340,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_torchtitan_llama31_8b_fsdp),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),
         cmocka_unit_test(test_hf_trainer_lora_by_release),
+        cmocka_unit_test(test_fsdp1_frozen_gradients),
         cmocka_unit_test(test_loss_bytes_per_logit),
         cmocka_unit_test(test_version_parse),
     };

@@ -456,6 +456,12 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"lora\":{"
                  "\"dropout\":1.5}}}",
                  400, "/training/lora/dropout", "probability");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{"
+                 "\"fsdp_version\":2,\"fsdp_use_orig_params\":true}}",
+                 400, "/parallelism/fsdp_use_orig_params", "FSDP1");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{"
+                 "\"fsdp_version\":3}}",
+                 400, "/parallelism/fsdp_version", "at most 2");
 }
 
 /* The framework fields reach the core: a torchtune request with a chunked,

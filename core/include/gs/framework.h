@@ -71,6 +71,7 @@ struct gs_framework_rules {
     bool foreach_step;          /* optimizer.step() allocates foreach temporaries */
     bool expandable_segments;   /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True */
     bool deepspeed_buckets;     /* ZeRO stages run by DeepSpeed (its buckets) rather than FSDP */
+    unsigned fsdp_version;      /* the FSDP the framework wraps with: 1 FlatParameter, 2 DTensor */
     bool compile, optimizer_in_backward, activation_offloading;
     const char *source;         /* the code the row follows */
 };

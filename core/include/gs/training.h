@@ -85,7 +85,12 @@ struct gs_parallelism {
     bool sequence_parallel;
     unsigned zero_stage;      /* 0..3 */
     bool fsdp;                /* sharded by PyTorch FSDP (named no_shard / shard_grad_op /
-                                 full_shard) rather than DeepSpeed */
+                                 full_shard, or an FSDP version given) rather than DeepSpeed */
+    unsigned fsdp_version;    /* 1 (FlatParameter) or 2 (per-parameter DTensor); 0 = the
+                                 framework's */
+    bool fsdp_use_orig_params; /* FSDP1: frozen and trainable parameters share a unit's
+                                  FlatParameter (use_orig_params=True with a layer wrap policy)
+                                  rather than adapters wrapped apart (PEFT's policy) */
     enum gs_offload offload;
     bool distributed_optimizer; /* Megatron: optimizer states sharded over data x context */
     uint64_t gpus_per_node;   /* for host memory per node */
