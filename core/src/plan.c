@@ -119,10 +119,6 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
 {
     *w = *base;
     gs_parallelism_defaults(&w->parallelism);
-    /* FSDP or DeepSpeed, and which FSDP, as the request says */
-    w->parallelism.fsdp = base->parallelism.fsdp;
-    w->parallelism.fsdp_version = base->parallelism.fsdp_version;
-    w->parallelism.fsdp_use_orig_params = base->parallelism.fsdp_use_orig_params;
     w->parallelism.tensor = t;
     w->parallelism.pipeline = p;
     w->parallelism.gpus_per_node = node_size(gpu);
