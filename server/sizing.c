@@ -74,6 +74,10 @@ static bool decode_demand(const json_t *d, struct sizing *s, struct gs_error *er
                                        "output_tokens",
                                        "training_tokens",
                                        "deadline_days",
+                                       "ttft_ms",
+                                       "tpot_ms",
+                                       "output_tokens_per_s_per_user",
+                                       "percentile",
                                        NULL};
     if (!json_is_object(d))
         return refuse(err, "/demand", "must be an object");
@@ -89,8 +93,24 @@ static bool decode_demand(const json_t *d, struct sizing *s, struct gs_error *er
          ok;
     ok = read_rate(d, "training_tokens", "/demand", 1e16, &m->training_tokens, err) && ok;
     ok = read_rate(d, "deadline_days", "/demand", 36500, &m->deadline_days, err) && ok;
+    double per_user = 0;
+    uint64_t percentile = 50;
+    ok = read_rate(d, "ttft_ms", "/demand", 3.6e6, &m->ttft_ms, err) && ok;
+    ok = read_rate(d, "tpot_ms", "/demand", 3.6e6, &m->tpot_ms, err) && ok;
+    ok = read_rate(d, "output_tokens_per_s_per_user", "/demand", 1e6, &per_user, err) && ok;
+    ok = read_count(d, "percentile", "/demand", 50, 99, &percentile, err) && ok;
     if (!ok)
         return false;
+    if (percentile != 50 && percentile != 90 && percentile != 95 && percentile != 99)
+        return refuse(err, "/demand/percentile", "must be 50, 90, 95 or 99");
+    m->percentile = (unsigned)percentile;
+    if (per_user > 0 && m->tpot_ms > 0)
+        return refuse(err, "/demand/output_tokens_per_s_per_user",
+                      "give tpot_ms or output_tokens_per_s_per_user, not both");
+    if (per_user > 0)
+        m->tpot_ms = 1000 / per_user;
+    if (s->req.workload.mode == GS_MODE_TRAINING && (m->ttft_ms > 0 || m->tpot_ms > 0))
+        return refuse(err, "/demand", "ttft_ms and tpot_ms are serving targets");
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
     if (tokens > 0 && requests > 0)
         return refuse(err, "/demand/requests_per_s",
@@ -499,11 +519,13 @@ static json_t *encode_throughput(const struct gs_plan *p, bool training)
         d->requests_per_s, "prefill_tokens_per_s", d->prefill_tokens_per_s, "step_seconds",
         d->step_seconds, "memory_seconds", d->memory_seconds, "compute_seconds", d->compute_seconds,
         "comm_seconds", d->comm_seconds, "prefill_seconds", d->prefill_seconds);
-    json_t *o = json_pack("{s:I, s:f, s:f, s:f, s:f, s:o}", "batch_per_replica",
+    json_t *o = json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "batch_per_replica",
                           (json_int_t)p->batch_per_replica, "decode_tokens_per_s",
                           d->decode_tokens_per_s * replicas, "output_tokens_per_s",
                           p->output_tokens_per_s, "requests_per_s", p->requests_per_s,
-                          "prefill_tokens_per_s", p->prefill_tokens_per_s, "per_replica", per);
+                          "prefill_tokens_per_s", p->prefill_tokens_per_s, "ttft_ms",
+                          p->ttft_seconds * 1000, "tpot_ms", p->tpot_seconds * 1000, "per_replica",
+                          per);
     if (o != NULL && p->decode.experts_touched > 0 &&
         !put(o, "experts_touched_per_layer", json_real(p->decode.experts_touched))) {
         json_decref(o);
@@ -577,6 +599,9 @@ static const char *reject_detail(enum gs_plan_reject why, const struct sizing *s
                            : "no on-demand price in the catalog";
     case GS_REJECT_NO_THROUGHPUT:
         return "the catalog lacks the memory bandwidth or dense FLOPS figures the demand needs";
+    case GS_REJECT_MISSES_LATENCY:
+        return "no layout within max_gpus meets the ttft_ms/tpot_ms targets, even one sequence "
+               "at a time";
     case GS_REJECT_NONE:
         break;
     }
@@ -711,10 +736,13 @@ static json_t *encode_demand(const struct sizing *s)
                          "deadline_days",
                          d->deadline_days > 0 ? json_real(d->deadline_days) : json_null());
     return json_pack(
-        "{s:o, s:o, s:I, s:I}", "output_tokens_per_s",
+        "{s:o, s:o, s:I, s:I, s:o, s:o, s:i}", "output_tokens_per_s",
         d->kind == GS_DEMAND_OUTPUT_TOKENS ? json_real(d->rate) : json_null(), "requests_per_s",
         d->kind == GS_DEMAND_REQUESTS ? json_real(d->rate) : json_null(), "prompt_tokens",
-        (json_int_t)d->prompt_tokens, "output_tokens", (json_int_t)d->output_tokens);
+        (json_int_t)d->prompt_tokens, "output_tokens", (json_int_t)d->output_tokens, "ttft_ms",
+        d->ttft_ms > 0 ? json_real(d->ttft_ms) : json_null(), "tpot_ms",
+        d->tpot_ms > 0 ? json_real(d->tpot_ms) : json_null(), "percentile",
+        d->percentile ? (int)d->percentile : 50);
 }
 
 /* ------------------------------------------------------------- recommend */
@@ -1136,7 +1164,7 @@ static json_t *encode_changes(const struct sizing *s, const struct gs_plan_limit
     struct fit_change changes[16];
     const size_t n = fit_changes(s, own, changes, 16);
     json_t *fitting = json_array(), *failing = json_array();
-    struct gs_demand none = {GS_DEMAND_NONE, 0, 0, 0, 0, 0};
+    struct gs_demand none = {.kind = GS_DEMAND_NONE};
     bool ok = fitting != NULL && failing != NULL;
     for (size_t i = 0; ok && i < n; i++) {
         struct gs_plan p;
@@ -1186,7 +1214,7 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
     plan_gpu(s, s->req.gpu, &g);
     struct gs_plan_limits own;
     own_limits(s, &own);
-    struct gs_demand none = {GS_DEMAND_NONE, 0, 0, 0, 0, 0};
+    struct gs_demand none = {.kind = GS_DEMAND_NONE};
     const uint64_t count = s->fit_count ? s->fit_count : 1;
     struct gs_plan at, least;
     enum gs_plan_reject why_at = GS_REJECT_DOES_NOT_FIT, why_least = GS_REJECT_DOES_NOT_FIT;

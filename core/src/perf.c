@@ -105,8 +105,10 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
     const double t = (double)(in->tensor ? in->tensor : 1);
     const double p = (double)(in->pipeline ? in->pipeline : 1);
     const double batch = (double)in->batch;
-    /* decode runs over contexts from the prompt to prompt + output: the mean */
-    const double context = (double)in->prompt_tokens + (double)in->output_tokens / 2;
+    /* decode runs over contexts from the prompt to prompt + output: the mean, unless a
+     * later point is asked for */
+    const double into = in->output_fraction > 0 ? in->output_fraction : 0.5;
+    const double context = (double)in->prompt_tokens + (double)in->output_tokens * into;
 
     /* weights read per step: all but the untouched routed experts */
     double weights = (double)in->weights_bytes_per_gpu;

@@ -36,6 +36,8 @@ const char *gs_plan_reject_code(enum gs_plan_reject why)
         return "no_price";
     case GS_REJECT_NO_THROUGHPUT:
         return "no_throughput_figures";
+    case GS_REJECT_MISSES_LATENCY:
+        return "misses_latency";
     }
     return "none";
 }
@@ -145,6 +147,42 @@ static bool inference_fits(const struct gs_model_spec *m, const struct gs_worklo
     return est->serving.has_budget && est->serving.holds_batch;
 }
 
+/* The largest batch (at most *batch) whose decode step meets the TPOT
+ * target and whose first token meets the TTFT target: one prompt's prefill
+ * plus the decode step in flight when it arrives (gs_perf_decode). Steps
+ * grow with the batch, so a bisection finds it. The median is held at the
+ * batch's mean context, higher percentiles with every sequence at its last
+ * token. */
+static enum gs_plan_reject meet_latency(struct gs_decode_input *in, const struct gs_plan_gpu *gpu,
+                                        const struct gs_efficiency *eff, const struct gs_demand *d,
+                                        uint64_t *batch)
+{
+    struct gs_decode_result r;
+    const double fraction = d->percentile > 50 ? 1 : 0;
+    const double saved = in->output_fraction;
+    in->output_fraction = fraction;
+    uint64_t lo = 0, hi = *batch;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        in->batch = mid;
+        if (!gs_perf_decode(in, &gpu->perf, eff, &r)) {
+            in->output_fraction = saved;
+            return GS_REJECT_NO_THROUGHPUT;
+        }
+        const bool ok = (d->tpot_ms <= 0 || r.step_seconds * 1000 <= d->tpot_ms) &&
+                        (d->ttft_ms <= 0 || (r.prefill_seconds + r.step_seconds) * 1000 <= d->ttft_ms);
+        if (ok)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    in->output_fraction = saved;
+    if (lo == 0)
+        return GS_REJECT_MISSES_LATENCY;
+    *batch = lo;
+    return GS_REJECT_NONE;
+}
+
 /* Replica throughput and the replicas the demand needs. */
 static enum gs_plan_reject size_replicas(const struct gs_model_spec *m, const struct gs_plan_gpu *gpu,
                                          const struct gs_plan_limits *l, const struct gs_demand *d,
@@ -181,7 +219,25 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m, const st
         .output_tokens = d->output_tokens ? d->output_tokens : 1,
         .kv = &r->kv,
     };
+    const bool targets = d->ttft_ms > 0 || d->tpot_ms > 0;
+    if (targets) {
+        const enum gs_plan_reject late = meet_latency(&in, gpu, eff, d, &batch);
+        if (late != GS_REJECT_NONE)
+            return late;
+        plan->batch_per_replica = batch;
+        in.batch = batch;
+    }
     plan->has_throughput = gs_perf_decode(&in, &gpu->perf, eff, &plan->decode);
+    if (plan->has_throughput) {
+        struct gs_decode_result at = plan->decode;
+        if (d->percentile > 50) {
+            in.output_fraction = 1;
+            gs_perf_decode(&in, &gpu->perf, eff, &at);
+            in.output_fraction = 0;
+        }
+        plan->tpot_seconds = at.step_seconds;
+        plan->ttft_seconds = at.prefill_seconds + at.step_seconds;
+    }
     uint64_t replicas = 1;
     if (rate) {
         if (!plan->has_throughput)

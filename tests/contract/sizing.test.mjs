@@ -188,7 +188,10 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
       checkRecommendation(body);
       assert.equal(body.mode, 'inference');
       assert.equal(body.model.id, 'llama-3.1-70b');
-      assert.deepEqual(body.demand, { output_tokens_per_s: 2000, requests_per_s: null, prompt_tokens: 1000, output_tokens: 500 });
+      assert.deepEqual(body.demand, {
+        output_tokens_per_s: 2000, requests_per_s: null, prompt_tokens: 1000, output_tokens: 500,
+        ttft_ms: null, tpot_ms: null, percentile: 50,
+      });
       assert.deepEqual(body.pricing, { basis: 'on_demand', amortization_years: null });
       assert.ok(body.options.length >= 3, `only ${body.options.length} options`);
       for (const o of body.options) {
@@ -218,6 +221,45 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
       assert.ok(body.options.some((o) => o.precision.weights !== 'bf16' || o.precision.kv_cache_dtype !== 'auto'),
         'quantization is used somewhere');
       await assertOptionsReproduce(quantized, body);
+    });
+
+    test('latency targets: every option meets ttft_ms and tpot_ms, and stricter targets never cost less', async () => {
+      const request = {
+        model: 'llama-3.1-70b',
+        demand: { output_tokens_per_s: 5000, prompt_tokens: 2000, output_tokens: 500, tpot_ms: 50, ttft_ms: 2000 },
+        constraints: { allow: { quantization: true } },
+      };
+      const body = await recommend(request);
+      checkRecommendation(body);
+      assert.equal(body.demand.tpot_ms, 50);
+      assert.equal(body.demand.ttft_ms, 2000);
+      assert.equal(body.demand.percentile, 50);
+      assert.ok(body.options.length >= 3, `only ${body.options.length} options`);
+      for (const o of body.options) {
+        assert.ok(o.throughput.tpot_ms <= 50, `${o.gpu}: TPOT ${o.throughput.tpot_ms}`);
+        assert.ok(o.throughput.ttft_ms <= 2000, `${o.gpu}: TTFT ${o.throughput.ttft_ms}`);
+        assert.ok(o.throughput.output_tokens_per_s >= 5000 * (1 - 1e-9), o.gpu);
+      }
+      // the top option is a data-centre GPU an engineer would pick
+      assert.ok(['h100-sxm-80gb', 'h200-sxm-141gb', 'mi300x', 'b200', 'h100-nvl-94gb', 'mi325x'].includes(body.options[0].gpu),
+        `top option ${body.options[0].gpu}`);
+      await assertOptionsReproduce(request, body);
+      // the same target as a per-user speed, at p99: never cheaper than the median target
+      const strict = { ...request, demand: { ...request.demand, tpot_ms: undefined, output_tokens_per_s_per_user: 20, percentile: 99 } };
+      delete strict.demand.tpot_ms;
+      const tail = await recommend(strict);
+      checkRecommendation(tail);
+      assert.equal(tail.demand.tpot_ms, 50);
+      assert.equal(tail.demand.percentile, 99);
+      const cheapest = (b, gpu) => b.options.find((o) => o.gpu === gpu);
+      for (const o of tail.options) {
+        const median = cheapest(body, o.gpu);
+        if (median) assert.ok(o.cost_per_hour >= median.cost_per_hour - 1e-9, `${o.gpu}: p99 costs at least the median`);
+      }
+      // an impossible target rejects every GPU with misses_latency (or a reason found earlier)
+      const impossible = await recommend({ ...request, demand: { ...request.demand, ttft_ms: 0.001 } });
+      assert.equal(impossible.options.length, 0);
+      assert.ok(impossible.rejected.some((r) => r.reason === 'misses_latency'));
     });
 
     test('an inference section sets the batch and context; a request rate is met', async () => {
@@ -417,6 +459,10 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
         [{ model: M, mode: 'training', demand: { output_tokens_per_s: 10 } }, ['/demand']],
         [{ model: M, mode: 'training', demand: { deadline_days: 3 } }, ['/demand/training_tokens']],
         [{ model: M, demand: { ...demand, colour: 1 } }, ['/demand/colour']],
+        [{ model: M, demand: { ...demand, percentile: 80 } }, ['/demand/percentile']],
+        [{ model: M, demand: { ...demand, tpot_ms: 50, output_tokens_per_s_per_user: 20 } }, ['/demand/output_tokens_per_s_per_user']],
+        [{ model: M, demand: { ...demand, ttft_ms: -1 } }, ['/demand/ttft_ms']],
+        [{ model: M, mode: 'training', demand: { training_tokens: 1e9, tpot_ms: 50 } }, ['/demand']],
         [{ model: M, demand: { prompt_tokens: 100, output_tokens_per_s: 5 }, inference: { batch_size: 1, context_length: 1000 } }, ['/demand']],
         [{ model: M, demand: { prompt_tokens: 1000, output_tokens: 10 }, inference: { batch_size: 1, context_length: 1000 } }, ['/demand/output_tokens']],
         [{ model: M, demand, constraints: { gpus: ['h100', 'h1000', 7] } }, ['/constraints/gpus/1', '/constraints/gpus/2']],

@@ -49,7 +49,7 @@ static void test_decode_upper_bounds(void **state)
     eff.decode_bandwidth_permille = 1000;
     eff.decode_compute_permille = 1000;
     struct gs_decode_input in = {&a, 6607343616ULL, 6738415616ULL, 0, 13476831232ULL, 524288, 1, 1,
-                                 1, 0, 0, NULL};
+                                 1, 0, 0, NULL, 0};
     struct gs_decode_result r;
     assert_true(gs_perf_decode(&in, &g, &eff, &r));
     close_to(r.decode_tokens_per_s, 3350e9 / 13476831232.0, 1e-9);
@@ -78,7 +78,7 @@ static void test_prefill(void **state)
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
     struct gs_decode_input in = {&a, 6607343616ULL, 6738415616ULL, 0, 13476831232ULL, 524288, 1, 1,
-                                 1, 4096, 1, NULL};
+                                 1, 4096, 1, NULL, 0};
     struct gs_decode_result r;
     assert_true(gs_perf_decode(&in, &g, &eff, &r));
     const double flops = 2.0 * 6607343616.0 * 4096 + 2.0 * 32 * 4096.0 * 4096 * 32 * 128;
@@ -107,7 +107,7 @@ static void test_moe_experts_touched(void **state)
     const uint64_t batch[] = {1, 4, 8};
     for (size_t i = 0; i < 3; i++) {
         struct gs_decode_input in = {&a, 12748853248ULL, 46702792704ULL, 45097156608ULL,
-                                     93405585408ULL, 131072, 1, 1, batch[i], 0, 1, NULL};
+                                     93405585408ULL, 131072, 1, 1, batch[i], 0, 1, NULL, 0};
         struct gs_decode_result r;
         assert_true(gs_perf_decode(&in, &g, &eff, &r));
         close_to(r.experts_touched, want[i], 0.01);
@@ -207,7 +207,7 @@ static void test_smallest_serving_layout(void **state)
     struct gs_plan_gpu g = plan_h100();
     struct gs_plan_limits l;
     gs_plan_limits_defaults(&l);
-    struct gs_demand d = {GS_DEMAND_NONE, 0, 0, 0, 0, 0};
+    struct gs_demand d = {.kind = GS_DEMAND_NONE};
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
     struct gs_plan p;
@@ -245,7 +245,8 @@ static void test_smallest_serving_layout(void **state)
     /* a demand the layout cannot meet within 4 GPUs */
     l.allow_quantization = false;
     l.max_gpus = 4;
-    struct gs_demand big = {GS_DEMAND_OUTPUT_TOKENS, 1e6, 1000, 200, 0, 0};
+    struct gs_demand big = {
+        .kind = GS_DEMAND_OUTPUT_TOKENS, .rate = 1e6, .prompt_tokens = 1000, .output_tokens = 200};
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &big, &eff, 0, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_MISSES_DEMAND);
     /* and one GPU of 24 GB cannot hold it at all */
@@ -271,7 +272,8 @@ static void test_replicas_for_demand(void **state)
     gs_plan_limits_defaults(&l);
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
-    struct gs_demand d = {GS_DEMAND_OUTPUT_TOKENS, 1, 2048, 2048, 0, 0};
+    struct gs_demand d = {
+        .kind = GS_DEMAND_OUTPUT_TOKENS, .rate = 1, .prompt_tokens = 2048, .output_tokens = 2048};
     struct gs_plan p;
     enum gs_plan_reject why;
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
@@ -296,6 +298,62 @@ static void test_replicas_for_demand(void **state)
     assert_int_equal(why, GS_REJECT_OVER_BUDGET);
 }
 
+/* Latency targets bound the batch: the largest batch whose decode step (the
+ * roofline of gs_perf_decode) meets tpot_ms, and whose first token - one
+ * prompt's prefill plus the step in flight - meets ttft_ms; a target no
+ * batch meets rejects the GPU. Llama-3.1-8B on H100s, 2,048 + 2,048 tokens. */
+static void test_latency_targets(void **state)
+{
+    (void)state;
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_workload w;
+    serving(&w, 1, 4096);
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_demand d = {
+        .kind = GS_DEMAND_OUTPUT_TOKENS, .rate = 1, .prompt_tokens = 2048, .output_tokens = 2048};
+    struct gs_plan free_run, p;
+    enum gs_plan_reject why;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &free_run, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    /* without targets the batch is what the KV cache holds, and its step is slow */
+    const double free_tpot = free_run.tpot_seconds;
+    close_to(free_tpot, free_run.decode.step_seconds, 1e-12);
+    close_to(free_run.ttft_seconds, free_run.decode.prefill_seconds + free_run.decode.step_seconds,
+             1e-12);
+    /* half that step time: a smaller batch, within the target, and the next batch misses it */
+    d.tpot_ms = free_tpot * 1000 / 2;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(p.batch_per_replica < free_run.batch_per_replica);
+    assert_true(p.tpot_seconds * 1000 <= d.tpot_ms);
+    struct gs_decode_input in = {&m.arch, p.estimate.params.active, p.estimate.parameters, 0,
+                                 p.estimate.per_gpu.weights_bytes,
+                                 p.estimate.serving.kv.bytes_per_token, p.tensor, p.pipeline,
+                                 p.batch_per_replica + 1, 2048, 2048, &p.estimate.serving.kv, 0};
+    struct gs_decode_result next;
+    assert_true(gs_perf_decode(&in, &g.perf, &eff, &next));
+    assert_true(next.step_seconds * 1000 > d.tpot_ms);
+    /* p99: held with every sequence at its last token, a slower step: a smaller batch */
+    d.percentile = 99;
+    struct gs_plan tail;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &tail, &why, NULL), GS_OK);
+    assert_true(tail.batch_per_replica < p.batch_per_replica);
+    assert_true(tail.tpot_seconds * 1000 <= d.tpot_ms);
+    /* a TTFT below one prompt's prefill is out of reach on any layout */
+    d.percentile = 50;
+    d.tpot_ms = 0;
+    d.ttft_ms = free_run.decode.prefill_seconds * 1000 / 100;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_MISSES_LATENCY);
+}
+
 /* Training Llama-2-7B (bf16 mixed, AdamW: 16 bytes a parameter, 107.8 GB of
  * states) on 80 GB GPUs: it cannot fit on one, and the search's first fit is
  * the smallest count; the layout it reports fits when estimated on its own,
@@ -311,7 +369,7 @@ static void test_training_layout(void **state)
     struct gs_plan_gpu g = plan_h100();
     struct gs_plan_limits l;
     gs_plan_limits_defaults(&l);
-    struct gs_demand d = {GS_DEMAND_NONE, 0, 0, 0, 0, 0};
+    struct gs_demand d = {.kind = GS_DEMAND_NONE};
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
     struct gs_plan p;
@@ -342,7 +400,8 @@ static void test_training_layout(void **state)
 
     /* a deadline: 100e9 tokens in 7 days. 6 x 6,607,343,616 x 1e11 = 3.9644e21 FLOPs at
      * 989e12 x 0.4 per GPU = 10.022 GPU-days, so at least 2 GPUs, and the plan meets it */
-    struct gs_demand deadline = {GS_DEMAND_TRAINING, 0, 0, 0, 1e11, 7};
+    struct gs_demand deadline = {
+        .kind = GS_DEMAND_TRAINING, .training_tokens = 1e11, .deadline_days = 7};
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &deadline, &eff, 0, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_true(p.has_throughput);
@@ -364,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_training_time),
         cmocka_unit_test(test_smallest_serving_layout),
         cmocka_unit_test(test_replicas_for_demand),
+        cmocka_unit_test(test_latency_targets),
         cmocka_unit_test(test_training_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -313,7 +313,7 @@ static void test_larger_gpu_never_needs_more(void **state)
         struct gs_plan_limits l;
         gs_plan_limits_defaults(&l);
         l.max_gpus = 64;
-        struct gs_demand d = {GS_DEMAND_NONE, 0, 0, 0, 0, 0};
+        struct gs_demand d = {.kind = GS_DEMAND_NONE};
         struct gs_efficiency eff;
         gs_efficiency_defaults(&eff);
         for (int side = 0; side < 2; side++) {

@@ -79,6 +79,9 @@ struct gs_decode_input {
      * top-k latents plus every indexer key, and recurrent state once (NULL: every layer
      * over the context at kv_bytes_per_token_per_gpu) */
     const struct gs_kv_layout *kv;
+    /* how far into their answers the batch's sequences are: 0 = the steady-state mean (half
+     * of output_tokens), 1 = every sequence at its last token */
+    double output_fraction;
 };
 
 struct gs_decode_result {

@@ -65,6 +65,12 @@ struct gs_demand {
     uint64_t output_tokens;
     double training_tokens;
     double deadline_days;      /* 0 = none */
+    /* inference service-level targets (0 = none): time to first token and time per output
+     * token, at a percentile. The median holds at the batch's mean context; a higher
+     * percentile is held at the longest context (every sequence at prompt + output), the
+     * slowest steady-state step. */
+    double ttft_ms, tpot_ms;
+    unsigned percentile;       /* 50 (default), 90, 95 or 99 */
 };
 
 enum gs_plan_reject {
@@ -74,6 +80,7 @@ enum gs_plan_reject {
     GS_REJECT_OVER_BUDGET,
     GS_REJECT_NO_PRICE,
     GS_REJECT_NO_THROUGHPUT,   /* the catalog lacks bandwidth or FLOPS figures for the demand */
+    GS_REJECT_MISSES_LATENCY,  /* no layout meets the TTFT/TPOT targets, even at batch 1 */
 };
 
 const char *gs_plan_reject_code(enum gs_plan_reject why);
@@ -97,6 +104,9 @@ struct gs_plan {
     uint64_t batch_per_replica;    /* concurrent sequences each replica runs */
     struct gs_decode_result decode; /* one replica */
     double output_tokens_per_s, requests_per_s, prefill_tokens_per_s; /* all replicas */
+    double tpot_seconds;           /* one decode step at the planned batch (at the percentile's
+                                      context) */
+    double ttft_seconds;           /* one prompt's prefill plus the decode step it waits for */
     struct gs_train_result train;
     /* cost */
     bool has_price;
