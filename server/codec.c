@@ -1,6 +1,8 @@
 /* codec.c - estimate request decoding and response encoding (see codec.h). */
 #include "codec.h"
 
+#include "gs/capability.h"
+
 #include "codec_inference.h"
 #include "codec_parity.h"
 #include "codec_training.h"
@@ -264,6 +266,7 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
                                                                       : out->gpu->memory_bytes;
         out->workload.gpu_is_a100 = strncmp(out->gpu->id, "a100", 4) == 0;
         out->workload.gpu_link = codec_gpu_link(out->gpu);
+        out->workload.gpu_hw = (uint8_t)gs_hw_from_architecture(out->gpu->architecture);
         out->workload.gpu_unified_memory =
             out->gpu->unified_memory.present && out->gpu->unified_memory.value != 0;
     }

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "sizing.h"
 
+#include "gs/capability.h"
+
 #include "codec.h"
 #include "gs/plan.h"
 #include "jsonv.h"
@@ -449,7 +451,7 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
     out->usable_bytes = g->usable_memory_bytes ? g->usable_memory_bytes : g->memory_bytes;
     out->is_a100 = strncmp(g->id, "a100", 4) == 0;
     out->link = codec_gpu_link(g);
-    out->fp8 = g->fp8_tflops.present;
+    out->hw = (uint8_t)gs_hw_from_architecture(g->architecture);
     out->gpus_per_node = s->gpus_per_node           ? s->gpus_per_node
                          : g->gpus_per_node.present ? (uint64_t)g->gpus_per_node.value
                                                     : DEFAULT_NODE;
@@ -599,6 +601,9 @@ static const char *reject_detail(enum gs_plan_reject why, const struct sizing *s
                            : "no on-demand price in the catalog";
     case GS_REJECT_NO_THROUGHPUT:
         return "the catalog lacks the memory bandwidth or dense FLOPS figures the demand needs";
+    case GS_REJECT_UNSUPPORTED:
+        return "the GPU has no kernels for the requested weight format or KV-cache dtype "
+               "(a warning on /v1/estimate names the rule)";
     case GS_REJECT_MISSES_LATENCY:
         return "no layout within max_gpus meets the ttft_ms/tpot_ms targets, even one sequence "
                "at a time";
@@ -1049,6 +1054,7 @@ static void layout_workload(const struct sizing *s, const struct gs_plan *plan,
     w->gpu_total_bytes = g->usable_bytes;
     w->gpu_is_a100 = g->is_a100;
     w->gpu_link = g->link;
+    w->gpu_hw = g->hw;
 }
 
 static bool batch_fits(const struct sizing *s, const struct gs_plan *plan,
@@ -1085,6 +1091,7 @@ static bool change_at_count(const struct sizing *s, const struct fit_change *c,
     w.gpu_total_bytes = g->usable_bytes;
     w.gpu_is_a100 = g->is_a100;
     w.gpu_link = g->link;
+    w.gpu_hw = g->hw;
     p->tensor = p->pipeline = p->data = p->expert = 1;
     if (w.mode == GS_MODE_INFERENCE) {
         w.parallelism.uneven_stages = true;

@@ -9,6 +9,7 @@
 #include "gs/estimate.h"
 
 #include "gs/activation.h"
+#include "gs/capability.h"
 #include "gs/framework.h"
 #include "gs/train_peak.h"
 #include "gs/units.h"
@@ -1253,6 +1254,30 @@ static enum gs_status compute_training(const struct gs_model_spec *m, const stru
     return GS_OK;
 }
 
+/* A format, cache or regime the named GPU has no kernels for: answered, with
+ * the rule and its source (gs/capability.h), since the user may know better. */
+static void capability_warnings(const struct gs_workload *w, struct gs_estimate *e)
+{
+    const enum gs_hw hw = (enum gs_hw)w->gpu_hw;
+    if (hw == GS_HW_UNKNOWN)
+        return;
+    const char *rule = NULL;
+    if (w->mode == GS_MODE_INFERENCE) {
+        if (!gs_hw_runs_format(hw, gs_workload_format(w), &rule) ||
+            (w->serving.present && !gs_hw_runs_kv(hw, w->serving.kv_dtype, &rule)))
+            warn(e, "unsupported_on_gpu", rule);
+        return;
+    }
+    const bool bf16 = e->regime == GS_REGIME_BF16_MIXED || e->regime == GS_REGIME_BF16_PURE ||
+                      w->weights == GS_DTYPE_BF16;
+    if (bf16 && !gs_hw_bf16(hw))
+        warn(e, "unsupported_on_gpu",
+             "bf16 training needs compute capability 8.0 (Ampere) or newer: train in fp16 mixed "
+             "precision on this GPU (torch.cuda.is_bf16_supported)");
+    else if (e->method == GS_METHOD_QLORA && !gs_hw_runs_format(hw, GS_WF_NF4, &rule))
+        warn(e, "unsupported_on_gpu", rule);
+}
+
 enum gs_status gs_estimate_compute(const struct gs_model_spec *model,
                                    const struct gs_workload *workload, struct gs_estimate *out,
                                    struct gs_error *err)
@@ -1273,6 +1298,7 @@ enum gs_status gs_estimate_compute(const struct gs_model_spec *model,
                                             : compute_inference(model, workload, &e, err);
     if (st != GS_OK)
         return st;
+    capability_warnings(workload, &e);
 
     bool ovf = false;
     const struct gs_memory *m = &e.per_gpu;

@@ -3,6 +3,8 @@
  */
 #include "gs/plan.h"
 
+#include "gs/capability.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -38,6 +40,8 @@ const char *gs_plan_reject_code(enum gs_plan_reject why)
         return "no_throughput_figures";
     case GS_REJECT_MISSES_LATENCY:
         return "misses_latency";
+    case GS_REJECT_UNSUPPORTED:
+        return "unsupported_precision";
     }
     return "none";
 }
@@ -85,34 +89,46 @@ struct variant {
 };
 
 /* The request's precision first, then (when allowed) an fp8 KV cache, fp8
- * weights and AWQ int4 weights, the gentlest change first. */
+ * weights and AWQ int4 weights, the gentlest change first - each only where
+ * the GPU runs it (gs/capability.h). A 16-bit model on a GPU without bf16
+ * runs in fp16, as serving engines cast it. An MLA model's fp8 cache is the
+ * plain fp8 latent, or fp8_ds_mla for DeepSeek's sparse attention (an
+ * indexer in the layers). */
 static size_t inference_variants(const struct gs_model_spec *m, const struct gs_workload *w,
-                                 const struct gs_plan_limits *l, bool fp8_cores,
+                                 const struct gs_plan_limits *l, enum gs_hw hw,
                                  struct variant out[6])
 {
-    const enum gs_weight_format base = gs_workload_format(w);
-    const enum gs_kv_dtype kv = w->serving.kv_dtype;
-    const bool mla = m->has_arch && gs_arch_has_mla(&m->arch);
-    const enum gs_kv_dtype fp8 = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
+    enum gs_weight_format base = gs_workload_format(w);
+    enum gs_kv_dtype kv = w->serving.kv_dtype;
+    if (base == GS_WF_BF16 && !gs_hw_bf16(hw))
+        base = GS_WF_FP16;
+    if (kv == GS_KV_BF16 && !gs_hw_bf16(hw))
+        kv = GS_KV_FP16;
+    const struct gs_block *attn = m->has_arch ? gs_arch_attention_block(&m->arch) : NULL;
+    const bool sparse_mla = attn != NULL && attn->mixer == GS_MIXER_MLA && attn->attn.index_topk > 0;
+    const enum gs_kv_dtype fp8 = sparse_mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
     const bool kv_16 = kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16;
     const bool w_16 = base == GS_WF_FP32 || base == GS_WF_BF16 || base == GS_WF_FP16;
+    struct variant all[6];
     size_t n = 0;
-    out[n++] = (struct variant){base, kv};
-    if (!l->allow_quantization)
-        return n;
-    if (kv_16)
-        out[n++] = (struct variant){base, fp8};
-    if (w_16) {
-        if (fp8_cores) {
-            out[n++] = (struct variant){GS_WF_FP8, kv};
-            if (kv_16)
-                out[n++] = (struct variant){GS_WF_FP8, fp8};
-        }
-        out[n++] = (struct variant){GS_WF_AWQ, kv};
+    all[n++] = (struct variant){base, kv};
+    if (l->allow_quantization) {
         if (kv_16)
-            out[n++] = (struct variant){GS_WF_AWQ, fp8};
+            all[n++] = (struct variant){base, fp8};
+        if (w_16) {
+            all[n++] = (struct variant){GS_WF_FP8, kv};
+            if (kv_16)
+                all[n++] = (struct variant){GS_WF_FP8, fp8};
+            all[n++] = (struct variant){GS_WF_AWQ, kv};
+            if (kv_16)
+                all[n++] = (struct variant){GS_WF_AWQ, fp8};
+        }
     }
-    return n;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (gs_hw_runs_format(hw, all[i].format, NULL) && gs_hw_runs_kv(hw, all[i].kv, NULL))
+            out[kept++] = all[i];
+    return kept;
 }
 
 static void inference_workload(const struct gs_workload *base, const struct gs_plan_gpu *gpu,
@@ -133,6 +149,7 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
     w->gpu_total_bytes = gpu->usable_bytes;
     w->gpu_is_a100 = gpu->is_a100;
     w->gpu_link = gpu->link;
+    w->gpu_hw = gpu->hw;
 }
 
 /* Sizes one replica; true when the engine starts and holds the batch (or,
@@ -373,9 +390,9 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
                                        struct gs_plan *out, enum gs_plan_reject *why)
 {
     struct variant variants[6];
-    const size_t nv = inference_variants(m, w, l, gpu->fp8, variants);
+    const size_t nv = inference_variants(m, w, l, (enum gs_hw)gpu->hw, variants);
     bool found = false;
-    enum gs_plan_reject worst = GS_REJECT_DOES_NOT_FIT;
+    enum gs_plan_reject worst = nv == 0 ? GS_REJECT_UNSUPPORTED : GS_REJECT_DOES_NOT_FIT;
     for (size_t i = 0; i < nv; i++) {
         struct gs_plan plan;
         const enum gs_plan_reject r = best_replica(m, w, gpu, l, d, eff, &variants[i], exact, &plan);
@@ -417,6 +434,7 @@ static void training_workload(const struct gs_workload *base, const struct gs_pl
     w->gpu_total_bytes = gpu->usable_bytes;
     w->gpu_is_a100 = gpu->is_a100;
     w->gpu_link = gpu->link;
+    w->gpu_hw = gpu->hw;
 }
 
 static bool training_fits(const struct gs_model_spec *m, const struct gs_workload *w,

@@ -197,7 +197,9 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
       for (const o of body.options) {
         assert.ok(o.throughput, `${o.gpu}: a rate demand gives throughput`);
         assert.equal(o.price_per_gpu_hour, catalog[o.gpu].price_per_hour, `${o.gpu}: the catalog's on-demand price`);
-        assert.deepEqual(o.precision, { weights: 'bf16', kv_cache_dtype: 'auto' }, `${o.gpu}: no quantization unless allowed`);
+        // no quantization unless allowed; a GPU without bf16 (Turing, Volta) runs the model in fp16
+        const sixteen = ['Turing', 'Volta'].includes(catalog[o.gpu].architecture) ? 'fp16' : 'bf16';
+        assert.deepEqual(o.precision, { weights: sixteen, kv_cache_dtype: 'auto' }, `${o.gpu}: no quantization unless allowed`);
       }
       // every GPU of the catalog is judged once
       assert.equal(body.options.length + body.rejected.length, Object.keys(catalog).length);

@@ -30,7 +30,7 @@ struct gs_plan_gpu {
     uint64_t usable_bytes;     /* driver-reported capacity (or marketed when unknown) */
     bool is_a100;              /* vLLM's batch defaults treat A100 as small */
     uint8_t link;              /* enum gs_link */
-    bool fp8;                  /* FP8 tensor cores: fp8 weights are offered only then */
+    uint8_t hw;                /* enum gs_hw: formats and caches it cannot run are not offered */
     uint64_t gpus_per_node;    /* tensor parallelism stays within it */
     struct gs_perf_gpu perf;
     bool has_price;
@@ -81,6 +81,7 @@ enum gs_plan_reject {
     GS_REJECT_NO_PRICE,
     GS_REJECT_NO_THROUGHPUT,   /* the catalog lacks bandwidth or FLOPS figures for the demand */
     GS_REJECT_MISSES_LATENCY,  /* no layout meets the TTFT/TPOT targets, even at batch 1 */
+    GS_REJECT_UNSUPPORTED,     /* the GPU has no kernels for the requested precision */
 };
 
 const char *gs_plan_reject_code(enum gs_plan_reject why);

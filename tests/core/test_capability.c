@@ -1,0 +1,160 @@
+/*
+ * test_capability.c - the hardware capability table against its source
+ * (vLLM docs/features/quantization/supported_hardware.md) and its use:
+ * the estimate warns, the plan search never offers what cannot run.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "arch_fixture.h"
+#include "gs/capability.h"
+#include "gs/estimate.h"
+#include "gs/plan.h"
+
+#include <string.h>
+
+/* The catalog's architecture texts name the generation. */
+static void test_architecture_names(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_hw_from_architecture("Hopper"), GS_HW_HOPPER);
+    assert_int_equal(gs_hw_from_architecture("Ada Lovelace"), GS_HW_ADA);
+    assert_int_equal(gs_hw_from_architecture("Blackwell (sm_121)"), GS_HW_BLACKWELL);
+    assert_int_equal(gs_hw_from_architecture("CDNA 3"), GS_HW_CDNA3);
+    assert_int_equal(gs_hw_from_architecture("Turing"), GS_HW_TURING);
+    assert_int_equal(gs_hw_from_architecture("Gaudi 3"), GS_HW_GAUDI);
+    assert_int_equal(gs_hw_from_architecture("something new"), GS_HW_UNKNOWN);
+    assert_int_equal(gs_hw_from_architecture(NULL), GS_HW_UNKNOWN);
+}
+
+/* The table's rows, one assertion per cell the issue named: fp8 weights
+ * need Ada/Hopper (W8A8) or Ampere's Marlin (W8A16), nothing on Turing;
+ * AWQ from Turing; bf16 from Ampere; the fp8_ds_mla cache from Hopper. */
+static void test_table_cells(void **state)
+{
+    (void)state;
+    const char *rule = NULL;
+    assert_false(gs_hw_runs_format(GS_HW_TURING, GS_WF_FP8, &rule));
+    assert_non_null(strstr(rule, "fp8"));
+    assert_true(gs_hw_runs_format(GS_HW_AMPERE, GS_WF_FP8_BLOCK, NULL));
+    assert_false(gs_hw_fp8_compute(GS_HW_AMPERE));
+    assert_true(gs_hw_fp8_compute(GS_HW_ADA));
+    assert_true(gs_hw_fp8_compute(GS_HW_CDNA3));
+    assert_false(gs_hw_runs_format(GS_HW_VOLTA, GS_WF_AWQ, NULL));
+    assert_true(gs_hw_runs_format(GS_HW_TURING, GS_WF_AWQ, NULL));
+    assert_false(gs_hw_runs_format(GS_HW_CDNA3, GS_WF_AWQ, NULL));
+    assert_true(gs_hw_runs_format(GS_HW_VOLTA, GS_WF_GPTQ, NULL));
+    assert_false(gs_hw_runs_format(GS_HW_TURING, GS_WF_BF16, &rule));
+    assert_non_null(strstr(rule, "8.0"));
+    assert_false(gs_hw_bf16(GS_HW_VOLTA));
+    assert_true(gs_hw_bf16(GS_HW_AMPERE));
+    assert_false(gs_hw_runs_kv(GS_HW_AMPERE, GS_KV_FP8_DS_MLA, NULL));
+    assert_true(gs_hw_runs_kv(GS_HW_HOPPER, GS_KV_FP8_DS_MLA, NULL));
+    assert_false(gs_hw_runs_kv(GS_HW_TURING, GS_KV_FP8, NULL));
+    assert_true(gs_hw_runs_kv(GS_HW_AMPERE, GS_KV_FP8, NULL));
+    assert_false(gs_hw_runs_format(GS_HW_CDNA3, GS_WF_NF4, NULL));
+    /* an unknown generation refuses nothing */
+    assert_true(gs_hw_runs_format(GS_HW_UNKNOWN, GS_WF_FP8, NULL));
+}
+
+static bool warned(const struct gs_estimate *e, const char *code)
+{
+    for (size_t i = 0; i < e->warning_count; i++)
+        if (strcmp(e->warnings[i].code, code) == 0)
+            return true;
+    return false;
+}
+
+/* /v1/estimate answers a combination that cannot run, with the rule. */
+static void test_estimate_warns(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.format_given = true;
+    w.format = GS_WF_FP8;
+    w.gpu_hw = GS_HW_TURING;
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(warned(&e, "unsupported_on_gpu"));
+    w.gpu_hw = GS_HW_HOPPER;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_false(warned(&e, "unsupported_on_gpu"));
+    /* bf16 training on a V100 */
+    w = fixture_workload(GS_MODE_TRAINING);
+    w.gpu_hw = GS_HW_VOLTA;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(warned(&e, "unsupported_on_gpu"));
+    w.weights = GS_DTYPE_FP16;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_false(warned(&e, "unsupported_on_gpu"));
+}
+
+/* The search on a T4 (Turing) with quantization allowed offers fp16 and
+ * AWQ, never fp8 weights, an fp8 cache or bf16; on an A100 an MLA model's
+ * fp8 cache is the plain fp8 latent, not DeepSeek-V3.2's fp8_ds_mla. */
+static void test_search_offers_only_what_runs(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 4096;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    struct gs_plan_gpu g;
+    memset(&g, 0, sizeof(g));
+    g.usable_bytes = 15655829504ULL; /* a T4's 14.58 GiB */
+    g.gpus_per_node = 8;
+    g.hw = GS_HW_TURING;
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    l.allow_quantization = true;
+    struct gs_demand d = {.kind = GS_DEMAND_NONE};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan p;
+    enum gs_plan_reject why;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(p.format == GS_WF_FP16 || p.format == GS_WF_AWQ);
+    assert_true(p.kv_dtype != GS_KV_FP8 && p.kv_dtype != GS_KV_FP8_DS_MLA);
+    /* asked for fp8 weights outright, a T4 has nothing to offer */
+    w.format_given = true;
+    w.format = GS_WF_FP8;
+    l.allow_quantization = false;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_UNSUPPORTED);
+
+    /* DeepSeek-V3 (MLA without the sparse indexer) on A100s: fp8 latent cache */
+    const struct gs_arch ds = fixture_deepseek_v3();
+    const struct gs_model_spec dm = fixture_spec(&ds);
+    w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 4096;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    g.usable_bytes = 85100000000ULL;
+    g.hw = GS_HW_AMPERE;
+    l.allow_quantization = true;
+    assert_int_equal(gs_plan_search(&dm, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(p.kv_dtype != GS_KV_FP8_DS_MLA);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_architecture_names),
+        cmocka_unit_test(test_table_cells),
+        cmocka_unit_test(test_estimate_warns),
+        cmocka_unit_test(test_search_offers_only_what_runs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
