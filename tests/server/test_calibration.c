@@ -352,12 +352,14 @@ static char *training_summary(struct framework_errors *all, struct framework_err
 
 /* Every measured training run (tests/fixtures/calibration/training-measured.json,
  * each naming its public source) through /v1/estimate, compared as its
- * measurement defines it: at least 14 of the 16 within 15% and all within
- * 25% (the issue's bar), and bench/calibration-training.json is this
- * build's measurement. The run outside 15% is ms-swift's Qwen-7B LoRA
- * (max_memory_reserved 27.74 GiB, gpusizer about 22%% under): its
+ * measurement defines it: at least 7 in 8 within 15% (the issue's 14 of 16)
+ * and all within 25%, and bench/calibration-training.json is this build's
+ * measurement. The runs outside 15%: ms-swift's Qwen-7B LoRA
+ * (max_memory_reserved 27.74 GiB, gpusizer about 22% under: its
  * allocated-side terms are small next to the 152k-vocabulary logits, and no
- * mechanism found accounts for the rest of the reserved figure. */
+ * mechanism found accounts for the rest of the reserved figure) and LitGPT's
+ * Phi-1.5 LoRA at micro-batch 4 (18% under, against 10% at micro-batch 1:
+ * something per sample in Phi's parallel block is missing). */
 static void test_training_runs(void **state)
 {
     (void)state;
@@ -404,13 +406,13 @@ static void test_training_runs(void **state)
         json_decref(response);
         json_decref(request);
     }
-    assert_true(all.n >= 16);
+    assert_true(all.n >= 26);
     char *summary = training_summary(&all, fw, frameworks);
     assert_non_null(summary);
     size_t within15 = 0;
     for (size_t k = 0; k < all.n; k++)
         within15 += all.errors[k] <= 0.15;
-    assert_true(within15 >= 14);
+    assert_true(within15 * 8 >= all.n * 7); /* the 14 of 16, kept as more runs join */
     if (getenv("GS_CALIBRATION_REPORT") != NULL) {
         printf("%s\n", summary);
     } else {
