@@ -16,7 +16,7 @@ static const char *const inference_keys[] = {
     "cuda_memory_fraction", "block_size",            "max_num_batched_tokens",
     "max_num_seqs",        "engine_version",         "enforce_eager",
     "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb",
-    "all2all_backend",     NULL};
+    "all2all_backend",     "sequence_tokens",        NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           NULL};
 /* vLLM --all2all-backend; naive and allgather_reducescatter both run over NCCL */
@@ -178,6 +178,14 @@ bool codec_decode_inference(const json_t *section, struct gs_serving *out, struc
                      "is required (or prompt_tokens and output_tokens): tokens per sequence");
         ok = false;
     }
+    read_uint(section, "sequence_tokens", 1, TOKENS_MAX, &out->sequence_tokens, &ok, err);
+    if (ok && out->sequence_tokens > out->context_length) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference/sequence_tokens",
+                     "is %llu, above context_length %llu: a sequence holds at most the context",
+                     (unsigned long long)out->sequence_tokens,
+                     (unsigned long long)out->context_length);
+        ok = false;
+    }
     const json_t *engine = json_object_get(section, "engine");
     int index = 0;
     if (engine != NULL) {
@@ -319,6 +327,11 @@ bool codec_encode_serving(json_t *body, const struct gs_serving *s, const struct
         gs_engine_name(s->engine.engine), "kv_cache_dtype", gs_kv_dtype_name(s->kv_dtype),
         "block_size", codec_u64(r->block_size), "max_num_batched_tokens",
         codec_u64(r->max_num_batched_tokens), "max_num_seqs", codec_u64(r->max_num_seqs));
+    if (inference != NULL && s->sequence_tokens && s->sequence_tokens < s->context_length &&
+        !put(inference, "sequence_tokens", codec_u64(s->sequence_tokens))) {
+        json_decref(inference);
+        inference = NULL;
+    }
     json_t *kv = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "bytes_per_token",
                            codec_u64(r->kv.bytes_per_token), "bytes_per_token_total",
                            codec_u64(r->kv.bytes_per_token_total), "needed_bytes",

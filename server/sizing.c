@@ -5,6 +5,7 @@
 #include "gs/capability.h"
 
 #include "codec.h"
+#include "codec_training.h"
 #include "gs/plan.h"
 #include "jsonv.h"
 
@@ -20,6 +21,7 @@
 #define DEFAULT_NODE     8
 
 struct sizing {
+    const json_t *body;       /* the request as sent (borrowed for the call) */
     struct estimate_request req;
     struct gs_estimate probe; /* the request on one GPU: model facts and assumptions */
     struct gs_demand demand;
@@ -350,6 +352,10 @@ static bool complete_workload(struct sizing *s, struct gs_error *err)
                          (unsigned long long)w->serving.context_length);
             return false;
         }
+        /* each sequence holds its prompt and answer in the paged cache; context_length stays
+         * the admission limit (max_model_len) */
+        if (!w->serving.sequence_tokens)
+            w->serving.sequence_tokens = d->prompt_tokens + d->output_tokens;
     } else {
         if (!w->training.sequence_length) {
             w->training.sequence_length = DEFAULT_SEQUENCE;
@@ -372,6 +378,7 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
                                     struct sizing *s, struct gs_error *err)
 {
     memset(s, 0, sizeof(*s));
+    s->body = body;
     gs_plan_limits_defaults(&s->limits);
     gs_efficiency_defaults(&s->eff);
     if (!json_is_object(body))
@@ -477,25 +484,13 @@ static bool put(json_t *o, const char *k, json_t *v)
     return v != NULL && json_object_set_new(o, k, v) == 0;
 }
 
-static const char *recompute_name(enum gs_recompute r)
-{
-    return r == GS_RECOMPUTE_FULL ? "full" : r == GS_RECOMPUTE_SELECTIVE ? "selective" : "none";
-}
-
-static const char *offload_name(enum gs_offload o)
-{
-    return o == GS_OFFLOAD_OPTIMIZER_AND_PARAMS ? "optimizer_and_params"
-           : o == GS_OFFLOAD_OPTIMIZER          ? "optimizer"
-                                                : "none";
-}
-
 static json_t *encode_plan(const struct gs_plan *p, bool training)
 {
     json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:i, s:s, s:s}", "tensor", (json_int_t)p->tensor,
                           "pipeline", (json_int_t)p->pipeline, "data", (json_int_t)p->data,
                           "expert", (json_int_t)p->expert, "zero_stage", (int)p->zero_stage,
-                          "activation_checkpointing", recompute_name(p->recompute), "offload",
-                          offload_name(p->offload));
+                          "activation_checkpointing", codec_recompute_name(p->recompute), "offload",
+                          codec_offload_name(p->offload));
     if (o != NULL && training && !put(o, "sequence_parallel", json_boolean(p->tensor > 1))) {
         json_decref(o);
         return NULL;
@@ -541,6 +536,77 @@ static json_t *nullable_real(bool present, double v)
     return present ? json_real(v) : json_null();
 }
 
+/* Copies member `key` of the request into `out` when present. */
+static bool copy_member(json_t *out, const json_t *body, const char *key)
+{
+    const json_t *v = json_object_get(body, key);
+    return v == NULL || put(out, key, json_deep_copy(v));
+}
+
+/* The /v1/estimate request that reproduces an option: the request's model,
+ * precision, engine knobs, training settings and overrides, with the
+ * option's GPU, layout, precision and batch. Posted as it is, it answers
+ * with the option's per_gpu figures and fit. */
+static json_t *option_estimate_request(const struct sizing *s, const struct catalog_gpu *g,
+                                       const struct gs_plan_gpu *pg, const struct gs_plan *p)
+{
+    const struct gs_workload *w = &s->req.workload;
+    const bool training = w->mode == GS_MODE_TRAINING;
+    json_t *o = json_pack("{s:s, s:s}", "mode", training ? "training" : "inference", "gpu", g->id);
+    bool ok = o != NULL && copy_member(o, s->body, "model") && copy_member(o, s->body, "overrides");
+    if (ok && training) {
+        ok = copy_member(o, s->body, "precision");
+        const json_t *given = json_object_get(s->body, "training");
+        json_t *t = given != NULL ? json_deep_copy(given) : json_object();
+        ok = ok && t != NULL && put(t, "batch_size", codec_u64(w->training.batch_size)) &&
+             put(t, "sequence_length", codec_u64(w->training.sequence_length)) &&
+             put(t, "activation_checkpointing", json_string(codec_recompute_name(p->recompute)));
+        ok = ok && put(o, "training", t);
+        json_t *par = json_pack("{s:I, s:I, s:I, s:I, s:s, s:b, s:I}", "tensor",
+                                (json_int_t)p->tensor, "pipeline", (json_int_t)p->pipeline, "data",
+                                (json_int_t)p->data, "expert", (json_int_t)(p->expert ? p->expert : 1),
+                                "offload", codec_offload_name(p->offload), "sequence_parallel",
+                                p->tensor > 1, "gpus_per_node", (json_int_t)pg->gpus_per_node);
+        static const char *const fsdp_names[] = {"no_shard", NULL, "shard_grad_op", "full_shard"};
+        const bool named = w->parallelism.fsdp && p->zero_stage != 1;
+        ok = ok && par != NULL &&
+             put(par, "zero_stage", named ? json_string(fsdp_names[p->zero_stage])
+                                          : json_integer((json_int_t)p->zero_stage));
+        if (ok && w->parallelism.fsdp && (p->zero_stage == 1 || w->parallelism.fsdp_version))
+            ok = put(par, "fsdp_version",
+                     json_integer(w->parallelism.fsdp_version ? w->parallelism.fsdp_version : 2));
+        if (ok && w->parallelism.fsdp_use_orig_params)
+            ok = put(par, "fsdp_use_orig_params", json_true());
+        ok = ok && put(o, "parallelism", par);
+    } else if (ok) {
+        json_t *prec = json_pack("{s:s}", "weights", gs_weight_format_name(p->format));
+        const json_t *given = json_object_get(json_object_get(s->body, "precision"), "group_size");
+        if (prec != NULL && given != NULL && p->format == gs_workload_format(w))
+            ok = put(prec, "group_size", json_deep_copy(given));
+        ok = ok && put(o, "precision", prec);
+        const json_t *section = json_object_get(s->body, "inference");
+        json_t *inf = section != NULL ? json_deep_copy(section) : json_object();
+        const bool split = section != NULL && json_object_get(section, "prompt_tokens") != NULL;
+        /* the batch the option's figures hold (core/src/plan.c: the planned batch under a
+         * rate or latency demand, else the request's) */
+        const uint64_t batch = p->estimate_batch ? p->estimate_batch : w->serving.batch_size;
+        ok = ok && inf != NULL && put(inf, "batch_size", codec_u64(batch)) &&
+             put(inf, "kv_cache_dtype", json_string(gs_kv_dtype_name(p->kv_dtype)));
+        if (ok && !split)
+            ok = put(inf, "context_length", codec_u64(w->serving.context_length));
+        if (ok && w->serving.sequence_tokens && w->serving.sequence_tokens < w->serving.context_length)
+            ok = put(inf, "sequence_tokens", codec_u64(w->serving.sequence_tokens));
+        ok = ok && put(o, "inference", inf) &&
+             put(o, "parallelism", json_pack("{s:I, s:I}", "tensor", (json_int_t)p->tensor,
+                                             "pipeline", (json_int_t)p->pipeline));
+    }
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static json_t *encode_option(const struct sizing *s, const struct catalog_gpu *g,
                              const struct gs_plan_gpu *pg, const struct gs_plan *p, size_t rank)
 {
@@ -576,6 +642,8 @@ static json_t *encode_option(const struct sizing *s, const struct catalog_gpu *g
         ok = put(o, "cost_per_million_tokens", json_real(p->cost_per_million_tokens));
     if (ok && training && p->offload != GS_OFFLOAD_NONE)
         ok = put(o, "host_bytes", codec_u64(p->estimate.host_bytes_per_node));
+    if (ok)
+        ok = put(o, "estimate_request", option_estimate_request(s, g, pg, p));
     if (!ok) {
         json_decref(o);
         return NULL;

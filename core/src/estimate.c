@@ -212,6 +212,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
     in->batch_size = div_up(w->serving.batch_size ? w->serving.batch_size : 1, dp);
     in->context_length = context;
+    in->sequence_tokens = w->serving.sequence_tokens < context ? w->serving.sequence_tokens : 0;
     in->prompt_tokens = w->serving.prompt_tokens;
     in->tensor = t;
     in->pipeline = p;

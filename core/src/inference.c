@@ -581,7 +581,12 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     defaults(in, out);
     if (rel != NULL)
         out->release = rel;
-    const uint64_t seq = sequence_bytes(out, in, in->context_length, &ovf);
+    /* the engine admits sequences up to max_model_len (one must fit to start); paged
+     * allocation gives each only the blocks its tokens fill */
+    const uint64_t seq_max = sequence_bytes(out, in, in->context_length, &ovf);
+    const uint64_t seq = in->sequence_tokens && in->sequence_tokens < in->context_length
+                             ? sequence_bytes(out, in, in->sequence_tokens, &ovf)
+                             : seq_max;
     out->kv_needed_bytes = gs_mul(seq, in->batch_size, &ovf);
     out->starts = true;
     /* the components are known without a GPU; the verdict needs its capacity */
@@ -625,7 +630,7 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     } else if (kv <= 0) {
         out->starts = false;
         out->binding = "weights, activation peak and runtime memory leave nothing for the KV cache";
-    } else if (cached && seq > available) {
+    } else if (cached && seq_max > available) {
         out->starts = false;
         out->binding = "the KV cache cannot hold one sequence of the requested context length";
     }

@@ -201,7 +201,8 @@ static enum gs_plan_reject meet_latency(struct gs_decode_input *in, const struct
 }
 
 /* Replica throughput and the replicas the demand needs. */
-static enum gs_plan_reject size_replicas(const struct gs_model_spec *m, const struct gs_plan_gpu *gpu,
+static enum gs_plan_reject size_replicas(const struct gs_model_spec *m,
+                                         const struct gs_workload *w, const struct gs_plan_gpu *gpu,
                                          const struct gs_plan_limits *l, const struct gs_demand *d,
                                          const struct gs_efficiency *eff, uint64_t exact,
                                          struct gs_plan *plan)
@@ -243,6 +244,19 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m, const st
             return late;
         plan->batch_per_replica = batch;
         in.batch = batch;
+    }
+    plan->estimate_batch = w->serving.batch_size;
+    if ((rate || targets) && batch != w->serving.batch_size) {
+        /* the replica as it runs for the demand: its per-GPU figures hold the planned batch's
+         * KV cache, so the option and /v1/estimate with the same batch agree */
+        struct gs_workload at = *w;
+        at.serving.batch_size = batch;
+        struct gs_estimate sized;
+        if (gs_estimate_compute(m, &at, &sized, NULL) == GS_OK && sized.has_serving &&
+            sized.serving.holds_batch) {
+            plan->estimate = sized;
+            plan->estimate_batch = batch;
+        }
     }
     plan->has_throughput = gs_perf_decode(&in, &gpu->perf, eff, &plan->decode);
     if (plan->has_throughput) {
@@ -367,7 +381,7 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
         plan.expert = 1;
         plan.format = v->format;
         plan.kv_dtype = v->kv;
-        const enum gs_plan_reject r = size_replicas(m, gpu, l, d, eff, exact, &plan);
+        const enum gs_plan_reject r = size_replicas(m, &w, gpu, l, d, eff, exact, &plan);
         if (r == GS_REJECT_NONE) {
             price_plan(gpu, &plan);
             if (!found || better(&plan, best)) {

@@ -70,6 +70,8 @@ struct gs_serving {
     uint64_t batch_size;      /* concurrent sequences, >= 1 */
     uint64_t context_length;  /* tokens per sequence, prompt + output */
     uint64_t prompt_tokens;   /* 0 when only context_length was given */
+    uint64_t sequence_tokens; /* tokens each sequence holds in the paged cache (prompt + output);
+                                 0 = context_length, which stays the admission limit */
     enum gs_kv_dtype kv_dtype;
     struct gs_engine_config engine;
 };

@@ -135,7 +135,9 @@ struct gs_inference_input {
     const struct gs_arch *arch;
     uint64_t weights_bytes;   /* on the most loaded GPU */
     uint64_t batch_size;      /* concurrent sequences */
-    uint64_t context_length;  /* tokens per sequence (prompt + output) */
+    uint64_t context_length;  /* tokens per sequence (prompt + output): the engine's max_model_len */
+    uint64_t sequence_tokens; /* tokens each sequence actually holds in the paged cache, at most
+                                 context_length; 0 = context_length */
     uint64_t prompt_tokens;   /* encoder tokens for encoder-decoders; 0 = context */
     uint64_t tensor, pipeline;
     enum gs_kv_dtype kv_dtype;

@@ -103,6 +103,8 @@ struct gs_plan {
     /* throughput (has_throughput when the GPU has the figures) */
     bool has_throughput;
     uint64_t batch_per_replica;    /* concurrent sequences each replica runs */
+    uint64_t estimate_batch;       /* inference: the batch `estimate` holds (the request's, or
+                                      batch_per_replica under a rate or latency demand) */
     struct gs_decode_result decode; /* one replica */
     double output_tokens_per_s, requests_per_s, prefill_tokens_per_s; /* all replicas */
     double tpot_seconds;           /* one decode step at the planned batch (at the percentile's
