@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# calibrate.sh - gpusizer's vLLM, SGLang and TensorRT-LLM KV capacity against the real startup logs in
+# calibrate.sh - gpusizer's vLLM, SGLang, TensorRT-LLM and TGI KV capacity against the real startup logs in
 # tests/fixtures/calibration/ (each naming its public source): prints one line
 # per run and stores the summary (runs, how many within 5% and 10%, median and
 # worst absolute error) in bench/calibration.json (vLLM),
-# bench/calibration-sglang.json and bench/calibration-tensorrt-llm.json; and the
+# bench/calibration-sglang.json, bench/calibration-tensorrt-llm.json and
+# bench/calibration-tgi.json; and the
 # training peaks against the measured runs of training-measured.json (within 15%
 # and 25%, median and worst, per framework) in bench/calibration-training.json.
 # The server reports those figures as kv_cache.accuracy and training.accuracy,
@@ -18,6 +19,7 @@ GS_CALIBRATION_REPORT=1 build-release/tests/test_calibration | grep -v '^\[' | t
 grep '^{"engine":"vllm"' /tmp/gs-calibration.$$ > bench/calibration.json
 grep '^{"engine":"sglang"' /tmp/gs-calibration.$$ > bench/calibration-sglang.json
 grep '^{"engine":"tensorrt_llm"' /tmp/gs-calibration.$$ > bench/calibration-tensorrt-llm.json
+grep '^{"engine":"tgi"' /tmp/gs-calibration.$$ > bench/calibration-tgi.json
 grep '^{"frameworks"' /tmp/gs-calibration.$$ > bench/calibration-training.json
 rm -f /tmp/gs-calibration.$$
-echo "stored bench/calibration.json, bench/calibration-sglang.json, bench/calibration-tensorrt-llm.json and bench/calibration-training.json"
+echo "stored bench/calibration.json, bench/calibration-sglang.json, bench/calibration-tensorrt-llm.json, bench/calibration-tgi.json and bench/calibration-training.json"

@@ -272,11 +272,11 @@ static json_t *fraction(uint64_t permille)
 
 extern const struct gs_embedded_file gs_calibration_files[];
 
-/* kv_cache.accuracy: bytes per token are exact; vLLM's, SGLang's and
- * TensorRT-LLM's capacities are calibrated, with the median and worst error
- * bench/calibrate.sh measured on the real startup logs in
+/* kv_cache.accuracy: bytes per token are exact; vLLM's, SGLang's,
+ * TensorRT-LLM's and TGI's capacities are calibrated, with the median and
+ * worst error bench/calibrate.sh measured on the real startup logs in
  * tests/fixtures/calibration (bench/calibration*.json, compiled in). */
-static json_t *measured_vllm, *measured_sglang, *measured_trtllm,
+static json_t *measured_vllm, *measured_sglang, *measured_trtllm, *measured_tgi,
     *measured_training; /* parsed once, read-only */
 static pthread_once_t calibration_once = PTHREAD_ONCE_INIT;
 
@@ -292,6 +292,7 @@ static void load_calibration(void)
     measured_vllm = load_embedded("calibration.json");
     measured_sglang = load_embedded("calibration-sglang.json");
     measured_trtllm = load_embedded("calibration-tensorrt-llm.json");
+    measured_tgi = load_embedded("calibration-tgi.json");
     measured_training = load_embedded("calibration-training.json");
 }
 
@@ -307,6 +308,7 @@ static json_t *accuracy(enum gs_engine engine)
     const json_t *measured = engine == GS_ENGINE_VLLM           ? measured_vllm
                              : engine == GS_ENGINE_SGLANG       ? measured_sglang
                              : engine == GS_ENGINE_TENSORRT_LLM ? measured_trtllm
+                             : engine == GS_ENGINE_TGI          ? measured_tgi
                                                                 : NULL;
     json_t *out = json_pack("{s:s, s:s}", "bytes_per_token", "exact", "capacity",
                             measured ? "calibrated" : "modelled");

@@ -316,8 +316,12 @@ static const char *engine_budget_source(enum gs_engine engine)
     case GS_ENGINE_TENSORRT_LLM:
         return "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction (default 0.9 of free memory)";
     case GS_ENGINE_TGI:
-        return "TGI flash_causal_lm.warmup and get_free_memory: cuda_memory_fraction (launcher "
-               "default 1.0) and TGI_WIGGLE_ROOM 0.90 (models/globals.py)";
+        return "TGI flash_causal_lm.warmup and get_free_memory by release (inference.engine_version, "
+               "default 3.3): cuda_memory_fraction (launcher default 1.0) x TGI_WIGGLE_ROOM (0.90 "
+               "from 3.3, models/globals.py) x total from 3.0, the wiggle x the free memory before; "
+               "the warm-up prefill of max_batch_prefill_tokens (inference.max_num_batched_tokens; "
+               "default 4096, max_input_tokens + 50 in 2.x) with its prompt logprobs before 3.0; "
+               "core/src/inference.c";
     case GS_ENGINE_GENERIC:
     case GS_ENGINE_COUNT:
         break;
@@ -336,8 +340,9 @@ static const char *engine_block_source(enum gs_engine engine)
     case GS_ENGINE_TENSORRT_LLM:
         return "TensorRT-LLM tokens_per_block default 64 (plugin and build config)";
     case GS_ENGINE_TGI:
-        return "TGI BLOCK_SIZE 1 with its default flashinfer attention (16 with paged, 256 with "
-               "flashdecoding; models/globals.py)";
+        return "TGI BLOCK_SIZE (models/globals.py): 1 with flashinfer, the launcher's default "
+               "from 2.3; 16 with paged attention before; 256 with flashdecoding for head dims "
+               "other than 64, 128 and 256";
     case GS_ENGINE_GENERIC:
     case GS_ENGINE_COUNT:
         break;

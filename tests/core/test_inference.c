@@ -277,9 +277,17 @@ static void test_sglang_preload(void **state)
                      23368558444ULL);
 }
 
-/* TGI (flash_causal_lm.warmup): free memory after the warm-up prefill, minus
- * (1 - cuda_memory_fraction) x total, times TGI_WIGGLE_ROOM 0.90. Default
- * fraction 1.0: KV = 0.9 x (total - weights - activations - non-torch). */
+static uint64_t permille(uint64_t bytes, uint64_t p)
+{
+    return bytes / 1000 * p + bytes % 1000 * p / 1000;
+}
+
+/* TGI 3.x (flash_causal_lm.warmup since PR #2808): get_free_memory(device,
+ * MEMORY_FRACTION x TGI_WIGGLE_ROOM) after the warm-up prefill, the warm-up
+ * batch's blocks added back, so the cache is fraction x wiggle x total minus
+ * everything else, the wiggle 0.90 from 3.3 (PR #3189) and 0.93 in 3.1-3.2
+ * (PR #2958); flashinfer's one-token pages. Not 0.9 x the free memory: with
+ * 19 GB in use that would leave 1.9 GB more. */
 static void test_tgi_rule(void **state)
 {
     (void)state;
@@ -292,14 +300,79 @@ static void test_tgi_rule(void **state)
     in.engine.non_torch_bytes = 2000000000;
     struct gs_inference_result r;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
-    const uint64_t free_bytes = 85061827297ULL - 16060522496ULL - 1000000000 - 2000000000;
-    assert_int_equal((uint64_t)r.budget.kv_bytes, free_bytes / 1000 * 900 + free_bytes % 1000 * 900 / 1000);
-    /* fraction 0.8: 0.2 x total is kept out first */
+    const uint64_t used = 16060522496ULL + 1000000000 + 2000000000;
+    assert_int_equal(r.block_size, 1);
+    assert_int_equal((uint64_t)r.budget.kv_bytes, permille(85061827297ULL, 900) - used);
+    assert_int_equal(r.max_tokens, (permille(85061827297ULL, 900) - used) / 131072);
+    /* fraction 0.8: 0.8 x 0.9 of the total */
     in.engine.cuda_memory_fraction_permille = 800;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
-    const uint64_t within = 85061827297ULL / 1000 * 800 + 85061827297ULL % 1000 * 800 / 1000 -
-                            16060522496ULL - 3000000000ULL;
-    assert_int_equal((uint64_t)r.budget.kv_bytes, within / 1000 * 900 + within % 1000 * 900 / 1000);
+    assert_int_equal((uint64_t)r.budget.kv_bytes,
+                     permille(permille(85061827297ULL, 800), 900) - used);
+    /* 3.1: TGI_WIGGLE_ROOM 0.93 */
+    in.engine.cuda_memory_fraction_permille = 0;
+    in.engine.version = 30100;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal((uint64_t)r.budget.kv_bytes, permille(85061827297ULL, 930) - used);
+}
+
+/* TGI before 3.0 (2.2.0's warmup): 0.95 x the memory free after the warm-up
+ * prefill, measured with the warm-up batch's blocks allocated, which are then
+ * added back; BLOCK_SIZE 16. The 2.x launcher defaults max_batch_prefill_tokens
+ * to max_input_tokens + 50 (4,145 for max_total_tokens 4096), and the warm-up
+ * requests ask for prefill logprobs: the logits and their log_softmax over all
+ * 4,145 tokens stay reserved (2 x 4,145 x 128,256 x 2 bytes), and the unfused
+ * MLP holds act(gate) next to gate_up and the product (4,145 x 14,336 x 2 more
+ * than vLLM's figure). Llama 3.1 8B on an A10G: two warm-up requests (4,095
+ * and 50 prompt tokens), each with 256 blocks of 16 x 131,072 bytes. */
+static void test_tgi_warmup_before_3(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    in.engine.engine = GS_ENGINE_TGI;
+    in.engine.version = 20200;
+    in.context_length = 4096;
+    in.gpu_total_bytes = 23684186112ULL; /* A10G, torch total_memory 22587 MB */
+    in.engine.has_non_torch_bytes = true;
+    in.engine.non_torch_bytes = 458846371;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.block_size, 16);
+    assert_int_equal(r.max_num_batched_tokens, 4145);
+    assert_int_equal(r.max_num_seqs, 2);
+    /* vLLM's per-token layer figure 2 x (2 x 4096 + 3 x 14336), the unfused product,
+     * then the logits and log_softmax */
+    const uint64_t act = 4145ULL * 2 * (2 * 4096 + 3 * 14336) + 4145ULL * 14336 * 2 +
+                         2ULL * 4145 * 128256 * 2;
+    assert_int_equal(r.budget.activation_bytes, act);
+    const uint64_t warm = 512ULL * 16 * 131072;
+    const uint64_t free_bytes = 23684186112ULL - 16060522496ULL - act - 458846371 - warm;
+    assert_int_equal((uint64_t)r.budget.kv_bytes, permille(free_bytes, 950) + warm);
+    assert_int_equal(r.max_tokens, (permille(free_bytes, 950) + warm) / (16 * 131072) * 16);
+    /* 1.4.0 had no wiggle room: the warm-up blocks cancel */
+    in.engine.version = 10400;
+    in.engine.max_num_batched_tokens = 4145;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal((uint64_t)r.budget.kv_bytes, free_bytes + warm);
+}
+
+/* TGI reads a tied lm_head again (TensorParallelHead.load on embed_tokens,
+ * Weights.get_tensor copying to the device): a second vocab x hidden tensor,
+ * split over the tensor ranks. */
+static void test_tgi_tied_head_copy(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_llama(2048, 18, 8, 1, 16384, 256000, true);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    in.engine.engine = GS_ENGINE_TGI;
+    in.weights_bytes = 5012344832ULL;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.weights_bytes, 5012344832ULL + 256000ULL * 2048 * 2);
+    in.tensor = 2;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.weights_bytes, 5012344832ULL + 128000ULL * 2048 * 2);
 }
 
 /* t5-large (24 decoder layers, 16 heads x 64, fp32 checkpoint): self-attention
@@ -708,6 +781,8 @@ int main(void)
         cmocka_unit_test(test_sglang_preload),
         cmocka_unit_test(test_all2all_buffers),
         cmocka_unit_test(test_tgi_rule),
+        cmocka_unit_test(test_tgi_warmup_before_3),
+        cmocka_unit_test(test_tgi_tied_head_copy),
         cmocka_unit_test(test_encoder_decoder_cache),
         cmocka_unit_test(test_vllm_v0_profile),
         cmocka_unit_test(test_vllm_v1_profile),

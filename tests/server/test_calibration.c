@@ -12,8 +12,10 @@
  *
  * With GS_CALIBRATION_REPORT set in the environment it prints one line per
  * run and a JSON summary (median and worst absolute error) that
- * bench/calibrate.sh stores as bench/calibration.json. SGLang's logged
- * pools (sglang-startup-logs.json) go the same way, each within 5%.
+ * bench/calibrate.sh stores as bench/calibration.json. SGLang's,
+ * TensorRT-LLM's and TGI's logged capacities (sglang-, tensorrt-llm- and
+ * tgi-startup-logs.json) go the same way, each within 5% or the tolerance its
+ * entry gives with the reason.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -295,6 +297,14 @@ static void test_tensorrt_llm_logs(void **state)
                     "calibration-tensorrt-llm.json", 1);
 }
 
+/* TGI (flash_causal_lm.warmup by release: the memory free after the warm-up
+ * prefill, the wiggle room, the warm-up batch's blocks added back). */
+static void test_tgi_logs(void **state)
+{
+    (void)state;
+    run_engine_logs("tgi", "tgi-startup-logs.json", "calibration-tgi.json", 3);
+}
+
 /* ------------------------------------------------------------- training */
 
 /* What a measurement measured (training-measured.json measurement_types):
@@ -438,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_vllm_logs),
         cmocka_unit_test(test_sglang_logs),
         cmocka_unit_test(test_tensorrt_llm_logs),
+        cmocka_unit_test(test_tgi_logs),
         cmocka_unit_test(test_training_runs),
     };
     return cmocka_run_group_tests(tests, setup_group, teardown_group);
