@@ -61,6 +61,13 @@ static bool decode_catalog_model(const char *id, const struct catalog_snapshot *
 {
     const struct catalog_model *m = catalog_snapshot_model(snapshot, id);
     if (m == NULL) {
+        /* a variant's name ("meta-llama/Llama-3.1-8B-Instruct") is the model with the same
+         * architecture and parameters: resolved, with a warning */
+        m = catalog_snapshot_model_resolve(snapshot, id);
+        if (m != NULL)
+            out->model_resolved = true;
+    }
+    if (m == NULL) {
         const char *hint = catalog_snapshot_model_suggest(snapshot, id);
         if (hint != NULL)
             gs_error_add(err, GS_ERR_NOT_FOUND, "/model",
@@ -494,7 +501,15 @@ static json_t *encode_warnings(const struct estimate_request *req, const struct 
                       "the catalog has no driver-reported capacity for this GPU, so the fit uses "
                       "the marketed capacity, which is larger than what CUDA reports",
                       NULL, NULL);
-    (void)req;
+    if (ok && req->model_resolved && req->catalog_model != NULL) {
+        char detail[256];
+        snprintf(detail, sizeof(detail),
+                 "the catalog has no model by that name; sized as \"%s\", whose id or alias has the "
+                 "same words, size and version (an instruct, chat or base variant of it has the "
+                 "same architecture and parameters)",
+                 req->catalog_model->id);
+        ok = add_note(list, "code", "model_resolved", "detail", detail, NULL, NULL);
+    }
     if (!ok) {
         json_decref(list);
         return NULL;

@@ -35,6 +35,7 @@ struct estimate_request {
     struct gs_workload workload;
     bool mode_defaulted;
     bool precision_defaulted;
+    bool model_resolved;           /* the catalog model was found by its tokens, not its name */
     const struct catalog_gpu *gpu; /* NULL when no "gpu" */
     enum codec_parity parity;
     bool format_trainable; /* the weight format can be a training base */

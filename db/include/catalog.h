@@ -136,6 +136,14 @@ const struct catalog_gpu *catalog_snapshot_gpu(const struct catalog_snapshot *sn
 
 /* The known ids (and aliases) closest to `name` by edit distance, for "did
  * you mean" hints; NULL when nothing is close. Borrowed. */
+/* The one model whose id or an alias has exactly the tokens of `name`
+ * (gs_text_token_match: case, separators, a hub organisation and variant
+ * words such as Instruct aside), or NULL when none or several do. */
+const struct catalog_model *catalog_snapshot_model_resolve(const struct catalog_snapshot *snapshot,
+                                                           const char *name);
+
+/* "Did you mean": the entry sharing the most tokens with `name` (every size
+ * or version typed must match), else the closest by edit distance. */
 const char *catalog_snapshot_model_suggest(const struct catalog_snapshot *snapshot,
                                            const char *name);
 const char *catalog_snapshot_gpu_suggest(const struct catalog_snapshot *snapshot,

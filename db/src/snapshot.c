@@ -353,29 +353,101 @@ static void consider(const char *name, const char *candidate, const char **best,
     }
 }
 
+/* How well an entry's id or one of its aliases matches `name` by tokens
+ * (gs_text_token_match): the best score of its names, one more when a name
+ * of it is wholly within what was typed ("h100" in "H100 80GB"), and
+ * whether a name has exactly the typed tokens. */
+struct entry_match {
+    int valid, exact, score;
+    size_t extra;
+};
+
+static struct entry_match entry_match(const char *name, const char *id, char *const *aliases,
+                                      size_t alias_count)
+{
+    struct entry_match e = {0, 0, 0, 0};
+    int covered = 0;
+    for (size_t i = 0; i <= alias_count; i++) {
+        const struct gs_token_match m = gs_text_token_match(name, i == 0 ? id : aliases[i - 1]);
+        covered |= m.covered;
+        if (!m.valid)
+            continue;
+        if (!e.valid || m.score > e.score || (m.score == e.score && m.extra < e.extra)) {
+            e.valid = 1;
+            e.score = m.score;
+            e.extra = m.extra;
+        }
+        e.exact |= m.exact;
+    }
+    e.score += covered;
+    return e;
+}
+
+/* Keeps `e` (entry `index`) when it beats *best. */
+static void keep_better(struct entry_match e, size_t index, struct entry_match *best, size_t *at)
+{
+    if (!e.valid)
+        return;
+    if (!best->valid || e.score > best->score || (e.score == best->score && e.extra < best->extra)) {
+        *best = e;
+        *at = index;
+    }
+}
+
+const struct catalog_model *catalog_snapshot_model_resolve(const struct catalog_snapshot *snapshot,
+                                                           const char *name)
+{
+    const struct catalog_model *found = NULL;
+    for (size_t i = 0; i < snapshot->model_count; i++) {
+        const struct catalog_model *m = &snapshot->models[i];
+        if (entry_match(name, m->id, m->aliases, m->alias_count).exact) {
+            if (found != NULL)
+                return NULL; /* two models answer: the name is ambiguous */
+            found = m;
+        }
+    }
+    return found;
+}
+
 const char *catalog_snapshot_model_suggest(const struct catalog_snapshot *snapshot,
                                            const char *name)
 {
-    const char *best = NULL;
+    struct entry_match best = {0, 0, 0, 0};
+    size_t at = 0;
+    for (size_t i = 0; i < snapshot->model_count; i++) {
+        const struct catalog_model *m = &snapshot->models[i];
+        keep_better(entry_match(name, m->id, m->aliases, m->alias_count), i, &best, &at);
+    }
+    if (best.valid)
+        return snapshot->models[at].id;
+    const char *closest = NULL;
     size_t best_d = (size_t)-1;
     for (size_t i = 0; i < snapshot->model_count; i++) {
         const struct catalog_model *m = &snapshot->models[i];
-        consider(name, m->id, &best, &best_d);
+        consider(name, m->id, &closest, &best_d);
         for (size_t j = 0; j < m->alias_count; j++)
-            consider(name, m->aliases[j], &best, &best_d);
+            consider(name, m->aliases[j], &closest, &best_d);
     }
-    return best;
+    return closest;
 }
 
 const char *catalog_snapshot_gpu_suggest(const struct catalog_snapshot *snapshot, const char *name)
 {
-    const char *best = NULL;
+    struct entry_match best = {0, 0, 0, 0};
+    size_t at = 0;
+    for (size_t i = 0; i < snapshot->gpu_count; i++) {
+        const struct catalog_gpu *g = &snapshot->gpus[i];
+        keep_better(entry_match(name, g->id, g->aliases, g->alias_count), i, &best, &at);
+    }
+    if (best.valid)
+        return snapshot->gpus[at].id;
+    const char *closest = NULL;
     size_t best_d = (size_t)-1;
     for (size_t i = 0; i < snapshot->gpu_count; i++) {
         const struct catalog_gpu *g = &snapshot->gpus[i];
-        consider(name, g->id, &best, &best_d);
+        consider(name, g->id, &closest, &best_d);
         for (size_t j = 0; j < g->alias_count; j++)
-            consider(name, g->aliases[j], &best, &best_d);
+            consider(name, g->aliases[j], &closest, &best_d);
     }
-    return best;
+    return closest;
 }

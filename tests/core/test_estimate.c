@@ -285,6 +285,23 @@ static void test_edit_distance(void **state)
     assert_int_equal(gs_edit_distance("kitten", "sitting"), 3);
     assert_int_equal(gs_edit_distance("MODEL", "model"), 0);
     assert_int_equal(gs_edit_distance("", "abc"), 3);
+    /* tokens: case, separators, the hub organisation and variant words aside */
+    struct gs_token_match t = gs_text_token_match("meta-llama/Llama-3.1-8B-Instruct", "llama-3.1-8b");
+    assert_true(t.valid && t.exact);
+    t = gs_text_token_match("llama3.1 8b", "llama-3.1-8b");
+    assert_true(t.exact);
+    /* a size typed must match: 70b is not 8b */
+    t = gs_text_token_match("llama-3.1-70b-instruct", "llama-3.1-8b");
+    assert_false(t.valid);
+    /* "a100" is not "a10", "h100" stays one token */
+    assert_false(gs_text_token_match("a100", "a10").valid);
+    t = gs_text_token_match("H100 80GB", "h100-sxm-80gb");
+    assert_true(t.valid && !t.exact);
+    assert_int_equal(t.extra, 1);
+    assert_int_equal(t.score, 2 * 2 - 0 - 1);
+    assert_true(gs_text_token_match("H100 80GB", "h100").covered);
+    /* a shared number alone is no match ("r1" against "bloom-7b1") */
+    assert_false(gs_text_token_match("deepseek-r1", "bloom-7b1").valid);
     assert_true(gs_text_is_close("modle", "model", NULL));
     assert_true(gs_text_is_close("h100", "h100-sxm-80gb", NULL)); /* prefix */
     assert_false(gs_text_is_close("precision", "gpu", NULL));

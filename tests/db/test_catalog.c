@@ -134,6 +134,18 @@ static void test_snapshot_lookups(void **state)
     assert_null(catalog_snapshot_model(s, "llama-9"));
     assert_string_equal(catalog_snapshot_model_suggest(s, "lama-3.1-8b"), "llama-3.1-8b");
     assert_null(catalog_snapshot_model_suggest(s, "completely-different"));
+    /* names by their tokens (issue 13): a variant resolves to its model, a hub id with an
+     * organisation too; a size or version typed must match, so nothing else is offered */
+    assert_ptr_equal(catalog_snapshot_model_resolve(s, "Llama-3.1-8B-Instruct"), m);
+    assert_ptr_equal(catalog_snapshot_model_resolve(s, "meta-llama/Llama-3.1-8B-Instruct"), m);
+    assert_ptr_equal(catalog_snapshot_model_resolve(s, "llama3.1-8b"), m);
+    assert_null(catalog_snapshot_model_resolve(s, "Llama-3.1-9B-Instruct"));
+    assert_string_equal(catalog_snapshot_model(s, "deepseek-r1")->id, "deepseek-v3");
+    assert_string_equal(catalog_snapshot_model_suggest(s, "Llama-3.1-8B-Chat-GPTQ"), "llama-3.1-8b");
+    assert_string_equal(catalog_snapshot_gpu_suggest(s, "H100 80GB"), "h100-sxm-80gb");
+    assert_string_equal(catalog_snapshot_gpu_suggest(s, "NVIDIA H100 PCIe"), "h100-pcie-80gb");
+    assert_string_equal(catalog_snapshot_gpu_suggest(s, "A100 40GB"), "a100-sxm-40gb");
+    assert_string_equal(catalog_snapshot_gpu(s, "a100")->id, "a100-sxm-80gb");
 
     const struct catalog_gpu *g = catalog_snapshot_gpu(s, "H100");
     assert_non_null(g);

@@ -464,6 +464,31 @@ static void test_validation_errors(void **state)
                  400, "/parallelism/fsdp_version", "at most 2");
 }
 
+/* A variant's or hub id's name resolves to the catalog model with the same
+ * tokens, with a model_resolved warning; a size that differs is a 400 with
+ * a hint that keeps the size. */
+static void test_model_names_by_tokens(void **state)
+{
+    (void)state;
+    struct problem p;
+    json_t *r = estimate("{\"model\":\"meta-llama/Llama-3.1-8B-Instruct\"}", &p);
+    assert_non_null(r);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(r, "model"), "id")),
+                        "llama-3.1-8b");
+    bool warned = false;
+    size_t i;
+    const json_t *w;
+    json_array_foreach(json_object_get(r, "warnings"), i, w) {
+        warned |= strcmp(json_string_value(json_object_get(w, "code")), "model_resolved") == 0;
+    }
+    assert_true(warned);
+    json_decref(r);
+    expect_error("{\"model\":\"Llama-3.1-70B-Instruct-AWQ\"}", 400, "/model",
+                 "did you mean \"llama-3.1-70b\"");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"gpu\":\"H100 80GB\"}", 400, "/gpu",
+                 "did you mean \"h100-sxm-80gb\"");
+}
+
 /* The framework fields reach the core: a torchtune request with a chunked,
  * compiled loss answers with that loss, the peak fields and the phase. */
 static void test_training_framework_fields(void **state)
@@ -640,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_deepspeed_parity_through_the_api),
         cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_training_framework_fields),
+        cmocka_unit_test(test_model_names_by_tokens),
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_pointer_escaping),
         cmocka_unit_test(test_catalog_listings),
