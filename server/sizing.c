@@ -240,7 +240,7 @@ static bool decode_constraints(const json_t *c, const struct catalog_snapshot *s
 {
     static const char *const keys[] = {
         "gpus",    "max_gpus",           "gpus_per_node", "max_cost_per_hour",
-        "pricing", "amortization_years", "allow",         NULL};
+        "pricing", "amortization_years", "allow",         "max_nodes_per_replica", NULL};
     static const char *const pricing[] = {"on_demand", "purchase", NULL};
     s->amortization_years = 3;
     if (c == NULL)
@@ -255,6 +255,9 @@ static bool decode_constraints(const json_t *c, const struct catalog_snapshot *s
         ok = decode_gpu_list(v, snap, s, err) && ok;
     ok = read_count(c, "max_gpus", "/constraints", 1, 65536, &s->limits.max_gpus, err) && ok;
     ok = read_count(c, "gpus_per_node", "/constraints", 1, 72, &s->gpus_per_node, err) && ok;
+    ok = read_count(c, "max_nodes_per_replica", "/constraints", 1, 1024,
+                    &s->limits.max_nodes_per_replica, err) &&
+         ok;
     ok =
         read_rate(c, "max_cost_per_hour", "/constraints", 1e9, &s->limits.max_cost_per_hour, err) &&
         ok;
@@ -579,11 +582,16 @@ static json_t *option_estimate_request(const struct sizing *s, const struct cata
             ok = put(par, "fsdp_use_orig_params", json_true());
         ok = ok && put(o, "parallelism", par);
     } else if (ok) {
-        json_t *prec = json_pack("{s:s}", "weights", gs_weight_format_name(p->format));
-        const json_t *given = json_object_get(json_object_get(s->body, "precision"), "group_size");
-        if (prec != NULL && given != NULL && p->format == gs_workload_format(w))
-            ok = put(prec, "group_size", json_deep_copy(given));
-        ok = ok && put(o, "precision", prec);
+        /* the checkpoint's own format (gpt-oss's experts-only MXFP4, a GPTQ group size) is what
+         * an estimate without a precision sizes; a format the search chose is named */
+        if (!(w->format_from_checkpoint && p->format == gs_workload_format(w))) {
+            json_t *prec = json_pack("{s:s}", "weights", gs_weight_format_name(p->format));
+            const json_t *given =
+                json_object_get(json_object_get(s->body, "precision"), "group_size");
+            if (prec != NULL && given != NULL && p->format == gs_workload_format(w))
+                ok = put(prec, "group_size", json_deep_copy(given));
+            ok = ok && put(o, "precision", prec);
+        }
         const json_t *section = json_object_get(s->body, "inference");
         json_t *inf = section != NULL ? json_deep_copy(section) : json_object();
         const bool split = section != NULL && json_object_get(section, "prompt_tokens") != NULL;
@@ -592,8 +600,15 @@ static json_t *option_estimate_request(const struct sizing *s, const struct cata
         const uint64_t batch = p->estimate_batch ? p->estimate_batch : w->serving.batch_size;
         ok = ok && inf != NULL && put(inf, "batch_size", codec_u64(batch)) &&
              put(inf, "kv_cache_dtype", json_string(gs_kv_dtype_name(p->kv_dtype)));
-        if (ok && !split)
+        if (ok && !split && w->serving.prompt_tokens && w->serving.prompt_tokens <= w->serving.context_length) {
+            /* the prompt/answer split the search used (an encoder-decoder caches the prompt) */
+            json_object_del(inf, "context_length");
+            ok = put(inf, "prompt_tokens", codec_u64(w->serving.prompt_tokens)) &&
+                 put(inf, "output_tokens",
+                     codec_u64(w->serving.context_length - w->serving.prompt_tokens));
+        } else if (ok && !split) {
             ok = put(inf, "context_length", codec_u64(w->serving.context_length));
+        }
         if (ok && w->serving.sequence_tokens && w->serving.sequence_tokens < w->serving.context_length)
             ok = put(inf, "sequence_tokens", codec_u64(w->serving.sequence_tokens));
         ok = ok && put(o, "inference", inf) &&
@@ -669,6 +684,9 @@ static const char *reject_detail(enum gs_plan_reject why, const struct sizing *s
                            : "no on-demand price in the catalog";
     case GS_REJECT_NO_THROUGHPUT:
         return "the catalog lacks the memory bandwidth or dense FLOPS figures the demand needs";
+    case GS_REJECT_COMM_BOUND:
+        return "every layout that fits waits on its tensor-parallel all-reduces longer than it "
+               "reads the weights and cache or computes (PCIe or too little memory per GPU)";
     case GS_REJECT_UNSUPPORTED:
         return "the GPU has no kernels for the requested weight format or KV-cache dtype "
                "(a warning on /v1/estimate names the rule)";
@@ -949,6 +967,7 @@ static void own_limits(const struct sizing *s, struct gs_plan_limits *l)
     const struct gs_workload *w = &s->req.workload;
     gs_plan_limits_defaults(l);
     l->max_gpus = s->limits.max_gpus;
+    l->max_nodes_per_replica = 0; /* the asked GPUs, however many nodes they take */
     l->allow_quantization = false;
     l->zero_stages = 1u << w->parallelism.zero_stage;
     l->recompute = 1u << w->training.recompute;

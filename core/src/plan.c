@@ -15,6 +15,10 @@ void gs_plan_limits_defaults(struct gs_plan_limits *l)
     memset(l, 0, sizeof(*l));
     /* a bound on the search, not a claim about clusters: 128 eight-GPU nodes */
     l->max_gpus = 1024;
+    /* a serving replica: tensor parallelism within a node, pipeline stages across at most
+     * two (the widest open-weight deployments - DeepSeek-V3/R1 and Llama-3.1-405B in bf16 on
+     * two 8 x H100 nodes - span two); more is a choice the request makes */
+    l->max_nodes_per_replica = 2;
     l->allow_quantization = false;
     l->zero_stages = 0xf;
     l->recompute = (1u << GS_RECOMPUTE_NONE) | (1u << GS_RECOMPUTE_SELECTIVE) |
@@ -42,6 +46,8 @@ const char *gs_plan_reject_code(enum gs_plan_reject why)
         return "misses_latency";
     case GS_REJECT_UNSUPPORTED:
         return "unsupported_precision";
+    case GS_REJECT_COMM_BOUND:
+        return "communication_bound";
     }
     return "none";
 }
@@ -259,6 +265,11 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m,
         }
     }
     plan->has_throughput = gs_perf_decode(&in, &gpu->perf, eff, &plan->decode);
+    /* a layout whose step waits on its tensor-parallel all-reduces longer than it reads the
+     * weights and cache or computes wastes its GPUs: another layout or GPU serves better */
+    if (plan->has_throughput && plan->decode.comm_seconds >
+                                    fmax(plan->decode.memory_seconds, plan->decode.compute_seconds))
+        return GS_REJECT_COMM_BOUND;
     if (plan->has_throughput) {
         struct gs_decode_result at = plan->decode;
         if (d->percentile > 50) {
@@ -334,7 +345,10 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         }
     }
     const uint64_t layers = m->has_arch ? m->arch.num_hidden_layers : 1;
+    const uint64_t node = node_size(gpu);
     for (uint64_t p = 2; widest && p <= layers && widest * p <= l->max_gpus && n < cap; p++) {
+        if (l->max_nodes_per_replica && nodes_for(widest * p, node) > l->max_nodes_per_replica)
+            break;
         struct gs_parallelism par;
         gs_parallelism_defaults(&par);
         par.tensor = widest;

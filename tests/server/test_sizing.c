@@ -146,6 +146,18 @@ static void check_recommendation(const json_t *request, const json_t *response, 
         assert_true(fabs(number(o, "cost_per_hour") - number(o, "price_per_gpu_hour") * count) <=
                     1e-9 * number(o, "cost_per_hour"));
         const json_t *plan = json_object_get(o, "plan");
+        if (!training && json_object_get(o, "throughput") != NULL) {
+            /* no option waits on its all-reduces longer than it reads or computes */
+            const json_t *per = json_object_get(json_object_get(o, "throughput"), "per_replica");
+            assert_true(number(per, "comm_seconds") <=
+                        fmax(number(per, "memory_seconds"), number(per, "compute_seconds")));
+            /* no replica spans more than two nodes by default */
+            const json_t *constraints = json_object_get(request, "constraints");
+            if (json_object_get(constraints, "max_nodes_per_replica") == NULL) {
+                const double group = number(plan, "tensor") * number(plan, "pipeline");
+                assert_true(ceil(group / number(o, "gpus_per_node")) <= 2);
+            }
+        }
         if (!training) {
             assert_int_equal(json_integer_value(json_object_get(o, "gpu_count")),
                              json_integer_value(json_object_get(o, "replicas")) *
@@ -248,6 +260,37 @@ static void test_generated_recommendations(void **state)
     /* the generator must produce answers worth checking, not only rejections */
     if (checked < 100)
         fail_msg("only %zu options were checked", checked);
+}
+
+/* One answer, for every model of the catalog (the largest MoE models
+ * included): a serving demand recommended over five GPU types, and every
+ * option's estimate_request posted to /v1/estimate answers with the same
+ * per-GPU figures and a fit (check_recommendation). */
+static void test_every_catalog_model_one_answer(void **state)
+{
+    (void)state;
+    struct catalog_snapshot *snap = NULL;
+    assert_int_equal(catalog_snapshot_load(fixture.catalog, &snap, NULL), GS_OK);
+    size_t models = 0, checked = 0;
+    for (size_t i = 0; i < snap->model_count; i++) {
+        const struct catalog_model *m = &snap->models[i];
+        json_t *request = json_pack(
+            "{s:s, s:{s:f, s:I, s:I, s:f}, s:{s:[s, s, s, s, s], s:{s:b}}}", "model", m->id,
+            "demand", "output_tokens_per_s", (double)(500 + next(4000)), "prompt_tokens",
+            (json_int_t)(256 + next(1024)), "output_tokens", (json_int_t)(64 + next(256)),
+            "tpot_ms", 200.0, "constraints", "gpus", "h100-sxm-80gb", "h200-sxm-141gb",
+            "a100-sxm-80gb", "l40s", "mi300x", "allow", "quantization", (int)next(2));
+        json_t *response = run(sizing_recommend, request);
+        check_recommendation(request, response, false);
+        checked += json_array_size(json_object_get(response, "options"));
+        models++;
+        json_decref(response);
+        json_decref(request);
+    }
+    catalog_snapshot_free(snap);
+    assert_true(models >= 100);
+    if (checked < models) /* most models have options */
+        fail_msg("only %zu options over %zu models", checked, models);
 }
 
 /* A larger GPU never needs more GPUs under the same plan rules: synthetic
@@ -417,6 +460,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated_recommendations),
+        cmocka_unit_test(test_every_catalog_model_one_answer),
         cmocka_unit_test(test_deepseek_v3_layouts),
         cmocka_unit_test(test_larger_gpu_never_needs_more),
         cmocka_unit_test(test_fit),

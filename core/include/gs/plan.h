@@ -41,6 +41,8 @@ struct gs_plan_gpu {
 struct gs_plan_limits {
     uint64_t max_gpus;          /* GPUs in all (replicas included) */
     uint64_t max_tensor;        /* 0 = up to the node size */
+    uint64_t max_nodes_per_replica; /* serving: nodes one replica (tensor x pipeline) may span;
+                                       0 = any */
     bool allow_quantization;    /* inference: fp8 or AWQ int4 weights, an fp8 KV cache */
     unsigned zero_stages;       /* training: bit s allows ZeRO stage s */
     unsigned recompute;         /* training: bit r allows enum gs_recompute r */
@@ -82,6 +84,8 @@ enum gs_plan_reject {
     GS_REJECT_NO_THROUGHPUT,   /* the catalog lacks bandwidth or FLOPS figures for the demand */
     GS_REJECT_MISSES_LATENCY,  /* no layout meets the TTFT/TPOT targets, even at batch 1 */
     GS_REJECT_UNSUPPORTED,     /* the GPU has no kernels for the requested precision */
+    GS_REJECT_COMM_BOUND,      /* every fitting layout waits on its all-reduces longer than it
+                                  reads or computes */
 };
 
 const char *gs_plan_reject_code(enum gs_plan_reject why);
