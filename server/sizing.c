@@ -3,6 +3,7 @@
 #include "sizing.h"
 
 #include "gs/capability.h"
+#include "gs/cost.h"
 
 #include "codec.h"
 #include "codec_training.h"
@@ -17,7 +18,6 @@
 
 #define CANDIDATES_MAX   512
 #define DEFAULT_SEQUENCE 4096
-#define HOURS_PER_YEAR   8760.0
 #define DEFAULT_NODE     8
 
 struct sizing {
@@ -29,6 +29,7 @@ struct sizing {
     struct gs_efficiency eff;
     bool purchase;
     double amortization_years;
+    struct gs_tco_params tco; /* purchase pricing: the owned cost's components */
     uint64_t gpus_per_node; /* 0 = the catalog's */
     const struct catalog_gpu *candidates[CANDIDATES_MAX];
     size_t candidate_count;
@@ -235,14 +236,42 @@ static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err
     return ok;
 }
 
+/* constraints.tco: the owned cost's components (gs/cost.h), each overridable. */
+static bool decode_tco(const json_t *t, struct sizing *s, struct gs_error *err)
+{
+    static const char *const keys[] = {"server_fraction",     "network_fraction",
+                                       "power_draw_fraction", "host_watts_per_node",
+                                       "network_watts_per_node", "pue",
+                                       "usd_per_kwh",         NULL};
+    if (!json_is_object(t))
+        return refuse(err, "/constraints/tco", "must be an object");
+    if (!jsonv_only_keys(t, "/constraints/tco", keys, err))
+        return false;
+    struct gs_tco_params *p = &s->tco;
+    const char *b = "/constraints/tco";
+    bool ok = read_rate(t, "server_fraction", b, 10, &p->server_fraction, err);
+    ok = read_rate(t, "network_fraction", b, 10, &p->network_fraction, err) && ok;
+    ok = read_rate(t, "power_draw_fraction", b, 2, &p->power_draw_fraction, err) && ok;
+    ok = read_rate(t, "host_watts_per_node", b, 100000, &p->host_watts_per_node, err) && ok;
+    ok = read_rate(t, "network_watts_per_node", b, 100000, &p->network_watts_per_node, err) && ok;
+    ok = read_rate(t, "usd_per_kwh", b, 10, &p->usd_per_kwh, err) && ok;
+    if (json_object_get(t, "pue") != NULL) {
+        ok = read_rate(t, "pue", b, 5, &p->pue, err) && ok;
+        if (ok && p->pue < 1)
+            ok = refuse(err, "/constraints/tco/pue", "must be at least 1 (facility over IT power)");
+    }
+    return ok;
+}
+
 static bool decode_constraints(const json_t *c, const struct catalog_snapshot *snap,
                                struct sizing *s, struct gs_error *err)
 {
     static const char *const keys[] = {
         "gpus",    "max_gpus",           "gpus_per_node", "max_cost_per_hour",
-        "pricing", "amortization_years", "allow",         "max_nodes_per_replica", NULL};
+        "pricing", "amortization_years", "allow",         "max_nodes_per_replica", "tco", NULL};
     static const char *const pricing[] = {"on_demand", "purchase", NULL};
     s->amortization_years = 3;
+    gs_tco_defaults(&s->tco);
     if (c == NULL)
         return true;
     if (!json_is_object(c))
@@ -278,6 +307,12 @@ static bool decode_constraints(const json_t *c, const struct catalog_snapshot *s
             ok = false;
         }
     }
+    if ((v = json_object_get(c, "tco")) != NULL) {
+        ok = decode_tco(v, s, err) && ok;
+        if (ok && !s->purchase)
+            ok = refuse(err, "/constraints/tco", "applies to \"pricing\": \"purchase\" only");
+    }
+    s->tco.amortization_years = s->amortization_years;
     if ((v = json_object_get(c, "allow")) != NULL)
         ok = decode_allow(v, s, err) && ok;
     return ok;
@@ -471,9 +506,11 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
     out->perf.interconnect_gb_s = real_or_zero(g->interconnect_gb_s);
     out->perf.pcie_gen = g->pcie_gen.present ? (unsigned)g->pcie_gen.value : 0;
     if (s->purchase && g->purchase_price.present) {
+        struct gs_tco tco;
+        gs_tco_compute(&s->tco, g->purchase_price.value, real_or_zero(g->tdp_watts),
+                       out->gpus_per_node, &tco);
         out->has_price = true;
-        out->price_per_gpu_hour =
-            g->purchase_price.value / (s->amortization_years * HOURS_PER_YEAR);
+        out->price_per_gpu_hour = tco.per_hour;
     } else if (!s->purchase && g->price_per_hour.present) {
         out->has_price = true;
         out->price_per_gpu_hour = g->price_per_hour.value;
@@ -642,6 +679,18 @@ static json_t *encode_option(const struct sizing *s, const struct catalog_gpu *g
          put(o, "headroom_bytes", json_integer((json_int_t)p->headroom_bytes)) &&
          put(o, "price_per_gpu_hour", nullable_real(p->has_price, p->price_per_gpu_hour)) &&
          put(o, "cost_per_hour", nullable_real(p->has_price, p->cost_per_hour));
+    if (ok && p->has_price && s->purchase) {
+        struct gs_tco t;
+        gs_tco_compute(&s->tco, g->purchase_price.value, real_or_zero(g->tdp_watts),
+                       pg->gpus_per_node, &t);
+        ok = put(o, "tco",
+                 json_pack("{s:f, s:f, s:f, s:f, s:f, s:o, s:f, s:f}", "gpu_usd", t.gpu_usd,
+                           "server_usd", t.server_usd, "network_usd", t.network_usd,
+                           "amortization_years", s->tco.amortization_years,
+                           "capital_per_gpu_hour", t.capital_per_hour, "facility_watts_per_gpu",
+                           t.has_power ? json_real(t.facility_watts) : json_null(),
+                           "power_per_gpu_hour", t.power_per_hour, "per_gpu_hour", t.per_hour));
+    }
     if (ok && p->has_price) {
         const char *src = s->purchase ? g->purchase_price_source : g->price_source;
         const char *date = s->purchase ? g->purchase_price_date : g->price_date;
@@ -716,7 +765,7 @@ static json_t *encode_assumptions(const struct sizing *s, bool fit)
     json_t *list = json_array();
     bool ok = list != NULL;
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
-    char detail[320];
+    char detail[512];
     if (fit) {
         /* /v1/fit prices nothing and measures no speed: the layout rule and the estimate's own */
     } else if (ok && !training) {
@@ -779,9 +828,13 @@ static json_t *encode_assumptions(const struct sizing *s, bool fit)
     if (ok && !fit) {
         if (s->purchase)
             snprintf(detail, sizeof(detail),
-                     "purchase price spread evenly over %g years of continuous use; power, "
-                     "hosting and networking not included",
-                     s->amortization_years);
+                     "owned cost per GPU-hour: the purchase price plus %g x it for the server and "
+                     "%g x both for the network, over %g years of continuous use, plus %.0f%% of "
+                     "the GPU's TDP and its share of %g W host and %g W network per node at PUE "
+                     "%g and $%g per kWh (each in constraints.tco)",
+                     s->tco.server_fraction, s->tco.network_fraction, s->amortization_years,
+                     s->tco.power_draw_fraction * 100, s->tco.host_watts_per_node,
+                     s->tco.network_watts_per_node, s->tco.pue, s->tco.usd_per_kwh);
         else
             snprintf(detail, sizeof(detail),
                      "the catalog's current on-demand price per GPU-hour for every GPU of an "

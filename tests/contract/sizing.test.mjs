@@ -328,7 +328,7 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
         'the A100 PCIe 80GB has no on-demand price in the seeded catalog');
     });
 
-    test('purchase pricing amortizes the purchase price; GPUs without one are rejected no_price', async () => {
+    test('purchase pricing is the owned cost (GPU, server, network, power); GPUs without a price are rejected no_price', async () => {
       const years = 2.5;
       const request = {
         model: 'llama-3.1-8b',
@@ -342,7 +342,17 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
       for (const o of body.options) {
         const g = catalog[o.gpu];
         assert.notEqual(g.purchase_price, null, `${o.gpu} has a purchase price`);
-        near(o.price_per_gpu_hour, g.purchase_price / (years * 8760), `${o.gpu}: purchase price / (years x 8760 h)`);
+        // the TCO breakdown (core/src/cost.c defaults): capital = GPU x 1.5 (server) x 1.125 (network)
+        // over the years; power = (TDP x 650/700 + 600 W / GPUs per node) x PUE 1.2 at $0.10/kWh
+        const capital = g.purchase_price * 1.5 * 1.125 / (years * 8760);
+        near(o.tco.capital_per_gpu_hour, capital, `${o.gpu}: capital per GPU-hour`);
+        if (g.tdp_watts !== null) {
+          const watts = (g.tdp_watts * 650 / 700 + 600 / o.gpus_per_node) * 1.2;
+          near(o.tco.facility_watts_per_gpu, watts, `${o.gpu}: facility watts`);
+          near(o.tco.power_per_gpu_hour, watts / 1000 * 0.10, `${o.gpu}: power per GPU-hour`);
+        }
+        near(o.price_per_gpu_hour, o.tco.per_gpu_hour, `${o.gpu}: the owned cost per GPU-hour`);
+        near(o.tco.per_gpu_hour, o.tco.capital_per_gpu_hour + o.tco.power_per_gpu_hour, o.gpu);
         assert.equal(o.price_source, g.purchase_price_source);
         assert.equal(o.price_date, g.purchase_price_date);
       }

@@ -1,0 +1,60 @@
+/*
+ * test_cost.c - the owned cost per GPU-hour (core/src/cost.c), by hand.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "gs/cost.h"
+
+#include <math.h>
+
+static void close_to(double a, double b, double tol)
+{
+    if (fabs(a - b) > tol * fmax(1, fabs(b)))
+        fail_msg("%.9g is not %.9g", a, b);
+}
+
+/* An H100 SXM bought at $25,000 (TDP 700 W) in an 8-GPU node, the defaults:
+ *   server 0.5 x 25,000 = 12,500; network 0.125 x 37,500 = 4,687.5
+ *   capital 42,187.5 over 3 x 8,760 h = 1.605308219 $/h
+ *   power (700 x 650/700 + (500 + 100) / 8) x 1.2 = (650 + 75) x 1.2 = 870 W
+ *         -> 0.870 kW x $0.10 = 0.087 $/h
+ *   owned cost 1.692308219 $/GPU-hour. */
+static void test_h100_by_hand(void **state)
+{
+    (void)state;
+    struct gs_tco_params p;
+    gs_tco_defaults(&p);
+    struct gs_tco t;
+    gs_tco_compute(&p, 25000, 700, 8, &t);
+    close_to(t.server_usd, 12500, 1e-12);
+    close_to(t.network_usd, 4687.5, 1e-12);
+    close_to(t.capital_per_hour, 42187.5 / 26280, 1e-12);
+    assert_true(t.has_power);
+    close_to(t.facility_watts, 870, 1e-12);
+    close_to(t.power_per_hour, 0.087, 1e-12);
+    close_to(t.per_hour, 42187.5 / 26280 + 0.087, 1e-12);
+    /* no TDP in the catalog: capital only */
+    gs_tco_compute(&p, 25000, 0, 8, &t);
+    assert_false(t.has_power);
+    close_to(t.per_hour, t.capital_per_hour, 1e-12);
+    /* every component is the caller's: a colo at PUE 1.6 and $0.20/kWh, 5 years */
+    p.pue = 1.6;
+    p.usd_per_kwh = 0.20;
+    p.amortization_years = 5;
+    gs_tco_compute(&p, 25000, 700, 8, &t);
+    close_to(t.power_per_hour, 725 * 1.6 / 1000 * 0.20, 1e-12);
+    close_to(t.capital_per_hour, 42187.5 / (5 * 8760), 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_h100_by_hand),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
