@@ -542,11 +542,11 @@ static json_t *encode_throughput(const struct gs_plan *p, bool training)
 {
     if (training) {
         const struct gs_train_result *t = &p->train;
-        return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "tokens_per_s",
+        return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "tokens_per_s",
                          t->tokens_per_s, "wall_clock_hours", t->seconds / 3600, "wall_clock_days",
                          t->seconds / 86400, "gpu_hours", t->gpu_hours, "mfu", t->mfu,
                          "bubble_factor", t->bubble_factor, "recompute_factor", t->hardware_factor,
-                         "flops_per_token", t->flops_per_token);
+                         "flops_per_token", t->flops_per_token, "comm_factor", t->comm_factor);
     }
     const struct gs_decode_result *d = &p->decode;
     const double replicas = (double)p->replicas;

@@ -184,6 +184,24 @@ bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gp
     work_per_token(in, &out->flops_per_token, &out->hardware_factor);
     out->bubble_factor = bubble(in);
     out->mfu = train_mfu(in, eff);
+    /* Data parallelism moves, per optimizer step and rank, (n - 1)/n of twice the gradients
+     * (a ring all-reduce, or ZeRO-2's reduce-scatter and gather of the updated weights), or
+     * with ZeRO-3 / FSDP FULL_SHARD the weights gathered in forward and in backward plus the
+     * gradients reduce-scattered (ZeRO paper section 7; FSDP's all-gather / reduce-scatter).
+     * The frameworks overlap it with backward (DDP buckets, FSDP prefetch), so it costs time
+     * only beyond the step's compute: the GPUs then compute compute / communication of it. */
+    out->comm_factor = 1;
+    if (in->data_parallel > 1 && in->link_bytes_per_s > 0 && in->tokens_per_step > 0) {
+        const double n = (double)in->data_parallel;
+        const double moved = in->zero_stage == 3 ? 2 * in->weight_bytes + in->gradient_bytes
+                                                 : 2 * in->gradient_bytes;
+        const double comm = moved * (n - 1) / n / in->link_bytes_per_s;
+        const double compute = in->tokens_per_step * out->flops_per_token * out->hardware_factor /
+                               ((double)in->gpus * peak * out->mfu * out->bubble_factor);
+        if (comm > compute)
+            out->comm_factor = compute / comm;
+    }
+    out->mfu *= out->comm_factor;
     /* MFU counts model FLOPs only, so recomputation lowers the useful rate */
     out->tokens_per_s = (double)in->gpus * peak * out->mfu * out->bubble_factor /
                         (out->flops_per_token * out->hardware_factor);

@@ -483,8 +483,38 @@ struct train_ctx {
     bool use_deadline;
 };
 
+/* The data-parallel group's slowest link per GPU, one direction: NVLink or PCIe
+ * within a node; across nodes, the node's network: one 400 Gb/s NIC per GPU
+ * on Hopper and Blackwell NVSwitch boards (NVIDIA DGX H100: eight ConnectX-7
+ * 400 Gb/s), one 200 Gb/s per GPU on A100 boards (DGX A100: eight HDR 200
+ * Gb/s), one 100 Gb/s uplink per node for PCIe servers (AWS g5.48xlarge:
+ * 100 Gbps for eight A10G). */
+static double group_link(const struct gs_plan_gpu *g, uint64_t gpus)
+{
+    const double intra = gs_perf_link_bytes_per_s(&g->perf);
+    const uint64_t node = node_size(g);
+    if (gpus <= node)
+        return intra;
+    double inter;
+    switch ((enum gs_link)g->link) {
+    case GS_LINK_NVSWITCH:
+        inter = 400e9 / 8;
+        break;
+    case GS_LINK_NVLINK:
+        inter = 200e9 / 8;
+        break;
+    case GS_LINK_PCIE:
+    default:
+        inter = 100e9 / 8 / (double)node;
+        break;
+    }
+    return inter < intra ? inter : intra;
+}
+
+/* `t` and `zero` (the layout's tensor degree and ZeRO stage) give the
+ * data-parallel communication; t == 0 leaves it out (a lower bound on time). */
 static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, enum gs_recompute rc,
-                        struct gs_train_input *in)
+                        uint64_t t, unsigned zero, struct gs_train_input *in)
 {
     const struct gs_model_spec *m = c->m;
     memset(in, 0, sizeof(*in));
@@ -497,6 +527,23 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
     in->pipeline = p;
     in->micro_batches = c->w->training.gradient_accumulation_steps;
     in->tokens = c->d->kind == GS_DEMAND_TRAINING ? c->d->training_tokens : 0;
+    if (t == 0)
+        return;
+    const uint64_t model = t * (p ? p : 1);
+    in->data_parallel = gpus / (model ? model : 1);
+    in->zero_stage = zero;
+    const struct gs_estimate *one = &c->scratch; /* the whole model on one GPU */
+    in->weight_bytes = (double)one->per_gpu.weights_bytes / (double)model;
+    const double grad_bytes = c->scratch.regime == GS_REGIME_FP32 || c->scratch.regime == GS_REGIME_AMP
+                                  ? 4
+                                  : 2;
+    in->gradient_bytes = (double)one->trainable_parameters * grad_bytes / (double)model;
+    const struct gs_training *tr = &c->w->training;
+    in->tokens_per_step = (double)tr->batch_size * (double)tr->sequence_length *
+                          (double)(tr->gradient_accumulation_steps ? tr->gradient_accumulation_steps
+                                                                   : 1) *
+                          (double)in->data_parallel;
+    in->link_bytes_per_s = group_link(c->gpu, gpus);
 }
 
 static bool has_deadline(const struct gs_demand *d)
@@ -506,13 +553,13 @@ static bool has_deadline(const struct gs_demand *d)
 
 /* Whether the layout finishes in time (always, when the deadline is off). */
 static bool meets_deadline(const struct train_ctx *c, uint64_t gpus, uint64_t p,
-                           enum gs_recompute rc)
+                           enum gs_recompute rc, uint64_t t, unsigned zero)
 {
     if (!c->use_deadline)
         return true;
     struct gs_train_input in;
     struct gs_train_result r;
-    train_input(c, gpus, p, rc, &in);
+    train_input(c, gpus, p, rc, t, zero, &in);
     return gs_perf_train(&in, &c->gpu->perf, c->eff, &r) && r.seconds <= c->d->deadline_days * 86400;
 }
 
@@ -550,8 +597,10 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
     for (int r = GS_RECOMPUTE_NONE; r <= top_rc; r++) {
         if (!(c->l->recompute & (1u << r)))
             continue;
-        if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r))
-            continue; /* this recomputation, or this pipeline's bubble, is too slow */
+        /* a lower bound first (no communication): this recomputation, or this pipeline's
+         * bubble, may be too slow already */
+        if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, 0, 0))
+            continue;
         for (unsigned off = GS_OFFLOAD_NONE; off <= (unsigned)top_off; off++) {
             for (int s = 0; s <= top_zero; s++) {
                 if (!(c->l->zero_stages & (1u << s)) || (s > 0 && !zero_free))
@@ -564,6 +613,8 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
                                   (enum gs_offload)off, &w);
                 if (!training_fits(c->m, &w, c->gpu, &out->estimate))
                     continue;
+                if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, t, (unsigned)s))
+                    continue; /* the data-parallel traffic of this stage makes it too slow */
                 out->tensor = t;
                 out->pipeline = p;
                 out->data = dp;
@@ -595,16 +646,17 @@ static size_t expert_degrees(const struct train_ctx *c, uint64_t t, uint64_t dp,
 }
 
 /* GPU-hours per token relative to the ideal: recomputation's extra work over
- * the share of time the pipeline is busy. */
+ * the share of time the pipeline is busy and the GPUs are not waiting on
+ * data-parallel communication. */
 static double slowdown(const struct train_ctx *c, uint64_t n, const struct gs_plan *p)
 {
     struct gs_train_input in;
     struct gs_train_result r;
-    train_input(c, n, p->pipeline, p->recompute, &in);
+    train_input(c, n, p->pipeline, p->recompute, p->tensor, p->zero_stage, &in);
     in.tokens = 1;
     if (!gs_perf_train(&in, &c->gpu->perf, c->eff, &r))
         return 1;
-    return r.hardware_factor / r.bubble_factor;
+    return r.hardware_factor / (r.bubble_factor * r.comm_factor);
 }
 
 /* The layout for `n` GPUs: the first that fits in preference order (smallest
@@ -614,7 +666,7 @@ static double slowdown(const struct train_ctx *c, uint64_t n, const struct gs_pl
 static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
 {
     /* too few GPUs for the deadline even at the fastest settings */
-    if (!meets_deadline(c, n, 1, GS_RECOMPUTE_NONE))
+    if (!meets_deadline(c, n, 1, GS_RECOMPUTE_NONE, 0, 0))
         return false;
     const bool cheapest = c->d->kind == GS_DEMAND_TRAINING && c->d->training_tokens > 0;
     const uint64_t tmax = max_tensor(c->gpu, c->l);
@@ -684,7 +736,7 @@ static void complete_training(const struct train_ctx *c, uint64_t gpus, struct g
     out->format = gs_workload_format(c->w);
     if (c->d->kind == GS_DEMAND_TRAINING && c->d->training_tokens > 0) {
         struct gs_train_input in;
-        train_input(c, gpus, out->pipeline, out->recompute, &in);
+        train_input(c, gpus, out->pipeline, out->recompute, out->tensor, out->zero_stage, &in);
         out->has_throughput = gs_perf_train(&in, &c->gpu->perf, c->eff, &out->train);
     }
     price_plan(c->gpu, out);

@@ -123,8 +123,15 @@ static void test_training_time(void **state)
     struct gs_perf_gpu g = h100();
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
-    struct gs_train_input in = {6738415616ULL, false, GS_METHOD_FULL, GS_RECOMPUTE_NONE,
-                                GS_REGIME_BF16_MIXED, 64, 1, 1, 2e12};
+    struct gs_train_input in = {.flop_parameters = 6738415616ULL,
+                                .moe = false,
+                                .method = GS_METHOD_FULL,
+                                .recompute = GS_RECOMPUTE_NONE,
+                                .regime = GS_REGIME_BF16_MIXED,
+                                .gpus = 64,
+                                .pipeline = 1,
+                                .micro_batches = 1,
+                                .tokens = 2e12};
     struct gs_train_result r;
     assert_true(gs_perf_train(&in, &g, &eff, &r));
     close_to(r.flops_per_token * 2e12, 8.086e22, 0.001);
@@ -139,6 +146,42 @@ static void test_training_time(void **state)
     eff.training_mfu_permille = 390;
     assert_true(gs_perf_train(&in, &a100, &eff, &r));
     close_to(r.gpu_hours, 184320, 0.005);
+
+    /* Data-parallel traffic beyond the step's compute slows it (perf.c). ZeRO-3 over 64
+     * ranks, 4096 tokens a rank per step: each rank moves 63/64 x (2 x 13,476,831,232
+     * weights + 13,476,831,232 gradients) bytes; the step computes 64 x 4096 tokens x 6 x
+     * 6,738,415,616 FLOPs at 64 x 989e12 x 0.40. Over a 400 Gb/s NIC per GPU (50e9 B/s)
+     * the GPUs compute compute / comm of the time; with ZeRO-1 (gradients only) less is
+     * moved; at a single rank nothing is. */
+    {
+        struct gs_efficiency base = eff;
+        base.training_mfu_permille = 0; /* the dense default, 0.40 */
+        struct gs_train_input dp = in;
+        dp.data_parallel = 64;
+        dp.zero_stage = 3;
+        dp.weight_bytes = 13476831232.0;
+        dp.gradient_bytes = 13476831232.0;
+        dp.tokens_per_step = 64.0 * 4096;
+        dp.link_bytes_per_s = 50e9;
+        struct gs_train_result slow;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        const double compute = 64.0 * 4096 * 6 * 6738415616.0 / (64 * 989e12 * 0.4);
+        const double comm = 63.0 / 64 * 3 * 13476831232.0 / 50e9;
+        close_to(slow.comm_factor, compute / comm, 1e-9);
+        close_to(slow.mfu, 0.4 * compute / comm, 1e-9);
+        close_to(slow.seconds, seconds_on_64 * comm / compute, 1e-9);
+        dp.zero_stage = 1;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        close_to(slow.comm_factor, compute / (63.0 / 64 * 2 * 13476831232.0 / 50e9), 1e-9);
+        dp.data_parallel = 1;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        close_to(slow.comm_factor, 1, 1e-12);
+        /* a larger step hides it behind backward */
+        dp.data_parallel = 64;
+        dp.tokens_per_step = 64.0 * 4096 * 64;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        close_to(slow.comm_factor, 1, 1e-12);
+    }
 
     /* the deadline sizing inverts it: that time at 40% MFU needs 64 GPUs, a little less 65 */
     eff.training_mfu_permille = 0;

@@ -109,13 +109,23 @@ struct gs_train_input {
     uint64_t pipeline;
     uint64_t micro_batches;     /* per optimizer step (gradient accumulation) */
     double tokens;              /* to train on */
+    /* data-parallel communication per optimizer step (data_parallel <= 1 or link 0: none) */
+    uint64_t data_parallel;     /* ranks the gradients are reduced over */
+    unsigned zero_stage;        /* 3 (FSDP FULL_SHARD): the weights are gathered in forward and
+                                   backward as well */
+    double weight_bytes;        /* each rank's model-parallel shard of the weights as gathered */
+    double gradient_bytes;      /* each rank's shard of the trainable gradients */
+    double tokens_per_step;     /* tokens per optimizer step, all ranks */
+    double link_bytes_per_s;    /* the group's slowest link per GPU, one direction */
 };
 
 struct gs_train_result {
     double flops_per_token;     /* model FLOPs (6N, 4N for LoRA), without recomputation */
     double hardware_factor;     /* extra work from recomputation: 4/3 full, 1 otherwise */
     double bubble_factor;       /* m / (m + p - 1), 1 without pipelining */
-    double mfu;
+    double mfu;                 /* effective: the model kind's MFU times comm_factor */
+    double comm_factor;         /* the share of a step the GPUs compute rather than wait on
+                                   data-parallel communication (1 when it hides behind backward) */
     double tokens_per_s;
     double seconds;
     double gpu_hours;
