@@ -319,13 +319,13 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
     });
 
     test('constraints.gpus limits the candidates (aliases resolve, duplicates count once)', async () => {
-      const body = await recommend({ ...SERVE_70B, constraints: { gpus: ['h100', 'h200', 'h100-sxm-80gb', 'a100-pcie-80gb'] } });
+      const body = await recommend({ ...SERVE_70B, constraints: { gpus: ['h100', 'h200', 'h100-sxm-80gb', 'mi250x'] } });
       checkRecommendation(body);
       const judged = [...body.options.map((o) => o.gpu), ...body.rejected.map((r) => r.gpu)].sort();
-      assert.deepEqual(judged, ['a100-pcie-80gb', 'h100-sxm-80gb', 'h200-sxm-141gb']);
+      assert.deepEqual(judged, ['h100-sxm-80gb', 'h200-sxm-141gb', 'mi250x']);
       assert.ok(body.options.some((o) => o.gpu === 'h100-sxm-80gb'));
-      assert.equal(body.rejected.find((r) => r.gpu === 'a100-pcie-80gb')?.reason, 'no_price',
-        'the A100 PCIe 80GB has no on-demand price in the seeded catalog');
+      assert.equal(body.rejected.find((r) => r.gpu === 'mi250x')?.reason, 'no_price',
+        'the MI250X has no on-demand price in the seeded catalog');
     });
 
     test('purchase pricing is the owned cost (GPU, server, network, power); GPUs without a price are rejected no_price', async () => {
