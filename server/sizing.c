@@ -535,6 +535,12 @@ static json_t *encode_plan(const struct gs_plan *p, bool training)
         json_decref(o);
         return NULL;
     }
+    if (o != NULL && !training &&
+        !put(o, "attention_data",
+             json_integer((json_int_t)(p->attention_data > 1 ? p->attention_data : 1)))) {
+        json_decref(o);
+        return NULL;
+    }
     return o;
 }
 
@@ -648,9 +654,15 @@ static json_t *option_estimate_request(const struct sizing *s, const struct cata
         }
         if (ok && w->serving.sequence_tokens && w->serving.sequence_tokens < w->serving.context_length)
             ok = put(inf, "sequence_tokens", codec_u64(w->serving.sequence_tokens));
-        ok = ok && put(o, "inference", inf) &&
-             put(o, "parallelism", json_pack("{s:I, s:I}", "tensor", (json_int_t)p->tensor,
-                                             "pipeline", (json_int_t)p->pipeline));
+        json_t *par = json_pack("{s:I, s:I}", "tensor", (json_int_t)p->tensor, "pipeline",
+                                (json_int_t)p->pipeline);
+        if (par != NULL && p->attention_data > 1 &&
+            (!put(par, "data", json_integer((json_int_t)p->attention_data)) ||
+             !put(par, "expert", json_integer((json_int_t)p->expert)))) {
+            json_decref(par);
+            par = NULL;
+        }
+        ok = ok && put(o, "inference", inf) && put(o, "parallelism", par);
     }
     if (!ok) {
         json_decref(o);

@@ -115,7 +115,10 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
     out->experts_touched = 0;
     const struct gs_block *moe = gs_arch_moe_block(in->arch);
     if (in->expert_parameters > 0 && in->total_parameters > 0 && moe != NULL) {
-        out->experts_touched = experts_touched(moe, in->batch);
+        /* with expert parallelism over data-parallel ranks, every rank's tokens reach the
+         * experts this rank holds */
+        const uint64_t dpa = in->attention_data > 1 ? in->attention_data : 1;
+        out->experts_touched = experts_touched(moe, in->batch * dpa);
         const double share = (double)in->expert_parameters / (double)in->total_parameters;
         const double touched = out->experts_touched / (double)moe->mlp.experts;
         weights = weights * (1 - share) + weights * share * touched;
@@ -133,6 +136,17 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
         const double bytes = (batch / p) * (double)in->arch->hidden_size * 2;
         const double ring = 2 * (t - 1) / t * bytes / gs_perf_link_bytes_per_s(gpu);
         out->comm_seconds = 2 * layers * (latency_seconds(gpu, eff) + ring);
+    }
+    /* expert parallelism over data-parallel attention ranks: each MoE layer dispatches its
+     * tokens' hidden states to their top-k experts' ranks and combines them back (the
+     * all-to-all of DeepEP or NCCL), (g - 1)/g of them leaving the rank */
+    if (in->attention_data > 1 && moe != NULL) {
+        const double g = (double)in->attention_data;
+        const double layers = (double)gs_arch_moe_layers(in->arch);
+        const double bytes = batch * (double)moe->mlp.top_k * (double)in->arch->hidden_size * 2 *
+                             (g - 1) / g;
+        out->comm_seconds += 2 * layers * (latency_seconds(gpu, eff) +
+                                           bytes / gs_perf_link_bytes_per_s(gpu));
     }
     out->step_seconds = fmax(out->memory_seconds, out->compute_seconds) + out->comm_seconds;
     out->decode_tokens_per_s = batch / out->step_seconds;

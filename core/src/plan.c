@@ -138,13 +138,17 @@ static size_t inference_variants(const struct gs_model_spec *m, const struct gs_
 }
 
 static void inference_workload(const struct gs_workload *base, const struct gs_plan_gpu *gpu,
-                               const struct variant *v, uint64_t t, uint64_t p,
+                               const struct variant *v, uint64_t t, uint64_t p, uint64_t dpa,
                                struct gs_workload *w)
 {
     *w = *base;
     gs_parallelism_defaults(&w->parallelism);
     w->parallelism.tensor = t;
     w->parallelism.pipeline = p;
+    if (dpa > 1) { /* vLLM --enable-expert-parallel over data-parallel attention ranks */
+        w->parallelism.data = dpa;
+        w->parallelism.expert = t * dpa;
+    }
     w->parallelism.gpus_per_node = node_size(gpu);
     if (v->format != gs_workload_format(base)) {
         w->format_given = true;
@@ -220,15 +224,20 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m,
         /* without a batch and context there is no throughput to size replicas by */
         if (rate)
             return GS_REJECT_NO_THROUGHPUT;
-        plan->replicas = plan->data = exact ? exact / (plan->tensor * plan->pipeline) : 1;
-        plan->gpu_count = plan->replicas * plan->tensor * plan->pipeline;
+        const uint64_t group = plan->tensor * plan->pipeline *
+                               (plan->attention_data > 1 ? plan->attention_data : 1);
+        plan->replicas = plan->data = exact ? exact / group : 1;
+        plan->gpu_count = plan->replicas * group;
         plan->nodes = nodes_for(plan->gpu_count, node_size(gpu));
         return plan->gpu_count <= l->max_gpus ? GS_REJECT_NONE : GS_REJECT_DOES_NOT_FIT;
     }
+    /* with data-parallel attention each rank is an engine of its own: max_concurrency and
+     * max_num_seqs are one rank's, and `batch` below is one rank's */
+    const uint64_t dpa = plan->attention_data > 1 ? plan->attention_data : 1;
     uint64_t batch = r->max_concurrency < r->max_num_seqs ? r->max_concurrency : r->max_num_seqs;
     if (batch == 0)
         batch = 1;
-    plan->batch_per_replica = batch;
+    plan->batch_per_replica = batch * dpa;
     struct gs_decode_input in = {
         .arch = &m->arch,
         .active_parameters = est->has_breakdown ? est->params.active : est->parameters,
@@ -242,29 +251,36 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m,
         .prompt_tokens = d->prompt_tokens,
         .output_tokens = d->output_tokens ? d->output_tokens : 1,
         .kv = &r->kv,
+        .attention_data = dpa,
     };
     const bool targets = d->ttft_ms > 0 || d->tpot_ms > 0;
     if (targets) {
         const enum gs_plan_reject late = meet_latency(&in, gpu, eff, d, &batch);
         if (late != GS_REJECT_NONE)
             return late;
-        plan->batch_per_replica = batch;
+        plan->batch_per_replica = batch * dpa;
         in.batch = batch;
     }
     plan->estimate_batch = w->serving.batch_size;
-    if ((rate || targets) && batch != w->serving.batch_size) {
+    if ((rate || targets) && batch * dpa != w->serving.batch_size) {
         /* the replica as it runs for the demand: its per-GPU figures hold the planned batch's
          * KV cache, so the option and /v1/estimate with the same batch agree */
         struct gs_workload at = *w;
-        at.serving.batch_size = batch;
+        at.serving.batch_size = batch * dpa; /* the estimate splits it over the ranks */
         struct gs_estimate sized;
         if (gs_estimate_compute(m, &at, &sized, NULL) == GS_OK && sized.has_serving &&
             sized.serving.holds_batch) {
             plan->estimate = sized;
-            plan->estimate_batch = batch;
+            plan->estimate_batch = batch * dpa;
         }
     }
     plan->has_throughput = gs_perf_decode(&in, &gpu->perf, eff, &plan->decode);
+    if (plan->has_throughput && dpa > 1) { /* the replica's rates: every rank's together */
+        plan->decode.decode_tokens_per_s *= (double)dpa;
+        plan->decode.output_tokens_per_s *= (double)dpa;
+        plan->decode.requests_per_s *= (double)dpa;
+        plan->decode.prefill_tokens_per_s *= (double)dpa;
+    }
     /* a layout whose step waits on its tensor-parallel all-reduces longer than it reads the
      * weights and cache or computes wastes its GPUs: another layout or GPU serves better */
     if (plan->has_throughput && plan->decode.comm_seconds >
@@ -291,7 +307,7 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m,
             return GS_REJECT_MISSES_DEMAND;
         replicas = need < 1 ? 1 : (uint64_t)need;
     }
-    const uint64_t group = plan->tensor * plan->pipeline;
+    const uint64_t group = plan->tensor * plan->pipeline * dpa;
     if (exact && d->kind == GS_DEMAND_NONE)
         replicas = exact / group; /* as many replicas as the asked GPUs hold */
     if (replicas * group > l->max_gpus)
@@ -324,8 +340,13 @@ static void price_plan(const struct gs_plan_gpu *gpu, struct gs_plan *plan)
 
 /* Replica layouts in order: tensor parallelism within the node (1, 2, 4 ...),
  * then pipeline stages across nodes at the widest valid tensor degree. */
+/* Replica layouts in order: tensor parallelism within the node (1, 2, 4 ...);
+ * for MoE models, expert parallelism over data-parallel attention ranks (2,
+ * 4, ... ranks, each holding 1/ranks of the experts and its own share of the
+ * batch, within max_nodes_per_replica); then pipeline stages across nodes at
+ * the widest valid tensor degree. Columns: tensor, pipeline, attention ranks. */
 static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_plan_gpu *gpu,
-                              const struct gs_plan_limits *l, uint64_t exact, uint64_t out[][2],
+                              const struct gs_plan_limits *l, uint64_t exact, uint64_t out[][3],
                               size_t cap)
 {
     const uint64_t tmax = max_tensor(gpu, l);
@@ -341,11 +362,24 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         widest = t;
         if (t <= l->max_gpus && (!exact || t <= exact) && n < cap) {
             out[n][0] = t;
-            out[n++][1] = 1;
+            out[n][1] = 1;
+            out[n++][2] = 1;
         }
     }
     const uint64_t layers = m->has_arch ? m->arch.num_hidden_layers : 1;
     const uint64_t node = node_size(gpu);
+    const struct gs_block *moe = m->has_arch ? gs_arch_moe_block(&m->arch) : NULL;
+    for (uint64_t d = 2; moe != NULL && l->allow_expert && d <= moe->mlp.experts &&
+                         d <= l->max_gpus && n < cap;
+         d *= 2) {
+        if (l->max_nodes_per_replica && nodes_for(d, node) > l->max_nodes_per_replica)
+            break;
+        if (moe->mlp.experts % d != 0 || (exact && d > exact))
+            continue;
+        out[n][0] = 1;
+        out[n][1] = 1;
+        out[n++][2] = d;
+    }
     for (uint64_t p = 2; widest && p <= layers && widest * p <= l->max_gpus && n < cap; p++) {
         if (l->max_nodes_per_replica && nodes_for(widest * p, node) > l->max_nodes_per_replica)
             break;
@@ -356,7 +390,8 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         par.uneven_stages = true; /* serving: vLLM's get_pp_indices splits any layer count */
         if ((!exact || widest * p <= exact) && layout_valid(m, &par)) {
             out[n][0] = widest;
-            out[n++][1] = p;
+            out[n][1] = p;
+            out[n++][2] = 1;
         }
     }
     return n;
@@ -378,21 +413,22 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
                                         const struct gs_demand *d, const struct gs_efficiency *eff,
                                         const struct variant *v, uint64_t exact, struct gs_plan *best)
 {
-    uint64_t layouts[96][2];
+    uint64_t layouts[96][3];
     const size_t n = replica_layouts(m, gpu, l, exact, layouts, 96);
     enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
     bool found = false;
     struct gs_workload w;
     struct gs_plan plan;
     for (size_t i = 0; i < n; i++) {
-        const uint64_t t = layouts[i][0], p = layouts[i][1];
+        const uint64_t t = layouts[i][0], p = layouts[i][1], dpa = layouts[i][2];
         memset(&plan, 0, sizeof(plan));
-        inference_workload(base, gpu, v, t, p, &w);
+        inference_workload(base, gpu, v, t, p, dpa, &w);
         if (!inference_fits(m, &w, &plan.estimate))
             continue;
         plan.tensor = t;
         plan.pipeline = p;
-        plan.expert = 1;
+        plan.attention_data = dpa;
+        plan.expert = dpa > 1 ? t * dpa : 1;
         plan.format = v->format;
         plan.kv_dtype = v->kv;
         const enum gs_plan_reject r = size_replicas(m, &w, gpu, l, d, eff, exact, &plan);

@@ -49,7 +49,7 @@ static void test_decode_upper_bounds(void **state)
     eff.decode_bandwidth_permille = 1000;
     eff.decode_compute_permille = 1000;
     struct gs_decode_input in = {&a, 6607343616ULL, 6738415616ULL, 0, 13476831232ULL, 524288, 1, 1,
-                                 1, 0, 0, NULL, 0};
+                                 1, 0, 0, NULL, 0, 0};
     struct gs_decode_result r;
     assert_true(gs_perf_decode(&in, &g, &eff, &r));
     close_to(r.decode_tokens_per_s, 3350e9 / 13476831232.0, 1e-9);
@@ -78,7 +78,7 @@ static void test_prefill(void **state)
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
     struct gs_decode_input in = {&a, 6607343616ULL, 6738415616ULL, 0, 13476831232ULL, 524288, 1, 1,
-                                 1, 4096, 1, NULL, 0};
+                                 1, 4096, 1, NULL, 0, 0};
     struct gs_decode_result r;
     assert_true(gs_perf_decode(&in, &g, &eff, &r));
     const double flops = 2.0 * 6607343616.0 * 4096 + 2.0 * 32 * 4096.0 * 4096 * 32 * 128;
@@ -107,7 +107,7 @@ static void test_moe_experts_touched(void **state)
     const uint64_t batch[] = {1, 4, 8};
     for (size_t i = 0; i < 3; i++) {
         struct gs_decode_input in = {&a, 12748853248ULL, 46702792704ULL, 45097156608ULL,
-                                     93405585408ULL, 131072, 1, 1, batch[i], 0, 1, NULL, 0};
+                                     93405585408ULL, 131072, 1, 1, batch[i], 0, 1, NULL, 0, 0};
         struct gs_decode_result r;
         assert_true(gs_perf_decode(&in, &g, &eff, &r));
         close_to(r.experts_touched, want[i], 0.01);
@@ -341,6 +341,52 @@ static void test_replicas_for_demand(void **state)
     assert_int_equal(why, GS_REJECT_OVER_BUDGET);
 }
 
+/* DeepSeek-V3 (fp8 blocks) on H200s at 5,000 tokens/s: the search tries
+ * expert parallelism over data-parallel attention ranks (each rank an engine
+ * with its own batch, the experts split over all of them) beside tensor and
+ * pipeline layouts, and answers with one node's worth of GPUs - the
+ * deployments DeepSeek-V3 runs on (8 x H200) - never a fleet; with expert
+ * parallelism not allowed, only tensor/pipeline layouts. Each MoE layer's
+ * dispatch and combine over the group is in the decode step. */
+static void test_moe_expert_parallel_serving(void **state)
+{
+    (void)state;
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = fixture_deepseek_v3();
+    struct gs_workload w;
+    serving(&w, 1, 2500);
+    w.format_given = true;
+    w.format = GS_WF_FP8_BLOCK;
+    struct gs_plan_gpu g = plan_h100();
+    g.usable_bytes = 150011707392ULL; /* an H200's 139.7 GiB */
+    g.perf.memory_bandwidth_gb_s = 4800;
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_demand d = {
+        .kind = GS_DEMAND_OUTPUT_TOKENS, .rate = 5000, .prompt_tokens = 2000, .output_tokens = 500};
+    struct gs_plan p;
+    enum gs_plan_reject why;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(p.output_tokens_per_s >= 5000 * (1 - 1e-9));
+    /* one node: eight ranks of DP attention, each holding 32 of the 256 experts */
+    assert_int_equal(p.gpu_count, 8);
+    assert_int_equal(p.attention_data, 8);
+    assert_int_equal(p.expert, 8);
+    assert_int_equal(p.gpu_count, p.replicas * p.tensor * p.pipeline * p.attention_data);
+    assert_true(p.decode.comm_seconds > 0); /* the all-to-all */
+    /* without expert parallelism: tensor (and pipeline) layouts only, and more GPUs */
+    l.allow_expert = false;
+    struct gs_plan q;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &q, &why, NULL), GS_OK);
+    assert_int_equal(q.attention_data, 1);
+    assert_true(q.gpu_count > p.gpu_count);
+}
+
 /* Latency targets bound the batch: the largest batch whose decode step (the
  * roofline of gs_perf_decode) meets tpot_ms, and whose first token - one
  * prompt's prefill plus the step in flight - meets ttft_ms; a target no
@@ -379,7 +425,7 @@ static void test_latency_targets(void **state)
     struct gs_decode_input in = {&m.arch, p.estimate.params.active, p.estimate.parameters, 0,
                                  p.estimate.per_gpu.weights_bytes,
                                  p.estimate.serving.kv.bytes_per_token, p.tensor, p.pipeline,
-                                 p.batch_per_replica + 1, 2048, 2048, &p.estimate.serving.kv, 0};
+                                 p.batch_per_replica + 1, 2048, 2048, &p.estimate.serving.kv, 0, 0};
     struct gs_decode_result next;
     assert_true(gs_perf_decode(&in, &g.perf, &eff, &next));
     assert_true(next.step_seconds * 1000 > d.tpot_ms);
@@ -467,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_smallest_serving_layout),
         cmocka_unit_test(test_replicas_for_demand),
         cmocka_unit_test(test_latency_targets),
+        cmocka_unit_test(test_moe_expert_parallel_serving),
         cmocka_unit_test(test_training_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

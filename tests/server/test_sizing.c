@@ -154,15 +154,22 @@ static void check_recommendation(const json_t *request, const json_t *response, 
             /* no replica spans more than two nodes by default */
             const json_t *constraints = json_object_get(request, "constraints");
             if (json_object_get(constraints, "max_nodes_per_replica") == NULL) {
-                const double group = number(plan, "tensor") * number(plan, "pipeline");
+                const double group = number(plan, "tensor") * number(plan, "pipeline") *
+                                     number(plan, "attention_data");
                 assert_true(ceil(group / number(o, "gpus_per_node")) <= 2);
             }
         }
         if (!training) {
+            /* a replica: tensor x pipeline GPUs, times its data-parallel attention ranks (each
+             * holding experts / expert of every MoE layer) */
             assert_int_equal(json_integer_value(json_object_get(o, "gpu_count")),
                              json_integer_value(json_object_get(o, "replicas")) *
                                  json_integer_value(json_object_get(plan, "tensor")) *
-                                 json_integer_value(json_object_get(plan, "pipeline")));
+                                 json_integer_value(json_object_get(plan, "pipeline")) *
+                                 json_integer_value(json_object_get(plan, "attention_data")));
+            if (number(plan, "attention_data") > 1)
+                assert_true(number(plan, "expert") ==
+                            number(plan, "tensor") * number(plan, "attention_data"));
         } else {
             assert_int_equal(json_integer_value(json_object_get(o, "gpu_count")),
                              json_integer_value(json_object_get(plan, "tensor")) *

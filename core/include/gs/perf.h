@@ -82,6 +82,11 @@ struct gs_decode_input {
     /* how far into their answers the batch's sequences are: 0 = the steady-state mean (half
      * of output_tokens), 1 = every sequence at its last token */
     double output_fraction;
+    /* data-parallel attention ranks sharing one expert-parallel group (vLLM
+     * --enable-expert-parallel with data parallelism, SGLang's DP attention): `batch` is one
+     * rank's, the experts each rank holds see every rank's tokens, and each MoE layer
+     * dispatches and combines its tokens over the group; 0/1 = none */
+    uint64_t attention_data;
 };
 
 struct gs_decode_result {

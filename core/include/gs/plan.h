@@ -98,7 +98,10 @@ struct gs_plan {
     enum gs_offload offload;
     enum gs_weight_format format;  /* inference weights */
     enum gs_kv_dtype kv_dtype;
-    uint64_t replicas;             /* inference: copies of the tensor x pipeline group */
+    uint64_t replicas;             /* inference: copies of the tensor x pipeline (x attention)
+                                      group */
+    uint64_t attention_data;       /* inference: data-parallel attention ranks in a replica, its
+                                      experts split over them (expert = tensor x this); 1 = none */
     uint64_t gpu_count;            /* all GPUs */
     uint64_t nodes;
     struct gs_estimate estimate;   /* per GPU */
