@@ -205,16 +205,31 @@ bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gp
      * The frameworks overlap it with backward (DDP buckets, FSDP prefetch), so it costs time
      * only beyond the step's compute: the GPUs then compute compute / communication of it. */
     out->comm_factor = 1;
-    if (in->data_parallel > 1 && in->link_bytes_per_s > 0 && in->tokens_per_step > 0) {
+    const double compute = in->tokens_per_step > 0
+                               ? in->tokens_per_step * out->flops_per_token * out->hardware_factor /
+                                     ((double)in->gpus * peak * out->mfu * out->bubble_factor)
+                               : 0;
+    double busy = compute;
+    /* tensor parallelism all-reduces each layer's activations twice in forward and twice in
+     * backward (Megatron-LM's f and g operators, Shoeybi et al. 2019 section 3), on the
+     * critical path: ring all-reduces of tokens x hidden 16-bit values per micro-batch */
+    if (compute > 0 && in->tensor > 1 && in->tensor_link_bytes_per_s > 0 && in->layers) {
+        const double t = (double)in->tensor;
+        const double dp = (double)(in->data_parallel ? in->data_parallel : 1);
+        const double tokens = in->tokens_per_step / dp; /* one replica's, all micro-batches */
+        const double bytes = tokens * (double)in->hidden * 2;
+        busy += (double)in->layers * 4 * 2 * (t - 1) / t * bytes / in->tensor_link_bytes_per_s;
+    }
+    if (in->data_parallel > 1 && in->link_bytes_per_s > 0 && compute > 0) {
         const double n = (double)in->data_parallel;
         const double moved = in->zero_stage == 3 ? 2 * in->weight_bytes + in->gradient_bytes
                                                  : 2 * in->gradient_bytes;
         const double comm = moved * (n - 1) / n / in->link_bytes_per_s;
-        const double compute = in->tokens_per_step * out->flops_per_token * out->hardware_factor /
-                               ((double)in->gpus * peak * out->mfu * out->bubble_factor);
-        if (comm > compute)
-            out->comm_factor = compute / comm;
+        if (comm > busy)
+            busy = comm;
     }
+    if (busy > compute && compute > 0)
+        out->comm_factor = compute / busy;
     out->mfu *= out->comm_factor;
     /* MFU counts model FLOPs only, so recomputation lowers the useful rate */
     out->tokens_per_s = (double)in->gpus * peak * out->mfu * out->bubble_factor /

@@ -580,6 +580,12 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
                                                                    : 1) *
                           (double)in->data_parallel;
     in->link_bytes_per_s = group_link(c->gpu, gpus);
+    in->tensor = t;
+    in->tensor_link_bytes_per_s = gs_perf_link_bytes_per_s(&c->gpu->perf);
+    if (c->m->has_arch) {
+        in->layers = c->m->arch.num_hidden_layers;
+        in->hidden = c->m->arch.hidden_size;
+    }
 }
 
 static bool has_deadline(const struct gs_demand *d)

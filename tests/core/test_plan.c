@@ -181,6 +181,20 @@ static void test_training_time(void **state)
         dp.tokens_per_step = 64.0 * 4096 * 64;
         assert_true(gs_perf_train(&dp, &g, &base, &slow));
         close_to(slow.comm_factor, 1, 1e-12);
+        /* tensor parallelism 8 over PCIe (32e9 B/s a direction): four ring all-reduces of
+         * each layer's tokens x 4096 bf16 activations per micro-batch, on the critical path:
+         * 32 layers x 4 x 2 x 7/8 x (4096 x 64 tokens of one replica x 4096 x 2 B) / 32e9 */
+        dp.data_parallel = 8;
+        dp.tokens_per_step = 8.0 * 4096 * 64;
+        dp.tensor = 8;
+        dp.layers = 32;
+        dp.hidden = 4096;
+        dp.tensor_link_bytes_per_s = 32e9;
+        dp.link_bytes_per_s = 0; /* data parallelism left out here */
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        const double step = 8.0 * 4096 * 64 * 6 * 6738415616.0 / (64 * 989e12 * 0.4);
+        const double tp = 32 * 4 * 2 * 7.0 / 8 * (4096.0 * 64 * 4096 * 2) / 32e9;
+        close_to(slow.comm_factor, step / (step + tp), 1e-9);
     }
 
     /* the deadline sizing inverts it: that time at 40% MFU needs 64 GPUs, a little less 65 */

@@ -122,6 +122,10 @@ struct gs_train_input {
     double gradient_bytes;      /* each rank's shard of the trainable gradients */
     double tokens_per_step;     /* tokens per optimizer step, all ranks */
     double link_bytes_per_s;    /* the group's slowest link per GPU, one direction */
+    /* tensor parallelism's activation all-reduces (tensor <= 1: none) */
+    uint64_t tensor;
+    uint64_t layers, hidden;    /* the decoder's depth and width */
+    double tensor_link_bytes_per_s; /* within the node, one direction */
 };
 
 struct gs_train_result {
@@ -130,7 +134,8 @@ struct gs_train_result {
     double bubble_factor;       /* m / (m + p - 1), 1 without pipelining */
     double mfu;                 /* effective: the model kind's MFU times comm_factor */
     double comm_factor;         /* the share of a step the GPUs compute rather than wait on
-                                   data-parallel communication (1 when it hides behind backward) */
+                                   communication: tensor parallelism's all-reduces, and the
+                                   data-parallel traffic that does not hide behind backward */
     double tokens_per_s;
     double seconds;
     double gpu_hours;
