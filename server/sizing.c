@@ -2,12 +2,14 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "sizing.h"
 
+#include "gs/advice.h"
 #include "gs/capability.h"
 #include "gs/cost.h"
 
 #include "codec.h"
 #include "codec_training.h"
 #include "gs/plan.h"
+#include "gs/rank.h"
 #include "jsonv.h"
 
 #include <math.h>
@@ -910,26 +912,11 @@ struct candidate {
     enum gs_plan_reject why;
 };
 
-/* The cost an option is ranked by: per hour for serving, the whole run for
- * training with a token count. */
-static double rank_cost(const struct candidate *c, bool training)
-{
-    if (training && c->plan.has_throughput && c->plan.total_cost > 0)
-        return c->plan.total_cost;
-    return c->plan.cost_per_hour;
-}
-
 static int compare_candidates(const void *a, const void *b, void *arg)
 {
     const struct candidate *x = *(const struct candidate *const *)a;
     const struct candidate *y = *(const struct candidate *const *)b;
-    const bool training = *(const bool *)arg;
-    const double cx = rank_cost(x, training), cy = rank_cost(y, training);
-    if (cx != cy)
-        return cx < cy ? -1 : 1;
-    if (x->plan.gpu_count != y->plan.gpu_count)
-        return x->plan.gpu_count < y->plan.gpu_count ? -1 : 1;
-    return strcmp(x->gpu->id, y->gpu->id);
+    return gs_rank_compare(&x->plan, x->gpu->id, &y->plan, y->gpu->id, *(const bool *)arg);
 }
 
 static json_t *encode_recommendation(const struct sizing *s, struct candidate *cands, size_t n)
@@ -1025,276 +1012,16 @@ int sizing_recommend(const struct service *svc, const json_t *request, json_t **
 
 /* ------------------------------------------------------------------- fit */
 
-/* Limits that keep the request's own techniques: only its ZeRO stage,
- * recomputation and offload, its weight and KV formats. */
-static void own_limits(const struct sizing *s, struct gs_plan_limits *l)
+static json_t *encode_change(const struct gs_fit_outcome *out, const struct gs_plan_gpu *g)
 {
-    const struct gs_workload *w = &s->req.workload;
-    gs_plan_limits_defaults(l);
-    l->max_gpus = s->limits.max_gpus;
-    l->max_nodes_per_replica = 0; /* the asked GPUs, however many nodes they take */
-    l->allow_quantization = false;
-    l->zero_stages = 1u << w->parallelism.zero_stage;
-    l->recompute = 1u << w->training.recompute;
-    l->allow_offload = w->parallelism.offload != GS_OFFLOAD_NONE;
-    l->allow_expert = w->parallelism.expert > 1;
-}
-
-struct fit_change {
-    const char *code;
-    const char *detail;
-    uint64_t value;
-    struct gs_workload workload;
-    struct gs_plan_limits limits;
-    bool any_count; /* search the smallest count instead of the asked one */
-};
-
-static void add_change(struct fit_change *list, size_t *n, size_t cap, const char *code,
-                       const char *detail, uint64_t value, const struct gs_workload *w,
-                       const struct gs_plan_limits *l, bool any_count)
-{
-    if (*n < cap)
-        list[(*n)++] = (struct fit_change){code, detail, value, *w, *l, any_count};
-}
-
-/* The changes worth trying for this request, gentlest first. */
-static size_t fit_changes(const struct sizing *s, const struct gs_plan_limits *own,
-                          struct fit_change *out, size_t cap)
-{
-    const struct gs_workload *w0 = &s->req.workload;
-    size_t n = 0;
-    struct gs_workload w = *w0;
-    struct gs_plan_limits l = *own;
-    const bool mla = s->req.model.has_arch && gs_arch_has_mla(&s->req.model.arch);
-    if (w0->mode == GS_MODE_INFERENCE) {
-        const enum gs_weight_format f = gs_workload_format(w0);
-        const bool w16 = f == GS_WF_BF16 || f == GS_WF_FP16 || f == GS_WF_FP32;
-        const enum gs_kv_dtype kv = w0->serving.kv_dtype;
-        const bool kv_16 =
-            w0->serving.present && (kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16);
-        if (kv_16) {
-            w.serving.kv_dtype = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
-            add_change(out, &n, cap, "fp8_kv_cache",
-                       mla ? "store the MLA cache as fp8_ds_mla" : "store the KV cache in fp8", 0,
-                       &w, &l, false);
-            w = *w0;
-        }
-        if (w16) {
-            w.format_given = true;
-            w.format = GS_WF_FP8;
-            add_change(out, &n, cap, "fp8_weights", "serve fp8 weights (per-tensor scales)", 0, &w,
-                       &l, false);
-            w.format = GS_WF_AWQ;
-            w.group_size = 0;
-            add_change(out, &n, cap, "int4_weights", "serve AWQ int4 weights (group size 128)", 0,
-                       &w, &l, false);
-            if (kv_16) {
-                w.serving.kv_dtype = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
-                add_change(out, &n, cap, "int4_weights_fp8_kv_cache",
-                           "AWQ int4 weights and an fp8 KV cache together", 0, &w, &l, false);
-            }
-            w = *w0;
-        }
-        add_change(out, &n, cap, "more_gpus",
-                   "spread one replica over more GPUs: tensor parallelism within a node, pipeline "
-                   "stages across nodes",
-                   0, &w, &l, true);
-        return n;
-    }
-    if (w0->training.recompute != GS_RECOMPUTE_FULL) {
-        if (w0->training.recompute == GS_RECOMPUTE_NONE) {
-            w.training.recompute = GS_RECOMPUTE_SELECTIVE;
-            l.recompute = 1u << GS_RECOMPUTE_SELECTIVE;
-            add_change(out, &n, cap, "selective_recomputation",
-                       "recompute attention's softmax and dropout in the backward pass", 0, &w, &l,
-                       false);
-        }
-        w = *w0;
-        l = *own;
-        w.training.recompute = GS_RECOMPUTE_FULL;
-        l.recompute = 1u << GS_RECOMPUTE_FULL;
-        add_change(out, &n, cap, "full_recomputation",
-                   "checkpoint each layer's input and recompute the layer in the backward pass", 0,
-                   &w, &l, false);
-        w = *w0;
-        l = *own;
-    }
-    if (w0->parallelism.zero_stage < 3) {
-        l.zero_stages = 1u << 3;
-        add_change(out, &n, cap, "zero_3",
-                   "shard weights, gradients and optimizer states over the data-parallel GPUs "
-                   "(ZeRO-3 / FSDP full_shard)",
-                   3, &w, &l, false);
-        l = *own;
-    }
-    if (w0->parallelism.offload == GS_OFFLOAD_NONE) {
-        l.zero_stages = (1u << 2) | (1u << 3);
-        l.allow_offload = true;
-        add_change(out, &n, cap, "offload",
-                   "ZeRO-Offload: optimizer states (and with ZeRO-3 the parameters) in host memory",
-                   0, &w, &l, false);
-        l = *own;
-    }
-    if (w0->training.optimizer == GS_OPT_ADAMW || w0->training.optimizer == GS_OPT_ADAM) {
-        w.training.optimizer = GS_OPT_ADAMW_8BIT;
-        add_change(out, &n, cap, "adamw_8bit", "bitsandbytes 8-bit AdamW states", 0, &w, &l, false);
-        w = *w0;
-    }
-    if (w0->training.method == GS_METHOD_FULL && s->req.model.has_arch) {
-        w.training.method = GS_METHOD_LORA;
-        w.training.method_given = true;
-        w.training.lora_rank = 16;
-        w.training.lora_target_count = 0; /* all_linear */
-        add_change(out, &n, cap, "lora",
-                   "LoRA r=16 on all linear layers instead of full fine-tuning", 16, &w, &l, false);
-        w.training.method = GS_METHOD_QLORA;
-        w.weights = GS_DTYPE_INT4;
-        w.format_given = true;
-        w.format = GS_WF_NF4_DQ;
-        w.training.double_quant = true;
-        add_change(out, &n, cap, "qlora",
-                   "QLoRA: an nf4 base with double quantization and LoRA r=16 adapters", 16, &w, &l,
-                   false);
-        if (w0->training.recompute != GS_RECOMPUTE_FULL) {
-            w.training.recompute = GS_RECOMPUTE_FULL;
-            l.recompute = 1u << GS_RECOMPUTE_FULL;
-            add_change(out, &n, cap, "qlora_full_recomputation",
-                       "QLoRA r=16 with full activation recomputation", 16, &w, &l, false);
-            l = *own;
-        }
-        w = *w0;
-    }
-    add_change(out, &n, cap, "more_gpus",
-               "more GPUs in the smallest layout that fits: tensor, then pipeline, then data "
-               "parallelism",
-               0, &w, &l, true);
-    return n;
-}
-
-/* The largest value in [1, hi] for which `fits` holds, by bisection (fits is
- * monotone: a larger batch or context never needs less memory). */
-static uint64_t largest(uint64_t hi,
-                        bool (*fits)(const struct sizing *, const struct gs_plan *,
-                                     const struct gs_plan_gpu *, uint64_t),
-                        const struct sizing *s, const struct gs_plan *plan,
-                        const struct gs_plan_gpu *g)
-{
-    uint64_t lo = 0;
-    while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (fits(s, plan, g, mid))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
-static void layout_workload(const struct sizing *s, const struct gs_plan *plan,
-                            const struct gs_plan_gpu *g, struct gs_workload *w)
-{
-    *w = s->req.workload;
-    gs_parallelism_defaults(&w->parallelism);
-    w->parallelism.tensor = plan->tensor;
-    w->parallelism.pipeline = plan->pipeline;
-    w->parallelism.data = plan->data;
-    w->parallelism.expert = plan->expert ? plan->expert : 1;
-    w->parallelism.zero_stage = plan->zero_stage;
-    w->parallelism.offload = plan->offload;
-    w->parallelism.sequence_parallel = plan->tensor > 1;
-    w->training.recompute = plan->recompute;
-    w->gpu_total_bytes = g->usable_bytes;
-    w->gpu_is_a100 = g->is_a100;
-    w->gpu_link = g->link;
-    w->gpu_hw = g->hw;
-}
-
-static bool batch_fits(const struct sizing *s, const struct gs_plan *plan,
-                       const struct gs_plan_gpu *g, uint64_t batch)
-{
-    struct gs_workload w;
-    struct gs_estimate est;
-    layout_workload(s, plan, g, &w);
-    w.training.batch_size = batch;
-    return gs_estimate_compute(&s->req.model, &w, &est, NULL) == GS_OK &&
-           est.per_gpu.total_bytes <= g->usable_bytes;
-}
-
-static bool sequence_fits(const struct sizing *s, const struct gs_plan *plan,
-                          const struct gs_plan_gpu *g, uint64_t tokens)
-{
-    struct gs_workload w;
-    struct gs_estimate est;
-    layout_workload(s, plan, g, &w);
-    w.training.sequence_length = tokens;
-    return gs_estimate_compute(&s->req.model, &w, &est, NULL) == GS_OK &&
-           est.per_gpu.total_bytes <= g->usable_bytes;
-}
-
-/* Where a change that does not fit leaves the memory: sized on the asked
- * GPUs in a plain layout (tensor parallelism for serving, data parallelism
- * with the change's most frugal settings for training). */
-static bool change_at_count(const struct sizing *s, const struct fit_change *c,
-                            const struct gs_plan_gpu *g, uint64_t count, struct gs_plan *p)
-{
-    struct gs_workload w = c->workload;
-    memset(p, 0, sizeof(*p));
-    gs_parallelism_defaults(&w.parallelism);
-    w.gpu_total_bytes = g->usable_bytes;
-    w.gpu_is_a100 = g->is_a100;
-    w.gpu_link = g->link;
-    w.gpu_hw = g->hw;
-    p->tensor = p->pipeline = p->data = p->expert = 1;
-    if (w.mode == GS_MODE_INFERENCE) {
-        w.parallelism.uneven_stages = true;
-        uint64_t t = 1;
-        while (t * 2 <= count && t * 2 <= g->gpus_per_node)
-            t *= 2;
-        for (; t > 1; t /= 2) {
-            w.parallelism.tensor = t;
-            if (!s->req.model.has_arch ||
-                gs_parallelism_validate(&w.parallelism, &s->req.model.arch, NULL) == GS_OK)
-                break;
-        }
-        w.parallelism.tensor = p->tensor = t;
-    } else {
-        w.parallelism.data = p->data = count;
-        /* ZeRO shards nothing on one GPU, but ZeRO-Offload still moves states to the host */
-        for (int z = 3; z >= 0; z--)
-            if (c->limits.zero_stages & (1u << z) &&
-                (z == 0 || count > 1 || c->limits.allow_offload)) {
-                w.parallelism.zero_stage = p->zero_stage = (unsigned)z;
-                break;
-            }
-        if (c->limits.allow_offload && w.parallelism.zero_stage >= 2)
-            w.parallelism.offload = p->offload = w.parallelism.zero_stage == 3
-                                                     ? GS_OFFLOAD_OPTIMIZER_AND_PARAMS
-                                                     : GS_OFFLOAD_OPTIMIZER;
-        for (int r = GS_RECOMPUTE_FULL; r >= 0; r--)
-            if (c->limits.recompute & (1u << r)) {
-                w.training.recompute = p->recompute = (enum gs_recompute)r;
-                break;
-            }
-    }
-    if (gs_estimate_compute(&s->req.model, &w, &p->estimate, NULL) != GS_OK)
-        return false;
-    p->gpu_count = count;
-    const struct gs_estimate *e = &p->estimate;
-    if (e->has_serving && e->serving.has_budget)
-        p->headroom_bytes = e->serving.budget.kv_bytes - (int64_t)e->serving.kv_needed_bytes;
-    else
-        p->headroom_bytes = (int64_t)g->usable_bytes - (int64_t)e->per_gpu.total_bytes;
-    return true;
-}
-
-static json_t *encode_change(const struct fit_change *c, const struct gs_plan *p, bool fits,
-                             bool sized, const struct gs_plan_gpu *g)
-{
-    json_t *o = json_pack("{s:s, s:s, s:b}", "change", c->code, "detail", c->detail, "fits", fits);
+    const struct gs_fit_change *c = &out->change;
+    const struct gs_plan *p = &out->plan;
+    json_t *o =
+        json_pack("{s:s, s:s, s:b}", "change", c->code, "detail", c->detail, "fits", out->fits);
     bool ok = o != NULL;
     if (ok && c->value)
         ok = put(o, "value", json_integer((json_int_t)c->value));
-    if (ok && sized)
+    if (ok && out->sized)
         ok = put(o, "gpu_count", json_integer((json_int_t)p->gpu_count)) &&
              put(o, "plan", encode_plan(p, c->workload.mode == GS_MODE_TRAINING)) &&
              put(o, "per_gpu", codec_encode_memory(&p->estimate.per_gpu)) &&
@@ -1307,57 +1034,25 @@ static json_t *encode_change(const struct fit_change *c, const struct gs_plan *p
     return o;
 }
 
-/* Whether change `a` comes nearer to fitting than `b` (unsized ones last). */
-static bool closer(const json_t *a, const json_t *b)
-{
-    const json_t *ha = json_object_get(a, "headroom_bytes"),
-                 *hb = json_object_get(b, "headroom_bytes");
-    if (ha == NULL || hb == NULL)
-        return ha != NULL && hb == NULL;
-    return json_integer_value(ha) > json_integer_value(hb);
-}
-
+/* The changes in core's order: those that fit (gentlest first), then the
+ * rest, closest to fitting first. */
 static json_t *encode_changes(const struct sizing *s, const struct gs_plan_limits *own,
                               const struct gs_plan_gpu *g, uint64_t count)
 {
-    struct fit_change changes[16];
-    const size_t n = fit_changes(s, own, changes, 16);
-    json_t *fitting = json_array(), *failing = json_array();
-    struct gs_demand none = {.kind = GS_DEMAND_NONE};
-    bool ok = fitting != NULL && failing != NULL;
-    for (size_t i = 0; ok && i < n; i++) {
-        struct gs_plan p;
-        enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
-        if (gs_plan_search(&s->req.model, &changes[i].workload, g, &changes[i].limits, &none,
-                           &s->eff, changes[i].any_count ? 0 : count, &p, &why, NULL) != GS_OK)
-            continue; /* a change this model cannot take (LoRA targets unknown for its family) */
-        const bool fits = why == GS_REJECT_NONE;
-        if (changes[i].any_count && (!fits || p.gpu_count <= count))
-            continue; /* more GPUs only helps when it needs more than asked */
-        const bool sized = fits || change_at_count(s, &changes[i], g, count, &p);
-        json_t *c = encode_change(&changes[i], &p, fits, sized, g);
-        ok = c != NULL && json_array_append_new(fits ? fitting : failing, c) == 0;
-    }
-    /* those that fit first (gentlest first), then the rest, closest to fitting first */
-    const size_t nf = json_array_size(failing);
-    json_t *order[16];
-    for (size_t i = 0; i < nf && i < 16; i++) {
-        json_t *item = json_array_get(failing, i);
-        size_t j = i;
-        while (j > 0 && closer(item, order[j - 1])) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = item;
-    }
-    for (size_t i = 0; ok && i < nf && i < 16; i++)
-        ok = json_array_append(fitting, order[i]) == 0;
-    json_decref(failing);
+    struct gs_fit_outcome *outcomes = calloc(GS_ADVICE_MAX, sizeof(*outcomes));
+    json_t *list = json_array();
+    bool ok = outcomes != NULL && list != NULL;
+    const size_t n = ok ? gs_advice_evaluate(&s->req.model, &s->req.workload, own, g, &s->eff,
+                                             count, outcomes, GS_ADVICE_MAX)
+                        : 0;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = json_array_append_new(list, encode_change(&outcomes[i], g)) == 0;
+    free(outcomes);
     if (!ok) {
-        json_decref(fitting);
+        json_decref(list);
         return NULL;
     }
-    return fitting;
+    return list;
 }
 
 int sizing_fit(const struct service *svc, const json_t *request, json_t **response,
@@ -1372,7 +1067,7 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
     struct gs_plan_gpu g;
     plan_gpu(s, s->req.gpu, &g);
     struct gs_plan_limits own;
-    own_limits(s, &own);
+    gs_advice_own_limits(&s->req.workload, s->limits.max_gpus, &own);
     struct gs_demand none = {.kind = GS_DEMAND_NONE};
     const uint64_t count = s->fit_count ? s->fit_count : 1;
     struct gs_plan at, least;
@@ -1417,9 +1112,10 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
                                               (ref->replicas ? ref->replicas : 1)));
         max_context = json_integer((json_int_t)ref->estimate.serving.max_context);
     } else if (ref != NULL && training) {
-        max_batch = json_integer((json_int_t)largest(4096, batch_fits, s, ref, &g));
-        max_context =
-            json_integer((json_int_t)largest((uint64_t)1 << 22, sequence_fits, s, ref, &g));
+        max_batch = json_integer(
+            (json_int_t)gs_advice_max_batch(&s->req.model, &s->req.workload, ref, &g, 4096));
+        max_context = json_integer((json_int_t)gs_advice_max_sequence(
+            &s->req.model, &s->req.workload, ref, &g, (uint64_t)1 << 22));
     }
     ok = ok && put(body, "max_batch", max_batch) && put(body, "max_context", max_context);
     if (ok && ref != NULL && ref != &at && !json_is_null(json_object_get(body, "max_batch")))

@@ -254,14 +254,14 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
             add_fix(e, "lower_context", "serve a shorter maximum context (max_model_len)",
                     now->max_context, &r);
     }
-    const bool mla = gs_arch_has_mla(&m->arch);
-    const enum gs_kv_dtype fp8 = mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
+    const enum gs_kv_dtype fp8 = gs_kv_fp8_for(&m->arch);
     if (w->serving.kv_dtype != fp8 && w->serving.kv_dtype != GS_KV_FP8 &&
         w->serving.kv_dtype != GS_KV_FP8_E5M2) {
         serving_input(m, w, e->per_gpu.weights_bytes, t, p, fp8, w->serving.context_length, &in);
         if (gs_inference_compute(&in, &r, NULL) == GS_OK)
-            add_fix(e, "fp8_kv_cache", mla ? "store the MLA cache as fp8_ds_mla"
-                                           : "store the KV cache in fp8 (kv_cache_dtype fp8)",
+            add_fix(e, "fp8_kv_cache",
+                    fp8 == GS_KV_FP8_DS_MLA ? "store the MLA cache as fp8_ds_mla"
+                                            : "store the KV cache in fp8 (kv_cache_dtype fp8)",
                     0, &r);
     }
     uint64_t weights = 0;

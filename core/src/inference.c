@@ -27,6 +27,14 @@ const char *gs_kv_dtype_name(enum gs_kv_dtype d)
     return d < GS_KV_COUNT ? kv_names[d] : "auto";
 }
 
+enum gs_kv_dtype gs_kv_fp8_for(const struct gs_arch *arch)
+{
+    const struct gs_block *attn = arch != NULL ? gs_arch_attention_block(arch) : NULL;
+    return attn != NULL && attn->mixer == GS_MIXER_MLA && attn->attn.index_topk > 0
+               ? GS_KV_FP8_DS_MLA
+               : GS_KV_FP8;
+}
+
 bool gs_kv_dtype_parse(const char *name, enum gs_kv_dtype *out)
 {
     for (int i = 0; name != NULL && i < GS_KV_COUNT; i++) {

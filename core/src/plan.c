@@ -110,9 +110,7 @@ static size_t inference_variants(const struct gs_model_spec *m, const struct gs_
         base = GS_WF_FP16;
     if (kv == GS_KV_BF16 && !gs_hw_bf16(hw))
         kv = GS_KV_FP16;
-    const struct gs_block *attn = m->has_arch ? gs_arch_attention_block(&m->arch) : NULL;
-    const bool sparse_mla = attn != NULL && attn->mixer == GS_MIXER_MLA && attn->attn.index_topk > 0;
-    const enum gs_kv_dtype fp8 = sparse_mla ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
+    const enum gs_kv_dtype fp8 = gs_kv_fp8_for(m->has_arch ? &m->arch : NULL);
     const bool kv_16 = kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16;
     const bool w_16 = base == GS_WF_FP32 || base == GS_WF_BF16 || base == GS_WF_FP16;
     struct variant all[6];

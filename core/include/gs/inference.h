@@ -42,6 +42,14 @@ enum gs_kv_dtype {
 const char *gs_kv_dtype_name(enum gs_kv_dtype dtype);
 bool gs_kv_dtype_parse(const char *name, enum gs_kv_dtype *out);
 
+/* The cache an "fp8" request gives this architecture (NULL: none known):
+ * fp8_ds_mla for DeepSeek's sparse-attention MLA models (an indexer in the
+ * layers), whose fp8 request vLLM rewrites to that format
+ * (vllm/model_executor/models/config.py, DeepseekV32ForCausalLM.
+ * verify_and_update_config: is_v32 = hasattr(hf_config, "index_topk")); plain
+ * fp8 for every other model, MLA included. */
+enum gs_kv_dtype gs_kv_fp8_for(const struct gs_arch *arch);
+
 enum gs_engine { GS_ENGINE_VLLM, GS_ENGINE_SGLANG, GS_ENGINE_TENSORRT_LLM, GS_ENGINE_TGI,
                  GS_ENGINE_GENERIC, GS_ENGINE_COUNT };
 

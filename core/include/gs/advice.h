@@ -1,0 +1,75 @@
+/*
+ * advice.h - what to change when a workload does not fit the GPUs asked
+ * about: the changes an engineer would try (gentlest first: an fp8 KV cache
+ * before int4 weights, recomputation before ZeRO-3 before LoRA), each sized
+ * on the asked GPU; and how large a batch or context a layout still holds.
+ *
+ * Pure: no allocation; the caller passes the arrays. Every outcome is sized
+ * with gs_plan_search or gs_estimate_compute, so a change reported as fitting
+ * fits when its workload and plan are sent to /v1/estimate.
+ */
+#ifndef GS_ADVICE_H
+#define GS_ADVICE_H
+
+#include "gs/plan.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The most changes gs_advice_changes proposes for one workload. */
+#define GS_ADVICE_MAX 16
+
+/* One change to try: the workload and search limits with it applied. */
+struct gs_fit_change {
+    const char *code;   /* stable identifier (API field `change`): "fp8_kv_cache", "zero_3", ... */
+    const char *detail; /* what it means, in words */
+    uint64_t value;     /* the change's figure where it has one (LoRA rank, ZeRO stage); 0 = none */
+    struct gs_workload workload;
+    struct gs_plan_limits limits;
+    bool any_count;     /* search the smallest GPU count instead of the asked one */
+};
+
+/* A change as sized on the asked GPU. */
+struct gs_fit_outcome {
+    struct gs_fit_change change;
+    bool fits;          /* at the asked count (or, for any_count, at plan.gpu_count) */
+    bool sized;         /* plan holds the memory (a change that fails may not be sizeable) */
+    struct gs_plan plan;
+};
+
+/* Limits that keep the request's own techniques: its ZeRO stage,
+ * recomputation and offload, its weight and KV formats; `max_gpus` bounds
+ * the count. Any number of nodes is allowed: the user asked for these GPUs. */
+void gs_advice_own_limits(const struct gs_workload *workload, uint64_t max_gpus,
+                          struct gs_plan_limits *limits);
+
+/* Writes the changes worth trying for this workload, gentlest first, into
+ * `out` (at most `cap`), and returns how many. Serving: an fp8 KV cache
+ * (fp8_ds_mla for MLA models), fp8 then AWQ int4 weights, both, more GPUs.
+ * Training: selective then full recomputation, ZeRO-3, ZeRO-Offload, 8-bit
+ * AdamW, LoRA and QLoRA (models with an architecture), more GPUs. */
+size_t gs_advice_changes(const struct gs_model_spec *model, const struct gs_workload *workload,
+                         const struct gs_plan_limits *own, struct gs_fit_change *out, size_t cap);
+
+/* Sizes every change on `gpu` at `count` GPUs and writes the outcomes into
+ * `out` (at most `cap`): those that fit first, gentlest first, then those
+ * that do not, the closest to fitting (largest headroom) first, unsized ones
+ * last. Changes the model cannot take (LoRA on a model without module
+ * names) and "more GPUs" when it does not need more than `count` are left
+ * out. Returns how many were written. */
+size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_workload *workload,
+                          const struct gs_plan_limits *own, const struct gs_plan_gpu *gpu,
+                          const struct gs_efficiency *eff, uint64_t count,
+                          struct gs_fit_outcome *out, size_t cap);
+
+/* The largest training micro-batch (up to `max`) and sequence length (up to
+ * `max`) that fit `gpu` in `plan`'s layout; 0 when not even one does. */
+uint64_t gs_advice_max_batch(const struct gs_model_spec *model, const struct gs_workload *workload,
+                             const struct gs_plan *plan, const struct gs_plan_gpu *gpu,
+                             uint64_t max);
+uint64_t gs_advice_max_sequence(const struct gs_model_spec *model,
+                                const struct gs_workload *workload, const struct gs_plan *plan,
+                                const struct gs_plan_gpu *gpu, uint64_t max);
+
+#endif

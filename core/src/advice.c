@@ -1,0 +1,328 @@
+/* advice.c - what to change when a workload does not fit (advice.h). */
+#include "gs/advice.h"
+
+#include <string.h>
+
+void gs_advice_own_limits(const struct gs_workload *w, uint64_t max_gpus,
+                          struct gs_plan_limits *l)
+{
+    gs_plan_limits_defaults(l);
+    l->max_gpus = max_gpus;
+    l->max_nodes_per_replica = 0; /* the asked GPUs, however many nodes they take */
+    l->allow_quantization = false;
+    l->zero_stages = 1u << w->parallelism.zero_stage;
+    l->recompute = 1u << w->training.recompute;
+    l->allow_offload = w->parallelism.offload != GS_OFFLOAD_NONE;
+    l->allow_expert = w->parallelism.expert > 1;
+}
+
+static void add_change(struct gs_fit_change *list, size_t *n, size_t cap, const char *code,
+                       const char *detail, uint64_t value, const struct gs_workload *w,
+                       const struct gs_plan_limits *l, bool any_count)
+{
+    if (*n < cap)
+        list[(*n)++] = (struct gs_fit_change){code, detail, value, *w, *l, any_count};
+}
+
+static size_t serving_changes(const struct gs_model_spec *m, const struct gs_workload *w0,
+                              const struct gs_plan_limits *own, struct gs_fit_change *out,
+                              size_t cap)
+{
+    size_t n = 0;
+    struct gs_workload w = *w0;
+    const struct gs_plan_limits l = *own;
+    const enum gs_weight_format f = gs_workload_format(w0);
+    const bool w16 = f == GS_WF_BF16 || f == GS_WF_FP16 || f == GS_WF_FP32;
+    const enum gs_kv_dtype kv = w0->serving.kv_dtype;
+    const bool kv_16 =
+        w0->serving.present && (kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16);
+    const enum gs_kv_dtype kv8 = gs_kv_fp8_for(m->has_arch ? &m->arch : NULL);
+    if (kv_16) {
+        w.serving.kv_dtype = kv8;
+        add_change(out, &n, cap, "fp8_kv_cache",
+                   kv8 == GS_KV_FP8_DS_MLA ? "store the MLA cache as fp8_ds_mla"
+                                           : "store the KV cache in fp8",
+                   0, &w,
+                   &l, false);
+        w = *w0;
+    }
+    if (w16) {
+        w.format_given = true;
+        w.format = GS_WF_FP8;
+        add_change(out, &n, cap, "fp8_weights", "serve fp8 weights (per-tensor scales)", 0, &w,
+                   &l, false);
+        w.format = GS_WF_AWQ;
+        w.group_size = 0;
+        add_change(out, &n, cap, "int4_weights", "serve AWQ int4 weights (group size 128)", 0, &w,
+                   &l, false);
+        if (kv_16) {
+            w.serving.kv_dtype = kv8;
+            add_change(out, &n, cap, "int4_weights_fp8_kv_cache",
+                       "AWQ int4 weights and an fp8 KV cache together", 0, &w, &l, false);
+        }
+        w = *w0;
+    }
+    add_change(out, &n, cap, "more_gpus",
+               "spread one replica over more GPUs: tensor parallelism within a node, pipeline "
+               "stages across nodes",
+               0, &w, &l, true);
+    return n;
+}
+
+static size_t training_changes(const struct gs_model_spec *m, const struct gs_workload *w0,
+                               const struct gs_plan_limits *own, struct gs_fit_change *out,
+                               size_t cap)
+{
+    size_t n = 0;
+    struct gs_workload w = *w0;
+    struct gs_plan_limits l = *own;
+    if (w0->training.recompute != GS_RECOMPUTE_FULL) {
+        if (w0->training.recompute == GS_RECOMPUTE_NONE) {
+            w.training.recompute = GS_RECOMPUTE_SELECTIVE;
+            l.recompute = 1u << GS_RECOMPUTE_SELECTIVE;
+            add_change(out, &n, cap, "selective_recomputation",
+                       "recompute attention's softmax and dropout in the backward pass", 0, &w, &l,
+                       false);
+        }
+        w = *w0;
+        l = *own;
+        w.training.recompute = GS_RECOMPUTE_FULL;
+        l.recompute = 1u << GS_RECOMPUTE_FULL;
+        add_change(out, &n, cap, "full_recomputation",
+                   "checkpoint each layer's input and recompute the layer in the backward pass", 0,
+                   &w, &l, false);
+        w = *w0;
+        l = *own;
+    }
+    if (w0->parallelism.zero_stage < 3) {
+        l.zero_stages = 1u << 3;
+        add_change(out, &n, cap, "zero_3",
+                   "shard weights, gradients and optimizer states over the data-parallel GPUs "
+                   "(ZeRO-3 / FSDP full_shard)",
+                   3, &w, &l, false);
+        l = *own;
+    }
+    if (w0->parallelism.offload == GS_OFFLOAD_NONE) {
+        l.zero_stages = (1u << 2) | (1u << 3);
+        l.allow_offload = true;
+        add_change(out, &n, cap, "offload",
+                   "ZeRO-Offload: optimizer states (and with ZeRO-3 the parameters) in host memory",
+                   0, &w, &l, false);
+        l = *own;
+    }
+    if (w0->training.optimizer == GS_OPT_ADAMW || w0->training.optimizer == GS_OPT_ADAM) {
+        w.training.optimizer = GS_OPT_ADAMW_8BIT;
+        add_change(out, &n, cap, "adamw_8bit", "bitsandbytes 8-bit AdamW states", 0, &w, &l, false);
+        w = *w0;
+    }
+    if (w0->training.method == GS_METHOD_FULL && m->has_arch) {
+        w.training.method = GS_METHOD_LORA;
+        w.training.method_given = true;
+        w.training.lora_rank = 16;
+        w.training.lora_target_count = 0; /* all_linear */
+        add_change(out, &n, cap, "lora",
+                   "LoRA r=16 on all linear layers instead of full fine-tuning", 16, &w, &l, false);
+        w.training.method = GS_METHOD_QLORA;
+        w.weights = GS_DTYPE_INT4;
+        w.format_given = true;
+        w.format = GS_WF_NF4_DQ;
+        w.training.double_quant = true;
+        add_change(out, &n, cap, "qlora",
+                   "QLoRA: an nf4 base with double quantization and LoRA r=16 adapters", 16, &w, &l,
+                   false);
+        if (w0->training.recompute != GS_RECOMPUTE_FULL) {
+            w.training.recompute = GS_RECOMPUTE_FULL;
+            l.recompute = 1u << GS_RECOMPUTE_FULL;
+            add_change(out, &n, cap, "qlora_full_recomputation",
+                       "QLoRA r=16 with full activation recomputation", 16, &w, &l, false);
+            l = *own;
+        }
+        w = *w0;
+    }
+    add_change(out, &n, cap, "more_gpus",
+               "more GPUs in the smallest layout that fits: tensor, then pipeline, then data "
+               "parallelism",
+               0, &w, &l, true);
+    return n;
+}
+
+size_t gs_advice_changes(const struct gs_model_spec *model, const struct gs_workload *workload,
+                         const struct gs_plan_limits *own, struct gs_fit_change *out, size_t cap)
+{
+    if (workload->mode == GS_MODE_INFERENCE)
+        return serving_changes(model, workload, own, out, cap);
+    return training_changes(model, workload, own, out, cap);
+}
+
+static void set_gpu(struct gs_workload *w, const struct gs_plan_gpu *g)
+{
+    w->gpu_total_bytes = g->usable_bytes;
+    w->gpu_is_a100 = g->is_a100;
+    w->gpu_link = g->link;
+    w->gpu_hw = g->hw;
+}
+
+/* Where a change that does not fit leaves the memory: sized on the asked
+ * GPUs in a plain layout (the widest tensor parallelism within a node for
+ * serving; data parallelism with the change's most frugal settings for
+ * training). */
+static bool change_at_count(const struct gs_model_spec *m, const struct gs_fit_change *c,
+                            const struct gs_plan_gpu *g, uint64_t count, struct gs_plan *p)
+{
+    struct gs_workload w = c->workload;
+    memset(p, 0, sizeof(*p));
+    gs_parallelism_defaults(&w.parallelism);
+    set_gpu(&w, g);
+    p->tensor = p->pipeline = p->data = p->expert = 1;
+    if (w.mode == GS_MODE_INFERENCE) {
+        w.parallelism.uneven_stages = true;
+        uint64_t t = 1;
+        while (t * 2 <= count && t * 2 <= g->gpus_per_node)
+            t *= 2;
+        for (; t > 1; t /= 2) {
+            w.parallelism.tensor = t;
+            if (!m->has_arch || gs_parallelism_validate(&w.parallelism, &m->arch, NULL) == GS_OK)
+                break;
+        }
+        w.parallelism.tensor = p->tensor = t;
+    } else {
+        w.parallelism.data = p->data = count;
+        /* ZeRO shards nothing on one GPU, but ZeRO-Offload still moves states to the host */
+        for (int z = 3; z >= 0; z--)
+            if (c->limits.zero_stages & (1u << z) &&
+                (z == 0 || count > 1 || c->limits.allow_offload)) {
+                w.parallelism.zero_stage = p->zero_stage = (unsigned)z;
+                break;
+            }
+        if (c->limits.allow_offload && w.parallelism.zero_stage >= 2)
+            w.parallelism.offload = p->offload = w.parallelism.zero_stage == 3
+                                                     ? GS_OFFLOAD_OPTIMIZER_AND_PARAMS
+                                                     : GS_OFFLOAD_OPTIMIZER;
+        for (int r = GS_RECOMPUTE_FULL; r >= 0; r--)
+            if (c->limits.recompute & (1u << r)) {
+                w.training.recompute = p->recompute = (enum gs_recompute)r;
+                break;
+            }
+    }
+    if (gs_estimate_compute(m, &w, &p->estimate, NULL) != GS_OK)
+        return false;
+    p->gpu_count = count;
+    const struct gs_estimate *e = &p->estimate;
+    if (e->has_serving && e->serving.has_budget)
+        p->headroom_bytes = e->serving.budget.kv_bytes - (int64_t)e->serving.kv_needed_bytes;
+    else
+        p->headroom_bytes = (int64_t)g->usable_bytes - (int64_t)e->per_gpu.total_bytes;
+    return true;
+}
+
+/* Whether outcome a comes nearer to fitting than b (unsized ones last). */
+static bool closer(const struct gs_fit_outcome *a, const struct gs_fit_outcome *b)
+{
+    if (!a->sized || !b->sized)
+        return a->sized && !b->sized;
+    return a->plan.headroom_bytes > b->plan.headroom_bytes;
+}
+
+size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_workload *workload,
+                          const struct gs_plan_limits *own, const struct gs_plan_gpu *gpu,
+                          const struct gs_efficiency *eff, uint64_t count,
+                          struct gs_fit_outcome *out, size_t cap)
+{
+    struct gs_fit_change changes[GS_ADVICE_MAX];
+    const size_t n = gs_advice_changes(model, workload, own, changes, GS_ADVICE_MAX);
+    const struct gs_demand none = {.kind = GS_DEMAND_NONE};
+    size_t fitting = 0, written = 0;
+    for (size_t i = 0; i < n && written < cap; i++) {
+        struct gs_fit_outcome *o = &out[written];
+        enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
+        if (gs_plan_search(model, &changes[i].workload, gpu, &changes[i].limits, &none, eff,
+                           changes[i].any_count ? 0 : count, &o->plan, &why, NULL) != GS_OK)
+            continue; /* a change this model cannot take (LoRA targets unknown for its family) */
+        o->fits = why == GS_REJECT_NONE;
+        if (changes[i].any_count && (!o->fits || o->plan.gpu_count <= count))
+            continue; /* more GPUs only helps when it needs more than asked */
+        o->change = changes[i];
+        o->sized = o->fits || change_at_count(model, &changes[i], gpu, count, &o->plan);
+        /* those that fit keep their order (gentlest first) ahead of those that do not, which
+         * are kept closest-first: insert this one where it belongs */
+        struct gs_fit_outcome item = *o;
+        size_t j = written;
+        if (item.fits) {
+            while (j > fitting) {
+                out[j] = out[j - 1];
+                j--;
+            }
+            fitting++;
+        } else {
+            while (j > fitting && closer(&item, &out[j - 1])) {
+                out[j] = out[j - 1];
+                j--;
+            }
+        }
+        out[j] = item;
+        written++;
+    }
+    return written;
+}
+
+/* The layout of `plan` applied to the workload, on `g`. */
+static void layout_workload(const struct gs_workload *w0, const struct gs_plan *plan,
+                            const struct gs_plan_gpu *g, struct gs_workload *w)
+{
+    *w = *w0;
+    gs_parallelism_defaults(&w->parallelism);
+    w->parallelism.tensor = plan->tensor;
+    w->parallelism.pipeline = plan->pipeline;
+    w->parallelism.data = plan->data;
+    w->parallelism.expert = plan->expert ? plan->expert : 1;
+    w->parallelism.zero_stage = plan->zero_stage;
+    w->parallelism.offload = plan->offload;
+    w->parallelism.sequence_parallel = plan->tensor > 1;
+    w->training.recompute = plan->recompute;
+    set_gpu(w, g);
+}
+
+static bool fits_with(const struct gs_model_spec *m, const struct gs_workload *w,
+                      const struct gs_plan_gpu *g)
+{
+    struct gs_estimate est;
+    return gs_estimate_compute(m, w, &est, NULL) == GS_OK &&
+           est.per_gpu.total_bytes <= g->usable_bytes;
+}
+
+/* The largest value in [1, hi] for which the layout fits, by bisection: a
+ * larger batch or sequence never needs less memory. `sequence` picks which. */
+static uint64_t largest(const struct gs_model_spec *m, const struct gs_workload *w0,
+                        const struct gs_plan *plan, const struct gs_plan_gpu *g, uint64_t hi,
+                        bool sequence)
+{
+    struct gs_workload w;
+    layout_workload(w0, plan, g, &w);
+    uint64_t lo = 0;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (sequence)
+            w.training.sequence_length = mid;
+        else
+            w.training.batch_size = mid;
+        if (fits_with(m, &w, g))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+uint64_t gs_advice_max_batch(const struct gs_model_spec *model, const struct gs_workload *workload,
+                             const struct gs_plan *plan, const struct gs_plan_gpu *gpu,
+                             uint64_t max)
+{
+    return largest(model, workload, plan, gpu, max, false);
+}
+
+uint64_t gs_advice_max_sequence(const struct gs_model_spec *model,
+                                const struct gs_workload *workload, const struct gs_plan *plan,
+                                const struct gs_plan_gpu *gpu, uint64_t max)
+{
+    return largest(model, workload, plan, gpu, max, true);
+}

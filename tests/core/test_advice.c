@@ -1,0 +1,313 @@
+/*
+ * test_advice.c - what to change when a workload does not fit, and the order
+ * recommendations are ranked in, each against a hand computation.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "arch_fixture.h"
+#include "gs/advice.h"
+#include "gs/rank.h"
+
+#include <string.h>
+
+/* H100 SXM: 79.22 GiB as the driver reports it, 3,350 GB/s, 989 TFLOPS. */
+static struct gs_plan_gpu h100(void)
+{
+    struct gs_plan_gpu g;
+    memset(&g, 0, sizeof(g));
+    g.usable_bytes = 85061827297ULL;
+    g.gpus_per_node = 8;
+    g.link = GS_LINK_NVSWITCH;
+    g.perf = (struct gs_perf_gpu){3350, 989, 989, 900, 5};
+    g.has_price = true;
+    g.price_per_gpu_hour = 2.5;
+    return g;
+}
+
+static const struct gs_fit_outcome *find(const struct gs_fit_outcome *o, size_t n,
+                                         const char *code)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(o[i].change.code, code) == 0)
+            return &o[i];
+    return NULL;
+}
+
+static size_t position(const struct gs_fit_outcome *o, size_t n, const char *code)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(o[i].change.code, code) == 0)
+            return i;
+    fail_msg("change %s missing", code);
+    return n;
+}
+
+/* The order every answer keeps: those that fit first, in the order proposed
+ * (gentlest first); then those that do not, the largest headroom first;
+ * unsized ones last. */
+static void assert_ordered(const struct gs_fit_outcome *o, size_t n,
+                           const struct gs_fit_change *proposed, size_t np)
+{
+    size_t last_proposed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && o[i].fits)
+            assert_true(o[i - 1].fits);
+        if (o[i].fits) {
+            size_t k = 0;
+            while (k < np && strcmp(proposed[k].code, o[i].change.code) != 0)
+                k++;
+            assert_true(k < np);
+            assert_true(k >= last_proposed);
+            last_proposed = k;
+        } else if (i > 0 && !o[i - 1].fits) {
+            if (o[i].sized)
+                assert_true(o[i - 1].sized &&
+                            o[i - 1].plan.headroom_bytes >= o[i].plan.headroom_bytes);
+        }
+    }
+}
+
+/* Full fine-tuning Llama-2-7B (6,738,415,616 parameters, bf16 mixed, AdamW:
+ * 16 bytes a parameter = 107.8e9 bytes of model states) on one H100 of
+ * 85.06e9 bytes. No change that keeps the states on the GPU can fit
+ * (recomputation only shrinks activations, and the default framework's
+ * peak is the foreach AdamW step, after them; ZeRO-3 shards nothing on one
+ * GPU), so they fail. ZeRO-Offload moves the 12 bytes of
+ * fp32 master weights and moments to the host (4 bytes a parameter = 27e9
+ * stay), LoRA and QLoRA freeze the base: those fit. More GPUs fit on more
+ * than one. */
+static void test_training_changes(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 4096;
+    const struct gs_plan_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 64, &own);
+    assert_int_equal(own.max_gpus, 64);
+    assert_int_equal(own.zero_stages, 1u << 0);
+    assert_false(own.allow_offload);
+
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    const char *const expect[] = {"selective_recomputation", "full_recomputation", "zero_3",
+                                  "offload", "adamw_8bit", "lora", "qlora",
+                                  "qlora_full_recomputation", "more_gpus"};
+    assert_int_equal(np, sizeof(expect) / sizeof(expect[0]));
+    for (size_t i = 0; i < np; i++)
+        assert_string_equal(proposed[i].code, expect[i]);
+    /* each change is the request with one thing changed */
+    assert_int_equal(proposed[0].workload.training.recompute, GS_RECOMPUTE_SELECTIVE);
+    assert_int_equal(proposed[2].limits.zero_stages, 1u << 3);
+    assert_int_equal(proposed[2].value, 3);
+    assert_int_equal(proposed[5].workload.training.method, GS_METHOD_LORA);
+    assert_int_equal(proposed[5].workload.training.lora_rank, 16);
+    assert_int_equal(proposed[6].workload.format, GS_WF_NF4_DQ);
+    assert_true(proposed[8].any_count);
+
+    /* the capacity bounds what is proposed */
+    struct gs_fit_change few[3];
+    assert_int_equal(gs_advice_changes(&m, &w, &own, few, 3), 3);
+
+    static struct gs_fit_outcome out[GS_ADVICE_MAX];
+    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, out, GS_ADVICE_MAX);
+    assert_int_equal(n, np);
+    assert_ordered(out, n, proposed, np);
+    assert_false(find(out, n, "selective_recomputation")->fits);
+    assert_false(find(out, n, "full_recomputation")->fits);
+    assert_false(find(out, n, "zero_3")->fits);
+    assert_true(find(out, n, "offload")->fits);
+    assert_true(find(out, n, "lora")->fits);
+    assert_true(find(out, n, "qlora")->fits);
+    /* the peak is the optimizer step (activations are gone by then), so recomputation and
+     * ZeRO-3 on one GPU leave the same headroom and keep their proposed order; 8-bit AdamW
+     * shrinks the step itself and comes closest of those that fail */
+    assert_int_equal(out[position(out, n, "selective_recomputation")].plan.estimate.peak_phase,
+                     GS_PHASE_OPTIMIZER_STEP);
+    assert_int_equal(find(out, n, "selective_recomputation")->plan.headroom_bytes,
+                     find(out, n, "full_recomputation")->plan.headroom_bytes);
+    assert_true(position(out, n, "adamw_8bit") < position(out, n, "selective_recomputation"));
+    assert_true(position(out, n, "selective_recomputation") <
+                position(out, n, "full_recomputation"));
+    assert_true(position(out, n, "full_recomputation") < position(out, n, "zero_3"));
+    /* a failing change is sized on the asked GPU: the states alone exceed it */
+    const struct gs_fit_outcome *full = find(out, n, "full_recomputation");
+    assert_true(full->sized);
+    assert_int_equal(full->plan.gpu_count, 1);
+    assert_true(full->plan.estimate.per_gpu.total_bytes > 16ULL * 6738415616ULL);
+    assert_true(full->plan.headroom_bytes < 0);
+    /* offload keeps 2 bytes of weights and 2 of gradients per parameter on the GPU */
+    const struct gs_fit_outcome *off = find(out, n, "offload");
+    assert_true(off->plan.estimate.per_gpu.total_bytes > 4ULL * 6738415616ULL);
+    assert_true(off->plan.estimate.per_gpu.total_bytes <= g.usable_bytes);
+    const struct gs_fit_outcome *more = find(out, n, "more_gpus");
+    assert_non_null(more);
+    assert_true(more->fits);
+    assert_true(more->plan.gpu_count > 1);
+
+    /* asked on as many GPUs as "more GPUs" needs, that change is not offered */
+    const size_t n2 =
+        gs_advice_evaluate(&m, &w, &own, &g, &eff, more->plan.gpu_count, out, GS_ADVICE_MAX);
+    assert_null(find(out, n2, "more_gpus"));
+}
+
+/* Serving Llama-3.1-70B in bf16 (141e9 bytes of weights) on one H100: only
+ * AWQ int4 (about 0.53 bytes a parameter, 37e9) fits one GPU; fp8 weights
+ * (70.6e9) plus the profile run and non-torch memory leave too little of
+ * 0.9 x 85.06e9 for two 8k sequences (2 x 8,192 x 163,840 B = 2.68e9 at bf16,
+ * half at fp8). More GPUs: TP 4 (test_plan's hand computation). */
+static void test_serving_changes(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
+    struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = 2;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    const struct gs_plan_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 64, &own);
+    assert_false(own.allow_quantization);
+
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    const char *const expect[] = {"fp8_kv_cache", "fp8_weights", "int4_weights",
+                                  "int4_weights_fp8_kv_cache", "more_gpus"};
+    assert_int_equal(np, 5);
+    for (size_t i = 0; i < np; i++)
+        assert_string_equal(proposed[i].code, expect[i]);
+    assert_int_equal(proposed[0].workload.serving.kv_dtype, GS_KV_FP8);
+    assert_int_equal(proposed[2].workload.format, GS_WF_AWQ);
+
+    static struct gs_fit_outcome out[GS_ADVICE_MAX];
+    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, out, GS_ADVICE_MAX);
+    assert_ordered(out, n, proposed, np);
+    assert_false(find(out, n, "fp8_kv_cache")->fits);
+    assert_true(find(out, n, "int4_weights")->fits);
+    assert_true(find(out, n, "int4_weights_fp8_kv_cache")->fits);
+    assert_string_equal(out[0].change.code, "int4_weights");
+    const struct gs_fit_outcome *more = find(out, n, "more_gpus");
+    assert_non_null(more);
+    assert_int_equal(more->plan.gpu_count, 4);
+    assert_int_equal(more->plan.tensor, 4);
+    /* a failing change is sized with the widest tensor parallelism the asked GPUs allow (1) */
+    const struct gs_fit_outcome *kv8 = find(out, n, "fp8_kv_cache");
+    assert_true(kv8->sized);
+    assert_int_equal(kv8->plan.tensor, 1);
+
+    /* DeepSeek-V3's fp8 cache is the plain fp8 latent (576 B per layer); only
+     * DeepSeek-V3.2's sparse attention (an indexer: index_topk) takes fp8_ds_mla */
+    struct gs_arch v3 = fixture_deepseek_v3();
+    m = fixture_spec(&v3);
+    struct gs_fit_change mla[GS_ADVICE_MAX];
+    assert_int_equal(gs_advice_changes(&m, &w, &own, mla, GS_ADVICE_MAX), 5);
+    assert_string_equal(mla[0].code, "fp8_kv_cache");
+    assert_int_equal(mla[0].workload.serving.kv_dtype, GS_KV_FP8);
+    for (size_t i = 0; i < v3.block_count; i++)
+        if (v3.blocks[i].mixer == GS_MIXER_MLA)
+            v3.blocks[i].attn.index_topk = 2048; /* DeepSeek-V3.2 config.json */
+    m = fixture_spec(&v3);
+    assert_int_equal(gs_advice_changes(&m, &w, &own, mla, GS_ADVICE_MAX), 5);
+    assert_int_equal(mla[0].workload.serving.kv_dtype, GS_KV_FP8_DS_MLA);
+}
+
+/* The largest micro-batch is the boundary: it fits and one more does not. */
+static void test_max_batch_is_the_boundary(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 4096;
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 16;
+    const struct gs_plan_gpu g = h100();
+    struct gs_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    plan.tensor = plan.pipeline = plan.data = plan.expert = 1;
+    plan.gpu_count = 1;
+    const uint64_t b = gs_advice_max_batch(&m, &w, &plan, &g, 4096);
+    assert_true(b >= 1);
+    assert_true(b < 4096);
+    struct gs_workload at = w;
+    gs_parallelism_defaults(&at.parallelism);
+    at.gpu_total_bytes = g.usable_bytes;
+    at.gpu_link = g.link;
+    struct gs_estimate est;
+    at.training.batch_size = b;
+    assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
+    assert_true(est.per_gpu.total_bytes <= g.usable_bytes);
+    at.training.batch_size = b + 1;
+    assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
+    assert_true(est.per_gpu.total_bytes > g.usable_bytes);
+    const uint64_t s = gs_advice_max_sequence(&m, &w, &plan, &g, (uint64_t)1 << 22);
+    at.training.batch_size = 1;
+    at.training.sequence_length = s;
+    assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
+    assert_true(est.per_gpu.total_bytes <= g.usable_bytes);
+    at.training.sequence_length = s + 1;
+    assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
+    assert_true(est.per_gpu.total_bytes > g.usable_bytes);
+    /* a bound below the boundary is the answer */
+    assert_int_equal(gs_advice_max_batch(&m, &w, &plan, &g, 1), 1);
+}
+
+/* Ranking: $10/h before $12/h whatever the count; at equal cost the fewer
+ * GPUs; then the catalog id. Training with a run cost ranks by the run. */
+static void test_rank_order(void **state)
+{
+    (void)state;
+    struct gs_plan a, b;
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    a.cost_per_hour = 10;
+    a.gpu_count = 8;
+    b.cost_per_hour = 12;
+    b.gpu_count = 2;
+    assert_true(gs_rank_compare(&a, "h100", &b, "b200", false) < 0);
+    assert_true(gs_rank_compare(&b, "b200", &a, "h100", false) > 0);
+    b.cost_per_hour = 10;
+    assert_true(gs_rank_compare(&b, "b200", &a, "h100", false) < 0);
+    b.gpu_count = 8;
+    assert_true(gs_rank_compare(&b, "b200", &a, "h100", false) < 0);
+    assert_int_equal(gs_rank_compare(&a, "h100", &a, "h100", false), 0);
+    /* training: 100 GPU-hours at $2.5 = $250 beats 50 at $6 = $300 though it costs less per hour */
+    a.has_throughput = b.has_throughput = true;
+    a.cost_per_hour = 20;
+    a.total_cost = 250;
+    b.cost_per_hour = 12;
+    b.total_cost = 300;
+    assert_true(gs_rank_compare(&a, "h100", &b, "b200", true) < 0);
+    assert_true(gs_rank_compare(&a, "h100", &b, "b200", false) > 0);
+    /* without a run cost (no token count), per hour */
+    a.total_cost = b.total_cost = 0;
+    assert_true(gs_rank_compare(&a, "h100", &b, "b200", true) > 0);
+    assert_true(gs_rank_cost(&b, true) == 12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_training_changes),
+        cmocka_unit_test(test_serving_changes),
+        cmocka_unit_test(test_max_batch_is_the_boundary),
+        cmocka_unit_test(test_rank_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
