@@ -216,8 +216,8 @@ static bool read_set(const json_t *allow, const char *key, const char *const *ch
 static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err)
 {
     static const char *const keys[] = {
-        "quantization", "zero_stages", "activation_checkpointing", "offload", "expert_parallelism",
-        "max_tensor",   NULL};
+        "quantization", "zero_stages",   "activation_checkpointing", "offload", "expert_parallelism",
+        "max_tensor",   "disaggregation", NULL};
     static const char *const recompute[] = {"none", "selective", "full", NULL};
     if (!json_is_object(a))
         return refuse(err, "/constraints/allow", "must be an object");
@@ -232,6 +232,9 @@ static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err
         ok = jsonv_bool(v, "/constraints/allow/offload", &l->allow_offload, err) && ok;
     if ((v = json_object_get(a, "expert_parallelism")) != NULL)
         ok = jsonv_bool(v, "/constraints/allow/expert_parallelism", &l->allow_expert, err) && ok;
+    if ((v = json_object_get(a, "disaggregation")) != NULL)
+        ok = jsonv_bool(v, "/constraints/allow/disaggregation", &l->allow_disaggregation, err) &&
+             ok;
     ok = read_count(a, "max_tensor", "/constraints/allow", 1, 72, &l->max_tensor, err) && ok;
     ok = read_set(a, "zero_stages", NULL, 3, &l->zero_stages, err) && ok;
     ok = read_set(a, "activation_checkpointing", recompute, 0, &l->recompute, err) && ok;
@@ -571,6 +574,11 @@ static json_t *encode_throughput(const struct gs_plan *p, bool training)
                           "prefill_tokens_per_s", p->prefill_tokens_per_s, "ttft_ms",
                           p->ttft_seconds * 1000, "tpot_ms", p->tpot_seconds * 1000, "per_replica",
                           per);
+    if (o != NULL && p->disaggregated &&
+        !put(o, "kv_transfer_ms", json_real(p->kv_transfer_seconds * 1000))) {
+        json_decref(o);
+        return NULL;
+    }
     if (o != NULL && p->decode.experts_touched > 0 &&
         !put(o, "experts_touched_per_layer", json_real(p->decode.experts_touched))) {
         json_decref(o);
@@ -685,6 +693,8 @@ static json_t *encode_option(const struct sizing *s, const struct catalog_gpu *g
     bool ok = o != NULL;
     if (ok && !training)
         ok = put(o, "replicas", json_integer((json_int_t)p->replicas)) &&
+             put(o, "disaggregated", json_boolean(p->disaggregated)) &&
+             put(o, "prefill_replicas", json_integer((json_int_t)p->prefill_replicas)) &&
              put(o, "precision",
                  json_pack("{s:s, s:s}", "weights", gs_weight_format_name(p->format),
                            "kv_cache_dtype", gs_kv_dtype_name(p->kv_dtype)));

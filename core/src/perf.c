@@ -156,6 +156,14 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
                                  attention_flops(in->arch, prompt) / 2 * prompt;
     out->prefill_seconds = prefill_flops / (t * p * prefill_rate);
     out->prefill_tokens_per_s = out->prefill_seconds > 0 ? prompt / out->prefill_seconds : 0;
+    /* prefill-decode interference (DistServe, Zhong et al., OSDI 2024, 2.2; Sarathi-Serve,
+     * Agrawal et al., OSDI 2024): a replica that prefills and decodes on the same GPUs
+     * prefills `batch` new prompts while its batch makes output_tokens steps, and those
+     * prompts' work (chunked into the steps, or run between them) stretches the time between
+     * tokens. vLLM's benchmark measures exactly this mean: TPOT = (latency - TTFT) /
+     * (output_len - 1) (vllm/benchmarks/serve.py). */
+    out->tpot_seconds =
+        out->step_seconds + batch * out->prefill_seconds / (double)(in->output_tokens ? in->output_tokens : 1);
     /* each request: its prefill, then its share of output_tokens decode steps */
     const double per_request =
         out->prefill_seconds + (double)in->output_tokens * out->step_seconds / batch;

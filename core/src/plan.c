@@ -25,6 +25,7 @@ void gs_plan_limits_defaults(struct gs_plan_limits *l)
                    (1u << GS_RECOMPUTE_FULL);
     l->allow_offload = false;
     l->allow_expert = true;
+    l->allow_disaggregation = true;
 }
 
 const char *gs_plan_reject_code(enum gs_plan_reject why)
@@ -172,14 +173,17 @@ static bool inference_fits(const struct gs_model_spec *m, const struct gs_worklo
     return est->serving.has_budget && est->serving.holds_batch;
 }
 
-/* The largest batch (at most *batch) whose decode step meets the TPOT
- * target and whose first token meets the TTFT target: one prompt's prefill
- * plus the decode step in flight when it arrives (gs_perf_decode). Steps
- * grow with the batch, so a bisection finds it. The median is held at the
- * batch's mean context, higher percentiles with every sequence at its last
- * token. */
+/* The largest batch (at most *batch) that meets the targets (gs_perf_decode).
+ * TPOT is the mean time per output token: with prefill and decode on the
+ * same GPUs the step plus its share of the prompts prefilled meanwhile;
+ * disaggregated, the decode step alone. TTFT is one prompt's prefill, the
+ * KV cache's transfer when disaggregated, and the decode step it joins.
+ * Both grow with the batch, so a bisection finds it. The median is held at
+ * the batch's mean context, higher percentiles with every sequence at its
+ * last token. */
 static enum gs_plan_reject meet_latency(struct gs_decode_input *in, const struct gs_plan_gpu *gpu,
                                         const struct gs_efficiency *eff, const struct gs_demand *d,
+                                        bool disaggregated, double transfer_seconds,
                                         uint64_t *batch)
 {
     struct gs_decode_result r;
@@ -194,8 +198,10 @@ static enum gs_plan_reject meet_latency(struct gs_decode_input *in, const struct
             in->output_fraction = saved;
             return GS_REJECT_NO_THROUGHPUT;
         }
-        const bool ok = (d->tpot_ms <= 0 || r.step_seconds * 1000 <= d->tpot_ms) &&
-                        (d->ttft_ms <= 0 || (r.prefill_seconds + r.step_seconds) * 1000 <= d->ttft_ms);
+        const double tpot = disaggregated ? r.step_seconds : r.tpot_seconds;
+        const double ttft = r.prefill_seconds + transfer_seconds + r.step_seconds;
+        const bool ok = (d->tpot_ms <= 0 || tpot * 1000 <= d->tpot_ms) &&
+                        (d->ttft_ms <= 0 || ttft * 1000 <= d->ttft_ms);
         if (ok)
             lo = mid;
         else
@@ -208,12 +214,27 @@ static enum gs_plan_reject meet_latency(struct gs_decode_input *in, const struct
     return GS_REJECT_NONE;
 }
 
-/* Replica throughput and the replicas the demand needs. */
+static double group_link(const struct gs_plan_gpu *g, uint64_t gpus);
+
+/* Seconds to send one prompt's KV cache from a prefill instance to a decode
+ * instance: every GPU sends its own shard to its counterpart at once, over
+ * the scale-out network (vLLM's NixlConnector and Mooncake move it by RDMA
+ * between nodes; a fleet sized by demand puts its pools on different
+ * nodes). */
+static double kv_transfer_seconds(const struct gs_plan_gpu *gpu, const struct gs_demand *d,
+                                  uint64_t kv_bytes_per_token_per_gpu)
+{
+    const double link = group_link(gpu, node_size(gpu) + 1);
+    return link > 0 ? (double)d->prompt_tokens * (double)kv_bytes_per_token_per_gpu / link : 0;
+}
+
+/* Replica throughput and the replicas the demand needs; `disaggregated`
+ * sizes separate prefill and decode pools of this layout instead. */
 static enum gs_plan_reject size_replicas(const struct gs_model_spec *m,
                                          const struct gs_workload *w, const struct gs_plan_gpu *gpu,
                                          const struct gs_plan_limits *l, const struct gs_demand *d,
                                          const struct gs_efficiency *eff, uint64_t exact,
-                                         struct gs_plan *plan)
+                                         bool disaggregated, struct gs_plan *plan)
 {
     const struct gs_estimate *est = &plan->estimate;
     const struct gs_inference_result *r = &est->serving;
@@ -252,8 +273,15 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m,
         .attention_data = dpa,
     };
     const bool targets = d->ttft_ms > 0 || d->tpot_ms > 0;
+    if (disaggregated) {
+        if (!rate || exact)
+            return GS_REJECT_MISSES_DEMAND; /* two pools are sized by a rate, not a count */
+        plan->disaggregated = true;
+        plan->kv_transfer_seconds = kv_transfer_seconds(gpu, d, r->kv.bytes_per_token);
+    }
     if (targets) {
-        const enum gs_plan_reject late = meet_latency(&in, gpu, eff, d, &batch);
+        const enum gs_plan_reject late =
+            meet_latency(&in, gpu, eff, d, disaggregated, plan->kv_transfer_seconds, &batch);
         if (late != GS_REJECT_NONE)
             return late;
         plan->batch_per_replica = batch * dpa;
@@ -291,10 +319,43 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m,
             gs_perf_decode(&in, &gpu->perf, eff, &at);
             in.output_fraction = 0;
         }
-        plan->tpot_seconds = at.step_seconds;
-        plan->ttft_seconds = at.prefill_seconds + at.step_seconds;
+        plan->tpot_seconds = disaggregated ? at.step_seconds : at.tpot_seconds;
+        plan->ttft_seconds = at.prefill_seconds + plan->kv_transfer_seconds + at.step_seconds;
     }
     uint64_t replicas = 1;
+    if (disaggregated) {
+        if (!plan->has_throughput || plan->decode.decode_tokens_per_s <= 0 ||
+            plan->decode.prefill_seconds <= 0)
+            return GS_REJECT_NO_THROUGHPUT;
+        const double out = (double)in.output_tokens;
+        const double tokens = d->kind == GS_DEMAND_REQUESTS ? d->rate * out : d->rate;
+        const double requests = tokens / out;
+        /* decode instances generate at the pure step rate; each prefill instance runs one
+         * prompt per rank at a time, compute-bound, so batching prompts does not raise it */
+        const double decoders = ceil(tokens / plan->decode.decode_tokens_per_s - 1e-9);
+        const double prefillers =
+            ceil(requests * plan->decode.prefill_seconds / (double)dpa - 1e-9);
+        if (decoders + prefillers > (double)l->max_gpus)
+            return GS_REJECT_MISSES_DEMAND;
+        const uint64_t group = plan->tensor * plan->pipeline * dpa;
+        plan->replicas = plan->data = decoders < 1 ? 1 : (uint64_t)decoders;
+        plan->prefill_replicas = prefillers < 1 ? 1 : (uint64_t)prefillers;
+        plan->gpu_count = (plan->replicas + plan->prefill_replicas) * group;
+        if (plan->gpu_count > l->max_gpus)
+            return GS_REJECT_MISSES_DEMAND;
+        const uint64_t node = node_size(gpu);
+        const uint64_t per_node = group <= node ? node / group * group : 0;
+        plan->nodes = per_node ? nodes_for(plan->replicas * group, per_node) +
+                                     nodes_for(plan->prefill_replicas * group, per_node)
+                               : (plan->replicas + plan->prefill_replicas) * nodes_for(group, node);
+        const double decoded = plan->decode.decode_tokens_per_s * (double)plan->replicas;
+        const double prefilled =
+            (double)plan->prefill_replicas * (double)dpa / plan->decode.prefill_seconds * out;
+        plan->output_tokens_per_s = fmin(decoded, prefilled);
+        plan->requests_per_s = plan->output_tokens_per_s / out;
+        plan->prefill_tokens_per_s = plan->decode.prefill_tokens_per_s * (double)plan->prefill_replicas;
+        return GS_REJECT_NONE;
+    }
     if (rate) {
         if (!plan->has_throughput)
             return GS_REJECT_NO_THROUGHPUT;
@@ -429,15 +490,24 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
         plan.expert = dpa > 1 ? t * dpa : 1;
         plan.format = v->format;
         plan.kv_dtype = v->kv;
-        const enum gs_plan_reject r = size_replicas(m, &w, gpu, l, d, eff, exact, &plan);
-        if (r == GS_REJECT_NONE) {
-            price_plan(gpu, &plan);
-            if (!found || better(&plan, best)) {
-                *best = plan;
-                found = true;
+        /* prefill and decode together, then (under a rate and a TPOT target, where prefill's
+         * interference shrinks the batch a shared replica may run) in separate pools */
+        const struct gs_plan fitted = plan;
+        const bool split = l->allow_disaggregation && d->tpot_ms > 0 && exact == 0 &&
+                           (d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS);
+        for (int pass = 0; pass < (split ? 2 : 1); pass++) {
+            plan = fitted;
+            const enum gs_plan_reject r =
+                size_replicas(m, &w, gpu, l, d, eff, exact, pass == 1, &plan);
+            if (r == GS_REJECT_NONE) {
+                price_plan(gpu, &plan);
+                if (!found || better(&plan, best)) {
+                    *best = plan;
+                    found = true;
+                }
+            } else if (!found && pass == 0) {
+                why = r;
             }
-        } else if (!found) {
-            why = r;
         }
         if (p > 1)
             break;

@@ -77,12 +77,22 @@ function checkRecommendation(body) {
       }
     } else {
       const p = o.plan;
-      assert.equal(o.gpu_count, o.replicas * p.tensor * p.pipeline, `${what}: gpu_count = replicas x tensor x pipeline`);
+      // disaggregated: the prefill instances have the replica's layout too
+      assert.equal(o.disaggregated, o.prefill_replicas > 0, `${what}: prefill instances only when disaggregated`);
+      assert.equal(o.gpu_count, (o.replicas + o.prefill_replicas) * p.tensor * p.pipeline * p.attention_data,
+        `${what}: gpu_count = (replicas + prefill_replicas) x tensor x pipeline x attention_data`);
       assert.equal(p.data, o.replicas, `${what}: plan.data counts the replicas`);
       if (o.throughput) {
         const t = o.throughput;
-        near(t.output_tokens_per_s, t.per_replica.output_tokens_per_s * o.replicas, `${what}: replicas add up`);
-        near(t.requests_per_s, t.per_replica.requests_per_s * o.replicas, `${what}: replicas add up (requests)`);
+        if (o.disaggregated) {
+          // decode instances generate at their step rate; the prefill pool bounds the requests
+          assert.ok(t.output_tokens_per_s <= t.per_replica.decode_tokens_per_s * o.replicas * (1 + 1e-9),
+            `${what}: the decode pool bounds the output`);
+          assert.ok(t.ttft_ms >= t.kv_transfer_ms + t.per_replica.prefill_seconds * 1000, `${what}: TTFT includes the KV transfer`);
+        } else {
+          near(t.output_tokens_per_s, t.per_replica.output_tokens_per_s * o.replicas, `${what}: replicas add up`);
+          near(t.requests_per_s, t.per_replica.requests_per_s * o.replicas, `${what}: replicas add up (requests)`);
+        }
         near(t.requests_per_s * body.demand.output_tokens, t.output_tokens_per_s, `${what}: tokens = requests x output_tokens`, 1e-6);
         near(o.cost_per_million_tokens, (o.cost_per_hour / (t.output_tokens_per_s * 3600)) * 1e6,
           `${what}: cost per million tokens`, 1e-6);

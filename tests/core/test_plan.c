@@ -425,9 +425,16 @@ static void test_latency_targets(void **state)
     enum gs_plan_reject why;
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &free_run, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
-    /* without targets the batch is what the KV cache holds, and its step is slow */
+    /* without targets the batch is what the KV cache holds, and its step is slow; the mean
+     * time per output token adds the prompts prefilled meanwhile: batch x prefill over the
+     * output's 2,048 steps */
     const double free_tpot = free_run.tpot_seconds;
-    close_to(free_tpot, free_run.decode.step_seconds, 1e-12);
+    close_to(free_tpot,
+             free_run.decode.step_seconds + (double)free_run.batch_per_replica *
+                                                free_run.decode.prefill_seconds / 2048,
+             1e-12);
+    assert_false(free_run.disaggregated);
+    assert_int_equal(free_run.prefill_replicas, 0);
     close_to(free_run.ttft_seconds, free_run.decode.prefill_seconds + free_run.decode.step_seconds,
              1e-12);
     /* half that step time: a smaller batch, within the target, and the next batch misses it */
@@ -442,7 +449,9 @@ static void test_latency_targets(void **state)
                                  p.batch_per_replica + 1, 2048, 2048, &p.estimate.serving.kv, 0, 0};
     struct gs_decode_result next;
     assert_true(gs_perf_decode(&in, &g.perf, &eff, &next));
-    assert_true(next.step_seconds * 1000 > d.tpot_ms);
+    assert_true(next.tpot_seconds * 1000 > d.tpot_ms);
+    /* one tok/s needs one replica: two pools would cost more */
+    assert_false(p.disaggregated);
     /* p99: held with every sequence at its last token, a slower step: a smaller batch */
     d.percentile = 99;
     struct gs_plan tail;
@@ -461,6 +470,79 @@ static void test_latency_targets(void **state)
  * states) on 80 GB GPUs: it cannot fit on one, and the search's first fit is
  * the smallest count; the layout it reports fits when estimated on its own,
  * and every smaller count does not fit with any allowed option. */
+/* Disaggregated prefill and decode (DistServe, OSDI 2024): Llama-3.1-70B on
+ * H100s, 2,048-token prompts and 128-token answers at 20,000 output tokens/s
+ * with a 20 ms TPOT. A replica that does both prefills a batch of prompts
+ * (tens of ms each at TP 8) every 128 steps, which stretches each step by
+ * batch x prefill / 128, so it must run a small batch and read its 141 GB of
+ * weights for few tokens; a decode pool runs the largest batch whose pure
+ * step meets 20 ms, and a prefill pool is sized by prompts x prefill time.
+ * The split needs far fewer GPUs (112 against 192 when written); the counts
+ * and latencies follow from the roofline figures the plan reports. */
+static void test_disaggregation(void **state)
+{
+    (void)state;
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = llama(8192, 80, 64, 8, 28672, 128256);
+    struct gs_workload w;
+    serving(&w, 1, 2048 + 128);
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_demand d = {.kind = GS_DEMAND_OUTPUT_TOKENS,
+                          .rate = 20000,
+                          .prompt_tokens = 2048,
+                          .output_tokens = 128,
+                          .tpot_ms = 20};
+    struct gs_plan split, shared;
+    enum gs_plan_reject why;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &split, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    l.allow_disaggregation = false;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &shared, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_false(shared.disaggregated);
+    assert_true(split.disaggregated);
+    assert_true(split.gpu_count * 3 < shared.gpu_count * 2);
+    assert_true(split.cost_per_hour < shared.cost_per_hour);
+
+    /* the shared replica: its mean TPOT (step + batch x prefill / 128) meets 20 ms */
+    close_to(shared.tpot_seconds,
+             shared.decode.step_seconds +
+                 (double)shared.batch_per_replica * shared.decode.prefill_seconds / 128,
+             1e-12);
+    assert_true(shared.tpot_seconds <= 0.020);
+    /* the decode pool: the pure step meets it at a larger batch */
+    close_to(split.tpot_seconds, split.decode.step_seconds, 1e-12);
+    assert_true(split.tpot_seconds <= 0.020);
+    assert_true(split.batch_per_replica > shared.batch_per_replica);
+    /* decode instances: ceil(20,000 / (batch / step)); prefill instances: ceil(20,000 / 128
+     * prompts/s x prefill seconds) */
+    assert_int_equal(split.replicas,
+                     (uint64_t)ceil(20000 / split.decode.decode_tokens_per_s - 1e-9));
+    assert_int_equal(split.prefill_replicas,
+                     (uint64_t)ceil(20000.0 / 128 * split.decode.prefill_seconds - 1e-9));
+    assert_int_equal(split.gpu_count,
+                     (split.replicas + split.prefill_replicas) * split.tensor * split.pipeline);
+    assert_true(split.output_tokens_per_s >= 20000);
+    /* the KV cache of one 2,048-token prompt: 2,048 x 327,680 B (80 layers x 8 KV heads x 128
+     * x 2 x 2 B) over the tensor degree, over one 400 Gb/s NIC per GPU (50e9 B/s) */
+    assert_int_equal(split.estimate.serving.kv.bytes_per_token, 327680 / split.tensor);
+    close_to(split.kv_transfer_seconds, 2048.0 * (327680.0 / (double)split.tensor) / 50e9, 1e-12);
+    close_to(split.ttft_seconds,
+             split.decode.prefill_seconds + split.kv_transfer_seconds + split.decode.step_seconds,
+             1e-12);
+    /* without a TPOT target there is nothing to gain: one pool */
+    l.allow_disaggregation = true;
+    d.tpot_ms = 0;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &split, &why, NULL), GS_OK);
+    assert_false(split.disaggregated);
+}
+
 static void test_training_layout(void **state)
 {
     (void)state;
@@ -528,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_replicas_for_demand),
         cmocka_unit_test(test_latency_targets),
         cmocka_unit_test(test_moe_expert_parallel_serving),
+        cmocka_unit_test(test_disaggregation),
         cmocka_unit_test(test_training_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

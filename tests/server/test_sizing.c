@@ -161,9 +161,11 @@ static void check_recommendation(const json_t *request, const json_t *response, 
         }
         if (!training) {
             /* a replica: tensor x pipeline GPUs, times its data-parallel attention ranks (each
-             * holding experts / expert of every MoE layer) */
+             * holding experts / expert of every MoE layer); disaggregated, the prefill
+             * instances have the same layout */
             assert_int_equal(json_integer_value(json_object_get(o, "gpu_count")),
-                             json_integer_value(json_object_get(o, "replicas")) *
+                             (json_integer_value(json_object_get(o, "replicas")) +
+                              json_integer_value(json_object_get(o, "prefill_replicas"))) *
                                  json_integer_value(json_object_get(plan, "tensor")) *
                                  json_integer_value(json_object_get(plan, "pipeline")) *
                                  json_integer_value(json_object_get(plan, "attention_data")));

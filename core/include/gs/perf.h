@@ -91,6 +91,9 @@ struct gs_decode_input {
 
 struct gs_decode_result {
     double step_seconds;            /* one decode step of the whole batch */
+    double tpot_seconds;            /* mean time per output token when prefill and decode share
+                                       the GPUs: the step plus the prompts prefilled meanwhile
+                                       (batch x prefill_seconds over output_tokens steps) */
     double memory_seconds, compute_seconds, comm_seconds;
     double decode_tokens_per_s;     /* generated tokens per second, the whole batch */
     double prefill_seconds;         /* one prompt */

@@ -48,6 +48,8 @@ struct gs_plan_limits {
     unsigned recompute;         /* training: bit r allows enum gs_recompute r */
     bool allow_offload;         /* training: ZeRO-Offload of optimizer states (and parameters) */
     bool allow_expert;          /* training: expert parallelism for MoE models */
+    bool allow_disaggregation;  /* inference: separate prefill and decode pools when a rate and
+                                   a TPOT target make them cheaper */
     double max_cost_per_hour;   /* 0 = no budget */
 };
 
@@ -104,6 +106,13 @@ struct gs_plan {
                                       experts split over them (expert = tensor x this); 1 = none */
     uint64_t gpu_count;            /* all GPUs */
     uint64_t nodes;
+    /* inference: disaggregated prefill and decode (vLLM's KV connectors, SGLang's PD
+     * disaggregation, NVIDIA Dynamo): `replicas` decode instances and `prefill_replicas`
+     * prefill instances of the same layout, each prompt's KV cache sent from one to the
+     * other over the scale-out network in kv_transfer_seconds */
+    bool disaggregated;
+    uint64_t prefill_replicas;
+    double kv_transfer_seconds;
     struct gs_estimate estimate;   /* per GPU */
     uint64_t limit_bytes;          /* what the per-GPU total may reach */
     int64_t headroom_bytes;
