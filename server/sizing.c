@@ -509,6 +509,7 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
     out->perf.bf16_tflops = real_or_zero(g->bf16_tflops);
     out->perf.fp16_tflops = real_or_zero(g->fp16_tflops);
     out->perf.interconnect_gb_s = real_or_zero(g->interconnect_gb_s);
+    out->scale_out_bytes_per_s = real_or_zero(g->scale_out_gb_s) * 1e9;
     out->perf.pcie_gen = g->pcie_gen.present ? (unsigned)g->pcie_gen.value : 0;
     if (s->purchase && g->purchase_price.present) {
         struct gs_tco tco;

@@ -587,31 +587,35 @@ struct train_ctx {
     bool use_deadline;
 };
 
+/* The node's network per GPU, one direction, when the catalog has no figure
+ * for the GPU: one 400 Gb/s NIC per GPU on Hopper and Blackwell NVSwitch
+ * boards (NVIDIA DGX H100: eight ConnectX-7 400 Gb/s), one 200 Gb/s per GPU
+ * on A100 boards (DGX A100: eight HDR 200 Gb/s), one 100 Gb/s uplink per
+ * node for PCIe servers (AWS g5.48xlarge: 100 Gbps for eight A10G). */
+static double default_scale_out(const struct gs_plan_gpu *g, uint64_t node)
+{
+    switch ((enum gs_link)g->link) {
+    case GS_LINK_NVSWITCH:
+        return 400e9 / 8;
+    case GS_LINK_NVLINK:
+        return 200e9 / 8;
+    case GS_LINK_PCIE:
+    default:
+        return 100e9 / 8 / (double)node;
+    }
+}
+
 /* The data-parallel group's slowest link per GPU, one direction: NVLink or PCIe
- * within a node; across nodes, the node's network: one 400 Gb/s NIC per GPU
- * on Hopper and Blackwell NVSwitch boards (NVIDIA DGX H100: eight ConnectX-7
- * 400 Gb/s), one 200 Gb/s per GPU on A100 boards (DGX A100: eight HDR 200
- * Gb/s), one 100 Gb/s uplink per node for PCIe servers (AWS g5.48xlarge:
- * 100 Gbps for eight A10G). */
+ * within a node; across nodes, the node's network: the GPU's scale-out figure
+ * (the catalog's scale_out_gb_s), else the board class's default above. */
 static double group_link(const struct gs_plan_gpu *g, uint64_t gpus)
 {
     const double intra = gs_perf_link_bytes_per_s(&g->perf);
     const uint64_t node = node_size(g);
     if (gpus <= node)
         return intra;
-    double inter;
-    switch ((enum gs_link)g->link) {
-    case GS_LINK_NVSWITCH:
-        inter = 400e9 / 8;
-        break;
-    case GS_LINK_NVLINK:
-        inter = 200e9 / 8;
-        break;
-    case GS_LINK_PCIE:
-    default:
-        inter = 100e9 / 8 / (double)node;
-        break;
-    }
+    const double inter =
+        g->scale_out_bytes_per_s > 0 ? g->scale_out_bytes_per_s : default_scale_out(g, node);
     return inter < intra ? inter : intra;
 }
 

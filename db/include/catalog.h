@@ -73,6 +73,8 @@ struct catalog_gpu {
     struct catalog_real pcie_gen;
     struct catalog_real gpus_per_node;
     char *interconnect_source;
+    struct catalog_real scale_out_gb_s; /* per GPU, to other nodes, one direction (GB/s) */
+    char *scale_out_source;
     struct catalog_real price_per_hour;
     char *price_source;
     char *price_date;

@@ -75,6 +75,7 @@ static void free_gpu(struct catalog_gpu *g)
     free(g->memory_type);
     free(g->interconnect);
     free(g->interconnect_source);
+    free(g->scale_out_source);
     free(g->price_source);
     free(g->price_date);
     free(g->purchase_price_source);
@@ -162,7 +163,8 @@ static const char gpu_sql[] =
     " spec_source, price_per_hour, price_source, price_date, purchase_price,"
     " purchase_price_source, purchase_price_date, created_at, updated_at, fp16_tflops,"
     " architecture, form_factor, memory_type, interconnect, interconnect_gb_s, pcie_gen,"
-    " gpus_per_node, interconnect_source, revision, unified_memory FROM gpus ORDER BY id";
+    " gpus_per_node, interconnect_source, revision, unified_memory, scale_out_gb_s,"
+    " scale_out_source FROM gpus ORDER BY id";
 
 static void read_gpu_row(sqlite3_stmt *stmt, struct catalog_gpu *g, bool *oom)
 {
@@ -197,6 +199,8 @@ static void read_gpu_row(sqlite3_stmt *stmt, struct catalog_gpu *g, bool *oom)
     g->interconnect_source = dup_text(stmt, 28, oom);
     g->revision = u64_col(stmt, 29);
     g->unified_memory = real_col(stmt, 30);
+    g->scale_out_gb_s = real_col(stmt, 31);
+    g->scale_out_source = dup_text(stmt, 32, oom);
     if (g->id != NULL && g->created_at != NULL)
         catalog_etag(g->id, g->revision, g->created_at, g->etag);
 }

@@ -599,6 +599,77 @@ static void test_training_layout(void **state)
     assert_int_equal(why, GS_REJECT_MISSES_DEMAND);
 }
 
+/* Training across two nodes uses the GPU's scale-out figure for the data-parallel
+ * traffic between them (core/src/plan.c, group_link). Llama-2-7B on exactly 16 H100s
+ * (two 8-GPU nodes), tensor parallelism held at 1 so the layout stays the same: data
+ * parallelism 16 with ZeRO-1, batch 1 x 4,096 tokens a rank. A step computes
+ * 16 x 4,096 x 6 x 6,607,343,616 FLOPs (the active, non-embedding parameters) at
+ * 16 x 989e12 x 0.40: 0.410470 s. Each rank moves 15/16 x 2 x 13,476,831,232 bytes of
+ * bf16 gradients (6,738,415,616 trainable parameters x 2 B) = 25,269,058,560 B over
+ * its link to the other node:
+ *   no figure (the NVSwitch default, 400 Gb/s = 50e9 B/s): 0.505381 s -> comm_factor
+ *     0.410470 / 0.505381 = 0.8122, 159,660.7 x 0.8122 = 129,676 tokens/s;
+ *   40e9 B/s (320 Gb/s): 0.631726 s -> 0.6498, 103,741 tokens/s;
+ *   100e9 B/s (800 Gb/s): 0.252691 s, hidden behind the step -> 1, 159,661 tokens/s
+ * (159,660.7 = 16 x 989e12 x 0.40 / (6 x 6,607,343,616)). Within one node the figure
+ * plays no part: 8 GPUs talk over NVLink (450e9 B/s a direction) either way. */
+static void test_training_scale_out(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = llama(4096, 32, 32, 32, 11008, 32000);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 4096;
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    l.max_tensor = 1;
+    const struct gs_demand d = {.kind = GS_DEMAND_TRAINING, .training_tokens = 1e11};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+
+    const double compute = 16.0 * 4096 * 6 * 6607343616.0 / (16 * 989e12 * 0.40);
+    const double moved = 15.0 / 16 * 2 * 13476831232.0;
+    const double ideal = 16 * 989e12 * 0.40 / (6 * 6607343616.0);
+    static const struct {
+        double scale_out; /* bytes/s, 0 = none in the catalog */
+        double link;      /* what the search should use */
+    } cases[] = {{0, 50e9}, {40e9, 40e9}, {100e9, 100e9}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        g.scale_out_bytes_per_s = cases[i].scale_out;
+        struct gs_plan p;
+        enum gs_plan_reject why;
+        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 16, &p, &why, NULL), GS_OK);
+        assert_int_equal(why, GS_REJECT_NONE);
+        assert_int_equal(p.nodes, 2);
+        assert_int_equal(p.tensor, 1);
+        assert_int_equal(p.pipeline, 1);
+        assert_int_equal(p.data, 16);
+        assert_int_equal(p.zero_stage, 1);
+        assert_true(p.has_throughput);
+        const double comm = moved / cases[i].link;
+        const double factor = comm > compute ? compute / comm : 1;
+        close_to(p.train.comm_factor, factor, 1e-9);
+        close_to(p.train.tokens_per_s, ideal * factor, 1e-9);
+    }
+    close_to(0.410470366, compute, 1e-8);
+    close_to(moved / 50e9, 0.5053811712, 1e-9);
+
+    /* one node: NVLink, whatever the network */
+    struct gs_plan inside[2];
+    enum gs_plan_reject why;
+    for (size_t i = 0; i < 2; i++) {
+        g.scale_out_bytes_per_s = i == 0 ? 0 : 40e9;
+        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 8, &inside[i], &why, NULL),
+                         GS_OK);
+        assert_int_equal(why, GS_REJECT_NONE);
+        assert_int_equal(inside[i].nodes, 1);
+    }
+    assert_true(inside[0].train.comm_factor == inside[1].train.comm_factor);
+    assert_true(inside[0].train.tokens_per_s == inside[1].train.tokens_per_s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_moe_expert_parallel_serving),
         cmocka_unit_test(test_disaggregation),
         cmocka_unit_test(test_training_layout),
+        cmocka_unit_test(test_training_scale_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
 /*
  * test_catalog_write.c - catalog writes: entity tags and preconditions, id and
  * alias conflicts, all-or-nothing bulk puts, price history, upgrades from the
- * previous schema with user rows, and concurrent writers on several
- * connections.
+ * previous schema with user rows, scale-out bandwidth and its source, and
+ * concurrent writers on several connections.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -313,9 +313,13 @@ static void test_upgrade_from_previous_schema(void **state)
     const struct catalog_gpu *h200 = catalog_snapshot_gpu(s, "h200-sxm-141gb");
     assert_string_equal(h200->name, "Our H200");
     assert_int_equal(h200->memory_bytes, 141000000000ULL);
+    /* 0013 seeds the network of DGX H200 only into the seed's own H200, not the user's */
+    assert_false(h200->scale_out_gb_s.present);
+    assert_null(h200->scale_out_source);
     const struct catalog_gpu *h100 = catalog_snapshot_gpu(s, "h100-sxm-80gb");
     assert_true(h100->price_per_hour.value == 3.10);
     assert_string_equal(h100->price_source, "our contract");
+    assert_true(h100->scale_out_gb_s.present && h100->scale_out_gb_s.value == 50);
     assert_true(s->gpu_count >= 25 + 1);
     assert_true(s->model_count >= 40);
     catalog_snapshot_free(s);
@@ -328,6 +332,64 @@ static void test_upgrade_from_previous_schema(void **state)
     assert_true(history[0].usd == 0.75 && history[0].current);
     assert_string_equal(history[0].source, "internal chargeback");
     catalog_prices_free(history, n);
+    catalog_close(c);
+}
+
+/* Scale-out bandwidth (migration 0013): seeded per GPU from the vendor's
+ * reference node (DGX H100: eight 400 Gb/s ConnectX-7 for eight GPUs = 50
+ * GB/s each; Gaudi 2: three 100 Gb/s ports = 37.5 GB/s; a PCIe card: none),
+ * written and read back like the other numbers, and refused without its
+ * source - by the catalog itself, whatever the caller checked. */
+static void test_scale_out(void **state)
+{
+    struct test_db *f = *state;
+    struct catalog *c = NULL;
+    assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
+    struct catalog_snapshot *s = NULL;
+    const struct catalog_gpu *g = snapshot_gpu(c, &s, "h100-sxm-80gb");
+    assert_true(g->scale_out_gb_s.present && g->scale_out_gb_s.value == 50);
+    assert_non_null(strstr(g->scale_out_source, "DGX H100"));
+    g = catalog_snapshot_gpu(s, "gaudi2");
+    assert_true(g->scale_out_gb_s.present && g->scale_out_gb_s.value == 37.5);
+    g = catalog_snapshot_gpu(s, "a100-sxm-80gb");
+    assert_true(g->scale_out_gb_s.present && g->scale_out_gb_s.value == 25);
+    g = catalog_snapshot_gpu(s, "l4");
+    assert_false(g->scale_out_gb_s.present);
+    assert_null(g->scale_out_source);
+
+    struct catalog_gpu lab = lab_gpu("lab-gpu");
+    lab.scale_out_gb_s = (struct catalog_real){true, 12.5};
+    lab.scale_out_source = S("our rack: one 100 Gb/s NIC per GPU");
+    assert_int_equal(catalog_gpu_put(c, &lab, NULL, NULL, NULL), GS_OK);
+    g = snapshot_gpu(c, &s, "lab-gpu");
+    assert_true(g->scale_out_gb_s.present && g->scale_out_gb_s.value == 12.5);
+    assert_string_equal(g->scale_out_source, "our rack: one 100 Gb/s NIC per GPU");
+    assert_int_equal(g->revision, 1);
+
+    /* a number without its source: refused on update and on insert, nothing changed */
+    struct gs_error err;
+    gs_error_init(&err);
+    lab.scale_out_gb_s.value = 25;
+    lab.scale_out_source = NULL;
+    assert_int_equal(catalog_gpu_put(c, &lab, NULL, NULL, &err), GS_ERR_INVALID);
+    assert_non_null(strstr(err.items[0].detail, "without its source"));
+    g = snapshot_gpu(c, &s, "lab-gpu");
+    assert_true(g->scale_out_gb_s.value == 12.5);
+    assert_int_equal(g->revision, 1);
+    struct catalog_gpu other = lab_gpu("other-gpu");
+    other.scale_out_gb_s = (struct catalog_real){true, 25};
+    gs_error_init(&err);
+    assert_int_equal(catalog_gpu_put(c, &other, NULL, NULL, &err), GS_ERR_INVALID);
+    assert_null(snapshot_gpu(c, &s, "other-gpu"));
+
+    /* cleared: both gone */
+    lab.scale_out_gb_s.present = false;
+    assert_int_equal(catalog_gpu_put(c, &lab, NULL, NULL, NULL), GS_OK);
+    g = snapshot_gpu(c, &s, "lab-gpu");
+    assert_false(g->scale_out_gb_s.present);
+    assert_null(g->scale_out_source);
+    assert_int_equal(g->revision, 2);
+    catalog_snapshot_free(s);
     catalog_close(c);
 }
 
@@ -460,6 +522,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bulk_is_all_or_nothing, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_price_history, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_previous_schema, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_scale_out, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_writers, test_db_setup, test_db_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -402,13 +402,14 @@ static void test_unified_memory(void **state)
     free(r.body);
     r = call(&writer_a, "GET", "/v1/gpus?format=csv", NULL, NULL, NULL, NULL);
     expect_status(&r, 200);
-    /* the column comes last, after aliases, so earlier columns keep their places */
-    assert_non_null(strstr(r.body, ",aliases,unified_memory"));
+    /* the column comes after aliases, so earlier columns keep their places (the two
+     * scale-out columns of 0013 follow it, empty here) */
+    assert_non_null(strstr(r.body, ",aliases,unified_memory,"));
     const char *row = strstr(r.body, "\nlab-soc,");
     assert_non_null(row);
     const char *eol = strchr(row + 1, '\n');
     assert_non_null(eol);
-    assert_true(eol - row > 6 && strncmp(eol - (eol[-1] == '\r' ? 6 : 5), ",true", 5) == 0);
+    assert_true(eol - row > 8 && strncmp(eol - (eol[-1] == '\r' ? 8 : 7), ",true,,", 7) == 0);
     free(r.body);
 
     static const char serving[] =
@@ -431,6 +432,174 @@ static void test_unified_memory(void **state)
     free(r.body);
 }
 
+/* The CSV line of GPU `id` in an export, without its line end (a new string), or NULL. */
+static char *csv_line(const char *csv, const char *id)
+{
+    char key[80];
+    snprintf(key, sizeof(key), "\n%s,", id);
+    const char *row = strstr(csv, key);
+    if (row == NULL)
+        return NULL;
+    row++;
+    size_t n = strcspn(row, "\r\n");
+    return strndup(row, n);
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    const size_t n = strlen(s), k = strlen(tail);
+    return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* A copy of the seed H100 under `id`, with the scale-out figure `gb_s` (0: none),
+ * written with PUT. */
+static void put_h100_copy(const char *id, double gb_s)
+{
+    json_t *g = get_json(&writer_a, "/v1/gpus/h100-sxm-80gb");
+    json_object_set_new(g, "name", json_string(id));
+    json_object_set_new(g, "aliases", json_array());
+    json_object_del(g, "id");
+    json_object_set_new(g, "scale_out_gb_s", gb_s > 0 ? json_real(gb_s) : json_null());
+    json_object_set_new(g, "scale_out_source", gb_s > 0 ? json_string("test") : json_null());
+    char *body = json_dumps(g, JSON_COMPACT);
+    json_decref(g);
+    char path[96];
+    snprintf(path, sizeof(path), "/v1/gpus/%s", id);
+    struct reply r = call(&writer_a, "PUT", path, "application/json", body, AUTH, NULL);
+    free(body);
+    expect_status(&r, 201);
+    free(r.body);
+}
+
+/* Scale-out bandwidth (migration 0013): seeded from the vendor's reference
+ * node (DGX H100: 8 x 400 Gb/s for 8 GPUs = 50 GB/s), null for a PCIe card,
+ * cited in `sources`; written with PUT and PATCH, read back, carried by the
+ * CSV export and import; refused without its source; and used by the plan
+ * search: an H100 whose nodes have one 50 Gb/s (6.25 GB/s) link per GPU trains
+ * across two nodes with a lower comm_factor than with none given (the
+ * NVSwitch default, 400 Gb/s) or with 50 GB/s given, which two agree. */
+static void test_scale_out(void **state)
+{
+    (void)state;
+    json_t *g = get_json(&writer_a, "/v1/gpus/h100");
+    assert_true(json_number_value(json_object_get(g, "scale_out_gb_s")) == 50);
+    const char *src = json_string_value(json_object_get(g, "scale_out_source"));
+    assert_non_null(src);
+    assert_non_null(strstr(src, "DGX H100"));
+    const json_t *cited = json_object_get(json_object_get(g, "sources"), "scale_out_gb_s");
+    assert_true(json_is_string(cited) && strcmp(json_string_value(cited), src) == 0);
+    json_decref(g);
+    g = get_json(&writer_a, "/v1/gpus/l4");
+    assert_true(json_is_null(json_object_get(g, "scale_out_gb_s")));
+    assert_true(json_is_null(json_object_get(g, "scale_out_source")));
+    json_decref(g);
+
+    static const char uncited[] =
+        "{\"name\":\"Lab Net\",\"vendor\":\"Acme\",\"memory_bytes\":64000000000,"
+        "\"memory_source\":\"lab\",\"scale_out_gb_s\":12.5}";
+    struct reply r =
+        call(&writer_a, "PUT", "/v1/gpus/lab-net", "application/json", uncited, AUTH, NULL);
+    expect_status(&r, 400);
+    assert_non_null(strstr(r.body, "/scale_out_source"));
+    free(r.body);
+    r = call(&writer_a, "GET", "/v1/gpus/lab-net", NULL, NULL, NULL, NULL);
+    expect_status(&r, 404);
+    free(r.body);
+    static const char with_source[] =
+        "{\"name\":\"Lab Net\",\"vendor\":\"Acme\",\"memory_bytes\":64000000000,"
+        "\"memory_source\":\"lab\",\"scale_out_gb_s\":12.5,"
+        "\"scale_out_source\":\"lab rack: one 100 Gb/s NIC per GPU\"}";
+    r = call(&writer_a, "PUT", "/v1/gpus/lab-net", "application/json", with_source, AUTH, NULL);
+    expect_status(&r, 201);
+    free(r.body);
+    g = get_json(&writer_a, "/v1/gpus/lab-net");
+    assert_true(json_number_value(json_object_get(g, "scale_out_gb_s")) == 12.5);
+    assert_string_equal(json_string_value(json_object_get(g, "scale_out_source")),
+                        "lab rack: one 100 Gb/s NIC per GPU");
+    json_decref(g);
+
+    /* PATCH: a new figure keeps its source; dropping the source alone is refused */
+    r = call(&writer_a, "PATCH", "/v1/gpus/lab-net", "application/merge-patch+json",
+             "{\"scale_out_gb_s\":25}", AUTH, NULL);
+    expect_status(&r, 200);
+    free(r.body);
+    r = call(&writer_a, "PATCH", "/v1/gpus/lab-net", "application/merge-patch+json",
+             "{\"scale_out_source\":null}", AUTH, NULL);
+    expect_status(&r, 400);
+    assert_non_null(strstr(r.body, "/scale_out_source"));
+    free(r.body);
+    g = get_json(&writer_a, "/v1/gpus/lab-net");
+    assert_true(json_number_value(json_object_get(g, "scale_out_gb_s")) == 25);
+    json_decref(g);
+
+    /* CSV: the two columns come last; the export carries them, an import writes them */
+    r = call(&writer_a, "GET", "/v1/gpus?format=csv", NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    assert_non_null(strstr(r.body, ",unified_memory,scale_out_gb_s,scale_out_source\r\n"));
+    char *line = csv_line(r.body, "lab-net");
+    assert_non_null(line);
+    assert_true(ends_with(line, ",25,lab rack: one 100 Gb/s NIC per GPU"));
+    free(line);
+    line = csv_line(r.body, "l4");
+    assert_non_null(line);
+    assert_true(ends_with(line, ",,"));
+    free(line);
+    free(r.body);
+    r = call(&writer_a, "POST", "/v1/gpus:bulk", "text/csv",
+             "id,scale_out_gb_s,scale_out_source\r\nlab-net,6.25,csv import\r\n", AUTH, NULL);
+    expect_status(&r, 200);
+    free(r.body);
+    g = get_json(&writer_a, "/v1/gpus/lab-net");
+    assert_true(json_number_value(json_object_get(g, "scale_out_gb_s")) == 6.25);
+    assert_string_equal(json_string_value(json_object_get(g, "scale_out_source")), "csv import");
+    json_decref(g);
+    r = call(&writer_a, "POST", "/v1/gpus:bulk", "text/csv",
+             "id,scale_out_gb_s,scale_out_source\r\nlab-net,3,\r\n", AUTH, NULL);
+    expect_status(&r, 400);
+    assert_non_null(strstr(r.body, "/0/scale_out_source"));
+    free(r.body);
+    r = call(&writer_a, "DELETE", "/v1/gpus/lab-net", NULL, NULL, AUTH, NULL);
+    expect_status(&r, 204);
+    free(r.body);
+
+    /* the plan search: Llama 3.1 8B, 1e11 tokens in 10 days needs two 8-GPU nodes */
+    put_h100_copy("lab-net-default", 0);
+    put_h100_copy("lab-net-50", 50);
+    put_h100_copy("lab-net-6", 6.25);
+    static const char recommend[] =
+        "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"sequence_length\":4096},"
+        "\"demand\":{\"training_tokens\":1e11,\"deadline_days\":10},"
+        "\"constraints\":{\"gpus\":[\"lab-net-default\",\"lab-net-50\",\"lab-net-6\"]}}";
+    r = call(&writer_a, "POST", "/v1/recommend", "application/json", recommend, NULL, NULL);
+    expect_status(&r, 200);
+    json_t *answer = parse(&r);
+    free(r.body);
+    static const char *const copies[] = {"lab-net-default", "lab-net-50", "lab-net-6"};
+    double comm[3] = {-1, -1, -1};
+    size_t i;
+    const json_t *o;
+    json_array_foreach(json_object_get(answer, "options"), i, o) {
+        const char *id = json_string_value(json_object_get(o, "gpu"));
+        const json_t *speed = json_object_get(o, "throughput");
+        assert_true(json_integer_value(json_object_get(o, "nodes")) >= 2);
+        for (size_t k = 0; k < 3; k++)
+            if (strcmp(id, copies[k]) == 0)
+                comm[k] = json_number_value(json_object_get(speed, "comm_factor"));
+    }
+    json_decref(answer);
+    assert_true(comm[0] > 0 && comm[1] > 0);
+    assert_true(comm[0] == comm[1]);
+    /* 6.25 GB/s a GPU: the deadline now takes many more nodes, and they wait on the network */
+    assert_true(comm[2] > 0 && comm[2] < comm[1]);
+    for (size_t k = 0; k < 3; k++) {
+        char path[96];
+        snprintf(path, sizeof(path), "/v1/gpus/%s", copies[k]);
+        r = call(&writer_a, "DELETE", path, NULL, NULL, AUTH, NULL);
+        expect_status(&r, 204);
+        free(r.body);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -447,6 +616,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_two_processes_many_writers),
         cmocka_unit_test(test_delete),
         cmocka_unit_test(test_unified_memory),
+        cmocka_unit_test(test_scale_out),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     curl_global_cleanup();

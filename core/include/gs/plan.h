@@ -32,6 +32,9 @@ struct gs_plan_gpu {
     uint8_t link;              /* enum gs_link */
     uint8_t hw;                /* enum gs_hw: formats and caches it cannot run are not offered */
     uint64_t gpus_per_node;    /* tensor parallelism stays within it */
+    double scale_out_bytes_per_s; /* network to other nodes per GPU, one direction (the
+                                     catalog's scale_out_gb_s x 1e9); 0 = unknown: the
+                                     board class's default */
     struct gs_perf_gpu perf;
     bool has_price;
     double price_per_gpu_hour; /* USD, on the caller's pricing basis */
