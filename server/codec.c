@@ -696,6 +696,14 @@ json_t *codec_encode_model(const struct catalog_model *m, const struct gs_arch *
     bool ok = item != NULL && put(item, "aliases", encode_aliases(m->aliases, m->alias_count));
     if (ok && arch != NULL)
         ok = put(item, "architecture", encode_architecture(arch));
+    /* imported from a hub: what the checkpoint's headers say and where it came from */
+    if (ok && m->checkpoint_json != NULL) {
+        json_t *ck = json_loads(m->checkpoint_json, 0, NULL);
+        json_t *prov = m->provenance_json != NULL ? json_loads(m->provenance_json, 0, NULL) : NULL;
+        ok = put(item, "checkpoint", ck != NULL ? ck : json_null()) &&
+             put(item, "provenance", prov != NULL ? prov : json_null()) &&
+             put(item, "hub_revision", nullable_string(m->hub_revision));
+    }
     ok = ok && put(item, "etag", json_string(m->etag)) &&
          put(item, "revision", codec_u64(m->revision)) &&
          put(item, "created_at", json_string(m->created_at != NULL ? m->created_at : "")) &&

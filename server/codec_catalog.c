@@ -83,8 +83,10 @@ const char *const codec_gpu_columns[] = {
 /* Read-only members of a served entry that a client may send back. */
 static const char *const gpu_read_only[] = {"etag", "revision", "created_at", "updated_at",
                                             "sources", NULL};
-static const char *const model_read_only[] = {"etag", "revision", "created_at", "updated_at",
-                                              "architecture", "family", NULL};
+static const char *const model_read_only[] = {"etag",       "revision",   "created_at",
+                                              "updated_at", "architecture", "family",
+                                              "checkpoint", "provenance", "hub_revision",
+                                              NULL};
 
 bool codec_valid_id(const char *id)
 {

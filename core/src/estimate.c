@@ -188,17 +188,94 @@ static void assume_format(struct gs_estimate *e, enum gs_weight_format f)
     }
 }
 
+uint64_t gs_checkpoint_bytes_per_gpu(const struct gs_checkpoint_bytes *ck, uint64_t tensor,
+                                     uint64_t pipeline)
+{
+    const uint64_t t = tensor ? tensor : 1, p = pipeline ? pipeline : 1;
+    if (ck->tensor_bytes == 0)
+        return 0;
+    /* the stage's share of the model: its layers and everything outside them */
+    const long double share =
+        ((long double)ck->layer_bytes / (long double)p + (long double)ck->other_bytes) /
+        (long double)ck->tensor_bytes;
+    const long double rank = (long double)ck->matrix_bytes / (long double)t +
+                             (long double)ck->vector_bytes;
+    const long double bytes = share > 1 ? rank : rank * share;
+    return (uint64_t)(bytes + 0.999999L);
+}
+
+/* Whether the checkpoint's bytes describe the weights as served in `f`. */
+static bool checkpoint_applies(const struct gs_model_spec *m, const struct gs_workload *w,
+                               enum gs_weight_format f)
+{
+    return m->stored.present && m->stored.tensor_bytes > 0 && f == m->stored.format &&
+           !w->format_experts_only;
+}
+
+/* A layout's share of the checkpoint's bytes, by the config-derived split:
+ * config_gpu of config_total becomes the same share of the tensors. */
+static uint64_t scale_to_checkpoint(uint64_t config_gpu, uint64_t config_total,
+                                    uint64_t tensor_bytes)
+{
+    if (config_total == 0)
+        return config_gpu;
+    const long double v = (long double)config_gpu * (long double)tensor_bytes /
+                          (long double)config_total;
+    return (uint64_t)(v + 0.999999L);
+}
+
+static uint64_t config_total_bytes(const struct gs_model_spec *m, const struct gs_workload *w,
+                                   const struct gs_estimate *e, enum gs_weight_format f)
+{
+    struct gs_weights_request whole = {f, w->group_size, 1, 1, false, 1};
+    uint64_t total = 0;
+    if (gs_weights_bytes(&m->arch, &e->params, &whole, &total, NULL) != GS_OK)
+        return 0;
+    return total;
+}
+
 static enum gs_status inference_weights(const struct gs_model_spec *m, const struct gs_workload *w,
                                         const struct gs_estimate *e, uint64_t t, uint64_t p,
                                         enum gs_weight_format f, uint64_t *out, struct gs_error *err)
 {
     struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
                                    w->parallelism.expert};
-    if (m->has_arch)
-        return gs_weights_bytes(&m->arch, &e->params, &r, out, err);
+    if (m->has_arch) {
+        enum gs_status st = gs_weights_bytes(&m->arch, &e->params, &r, out, err);
+        if (st == GS_OK && checkpoint_applies(m, w, f))
+            *out = scale_to_checkpoint(*out, config_total_bytes(m, w, e, f),
+                                       m->stored.tensor_bytes);
+        return st;
+    }
+    if (checkpoint_applies(m, w, f)) {
+        *out = gs_checkpoint_bytes_per_gpu(&m->stored, t, p);
+        return GS_OK;
+    }
     bool ovf = false;
     *out = gs_weights_bytes_raw(e->parameters, &r, &ovf);
     return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
+}
+
+/* Says where the weights came from, and cross-checks the two counts. */
+static void note_checkpoint(const struct gs_model_spec *m, const struct gs_workload *w,
+                            struct gs_estimate *e, enum gs_weight_format f)
+{
+    if (!checkpoint_applies(m, w, f))
+        return;
+    e->weights_from_checkpoint = true;
+    e->checkpoint_bytes = m->stored.tensor_bytes;
+    assume_value(e, "weights_from_checkpoint", m->stored.tensor_bytes,
+                 "the weights are the checkpoint's own tensors as stored (scales, zero points "
+                 "and group indices included), split over the layout as the architecture splits "
+                 "them",
+                 "the checkpoint's safetensors or GGUF headers (dtype and shape of every tensor)");
+    if (!m->has_arch)
+        return;
+    e->config_bytes = config_total_bytes(m, w, e, f);
+    const uint64_t a = e->checkpoint_bytes, b = e->config_bytes;
+    const uint64_t diff = a > b ? a - b : b - a;
+    if (b > 0 && diff * 100 > a)
+        e->checkpoint_mismatch = true;
 }
 
 static void serving_input(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -358,7 +435,8 @@ static const char *engine_block_source(enum gs_engine engine)
  * network buffers. The stage that binds becomes the answer. */
 static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const struct gs_workload *w,
                                          uint64_t t, uint64_t p, enum gs_weight_format f,
-                                         struct gs_inference_result *out, struct gs_error *err)
+                                         uint64_t config_total, struct gs_inference_result *out,
+                                         struct gs_error *err)
 {
     const uint64_t node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
     bool first = true;
@@ -369,6 +447,8 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
         enum gs_status st = gs_weights_bytes_stage(&m->arch, &r, s, &weights, err);
         if (st != GS_OK)
             return st;
+        if (checkpoint_applies(m, w, f)) /* the stage's share of the checkpoint's own bytes */
+            weights = scale_to_checkpoint(weights, config_total, m->stored.tensor_bytes);
         struct gs_inference_input in;
         struct gs_inference_result res;
         serving_input(m, w, weights, t, p, w->serving.kv_dtype, w->serving.context_length, &in);
@@ -402,7 +482,9 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     if (st != GS_OK)
         return st;
     if (p > 1 && w->gpu_total_bytes && w->serving.engine.engine == GS_ENGINE_VLLM) {
-        st = least_roomy_worker(m, w, t, p, f, &e->serving, err);
+        st = least_roomy_worker(m, w, t, p, f,
+                                checkpoint_applies(m, w, f) ? config_total_bytes(m, w, e, f) : 0,
+                                &e->serving, err);
         if (st != GS_OK)
             return st;
     }
@@ -538,6 +620,7 @@ static enum gs_status compute_inference(const struct gs_model_spec *m, const str
     if (st != GS_OK)
         return st;
     assume_format(e, f);
+    note_checkpoint(m, w, e, f);
     if (w->format_from_checkpoint && m->has_arch)
         assume(e, "checkpoint_precision", m->arch.checkpoint.detail,
                "the model's config.json (torch_dtype, quantization_config): with no precision in "

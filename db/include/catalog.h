@@ -42,6 +42,12 @@ struct catalog_model {
     char *parameters_source;
     char *config_json;       /* Hugging Face config.json (architecture fields) */
     char *config_source;
+    /* imported from a hub (NULL otherwise): the revision asked for, what the checkpoint's
+     * headers say (JSON object) and where it all came from (JSON object); a put leaves an
+     * existing entry's three as they are when checkpoint_json is NULL */
+    char *hub_revision;
+    char *checkpoint_json;
+    char *provenance_json;
     char **aliases;
     size_t alias_count;
     uint64_t revision;       /* bumped by every write */

@@ -290,11 +290,14 @@ static enum gs_status model_put_locked(sqlite3 *db, const struct catalog_model *
 {
     static const char insert_sql[] =
         "INSERT INTO models (id, name, hf_id, publisher, family, parameters, parameters_basis,"
-        " parameters_source, config_json, config_source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
-        " ?9, ?10)";
+        " parameters_source, config_json, config_source, hub_revision, checkpoint_json,"
+        " provenance_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
     static const char update_sql[] =
         "UPDATE models SET name = ?2, hf_id = ?3, publisher = ?4, family = ?5, parameters = ?6,"
         " parameters_basis = ?7, parameters_source = ?8, config_json = ?9, config_source = ?10,"
+        " hub_revision = CASE WHEN ?12 IS NULL THEN hub_revision ELSE ?11 END,"
+        " checkpoint_json = coalesce(?12, checkpoint_json),"
+        " provenance_json = CASE WHEN ?12 IS NULL THEN provenance_json ELSE ?13 END,"
         " revision = revision + 1, updated_at = " NOW_SQL " WHERE id = ?1";
     struct current cur;
     enum gs_status st = find_current(db, true, m->id, &cur, err);
@@ -318,6 +321,9 @@ static enum gs_status model_put_locked(sqlite3 *db, const struct catalog_model *
     bind_text(stmt, 8, m->parameters_source);
     bind_text(stmt, 9, m->config_json);
     bind_text(stmt, 10, m->config_source);
+    bind_text(stmt, 11, m->hub_revision);
+    bind_text(stmt, 12, m->checkpoint_json);
+    bind_text(stmt, 13, m->provenance_json);
     st = run(db, stmt, err, "", "writing the model");
     if (st == GS_OK)
         st = replace_aliases(db, true, id, m->aliases, m->alias_count, err);

@@ -57,6 +57,9 @@ static void free_model(struct catalog_model *m)
     free(m->parameters_source);
     free(m->config_json);
     free(m->config_source);
+    free(m->hub_revision);
+    free(m->checkpoint_json);
+    free(m->provenance_json);
     free(m->created_at);
     free(m->updated_at);
     free_aliases(m->aliases, m->alias_count);
@@ -115,7 +118,8 @@ static bool reserve(void **array, size_t *cap, size_t n, size_t elem)
 
 static const char model_sql[] =
     "SELECT id, name, hf_id, family, parameters, parameters_source, config_json, config_source,"
-    " created_at, updated_at, publisher, parameters_basis, revision FROM models ORDER BY id";
+    " created_at, updated_at, publisher, parameters_basis, revision, hub_revision, checkpoint_json,"
+    " provenance_json FROM models ORDER BY id";
 
 static enum gs_status load_models(sqlite3 *db, struct catalog_snapshot *s, struct gs_error *err)
 {
@@ -144,6 +148,9 @@ static enum gs_status load_models(sqlite3 *db, struct catalog_snapshot *s, struc
         m->publisher = dup_text(stmt, 10, &oom);
         m->parameters_basis = dup_text(stmt, 11, &oom);
         m->revision = u64_col(stmt, 12);
+        m->hub_revision = dup_text(stmt, 13, &oom);
+        m->checkpoint_json = dup_text(stmt, 14, &oom);
+        m->provenance_json = dup_text(stmt, 15, &oom);
         if (oom)
             break;
         catalog_etag(m->id, m->revision, m->created_at, m->etag);

@@ -385,6 +385,80 @@ static void test_expert_parallel_serving(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/expert");
 }
 
+/* A checkpoint's own bytes (hub import, server/checkpoint.h) stand for the
+ * weights when serving in its stored format. Llama-3.1-8B in bf16:
+ * 8,030,261,248 parameters x 2 = 16,060,522,496 bytes; vectors are the 65
+ * RMSNorm weights (32 layers x 2 + the final one) x 4,096 x 2 B = 532,480;
+ * outside the layers: embeddings and lm_head 2 x 128,256 x 4,096 x 2 B =
+ * 2,101,346,304 plus the final norm 8,192 = 2,101,354,496; the 32 layers hold
+ * the other 13,959,168,000. */
+static void test_weights_from_checkpoint(void **state)
+{
+    (void)state;
+    const struct gs_checkpoint_bytes ck = {
+        .present = true,
+        .format = GS_WF_BF16,
+        .parameters = 8030261248ULL,
+        .tensor_bytes = 16060522496ULL,
+        .matrix_bytes = 16060522496ULL - 532480,
+        .vector_bytes = 532480,
+        .layer_bytes = 13959168000ULL,
+        .layers = 32,
+        .other_bytes = 2101354496ULL,
+    };
+    assert_int_equal(ck.layer_bytes + ck.other_bytes, ck.tensor_bytes);
+    /* one GPU: every byte; TP 2: vectors whole, matrices halved */
+    assert_int_equal(gs_checkpoint_bytes_per_gpu(&ck, 1, 1), 16060522496ULL);
+    assert_int_equal(gs_checkpoint_bytes_per_gpu(&ck, 2, 1), 532480 + (16060522496ULL - 532480) / 2);
+    /* PP 2: half the layers and everything outside them, 6,979,584,000 + 2,101,354,496 */
+    assert_int_equal(gs_checkpoint_bytes_per_gpu(&ck, 1, 2), 9080938496ULL);
+
+    /* a model gpusizer cannot read: the checkpoint's bytes are the weights */
+    struct gs_model_spec raw;
+    memset(&raw, 0, sizeof(raw));
+    raw.parameters = ck.parameters;
+    raw.stored = ck;
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.format_given = true;
+    w.format = GS_WF_BF16;
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&raw, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, 16060522496ULL);
+    assert_true(e.weights_from_checkpoint);
+    assert_false(e.checkpoint_mismatch);
+    w.parallelism.tensor = 2;
+    assert_int_equal(gs_estimate_compute(&raw, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, 532480 + (16060522496ULL - 532480) / 2);
+    /* served in another format, the checkpoint's bytes say nothing: sized from the count */
+    w.parallelism.tensor = 1;
+    w.format = GS_WF_FP8;
+    assert_int_equal(gs_estimate_compute(&raw, &w, &e, NULL), GS_OK);
+    assert_false(e.weights_from_checkpoint);
+
+    /* with the architecture: the same bytes, cross-checked; 5% more in the checkpoint is
+     * named, and each GPU's share follows the architecture's split */
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
+    struct gs_model_spec m = fixture_spec(&arch);
+    m.stored = ck;
+    w.format = GS_WF_BF16;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(e.weights_from_checkpoint);
+    assert_int_equal(e.config_bytes, 16060522496ULL);
+    assert_false(e.checkpoint_mismatch);
+    assert_int_equal(e.per_gpu.weights_bytes, 16060522496ULL);
+    w.parallelism.tensor = 2;
+    struct gs_estimate plain;
+    struct gs_model_spec bare = fixture_spec(&arch);
+    assert_int_equal(gs_estimate_compute(&bare, &w, &plain, NULL), GS_OK);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, plain.per_gpu.weights_bytes);
+    m.stored.tensor_bytes = 16060522496ULL / 20 * 21;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(e.checkpoint_mismatch);
+    assert_int_equal(e.checkpoint_bytes, 16060522496ULL / 20 * 21);
+    assert_true(e.per_gpu.weights_bytes > plain.per_gpu.weights_bytes / 100 * 104);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -402,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_edit_distance),
         cmocka_unit_test(test_uneven_pipeline_stages),
         cmocka_unit_test(test_expert_parallel_serving),
+        cmocka_unit_test(test_weights_from_checkpoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

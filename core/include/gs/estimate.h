@@ -50,11 +50,34 @@
 enum gs_mode { GS_MODE_INFERENCE, GS_MODE_TRAINING };
 
 /* A model is either a bare parameter count or an architecture. */
+/* What a checkpoint's own file headers say about its weights (safetensors or
+ * GGUF headers read by the server's hub import): exact where the config can
+ * only estimate (scales, zero points, unusual layouts, unknown model types). */
+struct gs_checkpoint_bytes {
+    bool present;
+    enum gs_weight_format format; /* as stored */
+    uint64_t parameters;          /* exact, counted from the tensors */
+    uint64_t tensor_bytes;        /* every tensor as stored */
+    uint64_t matrix_bytes;        /* tensors of 2+ dimensions: split by tensor parallelism */
+    uint64_t vector_bytes;        /* norms and biases: whole on every rank */
+    uint64_t layer_bytes;         /* the numbered layers together ... */
+    uint64_t layers;              /* ... and how many there are */
+    uint64_t other_bytes;         /* embeddings, head, final norm, towers */
+};
+
 struct gs_model_spec {
     bool has_arch;
     struct gs_arch arch;  /* when has_arch */
     uint64_t parameters;  /* when !has_arch */
+    struct gs_checkpoint_bytes stored; /* when known: serving in the stored format uses its bytes */
 };
+
+/* Weights per GPU from a checkpoint's own bytes when gpusizer cannot read
+ * the architecture: matrices split over `tensor` ranks, vectors whole; the
+ * numbered layers split over `pipeline` stages, the rest (embeddings, head,
+ * towers) charged to every stage (an upper bound for the first and last). */
+uint64_t gs_checkpoint_bytes_per_gpu(const struct gs_checkpoint_bytes *ck, uint64_t tensor,
+                                     uint64_t pipeline);
 
 /* Request-level replacements for the named defaults above. */
 struct gs_overrides {
@@ -142,6 +165,12 @@ struct gs_fix {
 
 struct gs_estimate {
     uint64_t parameters;
+    /* serving in the stored format of a model with checkpoint bytes: the weights are the
+     * checkpoint's (checkpoint_bytes, the whole model); with an architecture too, its own
+     * count (config_bytes) is cross-checked and checkpoint_mismatch set when they differ by
+     * more than rounding (1%) */
+    bool weights_from_checkpoint, checkpoint_mismatch;
+    uint64_t checkpoint_bytes, config_bytes;
     uint64_t trainable_parameters;  /* all of them for full training; the adapters for LoRA */
     bool has_breakdown;             /* params below is filled when the model had an architecture */
     struct gs_param_count params;
