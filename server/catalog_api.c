@@ -507,7 +507,7 @@ static void get_item(const struct service *svc, bool models, const struct api_re
     resp->content_type = "application/json";
 }
 
-static json_t *parse_body(const struct api_request *req, struct api_response *resp)
+json_t *catalog_api_parse_body(const struct api_request *req, struct api_response *resp)
 {
     json_error_t jerr;
     json_t *body = json_load_lenient(req->body != NULL ? req->body : "", req->body_length,
@@ -589,7 +589,7 @@ static void put_item(const struct catalog_api *api, const struct service *svc, b
                      const char *path_id, bool create_only, const struct api_request *req,
                      struct api_response *resp)
 {
-    json_t *body = parse_body(req, resp);
+    json_t *body = catalog_api_parse_body(req, resp);
     if (body == NULL)
         return;
     const long row = find_row(svc, models, path_id);
@@ -626,7 +626,7 @@ static void put_item(const struct catalog_api *api, const struct service *svc, b
 static void patch_item(const struct catalog_api *api, struct service *svc, bool models,
                        const struct api_request *req, struct api_response *resp)
 {
-    json_t *patch = parse_body(req, resp);
+    json_t *patch = catalog_api_parse_body(req, resp);
     if (patch == NULL)
         return;
     struct service *base_svc = service_ref(svc);
@@ -749,7 +749,7 @@ void catalog_api_collection(const struct catalog_api *api, struct service *servi
     }
     if (!authorized(api, req, resp))
         return;
-    json_t *body = parse_body(req, resp);
+    json_t *body = catalog_api_parse_body(req, resp);
     if (body == NULL)
         return;
     const json_t *id = json_object_get(body, "id");
@@ -790,7 +790,7 @@ static json_t *bulk_records(const struct api_request *req, bool csv, struct api_
 {
     struct gs_error *err = &resp->problem.errors;
     if (!csv) {
-        json_t *body = parse_body(req, resp);
+        json_t *body = catalog_api_parse_body(req, resp);
         if (body == NULL)
             return NULL;
         json_t *items = json_is_object(body) ? json_object_get(body, "items") : body;
@@ -1080,7 +1080,7 @@ void catalog_api_prices(const struct catalog_api *api, struct service *service,
     if (strcmp(req->method, "POST") == 0) {
         if (!authorized(api, req, resp))
             return;
-        body = parse_body(req, resp);
+        body = catalog_api_parse_body(req, resp);
         if (body == NULL)
             return;
         if (!decode_price(body, &job, &resp->problem.errors)) {

@@ -12,6 +12,7 @@
 #include "auth.h"
 #include "catalog.h"
 #include "http.h"
+#include "hub_import.h"
 #include "store.h"
 #include "problem.h"
 #include "service.h"
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define DEFAULT_PORT      8080
 #define DEFAULT_DB        "gpusizer.db"
@@ -36,6 +38,8 @@ struct options {
     long threads;
     long max_body;
     const char *api_key_file;
+    const char *positional[2]; /* arguments that are not --flag value pairs (import) */
+    int positional_count;
 };
 
 static const char usage[] =
@@ -46,6 +50,10 @@ static const char usage[] =
     "  estimate   read an estimate request (JSON) on stdin, print the response JSON\n"
     "  recommend  read a recommend request on stdin: ranked GPU options with cost\n"
     "  fit        read a fit request on stdin: does it fit one GPU type, and what to change\n"
+    "  import     import a model from the Hugging Face hub: gpusizer import org/name[@revision]\n"
+    "             [file.gguf]; prints the catalog entry (hub: env GPUSIZER_HUB_URL, token\n"
+    "             GPUSIZER_HUB_TOKEN or HF_TOKEN). estimate/fit/recommend import a\n"
+    "             {\"hub_id\": ...} model on first use unless GPUSIZER_AUTO_IMPORT=0\n"
     "  version    print the version\n"
     "\n"
     "options:\n"
@@ -87,8 +95,18 @@ static int parse_options(int argc, char **argv, struct options *o)
         fprintf(stderr, "gpusizer: GPUSIZER_THREADS=%s is not a thread count\n", env);
         return -1;
     }
-    for (int i = 2; i < argc; i += 2) { /* --flag value pairs */
+    o->positional_count = 0;
+    for (int i = 2; i < argc; i += 2) { /* --flag value pairs, and positional arguments */
         const char *flag = argv[i];
+        if (strncmp(flag, "--", 2) != 0) {
+            if (o->positional_count == 2) {
+                fprintf(stderr, "gpusizer: unexpected argument %s\n", flag);
+                return -1;
+            }
+            o->positional[o->positional_count++] = flag;
+            i--; /* one word, not a pair */
+            continue;
+        }
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = value != NULL;
         if (strcmp(flag, "--host") == 0 && ok)
@@ -144,6 +162,21 @@ static int load_service(const char *db, struct catalog **catalog, struct service
     return 0;
 }
 
+/* GPUSIZER_AUTO_IMPORT: "1"/"true"/"yes"/"on" or "0"/"false"/"no"/"off"; else `fallback`. */
+static bool auto_import_setting(bool fallback)
+{
+    const char *v = getenv("GPUSIZER_AUTO_IMPORT");
+    if (v == NULL || v[0] == '\0')
+        return fallback;
+    if (strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 ||
+        strcasecmp(v, "on") == 0)
+        return true;
+    if (strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0 ||
+        strcasecmp(v, "off") == 0)
+        return false;
+    return fallback;
+}
+
 static int cmd_serve(const struct options *o)
 {
     struct catalog *catalog = NULL;
@@ -179,7 +212,7 @@ static int cmd_serve(const struct options *o)
         return 1;
     }
     struct http_config cfg = {o->host, (uint16_t)o->port, (unsigned)o->threads,
-                              (size_t)o->max_body, 30};
+                              (size_t)o->max_body, 30, NULL, auto_import_setting(false)};
     if (http_start(&cfg, store, auth, &server, errbuf, sizeof(errbuf)) != 0) {
         fprintf(stderr, "gpusizer: %s\n", errbuf);
         store_free(store);
@@ -246,13 +279,21 @@ static int print_problem(const struct problem *p)
     return rc;
 }
 
+/* A request naming a model by its hub id. */
+static bool names_hub_model(const json_t *request)
+{
+    const json_t *model = json_object_get(request, "model");
+    return json_is_object(model) && json_object_get(model, "hub_id") != NULL;
+}
+
 /* The catalog is opened only when the request names a catalog entry, so
  * sizing a raw config leaves no file behind. */
 static bool needs_catalog(const json_t *request)
 {
     return json_is_string(json_object_get(request, "model")) ||
-           json_is_string(json_object_get(request, "gpu"));
+           json_is_string(json_object_get(request, "gpu")) || names_hub_model(request);
 }
+
 
 typedef int (*json_operation)(const struct service *service, const json_t *request,
                               json_t **response, struct problem *problem);
@@ -286,9 +327,29 @@ static int cmd_compute(const struct options *o, json_operation operation, bool a
     int rc = 1;
     struct gs_error err;
     gs_error_init(&err);
+    struct store *store = NULL;
     if (always_catalog || needs_catalog(request)) {
         if (load_service(o->db, &catalog, &service) != 0)
             goto out;
+        if (names_hub_model(request)) {
+            /* a hub model may be imported first: through a store, as the server does */
+            if (store_create(catalog, service, &store, &err) != GS_OK) {
+                print_errors("store", &err);
+                catalog = NULL;
+                service = NULL;
+                goto out;
+            }
+            catalog = NULL;
+            service = store_acquire(store);
+            struct hub_config hub;
+            hub_config_defaults(&hub);
+            hub_config_from_env(&hub);
+            if (hub_import_prepare(&hub, store, auto_import_setting(true), request, &service,
+                                   &p) != 0) {
+                print_problem(&p);
+                goto out;
+            }
+        }
     } else if (service_create(NULL, &service, &err) != GS_OK) {
         print_errors("estimate", &err);
         goto out;
@@ -302,8 +363,67 @@ static int cmd_compute(const struct options *o, json_operation operation, bool a
     }
 out:
     json_decref(request);
-    service_free(service);
-    catalog_close(catalog);
+    if (store != NULL) {
+        store_release(service);
+        store_free(store);
+    } else {
+        service_free(service);
+        catalog_close(catalog);
+    }
+    return rc;
+}
+
+/* gpusizer import org/name[@revision] [file.gguf] */
+static int cmd_import(const struct options *o, const char *spec, const char *file)
+{
+    struct hub_import_request req;
+    memset(&req, 0, sizeof(req));
+    const char *at = strchr(spec, '@');
+    snprintf(req.hub_id, sizeof(req.hub_id), "%.*s", at != NULL ? (int)(at - spec) : (int)strlen(spec),
+             spec);
+    snprintf(req.revision, sizeof(req.revision), "%s", at != NULL ? at + 1 : "main");
+    if (file != NULL)
+        snprintf(req.file, sizeof(req.file), "%s", file);
+    if (!hub_id_valid(req.hub_id) || !hub_revision_valid(req.revision)) {
+        fprintf(stderr, "gpusizer: %s is not org/name[@revision]\n", spec);
+        return 2;
+    }
+    struct catalog *catalog = NULL;
+    struct service *service = NULL;
+    struct store *store = NULL;
+    struct gs_error err;
+    gs_error_init(&err);
+    if (load_service(o->db, &catalog, &service) != 0)
+        return 1;
+    if (store_create(catalog, service, &store, &err) != GS_OK) {
+        print_errors("store", &err);
+        return 1;
+    }
+    struct hub_config hub;
+    hub_config_defaults(&hub);
+    hub_config_from_env(&hub);
+    struct problem p;
+    problem_init(&p);
+    struct catalog_put_result put;
+    memset(&put, 0, sizeof(put));
+    int rc = 1;
+    if (hub_import_run(&hub, store, &req, &put, &p) != 0) {
+        print_problem(&p);
+    } else {
+        struct service *now = store_acquire(store);
+        const struct catalog_snapshot *snap = service_snapshot(now);
+        const struct catalog_model *m = catalog_snapshot_model(snap, put.id);
+        size_t length = 0;
+        const char *text =
+            m != NULL ? service_model_item(now, (size_t)(m - snap->models), &length) : NULL;
+        if (text != NULL) {
+            fwrite(text, 1, length, stdout);
+            fputc('\n', stdout);
+            rc = 0;
+        }
+        store_release(now);
+    }
+    store_free(store);
     return rc;
 }
 
@@ -321,6 +441,10 @@ int cli_main(int argc, char **argv)
     }
     if (parse_options(argc, argv, &o) != 0)
         return 2;
+    if (o.positional_count > 0 && strcmp(argv[1], "import") != 0) {
+        fprintf(stderr, "gpusizer: unexpected argument %s\n\n%s", o.positional[0], usage);
+        return 2;
+    }
     if (strcmp(argv[1], "serve") == 0)
         return cmd_serve(&o);
     if (strcmp(argv[1], "estimate") == 0)
@@ -330,6 +454,13 @@ int cli_main(int argc, char **argv)
         return cmd_compute(&o, sizing_recommend, true);
     if (strcmp(argv[1], "fit") == 0)
         return cmd_compute(&o, sizing_fit, true);
+    if (strcmp(argv[1], "import") == 0) {
+        if (o.positional_count < 1 || o.positional_count > 2) {
+            fprintf(stderr, "usage: gpusizer import org/name[@revision] [file.gguf]\n");
+            return 2;
+        }
+        return cmd_import(&o, o.positional[0], o.positional_count > 1 ? o.positional[1] : NULL);
+    }
     fprintf(stderr, "gpusizer: unknown command %s\n\n%s", argv[1], usage);
     return 2;
 }

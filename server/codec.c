@@ -7,6 +7,7 @@
 #include "codec_parity.h"
 #include "codec_training.h"
 #include "hfconfig.h"
+#include "hub_import.h"
 #include "jsonv.h"
 
 #include <stdint.h>
@@ -55,6 +56,53 @@ static const char *const format_names[] = {"fp32",   "bf16",   "fp16",    "int8"
                                            "q4_k_m", "q5_k_m", "q6_k",    "q8_0",   "mxfp4",
                                            NULL};
 
+/* A catalog entry as the model: its architecture, and for an import its
+ * checkpoint's own bytes (an import gpusizer cannot read the architecture of
+ * is sized by those bytes alone). */
+static bool use_catalog_model(const struct catalog_model *m,
+                              const struct catalog_snapshot *snapshot,
+                              const struct codec_arch_table *archs, struct estimate_request *out,
+                              struct gs_error *err)
+{
+    size_t index = (size_t)(m - snapshot->models);
+    const bool stored = archs != NULL && archs->stored != NULL && archs->stored[index].present;
+    if (archs == NULL || (!archs->valid[index] && !stored)) {
+        gs_error_add(err, GS_ERR_INTERNAL, "/model",
+                     "catalog model \"%s\" has an architecture gpusizer cannot read", m->id);
+        return false;
+    }
+    out->source = CODEC_MODEL_CATALOG;
+    out->catalog_model = m;
+    out->model.has_arch = archs->valid[index];
+    if (out->model.has_arch)
+        out->model.arch = archs->archs[index];
+    else
+        out->model.parameters = m->parameters;
+    if (stored)
+        out->model.stored = archs->stored[index];
+    return true;
+}
+
+/* "model": {"hub_id": "org/name", "revision": ...}: the catalog's import of it. */
+static bool decode_hub_model(const json_t *model, const struct catalog_snapshot *snapshot,
+                             const struct codec_arch_table *archs, struct estimate_request *out,
+                             struct gs_error *err)
+{
+    struct hub_import_request ir;
+    if (!hub_import_decode(model, "/model", NULL, &ir, err))
+        return false;
+    const struct catalog_model *m = hub_import_find(snapshot, ir.hub_id, ir.revision);
+    if (m == NULL) {
+        gs_error_add(err, GS_ERR_NOT_FOUND, "/model/hub_id",
+                     "%s at %s is not in the catalog; import it first (POST /v1/models:import "
+                     "or gpusizer import), or run with GPUSIZER_AUTO_IMPORT=1 to import on first "
+                     "use",
+                     ir.hub_id, ir.revision);
+        return false;
+    }
+    return use_catalog_model(m, snapshot, archs, out, err);
+}
+
 static bool decode_catalog_model(const char *id, const struct catalog_snapshot *snapshot,
                                  const struct codec_arch_table *archs, struct estimate_request *out,
                                  struct gs_error *err)
@@ -77,17 +125,7 @@ static bool decode_catalog_model(const char *id, const struct catalog_snapshot *
                          "no model \"%.80s\" in the catalog; GET /v1/models lists them", id);
         return false;
     }
-    size_t index = (size_t)(m - snapshot->models);
-    if (archs == NULL || !archs->valid[index]) {
-        gs_error_add(err, GS_ERR_INTERNAL, "/model",
-                     "catalog model \"%s\" has an architecture gpusizer cannot read", m->id);
-        return false;
-    }
-    out->source = CODEC_MODEL_CATALOG;
-    out->catalog_model = m;
-    out->model.has_arch = true;
-    out->model.arch = archs->archs[index];
-    return true;
+    return use_catalog_model(m, snapshot, archs, out, err);
 }
 
 static bool decode_model_object(const json_t *model, struct estimate_request *out,
@@ -125,11 +163,14 @@ static bool decode_model(const json_t *model, const struct catalog_snapshot *sna
 {
     if (model == NULL) {
         gs_error_add(err, GS_ERR_INVALID, "/model",
-                     "is required: a catalog id, {\"parameters\": N} or {\"config\": {...}}");
+                     "is required: a catalog id, {\"parameters\": N}, {\"config\": {...}} or "
+                     "{\"hub_id\": \"org/name\"}");
         return false;
     }
     if (json_is_string(model))
         return decode_catalog_model(json_string_value(model), snapshot, archs, out, err);
+    if (json_is_object(model) && json_object_get(model, "hub_id") != NULL)
+        return decode_hub_model(model, snapshot, archs, out, err);
     if (json_is_object(model))
         return decode_model_object(model, out, err);
     gs_error_add(err, GS_ERR_INVALID, "/model",
@@ -496,6 +537,15 @@ static json_t *encode_warnings(const struct estimate_request *req, const struct 
     for (size_t i = 0; ok && i < est->warning_count; i++)
         ok = add_note(list, "code", est->warnings[i].code, "detail", est->warnings[i].detail, NULL,
                       NULL);
+    if (ok && est->checkpoint_mismatch) {
+        char detail[320];
+        snprintf(detail, sizeof(detail),
+                 "the checkpoint's tensors hold %llu bytes but the config gives %llu for this "
+                 "format: the weights are sized from the checkpoint; check the config (a tower or "
+                 "head it does not describe, or a different quantization)",
+                 (unsigned long long)est->checkpoint_bytes, (unsigned long long)est->config_bytes);
+        ok = add_note(list, "code", "checkpoint_mismatch", "detail", detail, NULL, NULL);
+    }
     if (ok && fit != NULL && fit->usable_is_marketed)
         ok = add_note(list, "code", "usable_memory_unknown", "detail",
                       "the catalog has no driver-reported capacity for this GPU, so the fit uses "

@@ -46,6 +46,7 @@ struct estimate_request {
 struct codec_arch_table {
     const struct gs_arch *archs;
     const bool *valid;
+    const struct gs_checkpoint_bytes *stored; /* per model; .present for imports (may be NULL) */
 };
 
 /* The top-level members /v1/recommend and /v1/fit accept (NULL-terminated),

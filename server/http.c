@@ -9,6 +9,8 @@
  */
 #include "http.h"
 
+#include "hub_import.h"
+
 #include "json_lenient.h"
 
 #include "api.h"
@@ -37,6 +39,8 @@ struct http_server {
     struct MHD_Daemon *daemon;
     struct store *store;
     struct catalog_api api;
+    struct hub_config hub;
+    bool auto_import;
     size_t max_body_bytes;
     uint16_t port;
 };
@@ -50,6 +54,7 @@ enum route_id {
     ROUTE_GPU,
     ROUTE_GPU_PRICES,
     ROUTE_GPUS_BULK,
+    ROUTE_MODELS_IMPORT,
     ROUTE_ESTIMATE,
     ROUTE_RECOMMEND,
     ROUTE_FIT,
@@ -71,6 +76,7 @@ static const struct route routes[] = {
     {"/healthz", ROUTE_HEALTHZ, READ_ONLY},       {"/readyz", ROUTE_READYZ, READ_ONLY},
     {"/v1/models", ROUTE_MODELS, COLLECTION},     {"/v1/gpus", ROUTE_GPUS, COLLECTION},
     {"/v1/gpus:bulk", ROUTE_GPUS_BULK, "POST"},   {"/v1/estimate", ROUTE_ESTIMATE, "POST"},
+    {"/v1/models:import", ROUTE_MODELS_IMPORT, "POST"},
     {"/v1/recommend", ROUTE_RECOMMEND, "POST"},   {"/v1/fit", ROUTE_FIT, "POST"},
     {"/openapi.json", ROUTE_OPENAPI, READ_ONLY},
 };
@@ -426,9 +432,10 @@ static bool append_body(struct request *req, const char *data, size_t size, size
 typedef int (*json_operation)(const struct service *service, const json_t *request,
                               json_t **response, struct problem *problem);
 
-/* A POST that computes: parse the JSON body, run the operation, answer. */
-static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct request *req,
-                                      json_operation operation)
+/* A POST that computes: parse the JSON body, import a hub model it names
+ * when auto-import is on, run the operation, answer. */
+static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct http_server *srv,
+                                      struct request *req, json_operation operation)
 {
     struct problem p;
     problem_init(&p);
@@ -443,7 +450,9 @@ static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct reques
     }
     json_t *response = NULL;
     enum MHD_Result ret;
-    if (operation(req->service, body, &response, &p) == 0)
+    if (hub_import_prepare(&srv->hub, srv->store, srv->auto_import, body, &req->service, &p) != 0)
+        ret = send_problem(conn, &p, NULL);
+    else if (operation(req->service, body, &response, &p) == 0)
         ret = send_json(conn, 200, response, "application/json");
     else
         ret = send_problem(conn, &p, NULL);
@@ -579,6 +588,9 @@ static enum MHD_Result handle_catalog(struct MHD_Connection *conn, struct http_s
     case ROUTE_GPU_PRICES:
         catalog_api_prices(&srv->api, req->service, &in, &out);
         break;
+    case ROUTE_MODELS_IMPORT:
+        hub_import_api(&srv->hub, srv->store, &in, &out);
+        break;
     default:
         catalog_api_bulk(&srv->api, req->service, &in, &out);
         break;
@@ -608,11 +620,11 @@ static enum MHD_Result dispatch(struct MHD_Connection *conn, struct http_server 
     case ROUTE_READYZ:
         return handle_readyz(conn, srv, req);
     case ROUTE_ESTIMATE:
-        return handle_compute(conn, req, service_estimate);
+        return handle_compute(conn, srv, req, service_estimate);
     case ROUTE_RECOMMEND:
-        return handle_compute(conn, req, sizing_recommend);
+        return handle_compute(conn, srv, req, sizing_recommend);
     case ROUTE_FIT:
-        return handle_compute(conn, req, sizing_fit);
+        return handle_compute(conn, srv, req, sizing_fit);
     default:
         return handle_catalog(conn, srv, req, method);
     }
@@ -713,6 +725,14 @@ int http_start(const struct http_config *config, struct store *store, const stru
     srv->api.store = store;
     srv->api.auth = auth;
     srv->max_body_bytes = config->max_body_bytes;
+    if (config->hub != NULL) {
+        srv->hub = *config->hub;
+    } else {
+        hub_config_defaults(&srv->hub);
+        hub_config_from_env(&srv->hub);
+    }
+    srv->auto_import = config->auto_import;
+    hub_global_init(); /* before the worker threads start */
     unsigned threads = config->threads ? config->threads : cpu_count();
     srv->daemon = MHD_start_daemon(
         flags, config->port, NULL, NULL, &on_request, srv, MHD_OPTION_SOCK_ADDR, addr,

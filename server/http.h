@@ -7,7 +7,10 @@
 #define GS_HTTP_H
 
 #include "auth.h"
+#include "hub.h"
 #include "store.h"
+
+#include <stdbool.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +21,10 @@ struct http_config {
     unsigned threads;        /* thread-pool size, 0 = number of CPUs */
     size_t max_body_bytes;   /* larger request bodies get 413 */
     unsigned timeout_s;      /* idle connection timeout */
+    const struct hub_config *hub; /* where POST /v1/models:import reads (copied); NULL: the
+                                     defaults and the environment (hub_config_from_env) */
+    bool auto_import;        /* a sizing request's {"hub_id"} model missing from the catalog is
+                                imported first (GPUSIZER_AUTO_IMPORT; off by default) */
 };
 
 struct http_server;

@@ -1,6 +1,8 @@
 /* service.c - the estimate operation and catalog listings (see service.h). */
 #include "service.h"
 
+#include "hub_import.h"
+
 #include "codec.h"
 #include "hfconfig.h"
 
@@ -19,6 +21,7 @@ struct service {
     struct rendered *gpu_items;
     struct gs_arch *archs;
     bool *arch_valid;
+    struct gs_checkpoint_bytes *stored; /* imported models: what their headers say */
     char *models_body;
     size_t models_body_len;
     char *gpus_body;
@@ -44,6 +47,7 @@ void service_unref(struct service *service)
         catalog_snapshot_free(service->snapshot);
     free(service->archs);
     free(service->arch_valid);
+    free(service->stored);
     free(service->models_body);
     free(service->gpus_body);
     free(service);
@@ -97,7 +101,9 @@ static void decode_archs(struct service *s, struct gs_error *err)
         if (st == GS_OK)
             st = gs_arch_validate(&s->archs[i], &local);
         s->arch_valid[i] = st == GS_OK;
-        if (st != GS_OK)
+        /* an import gpusizer cannot read the architecture of is sized by its headers alone */
+        const bool imported = hub_checkpoint_bytes(m->checkpoint_json, &s->stored[i]);
+        if (st != GS_OK && !imported)
             gs_error_add(err, st, "", "catalog model %s: config unusable (%s)", m->id,
                          local.count > 0 ? local.items[0].detail : jerr.text);
         json_decref(config);
@@ -166,7 +172,8 @@ enum gs_status service_create(struct catalog_snapshot *snapshot, struct service 
     size_t n = s->snapshot->model_count;
     s->archs = calloc(n > 0 ? n : 1, sizeof(*s->archs));
     s->arch_valid = calloc(n > 0 ? n : 1, sizeof(*s->arch_valid));
-    if (s->archs == NULL || s->arch_valid == NULL)
+    s->stored = calloc(n > 0 ? n : 1, sizeof(*s->stored));
+    if (s->archs == NULL || s->arch_valid == NULL || s->stored == NULL)
         goto oom;
     decode_archs(s, err);
     if (!render_items(s, true) || !render_items(s, false))
@@ -188,7 +195,7 @@ int service_estimate(const struct service *s, const json_t *request, json_t **re
     struct estimate_request req;
     struct gs_estimate est;
     struct gs_fit fit;
-    struct codec_arch_table archs = {s->archs, s->arch_valid};
+    struct codec_arch_table archs = {s->archs, s->arch_valid, s->stored};
     enum gs_status st = codec_decode_estimate(request, s->snapshot, &archs, &req, &problem->errors);
     if (st == GS_OK)
         st = gs_estimate_compute(&req.model, &req.workload, &est, &problem->errors);
@@ -236,4 +243,5 @@ void service_arch_table(const struct service *service, struct codec_arch_table *
 {
     out->archs = service->archs;
     out->valid = service->arch_valid;
+    out->stored = service->stored;
 }

@@ -1,0 +1,73 @@
+/*
+ * hub_import.h - a model by its Hugging Face id: the repository's
+ * config.json and its checkpoint's headers (safetensors shards, or a GGUF
+ * file when the repository holds only GGUF) fetched with hub.h, read with
+ * the config readers and checkpoint.h, and stored in the catalog with what
+ * the headers say (exact tensor bytes by dtype, parameters, stored format)
+ * and where it all came from (commit, URLs, time, sha256 of every byte read).
+ *
+ *   POST /v1/models:import {"hub_id", "revision", "file"}   (API key)
+ *   gpusizer import org/name[@revision]
+ *   "model": {"hub_id": ..., "revision": ...} in estimate/fit/recommend,
+ *   imported on first use when auto-import is on (GPUSIZER_AUTO_IMPORT).
+ */
+#ifndef GS_HUB_IMPORT_H
+#define GS_HUB_IMPORT_H
+
+#include "api.h"
+#include "catalog.h"
+#include "catalog_write.h"
+#include "gs/estimate.h"
+#include "hub.h"
+#include "problem.h"
+#include "service.h"
+#include "store.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+
+struct hub_import_request {
+    char hub_id[200];
+    char revision[130];   /* "main" when not given */
+    char file[256];       /* GGUF-only repositories: which .gguf ("" = the Q4_K_M one, else the
+                             first by name) */
+    const char *if_match; /* a re-import's precondition (borrowed), NULL for none */
+};
+
+/* Reads {"hub_id", "revision", "file"} (pointers under `base`, e.g.
+ * "/model"); `extra` names further keys the object may carry (NULL-ended,
+ * may be NULL). */
+bool hub_import_decode(const json_t *obj, const char *base, const char *const *extra,
+                       struct hub_import_request *out, struct gs_error *err);
+
+/* The catalog id an import of `hub_id` gets: lower-case, "/" as "--". */
+void hub_import_catalog_id(const char *hub_id, char *out, size_t cap);
+
+/* The catalog model for `hub_id` at `revision`: an import at that revision,
+ * else (for "main") an entry whose hf_id is `hub_id`; NULL when none. */
+const struct catalog_model *hub_import_find(const struct catalog_snapshot *snapshot,
+                                            const char *hub_id, const char *revision);
+
+/* Imports (or re-imports) one model. 0 with *out filled, or -1 with
+ * `problem` saying why: 400 bad id, 403 gated, 404 missing, 412 If-Match,
+ * 422 nothing gpusizer can read, 502 the hub failed (its status named). */
+int hub_import_run(const struct hub_config *cfg, struct store *store,
+                   const struct hub_import_request *req, struct catalog_put_result *out,
+                   struct problem *problem);
+
+/* POST /v1/models:import. */
+void hub_import_api(const struct hub_config *cfg, struct store *store,
+                    const struct api_request *req, struct api_response *resp);
+
+/* Before a sizing request: a "model": {"hub_id": ...} the catalog lacks is
+ * imported when `auto_import`, and *service becomes the store's fresh one
+ * (the old reference released). 0, or -1 with `problem` when the import
+ * failed. Requests without a hub id are left alone. */
+int hub_import_prepare(const struct hub_config *cfg, struct store *store, bool auto_import,
+                       const json_t *request, struct service **service, struct problem *problem);
+
+/* What a stored checkpoint_json says, for the core; false when absent or
+ * unreadable. */
+bool hub_checkpoint_bytes(const char *checkpoint_json, struct gs_checkpoint_bytes *out);
+
+#endif

@@ -1,0 +1,439 @@
+/*
+ * test_hub_import.c - models by their Hugging Face id, end to end: a real
+ * `gpusizer serve` importing from a fixture hub on 127.0.0.1
+ * (tests/support/hub_fixture.h, repositories in tests/fixtures/hub), the
+ * stored checkpoint and provenance, estimates sized from the checkpoint's
+ * own bytes, auto-import, the hub's failures as clear answers, concurrent
+ * imports, and `gpusizer import`.
+ *
+ * usage: test_hub_import /path/to/gpusizer
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "http_client.h"
+#include "hub_fixture.h"
+#include "sha256.h"
+#include "test_files.h"
+#include "test_server.h"
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define KEY "hub-test-key-0123456789"
+#define AUTH "Authorization: Bearer " KEY
+#define JSON_TYPE "application/json"
+
+static const char *binary;
+static struct test_db db;
+static struct hub_fixture *hub;
+static struct test_server importer; /* API key, auto-import on */
+static struct test_server plain;    /* no key, auto-import off (the server default) */
+
+static struct http_reply post(const struct test_server *s, const char *path, const char *body,
+                              const char *h1, const char *h2)
+{
+    const char *headers[] = {h1, h1 != NULL ? h2 : NULL, NULL};
+    return http_call(s->port, "POST", path, JSON_TYPE, body, strlen(body), headers);
+}
+
+static json_t *parse(const struct http_reply *r)
+{
+    json_t *v = json_loadb(r->body != NULL ? r->body : "", r->length, 0, NULL);
+    if (v == NULL)
+        fail_msg("not JSON: %.300s", r->body != NULL ? r->body : "");
+    return v;
+}
+
+static void expect_status(const struct http_reply *r, long status)
+{
+    if (r->status != status)
+        fail_msg("expected %ld, got %ld: %.600s", status, r->status, r->body ? r->body : "");
+}
+
+static json_int_t integer_at(const json_t *o, const char *a, const char *b)
+{
+    const json_t *v = json_object_get(o, a);
+    if (b != NULL)
+        v = json_object_get(v, b);
+    if (!json_is_integer(v))
+        fail_msg("%s%s%s is not an integer", a, b ? "." : "", b ? b : "");
+    return json_integer_value(v);
+}
+
+static const char *string_at(const json_t *o, const char *a, const char *b)
+{
+    const json_t *v = json_object_get(o, a);
+    if (b != NULL)
+        v = json_object_get(v, b);
+    return json_is_string(v) ? json_string_value(v) : "";
+}
+
+/* The problem type's last segment. */
+static void expect_problem(const struct http_reply *r, long status, const char *slug)
+{
+    expect_status(r, status);
+    json_t *p = parse(r);
+    const char *type = string_at(p, "type", NULL);
+    if (strstr(type, slug) == NULL)
+        fail_msg("expected a %s problem, got %s: %.400s", slug, type, r->body);
+    json_decref(p);
+}
+
+static bool has_named(const json_t *list, const char *key, const char *name)
+{
+    size_t i;
+    const json_t *item;
+    json_array_foreach(list, i, item)
+    {
+        if (strcmp(string_at(item, key, NULL), name) == 0)
+            return true;
+    }
+    return false;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    if (hub_fixture_start(GS_HUB_FIXTURES, &hub) != 0 || test_db_make(&db, "gs-hubimport") != 0)
+        return -1;
+    char url[64];
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u", (unsigned)hub_fixture_port(hub));
+    setenv("GPUSIZER_HUB_URL", url, 1);
+    setenv("GPUSIZER_HUB_REDIRECT_HOSTS", "localhost", 1);
+    setenv("GPUSIZER_HUB_TIMEOUT_MS", "800", 1);
+    setenv("GPUSIZER_HUB_MAX_JSON_BYTES", "4194304", 1); /* Qwen3-30B-A3B-FP8's index is 2 MB */
+    unsetenv("HF_TOKEN");
+    unsetenv("GPUSIZER_HUB_TOKEN");
+    setenv("GPUSIZER_AUTO_IMPORT", "1", 1);
+    if (test_server_start(&importer, binary, db.path, KEY) != 0)
+        return -1;
+    unsetenv("GPUSIZER_AUTO_IMPORT");
+    return test_server_start(&plain, binary, db.path, NULL);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    int rc = test_server_stop(&importer);
+    rc |= test_server_stop(&plain);
+    hub_fixture_stop(hub);
+    test_db_remove(&db);
+    return rc;
+}
+
+/* Llama-3.1-8B-Instruct in bf16, four shards: 8,030,261,248 parameters, 2
+ * bytes each = 16,060,522,496 bytes; the commit, URLs and header digests
+ * recorded; a re-import honours If-Match. */
+static void test_import_dense_bf16(void **state)
+{
+    (void)state;
+    struct http_reply r = post(&importer, "/v1/models:import",
+                               "{\"hub_id\": \"meta-llama/Llama-3.1-8B-Instruct\"}", AUTH, NULL);
+    expect_status(&r, 201);
+    assert_string_equal(r.location, "/v1/models/meta-llama--llama-3.1-8b-instruct");
+    json_t *m = parse(&r);
+    assert_string_equal(string_at(m, "id", NULL), "meta-llama--llama-3.1-8b-instruct");
+    assert_string_equal(string_at(m, "hf_id", NULL), "meta-llama/Llama-3.1-8B-Instruct");
+    assert_string_equal(string_at(m, "family", NULL), "llama");
+    assert_int_equal(integer_at(m, "parameters", NULL), 8030261248LL);
+    assert_int_equal(integer_at(m, "checkpoint", "parameters"), 8030261248LL);
+    assert_int_equal(integer_at(m, "checkpoint", "tensor_bytes"), 16060522496LL);
+    assert_int_equal(integer_at(m, "checkpoint", "files"), 4);
+    assert_string_equal(string_at(m, "checkpoint", "format"), "bf16");
+    assert_int_equal(integer_at(json_object_get(m, "checkpoint"), "bytes_by_dtype", "BF16"),
+                     16060522496LL);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(m, "checkpoint"),
+                                                     "layer_bytes")),
+                     32);
+    const json_t *prov = json_object_get(m, "provenance");
+    assert_string_equal(string_at(prov, "revision", NULL), "main");
+    assert_int_equal(strlen(string_at(prov, "commit", NULL)), 40);
+    const json_t *files = json_object_get(prov, "files");
+    assert_int_equal(json_array_size(files), 4);
+    /* each header's digest is the sha256 of the JSON the fixture serves */
+    const json_t *first = json_array_get(files, 0);
+    char path[512], digest[65];
+    snprintf(path, sizeof(path), "%s/meta-llama/Llama-3.1-8B-Instruct/%s.header.json",
+             GS_HUB_FIXTURES, string_at(first, "file", NULL));
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char text[1 << 20];
+    const size_t n = fread(text, 1, sizeof(text), f);
+    fclose(f);
+    sha256_hex(text, n, digest);
+    assert_string_equal(string_at(first, "header_sha256", NULL), digest);
+    assert_int_equal(integer_at(first, "header_bytes", NULL), (json_int_t)n);
+    assert_non_null(strstr(string_at(first, "url", NULL), "/resolve/"));
+    assert_int_equal(strlen(string_at(prov, "config", "sha256")), 64);
+    char etag[96];
+    snprintf(etag, sizeof(etag), "If-Match: %s", r.etag);
+    json_decref(m);
+    free(r.body);
+
+    /* a re-import of another version than the one read: 412; of the one read: 200 */
+    r = post(&importer, "/v1/models:import", "{\"hub_id\": \"meta-llama/Llama-3.1-8B-Instruct\"}",
+             AUTH, "If-Match: \"not-the-etag\"");
+    expect_status(&r, 412);
+    free(r.body);
+    r = post(&importer, "/v1/models:import",
+             "{\"hub_id\": \"meta-llama/Llama-3.1-8B-Instruct\", \"revision\": \"main\"}", AUTH,
+             etag);
+    expect_status(&r, 200);
+    free(r.body);
+
+    /* sized from the checkpoint's own bytes: one GPU holds all 16,060,522,496 */
+    r = post(&importer, "/v1/estimate",
+             "{\"model\": {\"hub_id\": \"meta-llama/Llama-3.1-8B-Instruct\"}, \"gpu\": \"h100\", "
+             "\"inference\": {\"batch_size\": 4, \"context_length\": 4096}}",
+             NULL, NULL);
+    expect_status(&r, 200);
+    json_t *e = parse(&r);
+    assert_int_equal(integer_at(e, "per_gpu", "weights_bytes"), 16060522496LL);
+    assert_true(has_named(json_object_get(e, "assumptions"), "name", "weights_from_checkpoint"));
+    assert_false(has_named(json_object_get(e, "warnings"), "code", "checkpoint_mismatch"));
+    json_decref(e);
+    free(r.body);
+}
+
+/* A model_type gpusizer cannot read (tests/fixtures/hub/acme/mystery-1b):
+ * its tensors are 2 x 1,000 x 64 (embeddings, head) + 2 x 64 x 64 (layers)
+ * matrices and 2 x 64 norms, 136,320 bf16 values = 272,640 bytes. Imported
+ * all the same; weights are exact (TP 2: the 256 bytes of norms whole, the
+ * 272,384 of matrices halved = 136,448); the KV cache is refused. */
+static void test_unknown_model_type(void **state)
+{
+    (void)state;
+    struct http_reply r =
+        post(&importer, "/v1/models:import", "{\"hub_id\": \"acme/mystery-1b\"}", AUTH, NULL);
+    expect_status(&r, 201);
+    json_t *m = parse(&r);
+    assert_string_equal(string_at(m, "family", NULL), "mystery");
+    assert_int_equal(integer_at(m, "parameters", NULL), 136320);
+    assert_int_equal(integer_at(m, "checkpoint", "tensor_bytes"), 272640);
+    assert_int_equal(integer_at(m, "checkpoint", "vector_bytes"), 256);
+    assert_null(json_object_get(m, "architecture"));
+    json_decref(m);
+    free(r.body);
+    r = post(&importer, "/v1/estimate",
+             "{\"model\": {\"hub_id\": \"acme/mystery-1b\"}, \"parallelism\": {\"tensor\": 2}}", NULL,
+             NULL);
+    expect_status(&r, 200);
+    json_t *e = parse(&r);
+    assert_int_equal(integer_at(e, "per_gpu", "weights_bytes"), 136448);
+    json_decref(e);
+    free(r.body);
+    r = post(&importer, "/v1/estimate",
+             "{\"model\": {\"hub_id\": \"acme/mystery-1b\"}, \"inference\": {\"batch_size\": 1, "
+             "\"context_length\": 1024}}",
+             NULL, NULL);
+    expect_status(&r, 400);
+    assert_non_null(strstr(r.body, "architecture"));
+    free(r.body);
+}
+
+/* The other fixture families import with their stored format, and an
+ * estimate in that format charges exactly their tensor bytes. */
+static void check_family(const char *hub_id, const char *format, bool mismatch)
+{
+    char body[256];
+    snprintf(body, sizeof(body), "{\"hub_id\": \"%s\"}", hub_id);
+    struct http_reply r = post(&importer, "/v1/models:import", body, AUTH, NULL);
+    if (r.status != 201 && r.status != 200)
+        fail_msg("%s: %ld %.400s", hub_id, r.status, r.body ? r.body : "");
+    json_t *m = parse(&r);
+    const json_int_t bytes = integer_at(m, "checkpoint", "tensor_bytes");
+    assert_true(integer_at(m, "checkpoint", "parameters") > 0);
+    if (format != NULL && strcmp(string_at(m, "checkpoint", "format"), format) != 0)
+        fail_msg("%s: format %s, expected %s", hub_id, string_at(m, "checkpoint", "format"),
+                 format);
+    json_decref(m);
+    free(r.body);
+    snprintf(body, sizeof(body), "{\"model\": {\"hub_id\": \"%s\"}, \"precision\": "
+                                 "{\"weights\": \"%s\"}}",
+             hub_id, format);
+    r = post(&importer, "/v1/estimate", body, NULL, NULL);
+    expect_status(&r, 200);
+    json_t *e = parse(&r);
+    assert_int_equal(integer_at(e, "per_gpu", "weights_bytes"), bytes);
+    /* cross-checked against the config's count in that format: GPTQ and fp8 block scales agree
+     * within 1%; llama.cpp's Q4_K_M keeps token_embd (tied) and half the ffn_down and attn_v in
+     * Q6_K, which the format's average bits per weight do not capture */
+    if (mismatch != has_named(json_object_get(e, "warnings"), "code", "checkpoint_mismatch"))
+        fail_msg("%s: checkpoint_mismatch %s expected: %.600s", hub_id, mismatch ? "" : "not",
+                 r.body);
+    json_decref(e);
+    free(r.body);
+}
+
+static void test_quantized_and_gguf(void **state)
+{
+    (void)state;
+    check_family("TheBloke/Llama-2-7B-GPTQ", "gptq", false);
+    check_family("Qwen/Qwen3-30B-A3B-FP8", "fp8_block", false);
+    check_family("bartowski/Llama-3.2-1B-Instruct-GGUF", "q4_k_m", true);
+}
+
+/* A server that does not import on first use says how to import; the one
+ * that does imports and answers. (A hub id the seeded catalog has, such as
+ * google/gemma-3-4b-it, resolves to that entry without an import.) */
+static void test_auto_import(void **state)
+{
+    (void)state;
+    struct http_reply seeded = post(&plain, "/v1/estimate",
+                                    "{\"model\": {\"hub_id\": \"google/gemma-3-4b-it\"}}", NULL, NULL);
+    expect_status(&seeded, 200);
+    free(seeded.body);
+    const char *request = "{\"model\": {\"hub_id\": \"fixture-tests/tiny\"}}";
+    struct http_reply r = post(&plain, "/v1/estimate", request, NULL, NULL);
+    expect_status(&r, 400);
+    assert_non_null(strstr(r.body, "/model/hub_id"));
+    assert_non_null(strstr(r.body, "import"));
+    free(r.body);
+    r = post(&importer, "/v1/estimate", request, NULL, NULL);
+    expect_status(&r, 200);
+    free(r.body);
+    /* and the other server sees the import in the shared catalog */
+    r = post(&plain, "/v1/estimate", request, NULL, NULL);
+    for (int i = 0; i < 20 && r.status != 200; i++) {
+        free(r.body);
+        usleep(100000);
+        r = post(&plain, "/v1/estimate", request, NULL, NULL);
+    }
+    expect_status(&r, 200);
+    free(r.body);
+}
+
+/* The hub's failures, each a clear answer; writes need the key. */
+static void test_failures(void **state)
+{
+    (void)state;
+    struct http_reply r = post(&plain, "/v1/models:import", "{\"hub_id\": \"acme/mystery-1b\"}",
+                               NULL, NULL);
+    assert_true(r.status == 401 || r.status == 403);
+    free(r.body);
+    static const struct {
+        const char *body;
+        long status;
+        const char *slug;
+    } cases[] = {
+        {"{\"hub_id\": \"gated/model\"}", 403, "hub-gated"},
+        {"{\"hub_id\": \"forbidden/model\"}", 403, "hub-gated"},
+        {"{\"hub_id\": \"acme/no-such-model\"}", 404, "hub-not-found"},
+        {"{\"hub_id\": \"acme/mystery-1b\", \"revision\": \"v9\"}", 404, "hub-not-found"},
+        {"{\"hub_id\": \"slow/model\"}", 502, "hub-timeout"},
+        {"{\"hub_id\": \"redirect-out/model\"}", 502, "hub-redirect-refused"},
+        {"{\"hub_id\": \"loop/model\"}", 502, "hub-redirect-refused"},
+        {"{\"hub_id\": \"flaky/model\"}", 502, "hub-failed"},
+        {"{\"hub_id\": \"badjson/model\"}", 502, "hub-malformed"},
+        {"{\"hub_id\": \"oversized/model\"}", 502, "hub-too-large"},
+        {"{\"hub_id\": \"broken/bad-header\"}", 502, "malformed-checkpoint"},
+        {"{\"hub_id\": \"../etc\"}", 400, "invalid-request"},
+        {"{\"hub_id\": \"a/b\", \"revision\": \"../x\"}", 400, "invalid-request"},
+        {"{\"hub_id\": \"a/b\", \"extra\": 1}", 400, "invalid-request"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        r = post(&importer, "/v1/models:import", cases[i].body, AUTH, NULL);
+        if (r.status != cases[i].status || r.body == NULL || strstr(r.body, cases[i].slug) == NULL)
+            fail_msg("%s: expected %ld %s, got %ld %.400s", cases[i].body, cases[i].status,
+                     cases[i].slug, r.status, r.body ? r.body : "");
+        free(r.body);
+    }
+    /* a hub failure during an auto-import is the request's answer */
+    r = post(&importer, "/v1/estimate", "{\"model\": {\"hub_id\": \"gated/model\"}}", NULL, NULL);
+    expect_problem(&r, 403, "hub-gated");
+    free(r.body);
+}
+
+static void *import_gpt_oss(void *arg)
+{
+    (void)arg;
+    struct http_reply *r = malloc(sizeof(*r));
+    *r = post(&importer, "/v1/models:import", "{\"hub_id\": \"openai/gpt-oss-20b\"}", AUTH, NULL);
+    return r;
+}
+
+/* Two imports of one id at once: both succeed, one catalog entry (besides
+ * the seeded gpt-oss-20b, which keeps its curated figures). */
+static void test_concurrent_imports(void **state)
+{
+    (void)state;
+    pthread_t a, b;
+    assert_int_equal(pthread_create(&a, NULL, import_gpt_oss, NULL), 0);
+    assert_int_equal(pthread_create(&b, NULL, import_gpt_oss, NULL), 0);
+    void *ra = NULL, *rb = NULL;
+    pthread_join(a, &ra);
+    pthread_join(b, &rb);
+    struct http_reply *x = ra, *y = rb;
+    assert_true(x->status == 200 || x->status == 201);
+    assert_true(y->status == 200 || y->status == 201);
+    free(x->body);
+    free(y->body);
+    free(x);
+    free(y);
+    struct http_reply r = http_call(importer.port, "GET", "/v1/models?limit=1000", NULL, NULL, 0,
+                                    NULL);
+    expect_status(&r, 200);
+    json_t *list = parse(&r);
+    size_t i, count = 0;
+    const json_t *item;
+    json_array_foreach(json_object_get(list, "items"), i, item)
+    {
+        if (strcmp(string_at(item, "id", NULL), "openai--gpt-oss-20b") == 0)
+            count++;
+    }
+    assert_int_equal(count, 1);
+    json_decref(list);
+    free(r.body);
+}
+
+/* gpusizer import org/name: the CLI prints the stored entry. */
+static void test_cli_import(void **state)
+{
+    (void)state;
+    char command[1024];
+    snprintf(command, sizeof(command), "%s import acme/mystery-1b@main --db %s", binary, db.path);
+    FILE *out = popen(command, "r");
+    assert_non_null(out);
+    static char text[1 << 16];
+    const size_t n = fread(text, 1, sizeof(text) - 1, out);
+    text[n] = '\0';
+    const int status = pclose(out);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    json_t *m = json_loads(text, 0, NULL);
+    assert_non_null(m);
+    assert_int_equal(integer_at(m, "checkpoint", "tensor_bytes"), 272640);
+    json_decref(m);
+    snprintf(command, sizeof(command), "%s import not-an-id --db %s 2>/dev/null", binary, db.path);
+    const int bad = system(command);
+    assert_true(WIFEXITED(bad) && WEXITSTATUS(bad) == 2);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s /path/to/gpusizer\n", argv[0]);
+        return 2;
+    }
+    binary = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_import_dense_bf16),
+        cmocka_unit_test(test_unknown_model_type),
+        cmocka_unit_test(test_quantized_and_gguf),
+        cmocka_unit_test(test_auto_import),
+        cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_concurrent_imports),
+        cmocka_unit_test(test_cli_import),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
