@@ -33,6 +33,7 @@ const FIELD_LABELS = {
   'model-id': 'Catalog model',
   parameters: 'Parameter count',
   config: 'config.json',
+  'hub-id': 'Hugging Face id',
   mode: 'Mode',
   weights: 'Weights precision',
   gpu: 'GPU',
@@ -172,6 +173,14 @@ function buildRequest() {
     } catch (err) {
       throw { field: 'parameters', detail: err.message };
     }
+  } else if (source === 'hub') {
+    const hubId = $('#hub-id').value.trim();
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/.test(hubId)) {
+      throw { field: 'hub-id', detail: 'a Hugging Face id is org/name, e.g. Qwen/Qwen3-30B-A3B-FP8' };
+    }
+    request.model = { hub_id: hubId };
+    const revision = $('#hub-revision').value.trim();
+    if (revision) request.model.revision = revision;
   } else {
     const text = $('#config').value.trim();
     if (!text) throw { field: 'config', detail: 'paste the contents of a config.json' };
@@ -196,12 +205,13 @@ function buildRequest() {
 /** Which form field a problem's JSON Pointer refers to (null: the request as a whole). */
 function fieldForPointer(pointer) {
   if (pointer === '/model') {
-    return { catalog: 'model-id', parameters: 'parameters', config: 'config' }[modelSource()];
+    return { catalog: 'model-id', parameters: 'parameters', config: 'config', hub: 'hub-id' }[modelSource()];
   }
   if (pointer.startsWith('/model/parameters')) return 'parameters';
   if (pointer.startsWith('/model/config')) return 'config';
+  if (pointer.startsWith('/model/hub_id') || pointer.startsWith('/model/revision')) return 'hub-id';
   if (pointer.startsWith('/model/')) {
-    return { catalog: 'model-id', parameters: 'parameters', config: 'config' }[modelSource()];
+    return { catalog: 'model-id', parameters: 'parameters', config: 'config', hub: 'hub-id' }[modelSource()];
   }
   if (pointer === '/mode' || pointer.startsWith('/mode/')) return 'mode';
   if (pointer === '/precision' || pointer.startsWith('/precision/')) return 'weights';
@@ -278,9 +288,12 @@ function showErrors({ title, detail, items }) {
 function renderResult(est) {
   const m = est.model;
   const source = { catalog: 'catalog model', parameters: 'raw parameter count', config: 'pasted config.json' }[m.source] ?? m.source;
+  // an imported hub model is a catalog entry: say where its weights came from
+  const fromCheckpoint = (est.assumptions || []).some((a) => a.name === 'weights_from_checkpoint');
+  const origin = fromCheckpoint ? `${source}, weights from its checkpoint's headers` : source;
   $('#result-model').textContent = m.name
-    ? `${m.name}${m.family ? ` (${m.family})` : ''} — ${source}`
-    : `${m.family ? `${m.family} architecture` : 'Model'} — ${source}`;
+    ? `${m.name}${m.family ? ` (${m.family})` : ''} — ${origin}`
+    : `${m.family ? `${m.family} architecture` : 'Model'} — ${origin}`;
   $('#result-parameters').textContent = formatInt(m.parameters);
   $('#result-parameters').dataset.value = String(m.parameters);
   $('#result-mode').textContent = est.mode === 'training' ? 'Training' : 'Inference';

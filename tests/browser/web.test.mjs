@@ -25,6 +25,7 @@ let server;
 let browser;
 let page;
 const requests = [];
+const estimateBodies = [];
 const consoleErrors = [];
 
 async function shot(name) {
@@ -62,6 +63,9 @@ describe('web UI in Chromium', () => {
     page = await context.newPage();
     page.setDefaultTimeout(15000);
     page.on('request', (req) => requests.push(req.url()));
+    page.on('request', (req) => {
+      if (req.url().endsWith('/v1/estimate')) estimateBodies.push(JSON.parse(req.postData() || 'null'));
+    });
     page.on('console', (msg) => {
       if (msg.type() === 'error') consoleErrors.push(msg.text());
     });
@@ -170,6 +174,33 @@ describe('web UI in Chromium', () => {
     assert.equal(await page.getAttribute('#config', 'aria-invalid'), 'true');
     assert.match(await page.textContent('#config-error'), /rwkv7/);
     await shot('05-config-error');
+  });
+
+  test('a Hugging Face id the catalog has resolves; one it lacks says how to import it, next to the field', async () => {
+    await page.check('#source-hub');
+    await page.fill('#hub-id', 'meta-llama/Llama-3.1-8B');
+    await page.check('#mode-inference');
+    await page.selectOption('#weights', 'bf16');
+    await page.click('#submit');
+    await page.waitForSelector('#result:not([hidden])');
+    await page.waitForFunction(() => document.querySelector('#estimate-form').dataset.state === 'ready');
+    assert.equal(await page.getAttribute('#result-parameters', 'data-value'), '8030261248');
+    assert.deepEqual(estimateBodies.at(-1).model, { hub_id: 'meta-llama/Llama-3.1-8B' });
+    await page.fill('#hub-id', 'acme/not-imported-yet');
+    await page.fill('#hub-revision', 'v1');
+    await page.click('#submit');
+    await page.waitForSelector('#hub-id-error:not([hidden])');
+    const error = await page.textContent('#hub-id-error');
+    assert.match(error, /import/);
+    assert.deepEqual(estimateBodies.at(-1).model, { hub_id: 'acme/not-imported-yet', revision: 'v1' });
+    // input the browser can reject is flagged without a request
+    const before = requests.length;
+    await page.fill('#hub-id', 'not an id');
+    await page.click('#submit');
+    await page.waitForSelector('#hub-id-error:not([hidden])');
+    assert.equal(requests.length, before);
+    await shot('hub-id');
+    await page.check('#source-catalog');
   });
 
   test('the page loads nothing from outside the server and logs no errors', () => {
