@@ -208,8 +208,12 @@ uint64_t gs_checkpoint_bytes_per_gpu(const struct gs_checkpoint_bytes *ck, uint6
 static bool checkpoint_applies(const struct gs_model_spec *m, const struct gs_workload *w,
                                enum gs_weight_format f)
 {
+    /* gpt-oss stores only its routed experts in mxfp4: its bytes describe that, not every
+     * weight in mxfp4 */
+    const bool experts_only_stored =
+        m->has_arch && m->arch.checkpoint.quantized && m->arch.checkpoint.experts_only;
     return m->stored.present && m->stored.tensor_bytes > 0 && f == m->stored.format &&
-           !w->format_experts_only;
+           w->format_experts_only == experts_only_stored;
 }
 
 /* A layout's share of the checkpoint's bytes, by the config-derived split:
@@ -227,7 +231,7 @@ static uint64_t scale_to_checkpoint(uint64_t config_gpu, uint64_t config_total,
 static uint64_t config_total_bytes(const struct gs_model_spec *m, const struct gs_workload *w,
                                    const struct gs_estimate *e, enum gs_weight_format f)
 {
-    struct gs_weights_request whole = {f, w->group_size, 1, 1, false, 1};
+    struct gs_weights_request whole = {f, w->group_size, 1, 1, w->format_experts_only, 1};
     uint64_t total = 0;
     if (gs_weights_bytes(&m->arch, &e->params, &whole, &total, NULL) != GS_OK)
         return 0;

@@ -242,9 +242,13 @@ static void test_unknown_model_type(void **state)
     free(r.body);
 }
 
-/* The other fixture families import with their stored format, and an
- * estimate in that format charges exactly their tensor bytes. */
-static void check_family(const char *hub_id, const char *format, bool mismatch)
+/* The other fixture families import with their stored format, exact
+ * parameters and bytes (tests/fixtures/hub/README.md: each written out from
+ * the tensors, against the published count), and an estimate in the stored
+ * format (`precision` NULL: the one the config names) charges exactly their
+ * tensor bytes. */
+static void check_family(const char *hub_id, const char *format, const char *precision,
+                         json_int_t parameters, json_int_t bytes, bool mismatch)
 {
     char body[256];
     snprintf(body, sizeof(body), "{\"hub_id\": \"%s\"}", hub_id);
@@ -252,23 +256,28 @@ static void check_family(const char *hub_id, const char *format, bool mismatch)
     if (r.status != 201 && r.status != 200)
         fail_msg("%s: %ld %.400s", hub_id, r.status, r.body ? r.body : "");
     json_t *m = parse(&r);
-    const json_int_t bytes = integer_at(m, "checkpoint", "tensor_bytes");
-    assert_true(integer_at(m, "checkpoint", "parameters") > 0);
-    if (format != NULL && strcmp(string_at(m, "checkpoint", "format"), format) != 0)
+    assert_int_equal(integer_at(m, "checkpoint", "tensor_bytes"), bytes);
+    assert_int_equal(integer_at(m, "checkpoint", "parameters"), parameters);
+    if (strcmp(string_at(m, "checkpoint", "format"), format) != 0)
         fail_msg("%s: format %s, expected %s", hub_id, string_at(m, "checkpoint", "format"),
                  format);
     json_decref(m);
     free(r.body);
-    snprintf(body, sizeof(body), "{\"model\": {\"hub_id\": \"%s\"}, \"precision\": "
-                                 "{\"weights\": \"%s\"}}",
-             hub_id, format);
+    if (precision != NULL)
+        snprintf(body, sizeof(body),
+                 "{\"model\": {\"hub_id\": \"%s\"}, \"precision\": {\"weights\": \"%s\"}}", hub_id,
+                 precision);
+    else
+        snprintf(body, sizeof(body), "{\"model\": {\"hub_id\": \"%s\"}}", hub_id);
     r = post(&importer, "/v1/estimate", body, NULL, NULL);
     expect_status(&r, 200);
     json_t *e = parse(&r);
-    assert_int_equal(integer_at(e, "per_gpu", "weights_bytes"), bytes);
-    /* cross-checked against the config's count in that format: GPTQ and fp8 block scales agree
-     * within 1%; llama.cpp's Q4_K_M keeps token_embd (tied) and half the ffn_down and attn_v in
-     * Q6_K, which the format's average bits per weight do not capture */
+    if (integer_at(e, "per_gpu", "weights_bytes") != bytes)
+        fail_msg("%s: weights %lld, checkpoint %lld: %.1500s", hub_id,
+                 (long long)integer_at(e, "per_gpu", "weights_bytes"), (long long)bytes, r.body);
+    /* cross-checked against the config's count in that format: GPTQ, fp8 block scales, mxfp4
+     * experts and bf16 agree within 1%; llama.cpp's Q4_K_M keeps token_embd (tied) and half the
+     * ffn_down and attn_v in Q6_K, which the format's average bits per weight do not capture */
     if (mismatch != has_named(json_object_get(e, "warnings"), "code", "checkpoint_mismatch"))
         fail_msg("%s: checkpoint_mismatch %s expected: %.600s", hub_id, mismatch ? "" : "not",
                  r.body);
@@ -279,9 +288,13 @@ static void check_family(const char *hub_id, const char *format, bool mismatch)
 static void test_quantized_and_gguf(void **state)
 {
     (void)state;
-    check_family("TheBloke/Llama-2-7B-GPTQ", "gptq", false);
-    check_family("Qwen/Qwen3-30B-A3B-FP8", "fp8_block", false);
-    check_family("bartowski/Llama-3.2-1B-Instruct-GGUF", "q4_k_m", true);
+    check_family("TheBloke/Llama-2-7B-GPTQ", "gptq", "gptq", 6738415616LL, 3893862400LL, false);
+    check_family("Qwen/Qwen3-30B-A3B-FP8", "fp8_block", NULL, 30532122624LL, 31170895872LL,
+                 false);
+    check_family("openai/gpt-oss-20b", "mxfp4", NULL, 20914757184LL, 13761264768LL, false);
+    check_family("google/gemma-3-4b-it", "bf16", "bf16", 4300079472LL, 8600158944LL, false);
+    check_family("bartowski/Llama-3.2-1B-Instruct-GGUF", "q4_k_m", "q4_k_m", 1235814400LL,
+                 799862912LL, true);
 }
 
 /* A server that does not import on first use says how to import; the one
