@@ -536,7 +536,7 @@ static bool repo_dir(const struct request *r, char *dir, size_t cap)
 static bool revision_known(const struct request *r, char commit[41])
 {
     char id[512];
-    snprintf(id, sizeof(id), "%s/%s", r->org, r->name);
+    snprintf(id, sizeof(id), "%.200s/%.200s", r->org, r->name);
     hub_fixture_commit(id, commit);
     return strcmp(r->revision, "main") == 0 || strcmp(r->revision, commit) == 0;
 }
@@ -624,7 +624,7 @@ static enum MHD_Result answer_api(const struct request *r)
     list_files(dir, "", &names);
     if (names.n > 0)
         qsort(names.v, names.n, sizeof(*names.v), compare_names);
-    snprintf(id, sizeof(id), "%s/%s", r->org, r->name);
+    snprintf(id, sizeof(id), "%.200s/%.200s", r->org, r->name);
     json_t *siblings = json_array();
     for (size_t i = 0; i < names.n; i++)
         if (i == 0 || strcmp(names.v[i], names.v[i - 1]) != 0)
@@ -689,13 +689,13 @@ static bool behaviour(const struct request *r, enum MHD_Result *ret)
         const bool gated = org[0] == 'g';
         if (gated)
             snprintf(message, sizeof(message),
-                     "Access to model %s/%s is restricted. You must have access to it and be "
+                     "Access to model %.100s/%.100s is restricted. You must have access to it and be "
                      "authenticated to access it. Please log in.",
                      r->org, r->name);
         else
             snprintf(message, sizeof(message),
-                     "Access to model %s/%s is restricted and you are not in the authorized "
-                     "list. Visit https://huggingface.co/%s/%s to ask for access.",
+                     "Access to model %.80s/%.80s is restricted and you are not in the authorized "
+                     "list. Visit https://huggingface.co/%.80s/%.80s to ask for access.",
                      r->org, r->name, r->org, r->name);
         *ret = reply_error(r->conn, gated ? MHD_HTTP_UNAUTHORIZED : MHD_HTTP_FORBIDDEN, "GatedRepo",
                            message);
