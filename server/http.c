@@ -92,6 +92,7 @@ struct early_answer {
     const char *title;
     const char *allow;
     bool challenge; /* WWW-Authenticate: Bearer */
+    bool close;     /* Connection: close - the request's framing cannot be trusted */
     char detail[128];
 };
 
@@ -388,6 +389,8 @@ static enum MHD_Result send_early(struct MHD_Connection *conn, const struct earl
     if (a->challenge)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
                                 "Bearer realm=\"gpusizer catalog\"");
+    if (a->close)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(conn, (unsigned)a->status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -630,14 +633,84 @@ static enum MHD_Result dispatch(struct MHD_Connection *conn, struct http_server 
     }
 }
 
+/* What the request's framing headers say (every occurrence, as sent). */
+struct framing {
+    unsigned content_lengths;
+    char content_length[32]; /* the first one */
+    bool lengths_differ;
+    unsigned transfer_encodings;
+    bool unknown_coding;     /* a transfer coding other than chunked */
+    bool host;
+    bool bad_name;           /* a header name with white space ("Host : x") */
+};
+
+static enum MHD_Result collect_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                       const char *value)
+{
+    struct framing *f = cls;
+    (void)kind;
+    if (key == NULL)
+        return MHD_YES;
+    if (strpbrk(key, " \t") != NULL)
+        f->bad_name = true;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        if (f->content_lengths++ == 0)
+            snprintf(f->content_length, sizeof(f->content_length), "%s", value ? value : "");
+        else if (value == NULL || strcmp(value, f->content_length) != 0)
+            f->lengths_differ = true;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        f->transfer_encodings++;
+        if (value == NULL || strcasecmp(value, "chunked") != 0)
+            f->unknown_coding = true;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+        f->host = true;
+    }
+    return MHD_YES;
+}
+
+/* RFC 9112 6.3 and 3.2: a message with both Content-Length and
+ * Transfer-Encoding, conflicting lengths or a coding the server does not
+ * know cannot be framed safely (request smuggling); HTTP/1.1 requires Host.
+ * Such a request is answered 400 and the connection closed, whatever the
+ * HTTP library would have done. */
+static bool framing_rejected(struct MHD_Connection *conn, const char *version,
+                             struct early_answer *a)
+{
+    struct framing f;
+    memset(&f, 0, sizeof(f));
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, collect_framing, &f);
+    const char *why = NULL;
+    if (f.content_lengths > 0 && f.transfer_encodings > 0)
+        why = "Content-Length together with Transfer-Encoding";
+    else if (f.lengths_differ)
+        why = "conflicting Content-Length headers";
+    else if (f.transfer_encodings > 1 || f.unknown_coding)
+        why = "a transfer coding other than a single chunked";
+    else if (f.bad_name)
+        why = "white space in a header name";
+    else if (!f.host && version != NULL && strcmp(version, MHD_HTTP_VERSION_1_1) == 0)
+        why = "HTTP/1.1 without Host";
+    if (why == NULL)
+        return false;
+    memset(a, 0, sizeof(*a));
+    a->status = 400;
+    a->slug = "bad-framing";
+    a->title = "The request's framing is ambiguous";
+    a->close = true;
+    snprintf(a->detail, sizeof(a->detail), "%s (RFC 9112); the connection is closed", why);
+    return true;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
 {
     struct http_server *srv = cls;
     struct request *req = *con_cls;
-    (void)version;
     if (req == NULL) {
+        struct early_answer bad;
+        if (framing_rejected(conn, version, &bad))
+            return send_early(conn, &bad);
         const struct gs_embedded_file *file = NULL;
         char id[ID_MAX] = "";
         const struct route *route = find_route(url, &file, id);

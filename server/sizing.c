@@ -18,7 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define CANDIDATES_MAX   512
+#define GPU_LIST_MAX     1024 /* constraints.gpus entries */
 #define DEFAULT_SEQUENCE 4096
 #define DEFAULT_NODE     8
 
@@ -33,11 +33,19 @@ struct sizing {
     double amortization_years;
     struct gs_tco_params tco; /* purchase pricing: the owned cost's components */
     uint64_t gpus_per_node; /* 0 = the catalog's */
-    const struct catalog_gpu *candidates[CANDIDATES_MAX];
+    const struct catalog_gpu **candidates; /* owned: the GPU types to rank (every catalog GPU
+                                              unless constraints.gpus names some) */
     size_t candidate_count;
     uint64_t fit_count; /* /v1/fit: GPUs asked about (0 = not given) */
     bool sequence_defaulted, shape_defaulted, parallelism_ignored;
 };
+
+static void sizing_free(struct sizing *s)
+{
+    if (s != NULL)
+        free(s->candidates);
+    free(s);
+}
 
 /* ------------------------------------------------------------------ decode */
 
@@ -146,9 +154,17 @@ static bool decode_gpu_list(const json_t *list, const struct catalog_snapshot *s
                             struct sizing *s, struct gs_error *err)
 {
     if (!json_is_array(list) || json_array_size(list) == 0 ||
-        json_array_size(list) > CANDIDATES_MAX) {
+        json_array_size(list) > GPU_LIST_MAX) {
         gs_error_add(err, GS_ERR_INVALID, "/constraints/gpus",
-                     "must be a non-empty array of catalog GPU ids or aliases");
+                     "must be a non-empty array of at most %d catalog GPU ids or aliases",
+                     GPU_LIST_MAX);
+        return false;
+    }
+    free(s->candidates);
+    s->candidate_count = 0;
+    s->candidates = calloc(json_array_size(list), sizeof(*s->candidates));
+    if (s->candidates == NULL) {
+        gs_error_add(err, GS_ERR_NOMEM, "/constraints/gpus", "out of memory");
         return false;
     }
     bool ok = true;
@@ -472,9 +488,13 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
         ok = decode_efficiency(json_object_get(body, "efficiency"), s, err) && ok;
         if (!ok)
             return GS_ERR_INVALID;
-        if (s->candidate_count == 0)
-            for (size_t i = 0; i < snap->gpu_count && i < CANDIDATES_MAX; i++)
+        if (s->candidates == NULL) { /* every catalog GPU, however many the catalog holds */
+            s->candidates = calloc(snap->gpu_count ? snap->gpu_count : 1, sizeof(*s->candidates));
+            if (s->candidates == NULL)
+                return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+            for (size_t i = 0; i < snap->gpu_count; i++)
                 s->candidates[s->candidate_count++] = &snap->gpus[i];
+        }
         s->parallelism_ignored = parallelism_given(&s->req.workload.parallelism);
     }
     if (!complete_workload(s, err))
@@ -1013,7 +1033,7 @@ int sizing_recommend(const struct service *svc, const json_t *request, json_t **
             st = GS_ERR_NOMEM;
     }
     free(cands);
-    free(s);
+    sizing_free(s);
     if (st != GS_OK) {
         problem_from_status(problem, st);
         return -1;
@@ -1148,7 +1168,7 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
         st = GS_ERR_NOMEM;
     }
 out:
-    free(s);
+    sizing_free(s);
     if (st != GS_OK) {
         problem_from_status(problem, st);
         return -1;

@@ -1,0 +1,247 @@
+/*
+ * test_hostile.c - a running server against hostile and careless clients
+ * (issue 17's findings): request smuggling and ambiguous framing over raw
+ * sockets, a body of thousands of unknown keys, and a catalog larger than
+ * any fixed table. Every row states the expected status; the server must
+ * answer /healthz afterwards.
+ *
+ * usage: test_hostile /path/to/gpusizer
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "http_client.h"
+#include "test_files.h"
+#include "test_server.h"
+
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define KEY "hostile-test-key-0123456789"
+#define AUTH "Authorization: Bearer " KEY
+
+static const char *binary;
+static struct test_db db;
+static struct test_server server;
+
+static int setup(void **state)
+{
+    (void)state;
+    if (test_db_make(&db, "gs-hostile") != 0)
+        return -1;
+    return test_server_start(&server, binary, db.path, KEY);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    int rc = test_server_stop(&server);
+    test_db_remove(&db);
+    return rc;
+}
+
+/* Sends `raw` on a fresh connection and reads until the server closes it (or
+ * 3 s pass). Returns the bytes read (NUL-terminated, static). */
+static const char *exchange(const char *raw, bool *closed)
+{
+    static char in[1 << 16];
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)server.port)};
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+    struct timeval tv = {3, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    const size_t n = strlen(raw);
+    assert_int_equal(send(fd, raw, n, MSG_NOSIGNAL), (ssize_t)n);
+    size_t got = 0;
+    *closed = false;
+    for (;;) {
+        const ssize_t r = recv(fd, in + got, sizeof(in) - 1 - got, 0);
+        if (r == 0) {
+            *closed = true;
+            break;
+        }
+        if (r < 0 || got + (size_t)r >= sizeof(in) - 1)
+            break;
+        got += (size_t)r;
+    }
+    in[got] = '\0';
+    close(fd);
+    return in;
+}
+
+/* Status lines in a stream of responses. */
+static unsigned responses(const char *text)
+{
+    unsigned n = strncmp(text, "HTTP/1.", 7) == 0;
+    for (const char *p = strstr(text, "\nHTTP/1."); p != NULL; p = strstr(p + 1, "\nHTTP/1."))
+        n++;
+    return n;
+}
+
+static void expect_healthy(void)
+{
+    struct http_reply r = http_call(server.port, "GET", "/healthz", NULL, NULL, 0, NULL);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+}
+
+/* Ambiguous framing: one 400, the connection closed, nothing smuggled. */
+static void test_framing(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        const char *raw;
+        const char *status;
+    } rows[] = {
+        {"Content-Length with chunked, a DELETE smuggled behind",
+         "POST /v1/estimate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+         "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+         "DELETE /v1/gpus/h100 HTTP/1.1\r\nHost: x\r\n" AUTH "\r\n\r\n",
+         "HTTP/1.1 400"},
+        {"two different Content-Lengths",
+         "POST /v1/estimate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+         "Content-Length: 2\r\nContent-Length: 5\r\n\r\n{}",
+         "HTTP/1.1 400"},
+        {"an unknown transfer coding",
+         "POST /v1/estimate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+         "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+         "HTTP/1.1 400"},
+        {"HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\n\r\n", "HTTP/1.1 400"},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        bool closed = false;
+        const char *reply = exchange(rows[i].raw, &closed);
+        if (strncmp(reply, rows[i].status, strlen(rows[i].status)) != 0)
+            fail_msg("%s: expected %s, got %.200s", rows[i].name, rows[i].status, reply);
+        if (!closed)
+            fail_msg("%s: the connection stayed open", rows[i].name);
+        if (responses(reply) != 1)
+            fail_msg("%s: more than one response: %.400s", rows[i].name, reply);
+        assert_non_null(strstr(reply, "bad-framing"));
+    }
+    /* the smuggled DELETE did not run */
+    struct http_reply r = http_call(server.port, "GET", "/v1/gpus/h100", NULL, NULL, 0, NULL);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    /* HTTP/1.0 needs no Host */
+    bool closed = false;
+    const char *reply = exchange("GET /healthz HTTP/1.0\r\n\r\n", &closed);
+    assert_int_equal(strncmp(reply, "HTTP/1.0 200", 12) == 0 || strncmp(reply, "HTTP/1.1 200", 12) == 0, 1);
+    expect_healthy();
+}
+
+/* 14,000 unknown 60-character keys: the first 16 errors, each with a
+ * pointer, then one line counting the rest; no "did you mean" (no allowed
+ * name is near these). */
+static void test_unknown_key_flood(void **state)
+{
+    (void)state;
+    const size_t keys = 14000;
+    char *body = malloc(keys * 70 + 64);
+    assert_non_null(body);
+    size_t n = (size_t)sprintf(body, "{\"model\": \"llama-3.1-8b\"");
+    for (size_t i = 0; i < keys; i++)
+        n += (size_t)sprintf(body + n, ",\"k%059zu\":1", i);
+    body[n++] = '}';
+    body[n] = '\0';
+    const char *headers[] = {NULL};
+    struct http_reply r =
+        http_call(server.port, "POST", "/v1/estimate", "application/json", body, n, headers);
+    free(body);
+    assert_int_equal(r.status, 400);
+    json_t *p = json_loadb(r.body, r.length, 0, NULL);
+    assert_non_null(p);
+    const json_t *errors = json_object_get(p, "errors");
+    assert_int_equal(json_array_size(errors), 17);
+    assert_non_null(strstr(json_string_value(json_object_get(json_array_get(errors, 16), "detail")),
+                            "13984 more errors"));
+    assert_null(strstr(r.body, "did you mean"));
+    json_decref(p);
+    free(r.body);
+    expect_healthy();
+}
+
+/* A catalog of 625+ GPUs: every one is in the recommendation, as an option
+ * or rejected with a reason - none silently left out. */
+static void test_many_gpus(void **state)
+{
+    (void)state;
+    const size_t extra = 600;
+    size_t cap = extra * 200 + 64, n = 0;
+    char *bulk = malloc(cap);
+    assert_non_null(bulk);
+    n += (size_t)snprintf(bulk + n, cap - n, "[");
+    for (size_t i = 0; i < extra; i++)
+        n += (size_t)snprintf(bulk + n, cap - n,
+                              "%s{\"id\":\"aaa-lab-%03zu\",\"name\":\"Lab card %zu\",\"vendor\":\"Acme\","
+                              "\"memory_bytes\":24000000000,\"memory_source\":\"lab\"}",
+                              i ? "," : "", i, i);
+    n += (size_t)snprintf(bulk + n, cap - n, "]");
+    const char *auth[] = {AUTH, NULL};
+    struct http_reply r =
+        http_call(server.port, "POST", "/v1/gpus:bulk", "application/json", bulk, n, auth);
+    free(bulk);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    r = http_call(server.port, "GET", "/v1/gpus?limit=1", NULL, NULL, 0, NULL);
+    json_t *list = json_loadb(r.body, r.length, 0, NULL);
+    const json_int_t total = json_integer_value(json_object_get(list, "total"));
+    json_decref(list);
+    free(r.body);
+    assert_true(total >= 625);
+    const char *request = "{\"model\": \"llama-3.1-8b\", \"inference\": {\"batch_size\": 8, "
+                          "\"context_length\": 4096}}";
+    r = http_call(server.port, "POST", "/v1/recommend", "application/json", request,
+                  strlen(request), NULL);
+    assert_int_equal(r.status, 200);
+    json_t *rec = json_loadb(r.body, r.length, 0, NULL);
+    assert_non_null(rec);
+    const size_t seen = json_array_size(json_object_get(rec, "options")) +
+                        json_array_size(json_object_get(rec, "rejected"));
+    assert_int_equal(seen, (size_t)total);
+    bool h100 = false;
+    size_t i;
+    const json_t *o;
+    json_array_foreach(json_object_get(rec, "options"), i, o)
+    {
+        h100 = h100 || strcmp(json_string_value(json_object_get(o, "gpu")), "h100-sxm-80gb") == 0;
+    }
+    json_array_foreach(json_object_get(rec, "rejected"), i, o)
+    {
+        h100 = h100 || strcmp(json_string_value(json_object_get(o, "gpu")), "h100-sxm-80gb") == 0;
+    }
+    assert_true(h100);
+    json_decref(rec);
+    free(r.body);
+    expect_healthy();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s /path/to/gpusizer\n", argv[0]);
+        return 2;
+    }
+    binary = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_framing),
+        cmocka_unit_test(test_unknown_key_flood),
+        cmocka_unit_test(test_many_gpus),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
