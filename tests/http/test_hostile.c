@@ -231,6 +231,30 @@ static void test_many_gpus(void **state)
     expect_healthy();
 }
 
+/* Every response - the page, the API, an error, an early refusal - carries
+ * the security headers. */
+static void test_security_headers(void **state)
+{
+    (void)state;
+    static const char *const requests[] = {
+        "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "GET /v1/models/nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "DELETE /v1/gpus/h100 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "POST /v1/estimate HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+        "Content-Length: 2\r\nConnection: close\r\n\r\n{}",
+    };
+    for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
+        bool closed = false;
+        const char *reply = exchange(requests[i], &closed);
+        if (strstr(reply, "Content-Security-Policy: default-src 'self'") == NULL ||
+            strstr(reply, "frame-ancestors 'none'") == NULL ||
+            strstr(reply, "X-Content-Type-Options: nosniff") == NULL ||
+            strstr(reply, "Referrer-Policy: no-referrer") == NULL)
+            fail_msg("request %zu: headers missing in %.600s", i, reply);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -242,6 +266,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_framing),
         cmocka_unit_test(test_unknown_key_flood),
         cmocka_unit_test(test_many_gpus),
+        cmocka_unit_test(test_security_headers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
