@@ -177,6 +177,22 @@ static bool auto_import_setting(bool fallback)
     return fallback;
 }
 
+/* A whole number from the environment within [min, max]; 0 (the server's
+ * default) when unset, with a warning when set but invalid. */
+static unsigned env_unsigned(const char *name, long min, long max)
+{
+    const char *v = getenv(name);
+    long n = 0;
+    if (v == NULL || *v == '\0')
+        return 0;
+    if (!parse_long(v, min, max, &n)) {
+        fprintf(stderr, "gpusizer: %s=%s is not a whole number from %ld to %ld; using the default\n",
+                name, v, min, max);
+        return 0;
+    }
+    return (unsigned)n;
+}
+
 static int cmd_serve(const struct options *o)
 {
     struct catalog *catalog = NULL;
@@ -212,7 +228,13 @@ static int cmd_serve(const struct options *o)
         return 1;
     }
     struct http_config cfg = {o->host, (uint16_t)o->port, (unsigned)o->threads,
-                              (size_t)o->max_body, 30, NULL, auto_import_setting(false)};
+                              (size_t)o->max_body, 30, NULL, auto_import_setting(false),
+                              env_unsigned("GPUSIZER_MAX_CONNECTIONS", 1, 1000000),
+                              env_unsigned("GPUSIZER_MAX_CONNECTIONS_PER_IP", 1, 1000000),
+                              env_unsigned("GPUSIZER_HEADER_TIMEOUT_S", 1, 3600),
+                              env_unsigned("GPUSIZER_BODY_TIMEOUT_S", 1, 3600),
+                              (uint64_t)env_unsigned("GPUSIZER_MAX_BUFFERED_MIB", 1, 1 << 20)
+                                  << 20};
     if (http_start(&cfg, store, auth, &server, errbuf, sizeof(errbuf)) != 0) {
         fprintf(stderr, "gpusizer: %s\n", errbuf);
         store_free(store);

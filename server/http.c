@@ -9,6 +9,7 @@
  */
 #include "http.h"
 
+#include "conn_guard.h"
 #include "hub_import.h"
 
 #include "json_lenient.h"
@@ -21,6 +22,7 @@
 #include "sizing.h"
 
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -41,6 +43,7 @@ struct http_server {
     struct catalog_api api;
     struct hub_config hub;
     bool auto_import;
+    struct conn_guard *guard;
     size_t max_body_bytes;
     uint16_t port;
 };
@@ -310,6 +313,7 @@ static void reject(struct early_answer *a, int status, const char *slug, const c
                    const char *allow, const char *detail)
 {
     a->challenge = false;
+    a->close = false;
     a->status = status;
     a->slug = slug;
     a->title = title;
@@ -425,7 +429,8 @@ static bool drainable(struct MHD_Connection *conn)
 
 /* Appends to the body, or turns the request into a 413 once it passes
  * `limit` (a chunked body declares no length up front). */
-static bool append_body(struct request *req, const char *data, size_t size, size_t limit)
+static bool append_body(struct conn_guard *guard, struct request *req, const char *data,
+                        size_t size, size_t limit)
 {
     if (size > limit - req->length) {
         req->rejected = true;
@@ -436,9 +441,19 @@ static bool append_body(struct request *req, const char *data, size_t size, size
         size_t cap = req->capacity ? req->capacity : 1024;
         while (cap < req->length + size + 1)
             cap *= 2;
+        /* every unfinished body shares one budget: many half-sent bodies cannot take the
+         * server's memory */
+        if (!conn_guard_reserve(guard, cap - req->capacity)) {
+            req->rejected = true;
+            reject(&req->early, 503, "busy", "The server is holding too many unfinished requests",
+                   NULL, "try again shortly");
+            return true;
+        }
         char *grown = realloc(req->body, cap);
-        if (grown == NULL)
+        if (grown == NULL) {
+            conn_guard_release(guard, cap - req->capacity);
             return false;
+        }
         req->body = grown;
         req->capacity = cap;
     }
@@ -724,6 +739,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     struct http_server *srv = cls;
     struct request *req = *con_cls;
     if (req == NULL) {
+        conn_guard_headers_done(conn);
         struct early_answer bad;
         if (framing_rejected(conn, version, &bad))
             return send_early(conn, &bad);
@@ -752,11 +768,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             *upload_data_size = 0; /* dropped */
             return req->drained <= DRAIN_LIMIT ? MHD_YES : MHD_NO;
         }
-        if (!append_body(req, upload_data, *upload_data_size, srv->max_body_bytes))
+        if (!append_body(srv->guard, req, upload_data, *upload_data_size, srv->max_body_bytes))
             return MHD_NO;
         *upload_data_size = 0;
         return MHD_YES;
     }
+    conn_guard_body_done(conn);
     if (req->rejected)
         return send_early(conn, &req->early);
     return dispatch(conn, srv, req, method);
@@ -765,14 +782,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode code)
 {
-    (void)cls;
-    (void)conn;
+    struct http_server *srv = cls;
     (void)code;
+    conn_guard_request_done(conn);
     struct request *req = *con_cls;
     if (req == NULL)
         return;
     store_release(req->service);
     free(req->body);
+    conn_guard_release(srv->guard, req->capacity);
+    /* give large bodies' pages back to the system, so resident memory returns to its
+     * baseline after a burst (glibc keeps freed heap otherwise) */
+    if (req->capacity >= ((size_t)1 << 20))
+        malloc_trim(0);
     free(req);
     *con_cls = NULL;
 }
@@ -823,12 +845,27 @@ int http_start(const struct http_config *config, struct store *store, const stru
     srv->auto_import = config->auto_import;
     hub_global_init(); /* before the worker threads start */
     unsigned threads = config->threads ? config->threads : cpu_count();
+    const struct conn_guard_config guard = {
+        config->header_timeout_s ? config->header_timeout_s : 10,
+        config->body_timeout_s ? config->body_timeout_s : 30,
+        config->max_buffered_bytes ? config->max_buffered_bytes : (uint64_t)256 << 20};
+    srv->guard = conn_guard_start(&guard);
+    if (srv->guard == NULL) {
+        snprintf(errbuf, errlen, "cannot start the connection watchdog");
+        free(srv);
+        return -1;
+    }
     srv->daemon = MHD_start_daemon(
         flags, config->port, NULL, NULL, &on_request, srv, MHD_OPTION_SOCK_ADDR, addr,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED, &on_completed, srv,
+        MHD_OPTION_NOTIFY_CONNECTION, &conn_guard_notify, srv->guard,
         MHD_OPTION_CONNECTION_TIMEOUT, config->timeout_s, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)4096, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);
+        config->max_connections ? config->max_connections : 4096u,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        config->max_connections_per_ip ? config->max_connections_per_ip : 256u,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);
     if (srv->daemon == NULL) {
+        conn_guard_stop(srv->guard);
         snprintf(errbuf, errlen, "cannot listen on %s port %u (in use, or not permitted)",
                  config->host, (unsigned)config->port);
         free(srv);
@@ -850,5 +887,6 @@ void http_stop(struct http_server *server)
     if (server == NULL)
         return;
     MHD_stop_daemon(server->daemon);
+    conn_guard_stop(server->guard);
     free(server);
 }

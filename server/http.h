@@ -25,6 +25,13 @@ struct http_config {
                                      defaults and the environment (hub_config_from_env) */
     bool auto_import;        /* a sizing request's {"hub_id"} model missing from the catalog is
                                 imported first (GPUSIZER_AUTO_IMPORT; off by default) */
+    /* slow and abusive clients (0 = the default in parentheses) */
+    unsigned max_connections;        /* open connections in all (4096) */
+    unsigned max_connections_per_ip; /* from one client address (256) */
+    unsigned header_timeout_s;       /* a request's headers, from its start, however slowly they
+                                        trickle (10; also an idle keep-alive connection's limit) */
+    unsigned body_timeout_s;         /* its body, from its headers (30) */
+    uint64_t max_buffered_bytes;     /* all unfinished bodies together (256 MiB); past it 503 */
 };
 
 struct http_server;

@@ -27,6 +27,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #define KEY "hostile-test-key-0123456789"
@@ -41,6 +44,11 @@ static int setup(void **state)
     (void)state;
     if (test_db_make(&db, "gs-hostile") != 0)
         return -1;
+    /* tight limits, so the slow-client test runs in seconds */
+    setenv("GPUSIZER_HEADER_TIMEOUT_S", "2", 1);
+    setenv("GPUSIZER_BODY_TIMEOUT_S", "2", 1);
+    setenv("GPUSIZER_MAX_CONNECTIONS_PER_IP", "64", 1);
+    setenv("GPUSIZER_MAX_BUFFERED_MIB", "8", 1);
     return test_server_start(&server, binary, db.path, KEY);
 }
 
@@ -255,6 +263,135 @@ static void test_security_headers(void **state)
     }
 }
 
+static long rss_kib(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    long kib = -1;
+    while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kib = strtol(line + 6, NULL, 10);
+    if (f != NULL)
+        fclose(f);
+    return kib;
+}
+
+/* A connection from `source` (another loopback address, so the per-address
+ * limit applies to it and not to the test's own checks). -1 on failure. */
+static int open_from(const char *source)
+{
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in from = {.sin_family = AF_INET};
+    inet_pton(AF_INET, source, &from.sin_addr);
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)server.port)};
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&from, sizeof(from)) != 0 ||
+        connect(fd, (struct sockaddr *)&to, sizeof(to)) != 0) {
+        close(fd);
+        return -1;
+    }
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    return fd;
+}
+
+/* Whether the server has closed `fd` (EOF or reset), draining what it sent. */
+static bool server_closed(int fd)
+{
+    char buf[4096];
+    for (;;) {
+        const ssize_t r = recv(fd, buf, sizeof(buf), 0);
+        if (r == 0)
+            return true;
+        if (r < 0)
+            return errno != EAGAIN && errno != EWOULDBLOCK;
+    }
+}
+
+static double healthz_ms(void)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    struct http_reply r = http_call(server.port, "GET", "/healthz", NULL, NULL, 0, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    return (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+}
+
+/* Slow and abusive clients (finding 4): 200 connections from one address
+ * trickling a header byte every 300 ms, and 30 more sending all but the end
+ * of 1 MiB bodies. /healthz keeps answering within 100 ms; the address gets
+ * at most 64 connections; the trickling ones are closed at the 2 s header
+ * deadline though every byte would restart an idle timeout; the bodies
+ * share an 8 MiB budget (the rest are refused) and are closed at the 2 s
+ * body deadline; resident memory comes back to its baseline. */
+static void test_slow_clients(void **state)
+{
+    (void)state;
+    const long baseline = rss_kib(server.pid);
+    assert_true(baseline > 0);
+    enum { SLOW = 200, BODIES = 30 };
+    int slow[SLOW], bodies[BODIES];
+    for (int i = 0; i < SLOW; i++) {
+        slow[i] = open_from("127.0.0.2");
+        assert_true(slow[i] >= 0);
+        send(slow[i], "GET /healthz HTTP/1.1\r\nHo", 25, MSG_NOSIGNAL);
+    }
+    static char chunk[64 * 1024];
+    memset(chunk, ' ', sizeof(chunk));
+    chunk[0] = '{';
+    for (int i = 0; i < BODIES; i++) {
+        bodies[i] = open_from("127.0.0.3");
+        assert_true(bodies[i] >= 0);
+        const char *head = "POST /v1/estimate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                           "Content-Length: 1048000\r\n\r\n";
+        send(bodies[i], head, strlen(head), MSG_NOSIGNAL);
+    }
+    long peak = baseline;
+    double worst = 0;
+    for (int round = 0; round < 10; round++) { /* 3 s */
+        for (int i = 0; i < SLOW; i++)
+            send(slow[i], "s", 1, MSG_NOSIGNAL);
+        for (int i = 0; i < BODIES; i++) /* up to 15 x 64 KiB = 960 KiB: never the whole body */
+            if (round < 15)
+                send(bodies[i], chunk, sizeof(chunk), MSG_NOSIGNAL);
+        const double ms = healthz_ms();
+        worst = ms > worst ? ms : worst;
+        const long rss = rss_kib(server.pid);
+        peak = rss > peak ? rss : peak;
+        usleep(300000);
+    }
+    print_message("healthz worst %.1f ms; RSS baseline %ld KiB, peak %ld KiB\n", worst, baseline,
+                  peak);
+    assert_true(worst < 100);
+#ifndef __SANITIZE_ADDRESS__ /* ASan's allocator quarantines freed memory: RSS says nothing there */
+    /* the bodies' buffers share 8 MiB (plus the server's own working memory) */
+    assert_true(peak - baseline < 48 * 1024);
+#endif
+    usleep(1500000); /* past both deadlines and a watchdog round */
+    int closed_slow = 0, closed_bodies = 0;
+    for (int i = 0; i < SLOW; i++) {
+        closed_slow += server_closed(slow[i]);
+        close(slow[i]);
+    }
+    for (int i = 0; i < BODIES; i++) {
+        closed_bodies += server_closed(bodies[i]);
+        close(bodies[i]);
+    }
+    assert_int_equal(closed_slow, SLOW);
+    assert_int_equal(closed_bodies, BODIES);
+    usleep(500000);
+    const long after = rss_kib(server.pid);
+    print_message("RSS after %ld KiB\n", after);
+#ifndef __SANITIZE_ADDRESS__
+    assert_true(after - baseline < 8 * 1024);
+#endif
+    assert_true(healthz_ms() < 100);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -267,6 +404,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_unknown_key_flood),
         cmocka_unit_test(test_many_gpus),
         cmocka_unit_test(test_security_headers),
+        cmocka_unit_test(test_slow_clients),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
