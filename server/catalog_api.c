@@ -1040,26 +1040,18 @@ static bool decode_price(const json_t *body, struct prices_job *job, struct gs_e
     } else {
         job->usd = json_number_value(usd);
     }
+    /* the rules of the GPU's own price_source and price_date: this price may
+     * become the entry's current one, which every later write sends back */
     const json_t *source = json_object_get(body, "source");
-    if (!json_is_string(source) || json_string_length(source) == 0 ||
-        json_string_length(source) > 2000) {
+    if (source == NULL || json_is_null(source)) {
         gs_error_add(err, GS_ERR_INVALID, "/source", "is required: where the price comes from");
         ok = false;
-    } else {
-        job->source = json_string_value(source);
+    } else if (!codec_read_text(source, "/source", CODEC_SOURCE_MAX, true, &job->source, err)) {
+        ok = false;
     }
-    const json_t *date = json_object_get(body, "effective_date");
-    if (date != NULL && !json_is_null(date)) {
-        const char *d = json_is_string(date) ? json_string_value(date) : "";
-        int y, m, dd, used = 0;
-        if (strlen(d) != 10 || sscanf(d, "%4d-%2d-%2d%n", &y, &m, &dd, &used) != 3 || used != 10 ||
-            m < 1 || m > 12 || dd < 1 || dd > 31) {
-            gs_error_add(err, GS_ERR_INVALID, "/effective_date", "must be a date, YYYY-MM-DD");
-            ok = false;
-        } else {
-            job->date = d;
-        }
-    }
+    if (!codec_read_date(json_object_get(body, "effective_date"), "/effective_date", &job->date,
+                         err))
+        ok = false;
     return ok;
 }
 

@@ -16,8 +16,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define TEXT_MAX   200  /* names, vendors, short labels */
-#define SOURCE_MAX 2000 /* citations */
 #define ALIASES_MAX 32
 
 enum field_kind { F_ID, F_TEXT, F_SOURCE, F_DATE, F_U64, F_REAL, F_INT, F_BOOL, F_ALIASES };
@@ -114,11 +112,25 @@ static bool valid_alias(const char *a)
     return true;
 }
 
-static bool valid_date(const char *d)
+/* The number `n` digits at `s` spell (all checked to be digits). */
+static int digits(const char *s, int n)
 {
-    int y = 0, m = 0, day = 0, used = 0;
-    if (strlen(d) != 10 || sscanf(d, "%4d-%2d-%2d%n", &y, &m, &day, &used) != 3 || used != 10)
+    int v = 0;
+    for (int i = 0; i < n; i++)
+        v = v * 10 + (s[i] - '0');
+    return v;
+}
+
+bool codec_valid_date(const char *d)
+{
+    /* by position, not sscanf: "%2d" would take " 1" or "+1" for a month */
+    if (d == NULL || strlen(d) != 10 || d[4] != '-' || d[7] != '-')
         return false;
+    for (int i = 0; i < 10; i++) {
+        if (i != 4 && i != 7 && !isdigit((unsigned char)d[i]))
+            return false;
+    }
+    const int y = digits(d, 4), m = digits(d + 5, 2), day = digits(d + 8, 2);
     if (y < 1990 || y > 2200 || m < 1 || m > 12 || day < 1)
         return false;
     static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -126,9 +138,23 @@ static bool valid_date(const char *d)
     return day <= (m == 2 && !leap ? 28 : days[m - 1]);
 }
 
+bool codec_read_date(const json_t *v, const char *where, const char **out, struct gs_error *err)
+{
+    *out = NULL;
+    if (v == NULL || json_is_null(v))
+        return true;
+    if (!json_is_string(v) || !codec_valid_date(json_string_value(v))) {
+        gs_error_add(err, GS_ERR_INVALID, where,
+                     "must be a calendar date, YYYY-MM-DD, from 1990-01-01 to 2200-12-31");
+        return false;
+    }
+    *out = json_string_value(v);
+    return true;
+}
+
 /* Printable text without control characters, at most `max` bytes. */
-static bool read_text(const json_t *v, const char *where, size_t max, bool required,
-                      const char **out, struct gs_error *err)
+bool codec_read_text(const json_t *v, const char *where, size_t max, bool required,
+                     const char **out, struct gs_error *err)
 {
     *out = NULL;
     if (v == NULL || json_is_null(v)) {
@@ -299,18 +325,10 @@ static bool gpu_field(const json_t *body, const struct gpu_field *f, struct cata
         return true; /* handled by the caller */
     case F_TEXT:
     case F_SOURCE:
-        return read_text(v, where, f->kind == F_TEXT ? TEXT_MAX : SOURCE_MAX, f->required,
-                         (const char **)(void *)(base + f->offset), err);
-    case F_DATE: {
-        const char **out = (const char **)(void *)(base + f->offset);
-        if (!read_text(v, where, 10, false, out, err))
-            return false;
-        if (*out != NULL && !valid_date(*out)) {
-            gs_error_add(err, GS_ERR_INVALID, where, "must be a date, YYYY-MM-DD");
-            return false;
-        }
-        return true;
-    }
+        return codec_read_text(v, where, f->kind == F_TEXT ? CODEC_TEXT_MAX : CODEC_SOURCE_MAX,
+                               f->required, (const char **)(void *)(base + f->offset), err);
+    case F_DATE:
+        return codec_read_date(v, where, (const char **)(void *)(base + f->offset), err);
     case F_U64: {
         uint64_t *out = (uint64_t *)(void *)(base + f->offset);
         *out = 0;
@@ -682,8 +700,8 @@ static bool model_parameters(const json_t *body, uint64_t count, struct codec_mo
     out->row.parameters = count;
     out->row.parameters_basis = (char *)(uintptr_t)bases[b];
     const char *source = NULL;
-    if (!read_text(json_object_get(body, "parameters_source"), "/parameters_source", SOURCE_MAX,
-                   b == 0, &source, err))
+    if (!codec_read_text(json_object_get(body, "parameters_source"), "/parameters_source",
+                         CODEC_SOURCE_MAX, b == 0, &source, err))
         ok = false;
     out->row.parameters_source =
         (char *)(uintptr_t)(source != NULL ? source
@@ -704,12 +722,16 @@ enum gs_status codec_decode_model_row(const json_t *body, const char *id,
     ok = check_id(body, id, err) && ok;
     out->row.id = (char *)(uintptr_t)id;
     const char *text = NULL;
-    ok = read_text(json_object_get(body, "name"), "/name", TEXT_MAX, true, &text, err) && ok;
+    ok =
+        codec_read_text(json_object_get(body, "name"), "/name", CODEC_TEXT_MAX, true, &text, err) &&
+        ok;
     out->row.name = (char *)(uintptr_t)text;
-    ok = read_text(json_object_get(body, "publisher"), "/publisher", TEXT_MAX, false, &text, err) &&
+    ok = codec_read_text(json_object_get(body, "publisher"), "/publisher", CODEC_TEXT_MAX, false,
+                         &text, err) &&
          ok;
     out->row.publisher = (char *)(uintptr_t)text;
-    if (read_text(json_object_get(body, "hf_id"), "/hf_id", TEXT_MAX, false, &text, err)) {
+    if (codec_read_text(json_object_get(body, "hf_id"), "/hf_id", CODEC_TEXT_MAX, false, &text,
+                        err)) {
         if (text != NULL && !valid_hf_id(text)) {
             gs_error_add(err, GS_ERR_INVALID, "/hf_id",
                          "must be a Hugging Face repository id, owner/name");
@@ -719,8 +741,8 @@ enum gs_status codec_decode_model_row(const json_t *body, const char *id,
     } else {
         ok = false;
     }
-    ok = read_text(json_object_get(body, "config_source"), "/config_source", SOURCE_MAX, true,
-                   &text, err) &&
+    ok = codec_read_text(json_object_get(body, "config_source"), "/config_source", CODEC_SOURCE_MAX,
+                         true, &text, err) &&
          ok;
     out->row.config_source = (char *)(uintptr_t)text;
     uint64_t count = 0;

@@ -6,10 +6,14 @@
  * Validation collects every problem with a JSON Pointer relative to the
  * entry ("/memory_bytes"); a bulk caller prefixes the row ("/3"). The rules:
  * ids are lower-case slugs; every number has its source beside it (the
- * field named in the error); numbers are in range; dates are YYYY-MM-DD;
- * aliases are unique and differ from the id. A model's config must be one
- * gpusizer can read, its family is the config's model_type, and a given
- * parameter count must equal the config's exact count.
+ * field named in the error); numbers are in range; dates are real calendar
+ * dates, YYYY-MM-DD (codec_valid_date); text has no control characters
+ * (codec_read_text); aliases are unique and differ from the id. Every write
+ * path - PUT, PATCH, POST, bulk JSON and CSV, the price history - applies
+ * these same rules, so whatever the catalog stores can be written back. A
+ * model's config must be one gpusizer can read, its family is the config's
+ * model_type, and a given parameter count must equal the config's exact
+ * count.
  *
  * Read-only fields of the representation (etag, revision, created_at,
  * updated_at, sources, architecture) are accepted and ignored, so a client
@@ -72,5 +76,25 @@ json_t *codec_merge_patch(const json_t *target, const json_t *patch, struct gs_e
 
 /* Whether `id` is a valid catalog id (lower-case slug, 1-64 characters). */
 bool codec_valid_id(const char *id);
+
+#define CODEC_TEXT_MAX   200  /* names, vendors, short labels, in bytes */
+#define CODEC_SOURCE_MAX 2000 /* citations (every *_source, a price's source) */
+
+/* The catalog's one text rule: reads `v` (absent or null = no text) as a
+ * string of at most `max` bytes with no control characters (U+0000-U+001F,
+ * U+007F). *out borrows the string, NULL when absent or empty. false with an
+ * error at `where` when it is required and absent or empty, not a string,
+ * too long, or holds a control character. */
+bool codec_read_text(const json_t *v, const char *where, size_t max, bool required,
+                     const char **out, struct gs_error *err);
+
+/* The catalog's one date rule: `d` is a real calendar date YYYY-MM-DD
+ * (Gregorian leap years, exactly ten characters, digits only) from
+ * 1990-01-01 to 2200-12-31. */
+bool codec_valid_date(const char *d);
+
+/* Reads `v` (absent or null = no date, *out NULL) as a date string passing
+ * codec_valid_date; *out borrows it. false with an error at `where`. */
+bool codec_read_date(const json_t *v, const char *where, const char **out, struct gs_error *err);
 
 #endif

@@ -600,6 +600,203 @@ static void test_scale_out(void **state)
     }
 }
 
+/* ------------------------------------------- issue 17: CSV and write validation */
+
+/* A bulk import of `csv` (`length` bytes: it may hold NUL bytes) through writer A. */
+static struct reply import_csv(const char *csv, size_t length)
+{
+    const char *headers[] = {AUTH, NULL};
+    return http_call(writer_a.port, "POST", "/v1/gpus:bulk", "text/csv", csv, length, headers);
+}
+
+/* A 400 problem with an error at `pointer`. */
+static void expect_error_at(struct reply *r, const char *pointer)
+{
+    expect_status(r, 400);
+    json_t *body = parse(r);
+    bool found = false;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(body, "errors"), i, e)
+    {
+        found = found || strcmp(json_string_value(json_object_get(e, "pointer")), pointer) == 0;
+    }
+    json_decref(body);
+    if (!found)
+        fail_msg("no error at %s: %.400s", pointer, r->body);
+}
+
+/* The served GPU without what every write changes (etag, revision, updated_at). */
+static json_t *gpu_values(const char *id)
+{
+    char path[96];
+    snprintf(path, sizeof(path), "/v1/gpus/%s", id);
+    json_t *g = get_json(&writer_a, path);
+    json_object_del(g, "etag");
+    json_object_del(g, "revision");
+    json_object_del(g, "updated_at");
+    return g;
+}
+
+/* Exports GPU `id` as CSV (header and its one record) and imports that export
+ * again: 200, and every value as it was. Returns the exported line (a new string). */
+static char *csv_round_trip(const char *id)
+{
+    json_t *before = gpu_values(id);
+    char path[128];
+    snprintf(path, sizeof(path), "/v1/gpus?format=csv&q=%s", id);
+    struct reply r = call(&writer_a, "GET", path, NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    char *line = csv_line(r.body, id);
+    assert_non_null(line);
+    struct reply imported = import_csv(r.body, r.length);
+    free(r.body);
+    expect_status(&imported, 200);
+    assert_non_null(strstr(imported.body, "\"updated\":1"));
+    free(imported.body);
+    json_t *after = gpu_values(id);
+    if (!json_equal(before, after)) {
+        char *a = json_dumps(before, JSON_COMPACT), *b = json_dumps(after, JSON_COMPACT);
+        fail_msg("the CSV round trip changed %s:\n%s\n%s", id, a, b);
+    }
+    json_decref(before);
+    json_decref(after);
+    return line;
+}
+
+/* Finding 2: a price with an impossible date or control characters in its
+ * source is refused on every write path, at the field, and nothing is written. */
+static void test_price_validation(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *body, *pointer;
+    } prices[] = {
+        {"{\"kind\":\"on_demand\",\"usd\":2,\"effective_date\":\"2024-02-31\",\"source\":\"q\"}",
+         "/effective_date"},
+        {"{\"kind\":\"on_demand\",\"usd\":2,\"effective_date\":\"2023-02-29\",\"source\":\"q\"}",
+         "/effective_date"},
+        {"{\"kind\":\"purchase\",\"usd\":2,\"effective_date\":\"1900-01-01\",\"source\":\"q\"}",
+         "/effective_date"},
+        {"{\"kind\":\"on_demand\",\"usd\":2,\"effective_date\":\"2024-01- 1\",\"source\":\"q\"}",
+         "/effective_date"},
+        {"{\"kind\":\"on_demand\",\"usd\":2,\"effective_date\":20240101,\"source\":\"q\"}",
+         "/effective_date"},
+        {"{\"kind\":\"on_demand\",\"usd\":2,\"source\":\"quote\\u0001\"}", "/source"},
+        {"{\"kind\":\"on_demand\",\"usd\":2,\"source\":\"tab\\there\"}", "/source"},
+        {"{\"kind\":\"on_demand\",\"usd\":2,\"source\":\"two\\nlines\"}", "/source"},
+        {"{\"kind\":\"on_demand\",\"usd\":2,\"source\":\"\"}", "/source"},
+    };
+    json_t *before = gpu_values("h100");
+    json_t *history = get_json(&writer_a, "/v1/gpus/h100/prices");
+    const size_t entries = json_array_size(json_object_get(history, "items"));
+    json_decref(history);
+    for (size_t i = 0; i < sizeof(prices) / sizeof(prices[0]); i++) {
+        struct reply r = call(&writer_a, "POST", "/v1/gpus/h100/prices", "application/json",
+                              prices[i].body, AUTH, NULL);
+        expect_error_at(&r, prices[i].pointer);
+        free(r.body);
+    }
+    /* the same rules on the GPU's own fields, through every other write */
+    static const struct {
+        const char *method, *path, *type, *body, *pointer;
+    } writes[] = {
+        {"PATCH", "/v1/gpus/h100", "application/merge-patch+json",
+         "{\"price_per_hour\":2,\"price_source\":\"q\",\"price_date\":\"2024-02-31\"}",
+         "/price_date"},
+        {"PATCH", "/v1/gpus/h100", "application/merge-patch+json",
+         "{\"price_per_hour\":2,\"price_source\":\"q\\u0007\"}", "/price_source"},
+        {"POST", "/v1/gpus", "application/json",
+         "{\"id\":\"lab-bad-date\",\"name\":\"x\",\"vendor\":\"Acme\",\"memory_bytes\":1000000000,"
+         "\"memory_source\":\"lab\",\"purchase_price\":5,\"purchase_price_source\":\"q\","
+         "\"purchase_price_date\":\"2024-02-30\"}",
+         "/purchase_price_date"},
+        {"PUT", "/v1/gpus/lab-bad-date", "application/json",
+         "{\"name\":\"x\",\"vendor\":\"Acme\",\"memory_bytes\":1000000000,"
+         "\"memory_source\":\"lab\\u001b[31m\"}",
+         "/memory_source"},
+        {"POST", "/v1/gpus:bulk", "application/json",
+         "[{\"id\":\"h100\",\"price_per_hour\":2,\"price_source\":\"q\","
+         "\"price_date\":\"2024-06-31\"}]",
+         "/0/price_date"},
+        {"POST", "/v1/gpus:bulk", "text/csv",
+         "id,price_per_hour,price_source,price_date\r\nh100,2,q,2024-02-31\r\n", "/0/price_date"},
+        {"POST", "/v1/gpus:bulk", "text/csv",
+         "id,price_per_hour,price_source\r\nh100,2,\"q\x01\"\r\n", "/0/price_source"},
+    };
+    for (size_t i = 0; i < sizeof(writes) / sizeof(writes[0]); i++) {
+        struct reply r = call(&writer_a, writes[i].method, writes[i].path, writes[i].type,
+                              writes[i].body, AUTH, NULL);
+        expect_error_at(&r, writes[i].pointer);
+        free(r.body);
+    }
+    json_t *after = gpu_values("h100");
+    assert_true(json_equal(before, after));
+    json_decref(before);
+    json_decref(after);
+    history = get_json(&writer_a, "/v1/gpus/h100/prices");
+    assert_int_equal(json_array_size(json_object_get(history, "items")), entries);
+    json_decref(history);
+    struct reply r = call(&writer_a, "GET", "/v1/gpus/lab-bad-date", NULL, NULL, NULL, NULL);
+    expect_status(&r, 404);
+    free(r.body);
+}
+
+/* Finding 2: a GPU whose current prices came from the price history (valid
+ * dates, text a spreadsheet would run) stays writable: GET -> PUT, PATCH and
+ * CSV export -> import all succeed and change nothing. */
+static void test_price_round_trip(void **state)
+{
+    (void)state;
+    static const char gpu[] =
+        "{\"name\":\"Lab Price\",\"vendor\":\"Acme\",\"memory_bytes\":24000000000,"
+        "\"memory_source\":\"lab\"}";
+    struct reply r =
+        call(&writer_a, "PUT", "/v1/gpus/lab-price", "application/json", gpu, AUTH, NULL);
+    expect_status(&r, 201);
+    free(r.body);
+    r = call(&writer_a, "POST", "/v1/gpus/lab-price/prices", "application/json",
+             "{\"kind\":\"on_demand\",\"usd\":2.5,\"effective_date\":\"2028-02-29\","
+             "\"source\":\"-5% \\\"negotiated\\\", =list @ 2.5/h\"}",
+             AUTH, NULL);
+    expect_status(&r, 201);
+    free(r.body);
+    r = call(&writer_a, "POST", "/v1/gpus/lab-price/prices", "application/json",
+             "{\"kind\":\"purchase\",\"usd\":25000,\"effective_date\":\"2000-02-29\","
+             "\"source\":\"+tax; caf\\u00e9 list\"}",
+             AUTH, NULL);
+    expect_status(&r, 201);
+    free(r.body);
+    json_t *g = get_json(&writer_a, "/v1/gpus/lab-price");
+    assert_string_equal(json_string_value(json_object_get(g, "price_date")), "2028-02-29");
+    assert_string_equal(json_string_value(json_object_get(g, "price_source")),
+                        "-5% \"negotiated\", =list @ 2.5/h");
+    assert_string_equal(json_string_value(json_object_get(g, "purchase_price_date")), "2000-02-29");
+
+    /* GET -> PUT as served */
+    json_t *before = gpu_values("lab-price");
+    char *body = json_dumps(g, JSON_COMPACT);
+    json_decref(g);
+    r = call(&writer_a, "PUT", "/v1/gpus/lab-price", "application/json", body, AUTH, NULL);
+    free(body);
+    expect_status(&r, 200);
+    free(r.body);
+    json_t *after = gpu_values("lab-price");
+    assert_true(json_equal(before, after));
+    json_decref(after);
+    json_decref(before);
+    /* PATCH of another field */
+    r = call(&writer_a, "PATCH", "/v1/gpus/lab-price", "application/merge-patch+json",
+             "{\"form_factor\":\"PCIe\"}", AUTH, NULL);
+    expect_status(&r, 200);
+    free(r.body);
+    /* CSV export -> import */
+    free(csv_round_trip("lab-price"));
+    r = call(&writer_a, "DELETE", "/v1/gpus/lab-price", NULL, NULL, AUTH, NULL);
+    expect_status(&r, 204);
+    free(r.body);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -617,6 +814,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_delete),
         cmocka_unit_test(test_unified_memory),
         cmocka_unit_test(test_scale_out),
+        cmocka_unit_test(test_price_validation),
+        cmocka_unit_test(test_price_round_trip),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     curl_global_cleanup();
