@@ -8,7 +8,6 @@
 #include "jsonv.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -510,55 +509,161 @@ void codec_gpu_csv_row(struct buf *w, const struct catalog_gpu *g)
     }
 }
 
+/* Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code
+ * points past U+10FFFF), as jansson requires of a string. */
+static bool valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p != '\0') {
+        const unsigned char c = *p;
+        size_t n = c < 0x80                 ? 0
+                   : c >= 0xC2 && c <= 0xDF ? 1
+                   : c >= 0xE0 && c <= 0xEF ? 2
+                   : c >= 0xF0 && c <= 0xF4 ? 3
+                                            : 4;
+        if (n == 4)
+            return false;
+        unsigned long cp = n == 0 ? c : c & (0x3Fu >> n);
+        for (size_t i = 1; i <= n; i++) {
+            if ((p[i] & 0xC0) != 0x80)
+                return false;
+            cp = cp << 6 | (p[i] & 0x3Fu);
+        }
+        if ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return false;
+        p += n + 1;
+    }
+    return true;
+}
+
+/* Whether `s` is a number as JSON writes one (RFC 8259 section 6): an
+ * optional '-', digits without a leading zero, an optional fraction and an
+ * optional exponent. Nothing else: no '+', spaces, hex, inf or nan. */
+static bool json_number_text(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        while (isdigit((unsigned char)*s))
+            s++;
+    else
+        return false;
+    if (*s == '.') {
+        if (!isdigit((unsigned char)*++s))
+            return false;
+        while (isdigit((unsigned char)*s))
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!isdigit((unsigned char)*s))
+            return false;
+        while (isdigit((unsigned char)*s))
+            s++;
+    }
+    return *s == '\0';
+}
+
+/* A numeric cell as the JSON number a body would carry (an integer, or a
+ * real when it has a fraction or an exponent), for the field's own checks. */
+static json_t *cell_number(const char *cell, const char *where, struct gs_error *err)
+{
+    if (!json_number_text(cell)) {
+        gs_error_add(err, GS_ERR_INVALID, where,
+                     "\"%.40s\" is not a number as JSON writes one (digits with an optional "
+                     "'-', fraction and exponent; no '+', spaces, hex, inf or nan)",
+                     cell);
+        return NULL;
+    }
+    json_error_t jerr;
+    json_t *v = json_loads(cell, JSON_DECODE_ANY, &jerr);
+    if (v == NULL)
+        gs_error_add(err, GS_ERR_INVALID, where, "\"%.40s\" is out of range", cell);
+    return v;
+}
+
+/* An aliases cell: the ';'-separated names, spaces around each trimmed. */
+static json_t *cell_aliases(const char *cell)
+{
+    json_t *list = json_array();
+    const char *p = cell;
+    while (list != NULL) {
+        const char *end = strchr(p, ';');
+        size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
+        while (n > 0 && *p == ' ') {
+            p++;
+            n--;
+        }
+        while (n > 0 && p[n - 1] == ' ')
+            n--;
+        if (n > 0 && json_array_append_new(list, json_stringn(p, n)) != 0) {
+            json_decref(list);
+            return NULL;
+        }
+        if (end == NULL)
+            break;
+        p = end + 1;
+    }
+    return list;
+}
+
 /* A CSV cell as JSON: numbers for numeric columns, null when empty. */
 static json_t *cell_value(const struct gpu_field *f, const char *cell, const char *where,
                           struct gs_error *err)
 {
     if (cell[0] == '\0')
         return json_null();
-    if (f->kind == F_ALIASES) {
-        json_t *list = json_array();
-        const char *p = cell;
-        while (list != NULL) {
-            const char *end = strchr(p, ';');
-            size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
-            while (n > 0 && *p == ' ') {
-                p++;
-                n--;
-            }
-            while (n > 0 && p[n - 1] == ' ')
-                n--;
-            if (n > 0 && json_array_append_new(list, json_stringn(p, n)) != 0) {
-                json_decref(list);
-                return NULL;
-            }
-            if (end == NULL)
-                break;
-            p = end + 1;
-        }
-        return list;
-    }
-    if (f->kind == F_BOOL) {
+    switch (f->kind) {
+    case F_U64:
+    case F_REAL:
+    case F_INT:
+        return cell_number(cell, where, err);
+    case F_BOOL:
         if (strcmp(cell, "true") == 0 || strcmp(cell, "false") == 0)
             return json_boolean(strcmp(cell, "true") == 0);
         gs_error_add(err, GS_ERR_INVALID, where, "\"%.40s\" is not true or false", cell);
         return NULL;
+    default:
+        break;
     }
-    if (f->kind != F_U64 && f->kind != F_REAL && f->kind != F_INT)
-        return json_string(cell);
-    errno = 0;
-    char *end = NULL;
-    if (f->kind == F_U64) {
-        unsigned long long v = strtoull(cell, &end, 10);
-        if (errno == 0 && end != cell && *end == '\0' && cell[0] != '-' && v <= (unsigned long long)INT64_MAX)
-            return json_integer((json_int_t)v);
-    } else {
-        double v = strtod(cell, &end);
-        if (errno == 0 && end != cell && *end == '\0' && isfinite(v))
-            return json_real(v);
+    if (!valid_utf8(cell)) {
+        gs_error_add(err, GS_ERR_INVALID, where, "is not valid UTF-8");
+        return NULL;
     }
-    gs_error_add(err, GS_ERR_INVALID, where, "\"%.40s\" is not a number", cell);
-    return NULL;
+    json_t *v = f->kind == F_ALIASES ? cell_aliases(cell) : json_string(cell);
+    if (v == NULL)
+        gs_error_add(err, GS_ERR_NOMEM, where, "out of memory");
+    return v;
+}
+
+/* The column of `t` named by header cell `c`, or NULL with an error. */
+static const struct gpu_field *csv_column(const struct csv_table *t, size_t c, const json_t *seen,
+                                          const char *where, struct gs_error *err)
+{
+    const char *column = t->cells[c];
+    if (csv_cell_has_nul(t, c)) {
+        gs_error_add(err, GS_ERR_INVALID, "",
+                     "column %zu of the header holds a NUL byte, which a CSV cell may not", c + 1);
+        return NULL;
+    }
+    const struct gpu_field *f = find_gpu_field(column);
+    if (f == NULL) {
+        gs_error_add(err, GS_ERR_INVALID, where,
+                     "unknown column \"%.40s\"; the columns are those of GET "
+                     "/v1/gpus?format=csv",
+                     column);
+        return NULL;
+    }
+    if (json_object_get(seen, column) != NULL) {
+        gs_error_add(err, GS_ERR_INVALID, where, "column \"%.40s\" appears twice", column);
+        return NULL;
+    }
+    return f;
 }
 
 json_t *codec_gpu_csv_record(const struct csv_table *t, size_t row, struct gs_error *err)
@@ -566,25 +671,17 @@ json_t *codec_gpu_csv_record(const struct csv_table *t, size_t row, struct gs_er
     json_t *obj = json_object();
     bool ok = obj != NULL;
     for (size_t c = 0; ok && c < t->columns; c++) {
-        const char *column = t->cells[c];
         char where[64];
-        jsonv_pointer(where, sizeof(where), "", column);
-        const struct gpu_field *f = find_gpu_field(column);
-        if (f == NULL) {
+        jsonv_pointer(where, sizeof(where), "", t->cells[c]);
+        const struct gpu_field *f = csv_column(t, c, obj, where, err);
+        const size_t cell = row * t->columns + c;
+        if (f != NULL && csv_cell_has_nul(t, cell)) {
             gs_error_add(err, GS_ERR_INVALID, where,
-                         "unknown column \"%.40s\"; the columns are those of GET "
-                         "/v1/gpus?format=csv",
-                         column);
-            ok = false;
-            break;
+                         "holds a NUL byte (column %zu), which a CSV cell may not", c + 1);
+            f = NULL;
         }
-        if (json_object_get(obj, column) != NULL) {
-            gs_error_add(err, GS_ERR_INVALID, where, "column \"%.40s\" appears twice", column);
-            ok = false;
-            break;
-        }
-        json_t *v = cell_value(f, t->cells[row * t->columns + c], where, err);
-        ok = v != NULL && json_object_set_new(obj, column, v) == 0;
+        json_t *v = f != NULL ? cell_value(f, t->cells[cell], where, err) : NULL;
+        ok = v != NULL && json_object_set_new(obj, t->cells[c], v) == 0;
     }
     if (!ok) {
         json_decref(obj);

@@ -61,8 +61,12 @@ void codec_gpu_row_free(struct codec_gpu_row *row);
 extern const char *const codec_gpu_columns[];
 
 /* One CSV record as the JSON object a client would have sent: empty cells
- * are null, numbers are parsed, "aliases" splits on ';'. Column names must
- * be writable GPU fields (errors point at "/<column>"). New reference. */
+ * are null, "aliases" splits on ';', and numeric cells must be JSON numbers
+ * (optional '-', no leading zeros, optional fraction and exponent: no '+',
+ * spaces, hex, inf or nan) and are read as JSON reads them. Column names
+ * must be writable GPU fields. A cell holding a NUL byte or bytes that are
+ * not UTF-8 is refused. Errors point at "/<column>" (the header's at "").
+ * New reference, or NULL with `err`. */
 json_t *codec_gpu_csv_record(const struct csv_table *table, size_t row, struct gs_error *err);
 
 /* Appends the header and one record per GPU. */

@@ -27,6 +27,7 @@ static bool field_push(struct field *f, char c)
 
 struct parser {
     char **cells;
+    size_t *lengths;        /* of each cell, in bytes (a NUL byte included) */
     size_t count, capacity; /* cells */
     size_t *line;
     size_t rows, line_capacity;
@@ -42,11 +43,16 @@ static bool push_cell(struct parser *p, struct field *f)
         if (grown == NULL)
             return false;
         p->cells = grown;
+        size_t *lengths = realloc(p->lengths, next * sizeof(*lengths));
+        if (lengths == NULL)
+            return false;
+        p->lengths = lengths;
         p->capacity = next;
     }
     char *copy = f->text != NULL ? f->text : strdup("");
     if (copy == NULL)
         return false;
+    p->lengths[p->count] = f->text != NULL ? f->length : 0;
     p->cells[p->count++] = copy;
     f->text = NULL;
     f->length = f->capacity = 0;
@@ -74,6 +80,7 @@ static void parser_free(struct parser *p)
     for (size_t i = 0; i < p->count; i++)
         free(p->cells[i]);
     free(p->cells);
+    free(p->lengths);
     free(p->line);
 }
 
@@ -193,6 +200,7 @@ enum gs_status csv_parse(const char *data, size_t length, struct csv_table *out,
     out->columns = p.columns;
     out->rows = p.columns ? p.count / p.columns : 0;
     out->cells = p.cells;
+    out->lengths = p.lengths;
     out->line = p.line;
     return GS_OK;
 }
@@ -204,8 +212,14 @@ void csv_table_free(struct csv_table *t)
     for (size_t i = 0; i < t->rows * t->columns; i++)
         free(t->cells[i]);
     free(t->cells);
+    free(t->lengths);
     free(t->line);
     memset(t, 0, sizeof(*t));
+}
+
+bool csv_cell_has_nul(const struct csv_table *t, size_t index)
+{
+    return strlen(t->cells[index]) != t->lengths[index];
 }
 
 void csv_write_field(struct buf *w, const char *text, bool last)

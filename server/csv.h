@@ -20,12 +20,15 @@
 #define CSV_MAX_COLUMNS 64
 #define CSV_MAX_ROWS    100000
 
-/* Row 0 is the header. cells[r * columns + c] are NUL-terminated copies;
- * line[r] is the 1-based line where record r starts. Owns everything. */
+/* Row 0 is the header. cells[r * columns + c] are NUL-terminated copies and
+ * lengths[r * columns + c] their lengths in bytes: a cell that held a NUL
+ * byte is longer than its strlen() (see csv_cell_has_nul). line[r] is the
+ * 1-based line where record r starts. Owns everything. */
 struct csv_table {
     size_t columns;
     size_t rows;
     char **cells;
+    size_t *lengths;
     size_t *line;
 };
 
@@ -35,6 +38,10 @@ enum gs_status csv_parse(const char *data, size_t length, struct csv_table *out,
                          struct gs_error *err);
 
 void csv_table_free(struct csv_table *table);
+
+/* Whether cell `index` (row * columns + column) of `table` holds a NUL byte,
+ * which its NUL-terminated copy would silently cut short. */
+bool csv_cell_has_nul(const struct csv_table *table, size_t index);
 
 /* Writes one field (NULL = empty) to `out`, quoting it when needed, followed
  * by a comma or, when `last`, by CRLF. */

@@ -797,6 +797,46 @@ static void test_price_round_trip(void **state)
     free(r.body);
 }
 
+/* Finding 3: a NUL byte in a cell and numbers JSON would refuse are 400s at
+ * the cell (/<record>/<column>), and nothing is written. */
+static void test_csv_cells(void **state)
+{
+    (void)state;
+    static const char nul[] =
+        "id,name,vendor,memory_bytes,memory_source\r\nlab-nul,x\0y,Acme,1000000000,lab\r\n";
+    struct reply r = import_csv(nul, sizeof(nul) - 1);
+    expect_error_at(&r, "/0/name");
+    assert_non_null(strstr(r.body, "CSV line 2"));
+    free(r.body);
+    r = call(&writer_a, "GET", "/v1/gpus/lab-nul", NULL, NULL, NULL, NULL);
+    expect_status(&r, 404);
+    free(r.body);
+    /* bytes that are not UTF-8: the client's mistake too, not a 500 */
+    static const char latin1[] = "id,name\r\nl4,caf\xe9\r\n";
+    r = import_csv(latin1, sizeof(latin1) - 1);
+    expect_error_at(&r, "/0/name");
+    free(r.body);
+
+    json_t *before = gpu_values("l4");
+    static const char *const bad[] = {"0x10", "0x1p4", " 7", "7 ", "+7", "inf", "nan", "07", ".5"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char csv[160];
+        snprintf(csv, sizeof(csv), "id,price_per_hour,price_source\r\nl4,\"%s\",csv test\r\n",
+                 bad[i]);
+        r = import_csv(csv, strlen(csv));
+        expect_error_at(&r, "/0/price_per_hour");
+        free(r.body);
+        snprintf(csv, sizeof(csv), "id,memory_bytes\r\nl4,\"%s000000000\"\r\n", bad[i]);
+        r = import_csv(csv, strlen(csv));
+        expect_error_at(&r, "/0/memory_bytes");
+        free(r.body);
+    }
+    json_t *after = gpu_values("l4");
+    assert_true(json_equal(before, after));
+    json_decref(before);
+    json_decref(after);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -816,6 +856,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_scale_out),
         cmocka_unit_test(test_price_validation),
         cmocka_unit_test(test_price_round_trip),
+        cmocka_unit_test(test_csv_cells),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     curl_global_cleanup();

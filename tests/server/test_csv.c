@@ -1,7 +1,12 @@
 /*
- * test_csv.c - the text and date rules every catalog write shares (issue
- * 17, finding 2): dates are real calendar dates, text has no control
- * characters. The CSV import's own cells follow these rules too.
+ * test_csv.c - the GPU catalog's CSV import and the text and date rules
+ * every catalog write shares (issue 17, findings 2 and 3):
+ *
+ * - a NUL byte inside a cell is a 400 at the cell, not a silently shorter
+ *   value; a cell that is not UTF-8 is a 400 too;
+ * - numeric cells follow JSON's number grammar (no hex, '+', spaces, inf or
+ *   nan);
+ * - dates are real calendar dates, text has no control characters.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,11 +16,139 @@
 #include <cmocka.h>
 
 #include "codec_catalog.h"
+#include "csv.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Decodes record 1 of `doc` (length given: it may hold NUL bytes); returns
+ * the record or NULL with `err` set. */
+static json_t *import_record(const char *doc, size_t length, struct gs_error *err)
+{
+    struct csv_table t;
+    gs_error_init(err);
+    assert_int_equal(csv_parse(doc, length, &t, err), GS_OK);
+    json_t *record = codec_gpu_csv_record(&t, 1, err);
+    csv_table_free(&t);
+    return record;
+}
+
+/* Finding 3: a NUL byte in a cell is refused at the cell, not cut short. */
+static void test_nul_in_a_cell(void **state)
+{
+    (void)state;
+    static const char doc[] = "id,name,vendor\r\nlab-nul,x\0y,Acme\r\n";
+    struct gs_error err;
+    json_t *record = import_record(doc, sizeof(doc) - 1, &err);
+    if (record != NULL)
+        fail_msg("imported as name \"%s\"", json_string_value(json_object_get(record, "name")));
+    assert_int_equal(err.count, 1);
+    assert_string_equal(err.items[0].pointer, "/name");
+    assert_non_null(strstr(err.items[0].detail, "NUL"));
+
+    /* quoted, too, and in the header */
+    static const char quoted[] = "id,name\r\nlab-nul,\"x\0y\"\r\n";
+    record = import_record(quoted, sizeof(quoted) - 1, &err);
+    assert_null(record);
+    assert_string_equal(err.items[0].pointer, "/name");
+    static const char header[] = "id,name\0x\r\nlab-nul,x\r\n";
+    record = import_record(header, sizeof(header) - 1, &err);
+    assert_null(record);
+    assert_true(err.count >= 1);
+    assert_non_null(strstr(err.items[0].detail, "NUL"));
+}
+
+/* A text cell that is not UTF-8 is an error at the cell (the import used to
+ * answer 503 "out of memory" for it). */
+static void test_cell_not_utf8(void **state)
+{
+    (void)state;
+    static const char *const docs[] = {
+        "id,name\r\nlab-utf8,caf\xe9\r\n",      /* Latin-1 */
+        "id,name\r\nlab-utf8,\xc0\xaf\r\n",     /* overlong '/' */
+        "id,name\r\nlab-utf8,\xed\xa0\x80\r\n", /* a surrogate */
+        "id,aliases\r\nlab-utf8,a;b\xff\r\n",   /* inside an alias */
+    };
+    for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+        struct gs_error err;
+        json_t *record = import_record(docs[i], strlen(docs[i]), &err);
+        if (record != NULL || err.count != 1)
+            fail_msg("case %zu: record %p, %zu errors", i, (void *)record, err.count);
+        assert_string_equal(err.items[0].pointer, i == 3 ? "/aliases" : "/name");
+        assert_non_null(strstr(err.items[0].detail, "UTF-8"));
+    }
+    static const char fine[] = "id,name\r\nlab-utf8,caf\xc3\xa9 \xf0\x9f\x9a\x80\r\n";
+    struct gs_error err;
+    json_t *record = import_record(fine, sizeof(fine) - 1, &err);
+    assert_non_null(record);
+    assert_string_equal(json_string_value(json_object_get(record, "name")),
+                        "caf\xc3\xa9 \xf0\x9f\x9a\x80");
+    json_decref(record);
+}
+
+/* Finding 3: numeric cells follow JSON's number grammar. */
+static void test_numeric_cells(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *column, *cell;
+        bool ok;
+    } cases[] = {
+        {"price_per_hour", "2.5", true},
+        {"price_per_hour", "16", true},
+        {"price_per_hour", "1e3", true},
+        {"price_per_hour", "1.5E-2", true},
+        {"price_per_hour", "0.5", true},
+        {"price_per_hour", "-2", true}, /* a number: the range check refuses it later */
+        {"price_per_hour", "0x10", false},
+        {"price_per_hour", "0x1p4", false},
+        {"price_per_hour", " 7", false},
+        {"price_per_hour", "7 ", false},
+        {"price_per_hour", "+7", false},
+        {"price_per_hour", "inf", false},
+        {"price_per_hour", "nan", false},
+        {"price_per_hour", "Infinity", false},
+        {"price_per_hour", "07", false},
+        {"price_per_hour", "1.", false},
+        {"price_per_hour", ".5", false},
+        {"price_per_hour", "1e", false},
+        {"price_per_hour", "1e+", false},
+        {"price_per_hour", "-", false},
+        {"price_per_hour", "1,5", false},
+        {"price_per_hour", "1e999", false},
+        {"memory_bytes", "80000000000", true},
+        {"memory_bytes", "8e10", true}, /* JSON takes 8e10 for a byte count too */
+        {"memory_bytes", "+80000000000", false},
+        {"memory_bytes", " 80000000000", false},
+        {"memory_bytes", "0x10", false},
+        {"memory_bytes", "080", false},
+        {"memory_bytes", "99999999999999999999999", false},
+        {"tdp_watts", "700", true},
+        {"tdp_watts", "+700", false},
+        {"tdp_watts", "7e2", true},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char doc[128], pointer[64];
+        snprintf(doc, sizeof(doc), "id,%s\r\nl4,\"%s\"\r\n", cases[i].column, cases[i].cell);
+        snprintf(pointer, sizeof(pointer), "/%s", cases[i].column);
+        struct gs_error err;
+        json_t *record = import_record(doc, strlen(doc), &err);
+        if (cases[i].ok) {
+            if (record == NULL)
+                fail_msg("case %zu %s=[%s]: refused: %s", i, cases[i].column, cases[i].cell,
+                         err.count ? err.items[0].detail : "");
+            assert_true(json_is_number(json_object_get(record, cases[i].column)));
+        } else {
+            if (record != NULL)
+                fail_msg("case %zu %s=[%s]: accepted", i, cases[i].column, cases[i].cell);
+            assert_int_equal(err.count, 1);
+            assert_string_equal(err.items[0].pointer, pointer);
+        }
+        json_decref(record);
+    }
+}
 
 /* Finding 2: one date rule for every write - a real calendar date. */
 static void test_dates(void **state)
@@ -91,6 +224,9 @@ static void test_text(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nul_in_a_cell),
+        cmocka_unit_test(test_cell_not_utf8),
+        cmocka_unit_test(test_numeric_cells),
         cmocka_unit_test(test_dates),
         cmocka_unit_test(test_text),
     };
