@@ -504,7 +504,11 @@ void codec_gpu_csv_row(struct buf *w, const struct catalog_gpu *g)
             text = *(char *const *)(const void *)(base + f->offset);
             break;
         }
-        csv_write_field(w, text, last);
+        /* numbers are never prefixed; text a spreadsheet would run is */
+        if (f->kind == F_U64 || f->kind == F_REAL || f->kind == F_INT || f->kind == F_BOOL)
+            csv_write_field(w, text, last);
+        else
+            csv_write_text(w, text, last);
         free(joined);
     }
 }
@@ -612,7 +616,8 @@ static json_t *cell_aliases(const char *cell)
     return list;
 }
 
-/* A CSV cell as JSON: numbers for numeric columns, null when empty. */
+/* A CSV cell as JSON: numbers for numeric columns, null when empty, text
+ * without the quote that neutralised a formula on export. */
 static json_t *cell_value(const struct gpu_field *f, const char *cell, const char *where,
                           struct gs_error *err)
 {
@@ -635,7 +640,8 @@ static json_t *cell_value(const struct gpu_field *f, const char *cell, const cha
         gs_error_add(err, GS_ERR_INVALID, where, "is not valid UTF-8");
         return NULL;
     }
-    json_t *v = f->kind == F_ALIASES ? cell_aliases(cell) : json_string(cell);
+    const char *text = csv_text_value(cell);
+    json_t *v = f->kind == F_ALIASES ? cell_aliases(text) : json_string(text);
     if (v == NULL)
         gs_error_add(err, GS_ERR_NOMEM, where, "out of memory");
     return v;

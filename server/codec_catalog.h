@@ -61,15 +61,18 @@ void codec_gpu_row_free(struct codec_gpu_row *row);
 extern const char *const codec_gpu_columns[];
 
 /* One CSV record as the JSON object a client would have sent: empty cells
- * are null, "aliases" splits on ';', and numeric cells must be JSON numbers
- * (optional '-', no leading zeros, optional fraction and exponent: no '+',
- * spaces, hex, inf or nan) and are read as JSON reads them. Column names
- * must be writable GPU fields. A cell holding a NUL byte or bytes that are
- * not UTF-8 is refused. Errors point at "/<column>" (the header's at "").
- * New reference, or NULL with `err`. */
+ * are null, "aliases" splits on ';', text cells lose the quote that
+ * neutralised a formula on export (csv_text_value), and numeric cells must
+ * be JSON numbers (optional '-', no leading zeros, optional fraction and
+ * exponent: no '+', spaces, hex, inf or nan) and are read as JSON reads
+ * them. Column names must be writable GPU fields. A cell holding a NUL byte
+ * or bytes that are not UTF-8 is refused. Errors point at "/<column>" (the
+ * header's at ""). New reference, or NULL with `err`. */
 json_t *codec_gpu_csv_record(const struct csv_table *table, size_t row, struct gs_error *err);
 
-/* Appends the header and one record per GPU. */
+/* Appends the header and one record per GPU. Text cells (names, sources,
+ * dates, aliases) go through csv_write_text, which neutralises a formula;
+ * numbers and booleans are written as they are. */
 void codec_gpu_csv_header(struct buf *w);
 void codec_gpu_csv_row(struct buf *w, const struct catalog_gpu *gpu);
 

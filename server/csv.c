@@ -222,21 +222,52 @@ bool csv_cell_has_nul(const struct csv_table *t, size_t index)
     return strlen(t->cells[index]) != t->lengths[index];
 }
 
+/* Writes `text` quoted, quotes doubled, after `prefix`. */
+static void put_quoted(struct buf *w, const char *prefix, const char *text)
+{
+    buf_put(w, "\"", 1);
+    buf_put(w, prefix, strlen(prefix));
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p == '"')
+            buf_put(w, "\"\"", 2);
+        else
+            buf_put(w, p, 1);
+    }
+    buf_put(w, "\"", 1);
+}
+
 void csv_write_field(struct buf *w, const char *text, bool last)
 {
     if (text == NULL)
         text = "";
-    if (strpbrk(text, ",\"\r\n") == NULL) {
+    if (strpbrk(text, ",\"\r\n") == NULL)
         buf_put(w, text, strlen(text));
-    } else {
-        buf_put(w, "\"", 1);
-        for (const char *p = text; *p != '\0'; p++) {
-            if (*p == '"')
-                buf_put(w, "\"\"", 2);
-            else
-                buf_put(w, p, 1);
-        }
-        buf_put(w, "\"", 1);
-    }
+    else
+        put_quoted(w, "", text);
     buf_put(w, last ? "\r\n" : ",", last ? 2 : 1);
+}
+
+/* Whether a spreadsheet would read `text` as a formula once any single
+ * quotes in front of it are gone (OWASP: = + - @ TAB CR). Counting the
+ * quotes makes the escape reversible: '=x is written ''=x. */
+static bool formula_after_quotes(const char *text)
+{
+    while (*text == '\'')
+        text++;
+    return *text != '\0' && strchr("=+-@\t\r", *text) != NULL;
+}
+
+void csv_write_text(struct buf *w, const char *text, bool last)
+{
+    if (text == NULL || !formula_after_quotes(text)) {
+        csv_write_field(w, text, last);
+        return;
+    }
+    put_quoted(w, "'", text);
+    buf_put(w, last ? "\r\n" : ",", last ? 2 : 1);
+}
+
+const char *csv_text_value(const char *cell)
+{
+    return cell[0] == '\'' && formula_after_quotes(cell) ? cell + 1 : cell;
 }

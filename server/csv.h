@@ -7,6 +7,13 @@
  * holds a comma, a quote or a line break is quoted, with quotes doubled. A
  * leading UTF-8 byte-order mark and one final line break are accepted. Every
  * record must have as many fields as the first (the header).
+ *
+ * Formula injection (OWASP "CSV injection"): a spreadsheet runs a cell that
+ * starts with = + - @ TAB or CR. csv_write_text neutralises such text by
+ * writing it as a quoted cell that starts with a single quote ('=1+2 becomes
+ * "'=1+2"); csv_text_value undoes that on import, so text exported and
+ * imported again is unchanged. Numbers are written with csv_write_field and
+ * never prefixed (a negative number is a number, not a formula).
  */
 #ifndef GS_CSV_H
 #define GS_CSV_H
@@ -43,8 +50,21 @@ void csv_table_free(struct csv_table *table);
  * which its NUL-terminated copy would silently cut short. */
 bool csv_cell_has_nul(const struct csv_table *table, size_t index);
 
-/* Writes one field (NULL = empty) to `out`, quoting it when needed, followed
- * by a comma or, when `last`, by CRLF. */
+/* Writes one field (NULL = empty) to `out` as it is, quoting it when needed,
+ * followed by a comma or, when `last`, by CRLF. For numbers, booleans and
+ * header names; text from users goes through csv_write_text. */
 void csv_write_field(struct buf *out, const char *text, bool last);
+
+/* Writes one text field like csv_write_field, but neutralises a formula:
+ * text whose first character after any single quotes is = + - @ TAB or CR
+ * is written quoted with one more single quote in front ("'=1+2", "''=1+2"
+ * for the text '=1+2), so a spreadsheet shows it as text. */
+void csv_write_text(struct buf *out, const char *text, bool last);
+
+/* The text a cell holds, undoing csv_write_text: a cell that starts with a
+ * single quote followed (after any further quotes) by = + - @ TAB or CR
+ * loses its first quote; any other cell is returned as it is. Returns a
+ * pointer into `cell` (no allocation). */
+const char *csv_text_value(const char *cell);
 
 #endif

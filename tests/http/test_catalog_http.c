@@ -664,6 +664,44 @@ static char *csv_round_trip(const char *id)
     return line;
 }
 
+/* Finding 1: a spreadsheet formula in a text cell is neutralised on export
+ * (OWASP CSV injection: '<text> in a quoted cell), numbers are not, and the
+ * export re-imports to the same values. */
+static void test_csv_formula_injection(void **state)
+{
+    (void)state;
+    static const char create[] =
+        "id,name,vendor,memory_bytes,memory_source,tdp_watts,spec_source\r\n"
+        "lab-formula,\"=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\",@acme,80000000000,+1 help,700,"
+        "-3 dB at idle\r\n";
+    struct reply r = import_csv(create, sizeof(create) - 1);
+    expect_status(&r, 200);
+    free(r.body);
+    json_t *g = get_json(&writer_a, "/v1/gpus/lab-formula");
+    assert_string_equal(json_string_value(json_object_get(g, "name")),
+                        "=HYPERLINK(\"http://x\",\"click\")");
+    assert_string_equal(json_string_value(json_object_get(g, "vendor")), "@acme");
+    assert_string_equal(json_string_value(json_object_get(g, "memory_source")), "+1 help");
+    assert_string_equal(json_string_value(json_object_get(g, "spec_source")), "-3 dB at idle");
+    json_decref(g);
+
+    char *line = csv_round_trip("lab-formula");
+    assert_non_null(strstr(line, ",\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\","));
+    assert_non_null(strstr(line, ",\"'@acme\","));
+    assert_non_null(strstr(line, ",\"'+1 help\","));
+    assert_non_null(strstr(line, ",\"'-3 dB at idle\","));
+    assert_non_null(strstr(line, ",80000000000,"));
+    assert_non_null(strstr(line, ",700,"));
+    free(line);
+    /* twice over: nothing piles up */
+    line = csv_round_trip("lab-formula");
+    assert_non_null(strstr(line, ",\"'=HYPERLINK("));
+    free(line);
+    r = call(&writer_a, "DELETE", "/v1/gpus/lab-formula", NULL, NULL, AUTH, NULL);
+    expect_status(&r, 204);
+    free(r.body);
+}
+
 /* Finding 2: a price with an impossible date or control characters in its
  * source is refused on every write path, at the field, and nothing is written. */
 static void test_price_validation(void **state)
@@ -791,7 +829,10 @@ static void test_price_round_trip(void **state)
     expect_status(&r, 200);
     free(r.body);
     /* CSV export -> import */
-    free(csv_round_trip("lab-price"));
+    char *line = csv_round_trip("lab-price");
+    assert_non_null(strstr(line, ",2.5,\"'-5% \"\"negotiated\"\", =list @ 2.5/h\",2028-02-29,"));
+    assert_non_null(strstr(line, ",25000,\"'+tax; caf\xc3\xa9 list\",2000-02-29,"));
+    free(line);
     r = call(&writer_a, "DELETE", "/v1/gpus/lab-price", NULL, NULL, AUTH, NULL);
     expect_status(&r, 204);
     free(r.body);
@@ -854,6 +895,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_delete),
         cmocka_unit_test(test_unified_memory),
         cmocka_unit_test(test_scale_out),
+        cmocka_unit_test(test_csv_formula_injection),
         cmocka_unit_test(test_price_validation),
         cmocka_unit_test(test_price_round_trip),
         cmocka_unit_test(test_csv_cells),

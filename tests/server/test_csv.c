@@ -1,7 +1,11 @@
 /*
- * test_csv.c - the GPU catalog's CSV import and the text and date rules
- * every catalog write shares (issue 17, findings 2 and 3):
+ * test_csv.c - the GPU catalog's CSV exchange and the text and date rules
+ * every catalog write shares (issue 17, findings 1-3):
  *
+ * - formula injection: a text cell starting with = + - @ TAB or CR is
+ *   exported as '<text> inside a quoted cell (OWASP CSV injection), numbers
+ *   never are, and an import removes that quote again, so export -> import
+ *   gives back the same value;
  * - a NUL byte inside a cell is a 400 at the cell, not a silently shorter
  *   value; a cell that is not UTF-8 is a 400 too;
  * - numeric cells follow JSON's number grammar (no hex, '+', spaces, inf or
@@ -22,6 +26,165 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const char hyperlink[] = "=HYPERLINK(\"http://x\",\"click\")";
+
+/* A catalog row's string member pointing at a literal (rows are not const). */
+static char *text_of(const char *s)
+{
+    return (char *)(uintptr_t)s;
+}
+
+/* A complete GPU whose text fields hold what a spreadsheet would run. */
+static struct catalog_gpu formula_gpu(void)
+{
+    struct catalog_gpu g;
+    memset(&g, 0, sizeof(g));
+    g.id = text_of("lab-formula");
+    g.name = text_of(hyperlink);
+    g.vendor = text_of("@acme");
+    g.architecture = text_of("'=quoted already");
+    g.form_factor = text_of("-PCIe");
+    g.memory_type = text_of("HBM3");
+    g.memory_bytes = 80000000000ULL;
+    g.memory_source = text_of("+1 help");
+    g.tdp_watts = (struct catalog_real){true, 700};
+    g.spec_source = text_of("'plain quote");
+    g.price_per_hour = (struct catalog_real){true, 2.5};
+    g.price_source = text_of("-5% \"negotiated\", =list");
+    g.price_date = text_of("2024-02-29");
+    return g;
+}
+
+/* The cell of `column` in record `row` of `t` (1 = the first after the header). */
+static const char *cell(const struct csv_table *t, size_t row, const char *column)
+{
+    for (size_t c = 0; c < t->columns; c++) {
+        if (strcmp(t->cells[c], column) == 0)
+            return t->cells[row * t->columns + c];
+    }
+    fail_msg("no column %s", column);
+    return NULL;
+}
+
+/* Writes the header and `g`'s row. The caller frees w->data. */
+static struct buf export_one(const struct catalog_gpu *g)
+{
+    struct buf w = {NULL, 0, 0, false};
+    codec_gpu_csv_header(&w);
+    codec_gpu_csv_row(&w, g);
+    assert_false(w.failed);
+    return w;
+}
+
+/* Finding 1: the export neutralises formulas, numbers stay numbers. */
+static void test_export_neutralises_formulas(void **state)
+{
+    (void)state;
+    const struct catalog_gpu g = formula_gpu();
+    struct buf w = export_one(&g);
+    /* the whole cell quoted, the quote inside it, the cell's quotes doubled */
+    assert_non_null(strstr(w.data, ",\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\","));
+    assert_non_null(strstr(w.data, ",\"'+1 help\","));
+    assert_non_null(strstr(w.data, ",\"'@acme\","));
+    assert_non_null(strstr(w.data, ",\"'-PCIe\","));
+    assert_non_null(strstr(w.data, ",\"'-5% \"\"negotiated\"\", =list\","));
+    /* text that already starts with a quote and a trigger keeps it: one more quote */
+    assert_non_null(strstr(w.data, ",\"''=quoted already\","));
+    /* a quote before anything else is no escape: written as it is */
+    assert_non_null(strstr(w.data, ",'plain quote,"));
+    /* numbers and dates are never prefixed */
+    assert_non_null(strstr(w.data, ",80000000000,"));
+    assert_non_null(strstr(w.data, ",700,"));
+    assert_non_null(strstr(w.data, ",2.5,"));
+    assert_non_null(strstr(w.data, ",2024-02-29,"));
+
+    struct csv_table t;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(csv_parse(w.data, w.length, &t, &err), GS_OK);
+    assert_int_equal(t.rows, 2);
+    assert_string_equal(cell(&t, 1, "name"), "'=HYPERLINK(\"http://x\",\"click\")");
+    assert_string_equal(cell(&t, 1, "memory_source"), "'+1 help");
+    csv_table_free(&t);
+    free(w.data);
+}
+
+/* Finding 1: export -> import gives back every value unchanged. */
+static void test_export_import_round_trip(void **state)
+{
+    (void)state;
+    const struct catalog_gpu g = formula_gpu();
+    struct buf w = export_one(&g);
+    struct csv_table t;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(csv_parse(w.data, w.length, &t, &err), GS_OK);
+    json_t *record = codec_gpu_csv_record(&t, 1, &err);
+    assert_non_null(record);
+    struct codec_gpu_row row;
+    if (codec_decode_gpu_row(record, "lab-formula", &row, &err) != GS_OK)
+        fail_msg("%s: %s", err.items[0].pointer, err.items[0].detail);
+    assert_string_equal(row.row.name, g.name);
+    assert_string_equal(row.row.vendor, g.vendor);
+    assert_string_equal(row.row.architecture, g.architecture);
+    assert_string_equal(row.row.form_factor, g.form_factor);
+    assert_string_equal(row.row.memory_source, g.memory_source);
+    assert_string_equal(row.row.spec_source, g.spec_source);
+    assert_string_equal(row.row.price_source, g.price_source);
+    assert_string_equal(row.row.price_date, g.price_date);
+    assert_int_equal(row.row.memory_bytes, g.memory_bytes);
+    assert_true(row.row.tdp_watts.present && row.row.tdp_watts.value == 700);
+    assert_true(row.row.price_per_hour.present && row.row.price_per_hour.value == 2.5);
+    codec_gpu_row_free(&row);
+    json_decref(record);
+    csv_table_free(&t);
+    free(w.data);
+}
+
+/* Finding 1: the writer and the reader of one cell, for every kind of start. */
+static void test_text_cell_round_trip(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *written; /* the text, and the cell as written (with its comma) */
+    } cases[] = {
+        {"=1+2", "\"'=1+2\","},
+        {"+1 help", "\"'+1 help\","},
+        {"-3 dB", "\"'-3 dB\","},
+        {"@SUM(A1)", "\"'@SUM(A1)\","},
+        {"\tx", "\"'\tx\","},
+        {"\rx", "\"'\rx\","},
+        {"'=x", "\"''=x\","},
+        {"''+x", "\"'''+x\","},
+        {"'", "',"},
+        {"'x", "'x,"},
+        {"a=b", "a=b,"},
+        {"plain", "plain,"},
+        {"", ","},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct buf w = {NULL, 0, 0, false};
+        csv_write_text(&w, cases[i].text, false);
+        if (strcmp(w.data, cases[i].written) != 0)
+            fail_msg("case %zu: wrote [%s], want [%s]", i, w.data, cases[i].written);
+        /* read back as a one-column document: header x, this record */
+        char doc[64];
+        snprintf(doc, sizeof(doc), "x\r\n%.*s\r\n", (int)(w.length - 1), w.data);
+        struct csv_table t;
+        struct gs_error err;
+        gs_error_init(&err);
+        assert_int_equal(csv_parse(doc, strlen(doc), &t, &err), GS_OK);
+        assert_string_equal(csv_text_value(t.cells[1]), cases[i].text);
+        csv_table_free(&t);
+        free(w.data);
+    }
+    /* numbers go through csv_write_field: a negative number is no formula */
+    struct buf w = {NULL, 0, 0, false};
+    csv_write_field(&w, "-1.5", true);
+    assert_string_equal(w.data, "-1.5\r\n");
+    free(w.data);
+}
 
 /* Decodes record 1 of `doc` (length given: it may hold NUL bytes); returns
  * the record or NULL with `err` set. */
@@ -224,6 +387,9 @@ static void test_text(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_export_neutralises_formulas),
+        cmocka_unit_test(test_export_import_round_trip),
+        cmocka_unit_test(test_text_cell_round_trip),
         cmocka_unit_test(test_nul_in_a_cell),
         cmocka_unit_test(test_cell_not_utf8),
         cmocka_unit_test(test_numeric_cells),
