@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test.sh - set up and run every test: unit, integration, OpenAPI lint,
 # contract validation, browser, Docker image smoke test, then the unit and
-# integration tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# integration tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
+# then each libFuzzer target (clang, ASan + UBSan) for a bounded time
+# (GPUSIZER_FUZZ_SECONDS each, default 20; tests/fuzz/run.sh).
 #
 # Installs missing Debian packages and npm dev dependencies when run as root.
 # The Docker smoke test needs root (it runs a private dockerd); without root
@@ -29,3 +31,13 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGPUSIZER_SANITIZE=ON >/dev/n
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -L 'unit|http')
+
+# Fuzzing: every library instrumented for coverage and sanitizers, each target replaying its
+# regression inputs and then fuzzing for a bounded time (tests/fuzz/).
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DGPUSIZER_FUZZ=ON \
+    -DGPUSIZER_FUZZ_SECONDS="${GPUSIZER_FUZZ_SECONDS:-20}" \
+    "-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+    >/dev/null
+cmake --build build-fuzz -j"$jobs" --target fuzz_estimate fuzz_sizing fuzz_config fuzz_checkpoint \
+    fuzz_catalog_write
+(cd build-fuzz && ctest --output-on-failure -L fuzz -j"$jobs")

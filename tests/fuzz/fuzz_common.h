@@ -1,0 +1,42 @@
+/*
+ * fuzz_common.h - what the libFuzzer targets share: a seeded catalog in a
+ * temporary file and the service over it, built once per process.
+ */
+#ifndef GS_FUZZ_COMMON_H
+#define GS_FUZZ_COMMON_H
+
+#include "catalog.h"
+#include "service.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static struct service *fuzz_service(void)
+{
+    static struct service *service;
+    if (service != NULL)
+        return service;
+    char path[] = "/tmp/gs-fuzz-XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0)
+        abort();
+    close(fd);
+    unlink(path); /* catalog_open creates and seeds it */
+    struct catalog *catalog = NULL;
+    struct catalog_snapshot *snapshot = NULL;
+    struct gs_error err;
+    gs_error_init(&err);
+    if (catalog_open(path, &catalog, &err) != GS_OK ||
+        catalog_snapshot_load(catalog, &snapshot, &err) != GS_OK ||
+        service_create(snapshot, &service, &err) != GS_OK) {
+        fprintf(stderr, "fuzz: cannot build the catalog: %s\n",
+                err.count ? err.items[0].detail : "?");
+        abort();
+    }
+    catalog_close(catalog);
+    unlink(path);
+    return service;
+}
+
+#endif
