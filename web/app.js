@@ -1,48 +1,123 @@
-// gpusizer web UI: a form over POST /v1/estimate. Plain ES module, no dependencies, no build step.
-// All URLs are relative: the page is served by the API server itself.
+// gpusizer web UI: one form, three questions - POST /v1/estimate, /v1/fit and /v1/recommend. Plain ES module,
+// no dependencies, no build step. All URLs are relative: the page is served by the API server itself.
 
 const GIB = 2 ** 30;
-const API = {
-  models: 'v1/models',
-  gpus: 'v1/gpus',
-  estimate: 'v1/estimate',
-};
+const Q = { estimate: 'e', fit: 'f', recommend: 'r' };
+const VERB = { estimate: 'Estimating', fit: 'Fitting', recommend: 'Ranking GPUs' };
 
-// The per-GPU components, in the order the table and the bar show them.
+// The per-GPU components, in the order the bars and tables show them.
 const COMPONENTS = [
-  { key: 'weights_bytes', label: 'Weights' },
-  { key: 'kv_cache_bytes', label: 'KV cache' },
-  { key: 'activations_bytes', label: 'Activations' },
-  { key: 'gradients_bytes', label: 'Gradients' },
-  { key: 'optimizer_bytes', label: 'Optimizer states' },
-  { key: 'overhead_bytes', label: 'Runtime overhead' },
+  ['weights_bytes', 'Weights'],
+  ['kv_cache_bytes', 'KV cache'],
+  ['activations_bytes', 'Activations'],
+  ['gradients_bytes', 'Gradients'],
+  ['optimizer_bytes', 'Optimizer states'],
+  ['overhead_bytes', 'Runtime overhead'],
 ];
-
 const PARAM_COMPONENTS = [
-  { key: 'embedding', label: 'Embedding' },
-  { key: 'attention', label: 'Attention' },
-  { key: 'mlp', label: 'MLP' },
-  { key: 'experts', label: 'Routed experts', optional: true },
-  { key: 'norms', label: 'Norms' },
-  { key: 'lm_head', label: 'Output head' },
-  { key: 'other', label: 'Other (pooler, projections)', optional: true },
+  ['embedding', 'Embedding'], ['attention', 'Attention'], ['mlp', 'MLP'], ['experts', 'Routed experts', 1],
+  ['norms', 'Norms'], ['lm_head', 'Output head'], ['vision', 'Vision tower', 1], ['audio', 'Audio tower', 1],
+  ['other', 'Other (pooler, projections)', 1], ['mtp', 'MTP layers (not counted)', 1],
 ];
+const ENGINES = { vllm: 'vLLM', sglang: 'SGLang', tensorrt_llm: 'TensorRT-LLM', tgi: 'TGI', generic: 'The engine' };
 
-// Where an error's JSON Pointer lands in the form. Checked in order: the first prefix that matches wins.
-const FIELD_LABELS = {
-  'model-id': 'Catalog model',
-  parameters: 'Parameter count',
-  config: 'config.json',
-  'hub-id': 'Hugging Face id',
-  mode: 'Mode',
-  weights: 'Weights precision',
-  gpu: 'GPU',
+// The form beyond the model: [API member, label, type, default, options]. Types: int and num (typed numbers),
+// text, sel (o.opts), multi (several values), bool (a checkbox, sent only when ticked). o.m limits a field to a
+// mode, o.q to questions (e, f, r; else its container's data-q), o.dep to values of another field.
+const WEIGHTS = ['fp32', 'bf16', 'fp16', 'fp8', 'fp8_per_channel', 'fp8_block', 'int8', 'int4', 'gptq', 'awq', 'nf4',
+  'nf4_dq', 'q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4'];
+const TRI = [['', 'default'], ['true', 'yes'], ['false', 'no']];
+const FIELDS = {
+  job: [
+    ['precision.weights', 'Weights format', 'sel', 'bf16', { id: 'weights', opts: [['', 'as the checkpoint stores it'], ...WEIGHTS],
+      hint: 'Training takes fp32, bf16, fp16, int8 (LoRA) and int4, nf4, nf4_dq (QLoRA).' }],
+    ['precision.group_size', 'Quantization group', 'int', '', { dep: 'precision.weights=gptq awq', ph: '128' }],
+  ],
+  serving: [
+    ['inference.engine', 'Engine', 'sel', 'vllm', { opts: Object.keys(ENGINES) }],
+    ['inference.engine_version', 'Engine release', 'text', '', { ph: 'latest modelled' }],
+    ['inference.kv_cache_dtype', 'KV-cache dtype', 'sel', 'auto', { opts: ['auto', 'bf16', 'fp16', 'fp8', 'fp8_e5m2', 'int8',
+      'int8_per_token_head', 'fp8_per_token_head', 'fp8_ds_mla'] }],
+    ['inference.context_length', 'Context, tokens per sequence', 'int', '8192'],
+    ['inference.batch_size', 'Concurrent sequences', 'int', '16'],
+  ],
+  'serving-more': [
+    ['inference.sequence_tokens', 'Tokens each sequence holds', 'int', '', { ph: 'the context' }],
+    ['inference.gpu_memory_utilization', 'vLLM memory fraction', 'num', '', { dep: 'inference.engine=vllm', ph: '0.9' }],
+    ['inference.mem_fraction_static', 'SGLang static fraction', 'num', '', { dep: 'inference.engine=sglang', ph: 'by GPU' }],
+    ['inference.free_memory_fraction', 'TensorRT-LLM free fraction', 'num', '', { dep: 'inference.engine=tensorrt_llm', ph: '0.9' }],
+    ['inference.cuda_memory_fraction', 'TGI memory fraction', 'num', '', { dep: 'inference.engine=tgi', ph: '1.0' }],
+    ['inference.block_size', 'Tokens per KV block', 'int', '', { ph: 'engine default' }],
+    ['inference.max_num_batched_tokens', 'Batched tokens', 'int', '', { ph: 'release default' }],
+    ['inference.max_num_seqs', 'Max sequences', 'int', '', { ph: 'release default' }],
+    ['inference.enable_chunked_prefill', 'Chunked prefill', 'sel', '', { opts: TRI }],
+  ],
+  training: [
+    ['training.method', 'Method', 'sel', 'full', { opts: ['full', 'lora', 'qlora'], hint: 'QLoRA needs 4-bit weights (int4, nf4, nf4_dq).' }],
+    ['training.lora.rank', 'LoRA rank', 'int', '16', { dep: 'training.method=lora qlora' }],
+    ['training.framework', 'Framework', 'sel', 'transformers', { opts: ['transformers', 'torchtune', 'torchtitan', 'litgpt', 'megatron', 'deepspeed'] }],
+    ['training.optimizer', 'Optimizer', 'sel', 'adamw', { opts: ['adamw', 'adam', 'adamw_8bit', 'sgd', 'sgd_momentum', 'adafactor', 'lion'] }],
+    ['training.regime', 'Precision regime', 'sel', '', { opts: [['', 'follows the weights'], 'fp32', 'bf16_mixed', 'fp16_mixed', 'bf16_pure', 'amp'] }],
+    ['training.activation_checkpointing', 'Activation checkpointing', 'sel', 'none', { opts: ['none', 'selective', 'full', 'op_selective'] }],
+    ['training.batch_size', 'Micro-batch per GPU', 'int', '1'],
+    ['training.sequence_length', 'Sequence length', 'int', '4096'],
+    ['parallelism.zero_stage', 'ZeRO stage (Estimate, Fit)', 'sel', '', { q: 'ef', opts: [['', 'none'], '1', '2', '3'] }],
+    ['parallelism.offload', 'Offload (Estimate, Fit)', 'sel', '', { q: 'ef', opts: [['', 'none'], 'optimizer', 'optimizer_and_params'] }],
+  ],
+  'training-more': [
+    ['training.gradient_accumulation_steps', 'Gradient accumulation', 'int', '', { ph: '1' }],
+    ['training.framework_version', 'Framework release', 'text', '', { ph: 'latest modelled' }],
+    ['training.loss', 'Loss', 'sel', '', { opts: [['', 'framework default'], 'fp32_retained', 'fp32', 'chunked', 'fused'] }],
+    ['training.flash_attention', 'Flash attention', 'sel', '', { opts: TRI }],
+    ['training.compile', 'torch.compile', 'sel', '', { opts: TRI }],
+    ['training.lora.dropout', 'LoRA dropout', 'num', '', { dep: 'training.method=lora qlora', ph: '0' }],
+    ['parallelism.sequence_parallel', 'Sequence parallel (Estimate)', 'sel', '', { q: 'e', opts: TRI }],
+  ],
+  gpu: [
+    ['gpu', 'GPU', 'sel', '', { opts: [['', 'Loading GPUs…']] }],
+    ['gpu_count', 'GPUs', 'int', '1'],
+  ],
+  layout: [
+    ['parallelism.tensor', 'Tensor parallel', 'int', ''],
+    ['parallelism.pipeline', 'Pipeline stages', 'int', ''],
+    ['parallelism.data', 'Data parallel', 'int', ''],
+    ['parallelism.expert', 'Expert parallel', 'int', ''],
+  ],
+  'demand-serving': [
+    ['demand.output_tokens_per_s', 'Output tokens/s, all users', 'num', '', { ph: 'none: memory only' }],
+    ['demand.requests_per_s', 'or requests/s', 'num', ''],
+    ['demand.prompt_tokens', 'Prompt tokens per request', 'int', '', { ph: 'half the context' }],
+    ['demand.output_tokens', 'Output tokens per request', 'int', '', { ph: 'half the context' }],
+    ['demand.ttft_ms', 'Time to first token, ms', 'num', '', { ph: 'no target' }],
+    ['demand.tpot_ms', 'Time per output token, ms', 'num', '', { ph: 'no target' }],
+  ],
+  'demand-training': [
+    ['demand.training_tokens', 'Training tokens', 'num', '', { ph: '1e11' }],
+    ['demand.deadline_days', 'Deadline, days', 'num', '', { ph: 'none' }],
+  ],
+  budget: [
+    ['constraints.pricing', 'Pricing', 'sel', 'on_demand', { opts: [['on_demand', 'on demand, per GPU-hour'], ['purchase', 'purchase, owned cost']] }],
+    ['constraints.max_cost_per_hour', 'Max $ per hour', 'num', '', { ph: 'no limit' }],
+    ['constraints.max_gpus', 'Max GPUs', 'int', '', { ph: '1024' }],
+    ['constraints.allow.quantization', 'May quantize (fp8, AWQ, fp8 KV cache)', 'bool', '', { m: 'inference' }],
+    ['constraints.allow.offload', 'May offload to host memory', 'bool', '', { m: 'training' }],
+  ],
+  'budget-more': [
+    ['demand.percentile', 'Latency percentile', 'sel', '', { m: 'inference', opts: [['', '50'], '90', '95', '99'] }],
+    ['constraints.amortization_years', 'Amortization, years', 'num', '', { dep: 'constraints.pricing=purchase', ph: '3' }],
+    ['constraints.gpus_per_node', 'GPUs per node', 'int', '', { ph: 'catalog figure' }],
+    ['constraints.max_nodes_per_replica', 'Nodes per replica', 'int', '', { m: 'inference', ph: '2' }],
+    ['constraints.allow.disaggregation', 'Disaggregated prefill', 'sel', '', { m: 'inference', opts: TRI }],
+    ['constraints.gpus', 'Only these GPUs', 'multi', '', { hint: 'Ctrl- or Cmd-click for several; none selected means all.' }],
+  ],
 };
 
 const $ = (sel) => document.querySelector(sel);
+const $$ = (sel) => [...document.querySelectorAll(sel)];
+const form = $('#estimate-form');
 
 const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const gibFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const fix2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const pctFormat = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /** Integers beyond 2^53 arrive exact as BigInt (JSON.parse source access), others as numbers. */
@@ -55,24 +130,32 @@ function parseJson(text) {
   });
 }
 
-const toNumber = (v) => (typeof v === 'bigint' ? Number(v) : v);
+const num = (v) => (typeof v === 'bigint' ? Number(v) : v);
 const formatInt = (v) => intFormat.format(v);
-const formatGiB = (bytes) => `${gibFormat.format(toNumber(bytes) / GIB)} GiB`;
+const gib = (bytes) => `${fix2.format(num(bytes) / GIB)} GiB`;
+const gibBytes = (bytes) => `${gib(bytes)} (${formatInt(bytes)} bytes)`;
+const round = (v, d) => (v == null ? '—' : new Intl.NumberFormat('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }).format(v));
+const usd = (v) => (v == null ? '—' : `$${round(v, v >= 1000 ? 0 : v >= 1 ? 2 : 3)}`);
+const pct = (v) => pctFormat.format(v);
 
 function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
+  const node = tag.startsWith('svg:')
+    ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4))
+    : document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === null || value === false) continue;
-    if (name === 'class') node.className = value;
-    else if (name === 'text') node.textContent = value;
+    if (name === 'class') node.setAttribute('class', value);
     else node.setAttribute(name, value === true ? '' : String(value));
   }
-  for (const child of children) {
-    if (child === null || child === undefined) continue;
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
 }
+const svg = (tag, attrs, ...kids) => el(`svg:${tag}`, attrs, ...kids);
+/** Replaces the children of the element `sel` names, leaving out null, undefined and false. */
+const put = (sel, ...kids) => $(sel).replaceChildren(...kids.flat().filter((k) => k != null && k !== false));
 
 async function getJson(url) {
   const res = await fetch(url, { headers: { Accept: 'application/json' } });
@@ -87,174 +170,392 @@ async function getJson(url) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Catalog
+// Form fields
 
-const state = { models: [], gpus: [] };
-
-async function loadCatalog() {
-  const form = $('#estimate-form');
-  const [models, gpus] = await Promise.allSettled([getJson(API.models), getJson(API.gpus)]);
-  const problems = [];
-
-  const modelSelect = $('#model-id');
-  modelSelect.replaceChildren();
-  if (models.status === 'fulfilled' && models.value.res.ok && Array.isArray(models.value.body?.items)) {
-    state.models = models.value.body.items;
-    for (const m of state.models) {
-      modelSelect.append(el('option', { value: m.id, 'data-parameters': String(m.parameters) },
-        `${m.name} — ${formatInt(m.parameters)} parameters`));
+function fieldNode(name, label, type, value, o = {}) {
+  const id = o.id || name.replace(/\./g, '-');
+  const described = [o.hint && `${id}-hint`, `${id}-error`].filter(Boolean).join(' ');
+  let control;
+  if (type === 'sel' || type === 'multi') {
+    control = el('select', { id, name, 'aria-describedby': described, multiple: type === 'multi', size: type === 'multi' ? 5 : null });
+    for (const opt of o.opts || []) {
+      const [v, text] = Array.isArray(opt) ? opt : [opt, opt];
+      control.append(el('option', { value: v, selected: v === value }, text));
     }
-    modelSelect.disabled = state.models.length === 0;
-    if (state.models.length === 0) modelSelect.append(el('option', { value: '' }, 'The catalog has no models'));
   } else {
-    modelSelect.append(el('option', { value: '' }, 'Could not load models'));
-    problems.push({ pointer: null, field: 'model-id', detail: 'could not load the model catalog; use a raw parameter count or a config.json' });
+    control = el('input', {
+      id, name, type: type === 'bool' ? 'checkbox' : 'text', value: value || null, placeholder: o.ph, autocomplete: 'off',
+      spellcheck: type === 'bool' ? null : 'false', inputmode: type === 'int' || type === 'num' ? 'decimal' : null,
+      'data-t': type, 'aria-describedby': described,
+    });
   }
+  const lab = el('label', { for: id }, label, ' ', el('code', {}, name));
+  return el('div', { class: type === 'bool' ? 'field check' : 'field', 'data-mode': o.m, 'data-q': o.q, 'data-dep': o.dep },
+    type === 'bool' ? [control, lab] : [lab, control],
+    el('p', { class: 'field-error', id: `${id}-error`, 'data-error-for': id, hidden: true }),
+    o.hint && el('p', { class: 'hint', id: `${id}-hint` }, o.hint));
+}
 
-  const gpuSelect = $('#gpu');
-  gpuSelect.replaceChildren(el('option', { value: '' }, 'None — no fit check'));
-  if (gpus.status === 'fulfilled' && gpus.value.res.ok && Array.isArray(gpus.value.body?.items)) {
-    state.gpus = gpus.value.body.items;
-    for (const g of state.gpus) {
-      const capacity = g.usable_memory_bytes != null
-        ? `${formatGiB(g.usable_memory_bytes)}`
-        : `${formatGiB(g.memory_bytes)} marketed`;
-      gpuSelect.append(el('option', { value: g.id }, `${g.name} · ${capacity}`));
-    }
-    gpuSelect.disabled = false;
-  } else {
-    gpuSelect.disabled = true;
-    problems.push({ pointer: null, field: 'gpu', detail: 'could not load the GPU catalog; estimates still work without a fit check' });
+function buildFields() {
+  for (const [box, specs] of Object.entries(FIELDS)) {
+    $(`[data-fields="${box}"]`).append(...specs.map((s) => fieldNode(...s)));
   }
+}
 
-  form.dataset.state = 'ready';
-  form.dataset.modelsLoaded = String(state.models.length);
-  if (problems.length) {
-    showErrors({ title: 'The catalog could not be loaded', detail: '', items: problems });
+const modelSource = () => form.elements['model-source'].value || 'catalog';
+const currentMode = () => form.elements.mode.value || 'inference';
+const control = (name) => form.elements.namedItem(name);
+
+/** Shows what the model source, mode and dependent fields make relevant; hidden fields are not sent. */
+function syncVisibility() {
+  for (const b of $$('[data-source]')) b.hidden = b.dataset.source !== modelSource();
+  for (const b of $$('[data-mode]')) b.hidden = b.dataset.mode !== currentMode();
+  for (const b of $$('[data-dep]')) {
+    const [name, values] = b.dataset.dep.split('=');
+    b.hidden = !values.split(' ').includes(control(name).value);
   }
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Form
+// Catalog and the model type-ahead
 
-function modelSource() {
-  return document.querySelector('input[name="model-source"]:checked')?.value ?? 'catalog';
+const state = { models: [], gpus: [], question: 'estimate', last: null, sort: { key: 'rank', dir: 1 } };
+
+/** Words of a name: "Meta-Llama-3.1-8B-Instruct" -> meta, llama, 3.1, 8b, instruct; "deepseek-v3" -> deepseek, v, 3. */
+const words = (s) => String(s).toLowerCase().match(/\d+(?:\.\d+)*[a-z]*|[a-z]+/g) || [];
+const squash = (s) => String(s).toLowerCase().replace(/[^a-z0-9]/g, '');
+
+function indexModel(m) {
+  const names = [m.id, m.name, m.hf_id, ...(m.aliases || [])].filter(Boolean);
+  return { m, words: new Set(names.flatMap(words)), idWords: words(m.id), keys: names.map(squash) };
 }
 
-function syncSource() {
-  const source = modelSource();
-  for (const block of document.querySelectorAll('[data-source]')) {
-    block.hidden = block.dataset.source !== source;
+/**
+ * Catalog models for what was typed, best first. Every word with a digit (version, size) must match; plain words
+ * count when they match (an "instruct" or "chat" suffix the catalog lacks is no obstacle); the last word may be
+ * half typed. So Llama-3.1-8B-Instruct finds llama-3.1-8b first, and never llama-3.1-70b.
+ */
+function matchModels(query) {
+  const q = words(query.replace(/^[^/\s]+\//, ''));
+  const flat = squash(query);
+  if (!q.length) return state.models.map((x) => x.m);
+  const scored = [];
+  for (const x of state.models) {
+    let hit = 0;
+    let ok = true;
+    q.forEach((w, i) => {
+      const exact = x.words.has(w);
+      const prefix = !exact && i === q.length - 1 && [...x.words].some((t) => t.startsWith(w));
+      if (exact || prefix) hit += exact ? 2 : 1;
+      else if (/\d/.test(w)) ok = false;
+    });
+    if (x.keys.some((k) => k.includes(flat))) hit += 3;
+    if (!ok || !hit) continue;
+    const rest = x.idWords.filter((w) => !q.includes(w)).length;
+    scored.push([hit * 10 - rest, x.m]);
+  }
+  return scored.sort((a, b) => b[0] - a[0] || a[1].id.localeCompare(b[1].id)).map((s) => s[1]);
+}
+
+const combo = { active: -1, items: [] };
+
+function comboOpen(query) {
+  const list = $('#model-list');
+  combo.items = matchModels(query);
+  combo.active = query.trim() && combo.items.length ? 0 : -1;
+  list.replaceChildren(...combo.items.map((m, i) => el('li', { role: 'option', id: `model-opt-${i}`, 'data-id': m.id,
+    'aria-selected': String(i === combo.active) }, el('span', { class: 'opt-name' }, m.name), ' ',
+  el('span', { class: 'opt-meta' }, `${m.id} · ${formatInt(m.parameters)} parameters`))));
+  if (!combo.items.length) list.append(el('li', { class: 'opt-none' }, 'No catalog match; the server will try the name as typed.'));
+  list.hidden = false;
+  $('#model-id').setAttribute('aria-expanded', 'true');
+  comboMove(0);
+}
+
+function comboClose() {
+  $('#model-list').hidden = true;
+  $('#model-id').setAttribute('aria-expanded', 'false');
+  $('#model-id').removeAttribute('aria-activedescendant');
+  combo.active = -1;
+}
+
+function comboMove(delta) {
+  if (!combo.items.length) return;
+  combo.active = Math.max(0, Math.min(combo.items.length - 1, combo.active + delta));
+  $$('#model-list [role=option]').forEach((li, i) => li.setAttribute('aria-selected', String(i === combo.active)));
+  const li = $(`#model-opt-${combo.active}`);
+  if (li) {
+    $('#model-id').setAttribute('aria-activedescendant', li.id);
+    li.scrollIntoView?.({ block: 'nearest' });
   }
 }
 
-/** Parses the raw parameter count the way a person types it. Returns a number or throws a message. */
-function parseParameterCount(raw) {
+function comboPick(i) {
+  const m = combo.items[i];
+  if (!m) return;
+  $('#model-id').value = m.id;
+  comboClose();
+  modelHint();
+  saveHash();
+}
+
+/** Says which catalog entry the typed model is, or that the server will match it by its words. */
+function modelHint() {
+  const v = $('#model-id').value.trim();
+  const m = state.models.find((x) => x.m.id === v || x.m.aliases?.includes(v))?.m;
+  $('#model-id-hint').textContent = m
+    ? `${m.name}: ${formatInt(m.parameters)} parameters, ${m.family}${m.hf_id ? `, ${m.hf_id}` : ''}.`
+    : 'Type an id, alias or name; pick with ↑ ↓ and Enter. A name not in the list is sent as typed and the server matches it by its words, size and version.';
+}
+
+function comboKey(e) {
+  const open = !$('#model-list').hidden;
+  if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    e.preventDefault();
+    if (!open) comboOpen(e.target.value);
+    else comboMove(e.key === 'ArrowDown' ? 1 : -1);
+  } else if (e.key === 'Enter' && open && combo.active >= 0) {
+    e.preventDefault();
+    comboPick(combo.active);
+  } else if (e.key === 'Escape' && open) {
+    e.preventDefault();
+    comboClose();
+  }
+}
+
+async function loadCatalog() {
+  const [models, gpus] = await Promise.allSettled([getJson('v1/models'), getJson('v1/gpus')]);
+  const problems = [];
+  if (models.status === 'fulfilled' && models.value.res.ok && Array.isArray(models.value.body?.items)) {
+    state.models = models.value.body.items.map(indexModel);
+  } else {
+    problems.push({ field: 'model-id', detail: 'could not load the model catalog; a name typed here is still sent as is' });
+  }
+  const gpuSelect = $('#gpu');
+  const only = control('constraints.gpus');
+  gpuSelect.replaceChildren(el('option', { value: '' }, 'None (no fit check)'));
+  if (gpus.status === 'fulfilled' && gpus.value.res.ok && Array.isArray(gpus.value.body?.items)) {
+    state.gpus = gpus.value.body.items;
+    for (const g of state.gpus) {
+      const cap = g.usable_memory_bytes != null ? gib(g.usable_memory_bytes) : `${gib(g.memory_bytes)} marketed`;
+      gpuSelect.append(el('option', { value: g.id }, `${g.name} · ${cap}`));
+      only.append(el('option', { value: g.id }, g.name));
+    }
+  } else {
+    problems.push({ field: 'gpu', detail: 'could not load the GPU catalog' });
+  }
+  form.dataset.modelsLoaded = String(state.models.length);
+  modelHint();
+  if (problems.length) showErrors({ title: 'The catalog could not be loaded', items: problems });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The request
+
+/** Parses a number the way a person types it (commas, spaces, 7e9); the server judges range and integrality. */
+function parseNumber(raw, field) {
   const cleaned = raw.trim().replace(/[,_\s]/g, '');
-  if (cleaned === '') throw new Error('enter a parameter count, e.g. 7000000000 or 7e9');
   if (!/^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(cleaned)) {
-    throw new Error(`"${raw.trim()}" is not a number; enter a whole number such as 7000000000 or 7e9`);
+    throw { field, detail: `"${raw.trim()}" is not a number; enter e.g. 7000000000 or 7e9` };
   }
-  // Range and integrality are the server's to judge (one source of truth): send the number as typed.
   return Number(cleaned);
 }
 
-/** Builds the request document, or throws { field, detail } for input the browser can already reject. */
-function buildRequest() {
-  const request = {};
+function modelRef() {
   const source = modelSource();
   if (source === 'catalog') {
-    const id = $('#model-id').value;
-    if (!id) throw { field: 'model-id', detail: 'choose a model' };
-    request.model = id;
-  } else if (source === 'parameters') {
-    try {
-      request.model = { parameters: parseParameterCount($('#parameters').value) };
-    } catch (err) {
-      throw { field: 'parameters', detail: err.message };
-    }
-  } else if (source === 'hub') {
+    const v = $('#model-id').value.trim();
+    if (!v) throw { field: 'model-id', detail: 'choose or type a model' };
+    return v;
+  }
+  if (source === 'parameters') {
+    if (!$('#parameters').value.trim()) throw { field: 'parameters', detail: 'enter a parameter count, e.g. 7000000000 or 7e9' };
+    return { parameters: parseNumber($('#parameters').value, 'parameters') };
+  }
+  if (source === 'hub') {
     const hubId = $('#hub-id').value.trim();
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/.test(hubId)) {
       throw { field: 'hub-id', detail: 'a Hugging Face id is org/name, e.g. Qwen/Qwen3-30B-A3B-FP8' };
     }
-    request.model = { hub_id: hubId };
     const revision = $('#hub-revision').value.trim();
-    if (revision) request.model.revision = revision;
-  } else {
-    const text = $('#config').value.trim();
-    if (!text) throw { field: 'config', detail: 'paste the contents of a config.json' };
-    let config;
-    try {
-      config = JSON.parse(text);
-    } catch (err) {
-      throw { field: 'config', detail: `not valid JSON: ${err.message}` };
-    }
-    if (config === null || typeof config !== 'object' || Array.isArray(config)) {
-      throw { field: 'config', detail: 'a config.json is a JSON object ({ … })' };
-    }
-    request.model = { config };
+    return revision ? { hub_id: hubId, revision } : { hub_id: hubId };
   }
-  request.mode = document.querySelector('input[name="mode"]:checked')?.value ?? 'inference';
-  request.precision = { weights: $('#weights').value };
-  const gpu = $('#gpu').value;
-  if (gpu) request.gpu = gpu;
-  return request;
+  const text = $('#config').value.trim();
+  if (!text) throw { field: 'config', detail: 'paste the contents of a config.json' };
+  let config;
+  try {
+    config = JSON.parse(text);
+  } catch (err) {
+    throw { field: 'config', detail: `not valid JSON: ${err.message}` };
+  }
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw { field: 'config', detail: 'a config.json is a JSON object ({ … })' };
+  }
+  return { config };
 }
 
-/** Which form field a problem's JSON Pointer refers to (null: the request as a whole). */
-function fieldForPointer(pointer) {
-  if (pointer === '/model') {
-    return { catalog: 'model-id', parameters: 'parameters', config: 'config', hub: 'hub-id' }[modelSource()];
+function controlValue(c) {
+  if (c.type === 'checkbox') return c.checked || undefined;
+  if (c.multiple) {
+    const v = [...c.selectedOptions].map((o) => o.value);
+    return v.length ? v : undefined;
   }
-  if (pointer.startsWith('/model/parameters')) return 'parameters';
-  if (pointer.startsWith('/model/config')) return 'config';
-  if (pointer.startsWith('/model/hub_id') || pointer.startsWith('/model/revision')) return 'hub-id';
-  if (pointer.startsWith('/model/')) {
-    return { catalog: 'model-id', parameters: 'parameters', config: 'config', hub: 'hub-id' }[modelSource()];
-  }
-  if (pointer === '/mode' || pointer.startsWith('/mode/')) return 'mode';
-  if (pointer === '/precision' || pointer.startsWith('/precision/')) return 'weights';
-  if (pointer === '/gpu' || pointer.startsWith('/gpu/')) return 'gpu';
-  return null;
+  const raw = c.value.trim();
+  if (raw === '') return undefined;
+  if (c.tagName === 'SELECT') return raw === 'true' ? true : raw === 'false' ? false : /^\d+$/.test(raw) ? Number(raw) : raw;
+  return c.dataset.t === 'int' || c.dataset.t === 'num' ? parseNumber(raw, c.id) : raw;
 }
 
-function fieldControl(field) {
-  return field === 'mode' ? $('#mode-group') : document.getElementById(field);
-}
-
-function clearErrors() {
-  const summary = $('#errors');
-  summary.hidden = true;
-  $('#errors-list').replaceChildren();
-  $('#errors-detail').textContent = '';
-  for (const node of document.querySelectorAll('.field-error')) {
-    node.hidden = true;
-    node.textContent = '';
-  }
-  for (const node of document.querySelectorAll('[aria-invalid]')) node.removeAttribute('aria-invalid');
-  for (const node of document.querySelectorAll('.has-error')) node.classList.remove('has-error');
+function setPath(obj, path, value) {
+  const keys = path.split('.');
+  const last = keys.pop();
+  for (const k of keys) obj = obj[k] ??= {};
+  obj[last] = value;
 }
 
 /**
- * Shows errors next to their fields and in the summary. items: [{ field?, pointer?, detail }].
+ * The request document for a question, from the visible fields that question takes. Returns { body, derived }:
+ * derived maps a JSON Pointer the page filled in itself to the field it came from (Estimate spreads gpu_count
+ * over parallelism). Throws { field, detail } for input the browser can already reject.
  */
-function showErrors({ title, detail, items }) {
+function buildRequest(question) {
+  const letter = Q[question];
+  const mode = currentMode();
+  const body = { model: modelRef(), mode };
+  const derived = {};
+  for (const c of form.elements) {
+    if (!c.name || !(c.name.includes('.') || c.name.startsWith('gpu')) || c.name.startsWith('model')) continue;
+    if (c.closest('[hidden]')) continue;
+    const scope = c.closest('[data-q]')?.dataset.q;
+    if (scope && !scope.includes(letter)) continue;
+    const v = controlValue(c);
+    if (v !== undefined) setPath(body, c.name, v);
+  }
+  // a raw parameter count has no architecture, hence no KV cache: serving sizes the weights only
+  if (modelSource() === 'parameters') delete body.inference;
+  if (question === 'estimate' && body.gpu_count !== undefined) {
+    const n = body.gpu_count;
+    const p = body.parallelism ?? {};
+    delete body.gpu_count;
+    if (n !== 1 && !p.tensor && !p.pipeline && !p.data) {
+      const key = mode === 'training' ? 'data' : 'tensor';
+      body.parallelism = { ...p, [key]: n };
+      derived[`/parallelism/${key}`] = 'gpu_count';
+    }
+  }
+  return { body, derived };
+}
+
+const apiUrl = (question) => new URL(`v1/${question}`, location.href).href;
+const curlFor = (question, body) =>
+  `curl -s ${apiUrl(question)} -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`;
+
+// ---------------------------------------------------------------------------------------------------------
+// The shareable URL: every field that differs from its default, and the question, in the hash.
+
+function formState() {
+  const p = new URLSearchParams();
+  for (const c of form.elements) {
+    if (!c.name || c.type === 'submit') continue;
+    if (c.type === 'radio') {
+      if (c.checked && !c.defaultChecked) p.set(c.name, c.value);
+    } else if (c.type === 'checkbox') {
+      if (c.checked !== c.defaultChecked) p.set(c.name, c.checked ? '1' : '0');
+    } else if (c.multiple) {
+      const v = [...c.selectedOptions].map((o) => o.value);
+      if (v.length) p.set(c.name, v.join(','));
+    } else if (c.tagName === 'SELECT') {
+      const d = [...c.options].find((o) => o.defaultSelected) ?? c.options[0];
+      if (c.value !== (d?.value ?? '')) p.set(c.name, c.value);
+    } else if (c.value !== c.defaultValue) {
+      p.set(c.name, c.value);
+    }
+  }
+  if (state.last) p.set('q', state.last.question);
+  return p;
+}
+
+function saveHash() {
+  const hash = formState().toString();
+  history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+}
+
+/** Restores the form from the hash; returns the question to ask, if the link carries one. */
+function restoreHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  if (![...p.keys()].length) return null;
+  form.reset();
+  for (const [name, v] of p) {
+    const c = control(name);
+    if (!c) continue;
+    if (c instanceof RadioNodeList) c.value = v;
+    else if (c.type === 'checkbox') c.checked = v === '1';
+    else if (c.multiple) for (const o of c.options) o.selected = v.split(',').includes(o.value);
+    else c.value = v;
+  }
+  syncVisibility();
+  modelHint();
+  return Q[p.get('q')] ? p.get('q') : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Errors
+
+/** The field a problem's JSON Pointer names: a control by its API name, the longest that matches, else a section. */
+function fieldForPointer(pointer, derived = {}) {
+  if (derived[pointer]) return control(derived[pointer]).id;
+  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (parts[0] === 'model') {
+    const sub = { parameters: 'parameters', config: 'config', hub_id: 'hub-id', revision: 'hub-revision' }[parts[1]];
+    return sub ?? { catalog: 'model-id', parameters: 'parameters', config: 'config', hub: 'hub-id' }[modelSource()];
+  }
+  if (parts[0] === 'mode') return 'mode';
+  if (parts[0] === 'precision' && parts.length === 1) return 'weights';
+  for (let n = parts.length; n > 0; n--) {
+    const c = control(parts.slice(0, n).join('.'));
+    if (c && !(c instanceof RadioNodeList) && !c.closest('[hidden]')) return c.id;
+  }
+  for (let n = parts.length; n > 0; n--) {
+    const p = `/${parts.slice(0, n).join('/')}`;
+    if ($(`[data-error-for="${p}"]`)) return p;
+  }
+  return null;
+}
+
+function labelFor(field) {
+  if (field === 'mode') return 'Job';
+  if (field.startsWith('/')) return field.slice(1);
+  const lab = $(`label[for="${field}"]`);
+  return lab ? lab.firstChild.textContent.trim() : field;
+}
+
+function clearErrors() {
+  $('#errors').hidden = true;
+  $('#errors-list').replaceChildren();
+  for (const node of $$('.field-error')) {
+    node.hidden = true;
+    node.textContent = '';
+  }
+  for (const node of $$('[aria-invalid]')) node.removeAttribute('aria-invalid');
+  for (const node of $$('.has-error')) node.classList.remove('has-error');
+}
+
+/** Shows errors next to their fields and in the summary. items: [{ field?, pointer?, detail }]. */
+function showErrors({ title, detail = '', items, derived }) {
   const list = $('#errors-list');
   const perField = new Map();
   for (const item of items) {
-    const field = item.field ?? (item.pointer != null ? fieldForPointer(item.pointer) : null);
-    const label = field ? FIELD_LABELS[field] : null;
-    // For a pointer below the field (a config key), say which key.
-    let where = '';
+    const field = item.field ?? (item.pointer != null ? fieldForPointer(item.pointer, derived) : null);
+    let text = item.detail;
     if (field === 'config' && item.pointer?.startsWith('/model/config/')) {
-      where = item.pointer.slice('/model/config/'.length).replace(/~1/g, '/').replace(/~0/g, '~');
+      const where = item.pointer.slice(14).replace(/~1/g, '/').replace(/~0/g, '~');
+      if (!text.includes(where)) text = `${where}: ${text}`;
     }
-    const text = where && !item.detail.includes(where) ? `${where}: ${item.detail}` : item.detail;
     const li = el('li', { 'data-pointer': item.pointer ?? '' });
     if (field) {
-      const target = field === 'mode' ? 'mode-inference' : field;
-      li.append(el('a', { href: `#${target}`, 'data-field': field }, `${label}: ${text}`));
+      const target = field === 'mode' ? 'mode-inference' : field.startsWith('/') ? null : field;
+      const words = `${labelFor(field)}: ${text}`;
+      li.append(target ? el('a', { href: `#${target}`, 'data-field': field }, words) : words);
       if (!perField.has(field)) perField.set(field, []);
       perField.get(field).push(text);
     } else {
@@ -267,188 +568,548 @@ function showErrors({ title, detail, items }) {
     if (box) {
       box.textContent = texts.join('; ');
       box.hidden = false;
+      const folded = box.closest('details');
+      if (folded) folded.open = true;
     }
-    const control = fieldControl(field);
-    if (control) {
-      control.setAttribute('aria-invalid', 'true');
-      control.closest('.field, .group')?.classList.add('has-error');
+    const c = field === 'mode' ? $('#mode-group') : field.startsWith('/') ? null : document.getElementById(field);
+    if (c) {
+      c.setAttribute('aria-invalid', 'true');
+      c.closest('.field, .group')?.classList.add('has-error');
     }
   }
   $('#errors-title').textContent = title;
-  $('#errors-detail').textContent = detail ?? '';
+  $('#errors-detail').textContent = detail;
   $('#errors-detail').hidden = !detail;
-  const summary = $('#errors');
-  summary.hidden = false;
-  summary.focus();
+  $('#errors').hidden = false;
+  $('#errors').focus();
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Result
+// Charts
 
-function renderResult(est) {
-  const m = est.model;
+/** Stacked bars of per-GPU memory, one row each: { label, per_gpu, usable, limit, limitLabel }. */
+function barChart(host, rows) {
+  const W = Math.max(280, host.clientWidth || 600);
+  const figures = rows.map((r) => `${gib(r.per_gpu.total_bytes)}${r.usable != null ? ` of ${gib(r.usable)} usable` : ''}` +
+    `${r.limit != null ? ` · ${r.limitLabel || 'limit'} ${gib(r.limit)}` : ''}`);
+  // one text line per row when label and figures fit side by side (about 7 px per character at 12 px)
+  const wide = rows.every((r, i) => (r.label.length + figures[i].length) * 7 + 24 < W);
+  const rowH = wide ? 52 : 68;
+  const scale = Math.max(...rows.flatMap((r) => [num(r.per_gpu.total_bytes), num(r.usable ?? 0), num(r.limit ?? 0)])) * 1.02 || 1;
+  const x = (b) => (num(b) / scale) * (W - 2) + 1;
+  const chart = svg('svg', { width: W, height: rows.length * rowH + 4, role: 'img', class: 'bars',
+    'aria-label': `Memory per GPU, ${rows.length === 1 ? 'one bar' : `${rows.length} bars`}; the table below has the figures` });
+  rows.forEach((r, i) => {
+    const y = i * rowH + 18;
+    const room = Math.floor((wide ? W - figures[i].length * 7 - 24 : W) / 7.2);
+    const label = r.label.length > room ? `${r.label.slice(0, room - 1)}…` : r.label;
+    const g = svg('g', { 'data-row': i },
+      svg('text', { x: 1, y: y - 5, class: 'bar-label' }, label, label !== r.label && svg('title', {}, r.label)),
+      svg('text', wide ? { x: W - 1, y: y - 5, 'text-anchor': 'end', class: 'bar-fig' } : { x: 1, y: y + 38, class: 'bar-fig' }, figures[i]));
+    if (r.usable != null) g.append(svg('rect', { x: 1, y, width: x(r.usable) - 1, height: 22, class: 'track' }));
+    let at = 1;
+    for (const [key, label] of COMPONENTS) {
+      const b = num(r.per_gpu[key]);
+      if (b <= 0) continue;
+      const w = Math.max(1, x(b) - 1);
+      g.append(svg('rect', { x: at, y, width: w, height: 22, fill: `url(#p-${key})`, class: `segment seg-${key}`, 'data-field': `bar_${key}` },
+        svg('title', {}, `${label}: ${gibBytes(r.per_gpu[key])}`)));
+      at += w;
+    }
+    for (const [at2, cls, what] of [[r.usable, 'capacity', 'Usable capacity'], [r.limit, 'limit', r.limitLabel || 'Limit']]) {
+      if (at2 == null) continue;
+      g.append(svg('line', { x1: x(at2), x2: x(at2), y1: y - 3, y2: y + 25, class: cls }, svg('title', {}, `${what}: ${gibBytes(at2)}`)));
+    }
+    chart.append(g);
+  });
+  host.replaceChildren(chart);
+}
+
+function legend(rows) {
+  const present = COMPONENTS.filter(([k]) => rows.some((r) => num(r.per_gpu[k]) > 0));
+  const sw = (...kids) => svg('svg', { width: 18, height: 14, 'aria-hidden': 'true' }, ...kids);
+  $('#bar-legend').replaceChildren(
+    ...present.map(([k, label]) => el('li', {}, sw(svg('rect', { width: 18, height: 14, fill: `url(#p-${k})`, class: 'swatch' })), label)),
+    rows.some((r) => r.usable != null) && el('li', {}, sw(svg('line', { x1: 9, x2: 9, y1: 0, y2: 14, class: 'capacity' })), 'usable capacity (solid line)'),
+    rows.some((r) => r.limit != null) && el('li', {}, sw(svg('line', { x1: 9, x2: 9, y1: 0, y2: 14, class: 'limit' })), 'engine budget or limit (dashed line)'));
+}
+
+/** Round ticks from lo (0 unless the values sit far from it) past max. */
+function niceTicks(min, max) {
+  const raw = (max - (min > 0.4 * max ? min : 0)) / 4 || max || 1;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const out = [min > 0.4 * max ? Math.floor(min / step) * step : 0];
+  while (out.at(-1) < max) out.push(+(out.at(-1) + step).toPrecision(12));
+  return out;
+}
+
+/** Cost per hour against throughput, one point per option, the cheapest a square. */
+function scatter(host, points, xLabel) {
+  if (!points.length) {
+    host.replaceChildren(el('p', { class: 'hint' }, 'No option has throughput figures to plot.'));
+    return;
+  }
+  const W = Math.max(280, host.clientWidth || 600);
+  const H = 260;
+  const m = { l: 58, r: 14, t: 12, b: 44 };
+  const range = (k) => niceTicks(Math.min(...points.map((p) => p[k])), Math.max(...points.map((p) => p[k])));
+  const xt = range('x');
+  const yt = range('y');
+  const sx = (v) => m.l + ((v - xt[0]) / (xt.at(-1) - xt[0])) * (W - m.l - m.r);
+  const sy = (v) => H - m.b - ((v - yt[0]) / (yt.at(-1) - yt[0])) * (H - m.t - m.b);
+  const chart = svg('svg', { width: W, height: H, role: 'img', class: 'scatter',
+    'aria-label': `Cost per hour against ${xLabel} for ${points.length} options; the table above has the figures` });
+  const short = (v) => (v >= 1e6 ? `${+(v / 1e6).toPrecision(3)}M` : v >= 1e3 ? `${+(v / 1e3).toPrecision(3)}k` : `${+v.toPrecision(3)}`);
+  for (const v of xt) {
+    chart.append(svg('line', { x1: sx(v), x2: sx(v), y1: m.t, y2: H - m.b, class: 'gridline' }),
+      svg('text', { x: sx(v), y: H - m.b + 16, 'text-anchor': 'middle', class: 'tick' }, short(v)));
+  }
+  for (const v of yt) {
+    chart.append(svg('line', { x1: m.l, x2: W - m.r, y1: sy(v), y2: sy(v), class: 'gridline' }),
+      svg('text', { x: m.l - 6, y: sy(v) + 4, 'text-anchor': 'end', class: 'tick' }, `$${short(v)}`));
+  }
+  chart.append(svg('text', { x: (m.l + W - m.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'axis' }, xLabel),
+    svg('text', { x: 12, y: (m.t + H - m.b) / 2, 'text-anchor': 'middle', class: 'axis', transform: `rotate(-90 12 ${(m.t + H - m.b) / 2})` }, '$ per hour'));
+  // labels where they do not overlap a label already placed (cheapest first); the rest keep their <title>
+  const placed = [];
+  for (const p of [...points].sort((a, b) => a.rank - b.rank)) {
+    const cx = sx(p.x);
+    const cy = sy(p.y);
+    const mark = p.best
+      ? svg('rect', { x: cx - 5, y: cy - 5, width: 10, height: 10, class: 'point best' })
+      : svg('circle', { cx, cy, r: 5, class: 'point' });
+    const w = p.label.length * 6.5;
+    const right = cx + 8 + w > W;
+    const box = [right ? cx - 8 - w : cx + 8, cy - 8, w, 14];
+    const free = !placed.some((b) => box[0] < b[0] + b[2] && b[0] < box[0] + box[2] && box[1] < b[1] + b[3] && b[1] < box[1] + box[3]);
+    if (free) placed.push(box);
+    chart.append(svg('g', { class: 'pt', 'data-gpu': p.id }, mark, svg('title', {}, p.title),
+      free && svg('text', { x: right ? cx - 8 : cx + 8, y: cy + 4, 'text-anchor': right ? 'end' : 'start', class: 'pt-label' }, p.label)));
+  }
+  host.replaceChildren(chart);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Results
+
+function fact(key, label, value, raw, title) {
+  return el('div', {}, el('dt', {}, label), el('dd', { id: `result-${key}`, 'data-field': key, 'data-value': raw ?? null, title }, value));
+}
+
+function layoutText(plan, o = {}) {
+  if (!plan) return '—';
+  const parts = [`TP ${plan.tensor}`];
+  if (plan.pipeline > 1) parts.push(`PP ${plan.pipeline}`);
+  if (plan.attention_data > 1) parts.push(`DP-attention ${plan.attention_data}`);
+  if (plan.expert > 1) parts.push(`EP ${plan.expert}`);
+  if (o.replicas == null && plan.data > 1) parts.push(`DP ${plan.data}`);
+  let text = parts.join(' × ');
+  if (o.replicas != null) {
+    text += o.disaggregated
+      ? `; ${o.replicas} decode + ${o.prefill_replicas} prefill replicas (disaggregated)`
+      : `; ${o.replicas} ${o.replicas === 1 ? 'replica' : 'replicas'}`;
+  }
+  if (plan.zero_stage) text += `, ZeRO-${plan.zero_stage}`;
+  if (plan.activation_checkpointing && plan.activation_checkpointing !== 'none') text += `, ${plan.activation_checkpointing} recomputation`;
+  if (plan.offload && plan.offload !== 'none') text += `, offload ${plan.offload.replace(/_/g, ' ')}`;
+  return text;
+}
+
+function renderModel(res) {
+  const m = res.model;
   const source = { catalog: 'catalog model', parameters: 'raw parameter count', config: 'pasted config.json' }[m.source] ?? m.source;
-  // an imported hub model is a catalog entry: say where its weights came from
-  const fromCheckpoint = (est.assumptions || []).some((a) => a.name === 'weights_from_checkpoint');
+  const fromCheckpoint = (res.assumptions || []).some((a) => a.name === 'weights_from_checkpoint');
   const origin = fromCheckpoint ? `${source}, weights from its checkpoint's headers` : source;
   $('#result-model').textContent = m.name
     ? `${m.name}${m.family ? ` (${m.family})` : ''} — ${origin}`
     : `${m.family ? `${m.family} architecture` : 'Model'} — ${origin}`;
-  $('#result-parameters').textContent = formatInt(m.parameters);
-  $('#result-parameters').dataset.value = String(m.parameters);
-  $('#result-mode').textContent = est.mode === 'training' ? 'Training' : 'Inference';
-  $('#result-precision').textContent = est.precision.regime
-    ? `${est.precision.weights} weights, ${est.precision.regime.replace('_', ' ')} regime`
-    : `${est.precision.weights} weights`;
-  const total = est.per_gpu.total_bytes;
-  $('#result-total').textContent = `${formatGiB(total)} (${formatInt(total)} bytes)`;
+  const pwrap = $('#param-breakdown-wrap');
+  pwrap.hidden = !m.breakdown;
+  if (!m.breakdown) return;
+  const n = num(m.parameters);
+  $('#param-breakdown-body').replaceChildren(...PARAM_COMPONENTS
+    .filter(([k, , optional]) => !optional || num(m.breakdown[k]))
+    .map(([k, label]) => el('tr', { 'data-field': `params_${k}` }, el('th', { scope: 'row' }, label),
+      el('td', { class: 'num' }, formatInt(m.breakdown[k])), el('td', { class: 'num' }, pct(n ? num(m.breakdown[k]) / n : 0)))));
+}
 
-  // Fit verdict.
+function modeFacts(res) {
+  const m = res.model;
+  const precision = res.precision
+    ? `${res.precision.weights} weights${res.precision.regime ? `, ${res.precision.regime.replace('_', ' ')} regime` : ''}`
+    : null;
+  return [
+    fact('parameters', 'Parameters', formatInt(m.parameters), m.parameters),
+    fact('mode', 'Job', res.mode === 'training' ? 'Training' : 'Serving (inference)'),
+    precision && fact('precision', 'Precision', precision),
+  ];
+}
+
+function breakdownTable(rows) {
+  const one = rows.length === 1;
+  const head = $('#breakdown-head');
+  const body = $('#breakdown-body');
+  if (one) {
+    const pg = rows[0].per_gpu;
+    head.replaceChildren(el('tr', {}, el('th', { scope: 'col' }, 'Component'), el('th', { scope: 'col', class: 'num' }, 'GiB'),
+      el('th', { scope: 'col', class: 'num' }, 'Bytes')));
+    body.replaceChildren(...[...COMPONENTS, ['total_bytes', 'Total']].map(([k, label]) =>
+      el('tr', { 'data-field': k, 'data-bytes': String(pg[k]), class: k === 'total_bytes' ? 'total' : num(pg[k]) === 0 ? 'zero' : null },
+        el('th', { scope: 'row' }, label), el('td', { class: 'num gib' }, gib(pg[k])), el('td', { class: 'num bytes' }, formatInt(pg[k])))));
+    return;
+  }
+  head.replaceChildren(el('tr', {}, el('th', { scope: 'col' }, 'Option'),
+    ...[...COMPONENTS, ['total_bytes', 'Total'], ['usable', 'Usable']].map(([, l]) => el('th', { scope: 'col', class: 'num' }, `${l}, GiB`))));
+  body.replaceChildren(...rows.map((r) => el('tr', { 'data-gpu': r.id },
+    el('th', { scope: 'row' }, r.label),
+    ...[...COMPONENTS, ['total_bytes']].map(([k]) => el('td', { class: 'num', 'data-field': k, 'data-bytes': String(r.per_gpu[k]),
+      title: `${formatInt(r.per_gpu[k])} bytes` }, fix2.format(num(r.per_gpu[k]) / GIB))),
+    el('td', { class: 'num', 'data-field': 'usable', title: r.usable == null ? null : `${formatInt(r.usable)} bytes` },
+      r.usable == null ? '—' : fix2.format(num(r.usable) / GIB)))));
+}
+
+function memory(rows, heading) {
+  $('#memory-heading').textContent = heading;
+  state.rows = rows;
+  barChart($('#memory-chart'), rows);
+  legend(rows);
+  breakdownTable(rows);
+}
+
+function notes(res) {
+  $('#warnings').replaceChildren(...(res.warnings || []).map((w) => el('li', { 'data-code': w.code }, el('code', {}, w.code), ' ', w.detail)));
+  if (!res.warnings?.length) $('#warnings').append(el('li', { class: 'empty' }, 'None.'));
+  $('#assumptions').replaceChildren(...(res.assumptions || []).map((a) => el('li', { 'data-name': a.name },
+    el('code', {}, a.name), ' ', a.detail, el('span', { class: 'source' }, `Source: ${a.source}`))));
+  const acc = [];
+  const kv = res.kv_cache?.accuracy;
+  if (kv) {
+    const c = kv.calibration;
+    acc.push(el('p', { 'data-field': 'kv_accuracy' }, el('strong', {}, 'KV cache: '), `bytes per token ${kv.bytes_per_token}; capacity ${kv.capacity}`,
+      c ? ` against ${c.runs} ${ENGINES[c.engine] || c.engine} startup logs: ${c.within_5_percent} within 5%, median error ${pct(c.median_abs_error)}, worst ${pct(c.worst_abs_error)}.` : '.'));
+  }
+  const tr = res.training?.accuracy;
+  if (tr) {
+    const c = tr.calibration;
+    const f = c?.framework;
+    acc.push(el('p', { 'data-field': 'training_accuracy' }, el('strong', {}, 'Training: '), `model states ${tr.model_states}; peak ${tr.peak}`,
+      c ? ` against ${c.runs} measured runs: ${c.within_15_percent} within 15%, median error ${pct(c.median_abs_error)}, worst ${pct(c.worst_abs_error)}` : '',
+      f ? `; ${res.training.framework}: ${f.runs} runs, median ${pct(f.median_abs_error)}, worst ${pct(f.worst_abs_error)}.` : '.'));
+  }
+  $('#accuracy').replaceChildren(...acc);
+}
+
+/** What the form can apply for a change (a Fit change or an estimate's fix): { field name: value }. */
+function changeSettings(c) {
+  const kv = /fp8_ds_mla/.test(c.detail) ? 'fp8_ds_mla' : 'fp8';
+  const rank = c.value || 16;
+  const qlora = { 'training.method': 'qlora', 'training.lora.rank': rank, 'precision.weights': 'nf4_dq' };
+  const s = {
+    fp8_kv_cache: { 'inference.kv_cache_dtype': kv },
+    fp8_weights: { 'precision.weights': 'fp8' },
+    int4_weights: { 'precision.weights': 'awq' },
+    int4_weights_fp8_kv_cache: { 'precision.weights': 'awq', 'inference.kv_cache_dtype': kv },
+    more_gpus: {},
+    lower_context: { 'inference.context_length': c.value },
+    more_tensor_parallelism: { 'parallelism.tensor': c.value, gpu_count: c.value },
+    selective_recomputation: { 'training.activation_checkpointing': 'selective' },
+    full_recomputation: { 'training.activation_checkpointing': 'full' },
+    zero_3: { 'parallelism.zero_stage': 3 },
+    offload: { 'parallelism.zero_stage': c.plan?.zero_stage || 3, 'parallelism.offload': c.plan?.offload ?? 'optimizer' },
+    adamw_8bit: { 'training.optimizer': 'adamw_8bit' },
+    lora: { 'training.method': 'lora', 'training.lora.rank': rank },
+    qlora,
+    qlora_full_recomputation: { ...qlora, 'training.activation_checkpointing': 'full' },
+  }[c.change];
+  if (!s) return null;
+  if (c.gpu_count) s.gpu_count = c.gpu_count;
+  return s;
+}
+
+function applyChange(settings) {
+  for (const node of $$('.changed')) node.classList.remove('changed');
+  for (const [name, value] of Object.entries(settings)) {
+    const c = control(name);
+    if (!c) continue;
+    c.value = String(value);
+    c.closest('.field')?.classList.add('changed');
+    const folded = c.closest('details');
+    if (folded) folded.open = true;
+  }
+  syncVisibility();
+  saveHash();
+  const words = Object.entries(settings).map(([k, v]) => `${k} = ${v}`).join(', ');
+  $('#status').textContent = `Applied ${words}. Ask again to see the effect.`;
+  $(`button[value="${state.question}"]`).focus();
+}
+
+function changeItem(c, sized) {
+  const settings = changeSettings(c);
+  const verdict = c.fits != null
+    ? (c.fits
+      ? `fits${c.gpu_count ? ` on ${c.gpu_count} GPU${c.gpu_count > 1 ? 's' : ''}` : ''}${c.headroom_bytes != null ? `, ${gib(c.headroom_bytes)} to spare` : ''}`
+      : `does not fit${c.headroom_bytes != null ? `: ${gib(-num(c.headroom_bytes))} short` : ''}`)
+    : `${c.holds_batch ? 'holds the batch' : c.starts ? 'starts, but queues part of the batch' : 'still does not start'}; up to ${formatInt(c.max_concurrency)} sequences`;
+  const ok = c.fits ?? c.holds_batch;
+  return el('li', { 'data-change': c.change, class: ok ? 'ok' : 'no' },
+    el('span', { class: 'change-head' }, el('code', {}, c.change), ' ', el('strong', {}, ok ? '✓ ' : '✗ ', verdict)),
+    el('span', { class: 'change-detail' }, `${c.detail}.`, sized && c.plan ? ` Layout: ${layoutText(c.plan)}.` : ''),
+    settings && Object.keys(settings).length
+      ? el('button', { type: 'button', class: 'tool apply', 'data-apply': JSON.stringify(settings),
+        'aria-label': `Apply ${c.change}: ${Object.entries(settings).map(([k, v]) => `${k} ${v}`).join(', ')}` }, 'Apply to the form')
+      : null);
+}
+
+function renderEstimate(res) {
+  const f = res.fit;
   const verdict = $('#fit-verdict');
   verdict.replaceChildren();
-  if (est.fit) {
-    const f = est.fit;
+  if (f) {
     const fits = f.fits === true;
     verdict.dataset.fits = String(fits);
     verdict.className = `verdict ${fits ? 'fits' : 'no-fit'}`;
-    const headroom = toNumber(f.headroom_bytes);
-    verdict.append(
-      el('strong', { class: 'verdict-word' }, fits ? 'Fits' : 'Does not fit'),
-      ` on ${f.name}: `,
-      fits
-        ? `${formatGiB(headroom)} headroom`
-        : `${formatGiB(-headroom)} short`,
-      ` of ${formatGiB(f.usable_bytes)} usable (${formatInt(f.usable_bytes)} bytes). `,
-      el('span', { class: 'headroom-bytes', 'data-field': 'headroom_bytes' },
-        fits
-          ? `Headroom: ${formatInt(f.headroom_bytes)} bytes.`
-          : `Headroom: ${formatInt(f.headroom_bytes)} bytes (needs ${formatInt(-headroom)} bytes more).`),
-    );
-    verdict.hidden = false;
+    const head = num(f.headroom_bytes);
+    verdict.append(el('strong', { class: 'verdict-word' }, fits ? 'Fits' : 'Does not fit'),
+      ` on ${res.gpu_count > 1 ? `${res.gpu_count} × ` : ''}${f.name}: `, fits ? `${gib(head)} headroom` : `${gib(-head)} short`,
+      f.basis === 'engine_budget'
+        ? `. The engine may use ${gib(f.limit_bytes)} (${formatInt(f.limit_bytes)} bytes) of the ${gib(f.usable_bytes)} usable. `
+        : ` of ${gib(f.usable_bytes)} usable (${formatInt(f.usable_bytes)} bytes). `,
+      el('span', { class: 'headroom-bytes', 'data-field': 'headroom_bytes', 'data-value': String(f.headroom_bytes) },
+        fits ? `Headroom: ${formatInt(f.headroom_bytes)} bytes.` : `Headroom: ${formatInt(f.headroom_bytes)} bytes (needs ${formatInt(-head)} bytes more).`));
   } else {
     delete verdict.dataset.fits;
     verdict.className = 'verdict none';
     verdict.textContent = 'No GPU chosen, so no fit check.';
-    verdict.hidden = false;
   }
+  verdict.hidden = false;
+  put('#facts', ...modeFacts(res),
+    fact('gpu_count', 'GPUs', formatInt(res.gpu_count), res.gpu_count),
+    fact('total', 'Per GPU', gibBytes(res.per_gpu.total_bytes), res.per_gpu.total_bytes),
+    res.per_gpu.peak_phase && fact('peak_phase', 'Peak moment', res.per_gpu.peak_phase.replace(/_/g, ' ')));
+  renderServing(res);
+  const fixes = res.fixes || [];
+  showChanges(fixes.length ? 'Smallest changes that help' : null, fixes, false);
+  const budget = f?.basis === 'engine_budget' && res.budget;
+  memory([{ label: `${res.gpu_count > 1 ? `${res.gpu_count} × ` : ''}${f ? f.name : 'no GPU chosen'}`, per_gpu: res.per_gpu,
+    usable: f?.usable_bytes, limit: budget ? f.limit_bytes : null,
+    limitLabel: budget ? `${ENGINES[res.budget.engine] || res.budget.engine} budget (${res.budget.fraction} × total)` : null }], 'Memory per GPU');
+}
 
-  // Table of components.
-  const body = $('#breakdown-body');
-  body.replaceChildren();
-  for (const c of COMPONENTS) {
-    const bytes = est.per_gpu[c.key];
-    body.append(el('tr', { 'data-field': c.key, 'data-bytes': String(bytes), class: toNumber(bytes) === 0 ? 'zero' : null },
-      el('th', { scope: 'row' }, el('span', { class: `swatch swatch-${c.key}`, 'aria-hidden': 'true' }), c.label),
-      el('td', { class: 'num gib' }, formatGiB(bytes)),
-      el('td', { class: 'num bytes' }, formatInt(bytes))));
+function renderServing(res) {
+  const box = $('#serving');
+  const kv = res.kv_cache;
+  box.hidden = !kv;
+  if (!kv) return;
+  const inf = res.inference;
+  const eng = ENGINES[inf.engine] || inf.engine;
+  const seqs = `${formatInt(inf.batch_size)} ${inf.batch_size === 1 ? 'sequence' : 'sequences'} of ${formatInt(inf.context_length)} tokens`;
+  let words;
+  if (res.starts === undefined) words = `No GPU named, so no engine start-up: ${seqs} need ${gib(kv.needed_bytes)} of KV cache per GPU.`;
+  else if (!res.starts) words = `${eng} would not start${res.fit ? ` on ${res.fit.name}` : ''}: ${res.binding_constraint || 'its KV cache cannot hold one sequence'}.`;
+  else if (!res.holds_batch) words = `${eng} starts, but holds only ${formatInt(kv.max_concurrency)} of the ${seqs} at once; the rest queue. ${res.binding_constraint || ''}`;
+  else words = `${eng} starts and holds all ${seqs} at once, with room for ${formatInt(kv.max_concurrency)}.`;
+  const ok = res.starts === undefined ? 'none' : res.holds_batch ? 'fits' : 'no-fit';
+  const rows = [
+    ['kv_bytes_per_token', 'KV bytes per token, per GPU', `${formatInt(kv.bytes_per_token)} B`, kv.bytes_per_token,
+      `${formatInt(kv.bytes_per_token_total)} bytes across all GPUs`],
+    ['kv_needed', 'KV cache for the batch', gib(kv.needed_bytes), kv.needed_bytes, `${formatInt(kv.needed_bytes)} bytes`],
+    kv.max_tokens != null && ['max_tokens', 'Token capacity', formatInt(kv.max_tokens), kv.max_tokens, `${formatInt(kv.blocks)} blocks of ${inf.block_size}`],
+    kv.max_concurrency != null && ['max_concurrency', `Max concurrency at ${formatInt(inf.context_length)} tokens`, formatInt(kv.max_concurrency), kv.max_concurrency],
+    kv.max_context != null && ['max_context', `Max context at ${formatInt(inf.batch_size)} sequences`, formatInt(kv.max_context), kv.max_context],
+    res.budget && ['kv_budget', `${eng} KV budget`, gib(res.budget.kv_bytes), res.budget.kv_bytes, `${formatInt(res.budget.kv_bytes)} bytes: ${res.budget.rule}`],
+  ].filter(Boolean);
+  box.replaceChildren(el('h3', {}, 'Serving'),
+    el('p', { class: `verdict ${ok}`, id: 'engine-words', 'data-starts': String(res.starts ?? ''), 'data-holds': String(res.holds_batch ?? '') }, words),
+    el('dl', { class: 'facts' }, rows.map((r) => fact(...r))));
+}
+
+function renderFit(res) {
+  const verdict = $('#fit-verdict');
+  verdict.dataset.fits = String(res.fits);
+  verdict.className = `verdict ${res.fits ? 'fits' : 'no-fit'}`;
+  const on = `${res.gpu_count} × ${res.name}`;
+  const min = res.min_gpu_count;
+  verdict.replaceChildren(el('strong', { class: 'verdict-word' }, res.fits ? 'Fits' : 'Does not fit'), ` on ${on}`,
+    res.fits ? `, laid out ${layoutText(res.plan)}, with ${gib(res.headroom_bytes)} to spare.` : '.',
+    el('span', { class: 'headroom-bytes', 'data-field': 'min_gpu_count', 'data-value': String(min) },
+      min == null ? 'No count of this GPU fits with these settings; see what to change below.'
+        : `The fewest that fit: ${min} × ${res.name} (${layoutText(res.min_plan)}).`));
+  verdict.hidden = false;
+  const at = res.max_at_gpu_count ? ` at ${res.max_at_gpu_count} GPUs` : '';
+  const batchLabel = res.mode === 'training' ? 'Largest micro-batch' : 'Largest batch';
+  put('#facts', ...modeFacts(res),
+    fact('min_gpu_count', 'Fewest GPUs that fit', min == null ? 'none' : formatInt(min), min),
+    fact('max_batch', batchLabel + at, res.max_batch == null ? '—' : formatInt(res.max_batch), res.max_batch),
+    fact('max_context', (res.mode === 'training' ? 'Longest sequence' : 'Longest context') + at, res.max_context == null ? '—' : formatInt(res.max_context), res.max_context));
+  $('#serving').hidden = true;
+  showChanges(res.fits ? 'Other changes, ranked' : 'What to change, ranked', res.changes, true);
+  const rows = [{ label: res.fits ? `${on}, as asked` : `1 × ${res.name}, as asked`, per_gpu: res.per_gpu, usable: res.usable_bytes,
+    limit: res.limit_bytes ?? null, limitLabel: 'limit' }];
+  for (const c of res.changes) {
+    if (!c.per_gpu) continue;
+    rows.push({ id: c.change, label: `${c.change}: ${c.gpu_count} × ${res.name}`, per_gpu: c.per_gpu, usable: c.usable_bytes,
+      limit: num(c.per_gpu.total_bytes) + num(c.headroom_bytes), limitLabel: 'limit' });
   }
-  body.append(el('tr', { 'data-field': 'total_bytes', 'data-bytes': String(total), class: 'total' },
-    el('th', { scope: 'row' }, 'Total'),
-    el('td', { class: 'num gib' }, formatGiB(total)),
-    el('td', { class: 'num bytes' }, formatInt(total))));
+  memory(rows, 'Memory per GPU, as asked and with each change');
+}
 
-  renderBar(est);
+function showChanges(heading, list, sized) {
+  $('#changes-wrap').hidden = !heading;
+  $('#changes-heading').textContent = heading || '';
+  $('#changes').replaceChildren(...(heading ? list.map((c) => changeItem(c, sized)) : []));
+}
 
-  // Parameter breakdown.
-  const pwrap = $('#param-breakdown-wrap');
-  const pbody = $('#param-breakdown-body');
-  pbody.replaceChildren();
-  if (m.breakdown) {
-    const n = toNumber(m.parameters);
-    for (const c of PARAM_COMPONENTS) {
-      const v = m.breakdown[c.key];
-      // Components a family does not have (experts of a dense model, "other") stay out of the table.
-      if (c.optional && !toNumber(v)) continue;
-      pbody.append(el('tr', { 'data-field': `params_${c.key}` },
-        el('th', { scope: 'row' }, c.label),
-        el('td', { class: 'num' }, formatInt(v)),
-        el('td', { class: 'num' }, pctFormat.format(n ? toNumber(v) / n : 0))));
-    }
-    pwrap.hidden = false;
-  } else {
-    pwrap.hidden = true;
+const REC_COLS = {
+  common: [
+    ['rank', '#', (o) => o.rank, formatInt],
+    ['gpu', 'GPU', (o) => o.name],
+    ['gpu_count', 'GPUs', (o) => o.gpu_count, formatInt],
+    ['layout', 'Layout', (o) => layoutText(o.plan, o) + (o.precision ? `; ${o.precision.weights}, KV ${o.precision.kv_cache_dtype}` : '')],
+    ['price_per_gpu_hour', '$ per GPU-hour', (o) => o.price_per_gpu_hour, usd],
+    ['cost_per_hour', '$ per hour', (o) => o.cost_per_hour, usd],
+  ],
+  inference: [
+    ['output_tokens_per_s', 'Output tokens/s', (o) => o.throughput?.output_tokens_per_s, (v) => round(v, 0)],
+    ['ttft_ms', 'TTFT, ms', (o) => o.throughput?.ttft_ms, (v) => round(v, 0)],
+    ['tpot_ms', 'TPOT, ms', (o) => o.throughput?.tpot_ms, (v) => round(v, 1)],
+    ['cost_per_million_tokens', '$ per million tokens', (o) => o.cost_per_million_tokens, usd],
+  ],
+  training: [
+    ['tokens_per_s', 'Tokens/s', (o) => o.throughput?.tokens_per_s, (v) => round(v, 0)],
+    ['wall_clock_days', 'Days', (o) => o.throughput?.wall_clock_days, (v) => round(v, 1)],
+    ['total_cost', 'Total training cost', (o) => o.total_cost, usd],
+  ],
+};
+const recColumns = (mode) => [...REC_COLS.common, ...REC_COLS[mode]];
+
+function sortedOptions(res) {
+  const col = recColumns(res.mode).find((c) => c[0] === state.sort.key) ?? REC_COLS.common[0];
+  const { dir } = state.sort;
+  return [...res.options].sort((a, b) => {
+    const x = col[2](a);
+    const y = col[2](b);
+    if (x == null || y == null) return x == null ? (y == null ? 0 : 1) : -1;
+    return (typeof x === 'string' ? x.localeCompare(y) : x - y) * dir || a.rank - b.rank;
+  });
+}
+
+function recTable(res) {
+  const cols = recColumns(res.mode);
+  const head = el('tr', {}, cols.map(([key, label]) => {
+    const sorted = state.sort.key === key;
+    return el('th', { scope: 'col', 'aria-sort': sorted ? (state.sort.dir > 0 ? 'ascending' : 'descending') : null },
+      el('button', { type: 'button', class: 'sort', 'data-key': key }, label, el('span', { 'aria-hidden': 'true', class: 'arrow' },
+        sorted ? (state.sort.dir > 0 ? ' ▲' : ' ▼') : ' ↕')));
+  }));
+  const rows = sortedOptions(res).map((o) => el('tr', { 'data-gpu': o.gpu }, cols.map(([key, , get, fmt], i) => {
+    const v = get(o);
+    const cell = el(i === 1 ? 'th' : 'td', { scope: i === 1 ? 'row' : null, class: fmt ? 'num' : null, 'data-field': key,
+      'data-value': typeof v === 'number' ? String(v) : null }, v == null ? '—' : fmt ? fmt(v) : v);
+    if (key === 'price_per_gpu_hour') cell.title = `${o.price_source}${o.price_date ? `, ${o.price_date}` : ''}`;
+    return cell;
+  })));
+  $('#rec-note').textContent = `${res.options.length} options; sort by any column. Prices: ${res.pricing.basis === 'purchase'
+    ? `owned cost over ${res.pricing.amortization_years} years` : 'on demand'}, each with its source on hover.`;
+  $('#rec-table').replaceChildren(el('caption', { class: 'sr-only' }, 'Recommended options'), el('thead', {}, head), el('tbody', {}, rows));
+}
+
+function recommendCsv(res) {
+  const cols = recColumns(res.mode);
+  const q = (v) => (v == null ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  // the GPU's id and name both, then the table's columns with raw figures
+  const lines = [['rank', 'gpu', 'name', ...cols.slice(2).map((c) => c[0]), 'price_source', 'price_date'].join(',')];
+  for (const o of sortedOptions(res)) {
+    lines.push([o.rank, o.gpu, o.name, ...cols.slice(2).map((c) => c[2](o)), o.price_source, o.price_date].map(q).join(','));
   }
+  return `${lines.join('\n')}\n`;
+}
 
-  // Notes.
-  const warnings = $('#warnings');
-  warnings.replaceChildren(...est.warnings.map((w) =>
-    el('li', { 'data-code': w.code }, el('code', {}, w.code), ' ', w.detail)));
-  if (!est.warnings.length) warnings.append(el('li', { class: 'empty' }, 'None.'));
-  const assumptions = $('#assumptions');
-  assumptions.replaceChildren(...est.assumptions.map((a) =>
-    el('li', { 'data-name': a.name },
-      el('code', {}, a.name), ' ', a.detail,
-      el('span', { class: 'source' }, `Source: ${a.source}`))));
-  if (!est.assumptions.length) assumptions.append(el('li', { class: 'empty' }, 'None.'));
+function renderRecommend(res) {
+  const best = res.options[0];
+  const verdict = $('#fit-verdict');
+  delete verdict.dataset.fits;
+  verdict.className = `verdict ${best ? 'fits' : 'no-fit'}`;
+  verdict.replaceChildren(best
+    ? el('span', {}, el('strong', { class: 'verdict-word' }, `${best.gpu_count} × ${best.name}`), `, ${layoutText(best.plan, best)}: `,
+      el('strong', {}, `${usd(best.cost_per_hour)} per hour`),
+      best.cost_per_million_tokens != null ? `, ${usd(best.cost_per_million_tokens)} per million output tokens` : '',
+      best.total_cost != null ? `, ${usd(best.total_cost)} for the whole run (${round(best.throughput.wall_clock_days, 1)} days)` : '', '.')
+    : el('strong', { class: 'verdict-word' }, 'No GPU in the catalog qualifies; the rejected list below says why.'));
+  verdict.hidden = false;
+  const d = res.demand;
+  const demand = res.mode === 'training'
+    ? (d.training_tokens ? `${formatInt(d.training_tokens)} tokens${d.deadline_days ? ` within ${d.deadline_days} days` : ''}` : 'memory only')
+    : `${d.output_tokens_per_s ? `${formatInt(d.output_tokens_per_s)} output tokens/s` : d.requests_per_s ? `${d.requests_per_s} requests/s` : 'one replica'}, ` +
+      `${formatInt(d.prompt_tokens)} + ${formatInt(d.output_tokens)} tokens per request` +
+      `${d.ttft_ms ? `, TTFT ≤ ${d.ttft_ms} ms` : ''}${d.tpot_ms ? `, TPOT ≤ ${d.tpot_ms} ms` : ''}`;
+  put('#facts', ...modeFacts(res), fact('demand', 'Demand', demand),
+    fact('options', 'Qualifying GPU types', `${res.options.length} of ${res.options.length + res.rejected.length}`, res.options.length));
+  $('#serving').hidden = true;
+  showChanges(null, [], false);
+  $('#rec-wrap').hidden = false;
+  recTable(res);
+  const tput = (o) => o.throughput?.output_tokens_per_s ?? o.throughput?.tokens_per_s;
+  scatter($('#scatter'), res.options.filter((o) => tput(o) != null).map((o) => ({ id: o.gpu, x: tput(o), y: o.cost_per_hour,
+    rank: o.rank, best: o.rank === 1, label: o.gpu, title: `${o.gpu_count} × ${o.name}: ${usd(o.cost_per_hour)} per hour, ${round(tput(o), 0)} tokens/s` })),
+  res.mode === 'training' ? 'training tokens/s' : 'output tokens/s');
+  $('#rejected-summary').textContent = `Rejected GPUs (${res.rejected.length})`;
+  $('#rejected').replaceChildren(...res.rejected.map((r) => el('li', { 'data-gpu': r.gpu, 'data-reason': r.reason },
+    el('strong', {}, r.name), ' — ', el('code', {}, r.reason), ': ', r.detail)));
+  memory(res.options.map((o) => ({ id: o.gpu, label: `${o.name} (${o.gpu_count} GPUs)`, per_gpu: o.per_gpu, usable: o.usable_bytes,
+    limit: o.limit_bytes !== o.usable_bytes ? o.limit_bytes : null, limitLabel: 'engine budget' })), 'Memory per GPU, by option');
+}
 
+function render(question, res) {
+  const heading = { estimate: 'Estimate', fit: 'Fit', recommend: 'Recommendations' }[question];
+  $('#result-heading').textContent = heading;
+  $('#intro').hidden = true;
+  $('#result').hidden = false;
+  renderModel(res);
+  $('#rec-wrap').hidden = question !== 'recommend';
+  $('#download-csv').hidden = question !== 'recommend';
+  if (question === 'estimate') renderEstimate(res);
+  else if (question === 'fit') renderFit(res);
+  else renderRecommend(res);
+  notes(res);
+  $('#curl').textContent = curlFor(question, state.last.body);
   const result = $('#result');
-  result.hidden = false;
+  result.dataset.question = question;
   result.dataset.state = 'done';
 }
 
-function renderBar(est) {
-  const bar = $('#memory-bar');
-  const legend = $('#bar-legend');
-  const marker = $('#capacity-marker');
-  bar.replaceChildren();
-  legend.replaceChildren();
-  const total = toNumber(est.per_gpu.total_bytes);
-  const capacity = est.fit ? toNumber(est.fit.usable_bytes) : 0;
-  const scale = Math.max(total, capacity) || 1;
-  const parts = [];
-  for (const c of COMPONENTS) {
-    const bytes = toNumber(est.per_gpu[c.key]);
-    if (bytes <= 0) continue;
-    parts.push(`${c.label} ${formatGiB(bytes)}`);
-    const pct = (bytes / scale) * 100;
-    bar.append(el('div', {
-      class: `segment swatch-${c.key}`,
-      style: `width: ${pct.toFixed(3)}%`,
-      title: `${c.label}: ${formatGiB(bytes)}`,
-      'data-field': `bar_${c.key}`,
-    }));
-    legend.append(el('li', {}, el('span', { class: `swatch swatch-${c.key}` }), `${c.label} ${formatGiB(bytes)}`));
-  }
-  if (est.fit) {
-    const pct = (capacity / scale) * 100;
-    marker.style.left = `${pct.toFixed(3)}%`;
-    marker.hidden = false;
-    marker.title = `${est.fit.name}: ${formatGiB(capacity)} usable`;
-    legend.append(el('li', {}, el('span', { class: 'swatch swatch-capacity' }), `GPU capacity ${formatGiB(capacity)}`));
-  } else {
-    marker.hidden = true;
-  }
-  bar.setAttribute('aria-label', `Memory per GPU: ${parts.join(', ')}; total ${formatGiB(total)}` +
-    (est.fit ? `; GPU capacity ${formatGiB(capacity)}` : ''));
+// ---------------------------------------------------------------------------------------------------------
+// Asking
+
+function clearResult() {
+  state.last = null;
+  $('#result').hidden = true;
+  $('#result').dataset.state = 'stale';
+  for (const id of ['#facts', '#memory-chart', '#breakdown-body', '#rec-table', '#changes', '#warnings', '#assumptions', '#curl']) $(id).replaceChildren();
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Submit
-
-async function onSubmit(event) {
-  event.preventDefault();
-  const form = $('#estimate-form');
+async function ask(question) {
   if (form.dataset.state === 'submitting') return;
+  state.question = question;
   clearErrors();
-
-  let request;
+  for (const node of $$('.changed')) node.classList.remove('changed');
+  let built;
   try {
-    request = buildRequest();
+    built = buildRequest(question);
   } catch (err) {
-    showErrors({ title: 'Check the form', detail: '', items: [err] });
+    clearResult();
+    showErrors({ title: 'Check the form', items: [err] });
     return;
   }
-
-  const button = $('#submit');
   const status = $('#status');
   form.dataset.state = 'submitting';
-  button.disabled = true;
-  status.textContent = 'Estimating…';
+  for (const b of $$('.buttons button')) b.disabled = true;
+  status.textContent = `${VERB[question]}…`;
   try {
-    const res = await fetch(API.estimate, {
+    const res = await fetch(`v1/${question}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, application/problem+json' },
-      body: JSON.stringify(request),
+      body: JSON.stringify(built.body),
     });
     const text = await res.text();
     let body = null;
@@ -458,50 +1119,116 @@ async function onSubmit(event) {
       body = null;
     }
     if (res.ok && body) {
-      renderResult(body);
-      status.textContent = 'Done.';
-      $('#result-heading').scrollIntoView?.({ block: 'nearest' });
-    } else if (body && typeof body === 'object' && 'status' in body) {
-      $('#result').hidden = true;
-      const items = Array.isArray(body.errors) && body.errors.length
-        ? body.errors.map((e) => ({ pointer: e.pointer, detail: e.detail }))
-        : [{ pointer: null, detail: body.detail || body.title || `HTTP ${res.status}` }];
-      showErrors({ title: body.title || `Error ${res.status}`, detail: body.errors?.length ? body.detail : '', items });
-      status.textContent = '';
+      state.last = { question, body: built.body, response: body, text };
+      if (question === 'recommend') state.sort = { key: 'rank', dir: 1 };
+      render(question, body);
+      saveHash();
+      status.textContent = `Done: ${question}. The result is below.`;
+      $('#result').scrollIntoView?.({ block: 'start' });
     } else {
-      $('#result').hidden = true;
-      showErrors({ title: `The server answered ${res.status}`, detail: '', items: [{ pointer: null, detail: text.slice(0, 300) || res.statusText }] });
+      clearResult();
+      const items = Array.isArray(body?.errors) && body.errors.length
+        ? body.errors.map((e) => ({ pointer: e.pointer, detail: e.detail }))
+        : [{ pointer: null, detail: body?.detail || body?.title || text.slice(0, 300) || res.statusText }];
+      showErrors({ title: body?.title || `The server answered ${res.status}`, detail: body?.errors?.length ? body.detail : '', items, derived: built.derived });
       status.textContent = '';
     }
   } catch (err) {
-    showErrors({ title: 'The server could not be reached', detail: '', items: [{ pointer: null, detail: String(err.message || err) }] });
+    clearResult();
+    showErrors({ title: 'The server could not be reached', items: [{ pointer: null, detail: String(err.message || err) }] });
     status.textContent = '';
   } finally {
     form.dataset.state = 'ready';
-    button.disabled = false;
+    for (const b of $$('.buttons button')) b.disabled = false;
+  }
+}
+
+function download(name, type, text) {
+  const a = el('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+async function copy(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    $('#status').textContent = `${what} copied.`;
+  } catch {
+    $('#curl-wrap').open = true;
+    $('#status').textContent = `${what}: the browser did not allow copying; it is shown below the result.`;
   }
 }
 
 function init() {
-  for (const radio of document.querySelectorAll('input[name="model-source"]')) {
-    radio.addEventListener('change', syncSource);
-  }
-  syncSource();
-  $('#estimate-form').addEventListener('submit', onSubmit);
-  // A click in the error summary moves focus to the field.
-  $('#errors-list').addEventListener('click', (event) => {
-    const link = event.target.closest('a[href^="#"]');
-    if (!link) return;
-    const target = document.getElementById(link.getAttribute('href').slice(1));
+  buildFields();
+  syncVisibility();
+  const input = $('#model-id');
+  input.addEventListener('input', () => {
+    comboOpen(input.value);
+    modelHint();
+  });
+  input.addEventListener('keydown', comboKey);
+  input.addEventListener('blur', () => setTimeout(comboClose, 150));
+  $('#model-list').addEventListener('mousedown', (e) => e.preventDefault());
+  $('#model-list').addEventListener('click', (e) => {
+    const li = e.target.closest('[role=option]');
+    if (li) comboPick(Number(li.id.split('-').pop()));
+  });
+  form.addEventListener('change', () => {
+    syncVisibility();
+    saveHash();
+  });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    ask(e.submitter?.value || state.question);
+  });
+  // Enter in a field asks the last question (not always the first button's)
+  form.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.defaultPrevented || !e.target.matches('input, select')) return;
+    e.preventDefault();
+    ask(state.question);
+  });
+  $('#errors-list').addEventListener('click', (e) => {
+    const link = e.target.closest('a[href^="#"]');
+    const target = link && document.getElementById(link.getAttribute('href').slice(1));
     if (target) {
-      event.preventDefault();
+      e.preventDefault();
       target.focus();
     }
   });
-  loadCatalog().catch((err) => {
-    $('#estimate-form').dataset.state = 'ready';
-    showErrors({ title: 'The catalog could not be loaded', detail: '', items: [{ pointer: null, detail: String(err) }] });
+  $('#result').addEventListener('click', (e) => {
+    const apply = e.target.closest('[data-apply]');
+    if (apply) applyChange(JSON.parse(apply.dataset.apply));
+    const sort = e.target.closest('button.sort');
+    if (sort && state.last?.question === 'recommend') {
+      const { key } = sort.dataset;
+      state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
+      recTable(state.last.response);
+      $(`button.sort[data-key="${key}"]`).focus();
+    }
   });
+  $('#copy-link').addEventListener('click', () => copy(location.href, 'Link'));
+  $('#copy-curl').addEventListener('click', () => copy($('#curl').textContent, 'curl command'));
+  $('#download-json').addEventListener('click', () => state.last && download(`gpusizer-${state.last.question}.json`, 'application/json', state.last.text));
+  $('#download-csv').addEventListener('click', () => state.last?.question === 'recommend' &&
+    download('gpusizer-recommend.csv', 'text/csv', recommendCsv(state.last.response)));
+  let resize;
+  window.addEventListener('resize', () => {
+    clearTimeout(resize);
+    resize = setTimeout(() => {
+      if (!state.last) return;
+      if (state.rows) barChart($('#memory-chart'), state.rows);
+      if (state.last.question === 'recommend') renderRecommend(state.last.response);
+    }, 150);
+  });
+  loadCatalog().catch((err) => showErrors({ title: 'The catalog could not be loaded', items: [{ pointer: null, detail: String(err) }] }))
+    .finally(() => {
+      const question = restoreHash();
+      form.dataset.state = 'ready';
+      if (question) ask(question);
+    });
 }
 
 init();
