@@ -623,73 +623,98 @@ static void put_item(const struct catalog_api *api, const struct service *svc, b
 
 /* PATCH: a JSON merge patch on the entry as served, written only if nobody
  * changed it meanwhile (the client's If-Match, else the version patched). */
+/* A PATCH, applied inside the writer's critical section: the base it merges
+ * into is the version every earlier write of this process left (the store
+ * reloads before releasing the writer), so writers here never make each
+ * other fail; only a write by another process in between (caught by the
+ * implicit If-Match inside the transaction) sends it round again. */
+struct patch_job {
+    struct store *store;
+    bool models;
+    const char *id;
+    const json_t *patch;
+    const char *if_match; /* the client's, or NULL */
+    struct put_job put;
+    bool decoded;         /* put holds a decoded row (free_job it) */
+    bool not_found;
+};
+
+static enum gs_status patch_one(struct catalog *catalog, void *arg, struct gs_error *err)
+{
+    struct patch_job *pj = arg;
+    struct service *svc = store_acquire(pj->store);
+    enum gs_status st = GS_OK;
+    const long row = find_row(svc, pj->models, pj->id);
+    if (row < 0) {
+        pj->not_found = true;
+        store_release(svc);
+        return GS_ERR_NOT_FOUND;
+    }
+    json_t *base = row_json(svc, pj->models, row);
+    /* a new config re-derives a derived count unless the patch gives one */
+    if (base != NULL && pj->models && json_object_get(pj->patch, "config") != NULL &&
+        json_object_get(pj->patch, "parameters") == NULL &&
+        json_is_string(json_object_get(base, "parameters_basis")) &&
+        strcmp(json_string_value(json_object_get(base, "parameters_basis")), "derived") == 0) {
+        json_object_del(base, "parameters");
+        json_object_del(base, "parameters_source");
+    }
+    json_t *merged = base != NULL ? codec_merge_patch(base, pj->patch, err) : NULL;
+    json_decref(base);
+    if (merged == NULL) {
+        store_release(svc);
+        return err != NULL && err->count ? GS_ERR_INVALID : GS_ERR_NOMEM;
+    }
+    canonical_body_id(merged, pj->id, row_id(svc, pj->models, row));
+    memset(&pj->put, 0, sizeof(pj->put));
+    st = decode_row(pj->models, merged, row_id(svc, pj->models, row), &pj->put, err);
+    json_decref(merged);
+    pj->decoded = true;
+    if (st == GS_OK) {
+        /* the version merged into, unless the client named one */
+        char implicit[CATALOG_ETAG_MAX];
+        snprintf(implicit, sizeof(implicit), "%s", row_etag(svc, pj->models, row));
+        pj->put.pre.if_match = pj->if_match != NULL ? pj->if_match : implicit;
+        st = put_one(catalog, &pj->put, err);
+    }
+    store_release(svc);
+    return st;
+}
+
 static void patch_item(const struct catalog_api *api, struct service *svc, bool models,
                        const struct api_request *req, struct api_response *resp)
 {
+    (void)svc;
     json_t *patch = catalog_api_parse_body(req, resp);
     if (patch == NULL)
         return;
-    struct service *base_svc = service_ref(svc);
     enum gs_status st = GS_OK;
     for (int attempt = 0; attempt < 3; attempt++) {
-        const long row = find_row(base_svc, models, req->id);
-        if (row < 0) {
-            not_found(resp, models, req->id);
-            st = GS_ERR_NOT_FOUND;
-            break;
-        }
-        json_t *base = row_json(base_svc, models, row);
-        /* a new config re-derives a derived count unless the patch gives one */
-        if (base != NULL && models && json_object_get(patch, "config") != NULL &&
-            json_object_get(patch, "parameters") == NULL &&
-            json_is_string(json_object_get(base, "parameters_basis")) &&
-            strcmp(json_string_value(json_object_get(base, "parameters_basis")), "derived") == 0) {
-            json_object_del(base, "parameters");
-            json_object_del(base, "parameters_source");
-        }
-        json_t *merged = base != NULL ? codec_merge_patch(base, patch, &resp->problem.errors) : NULL;
-        json_decref(base);
-        if (merged != NULL)
-            canonical_body_id(merged, req->id, row_id(base_svc, models, row));
-        if (merged == NULL) {
-            st = resp->problem.errors.count ? GS_ERR_INVALID : GS_ERR_NOMEM;
-            api_fail(resp, st);
-            break;
-        }
-        struct put_job job;
-        memset(&job, 0, sizeof(job));
-        st = decode_row(models, merged, row_id(base_svc, models, row), &job,
-                        &resp->problem.errors);
-        json_decref(merged);
-        if (st != GS_OK) {
-            api_fail(resp, st);
-            break;
-        }
-        char implicit[CATALOG_ETAG_MAX];
-        snprintf(implicit, sizeof(implicit), "%s", row_etag(base_svc, models, row));
-        job.pre.if_match = req->if_match != NULL ? req->if_match : implicit;
-        st = store_write(api->store, put_one, &job, &resp->problem.errors);
+        struct patch_job pj = {api->store, models, req->id, patch, req->if_match, {0}, false,
+                               false};
+        gs_error_init(&resp->problem.errors);
+        st = store_write(api->store, patch_one, &pj, &resp->problem.errors);
         if (st == GS_OK)
-            answer_written(api, models, &job.result, resp);
-        free_job(&job);
-        if (st == GS_ERR_PRECONDITION && req->if_match == NULL) {
-            /* changed under us by another writer: patch the new version */
-            gs_error_init(&resp->problem.errors);
-            store_release(base_svc);
-            base_svc = store_acquire(api->store);
-            continue;
+            answer_written(api, models, &pj.put.result, resp);
+        if (pj.decoded)
+            free_job(&pj.put);
+        if (pj.not_found) {
+            not_found(resp, models, req->id);
+            break;
         }
+        /* another process wrote the entry between our read and our write: patch its version */
+        if (st == GS_ERR_PRECONDITION && req->if_match == NULL)
+            continue;
         if (st != GS_OK)
             api_fail(resp, st);
         break;
     }
     if (st == GS_ERR_PRECONDITION && req->if_match == NULL) {
-        /* other writers kept changing it under us, three times over */
         gs_error_add(&resp->problem.errors, GS_ERR_PRECONDITION, "",
-                     "the entry kept changing while the patch was applied; send it again");
+                     "other processes kept changing the entry while the patch was applied; send "
+                     "it again");
         api_fail(resp, st);
     }
-    store_release(base_svc);
     json_decref(patch);
 }
 

@@ -20,6 +20,7 @@
 
 #include <arpa/inet.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -392,6 +393,52 @@ static void test_slow_clients(void **state)
     assert_true(healthz_ms() < 100);
 }
 
+struct patcher {
+    int index;
+    int failures;
+};
+
+static void *patch_prices(void *arg)
+{
+    struct patcher *p = arg;
+    const char *headers[] = {AUTH, NULL};
+    for (int i = 0; i < 60; i++) {
+        char body[160];
+        const int n = snprintf(body, sizeof(body),
+                               "{\"price_per_hour\": %d.%02d, \"price_source\": \"writer %d\", "
+                               "\"price_date\": \"2026-11-24\"}",
+                               2 + p->index, i, p->index);
+        struct http_reply r = http_call(server.port, "PATCH", "/v1/gpus/l4",
+                                        "application/merge-patch+json", body, (size_t)n, headers);
+        if (r.status != 200) {
+            p->failures++;
+            print_message("writer %d: %ld %.300s\n", p->index, r.status, r.body ? r.body : "");
+        }
+        free(r.body);
+    }
+    return NULL;
+}
+
+/* Finding 8: PATCHes without If-Match from four writers at once all succeed
+ * (a write without preconditions must not fail because of other writers). */
+static void test_concurrent_patches(void **state)
+{
+    (void)state;
+    pthread_t threads[4];
+    struct patcher ps[4];
+    for (int i = 0; i < 4; i++) {
+        ps[i] = (struct patcher){i, 0};
+        assert_int_equal(pthread_create(&threads[i], NULL, patch_prices, &ps[i]), 0);
+    }
+    int failures = 0;
+    for (int i = 0; i < 4; i++) {
+        pthread_join(threads[i], NULL);
+        failures += ps[i].failures;
+    }
+    assert_int_equal(failures, 0);
+    expect_healthy();
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -405,6 +452,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_many_gpus),
         cmocka_unit_test(test_security_headers),
         cmocka_unit_test(test_slow_clients),
+        cmocka_unit_test(test_concurrent_patches),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
