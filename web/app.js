@@ -74,7 +74,7 @@ const FIELDS = {
     ['parallelism.sequence_parallel', 'Sequence parallel (Estimate)', 'sel', '', { q: 'e', opts: TRI }],
   ],
   gpu: [
-    ['gpu', 'GPU', 'sel', '', { opts: [['', 'Loading GPUs…']] }],
+    ['gpu', 'GPU', 'sel', '', { wide: 1, opts: [['', 'Loading GPUs…']] }],
     ['gpu_count', 'GPUs', 'int', '1'],
   ],
   layout: [
@@ -190,7 +190,7 @@ function fieldNode(name, label, type, value, o = {}) {
     });
   }
   const lab = el('label', { for: id }, label, ' ', el('code', {}, name));
-  return el('div', { class: type === 'bool' ? 'field check' : 'field', 'data-mode': o.m, 'data-q': o.q, 'data-dep': o.dep },
+  return el('div', { class: `field${type === 'bool' ? ' check' : ''}${o.wide ? ' wide' : ''}`, 'data-mode': o.m, 'data-q': o.q, 'data-dep': o.dep },
     type === 'bool' ? [control, lab] : [lab, control],
     el('p', { class: 'field-error', id: `${id}-error`, 'data-error-for': id, hidden: true }),
     o.hint && el('p', { class: 'hint', id: `${id}-hint` }, o.hint));
@@ -1016,7 +1016,13 @@ function recTable(res) {
 
 function recommendCsv(res) {
   const cols = recColumns(res.mode);
-  const q = (v) => (v == null ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  // a text cell that a spreadsheet would read as a formula gets a leading quote (OWASP CSV injection), as the
+  // server's own CSV does; numbers are never prefixed
+  const q = (v) => {
+    if (v == null) return '';
+    const t = typeof v === 'string' && /^'*[=+\-@\t\r]/.test(v) ? `'${v}` : String(v);
+    return t !== String(v) || /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+  };
   // the GPU's id and name both, then the table's columns with raw figures
   const lines = [['rank', 'gpu', 'name', ...cols.slice(2).map((c) => c[0]), 'price_source', 'price_date'].join(',')];
   for (const o of sortedOptions(res)) {

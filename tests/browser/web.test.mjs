@@ -15,9 +15,10 @@ import { after, before, describe, test } from 'node:test';
 
 import { chromium } from 'playwright-core';
 
-import { REPO_ROOT, requireServerBinary, startServer } from '../support/gpusizer.mjs';
+import { REPO_ROOT, loadOpenApi, requireServerBinary, startServer } from '../support/gpusizer.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const API_KEY = 'web-test-key'; // catalog writes, to give a GPU a price source a spreadsheet would run
 const SHOTS = process.env.GPUSIZER_SCREENSHOTS
   ? path.resolve(process.env.GPUSIZER_SCREENSHOTS)
   : path.join(REPO_ROOT, 'build', 'screenshots');
@@ -106,7 +107,7 @@ describe('web UI in Chromium', () => {
   before(async () => {
     assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
     mkdirSync(SHOTS, { recursive: true });
-    server = await startServer();
+    server = await startServer({ env: { GPUSIZER_API_KEY: API_KEY } });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -301,6 +302,43 @@ describe('web UI in Chromium', () => {
     await page.check('#source-catalog');
   });
 
+  test('every field is named as openapi.yaml names it, and offers only values its schema allows', async () => {
+    const doc = loadOpenApi();
+    const deref = (node) => {
+      while (node?.$ref) node = node.$ref.slice(2).split('/').reduce((n, k) => n[k], doc);
+      return node;
+    };
+    // a schema and everything it is made of (allOf, oneOf, anyOf), dereferenced
+    const parts = (node) => {
+      node = deref(node);
+      if (!node) return [];
+      return [node, ...['allOf', 'oneOf', 'anyOf'].flatMap((k) => (node[k] || []).flatMap(parts))];
+    };
+    const at = (root, path) => path.split('.').reduce((nodes, key) =>
+      nodes.flatMap(parts).map((n) => n.properties?.[key]).filter(Boolean), [root]);
+    const fields = await page.$$eval('#estimate-form [name]', (els) => els
+      .filter((e) => e.type !== 'submit' && e.type !== 'radio' && e.name !== 'model-source')
+      .map((e) => ({ name: e.name, q: e.closest('[data-q]')?.dataset.q ?? 'efr',
+        values: e.tagName === 'SELECT' && !e.multiple ? [...e.options].map((o) => o.value).filter(Boolean) : [] })));
+    assert.ok(fields.length > 50, `${fields.length} fields`);
+    const requests = { e: 'EstimateRequest', f: 'FitRequest', r: 'RecommendRequest' };
+    for (const { name, q, values } of fields) {
+      for (const letter of q) {
+        // Estimate takes no gpu_count: the page spreads it over parallelism (tested below)
+        if (name === 'gpu_count' && letter === 'e') continue;
+        const schemas = at({ $ref: `#/components/schemas/${requests[letter]}` }, name);
+        assert.ok(schemas.length, `${requests[letter]} has no member ${name}`);
+        const allowed = schemas.flatMap(parts).flatMap((n) => n.enum ?? (n.type === 'boolean' ? [true, false] : []));
+        const types = schemas.flatMap(parts).map((n) => n.type);
+        for (const v of name === 'gpu' ? [] : values) {
+          const sent = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
+          assert.ok(allowed.includes(sent) || (typeof sent === 'number' && types.includes('integer')),
+            `${name}: ${v} is not a value the schema allows`);
+        }
+      }
+    }
+  });
+
   test('Estimate: 4 × H100 for Llama 3.1 70B in fp8 serving; every figure shown is the API\'s', async () => {
     await typeModel(page, 'llama-3.1-70b');
     await page.check('#mode-inference');
@@ -353,6 +391,27 @@ describe('web UI in Chromium', () => {
     const out = execFileSync('sh', ['-c', curlText], { encoding: 'utf8' });
     assert.deepEqual(JSON.parse(out), saved);
     assert.deepEqual(saved, await api('estimate', estimateBodies.at(-1)));
+  });
+
+  test('Estimate: when the engine would not start, its fixes say why and apply to the form', async () => {
+    await page.selectOption('#weights', 'bf16');
+    await page.selectOption('#inference-kv_cache_dtype', 'auto');
+    await page.fill('#inference-batch_size', '16');
+    await page.fill('#gpu_count', '1');
+    const { sent } = await ask(page, 'estimate');
+    const want = await api('estimate', sent);
+    assert.equal(want.starts, false);
+    assert.equal(await page.getAttribute('#engine-words', 'data-starts'), 'false');
+    assert.match(await page.textContent('#engine-words'), new RegExp(`would not start on NVIDIA H100 SXM5 80GB: ${want.binding_constraint}`));
+    assert.deepEqual(await page.$$eval('#changes li', (lis) => lis.map((li) => li.dataset.change)), want.fixes.map((f) => f.change));
+    const tp = want.fixes.find((f) => f.change === 'more_tensor_parallelism');
+    await page.click('#changes li[data-change=more_tensor_parallelism] button');
+    assert.equal(await page.inputValue('#parallelism-tensor'), String(tp.value));
+    assert.equal(await page.inputValue('#gpu_count'), String(tp.value));
+    const again = await ask(page, 'estimate');
+    assert.deepEqual(again.sent.parallelism, { tensor: tp.value });
+    assert.equal(JSON.parse(again.text).starts, true);
+    await page.fill('#parallelism-tensor', '');
   });
 
   test('Fit: Llama 3.1 70B with 32 sequences does not fit one H100; the changes, applied, make it fit', async () => {
@@ -421,6 +480,14 @@ describe('web UI in Chromium', () => {
     await page.fill('#demand-prompt_tokens', '2000');
     await page.fill('#demand-output_tokens', '500');
     await page.fill('#demand-tpot_ms', '50');
+    // a new H100 price whose source a spreadsheet would read as a formula (the CSV must neutralise it)
+    const formula = '=HYPERLINK("http://example.invalid","click")';
+    const entry = await fetch(`${server.baseUrl}/v1/gpus/h100-sxm-80gb`);
+    const patched = await fetch(`${server.baseUrl}/v1/gpus/h100-sxm-80gb`, {
+      method: 'PATCH', body: JSON.stringify({ price_per_hour: 2.48, price_source: formula }),
+      headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/merge-patch+json', 'If-Match': entry.headers.get('etag') },
+    });
+    assert.equal(patched.status, 200);
     const { sent } = await ask(page, 'recommend');
     assert.equal(sent.gpu, undefined, 'Recommend takes no gpu');
     assert.deepEqual(sent.demand, { output_tokens_per_s: 5000, prompt_tokens: 2000, output_tokens: 500, tpot_ms: 50 });
@@ -466,6 +533,9 @@ describe('web UI in Chromium', () => {
     const sortedDown = [...want.options].sort((a, b) => b.throughput.tpot_ms - a.throughput.tpot_ms || a.rank - b.rank);
     assert.ok(lines[1].startsWith(`${sortedDown[0].rank},`));
     assert.ok(lines[1].includes(`,${sortedDown[0].cost_per_hour},`));
+    const h100 = lines.find((l) => l.includes(',h100-sxm-80gb,'));
+    assert.ok(h100.includes(`"'${formula.replace(/"/g, '""')}"`), `the formula is neutralised: ${h100}`);
+    assert.ok(h100.startsWith(`${want.options.find((o) => o.gpu === 'h100-sxm-80gb').rank},`), 'numbers are not prefixed');
     await page.click('button.sort[data-key=rank]');
     assert.deepEqual(await rows(), want.options.map((o) => o.gpu));
   });
