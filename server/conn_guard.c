@@ -30,6 +30,7 @@ struct conn_guard {
     uint64_t buffered; /* under lock */
     uint64_t expired;  /* under lock */
     unsigned closed_since_trim; /* under lock */
+    uint64_t open;               /* under lock */
 };
 
 static int64_t now_ms(void)
@@ -142,6 +143,7 @@ void conn_guard_notify(void *cls, struct MHD_Connection *connection, void **sock
         t->since_ms = now_ms();
         t->owner = g;
         pthread_mutex_lock(&g->lock);
+        g->open++;
         t->next = g->head;
         if (g->head != NULL)
             g->head->prev = t;
@@ -161,6 +163,7 @@ void conn_guard_notify(void *cls, struct MHD_Connection *connection, void **sock
     if (t->next != NULL)
         t->next->prev = t->prev;
     g->closed_since_trim++;
+    g->open--;
     pthread_mutex_unlock(&g->lock);
     free(t);
     *socket_context = NULL;
@@ -222,6 +225,16 @@ uint64_t conn_guard_expired(const struct conn_guard *g)
         return 0;
     pthread_mutex_lock((pthread_mutex_t *)(uintptr_t)&g->lock);
     const uint64_t n = g->expired;
+    pthread_mutex_unlock((pthread_mutex_t *)(uintptr_t)&g->lock);
+    return n;
+}
+
+uint64_t conn_guard_open(const struct conn_guard *g)
+{
+    if (g == NULL)
+        return 0;
+    pthread_mutex_lock((pthread_mutex_t *)(uintptr_t)&g->lock);
+    const uint64_t n = g->open;
     pthread_mutex_unlock((pthread_mutex_t *)(uintptr_t)&g->lock);
     return n;
 }

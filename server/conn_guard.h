@@ -52,7 +52,8 @@ void conn_guard_request_done(struct MHD_Connection *connection);
 bool conn_guard_reserve(struct conn_guard *guard, size_t bytes);
 void conn_guard_release(struct conn_guard *guard, size_t bytes);
 
-/* Connections shut down for a deadline so far (for tests and metrics). */
+/* Connections shut down for a deadline so far, and open now (for metrics). */
 uint64_t conn_guard_expired(const struct conn_guard *guard);
+uint64_t conn_guard_open(const struct conn_guard *guard);
 
 #endif

@@ -10,6 +10,7 @@
 #include "http.h"
 
 #include "conn_guard.h"
+#include "metrics.h"
 #include "hub_import.h"
 
 #include "json_lenient.h"
@@ -44,6 +45,8 @@ struct http_server {
     struct hub_config hub;
     bool auto_import;
     struct conn_guard *guard;
+    FILE *access_log;        /* NULL: none */
+    pthread_mutex_t log_lock;
     size_t max_body_bytes;
     uint16_t port;
 };
@@ -63,7 +66,15 @@ enum route_id {
     ROUTE_FIT,
     ROUTE_OPENAPI,
     ROUTE_STATIC,
+    ROUTE_METRICS,
+    ROUTE_NONE, /* no route matched (404), or refused before routing */
+    ROUTE_COUNT
 };
+
+/* Route names in /metrics and the access log (index = enum route_id). */
+static const char *const route_names[ROUTE_COUNT] = {
+    "healthz", "readyz", "models", "model", "gpus", "gpu", "gpu_prices", "gpus_bulk",
+    "models_import", "estimate", "recommend", "fit", "openapi", "static", "metrics", "none"};
 
 struct route {
     const char *path; /* exact path, or the prefix before {id} */
@@ -81,7 +92,7 @@ static const struct route routes[] = {
     {"/v1/gpus:bulk", ROUTE_GPUS_BULK, "POST"},   {"/v1/estimate", ROUTE_ESTIMATE, "POST"},
     {"/v1/models:import", ROUTE_MODELS_IMPORT, "POST"},
     {"/v1/recommend", ROUTE_RECOMMEND, "POST"},   {"/v1/fit", ROUTE_FIT, "POST"},
-    {"/openapi.json", ROUTE_OPENAPI, READ_ONLY},
+    {"/openapi.json", ROUTE_OPENAPI, READ_ONLY},  {"/metrics", ROUTE_METRICS, READ_ONLY},
 };
 
 static const struct route model_route = {NULL, ROUTE_MODEL, ENTRY};
@@ -113,7 +124,49 @@ struct request {
     bool rejected;            /* answer `early` once the body is drained */
     uint64_t drained;         /* body bytes dropped since the rejection */
     struct early_answer early;
+    /* for /metrics and the access log */
+    unsigned route_id;        /* enum route_id */
+    unsigned status;          /* the answer queued (0 = none) */
+    uint64_t started_ns;      /* the headers' arrival, monotonic */
+    char request_id[20];      /* also sent as X-Request-Id */
+    char method[12];
+    char path[200];
 };
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The request this thread is answering: the send functions stamp its status
+ * and id on the response. libmicrohttpd runs a request's callbacks on one
+ * worker thread, and a send happens inside them. */
+static __thread struct request *answering;
+
+/* Request ids: a per-process prefix from the start time, and a counter. */
+static uint64_t id_prefix, id_counter;
+
+static void new_request_id(struct request *req)
+{
+    const uint64_t n = __atomic_add_fetch(&id_counter, 1, __ATOMIC_RELAXED);
+    snprintf(req->request_id, sizeof(req->request_id), "%06llx%010llx",
+             (unsigned long long)(id_prefix & 0xffffff), (unsigned long long)n);
+}
+
+static void add_security_headers(struct MHD_Response *resp);
+
+/* Queues `resp` with the headers every answer carries, and notes its status. */
+static enum MHD_Result queue(struct MHD_Connection *conn, unsigned status, struct MHD_Response *resp)
+{
+    add_security_headers(resp);
+    if (answering != NULL) {
+        answering->status = status;
+        MHD_add_response_header(resp, "X-Request-Id", answering->request_id);
+    }
+    return MHD_queue_response(conn, status, resp);
+}
 
 /* Bodies of rejected requests (including those found too large while
  * reading) are read and dropped up to this size before answering, so the
@@ -215,11 +268,10 @@ static enum MHD_Result send_buffer(struct MHD_Connection *conn, unsigned status,
         return MHD_NO;
     }
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-    add_security_headers(resp);
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     if (allow != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
-    enum MHD_Result ret = MHD_queue_response(conn, status, resp);
+    enum MHD_Result ret = queue(conn, status, resp);
     MHD_destroy_response(resp);
     return ret;
 }
@@ -403,7 +455,6 @@ static enum MHD_Result send_early(struct MHD_Connection *conn, const struct earl
         return MHD_NO;
     }
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/problem+json");
-    add_security_headers(resp);
     if (a->allow != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, a->allow);
     if (a->challenge)
@@ -411,7 +462,7 @@ static enum MHD_Result send_early(struct MHD_Connection *conn, const struct earl
                                 "Bearer realm=\"gpusizer catalog\"");
     if (a->close)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
-    enum MHD_Result ret = MHD_queue_response(conn, (unsigned)a->status, resp);
+    enum MHD_Result ret = queue(conn, (unsigned)a->status, resp);
     MHD_destroy_response(resp);
     return ret;
 }
@@ -585,7 +636,6 @@ static enum MHD_Result send_api(struct MHD_Connection *conn, struct api_response
         return MHD_NO;
     if (r->content_type != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
-    add_security_headers(resp);
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     if (r->etag[0] != '\0')
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
@@ -594,7 +644,7 @@ static enum MHD_Result send_api(struct MHD_Connection *conn, struct api_response
     if (r->bearer_challenge)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
                                 "Bearer realm=\"gpusizer catalog\"");
-    enum MHD_Result ret = MHD_queue_response(conn, (unsigned)r->status, resp);
+    enum MHD_Result ret = queue(conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return ret;
 }
@@ -632,6 +682,30 @@ static enum MHD_Result handle_catalog(struct MHD_Connection *conn, struct http_s
     return send_api(conn, &out);
 }
 
+static enum MHD_Result handle_metrics(struct MHD_Connection *conn, struct http_server *srv,
+                                      const struct request *req)
+{
+    struct store_stats stats;
+    store_stats(srv->store, &stats);
+    const struct metrics_gauges g = {
+        conn_guard_open(srv->guard),
+        conn_guard_expired(srv->guard),
+        service_model_count(req->service),
+        service_gpu_count(req->service),
+        (double)stats.snapshot_age_ms / 1000.0,
+        stats.reloads,
+        "sqlite",
+    };
+    struct buf out = {0};
+    metrics_render(&g, &out);
+    if (out.failed || out.data == NULL) {
+        free(out.data);
+        return MHD_NO;
+    }
+    return send_buffer(conn, 200, "text/plain; version=0.0.4; charset=utf-8", out.data,
+                       out.length, MHD_RESPMEM_MUST_FREE, NULL);
+}
+
 static enum MHD_Result dispatch(struct MHD_Connection *conn, struct http_server *srv,
                                 struct request *req, const char *method)
 {
@@ -653,6 +727,8 @@ static enum MHD_Result dispatch(struct MHD_Connection *conn, struct http_server 
     switch (req->route->id) {
     case ROUTE_READYZ:
         return handle_readyz(conn, srv, req);
+    case ROUTE_METRICS:
+        return handle_metrics(conn, srv, req);
     case ROUTE_ESTIMATE:
         return handle_compute(conn, srv, req, service_estimate);
     case ROUTE_RECOMMEND:
@@ -740,26 +816,42 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     struct request *req = *con_cls;
     if (req == NULL) {
         conn_guard_headers_done(conn);
-        struct early_answer bad;
-        if (framing_rejected(conn, version, &bad))
-            return send_early(conn, &bad);
-        const struct gs_embedded_file *file = NULL;
-        char id[ID_MAX] = "";
-        const struct route *route = find_route(url, &file, id);
-        struct early_answer early;
-        bool rejected = precheck(conn, srv, route, method, &early);
-        if (rejected && !drainable(conn))
-            return send_early(conn, &early);
         req = calloc(1, sizeof(*req));
         if (req == NULL)
             return MHD_NO;
+        *con_cls = req;
+        req->started_ns = monotonic_ns();
+        req->route_id = ROUTE_NONE;
+        new_request_id(req);
+        snprintf(req->method, sizeof(req->method), "%s", method);
+        snprintf(req->path, sizeof(req->path), "%s", url);
+        enum MHD_Result ret;
+        struct early_answer bad;
+        if (framing_rejected(conn, version, &bad)) {
+            answering = req;
+            ret = send_early(conn, &bad);
+            answering = NULL;
+            return ret;
+        }
+        const struct gs_embedded_file *file = NULL;
+        char id[ID_MAX] = "";
+        const struct route *route = find_route(url, &file, id);
+        if (route != NULL)
+            req->route_id = route->id;
+        struct early_answer early;
+        bool rejected = precheck(conn, srv, route, method, &early);
+        if (rejected && !drainable(conn)) {
+            answering = req;
+            ret = send_early(conn, &early);
+            answering = NULL;
+            return ret;
+        }
         req->route = route;
         req->file = file;
         memcpy(req->id, id, sizeof(id));
         req->rejected = rejected;
         if (rejected)
             req->early = early;
-        *con_cls = req;
         return MHD_YES;
     }
     if (*upload_data_size > 0) {
@@ -774,9 +866,53 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     conn_guard_body_done(conn);
-    if (req->rejected)
-        return send_early(conn, &req->early);
-    return dispatch(conn, srv, req, method);
+    answering = req;
+    const enum MHD_Result ret =
+        req->rejected ? send_early(conn, &req->early) : dispatch(conn, srv, req, method);
+    answering = NULL;
+    return ret;
+}
+
+/* One JSON line per answered request: never a body, a query string or a
+ * header (keys and tokens travel in headers). */
+static void log_access(struct http_server *srv, struct MHD_Connection *conn,
+                       const struct request *req, uint64_t elapsed_ns)
+{
+    char remote[INET6_ADDRSTRLEN] = "";
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info != NULL && info->client_addr != NULL) {
+        const struct sockaddr *sa = info->client_addr;
+        if (sa->sa_family == AF_INET)
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, remote,
+                      sizeof(remote));
+        else if (sa->sa_family == AF_INET6)
+            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
+                      remote, sizeof(remote));
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct tm tm;
+    gmtime_r(&now.tv_sec, &tm);
+    char when[40];
+    const size_t n = strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(when + n, sizeof(when) - n, ".%03ldZ", now.tv_nsec / 1000000);
+    json_t *line = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:f, s:I}", "time", when,
+                             "request_id", req->request_id, "remote", remote, "method",
+                             req->method, "path", req->path, "route",
+                             route_names[req->route_id < ROUTE_COUNT ? req->route_id : ROUTE_NONE],
+                             "status", (int)req->status, "duration_ms",
+                             (double)elapsed_ns / 1e6, "bytes_in", (json_int_t)req->length);
+    char *text = line != NULL ? json_dumps(line, JSON_COMPACT) : NULL;
+    json_decref(line);
+    if (text == NULL)
+        return;
+    pthread_mutex_lock(&srv->log_lock);
+    fputs(text, srv->access_log);
+    fputc('\n', srv->access_log);
+    fflush(srv->access_log);
+    pthread_mutex_unlock(&srv->log_lock);
+    free(text);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -788,6 +924,12 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     struct request *req = *con_cls;
     if (req == NULL)
         return;
+    if (req->status != 0) {
+        const uint64_t elapsed = monotonic_ns() - req->started_ns;
+        metrics_request(req->route_id, req->status, elapsed);
+        if (srv->access_log != NULL)
+            log_access(srv, conn, req, elapsed);
+    }
     store_release(req->service);
     free(req->body);
     conn_guard_release(srv->guard, req->capacity);
@@ -844,6 +986,23 @@ int http_start(const struct http_config *config, struct store *store, const stru
     }
     srv->auto_import = config->auto_import;
     hub_global_init(); /* before the worker threads start */
+    metrics_init(route_names, ROUTE_COUNT);
+    id_prefix = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+    pthread_mutex_init(&srv->log_lock, NULL);
+    const char *log = config->access_log;
+    if (log == NULL || strcmp(log, "") == 0 || strcmp(log, "1") == 0 ||
+        strcmp(log, "stderr") == 0) {
+        srv->access_log = stderr;
+    } else if (strcmp(log, "0") == 0 || strcmp(log, "off") == 0) {
+        srv->access_log = NULL;
+    } else {
+        srv->access_log = fopen(log, "a");
+        if (srv->access_log == NULL) {
+            snprintf(errbuf, errlen, "cannot open the access log %s", log);
+            free(srv);
+            return -1;
+        }
+    }
     unsigned threads = config->threads ? config->threads : cpu_count();
     const struct conn_guard_config guard = {
         config->header_timeout_s ? config->header_timeout_s : 10,
@@ -888,5 +1047,8 @@ void http_stop(struct http_server *server)
         return;
     MHD_stop_daemon(server->daemon);
     conn_guard_stop(server->guard);
+    if (server->access_log != NULL && server->access_log != stderr)
+        fclose(server->access_log);
+    pthread_mutex_destroy(&server->log_lock);
     free(server);
 }

@@ -32,6 +32,9 @@ struct http_config {
                                         trickle (10; also an idle keep-alive connection's limit) */
     unsigned body_timeout_s;         /* its body, from its headers (30) */
     uint64_t max_buffered_bytes;     /* all unfinished bodies together (256 MiB); past it 503 */
+    const char *access_log;          /* one JSON line per request: NULL, "", "1" or "stderr" to
+                                        standard error, "0" or "off" for none, else a file
+                                        appended to (GPUSIZER_ACCESS_LOG) */
 };
 
 struct http_server;

@@ -15,6 +15,8 @@ struct store {
     struct service *service;
     long long data_version;
     long long checked_at;     /* last data_version check, monotonic milliseconds */
+    long long loaded_at;      /* when the current service was built, monotonic ms (atomic) */
+    unsigned long long reloads; /* services built after the first (atomic) */
 };
 
 /* Another process's write becomes visible within this long. */
@@ -41,6 +43,7 @@ enum gs_status store_create(struct catalog *catalog, struct service *service, st
     s->catalog = catalog;
     s->service = service;
     s->checked_at = now_ms();
+    s->loaded_at = s->checked_at;
     if (catalog != NULL)
         catalog_data_version(catalog, &s->data_version, NULL);
     *out = s;
@@ -77,7 +80,15 @@ static enum gs_status reload(struct store *store, struct gs_error *err)
     pthread_mutex_unlock(&store->current);
     service_unref(old);
     catalog_data_version(store->catalog, &store->data_version, NULL);
+    __atomic_store_n(&store->loaded_at, now_ms(), __ATOMIC_RELAXED);
+    __atomic_add_fetch(&store->reloads, 1, __ATOMIC_RELAXED);
     return GS_OK;
+}
+
+void store_stats(struct store *store, struct store_stats *out)
+{
+    out->snapshot_age_ms = now_ms() - __atomic_load_n(&store->loaded_at, __ATOMIC_RELAXED);
+    out->reloads = __atomic_load_n(&store->reloads, __ATOMIC_RELAXED);
 }
 
 /* Another process may have written the file: compare data_version, at most

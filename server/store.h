@@ -42,4 +42,12 @@ enum gs_status store_write(struct store *store, store_write_fn write, void *arg,
  * readiness probe, price history). */
 enum gs_status store_read(struct store *store, store_write_fn fn, void *arg, struct gs_error *err);
 
+/* For /metrics: how old the served catalog view is, and how many times it
+ * was rebuilt (after writes here, or another process's). */
+struct store_stats {
+    long long snapshot_age_ms;
+    unsigned long long reloads;
+};
+void store_stats(struct store *store, struct store_stats *out);
+
 #endif

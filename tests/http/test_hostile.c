@@ -39,6 +39,7 @@
 static const char *binary;
 static struct test_db db;
 static struct test_server server;
+static char access_log[512];
 
 static int setup(void **state)
 {
@@ -50,6 +51,8 @@ static int setup(void **state)
     setenv("GPUSIZER_BODY_TIMEOUT_S", "2", 1);
     setenv("GPUSIZER_MAX_CONNECTIONS_PER_IP", "64", 1);
     setenv("GPUSIZER_MAX_BUFFERED_MIB", "8", 1);
+    snprintf(access_log, sizeof(access_log), "%s.access.log", db.path);
+    setenv("GPUSIZER_ACCESS_LOG", access_log, 1);
     return test_server_start(&server, binary, db.path, KEY);
 }
 
@@ -57,6 +60,7 @@ static int teardown(void **state)
 {
     (void)state;
     int rc = test_server_stop(&server);
+    unlink(access_log);
     test_db_remove(&db);
     return rc;
 }
@@ -439,6 +443,71 @@ static void test_concurrent_patches(void **state)
     expect_healthy();
 }
 
+/* GET /metrics counts what was answered, in Prometheus' text format; every
+ * answer carries an X-Request-Id that its access-log line repeats; the log
+ * never holds a key or a body. */
+static void test_metrics_and_access_log(void **state)
+{
+    (void)state;
+    const char *auth[] = {AUTH, NULL};
+    struct http_reply r = http_call(server.port, "GET", "/v1/gpus/l4", NULL, NULL, 0, auth);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    r = http_call(server.port, "GET", "/v1/models/no-such-model", NULL, NULL, 0, NULL);
+    assert_int_equal(r.status, 404);
+    free(r.body);
+    bool closed = false;
+    const char *raw = exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                               &closed);
+    const char *id = strstr(raw, "X-Request-Id: ");
+    assert_non_null(id);
+    char request_id[32] = "";
+    sscanf(id + 14, "%31[0-9a-f]", request_id);
+    assert_int_equal(strlen(request_id), 16);
+    r = http_call(server.port, "GET", "/metrics", NULL, NULL, 0, NULL);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.content_type, "text/plain; version=0.0.4"));
+    static const char *const expected[] = {
+        "gpusizer_requests_total{route=\"gpu\",status=\"200\"}",
+        "gpusizer_requests_total{route=\"model\",status=\"404\"}",
+        "gpusizer_requests_total{route=\"healthz\",status=\"200\"}",
+        "gpusizer_request_duration_seconds_bucket{route=\"healthz\",le=\"+Inf\"}",
+        "gpusizer_connections ",
+        "gpusizer_deadline_closes_total ",
+        "gpusizer_catalog_entries{kind=\"gpu\",backend=\"sqlite\"} ",
+        "gpusizer_catalog_snapshot_age_seconds ",
+        "gpusizer_uptime_seconds ",
+    };
+    for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
+        if (strstr(r.body, expected[i]) == NULL)
+            fail_msg("/metrics lacks %s:\n%.3000s", expected[i], r.body);
+    free(r.body);
+    /* the access log: one JSON line per answer, the request id among them, no key */
+    usleep(100000);
+    FILE *f = fopen(access_log, "r");
+    assert_non_null(f);
+    char line[1024];
+    bool found = false;
+    size_t lines = 0;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        lines++;
+        json_t *entry = json_loads(line, 0, NULL);
+        if (entry == NULL)
+            fail_msg("not a JSON line: %s", line);
+        if (strcmp(json_string_value(json_object_get(entry, "request_id")), request_id) == 0) {
+            found = true;
+            assert_string_equal(json_string_value(json_object_get(entry, "path")), "/healthz");
+            assert_int_equal(json_integer_value(json_object_get(entry, "status")), 200);
+            assert_string_equal(json_string_value(json_object_get(entry, "remote")), "127.0.0.1");
+        }
+        assert_null(strstr(line, KEY));
+        json_decref(entry);
+    }
+    fclose(f);
+    assert_true(found);
+    assert_true(lines > 3);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -453,6 +522,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_security_headers),
         cmocka_unit_test(test_slow_clients),
         cmocka_unit_test(test_concurrent_patches),
+        cmocka_unit_test(test_metrics_and_access_log),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -11,13 +11,16 @@
 
 extern char **environ;
 
-/* The current environment without GPUSIZER_API_KEY*, plus `key_var` when given. */
+/* The current environment without GPUSIZER_API_KEY*, plus `key_var` when
+ * given; no access log unless the test asks for one (GPUSIZER_ACCESS_LOG),
+ * so the tests' output stays readable. */
 static char **server_env(char *key_var)
 {
+    static char quiet[] = "GPUSIZER_ACCESS_LOG=0";
     size_t n = 0;
     while (environ[n] != NULL)
         n++;
-    char **env = calloc(n + 2, sizeof(*env));
+    char **env = calloc(n + 3, sizeof(*env));
     if (env == NULL)
         return NULL;
     size_t k = 0;
@@ -26,6 +29,8 @@ static char **server_env(char *key_var)
             env[k++] = environ[i];
     if (key_var != NULL)
         env[k++] = key_var;
+    if (getenv("GPUSIZER_ACCESS_LOG") == NULL)
+        env[k++] = quiet;
     return env;
 }
 
