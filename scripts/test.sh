@@ -12,6 +12,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/deps.sh test
+# Debian 12 ships Node.js 18; Playwright and the pinned Redocly need 20 or later. Then Node 20
+# comes from the npm registry itself (the `node` package carries the binary) into build-tools/.
+node_major=$(node -e 'process.stdout.write(process.versions.node.split(".")[0])' 2>/dev/null || echo 0)
+if (( node_major < 20 )); then
+    echo "test.sh: Node.js $(node --version 2>/dev/null || echo none) is older than 20; installing Node 20 into build-tools/" >&2
+    npm install --no-audit --no-fund --loglevel=error --prefix build-tools node@20
+    export PATH="$PWD/build-tools/node_modules/.bin:$PATH"
+fi
 npm ci --no-audit --no-fund --loglevel=error
 
 docker_test=OFF
@@ -23,7 +31,8 @@ fi
 
 jobs=$(nproc)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIZER_NODE_TESTS=ON \
-    -DGPUSIZER_DOCKER_TEST="$docker_test" >/dev/null
+    -DGPUSIZER_DOCKER_TEST="$docker_test" -DNODE="$(command -v node)" -DNPX="$(command -v npx)" \
+    >/dev/null
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure)
 
