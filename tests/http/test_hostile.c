@@ -20,6 +20,9 @@
 
 #include <arpa/inet.h>
 #include <jansson.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
 #include <pthread.h>
 #include <netinet/in.h>
 #include <stdbool.h>
@@ -508,6 +511,85 @@ static void test_metrics_and_access_log(void **state)
     assert_true(lines > 3);
 }
 
+struct durable_writer {
+    int port;
+    int index;
+    volatile bool *stop;
+    int acknowledged; /* GPUs created with 201, named dur-<index>-<n> for n below this */
+};
+
+static void *create_gpus(void *arg)
+{
+    struct durable_writer *w = arg;
+    const char *headers[] = {AUTH, NULL};
+    for (int n = 0; !*w->stop && n < 100000; n++) {
+        char body[256];
+        const int len = snprintf(body, sizeof(body),
+                                 "{\"id\":\"dur-%d-%d\",\"name\":\"Durable %d %d\",\"vendor\":\"Acme\","
+                                 "\"memory_bytes\":24000000000,\"memory_source\":\"lab\"}",
+                                 w->index, n, w->index, n);
+        struct http_reply r = http_call(w->port, "POST", "/v1/gpus", "application/json", body,
+                                        (size_t)len, headers);
+        free(r.body);
+        if (r.status != 201)
+            break; /* the server is gone */
+        w->acknowledged = n + 1;
+    }
+    return NULL;
+}
+
+/* Durability: SIGKILL in the middle of a stream of writes; after a restart
+ * the file passes PRAGMA integrity_check and every acknowledged write is
+ * there. */
+static void test_sigkill_durability(void **state)
+{
+    (void)state;
+    struct test_db kdb;
+    assert_int_equal(test_db_make(&kdb, "gs-sigkill"), 0);
+    struct test_server victim;
+    assert_int_equal(test_server_start(&victim, binary, kdb.path, KEY), 0);
+    volatile bool stop = false;
+    struct durable_writer ws[3];
+    pthread_t threads[3];
+    for (int i = 0; i < 3; i++) {
+        ws[i] = (struct durable_writer){victim.port, i, &stop, 0};
+        assert_int_equal(pthread_create(&threads[i], NULL, create_gpus, &ws[i]), 0);
+    }
+    usleep(1500000);
+    kill(victim.pid, SIGKILL);
+    int status = 0;
+    waitpid(victim.pid, &status, 0);
+    stop = true;
+    int acknowledged = 0;
+    for (int i = 0; i < 3; i++) {
+        pthread_join(threads[i], NULL);
+        acknowledged += ws[i].acknowledged;
+    }
+    print_message("%d writes acknowledged before SIGKILL\n", acknowledged);
+    assert_true(acknowledged > 10);
+    sqlite3 *file = NULL;
+    assert_int_equal(sqlite3_open_v2(kdb.path, &file, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_prepare_v2(file, "PRAGMA integrity_check", -1, &stmt, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(stmt, 0), "ok");
+    sqlite3_finalize(stmt);
+    sqlite3_close(file);
+    struct test_server again;
+    assert_int_equal(test_server_start(&again, binary, kdb.path, NULL), 0);
+    for (int i = 0; i < 3; i++)
+        for (int n = 0; n < ws[i].acknowledged; n++) {
+            char path[64];
+            snprintf(path, sizeof(path), "/v1/gpus/dur-%d-%d", i, n);
+            struct http_reply r = http_call(again.port, "GET", path, NULL, NULL, 0, NULL);
+            if (r.status != 200)
+                fail_msg("acknowledged write %s lost after SIGKILL (%ld)", path, r.status);
+            free(r.body);
+        }
+    assert_int_equal(test_server_stop(&again), 0);
+    test_db_remove(&kdb);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -523,6 +605,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_slow_clients),
         cmocka_unit_test(test_concurrent_patches),
         cmocka_unit_test(test_metrics_and_access_log),
+        cmocka_unit_test(test_sigkill_durability),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
