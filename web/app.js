@@ -82,6 +82,7 @@ const FIELDS = {
     ['parallelism.pipeline', 'Pipeline stages', 'int', ''],
     ['parallelism.data', 'Data parallel', 'int', ''],
     ['parallelism.expert', 'Expert parallel', 'int', ''],
+    ['parallelism.gpus_per_node', 'GPUs per node', 'int', '', { ph: '8' }],
   ],
   'demand-serving': [
     ['demand.output_tokens_per_s', 'Output tokens/s, all users', 'num', '', { ph: 'none: memory only' }],
@@ -628,7 +629,7 @@ function barChart(host, rows) {
 function legend(rows) {
   const present = COMPONENTS.filter(([k]) => rows.some((r) => num(r.per_gpu[k]) > 0));
   const sw = (...kids) => svg('svg', { width: 18, height: 14, 'aria-hidden': 'true' }, ...kids);
-  $('#bar-legend').replaceChildren(
+  put('#bar-legend',
     ...present.map(([k, label]) => el('li', {}, sw(svg('rect', { width: 18, height: 14, fill: `url(#p-${k})`, class: 'swatch' })), label)),
     rows.some((r) => r.usable != null) && el('li', {}, sw(svg('line', { x1: 9, x2: 9, y1: 0, y2: 14, class: 'capacity' })), 'usable capacity (solid line)'),
     rows.some((r) => r.limit != null) && el('li', {}, sw(svg('line', { x1: 9, x2: 9, y1: 0, y2: 14, class: 'limit' })), 'engine budget or limit (dashed line)'));
@@ -827,21 +828,42 @@ function changeSettings(c) {
   return s;
 }
 
-function applyChange(settings) {
+function applyChange(settings, quiet) {
   for (const node of $$('.changed')) node.classList.remove('changed');
   for (const [name, value] of Object.entries(settings)) {
     const c = control(name);
     if (!c) continue;
     c.value = String(value);
+    if (c instanceof RadioNodeList || value === '') continue;
     c.closest('.field')?.classList.add('changed');
     const folded = c.closest('details');
     if (folded) folded.open = true;
   }
   syncVisibility();
   saveHash();
+  if (quiet) return;
   const words = Object.entries(settings).map(([k, v]) => `${k} = ${v}`).join(', ');
   $('#status').textContent = `Applied ${words}. Ask again to see the effect.`;
   $(`button[value="${state.question}"]`).focus();
+}
+
+/** Puts a recommended option's estimate_request into the form (its GPU, layout, formats, batch) and asks Estimate. */
+async function estimateOption(o) {
+  const settings = { 'parallelism.tensor': '', 'parallelism.pipeline': '', 'parallelism.data': '', 'parallelism.expert': '' };
+  const walk = (obj, prefix) => {
+    for (const [k, v] of Object.entries(obj)) {
+      if (prefix + k === 'model') continue;
+      if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, `${prefix}${k}.`);
+      else settings[prefix + k] = v;
+    }
+  };
+  walk(o.estimate_request, '');
+  const p = o.estimate_request.parallelism ?? {};
+  settings.gpu_count = (p.tensor ?? 1) * (p.pipeline ?? 1) * (p.data ?? 1);
+  const missing = Object.keys(settings).filter((n) => !control(n));
+  applyChange(settings, true);
+  await ask('estimate');
+  if (missing.length && state.last) $('#status').textContent += ` Not in the form, so not sent: ${missing.join(', ')}.`;
 }
 
 function changeItem(c, sized) {
@@ -885,7 +907,7 @@ function renderEstimate(res) {
   verdict.hidden = false;
   put('#facts', ...modeFacts(res),
     fact('gpu_count', 'GPUs', formatInt(res.gpu_count), res.gpu_count),
-    fact('total', 'Per GPU', gibBytes(res.per_gpu.total_bytes), res.per_gpu.total_bytes),
+    fact('total', 'Per GPU', [gib(res.per_gpu.total_bytes), el('small', {}, `${formatInt(res.per_gpu.total_bytes)} bytes`)], res.per_gpu.total_bytes),
     res.per_gpu.peak_phase && fact('peak_phase', 'Peak moment', res.per_gpu.peak_phase.replace(/_/g, ' ')));
   renderServing(res);
   const fixes = res.fixes || [];
@@ -996,7 +1018,8 @@ function sortedOptions(res) {
 
 function recTable(res) {
   const cols = recColumns(res.mode);
-  const head = el('tr', {}, cols.map(([key, label]) => {
+  const head = el('tr', {}, [...cols, ['', '']].map(([key, label]) => {
+    if (!key) return el('th', { scope: 'col' }, el('span', { class: 'sr-only' }, 'Estimate this option'));
     const sorted = state.sort.key === key;
     return el('th', { scope: 'col', 'aria-sort': sorted ? (state.sort.dir > 0 ? 'ascending' : 'descending') : null },
       el('button', { type: 'button', class: 'sort', 'data-key': key }, label, el('span', { 'aria-hidden': 'true', class: 'arrow' },
@@ -1008,7 +1031,8 @@ function recTable(res) {
       'data-value': typeof v === 'number' ? String(v) : null }, v == null ? '—' : fmt ? fmt(v) : v);
     if (key === 'price_per_gpu_hour') cell.title = `${o.price_source}${o.price_date ? `, ${o.price_date}` : ''}`;
     return cell;
-  })));
+  }), el('td', {}, el('button', { type: 'button', class: 'tool', 'data-estimate': o.gpu,
+    'aria-label': `Estimate ${o.gpu_count} × ${o.name} in this layout` }, 'Estimate'))));
   $('#rec-note').textContent = `${res.options.length} options; sort by any column. Prices: ${res.pricing.basis === 'purchase'
     ? `owned cost over ${res.pricing.amortization_years} years` : 'on demand'}, each with its source on hover.`;
   $('#rec-table').replaceChildren(el('caption', { class: 'sr-only' }, 'Recommended options'), el('thead', {}, head), el('tbody', {}, rows));
@@ -1205,6 +1229,8 @@ function init() {
     }
   });
   $('#result').addEventListener('click', (e) => {
+    const option = e.target.closest('[data-estimate]');
+    if (option) estimateOption(state.last.response.options.find((o) => o.gpu === option.dataset.estimate));
     const apply = e.target.closest('[data-apply]');
     if (apply) applyChange(JSON.parse(apply.dataset.apply));
     const sort = e.target.closest('button.sort');

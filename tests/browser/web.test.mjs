@@ -64,6 +64,12 @@ async function ask(p, question, { press } = {}) {
   ]);
   const text = await response.text();
   await p.waitForFunction(() => document.querySelector('#estimate-form').dataset.state === 'ready');
+  if (response.status() === 200) {
+    // no value the page failed to fill: undefined, null, NaN or a stray boolean
+    const shown = await p.$$eval('#fit-verdict, #facts, #serving, #changes, #bar-legend, #rec-table, #memory-chart text',
+      (els) => els.map((e) => e.textContent).join(' '));
+    assert.doesNotMatch(shown, /\b(undefined|null|NaN|false|true)\b/);
+  }
   return { status: response.status(), sent: JSON.parse(response.request().postData()), text };
 }
 
@@ -538,6 +544,20 @@ describe('web UI in Chromium', () => {
     assert.ok(h100.startsWith(`${want.options.find((o) => o.gpu === 'h100-sxm-80gb').rank},`), 'numbers are not prefixed');
     await page.click('button.sort[data-key=rank]');
     assert.deepEqual(await rows(), want.options.map((o) => o.gpu));
+    // an option's Estimate button puts its estimate_request into the form: the same figures come back
+    const option = want.options.find((o) => o.disaggregated) ?? want.options[0];
+    const [estimate] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/v1/estimate')),
+      page.click(`#rec-table tr[data-gpu="${option.gpu}"] button[data-estimate]`),
+    ]);
+    assert.deepEqual(JSON.parse(estimate.request().postData()), { ...option.estimate_request, mode: 'inference' });
+    await page.waitForSelector('#result[data-question="estimate"]');
+    await assertBreakdown(page, option.per_gpu);
+    for (const id of ['#parallelism-tensor', '#parallelism-pipeline', '#inference-sequence_tokens']) await page.fill(id, '');
+    await page.fill('#inference-batch_size', '16');
+    await page.selectOption('#inference-kv_cache_dtype', 'auto');
+    await page.selectOption('#weights', 'bf16');
+    await page.selectOption('#gpu', 'h100-sxm-80gb');
   });
 
   test('Recommend, training: total cost and days for 1e11 tokens within 14 days', async () => {
@@ -556,6 +576,20 @@ describe('web UI in Chromium', () => {
         String(o.throughput.wall_clock_days));
     }
     assert.match(await page.textContent('#fit-verdict'), /for the whole run/);
+    const [estimate] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/v1/estimate')),
+      page.click(`#rec-table tr[data-gpu="${want.options[0].gpu}"] button[data-estimate]`),
+    ]);
+    const sentEstimate = JSON.parse(estimate.request().postData());
+    assert.deepEqual(sentEstimate.parallelism, Object.fromEntries(Object.entries(want.options[0].estimate_request.parallelism)
+      .filter(([k, v]) => !(k === 'zero_stage' && v === 0) && !(k === 'offload' && v === 'none'))));
+    await page.waitForSelector('#result[data-question="estimate"]');
+    await assertBreakdown(page, want.options[0].per_gpu);
+    for (const id of ['#parallelism-tensor', '#parallelism-pipeline', '#parallelism-data', '#parallelism-expert',
+      '#parallelism-gpus_per_node', '#training-gradient_accumulation_steps']) await page.fill(id, '');
+    await page.selectOption('#parallelism-zero_stage', '');
+    await page.selectOption('#parallelism-sequence_parallel', '');
+    await page.selectOption('#gpu', 'h100-sxm-80gb');
     await page.fill('#demand-training_tokens', '');
     await page.fill('#demand-deadline_days', '');
     await page.check('#mode-inference');
@@ -581,14 +615,17 @@ describe('web UI in Chromium', () => {
     await page.fill('#inference-batch_size', '16');
     // a field folded away (/inference/block_size): its fold opens again to show the error
     const fold = page.locator('details:has(#inference-block_size)');
-    await fold.locator('summary').click();
+    const toggle = async (open) => {
+      if ((await fold.evaluate((d) => d.open)) !== open) await fold.locator('summary').click();
+    };
+    await toggle(true);
     await page.fill('#inference-block_size', '0');
-    await fold.locator('summary').click();
+    await toggle(false);
     assert.equal(await page.isHidden('#inference-block_size'), true, 'folded');
     assert.equal((await ask(page, 'estimate')).status, 400);
     assert.equal(await page.isVisible('#inference-block_size-error'), true);
     await page.fill('#inference-block_size', '');
-    await fold.locator('summary').click();
+    await toggle(false);
     // Estimate spreads gpu_count over tensor parallelism: 3 does not divide the heads, said at gpu_count
     await page.selectOption('#gpu', 'h100-sxm-80gb');
     await page.fill('#gpu_count', '3');
