@@ -29,7 +29,7 @@ const WEIGHTS = ['fp32', 'bf16', 'fp16', 'fp8', 'fp8_per_channel', 'fp8_block', 
 const TRI = [['', 'default'], ['true', 'yes'], ['false', 'no']];
 const FIELDS = {
   job: [
-    ['precision.weights', 'Weights format', 'sel', 'bf16', { id: 'weights', opts: [['', 'as the checkpoint stores it'], ...WEIGHTS],
+    ['precision.weights', 'Weights format', 'sel', '', { id: 'weights', opts: [['', 'as the checkpoint stores it (bf16 if unsaid)'], ...WEIGHTS],
       hint: 'Training takes fp32, bf16, fp16, int8 (LoRA) and int4, nf4, nf4_dq (QLoRA).' }],
     ['precision.group_size', 'Quantization group', 'int', '', { dep: 'precision.weights=gptq awq', ph: '128' }],
   ],
@@ -53,7 +53,8 @@ const FIELDS = {
     ['inference.enable_chunked_prefill', 'Chunked prefill', 'sel', '', { opts: TRI }],
   ],
   training: [
-    ['training.method', 'Method', 'sel', 'full', { opts: ['full', 'lora', 'qlora'], hint: 'QLoRA needs 4-bit weights (int4, nf4, nf4_dq).' }],
+    ['training.method', 'Method', 'sel', '', { opts: [['', 'as the weights imply (full; LoRA on int8, QLoRA on 4-bit)'], 'full', 'lora', 'qlora'],
+      hint: 'QLoRA needs 4-bit weights (int4, nf4, nf4_dq).' }],
     ['training.lora.rank', 'LoRA rank', 'int', '16', { dep: 'training.method=lora qlora' }],
     ['training.framework', 'Framework', 'sel', 'transformers', { opts: ['transformers', 'torchtune', 'torchtitan', 'litgpt', 'megatron', 'deepspeed'] }],
     ['training.optimizer', 'Optimizer', 'sel', 'adamw', { opts: ['adamw', 'adam', 'adamw_8bit', 'sgd', 'sgd_momentum', 'adafactor', 'lion'] }],
@@ -1181,13 +1182,13 @@ function download(name, type, text) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
-async function copy(text, what) {
+async function copy(text, what, where) {
   try {
     await navigator.clipboard.writeText(text);
-    $('#status').textContent = `${what} copied.`;
+    $('#status').textContent = `The ${what} is copied.`;
   } catch {
-    $('#curl-wrap').open = true;
-    $('#status').textContent = `${what}: the browser did not allow copying; it is shown below the result.`;
+    if (where === 'curl') $('#curl-wrap').open = true;
+    $('#status').textContent = `The browser did not allow copying; the ${what} is ${where === 'curl' ? 'shown below the result' : 'in the address bar'}.`;
   }
 }
 
@@ -1241,8 +1242,8 @@ function init() {
       $(`button.sort[data-key="${key}"]`).focus();
     }
   });
-  $('#copy-link').addEventListener('click', () => copy(location.href, 'Link'));
-  $('#copy-curl').addEventListener('click', () => copy($('#curl').textContent, 'curl command'));
+  $('#copy-link').addEventListener('click', () => copy(location.href, 'link'));
+  $('#copy-curl').addEventListener('click', () => copy($('#curl').textContent, 'curl command', 'curl'));
   $('#download-json').addEventListener('click', () => state.last && download(`gpusizer-${state.last.question}.json`, 'application/json', state.last.text));
   $('#download-csv').addEventListener('click', () => state.last?.question === 'recommend' &&
     download('gpusizer-recommend.csv', 'text/csv', recommendCsv(state.last.response)));

@@ -388,7 +388,7 @@ describe('web UI in Chromium', () => {
     await shot('estimate-1280');
   });
 
-  test('Estimate: the JSON download and the curl command give the same answer', async () => {
+  test('Estimate: the JSON download, the copied curl command and the copied link give the same answer', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-json')]);
     assert.equal(download.suggestedFilename(), 'gpusizer-estimate.json');
     const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
@@ -397,6 +397,14 @@ describe('web UI in Chromium', () => {
     const out = execFileSync('sh', ['-c', curlText], { encoding: 'utf8' });
     assert.deepEqual(JSON.parse(out), saved);
     assert.deepEqual(saved, await api('estimate', estimateBodies.at(-1)));
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    await page.click('#copy-curl');
+    await page.waitForFunction(() => /copied/.test(document.querySelector('#status').textContent));
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), curlText);
+    await page.click('#copy-link');
+    await page.waitForFunction(() => /link is copied/.test(document.querySelector('#status').textContent));
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
+    assert.match(page.url(), /#.*q=estimate/);
   });
 
   test('Estimate: when the engine would not start, its fixes say why and apply to the form', async () => {
