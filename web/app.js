@@ -592,10 +592,15 @@ function showErrors({ title, detail = '', items, derived }) {
 /** Stacked bars of per-GPU memory, one row each: { label, per_gpu, usable, limit, limitLabel }. */
 function barChart(host, rows) {
   const W = Math.max(280, host.clientWidth || 600);
-  const figures = rows.map((r) => `${gib(r.per_gpu.total_bytes)}${r.usable != null ? ` of ${gib(r.usable)} usable` : ''}` +
+  let figures = rows.map((r) => `${gib(r.per_gpu.total_bytes)}${r.usable != null ? ` of ${gib(r.usable)} usable` : ''}` +
     `${r.limit != null ? ` · ${r.limitLabel || 'limit'} ${gib(r.limit)}` : ''}`);
   // one text line per row when label and figures fit side by side (about 7 px per character at 12 px)
   const wide = rows.every((r, i) => (r.label.length + figures[i].length) * 7 + 24 < W);
+  const g2 = (b) => fix2.format(num(b) / GIB);
+  if (!wide) {
+    figures = rows.map((r) => `${g2(r.per_gpu.total_bytes)}${r.usable != null ? ` of ${g2(r.usable)}` : ''} GiB` +
+      `${r.limit != null ? ` · limit ${g2(r.limit)}` : ''}`);
+  }
   const rowH = wide ? 52 : 68;
   const scale = Math.max(...rows.flatMap((r) => [num(r.per_gpu.total_bytes), num(r.usable ?? 0), num(r.limit ?? 0)])) * 1.02 || 1;
   const x = (b) => (num(b) / scale) * (W - 2) + 1;
@@ -603,7 +608,7 @@ function barChart(host, rows) {
     'aria-label': `Memory per GPU, ${rows.length === 1 ? 'one bar' : `${rows.length} bars`}; the table below has the figures` });
   rows.forEach((r, i) => {
     const y = i * rowH + 18;
-    const room = Math.floor((wide ? W - figures[i].length * 7 - 24 : W) / 7.2);
+    const room = Math.floor((wide ? W - figures[i].length * 7 - 24 : W) / 7.8);
     const label = r.label.length > room ? `${r.label.slice(0, room - 1)}…` : r.label;
     const g = svg('g', { 'data-row': i },
       svg('text', { x: 1, y: y - 5, class: 'bar-label' }, label, label !== r.label && svg('title', {}, r.label)),
@@ -752,6 +757,7 @@ function breakdownTable(rows) {
   const one = rows.length === 1;
   const head = $('#breakdown-head');
   const body = $('#breakdown-body');
+  $('#breakdown').classList.toggle('one', one);
   if (one) {
     const pg = rows[0].per_gpu;
     head.replaceChildren(el('tr', {}, el('th', { scope: 'col' }, 'Component'), el('th', { scope: 'col', class: 'num' }, 'GiB'),
