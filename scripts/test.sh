@@ -2,7 +2,7 @@
 # test.sh - set up and run every test: unit, integration, OpenAPI lint,
 # contract validation, browser, Docker image smoke test, then the unit and
 # integration tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
-# then each libFuzzer target (clang, ASan + UBSan) for a bounded time
+# the integration tests under ThreadSanitizer, then each libFuzzer target (clang, ASan + UBSan) for a bounded time
 # (GPUSIZER_FUZZ_SECONDS each, default 20; tests/fuzz/run.sh).
 #
 # Installs missing Debian packages and npm dev dependencies when run as root.
@@ -40,6 +40,14 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGPUSIZER_SANITIZE=ON >/dev/n
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -L 'unit|http')
+
+# ThreadSanitizer over the integration tests: many concurrent clients and writers against real
+# servers (a data race makes the server exit non-zero, which fails its test).
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug \
+    "-DCMAKE_C_FLAGS=-fsanitize=thread -fno-omit-frame-pointer" >/dev/null
+cmake --build build-tsan -j"$jobs"
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    ctest --output-on-failure -L http)
 
 # Fuzzing: every library instrumented for coverage and sanitizers, each target replaying its
 # regression inputs and then fuzzing for a bounded time (tests/fuzz/).
