@@ -947,6 +947,39 @@ static unsigned cpu_count(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Percent-decoding of the path and query, in place, except that %00 stays as
+ * it is: a decoded NUL would end the C string early, so "/index.html%00.js"
+ * would be served as "/index.html" (the classic NUL-byte truncation). */
+static size_t unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+    (void)cls;
+    (void)conn;
+    char *out = s;
+    for (const char *in = s; *in != '\0'; in++) {
+        const int hi = in[0] == '%' ? hex_value(in[1]) : -1;
+        const int lo = hi >= 0 ? hex_value(in[2]) : -1;
+        if (hi >= 0 && lo >= 0 && (hi | lo) != 0) {
+            *out++ = (char)(hi * 16 + lo);
+            in += 2;
+        } else {
+            *out++ = *in;
+        }
+    }
+    *out = '\0';
+    return (size_t)(out - s);
+}
+
 int http_start(const struct http_config *config, struct store *store, const struct auth *auth,
                struct http_server **out, char *errbuf, size_t errlen)
 {
@@ -1022,7 +1055,8 @@ int http_start(const struct http_config *config, struct store *store, const stru
         config->max_connections ? config->max_connections : 4096u,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         config->max_connections_per_ip ? config->max_connections_per_ip : 256u,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_UNESCAPE_CALLBACK, &unescape,
+        NULL, MHD_OPTION_END);
     if (srv->daemon == NULL) {
         conn_guard_stop(srv->guard);
         snprintf(errbuf, errlen, "cannot listen on %s port %u (in use, or not permitted)",

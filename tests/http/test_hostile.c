@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <errno.h>
@@ -591,6 +592,263 @@ static void test_sigkill_durability(void **state)
     test_db_remove(&kdb);
 }
 
+/* ------------------------------------------------------------ the table */
+
+struct row {
+    char method[12];
+    char path[300];
+    char type[64];   /* "" = no Content-Type */
+    char *body;      /* owned; NULL = none */
+    size_t length;
+    long status;     /* expected */
+    char pointer[96]; /* expected in the answer's errors ("" = not checked) */
+    char name[120];
+    const char *header; /* one extra request header, or NULL */
+};
+
+#define ROWS_MAX 400
+static struct row rows[ROWS_MAX];
+static size_t row_count;
+
+static struct row *add_row(const char *name, const char *method, const char *path,
+                           const char *type, const char *body, long status, const char *pointer)
+{
+    assert_true(row_count < ROWS_MAX);
+    struct row *r = &rows[row_count++];
+    memset(r, 0, sizeof(*r));
+    snprintf(r->name, sizeof(r->name), "%s", name);
+    snprintf(r->method, sizeof(r->method), "%s", method);
+    snprintf(r->path, sizeof(r->path), "%s", path);
+    snprintf(r->type, sizeof(r->type), "%s", type != NULL ? type : "");
+    if (body != NULL) {
+        r->length = strlen(body);
+        r->body = malloc(r->length + 1);
+        assert_non_null(r->body);
+        memcpy(r->body, body, r->length + 1);
+    }
+    r->status = status;
+    snprintf(r->pointer, sizeof(r->pointer), "%s", pointer != NULL ? pointer : "");
+    return r;
+}
+
+#define J "application/json"
+
+static void estimate_row(const char *name, const char *body, long status, const char *pointer)
+{
+    add_row(name, "POST", "/v1/estimate", J, body, status, pointer);
+}
+
+static void build_rows(void)
+{
+    char body[4096], name[120];
+    /* malformed and truncated JSON */
+    static const char *const malformed[] = {
+        "", " ", "{", "}", "[", "{\"model\":", "{\"model\":\"llama-3.1-8b\"", "{\"model\" \"x\"}",
+        "{'model':'x'}", "{\"model\":\"x\",}", "nul", "tru", "\"just a string\"", "42", "[]",
+        "{\"a\":1}{\"b\":2}", "{\"model\":\"\\ud800\"}", "{\"model\":\"\\x41\"}", "\xff\xfe{}",
+        "{\"model\":\"llama-3.1-8b\",\"model\":\"llama-3.1-70b\"}", "/* c */ {}", "{\"model\":01}",
+        "{\"model\":1e}", "{\"model\":-}", "{\"model\":.5}", "{\"model\":\"x\"]",
+    };
+    for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
+        snprintf(name, sizeof(name), "malformed JSON %zu", i);
+        estimate_row(name, malformed[i], 400, NULL);
+    }
+    /* deep nesting */
+    for (int depth = 64; depth <= 4096; depth *= 4) {
+        size_t n = 0;
+        n += (size_t)snprintf(body + n, sizeof(body) - n, "{\"model\":");
+        for (int i = 0; i < depth && n + 2 < sizeof(body); i++)
+            body[n++] = '[';
+        body[n] = '\0';
+        snprintf(name, sizeof(name), "nesting %d deep, unterminated", depth);
+        estimate_row(name, body, 400, NULL);
+    }
+    /* numbers: huge, tiny, negative, fractional, NaN in every numeric field */
+    static const char *const numbers[] = {"0", "-1", "1e308", "1e400", "-1e400", "1.5", "1e-320",
+                                          "NaN", "Infinity", "-Infinity", "18446744073709551616",
+                                          "9223372036854775808", "\"8\"", "true", "null", "[]",
+                                          "{}"};
+    /* each numeric member: the JSON before and after the value */
+    static const struct {
+        const char *before, *after, *pointer;
+    } numeric[] = {
+        {"\"inference\":{\"batch_size\":", ",\"context_length\":4096}", "/inference/batch_size"},
+        {"\"inference\":{\"batch_size\":1,\"context_length\":", "}", "/inference/context_length"},
+        {"\"parallelism\":{\"tensor\":", "}", "/parallelism/tensor"},
+        {"\"training\":{\"batch_size\":", "},\"mode\":\"training\"", "/training/batch_size"},
+    };
+    for (size_t f = 0; f < sizeof(numeric) / sizeof(numeric[0]); f++)
+        for (size_t v = 0; v < sizeof(numbers) / sizeof(numbers[0]); v++) {
+            char field[256];
+            snprintf(field, sizeof(field), "%s%s%s", numeric[f].before, numbers[v],
+                     numeric[f].after);
+            snprintf(body, sizeof(body), "{\"model\":\"llama-3.1-8b\",%s}", field);
+            snprintf(name, sizeof(name), "%s = %s", numeric[f].pointer, numbers[v]);
+            /* numbers past what the JSON parser holds are malformed JSON (no member pointer);
+             * null is not a number here either */
+            const bool unparsable = strstr(numbers[v], "e400") != NULL || strlen(numbers[v]) >= 19;
+            estimate_row(name, body, 400, unparsable ? NULL : numeric[f].pointer);
+        }
+    /* products that overflow: parameters x bytes, batch x context x layers */
+    estimate_row("parameters 1e15 x fp32", "{\"model\":{\"parameters\":1000000000000000},"
+                 "\"precision\":{\"weights\":\"fp32\"}}", 200, NULL);
+    estimate_row("parameters over the limit", "{\"model\":{\"parameters\":10000000000000000}}",
+                 400, "/model/parameters");
+    estimate_row("huge batch x context", "{\"model\":\"llama-3.1-70b\",\"inference\":{"
+                 "\"batch_size\":1000000,\"context_length\":100000000}}", 400, NULL);
+    estimate_row("config with absurd sizes", "{\"model\":{\"config\":{\"model_type\":\"llama\","
+                 "\"hidden_size\":4294967296,\"intermediate_size\":4294967296,\"num_hidden_layers\":"
+                 "100000,\"num_attention_heads\":64,\"num_key_value_heads\":8,\"vocab_size\":"
+                 "4294967296}}}", 400, NULL);
+    /* ids: unicode, control characters, traversal, overlong */
+    static const char *const ids[] = {
+        "llama-3.1-8b\\u0000", "llama\\n3", "\\u202ellama", "../../etc/passwd", "%2e%2e%2f",
+        "lläma", "\\ud83d\\ude00", "' OR 1=1 --", "<script>", "h100\\t",
+    };
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        /* a NUL escape is refused by the JSON parser itself */
+        const char *pointer_model = i == 0 ? NULL : "/model", *pointer_gpu = i == 0 ? NULL : "/gpu";
+        snprintf(body, sizeof(body), "{\"model\":\"%s\"}", ids[i]);
+        snprintf(name, sizeof(name), "model id %s", ids[i]);
+        estimate_row(name, body, 400, pointer_model);
+        snprintf(body, sizeof(body), "{\"model\":\"llama-3.1-8b\",\"gpu\":\"%s\"}", ids[i]);
+        snprintf(name, sizeof(name), "gpu id %s", ids[i]);
+        estimate_row(name, body, 400, pointer_gpu);
+        snprintf(name, sizeof(name), "GET /v1/models/%s", ids[i]);
+        char path[128];
+        snprintf(path, sizeof(path), "/v1/models/%s", ids[i][0] == '.' ? "%2e%2e" : "x%20y");
+        add_row(name, "GET", path, NULL, NULL, 404, NULL);
+    }
+    memset(body, 'a', 600);
+    memcpy(body, "{\"model\":\"", 10);
+    memcpy(body + 590, "\"}", 3);
+    estimate_row("a 580-character model id", body, 400, "/model");
+    /* unknown, missing, empty and wrongly typed members */
+    estimate_row("no model", "{}", 400, "/model");
+    estimate_row("model null", "{\"model\":null}", 400, "/model");
+    estimate_row("model empty", "{\"model\":\"\"}", 400, "/model");
+    estimate_row("model a number", "{\"model\":7}", 400, "/model");
+    estimate_row("model an array", "{\"model\":[\"llama-3.1-8b\"]}", 400, "/model");
+    estimate_row("unknown top-level key", "{\"model\":\"llama-3.1-8b\",\"modle\":1}", 400, "/modle");
+    estimate_row("unknown inference key", "{\"model\":\"llama-3.1-8b\",\"inference\":{\"bach\":1}}",
+                 400, "/inference/bach");
+    estimate_row("mode unknown", "{\"model\":\"llama-3.1-8b\",\"mode\":\"serving\"}", 400, "/mode");
+    estimate_row("precision unknown", "{\"model\":\"llama-3.1-8b\",\"precision\":{\"weights\":"
+                 "\"int3\"}}", 400, "/precision/weights");
+    estimate_row("engine unknown", "{\"model\":\"llama-3.1-8b\",\"inference\":{\"engine\":"
+                 "\"vllm2\",\"batch_size\":1,\"context_length\":16}}", 400, "/inference/engine");
+    estimate_row("kv dtype unknown", "{\"model\":\"llama-3.1-8b\",\"inference\":{"
+                 "\"kv_cache_dtype\":\"fp3\",\"batch_size\":1,\"context_length\":16}}", 400,
+                 "/inference/kv_cache_dtype");
+    estimate_row("hub id traversal", "{\"model\":{\"hub_id\":\"../x\"}}", 400, "/model/hub_id");
+    estimate_row("hub id and config", "{\"model\":{\"hub_id\":\"a/b\",\"config\":{}}}", 400, NULL);
+    estimate_row("parameters and config", "{\"model\":{\"parameters\":7,\"config\":{}}}", 400,
+                 "/model");
+    estimate_row("config not an object", "{\"model\":{\"config\":[]}}", 400, "/model/config");
+    estimate_row("config unknown type", "{\"model\":{\"config\":{\"model_type\":\"nope\"}}}", 422,
+                 NULL);
+    /* the other endpoints get the same treatment */
+    static const char *const sizing[] = {"/v1/fit", "/v1/recommend"};
+    for (size_t e = 0; e < 2; e++) {
+        snprintf(name, sizeof(name), "%s malformed", sizing[e]);
+        add_row(name, "POST", sizing[e], J, "{", 400, NULL);
+        snprintf(name, sizeof(name), "%s no model", sizing[e]);
+        add_row(name, "POST", sizing[e], J, "{}", 400, "/model");
+        snprintf(name, sizeof(name), "%s unknown key", sizing[e]);
+        add_row(name, "POST", sizing[e], J, "{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"x\":1}",
+                400, "/x");
+    }
+    add_row("fit without gpu", "POST", "/v1/fit", J, "{\"model\":\"llama-3.1-8b\"}", 400, "/gpu");
+    add_row("fit gpu_count 0", "POST", "/v1/fit", J,
+            "{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"gpu_count\":0}", 400, "/gpu_count");
+    add_row("recommend negative demand", "POST", "/v1/recommend", J,
+            "{\"model\":\"llama-3.1-8b\",\"demand\":{\"output_tokens_per_s\":-5}}", 400,
+            "/demand/output_tokens_per_s");
+    add_row("recommend empty gpu list", "POST", "/v1/recommend", J,
+            "{\"model\":\"llama-3.1-8b\",\"constraints\":{\"gpus\":[]}}", 400, "/constraints/gpus");
+    add_row("recommend gpu list of numbers", "POST", "/v1/recommend", J,
+            "{\"model\":\"llama-3.1-8b\",\"constraints\":{\"gpus\":[1,2]}}", 400,
+            "/constraints/gpus/0");
+    /* media types and methods */
+    add_row("estimate as text/plain", "POST", "/v1/estimate", "text/plain", "{}", 415, NULL);
+    add_row("estimate without a type", "POST", "/v1/estimate", NULL, "{}", 415, NULL);
+    add_row("estimate as form", "POST", "/v1/estimate", "application/x-www-form-urlencoded",
+            "model=x", 415, NULL);
+    static const char *const methods[] = {"GET", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"};
+    for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); m++) {
+        snprintf(name, sizeof(name), "%s /v1/estimate", methods[m]);
+        add_row(name, methods[m], "/v1/estimate", NULL, NULL, 405, NULL);
+        snprintf(name, sizeof(name), "%s /healthz", methods[m]);
+        add_row(name, methods[m], "/healthz", NULL, NULL, strcmp(methods[m], "GET") == 0 ? 200 : 405,
+                NULL);
+    }
+    /* static files: traversal and oddities */
+    /* (curl itself normalises "/app.js/.." and "/./app.js", so they are not sent as such) */
+    static const char *const statics[] = {
+        "/../etc/passwd", "/..%2f..%2fetc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
+        "/index.html%00.js", "/app.js%00", "//etc/passwd", "/web/app.js", "/.git/config",
+        "/gpusizer.db", "/CMakeLists.txt", "/%ff", "/app.js%2f..", "/index.html/",
+    };
+    for (size_t i = 0; i < sizeof(statics) / sizeof(statics[0]); i++) {
+        snprintf(name, sizeof(name), "static %s", statics[i]);
+        add_row(name, "GET", statics[i], NULL, NULL, 404, NULL);
+    }
+    /* catalog writes: missing, malformed and wrong keys */
+    static const char *const auth[] = {NULL,
+                                       "Authorization: ",
+                                       "Authorization: Bearer",
+                                       "Authorization: Bearer ",
+                                       "Authorization: Bearer wrong",
+                                       "Authorization: Basic dXNlcjpwYXNz",
+                                       "Authorization: Bearer " KEY "x",
+                                       "Authorization: Bearer  " KEY};
+    for (size_t k = 0; k < sizeof(auth) / sizeof(auth[0]); k++) {
+        snprintf(name, sizeof(name), "PATCH with key form %zu", k);
+        /* RFC 6750: "Bearer" 1*SP token - two spaces are still the key */
+        const long want = k == 7 ? 200 : 401;
+        struct row *r = add_row(name, "PATCH", "/v1/gpus/a10g", "application/merge-patch+json",
+                                "{\"name\":\"NVIDIA A10G\"}", want, NULL);
+        r->header = auth[k];
+    }
+    /* every route, with the methods it does not take */
+    static const char *const routes[] = {"/v1/models", "/v1/gpus", "/v1/gpus:bulk",
+                                         "/v1/models:import", "/v1/fit", "/v1/recommend",
+                                         "/openapi.json", "/metrics", "/readyz"};
+    static const char *const wrong[] = {"DELETE", "PUT", "TRACE"};
+    for (size_t r = 0; r < sizeof(routes) / sizeof(routes[0]); r++)
+        for (size_t m = 0; m < sizeof(wrong) / sizeof(wrong[0]); m++) {
+            snprintf(name, sizeof(name), "%s %s", wrong[m], routes[r]);
+            add_row(name, wrong[m], routes[r], NULL, NULL, 405, NULL);
+        }
+}
+
+static void test_hostile_table(void **state)
+{
+    (void)state;
+    build_rows();
+    size_t failures = 0;
+    for (size_t i = 0; i < row_count; i++) {
+        struct row *r = &rows[i];
+        const char *headers[] = {r->header, NULL};
+        struct http_reply rep = http_call(server.port, r->method, r->path,
+                                          r->type[0] ? r->type : NULL, r->body, r->length, headers);
+        const bool status_ok = rep.status == r->status;
+        const bool pointer_ok = r->pointer[0] == '\0' ||
+                                (rep.body != NULL && strstr(rep.body, r->pointer) != NULL);
+        if (rep.status >= 500 || rep.status < 0 || !status_ok || !pointer_ok) {
+            failures++;
+            print_message("row %zu (%s): expected %ld %s, got %ld %.300s\n", i, r->name, r->status,
+                          r->pointer, rep.status, rep.body ? rep.body : "");
+        }
+        free(rep.body);
+        free(r->body);
+    }
+    print_message("%zu hostile requests\n", row_count);
+    assert_true(row_count >= 200);
+    assert_int_equal(failures, 0);
+    expect_healthy();
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -607,6 +865,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_concurrent_patches),
         cmocka_unit_test(test_metrics_and_access_log),
         cmocka_unit_test(test_sigkill_durability),
+        cmocka_unit_test(test_hostile_table),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
