@@ -46,6 +46,7 @@ struct http_server {
     bool auto_import;
     struct conn_guard *guard;
     FILE *access_log;        /* NULL: none */
+    char cors_origins[512];  /* comma-separated origins allowed cross-site, "" = none */
     pthread_mutex_t log_lock;
     size_t max_body_bytes;
     uint16_t port;
@@ -131,6 +132,7 @@ struct request {
     char request_id[20];      /* also sent as X-Request-Id */
     char method[12];
     char path[200];
+    char cors_origin[200];    /* the request's Origin when CORS allows it, else "" */
 };
 
 static uint64_t monotonic_ns(void)
@@ -164,6 +166,12 @@ static enum MHD_Result queue(struct MHD_Connection *conn, unsigned status, struc
     if (answering != NULL) {
         answering->status = status;
         MHD_add_response_header(resp, "X-Request-Id", answering->request_id);
+        if (answering->cors_origin[0] != '\0') {
+            MHD_add_response_header(resp, "Access-Control-Allow-Origin", answering->cors_origin);
+            MHD_add_response_header(resp, "Vary", "Origin");
+            MHD_add_response_header(resp, "Access-Control-Expose-Headers",
+                                    "ETag, Location, X-Request-Id");
+        }
     }
     return MHD_queue_response(conn, status, resp);
 }
@@ -808,6 +816,38 @@ static bool framing_rejected(struct MHD_Connection *conn, const char *version,
     return true;
 }
 
+/* Whether `origin` is one of the configured CORS origins ("*" allows any). */
+static bool cors_allowed(const struct http_server *srv, const char *origin)
+{
+    if (origin == NULL || origin[0] == '\0' || srv->cors_origins[0] == '\0' || strlen(origin) >= 200)
+        return false;
+    const size_t n = strlen(origin);
+    for (const char *p = srv->cors_origins; *p != '\0';) {
+        const char *end = strchr(p, ',');
+        const size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+        if ((len == 1 && p[0] == '*') || (len == n && strncmp(p, origin, n) == 0))
+            return true;
+        p += len + (end != NULL);
+    }
+    return false;
+}
+
+/* A CORS preflight from an allowed origin: 204 with what may be sent. */
+static enum MHD_Result send_preflight(struct MHD_Connection *conn, const struct route *route)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(0, (void *)(uintptr_t) "",
+                                                                MHD_RESPMEM_PERSISTENT);
+    if (resp == NULL)
+        return MHD_NO;
+    MHD_add_response_header(resp, "Access-Control-Allow-Methods", route->allow);
+    MHD_add_response_header(resp, "Access-Control-Allow-Headers",
+                            "Content-Type, Authorization, If-Match, If-None-Match");
+    MHD_add_response_header(resp, "Access-Control-Max-Age", "600");
+    const enum MHD_Result ret = queue(conn, 204, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
@@ -838,6 +878,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         const struct route *route = find_route(url, &file, id);
         if (route != NULL)
             req->route_id = route->id;
+        const char *origin = header(conn, "Origin");
+        if (cors_allowed(srv, origin))
+            snprintf(req->cors_origin, sizeof(req->cors_origin), "%s", origin);
+        if (route != NULL && req->cors_origin[0] != '\0' && strcmp(method, "OPTIONS") == 0 &&
+            header(conn, "Access-Control-Request-Method") != NULL) {
+            answering = req;
+            ret = send_preflight(conn, route);
+            answering = NULL;
+            return ret;
+        }
         struct early_answer early;
         bool rejected = precheck(conn, srv, route, method, &early);
         if (rejected && !drainable(conn)) {
@@ -1018,6 +1068,8 @@ int http_start(const struct http_config *config, struct store *store, const stru
         hub_config_from_env(&srv->hub);
     }
     srv->auto_import = config->auto_import;
+    snprintf(srv->cors_origins, sizeof(srv->cors_origins), "%s",
+             config->cors_origins != NULL ? config->cors_origins : "");
     hub_global_init(); /* before the worker threads start */
     metrics_init(route_names, ROUTE_COUNT);
     id_prefix = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);

@@ -35,6 +35,9 @@ struct http_config {
     const char *access_log;          /* one JSON line per request: NULL, "", "1" or "stderr" to
                                         standard error, "0" or "off" for none, else a file
                                         appended to (GPUSIZER_ACCESS_LOG) */
+    const char *cors_origins;        /* origins other sites' pages may call the API from, comma-
+                                        separated, "*" for any; NULL or "" = none, the default
+                                        (GPUSIZER_CORS_ORIGINS) */
 };
 
 struct http_server;

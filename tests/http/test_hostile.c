@@ -57,6 +57,7 @@ static int setup(void **state)
     setenv("GPUSIZER_MAX_BUFFERED_MIB", "8", 1);
     snprintf(access_log, sizeof(access_log), "%s.access.log", db.path);
     setenv("GPUSIZER_ACCESS_LOG", access_log, 1);
+    setenv("GPUSIZER_CORS_ORIGINS", "https://tools.example,https://other.example", 1);
     return test_server_start(&server, binary, db.path, KEY);
 }
 
@@ -270,6 +271,34 @@ static void test_security_headers(void **state)
             strstr(reply, "Referrer-Policy: no-referrer") == NULL)
             fail_msg("request %zu: headers missing in %.600s", i, reply);
     }
+}
+
+/* CORS: off unless configured; then only the configured origins get
+ * Access-Control-Allow-Origin, and their preflights a 204. */
+static void test_cors(void **state)
+{
+    (void)state;
+    bool closed = false;
+    const char *reply = exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nOrigin: https://tools.example\r\n"
+                                 "Connection: close\r\n\r\n",
+                                 &closed);
+    assert_non_null(strstr(reply, "Access-Control-Allow-Origin: https://tools.example"));
+    assert_non_null(strstr(reply, "Vary: Origin"));
+    reply = exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nOrigin: https://evil.example\r\n"
+                     "Connection: close\r\n\r\n",
+                     &closed);
+    assert_null(strstr(reply, "Access-Control-Allow-Origin"));
+    reply = exchange("OPTIONS /v1/estimate HTTP/1.1\r\nHost: x\r\nOrigin: https://other.example\r\n"
+                     "Access-Control-Request-Method: POST\r\nConnection: close\r\n\r\n",
+                     &closed);
+    assert_int_equal(strncmp(reply, "HTTP/1.1 204", 12), 0);
+    assert_non_null(strstr(reply, "Access-Control-Allow-Methods: POST"));
+    assert_non_null(strstr(reply, "Access-Control-Allow-Headers: Content-Type, Authorization"));
+    reply = exchange("OPTIONS /v1/estimate HTTP/1.1\r\nHost: x\r\nOrigin: https://evil.example\r\n"
+                     "Access-Control-Request-Method: POST\r\nConnection: close\r\n\r\n",
+                     &closed);
+    assert_int_equal(strncmp(reply, "HTTP/1.1 405", 12), 0);
+    assert_null(strstr(reply, "Access-Control-Allow-Origin"));
 }
 
 static long rss_kib(pid_t pid)
@@ -861,6 +890,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_unknown_key_flood),
         cmocka_unit_test(test_many_gpus),
         cmocka_unit_test(test_security_headers),
+        cmocka_unit_test(test_cors),
         cmocka_unit_test(test_slow_clients),
         cmocka_unit_test(test_concurrent_patches),
         cmocka_unit_test(test_metrics_and_access_log),
