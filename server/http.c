@@ -923,6 +923,29 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     return ret;
 }
 
+/* `in` as the inside of a JSON string: quotes, backslashes and control
+ * characters escaped, and bytes past ASCII as \u00XX, so a path that is not
+ * UTF-8 still makes a valid line. Truncated to fit `cap`. */
+static void json_escape(const char *in, char *out, size_t cap)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)in; *c != '\0' && n + 7 < cap; c++) {
+        if (*c == '"' || *c == '\\') {
+            out[n++] = '\\';
+            out[n++] = (char)*c;
+        } else if (*c < 0x20 || *c >= 0x7f) {
+            memcpy(out + n, "\\u00", 4);
+            out[n + 4] = hex[*c >> 4];
+            out[n + 5] = hex[*c & 15];
+            n += 6;
+        } else {
+            out[n++] = (char)*c;
+        }
+    }
+    out[n] = '\0';
+}
+
 /* One JSON line per answered request: never a body, a query string or a
  * header (keys and tokens travel in headers). */
 static void log_access(struct http_server *srv, struct MHD_Connection *conn,
@@ -947,22 +970,25 @@ static void log_access(struct http_server *srv, struct MHD_Connection *conn,
     char when[40];
     const size_t n = strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(when + n, sizeof(when) - n, ".%03ldZ", now.tv_nsec / 1000000);
-    json_t *line = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:f, s:I}", "time", when,
-                             "request_id", req->request_id, "remote", remote, "method",
-                             req->method, "path", req->path, "route",
-                             route_names[req->route_id < ROUTE_COUNT ? req->route_id : ROUTE_NONE],
-                             "status", (int)req->status, "duration_ms",
-                             (double)elapsed_ns / 1e6, "bytes_in", (json_int_t)req->length);
-    char *text = line != NULL ? json_dumps(line, JSON_COMPACT) : NULL;
-    json_decref(line);
-    if (text == NULL)
+    char method[64], path[1300], line[1700];
+    json_escape(req->method, method, sizeof(method));
+    json_escape(req->path, path, sizeof(path));
+    const int len = snprintf(
+        line, sizeof(line),
+        "{\"time\":\"%s\",\"request_id\":\"%s\",\"remote\":\"%s\",\"method\":\"%s\","
+        "\"path\":\"%s\",\"route\":\"%s\",\"status\":%u,\"duration_ms\":%.3f,"
+        "\"bytes_in\":%zu}\n",
+        when, req->request_id, remote, method, path,
+        route_names[req->route_id < ROUTE_COUNT ? req->route_id : ROUTE_NONE], req->status,
+        (double)elapsed_ns / 1e6, req->length);
+    if (len <= 0 || (size_t)len >= sizeof(line))
         return;
+    /* one write per line, so lines from different threads never interleave */
     pthread_mutex_lock(&srv->log_lock);
-    fputs(text, srv->access_log);
-    fputc('\n', srv->access_log);
-    fflush(srv->access_log);
+    fwrite(line, 1, (size_t)len, srv->access_log);
+    if (srv->access_log != stderr) /* stderr is unbuffered; a file is flushed per line */
+        fflush(srv->access_log);
     pthread_mutex_unlock(&srv->log_lock);
-    free(text);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,

@@ -6,8 +6,11 @@
 #define GS_FUZZ_COMMON_H
 
 #include "catalog.h"
+#include "json_lenient.h"
 #include "service.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -37,6 +40,14 @@ static struct service *fuzz_service(void)
     catalog_close(catalog);
     unlink(path);
     return service;
+}
+
+/* The input as a request body, through the server's own lenient parser;
+ * NULL when it is not JSON. */
+static json_t *fuzz_request(const uint8_t *data, size_t size)
+{
+    json_error_t jerr;
+    return json_load_lenient((const char *)data, size, JSON_REJECT_DUPLICATES, &jerr);
 }
 
 #endif

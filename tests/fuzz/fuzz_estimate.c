@@ -5,7 +5,6 @@
  * leak or trip a sanitizer; every answer is a response or a problem.
  */
 #include "fuzz_common.h"
-#include "json_lenient.h"
 #include "problem.h"
 #include "sizing.h"
 
@@ -17,8 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size); /* libFuzzer calls
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const struct service *svc = fuzz_service();
-    json_error_t jerr;
-    json_t *request = json_load_lenient((const char *)data, size, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *request = fuzz_request(data, size);
     if (request == NULL)
         return 0;
     json_t *response = NULL;

@@ -498,6 +498,10 @@ static void test_metrics_and_access_log(void **state)
     r = http_call(server.port, "GET", "/v1/models/no-such-model", NULL, NULL, 0, NULL);
     assert_int_equal(r.status, 404);
     free(r.body);
+    /* a path with a quote, a backslash and a byte that is not UTF-8 still logs a JSON line */
+    r = http_call(server.port, "GET", "/a%22b%5cc%ff", NULL, NULL, 0, NULL);
+    assert_int_equal(r.status, 404);
+    free(r.body);
     bool closed = false;
     const char *raw = exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
                                &closed);
@@ -529,7 +533,7 @@ static void test_metrics_and_access_log(void **state)
     FILE *f = fopen(access_log, "r");
     assert_non_null(f);
     char line[1024];
-    bool found = false;
+    bool found = false, odd_path = false;
     size_t lines = 0;
     while (fgets(line, sizeof(line), f) != NULL) {
         lines++;
@@ -542,11 +546,15 @@ static void test_metrics_and_access_log(void **state)
             assert_int_equal(json_integer_value(json_object_get(entry, "status")), 200);
             assert_string_equal(json_string_value(json_object_get(entry, "remote")), "127.0.0.1");
         }
+        /* the 0xff byte is logged as \u00ff, which reads back as U+00FF */
+        odd_path = odd_path || strcmp(json_string_value(json_object_get(entry, "path")),
+                                      "/a\"b\\c\xc3\xbf") == 0;
         assert_null(strstr(line, KEY));
         json_decref(entry);
     }
     fclose(f);
     assert_true(found);
+    assert_true(odd_path);
     assert_true(lines > 3);
 }
 
