@@ -6,34 +6,61 @@
 #include "codec.h"
 #include "hfconfig.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Rendered JSON text, shared by the services built one from another (an
+ * unchanged catalog row keeps its item; an unchanged table keeps its listing). */
 struct rendered {
-    char *text;
+    int refs; /* atomic */
     size_t length;
+    char text[];
 };
 
 struct service {
     int refs; /* atomic */
     struct catalog_snapshot *snapshot;
-    struct rendered *model_items;
-    struct rendered *gpu_items;
+    struct rendered **model_items;
+    struct rendered **gpu_items;
     struct gs_arch *archs;
     bool *arch_valid;
     struct gs_checkpoint_bytes *stored; /* imported models: what their headers say */
-    char *models_body;
-    size_t models_body_len;
-    char *gpus_body;
-    size_t gpus_body_len;
+    struct rendered *models_body;
+    struct rendered *gpus_body;
 };
 
 static struct catalog_snapshot empty_snapshot;
 
-static void free_items(struct rendered *items, size_t n)
+/* Takes `text` (malloc'd, NUL-terminated) into a new rendered block; NULL on failure. */
+static struct rendered *rendered_take(char *text, size_t length)
+{
+    struct rendered *r = text != NULL ? malloc(sizeof(*r) + length + 1) : NULL;
+    if (r != NULL) {
+        r->refs = 1;
+        r->length = length;
+        memcpy(r->text, text, length + 1);
+    }
+    free(text);
+    return r;
+}
+
+static struct rendered *rendered_ref(struct rendered *r)
+{
+    __atomic_add_fetch(&r->refs, 1, __ATOMIC_RELAXED);
+    return r;
+}
+
+static void rendered_unref(struct rendered *r)
+{
+    if (r != NULL && __atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL) == 0)
+        free(r);
+}
+
+static void free_items(struct rendered **items, size_t n)
 {
     for (size_t i = 0; items != NULL && i < n; i++)
-        free(items[i].text);
+        rendered_unref(items[i]);
     free(items);
 }
 
@@ -48,8 +75,8 @@ void service_unref(struct service *service)
     free(service->archs);
     free(service->arch_valid);
     free(service->stored);
-    free(service->models_body);
-    free(service->gpus_body);
+    rendered_unref(service->models_body);
+    rendered_unref(service->gpus_body);
     free(service);
 }
 
@@ -78,89 +105,136 @@ const struct gs_arch *service_model_arch(const struct service *service, size_t i
 
 const char *service_model_item(const struct service *service, size_t index, size_t *length)
 {
-    *length = service->model_items[index].length;
-    return service->model_items[index].text;
+    *length = service->model_items[index]->length;
+    return service->model_items[index]->text;
 }
 
 const char *service_gpu_item(const struct service *service, size_t index, size_t *length)
 {
-    *length = service->gpu_items[index].length;
-    return service->gpu_items[index].text;
+    *length = service->gpu_items[index]->length;
+    return service->gpu_items[index]->text;
 }
 
-static void decode_archs(struct service *s, struct gs_error *err)
+/* Decodes model `i`'s stored config once. */
+static void decode_arch(struct service *s, size_t i, struct gs_error *err)
 {
-    for (size_t i = 0; i < s->snapshot->model_count; i++) {
-        const struct catalog_model *m = &s->snapshot->models[i];
-        json_error_t jerr;
-        json_t *config = json_loads(m->config_json, 0, &jerr);
-        struct gs_error local;
-        gs_error_init(&local);
-        enum gs_status st = config != NULL ? hfconfig_to_arch(config, "", &s->archs[i], &local)
-                                           : GS_ERR_INVALID;
-        if (st == GS_OK)
-            st = gs_arch_validate(&s->archs[i], &local);
-        s->arch_valid[i] = st == GS_OK;
-        /* an import gpusizer cannot read the architecture of is sized by its headers alone */
-        const bool imported = hub_checkpoint_bytes(m->checkpoint_json, &s->stored[i]);
-        if (st != GS_OK && !imported)
-            gs_error_add(err, st, "", "catalog model %s: config unusable (%s)", m->id,
-                         local.count > 0 ? local.items[0].detail : jerr.text);
-        json_decref(config);
-    }
+    const struct catalog_model *m = &s->snapshot->models[i];
+    json_error_t jerr;
+    json_t *config = json_loads(m->config_json, 0, &jerr);
+    struct gs_error local;
+    gs_error_init(&local);
+    enum gs_status st = config != NULL ? hfconfig_to_arch(config, "", &s->archs[i], &local)
+                                       : GS_ERR_INVALID;
+    if (st == GS_OK)
+        st = gs_arch_validate(&s->archs[i], &local);
+    s->arch_valid[i] = st == GS_OK;
+    /* an import gpusizer cannot read the architecture of is sized by its headers alone */
+    const bool imported = hub_checkpoint_bytes(m->checkpoint_json, &s->stored[i]);
+    if (st != GS_OK && !imported)
+        gs_error_add(err, st, "", "catalog model %s: config unusable (%s)", m->id,
+                     local.count > 0 ? local.items[0].detail : jerr.text);
+    json_decref(config);
 }
 
-/* Renders every item once, then {"items": [...], "total": n} from them, so
- * listings cost a memcpy and filtered listings a concatenation. */
-static bool render_items(struct service *s, bool models)
+static struct rendered *render_item(const struct service *s, bool models, size_t i)
+{
+    json_t *item = models ? codec_encode_model(&s->snapshot->models[i],
+                                               s->arch_valid[i] ? &s->archs[i] : NULL)
+                          : codec_encode_gpu(&s->snapshot->gpus[i]);
+    char *text = item != NULL ? json_dumps(item, CODEC_DUMP_FLAGS) : NULL;
+    json_decref(item);
+    return rendered_take(text, text != NULL ? strlen(text) : 0);
+}
+
+/* {"items": [...], "total": n} from the rendered items, so listings cost a memcpy
+ * and filtered listings a concatenation. */
+static struct rendered *render_list(const struct service *s, bool models)
 {
     const size_t n = models ? s->snapshot->model_count : s->snapshot->gpu_count;
-    struct rendered *items = calloc(n > 0 ? n : 1, sizeof(*items));
+    struct rendered *const *items = models ? s->model_items : s->gpu_items;
+    size_t total = 64;
+    for (size_t i = 0; i < n; i++)
+        total += items[i]->length + 1;
+    struct rendered *r = malloc(sizeof(*r) + total);
+    if (r == NULL)
+        return NULL;
+    r->refs = 1;
+    memcpy(r->text, "{\"items\":[", 10);
+    size_t at = 10;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            r->text[at++] = ',';
+        memcpy(r->text + at, items[i]->text, items[i]->length);
+        at += items[i]->length;
+    }
+    at += (size_t)snprintf(r->text + at, total - at, "],\"total\":%zu}", n);
+    r->length = at;
+    return r;
+}
+
+/* Index of the row of `prev` that is row `i` of `s` shared, advancing *at through prev
+ * (both sorted by id); SIZE_MAX when the row is new or changed. */
+static size_t shared_row(const struct service *s, const struct service *prev, bool models,
+                         size_t i, size_t *at)
+{
+    if (prev == NULL)
+        return SIZE_MAX;
+    const struct catalog_snapshot *a = s->snapshot, *b = prev->snapshot;
+    const size_t n = models ? b->model_count : b->gpu_count;
+    const char *id = models ? a->models[i].id : a->gpus[i].id;
+    while (*at < n && strcmp(models ? b->models[*at].id : b->gpus[*at].id, id) < 0)
+        (*at)++;
+    if (*at == n)
+        return SIZE_MAX;
+    const bool same = models ? catalog_model_same_row(&a->models[i], &b->models[*at])
+                             : catalog_gpu_same_row(&a->gpus[i], &b->gpus[*at]);
+    return same ? *at : SIZE_MAX;
+}
+
+/* Decodes and renders the rows of one table, taking what `prev` already derived
+ * from a shared row; the listing is shared too when the table did not change. */
+static bool derive_table(struct service *s, const struct service *prev, bool models,
+                         struct gs_error *err)
+{
+    const size_t n = models ? s->snapshot->model_count : s->snapshot->gpu_count;
+    struct rendered **items = calloc(n > 0 ? n : 1, sizeof(*items));
     if (items == NULL)
         return false;
     if (models)
         s->model_items = items;
     else
         s->gpu_items = items;
+    size_t at = 0, reused = 0;
     for (size_t i = 0; i < n; i++) {
-        json_t *item = models ? codec_encode_model(&s->snapshot->models[i],
-                                                   s->arch_valid[i] ? &s->archs[i] : NULL)
-                              : codec_encode_gpu(&s->snapshot->gpus[i]);
-        items[i].text = item != NULL ? json_dumps(item, CODEC_DUMP_FLAGS) : NULL;
-        json_decref(item);
-        if (items[i].text == NULL)
+        const size_t j = shared_row(s, prev, models, i, &at);
+        if (j != SIZE_MAX) {
+            if (models) {
+                s->archs[i] = prev->archs[j];
+                s->arch_valid[i] = prev->arch_valid[j];
+                s->stored[i] = prev->stored[j];
+            }
+            items[i] = rendered_ref(models ? prev->model_items[j] : prev->gpu_items[j]);
+            reused++;
+            continue;
+        }
+        if (models)
+            decode_arch(s, i, err);
+        if ((items[i] = render_item(s, models, i)) == NULL)
             return false;
-        items[i].length = strlen(items[i].text);
     }
-    return true;
+    const size_t prev_n = prev == NULL ? 0
+                          : models     ? prev->snapshot->model_count
+                                       : prev->snapshot->gpu_count;
+    struct rendered **body = models ? &s->models_body : &s->gpus_body;
+    if (prev != NULL && reused == n && prev_n == n)
+        *body = rendered_ref(models ? prev->models_body : prev->gpus_body);
+    else
+        *body = render_list(s, models);
+    return *body != NULL;
 }
 
-static char *render_list(const struct service *s, bool models, size_t *length)
-{
-    const size_t n = models ? s->snapshot->model_count : s->snapshot->gpu_count;
-    const struct rendered *items = models ? s->model_items : s->gpu_items;
-    size_t total = 64;
-    for (size_t i = 0; i < n; i++)
-        total += items[i].length + 1;
-    char *text = malloc(total);
-    if (text == NULL)
-        return NULL;
-    size_t at = 0;
-    memcpy(text, "{\"items\":[", 10);
-    at = 10;
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0)
-            text[at++] = ',';
-        memcpy(text + at, items[i].text, items[i].length);
-        at += items[i].length;
-    }
-    at += (size_t)snprintf(text + at, total - at, "],\"total\":%zu}", n);
-    *length = at;
-    return text;
-}
-
-enum gs_status service_create(struct catalog_snapshot *snapshot, struct service **out,
-                              struct gs_error *err)
+enum gs_status service_create_next(const struct service *prev, struct catalog_snapshot *snapshot,
+                                   struct service **out, struct gs_error *err)
 {
     struct service *s = calloc(1, sizeof(*s));
     if (s == NULL) {
@@ -173,20 +247,19 @@ enum gs_status service_create(struct catalog_snapshot *snapshot, struct service 
     s->archs = calloc(n > 0 ? n : 1, sizeof(*s->archs));
     s->arch_valid = calloc(n > 0 ? n : 1, sizeof(*s->arch_valid));
     s->stored = calloc(n > 0 ? n : 1, sizeof(*s->stored));
-    if (s->archs == NULL || s->arch_valid == NULL || s->stored == NULL)
-        goto oom;
-    decode_archs(s, err);
-    if (!render_items(s, true) || !render_items(s, false))
-        goto oom;
-    s->models_body = render_list(s, true, &s->models_body_len);
-    s->gpus_body = render_list(s, false, &s->gpus_body_len);
-    if (s->models_body == NULL || s->gpus_body == NULL)
-        goto oom;
+    if (s->archs == NULL || s->arch_valid == NULL || s->stored == NULL ||
+        !derive_table(s, prev, true, err) || !derive_table(s, prev, false, err)) {
+        service_free(s);
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+    }
     *out = s;
     return GS_OK;
-oom:
-    service_free(s);
-    return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+}
+
+enum gs_status service_create(struct catalog_snapshot *snapshot, struct service **out,
+                              struct gs_error *err)
+{
+    return service_create_next(NULL, snapshot, out, err);
 }
 
 int service_estimate(const struct service *s, const json_t *request, json_t **response,
@@ -219,14 +292,14 @@ int service_estimate(const struct service *s, const json_t *request, json_t **re
 
 const char *service_models_body(const struct service *s, size_t *length)
 {
-    *length = s->models_body_len;
-    return s->models_body;
+    *length = s->models_body->length;
+    return s->models_body->text;
 }
 
 const char *service_gpus_body(const struct service *s, size_t *length)
 {
-    *length = s->gpus_body_len;
-    return s->gpus_body;
+    *length = s->gpus_body->length;
+    return s->gpus_body->text;
 }
 
 size_t service_model_count(const struct service *s)

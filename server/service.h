@@ -25,6 +25,14 @@ struct service;
 enum gs_status service_create(struct catalog_snapshot *snapshot, struct service **out,
                               struct gs_error *err);
 
+/* Like service_create, for the snapshot a refresh built from prev's
+ * (catalog_snapshot_refresh): what prev decoded and rendered from a shared row
+ * (architecture, listing item) is shared instead of derived again, and an
+ * unchanged table keeps prev's listing. `prev` is borrowed and may be NULL.
+ * Warnings about unusable configs name only the rows derived again. */
+enum gs_status service_create_next(const struct service *prev, struct catalog_snapshot *snapshot,
+                                   struct service **out, struct gs_error *err);
+
 /* Drops a reference; the last one frees the service. NULL is a no-op.
  * service_free is the same call, for the single owner. */
 void service_unref(struct service *service);

@@ -64,14 +64,19 @@ void store_free(struct store *store)
 /* Loads a new snapshot and swaps the service. Writer lock held. */
 static enum gs_status reload(struct store *store, struct gs_error *err)
 {
+    /* the writer lock is held, so store->service is stable here: read the rows that
+     * changed since it and derive only theirs (finding 9 of issue 17: rebuilding the whole
+     * view on every write starved concurrent reads) */
+    const struct service *prev = store->service;
     struct catalog_snapshot *snapshot = NULL;
-    enum gs_status st = catalog_snapshot_load(store->catalog, &snapshot, err);
+    enum gs_status st = catalog_snapshot_refresh(
+        store->catalog, prev != NULL ? service_snapshot(prev) : NULL, &snapshot, err);
     if (st != GS_OK)
         return st;
     struct service *next = NULL;
     struct gs_error unusable; /* rows whose config cannot be read stay out of estimates */
     gs_error_init(&unusable);
-    st = service_create(snapshot, &next, &unusable);
+    st = service_create_next(prev, snapshot, &next, &unusable);
     if (st != GS_OK)
         return gs_error_add(err, st, "", "rebuilding the catalog view failed");
     pthread_mutex_lock(&store->current);

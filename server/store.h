@@ -5,8 +5,9 @@
  *
  * Readers never touch SQL: store_acquire hands out a reference to the current
  * service under a short mutex. Writers are serialized on the writer
- * connection; after a successful write the store loads a new snapshot, builds
- * a new service and swaps it in, and requests still holding the old one
+ * connection; after a successful write the store refreshes the snapshot (only
+ * rows whose revision changed are read and derived again), builds a new
+ * service and swaps it in, and requests still holding the old one
  * finish with it. When another process writes the same file, the store
  * notices through PRAGMA data_version (checked at most every 100 ms, never
  * waiting on a writer) and reloads.

@@ -95,12 +95,15 @@ struct catalog_gpu {
     char etag[CATALOG_ETAG_MAX];
 };
 
-/* Rows sorted by id. Owns every string in it. */
+/* Rows sorted by id (byte order). Holds every string in it: alone, or
+ * together with the snapshots a refresh shared unchanged rows with. */
+struct catalog_snapshot_rows;
 struct catalog_snapshot {
     struct catalog_model *models;
     size_t model_count;
     struct catalog_gpu *gpus;
     size_t gpu_count;
+    struct catalog_snapshot_rows *rows; /* the catalog's own: who else holds each row */
 };
 
 /* The schema version the embedded migrations bring a catalog to. */
@@ -128,7 +131,23 @@ enum gs_status catalog_ping(struct catalog *catalog, size_t *models, size_t *gpu
 enum gs_status catalog_snapshot_load(struct catalog *catalog, struct catalog_snapshot **out,
                                      struct gs_error *err);
 
+/* A snapshot of the catalog as it is now, built from `prev` (borrowed; NULL
+ * loads everything): rows whose id, revision and creation time are unchanged
+ * are shared with `prev` instead of read again, so after one write the cost is
+ * one cheap scan of ids and revisions plus the changed rows. `prev` stays
+ * valid and independent: either may be freed first, from any thread. A schema
+ * version other than prev's (a migration by another process) reads everything. */
+enum gs_status catalog_snapshot_refresh(struct catalog *catalog,
+                                        const struct catalog_snapshot *prev,
+                                        struct catalog_snapshot **out, struct gs_error *err);
+
+/* Frees a snapshot; rows another snapshot still holds stay with it. NULL is a no-op. */
 void catalog_snapshot_free(struct catalog_snapshot *snapshot);
+
+/* Whether two rows of live snapshots are one shared row (so everything
+ * derived from one holds for the other). */
+bool catalog_model_same_row(const struct catalog_model *a, const struct catalog_model *b);
+bool catalog_gpu_same_row(const struct catalog_gpu *a, const struct catalog_gpu *b);
 
 /* The entity tag of a row: a hash of its id, revision and creation time, so a
  * row deleted and created again never repeats an old tag. */

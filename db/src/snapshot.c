@@ -88,14 +88,44 @@ static void free_gpu(struct catalog_gpu *g)
     free_aliases(g->aliases, g->alias_count);
 }
 
+/* Rows are shared between a snapshot and the next one a refresh builds from it
+ * (every unchanged row), so each row's strings carry a count of the snapshots
+ * holding them; snapshots are freed on whichever thread drops the last
+ * reference to them, hence atomics. */
+struct catalog_snapshot_rows {
+    int schema_version;   /* PRAGMA user_version the rows were read at */
+    int **model_refs;     /* per row; NULL while the row is this snapshot's alone */
+    int **gpu_refs;
+    size_t model_cap, gpu_cap;
+};
+
+/* Drops this snapshot's hold on a row; true when the row's strings go with it. */
+static bool release_row(int *refs)
+{
+    if (refs == NULL)
+        return true;
+    if (__atomic_sub_fetch(refs, 1, __ATOMIC_ACQ_REL) > 0)
+        return false;
+    free(refs);
+    return true;
+}
+
 void catalog_snapshot_free(struct catalog_snapshot *snapshot)
 {
     if (snapshot == NULL)
         return;
+    struct catalog_snapshot_rows *rows = snapshot->rows;
     for (size_t i = 0; i < snapshot->model_count; i++)
-        free_model(&snapshot->models[i]);
+        if (release_row(rows != NULL ? rows->model_refs[i] : NULL))
+            free_model(&snapshot->models[i]);
     for (size_t i = 0; i < snapshot->gpu_count; i++)
-        free_gpu(&snapshot->gpus[i]);
+        if (release_row(rows != NULL ? rows->gpu_refs[i] : NULL))
+            free_gpu(&snapshot->gpus[i]);
+    if (rows != NULL) {
+        free(rows->model_refs);
+        free(rows->gpu_refs);
+        free(rows);
+    }
     free(snapshot->models);
     free(snapshot->gpus);
     free(snapshot);
@@ -116,62 +146,80 @@ static bool reserve(void **array, size_t *cap, size_t n, size_t elem)
     return true;
 }
 
-static const char model_sql[] =
-    "SELECT id, name, hf_id, family, parameters, parameters_source, config_json, config_source,"
-    " created_at, updated_at, publisher, parameters_basis, revision, hub_revision, checkpoint_json,"
-    " provenance_json FROM models ORDER BY id";
-
-static enum gs_status load_models(sqlite3 *db, struct catalog_snapshot *s, struct gs_error *err)
+/* A new row slot (zeroed) at the end of the models or GPUs, with its share count slot. */
+static struct catalog_model *push_model(struct catalog_snapshot *s)
 {
-    sqlite3_stmt *stmt = NULL;
-    size_t cap = 0;
-    bool oom = false;
-    int rc;
-    if (sqlite3_prepare_v2(db, model_sql, -1, &stmt, NULL) != SQLITE_OK)
-        return gs_error_add(err, GS_ERR_DB, "", "reading models: %s", sqlite3_errmsg(db));
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (!reserve((void **)&s->models, &cap, s->model_count, sizeof(*s->models))) {
-            oom = true;
-            break;
-        }
-        struct catalog_model *m = &s->models[s->model_count++];
-        m->id = dup_text(stmt, 0, &oom);
-        m->name = dup_text(stmt, 1, &oom);
-        m->hf_id = dup_text(stmt, 2, &oom);
-        m->family = dup_text(stmt, 3, &oom);
-        m->parameters = u64_col(stmt, 4);
-        m->parameters_source = dup_text(stmt, 5, &oom);
-        m->config_json = dup_text(stmt, 6, &oom);
-        m->config_source = dup_text(stmt, 7, &oom);
-        m->created_at = dup_text(stmt, 8, &oom);
-        m->updated_at = dup_text(stmt, 9, &oom);
-        m->publisher = dup_text(stmt, 10, &oom);
-        m->parameters_basis = dup_text(stmt, 11, &oom);
-        m->revision = u64_col(stmt, 12);
-        m->hub_revision = dup_text(stmt, 13, &oom);
-        m->checkpoint_json = dup_text(stmt, 14, &oom);
-        m->provenance_json = dup_text(stmt, 15, &oom);
-        if (oom)
-            break;
-        catalog_etag(m->id, m->revision, m->created_at, m->etag);
-
-    }
-    sqlite3_finalize(stmt);
-    if (oom)
-        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading models");
-    if (rc != SQLITE_DONE)
-        return gs_error_add(err, GS_ERR_DB, "", "reading models: %s", sqlite3_errmsg(db));
-    return GS_OK;
+    struct catalog_snapshot_rows *r = s->rows;
+    size_t cap = r->model_cap, refs_cap = r->model_cap;
+    if (!reserve((void **)&s->models, &cap, s->model_count, sizeof(*s->models)) ||
+        !reserve((void **)&r->model_refs, &refs_cap, s->model_count, sizeof(*r->model_refs)))
+        return NULL;
+    r->model_cap = cap < refs_cap ? cap : refs_cap;
+    return &s->models[s->model_count++];
 }
 
-static const char gpu_sql[] =
-    "SELECT id, name, vendor, memory_bytes, memory_source, usable_memory_bytes,"
-    " usable_memory_source, memory_bandwidth_gb_s, bf16_tflops, fp8_tflops, tdp_watts,"
-    " spec_source, price_per_hour, price_source, price_date, purchase_price,"
-    " purchase_price_source, purchase_price_date, created_at, updated_at, fp16_tflops,"
-    " architecture, form_factor, memory_type, interconnect, interconnect_gb_s, pcie_gen,"
-    " gpus_per_node, interconnect_source, revision, unified_memory, scale_out_gb_s,"
-    " scale_out_source FROM gpus ORDER BY id";
+static struct catalog_gpu *push_gpu(struct catalog_snapshot *s)
+{
+    struct catalog_snapshot_rows *r = s->rows;
+    size_t cap = r->gpu_cap, refs_cap = r->gpu_cap;
+    if (!reserve((void **)&s->gpus, &cap, s->gpu_count, sizeof(*s->gpus)) ||
+        !reserve((void **)&r->gpu_refs, &refs_cap, s->gpu_count, sizeof(*r->gpu_refs)))
+        return NULL;
+    r->gpu_cap = cap < refs_cap ? cap : refs_cap;
+    return &s->gpus[s->gpu_count++];
+}
+
+/* Every row read by this snapshot (no count yet) gets a count of one. */
+static bool own_new_rows(struct catalog_snapshot *s)
+{
+    for (size_t i = 0; i < s->model_count + s->gpu_count; i++) {
+        int **slot = i < s->model_count ? &s->rows->model_refs[i]
+                                        : &s->rows->gpu_refs[i - s->model_count];
+        if (*slot != NULL)
+            continue;
+        *slot = malloc(sizeof(**slot));
+        if (*slot == NULL)
+            return false;
+        **slot = 1;
+    }
+    return true;
+}
+
+#define MODEL_COLUMNS                                                                              \
+    "SELECT id, name, hf_id, family, parameters, parameters_source, config_json, config_source,"   \
+    " created_at, updated_at, publisher, parameters_basis, revision, hub_revision, checkpoint_json," \
+    " provenance_json FROM models"
+
+static void read_model_row(sqlite3_stmt *stmt, struct catalog_model *m, bool *oom)
+{
+    m->id = dup_text(stmt, 0, oom);
+    m->name = dup_text(stmt, 1, oom);
+    m->hf_id = dup_text(stmt, 2, oom);
+    m->family = dup_text(stmt, 3, oom);
+    m->parameters = u64_col(stmt, 4);
+    m->parameters_source = dup_text(stmt, 5, oom);
+    m->config_json = dup_text(stmt, 6, oom);
+    m->config_source = dup_text(stmt, 7, oom);
+    m->created_at = dup_text(stmt, 8, oom);
+    m->updated_at = dup_text(stmt, 9, oom);
+    m->publisher = dup_text(stmt, 10, oom);
+    m->parameters_basis = dup_text(stmt, 11, oom);
+    m->revision = u64_col(stmt, 12);
+    m->hub_revision = dup_text(stmt, 13, oom);
+    m->checkpoint_json = dup_text(stmt, 14, oom);
+    m->provenance_json = dup_text(stmt, 15, oom);
+    if (m->id != NULL && m->created_at != NULL)
+        catalog_etag(m->id, m->revision, m->created_at, m->etag);
+}
+
+#define GPU_COLUMNS                                                                                \
+    "SELECT id, name, vendor, memory_bytes, memory_source, usable_memory_bytes,"                   \
+    " usable_memory_source, memory_bandwidth_gb_s, bf16_tflops, fp8_tflops, tdp_watts,"           \
+    " spec_source, price_per_hour, price_source, price_date, purchase_price,"                      \
+    " purchase_price_source, purchase_price_date, created_at, updated_at, fp16_tflops,"            \
+    " architecture, form_factor, memory_type, interconnect, interconnect_gb_s, pcie_gen,"          \
+    " gpus_per_node, interconnect_source, revision, unified_memory, scale_out_gb_s,"               \
+    " scale_out_source FROM gpus"
 
 static void read_gpu_row(sqlite3_stmt *stmt, struct catalog_gpu *g, bool *oom)
 {
@@ -212,113 +260,330 @@ static void read_gpu_row(sqlite3_stmt *stmt, struct catalog_gpu *g, bool *oom)
         catalog_etag(g->id, g->revision, g->created_at, g->etag);
 }
 
-static enum gs_status load_gpus(sqlite3 *db, struct catalog_snapshot *s, struct gs_error *err)
+/* Reads the rows `stmt` yields (every row, or the one bound to ?1) onto the end of the
+ * snapshot's models (or GPUs). */
+static enum gs_status read_rows(sqlite3 *db, sqlite3_stmt *stmt, struct catalog_snapshot *s,
+                                bool models, struct gs_error *err)
 {
-    sqlite3_stmt *stmt = NULL;
-    size_t cap = 0;
     bool oom = false;
     int rc;
-    if (sqlite3_prepare_v2(db, gpu_sql, -1, &stmt, NULL) != SQLITE_OK)
-        return gs_error_add(err, GS_ERR_DB, "", "reading gpus: %s", sqlite3_errmsg(db));
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (!reserve((void **)&s->gpus, &cap, s->gpu_count, sizeof(*s->gpus))) {
-            oom = true;
-            break;
+        if (models) {
+            struct catalog_model *m = push_model(s);
+            if (m == NULL)
+                oom = true;
+            else
+                read_model_row(stmt, m, &oom);
+        } else {
+            struct catalog_gpu *g = push_gpu(s);
+            if (g == NULL)
+                oom = true;
+            else
+                read_gpu_row(stmt, g, &oom);
         }
-        read_gpu_row(stmt, &s->gpus[s->gpu_count++], &oom);
         if (oom)
             break;
     }
-    sqlite3_finalize(stmt);
     if (oom)
-        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading gpus");
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading %s",
+                            models ? "models" : "gpus");
     if (rc != SQLITE_DONE)
-        return gs_error_add(err, GS_ERR_DB, "", "reading gpus: %s", sqlite3_errmsg(db));
+        return gs_error_add(err, GS_ERR_DB, "", "reading %s: %s", models ? "models" : "gpus",
+                            sqlite3_errmsg(db));
     return GS_OK;
 }
 
-/* Where the alias list of row `id` lives, for either table. */
-struct alias_target {
-    char ***aliases;
-    size_t *count;
-    size_t cap;
-};
-
-static struct alias_target find_target(struct catalog_snapshot *s, bool models, const char *id)
+static enum gs_status prepare(sqlite3 *db, const char *sql, sqlite3_stmt **stmt,
+                              struct gs_error *err)
 {
-    struct alias_target t = {NULL, NULL, 0};
-    size_t n = models ? s->model_count : s->gpu_count;
-    for (size_t i = 0; i < n; i++) {
-        const char *row_id = models ? s->models[i].id : s->gpus[i].id;
-        if (strcmp(row_id, id) == 0) {
-            t.aliases = models ? &s->models[i].aliases : &s->gpus[i].aliases;
-            t.count = models ? &s->models[i].alias_count : &s->gpus[i].alias_count;
-            t.cap = *t.count; /* lists are built in one run, grown one at a time */
-        }
-    }
-    return t;
+    if (sqlite3_prepare_v2(db, sql, -1, stmt, NULL) != SQLITE_OK)
+        return gs_error_add(err, GS_ERR_DB, "", "reading the catalog: %s", sqlite3_errmsg(db));
+    return GS_OK;
 }
 
+static enum gs_status load_table(sqlite3 *db, struct catalog_snapshot *s, bool models,
+                                 struct gs_error *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st =
+        prepare(db, models ? MODEL_COLUMNS " ORDER BY id" : GPU_COLUMNS " ORDER BY id", &stmt, err);
+    if (st == GS_OK)
+        st = read_rows(db, stmt, s, models, err);
+    sqlite3_finalize(stmt);
+    return st;
+}
+
+/* Appends `alias` to a row's list. */
+static bool add_alias(char ***aliases, size_t *count, sqlite3_stmt *stmt, int col)
+{
+    bool oom = false;
+    char *copy = dup_text(stmt, col, &oom);
+    if (copy == NULL)
+        return !oom;
+    char **grown = realloc(*aliases, (*count + 1) * sizeof(**aliases));
+    if (grown == NULL) {
+        free(copy);
+        return false;
+    }
+    grown[(*count)++] = copy;
+    *aliases = grown;
+    return true;
+}
+
+/* Every alias, onto rows found by id (rows and aliases both sorted by id: one merge). */
 static enum gs_status load_aliases(sqlite3 *db, struct catalog_snapshot *s, bool models,
                                    struct gs_error *err)
 {
     const char *sql = models ? "SELECT alias, model_id FROM model_aliases ORDER BY model_id, alias"
                              : "SELECT alias, gpu_id FROM gpu_aliases ORDER BY gpu_id, alias";
     sqlite3_stmt *stmt = NULL;
-    bool oom = false;
+    enum gs_status st = prepare(db, sql, &stmt, err);
+    if (st != GS_OK)
+        return st;
+    const size_t n = models ? s->model_count : s->gpu_count;
+    size_t at = 0;
     int rc;
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
-        return gs_error_add(err, GS_ERR_DB, "", "reading aliases: %s", sqlite3_errmsg(db));
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        const char *target_id = (const char *)sqlite3_column_text(stmt, 1);
-        struct alias_target t = find_target(s, models, target_id != NULL ? target_id : "");
-        if (t.aliases == NULL)
+        const char *target = (const char *)sqlite3_column_text(stmt, 1);
+        if (target == NULL)
+            continue;
+        while (at < n && strcmp(models ? s->models[at].id : s->gpus[at].id, target) < 0)
+            at++;
+        if (at == n || strcmp(models ? s->models[at].id : s->gpus[at].id, target) != 0)
             continue; /* foreign keys make this impossible; skip rather than fail */
-        char **grown = realloc(*t.aliases, (*t.count + 1) * sizeof(**t.aliases));
-        if (grown == NULL) {
-            oom = true;
+        if (!add_alias(models ? &s->models[at].aliases : &s->gpus[at].aliases,
+                       models ? &s->models[at].alias_count : &s->gpus[at].alias_count, stmt, 0)) {
+            st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading aliases");
             break;
         }
-        *t.aliases = grown;
-        grown[*t.count] = dup_text(stmt, 0, &oom);
-        if (oom)
-            break;
-        (*t.count)++;
     }
+    if (st == GS_OK && rc != SQLITE_DONE)
+        st = gs_error_add(err, GS_ERR_DB, "", "reading aliases: %s", sqlite3_errmsg(db));
     sqlite3_finalize(stmt);
-    if (oom)
-        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading aliases");
-    if (rc != SQLITE_DONE)
-        return gs_error_add(err, GS_ERR_DB, "", "reading aliases: %s", sqlite3_errmsg(db));
-    return GS_OK;
+    return st;
 }
 
-enum gs_status catalog_snapshot_load(struct catalog *catalog, struct catalog_snapshot **out,
-                                     struct gs_error *err)
+static enum gs_status read_schema_version(sqlite3 *db, int *out, struct gs_error *err)
 {
-    sqlite3 *db = catalog_db(catalog);
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st = prepare(db, "PRAGMA user_version", &stmt, err);
+    if (st == GS_OK && sqlite3_step(stmt) == SQLITE_ROW)
+        *out = sqlite3_column_int(stmt, 0);
+    else if (st == GS_OK)
+        st = gs_error_add(err, GS_ERR_DB, "", "reading the schema version: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(stmt);
+    return st;
+}
+
+static struct catalog_snapshot *snapshot_new(void)
+{
     struct catalog_snapshot *s = calloc(1, sizeof(*s));
-    if (s == NULL)
-        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
-    /* one read transaction, so models, GPUs and aliases are a consistent view */
-    enum gs_status st = GS_OK;
-    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-        st = gs_error_add(err, GS_ERR_DB, "", "starting a read: %s", sqlite3_errmsg(db));
+    if (s != NULL && (s->rows = calloc(1, sizeof(*s->rows))) == NULL) {
+        free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+/* Every row, inside the caller's read transaction. */
+static enum gs_status load_all(sqlite3 *db, struct catalog_snapshot *s, struct gs_error *err)
+{
+    enum gs_status st = read_schema_version(db, &s->rows->schema_version, err);
     if (st == GS_OK)
-        st = load_models(db, s, err);
+        st = load_table(db, s, true, err);
     if (st == GS_OK)
-        st = load_gpus(db, s, err);
+        st = load_table(db, s, false, err);
     if (st == GS_OK)
         st = load_aliases(db, s, true, err);
     if (st == GS_OK)
         st = load_aliases(db, s, false, err);
+    return st;
+}
+
+/* Runs `load` in one read transaction (models, GPUs and aliases: one consistent view) and
+ * hands out the snapshot, or frees it. */
+static enum gs_status in_read_transaction(struct catalog *catalog,
+                                          enum gs_status (*load)(sqlite3 *, struct catalog_snapshot *,
+                                                                 const struct catalog_snapshot *,
+                                                                 struct gs_error *),
+                                          const struct catalog_snapshot *prev,
+                                          struct catalog_snapshot **out, struct gs_error *err)
+{
+    sqlite3 *db = catalog_db(catalog);
+    struct catalog_snapshot *s = snapshot_new();
+    if (s == NULL)
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
+    enum gs_status st = GS_OK;
+    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        st = gs_error_add(err, GS_ERR_DB, "", "starting a read: %s", sqlite3_errmsg(db));
+    if (st == GS_OK)
+        st = load(db, s, prev, err);
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    if (st == GS_OK && !own_new_rows(s))
+        st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
     if (st != GS_OK) {
         catalog_snapshot_free(s);
         return st;
     }
     *out = s;
     return GS_OK;
+}
+
+static enum gs_status load_everything(sqlite3 *db, struct catalog_snapshot *s,
+                                      const struct catalog_snapshot *prev, struct gs_error *err)
+{
+    (void)prev;
+    return load_all(db, s, err);
+}
+
+enum gs_status catalog_snapshot_load(struct catalog *catalog, struct catalog_snapshot **out,
+                                     struct gs_error *err)
+{
+    return in_read_transaction(catalog, load_everything, NULL, out, err);
+}
+
+/* Adds row `prev_index` of `prev` to `s`, sharing its strings. */
+static bool share_row(struct catalog_snapshot *s, const struct catalog_snapshot *prev, bool models,
+                      size_t prev_index)
+{
+    int *refs = models ? prev->rows->model_refs[prev_index] : prev->rows->gpu_refs[prev_index];
+    if (models) {
+        struct catalog_model *m = push_model(s);
+        if (m == NULL)
+            return false;
+        *m = prev->models[prev_index];
+        s->rows->model_refs[s->model_count - 1] = refs;
+    } else {
+        struct catalog_gpu *g = push_gpu(s);
+        if (g == NULL)
+            return false;
+        *g = prev->gpus[prev_index];
+        s->rows->gpu_refs[s->gpu_count - 1] = refs;
+    }
+    __atomic_add_fetch(refs, 1, __ATOMIC_RELAXED);
+    return true;
+}
+
+/* Reads one changed row by id, with its aliases, onto the end of `s`. */
+static enum gs_status read_changed_row(sqlite3 *db, struct catalog_snapshot *s, bool models,
+                                       const char *id, struct gs_error *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st =
+        prepare(db, models ? MODEL_COLUMNS " WHERE id = ?1" : GPU_COLUMNS " WHERE id = ?1", &stmt,
+                err);
+    const size_t before = models ? s->model_count : s->gpu_count;
+    if (st == GS_OK) {
+        sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
+        st = read_rows(db, stmt, s, models, err);
+    }
+    sqlite3_finalize(stmt);
+    if (st != GS_OK || (models ? s->model_count : s->gpu_count) == before)
+        return st; /* cannot vanish inside the transaction; nothing to add if it did */
+    st = prepare(db,
+                 models ? "SELECT alias FROM model_aliases WHERE model_id = ?1 ORDER BY alias"
+                        : "SELECT alias FROM gpu_aliases WHERE gpu_id = ?1 ORDER BY alias",
+                 &stmt, err);
+    if (st != GS_OK)
+        return st;
+    sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
+    char ***aliases = models ? &s->models[before].aliases : &s->gpus[before].aliases;
+    size_t *count = models ? &s->models[before].alias_count : &s->gpus[before].alias_count;
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        if (!add_alias(aliases, count, stmt, 0)) {
+            st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading aliases");
+            break;
+        }
+    }
+    if (st == GS_OK && rc != SQLITE_DONE)
+        st = gs_error_add(err, GS_ERR_DB, "", "reading aliases: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(stmt);
+    return st;
+}
+
+/* One table of a refresh: walks (id, revision, created_at) in id order beside the previous
+ * snapshot's rows (also in id order); a row whose three are unchanged is shared, any other
+ * is read again. Every write bumps the row's revision (the entity tag depends on it), and a
+ * row deleted and created again has a new creation time. */
+static enum gs_status refresh_table(sqlite3 *db, struct catalog_snapshot *s,
+                                    const struct catalog_snapshot *prev, bool models,
+                                    struct gs_error *err)
+{
+    sqlite3_stmt *stmt = NULL;
+    enum gs_status st =
+        prepare(db,
+                models ? "SELECT id, revision, created_at FROM models ORDER BY id"
+                       : "SELECT id, revision, created_at FROM gpus ORDER BY id",
+                &stmt, err);
+    if (st != GS_OK)
+        return st;
+    const size_t n = models ? prev->model_count : prev->gpu_count;
+    size_t at = 0;
+    int rc;
+    while (st == GS_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        const char *id = (const char *)sqlite3_column_text(stmt, 0);
+        const uint64_t revision = u64_col(stmt, 1);
+        const char *created = (const char *)sqlite3_column_text(stmt, 2);
+        if (id == NULL)
+            continue;
+        while (at < n && strcmp(models ? prev->models[at].id : prev->gpus[at].id, id) < 0)
+            at++;
+        bool same = false;
+        if (at < n) {
+            const char *prev_id = models ? prev->models[at].id : prev->gpus[at].id;
+            const char *prev_created = models ? prev->models[at].created_at
+                                              : prev->gpus[at].created_at;
+            const uint64_t prev_revision = models ? prev->models[at].revision
+                                                  : prev->gpus[at].revision;
+            same = strcmp(prev_id, id) == 0 && prev_revision == revision && created != NULL &&
+                   prev_created != NULL && strcmp(prev_created, created) == 0;
+        }
+        if (same)
+            st = share_row(s, prev, models, at)
+                     ? GS_OK
+                     : gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
+        else
+            st = read_changed_row(db, s, models, id, err);
+    }
+    if (st == GS_OK && rc != SQLITE_DONE)
+        st = gs_error_add(err, GS_ERR_DB, "", "reading the catalog: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(stmt);
+    return st;
+}
+
+static enum gs_status load_changes(sqlite3 *db, struct catalog_snapshot *s,
+                                   const struct catalog_snapshot *prev, struct gs_error *err)
+{
+    enum gs_status st = read_schema_version(db, &s->rows->schema_version, err);
+    if (st != GS_OK)
+        return st;
+    /* a migration by another process may rewrite rows without new revisions */
+    if (prev->rows == NULL || prev->rows->schema_version != s->rows->schema_version)
+        return load_all(db, s, err);
+    st = refresh_table(db, s, prev, true, err);
+    if (st == GS_OK)
+        st = refresh_table(db, s, prev, false, err);
+    return st;
+}
+
+enum gs_status catalog_snapshot_refresh(struct catalog *catalog,
+                                        const struct catalog_snapshot *prev,
+                                        struct catalog_snapshot **out, struct gs_error *err)
+{
+    if (prev == NULL)
+        return catalog_snapshot_load(catalog, out, err);
+    return in_read_transaction(catalog, load_changes, prev, out, err);
+}
+
+bool catalog_model_same_row(const struct catalog_model *a, const struct catalog_model *b)
+{
+    return a->id == b->id;
+}
+
+bool catalog_gpu_same_row(const struct catalog_gpu *a, const struct catalog_gpu *b)
+{
+    return a->id == b->id;
 }
 
 static bool matches(const char *id, char *const *aliases, size_t alias_count, const char *key)
