@@ -5,4 +5,6 @@ target_compile_options(gs_warnings INTERFACE
     -Wall -Wextra -Werror
     -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith
     -Wformat=2 -Wundef -Wvla -Wcast-qual -Wwrite-strings
-    -Wimplicit-fallthrough)
+    -Wimplicit-fallthrough
+    # clang: a loop whose condition variables the body never changes (issue 17, finding 10)
+    $<$<C_COMPILER_ID:Clang>:-Wfor-loop-analysis>)
