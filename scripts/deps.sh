@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian packages a task needs, only those missing.
 #
-#   scripts/deps.sh build    compiler, CMake and the four libraries
+#   scripts/deps.sh build    compiler, CMake and the libraries
 #   scripts/deps.sh test     build + cmocka, Node.js/npm, Chromium
 #
 # Docker and debootstrap are installed by tests/docker/smoke.sh itself, which
@@ -11,7 +11,7 @@
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev
-            libcurl4-openssl-dev)
+            libcurl4-openssl-dev zlib1g-dev)
 test_pkgs=(libcmocka-dev chromium jq curl clang libclang-rt-14-dev) # clang + libFuzzer: tests/fuzz
 
 want=("${build_pkgs[@]}")

@@ -32,6 +32,7 @@ struct api_request {
     const char *authorization;
     const char *if_match;
     const char *if_none_match;
+    bool accept_gzip;            /* Accept-Encoding allows gzip */
     const char *body;
     size_t body_length;
 };
@@ -42,6 +43,8 @@ struct api_response {
     char *body;                  /* owned (malloc), or NULL with `borrowed` */
     const char *borrowed;        /* a body owned by the service the request holds */
     size_t length;
+    const void *borrowed_gzip;   /* its gzip form, when the service has one (or NULL) */
+    size_t borrowed_gzip_length;
     char etag[CATALOG_ETAG_MAX]; /* "" for none */
     char location[192];          /* "" for none */
     bool bearer_challenge;       /* add WWW-Authenticate: Bearer */

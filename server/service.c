@@ -1,6 +1,7 @@
 /* service.c - the estimate operation and catalog listings (see service.h). */
 #include "service.h"
 
+#include "gzip.h"
 #include "hub_import.h"
 
 #include "codec.h"
@@ -12,8 +13,16 @@
 
 /* Rendered JSON text, shared by the services built one from another (an
  * unchanged catalog row keeps its item; an unchanged table keeps its listing). */
+struct packed {
+    size_t length;
+    unsigned char data[];
+};
+
 struct rendered {
     int refs; /* atomic */
+    /* listings only, made on first use and then shared (atomic; 0 / NULL until then) */
+    uint64_t tag;          /* a hash of the text, never 0 */
+    struct packed *gzip;   /* the text gzip'd */
     size_t length;
     char text[];
 };
@@ -38,6 +47,8 @@ static struct rendered *rendered_take(char *text, size_t length)
     struct rendered *r = text != NULL ? malloc(sizeof(*r) + length + 1) : NULL;
     if (r != NULL) {
         r->refs = 1;
+        r->tag = 0;
+        r->gzip = NULL;
         r->length = length;
         memcpy(r->text, text, length + 1);
     }
@@ -53,8 +64,10 @@ static struct rendered *rendered_ref(struct rendered *r)
 
 static void rendered_unref(struct rendered *r)
 {
-    if (r != NULL && __atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL) == 0)
+    if (r != NULL && __atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(r->gzip);
         free(r);
+    }
 }
 
 static void free_items(struct rendered **items, size_t n)
@@ -159,6 +172,8 @@ static struct rendered *render_list(const struct service *s, bool models)
     if (r == NULL)
         return NULL;
     r->refs = 1;
+    r->tag = 0;
+    r->gzip = NULL;
     memcpy(r->text, "{\"items\":[", 10);
     size_t at = 10;
     for (size_t i = 0; i < n; i++) {
@@ -288,6 +303,72 @@ int service_estimate(const struct service *s, const json_t *request, json_t **re
         return -1;
     }
     return 0;
+}
+
+/* A 64-bit hash of the text, eight bytes at a time (an entity tag, not a defence: the
+ * catalog's writers are trusted with keys). */
+static uint64_t text_hash(const char *text, size_t length)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ length;
+    size_t i = 0;
+    for (; i + 8 <= length; i += 8) {
+        uint64_t w;
+        memcpy(&w, text + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, text + i, length - i);
+    h = (h ^ tail) * 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 29;
+    return h != 0 ? h : 1;
+}
+
+void service_text_etag(const char *text, size_t length, char out[24])
+{
+    snprintf(out, 24, "\"%016llx\"", (unsigned long long)text_hash(text, length));
+}
+
+void service_listing(const struct service *s, bool models, bool want_gzip,
+                     struct service_listing *out)
+{
+    struct rendered *r = models ? s->models_body : s->gpus_body;
+    out->body = r->text;
+    out->length = r->length;
+    /* racing first users compute the same tag; one pointer wins the gzip form */
+    uint64_t tag = __atomic_load_n(&r->tag, __ATOMIC_RELAXED);
+    if (tag == 0) {
+        tag = text_hash(r->text, r->length);
+        __atomic_store_n(&r->tag, tag, __ATOMIC_RELAXED);
+    }
+    snprintf(out->etag, sizeof(out->etag), "\"%016llx\"", (unsigned long long)tag);
+    out->gzip = NULL;
+    out->gzip_length = 0;
+    if (!want_gzip)
+        return;
+    struct packed *p = __atomic_load_n(&r->gzip, __ATOMIC_ACQUIRE);
+    if (p == NULL) {
+        size_t n = 0;
+        unsigned char *data = gzip_compress(r->text, r->length, 6, &n);
+        struct packed *made = data != NULL ? malloc(sizeof(*made) + n) : NULL;
+        if (made != NULL) {
+            made->length = n;
+            memcpy(made->data, data, n);
+            struct packed *none = NULL;
+            if (__atomic_compare_exchange_n(&r->gzip, &none, made, false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+                p = made;
+            else {
+                free(made);
+                p = none;
+            }
+        }
+        free(data);
+    }
+    if (p != NULL) {
+        out->gzip = p->data;
+        out->gzip_length = p->length;
+    }
 }
 
 const char *service_models_body(const struct service *s, size_t *length)

@@ -65,6 +65,24 @@ int service_estimate(const struct service *service, const json_t *request, json_
 const char *service_models_body(const struct service *service, size_t *length);
 const char *service_gpus_body(const struct service *service, size_t *length);
 
+/* The whole listing of GET /v1/models (models) or /v1/gpus, with its entity
+ * tag and, when `want_gzip`, its gzip form (level 6, made by the first request
+ * that asks and shared by every later one; NULL when out of memory). Borrowed:
+ * valid as long as the service. */
+struct service_listing {
+    const char *body;
+    size_t length;
+    char etag[24];
+    const void *gzip;
+    size_t gzip_length;
+};
+void service_listing(const struct service *s, bool models, bool want_gzip,
+                     struct service_listing *out);
+
+/* The entity tag service_listing uses, for any other rendered text: a quoted
+ * hash of its bytes. */
+void service_text_etag(const char *text, size_t length, char out[24]);
+
 /* Number of models and GPUs in the snapshot. */
 size_t service_model_count(const struct service *service);
 size_t service_gpu_count(const struct service *service);

@@ -28,6 +28,7 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define KEY "test-key-0123456789"
 #define AUTH "Authorization: Bearer " KEY
@@ -96,6 +97,203 @@ static int teardown(void **state)
 static const char lab_gpu[] =
     "{\"name\":\"Lab GPU\",\"vendor\":\"Acme\",\"memory_bytes\":48000000000,\"memory_source\":\"lab\","
     "\"tdp_watts\":1,\"spec_source\":\"counter for the test\",\"aliases\":[\"labby\"]}";
+
+/* A raw exchange: the answer's headers (lower-cased names kept as sent) and body bytes. */
+struct raw {
+    long status;
+    char headers[4096];
+    size_t header_length;
+    unsigned char *body;
+    size_t length;
+};
+
+static size_t raw_header(char *data, size_t size, size_t n, void *user)
+{
+    struct raw *r = user;
+    const size_t len = size * n;
+    if (r->header_length + len < sizeof(r->headers)) {
+        memcpy(r->headers + r->header_length, data, len);
+        r->header_length += len;
+        r->headers[r->header_length] = '\0';
+    }
+    return len;
+}
+
+static size_t raw_body(char *data, size_t size, size_t n, void *user)
+{
+    struct raw *r = user;
+    const size_t len = size * n;
+    unsigned char *grown = realloc(r->body, r->length + len + 1);
+    if (grown == NULL)
+        return 0;
+    memcpy(grown + r->length, data, len);
+    r->body = grown;
+    r->length += len;
+    return len;
+}
+
+/* GET (or POST `body` as JSON) with up to two extra headers; libcurl does not decode. */
+static struct raw raw_call(int port, const char *path, const char *body, const char *h1,
+                           const char *h2)
+{
+    struct raw r;
+    memset(&r, 0, sizeof(r));
+    CURL *curl = curl_easy_init();
+    assert_non_null(curl);
+    char url[512];
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", port, path);
+    struct curl_slist *list = NULL;
+    if (h1 != NULL)
+        list = curl_slist_append(list, h1);
+    if (h2 != NULL)
+        list = curl_slist_append(list, h2);
+    if (body != NULL) {
+        list = curl_slist_append(list, "Content-Type: application/json");
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    }
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, raw_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &r);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, raw_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
+    assert_int_equal(curl_easy_perform(curl), CURLE_OK);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
+    curl_slist_free_all(list);
+    curl_easy_cleanup(curl);
+    return r;
+}
+
+/* `needle` in `hay`, ignoring ASCII case. */
+static const char *find_nocase(const char *hay, const char *needle)
+{
+    const size_t n = strlen(needle);
+    for (; *hay != '\0'; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return hay;
+    return NULL;
+}
+
+static bool has_header(const struct raw *r, const char *line)
+{
+    return find_nocase(r->headers, line) != NULL;
+}
+
+/* The value of header `name` (case-insensitive) into `out`. */
+static void header_value(const struct raw *r, const char *name, char *out, size_t cap)
+{
+    out[0] = '\0';
+    const char *at = find_nocase(r->headers, name);
+    if (at == NULL)
+        return;
+    at += strlen(name);
+    while (*at == ' ')
+        at++;
+    size_t n = strcspn(at, "\r\n");
+    snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), at);
+}
+
+/* Inflates a gzip member; the caller frees. */
+static unsigned char *gunzip(const unsigned char *data, size_t length, size_t *out_length)
+{
+    z_stream z;
+    memset(&z, 0, sizeof(z));
+    assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+    size_t cap = length * 16 + 1024;
+    unsigned char *out = malloc(cap);
+    assert_non_null(out);
+    z.next_in = (Bytef *)(uintptr_t)data;
+    z.avail_in = (uInt)length;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+    *out_length = z.total_out;
+    inflateEnd(&z);
+    return out;
+}
+
+static void raw_free(struct raw *r)
+{
+    free(r->body);
+}
+
+/* gzip when asked (and only then), the same bytes once inflated; listings carry a tag that
+ * answers 304 until a write changes them, filtered listings and CSV too. */
+static void test_gzip_and_listing_tags(void **state)
+{
+    (void)state;
+    static const char *const paths[] = {"/v1/models", "/v1/gpus", "/v1/gpus?format=csv",
+                                        "/v1/models?family=llama&limit=5", "/"};
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        struct raw plain = raw_call(read_only.port, paths[i], NULL, NULL, NULL);
+        struct raw packed = raw_call(read_only.port, paths[i], NULL, "Accept-Encoding: gzip", NULL);
+        struct raw refused =
+            raw_call(read_only.port, paths[i], NULL, "Accept-Encoding: gzip;q=0, br", NULL);
+        assert_int_equal(plain.status, 200);
+        assert_int_equal(packed.status, 200);
+        assert_false(has_header(&plain, "Content-Encoding"));
+        assert_false(has_header(&refused, "Content-Encoding"));
+        assert_true(has_header(&plain, "Vary: Accept-Encoding"));
+        assert_true(has_header(&packed, "Content-Encoding: gzip"));
+        if (packed.length >= plain.length / 2) /* JSON, CSV and HTML compress well */
+            fail_msg("%s: %zu bytes gzip'd from %zu", paths[i], packed.length, plain.length);
+        size_t n = 0;
+        unsigned char *inflated = gunzip(packed.body, packed.length, &n);
+        assert_int_equal(n, plain.length);
+        assert_memory_equal(inflated, plain.body, n);
+        free(inflated);
+        if (i < 4) { /* the listings: the tag, then 304 without a body */
+            char tag[64];
+            header_value(&plain, "ETag:", tag, sizeof(tag));
+            assert_true(tag[0] == '"');
+            char cond[96];
+            snprintf(cond, sizeof(cond), "If-None-Match: %s", tag);
+            struct raw again = raw_call(read_only.port, paths[i], NULL, cond, "Accept-Encoding: gzip");
+            assert_int_equal(again.status, 304);
+            assert_int_equal(again.length, 0);
+            assert_true(has_header(&again, tag));
+            raw_free(&again);
+        }
+        raw_free(&plain);
+        raw_free(&packed);
+        raw_free(&refused);
+    }
+    /* computed answers too: an estimate asked with gzip */
+    const char *estimate = "{\"model\":\"llama-3.1-70b\",\"gpu\":\"h100\"}";
+    struct raw e = raw_call(read_only.port, "/v1/estimate", estimate, "Accept-Encoding: deflate, gzip", NULL);
+    assert_int_equal(e.status, 200);
+    assert_true(has_header(&e, "Content-Encoding: gzip"));
+    size_t n = 0;
+    unsigned char *inflated = gunzip(e.body, e.length, &n);
+    json_t *v = json_loadb((const char *)inflated, n, 0, NULL);
+    assert_non_null(v);
+    assert_non_null(json_object_get(v, "per_gpu"));
+    json_decref(v);
+    free(inflated);
+    raw_free(&e);
+
+    /* a write changes the GPU listing's tag; the models' stays */
+    struct raw before = raw_call(writer_a.port, "/v1/gpus", NULL, NULL, NULL);
+    struct raw models_before = raw_call(writer_a.port, "/v1/models", NULL, NULL, NULL);
+    char gpu_tag[64], model_tag[64];
+    header_value(&before, "ETag:", gpu_tag, sizeof(gpu_tag));
+    header_value(&models_before, "ETag:", model_tag, sizeof(model_tag));
+    struct reply w = call(&writer_a, "PATCH", "/v1/gpus/l4", "application/merge-patch+json",
+                          "{\"tdp_watts\":71}", AUTH, NULL);
+    expect_status(&w, 200);
+    free(w.body);
+    char cond[96];
+    snprintf(cond, sizeof(cond), "If-None-Match: %s", gpu_tag);
+    struct raw after = raw_call(writer_a.port, "/v1/gpus", NULL, cond, NULL);
+    assert_int_equal(after.status, 200);
+    snprintf(cond, sizeof(cond), "If-None-Match: %s", model_tag);
+    struct raw models_after = raw_call(writer_a.port, "/v1/models", NULL, cond, NULL);
+    assert_int_equal(models_after.status, 304);
+    raw_free(&before);
+    raw_free(&models_before);
+    raw_free(&after);
+    raw_free(&models_after);
+}
 
 /* Writes need the key; a server without one refuses them outright. */
 static void test_writes_need_the_key(void **state)
@@ -899,6 +1097,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_price_validation),
         cmocka_unit_test(test_price_round_trip),
         cmocka_unit_test(test_csv_cells),
+        cmocka_unit_test(test_gzip_and_listing_tags),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     curl_global_cleanup();
