@@ -235,7 +235,8 @@ static int cmd_serve(const struct options *o)
                               env_unsigned("GPUSIZER_BODY_TIMEOUT_S", 1, 3600),
                               (uint64_t)env_unsigned("GPUSIZER_MAX_BUFFERED_MIB", 1, 1 << 20)
                                   << 20,
-                              getenv("GPUSIZER_ACCESS_LOG"), getenv("GPUSIZER_CORS_ORIGINS")};
+                              getenv("GPUSIZER_ACCESS_LOG"), getenv("GPUSIZER_CORS_ORIGINS"),
+                              env_unsigned("GPUSIZER_WRITE_THREADS", 1, 64)};
     if (http_start(&cfg, store, auth, &server, errbuf, sizeof(errbuf)) != 0) {
         fprintf(stderr, "gpusizer: %s\n", errbuf);
         store_free(store);

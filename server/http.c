@@ -10,6 +10,7 @@
 #include "http.h"
 
 #include "gzip.h"
+#include "offload.h"
 
 #include "conn_guard.h"
 #include "metrics.h"
@@ -52,6 +53,7 @@ struct http_server {
     pthread_mutex_t log_lock;
     size_t max_body_bytes;
     uint16_t port;
+    struct offload *offload; /* runs catalog writes and imports off the connection threads */
 };
 
 enum route_id {
@@ -136,6 +138,18 @@ struct request {
     char path[200];
     char cors_origin[200];    /* the request's Origin when CORS allows it, else "" */
     bool accept_gzip;         /* Accept-Encoding allows gzip */
+    struct catalog_job *job;  /* a write running on the offload pool (connection suspended) */
+};
+
+/* A catalog write or import handed to the offload pool: its request as read, and the
+ * answer the worker fills before it resumes the connection. */
+struct catalog_job {
+    struct MHD_Connection *conn;
+    struct http_server *srv;
+    struct request *req;
+    struct api_request in;   /* borrows the connection's headers and req->body */
+    struct api_response out;
+    bool done;               /* atomic: `out` is complete */
 };
 
 static uint64_t monotonic_ns(void)
@@ -723,36 +737,76 @@ static enum MHD_Result send_api(struct MHD_Connection *conn, struct api_response
     return ret;
 }
 
+static void run_catalog(struct http_server *srv, struct request *req, const struct api_request *in,
+                        struct api_response *out)
+{
+    switch (req->route->id) {
+    case ROUTE_MODELS:
+        catalog_api_collection(&srv->api, req->service, CATALOG_MODELS, in, out);
+        break;
+    case ROUTE_GPUS:
+        catalog_api_collection(&srv->api, req->service, CATALOG_GPUS, in, out);
+        break;
+    case ROUTE_MODEL:
+        catalog_api_item(&srv->api, req->service, CATALOG_MODELS, in, out);
+        break;
+    case ROUTE_GPU:
+        catalog_api_item(&srv->api, req->service, CATALOG_GPUS, in, out);
+        break;
+    case ROUTE_GPU_PRICES:
+        catalog_api_prices(&srv->api, req->service, in, out);
+        break;
+    case ROUTE_MODELS_IMPORT:
+        hub_import_api(&srv->hub, srv->store, in, out);
+        break;
+    default:
+        catalog_api_bulk(&srv->api, req->service, in, out);
+        break;
+    }
+}
+
+static void catalog_job_run(void *arg)
+{
+    struct catalog_job *job = arg;
+    run_catalog(job->srv, job->req, &job->in, &job->out);
+    __atomic_store_n(&job->done, true, __ATOMIC_RELEASE);
+    MHD_resume_connection(job->conn); /* the handler runs again and sends job->out */
+}
+
+static void catalog_job_free(struct catalog_job *job)
+{
+    if (job != NULL)
+        free(job->out.body);
+    free(job);
+}
+
+/* Reads answer on the connection's thread. Writes wait on the writer lock and fsync,
+ * imports on the hub for seconds: they run on the offload pool with the connection
+ * suspended, so the other connections of this thread are not held up. */
 static enum MHD_Result handle_catalog(struct MHD_Connection *conn, struct http_server *srv,
                                       struct request *req, const char *method)
 {
+    const bool waits = strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0;
+    if (waits && srv->offload != NULL) {
+        struct catalog_job *job = calloc(1, sizeof(*job));
+        if (job != NULL) {
+            job->conn = conn;
+            job->srv = srv;
+            job->req = req;
+            fill_api_request(conn, method, req, &job->in);
+            api_response_init(&job->out);
+            req->job = job;
+            MHD_suspend_connection(conn);
+            if (!offload_submit(srv->offload, catalog_job_run, job))
+                catalog_job_run(job); /* stopping: answer here, through the same resume */
+            return MHD_YES;
+        }
+    }
     struct api_request in;
     struct api_response out;
     fill_api_request(conn, method, req, &in);
     api_response_init(&out);
-    switch (req->route->id) {
-    case ROUTE_MODELS:
-        catalog_api_collection(&srv->api, req->service, CATALOG_MODELS, &in, &out);
-        break;
-    case ROUTE_GPUS:
-        catalog_api_collection(&srv->api, req->service, CATALOG_GPUS, &in, &out);
-        break;
-    case ROUTE_MODEL:
-        catalog_api_item(&srv->api, req->service, CATALOG_MODELS, &in, &out);
-        break;
-    case ROUTE_GPU:
-        catalog_api_item(&srv->api, req->service, CATALOG_GPUS, &in, &out);
-        break;
-    case ROUTE_GPU_PRICES:
-        catalog_api_prices(&srv->api, req->service, &in, &out);
-        break;
-    case ROUTE_MODELS_IMPORT:
-        hub_import_api(&srv->hub, srv->store, &in, &out);
-        break;
-    default:
-        catalog_api_bulk(&srv->api, req->service, &in, &out);
-        break;
-    }
+    run_catalog(srv, req, &in, &out);
     return send_api(conn, &out);
 }
 
@@ -971,6 +1025,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             req->early = early;
         return MHD_YES;
     }
+    if (req->job != NULL) { /* resumed: the offloaded answer is ready */
+        if (!__atomic_load_n(&req->job->done, __ATOMIC_ACQUIRE))
+            return MHD_YES;
+        answering = req;
+        const enum MHD_Result ret = send_api(conn, &req->job->out);
+        answering = NULL;
+        catalog_job_free(req->job);
+        req->job = NULL;
+        return ret;
+    }
     if (*upload_data_size > 0) {
         if (req->rejected) {
             req->drained += *upload_data_size;
@@ -1073,6 +1137,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         if (srv->access_log != NULL)
             log_access(srv, conn, req, elapsed);
     }
+    catalog_job_free(req->job); /* done: the pool is drained before connections close */
     store_release(req->service);
     free(req->body);
     conn_guard_release(srv->guard, req->capacity);
@@ -1129,7 +1194,8 @@ int http_start(const struct http_config *config, struct store *store, const stru
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *addr = NULL;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO |
+                     MHD_ALLOW_SUSPEND_RESUME;
     memset(&v4, 0, sizeof(v4));
     memset(&v6, 0, sizeof(v6));
     if (inet_pton(AF_INET, config->host, &v4.sin_addr) == 1) {
@@ -1192,6 +1258,15 @@ int http_start(const struct http_config *config, struct store *store, const stru
         free(srv);
         return -1;
     }
+    /* writes serialize on the catalog's writer lock anyway; several workers let hub imports
+     * (network-bound) overlap and keep a quick price write from queueing behind one */
+    srv->offload = offload_start(config->write_threads ? config->write_threads : 4);
+    if (srv->offload == NULL) {
+        conn_guard_stop(srv->guard);
+        snprintf(errbuf, errlen, "cannot start the write threads");
+        free(srv);
+        return -1;
+    }
     srv->daemon = MHD_start_daemon(
         flags, config->port, NULL, NULL, &on_request, srv, MHD_OPTION_SOCK_ADDR, addr,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED, &on_completed, srv,
@@ -1203,6 +1278,7 @@ int http_start(const struct http_config *config, struct store *store, const stru
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_UNESCAPE_CALLBACK, &unescape,
         NULL, MHD_OPTION_END);
     if (srv->daemon == NULL) {
+        offload_stop(srv->offload);
         conn_guard_stop(srv->guard);
         snprintf(errbuf, errlen, "cannot listen on %s port %u (in use, or not permitted)",
                  config->host, (unsigned)config->port);
@@ -1224,6 +1300,9 @@ void http_stop(struct http_server *server)
 {
     if (server == NULL)
         return;
+    /* answer every write already taken (each resumes its connection), then close */
+    offload_stop(server->offload);
+    server->offload = NULL;
     MHD_stop_daemon(server->daemon);
     conn_guard_stop(server->guard);
     if (server->access_log != NULL && server->access_log != stderr)

@@ -38,6 +38,8 @@ struct http_config {
     const char *cors_origins;        /* origins other sites' pages may call the API from, comma-
                                         separated, "*" for any; NULL or "" = none, the default
                                         (GPUSIZER_CORS_ORIGINS) */
+    unsigned write_threads;          /* run catalog writes and hub imports off the connection
+                                        threads (GPUSIZER_WRITE_THREADS; 0 = 4) */
 };
 
 struct http_server;

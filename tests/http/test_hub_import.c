@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define KEY "hub-test-key-0123456789"
@@ -410,6 +411,73 @@ static void test_concurrent_imports(void **state)
     free(r.body);
 }
 
+static void *import_slow(void *arg)
+{
+    long *status = arg;
+    struct http_reply r = post(&importer, "/v1/models:import", "{\"hub_id\": \"slow/model\"}", AUTH,
+                               NULL);
+    *status = r.status;
+    free(r.body);
+    return NULL;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Eight imports wait on a slow hub at once (0.8 s each, then 502), more than the server
+ * has connection threads (4): reads and estimates keep answering meanwhile, because
+ * imports and writes run on their own threads with the connection suspended. Before,
+ * each import held its connection thread, and every connection on it, for the wait. */
+static void test_slow_imports_do_not_block_reads(void **state)
+{
+    (void)state;
+    enum { IMPORTS = 8 };
+    pthread_t threads[IMPORTS];
+    long status[IMPORTS];
+    for (int i = 0; i < IMPORTS; i++)
+        assert_int_equal(pthread_create(&threads[i], NULL, import_slow, &status[i]), 0);
+    usleep(150000); /* the imports are in, waiting on the hub */
+    double worst = 0;
+    const double until = now_ms() + 700;
+    int reads = 0;
+    while (now_ms() < until) {
+        const double t0 = now_ms();
+        struct http_reply r = http_call(importer.port, "GET", "/healthz", NULL, NULL, 0, NULL);
+        expect_status(&r, 200);
+        free(r.body);
+        r = post(&importer, "/v1/estimate", "{\"model\": \"llama-3.1-8b\", \"gpu\": \"l4\"}", NULL,
+                 NULL);
+        expect_status(&r, 200);
+        free(r.body);
+        r = http_call(importer.port, "GET", "/v1/gpus/h100", NULL, NULL, 0, NULL);
+        expect_status(&r, 200);
+        free(r.body);
+        const double ms = now_ms() - t0;
+        worst = ms > worst ? ms : worst;
+        reads++;
+    }
+    for (int i = 0; i < IMPORTS; i++) {
+        pthread_join(threads[i], NULL);
+        assert_int_equal(status[i], 502); /* hub-timeout, as test_failures checks */
+    }
+    print_message("%d read rounds during %d slow imports, worst %.1f ms\n", reads, IMPORTS, worst);
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    assert_true(worst < 600); /* an instrumented server is several times slower */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+    assert_true(worst < 600);
+#else
+    assert_true(worst < 300);
+#endif
+#else
+    assert_true(worst < 300); /* before: 650-800 ms, the hub's wait */
+#endif
+}
+
 /* gpusizer import org/name: the CLI prints the stored entry. */
 static void test_cli_import(void **state)
 {
@@ -446,6 +514,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_auto_import),
         cmocka_unit_test(test_failures),
         cmocka_unit_test(test_concurrent_imports),
+        cmocka_unit_test(test_slow_imports_do_not_block_reads),
         cmocka_unit_test(test_cli_import),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,100 @@
+/* offload.c - worker threads for requests that may wait (see offload.h). */
+#include "offload.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+struct job {
+    void (*fn)(void *arg);
+    void *arg;
+    struct job *next;
+};
+
+struct offload {
+    pthread_mutex_t lock;
+    pthread_cond_t ready;
+    struct job *head, *tail;
+    bool stopping;
+    unsigned count;
+    pthread_t threads[];
+};
+
+static void *worker(void *arg)
+{
+    struct offload *pool = arg;
+    pthread_mutex_lock(&pool->lock);
+    for (;;) {
+        while (pool->head == NULL && !pool->stopping)
+            pthread_cond_wait(&pool->ready, &pool->lock);
+        struct job *job = pool->head;
+        if (job == NULL)
+            break; /* stopping and drained */
+        pool->head = job->next;
+        if (pool->head == NULL)
+            pool->tail = NULL;
+        pthread_mutex_unlock(&pool->lock);
+        job->fn(job->arg);
+        free(job);
+        pthread_mutex_lock(&pool->lock);
+    }
+    pthread_mutex_unlock(&pool->lock);
+    return NULL;
+}
+
+struct offload *offload_start(unsigned threads)
+{
+    if (threads == 0)
+        threads = 1;
+    struct offload *pool = calloc(1, sizeof(*pool) + threads * sizeof(pthread_t));
+    if (pool == NULL)
+        return NULL;
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->ready, NULL);
+    for (; pool->count < threads; pool->count++)
+        if (pthread_create(&pool->threads[pool->count], NULL, worker, pool) != 0)
+            break;
+    if (pool->count == 0) {
+        offload_stop(pool);
+        return NULL;
+    }
+    return pool;
+}
+
+bool offload_submit(struct offload *pool, void (*fn)(void *arg), void *arg)
+{
+    struct job *job = malloc(sizeof(*job));
+    if (job == NULL)
+        return false;
+    job->fn = fn;
+    job->arg = arg;
+    job->next = NULL;
+    pthread_mutex_lock(&pool->lock);
+    const bool open = !pool->stopping;
+    if (open) {
+        if (pool->tail != NULL)
+            pool->tail->next = job;
+        else
+            pool->head = job;
+        pool->tail = job;
+        pthread_cond_signal(&pool->ready);
+    }
+    pthread_mutex_unlock(&pool->lock);
+    if (!open)
+        free(job);
+    return open;
+}
+
+void offload_stop(struct offload *pool)
+{
+    if (pool == NULL)
+        return;
+    pthread_mutex_lock(&pool->lock);
+    pool->stopping = true;
+    pthread_cond_broadcast(&pool->ready);
+    pthread_mutex_unlock(&pool->lock);
+    for (unsigned i = 0; i < pool->count; i++)
+        pthread_join(pool->threads[i], NULL);
+    pthread_cond_destroy(&pool->ready);
+    pthread_mutex_destroy(&pool->lock);
+    free(pool);
+}
