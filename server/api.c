@@ -1,5 +1,6 @@
 /* api.c - response helpers for the plain-data HTTP exchange (see api.h). */
 #include "api.h"
+#include "json_out.h"
 
 #include "codec.h"
 
@@ -24,7 +25,7 @@ void api_fail(struct api_response *r, enum gs_status status)
 
 bool api_json(struct api_response *r, int status, json_t *value)
 {
-    char *text = value != NULL ? json_dumps(value, CODEC_DUMP_FLAGS) : NULL;
+    char *text = value != NULL ? json_out_dumps(value, NULL) : NULL;
     json_decref(value);
     if (text == NULL) {
         api_fail(r, GS_ERR_NOMEM);

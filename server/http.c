@@ -10,6 +10,7 @@
 #include "http.h"
 
 #include "gzip.h"
+#include "json_out.h"
 #include "offload.h"
 
 #include "conn_guard.h"
@@ -363,10 +364,11 @@ static enum MHD_Result send_buffer(struct MHD_Connection *conn, unsigned status,
 static enum MHD_Result send_json(struct MHD_Connection *conn, unsigned status, const json_t *body,
                                  const char *type)
 {
-    char *text = json_dumps(body, CODEC_DUMP_FLAGS);
+    size_t length = 0;
+    char *text = json_out_dumps(body, &length);
     if (text == NULL)
         return MHD_NO;
-    return send_buffer(conn, status, type, text, strlen(text), MHD_RESPMEM_MUST_FREE, NULL);
+    return send_buffer(conn, status, type, text, length, MHD_RESPMEM_MUST_FREE, NULL);
 }
 
 static enum MHD_Result send_problem(struct MHD_Connection *conn, const struct problem *p,
@@ -375,7 +377,7 @@ static enum MHD_Result send_problem(struct MHD_Connection *conn, const struct pr
     json_t *body = problem_to_json(p);
     if (body == NULL)
         return MHD_NO;
-    char *text = json_dumps(body, CODEC_DUMP_FLAGS);
+    char *text = json_out_dumps(body, NULL);
     json_decref(body);
     if (text == NULL)
         return MHD_NO;
@@ -528,7 +530,7 @@ static enum MHD_Result send_early(struct MHD_Connection *conn, const struct earl
     problem_init(&p);
     problem_set(&p, a->status, a->slug, a->title, "%s", a->detail);
     json_t *body = problem_to_json(&p);
-    char *text = body != NULL ? json_dumps(body, CODEC_DUMP_FLAGS) : NULL;
+    char *text = body != NULL ? json_out_dumps(body, NULL) : NULL;
     json_decref(body);
     if (text == NULL)
         return MHD_NO;
@@ -697,7 +699,7 @@ static enum MHD_Result send_api(struct MHD_Connection *conn, struct api_response
 {
     if (r->status >= 400 && r->body == NULL && r->borrowed == NULL) {
         json_t *body = problem_to_json(&r->problem);
-        r->body = body != NULL ? json_dumps(body, CODEC_DUMP_FLAGS) : NULL;
+        r->body = body != NULL ? json_out_dumps(body, NULL) : NULL;
         json_decref(body);
         if (r->body == NULL)
             return MHD_NO;

@@ -1,5 +1,6 @@
 /* service.c - the estimate operation and catalog listings (see service.h). */
 #include "service.h"
+#include "json_out.h"
 
 #include "gzip.h"
 #include "hub_import.h"
@@ -154,7 +155,7 @@ static struct rendered *render_item(const struct service *s, bool models, size_t
     json_t *item = models ? codec_encode_model(&s->snapshot->models[i],
                                                s->arch_valid[i] ? &s->archs[i] : NULL)
                           : codec_encode_gpu(&s->snapshot->gpus[i]);
-    char *text = item != NULL ? json_dumps(item, CODEC_DUMP_FLAGS) : NULL;
+    char *text = item != NULL ? json_out_dumps(item, NULL) : NULL;
     json_decref(item);
     return rendered_take(text, text != NULL ? strlen(text) : 0);
 }

@@ -1,0 +1,200 @@
+/* json_out.c - a fast writer for jansson values (see json_out.h). */
+#include "json_out.h"
+
+#include "codec.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* jansson refuses to dump values nested this deep */
+#define MAX_DEPTH 2048 /* jansson >= 2.14.1: JSON_PARSER_MAX_DEPTH, checked as depth >= it */
+
+struct out {
+    char *data;
+    size_t length, capacity;
+    bool failed;
+};
+
+static bool reserve(struct out *o, size_t n)
+{
+    if (o->failed)
+        return false;
+    if (o->length + n + 1 <= o->capacity)
+        return true;
+    size_t next = o->capacity ? o->capacity : 8192;
+    while (next < o->length + n + 1)
+        next *= 2;
+    char *grown = realloc(o->data, next);
+    if (grown == NULL) {
+        o->failed = true;
+        return false;
+    }
+    o->data = grown;
+    o->capacity = next;
+    return true;
+}
+
+static void put(struct out *o, const char *bytes, size_t n)
+{
+    if (reserve(o, n)) {
+        memcpy(o->data + o->length, bytes, n);
+        o->length += n;
+    }
+}
+
+static void put_char(struct out *o, char c)
+{
+    if (reserve(o, 1))
+        o->data[o->length++] = c;
+}
+
+/* Bytes a JSON string must escape: quote, backslash and the controls below 0x20. */
+static const unsigned char needs_escape[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+};
+
+/* As jansson's dump_string without JSON_ENSURE_ASCII or JSON_ESCAPE_SLASH: \" \\ \b \f \n
+ * \r \t, other controls as \u00XX (upper-case hex), everything else as it is. */
+static void put_string(struct out *o, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    put_char(o, '"');
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)s[i];
+        if (!needs_escape[c])
+            continue;
+        put(o, s + run, i - run);
+        run = i + 1;
+        char seq[6] = {'\\', 0, 0, 0, 0, 0};
+        size_t len = 2;
+        switch (c) {
+        case '"': seq[1] = '"'; break;
+        case '\\': seq[1] = '\\'; break;
+        case '\b': seq[1] = 'b'; break;
+        case '\f': seq[1] = 'f'; break;
+        case '\n': seq[1] = 'n'; break;
+        case '\r': seq[1] = 'r'; break;
+        case '\t': seq[1] = 't'; break;
+        default:
+            seq[1] = 'u';
+            seq[2] = '0';
+            seq[3] = '0';
+            seq[4] = hex[c >> 4];
+            seq[5] = hex[c & 15];
+            len = 6;
+            break;
+        }
+        put(o, seq, len);
+    }
+    put(o, s + run, n - run);
+    put_char(o, '"');
+}
+
+static void put_integer(struct out *o, json_int_t value)
+{
+    char digits[24];
+    size_t at = sizeof(digits);
+    /* the magnitude as unsigned, so the most negative value has one too */
+    uint64_t v = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+    do {
+        digits[--at] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    if (value < 0)
+        digits[--at] = '-';
+    put(o, digits + at, sizeof(digits) - at);
+}
+
+/* Reals through jansson's own formatter (its dtoa or printf path, whichever it was built
+ * with), so the digits are exactly json_dumps's. */
+static void put_real(struct out *o, const json_t *value)
+{
+    char text[64];
+    const size_t n = json_dumpb(value, text, sizeof(text), CODEC_DUMP_FLAGS | JSON_ENCODE_ANY);
+    if (n == 0 || n > sizeof(text)) {
+        o->failed = true;
+        return;
+    }
+    put(o, text, n);
+}
+
+static void put_value(struct out *o, const json_t *v, int depth)
+{
+    if (depth >= MAX_DEPTH) {
+        o->failed = true;
+        return;
+    }
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        put_char(o, '{');
+        const char *key;
+        json_t *member;
+        bool first = true;
+        void *iter = json_object_iter((json_t *)(uintptr_t)v);
+        for (; iter != NULL && !o->failed;
+             iter = json_object_iter_next((json_t *)(uintptr_t)v, iter)) {
+            key = json_object_iter_key(iter);
+            member = json_object_iter_value(iter);
+            if (!first)
+                put_char(o, ',');
+            first = false;
+            put_string(o, key, json_object_iter_key_len(iter));
+            put_char(o, ':');
+            put_value(o, member, depth + 1);
+        }
+        put_char(o, '}');
+        break;
+    }
+    case JSON_ARRAY: {
+        put_char(o, '[');
+        const size_t n = json_array_size(v);
+        for (size_t i = 0; i < n && !o->failed; i++) {
+            if (i > 0)
+                put_char(o, ',');
+            put_value(o, json_array_get(v, i), depth + 1);
+        }
+        put_char(o, ']');
+        break;
+    }
+    case JSON_STRING:
+        put_string(o, json_string_value(v), json_string_length(v));
+        break;
+    case JSON_INTEGER:
+        put_integer(o, json_integer_value(v));
+        break;
+    case JSON_REAL:
+        put_real(o, v);
+        break;
+    case JSON_TRUE:
+        put(o, "true", 4);
+        break;
+    case JSON_FALSE:
+        put(o, "false", 5);
+        break;
+    case JSON_NULL:
+        put(o, "null", 4);
+        break;
+    }
+}
+
+char *json_out_dumps(const json_t *value, size_t *length)
+{
+    /* json_dumps answers NULL for anything but an object or array without JSON_ENCODE_ANY */
+    if (value == NULL || (!json_is_object(value) && !json_is_array(value)))
+        return NULL;
+    struct out o = {NULL, 0, 0, false};
+    put_value(&o, value, 0);
+    if (o.failed || !reserve(&o, 0)) {
+        free(o.data);
+        return NULL;
+    }
+    o.data[o.length] = '\0';
+    if (length != NULL)
+        *length = o.length;
+    return o.data;
+}

@@ -1,0 +1,192 @@
+/*
+ * test_json_out.c - json_out_dumps writes exactly what json_dumps(value,
+ * CODEC_DUMP_FLAGS) writes: for strings with every control character,
+ * quotes, backslashes and multi-byte UTF-8; integers to both ends of their
+ * range; reals of every magnitude (and 20,000 random bit patterns); nesting
+ * to jansson's limit; and the real answers of the API - an estimate (serving
+ * and training), a fit and a recommendation for catalog models, and every
+ * listing item.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "codec.h"
+#include "json_out.h"
+#include "sizing.h"
+#include "test_service.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void assert_same_dump(const json_t *v)
+{
+    char *want = json_dumps(v, CODEC_DUMP_FLAGS);
+    size_t n = 0;
+    char *got = json_out_dumps(v, &n);
+    if (want == NULL || got == NULL) {
+        assert_ptr_equal(want, NULL);
+        assert_ptr_equal(got, NULL);
+        return;
+    }
+    assert_int_equal(n, strlen(want));
+    if (strcmp(want, got) != 0)
+        fail_msg("json_dumps: %.300s\njson_out:   %.300s", want, got);
+    free(want);
+    free(got);
+}
+
+static void test_strings_and_integers(void **state)
+{
+    (void)state;
+    json_t *o = json_object();
+    char all[128];
+    for (int i = 1; i < 128; i++)
+        all[i - 1] = (char)i;
+    all[127] = '\0';
+    json_object_set_new(o, "controls", json_stringn(all, 127));
+    json_object_set_new(o, "nul inside", json_stringn("a\0b", 3));
+    json_object_set_new(o, "utf8", json_string("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80 \xe2\x80\xa8"));
+    json_object_set_new(o, "", json_string(""));
+    json_object_set_new(o, "key \"with\" \\escapes\n", json_string("/slash/ \x7f"));
+    json_t *ints = json_array();
+    const json_int_t values[] = {0, 1, -1, 9, 10, -10, 1234567890123LL, INT64_MAX, INT64_MIN,
+                                 INT64_MIN + 1};
+    for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+        json_array_append_new(ints, json_integer(values[i]));
+    json_object_set_new(o, "ints", ints);
+    json_object_set_new(o, "empty object", json_object());
+    json_object_set_new(o, "empty array", json_array());
+    json_object_set_new(o, "literals", json_pack("[bbn]", 1, 0));
+    assert_same_dump(o);
+    json_decref(o);
+    /* jansson dumps only objects and arrays without JSON_ENCODE_ANY: NULL for both */
+    json_t *s = json_string("x");
+    assert_null(json_out_dumps(s, NULL));
+    json_decref(s);
+}
+
+static void test_reals(void **state)
+{
+    (void)state;
+    json_t *a = json_array();
+    const double fixed[] = {0.0, -0.0, 1.0, -1.0, 0.1, 0.5, 1.5, 2.0 / 3.0, 1e15, 1e16, 1e17,
+                            1e-4, 1e-5, 1e300, -1e-300, 4.9e-324, 1.7976931348623157e308,
+                            123456789012345678.0, 3.141592653589793, 79.22, 0.9, 1e21, 5e-7};
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+        json_array_append_new(a, json_real(fixed[i]));
+    uint64_t x = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < 20000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        double d;
+        memcpy(&d, &x, sizeof(d));
+        if (!isfinite(d))
+            continue;
+        json_array_append_new(a, json_real(d));
+        json_array_append_new(a, json_real((double)(x % 100000000) / 1000.0));
+    }
+    assert_same_dump(a);
+    json_decref(a);
+}
+
+static void test_depth(void **state)
+{
+    (void)state;
+    for (int depth = 2046; depth <= 2050; depth++) {
+        json_t *root = json_array(), *at = root;
+        for (int i = 1; i < depth; i++) {
+            json_t *next = json_array();
+            json_array_append_new(at, next);
+            at = next;
+        }
+        if (depth <= 2048) /* arrays nested `depth` deep: the innermost at recursion depth-1 */
+            assert_same_dump(root);
+        else /* refused, as jansson from 2.14.1 on refuses (2.14 recurses until the stack ends) */
+            assert_null(json_out_dumps(root, NULL));
+        json_decref(root);
+    }
+}
+
+static void test_api_answers(void **state)
+{
+    (void)state;
+    struct test_service t;
+    assert_int_equal(test_service_open(&t, "gs-jsonout", false), 0);
+    const struct catalog_snapshot *snap = service_snapshot(t.service);
+    size_t checked = 0;
+    for (size_t i = 0; i < snap->model_count; i++) {
+        size_t n = 0;
+        json_t *item = json_loads(service_model_item(t.service, i, &n), 0, NULL);
+        assert_non_null(item);
+        assert_same_dump(item);
+        json_decref(item);
+        for (size_t k = 0; k < 2; k++) {
+            char body[512];
+            if (k == 0)
+                snprintf(body, sizeof(body),
+                         "{\"model\":\"%s\",\"gpu\":\"h100\",\"inference\":{\"batch_size\":8,"
+                         "\"context_length\":4096}}",
+                         snap->models[i].id);
+            else
+                snprintf(body, sizeof(body),
+                         "{\"model\":\"%s\",\"mode\":\"training\",\"gpu\":\"h100\","
+                         "\"training\":{\"lora\":{\"rank\":16}}}",
+                         snap->models[i].id);
+            json_t *request = json_loads(body, 0, NULL);
+            json_t *response = NULL;
+            struct problem p;
+            problem_init(&p);
+            if (service_estimate(t.service, request, &response, &p) == 0) {
+                assert_same_dump(response);
+                checked++;
+            }
+            json_decref(response);
+            json_decref(request);
+        }
+    }
+    assert_true(checked > snap->model_count);
+    for (size_t i = 0; i < snap->gpu_count; i++) {
+        size_t n = 0;
+        json_t *item = json_loads(service_gpu_item(t.service, i, &n), 0, NULL);
+        assert_same_dump(item);
+        json_decref(item);
+    }
+    static const char *const sizing[] = {
+        "{\"model\":\"llama-3.1-70b\",\"gpu\":\"h100\",\"inference\":{\"batch_size\":32,"
+        "\"context_length\":8192}}",
+        "{\"model\":\"llama-3.1-70b\",\"inference\":{\"context_length\":8192},\"demand\":"
+        "{\"output_tokens_per_s\":5000,\"prompt_tokens\":2000,\"output_tokens\":500},"
+        "\"constraints\":{\"allow\":{\"quantization\":true},\"max_cost_per_hour\":200}}",
+    };
+    for (size_t k = 0; k < 2; k++) {
+        json_t *request = json_loads(sizing[k], 0, NULL);
+        json_t *response = NULL;
+        struct problem p;
+        problem_init(&p);
+        const int rc = k == 0 ? sizing_fit(t.service, request, &response, &p)
+                              : sizing_recommend(t.service, request, &response, &p);
+        assert_int_equal(rc, 0);
+        assert_same_dump(response);
+        json_decref(response);
+        json_decref(request);
+    }
+    test_service_close(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_strings_and_integers),
+        cmocka_unit_test(test_reals),
+        cmocka_unit_test(test_depth),
+        cmocka_unit_test(test_api_answers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
