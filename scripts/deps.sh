@@ -12,7 +12,7 @@ set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev
             libcurl4-openssl-dev zlib1g-dev)
-test_pkgs=(libcmocka-dev chromium jq curl clang libclang-rt-14-dev) # clang + libFuzzer: tests/fuzz
+test_pkgs=(libcmocka-dev chromium jq curl clang libclang-rt-14-dev valgrind) # clang + libFuzzer: tests/fuzz
 
 want=("${build_pkgs[@]}")
 if [[ "${1:-build}" == "test" ]]; then

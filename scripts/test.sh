@@ -2,7 +2,7 @@
 # test.sh - set up and run every test: unit, integration, OpenAPI lint,
 # contract validation, browser, Docker image smoke test, then the unit and
 # integration tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
-# the integration tests under ThreadSanitizer, then each libFuzzer target (clang, ASan + UBSan) for a bounded time
+# the integration tests under ThreadSanitizer and under valgrind memcheck, then each libFuzzer target (clang, ASan + UBSan) for a bounded time
 # (GPUSIZER_FUZZ_SECONDS each, default 20; tests/fuzz/run.sh), then the README's two commands in a
 # freshly bootstrapped Debian 12 root (scripts/fresh-root-test.sh; root only).
 #
@@ -52,6 +52,10 @@ cmake -S . -B build-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 cmake --build build-tsan -j"$jobs"
 (cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     GPUSIZER_LOAD_SECONDS=10 GPUSIZER_LOAD_STRICT=0 ctest --output-on-failure -L http)
+
+# The integration tests with every server under valgrind memcheck (a memory error or a definite
+# leak fails the test).
+scripts/valgrind-test.sh
 
 # Fuzzing: every library instrumented for coverage and sanitizers, each target replaying its
 # regression inputs and then fuzzing for a bounded time (tests/fuzz/).

@@ -188,6 +188,20 @@ static void assume_format(struct gs_estimate *e, enum gs_weight_format f)
     }
 }
 
+/* The whole bytes at or above `v`, a millionth of a byte of rounding error
+ * aside: ceil(v - 1e-6). Not (uint64_t)(v + 0.999999), which where long
+ * double has only double's 53 bits (valgrind runs x87 long double at double
+ * precision; so do MSVC and 32-bit ARM) rounds an exact 31170895872 up to
+ * ...873: above 2^33 a double's step exceeds 1e-6. */
+static uint64_t whole_bytes(long double v)
+{
+    v -= 1e-6L;
+    if (v <= 0)
+        return 0;
+    const uint64_t u = (uint64_t)v;
+    return (long double)u < v ? u + 1 : u;
+}
+
 uint64_t gs_checkpoint_bytes_per_gpu(const struct gs_checkpoint_bytes *ck, uint64_t tensor,
                                      uint64_t pipeline)
 {
@@ -201,7 +215,7 @@ uint64_t gs_checkpoint_bytes_per_gpu(const struct gs_checkpoint_bytes *ck, uint6
     const long double rank = (long double)ck->matrix_bytes / (long double)t +
                              (long double)ck->vector_bytes;
     const long double bytes = share > 1 ? rank : rank * share;
-    return (uint64_t)(bytes + 0.999999L);
+    return whole_bytes(bytes);
 }
 
 /* Whether the checkpoint's bytes describe the weights as served in `f`. */
@@ -225,7 +239,7 @@ static uint64_t scale_to_checkpoint(uint64_t config_gpu, uint64_t config_total,
         return config_gpu;
     const long double v = (long double)config_gpu * (long double)tensor_bytes /
                           (long double)config_total;
-    return (uint64_t)(v + 0.999999L);
+    return whole_bytes(v);
 }
 
 static uint64_t config_total_bytes(const struct gs_model_spec *m, const struct gs_workload *w,

@@ -391,5 +391,5 @@ int main(int argc, char **argv)
     };
     int failed = cmocka_run_group_tests(tests, start_server, stop_server);
     curl_global_cleanup();
-    return failed;
+    return failed + test_server_failures(); /* a failed teardown alone exits 0 */
 }

@@ -18,6 +18,7 @@ struct http_reply {
     char etag[64];
     char location[128];
     bool challenge;    /* a WWW-Authenticate header came back */
+    char error[96];    /* libcurl's message when status is -1 */
 };
 
 /* Sends `method` to http://127.0.0.1:<port><path>. `content_type` NULL sends

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# valgrind-test.sh - the integration tests (ctest label http) with every
+# `gpusizer serve` they start running under valgrind memcheck: a memory
+# error or a definite leak in the server makes it exit 99, which fails its
+# test (tests/support/test_server.c, GPUSIZER_TEST_SERVER_WRAPPER). A plain
+# RelWithDebInfo build without sanitizers, in build-valgrind/.
+#
+# Timing bounds in the tests are scaled by test_server_time_factor() (20
+# under a wrapper; GPUSIZER_TEST_TIME_FACTOR overrides it). Suppressions,
+# for third-party libraries only, are in tests/valgrind.supp.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v valgrind >/dev/null || { echo "valgrind-test.sh: valgrind is not installed" >&2; exit 1; }
+jobs=$(nproc)
+cmake -S . -B build-valgrind -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-valgrind -j"$jobs"
+
+# No quoting inside the wrapper: test_server.c splits it on spaces.
+export GPUSIZER_TEST_SERVER_WRAPPER="valgrind --tool=memcheck --leak-check=full \
+--errors-for-leak-kinds=definite --show-leak-kinds=definite --error-exitcode=99 \
+--track-origins=yes --num-callers=40 --vgdb=no --suppressions=$PWD/tests/valgrind.supp"
+# Lighter workloads where memcheck would bring a test near its ctest TIMEOUT on a busy 2-core
+# machine: test_load's mixed phase runs 10 s (not 45) without its rate and RSS checks, as in the
+# sanitizer stages (memcheck sets the pace, and the RSS it would check is memcheck's);
+# test_hostile's four concurrent PATCH writers send 20 each (not 60: ~30 s under memcheck, of the
+# test's 120 s TIMEOUT). Everything else runs its full workload; test_catalog_http's writers can be
+# lightened too (GPUSIZER_TEST_WRITER_CLIENTS, GPUSIZER_TEST_WRITER_ROUNDS) if ever needed.
+export GPUSIZER_LOAD_SECONDS=10 GPUSIZER_LOAD_STRICT=0 GPUSIZER_TEST_PATCHES=20
+# Each test is bounded by its ctest TIMEOUT (tests/CMakeLists.txt); one at a time, as memcheck
+# serialises each server's threads onto one core anyway and timing bounds need the other.
+(cd build-valgrind && ctest --output-on-failure -L http)
