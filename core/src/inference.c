@@ -745,11 +745,31 @@ static void hybrid_capacity(const struct gs_inference_input *in, struct gs_infer
     out->max_tokens = out->blocks / groups * out->block_size;
 }
 
+#define CONTEXT_SEARCH_MAX ((uint64_t)1 << 26) /* 64M tokens: beyond any model's window */
+
 /* The longest context whose `batch` sequences fit in `available` bytes. */
 static uint64_t solve_context(const struct gs_inference_result *r, const struct gs_inference_input *in,
                               uint64_t batch, uint64_t available, bool *ovf)
 {
-    uint64_t lo = 0, hi = (uint64_t)1 << 26; /* 64M tokens: beyond any model's window */
+    const struct gs_kv_layout *kv = &r->kv;
+    const uint64_t block = r->block_size ? r->block_size : 16; /* as gs_kv_sequence_bytes */
+    const uint64_t growing = kv->full_token_bytes + kv->indexer_token_bytes;
+    if (kv->window_count == 0 && kv->cross_token_bytes == 0 && growing != 0) {
+        /* every layer holds every token, in whole blocks: a sequence of c tokens takes
+         * block x growing x ceil(c / block) + state bytes, so batch of them fit while
+         * ceil(c / block) <= (available / batch - state) / (block x growing). The search
+         * below would first try 2^25 tokens and report an overflow there: so does this. */
+        (void)gs_mul(batch, sequence_bytes(r, in, CONTEXT_SEARCH_MAX / 2, ovf), ovf);
+        const uint64_t per_sequence = available / batch;
+        bool local = false;
+        const uint64_t block_bytes = gs_mul(block, growing, &local);
+        if (local || per_sequence < kv->state_bytes_per_sequence)
+            return 0;
+        const uint64_t blocks = (per_sequence - kv->state_bytes_per_sequence) / block_bytes;
+        /* the search's cap: the whole of it when its last block fits */
+        return blocks >= ceil_div(CONTEXT_SEARCH_MAX, block) ? CONTEXT_SEARCH_MAX : blocks * block;
+    }
+    uint64_t lo = 0, hi = CONTEXT_SEARCH_MAX;
     while (lo < hi) {
         const uint64_t mid = lo + (hi - lo + 1) / 2;
         const uint64_t need = gs_mul(batch, sequence_bytes(r, in, mid, ovf), ovf);

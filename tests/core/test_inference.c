@@ -195,6 +195,65 @@ static void test_solver_boundaries(void **state)
     assert_true(37 * past > available);
 }
 
+/* The same boundary for every kind of cache the solver meets (every layer full, sliding
+ * windows, an encoder's cross-attention, an MLA latent) over batches and memory sizes: the
+ * context it returns fits `batch` sequences and one token more does not (or it is the
+ * search's 64M-token cap). Full-attention caches are solved in closed form, the others by
+ * bisection; both must land on the same boundary. */
+static void test_solver_sweep(void **state)
+{
+    (void)state;
+    const struct gs_arch archs[] = {
+        llama(4096, 32, 32, 8, 14336, 128256),
+        llama(8192, 80, 64, 8, 28672, 128256),
+        fixture_arch_file("gemma3/google__gemma-3-4b-it.json"),
+        fixture_arch_file("whisper/openai__whisper-large-v3.json"),
+        fixture_deepseek_v3(),
+    };
+    const uint64_t batches[] = {1, 3, 37, 256, 5000};
+    const uint64_t memories[] = {24000000000ULL, 85061827297ULL, 1000000000000ULL};
+    size_t checked = 0;
+    for (size_t i = 0; i < sizeof(archs) / sizeof(archs[0]); i++) {
+        for (size_t b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
+            for (size_t g = 0; g < sizeof(memories) / sizeof(memories[0]); g++) {
+                struct gs_inference_input in = llama3_8b_on_h100(&archs[i]);
+                in.weights_bytes = 1000000000ULL;
+                in.batch_size = batches[b];
+                in.context_length = 4096;
+                in.gpu_total_bytes = memories[g];
+                struct gs_inference_result r;
+                if (gs_inference_compute(&in, &r, NULL) != GS_OK || !r.has_budget ||
+                    r.budget.kv_bytes <= 0)
+                    continue;
+                const uint64_t available = (uint64_t)r.budget.kv_bytes;
+                const uint64_t c = r.max_context;
+                bool ovf = false;
+                /* as the solver counts: every token in the decoder's cache and, for an
+                 * encoder-decoder without a prompt length, in the cross-attention cache too */
+                const uint64_t enc = r.kv.cross_token_bytes ? c : 0;
+                const uint64_t at = gs_kv_sequence_bytes(&r.kv, c, enc,
+                                                         r.block_size, r.max_num_batched_tokens,
+                                                         &ovf);
+                assert_false(ovf);
+                if (c > 0)
+                    assert_true(at * batches[b] <= available);
+                if (c < ((uint64_t)1 << 26)) {
+                    const uint64_t enc1 = r.kv.cross_token_bytes ? c + 1 : 0;
+                    const uint64_t past = gs_kv_sequence_bytes(
+                        &r.kv, c + 1, enc1, r.block_size,
+                        r.max_num_batched_tokens, &ovf);
+                    if (past * batches[b] <= available)
+                        fail_msg("arch %zu batch %llu memory %llu: context %llu + 1 still fits", i,
+                                 (unsigned long long)batches[b], (unsigned long long)memories[g],
+                                 (unsigned long long)c);
+                }
+                checked++;
+            }
+        }
+    }
+    assert_true(checked >= 40);
+}
+
 /* An engine that cannot start: Llama-2-70B bf16 on one H100. */
 static void test_does_not_start(void **state)
 {
@@ -772,6 +831,7 @@ int main(void)
         cmocka_unit_test(test_sliding_window),
         cmocka_unit_test(test_vllm_log_reproduced),
         cmocka_unit_test(test_solver_boundaries),
+        cmocka_unit_test(test_solver_sweep),
         cmocka_unit_test(test_does_not_start),
         cmocka_unit_test(test_tensorrt_rule),
         cmocka_unit_test(test_weight_formats),
