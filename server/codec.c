@@ -472,18 +472,39 @@ static json_t *encode_fit(const struct catalog_gpu *gpu, const struct gs_fit *fi
                      "headroom_bytes", (json_int_t)fit->headroom_bytes);
 }
 
+/* {k1: v1, k2: v2[, k3: v3]} with string values, as json_pack("{s:s, ...}") builds it (NULL
+ * when a value is NULL or not UTF-8) without parsing a format for each of the dozens of
+ * assumptions an answer carries. The keys are our own ASCII constants. */
+static json_t *string_members(const char *k1, const char *v1, const char *k2, const char *v2,
+                              const char *k3, const char *v3)
+{
+    const char *keys[3] = {k1, k2, k3};
+    json_t *values[3] = {json_string(v1), json_string(v2), k3 != NULL ? json_string(v3) : NULL};
+    json_t *item = json_object();
+    bool ok = item != NULL && values[0] != NULL && values[1] != NULL &&
+              (k3 == NULL || values[2] != NULL);
+    for (size_t i = 0; i < 3; i++) {
+        if (ok && keys[i] != NULL) /* takes the value even when it fails */
+            ok = json_object_set_new_nocheck(item, keys[i], values[i]) == 0;
+        else
+            json_decref(values[i]);
+    }
+    if (!ok) {
+        json_decref(item);
+        return NULL;
+    }
+    return item;
+}
+
 static bool add_note(json_t *list, const char *k1, const char *v1, const char *k2, const char *v2,
                      const char *k3, const char *v3)
 {
-    json_t *item = k3 != NULL ? json_pack("{s:s, s:s, s:s}", k1, v1, k2, v2, k3, v3)
-                              : json_pack("{s:s, s:s}", k1, v1, k2, v2);
-    return append(list, item);
+    return append(list, string_members(k1, v1, k2, v2, k3, v3));
 }
 
 static bool add_assumption(json_t *list, const struct gs_assumption *a)
 {
-    json_t *item = json_pack("{s:s, s:s, s:s}", "name", a->name, "detail", a->detail, "source",
-                             a->source);
+    json_t *item = string_members("name", a->name, "detail", a->detail, "source", a->source);
     if (item != NULL && a->has_value && !put(item, "value", codec_u64(a->value))) {
         json_decref(item);
         return false;
