@@ -41,18 +41,6 @@
 #define AUTH "Authorization: Bearer " KEY
 
 
-/* Whether this build is sanitizer-instrumented (like the server under test): gcc names it with
- * __SANITIZE_*__, clang with __has_feature. Timing and RSS bounds differ there. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define GS_INSTRUMENTED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define GS_INSTRUMENTED 1
-#endif
-#endif
-#ifndef GS_INSTRUMENTED
-#define GS_INSTRUMENTED 0
-#endif
 
 static const char *binary;
 static struct test_db db;
@@ -327,20 +315,6 @@ static void test_cors(void **state)
     assert_null(strstr(reply, "Access-Control-Allow-Origin"));
 }
 
-static long rss_kib(pid_t pid)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    long kib = -1;
-    while (f != NULL && fgets(line, sizeof(line), f) != NULL)
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            kib = strtol(line + 6, NULL, 10);
-    if (f != NULL)
-        fclose(f);
-    return kib;
-}
-
 /* A connection from `source` (another loopback address, so the per-address
  * limit applies to it and not to the test's own checks). -1 on failure. */
 static int open_from(const char *source)
@@ -394,7 +368,7 @@ static double healthz_ms(void)
  * its RSS mostly memcheck's own shadow memory). */
 static bool rss_meaningful(void)
 {
-    return !GS_INSTRUMENTED && !test_server_wrapped();
+    return !test_server_instrumented() && !test_server_wrapped();
 }
 
 /* Slow and abusive clients (finding 4): 200 connections from one address
@@ -409,7 +383,7 @@ static bool rss_meaningful(void)
 static void test_slow_clients(void **state)
 {
     (void)state;
-    const long baseline = rss_kib(server.pid);
+    const long baseline = test_server_rss_kib(&server);
     assert_true(baseline > 0);
     enum { SLOW = 200, BODIES = 30 };
     int slow[SLOW], bodies[BODIES];
@@ -440,7 +414,7 @@ static void test_slow_clients(void **state)
                 send(bodies[i], chunk, sizeof(chunk), MSG_NOSIGNAL);
         const double ms = healthz_ms();
         worst = ms > worst ? ms : worst;
-        const long rss = rss_kib(server.pid);
+        const long rss = test_server_rss_kib(&server);
         peak = rss > peak ? rss : peak;
         usleep(300000);
     }
@@ -466,7 +440,7 @@ static void test_slow_clients(void **state)
     assert_int_equal(closed_slow, SLOW);
     assert_int_equal(closed_bodies, BODIES);
     usleep(500000);
-    const long after = rss_kib(server.pid);
+    const long after = test_server_rss_kib(&server);
     print_message("RSS after %ld KiB\n", after);
     if (rss_meaningful())
         assert_true(after - baseline < 8 * 1024);

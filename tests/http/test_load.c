@@ -289,20 +289,6 @@ static void *writer(void *arg)
     return NULL;
 }
 
-static long rss_kib(pid_t pid)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    long kib = -1;
-    while (f != NULL && fgets(line, sizeof(line), f) != NULL)
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            kib = strtol(line + 6, NULL, 10);
-    if (f != NULL)
-        fclose(f);
-    return kib;
-}
-
 static double env_seconds(const char *name, double fallback)
 {
     const char *v = getenv(name);
@@ -380,7 +366,7 @@ static void test_mixed_load(void **state)
     __atomic_store_n(&sh.phase, 1, __ATOMIC_RELEASE);
     __atomic_store_n(&sh.writers_go, 1, __ATOMIC_RELEASE);
     t0 = now_s();
-    long warm_rss = -1, peak_rss = 0, start_rss = rss_kib(server.pid);
+    long warm_rss = -1, peak_rss = 0, start_rss = test_server_rss_kib(&server);
     double fifth_rate[5] = {0, 0, 0, 0, 0};
     unsigned long fifth_start = 0;
     int fifth = 0;
@@ -391,7 +377,7 @@ static void test_mixed_load(void **state)
             fifth_rate[fifth++] = (double)(r - fifth_start) / (mixed_s / 5);
             fifth_start = r;
         }
-        const long rss = rss_kib(server.pid);
+        const long rss = test_server_rss_kib(&server);
         if (warm_rss < 0 && now_s() - t0 >= mixed_s / 5)
             warm_rss = rss;
         if (warm_rss >= 0 && rss > peak_rss)
@@ -401,7 +387,7 @@ static void test_mixed_load(void **state)
     __atomic_store_n(&sh.phase, 2, __ATOMIC_RELEASE);
     for (int i = 0; i < READERS + WRITERS; i++)
         pthread_join(workers[i].thread, NULL);
-    const long end_rss = rss_kib(server.pid);
+    const long end_rss = test_server_rss_kib(&server);
 
     struct counts total;
     memset(&total, 0, sizeof(total));

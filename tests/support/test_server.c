@@ -54,6 +54,25 @@ bool test_server_wrapped(void)
     return w != NULL && w[strspn(w, " \t")] != '\0';
 }
 
+bool test_server_instrumented(void)
+{
+    return INSTRUMENTED;
+}
+
+long test_server_rss_kib(const struct test_server *s)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)s->pid);
+    FILE *f = fopen(path, "r");
+    long kib = -1;
+    while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kib = strtol(line + 6, NULL, 10);
+    if (f != NULL)
+        fclose(f);
+    return kib;
+}
+
 double test_server_time_factor(void)
 {
     const char *f = getenv("GPUSIZER_TEST_TIME_FACTOR");

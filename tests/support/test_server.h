@@ -51,4 +51,11 @@ const char *test_server_wrapper(void);
  * and 1 otherwise. */
 double test_server_time_factor(void);
 
+/* Whether the tests (and so the server they start) are built with AddressSanitizer or
+ * ThreadSanitizer, by gcc or clang: timing bounds scale and RSS says little there. */
+bool test_server_instrumented(void);
+
+/* The server's resident memory (VmRSS) in KiB, -1 when unreadable. */
+long test_server_rss_kib(const struct test_server *s);
+
 #endif
