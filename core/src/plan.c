@@ -287,19 +287,7 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m,
         plan->batch_per_replica = batch * dpa;
         in.batch = batch;
     }
-    plan->estimate_batch = w->serving.batch_size;
-    if ((rate || targets) && batch * dpa != w->serving.batch_size) {
-        /* the replica as it runs for the demand: its per-GPU figures hold the planned batch's
-         * KV cache, so the option and /v1/estimate with the same batch agree */
-        struct gs_workload at = *w;
-        at.serving.batch_size = batch * dpa; /* the estimate splits it over the ranks */
-        struct gs_estimate sized;
-        if (gs_estimate_compute(m, &at, &sized, NULL) == GS_OK && sized.has_serving &&
-            sized.serving.holds_batch) {
-            plan->estimate = sized;
-            plan->estimate_batch = batch * dpa;
-        }
-    }
+    plan->estimate_batch = w->serving.batch_size; /* at_planned_batch() sizes the winner's */
     plan->has_throughput = gs_perf_decode(&in, &gpu->perf, eff, &plan->decode);
     if (plan->has_throughput && dpa > 1) { /* the replica's rates: every rank's together */
         plan->decode.decode_tokens_per_s *= (double)dpa;
@@ -515,6 +503,33 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
     return found ? GS_REJECT_NONE : why;
 }
 
+/* The chosen replica as it runs for the demand: under a rate or latency
+ * target its per-GPU figures hold the planned batch's KV cache, so the option
+ * and /v1/estimate with the same batch agree. Only the winner is re-sized:
+ * the batch changes neither the layout's fit (it was sized at the request's
+ * batch) nor its throughput (computed from the per-token cache), so no
+ * choice depends on it. */
+static void at_planned_batch(const struct gs_model_spec *m, const struct gs_workload *base,
+                             const struct gs_plan_gpu *gpu, const struct gs_demand *d,
+                             struct gs_plan *plan)
+{
+    const bool rate = d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS;
+    const bool targets = d->ttft_ms > 0 || d->tpot_ms > 0;
+    if (!plan->estimate.has_serving || !(rate || targets) ||
+        plan->batch_per_replica == base->serving.batch_size)
+        return;
+    const struct variant v = {plan->format, plan->kv_dtype};
+    struct gs_workload at;
+    inference_workload(base, gpu, &v, plan->tensor, plan->pipeline, plan->attention_data, &at);
+    at.serving.batch_size = plan->batch_per_replica; /* the estimate splits it over the ranks */
+    struct gs_estimate sized;
+    if (gs_estimate_compute(m, &at, &sized, NULL) == GS_OK && sized.has_serving &&
+        sized.serving.holds_batch) {
+        plan->estimate = sized;
+        plan->estimate_batch = plan->batch_per_replica;
+    }
+}
+
 static enum gs_status search_inference(const struct gs_model_spec *m, const struct gs_workload *w,
                                        const struct gs_plan_gpu *gpu,
                                        const struct gs_plan_limits *l, const struct gs_demand *d,
@@ -538,6 +553,8 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
             found = true;
         }
     }
+    if (found)
+        at_planned_batch(m, w, gpu, d, out);
     *why = found ? GS_REJECT_NONE : worst;
     return GS_OK;
 }
