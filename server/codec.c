@@ -74,8 +74,12 @@ static bool use_catalog_model(const struct catalog_model *m,
     out->source = CODEC_MODEL_CATALOG;
     out->catalog_model = m;
     out->model.has_arch = archs->valid[index];
-    if (out->model.has_arch)
+    if (out->model.has_arch) {
         out->model.arch = archs->archs[index];
+        out->model.counted = archs->counts != NULL;
+        if (out->model.counted)
+            out->model.counts = archs->counts[index];
+    }
     else
         out->model.parameters = m->parameters;
     if (stored)

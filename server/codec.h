@@ -47,6 +47,8 @@ struct codec_arch_table {
     const struct gs_arch *archs;
     const bool *valid;
     const struct gs_checkpoint_bytes *stored; /* per model; .present for imports (may be NULL) */
+    const struct gs_param_count *counts; /* per valid arch, its gs_arch_count_params (may be
+                                            NULL: each estimate counts) */
 };
 
 /* The top-level members /v1/recommend and /v1/fit accept (NULL-terminated),

@@ -35,6 +35,7 @@ struct service {
     struct rendered **gpu_items;
     struct gs_arch *archs;
     bool *arch_valid;
+    struct gs_param_count *counts; /* of the valid archs, counted once (gs_model_spec.counts) */
     struct gs_checkpoint_bytes *stored; /* imported models: what their headers say */
     struct rendered *models_body;
     struct rendered *gpus_body;
@@ -88,6 +89,7 @@ void service_unref(struct service *service)
         catalog_snapshot_free(service->snapshot);
     free(service->archs);
     free(service->arch_valid);
+    free(service->counts);
     free(service->stored);
     rendered_unref(service->models_body);
     rendered_unref(service->gpus_body);
@@ -139,8 +141,8 @@ static void decode_arch(struct service *s, size_t i, struct gs_error *err)
     gs_error_init(&local);
     enum gs_status st = config != NULL ? hfconfig_to_arch(config, "", &s->archs[i], &local)
                                        : GS_ERR_INVALID;
-    if (st == GS_OK)
-        st = gs_arch_validate(&s->archs[i], &local);
+    if (st == GS_OK) /* validates, then counts */
+        st = gs_arch_count_params(&s->archs[i], &s->counts[i], &local);
     s->arch_valid[i] = st == GS_OK;
     /* an import gpusizer cannot read the architecture of is sized by its headers alone */
     const bool imported = hub_checkpoint_bytes(m->checkpoint_json, &s->stored[i]);
@@ -227,6 +229,7 @@ static bool derive_table(struct service *s, const struct service *prev, bool mod
             if (models) {
                 s->archs[i] = prev->archs[j];
                 s->arch_valid[i] = prev->arch_valid[j];
+                s->counts[i] = prev->counts[j];
                 s->stored[i] = prev->stored[j];
             }
             items[i] = rendered_ref(models ? prev->model_items[j] : prev->gpu_items[j]);
@@ -262,8 +265,9 @@ enum gs_status service_create_next(const struct service *prev, struct catalog_sn
     size_t n = s->snapshot->model_count;
     s->archs = calloc(n > 0 ? n : 1, sizeof(*s->archs));
     s->arch_valid = calloc(n > 0 ? n : 1, sizeof(*s->arch_valid));
+    s->counts = calloc(n > 0 ? n : 1, sizeof(*s->counts));
     s->stored = calloc(n > 0 ? n : 1, sizeof(*s->stored));
-    if (s->archs == NULL || s->arch_valid == NULL || s->stored == NULL ||
+    if (s->archs == NULL || s->arch_valid == NULL || s->counts == NULL || s->stored == NULL ||
         !derive_table(s, prev, true, err) || !derive_table(s, prev, false, err)) {
         service_free(s);
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
@@ -284,7 +288,7 @@ int service_estimate(const struct service *s, const json_t *request, json_t **re
     struct estimate_request req;
     struct gs_estimate est;
     struct gs_fit fit;
-    struct codec_arch_table archs = {s->archs, s->arch_valid, s->stored};
+    struct codec_arch_table archs = {s->archs, s->arch_valid, s->stored, s->counts};
     enum gs_status st = codec_decode_estimate(request, s->snapshot, &archs, &req, &problem->errors);
     if (st == GS_OK)
         st = gs_estimate_compute(&req.model, &req.workload, &est, &problem->errors);
@@ -399,4 +403,5 @@ void service_arch_table(const struct service *service, struct codec_arch_table *
     out->archs = service->archs;
     out->valid = service->arch_valid;
     out->stored = service->stored;
+    out->counts = service->counts;
 }

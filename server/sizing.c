@@ -475,6 +475,10 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
     if (st != GS_OK && st != GS_ERR_INVALID)
         return st;
     ok = ok && st == GS_OK;
+    /* a config sent with the request is counted once for the whole search (catalog models
+     * come counted); on failure the first estimate reports the config's errors */
+    if (ok && !s->req.model.counted)
+        (void)gs_model_spec_count(&s->req.model, NULL);
     if (fit) {
         if (st == GS_OK && s->req.gpu == NULL)
             ok = refuse(err, "/gpu", "is required: the GPU type to fit on");

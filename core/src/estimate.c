@@ -64,11 +64,15 @@ static enum gs_status resolve_parameters(const struct gs_model_spec *model, stru
         e->parameters = model->parameters;
         return GS_OK;
     }
-    size_t first = err != NULL ? err->count : 0;
-    enum gs_status st = gs_arch_count_params(&model->arch, &e->params, err);
-    if (st != GS_OK) {
-        gs_error_prefix(err, first, "/model/config");
-        return st;
+    if (model->counted) {
+        e->params = model->counts;
+    } else {
+        size_t first = err != NULL ? err->count : 0;
+        enum gs_status st = gs_arch_count_params(&model->arch, &e->params, err);
+        if (st != GS_OK) {
+            gs_error_prefix(err, first, "/model/config");
+            return st;
+        }
     }
     if (e->params.total > GS_PARAMETERS_MAX)
         return gs_error_add(err, GS_ERR_RANGE, "/model/config",
@@ -77,6 +81,21 @@ static enum gs_status resolve_parameters(const struct gs_model_spec *model, stru
                             (unsigned long long)GS_PARAMETERS_MAX);
     e->has_breakdown = true;
     e->parameters = e->params.total;
+    return GS_OK;
+}
+
+enum gs_status gs_model_spec_count(struct gs_model_spec *model, struct gs_error *err)
+{
+    model->counted = false;
+    if (!model->has_arch)
+        return GS_OK;
+    size_t first = err != NULL ? err->count : 0;
+    enum gs_status st = gs_arch_count_params(&model->arch, &model->counts, err);
+    if (st != GS_OK) {
+        gs_error_prefix(err, first, "/model/config");
+        return st;
+    }
+    model->counted = true;
     return GS_OK;
 }
 
@@ -493,19 +512,20 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
         return gs_error_add(err, GS_ERR_INVALID, "/inference",
                             "the KV cache needs the architecture: name a catalog model or send its "
                             "config");
-    struct gs_inference_input in;
-    serving_input(m, w, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,
-                  w->serving.context_length, &in);
-    enum gs_status st = gs_inference_compute(&in, &e->serving, err);
-    if (st != GS_OK)
-        return st;
+    enum gs_status st;
     if (p > 1 && w->gpu_total_bytes && w->serving.engine.engine == GS_ENGINE_VLLM) {
+        /* every stage sized on its own, the least roomy one answering */
         st = least_roomy_worker(m, w, t, p, f,
                                 checkpoint_applies(m, w, f) ? config_total_bytes(m, w, e, f) : 0,
                                 &e->serving, err);
-        if (st != GS_OK)
-            return st;
+    } else {
+        struct gs_inference_input in;
+        serving_input(m, w, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,
+                      w->serving.context_length, &in);
+        st = gs_inference_compute(&in, &e->serving, err);
     }
+    if (st != GS_OK)
+        return st;
     /* each data-parallel rank holds its own share of the sequences */
     const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
     e->serving.max_concurrency = gs_mul(e->serving.max_concurrency, dp, &(bool){false});
@@ -1389,26 +1409,28 @@ enum gs_status gs_estimate_compute(const struct gs_model_spec *model,
                                    const struct gs_workload *workload, struct gs_estimate *out,
                                    struct gs_error *err)
 {
-    struct gs_estimate e;
-    memset(&e, 0, sizeof(e));
+    /* written in place (no copy of the whole answer per call: plan searches make hundreds);
+     * on an error `out` holds a partial answer the caller does not read */
+    struct gs_estimate *const e = out;
+    memset(e, 0, sizeof(*e));
     if (workload->weights >= GS_DTYPE_COUNT)
         return gs_error_add(err, GS_ERR_INVALID, "/precision/weights", "unknown precision");
     if (workload->overrides.has_fragmentation_permille &&
         workload->overrides.fragmentation_permille > 1000)
         return gs_error_add(err, GS_ERR_RANGE, "/overrides/fragmentation_fraction",
                             "must be between 0 and 1");
-    enum gs_status st = resolve_parameters(model, &e, err);
+    enum gs_status st = resolve_parameters(model, e, err);
     if (st != GS_OK)
         return st;
-    e.trainable_parameters = e.parameters;
-    st = workload->mode == GS_MODE_TRAINING ? compute_training(model, workload, &e, err)
-                                            : compute_inference(model, workload, &e, err);
+    e->trainable_parameters = e->parameters;
+    st = workload->mode == GS_MODE_TRAINING ? compute_training(model, workload, e, err)
+                                            : compute_inference(model, workload, e, err);
     if (st != GS_OK)
         return st;
-    capability_warnings(workload, &e);
+    capability_warnings(workload, e);
 
     bool ovf = false;
-    const struct gs_memory *m = &e.per_gpu;
+    const struct gs_memory *m = &e->per_gpu;
     uint64_t total = gs_add(m->weights_bytes, m->kv_cache_bytes, &ovf);
     total = gs_add(total, m->activations_bytes, &ovf);
     total = gs_add(total, m->gradients_bytes, &ovf);
@@ -1416,7 +1438,6 @@ enum gs_status gs_estimate_compute(const struct gs_model_spec *model,
     total = gs_add(total, m->overhead_bytes, &ovf);
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits");
-    e.per_gpu.total_bytes = total;
-    *out = e;
+    e->per_gpu.total_bytes = total;
     return GS_OK;
 }

@@ -70,7 +70,18 @@ struct gs_model_spec {
     struct gs_arch arch;  /* when has_arch */
     uint64_t parameters;  /* when !has_arch */
     struct gs_checkpoint_bytes stored; /* when known: serving in the stored format uses its bytes */
+    /* Set by gs_model_spec_count: `arch` passed gs_arch_validate and `counts` are its
+     * gs_arch_count_params, so estimates of this spec (a plan search sizes hundreds of
+     * layouts; the server counts each catalog model once) skip both. Whoever changes `arch`
+     * afterwards clears `counted`. */
+    bool counted;
+    struct gs_param_count counts;
 };
+
+/* Validates and counts `model->arch` once (see `counted`); nothing to do
+ * without an architecture. Errors as gs_arch_count_params's, under
+ * "/model/config". */
+enum gs_status gs_model_spec_count(struct gs_model_spec *model, struct gs_error *err);
 
 /* Weights per GPU from a checkpoint's own bytes when gpusizer cannot read
  * the architecture: matrices split over `tensor` ranks, vectors whole; the
@@ -204,7 +215,7 @@ enum gs_weight_format gs_workload_format(const struct gs_workload *workload);
 /* Computes the estimate. Error pointers follow the request document the
  * structs mirror: "/model/parameters", "/model/config/<field>" for an
  * architecture, "/precision/weights", "/training/...", "/parallelism/...".
- * `out` is fully written on GS_OK. */
+ * `out` is fully written on GS_OK; after an error its content is unspecified. */
 enum gs_status gs_estimate_compute(const struct gs_model_spec *model,
                                    const struct gs_workload *workload, struct gs_estimate *out,
                                    struct gs_error *err);
