@@ -465,32 +465,44 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
     enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
     bool found = false;
     struct gs_workload w;
-    struct gs_plan plan;
+    /* prefill and decode together, then (under a rate and a TPOT target, where prefill's
+     * interference shrinks the batch a shared replica may run) in separate pools */
+    const bool split = l->allow_disaggregation && d->tpot_ms > 0 && exact == 0 &&
+                       (d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS);
+    /* candidates are sized in place and the best kept by index: a plan is 3 KiB, and a
+     * whole-catalog search sizes hundreds */
+    struct gs_plan slot[3];
+    size_t fitted = 0, free_slot = 1, best_slot = 2;
     for (size_t i = 0; i < n; i++) {
         const uint64_t t = layouts[i][0], p = layouts[i][1], dpa = layouts[i][2];
-        memset(&plan, 0, sizeof(plan));
+        struct gs_plan *plan = &slot[fitted];
+        memset(plan, 0, sizeof(*plan));
         inference_workload(base, gpu, v, t, p, dpa, &w);
-        if (!inference_fits(m, &w, &plan.estimate))
+        if (!inference_fits(m, &w, &plan->estimate))
             continue;
-        plan.tensor = t;
-        plan.pipeline = p;
-        plan.attention_data = dpa;
-        plan.expert = dpa > 1 ? t * dpa : 1;
-        plan.format = v->format;
-        plan.kv_dtype = v->kv;
-        /* prefill and decode together, then (under a rate and a TPOT target, where prefill's
-         * interference shrinks the batch a shared replica may run) in separate pools */
-        const struct gs_plan fitted = plan;
-        const bool split = l->allow_disaggregation && d->tpot_ms > 0 && exact == 0 &&
-                           (d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS);
+        plan->tensor = t;
+        plan->pipeline = p;
+        plan->attention_data = dpa;
+        plan->expert = dpa > 1 ? t * dpa : 1;
+        plan->format = v->format;
+        plan->kv_dtype = v->kv;
         for (int pass = 0; pass < (split ? 2 : 1); pass++) {
-            plan = fitted;
-            const enum gs_plan_reject r =
-                size_replicas(m, &w, gpu, l, d, eff, exact, pass == 1, &plan);
+            /* the last pass may size the fitted candidate itself */
+            struct gs_plan *c = plan;
+            if (pass + 1 < (split ? 2 : 1)) {
+                c = &slot[free_slot];
+                *c = *plan;
+            }
+            const enum gs_plan_reject r = size_replicas(m, &w, gpu, l, d, eff, exact, pass == 1, c);
             if (r == GS_REJECT_NONE) {
-                price_plan(gpu, &plan);
-                if (!found || better(&plan, best)) {
-                    *best = plan;
+                price_plan(gpu, c);
+                if (!found || better(c, &slot[best_slot])) {
+                    const size_t won = (size_t)(c - slot);
+                    if (won == fitted)
+                        fitted = best_slot;
+                    else
+                        free_slot = best_slot;
+                    best_slot = won;
                     found = true;
                 }
             } else if (!found && pass == 0) {
@@ -500,6 +512,8 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
         if (p > 1)
             break;
     }
+    if (found)
+        *best = slot[best_slot];
     return found ? GS_REJECT_NONE : why;
 }
 
