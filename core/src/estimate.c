@@ -476,14 +476,17 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
                                          struct gs_error *err)
 {
     const uint64_t node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
+    if (p > GS_LAYERS_MAX) /* gs_parallelism_validate keeps stages within the layers */
+        return gs_error_add(err, GS_ERR_RANGE, "/parallelism/pipeline", "more stages than layers");
+    const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
+                                         w->parallelism.expert};
+    uint64_t stage_weights[GS_LAYERS_MAX];
+    enum gs_status st = gs_weights_bytes_stages(&m->arch, &r, stage_weights, err);
+    if (st != GS_OK)
+        return st;
     bool first = true;
     for (uint64_t s = 0; s < p; s++) {
-        struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
-                                       w->parallelism.expert};
-        uint64_t weights = 0;
-        enum gs_status st = gs_weights_bytes_stage(&m->arch, &r, s, &weights, err);
-        if (st != GS_OK)
-            return st;
+        uint64_t weights = stage_weights[s];
         if (checkpoint_applies(m, w, f)) /* the stage's share of the checkpoint's own bytes */
             weights = scale_to_checkpoint(weights, config_total, m->stored.tensor_bytes);
         struct gs_inference_input in;

@@ -257,9 +257,11 @@ static bool on_last_stage(const struct gs_module *m)
 }
 
 /* Bytes on one GPU of pipeline stage `stage`, or of the most loaded stage
- * when `stage` is out of range. */
+ * when `stage` is out of range; every stage's into `each` when not NULL
+ * (the blocks are weighed once for all stages). */
 static enum gs_status weights_on(const struct gs_arch *a, const struct gs_weights_request *r,
-                                 uint64_t stage, uint64_t *out, struct gs_error *err)
+                                 uint64_t stage, uint64_t *out, uint64_t *each,
+                                 struct gs_error *err)
 {
     struct weigh w = {r, r->group_size ? r->group_size : 128, false, false, 0};
     const uint64_t p = r->pipeline ? r->pipeline : 1;
@@ -294,7 +296,7 @@ static enum gs_status weights_on(const struct gs_arch *a, const struct gs_weight
         last_only = gs_add(last_only, token_embedding, &w.ovf);
     uint64_t most = 0;
     for (uint64_t s = 0; s < p; s++) {
-        if (stage < p && s != stage)
+        if (each == NULL && stage < p && s != stage)
             continue;
         uint64_t first, end, counts[GS_BLOCKS_MAX];
         gs_arch_stage(a, p, s, &first, &end);
@@ -306,7 +308,9 @@ static enum gs_status weights_on(const struct gs_arch *a, const struct gs_weight
             bytes = gs_add(bytes, first_only, &w.ovf);
         if (s + 1 == p)
             bytes = gs_add(bytes, last_only, &w.ovf);
-        if (bytes > most)
+        if (each != NULL)
+            each[s] = bytes;
+        if (bytes > most && (stage >= p || s == stage))
             most = bytes;
     }
     if (w.bad_group)
@@ -326,13 +330,20 @@ enum gs_status gs_weights_bytes(const struct gs_arch *a, const struct gs_param_c
                                 struct gs_error *err)
 {
     (void)c;
-    return weights_on(a, r, UINT64_MAX, out, err);
+    return weights_on(a, r, UINT64_MAX, out, NULL, err);
 }
 
 enum gs_status gs_weights_bytes_stage(const struct gs_arch *a, const struct gs_weights_request *r,
                                       uint64_t stage, uint64_t *out, struct gs_error *err)
 {
-    return weights_on(a, r, stage, out, err);
+    return weights_on(a, r, stage, out, NULL, err);
+}
+
+enum gs_status gs_weights_bytes_stages(const struct gs_arch *a, const struct gs_weights_request *r,
+                                       uint64_t *each, struct gs_error *err)
+{
+    uint64_t most;
+    return weights_on(a, r, UINT64_MAX, &most, each, err);
 }
 
 uint64_t gs_weights_bytes_raw(uint64_t parameters, const struct gs_weights_request *r,

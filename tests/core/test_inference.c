@@ -509,6 +509,39 @@ static void test_weight_formats_70b(void **state)
     assert_int_equal(shard, (137953296384ULL - 2 * 1318912ULL) / 8 + 2 * 1318912ULL);
 }
 
+/* Every stage's weights in one pass agree with each stage asked alone, and
+ * add up: Llama-2-70B (80 layers) in 3 stages splits 27/27/26 (vLLM
+ * get_pp_indices), the embedding on the first stage, the head and final norm
+ * on the last. */
+static void test_weight_stages_in_one_pass(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(8192, 80, 64, 8, 28672, 32000);
+    struct gs_param_count c;
+    assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
+    struct gs_weights_request r = {GS_WF_BF16, 0, 2, 3, false, 0};
+    uint64_t each[3] = {0, 0, 0}, most = 0, whole = 0;
+    assert_int_equal(gs_weights_bytes_stages(&a, &r, each, NULL), GS_OK);
+    assert_int_equal(gs_weights_bytes(&a, &c, &r, &most, NULL), GS_OK);
+    uint64_t top = 0;
+    for (uint64_t s = 0; s < 3; s++) {
+        uint64_t alone = 0;
+        assert_int_equal(gs_weights_bytes_stage(&a, &r, s, &alone, NULL), GS_OK);
+        assert_int_equal(each[s], alone);
+        top = each[s] > top ? each[s] : top;
+    }
+    assert_int_equal(top, most);
+    /* the first two stages hold 27 layers each and differ only by the embedding */
+    const uint64_t embed_rank = 32000ULL / 2 * 8192 * 2; /* vocab-parallel rows, bf16 */
+    assert_int_equal(each[0] - each[1], embed_rank);
+    /* at TP 1 the stages together hold the whole model exactly once */
+    r.tensor = 1;
+    assert_int_equal(gs_weights_bytes_stages(&a, &r, each, NULL), GS_OK);
+    struct gs_weights_request one = {GS_WF_BF16, 0, 1, 1, false, 0};
+    assert_int_equal(gs_weights_bytes(&a, &c, &one, &whole, NULL), GS_OK);
+    assert_int_equal(each[0] + each[1] + each[2], whole);
+}
+
 /* Weights by format, estimation.md 4.1 (GB = 1e9): Llama-2-7B bf16 13.48,
  * GPTQ g128 3.89, nf4+DQ 3.87; a TP degree that splits a GPTQ group is a 400. */
 static void test_weight_formats(void **state)
@@ -826,6 +859,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kv_per_token),
+        cmocka_unit_test(test_weight_stages_in_one_pass),
         cmocka_unit_test(test_kv_mla),
         cmocka_unit_test(test_kv_batch_llama2_70b),
         cmocka_unit_test(test_sliding_window),

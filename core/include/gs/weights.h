@@ -59,6 +59,12 @@ enum gs_status gs_weights_bytes(const struct gs_arch *arch, const struct gs_para
 enum gs_status gs_weights_bytes_stage(const struct gs_arch *arch, const struct gs_weights_request *request,
                                       uint64_t stage, uint64_t *out, struct gs_error *err);
 
+/* Bytes of weights on one GPU of every pipeline stage: `each` has
+ * `request->pipeline` entries (at most the layers, GS_LAYERS_MAX). */
+enum gs_status gs_weights_bytes_stages(const struct gs_arch *arch,
+                                       const struct gs_weights_request *request, uint64_t *each,
+                                       struct gs_error *err);
+
 /* The same for a raw parameter count (no shapes): every parameter at the
  * format's rate, split evenly over tensor x pipeline ranks. */
 uint64_t gs_weights_bytes_raw(uint64_t parameters, const struct gs_weights_request *request,
