@@ -216,6 +216,14 @@ static int cmd_serve(const struct options *o)
         fprintf(stderr, "gpusizer: %s\n", errbuf);
         return 1;
     }
+    const char *cache_mib = getenv("GPUSIZER_ANSWER_CACHE_MIB");
+    long mib = SERVICE_ANSWER_CACHE_DEFAULT >> 20;
+    if (cache_mib != NULL && *cache_mib && !parse_long(cache_mib, 0, 1024, &mib)) {
+        fprintf(stderr, "gpusizer: GPUSIZER_ANSWER_CACHE_MIB=%s is not a whole number from 0 "
+                        "to 1024; using the default\n", cache_mib);
+        mib = SERVICE_ANSWER_CACHE_DEFAULT >> 20;
+    }
+    service_set_answer_cache_bytes((size_t)mib << 20);
     if (load_service(o->db, &catalog, &service) != 0) {
         auth_free(auth);
         return 1;

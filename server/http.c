@@ -19,6 +19,7 @@
 
 #include "json_lenient.h"
 
+#include "answer_cache.h"
 #include "api.h"
 
 #include "codec.h"
@@ -371,6 +372,19 @@ static enum MHD_Result send_json(struct MHD_Connection *conn, unsigned status, c
     return send_buffer(conn, status, type, text, length, MHD_RESPMEM_MUST_FREE, NULL);
 }
 
+/* send_json for an answer the cache keeps for `body`. */
+static enum MHD_Result send_kept(struct MHD_Connection *conn, struct answer_cache *cache,
+                                 enum answer_kind kind, const char *body, size_t body_length,
+                                 const json_t *answer)
+{
+    size_t length = 0;
+    char *text = json_out_dumps(answer, &length);
+    if (text == NULL)
+        return MHD_NO;
+    answer_cache_put(cache, kind, body, body_length, text, length);
+    return send_buffer(conn, 200, "application/json", text, length, MHD_RESPMEM_MUST_FREE, NULL);
+}
+
 static enum MHD_Result send_problem(struct MHD_Connection *conn, const struct problem *p,
                                     const char *allow)
 {
@@ -605,9 +619,23 @@ typedef int (*json_operation)(const struct service *service, const json_t *reque
 
 /* A POST that computes: parse the JSON body, import a hub model it names
  * when auto-import is on, run the operation, answer. */
+/* `cached` names the answer cache to use (answer_cache.h), or is negative:
+ * estimates cost less to compute than to look up and copy. A cached answer
+ * was computed from this very catalog view, whose model list already held
+ * the request's model (so hub_import_prepare has nothing to do for it). */
 static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct http_server *srv,
-                                      struct request *req, json_operation operation)
+                                      struct request *req, json_operation operation, int cached)
 {
+    const char *text = req->body != NULL ? req->body : "";
+    if (cached >= 0) {
+        size_t length = 0;
+        char *answer = answer_cache_get(service_answers(req->service), (enum answer_kind)cached,
+                                        text, req->length, &length);
+        metrics_answer_cache(answer != NULL);
+        if (answer != NULL)
+            return send_buffer(conn, 200, "application/json", answer, length,
+                               MHD_RESPMEM_MUST_FREE, NULL);
+    }
     struct problem p;
     problem_init(&p);
     json_error_t jerr;
@@ -624,7 +652,9 @@ static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct http_s
     if (hub_import_prepare(&srv->hub, srv->store, srv->auto_import, body, &req->service, &p) != 0)
         ret = send_problem(conn, &p, NULL);
     else if (operation(req->service, body, &response, &p) == 0)
-        ret = send_json(conn, 200, response, "application/json");
+        ret = cached >= 0 ? send_kept(conn, service_answers(req->service),
+                                      (enum answer_kind)cached, text, req->length, response)
+                          : send_json(conn, 200, response, "application/json");
     else
         ret = send_problem(conn, &p, NULL);
     json_decref(response);
@@ -860,11 +890,11 @@ static enum MHD_Result dispatch(struct MHD_Connection *conn, struct http_server 
     case ROUTE_METRICS:
         return handle_metrics(conn, srv, req);
     case ROUTE_ESTIMATE:
-        return handle_compute(conn, srv, req, service_estimate);
+        return handle_compute(conn, srv, req, service_estimate, -1);
     case ROUTE_RECOMMEND:
-        return handle_compute(conn, srv, req, sizing_recommend);
+        return handle_compute(conn, srv, req, sizing_recommend, ANSWER_RECOMMEND);
     case ROUTE_FIT:
-        return handle_compute(conn, srv, req, sizing_fit);
+        return handle_compute(conn, srv, req, sizing_fit, ANSWER_FIT);
     default:
         return handle_catalog(conn, srv, req, method);
     }

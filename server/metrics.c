@@ -49,6 +49,13 @@ void metrics_request(unsigned route, unsigned status, uint64_t nanoseconds)
     __atomic_add_fetch(&latency_ns[route], nanoseconds, __ATOMIC_RELAXED);
 }
 
+static uint64_t answer_hits, answer_misses;
+
+void metrics_answer_cache(bool hit)
+{
+    __atomic_add_fetch(hit ? &answer_hits : &answer_misses, 1, __ATOMIC_RELAXED);
+}
+
 static void line(struct buf *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void line(struct buf *out, const char *fmt, ...)
@@ -125,6 +132,12 @@ void metrics_render(const struct metrics_gauges *g, struct buf *out)
               "in another process.\n# TYPE gpusizer_catalog_reloads_total counter\n"
               "gpusizer_catalog_reloads_total %llu\n",
          (unsigned long long)g->reloads);
+    line(out, "# HELP gpusizer_answer_cache_total /v1/recommend and /v1/fit answers looked up "
+              "in the catalog view's answer cache.\n# TYPE gpusizer_answer_cache_total counter\n"
+              "gpusizer_answer_cache_total{result=\"hit\"} %llu\n"
+              "gpusizer_answer_cache_total{result=\"miss\"} %llu\n",
+         (unsigned long long)__atomic_load_n(&answer_hits, __ATOMIC_RELAXED),
+         (unsigned long long)__atomic_load_n(&answer_misses, __ATOMIC_RELAXED));
     line(out, "# HELP gpusizer_uptime_seconds Since the server started.\n"
               "# TYPE gpusizer_uptime_seconds gauge\ngpusizer_uptime_seconds %.3f\n",
          uptime);

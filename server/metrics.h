@@ -10,6 +10,7 @@
 
 #include "buf.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define METRICS_ROUTES 24
@@ -19,6 +20,9 @@ void metrics_init(const char *const *route_names, unsigned route_count);
 
 /* One answered request. */
 void metrics_request(unsigned route, unsigned status, uint64_t nanoseconds);
+
+/* One lookup in an answer cache (server/answer_cache.h). */
+void metrics_answer_cache(bool hit);
 
 struct metrics_gauges {
     uint64_t connections;        /* open now */

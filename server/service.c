@@ -1,5 +1,6 @@
 /* service.c - the estimate operation and catalog listings (see service.h). */
 #include "service.h"
+#include "answer_cache.h"
 #include "json_out.h"
 
 #include "gzip.h"
@@ -39,7 +40,20 @@ struct service {
     struct gs_checkpoint_bytes *stored; /* imported models: what their headers say */
     struct rendered *models_body;
     struct rendered *gpus_body;
+    struct answer_cache *answers; /* the one mutable part (internally locked); NULL = off */
 };
+
+static size_t answer_cache_bytes = SERVICE_ANSWER_CACHE_DEFAULT;
+
+void service_set_answer_cache_bytes(size_t bytes)
+{
+    answer_cache_bytes = bytes;
+}
+
+struct answer_cache *service_answers(const struct service *service)
+{
+    return service->answers;
+}
 
 static struct catalog_snapshot empty_snapshot;
 
@@ -93,6 +107,7 @@ void service_unref(struct service *service)
     free(service->stored);
     rendered_unref(service->models_body);
     rendered_unref(service->gpus_body);
+    answer_cache_free(service->answers);
     free(service);
 }
 
@@ -267,6 +282,7 @@ enum gs_status service_create_next(const struct service *prev, struct catalog_sn
     s->arch_valid = calloc(n > 0 ? n : 1, sizeof(*s->arch_valid));
     s->counts = calloc(n > 0 ? n : 1, sizeof(*s->counts));
     s->stored = calloc(n > 0 ? n : 1, sizeof(*s->stored));
+    s->answers = answer_cache_create(answer_cache_bytes); /* NULL (no caching) is fine */
     if (s->archs == NULL || s->arch_valid == NULL || s->counts == NULL || s->stored == NULL ||
         !derive_table(s, prev, true, err) || !derive_table(s, prev, false, err)) {
         service_free(s);

@@ -3,8 +3,9 @@
  * catalog snapshot with its models' architectures decoded once, and the
  * operations the API offers on it.
  *
- * A struct service is immutable after service_create, so any number of
- * threads may use one at the same time. It is reference counted: the live
+ * A struct service is immutable after service_create (but for its answer
+ * cache, which locks itself), so any number of threads may use one at the
+ * same time. It is reference counted: the live
  * server swaps in a new one after each catalog write (server/store.h) while
  * requests still holding the old one finish with it.
  */
@@ -18,6 +19,17 @@
 #include <stddef.h>
 
 struct service;
+struct answer_cache;
+
+/* Bytes of /v1/recommend and /v1/fit answers each service keeps
+ * (server/answer_cache.h); 0 turns the cache off. Set once, before the
+ * first service is created (env GPUSIZER_ANSWER_CACHE_BYTES). */
+#define SERVICE_ANSWER_CACHE_DEFAULT (4u << 20)
+void service_set_answer_cache_bytes(size_t bytes);
+
+/* The service's answer cache (NULL when off); its answers are valid for
+ * this catalog view only, which is why each service has its own. */
+struct answer_cache *service_answers(const struct service *service);
 
 /* Takes ownership of `snapshot` (NULL means an empty catalog). Models whose
  * stored config cannot be read are kept out of estimates and reported in

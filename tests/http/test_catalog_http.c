@@ -699,6 +699,84 @@ static void put_h100_copy(const char *id, double gb_s)
     free(r.body);
 }
 
+static double metrics_value(const char *series)
+{
+    struct reply r = call(&writer_a, "GET", "/metrics", NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    const char *at = strstr(r.body, series);
+    const double v = at != NULL ? strtod(at + strlen(series), NULL) : -1;
+    free(r.body);
+    return v;
+}
+
+/* The answer cache (server/answer_cache.h): the same /v1/recommend body twice
+ * is answered with the same bytes, the second from the cache; after a price
+ * write the next answer uses the new price (each catalog view has its own
+ * cache), and a body written differently is computed, never mixed up. */
+static void test_answers_follow_prices(void **state)
+{
+    (void)state;
+    put_h100_copy("cache-gpu", 0);
+    struct reply r = call(&writer_a, "PATCH", "/v1/gpus/cache-gpu", "application/merge-patch+json",
+                          "{\"price_per_hour\":2,\"price_source\":\"quote\","
+                          "\"price_date\":\"2026-11-24\"}",
+                          AUTH, NULL);
+    expect_status(&r, 200);
+    free(r.body);
+    static const char request[] =
+        "{\"model\":\"llama-3.1-8b\",\"inference\":{\"context_length\":8192},"
+        "\"demand\":{\"output_tokens_per_s\":20000,\"prompt_tokens\":1000,\"output_tokens\":200},"
+        "\"constraints\":{\"gpus\":[\"cache-gpu\"]}}";
+    const char *hit = "gpusizer_answer_cache_total{result=\"hit\"} ";
+    const char *miss = "gpusizer_answer_cache_total{result=\"miss\"} ";
+    const double hits0 = metrics_value(hit), misses0 = metrics_value(miss);
+    struct reply first = call(&writer_a, "POST", "/v1/recommend", "application/json", request, NULL, NULL);
+    struct reply again = call(&writer_a, "POST", "/v1/recommend", "application/json", request, NULL, NULL);
+    expect_status(&first, 200);
+    expect_status(&again, 200);
+    assert_string_equal(first.body, again.body);
+    assert_true(metrics_value(miss) == misses0 + 1);
+    assert_true(metrics_value(hit) == hits0 + 1);
+    json_t *answer = parse(&first);
+    const json_t *option = json_array_get(json_object_get(answer, "options"), 0);
+    assert_true(json_number_value(json_object_get(option, "price_per_gpu_hour")) == 2);
+    const double gpus = (double)json_integer_value(json_object_get(option, "gpu_count"));
+    assert_true(gpus >= 1);
+    assert_true(json_number_value(json_object_get(option, "cost_per_hour")) == 2 * gpus);
+    json_decref(answer);
+    free(first.body);
+    free(again.body);
+
+    r = call(&writer_a, "PATCH", "/v1/gpus/cache-gpu", "application/merge-patch+json",
+             "{\"price_per_hour\":3,\"price_source\":\"new quote\",\"price_date\":\"2026-11-24\"}",
+             AUTH, NULL);
+    expect_status(&r, 200);
+    free(r.body);
+    r = call(&writer_a, "POST", "/v1/recommend", "application/json", request, NULL, NULL);
+    expect_status(&r, 200);
+    answer = parse(&r);
+    free(r.body);
+    option = json_array_get(json_object_get(answer, "options"), 0);
+    assert_true(json_number_value(json_object_get(option, "price_per_gpu_hour")) == 3);
+    assert_true(json_number_value(json_object_get(option, "cost_per_hour")) == 3 * gpus);
+    json_decref(answer);
+
+    /* the same request with a space more is another key: computed, and the same answer */
+    char spaced[sizeof(request) + 1];
+    snprintf(spaced, sizeof(spaced), " %s", request);
+    const double misses1 = metrics_value(miss);
+    struct reply a = call(&writer_a, "POST", "/v1/recommend", "application/json", request, NULL, NULL);
+    struct reply b = call(&writer_a, "POST", "/v1/recommend", "application/json", spaced, NULL, NULL);
+    expect_status(&b, 200);
+    assert_string_equal(a.body, b.body);
+    assert_true(metrics_value(miss) == misses1 + 1);
+    free(a.body);
+    free(b.body);
+    r = call(&writer_a, "DELETE", "/v1/gpus/cache-gpu", NULL, NULL, AUTH, NULL);
+    expect_status(&r, 204);
+    free(r.body);
+}
+
 /* Scale-out bandwidth (migration 0013): seeded from the vendor's reference
  * node (DGX H100: 8 x 400 Gb/s for 8 GPUs = 50 GB/s), null for a PCIe card,
  * cited in `sources`; written with PUT and PATCH, read back, carried by the
@@ -1123,6 +1201,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_delete),
         cmocka_unit_test(test_unified_memory),
         cmocka_unit_test(test_scale_out),
+        cmocka_unit_test(test_answers_follow_prices),
         cmocka_unit_test(test_csv_formula_injection),
         cmocka_unit_test(test_price_validation),
         cmocka_unit_test(test_price_round_trip),
