@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# bench/same-answers.sh - do two gpusizer builds give byte-identical answers?
+#
+#   bench/same-answers.sh OLD/gpusizer NEW/gpusizer
+#
+# For performance work: a change that should only make the search faster
+# must not change one byte of what it answers. Starts both binaries on
+# 127.0.0.1 (free ports, each on its own fresh catalog, answer cache off) and
+# POSTs, for every catalog model, six /v1/recommend request shapes (a rate
+# with quantization and a budget, a batch without demand, latency targets with
+# disaggregation and expert parallelism, long context across two nodes, a
+# training deadline, purchase pricing under a GPU cap) and three /v1/fit
+# shapes (8 x H100 serving, one L4, 4 x A100 training) to each; prints every
+# request whose answers differ and exits 1 if any does.
+set -euo pipefail
+(($# == 2)) || { echo "usage: bench/same-answers.sh OLD_GPUSIZER NEW_GPUSIZER" >&2; exit 2; }
+old=$1 new=$2
+work=$(mktemp -d)
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+start() { # binary name -> sets port_<name>
+    GPUSIZER_ANSWER_CACHE_MIB=0 "$1" serve --host 127.0.0.1 --port 0 --db "$work/$2.db" \
+        >"$work/$2.out" 2>"$work/$2.err" &
+    pids+=($!)
+    for _ in $(seq 100); do
+        port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$work/$2.out")
+        [[ -n $port ]] && curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
+        sleep 0.1
+    done
+    [[ -n $port ]] || { echo "$1 did not start" >&2; cat "$work/$2.err" >&2; exit 1; }
+    printf -v "port_$2" '%s' "$port"
+}
+start "$old" a
+start "$new" b
+models=$(curl -s "http://127.0.0.1:$port_a/v1/models?limit=1000" |
+    python3 -c 'import json,sys; print("\n".join(m["id"] for m in json.load(sys.stdin)["items"]))')
+recommend=(
+'"inference":{"context_length":8192},"demand":{"output_tokens_per_s":5000,"prompt_tokens":2000,"output_tokens":500},"constraints":{"allow":{"quantization":true},"max_cost_per_hour":200}'
+'"inference":{"context_length":4096,"batch_size":16}'
+'"demand":{"requests_per_s":3,"prompt_tokens":1000,"output_tokens":300,"tpot_ms":40,"ttft_ms":800,"percentile":99},"constraints":{"allow":{"disaggregation":true,"quantization":true,"expert_parallelism":true}}'
+'"inference":{"context_length":32768},"demand":{"output_tokens_per_s":20000,"prompt_tokens":8000,"output_tokens":1000,"tpot_ms":50},"constraints":{"allow":{"disaggregation":true},"max_nodes_per_replica":2}'
+'"mode":"training","training":{"batch_size":1,"sequence_length":4096},"demand":{"training_tokens":1e10,"deadline_days":30}'
+'"inference":{"context_length":2048},"constraints":{"max_gpus":4,"pricing":"purchase"}'
+)
+fit=(
+'"gpu":"h100","gpu_count":8,"inference":{"context_length":8192,"batch_size":8}'
+'"gpu":"l4","inference":{"context_length":4096}'
+'"gpu":"a100-80gb","gpu_count":4,"mode":"training","training":{"batch_size":1,"sequence_length":2048}'
+)
+ask() { curl -s -X POST "http://127.0.0.1:$1$2" -H 'Content-Type: application/json' -d "$3"; }
+compared=0 differing=0
+for m in $models; do
+    for path in /v1/recommend /v1/fit; do
+        if [[ $path == /v1/recommend ]]; then shapes=("${recommend[@]}"); else shapes=("${fit[@]}"); fi
+        for shape in "${shapes[@]}"; do
+            body="{\"model\":\"$m\",$shape}"
+            if [[ "$(ask "$port_a" "$path" "$body")" != "$(ask "$port_b" "$path" "$body")" ]]; then
+                echo "differs: $path $body"
+                differing=$((differing + 1))
+            fi
+            compared=$((compared + 1))
+        done
+    done
+done
+echo "compared $compared answers, $differing differ"
+((differing == 0))
