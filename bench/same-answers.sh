@@ -3,15 +3,17 @@
 #
 #   bench/same-answers.sh OLD/gpusizer NEW/gpusizer
 #
-# For performance work: a change that should only make the search faster
+# For performance work: a change that should only make answers faster
 # must not change one byte of what it answers. Starts both binaries on
 # 127.0.0.1 (free ports, each on its own fresh catalog, answer cache off) and
 # POSTs, for every catalog model, six /v1/recommend request shapes (a rate
 # with quantization and a budget, a batch without demand, latency targets with
 # disaggregation and expert parallelism, long context across two nodes, a
 # training deadline, purchase pricing under a GPU cap) and three /v1/fit
-# shapes (8 x H100 serving, one L4, 4 x A100 training) to each; prints every
-# request whose answers differ and exits 1 if any does.
+# shapes (8 x H100 serving, one L4, 4 x A100 training) and five /v1/estimate
+# shapes (serving on an H100, without a GPU, tensor x pipeline on A100s, full
+# training with ZeRO, QLoRA on an L4) to each; prints every request whose
+# answers differ and exits 1 if any does.
 set -euo pipefail
 (($# == 2)) || { echo "usage: bench/same-answers.sh OLD_GPUSIZER NEW_GPUSIZER" >&2; exit 2; }
 old=$1 new=$2
@@ -47,11 +49,22 @@ fit=(
 '"gpu":"l4","inference":{"context_length":4096}'
 '"gpu":"a100-80gb","gpu_count":4,"mode":"training","training":{"batch_size":1,"sequence_length":2048}'
 )
+estimate=(
+'"gpu":"h100","inference":{"batch_size":32,"context_length":8192}'
+'"inference":{"batch_size":4,"context_length":4096}'
+'"gpu":"a100-80gb","inference":{"batch_size":8,"context_length":16384},"parallelism":{"tensor":4,"pipeline":2}'
+'"mode":"training","gpu":"h100","training":{"batch_size":1,"sequence_length":4096,"activation_checkpointing":"selective"},"parallelism":{"tensor":8,"pipeline":2,"data":4,"zero_stage":1}'
+'"mode":"training","gpu":"l4","training":{"method":"qlora","batch_size":2,"sequence_length":1024}'
+)
 ask() { curl -s -X POST "http://127.0.0.1:$1$2" -H 'Content-Type: application/json' -d "$3"; }
 compared=0 differing=0
 for m in $models; do
-    for path in /v1/recommend /v1/fit; do
-        if [[ $path == /v1/recommend ]]; then shapes=("${recommend[@]}"); else shapes=("${fit[@]}"); fi
+    for path in /v1/recommend /v1/fit /v1/estimate; do
+        case $path in
+        /v1/recommend) shapes=("${recommend[@]}") ;;
+        /v1/fit) shapes=("${fit[@]}") ;;
+        *) shapes=("${estimate[@]}") ;;
+        esac
         for shape in "${shapes[@]}"; do
             body="{\"model\":\"$m\",$shape}"
             if [[ "$(ask "$port_a" "$path" "$body")" != "$(ask "$port_b" "$path" "$body")" ]]; then

@@ -1,5 +1,6 @@
 /* codec.c - estimate request decoding and response encoding (see codec.h). */
 #include "codec.h"
+#include "json_build.h"
 
 #include "gs/capability.h"
 
@@ -329,15 +330,10 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
 }
 
 /* Sets key to a new value; false (and nothing leaked) when either failed. */
-static bool put(json_t *object, const char *key, json_t *value)
-{
-    return value != NULL && json_object_set_new(object, key, value) == 0;
-}
-
-static bool append(json_t *array, json_t *value)
-{
-    return value != NULL && json_array_append_new(array, value) == 0;
-}
+#define put json_build_put
+#define append json_build_append
+#define obj json_build_object
+#define str json_build_string
 
 static const char *source_name(enum codec_model_source source)
 {
@@ -354,17 +350,15 @@ static const char *source_name(enum codec_model_source source)
 
 static json_t *nullable_string(const char *s)
 {
-    return s != NULL ? json_string(s) : json_null();
+    return s != NULL ? str(s) : json_null();
 }
 
 static json_t *encode_breakdown(const struct gs_param_count *c)
 {
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "embedding",
-                     codec_u64(c->embedding), "attention", codec_u64(c->attention), "mlp",
-                     codec_u64(c->mlp), "experts", codec_u64(c->experts), "norms",
-                     codec_u64(c->norms), "lm_head", codec_u64(c->lm_head), "other",
-                     codec_u64(c->other), "vision", codec_u64(c->vision), "audio",
-                     codec_u64(c->audio), "mtp", codec_u64(c->mtp));
+    return obj("embedding", codec_u64(c->embedding), "attention", codec_u64(c->attention), "mlp",
+               codec_u64(c->mlp), "experts", codec_u64(c->experts), "norms", codec_u64(c->norms),
+               "lm_head", codec_u64(c->lm_head), "other", codec_u64(c->other), "vision",
+               codec_u64(c->vision), "audio", codec_u64(c->audio), "mtp", codec_u64(c->mtp), NULL);
 }
 
 static const char *mixer_name(const struct gs_block *b)
@@ -403,8 +397,8 @@ json_t *codec_encode_layer_kinds(const struct gs_arch *a)
         const struct gs_block *b = &a->blocks[k];
         if (counts[k] == 0)
             continue;
-        json_t *item = json_pack("{s:o, s:s, s:s}", "layers", codec_u64(counts[k]), "attention",
-                                 mixer_name(b), "mlp", mlp_kind_name(b));
+        json_t *item = obj("layers", codec_u64(counts[k]), "attention", str(mixer_name(b)), "mlp",
+                           str(mlp_kind_name(b)), NULL);
         bool ok = item != NULL;
         if (ok && b->attn.window && b->attn.span != GS_SPAN_FULL &&
             b->mixer == GS_MIXER_ATTENTION)
@@ -426,10 +420,10 @@ json_t *codec_encode_model_result(const struct estimate_request *req, const stru
 {
     const struct catalog_model *m = req->catalog_model;
     const char *family = req->model.has_arch ? req->model.arch.model_type : NULL;
-    json_t *model = json_pack("{s:o, s:o, s:s, s:o, s:o}", "id", nullable_string(m ? m->id : NULL),
-                              "name", nullable_string(m ? m->name : NULL), "source",
-                              source_name(req->source), "family", nullable_string(family),
-                              "parameters", codec_u64(est->parameters));
+    json_t *model = obj("id", nullable_string(m ? m->id : NULL), "name",
+                        nullable_string(m ? m->name : NULL), "source", str(source_name(req->source)),
+                        "family", nullable_string(family), "parameters", codec_u64(est->parameters),
+                        NULL);
     bool ok = model != NULL;
     ok = ok && put(model, "trainable_parameters", codec_u64(est->trainable_parameters));
     if (ok && est->has_breakdown) {
@@ -448,19 +442,18 @@ json_t *codec_encode_model_result(const struct estimate_request *req, const stru
 
 json_t *codec_encode_memory(const struct gs_memory *m)
 {
-    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "weights_bytes",
-                          codec_u64(m->weights_bytes), "kv_cache_bytes",
-                          codec_u64(m->kv_cache_bytes), "activations_bytes",
-                          codec_u64(m->activations_bytes), "gradients_bytes",
-                          codec_u64(m->gradients_bytes), "optimizer_bytes",
-                          codec_u64(m->optimizer_bytes), "overhead_bytes",
-                          codec_u64(m->overhead_bytes), "total_bytes", codec_u64(m->total_bytes));
+    json_t *o = obj("weights_bytes", codec_u64(m->weights_bytes), "kv_cache_bytes",
+                    codec_u64(m->kv_cache_bytes), "activations_bytes",
+                    codec_u64(m->activations_bytes), "gradients_bytes",
+                    codec_u64(m->gradients_bytes), "optimizer_bytes", codec_u64(m->optimizer_bytes),
+                    "overhead_bytes", codec_u64(m->overhead_bytes), "total_bytes",
+                    codec_u64(m->total_bytes), NULL);
     /* training: the peak as PyTorch reports it (max_memory_allocated / _reserved) */
     if (o != NULL && m->peak_allocated_bytes &&
         (!put(o, "peak_allocated_bytes", codec_u64(m->peak_allocated_bytes)) ||
          !put(o, "peak_reserved_bytes", codec_u64(m->peak_reserved_bytes)) ||
          !put(o, "peak_phase",
-              json_string(gs_peak_phase_name((enum gs_peak_phase)m->peak_phase))))) {
+              str(gs_peak_phase_name((enum gs_peak_phase)m->peak_phase))))) {
         json_decref(o);
         return NULL;
     }
@@ -469,35 +462,18 @@ json_t *codec_encode_memory(const struct gs_memory *m)
 
 static json_t *encode_fit(const struct catalog_gpu *gpu, const struct gs_fit *fit)
 {
-    return json_pack("{s:s, s:s, s:o, s:s, s:o, s:b, s:I}", "gpu", gpu->id, "name", gpu->name,
-                     "usable_bytes", codec_u64(fit->usable_bytes), "basis",
-                     fit->basis == GS_FIT_ENGINE_BUDGET ? "engine_budget" : "capacity",
-                     "limit_bytes", codec_u64(fit->limit_bytes), "fits", fit->fits,
-                     "headroom_bytes", (json_int_t)fit->headroom_bytes);
+    return obj("gpu", str(gpu->id), "name", str(gpu->name), "usable_bytes",
+               codec_u64(fit->usable_bytes), "basis",
+               str(fit->basis == GS_FIT_ENGINE_BUDGET ? "engine_budget" : "capacity"),
+               "limit_bytes", codec_u64(fit->limit_bytes), "fits", json_boolean(fit->fits),
+               "headroom_bytes", json_integer((json_int_t)fit->headroom_bytes), NULL);
 }
 
-/* {k1: v1, k2: v2[, k3: v3]} with string values, as json_pack("{s:s, ...}") builds it (NULL
- * when a value is NULL or not UTF-8) without parsing a format for each of the dozens of
- * assumptions an answer carries. The keys are our own ASCII constants. */
+/* {k1: v1, k2: v2[, k3: v3]} with string values (NULL when a value is NULL or not UTF-8). */
 static json_t *string_members(const char *k1, const char *v1, const char *k2, const char *v2,
                               const char *k3, const char *v3)
 {
-    const char *keys[3] = {k1, k2, k3};
-    json_t *values[3] = {json_string(v1), json_string(v2), k3 != NULL ? json_string(v3) : NULL};
-    json_t *item = json_object();
-    bool ok = item != NULL && values[0] != NULL && values[1] != NULL &&
-              (k3 == NULL || values[2] != NULL);
-    for (size_t i = 0; i < 3; i++) {
-        if (ok && keys[i] != NULL) /* takes the value even when it fails */
-            ok = json_object_set_new_nocheck(item, keys[i], values[i]) == 0;
-        else
-            json_decref(values[i]);
-    }
-    if (!ok) {
-        json_decref(item);
-        return NULL;
-    }
-    return item;
+    return obj(k1, str(v1), k2, str(v2), k3, k3 != NULL ? str(v3) : NULL, NULL);
 }
 
 static bool add_note(json_t *list, const char *k1, const char *v1, const char *k2, const char *v2,
@@ -599,8 +575,8 @@ static json_t *encode_warnings(const struct estimate_request *req, const struct 
 static json_t *training_accuracy(const char *framework)
 {
     const json_t *measured = codec_training_calibration();
-    json_t *out = json_pack("{s:s, s:s}", "model_states", "exact", "peak",
-                            measured ? "calibrated" : "modelled");
+    json_t *out = obj("model_states", str("exact"), "peak",
+                      str(measured ? "calibrated" : "modelled"), NULL);
     if (out == NULL || measured == NULL)
         return out;
     json_t *calibration = json_deep_copy(measured);
@@ -619,12 +595,14 @@ static json_t *training_accuracy(const char *framework)
 static json_t *encode_training(const struct estimate_request *req, const struct gs_estimate *est)
 {
     const struct gs_training *t = &req->workload.training;
-    json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:I}", "optimizer",
-                          gs_optimizer_name(est->optimizer), "method",
-                          codec_method_name(est->method), "activation_checkpointing",
-                          codec_recompute_name(t->recompute), "flash_attention", t->flash_attention,
-                          "gradient_accumulation_steps",
-                          (json_int_t)(t->gradient_accumulation_steps ? t->gradient_accumulation_steps : 1));
+    json_t *o = obj("optimizer", str(gs_optimizer_name(est->optimizer)), "method",
+                    str(codec_method_name(est->method)), "activation_checkpointing",
+                    str(codec_recompute_name(t->recompute)), "flash_attention",
+                    json_boolean(t->flash_attention), "gradient_accumulation_steps",
+                    json_integer((json_int_t)(t->gradient_accumulation_steps
+                                                  ? t->gradient_accumulation_steps
+                                                  : 1)),
+                    NULL);
     bool ok = o != NULL;
     if (ok && t->batch_size)
         ok = put(o, "batch_size", codec_u64(t->batch_size));
@@ -633,8 +611,8 @@ static json_t *encode_training(const struct estimate_request *req, const struct 
     if (ok && est->method != GS_METHOD_FULL)
         ok = put(o, "lora_rank", codec_u64(t->lora_rank ? t->lora_rank : 8));
     if (ok)
-        ok = put(o, "framework", json_string(gs_framework_name(t->framework.framework))) &&
-             put(o, "loss", json_string(gs_loss_name(est->loss)));
+        ok = put(o, "framework", str(gs_framework_name(t->framework.framework))) &&
+             put(o, "loss", str(gs_loss_name(est->loss)));
     if (ok && est->has_peak)
         ok = put(o, "accuracy", training_accuracy(gs_framework_name(t->framework.framework)));
     if (!ok) {
@@ -646,16 +624,16 @@ static json_t *encode_training(const struct estimate_request *req, const struct 
 
 json_t *codec_encode_parallelism(const struct gs_parallelism *p)
 {
-    json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:b, s:i, s:s, s:b, s:I}", "tensor",
-                     (json_int_t)(p->tensor ? p->tensor : 1), "pipeline",
-                     (json_int_t)(p->pipeline ? p->pipeline : 1), "data",
-                     (json_int_t)(p->data ? p->data : 1), "context",
-                     (json_int_t)(p->context ? p->context : 1), "expert",
-                     (json_int_t)(p->expert ? p->expert : 1), "sequence_parallel",
-                     p->sequence_parallel, "zero_stage", (int)p->zero_stage, "offload",
-                     codec_offload_name(p->offload), "distributed_optimizer",
-                     p->distributed_optimizer, "gpus_per_node",
-                     (json_int_t)(p->gpus_per_node ? p->gpus_per_node : 8));
+    json_t *o = obj("tensor", json_integer((json_int_t)(p->tensor ? p->tensor : 1)), "pipeline",
+                    json_integer((json_int_t)(p->pipeline ? p->pipeline : 1)), "data",
+                    json_integer((json_int_t)(p->data ? p->data : 1)), "context",
+                    json_integer((json_int_t)(p->context ? p->context : 1)), "expert",
+                    json_integer((json_int_t)(p->expert ? p->expert : 1)), "sequence_parallel",
+                    json_boolean(p->sequence_parallel), "zero_stage",
+                    json_integer((json_int_t)p->zero_stage), "offload",
+                    str(codec_offload_name(p->offload)), "distributed_optimizer",
+                    json_boolean(p->distributed_optimizer), "gpus_per_node",
+                    json_integer((json_int_t)(p->gpus_per_node ? p->gpus_per_node : 8)), NULL);
     if (o != NULL && p->fsdp_version &&
         (json_object_set_new(o, "fsdp_version", json_integer(p->fsdp_version)) != 0 ||
          json_object_set_new(o, "fsdp_use_orig_params", json_boolean(p->fsdp_use_orig_params)) !=
@@ -669,24 +647,25 @@ json_t *codec_encode_parallelism(const struct gs_parallelism *p)
 json_t *codec_encode_estimate(const struct estimate_request *req, const struct gs_estimate *est,
                               const struct gs_fit *fit)
 {
-    json_t *precision = json_pack("{s:s}", "weights",
-                                  req->workload.format_given ? gs_weight_format_name(req->workload.format)
-                                                             : gs_dtype_name(req->workload.weights));
+    json_t *precision = obj("weights",
+                            str(req->workload.format_given ? gs_weight_format_name(req->workload.format)
+                                                           : gs_dtype_name(req->workload.weights)),
+                            NULL);
     if (precision != NULL && req->workload.group_size &&
         !put(precision, "group_size", codec_u64(req->workload.group_size))) {
         json_decref(precision);
         precision = NULL;
     }
     if (precision != NULL && est->regime != GS_REGIME_NONE &&
-        !put(precision, "regime", json_string(gs_regime_name(est->regime)))) {
+        !put(precision, "regime", str(gs_regime_name(est->regime)))) {
         json_decref(precision);
         precision = NULL;
     }
     json_t *body = json_object();
     bool ok = body != NULL && precision != NULL;
     ok = ok && put(body, "model", codec_encode_model_result(req, est));
-    ok = ok && put(body, "mode", json_string(req->workload.mode == GS_MODE_TRAINING ? "training"
-                                                                                     : "inference"));
+    ok = ok && put(body, "mode", str(req->workload.mode == GS_MODE_TRAINING ? "training"
+                                                                             : "inference"));
     if (ok)
         ok = put(body, "precision", precision); /* consumes precision, even on failure */
     else

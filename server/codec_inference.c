@@ -1,5 +1,6 @@
 /* codec_inference.c - inference sections and results (see codec_inference.h). */
 #include "codec_inference.h"
+#include "json_build.h"
 
 #include "codec.h"
 #include "embedded.h"
@@ -260,10 +261,9 @@ bool codec_decode_inference_parallelism(const json_t *section, struct gs_paralle
     return ok;
 }
 
-static bool put(json_t *object, const char *key, json_t *value)
-{
-    return value != NULL && json_object_set_new(object, key, value) == 0;
-}
+#define put json_build_put
+#define obj json_build_object
+#define str json_build_string
 
 static json_t *fraction(uint64_t permille)
 {
@@ -310,8 +310,8 @@ static json_t *accuracy(enum gs_engine engine)
                              : engine == GS_ENGINE_TENSORRT_LLM ? measured_trtllm
                              : engine == GS_ENGINE_TGI          ? measured_tgi
                                                                 : NULL;
-    json_t *out = json_pack("{s:s, s:s}", "bytes_per_token", "exact", "capacity",
-                            measured ? "calibrated" : "modelled");
+    json_t *out = obj("bytes_per_token", str("exact"), "capacity",
+                      str(measured ? "calibrated" : "modelled"), NULL);
     if (out != NULL && measured &&
         json_object_set_new(out, "calibration", json_deep_copy(measured)) != 0) {
         json_decref(out);
@@ -323,26 +323,24 @@ static json_t *accuracy(enum gs_engine engine)
 bool codec_encode_serving(json_t *body, const struct gs_serving *s, const struct gs_estimate *est)
 {
     const struct gs_inference_result *r = &est->serving;
-    json_t *inference = json_pack(
-        "{s:o, s:o, s:s, s:s, s:o, s:o, s:o}", "batch_size", codec_u64(s->batch_size),
-        "context_length", codec_u64(s->context_length), "engine",
-        gs_engine_name(s->engine.engine), "kv_cache_dtype", gs_kv_dtype_name(s->kv_dtype),
-        "block_size", codec_u64(r->block_size), "max_num_batched_tokens",
-        codec_u64(r->max_num_batched_tokens), "max_num_seqs", codec_u64(r->max_num_seqs));
+    json_t *inference =
+        obj("batch_size", codec_u64(s->batch_size), "context_length", codec_u64(s->context_length),
+            "engine", str(gs_engine_name(s->engine.engine)), "kv_cache_dtype",
+            str(gs_kv_dtype_name(s->kv_dtype)), "block_size", codec_u64(r->block_size),
+            "max_num_batched_tokens", codec_u64(r->max_num_batched_tokens), "max_num_seqs",
+            codec_u64(r->max_num_seqs), NULL);
     if (inference != NULL && s->sequence_tokens && s->sequence_tokens < s->context_length &&
         !put(inference, "sequence_tokens", codec_u64(s->sequence_tokens))) {
         json_decref(inference);
         inference = NULL;
     }
-    json_t *kv = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "bytes_per_token",
-                           codec_u64(r->kv.bytes_per_token), "bytes_per_token_total",
-                           codec_u64(r->kv.bytes_per_token_total), "needed_bytes",
-                           codec_u64(r->kv_needed_bytes), "full_attention_layers",
-                           codec_u64(r->kv.full_layers), "window_layers",
-                           codec_u64(r->kv.window_layers), "recurrent_layers",
-                           codec_u64(r->kv.recurrent_layers), "state_bytes_per_sequence",
-                           codec_u64(r->kv.state_bytes_per_sequence), "indexer_bytes_per_token",
-                           codec_u64(r->kv.indexer_token_bytes));
+    json_t *kv = obj("bytes_per_token", codec_u64(r->kv.bytes_per_token), "bytes_per_token_total",
+                     codec_u64(r->kv.bytes_per_token_total), "needed_bytes",
+                     codec_u64(r->kv_needed_bytes), "full_attention_layers",
+                     codec_u64(r->kv.full_layers), "window_layers", codec_u64(r->kv.window_layers),
+                     "recurrent_layers", codec_u64(r->kv.recurrent_layers),
+                     "state_bytes_per_sequence", codec_u64(r->kv.state_bytes_per_sequence),
+                     "indexer_bytes_per_token", codec_u64(r->kv.indexer_token_bytes), NULL);
     if (kv != NULL && r->kv.cross_token_bytes &&
         !put(kv, "cross_bytes_per_encoder_token", codec_u64(r->kv.cross_token_bytes))) {
         json_decref(kv);
@@ -356,26 +354,25 @@ bool codec_encode_serving(json_t *body, const struct gs_serving *s, const struct
          put(kv, "max_context", codec_u64(r->max_context)) &&
          put(kv, "accuracy", accuracy(s->engine.engine));
     const struct gs_budget *b = &r->budget;
-    json_t *budget = json_pack(
-        "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "engine",
-        gs_engine_name(s->engine.engine), "rule", b->rule, "total_bytes", codec_u64(b->total_bytes),
-        "fraction", fraction(b->fraction_permille), "requested_bytes",
-        codec_u64(b->requested_bytes), "weights_bytes", codec_u64(b->weights_bytes),
-        "activation_peak_bytes", codec_u64(b->activation_bytes), "non_torch_bytes",
-        codec_u64(b->non_torch_bytes), "cuda_graph_bytes", codec_u64(b->cuda_graph_bytes),
-        "kv_bytes", (json_int_t)b->kv_bytes);
+    json_t *budget =
+        obj("engine", str(gs_engine_name(s->engine.engine)), "rule", str(b->rule), "total_bytes",
+            codec_u64(b->total_bytes), "fraction", fraction(b->fraction_permille),
+            "requested_bytes", codec_u64(b->requested_bytes), "weights_bytes",
+            codec_u64(b->weights_bytes), "activation_peak_bytes", codec_u64(b->activation_bytes),
+            "non_torch_bytes", codec_u64(b->non_torch_bytes), "cuda_graph_bytes",
+            codec_u64(b->cuda_graph_bytes), "kv_bytes", json_integer((json_int_t)b->kv_bytes),
+            NULL);
     ok = ok && put(body, "budget", budget) && put(body, "starts", json_boolean(r->starts)) &&
          put(body, "holds_batch", json_boolean(r->holds_batch));
     if (ok && !r->holds_batch) {
-        ok = put(body, "binding_constraint", json_string(r->binding));
+        ok = put(body, "binding_constraint", str(r->binding));
         json_t *fixes = json_array();
         for (size_t i = 0; ok && fixes != NULL && i < est->fix_count; i++) {
             const struct gs_fix *f = &est->fixes[i];
-            json_t *item = json_pack("{s:s, s:s, s:b, s:b, s:I, s:o}", "change", f->code,
-                                     "detail", f->detail, "starts", f->starts, "holds_batch",
-                                     f->holds_batch, "kv_bytes",
-                                     (json_int_t)f->kv_bytes, "max_concurrency",
-                                     codec_u64(f->max_concurrency));
+            json_t *item = obj("change", str(f->code), "detail", str(f->detail), "starts",
+                               json_boolean(f->starts), "holds_batch", json_boolean(f->holds_batch),
+                               "kv_bytes", json_integer((json_int_t)f->kv_bytes),
+                               "max_concurrency", codec_u64(f->max_concurrency), NULL);
             if (item != NULL && f->value && !put(item, "value", codec_u64(f->value))) {
                 json_decref(item);
                 item = NULL;

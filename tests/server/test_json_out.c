@@ -71,6 +71,29 @@ static void test_strings_and_integers(void **state)
     json_decref(s);
 }
 
+/* The 8-bytes-at-a-time skip in put_string: each byte that needs escaping
+ * (and bytes that do not: 0x20, 0x7f, '/', 0x21 next to the quote, UTF-8)
+ * at every offset of strings up to 40 bytes, alone and next to another. */
+static void test_escapes_at_every_offset(void **state)
+{
+    (void)state;
+    static const char specials[] = {'"', '\\', '\n', '\t', 0x01, 0x1f, 0x20, 0x21, 0x7f, '/', 0x5b, 0x5d};
+    char text[48];
+    for (size_t len = 1; len <= 40; len++)
+        for (size_t at = 0; at < len; at++)
+            for (size_t k = 0; k < sizeof(specials); k++) {
+                for (size_t i = 0; i < len; i++)
+                    text[i] = (char)('a' + i % 26);
+                text[at] = specials[k];
+                if (at + 1 < len)
+                    text[len - 1] = specials[(k + 1) % sizeof(specials)];
+                json_t *a = json_pack("[ss%]", "caf\xc3\xa9", text, len);
+                assert_non_null(a);
+                assert_same_dump(a);
+                json_decref(a);
+            }
+}
+
 static void test_reals(void **state)
 {
     (void)state;
@@ -184,6 +207,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strings_and_integers),
+        cmocka_unit_test(test_escapes_at_every_offset),
         cmocka_unit_test(test_reals),
         cmocka_unit_test(test_depth),
         cmocka_unit_test(test_api_answers),
