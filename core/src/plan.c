@@ -454,11 +454,18 @@ static bool better(const struct gs_plan *a, const struct gs_plan *b)
 /* The best replica for one precision variant: every layout that starts and
  * holds the batch is sized for the demand, and the cheapest wins (the
  * fewest GPUs without a price), ties going to the earlier layout. Pipeline
- * layouts stop at the first that fits: more stages only add GPUs. */
+ * layouts stop at the first that fits: more stages only add GPUs.
+ *
+ * `bound` is the GPU count of the best plan found so far on this GPU type
+ * (another variant's; UINT64_MAX for none). On one GPU type every plan's
+ * cost is the same price times its GPUs, so "cheaper" is "fewer GPUs", and a
+ * layout of g GPUs a replica is never fewer than g: a layout whose replica
+ * alone has as many GPUs as the best plan cannot win and is not sized. */
 static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const struct gs_workload *base,
                                         const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
                                         const struct gs_demand *d, const struct gs_efficiency *eff,
-                                        const struct variant *v, uint64_t exact, struct gs_plan *best)
+                                        const struct variant *v, uint64_t exact, uint64_t bound,
+                                        struct gs_plan *best)
 {
     uint64_t layouts[96][3];
     const size_t n = replica_layouts(m, gpu, l, exact, layouts, 96);
@@ -475,6 +482,14 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
     size_t fitted = 0, free_slot = 1, best_slot = 2;
     for (size_t i = 0; i < n; i++) {
         const uint64_t t = layouts[i][0], p = layouts[i][1], dpa = layouts[i][2];
+        const uint64_t fewest = found && slot[best_slot].gpu_count < bound
+                                    ? slot[best_slot].gpu_count
+                                    : bound;
+        if (t * p * dpa >= fewest) {
+            if (p > 1)
+                break; /* more stages only add GPUs */
+            continue;
+        }
         struct gs_plan *plan = &slot[fitted];
         memset(plan, 0, sizeof(*plan));
         inference_workload(base, gpu, v, t, p, dpa, &w);
@@ -556,7 +571,8 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
     enum gs_plan_reject worst = nv == 0 ? GS_REJECT_UNSUPPORTED : GS_REJECT_DOES_NOT_FIT;
     for (size_t i = 0; i < nv; i++) {
         struct gs_plan plan;
-        const enum gs_plan_reject r = best_replica(m, w, gpu, l, d, eff, &variants[i], exact, &plan);
+        const enum gs_plan_reject r = best_replica(m, w, gpu, l, d, eff, &variants[i], exact,
+                                                   found ? out->gpu_count : UINT64_MAX, &plan);
         if (r != GS_REJECT_NONE) {
             if (worst == GS_REJECT_DOES_NOT_FIT)
                 worst = r;
