@@ -38,6 +38,7 @@ struct sizing {
     size_t candidate_count;
     uint64_t fit_count; /* /v1/fit: GPUs asked about (0 = not given) */
     bool sequence_defaulted, shape_defaulted, parallelism_ignored;
+    struct gs_weights_memo weights_memo; /* the model's weight bytes by layout, for every search */
 };
 
 static void sizing_free(struct sizing *s)
@@ -479,6 +480,7 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
      * come counted); on failure the first estimate reports the config's errors */
     if (ok && !s->req.model.counted)
         (void)gs_model_spec_count(&s->req.model, NULL);
+    s->req.model.weights_memo = &s->weights_memo; /* zeroed with s; one model per request */
     if (fit) {
         if (st == GS_OK && s->req.gpu == NULL)
             ok = refuse(err, "/gpu", "is required: the GPU type to fit on");

@@ -262,11 +262,11 @@ static uint64_t scale_to_checkpoint(uint64_t config_gpu, uint64_t config_total,
 }
 
 static uint64_t config_total_bytes(const struct gs_model_spec *m, const struct gs_workload *w,
-                                   const struct gs_estimate *e, enum gs_weight_format f)
+                                   enum gs_weight_format f)
 {
     struct gs_weights_request whole = {f, w->group_size, 1, 1, w->format_experts_only, 1};
     uint64_t total = 0;
-    if (gs_weights_bytes(&m->arch, &e->params, &whole, &total, NULL) != GS_OK)
+    if (gs_weights_bytes_memo(&m->arch, &whole, m->weights_memo, &total, NULL, NULL) != GS_OK)
         return 0;
     return total;
 }
@@ -278,9 +278,9 @@ static enum gs_status inference_weights(const struct gs_model_spec *m, const str
     struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
                                    w->parallelism.expert};
     if (m->has_arch) {
-        enum gs_status st = gs_weights_bytes(&m->arch, &e->params, &r, out, err);
+        enum gs_status st = gs_weights_bytes_memo(&m->arch, &r, m->weights_memo, out, NULL, err);
         if (st == GS_OK && checkpoint_applies(m, w, f))
-            *out = scale_to_checkpoint(*out, config_total_bytes(m, w, e, f),
+            *out = scale_to_checkpoint(*out, config_total_bytes(m, w, f),
                                        m->stored.tensor_bytes);
         return st;
     }
@@ -308,7 +308,7 @@ static void note_checkpoint(const struct gs_model_spec *m, const struct gs_workl
                  "the checkpoint's safetensors or GGUF headers (dtype and shape of every tensor)");
     if (!m->has_arch)
         return;
-    e->config_bytes = config_total_bytes(m, w, e, f);
+    e->config_bytes = config_total_bytes(m, w, f);
     const uint64_t a = e->checkpoint_bytes, b = e->config_bytes;
     const uint64_t diff = a > b ? a - b : b - a;
     if (b > 0 && diff * 100 > a)
@@ -480,8 +480,9 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
         return gs_error_add(err, GS_ERR_RANGE, "/parallelism/pipeline", "more stages than layers");
     const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
                                          w->parallelism.expert};
-    uint64_t stage_weights[GS_LAYERS_MAX];
-    enum gs_status st = gs_weights_bytes_stages(&m->arch, &r, stage_weights, err);
+    uint64_t stage_weights[GS_LAYERS_MAX], most;
+    enum gs_status st =
+        gs_weights_bytes_memo(&m->arch, &r, m->weights_memo, &most, stage_weights, err);
     if (st != GS_OK)
         return st;
     bool first = true;
@@ -519,7 +520,7 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     if (p > 1 && w->gpu_total_bytes && w->serving.engine.engine == GS_ENGINE_VLLM) {
         /* every stage sized on its own, the least roomy one answering */
         st = least_roomy_worker(m, w, t, p, f,
-                                checkpoint_applies(m, w, f) ? config_total_bytes(m, w, e, f) : 0,
+                                checkpoint_applies(m, w, f) ? config_total_bytes(m, w, f) : 0,
                                 &e->serving, err);
     } else {
         struct gs_inference_input in;

@@ -346,6 +346,52 @@ enum gs_status gs_weights_bytes_stages(const struct gs_arch *a, const struct gs_
     return weights_on(a, r, UINT64_MAX, &most, each, err);
 }
 
+static bool same_request(const struct gs_weights_request *a, const struct gs_weights_request *b)
+{
+    return a->format == b->format && a->group_size == b->group_size && a->tensor == b->tensor &&
+           a->pipeline == b->pipeline && a->experts_only == b->experts_only &&
+           a->expert == b->expert;
+}
+
+enum gs_status gs_weights_bytes_memo(const struct gs_arch *a, const struct gs_weights_request *r,
+                                     struct gs_weights_memo *memo, uint64_t *most, uint64_t *each,
+                                     struct gs_error *err)
+{
+    const uint64_t p = r->pipeline ? r->pipeline : 1;
+    if (memo == NULL)
+        return weights_on(a, r, UINT64_MAX, most, each, err);
+    for (unsigned i = 0; i < memo->count; i++) {
+        const struct gs_weights_memo_entry *e = &memo->entries[i];
+        if (!same_request(&e->request, r) || (each != NULL && !e->has_stages))
+            continue;
+        *most = e->most;
+        if (each != NULL)
+            memcpy(each, e->stages, p * sizeof(*each));
+        return GS_OK;
+    }
+    /* every stage is weighed in the same pass as the most loaded one: keep them all */
+    uint64_t stages[GS_WEIGHTS_MEMO_STAGES];
+    const bool keep_stages = p <= GS_WEIGHTS_MEMO_STAGES;
+    enum gs_status st = weights_on(a, r, UINT64_MAX, most, keep_stages ? stages : each, err);
+    if (st != GS_OK)
+        return st;
+    if (each != NULL && keep_stages)
+        memcpy(each, stages, p * sizeof(*each));
+    struct gs_weights_memo_entry *e;
+    if (memo->count < GS_WEIGHTS_MEMO_ENTRIES) {
+        e = &memo->entries[memo->count++];
+    } else {
+        e = &memo->entries[memo->next];
+        memo->next = (memo->next + 1) % GS_WEIGHTS_MEMO_ENTRIES;
+    }
+    e->request = *r;
+    e->most = *most;
+    e->has_stages = keep_stages;
+    if (keep_stages)
+        memcpy(e->stages, stages, p * sizeof(*stages));
+    return GS_OK;
+}
+
 uint64_t gs_weights_bytes_raw(uint64_t parameters, const struct gs_weights_request *r,
                               bool *ovf)
 {

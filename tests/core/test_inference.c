@@ -542,6 +542,60 @@ static void test_weight_stages_in_one_pass(void **state)
     assert_int_equal(each[0] + each[1] + each[2], whole);
 }
 
+/* The weights memo answers what gs_weights_bytes and _stages answer, from
+ * its entry the second time (a poisoned entry shows it is read), keeps no
+ * failure, and replaces its oldest entry when full. */
+static void test_weights_memo(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(8192, 80, 64, 8, 28672, 32000);
+    struct gs_param_count c;
+    assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
+    static struct gs_weights_memo memo; /* zeroed */
+    memset(&memo, 0, sizeof(memo));
+    struct gs_weights_request r = {GS_WF_AWQ, 0, 4, 2, false, 0};
+    uint64_t most = 0, plain = 0, each[2] = {0, 0}, alone[2] = {0, 0};
+    assert_int_equal(gs_weights_bytes_memo(&a, &r, &memo, &most, NULL, NULL), GS_OK);
+    assert_int_equal(gs_weights_bytes(&a, &c, &r, &plain, NULL), GS_OK);
+    assert_int_equal(most, plain);
+    assert_int_equal(memo.count, 1);
+    assert_int_equal(gs_weights_bytes_stages(&a, &r, alone, NULL), GS_OK);
+    assert_int_equal(gs_weights_bytes_memo(&a, &r, &memo, &most, each, NULL), GS_OK);
+    assert_int_equal(each[0], alone[0]);
+    assert_int_equal(each[1], alone[1]);
+    assert_int_equal(memo.count, 1); /* the first pass kept the stages too */
+    memo.entries[0].most = 7;
+    memo.entries[0].stages[1] = 9;
+    assert_int_equal(gs_weights_bytes_memo(&a, &r, &memo, &most, each, NULL), GS_OK);
+    assert_int_equal(most, 7);
+    assert_int_equal(each[1], 9);
+    /* another request is another entry; a failing one (AWQ at TP 3 splits a group) is not kept */
+    r.format = GS_WF_BF16;
+    assert_int_equal(gs_weights_bytes_memo(&a, &r, &memo, &most, NULL, NULL), GS_OK);
+    assert_true(most > 7); /* computed, not entry 0's 7 */
+    assert_int_equal(memo.count, 2);
+    struct gs_weights_request bad = {GS_WF_AWQ, 0, 3, 1, false, 0};
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_weights_bytes_memo(&a, &bad, &memo, &most, NULL, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/tensor");
+    assert_int_equal(memo.count, 2);
+    /* full: the oldest entry (the poisoned one) goes first */
+    for (uint64_t p = 1; memo.count < GS_WEIGHTS_MEMO_ENTRIES; p++) {
+        struct gs_weights_request more = {GS_WF_FP8, 0, 1, p, false, 0};
+        assert_int_equal(gs_weights_bytes_memo(&a, &more, &memo, &most, NULL, NULL), GS_OK);
+    }
+    struct gs_weights_request last = {GS_WF_FP8, 0, 2, 1, false, 0};
+    assert_int_equal(gs_weights_bytes_memo(&a, &last, &memo, &most, NULL, NULL), GS_OK);
+    r.format = GS_WF_AWQ;
+    assert_int_equal(gs_weights_bytes_memo(&a, &r, &memo, &most, NULL, NULL), GS_OK);
+    assert_int_equal(most, plain);
+    /* no memo: computed as gs_weights_bytes does */
+    assert_int_equal(gs_weights_bytes_memo(&a, &r, NULL, &most, each, NULL), GS_OK);
+    assert_int_equal(most, plain);
+    assert_int_equal(each[1], alone[1]);
+}
+
 /* Weights by format, estimation.md 4.1 (GB = 1e9): Llama-2-7B bf16 13.48,
  * GPTQ g128 3.89, nf4+DQ 3.87; a TP degree that splits a GPTQ group is a 400. */
 static void test_weight_formats(void **state)
@@ -860,6 +914,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kv_per_token),
         cmocka_unit_test(test_weight_stages_in_one_pass),
+        cmocka_unit_test(test_weights_memo),
         cmocka_unit_test(test_kv_mla),
         cmocka_unit_test(test_kv_batch_llama2_70b),
         cmocka_unit_test(test_sliding_window),

@@ -47,6 +47,32 @@ struct gs_weights_request {
                              ranks (vLLM --enable-expert-parallel); 0 or 1 = split by tensor */
 };
 
+/* Weight bytes already worked out for one architecture, by request. A plan
+ * search sizes the same few layouts on every GPU type and precision variant
+ * (hundreds of estimates, a handful of distinct weight requests); an
+ * estimate given a memo (gs_model_spec.weights_memo) weighs each request
+ * once. Owned by the caller, used by one thread at a time, zeroed before its
+ * first use and whenever the architecture changes. Requests that fail are
+ * not remembered (they are computed again, with their errors). */
+#define GS_WEIGHTS_MEMO_ENTRIES 48
+#define GS_WEIGHTS_MEMO_STAGES 16 /* per-stage bytes kept for up to this many stages */
+struct gs_weights_memo {
+    unsigned count, next; /* entries in use; the next to replace when full */
+    struct gs_weights_memo_entry {
+        struct gs_weights_request request;
+        uint64_t most; /* gs_weights_bytes */
+        bool has_stages;
+        uint64_t stages[GS_WEIGHTS_MEMO_STAGES]; /* gs_weights_bytes_stages, when has_stages */
+    } entries[GS_WEIGHTS_MEMO_ENTRIES];
+};
+
+/* gs_weights_bytes into *most and, when `each` is not NULL,
+ * gs_weights_bytes_stages into each; `memo` may be NULL. */
+enum gs_status gs_weights_bytes_memo(const struct gs_arch *arch,
+                                     const struct gs_weights_request *request,
+                                     struct gs_weights_memo *memo, uint64_t *most, uint64_t *each,
+                                     struct gs_error *err);
+
 /* Bytes of weights on the most loaded GPU, for a model with an
  * architecture. Checks that tensor parallelism does not split a
  * quantization group (vLLM: input_size_per_partition % group_size == 0),
