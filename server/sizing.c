@@ -1,6 +1,7 @@
 /* sizing.c - /v1/recommend and /v1/fit (see sizing.h). */
 #define _GNU_SOURCE /* qsort_r */
 #include "sizing.h"
+#include "json_build.h"
 
 #include "gs/advice.h"
 #include "gs/capability.h"
@@ -551,18 +552,18 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
 
 /* ---------------------------------------------------------------- encode */
 
-static bool put(json_t *o, const char *k, json_t *v)
-{
-    return v != NULL && json_object_set_new(o, k, v) == 0;
-}
+#define put json_build_put
+#define obj json_build_object
+#define str json_build_string
 
 static json_t *encode_plan(const struct gs_plan *p, bool training)
 {
-    json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:i, s:s, s:s}", "tensor", (json_int_t)p->tensor,
-                          "pipeline", (json_int_t)p->pipeline, "data", (json_int_t)p->data,
-                          "expert", (json_int_t)p->expert, "zero_stage", (int)p->zero_stage,
-                          "activation_checkpointing", codec_recompute_name(p->recompute), "offload",
-                          codec_offload_name(p->offload));
+    json_t *o = obj("tensor", json_integer((json_int_t)p->tensor), "pipeline",
+                    json_integer((json_int_t)p->pipeline), "data", json_integer((json_int_t)p->data),
+                    "expert", json_integer((json_int_t)p->expert), "zero_stage",
+                    json_integer((json_int_t)p->zero_stage), "activation_checkpointing",
+                    str(codec_recompute_name(p->recompute)), "offload",
+                    str(codec_offload_name(p->offload)), NULL);
     if (o != NULL && training && !put(o, "sequence_parallel", json_boolean(p->tensor > 1))) {
         json_decref(o);
         return NULL;
@@ -580,27 +581,30 @@ static json_t *encode_throughput(const struct gs_plan *p, bool training)
 {
     if (training) {
         const struct gs_train_result *t = &p->train;
-        return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "tokens_per_s",
-                         t->tokens_per_s, "wall_clock_hours", t->seconds / 3600, "wall_clock_days",
-                         t->seconds / 86400, "gpu_hours", t->gpu_hours, "mfu", t->mfu,
-                         "bubble_factor", t->bubble_factor, "recompute_factor", t->hardware_factor,
-                         "flops_per_token", t->flops_per_token, "comm_factor", t->comm_factor);
+        return obj("tokens_per_s", json_real(t->tokens_per_s), "wall_clock_hours",
+                   json_real(t->seconds / 3600), "wall_clock_days", json_real(t->seconds / 86400),
+                   "gpu_hours", json_real(t->gpu_hours), "mfu", json_real(t->mfu),
+                   "bubble_factor", json_real(t->bubble_factor), "recompute_factor",
+                   json_real(t->hardware_factor), "flops_per_token", json_real(t->flops_per_token),
+                   "comm_factor", json_real(t->comm_factor), NULL);
     }
     const struct gs_decode_result *d = &p->decode;
     const double replicas = (double)p->replicas;
-    json_t *per = json_pack(
-        "{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "decode_tokens_per_s",
-        d->decode_tokens_per_s, "output_tokens_per_s", d->output_tokens_per_s, "requests_per_s",
-        d->requests_per_s, "prefill_tokens_per_s", d->prefill_tokens_per_s, "step_seconds",
-        d->step_seconds, "memory_seconds", d->memory_seconds, "compute_seconds", d->compute_seconds,
-        "comm_seconds", d->comm_seconds, "prefill_seconds", d->prefill_seconds);
-    json_t *o = json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "batch_per_replica",
-                          (json_int_t)p->batch_per_replica, "decode_tokens_per_s",
-                          d->decode_tokens_per_s * replicas, "output_tokens_per_s",
-                          p->output_tokens_per_s, "requests_per_s", p->requests_per_s,
-                          "prefill_tokens_per_s", p->prefill_tokens_per_s, "ttft_ms",
-                          p->ttft_seconds * 1000, "tpot_ms", p->tpot_seconds * 1000, "per_replica",
-                          per);
+    json_t *per = obj("decode_tokens_per_s", json_real(d->decode_tokens_per_s),
+                      "output_tokens_per_s", json_real(d->output_tokens_per_s), "requests_per_s",
+                      json_real(d->requests_per_s), "prefill_tokens_per_s",
+                      json_real(d->prefill_tokens_per_s), "step_seconds",
+                      json_real(d->step_seconds), "memory_seconds", json_real(d->memory_seconds),
+                      "compute_seconds", json_real(d->compute_seconds), "comm_seconds",
+                      json_real(d->comm_seconds), "prefill_seconds", json_real(d->prefill_seconds),
+                      NULL);
+    json_t *o = obj("batch_per_replica", json_integer((json_int_t)p->batch_per_replica),
+                    "decode_tokens_per_s", json_real(d->decode_tokens_per_s * replicas),
+                    "output_tokens_per_s", json_real(p->output_tokens_per_s), "requests_per_s",
+                    json_real(p->requests_per_s), "prefill_tokens_per_s",
+                    json_real(p->prefill_tokens_per_s), "ttft_ms",
+                    json_real(p->ttft_seconds * 1000), "tpot_ms", json_real(p->tpot_seconds * 1000),
+                    "per_replica", per, NULL);
     if (o != NULL && p->disaggregated &&
         !put(o, "kv_transfer_ms", json_real(p->kv_transfer_seconds * 1000))) {
         json_decref(o);
@@ -635,7 +639,7 @@ static json_t *option_estimate_request(const struct sizing *s, const struct cata
 {
     const struct gs_workload *w = &s->req.workload;
     const bool training = w->mode == GS_MODE_TRAINING;
-    json_t *o = json_pack("{s:s, s:s}", "mode", training ? "training" : "inference", "gpu", g->id);
+    json_t *o = obj("mode", str(training ? "training" : "inference"), "gpu", str(g->id), NULL);
     bool ok = o != NULL && copy_member(o, s->body, "model") && copy_member(o, s->body, "overrides");
     if (ok && training) {
         ok = copy_member(o, s->body, "precision");
@@ -643,7 +647,7 @@ static json_t *option_estimate_request(const struct sizing *s, const struct cata
         json_t *t = given != NULL ? json_deep_copy(given) : json_object();
         ok = ok && t != NULL && put(t, "batch_size", codec_u64(w->training.batch_size)) &&
              put(t, "sequence_length", codec_u64(w->training.sequence_length)) &&
-             put(t, "activation_checkpointing", json_string(codec_recompute_name(p->recompute)));
+             put(t, "activation_checkpointing", str(codec_recompute_name(p->recompute)));
         ok = ok && put(o, "training", t);
         json_t *par = json_pack("{s:I, s:I, s:I, s:I, s:s, s:b, s:I}", "tensor",
                                 (json_int_t)p->tensor, "pipeline", (json_int_t)p->pipeline, "data",
@@ -665,7 +669,7 @@ static json_t *option_estimate_request(const struct sizing *s, const struct cata
         /* the checkpoint's own format (gpt-oss's experts-only MXFP4, a GPTQ group size) is what
          * an estimate without a precision sizes; a format the search chose is named */
         if (!(w->format_from_checkpoint && p->format == gs_workload_format(w))) {
-            json_t *prec = json_pack("{s:s}", "weights", gs_weight_format_name(p->format));
+            json_t *prec = obj("weights", str(gs_weight_format_name(p->format)), NULL);
             const json_t *given =
                 json_object_get(json_object_get(s->body, "precision"), "group_size");
             if (prec != NULL && given != NULL && p->format == gs_workload_format(w))
@@ -679,7 +683,7 @@ static json_t *option_estimate_request(const struct sizing *s, const struct cata
          * rate or latency demand, else the request's) */
         const uint64_t batch = p->estimate_batch ? p->estimate_batch : w->serving.batch_size;
         ok = ok && inf != NULL && put(inf, "batch_size", codec_u64(batch)) &&
-             put(inf, "kv_cache_dtype", json_string(gs_kv_dtype_name(p->kv_dtype)));
+             put(inf, "kv_cache_dtype", str(gs_kv_dtype_name(p->kv_dtype)));
         if (ok && !split && w->serving.prompt_tokens && w->serving.prompt_tokens <= w->serving.context_length) {
             /* the prompt/answer split the search used (an encoder-decoder caches the prompt) */
             json_object_del(inf, "context_length");
@@ -691,8 +695,8 @@ static json_t *option_estimate_request(const struct sizing *s, const struct cata
         }
         if (ok && w->serving.sequence_tokens && w->serving.sequence_tokens < w->serving.context_length)
             ok = put(inf, "sequence_tokens", codec_u64(w->serving.sequence_tokens));
-        json_t *par = json_pack("{s:I, s:I}", "tensor", (json_int_t)p->tensor, "pipeline",
-                                (json_int_t)p->pipeline);
+        json_t *par = obj("tensor", json_integer((json_int_t)p->tensor), "pipeline",
+                          json_integer((json_int_t)p->pipeline), NULL);
         if (par != NULL && p->attention_data > 1 &&
             (!put(par, "data", json_integer((json_int_t)p->attention_data)) ||
              !put(par, "expert", json_integer((json_int_t)p->expert)))) {
@@ -712,19 +716,19 @@ static json_t *encode_option(const struct sizing *s, const struct catalog_gpu *g
                              const struct gs_plan_gpu *pg, const struct gs_plan *p, size_t rank)
 {
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
-    json_t *o =
-        json_pack("{s:I, s:s, s:s, s:I, s:I, s:I, s:o, s:o}", "rank", (json_int_t)rank, "gpu",
-                  g->id, "name", g->name, "gpu_count", (json_int_t)p->gpu_count, "nodes",
-                  (json_int_t)p->nodes, "gpus_per_node", (json_int_t)pg->gpus_per_node, "plan",
-                  encode_plan(p, training), "per_gpu", codec_encode_memory(&p->estimate.per_gpu));
+    json_t *o = obj("rank", json_integer((json_int_t)rank), "gpu", str(g->id), "name", str(g->name),
+                    "gpu_count", json_integer((json_int_t)p->gpu_count), "nodes",
+                    json_integer((json_int_t)p->nodes), "gpus_per_node",
+                    json_integer((json_int_t)pg->gpus_per_node), "plan", encode_plan(p, training),
+                    "per_gpu", codec_encode_memory(&p->estimate.per_gpu), NULL);
     bool ok = o != NULL;
     if (ok && !training)
         ok = put(o, "replicas", json_integer((json_int_t)p->replicas)) &&
              put(o, "disaggregated", json_boolean(p->disaggregated)) &&
              put(o, "prefill_replicas", json_integer((json_int_t)p->prefill_replicas)) &&
              put(o, "precision",
-                 json_pack("{s:s, s:s}", "weights", gs_weight_format_name(p->format),
-                           "kv_cache_dtype", gs_kv_dtype_name(p->kv_dtype)));
+                 obj("weights", str(gs_weight_format_name(p->format)), "kv_cache_dtype",
+                     str(gs_kv_dtype_name(p->kv_dtype)), NULL));
     ok = ok && put(o, "usable_bytes", codec_u64(pg->usable_bytes)) &&
          put(o, "limit_bytes", codec_u64(p->limit_bytes)) &&
          put(o, "headroom_bytes", json_integer((json_int_t)p->headroom_bytes)) &&
@@ -745,8 +749,8 @@ static json_t *encode_option(const struct sizing *s, const struct catalog_gpu *g
     if (ok && p->has_price) {
         const char *src = s->purchase ? g->purchase_price_source : g->price_source;
         const char *date = s->purchase ? g->purchase_price_date : g->price_date;
-        ok = put(o, "price_source", json_string(src != NULL ? src : "")) &&
-             put(o, "price_date", date != NULL ? json_string(date) : json_null());
+        ok = put(o, "price_source", str(src != NULL ? src : "")) &&
+             put(o, "price_date", date != NULL ? str(date) : json_null());
     }
     if (ok && p->has_throughput)
         ok = put(o, "throughput", encode_throughput(p, training));
@@ -802,7 +806,7 @@ static const char *reject_detail(enum gs_plan_reject why, const struct sizing *s
 static bool add_note(json_t *list, const char *name, const char *detail, const char *source,
                      double value)
 {
-    json_t *o = json_pack("{s:s, s:s, s:s}", "name", name, "detail", detail, "source", source);
+    json_t *o = obj("name", str(name), "detail", str(detail), "source", str(source), NULL);
     if (o != NULL && !isnan(value) && !put(o, "value", json_real(value))) {
         json_decref(o);
         return false;
@@ -971,9 +975,9 @@ static json_t *encode_recommendation(const struct sizing *s, struct candidate *c
         if (cands[i].why == GS_REJECT_NONE) {
             ok_list[good++] = &cands[i];
         } else {
-            json_t *r = json_pack("{s:s, s:s, s:s, s:s}", "gpu", cands[i].gpu->id, "name",
-                                  cands[i].gpu->name, "reason", gs_plan_reject_code(cands[i].why),
-                                  "detail", reject_detail(cands[i].why, s));
+            json_t *r = obj("gpu", str(cands[i].gpu->id), "name", str(cands[i].gpu->name), "reason",
+                            str(gs_plan_reject_code(cands[i].why)), "detail",
+                            str(reject_detail(cands[i].why, s)), NULL);
             if (r == NULL || json_array_append_new(rejected, r) != 0)
                 goto out;
         }
