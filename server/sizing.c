@@ -33,6 +33,7 @@ struct sizing {
     bool purchase;
     double amortization_years;
     struct gs_tco_params tco; /* purchase pricing: the owned cost's components */
+    struct gs_tco_params tco_integrated; /* the same for integrated GPUs (gs_tco_integrated) */
     uint64_t gpus_per_node; /* 0 = the catalog's */
     const struct catalog_gpu **candidates; /* owned: the GPU types to rank (every catalog GPU
                                               unless constraints.gpus names some) */
@@ -492,6 +493,7 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
     } else {
         ok = decode_demand(json_object_get(body, "demand"), s, err) && ok;
         ok = decode_constraints(json_object_get(body, "constraints"), snap, s, err) && ok;
+        gs_tco_integrated(&s->tco, &s->tco_integrated);
         ok = decode_efficiency(json_object_get(body, "efficiency"), s, err) && ok;
         if (!ok)
             return GS_ERR_INVALID;
@@ -522,6 +524,17 @@ static double real_or_zero(struct catalog_real r)
     return r.present ? r.value : 0;
 }
 
+/* An integrated GPU's purchase price and TDP are its whole system's (gs/cost.h). */
+static bool integrated(const struct catalog_gpu *g)
+{
+    return g->unified_memory.present && g->unified_memory.value != 0;
+}
+
+static const struct gs_tco_params *tco_params(const struct sizing *s, const struct catalog_gpu *g)
+{
+    return integrated(g) ? &s->tco_integrated : &s->tco;
+}
+
 static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct gs_plan_gpu *out)
 {
     memset(out, 0, sizeof(*out));
@@ -540,7 +553,7 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
     out->perf.pcie_gen = g->pcie_gen.present ? (unsigned)g->pcie_gen.value : 0;
     if (s->purchase && g->purchase_price.present) {
         struct gs_tco tco;
-        gs_tco_compute(&s->tco, g->purchase_price.value, real_or_zero(g->tdp_watts),
+        gs_tco_compute(tco_params(s, g), g->purchase_price.value, real_or_zero(g->tdp_watts),
                        out->gpus_per_node, &tco);
         out->has_price = true;
         out->price_per_gpu_hour = tco.per_hour;
@@ -736,7 +749,7 @@ static json_t *encode_option(const struct sizing *s, const struct catalog_gpu *g
          put(o, "cost_per_hour", nullable_real(p->has_price, p->cost_per_hour));
     if (ok && p->has_price && s->purchase) {
         struct gs_tco t;
-        gs_tco_compute(&s->tco, g->purchase_price.value, real_or_zero(g->tdp_watts),
+        gs_tco_compute(tco_params(s, g), g->purchase_price.value, real_or_zero(g->tdp_watts),
                        pg->gpus_per_node, &t);
         ok = put(o, "tco",
                  json_pack("{s:f, s:f, s:f, s:f, s:f, s:o, s:f, s:f}", "gpu_usd", t.gpu_usd,
@@ -820,7 +833,7 @@ static json_t *encode_assumptions(const struct sizing *s, bool fit)
     json_t *list = json_array();
     bool ok = list != NULL;
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
-    char detail[512];
+    char detail[1024];
     if (fit) {
         /* /v1/fit prices nothing and measures no speed: the layout rule and the estimate's own */
     } else if (ok && !training) {
@@ -886,7 +899,9 @@ static json_t *encode_assumptions(const struct sizing *s, bool fit)
                      "owned cost per GPU-hour: the purchase price plus %g x it for the server and "
                      "%g x both for the network, over %g years of continuous use, plus %.0f%% of "
                      "the GPU's TDP and its share of %g W host and %g W network per node at PUE "
-                     "%g and $%g per kWh (each in constraints.tco)",
+                     "%g and $%g per kWh (each in constraints.tco); an integrated GPU (unified "
+                     "memory: GB10, Jetson) is bought with its host, so its price and TDP are the "
+                     "whole system's: no server share and no host watts",
                      s->tco.server_fraction, s->tco.network_fraction, s->amortization_years,
                      s->tco.power_draw_fraction * 100, s->tco.host_watts_per_node,
                      s->tco.network_watts_per_node, s->tco.pue, s->tco.usd_per_kwh);

@@ -31,6 +31,13 @@ void gs_tco_defaults(struct gs_tco_params *p)
     p->usd_per_kwh = 0.10;
 }
 
+void gs_tco_integrated(const struct gs_tco_params *p, struct gs_tco_params *out)
+{
+    *out = *p;
+    out->server_fraction = 0;
+    out->host_watts_per_node = 0;
+}
+
 void gs_tco_compute(const struct gs_tco_params *p, double price_usd, double tdp_watts,
                     uint64_t gpus_per_node, struct gs_tco *out)
 {

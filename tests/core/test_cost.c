@@ -51,10 +51,38 @@ static void test_h100_by_hand(void **state)
     close_to(t.capital_per_hour, 42187.5 / (5 * 8760), 1e-12);
 }
 
+/* GB10 (DGX Spark, $3,999 for the whole desktop, 140 W chip) bought whole:
+ *   no server share; network 0.125 x 3,999 = 499.875
+ *   capital 4,498.875 over 26,280 h = 0.171190068 $/h
+ *   power (140 x 650/700 + (0 + 100) / 1) x 1.2 = (130 + 100) x 1.2 = 276 W -> 0.0276 $/h
+ * where the discrete-GPU parameters would charge a 1,999.5 server and 500 W of host. */
+static void test_integrated_gpu_by_hand(void **state)
+{
+    (void)state;
+    struct gs_tco_params p, whole;
+    gs_tco_defaults(&p);
+    gs_tco_integrated(&p, &whole);
+    struct gs_tco t;
+    gs_tco_compute(&whole, 3999, 140, 1, &t);
+    close_to(t.server_usd, 0, 1e-12);
+    close_to(t.network_usd, 499.875, 1e-12);
+    close_to(t.capital_per_hour, 4498.875 / 26280, 1e-12);
+    close_to(t.facility_watts, 276, 1e-12);
+    close_to(t.per_hour, 4498.875 / 26280 + 0.0276, 1e-12);
+    /* the caller's other choices carry over */
+    p.pue = 1.5;
+    p.network_fraction = 0;
+    gs_tco_integrated(&p, &whole);
+    gs_tco_compute(&whole, 3999, 140, 1, &t);
+    close_to(t.capital_per_hour, 3999.0 / 26280, 1e-12);
+    close_to(t.facility_watts, 230 * 1.5, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_h100_by_hand),
+        cmocka_unit_test(test_integrated_gpu_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -465,12 +465,45 @@ static void test_deepseek_v3_layouts(void **state)
     assert_true(weights[2] > weights[0]);
 }
 
+/* Purchase pricing charges no server share for an integrated GPU (GB10:
+ * the DGX Spark's $3,999 is the whole desktop), and still does for a card
+ * that goes in a host (RTX 4090). */
+static void test_integrated_gpu_bought_whole(void **state)
+{
+    (void)state;
+    json_t *request = parse(
+        "{\"model\":\"llama-3.1-8b\",\"inference\":{\"context_length\":4096,\"batch_size\":1},"
+        "\"constraints\":{\"gpus\":[\"gb10\",\"rtx-4090\"],\"pricing\":\"purchase\"}}");
+    json_t *response = run(sizing_recommend, request);
+    size_t i;
+    const json_t *o;
+    int seen = 0;
+    json_array_foreach(json_object_get(response, "options"), i, o) {
+        const char *gpu = json_string_value(json_object_get(o, "gpu"));
+        const json_t *tco = json_object_get(o, "tco");
+        const double price = json_number_value(json_object_get(tco, "gpu_usd"));
+        const double server = json_number_value(json_object_get(tco, "server_usd"));
+        if (strcmp(gpu, "gb10") == 0) {
+            assert_true(price == 3999);
+            assert_true(server == 0);
+            seen |= 1;
+        } else {
+            assert_true(price > 0 && server == price * 0.5);
+            seen |= 2;
+        }
+    }
+    assert_int_equal(seen, 3);
+    json_decref(response);
+    json_decref(request);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated_recommendations),
         cmocka_unit_test(test_every_catalog_model_one_answer),
         cmocka_unit_test(test_deepseek_v3_layouts),
+        cmocka_unit_test(test_integrated_gpu_bought_whole),
         cmocka_unit_test(test_larger_gpu_never_needs_more),
         cmocka_unit_test(test_fit),
     };

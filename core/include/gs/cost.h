@@ -37,6 +37,13 @@ struct gs_tco {
     double per_hour;                         /* capital + power, USD per GPU-hour */
 };
 
+/* The parameters for an integrated GPU, one that shares its chip and memory
+ * with the CPU (unified memory: GB10 in the DGX Spark, Jetson): it cannot be
+ * bought without its host, so its price is the whole system's and its TDP
+ * the whole chip's. No server share of the price and no host watts; the
+ * network terms stay (units are clustered over their own NICs). */
+void gs_tco_integrated(const struct gs_tco_params *params, struct gs_tco_params *out);
+
 /* The owned cost of one GPU of `price_usd` and `tdp_watts` (0 = unknown: no
  * power term) in nodes of `gpus_per_node`. */
 void gs_tco_compute(const struct gs_tco_params *params, double price_usd, double tdp_watts,
