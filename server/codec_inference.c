@@ -64,8 +64,9 @@ static void read_fraction(const json_t *section, const char *key, uint64_t *perm
         *permille = 1;
 }
 
-/* "0.19.0", "0.10.1.1", "v0.6.4": major.minor.patch (a fourth part is a
- * post-release of the same rules), each part below 100. */
+/* "0.19.0", "0.10.1.1", "v0.6.4", "0.4.3.post4": major.minor.patch (a fourth
+ * part or a .postN suffix is a post-release of the same rules), each part
+ * below 100. */
 bool codec_parse_engine_version(const char *text, uint32_t *out)
 {
     unsigned part[3] = {0, 0, 0};
@@ -74,6 +75,12 @@ bool codec_parse_engine_version(const char *text, uint32_t *out)
     if (*p == 'v')
         p++;
     while (n < 4) {
+        if (n >= 2 && strncmp(p, "post", 4) == 0 && p[4] >= '0' && p[4] <= '9') {
+            p += 4; /* SGLang's and vLLM's post-releases: the digits are read and dropped */
+            while (*p >= '0' && *p <= '9')
+                p++;
+            break;
+        }
         if (*p < '0' || *p > '9')
             return false;
         unsigned v = 0;

@@ -424,9 +424,12 @@ static const char *engine_budget_source(enum gs_engine engine)
         return "vLLM gpu_worker.determine_available_memory, utils.mem_utils.memory_profiling and "
                "kv_cache_utils.get_num_blocks; gpu_memory_utilization default 0.9; estimation.md 4.4";
     case GS_ENGINE_SGLANG:
-        return "SGLang server_args.py (mem_fraction_static default: capacity minus a reserve of "
-               "2.8/9.5/12/32 GiB by GPU class plus 0.1-0.5 GiB per parallel rank) and "
-               "model_runner.profile_max_num_token";
+        return "SGLang server_args.py by release (inference.engine_version, default 0.5.3): the "
+               "mem_fraction_static default by tensor-parallel size up to 0.4.6, a reserve of "
+               "2.8/9.5/12/32 GiB by GPU class plus 0.1-0.5 GiB per parallel rank in 0.4.7-0.5.2 "
+               "(PR #7054), 512 MiB + 1.5 x chunked prefill + 2 x cuda_graph_max_bs + TP x PP / 8 "
+               "GiB, at least 10 GiB above 60 GiB, from 0.5.3 (PR #10975); "
+               "model_runner.profile_max_num_token; core/src/sglang.c";
     case GS_ENGINE_TENSORRT_LLM:
         return "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction (default 0.9 of free memory)";
     case GS_ENGINE_TGI:
@@ -569,6 +572,13 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                  "this vLLM release subtracts its CUDA-graph memory estimate (0.5-1.1 GiB per GPU "
                  "in 0.19 logs), which gpusizer does not model: the capacity is an upper bound; "
                  "give cuda_graph_bytes");
+    }
+    if (r->sglang_release != NULL) {
+        assume(e, "engine_release", r->sglang_release->name, r->sglang_release->source);
+        if (!gs_sglang_modeled(w->serving.engine.version))
+            warn(e, "engine_release_not_modeled",
+                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
+                 "by tensor-parallel size), which gpusizer has not checked against them");
     }
     if (w->gpu_unified_memory)
         warn(e, "unified_memory",

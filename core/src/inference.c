@@ -625,9 +625,15 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
         b->rule = "SGLang: mem_fraction_static x the memory free once the CUDA context and the "
                   "process groups exist holds the weights and the KV pool; activations and CUDA "
                   "graphs live in the reserve outside the fraction";
-        b->fraction_permille = c->mem_fraction_static_permille
-                                   ? c->mem_fraction_static_permille
-                                   : gs_sglang_default_fraction_permille(b->total_bytes, t, p);
+        /* under data-parallel attention the expert group is every rank (tensor x data), which
+         * SGLang's tp_size counts (--tp N --dp D --enable-dp-attention) */
+        const uint64_t dp = in->expert > t ? in->expert / t : 1;
+        out->sglang_release = gs_sglang_release_for(c->version);
+        b->fraction_permille =
+            c->mem_fraction_static_permille
+                ? c->mem_fraction_static_permille
+                : gs_sglang_default_fraction_permille(out->sglang_release, b->total_bytes, t * dp,
+                                                      p, dp);
         /* model_runner.profile_max_num_token: rest = free after loading - baseline x (1 -
          * fraction), the baseline being the free memory before loading (init_torch_distributed),
          * so rest = fraction x baseline - weights */

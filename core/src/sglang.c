@@ -1,18 +1,64 @@
 /*
- * sglang.c - SGLang's default fraction and pre-load baseline.
+ * sglang.c - SGLang's default fraction by release and its pre-load baseline
+ * (see gs/sglang.h).
  */
 #include "gs/sglang.h"
 
 #include "gs/units.h"
 
-uint64_t gs_sglang_default_fraction_permille(uint64_t total_bytes, uint64_t tensor,
-                                             uint64_t pipeline)
+#include <stddef.h>
+
+static const struct gs_sglang_release releases[] = {
+    {400, "0.4.0", GS_SGLANG_RULE_TENSOR,
+     "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction static, "
+     "which depends on the tensor parallelism size\"); SGLang 0.4.3 logs mem_fraction_static=0.85 "
+     "at TP 4"},
+    {407, "0.4.7", GS_SGLANG_RULE_GPU_CLASS,
+     "sglang PR #7054 \"Simplify the heuristics for setting --mem-fraction-static\" (merged "
+     "2025-06-10, the day of the 0.4.7 bump, PR #7038): reserved_mem by GPU class and "
+     "tp_size x pp_size"},
+    {503, "0.5.3", GS_SGLANG_RULE_RESERVE,
+     "sglang PR #10975 \"Use more general heuristics to set the default value of "
+     "--mem-fraction-static\" (merged 2025-09-27; 0.5.2 was the current release on 2025-09-25, "
+     "verl PR #3613): server_args._handle_gpu_memory_settings"},
+};
+
+#define RELEASES (sizeof(releases) / sizeof(releases[0]))
+
+const struct gs_sglang_release *gs_sglang_release_for(uint32_t version)
 {
-    /* sglang server_args.py: mem_fraction_static = round((gpu_mem - reserved) / gpu_mem, 3),
-     * gpu_mem in MiB, reserved for activations and CUDA graphs by GPU size, growing with
-     * the parallel size tp * pp */
-    const uint64_t mib = total_bytes / GS_MIB;
-    const uint64_t parallel = tensor * pipeline;
+    if (version == 0)
+        return &releases[RELEASES - 1];
+    const struct gs_sglang_release *r = &releases[0];
+    for (size_t i = 0; i < RELEASES; i++)
+        if (releases[i].from <= version)
+            r = &releases[i];
+    return r;
+}
+
+bool gs_sglang_modeled(uint32_t version)
+{
+    return version == 0 || version >= releases[0].from;
+}
+
+/* round(x / total, 3) in thousandths, half up (MiB, x and total > 0) */
+static uint64_t thousandths(double kept_mib, double total_mib)
+{
+    if (kept_mib <= 0 || total_mib <= 0)
+        return 1;
+    const uint64_t p = (uint64_t)(kept_mib / total_mib * 1000 + 0.5);
+    return p ? p : 1;
+}
+
+/* sglang server_args.py before PR #7054: by tp_size alone */
+static uint64_t by_tensor(uint64_t tp)
+{
+    return tp >= 16 ? 790 : tp >= 8 ? 810 : tp >= 4 ? 850 : tp >= 2 ? 870 : 880;
+}
+
+/* PR #7054: reserved_mem by GPU class, growing with parallel_size = tp_size x pp_size */
+static uint64_t by_gpu_class(uint64_t mib, uint64_t parallel)
+{
     uint64_t reserved_x10; /* MiB x 10, to keep the tenths of a GiB exact */
     if (mib < 35 * 1024)
         reserved_x10 = (28 * 1024) + parallel * 1024; /* (2.8 + parallel/10) GiB */
@@ -26,6 +72,54 @@ uint64_t gs_sglang_default_fraction_permille(uint64_t total_bytes, uint64_t tens
         return 1;
     /* permille, rounded half up */
     return ((mib * 10 - reserved_x10) * 1000 + mib * 5) / (mib * 10);
+}
+
+/* PR #10975: chunked_prefill_size and cuda_graph_max_bs by GPU class (MiB), then
+ * reserved_mem = 512 + 1.5 x max(chunked, 2048) + 2 x max_bs + tp x pp / 8 x 1024
+ * (+ 3 x max_bs x dp, and 1.5 x max_bs x dp more above 300, for DP attention),
+ * at least 10 GiB above 60 GiB */
+static uint64_t by_reserve(uint64_t mib, uint64_t tp, uint64_t pp, uint64_t dp)
+{
+    uint64_t chunked, max_bs;
+    if (mib < 20 * 1024) {
+        chunked = 2048, max_bs = 8; /* T4, 4080 */
+    } else if (mib < 35 * 1024) {
+        chunked = 2048, max_bs = tp < 4 ? 24 : 80; /* A10, 4090, 5090 */
+    } else if (mib < 60 * 1024) {
+        chunked = 4096, max_bs = tp < 4 ? 32 : 160; /* A100 40GB, L40 */
+    } else if (mib < 160 * 1024) {
+        chunked = 8192, max_bs = tp < 4 ? 256 : 512; /* H100, A100 80GB, H20, H200 */
+    } else {
+        chunked = 16384, max_bs = 512; /* B200, MI300 */
+    }
+    double reserved = 512 + 1.5 * (double)(chunked > 2048 ? chunked : 2048) + 2.0 * (double)max_bs +
+                      (double)tp * (double)pp / 8 * 1024;
+    if (dp > 1) {
+        reserved += (double)max_bs * (double)dp * 3;
+        if (max_bs > 300)
+            reserved += (double)max_bs * (double)dp * 1.5;
+    }
+    if (mib > 60 * 1024 && reserved < 10 * 1024)
+        reserved = 10 * 1024;
+    return thousandths((double)mib - reserved, (double)mib);
+}
+
+uint64_t gs_sglang_default_fraction_permille(const struct gs_sglang_release *release,
+                                             uint64_t total_bytes, uint64_t tensor,
+                                             uint64_t pipeline, uint64_t attention_data)
+{
+    const uint64_t mib = total_bytes / GS_MIB;
+    const uint64_t tp = tensor ? tensor : 1, pp = pipeline ? pipeline : 1;
+    const uint64_t dp = attention_data ? attention_data : 1;
+    switch (release->rule) {
+    case GS_SGLANG_RULE_TENSOR:
+        return by_tensor(tp);
+    case GS_SGLANG_RULE_GPU_CLASS:
+        return by_gpu_class(mib, tp * pp);
+    case GS_SGLANG_RULE_RESERVE:
+        break;
+    }
+    return by_reserve(mib, tp, pp, dp);
 }
 
 uint64_t gs_sglang_preload_bytes(enum gs_link link, uint64_t tensor, bool cross_node)

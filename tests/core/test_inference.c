@@ -274,23 +274,83 @@ static void test_does_not_start(void **state)
     }
 }
 
-/* SGLang's default mem_fraction_static (sglang server_args.py): (capacity -
- * reserved) / capacity in MiB, rounded to 3 decimals. H100 at 79.22 GiB =
- * 81,121 MiB, TP 1: reserved (9.5 + 1/2) GiB = 10,240 MiB -> 70,881 / 81,121
- * = 0.87377 -> 0.874. TP 8: 13,824 MiB reserved -> 0.8296 -> 0.830. A 24 GB
- * card reporting 23.58 GiB = 24,145 MiB: (2.8 + 0.1) GiB = 2,969.6 MiB ->
- * 0.87701 -> 0.877. H200 (140 GiB class): (12 + 0.5) GiB. B200: 32 GiB. */
-static void test_sglang_default_fraction(void **state)
+/* SGLang 0.4.7-0.5.2 (PR #7054): (capacity - reserved) / capacity in MiB,
+ * rounded to 3 decimals. H100 at 79.22 GiB = 81,121 MiB, TP 1: reserved (9.5
+ * + 1/2) GiB = 10,240 MiB -> 70,881 / 81,121 = 0.87377 -> 0.874. TP 8: 13,824
+ * MiB reserved -> 0.8296 -> 0.830. A 24 GB card reporting 23.58 GiB = 24,145
+ * MiB: (2.8 + 0.1) GiB = 2,969.6 MiB -> 0.87701 -> 0.877. H200 (140 GiB
+ * class): (12 + 0.5) GiB. B200: 32 GiB. */
+static void test_sglang_fraction_0_4_7(void **state)
 {
     (void)state;
-    assert_int_equal(gs_sglang_default_fraction_permille(85061827297ULL, 1, 1), 874);
-    assert_int_equal(gs_sglang_default_fraction_permille(85061827297ULL, 8, 1), 830);
-    assert_int_equal(gs_sglang_default_fraction_permille(85061827297ULL, 4, 2), 830);
-    assert_int_equal(gs_sglang_default_fraction_permille(24145ULL * GS_MIB, 1, 1), 877);
+    const struct gs_sglang_release *r = gs_sglang_release_for(407);
+    assert_int_equal(r->rule, GS_SGLANG_RULE_GPU_CLASS);
+    assert_ptr_equal(gs_sglang_release_for(502), r);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 1, 1, 1), 874);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 8, 1, 1), 830);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 4, 2, 1), 830);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 24145ULL * GS_MIB, 1, 1, 1), 877);
     /* 140 GiB = 143,360 MiB: 12.5 GiB = 12,800 MiB -> 130,560 / 143,360 = 0.91071 */
-    assert_int_equal(gs_sglang_default_fraction_permille(140 * GS_GIB, 1, 1), 911);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 140 * GS_GIB, 1, 1, 1), 911);
     /* 178 GiB = 182,272 MiB: 32,768 reserved -> 149,504 / 182,272 = 0.82022 */
-    assert_int_equal(gs_sglang_default_fraction_permille(178 * GS_GIB, 8, 1), 820);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 178 * GS_GIB, 8, 1, 1), 820);
+}
+
+/* SGLang up to 0.4.6 (server_args.py __post_init__ before PR #7054): by
+ * tp_size alone, whatever the GPU - 0.88, 0.87 from TP 2, 0.85 from 4 (the
+ * 0.85 SGLang 0.4.3 logged at TP 4 on L4s), 0.81 from 8, 0.79 from 16. */
+static void test_sglang_fraction_0_4_0(void **state)
+{
+    (void)state;
+    const struct gs_sglang_release *r = gs_sglang_release_for(403);
+    assert_int_equal(r->rule, GS_SGLANG_RULE_TENSOR);
+    assert_ptr_equal(gs_sglang_release_for(406), r);
+    static const uint64_t tp[] = {1, 2, 3, 4, 7, 8, 15, 16, 32};
+    static const uint64_t want[] = {880, 870, 870, 850, 850, 810, 810, 790, 790};
+    for (size_t i = 0; i < sizeof(tp) / sizeof(tp[0]); i++) {
+        assert_int_equal(gs_sglang_default_fraction_permille(r, 24145ULL * GS_MIB, tp[i], 1, 1), want[i]);
+        assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, tp[i], 2, 1), want[i]);
+    }
+    /* older releases get these rules, and say so */
+    assert_ptr_equal(gs_sglang_release_for(305), r);
+    assert_false(gs_sglang_modeled(305));
+    assert_true(gs_sglang_modeled(400));
+    assert_true(gs_sglang_modeled(0));
+}
+
+/* SGLang from 0.5.3 (PR #10975), the default: reserved_mem (MiB) = 512 + 1.5 x
+ * max(chunked_prefill_size, 2048) + 2 x cuda_graph_max_bs + tp x pp / 8 x
+ * 1024, at least 10,240 above 60 GiB.
+ *   H100, 81,121 MiB, TP 1: chunked 8192, max_bs 256: 512 + 12,288 + 512 +
+ *     128 = 13,440 -> 67,681 / 81,121 = 0.83432 -> 0.834.
+ *   TP 8: max_bs 512: 512 + 12,288 + 1,024 + 1,024 = 14,848 -> 0.81696 -> 0.817.
+ *   L4-class 24,145 MiB, TP 4: chunked 2048, max_bs 80: 512 + 3,072 + 160 +
+ *     512 = 4,256 -> 19,889 / 24,145 = 0.82373 -> 0.824 (no floor below 60 GiB).
+ *   A 16 GiB card, TP 1: max_bs 8: 512 + 3,072 + 16 + 128 = 3,728 of 16,384
+ *     -> 0.77246 -> 0.772.
+ *   B200 182,272 MiB (178 GiB), TP 8: chunked 16,384, max_bs 512: 512 +
+ *     24,576 + 1,024 + 1,024 = 27,136 -> 0.85113 -> 0.851.
+ *   A 64 GiB card (65,536 MiB), TP 1: chunked 8192, max_bs 256: 13,440 ->
+ *     52,096 / 65,536 = 0.79492 -> 0.795 (the 10 GiB floor cannot bind at the
+ *     8k chunked prefill every class above 60 GiB defaults to).
+ *   H100 TP 1 x DP 8 (tp_size 8, --dp 8): max_bs 512 (tp_size >= 4): 14,848
+ *     + 3 x 512 x 8 + 1.5 x 512 x 8 = 14,848 + 12,288 + 6,144 = 33,280 ->
+ *     47,841 / 81,121 = 0.58975 -> 0.590. */
+static void test_sglang_fraction_0_5_3(void **state)
+{
+    (void)state;
+    const struct gs_sglang_release *r = gs_sglang_release_for(0);
+    assert_int_equal(r->rule, GS_SGLANG_RULE_RESERVE);
+    assert_string_equal(r->name, "0.5.3");
+    assert_ptr_equal(gs_sglang_release_for(503), r);
+    assert_ptr_equal(gs_sglang_release_for(519), r);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 1, 1, 1), 834);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 8, 1, 1), 817);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 24145ULL * GS_MIB, 4, 1, 1), 824);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 16 * GS_GIB, 1, 1, 1), 772);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 178 * GS_GIB, 8, 1, 1), 851);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 64 * GS_GIB, 1, 1, 1), 795);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 8, 1, 8), 590);
 }
 
 /* SGLang's pool (model_runner.profile_max_num_token): the memory free after
@@ -306,7 +366,14 @@ static void test_sglang_rule(void **state)
     in.engine.has_non_torch_bytes = true;
     in.engine.non_torch_bytes = 1000000000;
     struct gs_inference_result r;
+    /* the default release (0.5.3 rules): 0.834 on this H100 (test_sglang_fraction_0_5_3) */
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 834);
+    assert_string_equal(r.sglang_release->name, "0.5.3");
+    /* the pool's arithmetic at SGLang 0.4.7's 0.874 */
+    in.engine.version = 407;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_string_equal(r.sglang_release->name, "0.4.7");
     assert_int_equal(r.budget.fraction_permille, 874);
     /* 84,061,827,297 x 0.874, floored */
     const uint64_t requested = 73470037057ULL;
@@ -925,7 +992,9 @@ int main(void)
         cmocka_unit_test(test_tensorrt_rule),
         cmocka_unit_test(test_weight_formats),
         cmocka_unit_test(test_weight_formats_70b),
-        cmocka_unit_test(test_sglang_default_fraction),
+        cmocka_unit_test(test_sglang_fraction_0_4_0),
+        cmocka_unit_test(test_sglang_fraction_0_4_7),
+        cmocka_unit_test(test_sglang_fraction_0_5_3),
         cmocka_unit_test(test_sglang_rule),
         cmocka_unit_test(test_sglang_preload),
         cmocka_unit_test(test_all2all_buffers),

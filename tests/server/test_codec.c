@@ -14,6 +14,7 @@
 #include "test_files.h"
 #include "test_service.h"
 #include "codec.h"
+#include "codec_inference.h"
 #include "gs/runtime.h"
 #include "hfconfig.h"
 #include "jsonv.h"
@@ -652,6 +653,31 @@ static void test_superchips(void **state)
     json_decref(r);
 }
 
+/* inference.engine_version: major.minor[.patch[.fourth]] with an optional
+ * .postN (SGLang's "0.4.3.post4", vLLM's "0.6.6.post1") - the release's own
+ * rules - and nothing else. */
+static void test_engine_versions(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        uint32_t want; /* 0 = refused */
+    } rows[] = {
+        {"0.19.0", 1900},       {"v0.6.4", 604},          {"0.10.1.1", 1001},
+        {"0.4.3.post4", 403},   {"0.6.6.post1", 606},     {"3.3", 30300},
+        {"0.5.post2", 500},     {"0.4.3.post", 0},        {"0.4.3.post4x", 0},
+        {"0.4.3post4", 0},      {"post1", 0},             {"0", 0},
+        {"0.0", 0},             {"1.2.3.4.5", 0},         {"0.100.0", 0},
+        {"0.4.3.rc1", 0},       {"", 0},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        uint32_t v = 0;
+        const bool ok = codec_parse_engine_version(rows[i].text, &v);
+        if (ok != (rows[i].want != 0) || (ok && v != rows[i].want))
+            fail_msg("%s: %s %u", rows[i].text, ok ? "accepted" : "refused", (unsigned)v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -667,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_training_framework_fields),
         cmocka_unit_test(test_model_names_by_tokens),
         cmocka_unit_test(test_problem_body_shape),
+        cmocka_unit_test(test_engine_versions),
         cmocka_unit_test(test_pointer_escaping),
         cmocka_unit_test(test_catalog_listings),
         cmocka_unit_test(test_bloom_mlp_width),

@@ -21,6 +21,7 @@
 
 #include "gs/arch.h"
 #include "gs/status.h"
+#include "gs/sglang.h"
 #include "gs/vllm.h"
 
 #include <stdbool.h>
@@ -176,6 +177,7 @@ struct gs_budget {
 
 struct gs_inference_result {
     const struct gs_vllm_release *release; /* vLLM: the release rules applied */
+    const struct gs_sglang_release *sglang_release; /* SGLang: the release rules applied */
     bool chunked_prefill;                  /* vLLM: the profile run's setting */
     uint64_t kv_groups, kv_group_layers;   /* vLLM's hybrid allocator: groups, layers per group */
     struct gs_kv_layout kv;

@@ -1,5 +1,5 @@
 /*
- * sglang.h - how SGLang sizes its KV pool.
+ * sglang.h - how SGLang sizes its KV pool, release by release.
  *
  * ModelRunner.init_torch_distributed measures the free memory after the
  * CUDA context and the process groups exist (min over ranks); after the
@@ -8,6 +8,20 @@
  * fraction x (total - context - communication buffers) - weights;
  * activations and CUDA graphs live in the reserve outside the fraction and
  * are not subtracted. Pages are one token (server_args page_size 1).
+ *
+ * What changes between releases is the default mem_fraction_static
+ * (server_args.py), three rules so far:
+ *   - up to 0.4.6: by tensor-parallel size alone (0.88, 0.87 from TP 2, 0.85
+ *     from 4, 0.81 from 8, 0.79 from 16);
+ *   - 0.4.7 to 0.5.2 (PR #7054, merged 2025-06-10 with the 0.4.7 bump): a
+ *     reserve by GPU class growing with TP x PP (2.8 + n/10 GiB under
+ *     35 GiB, 9.5 + n/2 under 90, 12 + n/2 under 160, else 32);
+ *   - from 0.5.3 (PR #10975, merged 2025-09-27 after 0.5.2): a reserve from
+ *     the defaults it sets by GPU class, chunked_prefill_size and
+ *     cuda_graph_max_bs: 512 MiB + 1.5 x max(chunked prefill, 2048) +
+ *     2 x cuda_graph_max_bs + TP x PP / 8 GiB (+ padding for data-parallel
+ *     attention), at least 10 GiB on GPUs above 60 GiB.
+ * The default is the latest of these.
  */
 #ifndef GS_SGLANG_H
 #define GS_SGLANG_H
@@ -17,12 +31,31 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* SGLang's default mem_fraction_static in thousandths for a GPU of
- * `total_bytes` under tensor x pipeline parallelism (server_args.py:
- * capacity minus a reserve for activations and CUDA graphs that grows with
- * the GPU and the parallel size, over capacity, rounded to 3 places). */
-uint64_t gs_sglang_default_fraction_permille(uint64_t total_bytes, uint64_t tensor,
-                                             uint64_t pipeline);
+enum gs_sglang_rule {
+    GS_SGLANG_RULE_TENSOR,   /* by tensor-parallel size */
+    GS_SGLANG_RULE_GPU_CLASS, /* reserve by GPU class and TP x PP */
+    GS_SGLANG_RULE_RESERVE,  /* reserve from chunked prefill and CUDA-graph defaults */
+};
+
+struct gs_sglang_release {
+    uint32_t from;         /* first release, major * 10000 + minor * 100 + patch */
+    const char *name;      /* "0.5.3" */
+    enum gs_sglang_rule rule;
+    const char *source;
+};
+
+/* The rules of SGLang release `version` (0: the latest modelled). Releases
+ * before the first row get its rules (gs_sglang_modeled says so). */
+const struct gs_sglang_release *gs_sglang_release_for(uint32_t version);
+bool gs_sglang_modeled(uint32_t version);
+
+/* SGLang's default mem_fraction_static in thousandths, as `release` sets it
+ * for a GPU of `total_bytes` (the driver's total: get_device_memory_capacity)
+ * with server_args tp_size `tensor`, pp_size `pipeline` and, under
+ * --enable-dp-attention, dp_size `attention_data` (0 or 1: off). */
+uint64_t gs_sglang_default_fraction_permille(const struct gs_sglang_release *release,
+                                             uint64_t total_bytes, uint64_t tensor,
+                                             uint64_t pipeline, uint64_t attention_data);
 
 /* What is gone from the device before SGLang's baseline: the CUDA context
  * and the communication buffers of a `tensor`-rank group over `link`. */
