@@ -11,8 +11,9 @@
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev
-            libcurl4-openssl-dev zlib1g-dev)
-test_pkgs=(libcmocka-dev chromium jq curl clang libclang-rt-14-dev valgrind) # clang + libFuzzer: tests/fuzz
+            libcurl4-openssl-dev zlib1g-dev libpq-dev)
+# clang + libFuzzer: tests/fuzz; postgresql: the server tests start privately (tests/support/pg_server.c)
+test_pkgs=(libcmocka-dev chromium jq curl clang libclang-rt-14-dev valgrind postgresql)
 
 want=("${build_pkgs[@]}")
 if [[ "${1:-build}" == "test" ]]; then

@@ -26,7 +26,7 @@ enum gs_status {
     GS_ERR_RANGE,       /* numbers so large the arithmetic overflows -> 400 */
     GS_ERR_TOO_LARGE,   /* body or value over a hard limit          -> 413 */
     GS_ERR_NOMEM,       /* allocation failed                        -> 503 */
-    GS_ERR_DB,          /* SQLite failed                            -> 500 */
+    GS_ERR_DB,          /* the catalog database failed              -> 500 */
     GS_ERR_INTERNAL,    /* a bug                                    -> 500 */
     GS_ERR_CONFLICT,    /* the write collides with another entry    -> 409 */
     GS_ERR_PRECONDITION, /* If-Match / If-None-Match failed         -> 412 */
