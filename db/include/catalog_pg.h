@@ -2,15 +2,17 @@
  * catalog_pg.h - the catalog's schema in PostgreSQL, for replicas that share
  * one database (GPUSIZER_DATABASE_URL, issue 16).
  *
- * This is the first part of the PostgreSQL backend: connecting, and the
- * schema migrations, which are safe with several replicas starting at once -
- * each takes a session advisory lock (CATALOG_PG_LOCK_KEY) before reading the
- * schema version, so the first applies the missing migrations (each in its
- * own transaction, with its version row) while the others wait, then find
- * the schema current and apply nothing. The migrations are db/pg/NNNN_*.sql,
- * compiled in; version 1 is the SQLite catalog's schema version 14.
- * Reads, writes and the snapshot refresh come next (the closing notes of
- * issue 16 say where it stands).
+ * The first parts of the PostgreSQL backend: connecting; the schema
+ * migrations, safe with several replicas starting at once - each takes a
+ * session advisory lock (CATALOG_PG_LOCK_KEY) before reading the schema
+ * version, so the first applies the missing migrations (each in its own
+ * transaction, with its version row) while the others wait, then find the
+ * schema current and apply nothing; the seed - under the same lock, an empty
+ * catalog gets a copy of the embedded SQLite catalog's rows, once; and
+ * snapshots, the same structures the SQLite catalog loads. The migrations
+ * are db/pg/NNNN_*.sql, compiled in; version 1 is the SQLite catalog's
+ * schema version 14. Writes, the refresh on NOTIFY and the server's use of
+ * it come next (the closing notes of issue 16 say where it stands).
  */
 #ifndef GS_CATALOG_PG_H
 #define GS_CATALOG_PG_H
@@ -36,6 +38,15 @@ int catalog_pg_schema_latest(void);
  * sets one) and brings its schema to the latest version. Errors never repeat
  * the URL, which may hold a password. */
 enum gs_status catalog_pg_open(const char *url, struct catalog_pg **out, struct gs_error *err);
+
+/* Every row in one consistent read (REPEATABLE READ), as catalog_snapshot_load
+ * reads an SQLite catalog: rows in id order, aliases attached. */
+struct catalog_snapshot;
+enum gs_status catalog_pg_snapshot_load(struct catalog_pg *pg, struct catalog_snapshot **out,
+                                        struct gs_error *err);
+
+/* Whether this connection seeded the catalog (false: it was seeded before). */
+bool catalog_pg_seeded(const struct catalog_pg *pg);
 
 /* The schema version recorded in the database. */
 enum gs_status catalog_pg_schema_version(struct catalog_pg *pg, int *out, struct gs_error *err);

@@ -11,8 +11,9 @@
 --   triggers) -> one AFTER INSERT trigger;
 -- * timestamps are ISO-8601 text with milliseconds and a Z, as SQLite's
 --   strftime('%Y-%m-%dT%H:%M:%fZ') writes them.
--- The seed is not repeated here: a new PostgreSQL catalog is filled from the
--- embedded SQLite seed through the catalog interface (db/src/catalog_pg.c).
+-- The seed is not repeated here: a new PostgreSQL catalog is filled once with
+-- a copy of the embedded SQLite catalog's rows (db/src/catalog_pg.c), which
+-- gpusizer_seeded records.
 
 CREATE FUNCTION gpusizer_now() RETURNS text LANGUAGE sql STABLE AS
 $$ SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
@@ -141,3 +142,9 @@ BEGIN
 END $$;
 CREATE TRIGGER gpu_prices_current AFTER INSERT ON gpu_prices
     FOR EACH ROW EXECUTE FUNCTION gpu_prices_current();
+
+-- The copy of the embedded SQLite seed this catalog started from (one row once seeded).
+CREATE TABLE gpusizer_seeded (
+    sqlite_schema_version INT NOT NULL,
+    seeded_at             TIMESTAMPTZ NOT NULL DEFAULT now()
+);

@@ -4,6 +4,8 @@
  */
 #include "catalog_pg.h"
 
+#include "catalog.h"
+#include "catalog_int.h"
 #include "embedded.h"
 
 #include <libpq-fe.h>
@@ -16,6 +18,7 @@ extern const struct gs_embedded_file gs_pg_migrations_files[];
 struct catalog_pg {
     PGconn *conn;
     int applied;
+    bool seeded; /* this connection copied the seed in */
 };
 
 bool catalog_pg_is_url(const char *location)
@@ -122,6 +125,223 @@ static enum gs_status migrate_locked(struct catalog_pg *pg, struct gs_error *err
     return GS_OK;
 }
 
+/* ---------------------------------------------------------------- seeding */
+
+/* Tables in foreign-key order. */
+static const char *const seed_tables[] = {"gpus", "gpu_aliases", "models", "model_aliases",
+                                          "gpu_prices"};
+
+/* Copies table `name` of the SQLite catalog `db` into PostgreSQL, every column as text
+ * (reals with 17 significant digits, which read back as the same double). */
+static enum gs_status copy_table(PGconn *conn, sqlite3 *db, const char *name, struct gs_error *err)
+{
+    char sql[128];
+    snprintf(sql, sizeof(sql), "SELECT * FROM %s ORDER BY rowid", name);
+    sqlite3_stmt *stmt = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
+        return gs_error_add(err, GS_ERR_DB, "", "seeding %s: %s", name, sqlite3_errmsg(db));
+    const int n = sqlite3_column_count(stmt);
+    char insert[2048];
+    int at = snprintf(insert, sizeof(insert), "INSERT INTO %s (", name);
+    for (int c = 0; c < n && at < (int)sizeof(insert); c++)
+        at += snprintf(insert + at, sizeof(insert) - (size_t)at, "%s%s", c ? ", " : "",
+                       sqlite3_column_name(stmt, c));
+    for (int c = 0; c < n && at < (int)sizeof(insert); c++)
+        at += snprintf(insert + at, sizeof(insert) - (size_t)at, "%s$%d", c ? ", " : ") VALUES (",
+                       c + 1);
+    if (at + 2 >= (int)sizeof(insert) || n > 64) {
+        sqlite3_finalize(stmt);
+        return gs_error_add(err, GS_ERR_INTERNAL, "", "seeding %s: too many columns", name);
+    }
+    insert[at++] = ')';
+    insert[at] = '\0';
+    enum gs_status st = GS_OK;
+    char numbers[64][32];
+    const char *values[64];
+    int rc;
+    while (st == GS_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        for (int c = 0; c < n; c++) {
+            switch (sqlite3_column_type(stmt, c)) {
+            case SQLITE_NULL:
+                values[c] = NULL;
+                break;
+            case SQLITE_INTEGER:
+                snprintf(numbers[c], sizeof(numbers[c]), "%lld",
+                         (long long)sqlite3_column_int64(stmt, c));
+                values[c] = numbers[c];
+                break;
+            case SQLITE_FLOAT:
+                snprintf(numbers[c], sizeof(numbers[c]), "%.17g", sqlite3_column_double(stmt, c));
+                values[c] = numbers[c];
+                break;
+            default:
+                values[c] = (const char *)sqlite3_column_text(stmt, c);
+                break;
+            }
+        }
+        PGresult *res = PQexecParams(conn, insert, n, NULL, values, NULL, NULL, 0);
+        if (PQresultStatus(res) != PGRES_COMMAND_OK)
+            st = pg_error(err, GS_ERR_DB, "seeding the catalog", conn, res);
+        PQclear(res);
+    }
+    if (st == GS_OK && rc != SQLITE_DONE)
+        st = gs_error_add(err, GS_ERR_DB, "", "seeding %s: %s", name, sqlite3_errmsg(db));
+    sqlite3_finalize(stmt);
+    return st;
+}
+
+/* A new catalog starts as a copy of the embedded SQLite seed (the same migrations, applied
+ * in memory): once, recorded in gpusizer_seeded; the caller holds the advisory lock. */
+static enum gs_status seed_locked(struct catalog_pg *pg, struct gs_error *err)
+{
+    PGresult *res = PQexec(pg->conn, "SELECT count(*) FROM gpusizer_seeded");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1) {
+        enum gs_status st = pg_error(err, GS_ERR_DB, "reading the seed marker", pg->conn, res);
+        PQclear(res);
+        return st;
+    }
+    const bool seeded = atoi(PQgetvalue(res, 0, 0)) > 0;
+    PQclear(res);
+    if (seeded)
+        return GS_OK;
+    struct catalog *seed = NULL;
+    enum gs_status st = catalog_open(":memory:", &seed, err);
+    if (st != GS_OK)
+        return st;
+    int sqlite_version = 0;
+    st = catalog_schema_version(seed, &sqlite_version, err);
+    if (st == GS_OK && !exec_ok(pg->conn, "BEGIN", "starting the seed", err))
+        st = GS_ERR_DB;
+    for (size_t i = 0; st == GS_OK && i < sizeof(seed_tables) / sizeof(seed_tables[0]); i++)
+        st = copy_table(pg->conn, catalog_db(seed), seed_tables[i], err);
+    char mark[320];
+    snprintf(mark, sizeof(mark),
+             "SELECT setval(pg_get_serial_sequence('gpu_prices', 'id'), "
+             "coalesce((SELECT max(id) FROM gpu_prices), 0) + 1, false); "
+             "INSERT INTO gpusizer_seeded (sqlite_schema_version) VALUES (%d)",
+             sqlite_version);
+    if (st == GS_OK && (!exec_ok(pg->conn, mark, "recording the seed", err) ||
+                        !exec_ok(pg->conn, "COMMIT", "committing the seed", err)))
+        st = GS_ERR_DB;
+    if (st != GS_OK)
+        exec_ok(pg->conn, "ROLLBACK", "rolling back the seed", NULL);
+    else
+        pg->seeded = true;
+    catalog_close(seed);
+    return st;
+}
+
+/* ---------------------------------------------------------------- snapshots */
+
+struct pg_row {
+    const PGresult *res;
+    int row;
+};
+
+static const char *pg_text(const void *row, int col)
+{
+    const struct pg_row *r = row;
+    return PQgetisnull(r->res, r->row, col) ? NULL : PQgetvalue(r->res, r->row, col);
+}
+
+static bool pg_number(const void *row, int col, double *out)
+{
+    const char *text = pg_text(row, col);
+    if (text == NULL)
+        return false;
+    *out = strtod(text, NULL); /* float8 prints the shortest text that reads back exactly */
+    return true;
+}
+
+static long long pg_integer(const void *row, int col)
+{
+    const char *text = pg_text(row, col);
+    return text != NULL ? strtoll(text, NULL, 10) : 0;
+}
+
+static const struct catalog_row_ops pg_row_ops = {pg_text, pg_number, pg_integer};
+
+/* Every model (or GPU) onto the snapshot, in id order. */
+static enum gs_status read_table(PGconn *conn, struct catalog_snapshot *s, bool models,
+                                 struct gs_error *err)
+{
+    /* COLLATE "C": strcmp's order, which the alias merge and lookups expect */
+    PGresult *res = PQexec(conn, models ? CATALOG_MODEL_COLUMNS " ORDER BY id COLLATE \"C\""
+                                        : CATALOG_GPU_COLUMNS " ORDER BY id COLLATE \"C\"");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        enum gs_status st = pg_error(err, GS_ERR_DB, models ? "reading models" : "reading GPUs",
+                                     conn, res);
+        PQclear(res);
+        return st;
+    }
+    bool oom = false;
+    for (int i = 0; i < PQntuples(res) && !oom; i++) {
+        const struct pg_row pr = {res, i};
+        const struct catalog_row row = {&pg_row_ops, &pr};
+        oom = !catalog_snapshot_read_row(s, models, &row);
+    }
+    PQclear(res);
+    return oom ? gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading the catalog") : GS_OK;
+}
+
+static enum gs_status read_aliases(PGconn *conn, struct catalog_snapshot *s, bool models,
+                                   struct gs_error *err)
+{
+    /* SQLite orders aliases with NOCASE: lower() in strcmp's order */
+    PGresult *res = PQexec(
+        conn, models ? "SELECT alias, model_id FROM model_aliases ORDER BY model_id COLLATE \"C\", "
+                       "lower(alias) COLLATE \"C\""
+                     : "SELECT alias, gpu_id FROM gpu_aliases ORDER BY gpu_id COLLATE \"C\", "
+                       "lower(alias) COLLATE \"C\"");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        enum gs_status st = pg_error(err, GS_ERR_DB, "reading aliases", conn, res);
+        PQclear(res);
+        return st;
+    }
+    size_t at = 0;
+    enum gs_status st = GS_OK;
+    for (int i = 0; i < PQntuples(res) && st == GS_OK; i++)
+        if (!catalog_snapshot_add_alias(s, models, PQgetvalue(res, i, 1), PQgetvalue(res, i, 0),
+                                        &at))
+            st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading aliases");
+    PQclear(res);
+    return st;
+}
+
+enum gs_status catalog_pg_snapshot_load(struct catalog_pg *pg, struct catalog_snapshot **out,
+                                        struct gs_error *err)
+{
+    *out = NULL;
+    struct catalog_snapshot *s = catalog_snapshot_new();
+    if (s == NULL)
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
+    /* one consistent view of every table */
+    enum gs_status st = exec_ok(pg->conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+                                "starting a read", err)
+                            ? GS_OK
+                            : GS_ERR_DB;
+    int version = 0;
+    if (st == GS_OK)
+        st = read_version(pg->conn, &version, err);
+    if (st == GS_OK) {
+        catalog_snapshot_set_schema_version(s, version);
+        st = read_table(pg->conn, s, true, err);
+    }
+    if (st == GS_OK)
+        st = read_table(pg->conn, s, false, err);
+    if (st == GS_OK)
+        st = read_aliases(pg->conn, s, true, err);
+    if (st == GS_OK)
+        st = read_aliases(pg->conn, s, false, err);
+    exec_ok(pg->conn, st == GS_OK ? "COMMIT" : "ROLLBACK", "ending a read", NULL);
+    return catalog_snapshot_finish(s, st, out, err);
+}
+
+bool catalog_pg_seeded(const struct catalog_pg *pg)
+{
+    return pg->seeded;
+}
+
 enum gs_status catalog_pg_open(const char *url, struct catalog_pg **out, struct gs_error *err)
 {
     *out = NULL;
@@ -150,6 +370,8 @@ enum gs_status catalog_pg_open(const char *url, struct catalog_pg **out, struct 
         return GS_ERR_DB;
     }
     enum gs_status st = migrate_locked(pg, err);
+    if (st == GS_OK)
+        st = seed_locked(pg, err);
     snprintf(lock, sizeof(lock), "SELECT pg_advisory_unlock(%lld)", (long long)CATALOG_PG_LOCK_KEY);
     if (!exec_ok(pg->conn, lock, "releasing the migration lock", err) && st == GS_OK)
         st = GS_ERR_DB;

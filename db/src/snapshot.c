@@ -8,34 +8,57 @@
 #include "catalog_int.h"
 #include "gs/text.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static char *dup_text(sqlite3_stmt *stmt, int col, bool *oom)
+/* SQLite rows for the readers below: values as SQLite stores them (a REAL read as a double,
+ * never through text). */
+static const char *sqlite_text(const void *row, int col)
 {
-    const unsigned char *text = sqlite3_column_text(stmt, col);
+    return (const char *)sqlite3_column_text((sqlite3_stmt *)(uintptr_t)row, col);
+}
+
+static bool sqlite_number(const void *row, int col, double *out)
+{
+    sqlite3_stmt *stmt = (sqlite3_stmt *)(uintptr_t)row;
+    if (sqlite3_column_type(stmt, col) == SQLITE_NULL)
+        return false;
+    *out = sqlite3_column_double(stmt, col);
+    return true;
+}
+
+static long long sqlite_integer(const void *row, int col)
+{
+    return sqlite3_column_int64((sqlite3_stmt *)(uintptr_t)row, col);
+}
+
+static const struct catalog_row_ops sqlite_row_ops = {sqlite_text, sqlite_number, sqlite_integer};
+
+static char *dup_text(const struct catalog_row *r, int col, bool *oom)
+{
+    const char *text = r->ops->text(r->row, col);
     if (text == NULL)
         return NULL;
-    char *copy = strdup((const char *)text);
+    char *copy = strdup(text);
     if (copy == NULL)
         *oom = true;
     return copy;
 }
 
-static struct catalog_real real_col(sqlite3_stmt *stmt, int col)
+static struct catalog_real real_col(const struct catalog_row *r, int col)
 {
-    struct catalog_real r = {false, 0.0};
-    if (sqlite3_column_type(stmt, col) != SQLITE_NULL) {
-        r.present = true;
-        r.value = sqlite3_column_double(stmt, col);
-    }
-    return r;
+    struct catalog_real v = {false, 0.0};
+    v.present = r->ops->number(r->row, col, &v.value);
+    if (!v.present)
+        v.value = 0.0;
+    return v;
 }
 
-static uint64_t u64_col(sqlite3_stmt *stmt, int col)
+static uint64_t u64_col(const struct catalog_row *r, int col)
 {
-    sqlite3_int64 v = sqlite3_column_int64(stmt, col);
+    const long long v = r->ops->integer(r->row, col);
     return v > 0 ? (uint64_t)v : 0;
 }
 
@@ -147,7 +170,7 @@ static bool reserve(void **array, size_t *cap, size_t n, size_t elem)
 }
 
 /* A new row slot (zeroed) at the end of the models or GPUs, with its share count slot. */
-static struct catalog_model *push_model(struct catalog_snapshot *s)
+struct catalog_model *catalog_snapshot_push_model(struct catalog_snapshot *s)
 {
     struct catalog_snapshot_rows *r = s->rows;
     size_t cap = r->model_cap, refs_cap = r->model_cap;
@@ -158,7 +181,7 @@ static struct catalog_model *push_model(struct catalog_snapshot *s)
     return &s->models[s->model_count++];
 }
 
-static struct catalog_gpu *push_gpu(struct catalog_snapshot *s)
+struct catalog_gpu *catalog_snapshot_push_gpu(struct catalog_snapshot *s)
 {
     struct catalog_snapshot_rows *r = s->rows;
     size_t cap = r->gpu_cap, refs_cap = r->gpu_cap;
@@ -170,7 +193,7 @@ static struct catalog_gpu *push_gpu(struct catalog_snapshot *s)
 }
 
 /* Every row read by this snapshot (no count yet) gets a count of one. */
-static bool own_new_rows(struct catalog_snapshot *s)
+bool catalog_snapshot_own_rows(struct catalog_snapshot *s)
 {
     for (size_t i = 0; i < s->model_count + s->gpu_count; i++) {
         int **slot = i < s->model_count ? &s->rows->model_refs[i]
@@ -185,12 +208,10 @@ static bool own_new_rows(struct catalog_snapshot *s)
     return true;
 }
 
-#define MODEL_COLUMNS                                                                              \
-    "SELECT id, name, hf_id, family, parameters, parameters_source, config_json, config_source,"   \
-    " created_at, updated_at, publisher, parameters_basis, revision, hub_revision, checkpoint_json," \
-    " provenance_json FROM models"
+#define MODEL_COLUMNS CATALOG_MODEL_COLUMNS
+#define GPU_COLUMNS CATALOG_GPU_COLUMNS
 
-static void read_model_row(sqlite3_stmt *stmt, struct catalog_model *m, bool *oom)
+void catalog_read_model_row(const struct catalog_row *stmt, struct catalog_model *m, bool *oom)
 {
     m->id = dup_text(stmt, 0, oom);
     m->name = dup_text(stmt, 1, oom);
@@ -212,16 +233,7 @@ static void read_model_row(sqlite3_stmt *stmt, struct catalog_model *m, bool *oo
         catalog_etag(m->id, m->revision, m->created_at, m->etag);
 }
 
-#define GPU_COLUMNS                                                                                \
-    "SELECT id, name, vendor, memory_bytes, memory_source, usable_memory_bytes,"                   \
-    " usable_memory_source, memory_bandwidth_gb_s, bf16_tflops, fp8_tflops, tdp_watts,"           \
-    " spec_source, price_per_hour, price_source, price_date, purchase_price,"                      \
-    " purchase_price_source, purchase_price_date, created_at, updated_at, fp16_tflops,"            \
-    " architecture, form_factor, memory_type, interconnect, interconnect_gb_s, pcie_gen,"          \
-    " gpus_per_node, interconnect_source, revision, unified_memory, scale_out_gb_s,"               \
-    " scale_out_source FROM gpus"
-
-static void read_gpu_row(sqlite3_stmt *stmt, struct catalog_gpu *g, bool *oom)
+void catalog_read_gpu_row(const struct catalog_row *stmt, struct catalog_gpu *g, bool *oom)
 {
     g->id = dup_text(stmt, 0, oom);
     g->name = dup_text(stmt, 1, oom);
@@ -260,6 +272,23 @@ static void read_gpu_row(sqlite3_stmt *stmt, struct catalog_gpu *g, bool *oom)
         catalog_etag(g->id, g->revision, g->created_at, g->etag);
 }
 
+bool catalog_snapshot_read_row(struct catalog_snapshot *s, bool models, const struct catalog_row *row)
+{
+    bool oom = false;
+    if (models) {
+        struct catalog_model *m = catalog_snapshot_push_model(s);
+        if (m == NULL)
+            return false;
+        catalog_read_model_row(row, m, &oom);
+    } else {
+        struct catalog_gpu *g = catalog_snapshot_push_gpu(s);
+        if (g == NULL)
+            return false;
+        catalog_read_gpu_row(row, g, &oom);
+    }
+    return !oom;
+}
+
 /* Reads the rows `stmt` yields (every row, or the one bound to ?1) onto the end of the
  * snapshot's models (or GPUs). */
 static enum gs_status read_rows(sqlite3 *db, sqlite3_stmt *stmt, struct catalog_snapshot *s,
@@ -267,22 +296,12 @@ static enum gs_status read_rows(sqlite3 *db, sqlite3_stmt *stmt, struct catalog_
 {
     bool oom = false;
     int rc;
+    const struct catalog_row row = {&sqlite_row_ops, stmt};
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (models) {
-            struct catalog_model *m = push_model(s);
-            if (m == NULL)
-                oom = true;
-            else
-                read_model_row(stmt, m, &oom);
-        } else {
-            struct catalog_gpu *g = push_gpu(s);
-            if (g == NULL)
-                oom = true;
-            else
-                read_gpu_row(stmt, g, &oom);
-        }
-        if (oom)
+        if (!catalog_snapshot_read_row(s, models, &row)) {
+            oom = true;
             break;
+        }
     }
     if (oom)
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading %s",
@@ -314,12 +333,13 @@ static enum gs_status load_table(sqlite3 *db, struct catalog_snapshot *s, bool m
 }
 
 /* Appends `alias` to a row's list. */
-static bool add_alias(char ***aliases, size_t *count, sqlite3_stmt *stmt, int col)
+static bool add_alias(char ***aliases, size_t *count, const char *alias)
 {
-    bool oom = false;
-    char *copy = dup_text(stmt, col, &oom);
+    if (alias == NULL)
+        return true;
+    char *copy = strdup(alias);
     if (copy == NULL)
-        return !oom;
+        return false;
     char **grown = realloc(*aliases, (*count + 1) * sizeof(**aliases));
     if (grown == NULL) {
         free(copy);
@@ -328,6 +348,20 @@ static bool add_alias(char ***aliases, size_t *count, sqlite3_stmt *stmt, int co
     grown[(*count)++] = copy;
     *aliases = grown;
     return true;
+}
+
+bool catalog_snapshot_add_alias(struct catalog_snapshot *s, bool models, const char *target,
+                                const char *alias, size_t *at)
+{
+    if (target == NULL)
+        return true;
+    const size_t n = models ? s->model_count : s->gpu_count;
+    while (*at < n && strcmp(models ? s->models[*at].id : s->gpus[*at].id, target) < 0)
+        (*at)++;
+    if (*at == n || strcmp(models ? s->models[*at].id : s->gpus[*at].id, target) != 0)
+        return true; /* foreign keys make this impossible; skip rather than fail */
+    return add_alias(models ? &s->models[*at].aliases : &s->gpus[*at].aliases,
+                     models ? &s->models[*at].alias_count : &s->gpus[*at].alias_count, alias);
 }
 
 /* Every alias, onto rows found by id (rows and aliases both sorted by id: one merge). */
@@ -340,19 +374,11 @@ static enum gs_status load_aliases(sqlite3 *db, struct catalog_snapshot *s, bool
     enum gs_status st = prepare(db, sql, &stmt, err);
     if (st != GS_OK)
         return st;
-    const size_t n = models ? s->model_count : s->gpu_count;
     size_t at = 0;
     int rc;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        const char *target = (const char *)sqlite3_column_text(stmt, 1);
-        if (target == NULL)
-            continue;
-        while (at < n && strcmp(models ? s->models[at].id : s->gpus[at].id, target) < 0)
-            at++;
-        if (at == n || strcmp(models ? s->models[at].id : s->gpus[at].id, target) != 0)
-            continue; /* foreign keys make this impossible; skip rather than fail */
-        if (!add_alias(models ? &s->models[at].aliases : &s->gpus[at].aliases,
-                       models ? &s->models[at].alias_count : &s->gpus[at].alias_count, stmt, 0)) {
+        if (!catalog_snapshot_add_alias(s, models, (const char *)sqlite3_column_text(stmt, 1),
+                                        (const char *)sqlite3_column_text(stmt, 0), &at)) {
             st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading aliases");
             break;
         }
@@ -375,7 +401,25 @@ static enum gs_status read_schema_version(sqlite3 *db, int *out, struct gs_error
     return st;
 }
 
-static struct catalog_snapshot *snapshot_new(void)
+enum gs_status catalog_snapshot_finish(struct catalog_snapshot *s, enum gs_status st,
+                                       struct catalog_snapshot **out, struct gs_error *err)
+{
+    if (st == GS_OK && !catalog_snapshot_own_rows(s))
+        st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
+    if (st != GS_OK) {
+        catalog_snapshot_free(s);
+        return st;
+    }
+    *out = s;
+    return GS_OK;
+}
+
+void catalog_snapshot_set_schema_version(struct catalog_snapshot *s, int version)
+{
+    s->rows->schema_version = version;
+}
+
+struct catalog_snapshot *catalog_snapshot_new(void)
 {
     struct catalog_snapshot *s = calloc(1, sizeof(*s));
     if (s != NULL && (s->rows = calloc(1, sizeof(*s->rows))) == NULL) {
@@ -410,7 +454,7 @@ static enum gs_status in_read_transaction(struct catalog *catalog,
                                           struct catalog_snapshot **out, struct gs_error *err)
 {
     sqlite3 *db = catalog_db(catalog);
-    struct catalog_snapshot *s = snapshot_new();
+    struct catalog_snapshot *s = catalog_snapshot_new();
     if (s == NULL)
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
     enum gs_status st = GS_OK;
@@ -419,14 +463,7 @@ static enum gs_status in_read_transaction(struct catalog *catalog,
     if (st == GS_OK)
         st = load(db, s, prev, err);
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-    if (st == GS_OK && !own_new_rows(s))
-        st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
-    if (st != GS_OK) {
-        catalog_snapshot_free(s);
-        return st;
-    }
-    *out = s;
-    return GS_OK;
+    return catalog_snapshot_finish(s, st, out, err);
 }
 
 static enum gs_status load_everything(sqlite3 *db, struct catalog_snapshot *s,
@@ -448,13 +485,13 @@ static bool share_row(struct catalog_snapshot *s, const struct catalog_snapshot 
 {
     int *refs = models ? prev->rows->model_refs[prev_index] : prev->rows->gpu_refs[prev_index];
     if (models) {
-        struct catalog_model *m = push_model(s);
+        struct catalog_model *m = catalog_snapshot_push_model(s);
         if (m == NULL)
             return false;
         *m = prev->models[prev_index];
         s->rows->model_refs[s->model_count - 1] = refs;
     } else {
-        struct catalog_gpu *g = push_gpu(s);
+        struct catalog_gpu *g = catalog_snapshot_push_gpu(s);
         if (g == NULL)
             return false;
         *g = prev->gpus[prev_index];
@@ -491,7 +528,7 @@ static enum gs_status read_changed_row(sqlite3 *db, struct catalog_snapshot *s, 
     size_t *count = models ? &s->models[before].alias_count : &s->gpus[before].alias_count;
     int rc;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (!add_alias(aliases, count, stmt, 0)) {
+        if (!add_alias(aliases, count, (const char *)sqlite3_column_text(stmt, 0))) {
             st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading aliases");
             break;
         }
@@ -523,7 +560,8 @@ static enum gs_status refresh_table(sqlite3 *db, struct catalog_snapshot *s,
     int rc;
     while (st == GS_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         const char *id = (const char *)sqlite3_column_text(stmt, 0);
-        const uint64_t revision = u64_col(stmt, 1);
+        const long long rev = sqlite3_column_int64(stmt, 1);
+        const uint64_t revision = rev > 0 ? (uint64_t)rev : 0;
         const char *created = (const char *)sqlite3_column_text(stmt, 2);
         if (id == NULL)
             continue;

@@ -1,8 +1,9 @@
 /*
  * test_catalog_pg.c - the PostgreSQL catalog's schema against a real
  * PostgreSQL server the test starts (tests/support/pg_server.h): eight
- * replicas migrating at once apply each migration exactly once; a second
- * start applies nothing; and the schema refuses what the SQLite schema
+ * replicas migrating at once apply each migration exactly once and seed the
+ * catalog once; a second start applies nothing; the seed reads back as the
+ * SQLite catalog's snapshot; and the schema refuses what the SQLite schema
  * refuses (a GPU number without its source, a duplicate alias in another
  * case, config text that is not JSON), and keeps the current price as the
  * latest dated history row, as SQLite's triggers do.
@@ -14,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "catalog.h"
 #include "catalog_pg.h"
 #include "pg_server.h"
 
@@ -40,7 +42,7 @@ static int teardown(void **state)
 
 struct replica {
     enum gs_status status;
-    int applied, version;
+    int applied, version, seeded;
     char detail[256];
 };
 
@@ -53,6 +55,7 @@ static void *start_replica(void *arg)
     r->status = catalog_pg_open(server.url, &pg, &err);
     if (r->status == GS_OK) {
         r->applied = catalog_pg_applied(pg);
+        r->seeded = catalog_pg_seeded(pg);
         r->status = catalog_pg_schema_version(pg, &r->version, &err);
     }
     if (err.count > 0)
@@ -98,14 +101,16 @@ static void test_replicas_migrate_once(void **state)
     memset(r, 0, sizeof(r));
     for (int i = 0; i < N; i++)
         assert_int_equal(pthread_create(&t[i], NULL, start_replica, &r[i]), 0);
-    int applied = 0;
+    int applied = 0, seeded = 0;
     for (int i = 0; i < N; i++) {
         pthread_join(t[i], NULL);
         if (r[i].status != GS_OK)
             fail_msg("replica %d: %s", i, r[i].detail);
         assert_int_equal(r[i].version, catalog_pg_schema_latest());
         applied += r[i].applied;
+        seeded += r[i].seeded;
     }
+    assert_int_equal(seeded, 1); /* and one copied the seed in */
     /* every migration applied by exactly one replica */
     assert_int_equal(applied, catalog_pg_schema_latest());
     PGconn *c = connect_db();
@@ -194,10 +199,137 @@ static void test_schema_refuses_as_sqlite_does(void **state)
     /* deleting the GPU takes its aliases and history with it */
     sql(c, "DELETE FROM gpus WHERE id = 'lab'", st);
     assert_string_equal(st, "");
-    char *left = value(c, "SELECT (SELECT count(*) FROM gpu_aliases) + (SELECT count(*) FROM gpu_prices)");
+    char *left = value(c, "SELECT (SELECT count(*) FROM gpu_aliases WHERE gpu_id = 'lab') + "
+                          "(SELECT count(*) FROM gpu_prices WHERE gpu_id = 'lab')");
     assert_string_equal(left, "0");
     free(left);
     PQfinish(c);
+}
+
+static void same_text(const char *what, const char *id, const char *a, const char *b)
+{
+    if ((a == NULL) != (b == NULL) || (a != NULL && strcmp(a, b) != 0))
+        fail_msg("%s of %s: SQLite \"%.80s\", PostgreSQL \"%.80s\"", what, id, a ? a : "(null)",
+                 b ? b : "(null)");
+}
+
+static void same_real(const char *what, const char *id, struct catalog_real a, struct catalog_real b)
+{
+    if (a.present != b.present || (a.present && a.value != b.value))
+        fail_msg("%s of %s: SQLite %d %.17g, PostgreSQL %d %.17g", what, id, a.present, a.value,
+                 b.present, b.value);
+}
+
+static void same_aliases(const char *id, char **a, size_t na, char **b, size_t nb)
+{
+    if (na != nb)
+        fail_msg("aliases of %s: %zu in SQLite, %zu in PostgreSQL", id, na, nb);
+    for (size_t i = 0; i < na; i++)
+        same_text("alias", id, a[i], b[i]);
+}
+
+/* A row's entity tag is its (id, revision, created_at)'s, with created_at as SQLite writes it. */
+static void same_tag(const char *id, uint64_t revision, const char *created_at, const char *etag)
+{
+    char want[CATALOG_ETAG_MAX];
+    catalog_etag(id, revision, created_at, want);
+    assert_string_equal(etag, want);
+    assert_int_equal(strlen(created_at), 24);
+    assert_true(created_at[10] == 'T' && created_at[23] == 'Z');
+}
+
+/* The seed copied into PostgreSQL reads back as the snapshot the SQLite catalog loads: every
+ * model and GPU, every field (reals bit for bit), aliases in order; only the creation times
+ * (and so the tags) are each seeding's own. */
+static void test_seed_reads_back_as_sqlite(void **state)
+{
+    (void)state;
+    struct gs_error err;
+    gs_error_init(&err);
+    struct catalog *lite = NULL;
+    struct catalog_snapshot *a = NULL, *b = NULL;
+    assert_int_equal(catalog_open(":memory:", &lite, &err), GS_OK);
+    assert_int_equal(catalog_snapshot_load(lite, &a, &err), GS_OK);
+    struct catalog_pg *pg = NULL;
+    assert_int_equal(catalog_pg_open(server.url, &pg, &err), GS_OK);
+    assert_false(catalog_pg_seeded(pg)); /* the first test's replicas seeded it */
+    assert_int_equal(catalog_pg_snapshot_load(pg, &b, &err), GS_OK);
+    assert_true(a->model_count > 100);
+    assert_int_equal(b->model_count, a->model_count);
+    for (size_t i = 0; i < a->model_count; i++) {
+        const struct catalog_model *x = &a->models[i], *y = &b->models[i];
+        same_text("id", x->id, x->id, y->id);
+        same_text("name", x->id, x->name, y->name);
+        same_text("hf_id", x->id, x->hf_id, y->hf_id);
+        same_text("publisher", x->id, x->publisher, y->publisher);
+        same_text("family", x->id, x->family, y->family);
+        assert_int_equal(x->parameters, y->parameters);
+        same_text("parameters_basis", x->id, x->parameters_basis, y->parameters_basis);
+        same_text("parameters_source", x->id, x->parameters_source, y->parameters_source);
+        same_text("config_json", x->id, x->config_json, y->config_json);
+        same_text("config_source", x->id, x->config_source, y->config_source);
+        same_text("hub_revision", x->id, x->hub_revision, y->hub_revision);
+        same_text("checkpoint_json", x->id, x->checkpoint_json, y->checkpoint_json);
+        same_text("provenance_json", x->id, x->provenance_json, y->provenance_json);
+        assert_int_equal(x->revision, y->revision);
+        same_tag(y->id, y->revision, y->created_at, y->etag);
+        same_aliases(x->id, x->aliases, x->alias_count, y->aliases, y->alias_count);
+    }
+    assert_true(a->gpu_count > 20);
+    assert_int_equal(b->gpu_count, a->gpu_count);
+    for (size_t i = 0; i < a->gpu_count; i++) {
+        const struct catalog_gpu *x = &a->gpus[i], *y = &b->gpus[i];
+        const char *id = x->id;
+        same_text("id", id, x->id, y->id);
+        same_text("name", id, x->name, y->name);
+        same_text("vendor", id, x->vendor, y->vendor);
+        assert_int_equal(x->memory_bytes, y->memory_bytes);
+        same_text("memory_source", id, x->memory_source, y->memory_source);
+        assert_int_equal(x->usable_memory_bytes, y->usable_memory_bytes);
+        same_text("usable_memory_source", id, x->usable_memory_source, y->usable_memory_source);
+        same_real("memory_bandwidth_gb_s", id, x->memory_bandwidth_gb_s, y->memory_bandwidth_gb_s);
+        same_real("bf16_tflops", id, x->bf16_tflops, y->bf16_tflops);
+        same_real("fp8_tflops", id, x->fp8_tflops, y->fp8_tflops);
+        same_real("fp16_tflops", id, x->fp16_tflops, y->fp16_tflops);
+        same_real("tdp_watts", id, x->tdp_watts, y->tdp_watts);
+        same_text("spec_source", id, x->spec_source, y->spec_source);
+        same_text("architecture", id, x->architecture, y->architecture);
+        same_text("form_factor", id, x->form_factor, y->form_factor);
+        same_text("memory_type", id, x->memory_type, y->memory_type);
+        same_real("unified_memory", id, x->unified_memory, y->unified_memory);
+        same_text("interconnect", id, x->interconnect, y->interconnect);
+        same_real("interconnect_gb_s", id, x->interconnect_gb_s, y->interconnect_gb_s);
+        same_real("pcie_gen", id, x->pcie_gen, y->pcie_gen);
+        same_real("gpus_per_node", id, x->gpus_per_node, y->gpus_per_node);
+        same_text("interconnect_source", id, x->interconnect_source, y->interconnect_source);
+        same_real("scale_out_gb_s", id, x->scale_out_gb_s, y->scale_out_gb_s);
+        same_text("scale_out_source", id, x->scale_out_source, y->scale_out_source);
+        same_real("price_per_hour", id, x->price_per_hour, y->price_per_hour);
+        same_text("price_source", id, x->price_source, y->price_source);
+        same_text("price_date", id, x->price_date, y->price_date);
+        same_real("purchase_price", id, x->purchase_price, y->purchase_price);
+        same_text("purchase_price_source", id, x->purchase_price_source, y->purchase_price_source);
+        same_text("purchase_price_date", id, x->purchase_price_date, y->purchase_price_date);
+        assert_int_equal(x->revision, y->revision);
+        same_tag(y->id, y->revision, y->created_at, y->etag);
+        same_aliases(id, x->aliases, x->alias_count, y->aliases, y->alias_count);
+    }
+    /* the price history came along, and the next price gets a fresh id */
+    PGconn *c = connect_db();
+    char *n = value(c, "SELECT count(*) FROM gpu_prices");
+    assert_true(atoi(n) >= 20);
+    free(n);
+    char st[6];
+    sql(c,
+        "INSERT INTO gpu_prices (gpu_id, kind, usd, effective_date, source) VALUES "
+        "('l4', 'on_demand', 0.5, '2000-01-01', 'old quote')",
+        st);
+    assert_string_equal(st, "");
+    PQfinish(c);
+    catalog_snapshot_free(a);
+    catalog_snapshot_free(b);
+    catalog_pg_close(pg);
+    catalog_close(lite);
 }
 
 /* Connection errors are 503-class and never repeat the URL (it may hold a password). */
@@ -225,6 +357,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_replicas_migrate_once),
+        cmocka_unit_test(test_seed_reads_back_as_sqlite),
         cmocka_unit_test(test_schema_refuses_as_sqlite_does),
         cmocka_unit_test(test_unreachable),
     };
