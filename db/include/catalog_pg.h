@@ -45,6 +45,25 @@ struct catalog_snapshot;
 enum gs_status catalog_pg_snapshot_load(struct catalog_pg *pg, struct catalog_snapshot **out,
                                         struct gs_error *err);
 
+/* Like catalog_pg_snapshot_load, sharing with `prev` every row whose (id,
+ * revision, created_at) is unchanged (every write bumps the revision), as
+ * catalog_snapshot_refresh does on SQLite; everything is read again when the
+ * schema version differs. `prev` may be NULL. */
+enum gs_status catalog_pg_snapshot_refresh(struct catalog_pg *pg, const struct catalog_snapshot *prev,
+                                           struct catalog_snapshot **out, struct gs_error *err);
+
+/* The catalog's change counter: every statement that changes a catalog table
+ * bumps it (a trigger) and notifies channel gpusizer_catalog with it. */
+enum gs_status catalog_pg_data_version(struct catalog_pg *pg, long long *out, struct gs_error *err);
+
+/* LISTENs for changes on this connection; catalog_pg_wait then waits up to
+ * `timeout_ms` (0: only what already arrived) and sets *changed when any
+ * notification came (all pending ones are consumed). A lost connection is
+ * GS_ERR_BUSY. */
+enum gs_status catalog_pg_listen(struct catalog_pg *pg, struct gs_error *err);
+enum gs_status catalog_pg_wait(struct catalog_pg *pg, int timeout_ms, bool *changed,
+                               struct gs_error *err);
+
 /* Whether this connection seeded the catalog (false: it was seeded before). */
 bool catalog_pg_seeded(const struct catalog_pg *pg);
 

@@ -148,3 +148,32 @@ CREATE TABLE gpusizer_seeded (
     sqlite_schema_version INT NOT NULL,
     seeded_at             TIMESTAMPTZ NOT NULL DEFAULT now()
 );
+
+-- Every change to the catalog's tables, by anyone (gpusizer or plain SQL), bumps the change
+-- counter and notifies channel gpusizer_catalog with it: replicas LISTEN and refresh their
+-- snapshot, and compare the counter periodically in case a notification was missed (a
+-- replica that was disconnected). One trigger per statement, not per row.
+CREATE TABLE gpusizer_changes (
+    one     BOOLEAN PRIMARY KEY DEFAULT true CHECK (one),
+    version BIGINT NOT NULL
+);
+INSERT INTO gpusizer_changes (version) VALUES (0);
+
+CREATE FUNCTION gpusizer_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    v BIGINT;
+BEGIN
+    UPDATE gpusizer_changes SET version = version + 1 RETURNING version INTO v;
+    PERFORM pg_notify('gpusizer_catalog', v::text);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER models_changed AFTER INSERT OR UPDATE OR DELETE ON models
+    FOR EACH STATEMENT EXECUTE FUNCTION gpusizer_changed();
+CREATE TRIGGER model_aliases_changed AFTER INSERT OR UPDATE OR DELETE ON model_aliases
+    FOR EACH STATEMENT EXECUTE FUNCTION gpusizer_changed();
+CREATE TRIGGER gpus_changed AFTER INSERT OR UPDATE OR DELETE ON gpus
+    FOR EACH STATEMENT EXECUTE FUNCTION gpusizer_changed();
+CREATE TRIGGER gpu_aliases_changed AFTER INSERT OR UPDATE OR DELETE ON gpu_aliases
+    FOR EACH STATEMENT EXECUTE FUNCTION gpusizer_changed();
+CREATE TRIGGER gpu_prices_changed AFTER INSERT OR UPDATE OR DELETE ON gpu_prices
+    FOR EACH STATEMENT EXECUTE FUNCTION gpusizer_changed();

@@ -62,6 +62,15 @@ bool catalog_snapshot_read_row(struct catalog_snapshot *s, bool models, const st
 bool catalog_snapshot_add_alias(struct catalog_snapshot *s, bool models, const char *target,
                                 const char *alias, size_t *cursor);
 bool catalog_snapshot_own_rows(struct catalog_snapshot *s);
+/* A refresh's test: whether prev holds row `id` with the same revision and creation time,
+ * searching from *at on (ids come in strcmp order; *at is left at the match). */
+bool catalog_snapshot_unchanged(const struct catalog_snapshot *prev, bool models, const char *id,
+                                uint64_t revision, const char *created, size_t *at);
+/* Adds prev's row `prev_index` to s, sharing its strings; false when out of memory. */
+bool catalog_snapshot_share_row(struct catalog_snapshot *s, const struct catalog_snapshot *prev,
+                                bool models, size_t prev_index);
+/* The schema version a snapshot was read at (a different one means read everything). */
+int catalog_snapshot_schema_version(const struct catalog_snapshot *s);
 /* After loading with status `st`: every row owned and the snapshot handed out in *out, or
  * it is freed and the status (or out of memory) returned. */
 enum gs_status catalog_snapshot_finish(struct catalog_snapshot *s, enum gs_status st,

@@ -8,10 +8,13 @@
 #include "catalog_int.h"
 #include "embedded.h"
 
+#include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 extern const struct gs_embedded_file gs_pg_migrations_files[];
 
@@ -333,6 +336,168 @@ enum gs_status catalog_pg_snapshot_load(struct catalog_pg *pg, struct catalog_sn
         st = read_aliases(pg->conn, s, true, err);
     if (st == GS_OK)
         st = read_aliases(pg->conn, s, false, err);
+    exec_ok(pg->conn, st == GS_OK ? "COMMIT" : "ROLLBACK", "ending a read", NULL);
+    return catalog_snapshot_finish(s, st, out, err);
+}
+
+/* ---------------------------------------------------------------- changes */
+
+enum gs_status catalog_pg_data_version(struct catalog_pg *pg, long long *out, struct gs_error *err)
+{
+    PGresult *res = PQexec(pg->conn, "SELECT version FROM gpusizer_changes");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1) {
+        enum gs_status st = pg_error(err, GS_ERR_DB, "reading the change counter", pg->conn, res);
+        PQclear(res);
+        return st;
+    }
+    *out = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+    PQclear(res);
+    return GS_OK;
+}
+
+enum gs_status catalog_pg_listen(struct catalog_pg *pg, struct gs_error *err)
+{
+    return exec_ok(pg->conn, "LISTEN gpusizer_catalog", "listening for changes", err) ? GS_OK
+                                                                                      : GS_ERR_DB;
+}
+
+enum gs_status catalog_pg_wait(struct catalog_pg *pg, int timeout_ms, bool *changed,
+                               struct gs_error *err)
+{
+    *changed = false;
+    const int fd = PQsocket(pg->conn);
+    if (fd < 0)
+        return pg_error(err, GS_ERR_BUSY, "waiting for changes", pg->conn, NULL);
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const long long deadline = now.tv_sec * 1000LL + now.tv_nsec / 1000000 + timeout_ms;
+    for (;;) {
+        /* input that is not a notification (a server's goodbye before it closes) keeps us
+         * waiting: the close itself is what reports the loss */
+        if (PQconsumeInput(pg->conn) == 0 || PQstatus(pg->conn) != CONNECTION_OK)
+            return pg_error(err, GS_ERR_BUSY, "waiting for changes", pg->conn, NULL);
+        PGnotify *n;
+        while ((n = PQnotifies(pg->conn)) != NULL) {
+            *changed = true;
+            PQfreemem(n);
+        }
+        if (*changed)
+            return GS_OK;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        const long long left = deadline - (now.tv_sec * 1000LL + now.tv_nsec / 1000000);
+        if (left <= 0)
+            return GS_OK;
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, (int)left) < 0 && errno != EINTR)
+            return gs_error_add(err, GS_ERR_BUSY, "", "PostgreSQL catalog: waiting for changes: %s",
+                                strerror(errno));
+    }
+}
+
+/* A changed (or new) row by id, with its aliases, onto the end of `s`. */
+static enum gs_status read_one(PGconn *conn, struct catalog_snapshot *s, bool models,
+                               const char *id, struct gs_error *err)
+{
+    const char *values[1] = {id};
+    PGresult *res = PQexecParams(conn, models ? CATALOG_MODEL_COLUMNS " WHERE id = $1"
+                                              : CATALOG_GPU_COLUMNS " WHERE id = $1",
+                                 1, NULL, values, NULL, NULL, 0);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        enum gs_status st = pg_error(err, GS_ERR_DB, "reading a changed row", conn, res);
+        PQclear(res);
+        return st;
+    }
+    bool ok = true;
+    if (PQntuples(res) == 1) {
+        const struct pg_row pr = {res, 0};
+        const struct catalog_row row = {&pg_row_ops, &pr};
+        ok = catalog_snapshot_read_row(s, models, &row);
+    }
+    PQclear(res);
+    if (!ok)
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading the catalog");
+    res = PQexecParams(conn, models ? "SELECT alias, model_id FROM model_aliases WHERE model_id = $1"
+                                      " ORDER BY lower(alias) COLLATE \"C\""
+                                    : "SELECT alias, gpu_id FROM gpu_aliases WHERE gpu_id = $1"
+                                      " ORDER BY lower(alias) COLLATE \"C\"",
+                       1, NULL, values, NULL, NULL, 0);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        enum gs_status st = pg_error(err, GS_ERR_DB, "reading aliases", conn, res);
+        PQclear(res);
+        return st;
+    }
+    /* the row just read is the last: start the merge there */
+    size_t at = (models ? s->model_count : s->gpu_count);
+    at = at > 0 ? at - 1 : 0;
+    for (int i = 0; i < PQntuples(res) && ok; i++)
+        ok = catalog_snapshot_add_alias(s, models, PQgetvalue(res, i, 1), PQgetvalue(res, i, 0), &at);
+    PQclear(res);
+    return ok ? GS_OK : gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading aliases");
+}
+
+/* One table of a refresh: rows whose (id, revision, created_at) prev holds are shared, the
+ * rest read again (as catalog_snapshot_refresh does on SQLite). */
+static enum gs_status refresh_table(PGconn *conn, struct catalog_snapshot *s,
+                                    const struct catalog_snapshot *prev, bool models,
+                                    struct gs_error *err)
+{
+    PGresult *res = PQexec(conn, models ? "SELECT id, revision, created_at FROM models"
+                                          " ORDER BY id COLLATE \"C\""
+                                        : "SELECT id, revision, created_at FROM gpus"
+                                          " ORDER BY id COLLATE \"C\"");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        enum gs_status st = pg_error(err, GS_ERR_DB, "reading the catalog", conn, res);
+        PQclear(res);
+        return st;
+    }
+    enum gs_status st = GS_OK;
+    size_t at = 0;
+    for (int i = 0; i < PQntuples(res) && st == GS_OK; i++) {
+        const char *id = PQgetvalue(res, i, 0);
+        const long long rev = strtoll(PQgetvalue(res, i, 1), NULL, 10);
+        const char *created = PQgetisnull(res, i, 2) ? NULL : PQgetvalue(res, i, 2);
+        if (catalog_snapshot_unchanged(prev, models, id, rev > 0 ? (uint64_t)rev : 0, created, &at))
+            st = catalog_snapshot_share_row(s, prev, models, at)
+                     ? GS_OK
+                     : gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
+        else
+            st = read_one(conn, s, models, id, err);
+    }
+    PQclear(res);
+    return st;
+}
+
+enum gs_status catalog_pg_snapshot_refresh(struct catalog_pg *pg, const struct catalog_snapshot *prev,
+                                           struct catalog_snapshot **out, struct gs_error *err)
+{
+    *out = NULL;
+    struct catalog_snapshot *s = catalog_snapshot_new();
+    if (s == NULL)
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
+    enum gs_status st = exec_ok(pg->conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+                                "starting a read", err)
+                            ? GS_OK
+                            : GS_ERR_DB;
+    int version = 0;
+    if (st == GS_OK)
+        st = read_version(pg->conn, &version, err);
+    if (st == GS_OK) {
+        catalog_snapshot_set_schema_version(s, version);
+        if (prev == NULL || catalog_snapshot_schema_version(prev) != version) {
+            /* a migration may rewrite rows without new revisions: read everything */
+            st = read_table(pg->conn, s, true, err);
+            if (st == GS_OK)
+                st = read_table(pg->conn, s, false, err);
+            if (st == GS_OK)
+                st = read_aliases(pg->conn, s, true, err);
+            if (st == GS_OK)
+                st = read_aliases(pg->conn, s, false, err);
+        } else {
+            st = refresh_table(pg->conn, s, prev, true, err);
+            if (st == GS_OK)
+                st = refresh_table(pg->conn, s, prev, false, err);
+        }
+    }
     exec_ok(pg->conn, st == GS_OK ? "COMMIT" : "ROLLBACK", "ending a read", NULL);
     return catalog_snapshot_finish(s, st, out, err);
 }

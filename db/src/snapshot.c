@@ -414,6 +414,11 @@ enum gs_status catalog_snapshot_finish(struct catalog_snapshot *s, enum gs_statu
     return GS_OK;
 }
 
+int catalog_snapshot_schema_version(const struct catalog_snapshot *s)
+{
+    return s->rows != NULL ? s->rows->schema_version : -1;
+}
+
 void catalog_snapshot_set_schema_version(struct catalog_snapshot *s, int version)
 {
     s->rows->schema_version = version;
@@ -479,9 +484,24 @@ enum gs_status catalog_snapshot_load(struct catalog *catalog, struct catalog_sna
     return in_read_transaction(catalog, load_everything, NULL, out, err);
 }
 
+bool catalog_snapshot_unchanged(const struct catalog_snapshot *prev, bool models, const char *id,
+                                uint64_t revision, const char *created, size_t *at)
+{
+    const size_t n = models ? prev->model_count : prev->gpu_count;
+    while (*at < n && strcmp(models ? prev->models[*at].id : prev->gpus[*at].id, id) < 0)
+        (*at)++;
+    if (*at >= n)
+        return false;
+    const char *prev_id = models ? prev->models[*at].id : prev->gpus[*at].id;
+    const char *prev_created = models ? prev->models[*at].created_at : prev->gpus[*at].created_at;
+    const uint64_t prev_revision = models ? prev->models[*at].revision : prev->gpus[*at].revision;
+    return strcmp(prev_id, id) == 0 && prev_revision == revision && created != NULL &&
+           prev_created != NULL && strcmp(prev_created, created) == 0;
+}
+
 /* Adds row `prev_index` of `prev` to `s`, sharing its strings. */
-static bool share_row(struct catalog_snapshot *s, const struct catalog_snapshot *prev, bool models,
-                      size_t prev_index)
+bool catalog_snapshot_share_row(struct catalog_snapshot *s, const struct catalog_snapshot *prev,
+                                bool models, size_t prev_index)
 {
     int *refs = models ? prev->rows->model_refs[prev_index] : prev->rows->gpu_refs[prev_index];
     if (models) {
@@ -555,7 +575,6 @@ static enum gs_status refresh_table(sqlite3 *db, struct catalog_snapshot *s,
                 &stmt, err);
     if (st != GS_OK)
         return st;
-    const size_t n = models ? prev->model_count : prev->gpu_count;
     size_t at = 0;
     int rc;
     while (st == GS_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
@@ -565,20 +584,8 @@ static enum gs_status refresh_table(sqlite3 *db, struct catalog_snapshot *s,
         const char *created = (const char *)sqlite3_column_text(stmt, 2);
         if (id == NULL)
             continue;
-        while (at < n && strcmp(models ? prev->models[at].id : prev->gpus[at].id, id) < 0)
-            at++;
-        bool same = false;
-        if (at < n) {
-            const char *prev_id = models ? prev->models[at].id : prev->gpus[at].id;
-            const char *prev_created = models ? prev->models[at].created_at
-                                              : prev->gpus[at].created_at;
-            const uint64_t prev_revision = models ? prev->models[at].revision
-                                                  : prev->gpus[at].revision;
-            same = strcmp(prev_id, id) == 0 && prev_revision == revision && created != NULL &&
-                   prev_created != NULL && strcmp(prev_created, created) == 0;
-        }
-        if (same)
-            st = share_row(s, prev, models, at)
+        if (catalog_snapshot_unchanged(prev, models, id, revision, created, &at))
+            st = catalog_snapshot_share_row(s, prev, models, at)
                      ? GS_OK
                      : gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
         else

@@ -3,7 +3,8 @@
  * PostgreSQL server the test starts (tests/support/pg_server.h): eight
  * replicas migrating at once apply each migration exactly once and seed the
  * catalog once; a second start applies nothing; the seed reads back as the
- * SQLite catalog's snapshot; and the schema refuses what the SQLite schema
+ * SQLite catalog's snapshot; changes notify listeners and refresh shares
+ * what did not change; and the schema refuses what the SQLite schema
  * refuses (a GPU number without its source, a duplicate alias in another
  * case, config text that is not JSON), and keeps the current price as the
  * latest dated history row, as SQLite's triggers do.
@@ -332,6 +333,77 @@ static void test_seed_reads_back_as_sqlite(void **state)
     catalog_close(lite);
 }
 
+/* Any change by anyone notifies a listening replica (within a second), bumps the change
+ * counter, and a refresh re-reads only what changed: unchanged rows are shared (the very
+ * same strings), a changed GPU has its new price and aliases, a deleted model is gone, a
+ * new one is there. */
+static void test_changes_notify_and_refresh(void **state)
+{
+    (void)state;
+    struct gs_error err;
+    gs_error_init(&err);
+    struct catalog_pg *pg = NULL;
+    assert_int_equal(catalog_pg_open(server.url, &pg, &err), GS_OK);
+    assert_int_equal(catalog_pg_listen(pg, &err), GS_OK);
+    struct catalog_snapshot *before = NULL, *after = NULL;
+    assert_int_equal(catalog_pg_snapshot_load(pg, &before, &err), GS_OK);
+    long long v0 = 0, v1 = 0;
+    assert_int_equal(catalog_pg_data_version(pg, &v0, &err), GS_OK);
+    bool changed = true;
+    assert_int_equal(catalog_pg_wait(pg, 0, &changed, &err), GS_OK);
+    assert_false(changed); /* nothing pending yet */
+
+    PGconn *c = connect_db(); /* another replica, or an operator with psql */
+    char st[6];
+    sql(c,
+        "BEGIN; UPDATE gpus SET price_per_hour = 9.25, price_source = 'refresh test', "
+        "revision = revision + 1 WHERE id = 'l4'; INSERT INTO gpu_aliases (alias, gpu_id) "
+        "VALUES ('L4-refresh', 'l4'); DELETE FROM models WHERE id = 'aya-23-8b'; "
+        "INSERT INTO models (id, name, family, parameters, parameters_source, config_json, "
+        "config_source) VALUES ('zz-new', 'New', 'llama', 8, 'card', '{}', 'hub'); COMMIT",
+        st);
+    assert_string_equal(st, "");
+    assert_int_equal(catalog_pg_wait(pg, 1000, &changed, &err), GS_OK);
+    assert_true(changed);
+    assert_int_equal(catalog_pg_data_version(pg, &v1, &err), GS_OK);
+    assert_true(v1 >= v0 + 4); /* one per statement */
+    /* the commit's notifications may come in more than one read: drain them, then none is
+     * left pending */
+    for (int i = 0; i < 50 && changed; i++)
+        assert_int_equal(catalog_pg_wait(pg, 100, &changed, &err), GS_OK);
+    assert_int_equal(catalog_pg_wait(pg, 0, &changed, &err), GS_OK);
+    assert_false(changed);
+
+    assert_int_equal(catalog_pg_snapshot_refresh(pg, before, &after, &err), GS_OK);
+    assert_int_equal(after->gpu_count, before->gpu_count);
+    assert_int_equal(after->model_count, before->model_count); /* one gone, one new */
+    const struct catalog_gpu *l4 = catalog_snapshot_gpu(after, "l4");
+    assert_non_null(l4);
+    assert_true(l4->price_per_hour.present && l4->price_per_hour.value == 9.25);
+    assert_string_equal(l4->price_source, "refresh test");
+    assert_ptr_equal(catalog_snapshot_gpu(after, "l4-REFRESH"), l4);
+    assert_null(catalog_snapshot_model(after, "aya-23-8b"));
+    assert_non_null(catalog_snapshot_model(after, "zz-new"));
+    size_t shared = 0;
+    for (size_t i = 0; i < after->gpu_count; i++) {
+        const struct catalog_gpu *b = catalog_snapshot_gpu(before, after->gpus[i].id);
+        if (b != NULL && b->name == after->gpus[i].name)
+            shared++;
+    }
+    assert_int_equal(shared, after->gpu_count - 1); /* all but l4 */
+    catalog_snapshot_free(before); /* the shared rows stay with `after` */
+    assert_string_equal(catalog_snapshot_gpu(after, "h100-sxm-80gb")->id, "h100-sxm-80gb");
+    catalog_snapshot_free(after);
+    /* a lost connection is an error, not a hang */
+    sql(c, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gpusizer'",
+        st);
+    assert_string_equal(st, "");
+    gs_error_init(&err);
+    assert_int_equal(catalog_pg_wait(pg, 1000, &changed, &err), GS_ERR_BUSY);
+    PQfinish(c);
+    catalog_pg_close(pg);
+}
+
 /* Connection errors are 503-class and never repeat the URL (it may hold a password). */
 static void test_unreachable(void **state)
 {
@@ -358,6 +430,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_replicas_migrate_once),
         cmocka_unit_test(test_seed_reads_back_as_sqlite),
+        cmocka_unit_test(test_changes_notify_and_refresh),
         cmocka_unit_test(test_schema_refuses_as_sqlite_does),
         cmocka_unit_test(test_unreachable),
     };
