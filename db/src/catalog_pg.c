@@ -314,30 +314,7 @@ static enum gs_status read_aliases(PGconn *conn, struct catalog_snapshot *s, boo
 enum gs_status catalog_pg_snapshot_load(struct catalog_pg *pg, struct catalog_snapshot **out,
                                         struct gs_error *err)
 {
-    *out = NULL;
-    struct catalog_snapshot *s = catalog_snapshot_new();
-    if (s == NULL)
-        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
-    /* one consistent view of every table */
-    enum gs_status st = exec_ok(pg->conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-                                "starting a read", err)
-                            ? GS_OK
-                            : GS_ERR_DB;
-    int version = 0;
-    if (st == GS_OK)
-        st = read_version(pg->conn, &version, err);
-    if (st == GS_OK) {
-        catalog_snapshot_set_schema_version(s, version);
-        st = read_table(pg->conn, s, true, err);
-    }
-    if (st == GS_OK)
-        st = read_table(pg->conn, s, false, err);
-    if (st == GS_OK)
-        st = read_aliases(pg->conn, s, true, err);
-    if (st == GS_OK)
-        st = read_aliases(pg->conn, s, false, err);
-    exec_ok(pg->conn, st == GS_OK ? "COMMIT" : "ROLLBACK", "ending a read", NULL);
-    return catalog_snapshot_finish(s, st, out, err);
+    return catalog_pg_snapshot_refresh(pg, NULL, out, err);
 }
 
 /* ---------------------------------------------------------------- changes */
@@ -474,6 +451,7 @@ enum gs_status catalog_pg_snapshot_refresh(struct catalog_pg *pg, const struct c
     struct catalog_snapshot *s = catalog_snapshot_new();
     if (s == NULL)
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
+    /* one consistent view of every table */
     enum gs_status st = exec_ok(pg->conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
                                 "starting a read", err)
                             ? GS_OK
@@ -484,7 +462,8 @@ enum gs_status catalog_pg_snapshot_refresh(struct catalog_pg *pg, const struct c
     if (st == GS_OK) {
         catalog_snapshot_set_schema_version(s, version);
         if (prev == NULL || catalog_snapshot_schema_version(prev) != version) {
-            /* a migration may rewrite rows without new revisions: read everything */
+            /* everything: a first load, or a migration (which may rewrite rows without new
+             * revisions) */
             st = read_table(pg->conn, s, true, err);
             if (st == GS_OK)
                 st = read_table(pg->conn, s, false, err);
