@@ -48,7 +48,11 @@ static struct test_server *running; /* stopped by the teardown when an assertion
 #define WRITER_GPUS 4       /* GPUs each writer owns (PATCHed and priced) */
 #define RSS_GROWTH_MIB 16   /* after warm-up: glibc arenas and caches settle within this */
 #define READ_SHARE_MIN 0.60 /* read rate with writers / without (0.68-0.87 measured) */
-#define WRITE_SHARE_MIN 2.5 /* percent of requests the writers must reach (3.8-5.0 measured) */
+/* Percent of requests the writers must reach. A share, so it falls as reads get cheaper: at
+ * ~400-480 writes/s throughout, 3.8-5.0% when reads ran at 8k/s, 2.3-3.0% since the search
+ * and encoder changes doubled them (Debug, RelWithDebInfo). The old full rebuild per write
+ * (6 ms of CPU each) held writes to about 1% even at the slower reads, so 1.5 still fails it. */
+#define WRITE_SHARE_MIN 1.5
 #define LATENCY_BUCKETS 2048 /* 0.1 ms each, the last one open */
 
 static const char *const read_bodies[] = {
