@@ -428,7 +428,8 @@ static const char *engine_budget_source(enum gs_engine engine)
                "mem_fraction_static default by tensor-parallel size up to 0.4.6, a reserve of "
                "2.8/9.5/12/32 GiB by GPU class plus 0.1-0.5 GiB per parallel rank in 0.4.7-0.5.2 "
                "(PR #7054), 512 MiB + 1.5 x chunked prefill + 2 x cuda_graph_max_bs + TP x PP / 8 "
-               "GiB, at least 10 GiB above 60 GiB, from 0.5.3 (PR #10975); "
+               "GiB, at least 10 GiB above 60 GiB, less for a vision tower "
+               "(adjust_mem_fraction_for_vlm), from 0.5.3 (PR #10975); "
                "model_runner.profile_max_num_token; core/src/sglang.c";
     case GS_ENGINE_TENSORRT_LLM:
         return "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction (default 0.9 of free memory)";

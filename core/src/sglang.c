@@ -122,6 +122,19 @@ uint64_t gs_sglang_default_fraction_permille(const struct gs_sglang_release *rel
     return by_reserve(mib, tp, pp, dp);
 }
 
+uint64_t gs_sglang_vlm_fraction_permille(uint64_t permille, uint64_t vision_layers,
+                                         uint64_t vision_hidden)
+{
+    /* sglang server_args.adjust_mem_fraction_for_vlm: complexity against ViT-L/14 (24 layers of
+     * 1024), every doubling taking 10% more, within [0.8, 1.05], on a base factor of 0.95 */
+    const double score = (double)vision_layers * (double)vision_hidden * (double)vision_hidden;
+    const double ratio = score / (24.0 * 1024.0 * 1024.0);
+    double adjust = 1.0 - 0.1 * (ratio - 1.0);
+    adjust = adjust < 0.8 ? 0.8 : adjust > 1.05 ? 1.05 : adjust;
+    const uint64_t p = (uint64_t)((double)permille * 0.95 * adjust + 0.5);
+    return p ? p : 1;
+}
+
 uint64_t gs_sglang_preload_bytes(enum gs_link link, uint64_t tensor, bool cross_node)
 {
     /* model_runner.init_torch_distributed: get_available_gpu_memory after

@@ -353,6 +353,41 @@ static void test_sglang_fraction_0_5_3(void **state)
     assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 8, 1, 8), 590);
 }
 
+/* SGLang's multimodal reduction (adjust_mem_fraction_for_vlm): 0.95 x
+ * clamp(1 - 0.1 x (L x H^2 / (24 x 1024^2) - 1), 0.8, 1.05).
+ *   ViT-L/14 (24 x 1024): ratio 1 -> 0.95: 834 -> 792.3 -> 792.
+ *   24 x 1280 (Qwen2.5-VL read without its `depth`): ratio 1.5625 -> 0.94375
+ *     x 0.95 = 0.896563 -> 747.73 -> 748.
+ *   34 x 1408 (Llama 4 Scout): ratio 2.6777 -> 0.832227 x 0.95 = 0.790616 ->
+ *     659.37 -> 659.
+ *   a huge tower (48 x 3200): ratio 19.5 -> clamped 0.8 -> 0.76: 834 -> 634.
+ *   a tiny one (12 x 512): ratio 0.125 -> 1.0875, clamped 1.05 -> 0.9975 -> 832. */
+static void test_sglang_vlm_fraction(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_sglang_vlm_fraction_permille(834, 24, 1024), 792);
+    assert_int_equal(gs_sglang_vlm_fraction_permille(834, 24, 1280), 748);
+    assert_int_equal(gs_sglang_vlm_fraction_permille(834, 34, 1408), 659);
+    assert_int_equal(gs_sglang_vlm_fraction_permille(834, 48, 3200), 634);
+    assert_int_equal(gs_sglang_vlm_fraction_permille(834, 12, 512), 832);
+    /* through the engine: only the 0.5.3 rule's default, never an explicit fraction */
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    in.engine.engine = GS_ENGINE_SGLANG;
+    in.engine.sglang_vision_layers = 24;
+    in.engine.sglang_vision_hidden = 1280;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 748);
+    in.engine.version = 407;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 874);
+    in.engine.version = 0;
+    in.engine.mem_fraction_static_permille = 900;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 900);
+}
+
 /* SGLang's pool (model_runner.profile_max_num_token): the memory free after
  * loading, minus baseline x (1 - fraction), the baseline being the memory
  * free before loading (total - non-torch): fraction x (total - non-torch) -
@@ -995,6 +1030,7 @@ int main(void)
         cmocka_unit_test(test_sglang_fraction_0_4_0),
         cmocka_unit_test(test_sglang_fraction_0_4_7),
         cmocka_unit_test(test_sglang_fraction_0_5_3),
+        cmocka_unit_test(test_sglang_vlm_fraction),
         cmocka_unit_test(test_sglang_rule),
         cmocka_unit_test(test_sglang_preload),
         cmocka_unit_test(test_all2all_buffers),

@@ -653,6 +653,44 @@ static void test_superchips(void **state)
     json_decref(r);
 }
 
+/* SGLang's multimodal reduction reads the config's vision_config keys as
+ * spelled: Qwen2.5-VL's config says `depth: 32`, not num_hidden_layers, so
+ * SGLang takes 24 layers of 1280 (0.834 -> 0.748 on an H100); Llama 4
+ * Scout's 34 x 1408 -> 0.659; a text model keeps 0.834; an explicit
+ * mem_fraction_static is never changed. */
+static void test_sglang_vision_configs(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *model;
+        double fraction;
+    } rows[] = {{"qwen2.5-vl-7b-instruct", 0.748},
+                {"llama-4-scout-17b-16e-instruct", 0.659},
+                {"llama-3.1-8b", 0.834}};
+    char text[320];
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        snprintf(text, sizeof(text),
+                 "{\"model\":\"%s\",\"gpu\":\"h100\",\"inference\":{\"engine\":\"sglang\","
+                 "\"batch_size\":1,\"context_length\":4096}}",
+                 rows[i].model);
+        struct problem p;
+        json_t *r = estimate(text, &p);
+        assert_non_null(r);
+        const double f = json_number_value(json_object_get(json_object_get(r, "budget"), "fraction"));
+        if (f != rows[i].fraction)
+            fail_msg("%s: fraction %.3f, want %.3f", rows[i].model, f, rows[i].fraction);
+        json_decref(r);
+    }
+    struct problem p;
+    json_t *r = estimate("{\"model\":\"qwen2.5-vl-7b-instruct\",\"gpu\":\"h100\",\"inference\":"
+                         "{\"engine\":\"sglang\",\"mem_fraction_static\":0.9,\"batch_size\":1,"
+                         "\"context_length\":4096}}",
+                         &p);
+    assert_non_null(r);
+    assert_true(json_number_value(json_object_get(json_object_get(r, "budget"), "fraction")) == 0.9);
+    json_decref(r);
+}
+
 /* inference.engine_version: major.minor[.patch[.fourth]] with an optional
  * .postN (SGLang's "0.4.3.post4", vLLM's "0.6.6.post1") - the release's own
  * rules - and nothing else. */
@@ -694,6 +732,7 @@ int main(void)
         cmocka_unit_test(test_model_names_by_tokens),
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_engine_versions),
+        cmocka_unit_test(test_sglang_vision_configs),
         cmocka_unit_test(test_pointer_escaping),
         cmocka_unit_test(test_catalog_listings),
         cmocka_unit_test(test_bloom_mlp_width),

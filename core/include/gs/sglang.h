@@ -20,7 +20,9 @@
  *     the defaults it sets by GPU class, chunked_prefill_size and
  *     cuda_graph_max_bs: 512 MiB + 1.5 x max(chunked prefill, 2048) +
  *     2 x cuda_graph_max_bs + TP x PP / 8 GiB (+ padding for data-parallel
- *     attention), at least 10 GiB on GPUs above 60 GiB.
+ *     attention), at least 10 GiB on GPUs above 60 GiB; multimodal models
+ *     get less by the size of their vision tower (PR #6881's
+ *     adjust_mem_fraction_for_vlm).
  * The default is the latest of these.
  */
 #ifndef GS_SGLANG_H
@@ -56,6 +58,14 @@ bool gs_sglang_modeled(uint32_t version);
 uint64_t gs_sglang_default_fraction_permille(const struct gs_sglang_release *release,
                                              uint64_t total_bytes, uint64_t tensor,
                                              uint64_t pipeline, uint64_t attention_data);
+
+/* SGLang's default for a multimodal model (adjust_mem_fraction_for_vlm, in
+ * the 0.5.3 rule): permille x 0.95 x clamp(1 - 0.1 x (L x H^2 / (24 x
+ * 1024^2) - 1), 0.8, 1.05), L and H its vision_config's num_hidden_layers and
+ * hidden_size - a vision tower the size of ViT-L/14 costs 5% of the fraction,
+ * twice that size 15%. Rounded to thousandths (SGLang keeps the product). */
+uint64_t gs_sglang_vlm_fraction_permille(uint64_t permille, uint64_t vision_layers,
+                                         uint64_t vision_hidden);
 
 /* What is gone from the device before SGLang's baseline: the CUDA context
  * and the communication buffers of a `tensor`-rank group over `link`. */
