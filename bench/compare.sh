@@ -57,13 +57,9 @@ if ((${#need[@]} > 0)); then
 fi
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
-if [[ -n ${BENCH_BUILD_DIR:-} ]]; then
-    build=$BENCH_BUILD_DIR
-else
-    build="build-release"
-    cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DGPUSIZER_BUILD_TESTS=OFF >/dev/null
-    cmake --build build-release -j"$(nproc)" --target gpusizer >/dev/null
-fi
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+build=$(bench_build gpusizer)
 
 work=$(mktemp -d)
 gs_pid="" nginx_pid=""

@@ -37,13 +37,9 @@ for tool in wrk curl; do
         { echo "bench/footprint.sh: needs $tool (as root: apt-get install $tool)" >&2; exit 1; }
 done
 
-if [[ -n ${BENCH_BUILD_DIR:-} ]]; then
-    build=$BENCH_BUILD_DIR
-else
-    build="build-release"
-    cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DGPUSIZER_BUILD_TESTS=OFF >/dev/null
-    cmake --build build-release -j"$(nproc)" --target gpusizer >/dev/null
-fi
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+build=$(bench_build gpusizer)
 bin=$build/gpusizer
 
 work=$(mktemp -d)

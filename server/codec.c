@@ -88,43 +88,6 @@ static bool use_catalog_model(const struct catalog_model *m,
     return true;
 }
 
-/* SGLang lowers its default fraction for a multimodal model by the size of
- * its vision tower, reading the config's vision_config.num_hidden_layers and
- * hidden_size as spelled (24 and 1024 when missing; no vision_config, no
- * change: sglang server_args.adjust_mem_fraction_for_vlm). Only the config
- * text has those keys as SGLang reads them, so they are taken here. */
-static void sglang_vision(const json_t *body, struct estimate_request *out)
-{
-    struct gs_engine_config *e = &out->workload.serving.engine;
-    if (e->engine != GS_ENGINE_SGLANG || e->mem_fraction_static_permille || !out->model.has_arch)
-        return;
-    bool vision = false;
-    for (size_t i = 0; i < out->model.arch.tower_count; i++)
-        vision = vision || out->model.arch.towers[i].part == GS_PART_VISION;
-    if (!vision)
-        return;
-    json_t *owned = NULL;
-    const json_t *config = json_object_get(json_object_get(body, "model"), "config");
-    if (out->catalog_model != NULL && out->catalog_model->config_json != NULL)
-        config = owned = json_loads(out->catalog_model->config_json, 0, NULL);
-    const json_t *vc = json_object_get(config, "vision_config");
-    if (json_is_object(vc)) {
-        const json_t *layers = json_object_get(vc, "num_hidden_layers");
-        const json_t *hidden = json_object_get(vc, "hidden_size");
-        e->sglang_vision_layers = json_is_integer(layers) && json_integer_value(layers) > 0
-                                      ? (uint64_t)json_integer_value(layers)
-                                      : 24;
-        e->sglang_vision_hidden = json_is_integer(hidden) && json_integer_value(hidden) > 0
-                                      ? (uint64_t)json_integer_value(hidden)
-                                      : 1024;
-        if (e->sglang_vision_layers > GS_LAYERS_MAX)
-            e->sglang_vision_layers = GS_LAYERS_MAX;
-        if (e->sglang_vision_hidden > GS_ARCH_DIM_MAX)
-            e->sglang_vision_hidden = GS_ARCH_DIM_MAX;
-    }
-    json_decref(owned);
-}
-
 /* "model": {"hub_id": "org/name", "revision": ...}: the catalog's import of it. */
 static bool decode_hub_model(const json_t *model, const struct catalog_snapshot *snapshot,
                              const struct codec_arch_table *archs, struct estimate_request *out,
@@ -350,8 +313,6 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
         out->workload.format_experts_only = c->experts_only;
         out->workload.format_from_checkpoint = true;
     }
-    if (ok)
-        sglang_vision(body, out);
     ok &= codec_decode_overrides(json_object_get(body, "overrides"), &out->workload, err);
     if (out->gpu != NULL) {
         out->workload.gpu_total_bytes = out->gpu->usable_memory_bytes ? out->gpu->usable_memory_bytes

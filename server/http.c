@@ -618,11 +618,11 @@ typedef int (*json_operation)(const struct service *service, const json_t *reque
                               json_t **response, struct problem *problem);
 
 /* A POST that computes: parse the JSON body, import a hub model it names
- * when auto-import is on, run the operation, answer. */
-/* `cached` names the answer cache to use (answer_cache.h), or is negative:
- * estimates cost less to compute than to look up and copy. A cached answer
- * was computed from this very catalog view, whose model list already held
- * the request's model (so hub_import_prepare has nothing to do for it). */
+ * when auto-import is on, run the operation, answer. `cached` names the
+ * answer cache to use (answer_cache.h), or is negative: estimates cost less
+ * to compute than to look up and copy. A cached answer was computed from
+ * this very catalog view, whose model list already held the request's model
+ * (so hub_import_prepare has nothing to do for it). */
 static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct http_server *srv,
                                       struct request *req, json_operation operation, int cached)
 {

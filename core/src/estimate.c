@@ -50,6 +50,17 @@ static void warn(struct gs_estimate *e, const char *code, const char *detail)
         e->warnings[e->warning_count++] = (struct gs_warning){code, detail};
 }
 
+/* gs_arch_count_params, its errors under "/model/config". */
+static enum gs_status count_arch(const struct gs_arch *arch, struct gs_param_count *out,
+                                 struct gs_error *err)
+{
+    const size_t first = err != NULL ? err->count : 0;
+    const enum gs_status st = gs_arch_count_params(arch, out, err);
+    if (st != GS_OK)
+        gs_error_prefix(err, first, "/model/config");
+    return st;
+}
+
 static enum gs_status resolve_parameters(const struct gs_model_spec *model, struct gs_estimate *e,
                                          struct gs_error *err)
 {
@@ -67,12 +78,9 @@ static enum gs_status resolve_parameters(const struct gs_model_spec *model, stru
     if (model->counted) {
         e->params = model->counts;
     } else {
-        size_t first = err != NULL ? err->count : 0;
-        enum gs_status st = gs_arch_count_params(&model->arch, &e->params, err);
-        if (st != GS_OK) {
-            gs_error_prefix(err, first, "/model/config");
+        enum gs_status st = count_arch(&model->arch, &e->params, err);
+        if (st != GS_OK)
             return st;
-        }
     }
     if (e->params.total > GS_PARAMETERS_MAX)
         return gs_error_add(err, GS_ERR_RANGE, "/model/config",
@@ -89,14 +97,9 @@ enum gs_status gs_model_spec_count(struct gs_model_spec *model, struct gs_error 
     model->counted = false;
     if (!model->has_arch)
         return GS_OK;
-    size_t first = err != NULL ? err->count : 0;
-    enum gs_status st = gs_arch_count_params(&model->arch, &model->counts, err);
-    if (st != GS_OK) {
-        gs_error_prefix(err, first, "/model/config");
-        return st;
-    }
-    model->counted = true;
-    return GS_OK;
+    const enum gs_status st = count_arch(&model->arch, &model->counts, err);
+    model->counted = st == GS_OK;
+    return st;
 }
 
 /* Zeroed fields of a workload mean "default". */

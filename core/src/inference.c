@@ -634,10 +634,10 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
                 ? c->mem_fraction_static_permille
                 : gs_sglang_default_fraction_permille(out->sglang_release, b->total_bytes, t * dp,
                                                       p, dp);
-        if (!c->mem_fraction_static_permille && c->sglang_vision_layers &&
+        if (!c->mem_fraction_static_permille && in->arch->vision_config_layers &&
             out->sglang_release->rule == GS_SGLANG_RULE_RESERVE)
             b->fraction_permille = gs_sglang_vlm_fraction_permille(
-                b->fraction_permille, c->sglang_vision_layers, c->sglang_vision_hidden);
+                b->fraction_permille, in->arch->vision_config_layers, in->arch->vision_config_hidden);
         /* model_runner.profile_max_num_token: rest = free after loading - baseline x (1 -
          * fraction), the baseline being the free memory before loading (init_torch_distributed),
          * so rest = fraction x baseline - weights */

@@ -339,13 +339,6 @@ enum gs_status gs_weights_bytes_stage(const struct gs_arch *a, const struct gs_w
     return weights_on(a, r, stage, out, NULL, err);
 }
 
-enum gs_status gs_weights_bytes_stages(const struct gs_arch *a, const struct gs_weights_request *r,
-                                       uint64_t *each, struct gs_error *err)
-{
-    uint64_t most;
-    return weights_on(a, r, UINT64_MAX, &most, each, err);
-}
-
 static bool same_request(const struct gs_weights_request *a, const struct gs_weights_request *b)
 {
     return a->format == b->format && a->group_size == b->group_size && a->tensor == b->tensor &&

@@ -73,14 +73,27 @@ static bool exec_ok(PGconn *conn, const char *sql, const char *what, struct gs_e
     return ok;
 }
 
+/* The rows of `sql` (with `id` as $1 when not NULL), or NULL with the error recorded;
+ * `one_row`: exactly one row is expected. */
+static PGresult *rows(PGconn *conn, const char *sql, const char *id, bool one_row,
+                      const char *what, struct gs_error *err)
+{
+    const char *values[1] = {id};
+    PGresult *res = id != NULL ? PQexecParams(conn, sql, 1, NULL, values, NULL, NULL, 0)
+                               : PQexec(conn, sql);
+    if (PQresultStatus(res) == PGRES_TUPLES_OK && (!one_row || PQntuples(res) == 1))
+        return res;
+    pg_error(err, GS_ERR_DB, what, conn, res);
+    PQclear(res);
+    return NULL;
+}
+
 static enum gs_status read_version(PGconn *conn, int *out, struct gs_error *err)
 {
-    PGresult *res = PQexec(conn, "SELECT coalesce(max(version), 0) FROM gpusizer_schema");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1) {
-        enum gs_status st = pg_error(err, GS_ERR_DB, "reading the schema version", conn, res);
-        PQclear(res);
-        return st;
-    }
+    PGresult *res = rows(conn, "SELECT coalesce(max(version), 0) FROM gpusizer_schema", NULL, true,
+                         "reading the schema version", err);
+    if (res == NULL)
+        return GS_ERR_DB;
     *out = atoi(PQgetvalue(res, 0, 0));
     PQclear(res);
     return GS_OK;
@@ -197,12 +210,10 @@ static enum gs_status copy_table(PGconn *conn, sqlite3 *db, const char *name, st
  * in memory): once, recorded in gpusizer_seeded; the caller holds the advisory lock. */
 static enum gs_status seed_locked(struct catalog_pg *pg, struct gs_error *err)
 {
-    PGresult *res = PQexec(pg->conn, "SELECT count(*) FROM gpusizer_seeded");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1) {
-        enum gs_status st = pg_error(err, GS_ERR_DB, "reading the seed marker", pg->conn, res);
-        PQclear(res);
-        return st;
-    }
+    PGresult *res = rows(pg->conn, "SELECT count(*) FROM gpusizer_seeded", NULL, true,
+                         "reading the seed marker", err);
+    if (res == NULL)
+        return GS_ERR_DB;
     const bool seeded = atoi(PQgetvalue(res, 0, 0)) > 0;
     PQclear(res);
     if (seeded)
@@ -269,14 +280,11 @@ static enum gs_status read_table(PGconn *conn, struct catalog_snapshot *s, bool 
                                  struct gs_error *err)
 {
     /* COLLATE "C": strcmp's order, which the alias merge and lookups expect */
-    PGresult *res = PQexec(conn, models ? CATALOG_MODEL_COLUMNS " ORDER BY id COLLATE \"C\""
-                                        : CATALOG_GPU_COLUMNS " ORDER BY id COLLATE \"C\"");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-        enum gs_status st = pg_error(err, GS_ERR_DB, models ? "reading models" : "reading GPUs",
-                                     conn, res);
-        PQclear(res);
-        return st;
-    }
+    PGresult *res = rows(conn, models ? CATALOG_MODEL_COLUMNS " ORDER BY id COLLATE \"C\""
+                                      : CATALOG_GPU_COLUMNS " ORDER BY id COLLATE \"C\"",
+                         NULL, false, models ? "reading models" : "reading GPUs", err);
+    if (res == NULL)
+        return GS_ERR_DB;
     bool oom = false;
     for (int i = 0; i < PQntuples(res) && !oom; i++) {
         const struct pg_row pr = {res, i};
@@ -291,16 +299,14 @@ static enum gs_status read_aliases(PGconn *conn, struct catalog_snapshot *s, boo
                                    struct gs_error *err)
 {
     /* SQLite orders aliases with NOCASE: lower() in strcmp's order */
-    PGresult *res = PQexec(
+    PGresult *res = rows(
         conn, models ? "SELECT alias, model_id FROM model_aliases ORDER BY model_id COLLATE \"C\", "
                        "lower(alias) COLLATE \"C\""
                      : "SELECT alias, gpu_id FROM gpu_aliases ORDER BY gpu_id COLLATE \"C\", "
-                       "lower(alias) COLLATE \"C\"");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-        enum gs_status st = pg_error(err, GS_ERR_DB, "reading aliases", conn, res);
-        PQclear(res);
-        return st;
-    }
+                       "lower(alias) COLLATE \"C\"",
+        NULL, false, "reading aliases", err);
+    if (res == NULL)
+        return GS_ERR_DB;
     size_t at = 0;
     enum gs_status st = GS_OK;
     for (int i = 0; i < PQntuples(res) && st == GS_OK; i++)
@@ -321,12 +327,10 @@ enum gs_status catalog_pg_snapshot_load(struct catalog_pg *pg, struct catalog_sn
 
 enum gs_status catalog_pg_data_version(struct catalog_pg *pg, long long *out, struct gs_error *err)
 {
-    PGresult *res = PQexec(pg->conn, "SELECT version FROM gpusizer_changes");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1) {
-        enum gs_status st = pg_error(err, GS_ERR_DB, "reading the change counter", pg->conn, res);
-        PQclear(res);
-        return st;
-    }
+    PGresult *res = rows(pg->conn, "SELECT version FROM gpusizer_changes", NULL, true,
+                         "reading the change counter", err);
+    if (res == NULL)
+        return GS_ERR_DB;
     *out = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
     PQclear(res);
     return GS_OK;
@@ -375,15 +379,11 @@ enum gs_status catalog_pg_wait(struct catalog_pg *pg, int timeout_ms, bool *chan
 static enum gs_status read_one(PGconn *conn, struct catalog_snapshot *s, bool models,
                                const char *id, struct gs_error *err)
 {
-    const char *values[1] = {id};
-    PGresult *res = PQexecParams(conn, models ? CATALOG_MODEL_COLUMNS " WHERE id = $1"
-                                              : CATALOG_GPU_COLUMNS " WHERE id = $1",
-                                 1, NULL, values, NULL, NULL, 0);
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-        enum gs_status st = pg_error(err, GS_ERR_DB, "reading a changed row", conn, res);
-        PQclear(res);
-        return st;
-    }
+    PGresult *res = rows(conn, models ? CATALOG_MODEL_COLUMNS " WHERE id = $1"
+                                      : CATALOG_GPU_COLUMNS " WHERE id = $1",
+                         id, false, "reading a changed row", err);
+    if (res == NULL)
+        return GS_ERR_DB;
     bool ok = true;
     if (PQntuples(res) == 1) {
         const struct pg_row pr = {res, 0};
@@ -393,16 +393,13 @@ static enum gs_status read_one(PGconn *conn, struct catalog_snapshot *s, bool mo
     PQclear(res);
     if (!ok)
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading the catalog");
-    res = PQexecParams(conn, models ? "SELECT alias, model_id FROM model_aliases WHERE model_id = $1"
-                                      " ORDER BY lower(alias) COLLATE \"C\""
-                                    : "SELECT alias, gpu_id FROM gpu_aliases WHERE gpu_id = $1"
-                                      " ORDER BY lower(alias) COLLATE \"C\"",
-                       1, NULL, values, NULL, NULL, 0);
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-        enum gs_status st = pg_error(err, GS_ERR_DB, "reading aliases", conn, res);
-        PQclear(res);
-        return st;
-    }
+    res = rows(conn, models ? "SELECT alias, model_id FROM model_aliases WHERE model_id = $1"
+                              " ORDER BY lower(alias) COLLATE \"C\""
+                            : "SELECT alias, gpu_id FROM gpu_aliases WHERE gpu_id = $1"
+                              " ORDER BY lower(alias) COLLATE \"C\"",
+               id, false, "reading aliases", err);
+    if (res == NULL)
+        return GS_ERR_DB;
     /* the row just read is the last: start the merge there */
     size_t at = (models ? s->model_count : s->gpu_count);
     at = at > 0 ? at - 1 : 0;
@@ -418,15 +415,13 @@ static enum gs_status refresh_table(PGconn *conn, struct catalog_snapshot *s,
                                     const struct catalog_snapshot *prev, bool models,
                                     struct gs_error *err)
 {
-    PGresult *res = PQexec(conn, models ? "SELECT id, revision, created_at FROM models"
-                                          " ORDER BY id COLLATE \"C\""
-                                        : "SELECT id, revision, created_at FROM gpus"
-                                          " ORDER BY id COLLATE \"C\"");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-        enum gs_status st = pg_error(err, GS_ERR_DB, "reading the catalog", conn, res);
-        PQclear(res);
-        return st;
-    }
+    PGresult *res = rows(conn, models ? "SELECT id, revision, created_at FROM models"
+                                        " ORDER BY id COLLATE \"C\""
+                                      : "SELECT id, revision, created_at FROM gpus"
+                                        " ORDER BY id COLLATE \"C\"",
+                         NULL, false, "reading the catalog", err);
+    if (res == NULL)
+        return GS_ERR_DB;
     enum gs_status st = GS_OK;
     size_t at = 0;
     for (int i = 0; i < PQntuples(res) && st == GS_OK; i++) {

@@ -210,6 +210,22 @@ static uint64_t derived_max_model_len(const json_t *config, uint64_t positions)
     return (uint64_t)((double)base * factor);
 }
 
+static uint64_t int_member(const json_t *o, const char *name, uint64_t fallback);
+
+/* The two vision_config keys SGLang sizes a multimodal model's fraction by, spelled as it
+ * reads them (so a config saying `depth` instead of num_hidden_layers counts as 24). */
+static void read_vision_config(const json_t *config, struct gs_arch *a)
+{
+    const json_t *vision = json_object_get(config, "vision_config");
+    bool tower = false;
+    for (size_t i = 0; i < a->tower_count; i++)
+        tower = tower || a->towers[i].part == GS_PART_VISION;
+    if (!tower || !json_is_object(vision))
+        return;
+    a->vision_config_layers = int_member(vision, "num_hidden_layers", 24);
+    a->vision_config_hidden = int_member(vision, "hidden_size", 1024);
+}
+
 enum gs_status models_read(const json_t *config, const char *pointer, struct gs_arch *out,
                            struct gs_error *err)
 {
@@ -260,6 +276,7 @@ enum gs_status models_read(const json_t *config, const char *pointer, struct gs_
         snprintf(a->read_as, sizeof(a->read_as), "%s", m->model_type);
     models_read_checkpoint(config, &a->checkpoint);
     a->max_model_len = derived_max_model_len(config, a->max_position_embeddings);
+    read_vision_config(config, a);
     return GS_OK;
 }
 

@@ -374,8 +374,8 @@ static void test_sglang_vlm_fraction(void **state)
     struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
     struct gs_inference_input in = llama3_8b_on_h100(&a);
     in.engine.engine = GS_ENGINE_SGLANG;
-    in.engine.sglang_vision_layers = 24;
-    in.engine.sglang_vision_hidden = 1280;
+    a.vision_config_layers = 24; /* as the config reader leaves a vision model's */
+    a.vision_config_hidden = 1280;
     struct gs_inference_result r;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.fraction_permille, 748);
@@ -622,8 +622,8 @@ static void test_weight_stages_in_one_pass(void **state)
     struct gs_param_count c;
     assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
     struct gs_weights_request r = {GS_WF_BF16, 0, 2, 3, false, 0};
-    uint64_t each[3] = {0, 0, 0}, most = 0, whole = 0;
-    assert_int_equal(gs_weights_bytes_stages(&a, &r, each, NULL), GS_OK);
+    uint64_t each[3] = {0, 0, 0}, most = 0, whole = 0, ignored = 0;
+    assert_int_equal(gs_weights_bytes_memo(&a, &r, NULL, &ignored, each, NULL), GS_OK);
     assert_int_equal(gs_weights_bytes(&a, &c, &r, &most, NULL), GS_OK);
     uint64_t top = 0;
     for (uint64_t s = 0; s < 3; s++) {
@@ -638,7 +638,7 @@ static void test_weight_stages_in_one_pass(void **state)
     assert_int_equal(each[0] - each[1], embed_rank);
     /* at TP 1 the stages together hold the whole model exactly once */
     r.tensor = 1;
-    assert_int_equal(gs_weights_bytes_stages(&a, &r, each, NULL), GS_OK);
+    assert_int_equal(gs_weights_bytes_memo(&a, &r, NULL, &ignored, each, NULL), GS_OK);
     struct gs_weights_request one = {GS_WF_BF16, 0, 1, 1, false, 0};
     assert_int_equal(gs_weights_bytes(&a, &c, &one, &whole, NULL), GS_OK);
     assert_int_equal(each[0] + each[1] + each[2], whole);
@@ -661,7 +661,8 @@ static void test_weights_memo(void **state)
     assert_int_equal(gs_weights_bytes(&a, &c, &r, &plain, NULL), GS_OK);
     assert_int_equal(most, plain);
     assert_int_equal(memo.count, 1);
-    assert_int_equal(gs_weights_bytes_stages(&a, &r, alone, NULL), GS_OK);
+    uint64_t ignored = 0;
+    assert_int_equal(gs_weights_bytes_memo(&a, &r, NULL, &ignored, alone, NULL), GS_OK);
     assert_int_equal(gs_weights_bytes_memo(&a, &r, &memo, &most, each, NULL), GS_OK);
     assert_int_equal(each[0], alone[0]);
     assert_int_equal(each[1], alone[1]);

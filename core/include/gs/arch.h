@@ -201,6 +201,10 @@ struct gs_arch {
     bool attention_dropout;             /* non-zero attention-probability dropout */
     bool hidden_dropout;                /* non-zero residual/hidden dropout */
     bool overflow;                      /* a builder ran out of room: refused by validation */
+    /* a model with a vision tower: its config's vision_config.num_hidden_layers and hidden_size
+     * read literally (24 and 1024 when missing), as SGLang's adjust_mem_fraction_for_vlm reads
+     * them (gs/sglang.h); 0 without a vision_config */
+    uint64_t vision_config_layers, vision_config_hidden;
     /* the decoder stack */
     uint64_t num_hidden_layers;
     uint8_t layer_block[GS_LAYERS_MAX];

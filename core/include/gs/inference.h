@@ -136,9 +136,6 @@ struct gs_engine_config {
     uint64_t cpu_offload_bytes;   /* vLLM --cpu-offload-gb: weights kept in host memory */
     uint8_t all2all;              /* enum gs_all2all: vLLM --all2all-backend under expert
                                      parallelism */
-    /* SGLang: the model's vision_config.num_hidden_layers and hidden_size as SGLang reads them
-     * (24 and 1024 when a key is missing); 0 = no vision_config (gs/sglang.h) */
-    uint64_t sglang_vision_layers, sglang_vision_hidden;
 };
 
 enum { GS_CHUNKED_PREFILL_DEFAULT, GS_CHUNKED_PREFILL_ON, GS_CHUNKED_PREFILL_OFF };

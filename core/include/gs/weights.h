@@ -62,12 +62,13 @@ struct gs_weights_memo {
         struct gs_weights_request request;
         uint64_t most; /* gs_weights_bytes */
         bool has_stages;
-        uint64_t stages[GS_WEIGHTS_MEMO_STAGES]; /* gs_weights_bytes_stages, when has_stages */
+        uint64_t stages[GS_WEIGHTS_MEMO_STAGES]; /* every stage's, when has_stages */
     } entries[GS_WEIGHTS_MEMO_ENTRIES];
 };
 
-/* gs_weights_bytes into *most and, when `each` is not NULL,
- * gs_weights_bytes_stages into each; `memo` may be NULL. */
+/* gs_weights_bytes into *most and, when `each` is not NULL, every pipeline
+ * stage's bytes into each (`request->pipeline` entries, at most the layers:
+ * all stages are weighed in one pass); `memo` may be NULL. */
 enum gs_status gs_weights_bytes_memo(const struct gs_arch *arch,
                                      const struct gs_weights_request *request,
                                      struct gs_weights_memo *memo, uint64_t *most, uint64_t *each,
@@ -85,11 +86,6 @@ enum gs_status gs_weights_bytes(const struct gs_arch *arch, const struct gs_para
 enum gs_status gs_weights_bytes_stage(const struct gs_arch *arch, const struct gs_weights_request *request,
                                       uint64_t stage, uint64_t *out, struct gs_error *err);
 
-/* Bytes of weights on one GPU of every pipeline stage: `each` has
- * `request->pipeline` entries (at most the layers, GS_LAYERS_MAX). */
-enum gs_status gs_weights_bytes_stages(const struct gs_arch *arch,
-                                       const struct gs_weights_request *request, uint64_t *each,
-                                       struct gs_error *err);
 
 /* The same for a raw parameter count (no shapes): every parameter at the
  * format's rate, split evenly over tensor x pipeline ranks. */
