@@ -1,11 +1,13 @@
 /*
- * catalog.h - the SQLite catalog of models and accelerators.
+ * catalog.h - the catalog of models and accelerators: an SQLite file (the
+ * default), or a PostgreSQL database several replicas share.
  *
  * catalog_open() creates the file if needed, turns on WAL and a busy timeout,
  * and applies the embedded migrations (db/migrations/NNNN_*.sql, keyed by
- * PRAGMA user_version), which also seed the first entries. A struct catalog
- * is one SQLite connection with its prepared statements: use it from one
- * thread at a time.
+ * PRAGMA user_version), which also seed the first entries. Given a
+ * postgres:// URL it opens the PostgreSQL catalog instead (catalog_pg.h:
+ * migrations under an advisory lock, the same seed, once). A struct catalog
+ * is one connection: use it from one thread at a time.
  *
  * Reads for estimates go through a snapshot: catalog_snapshot_load() copies
  * every row into plain structs once, so the request path never touches SQL.
@@ -112,6 +114,31 @@ int catalog_schema_latest(void);
 /* Opens (creating if absent) and migrates the catalog at `path`. On success
  * *out is a new handle the caller closes with catalog_close(). */
 enum gs_status catalog_open(const char *path, struct catalog **out, struct gs_error *err);
+
+/* Opens the catalog `location` names: a postgres:// or postgresql:// URL selects a
+ * PostgreSQL catalog (its password: the URL's, else `password` unless NULL, else libpq's
+ * PGPASSWORD or password file), anything else an SQLite file. Errors never repeat the URL. */
+enum gs_status catalog_open_location(const char *location, const char *password,
+                                     struct catalog **out, struct gs_error *err);
+
+/* "sqlite" or "postgresql". */
+const char *catalog_backend(const struct catalog *catalog);
+
+/* Another process's writes to a shared (PostgreSQL) catalog, learnt on a second
+ * connection (LISTEN; catalog_pg.h): catalog_watch_wait waits up to `timeout_ms` and sets
+ * *changed when a change was announced - or the watch reconnected, since announcements
+ * made meanwhile are lost; GS_ERR_BUSY (after waiting) while the database is unreachable.
+ * catalog_watch_version reads the change counter over the watch's connection. An SQLite
+ * catalog has no watch (GS_ERR_UNSUPPORTED): compare catalog_data_version instead. Use a
+ * watch from one thread. */
+struct catalog_watch;
+enum gs_status catalog_watch_open(struct catalog *catalog, struct catalog_watch **out,
+                                  struct gs_error *err);
+enum gs_status catalog_watch_wait(struct catalog_watch *watch, int timeout_ms, bool *changed,
+                                  struct gs_error *err);
+enum gs_status catalog_watch_version(struct catalog_watch *watch, long long *out,
+                                     struct gs_error *err);
+void catalog_watch_close(struct catalog_watch *watch);
 
 /* Opens like catalog_open but migrates only up to `version` (tests of upgrades). */
 enum gs_status catalog_open_at_version(const char *path, int version, struct catalog **out,

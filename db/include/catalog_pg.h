@@ -11,8 +11,15 @@
  * catalog gets a copy of the embedded SQLite catalog's rows, once; and
  * snapshots, the same structures the SQLite catalog loads. The migrations
  * are db/pg/NNNN_*.sql, compiled in; version 1 is the SQLite catalog's
- * schema version 14. Writes, the refresh on NOTIFY and the server's use of
- * it come next (the closing notes of issue 16 say where it stands).
+ * schema version 14. Writes go through catalog_write.h like SQLite's (a
+ * struct catalog opened on a URL, catalog.h); a second connection LISTENs
+ * for other replicas' changes (catalog_pg_open_listener, catalog_pg_wait).
+ *
+ * A connection that breaks (the database restarted, failed over or became
+ * unreachable) is reconnected by the next call that needs it, at most once
+ * per backoff step (250 ms doubling to 5 s); until then calls fail fast with
+ * GS_ERR_BUSY. Sessions run with lock_timeout 5 s, statement_timeout 30 s and
+ * TCP keepalives.
  */
 #ifndef GS_CATALOG_PG_H
 #define GS_CATALOG_PG_H
@@ -38,6 +45,20 @@ int catalog_pg_schema_latest(void);
  * sets one) and brings its schema to the latest version. Errors never repeat
  * the URL, which may hold a password. */
 enum gs_status catalog_pg_open(const char *url, struct catalog_pg **out, struct gs_error *err);
+
+/* Like catalog_pg_open, with a password from elsewhere (a file): used unless the URL
+ * has one. Both are copied. */
+enum gs_status catalog_pg_open_auth(const char *url, const char *password, struct catalog_pg **out,
+                                    struct gs_error *err);
+
+/* A second connection with `like`'s settings that LISTENs for changes (no migration). A
+ * database that cannot be reached yet is not an error: catalog_pg_wait keeps reconnecting,
+ * and reports a change after each reconnect (notifications sent meanwhile are lost). */
+enum gs_status catalog_pg_open_listener(const struct catalog_pg *like, struct catalog_pg **out,
+                                        struct gs_error *err);
+
+/* How many times the connection was re-established. */
+unsigned long long catalog_pg_reconnects(const struct catalog_pg *pg);
 
 /* Every row in one consistent read (REPEATABLE READ), as catalog_snapshot_load
  * reads an SQLite catalog: rows in id order, aliases attached. */

@@ -2,10 +2,11 @@
  * catalog_write.h - changes to the catalog: create, replace and delete models
  * and GPUs, bulk GPU upserts, and GPU price history.
  *
- * Every change runs in one BEGIN IMMEDIATE transaction, so concurrent writers
- * on other connections (or processes) wait for the write lock (the busy
- * timeout) instead of failing halfway, and a failed change leaves nothing
- * behind. Optimistic concurrency: a caller passes the entity tag it last saw
+ * Every change runs in one BEGIN IMMEDIATE transaction (on PostgreSQL: a
+ * transaction holding the catalog's advisory lock, catalog_sql.h), so
+ * concurrent writers on other connections, processes or replicas wait for
+ * the write lock (5 s, then GS_ERR_BUSY) instead of failing halfway, and a
+ * failed change leaves nothing behind. Optimistic concurrency: a caller passes the entity tag it last saw
  * (struct catalog_precondition); the tag is compared with the stored row
  * inside the transaction, so two writers holding the same version cannot
  * both succeed (the second gets GS_ERR_PRECONDITION).

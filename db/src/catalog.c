@@ -1,9 +1,12 @@
 /*
- * catalog.c - opening the SQLite catalog, migrations, snapshots (see catalog.h).
+ * catalog.c - opening the catalog (an SQLite file, migrated here, or a
+ * PostgreSQL database, catalog_pg.c), its probes and its watch (see catalog.h).
  */
 #include "catalog.h"
 
 #include "catalog_int.h"
+#include "catalog_pg.h"
+#include "catalog_pg_int.h"
 
 #include "embedded.h"
 
@@ -18,9 +21,21 @@ extern const size_t gs_migrations_count;
 
 #define BUSY_TIMEOUT_MS 5000
 
+/* One of the two backends: an SQLite file (db) or a shared PostgreSQL database (pg). */
 struct catalog {
     sqlite3 *db;
+    struct catalog_pg *pg;
 };
+
+struct catalog_pg *catalog_pg_of(struct catalog *catalog)
+{
+    return catalog->pg;
+}
+
+const char *catalog_backend(const struct catalog *catalog)
+{
+    return catalog->pg != NULL ? "postgresql" : "sqlite";
+}
 
 static enum gs_status db_error(struct catalog *c, struct gs_error *err, const char *what)
 {
@@ -152,7 +167,25 @@ fail:
 
 enum gs_status catalog_open(const char *path, struct catalog **out, struct gs_error *err)
 {
-    return catalog_open_at_version(path, (int)gs_migrations_count, out, err);
+    return catalog_open_location(path, NULL, out, err);
+}
+
+enum gs_status catalog_open_location(const char *location, const char *password,
+                                     struct catalog **out, struct gs_error *err)
+{
+    *out = NULL;
+    if (!catalog_pg_is_url(location))
+        return catalog_open_at_version(location, (int)gs_migrations_count, out, err);
+    struct catalog *c = calloc(1, sizeof(*c));
+    if (c == NULL)
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory opening the catalog");
+    enum gs_status st = catalog_pg_open_auth(location, password, &c->pg, err);
+    if (st != GS_OK) {
+        free(c);
+        return st;
+    }
+    *out = c;
+    return GS_OK;
 }
 
 void catalog_close(struct catalog *catalog)
@@ -160,12 +193,59 @@ void catalog_close(struct catalog *catalog)
     if (catalog == NULL)
         return;
     sqlite3_close(catalog->db);
+    catalog_pg_close(catalog->pg);
     free(catalog);
 }
 
 enum gs_status catalog_schema_version(struct catalog *catalog, int *out, struct gs_error *err)
 {
+    if (catalog->pg != NULL)
+        return catalog_pg_schema_version(catalog->pg, out, err);
     return read_user_version(catalog, out, err);
+}
+
+/* The watch is the listener connection itself. */
+struct catalog_watch {
+    struct catalog_pg *pg;
+};
+
+enum gs_status catalog_watch_open(struct catalog *catalog, struct catalog_watch **out,
+                                  struct gs_error *err)
+{
+    *out = NULL;
+    if (catalog->pg == NULL)
+        return gs_error_add(err, GS_ERR_UNSUPPORTED, "",
+                            "an SQLite catalog is watched through PRAGMA data_version");
+    struct catalog_watch *w = calloc(1, sizeof(*w));
+    if (w == NULL)
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+    enum gs_status st = catalog_pg_open_listener(catalog->pg, &w->pg, err);
+    if (st != GS_OK) {
+        free(w);
+        return st;
+    }
+    *out = w;
+    return GS_OK;
+}
+
+enum gs_status catalog_watch_wait(struct catalog_watch *w, int timeout_ms, bool *changed,
+                                  struct gs_error *err)
+{
+    return catalog_pg_wait(w->pg, timeout_ms, changed, err);
+}
+
+enum gs_status catalog_watch_version(struct catalog_watch *w, long long *out,
+                                     struct gs_error *err)
+{
+    return catalog_pg_data_version(w->pg, out, err);
+}
+
+void catalog_watch_close(struct catalog_watch *w)
+{
+    if (w == NULL)
+        return;
+    catalog_pg_close(w->pg);
+    free(w);
 }
 
 static enum gs_status count_rows(struct catalog *c, const char *sql, size_t *out,
@@ -186,6 +266,8 @@ static enum gs_status count_rows(struct catalog *c, const char *sql, size_t *out
 enum gs_status catalog_ping(struct catalog *catalog, size_t *models, size_t *gpus,
                             struct gs_error *err)
 {
+    if (catalog->pg != NULL)
+        return catalog_pg_ping(catalog->pg, models, gpus, err);
     enum gs_status st = count_rows(catalog, "SELECT count(*) FROM models", models, err);
     if (st == GS_OK)
         st = count_rows(catalog, "SELECT count(*) FROM gpus", gpus, err);

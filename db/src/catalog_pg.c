@@ -6,6 +6,7 @@
 
 #include "catalog.h"
 #include "catalog_int.h"
+#include "catalog_pg_int.h"
 #include "embedded.h"
 
 #include <errno.h>
@@ -21,8 +22,26 @@ extern const struct gs_embedded_file gs_pg_migrations_files[];
 struct catalog_pg {
     PGconn *conn;
     int applied;
-    bool seeded; /* this connection copied the seed in */
+    bool seeded;          /* this connection copied the seed in */
+    bool listening;       /* LISTEN again after a reconnect */
+    bool missed;          /* reconnected while listening: notifications may have been lost */
+    int backoff_ms;       /* 0 while connected; the wait before the next reconnect */
+    long long retry_at;   /* monotonic ms: no reconnect attempt before */
+    unsigned long long reconnects;
+    char *url;            /* what to connect with again (a listener's second connection) */
+    char *password;
 };
+
+/* Reconnect attempts: 250 ms after a failure, doubling to 5 s. */
+#define BACKOFF_FIRST_MS 250
+#define BACKOFF_MAX_MS 5000
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 bool catalog_pg_is_url(const char *location)
 {
@@ -327,10 +346,13 @@ enum gs_status catalog_pg_snapshot_load(struct catalog_pg *pg, struct catalog_sn
 
 enum gs_status catalog_pg_data_version(struct catalog_pg *pg, long long *out, struct gs_error *err)
 {
-    PGresult *res = rows(pg->conn, "SELECT version FROM gpusizer_changes", NULL, true,
+    PGconn *conn = catalog_pg_conn(pg, err);
+    if (conn == NULL)
+        return GS_ERR_BUSY;
+    PGresult *res = rows(conn, "SELECT version FROM gpusizer_changes", NULL, true,
                          "reading the change counter", err);
     if (res == NULL)
-        return GS_ERR_DB;
+        return PQstatus(conn) == CONNECTION_OK ? GS_ERR_DB : GS_ERR_BUSY;
     *out = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
     PQclear(res);
     return GS_OK;
@@ -338,25 +360,52 @@ enum gs_status catalog_pg_data_version(struct catalog_pg *pg, long long *out, st
 
 enum gs_status catalog_pg_listen(struct catalog_pg *pg, struct gs_error *err)
 {
+    pg->listening = true;
     return exec_ok(pg->conn, "LISTEN gpusizer_catalog", "listening for changes", err) ? GS_OK
-                                                                                      : GS_ERR_DB;
+                                                                                      : GS_ERR_BUSY;
+}
+
+static void sleep_ms(long long ms)
+{
+    if (ms <= 0)
+        return;
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
 }
 
 enum gs_status catalog_pg_wait(struct catalog_pg *pg, int timeout_ms, bool *changed,
                                struct gs_error *err)
 {
     *changed = false;
+    const long long deadline = mono_ms() + timeout_ms;
+    if (PQstatus(pg->conn) != CONNECTION_OK) {
+        /* a lost listener reconnects (with backoff) and reports a change: notifications sent
+         * while it was away are gone, so the caller checks the version */
+        if (catalog_pg_conn(pg, err) == NULL) {
+            const long long left = deadline - mono_ms();
+            sleep_ms(left < pg->retry_at - mono_ms() ? left : pg->retry_at - mono_ms());
+            return GS_ERR_BUSY;
+        }
+    }
+    if (pg->missed) {
+        pg->missed = false;
+        *changed = true;
+        return GS_OK;
+    }
     const int fd = PQsocket(pg->conn);
     if (fd < 0)
         return pg_error(err, GS_ERR_BUSY, "waiting for changes", pg->conn, NULL);
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    const long long deadline = now.tv_sec * 1000LL + now.tv_nsec / 1000000 + timeout_ms;
     for (;;) {
         /* input that is not a notification (a server's goodbye before it closes) keeps us
          * waiting: the close itself is what reports the loss */
-        if (PQconsumeInput(pg->conn) == 0 || PQstatus(pg->conn) != CONNECTION_OK)
-            return pg_error(err, GS_ERR_BUSY, "waiting for changes", pg->conn, NULL);
+        if (PQconsumeInput(pg->conn) == 0 || PQstatus(pg->conn) != CONNECTION_OK) {
+            enum gs_status st = pg_error(err, GS_ERR_BUSY, "waiting for changes", pg->conn, NULL);
+            /* make the next call reconnect: a half-read socket is no use */
+            if (PQstatus(pg->conn) == CONNECTION_OK)
+                PQreset(pg->conn);
+            return st;
+        }
         PGnotify *n;
         while ((n = PQnotifies(pg->conn)) != NULL) {
             *changed = true;
@@ -364,8 +413,7 @@ enum gs_status catalog_pg_wait(struct catalog_pg *pg, int timeout_ms, bool *chan
         }
         if (*changed)
             return GS_OK;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        const long long left = deadline - (now.tv_sec * 1000LL + now.tv_nsec / 1000000);
+        const long long left = deadline - mono_ms();
         if (left <= 0)
             return GS_OK;
         struct pollfd p = {fd, POLLIN, 0};
@@ -443,17 +491,17 @@ enum gs_status catalog_pg_snapshot_refresh(struct catalog_pg *pg, const struct c
                                            struct catalog_snapshot **out, struct gs_error *err)
 {
     *out = NULL;
+    PGconn *conn = catalog_pg_conn(pg, err);
+    if (conn == NULL)
+        return GS_ERR_BUSY;
     struct catalog_snapshot *s = catalog_snapshot_new();
     if (s == NULL)
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
     /* one consistent view of every table */
-    enum gs_status st = exec_ok(pg->conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-                                "starting a read", err)
-                            ? GS_OK
-                            : GS_ERR_DB;
+    enum gs_status st = catalog_pg_begin(pg, false, err);
     int version = 0;
     if (st == GS_OK)
-        st = read_version(pg->conn, &version, err);
+        st = read_version(conn, &version, err);
     if (st == GS_OK) {
         catalog_snapshot_set_schema_version(s, version);
         if (prev == NULL || catalog_snapshot_schema_version(prev) != version) {
@@ -472,7 +520,9 @@ enum gs_status catalog_pg_snapshot_refresh(struct catalog_pg *pg, const struct c
                 st = refresh_table(pg->conn, s, prev, false, err);
         }
     }
-    exec_ok(pg->conn, st == GS_OK ? "COMMIT" : "ROLLBACK", "ending a read", NULL);
+    if (st != GS_OK && PQstatus(conn) != CONNECTION_OK)
+        st = GS_ERR_BUSY; /* the database went away mid-read: retry later */
+    st = catalog_pg_end(pg, st, err);
     return catalog_snapshot_finish(s, st, out, err);
 }
 
@@ -481,38 +531,95 @@ bool catalog_pg_seeded(const struct catalog_pg *pg)
     return pg->seeded;
 }
 
-enum gs_status catalog_pg_open(const char *url, struct catalog_pg **out, struct gs_error *err)
+/* Settings every session gets, on connect and after each reconnect: lock waits (a writer
+ * behind another replica's write, catalog_pg_begin) end as GS_ERR_BUSY after 5 s, as
+ * SQLite's busy timeout does; no statement or abandoned transaction holds the catalog for
+ * long. */
+static bool session_setup(PGconn *conn, struct gs_error *err)
+{
+    return exec_ok(conn,
+                   "SET client_min_messages = warning; SET lock_timeout = '5s';"
+                   " SET statement_timeout = '30s'; SET idle_in_transaction_session_timeout = '30s'",
+                   "configuring the session", err);
+}
+
+/* A new connection with the handle's settings; the URL's own parameters come after the
+ * defaults (so they win), a password from a file before them (so one in the URL wins).
+ * Keepalives and tcp_user_timeout notice a database host that vanished without closing
+ * the connection within about 15 s. */
+static PGconn *connect_params(const char *url, const char *password)
+{
+    const char *keys[12], *values[12];
+    int n = 0;
+    keys[n] = "connect_timeout", values[n++] = "5";
+    keys[n] = "application_name", values[n++] = "gpusizer";
+    keys[n] = "keepalives", values[n++] = "1";
+    keys[n] = "keepalives_idle", values[n++] = "10";
+    keys[n] = "keepalives_interval", values[n++] = "5";
+    keys[n] = "keepalives_count", values[n++] = "2";
+    keys[n] = "tcp_user_timeout", values[n++] = "15000";
+    if (password != NULL)
+        keys[n] = "password", values[n++] = password;
+    keys[n] = "dbname", values[n++] = url;
+    keys[n] = NULL, values[n] = NULL;
+    return PQconnectdbParams(keys, values, 1);
+}
+
+static struct catalog_pg *pg_new(const char *url, const char *password)
+{
+    struct catalog_pg *pg = calloc(1, sizeof(*pg));
+    if (pg == NULL)
+        return NULL;
+    pg->url = strdup(url);
+    pg->password = password != NULL ? strdup(password) : NULL;
+    if (pg->url == NULL || (password != NULL && pg->password == NULL)) {
+        catalog_pg_close(pg);
+        return NULL;
+    }
+    return pg;
+}
+
+/* Connects `pg`; GS_ERR_BUSY when the database cannot be reached. */
+static enum gs_status pg_connect(struct catalog_pg *pg, struct gs_error *err)
+{
+    pg->conn = connect_params(pg->url, pg->password);
+    if (pg->conn == NULL)
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+    if (PQstatus(pg->conn) != CONNECTION_OK)
+        return pg_error(err, GS_ERR_BUSY, "connecting", pg->conn, NULL);
+    return GS_OK;
+}
+
+enum gs_status catalog_pg_open_auth(const char *url, const char *password, struct catalog_pg **out,
+                                    struct gs_error *err)
 {
     *out = NULL;
     if (!catalog_pg_is_url(url))
         return gs_error_add(err, GS_ERR_INVALID, "",
                             "a PostgreSQL catalog is named by a postgres:// or postgresql:// URL");
-    struct catalog_pg *pg = calloc(1, sizeof(*pg));
+    struct catalog_pg *pg = pg_new(url, password);
     if (pg == NULL)
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
-    /* the URL's own settings come after the default timeout, so they win */
-    const char *const keys[] = {"connect_timeout", "application_name", "dbname", NULL};
-    const char *const values[] = {"5", "gpusizer", url, NULL};
-    pg->conn = PQconnectdbParams(keys, values, 1);
-    if (pg->conn == NULL || PQstatus(pg->conn) != CONNECTION_OK) {
-        enum gs_status st = pg->conn != NULL
-                                ? pg_error(err, GS_ERR_BUSY, "connecting", pg->conn, NULL)
-                                : gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+    enum gs_status st = pg_connect(pg, err);
+    if (st != GS_OK) {
         catalog_pg_close(pg);
         return st;
     }
     char lock[96];
     snprintf(lock, sizeof(lock), "SELECT pg_advisory_lock(%lld)", (long long)CATALOG_PG_LOCK_KEY);
+    /* no lock timeout yet: a replica waits as long as another one migrates */
     if (!exec_ok(pg->conn, "SET client_min_messages = warning", "configuring the session", err) ||
         !exec_ok(pg->conn, lock, "waiting for the migration lock", err)) {
         catalog_pg_close(pg);
         return GS_ERR_DB;
     }
-    enum gs_status st = migrate_locked(pg, err);
+    st = migrate_locked(pg, err);
     if (st == GS_OK)
         st = seed_locked(pg, err);
     snprintf(lock, sizeof(lock), "SELECT pg_advisory_unlock(%lld)", (long long)CATALOG_PG_LOCK_KEY);
     if (!exec_ok(pg->conn, lock, "releasing the migration lock", err) && st == GS_OK)
+        st = GS_ERR_DB;
+    if (st == GS_OK && !session_setup(pg->conn, err))
         st = GS_ERR_DB;
     if (st != GS_OK) {
         catalog_pg_close(pg);
@@ -522,9 +629,172 @@ enum gs_status catalog_pg_open(const char *url, struct catalog_pg **out, struct 
     return GS_OK;
 }
 
+enum gs_status catalog_pg_open(const char *url, struct catalog_pg **out, struct gs_error *err)
+{
+    return catalog_pg_open_auth(url, NULL, out, err);
+}
+
+enum gs_status catalog_pg_open_listener(const struct catalog_pg *like, struct catalog_pg **out,
+                                        struct gs_error *err)
+{
+    *out = NULL;
+    struct catalog_pg *pg = pg_new(like->url, like->password);
+    if (pg == NULL)
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+    /* a listener that cannot connect yet keeps trying (catalog_pg_wait) */
+    if (pg_connect(pg, NULL) == GS_OK && session_setup(pg->conn, NULL) &&
+        catalog_pg_listen(pg, NULL) == GS_OK) {
+        *out = pg;
+        return GS_OK;
+    }
+    pg->listening = true;
+    pg->missed = true;
+    pg->backoff_ms = BACKOFF_FIRST_MS;
+    pg->retry_at = mono_ms() + pg->backoff_ms;
+    if (pg->conn == NULL) {
+        catalog_pg_close(pg);
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+    }
+    *out = pg;
+    return GS_OK;
+}
+
+PGconn *catalog_pg_conn(struct catalog_pg *pg, struct gs_error *err)
+{
+    if (PQstatus(pg->conn) == CONNECTION_OK)
+        return pg->conn;
+    const long long now = mono_ms();
+    if (pg->backoff_ms > 0 && now < pg->retry_at) {
+        gs_error_add(err, GS_ERR_BUSY, "",
+                     "PostgreSQL catalog: unreachable; the next connection attempt is in %lld ms",
+                     pg->retry_at - now);
+        return NULL;
+    }
+    PQreset(pg->conn);
+    struct gs_error setup;
+    gs_error_init(&setup);
+    if (PQstatus(pg->conn) != CONNECTION_OK || !session_setup(pg->conn, &setup) ||
+        (pg->listening && catalog_pg_listen(pg, &setup) != GS_OK)) {
+        pg->backoff_ms = pg->backoff_ms == 0 ? BACKOFF_FIRST_MS
+                         : pg->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS
+                                                               : pg->backoff_ms * 2;
+        pg->retry_at = mono_ms() + pg->backoff_ms;
+        if (PQstatus(pg->conn) != CONNECTION_OK)
+            pg_error(err, GS_ERR_BUSY, "reconnecting", pg->conn, NULL);
+        else
+            gs_error_add(err, GS_ERR_BUSY, "", "%s", setup.count ? setup.items[0].detail : "");
+        return NULL;
+    }
+    pg->backoff_ms = 0;
+    pg->reconnects++;
+    pg->missed = pg->listening;
+    return pg->conn;
+}
+
+unsigned long long catalog_pg_reconnects(const struct catalog_pg *pg)
+{
+    return pg->reconnects;
+}
+
+/* SQLSTATEs (PostgreSQL's errcodes.txt): class 23 integrity constraint violations,
+ * 23505 unique_violation; 40001 serialization_failure, 40P01 deadlock_detected, 55P03
+ * lock_not_available (lock_timeout), 57014 query_canceled (statement_timeout), class 08
+ * and 57P0x: the connection or the server went away. */
+enum gs_status catalog_pg_fail(PGconn *conn, const PGresult *res, struct gs_error *err,
+                               const char *pointer, const char *what)
+{
+    const char *state = res != NULL ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    const char *msg = res != NULL ? PQresultErrorMessage(res) : PQerrorMessage(conn);
+    msg = msg != NULL ? msg : "";
+    /* "ERROR:  " leads the message; the primary text alone reads like SQLite's */
+    const char *primary = res != NULL ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    const char *text = primary != NULL ? primary : msg;
+    const int n = (int)strcspn(text, "\n");
+    if (PQstatus(conn) != CONNECTION_OK || state == NULL || strncmp(state, "08", 2) == 0 ||
+        strncmp(state, "57P0", 4) == 0)
+        return gs_error_add(err, GS_ERR_BUSY, "",
+                            "%s: the PostgreSQL catalog is unreachable (%.*s); retry shortly",
+                            what, n, text);
+    if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0 ||
+        strcmp(state, "55P03") == 0 || strcmp(state, "57014") == 0)
+        return gs_error_add(err, GS_ERR_BUSY, "", "%s: the catalog is locked by another writer",
+                            what);
+    if (strcmp(state, "23505") == 0)
+        return gs_error_add(err, GS_ERR_CONFLICT, pointer, "%s: already in use", what);
+    if (strncmp(state, "23", 2) == 0) {
+        const char *constraint = PQresultErrorField(res, PG_DIAG_CONSTRAINT_NAME);
+        return gs_error_add(err, GS_ERR_INVALID, pointer, "%s: %s%s%.*s", what,
+                            constraint != NULL ? "constraint failed: " : "",
+                            constraint != NULL ? constraint : "", constraint != NULL ? 0 : n,
+                            text);
+    }
+    return gs_error_add(err, GS_ERR_DB, "", "%s: %.*s", what, n, text);
+}
+
+enum gs_status catalog_pg_begin(struct catalog_pg *pg, bool write, struct gs_error *err)
+{
+    PGconn *conn = catalog_pg_conn(pg, err);
+    if (conn == NULL)
+        return GS_ERR_BUSY;
+    char sql[160];
+    if (write)
+        /* one writer at a time over every replica: the lock the migrations hold, for this
+         * transaction only (released by COMMIT or ROLLBACK) */
+        snprintf(sql, sizeof(sql), "BEGIN ISOLATION LEVEL READ COMMITTED; "
+                                   "SELECT pg_advisory_xact_lock(%lld)",
+                 (long long)CATALOG_PG_LOCK_KEY);
+    else
+        snprintf(sql, sizeof(sql), "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    PGresult *res = PQexec(conn, sql);
+    const ExecStatusType s = PQresultStatus(res);
+    enum gs_status st = GS_OK;
+    if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
+        st = catalog_pg_fail(conn, res, err, "", "starting a transaction");
+        PQclear(res);
+        res = PQexec(conn, "ROLLBACK");
+    }
+    PQclear(res);
+    return st;
+}
+
+enum gs_status catalog_pg_end(struct catalog_pg *pg, enum gs_status st, struct gs_error *err)
+{
+    PGconn *conn = pg->conn;
+    if (st == GS_OK) {
+        PGresult *res = PQexec(conn, "COMMIT");
+        /* a COMMIT of a failed transaction answers ROLLBACK, not an error */
+        if (PQresultStatus(res) != PGRES_COMMAND_OK)
+            st = catalog_pg_fail(conn, res, err, "", "committing");
+        else if (strcmp(PQcmdStatus(res), "COMMIT") != 0)
+            st = gs_error_add(err, GS_ERR_DB, "", "committing: the transaction had failed");
+        PQclear(res);
+    }
+    if (st != GS_OK && PQstatus(conn) == CONNECTION_OK &&
+        PQtransactionStatus(conn) != PQTRANS_IDLE)
+        PQclear(PQexec(conn, "ROLLBACK"));
+    return st;
+}
+
+enum gs_status catalog_pg_ping(struct catalog_pg *pg, size_t *models, size_t *gpus,
+                               struct gs_error *err)
+{
+    PGconn *conn = catalog_pg_conn(pg, err);
+    if (conn == NULL)
+        return GS_ERR_BUSY;
+    PGresult *res = rows(conn, "SELECT (SELECT count(*) FROM models), (SELECT count(*) FROM gpus)",
+                         NULL, true, "counting catalog rows", err);
+    if (res == NULL)
+        return PQstatus(conn) == CONNECTION_OK ? GS_ERR_DB : GS_ERR_BUSY;
+    *models = (size_t)strtoull(PQgetvalue(res, 0, 0), NULL, 10);
+    *gpus = (size_t)strtoull(PQgetvalue(res, 0, 1), NULL, 10);
+    PQclear(res);
+    return GS_OK;
+}
+
 enum gs_status catalog_pg_schema_version(struct catalog_pg *pg, int *out, struct gs_error *err)
 {
-    return read_version(pg->conn, out, err);
+    PGconn *conn = catalog_pg_conn(pg, err);
+    return conn != NULL ? read_version(conn, out, err) : GS_ERR_BUSY;
 }
 
 int catalog_pg_applied(const struct catalog_pg *pg)
@@ -538,5 +808,9 @@ void catalog_pg_close(struct catalog_pg *pg)
         return;
     if (pg->conn != NULL)
         PQfinish(pg->conn);
+    if (pg->password != NULL)
+        explicit_bzero(pg->password, strlen(pg->password));
+    free(pg->password);
+    free(pg->url);
     free(pg);
 }

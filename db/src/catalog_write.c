@@ -1,106 +1,53 @@
 /*
  * catalog_write.c - catalog changes in single transactions (see
- * catalog_write.h).
+ * catalog_write.h), on either backend through catalog_sql.h: aliases are
+ * compared with lower() on both sides (SQLite's NOCASE; PostgreSQL's unique
+ * index is on lower(alias)).
  */
 #include "catalog_write.h"
 
 #include "catalog_int.h"
+#include "catalog_pg.h"
+#include "catalog_pg_int.h"
+#include "catalog_sql.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-
-/* Maps a failed SQLite call to a status: lock waits past the busy timeout
- * are "busy", constraint failures are the caller's data, the rest is ours. */
-static enum gs_status sql_fail(sqlite3 *db, struct gs_error *err, const char *pointer,
-                               const char *what)
-{
-    const int code = sqlite3_extended_errcode(db);
-    const int primary = code & 0xff;
-    if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
-        return gs_error_add(err, GS_ERR_BUSY, "", "%s: the catalog is locked by another writer",
-                            what);
-    if (code == SQLITE_CONSTRAINT_PRIMARYKEY || code == SQLITE_CONSTRAINT_UNIQUE)
-        return gs_error_add(err, GS_ERR_CONFLICT, pointer, "%s: already in use", what);
-    if (primary == SQLITE_CONSTRAINT)
-        return gs_error_add(err, GS_ERR_INVALID, pointer, "%s: %s", what, sqlite3_errmsg(db));
-    return gs_error_add(err, GS_ERR_DB, "", "%s: %s", what, sqlite3_errmsg(db));
-}
-
-static enum gs_status exec(sqlite3 *db, const char *sql, struct gs_error *err)
-{
-    if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
-        return GS_OK;
-    return sql_fail(db, err, "", sql);
-}
-
-static enum gs_status begin(sqlite3 *db, struct gs_error *err)
-{
-    return exec(db, "BEGIN IMMEDIATE", err);
-}
-
-/* Commits when `st` is GS_OK, else rolls back; returns the final status. */
-static enum gs_status finish(sqlite3 *db, enum gs_status st, struct gs_error *err)
-{
-    if (st == GS_OK)
-        st = exec(db, "COMMIT", err);
-    if (st != GS_OK && !sqlite3_get_autocommit(db))
-        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-    return st;
-}
-
-static enum gs_status prepare(sqlite3 *db, const char *sql, sqlite3_stmt **stmt,
-                              struct gs_error *err)
-{
-    if (sqlite3_prepare_v2(db, sql, -1, stmt, NULL) == SQLITE_OK)
-        return GS_OK;
-    return gs_error_add(err, GS_ERR_DB, "", "preparing a catalog statement: %s",
-                        sqlite3_errmsg(db));
-}
-
 /* Steps a write statement to completion and finalizes it. */
-static enum gs_status run(sqlite3 *db, sqlite3_stmt *stmt, struct gs_error *err,
-                          const char *pointer, const char *what)
+static enum gs_status run(struct catalog_stmt *stmt, struct gs_error *err, const char *pointer,
+                          const char *what)
 {
-    int rc = sqlite3_step(stmt);
-    enum gs_status st = rc == SQLITE_DONE || rc == SQLITE_ROW ? GS_OK
-                                                              : sql_fail(db, err, pointer, what);
-    sqlite3_finalize(stmt);
+    const enum catalog_step rc = catalog_stmt_step(stmt);
+    enum gs_status st = rc != CATALOG_STEP_ERROR ? GS_OK
+                                                 : catalog_stmt_fail(stmt, err, pointer, what);
+    catalog_stmt_finalize(stmt);
     return st;
 }
 
-static void bind_text(sqlite3_stmt *stmt, int i, const char *text)
-{
-    if (text != NULL)
-        sqlite3_bind_text(stmt, i, text, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(stmt, i);
-}
-
-static void bind_real(sqlite3_stmt *stmt, int i, struct catalog_real r)
+static void bind_real(struct catalog_stmt *stmt, int i, struct catalog_real r)
 {
     if (r.present)
-        sqlite3_bind_double(stmt, i, r.value);
+        catalog_stmt_double(stmt, i, r.value);
     else
-        sqlite3_bind_null(stmt, i);
+        catalog_stmt_null(stmt, i);
 }
 
-static void bind_int_real(sqlite3_stmt *stmt, int i, struct catalog_real r)
+static void bind_int_real(struct catalog_stmt *stmt, int i, struct catalog_real r)
 {
     if (r.present)
-        sqlite3_bind_int64(stmt, i, (sqlite3_int64)r.value);
+        catalog_stmt_int64(stmt, i, (long long)r.value);
     else
-        sqlite3_bind_null(stmt, i);
+        catalog_stmt_null(stmt, i);
 }
 
-static void bind_u64(sqlite3_stmt *stmt, int i, uint64_t v, bool null_when_zero)
+static void bind_u64(struct catalog_stmt *stmt, int i, uint64_t v, bool null_when_zero)
 {
     if (v == 0 && null_when_zero)
-        sqlite3_bind_null(stmt, i);
+        catalog_stmt_null(stmt, i);
     else
-        sqlite3_bind_int64(stmt, i, (sqlite3_int64)v);
+        catalog_stmt_int64(stmt, i, (long long)v);
 }
 
 /* The row a path names: its id, revision and creation time. */
@@ -113,45 +60,44 @@ struct current {
     struct catalog_real price_per_hour, purchase_price;
 };
 
-static void copy_col(char *dst, size_t n, sqlite3_stmt *stmt, int col)
+static void copy_col(char *dst, size_t n, struct catalog_stmt *stmt, int col)
 {
-    const unsigned char *t = sqlite3_column_text(stmt, col);
-    snprintf(dst, n, "%s", t != NULL ? (const char *)t : "");
+    snprintf(dst, n, "%s", catalog_stmt_column_text(stmt, col));
 }
 
-static enum gs_status find_current(sqlite3 *db, bool models, const char *id_or_alias,
+static enum gs_status find_current(struct catalog *db, bool models, const char *id_or_alias,
                                    struct current *cur, struct gs_error *err)
 {
     static const char model_sql[] =
         "SELECT id, revision, created_at, NULL, NULL FROM models WHERE id = lower(?1)"
         " UNION ALL SELECT m.id, m.revision, m.created_at, NULL, NULL FROM model_aliases a"
-        " JOIN models m ON m.id = a.model_id WHERE a.alias = ?1 LIMIT 1";
+        " JOIN models m ON m.id = a.model_id WHERE lower(a.alias) = lower(?1) LIMIT 1";
     static const char gpu_sql[] =
         "SELECT id, revision, created_at, price_per_hour, purchase_price FROM gpus"
         " WHERE id = lower(?1) UNION ALL"
         " SELECT g.id, g.revision, g.created_at, g.price_per_hour, g.purchase_price"
-        " FROM gpu_aliases a JOIN gpus g ON g.id = a.gpu_id WHERE a.alias = ?1 LIMIT 1";
-    sqlite3_stmt *stmt = NULL;
+        " FROM gpu_aliases a JOIN gpus g ON g.id = a.gpu_id WHERE lower(a.alias) = lower(?1) LIMIT 1";
+    struct catalog_stmt *stmt = NULL;
     memset(cur, 0, sizeof(*cur));
-    enum gs_status st = prepare(db, models ? model_sql : gpu_sql, &stmt, err);
+    enum gs_status st = catalog_stmt_prepare(db, models ? model_sql : gpu_sql, &stmt, err);
     if (st != GS_OK)
         return st;
-    bind_text(stmt, 1, id_or_alias);
-    int rc = sqlite3_step(stmt);
-    if (rc == SQLITE_ROW) {
+    catalog_stmt_text(stmt, 1, id_or_alias);
+    const enum catalog_step rc = catalog_stmt_step(stmt);
+    if (rc == CATALOG_STEP_ROW) {
         cur->exists = true;
         copy_col(cur->id, sizeof(cur->id), stmt, 0);
-        cur->revision = (uint64_t)sqlite3_column_int64(stmt, 1);
+        cur->revision = (uint64_t)catalog_stmt_column_int64(stmt, 1);
         copy_col(cur->created_at, sizeof(cur->created_at), stmt, 2);
-        if (sqlite3_column_type(stmt, 3) != SQLITE_NULL)
-            cur->price_per_hour = (struct catalog_real){true, sqlite3_column_double(stmt, 3)};
-        if (sqlite3_column_type(stmt, 4) != SQLITE_NULL)
-            cur->purchase_price = (struct catalog_real){true, sqlite3_column_double(stmt, 4)};
+        if (!catalog_stmt_column_null(stmt, 3))
+            cur->price_per_hour = (struct catalog_real){true, catalog_stmt_column_double(stmt, 3)};
+        if (!catalog_stmt_column_null(stmt, 4))
+            cur->purchase_price = (struct catalog_real){true, catalog_stmt_column_double(stmt, 4)};
         catalog_etag(cur->id, cur->revision, cur->created_at, cur->etag);
-    } else if (rc != SQLITE_DONE) {
-        st = sql_fail(db, err, "", "looking the entry up");
+    } else if (rc != CATALOG_STEP_DONE) {
+        st = catalog_stmt_fail(stmt, err, "", "looking the entry up");
     }
-    sqlite3_finalize(stmt);
+    catalog_stmt_finalize(stmt);
     return st;
 }
 
@@ -198,74 +144,74 @@ static enum gs_status check_precondition(const struct catalog_precondition *pre,
 }
 
 /* Refuses an id or alias already naming another entry of the same table. */
-static enum gs_status check_names(sqlite3 *db, bool models, const char *id, char *const *aliases,
+static enum gs_status check_names(struct catalog *db, bool models, const char *id, char *const *aliases,
                                   size_t alias_count, struct gs_error *err)
 {
     const char *id_taken =
-        models ? "SELECT model_id FROM model_aliases WHERE alias = ?1 AND model_id <> ?1"
-               : "SELECT gpu_id FROM gpu_aliases WHERE alias = ?1 AND gpu_id <> ?1";
+        models ? "SELECT model_id FROM model_aliases WHERE lower(alias) = lower(?1) AND model_id <> ?1"
+               : "SELECT gpu_id FROM gpu_aliases WHERE lower(alias) = lower(?1) AND gpu_id <> ?1";
     const char *alias_taken = models ? "SELECT id FROM models WHERE id = lower(?1) AND id <> ?2"
                                        " UNION ALL SELECT model_id FROM model_aliases"
-                                       " WHERE alias = ?1 AND model_id <> ?2"
+                                       " WHERE lower(alias) = lower(?1) AND model_id <> ?2"
                                      : "SELECT id FROM gpus WHERE id = lower(?1) AND id <> ?2"
                                        " UNION ALL SELECT gpu_id FROM gpu_aliases"
-                                       " WHERE alias = ?1 AND gpu_id <> ?2";
-    sqlite3_stmt *stmt = NULL;
-    enum gs_status st = prepare(db, id_taken, &stmt, err);
+                                       " WHERE lower(alias) = lower(?1) AND gpu_id <> ?2";
+    struct catalog_stmt *stmt = NULL;
+    enum gs_status st = catalog_stmt_prepare(db, id_taken, &stmt, err);
     if (st != GS_OK)
         return st;
-    bind_text(stmt, 1, id);
-    if (sqlite3_step(stmt) == SQLITE_ROW)
+    catalog_stmt_text(stmt, 1, id);
+    if (catalog_stmt_step(stmt) == CATALOG_STEP_ROW)
         st = gs_error_add(err, GS_ERR_CONFLICT, "/id", "\"%s\" is already an alias of \"%s\"", id,
-                          (const char *)sqlite3_column_text(stmt, 0));
-    sqlite3_finalize(stmt);
+                          catalog_stmt_column_text(stmt, 0));
+    catalog_stmt_finalize(stmt);
     for (size_t i = 0; st == GS_OK && i < alias_count; i++) {
-        st = prepare(db, alias_taken, &stmt, err);
+        st = catalog_stmt_prepare(db, alias_taken, &stmt, err);
         if (st != GS_OK)
             return st;
-        bind_text(stmt, 1, aliases[i]);
-        bind_text(stmt, 2, id);
-        if (sqlite3_step(stmt) == SQLITE_ROW) {
+        catalog_stmt_text(stmt, 1, aliases[i]);
+        catalog_stmt_text(stmt, 2, id);
+        if (catalog_stmt_step(stmt) == CATALOG_STEP_ROW) {
             char where[32];
             snprintf(where, sizeof(where), "/aliases/%zu", i);
             st = gs_error_add(err, GS_ERR_CONFLICT, where, "\"%s\" already names \"%s\"",
-                              aliases[i], (const char *)sqlite3_column_text(stmt, 0));
+                              aliases[i], catalog_stmt_column_text(stmt, 0));
         }
-        sqlite3_finalize(stmt);
+        catalog_stmt_finalize(stmt);
     }
     return st;
 }
 
-static enum gs_status replace_aliases(sqlite3 *db, bool models, const char *id,
+static enum gs_status replace_aliases(struct catalog *db, bool models, const char *id,
                                       char *const *aliases, size_t alias_count,
                                       struct gs_error *err)
 {
-    sqlite3_stmt *stmt = NULL;
+    struct catalog_stmt *stmt = NULL;
     enum gs_status st =
-        prepare(db, models ? "DELETE FROM model_aliases WHERE model_id = ?1"
+        catalog_stmt_prepare(db, models ? "DELETE FROM model_aliases WHERE model_id = ?1"
                            : "DELETE FROM gpu_aliases WHERE gpu_id = ?1",
                 &stmt, err);
     if (st != GS_OK)
         return st;
-    bind_text(stmt, 1, id);
-    st = run(db, stmt, err, "/aliases", "removing the old aliases");
+    catalog_stmt_text(stmt, 1, id);
+    st = run(stmt, err, "/aliases", "removing the old aliases");
     for (size_t i = 0; st == GS_OK && i < alias_count; i++) {
-        st = prepare(db, models ? "INSERT INTO model_aliases (alias, model_id) VALUES (?1, ?2)"
+        st = catalog_stmt_prepare(db, models ? "INSERT INTO model_aliases (alias, model_id) VALUES (?1, ?2)"
                                 : "INSERT INTO gpu_aliases (alias, gpu_id) VALUES (?1, ?2)",
                      &stmt, err);
         if (st != GS_OK)
             return st;
-        bind_text(stmt, 1, aliases[i]);
-        bind_text(stmt, 2, id);
+        catalog_stmt_text(stmt, 1, aliases[i]);
+        catalog_stmt_text(stmt, 2, id);
         char where[32];
         snprintf(where, sizeof(where), "/aliases/%zu", i);
-        st = run(db, stmt, err, where, "alias");
+        st = run(stmt, err, where, "alias");
     }
     return st;
 }
 
 /* Reads the row's revision back and fills the put result. */
-static enum gs_status finish_put(sqlite3 *db, bool models, const char *id, bool created,
+static enum gs_status finish_put(struct catalog *db, bool models, const char *id, bool created,
                                  struct catalog_put_result *out, struct gs_error *err)
 {
     struct current cur;
@@ -284,7 +230,7 @@ static enum gs_status finish_put(sqlite3 *db, bool models, const char *id, bool 
 
 /* ------------------------------------------------------------------ models */
 
-static enum gs_status model_put_locked(sqlite3 *db, const struct catalog_model *m,
+static enum gs_status model_put_locked(struct catalog *db, const struct catalog_model *m,
                                        const struct catalog_precondition *pre,
                                        struct catalog_put_result *out, struct gs_error *err)
 {
@@ -295,10 +241,11 @@ static enum gs_status model_put_locked(sqlite3 *db, const struct catalog_model *
     static const char update_sql[] =
         "UPDATE models SET name = ?2, hf_id = ?3, publisher = ?4, family = ?5, parameters = ?6,"
         " parameters_basis = ?7, parameters_source = ?8, config_json = ?9, config_source = ?10,"
-        " hub_revision = CASE WHEN ?12 IS NULL THEN hub_revision ELSE ?11 END,"
+        /* the CAST types ?12 for PostgreSQL, which cannot infer it from IS NULL */
+        " hub_revision = CASE WHEN CAST(?12 AS TEXT) IS NULL THEN hub_revision ELSE ?11 END,"
         " checkpoint_json = coalesce(?12, checkpoint_json),"
-        " provenance_json = CASE WHEN ?12 IS NULL THEN provenance_json ELSE ?13 END,"
-        " revision = revision + 1, updated_at = " NOW_SQL " WHERE id = ?1";
+        " provenance_json = CASE WHEN CAST(?12 AS TEXT) IS NULL THEN provenance_json ELSE ?13 END,"
+        " revision = revision + 1, updated_at = " "{now}" " WHERE id = ?1";
     struct current cur;
     enum gs_status st = find_current(db, true, m->id, &cur, err);
     if (st == GS_OK)
@@ -306,25 +253,25 @@ static enum gs_status model_put_locked(sqlite3 *db, const struct catalog_model *
     const char *id = cur.exists ? cur.id : m->id;
     if (st == GS_OK)
         st = check_names(db, true, id, m->aliases, m->alias_count, err);
-    sqlite3_stmt *stmt = NULL;
+    struct catalog_stmt *stmt = NULL;
     if (st == GS_OK)
-        st = prepare(db, cur.exists ? update_sql : insert_sql, &stmt, err);
+        st = catalog_stmt_prepare(db, cur.exists ? update_sql : insert_sql, &stmt, err);
     if (st != GS_OK)
         return st;
-    bind_text(stmt, 1, id);
-    bind_text(stmt, 2, m->name);
-    bind_text(stmt, 3, m->hf_id);
-    bind_text(stmt, 4, m->publisher);
-    bind_text(stmt, 5, m->family);
+    catalog_stmt_text(stmt, 1, id);
+    catalog_stmt_text(stmt, 2, m->name);
+    catalog_stmt_text(stmt, 3, m->hf_id);
+    catalog_stmt_text(stmt, 4, m->publisher);
+    catalog_stmt_text(stmt, 5, m->family);
     bind_u64(stmt, 6, m->parameters, false);
-    bind_text(stmt, 7, m->parameters_basis != NULL ? m->parameters_basis : "derived");
-    bind_text(stmt, 8, m->parameters_source);
-    bind_text(stmt, 9, m->config_json);
-    bind_text(stmt, 10, m->config_source);
-    bind_text(stmt, 11, m->hub_revision);
-    bind_text(stmt, 12, m->checkpoint_json);
-    bind_text(stmt, 13, m->provenance_json);
-    st = run(db, stmt, err, "", "writing the model");
+    catalog_stmt_text(stmt, 7, m->parameters_basis != NULL ? m->parameters_basis : "derived");
+    catalog_stmt_text(stmt, 8, m->parameters_source);
+    catalog_stmt_text(stmt, 9, m->config_json);
+    catalog_stmt_text(stmt, 10, m->config_source);
+    catalog_stmt_text(stmt, 11, m->hub_revision);
+    catalog_stmt_text(stmt, 12, m->checkpoint_json);
+    catalog_stmt_text(stmt, 13, m->provenance_json);
+    st = run(stmt, err, "", "writing the model");
     if (st == GS_OK)
         st = replace_aliases(db, true, id, m->aliases, m->alias_count, err);
     if (st == GS_OK)
@@ -336,14 +283,14 @@ enum gs_status catalog_model_put(struct catalog *catalog, const struct catalog_m
                                  const struct catalog_precondition *pre,
                                  struct catalog_put_result *out, struct gs_error *err)
 {
-    sqlite3 *db = catalog_db(catalog);
-    enum gs_status st = begin(db, err);
+    struct catalog *db = catalog;
+    enum gs_status st = catalog_tx_begin(db, true, err);
     if (st != GS_OK)
         return st;
-    return finish(db, model_put_locked(db, row, pre, out, err), err);
+    return catalog_tx_end(db, model_put_locked(db, row, pre, out, err), err);
 }
 
-static enum gs_status delete_locked(sqlite3 *db, bool models, const char *id_or_alias,
+static enum gs_status delete_locked(struct catalog *db, bool models, const char *id_or_alias,
                                     const struct catalog_precondition *pre, struct gs_error *err)
 {
     struct current cur;
@@ -354,80 +301,80 @@ static enum gs_status delete_locked(sqlite3 *db, bool models, const char *id_or_
         return gs_error_add(err, GS_ERR_NOT_FOUND, "", "no %s \"%.100s\" in the catalog",
                             models ? "model" : "GPU", id_or_alias);
     st = check_precondition(pre, &cur, err);
-    sqlite3_stmt *stmt = NULL;
+    struct catalog_stmt *stmt = NULL;
     if (st == GS_OK)
-        st = prepare(db, models ? "DELETE FROM models WHERE id = ?1" : "DELETE FROM gpus WHERE id = ?1",
+        st = catalog_stmt_prepare(db, models ? "DELETE FROM models WHERE id = ?1" : "DELETE FROM gpus WHERE id = ?1",
                      &stmt, err);
     if (st != GS_OK)
         return st;
-    bind_text(stmt, 1, cur.id);
-    return run(db, stmt, err, "", "deleting the entry");
+    catalog_stmt_text(stmt, 1, cur.id);
+    return run(stmt, err, "", "deleting the entry");
 }
 
 enum gs_status catalog_model_delete(struct catalog *catalog, const char *id_or_alias,
                                     const struct catalog_precondition *pre, struct gs_error *err)
 {
-    sqlite3 *db = catalog_db(catalog);
-    enum gs_status st = begin(db, err);
+    struct catalog *db = catalog;
+    enum gs_status st = catalog_tx_begin(db, true, err);
     if (st != GS_OK)
         return st;
-    return finish(db, delete_locked(db, true, id_or_alias, pre, err), err);
+    return catalog_tx_end(db, delete_locked(db, true, id_or_alias, pre, err), err);
 }
 
 /* -------------------------------------------------------------------- GPUs */
 
-static enum gs_status add_price_locked(sqlite3 *db, const char *id, const char *kind, double usd,
+static enum gs_status add_price_locked(struct catalog *db, const char *id, const char *kind, double usd,
                                        const char *date, const char *source,
                                        struct gs_error *err)
 {
-    sqlite3_stmt *stmt = NULL;
-    enum gs_status st = prepare(db,
+    struct catalog_stmt *stmt = NULL;
+    enum gs_status st = catalog_stmt_prepare(db,
                                 "INSERT INTO gpu_prices (gpu_id, kind, usd, effective_date, source)"
-                                " VALUES (?1, ?2, ?3, coalesce(?4, date('now')), ?5)",
+                                " VALUES (?1, ?2, ?3, coalesce(?4, {today}), ?5)",
                                 &stmt, err);
     if (st != GS_OK)
         return st;
-    bind_text(stmt, 1, id);
-    bind_text(stmt, 2, kind);
-    sqlite3_bind_double(stmt, 3, usd);
-    bind_text(stmt, 4, date);
-    bind_text(stmt, 5, source);
+    catalog_stmt_text(stmt, 1, id);
+    catalog_stmt_text(stmt, 2, kind);
+    catalog_stmt_double(stmt, 3, usd);
+    catalog_stmt_text(stmt, 4, date);
+    catalog_stmt_text(stmt, 5, source);
     const bool hourly = strcmp(kind, "on_demand") == 0;
-    return run(db, stmt, err, hourly ? "/price_per_hour" : "/purchase_price", "recording the price");
+    return run(stmt, err, hourly ? "/price_per_hour" : "/purchase_price", "recording the price");
 }
 
 /* A price set on the entry itself is meant to be the current one, so it may
  * not be dated before the latest price in the history (backfilling history
  * goes through the price history endpoint). */
-static enum gs_status check_not_backdated(sqlite3 *db, const char *id, const char *kind,
+static enum gs_status check_not_backdated(struct catalog *db, const char *id, const char *kind,
                                           const char *date, struct gs_error *err)
 {
-    sqlite3_stmt *stmt = NULL;
-    enum gs_status st = prepare(db,
+    struct catalog_stmt *stmt = NULL;
+    enum gs_status st = catalog_stmt_prepare(db,
                                 "SELECT effective_date, usd FROM gpu_prices WHERE gpu_id = ?1 AND"
-                                " kind = ?2 AND effective_date > coalesce(?3, date('now'))"
+                                " kind = ?2 AND effective_date > coalesce(?3, {today})"
                                 " ORDER BY effective_date DESC LIMIT 1",
                                 &stmt, err);
     if (st != GS_OK)
         return st;
-    bind_text(stmt, 1, id);
-    bind_text(stmt, 2, kind);
-    bind_text(stmt, 3, date);
+    catalog_stmt_text(stmt, 1, id);
+    catalog_stmt_text(stmt, 2, kind);
+    catalog_stmt_text(stmt, 3, date);
     const bool hourly = strcmp(kind, "on_demand") == 0;
-    if (sqlite3_step(stmt) == SQLITE_ROW)
+    if (catalog_stmt_step(stmt) == CATALOG_STEP_ROW)
         st = gs_error_add(err, GS_ERR_CONFLICT, hourly ? "/price_date" : "/purchase_price_date",
                           "a later price (%g USD from %s) is already current; date the new "
                           "price on or after it, or add it to the history with POST "
                           "/v1/gpus/%s/prices",
-                          sqlite3_column_double(stmt, 1),
-                          (const char *)sqlite3_column_text(stmt, 0), id);
-    sqlite3_finalize(stmt);
+                          catalog_stmt_column_double(stmt, 1),
+                          catalog_stmt_column_text(stmt, 0), id);
+    catalog_stmt_finalize(stmt);
     return st;
 }
 
 /* Applies one kind of price: a changed value becomes a history row, an absent
  * one withdraws the current price. */
-static enum gs_status apply_price(sqlite3 *db, const char *id, bool hourly, struct catalog_real now,
+static enum gs_status apply_price(struct catalog *db, const char *id, bool hourly, struct catalog_real now,
                                   struct catalog_real next, const char *date, const char *source,
                                   struct gs_error *err)
 {
@@ -442,8 +389,8 @@ static enum gs_status apply_price(sqlite3 *db, const char *id, bool hourly, stru
     }
     if (!now.present)
         return GS_OK;
-    sqlite3_stmt *stmt = NULL;
-    enum gs_status st = prepare(
+    struct catalog_stmt *stmt = NULL;
+    enum gs_status st = catalog_stmt_prepare(
         db,
         hourly ? "UPDATE gpus SET price_per_hour = NULL, price_source = NULL, price_date = NULL"
                  " WHERE id = ?1"
@@ -452,39 +399,39 @@ static enum gs_status apply_price(sqlite3 *db, const char *id, bool hourly, stru
         &stmt, err);
     if (st != GS_OK)
         return st;
-    bind_text(stmt, 1, id);
-    return run(db, stmt, err, "", "withdrawing the price");
+    catalog_stmt_text(stmt, 1, id);
+    return run(stmt, err, "", "withdrawing the price");
 }
 
-static void bind_gpu(sqlite3_stmt *stmt, const char *id, const struct catalog_gpu *g)
+static void bind_gpu(struct catalog_stmt *stmt, const char *id, const struct catalog_gpu *g)
 {
-    bind_text(stmt, 1, id);
-    bind_text(stmt, 2, g->name);
-    bind_text(stmt, 3, g->vendor);
+    catalog_stmt_text(stmt, 1, id);
+    catalog_stmt_text(stmt, 2, g->name);
+    catalog_stmt_text(stmt, 3, g->vendor);
     bind_u64(stmt, 4, g->memory_bytes, false);
-    bind_text(stmt, 5, g->memory_source);
+    catalog_stmt_text(stmt, 5, g->memory_source);
     bind_u64(stmt, 6, g->usable_memory_bytes, true);
-    bind_text(stmt, 7, g->usable_memory_source);
+    catalog_stmt_text(stmt, 7, g->usable_memory_source);
     bind_real(stmt, 8, g->memory_bandwidth_gb_s);
     bind_real(stmt, 9, g->bf16_tflops);
     bind_real(stmt, 10, g->fp8_tflops);
     bind_int_real(stmt, 11, g->tdp_watts);
-    bind_text(stmt, 12, g->spec_source);
+    catalog_stmt_text(stmt, 12, g->spec_source);
     bind_real(stmt, 13, g->fp16_tflops);
-    bind_text(stmt, 14, g->architecture);
-    bind_text(stmt, 15, g->form_factor);
-    bind_text(stmt, 16, g->memory_type);
-    bind_text(stmt, 17, g->interconnect);
+    catalog_stmt_text(stmt, 14, g->architecture);
+    catalog_stmt_text(stmt, 15, g->form_factor);
+    catalog_stmt_text(stmt, 16, g->memory_type);
+    catalog_stmt_text(stmt, 17, g->interconnect);
     bind_real(stmt, 18, g->interconnect_gb_s);
     bind_int_real(stmt, 19, g->pcie_gen);
     bind_int_real(stmt, 20, g->gpus_per_node);
-    bind_text(stmt, 21, g->interconnect_source);
+    catalog_stmt_text(stmt, 21, g->interconnect_source);
     bind_int_real(stmt, 22, g->unified_memory);
     bind_real(stmt, 23, g->scale_out_gb_s);
-    bind_text(stmt, 24, g->scale_out_source);
+    catalog_stmt_text(stmt, 24, g->scale_out_source);
 }
 
-static enum gs_status gpu_put_locked(sqlite3 *db, const struct catalog_gpu *g,
+static enum gs_status gpu_put_locked(struct catalog *db, const struct catalog_gpu *g,
                                      const struct catalog_precondition *pre,
                                      struct catalog_put_result *out, struct gs_error *err)
 {
@@ -504,7 +451,7 @@ static enum gs_status gpu_put_locked(sqlite3 *db, const struct catalog_gpu *g,
         " interconnect = ?17, interconnect_gb_s = ?18, pcie_gen = ?19, gpus_per_node = ?20,"
         " interconnect_source = ?21, unified_memory = ?22, scale_out_gb_s = ?23,"
         " scale_out_source = ?24, revision = revision + 1,"
-        " updated_at = " NOW_SQL
+        " updated_at = " "{now}"
         " WHERE id = ?1";
     struct current cur;
     enum gs_status st = find_current(db, false, g->id, &cur, err);
@@ -513,13 +460,13 @@ static enum gs_status gpu_put_locked(sqlite3 *db, const struct catalog_gpu *g,
     const char *id = cur.exists ? cur.id : g->id;
     if (st == GS_OK)
         st = check_names(db, false, id, g->aliases, g->alias_count, err);
-    sqlite3_stmt *stmt = NULL;
+    struct catalog_stmt *stmt = NULL;
     if (st == GS_OK)
-        st = prepare(db, cur.exists ? update_sql : insert_sql, &stmt, err);
+        st = catalog_stmt_prepare(db, cur.exists ? update_sql : insert_sql, &stmt, err);
     if (st != GS_OK)
         return st;
     bind_gpu(stmt, id, g);
-    st = run(db, stmt, err, "", "writing the GPU");
+    st = run(stmt, err, "", "writing the GPU");
     if (st == GS_OK)
         st = replace_aliases(db, false, id, g->aliases, g->alias_count, err);
     if (st == GS_OK)
@@ -537,21 +484,21 @@ enum gs_status catalog_gpu_put(struct catalog *catalog, const struct catalog_gpu
                                const struct catalog_precondition *pre,
                                struct catalog_put_result *out, struct gs_error *err)
 {
-    sqlite3 *db = catalog_db(catalog);
-    enum gs_status st = begin(db, err);
+    struct catalog *db = catalog;
+    enum gs_status st = catalog_tx_begin(db, true, err);
     if (st != GS_OK)
         return st;
-    return finish(db, gpu_put_locked(db, row, pre, out, err), err);
+    return catalog_tx_end(db, gpu_put_locked(db, row, pre, out, err), err);
 }
 
 enum gs_status catalog_gpu_put_many(struct catalog *catalog, const struct catalog_gpu *rows,
                                     const struct catalog_precondition *pres, size_t count,
                                     size_t *created, size_t *failed_row, struct gs_error *err)
 {
-    sqlite3 *db = catalog_db(catalog);
+    struct catalog *db = catalog;
     *created = 0;
     *failed_row = 0;
-    enum gs_status st = begin(db, err);
+    enum gs_status st = catalog_tx_begin(db, true, err);
     if (st != GS_OK)
         return st;
     for (size_t i = 0; st == GS_OK && i < count; i++) {
@@ -562,17 +509,17 @@ enum gs_status catalog_gpu_put_many(struct catalog *catalog, const struct catalo
         else if (one.created)
             (*created)++;
     }
-    return finish(db, st, err);
+    return catalog_tx_end(db, st, err);
 }
 
 enum gs_status catalog_gpu_delete(struct catalog *catalog, const char *id_or_alias,
                                   const struct catalog_precondition *pre, struct gs_error *err)
 {
-    sqlite3 *db = catalog_db(catalog);
-    enum gs_status st = begin(db, err);
+    struct catalog *db = catalog;
+    enum gs_status st = catalog_tx_begin(db, true, err);
     if (st != GS_OK)
         return st;
-    return finish(db, delete_locked(db, false, id_or_alias, pre, err), err);
+    return catalog_tx_end(db, delete_locked(db, false, id_or_alias, pre, err), err);
 }
 
 /* ------------------------------------------------------------------ prices */
@@ -587,30 +534,31 @@ void catalog_prices_free(struct catalog_price *prices, size_t count)
 enum gs_status catalog_gpu_prices(struct catalog *catalog, const char *id_or_alias,
                                   struct catalog_price **out, size_t *count, struct gs_error *err)
 {
-    sqlite3 *db = catalog_db(catalog);
+    struct catalog *db = catalog;
     *out = NULL;
     *count = 0;
     struct current cur;
     /* one read transaction: the row and its history agree */
-    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-        return sql_fail(db, err, "", "starting a read");
-    enum gs_status st = find_current(db, false, id_or_alias, &cur, err);
+    enum gs_status st = catalog_tx_begin(db, false, err);
+    if (st != GS_OK)
+        return st;
+    st = find_current(db, false, id_or_alias, &cur, err);
     if (st == GS_OK && !cur.exists)
         st = gs_error_add(err, GS_ERR_NOT_FOUND, "", "no GPU \"%.100s\" in the catalog",
                           id_or_alias);
-    sqlite3_stmt *stmt = NULL;
+    struct catalog_stmt *stmt = NULL;
     if (st == GS_OK)
-        st = prepare(db,
+        st = catalog_stmt_prepare(db,
                      "SELECT kind, usd, effective_date, source, recorded_at FROM gpu_prices"
                      " WHERE gpu_id = ?1 ORDER BY effective_date, id",
                      &stmt, err);
     struct catalog_price *list = NULL;
     size_t n = 0, cap = 0;
     int latest[2] = {-1, -1}; /* index of the latest on-demand and purchase rows */
-    int rc = SQLITE_DONE;
+    enum catalog_step rc = CATALOG_STEP_DONE;
     if (st == GS_OK) {
-        bind_text(stmt, 1, cur.id);
-        while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        catalog_stmt_text(stmt, 1, cur.id);
+        while ((rc = catalog_stmt_step(stmt)) == CATALOG_STEP_ROW) {
             if (n == cap) {
                 size_t next = cap ? cap * 2 : 8;
                 struct catalog_price *grown = realloc(list, next * sizeof(*list));
@@ -624,10 +572,9 @@ enum gs_status catalog_gpu_prices(struct catalog *catalog, const char *id_or_ali
             struct catalog_price *p = &list[n];
             memset(p, 0, sizeof(*p));
             copy_col(p->kind, sizeof(p->kind), stmt, 0);
-            p->usd = sqlite3_column_double(stmt, 1);
+            p->usd = catalog_stmt_column_double(stmt, 1);
             copy_col(p->effective_date, sizeof(p->effective_date), stmt, 2);
-            const unsigned char *source = sqlite3_column_text(stmt, 3);
-            p->source = strdup(source != NULL ? (const char *)source : "");
+            p->source = strdup(catalog_stmt_column_text(stmt, 3));
             copy_col(p->recorded_at, sizeof(p->recorded_at), stmt, 4);
             if (p->source == NULL) {
                 st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory reading prices");
@@ -636,11 +583,11 @@ enum gs_status catalog_gpu_prices(struct catalog *catalog, const char *id_or_ali
             latest[strcmp(p->kind, "on_demand") == 0 ? 0 : 1] = (int)n;
             n++;
         }
-        if (st == GS_OK && rc != SQLITE_DONE)
-            st = sql_fail(db, err, "", "reading prices");
+        if (st == GS_OK && rc != CATALOG_STEP_DONE)
+            st = catalog_stmt_fail(stmt, err, "", "reading prices");
     }
-    sqlite3_finalize(stmt);
-    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    catalog_stmt_finalize(stmt);
+    st = catalog_tx_end(db, st, err);
     if (st != GS_OK) {
         catalog_prices_free(list, n);
         return st;
@@ -654,7 +601,7 @@ enum gs_status catalog_gpu_prices(struct catalog *catalog, const char *id_or_ali
     return GS_OK;
 }
 
-static enum gs_status add_price_tx(sqlite3 *db, const char *id_or_alias, const char *kind,
+static enum gs_status add_price_tx(struct catalog *db, const char *id_or_alias, const char *kind,
                                    double usd, const char *date, const char *source,
                                    const struct catalog_precondition *pre,
                                    struct catalog_put_result *out, struct gs_error *err)
@@ -668,16 +615,16 @@ static enum gs_status add_price_tx(sqlite3 *db, const char *id_or_alias, const c
         st = check_precondition(pre, &cur, err);
     if (st == GS_OK)
         st = add_price_locked(db, cur.id, kind, usd, date, source, err);
-    sqlite3_stmt *stmt = NULL;
+    struct catalog_stmt *stmt = NULL;
     if (st == GS_OK)
-        st = prepare(db,
-                     "UPDATE gpus SET revision = revision + 1, updated_at = " NOW_SQL
+        st = catalog_stmt_prepare(db,
+                     "UPDATE gpus SET revision = revision + 1, updated_at = " "{now}"
                      " WHERE id = ?1",
                      &stmt, err);
     if (st != GS_OK)
         return st;
-    bind_text(stmt, 1, cur.id);
-    st = run(db, stmt, err, "", "updating the GPU");
+    catalog_stmt_text(stmt, 1, cur.id);
+    st = run(stmt, err, "", "updating the GPU");
     if (st == GS_OK)
         st = finish_put(db, false, cur.id, false, out, err);
     return st;
@@ -688,25 +635,26 @@ enum gs_status catalog_gpu_add_price(struct catalog *catalog, const char *id_or_
                                      const char *source, const struct catalog_precondition *pre,
                                      struct catalog_put_result *out, struct gs_error *err)
 {
-    sqlite3 *db = catalog_db(catalog);
-    enum gs_status st = begin(db, err);
+    struct catalog *db = catalog;
+    enum gs_status st = catalog_tx_begin(db, true, err);
     if (st != GS_OK)
         return st;
-    return finish(db, add_price_tx(db, id_or_alias, kind, usd, effective_date, source, pre, out, err),
+    return catalog_tx_end(db, add_price_tx(db, id_or_alias, kind, usd, effective_date, source, pre, out, err),
                   err);
 }
 
 enum gs_status catalog_data_version(struct catalog *catalog, long long *out, struct gs_error *err)
 {
-    sqlite3 *db = catalog_db(catalog);
-    sqlite3_stmt *stmt = NULL;
-    enum gs_status st = prepare(db, "PRAGMA data_version", &stmt, err);
+    if (catalog_pg_of(catalog) != NULL)
+        return catalog_pg_data_version(catalog_pg_of(catalog), out, err);
+    struct catalog_stmt *stmt = NULL;
+    enum gs_status st = catalog_stmt_prepare(catalog, "PRAGMA data_version", &stmt, err);
     if (st != GS_OK)
         return st;
-    if (sqlite3_step(stmt) == SQLITE_ROW)
-        *out = sqlite3_column_int64(stmt, 0);
+    if (catalog_stmt_step(stmt) == CATALOG_STEP_ROW)
+        *out = catalog_stmt_column_int64(stmt, 0);
     else
-        st = sql_fail(db, err, "", "reading the data version");
-    sqlite3_finalize(stmt);
+        st = catalog_stmt_fail(stmt, err, "", "reading the data version");
+    catalog_stmt_finalize(stmt);
     return st;
 }

@@ -6,6 +6,8 @@
 #include "catalog.h"
 
 #include "catalog_int.h"
+#include "catalog_pg.h"
+#include "catalog_pg_int.h"
 #include "gs/text.h"
 
 #include <stdint.h>
@@ -481,6 +483,8 @@ static enum gs_status load_everything(sqlite3 *db, struct catalog_snapshot *s,
 enum gs_status catalog_snapshot_load(struct catalog *catalog, struct catalog_snapshot **out,
                                      struct gs_error *err)
 {
+    if (catalog_pg_of(catalog) != NULL)
+        return catalog_pg_snapshot_load(catalog_pg_of(catalog), out, err);
     return in_read_transaction(catalog, load_everything, NULL, out, err);
 }
 
@@ -616,6 +620,8 @@ enum gs_status catalog_snapshot_refresh(struct catalog *catalog,
                                         const struct catalog_snapshot *prev,
                                         struct catalog_snapshot **out, struct gs_error *err)
 {
+    if (catalog_pg_of(catalog) != NULL)
+        return catalog_pg_snapshot_refresh(catalog_pg_of(catalog), prev, out, err);
     if (prev == NULL)
         return catalog_snapshot_load(catalog, out, err);
     return in_read_transaction(catalog, load_changes, prev, out, err);

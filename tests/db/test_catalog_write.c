@@ -3,6 +3,11 @@
  * alias conflicts, all-or-nothing bulk puts, price history, upgrades from the
  * previous schema with user rows, scale-out bandwidth and its source, and
  * concurrent writers on several connections.
+ *
+ * Every test runs twice: on an SQLite file, then on a fresh database of a
+ * real PostgreSQL server the test starts (tests/support/pg_server.h) - the
+ * same calls must behave the same on both backends (issue 16). The schema
+ * upgrade test is SQLite's own (PostgreSQL's migrations: test_catalog_pg).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,8 +17,12 @@
 #include <cmocka.h>
 
 #include "catalog.h"
-#include "test_files.h"
+#include "catalog_pg.h"
 #include "catalog_write.h"
+#include "pg_server.h"
+#include "test_files.h"
+
+#include <libpq-fe.h>
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -503,6 +512,8 @@ static void test_concurrent_writers(void **state)
     }
     catalog_snapshot_free(s);
     catalog_close(c);
+    if (catalog_pg_is_url(f->path))
+        return;
     /* and the file is sound */
     sqlite3 *db = NULL;
     assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
@@ -514,9 +525,54 @@ static void test_concurrent_writers(void **state)
     sqlite3_close(db);
 }
 
+static struct pg_server server;
+
+/* A new, empty database on the shared server for each test: *state's path is its URL. */
+static int pg_db_setup(void **state)
+{
+    static int serial;
+    struct test_db *db = calloc(1, sizeof(*db));
+    if (db == NULL)
+        return -1;
+    PGconn *conn = PQconnectdb(server.url);
+    char sql[64];
+    snprintf(sql, sizeof(sql), "CREATE DATABASE catalog_write_%d", ++serial);
+    PGresult *res = PQstatus(conn) == CONNECTION_OK ? PQexec(conn, sql) : NULL;
+    const bool ok = res != NULL && PQresultStatus(res) == PGRES_COMMAND_OK;
+    PQclear(res);
+    PQfinish(conn);
+    if (!ok) {
+        free(db);
+        return -1;
+    }
+    snprintf(db->path, sizeof(db->path), "postgresql://postgres@127.0.0.1:%u/catalog_write_%d",
+             (unsigned)server.port, serial);
+    *state = db;
+    return 0;
+}
+
+static int pg_db_teardown(void **state)
+{
+    free(*state);
+    return 0;
+}
+
+static int pg_group_setup(void **state)
+{
+    (void)state;
+    return pg_server_start(&server);
+}
+
+static int pg_group_teardown(void **state)
+{
+    (void)state;
+    pg_server_destroy(&server);
+    return 0;
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest sqlite_tests[] = {
         cmocka_unit_test_setup_teardown(test_entity_tags, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_name_conflicts, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_bulk_is_all_or_nothing, test_db_setup, test_db_teardown),
@@ -525,5 +581,16 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_scale_out, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_writers, test_db_setup, test_db_teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest postgresql_tests[] = {
+        cmocka_unit_test_setup_teardown(test_entity_tags, pg_db_setup, pg_db_teardown),
+        cmocka_unit_test_setup_teardown(test_name_conflicts, pg_db_setup, pg_db_teardown),
+        cmocka_unit_test_setup_teardown(test_bulk_is_all_or_nothing, pg_db_setup, pg_db_teardown),
+        cmocka_unit_test_setup_teardown(test_price_history, pg_db_setup, pg_db_teardown),
+        cmocka_unit_test_setup_teardown(test_scale_out, pg_db_setup, pg_db_teardown),
+        cmocka_unit_test_setup_teardown(test_concurrent_writers, pg_db_setup, pg_db_teardown),
+    };
+    int failed = cmocka_run_group_tests_name("sqlite", sqlite_tests, NULL, NULL);
+    failed += cmocka_run_group_tests_name("postgresql", postgresql_tests, pg_group_setup,
+                                          pg_group_teardown);
+    return failed;
 }
