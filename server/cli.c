@@ -11,6 +11,7 @@
 
 #include "auth.h"
 #include "catalog.h"
+#include "catalog_pg.h"
 #include "http.h"
 #include "hub_import.h"
 #include "store.h"
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #define DEFAULT_PORT      8080
 #define DEFAULT_DB        "gpusizer.db"
@@ -35,6 +37,8 @@ struct options {
     const char *host;
     long port;
     const char *db;
+    const char *database_url;           /* a PostgreSQL catalog instead of the file */
+    const char *database_password_file; /* its password, when not in the URL */
     long threads;
     long max_body;
     const char *api_key_file;
@@ -60,6 +64,14 @@ static const char usage[] =
     "  --host ADDR       address to bind (env GPUSIZER_HOST, default 0.0.0.0)\n"
     "  --port N          port, 0 for any free one (env PORT, default 8080)\n"
     "  --db PATH         catalog file, created on first use (env GPUSIZER_DB, default ./gpusizer.db)\n"
+    "  --database-url URL\n"
+    "                    a shared PostgreSQL catalog instead, postgres://user@host:port/db\n"
+    "                    (env GPUSIZER_DATABASE_URL; migrated and seeded on first use, safe with\n"
+    "                    many replicas starting at once; GPUSIZER_DATABASE_WAIT_S: how long to\n"
+    "                    wait for the database at start, default 30)\n"
+    "  --database-password-file F\n"
+    "                    file holding its password when the URL has none (env\n"
+    "                    GPUSIZER_DATABASE_PASSWORD_FILE; libpq's PGPASSWORD and ~/.pgpass work too)\n"
     "  --threads N       HTTP worker threads (env GPUSIZER_THREADS, default: one per CPU)\n"
     "  --max-body BYTES  largest accepted request body (default 1048576)\n"
     "  --api-key-file F  file holding the API key that allows catalog writes (env\n"
@@ -82,6 +94,9 @@ static int parse_options(int argc, char **argv, struct options *o)
     const char *env = NULL;
     o->host = (env = getenv("GPUSIZER_HOST")) != NULL && *env ? env : "0.0.0.0";
     o->db = (env = getenv("GPUSIZER_DB")) != NULL && *env ? env : DEFAULT_DB;
+    o->database_url = (env = getenv("GPUSIZER_DATABASE_URL")) != NULL && *env ? env : NULL;
+    o->database_password_file =
+        (env = getenv("GPUSIZER_DATABASE_PASSWORD_FILE")) != NULL && *env ? env : NULL;
     o->port = DEFAULT_PORT;
     o->threads = 0;
     o->max_body = (long)DEFAULT_MAX_BODY;
@@ -113,6 +128,10 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->host = value;
         else if (strcmp(flag, "--db") == 0 && ok)
             o->db = value;
+        else if (strcmp(flag, "--database-url") == 0 && ok)
+            o->database_url = value;
+        else if (strcmp(flag, "--database-password-file") == 0 && ok)
+            o->database_password_file = value;
         else if (strcmp(flag, "--port") == 0 && ok)
             ok = parse_long(value, 0, 65535, &o->port);
         else if (strcmp(flag, "--threads") == 0 && ok)
@@ -139,15 +158,93 @@ static void print_errors(const char *what, const struct gs_error *err)
         fprintf(stderr, "gpusizer: %s: %s\n", what, err->items[i].detail);
 }
 
+/* The password in `path` (its first line), in `out`; false with a message. */
+static bool read_password_file(const char *path, char *out, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "gpusizer: cannot read the database password file %s: %s\n", path,
+                strerror(errno));
+        return false;
+    }
+    const bool got = fgets(out, (int)cap, f) != NULL;
+    fclose(f);
+    if (!got) {
+        fprintf(stderr, "gpusizer: the database password file %s is empty\n", path);
+        return false;
+    }
+    out[strcspn(out, "\r\n")] = '\0';
+    return true;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* Opens the catalog: PostgreSQL when a URL is set (waiting up to GPUSIZER_DATABASE_WAIT_S
+ * for a database that is still starting, as beside it in docker compose or a Kubernetes
+ * rollout), else the SQLite file. Errors name the file, never the URL (it may hold a
+ * password). */
+static int open_catalog(const struct options *o, struct catalog **catalog)
+{
+    struct gs_error err;
+    gs_error_init(&err);
+    if (o->database_url == NULL) {
+        if (catalog_open(o->db, catalog, &err) == GS_OK)
+            return 0;
+        print_errors(o->db, &err);
+        return -1;
+    }
+    if (!catalog_pg_is_url(o->database_url)) {
+        fprintf(stderr, "gpusizer: the database URL must start with postgres:// or "
+                        "postgresql://\n");
+        return -1;
+    }
+    char password[1024] = "";
+    if (o->database_password_file != NULL &&
+        !read_password_file(o->database_password_file, password, sizeof(password)))
+        return -1;
+    long wait_s = 30;
+    const char *w = getenv("GPUSIZER_DATABASE_WAIT_S");
+    if (w != NULL && *w && !parse_long(w, 0, 3600, &wait_s)) {
+        fprintf(stderr, "gpusizer: GPUSIZER_DATABASE_WAIT_S=%s is not a whole number of seconds "
+                        "from 0 to 3600\n", w);
+        return -1;
+    }
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (long delay = 250;; delay = delay * 2 > 2000 ? 2000 : delay * 2) {
+        gs_error_init(&err);
+        enum gs_status st = catalog_open_location(
+            o->database_url, o->database_password_file != NULL ? password : NULL, catalog, &err);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (st == GS_OK || st != GS_ERR_BUSY || now.tv_sec - start.tv_sec >= wait_s) {
+            explicit_bzero(password, sizeof(password));
+            if (st == GS_OK)
+                return 0;
+            print_errors("catalog (PostgreSQL)", &err);
+            return -1;
+        }
+        fprintf(stderr, "gpusizer: waiting for the PostgreSQL catalog: %s\n",
+                err.count ? err.items[0].detail : "unreachable");
+        sleep_ms(delay);
+    }
+}
+
 /* Opens the catalog and builds the service over a fresh snapshot. */
-static int load_service(const char *db, struct catalog **catalog, struct service **service)
+static int load_service(const struct options *o, struct catalog **catalog,
+                        struct service **service)
 {
     struct gs_error err;
     struct catalog_snapshot *snapshot = NULL;
     gs_error_init(&err);
-    if (catalog_open(db, catalog, &err) != GS_OK ||
-        catalog_snapshot_load(*catalog, &snapshot, &err) != GS_OK) {
-        print_errors(db, &err);
+    if (open_catalog(o, catalog) != 0)
+        return -1;
+    if (catalog_snapshot_load(*catalog, &snapshot, &err) != GS_OK) {
+        print_errors("catalog", &err);
         catalog_close(*catalog);
         *catalog = NULL;
         return -1;
@@ -224,7 +321,7 @@ static int cmd_serve(const struct options *o)
         mib = SERVICE_ANSWER_CACHE_DEFAULT >> 20;
     }
     service_set_answer_cache_bytes((size_t)mib << 20);
-    if (load_service(o->db, &catalog, &service) != 0) {
+    if (load_service(o, &catalog, &service) != 0) {
         auth_free(auth);
         return 1;
     }
@@ -361,7 +458,7 @@ static int cmd_compute(const struct options *o, json_operation operation, bool a
     gs_error_init(&err);
     struct store *store = NULL;
     if (always_catalog || needs_catalog(request)) {
-        if (load_service(o->db, &catalog, &service) != 0)
+        if (load_service(o, &catalog, &service) != 0)
             goto out;
         if (names_hub_model(request)) {
             /* a hub model may be imported first: through a store, as the server does */
@@ -425,7 +522,7 @@ static int cmd_import(const struct options *o, const char *spec, const char *fil
     struct store *store = NULL;
     struct gs_error err;
     gs_error_init(&err);
-    if (load_service(o->db, &catalog, &service) != 0)
+    if (load_service(o, &catalog, &service) != 0)
         return 1;
     if (store_create(catalog, service, &store, &err) != GS_OK) {
         print_errors("store", &err);

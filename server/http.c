@@ -141,6 +141,7 @@ struct request {
     char cors_origin[200];    /* the request's Origin when CORS allows it, else "" */
     bool accept_gzip;         /* Accept-Encoding allows gzip */
     struct catalog_job *job;  /* a write running on the offload pool (connection suspended) */
+    struct store *store;      /* the server's, for the Catalog-Age header */
 };
 
 /* A catalog write or import handed to the offload pool: its request as read, and the
@@ -189,9 +190,21 @@ static enum MHD_Result queue(struct MHD_Connection *conn, unsigned status, struc
             MHD_add_response_header(resp, "Access-Control-Allow-Origin", answering->cors_origin);
             MHD_add_response_header(resp, "Vary", "Origin");
             MHD_add_response_header(resp, "Access-Control-Expose-Headers",
-                                    "ETag, Location, X-Request-Id");
+                                    "ETag, Location, X-Request-Id, Retry-After, Catalog-Age");
+        }
+        /* a replica of a shared catalog says how old its view may be: seconds since it was
+         * last known current (it grows while the database is unreachable) */
+        if (store_shared(answering->store)) {
+            struct store_stats stats;
+            store_stats(answering->store, &stats);
+            char age[24];
+            snprintf(age, sizeof(age), "%lld", stats.snapshot_age_ms / 1000);
+            MHD_add_response_header(resp, "Catalog-Age", age);
         }
     }
+    /* every 503 is temporary here (a busy or unreachable catalog, memory, a full server) */
+    if (status == 503)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
     return MHD_queue_response(conn, status, resp);
 }
 
@@ -676,13 +689,22 @@ static enum MHD_Result handle_readyz(struct MHD_Connection *conn, struct http_se
                                      struct request *req)
 {
     struct ping counts = {service_model_count(req->service), service_gpu_count(req->service)};
-    struct gs_error err;
-    gs_error_init(&err);
-    if (store_read(srv->store, ping_catalog, &counts, &err) != GS_OK)
-        return send_simple_problem(conn, 503, "not-ready", "The catalog cannot be read", NULL,
-                                   err.count > 0 ? err.items[0].detail : "catalog error");
-    json_t *body = json_pack("{s:s, s:I, s:I}", "status", "ready", "models",
-                             (json_int_t)counts.models, "gpus", (json_int_t)counts.gpus);
+    /* an SQLite file is read for the answer; a shared catalog's replica answers from its
+     * view and what its watcher last saw, so a database outage keeps it in the balancer */
+    if (!store_shared(srv->store)) {
+        struct gs_error err;
+        gs_error_init(&err);
+        if (store_read(srv->store, ping_catalog, &counts, &err) != GS_OK)
+            return send_simple_problem(conn, 503, "not-ready", "The catalog cannot be read", NULL,
+                                       err.count > 0 ? err.items[0].detail : "catalog error");
+    }
+    struct store_stats stats;
+    store_stats(srv->store, &stats);
+    json_t *body = json_pack("{s:s, s:I, s:I, s:{s:s, s:b, s:f, s:I}}", "status", "ready", "models",
+                             (json_int_t)counts.models, "gpus", (json_int_t)counts.gpus, "catalog",
+                             "backend", stats.backend, "reachable", stats.reachable,
+                             "snapshot_age_seconds", (double)stats.snapshot_age_ms / 1000.0,
+                             "version", (json_int_t)stats.data_version);
     if (body == NULL)
         return MHD_NO;
     enum MHD_Result ret = send_json(conn, 200, body, "application/json");
@@ -854,7 +876,10 @@ static enum MHD_Result handle_metrics(struct MHD_Connection *conn, struct http_s
         service_gpu_count(req->service),
         (double)stats.snapshot_age_ms / 1000.0,
         stats.reloads,
-        "sqlite",
+        stats.failed_reloads,
+        stats.data_version,
+        stats.backend,
+        stats.reachable,
     };
     struct buf out = {0};
     metrics_render(&g, &out);
@@ -1012,6 +1037,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (req == NULL)
             return MHD_NO;
         *con_cls = req;
+        req->store = srv->store;
         req->started_ns = monotonic_ns();
         req->route_id = ROUTE_NONE;
         new_request_id(req);

@@ -124,14 +124,32 @@ void metrics_render(const struct metrics_gauges *g, struct buf *out)
          g->backend, (unsigned long long)g->models);
     line(out, "gpusizer_catalog_entries{kind=\"gpu\",backend=\"%s\"} %llu\n", g->backend,
          (unsigned long long)g->gpus);
+    line(out, "# HELP gpusizer_catalog_backend The catalog's database.\n"
+              "# TYPE gpusizer_catalog_backend gauge\n"
+              "gpusizer_catalog_backend{backend=\"%s\"} 1\n",
+         g->backend);
+    line(out, "# HELP gpusizer_catalog_reachable Whether the catalog's database answered the "
+              "last check (0: serving the last view).\n# TYPE gpusizer_catalog_reachable gauge\n"
+              "gpusizer_catalog_reachable %d\n",
+         g->reachable ? 1 : 0);
     line(out, "# HELP gpusizer_catalog_snapshot_age_seconds Since the served catalog view was "
-              "built.\n# TYPE gpusizer_catalog_snapshot_age_seconds gauge\n"
+              "last known current (built, or checked against the database).\n"
+              "# TYPE gpusizer_catalog_snapshot_age_seconds gauge\n"
               "gpusizer_catalog_snapshot_age_seconds %.3f\n",
          g->snapshot_age_seconds);
+    line(out, "# HELP gpusizer_catalog_version The catalog's change counter the served view was "
+              "built at (replicas that converged show the same).\n"
+              "# TYPE gpusizer_catalog_version gauge\ngpusizer_catalog_version %lld\n",
+         (long long)g->data_version);
     line(out, "# HELP gpusizer_catalog_reloads_total Catalog views rebuilt after a write here or "
               "in another process.\n# TYPE gpusizer_catalog_reloads_total counter\n"
               "gpusizer_catalog_reloads_total %llu\n",
          (unsigned long long)g->reloads);
+    line(out, "# HELP gpusizer_catalog_reload_failures_total Rebuilds that failed (the last view "
+              "kept; retried at the next check).\n"
+              "# TYPE gpusizer_catalog_reload_failures_total counter\n"
+              "gpusizer_catalog_reload_failures_total %llu\n",
+         (unsigned long long)g->failed_reloads);
     line(out, "# HELP gpusizer_answer_cache_total /v1/recommend and /v1/fit answers looked up "
               "in the catalog view's answer cache.\n# TYPE gpusizer_answer_cache_total counter\n"
               "gpusizer_answer_cache_total{result=\"hit\"} %llu\n"

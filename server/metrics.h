@@ -28,9 +28,12 @@ struct metrics_gauges {
     uint64_t connections;        /* open now */
     uint64_t deadline_closes;    /* connections closed at a header/body deadline */
     uint64_t models, gpus;       /* in the served catalog view */
-    double snapshot_age_seconds;
+    double snapshot_age_seconds; /* since the view was last known current */
     uint64_t reloads;
-    const char *backend;         /* "sqlite" */
+    uint64_t failed_reloads;
+    int64_t data_version;        /* the catalog's change counter the view was built at */
+    const char *backend;         /* "sqlite" or "postgresql" */
+    bool reachable;              /* the database answered the last check */
 };
 
 /* Appends the whole exposition to `out`. */

@@ -11,6 +11,13 @@
  * finish with it. When another process writes the same file, the store
  * notices through PRAGMA data_version (checked at most every 100 ms, never
  * waiting on a writer) and reloads.
+ *
+ * On a shared (PostgreSQL) catalog a watcher thread does that instead, off
+ * the request path: it LISTENs for other replicas' change notifications,
+ * checks the change counter at least every second, and reloads when it
+ * moved. While the database is unreachable the store keeps serving its last
+ * view (writes fail with GS_ERR_BUSY) and reports it (store_stats); the
+ * watch and the writer connection reconnect by themselves.
  */
 #ifndef GS_STORE_H
 #define GS_STORE_H
@@ -43,12 +50,22 @@ enum gs_status store_write(struct store *store, store_write_fn write, void *arg,
  * readiness probe, price history). */
 enum gs_status store_read(struct store *store, store_write_fn fn, void *arg, struct gs_error *err);
 
-/* For /metrics: how old the served catalog view is, and how many times it
- * was rebuilt (after writes here, or another process's). */
+/* For /metrics, /readyz and the Catalog-Age header: how long ago the served
+ * catalog view was last known current (built, or checked against the
+ * database), how many times it was rebuilt (after writes here, or another
+ * process's), the change counter it was built at, the backend, and whether
+ * the database answered the last check. */
 struct store_stats {
     long long snapshot_age_ms;
     unsigned long long reloads;
+    unsigned long long failed_reloads;
+    long long data_version;
+    const char *backend; /* "sqlite" or "postgresql" */
+    bool reachable;
 };
 void store_stats(struct store *store, struct store_stats *out);
+
+/* Whether the catalog is a shared (PostgreSQL) one, watched by a thread. */
+bool store_shared(const struct store *store);
 
 #endif

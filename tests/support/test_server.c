@@ -204,10 +204,13 @@ int test_server_start(struct test_server *s, const char *binary, const char *db_
     const bool wrapped = argc > 0;
     char a0[] = "gpusizer", a1[] = "serve", a2[] = "--host", a3[] = "127.0.0.1", a4[] = "--port",
          a5[] = "0", a6[] = "--db", a8[] = "--threads", a9[] = "4";
-    char path[256], program[256];
+    char path[256], program[256], url_flag[] = "--database-url";
     snprintf(path, sizeof(path), "%s", db_path);
     snprintf(program, sizeof(program), "%s", binary);
-    char *server_args[] = {wrapped ? program : a0, a1, a2, a3, a4, a5, a6, path, a8, a9, NULL};
+    /* a postgres:// URL names a shared PostgreSQL catalog instead of a file */
+    const bool url = strncmp(db_path, "postgres", 8) == 0;
+    char *server_args[] = {wrapped ? program : a0, a1, a2, a3, a4, a5, url ? url_flag : a6,
+                           path, a8, a9, NULL};
     memcpy(argv + argc, server_args, sizeof(server_args));
 
     char **env = server_env(api_key != NULL ? key_var : NULL);

@@ -20,7 +20,8 @@ struct test_server {
     int port;
 };
 
-/* Starts `binary serve` on `db_path` and waits (at most 10 s times
+/* Starts `binary serve` on `db_path` (a file, or a postgres:// URL given as --database-url)
+ * and waits (at most 10 s times
  * test_server_time_factor()) for the line naming its port. `api_key` NULL
  * runs it without a key (any inherited GPUSIZER_API_KEY is removed either
  * way). 0 on success. */
