@@ -155,10 +155,15 @@ static void *watch_loop(void *arg)
         gs_error_init(&err);
         if (catalog_watch_wait(store->watch, WATCH_CHECK_MS, &changed, &err) != GS_OK ||
             catalog_watch_version(store->watch, &version, &err) != GS_OK) {
-            __atomic_store_n(&store->unreachable, true, __ATOMIC_RELAXED);
+            /* said once per outage, for the operator's log */
+            if (!__atomic_exchange_n(&store->unreachable, true, __ATOMIC_RELAXED))
+                fprintf(stderr, "gpusizer: catalog database unreachable, serving the last "
+                                "view: %s\n",
+                        err.count ? err.items[0].detail : "");
             continue;
         }
-        __atomic_store_n(&store->unreachable, false, __ATOMIC_RELAXED);
+        if (__atomic_exchange_n(&store->unreachable, false, __ATOMIC_RELAXED))
+            fprintf(stderr, "gpusizer: catalog database reachable again\n");
         if (version == __atomic_load_n(&store->data_version, __ATOMIC_RELAXED)) {
             __atomic_store_n(&store->verified_at, now_ms(), __ATOMIC_RELAXED);
             continue;

@@ -41,6 +41,8 @@ static size_t on_header(char *data, size_t size, size_t n, void *userp)
     header_value(data, len, "Allow", r->allow, sizeof(r->allow));
     header_value(data, len, "ETag", r->etag, sizeof(r->etag));
     header_value(data, len, "Location", r->location, sizeof(r->location));
+    header_value(data, len, "Retry-After", r->retry_after, sizeof(r->retry_after));
+    header_value(data, len, "Catalog-Age", r->catalog_age, sizeof(r->catalog_age));
     if (len > 17 && strncasecmp(data, "WWW-Authenticate:", 17) == 0)
         r->challenge = true;
     return len;

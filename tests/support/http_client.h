@@ -1,7 +1,7 @@
 /*
  * http_client.h - one HTTP request with libcurl for the integration tests,
  * and the parts of the reply they check: status, body, media type and the
- * Allow, ETag, Location and WWW-Authenticate headers.
+ * Allow, ETag, Location, Retry-After, Catalog-Age and WWW-Authenticate headers.
  */
 #ifndef GS_HTTP_CLIENT_H
 #define GS_HTTP_CLIENT_H
@@ -17,6 +17,8 @@ struct http_reply {
     char allow[64];
     char etag[64];
     char location[128];
+    char retry_after[16]; /* "" when absent, likewise catalog_age */
+    char catalog_age[24];
     bool challenge;    /* a WWW-Authenticate header came back */
     char error[96];    /* libcurl's message when status is -1 */
 };

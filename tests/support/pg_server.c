@@ -62,6 +62,7 @@ static uint16_t free_port(void)
  * goes to dir/cmd.log. Returns the exit status, -1 if it could not run. */
 static int run(const struct pg_server *s, const char *const argv[])
 {
+    fflush(NULL); /* the child must not write the parent's buffered output again */
     const pid_t pid = fork();
     if (pid < 0)
         return -1;
