@@ -16,6 +16,7 @@
 
 #include "http_client.h"
 #include "test_files.h"
+#include "pg_server.h"
 #include "test_server.h"
 
 #include <curl/curl.h>
@@ -91,6 +92,31 @@ static int teardown(void **state)
     (void)state;
     int rc = stop(&writer_a) | stop(&writer_b) | stop(&read_only);
     test_db_remove(&db);
+    return rc;
+}
+
+/* The same suite with the three servers on one PostgreSQL catalog (issue 16): a private
+ * server this test starts, its URL where the file's path was. */
+static struct pg_server pg;
+
+static int setup_pg(void **state)
+{
+    (void)state;
+    memset(&db, 0, sizeof(db));
+    if (pg_server_start(&pg) != 0)
+        return -1;
+    snprintf(db.path, sizeof(db.path), "%s", pg.url);
+    if (spawn_server(&writer_a, true) != 0 || spawn_server(&writer_b, true) != 0 ||
+        spawn_server(&read_only, false) != 0)
+        return -1;
+    return 0;
+}
+
+static int teardown_pg(void **state)
+{
+    (void)state;
+    int rc = stop(&writer_a) | stop(&writer_b) | stop(&read_only);
+    pg_server_destroy(&pg);
     return rc;
 }
 
@@ -1208,7 +1234,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_csv_cells),
         cmocka_unit_test(test_gzip_and_listing_tags),
     };
-    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    int failed = cmocka_run_group_tests_name("sqlite", tests, setup, teardown);
+    failed += cmocka_run_group_tests_name("postgresql", tests, setup_pg, teardown_pg);
     curl_global_cleanup();
     return failed + test_server_failures(); /* a failed teardown alone exits 0 */
 }

@@ -16,7 +16,7 @@ int test_db_make(struct test_db *db, const char *prefix)
 
 void test_db_remove(const struct test_db *db)
 {
-    char path[128];
+    char path[sizeof(db->path) + 8];
     const char *suffixes[] = {"", "-wal", "-shm"};
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof(path), "%s%s", db->path, suffixes[i]);

@@ -10,7 +10,7 @@
 
 struct test_db {
     char dir[64];
-    char path[96];
+    char path[192]; /* a file, or a postgres:// URL */
 };
 
 /* Makes /tmp/<prefix>-XXXXXX and names <dir>/catalog.db in it; 0 on success. */
