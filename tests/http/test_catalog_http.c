@@ -75,16 +75,21 @@ static int stop(struct test_server *s)
     return test_server_stop(s);
 }
 
+/* The first server creates and seeds the catalog; the others open it as it is. */
+static int spawn_all(void)
+{
+    if (spawn_server(&writer_a, true) != 0 || spawn_server(&writer_b, true) != 0 ||
+        spawn_server(&read_only, false) != 0)
+        return -1;
+    return 0;
+}
+
 static int setup(void **state)
 {
     (void)state;
     if (test_db_make(&db, "gs-cathttp") != 0)
         return -1;
-    /* the first server creates and seeds the file; the others open it as it is */
-    if (spawn_server(&writer_a, true) != 0 || spawn_server(&writer_b, true) != 0 ||
-        spawn_server(&read_only, false) != 0)
-        return -1;
-    return 0;
+    return spawn_all();
 }
 
 static int teardown(void **state)
@@ -106,10 +111,7 @@ static int setup_pg(void **state)
     if (pg_server_start(&pg) != 0)
         return -1;
     snprintf(db.path, sizeof(db.path), "%s", pg.url);
-    if (spawn_server(&writer_a, true) != 0 || spawn_server(&writer_b, true) != 0 ||
-        spawn_server(&read_only, false) != 0)
-        return -1;
-    return 0;
+    return spawn_all();
 }
 
 static int teardown_pg(void **state)

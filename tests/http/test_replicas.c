@@ -333,7 +333,7 @@ static void test_database_outage(void **state)
 struct loader {
     int index;
     bool writer;
-    volatile bool *stop;
+    bool *stop;                  /* atomic */
     long requests;
     long errors;
     long writes;
@@ -369,7 +369,7 @@ static void *load_loop(void *arg)
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
     unsigned seed = (unsigned)l->index * 2654435761u;
-    for (long n = 0; !*l->stop; n++) {
+    for (long n = 0; !__atomic_load_n(l->stop, __ATOMIC_RELAXED); n++) {
         const int replica = (int)((unsigned)(l->index + n) % REPLICAS);
         char url[160], body[160];
         const char *method = "GET";
@@ -438,7 +438,7 @@ static void test_load_three_replicas(void **state)
     (void)state;
     const char *env = getenv("GPUSIZER_LOAD_SECONDS");
     const double seconds = env != NULL && atof(env) > 0 ? atof(env) : 60;
-    volatile bool stop = false;
+    bool stop = false;
     long reads = 0, all_writes = 0;
     struct loader loaders[LOAD_READERS + LOAD_WRITERS];
     pthread_t threads[LOAD_READERS + LOAD_WRITERS];
@@ -449,7 +449,7 @@ static void test_load_three_replicas(void **state)
         assert_int_equal(pthread_create(&threads[i], NULL, load_loop, &loaders[i]), 0);
     }
     sleep_s(seconds);
-    stop = true;
+    __atomic_store_n(&stop, true, __ATOMIC_RELAXED);
     long requests = 0, errors = 0, writes = 0;
     for (int i = 0; i < LOAD_READERS + LOAD_WRITERS; i++) {
         pthread_join(threads[i], NULL);
