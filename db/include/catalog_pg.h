@@ -8,7 +8,12 @@
  * version, so the first applies the missing migrations (each in its own
  * transaction, with its version row) while the others wait, then find the
  * schema current and apply nothing; the seed - under the same lock, an empty
- * catalog gets a copy of the embedded SQLite catalog's rows, once; and
+ * catalog gets a copy of the embedded SQLite catalog's rows, once, and a
+ * catalog seeded by an older gpusizer gets what the newer seed changed
+ * (SQLite's seed migrations, so both backends follow one seed): new entries
+ * added, entries no user wrote since they were seeded updated or removed,
+ * the users' own left alone (gpusizer_seed_rows records what came from the
+ * seed at which revision); and
  * snapshots, the same structures the SQLite catalog loads. The migrations
  * are db/pg/NNNN_*.sql, compiled in; version 1 is the SQLite catalog's
  * schema version 14. Writes go through catalog_write.h like SQLite's (a
@@ -84,6 +89,15 @@ enum gs_status catalog_pg_data_version(struct catalog_pg *pg, long long *out, st
 enum gs_status catalog_pg_listen(struct catalog_pg *pg, struct gs_error *err);
 enum gs_status catalog_pg_wait(struct catalog_pg *pg, int timeout_ms, bool *changed,
                                struct gs_error *err);
+
+/* For tests of seed upgrades: opens like catalog_pg_open but seeds (or brings the seed up
+ * to) the embedded SQLite seed as of SQLite schema `sqlite_version`, not the latest. */
+enum gs_status catalog_pg_open_seed_at(const char *url, int sqlite_version,
+                                       struct catalog_pg **out, struct gs_error *err);
+
+/* What this connection's seed sync did to a catalog seeded by an older gpusizer: entries
+ * added, updated (never written by a user since they were seeded) and removed. */
+void catalog_pg_seed_changes(const struct catalog_pg *pg, int *added, int *updated, int *removed);
 
 /* Whether this connection seeded the catalog (false: it was seeded before). */
 bool catalog_pg_seeded(const struct catalog_pg *pg);

@@ -11,9 +11,10 @@
 --   triggers) -> one AFTER INSERT trigger;
 -- * timestamps are ISO-8601 text with milliseconds and a Z, as SQLite's
 --   strftime('%Y-%m-%dT%H:%M:%fZ') writes them.
--- The seed is not repeated here: a new PostgreSQL catalog is filled once with
--- a copy of the embedded SQLite catalog's rows (db/src/catalog_pg.c), which
--- gpusizer_seeded records.
+-- The seed is not repeated here: a new PostgreSQL catalog is filled with a
+-- copy of the embedded SQLite catalog's rows (db/src/catalog_pg.c), which
+-- gpusizer_seeded and gpusizer_seed_rows record, and later seeds are
+-- brought in the same way.
 
 CREATE FUNCTION gpusizer_now() RETURNS text LANGUAGE sql STABLE AS
 $$ SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
@@ -143,10 +144,23 @@ END $$;
 CREATE TRIGGER gpu_prices_current AFTER INSERT ON gpu_prices
     FOR EACH ROW EXECUTE FUNCTION gpu_prices_current();
 
--- The copy of the embedded SQLite seed this catalog started from (one row once seeded).
+-- The embedded SQLite seed this catalog was filled from, one row per seeding: the first copy,
+-- then each later gpusizer whose SQLite migrations changed the seed brought those changes in
+-- (db/src/catalog_pg.c, sync_seed); the latest row says which seed the catalog holds.
 CREATE TABLE gpusizer_seeded (
     sqlite_schema_version INT NOT NULL,
     seeded_at             TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+
+-- Which entries came from the seed, at which revision: an entry whose revision is still the one
+-- recorded here was never written by a user, so a newer seed may update or remove it; one a
+-- user wrote (a later revision), deleted (absent from its table) or created (absent here) is
+-- the user's and is left alone.
+CREATE TABLE gpusizer_seed_rows (
+    kind     TEXT NOT NULL CHECK (kind IN ('models', 'gpus')),
+    id       TEXT NOT NULL,
+    revision BIGINT NOT NULL,
+    PRIMARY KEY (kind, id)
 );
 
 -- Every change to the catalog's tables, by anyone (gpusizer or plain SQL), bumps the change

@@ -425,6 +425,109 @@ static void test_unreachable(void **state)
     assert_false(catalog_pg_is_url(NULL));
 }
 
+
+/* Runs `sql` on database `db` of the test server (plain SQL: a user's edits behind
+ * gpusizer's back, or the state an older seed left). */
+static void sql_on(const char *db, const char *sql)
+{
+    char url[256];
+    snprintf(url, sizeof(url), "postgresql://postgres@127.0.0.1:%u/%s", (unsigned)server.port, db);
+    PGconn *c = PQconnectdb(url);
+    assert_int_equal(PQstatus(c), CONNECTION_OK);
+    PGresult *res = PQexec(c, sql);
+    if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQresultErrorMessage(res));
+    PQclear(res);
+    PQfinish(c);
+}
+
+/* A catalog seeded by an older gpusizer (the SQLite seed as of schema 12, before the
+ * scale-out figures of 0013) is brought to the newer seed when a newer gpusizer opens it:
+ * entries no user wrote take the seed's changes (a new revision, so tags and snapshots
+ * notice), an entry the old seed lacked is added with its aliases and price history, one the
+ * new seed dropped is removed; what users wrote, deleted or created stays as they left it.
+ * A second open changes nothing. */
+static void test_seed_upgrade(void **state)
+{
+    (void)state;
+    struct gs_error err;
+    gs_error_init(&err);
+    sql_on("postgres", "CREATE DATABASE seed_upgrade");
+    char url[256];
+    snprintf(url, sizeof(url), "postgresql://postgres@127.0.0.1:%u/seed_upgrade",
+             (unsigned)server.port);
+    struct catalog_pg *pg = NULL;
+    assert_int_equal(catalog_pg_open_seed_at(url, 12, &pg, &err), GS_OK);
+    assert_true(catalog_pg_seeded(pg));
+    struct catalog_snapshot *s = NULL;
+    assert_int_equal(catalog_pg_snapshot_load(pg, &s, &err), GS_OK);
+    assert_false(catalog_snapshot_gpu(s, "a100-sxm-80gb")->scale_out_gb_s.present);
+    const uint64_t t4_models = s->model_count;
+    catalog_snapshot_free(s);
+    catalog_pg_close(pg);
+    /* users: one GPU renamed (a write bumps its revision), one deleted, one created; the
+     * older seed as if it lacked t4 and had a GPU the newer one dropped */
+    sql_on("seed_upgrade",
+           "UPDATE gpus SET name = 'Ours', revision = revision + 1 WHERE id = 'h100-sxm-80gb';"
+           "DELETE FROM gpus WHERE id = 'l4';"
+           "INSERT INTO gpus (id, name, vendor, memory_bytes, memory_source) VALUES"
+           " ('lab-gpu', 'Lab', 'Acme', 1000, 'lab');"
+           "DELETE FROM gpus WHERE id = 't4'; DELETE FROM gpusizer_seed_rows WHERE id = 't4';"
+           "INSERT INTO gpus (id, name, vendor, memory_bytes, memory_source) VALUES"
+           " ('retired-gpu', 'Retired', 'Acme', 1000, 'old seed');"
+           "INSERT INTO gpusizer_seed_rows VALUES ('gpus', 'retired-gpu', 1)");
+
+    assert_int_equal(catalog_pg_open(url, &pg, &err), GS_OK);
+    int added = 0, updated = 0, removed = 0;
+    catalog_pg_seed_changes(pg, &added, &updated, &removed);
+    assert_int_equal(added, 1);   /* t4 */
+    assert_int_equal(removed, 1); /* retired-gpu */
+    assert_int_equal(catalog_pg_snapshot_load(pg, &s, &err), GS_OK);
+    const struct catalog_gpu *g = catalog_snapshot_gpu(s, "a100-sxm-80gb");
+    assert_true(g->scale_out_gb_s.present && g->scale_out_gb_s.value == 25);
+    assert_non_null(g->scale_out_source);
+    assert_int_equal(g->revision, 2);
+    g = catalog_snapshot_gpu(s, "gaudi2");
+    assert_true(g->scale_out_gb_s.present && g->scale_out_gb_s.value == 37.5);
+    g = catalog_snapshot_gpu(s, "h100-sxm-80gb"); /* the users' */
+    assert_string_equal(g->name, "Ours");
+    assert_false(g->scale_out_gb_s.present);
+    assert_null(catalog_snapshot_gpu(s, "l4"));
+    assert_null(catalog_snapshot_gpu(s, "retired-gpu"));
+    assert_non_null(catalog_snapshot_gpu(s, "lab-gpu"));
+    /* t4 as the SQLite seed has it: aliases and current prices from its history */
+    struct catalog *lite = NULL;
+    struct catalog_snapshot *want = NULL;
+    assert_int_equal(catalog_open(":memory:", &lite, &err), GS_OK);
+    assert_int_equal(catalog_snapshot_load(lite, &want, &err), GS_OK);
+    const struct catalog_gpu *t4 = catalog_snapshot_gpu(s, "t4"), *t4_seed =
+                                                                     catalog_snapshot_gpu(want, "t4");
+    assert_non_null(t4);
+    assert_int_equal(t4->alias_count, t4_seed->alias_count);
+    for (size_t i = 0; i < t4->alias_count; i++)
+        assert_string_equal(t4->aliases[i], t4_seed->aliases[i]);
+    assert_true(t4->price_per_hour.present == t4_seed->price_per_hour.present &&
+                t4->price_per_hour.value == t4_seed->price_per_hour.value);
+    assert_true(t4->purchase_price.present == t4_seed->purchase_price.present &&
+                t4->purchase_price.value == t4_seed->purchase_price.value);
+    assert_int_equal(s->model_count, t4_models); /* no model changed between 12 and now */
+    /* updated: exactly the GPUs 0013 gave scale-out figures, but the users' h100-sxm-80gb */
+    int scale_out = 0;
+    for (size_t i = 0; i < want->gpu_count; i++)
+        scale_out += want->gpus[i].scale_out_gb_s.present;
+    assert_true(scale_out > 5);
+    assert_int_equal(updated, scale_out - 1);
+    catalog_snapshot_free(want);
+    catalog_close(lite);
+    catalog_snapshot_free(s);
+    catalog_pg_close(pg);
+
+    assert_int_equal(catalog_pg_open(url, &pg, &err), GS_OK);
+    catalog_pg_seed_changes(pg, &added, &updated, &removed);
+    assert_int_equal(added + updated + removed, 0);
+    catalog_pg_close(pg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_seed_reads_back_as_sqlite),
         cmocka_unit_test(test_changes_notify_and_refresh),
         cmocka_unit_test(test_schema_refuses_as_sqlite_does),
+        cmocka_unit_test(test_seed_upgrade),
         cmocka_unit_test(test_unreachable),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
