@@ -25,6 +25,7 @@ struct catalog_pg {
     bool seeded;          /* this connection copied the seed in */
     int seed_added, seed_updated, seed_removed; /* and what a newer seed changed */
     bool listening;       /* LISTEN again after a reconnect */
+    bool broken;          /* the socket failed while libpq still calls it connected */
     bool missed;          /* reconnected while listening: notifications may have been lost */
     int backoff_ms;       /* 0 while connected; the wait before the next reconnect */
     long long retry_at;   /* monotonic ms: no reconnect attempt before */
@@ -744,7 +745,7 @@ enum gs_status catalog_pg_wait(struct catalog_pg *pg, int timeout_ms, bool *chan
 {
     *changed = false;
     const long long deadline = mono_ms() + timeout_ms;
-    if (PQstatus(pg->conn) != CONNECTION_OK) {
+    if (PQstatus(pg->conn) != CONNECTION_OK || pg->broken) {
         /* a lost listener reconnects (with backoff) and reports a change: notifications sent
          * while it was away are gone, so the caller checks the version */
         if (catalog_pg_conn(pg, err) == NULL) {
@@ -765,11 +766,9 @@ enum gs_status catalog_pg_wait(struct catalog_pg *pg, int timeout_ms, bool *chan
         /* input that is not a notification (a server's goodbye before it closes) keeps us
          * waiting: the close itself is what reports the loss */
         if (PQconsumeInput(pg->conn) == 0 || PQstatus(pg->conn) != CONNECTION_OK) {
-            enum gs_status st = pg_error(err, GS_ERR_BUSY, "waiting for changes", pg->conn, NULL);
-            /* make the next call reconnect: a half-read socket is no use */
-            if (PQstatus(pg->conn) == CONNECTION_OK)
-                PQreset(pg->conn);
-            return st;
+            /* the next call reconnects (a half-read socket is no use) */
+            pg->broken = true;
+            return pg_error(err, GS_ERR_BUSY, "waiting for changes", pg->conn, NULL);
         }
         PGnotify *n;
         while ((n = PQnotifies(pg->conn)) != NULL) {
@@ -1046,9 +1045,14 @@ enum gs_status catalog_pg_open_listener(const struct catalog_pg *like, struct ca
     return GS_OK;
 }
 
+PGconn *catalog_pg_current(struct catalog_pg *pg)
+{
+    return pg->conn;
+}
+
 PGconn *catalog_pg_conn(struct catalog_pg *pg, struct gs_error *err)
 {
-    if (PQstatus(pg->conn) == CONNECTION_OK)
+    if (PQstatus(pg->conn) == CONNECTION_OK && !pg->broken)
         return pg->conn;
     const long long now = mono_ms();
     if (pg->backoff_ms > 0 && now < pg->retry_at) {
@@ -1073,6 +1077,7 @@ PGconn *catalog_pg_conn(struct catalog_pg *pg, struct gs_error *err)
         return NULL;
     }
     pg->backoff_ms = 0;
+    pg->broken = false;
     pg->reconnects++;
     pg->missed = pg->listening;
     return pg->conn;

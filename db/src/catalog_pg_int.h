@@ -19,6 +19,10 @@ struct catalog_pg *catalog_pg_of(struct catalog *catalog);
  * the database cannot be reached. */
 PGconn *catalog_pg_conn(struct catalog_pg *pg, struct gs_error *err);
 
+/* The connection as it is, never reconnected: inside a transaction a reconnect would run the
+ * rest of it outside any transaction, so a lost connection must fail the statement. */
+PGconn *catalog_pg_current(struct catalog_pg *pg);
+
 /* The status of a failed statement, recorded in `err` (see catalog_stmt_fail). */
 enum gs_status catalog_pg_fail(PGconn *conn, const PGresult *res, struct gs_error *err,
                                const char *pointer, const char *what);

@@ -84,12 +84,9 @@ enum gs_status catalog_stmt_prepare(struct catalog *catalog, const char *sql,
     s->catalog = catalog;
     s->row = -1;
     if (pg != NULL) {
-        s->conn = catalog_pg_conn(pg, err);
-        if (s->conn == NULL) {
-            free(text);
-            free(s);
-            return GS_ERR_BUSY;
-        }
+        /* statements run inside a transaction catalog_tx_begin started (and reconnected
+         * for): never reconnect between them */
+        s->conn = catalog_pg_current(pg);
         s->sql = text;
         *out = s;
         return GS_OK;
