@@ -7,7 +7,8 @@
 # brings its own: it debootstraps a Debian bookworm minbase rootfs (cached as a tarball),
 # starts a private dockerd (no bridge, no iptables, no IP forwarding) on a socket in a
 # temporary directory, imports the rootfs as local/bookworm-minbase:latest, builds
-# docker/Dockerfile on top of it, runs the image with --network host and checks the service.
+# docker/Dockerfile on top of it, runs the image with --network host and checks the service,
+# then runs it again on a private PostgreSQL (password authentication, read-only root filesystem).
 # Everything it starts is stopped by PID and everything it creates is removed on exit, even
 # on failure. The last line is "docker smoke: 1 passed, 0 failed" (or 0 passed, 1 failed).
 #
@@ -22,12 +23,15 @@ set -euo pipefail
 readonly BASE_IMAGE=local/bookworm-minbase:latest
 readonly IMAGE=gpusizer:smoke
 readonly CONTAINER=gpusizer-smoke
+readonly CONTAINER_PG=gpusizer-smoke-pg
 readonly VOLUME=gpusizer-smoke-data
 # The docker.io client: its `build` talks BuildKit to the docker.io daemon without buildx.
 readonly DOCKER=/usr/bin/docker
 
 passed=0
 W=""
+PGW=""
+PG_BIN=""
 DPID=""
 BGPID=""
 T0=$SECONDS
@@ -78,8 +82,12 @@ finish() {
         echo "--- dockerd log (last 15 lines before shutdown) ---" >&2
         tail -n 15 "$W/dockerd.log" >&2
     fi
+    if [[ $rc -ne 0 && -n $W && -S $W/docker.sock && -n $("$DOCKER" ps -aq --filter "name=^${CONTAINER_PG}\$" 2>/dev/null) ]]; then
+        echo "--- PostgreSQL replica container logs (last 40 lines) ---" >&2
+        "$DOCKER" logs --tail 40 "$CONTAINER_PG" >&2 2>&1
+    fi
     if [[ -n $DPID ]] && kill -0 "$DPID" 2>/dev/null; then
-        "$DOCKER" rm -f "$CONTAINER" >/dev/null 2>&1
+        "$DOCKER" rm -f "$CONTAINER" "$CONTAINER_PG" >/dev/null 2>&1
         kill -TERM "$DPID" 2>/dev/null
         for ((i = 0; i < 60; i++)); do
             kill -0 "$DPID" 2>/dev/null || break
@@ -90,6 +98,10 @@ finish() {
             kill -KILL "$DPID" 2>/dev/null
         fi
         wait "$DPID" 2>/dev/null
+    fi
+    if [[ -n $PGW && -d $PGW ]]; then
+        runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PGW/data" -m immediate stop >/dev/null 2>&1
+        rm -rf "$PGW"
     fi
     if [[ -n $W && -d $W ]]; then
         # dockerd's managed containerd normally exits with it; if dockerd was killed, stop
@@ -334,6 +346,69 @@ ok "image size $size_mb MB ($size bytes; budget $max_mb MB)"
 code=$("$DOCKER" inspect -f '{{.State.ExitCode}}' "$CONTAINER")
 [[ $code == 0 ]] || die "server exited with $code on SIGTERM (docker stop), expected 0"
 ok "docker stop: clean exit on SIGTERM"
+
+# ---------------------------------------------------------------------------
+# the image as a replica of a shared PostgreSQL catalog (issue 16), as the Kubernetes manifests
+# run it: read-only root filesystem, the database password from a file, a write that outlives
+# the container
+# ---------------------------------------------------------------------------
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[[ -n $PG_BIN && -x $PG_BIN/pg_ctl ]] ||
+    die "no PostgreSQL server binaries (scripts/deps.sh test installs postgresql)"
+PGW=$(mktemp -d /tmp/gpusizer-smoke-pg.XXXXXX)
+chmod 0755 "$PGW"
+chown postgres "$PGW"
+readonly DB_PASSWORD=smoke-db-secret
+printf '%s\n' "$DB_PASSWORD" >"$PGW/db-password"
+chmod 0644 "$PGW/db-password"
+PGPORT=15432
+while port_in_use "$PGPORT"; do PGPORT=$((PGPORT + 1)); done
+run_bg "$PGW/initdb.log" runuser -u postgres -- "$PG_BIN/initdb" -D "$PGW/data" -U postgres \
+    -A scram-sha-256 --pwfile="$PGW/db-password" -E UTF8 ||
+    die "initdb failed: $(tail -n 5 "$PGW/initdb.log")"
+run_bg "$PGW/start.log" runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PGW/data" -l "$PGW/server.log" \
+    -o "-p $PGPORT -k $PGW -c listen_addresses=127.0.0.1 -c fsync=off" -w start ||
+    die "PostgreSQL did not start: $(tail -n 5 "$PGW/server.log")"
+ok "PostgreSQL on 127.0.0.1:$PGPORT with password authentication"
+
+PG_URL=postgresql://postgres@127.0.0.1:$PGPORT/postgres
+run_pg_replica() {
+    "$DOCKER" run -d --name "$CONTAINER_PG" --network host --read-only --tmpfs /tmp \
+        -e PORT="$PORT" -e GPUSIZER_DATABASE_URL="$PG_URL" \
+        -e GPUSIZER_DATABASE_PASSWORD_FILE=/run/secrets/db-password -e GPUSIZER_API_KEY=smoke-key \
+        -v "$PGW/db-password:/run/secrets/db-password:ro" "$IMAGE" >/dev/null ||
+        die "docker run (PostgreSQL replica) failed"
+    for ((i = 0; ; i++)); do
+        "${CURL[@]}" -o /dev/null "$BASE_URL/healthz" 2>/dev/null && break
+        [[ $("$DOCKER" inspect -f '{{.State.Running}}' "$CONTAINER_PG") == true ]] ||
+            die "the PostgreSQL replica exited before answering"
+        ((i < 120)) || die "no answer from the PostgreSQL replica within 30 s"
+        sleep 0.25
+    done
+}
+run_pg_replica
+request GET /readyz
+[[ $status == 200 ]] || die "GET /readyz (PostgreSQL): status $status, body: $body"
+expect 'PostgreSQL replica: migrated and seeded the database, reachable' \
+    '.catalog.backend == "postgresql" and .catalog.reachable == true and .models >= 3 and .gpus >= 4'
+out=$("${CURL[@]}" -X PATCH -H 'Authorization: Bearer smoke-key' \
+    -H 'Content-Type: application/merge-patch+json' \
+    --data-binary '{"price_per_hour": 1.23, "price_source": "docker smoke"}' \
+    -w '\n%{http_code}' "$BASE_URL/v1/gpus/l4") || die "PATCH /v1/gpus/l4: curl failed"
+[[ ${out##*$'\n'} == 200 ]] || die "PATCH /v1/gpus/l4 on the PostgreSQL replica: ${out:0:600}"
+ok "a price written through the read-only container"
+"$DOCKER" rm -f "$CONTAINER_PG" >/dev/null
+run_pg_replica
+request GET /v1/gpus/l4
+expect 'a new container serves the price from PostgreSQL' '.price_per_hour == 1.23'
+if "$DOCKER" logs "$CONTAINER_PG" 2>&1 | grep -qF -- "$DB_PASSWORD"; then
+    die "the database password appears in the container's log"
+fi
+ok "the database password is not in the log"
+"$DOCKER" stop -t 10 "$CONTAINER_PG" >/dev/null
+code=$("$DOCKER" inspect -f '{{.State.ExitCode}}' "$CONTAINER_PG")
+[[ $code == 0 ]] || die "the PostgreSQL replica exited with $code on SIGTERM, expected 0"
+ok "PostgreSQL replica: clean exit on SIGTERM"
 
 log "done in $((SECONDS - T0)) s"
 passed=1
