@@ -20,7 +20,9 @@ static const struct gs_sglang_release releases[] = {
     {503, "0.5.3", GS_SGLANG_RULE_RESERVE,
      "sglang PR #10975 \"Use more general heuristics to set the default value of "
      "--mem-fraction-static\" (merged 2025-09-27; 0.5.2 was the current release on 2025-09-25, "
-     "verl PR #3613): server_args._handle_gpu_memory_settings"},
+     "verl PR #3613): server_args._handle_gpu_memory_settings; the same tiers and terms at "
+     "0.5.16 (NVIDIA aiconfigurator sglang_backend.py, derive_sglang_mem_fraction_static, "
+     "mirrors server_args.py @0.5.16)"},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))

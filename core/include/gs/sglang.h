@@ -22,7 +22,10 @@
  *     2 x cuda_graph_max_bs + TP x PP / 8 GiB (+ padding for data-parallel
  *     attention), at least 10 GiB on GPUs above 60 GiB; multimodal models
  *     get less by the size of their vision tower (PR #6881's
- *     adjust_mem_fraction_for_vlm).
+ *     adjust_mem_fraction_for_vlm). Still the rule at 0.5.16: NVIDIA
+ *     aiconfigurator mirrors server_args.py @0.5.16 with the same tiers and
+ *     terms. Later releases moved it to arg_groups (a prefill-graph term and
+ *     post-capture KV sizing), first release unknown here: not modelled.
  * The default is the latest of these.
  */
 #ifndef GS_SGLANG_H
