@@ -58,8 +58,11 @@ static uint64_t by_tensor(uint64_t tp)
     return tp >= 16 ? 790 : tp >= 8 ? 810 : tp >= 4 ? 850 : tp >= 2 ? 870 : 880;
 }
 
-/* PR #7054: reserved_mem by GPU class, growing with parallel_size = tp_size x pp_size */
-static uint64_t by_gpu_class(uint64_t mib, uint64_t parallel)
+/* PR #7054: reserved_mem by GPU class, growing with parallel_size = tp_size x pp_size, and
+ * 4 GiB more with data-parallel attention ("if self.enable_dp_attention: reserved_mem += 4 *
+ * 1024", in server_args.py throughout the rule's releases: the early form beside the H20 class
+ * and the later one beside adjust_mem_fraction_for_vlm) */
+static uint64_t by_gpu_class(uint64_t mib, uint64_t parallel, uint64_t dp)
 {
     uint64_t reserved_x10; /* MiB x 10, to keep the tenths of a GiB exact */
     if (mib < 35 * 1024)
@@ -70,6 +73,8 @@ static uint64_t by_gpu_class(uint64_t mib, uint64_t parallel)
         reserved_x10 = (120 * 1024) + parallel * 5 * 1024; /* (12 + parallel/2) GiB */
     else
         reserved_x10 = 320 * 1024; /* 32 GiB */
+    if (dp > 1)
+        reserved_x10 += 40 * 1024; /* enable_dp_attention: 4 GiB */
     if (mib == 0 || reserved_x10 >= mib * 10)
         return 1;
     /* permille, rounded half up */
@@ -117,7 +122,7 @@ uint64_t gs_sglang_default_fraction_permille(const struct gs_sglang_release *rel
     case GS_SGLANG_RULE_TENSOR:
         return by_tensor(tp);
     case GS_SGLANG_RULE_GPU_CLASS:
-        return by_gpu_class(mib, tp * pp);
+        return by_gpu_class(mib, tp * pp, dp);
     case GS_SGLANG_RULE_RESERVE:
         break;
     }

@@ -294,6 +294,12 @@ static void test_sglang_fraction_0_4_7(void **state)
     assert_int_equal(gs_sglang_default_fraction_permille(r, 140 * GS_GIB, 1, 1, 1), 911);
     /* 178 GiB = 182,272 MiB: 32,768 reserved -> 149,504 / 182,272 = 0.82022 */
     assert_int_equal(gs_sglang_default_fraction_permille(r, 178 * GS_GIB, 8, 1, 1), 820);
+    /* data-parallel attention reserves 4 GiB more (server_args.py: "if
+     * self.enable_dp_attention: reserved_mem += 4 * 1024"): H100 TP 8 DP 8, 13,824 + 4,096 =
+     * 17,920 MiB -> 63,201 / 81,121 = 0.77910; the B200 class 36,864 -> 145,408 / 182,272 =
+     * 0.79775 */
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 8, 1, 8), 779);
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 178 * GS_GIB, 8, 1, 8), 798);
 }
 
 /* SGLang up to 0.4.6 (server_args.py __post_init__ before PR #7054): by

@@ -15,7 +15,8 @@
  *     from 4, 0.81 from 8, 0.79 from 16);
  *   - 0.4.7 to 0.5.2 (PR #7054, merged 2025-06-10 with the 0.4.7 bump): a
  *     reserve by GPU class growing with TP x PP (2.8 + n/10 GiB under
- *     35 GiB, 9.5 + n/2 under 90, 12 + n/2 under 160, else 32);
+ *     35 GiB, 9.5 + n/2 under 90, 12 + n/2 under 160, else 32), 4 GiB more
+ *     with data-parallel attention;
  *   - from 0.5.3 (PR #10975, merged 2025-09-27 after 0.5.2): a reserve from
  *     the defaults it sets by GPU class, chunked_prefill_size and
  *     cuda_graph_max_bs: 512 MiB + 1.5 x max(chunked prefill, 2048) +
