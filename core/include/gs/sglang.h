@@ -27,6 +27,11 @@
  *     aiconfigurator mirrors server_args.py @0.5.16 with the same tiers and
  *     terms. Later releases moved it to arg_groups (a prefill-graph term and
  *     post-capture KV sizing), first release unknown here: not modelled.
+ * Not modelled either, for want of release boundaries: before PR #6881 (still
+ * in review on 2025-06-29, so 0.4.9 or later) model_runner.py multiplied any
+ * fraction, default or given, by 0.90 for multimodal models (by 0.95 in older
+ * releases), and the 0.4.7-0.5.2 rule adds 2 GiB for speculative decoding (6
+ * for STANDALONE), which gpusizer has no input for yet.
  * The default is the latest of these.
  */
 #ifndef GS_SGLANG_H
