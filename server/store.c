@@ -21,6 +21,7 @@ struct store {
     /* a shared (PostgreSQL) catalog: the watcher thread and what it saw */
     struct catalog_watch *watch;
     pthread_t watcher;
+    bool shared;              /* the catalog is PostgreSQL's (set once at creation) */
     bool watching;
     bool stopping;            /* atomic */
     bool unreachable;         /* atomic: the last contact with the database failed */
@@ -60,7 +61,8 @@ enum gs_status store_create(struct catalog *catalog, struct service *service, st
     s->verified_at = s->checked_at;
     if (catalog != NULL)
         catalog_data_version(catalog, &s->data_version, NULL);
-    if (catalog != NULL && store_shared(s)) {
+    s->shared = catalog != NULL && strcmp(catalog_backend(catalog), "postgresql") == 0;
+    if (s->shared) {
         enum gs_status st = catalog_watch_open(catalog, &s->watch, err);
         if (st == GS_OK && pthread_create(&s->watcher, NULL, watch_loop, s) != 0)
             st = gs_error_add(err, GS_ERR_NOMEM, "", "cannot start the catalog watcher");
@@ -127,7 +129,7 @@ static enum gs_status reload(struct store *store, struct gs_error *err)
 
 bool store_shared(const struct store *store)
 {
-    return store->catalog != NULL && strcmp(catalog_backend(store->catalog), "postgresql") == 0;
+    return store->shared;
 }
 
 void store_stats(struct store *store, struct store_stats *out)
