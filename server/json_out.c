@@ -3,6 +3,7 @@
 
 #include "codec.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -129,15 +130,115 @@ static void put_integer(struct out *o, json_int_t value)
     put(o, digits + at, sizeof(digits) - at);
 }
 
-/* Reals through jansson's own formatter (its dtoa or printf path, whichever it was built
- * with), so the digits are exactly json_dumps's. */
+__extension__ typedef unsigned __int128 u128;
+
+static const uint64_t pow10_u64[19] = {1ULL,
+                                       10ULL,
+                                       100ULL,
+                                       1000ULL,
+                                       10000ULL,
+                                       100000ULL,
+                                       1000000ULL,
+                                       10000000ULL,
+                                       100000000ULL,
+                                       1000000000ULL,
+                                       10000000000ULL,
+                                       100000000000ULL,
+                                       1000000000000ULL,
+                                       10000000000000ULL,
+                                       100000000000000ULL,
+                                       1000000000000000ULL,
+                                       10000000000000000ULL,
+                                       100000000000000000ULL,
+                                       1000000000000000000ULL};
+
+/* The text jansson writes for a real under JSON_REAL_PRECISION(15): printf's "%.15g" (the
+ * binary value rounded to 15 significant digits, ties to even, trailing zeros dropped), then
+ * ".0" when that has neither '.' nor 'e'. Computed exactly with integers for the magnitudes
+ * "%.15g" writes in fixed notation, 1e-4 <= |v| < 1e15 - every real an answer carries: v =
+ * m / 2^s with a 53-bit m, so v x 10^f = m x 10^f / 2^s is an exact 128-bit quotient and
+ * remainder. Returns the length, or 0 to leave the value to jansson (zero, other
+ * magnitudes, a value that rounds up to 1e15). */
+size_t json_out_real(double v, char out[JSON_OUT_REAL_MAX])
+{
+    const double a = v < 0 ? -v : v;
+    if (!(a >= 1e-4 && a < 1e15))
+        return 0;
+    int exp2 = 0;
+    const uint64_t m = (uint64_t)ldexp(frexp(a, &exp2), 53); /* exact: a = m x 2^(exp2 - 53) */
+    const int s = 53 - exp2;                                  /* 3 <= s <= 66 in this range */
+    /* the decimal exponent, or one off next to a power of ten (log10 rounds); in this range
+     * it is -4 to 14 */
+    int x = (int)floor(log10(a));
+    x = x < -4 ? -4 : x > 14 ? 14 : x;
+    uint64_t digits = 0;
+    for (int tries = 0;; tries++) {
+        const int f = 14 - x; /* fraction digits that leave 15 significant ones */
+        if (tries == 3 || f < 0 || f > 18)
+            return 0;
+        const u128 p = (u128)m * pow10_u64[f];
+        const u128 whole = p >> s;
+        if (whole >= pow10_u64[15]) {
+            x++;
+            continue;
+        }
+        if (whole < pow10_u64[14]) {
+            x--;
+            continue;
+        }
+        const u128 rest = p & (((u128)1 << s) - 1), half = (u128)1 << (s - 1);
+        digits = (uint64_t)whole;
+        if (rest > half || (rest == half && (digits & 1)))
+            digits++;
+        if (digits == pow10_u64[15]) { /* rounded up to the next power of ten */
+            digits = pow10_u64[14];
+            x++;
+        }
+        break;
+    }
+    if (x >= 15) /* "%.15g" turns to exponent notation there */
+        return 0;
+    char d[15];
+    for (int i = 14; i >= 0; i--, digits /= 10)
+        d[i] = (char)('0' + digits % 10);
+    int last = 14; /* the last significant digit kept */
+    while (last > 0 && d[last] == '0')
+        last--;
+    size_t n = 0;
+    if (v < 0)
+        out[n++] = '-';
+    if (x >= 0) {
+        for (int i = 0; i <= x; i++)
+            out[n++] = d[i];
+        out[n++] = '.';
+        if (last > x)
+            for (int i = x + 1; i <= last; i++)
+                out[n++] = d[i];
+        else
+            out[n++] = '0'; /* no fraction: jansson's ".0" */
+    } else {
+        out[n++] = '0';
+        out[n++] = '.';
+        for (int i = -1; i > x; i--)
+            out[n++] = '0';
+        for (int i = 0; i <= last; i++)
+            out[n++] = d[i];
+    }
+    return n;
+}
+
+/* Reals as jansson writes them: json_out_real where it applies, else jansson's own formatter
+ * (its dtoa or printf path, whichever it was built with). */
 static void put_real(struct out *o, const json_t *value)
 {
     char text[64];
-    const size_t n = json_dumpb(value, text, sizeof(text), CODEC_DUMP_FLAGS | JSON_ENCODE_ANY);
-    if (n == 0 || n > sizeof(text)) {
-        o->failed = true;
-        return;
+    size_t n = json_out_real(json_real_value(value), text);
+    if (n == 0) {
+        n = json_dumpb(value, text, sizeof(text), CODEC_DUMP_FLAGS | JSON_ENCODE_ANY);
+        if (n == 0 || n > sizeof(text)) {
+            o->failed = true;
+            return;
+        }
     }
     put(o, text, n);
 }

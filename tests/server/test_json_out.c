@@ -2,7 +2,9 @@
  * test_json_out.c - json_out_dumps writes exactly what json_dumps(value,
  * CODEC_DUMP_FLAGS) writes: for strings with every control character,
  * quotes, backslashes and multi-byte UTF-8; integers to both ends of their
- * range; reals of every magnitude (and 20,000 random bit patterns); nesting
+ * range; reals of every magnitude (and 20,000 random bit patterns), and
+ * json_out_real's integer formatting against jansson's "%.15g" for half a
+ * million more in its range, next to every power of ten and at rounding ties; nesting
  * to jansson's limit; and the real answers of the API - an estimate (serving
  * and training), a fit and a recommendation for catalog models, and every
  * listing item.
@@ -119,6 +121,78 @@ static void test_reals(void **state)
     json_decref(a);
 }
 
+
+/* One value through json_out_real and through jansson: the same bytes, or 0 (jansson's turn)
+ * only outside [1e-4, 1e15) and for values that round up to 1e15. */
+static void assert_real_as_jansson(double v)
+{
+    char want[64], got[JSON_OUT_REAL_MAX];
+    json_t *r = json_real(v);
+    const size_t n = json_dumpb(r, want, sizeof(want), CODEC_DUMP_FLAGS | JSON_ENCODE_ANY);
+    json_decref(r);
+    assert_true(n > 0 && n < sizeof(want));
+    const size_t m = json_out_real(v, got);
+    const double a = fabs(v);
+    if (m == 0) {
+        if (a >= 1e-4 && a < 1e15 && strchr(want, 'e') == NULL)
+            fail_msg("json_out_real left %.17g (jansson: %.*s) to jansson", v, (int)n, want);
+        return;
+    }
+    if (m != n || memcmp(want, got, n) != 0)
+        fail_msg("%.17g: jansson %.*s, json_out_real %.*s", v, (int)n, want, (int)m, got);
+}
+
+static void test_real_fast_path(void **state)
+{
+    (void)state;
+    uint64_t x = 0x243f6a8885a308d3ULL;
+    /* random bits with binary exponents across the range and beyond it */
+    for (int i = 0; i < 300000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const double mant = (double)(x >> 11) / 9007199254740992.0; /* [0, 1) */
+        const int e = (int)(x % 70) - 16;                           /* 2^-16 .. 2^53 */
+        assert_real_as_jansson(ldexp(0.5 + mant / 2, e) * ((x & 1) ? -1 : 1));
+    }
+    /* decimals as the catalog and the answers carry them: k / 10^j */
+    for (int i = 0; i < 200000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        assert_real_as_jansson((double)(x % 100000000000ULL) / pow(10, (double)(x % 12)));
+    }
+    /* next to every power of ten, and to the halfway points of the 15th digit */
+    for (int k = -5; k <= 16; k++) {
+        const double p = pow(10, k);
+        const double near[] = {p, 0.5 * p, 9.99999999999999 * p, 9.999999999999995 * p,
+                               1.000000000000005 * p, 1.5 * p};
+        for (size_t j = 0; j < sizeof(near) / sizeof(near[0]); j++) {
+            double d = near[j];
+            for (int u = 0; u < 4; u++)
+                d = nextafter(d, 0);
+            for (int u = 0; u < 9; u++, d = nextafter(d, INFINITY)) {
+                assert_real_as_jansson(d);
+                assert_real_as_jansson(-d);
+            }
+        }
+    }
+    /* exact ties at the 15th digit: integers of 16 digits ending in 5 (below 1e15 they
+     * have at most 15, so none ties there) and exact binary fractions */
+    const double ties[] = {999999999999999.5, 99999999999999.25, 0.000244140625, 1.00000000000000088817841970012523,
+                           123456789012345.5, 0.5, 0.25, 0.125, 3.0517578125e-05};
+    for (size_t i = 0; i < sizeof(ties) / sizeof(ties[0]); i++) {
+        assert_real_as_jansson(ties[i]);
+        assert_real_as_jansson(-ties[i]);
+    }
+    char out[JSON_OUT_REAL_MAX];
+    assert_int_equal(json_out_real(0.0, out), 0); /* zero: jansson's */
+    assert_int_equal(json_out_real(1e15, out), 0);
+    assert_int_equal(json_out_real(9.9e-5, out), 0);
+    assert_int_equal(json_out_real(3350.0, out), 6);
+    assert_memory_equal(out, "3350.0", 6);
+}
+
 static void test_depth(void **state)
 {
     (void)state;
@@ -209,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_strings_and_integers),
         cmocka_unit_test(test_escapes_at_every_offset),
         cmocka_unit_test(test_reals),
+        cmocka_unit_test(test_real_fast_path),
         cmocka_unit_test(test_depth),
         cmocka_unit_test(test_api_answers),
     };
