@@ -62,9 +62,6 @@ enum gs_status catalog_pg_open_auth(const char *url, const char *password, struc
 enum gs_status catalog_pg_open_listener(const struct catalog_pg *like, struct catalog_pg **out,
                                         struct gs_error *err);
 
-/* How many times the connection was re-established. */
-unsigned long long catalog_pg_reconnects(const struct catalog_pg *pg);
-
 /* Every row in one consistent read (REPEATABLE READ), as catalog_snapshot_load
  * reads an SQLite catalog: rows in id order, aliases attached. */
 struct catalog_snapshot;

@@ -29,7 +29,6 @@ struct catalog_pg {
     bool missed;          /* reconnected while listening: notifications may have been lost */
     int backoff_ms;       /* 0 while connected; the wait before the next reconnect */
     long long retry_at;   /* monotonic ms: no reconnect attempt before */
-    unsigned long long reconnects;
     char *url;            /* what to connect with again (a listener's second connection) */
     char *password;
 };
@@ -1078,14 +1077,8 @@ PGconn *catalog_pg_conn(struct catalog_pg *pg, struct gs_error *err)
     }
     pg->backoff_ms = 0;
     pg->broken = false;
-    pg->reconnects++;
     pg->missed = pg->listening;
     return pg->conn;
-}
-
-unsigned long long catalog_pg_reconnects(const struct catalog_pg *pg)
-{
-    return pg->reconnects;
 }
 
 /* SQLSTATEs (PostgreSQL's errcodes.txt): class 23 integrity constraint violations,

@@ -279,11 +279,10 @@ static enum gs_status model_put_locked(struct catalog *db, const struct catalog_
     return st;
 }
 
-enum gs_status catalog_model_put(struct catalog *catalog, const struct catalog_model *row,
+enum gs_status catalog_model_put(struct catalog *db, const struct catalog_model *row,
                                  const struct catalog_precondition *pre,
                                  struct catalog_put_result *out, struct gs_error *err)
 {
-    struct catalog *db = catalog;
     enum gs_status st = catalog_tx_begin(db, true, err);
     if (st != GS_OK)
         return st;
@@ -311,10 +310,9 @@ static enum gs_status delete_locked(struct catalog *db, bool models, const char 
     return run(stmt, err, "", "deleting the entry");
 }
 
-enum gs_status catalog_model_delete(struct catalog *catalog, const char *id_or_alias,
+enum gs_status catalog_model_delete(struct catalog *db, const char *id_or_alias,
                                     const struct catalog_precondition *pre, struct gs_error *err)
 {
-    struct catalog *db = catalog;
     enum gs_status st = catalog_tx_begin(db, true, err);
     if (st != GS_OK)
         return st;
@@ -480,22 +478,20 @@ static enum gs_status gpu_put_locked(struct catalog *db, const struct catalog_gp
     return st;
 }
 
-enum gs_status catalog_gpu_put(struct catalog *catalog, const struct catalog_gpu *row,
+enum gs_status catalog_gpu_put(struct catalog *db, const struct catalog_gpu *row,
                                const struct catalog_precondition *pre,
                                struct catalog_put_result *out, struct gs_error *err)
 {
-    struct catalog *db = catalog;
     enum gs_status st = catalog_tx_begin(db, true, err);
     if (st != GS_OK)
         return st;
     return catalog_tx_end(db, gpu_put_locked(db, row, pre, out, err), err);
 }
 
-enum gs_status catalog_gpu_put_many(struct catalog *catalog, const struct catalog_gpu *rows,
+enum gs_status catalog_gpu_put_many(struct catalog *db, const struct catalog_gpu *rows,
                                     const struct catalog_precondition *pres, size_t count,
                                     size_t *created, size_t *failed_row, struct gs_error *err)
 {
-    struct catalog *db = catalog;
     *created = 0;
     *failed_row = 0;
     enum gs_status st = catalog_tx_begin(db, true, err);
@@ -512,10 +508,9 @@ enum gs_status catalog_gpu_put_many(struct catalog *catalog, const struct catalo
     return catalog_tx_end(db, st, err);
 }
 
-enum gs_status catalog_gpu_delete(struct catalog *catalog, const char *id_or_alias,
+enum gs_status catalog_gpu_delete(struct catalog *db, const char *id_or_alias,
                                   const struct catalog_precondition *pre, struct gs_error *err)
 {
-    struct catalog *db = catalog;
     enum gs_status st = catalog_tx_begin(db, true, err);
     if (st != GS_OK)
         return st;
@@ -531,10 +526,9 @@ void catalog_prices_free(struct catalog_price *prices, size_t count)
     free(prices);
 }
 
-enum gs_status catalog_gpu_prices(struct catalog *catalog, const char *id_or_alias,
+enum gs_status catalog_gpu_prices(struct catalog *db, const char *id_or_alias,
                                   struct catalog_price **out, size_t *count, struct gs_error *err)
 {
-    struct catalog *db = catalog;
     *out = NULL;
     *count = 0;
     struct current cur;
@@ -630,12 +624,11 @@ static enum gs_status add_price_tx(struct catalog *db, const char *id_or_alias, 
     return st;
 }
 
-enum gs_status catalog_gpu_add_price(struct catalog *catalog, const char *id_or_alias,
+enum gs_status catalog_gpu_add_price(struct catalog *db, const char *id_or_alias,
                                      const char *kind, double usd, const char *effective_date,
                                      const char *source, const struct catalog_precondition *pre,
                                      struct catalog_put_result *out, struct gs_error *err)
 {
-    struct catalog *db = catalog;
     enum gs_status st = catalog_tx_begin(db, true, err);
     if (st != GS_OK)
         return st;
