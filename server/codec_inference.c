@@ -17,7 +17,7 @@ static const char *const inference_keys[] = {
     "cuda_memory_fraction", "block_size",            "max_num_batched_tokens",
     "max_num_seqs",        "engine_version",         "enforce_eager",
     "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb",
-    "all2all_backend",     "sequence_tokens",        NULL};
+    "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           NULL};
 /* vLLM --all2all-backend; naive and allgather_reducescatter both run over NCCL */
@@ -102,6 +102,22 @@ bool codec_parse_engine_version(const char *text, uint32_t *out)
     return *out != 0;
 }
 
+/* An engine switch left to the engine's default when absent: GS_CHUNKED_PREFILL_*. */
+static void read_switch(const json_t *section, const char *key, uint8_t *out, bool *ok,
+                        struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, key);
+    if (v == NULL)
+        return;
+    char where[JSONV_POINTER_MAX];
+    jsonv_pointer(where, sizeof(where), "/inference", key);
+    bool on = false;
+    if (jsonv_bool(v, where, &on, err))
+        *out = on ? GS_CHUNKED_PREFILL_ON : GS_CHUNKED_PREFILL_OFF;
+    else
+        *ok = false;
+}
+
 static void read_engine_knobs(const json_t *section, struct gs_engine_config *e, bool *ok,
                               struct gs_error *err)
 {
@@ -114,14 +130,8 @@ static void read_engine_knobs(const json_t *section, struct gs_engine_config *e,
     v = json_object_get(section, "enforce_eager");
     if (v != NULL && !jsonv_bool(v, "/inference/enforce_eager", &e->enforce_eager, err))
         *ok = false;
-    v = json_object_get(section, "enable_chunked_prefill");
-    bool chunked = false;
-    if (v != NULL) {
-        if (jsonv_bool(v, "/inference/enable_chunked_prefill", &chunked, err))
-            e->chunked_prefill = chunked ? GS_CHUNKED_PREFILL_ON : GS_CHUNKED_PREFILL_OFF;
-        else
-            *ok = false;
-    }
+    read_switch(section, "enable_chunked_prefill", &e->chunked_prefill, ok, err);
+    read_switch(section, "enable_prefix_caching", &e->prefix_caching, ok, err);
     v = json_object_get(section, "kv_cache_memory_bytes");
     if (v != NULL) {
         if (jsonv_uint(v, "/inference/kv_cache_memory_bytes", 1, (uint64_t)1 << 50,

@@ -51,6 +51,7 @@ const FIELDS = {
     ['inference.max_num_batched_tokens', 'Batched tokens', 'int', '', { ph: 'release default' }],
     ['inference.max_num_seqs', 'Max sequences', 'int', '', { ph: 'release default' }],
     ['inference.enable_chunked_prefill', 'Chunked prefill', 'sel', '', { opts: TRI }],
+    ['inference.enable_prefix_caching', 'Prefix caching', 'sel', '', { dep: 'inference.engine=vllm', opts: TRI }],
   ],
   training: [
     ['training.method', 'Method', 'sel', '', { opts: [['', 'as the weights imply (full; LoRA on int8, QLoRA on 4-bit)'], 'full', 'lora', 'qlora'],

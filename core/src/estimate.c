@@ -567,6 +567,16 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                                       "_set_default_max_num_seqs_and_batched_tokens_args"
                                     : "vLLM SchedulerConfig max_num_batched_tokens and "
                                       "EngineArgs.create_engine_config (chunked prefill past 32k)");
+        if (r->mla_workspace_tokens)
+            assume_value(e, "mla_workspace_tokens", r->mla_workspace_tokens,
+                         "rows of MLA's chunked-prefill context workspace: the profile run "
+                         "allocates their up-projection, [rows, heads per GPU, qk_nope + v] in "
+                         "bf16, at each MLA layer (activation_peak_bytes)",
+                         r->release->v1
+                             ? "vLLM MLACommonMetadataBuilder.determine_chunked_prefill_workspace_"
+                               "size and MLACommonImpl.forward (attn_metadata None)"
+                             : "vLLM V0 attention/backends/mla/common.py MLACommonState (chunked "
+                               "prefill or prefix caching on) and MLACommonImpl.forward");
         if (!gs_vllm_modeled(w->serving.engine.version))
             warn(e, "engine_release_not_modeled",
                  "vLLM releases before 0.6.4 kept everything resident after profiling in their "

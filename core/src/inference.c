@@ -429,6 +429,10 @@ static void defaults(const struct gs_inference_input *in, struct gs_inference_re
         out->max_num_batched_tokens = prof.tokens;
         out->max_num_seqs = prof.seqs;
         out->chunked_prefill = prof.chunked_prefill;
+        if (pin.mla)
+            out->mla_workspace_tokens = gs_vllm_mla_workspace_tokens(
+                out->release, in->context_length, prof.seqs, out->block_size, prof.chunked_prefill,
+                c->prefix_caching == GS_CHUNKED_PREFILL_ON);
         return;
     }
     if (c->engine == GS_ENGINE_TGI) {
@@ -573,6 +577,7 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
                               : gs_vllm_activation_peak(in->arch, rel, counts,
                                                         out->max_num_batched_tokens,
                                                         out->max_num_seqs, t,
+                                                        out->mla_workspace_tokens,
                                                         last_stage && !(tgi && tgi->prefill_logprobs),
                                                         ovf);
     uint64_t non_torch = engine_non_torch(in, rel, t, ovf);

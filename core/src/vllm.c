@@ -14,36 +14,38 @@ static const struct gs_vllm_release releases[] = {
     /* Worker.determine_num_available_blocks after PR #9352: torch's allocated peak plus
      * (device used - torch allocated), the CUDA context included. */
     {604, "vLLM 0.6.4 (V0; peak-based accounting: everything the device holds after profiling)",
-     false, GS_VLLM_NT_DEVICE, 512, false, false, false, false, 900,
+     false, GS_VLLM_NT_DEVICE, 512, false, false, false, false, GS_VLLM_MLA_WS_NONE, 900,
      "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"},
     /* PR #10511: memory_profiling; weights + torch peak increase + non-torch increase since a
      * baseline taken after the CUDA context */
     {605, "vLLM 0.6.5-0.6.6 (V0; memory_profiling, PR #10511)", false, GS_VLLM_NT_GROWTH, 512,
-     false, false, false, false, 900, "vllm/utils.py memory_profiling (PR #10511)"},
+     false, false, false, false, GS_VLLM_MLA_WS_NONE, 900,
+     "vllm/utils.py memory_profiling (PR #10511)"},
     /* PRs #11809, #12126: non-torch measured against torch's reserved memory; chunked
      * prefill's default budget 2048 (SchedulerConfig._DEFAULT_MAX_NUM_BATCHED_TOKENS) */
     {700, "vLLM 0.7.0-0.7.1 (V0)", false, GS_VLLM_NT_GROWTH, 2048, false, false, false, false,
-     900, "vllm/worker/worker.py determine_num_available_blocks (PRs #11809, #12126)"},
+     GS_VLLM_MLA_WS_NONE, 900, "vllm/worker/worker.py determine_num_available_blocks (PRs #11809, #12126)"},
     /* PR #12676: MLA cache entries aligned to 256 bytes (576 -> 640 elements); removed by
      * PR #14842 */
     {702, "vLLM 0.7.2-0.7.3 (V0; MLA cache entries padded to 256 bytes)", false,
-     GS_VLLM_NT_GROWTH, 2048, true, false, false, false, 900,
+     GS_VLLM_NT_GROWTH, 2048, true, false, false, false, GS_VLLM_MLA_WS_NONE, 900,
      "vllm/worker/cache_engine.py _align_cache (PR #12676)"},
     /* V1 the default (VLLM_USE_V1); gpu_worker.determine_available_memory a copy of the
      * device-wide V0 formula; fused_moe shares caches 1 and 3 (PR #13625) */
     {800, "vLLM 0.8.0-0.9.1 (V1; device-wide accounting)", true, GS_VLLM_NT_DEVICE, 2048, false,
-     true, false, false, 900, "vllm/v1/worker/gpu_worker.py determine_available_memory (0.8)"},
+     true, false, false, GS_VLLM_MLA_WS_V1, 900,
+     "vllm/v1/worker/gpu_worker.py determine_available_memory (0.8)"},
     /* PRs #18974, #19312: memory_profiling in V1, its snapshot taken after NCCL is set up */
     {902, "vLLM 0.9.2-0.9.x (V1; memory_profiling after NCCL init, PR #19312)", true,
-     GS_VLLM_NT_GROWTH, 2048, false, true, false, false, 900,
+     GS_VLLM_NT_GROWTH, 2048, false, true, false, false, GS_VLLM_MLA_WS_V1, 900,
      "vllm/v1/worker/gpu_worker.py init_device and determine_available_memory (PR #19312)"},
     /* get_batch_defaults: max_num_seqs 1024 on GPUs of 70 GiB or more (first release
      * unverified; 0.19.0 logs show it) */
     {1000, "vLLM 0.10.0-0.20.x (V1)", true, GS_VLLM_NT_GROWTH, 2048, false, true, true, false,
-     900, "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"},
+     GS_VLLM_MLA_WS_V1, 900, "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"},
     /* PR #38284: the CUDA-graph memory estimate subtracted by default, utilization 0.92 */
     {2100, "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)",
-     true, GS_VLLM_NT_GROWTH, 2048, false, true, true, true, 920,
+     true, GS_VLLM_NT_GROWTH, 2048, false, true, true, true, GS_VLLM_MLA_WS_V1, 920,
      "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"},
 };
 
@@ -60,7 +62,7 @@ const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
 
 static const struct gs_vllm_release v0_fallback = {
     800, "vLLM 0.8.x V0 engine (pipeline parallelism falls back to V0)", false, GS_VLLM_NT_GROWTH,
-    2048, false, true, false, false, 900,
+    2048, false, true, false, false, GS_VLLM_MLA_WS_V0, 900,
     "vllm/engine/arg_utils.py _is_v1_supported_oracle (pipeline parallelism -> V0)"};
 
 const struct gs_vllm_release *gs_vllm_release_for_layout(uint32_t version, uint64_t pipeline)
@@ -165,20 +167,80 @@ static uint64_t layer_token_bytes(const struct gs_arch *a, const struct gs_block
     return attention_phase > mlp_phase ? attention_phase : mlp_phase;
 }
 
+uint64_t gs_vllm_mla_workspace_tokens(const struct gs_vllm_release *r, uint64_t max_model_len,
+                                      uint64_t max_num_seqs, uint64_t block_size,
+                                      bool chunked_prefill, bool prefix_caching)
+{
+    if (r->mla_workspace == GS_VLLM_MLA_WS_NONE ||
+        (r->mla_workspace == GS_VLLM_MLA_WS_V0 && !chunked_prefill && !prefix_caching))
+        return 0;
+    /* "enough for 8 full length request or at least 4 pages of cache per request",
+     * "limiting it to 64k tokens" (V1) or 128k (V0's MLACommonState) */
+    bool ovf = false;
+    const uint64_t pages = gs_mul(max_num_seqs, block_size, &ovf);
+    uint64_t rows = max_u64(gs_mul(8, max_model_len, &ovf), gs_mul(4, pages, &ovf));
+    if (ovf) /* beyond any workspace: the caps below apply */
+        rows = UINT64_MAX;
+    if (r->mla_workspace == GS_VLLM_MLA_WS_V0)
+        return min_u64(rows, 128 * 1024);
+    /* V1: "Enforce that we enough for at least 1 page per request" */
+    return max_u64(min_u64(rows, 64 * 1024), pages);
+}
+
+/* What an MLA layer holds, per token on one tensor rank, when its
+ * attention starts: the decoder layer's residual and normed input, the
+ * latent projections (q_a's output and its normed copy with a q LoRA, the
+ * kv_a output of kv_lora + rope, the normed kv latent) and, in V1, the
+ * query up-projection and the attention's output buffer
+ * (layers/mla.py MultiHeadLatentAttentionWrapper.forward, MLAAttention's
+ * output = torch.empty(output_shape)); in V0 0.8.x the impl's forward starts
+ * before the query projection (attention/backends/mla/common.py
+ * MLACommonImpl.forward) and the kv latent is normed from a contiguous copy
+ * (models/deepseek_v2.py DeepseekV2MLAAttention.forward). */
+static uint64_t mla_entry_token_bytes(const struct gs_arch *a, const struct gs_attention *s,
+                                      bool v1, uint64_t t, bool *ovf)
+{
+    uint64_t n = 2 * a->hidden_size + 2 * s->q_lora_rank + s->kv_lora_rank + s->qk_rope_head_dim;
+    n = gs_add(n, v1 ? s->kv_lora_rank : 2 * s->kv_lora_rank, ovf);
+    if (v1)
+        n = gs_add(n, gs_div_ceil(s->heads * (s->qk_nope_head_dim + s->qk_rope_head_dim + s->v_head_dim),
+                                  t), ovf);
+    return gs_mul(n, 2, ovf);
+}
+
 uint64_t gs_vllm_activation_peak(const struct gs_arch *a, const struct gs_vllm_release *r,
                                  const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
-                                 uint64_t seqs, uint64_t t, bool last_stage, bool *ovf)
+                                 uint64_t seqs, uint64_t t, uint64_t mla_workspace_tokens,
+                                 bool last_stage, bool *ovf)
 {
     t = t ? t : 1;
-    uint64_t per_token = 0;
+    uint64_t per_token = 0, mla_peak = 0, mla_kept = 0;
     for (size_t k = 0; k < a->block_count; k++) {
         if (counts[k] == 0)
             continue;
-        const uint64_t one = layer_token_bytes(a, &a->blocks[k], r, t, ovf);
+        const struct gs_block *b = &a->blocks[k];
+        const uint64_t one = layer_token_bytes(a, b, r, t, ovf);
         if (one > per_token)
             per_token = one;
+        if (b->mixer != GS_MIXER_MLA || mla_workspace_tokens == 0)
+            continue;
+        /* MLACommonImpl.forward in the profile run: "simulate to worse case output size for
+         * self.kv_b_proj(kv_c_normed) in _compute_prefill_context": torch.empty((workspace
+         * rows, num_heads, qk_nope_head_dim + v_head_dim)), the heads this rank holds */
+        const struct gs_attention *s = &b->attn;
+        const uint64_t up = gs_mul(gs_mul(mla_workspace_tokens,
+                                          gs_div_ceil(s->heads, t), ovf),
+                                   gs_mul(s->qk_nope_head_dim + s->v_head_dim, 2, ovf), ovf);
+        const uint64_t at = gs_add(gs_mul(tokens, mla_entry_token_bytes(a, s, r->v1, t, ovf), ovf),
+                                   up, ovf);
+        mla_peak = max_u64(mla_peak, at);
+        /* V0: MLACommonState.begin_forward allocates the workspace itself,
+         * [rows, kv_lora_rank + rope] in the model dtype, at the profile run's first step */
+        if (!r->v1)
+            mla_kept = gs_mul(gs_mul(mla_workspace_tokens,
+                                     s->kv_lora_rank + s->qk_rope_head_dim, ovf), 2, ovf);
     }
-    uint64_t peak = gs_mul(tokens, per_token, ovf);
+    uint64_t peak = gs_add(max_u64(gs_mul(tokens, per_token, ovf), mla_peak), mla_kept, ovf);
     if (last_stage && a->logits) {
         /* V0 profile_run and V1 _dummy_sampler_run: logits for one token of each of the
          * min(max_num_seqs, tokens) dummy requests, [seqs, vocab] in bf16, the sampler's

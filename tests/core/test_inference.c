@@ -855,6 +855,80 @@ static void test_vllm_mla_padding(void **state)
     assert_int_equal(r.kv.bytes_per_token, 61 * 1152);
 }
 
+/* MLA's chunked-prefill context workspace in the profile run. Rows: V1
+ * (MLACommonMetadataBuilder.determine_chunked_prefill_workspace_size)
+ * min(max(8 x max_model_len, 4 x max_num_seqs x block_size), 64k), at least
+ * max_num_seqs x block_size, always; V0 0.8.x (attention/backends/mla/
+ * common.py MLACommonState) capped at 128k and only with chunked prefill or
+ * prefix caching on; none before 0.8. MLACommonImpl.forward then allocates
+ * [rows, heads per rank, qk_nope + v] in bf16 at every MLA layer.
+ * DeepSeek-V3 (hidden 7168, 128 heads, q LoRA 1536, kv LoRA 512, rope 64,
+ * qk_nope 128, v 128; experts 2048 wide, top 8, one shared) for 8,192
+ * profile tokens, not the last stage:
+ * - data-parallel attention (TP 1, V1): the layer holds, per token, 2 x 7168
+ *   (residual, normed input) + 1536 + 512 + 64 (fused q/kv LoRA output) +
+ *   1536 (normed q latent) + 512 (normed kv latent) + 128 x 192 (query) +
+ *   128 x 128 (output buffer) = 59,456 elements, 118,912 B, x 8192 =
+ *   974,127,104, plus 65,536 x 128 x 256 x 2 = 4,294,967,296: 5,269,094,400,
+ *   above the MoE phase 8192 x 2 x (2 x 7168 + 8 x (7168 + 2048) + 3 x 2048)
+ *   = 1,543,503,872;
+ * - TP 8 (V1): 16 heads, 65,536 x 16 x 256 x 2 = 536,870,912 plus 8192 x 2 x
+ *   (14336 + 1536 + 576 + 512 + 16 x 320) = 386,924,544 stay below the MoE
+ *   phase 8192 x 2 x (14336 + 8 x (7168 + 256) + 3 x 256) = 1,220,542,464,
+ *   which is the peak as without the workspace;
+ * - TP 8, V0 0.8.x with prefix caching: the same MoE peak plus the kept
+ *   latent workspace 65,536 x 576 x 2 = 75,497,472: 1,296,039,936. */
+static void test_vllm_mla_workspace(void **state)
+{
+    (void)state;
+    const struct gs_vllm_release *v1 = gs_vllm_release_for(1900);
+    const struct gs_vllm_release *v0 = gs_vllm_release_for_layout(803, 2);
+    assert_false(v0->v1);
+    assert_int_equal(gs_vllm_mla_workspace_tokens(v1, 8192, 1024, 16, true, false), 65536);
+    assert_int_equal(gs_vllm_mla_workspace_tokens(v1, 4096, 256, 16, true, false), 32768);
+    assert_int_equal(gs_vllm_mla_workspace_tokens(v1, 1024, 256, 16, false, false), 16384);
+    assert_int_equal(gs_vllm_mla_workspace_tokens(v1, 163840, 8192, 16, true, false), 131072);
+    assert_int_equal(gs_vllm_mla_workspace_tokens(v0, 8192, 256, 16, false, false), 0);
+    assert_int_equal(gs_vllm_mla_workspace_tokens(v0, 8192, 256, 16, false, true), 65536);
+    assert_int_equal(gs_vllm_mla_workspace_tokens(v0, 32768, 256, 16, true, false), 131072);
+    assert_int_equal(gs_vllm_mla_workspace_tokens(gs_vllm_release_for(703), 8192, 256, 16, true,
+                                                  true), 0);
+
+    const struct gs_arch ds = deepseek_v3();
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&ds, 3, 61, counts); /* MoE layers only: the MoE phase is the larger */
+    bool ovf = false;
+    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 1, 0, false, &ovf),
+                     1543503872ULL);
+    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 1, 65536, false, &ovf),
+                     5269094400ULL);
+    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 8, 0, false, &ovf),
+                     1220542464ULL);
+    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 8, 65536, false, &ovf),
+                     1220542464ULL);
+    assert_int_equal(gs_vllm_activation_peak(&ds, v0, counts, 8192, 256, 8, 65536, false, &ovf),
+                     1296039936ULL);
+    assert_false(ovf);
+    /* a model without MLA never sees the term */
+    const struct gs_arch l8 = llama(4096, 32, 32, 8, 14336, 128256);
+    gs_arch_count_blocks(&l8, 0, 32, counts);
+    assert_int_equal(gs_vllm_activation_peak(&l8, v1, counts, 8192, 1024, 1, 65536, false, &ovf),
+                     gs_vllm_activation_peak(&l8, v1, counts, 8192, 1024, 1, 0, false, &ovf));
+
+    /* through the budget (V1, max_model_len 8192, 1,024 sequences on an H200):
+     * 65,536 rows for the MLA model, none for Llama */
+    struct gs_inference_input in = llama3_8b_on_h100(&ds);
+    in.weights_bytes = 90000000000ULL;
+    in.gpu_total_bytes = 150754820096ULL; /* H200 */
+    in.engine.version = 1900;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.mla_workspace_tokens, 65536);
+    in.arch = &l8;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.mla_workspace_tokens, 0);
+}
+
 /* Non-torch memory by release and interconnect (core/src/vllm.c, runtime.c): the
  * profile run's kernel-module growth (0.16 GiB, PR #12126's log), the CUDA
  * context where the release counts device-wide memory (287,047,680 B,
@@ -1049,6 +1123,7 @@ int main(void)
         cmocka_unit_test(test_vllm_v1_profile),
         cmocka_unit_test(test_vllm_release_ranges),
         cmocka_unit_test(test_vllm_mla_padding),
+        cmocka_unit_test(test_vllm_mla_workspace),
         cmocka_unit_test(test_vllm_non_torch),
         cmocka_unit_test(test_vllm_graphs_by_release),
         cmocka_unit_test(test_vllm_hybrid_allocator),

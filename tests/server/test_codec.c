@@ -716,6 +716,50 @@ static void test_engine_versions(void **state)
     }
 }
 
+/* inference.enable_prefix_caching (vLLM --enable-prefix-caching): for an
+ * MLA model on 0.8.x's V0 engine (pipeline parallelism) the profile run then
+ * sizes MLA's chunked-prefill context workspace, 8 x max_model_len = 65,536
+ * rows at 8,192 tokens (assumption mla_workspace_tokens), and keeps the
+ * latent workspace itself, 65,536 x 576 x 2 bytes; off (V0's default) it
+ * does neither. Not a boolean: 400 naming the field. */
+static void test_prefix_caching_knob(void **state)
+{
+    (void)state;
+#define PREFIX_CACHING_BODY \
+        "{\"model\":\"deepseek-v3\",\"gpu\":\"h200\",\"precision\":{\"weights\":\"fp8\"}," \
+        "\"parallelism\":{\"tensor\":8,\"pipeline\":2},\"inference\":{\"engine\":\"vllm\"," \
+        "\"engine_version\":\"0.8.3\",\"context_length\":8192,\"enable_prefix_caching\":%s}}"
+    char body[512];
+    struct problem p;
+    snprintf(body, sizeof(body), PREFIX_CACHING_BODY, "true");
+    json_t *on = estimate(body, &p);
+    assert_non_null(on);
+    snprintf(body, sizeof(body), PREFIX_CACHING_BODY, "false");
+    json_t *off = estimate(body, &p);
+    assert_non_null(off);
+    const json_int_t a_on = get_int(on, "budget.activation_peak_bytes");
+    const json_int_t a_off = get_int(off, "budget.activation_peak_bytes");
+    assert_true(a_on >= a_off + 65536 * 576 * 2);
+    bool seen_on = false, seen_off = false;
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(on, "assumptions"), i, a) {
+        if (strcmp(json_string_value(json_object_get(a, "name")), "mla_workspace_tokens") == 0)
+            seen_on = json_integer_value(json_object_get(a, "value")) == 65536;
+    }
+    json_array_foreach(json_object_get(off, "assumptions"), i, a) {
+        if (strcmp(json_string_value(json_object_get(a, "name")), "mla_workspace_tokens") == 0)
+            seen_off = true;
+    }
+    assert_true(seen_on);
+    assert_false(seen_off);
+    json_decref(on);
+    json_decref(off);
+    snprintf(body, sizeof(body), PREFIX_CACHING_BODY, "\"yes\"");
+    expect_error(body, 400, "/inference/enable_prefix_caching", "true or false");
+#undef PREFIX_CACHING_BODY
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -732,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_model_names_by_tokens),
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_engine_versions),
+        cmocka_unit_test(test_prefix_caching_knob),
         cmocka_unit_test(test_sglang_vision_configs),
         cmocka_unit_test(test_pointer_escaping),
         cmocka_unit_test(test_catalog_listings),

@@ -131,6 +131,8 @@ struct gs_engine_config {
                                      (vLLM 0.6.4 = 604, 0.19.0 = 1900); 0 = the latest modeled */
     bool enforce_eager;           /* vLLM --enforce-eager: no CUDA graphs */
     uint8_t chunked_prefill;      /* GS_CHUNKED_PREFILL_*: the engine's default, on or off */
+    uint8_t prefix_caching;       /* GS_CHUNKED_PREFILL_* values too: vLLM
+                                     --enable-prefix-caching (V0's default off) */
     bool has_kv_cache_memory_bytes;
     uint64_t kv_cache_memory_bytes; /* vLLM --kv-cache-memory-bytes: the pool, bypassing the fraction */
     uint64_t cpu_offload_bytes;   /* vLLM --cpu-offload-gb: weights kept in host memory */
@@ -179,6 +181,8 @@ struct gs_inference_result {
     const struct gs_vllm_release *release; /* vLLM: the release rules applied */
     const struct gs_sglang_release *sglang_release; /* SGLang: the release rules applied */
     bool chunked_prefill;                  /* vLLM: the profile run's setting */
+    uint64_t mla_workspace_tokens;         /* vLLM, MLA models: the chunked-prefill context
+                                              workspace rows the profile run sizes for */
     uint64_t kv_groups, kv_group_layers;   /* vLLM's hybrid allocator: groups, layers per group */
     struct gs_kv_layout kv;
     uint64_t block_size, max_num_batched_tokens, max_num_seqs;

@@ -31,6 +31,15 @@ enum gs_vllm_non_torch {
                           V1 from 0.9.2) */
 };
 
+/* Whether the profile run of an MLA model allocates the chunked-prefill
+ * context workspace's up-projection (gs_vllm_mla_workspace_tokens). */
+enum gs_vllm_mla_workspace {
+    GS_VLLM_MLA_WS_NONE, /* no such allocation (V0 before 0.8) */
+    GS_VLLM_MLA_WS_V0,   /* V0 0.8.x with chunked prefill or prefix caching: rows capped at
+                            128k, the latent workspace itself kept */
+    GS_VLLM_MLA_WS_V1    /* V1: every profile run, rows capped at 64k */
+};
+
 struct gs_vllm_release {
     uint32_t from;              /* first release of the range */
     const char *name;           /* the range, for assumptions */
@@ -41,6 +50,7 @@ struct gs_vllm_release {
     bool moe_shared_cache;      /* fused_moe shares intermediate caches 1 and 3 */
     bool big_gpu_seqs_1024;     /* V1 defaults max_num_seqs to 1024 on GPUs of 70 GiB or more */
     bool graphs_subtracted;     /* a CUDA-graph estimate is subtracted from the budget */
+    uint8_t mla_workspace;      /* enum gs_vllm_mla_workspace */
     uint64_t default_util_permille; /* gpu_memory_utilization default */
     const char *source;
 };
@@ -84,15 +94,32 @@ struct gs_vllm_profile_input {
 void gs_vllm_profile(const struct gs_vllm_release *release,
                      const struct gs_vllm_profile_input *in, struct gs_vllm_profile *out);
 
+/* Rows of MLA's chunked-prefill context workspace the profile run sizes
+ * for (0 = none): min(max(8 x max_model_len, 4 x max_num_seqs x
+ * block_size), cap), the cap 128k tokens in V0 0.8.x (only with chunked
+ * prefill or prefix caching on: attention/backends/mla/common.py
+ * MLACommonState) and 64k in V1, which also keeps at least one block per
+ * sequence (MLACommonMetadataBuilder.determine_chunked_prefill_workspace_size). */
+uint64_t gs_vllm_mla_workspace_tokens(const struct gs_vllm_release *release,
+                                      uint64_t max_model_len, uint64_t max_num_seqs,
+                                      uint64_t block_size, bool chunked_prefill,
+                                      bool prefix_caching);
+
 /* The profile run's torch peak on one GPU of a stage holding the layers
  * counted in `counts`: the largest layer kind's transients for `tokens`
  * tokens (the attention phase or the MLP phase, whichever is larger; a
  * routed layer's fused-MoE caches), plus, on the last stage, the sampler
  * over `seqs` requests (bf16 logits, their fp32 copy and probabilities:
- * 10 bytes per vocabulary entry). */
+ * 10 bytes per vocabulary entry). An MLA model with `mla_workspace_tokens`
+ * rows also allocates, at the start of every MLA layer, the up-projected
+ * context a workspace of that many rows would need ([rows, heads / tensor,
+ * qk_nope + v] in bf16), next to the layer's inputs and latent
+ * projections; in V0 the latent workspace ([rows, kv_lora + rope]) is kept
+ * for the whole run. */
 uint64_t gs_vllm_activation_peak(const struct gs_arch *arch, const struct gs_vllm_release *release,
                                  const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
-                                 uint64_t seqs, uint64_t tensor, bool last_stage, bool *overflow);
+                                 uint64_t seqs, uint64_t tensor, uint64_t mla_workspace_tokens,
+                                 bool last_stage, bool *overflow);
 
 /* Non-torch memory on one GPU: the profile growth (vllm.c), the
  * communication buffers (runtime.h) and, where the release counts
