@@ -17,7 +17,7 @@ static const char *const inference_keys[] = {
     "cuda_memory_fraction", "block_size",            "max_num_batched_tokens",
     "max_num_seqs",        "engine_version",         "enforce_eager",
     "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb",
-    "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", NULL};
+    "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", "speculative", NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           NULL};
 /* vLLM --all2all-backend; naive and allgather_reducescatter both run over NCCL */
@@ -115,6 +115,48 @@ static void read_switch(const json_t *section, const char *key, uint8_t *out, bo
     if (jsonv_bool(v, where, &on, err))
         *out = on ? GS_CHUNKED_PREFILL_ON : GS_CHUNKED_PREFILL_OFF;
     else
+        *ok = false;
+}
+
+static const char *const speculative_keys[] = {"method", "num_speculative_tokens", NULL};
+/* gs_spec_method order from GS_SPEC_MTP */
+static const char *const speculative_methods[] = {"mtp",   "eagle", "eagle3", "draft_model",
+                                                  "ngram", "suffix", NULL};
+
+/* "speculative": {"method": ..., "num_speculative_tokens": N} (vLLM
+ * --speculative-config, SGLang --speculative-algorithm). */
+static void read_speculative(const json_t *section, struct gs_engine_config *e, bool *ok,
+                             struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, "speculative");
+    if (v == NULL || json_is_null(v))
+        return;
+    if (!json_is_object(v)) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference/speculative",
+                     "must be an object such as {\"method\": \"mtp\", "
+                     "\"num_speculative_tokens\": 1}, got %s",
+                     jsonv_type_name(v));
+        *ok = false;
+        return;
+    }
+    if (!jsonv_only_keys(v, "/inference/speculative", speculative_keys, err)) {
+        *ok = false;
+        return;
+    }
+    const json_t *method = json_object_get(v, "method");
+    int choice = 0;
+    if (method == NULL) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method", "is required");
+        *ok = false;
+    } else if (jsonv_enum(method, "/inference/speculative/method", speculative_methods, &choice,
+                          err)) {
+        e->spec_method = (uint8_t)(GS_SPEC_MTP + choice);
+    } else {
+        *ok = false;
+    }
+    const json_t *tokens = json_object_get(v, "num_speculative_tokens");
+    if (tokens != NULL && !jsonv_uint(tokens, "/inference/speculative/num_speculative_tokens", 1,
+                                      64, &e->spec_tokens, err))
         *ok = false;
 }
 
@@ -232,6 +274,7 @@ bool codec_decode_inference(const json_t *section, struct gs_serving *out, struc
               &ok, err);
     read_uint(section, "max_num_seqs", 1, (uint64_t)1 << 20, &out->engine.max_num_seqs, &ok, err);
     read_engine_knobs(section, &out->engine, &ok, err);
+    read_speculative(section, &out->engine, &ok, err);
     return ok;
 }
 

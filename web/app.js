@@ -52,6 +52,9 @@ const FIELDS = {
     ['inference.max_num_seqs', 'Max sequences', 'int', '', { ph: 'release default' }],
     ['inference.enable_chunked_prefill', 'Chunked prefill', 'sel', '', { opts: TRI }],
     ['inference.enable_prefix_caching', 'Prefix caching', 'sel', '', { dep: 'inference.engine=vllm', opts: TRI }],
+    ['inference.speculative.method', 'Speculative decoding', 'sel', '', { opts: [['', 'off'], ['mtp', 'mtp (the model\'s MTP layers)'], 'eagle', 'eagle3', ['draft_model', 'draft model'], 'ngram', 'suffix'],
+      hint: 'vLLM sizes mtp, ngram and suffix; SGLang every method but suffix.' }],
+    ['inference.speculative.num_speculative_tokens', 'Speculative tokens', 'int', '', { dep: 'inference.speculative.method=mtp eagle eagle3 draft_model ngram suffix', ph: 'engine default' }],
   ],
   training: [
     ['training.method', 'Method', 'sel', '', { opts: [['', 'as the weights imply (full; LoRA on int8, QLoRA on 4-bit)'], 'full', 'lora', 'qlora'],

@@ -344,6 +344,99 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->expert = w->parallelism.expert;
     in->expert_cross_node = w->parallelism.expert > per_node;
     in->engine = w->serving.engine;
+    if (in->engine.engine == GS_ENGINE_VLLM && in->engine.spec_method == GS_SPEC_MTP)
+        in->draft_layers = gs_weights_mtp_layers(&m->arch); /* one layer serves every step */
+}
+
+/* Speculative decoding as the engine runs it (gs/speculative.h): which
+ * methods gpusizer can size for it, and for vLLM's mtp the MTP layers'
+ * weights on every GPU, added to *weights. */
+static enum gs_status speculative(const struct gs_model_spec *m, const struct gs_workload *w,
+                                  struct gs_estimate *e, uint64_t t, uint64_t p,
+                                  enum gs_weight_format f, uint64_t *weights, struct gs_error *err)
+{
+    const struct gs_engine_config *c = &w->serving.engine;
+    const enum gs_spec_method method = (enum gs_spec_method)c->spec_method;
+    if (method == GS_SPEC_NONE)
+        return GS_OK;
+    const char *name = gs_spec_method_name(method);
+    switch (c->engine) {
+    case GS_ENGINE_SGLANG:
+        if (method == GS_SPEC_SUFFIX)
+            return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
+                                "SGLang has no suffix decoding; its algorithms are mtp (NEXTN), "
+                                "eagle, eagle3, draft_model (STANDALONE) and ngram");
+        assume(e, "speculative_decoding", name,
+               c->mem_fraction_static_permille
+                   ? "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
+                     "outside the given mem_fraction_static; the target's pool is unchanged"
+                   : "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
+                     "outside mem_fraction_static, whose default grows by 2 GiB (STANDALONE 6, "
+                     "NGRAM none from 0.5.3); the target's pool is what the fraction leaves");
+        return GS_OK;
+    case GS_ENGINE_VLLM:
+        break;
+    default:
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative",
+                            "speculative decoding is sized for vllm and sglang, not %s",
+                            gs_engine_name(c->engine));
+    }
+    if (method == GS_SPEC_NGRAM || method == GS_SPEC_SUFFIX) {
+        assume(e, "speculative_decoding", name,
+               "vLLM: proposed on the CPU from the prompt and output; no draft weights or cache, "
+               "the scheduler only reserves num_speculative_tokens lookahead slots per running "
+               "sequence (Scheduler.num_lookahead_tokens)");
+        return GS_OK;
+    }
+    if (method != GS_SPEC_MTP)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
+                            "vLLM's %s loads a separate draft model whose weights and layers "
+                            "gpusizer does not size yet; mtp (the model's own MTP layers), ngram "
+                            "and suffix are sized for vLLM, every method for SGLang",
+                            name);
+    const uint64_t layers = gs_weights_mtp_layers(&m->arch);
+    if (layers == 0)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
+                            "this model has no multi-token-prediction layers "
+                            "(num_nextn_predict_layers in its config) for vLLM's mtp");
+    if (p > 1)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
+                            "vLLM cannot run mtp with pipeline parallelism (the draft's parallel "
+                            "config copies pipeline_parallel_size and the MTP model refuses it: "
+                            "vllm issue #52069); serve with tensor parallelism");
+    struct gs_kv_layout kv;
+    enum gs_status st = gs_kv_layout_for(&m->arch, w->serving.kv_dtype, 2, t, 1, &kv, err);
+    if (st != GS_OK)
+        return st;
+    if (kv.window_layers || kv.recurrent_layers || kv.cross_token_bytes)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
+                            "vLLM's grouping of MTP layers with sliding-window, linear-attention "
+                            "or cross-attention layers is not modelled; mtp is sized for models "
+                            "whose layers all attend fully (DeepSeek-V2/V3, GLM-4.5, MiMo)");
+    const struct gs_vllm_release *rel = gs_vllm_release_for_layout(c->version, p);
+    const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
+                                         w->parallelism.expert};
+    uint64_t bytes = 0;
+    st = gs_weights_mtp_bytes(&m->arch, &r, rel->mtp_own_head, &bytes, err);
+    if (st != GS_OK)
+        return st;
+    bool ovf = false;
+    *weights = gs_add(*weights, bytes, &ovf);
+    assume_value(e, "speculative_draft_weights_bytes", bytes,
+                 rel->mtp_own_head
+                     ? "vLLM mtp: the model's MTP layers on every GPU (split like its layers; "
+                       "eh_proj whole in 16 bits), the embedding shared with the target, the "
+                       "layers' own head kept (shared_head.head)"
+                     : "vLLM mtp: the model's MTP layers on every GPU (split like its layers; "
+                       "eh_proj whole in 16 bits), the embedding and head shared with the target",
+                 "vllm/model_executor/models/deepseek_mtp.py; vllm/v1/spec_decode "
+                 "_maybe_share_embeddings and _maybe_share_lm_head (PR #34385 from 0.17)");
+    assume_value(e, "speculative_draft_layers", layers,
+                 "vLLM mtp: attention layers the draft adds to every KV block (one per MTP layer, "
+                 "reused for every speculative token), in the target's cache group",
+                 "vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec; "
+                 "v1/core/kv_cache_utils.py get_kv_cache_groups");
+    return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
 }
 
 static void add_fix(struct gs_estimate *e, const char *code, const char *detail, uint64_t value,
@@ -523,7 +616,9 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
         return gs_error_add(err, GS_ERR_INVALID, "/inference",
                             "the KV cache needs the architecture: name a catalog model or send its "
                             "config");
-    enum gs_status st;
+    enum gs_status st = speculative(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);
+    if (st != GS_OK)
+        return st;
     if (p > 1 && w->gpu_total_bytes && w->serving.engine.engine == GS_ENGINE_VLLM) {
         /* every stage sized on its own, the least roomy one answering */
         st = least_roomy_worker(m, w, t, p, f,

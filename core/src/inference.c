@@ -637,8 +637,9 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
         b->fraction_permille =
             c->mem_fraction_static_permille
                 ? c->mem_fraction_static_permille
-                : gs_sglang_default_fraction_permille(out->sglang_release, b->total_bytes, t * dp,
-                                                      p, dp);
+                : gs_sglang_default_fraction_spec_permille(out->sglang_release, b->total_bytes,
+                                                           t * dp, p, dp,
+                                                           (enum gs_spec_method)c->spec_method);
         if (!c->mem_fraction_static_permille && in->arch->vision_config_layers &&
             out->sglang_release->rule == GS_SGLANG_RULE_RESERVE)
             b->fraction_permille = gs_sglang_vlm_fraction_permille(
@@ -810,6 +811,24 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
                                            rel != NULL && rel->mla_pad, &out->kv, err);
     if (st != GS_OK)
         return st;
+    if (in->draft_layers && out->kv.full_layers) {
+        /* the draft's attention layers are layers of the same static forward context:
+         * get_kv_cache_spec collects them with the target's, and with the same spec they
+         * join its group (kv_cache_utils.get_kv_cache_groups), each block one layer larger */
+        const uint64_t layer = out->kv.full_token_bytes / out->kv.full_layers;
+        const uint64_t index = out->kv.indexer_token_bytes / out->kv.full_layers;
+        const uint64_t add = gs_mul(layer, in->draft_layers, &ovf);
+        out->kv.full_layers = gs_add(out->kv.full_layers, in->draft_layers, &ovf);
+        out->kv.full_token_bytes = gs_add(out->kv.full_token_bytes, add, &ovf);
+        out->kv.bytes_per_token = gs_add(out->kv.bytes_per_token, add, &ovf);
+        out->kv.indexer_token_bytes =
+            gs_add(out->kv.indexer_token_bytes, gs_mul(index, in->draft_layers, &ovf), &ovf);
+        out->kv.bytes_per_token_total =
+            gs_add(out->kv.bytes_per_token_total,
+                   gs_mul(gs_add(add, gs_mul(index, in->draft_layers, &ovf), &ovf),
+                          in->tensor ? in->tensor : 1, &ovf),
+                   &ovf);
+    }
     defaults(in, out);
     if (rel != NULL)
         out->release = rel;

@@ -62,7 +62,18 @@ static uint64_t by_tensor(uint64_t tp)
  * 4 GiB more with data-parallel attention ("if self.enable_dp_attention: reserved_mem += 4 *
  * 1024", in server_args.py throughout the rule's releases: the early form beside the H20 class
  * and the later one beside adjust_mem_fraction_for_vlm) */
-static uint64_t by_gpu_class(uint64_t mib, uint64_t parallel, uint64_t dp)
+/* The draft's reserve (MiB x 10) in the 0.4.7-0.5.2 rule: "# draft model and larger cuda graph
+ * buffers ... if self.speculative_algorithm is not None: reserved_mem += 2 * 1024", STANDALONE
+ * ("the draft model is typically larger") 6 * 1024 once it exists */
+static uint64_t class_spec_x10(enum gs_spec_method spec)
+{
+    if (spec == GS_SPEC_NONE)
+        return 0;
+    return spec == GS_SPEC_DRAFT_MODEL ? 60 * 1024 : 20 * 1024;
+}
+
+static uint64_t by_gpu_class(uint64_t mib, uint64_t parallel, uint64_t dp,
+                             enum gs_spec_method spec)
 {
     uint64_t reserved_x10; /* MiB x 10, to keep the tenths of a GiB exact */
     if (mib < 35 * 1024)
@@ -73,6 +84,7 @@ static uint64_t by_gpu_class(uint64_t mib, uint64_t parallel, uint64_t dp)
         reserved_x10 = (120 * 1024) + parallel * 5 * 1024; /* (12 + parallel/2) GiB */
     else
         reserved_x10 = 320 * 1024; /* 32 GiB */
+    reserved_x10 += class_spec_x10(spec);
     if (dp > 1)
         reserved_x10 += 40 * 1024; /* enable_dp_attention: 4 GiB */
     if (mib == 0 || reserved_x10 >= mib * 10)
@@ -85,7 +97,8 @@ static uint64_t by_gpu_class(uint64_t mib, uint64_t parallel, uint64_t dp)
  * reserved_mem = 512 + 1.5 x max(chunked, 2048) + 2 x max_bs + tp x pp / 8 x 1024
  * (+ 3 x max_bs x dp, and 1.5 x max_bs x dp more above 300, for DP attention),
  * at least 10 GiB above 60 GiB */
-static uint64_t by_reserve(uint64_t mib, uint64_t tp, uint64_t pp, uint64_t dp)
+static uint64_t by_reserve(uint64_t mib, uint64_t tp, uint64_t pp, uint64_t dp,
+                           enum gs_spec_method spec)
 {
     uint64_t chunked, max_bs;
     if (mib < 20 * 1024) {
@@ -108,12 +121,27 @@ static uint64_t by_reserve(uint64_t mib, uint64_t tp, uint64_t pp, uint64_t dp)
     }
     if (mib > 60 * 1024 && reserved < 10 * 1024)
         reserved = 10 * 1024;
+    /* after the floor: "standalonedraft model and cuda graphs" 6 * 1024, "elif
+     * self.speculative_algorithm != \"NGRAM\": # eagle draft models and cuda graphs" 2 * 1024 */
+    if (spec == GS_SPEC_DRAFT_MODEL)
+        reserved += 6 * 1024;
+    else if (spec != GS_SPEC_NONE && spec != GS_SPEC_NGRAM)
+        reserved += 2 * 1024;
     return thousandths((double)mib - reserved, (double)mib);
 }
 
 uint64_t gs_sglang_default_fraction_permille(const struct gs_sglang_release *release,
                                              uint64_t total_bytes, uint64_t tensor,
                                              uint64_t pipeline, uint64_t attention_data)
+{
+    return gs_sglang_default_fraction_spec_permille(release, total_bytes, tensor, pipeline,
+                                                    attention_data, GS_SPEC_NONE);
+}
+
+uint64_t gs_sglang_default_fraction_spec_permille(const struct gs_sglang_release *release,
+                                                  uint64_t total_bytes, uint64_t tensor,
+                                                  uint64_t pipeline, uint64_t attention_data,
+                                                  enum gs_spec_method spec)
 {
     const uint64_t mib = total_bytes / GS_MIB;
     const uint64_t tp = tensor ? tensor : 1, pp = pipeline ? pipeline : 1;
@@ -122,11 +150,11 @@ uint64_t gs_sglang_default_fraction_permille(const struct gs_sglang_release *rel
     case GS_SGLANG_RULE_TENSOR:
         return by_tensor(tp);
     case GS_SGLANG_RULE_GPU_CLASS:
-        return by_gpu_class(mib, tp * pp, dp);
+        return by_gpu_class(mib, tp * pp, dp, spec);
     case GS_SGLANG_RULE_RESERVE:
         break;
     }
-    return by_reserve(mib, tp, pp, dp);
+    return by_reserve(mib, tp, pp, dp, spec);
 }
 
 uint64_t gs_sglang_vlm_fraction_permille(uint64_t permille, uint64_t vision_layers,

@@ -14,38 +14,45 @@ static const struct gs_vllm_release releases[] = {
     /* Worker.determine_num_available_blocks after PR #9352: torch's allocated peak plus
      * (device used - torch allocated), the CUDA context included. */
     {604, "vLLM 0.6.4 (V0; peak-based accounting: everything the device holds after profiling)",
-     false, GS_VLLM_NT_DEVICE, 512, false, false, false, false, GS_VLLM_MLA_WS_NONE, 900,
+     false, GS_VLLM_NT_DEVICE, 512, false, false, false, false, GS_VLLM_MLA_WS_NONE, true, 900,
      "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"},
     /* PR #10511: memory_profiling; weights + torch peak increase + non-torch increase since a
      * baseline taken after the CUDA context */
     {605, "vLLM 0.6.5-0.6.6 (V0; memory_profiling, PR #10511)", false, GS_VLLM_NT_GROWTH, 512,
-     false, false, false, false, GS_VLLM_MLA_WS_NONE, 900,
+     false, false, false, false, GS_VLLM_MLA_WS_NONE, true, 900,
      "vllm/utils.py memory_profiling (PR #10511)"},
     /* PRs #11809, #12126: non-torch measured against torch's reserved memory; chunked
      * prefill's default budget 2048 (SchedulerConfig._DEFAULT_MAX_NUM_BATCHED_TOKENS) */
     {700, "vLLM 0.7.0-0.7.1 (V0)", false, GS_VLLM_NT_GROWTH, 2048, false, false, false, false,
-     GS_VLLM_MLA_WS_NONE, 900, "vllm/worker/worker.py determine_num_available_blocks (PRs #11809, #12126)"},
+     GS_VLLM_MLA_WS_NONE, true, 900, "vllm/worker/worker.py determine_num_available_blocks (PRs #11809, #12126)"},
     /* PR #12676: MLA cache entries aligned to 256 bytes (576 -> 640 elements); removed by
      * PR #14842 */
     {702, "vLLM 0.7.2-0.7.3 (V0; MLA cache entries padded to 256 bytes)", false,
-     GS_VLLM_NT_GROWTH, 2048, true, false, false, false, GS_VLLM_MLA_WS_NONE, 900,
+     GS_VLLM_NT_GROWTH, 2048, true, false, false, false, GS_VLLM_MLA_WS_NONE, true, 900,
      "vllm/worker/cache_engine.py _align_cache (PR #12676)"},
     /* V1 the default (VLLM_USE_V1); gpu_worker.determine_available_memory a copy of the
      * device-wide V0 formula; fused_moe shares caches 1 and 3 (PR #13625) */
     {800, "vLLM 0.8.0-0.9.1 (V1; device-wide accounting)", true, GS_VLLM_NT_DEVICE, 2048, false,
-     true, false, false, GS_VLLM_MLA_WS_V1, 900,
+     true, false, false, GS_VLLM_MLA_WS_V1, true, 900,
      "vllm/v1/worker/gpu_worker.py determine_available_memory (0.8)"},
     /* PRs #18974, #19312: memory_profiling in V1, its snapshot taken after NCCL is set up */
     {902, "vLLM 0.9.2-0.9.x (V1; memory_profiling after NCCL init, PR #19312)", true,
-     GS_VLLM_NT_GROWTH, 2048, false, true, false, false, GS_VLLM_MLA_WS_V1, 900,
+     GS_VLLM_NT_GROWTH, 2048, false, true, false, false, GS_VLLM_MLA_WS_V1, true, 900,
      "vllm/v1/worker/gpu_worker.py init_device and determine_available_memory (PR #19312)"},
     /* get_batch_defaults: max_num_seqs 1024 on GPUs of 70 GiB or more (first release
      * unverified; 0.19.0 logs show it) */
-    {1000, "vLLM 0.10.0-0.20.x (V1)", true, GS_VLLM_NT_GROWTH, 2048, false, true, true, false,
-     GS_VLLM_MLA_WS_V1, 900, "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"},
+    {1000, "vLLM 0.10.0-0.16.x (V1)", true, GS_VLLM_NT_GROWTH, 2048, false, true, true, false,
+     GS_VLLM_MLA_WS_V1, true, 900, "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"},
+    /* PR #34385: speculative mtp shares the target's head with the MTP layers
+     * (llm_base_proposer.py _maybe_share_lm_head: "MTP models call compute_logits via
+     * shared_head.head ... Always share it explicitly") */
+    {GS_VLLM_MTP_SHARED_HEAD, "vLLM 0.17.0-0.20.x (V1; MTP layers share the target's head)", true,
+     GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, false, 900,
+     "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/spec_decode/llm_base_proposer.py "
+     "(PR #34385)"},
     /* PR #38284: the CUDA-graph memory estimate subtracted by default, utilization 0.92 */
     {2100, "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)",
-     true, GS_VLLM_NT_GROWTH, 2048, false, true, true, true, GS_VLLM_MLA_WS_V1, 920,
+     true, GS_VLLM_NT_GROWTH, 2048, false, true, true, true, GS_VLLM_MLA_WS_V1, false, 920,
      "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"},
 };
 
@@ -62,7 +69,7 @@ const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
 
 static const struct gs_vllm_release v0_fallback = {
     800, "vLLM 0.8.x V0 engine (pipeline parallelism falls back to V0)", false, GS_VLLM_NT_GROWTH,
-    2048, false, true, false, false, GS_VLLM_MLA_WS_V0, 900,
+    2048, false, true, false, false, GS_VLLM_MLA_WS_V0, true, 900,
     "vllm/engine/arg_utils.py _is_v1_supported_oracle (pipeline parallelism -> V0)"};
 
 const struct gs_vllm_release *gs_vllm_release_for_layout(uint32_t version, uint64_t pipeline)

@@ -325,6 +325,40 @@ static enum gs_status weights_on(const struct gs_arch *a, const struct gs_weight
     return GS_OK;
 }
 
+uint64_t gs_weights_mtp_layers(const struct gs_arch *a)
+{
+    uint64_t layers = 0;
+    for (size_t i = 0; i < a->tower_count; i++)
+        if (a->towers[i].part == GS_PART_MTP && a->towers[i].block < a->block_count)
+            layers += a->towers[i].layers;
+    return layers;
+}
+
+enum gs_status gs_weights_mtp_bytes(const struct gs_arch *a, const struct gs_weights_request *r,
+                                    bool own_head, uint64_t *out, struct gs_error *err)
+{
+    struct weigh w = {r, r->group_size ? r->group_size : 128, false, false, 0};
+    uint64_t sum = 0;
+    for (size_t i = 0; i < a->tower_count; i++) {
+        const struct gs_tower *tw = &a->towers[i];
+        if (tw->part != GS_PART_MTP || tw->block >= a->block_count)
+            continue;
+        const struct gs_block *b = &a->blocks[tw->block];
+        uint64_t layer = 0;
+        for (size_t k = 0; k < b->module_count; k++) {
+            const struct gs_module *m = &b->modules[k];
+            if (m->part == GS_PART_EMBEDDING || (m->part == GS_PART_LM_HEAD && !own_head))
+                continue;
+            layer = gs_add(layer, module_bytes(&w, m, b, false), &w.ovf);
+        }
+        sum = gs_add(sum, gs_mul(layer, tw->layers, &w.ovf), &w.ovf);
+    }
+    if (w.ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits");
+    *out = sum;
+    return GS_OK;
+}
+
 enum gs_status gs_weights_bytes(const struct gs_arch *a, const struct gs_param_count *c,
                                 const struct gs_weights_request *r, uint64_t *out,
                                 struct gs_error *err)

@@ -385,6 +385,79 @@ static void test_expert_parallel_serving(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/expert");
 }
 
+/* Speculative decoding with vLLM's mtp (gs/speculative.h): DeepSeek-V3's MTP
+ * layer on every GPU at TP 8 in bf16, as vLLM splits it (deepseek_mtp.py):
+ *   MLA: q_a 7168 x 1536 + kv_a 7168 x 576 replicated (11,010,048 +
+ *     4,128,768), their norms 1536 + 512, q_b 1536 x 24576 / 8 = 4,718,592,
+ *     kv_b 512 x 32768 / 8 = 2,097,152, o 16384 x 7168 / 8 = 14,680,064:
+ *     36,636,672;
+ *   MoE: 256 experts x 3 x 7168 x 2048 / 8 = 1,409,286,144, the shared expert
+ *     5,505,024, the router 7168 x 256 = 1,835,008 and its correction bias 256;
+ *   the layer's two norms 14,336; eh_proj 14336 x 7168 = 102,760,448 whole
+ *     (nn.Linear); enorm, hnorm, shared_head.norm 21,504;
+ * 1,556,059,392 parameters, 3,112,118,784 bytes; the embedding is the
+ * target's. Before vLLM PR #34385 (0.17) the layer keeps its own head,
+ * 16,160 x 7168 x 2 = 231,669,760 bytes more. Its attention joins every KV
+ * block: 62 x 1152 bytes per token instead of 61 x 1152. Pipeline
+ * parallelism is refused (vLLM issue #52069), as is a model without MTP
+ * layers, and vLLM's eagle3 (a draft model gpusizer does not read). */
+static void test_speculative_mtp(void **state)
+{
+    (void)state;
+    /* DeepSeek-V3's config.json, num_nextn_predict_layers included */
+    const struct gs_arch arch = fixture_deepseek_v3_with("\"num_nextn_predict_layers\":1,");
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.parallelism.tensor = 8;
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.serving.engine.version = 1900;
+    w.gpu_total_bytes = 150754820096ULL; /* H200 */
+    struct gs_estimate plain, mtp;
+    assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    w.serving.engine.spec_tokens = 3;
+    struct gs_error err;
+    gs_error_init(&err);
+    if (gs_estimate_compute(&m, &w, &mtp, &err) != GS_OK)
+        fail_msg("%s %s", err.items[0].pointer, err.items[0].detail);
+    assert_int_equal(mtp.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 3112118784ULL);
+    assert_int_equal(plain.serving.kv.bytes_per_token, 61 * 1152);
+    assert_int_equal(mtp.serving.kv.bytes_per_token, 62 * 1152);
+    /* the draft's weights come out of the KV budget (bf16 V3 leaves none on H200s at TP 8) */
+    assert_int_equal(plain.serving.budget.kv_bytes - mtp.serving.budget.kv_bytes, 3112118784LL);
+    w.serving.engine.version = 1600;
+    assert_int_equal(gs_estimate_compute(&m, &w, &mtp, NULL), GS_OK);
+    assert_int_equal(mtp.per_gpu.weights_bytes - plain.per_gpu.weights_bytes,
+                     3112118784ULL + 231669760ULL);
+
+    w.parallelism.tensor = 4;
+    w.parallelism.pipeline = 2;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &mtp, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
+    w.parallelism.tensor = 8;
+    w.parallelism.pipeline = 1;
+    w.serving.engine.spec_method = GS_SPEC_EAGLE3;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &mtp, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/speculative/method");
+    /* ngram proposes on the CPU: nothing changes */
+    w.serving.engine.spec_method = GS_SPEC_NGRAM;
+    assert_int_equal(gs_estimate_compute(&m, &w, &mtp, NULL), GS_OK);
+    assert_int_equal(mtp.per_gpu.weights_bytes, plain.per_gpu.weights_bytes);
+    assert_int_equal(mtp.serving.max_tokens, plain.serving.max_tokens);
+
+    const struct gs_arch llama = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
+    const struct gs_model_spec lm = fixture_spec(&llama);
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&lm, &w, &mtp, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/speculative/method");
+}
+
 /* A checkpoint's own bytes (hub import, server/checkpoint.h) stand for the
  * weights when serving in its stored format. Llama-3.1-8B in bf16:
  * 8,030,261,248 parameters x 2 = 16,060,522,496 bytes; vectors are the 65
@@ -476,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_edit_distance),
         cmocka_unit_test(test_uneven_pipeline_stages),
         cmocka_unit_test(test_expert_parallel_serving),
+        cmocka_unit_test(test_speculative_mtp),
         cmocka_unit_test(test_weights_from_checkpoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

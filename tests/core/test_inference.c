@@ -855,6 +855,35 @@ static void test_vllm_mla_padding(void **state)
     assert_int_equal(r.kv.bytes_per_token, 61 * 1152);
 }
 
+/* SGLang's default fraction with speculative decoding (server_args.py): on
+ * an H100 (85,061,827,297 B = 81,121 MiB) at TP 1, the 0.5.3 rule reserves
+ * 512 + 1.5 x 8192 + 2 x 256 + 1/8 x 1024 = 13,440 MiB (above the 10 GiB
+ * floor), then 2,048 more for EAGLE/EAGLE3/NEXTN ((81121 - 15488) / 81121 =
+ * 0.809), 6,144 for STANDALONE ((81121 - 19584) / 81121 = 0.759) and none
+ * for NGRAM (0.834); the 0.4.7-0.5.2 rule reserves (9.5 + 1/2) GiB = 10,240
+ * MiB (0.874), 2,048 more for any algorithm, NGRAM too ((81121 - 12288) /
+ * 81121 = 0.849), 6,144 for STANDALONE (0.798). */
+static void test_sglang_speculative_reserve(void **state)
+{
+    (void)state;
+    const uint64_t h100 = 85061827297ULL;
+    const struct gs_sglang_release *now = gs_sglang_release_for(503);
+    const struct gs_sglang_release *mid = gs_sglang_release_for(407);
+    assert_int_equal(gs_sglang_default_fraction_spec_permille(now, h100, 1, 1, 1, GS_SPEC_NONE), 834);
+    assert_int_equal(gs_sglang_default_fraction_spec_permille(now, h100, 1, 1, 1, GS_SPEC_MTP), 809);
+    assert_int_equal(gs_sglang_default_fraction_spec_permille(now, h100, 1, 1, 1, GS_SPEC_EAGLE3),
+                     809);
+    assert_int_equal(
+        gs_sglang_default_fraction_spec_permille(now, h100, 1, 1, 1, GS_SPEC_DRAFT_MODEL), 759);
+    assert_int_equal(gs_sglang_default_fraction_spec_permille(now, h100, 1, 1, 1, GS_SPEC_NGRAM),
+                     834);
+    assert_int_equal(gs_sglang_default_fraction_spec_permille(mid, h100, 1, 1, 1, GS_SPEC_NONE), 874);
+    assert_int_equal(gs_sglang_default_fraction_spec_permille(mid, h100, 1, 1, 1, GS_SPEC_NGRAM),
+                     849);
+    assert_int_equal(
+        gs_sglang_default_fraction_spec_permille(mid, h100, 1, 1, 1, GS_SPEC_DRAFT_MODEL), 798);
+}
+
 /* MLA's chunked-prefill context workspace in the profile run. Rows: V1
  * (MLACommonMetadataBuilder.determine_chunked_prefill_workspace_size)
  * min(max(8 x max_model_len, 4 x max_num_seqs x block_size), 64k), at least
@@ -1124,6 +1153,7 @@ int main(void)
         cmocka_unit_test(test_vllm_release_ranges),
         cmocka_unit_test(test_vllm_mla_padding),
         cmocka_unit_test(test_vllm_mla_workspace),
+        cmocka_unit_test(test_sglang_speculative_reserve),
         cmocka_unit_test(test_vllm_non_torch),
         cmocka_unit_test(test_vllm_graphs_by_release),
         cmocka_unit_test(test_vllm_hybrid_allocator),

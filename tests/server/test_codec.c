@@ -760,6 +760,55 @@ static void test_prefix_caching_knob(void **state)
 #undef PREFIX_CACHING_BODY
 }
 
+/* inference.speculative (vLLM --speculative-config, SGLang
+ * --speculative-algorithm): decoded with pointers at each field; vLLM's mtp
+ * adds DeepSeek-V3's MTP layer (weights and one KV layer); engines and
+ * methods gpusizer cannot size are refused with the reason. */
+static void test_speculative_field(void **state)
+{
+    (void)state;
+#define SPEC_BODY(engine, spec) \
+    "{\"model\":\"deepseek-v3\",\"gpu\":\"h200\",\"precision\":{\"weights\":\"fp8\"}," \
+    "\"parallelism\":{\"tensor\":8},\"inference\":{\"engine\":\"" engine "\"," \
+    "\"context_length\":8192,\"speculative\":" spec "}}"
+    expect_error(SPEC_BODY("vllm", "\"mtp\""), 400, "/inference/speculative", "object");
+    expect_error(SPEC_BODY("vllm", "{}"), 400, "/inference/speculative/method", "required");
+    expect_error(SPEC_BODY("vllm", "{\"method\":\"medusa\"}"), 400,
+                 "/inference/speculative/method", "mtp");
+    expect_error(SPEC_BODY("vllm", "{\"method\":\"mtp\",\"num_speculative_tokens\":0}"), 400,
+                 "/inference/speculative/num_speculative_tokens", "at least 1");
+    expect_error(SPEC_BODY("vllm", "{\"method\":\"mtp\",\"draft\":1}"), 400,
+                 "/inference/speculative/draft", "allowed here");
+    expect_error(SPEC_BODY("vllm", "{\"method\":\"eagle3\"}"), 400,
+                 "/inference/speculative/method", "draft model");
+    expect_error(SPEC_BODY("tgi", "{\"method\":\"ngram\"}"), 400, "/inference/speculative",
+                 "vllm and sglang");
+    expect_error(SPEC_BODY("sglang", "{\"method\":\"suffix\"}"), 400,
+                 "/inference/speculative/method", "no suffix");
+    struct problem p;
+    json_t *plain = estimate(SPEC_BODY("vllm", "null"), &p);
+    json_t *mtp = estimate(SPEC_BODY("vllm", "{\"method\":\"mtp\",\"num_speculative_tokens\":2}"),
+                           &p);
+    assert_non_null(plain);
+    assert_non_null(mtp);
+    assert_int_equal(get_int(plain, "kv_cache.bytes_per_token"), 61 * 1152);
+    assert_int_equal(get_int(mtp, "kv_cache.bytes_per_token"), 62 * 1152);
+    assert_true(get_int(mtp, "per_gpu.weights_bytes") > get_int(plain, "per_gpu.weights_bytes"));
+    assert_true(get_int(mtp, "kv_cache.max_tokens") < get_int(plain, "kv_cache.max_tokens"));
+    json_decref(plain);
+    json_decref(mtp);
+    /* SGLang: the default fraction makes room for the draft */
+    plain = estimate(SPEC_BODY("sglang", "null"), &p);
+    mtp = estimate(SPEC_BODY("sglang", "{\"method\":\"mtp\"}"), &p);
+    assert_non_null(plain);
+    assert_non_null(mtp);
+    assert_true(get_int(mtp, "budget.kv_bytes") < get_int(plain, "budget.kv_bytes"));
+    assert_int_equal(get_int(mtp, "kv_cache.bytes_per_token"), 61 * 1152);
+    json_decref(plain);
+    json_decref(mtp);
+#undef SPEC_BODY
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -777,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_engine_versions),
         cmocka_unit_test(test_prefix_caching_knob),
+        cmocka_unit_test(test_speculative_field),
         cmocka_unit_test(test_sglang_vision_configs),
         cmocka_unit_test(test_pointer_escaping),
         cmocka_unit_test(test_catalog_listings),

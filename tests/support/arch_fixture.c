@@ -99,7 +99,7 @@ struct gs_arch fixture_llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k, uin
     return fixture_typed("llama", h, L, a, k, i, V, tied, 0);
 }
 
-struct gs_arch fixture_deepseek_v3(void)
+struct gs_arch fixture_deepseek_v3_with(const char *extra)
 {
     return fixture_arch(
         "{\"model_type\":\"deepseek_v3\",\"hidden_size\":7168,\"num_hidden_layers\":61,"
@@ -108,7 +108,13 @@ struct gs_arch fixture_deepseek_v3(void)
         "\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,"
         "\"moe_intermediate_size\":2048,\"n_routed_experts\":256,\"num_experts_per_tok\":8,"
         "\"n_shared_experts\":1,\"first_k_dense_replace\":3,\"moe_layer_freq\":1,"
-        "\"tie_word_embeddings\":false}");
+        "%s\"tie_word_embeddings\":false}",
+        extra);
+}
+
+struct gs_arch fixture_deepseek_v3(void)
+{
+    return fixture_deepseek_v3_with("");
 }
 
 struct gs_arch fixture_mixtral_8x7b(void)

@@ -26,6 +26,8 @@ struct gs_arch fixture_llama(uint64_t hidden, uint64_t layers, uint64_t heads, u
 
 /* DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json, architecture fields;
  * no MTP layer) and Mixtral-8x7B (mistralai/Mixtral-8x7B-v0.1). */
+/* The same config with `extra` members ("\"name\":value," each) before its last. */
+struct gs_arch fixture_deepseek_v3_with(const char *extra);
 struct gs_arch fixture_deepseek_v3(void);
 struct gs_arch fixture_mixtral_8x7b(void);
 

@@ -22,6 +22,7 @@
 #include "gs/arch.h"
 #include "gs/status.h"
 #include "gs/sglang.h"
+#include "gs/speculative.h"
 #include "gs/vllm.h"
 
 #include <stdbool.h>
@@ -138,6 +139,8 @@ struct gs_engine_config {
     uint64_t cpu_offload_bytes;   /* vLLM --cpu-offload-gb: weights kept in host memory */
     uint8_t all2all;              /* enum gs_all2all: vLLM --all2all-backend under expert
                                      parallelism */
+    uint8_t spec_method;          /* enum gs_spec_method: speculative decoding, GS_SPEC_NONE off */
+    uint64_t spec_tokens;         /* its num_speculative_tokens (0: not given) */
 };
 
 enum { GS_CHUNKED_PREFILL_DEFAULT, GS_CHUNKED_PREFILL_ON, GS_CHUNKED_PREFILL_OFF };
@@ -159,6 +162,9 @@ struct gs_inference_input {
     bool cross_node;          /* the worker's groups span nodes */
     uint64_t expert;          /* the expert-parallel group (vLLM --enable-expert-parallel); 0/1 none */
     bool expert_cross_node;   /* that group spans nodes */
+    uint64_t draft_layers;    /* speculative decoding (vLLM mtp): draft attention layers whose
+                                 cache joins this GPU's, each like the model's full-attention
+                                 layers (their weights are in weights_bytes) */
     bool has_stage;           /* size the worker of pipeline stage `stage` (else the stage
                                  whose cache grows fastest, with the full model's profile) */
     uint64_t stage;

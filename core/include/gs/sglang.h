@@ -30,14 +30,14 @@
  * Not modelled either, for want of release boundaries: before PR #6881 (still
  * in review on 2025-06-29, so 0.4.9 or later) model_runner.py multiplied any
  * fraction, default or given, by 0.90 for multimodal models (by 0.95 in older
- * releases), and the 0.4.7-0.5.2 rule adds 2 GiB for speculative decoding (6
- * for STANDALONE), which gpusizer has no input for yet.
+ * releases).
  * The default is the latest of these.
  */
 #ifndef GS_SGLANG_H
 #define GS_SGLANG_H
 
 #include "gs/runtime.h"
+#include "gs/speculative.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,6 +67,17 @@ bool gs_sglang_modeled(uint32_t version);
 uint64_t gs_sglang_default_fraction_permille(const struct gs_sglang_release *release,
                                              uint64_t total_bytes, uint64_t tensor,
                                              uint64_t pipeline, uint64_t attention_data);
+
+/* The same with speculative decoding (--speculative-algorithm), whose draft
+ * weights, KV pool and CUDA graphs live in the reserve: 2 GiB more for
+ * EAGLE/EAGLE3/NEXTN (method mtp, eagle, eagle3) and 6 GiB for STANDALONE
+ * (draft_model); NGRAM 2 GiB in the 0.4.7-0.5.2 rule and none from 0.5.3
+ * (after the 10 GiB floor there). The rule up to 0.4.6 (by tensor size)
+ * reserves nothing for it here: no such term was found in it. */
+uint64_t gs_sglang_default_fraction_spec_permille(const struct gs_sglang_release *release,
+                                                  uint64_t total_bytes, uint64_t tensor,
+                                                  uint64_t pipeline, uint64_t attention_data,
+                                                  enum gs_spec_method spec);
 
 /* SGLang's default for a multimodal model (adjust_mem_fraction_for_vlm, in
  * the 0.5.3 rule): permille x 0.95 x clamp(1 - 0.1 x (L x H^2 / (24 x

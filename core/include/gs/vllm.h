@@ -21,6 +21,8 @@
 /* Releases are major * 10000 + minor * 100 + patch (0.6.4 = 604). */
 #define GS_VLLM_OLDEST_MODELED 604   /* 0.6.4: before it, see gs_vllm_release */
 #define GS_VLLM_LATEST_MODELED 2000  /* 0.20.x: 0.21 subtracts a CUDA-graph estimate */
+#define GS_VLLM_MTP_SHARED_HEAD 1700 /* PR #34385 (opened 2026-02-11): the first release taken to
+                                        carry it; estimated from the merge date */
 
 /* What the non-torch term of a release counts. */
 enum gs_vllm_non_torch {
@@ -51,6 +53,7 @@ struct gs_vllm_release {
     bool big_gpu_seqs_1024;     /* V1 defaults max_num_seqs to 1024 on GPUs of 70 GiB or more */
     bool graphs_subtracted;     /* a CUDA-graph estimate is subtracted from the budget */
     uint8_t mla_workspace;      /* enum gs_vllm_mla_workspace */
+    bool mtp_own_head;          /* speculative mtp keeps the MTP layer's own head (before PR #34385) */
     uint64_t default_util_permille; /* gpu_memory_utilization default */
     const char *source;
 };

@@ -87,6 +87,21 @@ enum gs_status gs_weights_bytes_stage(const struct gs_arch *arch, const struct g
                                       uint64_t stage, uint64_t *out, struct gs_error *err);
 
 
+/* Bytes one GPU holds for the model's multi-token-prediction layers (the
+ * GS_PART_MTP tower) when vLLM serves with --speculative-config method mtp:
+ * each layer split over the tensor ranks as the model's layers are (the
+ * requested format for its quantized modules, eh_proj whole and 16-bit),
+ * without the token embedding, which the draft shares with the target
+ * (llm_base_proposer.py _maybe_share_embeddings: "Detected MTP model.
+ * Sharing target model embedding weights"), and with its own copy of the
+ * head when `own_head` (releases before vLLM PR #34385 kept
+ * shared_head.head). 0 when the architecture has no MTP layers. */
+enum gs_status gs_weights_mtp_bytes(const struct gs_arch *arch, const struct gs_weights_request *request,
+                                    bool own_head, uint64_t *out, struct gs_error *err);
+
+/* The number of MTP layers the architecture stores (num_nextn_predict_layers). */
+uint64_t gs_weights_mtp_layers(const struct gs_arch *arch);
+
 /* The same for a raw parameter count (no shapes): every parameter at the
  * format's rate, split evenly over tensor x pipeline ranks. */
 uint64_t gs_weights_bytes_raw(uint64_t parameters, const struct gs_weights_request *request,
