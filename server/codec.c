@@ -11,6 +11,7 @@
 #include "hub_import.h"
 #include "jsonv.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -184,6 +185,93 @@ static bool decode_model(const json_t *model, const struct catalog_snapshot *sna
     return false;
 }
 
+/* The storage of a draft's weights: its checkpoint's quantization, else 16-bit. */
+static void draft_format(const struct gs_arch *arch, struct gs_draft *d)
+{
+    d->format = GS_WF_BF16;
+    if (arch->checkpoint.quantized) {
+        d->format = (uint8_t)arch->checkpoint.format;
+        d->group_size = arch->checkpoint.group_size;
+    }
+}
+
+static const char *const draft_config_keys[] = {"config", NULL};
+
+/* "inference": {"speculative": {"draft": ...}}: the draft model vLLM's eagle,
+ * eagle3 and draft_model load - a catalog id, {"hub_id": ...} (imported), or
+ * {"config": {...}} (an EAGLE head's config.json: draft_vocab_size and
+ * target_hidden_size read beside the architecture). */
+static bool decode_draft(const json_t *draft, const struct catalog_snapshot *snapshot,
+                         const struct codec_arch_table *archs, struct estimate_request *out,
+                         struct gs_error *err)
+{
+    static const char *const where = "/inference/speculative/draft";
+    struct gs_draft *d = &out->draft;
+    memset(d, 0, sizeof(*d));
+    const struct catalog_model *m = NULL;
+    if (json_is_string(draft)) {
+        const char *id = json_string_value(draft);
+        m = catalog_snapshot_model(snapshot, id);
+        if (m == NULL)
+            m = catalog_snapshot_model_resolve(snapshot, id);
+        if (m == NULL) {
+            gs_error_add(err, GS_ERR_NOT_FOUND, where,
+                         "no model \"%.80s\" in the catalog; GET /v1/models lists them", id);
+            return false;
+        }
+    } else if (json_is_object(draft) && json_object_get(draft, "hub_id") != NULL) {
+        struct hub_import_request ir;
+        if (!hub_import_decode(draft, where, NULL, &ir, err))
+            return false;
+        m = hub_import_find(snapshot, ir.hub_id, ir.revision);
+        if (m == NULL) {
+            gs_error_add(err, GS_ERR_NOT_FOUND, "/inference/speculative/draft/hub_id",
+                         "%s at %s is not in the catalog; import it first (POST "
+                         "/v1/models:import or gpusizer import)",
+                         ir.hub_id, ir.revision);
+            return false;
+        }
+    } else if (json_is_object(draft)) {
+        if (!jsonv_only_keys(draft, where, draft_config_keys, err))
+            return false;
+        const json_t *config = json_object_get(draft, "config");
+        if (config == NULL) {
+            gs_error_add(err, GS_ERR_INVALID, where,
+                         "needs a catalog id, {\"hub_id\": ...} or {\"config\": {...}}");
+            return false;
+        }
+        if (hfconfig_to_arch(config, "/inference/speculative/draft/config", &out->draft_arch,
+                             err) != GS_OK)
+            return false;
+        d->arch = &out->draft_arch;
+        draft_format(d->arch, d);
+        const json_t *v = json_object_get(config, "draft_vocab_size");
+        if (json_is_integer(v) && json_integer_value(v) > 0)
+            d->draft_vocab = (uint64_t)json_integer_value(v);
+        v = json_object_get(config, "target_hidden_size");
+        if (json_is_integer(v) && json_integer_value(v) > 0)
+            d->target_hidden = (uint64_t)json_integer_value(v);
+        out->workload.serving.draft = d;
+        return true;
+    } else {
+        gs_error_add(err, GS_ERR_INVALID, where,
+                     "must be a catalog id string or an object with \"hub_id\" or \"config\", "
+                     "got %s",
+                     jsonv_type_name(draft));
+        return false;
+    }
+    const size_t index = (size_t)(m - snapshot->models);
+    if (archs == NULL || !archs->valid[index]) {
+        gs_error_add(err, GS_ERR_INVALID, where,
+                     "catalog model \"%s\" has no architecture gpusizer can read", m->id);
+        return false;
+    }
+    d->arch = &archs->archs[index];
+    draft_format(d->arch, d);
+    out->workload.serving.draft = d;
+    return true;
+}
+
 static bool decode_precision(const json_t *precision, struct estimate_request *out,
                              struct gs_error *err)
 {
@@ -255,7 +343,7 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
                                      const struct codec_arch_table *archs,
                                      struct estimate_request *out, struct gs_error *err)
 {
-    memset(out, 0, sizeof(*out));
+    memset(out, 0, offsetof(struct estimate_request, draft_arch)); /* draft_arch: see codec.h */
     if (!json_is_object(body))
         return gs_error_add(err, GS_ERR_INVALID, "", "the request body must be a JSON object, got %s",
                             jsonv_type_name(body));
@@ -302,6 +390,9 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
         }
         ok &= codec_decode_inference_parallelism(parallelism, &out->workload.parallelism, err);
         ok &= codec_decode_inference(inference, &out->workload.serving, err);
+        const json_t *draft = json_object_get(json_object_get(inference, "speculative"), "draft");
+        if (draft != NULL && !json_is_null(draft))
+            ok &= decode_draft(draft, snapshot, archs, out, err);
     }
     if (ok && out->precision_defaulted && out->workload.mode == GS_MODE_INFERENCE &&
         out->model.has_arch && out->model.arch.checkpoint.quantized) {

@@ -40,6 +40,9 @@ struct estimate_request {
     enum codec_parity parity;
     bool format_trainable; /* the weight format can be a training base */
     enum gs_status model_status; /* how reading the model's config went */
+    struct gs_draft draft;       /* inference.speculative.draft, when workload.serving.draft */
+    /* last: not cleared by codec_decode_estimate, valid only while draft.arch points here */
+    struct gs_arch draft_arch;   /* a draft given as {"config": ...} */
 };
 
 /* Architectures of the snapshot's models, decoded once (index = model index). */

@@ -118,7 +118,7 @@ static void read_switch(const json_t *section, const char *key, uint8_t *out, bo
         *ok = false;
 }
 
-static const char *const speculative_keys[] = {"method", "num_speculative_tokens", NULL};
+static const char *const speculative_keys[] = {"method", "num_speculative_tokens", "draft", NULL};
 /* gs_spec_method order from GS_SPEC_MTP */
 static const char *const speculative_methods[] = {"mtp",   "eagle", "eagle3", "draft_model",
                                                   "ngram", "suffix", NULL};

@@ -53,7 +53,8 @@ const FIELDS = {
     ['inference.enable_chunked_prefill', 'Chunked prefill', 'sel', '', { opts: TRI }],
     ['inference.enable_prefix_caching', 'Prefix caching', 'sel', '', { dep: 'inference.engine=vllm', opts: TRI }],
     ['inference.speculative.method', 'Speculative decoding', 'sel', '', { opts: [['', 'off'], ['mtp', 'mtp (the model\'s MTP layers)'], 'eagle', 'eagle3', ['draft_model', 'draft model'], 'ngram', 'suffix'],
-      hint: 'vLLM sizes mtp, ngram and suffix; SGLang every method but suffix.' }],
+      hint: 'vLLM: mtp uses the model\'s MTP layers; eagle, eagle3 and draft_model need the draft. SGLang: every method but suffix.' }],
+    ['inference.speculative.draft', 'Draft model', 'text', '', { dep: 'inference.speculative.method=eagle eagle3 draft_model', ph: 'catalog id' }],
     ['inference.speculative.num_speculative_tokens', 'Speculative tokens', 'int', '', { dep: 'inference.speculative.method=mtp eagle eagle3 draft_model ngram suffix', ph: 'engine default' }],
   ],
   training: [

@@ -318,6 +318,36 @@ static void note_checkpoint(const struct gs_model_spec *m, const struct gs_workl
         e->checkpoint_mismatch = true;
 }
 
+/* The attention layers vLLM's drafter adds to this GPU's KV cache, and
+ * their bytes per token (0: each like the target's full-attention layers):
+ * mtp one layer per MTP layer, reused for every step
+ * (deepseek_mtp.py: spec_step_idx % num_mtp_layers); an EAGLE head or a
+ * draft model its own layers, in the target's cache dtype
+ * (_create_draft_vllm_config keeps cache_config.cache_dtype). */
+static void draft_cache(const struct gs_model_spec *m, const struct gs_workload *w, uint64_t t,
+                        uint64_t *layers, uint64_t *token_bytes)
+{
+    *layers = 0;
+    *token_bytes = 0;
+    const struct gs_engine_config *c = &w->serving.engine;
+    if (c->engine != GS_ENGINE_VLLM)
+        return;
+    if (c->spec_method == GS_SPEC_MTP) {
+        *layers = gs_weights_mtp_layers(&m->arch);
+        return;
+    }
+    const bool drafts = c->spec_method == GS_SPEC_EAGLE || c->spec_method == GS_SPEC_EAGLE3 ||
+                        c->spec_method == GS_SPEC_DRAFT_MODEL;
+    struct gs_kv_layout kv;
+    if (!drafts || w->serving.draft == NULL ||
+        gs_kv_layout_for(w->serving.draft->arch, w->serving.kv_dtype, 2, t, 1, &kv, NULL) != GS_OK)
+        return;
+    *layers = kv.full_layers;
+    *token_bytes = kv.full_layers ? gs_add(kv.bytes_per_token, kv.indexer_token_bytes,
+                                           &(bool){false})
+                                  : 0;
+}
+
 static void serving_input(const struct gs_model_spec *m, const struct gs_workload *w,
                           uint64_t weights, uint64_t t, uint64_t p, enum gs_kv_dtype kv,
                           uint64_t context, struct gs_inference_input *in)
@@ -344,8 +374,113 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->expert = w->parallelism.expert;
     in->expert_cross_node = w->parallelism.expert > per_node;
     in->engine = w->serving.engine;
-    if (in->engine.engine == GS_ENGINE_VLLM && in->engine.spec_method == GS_SPEC_MTP)
-        in->draft_layers = gs_weights_mtp_layers(&m->arch); /* one layer serves every step */
+    draft_cache(m, w, t, &in->draft_layers, &in->draft_token_bytes);
+}
+
+/* The KV layout of `a` at tensor degree t, refused (at `pointer`, with
+ * `detail`) unless every attention layer attends fully: how vLLM groups a
+ * draft with windowed or recurrent layers is not modelled. */
+static enum gs_status full_attention_layout(const struct gs_arch *a, const struct gs_workload *w,
+                                            uint64_t t, const char *pointer, const char *detail,
+                                            struct gs_kv_layout *kv, struct gs_error *err)
+{
+    enum gs_status st = gs_kv_layout_for(a, w->serving.kv_dtype, 2, t, 1, kv, err);
+    if (st == GS_OK && (kv->window_layers || kv->recurrent_layers || kv->cross_token_bytes))
+        st = gs_error_add(err, GS_ERR_INVALID, pointer, "%s", detail);
+    return st;
+}
+
+/* vLLM's eagle, eagle3 and draft_model: the draft the request names, on
+ * every GPU (pipeline parallelism refused: vLLM puts the whole draft on the
+ * last stage only from 0.16, for eagle3 alone), split over the same tensor
+ * ranks. An EAGLE head (llama_eagle.py, llama_eagle3.py) holds its decoder
+ * layers and fc, a Linear from 2 (EAGLE) or 3 (EAGLE-3: three of the
+ * target's hidden states) x hidden to hidden, whole in 16 bits; EAGLE-3's
+ * first layer reads [embeddings, hidden] so its q/k/v projections take 2 x
+ * hidden inputs, and it keeps its own head over draft_vocab_size with the
+ * draft-to-target id map (int64). Embedding and (EAGLE) head are the
+ * target's (_maybe_share_embeddings / _maybe_share_lm_head: shared when the
+ * head's checkpoint lacks them, as published heads do). draft_model is a
+ * whole model sharing nothing (draft_model.py), in its own storage format. */
+static enum gs_status draft_model(const struct gs_model_spec *m, const struct gs_workload *w,
+                                  struct gs_estimate *e, uint64_t t, uint64_t p, uint64_t *weights,
+                                  struct gs_error *err)
+{
+    (void)m;
+    const enum gs_spec_method method = (enum gs_spec_method)w->serving.engine.spec_method;
+    const struct gs_draft *d = w->serving.draft;
+    if (d == NULL)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
+                            "vLLM's %s needs the draft: a catalog id, {\"hub_id\": ...} or "
+                            "{\"config\": ...} (for an EAGLE head, its config.json)",
+                            gs_spec_method_name(method));
+    if (p > 1)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
+                            "vLLM puts a draft model on the last pipeline stage only, and not "
+                            "before 0.16 (\"not composable with speculative decoding as of "
+                            "vllm<=0.15.0\"); gpusizer sizes drafts with tensor parallelism");
+    const struct gs_arch *a = d->arch;
+    struct gs_kv_layout kv;
+    enum gs_status st = full_attention_layout(a, w, t, "/inference/speculative/draft",
+                                              "a draft with sliding-window, linear-attention or "
+                                              "cross-attention layers is grouped by vLLM's hybrid "
+                                              "allocator, which gpusizer does not model for drafts",
+                                              &kv, err);
+    if (st != GS_OK)
+        return st;
+    const struct gs_weights_request r = {(enum gs_weight_format)d->format, d->group_size, t, 1,
+                                         false, 0};
+    bool ovf = false;
+    uint64_t bytes = 0;
+    if (method == GS_SPEC_DRAFT_MODEL) {
+        st = gs_weights_bytes(a, NULL, &r, &bytes, err);
+    } else {
+        st = gs_weights_layers_bytes(a, &r, &bytes, err);
+        const uint64_t h = a->hidden_size;
+        const uint64_t target_h = d->target_hidden ? d->target_hidden : h;
+        /* fc: nn.Linear(2h, h) (EAGLE), ReplicatedLinear(3 x target hidden, h) (EAGLE-3) */
+        const uint64_t fc = method == GS_SPEC_EAGLE3 ? gs_mul(3 * target_h, h, &ovf)
+                                                     : gs_mul(2 * h, h, &ovf);
+        bytes = gs_add(bytes, gs_mul(fc, 2, &ovf), &ovf);
+        if (method == GS_SPEC_EAGLE3) {
+            const uint64_t vocab = d->draft_vocab ? d->draft_vocab : a->vocab_size;
+            /* the first layer's q/k/v read 2 x hidden: h more inputs per output column */
+            const struct gs_attention *s = NULL;
+            for (size_t k = 0; k < a->block_count && s == NULL; k++)
+                if (a->blocks[k].mixer == GS_MIXER_ATTENTION)
+                    s = &a->blocks[k].attn;
+            if (s != NULL) {
+                const uint64_t cols = gs_div_ceil(s->heads * s->head_dim, t) +
+                                      2 * gs_div_ceil(s->kv_heads * s->head_dim, t);
+                bytes = gs_add(bytes, gs_mul(gs_mul(cols, h, &ovf), 2, &ovf), &ovf);
+            }
+            /* ParallelLMHead(draft_vocab_size, hidden), hidden_norm, d2t (int64) */
+            bytes = gs_add(bytes, gs_mul(gs_mul(gs_div_ceil(vocab, t), h, &ovf), 2, &ovf), &ovf);
+            bytes = gs_add(bytes, gs_add(gs_mul(h, 2, &ovf), gs_mul(vocab, 8, &ovf), &ovf), &ovf);
+        }
+    }
+    if (st != GS_OK)
+        return st;
+    *weights = gs_add(*weights, bytes, &ovf);
+    assume_value(e, "speculative_draft_weights_bytes", bytes,
+                 method == GS_SPEC_DRAFT_MODEL
+                     ? "vLLM draft_model: the whole draft model on every GPU at the target's "
+                       "tensor-parallel size, sharing nothing"
+                     : method == GS_SPEC_EAGLE3
+                           ? "vLLM eagle3: the head's layers (its first reading 2 x hidden), fc "
+                             "from 3 target hidden states, its own head over draft_vocab_size and "
+                             "the id map; the embedding is the target's"
+                           : "vLLM eagle: the head's layers and fc (2 x hidden to hidden); "
+                             "embedding and head are the target's",
+                 "vllm/model_executor/models/llama_eagle.py, llama_eagle3.py; "
+                 "vllm/v1/spec_decode draft_model.py and _maybe_share_embeddings / "
+                 "_maybe_share_lm_head");
+    assume_value(e, "speculative_draft_layers", kv.full_layers,
+                 "vLLM: the draft's attention layers, in the target's KV cache group (a block "
+                 "holds the target's and the draft's pages)",
+                 "vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec; "
+                 "v1/core/kv_cache_utils.py get_kv_cache_groups (UniformTypeKVCacheSpecs)");
+    return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
 }
 
 /* Speculative decoding as the engine runs it (gs/speculative.h): which
@@ -381,6 +516,9 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
                             "speculative decoding is sized for vllm and sglang, not %s",
                             gs_engine_name(c->engine));
     }
+    if ((method == GS_SPEC_NGRAM || method == GS_SPEC_SUFFIX) && w->serving.draft != NULL)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
+                            "%s proposes from the text itself; it takes no draft model", name);
     if (method == GS_SPEC_NGRAM || method == GS_SPEC_SUFFIX) {
         assume(e, "speculative_decoding", name,
                "vLLM: proposed on the CPU from the prompt and output; no draft weights or cache, "
@@ -389,11 +527,11 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
         return GS_OK;
     }
     if (method != GS_SPEC_MTP)
-        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
-                            "vLLM's %s loads a separate draft model whose weights and layers "
-                            "gpusizer does not size yet; mtp (the model's own MTP layers), ngram "
-                            "and suffix are sized for vLLM, every method for SGLang",
-                            name);
+        return draft_model(m, w, e, t, p, weights, err);
+    if (w->serving.draft != NULL)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
+                            "mtp drafts with the model's own MTP layers; a draft model goes with "
+                            "eagle, eagle3 or draft_model");
     const uint64_t layers = gs_weights_mtp_layers(&m->arch);
     if (layers == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
@@ -405,14 +543,14 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
                             "config copies pipeline_parallel_size and the MTP model refuses it: "
                             "vllm issue #52069); serve with tensor parallelism");
     struct gs_kv_layout kv;
-    enum gs_status st = gs_kv_layout_for(&m->arch, w->serving.kv_dtype, 2, t, 1, &kv, err);
+    enum gs_status st = full_attention_layout(
+        &m->arch, w, t, "/inference/speculative/method",
+        "vLLM's grouping of MTP layers with sliding-window, linear-attention or cross-attention "
+        "layers is not modelled; mtp is sized for models whose layers all attend fully "
+        "(DeepSeek-V2/V3, GLM-4.5, MiMo)",
+        &kv, err);
     if (st != GS_OK)
         return st;
-    if (kv.window_layers || kv.recurrent_layers || kv.cross_token_bytes)
-        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
-                            "vLLM's grouping of MTP layers with sliding-window, linear-attention "
-                            "or cross-attention layers is not modelled; mtp is sized for models "
-                            "whose layers all attend fully (DeepSeek-V2/V3, GLM-4.5, MiMo)");
     const struct gs_vllm_release *rel = gs_vllm_release_for_layout(c->version, p);
     const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
                                          w->parallelism.expert};

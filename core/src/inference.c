@@ -816,8 +816,14 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
          * get_kv_cache_spec collects them with the target's, and with the same spec they
          * join its group (kv_cache_utils.get_kv_cache_groups), each block one layer larger */
         const uint64_t layer = out->kv.full_token_bytes / out->kv.full_layers;
-        const uint64_t index = out->kv.indexer_token_bytes / out->kv.full_layers;
-        const uint64_t add = gs_mul(layer, in->draft_layers, &ovf);
+        const uint64_t index = in->draft_token_bytes
+                                   ? 0
+                                   : out->kv.indexer_token_bytes / out->kv.full_layers;
+        /* a draft of another shape (an EAGLE head, a small model) forms one group with the
+         * target's layers whose block is the sum of their pages (UniformTypeKVCacheSpecs,
+         * PR #25101): per token, the draft's bytes add all the same */
+        const uint64_t add = in->draft_token_bytes ? in->draft_token_bytes
+                                                   : gs_mul(layer, in->draft_layers, &ovf);
         out->kv.full_layers = gs_add(out->kv.full_layers, in->draft_layers, &ovf);
         out->kv.full_token_bytes = gs_add(out->kv.full_token_bytes, add, &ovf);
         out->kv.bytes_per_token = gs_add(out->kv.bytes_per_token, add, &ovf);

@@ -325,6 +325,26 @@ static enum gs_status weights_on(const struct gs_arch *a, const struct gs_weight
     return GS_OK;
 }
 
+enum gs_status gs_weights_layers_bytes(const struct gs_arch *a, const struct gs_weights_request *r,
+                                       uint64_t *out, struct gs_error *err)
+{
+    struct weigh w = {r, r->group_size ? r->group_size : 128, false, false, 0};
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    uint64_t sum = 0;
+    for (size_t b = 0; b < a->block_count; b++)
+        if (counts[b])
+            sum = gs_add(sum, gs_mul(block_bytes(&w, &a->blocks[b], false), counts[b], &w.ovf),
+                         &w.ovf);
+    for (size_t i = 0; i < a->module_count; i++)
+        if (a->modules[i].part == GS_PART_NORMS)
+            sum = gs_add(sum, module_bytes(&w, &a->modules[i], NULL, false), &w.ovf);
+    if (w.ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits");
+    *out = sum;
+    return GS_OK;
+}
+
 uint64_t gs_weights_mtp_layers(const struct gs_arch *a)
 {
     uint64_t layers = 0;

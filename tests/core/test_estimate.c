@@ -400,7 +400,7 @@ static void test_expert_parallel_serving(void **state)
  * 16,160 x 7168 x 2 = 231,669,760 bytes more. Its attention joins every KV
  * block: 62 x 1152 bytes per token instead of 61 x 1152. Pipeline
  * parallelism is refused (vLLM issue #52069), as is a model without MTP
- * layers, and vLLM's eagle3 (a draft model gpusizer does not read). */
+ * layers, and vLLM's eagle3 without its draft. */
 static void test_speculative_mtp(void **state)
 {
     (void)state;
@@ -440,10 +440,10 @@ static void test_speculative_mtp(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
     w.parallelism.tensor = 8;
     w.parallelism.pipeline = 1;
-    w.serving.engine.spec_method = GS_SPEC_EAGLE3;
+    w.serving.engine.spec_method = GS_SPEC_EAGLE3; /* without the draft it names */
     gs_error_init(&err);
     assert_int_equal(gs_estimate_compute(&m, &w, &mtp, &err), GS_ERR_INVALID);
-    assert_string_equal(err.items[0].pointer, "/inference/speculative/method");
+    assert_string_equal(err.items[0].pointer, "/inference/speculative/draft");
     /* ngram proposes on the CPU: nothing changes */
     w.serving.engine.spec_method = GS_SPEC_NGRAM;
     assert_int_equal(gs_estimate_compute(&m, &w, &mtp, NULL), GS_OK);
@@ -456,6 +456,66 @@ static void test_speculative_mtp(void **state)
     gs_error_init(&err);
     assert_int_equal(gs_estimate_compute(&lm, &w, &mtp, &err), GS_ERR_INVALID);
     assert_string_equal(err.items[0].pointer, "/inference/speculative/method");
+}
+
+/* vLLM's eagle3 and draft_model with the draft the request names.
+ * An EAGLE-3 head for Llama-3.1-8B (config.json: hidden 4096, 1 layer, 32
+ * heads, 8 KV heads, intermediate 14336, draft_vocab_size 32000), bf16, TP 1
+ * (llama_eagle3.py): the layer's q/k/v read 2 x 4096 inputs, 8192 x (4096 +
+ * 1024 + 1024) = 50,331,648, o 16,777,216, MLP 3 x 4096 x 14336 =
+ * 176,160,768, its two norms 8,192; fc 3 x 4096 x 4096 = 50,331,648; the
+ * head 32,000 x 4096 = 131,072,000; the final norm and hidden_norm 8,192:
+ * 424,689,664 parameters, 849,379,328 bytes, plus the 32,000 int64 ids
+ * (256,000): 849,635,328. Its attention layer joins the cache: 33 x 4096
+ * bytes per token. Llama-3.2-1B (16 layers, 8 KV heads of 64, tied
+ * embeddings: 1,235,814,400 parameters) as draft_model at TP 4: 2,471,628,800
+ * / 4 = 617,907,200 bytes plus the norms each rank keeps whole (16 x 2 +
+ * 1) x 2048 x 2 x 3 / 4 = 101,376 more: 618,008,576; its cache 16 x 2 x 64
+ * x 2 x 2 = 8,192 bytes per token at TP 4. */
+static void test_speculative_drafts(void **state)
+{
+    (void)state;
+    const struct gs_arch target = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
+    const struct gs_model_spec m = fixture_spec(&target);
+    const struct gs_arch head = fixture_llama(4096, 1, 32, 8, 14336, 128256, false);
+    const struct gs_draft eagle3 = {&head, GS_WF_BF16, 0, 32000, 0};
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.gpu_total_bytes = 85061827297ULL;
+    struct gs_estimate plain, e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_EAGLE3;
+    w.serving.draft = &eagle3;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 849635328ULL);
+    assert_int_equal(e.serving.kv.bytes_per_token, 33 * 4096);
+
+    const struct gs_arch l70 = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
+    const struct gs_model_spec big = fixture_spec(&l70);
+    const struct gs_arch l1 = fixture_arch(
+        "{\"model_type\":\"llama\",\"hidden_size\":2048,\"num_hidden_layers\":16,"
+        "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"head_dim\":64,"
+        "\"intermediate_size\":8192,\"vocab_size\":128256,\"tie_word_embeddings\":true}");
+    const struct gs_draft small = {&l1, GS_WF_BF16, 0, 0, 0};
+    w.parallelism.tensor = 4;
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    w.serving.draft = NULL;
+    assert_int_equal(gs_estimate_compute(&big, &w, &plain, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_DRAFT_MODEL;
+    w.serving.draft = &small;
+    assert_int_equal(gs_estimate_compute(&big, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 618008576ULL);
+    assert_int_equal(e.serving.kv.bytes_per_token - plain.serving.kv.bytes_per_token, 8192);
+    /* drafts go with tensor parallelism only */
+    w.parallelism.tensor = 2;
+    w.parallelism.pipeline = 2;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&big, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
 }
 
 /* A checkpoint's own bytes (hub import, server/checkpoint.h) stand for the
@@ -550,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_uneven_pipeline_stages),
         cmocka_unit_test(test_expert_parallel_serving),
         cmocka_unit_test(test_speculative_mtp),
+        cmocka_unit_test(test_speculative_drafts),
         cmocka_unit_test(test_weights_from_checkpoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -777,10 +777,22 @@ static void test_speculative_field(void **state)
                  "/inference/speculative/method", "mtp");
     expect_error(SPEC_BODY("vllm", "{\"method\":\"mtp\",\"num_speculative_tokens\":0}"), 400,
                  "/inference/speculative/num_speculative_tokens", "at least 1");
-    expect_error(SPEC_BODY("vllm", "{\"method\":\"mtp\",\"draft\":1}"), 400,
-                 "/inference/speculative/draft", "allowed here");
+    expect_error(SPEC_BODY("vllm", "{\"method\":\"mtp\",\"drafter\":1}"), 400,
+                 "/inference/speculative/drafter", "did you mean \"draft\"");
     expect_error(SPEC_BODY("vllm", "{\"method\":\"eagle3\"}"), 400,
-                 "/inference/speculative/method", "draft model");
+                 "/inference/speculative/draft", "needs the draft");
+    expect_error(SPEC_BODY("vllm", "{\"method\":\"draft_model\",\"draft\":\"nope-1b\"}"), 400,
+                 "/inference/speculative/draft", "no model");
+    expect_error(SPEC_BODY("vllm", "{\"method\":\"draft_model\",\"draft\":7}"), 400,
+                 "/inference/speculative/draft", "catalog id");
+    expect_error(SPEC_BODY("vllm", "{\"method\":\"eagle\",\"draft\":{\"cfg\":{}}}"), 400,
+                 "/inference/speculative/draft/cfg", "allowed here");
+    expect_error(SPEC_BODY("vllm", "{\"method\":\"eagle\",\"draft\":{\"hub_id\":\"a/b\"}}"),
+                 400, "/inference/speculative/draft/hub_id", "import it first");
+    expect_error(SPEC_BODY("vllm", "{\"method\":\"mtp\",\"draft\":\"llama-3.2-1b\"}"), 400,
+                 "/inference/speculative/draft", "own MTP layers");
+    expect_error(SPEC_BODY("vllm", "{\"method\":\"ngram\",\"draft\":\"llama-3.2-1b\"}"), 400,
+                 "/inference/speculative/draft", "no draft model");
     expect_error(SPEC_BODY("tgi", "{\"method\":\"ngram\"}"), 400, "/inference/speculative",
                  "vllm and sglang");
     expect_error(SPEC_BODY("sglang", "{\"method\":\"suffix\"}"), 400,
@@ -797,6 +809,24 @@ static void test_speculative_field(void **state)
     assert_true(get_int(mtp, "kv_cache.max_tokens") < get_int(plain, "kv_cache.max_tokens"));
     json_decref(plain);
     json_decref(mtp);
+    /* an EAGLE-3 head from its config.json, and a catalog model as the draft */
+    plain = estimate(SPEC_BODY("vllm", "null"), &p);
+    json_t *e3 = estimate(
+        SPEC_BODY("vllm", "{\"method\":\"eagle3\",\"draft\":{\"config\":{\"model_type\":\"llama\","
+                          "\"hidden_size\":7168,\"num_hidden_layers\":1,\"num_attention_heads\":56,"
+                          "\"num_key_value_heads\":8,\"intermediate_size\":18432,"
+                          "\"vocab_size\":129280,\"draft_vocab_size\":32000}}}"),
+        &p);
+    assert_non_null(plain);
+    if (e3 == NULL)
+        fail_msg("%s %s", p.errors.count ? p.errors.items[0].pointer : "",
+                 p.errors.count ? p.errors.items[0].detail : "");
+    /* DeepSeek-V3's MLA cache is 1152 bytes a layer; the head's GQA layer at TP 8 adds
+     * 1 KV head x 128 x 2 x 2 = 512 */
+    assert_int_equal(get_int(e3, "kv_cache.bytes_per_token"), 61 * 1152 + 512);
+    assert_true(get_int(e3, "per_gpu.weights_bytes") > get_int(plain, "per_gpu.weights_bytes"));
+    json_decref(e3);
+    json_decref(plain);
     /* SGLang: the default fraction makes room for the draft */
     plain = estimate(SPEC_BODY("sglang", "null"), &p);
     mtp = estimate(SPEC_BODY("sglang", "{\"method\":\"mtp\"}"), &p);

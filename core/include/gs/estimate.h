@@ -111,6 +111,8 @@ struct gs_serving {
                                  0 = context_length, which stays the admission limit */
     enum gs_kv_dtype kv_dtype;
     struct gs_engine_config engine;
+    const struct gs_draft *draft; /* speculative decoding's draft model, NULL: none named
+                                     (borrowed from the request) */
 };
 
 struct gs_workload {

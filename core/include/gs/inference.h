@@ -162,9 +162,10 @@ struct gs_inference_input {
     bool cross_node;          /* the worker's groups span nodes */
     uint64_t expert;          /* the expert-parallel group (vLLM --enable-expert-parallel); 0/1 none */
     bool expert_cross_node;   /* that group spans nodes */
-    uint64_t draft_layers;    /* speculative decoding (vLLM mtp): draft attention layers whose
-                                 cache joins this GPU's, each like the model's full-attention
-                                 layers (their weights are in weights_bytes) */
+    uint64_t draft_layers;    /* speculative decoding (vLLM): draft attention layers whose cache
+                                 joins this GPU's (their weights are in weights_bytes) */
+    uint64_t draft_token_bytes; /* their bytes per token; 0: each like the model's full-attention
+                                   layers (MTP) */
     bool has_stage;           /* size the worker of pipeline stage `stage` (else the stage
                                  whose cache grows fastest, with the full model's profile) */
     uint64_t stage;

@@ -6,8 +6,11 @@
  * prediction layers (num_nextn_predict_layers) on every GPU, split over the
  * tensor ranks like a layer, sharing the target's embedding (and, from 0.17,
  * its head: PR #34385), and their attention layers join the target's KV
- * cache (one more layer per MTP layer in every block); "ngram" and "suffix"
- * propose on the CPU and change no GPU figure. SGLang
+ * cache (one more layer per MTP layer in every block); "eagle", "eagle3" and
+ * "draft_model" load the draft the request names (struct gs_draft) at the
+ * target's tensor-parallel size, its attention layers joining the cache the
+ * same way; "ngram" and "suffix" propose on the CPU and change no GPU
+ * figure. SGLang
  * (--speculative-algorithm): the draft's weights and KV pool come out of
  * the reserve outside mem_fraction_static, which the default fraction
  * grows by 2 GiB (6 for STANDALONE, none for NGRAM from 0.5.3). The rules
@@ -18,6 +21,7 @@
 #define GS_SPECULATIVE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 enum gs_spec_method {
     GS_SPEC_NONE,
@@ -28,6 +32,19 @@ enum gs_spec_method {
     GS_SPEC_NGRAM,       /* prompt lookup, no draft model */
     GS_SPEC_SUFFIX,      /* vLLM suffix decoding, no draft model */
     GS_SPEC_COUNT
+};
+
+/* A draft model the request names (vLLM eagle, eagle3, draft_model): its
+ * architecture as its config.json describes it, how its weights are stored,
+ * and for an EAGLE-3 head the vocabulary it predicts and the width of the
+ * target's hidden states it reads. Borrowed: owned by the request. */
+struct gs_arch;
+struct gs_draft {
+    const struct gs_arch *arch;
+    uint8_t format;          /* enum gs_weight_format of its weights */
+    uint64_t group_size;     /* GPTQ/AWQ */
+    uint64_t draft_vocab;    /* EAGLE-3 draft_vocab_size (0: the config's vocab_size) */
+    uint64_t target_hidden;  /* EAGLE-3 target_hidden_size (0: the config's hidden_size) */
 };
 
 /* API name ("mtp", "eagle3", ...); "none" for GS_SPEC_NONE. */

@@ -99,6 +99,13 @@ enum gs_status gs_weights_bytes_stage(const struct gs_arch *arch, const struct g
 enum gs_status gs_weights_mtp_bytes(const struct gs_arch *arch, const struct gs_weights_request *request,
                                     bool own_head, uint64_t *out, struct gs_error *err);
 
+/* Bytes one GPU holds for a draft model's decoder layers and final norms
+ * (no embedding, no head), split over `request->tensor` ranks: what an
+ * EAGLE head adds besides the pieces gs_estimate names (fc, its own head). */
+enum gs_status gs_weights_layers_bytes(const struct gs_arch *arch,
+                                       const struct gs_weights_request *request, uint64_t *out,
+                                       struct gs_error *err);
+
 /* The number of MTP layers the architecture stores (num_nextn_predict_layers). */
 uint64_t gs_weights_mtp_layers(const struct gs_arch *arch);
 
