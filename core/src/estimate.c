@@ -501,13 +501,19 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
             return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
                                 "SGLang has no suffix decoding; its algorithms are mtp (NEXTN), "
                                 "eagle, eagle3, draft_model (STANDALONE) and ngram");
-        assume(e, "speculative_decoding", name,
+        assume(e, "speculative_decoding",
                c->mem_fraction_static_permille
                    ? "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
-                     "outside the given mem_fraction_static; the target's pool is unchanged"
+                     "outside the given mem_fraction_static; the target's pool is unchanged "
+                     "(releases with PR #23862, merged 2026-04-27, budget the draft inside the "
+                     "fraction instead: their pool is smaller)"
                    : "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
                      "outside mem_fraction_static, whose default grows by 2 GiB (STANDALONE 6, "
-                     "NGRAM none from 0.5.3); the target's pool is what the fraction leaves");
+                     "NGRAM none from 0.5.3); the target's pool is what the fraction leaves "
+                     "(releases with PR #23862, merged 2026-04-27, budget the draft inside the "
+                     "fraction instead: their pool is smaller)",
+               "sglang server_args.py _handle_gpu_memory_settings; model_runner "
+               "profile_max_num_token (issue #6875)");
         return GS_OK;
     case GS_ENGINE_VLLM:
         break;
@@ -520,10 +526,11 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
                             "%s proposes from the text itself; it takes no draft model", name);
     if (method == GS_SPEC_NGRAM || method == GS_SPEC_SUFFIX) {
-        assume(e, "speculative_decoding", name,
-               "vLLM: proposed on the CPU from the prompt and output; no draft weights or cache, "
-               "the scheduler only reserves num_speculative_tokens lookahead slots per running "
-               "sequence (Scheduler.num_lookahead_tokens)");
+        assume(e, "speculative_decoding",
+               "vLLM ngram / suffix: proposed on the CPU from the prompt and output; no draft "
+               "weights or cache, the scheduler only reserves num_speculative_tokens lookahead "
+               "slots per running sequence",
+               "vllm/v1/core/sched/scheduler.py Scheduler.num_lookahead_tokens");
         return GS_OK;
     }
     if (method != GS_SPEC_MTP)

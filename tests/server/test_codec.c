@@ -834,6 +834,16 @@ static void test_speculative_field(void **state)
     assert_non_null(mtp);
     assert_true(get_int(mtp, "budget.kv_bytes") < get_int(plain, "budget.kv_bytes"));
     assert_int_equal(get_int(mtp, "kv_cache.bytes_per_token"), 61 * 1152);
+    /* the answer says why, citing SGLang's code */
+    bool cited = false;
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(mtp, "assumptions"), i, a) {
+        if (strcmp(json_string_value(json_object_get(a, "name")), "speculative_decoding") == 0)
+            cited = strstr(json_string_value(json_object_get(a, "source")), "server_args.py") &&
+                    strstr(json_string_value(json_object_get(a, "detail")), "reserve");
+    }
+    assert_true(cited);
     json_decref(plain);
     json_decref(mtp);
 #undef SPEC_BODY
