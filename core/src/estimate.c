@@ -378,14 +378,20 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
 }
 
 /* The KV layout of `a` at tensor degree t, refused (at `pointer`, with
- * `detail`) unless every attention layer attends fully: how vLLM groups a
- * draft with windowed or recurrent layers is not modelled. */
-static enum gs_status full_attention_layout(const struct gs_arch *a, const struct gs_workload *w,
-                                            uint64_t t, const char *pointer, const char *detail,
-                                            struct gs_kv_layout *kv, struct gs_error *err)
+ * `detail`) when it has layers vLLM would group with a draft's in ways not
+ * modelled: recurrent or cross-attention layers always, sliding-window ones
+ * unless `windows_ok` (a target's windowed layers and a draft's full ones
+ * of the same page size are the hybrid allocator's padded groups, which
+ * hybrid_capacity in inference.c follows - "gpt-oss-20b + eagle, with 12
+ * sw + 13 full. We pad it to (13 sw, 13 full)", kv_cache_utils.py). */
+static enum gs_status draft_layout(const struct gs_arch *a, const struct gs_workload *w,
+                                   uint64_t t, bool windows_ok, const char *pointer,
+                                   const char *detail, struct gs_kv_layout *kv,
+                                   struct gs_error *err)
 {
     enum gs_status st = gs_kv_layout_for(a, w->serving.kv_dtype, 2, t, 1, kv, err);
-    if (st == GS_OK && (kv->window_layers || kv->recurrent_layers || kv->cross_token_bytes))
+    if (st == GS_OK && ((kv->window_layers && !windows_ok) || kv->recurrent_layers ||
+                        kv->cross_token_bytes))
         st = gs_error_add(err, GS_ERR_INVALID, pointer, "%s", detail);
     return st;
 }
@@ -421,11 +427,11 @@ static enum gs_status draft_model(const struct gs_model_spec *m, const struct gs
                             "vllm<=0.15.0\"); gpusizer sizes drafts with tensor parallelism");
     const struct gs_arch *a = d->arch;
     struct gs_kv_layout kv;
-    enum gs_status st = full_attention_layout(a, w, t, "/inference/speculative/draft",
-                                              "a draft with sliding-window, linear-attention or "
-                                              "cross-attention layers is grouped by vLLM's hybrid "
-                                              "allocator, which gpusizer does not model for drafts",
-                                              &kv, err);
+    enum gs_status st = draft_layout(a, w, t, false, "/inference/speculative/draft",
+                                     "a draft with sliding-window, linear-attention or "
+                                     "cross-attention layers is grouped by vLLM's hybrid "
+                                     "allocator in ways gpusizer does not model",
+                                     &kv, err);
     if (st != GS_OK)
         return st;
     const struct gs_weights_request r = {(enum gs_weight_format)d->format, d->group_size, t, 1,
@@ -533,6 +539,14 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
                "vllm/v1/core/sched/scheduler.py Scheduler.num_lookahead_tokens");
         return GS_OK;
     }
+    struct gs_kv_layout kv;
+    enum gs_status st = draft_layout(
+        &m->arch, w, t, true, "/inference/speculative/method",
+        "vLLM's grouping of draft layers with linear-attention (Mamba) or cross-attention layers "
+        "is not modelled; drafts are sized for models whose layers attend, fully or in windows",
+        &kv, err);
+    if (st != GS_OK)
+        return st;
     if (method != GS_SPEC_MTP)
         return draft_model(m, w, e, t, p, weights, err);
     if (w->serving.draft != NULL)
@@ -549,15 +563,6 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
                             "vLLM cannot run mtp with pipeline parallelism (the draft's parallel "
                             "config copies pipeline_parallel_size and the MTP model refuses it: "
                             "vllm issue #52069); serve with tensor parallelism");
-    struct gs_kv_layout kv;
-    enum gs_status st = full_attention_layout(
-        &m->arch, w, t, "/inference/speculative/method",
-        "vLLM's grouping of MTP layers with sliding-window, linear-attention or cross-attention "
-        "layers is not modelled; mtp is sized for models whose layers all attend fully "
-        "(DeepSeek-V2/V3, GLM-4.5, MiMo)",
-        &kv, err);
-    if (st != GS_OK)
-        return st;
     const struct gs_vllm_release *rel = gs_vllm_release_for_layout(c->version, p);
     const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
                                          w->parallelism.expert};

@@ -177,6 +177,23 @@ void decoder_build(struct model_reader *r, struct gs_arch *a, const struct decod
     gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, t->norm_bias);
 }
 
+void decoder_build_mtp(struct model_reader *r, struct gs_arch *a, const struct decoder_plan *plan,
+                       const struct decoder_traits *t, uint64_t layers)
+{
+    if (!r->ok || layers == 0)
+        return;
+    const size_t b = build_block(a, plan, t, false, plan->experts.experts > 0);
+    const uint64_t h = a->hidden_size, V = a->vocab_size;
+    gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 2 * h,
+                    h, 1);
+    gs_build_norms(a, b, "enorm_hnorm_shared_head_norm", 3, false);
+    gs_block_module(a, b, "embed_tokens", GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN, GS_PART_EMBEDDING,
+                    0, V, h, 1);
+    gs_block_module(a, b, "shared_head.head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0,
+                    h, V, 1);
+    gs_arch_tower(a, "mtp", b, GS_PART_MTP, layers, false);
+}
+
 /* ------------------------------------------------------------ the readers */
 
 /* LlamaForCausalLM (modeling_llama.py): RMSNorm, SwiGLU, GQA; attention_bias
@@ -482,7 +499,9 @@ static void read_gpt_oss(struct model_reader *r, struct gs_arch *a)
  * (attention_bias), q_norm/k_norm over head_dim with use_qk_norm; layers
  * from first_k_dense_replace route to n_routed_experts with n_shared_experts
  * shared (e_score_correction_bias is a buffer). The MTP layers
- * (num_nextn_predict_layers) are not built by transformers. */
+ * (num_nextn_predict_layers) are not built by transformers; vLLM's
+ * glm4_moe_mtp.py builds each as DeepSeek's (enorm, hnorm, eh_proj, a shared
+ * head, a Glm4MoeDecoderLayer): the mtp tower. */
 static void read_glm4_moe(struct model_reader *r, struct gs_arch *a)
 {
     struct decoder_plan plan;
@@ -495,6 +514,7 @@ static void read_glm4_moe(struct model_reader *r, struct gs_arch *a)
                                      .qk_norm = rd_flag(r, "use_qk_norm", false) ? QK_HEAD : QK_NONE,
                                      .qkv_bias = rd_flag(r, "attention_bias", false)};
     decoder_build(r, a, &plan, &t);
+    decoder_build_mtp(r, a, &plan, &t, rd_dim(r, NAMES("num_nextn_predict_layers"), false, 0));
 }
 
 /* SeedOssForCausalLM (modeling_seed_oss.py): Llama with attention_bias on

@@ -74,6 +74,14 @@ void decoder_moe_from(struct decoder_plan *plan, uint64_t first_dense);
 void decoder_build(struct model_reader *r, struct gs_arch *a, const struct decoder_plan *plan,
                    const struct decoder_traits *traits);
 
+/* The checkpoint's `layers` multi-token-prediction layers (DeepSeek-style
+ * num_nextn_predict_layers: a routed decoder layer of the plan plus enorm,
+ * hnorm, eh_proj (2h -> h), the shared head's norm, and copies of the
+ * embedding and head), reported as the mtp tower; transformers does not
+ * build them, vLLM's MTP drafter does (gs_weights_mtp_bytes). */
+void decoder_build_mtp(struct model_reader *r, struct gs_arch *a, const struct decoder_plan *plan,
+                       const struct decoder_traits *traits, uint64_t layers);
+
 /* The norm and q/k-norm modules of a traits set, added to `block`. */
 void decoder_add_norms(struct gs_arch *a, size_t block, const struct decoder_plan *plan,
                        const struct decoder_traits *traits);

@@ -827,6 +827,27 @@ static void test_speculative_field(void **state)
     assert_true(get_int(e3, "per_gpu.weights_bytes") > get_int(plain, "per_gpu.weights_bytes"));
     json_decref(e3);
     json_decref(plain);
+    /* a target with sliding-window layers: gpt-oss-20b (12 sliding + 12 full layers of 2,048
+     * bytes per token at TP 1) with an EAGLE-3 head of the same page size: the head's layer
+     * joins the full kind, 13 full + 12 sliding, which vLLM's hybrid allocator cuts into
+     * groups of 13 (13 < 1.5 x 12), the sliding kind padded to 13 (kv_cache_utils.py: "We pad
+     * it to (13 sw, 13 full)"): each block 13 layers x 16 tokens x 2,048 bytes, two groups */
+    json_t *oss = estimate(
+        "{\"model\":\"gpt-oss-20b\",\"gpu\":\"h100\",\"inference\":{\"engine\":\"vllm\","
+        "\"engine_version\":\"0.19.0\",\"context_length\":8192,\"speculative\":{\"method\":"
+        "\"eagle3\",\"draft\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":2880,"
+        "\"num_hidden_layers\":1,\"num_attention_heads\":64,\"num_key_value_heads\":8,"
+        "\"head_dim\":64,\"intermediate_size\":17280,\"vocab_size\":201088,"
+        "\"draft_vocab_size\":64000}}}}}",
+        &p);
+    assert_non_null(oss);
+    assert_int_equal(get_int(oss, "kv_cache.bytes_per_token"), 25 * 2048);
+    assert_int_equal(get_int(oss, "kv_cache.full_attention_layers"), 13);
+    assert_int_equal(get_int(oss, "kv_cache.window_layers"), 12);
+    const json_int_t blocks = get_int(oss, "kv_cache.blocks");
+    assert_int_equal(blocks, get_int(oss, "budget.kv_bytes") / (16 * 2048) / 13);
+    assert_int_equal(get_int(oss, "kv_cache.max_tokens"), blocks / 2 * 16);
+    json_decref(oss);
     /* SGLang: the default fraction makes room for the draft */
     plain = estimate(SPEC_BODY("sglang", "null"), &p);
     mtp = estimate(SPEC_BODY("sglang", "{\"method\":\"mtp\"}"), &p);
