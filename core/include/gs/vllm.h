@@ -4,8 +4,10 @@
  * One row per range of releases (gs_vllm_release) says which engine runs
  * (V0 or V1), how non-torch memory is counted, how the profile run picks its
  * tokens and sequences, whether MLA cache entries are padded, whether the
- * fused-MoE kernel shares its intermediate buffers, the batch defaults and
- * whether CUDA-graph memory is subtracted. The rules behind each field are
+ * fused-MoE kernel shares its intermediate buffers, the batch defaults,
+ * whether CUDA-graph memory is subtracted, how the profile run sizes MLA's
+ * chunked-prefill context workspace and whether an MTP draft keeps its own
+ * head. The rules behind each field are
  * quoted from vLLM's code, with their pull requests, in
  * docs/vllm-kv-budget-research.md; a new release is a new row.
  */
