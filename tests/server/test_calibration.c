@@ -1,7 +1,8 @@
 /*
  * test_calibration.c - gpusizer's vLLM KV capacity against real startup logs.
  *
- * Every run in tests/fixtures/calibration/vllm-startup-logs.json (real vLLM
+ * Every run in tests/fixtures/calibration/vllm-startup-logs.json and
+ * vllm-llmd-planner-logs.json (real vLLM
  * startup logs, each naming its public source) goes through /v1/estimate's
  * own path (service_estimate) with gpusizer's defaults and only what the
  * log says about the run (tests/fixtures/calibration/requests.json: the
@@ -39,7 +40,7 @@
 #error "GS_FIXTURES_DIR must name tests/fixtures/configs"
 #endif
 
-#define RUNS_MAX 64
+#define RUNS_MAX 96
 
 static struct test_service fixture;
 
@@ -114,6 +115,46 @@ static json_t *request_for(const json_t *run, const json_t *log)
     return request;
 }
 
+/* A run of vllm-llmd-planner-logs.json: a catalog model and the knobs its
+ * log's non-default args set. */
+static json_t *catalog_request_for(const json_t *run)
+{
+    static const char *const knobs[] = {"gpu_memory_utilization", "max_num_seqs",
+                                        "max_num_batched_tokens", "engine_version",
+                                        "kv_cache_dtype", NULL};
+    json_t *inference = json_pack("{s:i, s:O, s:s}", "batch_size", 1, "context_length",
+                                  json_object_get(run, "max_model_len"), "engine", "vllm");
+    for (const char *const *k = knobs; *k != NULL; k++) {
+        json_t *v = json_object_get(run, *k);
+        if (v != NULL)
+            json_object_set(inference, *k, v);
+    }
+    json_t *request = json_pack(
+        "{s:O, s:O, s:{s:O, s:O}, s:{s:O}, s:o}", "model", json_object_get(run, "model"), "gpu",
+        json_object_get(run, "gpu"), "parallelism", "tensor", json_object_get(run, "tensor"),
+        "pipeline", json_object_get(run, "pipeline"), "precision", "weights",
+        json_object_get(run, "weights"), "inference", inference);
+    assert_non_null(request);
+    return request;
+}
+
+static void run_one(json_t *request, const json_t *run, struct outcome *o)
+{
+    const char *id = json_string_value(json_object_get(run, "id"));
+    json_t *response = NULL;
+    struct problem p;
+    problem_init(&p);
+    if (service_estimate(fixture.service, request, &response, &p) != 0)
+        fail_msg("%s: %d %s %s", id, p.status, p.errors.count ? p.errors.items[0].pointer : "",
+                 p.errors.count ? p.errors.items[0].detail : "");
+    snprintf(o->id, sizeof(o->id), "%s", id);
+    o->logged = (long long)json_integer_value(json_object_get(run, "logged_tokens"));
+    o->predicted = (long long)json_integer_value(
+        json_object_get(json_object_get(response, "kv_cache"), "max_tokens"));
+    o->error = o->logged ? (double)(o->predicted - o->logged) / (double)o->logged : 0;
+    json_decref(response);
+}
+
 static size_t run_all(struct outcome *out)
 {
     json_t *logs = load("vllm-startup-logs.json");
@@ -125,23 +166,20 @@ static size_t run_all(struct outcome *out)
             break;
         const char *id = json_string_value(json_object_get(run, "id"));
         json_t *request = request_for(run, entry_for(logs, id));
-        json_t *response = NULL;
-        struct problem p;
-        problem_init(&p);
-        if (service_estimate(fixture.service, request, &response, &p) != 0)
-            fail_msg("%s: %d %s %s", id, p.status, p.errors.count ? p.errors.items[0].pointer : "",
-                     p.errors.count ? p.errors.items[0].detail : "");
-        struct outcome *o = &out[n++];
-        snprintf(o->id, sizeof(o->id), "%s", id);
-        o->logged = (long long)json_integer_value(json_object_get(run, "logged_tokens"));
-        o->predicted = (long long)json_integer_value(
-            json_object_get(json_object_get(response, "kv_cache"), "max_tokens"));
-        o->error = o->logged ? (double)(o->predicted - o->logged) / (double)o->logged : 0;
-        json_decref(response);
+        run_one(request, run, &out[n++]);
         json_decref(request);
     }
     json_decref(runs);
     json_decref(logs);
+    json_t *more = load("vllm-llmd-planner-logs.json");
+    json_array_foreach(json_object_get(more, "runs"), i, run) {
+        if (n >= RUNS_MAX)
+            break;
+        json_t *request = catalog_request_for(run);
+        run_one(request, run, &out[n++]);
+        json_decref(request);
+    }
+    json_decref(more);
     return n;
 }
 
@@ -195,8 +233,12 @@ static struct summary summarize(const char *engine, double *errors, size_t n, co
     return m;
 }
 
-/* At least 9 of the 10 logged capacities within 5% (the issue's bar), and
- * the stored figures are the measured ones. The run outside 10% is the
+/* At least 9 of the 10 shared logged capacities within 5% (the issue's
+ * bar), at least 90% of all of them with the 38 llm-d planner runs
+ * (vllm-llmd-planner-logs.json), and the stored figures are the measured
+ * ones. Outside 10%: Llama-4-Scout at TP 4 (+21%: vLLM loads 2.5 GiB more
+ * weights per GPU than gpusizer counts and profiles a 0.9 GiB higher peak;
+ * not explained yet) and the
  * DeepSeek-V2.5 16 x A100-40GB log (vLLM 0.8.3 V0, TP 8 x PP 2): its
  * stages report 3.58 and 5.71 GiB for the cache, yet the engine allocated
  * 5,302 blocks of 552,960 bytes (2.73 GiB), less than either; gpusizer
@@ -218,6 +260,7 @@ static void test_vllm_logs(void **state)
     }
     const struct summary m = summarize("vllm", errors, n, "calibration.json");
     assert_true(m.within5 >= 9);
+    assert_true(m.within5 * 10 >= m.runs * 9);
     assert_true(m.median <= 0.03);
 }
 
