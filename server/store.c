@@ -171,8 +171,11 @@ static void *watch_loop(void *arg)
             continue;
         }
         pthread_mutex_lock(&store->writer);
-        /* a write through this replica may have reloaded meanwhile */
-        if (version != store->data_version && reload(store, &err) != GS_OK)
+        /* a write through this replica may have reloaded meanwhile, past the version read
+         * above: read it again under the lock, or that write's own notification would
+         * rebuild the same view a second time (and empty its answer cache) */
+        if (catalog_watch_version(store->watch, &version, &err) == GS_OK &&
+            version != store->data_version && reload(store, &err) != GS_OK)
             __atomic_add_fetch(&store->failed_reloads, 1, __ATOMIC_RELAXED);
         pthread_mutex_unlock(&store->writer);
     }
