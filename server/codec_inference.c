@@ -119,9 +119,6 @@ static void read_switch(const json_t *section, const char *key, uint8_t *out, bo
 }
 
 static const char *const speculative_keys[] = {"method", "num_speculative_tokens", "draft", NULL};
-/* gs_spec_method order from GS_SPEC_MTP */
-static const char *const speculative_methods[] = {"mtp",   "eagle", "eagle3", "draft_model",
-                                                  "ngram", "suffix", NULL};
 
 /* "speculative": {"method": ..., "num_speculative_tokens": N} (vLLM
  * --speculative-config, SGLang --speculative-algorithm). */
@@ -148,7 +145,7 @@ static void read_speculative(const json_t *section, struct gs_engine_config *e, 
     if (method == NULL) {
         gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method", "is required");
         *ok = false;
-    } else if (jsonv_enum(method, "/inference/speculative/method", speculative_methods, &choice,
+    } else if (jsonv_enum(method, "/inference/speculative/method", gs_spec_method_names, &choice,
                           err)) {
         e->spec_method = (uint8_t)(GS_SPEC_MTP + choice);
     } else {

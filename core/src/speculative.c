@@ -2,22 +2,13 @@
 #include "gs/speculative.h"
 
 #include <stddef.h>
-#include <string.h>
 
-static const char *const names[GS_SPEC_COUNT] = {"none",        "mtp",   "eagle", "eagle3",
-                                                 "draft_model", "ngram", "suffix"};
+const char *const gs_spec_method_names[GS_SPEC_COUNT] = {"mtp",   "eagle", "eagle3", "draft_model",
+                                                        "ngram", "suffix", NULL};
 
 const char *gs_spec_method_name(enum gs_spec_method method)
 {
-    return (unsigned)method < GS_SPEC_COUNT ? names[method] : "none";
-}
-
-bool gs_spec_method_parse(const char *name, enum gs_spec_method *out)
-{
-    for (size_t i = 1; i < GS_SPEC_COUNT; i++)
-        if (strcmp(name, names[i]) == 0) {
-            *out = (enum gs_spec_method)i;
-            return true;
-        }
-    return false;
+    return method > GS_SPEC_NONE && (unsigned)method < GS_SPEC_COUNT
+               ? gs_spec_method_names[method - GS_SPEC_MTP]
+               : "none";
 }

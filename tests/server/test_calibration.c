@@ -92,13 +92,14 @@ static const json_t *entry_for(const json_t *logs, const char *id)
     return NULL;
 }
 
-/* The request for one run: what the log says, nothing else. */
-static json_t *request_for(const json_t *run, const json_t *log)
+/* The inference section of a run: the log's max_model_len and the knobs
+ * its command line or non-default args set, nothing else. */
+static json_t *run_inference(const json_t *run)
 {
     static const char *const knobs[] = {"gpu_memory_utilization", "max_num_seqs",
                                         "max_num_batched_tokens", "engine_version",
                                         "enforce_eager", "enable_chunked_prefill",
-                                        "enable_prefix_caching", NULL};
+                                        "enable_prefix_caching", "kv_cache_dtype", NULL};
     json_t *inference = json_pack("{s:i, s:O, s:s}", "batch_size", 1, "context_length",
                                   json_object_get(run, "max_model_len"), "engine", "vllm");
     for (const char *const *k = knobs; *k != NULL; k++) {
@@ -106,29 +107,25 @@ static json_t *request_for(const json_t *run, const json_t *log)
         if (v != NULL)
             json_object_set(inference, *k, v);
     }
+    return inference;
+}
+
+/* The request for one run of requests.json: its log's config as the model. */
+static json_t *request_for(const json_t *run, const json_t *log)
+{
     json_t *parallelism = json_pack("{s:O, s:O}", "tensor", json_object_get(run, "tensor"),
                                     "pipeline", json_object_get(run, "pipeline"));
     json_t *request = json_pack("{s:{s:O}, s:O, s:o, s:o}", "model", "config",
                                 json_object_get(log, "config"), "gpu", json_object_get(run, "gpu"),
-                                "parallelism", parallelism, "inference", inference);
+                                "parallelism", parallelism, "inference", run_inference(run));
     assert_non_null(request);
     return request;
 }
 
-/* A run of vllm-llmd-planner-logs.json: a catalog model and the knobs its
- * log's non-default args set. */
+/* A run of vllm-llmd-planner-logs.json: a catalog model in its weights' format. */
 static json_t *catalog_request_for(const json_t *run)
 {
-    static const char *const knobs[] = {"gpu_memory_utilization", "max_num_seqs",
-                                        "max_num_batched_tokens", "engine_version",
-                                        "kv_cache_dtype", NULL};
-    json_t *inference = json_pack("{s:i, s:O, s:s}", "batch_size", 1, "context_length",
-                                  json_object_get(run, "max_model_len"), "engine", "vllm");
-    for (const char *const *k = knobs; *k != NULL; k++) {
-        json_t *v = json_object_get(run, *k);
-        if (v != NULL)
-            json_object_set(inference, *k, v);
-    }
+    json_t *inference = run_inference(run);
     json_t *request = json_pack(
         "{s:O, s:O, s:{s:O, s:O}, s:{s:O}, s:o}", "model", json_object_get(run, "model"), "gpu",
         json_object_get(run, "gpu"), "parallelism", "tensor", json_object_get(run, "tensor"),

@@ -47,8 +47,11 @@ struct gs_draft {
     uint64_t target_hidden;  /* EAGLE-3 target_hidden_size (0: the config's hidden_size) */
 };
 
+/* The API names from GS_SPEC_MTP on, in enum order, NULL-terminated (the
+ * codec decodes inference.speculative.method against it). */
+extern const char *const gs_spec_method_names[];
+
 /* API name ("mtp", "eagle3", ...); "none" for GS_SPEC_NONE. */
 const char *gs_spec_method_name(enum gs_spec_method method);
-bool gs_spec_method_parse(const char *name, enum gs_spec_method *out);
 
 #endif
