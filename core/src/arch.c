@@ -107,6 +107,16 @@ const struct gs_block *gs_arch_attention_block(const struct gs_arch *a)
     return NULL;
 }
 
+uint64_t gs_arch_rope_table_bytes(const struct gs_arch *a, uint64_t element_bytes, bool *ovf)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < a->rope_table_count && i < GS_ROPE_TABLES_MAX; i++)
+        bytes = gs_add(bytes, gs_mul(gs_mul(a->rope_tables[i].rows, a->rope_tables[i].dim, ovf),
+                                     element_bytes, ovf),
+                       ovf);
+    return bytes;
+}
+
 uint64_t gs_module_parameters(const struct gs_module *m, bool *ovf)
 {
     uint64_t n;

@@ -795,7 +795,9 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     bool ovf = false;
     e->per_gpu.kv_cache_bytes = r->kv_needed_bytes;
     e->per_gpu.activations_bytes = r->budget.activation_bytes;
-    e->per_gpu.overhead_bytes = gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf);
+    e->per_gpu.overhead_bytes = gs_add(gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes,
+                                              &ovf),
+                                       r->budget.rope_cache_bytes, &ovf);
     const enum gs_engine engine = w->serving.engine.engine;
     assume(e, "engine_budget", r->budget.rule ? r->budget.rule : gs_engine_name(engine),
            engine_budget_source(engine));
@@ -865,6 +867,15 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                  "and custom all-reduce buffers by interconnect, network buffers across nodes",
                  "core/src/vllm.c (vLLM memory_profiling; custom_all_reduce.py; public startup "
                  "logs: PR #12126, issue #14447, llm-d planner and llm-k8s logs)");
+    if (r->budget.rope_cache_bytes)
+        assume_value(e, "rope_cache_bytes", r->budget.rope_cache_bytes,
+                     "rotary cos/sin tables the engine builds with the model on every GPU, over "
+                     "the config's max_position_embeddings (by rope scaling) x the rotary "
+                     "dimension; counted with the weights it loads (budget.weights_bytes) and "
+                     "in overhead_bytes",
+                     engine == GS_ENGINE_VLLM
+                         ? "vLLM rotary_embedding get_rope and RotaryEmbeddingBase (model dtype)"
+                         : "SGLang layers/rotary_embedding.py (fp32 on CUDA from PR #3169)");
     assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
                  "CUDA graph memory: 0 unless given; subtracted only where the release does "
                  "(vLLM 0.21 on)",

@@ -570,7 +570,7 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
         gs_arch_stage(in->arch, p, in->stage, &first, &end);
     gs_arch_count_blocks(in->arch, first, end, counts);
     const bool last_stage = !in->has_stage || in->stage + 1 >= p;
-    const struct gs_vllm_release *rel = out->release ? out->release : gs_vllm_release_for(0);
+    const struct gs_vllm_release *rel = out->release ? out->release : gs_vllm_other_engine_profile();
     const struct tgi_release *tgi = c->engine == GS_ENGINE_TGI ? tgi_release_for(c->version) : NULL;
     b->activation_bytes = c->has_activation_bytes
                               ? c->activation_bytes
@@ -581,6 +581,22 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
                                                         last_stage && !(tgi && tgi->prefill_logprobs),
                                                         ovf);
     uint64_t non_torch = engine_non_torch(in, rel, t, ovf);
+    /* The rotary cos/sin tables are buffers created with the model, so the weights the engine
+     * measures after loading include them on every GPU: vLLM in the model dtype
+     * (RotaryEmbeddingBase: cache.to(dtype), get_rope's dtype the default dtype), SGLang by
+     * release (gs_sglang_release.rope_element_bytes). Both build them over the config's
+     * max_position_embeddings whatever max_model_len is: 2.5 GiB for Llama 4 Scout's 10M
+     * positions. TGI computes its cos/sin lazily up to the longest batch (small);
+     * TensorRT-LLM's are in the engine, not modelled. */
+    const uint64_t model_bytes = in->model_bytes ? in->model_bytes : 2;
+    if (c->engine == GS_ENGINE_VLLM)
+        b->rope_cache_bytes = gs_arch_rope_table_bytes(in->arch, model_bytes, ovf);
+    if (c->engine == GS_ENGINE_SGLANG) {
+        const struct gs_sglang_release *srel = gs_sglang_release_for(c->version);
+        b->rope_cache_bytes = gs_arch_rope_table_bytes(
+            in->arch, srel->rope_element_bytes ? srel->rope_element_bytes : model_bytes, ovf);
+    }
+    b->weights_bytes = gs_add(b->weights_bytes, b->rope_cache_bytes, ovf);
     if (tgi) {
         if (!c->has_activation_bytes) {
             b->activation_bytes = gs_add(b->activation_bytes,

@@ -9,15 +9,19 @@
 #include <stddef.h>
 
 static const struct gs_sglang_release releases[] = {
-    {400, "0.4.0", GS_SGLANG_RULE_TENSOR,
+    {400, "0.4.0", GS_SGLANG_RULE_TENSOR, 0,
      "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction static, "
      "which depends on the tensor parallelism size\"); SGLang 0.4.3 logs mem_fraction_static=0.85 "
      "at TP 4"},
-    {407, "0.4.7", GS_SGLANG_RULE_GPU_CLASS,
+    {403, "0.4.3", GS_SGLANG_RULE_TENSOR, 4,
+     "as 0.4.0; rotary tables in fp32 from sglang PR #3169 \"[kernel] Use sgl_kernel rope\" "
+     "(merged 2025-01-27; first release estimated as 0.4.3): layers/rotary_embedding.py keeps "
+     "cos_sin_cache in fp32 on CUDA"},
+    {407, "0.4.7", GS_SGLANG_RULE_GPU_CLASS, 4,
      "sglang PR #7054 \"Simplify the heuristics for setting --mem-fraction-static\" (merged "
      "2025-06-10, the day of the 0.4.7 bump, PR #7038): reserved_mem by GPU class and "
      "tp_size x pp_size"},
-    {503, "0.5.3", GS_SGLANG_RULE_RESERVE,
+    {503, "0.5.3", GS_SGLANG_RULE_RESERVE, 4,
      "sglang PR #10975 \"Use more general heuristics to set the default value of "
      "--mem-fraction-static\" (merged 2025-09-27; 0.5.2 was the current release on 2025-09-25, "
      "verl PR #3613): server_args._handle_gpu_memory_settings; the same tiers and terms at "

@@ -12,47 +12,63 @@
 
 static const struct gs_vllm_release releases[] = {
     /* Worker.determine_num_available_blocks after PR #9352: torch's allocated peak plus
-     * (device used - torch allocated), the CUDA context included. */
+     * (device used - torch allocated), the CUDA context included. LlamaMLP still
+     * `gate_up, _ = self.gate_up_proj(x)`, held through down_proj, until PR #10339 ("Reduce
+     * peak memory usage of llama", 2024-11-15, landing after the 0.6.4 tag) */
     {604, "vLLM 0.6.4 (V0; peak-based accounting: everything the device holds after profiling)",
-     false, GS_VLLM_NT_DEVICE, 512, false, false, false, false, GS_VLLM_MLA_WS_NONE, true, 900,
+     false, GS_VLLM_NT_DEVICE, 512, false, false, false, false, GS_VLLM_MLA_WS_NONE, true, 40,
+     false, true, 900,
      "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"},
     /* PR #10511: memory_profiling; weights + torch peak increase + non-torch increase since a
      * baseline taken after the CUDA context */
     {605, "vLLM 0.6.5-0.6.6 (V0; memory_profiling, PR #10511)", false, GS_VLLM_NT_GROWTH, 512,
-     false, false, false, false, GS_VLLM_MLA_WS_NONE, true, 900,
+     false, false, false, false, GS_VLLM_MLA_WS_NONE, true, 40, false, false, 900,
      "vllm/utils.py memory_profiling (PR #10511)"},
     /* PRs #11809, #12126: non-torch measured against torch's reserved memory; chunked
      * prefill's default budget 2048 (SchedulerConfig._DEFAULT_MAX_NUM_BATCHED_TOKENS) */
     {700, "vLLM 0.7.0-0.7.1 (V0)", false, GS_VLLM_NT_GROWTH, 2048, false, false, false, false,
-     GS_VLLM_MLA_WS_NONE, true, 900, "vllm/worker/worker.py determine_num_available_blocks (PRs #11809, #12126)"},
+     GS_VLLM_MLA_WS_NONE, true, 40, false, false, 900,
+     "vllm/worker/worker.py determine_num_available_blocks (PRs #11809, #12126)"},
     /* PR #12676: MLA cache entries aligned to 256 bytes (576 -> 640 elements); removed by
      * PR #14842 */
     {702, "vLLM 0.7.2-0.7.3 (V0; MLA cache entries padded to 256 bytes)", false,
-     GS_VLLM_NT_GROWTH, 2048, true, false, false, false, GS_VLLM_MLA_WS_NONE, true, 900,
+     GS_VLLM_NT_GROWTH, 2048, true, false, false, false, GS_VLLM_MLA_WS_NONE, true, 40, false,
+     false, 900,
      "vllm/worker/cache_engine.py _align_cache (PR #12676)"},
     /* V1 the default (VLLM_USE_V1); gpu_worker.determine_available_memory a copy of the
      * device-wide V0 formula; fused_moe shares caches 1 and 3 (PR #13625) */
     {800, "vLLM 0.8.0-0.9.1 (V1; device-wide accounting)", true, GS_VLLM_NT_DEVICE, 2048, false,
-     true, false, false, GS_VLLM_MLA_WS_V1, true, 900,
+     true, false, false, GS_VLLM_MLA_WS_V1, true, 14, false, false, 900,
      "vllm/v1/worker/gpu_worker.py determine_available_memory (0.8)"},
     /* PRs #18974, #19312: memory_profiling in V1, its snapshot taken after NCCL is set up */
     {902, "vLLM 0.9.2-0.9.x (V1; memory_profiling after NCCL init, PR #19312)", true,
-     GS_VLLM_NT_GROWTH, 2048, false, true, false, false, GS_VLLM_MLA_WS_V1, true, 900,
+     GS_VLLM_NT_GROWTH, 2048, false, true, false, false, GS_VLLM_MLA_WS_V1, true, 14, false,
+     false, 900,
      "vllm/v1/worker/gpu_worker.py init_device and determine_available_memory (PR #19312)"},
     /* get_batch_defaults: max_num_seqs 1024 on GPUs of 70 GiB or more (first release
      * unverified; 0.19.0 logs show it) */
-    {1000, "vLLM 0.10.0-0.16.x (V1)", true, GS_VLLM_NT_GROWTH, 2048, false, true, true, false,
-     GS_VLLM_MLA_WS_V1, true, 900, "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"},
+    {1000, "vLLM 0.10.0-0.11.0 (V1)", true, GS_VLLM_NT_GROWTH, 2048, false, true, true, false,
+     GS_VLLM_MLA_WS_V1, true, 14, false, false, 900,
+     "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"},
+    /* PR #26859 (merged 2025-10-14, after 0.11.0): FlashInfer's top-k/top-p sampling opt-in
+     * (VLLM_USE_FLASHINFER_SAMPLER), so the dummy sampler takes forward_native's sort path */
+    {1101, "vLLM 0.11.1-0.16.x (V1; PyTorch sort-based top-k/top-p sampler)", true,
+     GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, true, 28, false,
+     false, 900, "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)"},
     /* PR #34385: speculative mtp shares the target's head with the MTP layers
      * (llm_base_proposer.py _maybe_share_lm_head: "MTP models call compute_logits via
-     * shared_head.head ... Always share it explicitly") */
+     * shared_head.head ... Always share it explicitly"); PR #33538 (merged 2026-02-17, first
+     * release taken as 0.17 like #34385): top-k/top-p in place by a Triton kernel for
+     * batches of 8 or more, so the sampler's peak is logits, fp32 logits, probs and q */
     {GS_VLLM_MTP_SHARED_HEAD, "vLLM 0.17.0-0.20.x (V1; MTP layers share the target's head)", true,
-     GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, false, 900,
+     GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, false, 14, false,
+     false, 900,
      "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/spec_decode/llm_base_proposer.py "
      "(PR #34385)"},
     /* PR #38284: the CUDA-graph memory estimate subtracted by default, utilization 0.92 */
     {2100, "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)",
-     true, GS_VLLM_NT_GROWTH, 2048, false, true, true, true, GS_VLLM_MLA_WS_V1, false, 920,
+     true, GS_VLLM_NT_GROWTH, 2048, false, true, true, true, GS_VLLM_MLA_WS_V1, false, 14, false,
+     false, 920,
      "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"},
 };
 
@@ -69,8 +85,21 @@ const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
 
 static const struct gs_vllm_release v0_fallback = {
     800, "vLLM 0.8.x V0 engine (pipeline parallelism falls back to V0)", false, GS_VLLM_NT_GROWTH,
-    2048, false, true, false, false, GS_VLLM_MLA_WS_V0, true, 900,
+    2048, false, true, false, false, GS_VLLM_MLA_WS_V0, true, 40, false, false, 900,
     "vllm/engine/arg_utils.py _is_v1_supported_oracle (pipeline parallelism -> V0)"};
+
+/* The latest row's layer rules (0.17-0.20) with the additive sampler term. */
+static const struct gs_vllm_release other_engines = {
+    GS_VLLM_LATEST_MODELED,
+    "layer peak plus logits, an fp32 copy and probabilities (engines other than vLLM)", true,
+    GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, false, 10, true, false,
+    900, "gpusizer's rule for TGI, TensorRT-LLM and generic serving (their logs in "
+    "tests/fixtures/calibration)"};
+
+const struct gs_vllm_release *gs_vllm_other_engine_profile(void)
+{
+    return &other_engines;
+}
 
 const struct gs_vllm_release *gs_vllm_release_for_layout(uint32_t version, uint64_t pipeline)
 {
@@ -161,6 +190,9 @@ static uint64_t layer_token_bytes(const struct gs_arch *a, const struct gs_block
     uint64_t mlp = 0;
     if (b->mlp.kind == GS_MLP_DENSE) {
         mlp = gs_mul(b->mlp.gated ? 3 : 2, gs_div_ceil(b->mlp.width, t), ovf);
+        /* gate_up still held when down_proj writes its output: one more hidden-wide tensor */
+        if (b->mlp.gated && r->gate_up_held)
+            mlp = gs_add(mlp, h, ovf);
     } else if (b->mlp.kind == GS_MLP_MOE) {
         const uint64_t n = (b->mlp.gated ? 2 : 1) * gs_div_ceil(b->mlp.width, t);
         uint64_t per_topk = (n > h ? n : h) + n / 2;
@@ -249,12 +281,22 @@ uint64_t gs_vllm_activation_peak(const struct gs_arch *a, const struct gs_vllm_r
     }
     uint64_t peak = gs_add(max_u64(gs_mul(tokens, per_token, ovf), mla_peak), mla_kept, ovf);
     if (last_stage && a->logits) {
-        /* V0 profile_run and V1 _dummy_sampler_run: logits for one token of each of the
-         * min(max_num_seqs, tokens) dummy requests, [seqs, vocab] in bf16, the sampler's
-         * fp32 copy and its probabilities; the vocabulary split over tensor ranks is gathered
-         * whole before sampling */
+        /* V0 profile_run (execute_model: compute_logits and sample after the model returns)
+         * and V1 _dummy_sampler_run: logits for the last token of each of the
+         * min(max_num_seqs, tokens) dummy requests, gathered whole on the sampling rank, with
+         * top_k = vocab - 1 and top_p < 1 so the top-k/top-p path runs. Alive at its peak:
+         * the model's output hidden states [tokens, h] and the requests' rows [reqs, h] (V1
+         * also torch.rand_like of them), and sampler_logit_bytes per request x vocabulary
+         * element (gs_vllm_release) */
         const uint64_t reqs = tokens < seqs ? tokens : seqs;
-        peak = gs_add(peak, gs_mul(gs_mul(reqs, a->vocab_size, ovf), 10, ovf), ovf);
+        const uint64_t h = a->hidden_size;
+        const uint64_t logits = gs_mul(gs_mul(reqs, a->vocab_size, ovf), r->sampler_logit_bytes,
+                                       ovf);
+        if (r->sampler_adds)
+            return gs_add(peak, logits, ovf);
+        const uint64_t hidden = gs_mul(gs_add(tokens, gs_mul(reqs, r->v1 ? 2 : 1, ovf), ovf),
+                                       gs_mul(h, 2, ovf), ovf);
+        peak = max_u64(peak, gs_add(gs_add(hidden, logits, ovf), mla_kept, ovf));
     }
     return peak;
 }

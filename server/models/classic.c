@@ -59,7 +59,8 @@ static void read_gpt2(struct model_reader *r, struct gs_arch *a)
     if (!r->ok)
         return;
     const size_t b = gs_arch_new_block(a);
-    const struct gs_attention s = mha(heads, heads, h / heads);
+    struct gs_attention s = mha(heads, heads, h / heads);
+    s.nope = true; /* learned positions (wpe) */
     gs_build_attention(a, b, &s, &attn, true, true);
     gs_build_mlp(a, b, inner, false, true, &mlp);
     gs_build_norms(a, b, "ln", 2, true);
@@ -114,7 +115,8 @@ static void read_opt(struct model_reader *r, struct gs_arch *a)
     if (!r->ok)
         return;
     const size_t b = gs_arch_new_block(a);
-    const struct gs_attention s = mha(heads, heads, h / heads);
+    struct gs_attention s = mha(heads, heads, h / heads);
+    s.nope = true; /* learned positions */
     gs_build_attention(a, b, &s, &attn, bias, bias);
     gs_build_mlp(a, b, ffn, false, bias, &mlp);
     gs_build_norms(a, b, "layer_norm", 2, true);
@@ -142,7 +144,8 @@ static void read_bloom(struct model_reader *r, struct gs_arch *a)
     if (!r->ok)
         return;
     const size_t b = gs_arch_new_block(a);
-    const struct gs_attention s = mha(heads, heads, h / heads);
+    struct gs_attention s = mha(heads, heads, h / heads);
+    s.nope = true; /* ALiBi */
     gs_build_attention(a, b, &s, &attn, true, true);
     gs_build_mlp(a, b, 4 * h, false, true, &mlp);
     gs_build_norms(a, b, "layernorm", 2, true);
@@ -169,6 +172,7 @@ static void read_falcon(struct model_reader *r, struct gs_arch *a)
     const bool new_arch = rd_flag(r, "new_decoder_architecture", false);
     const bool multi_query = rd_flag(r, "multi_query", true);
     const bool parallel = rd_flag(r, "parallel_attn", true);
+    const bool alibi = rd_flag(r, "alibi", false);
     const uint64_t kv = rd_dim(r, NAMES("num_kv_heads", "n_head_kv", "num_key_value_heads"), false,
                                heads);
     const uint64_t ln_parallel = rd_dim(r, NAMES("num_ln_in_parallel_attn"), false, 0);
@@ -186,7 +190,8 @@ static void read_falcon(struct model_reader *r, struct gs_arch *a)
         norms = parallel ? 1 : 2;
     }
     const size_t b = gs_arch_new_block(a);
-    const struct gs_attention s = mha(heads, kv_heads, h / heads);
+    struct gs_attention s = mha(heads, kv_heads, h / heads);
+    s.nope = alibi; /* FalconAttention: ALiBi instead of rotary with `alibi` */
     gs_build_attention(a, b, &s, &attn, bias, bias);
     gs_build_mlp(a, b, ffn, false, bias, &mlp);
     gs_build_norms(a, b, "ln", norms, true);
@@ -294,6 +299,7 @@ static void read_t5(struct model_reader *r, struct gs_arch *a)
         return;
     const uint64_t inner = heads * d_kv;
     struct gs_attention s = mha(heads, heads, d_kv);
+    s.nope = true; /* relative position buckets */
     /* decoder layer: self-attention, cross-attention, FF, three norms */
     const size_t db = gs_arch_new_block(a);
     s.cross = true;
@@ -348,6 +354,7 @@ static void read_bert(struct model_reader *r, struct gs_arch *a)
     const size_t b = gs_arch_new_block(a);
     struct gs_attention s = mha(heads, heads, h / heads);
     s.cached = false;
+    s.nope = true; /* absolute position embeddings */
     gs_build_attention(a, b, &s, &attn, true, true);
     gs_build_mlp(a, b, inner, false, true, &mlp);
     gs_build_norms(a, b, "LayerNorm", 2, true);

@@ -283,6 +283,14 @@ static void read_gemma3_text(struct model_reader *r, struct gs_arch *a)
     const struct decoder_traits t = {.norms = 4, .qk_norm = QK_HEAD, .qkv_bias = bias,
                                      .o_bias = bias};
     decoder_build(r, a, &plan, &t);
+    /* vLLM gemma3.py: the sliding layers override the rope with rope_local_base_freq and the
+     * default scaling, a rotary table of their own over max_position_embeddings (models_read
+     * adds the global layers' one as table 0) */
+    const struct gs_block *blk = gs_arch_attention_block(a);
+    if (r->ok && blk != NULL && a->max_position_embeddings) {
+        a->rope_tables[1] = (struct gs_rope_table){a->max_position_embeddings, blk->attn.head_dim};
+        a->rope_table_count = 2;
+    }
 }
 
 /* Phi3ForCausalLM: fused qkv_proj and gate_up_proj (the same count as

@@ -104,8 +104,10 @@ static void conv1d(struct gs_arch *a, size_t b, uint64_t channels, uint64_t kern
         mixer_tensor(a, b, "conv1d.bias", 1, channels);
 }
 
+/* `rope`: the layer applies rotary embeddings (Jamba and Nemotron-H attend with no position
+ * encoding at all; Granite 4 with position_embedding_type "nope") */
 static void attention(struct gs_arch *a, size_t b, uint64_t heads, uint64_t kv_heads,
-                      uint64_t head_dim, bool bias)
+                      uint64_t head_dim, bool bias, bool rope)
 {
     struct gs_attention spec;
     memset(&spec, 0, sizeof(spec));
@@ -113,6 +115,7 @@ static void attention(struct gs_arch *a, size_t b, uint64_t heads, uint64_t kv_h
     spec.kv_heads = kv_heads;
     spec.head_dim = head_dim;
     spec.cached = true;
+    spec.nope = !rope;
     gs_build_attention(a, b, &spec, &GS_ATTENTION_NAMES, bias, bias);
 }
 
@@ -318,7 +321,7 @@ static void read_jamba(struct model_reader *r, struct gs_arch *a)
         if (!made[att][routed]) {
             const size_t b = gs_arch_new_block(a);
             if (att)
-                attention(a, b, plan.heads, plan.kv_heads, plan.head_dim, false);
+                attention(a, b, plan.heads, plan.kv_heads, plan.head_dim, false, false);
             else
                 build_mamba1(a, b, &m);
             if (routed)
@@ -482,7 +485,7 @@ static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
             blk->mixer = GS_MIXER_RECURRENT;
             break;
         case NH_ATTENTION:
-            attention(a, b, heads, kv_heads, head_dim, attn_bias);
+            attention(a, b, heads, kv_heads, head_dim, attn_bias, false);
             break;
         case NH_MLP:
             gs_build_mlp(a, b, width, false, mlp_bias, &mlp_names);
@@ -566,7 +569,7 @@ static void read_falcon_h1(struct model_reader *r, struct gs_arch *a)
     if (!r->ok)
         return;
     const size_t b = gs_arch_new_block(a);
-    attention(a, b, heads, kv_heads, head_dim, attn_bias);
+    attention(a, b, heads, kv_heads, head_dim, attn_bias, true);
     build_mamba2(a, b, &m);
     gs_build_mlp(a, b, width, true, mlp_bias, &GS_MLP_NAMES);
     norm(a, b, "input_layernorm");
@@ -595,6 +598,8 @@ static void read_granitemoehybrid(struct model_reader *r, struct gs_arch *a)
     const uint64_t heads = rd_dim(r, NAMES("num_attention_heads"), false, 32);
     const uint64_t kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, heads);
     const bool attn_bias = rd_flag(r, "attention_bias", false);
+    const char *positions = rd_string(r, "position_embedding_type");
+    const bool rope = positions != NULL && strcmp(positions, "rope") == 0;
     const uint64_t width = rd_dim(r, NAMES("intermediate_size"), false, 11008);
     const uint64_t shared = rd_dim(r, NAMES("shared_intermediate_size"), false, 1024);
     const uint64_t experts = rd_dim(r, NAMES("num_local_experts"), false, 8);
@@ -650,7 +655,7 @@ static void read_granitemoehybrid(struct model_reader *r, struct gs_arch *a)
             if (blk == NULL)
                 return;
             if (att) {
-                attention(a, b, heads, kv_heads, heads ? h / heads : 0, attn_bias);
+                attention(a, b, heads, kv_heads, heads ? h / heads : 0, attn_bias, rope);
             } else {
                 build_mamba2(a, b, &m);
                 blk->mixer = GS_MIXER_RECURRENT;
@@ -689,7 +694,7 @@ static void read_granitemoehybrid(struct model_reader *r, struct gs_arch *a)
 static void qwen3_next_attention(struct gs_arch *a, size_t b, const struct decoder_plan *plan,
                                  bool bias)
 {
-    attention(a, b, plan->heads, plan->kv_heads, plan->head_dim, bias);
+    attention(a, b, plan->heads, plan->kv_heads, plan->head_dim, bias, true);
     struct gs_block *blk = gs_arch_block(a, b);
     if (blk == NULL)
         return;

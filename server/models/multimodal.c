@@ -904,6 +904,7 @@ static void read_whisper(struct model_reader *r, struct gs_arch *a)
     struct gs_attention s = encoder_spec(dec_heads, per_head(d, dec_heads));
     s.cached = true;
     s.cross = true;
+    s.nope = true; /* learned positions */
     const size_t db = gs_arch_new_block(a);
     attention(a, db, d, d, &s, &self, false);
     norm(a, db, "self_attn_layer_norm", GS_PART_NORMS, true, d);

@@ -6,6 +6,7 @@
 
 #include "../jsonv.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -181,25 +182,56 @@ static const char *first_architecture(const json_t *config)
     return json_is_string(first) ? json_string_value(first) : NULL;
 }
 
+/* The config holding the text model's fields: text_config when there is one. */
+static const json_t *text_config(const json_t *config)
+{
+    const json_t *text = json_object_get(config, "text_config");
+    return json_is_object(text) ? text : config;
+}
+
+/* The rope scaling object: rope_scaling, or transformers 5's rope_parameters (for a model
+ * with a rope per layer type, its full-attention one), at the top or under text_config. */
+static const json_t *rope_object(const json_t *config)
+{
+    const json_t *places[2] = {config, text_config(config)};
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *rope = json_object_get(places[i], "rope_scaling");
+        if (!json_is_object(rope))
+            rope = json_object_get(places[i], "rope_parameters");
+        const json_t *full = json_is_object(rope) ? json_object_get(rope, "full_attention") : NULL;
+        if (json_is_object(full))
+            rope = full;
+        if (json_is_object(rope))
+            return rope;
+    }
+    return NULL;
+}
+
+static const char *rope_type(const json_t *rope)
+{
+    const json_t *type_v = json_object_get(rope, "rope_type");
+    if (!json_is_string(type_v))
+        type_v = json_object_get(rope, "type");
+    return json_is_string(type_v) ? json_string_value(type_v) : "";
+}
+
+static double rope_factor(const json_t *rope)
+{
+    const json_t *factor_v = json_object_get(rope, "factor");
+    return json_is_number(factor_v) ? json_number_value(factor_v) : 1;
+}
+
 /* vLLM's _get_and_verify_max_len: max_position_embeddings, scaled by a
  * rope_scaling factor unless the scaling is su, longrope or llama3 (which
  * already state the extended length); yarn scales
  * original_max_position_embeddings. */
 static uint64_t derived_max_model_len(const json_t *config, uint64_t positions)
 {
-    const json_t *rope = json_object_get(config, "rope_scaling");
-    if (!json_is_object(rope)) {
-        const json_t *text = json_object_get(config, "text_config");
-        rope = json_is_object(text) ? json_object_get(text, "rope_scaling") : NULL;
-    }
-    if (positions == 0 || !json_is_object(rope))
+    const json_t *rope = rope_object(config);
+    if (positions == 0 || rope == NULL)
         return positions;
-    const json_t *type_v = json_object_get(rope, "rope_type");
-    if (!json_is_string(type_v))
-        type_v = json_object_get(rope, "type");
-    const char *type = json_is_string(type_v) ? json_string_value(type_v) : "";
-    const json_t *factor_v = json_object_get(rope, "factor");
-    const double factor = json_is_number(factor_v) ? json_number_value(factor_v) : 1;
+    const char *type = rope_type(rope);
+    const double factor = rope_factor(rope);
     if (strcmp(type, "su") == 0 || strcmp(type, "longrope") == 0 || strcmp(type, "llama3") == 0 ||
         !(factor >= 1 && factor <= 1024))
         return positions;
@@ -211,6 +243,83 @@ static uint64_t derived_max_model_len(const json_t *config, uint64_t positions)
 }
 
 static uint64_t int_member(const json_t *o, const char *name, uint64_t fallback);
+
+/* Positions in the cos/sin table vLLM's get_rope builds for this scaling
+ * (the _compute_cos_sin_cache of each class in
+ * model_executor/layers/rotary_embedding): max_position for the default,
+ * llama3, mrope, NTK-alpha and Llama 4 ropes; max_position x factor for
+ * linear (LinearScalingRotaryEmbedding, one factor) and dynamic NTK
+ * (DynamicNTKScalingRotaryEmbedding); original_max_position_embeddings x
+ * factor for YaRN and DeepSeek's YaRN (YaRNScalingRotaryEmbedding,
+ * DeepseekScalingRotaryEmbedding); original + max_position for Phi-3's
+ * longrope, which stacks a short and a long table
+ * (Phi3LongRoPEScaledRotaryEmbedding). torch.arange over a fractional end
+ * counts the last partial position. */
+static uint64_t rope_rows(const json_t *rope, uint64_t positions)
+{
+    if (rope == NULL)
+        return positions;
+    const char *type = rope_type(rope);
+    const double factor = rope_factor(rope);
+    const uint64_t original = int_member(rope, "original_max_position_embeddings", 0);
+    if (strcmp(type, "longrope") == 0 || strcmp(type, "su") == 0)
+        return (original ? original : positions) + positions;
+    if (!(factor >= 1 && factor <= 1024))
+        return positions;
+    if (strcmp(type, "linear") == 0 ||
+        (strcmp(type, "dynamic") == 0 && json_object_get(rope, "alpha") == NULL))
+        return (uint64_t)ceil((double)positions * factor);
+    if (strcmp(type, "yarn") == 0 || strcmp(type, "deepseek_yarn") == 0 ||
+        strcmp(type, "deepseek_llama_scaling") == 0)
+        return (uint64_t)ceil((double)(original ? original : positions) * factor);
+    return positions;
+}
+
+/* The rotary dimension: MLA's qk_rope_head_dim; else the head size times
+ * partial_rotary_factor (rotary_pct for GPT-NeoX), or the config's rotary_dim
+ * (MiniMax-M2), as vLLM's models pass it to get_rope. */
+static uint64_t rotary_dim(const json_t *config, const json_t *rope, const struct gs_block *blk)
+{
+    if (blk->mixer == GS_MIXER_MLA)
+        return blk->attn.qk_rope_head_dim;
+    const json_t *text = text_config(config);
+    const uint64_t dim = int_member(text, "rotary_dim", 0);
+    if (dim > 0 && dim <= blk->attn.head_dim)
+        return dim;
+    const json_t *f = json_object_get(text, "partial_rotary_factor");
+    if (!json_is_number(f))
+        f = json_object_get(text, "rotary_pct");
+    if (!json_is_number(f) && rope != NULL)
+        f = json_object_get(rope, "partial_rotary_factor");
+    const double factor = json_is_number(f) ? json_number_value(f) : 1;
+    if (!(factor > 0 && factor <= 1))
+        return blk->attn.head_dim;
+    return (uint64_t)((double)blk->attn.head_dim * factor);
+}
+
+/* The decoder's rotary table (table 0), from rope_scaling; a reader may have
+ * added further ones from index 1 (Gemma 3's local rope). A decoder whose
+ * every attention layer is NoPE (learned, ALiBi or no positions) has none. */
+static void read_rope_tables(const json_t *config, struct gs_arch *a)
+{
+    const struct gs_block *blk = NULL;
+    for (uint64_t l = 0; l < a->num_hidden_layers && l < GS_LAYERS_MAX && blk == NULL; l++) {
+        const struct gs_block *b = &a->blocks[a->layer_block[l] % GS_BLOCKS_MAX];
+        if ((b->mixer == GS_MIXER_ATTENTION && !b->attn.nope && !b->attn.cross_only) ||
+            b->mixer == GS_MIXER_MLA)
+            blk = b;
+    }
+    const size_t count = a->rope_table_count;
+    a->rope_table_count = 0;
+    if (blk == NULL || a->max_position_embeddings == 0)
+        return;
+    const json_t *rope = rope_object(config);
+    const uint64_t dim = rotary_dim(config, rope, blk);
+    if (dim == 0)
+        return;
+    a->rope_tables[0] = (struct gs_rope_table){rope_rows(rope, a->max_position_embeddings), dim};
+    a->rope_table_count = count > 1 && count <= GS_ROPE_TABLES_MAX ? count : 1;
+}
 
 /* The two vision_config keys SGLang sizes a multimodal model's fraction by, spelled as it
  * reads them (so a config saying `depth` instead of num_hidden_layers counts as 24). */
@@ -276,6 +385,7 @@ enum gs_status models_read(const json_t *config, const char *pointer, struct gs_
         snprintf(a->read_as, sizeof(a->read_as), "%s", m->model_type);
     models_read_checkpoint(config, &a->checkpoint);
     a->max_model_len = derived_max_model_len(config, a->max_position_embeddings);
+    read_rope_tables(config, a);
     read_vision_config(config, a);
     return GS_OK;
 }

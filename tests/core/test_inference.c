@@ -308,9 +308,16 @@ static void test_sglang_fraction_0_4_7(void **state)
 static void test_sglang_fraction_0_4_0(void **state)
 {
     (void)state;
-    const struct gs_sglang_release *r = gs_sglang_release_for(403);
+    const struct gs_sglang_release *r = gs_sglang_release_for(400);
     assert_int_equal(r->rule, GS_SGLANG_RULE_TENSOR);
-    assert_ptr_equal(gs_sglang_release_for(406), r);
+    assert_ptr_equal(gs_sglang_release_for(402), r);
+    /* 0.4.3 keeps the rule; only its rotary tables turn fp32 (PR #3169, sgl_kernel rope) */
+    const struct gs_sglang_release *r3 = gs_sglang_release_for(403);
+    assert_ptr_equal(gs_sglang_release_for(406), r3);
+    assert_int_equal(r3->rule, GS_SGLANG_RULE_TENSOR);
+    assert_int_equal(r->rope_element_bytes, 0);
+    assert_int_equal(r3->rope_element_bytes, 4);
+    assert_int_equal(gs_sglang_release_for(0)->rope_element_bytes, 4);
     static const uint64_t tp[] = {1, 2, 3, 4, 7, 8, 15, 16, 32};
     static const uint64_t want[] = {880, 870, 870, 850, 850, 810, 810, 790, 790};
     for (size_t i = 0; i < sizeof(tp) / sizeof(tp[0]); i++) {
@@ -907,6 +914,107 @@ static void test_sglang_speculative_reserve(void **state)
  *   which is the peak as without the workspace;
  * - TP 8, V0 0.8.x with prefix caching: the same MoE peak plus the kept
  *   latent workspace 65,536 x 576 x 2 = 75,497,472: 1,296,039,936. */
+/* The rotary tables count with the weights the engine loads, on every GPU:
+ * Llama 3.1 8B (llama3 scaling, 131,072 positions x head 128) holds
+ * 16,777,216 values: 33,554,432 B in bf16 under vLLM, whose issue #10517 log
+ * (0.6.4, an RTX 3090) reports "model weights 14.9888 GiB" = (16,060,522,496 +
+ * 33,554,432) B; 67,108,864 B in SGLang's fp32 from 0.4.3, 33,554,432 B
+ * before (vLLM's get_rope in the model dtype). With TP 2 every rank keeps
+ * the whole table. TGI and TensorRT-LLM: none counted. */
+/* The profile run's activation peak is the larger of the forward's layer
+ * transients and the dummy sampler's live set, which runs after the forward
+ * returns (V0 execute_model: compute_logits and sample after the model; V1
+ * profile_run: _dummy_sampler_run after _dummy_run). Llama 3.1 8B (h 4,096,
+ * gated MLP 14,336, vocabulary 128,256), one GPU:
+ *   layer, 8,192 tokens: 8,192 x 2 x (2 x 4,096 + 3 x 14,336) = 838,860,800
+ *   V1 0.17-0.20 (PR #33538's in-place Triton top-k/top-p): bf16 logits,
+ *     fp32 logits, probs and the exponential q = 14 B per request x vocab;
+ *     hidden [8,192 + 2 x 1,024 rows, 4,096] x 2 = 83,886,080; 1,024 x
+ *     128,256 x 14 = 1,838,678,016 -> 1,922,564,096 (1.79 GiB; the 0.19 logs
+ *     print 1.89: the Triton kernel's cached scratch, 4 x SMs x vocab, is not
+ *     modelled)
+ *   V1 0.11.1-0.16 (sort path): 28 B -> 83,886,080 + 3,677,356,032
+ *   V0 0.6.5 (_apply_top_k_top_p: fp32 logits, sorted values, int64 indices,
+ *     two masks, probs_sort, probs_sum, the inverse index and the gathered
+ *     logits beside the bf16 logits = 40 B), 256 requests: (8,192 + 256) x
+ *     4,096 x 2 + 256 x 128,256 x 40 = 1,382,547,456 = 1.288 GiB; PR #10511's
+ *     log printed 1.26 GiB
+ *   V0 0.6.4, 29,000 tokens (issue #10517, RTX 3090): LlamaMLP holds gate_up
+ *     through down_proj, 29,000 x 2 x (3 x 4,096 + 3 x 14,336) =
+ *     3,207,168,000 = 2.987 GiB; the log: peak 17.98 - weights 14.99 = 2.99
+ *   other engines: the layer plus 10 B, 838,860,800 + 1,313,341,440. */
+static void test_vllm_sampler_phase(void **state)
+{
+    (void)state;
+    const struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&a, 0, 32, counts);
+    bool ovf = false;
+    const struct gs_vllm_release *v19 = gs_vllm_release_for(1900);
+    assert_int_equal(v19->sampler_logit_bytes, 14);
+    assert_int_equal(gs_vllm_activation_peak(&a, v19, counts, 8192, 1024, 1, 0, true, &ovf),
+                     1922564096ULL);
+    assert_int_equal(gs_vllm_activation_peak(&a, v19, counts, 8192, 1024, 1, 0, false, &ovf),
+                     838860800ULL);
+    assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_release_for(1200), counts, 8192, 1024,
+                                             1, 0, true, &ovf),
+                     83886080ULL + 3677356032ULL);
+    assert_int_equal(gs_vllm_release_for(1100)->sampler_logit_bytes, 14); /* FlashInfer default */
+    assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_release_for(605), counts, 8192, 256, 1,
+                                             0, true, &ovf),
+                     1382547456ULL);
+    assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_release_for(604), counts, 29000, 256, 1,
+                                             0, true, &ovf),
+                     3207168000ULL);
+    assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_release_for(605), counts, 29000, 256, 1,
+                                             0, true, &ovf),
+                     29000ULL * 102400);
+    assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_other_engine_profile(), counts, 8192,
+                                             1024, 1, 0, true, &ovf),
+                     838860800ULL + 1313341440ULL);
+    assert_false(ovf);
+}
+
+static void test_rope_tables_in_budget(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":4096,"
+                                    "\"num_hidden_layers\":32,\"num_attention_heads\":32,"
+                                    "\"num_key_value_heads\":8,\"intermediate_size\":14336,"
+                                    "\"vocab_size\":128256,\"max_position_embeddings\":131072,"
+                                    "\"rope_scaling\":{\"factor\":8.0,\"low_freq_factor\":1.0,"
+                                    "\"high_freq_factor\":4.0,\"original_max_position_embeddings\":"
+                                    "8192,\"rope_type\":\"llama3\"}}");
+    assert_int_equal(a.rope_table_count, 1);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    struct gs_inference_result r;
+    in.engine.version = 604;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.rope_cache_bytes, 33554432ULL);
+    assert_int_equal(r.budget.weights_bytes, 16094076928ULL); /* 14.9888 GiB, as logged */
+    in.tensor = 2;
+    in.weights_bytes /= 2;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.rope_cache_bytes, 33554432ULL);
+    in.tensor = 1;
+    in.weights_bytes *= 2;
+    in.engine.engine = GS_ENGINE_SGLANG;
+    in.engine.version = 402;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.rope_cache_bytes, 33554432ULL);
+    in.engine.version = 503;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.rope_cache_bytes, 67108864ULL);
+    assert_int_equal(r.budget.weights_bytes, 16060522496ULL + 67108864ULL);
+    static const enum gs_engine none[] = {GS_ENGINE_TGI, GS_ENGINE_TENSORRT_LLM, GS_ENGINE_GENERIC};
+    for (size_t i = 0; i < 3; i++) {
+        in.engine.engine = none[i];
+        in.engine.version = 0;
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        assert_int_equal(r.budget.rope_cache_bytes, 0);
+    }
+}
+
 static void test_vllm_mla_workspace(void **state)
 {
     (void)state;
@@ -1152,6 +1260,8 @@ int main(void)
         cmocka_unit_test(test_vllm_v1_profile),
         cmocka_unit_test(test_vllm_release_ranges),
         cmocka_unit_test(test_vllm_mla_padding),
+        cmocka_unit_test(test_vllm_sampler_phase),
+        cmocka_unit_test(test_rope_tables_in_budget),
         cmocka_unit_test(test_vllm_mla_workspace),
         cmocka_unit_test(test_sglang_speculative_reserve),
         cmocka_unit_test(test_vllm_non_torch),

@@ -328,6 +328,66 @@ static void test_gemma3_local_global(void **state)
                      4 * 2048 * page + 22 * 161 * page);
 }
 
+/* The rotary cos/sin tables vLLM builds with each model (get_rope; bytes in
+ * the model dtype), by rope scaling type, written out per config:
+ *   Llama 4 Scout: llama3 scaling, max_position_embeddings 10,485,760 x head 128
+ *     = 1,342,177,280 values, 2.5 GiB in bf16 - the 2.49 GiB by which vLLM 0.19's
+ *     "weights memory: 53.12GiB" (llm-d planner log, TP 4) exceeds the weights
+ *   Gemma 3 4B: linear factor 8 over 131,072 positions, and the local layers'
+ *     unscaled table: (1,048,576 + 131,072) x 256
+ *   gpt-oss-20b: YaRN, original 4,096 x factor 32 = 131,072 x head 64
+ *   DeepSeek-V3.2: DeepSeek YaRN 4,096 x 40 = 163,840 x qk_rope_head_dim 64
+ *   phi-2: 2,048 x int(80 x 0.4) = 32; Qwen3-Next: 262,144 x int(256 x 0.25) = 64
+ *   MiniMax-M2: rotary_dim 64 of head 128; InternLM2.5: dynamic NTK factor 2
+ *   over 32,768; Qwen2.5-VL: mrope over max_position_embeddings 128,000
+ *   Jamba, Nemotron-H (no positions), Mamba (no attention), Whisper (learned
+ *     positions): none. */
+static void test_rope_tables(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        size_t tables;
+        uint64_t rows0, dim, rows1;
+    } cases[] = {
+        {"llama4/meta-llama__Llama-4-Scout-17B-16E-Instruct.json", 1, 10485760, 128, 0},
+        {"gemma3/google__gemma-3-4b-it.json", 2, 1048576, 256, 131072},
+        {"gemma3_text/google__gemma-3-1b-it.json", 2, 32768, 256, 32768},
+        {"gpt_oss/openai__gpt-oss-20b.json", 1, 131072, 64, 0},
+        {"deepseek_v32/deepseek-ai__DeepSeek-V3.2.json", 1, 163840, 64, 0},
+        {"phi/microsoft__phi-2.json", 1, 2048, 32, 0},
+        {"qwen3_next/Qwen__Qwen3-Next-80B-A3B-Thinking.json", 1, 262144, 64, 0},
+        {"minimax_m2/MiniMaxAI__MiniMax-M2.reduced.json", 1, 196608, 64, 0},
+        {"internlm2/internlm__internlm2_5-7b-chat.json", 1, 65536, 128, 0},
+        {"qwen2_5_vl/Qwen__Qwen2.5-VL-7B-Instruct.json", 1, 128000, 128, 0},
+        {"jamba/ai21labs__AI21-Jamba-1.5-Mini.json", 0, 0, 0, 0},
+        {"nemotron_h/nvidia__Nemotron-H-8B-Base-8K.json", 0, 0, 0, 0},
+        {"mamba/state-spaces__mamba-130m-hf.json", 0, 0, 0, 0},
+        {"whisper/openai__whisper-small.json", 0, 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gs_arch a = fixture_arch_file(cases[i].file);
+        if (a.rope_table_count != cases[i].tables)
+            fail_msg("%s: %zu rotary tables, expected %zu", cases[i].file, a.rope_table_count,
+                     cases[i].tables);
+        if (cases[i].tables == 0)
+            continue;
+        if (a.rope_tables[0].rows != cases[i].rows0 || a.rope_tables[0].dim != cases[i].dim)
+            fail_msg("%s: table of %llu x %llu, expected %llu x %llu", cases[i].file,
+                     (unsigned long long)a.rope_tables[0].rows,
+                     (unsigned long long)a.rope_tables[0].dim,
+                     (unsigned long long)cases[i].rows0, (unsigned long long)cases[i].dim);
+        if (cases[i].tables > 1)
+            assert_int_equal(a.rope_tables[1].rows, cases[i].rows1);
+    }
+    bool ovf = false;
+    struct gs_arch scout = fixture_arch_file("llama4/meta-llama__Llama-4-Scout-17B-16E-Instruct.json");
+    assert_int_equal(gs_arch_rope_table_bytes(&scout, 2, &ovf), (uint64_t)5 << 29); /* 2.5 GiB */
+    struct gs_arch gemma = fixture_arch_file("gemma3/google__gemma-3-4b-it.json");
+    assert_int_equal(gs_arch_rope_table_bytes(&gemma, 2, &ovf), (1048576 + 131072) * 256 * 2);
+    assert_false(ovf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_nonstandard_literals),
         cmocka_unit_test(test_every_fixture_estimates),
         cmocka_unit_test(test_gemma3_local_global),
+        cmocka_unit_test(test_rope_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

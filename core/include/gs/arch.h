@@ -185,6 +185,19 @@ struct gs_checkpoint {
                                 quantized false) for a quantization_config gpusizer cannot size */
 };
 
+/* A rotary cos/sin table a serving engine builds when it creates the model
+ * and keeps on every GPU: vLLM's get_rope makes one per distinct rope
+ * (head size, rotary dim, max_position, scaling, dtype), shared by the layers
+ * that use it (rotary_embedding/__init__.py _ROPE_DICT), of `rows` positions
+ * x `dim` values (cos and sin, rotary_dim / 2 each; RotaryEmbeddingBase.
+ * _compute_cos_sin_cache). Read from the config by models_read. */
+struct gs_rope_table {
+    uint64_t rows; /* positions the table covers (by rope scaling type) */
+    uint64_t dim;  /* the rotary dimension */
+};
+
+#define GS_ROPE_TABLES_MAX 2
+
 struct gs_arch {
     char model_type[GS_MODEL_TYPE_MAX]; /* as the config names it; shown, never branched on */
     char read_as[GS_MODEL_TYPE_MAX];    /* the layout it was read as, when the reader had to
@@ -215,6 +228,9 @@ struct gs_arch {
     struct gs_tower towers[GS_TOWERS_MAX];
     size_t module_count;                 /* model-level modules */
     struct gs_module modules[GS_ARCH_MODULES_MAX];
+    /* the decoder's rotary tables (a Gemma 3 global and local rope: two); none without rope */
+    size_t rope_table_count;
+    struct gs_rope_table rope_tables[GS_ROPE_TABLES_MAX];
 };
 
 /* Parameter counts by component; the components but `mtp` sum to `total`. */
@@ -259,6 +275,10 @@ bool gs_arch_has_mla(const struct gs_arch *arch);
 
 /* The first decoder block with attention (MLA included), or NULL. */
 const struct gs_block *gs_arch_attention_block(const struct gs_arch *arch);
+
+/* Bytes of the decoder's rotary cos/sin tables at `element_bytes` per value
+ * (the model dtype in vLLM; fp32 in SGLang on CUDA). `ovf` is sticky. */
+uint64_t gs_arch_rope_table_bytes(const struct gs_arch *arch, uint64_t element_bytes, bool *ovf);
 
 /* Parameters of one module (all its instances). `ovf` is sticky. */
 uint64_t gs_module_parameters(const struct gs_module *module, bool *ovf);

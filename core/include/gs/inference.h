@@ -177,7 +177,8 @@ struct gs_budget {
     uint64_t total_bytes;        /* the GPU's reported capacity */
     uint64_t fraction_permille;  /* utilization / memory fraction used */
     uint64_t requested_bytes;    /* what the engine claims before KV */
-    uint64_t weights_bytes;
+    uint64_t weights_bytes;      /* as the engine loads them (rope_cache_bytes included) */
+    uint64_t rope_cache_bytes;   /* rotary cos/sin tables created with the model (vLLM, SGLang) */
     uint64_t activation_bytes;   /* profiled peak */
     uint64_t non_torch_bytes;    /* CUDA context, NCCL, cuBLAS */
     uint64_t cuda_graph_bytes;

@@ -52,6 +52,11 @@ struct gs_sglang_release {
     uint32_t from;         /* first release, major * 10000 + minor * 100 + patch */
     const char *name;      /* "0.5.3" */
     enum gs_sglang_rule rule;
+    /* bytes per value of the rotary cos/sin tables it loads with the weights: 0 = the model
+     * dtype (vLLM's get_rope, which SGLang used first); 4 from sgl_kernel's rope (PR #3169,
+     * merged 2025-01-27: "cache needs to be in FP32 for numerical stability" on CUDA) - its
+     * first release estimated from the merge date as 0.4.3 */
+    uint8_t rope_element_bytes;
     const char *source;
 };
 

@@ -56,6 +56,15 @@ struct gs_vllm_release {
     bool graphs_subtracted;     /* a CUDA-graph estimate is subtracted from the budget */
     uint8_t mla_workspace;      /* enum gs_vllm_mla_workspace */
     bool mtp_own_head;          /* speculative mtp keeps the MTP layer's own head (before PR #34385) */
+    /* The profile run's dummy sampler, after the forward has returned (its tensors never meet
+     * the layers' transients): bytes per (request x vocabulary) element alive at its peak -
+     * V0's sort-based top-k/top-p 40, V1 with FlashInfer or the in-place Triton top-k/top-p 14,
+     * V1's sort path 28 (docs/vllm-kv-budget-research.md section 12) */
+    uint8_t sampler_logit_bytes;
+    bool sampler_adds;          /* the sampler's bytes are added to the layer peak instead: the
+                                   rule gpusizer keeps for engines other than vLLM */
+    bool gate_up_held;          /* eager model files hold the gated MLP's gate_up output through
+                                   down_proj (LlamaMLP before PR #10339) */
     uint64_t default_util_permille; /* gpu_memory_utilization default */
     const char *source;
 };
@@ -121,6 +130,13 @@ uint64_t gs_vllm_mla_workspace_tokens(const struct gs_vllm_release *release,
  * qk_nope + v] in bf16), next to the layer's inputs and latent
  * projections; in V0 the latent workspace ([rows, kv_lora + rope]) is kept
  * for the whole run. */
+/* The profile-like peak gpusizer charges engines other than vLLM (TGI,
+ * TensorRT-LLM, generic): the latest vLLM row's layer transients with the
+ * first version's sampler term (logits, an fp32 copy and probabilities at 10
+ * bytes per request x vocabulary element) added on top, as their logs were
+ * calibrated with. */
+const struct gs_vllm_release *gs_vllm_other_engine_profile(void);
+
 uint64_t gs_vllm_activation_peak(const struct gs_arch *arch, const struct gs_vllm_release *release,
                                  const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
                                  uint64_t seqs, uint64_t tensor, uint64_t mla_workspace_tokens,
