@@ -367,6 +367,8 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->model_bytes = gs_workload_format(w) == GS_WF_FP32 ? 4 : 2; /* "auto" KV follows the model dtype */
     in->gpu_total_bytes = w->gpu_total_bytes;
     in->gpu_is_a100 = w->gpu_is_a100;
+    in->gpu_hw = w->gpu_hw;
+    in->weight_format = (uint8_t)gs_workload_format(w);
     in->link = w->gpu_link;
     /* a tensor-parallel group wider than a node talks over the network */
     const uint64_t per_node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
@@ -795,9 +797,9 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     bool ovf = false;
     e->per_gpu.kv_cache_bytes = r->kv_needed_bytes;
     e->per_gpu.activations_bytes = r->budget.activation_bytes;
-    e->per_gpu.overhead_bytes = gs_add(gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes,
-                                              &ovf),
-                                       r->budget.rope_cache_bytes, &ovf);
+    e->per_gpu.overhead_bytes =
+        gs_add(gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
+               gs_add(r->budget.rope_cache_bytes, r->budget.layout_bytes, &ovf), &ovf);
     const enum gs_engine engine = w->serving.engine.engine;
     assume(e, "engine_budget", r->budget.rule ? r->budget.rule : gs_engine_name(engine),
            engine_budget_source(engine));
@@ -876,6 +878,18 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                      engine == GS_ENGINE_VLLM
                          ? "vLLM rotary_embedding get_rope and RotaryEmbeddingBase (model dtype)"
                          : "SGLang layers/rotary_embedding.py (fp32 on CUDA from PR #3169)");
+    if (r->budget.layout_bytes)
+        assume_value(e, "mxfp4_layout_bytes", r->budget.layout_bytes,
+                     (enum gs_hw)w->gpu_hw == GS_HW_HOPPER && r->release != NULL &&
+                             r->release->mxfp4_triton
+                         ? "vLLM's Triton MXFP4 MoE on Hopper: expert width padded to 64, a "
+                           "swizzled copy of the scales beside the loaded ones, fp32 biases; "
+                           "counted with the weights it loads and in overhead_bytes"
+                         : "vLLM's Marlin MXFP4 MoE: expert width padded to 128 and hidden size "
+                           "to 256; counted with the weights it loads and in overhead_bytes",
+                     "vLLM quantization/mxfp4.py Mxfp4MoEMethod (create_weights, "
+                     "process_weights_after_loading); issues #33155 (Triton, 64.38 GiB) and "
+                     "#23278 (Marlin, 65.97 GiB) for gpt-oss-120b on one H100");
     assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
                  "CUDA graph memory: 0 unless given; subtracted only where the release does "
                  "(vLLM 0.21 on)",

@@ -3,6 +3,7 @@
  * budgets (see gs/inference.h; sources in estimation.md 4.2-4.5).
  */
 #include "gs/inference.h"
+#include "gs/weights.h"
 #include "gs/sglang.h"
 
 #include "gs/units.h"
@@ -597,6 +598,10 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
             in->arch, srel->rope_element_bytes ? srel->rope_element_bytes : model_bytes, ovf);
     }
     b->weights_bytes = gs_add(b->weights_bytes, b->rope_cache_bytes, ovf);
+    if (c->engine == GS_ENGINE_VLLM && in->weight_format == GS_WF_MXFP4)
+        b->layout_bytes = gs_vllm_mxfp4_layout_bytes(in->arch, rel, in->gpu_hw, counts, t,
+                                                     in->expert, ovf);
+    b->weights_bytes = gs_add(b->weights_bytes, b->layout_bytes, ovf);
     if (tgi) {
         if (!c->has_activation_bytes) {
             b->activation_bytes = gs_add(b->activation_bytes,

@@ -5,6 +5,7 @@
  */
 #include "gs/vllm.h"
 
+#include "gs/capability.h"
 #include "gs/inference.h"
 #include "gs/units.h"
 
@@ -17,58 +18,68 @@ static const struct gs_vllm_release releases[] = {
      * peak memory usage of llama", 2024-11-15, landing after the 0.6.4 tag) */
     {604, "vLLM 0.6.4 (V0; peak-based accounting: everything the device holds after profiling)",
      false, GS_VLLM_NT_DEVICE, 512, false, false, false, false, GS_VLLM_MLA_WS_NONE, true, 40,
-     false, true, 900,
+     false, true, false, false, 900,
      "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"},
     /* PR #10511: memory_profiling; weights + torch peak increase + non-torch increase since a
      * baseline taken after the CUDA context */
     {605, "vLLM 0.6.5-0.6.6 (V0; memory_profiling, PR #10511)", false, GS_VLLM_NT_GROWTH, 512,
-     false, false, false, false, GS_VLLM_MLA_WS_NONE, true, 40, false, false, 900,
+     false, false, false, false, GS_VLLM_MLA_WS_NONE, true, 40, false, false, false, false, 900,
      "vllm/utils.py memory_profiling (PR #10511)"},
     /* PRs #11809, #12126: non-torch measured against torch's reserved memory; chunked
      * prefill's default budget 2048 (SchedulerConfig._DEFAULT_MAX_NUM_BATCHED_TOKENS) */
     {700, "vLLM 0.7.0-0.7.1 (V0)", false, GS_VLLM_NT_GROWTH, 2048, false, false, false, false,
-     GS_VLLM_MLA_WS_NONE, true, 40, false, false, 900,
+     GS_VLLM_MLA_WS_NONE, true, 40, false, false, false, false, 900,
      "vllm/worker/worker.py determine_num_available_blocks (PRs #11809, #12126)"},
     /* PR #12676: MLA cache entries aligned to 256 bytes (576 -> 640 elements); removed by
      * PR #14842 */
     {702, "vLLM 0.7.2-0.7.3 (V0; MLA cache entries padded to 256 bytes)", false,
      GS_VLLM_NT_GROWTH, 2048, true, false, false, false, GS_VLLM_MLA_WS_NONE, true, 40, false,
-     false, 900,
+     false, false, false, 900,
      "vllm/worker/cache_engine.py _align_cache (PR #12676)"},
     /* V1 the default (VLLM_USE_V1); gpu_worker.determine_available_memory a copy of the
      * device-wide V0 formula; fused_moe shares caches 1 and 3 (PR #13625) */
     {800, "vLLM 0.8.0-0.9.1 (V1; device-wide accounting)", true, GS_VLLM_NT_DEVICE, 2048, false,
-     true, false, false, GS_VLLM_MLA_WS_V1, true, 14, false, false, 900,
+     true, false, false, GS_VLLM_MLA_WS_V1, true, 14, false, false, false, false, 900,
      "vllm/v1/worker/gpu_worker.py determine_available_memory (0.8)"},
     /* PRs #18974, #19312: memory_profiling in V1, its snapshot taken after NCCL is set up */
     {902, "vLLM 0.9.2-0.9.x (V1; memory_profiling after NCCL init, PR #19312)", true,
      GS_VLLM_NT_GROWTH, 2048, false, true, false, false, GS_VLLM_MLA_WS_V1, true, 14, false,
-     false, 900,
+     false, false, false, 900,
      "vllm/v1/worker/gpu_worker.py init_device and determine_available_memory (PR #19312)"},
     /* get_batch_defaults: max_num_seqs 1024 on GPUs of 70 GiB or more (first release
      * unverified; 0.19.0 logs show it) */
     {1000, "vLLM 0.10.0-0.11.0 (V1)", true, GS_VLLM_NT_GROWTH, 2048, false, true, true, false,
-     GS_VLLM_MLA_WS_V1, true, 14, false, false, 900,
+     GS_VLLM_MLA_WS_V1, true, 14, false, false, false, false, 900,
      "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"},
     /* PR #26859 (merged 2025-10-14, after 0.11.0): FlashInfer's top-k/top-p sampling opt-in
      * (VLLM_USE_FLASHINFER_SAMPLER), so the dummy sampler takes forward_native's sort path */
-    {1101, "vLLM 0.11.1-0.16.x (V1; PyTorch sort-based top-k/top-p sampler)", true,
+    {1101, "vLLM 0.11.1-0.11.x (V1; PyTorch sort-based top-k/top-p sampler)", true,
      GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, true, 28, false,
-     false, 900, "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)"},
+     false, false, false, 900, "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)"},
+    /* PR #28788 made triton_kernels a default dependency ("After we landed triton_kernels as a
+     * default dep in #28788", PR #29339, 2025-11-24), so MXFP4 MoE on Hopper takes the Triton
+     * backend; first release taken as 0.12.0. vLLM 0.10.1 logs Marlin on an H100 (issue #23278),
+     * 0.14.1 "Using Triton backend" (issue #33155). */
+    {1200, "vLLM 0.12.0-0.16.x (V1; sort-based sampler, triton_kernels for MXFP4 on Hopper)", true,
+     GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, true, 28, false,
+     false, true, false, 900, "vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend (PR #28788)"},
     /* PR #34385: speculative mtp shares the target's head with the MTP layers
      * (llm_base_proposer.py _maybe_share_lm_head: "MTP models call compute_logits via
      * shared_head.head ... Always share it explicitly"); PR #33538 (merged 2026-02-17, first
      * release taken as 0.17 like #34385): top-k/top-p in place by a Triton kernel for
-     * batches of 8 or more, so the sampler's peak is logits, fp32 logits, probs and q */
+     * batches of 8 or more, so the sampler's peak is logits, fp32 logits, probs and q; the
+     * fused-MoE workspaces live in v1/worker/workspace.py's global WorkspaceManager (grown to
+     * the largest request, never freed; the 0.19 MoE logs show it beside the sampler - its
+     * first release is not established, so it is charged from this row) */
     {GS_VLLM_MTP_SHARED_HEAD, "vLLM 0.17.0-0.20.x (V1; MTP layers share the target's head)", true,
      GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, false, 14, false,
-     false, 900,
+     false, true, true, 900,
      "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/spec_decode/llm_base_proposer.py "
      "(PR #34385)"},
     /* PR #38284: the CUDA-graph memory estimate subtracted by default, utilization 0.92 */
     {2100, "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)",
      true, GS_VLLM_NT_GROWTH, 2048, false, true, true, true, GS_VLLM_MLA_WS_V1, false, 14, false,
-     false, 920,
+     false, true, true, 920,
      "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"},
 };
 
@@ -85,7 +96,7 @@ const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
 
 static const struct gs_vllm_release v0_fallback = {
     800, "vLLM 0.8.x V0 engine (pipeline parallelism falls back to V0)", false, GS_VLLM_NT_GROWTH,
-    2048, false, true, false, false, GS_VLLM_MLA_WS_V0, true, 40, false, false, 900,
+    2048, false, true, false, false, GS_VLLM_MLA_WS_V0, true, 40, false, false, false, false, 900,
     "vllm/engine/arg_utils.py _is_v1_supported_oracle (pipeline parallelism -> V0)"};
 
 /* The latest row's layer rules (0.17-0.20) with the additive sampler term. */
@@ -93,7 +104,7 @@ static const struct gs_vllm_release other_engines = {
     GS_VLLM_LATEST_MODELED,
     "layer peak plus logits, an fp32 copy and probabilities (engines other than vLLM)", true,
     GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, false, 10, true, false,
-    900, "gpusizer's rule for TGI, TensorRT-LLM and generic serving (their logs in "
+    true, false, 900, "gpusizer's rule for TGI, TensorRT-LLM and generic serving (their logs in "
     "tests/fixtures/calibration)"};
 
 const struct gs_vllm_release *gs_vllm_other_engine_profile(void)
@@ -247,6 +258,29 @@ static uint64_t mla_entry_token_bytes(const struct gs_arch *a, const struct gs_a
     return gs_mul(n, 2, ovf);
 }
 
+/* The fused-MoE workspaces TritonExperts asks the WorkspaceManager for at
+ * `tokens` (modular_kernel.py _allocate_buffers, fused_moe.py
+ * TritonExperts.workspace_shapes): workspace13 [M, top_k, max(N / 2, K)]
+ * (fused_out shares it) and workspace2 [M, top_k, max(N, K)] in bf16, N =
+ * 2 x the expert width per rank, K = hidden; the largest MoE block's. */
+static uint64_t moe_workspace(const struct gs_arch *a, const uint64_t counts[GS_BLOCKS_MAX],
+                              uint64_t tokens, uint64_t t, bool *ovf)
+{
+    uint64_t most = 0;
+    const uint64_t k_dim = a->hidden_size;
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_block *b = &a->blocks[k];
+        if (counts[k] == 0 || b->mlp.kind != GS_MLP_MOE)
+            continue;
+        const uint64_t width = gs_div_ceil(b->mlp.width, t);
+        const uint64_t n = b->mlp.gated ? 2 * width : width;
+        const uint64_t per_slot = gs_add(max_u64(n / 2, k_dim), max_u64(n, k_dim), ovf);
+        most = max_u64(most, gs_mul(gs_mul(gs_mul(tokens, b->mlp.top_k, ovf), per_slot, ovf), 2,
+                                    ovf));
+    }
+    return most;
+}
+
 uint64_t gs_vllm_activation_peak(const struct gs_arch *a, const struct gs_vllm_release *r,
                                  const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
                                  uint64_t seqs, uint64_t t, uint64_t mla_workspace_tokens,
@@ -296,9 +330,69 @@ uint64_t gs_vllm_activation_peak(const struct gs_arch *a, const struct gs_vllm_r
             return gs_add(peak, logits, ovf);
         const uint64_t hidden = gs_mul(gs_add(tokens, gs_mul(reqs, r->v1 ? 2 : 1, ovf), ovf),
                                        gs_mul(h, 2, ovf), ovf);
-        peak = max_u64(peak, gs_add(gs_add(hidden, logits, ovf), mla_kept, ovf));
+        const uint64_t kept =
+            gs_add(mla_kept, r->moe_workspace_kept ? moe_workspace(a, counts, tokens, t, ovf) : 0,
+                   ovf);
+        peak = max_u64(peak, gs_add(gs_add(hidden, logits, ovf), kept, ovf));
     }
     return peak;
+}
+
+static uint64_t round_up(uint64_t n, uint64_t m)
+{
+    return (n + m - 1) / m * m;
+}
+
+uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *a, const struct gs_vllm_release *r,
+                                    uint8_t hw, const uint64_t counts[GS_BLOCKS_MAX], uint64_t t,
+                                    uint64_t ep, bool *ovf)
+{
+    const bool triton = hw == GS_HW_HOPPER && r->mxfp4_triton;
+    const bool marlin = !triton && (hw == GS_HW_AMPERE || hw == GS_HW_ADA || hw == GS_HW_HOPPER);
+    if (!triton && !marlin)
+        return 0;
+    t = t ? t : 1;
+    const uint64_t h = a->hidden_size;
+    uint64_t total = 0;
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_block *b = &a->blocks[k];
+        if (counts[k] == 0 || b->mlp.kind != GS_MLP_MOE || b->mlp.experts == 0 || !b->mlp.gated)
+            continue;
+        /* under expert parallelism each rank holds whole experts (FusedMoE's tp_size 1) */
+        const uint64_t e = ep > 1 ? gs_div_ceil(b->mlp.experts, ep) : b->mlp.experts;
+        const uint64_t width = ep > 1 ? b->mlp.width : gs_div_ceil(b->mlp.width, t);
+        bool bias = false;
+        for (size_t m = 0; m < b->module_count; m++)
+            bias = bias || ((b->modules[m].flags & GS_MOD_EXPERT) && (b->modules[m].flags & GS_MOD_BIAS));
+        uint64_t layer;
+        if (triton) {
+            /* intermediate_size_per_partition rounded up to 64, hidden unpadded: the values and
+             * the registered scales grow by the padding (17 bytes per 32 values) */
+            const uint64_t wp = round_up(width, 64);
+            layer = gs_div_ceil(gs_mul(gs_mul(gs_mul(e, 3, ovf), h, ovf), (wp - width) * 17, ovf),
+                                32);
+            /* HopperMXScaleLayout: a second, swizzled copy of the scales, rows padded to 256:
+             * w13 [2 x wp -> 256] x h / 32, w2 [h -> 256] x wp / 32 */
+            layer = gs_add(layer,
+                           gs_mul(e, gs_add(gs_mul(round_up(2 * wp, 256), h / 32, ovf),
+                                            gs_mul(round_up(h, 256), wp / 32, ovf), ovf),
+                                  ovf),
+                           ovf);
+            /* biases .to(torch.float32) at the padded width, where gpusizer counts bf16 */
+            if (bias)
+                layer = gs_add(layer,
+                               gs_mul(e, gs_add(gs_mul(2 * wp, 4, ovf), gs_mul(h, 2, ovf), ovf),
+                                      ovf) - gs_mul(e, gs_mul(2 * width, 2, ovf), ovf),
+                               ovf);
+        } else {
+            /* Marlin: width rounded up to 128 and hidden to 256, values and one-byte scales */
+            const uint64_t wp = round_up(width, 128), hp = round_up(h, 256);
+            const uint64_t grown = gs_mul(wp, hp, ovf) - gs_mul(width, h, ovf);
+            layer = gs_div_ceil(gs_mul(gs_mul(e, 3, ovf), gs_mul(grown, 17, ovf), ovf), 32);
+        }
+        total = gs_add(total, gs_mul(layer, counts[k], ovf), ovf);
+    }
+    return total;
 }
 
 /* What grows outside torch while the profile run first launches the model's

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "arch_fixture.h"
+#include "gs/capability.h"
 #include "gs/inference.h"
 #include "gs/sglang.h"
 #include "gs/units.h"
@@ -975,6 +976,99 @@ static void test_vllm_sampler_phase(void **state)
     assert_false(ovf);
 }
 
+/* vLLM's MXFP4 MoE layouts (quantization/mxfp4.py), per MoE layer and GPU,
+ * written out for gpt-oss (hidden 2,880, expert width 2,880, biases):
+ *   120b (128 experts, 36 layers), one H100, Triton (0.12 on): width already
+ *     a multiple of 64; swizzled scales 128 x (5,888 x 90 + 3,072 x 90) =
+ *     103,219,200; fp32 biases 128 x (5,760 x 4 + 2,880 x 2 - 5,760 x 2) =
+ *     2,211,840 -> 105,431,040 x 36 = 3,795,517,440 B (3.53 GiB): with the
+ *     60.78 GiB of weights, 64.32 GiB, where vLLM 0.14.1 logged "Model
+ *     loading took 64.38 GiB" (issue #33155)
+ *   the same with Marlin (0.10.1): 3 x 128 x (2,944 x 3,072 - 2,880 x 2,880)
+ *     x 17 / 32 = 152,911,872 x 36 = 5,504,827,392 B: 65.91 GiB against the
+ *     logged 65.9651 (issue #23278)
+ *   20b (32 experts, 24 layers) at TP 2, Triton: width 1,440 -> 1,472:
+ *     32 x 3 x 2,880 x 32 x 17 / 32 = 4,700,160; swizzled 32 x (3,072 x 90 +
+ *     3,072 x 46) = 13,369,344; biases 32 x (2,944 x 4 + 2,880 x 2 - 2,880 x 2)
+ *     = 376,832 -> 18,446,336 x 24 = 442,712,064 B
+ *   Blackwell, bf16 weights: nothing. */
+/* From 0.17 the fused-MoE workspaces are the global WorkspaceManager's
+ * (v1/worker/workspace.py), grown by the profile run's first MoE layer and
+ * never freed, so they sit beside the sampler: Qwen3-30B-A3B (hidden 2,048,
+ * 128 experts of 768, top 8) at 8,192 tokens, workspace13 [8,192, 8,
+ * max(768, 2,048)] and workspace2 [8,192, 8, max(1,536, 2,048)] in bf16 =
+ * 536,870,912 B. The sampler phase: hidden (8,192 + 2 x 1,024) x 2,048 x 2 =
+ * 41,943,040, logits 1,024 x 151,936 x 14 = 2,178,154,496, and the workspace:
+ * 2,756,968,448 B = 2.57 GiB; the llm-d planner's 0.19 log printed 2.68. */
+static void test_vllm_moe_workspace_kept(void **state)
+{
+    (void)state;
+    struct gs_arch q = fixture_arch("{\"model_type\":\"qwen3_moe\",\"hidden_size\":2048,"
+                                    "\"num_hidden_layers\":48,\"num_attention_heads\":32,"
+                                    "\"num_key_value_heads\":4,\"head_dim\":128,"
+                                    "\"intermediate_size\":6144,\"moe_intermediate_size\":768,"
+                                    "\"num_experts\":128,\"num_experts_per_tok\":8,"
+                                    "\"vocab_size\":151936,\"max_position_embeddings\":40960}");
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&q, 0, 48, counts);
+    bool ovf = false;
+    const struct gs_vllm_release *v19 = gs_vllm_release_for(1900);
+    assert_true(v19->moe_workspace_kept);
+    assert_int_equal(gs_vllm_activation_peak(&q, v19, counts, 8192, 1024, 1, 0, true, &ovf),
+                     2756968448ULL);
+    /* 0.12-0.16: not charged (first release unknown), the sort-path sampler instead */
+    const struct gs_vllm_release *v14 = gs_vllm_release_for(1401);
+    assert_false(v14->moe_workspace_kept);
+    assert_int_equal(gs_vllm_activation_peak(&q, v14, counts, 8192, 1024, 1, 0, true, &ovf),
+                     41943040ULL + 1024ULL * 151936 * 28);
+    assert_false(ovf);
+}
+
+static void test_vllm_mxfp4_layout(void **state)
+{
+    (void)state;
+    struct gs_arch big = fixture_arch_file("gpt_oss/openai__gpt-oss-120b.json");
+    struct gs_arch small = fixture_arch_file("gpt_oss/openai__gpt-oss-20b.json");
+    uint64_t counts[GS_BLOCKS_MAX], small_counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&big, 0, big.num_hidden_layers, counts);
+    gs_arch_count_blocks(&small, 0, small.num_hidden_layers, small_counts);
+    bool ovf = false;
+    const struct gs_vllm_release *v14 = gs_vllm_release_for(1401), *v10 = gs_vllm_release_for(1001);
+    assert_true(v14->mxfp4_triton);
+    assert_false(v10->mxfp4_triton);
+    assert_int_equal(gs_vllm_mxfp4_layout_bytes(&big, v14, GS_HW_HOPPER, counts, 1, 1, &ovf),
+                     3795517440ULL);
+    assert_int_equal(gs_vllm_mxfp4_layout_bytes(&big, v10, GS_HW_HOPPER, counts, 1, 1, &ovf),
+                     5504827392ULL);
+    assert_int_equal(gs_vllm_mxfp4_layout_bytes(&big, v14, GS_HW_AMPERE, counts, 1, 1, &ovf),
+                     5504827392ULL); /* Marlin below SM 9.0 */
+    assert_int_equal(gs_vllm_mxfp4_layout_bytes(&small, v14, GS_HW_HOPPER, small_counts, 2, 1,
+                                                &ovf),
+                     442712064ULL);
+    assert_int_equal(gs_vllm_mxfp4_layout_bytes(&big, v14, GS_HW_BLACKWELL, counts, 1, 1, &ovf), 0);
+    assert_false(ovf);
+
+    /* through the budget: only MXFP4 weights under vLLM */
+    struct gs_inference_input in = llama3_8b_on_h100(&big);
+    struct gs_inference_result r;
+    in.weights_bytes = 65263000000ULL;
+    in.context_length = 8192;
+    in.gpu_hw = GS_HW_HOPPER;
+    in.weight_format = GS_WF_MXFP4;
+    in.engine.version = 1401;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.layout_bytes, 3795517440ULL);
+    assert_int_equal(r.budget.weights_bytes,
+                     65263000000ULL + 3795517440ULL + r.budget.rope_cache_bytes);
+    in.weight_format = GS_WF_BF16;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.layout_bytes, 0);
+    in.weight_format = GS_WF_MXFP4;
+    in.engine.engine = GS_ENGINE_SGLANG;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.layout_bytes, 0);
+}
+
 static void test_rope_tables_in_budget(void **state)
 {
     (void)state;
@@ -1261,6 +1355,8 @@ int main(void)
         cmocka_unit_test(test_vllm_release_ranges),
         cmocka_unit_test(test_vllm_mla_padding),
         cmocka_unit_test(test_vllm_sampler_phase),
+        cmocka_unit_test(test_vllm_moe_workspace_kept),
+        cmocka_unit_test(test_vllm_mxfp4_layout),
         cmocka_unit_test(test_rope_tables_in_budget),
         cmocka_unit_test(test_vllm_mla_workspace),
         cmocka_unit_test(test_sglang_speculative_reserve),

@@ -158,6 +158,8 @@ struct gs_inference_input {
     uint64_t model_bytes;     /* bytes per element of the model dtype */
     uint64_t gpu_total_bytes; /* what the driver reports; 0 = no GPU named */
     bool gpu_is_a100;         /* vLLM's batch defaults treat A100 as small */
+    uint8_t gpu_hw;           /* enum gs_hw: picks vLLM's MXFP4 MoE kernels */
+    uint8_t weight_format;    /* enum gs_weight_format the weights are served in */
     uint8_t link;             /* enum gs_link: how the tensor-parallel group talks */
     bool cross_node;          /* the worker's groups span nodes */
     uint64_t expert;          /* the expert-parallel group (vLLM --enable-expert-parallel); 0/1 none */
@@ -179,6 +181,8 @@ struct gs_budget {
     uint64_t requested_bytes;    /* what the engine claims before KV */
     uint64_t weights_bytes;      /* as the engine loads them (rope_cache_bytes included) */
     uint64_t rope_cache_bytes;   /* rotary cos/sin tables created with the model (vLLM, SGLang) */
+    uint64_t layout_bytes;       /* what the engine's kernels add to the weights as loaded (vLLM's
+                                    MXFP4 MoE padding and swizzled scales) */
     uint64_t activation_bytes;   /* profiled peak */
     uint64_t non_torch_bytes;    /* CUDA context, NCCL, cuBLAS */
     uint64_t cuda_graph_bytes;

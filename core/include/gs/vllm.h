@@ -65,6 +65,11 @@ struct gs_vllm_release {
                                    rule gpusizer keeps for engines other than vLLM */
     bool gate_up_held;          /* eager model files hold the gated MLP's gate_up output through
                                    down_proj (LlamaMLP before PR #10339) */
+    bool mxfp4_triton;          /* MXFP4 MoE on Hopper runs triton_kernels' matmul_ogs (bundled as
+                                   a dependency by PR #28788), else Marlin */
+    bool moe_workspace_kept;    /* fused-MoE workspaces come from the global WorkspaceManager, grown
+                                   to the profile run's tokens and never freed, so they are still
+                                   allocated while the dummy sampler runs (v1/worker/workspace.py) */
     uint64_t default_util_permille; /* gpu_memory_utilization default */
     const char *source;
 };
@@ -141,6 +146,23 @@ uint64_t gs_vllm_activation_peak(const struct gs_arch *arch, const struct gs_vll
                                  const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
                                  uint64_t seqs, uint64_t tensor, uint64_t mla_workspace_tokens,
                                  bool last_stage, bool *overflow);
+
+/* Bytes vLLM's MXFP4 MoE kernels add to the experts' checkpoint bytes on
+ * one GPU of hardware `hw` (enum gs_hw), over the MoE layers in `counts`
+ * with `tensor` ranks (or `expert` ranks holding whole experts):
+ *   - Triton (Hopper, release->mxfp4_triton): the expert width padded to a
+ *     multiple of 64 (values and scales); the scales swizzled for Hopper
+ *     (rows padded to 256) into PrecisionConfig while the loaded scales stay
+ *     registered; biases widened to fp32 (mxfp4.py
+ *     Mxfp4MoEMethod.process_weights_after_loading, _swizzle_mxfp4);
+ *   - Marlin (other NVIDIA GPUs before Blackwell, and Hopper before the
+ *     Triton path): width padded to 128 and hidden size to 256, repacked in
+ *     place with one-byte scales.
+ * Blackwell's FlashInfer paths and other vendors: 0 (not modelled). */
+uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
+                                    const struct gs_vllm_release *release, uint8_t hw,
+                                    const uint64_t counts[GS_BLOCKS_MAX], uint64_t tensor,
+                                    uint64_t expert, bool *overflow);
 
 /* Non-torch memory on one GPU: the profile growth (vllm.c), the
  * communication buffers (runtime.h) and, where the release counts
