@@ -52,16 +52,19 @@ static const struct gs_vllm_release releases[] = {
      GS_VLLM_MLA_WS_V1, true, 14, false, false, false, false, 900,
      "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"},
     /* PR #26859 (merged 2025-10-14, after 0.11.0): FlashInfer's top-k/top-p sampling opt-in
-     * (VLLM_USE_FLASHINFER_SAMPLER), so the dummy sampler takes forward_native's sort path */
+     * (VLLM_USE_FLASHINFER_SAMPLER), so the dummy sampler takes forward_native's sort path,
+     * whose peak is torch.sort itself: bf16 and fp32 logits, the sorted values and int64
+     * indices, and SortStable.cu's segmented radix sort temporaries (an int64 iota and cub's
+     * alternate key and value buffers, 20 B) = 38 B per element */
     {1101, "vLLM 0.11.1-0.11.x (V1; PyTorch sort-based top-k/top-p sampler)", true,
-     GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, true, 28, false,
+     GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, true, 38, false,
      false, false, false, 900, "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)"},
     /* PR #28788 made triton_kernels a default dependency ("After we landed triton_kernels as a
      * default dep in #28788", PR #29339, 2025-11-24), so MXFP4 MoE on Hopper takes the Triton
      * backend; first release taken as 0.12.0. vLLM 0.10.1 logs Marlin on an H100 (issue #23278),
      * 0.14.1 "Using Triton backend" (issue #33155). */
     {1200, "vLLM 0.12.0-0.16.x (V1; sort-based sampler, triton_kernels for MXFP4 on Hopper)", true,
-     GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, true, 28, false,
+     GS_VLLM_NT_GROWTH, 2048, false, true, true, false, GS_VLLM_MLA_WS_V1, true, 38, false,
      false, true, false, 900, "vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend (PR #28788)"},
     /* PR #34385: speculative mtp shares the target's head with the MTP layers
      * (llm_base_proposer.py _maybe_share_lm_head: "MTP models call compute_logits via

@@ -934,7 +934,9 @@ static void test_sglang_speculative_reserve(void **state)
  *     128,256 x 14 = 1,838,678,016 -> 1,922,564,096 (1.79 GiB; the 0.19 logs
  *     print 1.89: the Triton kernel's cached scratch, 4 x SMs x vocab, is not
  *     modelled)
- *   V1 0.11.1-0.16 (sort path): 28 B -> 83,886,080 + 3,677,356,032
+ *   V1 0.11.1-0.16 (sort path; torch.sort's segmented radix sort holds its
+ *     outputs, an int64 iota and cub's alternate buffers): 38 B -> 83,886,080
+ *     + 4,990,697,472
  *   V0 0.6.5 (_apply_top_k_top_p: fp32 logits, sorted values, int64 indices,
  *     two masks, probs_sort, probs_sum, the inverse index and the gathered
  *     logits beside the bf16 logits = 40 B), 256 requests: (8,192 + 256) x
@@ -959,7 +961,7 @@ static void test_vllm_sampler_phase(void **state)
                      838860800ULL);
     assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_release_for(1200), counts, 8192, 1024,
                                              1, 0, true, &ovf),
-                     83886080ULL + 3677356032ULL);
+                     83886080ULL + 4990697472ULL);
     assert_int_equal(gs_vllm_release_for(1100)->sampler_logit_bytes, 14); /* FlashInfer default */
     assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_release_for(605), counts, 8192, 256, 1,
                                              0, true, &ovf),
@@ -1020,7 +1022,7 @@ static void test_vllm_moe_workspace_kept(void **state)
     const struct gs_vllm_release *v14 = gs_vllm_release_for(1401);
     assert_false(v14->moe_workspace_kept);
     assert_int_equal(gs_vllm_activation_peak(&q, v14, counts, 8192, 1024, 1, 0, true, &ovf),
-                     41943040ULL + 1024ULL * 151936 * 28);
+                     41943040ULL + 1024ULL * 151936 * 38);
     assert_false(ovf);
 }
 

@@ -59,7 +59,7 @@ struct gs_vllm_release {
     /* The profile run's dummy sampler, after the forward has returned (its tensors never meet
      * the layers' transients): bytes per (request x vocabulary) element alive at its peak -
      * V0's sort-based top-k/top-p 40, V1 with FlashInfer or the in-place Triton top-k/top-p 14,
-     * V1's sort path 28 (docs/vllm-kv-budget-research.md section 12) */
+     * V1's sort path 38 (docs/vllm-kv-budget-research.md section 12) */
     uint8_t sampler_logit_bytes;
     bool sampler_adds;          /* the sampler's bytes are added to the layer peak instead: the
                                    rule gpusizer keeps for engines other than vLLM */
