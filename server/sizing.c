@@ -1159,6 +1159,12 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
                                              : json_null()) &&
              put(body, "min_plan",
                  why_least == GS_REJECT_NONE ? encode_plan(&least, training) : json_null());
+    if (ok && why_least != GS_REJECT_NONE)
+        /* why no GPU count of this type will do, in the words /v1/recommend uses */
+        ok = put(body, "min_plan_reason",
+                 json_pack("{s:s, s:s, s:I}", "code", gs_plan_reject_code(why_least), "detail",
+                           reject_detail(why_least, s), "max_gpus",
+                           (json_int_t)s->limits.max_gpus));
     /* the largest batch and context at the verdict's layout (or the smallest that fits) */
     const struct gs_plan *ref = fits ? &at : why_least == GS_REJECT_NONE ? &least : NULL;
     json_t *max_batch = json_null(), *max_context = json_null();

@@ -967,7 +967,7 @@ function renderFit(res) {
   verdict.replaceChildren(el('strong', { class: 'verdict-word' }, res.fits ? 'Fits' : 'Does not fit'), ` on ${on}`,
     res.fits ? `, laid out ${layoutText(res.plan)}, with ${gib(res.headroom_bytes)} to spare.` : '.',
     el('span', { class: 'headroom-bytes', 'data-field': 'min_gpu_count', 'data-value': String(min) },
-      min == null ? 'No count of this GPU fits with these settings; see what to change below.'
+      min == null ? `No count of this GPU fits with these settings${res.min_plan_reason ? ` (up to ${res.min_plan_reason.max_gpus}: ${res.min_plan_reason.detail})` : ''}; see what to change below.`
         : `The fewest that fit: ${min} × ${res.name} (${layoutText(res.min_plan)}).`));
   verdict.hidden = false;
   const at = res.max_at_gpu_count ? ` at ${res.max_at_gpu_count} GPUs` : '';

@@ -371,6 +371,32 @@ static void test_larger_gpu_never_needs_more(void **state)
     }
 }
 
+/* /v1/fit says why no GPU count will do: fp8 weights on a T4 (no fp8 kernels
+ * before Ada/Hopper), and a context beyond Llama 3.1's 131,072 positions, which
+ * no replica can start. */
+static void test_fit_reason(void **state)
+{
+    (void)state;
+    json_t *r = parse("{\"model\":\"llama-3.1-8b\",\"gpu\":\"t4\",\"precision\":{\"weights\":"
+                      "\"fp8\"},\"inference\":{\"batch_size\":1,\"context_length\":4096}}");
+    json_t *out = run(sizing_fit, r);
+    assert_true(json_is_null(json_object_get(out, "min_gpu_count")));
+    const json_t *why = json_object_get(out, "min_plan_reason");
+    assert_string_equal(json_string_value(json_object_get(why, "code")), "unsupported_precision");
+    assert_int_equal(json_integer_value(json_object_get(why, "max_gpus")), 1024);
+    json_decref(out);
+    json_decref(r);
+    r = parse("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"inference\":{\"batch_size\":1,"
+              "\"context_length\":1000000}}");
+    out = run(sizing_fit, r);
+    assert_true(json_is_null(json_object_get(out, "min_gpu_count")));
+    why = json_object_get(out, "min_plan_reason");
+    assert_string_equal(json_string_value(json_object_get(why, "code")), "does_not_fit");
+    assert_non_null(strstr(json_string_value(json_object_get(why, "detail")), "max_gpus"));
+    json_decref(out);
+    json_decref(r);
+}
+
 /* /v1/fit: the acceptance-style cases written out. */
 static void test_fit(void **state)
 {
@@ -391,6 +417,7 @@ static void test_fit(void **state)
     out = run(sizing_fit, r);
     assert_true(json_is_false(json_object_get(out, "fits")));
     assert_int_equal(json_integer_value(json_object_get(out, "min_gpu_count")), 4);
+    assert_null(json_object_get(out, "min_plan_reason")); /* only when no count will do */
     const json_t *first = json_array_get(json_object_get(out, "changes"), 0);
     assert_string_equal(json_string_value(json_object_get(first, "change")), "more_gpus");
     assert_true(json_is_true(json_object_get(first, "fits")));
@@ -506,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_integrated_gpu_bought_whole),
         cmocka_unit_test(test_larger_gpu_never_needs_more),
         cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_fit_reason),
     };
     return cmocka_run_group_tests(tests, setup_group, teardown_group);
 }
