@@ -411,6 +411,8 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
         out->workload.gpu_is_a100 = strncmp(out->gpu->id, "a100", 4) == 0;
         out->workload.gpu_link = codec_gpu_link(out->gpu);
         out->workload.gpu_hw = (uint8_t)gs_hw_from_architecture(out->gpu->architecture);
+        out->workload.gpu_sm_count =
+            out->gpu->sm_count.present ? (uint64_t)out->gpu->sm_count.value : 0;
         out->workload.gpu_unified_memory =
             out->gpu->unified_memory.present && out->gpu->unified_memory.value != 0;
     }

@@ -58,6 +58,8 @@ static const struct gpu_field gpu_fields[] = {
     {"interconnect_source", F_SOURCE, G(interconnect_source), false, 0, NULL},
     {"scale_out_gb_s", F_REAL, G(scale_out_gb_s), false, 1e6, "scale_out_source"},
     {"scale_out_source", F_SOURCE, G(scale_out_source), false, 0, NULL},
+    {"sm_count", F_INT, G(sm_count), false, 1024, "sm_count_source"},
+    {"sm_count_source", F_SOURCE, G(sm_count_source), false, 0, NULL},
     {"price_per_hour", F_REAL, G(price_per_hour), false, 1e4, "price_source"},
     {"price_source", F_SOURCE, G(price_source), false, 0, NULL},
     {"price_date", F_DATE, G(price_date), false, 0, NULL},
@@ -75,7 +77,8 @@ const char *const codec_gpu_columns[] = {
     "bf16_tflops", "fp16_tflops", "fp8_tflops", "tdp_watts", "spec_source", "interconnect",
     "interconnect_gb_s", "pcie_gen", "gpus_per_node", "interconnect_source", "price_per_hour",
     "price_source", "price_date", "purchase_price", "purchase_price_source", "purchase_price_date",
-    "aliases", "unified_memory", "scale_out_gb_s", "scale_out_source", NULL};
+    "aliases", "unified_memory", "scale_out_gb_s", "scale_out_source", "sm_count",
+    "sm_count_source", NULL};
 
 /* Read-only members of a served entry that a client may send back. */
 static const char *const gpu_read_only[] = {"etag", "revision", "created_at", "updated_at",

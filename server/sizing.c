@@ -542,6 +542,7 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
     out->is_a100 = strncmp(g->id, "a100", 4) == 0;
     out->link = codec_gpu_link(g);
     out->hw = (uint8_t)gs_hw_from_architecture(g->architecture);
+    out->sm_count = g->sm_count.present ? (uint64_t)g->sm_count.value : 0;
     out->gpus_per_node = s->gpus_per_node           ? s->gpus_per_node
                          : g->gpus_per_node.present ? (uint64_t)g->gpus_per_node.value
                                                     : DEFAULT_NODE;

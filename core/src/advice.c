@@ -160,6 +160,7 @@ static void set_gpu(struct gs_workload *w, const struct gs_plan_gpu *g)
     w->gpu_is_a100 = g->is_a100;
     w->gpu_link = g->link;
     w->gpu_hw = g->hw;
+    w->gpu_sm_count = g->sm_count;
 }
 
 /* Where a change that does not fit leaves the memory: sized on the asked

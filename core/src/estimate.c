@@ -368,6 +368,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->gpu_total_bytes = w->gpu_total_bytes;
     in->gpu_is_a100 = w->gpu_is_a100;
     in->gpu_hw = w->gpu_hw;
+    in->gpu_sm_count = w->gpu_sm_count;
     in->weight_format = (uint8_t)gs_workload_format(w);
     in->link = w->gpu_link;
     /* a tensor-parallel group wider than a node talks over the network */

@@ -579,6 +579,7 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
                                                         out->max_num_batched_tokens,
                                                         out->max_num_seqs, t,
                                                         out->mla_workspace_tokens,
+                                                        in->gpu_sm_count,
                                                         last_stage && !(tgi && tgi->prefill_logprobs),
                                                         ovf);
     uint64_t non_torch = engine_non_torch(in, rel, t, ovf);

@@ -159,6 +159,7 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
     w->gpu_is_a100 = gpu->is_a100;
     w->gpu_link = gpu->link;
     w->gpu_hw = gpu->hw;
+    w->gpu_sm_count = gpu->sm_count;
 }
 
 /* Sizes one replica; true when the engine starts and holds the batch (or,
@@ -614,6 +615,7 @@ static void training_workload(const struct gs_workload *base, const struct gs_pl
     w->gpu_is_a100 = gpu->is_a100;
     w->gpu_link = gpu->link;
     w->gpu_hw = gpu->hw;
+    w->gpu_sm_count = gpu->sm_count;
 }
 
 static bool training_fits(const struct gs_model_spec *m, const struct gs_workload *w,

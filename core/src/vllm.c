@@ -33,6 +33,7 @@ static const struct gs_vllm_release releases[] = {
         .sampler_adds = false,
         .gate_up_held = true,
         .mxfp4_triton = false,
+        .sampler_triton_scratch = false,
         .moe_workspace_kept = false,
         .default_util_permille = 900,
         .source = "vllm/worker/worker.py determine_num_available_blocks (PR #9352)",
@@ -55,6 +56,7 @@ static const struct gs_vllm_release releases[] = {
         .sampler_adds = false,
         .gate_up_held = false,
         .mxfp4_triton = false,
+        .sampler_triton_scratch = false,
         .moe_workspace_kept = false,
         .default_util_permille = 900,
         .source = "vllm/utils.py memory_profiling (PR #10511)",
@@ -77,6 +79,7 @@ static const struct gs_vllm_release releases[] = {
         .sampler_adds = false,
         .gate_up_held = false,
         .mxfp4_triton = false,
+        .sampler_triton_scratch = false,
         .moe_workspace_kept = false,
         .default_util_permille = 900,
         .source = "vllm/worker/worker.py determine_num_available_blocks (PRs #11809, #12126)",
@@ -99,6 +102,7 @@ static const struct gs_vllm_release releases[] = {
         .sampler_adds = false,
         .gate_up_held = false,
         .mxfp4_triton = false,
+        .sampler_triton_scratch = false,
         .moe_workspace_kept = false,
         .default_util_permille = 900,
         .source = "vllm/worker/cache_engine.py _align_cache (PR #12676)",
@@ -121,6 +125,7 @@ static const struct gs_vllm_release releases[] = {
         .sampler_adds = false,
         .gate_up_held = false,
         .mxfp4_triton = false,
+        .sampler_triton_scratch = false,
         .moe_workspace_kept = false,
         .default_util_permille = 900,
         .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (0.8)",
@@ -142,6 +147,7 @@ static const struct gs_vllm_release releases[] = {
         .sampler_adds = false,
         .gate_up_held = false,
         .mxfp4_triton = false,
+        .sampler_triton_scratch = false,
         .moe_workspace_kept = false,
         .default_util_permille = 900,
         .source =
@@ -165,6 +171,7 @@ static const struct gs_vllm_release releases[] = {
         .sampler_adds = false,
         .gate_up_held = false,
         .mxfp4_triton = false,
+        .sampler_triton_scratch = false,
         .moe_workspace_kept = false,
         .default_util_permille = 900,
         .source = "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py",
@@ -190,6 +197,7 @@ static const struct gs_vllm_release releases[] = {
         .sampler_adds = false,
         .gate_up_held = false,
         .mxfp4_triton = false,
+        .sampler_triton_scratch = false,
         .moe_workspace_kept = false,
         .default_util_permille = 900,
         .source = "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)",
@@ -214,6 +222,7 @@ static const struct gs_vllm_release releases[] = {
         .sampler_adds = false,
         .gate_up_held = false,
         .mxfp4_triton = true,
+        .sampler_triton_scratch = false,
         .moe_workspace_kept = false,
         .default_util_permille = 900,
         .source = "vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend (PR #28788)",
@@ -242,6 +251,7 @@ static const struct gs_vllm_release releases[] = {
         .sampler_adds = false,
         .gate_up_held = false,
         .mxfp4_triton = true,
+        .sampler_triton_scratch = true,
         .moe_workspace_kept = true,
         .default_util_permille = 900,
         .source =
@@ -265,6 +275,7 @@ static const struct gs_vllm_release releases[] = {
         .sampler_adds = false,
         .gate_up_held = false,
         .mxfp4_triton = true,
+        .sampler_triton_scratch = true,
         .moe_workspace_kept = true,
         .default_util_permille = 920,
         .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)",
@@ -298,6 +309,7 @@ static const struct gs_vllm_release v0_fallback = {
     .sampler_adds = false,
     .gate_up_held = false,
     .mxfp4_triton = false,
+    .sampler_triton_scratch = false,
     .moe_workspace_kept = false,
     .default_util_permille = 900,
     .source = "vllm/engine/arg_utils.py _is_v1_supported_oracle (pipeline parallelism -> V0)",
@@ -320,6 +332,7 @@ static const struct gs_vllm_release other_engines = {
     .sampler_adds = true,
     .gate_up_held = false,
     .mxfp4_triton = true,
+    .sampler_triton_scratch = false,
     .moe_workspace_kept = false,
     .default_util_permille = 900,
     .source =
@@ -504,7 +517,7 @@ static uint64_t moe_workspace(const struct gs_arch *a, const uint64_t counts[GS_
 uint64_t gs_vllm_activation_peak(const struct gs_arch *a, const struct gs_vllm_release *r,
                                  const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
                                  uint64_t seqs, uint64_t t, uint64_t mla_workspace_tokens,
-                                 bool last_stage, bool *ovf)
+                                 uint64_t gpu_sm_count, bool last_stage, bool *ovf)
 {
     t = t ? t : 1;
     uint64_t per_token = 0, mla_peak = 0, mla_kept = 0;
@@ -544,8 +557,14 @@ uint64_t gs_vllm_activation_peak(const struct gs_arch *a, const struct gs_vllm_r
          * element (gs_vllm_release) */
         const uint64_t reqs = tokens < seqs ? tokens : seqs;
         const uint64_t h = a->hidden_size;
-        const uint64_t logits = gs_mul(gs_mul(reqs, a->vocab_size, ovf), r->sampler_logit_bytes,
-                                       ovf);
+        uint64_t logits = gs_mul(gs_mul(reqs, a->vocab_size, ovf), r->sampler_logit_bytes, ovf);
+        /* topk_topp_triton.py: buffer = logits.new_empty((min(next_power_of_2(programs),
+         * num_sm), vocab)), programs = min(num_sm, requests), cached in _TRITON_BUFFER_CACHE;
+         * the kernel runs for 8 requests or more */
+        if (r->sampler_triton_scratch && gpu_sm_count && reqs >= 8)
+            logits = gs_add(logits, gs_mul(gs_mul(min_u64(gpu_sm_count, reqs), a->vocab_size, ovf),
+                                           4, ovf),
+                            ovf);
         if (r->sampler_adds)
             return gs_add(peak, logits, ovf);
         const uint64_t hidden = gs_mul(gs_add(tokens, gs_mul(reqs, r->v1 ? 2 : 1, ovf), ovf),

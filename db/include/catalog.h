@@ -83,6 +83,8 @@ struct catalog_gpu {
     char *interconnect_source;
     struct catalog_real scale_out_gb_s; /* per GPU, to other nodes, one direction (GB/s) */
     char *scale_out_source;
+    struct catalog_real sm_count;  /* streaming multiprocessors (CUDA multiProcessorCount) */
+    char *sm_count_source;
     struct catalog_real price_per_hour;
     char *price_source;
     char *price_date;

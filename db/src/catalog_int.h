@@ -45,7 +45,7 @@ struct catalog_row {
     " purchase_price_source, purchase_price_date, created_at, updated_at, fp16_tflops,"            \
     " architecture, form_factor, memory_type, interconnect, interconnect_gb_s, pcie_gen,"          \
     " gpus_per_node, interconnect_source, revision, unified_memory, scale_out_gb_s,"               \
-    " scale_out_source FROM gpus"
+    " scale_out_source, sm_count, sm_count_source FROM gpus"
 
 void catalog_read_model_row(const struct catalog_row *r, struct catalog_model *m, bool *oom);
 void catalog_read_gpu_row(const struct catalog_row *r, struct catalog_gpu *g, bool *oom);

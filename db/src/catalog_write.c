@@ -427,6 +427,8 @@ static void bind_gpu(struct catalog_stmt *stmt, const char *id, const struct cat
     bind_int_real(stmt, 22, g->unified_memory);
     bind_real(stmt, 23, g->scale_out_gb_s);
     catalog_stmt_text(stmt, 24, g->scale_out_source);
+    bind_int_real(stmt, 25, g->sm_count);
+    catalog_stmt_text(stmt, 26, g->sm_count_source);
 }
 
 static enum gs_status gpu_put_locked(struct catalog *db, const struct catalog_gpu *g,
@@ -438,9 +440,9 @@ static enum gs_status gpu_put_locked(struct catalog *db, const struct catalog_gp
         " usable_memory_source, memory_bandwidth_gb_s, bf16_tflops, fp8_tflops, tdp_watts,"
         " spec_source, fp16_tflops, architecture, form_factor, memory_type, interconnect,"
         " interconnect_gb_s, pcie_gen, gpus_per_node, interconnect_source, unified_memory,"
-        " scale_out_gb_s, scale_out_source) VALUES"
+        " scale_out_gb_s, scale_out_source, sm_count, sm_count_source) VALUES"
         " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"
-        " ?20, ?21, ?22, ?23, ?24)";
+        " ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
     static const char update_sql[] =
         "UPDATE gpus SET name = ?2, vendor = ?3, memory_bytes = ?4, memory_source = ?5,"
         " usable_memory_bytes = ?6, usable_memory_source = ?7, memory_bandwidth_gb_s = ?8,"
@@ -448,7 +450,7 @@ static enum gs_status gpu_put_locked(struct catalog *db, const struct catalog_gp
         " fp16_tflops = ?13, architecture = ?14, form_factor = ?15, memory_type = ?16,"
         " interconnect = ?17, interconnect_gb_s = ?18, pcie_gen = ?19, gpus_per_node = ?20,"
         " interconnect_source = ?21, unified_memory = ?22, scale_out_gb_s = ?23,"
-        " scale_out_source = ?24, revision = revision + 1,"
+        " scale_out_source = ?24, sm_count = ?25, sm_count_source = ?26, revision = revision + 1,"
         " updated_at = " "{now}"
         " WHERE id = ?1";
     struct current cur;

@@ -104,6 +104,7 @@ static void free_gpu(struct catalog_gpu *g)
     free(g->interconnect);
     free(g->interconnect_source);
     free(g->scale_out_source);
+    free(g->sm_count_source);
     free(g->price_source);
     free(g->price_date);
     free(g->purchase_price_source);
@@ -270,6 +271,8 @@ void catalog_read_gpu_row(const struct catalog_row *stmt, struct catalog_gpu *g,
     g->unified_memory = real_col(stmt, 30);
     g->scale_out_gb_s = real_col(stmt, 31);
     g->scale_out_source = dup_text(stmt, 32, oom);
+    g->sm_count = real_col(stmt, 33);
+    g->sm_count_source = dup_text(stmt, 34, oom);
     if (g->id != NULL && g->created_at != NULL)
         catalog_etag(g->id, g->revision, g->created_at, g->etag);
 }

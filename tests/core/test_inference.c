@@ -955,25 +955,33 @@ static void test_vllm_sampler_phase(void **state)
     bool ovf = false;
     const struct gs_vllm_release *v19 = gs_vllm_release_for(1900);
     assert_int_equal(v19->sampler_logit_bytes, 14);
-    assert_int_equal(gs_vllm_activation_peak(&a, v19, counts, 8192, 1024, 1, 0, true, &ovf),
+    assert_int_equal(gs_vllm_activation_peak(&a, v19, counts, 8192, 1024, 1, 0, 0, true, &ovf),
                      1922564096ULL);
-    assert_int_equal(gs_vllm_activation_peak(&a, v19, counts, 8192, 1024, 1, 0, false, &ovf),
+    /* with the GPU's SMs known, the Triton kernel's cached scratch: an H100 SXM's 132 x
+     * 128,256 x 4 = 67,719,168 more (1.854 GiB; logged 1.89); none below 8 requests */
+    assert_true(v19->sampler_triton_scratch);
+    assert_int_equal(gs_vllm_activation_peak(&a, v19, counts, 8192, 1024, 1, 0, 132, true, &ovf),
+                     1922564096ULL + 67719168ULL);
+    assert_int_equal(gs_vllm_activation_peak(&a, v19, counts, 8192, 4, 1, 0, 132, true, &ovf),
+                     gs_vllm_activation_peak(&a, v19, counts, 8192, 4, 1, 0, 0, true, &ovf));
+    assert_false(gs_vllm_release_for(1401)->sampler_triton_scratch);
+    assert_int_equal(gs_vllm_activation_peak(&a, v19, counts, 8192, 1024, 1, 0, 0, false, &ovf),
                      838860800ULL);
     assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_release_for(1200), counts, 8192, 1024,
-                                             1, 0, true, &ovf),
+                                             1, 0, 0, true, &ovf),
                      83886080ULL + 4990697472ULL);
     assert_int_equal(gs_vllm_release_for(1100)->sampler_logit_bytes, 14); /* FlashInfer default */
     assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_release_for(605), counts, 8192, 256, 1,
-                                             0, true, &ovf),
+                                             0, 0, true, &ovf),
                      1382547456ULL);
     assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_release_for(604), counts, 29000, 256, 1,
-                                             0, true, &ovf),
+                                             0, 0, true, &ovf),
                      3207168000ULL);
     assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_release_for(605), counts, 29000, 256, 1,
-                                             0, true, &ovf),
+                                             0, 0, true, &ovf),
                      29000ULL * 102400);
     assert_int_equal(gs_vllm_activation_peak(&a, gs_vllm_other_engine_profile(), counts, 8192,
-                                             1024, 1, 0, true, &ovf),
+                                             1024, 1, 0, 0, true, &ovf),
                      838860800ULL + 1313341440ULL);
     assert_false(ovf);
 }
@@ -1016,12 +1024,12 @@ static void test_vllm_moe_workspace_kept(void **state)
     bool ovf = false;
     const struct gs_vllm_release *v19 = gs_vllm_release_for(1900);
     assert_true(v19->moe_workspace_kept);
-    assert_int_equal(gs_vllm_activation_peak(&q, v19, counts, 8192, 1024, 1, 0, true, &ovf),
+    assert_int_equal(gs_vllm_activation_peak(&q, v19, counts, 8192, 1024, 1, 0, 0, true, &ovf),
                      2756968448ULL);
     /* 0.12-0.16: not charged (first release unknown), the sort-path sampler instead */
     const struct gs_vllm_release *v14 = gs_vllm_release_for(1401);
     assert_false(v14->moe_workspace_kept);
-    assert_int_equal(gs_vllm_activation_peak(&q, v14, counts, 8192, 1024, 1, 0, true, &ovf),
+    assert_int_equal(gs_vllm_activation_peak(&q, v14, counts, 8192, 1024, 1, 0, 0, true, &ovf),
                      41943040ULL + 1024ULL * 151936 * 38);
     assert_false(ovf);
 }
@@ -1131,22 +1139,22 @@ static void test_vllm_mla_workspace(void **state)
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(&ds, 3, 61, counts); /* MoE layers only: the MoE phase is the larger */
     bool ovf = false;
-    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 1, 0, false, &ovf),
+    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 1, 0, 0, false, &ovf),
                      1543503872ULL);
-    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 1, 65536, false, &ovf),
+    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 1, 65536, 0, false, &ovf),
                      5269094400ULL);
-    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 8, 0, false, &ovf),
+    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 8, 0, 0, false, &ovf),
                      1220542464ULL);
-    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 8, 65536, false, &ovf),
+    assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 8, 65536, 0, false, &ovf),
                      1220542464ULL);
-    assert_int_equal(gs_vllm_activation_peak(&ds, v0, counts, 8192, 256, 8, 65536, false, &ovf),
+    assert_int_equal(gs_vllm_activation_peak(&ds, v0, counts, 8192, 256, 8, 65536, 0, false, &ovf),
                      1296039936ULL);
     assert_false(ovf);
     /* a model without MLA never sees the term */
     const struct gs_arch l8 = llama(4096, 32, 32, 8, 14336, 128256);
     gs_arch_count_blocks(&l8, 0, 32, counts);
-    assert_int_equal(gs_vllm_activation_peak(&l8, v1, counts, 8192, 1024, 1, 65536, false, &ovf),
-                     gs_vllm_activation_peak(&l8, v1, counts, 8192, 1024, 1, 0, false, &ovf));
+    assert_int_equal(gs_vllm_activation_peak(&l8, v1, counts, 8192, 1024, 1, 65536, 0, false, &ovf),
+                     gs_vllm_activation_peak(&l8, v1, counts, 8192, 1024, 1, 0, 0, false, &ovf));
 
     /* through the budget (V1, max_model_len 8192, 1,024 sequences on an H200):
      * 65,536 rows for the MLA model, none for Llama */

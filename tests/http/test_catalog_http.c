@@ -659,13 +659,13 @@ static void test_unified_memory(void **state)
     r = call(&writer_a, "GET", "/v1/gpus?format=csv", NULL, NULL, NULL, NULL);
     expect_status(&r, 200);
     /* the column comes after aliases, so earlier columns keep their places (the two
-     * scale-out columns of 0013 follow it, empty here) */
+     * scale-out columns of 0013 and the two SM-count columns of 0015 follow it, empty here) */
     assert_non_null(strstr(r.body, ",aliases,unified_memory,"));
     const char *row = strstr(r.body, "\nlab-soc,");
     assert_non_null(row);
     const char *eol = strchr(row + 1, '\n');
     assert_non_null(eol);
-    assert_true(eol - row > 8 && strncmp(eol - (eol[-1] == '\r' ? 8 : 7), ",true,,", 7) == 0);
+    assert_true(eol - row > 10 && strncmp(eol - (eol[-1] == '\r' ? 10 : 9), ",true,,,,", 9) == 0);
     free(r.body);
 
     static const char serving[] =
@@ -699,12 +699,6 @@ static char *csv_line(const char *csv, const char *id)
     row++;
     size_t n = strcspn(row, "\r\n");
     return strndup(row, n);
-}
-
-static bool ends_with(const char *s, const char *tail)
-{
-    const size_t n = strlen(s), k = strlen(tail);
-    return n >= k && strcmp(s + n - k, tail) == 0;
 }
 
 /* A copy of the seed H100 under `id`, with the scale-out figure `gb_s` (0: none),
@@ -866,17 +860,19 @@ static void test_scale_out(void **state)
     assert_true(json_number_value(json_object_get(g, "scale_out_gb_s")) == 25);
     json_decref(g);
 
-    /* CSV: the two columns come last; the export carries them, an import writes them */
+    /* CSV: the two columns come after unified_memory (0015's SM count last); the export
+     * carries them, an import writes them */
     r = call(&writer_a, "GET", "/v1/gpus?format=csv", NULL, NULL, NULL, NULL);
     expect_status(&r, 200);
-    assert_non_null(strstr(r.body, ",unified_memory,scale_out_gb_s,scale_out_source\r\n"));
+    assert_non_null(strstr(r.body, ",unified_memory,scale_out_gb_s,scale_out_source,sm_count,"
+                                   "sm_count_source\r\n"));
     char *line = csv_line(r.body, "lab-net");
     assert_non_null(line);
-    assert_true(ends_with(line, ",25,lab rack: one 100 Gb/s NIC per GPU"));
+    assert_non_null(strstr(line, ",25,lab rack: one 100 Gb/s NIC per GPU,"));
     free(line);
-    line = csv_line(r.body, "l4");
+    line = csv_line(r.body, "l4"); /* no scale-out figure; 58 SMs */
     assert_non_null(line);
-    assert_true(ends_with(line, ",,"));
+    assert_non_null(strstr(line, ",,,58,"));
     free(line);
     free(r.body);
     r = call(&writer_a, "POST", "/v1/gpus:bulk", "text/csv",

@@ -238,9 +238,8 @@ static struct summary summarize(const char *engine, double *errors, size_t n, co
 /* At least 9 of the 10 shared logged capacities within 5% (the issue's
  * bar), at least 90% of all of them with the 46 llm-d planner runs
  * (vllm-llmd-planner-logs.json), and the stored figures are the measured
- * ones. Outside 5%: Qwen2.5-72B and its fine-tune Kimi-Dev-72B at TP 2
- * (+7.1%, +7.9%; a 3 GiB pool, where the Triton sampler's unmodelled
- * scratch weighs 3%) and the
+ * ones. Outside 5%: Kimi-Dev-72B at TP 2 (+5.4%, a 3 GiB pool; Qwen2.5-72B,
+ * the same architecture, +4.7%) and the
  * DeepSeek-V2.5 16 x A100-40GB log (vLLM 0.8.3 V0, TP 8 x PP 2): its
  * stages report 3.58 and 5.71 GiB for the cache, yet the engine allocated
  * 5,302 blocks of 552,960 bytes (2.73 GiB), less than either; gpusizer

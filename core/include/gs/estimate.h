@@ -128,6 +128,7 @@ struct gs_workload {
     bool gpu_is_a100;
     uint8_t gpu_link;                 /* enum gs_link of the named GPU's board */
     bool gpu_unified_memory;          /* the named GPU's memory is the host's (GB10, Jetson) */
+    uint64_t gpu_sm_count;            /* the named GPU's streaming multiprocessors; 0 = unknown */
     uint8_t gpu_hw;                   /* enum gs_hw of the named GPU (GS_HW_UNKNOWN: none named or
                                          not in the capability table) */
     struct gs_training training;       /* training only; zeroed fields take defaults */

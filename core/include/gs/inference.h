@@ -159,6 +159,8 @@ struct gs_inference_input {
     uint64_t gpu_total_bytes; /* what the driver reports; 0 = no GPU named */
     bool gpu_is_a100;         /* vLLM's batch defaults treat A100 as small */
     uint8_t gpu_hw;           /* enum gs_hw: picks vLLM's MXFP4 MoE kernels */
+    uint64_t gpu_sm_count;    /* streaming multiprocessors (vLLM's Triton sampler scratch); 0 =
+                                 unknown */
     uint8_t weight_format;    /* enum gs_weight_format the weights are served in */
     uint8_t link;             /* enum gs_link: how the tensor-parallel group talks */
     bool cross_node;          /* the worker's groups span nodes */

@@ -67,6 +67,8 @@ struct gs_vllm_release {
                                    down_proj (LlamaMLP before PR #10339) */
     bool mxfp4_triton;          /* MXFP4 MoE on Hopper runs triton_kernels' matmul_ogs (bundled as
                                    a dependency by PR #28788), else Marlin */
+    bool sampler_triton_scratch; /* the Triton top-k/top-p kernel caches a scratch buffer of
+                                    min(SMs, requests) x vocabulary fp32 values (PR #33538) */
     bool moe_workspace_kept;    /* fused-MoE workspaces come from the global WorkspaceManager, grown
                                    to the profile run's tokens and never freed, so they are still
                                    allocated while the dummy sampler runs (v1/worker/workspace.py) */
@@ -145,7 +147,7 @@ const struct gs_vllm_release *gs_vllm_other_engine_profile(void);
 uint64_t gs_vllm_activation_peak(const struct gs_arch *arch, const struct gs_vllm_release *release,
                                  const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
                                  uint64_t seqs, uint64_t tensor, uint64_t mla_workspace_tokens,
-                                 bool last_stage, bool *overflow);
+                                 uint64_t gpu_sm_count, bool last_stage, bool *overflow);
 
 /* Bytes vLLM's MXFP4 MoE kernels add to the experts' checkpoint bytes on
  * one GPU of hardware `hw` (enum gs_hw), over the MoE layers in `counts`
