@@ -817,6 +817,11 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                                       "_set_default_max_num_seqs_and_batched_tokens_args"
                                     : "vLLM SchedulerConfig max_num_batched_tokens and "
                                       "EngineArgs.create_engine_config (chunked prefill past 32k)");
+        if (r->mm_profile_bytes)
+            assume_value(e, "mm_profile_bytes", r->mm_profile_bytes,
+                         "the profile run's dummy images and their encoder outputs, kept through "
+                         "the text run and the sampler (in activation_peak_bytes)",
+                         "vLLM gpu_model_runner.py profile_run (MultiModalBudget, encoder_cache)");
         if (r->mla_workspace_tokens)
             assume_value(e, "mla_workspace_tokens", r->mla_workspace_tokens,
                          "rows of MLA's chunked-prefill context workspace: the profile run "

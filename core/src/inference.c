@@ -582,6 +582,23 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
                                                         in->gpu_sm_count,
                                                         last_stage && !(tgi && tgi->prefill_logprobs),
                                                         ovf);
+    /* V1 profile_run encodes a dummy batch of the largest images first (encoder budget
+     * max(max_num_batched_tokens, tokens per image) / tokens per image items, one
+     * embed_multimodal call) and keeps the pixel batch and the encoder outputs in
+     * encoder_cache until the text run and the dummy sampler are done: they sit under both
+     * phases on the worker that runs the encoder (the first pipeline stage) */
+    if (c->engine == GS_ENGINE_VLLM && rel->v1 && !c->has_activation_bytes &&
+        in->arch->mm_dummy_tokens && (!in->has_stage || in->stage == 0)) {
+        const uint64_t per = in->arch->mm_dummy_tokens;
+        const uint64_t budget_tokens =
+            out->max_num_batched_tokens > per ? out->max_num_batched_tokens : per;
+        const uint64_t items = budget_tokens / per;
+        const uint64_t elems = gs_add(in->arch->mm_dummy_pixels,
+                                      gs_mul(per, in->arch->hidden_size, ovf), ovf);
+        out->mm_profile_bytes =
+            gs_mul(gs_mul(items, elems, ovf), in->model_bytes ? in->model_bytes : 2, ovf);
+        b->activation_bytes = gs_add(b->activation_bytes, out->mm_profile_bytes, ovf);
+    }
     uint64_t non_torch = engine_non_torch(in, rel, t, ovf);
     /* The rotary cos/sin tables are buffers created with the model, so the weights the engine
      * measures after loading include them on every GPU: vLLM in the model dtype

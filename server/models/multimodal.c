@@ -323,9 +323,13 @@ static void read_gemma3(struct model_reader *r, struct gs_arch *a)
     if (!r->ok || !open_sub(r, "vision_config", SIGLIP_VISION, NULL, NULL, &vision, &owned))
         return;
     const uint64_t vh = read_siglip(&vision, a);
+    const uint64_t image = rd_dim(&vision, NAMES("image_size"), false, 0);
     close_sub(r, &vision, owned);
     if (!r->ok)
         return;
+    /* Gemma 3's dummy image (pan-and-scan off): one image_size crop of mm_tokens_per_image */
+    a->mm_dummy_tokens = rd_dim(r, NAMES("mm_tokens_per_image"), false, 256);
+    a->mm_dummy_pixels = 3 * image * image;
     tensor(a, GS_BLOCKS_MAX, "multi_modal_projector.mm_input_projection_weight", GS_PART_VISION,
            vh, a->hidden_size);
     norm(a, GS_BLOCKS_MAX, "multi_modal_projector.mm_soft_emb_norm", GS_PART_VISION, false, vh);
@@ -406,9 +410,16 @@ static void read_mistral3(struct model_reader *r, struct gs_arch *a)
                             &owned))
         return;
     const uint64_t vh = read_pixtral(&vision, a);
+    const uint64_t image = rd_dim(&vision, NAMES("image_size"), false, 0);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), false, 14);
     close_sub(r, &vision, owned);
     if (!r->ok)
         return;
+    /* the dummy image is image_size square: (image / patch / merge)^2 embeddings */
+    if (image && patch && merge) {
+        a->mm_dummy_tokens = (image / patch / merge) * (image / patch / merge);
+        a->mm_dummy_pixels = 3 * image * image;
+    }
     const uint64_t h = a->hidden_size;
     norm(a, GS_BLOCKS_MAX, "multi_modal_projector.norm", GS_PART_VISION, false, vh);
     linear(a, GS_BLOCKS_MAX, "multi_modal_projector.patch_merger.merging_layer", GS_SPLIT_NONE,
@@ -834,9 +845,20 @@ static void read_llama4(struct model_reader *r, struct gs_arch *a)
     if (!r->ok || !open_sub(r, "vision_config", LLAMA4_VISION, NULL, NULL, &vision, &owned))
         return;
     const uint64_t out = read_llama4_vision(&vision, a);
+    const uint64_t image = rd_dim(&vision, NAMES("image_size"), false, 0);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), false, 14);
+    const double shuffle = rd_number(&vision, "pixel_shuffle_ratio", 0.5);
     close_sub(r, &vision, owned);
     if (!r->ok)
         return;
+    /* the dummy image fills the processor's max_patches (16 in the published
+     * preprocessor_config.json) plus the global tile: 17 tiles of image_size, each
+     * (image / patch)^2 x pixel_shuffle_ratio^2 embeddings (vLLM mllama4.py) */
+    if (image && patch && shuffle > 0 && shuffle <= 1) {
+        const uint64_t side = image / patch;
+        a->mm_dummy_tokens = 17 * (uint64_t)((double)(side * side) * shuffle * shuffle);
+        a->mm_dummy_pixels = 17 * 3 * image * image;
+    }
     linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_1", GS_SPLIT_NONE, GS_PART_VISION, false,
            out, a->hidden_size);
 }

@@ -1034,6 +1034,44 @@ static void test_vllm_moe_workspace_kept(void **state)
     assert_false(ovf);
 }
 
+/* V1's profile run encodes a dummy batch of the largest images and keeps the
+ * pixel batch and the encoder outputs (encoder_cache) through the text run and
+ * the sampler; at 8,192 batched tokens, in bf16:
+ *   Gemma 3 4B: 256 tokens per 896 x 896 image -> 32 images x (3 x 896^2 +
+ *     256 x 2,560) x 2 = 196,083,712 B (0.18 GiB: 3.68 -> 3.86 GiB profiled,
+ *     logged 3.89)
+ *   Mistral-Small-3.1: (1,540 / 14 / 2)^2 = 3,025 tokens -> 2 images x (3 x
+ *     1,540^2 + 3,025 x 5,120) x 2 = 90,411,200 B
+ *   Llama 4 Scout: 17 tiles x (336 / 14)^2 x 0.5^2 = 2,448 tokens -> 3 images
+ *     x (17 x 3 x 336^2 + 2,448 x 5,120) x 2 = 109,748,736 B
+ * Not on V0 rows, nor on a later pipeline stage. */
+static void test_vllm_mm_profile_kept(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        uint64_t bytes;
+    } cases[] = {
+        {"gemma3/google__gemma-3-4b-it.json", 196083712ULL},
+        {"mistral3/mistralai__Mistral-Small-3.1-24B-Instruct-2503.json", 90411200ULL},
+        {"llama4/meta-llama__Llama-4-Scout-17B-16E-Instruct.json", 109748736ULL},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gs_arch a = fixture_arch_file(cases[i].file);
+        struct gs_inference_input in = llama3_8b_on_h100(&a);
+        struct gs_inference_result r;
+        in.engine.version = 1900;
+        in.engine.max_num_batched_tokens = 8192;
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        if (r.mm_profile_bytes != cases[i].bytes)
+            fail_msg("%s: %llu bytes kept, expected %llu", cases[i].file,
+                     (unsigned long long)r.mm_profile_bytes, (unsigned long long)cases[i].bytes);
+        in.engine.version = 703; /* V0 */
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        assert_int_equal(r.mm_profile_bytes, 0);
+    }
+}
+
 static void test_vllm_mxfp4_layout(void **state)
 {
     (void)state;
@@ -1366,6 +1404,7 @@ int main(void)
         cmocka_unit_test(test_vllm_mla_padding),
         cmocka_unit_test(test_vllm_sampler_phase),
         cmocka_unit_test(test_vllm_moe_workspace_kept),
+        cmocka_unit_test(test_vllm_mm_profile_kept),
         cmocka_unit_test(test_vllm_mxfp4_layout),
         cmocka_unit_test(test_rope_tables_in_budget),
         cmocka_unit_test(test_vllm_mla_workspace),

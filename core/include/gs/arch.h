@@ -218,6 +218,9 @@ struct gs_arch {
      * read literally (24 and 1024 when missing), as SGLang's adjust_mem_fraction_for_vlm reads
      * them (gs/sglang.h); 0 without a vision_config */
     uint64_t vision_config_layers, vision_config_hidden;
+    /* the largest image vLLM's V1 profile run encodes (MultiModalBudget: the modality with the
+     * most tokens per item): its embedding tokens and pixel values; 0 where not read */
+    uint64_t mm_dummy_tokens, mm_dummy_pixels;
     /* the decoder stack */
     uint64_t num_hidden_layers;
     uint8_t layer_block[GS_LAYERS_MAX];

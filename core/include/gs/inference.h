@@ -197,6 +197,9 @@ struct gs_inference_result {
     bool chunked_prefill;                  /* vLLM: the profile run's setting */
     uint64_t mla_workspace_tokens;         /* vLLM, MLA models: the chunked-prefill context
                                               workspace rows the profile run sizes for */
+    uint64_t mm_profile_bytes;             /* vLLM V1, multimodal models: the dummy images and
+                                              their encoder outputs the profile run keeps (in
+                                              budget.activation_bytes) */
     uint64_t kv_groups, kv_group_layers;   /* vLLM's hybrid allocator: groups, layers per group */
     struct gs_kv_layout kv;
     uint64_t block_size, max_num_batched_tokens, max_num_seqs;
