@@ -611,9 +611,10 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
     if (c->engine == GS_ENGINE_VLLM)
         b->rope_cache_bytes = gs_arch_rope_table_bytes(in->arch, model_bytes, ovf);
     if (c->engine == GS_ENGINE_SGLANG) {
-        const struct gs_sglang_release *srel = gs_sglang_release_for(c->version);
-        b->rope_cache_bytes = gs_arch_rope_table_bytes(
-            in->arch, srel->rope_element_bytes ? srel->rope_element_bytes : model_bytes, ovf);
+        out->sglang_release = gs_sglang_release_for(c->version);
+        const uint8_t rope_bytes = out->sglang_release->rope_element_bytes;
+        b->rope_cache_bytes =
+            gs_arch_rope_table_bytes(in->arch, rope_bytes ? rope_bytes : model_bytes, ovf);
     }
     b->weights_bytes = gs_add(b->weights_bytes, b->rope_cache_bytes, ovf);
     if (c->engine == GS_ENGINE_VLLM && in->weight_format == GS_WF_MXFP4)
@@ -672,7 +673,6 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
         /* under data-parallel attention the expert group is every rank (tensor x data), which
          * SGLang's tp_size counts (--tp N --dp D --enable-dp-attention) */
         const uint64_t dp = in->expert > t ? in->expert / t : 1;
-        out->sglang_release = gs_sglang_release_for(c->version);
         b->fraction_permille =
             c->mem_fraction_static_permille
                 ? c->mem_fraction_static_permille

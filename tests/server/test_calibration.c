@@ -140,15 +140,22 @@ static json_t *catalog_request_for(const json_t *run)
     return request;
 }
 
-static void run_one(json_t *request, const json_t *run, struct outcome *o)
+/* The /v1/estimate answer to `request` (the caller owns it); a refusal fails the test. */
+static json_t *estimate_for(json_t *request, const char *id)
 {
-    const char *id = json_string_value(json_object_get(run, "id"));
     json_t *response = NULL;
     struct problem p;
     problem_init(&p);
     if (service_estimate(fixture.service, request, &response, &p) != 0)
         fail_msg("%s: %d %s %s", id, p.status, p.errors.count ? p.errors.items[0].pointer : "",
                  p.errors.count ? p.errors.items[0].detail : "");
+    return response;
+}
+
+static void run_one(json_t *request, const json_t *run, struct outcome *o)
+{
+    const char *id = json_string_value(json_object_get(run, "id"));
+    json_t *response = estimate_for(request, id);
     snprintf(o->id, sizeof(o->id), "%s", id);
     o->logged = (long long)json_integer_value(json_object_get(run, "logged_tokens"));
     o->predicted = (long long)json_integer_value(
@@ -298,12 +305,7 @@ static void run_engine_logs(const char *engine, const char *file, const char *st
         const json_t *weights = json_object_get(e, "weights");
         if (weights != NULL)
             json_object_set_new(request, "precision", json_pack("{s:O}", "weights", weights));
-        json_t *response = NULL;
-        struct problem p;
-        problem_init(&p);
-        if (service_estimate(fixture.service, request, &response, &p) != 0)
-            fail_msg("%s: %d %s %s", id, p.status, p.errors.count ? p.errors.items[0].pointer : "",
-                     p.errors.count ? p.errors.items[0].detail : "");
+        json_t *response = estimate_for(request, id);
         const double logged = (double)json_integer_value(json_object_get(e, "logged_tokens"));
         const double predicted = (double)json_integer_value(
             json_object_get(json_object_get(response, "kv_cache"), "max_tokens"));
@@ -331,12 +333,7 @@ static void run_engine_logs(const char *engine, const char *file, const char *st
 /* The budget of one request through /v1/estimate (the caller owns it). */
 static json_t *budget_of(json_t *request, const char *id)
 {
-    json_t *response = NULL;
-    struct problem p;
-    problem_init(&p);
-    if (service_estimate(fixture.service, request, &response, &p) != 0)
-        fail_msg("%s: %d %s %s", id, p.status, p.errors.count ? p.errors.items[0].pointer : "",
-                 p.errors.count ? p.errors.items[0].detail : "");
+    json_t *response = estimate_for(request, id);
     json_t *budget = json_incref(json_object_get(response, "budget"));
     json_decref(response);
     assert_non_null(budget);
@@ -519,12 +516,7 @@ static void test_training_runs(void **state)
         const char *kind = json_string_value(json_object_get(measured, "kind"));
         const double bytes = (double)json_integer_value(json_object_get(measured, "bytes"));
         json_t *request = json_deep_copy(json_object_get(e, "request"));
-        json_t *response = NULL;
-        struct problem p;
-        problem_init(&p);
-        if (service_estimate(fixture.service, request, &response, &p) != 0)
-            fail_msg("%s: %d %s %s", id, p.status, p.errors.count ? p.errors.items[0].pointer : "",
-                     p.errors.count ? p.errors.items[0].detail : "");
+        json_t *response = estimate_for(request, id);
         const double predicted = predicted_for(json_object_get(response, "per_gpu"), kind);
         const double error = (predicted - bytes) / bytes;
         if (getenv("GS_CALIBRATION_REPORT") != NULL)
