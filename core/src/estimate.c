@@ -371,9 +371,10 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->gpu_sm_count = w->gpu_sm_count;
     in->weight_format = (uint8_t)gs_workload_format(w);
     in->link = w->gpu_link;
-    /* a tensor-parallel group wider than a node talks over the network */
+    /* a replica wider than a node has groups that talk over the network: its tensor group,
+     * or its pipeline groups (rank i of one stage and rank i of the next) */
     const uint64_t per_node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
-    in->cross_node = t > per_node;
+    in->cross_node = t * p > per_node;
     in->expert = w->parallelism.expert;
     in->expert_cross_node = w->parallelism.expert > per_node;
     in->engine = w->serving.engine;
@@ -721,14 +722,13 @@ static const char *engine_block_source(enum gs_engine engine)
  * kv_cache_utils.get_kv_cache_configs: "Change the num_blocks of each rank to
  * the smallest among all ranks"; V0 executors take min(num_gpu_blocks)):
  * every pipeline stage with its own weights, layers and profile (the last
- * with the sampler); ranks on a node other than the first also hold NCCL's
- * network buffers. The stage that binds becomes the answer. */
+ * with the sampler and, in V0, the logits gather's buffers on its first
+ * tensor rank). The stage that binds becomes the answer. */
 static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const struct gs_workload *w,
                                          uint64_t t, uint64_t p, enum gs_weight_format f,
                                          uint64_t config_total, struct gs_inference_result *out,
                                          struct gs_error *err)
 {
-    const uint64_t node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
     if (p > GS_LAYERS_MAX) /* gs_parallelism_validate keeps stages within the layers */
         return gs_error_add(err, GS_ERR_RANGE, "/parallelism/pipeline", "more stages than layers");
     const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
@@ -748,7 +748,6 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
         serving_input(m, w, weights, t, p, w->serving.kv_dtype, w->serving.context_length, &in);
         in.has_stage = true;
         in.stage = s;
-        in.cross_node = in.cross_node || s * t >= node;
         st = gs_inference_compute(&in, &res, err);
         if (st != GS_OK)
             return st;
@@ -872,9 +871,12 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     assume_value(e, "non_torch_bytes", r->budget.non_torch_bytes,
                  "memory outside PyTorch's allocator the engine counts: kernel modules loaded while "
                  "profiling (and the CUDA context where the release counts device-wide memory), NCCL "
-                 "and custom all-reduce buffers by interconnect, network buffers across nodes",
-                 "core/src/vllm.c (vLLM memory_profiling; custom_all_reduce.py; public startup "
-                 "logs: PR #12126, issue #14447, llm-d planner and llm-k8s logs)");
+                 "and custom all-reduce buffers by interconnect, network buffers across nodes, "
+                 "and under the V0 engine the logits gather's second NCCL communicator and "
+                 "point-to-point receive buffers on the last stage's first tensor rank",
+                 "core/src/vllm.c and runtime.c (vLLM memory_profiling; custom_all_reduce.py; "
+                 "GroupCoordinator.gather; NCCL transport/p2p.cc; public startup logs: PR "
+                 "#12126, issue #14447, llm-d planner and llm-k8s logs)");
     if (r->budget.rope_cache_bytes)
         assume_value(e, "rope_cache_bytes", r->budget.rope_cache_bytes,
                      "rotary cos/sin tables the engine builds with the model on every GPU, over "

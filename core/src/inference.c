@@ -473,7 +473,8 @@ static void defaults(const struct gs_inference_input *in, struct gs_inference_re
  * workspace; TGI device-wide memory (the CUDA context and vLLM's latest
  * growth and communication terms). TensorRT-LLM takes vLLM's latest term. */
 static uint64_t engine_non_torch(const struct gs_inference_input *in,
-                                 const struct gs_vllm_release *rel, uint64_t t, bool *ovf)
+                                 const struct gs_vllm_release *rel, uint64_t t, bool last_stage,
+                                 bool *ovf)
 {
     const enum gs_link link = (enum gs_link)in->link;
     switch (in->engine.engine) {
@@ -482,7 +483,7 @@ static uint64_t engine_non_torch(const struct gs_inference_input *in,
     case GS_ENGINE_SGLANG:
         return gs_sglang_preload_bytes(link, t, in->cross_node);
     case GS_ENGINE_VLLM: {
-        uint64_t bytes = gs_vllm_non_torch(rel, link, t, in->cross_node);
+        uint64_t bytes = gs_vllm_non_torch(rel, link, t, in->cross_node, last_stage, ovf);
         if (in->expert > t)
             bytes = gs_add(bytes, gs_runtime_comm_bytes(link, in->expert, in->expert_cross_node),
                            ovf);
@@ -500,12 +501,12 @@ static uint64_t engine_non_torch(const struct gs_inference_input *in,
     case GS_ENGINE_TGI:
         /* get_free_memory reads torch.cuda.mem_get_info: the device's free memory, so the
          * CUDA context counts along with what loads while warming up */
-        return gs_add(GS_CUDA_CONTEXT_BYTES, gs_vllm_non_torch(rel, link, t, in->cross_node), ovf);
+        return gs_add(GS_CUDA_CONTEXT_BYTES, gs_vllm_non_torch(rel, link, t, in->cross_node, last_stage, ovf), ovf);
     case GS_ENGINE_TENSORRT_LLM:
     case GS_ENGINE_COUNT:
         break;
     }
-    return gs_vllm_non_torch(rel, link, t, in->cross_node);
+    return gs_vllm_non_torch(rel, link, t, in->cross_node, last_stage, ovf);
 }
 
 /* Before TGI 3.0 the warm-up prefill keeps, at its peak, the logits of every
@@ -599,7 +600,7 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
             gs_mul(gs_mul(items, elems, ovf), in->model_bytes ? in->model_bytes : 2, ovf);
         b->activation_bytes = gs_add(b->activation_bytes, out->mm_profile_bytes, ovf);
     }
-    uint64_t non_torch = engine_non_torch(in, rel, t, ovf);
+    uint64_t non_torch = engine_non_torch(in, rel, t, last_stage, ovf);
     /* The rotary cos/sin tables are buffers created with the model, so the weights the engine
      * measures after loading include them on every GPU: vLLM in the model dtype
      * (RotaryEmbeddingBase: cache.to(dtype), get_rope's dtype the default dtype), SGLang by

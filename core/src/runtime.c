@@ -9,16 +9,18 @@
  * NCCL allocates NCCL_BUFFSIZE (4 MiB) per channel per peer connection
  * and protocol, linear in its channel count, which it raises to reach
  * NVLink bandwidth (NVIDIA/nccl #864, #986); vLLM's custom all-reduce adds
- * 16 MiB (custom_all_reduce.py, max_size 8 MiB, two IPC buffers). Per class,
- * from public startup logs (vLLM's non-torch figure minus its profile
- * growth, 0.16 GiB, see vllm.c, or measured directly):
+ * its IPC buffers (CUSTOM_AR_BYTES). Per class, from public startup logs
+ * (vLLM's non-torch figure minus its profile growth, 0.16 GiB, see vllm.c,
+ * or measured directly):
  *   PCIe cards: 0.13 GiB measured directly around the process-group setup on
  *     4 x L4, NCCL only ("Init torch distributed ends. mem usage=0.13 GB",
  *     SGLang 0.4.3.post4, QwQ-32B log in tests/fixtures/calibration); vLLM
  *     issue #14447 (4 x 24 GB, V0 0.8) logs 0.20 GiB of non-torch memory in
  *     all, which leaves less than 0.16 GiB for its profile growth;
- *   NVLink, Ampere: 0.93 GiB on 8 x A100-SXM4-40GB (surajssd/llm-k8s
- *     deepseek-v2.5 log, V0 0.8.3) -> 0.77 GiB;
+ *   NVLink, Ampere: 0.89 GiB on the first rank of 8 x A100-SXM4-40GB
+ *     (surajssd/llm-k8s deepseek-v2.5 run over sockets, V0 0.8.3: one
+ *     NCCL communicator for the tensor group, the pipeline group's socket
+ *     buffers being host memory) -> 0.73 GiB;
  *   NVLink/NVSwitch, Hopper and later: 2.07 GiB at TP 2 on H100 SXM in two
  *     vLLM 0.19.0 runs (llm-d planner logs, Mixtral-8x7B and gpt-oss-20b) ->
  *     1.91 GiB. SGLang measures the same buffers another way and agrees:
@@ -26,11 +28,18 @@
  *     ranks of 8 x H200 (sgl-project/sglang PR #11716's log).
  * floor(x x 2^30). */
 #define COMM_PCIE_BYTES ((uint64_t)139586437)
-#define COMM_NVLINK_BYTES ((uint64_t)826781204)
+#define COMM_NVLINK_BYTES ((uint64_t)783831531)
 #define COMM_NVSWITCH_BYTES ((uint64_t)2050846883)
-/* A rank whose group spans nodes adds NCCL's network buffers: 2.15 - 0.93 =
- * 1.22 GiB for the second node's workers in the deepseek-v2.5 log above. */
-#define CROSS_NODE_BYTES ((uint64_t)1309965025)
+/* vLLM's custom all-reduce (custom_all_reduce.py) cudaMallocs two IPC
+ * buffers outside torch, meta_size() + max_size and max_size with max_size
+ * 8 MiB; the allocator hands out 2 MiB pages: 10 + 8 MiB. */
+#define CUSTOM_AR_BYTES ((uint64_t)18 * 1024 * 1024)
+/* A rank whose groups span nodes over InfiniBand: NCCL registers its network
+ * receive buffers in device memory for GPUDirect RDMA ("NET/IB/.../GDRDMA";
+ * over sockets they stay in host memory). The deepseek-v2.5 runs above, the
+ * same layout over InfiniBand and over sockets, differ by 0.04, 0.03 and
+ * 0.04 GiB on the three workers they print: 0.04 GiB. */
+#define CROSS_NODE_BYTES ((uint64_t)42949672)
 
 uint64_t gs_runtime_comm_bytes(enum gs_link link, uint64_t tensor, bool cross_node)
 {
@@ -42,6 +51,30 @@ uint64_t gs_runtime_comm_bytes(enum gs_link link, uint64_t tensor, bool cross_no
     if (cross_node)
         bytes += CROSS_NODE_BYTES;
     return bytes;
+}
+
+/* NCCL point-to-point receive buffers, one connection per channel per peer,
+ * set up on the first send or receive with that peer for all of
+ * p2pnChannelsPerPeer channels (enqueue.cc: "Mark channels that need
+ * pre-connect"). Over NVLink NCCL reads (P2P/IPC/read): the receiver holds
+ * the LL and LL128 buffers, 512 KiB and 4,800 KiB, with its ncclRecvMem
+ * header, rounded up to CUDA_IPC_MIN, 2 MiB (transport/p2p.cc p2pRecvSetup,
+ * NCCL 2.21): 6 MiB per connection. NVLink boards get 32 channels per peer
+ * (ncclTopoComputeP2pChannels: the next power of two of the coll channels,
+ * 24 on A100, 32 on H100; "32 p2p channels per peer" in the deepseek-v2.5
+ * log). */
+#define P2P_RECV_CONNECTION_BYTES ((uint64_t)6 * 1024 * 1024)
+#define P2P_CHANNELS_PER_PEER 32
+
+uint64_t gs_runtime_gather_root_bytes(enum gs_link link, uint64_t tensor, bool *overflow)
+{
+    if (tensor < 2 || link == GS_LINK_PCIE)
+        return 0;
+    const uint64_t comm = gs_runtime_comm_bytes(link, tensor, false) - CUSTOM_AR_BYTES;
+    const uint64_t p2p =
+        gs_mul(gs_mul(tensor - 1, P2P_CHANNELS_PER_PEER, overflow), P2P_RECV_CONNECTION_BYTES,
+               overflow);
+    return gs_add(comm, p2p, overflow);
 }
 
 static const char *const all2all_names[GS_ALL2ALL_COUNT] = {

@@ -642,11 +642,20 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *a, const struct gs_vll
 #define PROFILE_GROWTH_BYTES ((uint64_t)171798691)
 
 uint64_t gs_vllm_non_torch(const struct gs_vllm_release *r, enum gs_link link, uint64_t t,
-                           bool cross_node)
+                           bool cross_node, bool last_stage, bool *overflow)
 {
     /* device-wide accounting also counts the CUDA context, created before any baseline */
     uint64_t bytes = PROFILE_GROWTH_BYTES + gs_runtime_comm_bytes(link, t, cross_node);
     if (r->non_torch == GS_VLLM_NT_DEVICE)
         bytes += GS_CUDA_CONTEXT_BYTES;
+    /* V0's LogitsProcessor gathers the vocabulary shards to the first tensor rank of the last
+     * stage (use_all_gather only under V1 or external_launcher: platforms/interface.py;
+     * before 0.8 use_gather = not TPU) through GroupCoordinator.gather, which calls
+     * torch.distributed.gather on the device group: the profile run's dummy forward creates
+     * torch's NCCL communicator for the group there and NCCL connects every other rank to
+     * that one, after the baseline, so the driver worker of the last stage is the least
+     * roomy (docs/vllm-kv-budget-research.md section 14) */
+    if (!r->v1 && last_stage)
+        bytes = gs_add(bytes, gs_runtime_gather_root_bytes(link, t, overflow), overflow);
     return bytes;
 }

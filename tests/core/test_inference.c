@@ -1212,21 +1212,63 @@ static void test_vllm_mla_workspace(void **state)
  * profile run's kernel-module growth (0.16 GiB, PR #12126's log), the CUDA
  * context where the release counts device-wide memory (287,047,680 B,
  * pytorch PR #86509), the communication buffers of a tensor-parallel rank
- * by board (PCIe 0.13 GiB as SGLang's 4 x L4 log measures it), and NCCL's
- * network buffers on a rank across nodes. */
+ * by board (PCIe 0.13 GiB as SGLang's 4 x L4 log measures it, Ampere NVLink
+ * 0.73 GiB as the deepseek-v2.5 run over sockets prints it), and NCCL's
+ * GPUDirect network buffers on a rank whose groups span nodes (0.04 GiB: the
+ * same run over InfiniBand). */
 static void test_vllm_non_torch(void **state)
 {
     (void)state;
+    bool ovf = false;
     const uint64_t growth = 171798691, context = 287047680;
     const struct gs_vllm_release *v1 = gs_vllm_release_for(1900);
     const struct gs_vllm_release *old = gs_vllm_release_for(604);
-    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVSWITCH, 1, false), growth);
-    assert_int_equal(gs_vllm_non_torch(old, GS_LINK_PCIE, 1, false), growth + context);
-    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVSWITCH, 2, false), growth + 2050846883ULL);
-    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVLINK, 8, false), growth + 826781204ULL);
-    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_PCIE, 2, false), growth + 139586437ULL);
-    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVLINK, 8, true),
-                     growth + 826781204ULL + 1309965025ULL);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVSWITCH, 1, false, true, &ovf), growth);
+    assert_int_equal(gs_vllm_non_torch(old, GS_LINK_PCIE, 1, false, true, &ovf), growth + context);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVSWITCH, 2, false, true, &ovf),
+                     growth + 2050846883ULL);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVLINK, 8, false, true, &ovf),
+                     growth + 783831531ULL);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_PCIE, 2, false, true, &ovf),
+                     growth + 139586437ULL);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVLINK, 8, true, true, &ovf),
+                     growth + 783831531ULL + 42949672ULL);
+    assert_false(ovf);
+}
+
+/* V0's logits gather (vllm.c gs_vllm_non_torch, runtime.c): on the last
+ * stage's first tensor rank, torch.distributed.gather creates torch's own
+ * NCCL communicator for the tensor group and NCCL connects the other ranks'
+ * 32 channels each to it, 6 MiB of receive buffers per connection over
+ * NVLink (LL 512 KiB + LL128 4,800 KiB + header, rounded to 2 MiB). By hand,
+ * 8 x A100 (Ampere NVLink, 0.8.3 V0):
+ *   second communicator 783,831,531 - 18 MiB custom all-reduce = 764,957,163
+ *   receive buffers 7 x 32 x 6 MiB = 1,409,286,144
+ * so 171,798,691 + 783,831,531 + 764,957,163 + 1,409,286,144 = 3,129,873,529
+ * B (2.91 GiB) on the last stage, and the plain figure elsewhere. The
+ * deepseek-v2.5 logs print 0.93 GiB on the first stage's first rank, 2.15
+ * GiB on a later rank of the last stage (a sender, not modelled) and leave
+ * 2.73 GiB of KV on the hidden one (test_calibration). V1 all-gathers
+ * instead (its figures carry that), PCIe cards keep NCCL's buffers in host
+ * memory, and one rank gathers nothing. */
+static void test_vllm_v0_gather_root(void **state)
+{
+    (void)state;
+    bool ovf = false;
+    const uint64_t growth = 171798691, comm = 783831531;
+    const struct gs_vllm_release *v0 = gs_vllm_release_for_layout(803, 2);
+    const struct gs_vllm_release *v1 = gs_vllm_release_for(1900);
+    assert_false(v0->v1);
+    assert_int_equal(gs_vllm_non_torch(v0, GS_LINK_NVLINK, 8, false, true, &ovf), 3129873529ULL);
+    assert_int_equal(gs_vllm_non_torch(v0, GS_LINK_NVLINK, 8, false, false, &ovf), growth + comm);
+    assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVLINK, 8, false, true, &ovf), growth + comm);
+    assert_int_equal(gs_vllm_non_torch(v0, GS_LINK_PCIE, 2, false, true, &ovf),
+                     growth + 139586437ULL);
+    assert_int_equal(gs_vllm_non_torch(v0, GS_LINK_NVLINK, 1, false, true, &ovf), growth);
+    /* two ranks: one peer's 32 connections */
+    assert_int_equal(gs_runtime_gather_root_bytes(GS_LINK_NVLINK, 2, &ovf),
+                     comm - 18874368ULL + 32ULL * 6291456ULL);
+    assert_false(ovf);
 }
 
 /* vLLM 0.21 on: 0.92 of the GPU by default, and a given CUDA-graph figure is
@@ -1410,6 +1452,7 @@ int main(void)
         cmocka_unit_test(test_vllm_mla_workspace),
         cmocka_unit_test(test_sglang_speculative_reserve),
         cmocka_unit_test(test_vllm_non_torch),
+        cmocka_unit_test(test_vllm_v0_gather_root),
         cmocka_unit_test(test_vllm_graphs_by_release),
         cmocka_unit_test(test_vllm_hybrid_allocator),
         cmocka_unit_test(test_vllm_max_model_len),

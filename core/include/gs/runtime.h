@@ -32,6 +32,18 @@ enum gs_link {
  * runtime.c. */
 uint64_t gs_runtime_comm_bytes(enum gs_link link, uint64_t tensor, bool cross_node);
 
+/* What gathering a tensor to the first rank of a `tensor`-rank group with
+ * torch.distributed.gather leaves on that rank: torch's own NCCL
+ * communicator for the group (created lazily by its first collective, a
+ * second one beside the engine's own: the class's figure less the custom
+ * all-reduce's buffers) and NCCL's point-to-point receive buffers from
+ * every other rank (runtime.c). Over NVLink only: where GPUs have no
+ * peer-to-peer path NCCL goes through host memory (vLLM issue #15815's 2 x
+ * L40S and issue #13061's 2 x RTX 4090 V0 logs print 0.30 and 0.25 GiB of
+ * non-torch memory in all on that rank), and PCIe peer-to-peer is not
+ * measured. */
+uint64_t gs_runtime_gather_root_bytes(enum gs_link link, uint64_t tensor, bool *overflow);
+
 /* vLLM's expert-parallel all-to-all (--all2all-backend). */
 enum gs_all2all {
     GS_ALL2ALL_NCCL,            /* allgather_reducescatter or naive: collectives over NCCL's

@@ -166,10 +166,12 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
                                     const uint64_t counts[GS_BLOCKS_MAX], uint64_t tensor,
                                     uint64_t expert, bool *overflow);
 
-/* Non-torch memory on one GPU: the profile growth (vllm.c), the
- * communication buffers (runtime.h) and, where the release counts
- * device-wide, the CUDA context. */
+/* Non-torch memory on the least roomy GPU of a stage: the profile growth
+ * (vllm.c), the communication buffers (runtime.h), where the release
+ * counts device-wide the CUDA context, and on the last stage of a V0
+ * engine what the logits gather leaves on its first tensor rank
+ * (gs_runtime_gather_root_bytes). */
 uint64_t gs_vllm_non_torch(const struct gs_vllm_release *release, enum gs_link link,
-                           uint64_t tensor, bool cross_node);
+                           uint64_t tensor, bool cross_node, bool last_stage, bool *overflow);
 
 #endif
