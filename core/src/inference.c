@@ -583,6 +583,19 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
                                                         in->gpu_sm_count,
                                                         last_stage && !(tgi && tgi->prefill_logprobs),
                                                         ovf);
+    /* V0 profile_run on a stage after the first (worker/model_runner.py): the dummy
+     * IntermediateTensors, torch.zeros [tokens, hidden] for the hidden states and the residual
+     * (make_empty_intermediate_tensors, batch_size the profile's tokens), stay referenced by
+     * the caller through the forward. The residual is the one fused_add_rms_norm updates in
+     * place, and the hidden states are the first layer's normed input, but from the second
+     * layer on the received hidden states are one more hidden-wide tensor per token */
+    if (c->engine == GS_ENGINE_VLLM && !rel->v1 && !c->has_activation_bytes && in->has_stage &&
+        in->stage > 0 && end - first > 1)
+        b->activation_bytes =
+            gs_add(b->activation_bytes,
+                   gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->hidden_size, ovf),
+                          in->model_bytes ? in->model_bytes : 2, ovf),
+                   ovf);
     /* V1 profile_run encodes a dummy batch of the largest images first (encoder budget
      * max(max_num_batched_tokens, tokens per image) / tokens per image items, one
      * embed_multimodal call) and keeps the pixel batch and the encoder outputs in

@@ -491,6 +491,31 @@ static uint64_t mla_entry_token_bytes(const struct gs_arch *a, const struct gs_a
     return gs_mul(n, 2, ovf);
 }
 
+/* What V0's MLA implementation adds, per token on one tensor rank, at its
+ * peak inside the attention (attention/backends/mla/common.py
+ * MLACommonImpl.forward and _forward_prefill, 0.7.1-0.8.x): the output
+ * buffer it allocates before the prefill (torch.empty(tokens,
+ * o_proj.output_size), hidden wide), the projected query [heads, qk_nope +
+ * rope], then in _forward_prefill, whose locals all live until it returns,
+ * kv_b_proj's output [heads, qk_nope + v], the concatenated key and the
+ * zero-padded value [heads, qk_nope + rope] each, and the largest of: the
+ * attention output [heads, qk_nope + rope] with, next, its unpadded copy
+ * [heads, v]; or, once the attention output is rebound to that copy,
+ * o_proj's output and, under tensor parallelism, the all-reduce's
+ * out-of-place result (hidden wide each). */
+static uint64_t mla_v0_impl_token_elems(const struct gs_arch *a, const struct gs_attention *s,
+                                        uint64_t t)
+{
+    const uint64_t heads = (s->heads + t - 1) / t, h = a->hidden_size;
+    const uint64_t qk = heads * (s->qk_nope_head_dim + s->qk_rope_head_dim);
+    const uint64_t kv_nope = heads * (s->qk_nope_head_dim + s->v_head_dim);
+    const uint64_t unpadded = heads * s->v_head_dim;
+    const uint64_t held = kv_nope + 2 * qk; /* kv_nope, k, v_padded */
+    const uint64_t at_attention = held + qk + unpadded;
+    const uint64_t at_o_proj = held + unpadded + h + (t > 1 ? h : 0);
+    return h + qk + max_u64(at_attention, at_o_proj);
+}
+
 /* The fused-MoE workspaces TritonExperts asks the WorkspaceManager for at
  * `tokens` (modular_kernel.py _allocate_buffers, fused_moe.py
  * TritonExperts.workspace_shapes): workspace13 [M, top_k, max(N / 2, K)]
@@ -528,21 +553,25 @@ uint64_t gs_vllm_activation_peak(const struct gs_arch *a, const struct gs_vllm_r
         const uint64_t one = layer_token_bytes(a, b, r, t, ovf);
         if (one > per_token)
             per_token = one;
-        if (b->mixer != GS_MIXER_MLA || mla_workspace_tokens == 0)
+        if (b->mixer != GS_MIXER_MLA || (r->v1 && mla_workspace_tokens == 0))
             continue;
         /* MLACommonImpl.forward in the profile run: "simulate to worse case output size for
          * self.kv_b_proj(kv_c_normed) in _compute_prefill_context": torch.empty((workspace
-         * rows, num_heads, qk_nope_head_dim + v_head_dim)), the heads this rank holds */
+         * rows, num_heads, qk_nope_head_dim + v_head_dim)), the heads this rank holds. V0
+         * binds it to the local `_`, alive until forward returns, so it sits under the
+         * prefill's own transients (mla_v0_impl_token_elems) */
         const struct gs_attention *s = &b->attn;
         const uint64_t up = gs_mul(gs_mul(mla_workspace_tokens,
                                           gs_div_ceil(s->heads, t), ovf),
                                    gs_mul(s->qk_nope_head_dim + s->v_head_dim, 2, ovf), ovf);
-        const uint64_t at = gs_add(gs_mul(tokens, mla_entry_token_bytes(a, s, r->v1, t, ovf), ovf),
-                                   up, ovf);
+        uint64_t entry = mla_entry_token_bytes(a, s, r->v1, t, ovf);
+        if (!r->v1)
+            entry = gs_add(entry, gs_mul(mla_v0_impl_token_elems(a, s, t), 2, ovf), ovf);
+        const uint64_t at = gs_add(gs_mul(tokens, entry, ovf), up, ovf);
         mla_peak = max_u64(mla_peak, at);
         /* V0: MLACommonState.begin_forward allocates the workspace itself,
          * [rows, kv_lora_rank + rope] in the model dtype, at the profile run's first step */
-        if (!r->v1)
+        if (!r->v1 && mla_workspace_tokens)
             mla_kept = gs_mul(gs_mul(mla_workspace_tokens,
                                      s->kv_lora_rank + s->qk_rope_head_dim, ovf), 2, ovf);
     }

@@ -1185,8 +1185,20 @@ static void test_vllm_mla_workspace(void **state)
                      1220542464ULL);
     assert_int_equal(gs_vllm_activation_peak(&ds, v1, counts, 8192, 1024, 8, 65536, 0, false, &ovf),
                      1220542464ULL);
+    /* V0 0.8.x keeps the up-projection (bound to `_`) through MLACommonImpl.forward, under
+     * the prefill's transients; per token, in elements at TP 8 (16 heads): entry 2 x 7168 +
+     * 2 x 1536 + 512 + 64 + 2 x 512 = 19,008; the impl's output buffer 7,168 + query 16 x 192
+     * + at o_proj's all-reduce kv_b_proj 16 x 256 + key and padded value 2 x 16 x 192 +
+     * unpadded output 16 x 128 + o_proj's and the all-reduce's outputs 2 x 7,168 = 36,864;
+     * 8,192 x 55,872 x 2 = 915,406,848 + up-projection 65,536 x 16 x 256 x 2 = 536,870,912
+     * = 1,452,277,760 (above the MoE phase, 1,220,542,464), + the kept latent workspace
+     * 65,536 x 576 x 2 = 75,497,472 */
     assert_int_equal(gs_vllm_activation_peak(&ds, v0, counts, 8192, 256, 8, 65536, 0, false, &ovf),
-                     1296039936ULL);
+                     1527775232ULL);
+    /* without the workspace (0.7.x, or prefix caching and chunked prefill off) the impl's
+     * transients alone: 915,406,848 stays under the MoE phase */
+    assert_int_equal(gs_vllm_activation_peak(&ds, v0, counts, 8192, 256, 8, 0, 0, false, &ovf),
+                     1220542464ULL);
     assert_false(ovf);
     /* a model without MLA never sees the term */
     const struct gs_arch l8 = llama(4096, 32, 32, 8, 14336, 128256);
@@ -1234,6 +1246,35 @@ static void test_vllm_non_torch(void **state)
     assert_int_equal(gs_vllm_non_torch(v1, GS_LINK_NVLINK, 8, true, true, &ovf),
                      growth + 783831531ULL + 42949672ULL);
     assert_false(ovf);
+}
+
+/* V0 profile_run on a stage after the first (inference.c): the dummy
+ * IntermediateTensors' hidden states stay referenced by the caller while the
+ * layers replace them, one hidden-wide tensor per profile token more than on
+ * the first stage: 8,192 tokens (max(max_model_len, 2048), chunked prefill
+ * off) x 4,096 x 2 = 67,108,864 B. Llama 3 8B in three stages of 11, 11 and
+ * 10 layers: the first two differ by exactly that; V1 keeps no such term. */
+static void test_vllm_v0_intermediate_tensors(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    struct gs_inference_result first, second;
+    in.pipeline = 3;
+    in.has_stage = true;
+    in.engine.version = 803; /* pipeline parallelism: the V0 engine */
+    in.stage = 0;
+    assert_int_equal(gs_inference_compute(&in, &first, NULL), GS_OK);
+    in.stage = 1;
+    assert_int_equal(gs_inference_compute(&in, &second, NULL), GS_OK);
+    assert_false(first.release->v1);
+    assert_int_equal(first.max_num_batched_tokens, 8192);
+    assert_int_equal(second.budget.activation_bytes - first.budget.activation_bytes, 67108864ULL);
+    in.engine.version = 1900;
+    assert_int_equal(gs_inference_compute(&in, &second, NULL), GS_OK);
+    in.stage = 0;
+    assert_int_equal(gs_inference_compute(&in, &first, NULL), GS_OK);
+    assert_int_equal(second.budget.activation_bytes, first.budget.activation_bytes);
 }
 
 /* V0's logits gather (vllm.c gs_vllm_non_torch, runtime.c): on the last
@@ -1453,6 +1494,7 @@ int main(void)
         cmocka_unit_test(test_sglang_speculative_reserve),
         cmocka_unit_test(test_vllm_non_torch),
         cmocka_unit_test(test_vllm_v0_gather_root),
+        cmocka_unit_test(test_vllm_v0_intermediate_tensors),
         cmocka_unit_test(test_vllm_graphs_by_release),
         cmocka_unit_test(test_vllm_hybrid_allocator),
         cmocka_unit_test(test_vllm_max_model_len),

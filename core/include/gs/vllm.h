@@ -136,7 +136,9 @@ uint64_t gs_vllm_mla_workspace_tokens(const struct gs_vllm_release *release,
  * context a workspace of that many rows would need ([rows, heads / tensor,
  * qk_nope + v] in bf16), next to the layer's inputs and latent
  * projections; in V0 the latent workspace ([rows, kv_lora + rope]) is kept
- * for the whole run. */
+ * for the whole run, and the up-projection stays allocated (a local of
+ * MLACommonImpl.forward) under the prefill's own transients, which V0 MLA
+ * layers are charged with or without a workspace. */
 /* The profile-like peak gpusizer charges engines other than vLLM (TGI,
  * TensorRT-LLM, generic): the latest vLLM row's layer transients with the
  * first version's sampler term (logits, an fp32 copy and probabilities at 10
