@@ -242,16 +242,16 @@ static struct summary summarize(const char *engine, double *errors, size_t n, co
     return m;
 }
 
-/* At least 9 of the 10 shared logged capacities within 5% (the issue's
- * bar), at least 90% of all of them with the 46 llm-d planner runs
- * (vllm-llmd-planner-logs.json), and the stored figures are the measured
- * ones. Outside 5%: Kimi-Dev-72B at TP 2 (+5.4%, a 3 GiB pool; Qwen2.5-72B,
- * the same architecture, +4.7%) and the
- * DeepSeek-V2.5 16 x A100-40GB log (vLLM 0.8.3 V0, TP 8 x PP 2): its
- * stages report 3.58 and 5.71 GiB for the cache, yet the engine allocated
- * 5,302 blocks of 552,960 bytes (2.73 GiB), less than either; gpusizer
- * answers what the second stage's budget leaves (3.82 GiB with the MLA
- * workspace its profile run sizes under --enable-prefix-caching). */
+/* The issue's bar on the 10 shared logs (requests.json, run first): at
+ * least 9 within 5% of the logged capacity and all within 10%; over all of
+ * them with the 46 llm-d planner runs (vllm-llmd-planner-logs.json) at
+ * least 90% within 5% and all within 10%; and the stored figures are the
+ * measured ones. Outside 5%: Kimi-Dev-72B at TP 2 (+5.4%, a 3 GiB pool;
+ * Qwen2.5-72B, the same architecture, +4.7%). The DeepSeek-V2.5 16 x
+ * A100-40GB log (vLLM 0.8.3 V0, TP 8 x PP 2), +36% before, is within 1.2%
+ * since its least roomy worker - the last stage's first tensor rank, hidden
+ * by Ray's log de-duplication - carries V0's logits-gather buffers
+ * (docs/vllm-kv-budget-research.md section 14). */
 static void test_vllm_logs(void **state)
 {
     (void)state;
@@ -266,9 +266,15 @@ static void test_vllm_logs(void **state)
             printf("%-48s logged %9lld predicted %9lld error %+6.1f%%\n", out[i].id, out[i].logged,
                    out[i].predicted, 100 * out[i].error);
     }
+    size_t shared5 = 0;
+    for (size_t i = 0; i < 10; i++) {
+        shared5 += errors[i] <= 0.05;
+        assert_true(errors[i] <= 0.10);
+    }
+    assert_true(shared5 >= 9);
     const struct summary m = summarize("vllm", errors, n, "calibration.json");
-    assert_true(m.within5 >= 9);
     assert_true(m.within5 * 10 >= m.runs * 9);
+    assert_true(m.within10 == m.runs);
     assert_true(m.median <= 0.03);
 }
 
