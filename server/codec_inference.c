@@ -416,8 +416,8 @@ bool codec_encode_serving(json_t *body, const struct gs_serving *s, const struct
             codec_u64(b->total_bytes), "fraction", fraction(b->fraction_permille),
             "requested_bytes", codec_u64(b->requested_bytes), "weights_bytes",
             codec_u64(b->weights_bytes), "rope_cache_bytes", codec_u64(b->rope_cache_bytes),
-            "layout_bytes", codec_u64(b->layout_bytes),
-            "activation_peak_bytes", codec_u64(b->activation_bytes),
+            "layout_bytes", codec_u64(b->layout_bytes), "segment_slack_bytes",
+            codec_u64(b->segment_slack_bytes), "activation_peak_bytes", codec_u64(b->activation_bytes),
             "non_torch_bytes", codec_u64(b->non_torch_bytes), "cuda_graph_bytes",
             codec_u64(b->cuda_graph_bytes), "kv_bytes", json_integer((json_int_t)b->kv_bytes),
             NULL);

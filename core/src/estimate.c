@@ -370,6 +370,8 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->gpu_hw = w->gpu_hw;
     in->gpu_sm_count = w->gpu_sm_count;
     in->weight_format = (uint8_t)gs_workload_format(w);
+    in->group_size = w->group_size;
+    in->experts_only = w->format_experts_only;
     in->link = w->gpu_link;
     /* a replica wider than a node has groups that talk over the network: its tensor group,
      * or its pipeline groups (rank i of one stage and rank i of the next) */
@@ -799,7 +801,9 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     e->per_gpu.activations_bytes = r->budget.activation_bytes;
     e->per_gpu.overhead_bytes =
         gs_add(gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
-               gs_add(r->budget.rope_cache_bytes, r->budget.layout_bytes, &ovf), &ovf);
+               gs_add(gs_add(r->budget.rope_cache_bytes, r->budget.layout_bytes, &ovf),
+                      r->budget.segment_slack_bytes, &ovf),
+               &ovf);
     const enum gs_engine engine = w->serving.engine.engine;
     assume(e, "engine_budget", r->budget.rule ? r->budget.rule : gs_engine_name(engine),
            engine_budget_source(engine));
@@ -886,6 +890,15 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                      engine == GS_ENGINE_VLLM
                          ? "vLLM rotary_embedding get_rope and RotaryEmbeddingBase (model dtype)"
                          : "SGLang layers/rotary_embedding.py (fp32 on CUDA from PR #3169)");
+    if (r->budget.segment_slack_bytes)
+        assume_value(e, "segment_slack_bytes", r->budget.segment_slack_bytes,
+                     "PyTorch's caching allocator rounds each weight tensor of 10 MiB or more up "
+                     "to a multiple of 2 MiB; this engine reads the device's free memory, so the "
+                     "rounding counts with the weights it loads (the engine's tensors: q/k/v and "
+                     "gate/up fused, a MoE layer's experts in two) and in overhead_bytes",
+                     "c10/cuda/CUDACachingAllocator.cpp get_allocation_size (kMinLargeAlloc, "
+                     "kRoundLarge); SGLang's 'Load weight end ... mem usage' for QwQ-32B on 4 x L4 "
+                     "in tests/fixtures/calibration");
     if (r->budget.layout_bytes)
         assume_value(e, "mxfp4_layout_bytes", r->budget.layout_bytes,
                      (enum gs_hw)w->gpu_hw == GS_HW_HOPPER && r->release != NULL &&

@@ -635,6 +635,17 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
         b->layout_bytes = gs_vllm_mxfp4_layout_bytes(in->arch, rel, in->gpu_hw, counts, t,
                                                      in->expert, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->layout_bytes, ovf);
+    /* SGLang (get_available_gpu_memory after loading) and TGI (get_free_memory in warmup) read
+     * the device's free memory, so the caching allocator's segment rounding of each weight
+     * tensor is used memory to them; vLLM's weights are torch's allocated bytes */
+    if (c->engine == GS_ENGINE_SGLANG || c->engine == GS_ENGINE_TGI) {
+        const struct gs_weights_request wr = {(enum gs_weight_format)in->weight_format,
+                                              in->group_size, t, p, in->experts_only,
+                                              in->expert};
+        b->segment_slack_bytes = gs_weights_segment_slack(
+            in->arch, &wr, counts, !in->has_stage || in->stage == 0, last_stage, ovf);
+        b->weights_bytes = gs_add(b->weights_bytes, b->segment_slack_bytes, ovf);
+    }
     if (tgi) {
         if (!c->has_activation_bytes) {
             b->activation_bytes = gs_add(b->activation_bytes,

@@ -206,6 +206,15 @@ struct weigh {
     uint64_t bad_in;
 };
 
+/* Whether request `r` stores module `m` in its quantized format. */
+static bool quantized(const struct gs_weights_request *r, const struct gs_module *m, bool plain)
+{
+    if (plain || m->kind != GS_MODULE_LINEAR || !(m->flags & GS_MOD_QUANT) ||
+        gguf_millibits(r->format) != 0)
+        return false;
+    return !(r->experts_only && !(m->flags & GS_MOD_EXPERT));
+}
+
 /* Bytes of one module on one rank. `plain` keeps it unquantized (towers). */
 static uint64_t module_bytes(struct weigh *w, const struct gs_module *m, const struct gs_block *b,
                              bool plain)
@@ -219,11 +228,7 @@ static uint64_t module_bytes(struct weigh *w, const struct gs_module *m, const s
     rank_shape(m, b, t, &in, &out);
     const uint64_t count = spread ? gs_div_ceil(m->count ? m->count : 1, r->expert)
                                   : (m->count ? m->count : 1);
-    bool quantize = !plain && m->kind == GS_MODULE_LINEAR && (m->flags & GS_MOD_QUANT) &&
-                    gguf_millibits(r->format) == 0;
-    if (r->experts_only && !(m->flags & GS_MOD_EXPERT))
-        quantize = false;
-    if (!quantize) {
+    if (!quantized(r, m, plain)) {
         struct gs_module one = *m;
         one.in = in;
         one.out = out;
@@ -323,6 +328,125 @@ static enum gs_status weights_on(const struct gs_arch *a, const struct gs_weight
         return gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits");
     *out = most;
     return GS_OK;
+}
+
+/* CUDACachingAllocator.cpp: kMinBlockSize 512, kMinLargeAlloc 10 MiB, kRoundLarge 2 MiB */
+#define TORCH_MIN_BLOCK ((uint64_t)512)
+#define TORCH_MIN_LARGE_ALLOC ((uint64_t)10 * 1024 * 1024)
+#define TORCH_ROUND_LARGE ((uint64_t)2 * 1024 * 1024)
+
+uint64_t gs_torch_segment_rounding(uint64_t bytes)
+{
+    const uint64_t size = (bytes + TORCH_MIN_BLOCK - 1) / TORCH_MIN_BLOCK * TORCH_MIN_BLOCK;
+    if (size < TORCH_MIN_LARGE_ALLOC)
+        return 0;
+    return (size + TORCH_ROUND_LARGE - 1) / TORCH_ROUND_LARGE * TORCH_ROUND_LARGE - bytes;
+}
+
+/* The segment slack of one block's parameters on one rank: its modules
+ * grouped into the engine's tensors (gs_weights_segment_slack). */
+static uint64_t block_slack(struct weigh *w, const struct gs_block *b, bool plain)
+{
+    struct group {
+        uint8_t kind; /* 0 a module alone, 1 fused column-parallel linears, 2 w13, 3 w2 */
+        uint8_t part;
+        uint64_t in, bytes, instances;
+    } groups[GS_BLOCK_MODULES_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        struct gs_module m = b->modules[i];
+        m.flags &= (uint8_t)~GS_MOD_BIAS; /* a bias is a small tensor of its own */
+        const bool expert = (m.flags & GS_MOD_EXPERT) != 0;
+        const bool column = m.kind == GS_MODULE_LINEAR &&
+                            (m.split == GS_SPLIT_COLUMN || m.split == GS_SPLIT_KV ||
+                             m.split == GS_SPLIT_QKV);
+        const uint8_t kind = expert ? (m.split == GS_SPLIT_ROW ? 3 : 2) : column ? 1 : 0;
+        size_t g = n;
+        if (kind != 0)
+            for (g = 0; g < n; g++)
+                if (groups[g].kind == kind && groups[g].part == m.part &&
+                    (kind != 1 || groups[g].in == m.in))
+                    break;
+        /* routed experts are one tensor for all experts; other repeated modules one each */
+        const uint64_t instances = expert || m.count == 0 ? 1 : m.count;
+        if (!expert)
+            m.count = 1;
+        uint64_t bytes = module_bytes(w, &m, b, plain);
+        if (quantized(w->r, &m, plain)) {
+            /* the values alone: a quantized format's scales, zeros and g_idx are tensors of
+             * their own */
+            const bool spread = w->r->expert > 1 && expert;
+            uint64_t in, out;
+            rank_shape(&m, b, spread ? 1 : (w->r->tensor ? w->r->tensor : 1), &in, &out);
+            const uint64_t values = gs_mul(in, out, &w->ovf);
+            const enum gs_weight_format f = w->r->format;
+            const bool byte = f == GS_WF_INT8 || f == GS_WF_FP8 || f == GS_WF_FP8_PER_CHANNEL ||
+                              f == GS_WF_FP8_BLOCK;
+            const uint64_t each = f == GS_WF_FP32                   ? gs_mul(values, 4, &w->ovf)
+                                  : f == GS_WF_BF16 || f == GS_WF_FP16 ? gs_mul(values, 2, &w->ovf)
+                                  : byte                                ? values
+                                                                        : gs_div_ceil(values, 2);
+            const uint64_t experts = expert ? (spread ? gs_div_ceil(m.count ? m.count : 1,
+                                                                    w->r->expert)
+                                                      : (m.count ? m.count : 1))
+                                            : 1;
+            bytes = gs_mul(each, experts, &w->ovf);
+        }
+        if (g == n) {
+            groups[n++] = (struct group){kind, m.part, m.in, bytes, instances};
+        } else {
+            groups[g].bytes = gs_add(groups[g].bytes, bytes, &w->ovf);
+        }
+    }
+    uint64_t slack = 0;
+    for (size_t g = 0; g < n; g++)
+        slack = gs_add(slack, gs_mul(gs_torch_segment_rounding(groups[g].bytes),
+                                     groups[g].instances, &w->ovf),
+                       &w->ovf);
+    return slack;
+}
+
+uint64_t gs_weights_segment_slack(const struct gs_arch *a, const struct gs_weights_request *r,
+                                  const uint64_t counts[GS_BLOCKS_MAX], bool first_stage,
+                                  bool last_stage, bool *overflow)
+{
+    struct weigh w = {r, r->group_size ? r->group_size : 128, false, false, 0};
+    uint64_t slack = 0;
+    for (size_t b = 0; b < a->block_count; b++)
+        if (counts[b])
+            slack = gs_add(slack, gs_mul(block_slack(&w, &a->blocks[b], false), counts[b], &w.ovf),
+                           &w.ovf);
+    for (size_t i = 0; first_stage && i < a->tower_count; i++) {
+        const struct gs_tower *tw = &a->towers[i];
+        if (tw->part == GS_PART_MTP || tw->block >= a->block_count)
+            continue;
+        const bool plain = tw->part == GS_PART_VISION || tw->part == GS_PART_AUDIO;
+        slack = gs_add(slack, gs_mul(block_slack(&w, &a->blocks[tw->block], plain), tw->layers,
+                                     &w.ovf),
+                       &w.ovf);
+    }
+    const uint64_t p = r->pipeline ? r->pipeline : 1;
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        const bool here = on_last_stage(m) ? last_stage : first_stage;
+        /* with stages, a tied head is a copy of the embedding on the last stage */
+        const bool tied_copy = p > 1 && last_stage && a->tie_word_embeddings && a->logits &&
+                               (m->flags & GS_MOD_TOKENS);
+        if (!here && !tied_copy)
+            continue;
+        struct gs_module one = *m;
+        one.flags &= (uint8_t)~GS_MOD_BIAS;
+        const uint64_t bytes = module_bytes(&w, &one, NULL, m->part == GS_PART_VISION ||
+                                                                m->part == GS_PART_AUDIO);
+        const uint64_t each = gs_torch_segment_rounding(bytes / (one.count ? one.count : 1));
+        const uint64_t copies = (here ? 1 : 0) + (tied_copy ? 1 : 0);
+        slack = gs_add(slack, gs_mul(gs_mul(each, one.count ? one.count : 1, &w.ovf), copies,
+                                     &w.ovf),
+                       &w.ovf);
+    }
+    if (w.ovf)
+        *overflow = true;
+    return slack;
 }
 
 enum gs_status gs_weights_layers_bytes(const struct gs_arch *a, const struct gs_weights_request *r,

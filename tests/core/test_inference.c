@@ -1248,6 +1248,54 @@ static void test_vllm_non_torch(void **state)
     assert_false(ovf);
 }
 
+/* PyTorch's caching allocator rounds each request of 10 MiB or more up to 2
+ * MiB (CUDACachingAllocator.cpp get_allocation_size). Qwen2.5-32B at TP 4
+ * (QwQ-32B's architecture), bf16, per layer per rank: fused q/k/v (40 + 2 x
+ * 8 heads) / 4 x 128 x 5,120 x 2 = 17.5 MiB -> 18 (+0.5), o_proj 5,120 x
+ * 1,280 x 2 = 12.5 MiB -> 14 (+1.5), fused gate/up 2 x 6,912 x 5,120 x 2 =
+ * 135 MiB -> 136 (+1), down 67.5 MiB -> 68 (+0.5): 3.5 MiB x 64 = 224 MiB;
+ * the embedding and the head 38,016 x 5,120 x 2 = 371.25 MiB each (+0.75):
+ * 225.5 MiB = 236,453,888 B. SGLang 0.4.3.post4 logged 15.54 GiB loaded per
+ * rank of 4 x L4 where the parameters and its fp32 rotary table are 15.32. */
+static void test_segment_slack(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_torch_segment_rounding(9 * 1048576ULL), 0);
+    assert_int_equal(gs_torch_segment_rounding(10 * 1048576ULL), 0);
+    assert_int_equal(gs_torch_segment_rounding(12 * 1048576ULL + 1), 2 * 1048576ULL - 1);
+    assert_int_equal(gs_torch_segment_rounding(13107200ULL), 1572864ULL);
+    struct gs_arch q = fixture_arch("{\"model_type\":\"qwen2\",\"hidden_size\":5120,"
+                                    "\"num_hidden_layers\":64,\"num_attention_heads\":40,"
+                                    "\"num_key_value_heads\":8,\"intermediate_size\":27648,"
+                                    "\"vocab_size\":152064,\"tie_word_embeddings\":false}");
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&q, 0, 64, counts);
+    bool ovf = false;
+    struct gs_weights_request r = {GS_WF_BF16, 0, 4, 1, false, 1};
+    assert_int_equal(gs_weights_segment_slack(&q, &r, counts, true, true, &ovf), 236453888ULL);
+    /* fp8 values are one byte: q/k/v 8.75 MiB and o_proj 6.25 MiB stay under 10 MiB, gate/up
+     * 67.5 -> 68, down 33.75 -> 34 (+0.25): 0.75 MiB x 64 layers + the 16-bit embedding and
+     * head (+0.75 each) = 49.5 MiB */
+    r.format = GS_WF_FP8_BLOCK;
+    assert_int_equal(gs_weights_segment_slack(&q, &r, counts, true, true, &ovf), 51904512ULL);
+    assert_false(ovf);
+
+    /* through the budget: SGLang and TGI count it with the weights, vLLM does not */
+    struct gs_inference_input in = llama3_8b_on_h100(&q);
+    struct gs_inference_result res;
+    in.tensor = 4;
+    in.weight_format = GS_WF_BF16;
+    in.weights_bytes = 16400000000ULL;
+    in.engine.engine = GS_ENGINE_SGLANG;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.segment_slack_bytes, 236453888ULL);
+    assert_int_equal(res.budget.weights_bytes,
+                     16400000000ULL + res.budget.rope_cache_bytes + 236453888ULL);
+    in.engine.engine = GS_ENGINE_VLLM;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.segment_slack_bytes, 0);
+}
+
 /* V0 profile_run on a stage after the first (inference.c): the dummy
  * IntermediateTensors' hidden states stay referenced by the caller while the
  * layers replace them, one hidden-wide tensor per profile token more than on
@@ -1494,6 +1542,7 @@ int main(void)
         cmocka_unit_test(test_sglang_speculative_reserve),
         cmocka_unit_test(test_vllm_non_torch),
         cmocka_unit_test(test_vllm_v0_gather_root),
+        cmocka_unit_test(test_segment_slack),
         cmocka_unit_test(test_vllm_v0_intermediate_tensors),
         cmocka_unit_test(test_vllm_graphs_by_release),
         cmocka_unit_test(test_vllm_hybrid_allocator),

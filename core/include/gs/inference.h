@@ -162,6 +162,8 @@ struct gs_inference_input {
     uint64_t gpu_sm_count;    /* streaming multiprocessors (vLLM's Triton sampler scratch); 0 =
                                  unknown */
     uint8_t weight_format;    /* enum gs_weight_format the weights are served in */
+    uint64_t group_size;      /* GPTQ/AWQ group size; 0 = 128 */
+    bool experts_only;        /* only routed experts are in weight_format (gpt-oss mxfp4) */
     uint8_t link;             /* enum gs_link: how the tensor-parallel group talks */
     bool cross_node;          /* the worker's groups span nodes */
     uint64_t expert;          /* the expert-parallel group (vLLM --enable-expert-parallel); 0/1 none */
@@ -185,6 +187,8 @@ struct gs_budget {
     uint64_t rope_cache_bytes;   /* rotary cos/sin tables created with the model (vLLM, SGLang) */
     uint64_t layout_bytes;       /* what the engine's kernels add to the weights as loaded (vLLM's
                                     MXFP4 MoE padding and swizzled scales) */
+    uint64_t segment_slack_bytes; /* the caching allocator's rounding of the weight tensors, where
+                                     the engine reads free memory (SGLang, TGI) */
     uint64_t activation_bytes;   /* profiled peak */
     uint64_t non_torch_bytes;    /* CUDA context, NCCL, cuBLAS */
     uint64_t cuda_graph_bytes;

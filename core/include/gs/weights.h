@@ -109,6 +109,33 @@ enum gs_status gs_weights_layers_bytes(const struct gs_arch *arch,
 /* The number of MTP layers the architecture stores (num_nextn_predict_layers). */
 uint64_t gs_weights_mtp_layers(const struct gs_arch *arch);
 
+/* What PyTorch's CUDA caching allocator reserves beyond the weight tensors
+ * one GPU of a stage holds (c10/cuda/CUDACachingAllocator.cpp
+ * get_allocation_size: a request of kMinLargeAlloc, 10 MiB, or more gets a
+ * segment of its size rounded up to kRoundLarge, 2 MiB; the remainder stays
+ * with the tensor's segment - not split off at 1 MiB or less, and no later
+ * weight of that size takes it over). Engines that size their cache from
+ * the device's free memory (SGLang, TGI) see it as used; vLLM counts
+ * allocated bytes and does not. The tensors are the engine's parameters:
+ * q/k/v fused into one (QKVParallelLinear), each gated MLP's gate and up
+ * projections into one (MergedColumnParallelLinear) - generally, the
+ * column-parallel linears of a block's part that read the same input - and
+ * a MoE layer's routed experts into two (w13 and w2); the rest one each.
+ * Tensors between 1 and 10 MiB share 20 MiB segments (kLargeBuffer) and
+ * smaller ones 2 MiB ones: at most a segment's tail, not counted; biases
+ * are such small tensors; a quantized linear's scales are counted with its
+ * weight. `counts` are the blocks of the stage (gs_arch_count_blocks);
+ * the first stage also holds the embedding, towers and projectors, the last
+ * the final norm and head. */
+uint64_t gs_weights_segment_slack(const struct gs_arch *arch,
+                                  const struct gs_weights_request *request,
+                                  const uint64_t counts[GS_BLOCKS_MAX], bool first_stage,
+                                  bool last_stage, bool *overflow);
+
+/* The bytes the caching allocator rounds one `bytes` request up by, as
+ * above: 0 below 10 MiB. */
+uint64_t gs_torch_segment_rounding(uint64_t bytes);
+
 /* The same for a raw parameter count (no shapes): every parameter at the
  * format's rate, split evenly over tensor x pipeline ranks. */
 uint64_t gs_weights_bytes_raw(uint64_t parameters, const struct gs_weights_request *request,
