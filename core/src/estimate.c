@@ -802,7 +802,10 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     e->per_gpu.overhead_bytes =
         gs_add(gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
                gs_add(gs_add(r->budget.rope_cache_bytes, r->budget.layout_bytes, &ovf),
-                      r->budget.segment_slack_bytes, &ovf),
+                      /* vLLM 0.6.4 counts the rounding in its non-torch term */
+                      w->serving.engine.engine == GS_ENGINE_VLLM ? 0
+                                                                 : r->budget.segment_slack_bytes,
+                      &ovf),
                &ovf);
     const enum gs_engine engine = w->serving.engine.engine;
     assume(e, "engine_budget", r->budget.rule ? r->budget.rule : gs_engine_name(engine),
@@ -892,10 +895,17 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                          : "SGLang layers/rotary_embedding.py (fp32 on CUDA from PR #3169)");
     if (r->budget.segment_slack_bytes)
         assume_value(e, "segment_slack_bytes", r->budget.segment_slack_bytes,
-                     "PyTorch's caching allocator rounds each weight tensor of 10 MiB or more up "
-                     "to a multiple of 2 MiB; this engine reads the device's free memory, so the "
-                     "rounding counts with the weights it loads (the engine's tensors: q/k/v and "
-                     "gate/up fused, a MoE layer's experts in two) and in overhead_bytes",
+                     engine == GS_ENGINE_VLLM
+                         ? "PyTorch's caching allocator rounds each weight tensor of 10 MiB or "
+                           "more up to a multiple of 2 MiB; vLLM 0.6.4 counts the device's used "
+                           "memory less torch's allocated bytes as non-torch, so the rounding is "
+                           "in non_torch_bytes (the engine's tensors: q/k/v and gate/up fused, a "
+                           "MoE layer's experts in two)"
+                         : "PyTorch's caching allocator rounds each weight tensor of 10 MiB or "
+                           "more up to a multiple of 2 MiB; this engine reads the device's free "
+                           "memory, so the rounding counts with the weights it loads (the "
+                           "engine's tensors: q/k/v and gate/up fused, a MoE layer's experts in "
+                           "two) and in overhead_bytes",
                      "c10/cuda/CUDACachingAllocator.cpp get_allocation_size (kMinLargeAlloc, "
                      "kRoundLarge); SGLang's 'Load weight end ... mem usage' for QwQ-32B on 4 x L4 "
                      "in tests/fixtures/calibration");

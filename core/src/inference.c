@@ -637,14 +637,22 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
     b->weights_bytes = gs_add(b->weights_bytes, b->layout_bytes, ovf);
     /* SGLang (get_available_gpu_memory after loading) and TGI (get_free_memory in warmup) read
      * the device's free memory, so the caching allocator's segment rounding of each weight
-     * tensor is used memory to them; vLLM's weights are torch's allocated bytes */
-    if (c->engine == GS_ENGINE_SGLANG || c->engine == GS_ENGINE_TGI) {
+     * tensor is used memory to them, loaded with the weights. vLLM's weights are torch's
+     * allocated bytes; its non-torch term leaves the rounding out (memory_reserved) except in
+     * 0.6.4, whose non_torch_allocations are the device's used bytes less torch's allocated
+     * ones (worker.py determine_num_available_blocks, after empty_cache) */
+    const bool v0_device = c->engine == GS_ENGINE_VLLM && !rel->v1 &&
+                           rel->non_torch == GS_VLLM_NT_DEVICE;
+    if (c->engine == GS_ENGINE_SGLANG || c->engine == GS_ENGINE_TGI || v0_device) {
         const struct gs_weights_request wr = {(enum gs_weight_format)in->weight_format,
                                               in->group_size, t, p, in->experts_only,
                                               in->expert};
         b->segment_slack_bytes = gs_weights_segment_slack(
             in->arch, &wr, counts, !in->has_stage || in->stage == 0, last_stage, ovf);
-        b->weights_bytes = gs_add(b->weights_bytes, b->segment_slack_bytes, ovf);
+        if (v0_device)
+            non_torch = gs_add(non_torch, b->segment_slack_bytes, ovf);
+        else
+            b->weights_bytes = gs_add(b->weights_bytes, b->segment_slack_bytes, ovf);
     }
     if (tgi) {
         if (!c->has_activation_bytes) {

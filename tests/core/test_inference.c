@@ -1294,6 +1294,18 @@ static void test_segment_slack(void **state)
     in.engine.engine = GS_ENGINE_VLLM;
     assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
     assert_int_equal(res.budget.segment_slack_bytes, 0);
+    const uint64_t plain = res.budget.non_torch_bytes;
+    /* vLLM 0.6.4: non_torch_allocations = used - torch's allocated bytes, after empty_cache */
+    in.engine.version = 604;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.segment_slack_bytes, 236453888ULL);
+    in.engine.version = 605;
+    struct gs_inference_result later;
+    assert_int_equal(gs_inference_compute(&in, &later, NULL), GS_OK);
+    assert_int_equal(later.budget.segment_slack_bytes, 0);
+    assert_int_equal(res.budget.non_torch_bytes - later.budget.non_torch_bytes,
+                     287047680ULL + 236453888ULL); /* the CUDA context and the rounding */
+    assert_true(plain > 0);
 }
 
 /* V0 profile_run on a stage after the first (inference.c): the dummy
