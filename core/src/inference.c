@@ -501,7 +501,8 @@ static uint64_t engine_non_torch(const struct gs_inference_input *in,
     case GS_ENGINE_TGI:
         /* get_free_memory reads torch.cuda.mem_get_info: the device's free memory, so the
          * CUDA context counts along with what loads while warming up */
-        return gs_add(GS_CUDA_CONTEXT_BYTES, gs_vllm_non_torch(rel, link, t, in->cross_node, last_stage, ovf), ovf);
+        return gs_add(GS_CUDA_CONTEXT_BYTES,
+                      gs_vllm_non_torch(rel, link, t, in->cross_node, last_stage, ovf), ovf);
     case GS_ENGINE_TENSORRT_LLM:
     case GS_ENGINE_COUNT:
         break;

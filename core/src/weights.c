@@ -206,8 +206,9 @@ struct weigh {
     uint64_t bad_in;
 };
 
-/* Whether request `r` stores module `m` in its quantized format. */
-static bool quantized(const struct gs_weights_request *r, const struct gs_module *m, bool plain)
+/* Whether request `r` stores module `m` in the requested format (the body's
+ * linears), rather than as an embedding, norm or tower parameter. */
+static bool in_format(const struct gs_weights_request *r, const struct gs_module *m, bool plain)
 {
     if (plain || m->kind != GS_MODULE_LINEAR || !(m->flags & GS_MOD_QUANT) ||
         gguf_millibits(r->format) != 0)
@@ -228,7 +229,7 @@ static uint64_t module_bytes(struct weigh *w, const struct gs_module *m, const s
     rank_shape(m, b, t, &in, &out);
     const uint64_t count = spread ? gs_div_ceil(m->count ? m->count : 1, r->expert)
                                   : (m->count ? m->count : 1);
-    if (!quantized(r, m, plain)) {
+    if (!in_format(r, m, plain)) {
         struct gs_module one = *m;
         one.in = in;
         one.out = out;
@@ -343,6 +344,26 @@ uint64_t gs_torch_segment_rounding(uint64_t bytes)
     return (size + TORCH_ROUND_LARGE - 1) / TORCH_ROUND_LARGE * TORCH_ROUND_LARGE - bytes;
 }
 
+/* Bytes of `values` weight values in format `f` without their scales: 4, 2
+ * or 1 byte each, or half a byte for the 4-bit formats. */
+static uint64_t value_bytes(enum gs_weight_format f, uint64_t values, bool *ovf)
+{
+    switch (f) {
+    case GS_WF_FP32:
+        return gs_mul(values, 4, ovf);
+    case GS_WF_BF16:
+    case GS_WF_FP16:
+        return gs_mul(values, 2, ovf);
+    case GS_WF_INT8:
+    case GS_WF_FP8:
+    case GS_WF_FP8_PER_CHANNEL:
+    case GS_WF_FP8_BLOCK:
+        return values;
+    default:
+        return gs_div_ceil(values, 2);
+    }
+}
+
 /* The segment slack of one block's parameters on one rank: its modules
  * grouped into the engine's tensors (gs_weights_segment_slack). */
 static uint64_t block_slack(struct weigh *w, const struct gs_block *b, bool plain)
@@ -371,26 +392,21 @@ static uint64_t block_slack(struct weigh *w, const struct gs_block *b, bool plai
         const uint64_t instances = expert || m.count == 0 ? 1 : m.count;
         if (!expert)
             m.count = 1;
-        uint64_t bytes = module_bytes(w, &m, b, plain);
-        if (quantized(w->r, &m, plain)) {
+        uint64_t bytes;
+        if (in_format(w->r, &m, plain)) {
             /* the values alone: a quantized format's scales, zeros and g_idx are tensors of
              * their own */
             const bool spread = w->r->expert > 1 && expert;
             uint64_t in, out;
             rank_shape(&m, b, spread ? 1 : (w->r->tensor ? w->r->tensor : 1), &in, &out);
-            const uint64_t values = gs_mul(in, out, &w->ovf);
-            const enum gs_weight_format f = w->r->format;
-            const bool byte = f == GS_WF_INT8 || f == GS_WF_FP8 || f == GS_WF_FP8_PER_CHANNEL ||
-                              f == GS_WF_FP8_BLOCK;
-            const uint64_t each = f == GS_WF_FP32                   ? gs_mul(values, 4, &w->ovf)
-                                  : f == GS_WF_BF16 || f == GS_WF_FP16 ? gs_mul(values, 2, &w->ovf)
-                                  : byte                                ? values
-                                                                        : gs_div_ceil(values, 2);
-            const uint64_t experts = expert ? (spread ? gs_div_ceil(m.count ? m.count : 1,
-                                                                    w->r->expert)
-                                                      : (m.count ? m.count : 1))
-                                            : 1;
-            bytes = gs_mul(each, experts, &w->ovf);
+            const uint64_t experts =
+                !expert ? 1
+                : spread ? gs_div_ceil(m.count ? m.count : 1, w->r->expert)
+                         : (m.count ? m.count : 1);
+            bytes = gs_mul(value_bytes(w->r->format, gs_mul(in, out, &w->ovf), &w->ovf), experts,
+                           &w->ovf);
+        } else {
+            bytes = module_bytes(w, &m, b, plain);
         }
         if (g == n) {
             groups[n++] = (struct group){kind, m.part, m.in, bytes, instances};
