@@ -66,11 +66,24 @@ uint64_t gs_runtime_comm_bytes(enum gs_link link, uint64_t tensor, bool cross_no
 #define P2P_RECV_CONNECTION_BYTES ((uint64_t)6 * 1024 * 1024)
 #define P2P_CHANNELS_PER_PEER 32
 
+/* One more NCCL communicator for the tensor group, by class, without the
+ * custom all-reduce's buffers:
+ *   Ampere NVLink: the class figure above, one communicator (the first
+ *     stage of the deepseek-v2.5 run gathers nothing);
+ *   Hopper NVSwitch: the class figure comes from V1 runs, whose profile
+ *     creates more than one communicator's worth; one communicator is what
+ *     the tensor group's setup leaves before vLLM 0.19's init snapshot -
+ *     "non_torch_memory=1.51GiB" at TP 2 against 0.51 (the CUDA context) at
+ *     TP 1 on the llm-d planner's H100s (Llama-3.1-8B, Qwen2.5-7B and
+ *     Qwen2.5-72B runs in tests/fixtures/calibration): 1.00 GiB. */
+#define SECOND_COMM_HOPPER_BYTES ((uint64_t)1073741824 - CUSTOM_AR_BYTES)
+
 uint64_t gs_runtime_gather_root_bytes(enum gs_link link, uint64_t tensor, bool *overflow)
 {
     if (tensor < 2 || link == GS_LINK_PCIE)
         return 0;
-    const uint64_t comm = gs_runtime_comm_bytes(link, tensor, false) - CUSTOM_AR_BYTES;
+    const uint64_t comm = link == GS_LINK_NVSWITCH ? SECOND_COMM_HOPPER_BYTES
+                                                   : COMM_NVLINK_BYTES - CUSTOM_AR_BYTES;
     const uint64_t p2p =
         gs_mul(gs_mul(tensor - 1, P2P_CHANNELS_PER_PEER, overflow), P2P_RECV_CONNECTION_BYTES,
                overflow);

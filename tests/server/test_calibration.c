@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "catalog.h"
+#include "gs/runtime.h"
 #include "problem.h"
 #include "service.h"
 #include "test_files.h"
@@ -358,6 +359,46 @@ static void check_weights(const char *id, double logged_gib, const json_t *budge
         fail_msg("%s: loaded weights %.3f GiB, logged %.3f GiB", id, predicted, logged_gib);
 }
 
+/* The "non_torch_memory=X.XXGiB" of a run's "worker init memory snapshot" line. */
+static double init_non_torch_gib(const json_t *runs, const char *id)
+{
+    size_t i, k;
+    const json_t *run, *line;
+    json_array_foreach(runs, i, run) {
+        if (strcmp(json_string_value(json_object_get(run, "id")), id) != 0)
+            continue;
+        json_array_foreach(json_object_get(run, "quote"), k, line) {
+            const char *at = strstr(json_string_value(line), "non_torch_memory=");
+            if (at != NULL && strstr(json_string_value(line), "init memory snapshot") != NULL)
+                return strtod(at + strlen("non_torch_memory="), NULL);
+        }
+    }
+    fail_msg("%s: no init memory snapshot quoted", id);
+    return 0;
+}
+
+/* The second NCCL communicator V0's logits gather creates on a Hopper board
+ * (runtime.c): one communicator with the custom all-reduce is what the
+ * tensor group's setup leaves before vLLM 0.19's init snapshot, the TP 2
+ * snapshot less the TP 1 one (the CUDA context) on the llm-d H100s. */
+static void test_hopper_communicator(void **state)
+{
+    (void)state;
+    json_t *logs = load("vllm-llmd-planner-logs.json");
+    const json_t *runs = json_object_get(logs, "runs");
+    const double one =
+        init_non_torch_gib(runs, "llmd-meta-llama-llama-3-1-8b---h100-80gb--tp2pp1dp1--8192") -
+        init_non_torch_gib(runs, "llmd-meta-llama-llama-3-1-8b---h100-80gb--tp1pp1dp1--8192");
+    bool ovf = false;
+    const double charged = (double)(gs_runtime_gather_root_bytes(GS_LINK_NVSWITCH, 2, &ovf) -
+                                    32ULL * 6291456ULL + 18874368ULL) /
+                           (1024.0 * 1024 * 1024);
+    assert_false(ovf);
+    if (fabs(charged - one) > 0.005)
+        fail_msg("second communicator %.3f GiB, the snapshots say %.3f", charged, one);
+    json_decref(logs);
+}
+
 /* What vLLM's weights take once loaded - the checkpoint's tensors, the
  * rotary tables and the kernels' layouts (budget.weights_bytes) - against
  * the figure each log prints: the llm-d planner's single-stage runs within
@@ -579,6 +620,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vllm_logs),
         cmocka_unit_test(test_vllm_loaded_weights),
+        cmocka_unit_test(test_hopper_communicator),
         cmocka_unit_test(test_sglang_logs),
         cmocka_unit_test(test_tensorrt_llm_logs),
         cmocka_unit_test(test_tgi_logs),

@@ -35,8 +35,8 @@ uint64_t gs_runtime_comm_bytes(enum gs_link link, uint64_t tensor, bool cross_no
 /* What gathering a tensor to the first rank of a `tensor`-rank group with
  * torch.distributed.gather leaves on that rank: torch's own NCCL
  * communicator for the group (created lazily by its first collective, a
- * second one beside the engine's own: the class's figure less the custom
- * all-reduce's buffers) and NCCL's point-to-point receive buffers from
+ * second one beside the engine's own, measured per class in runtime.c) and
+ * NCCL's point-to-point receive buffers from
  * every other rank (runtime.c). Over NVLink only: where GPUs have no
  * peer-to-peer path NCCL goes through host memory (vLLM issue #15815's 2 x
  * L40S and issue #13061's 2 x RTX 4090 V0 logs print 0.30 and 0.25 GiB of
