@@ -247,8 +247,9 @@ static struct summary summarize(const char *engine, double *errors, size_t n, co
  * least 9 within 5% of the logged capacity and all within 10%; over all of
  * them with the 46 llm-d planner runs (vllm-llmd-planner-logs.json) at
  * least 90% within 5% and all within 10%; and the stored figures are the
- * measured ones. Outside 5%: Kimi-Dev-72B at TP 2 (+5.4%, a 3 GiB pool;
- * Qwen2.5-72B, the same architecture, +4.7%). The DeepSeek-V2.5 16 x
+ * measured ones. All within 5% since the catalog's H100 reads 79.19 GiB as
+ * current drivers report it (db/migrations/0016); the worst, Kimi-Dev-72B
+ * at TP 2, +4.4% of a 3 GiB pool. The DeepSeek-V2.5 16 x
  * A100-40GB log (vLLM 0.8.3 V0, TP 8 x PP 2), +36% before, is within 1.2%
  * since its least roomy worker - the last stage's first tensor rank, hidden
  * by Ray's log de-duplication - carries V0's logits-gather buffers
