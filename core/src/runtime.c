@@ -20,7 +20,9 @@
  *   NVLink, Ampere: 0.89 GiB on the first rank of 8 x A100-SXM4-40GB
  *     (surajssd/llm-k8s deepseek-v2.5 run over sockets, V0 0.8.3: one
  *     NCCL communicator for the tensor group, the pipeline group's socket
- *     buffers being host memory) -> 0.73 GiB;
+ *     buffers being host memory; the printed workers are quoted in
+ *     tests/fixtures/calibration/vllm-startup-logs.json and
+ *     test_nvlink_communicator checks this figure against them) -> 0.73 GiB;
  *   NVLink/NVSwitch, Hopper and later: 2.07 GiB at TP 2 on H100 SXM in two
  *     vLLM 0.19.0 runs (llm-d planner logs, Mixtral-8x7B and gpt-oss-20b) ->
  *     1.91 GiB. SGLang measures the same buffers another way and agrees:
@@ -38,7 +40,7 @@
  * receive buffers in device memory for GPUDirect RDMA ("NET/IB/.../GDRDMA";
  * over sockets they stay in host memory). The deepseek-v2.5 runs above, the
  * same layout over InfiniBand and over sockets, differ by 0.04, 0.03 and
- * 0.04 GiB on the three workers they print: 0.04 GiB. */
+ * 0.04 GiB on the three workers they print: 0.04 GiB (test_nvlink_communicator). */
 #define CROSS_NODE_BYTES ((uint64_t)42949672)
 
 uint64_t gs_runtime_comm_bytes(enum gs_link link, uint64_t tensor, bool cross_node)

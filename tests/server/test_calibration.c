@@ -27,6 +27,7 @@
 
 #include "catalog.h"
 #include "gs/runtime.h"
+#include "gs/vllm.h"
 #include "problem.h"
 #include "service.h"
 #include "test_files.h"
@@ -378,6 +379,49 @@ static double init_non_torch_gib(const json_t *runs, const char *id)
     return 0;
 }
 
+/* "non_torch_memory takes X.XXGiB" of line `k` of one run's printed workers. */
+static double printed_non_torch_gib(const json_t *workers, const char *run, size_t k)
+{
+    const char *line = json_string_value(json_array_get(json_object_get(workers, run), k));
+    const char *at = line != NULL ? strstr(line, "non_torch_memory takes ") : NULL;
+    if (at == NULL)
+        fail_msg("deepseek-v2.5 %s line %zu: no non-torch figure", run, k);
+    return strtod(at + strlen("non_torch_memory takes "), NULL);
+}
+
+/* The Ampere NVLink communicator and the cross-node term (runtime.c) against
+ * the DeepSeek-V2.5 logs they come from: the first stage's TP rank 0, which
+ * gathers nothing, prints 0.89 GiB over sockets (growth and one
+ * communicator) and 0.93 over InfiniBand (and GPUDirect buffers); the same
+ * differences hold on the other printed ranks (1.04 / 1.07, 2.11 / 2.15). */
+static void test_nvlink_communicator(void **state)
+{
+    (void)state;
+    json_t *logs = load("vllm-startup-logs.json");
+    const json_t *workers = json_object_get(
+        entry_for(logs, "vllm-deepseek-v25-16xa100-40gb-tp8-pp2"), "printed_workers");
+    const struct gs_vllm_release *v0 = gs_vllm_release_for_layout(803, 2);
+    bool ovf = false;
+    const double gib = 1024.0 * 1024 * 1024;
+    const double sockets =
+        (double)gs_vllm_non_torch(v0, GS_LINK_NVLINK, 8, false, false, &ovf) / gib;
+    const double ib = (double)gs_vllm_non_torch(v0, GS_LINK_NVLINK, 8, true, false, &ovf) / gib;
+    assert_false(ovf);
+    if (fabs(sockets - printed_non_torch_gib(workers, "sockets", 0)) > 0.005 ||
+        fabs(ib - printed_non_torch_gib(workers, "infiniband", 0)) > 0.005)
+        fail_msg("first rank %.3f / %.3f GiB, logged %.2f / %.2f", sockets, ib,
+                 printed_non_torch_gib(workers, "sockets", 0),
+                 printed_non_torch_gib(workers, "infiniband", 0));
+    for (size_t k = 0; k < 3; k++) {
+        const double d = printed_non_torch_gib(workers, "infiniband", k) -
+                         printed_non_torch_gib(workers, "sockets", k);
+        if (fabs(d - (ib - sockets)) > 0.0151)
+            fail_msg("printed rank %zu: InfiniBand adds %.2f GiB, gpusizer %.3f", k, d,
+                     ib - sockets);
+    }
+    json_decref(logs);
+}
+
 /* The second NCCL communicator V0's logits gather creates on a Hopper board
  * (runtime.c): one communicator with the custom all-reduce is what the
  * tensor group's setup leaves before vLLM 0.19's init snapshot, the TP 2
@@ -622,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_vllm_logs),
         cmocka_unit_test(test_vllm_loaded_weights),
         cmocka_unit_test(test_hopper_communicator),
+        cmocka_unit_test(test_nvlink_communicator),
         cmocka_unit_test(test_sglang_logs),
         cmocka_unit_test(test_tensorrt_llm_logs),
         cmocka_unit_test(test_tgi_logs),
