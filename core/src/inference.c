@@ -230,10 +230,15 @@ static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, ui
              stage.state_bytes_per_sequence > out->state_bytes_per_sequence))
             *out = stage;
     }
-    /* all GPUs: every layer, every tensor rank (replicated heads counted on each) */
-    struct gs_kv_layout whole;
-    stage_layout(a, dtype, e, t, 0, a->num_hidden_layers, pad_mla, &whole, &ovf);
-    out->bytes_per_token_total = gs_mul(whole.bytes_per_token, t, &ovf);
+    /* all GPUs: every layer, every tensor rank (replicated heads counted on each); without
+     * pipeline stages the one stage is every layer */
+    uint64_t whole_bytes = out->bytes_per_token;
+    if (p > 1) {
+        struct gs_kv_layout whole;
+        stage_layout(a, dtype, e, t, 0, a->num_hidden_layers, pad_mla, &whole, &ovf);
+        whole_bytes = whole.bytes_per_token;
+    }
+    out->bytes_per_token_total = gs_mul(whole_bytes, t, &ovf);
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
     return GS_OK;

@@ -6,6 +6,7 @@
 #include "gs/capability.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #define COUNTS_MAX 256 /* GPU counts tried: every count up to a node, then whole nodes */
@@ -445,6 +446,15 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
     return n;
 }
 
+/* Zeroes a candidate but its estimate, which gs_estimate_compute writes in full (and a plan
+ * is nine parts estimate: a whole-catalog search clears hundreds). */
+static void plan_clear(struct gs_plan *p)
+{
+    const size_t from = offsetof(struct gs_plan, estimate) + sizeof(p->estimate);
+    memset(p, 0, offsetof(struct gs_plan, estimate));
+    memset((char *)p + from, 0, sizeof(*p) - from);
+}
+
 static bool better(const struct gs_plan *a, const struct gs_plan *b)
 {
     if (a->has_price && b->has_price && a->cost_per_hour != b->cost_per_hour)
@@ -492,7 +502,7 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
             continue;
         }
         struct gs_plan *plan = &slot[fitted];
-        memset(plan, 0, sizeof(*plan));
+        plan_clear(plan);
         inference_workload(base, gpu, v, t, p, dpa, &w);
         if (!inference_fits(m, &w, &plan->estimate))
             continue;

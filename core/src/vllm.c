@@ -286,11 +286,12 @@ const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
 {
     if (version == 0)
         version = GS_VLLM_LATEST_MODELED;
-    const struct gs_vllm_release *r = &releases[0];
-    for (size_t i = 0; i < sizeof(releases) / sizeof(releases[0]); i++)
+    /* the last row that applies; from the end, as most requests name a recent release (or
+     * none, the latest) and every estimate of a plan search looks it up */
+    for (size_t i = sizeof(releases) / sizeof(releases[0]); i-- > 1;)
         if (releases[i].from <= version)
-            r = &releases[i];
-    return r;
+            return &releases[i];
+    return &releases[0];
 }
 
 static const struct gs_vllm_release v0_fallback = {
