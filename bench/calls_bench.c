@@ -38,6 +38,8 @@
 #include <unistd.h>
 
 typedef int (*operation)(const struct service *, const json_t *, json_t **, struct problem *);
+typedef int (*text_operation)(const struct service *, const json_t *, char **, size_t *,
+                              struct problem *);
 
 #define SERVING                                                                                    \
     "{\"model\":\"llama-3.1-70b\",\"gpu\":\"h100\",\"inference\":{\"batch_size\":32,"             \
@@ -58,16 +60,17 @@ typedef int (*operation)(const struct service *, const json_t *, json_t **, stru
 struct bench_case {
     const char *name;
     const char *request;
-    operation op; /* NULL: gs_estimate_compute alone */
+    operation op;        /* the answer as a tree, dumped as the server does */
+    text_operation text; /* the answer written as text (the server's /v1/fit, /v1/recommend) */
 };
 
 static const struct bench_case cases[] = {
-    {"estimate-serving-core", SERVING, NULL},
-    {"estimate-training-core", TRAINING, NULL},
-    {"estimate-serving", SERVING, service_estimate},
-    {"estimate-training", TRAINING, service_estimate},
-    {"fit", FIT, sizing_fit},
-    {"recommend", RECOMMEND, sizing_recommend},
+    {"estimate-serving-core", SERVING, NULL, NULL}, /* gs_estimate_compute alone */
+    {"estimate-training-core", TRAINING, NULL, NULL},
+    {"estimate-serving", SERVING, service_estimate, NULL},
+    {"estimate-training", TRAINING, service_estimate, NULL},
+    {"fit", FIT, NULL, sizing_fit_text},
+    {"recommend", RECOMMEND, NULL, sizing_recommend_text},
 };
 
 static const struct bench_case *the_case;
@@ -85,7 +88,7 @@ static double now_ns(void)
 /* One call: the whole operation, or the core estimate alone. */
 static void one_call(void)
 {
-    if (the_case->op == NULL) {
+    if (the_case->op == NULL && the_case->text == NULL) {
         struct gs_estimate e;
         if (gs_estimate_compute(&decoded.model, &decoded.workload, &e, NULL) != GS_OK) {
             fprintf(stderr, "gs_bench_calls: %s failed\n", the_case->name);
@@ -100,12 +103,17 @@ static void one_call(void)
     json_t *response = NULL;
     struct problem p;
     problem_init(&p);
-    if (request == NULL || the_case->op(the_service, request, &response, &p) != 0) {
+    size_t text_length = 0;
+    char *text = NULL;
+    if (request == NULL ||
+        (the_case->text != NULL
+             ? the_case->text(the_service, request, &text, &text_length, &p)
+             : the_case->op(the_service, request, &response, &p)) != 0) {
         fprintf(stderr, "gs_bench_calls: %s: %d %s\n", the_case->name, p.status, p.title);
         exit(1);
     }
-    size_t text_length = 0;
-    char *text = json_out_dumps(response, &text_length); /* as the server writes answers */
+    if (text == NULL)
+        text = json_out_dumps(response, &text_length); /* as the server writes answers */
     if (text == NULL)
         exit(1);
     sink += text_length;
@@ -168,7 +176,7 @@ int main(int argc, char **argv)
     }
     the_service = service;
     json_t *request = NULL; /* kept while `decoded` is used */
-    if (the_case->op == NULL) {
+    if (the_case->op == NULL && the_case->text == NULL) {
         request = json_loads(the_case->request, 0, NULL);
         struct codec_arch_table archs;
         service_arch_table(service, &archs);

@@ -553,6 +553,30 @@ json_t *codec_encode_memory(const struct gs_memory *m)
     return o;
 }
 
+void codec_write_memory(struct json_writer *w, const struct gs_memory *m)
+{
+    static const char *const keys[] = {"weights_bytes",   "kv_cache_bytes", "activations_bytes",
+                                       "gradients_bytes", "optimizer_bytes", "overhead_bytes",
+                                       "total_bytes"};
+    const uint64_t values[] = {m->weights_bytes,   m->kv_cache_bytes,  m->activations_bytes,
+                               m->gradients_bytes, m->optimizer_bytes, m->overhead_bytes,
+                               m->total_bytes};
+    json_w_begin_object(w);
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        json_w_key(w, keys[i]);
+        json_w_u64(w, values[i]);
+    }
+    if (m->peak_allocated_bytes) { /* as codec_encode_memory */
+        json_w_key(w, "peak_allocated_bytes");
+        json_w_u64(w, m->peak_allocated_bytes);
+        json_w_key(w, "peak_reserved_bytes");
+        json_w_u64(w, m->peak_reserved_bytes);
+        json_w_key(w, "peak_phase");
+        json_w_string(w, gs_peak_phase_name((enum gs_peak_phase)m->peak_phase));
+    }
+    json_w_end_object(w);
+}
+
 static json_t *encode_fit(const struct catalog_gpu *gpu, const struct gs_fit *fit)
 {
     return obj("gpu", str(gpu->id), "name", str(gpu->name), "usable_bytes",

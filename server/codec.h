@@ -12,6 +12,7 @@
 #include "catalog.h"
 #include "gs/estimate.h"
 #include "gs/gpu.h"
+#include "json_out.h"
 
 #include <jansson.h>
 
@@ -75,6 +76,8 @@ json_t *codec_encode_estimate(const struct estimate_request *req, const struct g
  * breakdown, the assumptions list, the training "parallelism" object. */
 json_t *codec_encode_model_result(const struct estimate_request *req, const struct gs_estimate *est);
 json_t *codec_encode_memory(const struct gs_memory *memory);
+/* The same object written as text (/v1/recommend and /v1/fit write their answers). */
+void codec_write_memory(struct json_writer *w, const struct gs_memory *memory);
 json_t *codec_encode_assumptions(const struct estimate_request *req, const struct gs_estimate *est);
 json_t *codec_encode_parallelism(const struct gs_parallelism *parallelism);
 json_t *codec_encode_layer_kinds(const struct gs_arch *arch);

@@ -385,19 +385,6 @@ static enum MHD_Result send_json(struct MHD_Connection *conn, unsigned status, c
     return send_buffer(conn, status, type, text, length, MHD_RESPMEM_MUST_FREE, NULL);
 }
 
-/* send_json for an answer the cache keeps for `body`. */
-static enum MHD_Result send_kept(struct MHD_Connection *conn, struct answer_cache *cache,
-                                 enum answer_kind kind, const char *body, size_t body_length,
-                                 const json_t *answer)
-{
-    size_t length = 0;
-    char *text = json_out_dumps(answer, &length);
-    if (text == NULL)
-        return MHD_NO;
-    answer_cache_put(cache, kind, body, body_length, text, length);
-    return send_buffer(conn, 200, "application/json", text, length, MHD_RESPMEM_MUST_FREE, NULL);
-}
-
 static enum MHD_Result send_problem(struct MHD_Connection *conn, const struct problem *p,
                                     const char *allow)
 {
@@ -629,6 +616,9 @@ static bool append_body(struct conn_guard *guard, struct request *req, const cha
 
 typedef int (*json_operation)(const struct service *service, const json_t *request,
                               json_t **response, struct problem *problem);
+/* An operation that writes its answer's text itself (sizing.h) */
+typedef int (*text_operation)(const struct service *service, const json_t *request, char **text,
+                              size_t *length, struct problem *problem);
 
 /* A POST that computes: parse the JSON body, import a hub model it names
  * when auto-import is on, run the operation, answer. `cached` names the
@@ -637,7 +627,8 @@ typedef int (*json_operation)(const struct service *service, const json_t *reque
  * this very catalog view, whose model list already held the request's model
  * (so hub_import_prepare has nothing to do for it). */
 static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct http_server *srv,
-                                      struct request *req, json_operation operation, int cached)
+                                      struct request *req, json_operation operation,
+                                      text_operation writes, int cached)
 {
     const char *text = req->body != NULL ? req->body : "";
     if (cached >= 0) {
@@ -661,15 +652,27 @@ static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct http_s
         return send_problem(conn, &p, NULL);
     }
     json_t *response = NULL;
+    char *answer = NULL;
+    size_t length = 0;
     enum MHD_Result ret;
-    if (hub_import_prepare(&srv->hub, srv->store, srv->auto_import, body, &req->service, &p) != 0)
+    if (hub_import_prepare(&srv->hub, srv->store, srv->auto_import, body, &req->service, &p) != 0) {
         ret = send_problem(conn, &p, NULL);
-    else if (operation(req->service, body, &response, &p) == 0)
-        ret = cached >= 0 ? send_kept(conn, service_answers(req->service),
-                                      (enum answer_kind)cached, text, req->length, response)
-                          : send_json(conn, 200, response, "application/json");
-    else
+    } else if (writes != NULL ? writes(req->service, body, &answer, &length, &p) != 0
+                              : operation(req->service, body, &response, &p) != 0) {
         ret = send_problem(conn, &p, NULL);
+    } else {
+        if (answer == NULL)
+            answer = json_out_dumps(response, &length);
+        if (answer == NULL) {
+            ret = MHD_NO;
+        } else {
+            if (cached >= 0) /* kept for this very body */
+                answer_cache_put(service_answers(req->service), (enum answer_kind)cached, text,
+                                 req->length, answer, length);
+            ret = send_buffer(conn, 200, "application/json", answer, length,
+                              MHD_RESPMEM_MUST_FREE, NULL);
+        }
+    }
     json_decref(response);
     json_decref(body);
     return ret;
@@ -915,11 +918,11 @@ static enum MHD_Result dispatch(struct MHD_Connection *conn, struct http_server 
     case ROUTE_METRICS:
         return handle_metrics(conn, srv, req);
     case ROUTE_ESTIMATE:
-        return handle_compute(conn, srv, req, service_estimate, -1);
+        return handle_compute(conn, srv, req, service_estimate, NULL, -1);
     case ROUTE_RECOMMEND:
-        return handle_compute(conn, srv, req, sizing_recommend, ANSWER_RECOMMEND);
+        return handle_compute(conn, srv, req, NULL, sizing_recommend_text, ANSWER_RECOMMEND);
     case ROUTE_FIT:
-        return handle_compute(conn, srv, req, sizing_fit, ANSWER_FIT);
+        return handle_compute(conn, srv, req, NULL, sizing_fit_text, ANSWER_FIT);
     default:
         return handle_catalog(conn, srv, req, method);
     }

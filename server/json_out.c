@@ -12,13 +12,7 @@
 /* jansson refuses to dump values nested this deep */
 #define MAX_DEPTH 2048 /* jansson >= 2.14.1: JSON_PARSER_MAX_DEPTH, checked as depth >= it */
 
-struct out {
-    char *data;
-    size_t length, capacity;
-    bool failed;
-};
-
-static bool reserve(struct out *o, size_t n)
+static bool reserve(struct json_writer *o, size_t n)
 {
     if (o->failed)
         return false;
@@ -37,7 +31,7 @@ static bool reserve(struct out *o, size_t n)
     return true;
 }
 
-static void put(struct out *o, const char *bytes, size_t n)
+static void put(struct json_writer *o, const char *bytes, size_t n)
 {
     if (reserve(o, n)) {
         memcpy(o->data + o->length, bytes, n);
@@ -45,7 +39,7 @@ static void put(struct out *o, const char *bytes, size_t n)
     }
 }
 
-static void put_char(struct out *o, char c)
+static void put_char(struct json_writer *o, char c)
 {
     if (reserve(o, 1))
         o->data[o->length++] = c;
@@ -74,7 +68,7 @@ static bool word_is_plain(const char *p)
 
 /* As jansson's dump_string without JSON_ENSURE_ASCII or JSON_ESCAPE_SLASH: \" \\ \b \f \n
  * \r \t, other controls as \u00XX (upper-case hex), everything else as it is. */
-static void put_string(struct out *o, const char *s, size_t n)
+static void put_string(struct json_writer *o, const char *s, size_t n)
 {
     static const char hex[] = "0123456789ABCDEF";
     put_char(o, '"');
@@ -115,7 +109,7 @@ static void put_string(struct out *o, const char *s, size_t n)
     put_char(o, '"');
 }
 
-static void put_integer(struct out *o, json_int_t value)
+static void put_integer(struct json_writer *o, json_int_t value)
 {
     char digits[24];
     size_t at = sizeof(digits);
@@ -229,7 +223,7 @@ size_t json_out_real(double v, char out[JSON_OUT_REAL_MAX])
 
 /* Reals as jansson writes them: json_out_real where it applies, else jansson's own formatter
  * (its dtoa or printf path, whichever it was built with). */
-static void put_real(struct out *o, const json_t *value)
+static void put_real(struct json_writer *o, const json_t *value)
 {
     char text[64];
     size_t n = json_out_real(json_real_value(value), text);
@@ -243,7 +237,7 @@ static void put_real(struct out *o, const json_t *value)
     put(o, text, n);
 }
 
-static void put_value(struct out *o, const json_t *v, int depth)
+static void put_value(struct json_writer *o, const json_t *v, int depth)
 {
     if (depth >= MAX_DEPTH) {
         o->failed = true;
@@ -307,7 +301,7 @@ char *json_out_dumps(const json_t *value, size_t *length)
     /* json_dumps answers NULL for anything but an object or array without JSON_ENCODE_ANY */
     if (value == NULL || (!json_is_object(value) && !json_is_array(value)))
         return NULL;
-    struct out o = {NULL, 0, 0, false};
+    struct json_writer o = {.data = NULL};
     put_value(&o, value, 0);
     if (o.failed || !reserve(&o, 0)) {
         free(o.data);
@@ -317,4 +311,175 @@ char *json_out_dumps(const json_t *value, size_t *length)
     if (length != NULL)
         *length = o.length;
     return o.data;
+}
+
+/* ------------------------------------------------------------ the writer */
+
+/* The comma before a member or element, unless it follows its key. */
+static void separate(struct json_writer *w)
+{
+    if (w->after_key) {
+        w->after_key = false;
+        return;
+    }
+    if (w->depth == 0)
+        return;
+    if (w->has_member[w->depth - 1])
+        put_char(w, ',');
+    w->has_member[w->depth - 1] = true;
+}
+
+static void open_container(struct json_writer *w, char c)
+{
+    separate(w);
+    if (w->depth >= JSON_WRITER_DEPTH) {
+        w->failed = true;
+        return;
+    }
+    w->has_member[w->depth++] = false;
+    put_char(w, c);
+}
+
+static void close_container(struct json_writer *w, char c)
+{
+    if (w->depth == 0 || w->after_key) {
+        w->failed = true;
+        return;
+    }
+    w->depth--;
+    put_char(w, c);
+}
+
+void json_w_begin_object(struct json_writer *w)
+{
+    open_container(w, '{');
+}
+
+void json_w_end_object(struct json_writer *w)
+{
+    close_container(w, '}');
+}
+
+void json_w_begin_array(struct json_writer *w)
+{
+    open_container(w, '[');
+}
+
+void json_w_end_array(struct json_writer *w)
+{
+    close_container(w, ']');
+}
+
+void json_w_key(struct json_writer *w, const char *key)
+{
+    separate(w);
+    put_string(w, key, strlen(key));
+    put_char(w, ':');
+    w->after_key = true;
+}
+
+void json_w_string(struct json_writer *w, const char *s)
+{
+    if (s == NULL) {
+        w->failed = true;
+        return;
+    }
+    const size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        if ((unsigned char)s[i] >= 0x80) { /* as json_build_string: jansson checks the rest */
+            json_t *checked = json_stringn(s, n);
+            if (checked == NULL) {
+                w->failed = true;
+                return;
+            }
+            json_decref(checked);
+            break;
+        }
+    }
+    separate(w);
+    put_string(w, s, n);
+}
+
+void json_w_int(struct json_writer *w, json_int_t v)
+{
+    separate(w);
+    put_integer(w, v);
+}
+
+void json_w_u64(struct json_writer *w, uint64_t v)
+{
+    json_w_int(w, v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
+}
+
+void json_w_real(struct json_writer *w, double v)
+{
+    if (!isfinite(v)) { /* json_real refuses them */
+        w->failed = true;
+        return;
+    }
+    char text[64];
+    size_t n = json_out_real(v, text);
+    if (n == 0) {
+        json_t *r = json_real(v);
+        n = r != NULL ? json_dumpb(r, text, sizeof(text), CODEC_DUMP_FLAGS | JSON_ENCODE_ANY) : 0;
+        json_decref(r);
+        if (n == 0 || n > sizeof(text)) {
+            w->failed = true;
+            return;
+        }
+    }
+    separate(w);
+    put(w, text, n);
+}
+
+void json_w_bool(struct json_writer *w, bool v)
+{
+    separate(w);
+    if (v)
+        put(w, "true", 4);
+    else
+        put(w, "false", 5);
+}
+
+void json_w_null(struct json_writer *w)
+{
+    separate(w);
+    put(w, "null", 4);
+}
+
+void json_w_value(struct json_writer *w, const json_t *v)
+{
+    if (v == NULL) {
+        w->failed = true;
+        return;
+    }
+    separate(w);
+    put_value(w, v, (int)w->depth);
+}
+
+void json_w_take(struct json_writer *w, json_t *v)
+{
+    json_w_value(w, v);
+    json_decref(v);
+}
+
+char *json_w_finish(struct json_writer *w, size_t *length)
+{
+    if (w->failed || w->depth != 0 || w->after_key || !reserve(w, 0)) {
+        free(w->data);
+        memset(w, 0, sizeof(*w));
+        return NULL;
+    }
+    char *text = w->data;
+    text[w->length] = '\0';
+    if (length != NULL)
+        *length = w->length;
+    memset(w, 0, sizeof(*w));
+    return text;
+}
+
+void json_w_discard(struct json_writer *w)
+{
+    free(w->data);
+    memset(w, 0, sizeof(*w));
 }

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "sizing.h"
 #include "json_build.h"
+#include "json_out.h"
 
 #include "gs/advice.h"
 #include "gs/capability.h"
@@ -570,71 +571,106 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
 #define obj json_build_object
 #define str json_build_string
 
-static json_t *encode_plan(const struct gs_plan *p, bool training)
+/* Answers are written as text (json_out.h's writer), not built as trees: a whole-catalog
+ * recommendation has hundreds of members, and building, dumping and freeing its tree was a
+ * third of the request. The irregular parts (the model, the assumptions, each option's
+ * estimate_request) are still built as small trees and written in place. */
+
+static void member_int(struct json_writer *w, const char *key, json_int_t v)
 {
-    json_t *o = obj("tensor", json_integer((json_int_t)p->tensor), "pipeline",
-                    json_integer((json_int_t)p->pipeline), "data", json_integer((json_int_t)p->data),
-                    "expert", json_integer((json_int_t)p->expert), "zero_stage",
-                    json_integer((json_int_t)p->zero_stage), "activation_checkpointing",
-                    str(codec_recompute_name(p->recompute)), "offload",
-                    str(codec_offload_name(p->offload)), NULL);
-    if (o != NULL && training && !put(o, "sequence_parallel", json_boolean(p->tensor > 1))) {
-        json_decref(o);
-        return NULL;
-    }
-    if (o != NULL && !training &&
-        !put(o, "attention_data",
-             json_integer((json_int_t)(p->attention_data > 1 ? p->attention_data : 1)))) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
+    json_w_key(w, key);
+    json_w_int(w, v);
 }
 
-static json_t *encode_throughput(const struct gs_plan *p, bool training)
+static void member_u64(struct json_writer *w, const char *key, uint64_t v)
 {
+    json_w_key(w, key);
+    json_w_u64(w, v);
+}
+
+static void member_real(struct json_writer *w, const char *key, double v)
+{
+    json_w_key(w, key);
+    json_w_real(w, v);
+}
+
+static void member_string(struct json_writer *w, const char *key, const char *v)
+{
+    json_w_key(w, key);
+    json_w_string(w, v);
+}
+
+static void write_plan(struct json_writer *w, const struct gs_plan *p, bool training)
+{
+    json_w_begin_object(w);
+    member_int(w, "tensor", (json_int_t)p->tensor);
+    member_int(w, "pipeline", (json_int_t)p->pipeline);
+    member_int(w, "data", (json_int_t)p->data);
+    member_int(w, "expert", (json_int_t)p->expert);
+    member_int(w, "zero_stage", (json_int_t)p->zero_stage);
+    member_string(w, "activation_checkpointing", codec_recompute_name(p->recompute));
+    member_string(w, "offload", codec_offload_name(p->offload));
+    if (training) {
+        json_w_key(w, "sequence_parallel");
+        json_w_bool(w, p->tensor > 1);
+    } else {
+        member_int(w, "attention_data",
+                   (json_int_t)(p->attention_data > 1 ? p->attention_data : 1));
+    }
+    json_w_end_object(w);
+}
+
+static void write_throughput(struct json_writer *w, const struct gs_plan *p, bool training)
+{
+    json_w_begin_object(w);
     if (training) {
         const struct gs_train_result *t = &p->train;
-        return obj("tokens_per_s", json_real(t->tokens_per_s), "wall_clock_hours",
-                   json_real(t->seconds / 3600), "wall_clock_days", json_real(t->seconds / 86400),
-                   "gpu_hours", json_real(t->gpu_hours), "mfu", json_real(t->mfu),
-                   "bubble_factor", json_real(t->bubble_factor), "recompute_factor",
-                   json_real(t->hardware_factor), "flops_per_token", json_real(t->flops_per_token),
-                   "comm_factor", json_real(t->comm_factor), NULL);
+        member_real(w, "tokens_per_s", t->tokens_per_s);
+        member_real(w, "wall_clock_hours", t->seconds / 3600);
+        member_real(w, "wall_clock_days", t->seconds / 86400);
+        member_real(w, "gpu_hours", t->gpu_hours);
+        member_real(w, "mfu", t->mfu);
+        member_real(w, "bubble_factor", t->bubble_factor);
+        member_real(w, "recompute_factor", t->hardware_factor);
+        member_real(w, "flops_per_token", t->flops_per_token);
+        member_real(w, "comm_factor", t->comm_factor);
+        json_w_end_object(w);
+        return;
     }
     const struct gs_decode_result *d = &p->decode;
-    const double replicas = (double)p->replicas;
-    json_t *per = obj("decode_tokens_per_s", json_real(d->decode_tokens_per_s),
-                      "output_tokens_per_s", json_real(d->output_tokens_per_s), "requests_per_s",
-                      json_real(d->requests_per_s), "prefill_tokens_per_s",
-                      json_real(d->prefill_tokens_per_s), "step_seconds",
-                      json_real(d->step_seconds), "memory_seconds", json_real(d->memory_seconds),
-                      "compute_seconds", json_real(d->compute_seconds), "comm_seconds",
-                      json_real(d->comm_seconds), "prefill_seconds", json_real(d->prefill_seconds),
-                      NULL);
-    json_t *o = obj("batch_per_replica", json_integer((json_int_t)p->batch_per_replica),
-                    "decode_tokens_per_s", json_real(d->decode_tokens_per_s * replicas),
-                    "output_tokens_per_s", json_real(p->output_tokens_per_s), "requests_per_s",
-                    json_real(p->requests_per_s), "prefill_tokens_per_s",
-                    json_real(p->prefill_tokens_per_s), "ttft_ms",
-                    json_real(p->ttft_seconds * 1000), "tpot_ms", json_real(p->tpot_seconds * 1000),
-                    "per_replica", per, NULL);
-    if (o != NULL && p->disaggregated &&
-        !put(o, "kv_transfer_ms", json_real(p->kv_transfer_seconds * 1000))) {
-        json_decref(o);
-        return NULL;
-    }
-    if (o != NULL && p->decode.experts_touched > 0 &&
-        !put(o, "experts_touched_per_layer", json_real(p->decode.experts_touched))) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
+    member_int(w, "batch_per_replica", (json_int_t)p->batch_per_replica);
+    member_real(w, "decode_tokens_per_s", d->decode_tokens_per_s * (double)p->replicas);
+    member_real(w, "output_tokens_per_s", p->output_tokens_per_s);
+    member_real(w, "requests_per_s", p->requests_per_s);
+    member_real(w, "prefill_tokens_per_s", p->prefill_tokens_per_s);
+    member_real(w, "ttft_ms", p->ttft_seconds * 1000);
+    member_real(w, "tpot_ms", p->tpot_seconds * 1000);
+    json_w_key(w, "per_replica");
+    json_w_begin_object(w);
+    member_real(w, "decode_tokens_per_s", d->decode_tokens_per_s);
+    member_real(w, "output_tokens_per_s", d->output_tokens_per_s);
+    member_real(w, "requests_per_s", d->requests_per_s);
+    member_real(w, "prefill_tokens_per_s", d->prefill_tokens_per_s);
+    member_real(w, "step_seconds", d->step_seconds);
+    member_real(w, "memory_seconds", d->memory_seconds);
+    member_real(w, "compute_seconds", d->compute_seconds);
+    member_real(w, "comm_seconds", d->comm_seconds);
+    member_real(w, "prefill_seconds", d->prefill_seconds);
+    json_w_end_object(w);
+    if (p->disaggregated)
+        member_real(w, "kv_transfer_ms", p->kv_transfer_seconds * 1000);
+    if (p->decode.experts_touched > 0)
+        member_real(w, "experts_touched_per_layer", p->decode.experts_touched);
+    json_w_end_object(w);
 }
 
-static json_t *nullable_real(bool present, double v)
+static void member_nullable_real(struct json_writer *w, const char *key, bool present, double v)
 {
-    return present ? json_real(v) : json_null();
+    json_w_key(w, key);
+    if (present)
+        json_w_real(w, v);
+    else
+        json_w_null(w);
 }
 
 /* Copies member `key` of the request into `out` when present. */
@@ -726,62 +762,78 @@ static json_t *option_estimate_request(const struct sizing *s, const struct cata
     return o;
 }
 
-static json_t *encode_option(const struct sizing *s, const struct catalog_gpu *g,
-                             const struct gs_plan_gpu *pg, const struct gs_plan *p, size_t rank)
+static void write_option(struct json_writer *w, const struct sizing *s, const struct catalog_gpu *g,
+                         const struct gs_plan_gpu *pg, const struct gs_plan *p, size_t rank)
 {
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
-    json_t *o = obj("rank", json_integer((json_int_t)rank), "gpu", str(g->id), "name", str(g->name),
-                    "gpu_count", json_integer((json_int_t)p->gpu_count), "nodes",
-                    json_integer((json_int_t)p->nodes), "gpus_per_node",
-                    json_integer((json_int_t)pg->gpus_per_node), "plan", encode_plan(p, training),
-                    "per_gpu", codec_encode_memory(&p->estimate.per_gpu), NULL);
-    bool ok = o != NULL;
-    if (ok && !training)
-        ok = put(o, "replicas", json_integer((json_int_t)p->replicas)) &&
-             put(o, "disaggregated", json_boolean(p->disaggregated)) &&
-             put(o, "prefill_replicas", json_integer((json_int_t)p->prefill_replicas)) &&
-             put(o, "precision",
-                 obj("weights", str(gs_weight_format_name(p->format)), "kv_cache_dtype",
-                     str(gs_kv_dtype_name(p->kv_dtype)), NULL));
-    ok = ok && put(o, "usable_bytes", codec_u64(pg->usable_bytes)) &&
-         put(o, "limit_bytes", codec_u64(p->limit_bytes)) &&
-         put(o, "headroom_bytes", json_integer((json_int_t)p->headroom_bytes)) &&
-         put(o, "price_per_gpu_hour", nullable_real(p->has_price, p->price_per_gpu_hour)) &&
-         put(o, "cost_per_hour", nullable_real(p->has_price, p->cost_per_hour));
-    if (ok && p->has_price && s->purchase) {
+    json_w_begin_object(w);
+    member_int(w, "rank", (json_int_t)rank);
+    member_string(w, "gpu", g->id);
+    member_string(w, "name", g->name);
+    member_int(w, "gpu_count", (json_int_t)p->gpu_count);
+    member_int(w, "nodes", (json_int_t)p->nodes);
+    member_int(w, "gpus_per_node", (json_int_t)pg->gpus_per_node);
+    json_w_key(w, "plan");
+    write_plan(w, p, training);
+    json_w_key(w, "per_gpu");
+    codec_write_memory(w, &p->estimate.per_gpu);
+    if (!training) {
+        member_int(w, "replicas", (json_int_t)p->replicas);
+        json_w_key(w, "disaggregated");
+        json_w_bool(w, p->disaggregated);
+        member_int(w, "prefill_replicas", (json_int_t)p->prefill_replicas);
+        json_w_key(w, "precision");
+        json_w_begin_object(w);
+        member_string(w, "weights", gs_weight_format_name(p->format));
+        member_string(w, "kv_cache_dtype", gs_kv_dtype_name(p->kv_dtype));
+        json_w_end_object(w);
+    }
+    member_u64(w, "usable_bytes", pg->usable_bytes);
+    member_u64(w, "limit_bytes", p->limit_bytes);
+    member_int(w, "headroom_bytes", (json_int_t)p->headroom_bytes);
+    member_nullable_real(w, "price_per_gpu_hour", p->has_price, p->price_per_gpu_hour);
+    member_nullable_real(w, "cost_per_hour", p->has_price, p->cost_per_hour);
+    if (p->has_price && s->purchase) {
         struct gs_tco t;
         gs_tco_compute(tco_params(s, g), g->purchase_price.value, real_or_zero(g->tdp_watts),
                        pg->gpus_per_node, &t);
-        ok = put(o, "tco",
-                 json_pack("{s:f, s:f, s:f, s:f, s:f, s:o, s:f, s:f}", "gpu_usd", t.gpu_usd,
-                           "server_usd", t.server_usd, "network_usd", t.network_usd,
-                           "amortization_years", s->tco.amortization_years,
-                           "capital_per_gpu_hour", t.capital_per_hour, "facility_watts_per_gpu",
-                           t.has_power ? json_real(t.facility_watts) : json_null(),
-                           "power_per_gpu_hour", t.power_per_hour, "per_gpu_hour", t.per_hour));
+        json_w_key(w, "tco");
+        json_w_begin_object(w);
+        member_real(w, "gpu_usd", t.gpu_usd);
+        member_real(w, "server_usd", t.server_usd);
+        member_real(w, "network_usd", t.network_usd);
+        member_real(w, "amortization_years", s->tco.amortization_years);
+        member_real(w, "capital_per_gpu_hour", t.capital_per_hour);
+        member_nullable_real(w, "facility_watts_per_gpu", t.has_power, t.facility_watts);
+        member_real(w, "power_per_gpu_hour", t.power_per_hour);
+        member_real(w, "per_gpu_hour", t.per_hour);
+        json_w_end_object(w);
     }
-    if (ok && p->has_price) {
+    if (p->has_price) {
         const char *src = s->purchase ? g->purchase_price_source : g->price_source;
         const char *date = s->purchase ? g->purchase_price_date : g->price_date;
-        ok = put(o, "price_source", str(src != NULL ? src : "")) &&
-             put(o, "price_date", date != NULL ? str(date) : json_null());
+        member_string(w, "price_source", src != NULL ? src : "");
+        json_w_key(w, "price_date");
+        if (date != NULL)
+            json_w_string(w, date);
+        else
+            json_w_null(w);
     }
-    if (ok && p->has_throughput)
-        ok = put(o, "throughput", encode_throughput(p, training));
-    if (ok && training && p->has_throughput && p->has_price)
-        ok = put(o, "total_cost", json_real(p->total_cost)) &&
-             put(o, "gpu_hours", json_real(p->train.gpu_hours));
-    if (ok && !training && p->has_price && p->has_throughput && p->output_tokens_per_s > 0)
-        ok = put(o, "cost_per_million_tokens", json_real(p->cost_per_million_tokens));
-    if (ok && training && p->offload != GS_OFFLOAD_NONE)
-        ok = put(o, "host_bytes", codec_u64(p->estimate.host_bytes_per_node));
-    if (ok)
-        ok = put(o, "estimate_request", option_estimate_request(s, g, pg, p));
-    if (!ok) {
-        json_decref(o);
-        return NULL;
+    if (p->has_throughput) {
+        json_w_key(w, "throughput");
+        write_throughput(w, p, training);
     }
-    return o;
+    if (training && p->has_throughput && p->has_price) {
+        member_real(w, "total_cost", p->total_cost);
+        member_real(w, "gpu_hours", p->train.gpu_hours);
+    }
+    if (!training && p->has_price && p->has_throughput && p->output_tokens_per_s > 0)
+        member_real(w, "cost_per_million_tokens", p->cost_per_million_tokens);
+    if (training && p->offload != GS_OFFLOAD_NONE)
+        member_u64(w, "host_bytes", p->estimate.host_bytes_per_node);
+    json_w_key(w, "estimate_request");
+    json_w_take(w, option_estimate_request(s, g, pg, p));
+    json_w_end_object(w);
 }
 
 static const char *reject_detail(enum gs_plan_reject why, const struct sizing *s)
@@ -931,15 +983,21 @@ static json_t *encode_assumptions(const struct sizing *s, bool fit)
     return list;
 }
 
+static void write_warning(struct json_writer *w, const char *code, const char *detail)
+{
+    json_w_begin_object(w);
+    member_string(w, "code", code);
+    member_string(w, "detail", detail);
+    json_w_end_object(w);
+}
+
 /* The estimate's warnings for the request, less the one asking for a GPU
  * (the search sizes every candidate on its own GPU). */
-static void append_probe_warnings(json_t *warnings, const struct sizing *s)
+static void write_probe_warnings(struct json_writer *w, const struct sizing *s)
 {
     for (size_t i = 0; i < s->probe.warning_count; i++)
         if (strcmp(s->probe.warnings[i].code, "engine_budget_needs_gpu") != 0)
-            json_array_append_new(warnings,
-                                  json_pack("{s:s, s:s}", "code", s->probe.warnings[i].code,
-                                            "detail", s->probe.warnings[i].detail));
+            write_warning(w, s->probe.warnings[i].code, s->probe.warnings[i].detail);
 }
 
 static json_t *encode_demand(const struct sizing *s)
@@ -976,68 +1034,118 @@ static int compare_candidates(const void *a, const void *b, void *arg)
     return gs_rank_compare(&x->plan, x->gpu->id, &y->plan, y->gpu->id, *(const bool *)arg);
 }
 
-static json_t *encode_recommendation(const struct sizing *s, struct candidate *cands, size_t n)
+static void write_recommendation(struct json_writer *w, const struct sizing *s,
+                                 struct candidate *cands, size_t n)
 {
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
     struct candidate **ok_list = calloc(n ? n : 1, sizeof(*ok_list));
-    json_t *options = json_array(), *rejected = json_array(), *warnings = json_array();
-    json_t *body = NULL;
-    if (ok_list == NULL || options == NULL || rejected == NULL || warnings == NULL)
-        goto out;
+    if (ok_list == NULL) {
+        w->failed = true;
+        return;
+    }
     size_t good = 0;
     for (size_t i = 0; i < n; i++) {
         if (cands[i].why == GS_REJECT_NONE && !cands[i].plan.has_price)
             cands[i].why = GS_REJECT_NO_PRICE;
-        if (cands[i].why == GS_REJECT_NONE) {
+        if (cands[i].why == GS_REJECT_NONE)
             ok_list[good++] = &cands[i];
-        } else {
-            json_t *r = obj("gpu", str(cands[i].gpu->id), "name", str(cands[i].gpu->name), "reason",
-                            str(gs_plan_reject_code(cands[i].why)), "detail",
-                            str(reject_detail(cands[i].why, s)), NULL);
-            if (r == NULL || json_array_append_new(rejected, r) != 0)
-                goto out;
-        }
     }
     bool training_arg = training;
-    size_t marketed = 0;
     qsort_r(ok_list, good, sizeof(*ok_list), compare_candidates, &training_arg);
-    for (size_t i = 0; i < good; i++) {
-        json_t *o = encode_option(s, ok_list[i]->gpu, &ok_list[i]->spec, &ok_list[i]->plan, i + 1);
-        if (o == NULL || json_array_append_new(options, o) != 0)
-            goto out;
+    json_w_begin_object(w);
+    json_w_key(w, "model");
+    json_w_take(w, codec_encode_model_result(&s->req, &s->probe));
+    member_string(w, "mode", training ? "training" : "inference");
+    json_w_key(w, "demand");
+    json_w_take(w, encode_demand(s));
+    json_w_key(w, "pricing");
+    json_w_begin_object(w);
+    member_string(w, "basis", s->purchase ? "purchase" : "on_demand");
+    member_nullable_real(w, "amortization_years", s->purchase, s->amortization_years);
+    json_w_end_object(w);
+    json_w_key(w, "options");
+    json_w_begin_array(w);
+    size_t marketed = 0;
+    for (size_t i = 0; i < good && !w->failed; i++) {
+        write_option(w, s, ok_list[i]->gpu, &ok_list[i]->spec, &ok_list[i]->plan, i + 1);
         if (!ok_list[i]->gpu->usable_memory_bytes)
             marketed++;
     }
+    json_w_end_array(w);
+    json_w_key(w, "rejected");
+    json_w_begin_array(w);
+    for (size_t i = 0; i < n; i++) {
+        if (cands[i].why == GS_REJECT_NONE)
+            continue;
+        json_w_begin_object(w);
+        member_string(w, "gpu", cands[i].gpu->id);
+        member_string(w, "name", cands[i].gpu->name);
+        member_string(w, "reason", gs_plan_reject_code(cands[i].why));
+        member_string(w, "detail", reject_detail(cands[i].why, s));
+        json_w_end_object(w);
+    }
+    json_w_end_array(w);
+    json_w_key(w, "assumptions");
+    json_w_take(w, encode_assumptions(s, false));
+    json_w_key(w, "warnings");
+    json_w_begin_array(w);
     if (marketed > 0)
-        json_array_append_new(
-            warnings, json_pack("{s:s, s:s}", "code", "usable_memory_unknown", "detail",
-                                "some options' GPUs have no driver-reported capacity in the "
-                                "catalog; their marketed capacity was used"));
+        write_warning(w, "usable_memory_unknown",
+                      "some options' GPUs have no driver-reported capacity in the catalog; their "
+                      "marketed capacity was used");
     if (s->parallelism_ignored)
-        json_array_append_new(warnings,
-                              json_pack("{s:s, s:s}", "code", "parallelism_ignored", "detail",
-                                        "the search chooses the parallel layout; the "
-                                        "request's parallelism section was not used"));
-    append_probe_warnings(warnings, s);
-    body = json_pack("{s:o, s:s, s:o, s:{s:s, s:o}, s:o, s:o, s:o, s:o}", "model",
-                     codec_encode_model_result(&s->req, &s->probe), "mode",
-                     training ? "training" : "inference", "demand", encode_demand(s), "pricing",
-                     "basis", s->purchase ? "purchase" : "on_demand", "amortization_years",
-                     s->purchase ? json_real(s->amortization_years) : json_null(), "options",
-                     options, "rejected", rejected, "assumptions", encode_assumptions(s, false),
-                     "warnings", warnings);
-    options = rejected = warnings = NULL;
-out:
-    json_decref(options);
-    json_decref(rejected);
-    json_decref(warnings);
+        write_warning(w, "parallelism_ignored",
+                      "the search chooses the parallel layout; the request's parallelism section "
+                      "was not used");
+    write_probe_warnings(w, s);
+    json_w_end_array(w);
+    json_w_end_object(w);
     free(ok_list);
-    return body;
 }
 
-int sizing_recommend(const struct service *svc, const json_t *request, json_t **response,
-                     struct problem *problem)
+/* The text of an answer the operation wrote, or the problem it met (-1). */
+static int answer(struct json_writer *w, enum gs_status st, char **text, size_t *length,
+                  struct problem *problem)
 {
+    if (st == GS_OK) {
+        *text = json_w_finish(w, length);
+        if (*text == NULL)
+            st = GS_ERR_NOMEM;
+    } else {
+        json_w_discard(w);
+    }
+    if (st != GS_OK) {
+        problem_from_status(problem, st);
+        return -1;
+    }
+    return 0;
+}
+
+/* The answer of a text-writing operation as a tree, for callers that read it (the CLI,
+ * tests). */
+static int answer_tree(int (*writes)(const struct service *, const json_t *, char **, size_t *,
+                                     struct problem *),
+                       const struct service *svc, const json_t *request, json_t **response,
+                       struct problem *problem)
+{
+    char *text = NULL;
+    size_t length = 0;
+    if (writes(svc, request, &text, &length, problem) != 0)
+        return -1;
+    *response = json_loadb(text, length, 0, NULL);
+    free(text);
+    if (*response == NULL) {
+        problem_from_status(problem, GS_ERR_NOMEM);
+        return -1;
+    }
+    return 0;
+}
+
+int sizing_recommend_text(const struct service *svc, const json_t *request, char **text,
+                          size_t *length, struct problem *problem)
+{
+    struct json_writer w;
+    memset(&w, 0, sizeof(w));
     struct sizing *s = calloc(1, sizeof(*s));
     struct candidate *cands = NULL;
     enum gs_status st =
@@ -1053,72 +1161,73 @@ int sizing_recommend(const struct service *svc, const json_t *request, json_t **
         st = gs_plan_search(&s->req.model, &s->req.workload, &cands[i].spec, &s->limits, &s->demand,
                             &s->eff, 0, &cands[i].plan, &cands[i].why, &problem->errors);
     }
-    if (st == GS_OK) {
-        *response = encode_recommendation(s, cands, s->candidate_count);
-        if (*response == NULL)
-            st = GS_ERR_NOMEM;
-    }
+    if (st == GS_OK)
+        write_recommendation(&w, s, cands, s->candidate_count);
     free(cands);
     sizing_free(s);
-    if (st != GS_OK) {
-        problem_from_status(problem, st);
-        return -1;
-    }
-    return 0;
+    return answer(&w, st, text, length, problem);
+}
+
+int sizing_recommend(const struct service *svc, const json_t *request, json_t **response,
+                     struct problem *problem)
+{
+    return answer_tree(sizing_recommend_text, svc, request, response, problem);
 }
 
 /* ------------------------------------------------------------------- fit */
 
-static json_t *encode_change(const struct gs_fit_outcome *out, const struct gs_plan_gpu *g)
+static void write_change(struct json_writer *w, const struct gs_fit_outcome *out,
+                         const struct gs_plan_gpu *g)
 {
     const struct gs_fit_change *c = &out->change;
     const struct gs_plan *p = &out->plan;
-    json_t *o =
-        json_pack("{s:s, s:s, s:b}", "change", c->code, "detail", c->detail, "fits", out->fits);
-    bool ok = o != NULL;
-    if (ok && c->value)
-        ok = put(o, "value", json_integer((json_int_t)c->value));
-    if (ok && out->sized)
-        ok = put(o, "gpu_count", json_integer((json_int_t)p->gpu_count)) &&
-             put(o, "plan", encode_plan(p, c->workload.mode == GS_MODE_TRAINING)) &&
-             put(o, "per_gpu", codec_encode_memory(&p->estimate.per_gpu)) &&
-             put(o, "headroom_bytes", json_integer((json_int_t)p->headroom_bytes)) &&
-             put(o, "usable_bytes", codec_u64(g->usable_bytes));
-    if (!ok) {
-        json_decref(o);
-        return NULL;
+    json_w_begin_object(w);
+    member_string(w, "change", c->code);
+    member_string(w, "detail", c->detail);
+    json_w_key(w, "fits");
+    json_w_bool(w, out->fits);
+    if (c->value)
+        member_int(w, "value", (json_int_t)c->value);
+    if (out->sized) {
+        member_int(w, "gpu_count", (json_int_t)p->gpu_count);
+        json_w_key(w, "plan");
+        write_plan(w, p, c->workload.mode == GS_MODE_TRAINING);
+        json_w_key(w, "per_gpu");
+        codec_write_memory(w, &p->estimate.per_gpu);
+        member_int(w, "headroom_bytes", (json_int_t)p->headroom_bytes);
+        member_u64(w, "usable_bytes", g->usable_bytes);
     }
-    return o;
+    json_w_end_object(w);
 }
 
 /* The changes in core's order: those that fit (gentlest first), then the
  * rest, closest to fitting first. */
-static json_t *encode_changes(const struct sizing *s, const struct gs_plan_limits *own,
-                              const struct gs_plan_gpu *g, uint64_t count)
+static void write_changes(struct json_writer *w, const struct sizing *s,
+                          const struct gs_plan_limits *own, const struct gs_plan_gpu *g,
+                          uint64_t count)
 {
     struct gs_fit_outcome *outcomes = calloc(GS_ADVICE_MAX, sizeof(*outcomes));
-    json_t *list = json_array();
-    bool ok = outcomes != NULL && list != NULL;
-    const size_t n = ok ? gs_advice_evaluate(&s->req.model, &s->req.workload, own, g, &s->eff,
-                                             count, outcomes, GS_ADVICE_MAX)
-                        : 0;
-    for (size_t i = 0; ok && i < n; i++)
-        ok = json_array_append_new(list, encode_change(&outcomes[i], g)) == 0;
-    free(outcomes);
-    if (!ok) {
-        json_decref(list);
-        return NULL;
+    if (outcomes == NULL) {
+        w->failed = true;
+        return;
     }
-    return list;
+    const size_t n = gs_advice_evaluate(&s->req.model, &s->req.workload, own, g, &s->eff, count,
+                                        outcomes, GS_ADVICE_MAX);
+    json_w_begin_array(w);
+    for (size_t i = 0; i < n; i++)
+        write_change(w, &outcomes[i], g);
+    json_w_end_array(w);
+    free(outcomes);
 }
 
-int sizing_fit(const struct service *svc, const json_t *request, json_t **response,
-               struct problem *problem)
+int sizing_fit_text(const struct service *svc, const json_t *request, char **text, size_t *length,
+                    struct problem *problem)
 {
+    struct json_writer w;
+    memset(&w, 0, sizeof(w));
     struct sizing *s = calloc(1, sizeof(*s));
     enum gs_status st =
         s != NULL ? decode_sizing(svc, request, true, s, &problem->errors) : GS_ERR_NOMEM;
-    json_t *body = NULL;
     if (st != GS_OK)
         goto out;
     struct gs_plan_gpu g;
@@ -1138,73 +1247,95 @@ int sizing_fit(const struct service *svc, const json_t *request, json_t **respon
         goto out;
     const bool fits = why_at == GS_REJECT_NONE;
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
-    body = json_pack("{s:o, s:s, s:s, s:s, s:o, s:I, s:b}", "model",
-                     codec_encode_model_result(&s->req, &s->probe), "mode",
-                     training ? "training" : "inference", "gpu", s->req.gpu->id, "name",
-                     s->req.gpu->name, "usable_bytes", codec_u64(g.usable_bytes), "gpu_count",
-                     (json_int_t)count, "fits", fits);
-    bool ok = body != NULL;
-    if (ok && fits) {
-        ok = put(body, "plan", encode_plan(&at, training)) &&
-             put(body, "per_gpu", codec_encode_memory(&at.estimate.per_gpu)) &&
-             put(body, "limit_bytes", codec_u64(at.limit_bytes)) &&
-             put(body, "headroom_bytes", json_integer((json_int_t)at.headroom_bytes));
-    } else if (ok) {
+    json_w_begin_object(&w);
+    json_w_key(&w, "model");
+    json_w_take(&w, codec_encode_model_result(&s->req, &s->probe));
+    member_string(&w, "mode", training ? "training" : "inference");
+    member_string(&w, "gpu", s->req.gpu->id);
+    member_string(&w, "name", s->req.gpu->name);
+    member_u64(&w, "usable_bytes", g.usable_bytes);
+    member_int(&w, "gpu_count", (json_int_t)count);
+    json_w_key(&w, "fits");
+    json_w_bool(&w, fits);
+    json_w_key(&w, "plan");
+    if (fits) {
+        write_plan(&w, &at, training);
+        json_w_key(&w, "per_gpu");
+        codec_write_memory(&w, &at.estimate.per_gpu);
+        member_u64(&w, "limit_bytes", at.limit_bytes);
+        member_int(&w, "headroom_bytes", (json_int_t)at.headroom_bytes);
+    } else {
         /* the request as sized on one GPU shows how far off it is */
-        ok = put(body, "plan", json_null()) &&
-             put(body, "per_gpu", codec_encode_memory(&s->probe.per_gpu));
+        json_w_null(&w);
+        json_w_key(&w, "per_gpu");
+        codec_write_memory(&w, &s->probe.per_gpu);
     }
-    if (ok)
-        ok = put(body, "min_gpu_count",
-                 why_least == GS_REJECT_NONE ? json_integer((json_int_t)least.gpu_count)
-                                             : json_null()) &&
-             put(body, "min_plan",
-                 why_least == GS_REJECT_NONE ? encode_plan(&least, training) : json_null());
-    if (ok && why_least != GS_REJECT_NONE)
+    json_w_key(&w, "min_gpu_count");
+    if (why_least == GS_REJECT_NONE)
+        json_w_int(&w, (json_int_t)least.gpu_count);
+    else
+        json_w_null(&w);
+    json_w_key(&w, "min_plan");
+    if (why_least == GS_REJECT_NONE) {
+        write_plan(&w, &least, training);
+    } else {
+        json_w_null(&w);
         /* why no GPU count of this type will do, in the words /v1/recommend uses */
-        ok = put(body, "min_plan_reason",
-                 json_pack("{s:s, s:s, s:I}", "code", gs_plan_reject_code(why_least), "detail",
-                           reject_detail(why_least, s), "max_gpus",
-                           (json_int_t)s->limits.max_gpus));
+        json_w_key(&w, "min_plan_reason");
+        json_w_begin_object(&w);
+        member_string(&w, "code", gs_plan_reject_code(why_least));
+        member_string(&w, "detail", reject_detail(why_least, s));
+        member_int(&w, "max_gpus", (json_int_t)s->limits.max_gpus);
+        json_w_end_object(&w);
+    }
     /* the largest batch and context at the verdict's layout (or the smallest that fits) */
     const struct gs_plan *ref = fits ? &at : why_least == GS_REJECT_NONE ? &least : NULL;
-    json_t *max_batch = json_null(), *max_context = json_null();
+    bool has_max = false;
+    json_int_t max_batch = 0, max_context = 0;
     if (ref != NULL && !training && ref->estimate.has_serving) {
         /* every replica of the layout holds its own sequences */
-        max_batch = json_integer((json_int_t)(ref->estimate.serving.max_concurrency *
-                                              (ref->replicas ? ref->replicas : 1)));
-        max_context = json_integer((json_int_t)ref->estimate.serving.max_context);
+        has_max = true;
+        max_batch = (json_int_t)(ref->estimate.serving.max_concurrency *
+                                 (ref->replicas ? ref->replicas : 1));
+        max_context = (json_int_t)ref->estimate.serving.max_context;
     } else if (ref != NULL && training) {
-        max_batch = json_integer(
-            (json_int_t)gs_advice_max_batch(&s->req.model, &s->req.workload, ref, &g, 4096));
-        max_context = json_integer((json_int_t)gs_advice_max_sequence(
-            &s->req.model, &s->req.workload, ref, &g, (uint64_t)1 << 22));
+        has_max = true;
+        max_batch = (json_int_t)gs_advice_max_batch(&s->req.model, &s->req.workload, ref, &g, 4096);
+        max_context = (json_int_t)gs_advice_max_sequence(&s->req.model, &s->req.workload, ref, &g,
+                                                         (uint64_t)1 << 22);
     }
-    ok = ok && put(body, "max_batch", max_batch) && put(body, "max_context", max_context);
-    if (ok && ref != NULL && ref != &at && !json_is_null(json_object_get(body, "max_batch")))
-        ok = put(body, "max_at_gpu_count", json_integer((json_int_t)ref->gpu_count));
-    ok = ok && put(body, "changes", encode_changes(s, &own, &g, count));
-    json_t *warnings = json_array();
-    if (ok && warnings != NULL && !s->req.gpu->usable_memory_bytes)
-        json_array_append_new(warnings,
-                              json_pack("{s:s, s:s}", "code", "usable_memory_unknown", "detail",
-                                        "the catalog has no driver-reported capacity for "
-                                        "this GPU; its marketed capacity was used"));
-    if (ok && warnings != NULL)
-        append_probe_warnings(warnings, s);
-    ok = ok && put(body, "assumptions", encode_assumptions(s, true)) &&
-         put(body, "warnings", warnings);
-    if (!ok) {
-        json_decref(body);
-        body = NULL;
-        st = GS_ERR_NOMEM;
-    }
+    json_w_key(&w, "max_batch");
+    if (has_max)
+        json_w_int(&w, max_batch);
+    else
+        json_w_null(&w);
+    json_w_key(&w, "max_context");
+    if (has_max)
+        json_w_int(&w, max_context);
+    else
+        json_w_null(&w);
+    if (ref != NULL && ref != &at && has_max)
+        member_int(&w, "max_at_gpu_count", (json_int_t)ref->gpu_count);
+    json_w_key(&w, "changes");
+    write_changes(&w, s, &own, &g, count);
+    json_w_key(&w, "assumptions");
+    json_w_take(&w, encode_assumptions(s, true));
+    json_w_key(&w, "warnings");
+    json_w_begin_array(&w);
+    if (!s->req.gpu->usable_memory_bytes)
+        write_warning(&w, "usable_memory_unknown",
+                      "the catalog has no driver-reported capacity for this GPU; its marketed "
+                      "capacity was used");
+    write_probe_warnings(&w, s);
+    json_w_end_array(&w);
+    json_w_end_object(&w);
 out:
     sizing_free(s);
-    if (st != GS_OK) {
-        problem_from_status(problem, st);
-        return -1;
-    }
-    *response = body;
-    return 0;
+    return answer(&w, st, text, length, problem);
+}
+
+int sizing_fit(const struct service *svc, const json_t *request, json_t **response,
+               struct problem *problem)
+{
+    return answer_tree(sizing_fit_text, svc, request, response, problem);
 }

@@ -7,7 +7,8 @@
  * million more in its range, next to every power of ten and at rounding ties; nesting
  * to jansson's limit; and the real answers of the API - an estimate (serving
  * and training), a fit and a recommendation for catalog models, and every
- * listing item.
+ * listing item; and json_out.h's writer, whose text /v1/fit and
+ * /v1/recommend send, against jansson's dump of the same tree.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -271,10 +272,118 @@ static void test_api_answers(void **state)
                               : sizing_recommend(t.service, request, &response, &p);
         assert_int_equal(rc, 0);
         assert_same_dump(response);
+        /* the text the server sends is what jansson writes for the same answer */
+        char *text = NULL;
+        size_t length = 0;
+        problem_init(&p);
+        assert_int_equal(k == 0 ? sizing_fit_text(t.service, request, &text, &length, &p)
+                                : sizing_recommend_text(t.service, request, &text, &length, &p),
+                         0);
+        char *want = json_dumps(response, CODEC_DUMP_FLAGS);
+        assert_non_null(want);
+        assert_int_equal(length, strlen(text));
+        assert_string_equal(text, want);
+        free(want);
+        free(text);
         json_decref(response);
         json_decref(request);
     }
     test_service_close(&t);
+}
+
+/* The writer writes what json_dumps writes for the tree the same calls build. */
+static void test_writer(void **state)
+{
+    (void)state;
+    struct json_writer w = {.data = NULL};
+    json_w_begin_object(&w);
+    json_w_key(&w, "a\"b");
+    json_w_string(&w, "tab\there \xc3\xa9\xe2\x82\xac \x01");
+    json_w_key(&w, "n");
+    json_w_int(&w, INT64_MIN);
+    json_w_key(&w, "big");
+    json_w_u64(&w, UINT64_MAX);
+    json_w_key(&w, "list");
+    json_w_begin_array(&w);
+    json_w_real(&w, 0.1);
+    json_w_real(&w, 1e300);
+    json_w_real(&w, 2.0);
+    json_w_null(&w);
+    json_w_bool(&w, true);
+    json_w_begin_object(&w);
+    json_w_end_object(&w);
+    json_w_begin_array(&w);
+    json_w_end_array(&w);
+    json_w_bool(&w, false);
+    json_w_end_array(&w);
+    json_w_key(&w, "tree");
+    json_w_take(&w, json_pack("{s:[i, f, s], s:{}}", "x", 1, 2.5, "y", "z"));
+    json_w_end_object(&w);
+    size_t n = 0;
+    char *got = json_w_finish(&w, &n);
+    assert_non_null(got);
+    json_t *same = json_pack("{s:s, s:I, s:I, s:[f, f, f, n, b, {}, [], b], s:{s:[i, f, s], s:{}}}",
+                             "a\"b", "tab\there \xc3\xa9\xe2\x82\xac \x01", "n", (json_int_t)INT64_MIN,
+                             "big", (json_int_t)INT64_MAX, "list", 0.1, 1e300, 2.0, 1, 0, "tree",
+                             "x", 1, 2.5, "y", "z");
+    assert_non_null(same);
+    char *want = json_dumps(same, CODEC_DUMP_FLAGS);
+    assert_int_equal(n, strlen(want));
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+    json_decref(same);
+
+    /* what jansson's constructors refuse makes the whole text fail */
+    const double bad_reals[] = {NAN, INFINITY};
+    for (size_t i = 0; i < 2; i++) {
+        json_w_begin_array(&w);
+        json_w_real(&w, bad_reals[i]);
+        json_w_end_array(&w);
+        assert_null(json_w_finish(&w, NULL));
+    }
+    json_w_begin_array(&w);
+    json_w_string(&w, NULL);
+    json_w_end_array(&w);
+    assert_null(json_w_finish(&w, NULL));
+    json_w_begin_array(&w);
+    json_w_string(&w, "\xc3(");
+    json_w_end_array(&w);
+    assert_null(json_w_finish(&w, NULL));
+    json_w_begin_array(&w);
+    json_w_value(&w, NULL);
+    json_w_end_array(&w);
+    assert_null(json_w_finish(&w, NULL));
+    json_w_begin_object(&w); /* left open */
+    assert_null(json_w_finish(&w, NULL));
+    json_w_end_array(&w); /* closing what was never opened */
+    assert_null(json_w_finish(&w, NULL));
+    json_w_begin_object(&w); /* a key without its value */
+    json_w_key(&w, "k");
+    json_w_end_object(&w);
+    assert_null(json_w_finish(&w, NULL));
+    for (int i = 0; i <= JSON_WRITER_DEPTH; i++) /* deeper than the writer keeps */
+        json_w_begin_array(&w);
+    assert_null(json_w_finish(&w, NULL));
+
+    /* an answer's per-GPU memory, with and without training's peak */
+    struct gs_memory m = {1, 2, 3, 4, 5, 6, UINT64_MAX, 0, 0, 0};
+    for (int peak = 0; peak < 2; peak++) {
+        if (peak) {
+            m.peak_allocated_bytes = 7;
+            m.peak_reserved_bytes = 8;
+            m.peak_phase = GS_PHASE_OPTIMIZER_STEP;
+        }
+        codec_write_memory(&w, &m);
+        got = json_w_finish(&w, NULL);
+        json_t *tree = codec_encode_memory(&m);
+        want = json_dumps(tree, CODEC_DUMP_FLAGS);
+        assert_non_null(got);
+        assert_string_equal(got, want);
+        free(got);
+        free(want);
+        json_decref(tree);
+    }
 }
 
 int main(void)
@@ -286,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_real_fast_path),
         cmocka_unit_test(test_depth),
         cmocka_unit_test(test_api_answers),
+        cmocka_unit_test(test_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
