@@ -1154,6 +1154,7 @@ int sizing_recommend_text(const struct service *svc, const json_t *request, char
         cands = calloc(s->candidate_count ? s->candidate_count : 1, sizeof(*cands));
         if (cands == NULL)
             st = GS_ERR_NOMEM;
+        s->limits.price_required = true; /* an unpriced GPU goes to `rejected` (no_price) */
     }
     for (size_t i = 0; st == GS_OK && i < s->candidate_count; i++) {
         cands[i].gpu = s->candidates[i];

@@ -93,13 +93,23 @@ static double cache_read_bytes(const struct gs_decode_input *in, double context)
     return bytes + (double)kv->state_bytes_per_sequence;
 }
 
+static double decode_bandwidth(const struct gs_perf_gpu *gpu, const struct gs_efficiency *eff)
+{
+    return gpu->memory_bandwidth_gb_s * 1e9 * (double)eff->decode_bandwidth_permille / 1000;
+}
+
+bool gs_perf_can_decode(const struct gs_perf_gpu *gpu, const struct gs_efficiency *eff)
+{
+    return decode_bandwidth(gpu, eff) > 0 && gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED) > 0;
+}
+
 bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
                     const struct gs_efficiency *eff, struct gs_decode_result *out)
 {
-    const double bw = gpu->memory_bandwidth_gb_s * 1e9 * (double)eff->decode_bandwidth_permille / 1000;
-    const double peak = gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED);
-    if (bw <= 0 || peak <= 0 || in->batch == 0)
+    if (!gs_perf_can_decode(gpu, eff) || in->batch == 0)
         return false;
+    const double bw = decode_bandwidth(gpu, eff);
+    const double peak = gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED);
     const double compute = peak * (double)eff->decode_compute_permille / 1000;
     const double prefill_rate = peak * (double)eff->prefill_permille / 1000;
     const double t = (double)(in->tensor ? in->tensor : 1);

@@ -476,7 +476,7 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
                                         const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
                                         const struct gs_demand *d, const struct gs_efficiency *eff,
                                         const struct variant *v, uint64_t exact, uint64_t bound,
-                                        struct gs_plan *best)
+                                        bool first_plan, bool *hopeless, struct gs_plan *best)
 {
     uint64_t layouts[96][3];
     const size_t n = replica_layouts(m, gpu, l, exact, layouts, 96);
@@ -520,6 +520,12 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
                 *c = *plan;
             }
             const enum gs_plan_reject r = size_replicas(m, &w, gpu, l, d, eff, exact, pass == 1, c);
+            if (r == GS_REJECT_NO_THROUGHPUT && !found && !gs_perf_can_decode(&gpu->perf, eff)) {
+                /* the demand needs throughput and this GPU has none to give: every layout of
+                 * every variant meets the same verdict */
+                *hopeless = true;
+                return r;
+            }
             if (r == GS_REJECT_NONE) {
                 price_plan(gpu, c);
                 if (!found || better(c, &slot[best_slot])) {
@@ -535,7 +541,7 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
                 why = r;
             }
         }
-        if (p > 1)
+        if (p > 1 || (found && first_plan))
             break;
     }
     if (found)
@@ -578,12 +584,15 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
 {
     struct variant variants[6];
     const size_t nv = inference_variants(m, w, l, (enum gs_hw)gpu->hw, variants);
-    bool found = false;
+    /* without a price any plan is rejected: whether there is one is all that counts */
+    const bool first_plan = l->price_required && !gpu->has_price;
+    bool found = false, hopeless = false;
     enum gs_plan_reject worst = nv == 0 ? GS_REJECT_UNSUPPORTED : GS_REJECT_DOES_NOT_FIT;
-    for (size_t i = 0; i < nv; i++) {
+    for (size_t i = 0; i < nv && !hopeless && !(found && first_plan); i++) {
         struct gs_plan plan;
-        const enum gs_plan_reject r = best_replica(m, w, gpu, l, d, eff, &variants[i], exact,
-                                                   found ? out->gpu_count : UINT64_MAX, &plan);
+        const enum gs_plan_reject r =
+            best_replica(m, w, gpu, l, d, eff, &variants[i], exact,
+                         found ? out->gpu_count : UINT64_MAX, first_plan, &hopeless, &plan);
         if (r != GS_REJECT_NONE) {
             if (worst == GS_REJECT_DOES_NOT_FIT)
                 worst = r;
@@ -594,7 +603,7 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
             found = true;
         }
     }
-    if (found)
+    if (found && !first_plan)
         at_planned_batch(m, w, gpu, d, out);
     *why = found ? GS_REJECT_NONE : worst;
     return GS_OK;
@@ -960,7 +969,9 @@ static enum gs_status search_training(const struct gs_model_spec *m, const struc
     }
     const uint64_t first = counts[at];
     complete_training(&c, first, out);
-    if (wants_speed && out->has_throughput) {
+    /* without a price any plan is rejected: there is no cheaper run to look for */
+    const bool first_plan = l->price_required && !gpu->has_price;
+    if (wants_speed && out->has_throughput && !first_plan) {
         /* more GPUs can make a cheaper run: no recomputation, a shorter pipeline */
         struct gs_plan other;
         for (size_t i = at + 1; i < nc && counts[i] <= 4 * first; i++) {
@@ -1022,11 +1033,9 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
     if (st != GS_OK || *why != GS_REJECT_NONE)
         return st;
     finish(gpu, out);
-    if (limits->max_cost_per_hour > 0) {
-        if (!out->has_price)
-            *why = GS_REJECT_NO_PRICE;
-        else if (out->cost_per_hour > limits->max_cost_per_hour)
-            *why = GS_REJECT_OVER_BUDGET;
-    }
+    if (!out->has_price && (limits->max_cost_per_hour > 0 || limits->price_required))
+        *why = GS_REJECT_NO_PRICE;
+    else if (limits->max_cost_per_hour > 0 && out->cost_per_hour > limits->max_cost_per_hour)
+        *why = GS_REJECT_OVER_BUDGET;
     return GS_OK;
 }

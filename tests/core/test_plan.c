@@ -355,6 +355,76 @@ static void test_replicas_for_demand(void **state)
     assert_int_equal(why, GS_REJECT_OVER_BUDGET);
 }
 
+/* Verdicts that do not depend on the plan: the search may stop early (a GPU
+ * without a price under price_required stops at its first plan; a demand
+ * needing throughput on a GPU without the figures stops at its first fitting
+ * layout), and must answer what the whole search answers. */
+static void test_verdict_shortcuts(void **state)
+{
+    (void)state;
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_workload w;
+    serving(&w, 1, 4096);
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    l.allow_quantization = true;
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_demand d = {
+        .kind = GS_DEMAND_OUTPUT_TOKENS, .rate = 2000, .prompt_tokens = 2048, .output_tokens = 512};
+    struct gs_plan p;
+    enum gs_plan_reject why;
+
+    /* unpriced: the whole search finds a plan (and prices nothing); under price_required the
+     * verdict is no_price */
+    g.has_price = false;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_false(p.has_price);
+    l.price_required = true;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NO_PRICE);
+    /* without any plan the reason is the search's own, as without price_required */
+    const uint64_t max_gpus = l.max_gpus;
+    l.max_gpus = 2;
+    d.rate = 1e9;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_MISSES_DEMAND);
+    l.max_gpus = max_gpus;
+    d.rate = 2000;
+    /* a priced GPU is not affected */
+    g.has_price = true;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(p.cost_per_hour > 0);
+    l.price_required = false;
+
+    /* no bandwidth figure: a rate needs throughput, so no_throughput once a layout fits ... */
+    g.perf.memory_bandwidth_gb_s = 0;
+    assert_false(gs_perf_can_decode(&g.perf, &eff));
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NO_THROUGHPUT);
+    /* ... and does_not_fit when none does */
+    const uint64_t usable = g.usable_bytes;
+    g.usable_bytes = 2000000000ULL;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
+    g.usable_bytes = usable;
+    /* without a demand the plan needs no throughput */
+    struct gs_demand none = {.kind = GS_DEMAND_NONE};
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &none, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_false(p.has_throughput);
+    g.perf = h100();
+    assert_true(gs_perf_can_decode(&g.perf, &eff));
+    eff.decode_bandwidth_permille = 0; /* an efficiency of zero gives no bandwidth either */
+    assert_false(gs_perf_can_decode(&g.perf, &eff));
+}
+
 /* DeepSeek-V3 (fp8 blocks) on H200s at 5,000 tokens/s: the search tries
  * expert parallelism over data-parallel attention ranks (each rank an engine
  * with its own batch, the experts split over all of them) beside tensor and
@@ -682,6 +752,7 @@ int main(void)
         cmocka_unit_test(test_latency_targets),
         cmocka_unit_test(test_moe_expert_parallel_serving),
         cmocka_unit_test(test_disaggregation),
+        cmocka_unit_test(test_verdict_shortcuts),
         cmocka_unit_test(test_training_layout),
         cmocka_unit_test(test_training_scale_out),
     };

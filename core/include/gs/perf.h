@@ -103,7 +103,13 @@ struct gs_decode_result {
     double experts_touched;         /* distinct experts per layer per step (MoE) */
 };
 
-/* false when the GPU lacks the bandwidth or FLOPS figures. */
+/* Whether gs_perf_decode can answer on this GPU at all, whatever the input: the catalog
+ * has its memory bandwidth and dense 16-bit FLOPS (and the bandwidth efficiency is not
+ * zero). */
+bool gs_perf_can_decode(const struct gs_perf_gpu *gpu, const struct gs_efficiency *eff);
+
+/* false when the GPU lacks the bandwidth or FLOPS figures (!gs_perf_can_decode) or the
+ * batch is 0. */
 bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
                     const struct gs_efficiency *eff, struct gs_decode_result *out);
 

@@ -55,6 +55,9 @@ struct gs_plan_limits {
     bool allow_disaggregation;  /* inference: separate prefill and decode pools when a rate and
                                    a TPOT target make them cheaper */
     double max_cost_per_hour;   /* 0 = no budget */
+    bool price_required;        /* a plan on a GPU without a price is rejected whatever it is
+                                   (GS_REJECT_NO_PRICE, as under a budget): the search there
+                                   stops at the first plan it finds */
 };
 
 void gs_plan_limits_defaults(struct gs_plan_limits *limits);
