@@ -6,10 +6,13 @@
 # For performance work: a change that should only make answers faster
 # must not change one byte of what it answers. Starts both binaries on
 # 127.0.0.1 (free ports, each on its own fresh catalog, answer cache off) and
-# POSTs, for every catalog model, six /v1/recommend request shapes (a rate
+# POSTs, for every catalog model, ten /v1/recommend request shapes (a rate
 # with quantization and a budget, a batch without demand, latency targets with
 # disaggregation and expert parallelism, long context across two nodes, a
-# training deadline, purchase pricing under a GPU cap) and three /v1/fit
+# training deadline, purchase pricing under a GPU cap; and, for the options'
+# estimate_request, which rewrites the request's own sections: an inference
+# section with its own batch, dtype and sequence_tokens, a prompt/output split
+# with overrides, a GPTQ group size, FSDP training with LoRA) and three /v1/fit
 # shapes (8 x H100 serving, one L4, 4 x A100 training) and five /v1/estimate
 # shapes (serving on an H100, without a GPU, tensor x pipeline on A100s, full
 # training with ZeRO, QLoRA on an L4) to each; prints every request whose
@@ -43,6 +46,10 @@ recommend=(
 '"inference":{"context_length":32768},"demand":{"output_tokens_per_s":20000,"prompt_tokens":8000,"output_tokens":1000,"tpot_ms":50},"constraints":{"allow":{"disaggregation":true},"max_nodes_per_replica":2}'
 '"mode":"training","training":{"batch_size":1,"sequence_length":4096},"demand":{"training_tokens":1e10,"deadline_days":30}'
 '"inference":{"context_length":2048},"constraints":{"max_gpus":4,"pricing":"purchase"}'
+'"inference":{"batch_size":4,"kv_cache_dtype":"fp8","context_length":4096,"sequence_tokens":2048},"demand":{"output_tokens_per_s":3000,"prompt_tokens":1000,"output_tokens":200},"constraints":{"allow":{"quantization":true}}'
+'"inference":{"prompt_tokens":1000,"output_tokens":500,"batch_size":2,"engine":"sglang"},"overrides":{"fragmentation_fraction":0.1}'
+'"precision":{"weights":"gptq","group_size":64},"inference":{"context_length":8192,"batch_size":8}'
+'"mode":"training","training":{"optimizer":"adamw","batch_size":2,"lora":{"rank":16}},"parallelism":{"zero_stage":"full_shard","fsdp_version":1,"fsdp_use_orig_params":true}'
 )
 fit=(
 '"gpu":"h100","gpu_count":8,"inference":{"context_length":8192,"batch_size":8}'

@@ -370,11 +370,40 @@ void json_w_end_array(struct json_writer *w)
     close_container(w, ']');
 }
 
+/* Whether no byte of s[0..n) needs escaping. */
+static bool plain(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (needs_escape[(unsigned char)s[i]])
+            return false;
+    return true;
+}
+
+/* "s" for a string without escapes (keys, most values), in one copy */
+static void put_plain_string(struct json_writer *w, const char *s, size_t n, const char *tail,
+                             size_t tail_length)
+{
+    if (!reserve(w, n + 2 + tail_length))
+        return;
+    char *at = w->data + w->length;
+    *at++ = '"';
+    memcpy(at, s, n);
+    at += n;
+    *at++ = '"';
+    memcpy(at, tail, tail_length);
+    w->length += n + 2 + tail_length;
+}
+
 void json_w_key(struct json_writer *w, const char *key)
 {
     separate(w);
-    put_string(w, key, strlen(key));
-    put_char(w, ':');
+    const size_t n = strlen(key);
+    if (plain(key, n)) {
+        put_plain_string(w, key, n, ":", 1);
+    } else {
+        put_string(w, key, n);
+        put_char(w, ':');
+    }
     w->after_key = true;
 }
 
@@ -385,19 +414,25 @@ void json_w_string(struct json_writer *w, const char *s)
         return;
     }
     const size_t n = strlen(s);
+    bool escapes = false, ascii = true;
     for (size_t i = 0; i < n; i++) {
-        if ((unsigned char)s[i] >= 0x80) { /* as json_build_string: jansson checks the rest */
-            json_t *checked = json_stringn(s, n);
-            if (checked == NULL) {
-                w->failed = true;
-                return;
-            }
-            json_decref(checked);
-            break;
+        const unsigned char c = (unsigned char)s[i];
+        escapes |= needs_escape[c] != 0;
+        ascii &= c < 0x80;
+    }
+    if (!ascii) { /* as json_build_string: jansson checks it is UTF-8 */
+        json_t *checked = json_stringn(s, n);
+        if (checked == NULL) {
+            w->failed = true;
+            return;
         }
+        json_decref(checked);
     }
     separate(w);
-    put_string(w, s, n);
+    if (escapes)
+        put_string(w, s, n);
+    else
+        put_plain_string(w, s, n, "", 0);
 }
 
 void json_w_int(struct json_writer *w, json_int_t v)

@@ -673,93 +673,171 @@ static void member_nullable_real(struct json_writer *w, const char *key, bool pr
         json_w_null(w);
 }
 
-/* Copies member `key` of the request into `out` when present. */
-static bool copy_member(json_t *out, const json_t *body, const char *key)
+/* Member `key` of the request, as it was sent, when present. */
+static void copy_member(struct json_writer *w, const json_t *body, const char *key)
 {
     const json_t *v = json_object_get(body, key);
-    return v == NULL || put(out, key, json_deep_copy(v));
+    if (v != NULL) {
+        json_w_key(w, key);
+        json_w_value(w, v);
+    }
+}
+
+/* A member the answer sets in an object of the request (see write_patched). */
+struct patch {
+    const char *key;
+    enum { PATCH_U64, PATCH_STRING, PATCH_DELETE } kind;
+    uint64_t u64;
+    const char *string;
+};
+
+static void write_patch_value(struct json_writer *w, const struct patch *p)
+{
+    if (p->kind == PATCH_U64)
+        json_w_u64(w, p->u64);
+    else
+        json_w_string(w, p->string);
+}
+
+/* Section `given` of the request (NULL: absent) with the patches applied in order, as
+ * jansson's json_object_set and json_object_del would leave a copy of it: a member set that
+ * was there keeps its place, a new one goes last (in the patches' order), a deleted one is
+ * gone. A patch list never names a key twice. */
+static void write_patched(struct json_writer *w, const json_t *given, const struct patch *patches,
+                          size_t n)
+{
+    if (given != NULL && !json_is_object(given)) { /* decode_sizing lets none through */
+        w->failed = true;
+        return;
+    }
+    json_w_begin_object(w);
+    bool placed[8] = {false};
+    if (n > sizeof(placed) / sizeof(placed[0])) {
+        w->failed = true;
+        return;
+    }
+    const char *key;
+    const json_t *value;
+    json_object_foreach((json_t *)(uintptr_t)given, key, value) {
+        size_t i = 0;
+        while (i < n && strcmp(patches[i].key, key) != 0)
+            i++;
+        if (i < n)
+            placed[i] = true;
+        if (i < n && patches[i].kind == PATCH_DELETE)
+            continue;
+        json_w_key(w, key);
+        if (i < n)
+            write_patch_value(w, &patches[i]);
+        else
+            json_w_value(w, value);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (placed[i] || patches[i].kind == PATCH_DELETE)
+            continue;
+        json_w_key(w, patches[i].key);
+        write_patch_value(w, &patches[i]);
+    }
+    json_w_end_object(w);
 }
 
 /* The /v1/estimate request that reproduces an option: the request's model,
  * precision, engine knobs, training settings and overrides, with the
  * option's GPU, layout, precision and batch. Posted as it is, it answers
  * with the option's per_gpu figures and fit. */
-static json_t *option_estimate_request(const struct sizing *s, const struct catalog_gpu *g,
-                                       const struct gs_plan_gpu *pg, const struct gs_plan *p)
+static void write_estimate_request(struct json_writer *w, const struct sizing *s,
+                                   const struct catalog_gpu *g, const struct gs_plan_gpu *pg,
+                                   const struct gs_plan *p)
 {
-    const struct gs_workload *w = &s->req.workload;
-    const bool training = w->mode == GS_MODE_TRAINING;
-    json_t *o = obj("mode", str(training ? "training" : "inference"), "gpu", str(g->id), NULL);
-    bool ok = o != NULL && copy_member(o, s->body, "model") && copy_member(o, s->body, "overrides");
-    if (ok && training) {
-        ok = copy_member(o, s->body, "precision");
-        const json_t *given = json_object_get(s->body, "training");
-        json_t *t = given != NULL ? json_deep_copy(given) : json_object();
-        ok = ok && t != NULL && put(t, "batch_size", codec_u64(w->training.batch_size)) &&
-             put(t, "sequence_length", codec_u64(w->training.sequence_length)) &&
-             put(t, "activation_checkpointing", str(codec_recompute_name(p->recompute)));
-        ok = ok && put(o, "training", t);
-        json_t *par = json_pack("{s:I, s:I, s:I, s:I, s:s, s:b, s:I}", "tensor",
-                                (json_int_t)p->tensor, "pipeline", (json_int_t)p->pipeline, "data",
-                                (json_int_t)p->data, "expert", (json_int_t)(p->expert ? p->expert : 1),
-                                "offload", codec_offload_name(p->offload), "sequence_parallel",
-                                p->tensor > 1, "gpus_per_node", (json_int_t)pg->gpus_per_node);
+    const struct gs_workload *wl = &s->req.workload;
+    const bool training = wl->mode == GS_MODE_TRAINING;
+    json_w_begin_object(w);
+    member_string(w, "mode", training ? "training" : "inference");
+    member_string(w, "gpu", g->id);
+    copy_member(w, s->body, "model");
+    copy_member(w, s->body, "overrides");
+    if (training) {
+        copy_member(w, s->body, "precision");
+        const struct patch train[] = {
+            {"batch_size", PATCH_U64, wl->training.batch_size, NULL},
+            {"sequence_length", PATCH_U64, wl->training.sequence_length, NULL},
+            {"activation_checkpointing", PATCH_STRING, 0, codec_recompute_name(p->recompute)},
+        };
+        json_w_key(w, "training");
+        write_patched(w, json_object_get(s->body, "training"), train, 3);
+        json_w_key(w, "parallelism");
+        json_w_begin_object(w);
+        member_int(w, "tensor", (json_int_t)p->tensor);
+        member_int(w, "pipeline", (json_int_t)p->pipeline);
+        member_int(w, "data", (json_int_t)p->data);
+        member_int(w, "expert", (json_int_t)(p->expert ? p->expert : 1));
+        member_string(w, "offload", codec_offload_name(p->offload));
+        json_w_key(w, "sequence_parallel");
+        json_w_bool(w, p->tensor > 1);
+        member_int(w, "gpus_per_node", (json_int_t)pg->gpus_per_node);
         static const char *const fsdp_names[] = {"no_shard", NULL, "shard_grad_op", "full_shard"};
-        const bool named = w->parallelism.fsdp && p->zero_stage != 1;
-        ok = ok && par != NULL &&
-             put(par, "zero_stage", named ? json_string(fsdp_names[p->zero_stage])
-                                          : json_integer((json_int_t)p->zero_stage));
-        if (ok && w->parallelism.fsdp && (p->zero_stage == 1 || w->parallelism.fsdp_version))
-            ok = put(par, "fsdp_version",
-                     json_integer(w->parallelism.fsdp_version ? w->parallelism.fsdp_version : 2));
-        if (ok && w->parallelism.fsdp_use_orig_params)
-            ok = put(par, "fsdp_use_orig_params", json_true());
-        ok = ok && put(o, "parallelism", par);
-    } else if (ok) {
-        /* the checkpoint's own format (gpt-oss's experts-only MXFP4, a GPTQ group size) is what
-         * an estimate without a precision sizes; a format the search chose is named */
-        if (!(w->format_from_checkpoint && p->format == gs_workload_format(w))) {
-            json_t *prec = obj("weights", str(gs_weight_format_name(p->format)), NULL);
-            const json_t *given =
-                json_object_get(json_object_get(s->body, "precision"), "group_size");
-            if (prec != NULL && given != NULL && p->format == gs_workload_format(w))
-                ok = put(prec, "group_size", json_deep_copy(given));
-            ok = ok && put(o, "precision", prec);
+        if (wl->parallelism.fsdp && p->zero_stage != 1)
+            member_string(w, "zero_stage", p->zero_stage < 4 ? fsdp_names[p->zero_stage] : NULL);
+        else
+            member_int(w, "zero_stage", (json_int_t)p->zero_stage);
+        if (wl->parallelism.fsdp && (p->zero_stage == 1 || wl->parallelism.fsdp_version))
+            member_int(w, "fsdp_version",
+                       wl->parallelism.fsdp_version ? wl->parallelism.fsdp_version : 2);
+        if (wl->parallelism.fsdp_use_orig_params) {
+            json_w_key(w, "fsdp_use_orig_params");
+            json_w_bool(w, true);
         }
-        const json_t *section = json_object_get(s->body, "inference");
-        json_t *inf = section != NULL ? json_deep_copy(section) : json_object();
-        const bool split = section != NULL && json_object_get(section, "prompt_tokens") != NULL;
-        /* the batch the option's figures hold (core/src/plan.c: the planned batch under a
-         * rate or latency demand, else the request's) */
-        const uint64_t batch = p->estimate_batch ? p->estimate_batch : w->serving.batch_size;
-        ok = ok && inf != NULL && put(inf, "batch_size", codec_u64(batch)) &&
-             put(inf, "kv_cache_dtype", str(gs_kv_dtype_name(p->kv_dtype)));
-        if (ok && !split && w->serving.prompt_tokens && w->serving.prompt_tokens <= w->serving.context_length) {
-            /* the prompt/answer split the search used (an encoder-decoder caches the prompt) */
-            json_object_del(inf, "context_length");
-            ok = put(inf, "prompt_tokens", codec_u64(w->serving.prompt_tokens)) &&
-                 put(inf, "output_tokens",
-                     codec_u64(w->serving.context_length - w->serving.prompt_tokens));
-        } else if (ok && !split) {
-            ok = put(inf, "context_length", codec_u64(w->serving.context_length));
-        }
-        if (ok && w->serving.sequence_tokens && w->serving.sequence_tokens < w->serving.context_length)
-            ok = put(inf, "sequence_tokens", codec_u64(w->serving.sequence_tokens));
-        json_t *par = obj("tensor", json_integer((json_int_t)p->tensor), "pipeline",
-                          json_integer((json_int_t)p->pipeline), NULL);
-        if (par != NULL && p->attention_data > 1 &&
-            (!put(par, "data", json_integer((json_int_t)p->attention_data)) ||
-             !put(par, "expert", json_integer((json_int_t)p->expert)))) {
-            json_decref(par);
-            par = NULL;
-        }
-        ok = ok && put(o, "inference", inf) && put(o, "parallelism", par);
+        json_w_end_object(w);
+        json_w_end_object(w);
+        return;
     }
-    if (!ok) {
-        json_decref(o);
-        return NULL;
+    /* the checkpoint's own format (gpt-oss's experts-only MXFP4, a GPTQ group size) is what
+     * an estimate without a precision sizes; a format the search chose is named */
+    if (!(wl->format_from_checkpoint && p->format == gs_workload_format(wl))) {
+        json_w_key(w, "precision");
+        json_w_begin_object(w);
+        member_string(w, "weights", gs_weight_format_name(p->format));
+        const json_t *given = json_object_get(json_object_get(s->body, "precision"), "group_size");
+        if (given != NULL && p->format == gs_workload_format(wl)) {
+            json_w_key(w, "group_size");
+            json_w_value(w, given);
+        }
+        json_w_end_object(w);
     }
-    return o;
+    const json_t *section = json_object_get(s->body, "inference");
+    const bool split = section != NULL && json_object_get(section, "prompt_tokens") != NULL;
+    /* the batch the option's figures hold (core/src/plan.c: the planned batch under a rate
+     * or latency demand, else the request's) */
+    struct patch inf[6] = {
+        {"batch_size", PATCH_U64, p->estimate_batch ? p->estimate_batch : wl->serving.batch_size,
+         NULL},
+        {"kv_cache_dtype", PATCH_STRING, 0, gs_kv_dtype_name(p->kv_dtype)},
+    };
+    size_t n = 2;
+    if (!split && wl->serving.prompt_tokens &&
+        wl->serving.prompt_tokens <= wl->serving.context_length) {
+        /* the prompt/answer split the search used (an encoder-decoder caches the prompt) */
+        inf[n++] = (struct patch){"context_length", PATCH_DELETE, 0, NULL};
+        inf[n++] = (struct patch){"prompt_tokens", PATCH_U64, wl->serving.prompt_tokens, NULL};
+        inf[n++] = (struct patch){"output_tokens", PATCH_U64,
+                                  wl->serving.context_length - wl->serving.prompt_tokens, NULL};
+    } else if (!split) {
+        inf[n++] = (struct patch){"context_length", PATCH_U64, wl->serving.context_length, NULL};
+    }
+    if (wl->serving.sequence_tokens && wl->serving.sequence_tokens < wl->serving.context_length)
+        inf[n++] = (struct patch){"sequence_tokens", PATCH_U64, wl->serving.sequence_tokens, NULL};
+    json_w_key(w, "inference");
+    write_patched(w, section, inf, n);
+    json_w_key(w, "parallelism");
+    json_w_begin_object(w);
+    member_int(w, "tensor", (json_int_t)p->tensor);
+    member_int(w, "pipeline", (json_int_t)p->pipeline);
+    if (p->attention_data > 1) {
+        member_int(w, "data", (json_int_t)p->attention_data);
+        member_int(w, "expert", (json_int_t)p->expert);
+    }
+    json_w_end_object(w);
+    json_w_end_object(w);
 }
 
 static void write_option(struct json_writer *w, const struct sizing *s, const struct catalog_gpu *g,
@@ -832,7 +910,7 @@ static void write_option(struct json_writer *w, const struct sizing *s, const st
     if (training && p->offload != GS_OFFLOAD_NONE)
         member_u64(w, "host_bytes", p->estimate.host_bytes_per_node);
     json_w_key(w, "estimate_request");
-    json_w_take(w, option_estimate_request(s, g, pg, p));
+    write_estimate_request(w, s, g, pg, p);
     json_w_end_object(w);
 }
 
@@ -1155,6 +1233,7 @@ int sizing_recommend_text(const struct service *svc, const json_t *request, char
         if (cands == NULL)
             st = GS_ERR_NOMEM;
         s->limits.price_required = true; /* an unpriced GPU goes to `rejected` (no_price) */
+        s->limits.workload_validated = true; /* decode_sizing computed s->probe */
     }
     for (size_t i = 0; st == GS_OK && i < s->candidate_count; i++) {
         cands[i].gpu = s->candidates[i];
@@ -1239,11 +1318,14 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
     const uint64_t count = s->fit_count ? s->fit_count : 1;
     struct gs_plan at, least;
     enum gs_plan_reject why_at = GS_REJECT_DOES_NOT_FIT, why_least = GS_REJECT_DOES_NOT_FIT;
-    st = gs_plan_search(&s->req.model, &s->req.workload, &g, &own, &none, &s->eff, count, &at,
+    struct gs_plan_limits checked = own; /* decode_sizing computed s->probe; the changes' own
+                                            workloads (gs_advice_evaluate) are checked anew */
+    checked.workload_validated = true;
+    st = gs_plan_search(&s->req.model, &s->req.workload, &g, &checked, &none, &s->eff, count, &at,
                         &why_at, &problem->errors);
     if (st == GS_OK)
-        st = gs_plan_search(&s->req.model, &s->req.workload, &g, &own, &none, &s->eff, 0, &least,
-                            &why_least, &problem->errors);
+        st = gs_plan_search(&s->req.model, &s->req.workload, &g, &checked, &none, &s->eff, 0,
+                            &least, &why_least, &problem->errors);
     if (st != GS_OK)
         goto out;
     const bool fits = why_at == GS_REJECT_NONE;

@@ -215,6 +215,13 @@ static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, ui
         return gs_error_add(err, GS_ERR_INVALID, "/inference/kv_cache_dtype",
                             "per-token-head scales need KV heads; MLA caches one latent per token");
     const uint64_t e = kv_element_bytes(dtype, model_bytes);
+    if (p == 1) { /* one stage of every layer, for this GPU and (times t) for all of them */
+        stage_layout(a, dtype, e, t, 0, a->num_hidden_layers, pad_mla, out, &ovf);
+        out->bytes_per_token_total = gs_mul(out->bytes_per_token, t, &ovf);
+        if (ovf)
+            return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
+        return GS_OK;
+    }
     /* every stage, keeping the one whose cache grows fastest (the engine sizes the pool
      * for the worker with the least room) */
     for (uint64_t s = 0; s < p; s++) {
@@ -230,15 +237,10 @@ static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, ui
              stage.state_bytes_per_sequence > out->state_bytes_per_sequence))
             *out = stage;
     }
-    /* all GPUs: every layer, every tensor rank (replicated heads counted on each); without
-     * pipeline stages the one stage is every layer */
-    uint64_t whole_bytes = out->bytes_per_token;
-    if (p > 1) {
-        struct gs_kv_layout whole;
-        stage_layout(a, dtype, e, t, 0, a->num_hidden_layers, pad_mla, &whole, &ovf);
-        whole_bytes = whole.bytes_per_token;
-    }
-    out->bytes_per_token_total = gs_mul(whole_bytes, t, &ovf);
+    /* all GPUs: every layer, every tensor rank (replicated heads counted on each) */
+    struct gs_kv_layout whole;
+    stage_layout(a, dtype, e, t, 0, a->num_hidden_layers, pad_mla, &whole, &ovf);
+    out->bytes_per_token_total = gs_mul(whole.bytes_per_token, t, &ovf);
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
     return GS_OK;

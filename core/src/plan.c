@@ -137,11 +137,10 @@ static size_t inference_variants(const struct gs_model_spec *m, const struct gs_
     return kept;
 }
 
-static void inference_workload(const struct gs_workload *base, const struct gs_plan_gpu *gpu,
-                               const struct variant *v, uint64_t t, uint64_t p, uint64_t dpa,
-                               struct gs_workload *w)
+/* The replica's layout in a workload inference_workload made. */
+static void set_layout(const struct gs_plan_gpu *gpu, uint64_t t, uint64_t p, uint64_t dpa,
+                       struct gs_workload *w)
 {
-    *w = *base;
     gs_parallelism_defaults(&w->parallelism);
     w->parallelism.tensor = t;
     w->parallelism.pipeline = p;
@@ -150,6 +149,14 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
         w->parallelism.expert = t * dpa;
     }
     w->parallelism.gpus_per_node = node_size(gpu);
+}
+
+static void inference_workload(const struct gs_workload *base, const struct gs_plan_gpu *gpu,
+                               const struct variant *v, uint64_t t, uint64_t p, uint64_t dpa,
+                               struct gs_workload *w)
+{
+    *w = *base;
+    set_layout(gpu, t, p, dpa, w);
     if (v->format != gs_workload_format(base)) {
         w->format_given = true;
         w->format = v->format;
@@ -481,7 +488,7 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
     uint64_t layouts[96][3];
     const size_t n = replica_layouts(m, gpu, l, exact, layouts, 96);
     enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
-    bool found = false;
+    bool found = false, made = false;
     struct gs_workload w;
     /* prefill and decode together, then (under a rate and a TPOT target, where prefill's
      * interference shrinks the batch a shared replica may run) in separate pools */
@@ -503,7 +510,11 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
         }
         struct gs_plan *plan = &slot[fitted];
         plan_clear(plan);
-        inference_workload(base, gpu, v, t, p, dpa, &w);
+        if (!made) /* the variant's workload on this GPU, once; each layout sets its own */
+            inference_workload(base, gpu, v, t, p, dpa, &w);
+        else
+            set_layout(gpu, t, p, dpa, &w);
+        made = true;
         if (!inference_fits(m, &w, &plan->estimate))
             continue;
         plan->tensor = t;
@@ -1021,11 +1032,13 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
     enum gs_status st;
     if (workload->mode == GS_MODE_INFERENCE) {
         /* validate the request once at one GPU, so errors name the request's fields */
-        struct gs_workload probe = *workload;
-        gs_parallelism_defaults(&probe.parallelism);
-        st = gs_estimate_compute(model, &probe, &out->estimate, err);
-        if (st != GS_OK)
-            return st;
+        if (!limits->workload_validated) {
+            struct gs_workload probe = *workload;
+            gs_parallelism_defaults(&probe.parallelism);
+            st = gs_estimate_compute(model, &probe, &out->estimate, err);
+            if (st != GS_OK)
+                return st;
+        }
         st = search_inference(model, workload, gpu, limits, demand, eff, gpu_count, out, why);
     } else {
         st = search_training(model, workload, gpu, limits, demand, eff, gpu_count, out, why, err);
