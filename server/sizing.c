@@ -42,6 +42,7 @@ struct sizing {
     uint64_t fit_count; /* /v1/fit: GPUs asked about (0 = not given) */
     bool sequence_defaulted, shape_defaulted, parallelism_ignored;
     struct gs_weights_memo weights_memo; /* the model's weight bytes by layout, for every search */
+    struct gs_kv_memo kv_memo;           /* and its KV cache layouts */
 };
 
 static void sizing_free(struct sizing *s)
@@ -484,6 +485,7 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
     if (ok && !s->req.model.counted)
         (void)gs_model_spec_count(&s->req.model, NULL);
     s->req.model.weights_memo = &s->weights_memo; /* zeroed with s; one model per request */
+    s->req.model.kv_memo = &s->kv_memo;
     if (fit) {
         if (st == GS_OK && s->req.gpu == NULL)
             ok = refuse(err, "/gpu", "is required: the GPU type to fit on");

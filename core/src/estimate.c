@@ -355,6 +355,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
 {
     memset(in, 0, sizeof(*in));
     in->arch = &m->arch;
+    in->kv_memo = m->kv_memo;
     in->weights_bytes = weights;
     /* data-parallel ranks each serve their share of the batch (vLLM DP attention) */
     const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;

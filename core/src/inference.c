@@ -260,6 +260,35 @@ enum gs_status gs_kv_layout_stage(const struct gs_arch *a, enum gs_kv_dtype dtyp
     return layout(a, dtype, model_bytes, t, p, stage, pad_mla, out, err);
 }
 
+enum gs_status gs_kv_layout_memo(const struct gs_arch *a, enum gs_kv_dtype dtype,
+                                 uint64_t model_bytes, uint64_t t, uint64_t p, uint64_t stage,
+                                 bool pad_mla, struct gs_kv_memo *memo, struct gs_kv_layout *out,
+                                 struct gs_error *err)
+{
+    if (memo == NULL)
+        return layout(a, dtype, model_bytes, t, p, stage, pad_mla, out, err);
+    for (unsigned i = 0; i < memo->count; i++) {
+        const struct gs_kv_memo_entry *e = &memo->entries[i];
+        if (e->dtype == dtype && e->pad_mla == pad_mla && e->model_bytes == model_bytes &&
+            e->tensor == t && e->pipeline == p && e->stage == stage) {
+            *out = e->layout;
+            return GS_OK;
+        }
+    }
+    const enum gs_status st = layout(a, dtype, model_bytes, t, p, stage, pad_mla, out, err);
+    if (st != GS_OK)
+        return st;
+    struct gs_kv_memo_entry *e;
+    if (memo->count < GS_KV_MEMO_ENTRIES) {
+        e = &memo->entries[memo->count++];
+    } else {
+        e = &memo->entries[memo->next];
+        memo->next = (memo->next + 1) % GS_KV_MEMO_ENTRIES;
+    }
+    *e = (struct gs_kv_memo_entry){dtype, pad_mla, model_bytes, t, p, stage, *out};
+    return GS_OK;
+}
+
 uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
                               uint64_t encoder_tokens, uint64_t block, uint64_t batched,
                               bool *ovf)
@@ -886,9 +915,10 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         in->engine.engine == GS_ENGINE_VLLM
             ? gs_vllm_release_for_layout(in->engine.version, in->pipeline ? in->pipeline : 1)
             : NULL;
-    enum gs_status st = gs_kv_layout_stage(in->arch, in->kv_dtype, in->model_bytes, in->tensor,
-                                           in->pipeline, in->has_stage ? in->stage : UINT64_MAX,
-                                           rel != NULL && rel->mla_pad, &out->kv, err);
+    enum gs_status st = gs_kv_layout_memo(in->arch, in->kv_dtype, in->model_bytes, in->tensor,
+                                          in->pipeline, in->has_stage ? in->stage : UINT64_MAX,
+                                          rel != NULL && rel->mla_pad, in->kv_memo, &out->kv,
+                                          err);
     if (st != GS_OK)
         return st;
     if (in->draft_layers && out->kv.full_layers) {

@@ -16,6 +16,7 @@
 #include "gs/units.h"
 #include "gs/weights.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static struct gs_arch llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k, uint64_t i, uint64_t V)
@@ -1518,6 +1519,49 @@ static void test_all2all_buffers(void **state)
     assert_int_equal(r.budget.non_torch_bytes, 171798691ULL + 2050846883ULL);
 }
 
+/* The layout memo answers what gs_kv_layout_stage answers, for every key it
+ * holds and after it has replaced its oldest entries; a layout that fails is
+ * not remembered (it fails again, with its error). */
+static void test_kv_layout_memo(void **state)
+{
+    (void)state;
+    struct gs_arch l70 = llama(8192, 80, 64, 8, 28672, 32000);
+    struct gs_kv_memo *memo = calloc(1, sizeof(*memo));
+    assert_non_null(memo);
+    for (int round = 0; round < 3; round++) {
+        for (uint64_t t = 1; t <= 8; t *= 2) {
+            for (uint64_t p = 1; p <= 5; p++) {
+                for (int d = 0; d < 2; d++) {
+                    const enum gs_kv_dtype dtype = d ? GS_KV_FP8 : GS_KV_AUTO;
+                    const uint64_t stage = p > 1 ? p - 1 : UINT64_MAX;
+                    struct gs_kv_layout want, got;
+                    assert_int_equal(
+                        gs_kv_layout_stage(&l70, dtype, 2, t, p, stage, false, &want, NULL), GS_OK);
+                    assert_int_equal(gs_kv_layout_memo(&l70, dtype, 2, t, p, stage, false, memo,
+                                                       &got, NULL),
+                                     GS_OK);
+                    assert_int_equal(got.bytes_per_token, want.bytes_per_token);
+                    assert_int_equal(got.bytes_per_token_total, want.bytes_per_token_total);
+                    assert_int_equal(got.full_layers, want.full_layers);
+                    assert_int_equal(got.full_token_bytes, want.full_token_bytes);
+                    assert_int_equal(got.layer_token_bytes, want.layer_token_bytes);
+                }
+            }
+        }
+        /* 40 keys: the memo keeps 32 and has replaced the oldest */
+        assert_int_equal(memo->count, GS_KV_MEMO_ENTRIES);
+    }
+    struct gs_kv_layout kv;
+    const unsigned held = memo->count;
+    const unsigned next = memo->next;
+    assert_int_equal(gs_kv_layout_memo(&l70, GS_KV_FP8_DS_MLA, 2, 1, 1, UINT64_MAX, false, memo,
+                                       &kv, NULL),
+                     GS_ERR_INVALID);
+    assert_int_equal(memo->count, held);
+    assert_int_equal(memo->next, next);
+    free(memo);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1563,6 +1607,7 @@ int main(void)
         cmocka_unit_test(test_vllm_graphs_by_release),
         cmocka_unit_test(test_vllm_hybrid_allocator),
         cmocka_unit_test(test_vllm_max_model_len),
+        cmocka_unit_test(test_kv_layout_memo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,6 +100,28 @@ enum gs_status gs_kv_layout_stage(const struct gs_arch *arch, enum gs_kv_dtype d
                                   uint64_t stage, bool pad_mla, struct gs_kv_layout *out,
                                   struct gs_error *err);
 
+/* KV layouts already worked out for one architecture, by (dtype, element
+ * bytes, tensor, pipeline, stage, MLA padding): a plan search sizes the same
+ * few layouts on every GPU type. Like gs_weights_memo: owned by the caller,
+ * one thread at a time, zeroed before its first use and whenever the
+ * architecture changes; layouts that fail are not remembered. */
+#define GS_KV_MEMO_ENTRIES 32
+struct gs_kv_memo {
+    unsigned count, next; /* entries in use; the next to replace when full */
+    struct gs_kv_memo_entry {
+        enum gs_kv_dtype dtype;
+        bool pad_mla;
+        uint64_t model_bytes, tensor, pipeline, stage;
+        struct gs_kv_layout layout;
+    } entries[GS_KV_MEMO_ENTRIES];
+};
+
+/* gs_kv_layout_stage through `memo` (NULL: computed every time). */
+enum gs_status gs_kv_layout_memo(const struct gs_arch *arch, enum gs_kv_dtype dtype,
+                                 uint64_t model_bytes, uint64_t tensor, uint64_t pipeline,
+                                 uint64_t stage, bool pad_mla, struct gs_kv_memo *memo,
+                                 struct gs_kv_layout *out, struct gs_error *err);
+
 /* Paged bytes one sequence of `context` tokens (with `encoder_tokens` for
  * cross-attention) holds, in blocks of `block_size`: full layers and the
  * indexer every token; sliding-window layers min(window - 1 +
@@ -147,6 +169,7 @@ enum { GS_CHUNKED_PREFILL_DEFAULT, GS_CHUNKED_PREFILL_ON, GS_CHUNKED_PREFILL_OFF
 
 struct gs_inference_input {
     const struct gs_arch *arch;
+    struct gs_kv_memo *kv_memo; /* optional: this architecture's layouts (NULL = none) */
     uint64_t weights_bytes;   /* on the most loaded GPU */
     uint64_t batch_size;      /* concurrent sequences */
     uint64_t context_length;  /* tokens per sequence (prompt + output): the engine's max_model_len */
