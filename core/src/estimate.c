@@ -938,7 +938,7 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
         warn(e, "batch_exceeds_max_num_seqs",
              "the batch is larger than max_num_seqs, so vLLM runs at most max_num_seqs "
              "sequences at a time whatever the KV cache holds");
-    if (r->has_budget && !r->holds_batch) {
+    if (r->has_budget && !r->holds_batch && !w->figures_only) {
         suggest_fixes(m, w, e, t, p, f);
         /* changes that hold the batch first, then those that let the engine start, each
          * group in the order found (smallest change first) */

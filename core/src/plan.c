@@ -156,6 +156,7 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
                                struct gs_workload *w)
 {
     *w = *base;
+    w->figures_only = true; /* no search reads an estimate's fixes */
     set_layout(gpu, t, p, dpa, w);
     if (v->format != gs_workload_format(base)) {
         w->format_given = true;

@@ -136,6 +136,9 @@ struct gs_workload {
     struct gs_training training;       /* training only; zeroed fields take defaults */
     struct gs_parallelism parallelism; /* zeroed degrees count as 1 */
     struct gs_overrides overrides;
+    bool figures_only;                /* the caller reads the figures and the verdict only (a plan
+                                         search sizing hundreds of layouts): the fixes that would let
+                                         the engine hold the batch are not worked out */
 };
 
 /* Bytes on each GPU, by component. total_bytes is the sum of the others:
