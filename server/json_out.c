@@ -158,12 +158,18 @@ size_t json_out_real(double v, char out[JSON_OUT_REAL_MAX])
     const double a = v < 0 ? -v : v;
     if (!(a >= 1e-4 && a < 1e15))
         return 0;
-    int exp2 = 0;
-    const uint64_t m = (uint64_t)ldexp(frexp(a, &exp2), 53); /* exact: a = m x 2^(exp2 - 53) */
-    const int s = 53 - exp2;                                  /* 3 <= s <= 66 in this range */
-    /* the decimal exponent, or one off next to a power of ten (log10 rounds); in this range
-     * it is -4 to 14 */
-    int x = (int)floor(log10(a));
+    /* a is normal here: a = (2^52 + fraction) x 2^(biased - 1075), so with m the 53-bit
+     * significand and exp2 = biased - 1022 (frexp's exponent), a = m x 2^(exp2 - 53) */
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof(bits));
+    const int exp2 = (int)((bits >> 52) & 0x7FF) - 1022;
+    const uint64_t m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    const int s = 53 - exp2; /* 3 <= s <= 66 in this range */
+    /* the decimal exponent: 2^(exp2 - 1) <= a < 2^exp2, so it is floor((exp2 - 1) log10 2)
+     * or one more (1233 / 4096 = 0.30103 to five digits, exact for these exponents); the
+     * loop below settles which. In this range it is -4 to 14 */
+    const int scaled = (exp2 - 1) * 1233;
+    int x = scaled >= 0 ? scaled / 4096 : -((-scaled + 4095) / 4096);
     x = x < -4 ? -4 : x > 14 ? 14 : x;
     uint64_t digits = 0;
     for (int tries = 0;; tries++) {
