@@ -59,6 +59,12 @@ void gs_arch_count_blocks(const struct gs_arch *a, uint64_t first, uint64_t end,
         end = a->num_hidden_layers;
     if (end > GS_LAYERS_MAX)
         end = GS_LAYERS_MAX;
+    const uint8_t only = a->num_hidden_layers ? a->layer_block[0] : GS_BLOCKS_MAX;
+    if (only < GS_BLOCKS_MAX && a->block_layers[only] == a->num_hidden_layers) {
+        /* one kind of layer (most dense models): a pipeline stage's count is its length */
+        counts[only] = end > first ? end - first : 0;
+        return;
+    }
     for (uint64_t l = first; l < end; l++) {
         const uint8_t b = a->layer_block[l];
         if (b < GS_BLOCKS_MAX)

@@ -484,10 +484,9 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
                                         const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
                                         const struct gs_demand *d, const struct gs_efficiency *eff,
                                         const struct variant *v, uint64_t exact, uint64_t bound,
-                                        bool first_plan, bool *hopeless, struct gs_plan *best)
+                                        const uint64_t (*layouts)[3], size_t n, bool first_plan,
+                                        bool *hopeless, struct gs_plan *best)
 {
-    uint64_t layouts[96][3];
-    const size_t n = replica_layouts(m, gpu, l, exact, layouts, 96);
     enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
     bool found = false, made = false;
     struct gs_workload w;
@@ -598,13 +597,16 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
     const size_t nv = inference_variants(m, w, l, (enum gs_hw)gpu->hw, variants);
     /* without a price any plan is rejected: whether there is one is all that counts */
     const bool first_plan = l->price_required && !gpu->has_price;
+    uint64_t layouts[96][3]; /* the same for every variant */
+    const size_t nl = replica_layouts(m, gpu, l, exact, layouts, 96);
     bool found = false, hopeless = false;
     enum gs_plan_reject worst = nv == 0 ? GS_REJECT_UNSUPPORTED : GS_REJECT_DOES_NOT_FIT;
     for (size_t i = 0; i < nv && !hopeless && !(found && first_plan); i++) {
         struct gs_plan plan;
         const enum gs_plan_reject r =
             best_replica(m, w, gpu, l, d, eff, &variants[i], exact,
-                         found ? out->gpu_count : UINT64_MAX, first_plan, &hopeless, &plan);
+                         found ? out->gpu_count : UINT64_MAX, (const uint64_t(*)[3])layouts, nl,
+                         first_plan, &hopeless, &plan);
         if (r != GS_REJECT_NONE) {
             if (worst == GS_REJECT_DOES_NOT_FIT)
                 worst = r;

@@ -278,6 +278,37 @@ static void test_pipeline_stages_as_vllm_splits(void **state)
     }
 }
 
+/* Layers of each kind in a range of layers: one kind (the stage's length, clamped to the
+ * stack), and two kinds (counted layer by layer), against a count by hand. */
+static void test_count_blocks_in_ranges(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(64, 61, 4, 2, 128, 100, false);
+    uint64_t counts[GS_BLOCKS_MAX];
+    const uint64_t ranges[][2] = {{0, 61}, {15, 30}, {46, 61}, {50, 99}, {30, 30}, {40, 20}};
+    for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+        gs_arch_count_blocks(&a, ranges[r][0], ranges[r][1], counts);
+        const uint64_t end = ranges[r][1] < 61 ? ranges[r][1] : 61;
+        assert_int_equal(counts[0], end > ranges[r][0] ? end - ranges[r][0] : 0);
+        for (size_t k = 1; k < GS_BLOCKS_MAX; k++)
+            assert_int_equal(counts[k], 0);
+    }
+    /* every third layer of another kind (a second block, as hybrid builders make) */
+    const size_t other = gs_arch_new_block(&a);
+    assert_true(other < GS_BLOCKS_MAX);
+    a.blocks[other] = a.blocks[0];
+    for (uint64_t l = 2; l < 61; l += 3)
+        gs_arch_set_layer(&a, l, other);
+    for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+        gs_arch_count_blocks(&a, ranges[r][0], ranges[r][1], counts);
+        uint64_t want[2] = {0, 0};
+        for (uint64_t l = ranges[r][0]; l < ranges[r][1] && l < 61; l++)
+            want[l % 3 == 2]++;
+        assert_int_equal(counts[0], want[0]);
+        assert_int_equal(counts[other], want[1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_absurd_dimensions_rejected),
         cmocka_unit_test(test_builder_overflow_refused),
         cmocka_unit_test(test_pipeline_stages_as_vllm_splits),
+        cmocka_unit_test(test_count_blocks_in_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
