@@ -67,8 +67,8 @@ struct bench_case {
 static const struct bench_case cases[] = {
     {"estimate-serving-core", SERVING, NULL, NULL}, /* gs_estimate_compute alone */
     {"estimate-training-core", TRAINING, NULL, NULL},
-    {"estimate-serving", SERVING, service_estimate, NULL},
-    {"estimate-training", TRAINING, service_estimate, NULL},
+    {"estimate-serving", SERVING, NULL, service_estimate_text},
+    {"estimate-training", TRAINING, NULL, service_estimate_text},
     {"fit", FIT, NULL, sizing_fit_text},
     {"recommend", RECOMMEND, NULL, sizing_recommend_text},
 };

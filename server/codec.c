@@ -446,12 +446,29 @@ static json_t *nullable_string(const char *s)
     return s != NULL ? str(s) : json_null();
 }
 
-static json_t *encode_breakdown(const struct gs_param_count *c)
+static void member_nullable_string(struct json_writer *w, const char *key, const char *v)
 {
-    return obj("embedding", codec_u64(c->embedding), "attention", codec_u64(c->attention), "mlp",
-               codec_u64(c->mlp), "experts", codec_u64(c->experts), "norms", codec_u64(c->norms),
-               "lm_head", codec_u64(c->lm_head), "other", codec_u64(c->other), "vision",
-               codec_u64(c->vision), "audio", codec_u64(c->audio), "mtp", codec_u64(c->mtp), NULL);
+    json_w_key(w, key);
+    if (v != NULL)
+        json_w_string(w, v);
+    else
+        json_w_null(w);
+}
+
+static void write_breakdown(struct json_writer *w, const struct gs_param_count *c)
+{
+    json_w_begin_object(w);
+    json_w_member_u64(w, "embedding", c->embedding);
+    json_w_member_u64(w, "attention", c->attention);
+    json_w_member_u64(w, "mlp", c->mlp);
+    json_w_member_u64(w, "experts", c->experts);
+    json_w_member_u64(w, "norms", c->norms);
+    json_w_member_u64(w, "lm_head", c->lm_head);
+    json_w_member_u64(w, "other", c->other);
+    json_w_member_u64(w, "vision", c->vision);
+    json_w_member_u64(w, "audio", c->audio);
+    json_w_member_u64(w, "mtp", c->mtp);
+    json_w_end_object(w);
 }
 
 static const char *mixer_name(const struct gs_block *b)
@@ -509,48 +526,28 @@ json_t *codec_encode_layer_kinds(const struct gs_arch *a)
     return list;
 }
 
-json_t *codec_encode_model_result(const struct estimate_request *req, const struct gs_estimate *est)
+void codec_write_model_result(struct json_writer *w, const struct estimate_request *req,
+                              const struct gs_estimate *est)
 {
     const struct catalog_model *m = req->catalog_model;
-    const char *family = req->model.has_arch ? req->model.arch.model_type : NULL;
-    json_t *model = obj("id", nullable_string(m ? m->id : NULL), "name",
-                        nullable_string(m ? m->name : NULL), "source", str(source_name(req->source)),
-                        "family", nullable_string(family), "parameters", codec_u64(est->parameters),
-                        NULL);
-    bool ok = model != NULL;
-    ok = ok && put(model, "trainable_parameters", codec_u64(est->trainable_parameters));
-    if (ok && est->has_breakdown) {
-        ok = put(model, "active_parameters", codec_u64(est->params.active)) &&
-             put(model, "largest_module_parameters", codec_u64(est->params.largest_module)) &&
-             put(model, "breakdown", encode_breakdown(&est->params));
+    json_w_begin_object(w);
+    member_nullable_string(w, "id", m ? m->id : NULL);
+    member_nullable_string(w, "name", m ? m->name : NULL);
+    json_w_member_string(w, "source", source_name(req->source));
+    member_nullable_string(w, "family", req->model.has_arch ? req->model.arch.model_type : NULL);
+    json_w_member_u64(w, "parameters", est->parameters);
+    json_w_member_u64(w, "trainable_parameters", est->trainable_parameters);
+    if (est->has_breakdown) {
+        json_w_member_u64(w, "active_parameters", est->params.active);
+        json_w_member_u64(w, "largest_module_parameters", est->params.largest_module);
+        json_w_key(w, "breakdown");
+        write_breakdown(w, &est->params);
     }
-    if (ok && req->model.has_arch)
-        ok = put(model, "layer_kinds", codec_encode_layer_kinds(&req->model.arch));
-    if (!ok) {
-        json_decref(model);
-        return NULL;
+    if (req->model.has_arch) {
+        json_w_key(w, "layer_kinds");
+        json_w_take(w, codec_encode_layer_kinds(&req->model.arch));
     }
-    return model;
-}
-
-json_t *codec_encode_memory(const struct gs_memory *m)
-{
-    json_t *o = obj("weights_bytes", codec_u64(m->weights_bytes), "kv_cache_bytes",
-                    codec_u64(m->kv_cache_bytes), "activations_bytes",
-                    codec_u64(m->activations_bytes), "gradients_bytes",
-                    codec_u64(m->gradients_bytes), "optimizer_bytes", codec_u64(m->optimizer_bytes),
-                    "overhead_bytes", codec_u64(m->overhead_bytes), "total_bytes",
-                    codec_u64(m->total_bytes), NULL);
-    /* training: the peak as PyTorch reports it (max_memory_allocated / _reserved) */
-    if (o != NULL && m->peak_allocated_bytes &&
-        (!put(o, "peak_allocated_bytes", codec_u64(m->peak_allocated_bytes)) ||
-         !put(o, "peak_reserved_bytes", codec_u64(m->peak_reserved_bytes)) ||
-         !put(o, "peak_phase",
-              str(gs_peak_phase_name((enum gs_peak_phase)m->peak_phase))))) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
+    json_w_end_object(w);
 }
 
 void codec_write_memory(struct json_writer *w, const struct gs_memory *m)
@@ -566,7 +563,7 @@ void codec_write_memory(struct json_writer *w, const struct gs_memory *m)
         json_w_key(w, keys[i]);
         json_w_u64(w, values[i]);
     }
-    if (m->peak_allocated_bytes) { /* as codec_encode_memory */
+    if (m->peak_allocated_bytes) { /* training: the peak as PyTorch reports it */
         json_w_key(w, "peak_allocated_bytes");
         json_w_u64(w, m->peak_allocated_bytes);
         json_w_key(w, "peak_reserved_bytes");
@@ -577,238 +574,235 @@ void codec_write_memory(struct json_writer *w, const struct gs_memory *m)
     json_w_end_object(w);
 }
 
-static json_t *encode_fit(const struct catalog_gpu *gpu, const struct gs_fit *fit)
+static void write_fit(struct json_writer *w, const struct catalog_gpu *gpu, const struct gs_fit *fit)
 {
-    return obj("gpu", str(gpu->id), "name", str(gpu->name), "usable_bytes",
-               codec_u64(fit->usable_bytes), "basis",
-               str(fit->basis == GS_FIT_ENGINE_BUDGET ? "engine_budget" : "capacity"),
-               "limit_bytes", codec_u64(fit->limit_bytes), "fits", json_boolean(fit->fits),
-               "headroom_bytes", json_integer((json_int_t)fit->headroom_bytes), NULL);
+    json_w_begin_object(w);
+    json_w_member_string(w, "gpu", gpu->id);
+    json_w_member_string(w, "name", gpu->name);
+    json_w_member_u64(w, "usable_bytes", fit->usable_bytes);
+    json_w_member_string(w, "basis", fit->basis == GS_FIT_ENGINE_BUDGET ? "engine_budget" : "capacity");
+    json_w_member_u64(w, "limit_bytes", fit->limit_bytes);
+    json_w_member_bool(w, "fits", fit->fits);
+    json_w_member_int(w, "headroom_bytes", (json_int_t)fit->headroom_bytes);
+    json_w_end_object(w);
 }
 
-/* {k1: v1, k2: v2[, k3: v3]} with string values (NULL when a value is NULL or not UTF-8). */
-static json_t *string_members(const char *k1, const char *v1, const char *k2, const char *v2,
-                              const char *k3, const char *v3)
+/* {k1: v1, k2: v2[, k3: v3]} with string values. */
+static void write_note(struct json_writer *w, const char *k1, const char *v1, const char *k2,
+                       const char *v2, const char *k3, const char *v3)
 {
-    return obj(k1, str(v1), k2, str(v2), k3, k3 != NULL ? str(v3) : NULL, NULL);
+    json_w_begin_object(w);
+    json_w_member_string(w, k1, v1);
+    json_w_member_string(w, k2, v2);
+    if (k3 != NULL)
+        json_w_member_string(w, k3, v3);
+    json_w_end_object(w);
 }
 
-static bool add_note(json_t *list, const char *k1, const char *v1, const char *k2, const char *v2,
-                     const char *k3, const char *v3)
+static void write_assumption(struct json_writer *w, const struct gs_assumption *a)
 {
-    return append(list, string_members(k1, v1, k2, v2, k3, v3));
-}
-
-static bool add_assumption(json_t *list, const struct gs_assumption *a)
-{
-    json_t *item = string_members("name", a->name, "detail", a->detail, "source", a->source);
-    if (item != NULL && a->has_value && !put(item, "value", codec_u64(a->value))) {
-        json_decref(item);
-        return false;
-    }
-    return append(list, item);
+    json_w_begin_object(w);
+    json_w_member_string(w, "name", a->name);
+    json_w_member_string(w, "detail", a->detail);
+    json_w_member_string(w, "source", a->source);
+    if (a->has_value)
+        json_w_member_u64(w, "value", a->value);
+    json_w_end_object(w);
 }
 
 /* Assumptions the request implied by leaving fields out, then the core's. */
-json_t *codec_encode_assumptions(const struct estimate_request *req, const struct gs_estimate *est)
+void codec_write_assumption_items(struct json_writer *w, const struct estimate_request *req,
+                                  const struct gs_estimate *est)
 {
-    json_t *list = json_array();
-    bool ok = list != NULL;
-    if (ok && req->mode_defaulted)
-        ok = add_note(list, "name", "mode", "detail", "no mode given: sized for inference", "source",
-                      "gpusizer default");
-    if (ok && req->precision_defaulted && !req->workload.format_from_checkpoint)
-        ok = add_note(list, "name", "precision", "detail",
-                      "no precision given: weights in bf16, the dtype most checkpoints ship in",
-                      "source", "gpusizer default");
-    if (ok && req->precision_defaulted && req->model.has_arch &&
+    if (req->mode_defaulted)
+        write_note(w, "name", "mode", "detail", "no mode given: sized for inference", "source",
+                   "gpusizer default");
+    if (req->precision_defaulted && !req->workload.format_from_checkpoint)
+        write_note(w, "name", "precision", "detail",
+                   "no precision given: weights in bf16, the dtype most checkpoints ship in",
+                   "source", "gpusizer default");
+    if (req->precision_defaulted && req->model.has_arch &&
         !req->model.arch.checkpoint.quantized && req->model.arch.checkpoint.detail[0] != '\0')
-        ok = add_note(list, "name", "checkpoint_precision", "detail",
-                      req->model.arch.checkpoint.detail, "source", "the config's quantization_config");
-    if (ok && req->model.has_arch && req->model.arch.read_as[0] != '\0') {
+        write_note(w, "name", "checkpoint_precision", "detail", req->model.arch.checkpoint.detail,
+                   "source", "the config's quantization_config");
+    if (req->model.has_arch && req->model.arch.read_as[0] != '\0') {
         char detail[200];
         snprintf(detail, sizeof(detail),
                  "model_type \"%s\" is not one gpusizer knows by name; its architectures[0] class "
                  "has the layout of %s, and it was read as that",
                  req->model.arch.model_type, req->model.arch.read_as);
-        ok = add_note(list, "name", "architecture_read_as", "detail", detail, "source",
-                      "the config's architectures[0]");
+        write_note(w, "name", "architecture_read_as", "detail", detail, "source",
+                   "the config's architectures[0]");
     }
-    if (ok && req->source == CODEC_MODEL_CATALOG)
-        ok = add_note(list, "name", "architecture", "detail",
-                      "architecture taken from the catalog's copy of the model's config.json",
-                      "source", req->catalog_model->config_source);
-    for (size_t i = 0; ok && i < est->assumption_count; i++)
-        ok = add_assumption(list, &est->assumptions[i]);
-    if (!ok) {
-        json_decref(list);
-        return NULL;
-    }
-    return list;
+    if (req->source == CODEC_MODEL_CATALOG)
+        write_note(w, "name", "architecture", "detail",
+                   "architecture taken from the catalog's copy of the model's config.json",
+                   "source", req->catalog_model->config_source);
+    for (size_t i = 0; i < est->assumption_count; i++)
+        write_assumption(w, &est->assumptions[i]);
 }
 
-static json_t *encode_warnings(const struct estimate_request *req, const struct gs_estimate *est,
-                               const struct gs_fit *fit)
+static void write_warnings(struct json_writer *w, const struct estimate_request *req,
+                           const struct gs_estimate *est, const struct gs_fit *fit)
 {
-    json_t *list = json_array();
-    bool ok = list != NULL;
-    for (size_t i = 0; ok && i < est->warning_count; i++)
-        ok = add_note(list, "code", est->warnings[i].code, "detail", est->warnings[i].detail, NULL,
-                      NULL);
-    if (ok && est->checkpoint_mismatch) {
+    json_w_begin_array(w);
+    for (size_t i = 0; i < est->warning_count; i++)
+        write_note(w, "code", est->warnings[i].code, "detail", est->warnings[i].detail, NULL,
+                   NULL);
+    if (est->checkpoint_mismatch) {
         char detail[320];
         snprintf(detail, sizeof(detail),
                  "the checkpoint's tensors hold %llu bytes but the config gives %llu for this "
                  "format: the weights are sized from the checkpoint; check the config (a tower or "
                  "head it does not describe, or a different quantization)",
                  (unsigned long long)est->checkpoint_bytes, (unsigned long long)est->config_bytes);
-        ok = add_note(list, "code", "checkpoint_mismatch", "detail", detail, NULL, NULL);
+        write_note(w, "code", "checkpoint_mismatch", "detail", detail, NULL, NULL);
     }
-    if (ok && fit != NULL && fit->usable_is_marketed)
-        ok = add_note(list, "code", "usable_memory_unknown", "detail",
-                      "the catalog has no driver-reported capacity for this GPU, so the fit uses "
-                      "the marketed capacity, which is larger than what CUDA reports",
-                      NULL, NULL);
-    if (ok && req->model_resolved && req->catalog_model != NULL) {
+    if (fit != NULL && fit->usable_is_marketed)
+        write_note(w, "code", "usable_memory_unknown", "detail",
+                   "the catalog has no driver-reported capacity for this GPU, so the fit uses "
+                   "the marketed capacity, which is larger than what CUDA reports",
+                   NULL, NULL);
+    if (req->model_resolved && req->catalog_model != NULL) {
         char detail[256];
         snprintf(detail, sizeof(detail),
                  "the catalog has no model by that name; sized as \"%s\", whose id or alias has the "
                  "same words, size and version (an instruct, chat or base variant of it has the "
                  "same architecture and parameters)",
                  req->catalog_model->id);
-        ok = add_note(list, "code", "model_resolved", "detail", detail, NULL, NULL);
+        write_note(w, "code", "model_resolved", "detail", detail, NULL, NULL);
     }
-    if (!ok) {
-        json_decref(list);
-        return NULL;
+    json_w_end_array(w);
+}
+
+/* training.accuracy: model states are exact counts; the peak is calibrated
+ * against the measured runs in tests/fixtures/calibration, with the figures
+ * bench/calibrate.sh stored (all runs, and this framework's when measured):
+ * the stored figures less their per-framework table, then this framework's
+ * entry as "framework". */
+static void write_training_accuracy(struct json_writer *w, const char *framework)
+{
+    const json_t *measured = codec_training_calibration();
+    json_w_begin_object(w);
+    json_w_member_string(w, "model_states", "exact");
+    json_w_member_string(w, "peak", measured ? "calibrated" : "modelled");
+    if (measured != NULL) {
+        json_w_key(w, "calibration");
+        json_w_begin_object(w);
+        const json_t *mine = json_object_get(json_object_get(measured, "frameworks"), framework);
+        bool placed = false;
+        const char *key;
+        const json_t *value;
+        json_object_foreach((json_t *)(uintptr_t)measured, key, value) {
+            if (strcmp(key, "frameworks") == 0)
+                continue;
+            const bool replaced = mine != NULL && strcmp(key, "framework") == 0;
+            placed = placed || replaced;
+            json_w_key(w, key);
+            json_w_value(w, replaced ? mine : value);
+        }
+        if (mine != NULL && !placed) {
+            json_w_key(w, "framework");
+            json_w_value(w, mine);
+        }
+        json_w_end_object(w);
     }
-    return list;
+    json_w_end_object(w);
 }
 
 /* The training settings the estimate used, defaults resolved. */
-/* training.accuracy: model states are exact counts; the peak is calibrated
- * against the measured runs in tests/fixtures/calibration, with the figures
- * bench/calibrate.sh stored (all runs, and this framework's when measured). */
-static json_t *training_accuracy(const char *framework)
-{
-    const json_t *measured = codec_training_calibration();
-    json_t *out = obj("model_states", str("exact"), "peak",
-                      str(measured ? "calibrated" : "modelled"), NULL);
-    if (out == NULL || measured == NULL)
-        return out;
-    json_t *calibration = json_deep_copy(measured);
-    json_t *per = json_object_get(calibration, "frameworks");
-    json_t *mine = json_incref(json_object_get(per, framework));
-    json_object_del(calibration, "frameworks");
-    if (mine != NULL)
-        json_object_set_new(calibration, "framework", mine);
-    if (json_object_set_new(out, "calibration", calibration) != 0) {
-        json_decref(out);
-        return NULL;
-    }
-    return out;
-}
-
-static json_t *encode_training(const struct estimate_request *req, const struct gs_estimate *est)
+static void write_training(struct json_writer *w, const struct estimate_request *req,
+                           const struct gs_estimate *est)
 {
     const struct gs_training *t = &req->workload.training;
-    json_t *o = obj("optimizer", str(gs_optimizer_name(est->optimizer)), "method",
-                    str(codec_method_name(est->method)), "activation_checkpointing",
-                    str(codec_recompute_name(t->recompute)), "flash_attention",
-                    json_boolean(t->flash_attention), "gradient_accumulation_steps",
-                    json_integer((json_int_t)(t->gradient_accumulation_steps
-                                                  ? t->gradient_accumulation_steps
-                                                  : 1)),
-                    NULL);
-    bool ok = o != NULL;
-    if (ok && t->batch_size)
-        ok = put(o, "batch_size", codec_u64(t->batch_size));
-    if (ok && t->sequence_length)
-        ok = put(o, "sequence_length", codec_u64(t->sequence_length));
-    if (ok && est->method != GS_METHOD_FULL)
-        ok = put(o, "lora_rank", codec_u64(t->lora_rank ? t->lora_rank : 8));
-    if (ok)
-        ok = put(o, "framework", str(gs_framework_name(t->framework.framework))) &&
-             put(o, "loss", str(gs_loss_name(est->loss)));
-    if (ok && est->has_peak)
-        ok = put(o, "accuracy", training_accuracy(gs_framework_name(t->framework.framework)));
-    if (!ok) {
-        json_decref(o);
-        return NULL;
+    json_w_begin_object(w);
+    json_w_member_string(w, "optimizer", gs_optimizer_name(est->optimizer));
+    json_w_member_string(w, "method", codec_method_name(est->method));
+    json_w_member_string(w, "activation_checkpointing", codec_recompute_name(t->recompute));
+    json_w_member_bool(w, "flash_attention", t->flash_attention);
+    json_w_member_int(w, "gradient_accumulation_steps",
+               (json_int_t)(t->gradient_accumulation_steps ? t->gradient_accumulation_steps : 1));
+    if (t->batch_size)
+        json_w_member_u64(w, "batch_size", t->batch_size);
+    if (t->sequence_length)
+        json_w_member_u64(w, "sequence_length", t->sequence_length);
+    if (est->method != GS_METHOD_FULL)
+        json_w_member_u64(w, "lora_rank", t->lora_rank ? t->lora_rank : 8);
+    json_w_member_string(w, "framework", gs_framework_name(t->framework.framework));
+    json_w_member_string(w, "loss", gs_loss_name(est->loss));
+    if (est->has_peak) {
+        json_w_key(w, "accuracy");
+        write_training_accuracy(w, gs_framework_name(t->framework.framework));
     }
-    return o;
+    json_w_end_object(w);
 }
 
-json_t *codec_encode_parallelism(const struct gs_parallelism *p)
+static void write_parallelism(struct json_writer *w, const struct gs_parallelism *p)
 {
-    json_t *o = obj("tensor", json_integer((json_int_t)(p->tensor ? p->tensor : 1)), "pipeline",
-                    json_integer((json_int_t)(p->pipeline ? p->pipeline : 1)), "data",
-                    json_integer((json_int_t)(p->data ? p->data : 1)), "context",
-                    json_integer((json_int_t)(p->context ? p->context : 1)), "expert",
-                    json_integer((json_int_t)(p->expert ? p->expert : 1)), "sequence_parallel",
-                    json_boolean(p->sequence_parallel), "zero_stage",
-                    json_integer((json_int_t)p->zero_stage), "offload",
-                    str(codec_offload_name(p->offload)), "distributed_optimizer",
-                    json_boolean(p->distributed_optimizer), "gpus_per_node",
-                    json_integer((json_int_t)(p->gpus_per_node ? p->gpus_per_node : 8)), NULL);
-    if (o != NULL && p->fsdp_version &&
-        (json_object_set_new(o, "fsdp_version", json_integer(p->fsdp_version)) != 0 ||
-         json_object_set_new(o, "fsdp_use_orig_params", json_boolean(p->fsdp_use_orig_params)) !=
-             0)) {
-        json_decref(o);
-        return NULL;
+    json_w_begin_object(w);
+    json_w_member_int(w, "tensor", (json_int_t)(p->tensor ? p->tensor : 1));
+    json_w_member_int(w, "pipeline", (json_int_t)(p->pipeline ? p->pipeline : 1));
+    json_w_member_int(w, "data", (json_int_t)(p->data ? p->data : 1));
+    json_w_member_int(w, "context", (json_int_t)(p->context ? p->context : 1));
+    json_w_member_int(w, "expert", (json_int_t)(p->expert ? p->expert : 1));
+    json_w_member_bool(w, "sequence_parallel", p->sequence_parallel);
+    json_w_member_int(w, "zero_stage", (json_int_t)p->zero_stage);
+    json_w_member_string(w, "offload", codec_offload_name(p->offload));
+    json_w_member_bool(w, "distributed_optimizer", p->distributed_optimizer);
+    json_w_member_int(w, "gpus_per_node", (json_int_t)(p->gpus_per_node ? p->gpus_per_node : 8));
+    if (p->fsdp_version) {
+        json_w_member_int(w, "fsdp_version", p->fsdp_version);
+        json_w_member_bool(w, "fsdp_use_orig_params", p->fsdp_use_orig_params);
     }
-    return o;
+    json_w_end_object(w);
 }
 
-json_t *codec_encode_estimate(const struct estimate_request *req, const struct gs_estimate *est,
-                              const struct gs_fit *fit)
+void codec_write_estimate(struct json_writer *w, const struct estimate_request *req,
+                          const struct gs_estimate *est, const struct gs_fit *fit)
 {
-    json_t *precision = obj("weights",
-                            str(req->workload.format_given ? gs_weight_format_name(req->workload.format)
-                                                           : gs_dtype_name(req->workload.weights)),
-                            NULL);
-    if (precision != NULL && req->workload.group_size &&
-        !put(precision, "group_size", codec_u64(req->workload.group_size))) {
-        json_decref(precision);
-        precision = NULL;
+    json_w_begin_object(w);
+    json_w_key(w, "model");
+    codec_write_model_result(w, req, est);
+    json_w_member_string(w, "mode", req->workload.mode == GS_MODE_TRAINING ? "training" : "inference");
+    json_w_key(w, "precision");
+    json_w_begin_object(w);
+    json_w_member_string(w, "weights",
+                  req->workload.format_given ? gs_weight_format_name(req->workload.format)
+                                             : gs_dtype_name(req->workload.weights));
+    if (req->workload.group_size)
+        json_w_member_u64(w, "group_size", req->workload.group_size);
+    if (est->regime != GS_REGIME_NONE)
+        json_w_member_string(w, "regime", gs_regime_name(est->regime));
+    json_w_end_object(w);
+    json_w_member_u64(w, "gpu_count", est->gpu_count);
+    json_w_key(w, "per_gpu");
+    codec_write_memory(w, &est->per_gpu);
+    if (req->workload.mode == GS_MODE_TRAINING) {
+        json_w_key(w, "training");
+        write_training(w, req, est);
+        json_w_key(w, "parallelism");
+        write_parallelism(w, &req->workload.parallelism);
+        json_w_member_u64(w, "parameters_per_gpu", est->parameters_per_gpu);
+        if (req->workload.parallelism.offload != GS_OFFLOAD_NONE)
+            json_w_member_u64(w, "host_bytes", est->host_bytes_per_node);
     }
-    if (precision != NULL && est->regime != GS_REGIME_NONE &&
-        !put(precision, "regime", str(gs_regime_name(est->regime)))) {
-        json_decref(precision);
-        precision = NULL;
+    if (fit != NULL && req->gpu != NULL) {
+        json_w_key(w, "fit");
+        write_fit(w, req->gpu, fit);
     }
-    json_t *body = json_object();
-    bool ok = body != NULL && precision != NULL;
-    ok = ok && put(body, "model", codec_encode_model_result(req, est));
-    ok = ok && put(body, "mode", str(req->workload.mode == GS_MODE_TRAINING ? "training"
-                                                                             : "inference"));
-    if (ok)
-        ok = put(body, "precision", precision); /* consumes precision, even on failure */
-    else
-        json_decref(precision);
-    ok = ok && put(body, "gpu_count", codec_u64(est->gpu_count));
-    ok = ok && put(body, "per_gpu", codec_encode_memory(&est->per_gpu));
-    if (ok && req->workload.mode == GS_MODE_TRAINING) {
-        ok = put(body, "training", encode_training(req, est)) &&
-             put(body, "parallelism", codec_encode_parallelism(&req->workload.parallelism)) &&
-             put(body, "parameters_per_gpu", codec_u64(est->parameters_per_gpu));
-        if (ok && req->workload.parallelism.offload != GS_OFFLOAD_NONE)
-            ok = put(body, "host_bytes", codec_u64(est->host_bytes_per_node));
+    if (est->has_serving)
+        codec_write_serving(w, &req->workload.serving, est);
+    if (req->parity != CODEC_PARITY_NONE) {
+        json_w_key(w, "parity");
+        json_w_take(w, codec_encode_parity(req, est));
     }
-    if (ok && fit != NULL && req->gpu != NULL)
-        ok = put(body, "fit", encode_fit(req->gpu, fit));
-    if (ok && est->has_serving)
-        ok = codec_encode_serving(body, &req->workload.serving, est);
-    if (ok && req->parity != CODEC_PARITY_NONE)
-        ok = put(body, "parity", codec_encode_parity(req, est));
-    ok = ok && put(body, "assumptions", codec_encode_assumptions(req, est));
-    ok = ok && put(body, "warnings", encode_warnings(req, est, fit));
-    if (!ok) {
-        json_decref(body);
-        return NULL;
-    }
-    return body;
+    json_w_key(w, "assumptions");
+    json_w_begin_array(w);
+    codec_write_assumption_items(w, req, est);
+    json_w_end_array(w);
+    json_w_key(w, "warnings");
+    write_warnings(w, req, est, fit);
+    json_w_end_object(w);
 }
 
 static json_t *encode_aliases(char *const *aliases, size_t count)

@@ -66,20 +66,22 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
                                      const struct codec_arch_table *archs,
                                      struct estimate_request *out, struct gs_error *err);
 
-/* The response for a computed estimate (new reference, NULL on OOM). `fit`
- * is NULL when no GPU was named. */
-json_t *codec_encode_estimate(const struct estimate_request *req, const struct gs_estimate *est,
-                              const struct gs_fit *fit);
+/* The response for a computed estimate, written as text (json_out.h: the
+ * writer fails on what jansson would refuse). `fit` is NULL when no GPU was
+ * named. */
+void codec_write_estimate(struct json_writer *w, const struct estimate_request *req,
+                          const struct gs_estimate *est, const struct gs_fit *fit);
 
-/* Pieces of the estimate response, shared with /v1/recommend and /v1/fit
- * (new references, NULL on OOM): the "model" object, a per-GPU memory
- * breakdown, the assumptions list, the training "parallelism" object. */
-json_t *codec_encode_model_result(const struct estimate_request *req, const struct gs_estimate *est);
-json_t *codec_encode_memory(const struct gs_memory *memory);
-/* The same object written as text (/v1/recommend and /v1/fit write their answers). */
+/* Pieces of the estimate response, shared with /v1/recommend and /v1/fit:
+ * the "model" object, a per-GPU memory breakdown, and the assumptions (the
+ * list's items, for a caller that puts its own first). */
+void codec_write_model_result(struct json_writer *w, const struct estimate_request *req,
+                              const struct gs_estimate *est);
 void codec_write_memory(struct json_writer *w, const struct gs_memory *memory);
-json_t *codec_encode_assumptions(const struct estimate_request *req, const struct gs_estimate *est);
-json_t *codec_encode_parallelism(const struct gs_parallelism *parallelism);
+void codec_write_assumption_items(struct json_writer *w, const struct estimate_request *req,
+                                  const struct gs_estimate *est);
+/* The architecture's layer kinds (/v1/models items and the model object; new reference,
+ * NULL on OOM). */
 json_t *codec_encode_layer_kinds(const struct gs_arch *arch);
 
 /* Catalog rows as the /v1/models and /v1/gpus items (new references). */

@@ -322,11 +322,6 @@ bool codec_decode_inference_parallelism(const json_t *section, struct gs_paralle
 #define obj json_build_object
 #define str json_build_string
 
-static json_t *fraction(uint64_t permille)
-{
-    return json_real((double)permille / 1000.0);
-}
-
 extern const struct gs_embedded_file gs_calibration_files[];
 
 /* kv_cache.accuracy: bytes per token are exact; vLLM's, SGLang's,
@@ -359,7 +354,7 @@ const json_t *codec_training_calibration(void)
     return measured_training;
 }
 
-static json_t *accuracy(enum gs_engine engine)
+static void write_accuracy(struct json_writer *w, enum gs_engine engine)
 {
     pthread_once(&calibration_once, load_calibration);
     const json_t *measured = engine == GS_ENGINE_VLLM           ? measured_vllm
@@ -367,78 +362,96 @@ static json_t *accuracy(enum gs_engine engine)
                              : engine == GS_ENGINE_TENSORRT_LLM ? measured_trtllm
                              : engine == GS_ENGINE_TGI          ? measured_tgi
                                                                 : NULL;
-    json_t *out = obj("bytes_per_token", str("exact"), "capacity",
-                      str(measured ? "calibrated" : "modelled"), NULL);
-    if (out != NULL && measured &&
-        json_object_set_new(out, "calibration", json_deep_copy(measured)) != 0) {
-        json_decref(out);
-        out = NULL;
+    json_w_begin_object(w);
+    json_w_key(w, "bytes_per_token");
+    json_w_string(w, "exact");
+    json_w_key(w, "capacity");
+    json_w_string(w, measured ? "calibrated" : "modelled");
+    if (measured != NULL) {
+        json_w_key(w, "calibration");
+        json_w_value(w, measured);
     }
-    return out;
+    json_w_end_object(w);
 }
 
-bool codec_encode_serving(json_t *body, const struct gs_serving *s, const struct gs_estimate *est)
+void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
+                         const struct gs_estimate *est)
 {
     const struct gs_inference_result *r = &est->serving;
-    json_t *inference =
-        obj("batch_size", codec_u64(s->batch_size), "context_length", codec_u64(s->context_length),
-            "engine", str(gs_engine_name(s->engine.engine)), "kv_cache_dtype",
-            str(gs_kv_dtype_name(s->kv_dtype)), "block_size", codec_u64(r->block_size),
-            "max_num_batched_tokens", codec_u64(r->max_num_batched_tokens), "max_num_seqs",
-            codec_u64(r->max_num_seqs), NULL);
-    if (inference != NULL && s->sequence_tokens && s->sequence_tokens < s->context_length &&
-        !put(inference, "sequence_tokens", codec_u64(s->sequence_tokens))) {
-        json_decref(inference);
-        inference = NULL;
+    json_w_key(w, "inference");
+    json_w_begin_object(w);
+    json_w_member_u64(w, "batch_size", s->batch_size);
+    json_w_member_u64(w, "context_length", s->context_length);
+    json_w_member_string(w, "engine", gs_engine_name(s->engine.engine));
+    json_w_member_string(w, "kv_cache_dtype", gs_kv_dtype_name(s->kv_dtype));
+    json_w_member_u64(w, "block_size", r->block_size);
+    json_w_member_u64(w, "max_num_batched_tokens", r->max_num_batched_tokens);
+    json_w_member_u64(w, "max_num_seqs", r->max_num_seqs);
+    if (s->sequence_tokens && s->sequence_tokens < s->context_length)
+        json_w_member_u64(w, "sequence_tokens", s->sequence_tokens);
+    json_w_end_object(w);
+    json_w_key(w, "kv_cache");
+    json_w_begin_object(w);
+    json_w_member_u64(w, "bytes_per_token", r->kv.bytes_per_token);
+    json_w_member_u64(w, "bytes_per_token_total", r->kv.bytes_per_token_total);
+    json_w_member_u64(w, "needed_bytes", r->kv_needed_bytes);
+    json_w_member_u64(w, "full_attention_layers", r->kv.full_layers);
+    json_w_member_u64(w, "window_layers", r->kv.window_layers);
+    json_w_member_u64(w, "recurrent_layers", r->kv.recurrent_layers);
+    json_w_member_u64(w, "state_bytes_per_sequence", r->kv.state_bytes_per_sequence);
+    json_w_member_u64(w, "indexer_bytes_per_token", r->kv.indexer_token_bytes);
+    if (r->kv.cross_token_bytes)
+        json_w_member_u64(w, "cross_bytes_per_encoder_token", r->kv.cross_token_bytes);
+    if (r->has_budget) { /* what the engine's budget holds */
+        json_w_member_u64(w, "blocks", r->blocks);
+        json_w_member_u64(w, "max_tokens", r->max_tokens);
+        json_w_member_u64(w, "max_concurrency", r->max_concurrency);
+        json_w_member_u64(w, "max_context", r->max_context);
+        json_w_key(w, "accuracy");
+        write_accuracy(w, s->engine.engine);
     }
-    json_t *kv = obj("bytes_per_token", codec_u64(r->kv.bytes_per_token), "bytes_per_token_total",
-                     codec_u64(r->kv.bytes_per_token_total), "needed_bytes",
-                     codec_u64(r->kv_needed_bytes), "full_attention_layers",
-                     codec_u64(r->kv.full_layers), "window_layers", codec_u64(r->kv.window_layers),
-                     "recurrent_layers", codec_u64(r->kv.recurrent_layers),
-                     "state_bytes_per_sequence", codec_u64(r->kv.state_bytes_per_sequence),
-                     "indexer_bytes_per_token", codec_u64(r->kv.indexer_token_bytes), NULL);
-    if (kv != NULL && r->kv.cross_token_bytes &&
-        !put(kv, "cross_bytes_per_encoder_token", codec_u64(r->kv.cross_token_bytes))) {
-        json_decref(kv);
-        kv = NULL;
-    }
-    bool ok = put(body, "inference", inference) && put(body, "kv_cache", kv);
-    if (!ok || !r->has_budget)
-        return ok;
-    ok = put(kv, "blocks", codec_u64(r->blocks)) && put(kv, "max_tokens", codec_u64(r->max_tokens)) &&
-         put(kv, "max_concurrency", codec_u64(r->max_concurrency)) &&
-         put(kv, "max_context", codec_u64(r->max_context)) &&
-         put(kv, "accuracy", accuracy(s->engine.engine));
+    json_w_end_object(w);
+    if (!r->has_budget)
+        return;
     const struct gs_budget *b = &r->budget;
-    json_t *budget =
-        obj("engine", str(gs_engine_name(s->engine.engine)), "rule", str(b->rule), "total_bytes",
-            codec_u64(b->total_bytes), "fraction", fraction(b->fraction_permille),
-            "requested_bytes", codec_u64(b->requested_bytes), "weights_bytes",
-            codec_u64(b->weights_bytes), "rope_cache_bytes", codec_u64(b->rope_cache_bytes),
-            "layout_bytes", codec_u64(b->layout_bytes), "segment_slack_bytes",
-            codec_u64(b->segment_slack_bytes), "activation_peak_bytes", codec_u64(b->activation_bytes),
-            "non_torch_bytes", codec_u64(b->non_torch_bytes), "cuda_graph_bytes",
-            codec_u64(b->cuda_graph_bytes), "kv_bytes", json_integer((json_int_t)b->kv_bytes),
-            NULL);
-    ok = ok && put(body, "budget", budget) && put(body, "starts", json_boolean(r->starts)) &&
-         put(body, "holds_batch", json_boolean(r->holds_batch));
-    if (ok && !r->holds_batch) {
-        ok = put(body, "binding_constraint", str(r->binding));
-        json_t *fixes = json_array();
-        for (size_t i = 0; ok && fixes != NULL && i < est->fix_count; i++) {
-            const struct gs_fix *f = &est->fixes[i];
-            json_t *item = obj("change", str(f->code), "detail", str(f->detail), "starts",
-                               json_boolean(f->starts), "holds_batch", json_boolean(f->holds_batch),
-                               "kv_bytes", json_integer((json_int_t)f->kv_bytes),
-                               "max_concurrency", codec_u64(f->max_concurrency), NULL);
-            if (item != NULL && f->value && !put(item, "value", codec_u64(f->value))) {
-                json_decref(item);
-                item = NULL;
-            }
-            ok = item != NULL && json_array_append_new(fixes, item) == 0;
-        }
-        ok = ok && put(body, "fixes", fixes);
+    json_w_key(w, "budget");
+    json_w_begin_object(w);
+    json_w_member_string(w, "engine", gs_engine_name(s->engine.engine));
+    json_w_member_string(w, "rule", b->rule);
+    json_w_member_u64(w, "total_bytes", b->total_bytes);
+    json_w_key(w, "fraction");
+    json_w_real(w, (double)b->fraction_permille / 1000.0);
+    json_w_member_u64(w, "requested_bytes", b->requested_bytes);
+    json_w_member_u64(w, "weights_bytes", b->weights_bytes);
+    json_w_member_u64(w, "rope_cache_bytes", b->rope_cache_bytes);
+    json_w_member_u64(w, "layout_bytes", b->layout_bytes);
+    json_w_member_u64(w, "segment_slack_bytes", b->segment_slack_bytes);
+    json_w_member_u64(w, "activation_peak_bytes", b->activation_bytes);
+    json_w_member_u64(w, "non_torch_bytes", b->non_torch_bytes);
+    json_w_member_u64(w, "cuda_graph_bytes", b->cuda_graph_bytes);
+    json_w_key(w, "kv_bytes");
+    json_w_int(w, (json_int_t)b->kv_bytes);
+    json_w_end_object(w);
+    json_w_member_bool(w, "starts", r->starts);
+    json_w_member_bool(w, "holds_batch", r->holds_batch);
+    if (r->holds_batch)
+        return;
+    json_w_member_string(w, "binding_constraint", r->binding);
+    json_w_key(w, "fixes");
+    json_w_begin_array(w);
+    for (size_t i = 0; i < est->fix_count; i++) {
+        const struct gs_fix *f = &est->fixes[i];
+        json_w_begin_object(w);
+        json_w_member_string(w, "change", f->code);
+        json_w_member_string(w, "detail", f->detail);
+        json_w_member_bool(w, "starts", f->starts);
+        json_w_member_bool(w, "holds_batch", f->holds_batch);
+        json_w_key(w, "kv_bytes");
+        json_w_int(w, (json_int_t)f->kv_bytes);
+        json_w_member_u64(w, "max_concurrency", f->max_concurrency);
+        if (f->value)
+            json_w_member_u64(w, "value", f->value);
+        json_w_end_object(w);
     }
-    return ok;
+    json_w_end_array(w);
 }

@@ -8,6 +8,8 @@
 #include "gs/estimate.h"
 
 #include <jansson.h>
+
+#include "json_out.h"
 #include <stdbool.h>
 
 /* Borrow `section` (may be NULL); problems under "/inference". */
@@ -17,10 +19,11 @@ bool codec_decode_inference(const json_t *section, struct gs_serving *out, struc
 bool codec_decode_inference_parallelism(const json_t *section, struct gs_parallelism *out,
                                         struct gs_error *err);
 
-/* Adds kv_cache, budget, starts, binding_constraint, fixes and the resolved
- * inference settings to `body`. false on allocation failure. */
-bool codec_encode_serving(json_t *body, const struct gs_serving *serving,
-                          const struct gs_estimate *est);
+/* Writes the members "inference" (the resolved settings), "kv_cache" and,
+ * with a budget, "budget", "starts", "holds_batch", "binding_constraint" and
+ * "fixes" into the object `w` is writing. */
+void codec_write_serving(struct json_writer *w, const struct gs_serving *serving,
+                         const struct gs_estimate *est);
 
 /* Parses an engine release ("0.19.0") into major * 10000 + minor * 100 +
  * patch; false when it is not one. */

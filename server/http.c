@@ -616,9 +616,6 @@ static bool append_body(struct conn_guard *guard, struct request *req, const cha
 
 typedef int (*json_operation)(const struct service *service, const json_t *request,
                               json_t **response, struct problem *problem);
-/* An operation that writes its answer's text itself (sizing.h) */
-typedef int (*text_operation)(const struct service *service, const json_t *request, char **text,
-                              size_t *length, struct problem *problem);
 
 /* A POST that computes: parse the JSON body, import a hub model it names
  * when auto-import is on, run the operation, answer. `cached` names the
@@ -628,7 +625,7 @@ typedef int (*text_operation)(const struct service *service, const json_t *reque
  * (so hub_import_prepare has nothing to do for it). */
 static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct http_server *srv,
                                       struct request *req, json_operation operation,
-                                      text_operation writes, int cached)
+                                      service_text_operation writes, int cached)
 {
     const char *text = req->body != NULL ? req->body : "";
     if (cached >= 0) {
@@ -918,7 +915,7 @@ static enum MHD_Result dispatch(struct MHD_Connection *conn, struct http_server 
     case ROUTE_METRICS:
         return handle_metrics(conn, srv, req);
     case ROUTE_ESTIMATE:
-        return handle_compute(conn, srv, req, service_estimate, NULL, -1);
+        return handle_compute(conn, srv, req, NULL, service_estimate_text, -1);
     case ROUTE_RECOMMEND:
         return handle_compute(conn, srv, req, NULL, sizing_recommend_text, ANSWER_RECOMMEND);
     case ROUTE_FIT:

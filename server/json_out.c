@@ -504,6 +504,36 @@ void json_w_take(struct json_writer *w, json_t *v)
     json_decref(v);
 }
 
+void json_w_member_int(struct json_writer *w, const char *key, json_int_t v)
+{
+    json_w_key(w, key);
+    json_w_int(w, v);
+}
+
+void json_w_member_u64(struct json_writer *w, const char *key, uint64_t v)
+{
+    json_w_key(w, key);
+    json_w_u64(w, v);
+}
+
+void json_w_member_real(struct json_writer *w, const char *key, double v)
+{
+    json_w_key(w, key);
+    json_w_real(w, v);
+}
+
+void json_w_member_string(struct json_writer *w, const char *key, const char *v)
+{
+    json_w_key(w, key);
+    json_w_string(w, v);
+}
+
+void json_w_member_bool(struct json_writer *w, const char *key, bool v)
+{
+    json_w_key(w, key);
+    json_w_bool(w, v);
+}
+
 char *json_w_finish(struct json_writer *w, size_t *length)
 {
     if (w->failed || w->depth != 0 || w->after_key || !reserve(w, 0)) {

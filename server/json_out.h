@@ -66,6 +66,12 @@ void json_w_null(struct json_writer *w);
 void json_w_value(struct json_writer *w, const json_t *v);
 /* json_w_value, then json_decref(v): for a subtree built for the answer. */
 void json_w_take(struct json_writer *w, json_t *v);
+/* A member: json_w_key, then the value. */
+void json_w_member_int(struct json_writer *w, const char *key, json_int_t v);
+void json_w_member_u64(struct json_writer *w, const char *key, uint64_t v);
+void json_w_member_real(struct json_writer *w, const char *key, double v);
+void json_w_member_string(struct json_writer *w, const char *key, const char *v);
+void json_w_member_bool(struct json_writer *w, const char *key, bool v);
 /* The NUL-terminated text (the caller frees) and its length; NULL when the
  * writer failed or a container is open. Either way the writer is reset. */
 char *json_w_finish(struct json_writer *w, size_t *length);

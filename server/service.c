@@ -298,8 +298,8 @@ enum gs_status service_create(struct catalog_snapshot *snapshot, struct service 
     return service_create_next(NULL, snapshot, out, err);
 }
 
-int service_estimate(const struct service *s, const json_t *request, json_t **response,
-                     struct problem *problem)
+int service_estimate_text(const struct service *s, const json_t *request, char **text,
+                          size_t *length, struct problem *problem)
 {
     struct estimate_request req;
     struct gs_estimate est;
@@ -318,12 +318,36 @@ int service_estimate(const struct service *s, const json_t *request, json_t **re
         problem_from_status(problem, st);
         return -1;
     }
-    *response = codec_encode_estimate(&req, &est, req.gpu != NULL ? &fit : NULL);
+    struct json_writer w = {.data = NULL};
+    codec_write_estimate(&w, &req, &est, req.gpu != NULL ? &fit : NULL);
+    *text = json_w_finish(&w, length);
+    if (*text == NULL) {
+        problem_from_status(problem, GS_ERR_NOMEM);
+        return -1;
+    }
+    return 0;
+}
+
+int service_answer_tree(service_text_operation writes, const struct service *s,
+                        const json_t *request, json_t **response, struct problem *problem)
+{
+    char *text = NULL;
+    size_t length = 0;
+    if (writes(s, request, &text, &length, problem) != 0)
+        return -1;
+    *response = json_loadb(text, length, 0, NULL);
+    free(text);
     if (*response == NULL) {
         problem_from_status(problem, GS_ERR_NOMEM);
         return -1;
     }
     return 0;
+}
+
+int service_estimate(const struct service *s, const json_t *request, json_t **response,
+                     struct problem *problem)
+{
+    return service_answer_tree(service_estimate_text, s, request, response, problem);
 }
 
 /* A 64-bit hash of the text, eight bytes at a time (an entity tag, not a defence: the

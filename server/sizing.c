@@ -578,45 +578,21 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
  * third of the request. The irregular parts (the model, the assumptions, each option's
  * estimate_request) are still built as small trees and written in place. */
 
-static void member_int(struct json_writer *w, const char *key, json_int_t v)
-{
-    json_w_key(w, key);
-    json_w_int(w, v);
-}
-
-static void member_u64(struct json_writer *w, const char *key, uint64_t v)
-{
-    json_w_key(w, key);
-    json_w_u64(w, v);
-}
-
-static void member_real(struct json_writer *w, const char *key, double v)
-{
-    json_w_key(w, key);
-    json_w_real(w, v);
-}
-
-static void member_string(struct json_writer *w, const char *key, const char *v)
-{
-    json_w_key(w, key);
-    json_w_string(w, v);
-}
-
 static void write_plan(struct json_writer *w, const struct gs_plan *p, bool training)
 {
     json_w_begin_object(w);
-    member_int(w, "tensor", (json_int_t)p->tensor);
-    member_int(w, "pipeline", (json_int_t)p->pipeline);
-    member_int(w, "data", (json_int_t)p->data);
-    member_int(w, "expert", (json_int_t)p->expert);
-    member_int(w, "zero_stage", (json_int_t)p->zero_stage);
-    member_string(w, "activation_checkpointing", codec_recompute_name(p->recompute));
-    member_string(w, "offload", codec_offload_name(p->offload));
+    json_w_member_int(w, "tensor", (json_int_t)p->tensor);
+    json_w_member_int(w, "pipeline", (json_int_t)p->pipeline);
+    json_w_member_int(w, "data", (json_int_t)p->data);
+    json_w_member_int(w, "expert", (json_int_t)p->expert);
+    json_w_member_int(w, "zero_stage", (json_int_t)p->zero_stage);
+    json_w_member_string(w, "activation_checkpointing", codec_recompute_name(p->recompute));
+    json_w_member_string(w, "offload", codec_offload_name(p->offload));
     if (training) {
         json_w_key(w, "sequence_parallel");
         json_w_bool(w, p->tensor > 1);
     } else {
-        member_int(w, "attention_data",
+        json_w_member_int(w, "attention_data",
                    (json_int_t)(p->attention_data > 1 ? p->attention_data : 1));
     }
     json_w_end_object(w);
@@ -627,42 +603,42 @@ static void write_throughput(struct json_writer *w, const struct gs_plan *p, boo
     json_w_begin_object(w);
     if (training) {
         const struct gs_train_result *t = &p->train;
-        member_real(w, "tokens_per_s", t->tokens_per_s);
-        member_real(w, "wall_clock_hours", t->seconds / 3600);
-        member_real(w, "wall_clock_days", t->seconds / 86400);
-        member_real(w, "gpu_hours", t->gpu_hours);
-        member_real(w, "mfu", t->mfu);
-        member_real(w, "bubble_factor", t->bubble_factor);
-        member_real(w, "recompute_factor", t->hardware_factor);
-        member_real(w, "flops_per_token", t->flops_per_token);
-        member_real(w, "comm_factor", t->comm_factor);
+        json_w_member_real(w, "tokens_per_s", t->tokens_per_s);
+        json_w_member_real(w, "wall_clock_hours", t->seconds / 3600);
+        json_w_member_real(w, "wall_clock_days", t->seconds / 86400);
+        json_w_member_real(w, "gpu_hours", t->gpu_hours);
+        json_w_member_real(w, "mfu", t->mfu);
+        json_w_member_real(w, "bubble_factor", t->bubble_factor);
+        json_w_member_real(w, "recompute_factor", t->hardware_factor);
+        json_w_member_real(w, "flops_per_token", t->flops_per_token);
+        json_w_member_real(w, "comm_factor", t->comm_factor);
         json_w_end_object(w);
         return;
     }
     const struct gs_decode_result *d = &p->decode;
-    member_int(w, "batch_per_replica", (json_int_t)p->batch_per_replica);
-    member_real(w, "decode_tokens_per_s", d->decode_tokens_per_s * (double)p->replicas);
-    member_real(w, "output_tokens_per_s", p->output_tokens_per_s);
-    member_real(w, "requests_per_s", p->requests_per_s);
-    member_real(w, "prefill_tokens_per_s", p->prefill_tokens_per_s);
-    member_real(w, "ttft_ms", p->ttft_seconds * 1000);
-    member_real(w, "tpot_ms", p->tpot_seconds * 1000);
+    json_w_member_int(w, "batch_per_replica", (json_int_t)p->batch_per_replica);
+    json_w_member_real(w, "decode_tokens_per_s", d->decode_tokens_per_s * (double)p->replicas);
+    json_w_member_real(w, "output_tokens_per_s", p->output_tokens_per_s);
+    json_w_member_real(w, "requests_per_s", p->requests_per_s);
+    json_w_member_real(w, "prefill_tokens_per_s", p->prefill_tokens_per_s);
+    json_w_member_real(w, "ttft_ms", p->ttft_seconds * 1000);
+    json_w_member_real(w, "tpot_ms", p->tpot_seconds * 1000);
     json_w_key(w, "per_replica");
     json_w_begin_object(w);
-    member_real(w, "decode_tokens_per_s", d->decode_tokens_per_s);
-    member_real(w, "output_tokens_per_s", d->output_tokens_per_s);
-    member_real(w, "requests_per_s", d->requests_per_s);
-    member_real(w, "prefill_tokens_per_s", d->prefill_tokens_per_s);
-    member_real(w, "step_seconds", d->step_seconds);
-    member_real(w, "memory_seconds", d->memory_seconds);
-    member_real(w, "compute_seconds", d->compute_seconds);
-    member_real(w, "comm_seconds", d->comm_seconds);
-    member_real(w, "prefill_seconds", d->prefill_seconds);
+    json_w_member_real(w, "decode_tokens_per_s", d->decode_tokens_per_s);
+    json_w_member_real(w, "output_tokens_per_s", d->output_tokens_per_s);
+    json_w_member_real(w, "requests_per_s", d->requests_per_s);
+    json_w_member_real(w, "prefill_tokens_per_s", d->prefill_tokens_per_s);
+    json_w_member_real(w, "step_seconds", d->step_seconds);
+    json_w_member_real(w, "memory_seconds", d->memory_seconds);
+    json_w_member_real(w, "compute_seconds", d->compute_seconds);
+    json_w_member_real(w, "comm_seconds", d->comm_seconds);
+    json_w_member_real(w, "prefill_seconds", d->prefill_seconds);
     json_w_end_object(w);
     if (p->disaggregated)
-        member_real(w, "kv_transfer_ms", p->kv_transfer_seconds * 1000);
+        json_w_member_real(w, "kv_transfer_ms", p->kv_transfer_seconds * 1000);
     if (p->decode.experts_touched > 0)
-        member_real(w, "experts_touched_per_layer", p->decode.experts_touched);
+        json_w_member_real(w, "experts_touched_per_layer", p->decode.experts_touched);
     json_w_end_object(w);
 }
 
@@ -754,8 +730,8 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
     const struct gs_workload *wl = &s->req.workload;
     const bool training = wl->mode == GS_MODE_TRAINING;
     json_w_begin_object(w);
-    member_string(w, "mode", training ? "training" : "inference");
-    member_string(w, "gpu", g->id);
+    json_w_member_string(w, "mode", training ? "training" : "inference");
+    json_w_member_string(w, "gpu", g->id);
     copy_member(w, s->body, "model");
     copy_member(w, s->body, "overrides");
     if (training) {
@@ -769,21 +745,21 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
         write_patched(w, json_object_get(s->body, "training"), train, 3);
         json_w_key(w, "parallelism");
         json_w_begin_object(w);
-        member_int(w, "tensor", (json_int_t)p->tensor);
-        member_int(w, "pipeline", (json_int_t)p->pipeline);
-        member_int(w, "data", (json_int_t)p->data);
-        member_int(w, "expert", (json_int_t)(p->expert ? p->expert : 1));
-        member_string(w, "offload", codec_offload_name(p->offload));
+        json_w_member_int(w, "tensor", (json_int_t)p->tensor);
+        json_w_member_int(w, "pipeline", (json_int_t)p->pipeline);
+        json_w_member_int(w, "data", (json_int_t)p->data);
+        json_w_member_int(w, "expert", (json_int_t)(p->expert ? p->expert : 1));
+        json_w_member_string(w, "offload", codec_offload_name(p->offload));
         json_w_key(w, "sequence_parallel");
         json_w_bool(w, p->tensor > 1);
-        member_int(w, "gpus_per_node", (json_int_t)pg->gpus_per_node);
+        json_w_member_int(w, "gpus_per_node", (json_int_t)pg->gpus_per_node);
         static const char *const fsdp_names[] = {"no_shard", NULL, "shard_grad_op", "full_shard"};
         if (wl->parallelism.fsdp && p->zero_stage != 1)
-            member_string(w, "zero_stage", p->zero_stage < 4 ? fsdp_names[p->zero_stage] : NULL);
+            json_w_member_string(w, "zero_stage", p->zero_stage < 4 ? fsdp_names[p->zero_stage] : NULL);
         else
-            member_int(w, "zero_stage", (json_int_t)p->zero_stage);
+            json_w_member_int(w, "zero_stage", (json_int_t)p->zero_stage);
         if (wl->parallelism.fsdp && (p->zero_stage == 1 || wl->parallelism.fsdp_version))
-            member_int(w, "fsdp_version",
+            json_w_member_int(w, "fsdp_version",
                        wl->parallelism.fsdp_version ? wl->parallelism.fsdp_version : 2);
         if (wl->parallelism.fsdp_use_orig_params) {
             json_w_key(w, "fsdp_use_orig_params");
@@ -798,7 +774,7 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
     if (!(wl->format_from_checkpoint && p->format == gs_workload_format(wl))) {
         json_w_key(w, "precision");
         json_w_begin_object(w);
-        member_string(w, "weights", gs_weight_format_name(p->format));
+        json_w_member_string(w, "weights", gs_weight_format_name(p->format));
         const json_t *given = json_object_get(json_object_get(s->body, "precision"), "group_size");
         if (given != NULL && p->format == gs_workload_format(wl)) {
             json_w_key(w, "group_size");
@@ -832,11 +808,11 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
     write_patched(w, section, inf, n);
     json_w_key(w, "parallelism");
     json_w_begin_object(w);
-    member_int(w, "tensor", (json_int_t)p->tensor);
-    member_int(w, "pipeline", (json_int_t)p->pipeline);
+    json_w_member_int(w, "tensor", (json_int_t)p->tensor);
+    json_w_member_int(w, "pipeline", (json_int_t)p->pipeline);
     if (p->attention_data > 1) {
-        member_int(w, "data", (json_int_t)p->attention_data);
-        member_int(w, "expert", (json_int_t)p->expert);
+        json_w_member_int(w, "data", (json_int_t)p->attention_data);
+        json_w_member_int(w, "expert", (json_int_t)p->expert);
     }
     json_w_end_object(w);
     json_w_end_object(w);
@@ -847,30 +823,30 @@ static void write_option(struct json_writer *w, const struct sizing *s, const st
 {
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
     json_w_begin_object(w);
-    member_int(w, "rank", (json_int_t)rank);
-    member_string(w, "gpu", g->id);
-    member_string(w, "name", g->name);
-    member_int(w, "gpu_count", (json_int_t)p->gpu_count);
-    member_int(w, "nodes", (json_int_t)p->nodes);
-    member_int(w, "gpus_per_node", (json_int_t)pg->gpus_per_node);
+    json_w_member_int(w, "rank", (json_int_t)rank);
+    json_w_member_string(w, "gpu", g->id);
+    json_w_member_string(w, "name", g->name);
+    json_w_member_int(w, "gpu_count", (json_int_t)p->gpu_count);
+    json_w_member_int(w, "nodes", (json_int_t)p->nodes);
+    json_w_member_int(w, "gpus_per_node", (json_int_t)pg->gpus_per_node);
     json_w_key(w, "plan");
     write_plan(w, p, training);
     json_w_key(w, "per_gpu");
     codec_write_memory(w, &p->estimate.per_gpu);
     if (!training) {
-        member_int(w, "replicas", (json_int_t)p->replicas);
+        json_w_member_int(w, "replicas", (json_int_t)p->replicas);
         json_w_key(w, "disaggregated");
         json_w_bool(w, p->disaggregated);
-        member_int(w, "prefill_replicas", (json_int_t)p->prefill_replicas);
+        json_w_member_int(w, "prefill_replicas", (json_int_t)p->prefill_replicas);
         json_w_key(w, "precision");
         json_w_begin_object(w);
-        member_string(w, "weights", gs_weight_format_name(p->format));
-        member_string(w, "kv_cache_dtype", gs_kv_dtype_name(p->kv_dtype));
+        json_w_member_string(w, "weights", gs_weight_format_name(p->format));
+        json_w_member_string(w, "kv_cache_dtype", gs_kv_dtype_name(p->kv_dtype));
         json_w_end_object(w);
     }
-    member_u64(w, "usable_bytes", pg->usable_bytes);
-    member_u64(w, "limit_bytes", p->limit_bytes);
-    member_int(w, "headroom_bytes", (json_int_t)p->headroom_bytes);
+    json_w_member_u64(w, "usable_bytes", pg->usable_bytes);
+    json_w_member_u64(w, "limit_bytes", p->limit_bytes);
+    json_w_member_int(w, "headroom_bytes", (json_int_t)p->headroom_bytes);
     member_nullable_real(w, "price_per_gpu_hour", p->has_price, p->price_per_gpu_hour);
     member_nullable_real(w, "cost_per_hour", p->has_price, p->cost_per_hour);
     if (p->has_price && s->purchase) {
@@ -879,20 +855,20 @@ static void write_option(struct json_writer *w, const struct sizing *s, const st
                        pg->gpus_per_node, &t);
         json_w_key(w, "tco");
         json_w_begin_object(w);
-        member_real(w, "gpu_usd", t.gpu_usd);
-        member_real(w, "server_usd", t.server_usd);
-        member_real(w, "network_usd", t.network_usd);
-        member_real(w, "amortization_years", s->tco.amortization_years);
-        member_real(w, "capital_per_gpu_hour", t.capital_per_hour);
+        json_w_member_real(w, "gpu_usd", t.gpu_usd);
+        json_w_member_real(w, "server_usd", t.server_usd);
+        json_w_member_real(w, "network_usd", t.network_usd);
+        json_w_member_real(w, "amortization_years", s->tco.amortization_years);
+        json_w_member_real(w, "capital_per_gpu_hour", t.capital_per_hour);
         member_nullable_real(w, "facility_watts_per_gpu", t.has_power, t.facility_watts);
-        member_real(w, "power_per_gpu_hour", t.power_per_hour);
-        member_real(w, "per_gpu_hour", t.per_hour);
+        json_w_member_real(w, "power_per_gpu_hour", t.power_per_hour);
+        json_w_member_real(w, "per_gpu_hour", t.per_hour);
         json_w_end_object(w);
     }
     if (p->has_price) {
         const char *src = s->purchase ? g->purchase_price_source : g->price_source;
         const char *date = s->purchase ? g->purchase_price_date : g->price_date;
-        member_string(w, "price_source", src != NULL ? src : "");
+        json_w_member_string(w, "price_source", src != NULL ? src : "");
         json_w_key(w, "price_date");
         if (date != NULL)
             json_w_string(w, date);
@@ -904,13 +880,13 @@ static void write_option(struct json_writer *w, const struct sizing *s, const st
         write_throughput(w, p, training);
     }
     if (training && p->has_throughput && p->has_price) {
-        member_real(w, "total_cost", p->total_cost);
-        member_real(w, "gpu_hours", p->train.gpu_hours);
+        json_w_member_real(w, "total_cost", p->total_cost);
+        json_w_member_real(w, "gpu_hours", p->train.gpu_hours);
     }
     if (!training && p->has_price && p->has_throughput && p->output_tokens_per_s > 0)
-        member_real(w, "cost_per_million_tokens", p->cost_per_million_tokens);
+        json_w_member_real(w, "cost_per_million_tokens", p->cost_per_million_tokens);
     if (training && p->offload != GS_OFFLOAD_NONE)
-        member_u64(w, "host_bytes", p->estimate.host_bytes_per_node);
+        json_w_member_u64(w, "host_bytes", p->estimate.host_bytes_per_node);
     json_w_key(w, "estimate_request");
     write_estimate_request(w, s, g, pg, p);
     json_w_end_object(w);
@@ -949,80 +925,82 @@ static const char *reject_detail(enum gs_plan_reject why, const struct sizing *s
     return "";
 }
 
-static bool add_note(json_t *list, const char *name, const char *detail, const char *source,
-                     double value)
+static bool add_note(struct json_writer *w, const char *name, const char *detail,
+                     const char *source, double value)
 {
-    json_t *o = obj("name", str(name), "detail", str(detail), "source", str(source), NULL);
-    if (o != NULL && !isnan(value) && !put(o, "value", json_real(value))) {
-        json_decref(o);
-        return false;
-    }
-    return o != NULL && json_array_append_new(list, o) == 0;
+    json_w_begin_object(w);
+    json_w_member_string(w, "name", name);
+    json_w_member_string(w, "detail", detail);
+    json_w_member_string(w, "source", source);
+    if (!isnan(value))
+        json_w_member_real(w, "value", value);
+    json_w_end_object(w);
+    return !w->failed;
 }
 
 /* The search's own assumptions, then the estimate's. */
-static json_t *encode_assumptions(const struct sizing *s, bool fit)
+static void write_assumptions(struct json_writer *w, const struct sizing *s, bool fit)
 {
-    json_t *list = json_array();
-    bool ok = list != NULL;
+    json_w_begin_array(w);
+    bool ok = true;
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
     char detail[1024];
     if (fit) {
         /* /v1/fit prices nothing and measures no speed: the layout rule and the estimate's own */
     } else if (ok && !training) {
-        ok = add_note(list, "decode_bandwidth_efficiency",
+        ok = add_note(w, "decode_bandwidth_efficiency",
                       "decode steps read the weights and the batch's KV cache at this share of "
                       "the GPU's memory bandwidth",
                       "estimation.md 5: realistic bandwidth efficiency 0.6-0.8 [U]",
                       (double)s->eff.decode_bandwidth_permille / 1000) &&
-             add_note(list, "decode_compute_efficiency",
+             add_note(w, "decode_compute_efficiency",
                       "large decode batches run their FLOPs at this share of dense BF16 peak",
                       "gpusizer default [U]", (double)s->eff.decode_compute_permille / 1000) &&
-             add_note(list, "prefill_efficiency",
+             add_note(w, "prefill_efficiency",
                       "prompts are processed at this share of dense BF16 peak (compute-bound, "
                       "2 N_active T + 2 L T^2 a d FLOPs)",
                       "estimation.md 5 prefill example at 50% of peak",
                       (double)s->eff.prefill_permille / 1000) &&
-             add_note(list, "batch_per_replica",
+             add_note(w, "batch_per_replica",
                       "each replica runs as many sequences as its KV cache holds at the context, "
                       "at most max_num_seqs; throughput is reported at that batch",
                       "vLLM scheduling (max_num_seqs) and the engine's KV budget", NAN) &&
-             add_note(list, "demand_tokens",
+             add_note(w, "demand_tokens",
                       "output_tokens_per_s counts generated tokens; each request prefills "
                       "prompt_tokens and then decodes output_tokens at the mean context",
                       "gpusizer convention", NAN) &&
-             add_note(list, "tensor_parallel_communication",
+             add_note(w, "tensor_parallel_communication",
                       "two ring all-reduces of the bf16 hidden state per layer per step, over "
                       "half the catalog's two-way interconnect figure (PCIe x16 when none)",
                       "estimation.md 6: TP adds 2 all-reduces per layer",
                       s->eff.allreduce_latency_us > 0 ? s->eff.allreduce_latency_us : 10);
         if (ok && s->shape_defaulted)
-            ok = add_note(list, "request_shape",
+            ok = add_note(w, "request_shape",
                           "the demand gave no prompt and output lengths: "
                           "half the context each",
                           "gpusizer default", NAN);
     } else if (ok) {
-        ok = add_note(list, "training_mfu",
+        ok = add_note(w, "training_mfu",
                       "model FLOPs utilization (6 N D counted, 4 N D with LoRA): 0.40 for dense "
                       "models, 0.30 for MoE unless given",
                       "estimation.md 5: 35-45% dense at scale (Megatron 41-48%, Llama 2 39-43%), "
                       "20-35% MoE [U]",
                       s->eff.training_mfu_permille ? (double)s->eff.training_mfu_permille / 1000
                                                    : NAN) &&
-             add_note(list, "pipeline_bubble",
+             add_note(w, "pipeline_bubble",
                       "1F1B pipelines idle (p - 1) / (m + p - 1) of the time, m the gradient "
                       "accumulation micro-batches",
                       "estimation.md 6: PP adds a bubble of (p-1)/m of the step", NAN) &&
-             add_note(list, "recompute_cost",
+             add_note(w, "recompute_cost",
                       "full recomputation runs the forward pass again (8 N D of work for 6 N D); "
                       "selective recomputation is taken as free",
                       "estimation.md 5 (Narayanan et al.)", NAN) &&
-             add_note(list, "peak_flops",
+             add_note(w, "peak_flops",
                       "dense BF16 (FP16 where BF16 is not listed); fp32 and AMP regimes on TF32 "
                       "at half of it",
                       "the catalog's spec_source per GPU", NAN);
         if (ok && s->sequence_defaulted)
-            ok = add_note(list, "training_shape",
+            ok = add_note(w, "training_shape",
                           "the request gave no sequence_length: 4096 tokens, micro-batch 1",
                           "gpusizer default", DEFAULT_SEQUENCE);
     }
@@ -1042,32 +1020,25 @@ static json_t *encode_assumptions(const struct sizing *s, bool fit)
             snprintf(detail, sizeof(detail),
                      "the catalog's current on-demand price per GPU-hour for every GPU of an "
                      "option");
-        ok = add_note(list, "pricing", detail,
+        ok = add_note(w, "pricing", detail,
                       "the catalog's price history (GET /v1/gpus/{id}/prices)", NAN);
     }
     if (ok) {
-        ok = add_note(list, "gpus_per_node",
+        ok = add_note(w, "gpus_per_node",
                       "tensor parallelism stays within a node: the catalog's GPUs per node, 8 "
                       "where it has none, unless constraints.gpus_per_node says otherwise",
                       "estimation.md 6: keep t <= GPUs per node (8 on HGX/DGX)", NAN);
     }
-    json_t *own = ok ? codec_encode_assumptions(&s->req, &s->probe) : NULL;
-    size_t i;
-    json_t *v;
-    json_array_foreach(own, i, v) ok = ok && json_array_append(list, v) == 0;
-    json_decref(own);
-    if (!ok) {
-        json_decref(list);
-        return NULL;
-    }
-    return list;
+    if (ok)
+        codec_write_assumption_items(w, &s->req, &s->probe);
+    json_w_end_array(w);
 }
 
 static void write_warning(struct json_writer *w, const char *code, const char *detail)
 {
     json_w_begin_object(w);
-    member_string(w, "code", code);
-    member_string(w, "detail", detail);
+    json_w_member_string(w, "code", code);
+    json_w_member_string(w, "detail", detail);
     json_w_end_object(w);
 }
 
@@ -1134,13 +1105,13 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     qsort_r(ok_list, good, sizeof(*ok_list), compare_candidates, &training_arg);
     json_w_begin_object(w);
     json_w_key(w, "model");
-    json_w_take(w, codec_encode_model_result(&s->req, &s->probe));
-    member_string(w, "mode", training ? "training" : "inference");
+    codec_write_model_result(w, &s->req, &s->probe);
+    json_w_member_string(w, "mode", training ? "training" : "inference");
     json_w_key(w, "demand");
     json_w_take(w, encode_demand(s));
     json_w_key(w, "pricing");
     json_w_begin_object(w);
-    member_string(w, "basis", s->purchase ? "purchase" : "on_demand");
+    json_w_member_string(w, "basis", s->purchase ? "purchase" : "on_demand");
     member_nullable_real(w, "amortization_years", s->purchase, s->amortization_years);
     json_w_end_object(w);
     json_w_key(w, "options");
@@ -1158,15 +1129,15 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
         if (cands[i].why == GS_REJECT_NONE)
             continue;
         json_w_begin_object(w);
-        member_string(w, "gpu", cands[i].gpu->id);
-        member_string(w, "name", cands[i].gpu->name);
-        member_string(w, "reason", gs_plan_reject_code(cands[i].why));
-        member_string(w, "detail", reject_detail(cands[i].why, s));
+        json_w_member_string(w, "gpu", cands[i].gpu->id);
+        json_w_member_string(w, "name", cands[i].gpu->name);
+        json_w_member_string(w, "reason", gs_plan_reject_code(cands[i].why));
+        json_w_member_string(w, "detail", reject_detail(cands[i].why, s));
         json_w_end_object(w);
     }
     json_w_end_array(w);
     json_w_key(w, "assumptions");
-    json_w_take(w, encode_assumptions(s, false));
+    write_assumptions(w, s, false);
     json_w_key(w, "warnings");
     json_w_begin_array(w);
     if (marketed > 0)
@@ -1196,26 +1167,6 @@ static int answer(struct json_writer *w, enum gs_status st, char **text, size_t 
     }
     if (st != GS_OK) {
         problem_from_status(problem, st);
-        return -1;
-    }
-    return 0;
-}
-
-/* The answer of a text-writing operation as a tree, for callers that read it (the CLI,
- * tests). */
-static int answer_tree(int (*writes)(const struct service *, const json_t *, char **, size_t *,
-                                     struct problem *),
-                       const struct service *svc, const json_t *request, json_t **response,
-                       struct problem *problem)
-{
-    char *text = NULL;
-    size_t length = 0;
-    if (writes(svc, request, &text, &length, problem) != 0)
-        return -1;
-    *response = json_loadb(text, length, 0, NULL);
-    free(text);
-    if (*response == NULL) {
-        problem_from_status(problem, GS_ERR_NOMEM);
         return -1;
     }
     return 0;
@@ -1253,7 +1204,7 @@ int sizing_recommend_text(const struct service *svc, const json_t *request, char
 int sizing_recommend(const struct service *svc, const json_t *request, json_t **response,
                      struct problem *problem)
 {
-    return answer_tree(sizing_recommend_text, svc, request, response, problem);
+    return service_answer_tree(sizing_recommend_text, svc, request, response, problem);
 }
 
 /* ------------------------------------------------------------------- fit */
@@ -1264,20 +1215,20 @@ static void write_change(struct json_writer *w, const struct gs_fit_outcome *out
     const struct gs_fit_change *c = &out->change;
     const struct gs_plan *p = &out->plan;
     json_w_begin_object(w);
-    member_string(w, "change", c->code);
-    member_string(w, "detail", c->detail);
+    json_w_member_string(w, "change", c->code);
+    json_w_member_string(w, "detail", c->detail);
     json_w_key(w, "fits");
     json_w_bool(w, out->fits);
     if (c->value)
-        member_int(w, "value", (json_int_t)c->value);
+        json_w_member_int(w, "value", (json_int_t)c->value);
     if (out->sized) {
-        member_int(w, "gpu_count", (json_int_t)p->gpu_count);
+        json_w_member_int(w, "gpu_count", (json_int_t)p->gpu_count);
         json_w_key(w, "plan");
         write_plan(w, p, c->workload.mode == GS_MODE_TRAINING);
         json_w_key(w, "per_gpu");
         codec_write_memory(w, &p->estimate.per_gpu);
-        member_int(w, "headroom_bytes", (json_int_t)p->headroom_bytes);
-        member_u64(w, "usable_bytes", g->usable_bytes);
+        json_w_member_int(w, "headroom_bytes", (json_int_t)p->headroom_bytes);
+        json_w_member_u64(w, "usable_bytes", g->usable_bytes);
     }
     json_w_end_object(w);
 }
@@ -1334,12 +1285,12 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
     json_w_begin_object(&w);
     json_w_key(&w, "model");
-    json_w_take(&w, codec_encode_model_result(&s->req, &s->probe));
-    member_string(&w, "mode", training ? "training" : "inference");
-    member_string(&w, "gpu", s->req.gpu->id);
-    member_string(&w, "name", s->req.gpu->name);
-    member_u64(&w, "usable_bytes", g.usable_bytes);
-    member_int(&w, "gpu_count", (json_int_t)count);
+    codec_write_model_result(&w, &s->req, &s->probe);
+    json_w_member_string(&w, "mode", training ? "training" : "inference");
+    json_w_member_string(&w, "gpu", s->req.gpu->id);
+    json_w_member_string(&w, "name", s->req.gpu->name);
+    json_w_member_u64(&w, "usable_bytes", g.usable_bytes);
+    json_w_member_int(&w, "gpu_count", (json_int_t)count);
     json_w_key(&w, "fits");
     json_w_bool(&w, fits);
     json_w_key(&w, "plan");
@@ -1347,8 +1298,8 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
         write_plan(&w, &at, training);
         json_w_key(&w, "per_gpu");
         codec_write_memory(&w, &at.estimate.per_gpu);
-        member_u64(&w, "limit_bytes", at.limit_bytes);
-        member_int(&w, "headroom_bytes", (json_int_t)at.headroom_bytes);
+        json_w_member_u64(&w, "limit_bytes", at.limit_bytes);
+        json_w_member_int(&w, "headroom_bytes", (json_int_t)at.headroom_bytes);
     } else {
         /* the request as sized on one GPU shows how far off it is */
         json_w_null(&w);
@@ -1368,9 +1319,9 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
         /* why no GPU count of this type will do, in the words /v1/recommend uses */
         json_w_key(&w, "min_plan_reason");
         json_w_begin_object(&w);
-        member_string(&w, "code", gs_plan_reject_code(why_least));
-        member_string(&w, "detail", reject_detail(why_least, s));
-        member_int(&w, "max_gpus", (json_int_t)s->limits.max_gpus);
+        json_w_member_string(&w, "code", gs_plan_reject_code(why_least));
+        json_w_member_string(&w, "detail", reject_detail(why_least, s));
+        json_w_member_int(&w, "max_gpus", (json_int_t)s->limits.max_gpus);
         json_w_end_object(&w);
     }
     /* the largest batch and context at the verdict's layout (or the smallest that fits) */
@@ -1400,11 +1351,11 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
     else
         json_w_null(&w);
     if (ref != NULL && ref != &at && has_max)
-        member_int(&w, "max_at_gpu_count", (json_int_t)ref->gpu_count);
+        json_w_member_int(&w, "max_at_gpu_count", (json_int_t)ref->gpu_count);
     json_w_key(&w, "changes");
     write_changes(&w, s, &own, &g, count);
     json_w_key(&w, "assumptions");
-    json_w_take(&w, encode_assumptions(s, true));
+    write_assumptions(&w, s, true);
     json_w_key(&w, "warnings");
     json_w_begin_array(&w);
     if (!s->req.gpu->usable_memory_bytes)
@@ -1422,5 +1373,5 @@ out:
 int sizing_fit(const struct service *svc, const json_t *request, json_t **response,
                struct problem *problem)
 {
-    return answer_tree(sizing_fit_text, svc, request, response, problem);
+    return service_answer_tree(sizing_fit_text, svc, request, response, problem);
 }
