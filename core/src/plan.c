@@ -485,7 +485,8 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
                                         const struct gs_demand *d, const struct gs_efficiency *eff,
                                         const struct variant *v, uint64_t exact, uint64_t bound,
                                         const uint64_t (*layouts)[3], size_t n, bool first_plan,
-                                        bool *hopeless, struct gs_plan *best)
+                                        bool *hopeless, struct gs_plan *const slot[3],
+                                        struct gs_plan **best)
 {
     enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
     bool found = false, made = false;
@@ -494,21 +495,20 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
      * interference shrinks the batch a shared replica may run) in separate pools */
     const bool split = l->allow_disaggregation && d->tpot_ms > 0 && exact == 0 &&
                        (d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS);
-    /* candidates are sized in place and the best kept by index: a plan is 3 KiB, and a
-     * whole-catalog search sizes hundreds */
-    struct gs_plan slot[3];
+    /* candidates are sized in place in the caller's three slots and the best kept by index:
+     * a plan is 3 KiB, and a whole-catalog search sizes hundreds */
     size_t fitted = 0, free_slot = 1, best_slot = 2;
     for (size_t i = 0; i < n; i++) {
         const uint64_t t = layouts[i][0], p = layouts[i][1], dpa = layouts[i][2];
-        const uint64_t fewest = found && slot[best_slot].gpu_count < bound
-                                    ? slot[best_slot].gpu_count
+        const uint64_t fewest = found && slot[best_slot]->gpu_count < bound
+                                    ? slot[best_slot]->gpu_count
                                     : bound;
         if (t * p * dpa >= fewest) {
             if (p > 1)
                 break; /* more stages only add GPUs */
             continue;
         }
-        struct gs_plan *plan = &slot[fitted];
+        struct gs_plan *plan = slot[fitted];
         plan_clear(plan);
         if (!made) /* the variant's workload on this GPU, once; each layout sets its own */
             inference_workload(base, gpu, v, t, p, dpa, &w);
@@ -525,11 +525,12 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
         plan->kv_dtype = v->kv;
         for (int pass = 0; pass < (split ? 2 : 1); pass++) {
             /* the last pass may size the fitted candidate itself */
-            struct gs_plan *c = plan;
+            size_t at = fitted;
             if (pass + 1 < (split ? 2 : 1)) {
-                c = &slot[free_slot];
-                *c = *plan;
+                at = free_slot;
+                *slot[at] = *plan;
             }
+            struct gs_plan *c = slot[at];
             const enum gs_plan_reject r = size_replicas(m, &w, gpu, l, d, eff, exact, pass == 1, c);
             if (r == GS_REJECT_NO_THROUGHPUT && !found && !gs_perf_can_decode(&gpu->perf, eff)) {
                 /* the demand needs throughput and this GPU has none to give: every layout of
@@ -539,13 +540,12 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
             }
             if (r == GS_REJECT_NONE) {
                 price_plan(gpu, c);
-                if (!found || better(c, &slot[best_slot])) {
-                    const size_t won = (size_t)(c - slot);
-                    if (won == fitted)
+                if (!found || better(c, slot[best_slot])) {
+                    if (at == fitted)
                         fitted = best_slot;
                     else
                         free_slot = best_slot;
-                    best_slot = won;
+                    best_slot = at;
                     found = true;
                 }
             } else if (!found && pass == 0) {
@@ -601,24 +601,36 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
     const size_t nl = replica_layouts(m, gpu, l, exact, layouts, 96);
     bool found = false, hopeless = false;
     enum gs_plan_reject worst = nv == 0 ? GS_REJECT_UNSUPPORTED : GS_REJECT_DOES_NOT_FIT;
+    /* every variant's candidates are sized in three of these four plans, the fourth holding
+     * the best so far: no plan is copied until the GPU's best is known */
+    struct gs_plan pool[4];
+    struct gs_plan *best = NULL;
     for (size_t i = 0; i < nv && !hopeless && !(found && first_plan); i++) {
-        struct gs_plan plan;
+        struct gs_plan *free_plans[3];
+        size_t k = 0;
+        for (size_t j = 0; j < 4; j++)
+            if (&pool[j] != best && k < 3)
+                free_plans[k++] = &pool[j];
+        struct gs_plan *won = NULL;
         const enum gs_plan_reject r =
             best_replica(m, w, gpu, l, d, eff, &variants[i], exact,
-                         found ? out->gpu_count : UINT64_MAX, (const uint64_t(*)[3])layouts, nl,
-                         first_plan, &hopeless, &plan);
+                         found ? best->gpu_count : UINT64_MAX, (const uint64_t(*)[3])layouts, nl,
+                         first_plan, &hopeless, free_plans, &won);
         if (r != GS_REJECT_NONE) {
             if (worst == GS_REJECT_DOES_NOT_FIT)
                 worst = r;
             continue;
         }
-        if (!found || better(&plan, out)) {
-            *out = plan;
+        if (!found || better(won, best)) {
+            best = won;
             found = true;
         }
     }
-    if (found && !first_plan)
-        at_planned_batch(m, w, gpu, d, out);
+    if (found) {
+        *out = *best;
+        if (!first_plan)
+            at_planned_batch(m, w, gpu, d, out);
+    }
     *why = found ? GS_REJECT_NONE : worst;
     return GS_OK;
 }
