@@ -20,7 +20,6 @@
  * (json_out_dumps, as the server does) and free it. The requests are the ones
  * bench/compare.sh sends.
  */
-#include "alloc.h"
 #include "catalog.h"
 #include "codec.h"
 #include "json_out.h"
@@ -148,7 +147,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: gs_bench_calls list | CASE CALLS [ROUNDS] [CATALOG]\n");
         return 2;
     }
-    alloc_tune_for_requests(); /* as `gpusizer serve` runs */
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
         if (strcmp(argv[1], cases[c].name) == 0)
             the_case = &cases[c];

@@ -6,7 +6,6 @@
  * ./gpusizer.db, created and seeded on first start.
  */
 #include "cli.h"
-#include "alloc.h"
 
 #include "json_lenient.h"
 
@@ -307,7 +306,6 @@ static int cmd_serve(const struct options *o)
     sigaddset(&stop_signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
     signal(SIGPIPE, SIG_IGN);
-    alloc_tune_for_requests();
 
     struct auth *auth = auth_create(getenv("GPUSIZER_API_KEY"), o->api_key_file, errbuf,
                                     sizeof(errbuf));

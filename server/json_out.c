@@ -321,11 +321,19 @@ char *json_out_dumps(const json_t *value, size_t *length)
 
 /* ------------------------------------------------------------ the writer */
 
-/* The comma before a member or element, unless it follows its key. */
-static void separate(struct json_writer *w)
+/* The comma before an element (or a member's key: `key`), unless a value follows its key; a
+ * value in an object without its key, or a key outside an object, fails the writer. */
+static void separate(struct json_writer *w, bool key)
 {
+    const bool in_object = w->depth > 0 && w->in_object[w->depth - 1];
     if (w->after_key) {
         w->after_key = false;
+        if (key)
+            w->failed = true;
+        return;
+    }
+    if (in_object != key) {
+        w->failed = true;
         return;
     }
     if (w->depth == 0)
@@ -337,18 +345,19 @@ static void separate(struct json_writer *w)
 
 static void open_container(struct json_writer *w, char c)
 {
-    separate(w);
+    separate(w, false);
     if (w->depth >= JSON_WRITER_DEPTH) {
         w->failed = true;
         return;
     }
+    w->in_object[w->depth] = c == '{';
     w->has_member[w->depth++] = false;
     put_char(w, c);
 }
 
 static void close_container(struct json_writer *w, char c)
 {
-    if (w->depth == 0 || w->after_key) {
+    if (w->depth == 0 || w->after_key || w->in_object[w->depth - 1] != (c == '}')) {
         w->failed = true;
         return;
     }
@@ -402,7 +411,7 @@ static void put_plain_string(struct json_writer *w, const char *s, size_t n, con
 
 void json_w_key(struct json_writer *w, const char *key)
 {
-    separate(w);
+    separate(w, true);
     const size_t n = strlen(key);
     if (plain(key, n)) {
         put_plain_string(w, key, n, ":", 1);
@@ -434,7 +443,7 @@ void json_w_string(struct json_writer *w, const char *s)
         }
         json_decref(checked);
     }
-    separate(w);
+    separate(w, false);
     if (escapes)
         put_string(w, s, n);
     else
@@ -443,7 +452,7 @@ void json_w_string(struct json_writer *w, const char *s)
 
 void json_w_int(struct json_writer *w, json_int_t v)
 {
-    separate(w);
+    separate(w, false);
     put_integer(w, v);
 }
 
@@ -469,13 +478,13 @@ void json_w_real(struct json_writer *w, double v)
             return;
         }
     }
-    separate(w);
+    separate(w, false);
     put(w, text, n);
 }
 
 void json_w_bool(struct json_writer *w, bool v)
 {
-    separate(w);
+    separate(w, false);
     if (v)
         put(w, "true", 4);
     else
@@ -484,7 +493,7 @@ void json_w_bool(struct json_writer *w, bool v)
 
 void json_w_null(struct json_writer *w)
 {
-    separate(w);
+    separate(w, false);
     put(w, "null", 4);
 }
 
@@ -494,7 +503,7 @@ void json_w_value(struct json_writer *w, const json_t *v)
         w->failed = true;
         return;
     }
-    separate(w);
+    separate(w, false);
     put_value(w, v, (int)w->depth);
 }
 

@@ -37,7 +37,8 @@ size_t json_out_real(double v, char out[JSON_OUT_REAL_MAX]);
  * Answers of hundreds of members (/v1/recommend) cost a fifth of what
  * building, dumping and freeing their tree did. Zero-initialize; a failed
  * allocation, a NULL string or value, a real that is not finite (json_real
- * refuses those), a string that is not UTF-8 or a misnested call marks the
+ * refuses those), a string that is not UTF-8 or a misplaced call (a value in an
+ * object without its key, a key in an array, the wrong container closed) marks the
  * writer failed, and json_w_finish then answers NULL. */
 #define JSON_WRITER_DEPTH 32
 struct json_writer {
@@ -47,6 +48,7 @@ struct json_writer {
     bool after_key;                          /* a key was written, its value is next */
     unsigned depth;                          /* open objects and arrays */
     bool has_member[JSON_WRITER_DEPTH];      /* per open container: a comma goes first */
+    bool in_object[JSON_WRITER_DEPTH];       /* per open container: an object (keys) or array */
 };
 
 void json_w_begin_object(struct json_writer *w);

@@ -479,7 +479,14 @@ static bool better(const struct gs_plan *a, const struct gs_plan *b)
  * (another variant's; UINT64_MAX for none). On one GPU type every plan's
  * cost is the same price times its GPUs, so "cheaper" is "fewer GPUs", and a
  * layout of g GPUs a replica is never fewer than g: a layout whose replica
- * alone has as many GPUs as the best plan cannot win and is not sized. */
+ * alone has as many GPUs as the best plan cannot win and is not sized.
+ *
+ * `layouts` are the GPU's replica layouts (replica_layouts, the same for
+ * every variant); candidates are sized in the caller's three `slot` plans and
+ * *best points at the winner among them. With `first_plan` the first plan
+ * found ends the search (its verdict cannot change); *hopeless is set when a
+ * layout fits but the GPU can give no throughput the demand needs, which no
+ * layout or variant can change either. */
 static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const struct gs_workload *base,
                                         const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
                                         const struct gs_demand *d, const struct gs_efficiency *eff,

@@ -50,9 +50,11 @@ static struct test_server *running; /* stopped by the teardown when an assertion
 #define READ_SHARE_MIN 0.60 /* read rate with writers / without (0.68-0.87 measured) */
 /* Percent of requests the writers must reach. A share, so it falls as reads get cheaper: at
  * ~400-480 writes/s throughout, 3.8-5.0% when reads ran at 8k/s, 2.3-3.0% since the search
- * and encoder changes doubled them (Debug, RelWithDebInfo). The old full rebuild per write
- * (6 ms of CPU each) held writes to about 1% even at the slower reads, so 1.5 still fails it. */
-#define WRITE_SHARE_MIN 1.5
+ * and encoder changes doubled them (Debug, RelWithDebInfo); since answers are written without
+ * jansson trees (reads at 22-26k/s while writing) 1.4-3.4% at 450-820 writes/s. The old full
+ * rebuild per write (6 ms of CPU each) held writes to about 1% when reads were a third as
+ * fast (80-160 writes/s), under 0.6% at today's reads, so 1.0 still fails it. */
+#define WRITE_SHARE_MIN 1.0
 #define LATENCY_BUCKETS 2048 /* 0.1 ms each, the last one open */
 
 static const char *const read_bodies[] = {

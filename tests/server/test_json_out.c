@@ -376,6 +376,24 @@ static void test_writer(void **state)
     for (int i = 0; i <= JSON_WRITER_DEPTH; i++) /* deeper than the writer keeps */
         json_w_begin_array(&w);
     assert_null(json_w_finish(&w, NULL));
+    json_w_begin_object(&w); /* a value in an object without its key */
+    json_w_int(&w, 1);
+    json_w_end_object(&w);
+    assert_null(json_w_finish(&w, NULL));
+    json_w_begin_array(&w); /* a key in an array */
+    json_w_key(&w, "k");
+    json_w_int(&w, 1);
+    json_w_end_array(&w);
+    assert_null(json_w_finish(&w, NULL));
+    json_w_begin_object(&w); /* two keys in a row */
+    json_w_key(&w, "a");
+    json_w_key(&w, "b");
+    json_w_int(&w, 1);
+    json_w_end_object(&w);
+    assert_null(json_w_finish(&w, NULL));
+    json_w_begin_array(&w); /* the wrong container closed */
+    json_w_end_object(&w);
+    assert_null(json_w_finish(&w, NULL));
 
     /* an answer's per-GPU memory (byte counts saturate at INT64_MAX), with and without
      * training's peak */
