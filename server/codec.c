@@ -560,16 +560,13 @@ void codec_write_memory(struct json_writer *w, const struct gs_memory *m)
                                m->total_bytes};
     json_w_begin_object(w);
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        json_w_key(w, keys[i]);
-        json_w_u64(w, values[i]);
+        json_w_member_u64(w, keys[i], values[i]);
     }
     if (m->peak_allocated_bytes) { /* training: the peak as PyTorch reports it */
-        json_w_key(w, "peak_allocated_bytes");
-        json_w_u64(w, m->peak_allocated_bytes);
-        json_w_key(w, "peak_reserved_bytes");
-        json_w_u64(w, m->peak_reserved_bytes);
-        json_w_key(w, "peak_phase");
-        json_w_string(w, gs_peak_phase_name((enum gs_peak_phase)m->peak_phase));
+        json_w_member_u64(w, "peak_allocated_bytes", m->peak_allocated_bytes);
+        json_w_member_u64(w, "peak_reserved_bytes", m->peak_reserved_bytes);
+        json_w_member_string(w, "peak_phase",
+                             gs_peak_phase_name((enum gs_peak_phase)m->peak_phase));
     }
     json_w_end_object(w);
 }

@@ -516,34 +516,6 @@ void codec_gpu_csv_row(struct buf *w, const struct catalog_gpu *g)
     }
 }
 
-/* Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code
- * points past U+10FFFF), as jansson requires of a string. */
-static bool valid_utf8(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p != '\0') {
-        const unsigned char c = *p;
-        size_t n = c < 0x80                 ? 0
-                   : c >= 0xC2 && c <= 0xDF ? 1
-                   : c >= 0xE0 && c <= 0xEF ? 2
-                   : c >= 0xF0 && c <= 0xF4 ? 3
-                                            : 4;
-        if (n == 4)
-            return false;
-        unsigned long cp = n == 0 ? c : c & (0x3Fu >> n);
-        for (size_t i = 1; i <= n; i++) {
-            if ((p[i] & 0xC0) != 0x80)
-                return false;
-            cp = cp << 6 | (p[i] & 0x3Fu);
-        }
-        if ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-            (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return false;
-        p += n + 1;
-    }
-    return true;
-}
-
 /* Whether `s` is a number as JSON writes one (RFC 8259 section 6): an
  * optional '-', digits without a leading zero, an optional fraction and an
  * optional exponent. Nothing else: no '+', spaces, hex, inf or nan. */
@@ -639,7 +611,7 @@ static json_t *cell_value(const struct gpu_field *f, const char *cell, const cha
     default:
         break;
     }
-    if (!valid_utf8(cell)) {
+    if (!json_utf8_valid(cell)) {
         gs_error_add(err, GS_ERR_INVALID, where, "is not valid UTF-8");
         return NULL;
     }

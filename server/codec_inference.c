@@ -1,6 +1,5 @@
 /* codec_inference.c - inference sections and results (see codec_inference.h). */
 #include "codec_inference.h"
-#include "json_build.h"
 
 #include "codec.h"
 #include "embedded.h"
@@ -318,9 +317,6 @@ bool codec_decode_inference_parallelism(const json_t *section, struct gs_paralle
     return ok;
 }
 
-#define put json_build_put
-#define obj json_build_object
-#define str json_build_string
 
 extern const struct gs_embedded_file gs_calibration_files[];
 
@@ -363,10 +359,8 @@ static void write_accuracy(struct json_writer *w, enum gs_engine engine)
                              : engine == GS_ENGINE_TGI          ? measured_tgi
                                                                 : NULL;
     json_w_begin_object(w);
-    json_w_key(w, "bytes_per_token");
-    json_w_string(w, "exact");
-    json_w_key(w, "capacity");
-    json_w_string(w, measured ? "calibrated" : "modelled");
+    json_w_member_string(w, "bytes_per_token", "exact");
+    json_w_member_string(w, "capacity", measured ? "calibrated" : "modelled");
     if (measured != NULL) {
         json_w_key(w, "calibration");
         json_w_value(w, measured);
@@ -419,8 +413,7 @@ void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
     json_w_member_string(w, "engine", gs_engine_name(s->engine.engine));
     json_w_member_string(w, "rule", b->rule);
     json_w_member_u64(w, "total_bytes", b->total_bytes);
-    json_w_key(w, "fraction");
-    json_w_real(w, (double)b->fraction_permille / 1000.0);
+    json_w_member_real(w, "fraction", (double)b->fraction_permille / 1000.0);
     json_w_member_u64(w, "requested_bytes", b->requested_bytes);
     json_w_member_u64(w, "weights_bytes", b->weights_bytes);
     json_w_member_u64(w, "rope_cache_bytes", b->rope_cache_bytes);
@@ -429,8 +422,7 @@ void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
     json_w_member_u64(w, "activation_peak_bytes", b->activation_bytes);
     json_w_member_u64(w, "non_torch_bytes", b->non_torch_bytes);
     json_w_member_u64(w, "cuda_graph_bytes", b->cuda_graph_bytes);
-    json_w_key(w, "kv_bytes");
-    json_w_int(w, (json_int_t)b->kv_bytes);
+    json_w_member_int(w, "kv_bytes", (json_int_t)b->kv_bytes);
     json_w_end_object(w);
     json_w_member_bool(w, "starts", r->starts);
     json_w_member_bool(w, "holds_batch", r->holds_batch);
@@ -446,8 +438,7 @@ void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
         json_w_member_string(w, "detail", f->detail);
         json_w_member_bool(w, "starts", f->starts);
         json_w_member_bool(w, "holds_batch", f->holds_batch);
-        json_w_key(w, "kv_bytes");
-        json_w_int(w, (json_int_t)f->kv_bytes);
+        json_w_member_int(w, "kv_bytes", (json_int_t)f->kv_bytes);
         json_w_member_u64(w, "max_concurrency", f->max_concurrency);
         if (f->value)
             json_w_member_u64(w, "value", f->value);

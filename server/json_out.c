@@ -319,6 +319,34 @@ char *json_out_dumps(const json_t *value, size_t *length)
     return o.data;
 }
 
+/* Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code
+ * points past U+10FFFF), as jansson requires of a string. */
+bool json_utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p != '\0') {
+        const unsigned char c = *p;
+        size_t n = c < 0x80                 ? 0
+                   : c >= 0xC2 && c <= 0xDF ? 1
+                   : c >= 0xE0 && c <= 0xEF ? 2
+                   : c >= 0xF0 && c <= 0xF4 ? 3
+                                            : 4;
+        if (n == 4)
+            return false;
+        unsigned long cp = n == 0 ? c : c & (0x3Fu >> n);
+        for (size_t i = 1; i <= n; i++) {
+            if ((p[i] & 0xC0) != 0x80)
+                return false;
+            cp = cp << 6 | (p[i] & 0x3Fu);
+        }
+        if ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return false;
+        p += n + 1;
+    }
+    return true;
+}
+
 /* ------------------------------------------------------------ the writer */
 
 /* The comma before an element (or a member's key: `key`), unless a value follows its key; a
@@ -435,13 +463,9 @@ void json_w_string(struct json_writer *w, const char *s)
         escapes |= needs_escape[c] != 0;
         ascii &= c < 0x80;
     }
-    if (!ascii) { /* as json_build_string: jansson checks it is UTF-8 */
-        json_t *checked = json_stringn(s, n);
-        if (checked == NULL) {
-            w->failed = true;
-            return;
-        }
-        json_decref(checked);
+    if (!ascii && !json_utf8_valid(s)) { /* jansson's constructors refuse it */
+        w->failed = true;
+        return;
     }
     separate(w, false);
     if (escapes)

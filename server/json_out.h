@@ -31,6 +31,10 @@ char *json_out_dumps(const json_t *value, size_t *length);
 #define JSON_OUT_REAL_MAX 40
 size_t json_out_real(double v, char out[JSON_OUT_REAL_MAX]);
 
+/* Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code
+ * points past U+10FFFF), as jansson requires of a string. */
+bool json_utf8_valid(const char *s);
+
 /* A JSON text written as it is produced, without a jansson tree: the same
  * bytes json_out_dumps writes for the tree the same calls would have built
  * (compact, keys in call order, integers and reals as jansson writes them).

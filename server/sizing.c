@@ -1,7 +1,6 @@
 /* sizing.c - /v1/recommend and /v1/fit (see sizing.h). */
 #define _GNU_SOURCE /* qsort_r */
 #include "sizing.h"
-#include "json_build.h"
 #include "json_out.h"
 
 #include "gs/advice.h"
@@ -653,9 +652,6 @@ static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct
 
 /* ---------------------------------------------------------------- encode */
 
-#define put json_build_put
-#define obj json_build_object
-#define str json_build_string
 
 /* Answers are written as text (json_out.h's writer), not built as trees: a whole-catalog
  * recommendation has hundreds of members, and building, dumping and freeing its tree was a
@@ -673,8 +669,7 @@ static void write_plan(struct json_writer *w, const struct gs_plan *p, bool trai
     json_w_member_string(w, "activation_checkpointing", codec_recompute_name(p->recompute));
     json_w_member_string(w, "offload", codec_offload_name(p->offload));
     if (training) {
-        json_w_key(w, "sequence_parallel");
-        json_w_bool(w, p->tensor > 1);
+        json_w_member_bool(w, "sequence_parallel", p->tensor > 1);
     } else {
         json_w_member_int(w, "attention_data",
                    (json_int_t)(p->attention_data > 1 ? p->attention_data : 1));
@@ -772,12 +767,12 @@ static void write_patched(struct json_writer *w, const json_t *given, const stru
         w->failed = true;
         return;
     }
-    json_w_begin_object(w);
     bool placed[8] = {false};
     if (n > sizeof(placed) / sizeof(placed[0])) {
         w->failed = true;
         return;
     }
+    json_w_begin_object(w);
     const char *key;
     const json_t *value;
     json_object_foreach((json_t *)(uintptr_t)given, key, value) {
@@ -834,8 +829,7 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
         json_w_member_int(w, "data", (json_int_t)p->data);
         json_w_member_int(w, "expert", (json_int_t)(p->expert ? p->expert : 1));
         json_w_member_string(w, "offload", codec_offload_name(p->offload));
-        json_w_key(w, "sequence_parallel");
-        json_w_bool(w, p->tensor > 1);
+        json_w_member_bool(w, "sequence_parallel", p->tensor > 1);
         json_w_member_int(w, "gpus_per_node", (json_int_t)pg->gpus_per_node);
         static const char *const fsdp_names[] = {"no_shard", NULL, "shard_grad_op", "full_shard"};
         if (wl->parallelism.fsdp && p->zero_stage != 1)
@@ -846,8 +840,7 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
             json_w_member_int(w, "fsdp_version",
                        wl->parallelism.fsdp_version ? wl->parallelism.fsdp_version : 2);
         if (wl->parallelism.fsdp_use_orig_params) {
-            json_w_key(w, "fsdp_use_orig_params");
-            json_w_bool(w, true);
+            json_w_member_bool(w, "fsdp_use_orig_params", true);
         }
         json_w_end_object(w);
         json_w_end_object(w);
@@ -919,8 +912,7 @@ static void write_option(struct json_writer *w, const struct sizing *s, const st
     codec_write_memory(w, &p->estimate.per_gpu);
     if (!training) {
         json_w_member_int(w, "replicas", (json_int_t)p->replicas);
-        json_w_key(w, "disaggregated");
-        json_w_bool(w, p->disaggregated);
+        json_w_member_bool(w, "disaggregated", p->disaggregated);
         json_w_member_int(w, "prefill_replicas", (json_int_t)p->prefill_replicas);
         json_w_key(w, "precision");
         json_w_begin_object(w);
@@ -1293,8 +1285,7 @@ static void write_change(struct json_writer *w, const struct gs_fit_outcome *out
     json_w_begin_object(w);
     json_w_member_string(w, "change", c->code);
     json_w_member_string(w, "detail", c->detail);
-    json_w_key(w, "fits");
-    json_w_bool(w, out->fits);
+    json_w_member_bool(w, "fits", out->fits);
     if (c->value)
         json_w_member_int(w, "value", (json_int_t)c->value);
     if (out->sized) {
@@ -1367,8 +1358,7 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
     json_w_member_string(&w, "name", s->req.gpu->name);
     json_w_member_u64(&w, "usable_bytes", g.usable_bytes);
     json_w_member_int(&w, "gpu_count", (json_int_t)count);
-    json_w_key(&w, "fits");
-    json_w_bool(&w, fits);
+    json_w_member_bool(&w, "fits", fits);
     json_w_key(&w, "plan");
     if (fits) {
         write_plan(&w, &at, training);

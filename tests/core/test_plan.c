@@ -218,6 +218,16 @@ static void test_training_time(void **state)
     close_to(gs_perf_peak_flops(&g, GS_REGIME_FP32), 494.5e12, 1e-12);
 }
 
+/* A model given by its architecture alone. */
+static struct gs_model_spec spec_of(struct gs_arch arch)
+{
+    struct gs_model_spec m;
+    memset(&m, 0, sizeof(m));
+    m.has_arch = true;
+    m.arch = arch;
+    return m;
+}
+
 static struct gs_plan_gpu plan_h100(void)
 {
     struct gs_plan_gpu g;
@@ -255,10 +265,7 @@ static void serving(struct gs_workload *w, uint64_t batch, uint64_t context)
 static void test_smallest_serving_layout(void **state)
 {
     (void)state;
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = llama(8192, 80, 64, 8, 28672, 128256);
+    struct gs_model_spec m = spec_of(llama(8192, 80, 64, 8, 28672, 128256));
     struct gs_workload w;
     serving(&w, 2, 8192);
     struct gs_plan_gpu g = plan_h100();
@@ -318,10 +325,7 @@ static void test_smallest_serving_layout(void **state)
 static void test_replicas_for_demand(void **state)
 {
     (void)state;
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_model_spec m = spec_of(llama(4096, 32, 32, 8, 14336, 128256));
     struct gs_workload w;
     serving(&w, 1, 4096);
     struct gs_plan_gpu g = plan_h100();
@@ -362,10 +366,7 @@ static void test_replicas_for_demand(void **state)
 static void test_verdict_shortcuts(void **state)
 {
     (void)state;
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_model_spec m = spec_of(llama(4096, 32, 32, 8, 14336, 128256));
     struct gs_workload w;
     serving(&w, 1, 4096);
     struct gs_plan_gpu g = plan_h100();
@@ -435,10 +436,7 @@ static void test_verdict_shortcuts(void **state)
 static void test_moe_expert_parallel_serving(void **state)
 {
     (void)state;
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = fixture_deepseek_v3();
+    struct gs_model_spec m = spec_of(fixture_deepseek_v3());
     struct gs_workload w;
     serving(&w, 1, 2500);
     w.format_given = true;
@@ -478,10 +476,7 @@ static void test_moe_expert_parallel_serving(void **state)
 static void test_latency_targets(void **state)
 {
     (void)state;
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_model_spec m = spec_of(llama(4096, 32, 32, 8, 14336, 128256));
     struct gs_workload w;
     serving(&w, 1, 4096);
     struct gs_plan_gpu g = plan_h100();
@@ -552,10 +547,7 @@ static void test_latency_targets(void **state)
 static void test_disaggregation(void **state)
 {
     (void)state;
-    struct gs_model_spec m;
-    memset(&m, 0, sizeof(m));
-    m.has_arch = true;
-    m.arch = llama(8192, 80, 64, 8, 28672, 128256);
+    struct gs_model_spec m = spec_of(llama(8192, 80, 64, 8, 28672, 128256));
     struct gs_workload w;
     serving(&w, 1, 2048 + 128);
     struct gs_plan_gpu g = plan_h100();

@@ -361,6 +361,17 @@ static void test_writer(void **state)
     json_w_string(&w, "\xc3(");
     json_w_end_array(&w);
     assert_null(json_w_finish(&w, NULL));
+    /* the UTF-8 check refuses what jansson refuses: truncated, overlong, surrogate, past
+     * U+10FFFF, a bare continuation byte; and takes every well-formed length */
+    static const char *const utf8[] = {"\xc3(",         "\xc0\xaf",         "\xe0\x80\xaf",
+                                       "\xed\xa0\x80",     "\xf4\x90\x80\x80", "\x80",
+                                       "\xf5\x80\x80\x80", "\xc3\xa9",         "\xe2\x82\xac",
+                                       "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf", "plain"};
+    for (size_t i = 0; i < sizeof(utf8) / sizeof(utf8[0]); i++) {
+        json_t *j = json_string(utf8[i]);
+        assert_int_equal(json_utf8_valid(utf8[i]), j != NULL);
+        json_decref(j);
+    }
     json_w_begin_array(&w);
     json_w_value(&w, NULL);
     json_w_end_array(&w);
