@@ -772,6 +772,21 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
         return gs_error_add(err, GS_ERR_INVALID, "/inference",
                             "the KV cache needs the architecture: name a catalog model or send its "
                             "config");
+    if (w->fitting_only &&
+        gs_inference_weights_leave_no_cache(&w->serving.engine, e->per_gpu.weights_bytes,
+                                            w->gpu_total_bytes)) {
+        /* the target's weights on the most loaded GPU (a draft's only add to them) already
+         * leave no cache: a plan search's layouts that cannot fit cost no engine budget. The
+         * verdict is the one gs_inference_compute would give; the figures are not worked out
+         * (a quarter of a whole-catalog recommendation's layouts) */
+        e->has_serving = true;
+        e->serving.has_budget = true;
+        e->serving.starts = false;
+        e->serving.holds_batch = false;
+        e->serving.binding = "weights, activation peak and runtime memory leave nothing for the "
+                             "KV cache";
+        return GS_OK;
+    }
     enum gs_status st = speculative(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);
     if (st != GS_OK)
         return st;

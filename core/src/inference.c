@@ -906,6 +906,25 @@ static uint64_t solve_context(const struct gs_inference_result *r, const struct 
     return lo;
 }
 
+bool gs_inference_weights_leave_no_cache(const struct gs_engine_config *c, uint64_t weights_bytes,
+                                         uint64_t gpu_total_bytes)
+{
+    /* budget(): vLLM gives util x total to weights + activations + the rest; SGLang
+     * mem_fraction_static x (total - non-torch) to weights + pool; TensorRT-LLM a fraction of
+     * what total - used leaves; TGI fraction (x wiggle) x total, the warm-up's blocks added back
+     * only when something is left; generic the total. Each fraction is at most 1 (the engines'
+     * defaults, and the codec's bound on given ones), so with the weights above the total no
+     * rule leaves a positive kv_bytes. */
+    if (gpu_total_bytes == 0 || c->has_kv_cache_memory_bytes)
+        return false;
+    if (c->gpu_memory_utilization_permille > 1000 || c->mem_fraction_static_permille > 1000 ||
+        c->cuda_memory_fraction_permille > 1000)
+        return false;
+    const uint64_t loaded =
+        weights_bytes > c->cpu_offload_bytes ? weights_bytes - c->cpu_offload_bytes : 0;
+    return loaded > gpu_total_bytes;
+}
+
 enum gs_status gs_inference_compute(const struct gs_inference_input *in,
                                     struct gs_inference_result *out, struct gs_error *err)
 {

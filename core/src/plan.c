@@ -157,6 +157,7 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
 {
     *w = *base;
     w->figures_only = true; /* no search reads an estimate's fixes */
+    w->fitting_only = true; /* nor the figures of a layout that does not fit */
     set_layout(gpu, t, p, dpa, w);
     if (v->format != gs_workload_format(base)) {
         w->format_given = true;

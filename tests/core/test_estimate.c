@@ -353,6 +353,64 @@ static void test_uneven_pipeline_stages(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
 }
 
+/* A plan search's workloads set fitting_only: an estimate whose weights
+ * alone leave the engine no KV cache stops at the verdict. Llama-3-70B
+ * (bf16 weights 141.1 GB) at tensor degrees 1-8 and 2 pipeline stages, on a
+ * 24 GB and an 80 GB GPU, under each engine: the verdict is always the full
+ * estimate's, every layout that holds the batch gets the full figures, and
+ * the cut is taken where the weights exceed the GPU. */
+static void test_fitting_only_verdicts(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    static const enum gs_engine engines[] = {GS_ENGINE_VLLM, GS_ENGINE_SGLANG, GS_ENGINE_TGI,
+                                             GS_ENGINE_TENSORRT_LLM, GS_ENGINE_GENERIC};
+    static const uint64_t gpus[] = {24000000000ULL, 85899345920ULL};
+    size_t cut = 0, held = 0;
+    for (size_t e = 0; e < sizeof(engines) / sizeof(engines[0]); e++) {
+        for (size_t g = 0; g < 2; g++) {
+            for (uint64_t t = 1; t <= 8; t *= 2) {
+                for (uint64_t p = 1; p <= 2; p++) {
+                    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+                    w.parallelism.tensor = t;
+                    w.parallelism.pipeline = p;
+                    w.serving.present = true;
+                    w.serving.batch_size = 8;
+                    w.serving.context_length = 8192;
+                    w.serving.engine.engine = engines[e];
+                    w.gpu_total_bytes = gpus[g];
+                    w.figures_only = true;
+                    struct gs_estimate full, fitting;
+                    assert_int_equal(gs_estimate_compute(&m, &w, &full, NULL), GS_OK);
+                    w.fitting_only = true;
+                    assert_int_equal(gs_estimate_compute(&m, &w, &fitting, NULL), GS_OK);
+                    assert_true(fitting.has_serving && fitting.serving.has_budget);
+                    assert_int_equal(fitting.serving.starts, full.serving.starts);
+                    assert_int_equal(fitting.serving.holds_batch, full.serving.holds_batch);
+                    if (full.serving.holds_batch) {
+                        held++;
+                        assert_memory_equal(&fitting.per_gpu, &full.per_gpu, sizeof(full.per_gpu));
+                        assert_int_equal(fitting.serving.budget.kv_bytes, full.serving.budget.kv_bytes);
+                        assert_int_equal(fitting.serving.max_concurrency, full.serving.max_concurrency);
+                    }
+                    const uint64_t most = full.per_gpu.weights_bytes;
+                    if (most > gpus[g]) {
+                        cut++;
+                        assert_int_equal(fitting.serving.budget.activation_bytes, 0);
+                        assert_true(full.serving.budget.activation_bytes > 0 ||
+                                    engines[e] == GS_ENGINE_SGLANG);
+                    }
+                }
+            }
+        }
+    }
+    /* per engine: on 24 GB TP 1, 2, 4 with one stage (141.1, 70.6, 35.3 GB per GPU) and TP
+     * 1, 2 with two; on 80 GiB TP 1 with one */
+    assert_int_equal(cut, 5 * 6);
+    assert_true(held > 0);
+}
+
 /* Expert parallelism with data-parallel attention, as DeepSeek-V3 is served
  * on 8 GPUs (vLLM --data-parallel-size 8 --enable-expert-parallel): every
  * rank holds the attention, dense layers and embeddings whole and 32 of the
@@ -608,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_checked_arithmetic),
         cmocka_unit_test(test_edit_distance),
         cmocka_unit_test(test_uneven_pipeline_stages),
+        cmocka_unit_test(test_fitting_only_verdicts),
         cmocka_unit_test(test_expert_parallel_serving),
         cmocka_unit_test(test_speculative_mtp),
         cmocka_unit_test(test_speculative_drafts),

@@ -276,6 +276,68 @@ static void test_does_not_start(void **state)
     }
 }
 
+/* gs_inference_weights_leave_no_cache, the plan search's cut: weights one
+ * byte above the GPU's total leave no KV cache under any engine's rule and
+ * release, even with every other term given as zero and each fraction at 1;
+ * at the total itself, with --cpu-offload-gb taking a byte back, or with
+ * vLLM's --kv-cache-memory-bytes giving the pool outright, the cut does not
+ * apply (the last does start: the pool bypasses the profile). */
+static void test_weights_leave_no_cache(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    const uint64_t total = in.gpu_total_bytes;
+    in.weights_bytes = total + 1;
+    in.engine.has_activation_bytes = in.engine.has_non_torch_bytes = true;
+    in.engine.has_cuda_graph_bytes = true;
+    in.context_length = 16;
+    static const struct {
+        enum gs_engine engine;
+        uint32_t version;
+    } cases[] = {
+        {GS_ENGINE_VLLM, 0},        {GS_ENGINE_VLLM, 604},       {GS_ENGINE_VLLM, 1000},
+        {GS_ENGINE_VLLM, 2100},     {GS_ENGINE_SGLANG, 0},       {GS_ENGINE_SGLANG, 400},
+        {GS_ENGINE_SGLANG, 407},    {GS_ENGINE_SGLANG, 503},     {GS_ENGINE_TENSORRT_LLM, 0},
+        {GS_ENGINE_TGI, 20200},     {GS_ENGINE_TGI, 30100},      {GS_ENGINE_GENERIC, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        for (int full = 0; full < 2; full++) {
+            struct gs_inference_input one = in;
+            one.engine.engine = cases[i].engine;
+            one.engine.version = cases[i].version;
+            if (full) {
+                one.engine.gpu_memory_utilization_permille = 1000;
+                one.engine.mem_fraction_static_permille = 1000;
+                one.engine.cuda_memory_fraction_permille = 1000;
+                one.engine.free_memory_fraction_permille = 1000;
+            }
+            struct gs_inference_result r;
+            assert_true(gs_inference_weights_leave_no_cache(&one.engine, one.weights_bytes, total));
+            assert_int_equal(gs_inference_compute(&one, &r, NULL), GS_OK);
+            assert_true(r.has_budget);
+            assert_false(r.starts);
+            assert_false(r.holds_batch);
+            assert_true(r.budget.kv_bytes <= 0);
+            assert_false(gs_inference_weights_leave_no_cache(&one.engine, total, total));
+        }
+    }
+    assert_false(gs_inference_weights_leave_no_cache(&in.engine, total + 1, 0));
+    struct gs_inference_input offload = in;
+    offload.engine.cpu_offload_bytes = 1;
+    assert_false(gs_inference_weights_leave_no_cache(&offload.engine, total + 1, total));
+    struct gs_inference_input given = in;
+    given.engine.has_kv_cache_memory_bytes = true;
+    given.engine.kv_cache_memory_bytes = 1ULL << 30;
+    assert_false(gs_inference_weights_leave_no_cache(&given.engine, total + 1, total));
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&given, &r, NULL), GS_OK);
+    assert_true(r.starts);
+    struct gs_inference_input over = in;
+    over.engine.gpu_memory_utilization_permille = 1001;
+    assert_false(gs_inference_weights_leave_no_cache(&over.engine, total + 1, total));
+}
+
 /* SGLang 0.4.7-0.5.2 (PR #7054): (capacity - reserved) / capacity in MiB,
  * rounded to 3 decimals. H100 at 79.22 GiB = 81,121 MiB, TP 1: reserved (9.5
  * + 1/2) GiB = 10,240 MiB -> 70,881 / 81,121 = 0.87377 -> 0.874. TP 8: 13,824
@@ -1575,6 +1637,7 @@ int main(void)
         cmocka_unit_test(test_solver_boundaries),
         cmocka_unit_test(test_solver_sweep),
         cmocka_unit_test(test_does_not_start),
+        cmocka_unit_test(test_weights_leave_no_cache),
         cmocka_unit_test(test_tensorrt_rule),
         cmocka_unit_test(test_weight_formats),
         cmocka_unit_test(test_weight_formats_70b),

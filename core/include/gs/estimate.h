@@ -139,6 +139,11 @@ struct gs_workload {
     bool figures_only;                /* the caller reads the figures and the verdict only (a plan
                                          search sizing hundreds of layouts): the fixes that would let
                                          the engine hold the batch are not worked out */
+    bool fitting_only;                /* ... and only when the engine starts and holds the batch:
+                                         where the weights alone leave the engine no KV cache
+                                         (gs_inference_weights_leave_no_cache) the estimate stops
+                                         there, its serving verdict has_budget with starts and
+                                         holds_batch false and its figures unset */
 };
 
 /* Bytes on each GPU, by component. total_bytes is the sum of the others:
