@@ -103,6 +103,36 @@ bool gs_perf_can_decode(const struct gs_perf_gpu *gpu, const struct gs_efficienc
     return decode_bandwidth(gpu, eff) > 0 && gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED) > 0;
 }
 
+double gs_perf_prefill_seconds(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
+                               const struct gs_efficiency *eff)
+{
+    if (!gs_perf_can_decode(gpu, eff))
+        return 0;
+    const double peak = gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED);
+    const double prefill_rate = peak * (double)eff->prefill_permille / 1000;
+    const double t = (double)(in->tensor ? in->tensor : 1);
+    const double p = (double)(in->pipeline ? in->pipeline : 1);
+    const double prompt = (double)in->prompt_tokens;
+    const double prefill_flops = 2.0 * (double)in->active_parameters * prompt +
+                                 attention_flops(in->arch, prompt) / 2 * prompt;
+    return prefill_flops / (t * p * prefill_rate);
+}
+
+double gs_perf_request_seconds_floor(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
+                                     const struct gs_efficiency *eff)
+{
+    if (!gs_perf_can_decode(gpu, eff))
+        return 0;
+    const double compute =
+        gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED) * (double)eff->decode_compute_permille / 1000;
+    const double t = (double)(in->tensor ? in->tensor : 1);
+    const double p = (double)(in->pipeline ? in->pipeline : 1);
+    const double flops_per_token =
+        2.0 * (double)in->active_parameters + attention_flops(in->arch, (double)in->prompt_tokens);
+    return gs_perf_prefill_seconds(in, gpu, eff) +
+           (double)in->output_tokens * flops_per_token / (t * p * compute);
+}
+
 bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
                     const struct gs_efficiency *eff, struct gs_decode_result *out)
 {
@@ -111,7 +141,6 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
     const double bw = decode_bandwidth(gpu, eff);
     const double peak = gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED);
     const double compute = peak * (double)eff->decode_compute_permille / 1000;
-    const double prefill_rate = peak * (double)eff->prefill_permille / 1000;
     const double t = (double)(in->tensor ? in->tensor : 1);
     const double p = (double)(in->pipeline ? in->pipeline : 1);
     const double batch = (double)in->batch;
@@ -162,9 +191,7 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
     out->decode_tokens_per_s = batch / out->step_seconds;
 
     const double prompt = (double)in->prompt_tokens;
-    const double prefill_flops = 2.0 * (double)in->active_parameters * prompt +
-                                 attention_flops(in->arch, prompt) / 2 * prompt;
-    out->prefill_seconds = prefill_flops / (t * p * prefill_rate);
+    out->prefill_seconds = gs_perf_prefill_seconds(in, gpu, eff);
     out->prefill_tokens_per_s = out->prefill_seconds > 0 ? prompt / out->prefill_seconds : 0;
     /* prefill-decode interference (DistServe, Zhong et al., OSDI 2024, 2.2; Sarathi-Serve,
      * Agrawal et al., OSDI 2024): a replica that prefills and decodes on the same GPUs

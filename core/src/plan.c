@@ -464,6 +464,35 @@ static void plan_clear(struct gs_plan *p)
     memset((char *)p + from, 0, sizeof(*p) - from);
 }
 
+/* The fewest replicas of a one-stage layout (tensor t, dpa attention ranks) a rate demand can
+ * need, before the layout is sized: a rank spends at least gs_perf_request_seconds_floor on a
+ * request (size_replicas: each costs its prefill plus its share of the decode steps; a
+ * disaggregated layout's prefill pool runs one prompt per rank at a time and its decode pool
+ * generates at most the compute-bound rate, so its two pools together need no fewer), so a
+ * replica serves at most dpa / floor requests a second, whatever its batch. `est` is any
+ * estimate of the model (for its parameters). A millionth below the quotient, as the
+ * sizing's own divisions round either way. */
+static uint64_t replicas_at_least(const struct gs_model_spec *m, const struct gs_estimate *est,
+                                  const struct gs_plan_gpu *gpu, const struct gs_demand *d,
+                                  const struct gs_efficiency *eff, uint64_t t, uint64_t dpa)
+{
+    const struct gs_decode_input in = {
+        .arch = &m->arch,
+        .active_parameters = est->has_breakdown ? est->params.active : est->parameters,
+        .tensor = t,
+        .pipeline = 1,
+        .prompt_tokens = d->prompt_tokens,
+        .output_tokens = d->output_tokens ? d->output_tokens : 1,
+    };
+    const double floor = gs_perf_request_seconds_floor(&in, &gpu->perf, eff);
+    const double out = (double)in.output_tokens;
+    const double requests = d->kind == GS_DEMAND_REQUESTS ? d->rate : d->rate / out;
+    const double x = requests * floor / (double)dpa * (1 - 1e-6) - 1e-6;
+    if (!(x > 1))
+        return 1;
+    return x < 4294967296.0 ? (uint64_t)ceil(x) : (uint64_t)1 << 32;
+}
+
 static bool better(const struct gs_plan *a, const struct gs_plan *b)
 {
     if (a->has_price && b->has_price && a->cost_per_hour != b->cost_per_hour)
@@ -482,6 +511,10 @@ static bool better(const struct gs_plan *a, const struct gs_plan *b)
  * layout of g GPUs a replica is never fewer than g: a layout whose replica
  * alone has as many GPUs as the best plan cannot win and is not sized.
  *
+ * Under a rate, a one-stage layout whose replicas_at_least times its GPUs
+ * reaches that count is not sized either (`known` is an estimate of the
+ * model from the plan that set `bound`, NULL without one).
+ *
  * `layouts` are the GPU's replica layouts (replica_layouts, the same for
  * every variant); candidates are sized in the caller's three `slot` plans and
  * *best points at the winner among them. With `first_plan` the first plan
@@ -492,6 +525,7 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
                                         const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
                                         const struct gs_demand *d, const struct gs_efficiency *eff,
                                         const struct variant *v, uint64_t exact, uint64_t bound,
+                                        const struct gs_estimate *known,
                                         const uint64_t (*layouts)[3], size_t n, bool first_plan,
                                         bool *hopeless, struct gs_plan *const slot[3],
                                         struct gs_plan **best)
@@ -501,8 +535,8 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
     struct gs_workload w;
     /* prefill and decode together, then (under a rate and a TPOT target, where prefill's
      * interference shrinks the batch a shared replica may run) in separate pools */
-    const bool split = l->allow_disaggregation && d->tpot_ms > 0 && exact == 0 &&
-                       (d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS);
+    const bool rate = d->kind == GS_DEMAND_OUTPUT_TOKENS || d->kind == GS_DEMAND_REQUESTS;
+    const bool split = l->allow_disaggregation && d->tpot_ms > 0 && exact == 0 && rate;
     /* candidates are sized in place in the caller's three slots and the best kept by index:
      * a plan is 3 KiB, and a whole-catalog search sizes hundreds */
     size_t fitted = 0, free_slot = 1, best_slot = 2;
@@ -516,6 +550,12 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
                 break; /* more stages only add GPUs */
             continue;
         }
+        /* (pipeline layouts are left to the search: whether one fits decides whether the next
+         * is tried) */
+        const struct gs_estimate *sized = found ? &slot[best_slot]->estimate : known;
+        if (rate && p == 1 && sized != NULL && fewest != UINT64_MAX &&
+            replicas_at_least(m, sized, gpu, d, eff, t, dpa) * t * dpa >= fewest)
+            continue;
         struct gs_plan *plan = slot[fitted];
         plan_clear(plan);
         if (!made) /* the variant's workload on this GPU, once; each layout sets its own */
@@ -622,7 +662,8 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
         struct gs_plan *won = NULL;
         const enum gs_plan_reject r =
             best_replica(m, w, gpu, l, d, eff, &variants[i], exact,
-                         found ? best->gpu_count : UINT64_MAX, (const uint64_t(*)[3])layouts, nl,
+                         found ? best->gpu_count : UINT64_MAX, found ? &best->estimate : NULL,
+                         (const uint64_t(*)[3])layouts, nl,
                          first_plan, &hopeless, free_plans, &won);
         if (r != GS_REJECT_NONE) {
             if (worst == GS_REJECT_DOES_NOT_FIT)

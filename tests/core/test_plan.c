@@ -94,6 +94,67 @@ static void test_prefill(void **state)
     close_to(r4.comm_seconds, 64 * (10e-6 + 1.5 * 8192 / 450e9), 1e-9);
 }
 
+/* The floor a plan search bounds a layout's replicas by before sizing it
+ * (gs_perf_request_seconds_floor): a request costs its prefill and its
+ * output tokens' share of steps at least compute-bound. Llama-3-70B on H100s
+ * at tensor degrees 1-8, batches 1-1024, the mean and the last token, with
+ * and without its KV layout: gs_perf_decode's cost per request (1 /
+ * requests_per_s, the prefill plus output_tokens x step / batch, which is
+ * also what the two pools of a disaggregated layout spend) is never below
+ * it, and comes within 10% of it where the batch makes decode compute-bound
+ * (5.7% at TP 1, batch 1,024).
+ * By hand at TP 1 (prefill and decode compute at 50% of 989 TFLOPS): prefill
+ * 2 x 69,503,287,296 x 2,000 + 4 x 80 x 64 x 128 x 2,000^2 / 2 (causal) =
+ * 2.83256e14 FLOPs = 0.57281 s; decode 500 x (2 x 69,503,287,296 + 4 x 80 x
+ * 8,192 x 2,000) = 7.21247e13 FLOPs = 0.14586 s. */
+static void test_request_seconds_floor(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(8192, 80, 64, 8, 28672, 128256);
+    struct gs_perf_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_decode_input in = {.arch = &a,
+                                 .active_parameters = 69503287296ULL,
+                                 .total_parameters = 70553706496ULL,
+                                 .weights_bytes_per_gpu = 141107412992ULL,
+                                 .kv_bytes_per_token_per_gpu = 327680,
+                                 .tensor = 1,
+                                 .pipeline = 1,
+                                 .prompt_tokens = 2000,
+                                 .output_tokens = 500};
+    const double prefill = 2.0 * 69503287296.0 * 2000 + 4.0 * 80 * 64 * 128 * 2000 * 2000 / 2;
+    const double decode = 500 * (2.0 * 69503287296.0 + 4.0 * 80 * 8192 * 2000);
+    close_to(prefill, 2.83256e14, 1e-5);
+    close_to(decode, 7.21247e13, 1e-5);
+    close_to(gs_perf_request_seconds_floor(&in, &g, &eff), 0.57281 + 0.14586, 1e-4);
+    bool close = false;
+    for (uint64_t t = 1; t <= 8; t *= 2) {
+        in.tensor = t;
+        in.weights_bytes_per_gpu = 141107412992ULL / t;
+        const double floor = gs_perf_request_seconds_floor(&in, &g, &eff);
+        assert_true(floor > 0);
+        for (uint64_t b = 1; b <= 1024; b *= 2) {
+            for (int last = 0; last < 2; last++) {
+                in.batch = b;
+                in.output_fraction = last;
+                struct gs_decode_result r;
+                assert_true(gs_perf_decode(&in, &g, &eff, &r));
+                const double per_request = 1 / r.requests_per_s;
+                if (per_request < floor)
+                    fail_msg("t=%llu b=%llu: %.9g s per request, below the floor %.9g",
+                             (unsigned long long)t, (unsigned long long)b, per_request, floor);
+                assert_true(r.prefill_seconds + 500 * r.step_seconds / (double)b >= floor);
+                close |= per_request < floor * 1.10;
+            }
+        }
+    }
+    assert_true(close);
+    /* no figures, no floor */
+    struct gs_perf_gpu blank = {0, 0, 0, 0, 0};
+    assert_true(gs_perf_request_seconds_floor(&in, &blank, &eff) == 0);
+}
+
 /* Mixtral's experts touched per layer with uniform routing, estimation.md 5:
  * E (1 - (1 - k/E)^B) = 2.0 at B = 1, 5.5 at B = 4, 7.2 at B = 8. */
 static void test_moe_experts_touched(void **state)
@@ -745,6 +806,7 @@ int main(void)
         cmocka_unit_test(test_moe_expert_parallel_serving),
         cmocka_unit_test(test_disaggregation),
         cmocka_unit_test(test_verdict_shortcuts),
+        cmocka_unit_test(test_request_seconds_floor),
         cmocka_unit_test(test_training_layout),
         cmocka_unit_test(test_training_scale_out),
     };

@@ -113,6 +113,23 @@ bool gs_perf_can_decode(const struct gs_perf_gpu *gpu, const struct gs_efficienc
 bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
                     const struct gs_efficiency *eff, struct gs_decode_result *out);
 
+/* gs_perf_decode's prefill_seconds: one prompt of in->prompt_tokens on the replica, from
+ * arch, active_parameters, prompt_tokens, tensor and pipeline alone (compute-bound, whatever
+ * the batch). 0 when !gs_perf_can_decode. */
+double gs_perf_prefill_seconds(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
+                               const struct gs_efficiency *eff);
+
+/* The least a request costs the replica whatever its batch: its prefill, and its
+ * output_tokens' share of decode steps that are at least their compute (the step is the
+ * larger of memory and compute time, plus communication; compute is the batch's tokens' FLOPs,
+ * here at the shortest context, the prompt). gs_perf_decode's requests_per_s is at most its
+ * inverse, and a disaggregated layout's prefill and decode pools together need at least as
+ * many rank-seconds per request, which lets a plan search bound a layout's replicas before
+ * sizing it. Reads what gs_perf_prefill_seconds does and output_tokens. 0 when
+ * !gs_perf_can_decode. */
+double gs_perf_request_seconds_floor(const struct gs_decode_input *in, const struct gs_perf_gpu *gpu,
+                                     const struct gs_efficiency *eff);
+
 struct gs_train_input {
     uint64_t flop_parameters;   /* parameters doing work per token (active for MoE) */
     bool moe;
