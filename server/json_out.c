@@ -413,13 +413,36 @@ void json_w_end_array(struct json_writer *w)
     close_container(w, ']');
 }
 
+/* Whether any byte of s[0..n) needs escaping, and whether all are ASCII: eight bytes at a
+ * time (word_is_plain), the tail and any word that may hold one byte by byte. */
+static void scan(const char *s, size_t n, bool *escapes, bool *ascii)
+{
+    const uint64_t high = 0x8080808080808080ULL;
+    bool esc = false;
+    uint64_t seen = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t word;
+        memcpy(&word, s + i, 8);
+        seen |= word;
+        if (!esc && !word_is_plain(s + i))
+            for (size_t j = i; j < i + 8; j++)
+                esc |= needs_escape[(unsigned char)s[j]] != 0;
+    }
+    for (; i < n; i++) {
+        seen |= (unsigned char)s[i];
+        esc |= needs_escape[(unsigned char)s[i]] != 0;
+    }
+    *escapes = esc;
+    *ascii = (seen & high) == 0;
+}
+
 /* Whether no byte of s[0..n) needs escaping. */
 static bool plain(const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (needs_escape[(unsigned char)s[i]])
-            return false;
-    return true;
+    bool escapes, ascii;
+    scan(s, n, &escapes, &ascii);
+    return !escapes;
 }
 
 /* "s" for a string without escapes (keys, most values), in one copy */
@@ -457,12 +480,8 @@ void json_w_string(struct json_writer *w, const char *s)
         return;
     }
     const size_t n = strlen(s);
-    bool escapes = false, ascii = true;
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char c = (unsigned char)s[i];
-        escapes |= needs_escape[c] != 0;
-        ascii &= c < 0x80;
-    }
+    bool escapes, ascii;
+    scan(s, n, &escapes, &ascii);
     if (!ascii && !json_utf8_valid(s)) { /* jansson's constructors refuse it */
         w->failed = true;
         return;

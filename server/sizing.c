@@ -41,6 +41,7 @@ struct sizing {
     size_t candidate_count;
     uint64_t fit_count; /* /v1/fit: GPUs asked about (0 = not given) */
     bool sequence_defaulted, shape_defaulted, parallelism_ignored;
+    /* last: decode_sizing clears the members above and only the memos' counts */
     struct gs_weights_memo weights_memo; /* the model's weight bytes by layout, for every search */
     struct gs_kv_memo kv_memo;           /* and its KV cache layouts */
 };
@@ -99,14 +100,12 @@ static struct scratch *thread_scratch(void)
     return sc;
 }
 
-/* A cleared sizing state for one request (the thread's own); NULL when out of memory. */
+/* The thread's sizing state for one request (decode_sizing clears it); NULL when out of
+ * memory. */
 static struct sizing *sizing_start(void)
 {
     struct scratch *sc = thread_scratch();
-    if (sc == NULL)
-        return NULL;
-    memset(&sc->sizing, 0, sizeof(sc->sizing));
-    return &sc->sizing;
+    return sc != NULL ? &sc->sizing : NULL;
 }
 
 /* Room for n candidates (not cleared: every member is written per GPU); NULL when out of
@@ -524,7 +523,10 @@ static bool parallelism_given(const struct gs_parallelism *p)
 static enum gs_status decode_sizing(const struct service *svc, const json_t *body, bool fit,
                                     struct sizing *s, struct gs_error *err)
 {
-    memset(s, 0, sizeof(*s));
+    /* all but the memos' entries, read only below their counts (32 KiB of the 37) */
+    memset(s, 0, offsetof(struct sizing, weights_memo));
+    s->weights_memo.count = s->weights_memo.next = 0;
+    s->kv_memo.count = s->kv_memo.next = 0;
     s->body = body;
     gs_plan_limits_defaults(&s->limits);
     gs_efficiency_defaults(&s->eff);
