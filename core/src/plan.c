@@ -516,19 +516,19 @@ static bool better(const struct gs_plan *a, const struct gs_plan *b)
  * model from the plan that set `bound`, NULL without one).
  *
  * `layouts` are the GPU's replica layouts (replica_layouts, the same for
- * every variant); candidates are sized in the caller's three `slot` plans and
+ * every variant), `least` their replicas_at_least as far as worked out (0 =
+ * not yet); candidates are sized in the caller's three `slot` plans and
  * *best points at the winner among them. With `first_plan` the first plan
  * found ends the search (its verdict cannot change); *hopeless is set when a
  * layout fits but the GPU can give no throughput the demand needs, which no
  * layout or variant can change either. */
-static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const struct gs_workload *base,
-                                        const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
-                                        const struct gs_demand *d, const struct gs_efficiency *eff,
-                                        const struct variant *v, uint64_t exact, uint64_t bound,
-                                        const struct gs_estimate *known,
-                                        const uint64_t (*layouts)[3], size_t n, bool first_plan,
-                                        bool *hopeless, struct gs_plan *const slot[3],
-                                        struct gs_plan **best)
+static enum gs_plan_reject
+best_replica(const struct gs_model_spec *m, const struct gs_workload *base,
+             const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
+             const struct gs_demand *d, const struct gs_efficiency *eff, const struct variant *v,
+             uint64_t exact, uint64_t bound, const struct gs_estimate *known,
+             const uint64_t (*layouts)[3], uint64_t *least, size_t n, bool first_plan,
+             bool *hopeless, struct gs_plan *const slot[3], struct gs_plan **best)
 {
     enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
     bool found = false, made = false;
@@ -553,9 +553,12 @@ static enum gs_plan_reject best_replica(const struct gs_model_spec *m, const str
         /* (pipeline layouts are left to the search: whether one fits decides whether the next
          * is tried) */
         const struct gs_estimate *sized = found ? &slot[best_slot]->estimate : known;
-        if (rate && p == 1 && sized != NULL && fewest != UINT64_MAX &&
-            replicas_at_least(m, sized, gpu, d, eff, t, dpa) * t * dpa >= fewest)
-            continue;
+        if (rate && p == 1 && sized != NULL && fewest != UINT64_MAX) {
+            if (least[i] == 0) /* the same for every variant: worked out once per GPU type */
+                least[i] = replicas_at_least(m, sized, gpu, d, eff, t, dpa);
+            if (least[i] * t * dpa >= fewest)
+                continue;
+        }
         struct gs_plan *plan = slot[fitted];
         plan_clear(plan);
         if (!made) /* the variant's workload on this GPU, once; each layout sets its own */
@@ -647,6 +650,7 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
     const bool first_plan = l->price_required && !gpu->has_price;
     uint64_t layouts[96][3]; /* the same for every variant */
     const size_t nl = replica_layouts(m, gpu, l, exact, layouts, 96);
+    uint64_t least[96] = {0};
     bool found = false, hopeless = false;
     enum gs_plan_reject worst = nv == 0 ? GS_REJECT_UNSUPPORTED : GS_REJECT_DOES_NOT_FIT;
     /* every variant's candidates are sized in three of these four plans, the fourth holding
@@ -660,11 +664,10 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
             if (&pool[j] != best && k < 3)
                 free_plans[k++] = &pool[j];
         struct gs_plan *won = NULL;
-        const enum gs_plan_reject r =
-            best_replica(m, w, gpu, l, d, eff, &variants[i], exact,
-                         found ? best->gpu_count : UINT64_MAX, found ? &best->estimate : NULL,
-                         (const uint64_t(*)[3])layouts, nl,
-                         first_plan, &hopeless, free_plans, &won);
+        const enum gs_plan_reject r = best_replica(
+            m, w, gpu, l, d, eff, &variants[i], exact, found ? best->gpu_count : UINT64_MAX,
+            found ? &best->estimate : NULL, (const uint64_t(*)[3])layouts, least, nl, first_plan,
+            &hopeless, free_plans, &won);
         if (r != GS_REJECT_NONE) {
             if (worst == GS_REJECT_DOES_NOT_FIT)
                 worst = r;
@@ -1089,7 +1092,13 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
                               uint64_t gpu_count, struct gs_plan *out, enum gs_plan_reject *why,
                               struct gs_error *err)
 {
-    memset(out, 0, sizeof(*out));
+    /* a plan found is copied over `out` whole, so a search of a validated serving workload
+     * (a whole-catalog recommendation's 30) clears it only when it finds none; every other
+     * path starts from a cleared plan (the validation estimate is written into it) */
+    const bool clear_late =
+        workload->mode == GS_MODE_INFERENCE && limits->workload_validated && gpu->usable_bytes != 0;
+    if (!clear_late)
+        memset(out, 0, sizeof(*out));
     *why = GS_REJECT_DOES_NOT_FIT;
     if (gpu->usable_bytes == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/gpu", "the GPU has no memory capacity on record");
@@ -1104,6 +1113,8 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
                 return st;
         }
         st = search_inference(model, workload, gpu, limits, demand, eff, gpu_count, out, why);
+        if (clear_late && (st != GS_OK || *why != GS_REJECT_NONE))
+            memset(out, 0, sizeof(*out));
     } else {
         st = search_training(model, workload, gpu, limits, demand, eff, gpu_count, out, why, err);
     }
