@@ -448,7 +448,7 @@ static json_t *nullable_string(const char *s)
 
 static void member_nullable_string(struct json_writer *w, const char *key, const char *v)
 {
-    json_w_key(w, key);
+    json_w_key_text(w, key);
     if (v != NULL)
         json_w_string(w, v);
     else
@@ -552,16 +552,14 @@ void codec_write_model_result(struct json_writer *w, const struct estimate_reque
 
 void codec_write_memory(struct json_writer *w, const struct gs_memory *m)
 {
-    static const char *const keys[] = {"weights_bytes",   "kv_cache_bytes", "activations_bytes",
-                                       "gradients_bytes", "optimizer_bytes", "overhead_bytes",
-                                       "total_bytes"};
-    const uint64_t values[] = {m->weights_bytes,   m->kv_cache_bytes,  m->activations_bytes,
-                               m->gradients_bytes, m->optimizer_bytes, m->overhead_bytes,
-                               m->total_bytes};
     json_w_begin_object(w);
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        json_w_member_u64(w, keys[i], values[i]);
-    }
+    json_w_member_u64(w, "weights_bytes", m->weights_bytes);
+    json_w_member_u64(w, "kv_cache_bytes", m->kv_cache_bytes);
+    json_w_member_u64(w, "activations_bytes", m->activations_bytes);
+    json_w_member_u64(w, "gradients_bytes", m->gradients_bytes);
+    json_w_member_u64(w, "optimizer_bytes", m->optimizer_bytes);
+    json_w_member_u64(w, "overhead_bytes", m->overhead_bytes);
+    json_w_member_u64(w, "total_bytes", m->total_bytes);
     if (m->peak_allocated_bytes) { /* training: the peak as PyTorch reports it */
         json_w_member_u64(w, "peak_allocated_bytes", m->peak_allocated_bytes);
         json_w_member_u64(w, "peak_reserved_bytes", m->peak_reserved_bytes);
@@ -584,15 +582,23 @@ static void write_fit(struct json_writer *w, const struct catalog_gpu *gpu, cons
     json_w_end_object(w);
 }
 
-/* {k1: v1, k2: v2[, k3: v3]} with string values. */
-static void write_note(struct json_writer *w, const char *k1, const char *v1, const char *k2,
-                       const char *v2, const char *k3, const char *v3)
+/* {"name": name, "detail": detail, "source": source}: an assumption the codec adds. */
+static void write_named_note(struct json_writer *w, const char *name, const char *detail,
+                             const char *source)
 {
     json_w_begin_object(w);
-    json_w_member_string(w, k1, v1);
-    json_w_member_string(w, k2, v2);
-    if (k3 != NULL)
-        json_w_member_string(w, k3, v3);
+    json_w_member_string(w, "name", name);
+    json_w_member_string(w, "detail", detail);
+    json_w_member_string(w, "source", source);
+    json_w_end_object(w);
+}
+
+/* {"code": code, "detail": detail}: a warning. */
+static void write_coded_note(struct json_writer *w, const char *code, const char *detail)
+{
+    json_w_begin_object(w);
+    json_w_member_string(w, "code", code);
+    json_w_member_string(w, "detail", detail);
     json_w_end_object(w);
 }
 
@@ -612,29 +618,27 @@ void codec_write_assumption_items(struct json_writer *w, const struct estimate_r
                                   const struct gs_estimate *est)
 {
     if (req->mode_defaulted)
-        write_note(w, "name", "mode", "detail", "no mode given: sized for inference", "source",
-                   "gpusizer default");
+        write_named_note(w, "mode", "no mode given: sized for inference", "gpusizer default");
     if (req->precision_defaulted && !req->workload.format_from_checkpoint)
-        write_note(w, "name", "precision", "detail",
-                   "no precision given: weights in bf16, the dtype most checkpoints ship in",
-                   "source", "gpusizer default");
+        write_named_note(w, "precision",
+                         "no precision given: weights in bf16, the dtype most checkpoints ship in",
+                         "gpusizer default");
     if (req->precision_defaulted && req->model.has_arch &&
         !req->model.arch.checkpoint.quantized && req->model.arch.checkpoint.detail[0] != '\0')
-        write_note(w, "name", "checkpoint_precision", "detail", req->model.arch.checkpoint.detail,
-                   "source", "the config's quantization_config");
+        write_named_note(w, "checkpoint_precision", req->model.arch.checkpoint.detail,
+                         "the config's quantization_config");
     if (req->model.has_arch && req->model.arch.read_as[0] != '\0') {
         char detail[200];
         snprintf(detail, sizeof(detail),
                  "model_type \"%s\" is not one gpusizer knows by name; its architectures[0] class "
                  "has the layout of %s, and it was read as that",
                  req->model.arch.model_type, req->model.arch.read_as);
-        write_note(w, "name", "architecture_read_as", "detail", detail, "source",
-                   "the config's architectures[0]");
+        write_named_note(w, "architecture_read_as", detail, "the config's architectures[0]");
     }
     if (req->source == CODEC_MODEL_CATALOG)
-        write_note(w, "name", "architecture", "detail",
-                   "architecture taken from the catalog's copy of the model's config.json",
-                   "source", req->catalog_model->config_source);
+        write_named_note(w, "architecture",
+                         "architecture taken from the catalog's copy of the model's config.json",
+                         req->catalog_model->config_source);
     for (size_t i = 0; i < est->assumption_count; i++)
         write_assumption(w, &est->assumptions[i]);
 }
@@ -644,8 +648,7 @@ static void write_warnings(struct json_writer *w, const struct estimate_request 
 {
     json_w_begin_array(w);
     for (size_t i = 0; i < est->warning_count; i++)
-        write_note(w, "code", est->warnings[i].code, "detail", est->warnings[i].detail, NULL,
-                   NULL);
+        write_coded_note(w, est->warnings[i].code, est->warnings[i].detail);
     if (est->checkpoint_mismatch) {
         char detail[320];
         snprintf(detail, sizeof(detail),
@@ -653,13 +656,13 @@ static void write_warnings(struct json_writer *w, const struct estimate_request 
                  "format: the weights are sized from the checkpoint; check the config (a tower or "
                  "head it does not describe, or a different quantization)",
                  (unsigned long long)est->checkpoint_bytes, (unsigned long long)est->config_bytes);
-        write_note(w, "code", "checkpoint_mismatch", "detail", detail, NULL, NULL);
+        write_coded_note(w, "checkpoint_mismatch", detail);
     }
     if (fit != NULL && fit->usable_is_marketed)
-        write_note(w, "code", "usable_memory_unknown", "detail",
-                   "the catalog has no driver-reported capacity for this GPU, so the fit uses "
-                   "the marketed capacity, which is larger than what CUDA reports",
-                   NULL, NULL);
+        write_coded_note(
+            w, "usable_memory_unknown",
+            "the catalog has no driver-reported capacity for this GPU, so the fit uses "
+            "the marketed capacity, which is larger than what CUDA reports");
     if (req->model_resolved && req->catalog_model != NULL) {
         char detail[256];
         snprintf(detail, sizeof(detail),
@@ -667,7 +670,7 @@ static void write_warnings(struct json_writer *w, const struct estimate_request 
                  "same words, size and version (an instruct, chat or base variant of it has the "
                  "same architecture and parameters)",
                  req->catalog_model->id);
-        write_note(w, "code", "model_resolved", "detail", detail, NULL, NULL);
+        write_coded_note(w, "model_resolved", detail);
     }
     json_w_end_array(w);
 }
@@ -695,7 +698,7 @@ static void write_training_accuracy(struct json_writer *w, const char *framework
                 continue;
             const bool replaced = mine != NULL && strcmp(key, "framework") == 0;
             placed = placed || replaced;
-            json_w_key(w, key);
+            json_w_key_text(w, key);
             json_w_value(w, replaced ? mine : value);
         }
         if (mine != NULL && !placed) {

@@ -460,7 +460,34 @@ static void put_plain_string(struct json_writer *w, const char *s, size_t n, con
     w->length += n + 2 + tail_length;
 }
 
-void json_w_key(struct json_writer *w, const char *key)
+void json_w_key_n(struct json_writer *w, const char *key, size_t n)
+{
+#ifndef NDEBUG
+    if (!plain(key, n)) {
+        w->failed = true;
+        return;
+    }
+#endif
+    if (w->after_key || w->depth == 0 || !w->in_object[w->depth - 1]) {
+        separate(w, true); /* misplaced: marks the writer failed */
+        return;
+    }
+    if (!reserve(w, n + 4))
+        return;
+    char *at = w->data + w->length;
+    if (w->has_member[w->depth - 1])
+        *at++ = ',';
+    w->has_member[w->depth - 1] = true;
+    *at++ = '"';
+    memcpy(at, key, n);
+    at += n;
+    *at++ = '"';
+    *at++ = ':';
+    w->length = (size_t)(at - w->data);
+    w->after_key = true;
+}
+
+void json_w_key_text(struct json_writer *w, const char *key)
 {
     separate(w, true);
     const size_t n = strlen(key);
@@ -554,36 +581,6 @@ void json_w_take(struct json_writer *w, json_t *v)
 {
     json_w_value(w, v);
     json_decref(v);
-}
-
-void json_w_member_int(struct json_writer *w, const char *key, json_int_t v)
-{
-    json_w_key(w, key);
-    json_w_int(w, v);
-}
-
-void json_w_member_u64(struct json_writer *w, const char *key, uint64_t v)
-{
-    json_w_key(w, key);
-    json_w_u64(w, v);
-}
-
-void json_w_member_real(struct json_writer *w, const char *key, double v)
-{
-    json_w_key(w, key);
-    json_w_real(w, v);
-}
-
-void json_w_member_string(struct json_writer *w, const char *key, const char *v)
-{
-    json_w_key(w, key);
-    json_w_string(w, v);
-}
-
-void json_w_member_bool(struct json_writer *w, const char *key, bool v)
-{
-    json_w_key(w, key);
-    json_w_bool(w, v);
 }
 
 char *json_w_finish(struct json_writer *w, size_t *length)

@@ -59,8 +59,15 @@ void json_w_begin_object(struct json_writer *w);
 void json_w_end_object(struct json_writer *w);
 void json_w_begin_array(struct json_writer *w);
 void json_w_end_array(struct json_writer *w);
-/* `key` must be NUL-terminated (escaped as any string). */
-void json_w_key(struct json_writer *w, const char *key);
+/* A key from data: NUL-terminated, escaped as any string. */
+void json_w_key_text(struct json_writer *w, const char *key);
+/* A key of `length` bytes that needs no escaping (no quote, backslash or control
+ * character; debug builds check, failing the writer). Through json_w_key. */
+void json_w_key_n(struct json_writer *w, const char *key, size_t length);
+/* A key spelled as a string literal in the code - the answers' own schema, most of what an
+ * answer writes: its length is known when compiling and it is not scanned (a non-literal
+ * does not compile; use json_w_key_text). */
+#define json_w_key(w, literal) json_w_key_n((w), "" literal "", sizeof(literal) - 1)
 void json_w_string(struct json_writer *w, const char *s);
 void json_w_int(struct json_writer *w, json_int_t v);
 /* As codec_u64: values above INT64_MAX are written as INT64_MAX. */
@@ -72,12 +79,32 @@ void json_w_null(struct json_writer *w);
 void json_w_value(struct json_writer *w, const json_t *v);
 /* json_w_value, then json_decref(v): for a subtree built for the answer. */
 void json_w_take(struct json_writer *w, json_t *v);
-/* A member: json_w_key, then the value. */
-void json_w_member_int(struct json_writer *w, const char *key, json_int_t v);
-void json_w_member_u64(struct json_writer *w, const char *key, uint64_t v);
-void json_w_member_real(struct json_writer *w, const char *key, double v);
-void json_w_member_string(struct json_writer *w, const char *key, const char *v);
-void json_w_member_bool(struct json_writer *w, const char *key, bool v);
+/* A member named by a string literal: json_w_key, then the value. */
+#define json_w_member_int(w, literal, v)                                                           \
+    do {                                                                                           \
+        json_w_key(w, literal);                                                                    \
+        json_w_int((w), (v));                                                                      \
+    } while (0)
+#define json_w_member_u64(w, literal, v)                                                           \
+    do {                                                                                           \
+        json_w_key(w, literal);                                                                    \
+        json_w_u64((w), (v));                                                                      \
+    } while (0)
+#define json_w_member_real(w, literal, v)                                                          \
+    do {                                                                                           \
+        json_w_key(w, literal);                                                                    \
+        json_w_real((w), (v));                                                                     \
+    } while (0)
+#define json_w_member_string(w, literal, v)                                                        \
+    do {                                                                                           \
+        json_w_key(w, literal);                                                                    \
+        json_w_string((w), (v));                                                                   \
+    } while (0)
+#define json_w_member_bool(w, literal, v)                                                          \
+    do {                                                                                           \
+        json_w_key(w, literal);                                                                    \
+        json_w_bool((w), (v));                                                                     \
+    } while (0)
 /* The NUL-terminated text (the caller frees) and its length; NULL when the
  * writer failed or a container is open. Either way the writer is reset. */
 char *json_w_finish(struct json_writer *w, size_t *length);

@@ -723,9 +723,9 @@ static void write_throughput(struct json_writer *w, const struct gs_plan *p, boo
     json_w_end_object(w);
 }
 
-static void member_nullable_real(struct json_writer *w, const char *key, bool present, double v)
+/* After its key: v, or null when not present. */
+static void write_nullable_real(struct json_writer *w, bool present, double v)
 {
-    json_w_key(w, key);
     if (present)
         json_w_real(w, v);
     else
@@ -737,7 +737,7 @@ static void copy_member(struct json_writer *w, const json_t *body, const char *k
 {
     const json_t *v = json_object_get(body, key);
     if (v != NULL) {
-        json_w_key(w, key);
+        json_w_key_text(w, key);
         json_w_value(w, v);
     }
 }
@@ -785,7 +785,7 @@ static void write_patched(struct json_writer *w, const json_t *given, const stru
             placed[i] = true;
         if (i < n && patches[i].kind == PATCH_DELETE)
             continue;
-        json_w_key(w, key);
+        json_w_key_text(w, key);
         if (i < n)
             write_patch_value(w, &patches[i]);
         else
@@ -794,7 +794,7 @@ static void write_patched(struct json_writer *w, const json_t *given, const stru
     for (size_t i = 0; i < n; i++) {
         if (placed[i] || patches[i].kind == PATCH_DELETE)
             continue;
-        json_w_key(w, patches[i].key);
+        json_w_key_text(w, patches[i].key);
         write_patch_value(w, &patches[i]);
     }
     json_w_end_object(w);
@@ -925,8 +925,10 @@ static void write_option(struct json_writer *w, const struct sizing *s, const st
     json_w_member_u64(w, "usable_bytes", pg->usable_bytes);
     json_w_member_u64(w, "limit_bytes", p->limit_bytes);
     json_w_member_int(w, "headroom_bytes", (json_int_t)p->headroom_bytes);
-    member_nullable_real(w, "price_per_gpu_hour", p->has_price, p->price_per_gpu_hour);
-    member_nullable_real(w, "cost_per_hour", p->has_price, p->cost_per_hour);
+    json_w_key(w, "price_per_gpu_hour");
+    write_nullable_real(w, p->has_price, p->price_per_gpu_hour);
+    json_w_key(w, "cost_per_hour");
+    write_nullable_real(w, p->has_price, p->cost_per_hour);
     if (p->has_price && s->purchase) {
         struct gs_tco t;
         gs_tco_compute(tco_params(s, g), g->purchase_price.value, real_or_zero(g->tdp_watts),
@@ -938,7 +940,8 @@ static void write_option(struct json_writer *w, const struct sizing *s, const st
         json_w_member_real(w, "network_usd", t.network_usd);
         json_w_member_real(w, "amortization_years", s->tco.amortization_years);
         json_w_member_real(w, "capital_per_gpu_hour", t.capital_per_hour);
-        member_nullable_real(w, "facility_watts_per_gpu", t.has_power, t.facility_watts);
+        json_w_key(w, "facility_watts_per_gpu");
+        write_nullable_real(w, t.has_power, t.facility_watts);
         json_w_member_real(w, "power_per_gpu_hour", t.power_per_hour);
         json_w_member_real(w, "per_gpu_hour", t.per_hour);
         json_w_end_object(w);
@@ -1183,7 +1186,8 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     json_w_key(w, "pricing");
     json_w_begin_object(w);
     json_w_member_string(w, "basis", s->purchase ? "purchase" : "on_demand");
-    member_nullable_real(w, "amortization_years", s->purchase, s->amortization_years);
+    json_w_key(w, "amortization_years");
+    write_nullable_real(w, s->purchase, s->amortization_years);
     json_w_end_object(w);
     json_w_key(w, "options");
     json_w_begin_array(w);

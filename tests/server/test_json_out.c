@@ -308,7 +308,7 @@ static void test_writer(void **state)
     (void)state;
     struct json_writer w = {.data = NULL};
     json_w_begin_object(&w);
-    json_w_key(&w, "a\"b");
+    json_w_key_text(&w, "a\"b"); /* a key from data, escaped */
     json_w_string(&w, "tab\there \xc3\xa9\xe2\x82\xac \x01");
     json_w_key(&w, "n");
     json_w_int(&w, INT64_MIN);
@@ -405,6 +405,27 @@ static void test_writer(void **state)
     json_w_begin_array(&w); /* the wrong container closed */
     json_w_end_object(&w);
     assert_null(json_w_finish(&w, NULL));
+    json_w_begin_array(&w); /* a key from data in an array */
+    json_w_key_text(&w, "k");
+    json_w_int(&w, 1);
+    json_w_end_array(&w);
+    assert_null(json_w_finish(&w, NULL));
+    json_w_begin_object(&w); /* a key from data after a key */
+    json_w_key(&w, "a");
+    json_w_key_text(&w, "b");
+    json_w_int(&w, 1);
+    json_w_end_object(&w);
+    assert_null(json_w_finish(&w, NULL));
+    json_w_int(&w, 1); /* a key outside any object */
+    json_w_key(&w, "k");
+    assert_null(json_w_finish(&w, NULL));
+#ifndef NDEBUG
+    json_w_begin_object(&w); /* a literal key that would need escaping (debug builds check) */
+    json_w_key(&w, "a\"b");
+    json_w_int(&w, 1);
+    json_w_end_object(&w);
+    assert_null(json_w_finish(&w, NULL));
+#endif
 
     /* an answer's per-GPU memory (byte counts saturate at INT64_MAX), with and without
      * training's peak */
