@@ -73,17 +73,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-free_port() {
-    local p
-    for _ in $(seq 200); do
-        p=$((20000 + RANDOM % 30000))
-        port_free "$p" && { echo "$p"; return; }
-    done
-    echo "bench/compare.sh: no free port" >&2
-    exit 1
-}
-
 # gpusizer
 GPUSIZER_ACCESS_LOG=0 "$build/gpusizer" serve --host 127.0.0.1 --port 0 --db "$work/catalog.db" \
     >"$work/gpusizer.out" 2>"$work/gpusizer.err" &
@@ -127,7 +116,7 @@ done
 chmod -R a+rX "$work" # nginx's workers may run as nobody
 
 # nginx: its own prefix, foreground (its pid is ours to stop), one worker per CPU
-nginx_port=$(free_port)
+nginx_port=$(free_port) || exit 1
 cat >"$work/nginx/nginx.conf" <<EOF
 worker_processes $(nproc);
 daemon off;

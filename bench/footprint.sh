@@ -62,13 +62,7 @@ trap 'exit 130' INT TERM
 mkfifo "$work/pause"
 exec 4<>"$work/pause"
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-port=""
-for _ in $(seq 200); do
-    p=$((20000 + RANDOM % 30000))
-    port_free "$p" && { port=$p; break; }
-done
-[[ -n $port ]] || { echo "bench/footprint.sh: no free port" >&2; exit 1; }
+port=$(free_port) || exit 1
 
 # 0 when /healthz answers 200 (one try, from bash: no process per try)
 healthz() {
