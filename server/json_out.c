@@ -198,7 +198,11 @@ size_t json_out_real(double v, char out[JSON_OUT_REAL_MAX])
     }
     if (x >= 15) /* "%.15g" turns to exponent notation there */
         return 0;
-    char d[15];
+    /* the 15 digits, then '0's: the runs below are copied 16 bytes at a time (copies of a
+     * known size are plain moves; a byte loop becomes a memcpy call per run) and the length
+     * set after, so `out` takes up to 1 + 16 + 16 bytes */
+    char d[32];
+    memset(d, '0', sizeof(d));
     for (int i = 14; i >= 0; i--, digits /= 10)
         d[i] = (char)('0' + digits % 10);
     int last = 14; /* the last significant digit kept */
@@ -208,21 +212,15 @@ size_t json_out_real(double v, char out[JSON_OUT_REAL_MAX])
     if (v < 0)
         out[n++] = '-';
     if (x >= 0) {
-        for (int i = 0; i <= x; i++)
-            out[n++] = d[i];
-        out[n++] = '.';
-        if (last > x)
-            for (int i = x + 1; i <= last; i++)
-                out[n++] = d[i];
-        else
-            out[n++] = '0'; /* no fraction: jansson's ".0" */
+        memcpy(out + n, d, 16); /* d[0..x] are the integer part */
+        out[n + (size_t)x + 1] = '.';
+        memcpy(out + n + x + 2, d + x + 1, 16); /* the fraction: x + 1 <= 15 */
+        /* no fraction: jansson's ".0" (d[x + 1] is a '0' then) */
+        n += (size_t)x + 2 + (size_t)(last > x ? last - x : 1);
     } else {
-        out[n++] = '0';
-        out[n++] = '.';
-        for (int i = -1; i > x; i--)
-            out[n++] = '0';
-        for (int i = 0; i <= last; i++)
-            out[n++] = d[i];
+        memcpy(out + n, "0.0000", 6);   /* "0." and the -x - 1 <= 3 zeros after it */
+        memcpy(out + n + 1 - x, d, 16); /* the digits from 1 - x + n */
+        n += (size_t)(1 - x) + (size_t)last + 1;
     }
     return n;
 }
@@ -460,7 +458,7 @@ static void put_plain_string(struct json_writer *w, const char *s, size_t n, con
     w->length += n + 2 + tail_length;
 }
 
-void json_w_key_n(struct json_writer *w, const char *key, size_t n)
+void json_w_key_checked(struct json_writer *w, const char *key, size_t n)
 {
 #ifndef NDEBUG
     if (!plain(key, n)) {
