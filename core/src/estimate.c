@@ -979,7 +979,7 @@ static enum gs_status compute_inference(const struct gs_model_spec *m, const str
     const uint64_t p = w->parallelism.pipeline ? w->parallelism.pipeline : 1;
     const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
     const uint64_t ep = w->parallelism.expert ? w->parallelism.expert : 1;
-    if (t > 1 || p > 1 || dp > 1 || ep > 1) {
+    if ((t > 1 || p > 1 || dp > 1 || ep > 1) && !w->layout_checked) {
         struct gs_parallelism par;
         gs_parallelism_defaults(&par);
         par.tensor = t;
@@ -990,13 +990,13 @@ static enum gs_status compute_inference(const struct gs_model_spec *m, const str
         enum gs_status st = gs_parallelism_validate(&par, m->has_arch ? &m->arch : NULL, err);
         if (st != GS_OK)
             return st;
-        /* vLLM --enable-expert-parallel: the expert group is the tensor x data group */
-        if (ep > 1 && ep != t * dp)
-            return gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
-                                "serving spreads experts over the tensor x data ranks (vLLM "
-                                "--enable-expert-parallel): expert must be %llu",
-                                (unsigned long long)(t * dp));
     }
+    /* vLLM --enable-expert-parallel: the expert group is the tensor x data group */
+    if (ep > 1 && ep != t * dp)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
+                            "serving spreads experts over the tensor x data ranks (vLLM "
+                            "--enable-expert-parallel): expert must be %llu",
+                            (unsigned long long)(t * dp));
     const enum gs_weight_format f = gs_workload_format(w);
     e->gpu_count = gs_mul(gs_mul(t, p, &ovf), dp, &ovf);
     e->parameters_per_gpu = div_up(e->parameters, e->gpu_count);

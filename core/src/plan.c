@@ -158,6 +158,7 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
     *w = *base;
     w->figures_only = true; /* no search reads an estimate's fixes */
     w->fitting_only = true; /* nor the figures of a layout that does not fit */
+    w->layout_checked = true; /* every layout comes from replica_layouts, which validated it */
     set_layout(gpu, t, p, dpa, w);
     if (v->format != gs_workload_format(base)) {
         w->format_given = true;
@@ -433,6 +434,13 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         if (l->max_nodes_per_replica && nodes_for(d, node) > l->max_nodes_per_replica)
             break;
         if (moe->mlp.experts % d != 0 || (exact && d > exact))
+            continue;
+        struct gs_parallelism par;
+        gs_parallelism_defaults(&par);
+        par.data = d;
+        par.expert = d;
+        par.uneven_stages = true;
+        if (!layout_valid(m, &par))
             continue;
         out[n][0] = 1;
         out[n][1] = 1;

@@ -411,6 +411,32 @@ static void test_fitting_only_verdicts(void **state)
     assert_true(held > 0);
 }
 
+/* layout_checked: a plan search validates each layout once per GPU type
+ * and its estimates do not again. The flag trusts the caller (tensor 3 does
+ * not divide Llama-3-70B's 64 heads: refused without it, sized with it), but
+ * the serving rule that the expert group is tensor x data still holds. */
+static void test_layout_checked(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.parallelism.tensor = 3;
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/tensor");
+    w.layout_checked = true;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    w.parallelism.tensor = 2;
+    w.parallelism.data = 2;
+    w.parallelism.expert = 2;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/expert");
+}
+
 /* Expert parallelism with data-parallel attention, as DeepSeek-V3 is served
  * on 8 GPUs (vLLM --data-parallel-size 8 --enable-expert-parallel): every
  * rank holds the attention, dense layers and embeddings whole and 32 of the
@@ -667,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_edit_distance),
         cmocka_unit_test(test_uneven_pipeline_stages),
         cmocka_unit_test(test_fitting_only_verdicts),
+        cmocka_unit_test(test_layout_checked),
         cmocka_unit_test(test_expert_parallel_serving),
         cmocka_unit_test(test_speculative_mtp),
         cmocka_unit_test(test_speculative_drafts),

@@ -144,6 +144,10 @@ struct gs_workload {
                                          (gs_inference_weights_leave_no_cache) the estimate stops
                                          there, its serving verdict has_budget with starts and
                                          holds_batch false and its figures unset */
+    bool layout_checked;              /* the caller has validated these parallel degrees for this
+                                         model (gs_parallelism_validate: a plan search lists its
+                                         layouts once per GPU type), so a serving estimate does
+                                         not again */
 };
 
 /* Bytes on each GPU, by component. total_bytes is the sum of the others:
