@@ -733,8 +733,16 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
                                                                   : rel->default_util_permille;
         b->requested_bytes = permille_of(b->total_bytes, b->fraction_permille, ovf);
         b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)used;
-        if (c->has_kv_cache_memory_bytes) /* --kv-cache-memory-bytes bypasses the profile */
-            b->kv_bytes = (int64_t)c->kv_cache_memory_bytes;
+        if (c->has_kv_cache_memory_bytes) {
+            /* --kv-cache-memory-bytes bypasses the profile and gpu_memory_utilization
+             * (gpu_worker.determine_available_memory returns it as it is), but the loaded
+             * weights and the pool it allocates must both be on the GPU: past its total the
+             * allocation fails ("If OOM'ed, check the difference of initial free memory",
+             * vLLM's message there). That deficit is the budget then. */
+            const uint64_t held = gs_add(b->weights_bytes, c->kv_cache_memory_bytes, ovf);
+            b->kv_bytes = held > b->total_bytes ? (int64_t)b->total_bytes - (int64_t)held
+                                                : (int64_t)c->kv_cache_memory_bytes;
+        }
         break;
     case GS_ENGINE_SGLANG: {
         b->rule = "SGLang: mem_fraction_static x the memory free once the CUDA context and the "
@@ -909,13 +917,14 @@ static uint64_t solve_context(const struct gs_inference_result *r, const struct 
 bool gs_inference_weights_leave_no_cache(const struct gs_engine_config *c, uint64_t weights_bytes,
                                          uint64_t gpu_total_bytes)
 {
-    /* budget(): vLLM gives util x total to weights + activations + the rest; SGLang
+    /* budget(): vLLM gives util x total to weights + activations + the rest (or, with
+     * --kv-cache-memory-bytes, the whole total to the weights and the given pool); SGLang
      * mem_fraction_static x (total - non-torch) to weights + pool; TensorRT-LLM a fraction of
      * what total - used leaves; TGI fraction (x wiggle) x total, the warm-up's blocks added back
      * only when something is left; generic the total. Each fraction is at most 1 (the engines'
      * defaults, and the codec's bound on given ones), so with the weights above the total no
      * rule leaves a positive kv_bytes. */
-    if (gpu_total_bytes == 0 || c->has_kv_cache_memory_bytes)
+    if (gpu_total_bytes == 0)
         return false;
     if (c->gpu_memory_utilization_permille > 1000 || c->mem_fraction_static_permille > 1000 ||
         c->cuda_memory_fraction_permille > 1000)

@@ -409,6 +409,30 @@ static void test_fitting_only_verdicts(void **state)
      * 1, 2 with two; on 80 GiB TP 1 with one */
     assert_int_equal(cut, 5 * 6);
     assert_true(held > 0);
+    /* vLLM with the pool given (--kv-cache-memory-bytes, 5 GB): the weights must fit beside
+     * it - on 24 GB TP 8 (17.6 GB of weights, 22.6 with the pool) does; TP 4 (35.3 GB of
+     * weights) is cut */
+    size_t starts = 0;
+    for (uint64_t t = 1; t <= 8; t *= 2) {
+        struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+        w.parallelism.tensor = t;
+        w.serving.present = true;
+        w.serving.batch_size = 1;
+        w.serving.context_length = 8192;
+        w.serving.engine.engine = GS_ENGINE_VLLM;
+        w.serving.engine.has_kv_cache_memory_bytes = true;
+        w.serving.engine.kv_cache_memory_bytes = 5000000000ULL;
+        w.gpu_total_bytes = gpus[0];
+        w.figures_only = true;
+        struct gs_estimate full, fitting;
+        assert_int_equal(gs_estimate_compute(&m, &w, &full, NULL), GS_OK);
+        w.fitting_only = true;
+        assert_int_equal(gs_estimate_compute(&m, &w, &fitting, NULL), GS_OK);
+        assert_int_equal(fitting.serving.starts, full.serving.starts);
+        assert_int_equal(fitting.serving.holds_batch, full.serving.holds_batch);
+        starts += full.serving.starts;
+    }
+    assert_int_equal(starts, 1);
 }
 
 /* layout_checked: a plan search validates each layout once per GPU type

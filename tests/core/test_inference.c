@@ -279,9 +279,12 @@ static void test_does_not_start(void **state)
 /* gs_inference_weights_leave_no_cache, the plan search's cut: weights one
  * byte above the GPU's total leave no KV cache under any engine's rule and
  * release, even with every other term given as zero and each fraction at 1;
- * at the total itself, with --cpu-offload-gb taking a byte back, or with
- * vLLM's --kv-cache-memory-bytes giving the pool outright, the cut does not
- * apply (the last does start: the pool bypasses the profile). */
+ * at the total itself or with --cpu-offload-gb taking a byte back the cut
+ * does not apply. vLLM's --kv-cache-memory-bytes gives the pool outright,
+ * bypassing the profile and gpu_memory_utilization, but the weights must be
+ * loaded beside it: 1 GiB of pool starts beside loaded weights of the GPU's
+ * total less 1 GiB, not beside a byte more, nor beside weights above the
+ * total. */
 static void test_weights_leave_no_cache(void **state)
 {
     (void)state;
@@ -329,10 +332,23 @@ static void test_weights_leave_no_cache(void **state)
     struct gs_inference_input given = in;
     given.engine.has_kv_cache_memory_bytes = true;
     given.engine.kv_cache_memory_bytes = 1ULL << 30;
-    assert_false(gs_inference_weights_leave_no_cache(&given.engine, total + 1, total));
+    assert_true(gs_inference_weights_leave_no_cache(&given.engine, total + 1, total));
     struct gs_inference_result r;
     assert_int_equal(gs_inference_compute(&given, &r, NULL), GS_OK);
+    assert_false(r.starts);
+    /* what the engine loads beside the checkpoint's weights (rotary tables, the allocator's
+     * rounding), the same whatever the weights */
+    given.weights_bytes = 1ULL << 30;
+    assert_int_equal(gs_inference_compute(&given, &r, NULL), GS_OK);
+    const uint64_t extra = r.budget.weights_bytes - given.weights_bytes;
+    given.weights_bytes = total - (1ULL << 30) - extra;
+    assert_int_equal(gs_inference_compute(&given, &r, NULL), GS_OK);
     assert_true(r.starts);
+    assert_int_equal(r.budget.kv_bytes, 1LL << 30);
+    given.weights_bytes++;
+    assert_int_equal(gs_inference_compute(&given, &r, NULL), GS_OK);
+    assert_false(r.starts);
+    assert_int_equal(r.budget.kv_bytes, -1);
     struct gs_inference_input over = in;
     over.engine.gpu_memory_utilization_permille = 1001;
     assert_false(gs_inference_weights_leave_no_cache(&over.engine, total + 1, total));

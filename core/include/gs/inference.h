@@ -249,8 +249,9 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
  * no KV cache whatever the rest of the workload: every engine rule gives the weights and the
  * cache together at most the GPU's total (a fraction of it, or of what is free), and the
  * weights count in full, less --cpu-offload-gb, with only additions after. gs_inference_compute
- * would answer has_budget with starts and holds_batch false. False when the pool is given
- * outright (vLLM --kv-cache-memory-bytes), a given fraction is above 1, or no GPU is named. */
+ * would answer has_budget with starts and holds_batch false (a pool given outright, vLLM
+ * --kv-cache-memory-bytes, still needs the weights beside it). False when a given fraction is
+ * above 1 or no GPU is named. */
 bool gs_inference_weights_leave_no_cache(const struct gs_engine_config *c, uint64_t weights_bytes,
                                          uint64_t gpu_total_bytes);
 
