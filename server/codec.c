@@ -446,9 +446,9 @@ static json_t *nullable_string(const char *s)
     return s != NULL ? str(s) : json_null();
 }
 
-static void member_nullable_string(struct json_writer *w, const char *key, const char *v)
+/* After its key: v, or null when NULL. */
+static void write_nullable_string(struct json_writer *w, const char *v)
 {
-    json_w_key_text(w, key);
     if (v != NULL)
         json_w_string(w, v);
     else
@@ -531,10 +531,13 @@ void codec_write_model_result(struct json_writer *w, const struct estimate_reque
 {
     const struct catalog_model *m = req->catalog_model;
     json_w_begin_object(w);
-    member_nullable_string(w, "id", m ? m->id : NULL);
-    member_nullable_string(w, "name", m ? m->name : NULL);
+    json_w_key(w, "id");
+    write_nullable_string(w, m ? m->id : NULL);
+    json_w_key(w, "name");
+    write_nullable_string(w, m ? m->name : NULL);
     json_w_member_string(w, "source", source_name(req->source));
-    member_nullable_string(w, "family", req->model.has_arch ? req->model.arch.model_type : NULL);
+    json_w_key(w, "family");
+    write_nullable_string(w, req->model.has_arch ? req->model.arch.model_type : NULL);
     json_w_member_u64(w, "parameters", est->parameters);
     json_w_member_u64(w, "trainable_parameters", est->trainable_parameters);
     if (est->has_breakdown) {
@@ -582,19 +585,7 @@ static void write_fit(struct json_writer *w, const struct catalog_gpu *gpu, cons
     json_w_end_object(w);
 }
 
-/* {"name": name, "detail": detail, "source": source}: an assumption the codec adds. */
-static void write_named_note(struct json_writer *w, const char *name, const char *detail,
-                             const char *source)
-{
-    json_w_begin_object(w);
-    json_w_member_string(w, "name", name);
-    json_w_member_string(w, "detail", detail);
-    json_w_member_string(w, "source", source);
-    json_w_end_object(w);
-}
-
-/* {"code": code, "detail": detail}: a warning. */
-static void write_coded_note(struct json_writer *w, const char *code, const char *detail)
+void codec_write_warning(struct json_writer *w, const char *code, const char *detail)
 {
     json_w_begin_object(w);
     json_w_member_string(w, "code", code);
@@ -613,32 +604,40 @@ static void write_assumption(struct json_writer *w, const struct gs_assumption *
     json_w_end_object(w);
 }
 
+/* An assumption the codec adds: name, detail and source, no value. */
+static void write_note(struct json_writer *w, const char *name, const char *detail,
+                       const char *source)
+{
+    const struct gs_assumption a = {.name = name, .detail = detail, .source = source};
+    write_assumption(w, &a);
+}
+
 /* Assumptions the request implied by leaving fields out, then the core's. */
 void codec_write_assumption_items(struct json_writer *w, const struct estimate_request *req,
                                   const struct gs_estimate *est)
 {
     if (req->mode_defaulted)
-        write_named_note(w, "mode", "no mode given: sized for inference", "gpusizer default");
+        write_note(w, "mode", "no mode given: sized for inference", "gpusizer default");
     if (req->precision_defaulted && !req->workload.format_from_checkpoint)
-        write_named_note(w, "precision",
-                         "no precision given: weights in bf16, the dtype most checkpoints ship in",
-                         "gpusizer default");
+        write_note(w, "precision",
+                   "no precision given: weights in bf16, the dtype most checkpoints ship in",
+                   "gpusizer default");
     if (req->precision_defaulted && req->model.has_arch &&
         !req->model.arch.checkpoint.quantized && req->model.arch.checkpoint.detail[0] != '\0')
-        write_named_note(w, "checkpoint_precision", req->model.arch.checkpoint.detail,
-                         "the config's quantization_config");
+        write_note(w, "checkpoint_precision", req->model.arch.checkpoint.detail,
+                   "the config's quantization_config");
     if (req->model.has_arch && req->model.arch.read_as[0] != '\0') {
         char detail[200];
         snprintf(detail, sizeof(detail),
                  "model_type \"%s\" is not one gpusizer knows by name; its architectures[0] class "
                  "has the layout of %s, and it was read as that",
                  req->model.arch.model_type, req->model.arch.read_as);
-        write_named_note(w, "architecture_read_as", detail, "the config's architectures[0]");
+        write_note(w, "architecture_read_as", detail, "the config's architectures[0]");
     }
     if (req->source == CODEC_MODEL_CATALOG)
-        write_named_note(w, "architecture",
-                         "architecture taken from the catalog's copy of the model's config.json",
-                         req->catalog_model->config_source);
+        write_note(w, "architecture",
+                   "architecture taken from the catalog's copy of the model's config.json",
+                   req->catalog_model->config_source);
     for (size_t i = 0; i < est->assumption_count; i++)
         write_assumption(w, &est->assumptions[i]);
 }
@@ -648,7 +647,7 @@ static void write_warnings(struct json_writer *w, const struct estimate_request 
 {
     json_w_begin_array(w);
     for (size_t i = 0; i < est->warning_count; i++)
-        write_coded_note(w, est->warnings[i].code, est->warnings[i].detail);
+        codec_write_warning(w, est->warnings[i].code, est->warnings[i].detail);
     if (est->checkpoint_mismatch) {
         char detail[320];
         snprintf(detail, sizeof(detail),
@@ -656,10 +655,10 @@ static void write_warnings(struct json_writer *w, const struct estimate_request 
                  "format: the weights are sized from the checkpoint; check the config (a tower or "
                  "head it does not describe, or a different quantization)",
                  (unsigned long long)est->checkpoint_bytes, (unsigned long long)est->config_bytes);
-        write_coded_note(w, "checkpoint_mismatch", detail);
+        codec_write_warning(w, "checkpoint_mismatch", detail);
     }
     if (fit != NULL && fit->usable_is_marketed)
-        write_coded_note(
+        codec_write_warning(
             w, "usable_memory_unknown",
             "the catalog has no driver-reported capacity for this GPU, so the fit uses "
             "the marketed capacity, which is larger than what CUDA reports");
@@ -670,7 +669,7 @@ static void write_warnings(struct json_writer *w, const struct estimate_request 
                  "same words, size and version (an instruct, chat or base variant of it has the "
                  "same architecture and parameters)",
                  req->catalog_model->id);
-        write_coded_note(w, "model_resolved", detail);
+        codec_write_warning(w, "model_resolved", detail);
     }
     json_w_end_array(w);
 }

@@ -80,6 +80,8 @@ void codec_write_model_result(struct json_writer *w, const struct estimate_reque
 void codec_write_memory(struct json_writer *w, const struct gs_memory *memory);
 void codec_write_assumption_items(struct json_writer *w, const struct estimate_request *req,
                                   const struct gs_estimate *est);
+/* One warnings item: {"code": code, "detail": detail}. */
+void codec_write_warning(struct json_writer *w, const char *code, const char *detail);
 /* The architecture's layer kinds (/v1/models items and the model object; new reference,
  * NULL on OOM). */
 json_t *codec_encode_layer_kinds(const struct gs_arch *arch);

@@ -1115,21 +1115,13 @@ static void write_assumptions(struct json_writer *w, const struct sizing *s, boo
     json_w_end_array(w);
 }
 
-static void write_warning(struct json_writer *w, const char *code, const char *detail)
-{
-    json_w_begin_object(w);
-    json_w_member_string(w, "code", code);
-    json_w_member_string(w, "detail", detail);
-    json_w_end_object(w);
-}
-
 /* The estimate's warnings for the request, less the one asking for a GPU
  * (the search sizes every candidate on its own GPU). */
 static void write_probe_warnings(struct json_writer *w, const struct sizing *s)
 {
     for (size_t i = 0; i < s->probe.warning_count; i++)
         if (strcmp(s->probe.warnings[i].code, "engine_budget_needs_gpu") != 0)
-            write_warning(w, s->probe.warnings[i].code, s->probe.warnings[i].detail);
+            codec_write_warning(w, s->probe.warnings[i].code, s->probe.warnings[i].detail);
 }
 
 static json_t *encode_demand(const struct sizing *s)
@@ -1216,13 +1208,15 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     json_w_key(w, "warnings");
     json_w_begin_array(w);
     if (marketed > 0)
-        write_warning(w, "usable_memory_unknown",
-                      "some options' GPUs have no driver-reported capacity in the catalog; their "
-                      "marketed capacity was used");
+        codec_write_warning(
+            w, "usable_memory_unknown",
+            "some options' GPUs have no driver-reported capacity in the catalog; their "
+            "marketed capacity was used");
     if (s->parallelism_ignored)
-        write_warning(w, "parallelism_ignored",
-                      "the search chooses the parallel layout; the request's parallelism section "
-                      "was not used");
+        codec_write_warning(
+            w, "parallelism_ignored",
+            "the search chooses the parallel layout; the request's parallelism section "
+            "was not used");
     write_probe_warnings(w, s);
     json_w_end_array(w);
     json_w_end_object(w);
@@ -1431,9 +1425,10 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
     json_w_key(&w, "warnings");
     json_w_begin_array(&w);
     if (!s->req.gpu->usable_memory_bytes)
-        write_warning(&w, "usable_memory_unknown",
-                      "the catalog has no driver-reported capacity for this GPU; its marketed "
-                      "capacity was used");
+        codec_write_warning(
+            &w, "usable_memory_unknown",
+            "the catalog has no driver-reported capacity for this GPU; its marketed "
+            "capacity was used");
     write_probe_warnings(&w, s);
     json_w_end_array(&w);
     json_w_end_object(&w);

@@ -783,8 +783,7 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
         e->serving.has_budget = true;
         e->serving.starts = false;
         e->serving.holds_batch = false;
-        e->serving.binding = "weights, activation peak and runtime memory leave nothing for the "
-                             "KV cache";
+        e->serving.binding = gs_binding_no_cache;
         return GS_OK;
     }
     enum gs_status st = speculative(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);

@@ -914,6 +914,9 @@ static uint64_t solve_context(const struct gs_inference_result *r, const struct 
     return lo;
 }
 
+const char gs_binding_no_cache[] =
+    "weights, activation peak and runtime memory leave nothing for the KV cache";
+
 bool gs_inference_weights_leave_no_cache(const struct gs_engine_config *c, uint64_t weights_bytes,
                                          uint64_t gpu_total_bytes)
 {
@@ -1024,7 +1027,7 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
                        "its rope scaling); vLLM refuses to start";
     } else if (kv <= 0) {
         out->starts = false;
-        out->binding = "weights, activation peak and runtime memory leave nothing for the KV cache";
+        out->binding = gs_binding_no_cache;
     } else if (cached && seq_max > available) {
         out->starts = false;
         out->binding = "the KV cache cannot hold one sequence of the requested context length";

@@ -397,6 +397,7 @@ static void test_fitting_only_verdicts(void **state)
                     const uint64_t most = full.per_gpu.weights_bytes;
                     if (most > gpus[g]) {
                         cut++;
+                        assert_string_equal(fitting.serving.binding, full.serving.binding);
                         assert_int_equal(fitting.serving.budget.activation_bytes, 0);
                         assert_true(full.serving.budget.activation_bytes > 0 ||
                                     engines[e] == GS_ENGINE_SGLANG);

@@ -27,6 +27,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* `text` (of `length` bytes, freed here) is what json_dumps writes for `answer`: the text the
+ * server sends for the tree the CLI and the tests build. */
+static void assert_text_is_dump(char *text, size_t length, const json_t *answer)
+{
+    char *want = json_dumps(answer, CODEC_DUMP_FLAGS);
+    assert_non_null(want);
+    assert_non_null(text);
+    assert_int_equal(length, strlen(want));
+    assert_string_equal(text, want);
+    free(want);
+    free(text);
+}
+
 static void assert_same_dump(const json_t *v)
 {
     char *want = json_dumps(v, CODEC_DUMP_FLAGS);
@@ -248,12 +261,7 @@ static void test_api_answers(void **state)
                 size_t length = 0;
                 problem_init(&p);
                 assert_int_equal(service_estimate_text(t.service, request, &text, &length, &p), 0);
-                char *want = json_dumps(response, CODEC_DUMP_FLAGS);
-                assert_non_null(want);
-                assert_int_equal(length, strlen(want));
-                assert_string_equal(text, want);
-                free(want);
-                free(text);
+                assert_text_is_dump(text, length, response);
                 checked++;
             }
             json_decref(response);
@@ -290,12 +298,7 @@ static void test_api_answers(void **state)
         assert_int_equal(k == 0 ? sizing_fit_text(t.service, request, &text, &length, &p)
                                 : sizing_recommend_text(t.service, request, &text, &length, &p),
                          0);
-        char *want = json_dumps(response, CODEC_DUMP_FLAGS);
-        assert_non_null(want);
-        assert_int_equal(length, strlen(text));
-        assert_string_equal(text, want);
-        free(want);
-        free(text);
+        assert_text_is_dump(text, length, response);
         json_decref(response);
         json_decref(request);
     }

@@ -252,6 +252,9 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
  * would answer has_budget with starts and holds_batch false (a pool given outright, vLLM
  * --kv-cache-memory-bytes, still needs the weights beside it). False when a given fraction is
  * above 1 or no GPU is named. */
+/* The binding gs_inference_compute gives when the budget leaves no KV cache (kv_bytes <= 0). */
+extern const char gs_binding_no_cache[];
+
 bool gs_inference_weights_leave_no_cache(const struct gs_engine_config *c, uint64_t weights_bytes,
                                          uint64_t gpu_total_bytes);
 
