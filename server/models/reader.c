@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct model_type *const tables[] = {MODELS_DECODER, MODELS_MLA, MODELS_CLASSIC,
-                                                  MODELS_HYBRID, MODELS_MULTIMODAL};
+static const struct model_type *const tables[] = {
+    MODELS_DECODER, MODELS_MLA,  MODELS_CLASSIC,       MODELS_HYBRID,
+    MODELS_MULTIMODAL, MODELS_QWEN, MODELS_SPARSE_ATTENTION, MODELS_KIMI,
+    MODELS_GEMMA,   MODELS_HETEROGENEOUS, MODELS_MOE};
 
 const json_t *rd_get(const struct model_reader *r, const char *name)
 {
@@ -138,7 +140,7 @@ size_t rd_array(struct model_reader *r, const char *name, const json_t **out)
 const char *models_supported(void)
 {
     /* built once; the tables are constant, so every thread builds the same text */
-    static char list[700];
+    static char list[4096];
     static bool built;
     if (built)
         return list;

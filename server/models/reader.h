@@ -46,6 +46,12 @@ extern const struct model_type MODELS_MLA[];
 extern const struct model_type MODELS_CLASSIC[];
 extern const struct model_type MODELS_HYBRID[];
 extern const struct model_type MODELS_MULTIMODAL[];
+extern const struct model_type MODELS_QWEN[];
+extern const struct model_type MODELS_SPARSE_ATTENTION[];
+extern const struct model_type MODELS_KIMI[];
+extern const struct model_type MODELS_GEMMA[];
+extern const struct model_type MODELS_HETEROGENEOUS[];
+extern const struct model_type MODELS_MOE[];
 
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
 

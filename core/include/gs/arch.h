@@ -40,10 +40,13 @@
 
 /* Limits of the description. The deepest published decoders have 126
  * (Llama-3.1-405B) to 118 (Nemotron-H-56B) layers; a config beyond these is
- * refused with a clear message, not truncated. */
+ * refused with a clear message, not truncated. Heterogeneous stacks need
+ * more kinds of layer than a hybrid's two or three: Llama-3.3-Nemotron-
+ * Super-49B (nemotron-nas) has 8 distinct (attention, FFN width) blocks,
+ * DeepSeek-V4 one per compression ratio and routing, with MTP beside them. */
 #define GS_LAYERS_MAX 512
-#define GS_BLOCKS_MAX 8
-#define GS_BLOCK_MODULES_MAX 24
+#define GS_BLOCKS_MAX 16
+#define GS_BLOCK_MODULES_MAX 32
 #define GS_ARCH_MODULES_MAX 24
 #define GS_TOWERS_MAX 4
 #define GS_MODEL_TYPE_MAX 40
