@@ -6,6 +6,7 @@
  * ./gpusizer.db, created and seeded on first start.
  */
 #include "cli.h"
+#include "model_types.h"
 
 #include "json_lenient.h"
 
@@ -58,6 +59,9 @@ static const char usage[] =
     "             [file.gguf]; prints the catalog entry (hub: env GPUSIZER_HUB_URL, token\n"
     "             GPUSIZER_HUB_TOKEN or HF_TOKEN). estimate/fit/recommend import a\n"
     "             {\"hub_id\": ...} model on first use unless GPUSIZER_AUTO_IMPORT=0\n"
+    "  model-types\n"
+    "             list the config.json model types gpusizer reads (JSON; --markdown: the\n"
+    "             README's list)\n"
     "  version    print the version\n"
     "\n"
     "options:\n"
@@ -556,6 +560,32 @@ static int cmd_import(const struct options *o, const char *spec, const char *fil
     return rc;
 }
 
+/* The model types the readers know: GET /v1/model-types's JSON, or with --markdown the README's
+ * list (scripts/model-types.sh writes it there; a test checks it is current). */
+static int cmd_model_types(int argc, char **argv)
+{
+    const bool markdown = argc == 3 && strcmp(argv[2], "--markdown") == 0;
+    if (argc > 3 || (argc == 3 && !markdown)) {
+        fprintf(stderr, "usage: gpusizer model-types [--markdown]\n");
+        return 2;
+    }
+    if (markdown) {
+        char *text = model_types_markdown();
+        if (text == NULL)
+            return 1;
+        fputs(text, stdout);
+        free(text);
+        return 0;
+    }
+    size_t length = 0;
+    const char *json = model_types_json(&length);
+    if (json == NULL)
+        return 1;
+    fwrite(json, 1, length, stdout);
+    fputc('\n', stdout);
+    return 0;
+}
+
 int cli_main(int argc, char **argv)
 {
     struct options o;
@@ -568,6 +598,8 @@ int cli_main(int argc, char **argv)
         printf("gpusizer %s\n", GPUSIZER_VERSION);
         return 0;
     }
+    if (strcmp(argv[1], "model-types") == 0)
+        return cmd_model_types(argc, argv);
     if (parse_options(argc, argv, &o) != 0)
         return 2;
     if (o.positional_count > 0 && strcmp(argv[1], "import") != 0) {

@@ -8,6 +8,7 @@
  * in the completion callback only.
  */
 #include "http.h"
+#include "model_types.h"
 
 #include "gzip.h"
 #include "json_out.h"
@@ -74,6 +75,7 @@ enum route_id {
     ROUTE_OPENAPI,
     ROUTE_STATIC,
     ROUTE_METRICS,
+    ROUTE_MODEL_TYPES,
     ROUTE_NONE, /* no route matched (404), or refused before routing */
     ROUTE_COUNT
 };
@@ -81,7 +83,8 @@ enum route_id {
 /* Route names in /metrics and the access log (index = enum route_id). */
 static const char *const route_names[ROUTE_COUNT] = {
     "healthz", "readyz", "models", "model", "gpus", "gpu", "gpu_prices", "gpus_bulk",
-    "models_import", "estimate", "recommend", "fit", "openapi", "static", "metrics", "none"};
+    "models_import", "estimate", "recommend", "fit", "openapi", "static", "metrics", "model_types",
+    "none"};
 
 struct route {
     const char *path; /* exact path, or the prefix before {id} */
@@ -100,6 +103,7 @@ static const struct route routes[] = {
     {"/v1/models:import", ROUTE_MODELS_IMPORT, "POST"},
     {"/v1/recommend", ROUTE_RECOMMEND, "POST"},   {"/v1/fit", ROUTE_FIT, "POST"},
     {"/openapi.json", ROUTE_OPENAPI, READ_ONLY},  {"/metrics", ROUTE_METRICS, READ_ONLY},
+    {"/v1/model-types", ROUTE_MODEL_TYPES, READ_ONLY},
 };
 
 static const struct route model_route = {NULL, ROUTE_MODEL, ENTRY};
@@ -905,6 +909,13 @@ static enum MHD_Result dispatch(struct MHD_Connection *conn, struct http_server 
     case ROUTE_STATIC:
         return send_buffer(conn, 200, content_type_for(req->file->name), req->file->data,
                            req->file->size, MHD_RESPMEM_PERSISTENT, NULL);
+    case ROUTE_MODEL_TYPES: {
+        size_t length = 0;
+        const char *types = model_types_json(&length);
+        return types != NULL ? send_buffer(conn, 200, "application/json", types, length,
+                                           MHD_RESPMEM_PERSISTENT, NULL)
+                             : MHD_NO;
+    }
     default:
         break;
     }

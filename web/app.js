@@ -331,8 +331,13 @@ function comboKey(e) {
 }
 
 async function loadCatalog() {
-  const [models, gpus] = await Promise.allSettled([getJson('v1/models'), getJson('v1/gpus')]);
+  const [models, gpus, types] = await Promise.allSettled([getJson('v1/models'), getJson('v1/gpus'),
+    getJson('v1/model-types')]);
   const problems = [];
+  // the config hint lists what the server's readers read, never a copy kept here
+  if (types.status === 'fulfilled' && types.value.res.ok && Array.isArray(types.value.body?.items)) {
+    put('#model-types', types.value.body.items.map((t) => t.model_type).join(', '));
+  }
   if (models.status === 'fulfilled' && models.value.res.ok && Array.isArray(models.value.body?.items)) {
     state.models = models.value.body.items.map(indexModel);
   } else {

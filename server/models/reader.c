@@ -12,10 +12,29 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct model_type *const tables[] = {
-    MODELS_DECODER, MODELS_MLA,  MODELS_CLASSIC,       MODELS_HYBRID,
-    MODELS_MULTIMODAL, MODELS_QWEN, MODELS_SPARSE_ATTENTION, MODELS_KIMI,
-    MODELS_GEMMA,   MODELS_HETEROGENEOUS, MODELS_MOE};
+/* Every reader table, each under the name of its lineage: the one list that the supported
+ * types shown anywhere (GET /v1/model-types, the README, the web form) are generated from. */
+static const struct models_lineage lineages[] = {
+    {"Llama-style decoders and their mixtures of experts", MODELS_DECODER},
+    {"multi-head latent attention", MODELS_MLA},
+    {"sparse and compressed attention", MODELS_SPARSE_ATTENTION},
+    {"Kimi", MODELS_KIMI},
+    {"state-space, linear-attention and hybrid models", MODELS_HYBRID},
+    {"Qwen vision-language, omni and hybrid models", MODELS_QWEN},
+    {"Gemma 4 and Gemma 3n", MODELS_GEMMA},
+    {"heterogeneous layer stacks", MODELS_HETEROGENEOUS},
+    {"mixtures of experts with their own routers", MODELS_MOE},
+    {"vision and audio models", MODELS_MULTIMODAL},
+    {"earlier models and encoders", MODELS_CLASSIC},
+};
+
+#define LINEAGE_COUNT (sizeof(lineages) / sizeof(lineages[0]))
+
+const struct models_lineage *models_lineages(size_t *count)
+{
+    *count = LINEAGE_COUNT;
+    return lineages;
+}
 
 const json_t *rd_get(const struct model_reader *r, const char *name)
 {
@@ -139,7 +158,7 @@ size_t rd_array(struct model_reader *r, const char *name, const json_t **out)
 
 const char *models_supported(void)
 {
-    /* built once; the tables are constant, so every thread builds the same text */
+    /* built once; the lineages are constant, so every thread builds the same text */
     static char list[4096];
     static bool built;
     if (built)
@@ -147,8 +166,8 @@ const char *models_supported(void)
     char buf[sizeof(list)];
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
-        for (const struct model_type *m = tables[t]; m->model_type != NULL; m++) {
+    for (size_t t = 0; t < LINEAGE_COUNT; t++)
+        for (const struct model_type *m = lineages[t].types; m->model_type != NULL; m++) {
             const int n = snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? ", " : "",
                                    m->model_type);
             if (n > 0 && (size_t)n < sizeof(buf) - used)
@@ -161,8 +180,8 @@ const char *models_supported(void)
 
 static const struct model_type *find_type(const char *model_type)
 {
-    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
-        for (const struct model_type *m = tables[t]; m->model_type != NULL; m++)
+    for (size_t t = 0; t < LINEAGE_COUNT; t++)
+        for (const struct model_type *m = lineages[t].types; m->model_type != NULL; m++)
             if (strcmp(m->model_type, model_type) == 0)
                 return m;
     return NULL;
@@ -170,8 +189,8 @@ static const struct model_type *find_type(const char *model_type)
 
 static const struct model_type *find_architecture(const char *architecture)
 {
-    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
-        for (const struct model_type *m = tables[t]; m->model_type != NULL; m++)
+    for (size_t t = 0; t < LINEAGE_COUNT; t++)
+        for (const struct model_type *m = lineages[t].types; m->model_type != NULL; m++)
             if (m->architecture != NULL && strcmp(m->architecture, architecture) == 0)
                 return m;
     return NULL;

@@ -93,6 +93,13 @@ size_t rd_array(struct model_reader *r, const char *name, const json_t **out);
 enum gs_status models_read(const json_t *config, const char *pointer, struct gs_arch *out,
                            struct gs_error *err);
 
+/* The reader tables by lineage, in the order they are listed to users. */
+struct models_lineage {
+    const char *label;              /* "multi-head latent attention" */
+    const struct model_type *types; /* ends in a zeroed row */
+};
+const struct models_lineage *models_lineages(size_t *count);
+
 /* The supported model_type names, comma separated. */
 const char *models_supported(void);
 

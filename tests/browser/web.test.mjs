@@ -280,6 +280,8 @@ describe('web UI in Chromium', () => {
     assert.match(await page.textContent('#fit-verdict'), /No GPU chosen/);
 
     await page.check('#source-config');
+    // the hint lists the server's readers (GET /v1/model-types), not a copy in the page
+    assert.match(await page.textContent('#model-types'), /\bdeepseek_v3\b.*\bqwen3_next\b/);
     // a model_type (and architectures[0] class) gpusizer cannot read: the server answers 422
     await page.fill('#config', JSON.stringify({ model_type: 'rwkv7', architectures: ['RWKV7ForCausalLM'],
       hidden_size: 768, num_hidden_layers: 12 }, null, 2));

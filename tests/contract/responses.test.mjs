@@ -192,6 +192,16 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.deepEqual(body, { status: 'ok' });
     });
 
+    test('GET /v1/model-types lists every reader, each type once', async () => {
+      const { res, body } = await call('GET', '/v1/model-types');
+      assert.equal(res.status, 200);
+      assert.equal(body.total, body.items.length);
+      const types = body.items.map((t) => t.model_type);
+      assert.equal(new Set(types).size, types.length, 'a type listed twice');
+      for (const t of ['llama', 'deepseek_v3', 'qwen3_next', 'whisper', 'bert']) assert.ok(types.includes(t), t);
+      assert.equal(body.items.find((t) => t.model_type === 'llama').architecture, 'LlamaForCausalLM');
+    });
+
     test('GET /readyz counts the seeded catalog', async () => {
       const { res, body } = await call('GET', '/readyz');
       assert.equal(res.status, 200);
