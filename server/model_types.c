@@ -26,10 +26,16 @@ static void build_json(void)
     bool ok = root != NULL && items != NULL;
     for (size_t l = 0; ok && l < count; l++)
         for (const struct model_type *m = lineages[l].types; ok && m->model_type != NULL; m++) {
-            json_t *item = json_pack("{s:s, s:s?, s:s}", "model_type", m->model_type,
-                                     "architecture", m->architecture, "lineage",
-                                     lineages[l].label);
-            ok = item != NULL && json_array_append_new(items, item) == 0;
+            json_t *item = json_pack("{s:s}", "model_type", m->model_type);
+            /* a type read by its model_type only (kimi_k2) has no class of its own */
+            if (item != NULL && m->architecture != NULL)
+                ok = json_object_set_new(item, "architecture", json_string(m->architecture)) == 0;
+            ok = ok && item != NULL &&
+                 json_object_set_new(item, "lineage", json_string(lineages[l].label)) == 0;
+            if (!ok)
+                json_decref(item);
+            else /* takes the item, freeing it on failure */
+                ok = json_array_append_new(items, item) == 0;
             total++;
         }
     ok = ok && json_object_set(root, "items", items) == 0 &&
