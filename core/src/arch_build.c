@@ -270,6 +270,9 @@ void gs_build_moe(struct gs_arch *a, size_t block, const struct gs_moe *m)
     if (m->router_extra)
         gs_block_module(a, block, "e_score_correction_bias", GS_MODULE_TENSOR, GS_SPLIT_NONE,
                         GS_PART_EXPERTS, 0, 1, m->router_extra, 1);
+    if (m->router_buffer)
+        gs_block_module(a, block, "e_score_correction_bias", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                        GS_PART_EXPERTS, GS_MOD_BUFFER, 1, m->router_buffer, 1);
     if (m->gated)
         gs_block_module(a, block, "experts.gate_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
                         GS_PART_EXPERTS, f, h, m->width, E);

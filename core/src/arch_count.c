@@ -21,6 +21,8 @@ struct tally {
     uint64_t parts[GS_PART_COUNT];
     uint64_t inactive; /* routed experts a token does not use */
     uint64_t tokens;   /* the token embedding */
+    uint64_t lookups;  /* other tables read by token id (GS_MOD_LOOKUP) */
+    uint64_t buffers;  /* stored tensors transformers registers as buffers (GS_MOD_BUFFER) */
 };
 
 /* Adds `layers` copies of a module under its part (or `part` when a tower
@@ -31,11 +33,17 @@ static void add_module(struct tally *t, const struct gs_module *m, const struct 
 {
     if (layers == 0)
         return;
+    const uint8_t where = part < GS_PART_COUNT ? part : m->part;
+    if ((m->flags & GS_MOD_BUFFER) && where != GS_PART_MTP) {
+        /* stored, not a parameter; an MTP layer's whole tensors count as stored already */
+        t->buffers = gs_add(t->buffers, gs_mul(gs_module_parameters(m, &t->ovf), layers, &t->ovf),
+                            &t->ovf);
+        return;
+    }
     const uint64_t n = gs_module_parameters(m, &t->ovf);
     const uint64_t one = n / (m->count ? m->count : 1);
     if (one > t->largest)
         t->largest = one;
-    const uint8_t where = part < GS_PART_COUNT ? part : m->part;
     t->parts[where] = gs_add(t->parts[where], gs_mul(n, layers, &t->ovf), &t->ovf);
     if ((m->flags & GS_MOD_EXPERT) && b != NULL && b->mlp.experts > b->mlp.top_k &&
         where == GS_PART_EXPERTS)
@@ -45,6 +53,8 @@ static void add_module(struct tally *t, const struct gs_module *m, const struct 
                              &t->ovf);
     if (m->flags & GS_MOD_TOKENS)
         t->tokens = gs_add(t->tokens, n, &t->ovf);
+    if (m->flags & GS_MOD_LOOKUP)
+        t->lookups = gs_add(t->lookups, gs_mul(n, layers, &t->ovf), &t->ovf);
 }
 
 static void add_block(struct tally *t, const struct gs_block *b, uint64_t layers, uint8_t part)
@@ -85,6 +95,7 @@ enum gs_status gs_arch_count_params(const struct gs_arch *a, struct gs_param_cou
     c.vision = t.parts[GS_PART_VISION];
     c.audio = t.parts[GS_PART_AUDIO];
     c.mtp = t.parts[GS_PART_MTP];
+    c.buffers = t.buffers;
     for (int p = 0; p < GS_PART_COUNT; p++)
         if (p != GS_PART_MTP)
             c.total = gs_add(c.total, t.parts[p], &t.ovf);
@@ -92,6 +103,7 @@ enum gs_status gs_arch_count_params(const struct gs_arch *a, struct gs_param_cou
      * lookup and the vision/audio encoders (not run per text token) are not
      * active */
     uint64_t inactive = gs_add(gs_add(t.inactive, c.vision, &t.ovf), c.audio, &t.ovf);
+    inactive = gs_add(inactive, t.lookups, &t.ovf); /* per-layer embeddings: read, not multiplied */
     if (!a->tie_word_embeddings || !a->logits)
         inactive = gs_add(inactive, t.tokens, &t.ovf);
     c.active = c.total > inactive ? c.total - inactive : 0;

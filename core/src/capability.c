@@ -123,6 +123,13 @@ bool gs_hw_runs_format(enum gs_hw hw, enum gs_weight_format format, const char *
     case GS_WF_MXFP4:
         return c->mxfp4 || refuse(rule, "MXFP4 needs Hopper or Blackwell kernels, Marlin MXFP4 "
                                         "(Ampere, Ada) or MI300 (vLLM gpt-oss support)");
+    case GS_WF_NVFP4:
+        /* NVIDIA from compute capability 8.0 (the rows with both bf16 and AWQ kernels):
+         * Blackwell's FP4 tensor cores, Marlin's weight-only FP4 before it (vLLM
+         * quantization/utils/marlin_utils_fp4.py is_fp4_marlin_supported) */
+        return (c->bf16 && c->awq) ||
+               refuse(rule, "NVFP4 needs Blackwell's FP4 tensor cores or Marlin's weight-only FP4 "
+                            "(NVIDIA Ampere and newer; vLLM ModelOpt NVFP4)");
     case GS_WF_COUNT:
         break;
     }

@@ -90,6 +90,9 @@ static enum gs_status resolve_parameters(const struct gs_model_spec *model, stru
                             (unsigned long long)GS_PARAMETERS_MAX);
     e->has_breakdown = true;
     e->parameters = e->params.total;
+    /* a reader that went by the standard keys alone says what it left out */
+    if (model->arch.approximate[0] != '\0')
+        warn(e, "architecture_approximate", model->arch.approximate);
     return GS_OK;
 }
 
@@ -203,7 +206,8 @@ static void assume_format(struct gs_estimate *e, enum gs_weight_format f)
         assume(e, "quantized_weights",
                "linear-layer weights in the named format with its scales and zero points "
                "(GPTQ/AWQ per group, LLM.int8 and fp8 per row or tensor or block, nf4 per 64, "
-               "MXFP4 per 32); embeddings, head, norms and routers in 16-bit; GGUF at the "
+               "MXFP4 per 32, NVFP4 an fp8 scale per 16 and two fp32 scalars); embeddings, head, "
+               "norms, routers and what a checkpoint's ignore list names in 16-bit; GGUF at the "
                "whole-file rate of its mix",
                "vLLM GPTQ/AWQ create_weights, bitsandbytes, llama.cpp block structs and "
                "quantize.cpp sizes; estimation.md 4.1");

@@ -30,10 +30,11 @@ const char *gs_kv_dtype_name(enum gs_kv_dtype d)
 
 enum gs_kv_dtype gs_kv_fp8_for(const struct gs_arch *arch)
 {
-    const struct gs_block *attn = arch != NULL ? gs_arch_attention_block(arch) : NULL;
-    return attn != NULL && attn->mixer == GS_MIXER_MLA && attn->attn.index_topk > 0
-               ? GS_KV_FP8_DS_MLA
-               : GS_KV_FP8;
+    /* any sparse MLA layer: DeepSeek-V4's first layers attend through their window only */
+    for (size_t b = 0; arch != NULL && b < arch->block_count; b++)
+        if (arch->blocks[b].mixer == GS_MIXER_MLA && arch->blocks[b].attn.index_topk > 0)
+            return GS_KV_FP8_DS_MLA;
+    return GS_KV_FP8;
 }
 
 bool gs_kv_dtype_parse(const char *name, enum gs_kv_dtype *out)
@@ -97,14 +98,25 @@ static uint64_t indexer_bytes(const struct gs_attention *s)
     return s->index_head_dim + s->index_head_dim / 128 * 4;
 }
 
+/* DeepSeek-V4's attention: latent (MLA) layers that keep a sliding window of raw entries. */
+static bool compressed_mla(const struct gs_block *b)
+{
+    return b->mixer == GS_MIXER_MLA && b->attn.span == GS_SPAN_SLIDING && b->attn.window > 0;
+}
+
 /* Bytes one token adds to one layer of this block on one GPU (0 for
  * recurrent and encoder-only layers). */
 static uint64_t attention_token_bytes(const struct gs_block *b, enum gs_kv_dtype dtype,
                                       uint64_t e, uint64_t t, bool *ovf)
 {
     const struct gs_attention *s = &b->attn;
-    if (b->mixer == GS_MIXER_MLA) /* MLAAttentionSpec: one latent head on every tensor rank */
-        return dtype == GS_KV_FP8_DS_MLA ? 656 : gs_mul(s->kv_lora_rank + s->qk_rope_head_dim, e, ovf);
+    /* MLAAttentionSpec: one latent head on every tensor rank. fp8_ds_mla entries are 656
+     * bytes (V3.2: 512 fp8 + 4 fp32 scales + 64 bf16 rope) or, for DeepSeek-V4, 584 (448 fp8
+     * nope + 64 bf16 rope + 8 scale bytes; kv_cache_interface.py real_page_size_bytes) */
+    if (b->mixer == GS_MIXER_MLA && dtype == GS_KV_FP8_DS_MLA)
+        return compressed_mla(b) ? 584 : 656;
+    if (b->mixer == GS_MIXER_MLA)
+        return gs_mul(s->kv_lora_rank + s->qk_rope_head_dim, e, ovf);
     if (b->mixer != GS_MIXER_ATTENTION)
         return 0;
     /* get_num_kv_heads: max(1, k // t), heads replicated past the tensor degree */
@@ -177,6 +189,9 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
             one = gs_div_ceil(one, 256) * 256; /* align_to_256bytes */
         if (one == 0 || (!b->attn.cached && b->mixer == GS_MIXER_ATTENTION))
             continue; /* encoder-only attention: no cache (EncoderOnlyAttentionSpec) */
+        if (b->attn.kv_shared)
+            continue; /* reads an earlier layer's cache: vLLM gives a layer with a
+                         kv_sharing_target_layer_name no KV cache spec of its own */
         if (out->layer_token_bytes == 0)
             out->layer_token_bytes = one;
         const uint64_t bytes = gs_mul(one, n, ovf);
@@ -185,9 +200,26 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
         if (b->attn.cross && b->attn.cross_only)
             continue; /* CrossAttentionSpec only: nothing per decoder token */
         out->bytes_per_token = gs_add(out->bytes_per_token, bytes, ovf);
+        /* DeepSeek-V4 (deepseek_v4_attention.py): one compressed entry per compress_ratio
+         * tokens (MLAAttentionSpec compress_ratio: a page of block_size tokens stores
+         * block_size / ratio entries), and the indexer one key per entry; whole bytes per
+         * token over the block's layers, rounded up */
+        const uint64_t ratio = compressed_mla(b) ? b->attn.compress_ratio : 0;
+        if (ratio > 0) {
+            const uint64_t compressed = gs_div_ceil(bytes, ratio);
+            out->bytes_per_token = gs_add(out->bytes_per_token, compressed, ovf);
+            out->full_token_bytes = gs_add(out->full_token_bytes, compressed, ovf);
+        }
         if (b->mixer == GS_MIXER_MLA && b->attn.index_heads)
-            out->indexer_token_bytes = gs_add(out->indexer_token_bytes,
-                                              gs_mul(indexer_bytes(&b->attn), n, ovf), ovf);
+            out->indexer_token_bytes = gs_add(
+                out->indexer_token_bytes,
+                gs_div_ceil(gs_mul(indexer_bytes(&b->attn), n, ovf), ratio ? ratio : 1), ovf);
+        /* MiniMax-M3's indexer beside GQA attention: one key head of index_head_dim per
+         * token, bf16 whatever the KV dtype (vLLM MiniMaxM3IndexerCache, indexer_kv_dtype
+         * "bf16" by default), replicated on every tensor rank */
+        if (b->mixer == GS_MIXER_ATTENTION && b->attn.index_heads)
+            out->indexer_token_bytes = gs_add(
+                out->indexer_token_bytes, gs_mul(2 * b->attn.index_head_dim, n, ovf), ovf);
         if (b->attn.span == GS_SPAN_FULL || b->attn.window == 0) {
             out->full_layers += n;
             out->full_token_bytes = gs_add(out->full_token_bytes, bytes, ovf);

@@ -20,6 +20,7 @@ static const char *const format_names[GS_WF_COUNT] = {
     [GS_WF_GGUF_Q4_0] = "q4_0", [GS_WF_GGUF_Q4_K_M] = "q4_k_m",
     [GS_WF_GGUF_Q5_K_M] = "q5_k_m", [GS_WF_GGUF_Q6_K] = "q6_k",
     [GS_WF_GGUF_Q8_0] = "q8_0", [GS_WF_MXFP4] = "mxfp4",
+    [GS_WF_NVFP4] = "nvfp4",
 };
 
 const char *gs_weight_format_name(enum gs_weight_format f)
@@ -126,6 +127,12 @@ static uint64_t weights_as(enum gs_weight_format f, uint64_t n, uint64_t in, uin
         return gs_div_ceil(gs_mul(n, 2113, ovf), 4096);
     case GS_WF_MXFP4: /* 32 x 4 bits + one 8-bit scale = 17 bytes per 32 */
         return gs_div_ceil(gs_mul(n, 17, ovf), 32);
+    case GS_WF_NVFP4:
+        /* vLLM ModelOptNvFp4LinearMethod.create_weights: weight uint8 [out, in/2] (two e2m1
+         * values a byte), weight_scale fp8 e4m3 [out, in/16], and the fp32 scalars
+         * weight_scale_2 and input_scale */
+        return gs_add(gs_add(gs_div_ceil(n, 2), gs_mul(out, gs_div_ceil(in, 16), ovf), ovf), 8,
+                      ovf);
     default: /* GGUF: whole-model rates, applied by the caller */
         return gs_div_ceil(gs_mul(n, gguf_millibits(f), ovf), 8000);
     }
@@ -204,14 +211,51 @@ struct weigh {
     bool ovf;
     bool bad_group;         /* a quantized input slice is not a whole number of groups */
     uint64_t bad_in;
+    uint16_t unquantized;   /* 1 << enum gs_part: parts the checkpoint's scheme leaves unquantized */
+    const char *unquantized_modules; /* attention modules it names (struct gs_checkpoint) */
 };
 
-/* Whether request `r` stores module `m` in the requested format (the body's
- * linears), rather than as an embedding, norm or tower parameter. */
-static bool in_format(const struct gs_weights_request *r, const struct gs_module *m, bool plain)
+/* A weighing of `a` by request `r`. Served in the checkpoint's own format,
+ * the parts its ignore/exclude list names stay at the checkpoint dtype
+ * (struct gs_checkpoint.unquantized_parts); another format quantizes every
+ * body linear. */
+static struct weigh weigh_for(const struct gs_arch *a, const struct gs_weights_request *r)
 {
+    const struct gs_checkpoint *c = &a->checkpoint;
+    const bool own = c->quantized && (enum gs_weight_format)c->format == r->format;
+    return (struct weigh){r, r->group_size ? r->group_size : 128, false, false, 0,
+                          own ? c->unquantized_parts : 0, own ? c->unquantized_modules : ""};
+}
+
+/* Whether attention module `m` is one the checkpoint's ignore list names: its
+ * name, its last component ("indexer.wk": "wk") or its first ("indexer"). */
+static bool named_unquantized(const struct weigh *w, const struct gs_module *m)
+{
+    if (m->part != GS_PART_ATTENTION || w->unquantized_modules[0] == '\0' || m->name == NULL)
+        return false;
+    const char *dot = strrchr(m->name, '.');
+    const size_t head = strcspn(m->name, ".");
+    const char *list = w->unquantized_modules;
+    for (const char *at = list; (at = strchr(at, ',')) != NULL && at[1] != '\0'; at++) {
+        const size_t n = strcspn(at + 1, ",");
+        const char *token = at + 1;
+        if ((strlen(m->name) == n && strncmp(m->name, token, n) == 0) ||
+            (dot != NULL && strlen(dot + 1) == n && strncmp(dot + 1, token, n) == 0) ||
+            (head == n && strncmp(m->name, token, n) == 0))
+            return true;
+    }
+    return false;
+}
+
+/* Whether module `m` is stored in the requested format (the body's
+ * linears), rather than as an embedding, norm or tower parameter, or as a
+ * part the checkpoint's scheme leaves unquantized. */
+static bool in_format(const struct weigh *w, const struct gs_module *m, bool plain)
+{
+    const struct gs_weights_request *r = w->r;
     if (plain || m->kind != GS_MODULE_LINEAR || !(m->flags & GS_MOD_QUANT) ||
-        gguf_millibits(r->format) != 0)
+        gguf_millibits(r->format) != 0 || (w->unquantized & (1u << m->part)) ||
+        named_unquantized(w, m))
         return false;
     return !(r->experts_only && !(m->flags & GS_MOD_EXPERT));
 }
@@ -229,7 +273,9 @@ static uint64_t module_bytes(struct weigh *w, const struct gs_module *m, const s
     rank_shape(m, b, t, &in, &out);
     const uint64_t count = spread ? gs_div_ceil(m->count ? m->count : 1, r->expert)
                                   : (m->count ? m->count : 1);
-    if (!in_format(r, m, plain)) {
+    if (m->flags & GS_MOD_BUFFER) /* fp32 correction biases, int32 hash tables (vLLM) */
+        return gs_mul(gs_module_parameters(m, &w->ovf), 4, &w->ovf);
+    if (!in_format(w, m, plain)) {
         struct gs_module one = *m;
         one.in = in;
         one.out = out;
@@ -269,7 +315,7 @@ static enum gs_status weights_on(const struct gs_arch *a, const struct gs_weight
                                  uint64_t stage, uint64_t *out, uint64_t *each,
                                  struct gs_error *err)
 {
-    struct weigh w = {r, r->group_size ? r->group_size : 128, false, false, 0};
+    struct weigh w = weigh_for(a, r);
     const uint64_t p = r->pipeline ? r->pipeline : 1;
     uint64_t per_block[GS_BLOCKS_MAX];
     for (size_t b = 0; b < a->block_count; b++)
@@ -393,7 +439,7 @@ static uint64_t block_slack(struct weigh *w, const struct gs_block *b, bool plai
         if (!expert)
             m.count = 1;
         uint64_t bytes;
-        if (in_format(w->r, &m, plain)) {
+        if (in_format(w, &m, plain)) {
             /* the values alone: a quantized format's scales, zeros and g_idx are tensors of
              * their own */
             const bool spread = w->r->expert > 1 && expert;
@@ -426,7 +472,7 @@ uint64_t gs_weights_segment_slack(const struct gs_arch *a, const struct gs_weigh
                                   const uint64_t counts[GS_BLOCKS_MAX], bool first_stage,
                                   bool last_stage, bool *overflow)
 {
-    struct weigh w = {r, r->group_size ? r->group_size : 128, false, false, 0};
+    struct weigh w = weigh_for(a, r);
     uint64_t slack = 0;
     for (size_t b = 0; b < a->block_count; b++)
         if (counts[b])
@@ -468,7 +514,7 @@ uint64_t gs_weights_segment_slack(const struct gs_arch *a, const struct gs_weigh
 enum gs_status gs_weights_layers_bytes(const struct gs_arch *a, const struct gs_weights_request *r,
                                        uint64_t *out, struct gs_error *err)
 {
-    struct weigh w = {r, r->group_size ? r->group_size : 128, false, false, 0};
+    struct weigh w = weigh_for(a, r);
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
     uint64_t sum = 0;
@@ -497,7 +543,7 @@ uint64_t gs_weights_mtp_layers(const struct gs_arch *a)
 enum gs_status gs_weights_mtp_bytes(const struct gs_arch *a, const struct gs_weights_request *r,
                                     bool own_head, uint64_t *out, struct gs_error *err)
 {
-    struct weigh w = {r, r->group_size ? r->group_size : 128, false, false, 0};
+    struct weigh w = weigh_for(a, r);
     uint64_t sum = 0;
     for (size_t i = 0; i < a->tower_count; i++) {
         const struct gs_tower *tw = &a->towers[i];

@@ -43,13 +43,17 @@
  * refused with a clear message, not truncated. Heterogeneous stacks need
  * more kinds of layer than a hybrid's two or three: Llama-3.3-Nemotron-
  * Super-49B (nemotron-nas) has 8 distinct (attention, FFN width) blocks,
- * DeepSeek-V4 one per compression ratio and routing, with MTP beside them. */
+ * DeepSeek-V4 one per compression ratio and routing, with MTP beside them.
+ * Qwen3-Omni has five stacks beside its decoder (audio and vision encoders,
+ * the talker, its code predictor, code2wav's transformer) and 33 model-level
+ * modules. */
 #define GS_LAYERS_MAX 512
 #define GS_BLOCKS_MAX 16
 #define GS_BLOCK_MODULES_MAX 32
-#define GS_ARCH_MODULES_MAX 24
-#define GS_TOWERS_MAX 4
+#define GS_ARCH_MODULES_MAX 40
+#define GS_TOWERS_MAX 6
 #define GS_MODEL_TYPE_MAX 40
+#define GS_APPROXIMATE_MAX 1024
 
 /* Largest value accepted for any single dimension; beyond this a config is
  * a typo, not a model, and is rejected before any arithmetic. */
@@ -90,6 +94,12 @@ enum gs_split {
 #define GS_MOD_EXPERT (1u << 1) /* one per routed expert (count = experts; a token uses top_k) */
 #define GS_MOD_QUANT  (1u << 2) /* a linear weight formats quantize (the body's projections) */
 #define GS_MOD_TOKENS (1u << 3) /* the token embedding: a lookup, not compute */
+#define GS_MOD_LOOKUP (1u << 4) /* another table read by token id (Gemma's per-layer embeddings):
+                                   a lookup, never active, whether or not the head is tied */
+#define GS_MOD_BUFFER (1u << 5) /* a tensor the checkpoint stores but transformers registers as a
+                                   buffer (DeepSeek's e_score_correction_bias, DeepSeek-V4's
+                                   tid2eid): weighed at 4 bytes an element (fp32 biases, int32
+                                   tables in vLLM), counted in `buffers`, not in `total` */
 
 struct gs_module {
     const char *name;  /* transformers' attribute name ("q_proj"); static storage */
@@ -126,10 +136,18 @@ struct gs_attention {
     bool cross_only;         /* with `cross`: the layer attends only to the encoder's output
                                 (Mllama's cross-attention layers), caching no text tokens */
     bool nope;               /* no rotary embedding on this layer (NoPE); memory is unchanged */
+    bool kv_shared;          /* the layer attends over an earlier layer's keys and values
+                                (Gemma 3n/4 num_kv_shared_layers; vLLM kv_sharing_target_layer_name):
+                                it caches nothing of its own */
     /* multi-head latent attention */
     uint64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim;
-    /* DeepSeek sparse attention: a lightning indexer with its own key cache */
+    /* DeepSeek sparse attention: a lightning indexer with its own key cache (also on GQA
+     * attention blocks: MiniMax-M3, one bf16 key of index_head_dim per token) */
     uint64_t index_heads, index_head_dim, index_topk;
+    /* DeepSeek-V4 (an MLA block with a sliding window): besides the last `window` tokens the
+     * layer caches one compressed entry per `compress_ratio` tokens over the whole context,
+     * and its indexer (index_heads) one key per compressed entry; 0 = the window only */
+    uint64_t compress_ratio;
 };
 
 /* A fixed-size state per sequence (vLLM's MambaSpec): a causal-convolution
@@ -184,7 +202,12 @@ struct gs_checkpoint {
     uint8_t format;          /* enum gs_weight_format */
     uint64_t group_size;     /* GPTQ/AWQ */
     bool experts_only;       /* only routed experts are quantized (gpt-oss mxfp4) */
-    char detail[160];        /* what the config says, for the assumption; also set (with
+    uint16_t unquantized_parts; /* 1 << enum gs_part: parts the scheme's ignore/exclude list keeps
+                                   at the checkpoint dtype (NVFP4 releases' self_attn, shared
+                                   experts); embeddings, head, norms and routers never quantize */
+    char unquantized_modules[96]; /* attention projections the list names one by one, ","
+                                     before and after each ("," "kv_b_proj" "," "q_a_proj" ",") */
+    char detail[256];        /* what the config says, for the assumption; also set (with
                                 quantized false) for a quantization_config gpusizer cannot size */
 };
 
@@ -204,7 +227,10 @@ struct gs_rope_table {
 struct gs_arch {
     char model_type[GS_MODEL_TYPE_MAX]; /* as the config names it; shown, never branched on */
     char read_as[GS_MODEL_TYPE_MAX];    /* the layout it was read as, when the reader had to
-                                           go by architectures[0]; "" otherwise */
+                                           go by architectures[0]; "generic" for the reader of
+                                           last resort; "" otherwise */
+    char approximate[GS_APPROXIMATE_MAX]; /* why the counts are approximate (the generic reader
+                                             and the keys it left out); "" when exact */
     struct gs_checkpoint checkpoint;
     uint64_t hidden_size;
     uint64_t vocab_size;
@@ -239,7 +265,7 @@ struct gs_arch {
     struct gs_rope_table rope_tables[GS_ROPE_TABLES_MAX];
 };
 
-/* Parameter counts by component; the components but `mtp` sum to `total`. */
+/* Parameter counts by component; the components but `mtp` and `buffers` sum to `total`. */
 struct gs_param_count {
     uint64_t total;
     uint64_t embedding;
@@ -252,6 +278,8 @@ struct gs_param_count {
     uint64_t vision;
     uint64_t audio;
     uint64_t mtp;       /* stored in the checkpoint beyond `total` (transformers skips them) */
+    uint64_t buffers;   /* elements of checkpoint tensors transformers registers as buffers
+                           (GS_MOD_BUFFER), outside `mtp`: stored and weighed, not in `total` */
     uint64_t active;    /* used per token (estimation.md 0.5): routed experts beyond top-k, an
                            untied input embedding and vision/audio towers excluded */
     uint64_t largest_module; /* parameters of the largest single module (ZeRO-3 gathers it whole) */

@@ -87,6 +87,8 @@ struct gs_moe {
     bool router_bias;        /* a Linear bias on the router (gpt-oss) */
     uint64_t router_extra;   /* extra router parameters per layer (e_score_correction_bias when
                                 transformers registers it as a parameter) */
+    uint64_t router_buffer;  /* e_score_correction_bias values the checkpoint stores per layer
+                                where transformers registers them as a buffer (GS_MOD_BUFFER) */
     uint64_t shared_width;   /* one shared MLP this wide; 0 = none */
     bool shared_gate;        /* Qwen-MoE: a sigmoid gate Linear(h, 1) on the shared expert */
     const char *router_name; /* "gate" when NULL */

@@ -39,6 +39,8 @@ enum gs_weight_format {
     GS_WF_GGUF_Q6_K,
     GS_WF_GGUF_Q8_0,
     GS_WF_MXFP4,           /* 4-bit e2m1 + an 8-bit scale per 32: 4.25 bits */
+    GS_WF_NVFP4,           /* 4-bit e2m1 + an fp8 e4m3 scale per 16 (4.5 bits) + two fp32
+                              scalars per matrix (NVIDIA ModelOpt, compressed-tensors nvfp4) */
     GS_WF_COUNT
 };
 
