@@ -1,6 +1,7 @@
 /*
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
- * (Pixtral), Qwen2.5-VL, Llama 3.2 Vision (mllama), Llama 4 and Whisper.
+ * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
+ * Qwen2.5-VL, Llama 3.2 Vision (mllama), Llama 4 and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -95,12 +96,19 @@ static void close_sub(struct model_reader *r, struct model_reader *sub, json_t *
     json_decref(owned);
 }
 
-/* The decoder.c reader of a text model_type. */
+static void read_ministral3(struct model_reader *r, struct gs_arch *a);
+
+/* The reader of a text model_type: Ministral 3's own (below), a decoder.c
+ * one, or an mla.c one (Mistral Large 3's language model is DeepSeek-V3's). */
 static model_read_fn decoder_reader(const char *model_type)
 {
-    for (const struct model_type *m = MODELS_DECODER; model_type && m->model_type; m++)
-        if (strcmp(m->model_type, model_type) == 0)
-            return m->read;
+    static const struct model_type *const tables[] = {MODELS_DECODER, MODELS_MLA};
+    if (model_type != NULL && strcmp(model_type, "ministral3") == 0)
+        return read_ministral3;
+    for (size_t t = 0; model_type && t < sizeof(tables) / sizeof(tables[0]); t++)
+        for (const struct model_type *m = tables[t]; m->model_type; m++)
+            if (strcmp(m->model_type, model_type) == 0)
+                return m->read;
     return NULL;
 }
 
@@ -387,8 +395,26 @@ static uint64_t read_pixtral(struct model_reader *v, struct gs_arch *a)
     return vh;
 }
 
+/* Ministral3ForCausalLM (transformers models/ministral3/modular_ministral3.py;
+ * vLLM serves it with models/mistral.py): MistralForCausalLM's modules - a
+ * Llama layer without biases -, its queries scaled by position
+ * (llama_4_scaling_beta, no parameters); a sliding_window, when set,
+ * applies to every layer. The language model of Ministral 3 (3B, 8B, 14B),
+ * and the whole of the text-only Devstral 2 checkpoints (model_type
+ * ministral3). */
+static void read_ministral3(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 0);
+    decoder_window_all(&plan);
+    const struct decoder_traits t = {.norms = 2};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* Mistral3ForConditionalGeneration (modeling_mistral3.py): the language
- * model its text_config's model_type names (mistral by default), the
+ * model its text_config's model_type names (mistral by default; ministral3
+ * for Ministral 3; deepseek_v3, read by mla.c, for Mistral Large 3), the
  * Pixtral tower, and Mistral3MultiModalProjector: norm (RMSNorm over the
  * vision width), patch_merger.merging_layer (vision x merge^2 -> vision, no
  * bias), linear_1 (vision x feature layers -> text) and linear_2 (text ->
@@ -960,6 +986,7 @@ static void read_whisper(struct model_reader *r, struct gs_arch *a)
 const struct model_type MODELS_MULTIMODAL[] = {
     {"gemma3", "Gemma3ForConditionalGeneration", read_gemma3},
     {"mistral3", "Mistral3ForConditionalGeneration", read_mistral3},
+    {"ministral3", "Ministral3ForCausalLM", read_ministral3},
     {"qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", read_qwen2_5_vl},
     {"mllama", "MllamaForConditionalGeneration", read_mllama},
     {"llama4", "Llama4ForConditionalGeneration", read_llama4},

@@ -2,7 +2,8 @@
  * test_models_moe.c - the readers of server/models/moe.c: exact parameter
  * counts against transformers' count (published figures or written-out
  * arithmetic in tests/fixtures/configs/<model_type>/README.md), active
- * parameters, KV cache bytes and recurrent state bytes per token.
+ * parameters, KV cache bytes per token (bf16, tensor parallelism 1 and 4)
+ * and a vLLM serving estimate.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,18 +17,273 @@
 #include "gs/inference.h"
 #include "hfconfig.h"
 
+#include <jansson.h>
 #include <string.h>
+
+/* ------------------------------------------------------------ helpers */
+
+/* The bf16 layout on one GPU of a tensor group of `t` (one pipeline stage). */
+static struct gs_kv_layout layout(const struct gs_arch *a, uint64_t t)
+{
+    struct gs_kv_layout kv;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, t, 1, &kv, &err), GS_OK);
+    return kv;
+}
+
+static void assert_cache(const struct gs_arch *a, uint64_t t, uint64_t token_bytes,
+                         uint64_t state_bytes)
+{
+    const struct gs_kv_layout kv = layout(a, t);
+    assert_int_equal(kv.bytes_per_token, token_bytes);
+    assert_int_equal(kv.state_bytes_per_sequence, state_bytes);
+}
+
+static void assert_reader_error(const char *json, const char *pointer)
+{
+    json_error_t jerr;
+    json_t *config = json_loads(json, 0, &jerr);
+    assert_non_null(config);
+    struct gs_arch arch;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
+    json_decref(config);
+    assert_true(err.count > 0);
+    assert_string_equal(err.items[0].pointer, pointer);
+}
+
+/* Decoder layers whose MLP routes to experts. */
+static uint64_t moe_layers(const struct gs_arch *a)
+{
+    return gs_arch_moe_layers(a);
+}
+
+/* A vLLM serving estimate of `batch` sequences of 4096 tokens on an 80 GB
+ * GPU at tensor parallelism `tp`: it runs, holds two bytes per parameter of
+ * weights on the group, and needs the batch times one sequence's 256
+ * sixteen-token blocks of the per-GPU KV bytes per token. */
+static void assert_serving(const struct gs_arch *a, uint64_t batch, uint64_t tp)
+{
+    const struct gs_model_spec m = fixture_spec(a);
+    struct gs_error err;
+    gs_error_init(&err);
+    struct gs_estimate e;
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = batch;
+    w.serving.context_length = 4096;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.parallelism.tensor = tp;
+    w.gpu_total_bytes = 80000000000ULL;
+    const enum gs_status st = gs_estimate_compute(&m, &w, &e, &err);
+    if (st != GS_OK)
+        fail_msg("%s: %s %s", a->model_type, err.count ? err.items[0].pointer : "",
+                 err.count ? err.items[0].detail : "");
+    assert_true(e.has_serving);
+    const struct gs_kv_layout kv = layout(a, tp);
+    assert_int_equal(e.serving.kv_needed_bytes, batch * 4096 * kv.bytes_per_token);
+    assert_int_equal(e.per_gpu.kv_cache_bytes, batch * 4096 * kv.bytes_per_token);
+    assert_true(e.per_gpu.weights_bytes * tp >= 2 * e.params.total);
+}
+
+/* ------------------------------------------------------------ Hunyuan */
+
+/* hunyuan_v1_dense/README.md (Hunyuan-7B-Instruct, architecture fields):
+ * per layer attention 41,943,296 (q, o 4096x4096; k, v 4096x1024; the two
+ * head_dim RMSNorms 256), MLP 3 x 4096 x 14336 = 176,160,768, norms 8,192;
+ * x 32 + the tied embedding 128167 x 4096 = 524,972,032 + the final norm:
+ * 7,504,568,320 ("7.5B"). Tied: active = total. KV 32 x 2 x 8 x 128 x 2 =
+ * 131,072 B/token; TP 4 keeps 2 KV heads a GPU: 32,768. */
+static void test_hunyuan_dense(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch_file("hunyuan_v1_dense/tencent__Hunyuan-7B-Instruct.reduced.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 7504568320ULL);
+    assert_int_equal(c.active, 7504568320ULL);
+    assert_int_equal(c.embedding, 524972032ULL);
+    assert_int_equal(c.lm_head, 0);
+    assert_int_equal(c.attention, 32ULL * 41943296);
+    assert_int_equal(c.mlp, 32ULL * 176160768);
+    assert_int_equal(c.norms, 65ULL * 4096);
+    assert_int_equal(c.experts, 0);
+    assert_string_equal(a.model_type, "hunyuan_v1_dense");
+    assert_int_equal(moe_layers(&a), 0);
+    assert_cache(&a, 1, 131072, 0);
+    assert_cache(&a, 4, 32768, 0);
+    assert_serving(&a, 4, 1);
+    /* attention_bias puts a bias on q, k, v and o: 4096 + 1024 + 1024 + 4096 a layer */
+    const struct gs_arch biased = fixture_arch(
+        "{\"model_type\": \"hunyuan_v1_dense\", \"hidden_size\": 4096, \"vocab_size\": 128167,"
+        " \"num_hidden_layers\": 32, \"num_attention_heads\": 32, \"num_key_value_heads\": 8,"
+        " \"intermediate_size\": 14336, \"tie_word_embeddings\": true, \"attention_bias\": true}");
+    assert_int_equal(fixture_count(&biased).total, 7504568320ULL + 32ULL * 10240);
+}
+
+/* hunyuan_v1_moe/README.md (Hunyuan-A13B-Instruct, model_type "hunyuan" in
+ * the GitHub copy, read by its class HunYuanMoEV1ForCausalLM): per layer
+ * attention 41,943,296, router gate.wg 64 x 4096 = 262,144, 64 experts of
+ * 3 x 4096 x 3072 = 37,748,736 each (2,415,919,104), the shared MLP
+ * 37,748,736, norms 8,192: 2,495,881,472; x 32 + 524,972,032 + 4,096 =
+ * 80,393,183,232 (README "80B total"). Active: 8 experts of 64 and the tied
+ * head: 12,747,448,320 ("13B active"). KV as the dense model. */
+static void test_hunyuan_moe(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch_file("hunyuan_v1_moe/tencent__Hunyuan-A13B-Instruct.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 80393183232ULL);
+    assert_int_equal(c.active, 12747448320ULL);
+    assert_int_equal(c.experts, 32ULL * (262144 + 2415919104ULL));
+    assert_int_equal(c.mlp, 32ULL * 37748736);
+    assert_int_equal(c.attention, 32ULL * 41943296);
+    assert_int_equal(c.embedding, 524972032ULL);
+    assert_int_equal(c.lm_head, 0);
+    assert_int_equal(c.mtp, 0);
+    assert_string_equal(a.model_type, "hunyuan");
+    assert_string_equal(a.read_as, "hunyuan_v1_moe");
+    assert_int_equal(moe_layers(&a), 32);
+    const struct gs_block *moe = gs_arch_moe_block(&a);
+    assert_non_null(moe);
+    assert_int_equal(moe->mlp.experts, 64);
+    assert_int_equal(moe->mlp.top_k, 8);
+    assert_int_equal(moe->mlp.shared_width, 3072);
+    assert_cache(&a, 1, 131072, 0);
+    assert_cache(&a, 4, 32768, 0);
+    assert_serving(&a, 8, 4);
+}
+
+/* Per-layer lists must hold one value; cross-layer attention is refused. */
+static void test_hunyuan_refusals(void **state)
+{
+    (void)state;
+    assert_reader_error(
+        "{\"model_type\": \"hunyuan_v1_moe\", \"hidden_size\": 64, \"vocab_size\": 100,"
+        " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"intermediate_size\": 32,"
+        " \"num_experts\": 4, \"moe_topk\": [2, 1]}",
+        "/moe_topk");
+    assert_reader_error(
+        "{\"model_type\": \"hunyuan_v1_dense\", \"hidden_size\": 64, \"vocab_size\": 100,"
+        " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"intermediate_size\": 32,"
+        " \"use_cla\": true}",
+        "/use_cla");
+    assert_reader_error(
+        "{\"model_type\": \"hunyuan_v1_moe\", \"hidden_size\": 64, \"vocab_size\": 100,"
+        " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"intermediate_size\": 32,"
+        " \"num_experts\": \"many\"}",
+        "/num_experts");
+}
+
+/* ------------------------------------------------------------ MiMo-V2 */
+
+/* mimo_v2_flash/README.md (XiaomiMiMo/MiMo-V2-Flash): 9 full-attention
+ * layers (4 KV heads) and 39 sliding (8 KV heads, sinks, window 128); layer
+ * 0 dense (SwiGLU 16384), 47 routed (256 experts of 2048, top 8, no shared).
+ * Attention 89,128,960 full / 94,371,904 sliding; total 308,778,768,832
+ * ("309B"), active without the untied input lookup 14,820,972,992 ("15B").
+ * KV (K 192 and V 128 wide): 9 x 4 x 320 x 2 + 39 x 8 x 320 x 2 = 222,720
+ * B/token; TP 4: 1 and 2 KV heads a GPU, 55,680. */
+static void test_mimo_v2_flash(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("mimo_v2_flash/XiaomiMiMo__MiMo-V2-Flash.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 308778768832ULL);
+    assert_int_equal(c.active, 14820972992ULL);
+    assert_int_equal(c.attention, 9ULL * 89128960 + 39ULL * 94371904);
+    assert_int_equal(c.experts, 47ULL * (256ULL * 4096 + 256ULL * 3 * 4096 * 2048));
+    assert_int_equal(c.mlp, 3ULL * 4096 * 16384);
+    assert_int_equal(c.lm_head, 152576ULL * 4096);
+    assert_int_equal(moe_layers(&a), 47);
+    assert_true(a.checkpoint.quantized);
+    assert_int_equal(a.checkpoint.format, GS_WF_FP8_BLOCK);
+    const struct gs_kv_layout kv = layout(&a, 1);
+    assert_int_equal(kv.full_layers, 9);
+    assert_int_equal(kv.full_token_bytes, 9ULL * 4 * 320 * 2);
+    assert_int_equal(kv.window_count, 1);
+    assert_int_equal(kv.windows[0].window, 128);
+    assert_int_equal(kv.windows[0].token_bytes, 39ULL * 8 * 320 * 2);
+    assert_cache(&a, 1, 222720, 0);
+    assert_cache(&a, 4, 55680, 0);
+    assert_int_equal(a.rope_table_count, 2);
+    assert_int_equal(a.rope_tables[1].dim, 64);
+    /* the sliding layers hold a window, not the 4096-token context */
+    const struct gs_model_spec m = fixture_spec(&a);
+    struct gs_error err;
+    gs_error_init(&err);
+    struct gs_estimate e;
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = 4;
+    w.serving.context_length = 4096;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.parallelism.tensor = 8;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
+    assert_true(e.has_serving);
+    const struct gs_kv_layout kv8 = layout(&a, 8);
+    assert_true(e.serving.kv_needed_bytes >= 4ULL * 4096 * kv8.full_token_bytes);
+    assert_true(e.serving.kv_needed_bytes < 4ULL * 4096 * kv8.bytes_per_token);
+    /* layer_types and mlp_layer_types, as transformers 5 writes them, read the same */
+    assert_reader_error(
+        "{\"model_type\": \"mimo_v2_flash\", \"hidden_size\": 64, \"vocab_size\": 100,"
+        " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+        " \"intermediate_size\": 32, \"n_routed_experts\": 4, \"num_experts_per_tok\": 2,"
+        " \"moe_intermediate_size\": 16, \"hybrid_layer_pattern\": [0, 2]}",
+        "/hybrid_layer_pattern");
+}
+
+/* ------------------------------------------------------------ MiniMax */
+
+/* minimax_m2/README.md: the published MiniMax-M2.5 and M2.7 configs read
+ * with decoder.c's minimax_m2 reader: 62 x 3,668,718,592 + 2 x 200064 x
+ * 3072 + 3072 = 228,689,748,992; active 10,415,940,608 (8 of 256 experts,
+ * without the untied input lookup). KV 62 x 2 x 8 x 128 x 2 = 253,952
+ * B/token; TP 4: 2 KV heads a GPU, 63,488. The checkpoints are fp8 with
+ * 128x128 block scales. */
+static void test_minimax_m2_successors(void **state)
+{
+    (void)state;
+    const char *files[] = {"minimax_m2/MiniMaxAI__MiniMax-M2.5.json",
+                           "minimax_m2/MiniMaxAI__MiniMax-M2.7.json"};
+    for (size_t i = 0; i < 2; i++) {
+        const struct gs_arch a = fixture_arch_file(files[i]);
+        const struct gs_param_count c = fixture_count(&a);
+        assert_int_equal(c.total, 228689748992ULL);
+        assert_int_equal(c.active, 10415940608ULL);
+        assert_int_equal(c.lm_head, 200064ULL * 3072);
+        assert_int_equal(moe_layers(&a), 62);
+        assert_true(a.checkpoint.quantized);
+        assert_int_equal(a.checkpoint.format, GS_WF_FP8_BLOCK);
+        assert_cache(&a, 1, 253952, 0);
+        assert_cache(&a, 4, 63488, 0);
+    }
+    const struct gs_arch m27 = fixture_arch_file(files[1]);
+    assert_int_equal(m27.max_position_embeddings, 204800);
+    assert_serving(&m27, 2, 4);
+}
 
 /* Every type of the file's table is one models_supported() lists. */
 static void test_types_listed(void **state)
 {
     (void)state;
-    assert_non_null(strstr(hfconfig_supported(), ", "));
+    const char *types = hfconfig_supported();
+    assert_non_null(strstr(types, "hunyuan_v1_dense"));
+    assert_non_null(strstr(types, "hunyuan_v1_moe"));
+    assert_non_null(strstr(types, "mimo_v2_flash"));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hunyuan_dense),
+        cmocka_unit_test(test_hunyuan_moe),
+        cmocka_unit_test(test_hunyuan_refusals),
+        cmocka_unit_test(test_mimo_v2_flash),
+        cmocka_unit_test(test_minimax_m2_successors),
         cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -143,6 +143,66 @@ static void test_mistral3(void **state)
     assert_int_equal(serve(&a, 1, 4096, 0), 671088640ULL);
 }
 
+/* The Mistral 3 family's other language models. Ministral 3 (text_config
+ * model_type ministral3, Ministral3ForCausalLM = MistralForCausalLM's
+ * modules) reads exactly as the mistral text model: Mistral Small 3.1's
+ * config relabelled counts the same 24,011,361,280. A text-only ministral3
+ * config (Devstral 2) counts as Llama's formula. Mistral Large 3's
+ * text_config is DeepSeek-V3's (mla.c): the whole is that text model read
+ * alone plus Pixtral and the projector - for a 2-layer, 64-wide tower:
+ * 2 x (4 x 64^2 + 3 x 64 x 128 + 2 x 64) = 82,176, patch_conv 3 x 14^2 x 64
+ * = 37,632, ln_pre 64, projector norm 64, merging 4 x 64^2 = 16,384,
+ * linear_1 64 x 128 = 8,192, linear_2 128^2 = 16,384: 160,896. */
+static void test_mistral3_family(void **state)
+{
+    (void)state;
+    static const char small[] =
+        "{\"model_type\": \"mistral3\", \"spatial_merge_size\": 2,"
+        " \"text_config\": {\"model_type\": \"%s\", \"head_dim\": 128, \"hidden_size\": 5120,"
+        " \"intermediate_size\": 32768, \"max_position_embeddings\": 131072,"
+        " \"num_attention_heads\": 32, \"num_hidden_layers\": 40, \"num_key_value_heads\": 8,"
+        " \"sliding_window\": null, \"vocab_size\": 131072},"
+        " \"vision_config\": {\"head_dim\": 64, \"hidden_size\": 1024, \"image_size\": 1540,"
+        " \"intermediate_size\": 4096, \"num_attention_heads\": 16, \"num_channels\": 3,"
+        " \"num_hidden_layers\": 24, \"patch_size\": 14}, \"vision_feature_layer\": -1}";
+    const struct gs_arch mistral = fixture_arch(small, "mistral");
+    const struct gs_arch ministral = fixture_arch(small, "ministral3");
+    assert_int_equal(fixture_count(&mistral).total, 24011361280ULL);
+    assert_int_equal(fixture_count(&ministral).total, 24011361280ULL);
+    assert_int_equal(fixture_count(&ministral).active, 22901314560ULL);
+    assert_int_equal(kv(&ministral, 1).bytes_per_token, 163840);
+
+    const struct gs_arch devstral = fixture_arch(
+        "{\"model_type\": \"ministral3\", \"architectures\": [\"Ministral3ForCausalLM\"],"
+        " \"hidden_size\": 512, \"intermediate_size\": 1024, \"num_hidden_layers\": 4,"
+        " \"num_attention_heads\": 8, \"num_key_value_heads\": 2, \"head_dim\": 64,"
+        " \"vocab_size\": 1000, \"tie_word_embeddings\": false}");
+    const struct gs_arch llama = fixture_llama(512, 4, 8, 2, 1024, 1000, false);
+    assert_int_equal(fixture_count(&devstral).total, fixture_count(&llama).total);
+    assert_string_equal(devstral.model_type, "ministral3");
+
+    static const char large_text[] =
+        "{\"model_type\": \"deepseek_v3\", \"hidden_size\": 128, \"intermediate_size\": 256,"
+        " \"moe_intermediate_size\": 32, \"num_hidden_layers\": 3, \"num_attention_heads\": 4,"
+        " \"num_key_value_heads\": 4, \"n_routed_experts\": 8, \"n_shared_experts\": 1,"
+        " \"num_experts_per_tok\": 2, \"first_k_dense_replace\": 1, \"q_lora_rank\": 64,"
+        " \"kv_lora_rank\": 32, \"qk_nope_head_dim\": 16, \"qk_rope_head_dim\": 8,"
+        " \"v_head_dim\": 16, \"vocab_size\": 1000}";
+    const struct gs_arch text = fixture_arch("%s", large_text);
+    const struct gs_arch large = fixture_arch(
+        "{\"model_type\": \"mistral3\", \"text_config\": %s,"
+        " \"vision_config\": {\"hidden_size\": 64, \"intermediate_size\": 128,"
+        " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"num_channels\": 3,"
+        " \"patch_size\": 14, \"head_dim\": 16}}",
+        large_text);
+    const struct gs_param_count c = fixture_count(&large);
+    assert_int_equal(c.vision, 160896);
+    assert_int_equal(c.total, fixture_count(&text).total + 160896);
+    assert_true(gs_arch_has_mla(&large));
+    assert_int_equal(gs_arch_moe_layers(&large), 2);
+    towers_are(&large, 1, GS_PART_VISION, false);
+}
+
 /* qwen2_5_vl/README.md: 3B = 3,754,622,976 (vision 668,684,288, tied, so
  * active = text 3,085,938,688); 7B = 8,292,166,656 (vision 676,550,144,
  * untied: active = 7,070,619,136 + 544,997,376 head - 544,997,376
@@ -369,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_gemma3),
         cmocka_unit_test(test_gemma3_default_vision),
         cmocka_unit_test(test_mistral3),
+        cmocka_unit_test(test_mistral3_family),
         cmocka_unit_test(test_qwen2_5_vl),
         cmocka_unit_test(test_mllama),
         cmocka_unit_test(test_llama4),
