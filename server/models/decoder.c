@@ -151,8 +151,11 @@ static size_t build_block(struct gs_arch *a, const struct decoder_plan *plan,
     if (routed)
         gs_build_moe(a, b, &plan->experts);
     else
-        gs_build_mlp(a, b, plan->intermediate, true, t->mlp_bias,
+        gs_build_mlp(a, b, plan->intermediate, !t->plain_mlp, t->mlp_bias,
                      t->mlp_names ? t->mlp_names : &GS_MLP_NAMES);
+    if (t->act_params)
+        gs_block_module(a, b, "act_fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_MLP, 0, 1,
+                        t->act_params, 1);
     decoder_add_norms(a, b, plan, t);
     return b;
 }
@@ -539,6 +542,124 @@ static void read_seed_oss(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
+/* Olmo3ForCausalLM (modular_olmo3.py: Olmo2 layers; vLLM olmo2.py serves
+ * both): OLMo 2's post-norms and q_norm over heads*d / k_norm over
+ * kv_heads*d, with sliding_window (4096) attention on the layers
+ * layer_types marks sliding_attention, or, without the list, on three of
+ * every four ((l + 1) % 4 != 0, as Olmo3Config fills it). */
+static void read_olmo3(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 4096);
+    if (!decoder_read_layer_types(r, &plan))
+        decoder_window_pattern(&plan, 4);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {
+        .norms = 2, .qk_norm = QK_FULL, .qkv_bias = bias, .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+    /* vLLM olmo2.py applies rope scaling on the full layers only: with a scaling the sliding
+     * layers build a plain table of their own over max_position_embeddings (models_read adds
+     * the full layers' one as table 0) */
+    bool sliding = false;
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+        sliding = sliding || plan.sliding[l];
+    const json_t *scaling = rd_get(r, "rope_scaling");
+    const char *type = json_string_value(json_object_get(scaling, "rope_type"));
+    if (r->ok && sliding && json_is_object(scaling) && a->max_position_embeddings &&
+        (type == NULL || strcmp(type, "default") != 0)) {
+        a->rope_tables[1] = (struct gs_rope_table){a->max_position_embeddings, plan.head_dim};
+        a->rope_table_count = 2;
+    }
+}
+
+/* ApertusForCausalLM (modeling_apertus.py; vLLM apertus.py): Llama
+ * attention with RMSNorm q_norm and k_norm over head_dim (attention_bias on
+ * q, k, v and o), attention_layernorm and feedforward_layernorm, and an
+ * ungated MLP (up_proj, down_proj; mlp_bias) through xIELU, whose alpha_p and
+ * alpha_n are one-element parameters in every layer (beta and eps are
+ * buffers). Another hidden_act has no parameters. */
+static void read_apertus(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const char *act = rd_string(r, "hidden_act");
+    const bool xielu = act == NULL || strcmp(act, "xielu") == 0;
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2,
+                                     .qk_norm = QK_HEAD,
+                                     .qkv_bias = bias,
+                                     .o_bias = bias,
+                                     .mlp_bias = rd_flag(r, "mlp_bias", false),
+                                     .plain_mlp = true,
+                                     .act_params = xielu ? 2 : 0};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Ernie4_5ForCausalLM (modular_ernie4_5.py; vLLM ernie45.py): Llama with
+ * use_bias on q, k, v, o and the MLP (never on lm_head), head_dim 128 unless
+ * the config says otherwise, tied by default. */
+static void read_ernie4_5(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 128, false);
+    const bool bias = rd_flag(r, "use_bias", false);
+    const struct decoder_traits t = {
+        .norms = 2, .qkv_bias = bias, .o_bias = bias, .mlp_bias = bias};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Layers that route in ERNIE 4.5 MoE: (l + 1) % moe_layer_interval == 0 and
+ * moe_layer_start_index <= l <= moe_layer_end_index (-1 or null: the last
+ * layer), as Ernie4_5_MoeDecoderLayer and Ernie4_5_MoeConfig decide. */
+static void ernie_moe_layers(struct model_reader *r, struct decoder_plan *plan)
+{
+    const uint64_t interval = rd_dim(r, NAMES("moe_layer_interval"), false, 1);
+    const uint64_t start = rd_dim(r, NAMES("moe_layer_start_index"), false, 1);
+    uint64_t end = plan->layers ? plan->layers - 1 : 0;
+    const json_t *end_v = rd_get(r, "moe_layer_end_index");
+    if (json_is_integer(end_v) && json_integer_value(end_v) >= 0)
+        end = (uint64_t)json_integer_value(end_v);
+    else if (end_v != NULL && !(json_is_integer(end_v) && json_integer_value(end_v) == -1))
+        rd_fail(r, "moe_layer_end_index", GS_ERR_INVALID, "must be a layer index or -1");
+    if (interval == 0)
+        rd_fail(r, "moe_layer_interval", GS_ERR_INVALID, "must be at least 1");
+    for (uint64_t l = 0; l < plan->layers && l < GS_LAYERS_MAX && interval; l++)
+        plan->moe[l] = (l + 1) % interval == 0 && l >= start && l <= end;
+}
+
+/* Ernie4_5_MoeForCausalLM (modular_ernie4_5_moe.py; vLLM ernie45_moe.py):
+ * ERNIE 4.5 attention and dense MLP (use_bias), and on the routed layers
+ * moe_num_experts experts of moe_intermediate_size (top moe_k) behind a
+ * router Ernie4_5_MoeTopKRouter whose moe_statics.e_score_correction_bias
+ * [1, E] transformers registers as an nn.Parameter (requires_grad False), so
+ * parameters() counts it, and moe_num_shared_experts shared experts as one
+ * MLP of that many times the expert width. lm_head carries use_bias. The MTP
+ * layer (num_nextn_predict_layers) is skipped by transformers (`mtp` keys
+ * ignored on load) and not described here. */
+static void read_ernie4_5_moe(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 0, false);
+    struct gs_moe *m = &plan.experts;
+    m->experts = rd_dim(r, NAMES("moe_num_experts"), false, 64);
+    m->top_k = rd_dim(r, NAMES("moe_k"), false, 6);
+    m->width = rd_dim(r, NAMES("moe_intermediate_size"), false, 1536);
+    m->shared_width = m->width * rd_dim(r, NAMES("moe_num_shared_experts"), false, 2);
+    m->router_extra = m->experts;
+    m->gated = true;
+    ernie_moe_layers(r, &plan);
+    const bool bias = rd_flag(r, "use_bias", false);
+    const struct decoder_traits t = {
+        .norms = 2, .qkv_bias = bias, .o_bias = bias, .mlp_bias = bias, .head_bias = bias};
+    decoder_build(r, a, &plan, &t);
+    /* with use_bias the shared experts' gate, up and down projections carry biases too */
+    for (size_t b = 0; bias && r->ok && b < a->block_count; b++)
+        if (a->blocks[b].mlp.kind == GS_MLP_MOE && m->shared_width)
+            gs_block_module(a, b, "shared_experts.bias", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                            GS_PART_MLP, 0, 1, 2 * m->shared_width + a->hidden_size, 1);
+}
+
 const struct model_type MODELS_DECODER[] = {
     {"llama", "LlamaForCausalLM", read_llama},
     {"mistral", "MistralForCausalLM", read_mistral},
@@ -564,5 +685,9 @@ const struct model_type MODELS_DECODER[] = {
     {"gpt_oss", "GptOssForCausalLM", read_gpt_oss},
     {"glm4_moe", "Glm4MoeForCausalLM", read_glm4_moe},
     {"seed_oss", "SeedOssForCausalLM", read_seed_oss},
+    {"olmo3", "Olmo3ForCausalLM", read_olmo3},
+    {"apertus", "ApertusForCausalLM", read_apertus},
+    {"ernie4_5", "Ernie4_5ForCausalLM", read_ernie4_5},
+    {"ernie4_5_moe", "Ernie4_5_MoeForCausalLM", read_ernie4_5_moe},
     {NULL, NULL, NULL},
 };

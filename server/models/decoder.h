@@ -30,6 +30,8 @@ struct decoder_traits {
     const struct gs_attention_names *attn_names; /* GS_ATTENTION_NAMES when NULL */
     const struct gs_mlp_names *mlp_names;        /* GS_MLP_NAMES when NULL */
     const char *head_name;   /* "lm_head" when NULL */
+    bool plain_mlp;          /* the dense MLP is up and down only, no gate (Apertus) */
+    uint64_t act_params;     /* parameters of a learned activation, per layer (Apertus xIELU) */
 };
 
 /* What the config says about the stack. Fill with decoder_read_dims, then

@@ -128,9 +128,10 @@ static void test_moe_decoders(void **state)
         /* published 106B / 12B; e_score_correction_bias a buffer, the MTP layer not built */
         {"glm4_moe/zai-org__GLM-4.5-Air.json", 106852245504ULL, 12803366912ULL, 188416, 46, 0,
          "GLM-4.5-Air card 106B / 12B"},
-        /* Kimi-K2 (remote code: the router bias is a parameter): 1T / 32B; the checkpoint's
-         * 1,026,470,731,056 stored elements add fp8 scales and rotary buffers (README) */
-        {"kimi_k2/moonshotai__Kimi-K2-Instruct.json", 1026408232448ULL, 31687095808ULL, 61 * 1152,
+        /* Kimi-K2 as transformers 5's DeepseekV3ForCausalLM (the router bias a buffer): 1T /
+         * 32B; the checkpoint's 1,026,470,731,056 stored elements add the 60 x 384 biases, fp8
+         * scales and rotary buffers (README) */
+        {"kimi_k2/moonshotai__Kimi-K2-Instruct.json", 1026408209408ULL, 31687072768ULL, 61 * 1152,
          61, 0, "Kimi-K2 card 1T / 32B"},
         /* DeepSeek-V3.2: 671B / 37B; with the MTP layer the checkpoint's 685,396,921,376 stored
          * elements are reproduced exactly (README) */
@@ -388,6 +389,170 @@ static void test_rope_tables(void **state)
     assert_false(ovf);
 }
 
+/* ------------------------------------------------------------ 2025-26 decoders (issue 30) */
+
+/* One architecture given inline (no verbatim config.json of these was found; the fields
+ * and their sources are in tests/fixtures/configs/<model_type>/README.md): its count,
+ * active count, KV bytes per token at bf16 on one GPU and on each of 4, and the full and
+ * windowed layers. */
+struct inline_case {
+    const char *json;
+    uint64_t total, active, kv_tp1, kv_tp4, full_layers, window_layers;
+};
+
+static void check_inline(const struct inline_case *x)
+{
+    const struct gs_arch a = fixture_arch("%s", x->json);
+    const struct gs_param_count c = fixture_count(&a);
+    if (c.total != x->total || c.active != x->active)
+        fail_msg("%.60s: %llu / %llu parameters, expected %llu / %llu", x->json,
+                 (unsigned long long)c.total, (unsigned long long)c.active,
+                 (unsigned long long)x->total, (unsigned long long)x->active);
+    struct gs_kv_layout kv;
+    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 1, 1, &kv, NULL), GS_OK);
+    assert_int_equal(kv.bytes_per_token, x->kv_tp1);
+    assert_int_equal(kv.full_layers, x->full_layers);
+    assert_int_equal(kv.window_layers, x->window_layers);
+    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 4, 1, &kv, NULL), GS_OK);
+    assert_int_equal(kv.bytes_per_token, x->kv_tp4);
+    assert_int_equal(c.embedding + c.attention + c.mlp + c.experts + c.norms + c.lm_head + c.other,
+                     c.total);
+
+    /* a vLLM serving estimate of 8 sequences of 4,096 tokens runs and holds their blocks */
+    const struct gs_model_spec m = fixture_spec(&a);
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = 8;
+    w.serving.context_length = 4096;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.gpu_total_bytes = 150000000000ULL;
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    if (gs_estimate_compute(&m, &w, &e, &err) != GS_OK)
+        fail_msg("%.60s: %s %s", x->json, err.items[0].pointer, err.items[0].detail);
+    bool ovf = false;
+    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 1, 1, &kv, NULL), GS_OK);
+    assert_int_equal(e.serving.kv_needed_bytes,
+                     8 * gs_kv_sequence_bytes(&kv, 4096, 0, e.serving.block_size,
+                                              e.serving.max_num_batched_tokens, &ovf));
+    assert_true(e.per_gpu.weights_bytes >= 2 * c.total);
+}
+
+/* olmo3/README.md. 7B: h 4096, 32 layers of 32 heads (MHA) x 128, MLP 11008, V 100278,
+ * untied: 32 x (4 x 4096^2 + q/k norms 2 x 4096 + 3 x 4096 x 11008 + 2 x 4096) + 2 x V x h
+ * + h = 7,298,011,136 (card 7B, HF 7.3B); 8 full layers (3, 7, ... 31) and 24 with a
+ * 4096-token window; KV 32 x 2 x 4096 x 2 = 524,288 a token. 32B: h 5120, 64 layers of 40
+ * heads, 8 KV heads, MLP 27648: 64 x 487,604,224 + 2 x 100278 x 5120 + 5120 =
+ * 32,233,522,176 (card 32B); KV 64 x 2 x 1024 x 2 = 262,144. */
+static void test_olmo3(void **state)
+{
+    (void)state;
+    const struct inline_case cases[] = {
+        {"{\"architectures\": [\"Olmo3ForCausalLM\"], \"model_type\": \"olmo3\", \"hidden_size\": "
+         "4096, \"intermediate_size\": 11008, \"num_hidden_layers\": 32, \"num_attention_heads\": "
+         "32, \"num_key_value_heads\": 32, \"vocab_size\": 100278, \"max_position_embeddings\": "
+         "65536, \"sliding_window\": 4096, \"tie_word_embeddings\": false, \"rope_scaling\": "
+         "{\"rope_type\": \"yarn\", \"factor\": 8.0, \"original_max_position_embeddings\": 8192}}",
+         7298011136ULL, 7298011136ULL - 410738688ULL, 524288, 131072, 8, 24},
+        {"{\"architectures\": [\"Olmo3ForCausalLM\"], \"model_type\": \"olmo3\", \"hidden_size\": "
+         "5120, \"intermediate_size\": 27648, \"num_hidden_layers\": 64, \"num_attention_heads\": "
+         "40, \"num_key_value_heads\": 8, \"vocab_size\": 100278, \"max_position_embeddings\": "
+         "65536, \"sliding_window\": 4096, \"tie_word_embeddings\": false}",
+         32233522176ULL, 32233522176ULL - 513423360ULL, 262144, 65536, 16, 48},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        check_inline(&cases[i]);
+    /* the sliding layers get a rope table of their own when the full ones are scaled */
+    const struct gs_arch a = fixture_arch("%s", cases[0].json);
+    assert_int_equal(a.rope_table_count, 2);
+    assert_int_equal(a.rope_tables[1].rows, 65536);
+}
+
+/* apertus/README.md. 8B: h 4096, 32 layers, 32 heads, 8 KV heads x 128, an ungated MLP of
+ * 21504 through xIELU (alpha_p, alpha_n: 2 parameters a layer), q/k norms over 128, untied
+ * V 131072: 32 x (41,943,040 + 256 + 2 x 4096 x 21504 + 2 + 8192) + 2 x 131072 x 4096 + 4096
+ * = 8,053,338,176 (HF 8.05B). 70B: h 8192, 80 layers, 64 heads, 8 KV heads, MLP 43008:
+ * 70,599,864,480 (HF 70.6B). KV 32 x 2 x 1024 x 2 = 131,072; 80 x 4096 = 327,680. */
+static void test_apertus(void **state)
+{
+    (void)state;
+    const struct inline_case cases[] = {
+        {"{\"architectures\": [\"ApertusForCausalLM\"], \"model_type\": \"apertus\", "
+         "\"hidden_size\": 4096, \"intermediate_size\": 21504, \"num_hidden_layers\": 32, "
+         "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"vocab_size\": 131072, "
+         "\"hidden_act\": \"xielu\", \"max_position_embeddings\": 65536, \"tie_word_embeddings\": "
+         "false, \"qk_norm\": true}",
+         8053338176ULL, 8053338176ULL - 536870912ULL, 131072, 32768, 32, 0},
+        {"{\"architectures\": [\"ApertusForCausalLM\"], \"model_type\": \"apertus\", "
+         "\"hidden_size\": 8192, \"intermediate_size\": 43008, \"num_hidden_layers\": 80, "
+         "\"num_attention_heads\": 64, \"num_key_value_heads\": 8, \"vocab_size\": 131072, "
+         "\"hidden_act\": \"xielu\", \"max_position_embeddings\": 65536, \"tie_word_embeddings\": "
+         "false}",
+         70599864480ULL, 70599864480ULL - 1073741824ULL, 327680, 81920, 80, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        check_inline(&cases[i]);
+    /* another activation has no parameters: 32 x 2 fewer */
+    const struct gs_arch silu = fixture_arch(
+        "{\"model_type\": \"apertus\", \"hidden_size\": 4096, \"intermediate_size\": 21504,"
+        " \"num_hidden_layers\": 32, \"num_attention_heads\": 32, \"num_key_value_heads\": 8,"
+        " \"vocab_size\": 131072, \"hidden_act\": \"relu2\"}");
+    assert_int_equal(fixture_count(&silu).total, 8053338176ULL - 64);
+}
+
+/* ernie4_5 and ernie4_5_moe READMEs. 0.3B: h 1024, 18 layers, 16 heads, 2 KV heads x 128,
+ * MLP 3072, tied V 103424: 18 x 14,157,824 + 103424 x 1024 + 1024 = 360,748,032 (card
+ * 0.36B); KV 18 x 2 x 256 x 2 = 18,432, TP 4 one replicated KV head a GPU: 9,216.
+ * 21B-A3B: h 2560, 28 layers of 20 heads, 4 KV heads; layer 0 dense (12288), layers 1-27
+ * route to 64 experts of 1536 (top 6) with 2 shared (one 3072 MLP) behind a router with its
+ * e_score_correction_bias parameter (64): 28 x 15,728,640 + 94,371,840 + 27 x 778,731,584 +
+ * 28 x 5120 + 2560 + 103424 x 2560 tied = 21,825,437,888 (card 21B, HF 21.8B); active 6 of
+ * 64 experts: 3,352,150,208 (card A3B). 300B-A47B: h 8192, 54 layers of 64 heads, 8 KV
+ * heads, layers 0-2 dense (28672), 3-53 route to 64 experts of 3584 (top 8), no shared
+ * expert, untied: 299,484,163,264 / 47,079,337,152 (card 300B / A47B). */
+static void test_ernie4_5(void **state)
+{
+    (void)state;
+    const struct inline_case cases[] = {
+        {"{\"architectures\": [\"Ernie4_5ForCausalLM\"], \"model_type\": \"ernie4_5\", "
+         "\"hidden_size\": 1024, \"intermediate_size\": 3072, \"num_hidden_layers\": 18, "
+         "\"num_attention_heads\": 16, \"num_key_value_heads\": 2, \"head_dim\": 128, "
+         "\"vocab_size\": 103424, \"use_bias\": false, \"max_position_embeddings\": 131072, "
+         "\"tie_word_embeddings\": true}",
+         360748032ULL, 360748032ULL, 18432, 9216, 18, 0},
+        {"{\"architectures\": [\"Ernie4_5_MoeForCausalLM\"], \"model_type\": \"ernie4_5_moe\", "
+         "\"hidden_size\": 2560, \"intermediate_size\": 12288, \"num_hidden_layers\": 28, "
+         "\"num_attention_heads\": 20, \"num_key_value_heads\": 4, \"vocab_size\": 103424, "
+         "\"moe_num_experts\": 64, \"moe_k\": 6, \"moe_intermediate_size\": 1536, "
+         "\"moe_num_shared_experts\": 2, \"moe_layer_start_index\": 1, \"moe_layer_end_index\": "
+         "27, \"moe_layer_interval\": 1, \"use_bias\": false, \"tie_word_embeddings\": true, "
+         "\"max_position_embeddings\": 131072}",
+         21825437888ULL, 3352150208ULL, 57344, 14336, 28, 0},
+        {"{\"architectures\": [\"Ernie4_5_MoeForCausalLM\"], \"model_type\": \"ernie4_5_moe\", "
+         "\"hidden_size\": 8192, \"intermediate_size\": 28672, \"num_hidden_layers\": 54, "
+         "\"num_attention_heads\": 64, \"num_key_value_heads\": 8, \"vocab_size\": 103424, "
+         "\"moe_num_experts\": 64, \"moe_k\": 8, \"moe_intermediate_size\": 3584, "
+         "\"moe_num_shared_experts\": 0, \"moe_layer_start_index\": 3, \"moe_layer_end_index\": "
+         "53, \"moe_layer_interval\": 1, \"use_bias\": false, \"tie_word_embeddings\": false, "
+         "\"num_nextn_predict_layers\": 1, \"max_position_embeddings\": 131072}",
+         299484163264ULL, 47079337152ULL, 221184, 55296, 54, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        check_inline(&cases[i]);
+    /* the 21B's experts: 27 layers x (64 x 3 x 2560 x 1536 + router 64 x 2560 + its bias 64) */
+    const struct gs_arch a = fixture_arch("%s", cases[1].json);
+    assert_int_equal(fixture_count(&a).experts, 27ULL * (754974720 + 163840 + 64));
+    assert_int_equal(gs_arch_moe_layers(&a), 27);
+    /* moe_layer_end_index -1 (or null) means the last layer; every 2nd layer with interval 2 */
+    const struct gs_arch b = fixture_arch(
+        "{\"model_type\": \"ernie4_5_moe\", \"hidden_size\": 64, \"intermediate_size\": 96,"
+        " \"num_hidden_layers\": 6, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+        " \"vocab_size\": 100, \"moe_num_experts\": 4, \"moe_k\": 2, \"moe_intermediate_size\": 32,"
+        " \"moe_layer_start_index\": 0, \"moe_layer_end_index\": -1, \"moe_layer_interval\": 2}");
+    assert_int_equal(gs_arch_moe_layers(&b), 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +565,9 @@ int main(void)
         cmocka_unit_test(test_every_fixture_estimates),
         cmocka_unit_test(test_gemma3_local_global),
         cmocka_unit_test(test_rope_tables),
+        cmocka_unit_test(test_olmo3),
+        cmocka_unit_test(test_apertus),
+        cmocka_unit_test(test_ernie4_5),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

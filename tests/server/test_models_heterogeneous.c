@@ -2,7 +2,8 @@
  * test_models_heterogeneous.c - the readers of server/models/heterogeneous.c: exact parameter
  * counts against transformers' count (published figures or written-out
  * arithmetic in tests/fixtures/configs/<model_type>/README.md), active
- * parameters, KV cache bytes and recurrent state bytes per token.
+ * parameters, the layer shapes, KV cache bytes per token at tensor
+ * parallelism 1 and 4, and that a serving estimate runs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,19 +17,287 @@
 #include "gs/inference.h"
 #include "hfconfig.h"
 
+#include <jansson.h>
+#include <stdio.h>
 #include <string.h>
+
+/* ------------------------------------------------------------ helpers */
+
+/* The bf16 layout on one GPU of a tensor group of `t` (one pipeline stage). */
+static struct gs_kv_layout layout(const struct gs_arch *a, uint64_t t)
+{
+    struct gs_kv_layout kv;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, t, 1, &kv, &err), GS_OK);
+    return kv;
+}
+
+/* Decoder layers whose block attends (and so caches keys and values). */
+static uint64_t attending_layers(const struct gs_arch *a)
+{
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    uint64_t n = 0;
+    for (size_t b = 0; b < a->block_count; b++)
+        if (a->blocks[b].mixer == GS_MIXER_ATTENTION)
+            n += counts[b];
+    return n;
+}
+
+static void assert_reader_error(const char *json, const char *pointer)
+{
+    json_error_t jerr;
+    json_t *config = json_loads(json, 0, &jerr);
+    assert_non_null(config);
+    struct gs_arch arch;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
+    json_decref(config);
+    assert_true(err.count > 0);
+    assert_string_equal(err.items[0].pointer, pointer);
+}
+
+/* A vLLM serving estimate of `batch` sequences of 4096 tokens on a 141 GB
+ * GPU runs, and its cache is the batch times one sequence's 16-token blocks
+ * of the attending layers' keys and values (gs_kv_sequence_bytes: the full
+ * layers every token, the windowed ones their window); one sequence's bytes. */
+static uint64_t assert_serving_runs(const struct gs_arch *a, uint64_t batch)
+{
+    const struct gs_model_spec m = fixture_spec(a);
+    struct gs_error err;
+    gs_error_init(&err);
+    struct gs_estimate e;
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = batch;
+    w.serving.context_length = 4096;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.gpu_total_bytes = 141000000000ULL;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
+    assert_true(e.has_serving);
+    const struct gs_kv_layout kv = layout(a, 1);
+    assert_int_equal(e.serving.kv.bytes_per_token, kv.bytes_per_token);
+    assert_int_equal(e.serving.block_size, 16);
+    bool ovf = false;
+    const uint64_t seq =
+        gs_kv_sequence_bytes(&kv, 4096, 0, 16, e.serving.max_num_batched_tokens, &ovf);
+    assert_false(ovf);
+    /* full layers hold every token; windowed ones no more than that */
+    assert_true(seq >= 4096 * kv.full_token_bytes && seq <= 4096 * kv.bytes_per_token);
+    assert_int_equal(e.serving.kv_needed_bytes, batch * seq);
+    assert_int_equal(e.per_gpu.kv_cache_bytes, batch * seq);
+    assert_true(e.per_gpu.weights_bytes >= 2 * e.params.total);
+    return seq;
+}
+
+/* ------------------------------------------------------------ nemotron-nas */
+
+/* nemotron-nas/README.md: Llama-3.3-Nemotron-Super-49B-v1, 80 layers, h 8192,
+ * 64 heads of 128. 49 layers attend (8 KV heads), 31 have no attention; the
+ * FFN widths from ffn_mult are 28672 (49 layers), 7168 (10), 5632 (8),
+ * 14336 (6), 2816 (6), 17920 (1), summing to 1,642,496. Embedding and head
+ * 2 x 128256 x 8192 = 2,101,346,304; attention 49 x 150,994,944 =
+ * 7,398,752,256; MLP 3 x 8192 x 1,642,496 = 40,365,981,696; norms (49
+ * input, 80 post-attention, 1 final) 130 x 8192 = 1,064,960; total
+ * 49,867,145,216 (card "49B"). Untied: active drops the input embedding.
+ * KV at bf16: 49 x 2 x 8 x 128 x 2 = 200,704 bytes a token; TP 4 splits the
+ * 8 KV heads: 50,176. */
+static void test_nemotron_super_49b(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch_file("nemotron-nas/nvidia__Llama-3_3-Nemotron-Super-49B-v1.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 49867145216ULL);
+    assert_int_equal(c.active, 49867145216ULL - 1050673152ULL);
+    assert_int_equal(c.embedding, 1050673152ULL);
+    assert_int_equal(c.lm_head, 1050673152ULL);
+    assert_int_equal(c.attention, 7398752256ULL);
+    assert_int_equal(c.mlp, 40365981696ULL);
+    assert_int_equal(c.norms, 1064960ULL);
+    assert_int_equal(a.num_hidden_layers, 80);
+    assert_int_equal(a.block_count, 8);
+    assert_int_equal(attending_layers(&a), 49);
+    const struct gs_kv_layout kv1 = layout(&a, 1);
+    assert_int_equal(kv1.bytes_per_token, 200704);
+    assert_int_equal(kv1.full_layers, 49);
+    assert_int_equal(kv1.state_bytes_per_sequence, 0);
+    assert_int_equal(layout(&a, 4).bytes_per_token, 50176);
+    assert_int_equal(assert_serving_runs(&a, 16), 4096ULL * 200704);
+}
+
+/* A two-layer stack with each stand-in: replace_with_linear attention is one
+ * h x h linear_attn (with its input_layernorm, no cache), replace_with_linear
+ * FFN one h x h linear_mlp, a no_op FFN drops post_attention_layernorm, and
+ * an explicit intermediate_size stands for ffn_mult. h 64, V 100, untied:
+ * embeddings 2 x 6400; layer 0: 64 + 4096 + 64 + 4096; layer 1: 64 + q/o
+ * 2 x 4096 + k/v 2 x 64 x 32 (2 KV heads of 16) = 12,352; final norm 64.
+ * Total 12,800 + 8,320 + 12,352 + 64 = 33,536. */
+static void test_nemotron_nas_stand_ins(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch("{\"model_type\": \"nemotron-nas\", \"hidden_size\": 64, \"vocab_size\": 100,"
+                     " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"block_configs\": ["
+                     " {\"attention\": {\"replace_with_linear\": true}, \"ffn\": "
+                     "{\"replace_with_linear\": true}},"
+                     " {\"attention\": {\"n_heads_in_group\": 2}, \"ffn\": {\"no_op\": true}}]}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 33536);
+    assert_int_equal(attending_layers(&a), 1);
+    assert_int_equal(layout(&a, 1).bytes_per_token, 2 * 2 * 16 * 2);
+
+    /* ffn_mult 1.0 at h 64: int(42.67) = 42, rounded up to 256; intermediate_size taken as is */
+    const struct gs_arch b =
+        fixture_arch("{\"model_type\": \"nemotron-nas\", \"hidden_size\": 64, \"vocab_size\": 100,"
+                     " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"block_configs\": ["
+                     " {\"attention\": {\"no_op\": true}, \"ffn\": {\"ffn_mult\": 1.0}},"
+                     " {\"attention\": {\"no_op\": true}, \"ffn\": {\"intermediate_size\": 96}}]}");
+    assert_int_equal(fixture_count(&b).total, 12800 + 64 + 3 * 64 * 256 + 64 + 3 * 64 * 96 + 64);
+    assert_int_equal(attending_layers(&b), 0);
+    assert_int_equal(layout(&b, 1).bytes_per_token, 0);
+}
+
+/* Malformed block configs are refused at the field. */
+static void test_nemotron_nas_errors(void **state)
+{
+    (void)state;
+    assert_reader_error(
+        "{\"model_type\": \"nemotron-nas\", \"hidden_size\": 64, \"vocab_size\": 100,"
+        " \"num_hidden_layers\": 2, \"num_attention_heads\": 4}",
+        "/block_configs");
+    assert_reader_error(
+        "{\"model_type\": \"nemotron-nas\", \"hidden_size\": 64, \"vocab_size\": 100,"
+        " \"num_hidden_layers\": 1, \"num_attention_heads\": 4, \"block_configs\": ["
+        " {\"attention\": {\"n_heads_in_group\": 3}, \"ffn\": {\"no_op\": true}}]}",
+        "/block_configs/0/attention/n_heads_in_group");
+    assert_reader_error(
+        "{\"model_type\": \"nemotron-nas\", \"hidden_size\": 64, \"vocab_size\": 100,"
+        " \"num_hidden_layers\": 1, \"num_attention_heads\": 4, \"block_configs\": ["
+        " {\"attention\": {\"no_op\": true}, \"ffn\": {\"ffn_mult\": -2}}]}",
+        "/block_configs/0/ffn/ffn_mult");
+    assert_reader_error(
+        "{\"model_type\": \"nemotron-nas\", \"hidden_size\": 64, \"vocab_size\": 100,"
+        " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"block_configs\": ["
+        " {\"attention\": {\"no_op\": true}, \"ffn\": {\"no_op\": true}}, 7]}",
+        "/block_configs");
+}
+
+/* ------------------------------------------------------------ laguna */
+
+/* The Laguna-XS.2 architecture with its per-layer lists (filled in by the test). */
+#define LAGUNA_XS2_CONFIG                                                                          \
+    "{\"architectures\": [\"LagunaForCausalLM\"], \"model_type\": \"laguna\","                     \
+    " \"vocab_size\": 100352, \"hidden_size\": 2048, \"intermediate_size\": 8192,"                 \
+    " \"num_hidden_layers\": 40, \"num_attention_heads\": 48, \"num_key_value_heads\": 8,"         \
+    " \"head_dim\": 128, \"max_position_embeddings\": 131072, \"sliding_window\": 512,"            \
+    " \"num_experts\": 256, \"num_experts_per_tok\": 8, \"moe_intermediate_size\": 512,"           \
+    " \"shared_expert_intermediate_size\": 512, \"gating\": \"per-head\","                         \
+    " \"tie_word_embeddings\": false, \"layer_types\": [%s], \"num_attention_heads_per_layer\": "  \
+    "[%s]}"
+
+/* Poolside's Laguna-XS.2 (laguna/README.md): no verbatim config.json was
+ * found, so the architecture is LagunaConfig's defaults (its docstring names
+ * poolside/laguna-XS.2: V 100352, h 2048, 40 layers, 8 KV heads of 128,
+ * dense width 8192, 256 experts of 512 top-8, a 512 shared expert, window
+ * 512, layer 0 dense) with the card's 10 global and 30 sliding layers (every
+ * 4th from layer 0 global) and the per-layer heads the published configs'
+ * excerpts give: 48 on global layers, 64 on sliding ones.
+ * Per layer: global attention q/o 2 x 2048 x 6144 + k/v 2 x 2048 x 1024 +
+ * g_proj 2048 x 48 + q/k norms 256 = 29,458,688; sliding 2 x 2048 x 8192 +
+ * 4,194,304 + 2048 x 64 + 256 = 37,880,064; dense MLP 3 x 2048 x 8192 =
+ * 50,331,648; MoE 256 x 3 x 2048 x 512 + router 256 x 2048 + its
+ * e_score_correction_bias 256 (an nn.Parameter in transformers) + shared
+ * 3 x 2048 x 512 = 808,976,640; two norms 4,096.
+ * Total 10 x 29,458,688 + 30 x 37,880,064 + 50,331,648 + 39 x 808,976,640 +
+ * 40 x 4,096 + 2,048 + 2 x 100352 x 2048 = 33,442,617,088 (card: 33B).
+ * Active: all but 248 of each MoE layer's experts and the input embedding:
+ * 33,442,617,088 - 39 x 248 x 3,145,728 - 205,520,896 = 2,811,614,976
+ * (card: 3B activated, 3.02B with the input embedding).
+ * KV at bf16: 40 x 2 x 8 x 128 x 2 = 163,840 bytes a token as if every layer
+ * held every token, 40,960 of them the 10 full layers'; TP 4: 40,960. */
+static void test_laguna_xs2(void **state)
+{
+    (void)state;
+    char types[40 * 24], heads[40 * 4];
+    size_t tu = 0, hu = 0;
+    for (int l = 0; l < 40; l++) {
+        const bool global = l % 4 == 0;
+        tu += (size_t)snprintf(types + tu, sizeof(types) - tu, "%s\"%s\"", l ? "," : "",
+                               global ? "full_attention" : "sliding_attention");
+        hu += (size_t)snprintf(heads + hu, sizeof(heads) - hu, "%s%d", l ? "," : "",
+                               global ? 48 : 64);
+    }
+    const struct gs_arch a = fixture_arch(LAGUNA_XS2_CONFIG, types, heads);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 33442617088ULL);
+    assert_int_equal(c.active, 2811614976ULL);
+    assert_int_equal(c.attention, 10ULL * 29458688 + 30ULL * 37880064);
+    assert_int_equal(c.embedding, 205520896ULL);
+    assert_int_equal(c.lm_head, 205520896ULL);
+    assert_int_equal(c.experts, 39ULL * (805306368 + 524288 + 256));
+    assert_int_equal(c.mlp, 50331648ULL + 39ULL * 3145728);
+    /* (global, dense), (sliding, routed), (global, routed) */
+    assert_int_equal(a.block_count, 3);
+    assert_int_equal(attending_layers(&a), 40);
+    const struct gs_kv_layout kv1 = layout(&a, 1);
+    assert_int_equal(kv1.bytes_per_token, 163840);
+    assert_int_equal(kv1.full_layers, 10);
+    assert_int_equal(kv1.full_token_bytes, 40960);
+    assert_int_equal(kv1.window_layers, 30);
+    assert_int_equal(kv1.sliding_window, 512);
+    assert_int_equal(layout(&a, 4).bytes_per_token, 40960);
+    (void)assert_serving_runs(&a, 16);
+    /* with 512 tokens a step the 30 sliding layers hold 511 + 512 tokens, 64 blocks and one more
+     * (SlidingWindowSpec): 65 x 16 x 122,880; the 10 full layers 256 x 16 x 40,960 */
+    bool ovf = false;
+    assert_int_equal(gs_kv_sequence_bytes(&kv1, 4096, 0, 16, 512, &ovf),
+                     65ULL * 16 * 122880 + 256ULL * 16 * 40960);
+}
+
+/* Without the per-layer lists LagunaConfig's defaults apply: every layer
+ * full attention with num_attention_heads, layer 0 dense and the rest
+ * routed; per-element gating widens g_proj to heads x head_dim. h 64, V 10,
+ * 2 layers, 4 heads of 16, 2 KV heads, dense 128, 4 experts of 32 top-2,
+ * shared 32, untied. Attention 2 x 64 x 64 + 2 x 64 x 32 + g_proj 64 x 64 +
+ * norms 32 = 16,416 a layer; dense 3 x 64 x 128 = 24,576; MoE 4 x 3 x 64 x
+ * 32 + 4 x 64 + 4 + 3 x 64 x 32 = 30,980; norms 2 x 2 x 64 + 64; embeddings
+ * 2 x 640. Total 2 x 16,416 + 24,576 + 30,980 + 320 + 1,280 = 89,988. */
+static void test_laguna_defaults(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"laguna\", \"vocab_size\": 10, \"hidden_size\": 64,"
+        " \"intermediate_size\": 128, \"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
+        " \"num_key_value_heads\": 2, \"head_dim\": 16, \"num_experts\": 4,"
+        " \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32,"
+        " \"shared_expert_intermediate_size\": 32, \"gating\": \"per-element\"}");
+    assert_int_equal(fixture_count(&a).total, 89988);
+    assert_int_equal(layout(&a, 1).window_layers, 0);
+    assert_reader_error("{\"model_type\": \"laguna\", \"num_hidden_layers\": 2,"
+                        " \"num_key_value_heads\": 8, \"num_attention_heads_per_layer\": [48, 60]}",
+                        "/num_attention_heads_per_layer");
+    assert_reader_error("{\"model_type\": \"laguna\", \"num_hidden_layers\": 2,"
+                        " \"mlp_layer_types\": [\"dense\", \"moe\"]}",
+                        "/mlp_layer_types");
+}
 
 /* Every type of the file's table is one models_supported() lists. */
 static void test_types_listed(void **state)
 {
     (void)state;
-    assert_non_null(strstr(hfconfig_supported(), ", "));
+    assert_non_null(strstr(hfconfig_supported(), "nemotron-nas"));
+    assert_non_null(strstr(hfconfig_supported(), "laguna"));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_types_listed),
+        cmocka_unit_test(test_nemotron_super_49b),  cmocka_unit_test(test_nemotron_nas_stand_ins),
+        cmocka_unit_test(test_nemotron_nas_errors), cmocka_unit_test(test_laguna_xs2),
+        cmocka_unit_test(test_laguna_defaults),     cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
