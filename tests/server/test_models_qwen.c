@@ -1,8 +1,11 @@
 /*
- * test_models_qwen.c - the readers of server/models/qwen.c: exact parameter
- * counts against transformers' count (published figures or written-out
- * arithmetic in tests/fixtures/configs/<model_type>/README.md), active
- * parameters, KV cache bytes and recurrent state bytes per token.
+ * test_models_qwen.c - the readers of server/models/qwen.c (Qwen3-VL,
+ * Qwen3-VL-MoE, Qwen3.5, Qwen3.5-MoE, Qwen3-Omni) against the published configs in
+ * tests/fixtures/configs/<model_type>/ and the module-by-module arithmetic
+ * in each fixture's README.md: exact parameter totals, the vision, audio and
+ * MTP components, active parameters, layer kinds, KV cache bytes per token and
+ * recurrent state bytes per sequence (bf16 model dtype) at tensor
+ * parallelism 1 and above, and that a serving estimate runs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,19 +19,425 @@
 #include "gs/inference.h"
 #include "hfconfig.h"
 
+#include <jansson.h>
 #include <string.h>
 
-/* Every type of the file's table is one models_supported() lists. */
-static void test_types_listed(void **state)
+/* ------------------------------------------------------------ helpers */
+
+/* The bf16 layout on one GPU of a tensor group of `t` (one pipeline stage). */
+static struct gs_kv_layout layout(const struct gs_arch *a, uint64_t t)
+{
+    struct gs_kv_layout kv;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, t, 1, &kv, &err), GS_OK);
+    return kv;
+}
+
+static void assert_cache(const struct gs_arch *a, uint64_t t, uint64_t token_bytes,
+                         uint64_t state_bytes)
+{
+    const struct gs_kv_layout kv = layout(a, t);
+    assert_int_equal(kv.bytes_per_token, token_bytes);
+    assert_int_equal(kv.state_bytes_per_sequence, state_bytes);
+}
+
+/* Decoder layers whose mixer is `mixer`, and those that route to experts. */
+static void assert_kinds(const struct gs_arch *a, uint64_t attention, uint64_t recurrent,
+                         uint64_t moe)
+{
+    uint64_t att = 0, rec = 0, routed = 0;
+    for (uint64_t l = 0; l < a->num_hidden_layers; l++) {
+        const struct gs_block *b = &a->blocks[a->layer_block[l]];
+        att += b->mixer == GS_MIXER_ATTENTION;
+        rec += b->mixer == GS_MIXER_RECURRENT;
+        routed += b->mlp.kind == GS_MLP_MOE;
+    }
+    assert_int_equal(att, attention);
+    assert_int_equal(rec, recurrent);
+    assert_int_equal(routed, moe);
+}
+
+/* The vision tower: one bidirectional block of `depth` layers, no KV cache. */
+static void assert_vision_tower(const struct gs_arch *a, uint64_t depth)
+{
+    bool found = false;
+    for (size_t i = 0; i < a->tower_count; i++) {
+        const struct gs_tower *t = &a->towers[i];
+        if (t->part != GS_PART_VISION)
+            continue;
+        found = true;
+        assert_int_equal(t->layers, depth);
+        assert_false(t->encoder);
+        assert_int_equal(a->blocks[t->block].mixer, GS_MIXER_ATTENTION);
+        assert_false(a->blocks[t->block].attn.cached);
+    }
+    assert_true(found);
+}
+
+static void assert_reader_error(const char *json, const char *pointer)
+{
+    json_error_t jerr;
+    json_t *config = json_loads(json, 0, &jerr);
+    assert_non_null(config);
+    struct gs_arch arch;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
+    json_decref(config);
+    assert_true(err.count > 0);
+    assert_string_equal(err.items[0].pointer, pointer);
+}
+
+/* A vLLM bf16 serving estimate of `batch` sequences of 4096 tokens on a GPU
+ * of `gpu_bytes`: it runs, weighs at least 2 bytes per parameter, and needs
+ * the batch times one sequence's blocks of full-attention cache plus its
+ * fixed recurrent state. */
+static void assert_serving_runs(const struct gs_arch *a, uint64_t batch, uint64_t gpu_bytes)
+{
+    const struct gs_model_spec m = fixture_spec(a);
+    struct gs_error err;
+    gs_error_init(&err);
+    struct gs_estimate e;
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = batch;
+    w.serving.context_length = 4096;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.gpu_total_bytes = gpu_bytes;
+    const enum gs_status st = gs_estimate_compute(&m, &w, &e, &err);
+    if (st != GS_OK)
+        fail_msg("%s: %s %s", a->model_type, err.count ? err.items[0].pointer : "",
+                 err.count ? err.items[0].detail : "");
+    assert_true(e.has_serving);
+    const struct gs_kv_layout kv = layout(a, 1);
+    const uint64_t seq = 4096 * kv.full_token_bytes + kv.state_bytes_per_sequence;
+    assert_int_equal(e.serving.kv_needed_bytes, batch * seq);
+    assert_true(e.per_gpu.weights_bytes >= 2 * e.params.total);
+}
+
+/* ------------------------------------------------------------ Qwen3-VL */
+
+/* qwen3_vl/README.md. Vision tower (24 or 27 blocks, 3 DeepStack mergers)
+ * + Qwen3 text; 2B and 4B are tied (active = text), 8B and 32B untied
+ * (active = text - V x h). KV: 2 x kv_heads x 128 x 2 B per layer. */
+static void test_qwen3_vl_2b(void **state)
 {
     (void)state;
-    assert_non_null(strstr(hfconfig_supported(), ", "));
+    const struct gs_arch a = fixture_arch_file("qwen3_vl/Qwen__Qwen3-VL-2B-Instruct.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 2127532032ULL);
+    assert_int_equal(c.vision, 406957056ULL);
+    assert_int_equal(c.active, 1720574976ULL);
+    assert_int_equal(c.lm_head, 0);
+    assert_int_equal(c.mtp, 0);
+    assert_int_equal(c.attention, 28ULL * 12583168);
+    assert_kinds(&a, 28, 0, 0);
+    assert_vision_tower(&a, 24);
+    assert_cache(&a, 1, 114688, 0);
+    assert_cache(&a, 2, 57344, 0);
+    assert_serving_runs(&a, 8, 80000000000ULL);
+}
+
+static void test_qwen3_vl_dense_sizes(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("qwen3_vl/Qwen__Qwen3-VL-4B-Instruct.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 4437815808ULL);
+    assert_int_equal(c.vision, 415347712ULL);
+    assert_int_equal(c.active, 4022468096ULL);
+    assert_cache(&a, 1, 147456, 0);
+    assert_cache(&a, 4, 36864, 0);
+
+    a = fixture_arch_file("qwen3_vl/Qwen__Qwen3-VL-8B-Instruct.json");
+    c = fixture_count(&a);
+    assert_int_equal(c.total, 8767123696ULL);
+    assert_int_equal(c.vision, 576388336ULL);
+    assert_int_equal(c.active, 7568405504ULL);
+    assert_int_equal(c.lm_head, 151936ULL * 4096);
+    assert_vision_tower(&a, 27);
+    assert_cache(&a, 1, 147456, 0);
+    assert_cache(&a, 2, 73728, 0);
+    assert_serving_runs(&a, 4, 80000000000ULL);
+
+    a = fixture_arch_file("qwen3_vl/Qwen__Qwen3-VL-32B-Instruct.json");
+    c = fixture_count(&a);
+    assert_int_equal(c.total, 33357390064ULL);
+    assert_int_equal(c.vision, 595266800ULL);
+    assert_int_equal(c.active, 31984210944ULL);
+    assert_kinds(&a, 64, 0, 0);
+    assert_cache(&a, 1, 262144, 0);
+    assert_cache(&a, 4, 65536, 0);
+}
+
+/* qwen3_vl_moe/README.md: every layer routes (decoder_sparse_step 1, no
+ * mlp_only_layers); 30B-A3B = 31,070,754,032, active 3,041,867,776;
+ * 235B-A22B = 235,670,022,896, active 21,568,433,664. */
+static void test_qwen3_vl_moe(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("qwen3_vl_moe/Qwen__Qwen3-VL-30B-A3B-Instruct.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 31070754032ULL);
+    assert_int_equal(c.vision, 538631408ULL);
+    assert_int_equal(c.active, 3041867776ULL);
+    assert_int_equal(c.experts, 48ULL * (2048ULL * 128 + 128ULL * 3 * 2048 * 768));
+    assert_int_equal(c.mlp, 0);
+    assert_kinds(&a, 48, 0, 48);
+    assert_vision_tower(&a, 27);
+    assert_cache(&a, 1, 98304, 0);
+    assert_cache(&a, 2, 49152, 0);
+    assert_cache(&a, 4, 24576, 0);
+    assert_serving_runs(&a, 4, 80000000000ULL);
+
+    a = fixture_arch_file("qwen3_vl_moe/Qwen__Qwen3-VL-235B-A22B-Instruct.json");
+    c = fixture_count(&a);
+    assert_int_equal(c.total, 235670022896ULL);
+    assert_int_equal(c.vision, 576388336ULL);
+    assert_int_equal(c.active, 21568433664ULL);
+    assert_kinds(&a, 94, 0, 94);
+    assert_cache(&a, 1, 192512, 0);
+    assert_cache(&a, 4, 48128, 0);
+}
+
+/* ------------------------------------------------------------- Qwen3.5 */
+
+/* qwen3_5/README.md (Qwen3.5-27B): 48 Gated DeltaNet layers of 115,876,064
+ * and 16 gated-attention layers of 104,858,112, each with a 267,386,880 MLP
+ * and 2 norms; V x h embedding and head; vision 460,730,096 (27 blocks, no
+ * DeepStack): 27,356,728,560. MTP (one full-attention layer, fc, 3 norms)
+ * 424,699,392 apart. KV 16 x 2 x 4 x 256 x 2 = 65,536 B/token (t=2 32,768,
+ * t=4 16,384). State: mamba_ssm_dtype float32, so per layer a bf16 conv
+ * window 3 x 10,240 x 2 = 61,440 and an fp32 state 48 x 128 x 128 x 4 =
+ * 3,145,728: x 48 = 153,944,064; t=2 76,972,032. */
+static void test_qwen3_5_27b(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 27356728560ULL);
+    assert_int_equal(c.vision, 460730096ULL);
+    assert_int_equal(c.mtp, 424699392ULL);
+    assert_int_equal(c.active, 25624600064ULL);
+    assert_int_equal(c.attention, 48ULL * 115876064 + 16ULL * 104858112);
+    assert_int_equal(c.mlp, 64ULL * 267386880);
+    assert_kinds(&a, 16, 48, 0);
+    const struct gs_recurrent *r = &a.blocks[a.layer_block[0]].rec;
+    assert_int_equal(r->conv_channels, 10240);
+    assert_int_equal(r->state_heads, 48);
+    assert_true(r->fp32_state);
+    assert_int_equal(a.blocks[a.layer_block[3]].mixer, GS_MIXER_ATTENTION);
+    assert_vision_tower(&a, 27);
+    assert_cache(&a, 1, 65536, 153944064ULL);
+    assert_cache(&a, 2, 32768, 76972032ULL);
+    assert_cache(&a, 4, 16384, 38486016ULL);
+    assert_serving_runs(&a, 4, 80000000000ULL);
+}
+
+/* qwen3_5/README.md (Qwen3.5-0.8B, tied): 18 GDN layers (v_heads 16) and 6
+ * attention layers: text 752,393,024 + vision 100,592,896 (12 blocks of 768) =
+ * 852,985,920; with the MTP layer 20,452,864 the Hub's 873,438,784. Tied, so
+ * active = text. KV 6 x 2 x 2 x 256 x 2 = 12,288 (t=2 6,144); state (3 x 6,144
+ * x 2 + 16 x 128 x 128 x 4) x 18 = 19,537,920 (t=2 9,768,960). */
+static void test_qwen3_5_0_8b(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-0.8B.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 852985920ULL);
+    assert_int_equal(c.vision, 100592896ULL);
+    assert_int_equal(c.mtp, 20452864ULL);
+    assert_int_equal(c.active, 752393024ULL);
+    assert_int_equal(c.lm_head, 0);
+    assert_kinds(&a, 6, 18, 0);
+    assert_vision_tower(&a, 12);
+    assert_cache(&a, 1, 12288, 19537920ULL);
+    assert_cache(&a, 2, 6144, 9768960ULL);
+    assert_serving_runs(&a, 16, 24000000000ULL);
+}
+
+/* NVIDIA's Qwen3.6-27B-NVFP4 keeps Qwen3.5-27B's architecture: the same
+ * counts, and a quantization_config the reader records. */
+static void test_qwen3_6_27b(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("qwen3_5/nvidia__Qwen3.6-27B-NVFP4.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 27356728560ULL);
+    assert_int_equal(c.mtp, 424699392ULL);
+    assert_cache(&a, 1, 65536, 153944064ULL);
+    assert_true(a.checkpoint.detail[0] != '\0');
+}
+
+/* qwen3_5_moe/README.md. 35B-A3B: 30 GDN (33,718,464) + 10 attention
+ * (27,263,488) layers, MoE 808,978,432 each; + vision 446,571,248 =
+ * 35,107,181,936; active 2,946,429,568; MTP 844,640,768. KV 10 x 2,048 =
+ * 20,480 (t=2 10,240; t=4 replicates the 2 KV heads: 10,240). State
+ * (49,152 + 32 x 128 x 128 x 4) x 30 = 64,389,120; t=2 32,194,560. */
+static void test_qwen3_5_35b_a3b(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("qwen3_5_moe/Qwen__Qwen3.5-35B-A3B.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 35107181936ULL);
+    assert_int_equal(c.vision, 446571248ULL);
+    assert_int_equal(c.active, 2946429568ULL);
+    assert_int_equal(c.mtp, 844640768ULL);
+    assert_int_equal(c.attention, 30ULL * 33718464 + 10ULL * 27263488);
+    assert_kinds(&a, 10, 30, 40);
+    assert_vision_tower(&a, 27);
+    assert_cache(&a, 1, 20480, 64389120ULL);
+    assert_cache(&a, 2, 10240, 32194560ULL);
+    assert_cache(&a, 4, 10240, 16097280ULL);
+    assert_serving_runs(&a, 4, 80000000000ULL);
+
+    const struct gs_arch q = fixture_arch_file("qwen3_5_moe/nvidia__Qwen3.6-35B-A3B-NVFP4.json");
+    assert_int_equal(fixture_count(&q).total, 35107181936ULL);
+    assert_int_equal(fixture_count(&q).mtp, 844640768ULL);
+}
+
+/* 122B-A10B: 122,562,817,776 (vision 451,290,864), active 9,008,449,536,
+ * MTP 2,523,679,232; KV 12 x 2,048 = 24,576; state (3 x 12,288 x 2 +
+ * 64 x 128 x 128 x 4) x 36 = 153,649,152. 397B-A17B: 396,802,360,816
+ * (vision 456,010,480), active 16,331,922,176, MTP 6,595,568,128; KV 15 x
+ * 2,048 = 30,720; state x 45 = 192,061,440. */
+static void test_qwen3_5_moe_large(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("qwen3_5_moe/Qwen__Qwen3.5-122B-A10B.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 122562817776ULL);
+    assert_int_equal(c.vision, 451290864ULL);
+    assert_int_equal(c.active, 9008449536ULL);
+    assert_int_equal(c.mtp, 2523679232ULL);
+    assert_kinds(&a, 12, 36, 48);
+    assert_cache(&a, 1, 24576, 153649152ULL);
+    assert_cache(&a, 2, 12288, 76824576ULL);
+
+    a = fixture_arch_file("qwen3_5_moe/Qwen__Qwen3.5-397B-A17B.json");
+    c = fixture_count(&a);
+    assert_int_equal(c.total, 396802360816ULL);
+    assert_int_equal(c.vision, 456010480ULL);
+    assert_int_equal(c.active, 16331922176ULL);
+    assert_int_equal(c.mtp, 6595568128ULL);
+    assert_kinds(&a, 15, 45, 60);
+    assert_cache(&a, 1, 30720, 192061440ULL);
+    assert_cache(&a, 4, 15360, 48015360ULL);
+    assert_serving_runs(&a, 2, 1000000000000ULL);
+}
+
+/* qwen3_omni_moe/README.md (Qwen3-Omni-30B-A3B-Instruct): thinker text
+ * 30,532,646,912 (48 Qwen3-MoE layers, vocab 152,064) + vision 538,631,408 +
+ * audio encoder 647,927,168 + talker 3,324,596,480 (20 MoE layers with a
+ * shared expert, projections, codec head, and the 5-layer code predictor with
+ * 15 embeddings and heads) + code2wav 216,016,577 = 35,259,818,545, the
+ * checkpoint's tensor total. The speech parts count under audio; active is
+ * the thinker's: 48 x (18,874,624 + 262,144 + 8 x 4,718,592 + 4,096) +
+ * lm_head 311,427,072 + norm 2,048 = 3,042,129,920. KV is the thinker's: 48 x
+ * 2 x 4 x 128 x 2 = 98,304 B/token (t=2 49,152; t=4 24,576). Without
+ * enable_audio_output only the thinker is built. */
+static void test_qwen3_omni_moe(void **state)
+{
+    (void)state;
+    struct gs_arch a =
+        fixture_arch_file("qwen3_omni_moe/Qwen__Qwen3-Omni-30B-A3B-Instruct.reduced.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 35259818545ULL);
+    assert_int_equal(c.vision, 538631408ULL);
+    assert_int_equal(c.audio, 647927168ULL + 3324596480ULL + 216016577ULL);
+    assert_int_equal(c.active, 3042129920ULL);
+    assert_int_equal(c.mtp, 0);
+    assert_int_equal(a.tower_count, 5);
+    assert_kinds(&a, 48, 0, 48);
+    assert_cache(&a, 1, 98304, 0);
+    assert_cache(&a, 2, 49152, 0);
+    assert_cache(&a, 4, 24576, 0);
+    assert_serving_runs(&a, 4, 141000000000ULL);
+
+    a = fixture_arch("{\"model_type\": \"qwen3_omni_moe\", \"enable_audio_output\": false,"
+                     " \"thinker_config\": {\"text_config\": {\"hidden_size\": 2048,"
+                     " \"vocab_size\": 152064, \"num_hidden_layers\": 48,"
+                     " \"num_attention_heads\": 32, \"num_key_value_heads\": 4, \"head_dim\": 128,"
+                     " \"moe_intermediate_size\": 768, \"num_experts\": 128,"
+                     " \"num_experts_per_tok\": 8}, \"vision_config\": {\"out_hidden_size\": 2048},"
+                     " \"audio_config\": {\"output_dim\": 2048}}}");
+    c = fixture_count(&a);
+    assert_int_equal(c.total, 30532646912ULL + 538631408ULL + 647927168ULL);
+    assert_int_equal(a.tower_count, 2);
+}
+
+/* Errors point into the nested config that holds the bad field. */
+static void test_qwen_errors(void **state)
+{
+    (void)state;
+    assert_reader_error(
+        "{\"model_type\": \"qwen3_5\", \"text_config\": {\"hidden_size\": 1024,"
+        " \"vocab_size\": 1000, \"num_hidden_layers\": 2, \"num_attention_heads\": 8,"
+        " \"intermediate_size\": 2048, \"layer_types\": [\"linear_attention\", \"mamba\"]}}",
+        "/text_config/layer_types");
+    assert_reader_error(
+        "{\"model_type\": \"qwen3_5_moe\", \"text_config\": {\"hidden_size\": 1024,"
+        " \"vocab_size\": 1000, \"num_hidden_layers\": 2, \"num_attention_heads\": 8,"
+        " \"num_experts\": 8, \"moe_intermediate_size\": 64}}",
+        "/text_config/num_experts_per_tok");
+    assert_reader_error(
+        "{\"model_type\": \"qwen3_vl\", \"text_config\": {\"hidden_size\": 1024,"
+        " \"vocab_size\": 1000, \"num_hidden_layers\": 2, \"num_attention_heads\": 8,"
+        " \"intermediate_size\": 2048}, \"vision_config\": {\"hidden_size\": 100,"
+        " \"num_heads\": 16}}",
+        "/vision_config/num_heads");
+    assert_reader_error("{\"model_type\": \"qwen3_vl_moe\", \"text_config\": 7}", "/text_config");
+    assert_reader_error("{\"model_type\": \"qwen3_omni_moe\"}", "/thinker_config");
+    assert_reader_error(
+        "{\"model_type\": \"qwen3_omni_moe\", \"thinker_config\": {\"text_config\":"
+        " {\"hidden_size\": 64, \"vocab_size\": 10, \"num_hidden_layers\": 1,"
+        " \"num_attention_heads\": 4, \"moe_intermediate_size\": 8, \"num_experts\": 2,"
+        " \"num_experts_per_tok\": 1}, \"audio_config\": {\"d_model\": 100,"
+        " \"encoder_attention_heads\": 16}}}",
+        "/thinker_config/audio_config/encoder_attention_heads");
+    assert_reader_error(
+        "{\"model_type\": \"qwen3_omni_moe\", \"thinker_config\": {\"text_config\":"
+        " {\"hidden_size\": 64, \"vocab_size\": 10, \"num_hidden_layers\": 1,"
+        " \"num_attention_heads\": 4, \"moe_intermediate_size\": 8, \"num_experts\": 2,"
+        " \"num_experts_per_tok\": 1}, \"audio_config\": {}}, \"talker_config\": {}}",
+        "/talker_config/text_config");
+}
+
+/* A config without vision_config gets Qwen3VLVisionConfig's defaults (27
+ * blocks of 1152, out_hidden_size 3584, three DeepStack mergers): blocks
+ * 27 x 15,239,504, patch_embed 3 x 2 x 16 x 16 x 1152 + 1152 = 1,770,624,
+ * pos_embed 2304 x 1152 = 2,654,208, merger norm 2,304 + fc1 4608^2 + 4608
+ * = 21,238,272 + fc2 4608 x 3584 + 3584 = 16,518,656, and three DeepStack
+ * mergers of norm 9,216 + the same fc1 and fc2. */
+static void test_qwen3_vl_default_vision(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"qwen3_vl\", \"tie_word_embeddings\": true, \"text_config\":"
+        " {\"hidden_size\": 1024, \"vocab_size\": 1000, \"num_hidden_layers\": 2,"
+        " \"num_attention_heads\": 8, \"head_dim\": 128, \"intermediate_size\": 2048}}");
+    const struct gs_param_count c = fixture_count(&a);
+    const uint64_t merger = 21238272ULL + 16518656ULL;
+    assert_int_equal(c.vision, 27ULL * 15239504 + 1770624 + 2654208 + 2304 + merger +
+                                   3ULL * (9216 + merger));
+    assert_int_equal(c.lm_head, 0);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_types_listed),
+        cmocka_unit_test(test_qwen3_vl_2b),
+        cmocka_unit_test(test_qwen3_vl_dense_sizes),
+        cmocka_unit_test(test_qwen3_vl_moe),
+        cmocka_unit_test(test_qwen3_5_27b),
+        cmocka_unit_test(test_qwen3_5_0_8b),
+        cmocka_unit_test(test_qwen3_6_27b),
+        cmocka_unit_test(test_qwen3_5_35b_a3b),
+        cmocka_unit_test(test_qwen3_5_moe_large),
+        cmocka_unit_test(test_qwen3_omni_moe),
+        cmocka_unit_test(test_qwen_errors),
+        cmocka_unit_test(test_qwen3_vl_default_vision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
