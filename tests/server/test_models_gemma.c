@@ -2,7 +2,9 @@
  * test_models_gemma.c - the readers of server/models/gemma.c: exact parameter
  * counts against transformers' count (published figures or written-out
  * arithmetic in tests/fixtures/configs/<model_type>/README.md), active
- * parameters, KV cache bytes and recurrent state bytes per token.
+ * parameters, the vision and audio parts, KV cache bytes per token at bf16
+ * (tensor parallelism 1 and 2, with and without layers that share an earlier
+ * layer's keys and values), and that a vLLM serving estimate runs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,18 +18,416 @@
 #include "gs/inference.h"
 #include "hfconfig.h"
 
+#include <jansson.h>
+#include <stdio.h>
 #include <string.h>
+
+/* ------------------------------------------------------------ helpers */
+
+/* The bf16 layout on one GPU of a tensor group of `t` (one pipeline stage). */
+static struct gs_kv_layout layout(const struct gs_arch *a, uint64_t t)
+{
+    struct gs_kv_layout kv;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, t, 1, &kv, &err), GS_OK);
+    return kv;
+}
+
+static void assert_reader_error(const char *json, const char *pointer)
+{
+    json_error_t jerr;
+    json_t *config = json_loads(json, 0, &jerr);
+    assert_non_null(config);
+    struct gs_arch arch;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
+    json_decref(config);
+    assert_true(err.count > 0);
+    assert_string_equal(err.items[0].pointer, pointer);
+}
+
+/* Decoder layers whose attention keeps its own cache, and those that read
+ * an earlier layer's. */
+static void assert_shared_layers(const struct gs_arch *a, uint64_t own, uint64_t shared)
+{
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    uint64_t o = 0, s = 0;
+    for (size_t b = 0; b < a->block_count; b++) {
+        if (a->blocks[b].mixer != GS_MIXER_ATTENTION)
+            continue;
+        if (a->blocks[b].attn.kv_shared)
+            s += counts[b];
+        else
+            o += counts[b];
+    }
+    assert_int_equal(o, own);
+    assert_int_equal(s, shared);
+}
+
+/* A vLLM serving estimate of `batch` sequences of 4096 tokens on a 141 GB
+ * GPU runs, and its cache is the batch times one sequence's 16-token blocks
+ * (gs_kv_sequence_bytes: the full layers every token, the sliding ones their
+ * window); one sequence's bytes. */
+static uint64_t assert_serving_runs(const struct gs_arch *a, uint64_t batch)
+{
+    const struct gs_model_spec m = fixture_spec(a);
+    struct gs_error err;
+    gs_error_init(&err);
+    struct gs_estimate e;
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = batch;
+    w.serving.context_length = 4096;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.gpu_total_bytes = 141000000000ULL;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
+    assert_true(e.has_serving);
+    const struct gs_kv_layout kv = layout(a, 1);
+    assert_int_equal(e.serving.kv.bytes_per_token, kv.bytes_per_token);
+    bool ovf = false;
+    const uint64_t seq =
+        gs_kv_sequence_bytes(&kv, 4096, 0, 16, e.serving.max_num_batched_tokens, &ovf);
+    assert_false(ovf);
+    assert_true(seq >= 4096 * kv.full_token_bytes && seq <= 4096 * kv.bytes_per_token);
+    assert_int_equal(e.serving.kv_needed_bytes, batch * seq);
+    assert_int_equal(e.per_gpu.kv_cache_bytes, batch * seq);
+    assert_true(e.per_gpu.weights_bytes >= 2 * e.params.total);
+    return seq;
+}
+
+/* layer_types of `layers` entries, every `period`-th full, as JSON. */
+static void layer_types(char *out, size_t cap, unsigned layers, unsigned period)
+{
+    size_t n = (size_t)snprintf(out, cap, "[");
+    for (unsigned l = 0; l < layers && n < cap; l++)
+        n += (size_t)snprintf(out + n, cap - n, "%s\"%s\"", l ? "," : "",
+                              (l + 1) % period ? "sliding_attention" : "full_attention");
+    if (n < cap)
+        snprintf(out + n, cap - n, "]");
+}
+
+/* An E-series Gemma 4 (gemma4/README.md, "E2B and E4B"): the text shapes
+ * given, with the vision (16 layers of 768, 12 heads of 64) and audio
+ * (Gemma4AudioConfig's defaults) towers both E models ship. */
+static struct gs_arch gemma4_e_series(unsigned hidden, unsigned layers, unsigned kv_heads,
+                                      unsigned intermediate, unsigned shared, unsigned period,
+                                      bool double_wide)
+{
+    char types[64 * 24];
+    layer_types(types, sizeof(types), layers, period);
+    return fixture_arch(
+        "{\"architectures\": [\"Gemma4ForConditionalGeneration\"], \"model_type\": \"gemma4\","
+        " \"tie_word_embeddings\": true, \"vision_soft_tokens_per_image\": 280,"
+        " \"text_config\": {\"hidden_size\": %u, \"num_hidden_layers\": %u,"
+        " \"num_attention_heads\": 8, \"num_key_value_heads\": %u, \"head_dim\": 256,"
+        " \"global_head_dim\": 512, \"num_global_key_value_heads\": null,"
+        " \"attention_k_eq_v\": false, \"sliding_window\": 512, \"vocab_size\": 262144,"
+        " \"vocab_size_per_layer_input\": 262144, \"hidden_size_per_layer_input\": 256,"
+        " \"num_kv_shared_layers\": %u, \"use_double_wide_mlp\": %s,"
+        " \"intermediate_size\": %u, \"max_position_embeddings\": 131072,"
+        " \"enable_moe_block\": false, \"layer_types\": %s},"
+        " \"vision_config\": {\"hidden_size\": 768, \"intermediate_size\": 3072,"
+        " \"num_hidden_layers\": 16, \"num_attention_heads\": 12, \"num_key_value_heads\": 12,"
+        " \"head_dim\": 64, \"patch_size\": 16, \"pooling_kernel_size\": 3,"
+        " \"position_embedding_size\": 10240, \"use_clipped_linears\": true},"
+        " \"audio_config\": {\"hidden_size\": 1024, \"num_hidden_layers\": 12,"
+        " \"num_attention_heads\": 8, \"subsampling_conv_channels\": [128, 32],"
+        " \"conv_kernel_size\": 5, \"output_proj_dims\": 1536}}",
+        hidden, layers, kv_heads, shared, double_wide ? "true" : "false", intermediate, types);
+}
+
+/* ------------------------------------------------------------ gemma4 */
+
+/* gemma4/README.md: google/gemma-4-26B-A4B. 30 layers of h 2816: 25 sliding
+ * (16 heads, 8 KV heads of 256) and 5 full (heads of 512, 2 KV heads, K = V
+ * so no v_proj); each a GeGLU MLP of 2112 beside 128 experts of 704 (top 8).
+ * Text 25,233,141,760 (card "25.2B total"), vision 569,548,080 + projector
+ * 3,244,032 = 572,792,112; total 25,805,933,872. Active (tied head, so the
+ * embedding counts as the head): text minus 120 idle experts x 5,947,392 x 30
+ * = 3,822,530,560 (card "3.8B active"). KV at bf16: 25 x 8 x 512 x 2 + 5 x 2 x
+ * 1024 x 2 = 225,280 B/token; TP 2: 112,640 (TP 4 replicates the 2 global KV
+ * heads: 25 x 2 x 512 x 2 + 5 x 1 x 1024 x 2 = 61,440). */
+static void test_gemma4_26b_a4b(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("gemma4/google__gemma-4-26B-A4B.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 25805933872ULL);
+    assert_int_equal(c.total - c.vision, 25233141760ULL);
+    assert_int_equal(c.vision, 572792112ULL);
+    assert_int_equal(c.audio, 0);
+    assert_int_equal(c.embedding, 738197504ULL);
+    assert_int_equal(c.lm_head, 0);
+    assert_int_equal(c.attention, 1110197760ULL);
+    assert_int_equal(c.mlp, 535265280ULL);
+    assert_int_equal(c.experts, 22848887040ULL);
+    assert_int_equal(c.norms, 594176ULL);
+    assert_int_equal(c.active, 3822530560ULL);
+    assert_int_equal(gs_arch_moe_layers(&a), 30);
+    assert_shared_layers(&a, 30, 0);
+    /* the full layers: 512-wide heads, 2 KV heads, k_proj but no v_proj */
+    const struct gs_block *full = &a.blocks[a.layer_block[5]];
+    assert_int_equal(full->attn.head_dim, 512);
+    assert_int_equal(full->attn.kv_heads, 2);
+    assert_int_equal(full->attn.span, GS_SPAN_FULL);
+    assert_int_equal(a.blocks[a.layer_block[0]].attn.window, 1024);
+    const struct gs_kv_layout kv = layout(&a, 1);
+    assert_int_equal(kv.bytes_per_token, 225280);
+    assert_int_equal(kv.full_token_bytes, 20480);
+    assert_int_equal(kv.full_layers, 5);
+    assert_int_equal(kv.window_layers, 25);
+    assert_int_equal(layout(&a, 2).bytes_per_token, 112640);
+    assert_int_equal(layout(&a, 4).bytes_per_token, 61440);
+    assert_int_equal(kv.state_bytes_per_sequence, 0);
+    /* 280 soft tokens of 9 pooled 16 x 16 RGB patches */
+    assert_int_equal(a.mm_dummy_tokens, 280);
+    assert_int_equal(a.mm_dummy_pixels, 280ULL * 9 * 768);
+    /* 4096 tokens: 256 blocks of the full layers, 1024 + 8192 batched tokens of window */
+    const uint64_t seq = assert_serving_runs(&a, 8);
+    assert_true(seq > 4096ULL * 20480);
+}
+
+/* gemma4/README.md: nvidia/Gemma-4-31B-IT-NVFP4, the architecture of
+ * google/gemma-4-31B-it. 60 layers of h 5376: 50 sliding (32 heads, 16 KV
+ * heads of 256), 10 full (4 KV heads of 512, K = V); GeGLU MLP 21504. Text
+ * 30,697,345,280 (card "30.7B"), vision 569,548,080 + 1152 x 5376 =
+ * 575,741,232; total 31,273,086,512. Dense and tied: active = text. KV at
+ * bf16: 50 x 16 x 512 x 2 + 10 x 4 x 1024 x 2 = 901,120 B/token; TP 2
+ * 450,560. */
+static void test_gemma4_31b(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("gemma4/nvidia__Gemma-4-31B-IT-NVFP4.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 31273086512ULL);
+    assert_int_equal(c.vision, 575741232ULL);
+    assert_int_equal(c.active, 30697345280ULL);
+    assert_int_equal(c.embedding, 1409286144ULL);
+    assert_int_equal(c.attention, 8477772800ULL);
+    assert_int_equal(c.mlp, 20808990720ULL);
+    assert_int_equal(c.experts, 0);
+    assert_int_equal(c.norms, 1295616ULL);
+    assert_int_equal(gs_arch_moe_layers(&a), 0);
+    assert_int_equal(layout(&a, 1).bytes_per_token, 901120);
+    assert_int_equal(layout(&a, 2).bytes_per_token, 450560);
+    /* the NVFP4 checkpoint's quantization_config is read */
+    assert_true(a.checkpoint.detail[0] != '\0');
+    assert_serving_runs(&a, 4);
+}
+
+/* gemma4/README.md, "E2B": 35 layers of h 1536, four sliding to one full, 1
+ * KV head; the last 20 layers read the KV of layer 13 (sliding) or 14 (full)
+ * and have twice-wide MLPs (12288). Text 4,628,569,344 of which the
+ * per-layer embedding table is 262144 x 35 x 256 = 2,348,810,240; vision
+ * 168,544,256, audio 307,183,904; total 5,104,297,504 (card "5.1B with
+ * embeddings"). Active = text minus the per-layer table = 2,279,759,104 (card
+ * "2.3B effective"). KV: only the 15 first layers cache, 12 sliding x 1 x 512
+ * x 2 + 3 full x 1 x 1024 x 2 = 18,432 B/token (43,008 if the 20 shared layers
+ * cached); TP 2 replicates the one KV head: 18,432. */
+static void test_gemma4_e2b(void **state)
+{
+    (void)state;
+    const struct gs_arch a = gemma4_e_series(1536, 35, 1, 6144, 20, 5, true);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 5104297504ULL);
+    assert_int_equal(c.vision, 168544256ULL);
+    assert_int_equal(c.audio, 307183904ULL);
+    assert_int_equal(c.total - c.vision - c.audio, 4628569344ULL);
+    assert_int_equal(c.embedding, 402653184ULL + 2348810240ULL);
+    assert_int_equal(c.active, 2279759104ULL);
+    assert_shared_layers(&a, 15, 20);
+    assert_int_equal(a.blocks[a.layer_block[34]].mlp.width, 12288);
+    assert_int_equal(a.blocks[a.layer_block[0]].mlp.width, 6144);
+    const struct gs_kv_layout kv = layout(&a, 1);
+    assert_int_equal(kv.bytes_per_token, 18432);
+    assert_int_equal(kv.full_layers, 3);
+    assert_int_equal(kv.window_layers, 12);
+    assert_int_equal(layout(&a, 2).bytes_per_token, 18432);
+    assert_serving_runs(&a, 16);
+}
+
+/* gemma4/README.md, "E4B": 42 layers of h 2560, five sliding to one full, 2
+ * KV heads, MLP 10240, the last 18 layers shared (no double-wide MLP). Total
+ * 7,941,100,832 (card "8B with embeddings"), active 4,644,441,088 (card
+ * "4.5B effective"). KV: 20 sliding x 2 x 512 x 2 + 4 full x 2 x 1024 x 2 =
+ * 57,344 B/token; TP 2: 28,672. */
+static void test_gemma4_e4b(void **state)
+{
+    (void)state;
+    const struct gs_arch a = gemma4_e_series(2560, 42, 2, 10240, 18, 6, false);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 7941100832ULL);
+    assert_int_equal(c.vision, 169330688ULL);
+    assert_int_equal(c.audio, 308756768ULL);
+    assert_int_equal(c.active, 4644441088ULL);
+    assert_shared_layers(&a, 24, 18);
+    assert_int_equal(layout(&a, 1).bytes_per_token, 57344);
+    assert_int_equal(layout(&a, 2).bytes_per_token, 28672);
+}
+
+/* Gemma4ForCausalLM alone (gemma4_text): the 31B's text config counts its
+ * text part, 30,697,345,280. */
+static void test_gemma4_text(void **state)
+{
+    (void)state;
+    char types[64 * 24];
+    layer_types(types, sizeof(types), 60, 6);
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"gemma4_text\", \"attention_k_eq_v\": true, \"global_head_dim\": 512,"
+        " \"head_dim\": 256, \"hidden_size\": 5376, \"hidden_size_per_layer_input\": 0,"
+        " \"intermediate_size\": 21504, \"num_attention_heads\": 32,"
+        " \"num_global_key_value_heads\": 4, \"num_hidden_layers\": 60,"
+        " \"num_key_value_heads\": 16, \"sliding_window\": 1024, \"vocab_size\": 262144,"
+        " \"layer_types\": %s}",
+        types);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 30697345280ULL);
+    assert_int_equal(a.tower_count, 0);
+}
+
+/* ------------------------------------------------------------ gemma3n */
+
+/* A Gemma 3n config as the published E2B/E4B files give their architecture
+ * (gemma3n/README.md): `layers` layers of h 2048 with an intermediate_size
+ * list of `width`, four sliding layers to one full, the last `shared` layers
+ * sharing keys and values; the default vision (mobilenetv5_300m_enc) and
+ * audio configs. */
+static struct gs_arch gemma3n(unsigned layers, unsigned width, unsigned shared)
+{
+    char types[64 * 24], widths[16 * 64];
+    layer_types(types, sizeof(types), layers, 5);
+    size_t n = (size_t)snprintf(widths, sizeof(widths), "[");
+    for (unsigned l = 0; l < layers && n < sizeof(widths); l++)
+        n += (size_t)snprintf(widths + n, sizeof(widths) - n, "%s%u", l ? "," : "", width);
+    if (n < sizeof(widths))
+        snprintf(widths + n, sizeof(widths) - n, "]");
+    return fixture_arch(
+        "{\"architectures\": [\"Gemma3nForConditionalGeneration\"], \"model_type\": \"gemma3n\","
+        " \"vision_soft_tokens_per_image\": 256, \"audio_soft_tokens_per_image\": 188,"
+        " \"text_config\": {\"model_type\": \"gemma3n_text\", \"hidden_size\": 2048,"
+        " \"num_hidden_layers\": %u, \"intermediate_size\": %s, \"num_attention_heads\": 8,"
+        " \"num_key_value_heads\": 2, \"head_dim\": 256, \"vocab_size\": 262400,"
+        " \"vocab_size_per_layer_input\": 262144, \"hidden_size_per_layer_input\": 256,"
+        " \"altup_num_inputs\": 4, \"laurel_rank\": 64, \"num_kv_shared_layers\": %u,"
+        " \"sliding_window\": 512, \"max_position_embeddings\": 32768, \"layer_types\": %s},"
+        " \"vision_config\": {\"model_type\": \"gemma3n_vision\","
+        " \"architecture\": \"mobilenetv5_300m_enc\", \"hidden_size\": 2048, \"vocab_size\": 128},"
+        " \"audio_config\": {\"model_type\": \"gemma3n_audio\", \"hidden_size\": 1536,"
+        " \"conf_num_hidden_layers\": 12, \"conf_num_attention_heads\": 8,"
+        " \"conf_conv_kernel_size\": 5, \"input_feat_size\": 128,"
+        " \"sscp_conv_channel_size\": [128, 32], \"vocab_size\": 128}}",
+        layers, widths, shared, types);
+}
+
+/* gemma3n/README.md, "E4B": 35 layers of h 2048, MLP 16384, 15 shared.
+ * Text 6,866,696,688 (per-layer table 262144 x 35 x 256 = 2,348,810,240);
+ * vision: mobilenetv5_300m_enc 294,126,912 + embedder 4,460,544 =
+ * 298,587,456; audio: encoder 681,348,640 + embedder 3,345,408 = 684,694,048;
+ * total 7,849,978,192 (Hub "7.85B", recalled). Active = text - per-layer
+ * table = 4,517,886,448. KV: 20 caching layers x 2 x 2 x 256 x 2 = 40,960
+ * B/token (71,680 if the 15 shared layers cached); TP 2: 20,480. */
+static void test_gemma3n_e4b(void **state)
+{
+    (void)state;
+    const struct gs_arch a = gemma3n(35, 16384, 15);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 7849978192ULL);
+    assert_int_equal(c.vision, 298587456ULL);
+    assert_int_equal(c.audio, 684694048ULL);
+    assert_int_equal(c.total - c.vision - c.audio, 6866696688ULL);
+    assert_int_equal(c.embedding, 537395200ULL + 2348810240ULL);
+    assert_int_equal(c.active, 4517886448ULL);
+    assert_shared_layers(&a, 20, 15);
+    const struct gs_kv_layout kv = layout(&a, 1);
+    assert_int_equal(kv.bytes_per_token, 40960);
+    assert_int_equal(kv.full_layers, 4);
+    assert_int_equal(kv.window_layers, 16);
+    assert_int_equal(layout(&a, 2).bytes_per_token, 20480);
+    assert_int_equal(a.mm_dummy_tokens, 256);
+    assert_serving_runs(&a, 16);
+}
+
+/* gemma3n/README.md, "E2B": 30 layers, MLP 8192, 10 shared. Text
+ * 4,456,156,768 (per-layer table 2,013,265,920); total 5,439,438,272 (Hub
+ * "5.44B", recalled); active 2,442,890,848. KV: the first 20 layers cache,
+ * 40,960 B/token. */
+static void test_gemma3n_e2b(void **state)
+{
+    (void)state;
+    const struct gs_arch a = gemma3n(30, 8192, 10);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 5439438272ULL);
+    assert_int_equal(c.active, 2442890848ULL);
+    assert_shared_layers(&a, 20, 10);
+    assert_int_equal(layout(&a, 1).bytes_per_token, 40960);
+}
+
+/* Gemma3nConfig's defaults build the E4B with its towers; the text class
+ * alone (gemma3n_text) is the text part. */
+static void test_gemma3n_defaults(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch("{\"model_type\": \"gemma3n\"}");
+    assert_int_equal(fixture_count(&a).total, 7849978192ULL);
+    const struct gs_arch t = fixture_arch("{\"model_type\": \"gemma3n_text\"}");
+    assert_int_equal(fixture_count(&t).total, 6866696688ULL);
+    assert_reader_error("{\"model_type\": \"gemma3n\", \"vision_config\":"
+                        " {\"architecture\": \"resnet50\"}}",
+                        "/vision_config/architecture");
+    assert_reader_error(
+        "{\"model_type\": \"gemma3n_text\", \"num_hidden_layers\": 4, \"num_kv_shared_layers\": 0,"
+        " \"intermediate_size\": [1, 2]}",
+        "/intermediate_size");
+}
+
+/* Errors point at the field. */
+static void test_gemma4_errors(void **state)
+{
+    (void)state;
+    assert_reader_error("{\"model_type\": \"gemma4\", \"text_config\": {\"num_hidden_layers\": 4,"
+                        " \"num_kv_shared_layers\": 4}}",
+                        "/text_config/num_kv_shared_layers");
+    /* the one shared full layer has no earlier full layer to read */
+    assert_reader_error("{\"model_type\": \"gemma4_text\", \"num_hidden_layers\": 4,"
+                        " \"num_kv_shared_layers\": 1, \"layer_types\": [\"sliding_attention\","
+                        " \"sliding_attention\", \"sliding_attention\", \"full_attention\"]}",
+                        "/num_kv_shared_layers");
+    assert_reader_error(
+        "{\"model_type\": \"gemma4\", \"text_config\": {\"enable_moe_block\": true}}",
+        "/text_config/num_experts");
+    assert_reader_error(
+        "{\"model_type\": \"gemma4\", \"audio_config\": {\"subsampling_conv_channels\":"
+        " [128]}}",
+        "/audio_config/subsampling_conv_channels");
+    assert_reader_error("{\"model_type\": \"gemma4\", \"text_config\": {\"layer_types\": [1]}}",
+                        "/text_config/layer_types");
+}
 
 /* Every type of the file's table is one models_supported() lists. */
 static void test_types_listed(void **state)
 {
     (void)state;
-    assert_non_null(strstr(hfconfig_supported(), ", "));
+    assert_non_null(strstr(hfconfig_supported(), "gemma4"));
+    assert_non_null(strstr(hfconfig_supported(), "gemma4_text"));
+    assert_non_null(strstr(hfconfig_supported(), "gemma3n"));
+    assert_non_null(strstr(hfconfig_supported(), "gemma3n_text"));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gemma4_26b_a4b),
+        cmocka_unit_test(test_gemma4_31b),
+        cmocka_unit_test(test_gemma4_e2b),
+        cmocka_unit_test(test_gemma4_e4b),
+        cmocka_unit_test(test_gemma4_text),
+        cmocka_unit_test(test_gemma4_errors),
+        cmocka_unit_test(test_gemma3n_e4b),
+        cmocka_unit_test(test_gemma3n_e2b),
+        cmocka_unit_test(test_gemma3n_defaults),
         cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
