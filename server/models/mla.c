@@ -11,7 +11,7 @@
 struct mla_options {
     bool v3;          /* DeepseekV3: sigmoid router with e_score_correction_bias */
     bool indexer;     /* DeepSeek-V3.2 sparse attention */
-    bool router_bias_parameter; /* the remote code registers the correction bias as a parameter */
+    bool remote_bias; /* the repository's modeling_deepseek.py: the bias is an nn.Parameter */
 };
 
 static void read_mla_spec(struct model_reader *r, struct gs_attention *s, uint64_t heads,
@@ -61,8 +61,12 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     read_mla_spec(r, &spec, plan.heads, o->indexer);
     decoder_read_experts(r, &plan, false);
     plan.experts.shared_width = plan.experts.width * rd_dim(r, NAMES("n_shared_experts"), false, 0);
-    if (o->router_bias_parameter)
+    /* transformers 5's DeepseekV3TopkRouter registers e_score_correction_bias as a buffer
+     * (register_buffer): stored in the checkpoint, weighed, not a parameter */
+    if (o->v3 && o->remote_bias)
         plan.experts.router_extra = plan.experts.experts;
+    else if (o->v3)
+        plan.experts.router_buffer = plan.experts.experts;
     const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, 0);
     const uint64_t freq = rd_dim(r, NAMES("moe_layer_freq"), false, 1);
     for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
@@ -85,11 +89,8 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
     const uint64_t mtp = rd_dim(r, NAMES("num_nextn_predict_layers"), false, 0);
     if (mtp > 0) {
-        /* as stored: the checkpoint keeps the router's correction bias too */
-        struct decoder_plan stored = plan;
-        if (o->v3)
-            stored.experts.router_extra = stored.experts.experts;
-        const size_t b = mla_block(a, &spec, bias, &stored, plan.experts.experts > 0);
+        /* as stored: the MTP tower counts every tensor, the correction bias included */
+        const size_t b = mla_block(a, &spec, bias, &plan, plan.experts.experts > 0);
         const uint64_t h = a->hidden_size, V = a->vocab_size;
         gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
                         2 * h, h, 1);
@@ -114,11 +115,22 @@ static void read_deepseek_v3(struct model_reader *r, struct gs_arch *a)
     read_deepseek(r, a, &o);
 }
 
-/* Kimi-K2 ships remote code (modeling_deepseek.py) whose MoEGate registers
- * e_score_correction_bias as an nn.Parameter, so parameters() counts it. */
+/* Whether the config being read is a wrapper's text_config (Kimi-K2.5's). */
+static bool nested_text_config(const struct model_reader *r)
+{
+    static const char suffix[] = "/text_config";
+    const size_t n = strlen(r->pointer), k = sizeof(suffix) - 1;
+    return n >= k && strcmp(r->pointer + n - k, suffix) == 0;
+}
+
+/* Kimi-K2 names DeepseekV3ForCausalLM in architectures[0]: counted as transformers 5 builds
+ * that class, the correction bias a buffer (the repository's remote code, modeling_deepseek.py,
+ * made it an nn.Parameter; that count is parameters + buffers). As the text model of a
+ * remote-code wrapper (Kimi-K2.5's text_config, read by kimi.c) the language model is that
+ * remote DeepseekV3ForCausalLM, and the bias a Parameter. */
 static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, true};
+    const struct mla_options o = {true, false, nested_text_config(r)};
     read_deepseek(r, a, &o);
 }
 

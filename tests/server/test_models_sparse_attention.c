@@ -1,8 +1,11 @@
 /*
- * test_models_sparse_attention.c - the readers of server/models/sparse_attention.c: exact parameter
- * counts against transformers' count (published figures or written-out
- * arithmetic in tests/fixtures/configs/<model_type>/README.md), active
- * parameters, KV cache bytes and recurrent state bytes per token.
+ * test_models_sparse_attention.c - the readers of server/models/sparse_attention.c
+ * (DeepSeek-V4, GLM-5): exact parameter counts against transformers 5's count
+ * (the written-out arithmetic of tests/fixtures/configs/<model_type>/README.md,
+ * which also compares the published totals), active parameters, the MTP layers
+ * and the buffers the checkpoint stores beside them, the KV cache per token
+ * (bf16 and fp8_ds_mla, tensor parallelism 1 and 8), the checkpoint's MXFP4
+ * experts, reader errors, and a vLLM serving estimate.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,21 +17,405 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
+#include "gs/weights.h"
 #include "hfconfig.h"
 
+#include <jansson.h>
 #include <string.h>
 
-/* Every type of the file's table is one models_supported() lists. */
+#define FLASH "deepseek_v4/deepseek-ai__DeepSeek-V4-Flash.json"
+#define PRO   "deepseek_v4/deepseek-ai__DeepSeek-V4-Pro.json"
+#define GLM5  "glm_moe_dsa/zai-org__GLM-5.json"
+#define GLM51 "glm_moe_dsa/zai-org__GLM-5.1.json"
+#define GLM52 "glm_moe_dsa/zai-org__GLM-5.2.json"
+
+/* ------------------------------------------------------------ helpers */
+
+struct counts {
+    uint64_t total, active, mtp, buffers;
+};
+
+static void assert_counts(const struct gs_arch *a, struct counts want)
+{
+    const struct gs_param_count c = fixture_count(a);
+    assert_int_equal(c.total, want.total);
+    assert_int_equal(c.active, want.active);
+    assert_int_equal(c.mtp, want.mtp);
+    assert_int_equal(c.buffers, want.buffers);
+    /* the components but the MTP layers and the buffers sum to the total */
+    assert_int_equal(c.embedding + c.attention + c.mlp + c.experts + c.norms + c.lm_head + c.other +
+                         c.vision + c.audio,
+                     c.total);
+}
+
+static struct gs_kv_layout layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64_t t)
+{
+    struct gs_kv_layout kv;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_kv_layout_for(a, dtype, 2, t, 1, &kv, &err), GS_OK);
+    return kv;
+}
+
+/* Bytes per token on one GPU: the latent entries as if every layer held every token (windows
+ * included), the compressed entries alone (they grow with the context), the indexer keys. */
+static void assert_cache(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64_t token_bytes,
+                         uint64_t growing_bytes, uint64_t indexer_bytes)
+{
+    for (uint64_t t = 1; t <= 8; t *= 8) {
+        const struct gs_kv_layout kv = layout(a, dtype, t);
+        assert_int_equal(kv.bytes_per_token, token_bytes);
+        assert_int_equal(kv.full_token_bytes, growing_bytes);
+        assert_int_equal(kv.indexer_token_bytes, indexer_bytes);
+        assert_int_equal(kv.state_bytes_per_sequence, 0);
+        /* one latent head, replicated on every tensor rank (MLAAttentionSpec) */
+        assert_int_equal(kv.bytes_per_token_total, t * token_bytes);
+    }
+}
+
+static void assert_reader_error(const char *json, const char *pointer)
+{
+    json_error_t jerr;
+    json_t *config = json_loads(json, 0, &jerr);
+    assert_non_null(config);
+    struct gs_arch arch;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
+    json_decref(config);
+    assert_true(err.count > 0);
+    assert_string_equal(err.items[0].pointer, pointer);
+}
+
+/* Decoder layers whose attention keeps compressed entries at `ratio` (0: the window only),
+ * and of those, the ones with their own indexer. */
+static uint64_t layers_at_ratio(const struct gs_arch *a, uint64_t ratio, bool indexer)
+{
+    uint64_t counts[GS_BLOCKS_MAX], n = 0;
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t b = 0; b < a->block_count; b++)
+        if (a->blocks[b].attn.compress_ratio == ratio &&
+            (a->blocks[b].attn.index_heads != 0) == indexer)
+            n += counts[b];
+    return n;
+}
+
+/* Decoder layers with a sparse-attention indexer of their own. */
+static uint64_t indexer_layers(const struct gs_arch *a)
+{
+    uint64_t counts[GS_BLOCKS_MAX], n = 0;
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t b = 0; b < a->block_count; b++)
+        if (a->blocks[b].attn.index_heads)
+            n += counts[b];
+    return n;
+}
+
+/* ------------------------------------------------------------ registry */
+
 static void test_types_listed(void **state)
 {
     (void)state;
-    assert_non_null(strstr(hfconfig_supported(), ", "));
+    const char *list = hfconfig_supported();
+    assert_non_null(strstr(list, "deepseek_v4"));
+    assert_non_null(strstr(list, "glm_moe_dsa"));
+}
+
+/* ------------------------------------------------------------ DeepSeek-V4 */
+
+/* deepseek_v4/README.md: V4-Flash, 43 layers (2 sliding window, 21 compressed sparse with an
+ * indexer, 20 heavily compressed), 3 hash-routed; 284,332,230,231 parameters (card "284B",
+ * 13B activated); the MTP layer 6,610,048,891; buffers 3 x 129,280 x 6 tid2eid + 40 x 256
+ * correction biases = 2,337,280. */
+static void test_deepseek_v4_flash_counts(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    assert_counts(&a, (struct counts){284332230231ULL, 13270091351ULL, 6610048891ULL, 2337280});
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.embedding, 129280ULL * 4096);
+    assert_int_equal(c.lm_head, 129280ULL * 4096);
+    /* 43 x 106,956,352 attention + 21 x 19,142,272 + 20 x 4,260,352 compressors */
+    assert_int_equal(c.attention, 5086317888ULL);
+    /* 43 x (256 x 25,165,824 experts + the 256 x 4096 router) */
+    assert_int_equal(c.experts, 277070479360ULL);
+    assert_int_equal(c.mlp, 43ULL * 3 * 4096 * 2048); /* the shared expert */
+    assert_int_equal(c.norms, 43ULL * 2 * 4096 + 4096);
+    /* hyper-connections: 43 x 2 x (24 x 16,384 + 24 + 3), the head's 4 x 16,384 + 4 + 1 */
+    assert_int_equal(c.other, 33884439ULL);
+    assert_int_equal(layers_at_ratio(&a, 0, false), 2);
+    assert_int_equal(layers_at_ratio(&a, 4, true), 21);
+    assert_int_equal(layers_at_ratio(&a, 128, false), 20);
+    assert_int_equal(gs_arch_moe_layers(&a), 43);
+}
+
+/* deepseek_v4/README.md: V4-Pro, 61 layers (30 compressed sparse, 31 heavily compressed);
+ * 1,572,997,179,491 parameters, 1,598,837,325,470 with the MTP layer (card "1.6T", 49B
+ * activated). */
+static void test_deepseek_v4_pro_counts(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(PRO);
+    assert_counts(&a, (struct counts){1572997179491ULL, 48852379747ULL, 25840145979ULL, 2349312});
+    assert_int_equal(layers_at_ratio(&a, 0, false), 0);
+    assert_int_equal(layers_at_ratio(&a, 4, true), 30);
+    assert_int_equal(layers_at_ratio(&a, 128, false), 31);
+}
+
+/* Every layer keeps a 128-token window of 512-value entries (bf16: 1,024 bytes; V4's
+ * fp8_ds_mla: 584), compressed layers one more entry per 4 or 128 tokens, the compressed
+ * sparse layers' indexer one 132-byte key per 4 tokens (README, KV cache). Flash bf16:
+ * 43 x 1,024 + 256 + 5,120 + 160 = 49,568, growing 5,536, indexer 33 + 660. */
+static void test_deepseek_v4_cache(void **state)
+{
+    (void)state;
+    const struct gs_arch flash = fixture_arch_file(FLASH);
+    assert_cache(&flash, GS_KV_AUTO, 49568, 5536, 693);
+    const struct gs_kv_layout kv = layout(&flash, GS_KV_AUTO, 1);
+    assert_int_equal(kv.window_count, 1);
+    assert_int_equal(kv.windows[0].window, 128);
+    assert_int_equal(kv.windows[0].layers, 43);
+    assert_int_equal(kv.windows[0].token_bytes, 43 * 1024);
+    assert_int_equal(gs_kv_fp8_for(&flash), GS_KV_FP8_DS_MLA);
+    /* 43 x 584 + 146 + 2,920 + ceil(20 x 584 / 128) = 92 */
+    assert_cache(&flash, GS_KV_FP8_DS_MLA, 28270, 3158, 693);
+
+    const struct gs_arch pro = fixture_arch_file(PRO);
+    /* 61 x 1,024 + 16 + 256 + 7,424 + 232; indexer 33 + 957 */
+    assert_cache(&pro, GS_KV_AUTO, 70392, 7928, 990);
+    assert_cache(&pro, GS_KV_FP8_DS_MLA, 40147, 4523, 990);
+}
+
+/* expert_dtype "fp4": MXFP4 routed experts (17 bytes per 32 values), the rest 16-bit, the
+ * buffers at 4 bytes (fp32 biases, int32 tid2eid). Flash at TP 1: 277,025,390,592 expert
+ * values -> 147,169,738,752 bytes; 7,306,839,639 other parameters x 2; 2,337,280 x 4. */
+static void test_deepseek_v4_checkpoint(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    assert_true(a.checkpoint.quantized);
+    assert_int_equal(a.checkpoint.format, GS_WF_MXFP4);
+    assert_true(a.checkpoint.experts_only);
+    const struct gs_param_count c = fixture_count(&a);
+    const struct gs_weights_request r = {
+        .format = GS_WF_MXFP4, .tensor = 1, .pipeline = 1, .experts_only = true};
+    uint64_t bytes = 0;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, &err), GS_OK);
+    assert_int_equal(bytes, 147169738752ULL + 2 * 7306839639ULL + 4 * 2337280ULL);
+}
+
+/* A config saved by transformers 5 (layer_types, mlp_layer_types, compress_rates) reads as the
+ * legacy one; the rates set the compressed entries and the position biases. */
+static void test_deepseek_v4_layer_types(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+        "\"num_hidden_layers\":3,\"num_attention_heads\":8,\"head_dim\":64,\"q_lora_rank\":64,"
+        "\"o_groups\":2,\"o_lora_rank\":32,\"index_n_heads\":4,\"index_head_dim\":32,"
+        "\"qk_rope_head_dim\":16,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+        "\"moe_intermediate_size\":64,\"hc_mult\":2,\"num_nextn_predict_layers\":0,"
+        "\"layer_types\":[\"sliding_attention\",\"compressed_sparse_attention\","
+        "\"heavily_compressed_attention\"],\"mlp_layer_types\":[\"hash_moe\",\"moe\",\"moe\"],"
+        "\"compress_rates\":{\"compressed_sparse_attention\":4,"
+        "\"heavily_compressed_attention\":64}}");
+    assert_int_equal(layers_at_ratio(&a, 0, false), 1);
+    assert_int_equal(layers_at_ratio(&a, 4, true), 1);
+    assert_int_equal(layers_at_ratio(&a, 64, false), 1);
+    /* buffers: one hash layer's 1000 x 2 table, two layers' 4 biases */
+    assert_int_equal(fixture_count(&a).buffers, 2008);
+    /* 3 x 353,950 per layer (attention 98,440, experts, shared expert, router, norms, two
+     * hyper-connections of 4,107) + the ratio-4 compressor and indexer 108,384 + the ratio-64
+     * compressor 2 x 256 x 64 + 64 x 64 + 64 = 36,928 + 513,283 model-level */
+    assert_int_equal(fixture_count(&a).total, 1720445);
+
+    /* neither list: DeepseekV4Config's default, two heavily compressed layers and then heavily
+     * compressed and compressed sparse in turn; the first 3 layers hash-routed */
+    const struct gs_arch d = fixture_arch(
+        "{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+        "\"num_hidden_layers\":5,\"num_attention_heads\":8,\"head_dim\":64,\"q_lora_rank\":64,"
+        "\"o_groups\":2,\"o_lora_rank\":32,\"index_n_heads\":4,\"index_head_dim\":32,"
+        "\"qk_rope_head_dim\":16,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+        "\"moe_intermediate_size\":64,\"num_nextn_predict_layers\":0}");
+    assert_int_equal(layers_at_ratio(&d, 128, false), 4);
+    assert_int_equal(layers_at_ratio(&d, 4, true), 1);
+    assert_int_equal(fixture_count(&d).buffers, 3 * 1000 * 2 + 2 * 4);
+}
+
+static void test_deepseek_v4_errors(void **state)
+{
+    (void)state;
+    assert_reader_error("{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+                        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"head_dim\":64,"
+                        "\"qk_rope_head_dim\":16,\"q_lora_rank\":64,\"o_groups\":2,\"o_lora_rank\":"
+                        "32,\"index_n_heads\":4,"
+                        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+                        "\"moe_intermediate_size\":64,\"compress_ratios\":[0,8]}",
+                        "/compress_ratios");
+    assert_reader_error("{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+                        "\"num_hidden_layers\":3,\"num_attention_heads\":8,\"head_dim\":64,"
+                        "\"qk_rope_head_dim\":16,\"q_lora_rank\":64,\"o_groups\":2,\"o_lora_rank\":"
+                        "32,\"index_n_heads\":4,"
+                        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+                        "\"moe_intermediate_size\":64,\"compress_ratios\":[0,4]}",
+                        "/compress_ratios");
+    assert_reader_error("{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+                        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"head_dim\":64,"
+                        "\"qk_rope_head_dim\":16,\"q_lora_rank\":64,\"o_groups\":3,\"o_lora_rank\":"
+                        "32,\"index_n_heads\":4,"
+                        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+                        "\"moe_intermediate_size\":64}",
+                        "/o_groups");
+    assert_reader_error("{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+                        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"head_dim\":64,"
+                        "\"q_lora_rank\":64,\"o_groups\":2,\"o_lora_rank\":32,\"index_n_heads\":4,"
+                        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+                        "\"moe_intermediate_size\":64}",
+                        "/qk_rope_head_dim");
+    assert_reader_error("{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+                        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"q_lora_rank\":64,"
+                        "\"o_groups\":2,\"o_lora_rank\":32,\"index_n_heads\":4,"
+                        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+                        "\"moe_intermediate_size\":64}",
+                        "/head_dim");
+}
+
+/* ------------------------------------------------------------ GLM-5 */
+
+/* glm_moe_dsa/README.md: 78 layers (3 dense, 75 routed), an indexer on every layer;
+ * 743,911,199,232 parameters (card "744B", 40B active); the MTP layer 11,856,086,016; 75 x 256
+ * correction biases. GLM-5.1 has the same shapes. */
+static void test_glm5_counts(void **state)
+{
+    (void)state;
+    const struct counts glm5 = {743911199232ULL, 40833126912ULL, 11856086016ULL, 19200};
+    const struct gs_arch a = fixture_arch_file(GLM5);
+    assert_counts(&a, glm5);
+    assert_int_equal(indexer_layers(&a), 78);
+    assert_int_equal(gs_arch_moe_layers(&a), 75);
+    const struct gs_param_count c = fixture_count(&a);
+    /* 78 x 165,022,208 MLA + 78 x 9,371,904 indexers */
+    assert_int_equal(c.attention, 13602740736ULL);
+    const struct gs_arch b = fixture_arch_file(GLM51);
+    assert_counts(&b, glm5);
+}
+
+/* GLM-5.2: indexer_types keeps an indexer on 21 layers (0-2, then every fourth); the other 57
+ * reuse the previous full layer's top-k and build none: 57 x 9,371,904 fewer parameters. */
+static void test_glm52_shared_indexer(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(GLM52);
+    assert_counts(&a, (struct counts){743377000704ULL, 40298928384ULL, 11856086016ULL, 19200});
+    assert_int_equal(indexer_layers(&a), 21);
+    assert_int_equal(743911199232ULL - 743377000704ULL, 57ULL * 9371904);
+}
+
+/* The MLA latent 512 + 64 (bf16 1,152 bytes; fp8_ds_mla 656) on all 78 layers, the indexer's
+ * 132-byte keys on the layers that have one. */
+static void test_glm5_cache(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(GLM5);
+    assert_cache(&a, GS_KV_AUTO, 78 * 1152, 78 * 1152, 78 * 132);
+    assert_cache(&a, GS_KV_FP8_DS_MLA, 78 * 656, 78 * 656, 78 * 132);
+    const struct gs_arch b = fixture_arch_file(GLM52);
+    assert_cache(&b, GS_KV_AUTO, 78 * 1152, 78 * 1152, 21 * 132);
+}
+
+static void test_glm5_errors(void **state)
+{
+    (void)state;
+    assert_reader_error("{\"model_type\":\"glm_moe_dsa\",\"hidden_size\":256,\"vocab_size\":1000,"
+                        "\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+                        "\"intermediate_size\":512,\"kv_lora_rank\":64,\"q_lora_rank\":64,"
+                        "\"qk_nope_head_dim\":32,\"qk_rope_head_dim\":16,\"v_head_dim\":32,"
+                        "\"index_n_heads\":4,\"index_head_dim\":32,\"n_routed_experts\":4,"
+                        "\"num_experts_per_tok\":2,\"moe_intermediate_size\":64,"
+                        "\"indexer_types\":[\"full\",\"sometimes\"]}",
+                        "/indexer_types");
+    assert_reader_error("{\"model_type\":\"glm_moe_dsa\",\"hidden_size\":256,\"vocab_size\":1000,"
+                        "\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+                        "\"intermediate_size\":512,\"kv_lora_rank\":64,\"q_lora_rank\":64,"
+                        "\"qk_nope_head_dim\":32,\"qk_rope_head_dim\":16,\"v_head_dim\":32,"
+                        "\"index_n_heads\":4,\"index_head_dim\":32,\"n_routed_experts\":4,"
+                        "\"num_experts_per_tok\":2,\"moe_intermediate_size\":64,"
+                        "\"mlp_layer_types\":[\"dense\"]}",
+                        "/mlp_layer_types");
+    /* index_topk_pattern: F runs the indexer, S shares the previous full layer's */
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\":\"glm_moe_dsa\",\"hidden_size\":256,\"vocab_size\":1000,"
+        "\"num_hidden_layers\":4,\"num_attention_heads\":4,\"intermediate_size\":512,"
+        "\"kv_lora_rank\":64,\"q_lora_rank\":64,\"qk_nope_head_dim\":32,\"qk_rope_head_dim\":16,"
+        "\"v_head_dim\":32,\"index_n_heads\":4,\"index_head_dim\":32,\"n_routed_experts\":4,"
+        "\"num_experts_per_tok\":2,\"moe_intermediate_size\":64,\"index_topk_pattern\":\"FSSF\"}");
+    assert_int_equal(indexer_layers(&a), 2);
+}
+
+/* ------------------------------------------------------------ serving */
+
+/* A vLLM estimate of 4 sequences of 4,096 tokens at TP 4 on 141 GB GPUs: the cache is the batch
+ * times one sequence's blocks (gs_kv_sequence_bytes: the compressed entries and indexer keys
+ * over the context, the window's blocks), and the weights are the checkpoint's MXFP4 experts
+ * beside 16-bit linears. */
+static void test_deepseek_v4_serving(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    const struct gs_model_spec m = fixture_spec(&a);
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = 4;
+    w.serving.context_length = 4096;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.gpu_total_bytes = 141000000000ULL;
+    w.parallelism.tensor = 4;
+    /* as a request naming no precision sizes it: the checkpoint's own format */
+    w.format_given = true;
+    w.format = a.checkpoint.format;
+    w.format_experts_only = a.checkpoint.experts_only;
+    w.format_from_checkpoint = true;
+    struct gs_error err;
+    gs_error_init(&err);
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
+    assert_true(e.has_serving);
+    if (!e.serving.starts)
+        fail_msg("weights %llu kv_bytes %lld act %llu nontorch %llu graph %llu binding %s",
+                 (unsigned long long)e.per_gpu.weights_bytes, (long long)e.serving.budget.kv_bytes,
+                 (unsigned long long)e.serving.budget.activation_bytes,
+                 (unsigned long long)e.serving.budget.non_torch_bytes,
+                 (unsigned long long)e.serving.budget.cuda_graph_bytes,
+                 e.serving.binding ? e.serving.binding : "");
+    bool ovf = false;
+    const uint64_t seq = gs_kv_sequence_bytes(&e.serving.kv, 4096, 0, e.serving.block_size,
+                                              e.serving.max_num_batched_tokens, &ovf);
+    assert_false(ovf);
+    assert_int_equal(e.serving.kv.bytes_per_token, 49568);
+    assert_int_equal(e.serving.kv_needed_bytes, 4 * seq);
+    /* the growing part alone: 4,096 tokens x (5,536 + 693) bytes */
+    assert_true(seq >= 4096ULL * (5536 + 693));
+    /* experts in ~4.25 bits: far below the 16-bit weights of the whole model */
+    assert_true(e.per_gpu.weights_bytes < e.params.total / 2);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_types_listed),
+        cmocka_unit_test(test_deepseek_v4_flash_counts),
+        cmocka_unit_test(test_deepseek_v4_pro_counts),
+        cmocka_unit_test(test_deepseek_v4_cache),
+        cmocka_unit_test(test_deepseek_v4_checkpoint),
+        cmocka_unit_test(test_deepseek_v4_layer_types),
+        cmocka_unit_test(test_deepseek_v4_errors),
+        cmocka_unit_test(test_glm5_counts),
+        cmocka_unit_test(test_glm52_shared_indexer),
+        cmocka_unit_test(test_glm5_cache),
+        cmocka_unit_test(test_glm5_errors),
+        cmocka_unit_test(test_deepseek_v4_serving),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
