@@ -1,6 +1,7 @@
 /*
  * moe.c - decoders of 2025-26 with their own routers and layouts: Tencent
- * Hunyuan (dense and MoE) and Xiaomi MiMo-V2-Flash (see reader.h).
+ * Hunyuan (dense and MoE), Xiaomi MiMo-V2-Flash, MiniMax-M3, and LG's
+ * EXAONE 4 decoder, which no other reader file fits (see reader.h).
  *
  * Each reader names the transformers (5.x) class whose module shapes it
  * counts and the vLLM model file that serves it; the published counts each
@@ -259,9 +260,194 @@ static void read_mimo_v2_flash(struct model_reader *r, struct gs_arch *a)
     }
 }
 
+/* ---------------------------------------------------------------- EXAONE 4 */
+
+/* Which layers attend through the window when a config has no layer_types,
+ * from Exaone4Config's sliding_window_pattern: a string of L (local) and G
+ * (global) repeating from layer 0, the last layer always global; an integer
+ * p, every p-th layer global ((l + 1) % p == 0); absent, the class default 4. */
+static void exaone4_pattern(struct model_reader *r, struct decoder_plan *plan)
+{
+    const json_t *pattern = json_object_get(r->config, "sliding_window_pattern");
+    if (json_is_string(pattern)) {
+        const char *p = json_string_value(pattern);
+        const size_t n = strlen(p);
+        for (size_t i = 0; i < n; i++)
+            if (p[i] != 'L' && p[i] != 'G') {
+                rd_fail(r, "sliding_window_pattern", GS_ERR_INVALID,
+                        "character %zu is not L (local) or G (global)", i);
+                return;
+            }
+        for (uint64_t l = 0; n > 0 && l < plan->layers && l < GS_LAYERS_MAX; l++)
+            plan->sliding[l] = p[l % n] == 'L' && l + 1 != plan->layers;
+        return;
+    }
+    decoder_window_pattern(plan, rd_dim(r, NAMES("sliding_window_pattern"), false, 4));
+}
+
+/* Exaone4ForCausalLM (transformers models/exaone4/modular_exaone4.py; vLLM
+ * models/exaone4.py): Llama's attention without biases and per-head q_norm
+ * and k_norm RMSNorms over head_dim; Olmo2's decoder layer (the norms on the
+ * sublayer outputs: post_attention_layernorm and post_feedforward_layernorm,
+ * no input norm) and SwiGLU MLP. Local layers (layer_types, else
+ * sliding_window_pattern) attend within sliding_window tokens; a
+ * sliding_window of null makes every layer global (the 1.2B). The global
+ * layers of the hybrid models skip RoPE, which changes no memory. */
+static void read_exaone4(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const json_t *window = json_object_get(r->config, "sliding_window");
+    plan.window = json_is_null(window) ? 0 : rd_dim(r, NAMES("sliding_window"), false, 4096);
+    if (plan.window > 0 && !decoder_read_layer_types(r, &plan) && r->ok)
+        exaone4_pattern(r, &plan);
+    const struct decoder_traits t = {.norms = 2, .qk_norm = QK_HEAD};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* ------------------------------------------------------------ MiniMax-M3 */
+
+/* Which layers run MiniMax-M3's sparse attention, from
+ * sparse_attention_config.sparse_attention_freq (0/1 per layer): false, and
+ * none of them, when the config has no such block or turns it off. */
+static bool sparse_layers(struct model_reader *r, uint64_t layers, bool out[GS_LAYERS_MAX])
+{
+    struct model_reader sparse;
+    if (!rd_sub(r, "sparse_attention_config", &sparse) || !r->ok)
+        return false;
+    if (!rd_flag(&sparse, "use_sparse_attention", true))
+        return false;
+    const bool listed = flag_list(&sparse, "sparse_attention_freq", layers, out);
+    if (!sparse.ok)
+        r->ok = false;
+    return listed;
+}
+
+/* The lightning indexer's shape (sparse_attention_config: sparse_num_index_heads
+ * query heads of sparse_index_dim, one key head, sparse_topk_blocks blocks of
+ * sparse_block_size tokens) into `spec`. */
+static void read_indexer(struct model_reader *r, struct gs_attention *spec)
+{
+    struct model_reader sparse;
+    if (!rd_sub(r, "sparse_attention_config", &sparse) || !r->ok)
+        return;
+    spec->index_heads = rd_dim(&sparse, NAMES("sparse_num_index_heads"), true, 0);
+    spec->index_head_dim = rd_dim(&sparse, NAMES("sparse_index_dim"), true, 0);
+    spec->index_topk = rd_dim(&sparse, NAMES("sparse_topk_blocks"), false, 16) *
+                       rd_dim(&sparse, NAMES("sparse_block_size"), false, 128);
+    if (!sparse.ok)
+        r->ok = false;
+}
+
+/* One MiniMax-M3 layer kind: attention (q/k/v/o without biases and the
+ * per-head q_norm/k_norm), on sparse layers the indexer's index_q_proj
+ * (index heads x index dim), index_k_proj (one key head) and their per-head
+ * norms; the dense SwiGLU of dense_intermediate_size or the routed experts;
+ * two Gemma RMSNorms. */
+static size_t minimax_m3_block(struct gs_arch *a, const struct decoder_plan *plan,
+                               const struct gs_attention *indexer, uint64_t dense_width,
+                               bool sparse, bool routed)
+{
+    const size_t b = gs_arch_new_block(a);
+    struct gs_attention spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.heads = plan->heads;
+    spec.kv_heads = plan->kv_heads;
+    spec.head_dim = plan->head_dim;
+    spec.cached = true;
+    if (sparse) {
+        spec.index_heads = indexer->index_heads;
+        spec.index_head_dim = indexer->index_head_dim;
+        spec.index_topk = indexer->index_topk;
+    }
+    gs_build_attention(a, b, &spec, &GS_ATTENTION_NAMES, false, false);
+    gs_block_module(a, b, "q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+                    plan->head_dim, 1);
+    gs_block_module(a, b, "k_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+                    plan->head_dim, 1);
+    if (sparse) {
+        const uint64_t d = indexer->index_head_dim;
+        gs_block_module(a, b, "index_q_proj", GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION,
+                        GS_MOD_QUANT, a->hidden_size, indexer->index_heads * d, 1);
+        gs_block_module(a, b, "index_k_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION,
+                        GS_MOD_QUANT, a->hidden_size, d, 1);
+        gs_block_module(a, b, "index_q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+                        1, d, 1);
+        gs_block_module(a, b, "index_k_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+                        1, d, 1);
+    }
+    if (routed)
+        gs_build_moe(a, b, &plan->experts);
+    else
+        gs_build_mlp(a, b, dense_width, true, false, &GS_MLP_NAMES);
+    gs_build_norms(a, b, "layernorm", 2, false);
+    return b;
+}
+
+/* MiniMaxM3ForCausalLM. transformers (5.x) has no class for it; the count
+ * follows the tensors vLLM builds and loads (models/minimax_m3, NVIDIA and
+ * AMD model.py: MiniMaxM3DecoderLayer, MiniMaxM3SparseAttention,
+ * MiniMaxM3MoE). Every layer: GQA attention with per-head Gemma q/k norms,
+ * input and post-attention Gemma RMSNorms. Layers flagged in
+ * sparse_attention_config.sparse_attention_freq add the lightning indexer:
+ * index_q_proj (sparse_num_index_heads x sparse_index_dim, sharded like the
+ * KV heads), index_k_proj (one key head, replicated), index_q_norm and
+ * index_k_norm; its keys go to a side cache of sparse_index_dim values per
+ * token (MiniMaxM3IndexerCache, bf16 by default). Layers flagged in
+ * moe_layer_freq hold block_sparse_moe: a fp32 gate Linear(hidden,
+ * num_local_experts), e_score_correction_bias (use_routing_bias; stored in
+ * the checkpoint, counted as a buffer as for DeepSeek's router),
+ * num_local_experts experts of intermediate_size and a shared expert of
+ * intermediate_size x n_shared_experts; the others a SwiGLU of
+ * dense_intermediate_size. Untied head. vLLM skips the checkpoint's mtp.*
+ * tensors, whose shapes the config does not state: they are not counted. */
+static void read_minimax_m3(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const uint64_t dense_width = rd_dim(r, NAMES("dense_intermediate_size"), false,
+                                        plan.intermediate);
+    struct gs_moe *m = &plan.experts;
+    m->experts = rd_dim(r, NAMES("num_local_experts"), true, 0);
+    m->top_k = rd_dim(r, NAMES("num_experts_per_tok"), true, 0);
+    m->width = plan.intermediate;
+    m->gated = true;
+    m->shared_width = plan.intermediate * rd_dim(r, NAMES("n_shared_experts"), false, 0);
+    m->router_buffer = rd_flag(r, "use_routing_bias", false) ? m->experts : 0;
+    m->router_name = "gate";
+    if (!flag_list(r, "moe_layer_freq", plan.layers, plan.moe) && r->ok)
+        decoder_moe_from(&plan, rd_dim(r, NAMES("first_k_dense_replace"), false, 0));
+    bool sparse[GS_LAYERS_MAX];
+    memset(sparse, 0, sizeof(sparse));
+    struct gs_attention indexer;
+    memset(&indexer, 0, sizeof(indexer));
+    if (sparse_layers(r, plan.layers, sparse))
+        read_indexer(r, &indexer);
+    if (rd_flag(r, "attention_output_gate", false))
+        rd_fail(r, "attention_output_gate", GS_ERR_UNSUPPORTED,
+                "a gated attention output is not one gpusizer sizes for MiniMax-M3");
+    if (!r->ok)
+        return;
+    size_t kinds[2][2];
+    bool made[2][2] = {{false, false}, {false, false}};
+    gs_arch_set_layers(a, plan.layers, 0);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int s = sparse[l], e = plan.moe[l];
+        if (!made[s][e]) {
+            kinds[s][e] = minimax_m3_block(a, &plan, &indexer, dense_width, s, e);
+            made[s][e] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[s][e]);
+    }
+    gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+}
+
 const struct model_type MODELS_MOE[] = {
     {"hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", read_hunyuan_v1_dense},
     {"hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", read_hunyuan_v1_moe},
     {"mimo_v2_flash", "MiMoV2FlashForCausalLM", read_mimo_v2_flash},
+    {"minimax_m3", "MiniMaxM3ForCausalLM", read_minimax_m3},
+    {"exaone4", "Exaone4ForCausalLM", read_exaone4},
     {NULL, NULL, NULL},
 };

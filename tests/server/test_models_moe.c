@@ -88,6 +88,32 @@ static void assert_serving(const struct gs_arch *a, uint64_t batch, uint64_t tp)
     assert_true(e.per_gpu.weights_bytes * tp >= 2 * e.params.total);
 }
 
+/* assert_serving for a model with a sparse-attention indexer: the batch
+ * needs its KV bytes and the indexer's keys, 4096 tokens a sequence. */
+static void assert_serving_indexed(const struct gs_arch *a, uint64_t batch, uint64_t tp)
+{
+    const struct gs_model_spec m = fixture_spec(a);
+    struct gs_error err;
+    gs_error_init(&err);
+    struct gs_estimate e;
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = batch;
+    w.serving.context_length = 4096;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.parallelism.tensor = tp;
+    w.gpu_total_bytes = 141000000000ULL;
+    const enum gs_status st = gs_estimate_compute(&m, &w, &e, &err);
+    if (st != GS_OK)
+        fail_msg("%s: %s %s", a->model_type, err.count ? err.items[0].pointer : "",
+                 err.count ? err.items[0].detail : "");
+    assert_true(e.has_serving);
+    const struct gs_kv_layout kv = layout(a, tp);
+    assert_int_equal(e.serving.kv_needed_bytes,
+                     batch * 4096 * (kv.bytes_per_token + kv.indexer_token_bytes));
+    assert_true(e.per_gpu.weights_bytes * tp >= 2 * e.params.total);
+}
+
 /* ------------------------------------------------------------ Hunyuan */
 
 /* hunyuan_v1_dense/README.md (Hunyuan-7B-Instruct, architecture fields):
@@ -236,6 +262,61 @@ static void test_mimo_v2_flash(void **state)
         "/hybrid_layer_pattern");
 }
 
+/* ------------------------------------------------------------ EXAONE 4 */
+
+/* exaone4/README.md (EXAONE-4.0-1.2B architecture, in the published config
+ * of a W4A16 quantization of it): per layer attention 10,485,888 (q, o 2048
+ * x 2048; k, v 2048 x 512; per-head q/k norms 2 x 64), SwiGLU 3 x 2048 x
+ * 4096 = 25,165,824, the two post-sublayer norms 4,096; x 30 + the tied
+ * embedding 102400 x 2048 + the final norm: 1,279,391,488 (model card:
+ * 1.07B without embeddings = 1,069,676,288). Every layer global (no
+ * sliding_window): KV 30 x 2 x 8 x 64 x 2 = 61,440 B/token; TP 4, 2 KV
+ * heads a GPU: 15,360. */
+static void test_exaone4(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("exaone4/his0si__EXAONE-4.0-1.2B.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 1279391488ULL);
+    assert_int_equal(c.active, 1279391488ULL);
+    assert_int_equal(c.total - c.embedding, 1069676288ULL);
+    assert_int_equal(c.attention, 30ULL * 10485888);
+    assert_int_equal(c.mlp, 30ULL * 25165824);
+    assert_int_equal(c.norms, 61ULL * 2048);
+    assert_int_equal(c.lm_head, 0);
+    assert_true(a.checkpoint.quantized);
+    assert_int_equal(layout(&a, 1).full_layers, 30);
+    assert_cache(&a, 1, 61440, 0);
+    assert_cache(&a, 4, 15360, 0);
+    assert_serving(&a, 8, 1);
+    /* EXAONE-4.0-32B's dimensions (model card: 64 layers, GQA 40/8, 30.95B without embeddings)
+     * with its LLLG pattern: 48 local layers of a 4096-token window, 16 global */
+    const struct gs_arch big = fixture_arch(
+        "{\"model_type\": \"exaone4\", \"hidden_size\": 5120, \"intermediate_size\": 27392,"
+        " \"num_hidden_layers\": 64, \"num_attention_heads\": 40, \"num_key_value_heads\": 8,"
+        " \"head_dim\": 128, \"vocab_size\": 102400, \"sliding_window\": 4096,"
+        " \"sliding_window_pattern\": \"LLLG\", \"tie_word_embeddings\": false}");
+    const struct gs_param_count bc = fixture_count(&big);
+    assert_int_equal(bc.total - bc.embedding - bc.lm_head, 30954640384ULL);
+    const struct gs_kv_layout kv = layout(&big, 1);
+    assert_int_equal(kv.full_layers, 16);
+    assert_int_equal(kv.full_token_bytes, 16ULL * 2 * 8 * 128 * 2);
+    assert_int_equal(kv.window_count, 1);
+    assert_int_equal(kv.windows[0].window, 4096);
+    assert_int_equal(kv.windows[0].token_bytes, 48ULL * 2 * 8 * 128 * 2);
+    /* the integer form and the class default (4) give the same layers */
+    const struct gs_arch by_int = fixture_arch(
+        "{\"model_type\": \"exaone4\", \"hidden_size\": 5120, \"intermediate_size\": 27392,"
+        " \"num_hidden_layers\": 64, \"num_attention_heads\": 40, \"num_key_value_heads\": 8,"
+        " \"head_dim\": 128, \"vocab_size\": 102400}");
+    assert_int_equal(layout(&by_int, 1).full_layers, 16);
+    assert_reader_error(
+        "{\"model_type\": \"exaone4\", \"hidden_size\": 64, \"intermediate_size\": 128,"
+        " \"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"vocab_size\": 100,"
+        " \"sliding_window\": 8, \"sliding_window_pattern\": \"LLXG\"}",
+        "/sliding_window_pattern");
+}
+
 /* ------------------------------------------------------------ MiniMax */
 
 /* minimax_m2/README.md: the published MiniMax-M2.5 and M2.7 configs read
@@ -266,6 +347,57 @@ static void test_minimax_m2_successors(void **state)
     assert_serving(&m27, 2, 4);
 }
 
+/* minimax_m3/README.md (MiniMaxAI/MiniMax-M3, the text config aiconfigurator
+ * keeps): per layer attention 106,955,008 (q, o 6144 x 8192; k, v 6144 x
+ * 512; per-head q/k norms 256); 57 sparse layers add the indexer 3,932,416
+ * (index_q 6144 x 512, index_k 6144 x 128, two norms of 128); 3 dense layers
+ * a SwiGLU of 12288 (226,492,416); 57 routed layers the gate 786,432, 128
+ * experts of 3 x 6144 x 3072 and a shared one of 3072; norms 2 x 6144; the
+ * untied embedding and head 200064 x 6144 each: 426,174,565,632 (model
+ * card "~428B" with the vision tower and MTP, which this text config does
+ * not describe). Active (4 of 128, no input lookup) 24,733,273,344.
+ * e_score_correction_bias: 57 x 128 buffer values. KV 60 x 2 x 4 x 128 x 2
+ * = 122,880 B/token, TP 4 (one KV head a GPU) 30,720; the indexer's bf16
+ * keys 57 x 128 x 2 = 14,592 on every GPU. */
+static void test_minimax_m3(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("minimax_m3/MiniMaxAI__MiniMax-M3.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 426174565632ULL);
+    assert_int_equal(c.active, 24733273344ULL);
+    assert_int_equal(c.attention, 60ULL * 106955008 + 57ULL * 3932416);
+    assert_int_equal(c.experts, 57ULL * (786432 + 128ULL * 56623104));
+    assert_int_equal(c.mlp, 3ULL * 226492416 + 57ULL * 56623104);
+    assert_int_equal(c.norms, 60ULL * 2 * 6144 + 6144);
+    assert_int_equal(c.embedding, 200064ULL * 6144);
+    assert_int_equal(c.lm_head, 200064ULL * 6144);
+    assert_int_equal(c.buffers, 57ULL * 128);
+    assert_int_equal(c.mtp, 0);
+    assert_int_equal(moe_layers(&a), 57);
+    const struct gs_block *moe = gs_arch_moe_block(&a);
+    assert_non_null(moe);
+    assert_int_equal(moe->mlp.experts, 128);
+    assert_int_equal(moe->mlp.top_k, 4);
+    assert_int_equal(moe->mlp.shared_width, 3072);
+    assert_int_equal(moe->attn.index_heads, 4);
+    assert_int_equal(moe->attn.index_head_dim, 128);
+    assert_cache(&a, 1, 122880, 0);
+    assert_cache(&a, 4, 30720, 0);
+    assert_int_equal(layout(&a, 1).indexer_token_bytes, 57ULL * 128 * 2);
+    assert_int_equal(layout(&a, 4).indexer_token_bytes, 57ULL * 128 * 2);
+    assert_int_equal(layout(&a, 1).full_layers, 60);
+    assert_serving_indexed(&a, 4, 8);
+    /* sparse_attention_freq must give every layer a 0 or 1 */
+    assert_reader_error(
+        "{\"model_type\": \"minimax_m3\", \"hidden_size\": 64, \"vocab_size\": 100,"
+        " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+        " \"head_dim\": 16, \"intermediate_size\": 32, \"num_local_experts\": 4,"
+        " \"num_experts_per_tok\": 2, \"sparse_attention_config\": {\"sparse_num_index_heads\": 2,"
+        " \"sparse_index_dim\": 16, \"sparse_attention_freq\": [0]}}",
+        "/sparse_attention_config/sparse_attention_freq");
+}
+
 /* Every type of the file's table is one models_supported() lists. */
 static void test_types_listed(void **state)
 {
@@ -274,6 +406,8 @@ static void test_types_listed(void **state)
     assert_non_null(strstr(types, "hunyuan_v1_dense"));
     assert_non_null(strstr(types, "hunyuan_v1_moe"));
     assert_non_null(strstr(types, "mimo_v2_flash"));
+    assert_non_null(strstr(types, "minimax_m3"));
+    assert_non_null(strstr(types, "exaone4"));
 }
 
 int main(void)
@@ -284,6 +418,8 @@ int main(void)
         cmocka_unit_test(test_hunyuan_refusals),
         cmocka_unit_test(test_mimo_v2_flash),
         cmocka_unit_test(test_minimax_m2_successors),
+        cmocka_unit_test(test_minimax_m3),
+        cmocka_unit_test(test_exaone4),
         cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
