@@ -59,6 +59,7 @@ enum {
     SEEN_BNB4_NESTED = 1 << 12,
     SEEN_BNB8 = 1 << 13,
     SEEN_GGUF = 1 << 14,
+    SEEN_NVFP4 = 1 << 15,
 };
 
 static const char *const dtype_names[CK_DTYPE_COUNT] = {
@@ -447,10 +448,11 @@ static void st_fp8_scale(struct checkpoint_summary *t, const json_t *root, const
                          size_t stem, bool inverse)
 {
     uint64_t w[ST_DIMS_MAX], sc[ST_DIMS_MAX];
-    enum checkpoint_dtype wd;
+    enum checkpoint_dtype wd = CK_DTYPE_COUNT;
     const json_t *weight = st_sibling(root, x->name, stem, ".weight");
     if (!weight || !st_dtype_of(weight, &wd) || !is_f8(wd)) {
-        if (weight)
+        /* an NVFP4 weight's fp8 scales: its packed uint8 weight says the format */
+        if (weight && wd != CK_U8)
             t->seen_flags |= SEEN_FP8_SCALE_OTHER;
         return;
     }
@@ -492,6 +494,28 @@ static bool bnb4_weight(const json_t *root, const char *name)
     return false;
 }
 
+/* NVFP4 (NVIDIA ModelOpt, vLLM ModelOptNvFp4LinearMethod; compressed-tensors
+ * nvfp4-pack-quantized): "<w>.weight" (ModelOpt) or "<w>.weight_packed"
+ * (compressed-tensors), uint8 [out, in/2] holding two e2m1 values a byte,
+ * beside an fp8 e4m3 "<w>.weight_scale" [out, in/16]; the fp32 scalars
+ * "<w>.weight_scale_2" and "<w>.input_scale" (ModelOpt) or
+ * "<w>.weight_global_scale" and "<w>.input_global_scale" (compressed-tensors). */
+static bool nvfp4_weight(const json_t *root, const struct tensor *x, size_t stem)
+{
+    uint64_t w[ST_DIMS_MAX], sc[ST_DIMS_MAX];
+    enum checkpoint_dtype sd;
+    const json_t *scale = st_sibling(root, x->name, stem, ".weight_scale");
+    if (x->dtype != CK_U8 || scale == NULL || !st_dtype_of(scale, &sd) || sd != CK_F8_E4M3)
+        return false;
+    const unsigned wn = st_shape(x->info, w), sn = st_shape(scale, sc);
+    if (wn < 2 || sn != wn || sc[wn - 1] * 8 != w[wn - 1])
+        return false;
+    for (unsigned i = 0; i + 1 < wn; i++)
+        if (sc[i] != w[i])
+            return false;
+    return true;
+}
+
 /* Parameters and kind of one safetensors tensor, and what it says of the format. */
 static enum gs_status st_classify(struct checkpoint_summary *t, const json_t *root,
                                   const struct tensor *x, uint64_t *params, enum tensor_kind *kind,
@@ -529,6 +553,15 @@ static enum gs_status st_classify(struct checkpoint_summary *t, const json_t *ro
     } else if (ends_with(name, ".input_scale", NULL) || ends_with(name, ".k_scale", NULL) ||
                ends_with(name, ".v_scale", NULL)) {
         *kind = TK_QUANT; /* static fp8 activation and KV-cache scales (vLLM, llm-compressor) */
+    } else if (ends_with(name, ".weight_scale_2", NULL) ||
+               ends_with(name, ".weight_global_scale", NULL) ||
+               ends_with(name, ".input_global_scale", NULL)) {
+        *kind = TK_QUANT; /* NVFP4's fp32 per-tensor scales */
+    } else if ((ends_with(name, ".weight", &stem) || ends_with(name, ".weight_packed", &stem)) &&
+               nvfp4_weight(root, x, stem)) {
+        if (__builtin_mul_overflow(x->elements, (uint64_t)2, params))
+            return name_error(err, GS_ERR_RANGE, name, "the unpacked parameter count overflows");
+        t->seen_flags |= SEEN_NVFP4;
     } else if (x->dtype == CK_U8 && ends_with(name, "_blocks", NULL)) {
         /* mxfp4 (openai/gpt-oss, transformers' Mxfp4 integration): two e2m1 values per byte */
         if (__builtin_mul_overflow(x->elements, (uint64_t)2, params))
@@ -1368,6 +1401,9 @@ void checkpoint_finish(struct checkpoint_summary *s)
     } else if (f & SEEN_MXFP4) {
         format = GS_WF_MXFP4;
         s->group_size = 32;
+    } else if (f & SEEN_NVFP4) {
+        format = GS_WF_NVFP4;
+        s->group_size = 16;
     } else if (f & SEEN_QWEIGHT) {
         if ((f & SEEN_G_IDX) || (f & SEEN_LAYOUT_GPTQ))
             format = GS_WF_GPTQ;

@@ -726,6 +726,15 @@ static bool model_config(const json_t *config, struct codec_model_row *out, uint
     struct gs_param_count params;
     if (hfconfig_to_arch(config, "/config", &arch, err) != GS_OK)
         return false;
+    /* the catalog keeps exact counts: a config only the generic reader reads is for estimates */
+    if (arch.approximate[0] != '\0') {
+        gs_error_add(err, GS_ERR_INVALID, "/config/model_type",
+                     "model_type \"%s\" has no reader in gpusizer and the catalog keeps only "
+                     "exact counts: estimate it with {\"model\": {\"config\": ...}} (read "
+                     "approximately) or import its hub repository; supported: %s",
+                     arch.model_type, hfconfig_supported());
+        return false;
+    }
     size_t first = err != NULL ? err->count : 0;
     if (gs_arch_count_params(&arch, &params, err) != GS_OK) {
         if (err != NULL)

@@ -473,6 +473,55 @@ static int read_gguf(struct import *im)
     return checkpoint_problem(im, file, &err);
 }
 
+bool hub_import_merge_quant_config(json_t *config, const json_t *hf_quant_config)
+{
+    if (!json_is_object(config) || !json_is_object(hf_quant_config))
+        return false;
+    if (json_is_object(json_object_get(config, "quantization_config")))
+        return true;
+    const json_t *inner = json_object_get(hf_quant_config, "quantization");
+    if (!json_is_object(inner))
+        inner = hf_quant_config; /* a flat file names quant_algo at the top */
+    json_t *q = json_deep_copy(inner);
+    if (q == NULL || json_object_set_new(q, "quant_method", json_string("modelopt")) != 0 ||
+        json_object_set_new(config, "quantization_config", q) != 0) {
+        json_decref(q);
+        return false;
+    }
+    return true;
+}
+
+/* NVIDIA's ModelOpt releases (FP8, NVFP4) state their quantization in
+ * hf_quant_config.json beside config.json (vLLM reads it in
+ * get_quant_config): fetched when listed and config.json names none. */
+static int read_quant_config(struct import *im)
+{
+    if (!listed(&im->repo, "hf_quant_config.json") ||
+        json_object_get(im->config_doc, "quantization_config") != NULL)
+        return 0;
+    struct buf text;
+    if (fetch(im, "hf_quant_config.json", 0, 0, im->cfg->max_json_bytes, &text) != 0)
+        return -1;
+    json_error_t jerr;
+    json_t *doc = json_load_lenient(text.data != NULL ? text.data : "", text.length, 0, &jerr);
+    free(text.data);
+    if (!json_is_object(doc)) {
+        json_decref(doc);
+        problem_set(im->problem, 502, "hub-malformed", "The hub's answer is not what it should be",
+                    "hf_quant_config.json is not a JSON object (line %d: %s)", jerr.line,
+                    jerr.text);
+        return -1;
+    }
+    const bool merged = hub_import_merge_quant_config(im->config_doc, doc);
+    json_decref(doc);
+    if (!merged) {
+        problem_set(im->problem, 503, "out-of-memory", "Out of memory",
+                    "merging hf_quant_config.json");
+        return -1;
+    }
+    return 0;
+}
+
 static int read_config(struct import *im)
 {
     if (!listed(&im->repo, "config.json"))
@@ -494,7 +543,7 @@ static int read_config(struct import *im)
     const json_t *bits = json_object_get(q, "bits");
     if (json_is_integer(bits) && json_integer_value(bits) > 0 && json_integer_value(bits) <= 8)
         im->sum.pack_bits = (unsigned)json_integer_value(bits);
-    return 0;
+    return read_quant_config(im);
 }
 
 static json_t *summary_json(const struct checkpoint_summary *s)
@@ -566,6 +615,7 @@ static void describe(struct import *im, char family[GS_MODEL_TYPE_MAX], uint64_t
     const json_t *mt = json_object_get(im->config_doc, "model_type");
     bool known = im->config_doc != NULL &&
                  hfconfig_to_arch(im->config_doc, "", &arch, &err) == GS_OK &&
+                 arch.approximate[0] == '\0' && /* the headers' count is exact; a generic read is not */
                  gs_arch_validate(&arch, &err) == GS_OK &&
                  gs_arch_count_params(&arch, &count, &err) == GS_OK && count.total > 0;
     if (known) {

@@ -66,6 +66,14 @@ void hub_import_api(const struct hub_config *cfg, struct store *store,
 int hub_import_prepare(const struct hub_config *cfg, struct store *store, bool auto_import,
                        const json_t *request, struct service **service, struct problem *problem);
 
+/* Merges a repository's hf_quant_config.json (NVIDIA ModelOpt: {"producer",
+ * "quantization": {"quant_algo", "exclude_modules", ...}}) into its config as
+ * the quantization_config vLLM builds from it (quant_method "modelopt" and
+ * the "quantization" members), so the config says how the checkpoint is
+ * stored; a config with its own quantization_config keeps it. false when
+ * `hf_quant_config` is not an object or memory runs out. */
+bool hub_import_merge_quant_config(json_t *config, const json_t *hf_quant_config);
+
 /* What a stored checkpoint_json says, for the core; false when absent or
  * unreadable. */
 bool hub_checkpoint_bytes(const char *checkpoint_json, struct gs_checkpoint_bytes *out);

@@ -88,10 +88,24 @@ void rd_fail(struct model_reader *r, const char *name, enum gs_status status, co
 size_t rd_array(struct model_reader *r, const char *name, const json_t **out);
 
 /* Reads `model_type` or, failing that, `architectures[0]`, and runs the
- * reader. Errors point under `pointer`; an unknown type is
- * GS_ERR_UNSUPPORTED at "<pointer>/model_type" listing what is supported. */
+ * reader; a type no reader names is read by the generic reader (arch->read_as
+ * "generic", arch->approximate saying why). Errors point under `pointer`;
+ * GS_ERR_UNKNOWN_MODEL at "<pointer>/model_type", listing what is supported,
+ * when even the generic reader cannot read the config. */
 enum gs_status models_read(const json_t *config, const char *pointer, struct gs_arch *out,
                            struct gs_error *err);
+
+/* The reader of last resort (generic.c), for a config no table row names:
+ * the Llama layout from the standard keys (layer_types, sliding_window,
+ * experts, MLA, linear attention, text_config nesting), its counts
+ * approximate. models_generic_missing counts the keys it cannot do without
+ * (hidden_size, num_hidden_layers, num_attention_heads, vocab_size, an MLP
+ * width, num_experts_per_tok with experts); models_read_generic reports each
+ * as GS_ERR_UNKNOWN_MODEL at its pointer; models_generic_unread writes the
+ * keys it neither read nor knows to be harmless, comma separated. */
+size_t models_generic_missing(const json_t *config);
+void models_read_generic(struct model_reader *r, struct gs_arch *arch);
+void models_generic_unread(const json_t *config, char *out, size_t cap);
 
 /* The reader tables by lineage, in the order they are listed to users. */
 struct models_lineage {

@@ -257,6 +257,50 @@ static void test_bad_requests(void **state)
     expect_problem(&r, 415, NULL);
 }
 
+/* A config of a type no reader names, Llama-shaped (tests/server/test_models_generic.c
+ * writes out its 1,498,482,688): an estimate read by the generic reader, marked approximate,
+ * with a warning naming the key it did not understand; without hidden_size a 422 naming it. */
+static void test_generic_config(void **state)
+{
+    (void)state;
+    static const char *const config =
+        "\"model_type\":\"acme_lm\",\"num_hidden_layers\":16,\"num_attention_heads\":32,"
+        "\"num_key_value_heads\":8,\"intermediate_size\":8192,\"vocab_size\":128256,"
+        "\"tie_word_embeddings\":false,\"acme_gate_scale\":1.5";
+    char body[512];
+    snprintf(body, sizeof(body), "{\"model\":{\"config\":{\"hidden_size\":2048,%s}}}", config);
+    struct reply r = post_json(body);
+    assert_int_equal(r.status, 200);
+    json_t *doc = parse(&r);
+    const json_t *model = json_object_get(doc, "model");
+    assert_int_equal(json_integer_value(json_object_get(model, "parameters")), 1498482688LL);
+    assert_string_equal(json_string_value(json_object_get(model, "read_as")), "generic");
+    assert_string_equal(json_string_value(json_object_get(model, "accuracy")), "approximate");
+    bool warned = false;
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(doc, "warnings"), i, w) warned |=
+        strcmp(json_string_value(json_object_get(w, "code")), "architecture_approximate") == 0 &&
+        strstr(json_string_value(json_object_get(w, "detail")), "acme_gate_scale") != NULL;
+    assert_true(warned);
+    json_decref(doc);
+    free(r.body);
+
+    snprintf(body, sizeof(body), "{\"model\":{\"config\":{%s}}}", config);
+    r = post_json(body);
+    assert_int_equal(r.status, 422);
+    doc = parse(&r);
+    assert_string_equal(json_string_value(json_object_get(doc, "type")),
+                        "urn:gpusizer:problem:unsupported-model-type");
+    const json_t *errors = json_object_get(doc, "errors");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(errors, 0), "pointer")),
+                        "/model/config/model_type");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(errors, 1), "pointer")),
+                        "/model/config/hidden_size");
+    json_decref(doc);
+    free(r.body);
+}
+
 static void test_oversized_body(void **state)
 {
     (void)state;
@@ -384,6 +428,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_catalog_lists),
         cmocka_unit_test(test_estimate_acceptance),
         cmocka_unit_test(test_bad_requests),
+        cmocka_unit_test(test_generic_config),
         cmocka_unit_test(test_oversized_body),
         cmocka_unit_test(test_recommend_and_fit),
         cmocka_unit_test(test_contract_and_web_form),

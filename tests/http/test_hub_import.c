@@ -298,6 +298,8 @@ static void test_quantized_and_gguf(void **state)
     check_family("google/gemma-3-4b-it", "bf16", "bf16", 4300079472LL, 8600158944LL, false);
     check_family("bartowski/Llama-3.2-1B-Instruct-GGUF", "q4_k_m", "q4_k_m", 1235814400LL,
                  799862912LL, true);
+    /* ModelOpt NVFP4 with its quantization in hf_quant_config.json, merged into the config */
+    check_family("modelopt-tests/tiny-llama-nvfp4", "nvfp4", NULL, 1692928LL, 2255408LL, false);
 }
 
 /* A server that does not import on first use says how to import; the one
