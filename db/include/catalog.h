@@ -205,4 +205,47 @@ const char *catalog_snapshot_model_suggest(const struct catalog_snapshot *snapsh
 const char *catalog_snapshot_gpu_suggest(const struct catalog_snapshot *snapshot,
                                          const char *name);
 
+/* A GPU by the name nvidia-smi, torch.cuda.get_device_name() or an engine log
+ * prints (db/src/names.c): an id or alias first, then the name with its brand
+ * words (NVIDIA, GeForce, Tesla, AMD Instinct), case and separators set aside
+ * and its memory ("80GB"), form factor ("SXM4", "PCIe") and memory type
+ * ("HBM3") checked against each part's row. A name that fits several parts
+ * takes the one whose own bare name it is (the default: "A100" is the 80 GB
+ * SXM board), and says how many it fits. */
+#define CATALOG_GPU_FITS_MAX 6
+struct catalog_gpu_lookup {
+    const struct catalog_gpu *gpu; /* NULL: none, or several without a default */
+    size_t fits;                   /* parts the name fits; > 1: `gpu` is the default of them */
+    const struct catalog_gpu *fitting[CATALOG_GPU_FITS_MAX]; /* the first of them */
+};
+struct catalog_gpu_lookup catalog_snapshot_gpu_lookup(const struct catalog_snapshot *snapshot,
+                                                      const char *typed);
+
+/* What a repository name's quantization suffix says ("-AWQ", "-FP8",
+ * "-GPTQ-Int4", "-bnb-4bit"): the weight format its checkpoint stores. */
+struct catalog_name_quant {
+    bool stated;          /* the name ends in a quantization suffix */
+    bool sized;           /* ... whose format gpusizer sizes (format, group_size) */
+    uint8_t format;       /* enum gs_weight_format */
+    uint64_t group_size;  /* GPTQ/AWQ */
+    char suffix[32];      /* as typed */
+    char detail[128];     /* what the suffix is taken to mean */
+};
+
+/* A model by the Hugging Face id of a variant of a catalog model: its id or
+ * alias first (an id is that checkpoint; an alias may be a quantized copy,
+ * whose suffix `quant` reads); else the name less a quantization
+ * suffix, matched with and without its organisation (a re-publisher such as
+ * unsloth, RedHatAI or TheBloke), by an alias's repository name, by its tokens
+ * (catalog_snapshot_model_resolve), and last without a release date
+ * ("-2507"). */
+struct catalog_model_lookup {
+    const struct catalog_model *model; /* NULL: none */
+    bool resolved;                     /* by the name rule, not an id or alias */
+    struct catalog_name_quant quant;   /* what the name's suffix says (not for an id) */
+    char date[8];                      /* a release date the rule set aside, or "" */
+};
+struct catalog_model_lookup catalog_snapshot_model_lookup(const struct catalog_snapshot *snapshot,
+                                                          const char *typed);
+
 #endif

@@ -673,13 +673,52 @@ const struct catalog_gpu *catalog_snapshot_gpu(const struct catalog_snapshot *sn
     return NULL;
 }
 
-/* Keeps the closest of `candidate` and *best. */
-static void consider(const char *name, const char *candidate, const char **best, size_t *best_d)
+/* Whether the run of digits at `run` (n of them) is also a run of digits in `text`. */
+static bool has_digit_run(const char *text, const char *run, size_t n)
+{
+    for (const char *p = text; *p != '\0';) {
+        const size_t k = strspn(p, "0123456789");
+        if (k == n && strncmp(p, run, n) == 0)
+            return true;
+        p += k > 0 ? k : 1;
+    }
+    return false;
+}
+
+/* How many of the digit runs of `typed` `candidate` has, and whether it lacks
+ * one that is a model number (three digits or more: "5090" of "rtx5090"),
+ * which a near spelling must keep: an RTX 5090 is no RTX 3090. */
+static size_t shared_digits(const char *typed, const char *candidate, bool *misses_number)
+{
+    size_t shared = 0;
+    *misses_number = false;
+    for (const char *p = typed; *p != '\0';) {
+        const size_t k = strspn(p, "0123456789");
+        if (k > 0 && has_digit_run(candidate, p, k))
+            shared++;
+        else if (k >= 3)
+            *misses_number = true;
+        p += k > 0 ? k : 1;
+    }
+    return shared;
+}
+
+/* Keeps the better of `candidate` and *best: close in spelling, the typed model
+ * numbers kept, then the most digit runs in common, then the nearest. */
+static void consider(const char *name, const char *candidate, const char **best, size_t *best_d,
+                     size_t *best_shared)
 {
     size_t d = 0;
-    if (gs_text_is_close(name, candidate, &d) && d < *best_d) {
+    bool misses_number = false;
+    if (!gs_text_is_close(name, candidate, &d))
+        return;
+    const size_t shared = shared_digits(name, candidate, &misses_number);
+    if (misses_number)
+        return;
+    if (*best == NULL || shared > *best_shared || (shared == *best_shared && d < *best_d)) {
         *best = candidate;
         *best_d = d;
+        *best_shared = shared;
     }
 }
 
@@ -751,12 +790,12 @@ const char *catalog_snapshot_model_suggest(const struct catalog_snapshot *snapsh
     if (best.valid)
         return snapshot->models[at].id;
     const char *closest = NULL;
-    size_t best_d = (size_t)-1;
+    size_t best_d = (size_t)-1, best_shared = 0;
     for (size_t i = 0; i < snapshot->model_count; i++) {
         const struct catalog_model *m = &snapshot->models[i];
-        consider(name, m->id, &closest, &best_d);
+        consider(name, m->id, &closest, &best_d, &best_shared);
         for (size_t j = 0; j < m->alias_count; j++)
-            consider(name, m->aliases[j], &closest, &best_d);
+            consider(name, m->aliases[j], &closest, &best_d, &best_shared);
     }
     return closest;
 }
@@ -771,13 +810,17 @@ const char *catalog_snapshot_gpu_suggest(const struct catalog_snapshot *snapshot
     }
     if (best.valid)
         return snapshot->gpus[at].id;
+    /* a name that fits several parts and is the default of none ("V100") */
+    const struct catalog_gpu_lookup by_name = catalog_snapshot_gpu_lookup(snapshot, name);
+    if (by_name.fits > 0)
+        return by_name.gpu != NULL ? by_name.gpu->id : by_name.fitting[0]->id;
     const char *closest = NULL;
-    size_t best_d = (size_t)-1;
+    size_t best_d = (size_t)-1, best_shared = 0;
     for (size_t i = 0; i < snapshot->gpu_count; i++) {
         const struct catalog_gpu *g = &snapshot->gpus[i];
-        consider(name, g->id, &closest, &best_d);
+        consider(name, g->id, &closest, &best_d, &best_shared);
         for (size_t j = 0; j < g->alias_count; j++)
-            consider(name, g->aliases[j], &closest, &best_d);
+            consider(name, g->aliases[j], &closest, &best_d, &best_shared);
     }
     return closest;
 }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static struct pg_server server;
 
@@ -447,6 +448,52 @@ static void sql_on(const char *db, const char *sql)
  * notice), an entry the old seed lacked is added with its aliases and price history, one the
  * new seed dropped is removed; what users wrote, deleted or created stays as they left it.
  * A second open changes nothing. */
+/* The row with exactly this id (not an alias) in `s`, or NULL. */
+static const struct catalog_gpu *seed_gpu(const struct catalog_snapshot *s, const char *id)
+{
+    for (size_t i = 0; i < s->gpu_count; i++)
+        if (strcmp(s->gpus[i].id, id) == 0)
+            return &s->gpus[i];
+    return NULL;
+}
+
+static const struct catalog_model *seed_model(const struct catalog_snapshot *s, const char *id)
+{
+    for (size_t i = 0; i < s->model_count; i++)
+        if (strcmp(s->models[i].id, id) == 0)
+            return &s->models[i];
+    return NULL;
+}
+
+static bool text_differs(const char *a, const char *b)
+{
+    return (a == NULL) != (b == NULL) || (a != NULL && strcmp(a, b) != 0);
+}
+
+/* Whether a seed model row differs between two seeds in what the seed sync copies: its
+ * columns or its aliases (compared as sets, any case). */
+static bool model_seed_differs(const struct catalog_model *a, const struct catalog_model *b)
+{
+    if (text_differs(a->name, b->name) || text_differs(a->hf_id, b->hf_id) ||
+        text_differs(a->publisher, b->publisher) || text_differs(a->family, b->family) ||
+        a->parameters != b->parameters || text_differs(a->parameters_basis, b->parameters_basis) ||
+        text_differs(a->parameters_source, b->parameters_source) ||
+        text_differs(a->config_json, b->config_json) ||
+        text_differs(a->config_source, b->config_source) ||
+        text_differs(a->checkpoint_json, b->checkpoint_json) ||
+        text_differs(a->provenance_json, b->provenance_json) ||
+        text_differs(a->hub_revision, b->hub_revision) || a->alias_count != b->alias_count)
+        return true;
+    for (size_t i = 0; i < a->alias_count; i++) {
+        bool found = false;
+        for (size_t j = 0; j < b->alias_count && !found; j++)
+            found = strcasecmp(a->aliases[i], b->aliases[j]) == 0;
+        if (!found)
+            return true;
+    }
+    return false;
+}
+
 static void test_seed_upgrade(void **state)
 {
     (void)state;
@@ -462,8 +509,8 @@ static void test_seed_upgrade(void **state)
     struct catalog_snapshot *s = NULL;
     assert_int_equal(catalog_pg_snapshot_load(pg, &s, &err), GS_OK);
     assert_false(catalog_snapshot_gpu(s, "a100-sxm-80gb")->scale_out_gb_s.present);
-    const uint64_t t4_models = s->model_count;
-    catalog_snapshot_free(s);
+    const uint64_t seed12_models = s->model_count, seed12_gpus = s->gpu_count;
+    struct catalog_snapshot *seed12 = s; /* kept: what a later seed changed is counted below */
     catalog_pg_close(pg);
     /* users: one GPU renamed (a write bumps its revision), one deleted, one created; the
      * older seed as if it lacked t4 and had a GPU the newer one dropped */
@@ -480,7 +527,6 @@ static void test_seed_upgrade(void **state)
     assert_int_equal(catalog_pg_open(url, &pg, &err), GS_OK);
     int added = 0, updated = 0, removed = 0;
     catalog_pg_seed_changes(pg, &added, &updated, &removed);
-    assert_int_equal(added, 1);   /* t4 */
     assert_int_equal(removed, 1); /* retired-gpu */
     assert_int_equal(catalog_pg_snapshot_load(pg, &s, &err), GS_OK);
     const struct catalog_gpu *g = catalog_snapshot_gpu(s, "a100-sxm-80gb");
@@ -500,6 +546,10 @@ static void test_seed_upgrade(void **state)
     struct catalog_snapshot *want = NULL;
     assert_int_equal(catalog_open(":memory:", &lite, &err), GS_OK);
     assert_int_equal(catalog_snapshot_load(lite, &want, &err), GS_OK);
+    /* added: t4, and every model and GPU the seed gained after schema 12 */
+    assert_true(want->model_count >= seed12_models && want->gpu_count >= seed12_gpus);
+    assert_int_equal(added, 1 + (int)(want->model_count - seed12_models) +
+                                (int)(want->gpu_count - seed12_gpus));
     const struct catalog_gpu *t4 = catalog_snapshot_gpu(s, "t4"), *t4_seed =
                                                                      catalog_snapshot_gpu(want, "t4");
     assert_non_null(t4);
@@ -510,18 +560,25 @@ static void test_seed_upgrade(void **state)
                 t4->price_per_hour.value == t4_seed->price_per_hour.value);
     assert_true(t4->purchase_price.present == t4_seed->purchase_price.present &&
                 t4->purchase_price.value == t4_seed->purchase_price.value);
-    assert_int_equal(s->model_count, t4_models); /* no model changed between 12 and now */
-    /* updated: exactly the GPUs 0013 gave scale-out figures or 0015 SM counts, but the users'
-     * h100-sxm-80gb, the l4 they deleted and the t4 the old seed lacked */
+    assert_int_equal(s->model_count, want->model_count); /* every seed model, none of users' */
+    /* updated: exactly the schema-12 seed's GPUs 0013 gave scale-out figures or 0015 SM
+     * counts, but the users' h100-sxm-80gb, the l4 they deleted and the t4 the old seed lacked
+     * (GPUs a later seed added count as added), and the schema-12 seed's models whose row or
+     * aliases a later seed changed (instruct aliases, 0024) */
     int changed = 0, scale_out = 0;
     for (size_t i = 0; i < want->gpu_count; i++) {
         const struct catalog_gpu *w = &want->gpus[i];
         scale_out += w->scale_out_gb_s.present;
         if ((w->scale_out_gb_s.present || w->sm_count.present) &&
-            strcmp(w->id, "h100-sxm-80gb") != 0 && strcmp(w->id, "l4") != 0 &&
-            strcmp(w->id, "t4") != 0)
+            seed_gpu(seed12, w->id) != NULL && strcmp(w->id, "h100-sxm-80gb") != 0 &&
+            strcmp(w->id, "l4") != 0 && strcmp(w->id, "t4") != 0)
             changed++;
     }
+    for (size_t i = 0; i < want->model_count; i++) {
+        const struct catalog_model *was = seed_model(seed12, want->models[i].id);
+        changed += was != NULL && model_seed_differs(was, &want->models[i]);
+    }
+    catalog_snapshot_free(seed12);
     assert_true(scale_out > 5);
     assert_int_equal(updated, changed);
     catalog_snapshot_free(want);

@@ -1208,6 +1208,69 @@ static void test_csv_cells(void **state)
     json_decref(after);
 }
 
+/* Names as people type them (issue 30, db/src/names.c) over HTTP, on SQLite and
+ * on PostgreSQL: the model ids of published vllm serve commands and the GPU
+ * names nvidia-smi prints resolve, a quantized repository's weights are sized
+ * in its format with the model_resolved warning, and an ambiguous GPU name
+ * keeps its default and says so. */
+static void test_names_people_type(void **state)
+{
+    (void)state;
+    static const char *const models[][3] = {
+        {"Qwen/Qwen3-4B-Instruct-2507", "qwen3-4b-instruct-2507", "bf16"},
+        {"Qwen/Qwen3-4B-Instruct-2507-FP8", "qwen3-4b-instruct-2507", "fp8_block"},
+        {"Qwen/Qwen2.5-7B-Instruct-AWQ", "qwen2.5-7b", "awq"},
+        {"Qwen/Qwen3-235B-A22B-Instruct-2507-FP8", "qwen3-235b-a22b", "fp8_block"},
+        {"TheBloke/Mistral-7B-Instruct-v0.2-GPTQ", "mistral-7b-instruct-v0.2", "gptq"},
+        {"unsloth/Llama-3.2-1B-Instruct-bnb-4bit", "llama-3.2-1b", "nf4_dq"},
+        {"RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8", "llama-3.1-8b", "fp8"},
+        {"meta-llama/Llama-3.1-8B-Instruct", "llama-3.1-8b", "bf16"},
+        {"Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4", "qwen2.5-7b", "gptq"},
+    };
+    static const char *const gpus[][2] = {
+        {"NVIDIA GeForce RTX 3090", "rtx-3090"},
+        {"NVIDIA H100 80GB HBM3", "h100-sxm-80gb"},
+        {"NVIDIA A100-SXM4-80GB", "a100-sxm-80gb"},
+        {"NVIDIA H200", "h200-sxm-141gb"},
+        {"NVIDIA RTX PRO 6000 Blackwell Server Edition", "rtx-pro-6000-server"},
+        {"NVIDIA GeForce RTX 5090", "rtx-5090"},
+        {"AMD Instinct MI300X", "mi300x"},
+        {"NVIDIA L40S", "l40s"},
+        {"Tesla T4", "t4"},
+    };
+    for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+        const char *const *g = gpus[i % (sizeof(gpus) / sizeof(gpus[0]))];
+        char body[320];
+        snprintf(body, sizeof(body), "{\"model\": \"%s\", \"gpu\": \"%s\"}", models[i][0], g[0]);
+        struct reply r =
+            call(&read_only, "POST", "/v1/estimate", "application/json", body, NULL, NULL);
+        expect_status(&r, 200);
+        json_t *v = parse(&r);
+        free(r.body);
+        assert_string_equal(json_string_value(json_object_get(json_object_get(v, "model"), "id")),
+                            models[i][1]);
+        assert_string_equal(
+            json_string_value(json_object_get(json_object_get(v, "precision"), "weights")),
+            models[i][2]);
+        assert_string_equal(json_string_value(json_object_get(json_object_get(v, "fit"), "gpu")),
+                            g[1]);
+        json_decref(v);
+    }
+    struct reply r = call(&read_only, "POST", "/v1/estimate", "application/json",
+                          "{\"model\": \"Qwen/Qwen2.5-7B-Instruct-AWQ\", \"gpu\": \"A100\"}", NULL,
+                          NULL);
+    expect_status(&r, 200);
+    assert_non_null(strstr(r.body, "\"model_resolved\""));
+    assert_non_null(strstr(r.body, "{\\\"hub_id\\\": \\\"Qwen/Qwen2.5-7B-Instruct-AWQ\\\"}"));
+    assert_non_null(strstr(r.body, "\"gpu_default\""));
+    free(r.body);
+    r = call(&read_only, "POST", "/v1/estimate", "application/json",
+             "{\"model\": \"llama-3.1-8b\", \"gpu\": \"rtx5050\"}", NULL, NULL);
+    expect_status(&r, 400);
+    assert_null(strstr(r.body, "rtx-3090"));
+    free(r.body);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -1224,6 +1287,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_two_processes_many_writers),
         cmocka_unit_test(test_delete),
         cmocka_unit_test(test_unified_memory),
+        cmocka_unit_test(test_names_people_type),
         cmocka_unit_test(test_scale_out),
         cmocka_unit_test(test_answers_follow_prices),
         cmocka_unit_test(test_csv_formula_injection),
