@@ -56,7 +56,7 @@ static const char *const format_names[] = {"fp32",   "bf16",   "fp16",    "int8"
                                            "fp8",    "fp8_per_channel",   "fp8_block",
                                            "gptq",   "awq",    "nf4",     "nf4_dq", "q4_0",
                                            "q4_k_m", "q5_k_m", "q6_k",    "q8_0",   "mxfp4",
-                                           NULL};
+                                           "nvfp4",  NULL};
 
 /* A catalog entry as the model: its architecture, and for an import its
  * checkpoint's own bytes (an import gpusizer cannot read the architecture of
@@ -109,18 +109,30 @@ static bool decode_hub_model(const json_t *model, const struct catalog_snapshot 
     return use_catalog_model(m, snapshot, archs, out, err);
 }
 
+/* The weights a repository name's quantization suffix states, as the
+ * checkpoint's quantization_config would set them (models_read_checkpoint):
+ * sizing takes them when the request names no precision. */
+static void set_checkpoint_from_name(const struct catalog_name_quant *q, struct gs_checkpoint *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->quantized = q->sized;
+    c->format = q->format;
+    c->group_size = q->group_size;
+    snprintf(c->detail, sizeof(c->detail), "inferred from the name's \"%.24s\" suffix: %.96s",
+             q->suffix, q->detail);
+}
+
 static bool decode_catalog_model(const char *id, const struct catalog_snapshot *snapshot,
                                  const struct codec_arch_table *archs, struct estimate_request *out,
                                  struct gs_error *err)
 {
-    const struct catalog_model *m = catalog_snapshot_model(snapshot, id);
-    if (m == NULL) {
-        /* a variant's name ("meta-llama/Llama-3.1-8B-Instruct") is the model with the same
-         * architecture and parameters: resolved, with a warning */
-        m = catalog_snapshot_model_resolve(snapshot, id);
-        if (m != NULL)
-            out->model_resolved = true;
-    }
+    /* a variant's name ("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen2.5-7B-Instruct-AWQ")
+     * is the model with the same architecture and parameters: resolved, with a warning */
+    out->model_lookup = catalog_snapshot_model_lookup(snapshot, id);
+    const struct catalog_model *m = out->model_lookup.model;
+    out->model_resolved = out->model_lookup.resolved;
+    if (out->model_resolved)
+        snprintf(out->model_name, sizeof(out->model_name), "%s", id);
     if (m == NULL) {
         const char *hint = catalog_snapshot_model_suggest(snapshot, id);
         if (hint != NULL)
@@ -131,7 +143,19 @@ static bool decode_catalog_model(const char *id, const struct catalog_snapshot *
                          "no model \"%.80s\" in the catalog; GET /v1/models lists them", id);
         return false;
     }
-    return use_catalog_model(m, snapshot, archs, out, err);
+    if (!use_catalog_model(m, snapshot, archs, out, err))
+        return false;
+    /* the suffix of a name the rule resolved states the checkpoint's weights; an alias's
+     * suffix does when the row itself states none */
+    const struct gs_checkpoint *own = &out->model.arch.checkpoint;
+    out->model_quant_inferred =
+        out->model_lookup.quant.stated && out->model.has_arch &&
+        (out->model_resolved || (!own->quantized && own->detail[0] == '\0'));
+    if (out->model_quant_inferred) {
+        set_checkpoint_from_name(&out->model_lookup.quant, &out->model.arch.checkpoint);
+        snprintf(out->model_name, sizeof(out->model_name), "%s", id);
+    }
+    return true;
 }
 
 static bool decode_model_object(const json_t *model, struct estimate_request *out,
@@ -314,6 +338,20 @@ static bool decode_precision(const json_t *precision, struct estimate_request *o
     return true;
 }
 
+/* "a, b, c" of the parts a GPU name fits (the first few). */
+static void gpu_id_list(const struct catalog_gpu_lookup *l, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < l->fits && i < CATALOG_GPU_FITS_MAX && used < size; i++) {
+        const int n =
+            snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "", l->fitting[i]->id);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
 static bool decode_gpu(const json_t *gpu, const struct catalog_snapshot *snapshot,
                        struct estimate_request *out, struct gs_error *err)
 {
@@ -326,9 +364,20 @@ static bool decode_gpu(const json_t *gpu, const struct catalog_snapshot *snapsho
         return false;
     }
     const char *id = json_string_value(gpu);
-    out->gpu = catalog_snapshot_gpu(snapshot, id);
+    out->gpu_lookup = catalog_snapshot_gpu_lookup(snapshot, id);
+    out->gpu = out->gpu_lookup.gpu;
+    snprintf(out->gpu_name, sizeof(out->gpu_name), "%s", id);
     if (out->gpu != NULL)
         return true;
+    if (out->gpu_lookup.fits > 1) {
+        char ids[160];
+        gpu_id_list(&out->gpu_lookup, ids, sizeof(ids));
+        gs_error_add(err, GS_ERR_NOT_FOUND, "/gpu",
+                     "\"%.80s\" fits %zu catalog GPUs (%.159s); name its memory or form factor as "
+                     "nvidia-smi prints it, or one of those ids",
+                     id, out->gpu_lookup.fits, ids);
+        return false;
+    }
     const char *hint = catalog_snapshot_gpu_suggest(snapshot, id);
     if (hint != NULL)
         gs_error_add(err, GS_ERR_NOT_FOUND, "/gpu",
@@ -468,6 +517,7 @@ static void write_breakdown(struct json_writer *w, const struct gs_param_count *
     json_w_member_u64(w, "vision", c->vision);
     json_w_member_u64(w, "audio", c->audio);
     json_w_member_u64(w, "mtp", c->mtp);
+    json_w_member_u64(w, "buffers", c->buffers);
     json_w_end_object(w);
 }
 
@@ -549,6 +599,11 @@ void codec_write_model_result(struct json_writer *w, const struct estimate_reque
     if (req->model.has_arch) {
         json_w_key(w, "layer_kinds");
         json_w_take(w, codec_encode_layer_kinds(&req->model.arch));
+        if (req->model.arch.read_as[0] != '\0')
+            json_w_member_string(w, "read_as", req->model.arch.read_as);
+        /* the generic reader's counts follow the Llama layout, not the model's own class */
+        json_w_member_string(w, "accuracy",
+                             req->model.arch.approximate[0] ? "approximate" : "exact");
     }
     json_w_end_object(w);
 }
@@ -626,7 +681,15 @@ void codec_write_assumption_items(struct json_writer *w, const struct estimate_r
         !req->model.arch.checkpoint.quantized && req->model.arch.checkpoint.detail[0] != '\0')
         write_note(w, "checkpoint_precision", req->model.arch.checkpoint.detail,
                    "the config's quantization_config");
-    if (req->model.has_arch && req->model.arch.read_as[0] != '\0') {
+    if (req->model.has_arch && req->model.arch.approximate[0] != '\0') {
+        char detail[200];
+        snprintf(detail, sizeof(detail),
+                 "model_type \"%s\" has no reader in gpusizer: read by the generic reader as a "
+                 "Llama-style decoder from its standard keys (the warning names what it left out)",
+                 req->model.arch.model_type);
+        write_note(w, "architecture_read_as", detail,
+                   "the config's standard keys (transformers LlamaForCausalLM layout)");
+    } else if (req->model.has_arch && req->model.arch.read_as[0] != '\0') {
         char detail[200];
         snprintf(detail, sizeof(detail),
                  "model_type \"%s\" is not one gpusizer knows by name; its architectures[0] class "
@@ -640,6 +703,46 @@ void codec_write_assumption_items(struct json_writer *w, const struct estimate_r
                    req->catalog_model->config_source);
     for (size_t i = 0; i < est->assumption_count; i++)
         write_assumption(w, &est->assumptions[i]);
+}
+
+/* What a model name was taken to be: the catalog model of its architecture,
+ * the weights its quantization suffix states, a release date set aside, and
+ * how to get the checkpoint's exact bytes. */
+static void write_model_resolved(struct json_writer *w, const struct estimate_request *req)
+{
+    const struct catalog_model_lookup *l = &req->model_lookup;
+    const struct catalog_model *m = req->catalog_model;
+    char weights[256] = "", date[160] = "", detail[1280];
+    /* without model_quant_inferred the row's own checkpoint format stands */
+    if (req->model_quant_inferred && l->quant.sized)
+        snprintf(weights, sizeof(weights),
+                 "; weights sized as %.127s, as its \"%.31s\" suffix states", l->quant.detail,
+                 l->quant.suffix);
+    else if (req->model_quant_inferred)
+        snprintf(weights, sizeof(weights), "; its \"%.31s\" suffix states %.127s", l->quant.suffix,
+                 l->quant.detail);
+    if (l->date[0] != '\0')
+        snprintf(date, sizeof(date),
+                 "; \"%.7s\" read as a release date of the same architecture (its context length "
+                 "and rope settings may differ)",
+                 l->date);
+    if (!req->model_resolved) {
+        snprintf(detail, sizeof(detail),
+                 "\"%.100s\" is an alias of \"%.80s\", whose stored config states no "
+                 "quantization%.255s; import the repository ({\"hub_id\": \"%.100s\"}) for its "
+                 "checkpoint's exact bytes",
+                 req->model_name, m->id, weights, req->model_name);
+        codec_write_warning(w, "model_resolved", detail);
+        return;
+    }
+    snprintf(detail, sizeof(detail),
+             "the catalog has no model named \"%.100s\"; sized as \"%.80s\"%s%.100s%s, whose id "
+             "or alias has the same words, size and version (an instruct, chat, base or "
+             "re-published copy has the same architecture and parameters)%.255s%.159s; import the "
+             "repository ({\"hub_id\": \"%.100s\"}) for its checkpoint's exact bytes",
+             req->model_name, m->id, m->hf_id != NULL ? " (" : "", m->hf_id != NULL ? m->hf_id : "",
+             m->hf_id != NULL ? ")" : "", weights, date, req->model_name);
+    codec_write_warning(w, "model_resolved", detail);
 }
 
 static void write_warnings(struct json_writer *w, const struct estimate_request *req,
@@ -662,14 +765,17 @@ static void write_warnings(struct json_writer *w, const struct estimate_request 
             w, "usable_memory_unknown",
             "the catalog has no driver-reported capacity for this GPU, so the fit uses "
             "the marketed capacity, which is larger than what CUDA reports");
-    if (req->model_resolved && req->catalog_model != NULL) {
-        char detail[256];
+    if ((req->model_resolved || req->model_quant_inferred) && req->catalog_model != NULL)
+        write_model_resolved(w, req);
+    if (req->gpu != NULL && req->gpu_lookup.fits > 1) {
+        char ids[160], detail[640];
+        gpu_id_list(&req->gpu_lookup, ids, sizeof(ids));
         snprintf(detail, sizeof(detail),
-                 "the catalog has no model by that name; sized as \"%s\", whose id or alias has the "
-                 "same words, size and version (an instruct, chat or base variant of it has the "
-                 "same architecture and parameters)",
-                 req->catalog_model->id);
-        codec_write_warning(w, "model_resolved", detail);
+                 "\"%.80s\" fits %zu catalog GPUs (%.159s); sized on \"%.60s\", the catalog's "
+                 "default for that name: name the memory or form factor as nvidia-smi prints it "
+                 "(\"A100-SXM4-40GB\", \"H100 PCIe\") for another",
+                 req->gpu_name, req->gpu_lookup.fits, ids, req->gpu->id);
+        codec_write_warning(w, "gpu_default", detail);
     }
     json_w_end_array(w);
 }

@@ -42,6 +42,12 @@ struct estimate_request {
     bool format_trainable; /* the weight format can be a training base */
     enum gs_status model_status; /* how reading the model's config went */
     struct gs_draft draft;       /* inference.speculative.draft, when workload.serving.draft */
+    char model_name[128];        /* the catalog name as typed, when model_resolved or
+                                    model_quant_inferred */
+    bool model_quant_inferred;   /* the name's quantization suffix set the checkpoint format */
+    struct catalog_model_lookup model_lookup; /* how it was found (catalog.h) */
+    struct catalog_gpu_lookup gpu_lookup;     /* how "gpu" was found; fits > 1: a default */
+    char gpu_name[96];           /* "gpu" as typed */
     /* last: not cleared by codec_decode_estimate, valid only while draft.arch points here */
     struct gs_arch draft_arch;   /* a draft given as {"config": ...} */
 };

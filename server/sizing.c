@@ -262,7 +262,7 @@ static bool decode_gpu_list(const json_t *list, const struct catalog_snapshot *s
         char where[64];
         snprintf(where, sizeof(where), "/constraints/gpus/%zu", i);
         const struct catalog_gpu *g =
-            json_is_string(v) ? catalog_snapshot_gpu(snap, json_string_value(v)) : NULL;
+            json_is_string(v) ? catalog_snapshot_gpu_lookup(snap, json_string_value(v)).gpu : NULL;
         if (g == NULL) {
             const char *hint =
                 json_is_string(v) ? catalog_snapshot_gpu_suggest(snap, json_string_value(v)) : NULL;

@@ -25,7 +25,7 @@ const ENGINES = { vllm: 'vLLM', sglang: 'SGLang', tensorrt_llm: 'TensorRT-LLM', 
 // text, sel (o.opts), multi (several values), bool (a checkbox, sent only when ticked). o.m limits a field to a
 // mode, o.q to questions (e, f, r; else its container's data-q), o.dep to values of another field.
 const WEIGHTS = ['fp32', 'bf16', 'fp16', 'fp8', 'fp8_per_channel', 'fp8_block', 'int8', 'int4', 'gptq', 'awq', 'nf4',
-  'nf4_dq', 'q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4'];
+  'nf4_dq', 'q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4', 'nvfp4'];
 const TRI = [['', 'default'], ['true', 'yes'], ['false', 'no']];
 const FIELDS = {
   job: [

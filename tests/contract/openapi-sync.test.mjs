@@ -109,7 +109,7 @@ test('every request example matches the request schema, and bad requests do not'
     { model: { parameters: 1e15 }, mode: 'inference', precision: { weights: 'int4' } },
     { model: { config: { model_type: 'llama', hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 1,
       intermediate_size: 8, vocab_size: 8, rope_scaling: null } } },
-    // any model_type is schema-valid; one gpusizer cannot read is a 422 from the server, not a schema error
+    // any model_type is schema-valid; one without a reader is read by the generic reader (or a 422), not a schema error
     { model: { config: { model_type: 'rwkv7', architectures: ['RWKV7ForCausalLM'], hidden_size: 8,
       num_hidden_layers: 1, num_attention_heads: 1, intermediate_size: 8, vocab_size: 8 } } },
     { model: 'x', mode: 'training', training: { lora: { targets: ['c_attn', 'query_key_value', 'wqkv', 'in_proj'] } } },

@@ -548,12 +548,14 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assertProblem(await estimate({ model: 'llama-3.1-8b', gpu: 'tpu-v5' }), 400, '/gpu');
     });
 
-    test('unsupported model_type (and an unknown architectures[0]) -> 422 naming the supported ones', async () => {
-      const config = { ...MISTRAL_CONFIG, model_type: 'rwkv7', architectures: ['RWKV7ForCausalLM'] };
+    test('a model_type no reader knows, lacking hidden_size -> 422 naming the supported types and the key', async () => {
+      const { hidden_size: _drop, ...noWidth } = MISTRAL_CONFIG;
+      const config = { ...noWidth, model_type: 'rwkv7', architectures: ['RWKV7ForCausalLM'] };
       const r = await estimate({ model: { config } });
       assertProblem(r, 422, '/model/config/model_type');
       assert.equal(r.body.type, 'urn:gpusizer:problem:unsupported-model-type');
       assert.equal(r.body.errors[0].pointer, '/model/config/model_type');
+      assert.equal(r.body.errors[1].pointer, '/model/config/hidden_size');
       const detail = r.body.errors[0].detail;
       assert.match(detail, /rwkv7/);
       assert.match(detail, /\bllama\b/);
@@ -564,6 +566,23 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
         '/model/config/model_type');
       assertProblem(await call('POST', '/v1/recommend', { body: { model: { config } } }), 422,
         '/model/config/model_type');
+    });
+
+    test('a standard-shaped config of a model_type no reader knows is read by the generic reader', async () => {
+      const config = { ...MISTRAL_CONFIG, model_type: 'rwkv7', architectures: ['RWKV7ForCausalLM'], rwkv_mix: 2 };
+      const { res, body } = await estimate({ model: { config } });
+      assert.equal(res.status, 200, JSON.stringify(body));
+      assertConsistent(body);
+      assert.equal(body.model.family, 'rwkv7');
+      assert.equal(body.model.read_as, 'generic');
+      assert.equal(body.model.accuracy, 'approximate');
+      assert.equal(body.model.parameters, MISTRAL_7B, 'the Llama layout counts a Mistral-shaped config exactly');
+      const warning = body.warnings.find((w) => w.code === 'architecture_approximate');
+      assert.ok(warning, JSON.stringify(body.warnings));
+      assert.match(warning.detail, /rwkv_mix/);
+      const fit = await call('POST', '/v1/fit', { body: { model: { config }, gpu: 'h100-sxm-80gb' } });
+      assert.equal(fit.res.status, 200, JSON.stringify(fit.body));
+      assert.ok(fit.body.warnings.some((w) => w.code === 'architecture_approximate'));
     });
 
     test('an unknown model_type with a known architectures[0] class is read as that class', async () => {

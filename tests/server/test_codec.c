@@ -266,7 +266,9 @@ static void test_published_counts_from_configs(void **state)
         long long sum = 0;
         const char *key;
         json_t *v;
-        json_object_foreach(b, key, v) sum += json_integer_value(v);
+        /* every component but the MTP layers and the buffers sums to parameters */
+        json_object_foreach(b, key, v) if (strcmp(key, "mtp") != 0 && strcmp(key, "buffers") != 0)
+            sum += json_integer_value(v);
         assert_int_equal(sum, pc->total);
         assert_true(get_int(r, "model.largest_module_parameters") <= pc->total);
         json_decref(r);
@@ -484,10 +486,11 @@ static void test_model_names_by_tokens(void **state)
     }
     assert_true(warned);
     json_decref(r);
-    expect_error("{\"model\":\"Llama-3.1-70B-Instruct-AWQ\"}", 400, "/model",
+    /* a quantization suffix is set aside and sizes the weights (tests/server/test_names.c) */
+    expect_error("{\"model\":\"Llama-3.1-70B-Instruct-abliterated\"}", 400, "/model",
                  "did you mean \"llama-3.1-70b\"");
-    expect_error("{\"model\":\"llama-3.1-8b\",\"gpu\":\"H100 80GB\"}", 400, "/gpu",
-                 "did you mean \"h100-sxm-80gb\"");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"gpu\":\"V100\"}", 400, "/gpu",
+                 "v100-sxm-16gb, v100-sxm-32gb");
 }
 
 /* The framework fields reach the core: a torchtune request with a chunked,
