@@ -280,7 +280,7 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(body.model.parameters, LLAMA_8B);
       assert.deepEqual(body.model.breakdown, {
         embedding: 525336576, attention: 1342177280, mlp: 5637144576, experts: 0, norms: 266240,
-        lm_head: 525336576, other: 0, vision: 0, audio: 0, mtp: 0,
+        lm_head: 525336576, other: 0, vision: 0, audio: 0, mtp: 0, buffers: 0,
       });
       assert.deepEqual(body.model.layer_kinds, [{ layers: 32, attention: 'full', mlp: 'dense' }]);
       // estimation.md 0.5: active excludes the untied input embedding (8,030,261,248 - 128256*4096)
