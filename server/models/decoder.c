@@ -596,6 +596,28 @@ static void read_apertus(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
+/* Starcoder2ForCausalLM (modeling_starcoder2.py; vLLM starcoder2.py): GQA with rope,
+ * a sliding window on every layer, LayerNorm with a bias (input and post-attention, and the
+ * final norm), use_bias on q, k, v, o and on the ungated c_fc/c_proj MLP; the head tied to
+ * the embedding unless the config says otherwise (Starcoder2Config's default). */
+static void read_starcoder2(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct gs_mlp_names mlp = {NULL, "c_fc", "c_proj", NULL};
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 0, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 0);
+    decoder_window_all(&plan);
+    const bool bias = rd_flag(r, "use_bias", true);
+    const struct decoder_traits t = {.norms = 2,
+                                     .norm_bias = true,
+                                     .qkv_bias = bias,
+                                     .o_bias = bias,
+                                     .mlp_bias = bias,
+                                     .mlp_names = &mlp,
+                                     .plain_mlp = true};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* Ernie4_5ForCausalLM (modular_ernie4_5.py; vLLM ernie45.py): Llama with
  * use_bias on q, k, v, o and the MLP (never on lm_head), head_dim 128 unless
  * the config says otherwise, tied by default. */
@@ -688,6 +710,7 @@ const struct model_type MODELS_DECODER[] = {
     {"olmo3", "Olmo3ForCausalLM", read_olmo3},
     {"apertus", "ApertusForCausalLM", read_apertus},
     {"ernie4_5", "Ernie4_5ForCausalLM", read_ernie4_5},
+    {"starcoder2", "Starcoder2ForCausalLM", read_starcoder2},
     {"ernie4_5_moe", "Ernie4_5_MoeForCausalLM", read_ernie4_5_moe},
     {NULL, NULL, NULL},
 };

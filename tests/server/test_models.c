@@ -501,6 +501,37 @@ static void test_apertus(void **state)
     assert_int_equal(fixture_count(&silu).total, 8053338176ULL - 64);
 }
 
+/* starcoder2/README.md: the 3B and 7B architecture fields (TensorRT-LLM's StarCoder2 test
+ * configs "based on HuggingFace configs", full depth), every layer windowed, tied head. 3B:
+ * 30 x 95,979,008 + 49152 x 3072 + 6144 = 3,030,371,328; 7B: 32 x 217,106,944 + 49152 x 4608 +
+ * 9216 = 7,173,923,840. KV 30 x 2 x 256 x 2 = 30,720 (TP 4: one replicated KV head, 15,360);
+ * 32 x 2 x 512 x 2 = 65,536 (TP 4: 16,384). */
+static void test_starcoder2(void **state)
+{
+    (void)state;
+    const struct inline_case cases[] = {
+        {"{\"architectures\": [\"Starcoder2ForCausalLM\"], \"model_type\": \"starcoder2\", "
+         "\"hidden_size\": 3072, \"intermediate_size\": 12288, \"num_hidden_layers\": 30, "
+         "\"num_attention_heads\": 24, \"num_key_value_heads\": 2, \"vocab_size\": 49152, "
+         "\"max_position_embeddings\": 16384, \"sliding_window\": 4096, \"use_bias\": true, "
+         "\"hidden_act\": \"gelu_pytorch_tanh\", \"norm_epsilon\": 1e-5}",
+         3030371328ULL, 3030371328ULL, 30720, 15360, 0, 30},
+        {"{\"architectures\": [\"Starcoder2ForCausalLM\"], \"model_type\": \"starcoder2\", "
+         "\"hidden_size\": 4608, \"intermediate_size\": 18432, \"num_hidden_layers\": 32, "
+         "\"num_attention_heads\": 36, \"num_key_value_heads\": 4, \"vocab_size\": 49152, "
+         "\"max_position_embeddings\": 16384, \"sliding_window\": 4096, \"use_bias\": true}",
+         7173923840ULL, 7173923840ULL, 65536, 16384, 0, 32},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        check_inline(&cases[i]);
+    /* without biases: 30 x (2 x 3072 + 2 x 256 + 12288 + 3072) fewer */
+    const struct gs_arch plain = fixture_arch(
+        "{\"model_type\": \"starcoder2\", \"hidden_size\": 3072, \"intermediate_size\": 12288,"
+        " \"num_hidden_layers\": 30, \"num_attention_heads\": 24, \"num_key_value_heads\": 2,"
+        " \"vocab_size\": 49152, \"use_bias\": false}");
+    assert_int_equal(fixture_count(&plain).total, 3030371328ULL - 30ULL * 22016ULL);
+}
+
 /* ernie4_5 and ernie4_5_moe READMEs. 0.3B: h 1024, 18 layers, 16 heads, 2 KV heads x 128,
  * MLP 3072, tied V 103424: 18 x 14,157,824 + 103424 x 1024 + 1024 = 360,748,032 (card
  * 0.36B); KV 18 x 2 x 256 x 2 = 18,432, TP 4 one replicated KV head a GPU: 9,216.
@@ -567,6 +598,7 @@ int main(void)
         cmocka_unit_test(test_rope_tables),
         cmocka_unit_test(test_olmo3),
         cmocka_unit_test(test_apertus),
+        cmocka_unit_test(test_starcoder2),
         cmocka_unit_test(test_ernie4_5),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
