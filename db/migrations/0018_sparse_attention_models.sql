@@ -72,23 +72,13 @@ ON CONFLICT DO NOTHING;
 INSERT INTO model_aliases (alias, model_id) VALUES
 ('deepseek-ai/DeepSeek-V4-Flash', 'deepseek-v4-flash'),
 ('deepseek-ai/DeepSeek-V4-Flash-Base', 'deepseek-v4-flash'),
-('sgl-project/DeepSeek-V4-Flash-FP8', 'deepseek-v4-flash'),
-('nvidia/DeepSeek-V4-Flash-NVFP4', 'deepseek-v4-flash'),
 ('deepseek-v4-flash-284b', 'deepseek-v4-flash'),
 ('deepseek-ai/DeepSeek-V4-Pro', 'deepseek-v4-pro'),
-('sgl-project/DeepSeek-V4-Pro-FP8', 'deepseek-v4-pro'),
-('nvidia/DeepSeek-V4-Pro-NVFP4', 'deepseek-v4-pro'),
 ('deepseek-v4-pro-1.6t', 'deepseek-v4-pro'),
 ('zai-org/GLM-5', 'glm-5'),
-('zai-org/GLM-5-FP8', 'glm-5'),
-('nvidia/GLM-5-NVFP4', 'glm-5'),
 ('glm-5-744b', 'glm-5'),
 ('zai-org/GLM-5.1', 'glm-5.1'),
-('zai-org/GLM-5.1-FP8', 'glm-5.1'),
-('nvidia/GLM-5.1-NVFP4', 'glm-5.1'),
-('zai-org/GLM-5.2', 'glm-5.2'),
-('zai-org/GLM-5.2-FP8', 'glm-5.2'),
-('nvidia/GLM-5.2-NVFP4', 'glm-5.2')
+('zai-org/GLM-5.2', 'glm-5.2')
 ON CONFLICT DO NOTHING;
 
 -- Kimi K2 (model_type kimi_k2, architectures[0] DeepseekV3ForCausalLM): transformers 5's

@@ -63,9 +63,6 @@ ON CONFLICT DO NOTHING;
 INSERT INTO model_aliases (alias, model_id) VALUES
 ('moonshotai/Kimi-K2.5', 'kimi-k2.5'),
 ('kimi-k2.5-1t', 'kimi-k2.5'),
-('nvidia/Kimi-K2.5-NVFP4', 'kimi-k2.5'),
-('nvidia/Kimi-K2.6-NVFP4', 'kimi-k2.5'),
-('nvidia/Kimi-K2.7-Code-NVFP4', 'kimi-k2.5'),
 ('moonshotai/Kimi-K3', 'kimi-k3'),
 ('kimi-k3-2.8t', 'kimi-k3'),
 ('moonshotai/Kimi-Linear-48B-A3B-Instruct', 'kimi-linear-48b-a3b-instruct'),

@@ -129,7 +129,6 @@ INSERT INTO model_aliases (alias, model_id) VALUES
 ('baidu/ERNIE-4.5-300B-A47B-Base-PT', 'ernie-4.5-300b-a47b'),
 ('ernie-4.5-300b', 'ernie-4.5-300b-a47b'),
 ('poolside/Laguna-XS.2', 'laguna-xs.2'),
-('poolside/Laguna-XS.2-FP8', 'laguna-xs.2'),
 ('poolside/Laguna-XS.2-NVFP4', 'laguna-xs.2'),
 ('laguna-xs2', 'laguna-xs.2')
 ON CONFLICT DO NOTHING;

@@ -64,10 +64,8 @@ INSERT INTO model_aliases (alias, model_id) VALUES
 ('tencent/Hunyuan-7B-Instruct-AWQ-Int4', 'hunyuan-7b-instruct'),
 ('hunyuan-7b', 'hunyuan-7b-instruct'),
 ('MiniMaxAI/MiniMax-M2.7', 'minimax-m2.7'),
-('nvidia/MiniMax-M2.7-NVFP4', 'minimax-m2.7'),
 ('cyankiwi/MiniMax-M2.7-AWQ-4bit', 'minimax-m2.7'),
 ('minimax-m2.7-230b', 'minimax-m2.7'),
-('nvidia/MiniMax-M2.5-NVFP4', 'minimax-m2.5'),
 ('RedHatAI/MiniMax-M2.5-NVFP4', 'minimax-m2.5'),
 ('XiaomiMiMo/MiMo-V2-Flash', 'mimo-v2-flash'),
 ('XiaomiMiMo/MiMo-V2-Flash-Base', 'mimo-v2-flash')
