@@ -821,7 +821,9 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     e->per_gpu.activations_bytes = r->budget.activation_bytes;
     e->per_gpu.overhead_bytes =
         gs_add(gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
-               gs_add(gs_add(r->budget.rope_cache_bytes, r->budget.layout_bytes, &ovf),
+               gs_add(gs_add(gs_add(r->budget.rope_cache_bytes, r->budget.model_buffer_bytes,
+                                    &ovf),
+                             r->budget.layout_bytes, &ovf),
                       /* vLLM 0.6.4 counts the rounding in its non-torch term */
                       w->serving.engine.engine == GS_ENGINE_VLLM ? 0
                                                                  : r->budget.segment_slack_bytes,
@@ -907,12 +909,23 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     if (r->budget.rope_cache_bytes)
         assume_value(e, "rope_cache_bytes", r->budget.rope_cache_bytes,
                      "rotary cos/sin tables the engine builds with the model on every GPU, over "
-                     "the config's max_position_embeddings (by rope scaling) x the rotary "
-                     "dimension; counted with the weights it loads (budget.weights_bytes) and "
-                     "in overhead_bytes",
+                     "the config's max_position_embeddings (by rope scaling; 4 x for vLLM's "
+                     "multimodal M-RoPE) x the rotary dimension; counted with the weights it "
+                     "loads (budget.weights_bytes) and in overhead_bytes",
                      engine == GS_ENGINE_VLLM
-                         ? "vLLM rotary_embedding get_rope and RotaryEmbeddingBase (model dtype)"
+                         ? "vLLM rotary_embedding get_rope and RotaryEmbeddingBase (model dtype); "
+                           "rotary_embedding/mrope.py MRotaryEmbedding.__init__ "
+                           "(cache_max_position_num = max_position_embeddings * 4)"
                          : "SGLang layers/rotary_embedding.py (fp32 on CUDA from PR #3169)");
+    if (r->budget.model_buffer_bytes)
+        assume_value(e, "model_buffer_bytes", r->budget.model_buffer_bytes,
+                     "DeepStack input buffers vLLM's Qwen3-VL model allocates when it is created "
+                     "(max_num_batched_tokens x hidden_size per DeepStack level, model dtype) and "
+                     "keeps on every GPU; counted with the weights it loads "
+                     "(budget.weights_bytes) and in overhead_bytes",
+                     "vLLM qwen3_vl.py, qwen3_vl_moe.py and qwen3_omni_moe_thinker.py "
+                     "(deepstack_input_embeds in the model's __init__); a Qwen3-VL-30B-A3B "
+                     "startup log on 4 x RTX 3090 (tests/fixtures/calibration)");
     if (r->budget.segment_slack_bytes)
         assume_value(e, "segment_slack_bytes", r->budget.segment_slack_bytes,
                      engine == GS_ENGINE_VLLM

@@ -608,6 +608,19 @@ static uint64_t tgi_unfused_mlp_bytes(const struct gs_arch *a, const uint64_t co
     return gs_mul(gs_mul(tokens, ceil_div(width, t ? t : 1), ovf), 2, ovf);
 }
 
+/* What vLLM's M-RoPE table holds beyond the plain one: MRotaryEmbedding enlarges its cos/sin
+ * cache to 4 x max_position rows for video positions (rotary_embedding/mrope.py,
+ * MRotaryEmbedding.__init__: "In Qwen2.5-VL, the maximum index value is related to the duration
+ * of the input video. We enlarge max_position_embeddings to 4 times", cache_max_position_num =
+ * max_position_embeddings * 4), three more copies of table 0's rows. */
+static uint64_t vllm_mrope_extra_bytes(const struct gs_arch *a, uint64_t element_bytes, bool *ovf)
+{
+    if (!a->rope_mrope || a->rope_table_count == 0)
+        return 0;
+    const struct gs_rope_table *t = &a->rope_tables[0];
+    return gs_mul(gs_mul(gs_mul(t->rows, t->dim, ovf), element_bytes, ovf), 3, ovf);
+}
+
 /* The warm-up batch's KV blocks: max_batch_prefill_tokens in requests of
  * max_input_tokens, each reserving blocks for max_total_tokens - 1 tokens
  * (FlashCausalLMBatch.from_pb: input + max_new_tokens - 1, the router asking
@@ -691,8 +704,18 @@ static enum gs_status budget(const struct gs_inference_input *in, struct gs_infe
      * positions. TGI computes its cos/sin lazily up to the longest batch (small);
      * TensorRT-LLM's are in the engine, not modelled. */
     const uint64_t model_bytes = in->model_bytes ? in->model_bytes : 2;
-    if (c->engine == GS_ENGINE_VLLM)
+    if (c->engine == GS_ENGINE_VLLM) {
         b->rope_cache_bytes = gs_arch_rope_table_bytes(in->arch, model_bytes, ovf);
+        b->rope_cache_bytes =
+            gs_add(b->rope_cache_bytes, vllm_mrope_extra_bytes(in->arch, model_bytes, ovf), ovf);
+        /* buffers the model creates with itself (Qwen3-VL's DeepStack inputs, sized by the
+         * scheduler's max_num_batched_tokens) are allocated inside load_model's
+         * DeviceMemoryProfiler, so the logged weights include them */
+        b->model_buffer_bytes =
+            gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->token_buffer_width, ovf),
+                   model_bytes, ovf);
+        b->weights_bytes = gs_add(b->weights_bytes, b->model_buffer_bytes, ovf);
+    }
     if (c->engine == GS_ENGINE_SGLANG) {
         out->sglang_release = gs_sglang_release_for(c->version);
         const uint8_t rope_bytes = out->sglang_release->rope_element_bytes;

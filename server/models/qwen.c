@@ -87,6 +87,22 @@ static model_read_fn decoder_reader(const char *model_type)
     return NULL;
 }
 
+/* Every text model here positions tokens with multimodal rotary embeddings
+ * (M-RoPE: temporal, height and width sections of the rotary dimension):
+ * transformers' Qwen3VLTextRotaryEmbedding and Qwen3_5TextRotaryEmbedding
+ * apply mrope_section whether or not the config names it (defaults [24, 20, 20]
+ * and [11, 11, 10]), and the published configs name it in rope_scaling
+ * (rope_parameters), which is what vLLM's get_rope tests to build an
+ * MRotaryEmbedding (rotary_embedding/__init__.py: rope type "default" with
+ * "mrope_section") - whose cos/sin table covers 4 x max_position_embeddings
+ * positions (gs_arch.rope_mrope). Marked by architecture because some copies of
+ * these configs (ai-dynamo/aiconfigurator's Qwen3-VL-30B-A3B-Instruct) drop
+ * rope_scaling. */
+static void mark_mrope(struct gs_arch *a)
+{
+    a->rope_mrope = true;
+}
+
 /* Where tie_word_embeddings is read: the text config's own value, else the
  * top-level one the composite config (Qwen3VLConfig, Qwen3_5Config) keeps,
  * else false (both classes default to untied). */
@@ -238,6 +254,12 @@ static void read_vision(struct model_reader *r, struct gs_arch *a, bool deepstac
     biased_linear(a, m, n->merger_fc1, GS_SPLIT_COLUMN, merged, merged, 1);
     biased_linear(a, m, n->merger_fc2, GS_SPLIT_ROW, merged, d.out, 1);
     if (d.deepstack > 0) {
+        /* vLLM keeps one max_num_batched_tokens x text hidden_size buffer per DeepStack level,
+         * created with the model (qwen3_vl.py Qwen3VLForConditionalGeneration.__init__,
+         * qwen3_vl_moe.py Qwen3VLMoeForConditionalGeneration.__init__,
+         * qwen3_omni_moe_thinker.py: deepstack_input_embeds = [torch.zeros(
+         * scheduler_config.max_num_batched_tokens, text_config.hidden_size) ...]) */
+        a->token_buffer_width = d.deepstack * a->hidden_size;
         layer_norm(a, m, n->deepstack_norm, merged, d.deepstack);
         biased_linear(a, m, n->deepstack_fc1, GS_SPLIT_COLUMN, merged, merged, d.deepstack);
         biased_linear(a, m, n->deepstack_fc2, GS_SPLIT_ROW, merged, d.out, d.deepstack);
@@ -263,10 +285,12 @@ static void read_vl_text(struct model_reader *r, struct gs_arch *a, const char *
     }
     text.config = copy;
     const model_read_fn read = decoder_reader(text_type);
-    if (read != NULL)
+    if (read != NULL) {
         read(&text, a);
-    else
+        mark_mrope(a);
+    } else {
         rd_fail(&text, "model_type", GS_ERR_UNSUPPORTED, "no %s reader", text_type);
+    }
     json_decref(copy);
     close_text(r, &text);
 }
@@ -497,6 +521,7 @@ static void read_qwen3_5_common(struct model_reader *r, struct gs_arch *a, bool 
     if (!r->ok)
         return;
     qwen3_5_text(r, &text, a, moe);
+    mark_mrope(a);
     close_text(r, &text);
     if (r->ok)
         read_vision(r, a, false, &QWEN3_VL_VISION);

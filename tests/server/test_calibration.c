@@ -505,6 +505,54 @@ static void test_vllm_loaded_weights(void **state)
     json_decref(logs);
 }
 
+/* The value of the assumption `name` in an estimate response (0 when absent). */
+static long long assumption_value(const json_t *response, const char *name)
+{
+    size_t i;
+    const json_t *a;
+    json_array_foreach(json_object_get(response, "assumptions"), i, a) {
+        if (strcmp(json_string_value(json_object_get(a, "name")), name) == 0)
+            return (long long)json_integer_value(json_object_get(a, "value"));
+    }
+    return 0;
+}
+
+/* What vLLM 0.11.0 loaded for Qwen3-VL-30B-A3B on each of 4 RTX 3090 (the
+ * sipeed log of vllm-loaded-weights-logs.json, "Model loading took 14.7708
+ * GiB"), term by term:
+ *   weights (bf16, TP 4): text 7,642,626,048 parameters per rank - per layer
+ *     q 2048x1024 + k, v 2048x128 + o 1024x2048 + q/k norms 256 (4,718,848),
+ *     the replicated router 2048x128 (262,144), 128 experts x 3 x 2048x192
+ *     (150,994,944), 2 norms (4,096), x 48; embedding and head 37,984 rows x
+ *     2048 each; the final norm - and vision 138,145,052 (27 blocks of
+ *     3,815,060, patch and position embeddings 4,424,832 replicated, merger
+ *     7,673,216, 3 DeepStack mergers 7,680,128): 7,780,771,100 x 2 B =
+ *     15,561,542,200 B;
+ *   M-RoPE cos/sin table: vLLM's MRotaryEmbedding covers 4 x 262,144
+ *     positions x 128 values x 2 B = 268,435,456 B (a plain rope: a quarter);
+ *   DeepStack input buffers: 3 levels x max_num_batched_tokens 2,048 x
+ *     hidden 2,048 x 2 B = 25,165,824 B;
+ * 15,855,143,480 B = 14.7661 GiB, 4.7 MiB under the logged figure. */
+static void test_qwen3_vl_loaded_weights(void **state)
+{
+    (void)state;
+    json_t *logs = load("vllm-loaded-weights-logs.json");
+    const char *id = "sipeed-cua-qwen3-vl-30b-a3b-rtx3090-tp4-0.11.0";
+    json_t *request = catalog_request_for(entry_for(logs, id));
+    json_t *response = estimate_for(request, id);
+    const json_t *budget = json_object_get(response, "budget");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(response, "per_gpu"),
+                                                        "weights_bytes")),
+                     15561542200LL);
+    assert_int_equal(json_integer_value(json_object_get(budget, "rope_cache_bytes")), 268435456LL);
+    assert_int_equal(assumption_value(response, "model_buffer_bytes"), 25165824LL);
+    assert_int_equal(json_integer_value(json_object_get(budget, "weights_bytes")),
+                     15561542200LL + 268435456LL + 25165824LL);
+    json_decref(response);
+    json_decref(request);
+    json_decref(logs);
+}
+
 static void test_sglang_logs(void **state)
 {
     (void)state;
@@ -665,6 +713,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vllm_logs),
         cmocka_unit_test(test_vllm_loaded_weights),
+        cmocka_unit_test(test_qwen3_vl_loaded_weights),
         cmocka_unit_test(test_hopper_communicator),
         cmocka_unit_test(test_nvlink_communicator),
         cmocka_unit_test(test_sglang_logs),

@@ -263,6 +263,15 @@ struct gs_arch {
     /* the decoder's rotary tables (a Gemma 3 global and local rope: two); none without rope */
     size_t rope_table_count;
     struct gs_rope_table rope_tables[GS_ROPE_TABLES_MAX];
+    /* the decoder's rope is multimodal (M-RoPE, rope_scaling.mrope_section: t/h/w positions):
+     * vLLM builds table 0 as an MRotaryEmbedding, over 4 x its rows (rotary_embedding/mrope.py
+     * MRotaryEmbedding.__init__: cache_max_position_num = max_position_embeddings * 4) */
+    bool rope_mrope;
+    /* elements per scheduled token of the buffers vLLM's model allocates when it is created and
+     * keeps, so "Model loading took" includes them: Qwen3-VL's DeepStack input embeddings,
+     * max_num_batched_tokens x text hidden_size per DeepStack level in the model dtype; 0 for
+     * most models */
+    uint64_t token_buffer_width;
 };
 
 /* Parameter counts by component; the components but `mtp` and `buffers` sum to `total`. */

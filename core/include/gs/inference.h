@@ -208,6 +208,8 @@ struct gs_budget {
     uint64_t requested_bytes;    /* what the engine claims before KV */
     uint64_t weights_bytes;      /* as the engine loads them (rope_cache_bytes included) */
     uint64_t rope_cache_bytes;   /* rotary cos/sin tables created with the model (vLLM, SGLang) */
+    uint64_t model_buffer_bytes; /* other buffers vLLM's model allocates when it is created
+                                    (gs_arch.token_buffer_width), in weights_bytes */
     uint64_t layout_bytes;       /* what the engine's kernels add to the weights as loaded (vLLM's
                                     MXFP4 MoE padding and swizzled scales) */
     uint64_t segment_slack_bytes; /* the caching allocator's rounding of the weight tensors, where
