@@ -70,7 +70,7 @@ ON CONFLICT (id) DO NOTHING;
 -- Repository ids of the new rows and of the instruct/chat checkpoints of
 -- catalog models with the same config shapes (instruction tuning changes no
 -- tensor) and the same context settings: Llama 2 chat, Llama 3/3.1/3.2
--- Instruct, Qwen2.5-0.5B/3B Instruct, Mistral and Mixtral Instruct, Gemma 2 it,
+-- Instruct, Qwen2.5-0.5B Instruct (3B Instruct has its own row, 0027), Mistral and Mixtral Instruct, Gemma 2 it,
 -- checked field by field against the rows' stored configs (layers, widths,
 -- heads, vocabulary, tying, max_position_embeddings, rope). Qwen2.5-7B, 14B,
 -- 32B and 72B Instruct publish max_position_embeddings 32768 where the base
@@ -97,7 +97,6 @@ INSERT INTO model_aliases (alias, model_id) VALUES
 ('meta-llama/Llama-3.2-1B-Instruct', 'llama-3.2-1b'),
 ('meta-llama/Llama-3.2-3B-Instruct', 'llama-3.2-3b'),
 ('Qwen/Qwen2.5-0.5B-Instruct', 'qwen2.5-0.5b'),
-('Qwen/Qwen2.5-3B-Instruct', 'qwen2.5-3b'),
 ('mistralai/Mistral-7B-Instruct-v0.1', 'mistral-7b-v0.1'),
 ('mistralai/Mistral-7B-Instruct-v0.3', 'mistral-7b-v0.3'),
 ('mistralai/Mixtral-8x7B-Instruct-v0.1', 'mixtral-8x7b'),

@@ -8,7 +8,9 @@
  * into it): ModelOpt NVFP4, ModelOpt FP8 with per-tensor scales, FP8 with
  * 128x128 block scales, compressed-tensors FP8, with the weight bytes written
  * out; the bf16 base rows stay bf16. NVIDIA Nemotron 3 Nano, the one new
- * architecture, has its count, cache and state written out.
+ * architecture, has its count, cache and state written out. The rows of
+ * db/migrations/0027_more_releases.sql likewise, with their new counts
+ * written out and Laguna-S-2.1-FP8's count, cache and FP8-block weight bytes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -165,37 +167,40 @@ static const struct release RELEASES[] = {
 /* Every row: in the catalog with an alias, counted to its parameters from its
  * stored config, equal to its base row where it has one, a quantized row
  * keeping its quantization_config, and sized by default in its format. */
+static void check_release_row(const struct release *rel)
+{
+    const struct catalog_model *m = catalog_snapshot_model(snap, rel->id);
+    if (m == NULL)
+        fail_msg("no %s in the seeded catalog", rel->id);
+    assert_true(m->alias_count >= 1);
+    const struct gs_arch arch = row_arch(rel->id);
+    struct gs_param_count count;
+    assert_int_equal(gs_arch_count_params(&arch, &count, NULL), GS_OK);
+    if (count.total != m->parameters)
+        fail_msg("%s: config counts %llu, row says %llu", rel->id,
+                 (unsigned long long)count.total, (unsigned long long)m->parameters);
+    if (rel->base != NULL) {
+        const struct catalog_model *b = catalog_snapshot_model(snap, rel->base);
+        if (b == NULL || b->parameters != m->parameters)
+            fail_msg("%s: %llu parameters, its base %s %llu", rel->id,
+                     (unsigned long long)m->parameters, rel->base,
+                     b ? (unsigned long long)b->parameters : 0ULL);
+    }
+    const bool quantized = strcmp(rel->format, "bf16") != 0;
+    if (quantized != (strstr(m->config_json, "\"quantization_config\"") != NULL))
+        fail_msg("%s: quantization_config %s expected", rel->id, quantized ? "" : "not");
+    json_t *r = estimate_of(rel->id);
+    if (strcmp(weights_format(r), rel->format) != 0)
+        fail_msg("%s: weights sized as %s, the checkpoint stores %s", rel->id,
+                 weights_format(r), rel->format);
+    json_decref(r);
+}
+
 static void test_every_release_row(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof(RELEASES) / sizeof(RELEASES[0]); i++) {
-        const struct release *rel = &RELEASES[i];
-        const struct catalog_model *m = catalog_snapshot_model(snap, rel->id);
-        if (m == NULL)
-            fail_msg("no %s in the seeded catalog", rel->id);
-        assert_true(m->alias_count >= 1);
-        const struct gs_arch arch = row_arch(rel->id);
-        struct gs_param_count count;
-        assert_int_equal(gs_arch_count_params(&arch, &count, NULL), GS_OK);
-        if (count.total != m->parameters)
-            fail_msg("%s: config counts %llu, row says %llu", rel->id,
-                     (unsigned long long)count.total, (unsigned long long)m->parameters);
-        if (rel->base != NULL) {
-            const struct catalog_model *b = catalog_snapshot_model(snap, rel->base);
-            if (b == NULL || b->parameters != m->parameters)
-                fail_msg("%s: %llu parameters, its base %s %llu", rel->id,
-                         (unsigned long long)m->parameters, rel->base,
-                         b ? (unsigned long long)b->parameters : 0ULL);
-        }
-        const bool quantized = strcmp(rel->format, "bf16") != 0;
-        if (quantized != (strstr(m->config_json, "\"quantization_config\"") != NULL))
-            fail_msg("%s: quantization_config %s expected", rel->id, quantized ? "" : "not");
-        json_t *r = estimate_of(rel->id);
-        if (strcmp(weights_format(r), rel->format) != 0)
-            fail_msg("%s: weights sized as %s, the checkpoint stores %s", rel->id,
-                     weights_format(r), rel->format);
-        json_decref(r);
-    }
+    for (size_t i = 0; i < sizeof(RELEASES) / sizeof(RELEASES[0]); i++)
+        check_release_row(&RELEASES[i]);
 }
 
 /* Qwen3-32B's linear layers, per layer (hidden 5120, 64 query heads and 8
@@ -392,6 +397,155 @@ static void test_nemotron_3_nano(void **state)
     }
 }
 
+/* The rows of db/migrations/0027_more_releases.sql, as RELEASES above: the
+ * base is the catalog row with the same architecture fields, NULL where the
+ * count is new (written out in the fixture READMEs and below). */
+static const struct release MORE_RELEASES[] = {
+    {"phi-3.5-mini-instruct", "phi-3-mini-4k", "bf16"},
+    {"phi-4-mini-instruct", NULL, "bf16"},
+    {"tinyllama-1.1b-chat-v1.0", NULL, "bf16"},
+    {"codellama-7b", NULL, "bf16"},
+    {"codellama-13b", NULL, "bf16"},
+    {"codellama-34b", NULL, "bf16"},
+    {"gemma-2-2b-jpn-it", "gemma-2-2b", "bf16"},
+    {"qwen2-0.5b-instruct", "qwen2.5-0.5b", "bf16"},
+    {"qwen2-1.5b-instruct", "qwen2.5-1.5b", "bf16"},
+    {"qwen2-7b-instruct", "qwen2.5-7b", "bf16"},
+    {"qwen2.5-3b-instruct", "qwen2.5-3b", "bf16"},
+    {"smollm2-135m-instruct", NULL, "bf16"},
+    {"smollm2-360m-instruct", NULL, "bf16"},
+    {"starcoder2-7b", NULL, "bf16"},
+    {"laguna-s-2.1-fp8", NULL, "fp8_block"},
+};
+
+/* The count of a Llama-layout decoder: `layers` of hidden h with `heads`
+ * query and `kv` KV heads of `head_dim`, a SwiGLU of `mlp`, two RMSNorms a
+ * layer and a final one, and a vocabulary of `vocab`, its head tied or not
+ * (transformers LlamaForCausalLM; vLLM model_executor/models/llama.py). */
+static uint64_t llama_count(uint64_t layers, uint64_t h, uint64_t heads, uint64_t kv,
+                            uint64_t head_dim, uint64_t mlp, uint64_t vocab, bool tied)
+{
+    const uint64_t layer =
+        2 * h * heads * head_dim + 2 * h * kv * head_dim + 3 * h * mlp + 2 * h;
+    return layers * layer + (tied ? 1 : 2) * vocab * h + h;
+}
+
+/* Every 0027 row is in the catalog with its Hugging Face id as an alias, and
+ * the new counts are the written-out ones of the fixture READMEs. */
+static void test_more_release_rows(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(MORE_RELEASES) / sizeof(MORE_RELEASES[0]); i++) {
+        check_release_row(&MORE_RELEASES[i]);
+        const struct catalog_model *m = catalog_snapshot_model(snap, MORE_RELEASES[i].id);
+        if (catalog_snapshot_model(snap, m->hf_id) != m)
+            fail_msg("%s does not resolve to %s", m->hf_id, m->id);
+    }
+    static const struct {
+        const char *id;
+        uint64_t parameters;
+    } counts[] = {
+        {"tinyllama-1.1b-chat-v1.0", 1100048384ULL},
+        {"codellama-7b", 6738546688ULL},
+        {"codellama-13b", 13016028160ULL},
+        {"codellama-34b", 33744232448ULL},
+        {"smollm2-135m-instruct", 134515008ULL},
+        {"smollm2-360m-instruct", 361821120ULL},
+        {"phi-4-mini-instruct", 3836021760ULL},
+        {"starcoder2-7b", 7173923840ULL},
+    };
+    assert_int_equal(llama_count(22, 2048, 32, 4, 64, 5632, 32000, false), counts[0].parameters);
+    assert_int_equal(llama_count(32, 4096, 32, 32, 128, 11008, 32016, false), counts[1].parameters);
+    assert_int_equal(llama_count(40, 5120, 40, 40, 128, 13824, 32016, false), counts[2].parameters);
+    assert_int_equal(llama_count(48, 8192, 64, 8, 128, 22016, 32016, false), counts[3].parameters);
+    assert_int_equal(llama_count(30, 576, 9, 3, 64, 1536, 49152, true), counts[4].parameters);
+    assert_int_equal(llama_count(32, 960, 15, 5, 64, 2560, 49152, true), counts[5].parameters);
+    /* Phi-4-mini (Phi3ForCausalLM): fused qkv and gate_up hold the same weights */
+    assert_int_equal(llama_count(32, 3072, 24, 8, 128, 8192, 200064, true), counts[6].parameters);
+    /* StarCoder2 7B: q, k, v, o and an ungated MLP (c_fc, c_proj), all with biases, two
+     * LayerNorms with biases a layer and a final one, tied head */
+    const uint64_t sc2_layer = 2 * (4608ULL * 4608 + 4608) + 2 * (4608ULL * 512 + 512) +
+                               (4608ULL * 18432 + 18432) + (18432ULL * 4608 + 4608) + 4 * 4608;
+    assert_int_equal(sc2_layer, 217106944ULL);
+    assert_int_equal(32 * sc2_layer + 49152ULL * 4608 + 2 * 4608, counts[7].parameters);
+    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+        const struct catalog_model *m = catalog_snapshot_model(snap, counts[i].id);
+        if (m->parameters != counts[i].parameters)
+            fail_msg("%s: %llu, written out %llu", counts[i].id,
+                     (unsigned long long)m->parameters, (unsigned long long)counts[i].parameters);
+    }
+    /* a bf16 row with every weight counted once takes two bytes a parameter */
+    json_t *r = estimate_of("smollm2-135m-instruct");
+    assert_int_equal(weights_bytes(r), 2 * 134515008LL);
+    json_decref(r);
+}
+
+/* poolside/Laguna-S-2.1-FP8 (LagunaForCausalLM, transformers
+ * models/laguna/modeling_laguna.py; vLLM model_executor/models/laguna.py),
+ * tests/fixtures/configs/laguna/README.md: h 3072, 48 layers, 12 global of 48
+ * query heads and 36 sliding (window 512) of 72, 8 KV heads of 128, a g_proj
+ * of one gate a head, q/k norms; layer 0 a dense SwiGLU of 12288, 47 MoE
+ * layers of 256 experts of 1024 (top 10) with a router, its correction-bias
+ * parameter and a shared expert of 1024; vocabulary 100352, untied head.
+ * Its compressed-tensors config group 0 is FP8 in 128x128 blocks (vLLM
+ * compressed_tensors W8A8-FP8 block); the ignore list keeps the attention
+ * projections, layer 0's MLP, the routers, the shared experts and lm_head in
+ * 16-bit, so only the routed experts are FP8: one byte a weight and an fp32
+ * scale per block (gate and up 1024 x 3072, down 3072 x 1024: 3 x 8 x 24
+ * blocks an expert). */
+static void test_laguna_s_2_1_fp8(void **state)
+{
+    (void)state;
+    const uint64_t h = 3072, vocab = 100352;
+    const uint64_t global = 2 * h * 48 * 128 + 2 * h * 8 * 128 + h * 48 + 2 * 128;
+    const uint64_t sliding = 2 * h * 72 * 128 + 2 * h * 8 * 128 + h * 72 + 2 * 128;
+    const uint64_t dense = 3 * h * 12288;
+    const uint64_t expert = 3 * h * 1024;
+    const uint64_t moe = 256 * expert + 256 * h + 256 + expert;
+    assert_int_equal(global, 44187904ULL);
+    assert_int_equal(sliding, 63136000ULL);
+    assert_int_equal(moe, 2426142976ULL);
+    const uint64_t total =
+        12 * global + 36 * sliding + dense + 47 * moe + 48 * 2 * h + h + 2 * vocab * h;
+    assert_int_equal(total, 117561977600ULL);
+    const uint64_t active = total - 47 * (256 - 10) * expert - vocab * h;
+    assert_int_equal(active, 8140974848ULL);
+
+    const struct gs_arch arch = row_arch("laguna-s-2.1-fp8");
+    struct gs_param_count c;
+    assert_int_equal(gs_arch_count_params(&arch, &c, NULL), GS_OK);
+    assert_int_equal(c.total, total);
+    assert_int_equal(c.active, active);
+    assert_int_equal(c.attention, 12 * global + 36 * sliding);
+    assert_int_equal(c.embedding, vocab * h);
+    assert_int_equal(c.lm_head, vocab * h);
+    assert_int_equal(c.experts, 47 * (256 * expert + 256 * h + 256));
+    assert_int_equal(c.mlp, dense + 47 * expert);
+
+    /* K and V of 8 heads of 128 at 2 bytes in each of 48 layers, as if every layer held every
+     * token; the 12 global layers 49,152; at TP 4 two KV heads a GPU */
+    for (uint64_t tp = 1; tp <= 4; tp *= 4) {
+        struct gs_kv_layout kv;
+        struct gs_error err;
+        gs_error_init(&err);
+        assert_int_equal(gs_kv_layout_for(&arch, GS_KV_AUTO, 2, tp, 1, &kv, &err), GS_OK);
+        assert_int_equal(kv.bytes_per_token, 48 * 2 * 8 * 128 * 2 / tp);
+        assert_int_equal(kv.full_layers, 12);
+        assert_int_equal(kv.full_token_bytes, 12 * 2 * 8 * 128 * 2 / tp);
+        assert_int_equal(kv.window_layers, 36);
+        assert_int_equal(kv.sliding_window, 512);
+    }
+
+    json_t *r = estimate_of("laguna-s-2.1-fp8");
+    assert_string_equal(weights_format(r), "fp8_block");
+    assert_non_null(strstr(assumption(r, "checkpoint_precision"), "compressed-tensors W8A8-FP8"));
+    const uint64_t routed = 47 * 256 * expert;
+    const uint64_t expected = routed + 47 * 256 * 4 * (3 * 8 * 24) + 2 * (total - routed);
+    assert_int_equal(expected, 121603479040ULL);
+    assert_int_equal(weights_bytes(r), (json_int_t)expected);
+    json_decref(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -402,6 +556,8 @@ int main(void)
         cmocka_unit_test(test_compressed_tensors_fp8_row),
         cmocka_unit_test(test_base_rows_stay_bf16),
         cmocka_unit_test(test_nemotron_3_nano),
+        cmocka_unit_test(test_more_release_rows),
+        cmocka_unit_test(test_laguna_s_2_1_fp8),
     };
     return cmocka_run_group_tests(tests, setup_group, teardown_group);
 }
