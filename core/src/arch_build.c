@@ -4,6 +4,8 @@
  */
 #include "gs/arch_build.h"
 
+#include <stdint.h>
+
 #include <string.h>
 
 const struct gs_attention_names GS_ATTENTION_NAMES = {"q_proj", "k_proj", "v_proj", "o_proj", NULL};
@@ -61,24 +63,25 @@ void gs_arch_set_layer(struct gs_arch *a, uint64_t layer, size_t block)
 }
 
 static void push(struct gs_arch *a, struct gs_module *list, size_t *n, size_t cap,
-                 struct gs_module m)
+                 const char *name, enum gs_module_kind kind, enum gs_split split,
+                 enum gs_part part, unsigned flags, uint64_t in, uint64_t out, uint64_t count)
 {
-    if (*n >= cap) {
+    /* the module's fields are 32-bit (gs/arch.h): a larger value is no model, refused */
+    if (*n >= cap || in > UINT32_MAX || out > UINT32_MAX || count > UINT32_MAX) {
         a->overflow = true;
         return;
     }
-    if (m.count == 0)
-        m.count = 1;
-    list[(*n)++] = m;
+    list[(*n)++] = (struct gs_module){name,         (uint8_t)kind, (uint8_t)split,
+                                      (uint8_t)part, (uint8_t)flags, (uint32_t)in,
+                                      (uint32_t)out, count == 0 ? 1 : (uint32_t)count};
 }
 
 void gs_arch_module(struct gs_arch *a, const char *name, enum gs_module_kind kind,
                     enum gs_split split, enum gs_part part, unsigned flags, uint64_t in,
                     uint64_t out, uint64_t count)
 {
-    push(a, a->modules, &a->module_count, GS_ARCH_MODULES_MAX,
-         (struct gs_module){name, (uint8_t)kind, (uint8_t)split, (uint8_t)part, (uint8_t)flags,
-                            in, out, count});
+    push(a, a->modules, &a->module_count, GS_ARCH_MODULES_MAX, name, kind, split, part, flags, in,
+         out, count);
 }
 
 void gs_block_module(struct gs_arch *a, size_t block, const char *name, enum gs_module_kind kind,
@@ -90,9 +93,8 @@ void gs_block_module(struct gs_arch *a, size_t block, const char *name, enum gs_
         a->overflow = true;
         return;
     }
-    push(a, b->modules, &b->module_count, GS_BLOCK_MODULES_MAX,
-         (struct gs_module){name, (uint8_t)kind, (uint8_t)split, (uint8_t)part, (uint8_t)flags,
-                            in, out, count});
+    push(a, b->modules, &b->module_count, GS_BLOCK_MODULES_MAX, name, kind, split, part, flags,
+         in, out, count);
 }
 
 void gs_arch_tower(struct gs_arch *a, const char *name, size_t block, enum gs_part part,

@@ -48,7 +48,7 @@
  * the talker, its code predictor, code2wav's transformer) and 33 model-level
  * modules. */
 #define GS_LAYERS_MAX 512
-#define GS_BLOCKS_MAX 16
+#define GS_BLOCKS_MAX 12
 #define GS_BLOCK_MODULES_MAX 32
 #define GS_ARCH_MODULES_MAX 40
 #define GS_TOWERS_MAX 6
@@ -107,8 +107,11 @@ struct gs_module {
     uint8_t split;     /* enum gs_split */
     uint8_t part;      /* enum gs_part */
     uint8_t flags;     /* GS_MOD_* */
-    uint64_t in, out;  /* see enum gs_module_kind */
-    uint64_t count;    /* instances; routed experts: the number of experts */
+    /* 32-bit so a block of 32 modules stays small (the server keeps a description of every
+     * catalog model, and each request one): every dimension is within GS_ARCH_DIM_MAX and
+     * the builders refuse (arch->overflow) a value past UINT32_MAX */
+    uint32_t in, out;  /* see enum gs_module_kind */
+    uint32_t count;    /* instances; routed experts: the number of experts */
 };
 
 enum gs_mixer {
