@@ -531,11 +531,17 @@ static void read_audio(struct model_reader *r, struct gs_arch *a)
         GS_PART_AUDIO, 0, out, a->hidden_size, 1);
 }
 
-/* Gemma4ForConditionalGeneration: the text_config's language model (the
- * default Gemma4TextConfig when absent), lm_head tied to its embedding by
- * the top-level tie_word_embeddings, and the vision and audio towers when
- * their configs are present (a null audio_config builds none). */
-static void read_gemma4(struct model_reader *r, struct gs_arch *a)
+/* Reads a family's text config into `a` with the head tied per `tie`. */
+typedef void (*language_reader)(struct model_reader *r, struct gs_arch *a, bool tie);
+
+/* The ForConditionalGeneration layout Gemma 4 and Gemma 3n share: the
+ * text_config's language model (the family's default text config when
+ * absent), lm_head tied to its embedding by the top-level
+ * tie_word_embeddings (else the text_config's, else true), then the vision
+ * tower and the audio tower, each read from the top-level config. */
+static void read_conditional_generation(struct model_reader *r, struct gs_arch *a,
+                                        language_reader language, model_read_fn vision,
+                                        model_read_fn audio)
 {
     struct model_reader text;
     json_t *defaults = NULL;
@@ -548,15 +554,22 @@ static void read_gemma4(struct model_reader *r, struct gs_arch *a)
         text.config = defaults;
     }
     const bool tie = rd_flag(r, "tie_word_embeddings", rd_flag(&text, "tie_word_embeddings", true));
-    read_text(&text, a, tie);
+    language(&text, a, tie);
     json_decref(defaults);
     if (!text.ok) {
         r->ok = false;
         return;
     }
-    read_vision(r, a);
+    vision(r, a);
     if (r->ok)
-        read_audio(r, a);
+        audio(r, a);
+}
+
+/* Gemma4ForConditionalGeneration: the vision and audio towers when their
+ * configs are present (a null audio_config builds none). */
+static void read_gemma4(struct model_reader *r, struct gs_arch *a)
+{
+    read_conditional_generation(r, a, read_text, read_vision, read_audio);
 }
 
 /* ---------------------------------------------------------------- Gemma 3n */
@@ -1022,32 +1035,13 @@ static void read_gemma3n_audio(struct model_reader *r, struct gs_arch *a)
                      "embed_audio.embedding_projection", GS_PART_AUDIO, vocab, ah);
 }
 
-/* Gemma3nForConditionalGeneration: the text_config's language model (head
- * tied to its embedding), the MobileNet-V5 vision tower and the USM audio
- * tower; Gemma3nConfig builds default vision and audio configs when the file
- * has none. */
+/* Gemma3nForConditionalGeneration: the MobileNet-V5 vision tower and the USM
+ * audio tower; Gemma3nConfig builds default vision and audio configs when the
+ * file has none. */
 static void read_gemma3n(struct model_reader *r, struct gs_arch *a)
 {
-    struct model_reader text;
-    json_t *defaults = NULL;
-    const bool has_text = rd_sub(r, "text_config", &text);
-    if (!r->ok)
-        return;
-    if (!has_text) {
-        defaults = json_object();
-        text = *r;
-        text.config = defaults;
-    }
-    const bool tie = rd_flag(r, "tie_word_embeddings", rd_flag(&text, "tie_word_embeddings", true));
-    read_gemma3n_language(&text, a, tie);
-    json_decref(defaults);
-    if (!text.ok) {
-        r->ok = false;
-        return;
-    }
-    read_gemma3n_vision(r, a);
-    if (r->ok)
-        read_gemma3n_audio(r, a);
+    read_conditional_generation(r, a, read_gemma3n_language, read_gemma3n_vision,
+                                read_gemma3n_audio);
 }
 
 const struct model_type MODELS_GEMMA[] = {

@@ -45,17 +45,13 @@ static void check(const struct expected *x)
     if (x->active && c.active != x->active)
         fail_msg("%s: %llu active, expected %llu (%s)", x->file, (unsigned long long)c.active,
                  (unsigned long long)x->active, x->source);
-    struct gs_kv_layout kv;
-    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 1, 1, &kv, NULL), GS_OK);
+    const struct gs_kv_layout kv = fixture_layout_as(&a, GS_KV_BF16, 1);
     if (kv.bytes_per_token != x->kv_bytes_per_token)
         fail_msg("%s: %llu KV bytes per token, expected %llu", x->file,
                  (unsigned long long)kv.bytes_per_token, (unsigned long long)x->kv_bytes_per_token);
     assert_int_equal(kv.full_layers, x->full_layers);
     assert_int_equal(kv.window_layers, x->window_layers);
-    /* the components (but the MTP layers the checkpoint adds) sum to the total */
-    assert_int_equal(c.embedding + c.attention + c.mlp + c.experts + c.norms + c.lm_head + c.other +
-                         c.vision + c.audio,
-                     c.total);
+    fixture_assert_parts_sum(&c);
 }
 
 static void test_dense_decoders(void **state)
@@ -154,11 +150,10 @@ static void test_deepseek_v32_mtp_and_indexer(void **state)
     struct gs_arch a = fixture_arch_file("deepseek_v32/deepseek-ai__DeepSeek-V3.2.json");
     struct gs_param_count c = fixture_count(&a);
     assert_int_equal(c.mtp, 13477385728ULL);
-    struct gs_kv_layout kv;
-    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 8, 1, &kv, NULL), GS_OK);
+    struct gs_kv_layout kv = fixture_layout_as(&a, GS_KV_BF16, 8);
     assert_int_equal(kv.bytes_per_token, 61 * 1152);
     assert_int_equal(kv.indexer_token_bytes, 61 * 132);
-    assert_int_equal(gs_kv_layout_for(&a, GS_KV_FP8_DS_MLA, 2, 8, 1, &kv, NULL), GS_OK);
+    kv = fixture_layout_as(&a, GS_KV_FP8_DS_MLA, 8);
     assert_int_equal(kv.bytes_per_token + kv.indexer_token_bytes, 61 * (656 + 132)); /* 48,068 */
     /* one sequence of 1,000 tokens at block 16: 63 blocks of latent and indexer keys */
     bool ovf = false;
@@ -278,33 +273,19 @@ static void test_every_fixture_estimates(void **state)
     };
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         const struct gs_arch arch = fixture_arch_file(files[i]);
-        const struct gs_model_spec m = fixture_spec(&arch);
-        struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-        w.serving.present = true;
-        w.serving.batch_size = 8;
-        w.serving.context_length = 4096;
-        w.serving.engine.engine = GS_ENGINE_VLLM;
-        w.gpu_total_bytes = 85061827297ULL;
-        struct gs_estimate e;
-        struct gs_error err;
-        gs_error_init(&err);
-        if (gs_estimate_compute(&m, &w, &e, &err) != GS_OK)
-            fail_msg("%s inference: %s %s", files[i], err.items[0].pointer, err.items[0].detail);
+        struct gs_workload w = fixture_vllm_workload(8, 4096, 1, 85061827297ULL);
+        struct gs_estimate e = fixture_estimate(&arch, &w);
         assert_true(e.per_gpu.kv_cache_bytes > 0);
         assert_true(e.serving.kv.bytes_per_token > 0);
         w.mode = GS_MODE_TRAINING;
         w.training.batch_size = 1;
         w.training.sequence_length = 2048;
-        gs_error_init(&err);
-        if (gs_estimate_compute(&m, &w, &e, &err) != GS_OK)
-            fail_msg("%s training: %s %s", files[i], err.items[0].pointer, err.items[0].detail);
+        e = fixture_estimate(&arch, &w);
         assert_true(e.saved_activation_bytes > 0);
         /* LoRA over every linear layer works for every family */
         w.training.method = GS_METHOD_LORA;
         w.training.method_given = true;
-        gs_error_init(&err);
-        if (gs_estimate_compute(&m, &w, &e, &err) != GS_OK)
-            fail_msg("%s lora: %s %s", files[i], err.items[0].pointer, err.items[0].detail);
+        e = fixture_estimate(&arch, &w);
         assert_true(e.trainable_parameters > 0);
         assert_true(e.trainable_parameters < e.parameters / 50);
     }
@@ -318,8 +299,7 @@ static void test_gemma3_local_global(void **state)
 {
     (void)state;
     struct gs_arch a = fixture_arch_file("gemma3_text/google__gemma-3-1b-it.json");
-    struct gs_kv_layout kv;
-    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 1, 1, &kv, NULL), GS_OK);
+    const struct gs_kv_layout kv = fixture_layout_as(&a, GS_KV_BF16, 1);
     assert_int_equal(kv.window_count, 1);
     assert_int_equal(kv.windows[0].window, 512);
     assert_int_equal(kv.windows[0].layers, 22);
@@ -408,35 +388,15 @@ static void check_inline(const struct inline_case *x)
         fail_msg("%.60s: %llu / %llu parameters, expected %llu / %llu", x->json,
                  (unsigned long long)c.total, (unsigned long long)c.active,
                  (unsigned long long)x->total, (unsigned long long)x->active);
-    struct gs_kv_layout kv;
-    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 1, 1, &kv, NULL), GS_OK);
+    const struct gs_kv_layout kv = fixture_layout_as(&a, GS_KV_BF16, 1);
     assert_int_equal(kv.bytes_per_token, x->kv_tp1);
     assert_int_equal(kv.full_layers, x->full_layers);
     assert_int_equal(kv.window_layers, x->window_layers);
-    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 4, 1, &kv, NULL), GS_OK);
-    assert_int_equal(kv.bytes_per_token, x->kv_tp4);
-    assert_int_equal(c.embedding + c.attention + c.mlp + c.experts + c.norms + c.lm_head + c.other,
-                     c.total);
+    assert_int_equal(fixture_layout_as(&a, GS_KV_BF16, 4).bytes_per_token, x->kv_tp4);
+    fixture_assert_parts_sum(&c);
 
     /* a vLLM serving estimate of 8 sequences of 4,096 tokens runs and holds their blocks */
-    const struct gs_model_spec m = fixture_spec(&a);
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = 8;
-    w.serving.context_length = 4096;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
-    w.gpu_total_bytes = 150000000000ULL;
-    struct gs_estimate e;
-    struct gs_error err;
-    gs_error_init(&err);
-    if (gs_estimate_compute(&m, &w, &e, &err) != GS_OK)
-        fail_msg("%.60s: %s %s", x->json, err.items[0].pointer, err.items[0].detail);
-    bool ovf = false;
-    assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, 1, 1, &kv, NULL), GS_OK);
-    assert_int_equal(e.serving.kv_needed_bytes,
-                     8 * gs_kv_sequence_bytes(&kv, 4096, 0, e.serving.block_size,
-                                              e.serving.max_num_batched_tokens, &ovf));
-    assert_true(e.per_gpu.weights_bytes >= 2 * c.total);
+    fixture_assert_vllm_serving(&a, 8, 1, 150000000000ULL);
 }
 
 /* olmo3/README.md. 7B: h 4096, 32 layers of 32 heads (MHA) x 128, MLP 11008, V 100278,

@@ -18,35 +18,10 @@
 #include "gs/inference.h"
 #include "hfconfig.h"
 
-#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ helpers */
-
-/* The bf16 layout on one GPU of a tensor group of `t` (one pipeline stage). */
-static struct gs_kv_layout layout(const struct gs_arch *a, uint64_t t)
-{
-    struct gs_kv_layout kv;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, t, 1, &kv, &err), GS_OK);
-    return kv;
-}
-
-static void assert_reader_error(const char *json, const char *pointer)
-{
-    json_error_t jerr;
-    json_t *config = json_loads(json, 0, &jerr);
-    assert_non_null(config);
-    struct gs_arch arch;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
-    json_decref(config);
-    assert_true(err.count > 0);
-    assert_string_equal(err.items[0].pointer, pointer);
-}
 
 /* Decoder layers whose attention keeps its own cache, and those that read
  * an earlier layer's. */
@@ -65,37 +40,6 @@ static void assert_shared_layers(const struct gs_arch *a, uint64_t own, uint64_t
     }
     assert_int_equal(o, own);
     assert_int_equal(s, shared);
-}
-
-/* A vLLM serving estimate of `batch` sequences of 4096 tokens on a 141 GB
- * GPU runs, and its cache is the batch times one sequence's 16-token blocks
- * (gs_kv_sequence_bytes: the full layers every token, the sliding ones their
- * window); one sequence's bytes. */
-static uint64_t assert_serving_runs(const struct gs_arch *a, uint64_t batch)
-{
-    const struct gs_model_spec m = fixture_spec(a);
-    struct gs_error err;
-    gs_error_init(&err);
-    struct gs_estimate e;
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = batch;
-    w.serving.context_length = 4096;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
-    w.gpu_total_bytes = 141000000000ULL;
-    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
-    assert_true(e.has_serving);
-    const struct gs_kv_layout kv = layout(a, 1);
-    assert_int_equal(e.serving.kv.bytes_per_token, kv.bytes_per_token);
-    bool ovf = false;
-    const uint64_t seq =
-        gs_kv_sequence_bytes(&kv, 4096, 0, 16, e.serving.max_num_batched_tokens, &ovf);
-    assert_false(ovf);
-    assert_true(seq >= 4096 * kv.full_token_bytes && seq <= 4096 * kv.bytes_per_token);
-    assert_int_equal(e.serving.kv_needed_bytes, batch * seq);
-    assert_int_equal(e.per_gpu.kv_cache_bytes, batch * seq);
-    assert_true(e.per_gpu.weights_bytes >= 2 * e.params.total);
-    return seq;
 }
 
 /* layer_types of `layers` entries, every `period`-th full, as JSON. */
@@ -174,19 +118,19 @@ static void test_gemma4_26b_a4b(void **state)
     assert_int_equal(full->attn.kv_heads, 2);
     assert_int_equal(full->attn.span, GS_SPAN_FULL);
     assert_int_equal(a.blocks[a.layer_block[0]].attn.window, 1024);
-    const struct gs_kv_layout kv = layout(&a, 1);
+    const struct gs_kv_layout kv = fixture_layout(&a, 1);
     assert_int_equal(kv.bytes_per_token, 225280);
     assert_int_equal(kv.full_token_bytes, 20480);
     assert_int_equal(kv.full_layers, 5);
     assert_int_equal(kv.window_layers, 25);
-    assert_int_equal(layout(&a, 2).bytes_per_token, 112640);
-    assert_int_equal(layout(&a, 4).bytes_per_token, 61440);
+    assert_int_equal(fixture_layout(&a, 2).bytes_per_token, 112640);
+    assert_int_equal(fixture_layout(&a, 4).bytes_per_token, 61440);
     assert_int_equal(kv.state_bytes_per_sequence, 0);
     /* 280 soft tokens of 9 pooled 16 x 16 RGB patches */
     assert_int_equal(a.mm_dummy_tokens, 280);
     assert_int_equal(a.mm_dummy_pixels, 280ULL * 9 * 768);
     /* 4096 tokens: 256 blocks of the full layers, 1024 + 8192 batched tokens of window */
-    const uint64_t seq = assert_serving_runs(&a, 8);
+    const uint64_t seq = fixture_assert_vllm_serving(&a, 8, 1, 141000000000ULL);
     assert_true(seq > 4096ULL * 20480);
 }
 
@@ -211,11 +155,11 @@ static void test_gemma4_31b(void **state)
     assert_int_equal(c.experts, 0);
     assert_int_equal(c.norms, 1295616ULL);
     assert_int_equal(gs_arch_moe_layers(&a), 0);
-    assert_int_equal(layout(&a, 1).bytes_per_token, 901120);
-    assert_int_equal(layout(&a, 2).bytes_per_token, 450560);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 901120);
+    assert_int_equal(fixture_layout(&a, 2).bytes_per_token, 450560);
     /* the NVFP4 checkpoint's quantization_config is read */
     assert_true(a.checkpoint.detail[0] != '\0');
-    assert_serving_runs(&a, 4);
+    fixture_assert_vllm_serving(&a, 4, 1, 141000000000ULL);
 }
 
 /* gemma4/README.md, "E2B": 35 layers of h 1536, four sliding to one full, 1
@@ -241,12 +185,12 @@ static void test_gemma4_e2b(void **state)
     assert_shared_layers(&a, 15, 20);
     assert_int_equal(a.blocks[a.layer_block[34]].mlp.width, 12288);
     assert_int_equal(a.blocks[a.layer_block[0]].mlp.width, 6144);
-    const struct gs_kv_layout kv = layout(&a, 1);
+    const struct gs_kv_layout kv = fixture_layout(&a, 1);
     assert_int_equal(kv.bytes_per_token, 18432);
     assert_int_equal(kv.full_layers, 3);
     assert_int_equal(kv.window_layers, 12);
-    assert_int_equal(layout(&a, 2).bytes_per_token, 18432);
-    assert_serving_runs(&a, 16);
+    assert_int_equal(fixture_layout(&a, 2).bytes_per_token, 18432);
+    fixture_assert_vllm_serving(&a, 16, 1, 141000000000ULL);
 }
 
 /* gemma4/README.md, "E4B": 42 layers of h 2560, five sliding to one full, 2
@@ -264,8 +208,8 @@ static void test_gemma4_e4b(void **state)
     assert_int_equal(c.audio, 308756768ULL);
     assert_int_equal(c.active, 4644441088ULL);
     assert_shared_layers(&a, 24, 18);
-    assert_int_equal(layout(&a, 1).bytes_per_token, 57344);
-    assert_int_equal(layout(&a, 2).bytes_per_token, 28672);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 57344);
+    assert_int_equal(fixture_layout(&a, 2).bytes_per_token, 28672);
 }
 
 /* Gemma4ForCausalLM alone (gemma4_text): the 31B's text config counts its
@@ -341,13 +285,13 @@ static void test_gemma3n_e4b(void **state)
     assert_int_equal(c.embedding, 537395200ULL + 2348810240ULL);
     assert_int_equal(c.active, 4517886448ULL);
     assert_shared_layers(&a, 20, 15);
-    const struct gs_kv_layout kv = layout(&a, 1);
+    const struct gs_kv_layout kv = fixture_layout(&a, 1);
     assert_int_equal(kv.bytes_per_token, 40960);
     assert_int_equal(kv.full_layers, 4);
     assert_int_equal(kv.window_layers, 16);
-    assert_int_equal(layout(&a, 2).bytes_per_token, 20480);
+    assert_int_equal(fixture_layout(&a, 2).bytes_per_token, 20480);
     assert_int_equal(a.mm_dummy_tokens, 256);
-    assert_serving_runs(&a, 16);
+    fixture_assert_vllm_serving(&a, 16, 1, 141000000000ULL);
 }
 
 /* gemma3n/README.md, "E2B": 30 layers, MLP 8192, 10 shared. Text
@@ -362,7 +306,7 @@ static void test_gemma3n_e2b(void **state)
     assert_int_equal(c.total, 5439438272ULL);
     assert_int_equal(c.active, 2442890848ULL);
     assert_shared_layers(&a, 20, 10);
-    assert_int_equal(layout(&a, 1).bytes_per_token, 40960);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 40960);
 }
 
 /* Gemma3nConfig's defaults build the E4B with its towers; the text class
@@ -374,10 +318,10 @@ static void test_gemma3n_defaults(void **state)
     assert_int_equal(fixture_count(&a).total, 7849978192ULL);
     const struct gs_arch t = fixture_arch("{\"model_type\": \"gemma3n_text\"}");
     assert_int_equal(fixture_count(&t).total, 6866696688ULL);
-    assert_reader_error("{\"model_type\": \"gemma3n\", \"vision_config\":"
-                        " {\"architecture\": \"resnet50\"}}",
-                        "/vision_config/architecture");
-    assert_reader_error(
+    fixture_assert_reader_error("{\"model_type\": \"gemma3n\", \"vision_config\":"
+                                " {\"architecture\": \"resnet50\"}}",
+                                "/vision_config/architecture");
+    fixture_assert_reader_error(
         "{\"model_type\": \"gemma3n_text\", \"num_hidden_layers\": 4, \"num_kv_shared_layers\": 0,"
         " \"intermediate_size\": [1, 2]}",
         "/intermediate_size");
@@ -387,23 +331,26 @@ static void test_gemma3n_defaults(void **state)
 static void test_gemma4_errors(void **state)
 {
     (void)state;
-    assert_reader_error("{\"model_type\": \"gemma4\", \"text_config\": {\"num_hidden_layers\": 4,"
-                        " \"num_kv_shared_layers\": 4}}",
-                        "/text_config/num_kv_shared_layers");
+    fixture_assert_reader_error(
+        "{\"model_type\": \"gemma4\", \"text_config\": {\"num_hidden_layers\": 4,"
+        " \"num_kv_shared_layers\": 4}}",
+        "/text_config/num_kv_shared_layers");
     /* the one shared full layer has no earlier full layer to read */
-    assert_reader_error("{\"model_type\": \"gemma4_text\", \"num_hidden_layers\": 4,"
-                        " \"num_kv_shared_layers\": 1, \"layer_types\": [\"sliding_attention\","
-                        " \"sliding_attention\", \"sliding_attention\", \"full_attention\"]}",
-                        "/num_kv_shared_layers");
-    assert_reader_error(
+    fixture_assert_reader_error(
+        "{\"model_type\": \"gemma4_text\", \"num_hidden_layers\": 4,"
+        " \"num_kv_shared_layers\": 1, \"layer_types\": [\"sliding_attention\","
+        " \"sliding_attention\", \"sliding_attention\", \"full_attention\"]}",
+        "/num_kv_shared_layers");
+    fixture_assert_reader_error(
         "{\"model_type\": \"gemma4\", \"text_config\": {\"enable_moe_block\": true}}",
         "/text_config/num_experts");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"gemma4\", \"audio_config\": {\"subsampling_conv_channels\":"
         " [128]}}",
         "/audio_config/subsampling_conv_channels");
-    assert_reader_error("{\"model_type\": \"gemma4\", \"text_config\": {\"layer_types\": [1]}}",
-                        "/text_config/layer_types");
+    fixture_assert_reader_error(
+        "{\"model_type\": \"gemma4\", \"text_config\": {\"layer_types\": [1]}}",
+        "/text_config/layer_types");
 }
 
 /* Every type of the file's table is one models_supported() lists. */

@@ -22,19 +22,6 @@
 #include <jansson.h>
 #include <string.h>
 
-#define POINTERS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static void assert_cache(const struct gs_arch *a, uint64_t t, uint64_t token_bytes,
-                         uint64_t state_bytes)
-{
-    struct gs_kv_layout kv;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, t, 1, &kv, &err), GS_OK);
-    assert_int_equal(kv.bytes_per_token, token_bytes);
-    assert_int_equal(kv.state_bytes_per_sequence, state_bytes);
-}
-
 static void assert_generic(const struct gs_arch *a, const char *model_type)
 {
     assert_string_equal(a->model_type, model_type);
@@ -84,8 +71,8 @@ static void test_llama_shaped(void **state)
     assert_int_equal(c.mlp, 16ULL * 50331648);
     assert_int_equal(c.norms, 16ULL * 4096 + 2048);
     assert_int_equal(a.block_count, 1);
-    assert_cache(&a, 1, 32768, 0);
-    assert_cache(&a, 2, 16384, 0);
+    fixture_assert_cache(&a, 1, 32768, 0);
+    fixture_assert_cache(&a, 2, 16384, 0);
     assert_names(&a, "acme_gate_scale");
     assert_names(&a, "acme_memory_tokens");
     /* what was read and the harmless keys are not listed */
@@ -142,8 +129,8 @@ static void test_nested_moe_hybrid(void **state)
     assert_int_equal(a.blocks[a.layer_block[2]].mixer, GS_MIXER_RECURRENT);
     assert_int_equal(a.blocks[a.layer_block[0]].mlp.kind, GS_MLP_DENSE);
     assert_int_equal(a.blocks[a.layer_block[3]].mlp.kind, GS_MLP_MOE);
-    assert_cache(&a, 1, 3072, 71680);
-    assert_cache(&a, 2, 1536, 35840);
+    fixture_assert_cache(&a, 1, 3072, 71680);
+    fixture_assert_cache(&a, 2, 1536, 35840);
     assert_names(&a, "vision_config");
     assert_names(&a, "image_token_id");
     assert_names(&a, "text_config.acme_router_temperature");
@@ -169,8 +156,8 @@ static void test_latent_attention(void **state)
     assert_generic(&a, "acme_mla");
     assert_int_equal(fixture_count(&a).total, 17192704ULL);
     assert_int_equal(a.blocks[0].mixer, GS_MIXER_MLA);
-    assert_cache(&a, 1, 640, 0);
-    assert_cache(&a, 2, 640, 0);
+    fixture_assert_cache(&a, 1, 640, 0);
+    fixture_assert_cache(&a, 2, 640, 0);
 }
 
 /* Known keys in shapes the reader does not expect are left out and named,
@@ -215,9 +202,9 @@ static void test_mimo(void **state)
     assert_int_equal(c.active, 7001485312ULL);
     assert_int_equal(c.attention, 36ULL * 41953280);
     assert_int_equal(c.mtp, 0);
-    assert_cache(&a, 1, 147456, 0);
-    assert_cache(&a, 2, 73728, 0);
-    assert_cache(&a, 8, 18432, 0);
+    fixture_assert_cache(&a, 1, 147456, 0);
+    fixture_assert_cache(&a, 2, 73728, 0);
+    fixture_assert_cache(&a, 8, 18432, 0);
     assert_names(&a, "num_nextn_predict_layers");
     assert_names(&a, "max_window_layers");
     assert_names(&a, "use_mrope");
@@ -225,36 +212,13 @@ static void test_mimo(void **state)
     /* use_sliding_window false: full attention on every layer */
     assert_int_equal(a.blocks[0].attn.span, GS_SPAN_FULL);
     /* an estimate of it carries the warning that names them */
-    const struct gs_model_spec m = fixture_spec(&a);
     const struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    struct gs_estimate e;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
+    const struct gs_estimate e = fixture_estimate(&a, &w);
     bool warned = false;
     for (size_t i = 0; i < e.warning_count; i++)
         if (strcmp(e.warnings[i].code, "architecture_approximate") == 0)
             warned = strstr(e.warnings[i].detail, "num_nextn_predict_layers") != NULL;
     assert_true(warned);
-}
-
-/* Reads `json` expecting a refusal: the status, then each pointer in order. */
-static void assert_refused(const char *json, enum gs_status status, const char *const *pointers)
-{
-    json_error_t jerr;
-    json_t *config = json_loads(json, 0, &jerr);
-    assert_non_null(config);
-    struct gs_arch arch;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(hfconfig_to_arch(config, "/model/config", &arch, &err), status);
-    json_decref(config);
-    size_t n = 0;
-    for (; pointers[n] != NULL; n++) {
-        assert_true(n < err.count);
-        assert_string_equal(err.items[n].pointer, pointers[n]);
-    }
-    assert_int_equal(err.count, n);
 }
 
 /* Without hidden_size (or an MLP width, or top-k beside experts) even the
@@ -263,20 +227,22 @@ static void assert_refused(const char *json, enum gs_status status, const char *
 static void test_refusals(void **state)
 {
     (void)state;
-    assert_refused("{\"model_type\": \"acme_lm\", \"num_hidden_layers\": 2,"
-                   " \"num_attention_heads\": 4, \"intermediate_size\": 64, \"vocab_size\": 10}",
-                   GS_ERR_UNKNOWN_MODEL,
-                   POINTERS("/model/config/model_type", "/model/config/hidden_size"));
-    assert_refused("{\"model_type\": \"acme_moe\", \"text_config\": {\"hidden_size\": 64,"
-                   " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"vocab_size\": 10,"
-                   " \"num_experts\": 4}}",
-                   GS_ERR_UNKNOWN_MODEL,
-                   POINTERS("/model/config/model_type", "/model/config/text_config/intermediate_size",
+    fixture_assert_refused(
+        "{\"model_type\": \"acme_lm\", \"num_hidden_layers\": 2,"
+        " \"num_attention_heads\": 4, \"intermediate_size\": 64, \"vocab_size\": 10}",
+        GS_ERR_UNKNOWN_MODEL,
+        FIXTURE_POINTERS("/model/config/model_type", "/model/config/hidden_size"));
+    fixture_assert_refused(
+        "{\"model_type\": \"acme_moe\", \"text_config\": {\"hidden_size\": 64,"
+        " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"vocab_size\": 10,"
+        " \"num_experts\": 4}}",
+        GS_ERR_UNKNOWN_MODEL,
+        FIXTURE_POINTERS("/model/config/model_type", "/model/config/text_config/intermediate_size",
                          "/model/config/text_config/num_experts_per_tok"));
-    assert_refused("{\"model_type\": \"acme_lm\", \"hidden_size\": \"wide\","
-                   " \"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
-                   " \"intermediate_size\": 64, \"vocab_size\": 10}",
-                   GS_ERR_INVALID, POINTERS("/model/config/hidden_size"));
+    fixture_assert_refused("{\"model_type\": \"acme_lm\", \"hidden_size\": \"wide\","
+                           " \"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
+                           " \"intermediate_size\": 64, \"vocab_size\": 10}",
+                           GS_ERR_INVALID, FIXTURE_POINTERS("/model/config/hidden_size"));
     json_error_t jerr;
     json_t *config = json_loads("{\"model_type\": \"acme_lm\"}", 0, &jerr);
     struct gs_arch arch;

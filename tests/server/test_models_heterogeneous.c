@@ -17,80 +17,8 @@
 #include "gs/inference.h"
 #include "hfconfig.h"
 
-#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
-
-/* ------------------------------------------------------------ helpers */
-
-/* The bf16 layout on one GPU of a tensor group of `t` (one pipeline stage). */
-static struct gs_kv_layout layout(const struct gs_arch *a, uint64_t t)
-{
-    struct gs_kv_layout kv;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, t, 1, &kv, &err), GS_OK);
-    return kv;
-}
-
-/* Decoder layers whose block attends (and so caches keys and values). */
-static uint64_t attending_layers(const struct gs_arch *a)
-{
-    uint64_t counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
-    uint64_t n = 0;
-    for (size_t b = 0; b < a->block_count; b++)
-        if (a->blocks[b].mixer == GS_MIXER_ATTENTION)
-            n += counts[b];
-    return n;
-}
-
-static void assert_reader_error(const char *json, const char *pointer)
-{
-    json_error_t jerr;
-    json_t *config = json_loads(json, 0, &jerr);
-    assert_non_null(config);
-    struct gs_arch arch;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
-    json_decref(config);
-    assert_true(err.count > 0);
-    assert_string_equal(err.items[0].pointer, pointer);
-}
-
-/* A vLLM serving estimate of `batch` sequences of 4096 tokens on a 141 GB
- * GPU runs, and its cache is the batch times one sequence's 16-token blocks
- * of the attending layers' keys and values (gs_kv_sequence_bytes: the full
- * layers every token, the windowed ones their window); one sequence's bytes. */
-static uint64_t assert_serving_runs(const struct gs_arch *a, uint64_t batch)
-{
-    const struct gs_model_spec m = fixture_spec(a);
-    struct gs_error err;
-    gs_error_init(&err);
-    struct gs_estimate e;
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = batch;
-    w.serving.context_length = 4096;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
-    w.gpu_total_bytes = 141000000000ULL;
-    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
-    assert_true(e.has_serving);
-    const struct gs_kv_layout kv = layout(a, 1);
-    assert_int_equal(e.serving.kv.bytes_per_token, kv.bytes_per_token);
-    assert_int_equal(e.serving.block_size, 16);
-    bool ovf = false;
-    const uint64_t seq =
-        gs_kv_sequence_bytes(&kv, 4096, 0, 16, e.serving.max_num_batched_tokens, &ovf);
-    assert_false(ovf);
-    /* full layers hold every token; windowed ones no more than that */
-    assert_true(seq >= 4096 * kv.full_token_bytes && seq <= 4096 * kv.bytes_per_token);
-    assert_int_equal(e.serving.kv_needed_bytes, batch * seq);
-    assert_int_equal(e.per_gpu.kv_cache_bytes, batch * seq);
-    assert_true(e.per_gpu.weights_bytes >= 2 * e.params.total);
-    return seq;
-}
 
 /* ------------------------------------------------------------ nemotron-nas */
 
@@ -119,13 +47,13 @@ static void test_nemotron_super_49b(void **state)
     assert_int_equal(c.norms, 1064960ULL);
     assert_int_equal(a.num_hidden_layers, 80);
     assert_int_equal(a.block_count, 8);
-    assert_int_equal(attending_layers(&a), 49);
-    const struct gs_kv_layout kv1 = layout(&a, 1);
+    assert_int_equal(fixture_layer_kinds(&a).attention, 49);
+    const struct gs_kv_layout kv1 = fixture_layout(&a, 1);
     assert_int_equal(kv1.bytes_per_token, 200704);
     assert_int_equal(kv1.full_layers, 49);
     assert_int_equal(kv1.state_bytes_per_sequence, 0);
-    assert_int_equal(layout(&a, 4).bytes_per_token, 50176);
-    assert_int_equal(assert_serving_runs(&a, 16), 4096ULL * 200704);
+    assert_int_equal(fixture_layout(&a, 4).bytes_per_token, 50176);
+    assert_int_equal(fixture_assert_vllm_serving(&a, 16, 1, 141000000000ULL), 4096ULL * 200704);
 }
 
 /* A two-layer stack with each stand-in: replace_with_linear attention is one
@@ -146,8 +74,8 @@ static void test_nemotron_nas_stand_ins(void **state)
                      " {\"attention\": {\"n_heads_in_group\": 2}, \"ffn\": {\"no_op\": true}}]}");
     const struct gs_param_count c = fixture_count(&a);
     assert_int_equal(c.total, 33536);
-    assert_int_equal(attending_layers(&a), 1);
-    assert_int_equal(layout(&a, 1).bytes_per_token, 2 * 2 * 16 * 2);
+    assert_int_equal(fixture_layer_kinds(&a).attention, 1);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 2 * 2 * 16 * 2);
 
     /* ffn_mult 1.0 at h 64: int(42.67) = 42, rounded up to 256; intermediate_size taken as is */
     const struct gs_arch b =
@@ -156,29 +84,29 @@ static void test_nemotron_nas_stand_ins(void **state)
                      " {\"attention\": {\"no_op\": true}, \"ffn\": {\"ffn_mult\": 1.0}},"
                      " {\"attention\": {\"no_op\": true}, \"ffn\": {\"intermediate_size\": 96}}]}");
     assert_int_equal(fixture_count(&b).total, 12800 + 64 + 3 * 64 * 256 + 64 + 3 * 64 * 96 + 64);
-    assert_int_equal(attending_layers(&b), 0);
-    assert_int_equal(layout(&b, 1).bytes_per_token, 0);
+    assert_int_equal(fixture_layer_kinds(&b).attention, 0);
+    assert_int_equal(fixture_layout(&b, 1).bytes_per_token, 0);
 }
 
 /* Malformed block configs are refused at the field. */
 static void test_nemotron_nas_errors(void **state)
 {
     (void)state;
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"nemotron-nas\", \"hidden_size\": 64, \"vocab_size\": 100,"
         " \"num_hidden_layers\": 2, \"num_attention_heads\": 4}",
         "/block_configs");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"nemotron-nas\", \"hidden_size\": 64, \"vocab_size\": 100,"
         " \"num_hidden_layers\": 1, \"num_attention_heads\": 4, \"block_configs\": ["
         " {\"attention\": {\"n_heads_in_group\": 3}, \"ffn\": {\"no_op\": true}}]}",
         "/block_configs/0/attention/n_heads_in_group");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"nemotron-nas\", \"hidden_size\": 64, \"vocab_size\": 100,"
         " \"num_hidden_layers\": 1, \"num_attention_heads\": 4, \"block_configs\": ["
         " {\"attention\": {\"no_op\": true}, \"ffn\": {\"ffn_mult\": -2}}]}",
         "/block_configs/0/ffn/ffn_mult");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"nemotron-nas\", \"hidden_size\": 64, \"vocab_size\": 100,"
         " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"block_configs\": ["
         " {\"attention\": {\"no_op\": true}, \"ffn\": {\"no_op\": true}}, 7]}",
@@ -241,15 +169,15 @@ static void test_laguna_xs2(void **state)
     assert_int_equal(c.mlp, 50331648ULL + 39ULL * 3145728);
     /* (global, dense), (sliding, routed), (global, routed) */
     assert_int_equal(a.block_count, 3);
-    assert_int_equal(attending_layers(&a), 40);
-    const struct gs_kv_layout kv1 = layout(&a, 1);
+    assert_int_equal(fixture_layer_kinds(&a).attention, 40);
+    const struct gs_kv_layout kv1 = fixture_layout(&a, 1);
     assert_int_equal(kv1.bytes_per_token, 163840);
     assert_int_equal(kv1.full_layers, 10);
     assert_int_equal(kv1.full_token_bytes, 40960);
     assert_int_equal(kv1.window_layers, 30);
     assert_int_equal(kv1.sliding_window, 512);
-    assert_int_equal(layout(&a, 4).bytes_per_token, 40960);
-    (void)assert_serving_runs(&a, 16);
+    assert_int_equal(fixture_layout(&a, 4).bytes_per_token, 40960);
+    (void)fixture_assert_vllm_serving(&a, 16, 1, 141000000000ULL);
     /* with 512 tokens a step the 30 sliding layers hold 511 + 512 tokens, 64 blocks and one more
      * (SlidingWindowSpec): 65 x 16 x 122,880; the 10 full layers 256 x 16 x 40,960 */
     bool ovf = false;
@@ -275,13 +203,14 @@ static void test_laguna_defaults(void **state)
         " \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32,"
         " \"shared_expert_intermediate_size\": 32, \"gating\": \"per-element\"}");
     assert_int_equal(fixture_count(&a).total, 89988);
-    assert_int_equal(layout(&a, 1).window_layers, 0);
-    assert_reader_error("{\"model_type\": \"laguna\", \"num_hidden_layers\": 2,"
-                        " \"num_key_value_heads\": 8, \"num_attention_heads_per_layer\": [48, 60]}",
-                        "/num_attention_heads_per_layer");
-    assert_reader_error("{\"model_type\": \"laguna\", \"num_hidden_layers\": 2,"
-                        " \"mlp_layer_types\": [\"dense\", \"moe\"]}",
-                        "/mlp_layer_types");
+    assert_int_equal(fixture_layout(&a, 1).window_layers, 0);
+    fixture_assert_reader_error(
+        "{\"model_type\": \"laguna\", \"num_hidden_layers\": 2,"
+        " \"num_key_value_heads\": 8, \"num_attention_heads_per_layer\": [48, 60]}",
+        "/num_attention_heads_per_layer");
+    fixture_assert_reader_error("{\"model_type\": \"laguna\", \"num_hidden_layers\": 2,"
+                                " \"mlp_layer_types\": [\"dense\", \"moe\"]}",
+                                "/mlp_layer_types");
 }
 
 /* Every type of the file's table is one models_supported() lists. */

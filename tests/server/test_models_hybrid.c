@@ -17,115 +17,22 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "hfconfig.h"
 
-#include <jansson.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ helpers */
 
-struct kinds {
-    uint64_t attention, recurrent, none, moe;
-};
-
-/* Decoder layers by mixer, and those that route to experts. */
-static struct kinds layer_kinds(const struct gs_arch *a)
-{
-    uint64_t counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
-    struct kinds k = {0, 0, 0, 0};
-    for (size_t b = 0; b < a->block_count; b++) {
-        switch (a->blocks[b].mixer) {
-        case GS_MIXER_ATTENTION:
-        case GS_MIXER_MLA:
-            k.attention += counts[b];
-            break;
-        case GS_MIXER_RECURRENT:
-            k.recurrent += counts[b];
-            break;
-        default:
-            k.none += counts[b];
-            break;
-        }
-        if (a->blocks[b].mlp.kind == GS_MLP_MOE)
-            k.moe += counts[b];
-    }
-    return k;
-}
-
-static void assert_kinds(const struct gs_arch *a, uint64_t attention, uint64_t recurrent,
-                         uint64_t none, uint64_t moe)
-{
-    const struct kinds k = layer_kinds(a);
-    assert_int_equal(k.attention, attention);
-    assert_int_equal(k.recurrent, recurrent);
-    assert_int_equal(k.none, none);
-    assert_int_equal(k.moe, moe);
-    assert_int_equal(attention + recurrent + none, a->num_hidden_layers);
-}
-
-/* The bf16 layout on one GPU of a tensor group of `t` (one pipeline stage). */
-static struct gs_kv_layout layout(const struct gs_arch *a, uint64_t t)
-{
-    struct gs_kv_layout kv;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, t, 1, &kv, &err), GS_OK);
-    return kv;
-}
-
-static void assert_cache(const struct gs_arch *a, uint64_t t, uint64_t token_bytes,
-                         uint64_t state_bytes)
-{
-    const struct gs_kv_layout kv = layout(a, t);
-    assert_int_equal(kv.bytes_per_token, token_bytes);
-    assert_int_equal(kv.state_bytes_per_sequence, state_bytes);
-}
-
-static void assert_reader_error(const char *json, const char *pointer)
-{
-    json_error_t jerr;
-    json_t *config = json_loads(json, 0, &jerr);
-    assert_non_null(config);
-    struct gs_arch arch;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
-    json_decref(config);
-    assert_true(err.count > 0);
-    assert_string_equal(err.items[0].pointer, pointer);
-}
-
-/* A vLLM serving estimate of `batch` sequences of 4096 tokens on an 80 GB
- * GPU, and a bf16 training estimate of one 2048-token sequence: both run;
- * the serving cache is the batch times one sequence's blocks of full
- * attention plus its fixed state (gs_kv_sequence_bytes), and training saves
- * activations. */
+/* fixture_assert_vllm_serving of `batch` sequences on an 80 GB GPU, and a
+ * bf16 training estimate of one 2048-token sequence: it runs, saves
+ * activations, and holds the gradients beside the weights and optimizer. */
 static void assert_estimates_run(const struct gs_arch *a, uint64_t batch)
 {
-    const struct gs_model_spec m = fixture_spec(a);
-    struct gs_error err;
-    gs_error_init(&err);
-    struct gs_estimate e;
+    fixture_assert_vllm_serving(a, batch, 1, 80000000000ULL);
 
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = batch;
-    w.serving.context_length = 4096;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
-    w.gpu_total_bytes = 80000000000ULL;
-    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
-    assert_true(e.has_serving);
-    const struct gs_kv_layout kv = layout(a, 1);
-    const uint64_t seq = 4096 / 16 * 16 * kv.full_token_bytes + kv.state_bytes_per_sequence;
-    assert_int_equal(e.serving.kv_needed_bytes, batch * seq);
-    assert_int_equal(e.per_gpu.kv_cache_bytes, batch * seq);
-    assert_true(e.per_gpu.weights_bytes >= 2 * e.params.total);
-
-    w = fixture_workload(GS_MODE_TRAINING);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
     w.training.batch_size = 1;
     w.training.sequence_length = 2048;
-    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
+    const struct gs_estimate e = fixture_estimate(a, &w);
     assert_true(e.saved_activation_bytes > 0);
     /* gradients exist at the end of backward (they are not yet allocated when it starts) */
     assert_true(e.peak.phases[GS_PHASE_BACKWARD_END] >
@@ -153,19 +60,21 @@ static void test_mamba(void **state)
     assert_int_equal(c.embedding, 50280ULL * 768);
     assert_int_equal(c.norms, 25ULL * 768);
     assert_int_equal(c.attention, 24ULL * 3770880);
-    assert_kinds(&a, 0, 24, 0, 0);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 0, .recurrent = 24, .none = 0, .moe = 0});
     assert_int_equal(a.blocks[0].rec.conv_channels, 1536);
     assert_int_equal(a.blocks[0].rec.in_width, 3072);
     assert_false(a.blocks[0].rec.fp32_state);
-    assert_cache(&a, 1, 0, 1400832ULL);
-    assert_cache(&a, 2, 0, 700416ULL);
+    fixture_assert_cache(&a, 1, 0, 1400832ULL);
+    fixture_assert_cache(&a, 2, 0, 700416ULL);
     assert_estimates_run(&a, 8);
 
     a = fixture_arch_file("mamba/state-spaces__mamba-2.8b-hf.json");
     c = fixture_count(&a);
     assert_int_equal(c.total, 2768345600ULL);
-    assert_kinds(&a, 0, 64, 0, 0);
-    assert_cache(&a, 1, 0, 12451840ULL);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 0, .recurrent = 64, .none = 0, .moe = 0});
+    fixture_assert_cache(&a, 1, 0, 12451840ULL);
 }
 
 /* time_step_rank "auto" is ceil(hidden / 16) (MambaConfig): hidden 768 gives
@@ -177,9 +86,10 @@ static void test_mamba_auto_rank(void **state)
         "{\"model_type\": \"mamba\", \"hidden_size\": 768, \"vocab_size\": 50280,"
         " \"num_hidden_layers\": 24, \"time_step_rank\": \"auto\"}");
     assert_int_equal(fixture_count(&a).total, 129135360ULL);
-    assert_reader_error("{\"model_type\": \"mamba\", \"hidden_size\": 768, \"vocab_size\": 50280,"
-                        " \"num_hidden_layers\": 24, \"time_step_rank\": \"big\"}",
-                        "/time_step_rank");
+    fixture_assert_reader_error(
+        "{\"model_type\": \"mamba\", \"hidden_size\": 768, \"vocab_size\": 50280,"
+        " \"num_hidden_layers\": 24, \"time_step_rank\": \"big\"}",
+        "/time_step_rank");
 }
 
 /* mamba2/README.md (Codestral, a config with the literal Infinity):
@@ -197,7 +107,8 @@ static void test_mamba2(void **state)
     assert_int_equal(c.active, 7285403648ULL - 134217728ULL);
     assert_int_equal(c.attention, 64ULL * 109635968);
     assert_int_equal(c.lm_head, 134217728ULL);
-    assert_kinds(&a, 0, 64, 0, 0);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 0, .recurrent = 64, .none = 0, .moe = 0});
     const struct gs_recurrent *r = &a.blocks[0].rec;
     assert_int_equal(r->conv_channels, 10240);
     assert_int_equal(r->state_heads, 128);
@@ -205,8 +116,8 @@ static void test_mamba2(void **state)
     assert_int_equal(r->state_cols, 128);
     assert_int_equal(r->in_width, 18560);
     assert_int_equal(r->inner, 8192);
-    assert_cache(&a, 1, 0, 138149888ULL);
-    assert_cache(&a, 2, 0, 69074944ULL);
+    fixture_assert_cache(&a, 1, 0, 138149888ULL);
+    fixture_assert_cache(&a, 2, 0, 69074944ULL);
     assert_estimates_run(&a, 4);
 }
 
@@ -228,11 +139,12 @@ static void test_jamba(void **state)
     assert_int_equal(c.norms, 64ULL * 4096 + 4096);
     /* 4 attention + 28 mixers, each with its three inner RMSNorms */
     assert_int_equal(c.attention, 4ULL * 41943040 + 28ULL * 105308448);
-    assert_kinds(&a, 4, 28, 0, 16);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 4, .recurrent = 28, .none = 0, .moe = 16});
     assert_int_equal(a.layer_block[4] == a.layer_block[12], 1);
     assert_int_equal(a.blocks[a.layer_block[4]].mixer, GS_MIXER_ATTENTION);
-    assert_cache(&a, 1, 16384, 8716288ULL);
-    assert_cache(&a, 2, 8192, 4358144ULL);
+    fixture_assert_cache(&a, 1, 16384, 8716288ULL);
+    fixture_assert_cache(&a, 2, 8192, 4358144ULL);
     assert_estimates_run(&a, 4);
 }
 
@@ -253,14 +165,15 @@ static void test_nemotron_h(void **state)
     assert_int_equal(c.mlp, 24ULL * 176160768);
     assert_int_equal(c.attention, 24ULL * 109635968 + 4ULL * 41943040);
     assert_int_equal(c.norms, 53ULL * 4096);
-    assert_kinds(&a, 4, 24, 24, 0);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 4, .recurrent = 24, .none = 24, .moe = 0});
     const uint8_t mlp_block = a.layer_block[1]; /* "M-M-..." */
     assert_int_equal(a.blocks[mlp_block].mixer, GS_MIXER_NONE);
     assert_false(a.blocks[mlp_block].mlp.gated);
     assert_int_equal(a.blocks[a.layer_block[7]].mixer, GS_MIXER_ATTENTION);
     assert_true(a.blocks[a.layer_block[0]].rec.fp32_state);
-    assert_cache(&a, 1, 16384, 102137856ULL);
-    assert_cache(&a, 2, 8192, 51068928ULL);
+    fixture_assert_cache(&a, 1, 16384, 102137856ULL);
+    fixture_assert_cache(&a, 2, 8192, 51068928ULL);
     assert_estimates_run(&a, 4);
 }
 
@@ -292,8 +205,9 @@ static void test_nemotron_h_moe(void **state)
     struct gs_param_count c = fixture_count(&a);
     assert_int_equal(c.total, 2110808ULL);
     assert_int_equal(c.active, 1264984ULL);
-    assert_kinds(&a, 1, 1, 3, 2);
-    assert_cache(&a, 1, 512, 18304ULL);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 1, .recurrent = 1, .none = 3, .moe = 2});
+    fixture_assert_cache(&a, 1, 512, 18304ULL);
 
     a = fixture_arch("{" NEMOTRON_SMALL ", \"layers_block_type\": [\"mamba\", \"attention\","
                      " \"moe\", \"mlp\", \"moe\"]}");
@@ -309,10 +223,10 @@ static void test_nemotron_h_moe(void **state)
      * 1,920 + 8 x 32 x 16 x 2 = 10,112 */
     a = fixture_arch("{" NEMOTRON_SMALL ", \"hybrid_override_pattern\": \"M*E-E\","
                      " \"mamba_ssm_cache_dtype\": \"bfloat16\"}");
-    assert_cache(&a, 1, 512, 10112ULL);
+    fixture_assert_cache(&a, 1, 512, 10112ULL);
 
-    assert_reader_error("{" NEMOTRON_SMALL ", \"hybrid_override_pattern\": \"M*X\"}",
-                        "/hybrid_override_pattern");
+    fixture_assert_reader_error("{" NEMOTRON_SMALL ", \"hybrid_override_pattern\": \"M*X\"}",
+                                "/hybrid_override_pattern");
 #undef NEMOTRON_SMALL
 }
 
@@ -353,7 +267,8 @@ static void test_falcon_h1(void **state)
     assert_int_equal(c.active, 7990673408ULL);
     assert_int_equal(c.attention, 32ULL * (15212416 + 41943040));
     assert_int_equal(c.mlp, 32ULL * 176160768);
-    assert_kinds(&a, 32, 0, 0, 0);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 32, .recurrent = 0, .none = 0, .moe = 0});
     const struct gs_block *b = &a.blocks[0];
     assert_int_equal(b->mixer, GS_MIXER_ATTENTION);
     assert_int_equal(b->rec.conv_channels, 1536);
@@ -365,9 +280,9 @@ static void test_falcon_h1(void **state)
     assert_int_equal(32 * per_layer, 17072128ULL);
     /* the layer holds both: the attention cache grows with the context, the Mamba-2
      * state is fixed per sequence (and halves with the heads and channels at t = 2) */
-    assert_cache(&a, 1, 131072, 17072128ULL);
-    assert_cache(&a, 2, 65536, 17072128ULL / 2);
-    assert_int_equal(layout(&a, 1).recurrent_layers, 32);
+    fixture_assert_cache(&a, 1, 131072, 17072128ULL);
+    fixture_assert_cache(&a, 2, 65536, 17072128ULL / 2);
+    assert_int_equal(fixture_layout(&a, 1).recurrent_layers, 32);
     assert_estimates_run(&a, 4);
 
     a = fixture_arch("{" FALCON_DEFAULTS ", \"mamba_rms_norm\": true}");
@@ -412,10 +327,11 @@ static void test_granitemoehybrid(void **state)
     assert_int_equal(c.total, 38492380544ULL);
     assert_int_equal(c.active, 12390178176ULL);
     assert_int_equal(c.mlp, 32ULL * 12582912);
-    assert_kinds(&a, 3, 29, 0, 32);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 3, .recurrent = 29, .none = 0, .moe = 32});
     assert_int_equal(a.blocks[a.layer_block[5]].mixer, GS_MIXER_ATTENTION);
-    assert_cache(&a, 1, 49152, 123149312ULL);
-    assert_cache(&a, 2, 24576, 61574656ULL);
+    fixture_assert_cache(&a, 1, 49152, 123149312ULL);
+    fixture_assert_cache(&a, 2, 24576, 61574656ULL);
     assert_estimates_run(&a, 4);
 }
 
@@ -449,18 +365,20 @@ static void test_granitemoehybrid_tiny(void **state)
     struct gs_param_count c = fixture_count(&a);
     assert_int_equal(c.total, 6939037248ULL);
     assert_int_equal(c.active, 1465470528ULL);
-    assert_kinds(&a, 4, 36, 0, 40);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 4, .recurrent = 36, .none = 0, .moe = 40});
     /* KV 4 x 2 x 4 x 128 x 2 = 8,192; state (3 x 3328 x 2 + 48 x 64 x 128 x 2)
      * x 36 = 29,030,400 */
-    assert_cache(&a, 1, 8192, 29030400ULL);
+    fixture_assert_cache(&a, 1, 8192, 29030400ULL);
 
     a = fixture_arch("{" GRANITE_TINY ", \"num_local_experts\": 0, \"num_experts_per_tok\": 0}");
     c = fixture_count(&a);
     /* the MoE gone: 6,939,037,248 - 40 x (1536 x 64 + 64 x 3 x 1536 x 512) */
     assert_int_equal(c.total, 6939037248ULL - 40ULL * (1536 * 64 + 64ULL * 3 * 1536 * 512));
     assert_int_equal(c.active, c.total);
-    assert_kinds(&a, 4, 36, 0, 0);
-    assert_reader_error("{" GRANITE_TINY ", \"num_hidden_layers\": 41}", "/layer_types");
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 4, .recurrent = 36, .none = 0, .moe = 0});
+    fixture_assert_reader_error("{" GRANITE_TINY ", \"num_hidden_layers\": 41}", "/layer_types");
 #undef GRANITE_TINY
 }
 
@@ -484,14 +402,15 @@ static void test_qwen3_next(void **state)
     assert_int_equal(c.active, 3563764480ULL);
     assert_int_equal(c.mtp, 0);
     assert_int_equal(c.attention, 36ULL * 33718464 + 12ULL * 27263488);
-    assert_kinds(&a, 12, 36, 0, 48);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 12, .recurrent = 36, .none = 0, .moe = 48});
     assert_int_equal(a.blocks[a.layer_block[3]].mixer, GS_MIXER_ATTENTION);
     assert_int_equal(a.blocks[a.layer_block[0]].mixer, GS_MIXER_RECURRENT);
     assert_int_equal(a.blocks[a.layer_block[0]].rec.conv_channels, 8192);
     assert_int_equal(a.blocks[a.layer_block[0]].rec.in_width, 12288 + 64);
-    assert_cache(&a, 1, 24576, 39518208ULL);
-    assert_cache(&a, 2, 12288, 19759104ULL);
-    assert_int_equal(layout(&a, 4).bytes_per_token, 12288);
+    fixture_assert_cache(&a, 1, 24576, 39518208ULL);
+    fixture_assert_cache(&a, 2, 12288, 19759104ULL);
+    assert_int_equal(fixture_layout(&a, 4).bytes_per_token, 12288);
     assert_estimates_run(&a, 4);
 }
 

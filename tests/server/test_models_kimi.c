@@ -19,96 +19,9 @@
 #include "gs/inference.h"
 #include "hfconfig.h"
 
-#include <jansson.h>
 #include <string.h>
 
-/* ------------------------------------------------------------ helpers */
-
-struct kinds {
-    uint64_t mla, recurrent, moe;
-};
-
-static struct kinds layer_kinds(const struct gs_arch *a)
-{
-    uint64_t counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
-    struct kinds k = {0, 0, 0};
-    for (size_t b = 0; b < a->block_count; b++) {
-        if (a->blocks[b].mixer == GS_MIXER_MLA)
-            k.mla += counts[b];
-        if (a->blocks[b].mixer == GS_MIXER_RECURRENT)
-            k.recurrent += counts[b];
-        if (a->blocks[b].mlp.kind == GS_MLP_MOE)
-            k.moe += counts[b];
-    }
-    return k;
-}
-
-static void assert_kinds(const struct gs_arch *a, uint64_t mla, uint64_t recurrent, uint64_t moe)
-{
-    const struct kinds k = layer_kinds(a);
-    assert_int_equal(k.mla, mla);
-    assert_int_equal(k.recurrent, recurrent);
-    assert_int_equal(k.moe, moe);
-    assert_int_equal(mla + recurrent, a->num_hidden_layers);
-}
-
-/* The bf16 cache layout on one GPU of a tensor group of `t`. */
-static struct gs_kv_layout layout(const struct gs_arch *a, uint64_t t)
-{
-    struct gs_kv_layout kv;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, t, 1, &kv, &err), GS_OK);
-    return kv;
-}
-
-static void assert_cache(const struct gs_arch *a, uint64_t t, uint64_t token_bytes,
-                         uint64_t state_bytes)
-{
-    const struct gs_kv_layout kv = layout(a, t);
-    assert_int_equal(kv.bytes_per_token, token_bytes);
-    assert_int_equal(kv.state_bytes_per_sequence, state_bytes);
-}
-
-/* A vLLM serving estimate of `batch` sequences of 4096 tokens at tensor
- * parallelism `t` on 141 GB GPUs: it runs, and the cache it needs per GPU is
- * the batch times one sequence's 16-token blocks of MLA latent plus its KDA
- * state. */
-static void assert_serving(const struct gs_arch *a, uint64_t batch, uint64_t t)
-{
-    const struct gs_model_spec m = fixture_spec(a);
-    struct gs_error err;
-    gs_error_init(&err);
-    struct gs_estimate e;
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = batch;
-    w.serving.context_length = 4096;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
-    w.parallelism.tensor = t;
-    w.gpu_total_bytes = 141000000000ULL;
-    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
-    assert_true(e.has_serving);
-    const struct gs_kv_layout kv = layout(a, t);
-    const uint64_t seq = 4096 / 16 * 16 * kv.full_token_bytes + kv.state_bytes_per_sequence;
-    assert_int_equal(e.serving.kv_needed_bytes, batch * seq);
-    assert_true(e.per_gpu.weights_bytes >= 2 * e.params.total / t);
-}
-
-static void assert_reader_error(const char *json, const char *pointer)
-{
-    json_error_t jerr;
-    json_t *config = json_loads(json, 0, &jerr);
-    assert_non_null(config);
-    struct gs_arch arch;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
-    json_decref(config);
-    assert_true(err.count > 0);
-    assert_string_equal(err.items[0].pointer, pointer);
-}
+/* ------------------------------------------------------------ registry */
 
 static void test_types_listed(void **state)
 {
@@ -141,15 +54,15 @@ static void test_kimi_k25(void **state)
     assert_int_equal(c.buffers, 0);
     assert_int_equal(c.embedding, 163840ULL * 7168);
     assert_int_equal(c.lm_head, 163840ULL * 7168);
-    assert_kinds(&a, 61, 0, 60);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.mla = 61, .recurrent = 0, .moe = 60});
     assert_int_equal(a.tower_count, 1);
     assert_int_equal(a.towers[0].layers, 27);
     /* SGLang reads num_hidden_layers/hidden_size from vision_config literally: MoonViT spells
      * them vt_*, so its defaults 24 and 1024 stand */
     assert_int_equal(a.vision_config_layers, 24);
-    assert_cache(&a, 1, 70272, 0);
-    assert_cache(&a, 8, 70272, 0);
-    assert_serving(&a, 8, 8);
+    fixture_assert_cache(&a, 1, 70272, 0);
+    fixture_assert_cache(&a, 8, 70272, 0);
+    fixture_assert_vllm_serving(&a, 8, 8, 141000000000ULL);
 }
 
 /* NVIDIA's NVFP4 repackaging names the text model deepseek_v3 but loads the
@@ -188,16 +101,16 @@ static void test_kimi_linear(void **state)
     assert_int_equal(c.mlp, 247726080ULL);
     assert_int_equal(c.norms, 126720);
     assert_int_equal(c.vision, 0);
-    assert_kinds(&a, 7, 20, 26);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.mla = 7, .recurrent = 20, .moe = 26});
     /* 1-based lists: layer 4 (index 3) is MLA, layer 27 (index 26) too, index 0 is KDA */
     assert_int_equal(a.blocks[a.layer_block[3]].mixer, GS_MIXER_MLA);
     assert_int_equal(a.blocks[a.layer_block[26]].mixer, GS_MIXER_MLA);
     assert_int_equal(a.blocks[a.layer_block[0]].mixer, GS_MIXER_RECURRENT);
     assert_int_equal(a.blocks[a.layer_block[0]].mlp.kind, GS_MLP_DENSE);
     assert_int_equal(a.max_position_embeddings, 1048576);
-    assert_cache(&a, 1, 8064, 43417600ULL);
-    assert_cache(&a, 8, 8064, 5427200ULL);
-    assert_serving(&a, 16, 1);
+    fixture_assert_cache(&a, 1, 8064, 43417600ULL);
+    fixture_assert_cache(&a, 8, 8064, 5427200ULL);
+    fixture_assert_vllm_serving(&a, 16, 1, 141000000000ULL);
 }
 
 /* ------------------------------------------------------------ Kimi-K3 */
@@ -226,15 +139,15 @@ static void test_kimi_k3(void **state)
     assert_int_equal(c.mlp, 12881756160ULL);
     assert_int_equal(c.norms, 2680832);
     assert_int_equal(c.other, 1340416);
-    assert_kinds(&a, 24, 69, 92);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.mla = 24, .recurrent = 69, .moe = 92});
     assert_int_equal(a.blocks[a.layer_block[91]].mixer, GS_MIXER_MLA);
     assert_int_equal(a.blocks[a.layer_block[92]].mixer, GS_MIXER_MLA);
     assert_int_equal(a.blocks[a.layer_block[90]].mixer, GS_MIXER_RECURRENT);
     assert_int_equal(a.blocks[a.layer_block[0]].rec.conv_channels, 3 * 12288);
     assert_true(a.blocks[a.layer_block[0]].rec.fp32_state);
-    assert_cache(&a, 1, 27648, 449372160ULL);
-    assert_cache(&a, 8, 27648, 56171520ULL);
-    assert_serving(&a, 8, 8);
+    fixture_assert_cache(&a, 1, 27648, 449372160ULL);
+    fixture_assert_cache(&a, 8, 27648, 56171520ULL);
+    fixture_assert_vllm_serving(&a, 8, 8, 141000000000ULL);
 }
 
 /* ------------------------------------------------------------ errors */
@@ -242,22 +155,23 @@ static void test_kimi_k3(void **state)
 static void test_errors(void **state)
 {
     (void)state;
-    assert_reader_error("{\"model_type\": \"kimi_k3\", \"vision_config\": {}}", "/text_config");
-    assert_reader_error(
+    fixture_assert_reader_error("{\"model_type\": \"kimi_k3\", \"vision_config\": {}}",
+                                "/text_config");
+    fixture_assert_reader_error(
         "{\"model_type\": \"kimi_linear\", \"hidden_size\": 64, \"vocab_size\": 100,"
         " \"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"kv_lora_rank\": 8,"
         " \"qk_nope_head_dim\": 8, \"qk_rope_head_dim\": 8, \"v_head_dim\": 8,"
         " \"linear_attn_config\": {\"num_heads\": 2, \"head_dim\": 8,"
         " \"short_conv_kernel_size\": 4, \"kda_layers\": [0], \"full_attn_layers\": [2]}}",
         "/linear_attn_config/kda_layers");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"kimi_linear\", \"hidden_size\": 64, \"vocab_size\": 100,"
         " \"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"kv_lora_rank\": 8,"
         " \"qk_nope_head_dim\": 8, \"qk_rope_head_dim\": 8, \"v_head_dim\": 8,"
         " \"linear_attn_config\": {\"num_heads\": 2, \"head_dim\": 8,"
         " \"short_conv_kernel_size\": 4, \"kda_layers\": [1, 2], \"full_attn_layers\": [2]}}",
         "/linear_attn_config/full_attn_layers");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"kimi_k3\", \"text_config\": {\"hidden_size\": 64,"
         " \"vocab_size\": 100, \"num_hidden_layers\": 1, \"num_attention_heads\": 2,"
         " \"kv_lora_rank\": 8, \"qk_nope_head_dim\": 8, \"qk_rope_head_dim\": 8,"
@@ -265,7 +179,7 @@ static void test_errors(void **state)
         " \"vt_intermediate_size\": 64, \"vt_num_attention_heads\": 2,"
         " \"vt_num_hidden_layers\": 1, \"mm_projector_type\": \"perceiver\"}}",
         "/vision_config/mm_projector_type");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"kimi_k3\", \"text_config\": {\"hidden_size\": 64,"
         " \"vocab_size\": 100, \"num_hidden_layers\": 1, \"num_attention_heads\": 2,"
         " \"kv_lora_rank\": 8, \"qk_nope_head_dim\": 8, \"qk_rope_head_dim\": 8,"
@@ -273,7 +187,7 @@ static void test_errors(void **state)
         " \"vt_intermediate_size\": 64, \"vt_num_attention_heads\": 2,"
         " \"vt_num_hidden_layers\": 1, \"merge_kernel_size\": []}}",
         "/vision_config/merge_kernel_size");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"kimi_k25\", \"text_config\": {\"model_type\": \"kimi_k2\"},"
         " \"vision_config\": {}}",
         "/text_config/hidden_size");

@@ -17,102 +17,9 @@
 #include "gs/inference.h"
 #include "hfconfig.h"
 
-#include <jansson.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ helpers */
-
-/* The bf16 layout on one GPU of a tensor group of `t` (one pipeline stage). */
-static struct gs_kv_layout layout(const struct gs_arch *a, uint64_t t)
-{
-    struct gs_kv_layout kv;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, t, 1, &kv, &err), GS_OK);
-    return kv;
-}
-
-static void assert_cache(const struct gs_arch *a, uint64_t t, uint64_t token_bytes,
-                         uint64_t state_bytes)
-{
-    const struct gs_kv_layout kv = layout(a, t);
-    assert_int_equal(kv.bytes_per_token, token_bytes);
-    assert_int_equal(kv.state_bytes_per_sequence, state_bytes);
-}
-
-static void assert_reader_error(const char *json, const char *pointer)
-{
-    json_error_t jerr;
-    json_t *config = json_loads(json, 0, &jerr);
-    assert_non_null(config);
-    struct gs_arch arch;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
-    json_decref(config);
-    assert_true(err.count > 0);
-    assert_string_equal(err.items[0].pointer, pointer);
-}
-
-/* Decoder layers whose MLP routes to experts. */
-static uint64_t moe_layers(const struct gs_arch *a)
-{
-    return gs_arch_moe_layers(a);
-}
-
-/* A vLLM serving estimate of `batch` sequences of 4096 tokens on an 80 GB
- * GPU at tensor parallelism `tp`: it runs, holds two bytes per parameter of
- * weights on the group, and needs the batch times one sequence's 256
- * sixteen-token blocks of the per-GPU KV bytes per token. */
-static void assert_serving(const struct gs_arch *a, uint64_t batch, uint64_t tp)
-{
-    const struct gs_model_spec m = fixture_spec(a);
-    struct gs_error err;
-    gs_error_init(&err);
-    struct gs_estimate e;
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = batch;
-    w.serving.context_length = 4096;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
-    w.parallelism.tensor = tp;
-    w.gpu_total_bytes = 80000000000ULL;
-    const enum gs_status st = gs_estimate_compute(&m, &w, &e, &err);
-    if (st != GS_OK)
-        fail_msg("%s: %s %s", a->model_type, err.count ? err.items[0].pointer : "",
-                 err.count ? err.items[0].detail : "");
-    assert_true(e.has_serving);
-    const struct gs_kv_layout kv = layout(a, tp);
-    assert_int_equal(e.serving.kv_needed_bytes, batch * 4096 * kv.bytes_per_token);
-    assert_int_equal(e.per_gpu.kv_cache_bytes, batch * 4096 * kv.bytes_per_token);
-    assert_true(e.per_gpu.weights_bytes * tp >= 2 * e.params.total);
-}
-
-/* assert_serving for a model with a sparse-attention indexer: the batch
- * needs its KV bytes and the indexer's keys, 4096 tokens a sequence. */
-static void assert_serving_indexed(const struct gs_arch *a, uint64_t batch, uint64_t tp)
-{
-    const struct gs_model_spec m = fixture_spec(a);
-    struct gs_error err;
-    gs_error_init(&err);
-    struct gs_estimate e;
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = batch;
-    w.serving.context_length = 4096;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
-    w.parallelism.tensor = tp;
-    w.gpu_total_bytes = 141000000000ULL;
-    const enum gs_status st = gs_estimate_compute(&m, &w, &e, &err);
-    if (st != GS_OK)
-        fail_msg("%s: %s %s", a->model_type, err.count ? err.items[0].pointer : "",
-                 err.count ? err.items[0].detail : "");
-    assert_true(e.has_serving);
-    const struct gs_kv_layout kv = layout(a, tp);
-    assert_int_equal(e.serving.kv_needed_bytes,
-                     batch * 4096 * (kv.bytes_per_token + kv.indexer_token_bytes));
-    assert_true(e.per_gpu.weights_bytes * tp >= 2 * e.params.total);
-}
 
 /* ------------------------------------------------------------ Hunyuan */
 
@@ -137,10 +44,10 @@ static void test_hunyuan_dense(void **state)
     assert_int_equal(c.norms, 65ULL * 4096);
     assert_int_equal(c.experts, 0);
     assert_string_equal(a.model_type, "hunyuan_v1_dense");
-    assert_int_equal(moe_layers(&a), 0);
-    assert_cache(&a, 1, 131072, 0);
-    assert_cache(&a, 4, 32768, 0);
-    assert_serving(&a, 4, 1);
+    assert_int_equal(gs_arch_moe_layers(&a), 0);
+    fixture_assert_cache(&a, 1, 131072, 0);
+    fixture_assert_cache(&a, 4, 32768, 0);
+    fixture_assert_vllm_serving(&a, 4, 1, 80000000000ULL);
     /* attention_bias puts a bias on q, k, v and o: 4096 + 1024 + 1024 + 4096 a layer */
     const struct gs_arch biased = fixture_arch(
         "{\"model_type\": \"hunyuan_v1_dense\", \"hidden_size\": 4096, \"vocab_size\": 128167,"
@@ -172,32 +79,32 @@ static void test_hunyuan_moe(void **state)
     assert_int_equal(c.mtp, 0);
     assert_string_equal(a.model_type, "hunyuan");
     assert_string_equal(a.read_as, "hunyuan_v1_moe");
-    assert_int_equal(moe_layers(&a), 32);
+    assert_int_equal(gs_arch_moe_layers(&a), 32);
     const struct gs_block *moe = gs_arch_moe_block(&a);
     assert_non_null(moe);
     assert_int_equal(moe->mlp.experts, 64);
     assert_int_equal(moe->mlp.top_k, 8);
     assert_int_equal(moe->mlp.shared_width, 3072);
-    assert_cache(&a, 1, 131072, 0);
-    assert_cache(&a, 4, 32768, 0);
-    assert_serving(&a, 8, 4);
+    fixture_assert_cache(&a, 1, 131072, 0);
+    fixture_assert_cache(&a, 4, 32768, 0);
+    fixture_assert_vllm_serving(&a, 8, 4, 80000000000ULL);
 }
 
 /* Per-layer lists must hold one value; cross-layer attention is refused. */
 static void test_hunyuan_refusals(void **state)
 {
     (void)state;
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"hunyuan_v1_moe\", \"hidden_size\": 64, \"vocab_size\": 100,"
         " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"intermediate_size\": 32,"
         " \"num_experts\": 4, \"moe_topk\": [2, 1]}",
         "/moe_topk");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"hunyuan_v1_dense\", \"hidden_size\": 64, \"vocab_size\": 100,"
         " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"intermediate_size\": 32,"
         " \"use_cla\": true}",
         "/use_cla");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"hunyuan_v1_moe\", \"hidden_size\": 64, \"vocab_size\": 100,"
         " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"intermediate_size\": 32,"
         " \"num_experts\": \"many\"}",
@@ -224,37 +131,24 @@ static void test_mimo_v2_flash(void **state)
     assert_int_equal(c.experts, 47ULL * (256ULL * 4096 + 256ULL * 3 * 4096 * 2048));
     assert_int_equal(c.mlp, 3ULL * 4096 * 16384);
     assert_int_equal(c.lm_head, 152576ULL * 4096);
-    assert_int_equal(moe_layers(&a), 47);
+    assert_int_equal(gs_arch_moe_layers(&a), 47);
     assert_true(a.checkpoint.quantized);
     assert_int_equal(a.checkpoint.format, GS_WF_FP8_BLOCK);
-    const struct gs_kv_layout kv = layout(&a, 1);
+    const struct gs_kv_layout kv = fixture_layout(&a, 1);
     assert_int_equal(kv.full_layers, 9);
     assert_int_equal(kv.full_token_bytes, 9ULL * 4 * 320 * 2);
     assert_int_equal(kv.window_count, 1);
     assert_int_equal(kv.windows[0].window, 128);
     assert_int_equal(kv.windows[0].token_bytes, 39ULL * 8 * 320 * 2);
-    assert_cache(&a, 1, 222720, 0);
-    assert_cache(&a, 4, 55680, 0);
+    fixture_assert_cache(&a, 1, 222720, 0);
+    fixture_assert_cache(&a, 4, 55680, 0);
     assert_int_equal(a.rope_table_count, 2);
     assert_int_equal(a.rope_tables[1].dim, 64);
     /* the sliding layers hold a window, not the 4096-token context */
-    const struct gs_model_spec m = fixture_spec(&a);
-    struct gs_error err;
-    gs_error_init(&err);
-    struct gs_estimate e;
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = 4;
-    w.serving.context_length = 4096;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
-    w.parallelism.tensor = 8;
-    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
-    assert_true(e.has_serving);
-    const struct gs_kv_layout kv8 = layout(&a, 8);
-    assert_true(e.serving.kv_needed_bytes >= 4ULL * 4096 * kv8.full_token_bytes);
-    assert_true(e.serving.kv_needed_bytes < 4ULL * 4096 * kv8.bytes_per_token);
+    const uint64_t seq = fixture_assert_vllm_serving(&a, 4, 8, 0);
+    assert_true(seq < 4096ULL * fixture_layout(&a, 8).bytes_per_token);
     /* layer_types and mlp_layer_types, as transformers 5 writes them, read the same */
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"mimo_v2_flash\", \"hidden_size\": 64, \"vocab_size\": 100,"
         " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
         " \"intermediate_size\": 32, \"n_routed_experts\": 4, \"num_experts_per_tok\": 2,"
@@ -285,10 +179,10 @@ static void test_exaone4(void **state)
     assert_int_equal(c.norms, 61ULL * 2048);
     assert_int_equal(c.lm_head, 0);
     assert_true(a.checkpoint.quantized);
-    assert_int_equal(layout(&a, 1).full_layers, 30);
-    assert_cache(&a, 1, 61440, 0);
-    assert_cache(&a, 4, 15360, 0);
-    assert_serving(&a, 8, 1);
+    assert_int_equal(fixture_layout(&a, 1).full_layers, 30);
+    fixture_assert_cache(&a, 1, 61440, 0);
+    fixture_assert_cache(&a, 4, 15360, 0);
+    fixture_assert_vllm_serving(&a, 8, 1, 80000000000ULL);
     /* EXAONE-4.0-32B's dimensions (model card: 64 layers, GQA 40/8, 30.95B without embeddings)
      * with its LLLG pattern: 48 local layers of a 4096-token window, 16 global */
     const struct gs_arch big = fixture_arch(
@@ -298,7 +192,7 @@ static void test_exaone4(void **state)
         " \"sliding_window_pattern\": \"LLLG\", \"tie_word_embeddings\": false}");
     const struct gs_param_count bc = fixture_count(&big);
     assert_int_equal(bc.total - bc.embedding - bc.lm_head, 30954640384ULL);
-    const struct gs_kv_layout kv = layout(&big, 1);
+    const struct gs_kv_layout kv = fixture_layout(&big, 1);
     assert_int_equal(kv.full_layers, 16);
     assert_int_equal(kv.full_token_bytes, 16ULL * 2 * 8 * 128 * 2);
     assert_int_equal(kv.window_count, 1);
@@ -309,8 +203,8 @@ static void test_exaone4(void **state)
         "{\"model_type\": \"exaone4\", \"hidden_size\": 5120, \"intermediate_size\": 27392,"
         " \"num_hidden_layers\": 64, \"num_attention_heads\": 40, \"num_key_value_heads\": 8,"
         " \"head_dim\": 128, \"vocab_size\": 102400}");
-    assert_int_equal(layout(&by_int, 1).full_layers, 16);
-    assert_reader_error(
+    assert_int_equal(fixture_layout(&by_int, 1).full_layers, 16);
+    fixture_assert_reader_error(
         "{\"model_type\": \"exaone4\", \"hidden_size\": 64, \"intermediate_size\": 128,"
         " \"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"vocab_size\": 100,"
         " \"sliding_window\": 8, \"sliding_window_pattern\": \"LLXG\"}",
@@ -336,15 +230,15 @@ static void test_minimax_m2_successors(void **state)
         assert_int_equal(c.total, 228689748992ULL);
         assert_int_equal(c.active, 10415940608ULL);
         assert_int_equal(c.lm_head, 200064ULL * 3072);
-        assert_int_equal(moe_layers(&a), 62);
+        assert_int_equal(gs_arch_moe_layers(&a), 62);
         assert_true(a.checkpoint.quantized);
         assert_int_equal(a.checkpoint.format, GS_WF_FP8_BLOCK);
-        assert_cache(&a, 1, 253952, 0);
-        assert_cache(&a, 4, 63488, 0);
+        fixture_assert_cache(&a, 1, 253952, 0);
+        fixture_assert_cache(&a, 4, 63488, 0);
     }
     const struct gs_arch m27 = fixture_arch_file(files[1]);
     assert_int_equal(m27.max_position_embeddings, 204800);
-    assert_serving(&m27, 2, 4);
+    fixture_assert_vllm_serving(&m27, 2, 4, 80000000000ULL);
 }
 
 /* minimax_m3/README.md (MiniMaxAI/MiniMax-M3, the text config aiconfigurator
@@ -374,7 +268,7 @@ static void test_minimax_m3(void **state)
     assert_int_equal(c.lm_head, 200064ULL * 6144);
     assert_int_equal(c.buffers, 57ULL * 128);
     assert_int_equal(c.mtp, 0);
-    assert_int_equal(moe_layers(&a), 57);
+    assert_int_equal(gs_arch_moe_layers(&a), 57);
     const struct gs_block *moe = gs_arch_moe_block(&a);
     assert_non_null(moe);
     assert_int_equal(moe->mlp.experts, 128);
@@ -382,14 +276,14 @@ static void test_minimax_m3(void **state)
     assert_int_equal(moe->mlp.shared_width, 3072);
     assert_int_equal(moe->attn.index_heads, 4);
     assert_int_equal(moe->attn.index_head_dim, 128);
-    assert_cache(&a, 1, 122880, 0);
-    assert_cache(&a, 4, 30720, 0);
-    assert_int_equal(layout(&a, 1).indexer_token_bytes, 57ULL * 128 * 2);
-    assert_int_equal(layout(&a, 4).indexer_token_bytes, 57ULL * 128 * 2);
-    assert_int_equal(layout(&a, 1).full_layers, 60);
-    assert_serving_indexed(&a, 4, 8);
+    fixture_assert_cache(&a, 1, 122880, 0);
+    fixture_assert_cache(&a, 4, 30720, 0);
+    assert_int_equal(fixture_layout(&a, 1).indexer_token_bytes, 57ULL * 128 * 2);
+    assert_int_equal(fixture_layout(&a, 4).indexer_token_bytes, 57ULL * 128 * 2);
+    assert_int_equal(fixture_layout(&a, 1).full_layers, 60);
+    fixture_assert_vllm_serving(&a, 4, 8, 141000000000ULL);
     /* sparse_attention_freq must give every layer a 0 or 1 */
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"minimax_m3\", \"hidden_size\": 64, \"vocab_size\": 100,"
         " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
         " \"head_dim\": 16, \"intermediate_size\": 32, \"num_local_experts\": 4,"

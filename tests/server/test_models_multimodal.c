@@ -15,19 +15,8 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "hfconfig.h"
 
-#include <jansson.h>
 #include <string.h>
-
-static struct gs_kv_layout kv(const struct gs_arch *a, uint64_t tensor)
-{
-    struct gs_kv_layout layout;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, tensor, 1, &layout, &err), GS_OK);
-    return layout;
-}
 
 /* Decoder layers whose block matches: attention span, cross-attention, MoE. */
 static uint64_t layers_where(const struct gs_arch *a, int span, int cross, int moe)
@@ -61,21 +50,10 @@ static void towers_are(const struct gs_arch *a, size_t count, enum gs_part part,
  * anyway) and returns the KV bytes it needs. */
 static uint64_t serve(const struct gs_arch *a, uint64_t batch, uint64_t context, uint64_t prompt)
 {
-    const struct gs_model_spec m = fixture_spec(a);
-    struct gs_estimate e;
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = batch;
-    w.serving.context_length = context;
+    struct gs_workload w = fixture_vllm_workload(batch, context, 1, 0);
     w.serving.prompt_tokens = prompt;
     w.serving.kv_dtype = GS_KV_AUTO;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
-    struct gs_error err;
-    gs_error_init(&err);
-    const enum gs_status st = gs_estimate_compute(&m, &w, &e, &err);
-    if (st != GS_OK)
-        fail_msg("%s: %s %s", a->model_type, err.count ? err.items[0].pointer : "",
-                 err.count ? err.items[0].detail : "");
+    const struct gs_estimate e = fixture_estimate(a, &w);
     assert_true(e.has_serving);
     assert_true(e.has_breakdown);
     const struct gs_param_count c = fixture_count(a);
@@ -105,7 +83,7 @@ static void test_gemma3(void **state)
     assert_int_equal(layers_where(&a, GS_SPAN_FULL, -1, -1), 5);
     towers_are(&a, 1, GS_PART_VISION, false);
     assert_int_equal(a.towers[0].layers, 27);
-    const struct gs_kv_layout k = kv(&a, 1);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
     assert_int_equal(k.layer_token_bytes, 4096);
     assert_int_equal(k.full_layers, 5);
     assert_int_equal(k.full_token_bytes, 5 * 4096);
@@ -135,7 +113,7 @@ static void test_mistral3(void **state)
     assert_int_equal(c.lm_head, 671088640ULL);
     assert_int_equal(layers_where(&a, GS_SPAN_FULL, 0, 0), 40);
     towers_are(&a, 1, GS_PART_VISION, false);
-    const struct gs_kv_layout k = kv(&a, 1);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
     assert_int_equal(k.bytes_per_token, 163840);
     assert_int_equal(k.full_token_bytes, 163840);
     assert_int_equal(k.window_layers, 0);
@@ -170,7 +148,7 @@ static void test_mistral3_family(void **state)
     assert_int_equal(fixture_count(&mistral).total, 24011361280ULL);
     assert_int_equal(fixture_count(&ministral).total, 24011361280ULL);
     assert_int_equal(fixture_count(&ministral).active, 22901314560ULL);
-    assert_int_equal(kv(&ministral, 1).bytes_per_token, 163840);
+    assert_int_equal(fixture_layout(&ministral, 1).bytes_per_token, 163840);
 
     const struct gs_arch devstral = fixture_arch(
         "{\"model_type\": \"ministral3\", \"architectures\": [\"Ministral3ForCausalLM\"],"
@@ -218,7 +196,7 @@ static void test_qwen2_5_vl(void **state)
     assert_int_equal(c.lm_head, 0);
     towers_are(&s, 1, GS_PART_VISION, false);
     assert_int_equal(s.towers[0].layers, 32);
-    assert_int_equal(kv(&s, 1).bytes_per_token, 36864);
+    assert_int_equal(fixture_layout(&s, 1).bytes_per_token, 36864);
     /* 4,096 tokens: 36,864 * 4,096 = 150,994,944 */
     assert_int_equal(serve(&s, 1, 4096, 0), 150994944ULL);
 
@@ -229,9 +207,9 @@ static void test_qwen2_5_vl(void **state)
     assert_int_equal(c.active, 7070619136ULL);
     assert_int_equal(c.lm_head, 544997376ULL);
     assert_int_equal(layers_where(&l, GS_SPAN_FULL, 0, 0), 28);
-    assert_int_equal(kv(&l, 1).bytes_per_token, 57344);
+    assert_int_equal(fixture_layout(&l, 1).bytes_per_token, 57344);
     /* tensor 4 over 4 KV heads: one head, 2*1*128*2 = 512 B a layer */
-    assert_int_equal(kv(&l, 4).bytes_per_token, 28 * 512);
+    assert_int_equal(fixture_layout(&l, 4).bytes_per_token, 28 * 512);
 }
 
 /* mllama/README.md: text 9,775,192,080 + vision 863,567,379 + projector
@@ -259,7 +237,7 @@ static void test_mllama(void **state)
     assert_true(a.blocks[a.layer_block[38]].attn.cross);
     towers_are(&a, 2, GS_PART_VISION, true);
     assert_int_equal(a.towers[0].layers + a.towers[1].layers, 32 + 8);
-    const struct gs_kv_layout k = kv(&a, 1);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
     assert_int_equal(k.layer_token_bytes, 4096);
     assert_int_equal(k.cross_token_bytes, 32768);
     assert_int_equal(k.bytes_per_token, 131072);
@@ -298,7 +276,7 @@ static void test_llama4(void **state)
         assert_int_equal(s->span == GS_SPAN_FULL, (l + 1) % 4 == 0);
     }
     towers_are(&a, 1, GS_PART_VISION, false);
-    const struct gs_kv_layout k = kv(&a, 1);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
     assert_int_equal(k.full_layers, 12);
     assert_int_equal(k.full_token_bytes, 49152);
     assert_int_equal(k.window_count, 1);
@@ -307,7 +285,7 @@ static void test_llama4(void **state)
     assert_int_equal(k.windows[0].token_bytes, 147456);
     assert_int_equal(k.bytes_per_token, 196608);
     /* tensor 8 over 8 KV heads: 512 B a layer on each GPU, 8x that in all */
-    const struct gs_kv_layout k8 = kv(&a, 8);
+    const struct gs_kv_layout k8 = fixture_layout(&a, 8);
     assert_int_equal(k8.bytes_per_token, 48 * 512);
     assert_int_equal(k8.bytes_per_token_total, 196608);
     /* 4,096 tokens, below the chunk: all 48 layers hold them,
@@ -334,7 +312,7 @@ static void test_whisper(void **state)
     assert_int_equal(layers_where(&a, -1, 1, -1), 32);
     towers_are(&a, 1, GS_PART_AUDIO, true);
     assert_int_equal(a.towers[0].layers, 32);
-    const struct gs_kv_layout k = kv(&a, 1);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
     assert_int_equal(k.bytes_per_token, 163840);
     assert_int_equal(k.cross_token_bytes, 163840);
     /* 30 s of audio (1,500 encoder tokens) + 448 decoder tokens: 28 blocks
@@ -346,7 +324,7 @@ static void test_whisper(void **state)
     const struct gs_param_count cs = fixture_count(&s);
     assert_int_equal(cs.total, 241734912ULL);
     assert_int_equal(cs.audio, 88154112ULL);
-    const struct gs_kv_layout ks = kv(&s, 1);
+    const struct gs_kv_layout ks = fixture_layout(&s, 1);
     assert_int_equal(ks.bytes_per_token, 36864);
     assert_int_equal(ks.cross_token_bytes, 36864);
 }
@@ -386,41 +364,33 @@ static void test_gemma3_default_vision(void **state)
     assert_int_equal(c.total - c.vision, 3880263168ULL);
 }
 
-/* Errors point where the field sits in the nested config. */
-static void expect_error(const char *text, const char *pointer)
-{
-    json_error_t jerr;
-    json_t *config = json_loads(text, 0, &jerr);
-    assert_non_null(config);
-    static struct gs_arch arch;
-    struct gs_error err;
-    gs_error_init(&err);
-    const enum gs_status st = hfconfig_to_arch(config, "/model/config", &arch, &err);
-    json_decref(config);
-    assert_int_equal(st, GS_ERR_INVALID); /* models_read: any reader error */
-    assert_true(err.count >= 1);
-    assert_string_equal(err.items[0].pointer, pointer);
-}
-
+/* Errors point where the field sits in the nested config, with the status
+ * models_read gives any reader error. */
 static void test_nested_error_pointers(void **state)
 {
     (void)state;
-    expect_error("{\"model_type\": \"gemma3\", \"text_config\": {\"num_hidden_layers\": \"x\"}}",
-                 "/model/config/text_config/num_hidden_layers");
-    expect_error("{\"model_type\": \"gemma3\", \"vision_config\": {\"patch_size\": 0}}",
-                 "/model/config/vision_config/patch_size");
-    expect_error("{\"model_type\": \"mllama\","
-                 " \"text_config\": {\"cross_attention_layers\": [3, 99]}}",
-                 "/model/config/text_config/cross_attention_layers");
-    expect_error("{\"model_type\": \"mistral3\", \"text_config\": {\"model_type\": \"t5\"}}",
-                 "/model/config/text_config/model_type");
-    expect_error("{\"model_type\": \"llama4\", \"vision_config\": [1]}",
-                 "/model/config/vision_config");
-    expect_error("{\"model_type\": \"qwen2_5_vl\", \"hidden_size\": 2048, \"vocab_size\": 10,"
-                 " \"num_hidden_layers\": 2, \"num_attention_heads\": 16,"
-                 " \"intermediate_size\": 64, \"vision_config\": {\"depth\": -1}}",
-                 "/model/config/vision_config/depth");
-    expect_error("{\"model_type\": \"whisper\", \"d_model\": 0}", "/model/config/d_model");
+    fixture_assert_refused(
+        "{\"model_type\": \"gemma3\", \"text_config\": {\"num_hidden_layers\": \"x\"}}",
+        GS_ERR_INVALID, FIXTURE_POINTERS("/model/config/text_config/num_hidden_layers"));
+    fixture_assert_refused("{\"model_type\": \"gemma3\", \"vision_config\": {\"patch_size\": 0}}",
+                           GS_ERR_INVALID,
+                           FIXTURE_POINTERS("/model/config/vision_config/patch_size"));
+    fixture_assert_refused("{\"model_type\": \"mllama\","
+                           " \"text_config\": {\"cross_attention_layers\": [3, 99]}}",
+                           GS_ERR_INVALID,
+                           FIXTURE_POINTERS("/model/config/text_config/cross_attention_layers"));
+    fixture_assert_refused(
+        "{\"model_type\": \"mistral3\", \"text_config\": {\"model_type\": \"t5\"}}", GS_ERR_INVALID,
+        FIXTURE_POINTERS("/model/config/text_config/model_type"));
+    fixture_assert_refused("{\"model_type\": \"llama4\", \"vision_config\": [1]}", GS_ERR_INVALID,
+                           FIXTURE_POINTERS("/model/config/vision_config"));
+    fixture_assert_refused(
+        "{\"model_type\": \"qwen2_5_vl\", \"hidden_size\": 2048, \"vocab_size\": 10,"
+        " \"num_hidden_layers\": 2, \"num_attention_heads\": 16,"
+        " \"intermediate_size\": 64, \"vision_config\": {\"depth\": -1}}",
+        GS_ERR_INVALID, FIXTURE_POINTERS("/model/config/vision_config/depth"));
+    fixture_assert_refused("{\"model_type\": \"whisper\", \"d_model\": 0}", GS_ERR_INVALID,
+                           FIXTURE_POINTERS("/model/config/d_model"));
 }
 
 int main(void)

@@ -17,46 +17,10 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "hfconfig.h"
 
-#include <jansson.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ helpers */
-
-/* The bf16 layout on one GPU of a tensor group of `t` (one pipeline stage). */
-static struct gs_kv_layout layout(const struct gs_arch *a, uint64_t t)
-{
-    struct gs_kv_layout kv;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_kv_layout_for(a, GS_KV_AUTO, 2, t, 1, &kv, &err), GS_OK);
-    return kv;
-}
-
-static void assert_cache(const struct gs_arch *a, uint64_t t, uint64_t token_bytes,
-                         uint64_t state_bytes)
-{
-    const struct gs_kv_layout kv = layout(a, t);
-    assert_int_equal(kv.bytes_per_token, token_bytes);
-    assert_int_equal(kv.state_bytes_per_sequence, state_bytes);
-}
-
-/* Decoder layers whose mixer is `mixer`, and those that route to experts. */
-static void assert_kinds(const struct gs_arch *a, uint64_t attention, uint64_t recurrent,
-                         uint64_t moe)
-{
-    uint64_t att = 0, rec = 0, routed = 0;
-    for (uint64_t l = 0; l < a->num_hidden_layers; l++) {
-        const struct gs_block *b = &a->blocks[a->layer_block[l]];
-        att += b->mixer == GS_MIXER_ATTENTION;
-        rec += b->mixer == GS_MIXER_RECURRENT;
-        routed += b->mlp.kind == GS_MLP_MOE;
-    }
-    assert_int_equal(att, attention);
-    assert_int_equal(rec, recurrent);
-    assert_int_equal(routed, moe);
-}
 
 /* The vision tower: one bidirectional block of `depth` layers, no KV cache. */
 static void assert_vision_tower(const struct gs_arch *a, uint64_t depth)
@@ -75,47 +39,6 @@ static void assert_vision_tower(const struct gs_arch *a, uint64_t depth)
     assert_true(found);
 }
 
-static void assert_reader_error(const char *json, const char *pointer)
-{
-    json_error_t jerr;
-    json_t *config = json_loads(json, 0, &jerr);
-    assert_non_null(config);
-    struct gs_arch arch;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
-    json_decref(config);
-    assert_true(err.count > 0);
-    assert_string_equal(err.items[0].pointer, pointer);
-}
-
-/* A vLLM bf16 serving estimate of `batch` sequences of 4096 tokens on a GPU
- * of `gpu_bytes`: it runs, weighs at least 2 bytes per parameter, and needs
- * the batch times one sequence's blocks of full-attention cache plus its
- * fixed recurrent state. */
-static void assert_serving_runs(const struct gs_arch *a, uint64_t batch, uint64_t gpu_bytes)
-{
-    const struct gs_model_spec m = fixture_spec(a);
-    struct gs_error err;
-    gs_error_init(&err);
-    struct gs_estimate e;
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = batch;
-    w.serving.context_length = 4096;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
-    w.gpu_total_bytes = gpu_bytes;
-    const enum gs_status st = gs_estimate_compute(&m, &w, &e, &err);
-    if (st != GS_OK)
-        fail_msg("%s: %s %s", a->model_type, err.count ? err.items[0].pointer : "",
-                 err.count ? err.items[0].detail : "");
-    assert_true(e.has_serving);
-    const struct gs_kv_layout kv = layout(a, 1);
-    const uint64_t seq = 4096 * kv.full_token_bytes + kv.state_bytes_per_sequence;
-    assert_int_equal(e.serving.kv_needed_bytes, batch * seq);
-    assert_true(e.per_gpu.weights_bytes >= 2 * e.params.total);
-}
-
 /* ------------------------------------------------------------ Qwen3-VL */
 
 /* qwen3_vl/README.md. Vision tower (24 or 27 blocks, 3 DeepStack mergers)
@@ -132,11 +55,11 @@ static void test_qwen3_vl_2b(void **state)
     assert_int_equal(c.lm_head, 0);
     assert_int_equal(c.mtp, 0);
     assert_int_equal(c.attention, 28ULL * 12583168);
-    assert_kinds(&a, 28, 0, 0);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 28, .recurrent = 0, .moe = 0});
     assert_vision_tower(&a, 24);
-    assert_cache(&a, 1, 114688, 0);
-    assert_cache(&a, 2, 57344, 0);
-    assert_serving_runs(&a, 8, 80000000000ULL);
+    fixture_assert_cache(&a, 1, 114688, 0);
+    fixture_assert_cache(&a, 2, 57344, 0);
+    fixture_assert_vllm_serving(&a, 8, 1, 80000000000ULL);
 }
 
 static void test_qwen3_vl_dense_sizes(void **state)
@@ -147,8 +70,8 @@ static void test_qwen3_vl_dense_sizes(void **state)
     assert_int_equal(c.total, 4437815808ULL);
     assert_int_equal(c.vision, 415347712ULL);
     assert_int_equal(c.active, 4022468096ULL);
-    assert_cache(&a, 1, 147456, 0);
-    assert_cache(&a, 4, 36864, 0);
+    fixture_assert_cache(&a, 1, 147456, 0);
+    fixture_assert_cache(&a, 4, 36864, 0);
 
     a = fixture_arch_file("qwen3_vl/Qwen__Qwen3-VL-8B-Instruct.json");
     c = fixture_count(&a);
@@ -157,18 +80,18 @@ static void test_qwen3_vl_dense_sizes(void **state)
     assert_int_equal(c.active, 7568405504ULL);
     assert_int_equal(c.lm_head, 151936ULL * 4096);
     assert_vision_tower(&a, 27);
-    assert_cache(&a, 1, 147456, 0);
-    assert_cache(&a, 2, 73728, 0);
-    assert_serving_runs(&a, 4, 80000000000ULL);
+    fixture_assert_cache(&a, 1, 147456, 0);
+    fixture_assert_cache(&a, 2, 73728, 0);
+    fixture_assert_vllm_serving(&a, 4, 1, 80000000000ULL);
 
     a = fixture_arch_file("qwen3_vl/Qwen__Qwen3-VL-32B-Instruct.json");
     c = fixture_count(&a);
     assert_int_equal(c.total, 33357390064ULL);
     assert_int_equal(c.vision, 595266800ULL);
     assert_int_equal(c.active, 31984210944ULL);
-    assert_kinds(&a, 64, 0, 0);
-    assert_cache(&a, 1, 262144, 0);
-    assert_cache(&a, 4, 65536, 0);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 64, .recurrent = 0, .moe = 0});
+    fixture_assert_cache(&a, 1, 262144, 0);
+    fixture_assert_cache(&a, 4, 65536, 0);
 }
 
 /* qwen3_vl_moe/README.md: every layer routes (decoder_sparse_step 1, no
@@ -184,21 +107,21 @@ static void test_qwen3_vl_moe(void **state)
     assert_int_equal(c.active, 3041867776ULL);
     assert_int_equal(c.experts, 48ULL * (2048ULL * 128 + 128ULL * 3 * 2048 * 768));
     assert_int_equal(c.mlp, 0);
-    assert_kinds(&a, 48, 0, 48);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 48, .recurrent = 0, .moe = 48});
     assert_vision_tower(&a, 27);
-    assert_cache(&a, 1, 98304, 0);
-    assert_cache(&a, 2, 49152, 0);
-    assert_cache(&a, 4, 24576, 0);
-    assert_serving_runs(&a, 4, 80000000000ULL);
+    fixture_assert_cache(&a, 1, 98304, 0);
+    fixture_assert_cache(&a, 2, 49152, 0);
+    fixture_assert_cache(&a, 4, 24576, 0);
+    fixture_assert_vllm_serving(&a, 4, 1, 80000000000ULL);
 
     a = fixture_arch_file("qwen3_vl_moe/Qwen__Qwen3-VL-235B-A22B-Instruct.json");
     c = fixture_count(&a);
     assert_int_equal(c.total, 235670022896ULL);
     assert_int_equal(c.vision, 576388336ULL);
     assert_int_equal(c.active, 21568433664ULL);
-    assert_kinds(&a, 94, 0, 94);
-    assert_cache(&a, 1, 192512, 0);
-    assert_cache(&a, 4, 48128, 0);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 94, .recurrent = 0, .moe = 94});
+    fixture_assert_cache(&a, 1, 192512, 0);
+    fixture_assert_cache(&a, 4, 48128, 0);
 }
 
 /* ------------------------------------------------------------- Qwen3.5 */
@@ -222,17 +145,17 @@ static void test_qwen3_5_27b(void **state)
     assert_int_equal(c.active, 25624600064ULL);
     assert_int_equal(c.attention, 48ULL * 115876064 + 16ULL * 104858112);
     assert_int_equal(c.mlp, 64ULL * 267386880);
-    assert_kinds(&a, 16, 48, 0);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 16, .recurrent = 48, .moe = 0});
     const struct gs_recurrent *r = &a.blocks[a.layer_block[0]].rec;
     assert_int_equal(r->conv_channels, 10240);
     assert_int_equal(r->state_heads, 48);
     assert_true(r->fp32_state);
     assert_int_equal(a.blocks[a.layer_block[3]].mixer, GS_MIXER_ATTENTION);
     assert_vision_tower(&a, 27);
-    assert_cache(&a, 1, 65536, 153944064ULL);
-    assert_cache(&a, 2, 32768, 76972032ULL);
-    assert_cache(&a, 4, 16384, 38486016ULL);
-    assert_serving_runs(&a, 4, 80000000000ULL);
+    fixture_assert_cache(&a, 1, 65536, 153944064ULL);
+    fixture_assert_cache(&a, 2, 32768, 76972032ULL);
+    fixture_assert_cache(&a, 4, 16384, 38486016ULL);
+    fixture_assert_vllm_serving(&a, 4, 1, 80000000000ULL);
 }
 
 /* qwen3_5/README.md (Qwen3.5-0.8B, tied): 18 GDN layers (v_heads 16) and 6
@@ -250,11 +173,11 @@ static void test_qwen3_5_0_8b(void **state)
     assert_int_equal(c.mtp, 20452864ULL);
     assert_int_equal(c.active, 752393024ULL);
     assert_int_equal(c.lm_head, 0);
-    assert_kinds(&a, 6, 18, 0);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 6, .recurrent = 18, .moe = 0});
     assert_vision_tower(&a, 12);
-    assert_cache(&a, 1, 12288, 19537920ULL);
-    assert_cache(&a, 2, 6144, 9768960ULL);
-    assert_serving_runs(&a, 16, 24000000000ULL);
+    fixture_assert_cache(&a, 1, 12288, 19537920ULL);
+    fixture_assert_cache(&a, 2, 6144, 9768960ULL);
+    fixture_assert_vllm_serving(&a, 16, 1, 24000000000ULL);
 }
 
 /* NVIDIA's Qwen3.6-27B-NVFP4 keeps Qwen3.5-27B's architecture: the same
@@ -266,7 +189,7 @@ static void test_qwen3_6_27b(void **state)
     const struct gs_param_count c = fixture_count(&a);
     assert_int_equal(c.total, 27356728560ULL);
     assert_int_equal(c.mtp, 424699392ULL);
-    assert_cache(&a, 1, 65536, 153944064ULL);
+    fixture_assert_cache(&a, 1, 65536, 153944064ULL);
     assert_true(a.checkpoint.detail[0] != '\0');
 }
 
@@ -285,12 +208,12 @@ static void test_qwen3_5_35b_a3b(void **state)
     assert_int_equal(c.active, 2946429568ULL);
     assert_int_equal(c.mtp, 844640768ULL);
     assert_int_equal(c.attention, 30ULL * 33718464 + 10ULL * 27263488);
-    assert_kinds(&a, 10, 30, 40);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 10, .recurrent = 30, .moe = 40});
     assert_vision_tower(&a, 27);
-    assert_cache(&a, 1, 20480, 64389120ULL);
-    assert_cache(&a, 2, 10240, 32194560ULL);
-    assert_cache(&a, 4, 10240, 16097280ULL);
-    assert_serving_runs(&a, 4, 80000000000ULL);
+    fixture_assert_cache(&a, 1, 20480, 64389120ULL);
+    fixture_assert_cache(&a, 2, 10240, 32194560ULL);
+    fixture_assert_cache(&a, 4, 10240, 16097280ULL);
+    fixture_assert_vllm_serving(&a, 4, 1, 80000000000ULL);
 
     const struct gs_arch q = fixture_arch_file("qwen3_5_moe/nvidia__Qwen3.6-35B-A3B-NVFP4.json");
     assert_int_equal(fixture_count(&q).total, 35107181936ULL);
@@ -311,9 +234,9 @@ static void test_qwen3_5_moe_large(void **state)
     assert_int_equal(c.vision, 451290864ULL);
     assert_int_equal(c.active, 9008449536ULL);
     assert_int_equal(c.mtp, 2523679232ULL);
-    assert_kinds(&a, 12, 36, 48);
-    assert_cache(&a, 1, 24576, 153649152ULL);
-    assert_cache(&a, 2, 12288, 76824576ULL);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 12, .recurrent = 36, .moe = 48});
+    fixture_assert_cache(&a, 1, 24576, 153649152ULL);
+    fixture_assert_cache(&a, 2, 12288, 76824576ULL);
 
     a = fixture_arch_file("qwen3_5_moe/Qwen__Qwen3.5-397B-A17B.json");
     c = fixture_count(&a);
@@ -321,10 +244,10 @@ static void test_qwen3_5_moe_large(void **state)
     assert_int_equal(c.vision, 456010480ULL);
     assert_int_equal(c.active, 16331922176ULL);
     assert_int_equal(c.mtp, 6595568128ULL);
-    assert_kinds(&a, 15, 45, 60);
-    assert_cache(&a, 1, 30720, 192061440ULL);
-    assert_cache(&a, 4, 15360, 48015360ULL);
-    assert_serving_runs(&a, 2, 1000000000000ULL);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 15, .recurrent = 45, .moe = 60});
+    fixture_assert_cache(&a, 1, 30720, 192061440ULL);
+    fixture_assert_cache(&a, 4, 15360, 48015360ULL);
+    fixture_assert_vllm_serving(&a, 2, 1, 1000000000000ULL);
 }
 
 /* qwen3_omni_moe/README.md (Qwen3-Omni-30B-A3B-Instruct): thinker text
@@ -349,11 +272,11 @@ static void test_qwen3_omni_moe(void **state)
     assert_int_equal(c.active, 3042129920ULL);
     assert_int_equal(c.mtp, 0);
     assert_int_equal(a.tower_count, 5);
-    assert_kinds(&a, 48, 0, 48);
-    assert_cache(&a, 1, 98304, 0);
-    assert_cache(&a, 2, 49152, 0);
-    assert_cache(&a, 4, 24576, 0);
-    assert_serving_runs(&a, 4, 141000000000ULL);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 48, .recurrent = 0, .moe = 48});
+    fixture_assert_cache(&a, 1, 98304, 0);
+    fixture_assert_cache(&a, 2, 49152, 0);
+    fixture_assert_cache(&a, 4, 24576, 0);
+    fixture_assert_vllm_serving(&a, 4, 1, 141000000000ULL);
 
     a = fixture_arch("{\"model_type\": \"qwen3_omni_moe\", \"enable_audio_output\": false,"
                      " \"thinker_config\": {\"text_config\": {\"hidden_size\": 2048,"
@@ -371,32 +294,33 @@ static void test_qwen3_omni_moe(void **state)
 static void test_qwen_errors(void **state)
 {
     (void)state;
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"qwen3_5\", \"text_config\": {\"hidden_size\": 1024,"
         " \"vocab_size\": 1000, \"num_hidden_layers\": 2, \"num_attention_heads\": 8,"
         " \"intermediate_size\": 2048, \"layer_types\": [\"linear_attention\", \"mamba\"]}}",
         "/text_config/layer_types");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"qwen3_5_moe\", \"text_config\": {\"hidden_size\": 1024,"
         " \"vocab_size\": 1000, \"num_hidden_layers\": 2, \"num_attention_heads\": 8,"
         " \"num_experts\": 8, \"moe_intermediate_size\": 64}}",
         "/text_config/num_experts_per_tok");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"qwen3_vl\", \"text_config\": {\"hidden_size\": 1024,"
         " \"vocab_size\": 1000, \"num_hidden_layers\": 2, \"num_attention_heads\": 8,"
         " \"intermediate_size\": 2048}, \"vision_config\": {\"hidden_size\": 100,"
         " \"num_heads\": 16}}",
         "/vision_config/num_heads");
-    assert_reader_error("{\"model_type\": \"qwen3_vl_moe\", \"text_config\": 7}", "/text_config");
-    assert_reader_error("{\"model_type\": \"qwen3_omni_moe\"}", "/thinker_config");
-    assert_reader_error(
+    fixture_assert_reader_error("{\"model_type\": \"qwen3_vl_moe\", \"text_config\": 7}",
+                                "/text_config");
+    fixture_assert_reader_error("{\"model_type\": \"qwen3_omni_moe\"}", "/thinker_config");
+    fixture_assert_reader_error(
         "{\"model_type\": \"qwen3_omni_moe\", \"thinker_config\": {\"text_config\":"
         " {\"hidden_size\": 64, \"vocab_size\": 10, \"num_hidden_layers\": 1,"
         " \"num_attention_heads\": 4, \"moe_intermediate_size\": 8, \"num_experts\": 2,"
         " \"num_experts_per_tok\": 1}, \"audio_config\": {\"d_model\": 100,"
         " \"encoder_attention_heads\": 16}}}",
         "/thinker_config/audio_config/encoder_attention_heads");
-    assert_reader_error(
+    fixture_assert_reader_error(
         "{\"model_type\": \"qwen3_omni_moe\", \"thinker_config\": {\"text_config\":"
         " {\"hidden_size\": 64, \"vocab_size\": 10, \"num_hidden_layers\": 1,"
         " \"num_attention_heads\": 4, \"moe_intermediate_size\": 8, \"num_experts\": 2,"

@@ -20,7 +20,6 @@
 #include "gs/weights.h"
 #include "hfconfig.h"
 
-#include <jansson.h>
 #include <string.h>
 
 #define FLASH "deepseek_v4/deepseek-ai__DeepSeek-V4-Flash.json"
@@ -42,19 +41,7 @@ static void assert_counts(const struct gs_arch *a, struct counts want)
     assert_int_equal(c.active, want.active);
     assert_int_equal(c.mtp, want.mtp);
     assert_int_equal(c.buffers, want.buffers);
-    /* the components but the MTP layers and the buffers sum to the total */
-    assert_int_equal(c.embedding + c.attention + c.mlp + c.experts + c.norms + c.lm_head + c.other +
-                         c.vision + c.audio,
-                     c.total);
-}
-
-static struct gs_kv_layout layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64_t t)
-{
-    struct gs_kv_layout kv;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_kv_layout_for(a, dtype, 2, t, 1, &kv, &err), GS_OK);
-    return kv;
+    fixture_assert_parts_sum(&c);
 }
 
 /* Bytes per token on one GPU: the latent entries as if every layer held every token (windows
@@ -63,7 +50,7 @@ static void assert_cache(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
                          uint64_t growing_bytes, uint64_t indexer_bytes)
 {
     for (uint64_t t = 1; t <= 8; t *= 8) {
-        const struct gs_kv_layout kv = layout(a, dtype, t);
+        const struct gs_kv_layout kv = fixture_layout_as(a, dtype, t);
         assert_int_equal(kv.bytes_per_token, token_bytes);
         assert_int_equal(kv.full_token_bytes, growing_bytes);
         assert_int_equal(kv.indexer_token_bytes, indexer_bytes);
@@ -71,20 +58,6 @@ static void assert_cache(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
         /* one latent head, replicated on every tensor rank (MLAAttentionSpec) */
         assert_int_equal(kv.bytes_per_token_total, t * token_bytes);
     }
-}
-
-static void assert_reader_error(const char *json, const char *pointer)
-{
-    json_error_t jerr;
-    json_t *config = json_loads(json, 0, &jerr);
-    assert_non_null(config);
-    struct gs_arch arch;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_not_equal(hfconfig_to_arch(config, "", &arch, &err), GS_OK);
-    json_decref(config);
-    assert_true(err.count > 0);
-    assert_string_equal(err.items[0].pointer, pointer);
 }
 
 /* Decoder layers whose attention keeps compressed entries at `ratio` (0: the window only),
@@ -171,7 +144,7 @@ static void test_deepseek_v4_cache(void **state)
     (void)state;
     const struct gs_arch flash = fixture_arch_file(FLASH);
     assert_cache(&flash, GS_KV_AUTO, 49568, 5536, 693);
-    const struct gs_kv_layout kv = layout(&flash, GS_KV_AUTO, 1);
+    const struct gs_kv_layout kv = fixture_layout(&flash, 1);
     assert_int_equal(kv.window_count, 1);
     assert_int_equal(kv.windows[0].window, 128);
     assert_int_equal(kv.windows[0].layers, 43);
@@ -247,39 +220,44 @@ static void test_deepseek_v4_layer_types(void **state)
 static void test_deepseek_v4_errors(void **state)
 {
     (void)state;
-    assert_reader_error("{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
-                        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"head_dim\":64,"
-                        "\"qk_rope_head_dim\":16,\"q_lora_rank\":64,\"o_groups\":2,\"o_lora_rank\":"
-                        "32,\"index_n_heads\":4,"
-                        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
-                        "\"moe_intermediate_size\":64,\"compress_ratios\":[0,8]}",
-                        "/compress_ratios");
-    assert_reader_error("{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
-                        "\"num_hidden_layers\":3,\"num_attention_heads\":8,\"head_dim\":64,"
-                        "\"qk_rope_head_dim\":16,\"q_lora_rank\":64,\"o_groups\":2,\"o_lora_rank\":"
-                        "32,\"index_n_heads\":4,"
-                        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
-                        "\"moe_intermediate_size\":64,\"compress_ratios\":[0,4]}",
-                        "/compress_ratios");
-    assert_reader_error("{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
-                        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"head_dim\":64,"
-                        "\"qk_rope_head_dim\":16,\"q_lora_rank\":64,\"o_groups\":3,\"o_lora_rank\":"
-                        "32,\"index_n_heads\":4,"
-                        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
-                        "\"moe_intermediate_size\":64}",
-                        "/o_groups");
-    assert_reader_error("{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
-                        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"head_dim\":64,"
-                        "\"q_lora_rank\":64,\"o_groups\":2,\"o_lora_rank\":32,\"index_n_heads\":4,"
-                        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
-                        "\"moe_intermediate_size\":64}",
-                        "/qk_rope_head_dim");
-    assert_reader_error("{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
-                        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"q_lora_rank\":64,"
-                        "\"o_groups\":2,\"o_lora_rank\":32,\"index_n_heads\":4,"
-                        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
-                        "\"moe_intermediate_size\":64}",
-                        "/head_dim");
+    fixture_assert_reader_error(
+        "{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"head_dim\":64,"
+        "\"qk_rope_head_dim\":16,\"q_lora_rank\":64,\"o_groups\":2,\"o_lora_rank\":"
+        "32,\"index_n_heads\":4,"
+        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+        "\"moe_intermediate_size\":64,\"compress_ratios\":[0,8]}",
+        "/compress_ratios");
+    fixture_assert_reader_error(
+        "{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+        "\"num_hidden_layers\":3,\"num_attention_heads\":8,\"head_dim\":64,"
+        "\"qk_rope_head_dim\":16,\"q_lora_rank\":64,\"o_groups\":2,\"o_lora_rank\":"
+        "32,\"index_n_heads\":4,"
+        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+        "\"moe_intermediate_size\":64,\"compress_ratios\":[0,4]}",
+        "/compress_ratios");
+    fixture_assert_reader_error(
+        "{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"head_dim\":64,"
+        "\"qk_rope_head_dim\":16,\"q_lora_rank\":64,\"o_groups\":3,\"o_lora_rank\":"
+        "32,\"index_n_heads\":4,"
+        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+        "\"moe_intermediate_size\":64}",
+        "/o_groups");
+    fixture_assert_reader_error(
+        "{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"head_dim\":64,"
+        "\"q_lora_rank\":64,\"o_groups\":2,\"o_lora_rank\":32,\"index_n_heads\":4,"
+        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+        "\"moe_intermediate_size\":64}",
+        "/qk_rope_head_dim");
+    fixture_assert_reader_error(
+        "{\"model_type\":\"deepseek_v4\",\"hidden_size\":256,\"vocab_size\":1000,"
+        "\"num_hidden_layers\":2,\"num_attention_heads\":8,\"q_lora_rank\":64,"
+        "\"o_groups\":2,\"o_lora_rank\":32,\"index_n_heads\":4,"
+        "\"index_head_dim\":32,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+        "\"moe_intermediate_size\":64}",
+        "/head_dim");
 }
 
 /* ------------------------------------------------------------ GLM-5 */
@@ -328,22 +306,24 @@ static void test_glm5_cache(void **state)
 static void test_glm5_errors(void **state)
 {
     (void)state;
-    assert_reader_error("{\"model_type\":\"glm_moe_dsa\",\"hidden_size\":256,\"vocab_size\":1000,"
-                        "\"num_hidden_layers\":2,\"num_attention_heads\":4,"
-                        "\"intermediate_size\":512,\"kv_lora_rank\":64,\"q_lora_rank\":64,"
-                        "\"qk_nope_head_dim\":32,\"qk_rope_head_dim\":16,\"v_head_dim\":32,"
-                        "\"index_n_heads\":4,\"index_head_dim\":32,\"n_routed_experts\":4,"
-                        "\"num_experts_per_tok\":2,\"moe_intermediate_size\":64,"
-                        "\"indexer_types\":[\"full\",\"sometimes\"]}",
-                        "/indexer_types");
-    assert_reader_error("{\"model_type\":\"glm_moe_dsa\",\"hidden_size\":256,\"vocab_size\":1000,"
-                        "\"num_hidden_layers\":2,\"num_attention_heads\":4,"
-                        "\"intermediate_size\":512,\"kv_lora_rank\":64,\"q_lora_rank\":64,"
-                        "\"qk_nope_head_dim\":32,\"qk_rope_head_dim\":16,\"v_head_dim\":32,"
-                        "\"index_n_heads\":4,\"index_head_dim\":32,\"n_routed_experts\":4,"
-                        "\"num_experts_per_tok\":2,\"moe_intermediate_size\":64,"
-                        "\"mlp_layer_types\":[\"dense\"]}",
-                        "/mlp_layer_types");
+    fixture_assert_reader_error(
+        "{\"model_type\":\"glm_moe_dsa\",\"hidden_size\":256,\"vocab_size\":1000,"
+        "\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+        "\"intermediate_size\":512,\"kv_lora_rank\":64,\"q_lora_rank\":64,"
+        "\"qk_nope_head_dim\":32,\"qk_rope_head_dim\":16,\"v_head_dim\":32,"
+        "\"index_n_heads\":4,\"index_head_dim\":32,\"n_routed_experts\":4,"
+        "\"num_experts_per_tok\":2,\"moe_intermediate_size\":64,"
+        "\"indexer_types\":[\"full\",\"sometimes\"]}",
+        "/indexer_types");
+    fixture_assert_reader_error(
+        "{\"model_type\":\"glm_moe_dsa\",\"hidden_size\":256,\"vocab_size\":1000,"
+        "\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+        "\"intermediate_size\":512,\"kv_lora_rank\":64,\"q_lora_rank\":64,"
+        "\"qk_nope_head_dim\":32,\"qk_rope_head_dim\":16,\"v_head_dim\":32,"
+        "\"index_n_heads\":4,\"index_head_dim\":32,\"n_routed_experts\":4,"
+        "\"num_experts_per_tok\":2,\"moe_intermediate_size\":64,"
+        "\"mlp_layer_types\":[\"dense\"]}",
+        "/mlp_layer_types");
     /* index_topk_pattern: F runs the indexer, S shares the previous full layer's */
     const struct gs_arch a = fixture_arch(
         "{\"model_type\":\"glm_moe_dsa\",\"hidden_size\":256,\"vocab_size\":1000,"
@@ -364,23 +344,13 @@ static void test_deepseek_v4_serving(void **state)
 {
     (void)state;
     const struct gs_arch a = fixture_arch_file(FLASH);
-    const struct gs_model_spec m = fixture_spec(&a);
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = 4;
-    w.serving.context_length = 4096;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
-    w.gpu_total_bytes = 141000000000ULL;
-    w.parallelism.tensor = 4;
+    struct gs_workload w = fixture_vllm_workload(4, 4096, 4, 141000000000ULL);
     /* as a request naming no precision sizes it: the checkpoint's own format */
     w.format_given = true;
     w.format = a.checkpoint.format;
     w.format_experts_only = a.checkpoint.experts_only;
     w.format_from_checkpoint = true;
-    struct gs_error err;
-    gs_error_init(&err);
-    struct gs_estimate e;
-    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
+    const struct gs_estimate e = fixture_estimate(&a, &w);
     assert_true(e.has_serving);
     if (!e.serving.starts)
         fail_msg("weights %llu kv_bytes %lld act %llu nontorch %llu graph %llu binding %s",

@@ -145,3 +145,163 @@ struct gs_workload fixture_workload(enum gs_mode mode)
     gs_parallelism_defaults(&w.parallelism);
     return w;
 }
+
+void fixture_assert_parts_sum(const struct gs_param_count *c)
+{
+    assert_int_equal(c->embedding + c->attention + c->mlp + c->experts + c->norms + c->lm_head +
+                         c->other + c->vision + c->audio,
+                     c->total);
+}
+
+/* Reads `config_json` with its reader's errors under `prefix`; the status. */
+static enum gs_status read_errors(const char *config_json, const char *prefix, struct gs_error *err)
+{
+    json_error_t jerr;
+    json_t *config = json_loads(config_json, 0, &jerr);
+    if (config == NULL)
+        fail_msg("not JSON: %s", config_json);
+    /* static: an architecture is too large for a test's stack to hold twice */
+    static struct gs_arch arch;
+    gs_error_init(err);
+    const enum gs_status st = hfconfig_to_arch(config, prefix, &arch, err);
+    json_decref(config);
+    return st;
+}
+
+void fixture_assert_reader_error(const char *config_json, const char *pointer)
+{
+    struct gs_error err;
+    assert_int_not_equal(read_errors(config_json, "", &err), GS_OK);
+    assert_true(err.count > 0);
+    assert_string_equal(err.items[0].pointer, pointer);
+}
+
+void fixture_assert_refused(const char *config_json, enum gs_status status,
+                            const char *const *pointers)
+{
+    struct gs_error err;
+    assert_int_equal(read_errors(config_json, "/model/config", &err), status);
+    size_t n = 0;
+    for (; pointers[n] != NULL; n++) {
+        assert_true(n < err.count);
+        assert_string_equal(err.items[n].pointer, pointers[n]);
+    }
+    assert_int_equal(err.count, n);
+}
+
+struct fixture_kinds fixture_layer_kinds(const struct gs_arch *arch)
+{
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(arch, 0, arch->num_hidden_layers, counts);
+    struct fixture_kinds k = {0, 0, 0, 0, 0};
+    for (size_t b = 0; b < arch->block_count; b++) {
+        switch (arch->blocks[b].mixer) {
+        case GS_MIXER_ATTENTION:
+            k.attention += counts[b];
+            break;
+        case GS_MIXER_MLA:
+            k.mla += counts[b];
+            break;
+        case GS_MIXER_RECURRENT:
+            k.recurrent += counts[b];
+            break;
+        default:
+            k.none += counts[b];
+            break;
+        }
+        if (arch->blocks[b].mlp.kind == GS_MLP_MOE)
+            k.moe += counts[b];
+    }
+    return k;
+}
+
+void fixture_assert_kinds(const struct gs_arch *arch, struct fixture_kinds want)
+{
+    const struct fixture_kinds k = fixture_layer_kinds(arch);
+    assert_int_equal(k.attention, want.attention);
+    assert_int_equal(k.mla, want.mla);
+    assert_int_equal(k.recurrent, want.recurrent);
+    assert_int_equal(k.none, want.none);
+    assert_int_equal(k.moe, want.moe);
+    assert_int_equal(want.attention + want.mla + want.recurrent + want.none,
+                     arch->num_hidden_layers);
+}
+
+struct gs_kv_layout fixture_layout_as(const struct gs_arch *arch, enum gs_kv_dtype dtype,
+                                      uint64_t tensor)
+{
+    struct gs_kv_layout kv;
+    struct gs_error err;
+    gs_error_init(&err);
+    if (gs_kv_layout_for(arch, dtype, 2, tensor, 1, &kv, &err) != GS_OK)
+        fail_msg("%s: no KV layout at tensor %llu: %s %s", arch->model_type,
+                 (unsigned long long)tensor, err.count ? err.items[0].pointer : "",
+                 err.count ? err.items[0].detail : "");
+    return kv;
+}
+
+struct gs_kv_layout fixture_layout(const struct gs_arch *arch, uint64_t tensor)
+{
+    return fixture_layout_as(arch, GS_KV_AUTO, tensor);
+}
+
+void fixture_assert_cache(const struct gs_arch *arch, uint64_t tensor, uint64_t token_bytes,
+                          uint64_t state_bytes)
+{
+    const struct gs_kv_layout kv = fixture_layout(arch, tensor);
+    assert_int_equal(kv.bytes_per_token, token_bytes);
+    assert_int_equal(kv.state_bytes_per_sequence, state_bytes);
+}
+
+struct gs_workload fixture_vllm_workload(uint64_t batch, uint64_t context, uint64_t tensor,
+                                         uint64_t gpu_bytes)
+{
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = batch;
+    w.serving.context_length = context;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.parallelism.tensor = tensor;
+    w.gpu_total_bytes = gpu_bytes;
+    return w;
+}
+
+struct gs_estimate fixture_estimate(const struct gs_arch *arch, const struct gs_workload *workload)
+{
+    const struct gs_model_spec m = fixture_spec(arch);
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    if (gs_estimate_compute(&m, workload, &e, &err) != GS_OK)
+        fail_msg("%s %s: %s %s", arch->model_type,
+                 workload->mode == GS_MODE_TRAINING ? "training" : "inference",
+                 err.count ? err.items[0].pointer : "", err.count ? err.items[0].detail : "");
+    return e;
+}
+
+uint64_t fixture_assert_vllm_serving(const struct gs_arch *arch, uint64_t batch, uint64_t tensor,
+                                     uint64_t gpu_bytes)
+{
+    const uint64_t context = 4096, block = 16;
+    const struct gs_workload w = fixture_vllm_workload(batch, context, tensor, gpu_bytes);
+    const struct gs_estimate e = fixture_estimate(arch, &w);
+    assert_true(e.has_serving);
+    const struct gs_kv_layout kv = fixture_layout(arch, tensor);
+    assert_int_equal(e.serving.kv.bytes_per_token, kv.bytes_per_token);
+    assert_int_equal(e.serving.block_size, block);
+    bool ovf = false;
+    const uint64_t seq =
+        gs_kv_sequence_bytes(&kv, context, 0, block, e.serving.max_num_batched_tokens, &ovf);
+    assert_false(ovf);
+    /* 4096 is whole blocks, so the bounds need no rounding; without windows
+     * they meet: every layer holds every token */
+    const uint64_t fixed = kv.state_bytes_per_sequence;
+    assert_true(seq >= context * (kv.full_token_bytes + kv.indexer_token_bytes) + fixed);
+    assert_true(seq <= context * (kv.bytes_per_token + kv.indexer_token_bytes) + fixed);
+    if (kv.window_count == 0)
+        assert_int_equal(kv.full_token_bytes, kv.bytes_per_token);
+    assert_int_equal(e.serving.kv_needed_bytes, batch * seq);
+    assert_int_equal(e.per_gpu.kv_cache_bytes, batch * seq);
+    assert_true(e.per_gpu.weights_bytes * tensor >= 2 * e.params.total);
+    return seq;
+}

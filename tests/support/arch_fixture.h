@@ -8,6 +8,7 @@
 
 #include "gs/arch.h"
 #include "gs/estimate.h"
+#include "gs/inference.h"
 
 /* Reads `config_json` (a config.json text, printf-formatted with the
  * arguments); fails the running cmocka test with the reader's first error. */
@@ -40,5 +41,68 @@ struct gs_workload fixture_workload(enum gs_mode mode);
 
 /* The parameter count of an architecture; fails the test on error. */
 struct gs_param_count fixture_count(const struct gs_arch *arch);
+
+/* Asserts that the components of a count but the MTP layers and the
+ * buffers (embedding, attention, MLP, experts, norms, head, other, vision,
+ * audio) sum to its total. */
+void fixture_assert_parts_sum(const struct gs_param_count *count);
+
+/* Asserts that reading `config_json` (under no JSON pointer prefix) fails
+ * and that its first error names `pointer`. */
+void fixture_assert_reader_error(const char *config_json, const char *pointer);
+
+/* Asserts that reading `config_json` as a request's /model/config fails
+ * with `status`, its errors at `pointers` (NULL-terminated) in that order
+ * and no others. */
+void fixture_assert_refused(const char *config_json, enum gs_status status,
+                            const char *const *pointers);
+
+/* The NULL-terminated list of JSON pointers fixture_assert_refused takes. */
+#define FIXTURE_POINTERS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* Decoder layers by mixer, and those whose MLP routes to experts. */
+struct fixture_kinds {
+    uint64_t attention, mla, recurrent, none, moe;
+};
+struct fixture_kinds fixture_layer_kinds(const struct gs_arch *arch);
+
+/* Asserts every field of fixture_layer_kinds, and that the mixers account
+ * for every decoder layer. */
+void fixture_assert_kinds(const struct gs_arch *arch, struct fixture_kinds want);
+
+/* The KV cache layout with the cache in `dtype` and the model in bf16, on
+ * one GPU of a tensor group of `tensor` (one pipeline stage); fails the test
+ * if there is none. */
+struct gs_kv_layout fixture_layout_as(const struct gs_arch *arch, enum gs_kv_dtype dtype,
+                                      uint64_t tensor);
+
+/* The same with the cache in the model's dtype (GS_KV_AUTO). */
+struct gs_kv_layout fixture_layout(const struct gs_arch *arch, uint64_t tensor);
+
+/* Asserts fixture_layout's KV bytes per token and recurrent state bytes
+ * per sequence at `tensor`. */
+void fixture_assert_cache(const struct gs_arch *arch, uint64_t tensor, uint64_t token_bytes,
+                          uint64_t state_bytes);
+
+/* A bf16 vLLM serving workload: `batch` sequences of `context` tokens at
+ * tensor parallelism `tensor` on GPUs of `gpu_bytes` (0: unset). */
+struct gs_workload fixture_vllm_workload(uint64_t batch, uint64_t context, uint64_t tensor,
+                                         uint64_t gpu_bytes);
+
+/* The estimate of `workload` for a model given by `arch`; fails the test
+ * with the first error. */
+struct gs_estimate fixture_estimate(const struct gs_arch *arch, const struct gs_workload *workload);
+
+/* Runs a vLLM serving estimate of `batch` sequences of 4096 tokens at
+ * tensor parallelism `tensor` on GPUs of `gpu_bytes` and asserts what every
+ * model's does: it serves with the layout fixture_layout gives, in 16-token
+ * blocks; the cache it needs and holds per GPU is the batch times one
+ * sequence's blocks (gs_kv_sequence_bytes: full layers and the indexer
+ * every token, windowed layers their window, recurrent layers their state),
+ * which lie between every layer holding only the full layers' tokens and
+ * every layer holding all of them; the weights come to at least two bytes
+ * per parameter over the group. Returns the sequence's bytes. */
+uint64_t fixture_assert_vllm_serving(const struct gs_arch *arch, uint64_t batch, uint64_t tensor,
+                                     uint64_t gpu_bytes);
 
 #endif
