@@ -953,9 +953,12 @@ static json_t *encode_architecture(const struct gs_arch *a)
     return arch;
 }
 
-json_t *codec_encode_model(const struct catalog_model *m, const struct gs_arch *arch)
+json_t *codec_encode_model(const struct catalog_model *m, const struct gs_arch *arch,
+                           json_t *parsed_config)
 {
-    json_t *config = m->config_json != NULL ? json_loads(m->config_json, 0, NULL) : NULL;
+    json_t *config = parsed_config != NULL   ? json_incref(parsed_config)
+                     : m->config_json != NULL ? json_loads(m->config_json, 0, NULL)
+                                              : NULL;
     json_t *item = json_pack(
         "{s:s, s:s, s:o, s:o, s:s, s:o, s:s, s:s, s:o, s:s}", "id", m->id, "name", m->name, "hf_id",
         nullable_string(m->hf_id), "publisher", nullable_string(m->publisher), "family", m->family,

@@ -92,8 +92,10 @@ void codec_write_warning(struct json_writer *w, const char *code, const char *de
  * NULL on OOM). */
 json_t *codec_encode_layer_kinds(const struct gs_arch *arch);
 
-/* Catalog rows as the /v1/models and /v1/gpus items (new references). */
-json_t *codec_encode_model(const struct catalog_model *model, const struct gs_arch *arch);
+/* Catalog rows as the /v1/models and /v1/gpus items (new references). A model's config is
+ * `parsed_config` when the caller has parsed config_json already (borrowed), else parsed here. */
+json_t *codec_encode_model(const struct catalog_model *model, const struct gs_arch *arch,
+                           json_t *parsed_config);
 json_t *codec_encode_gpu(const struct catalog_gpu *gpu);
 
 /* json_integer for byte counts and parameters; values above INT64_MAX

@@ -147,11 +147,11 @@ const char *service_gpu_item(const struct service *service, size_t index, size_t
 }
 
 /* Decodes model `i`'s stored config once. */
-static void decode_arch(struct service *s, size_t i, struct gs_error *err)
+/* `config` is the row's config_json parsed (NULL when it is not JSON, `jerr` saying why). */
+static void decode_arch(struct service *s, size_t i, const json_t *config,
+                        const json_error_t *jerr, struct gs_error *err)
 {
     const struct catalog_model *m = &s->snapshot->models[i];
-    json_error_t jerr;
-    json_t *config = json_loads(m->config_json, 0, &jerr);
     struct gs_error local;
     gs_error_init(&local);
     enum gs_status st = config != NULL ? hfconfig_to_arch(config, "", &s->archs[i], &local)
@@ -163,14 +163,14 @@ static void decode_arch(struct service *s, size_t i, struct gs_error *err)
     const bool imported = hub_checkpoint_bytes(m->checkpoint_json, &s->stored[i]);
     if (st != GS_OK && !imported)
         gs_error_add(err, st, "", "catalog model %s: config unusable (%s)", m->id,
-                     local.count > 0 ? local.items[0].detail : jerr.text);
-    json_decref(config);
+                     local.count > 0 ? local.items[0].detail : jerr->text);
 }
 
-static struct rendered *render_item(const struct service *s, bool models, size_t i)
+static struct rendered *render_item(const struct service *s, bool models, size_t i,
+                                    json_t *config)
 {
     json_t *item = models ? codec_encode_model(&s->snapshot->models[i],
-                                               s->arch_valid[i] ? &s->archs[i] : NULL)
+                                               s->arch_valid[i] ? &s->archs[i] : NULL, config)
                           : codec_encode_gpu(&s->snapshot->gpus[i]);
     char *text = item != NULL ? json_out_dumps(item, NULL) : NULL;
     json_decref(item);
@@ -251,9 +251,15 @@ static bool derive_table(struct service *s, const struct service *prev, bool mod
             reused++;
             continue;
         }
+        /* a model's config is parsed once, for its description and its listing item: with the
+         * catalog's 240-odd configs parsing is most of building a service (each write) */
+        json_error_t jerr;
+        json_t *config = models ? json_loads(s->snapshot->models[i].config_json, 0, &jerr) : NULL;
         if (models)
-            decode_arch(s, i, err);
-        if ((items[i] = render_item(s, models, i)) == NULL)
+            decode_arch(s, i, config, &jerr, err);
+        items[i] = render_item(s, models, i, config);
+        json_decref(config);
+        if (items[i] == NULL)
             return false;
     }
     const size_t prev_n = prev == NULL ? 0
