@@ -1,8 +1,9 @@
 /*
- * activation.h - training activation memory per GPU (estimation.md §3).
+ * activation.h - training activation memory per GPU (Korthikanti et al. 2022,
+ * "Reducing Activation Recomputation in Large Transformer Models", section 4).
  *
  * Per layer, the tensors autograd saves for backward, following Korthikanti
- * et al.'s accounting generalized to modern layers (§3.2): norm and GEMM
+ * et al.'s accounting generalized to modern layers: norm and GEMM
  * inputs, Q/K/V and the attention output, the MLP's saved tensors (gated or
  * not), the attention core (softmax output and dropout for eager attention,
  * the fp32 log-sum-exp for flash attention), 1-byte dropout masks only when

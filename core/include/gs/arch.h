@@ -21,7 +21,7 @@
  *
  * Counts are what `sum(p.numel() for p in model.parameters())` returns in
  * transformers for the class the config names: a tied embedding is counted
- * once (estimation.md §0.5, §1). The description is plain data, fixed in
+ * once (torch.nn.Module.parameters() yields a shared Parameter once). The description is plain data, fixed in
  * size, so the core stays allocation-free; builders in gs/arch_build.h fill
  * it.
  *
@@ -292,7 +292,8 @@ struct gs_param_count {
     uint64_t mtp;       /* stored in the checkpoint beyond `total` (transformers skips them) */
     uint64_t buffers;   /* elements of checkpoint tensors transformers registers as buffers
                            (GS_MOD_BUFFER), outside `mtp`: stored and weighed, not in `total` */
-    uint64_t active;    /* used per token (estimation.md 0.5): routed experts beyond top-k, an
+    uint64_t active;    /* used per token, as MoE model cards count "activated" parameters
+                           (DeepSeek-V3: 671B total, 37B activated): routed experts beyond top-k, an
                            untied input embedding and vision/audio towers excluded */
     uint64_t largest_module; /* parameters of the largest single module (ZeRO-3 gathers it whole) */
 };
