@@ -54,6 +54,11 @@ void catalog_read_gpu_row(const struct catalog_row *r, struct catalog_gpu *g, bo
  * with add_alias (rows sorted by id with strcmp, aliases by target id then alias), then
  * own_rows gives every row its share count. */
 struct catalog_snapshot *catalog_snapshot_new(void);
+/* What names.c builds for a snapshot's GPU name lookups: where the snapshot keeps it (NULL
+ * for a snapshot the catalog did not make), and how it goes (NULL: nothing). */
+struct catalog_gpu_names;
+struct catalog_gpu_names **catalog_snapshot_gpu_names_slot(const struct catalog_snapshot *s);
+void catalog_gpu_names_free(struct catalog_gpu_names *names);
 struct catalog_model *catalog_snapshot_push_model(struct catalog_snapshot *s);
 struct catalog_gpu *catalog_snapshot_push_gpu(struct catalog_snapshot *s);
 /* Appends the row to the models (or GPUs): push and read; false when out of memory. */

@@ -5,6 +5,7 @@
  * quantized repository of a catalog model.
  */
 #include "catalog.h"
+#include "catalog_int.h"
 
 #include "gs/precision.h"
 
@@ -150,41 +151,103 @@ struct gpu_fit {
     bool is_default;
 };
 
-static bool fits_qualifiers(const struct gpu_name *typed, const struct gpu_name *name,
-                            const struct catalog_gpu *g)
+/* A catalog GPU's names parsed, with the row's own qualifiers. */
+struct parsed_gpu {
+    size_t first, count;  /* its names (id, name, aliases) in catalog_gpu_names.names */
+    unsigned marketed_gb; /* memory_bytes in decimal GB, rounded */
+    char form[16];        /* first_word(form_factor), "sxm5" cut to "sxm" */
+    char memory_type[16]; /* first_word(memory_type) */
+};
+
+/* Every GPU of one snapshot with its names parsed: the first lookup builds it and the
+ * snapshot keeps it, since parsing each part's names on every request was a fifth of the
+ * server's CPU under the mixed load (tests/http/test_load.c). */
+struct catalog_gpu_names {
+    struct parsed_gpu *gpus; /* one per snapshot GPU, in its order */
+    struct gpu_name *names;
+};
+
+static struct catalog_gpu_names *gpu_names_build(const struct catalog_snapshot *s)
 {
-    char form[16], memory_type[16];
-    first_word(g->form_factor, form, sizeof(form));
-    first_word(g->memory_type, memory_type, sizeof(memory_type));
-    if (strncmp(form, "sxm", 3) == 0)
-        form[3] = '\0';
-    const unsigned marketed = (unsigned)((g->memory_bytes + 500000000ULL) / 1000000000ULL);
-    if (typed->memory_gb != 0 && typed->memory_gb != marketed &&
+    size_t total = 0;
+    for (size_t i = 0; i < s->gpu_count; i++)
+        total += s->gpus[i].alias_count + 2;
+    struct catalog_gpu_names *n = malloc(sizeof(*n) + s->gpu_count * sizeof(*n->gpus) +
+                                         total * sizeof(*n->names));
+    if (n == NULL)
+        return NULL;
+    n->gpus = (struct parsed_gpu *)(n + 1);
+    n->names = (struct gpu_name *)(n->gpus + s->gpu_count);
+    size_t at = 0;
+    for (size_t i = 0; i < s->gpu_count; i++) {
+        const struct catalog_gpu *g = &s->gpus[i];
+        struct parsed_gpu *p = &n->gpus[i];
+        p->first = at;
+        p->count = g->alias_count + 2;
+        for (size_t k = 0; k < p->count; k++) {
+            const char *text = k == 0 ? g->id : k == 1 ? g->name : g->aliases[k - 2];
+            parse_gpu_name(text != NULL ? text : "", &n->names[at++]);
+        }
+        first_word(g->form_factor, p->form, sizeof(p->form));
+        first_word(g->memory_type, p->memory_type, sizeof(p->memory_type));
+        if (strncmp(p->form, "sxm", 3) == 0)
+            p->form[3] = '\0';
+        p->marketed_gb = (unsigned)((g->memory_bytes + 500000000ULL) / 1000000000ULL);
+    }
+    return n;
+}
+
+/* The snapshot's parsed names, built on first use (snapshots are read from many threads:
+ * the first to finish publishes its index, the others free theirs); NULL when out of
+ * memory. */
+static const struct catalog_gpu_names *gpu_names(const struct catalog_snapshot *s)
+{
+    struct catalog_gpu_names **slot = catalog_snapshot_gpu_names_slot(s);
+    struct catalog_gpu_names *n = slot != NULL ? __atomic_load_n(slot, __ATOMIC_ACQUIRE) : NULL;
+    if (n != NULL || slot == NULL)
+        return n;
+    struct catalog_gpu_names *built = gpu_names_build(s);
+    if (built == NULL)
+        return NULL;
+    if (__atomic_compare_exchange_n(slot, &n, built, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return built;
+    free(built);
+    return n;
+}
+
+void catalog_gpu_names_free(struct catalog_gpu_names *names)
+{
+    free(names);
+}
+
+static bool fits_qualifiers(const struct gpu_name *typed, const struct gpu_name *name,
+                            const struct parsed_gpu *g)
+{
+    if (typed->memory_gb != 0 && typed->memory_gb != g->marketed_gb &&
         typed->memory_gb != name->memory_gb)
         return false;
-    if (typed->form[0] != '\0' && form[0] != '\0' && strcmp(typed->form, form) != 0 &&
+    if (typed->form[0] != '\0' && g->form[0] != '\0' && strcmp(typed->form, g->form) != 0 &&
         strcmp(typed->form, name->form) != 0)
         return false;
-    if (typed->memory_type[0] != '\0' && memory_type[0] != '\0' &&
-        strcmp(typed->memory_type, memory_type) != 0)
+    if (typed->memory_type[0] != '\0' && g->memory_type[0] != '\0' &&
+        strcmp(typed->memory_type, g->memory_type) != 0)
         return false;
     return true;
 }
 
-static struct gpu_fit gpu_fits(const struct gpu_name *typed, const struct catalog_gpu *g)
+static struct gpu_fit gpu_fits(const struct gpu_name *typed, const struct catalog_gpu_names *all,
+                               const struct parsed_gpu *g)
 {
     struct gpu_fit fit = {false, false};
-    for (size_t i = 0; i < g->alias_count + 2; i++) {
-        const char *text = i == 0 ? g->id : i == 1 ? g->name : g->aliases[i - 2];
-        struct gpu_name name;
-        parse_gpu_name(text != NULL ? text : "", &name);
-        if (name.base[0] == '\0' || strcmp(name.base, typed->base) != 0)
+    for (size_t i = 0; i < g->count; i++) {
+        const struct gpu_name *name = &all->names[g->first + i];
+        if (name->base[0] == '\0' || strcmp(name->base, typed->base) != 0)
             continue;
-        if (!fits_qualifiers(typed, &name, g))
+        if (!fits_qualifiers(typed, name, g))
             continue;
         fit.fits = true;
         fit.is_default |=
-            name.memory_gb == 0 && name.form[0] == '\0' && name.memory_type[0] == '\0';
+            name->memory_gb == 0 && name->form[0] == '\0' && name->memory_type[0] == '\0';
     }
     return fit;
 }
@@ -196,12 +259,13 @@ static void gpus_fitting(const struct catalog_snapshot *s, const char *typed,
 {
     struct gpu_name t;
     parse_gpu_name(typed, &t);
-    if (t.base[0] == '\0')
+    const struct catalog_gpu_names *all = t.base[0] != '\0' ? gpu_names(s) : NULL;
+    if (all == NULL)
         return;
     const struct catalog_gpu *fallback = NULL;
     size_t defaults = 0;
     for (size_t i = 0; i < s->gpu_count; i++) {
-        const struct gpu_fit fit = gpu_fits(&t, &s->gpus[i]);
+        const struct gpu_fit fit = gpu_fits(&t, all, &all->gpus[i]);
         if (!fit.fits)
             continue;
         if (fit.is_default) {

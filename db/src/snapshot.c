@@ -123,7 +123,13 @@ struct catalog_snapshot_rows {
     int **model_refs;     /* per row; NULL while the row is this snapshot's alone */
     int **gpu_refs;
     size_t model_cap, gpu_cap;
+    struct catalog_gpu_names *gpu_names; /* names.c's, built on first lookup (atomic) */
 };
+
+struct catalog_gpu_names **catalog_snapshot_gpu_names_slot(const struct catalog_snapshot *s)
+{
+    return s->rows != NULL ? &s->rows->gpu_names : NULL;
+}
 
 /* Drops this snapshot's hold on a row; true when the row's strings go with it. */
 static bool release_row(int *refs)
@@ -148,6 +154,7 @@ void catalog_snapshot_free(struct catalog_snapshot *snapshot)
         if (release_row(rows != NULL ? rows->gpu_refs[i] : NULL))
             free_gpu(&snapshot->gpus[i]);
     if (rows != NULL) {
+        catalog_gpu_names_free(rows->gpu_names);
         free(rows->model_refs);
         free(rows->gpu_refs);
         free(rows);
