@@ -66,26 +66,26 @@ static bool use_catalog_model(const struct catalog_model *m,
                               const struct codec_arch_table *archs, struct estimate_request *out,
                               struct gs_error *err)
 {
-    size_t index = (size_t)(m - snapshot->models);
-    const bool stored = archs != NULL && archs->stored != NULL && archs->stored[index].present;
-    if (archs == NULL || (!archs->valid[index] && !stored)) {
+    const struct codec_catalog_arch *row =
+        archs != NULL ? archs->models[(size_t)(m - snapshot->models)] : NULL;
+    const bool stored = row != NULL && row->stored.present;
+    if (row == NULL || (!row->valid && !stored)) {
         gs_error_add(err, GS_ERR_INTERNAL, "/model",
                      "catalog model \"%s\" has an architecture gpusizer cannot read", m->id);
         return false;
     }
     out->source = CODEC_MODEL_CATALOG;
     out->catalog_model = m;
-    out->model.has_arch = archs->valid[index];
+    out->model.has_arch = row->valid;
     if (out->model.has_arch) {
-        out->model.arch = archs->archs[index];
-        out->model.counted = archs->counts != NULL;
-        if (out->model.counted)
-            out->model.counts = archs->counts[index];
+        out->model.arch = row->arch;
+        out->model.counted = true;
+        out->model.counts = row->counts;
     }
     else
         out->model.parameters = m->parameters;
     if (stored)
-        out->model.stored = archs->stored[index];
+        out->model.stored = row->stored;
     return true;
 }
 
@@ -284,13 +284,14 @@ static bool decode_draft(const json_t *draft, const struct catalog_snapshot *sna
                      jsonv_type_name(draft));
         return false;
     }
-    const size_t index = (size_t)(m - snapshot->models);
-    if (archs == NULL || !archs->valid[index]) {
+    const struct codec_catalog_arch *row =
+        archs != NULL ? archs->models[(size_t)(m - snapshot->models)] : NULL;
+    if (row == NULL || !row->valid) {
         gs_error_add(err, GS_ERR_INVALID, where,
                      "catalog model \"%s\" has no architecture gpusizer can read", m->id);
         return false;
     }
-    d->arch = &archs->archs[index];
+    d->arch = &row->arch;
     draft_format(d->arch, d);
     out->workload.serving.draft = d;
     return true;

@@ -52,13 +52,18 @@ struct estimate_request {
     struct gs_arch draft_arch;   /* a draft given as {"config": ...} */
 };
 
-/* Architectures of the snapshot's models, decoded once (index = model index). */
+/* What the service derived from one catalog model's row, once per row (shared by the
+ * services built one from another while the row is unchanged). */
+struct codec_catalog_arch {
+    bool valid;                         /* `arch` is the model's, validated */
+    struct gs_arch arch;
+    struct gs_param_count counts;       /* when valid: gs_arch_count_params(arch) */
+    struct gs_checkpoint_bytes stored;  /* imports: what their headers say (.present) */
+};
+
+/* The snapshot's models, decoded once (index = model index). */
 struct codec_arch_table {
-    const struct gs_arch *archs;
-    const bool *valid;
-    const struct gs_checkpoint_bytes *stored; /* per model; .present for imports (may be NULL) */
-    const struct gs_param_count *counts; /* per valid arch, its gs_arch_count_params (may be
-                                            NULL: each estimate counts) */
+    const struct codec_catalog_arch *const *models;
 };
 
 /* The top-level members /v1/recommend and /v1/fit accept (NULL-terminated),

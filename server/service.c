@@ -29,15 +29,19 @@ struct rendered {
     char text[];
 };
 
+/* A model row's description, shared like its rendered item: a write to one row leaves
+ * every other row's 15 KiB description where it is instead of copying it. */
+struct derived {
+    struct codec_catalog_arch row; /* first: the table hands out &row */
+    int refs;                      /* atomic */
+};
+
 struct service {
     int refs; /* atomic */
     struct catalog_snapshot *snapshot;
     struct rendered **model_items;
     struct rendered **gpu_items;
-    struct gs_arch *archs;
-    bool *arch_valid;
-    struct gs_param_count *counts; /* of the valid archs, counted once (gs_model_spec.counts) */
-    struct gs_checkpoint_bytes *stored; /* imported models: what their headers say */
+    struct codec_catalog_arch **models; /* each the `row` of a struct derived */
     struct rendered *models_body;
     struct rendered *gpus_body;
     struct answer_cache *answers; /* the one mutable part (internally locked); NULL = off */
@@ -86,6 +90,13 @@ static void rendered_unref(struct rendered *r)
     }
 }
 
+static void derived_unref(struct codec_catalog_arch *row)
+{
+    struct derived *d = (struct derived *)row;
+    if (d != NULL && __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) == 0)
+        free(d);
+}
+
 static void free_items(struct rendered **items, size_t n)
 {
     for (size_t i = 0; items != NULL && i < n; i++)
@@ -99,12 +110,11 @@ void service_unref(struct service *service)
         return;
     free_items(service->model_items, service->snapshot->model_count);
     free_items(service->gpu_items, service->snapshot->gpu_count);
+    for (size_t i = 0; service->models != NULL && i < service->snapshot->model_count; i++)
+        derived_unref(service->models[i]);
+    free(service->models);
     if (service->snapshot != &empty_snapshot)
         catalog_snapshot_free(service->snapshot);
-    free(service->archs);
-    free(service->arch_valid);
-    free(service->counts);
-    free(service->stored);
     rendered_unref(service->models_body);
     rendered_unref(service->gpus_body);
     answer_cache_free(service->answers);
@@ -129,9 +139,9 @@ const struct catalog_snapshot *service_snapshot(const struct service *service)
 
 const struct gs_arch *service_model_arch(const struct service *service, size_t index)
 {
-    if (index >= service->snapshot->model_count || !service->arch_valid[index])
+    if (index >= service->snapshot->model_count || !service->models[index]->valid)
         return NULL;
-    return &service->archs[index];
+    return &service->models[index]->arch;
 }
 
 const char *service_model_item(const struct service *service, size_t index, size_t *length)
@@ -146,31 +156,38 @@ const char *service_gpu_item(const struct service *service, size_t index, size_t
     return service->gpu_items[index]->text;
 }
 
-/* Decodes model `i`'s stored config once. */
-/* `config` is the row's config_json parsed (NULL when it is not JSON, `jerr` saying why). */
-static void decode_arch(struct service *s, size_t i, const json_t *config,
+/* Decodes model `i`'s stored config once, into a new s->models[i]; false when out of memory.
+ * `config` is the row's config_json parsed (NULL when it is not JSON, `jerr` saying why). */
+static bool decode_arch(struct service *s, size_t i, const json_t *config,
                         const json_error_t *jerr, struct gs_error *err)
 {
     const struct catalog_model *m = &s->snapshot->models[i];
+    struct derived *d = calloc(1, sizeof(*d));
+    if (d == NULL)
+        return false;
+    d->refs = 1;
+    s->models[i] = &d->row;
     struct gs_error local;
     gs_error_init(&local);
-    enum gs_status st = config != NULL ? hfconfig_to_arch(config, "", &s->archs[i], &local)
+    enum gs_status st = config != NULL ? hfconfig_to_arch(config, "", &d->row.arch, &local)
                                        : GS_ERR_INVALID;
     if (st == GS_OK) /* validates, then counts */
-        st = gs_arch_count_params(&s->archs[i], &s->counts[i], &local);
-    s->arch_valid[i] = st == GS_OK;
+        st = gs_arch_count_params(&d->row.arch, &d->row.counts, &local);
+    d->row.valid = st == GS_OK;
     /* an import gpusizer cannot read the architecture of is sized by its headers alone */
-    const bool imported = hub_checkpoint_bytes(m->checkpoint_json, &s->stored[i]);
+    const bool imported = hub_checkpoint_bytes(m->checkpoint_json, &d->row.stored);
     if (st != GS_OK && !imported)
         gs_error_add(err, st, "", "catalog model %s: config unusable (%s)", m->id,
                      local.count > 0 ? local.items[0].detail : jerr->text);
+    return true;
 }
 
 static struct rendered *render_item(const struct service *s, bool models, size_t i,
                                     json_t *config)
 {
     json_t *item = models ? codec_encode_model(&s->snapshot->models[i],
-                                               s->arch_valid[i] ? &s->archs[i] : NULL, config)
+                                               s->models[i]->valid ? &s->models[i]->arch : NULL,
+                                               config)
                           : codec_encode_gpu(&s->snapshot->gpus[i]);
     char *text = item != NULL ? json_out_dumps(item, NULL) : NULL;
     json_decref(item);
@@ -242,10 +259,9 @@ static bool derive_table(struct service *s, const struct service *prev, bool mod
         const size_t j = shared_row(s, prev, models, i, &at);
         if (j != SIZE_MAX) {
             if (models) {
-                s->archs[i] = prev->archs[j];
-                s->arch_valid[i] = prev->arch_valid[j];
-                s->counts[i] = prev->counts[j];
-                s->stored[i] = prev->stored[j];
+                struct derived *d = (struct derived *)prev->models[j];
+                __atomic_add_fetch(&d->refs, 1, __ATOMIC_RELAXED);
+                s->models[i] = &d->row;
             }
             items[i] = rendered_ref(models ? prev->model_items[j] : prev->gpu_items[j]);
             reused++;
@@ -255,8 +271,10 @@ static bool derive_table(struct service *s, const struct service *prev, bool mod
          * catalog's 240-odd configs parsing is most of building a service (each write) */
         json_error_t jerr;
         json_t *config = models ? json_loads(s->snapshot->models[i].config_json, 0, &jerr) : NULL;
-        if (models)
-            decode_arch(s, i, config, &jerr, err);
+        if (models && !decode_arch(s, i, config, &jerr, err)) {
+            json_decref(config);
+            return false;
+        }
         items[i] = render_item(s, models, i, config);
         json_decref(config);
         if (items[i] == NULL)
@@ -284,13 +302,10 @@ enum gs_status service_create_next(const struct service *prev, struct catalog_sn
     s->refs = 1;
     s->snapshot = snapshot != NULL ? snapshot : &empty_snapshot;
     size_t n = s->snapshot->model_count;
-    s->archs = calloc(n > 0 ? n : 1, sizeof(*s->archs));
-    s->arch_valid = calloc(n > 0 ? n : 1, sizeof(*s->arch_valid));
-    s->counts = calloc(n > 0 ? n : 1, sizeof(*s->counts));
-    s->stored = calloc(n > 0 ? n : 1, sizeof(*s->stored));
+    s->models = calloc(n > 0 ? n : 1, sizeof(*s->models));
     s->answers = answer_cache_create(answer_cache_bytes); /* NULL (no caching) is fine */
-    if (s->archs == NULL || s->arch_valid == NULL || s->counts == NULL || s->stored == NULL ||
-        !derive_table(s, prev, true, err) || !derive_table(s, prev, false, err)) {
+    if (s->models == NULL || !derive_table(s, prev, true, err) ||
+        !derive_table(s, prev, false, err)) {
         service_free(s);
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
     }
@@ -310,7 +325,7 @@ int service_estimate_text(const struct service *s, const json_t *request, char *
     struct estimate_request req;
     struct gs_estimate est;
     struct gs_fit fit;
-    struct codec_arch_table archs = {s->archs, s->arch_valid, s->stored, s->counts};
+    struct codec_arch_table archs = {(const struct codec_catalog_arch *const *)s->models};
     enum gs_status st = codec_decode_estimate(request, s->snapshot, &archs, &req, &problem->errors);
     if (st == GS_OK)
         st = gs_estimate_compute(&req.model, &req.workload, &est, &problem->errors);
@@ -446,8 +461,5 @@ size_t service_gpu_count(const struct service *s)
 
 void service_arch_table(const struct service *service, struct codec_arch_table *out)
 {
-    out->archs = service->archs;
-    out->valid = service->arch_valid;
-    out->stored = service->stored;
-    out->counts = service->counts;
+    out->models = (const struct codec_catalog_arch *const *)service->models;
 }

@@ -322,7 +322,7 @@ static void test_larger_gpu_never_needs_more(void **state)
         struct gs_model_spec spec;
         memset(&spec, 0, sizeof(spec));
         spec.has_arch = true;
-        spec.arch = archs.archs[m - snap->models];
+        spec.arch = archs.models[m - snap->models]->arch;
         struct gs_workload w;
         memset(&w, 0, sizeof(w));
         w.weights = GS_DTYPE_BF16;
