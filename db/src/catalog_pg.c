@@ -1069,10 +1069,16 @@ PGconn *catalog_pg_conn(struct catalog_pg *pg, struct gs_error *err)
                          : pg->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS
                                                                : pg->backoff_ms * 2;
         pg->retry_at = mono_ms() + pg->backoff_ms;
-        if (PQstatus(pg->conn) != CONNECTION_OK)
-            pg_error(err, GS_ERR_BUSY, "reconnecting", pg->conn, NULL);
-        else
-            gs_error_add(err, GS_ERR_BUSY, "", "%s", setup.count ? setup.items[0].detail : "");
+        /* said the way every other failure to reach the database is (catalog_pg_fail), so
+         * a 503 reads the same whichever attempt the request met */
+        const char *why = PQstatus(pg->conn) != CONNECTION_OK ? PQerrorMessage(pg->conn)
+                          : setup.count > 0                   ? setup.items[0].detail
+                                                              : "";
+        gs_error_add(err, GS_ERR_BUSY, "",
+                     "PostgreSQL catalog: unreachable (%.*s); the next connection attempt is in "
+                     "%lld ms",
+                     (int)strcspn(why != NULL ? why : "", "\n"), why != NULL ? why : "",
+                     (long long)pg->backoff_ms);
         return NULL;
     }
     pg->backoff_ms = 0;
