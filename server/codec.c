@@ -816,6 +816,27 @@ static void write_training_accuracy(struct json_writer *w, const char *framework
     json_w_end_object(w);
 }
 
+/* Each moment of a training step by component: backward start, backward end, the
+ * optimizer step (gs/train_peak.h); per_gpu shows the largest of them. */
+static void write_phases(struct json_writer *w, const struct gs_estimate *est)
+{
+    json_w_begin_object(w);
+    for (int p = 0; p < GS_PHASE_COUNT; p++) {
+        const struct gs_peak_moment *m = &est->peak.moments[p];
+        json_w_key_text(w, gs_peak_phase_name((enum gs_peak_phase)p));
+        json_w_begin_object(w);
+        json_w_member_u64(w, "weights_bytes", est->per_gpu.weights_bytes);
+        json_w_member_u64(w, "optimizer_bytes", est->per_gpu.optimizer_bytes);
+        json_w_member_u64(w, "gradients_bytes", m->gradients);
+        json_w_member_u64(w, "activations_bytes", m->activations);
+        json_w_member_u64(w, "transient_bytes", m->transient);
+        json_w_member_u64(w, "allocated_bytes", m->allocated);
+        json_w_member_bool(w, "peak", p == (int)est->peak.phase);
+        json_w_end_object(w);
+    }
+    json_w_end_object(w);
+}
+
 /* The training settings the estimate used, defaults resolved. */
 static void write_training(struct json_writer *w, const struct estimate_request *req,
                            const struct gs_estimate *est)
@@ -825,7 +846,8 @@ static void write_training(struct json_writer *w, const struct estimate_request 
     json_w_member_string(w, "optimizer", gs_optimizer_name(est->optimizer));
     json_w_member_string(w, "method", codec_method_name(est->method));
     json_w_member_string(w, "activation_checkpointing", codec_recompute_name(t->recompute));
-    json_w_member_bool(w, "flash_attention", t->flash_attention);
+    json_w_member_bool(w, "flash_attention", !gs_attn_impl_materializes(est->attn_impl));
+    json_w_member_string(w, "attn_implementation", gs_attn_impl_names[est->attn_impl]);
     json_w_member_int(w, "gradient_accumulation_steps",
                (json_int_t)(t->gradient_accumulation_steps ? t->gradient_accumulation_steps : 1));
     if (t->batch_size)
@@ -837,6 +859,8 @@ static void write_training(struct json_writer *w, const struct estimate_request 
     json_w_member_string(w, "framework", gs_framework_name(t->framework.framework));
     json_w_member_string(w, "loss", gs_loss_name(est->loss));
     if (est->has_peak) {
+        json_w_key(w, "phases");
+        write_phases(w, est);
         json_w_key(w, "accuracy");
         write_training_accuracy(w, gs_framework_name(t->framework.framework));
     }

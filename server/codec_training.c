@@ -16,7 +16,7 @@ static const char *const training_keys[] = {
     "double_quant",       "framework",           "framework_version",
     "loss",               "loss_chunks",         "compile",
     "optimizer_in_backward", "activation_offloading", "expandable_segments",
-    "set_to_none",        "fused_optimizer",     NULL};
+    "set_to_none",        "fused_optimizer",     "attn_implementation", NULL};
 static const char *const lora_keys[] = {"rank", "targets", "dropout", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "sequence_parallel", "zero_stage", "offload",
@@ -235,6 +235,36 @@ static bool decode_framework(const json_t *section, struct gs_training_knobs *k,
     return ok;
 }
 
+/* "attn_implementation" by transformers' names; "flash_attention" is its older spelling
+ * (true: a kernel keeping the log-sum-exp, taken as flash_attention_2; false: eager). */
+static bool read_attention(const json_t *section, struct gs_training *out, struct gs_error *err)
+{
+    bool ok = true, flash = out->flash_attention;
+    const bool flash_given = json_object_get(section, "flash_attention") != NULL;
+    read_bool(section, "/training", "flash_attention", &flash, &ok, err);
+    const int i = read_enum(section, "/training", "attn_implementation", gs_attn_impl_names, &ok,
+                            err);
+    if (!ok)
+        return false;
+    if (i >= 0) {
+        const enum gs_attn_impl impl = (enum gs_attn_impl)i;
+        if (flash_given && flash == gs_attn_impl_materializes(impl)) {
+            gs_error_add(err, GS_ERR_INVALID, "/training/flash_attention",
+                         "says %s, but attn_implementation \"%s\" %s the score matrix; give one",
+                         flash ? "true" : "false", gs_attn_impl_names[impl],
+                         gs_attn_impl_materializes(impl) ? "keeps" : "does not keep");
+            return false;
+        }
+        out->attn_impl = impl;
+        out->attn_impl_given = true;
+    } else if (flash_given) {
+        out->attn_impl = flash ? GS_ATTN_FLASH2 : GS_ATTN_EAGER;
+        out->attn_impl_given = true;
+    }
+    out->flash_attention = !gs_attn_impl_materializes(out->attn_impl);
+    return true;
+}
+
 bool codec_decode_training(const json_t *section, struct gs_training *out, struct gs_error *err)
 {
     if (section == NULL)
@@ -257,7 +287,7 @@ bool codec_decode_training(const json_t *section, struct gs_training *out, struc
     i = read_enum(section, base, "activation_checkpointing", recompute_names, &ok, err);
     if (i >= 0)
         out->recompute = (enum gs_recompute)i;
-    read_bool(section, base, "flash_attention", &out->flash_attention, &ok, err);
+    ok &= read_attention(section, out, err);
     i = read_enum(section, base, "method", method_names, &ok, err);
     if (i >= 0) {
         out->method = (enum gs_method)i;

@@ -87,7 +87,8 @@ struct linears {
     bool saves[ROLE_COUNT];        /* some layer of the role keeps its input */
     uint64_t copies[ROLE_COUNT];   /* layers of the role that keep their own 16-bit copy
                                       (autocast casts per call) */
-    uint64_t dropout[ROLE_COUNT];  /* LoRA dropout output and mask bytes per token */
+    uint64_t dropout[ROLE_COUNT];  /* what adapters keep of their input beyond the shared one
+                                      (LoRA dropout output and mask, fp32 casts), per token */
 };
 
 /* Does this linear keep its input for backward? Full training: its weight
@@ -96,14 +97,14 @@ struct linears {
  * whose lora_A reads the input itself (no dropout); a frozen 16-bit layer
  * needs only its weight for the input gradient. */
 static bool linear_saves(const struct gs_activation_input *in, const struct gs_module *m,
-                         bool adapted)
+                         bool adapted, bool cast)
 {
     if (in->trainable == GS_TRAIN_ALL)
         return true;
     const bool quant_saves = in->rules == NULL || in->rules->quant_saves_input;
     if (in->quantized_base && (m->flags & GS_MOD_QUANT) && quant_saves)
         return true;
-    return adapted && in->adapters->lora_dropout_permille == 0;
+    return adapted && in->adapters->lora_dropout_permille == 0 && !cast;
 }
 
 static struct linears linears_of(struct acc *c, const struct gs_activation_input *in,
@@ -118,13 +119,23 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
         const enum role r = role_of(m);
         const bool adapted = in->trainable == GS_TRAIN_ADAPTERS && gs_lora_adapts(in->adapters, m);
         const uint64_t count = m->count ? m->count : 1;
-        if (linear_saves(in, m, adapted)) {
+        /* PEFT keeps adapters in fp32 (get_peft_model autocast_adapter_dtype=True) and casts
+         * the input to them in each layer (LoraLayer._cast_input_dtype: x.to(lora_A.dtype)),
+         * so each adapter reads its own fp32 copy of a 16-bit input */
+        const bool cast = adapted && in->rules != NULL && in->rules->adapters_fp32 && e != 4;
+        const bool dropout = adapted && in->adapters->lora_dropout_permille > 0;
+        if (linear_saves(in, m, adapted, cast)) {
             l.saves[r] = true;
             l.copies[r] += count;
         }
-        /* PEFT lora_A(lora_dropout(x)): nn.Dropout keeps a 1-byte mask and its output */
-        if (adapted && in->adapters->lora_dropout_permille > 0)
-            l.dropout[r] = add(c, l.dropout[r], mul(c, mul(c, e + 1, m->in), count));
+        /* what lora_A(lora_dropout(x)) keeps beyond the shared input: nn.Dropout's 1-byte mask
+         * and its output, or the cast copy; under autocast lora_A keeps its own 16-bit copy
+         * of an fp32 input instead */
+        if (cast || dropout) {
+            const uint64_t seen = cast ? 4 : e;
+            const uint64_t per = (dropout ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen);
+            l.dropout[r] = add(c, l.dropout[r], mul(c, mul(c, per, m->in), count));
+        }
     }
     return l;
 }
@@ -154,6 +165,31 @@ static uint64_t norm_bytes(const struct gs_activation_input *in, const struct gs
     return in->autocast ? 4 : residual;
 }
 
+/* The bytes per token a layer's q_norm and k_norm save: an RMSNorm over each head
+ * (Qwen3RMSNorm on (b, s, heads, head_dim)) or over the whole projection (Olmo2's q_norm over
+ * heads*head_dim) normalizes all of Q or K, so it saves what norm_bytes says per element of
+ * Q's or K's full width (modeling_qwen3.py, modeling_olmo2.py Attention.forward). */
+static uint64_t qk_norm_bytes(const struct gs_activation_input *in, const struct gs_block *b,
+                              uint64_t e)
+{
+    if (b->mixer != GS_MIXER_ATTENTION)
+        return 0;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->kind != GS_MODULE_NORM || m->part != GS_PART_ATTENTION)
+            continue;
+        const size_t n = strlen(m->name);
+        const bool q = n >= 6 && strcmp(m->name + n - 6, "q_norm") == 0;
+        const bool k = n >= 6 && strcmp(m->name + n - 6, "k_norm") == 0;
+        const uint64_t width = q ? b->attn.heads * b->attn.head_dim
+                               : k ? b->attn.kv_heads * b->attn.head_dim
+                                   : 0;
+        bytes += norm_bytes(in, m, e) * width;
+    }
+    return bytes;
+}
+
 /* The bytes a layer's norm outputs cost as GEMM inputs, for one role. */
 static uint64_t gemm_input_bytes(const struct gs_activation_input *in, const struct linears *l,
                                  enum role r, uint64_t residual)
@@ -165,6 +201,45 @@ static uint64_t gemm_input_bytes(const struct gs_activation_input *in, const str
     if (in->autocast && residual > 2)
         return 2 * l->copies[r];
     return residual;
+}
+
+/* Bytes per element of a dense MLP's width that eager PyTorch keeps, by activation:
+ * - the activation's own saved tensors: silu/gelu save their input (1); relu its output,
+ *   which the next op keeps anyway (0 more); relu2 relu's output, which square keeps (1);
+ *   transformers' NewGELUActivation, 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 *
+ *   pow(x, 3)))) (activations.py), keeps x (pow), tanh's output, 0.5 * x and 1 + tanh (the
+ *   last product keeps both factors): 4. Under autocast pow runs in fp32 (autocast's fp32
+ *   op list), so x's copy, tanh's output and 1 + tanh are fp32 (4 + 4 + 2 + 4 bytes);
+ * - gated (GLU): the product keeps the activation's output and up's output;
+ * - the down projection's input when it keeps it (a plain MLP's relu output is kept by relu
+ *   itself whether or not down does). */
+static uint64_t mlp_eager_bytes(const struct gs_activation_input *in, const struct gs_block *b,
+                                uint64_t e, bool down_saves)
+{
+    enum gs_act act = (enum gs_act)b->mlp.act;
+    if (act == GS_ACT_TANH_CHAIN && !in->rules->act2fn) /* LitGPT, torchtune: F.gelu(x, "tanh") */
+        act = GS_ACT_SAVES_INPUT;
+    uint64_t bytes = 0;
+    switch (act) {
+    case GS_ACT_TANH_CHAIN:
+        bytes = in->autocast ? 4 + 4 + e + 4 : 4 * e;
+        break;
+    case GS_ACT_RELU:
+        bytes = 0;
+        break;
+    case GS_ACT_RELU2:
+    case GS_ACT_SAVES_INPUT:
+    case GS_ACT_COUNT:
+        bytes = e;
+        break;
+    }
+    /* the activation's output under autocast's fp32 chain is fp32 */
+    const uint64_t out = act == GS_ACT_TANH_CHAIN && in->autocast ? 4 : e;
+    if (b->mlp.gated)
+        bytes += out + e; /* the product keeps both factors */
+    if (b->mlp.gated ? down_saves : down_saves || act == GS_ACT_RELU)
+        bytes += e; /* under autocast, down's own 16-bit copy of an fp32 product */
+    return bytes;
 }
 
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,
@@ -218,6 +293,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         mixer_attends && l.saves[ROLE_OUT])
         widths += o;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
+    if (rules != NULL) /* eager q/k norms (fused kernels keep only their input) */
+        p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(in, b, e)));
     p.partitioned = add(c, p.partitioned,
                         mul(c, tokens, add(c, l.dropout[ROLE_OUT], l.dropout[ROLE_DOWN])));
 
@@ -237,10 +314,11 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
          * output and the up output (compiled code recomputes the activation), down_proj
          * keeps the product when it needs its input; plain: the activation keeps fc1's
          * output, fc2 keeps the activation output */
-        uint64_t n = b->mlp.gated ? (compiled ? 2 : 3) : 1;
-        if (l.saves[ROLE_DOWN] || rules == NULL)
-            n += 1;
-        p.partitioned = add(c, p.partitioned, mul(c, mul(c, mul(c, n, e), tokens), b->mlp.width));
+        const uint64_t per_width = rules == NULL || compiled
+                                       ? e * ((b->mlp.gated ? (compiled ? 2 : 3) : 1) +
+                                              (l.saves[ROLE_DOWN] || rules == NULL ? 1 : 0))
+                                       : mlp_eager_bytes(in, b, e, l.saves[ROLE_DOWN]);
+        p.partitioned = add(c, p.partitioned, mul(c, mul(c, per_width, tokens), b->mlp.width));
         p.grad_pair = mul(c, mul(c, mul(c, b->mlp.gated ? 2 : 1, e), tokens), b->mlp.width);
     }
 
@@ -249,14 +327,21 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         if (in->flash_attention) {
             p.core = mul(c, mul(c, 4, heads), tokens); /* fp32 softmax_lse */
         } else {
-            /* softmax output a*s_q*s_k*b; with attention dropout a 1-byte mask and the dropout
-             * output. Autocast runs softmax in fp32 and casts the probabilities to 16 bits
-             * for the matmul with V (another copy). */
+            /* softmax's saved output a*s_q*s_k*b, then what the matmul with V reads. Llama's
+             * and T5's eager code (transformers eager_attention_forward:
+             * softmax(..., dtype=torch.float32).to(query.dtype)) runs softmax in fp32 and casts
+             * the probabilities back before dropout; GPT-2's and BERT's run softmax at the
+             * scores' dtype, which autocast makes fp32 (softmax is on its fp32 list), and
+             * dropout before the matmul's own 16-bit copy. Dropout keeps a 1-byte mask and
+             * its output, which the matmul reads instead */
             const uint64_t scores = mul(c, mul(c, heads, tokens), in->sequence_length);
-            const uint64_t soft = in->autocast ? 4 : e;
-            uint64_t per = soft + (in->autocast ? 2 : 0);
+            const bool cast_back = rules != NULL && rules->softmax_fp32 && !a->eager_softmax_native;
+            const uint64_t soft = in->autocast || cast_back ? 4 : e;
+            const uint64_t matmul = in->autocast ? 2 : e;
+            const uint64_t copy = soft != matmul ? matmul : 0;
+            uint64_t per = soft + copy;
             if (a->attention_dropout)
-                per += soft + 1;
+                per += (cast_back ? matmul : soft) + 1;
             p.core = mul(c, per, scores);
         }
     }

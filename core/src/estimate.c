@@ -1670,6 +1670,28 @@ static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
            "LigerFusedLinearCrossEntropyLoss");
 }
 
+/* The attention path sized: the request's (SDPA by default), except that a model whose
+ * transformers code has no fused path (T5's relative-position bias is added to the scores:
+ * modeling_t5.py T5Attention, no _supports_sdpa) runs eager whatever is asked. */
+static void attention_path(const struct gs_model_spec *m, struct gs_training *tr,
+                           struct gs_estimate *e)
+{
+    if (!tr->attn_impl_given) /* callers that set only the older flag */
+        tr->attn_impl = tr->flash_attention ? GS_ATTN_SDPA : GS_ATTN_EAGER;
+    const enum gs_framework fw = tr->framework.framework;
+    const bool transformers_code = fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED;
+    if (m->has_arch && m->arch.attention_eager_only && transformers_code &&
+        !gs_attn_impl_materializes(tr->attn_impl)) {
+        warn(e, "attention_eager_only",
+             "this model type has only an eager attention path in transformers (the position "
+             "bias is added to the score matrix), so it is sized as attn_implementation "
+             "\"eager\" whatever the request asks");
+        tr->attn_impl = GS_ATTN_EAGER;
+    }
+    tr->flash_attention = !gs_attn_impl_materializes(tr->attn_impl);
+    e->attn_impl = tr->attn_impl;
+}
+
 static enum gs_status compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
                                        struct gs_estimate *e, struct gs_error *err)
 {
@@ -1685,6 +1707,7 @@ static enum gs_status compute_training(const struct gs_model_spec *m, const stru
         st = resolve_regime(w, &plan, e, err);
     if (st != GS_OK)
         return st;
+    attention_path(m, &plan.tr, e);
     gs_framework_resolve(&plan.tr.framework, plan.tr.flash_attention, &plan.rules);
     /* ZeRO stages given as numbers without a framework keep their DeepSpeed meaning; FSDP's
      * names (or a framework that shards with FSDP) mean FSDP */

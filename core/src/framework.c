@@ -24,7 +24,7 @@ static const struct row rows[] = {
       .label = "transformers < 4.27 (HF Trainer on PyTorch 1.x)",
       .loss = GS_LOSS_FP32_RETAINED, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
-      .grads_persist = true,
+      .softmax_fp32 = true, .act2fn = true, .grads_persist = true,
       .fsdp_version = 1,
       .source = "transformers modeling_*.py forward upcasts logits (logits.float()) and returns "
                 "them; Trainer model.zero_grad() on PyTorch 1.x keeps gradients (pytorch PR "
@@ -37,7 +37,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.27-4.45 (HF Trainer)",
       .loss = GS_LOSS_FP32_RETAINED, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
-      .foreach_step = true,
+      .softmax_fp32 = true, .act2fn = true, .foreach_step = true,
       .fsdp_version = 1,
       .source = "transformers <= 4.45 LlamaForCausalLM.forward: logits = logits.float(), "
                 "returned in CausalLMOutputWithPast and held by the caller through backward; "
@@ -49,12 +49,31 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers >= 4.46 (HF Trainer)",
       .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
-      .quant_saves_input = true, .foreach_step = true,
+      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .foreach_step = true,
       .fsdp_version = 1,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss (logits = logits.float() "
                 "inside the loss, 4.46); the model output keeps the 16-bit logits; Trainer "
                 "optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; contiguous attention "
                 "output; bitsandbytes MatMul4Bit saves A"}},
+    /* 5.0: Trainer.compute_loss returns the loss alone and training_step runs backward after
+     * it returned, so the model output (and its 16-bit logits) is gone when the loss's
+     * backward runs; a plain loop that keeps only `.loss` is the same. The default optim is
+     * adamw_torch_fused with torch >= 2.8 (training_args.py: default_optim), which steps
+     * with no whole-model temporaries. SDPA takes grouped K/V natively
+     * (integrations/sdpa_attention.py use_gqa_in_sdpa, torch >= 2.5 without a mask). */
+    {GS_FW_TRANSFORMERS, 500,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.x (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .fsdp_version = 1,
+      .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
+                "training_step; loss/loss_utils.py ForCausalLMLoss: logits.float(), labels "
+                "padded instead of shifted logits; training_args.py default_optim "
+                "adamw_torch_fused (torch >= 2.8); modeling_llama.py eager_attention_forward "
+                "softmax(dtype=torch.float32).to(query.dtype); LlamaRMSNorm upcast; "
+                "bitsandbytes MatMul4Bit saves A"}},
     {GS_FW_TORCHTUNE, 0,
      {.framework = GS_FW_TORCHTUNE, .label = "torchtune", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .loss_chunks = 8, .norm_fp32_copy = true, .gqa_expanded = true,
@@ -100,7 +119,8 @@ static const struct row rows[] = {
      {.framework = GS_FW_DEEPSPEED, .label = "DeepSpeed engine (transformers model)",
       .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
-      .quant_saves_input = true, .grads_persist = true, .deepspeed_buckets = true,
+      .quant_saves_input = true, .softmax_fp32 = true, .act2fn = true, .grads_persist = true,
+      .deepspeed_buckets = true,
       .source = "DeepSpeed ZeRO keeps its flat gradient partitions and IPG buckets "
                 "(deepspeed/runtime/zero/stage_1_and_2.py, stage3.py) and steps with "
                 "FusedAdam; the model is a transformers one (ForCausalLMLoss, LlamaRMSNorm "

@@ -30,6 +30,9 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     for (int p = 0; p < GS_PHASE_COUNT; p++) {
         out->phases[p] = gs_add(gs_add(base, grads[p], &ovf), gs_add(acts[p], trans[p], &ovf),
                                 &ovf);
+        out->moments[p] = (struct gs_peak_moment){grads[p], acts[p],
+                                                  gs_add(trans[p], in->workspace, &ovf),
+                                                  out->phases[p]};
         if (p == 0 || out->phases[p] > out->allocated) {
             out->allocated = out->phases[p];
             out->phase = (enum gs_peak_phase)p;

@@ -17,6 +17,7 @@ void gs_training_defaults(struct gs_training *t)
     t->optimizer = GS_OPT_ADAMW;
     t->recompute = GS_RECOMPUTE_NONE;
     t->flash_attention = true;
+    t->attn_impl = GS_ATTN_SDPA;
     t->method = GS_METHOD_FULL;
     t->double_quant = true;
 }
@@ -210,6 +211,20 @@ struct gs_state_bytes gs_state_bytes_for(enum gs_regime regime, enum gs_optimize
         break;
     }
     return s;
+}
+
+const char *const gs_attn_impl_names[GS_ATTN_COUNT + 1] = {
+    [GS_ATTN_SDPA] = "sdpa",
+    [GS_ATTN_EAGER] = "eager",
+    [GS_ATTN_FLASH2] = "flash_attention_2",
+    [GS_ATTN_FLASH3] = "flash_attention_3",
+    [GS_ATTN_FLEX] = "flex_attention",
+    [GS_ATTN_COUNT] = NULL,
+};
+
+bool gs_attn_impl_materializes(enum gs_attn_impl impl)
+{
+    return impl == GS_ATTN_EAGER;
 }
 
 const char *gs_regime_name(enum gs_regime regime)

@@ -58,6 +58,11 @@ static void read_gpt2(struct model_reader *r, struct gs_arch *a)
     const uint64_t inner = rd_dim(r, NAMES("n_inner"), false, 4 * h);
     if (!r->ok)
         return;
+    a->eager_softmax_native = true; /* modeling_gpt2.py eager_attention_forward: softmax at the
+                                       scores' dtype, then .type(value.dtype) */
+    /* GPT2Config: attn_pdrop, resid_pdrop and embd_pdrop default to 0.1 */
+    a->attention_dropout = rd_dropout_or(r, NAMES("attn_pdrop"), true);
+    a->hidden_dropout = rd_dropout_or(r, NAMES("resid_pdrop", "embd_pdrop"), true);
     const size_t b = gs_arch_new_block(a);
     struct gs_attention s = mha(heads, heads, h / heads);
     s.nope = true; /* learned positions (wpe) */
@@ -300,6 +305,11 @@ static void read_t5(struct model_reader *r, struct gs_arch *a)
     const uint64_t inner = heads * d_kv;
     struct gs_attention s = mha(heads, heads, d_kv);
     s.nope = true; /* relative position buckets */
+    /* T5Attention adds the position bias to the scores and runs softmax(scores.float()): no
+     * SDPA or flash path in transformers */
+    a->attention_eager_only = true;
+    /* T5Config: dropout_rate defaults to 0.1, after attention, in the MLP and on the residuals */
+    a->attention_dropout = a->hidden_dropout = rd_dropout_or(r, NAMES("dropout_rate"), true);
     /* decoder layer: self-attention, cross-attention, FF, three norms */
     const size_t db = gs_arch_new_block(a);
     s.cross = true;
@@ -365,8 +375,32 @@ static void read_bert(struct model_reader *r, struct gs_arch *a)
     position_table(a, "token_type_embeddings", types);
     gs_arch_module(a, "embeddings.LayerNorm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_NORMS,
                    GS_MOD_BIAS, 1, h, 1);
-    gs_arch_module(a, "pooler.dense", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_OTHER, GS_MOD_BIAS,
-                   h, h, 1);
+    a->eager_softmax_native = true; /* modeling_bert.py eager_attention_forward: softmax, then
+                                       dropout, at the scores' dtype */
+    /* BertConfig: hidden_dropout_prob and attention_probs_dropout_prob default to 0.1 */
+    a->attention_dropout = rd_dropout_or(r, NAMES("attention_probs_dropout_prob"), true);
+    a->hidden_dropout = rd_dropout_or(r, NAMES("hidden_dropout_prob"), true);
+    const char *cls = rd_architecture(r) != NULL ? rd_architecture(r) : "";
+    if (strcmp(cls, "BertForMaskedLM") != 0) {
+        gs_arch_module(a, "pooler.dense", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_OTHER,
+                       GS_MOD_BIAS, h, h, 1);
+        /* BertForSequenceClassification: a classifier over the pooled output, num_labels wide
+         * (PretrainedConfig: len(id2label), 2 by default) */
+        if (strcmp(cls, "BertForSequenceClassification") == 0)
+            gs_arch_module(a, "classifier", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_OTHER,
+                           GS_MOD_BIAS, h, rd_labels(r), 1);
+        return;
+    }
+    /* BertForMaskedLM (add_pooling_layer=False): BertLMPredictionHead's transform (dense h -> h
+     * with bias, the activation, LayerNorm) and a decoder tied to word_embeddings with its own
+     * vocabulary bias; the loss is over vocabulary logits */
+    a->logits = true;
+    gs_arch_module(a, "cls.predictions.transform.dense", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                   GS_PART_LM_HEAD, GS_MOD_BIAS, h, h, 1);
+    gs_arch_module(a, "cls.predictions.transform.LayerNorm", GS_MODULE_NORM, GS_SPLIT_NONE,
+                   GS_PART_NORMS, GS_MOD_BIAS, 1, h, 1);
+    gs_arch_module(a, "cls.predictions.bias", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_LM_HEAD, 0,
+                   1, a->vocab_size, 1);
 }
 
 const struct model_type MODELS_CLASSIC[] = {

@@ -124,6 +124,14 @@ bool rd_dropout(const struct model_reader *r, const char *const *names)
     return false;
 }
 
+bool rd_dropout_or(const struct model_reader *r, const char *const *names, bool absent)
+{
+    for (const char *const *n = names; *n != NULL; n++)
+        if (rd_get(r, *n) != NULL)
+            return rd_dropout(r, names);
+    return absent;
+}
+
 bool rd_sub(struct model_reader *r, const char *name, struct model_reader *sub)
 {
     const json_t *v = rd_get(r, name);
@@ -201,6 +209,21 @@ static const char *first_architecture(const json_t *config)
     const json_t *list = json_object_get(config, "architectures");
     const json_t *first = json_is_array(list) ? json_array_get(list, 0) : NULL;
     return json_is_string(first) ? json_string_value(first) : NULL;
+}
+
+uint64_t rd_labels(const struct model_reader *r)
+{
+    const json_t *n = rd_get(r, "num_labels");
+    if (json_is_integer(n) && json_integer_value(n) > 0 && json_integer_value(n) < (1 << 24))
+        return (uint64_t)json_integer_value(n);
+    const json_t *labels = rd_get(r, "id2label");
+    const size_t size = json_is_object(labels) ? json_object_size(labels) : 0;
+    return size > 0 ? size : 2;
+}
+
+const char *rd_architecture(const struct model_reader *r)
+{
+    return first_architecture(r->config);
 }
 
 /* The config holding the text model's fields: text_config when there is one. */
@@ -361,6 +384,35 @@ static void read_vision_config(const json_t *config, struct gs_arch *a)
     a->vision_config_hidden = int_member(vision, "hidden_size", 1024);
 }
 
+/* What each MLP's activation keeps for backward (gs_act), by the function the config names:
+ * hidden_act (Llama and most), activation_function (GPT-2, Whisper), hidden_activation
+ * (Gemma) or T5's feed_forward_proj, whose "gated-gelu" runs gelu_new (configuration_t5.py
+ * dense_act_fn). transformers' ACT2FN (activations.py): gelu_new is NewGELUActivation, the
+ * tanh formula in Python ops; relu is nn.ReLU; relu2 is ReLUSquaredActivation. */
+static void read_activation(const json_t *config, struct gs_arch *a)
+{
+    static const char *const keys[] = {"hidden_act", "activation_function", "hidden_activation",
+                                       "feed_forward_proj", NULL};
+    const json_t *text = text_config(config);
+    const char *name = NULL;
+    for (const char *const *k = keys; *k != NULL && name == NULL; k++) {
+        const json_t *v = json_object_get(text, *k);
+        if (!json_is_string(v))
+            v = json_object_get(config, *k);
+        name = json_is_string(v) ? json_string_value(v) : NULL;
+    }
+    if (name == NULL)
+        return;
+    if (strncmp(name, "gated-", 6) == 0)
+        name = strcmp(name + 6, "gelu") == 0 ? "gelu_new" : name + 6;
+    const enum gs_act act = strcmp(name, "gelu_new") == 0 ? GS_ACT_TANH_CHAIN
+                            : strcmp(name, "relu") == 0   ? GS_ACT_RELU
+                            : strcmp(name, "relu2") == 0  ? GS_ACT_RELU2
+                                                          : GS_ACT_SAVES_INPUT;
+    for (size_t i = 0; i < a->block_count; i++)
+        a->blocks[i].mlp.act = (uint8_t)act;
+}
+
 /* What every reader's result gets from the config itself: the model_type
  * shown, the checkpoint's format, the context length, the rotary tables and
  * the vision_config keys SGLang reads. */
@@ -371,6 +423,7 @@ static void finish(const json_t *config, const char *model_type, struct gs_arch 
     a->max_model_len = derived_max_model_len(config, a->max_position_embeddings);
     read_rope_tables(config, a);
     read_vision_config(config, a);
+    read_activation(config, a);
 }
 
 /* The supported types as far as `cap` allows, cut at a comma, with how many

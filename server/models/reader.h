@@ -71,9 +71,17 @@ double rd_number(struct model_reader *r, const char *name, double fallback);
 
 /* A string member, or NULL. */
 const char *rd_string(const struct model_reader *r, const char *name);
+/* A classification head's width: num_labels, else the size of id2label, else 2
+ * (PretrainedConfig's default). */
+uint64_t rd_labels(const struct model_reader *r);
+/* The config's architectures[0] ("BertForMaskedLM"), NULL when it names none. */
+const char *rd_architecture(const struct model_reader *r);
 
 /* Whether any of `names` is a non-zero dropout probability. */
 bool rd_dropout(const struct model_reader *r, const char *const *names);
+/* As rd_dropout, but `absent` when the config names none of them: the configuration class's
+ * default (GPT2Config, BertConfig and T5Config default their dropouts to 0.1). */
+bool rd_dropout_or(const struct model_reader *r, const char *const *names, bool absent);
 
 /* A nested config object (text_config, vision_config): true and *sub set
  * when present; false (no error) when absent. */

@@ -216,9 +216,9 @@ describe('web UI in Chromium', () => {
     const optimizer = await page.textContent('[data-field=optimizer_bytes]');
     assert.match(optimizer, /96,363,134,976/);
     const total = await page.getAttribute('[data-field=total_bytes]', 'data-bytes');
-    // the peak is the foreach AdamW step: 16 bytes per parameter plus one fp32 moment (4) and
-    // the cuBLAS workspace, then 10% allocator slack and the CUDA context (core/src/train_peak.c)
-    const allocated = 20 * 8030261248 + 32 * 2 ** 20;
+    // transformers 5.x's fused AdamW: the peak is backward's end, 16 bytes per parameter and the
+    // cuBLAS workspace, then 10% allocator slack and the CUDA context (core/src/train_peak.c)
+    const allocated = 16 * 8030261248 + 32 * 2 ** 20;
     assert.equal(total, String(allocated + Math.ceil(allocated * 100 / 1000) + 287047680));
     assert.match(await page.textContent('#result-precision'), /bf16 mixed/);
     assert.ok((await page.locator('#assumptions li').count()) > 0, 'assumptions listed');

@@ -313,16 +313,31 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(body.per_gpu.weights_bytes, 28000000000);
       assert.equal(body.per_gpu.gradients_bytes, 28000000000);
       assert.equal(body.per_gpu.optimizer_bytes, 56000000000);
-      // the peak is the foreach AdamW step: weights, states, gradients, one moment's temporary
-      // list (28e9) and the cuBLAS workspace; reserved adds 10% allocator slack, the device the
-      // CUDA context (core/src/train_peak.c, estimate.c)
-      const allocated = 112000000000 + 28000000000 + 32 * MIB;
+      // transformers 5.x's Trainer steps with fused AdamW (no temporaries), so the peak is
+      // backward's end: weights, states, gradients and the cuBLAS workspace; reserved adds 10%
+      // allocator slack, the device the CUDA context (core/src/train_peak.c, estimate.c)
+      const allocated = 112000000000 + 32 * MIB;
       const slack = Math.ceil(allocated * 100 / 1000);
-      assert.equal(body.per_gpu.peak_phase, 'optimizer_step');
+      assert.equal(body.per_gpu.peak_phase, 'backward_end');
       assert.equal(body.per_gpu.peak_allocated_bytes, allocated);
       assert.equal(body.per_gpu.peak_reserved_bytes, allocated + slack);
-      assert.equal(body.per_gpu.overhead_bytes, 28000000000 + OVERHEAD + slack);
+      assert.equal(body.per_gpu.overhead_bytes, OVERHEAD + slack);
       assert.equal(body.per_gpu.total_bytes, allocated + slack + 287047680);
+      // each moment by component; the components sum to the moment, the peak one is per_gpu's
+      const phases = body.training.phases;
+      assert.deepEqual(Object.keys(phases), ['backward_start', 'backward_end', 'optimizer_step']);
+      for (const [name, p] of Object.entries(phases)) {
+        assert.equal(p.weights_bytes + p.optimizer_bytes + p.gradients_bytes + p.activations_bytes +
+          p.transient_bytes, p.allocated_bytes, name);
+        assert.equal(p.peak, name === body.per_gpu.peak_phase, name);
+      }
+      assert.equal(phases.backward_start.allocated_bytes, 84000000000 + 32 * MIB);
+      assert.equal(phases.optimizer_step.allocated_bytes, allocated);
+      // a foreach AdamW (fused_optimizer false) adds one moment's temporary list at its step
+      const foreach = await estimate({ model: { parameters: 7000000000 }, mode: 'training',
+        precision: { weights: 'fp32' }, training: { fused_optimizer: false } });
+      assert.equal(foreach.body.per_gpu.peak_phase, 'optimizer_step');
+      assert.equal(foreach.body.per_gpu.peak_allocated_bytes, allocated + 28000000000);
       assert.deepEqual(body.parallelism, {
         tensor: 1, pipeline: 1, data: 1, context: 1, expert: 1, sequence_parallel: false,
         zero_stage: 0, offload: 'none', distributed_optimizer: false, gpus_per_node: 8,

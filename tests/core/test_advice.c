@@ -75,8 +75,8 @@ static void assert_ordered(const struct gs_fit_outcome *o, size_t n,
 /* Full fine-tuning Llama-2-7B (6,738,415,616 parameters, bf16 mixed, AdamW:
  * 16 bytes a parameter = 107.8e9 bytes of model states) on one H100 of
  * 85.06e9 bytes. No change that keeps the states on the GPU can fit
- * (recomputation only shrinks activations, and the default framework's
- * peak is the foreach AdamW step, after them; ZeRO-3 shards nothing on one
+ * (recomputation only shrinks activations, and with a foreach AdamW -
+ * fused_optimizer false - the peak is its step, after them; ZeRO-3 shards nothing on one
  * GPU), so they fail. ZeRO-Offload moves the 12 bytes of
  * fp32 master weights and moments to the host (4 bytes a parameter = 27e9
  * stay), LoRA and QLoRA freeze the base: those fit. More GPUs fit on more
@@ -89,6 +89,7 @@ static void test_training_changes(void **state)
     struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
     w.training.batch_size = 1;
     w.training.sequence_length = 4096;
+    w.training.framework.fused_optimizer = GS_KNOB_OFF;
     const struct gs_plan_gpu g = h100();
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);

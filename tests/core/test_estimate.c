@@ -55,14 +55,27 @@ static void test_fp32_adam_7b(void **state)
     assert_int_equal(e.per_gpu.weights_bytes, 28000000000ULL);
     assert_int_equal(e.per_gpu.gradients_bytes, 28000000000ULL);
     assert_int_equal(e.per_gpu.optimizer_bytes, 56000000000ULL);
-    /* The peak (gs/train_peak.h) with transformers' defaults (foreach AdamW, gradients
-     * freed between steps) and no activations (no batch given), cuBLAS's 33,554,432 B
-     * workspace inside the allocator:
+    /* The peak (gs/train_peak.h) with transformers 5.x's defaults (the Trainer's fused AdamW,
+     * gradients freed between steps) and no activations (no batch given), cuBLAS's
+     * 33,554,432 B workspace inside the allocator:
      *   backward start  28e9 + 56e9 + ws               =  84,033,554,432
      *   backward end    + 28e9 gradients               = 112,033,554,432
-     *   optimizer step  + 28e9 (_foreach_sqrt of exp_avg_sq, one moment) = 140,033,554,432
-     * reserved: + ceil(140,033,554,432 x 100 / 1000) = 14,003,355,444 (no expandable
-     * segments) = 154,036,909,876; the device adds the CUDA context (287,047,680). */
+     *   optimizer step  the same: the fused step makes no whole-model temporaries
+     * The first of the equal moments is reported: backward end.
+     * reserved: + ceil(112,033,554,432 x 100 / 1000) = 11,203,355,444 (no expandable
+     * segments) = 123,236,909,876; the device adds the CUDA context (287,047,680). */
+    assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_END);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 112033554432ULL);
+    assert_int_equal(e.per_gpu.peak_reserved_bytes, 123236909876ULL);
+    assert_int_equal(e.per_gpu.overhead_bytes,
+                     GS_CUBLAS_WORKSPACE_BYTES + 11203355444ULL + GS_CUDA_CONTEXT_BYTES);
+    assert_int_equal(e.per_gpu.total_bytes, 123236909876ULL + GS_CUDA_CONTEXT_BYTES);
+
+    /* a foreach AdamW (torch.optim.AdamW(foreach=True), the Trainer's adamw_torch before
+     * 5.x): the step's _foreach_sqrt of exp_avg_sq adds one moment, 28e9:
+     *   optimizer step 140,033,554,432; reserved + 14,003,355,444 = 154,036,909,876 */
+    w.training.framework.fused_optimizer = GS_KNOB_OFF;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.peak_phase, GS_PHASE_OPTIMIZER_STEP);
     assert_int_equal(e.per_gpu.peak_allocated_bytes, 140033554432ULL);
     assert_int_equal(e.per_gpu.peak_reserved_bytes, 154036909876ULL);
@@ -70,6 +83,11 @@ static void test_fp32_adam_7b(void **state)
                      28000000000ULL + GS_CUBLAS_WORKSPACE_BYTES + 14003355444ULL +
                          GS_CUDA_CONTEXT_BYTES);
     assert_int_equal(e.per_gpu.total_bytes, 154036909876ULL + GS_CUDA_CONTEXT_BYTES);
+    /* each moment by component (training.phases) */
+    assert_int_equal(e.peak.moments[GS_PHASE_BACKWARD_START].allocated, 84033554432ULL);
+    assert_int_equal(e.peak.moments[GS_PHASE_BACKWARD_END].gradients, 28000000000ULL);
+    assert_int_equal(e.peak.moments[GS_PHASE_OPTIMIZER_STEP].transient,
+                     28000000000ULL + GS_CUBLAS_WORKSPACE_BYTES);
     assert_int_equal(e.gpu_count, 1);
 }
 

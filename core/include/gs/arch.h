@@ -168,8 +168,21 @@ struct gs_recurrent {
 
 enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };
 
+/* What an MLP's activation function keeps for backward in eager PyTorch, by the function
+ * the config names (hidden_act, activation_function, feed_forward_proj). */
+enum gs_act {
+    GS_ACT_SAVES_INPUT, /* one ATen op that saves its input: silu, gelu, gelu(approximate=
+                           "tanh"), quick_gelu's sigmoid path... (the default) */
+    GS_ACT_TANH_CHAIN,  /* transformers' NewGELUActivation / FastGELUActivation: the tanh
+                           formula in Python ops, each keeping its tensors (gelu_new, gelu_fast) */
+    GS_ACT_RELU,        /* relu saves its output, which the next op keeps anyway */
+    GS_ACT_RELU2,       /* relu then square: relu's output, which square keeps (relu2) */
+    GS_ACT_COUNT
+};
+
 struct gs_mlp {
     uint8_t kind;          /* enum gs_mlp_kind */
+    uint8_t act;           /* enum gs_act */
     bool gated;            /* SwiGLU/GeGLU: gate, up, down */
     uint64_t width;        /* dense width, or each routed expert's */
     uint64_t experts, top_k;
@@ -245,6 +258,11 @@ struct gs_arch {
     bool logits;                        /* the model ends in vocabulary logits (not encoder-only) */
     bool attention_dropout;             /* non-zero attention-probability dropout */
     bool hidden_dropout;                /* non-zero residual/hidden dropout */
+    bool attention_eager_only;          /* transformers has no fused attention path for the
+                                           type (a bias added to the scores: T5) */
+    bool eager_softmax_native;          /* its eager attention runs softmax at the scores' dtype
+                                           (GPT-2's and BERT's eager_attention_forward), not
+                                           upcast to fp32 as Llama's and T5's are */
     bool overflow;                      /* a builder ran out of room: refused by validation */
     /* a model with a vision tower: its config's vision_config.num_hidden_layers and hidden_size
      * read literally (24 and 1024 when missing), as SGLang's adjust_mem_fraction_for_vlm reads

@@ -62,6 +62,12 @@ struct gs_framework_rules {
     uint64_t loss_chunk_tokens; /* tokens per chunk when loss_chunks is 0 */
     bool norm_fp32_copy;        /* eager RMSNorm upcasts: its fp32 input is saved */
     bool gqa_expanded;          /* K and V are repeated to every query head before attention */
+    bool act2fn;                /* activations are transformers' ACT2FN modules (gelu_new in
+                                   Python ops); other frameworks' model code calls ATen's */
+    bool adapters_fp32;         /* LoRA adapters kept in fp32, each casting its input (PEFT
+                                   >= 0.12 autocast_adapter_dtype) */
+    bool softmax_fp32;          /* eager attention's softmax runs in fp32 and is cast back for
+                                   the matmul with V (transformers eager_attention_forward) */
     bool out_proj_copy;         /* the attention output is made contiguous for o_proj */
     bool quant_saves_input;     /* a 4-bit base linear saves its input for backward whether or
                                    not it is adapted (bitsandbytes MatMul4Bit; torchao's NF4

@@ -43,10 +43,18 @@ struct gs_peak_input {
     bool optimizer_in_backward; /* each gradient is applied and freed as it is produced */
 };
 
+/* One moment of the step by component; weights, optimizer states and the workspace are
+ * the same at every moment (gs_peak_input). */
+struct gs_peak_moment {
+    uint64_t gradients, activations, transient; /* transient as in gs_peak */
+    uint64_t allocated;                         /* the moment's whole allocated bytes */
+};
+
 struct gs_peak {
     enum gs_peak_phase phase;       /* the moment that sets the peak */
     uint64_t allocated;             /* max_memory_allocated at that moment */
     uint64_t phases[GS_PHASE_COUNT]; /* each moment's allocated bytes (0 when absent) */
+    struct gs_peak_moment moments[GS_PHASE_COUNT]; /* each moment by component */
     /* the peak moment by component */
     uint64_t gradients, activations, transient; /* transient: unsharded units, copies,
                                                    temporaries and the workspace */

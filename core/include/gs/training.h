@@ -54,6 +54,25 @@ enum gs_recompute {
 
 enum gs_method { GS_METHOD_FULL, GS_METHOD_LORA, GS_METHOD_QLORA };
 
+/* The attention implementation, by transformers' attn_implementation names (one source:
+ * gs_attn_impl_names). Eager materializes the score matrix; the others run a kernel that
+ * keeps only its log-sum-exp (torch SDPA's flash or memory-efficient kernel, FlashAttention
+ * 2/3, FlexAttention). */
+enum gs_attn_impl {
+    GS_ATTN_SDPA, /* transformers' default (PreTrainedModel._check_and_adjust_attn_implementation) */
+    GS_ATTN_EAGER,
+    GS_ATTN_FLASH2,
+    GS_ATTN_FLASH3,
+    GS_ATTN_FLEX,
+    GS_ATTN_COUNT
+};
+/* "sdpa", "eager", "flash_attention_2", "flash_attention_3", "flex_attention", NULL: index =
+ * enum value. */
+extern const char *const gs_attn_impl_names[GS_ATTN_COUNT + 1];
+/* Whether the implementation keeps the score matrix (eager) rather than a kernel's
+ * log-sum-exp. */
+bool gs_attn_impl_materializes(enum gs_attn_impl impl);
+
 enum gs_offload { GS_OFFLOAD_NONE, GS_OFFLOAD_OPTIMIZER, GS_OFFLOAD_OPTIMIZER_AND_PARAMS };
 
 /* LoRA targets: module names as PEFT's target_modules takes them ("q_proj",
@@ -69,7 +88,9 @@ struct gs_training {
     enum gs_regime regime;    /* GS_REGIME_NONE: follow the weight precision */
     enum gs_optimizer optimizer;
     enum gs_recompute recompute;
-    bool flash_attention;
+    bool flash_attention;     /* = !gs_attn_impl_materializes(attn_impl); kept in step */
+    enum gs_attn_impl attn_impl;
+    bool attn_impl_given;     /* the request named one (attn_implementation or flash_attention) */
     enum gs_method method;    /* a quantized base forces LoRA/QLoRA */
     bool method_given;
     uint64_t lora_rank;
