@@ -366,6 +366,155 @@ static void test_llama_layer_flash(void **state)
     assert_int_equal(r.total_bytes, 32 * 629669888ULL + 8 * 4096 + 4096ULL * 32000 * 10);
 }
 
+/* What transformers 5.x's eager code saves per layer, on a small Llama (h 64, 4 heads of 16,
+ * MHA, SwiGLU 128, bf16, one sequence of 16 tokens), written out per token:
+ *   2 LlamaRMSNorms, each its fp32 input copy and the normalized bf16 tensor: 2 x 6 x 64 = 768
+ *   q/k/v's input and the MLP's input (bf16): 2 x 2 x 64 = 256
+ *   Q, K, V and the attention output o_proj keeps: 4 x 2 x 64 = 512
+ *   SwiGLU: gate, silu, up, down's input: 4 x 2 x 128 = 1,024
+ *   eager_attention_forward: softmax(dtype=float32) keeps 4 bytes a score and .to(bf16) the 2
+ *   the matmul with V keeps: 4 heads x 16 keys x 6 = 384
+ * = 2,944 B x 16 tokens = 47,104. SDPA keeps the fp32 log-sum-exp (4 x 4 = 16) and o_proj its
+ * contiguous copy (+128): 2,704 x 16 = 43,264. GPT-2-style eager code (softmax at the scores'
+ * dtype, eager_softmax_native) with attention dropout: 2 + the dropout's mask and bf16
+ * output 3 = 5 a score (320) -> 2,880 x 16 = 46,080. A q_norm and k_norm (Qwen3, per head)
+ * normalize all of Q and K: + 2 x 6 x 64 = 768 -> 3,712 x 16 = 59,392. */
+static void test_transformers_eager_layer(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,"
+                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                                    "\"num_key_value_heads\":4,\"num_hidden_layers\":2,"
+                                    "\"vocab_size\":1000}");
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    knobs.framework_version = 517;
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, false, &rules);
+    assert_true(rules.softmax_fp32);
+    struct gs_activation_input in = {.arch = &a, .batch_size = 1, .sequence_length = 16,
+                                     .micro_batches = 1, .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE, .flash_attention = false,
+                                     .parallelism = &par, .rules = &rules};
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 47104);
+
+    in.flash_attention = true;
+    gs_framework_resolve(&knobs, true, &rules);
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 43264);
+
+    in.flash_attention = false;
+    gs_framework_resolve(&knobs, false, &rules);
+    a.eager_softmax_native = true;
+    a.attention_dropout = true;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 46080);
+
+    struct gs_arch q = fixture_arch("{\"model_type\":\"qwen3\",\"hidden_size\":64,"
+                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                                    "\"num_key_value_heads\":4,\"head_dim\":16,"
+                                    "\"num_hidden_layers\":2,\"vocab_size\":1000}");
+    in.arch = &q;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 59392);
+}
+
+/* A plain MLP (h 64, width 256, fp32 activations, no dropout), per token, beyond the
+ * attention: transformers' gelu_new (NewGELUActivation: 0.5 * x * (1 + tanh(sqrt(2/pi) *
+ * (x + 0.044715 * pow(x, 3))))) keeps x, tanh's output, 0.5 * x and 1 + tanh, and c_proj its
+ * input: 5 x 4 x 256 = 5,120; an ATen activation (LitGPT's F.gelu(approximate="tanh")) keeps
+ * x and c_proj's input: 2,048, so gelu_new's chain is 3 x 4 x 256 = 3,072 a token more;
+ * relu keeps its output, which c_proj reads: 1,024, 1,024 less than gelu. */
+static void test_activation_functions(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"gpt2\",\"n_embd\":64,\"n_inner\":256,"
+                                    "\"n_layer\":2,\"n_head\":4,\"vocab_size\":1000,"
+                                    "\"attn_pdrop\":0,\"resid_pdrop\":0,\"embd_pdrop\":0,"
+                                    "\"activation_function\":\"gelu_new\"}");
+    assert_int_equal(a.blocks[0].mlp.act, GS_ACT_TANH_CHAIN);
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    struct gs_framework_rules hf, litgpt;
+    gs_framework_resolve(&knobs, true, &hf);
+    knobs.framework = GS_FW_LITGPT;
+    gs_framework_resolve(&knobs, true, &litgpt);
+    struct gs_activation_input in = {.arch = &a, .batch_size = 1, .sequence_length = 8,
+                                     .micro_batches = 1, .element_bytes = 4,
+                                     .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
+                                     .parallelism = &par, .rules = &hf};
+    struct gs_activation_result chain, aten, relu;
+    assert_true(gs_activation_bytes(&in, &chain));
+    in.rules = &litgpt;
+    assert_true(gs_activation_bytes(&in, &aten));
+    in.rules = &hf;
+    a.blocks[0].mlp.act = GS_ACT_RELU;
+    assert_true(gs_activation_bytes(&in, &relu));
+    assert_int_equal(chain.per_layer_bytes - relu.per_layer_bytes, 8 * (5120 - 1024));
+    struct gs_arch same = a;
+    same.blocks[0].mlp.act = GS_ACT_SAVES_INPUT;
+    in.arch = &same;
+    struct gs_activation_result gelu;
+    assert_true(gs_activation_bytes(&in, &gelu));
+    assert_int_equal(chain.per_layer_bytes - gelu.per_layer_bytes, 8 * 3072);
+    assert_int_equal(gelu.per_layer_bytes - relu.per_layer_bytes, 8 * 1024);
+    /* LitGPT's model code calls ATen's gelu whatever the config names */
+    assert_int_equal(aten.per_layer_bytes, gelu.per_layer_bytes);
+}
+
+/* PEFT's LoRA layers on a frozen bf16 base keep each adapter in fp32 and cast the input to
+ * it (LoraLayer._cast_input_dtype), so every adapted linear keeps its own fp32 copy of its
+ * input, where a bf16 adapter would share the one bf16 input. On the small Llama above with
+ * adapters on q_proj and v_proj (no dropout), per token: the shared bf16 norm output
+ * (2 x 64 = 128) gives way to two fp32 copies (2 x 4 x 64 = 512): +384 B x 16 tokens =
+ * 6,144 a layer. Under autocast lora_A keeps its own bf16 copy of the fp32 copy instead:
+ * 2 x 2 x 64 = 256, +128 x 16 = 2,048. */
+static void test_peft_adapter_casts(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,"
+                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                                    "\"num_key_value_heads\":4,\"num_hidden_layers\":2,"
+                                    "\"vocab_size\":1000}");
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training tr;
+    gs_training_defaults(&tr);
+    tr.method = GS_METHOD_LORA;
+    tr.lora_rank = 8;
+    tr.lora_target_count = 2;
+    strcpy(tr.lora_targets[0], "q_proj");
+    strcpy(tr.lora_targets[1], "v_proj");
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    struct gs_framework_rules peft, plain;
+    gs_framework_resolve(&knobs, true, &peft);
+    plain = peft;
+    plain.adapters_fp32 = false;
+    struct gs_activation_input in = {.arch = &a, .batch_size = 1, .sequence_length = 16,
+                                     .micro_batches = 1, .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
+                                     .parallelism = &par, .rules = &plain,
+                                     .trainable = GS_TRAIN_ADAPTERS, .adapters = &tr};
+    struct gs_activation_result shared, cast, autocast;
+    assert_true(gs_activation_bytes(&in, &shared));
+    in.rules = &peft;
+    assert_true(gs_activation_bytes(&in, &cast));
+    assert_int_equal(cast.per_layer_bytes - shared.per_layer_bytes, 6144);
+    in.autocast = true;
+    in.rules = &plain;
+    assert_true(gs_activation_bytes(&in, &shared));
+    in.rules = &peft;
+    assert_true(gs_activation_bytes(&in, &autocast));
+    assert_int_equal(autocast.per_layer_bytes - shared.per_layer_bytes, 2048);
+}
+
 /* Pipeline stages hold min(p, micro-batches) micro-batches in flight on the
  * first stage (Megatron, estimation.md 3.3); the last stage holds one plus
  * the logits. Llama-2-7B, p = 4, 8 micro-batches: first = 4 x (8 layers +
@@ -425,6 +574,9 @@ int main(void)
         cmocka_unit_test(test_layout_validation),
         cmocka_unit_test(test_korthikanti_gpt_layer),
         cmocka_unit_test(test_llama_layer_flash),
+        cmocka_unit_test(test_transformers_eager_layer),
+        cmocka_unit_test(test_activation_functions),
+        cmocka_unit_test(test_peft_adapter_casts),
         cmocka_unit_test(test_pipeline_in_flight),
         cmocka_unit_test(test_expert_parallel),
     };

@@ -495,6 +495,106 @@ static void test_model_names_by_tokens(void **state)
 
 /* The framework fields reach the core: a torchtune request with a chunked,
  * compiled loss answers with that loss, the peak fields and the phase. */
+/* True if the estimate's warnings carry `code`. */
+static bool has_warning(json_t *response, const char *code)
+{
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(response, "warnings"), i, w) {
+        if (strcmp(json_string_value(json_object_get(w, "code")), code) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* training.attn_implementation takes transformers' names; flash_attention is its older
+ * spelling (true: flash_attention_2, false: eager) and a disagreement is a 400; T5, whose
+ * transformers code has only an eager path, is sized eager with a warning. */
+static void test_attention_implementation(void **state)
+{
+    (void)state;
+#define ATTN_REQUEST(training)                                                                     \
+    "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"batch_size\":1,"              \
+    "\"sequence_length\":1024" training "}}"
+    struct problem p;
+    json_t *r = estimate(ATTN_REQUEST(""), &p);
+    assert_non_null(r);
+    const json_t *t = json_object_get(r, "training");
+    assert_string_equal(json_string_value(json_object_get(t, "attn_implementation")), "sdpa");
+    assert_true(json_is_true(json_object_get(t, "flash_attention")));
+    const json_int_t sdpa = get_int(r, "per_gpu.activations_bytes");
+    json_decref(r);
+
+    r = estimate(ATTN_REQUEST(",\"attn_implementation\":\"eager\""), &p);
+    assert_non_null(r);
+    t = json_object_get(r, "training");
+    assert_string_equal(json_string_value(json_object_get(t, "attn_implementation")), "eager");
+    assert_true(json_is_false(json_object_get(t, "flash_attention")));
+    assert_true(get_int(r, "per_gpu.activations_bytes") > sdpa); /* the score matrices */
+    json_decref(r);
+
+    r = estimate(ATTN_REQUEST(",\"flash_attention\":true"), &p);
+    assert_non_null(r);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(r, "training"),
+                                                          "attn_implementation")),
+                        "flash_attention_2");
+    json_decref(r);
+
+    assert_null(estimate(ATTN_REQUEST(",\"flash_attention\":true,\"attn_implementation\":\"eager\""),
+                         &p));
+    assert_int_equal(p.status, 400);
+    assert_string_equal(p.errors.items[0].pointer, "/training/flash_attention");
+    assert_null(estimate(ATTN_REQUEST(",\"attn_implementation\":\"xformers\""), &p));
+    assert_int_equal(p.status, 400);
+    assert_string_equal(p.errors.items[0].pointer, "/training/attn_implementation");
+
+    r = estimate("{\"model\":\"t5-small\",\"mode\":\"training\",\"training\":{"
+                 "\"batch_size\":1,\"sequence_length\":512}}",
+                 &p);
+    assert_non_null(r);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(r, "training"),
+                                                          "attn_implementation")),
+                        "eager");
+    assert_true(has_warning(r, "attention_eager_only"));
+    json_decref(r);
+#undef ATTN_REQUEST
+}
+
+/* BERT's head follows architectures (modeling_bert.py): bert-base-uncased as BertModel with
+ * its pooler is 109,482,240 parameters (the catalog's count); BertForMaskedLM drops the pooler
+ * (768 x 768 + 768 = 590,592) for the prediction head's transform (590,592), its LayerNorm
+ * (1,536) and the decoder's vocabulary bias (30,522; the decoder weight is tied):
+ * 109,482,240 + 1,536 + 30,522 = 109,514,298, what PyTorch counts for the model
+ * AutoModelForMaskedLM builds; BertForSequenceClassification adds a 2-label classifier
+ * (768 x 2 + 2): 109,483,778. Only the masked-LM head ends in vocabulary logits. */
+static void test_bert_heads(void **state)
+{
+    (void)state;
+#define BERT(cls)                                                                                  \
+    "{\"model\":{\"config\":{\"architectures\":[\"" cls "\"],\"model_type\":\"bert\","             \
+    "\"hidden_size\":768,\"intermediate_size\":3072,\"num_attention_heads\":12,"                \
+    "\"num_hidden_layers\":12,\"vocab_size\":30522}},\"mode\":\"training\",\"training\":{"        \
+    "\"batch_size\":1,\"sequence_length\":512}}"
+    const char *const classes[] = {"BertModel", "BertForMaskedLM",
+                                   "BertForSequenceClassification"};
+    const json_int_t counts[] = {109482240, 109514298, 109483778};
+    json_int_t logits[3];
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof(text), BERT("%s"), classes[i]);
+        struct problem p;
+        json_t *r = estimate(text, &p);
+        assert_non_null(r);
+        assert_int_equal(get_int(r, "model.parameters"), counts[i]);
+        logits[i] = get_int(r, "per_gpu.activations_bytes");
+        json_decref(r);
+    }
+    /* 512 tokens x 30,522 logits x 12 bytes (transformers 5.x's loss) and the head's inputs */
+    assert_true(logits[1] - logits[0] >= 512LL * 30522 * 12);
+    assert_int_equal(logits[2], logits[0]);
+#undef BERT
+}
+
 static void test_training_framework_fields(void **state)
 {
     (void)state;
@@ -609,18 +709,6 @@ static void test_catalog_listings(void **state)
             assert_non_null(json_object_get(sources, "bf16_tflops"));
     }
     json_decref(gpus);
-}
-
-/* True if the estimate's warnings carry `code`. */
-static bool has_warning(json_t *response, const char *code)
-{
-    size_t i;
-    json_t *w;
-    json_array_foreach(json_object_get(response, "warnings"), i, w) {
-        if (strcmp(json_string_value(json_object_get(w, "code")), code) == 0)
-            return true;
-    }
-    return false;
 }
 
 /* Superchips (db/migrations/0009): GH200 and GB200 boards are Hopper-and-later
@@ -886,6 +974,8 @@ int main(void)
         cmocka_unit_test(test_deepspeed_parity_through_the_api),
         cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_training_framework_fields),
+        cmocka_unit_test(test_attention_implementation),
+        cmocka_unit_test(test_bert_heads),
         cmocka_unit_test(test_model_names_by_tokens),
         cmocka_unit_test(test_problem_body_shape),
         cmocka_unit_test(test_engine_versions),
