@@ -74,7 +74,8 @@ const FIELDS = {
     ['training.gradient_accumulation_steps', 'Gradient accumulation', 'int', '', { ph: '1' }],
     ['training.framework_version', 'Framework release', 'text', '', { ph: 'latest modelled' }],
     ['training.loss', 'Loss', 'sel', '', { opts: [['', 'framework default'], 'fp32_retained', 'fp32', 'chunked', 'fused'] }],
-    ['training.flash_attention', 'Flash attention', 'sel', '', { opts: TRI }],
+    ['training.attn_implementation', 'Attention', 'sel', '', { opts: [['', 'transformers default (sdpa)'], 'sdpa', 'eager', 'flash_attention_2', 'flash_attention_3', 'flex_attention'],
+      hint: 'eager keeps every layer\'s score matrix; the others keep a log-sum-exp.' }],
     ['training.compile', 'torch.compile', 'sel', '', { opts: TRI }],
     ['training.lora.dropout', 'LoRA dropout', 'num', '', { dep: 'training.method=lora qlora', ph: '0' }],
     ['parallelism.sequence_parallel', 'Sequence parallel (Estimate)', 'sel', '', { q: 'e', opts: TRI }],
@@ -925,7 +926,8 @@ function renderEstimate(res) {
   put('#facts', ...modeFacts(res),
     fact('gpu_count', 'GPUs', formatInt(res.gpu_count), res.gpu_count),
     fact('total', 'Per GPU', [gib(res.per_gpu.total_bytes), el('small', {}, `${formatInt(res.per_gpu.total_bytes)} bytes`)], res.per_gpu.total_bytes),
-    res.per_gpu.peak_phase && fact('peak_phase', 'Peak moment', res.per_gpu.peak_phase.replace(/_/g, ' ')));
+    res.per_gpu.peak_phase && fact('peak_phase', 'Peak moment', res.per_gpu.peak_phase.replace(/_/g, ' ')),
+    ...phaseFacts(res));
   renderServing(res);
   const fixes = res.fixes || [];
   showChanges(fixes.length ? 'Smallest changes that help' : null, fixes, false);
@@ -933,6 +935,16 @@ function renderEstimate(res) {
   memory([{ label: `${res.gpu_count > 1 ? `${res.gpu_count} × ` : ''}${f ? f.name : 'no GPU chosen'}`, per_gpu: res.per_gpu,
     usable: f?.usable_bytes, limit: budget ? f.limit_bytes : null,
     limitLabel: budget ? `${ENGINES[res.budget.engine] || res.budget.engine} budget (${res.budget.fraction} × total)` : null }], 'Memory per GPU');
+}
+
+// Each moment of a training step (training.phases), so an optimizer-step peak still shows what
+// backward start held.
+function phaseFacts(res) {
+  const phases = res.training?.phases;
+  if (!phases) return [];
+  return Object.entries(phases).map(([name, p]) => fact(`phase_${name}`, `At ${name.replace(/_/g, ' ')}`,
+    [gib(p.allocated_bytes), el('small', {}, `activations ${gib(p.activations_bytes)}, gradients ${gib(p.gradients_bytes)}`)],
+    p.allocated_bytes));
 }
 
 function renderServing(res) {

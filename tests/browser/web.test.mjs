@@ -220,6 +220,10 @@ describe('web UI in Chromium', () => {
     // cuBLAS workspace, then 10% allocator slack and the CUDA context (core/src/train_peak.c)
     const allocated = 16 * 8030261248 + 32 * 2 ** 20;
     assert.equal(total, String(allocated + Math.ceil(allocated * 100 / 1000) + 287047680));
+    // each moment of the step: the peak one is per_gpu's, backward start holds no gradients
+    assert.equal(await page.getAttribute('[data-field=phase_backward_end]', 'data-value'), String(allocated));
+    assert.equal(await page.getAttribute('[data-field=phase_backward_start]', 'data-value'),
+      String(allocated - 2 * 8030261248));
     assert.match(await page.textContent('#result-precision'), /bf16 mixed/);
     assert.ok((await page.locator('#assumptions li').count()) > 0, 'assumptions listed');
     assert.ok((await page.locator('#warnings li[data-code]').count()) > 0, 'warnings listed');
