@@ -366,6 +366,14 @@ static void test_llama_layer_flash(void **state)
     assert_int_equal(r.total_bytes, 32 * 629669888ULL + 8 * 4096 + 4096ULL * 32000 * 10);
 }
 
+/* A small Llama: h 64, 4 heads of 16 (MHA), SwiGLU 128, 2 layers. */
+static struct gs_arch small_llama(void)
+{
+    return fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"
+                        "\"num_attention_heads\":4,\"num_key_value_heads\":4,"
+                        "\"num_hidden_layers\":2,\"vocab_size\":1000}");
+}
+
 /* What transformers 5.x's eager code saves per layer, on a small Llama (h 64, 4 heads of 16,
  * MHA, SwiGLU 128, bf16, one sequence of 16 tokens), written out per token:
  *   2 LlamaRMSNorms, each its fp32 input copy and the normalized bf16 tensor: 2 x 6 x 64 = 768
@@ -382,10 +390,7 @@ static void test_llama_layer_flash(void **state)
 static void test_transformers_eager_layer(void **state)
 {
     (void)state;
-    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,"
-                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
-                                    "\"num_key_value_heads\":4,\"num_hidden_layers\":2,"
-                                    "\"vocab_size\":1000}");
+    struct gs_arch a = small_llama();
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
     struct gs_training_knobs knobs;
@@ -478,10 +483,7 @@ static void test_activation_functions(void **state)
 static void test_peft_adapter_casts(void **state)
 {
     (void)state;
-    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,"
-                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
-                                    "\"num_key_value_heads\":4,\"num_hidden_layers\":2,"
-                                    "\"vocab_size\":1000}");
+    struct gs_arch a = small_llama();
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
     struct gs_training tr;
