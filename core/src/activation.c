@@ -169,8 +169,8 @@ static uint64_t norm_bytes(const struct gs_activation_input *in, const struct gs
  * (Qwen3RMSNorm on (b, s, heads, head_dim)) or over the whole projection (Olmo2's q_norm over
  * heads*head_dim) normalizes all of Q or K, so it saves what norm_bytes says per element of
  * Q's or K's full width (modeling_qwen3.py, modeling_olmo2.py Attention.forward). */
-static uint64_t qk_norm_bytes(const struct gs_activation_input *in, const struct gs_block *b,
-                              uint64_t e)
+static uint64_t qk_norm_bytes(struct acc *c, const struct gs_activation_input *in,
+                              const struct gs_block *b, uint64_t e)
 {
     if (b->mixer != GS_MIXER_ATTENTION)
         return 0;
@@ -182,10 +182,8 @@ static uint64_t qk_norm_bytes(const struct gs_activation_input *in, const struct
         const size_t n = strlen(m->name);
         const bool q = n >= 6 && strcmp(m->name + n - 6, "q_norm") == 0;
         const bool k = n >= 6 && strcmp(m->name + n - 6, "k_norm") == 0;
-        const uint64_t width = q ? b->attn.heads * b->attn.head_dim
-                               : k ? b->attn.kv_heads * b->attn.head_dim
-                                   : 0;
-        bytes += norm_bytes(in, m, e) * width;
+        const uint64_t heads = q ? b->attn.heads : k ? b->attn.kv_heads : 0;
+        bytes = add(c, bytes, mul(c, norm_bytes(in, m, e), mul(c, heads, b->attn.head_dim)));
     }
     return bytes;
 }
@@ -294,7 +292,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         widths += o;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
     if (rules != NULL) /* eager q/k norms (fused kernels keep only their input) */
-        p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(in, b, e)));
+        p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(c, in, b, e)));
     p.partitioned = add(c, p.partitioned,
                         mul(c, tokens, add(c, l.dropout[ROLE_OUT], l.dropout[ROLE_DOWN])));
 
