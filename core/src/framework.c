@@ -143,8 +143,9 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_atte
         if (rows[i].framework == fw && rows[i].from <= version)
             pick = &rows[i];
     *out = pick != NULL ? pick->rules : rows[0].rules;
-    /* flash_attention_2 takes grouped K/V as they are; transformers' eager and SDPA paths
-     * call repeat_kv (modeling_llama.py) */
+    /* eager attention calls repeat_kv (modeling_llama.py eager_attention_forward); SDPA takes
+     * grouped K/V natively (integrations/sdpa_attention.py use_gqa_in_sdpa: torch >= 2.5, no
+     * mask) and flash_attention_2/3 as they are */
     if (fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED)
         out->gqa_expanded = !flash_attention;
     if (knobs->loss != GS_LOSS_DEFAULT)
