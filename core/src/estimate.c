@@ -1243,8 +1243,9 @@ static const char *optimizer_detail(enum gs_optimizer o)
     case GS_OPT_SGD_MOMENTUM:
         return "SGD with momentum: one momentum buffer per parameter";
     case GS_OPT_ADAFACTOR:
-        return "Adafactor (beta1 unset): factored second moment, rows plus columns per matrix, "
-               "bounded here by 2/hidden_size of the parameters in fp32";
+        return "Adafactor (beta1 unset): factored second moment in fp32, rows plus columns of "
+               "every matrix and every vector whole (transformers Adafactor: exp_avg_sq_row, "
+               "exp_avg_sq_col, exp_avg_sq)";
     case GS_OPT_LION:
         return "Lion: one momentum buffer per parameter";
     case GS_OPT_COUNT:
@@ -1309,6 +1310,71 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
     x->unit_grad_bytes = ceil_div(bytes_of(trainable_body, grad_bpp, ovf), layers);
 }
 
+/* Adafactor's second-moment elements (transformers optimization.py Adafactor.step, beta1
+ * unset, the default): a parameter of two or more dimensions keeps exp_avg_sq_row
+ * (shape[:-1]) and exp_avg_sq_col (shape[:-2] + shape[-1:]), rows plus columns; a vector
+ * keeps exp_avg_sq whole. Full training: every module (a Linear's weight out x in and its
+ * bias, an Embedding rows x width, norms and other vectors whole); LoRA: each adapted
+ * linear's lora_A (r x in) and lora_B (out x r). The states follow the gradient, upcast to
+ * fp32 (`grad = grad.float()`), so the caller takes 4 bytes each. */
+static uint64_t module_factored(const struct gs_module *m, bool *ovf)
+{
+    const uint64_t count = m->count ? m->count : 1;
+    switch ((enum gs_module_kind)m->kind) {
+    case GS_MODULE_LINEAR:
+        return gs_mul(count, gs_add((uint64_t)m->in + m->out, (m->flags & GS_MOD_BIAS) ? m->out : 0,
+                                    ovf),
+                      ovf);
+    case GS_MODULE_EMBEDDING:
+        return gs_mul(count, (uint64_t)m->in + m->out, ovf);
+    case GS_MODULE_TENSOR:
+        if (m->in > 1 && m->out > 1)
+            return gs_mul(count, (uint64_t)m->in + m->out, ovf);
+        break;
+    case GS_MODULE_NORM:
+        break;
+    }
+    return gs_module_parameters(m, ovf);
+}
+
+static uint64_t block_factored(const struct gs_block *b, const struct gs_training *tr, bool lora,
+                               uint64_t layers, bool *ovf)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->flags & GS_MOD_BUFFER)
+            continue;
+        if (!lora) {
+            n = gs_add(n, module_factored(m, ovf), ovf);
+        } else if (m->kind == GS_MODULE_LINEAR && gs_lora_adapts(tr, m)) {
+            const uint64_t r = tr->lora_rank ? tr->lora_rank : 8;
+            n = gs_add(n, gs_mul(m->count ? m->count : 1,
+                                 gs_add((uint64_t)m->in + m->out, 2 * r, ovf), ovf),
+                       ovf);
+        }
+    }
+    return gs_mul(n, layers, ovf);
+}
+
+static uint64_t adafactor_elements(const struct gs_arch *a, const struct gs_training *tr,
+                                   bool lora, bool *ovf)
+{
+    uint64_t n = 0, counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; k < a->block_count; k++)
+        n = gs_add(n, block_factored(&a->blocks[k], tr, lora, counts[k], ovf), ovf);
+    for (size_t k = 0; k < a->tower_count; k++) {
+        const struct gs_tower *tw = &a->towers[k];
+        if (tw->block < a->block_count && tw->part != GS_PART_MTP)
+            n = gs_add(n, block_factored(&a->blocks[tw->block], tr, lora, tw->layers, ovf), ovf);
+    }
+    for (size_t i = 0; !lora && i < a->module_count; i++)
+        if (!(a->modules[i].flags & GS_MOD_BUFFER))
+            n = gs_add(n, module_factored(&a->modules[i], ovf), ovf);
+    return n;
+}
+
 /* Model states on one GPU. */
 static void model_states(const struct gs_model_spec *m, const struct gs_workload *w,
                          const struct train_plan *plan, struct gs_estimate *e,
@@ -1342,8 +1408,15 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     uint64_t opt_dense = bytes_of(t_dense, bpp.optimizer, ovf);
     uint64_t opt_experts = bytes_of(t_experts, bpp.optimizer, ovf);
     if (plan->tr.optimizer == GS_OPT_ADAFACTOR && m->has_arch) {
-        /* factored rows + columns: (n + m) of n*m, at most 2/min(n, m) of it */
-        opt_dense = gs_add(opt_dense, gs_mul(4, ceil_div(gs_mul(2, t_dense, ovf), m->arch.hidden_size), ovf), ovf);
+        /* the factored second moment of the model, this GPU's share of it (exact without
+         * tensor or pipeline parallelism, in proportion to the parameters with them) */
+        const uint64_t whole = adafactor_elements(&m->arch, &plan->tr, plan->lora, ovf);
+        const uint64_t trainable = plan->lora ? plan->adapters : e->parameters;
+        const uint64_t mine = gs_add(t_dense, t_experts, ovf);
+        const uint64_t share = trainable > 0 && mine < trainable
+                                   ? ceil_div(gs_mul(whole, mine, ovf), trainable)
+                                   : whole;
+        opt_dense = gs_add(opt_dense, gs_mul(4, share, ovf), ovf);
     }
     if (zero == 3) {
         /* weights sharded: dense and frozen over dp, experts over their own group */

@@ -91,6 +91,28 @@ static void test_fp32_adam_7b(void **state)
     assert_int_equal(e.gpu_count, 1);
 }
 
+/* Adafactor keeps a factored second moment (transformers optimization.py: exp_avg_sq_row
+ * of shape[:-1] and exp_avg_sq_col of shape[:-2] + shape[-1:] for a matrix, exp_avg_sq for a
+ * vector), in fp32. A small Llama (h 64, 2 layers, 4 heads of 16, SwiGLU 128, vocabulary
+ * 1,000, untied), elements:
+ *   per layer q/k/v/o 4 x (64 + 64) = 512, gate and up 2 x (64 + 128) = 384, down 128 + 64 =
+ *   192, two RMSNorm vectors 128: 1,216; two layers 2,432
+ *   embed_tokens 1,000 + 64, lm_head 64 + 1,000, the final norm 64: 2,192
+ *   = 4,624 x 4 bytes = 18,496 (the model has 210,240 parameters: 2 bytes a thousand of them). */
+static void test_adafactor_factored_states(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(64, 2, 4, 4, 128, 1000, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = workload(GS_MODE_TRAINING, GS_DTYPE_FP32);
+    w.training.optimizer = GS_OPT_ADAFACTOR;
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.parameters, 210240);
+    assert_int_equal(e.per_gpu.optimizer_bytes, 18496);
+    assert_int_equal(e.per_gpu.gradients_bytes, 4 * 210240);
+}
+
 /* Mixed precision, ZeRO paper K = 12: 2 + 2 + 12 = 16 bytes per parameter.
  * estimation.md 2.1: Llama-2-7B (6,738,415,616 params) at 16 B/param is
  * "107.81 GB": 6,738,415,616 * 16 = 107,814,649,856. */
@@ -725,6 +747,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fp32_adam_7b),
+        cmocka_unit_test(test_adafactor_factored_states),
         cmocka_unit_test(test_bf16_mixed_llama2_7b),
         cmocka_unit_test(test_bf16_inference_weights_match_vllm_log),
         cmocka_unit_test(test_quantized_widths),
