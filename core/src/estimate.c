@@ -1646,9 +1646,22 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
     }
     /* DeepSpeed steps with its fused (or, offloaded, CPU) Adam; an offloaded optimizer runs
      * on the host */
-    if (rules->foreach_step && !rules->optimizer_in_backward && !plan->deepspeed &&
-        par->offload == GS_OFFLOAD_NONE)
+    const bool steps_here = !rules->optimizer_in_backward && !plan->deepspeed &&
+                            par->offload == GS_OFFLOAD_NONE;
+    if (plan->tr.optimizer == GS_OPT_ADAFACTOR && e->has_breakdown && !plan->lora && steps_here) {
+        /* transformers' Adafactor steps one parameter at a time, each in fp32: a 16-bit
+         * parameter and its gradient are copied to fp32 (p.float(), grad.float()), and
+         * `(grad**2) + eps`, _approx_sq_grad's product and `-update` each make a full-size
+         * temporary beside `update`: two at once. The largest parameter sets it. */
+        const uint64_t copies = plan->regime == GS_REGIME_BF16_PURE ? 4 : 2;
+        pk.step_temporaries = gs_mul(gs_mul(e->params.largest_module, 4, ovf), copies, ovf);
+        assume_value(e, "optimizer_step_temporaries_bytes", pk.step_temporaries,
+                     "Adafactor's step over the largest parameter: two fp32 full-size "
+                     "temporaries (and fp32 copies of a 16-bit parameter and its gradient)",
+                     "transformers optimization.py Adafactor.step");
+    } else if (rules->foreach_step && steps_here) {
         pk.step_temporaries = x->moment_bytes;
+    }
     pk.workspace = overhead_value(o->has_cublas_workspace_bytes, o->cublas_workspace_bytes,
                                   GS_CUBLAS_WORKSPACE_BYTES);
     pk.optimizer_in_backward = rules->optimizer_in_backward;
@@ -1679,7 +1692,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
     e->per_gpu.peak_reserved_bytes = gs_add(peak.allocated, slack, ovf);
     e->per_gpu.overhead_bytes = gs_add(gs_add(peak.transient, slack, ovf),
                                        gs_add(context, comm, ovf), ovf);
-    if (pk.step_temporaries)
+    if (pk.step_temporaries && plan->tr.optimizer != GS_OPT_ADAFACTOR)
         assume_value(e, "optimizer_step_temporaries_bytes", pk.step_temporaries,
                      "the foreach AdamW step's temporary list, one moment's size "
                      "(torch._foreach_sqrt of exp_avg_sq)",

@@ -98,7 +98,12 @@ static void test_fp32_adam_7b(void **state)
  *   per layer q/k/v/o 4 x (64 + 64) = 512, gate and up 2 x (64 + 128) = 384, down 128 + 64 =
  *   192, two RMSNorm vectors 128: 1,216; two layers 2,432
  *   embed_tokens 1,000 + 64, lm_head 64 + 1,000, the final norm 64: 2,192
- *   = 4,624 x 4 bytes = 18,496 (the model has 210,240 parameters: 2 bytes a thousand of them). */
+ *   = 4,624 x 4 bytes = 18,496 (the model has 210,240 parameters: 2 bytes a thousand of them).
+ * Its step goes one parameter at a time in fp32 with two full-size temporaries beside the
+ * update: the largest parameter (the embedding and the head, 64,000 each) x 4 B x 2 = 512,000,
+ * so the step is the peak: weights and gradients 2 x 840,960, states 18,496, 512,000 and the
+ * workspace = 2,212,416 + ws. In pure bf16 the parameter and its gradient are copied to fp32
+ * first: 64,000 x 4 x 4 = 1,024,000. */
 static void test_adafactor_factored_states(void **state)
 {
     (void)state;
@@ -111,6 +116,15 @@ static void test_adafactor_factored_states(void **state)
     assert_int_equal(e.parameters, 210240);
     assert_int_equal(e.per_gpu.optimizer_bytes, 18496);
     assert_int_equal(e.per_gpu.gradients_bytes, 4 * 210240);
+    assert_int_equal(e.peak_phase, GS_PHASE_OPTIMIZER_STEP);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 2212416ULL + GS_CUBLAS_WORKSPACE_BYTES);
+    assert_int_equal(e.peak.moments[GS_PHASE_OPTIMIZER_STEP].transient,
+                     512000ULL + GS_CUBLAS_WORKSPACE_BYTES);
+    w.weights = GS_DTYPE_BF16;
+    w.training.regime = GS_REGIME_BF16_PURE;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.peak.moments[GS_PHASE_OPTIMIZER_STEP].transient,
+                     1024000ULL + GS_CUBLAS_WORKSPACE_BYTES);
 }
 
 /* Mixed precision, ZeRO paper K = 12: 2 + 2 + 12 = 16 bytes per parameter.
