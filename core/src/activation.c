@@ -210,7 +210,8 @@ static uint64_t gemm_input_bytes(const struct gs_activation_input *in, const str
  *   op list), so x's copy, tanh's output and 1 + tanh are fp32 (4 + 4 + 2 + 4 bytes);
  * - gated (GLU): the product keeps the activation's output and up's output;
  * - the down projection's input when it keeps it (a plain MLP's relu output is kept by relu
- *   itself whether or not down does). */
+ *   itself whether or not down does);
+ * - a dropout before the down projection. */
 static uint64_t mlp_eager_bytes(const struct gs_activation_input *in, const struct gs_block *b,
                                 uint64_t e, bool down_saves)
 {
@@ -237,6 +238,14 @@ static uint64_t mlp_eager_bytes(const struct gs_activation_input *in, const stru
         bytes += out + e; /* the product keeps both factors */
     if (b->mlp.gated ? down_saves : down_saves || act == GS_ACT_RELU)
         bytes += e; /* under autocast, down's own 16-bit copy of an fp32 product */
+    /* dropout before the down projection (T5's DenseReluDense, Whisper's activation_dropout):
+     * its 1-byte mask; down keeps the dropout output in place of the tensor it read, except
+     * that relu's own output stays kept beside it */
+    if (in->arch->mlp_dropout) {
+        bytes += 1;
+        if (act == GS_ACT_RELU && !b->mlp.gated && down_saves)
+            bytes += e;
+    }
     return bytes;
 }
 
@@ -325,21 +334,21 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         if (in->flash_attention) {
             p.core = mul(c, mul(c, 4, heads), tokens); /* fp32 softmax_lse */
         } else {
-            /* softmax's saved output a*s_q*s_k*b, then what the matmul with V reads. Llama's
-             * and T5's eager code (transformers eager_attention_forward:
+            /* softmax's saved output a*s_q*s_k*b, then what the matmul with V keeps of its
+             * input. Llama's and T5's eager code (transformers eager_attention_forward:
              * softmax(..., dtype=torch.float32).to(query.dtype)) runs softmax in fp32 and casts
-             * the probabilities back before dropout; GPT-2's and BERT's run softmax at the
-             * scores' dtype, which autocast makes fp32 (softmax is on its fp32 list), and
-             * dropout before the matmul's own 16-bit copy. Dropout keeps a 1-byte mask and
-             * its output, which the matmul reads instead */
+             * the probabilities back; GPT-2's and BERT's run it at the scores' dtype, which
+             * autocast makes fp32 (softmax is on its fp32 list). Dropout keeps a 1-byte mask
+             * (native_dropout's backward needs nothing else); the matmul keeps the tensor it
+             * reads at its own dtype: the dropout output, the cast copy, or, under autocast,
+             * its own 16-bit copy of an fp32 input - a tensor only one op reads is not kept */
             const uint64_t scores = mul(c, mul(c, heads, tokens), in->sequence_length);
             const bool cast_back = rules != NULL && rules->softmax_fp32 && !a->eager_softmax_native;
             const uint64_t soft = in->autocast || cast_back ? 4 : e;
             const uint64_t matmul = in->autocast ? 2 : e;
-            const uint64_t copy = soft != matmul ? matmul : 0;
-            uint64_t per = soft + copy;
-            if (a->attention_dropout)
-                per += (cast_back ? matmul : soft) + 1;
+            const uint64_t per = soft + (a->attention_dropout ? 1 + matmul
+                                         : soft != matmul     ? matmul
+                                                              : 0);
             p.core = mul(c, per, scores);
         }
     }

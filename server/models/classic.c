@@ -310,6 +310,7 @@ static void read_t5(struct model_reader *r, struct gs_arch *a)
     a->attention_eager_only = true;
     /* T5Config: dropout_rate defaults to 0.1, after attention, in the MLP and on the residuals */
     a->attention_dropout = a->hidden_dropout = rd_dropout_or(r, NAMES("dropout_rate"), true);
+    a->mlp_dropout = a->hidden_dropout; /* T5DenseActDense / T5DenseGatedActDense: before wo */
     /* decoder layer: self-attention, cross-attention, FF, three norms */
     const size_t db = gs_arch_new_block(a);
     s.cross = true;

@@ -940,6 +940,8 @@ static void read_whisper(struct model_reader *r, struct gs_arch *a)
     a->tie_word_embeddings = rd_flag(&c, "tie_word_embeddings", true);
     a->attention_dropout = rd_dropout(&c, NAMES("attention_dropout"));
     a->hidden_dropout = rd_dropout(&c, NAMES("dropout", "activation_dropout"));
+    a->mlp_dropout = rd_dropout(&c, NAMES("activation_dropout")); /* WhisperEncoderLayer: after fc1's
+                                                                     activation */
     if (dec > GS_LAYERS_MAX)
         rd_fail(&c, "decoder_layers", GS_ERR_UNSUPPORTED,
                 "%llu layers: gpusizer describes at most %d", (unsigned long long)dec,

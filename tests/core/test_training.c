@@ -419,6 +419,16 @@ static void test_transformers_eager_layer(void **state)
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.per_layer_bytes, 46080);
 
+    /* under autocast softmax runs in fp32 (4), dropout keeps its mask (1) and the matmul its own
+     * 16-bit copy of the fp32 dropout output (2): 7 a score, 448 a token. The rest of the layer
+     * keeps its bf16 tensors (autocast's element is 2) but the norms compute in fp32: the two
+     * RMSNorms keep 4 + 2 each (6 x 64 x 2 = 768, as without autocast). 2,944 - 384 + 448 = 3,008
+     * x 16 = 48,128 */
+    in.autocast = true;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 48128);
+    in.autocast = false;
+
     struct gs_arch q = fixture_arch("{\"model_type\":\"qwen3\",\"hidden_size\":64,"
                                     "\"intermediate_size\":128,\"num_attention_heads\":4,"
                                     "\"num_key_value_heads\":4,\"head_dim\":16,"
@@ -471,6 +481,13 @@ static void test_activation_functions(void **state)
     assert_int_equal(gelu.per_layer_bytes - relu.per_layer_bytes, 8 * 1024);
     /* LitGPT's model code calls ATen's gelu whatever the config names */
     assert_int_equal(aten.per_layer_bytes, gelu.per_layer_bytes);
+    /* T5's DenseReluDense drops out before wo: a 1-byte mask, and wo keeps the dropout output
+     * beside relu's own output: + (1 + 4) x 256 a token */
+    a.mlp_dropout = true;
+    in.arch = &a;
+    struct gs_activation_result dropped;
+    assert_true(gs_activation_bytes(&in, &dropped));
+    assert_int_equal(dropped.per_layer_bytes - relu.per_layer_bytes, 8 * 5 * 256);
 }
 
 /* PEFT's LoRA layers on a frozen bf16 base keep each adapter in fp32 and cast the input to

@@ -258,6 +258,8 @@ struct gs_arch {
     bool logits;                        /* the model ends in vocabulary logits (not encoder-only) */
     bool attention_dropout;             /* non-zero attention-probability dropout */
     bool hidden_dropout;                /* non-zero residual/hidden dropout */
+    bool mlp_dropout;                   /* dropout inside the MLP, before the down projection
+                                           (T5's dropout_rate, Whisper's activation_dropout) */
     bool attention_eager_only;          /* transformers has no fused attention path for the
                                            type (a bias added to the scores: T5) */
     bool eager_softmax_native;          /* its eager attention runs softmax at the scores' dtype
