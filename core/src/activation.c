@@ -154,14 +154,16 @@ struct layer_parts {
  * native kernel, Transformer Engine, compiled code) keep their input and
  * per-row statistics; an eager RMSNorm (LlamaRMSNorm, torchtune's and
  * LitGPT's) saves the fp32 copy of its input that pow and mul read, and,
- * when its weight trains, the normalized 16-bit tensor the weight multiplies.
+ * when its weight trains, the normalized 16-bit tensor the weight multiplies (fp32 where the
+ * model multiplies before casting back: OLMo 2's and GPT-OSS's (self.weight *
+ * hidden_states).to(input_dtype)).
  * Autocast runs norms in fp32. */
 static uint64_t norm_bytes(const struct gs_activation_input *in, const struct gs_module *m,
                            uint64_t residual)
 {
     const struct gs_framework_rules *r = in->rules;
     if (r != NULL && r->norm_fp32_copy && !r->compile && !(m->flags & GS_MOD_BIAS))
-        return 4 + (in->trainable == GS_TRAIN_ALL ? residual : 0);
+        return 4 + (in->trainable != GS_TRAIN_ALL ? 0 : in->arch->norm_weight_fp32 ? 4 : residual);
     return in->autocast ? 4 : residual;
 }
 

@@ -338,6 +338,7 @@ static void read_olmo2(struct model_reader *r, struct gs_arch *a)
     const struct decoder_traits t = {.norms = 2, .qk_norm = QK_FULL, .qkv_bias = bias,
                                      .o_bias = bias};
     decoder_build(r, a, &plan, &t);
+    a->norm_weight_fp32 = true; /* (self.weight * hidden_states).to(input_dtype) */
 }
 
 /* CohereForCausalLM (modeling_cohere.py): attention and MLP in parallel off
@@ -504,6 +505,7 @@ static void read_gpt_oss(struct model_reader *r, struct gs_arch *a)
     decoder_moe_every(r, &plan, 1);
     const struct decoder_traits t = {.norms = 2, .qkv_bias = true, .o_bias = true, .sinks = true};
     decoder_build(r, a, &plan, &t);
+    a->norm_weight_fp32 = true; /* (self.weight * hidden_states).to(input_dtype) */
 }
 
 /* Glm4MoeForCausalLM (modeling_glm4_moe.py): biases on q, k and v
@@ -594,6 +596,7 @@ static void read_apertus(struct model_reader *r, struct gs_arch *a)
                                      .plain_mlp = true,
                                      .act_params = xielu ? 2 : 0};
     decoder_build(r, a, &plan, &t);
+    a->norm_weight_fp32 = true; /* (self.weight * hidden_states).to(input_dtype) */
 }
 
 /* Starcoder2ForCausalLM (modeling_starcoder2.py; vLLM starcoder2.py): GQA with rope,

@@ -436,6 +436,22 @@ static void test_transformers_eager_layer(void **state)
     in.arch = &q;
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.per_layer_bytes, 59392);
+
+    /* OLMo 2's RMSNorm multiplies its weight in fp32 before casting back
+     * ((self.weight * hidden_states).to(input_dtype)), so each of its four norms per layer
+     * (two post-norms over h, q_norm and k_norm over all of Q and K) keeps a 4-byte normalized
+     * tensor where Llama's keeps 2: 2 x 4 x 64 = 512 more a token, 8,192 a layer */
+    struct gs_arch o = fixture_arch("{\"model_type\":\"olmo2\",\"hidden_size\":64,"
+                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                                    "\"num_key_value_heads\":4,\"num_hidden_layers\":2,"
+                                    "\"vocab_size\":1000}");
+    assert_true(o.norm_weight_fp32);
+    in.arch = &o;
+    struct gs_activation_result olmo;
+    assert_true(gs_activation_bytes(&in, &olmo));
+    o.norm_weight_fp32 = false;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(olmo.per_layer_bytes - r.per_layer_bytes, 8192);
 }
 
 /* A plain MLP (h 64, width 256, fp32 activations, no dropout), per token, beyond the

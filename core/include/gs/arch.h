@@ -258,6 +258,9 @@ struct gs_arch {
     bool logits;                        /* the model ends in vocabulary logits (not encoder-only) */
     bool attention_dropout;             /* non-zero attention-probability dropout */
     bool hidden_dropout;                /* non-zero residual/hidden dropout */
+    bool norm_weight_fp32;              /* its RMSNorm multiplies the weight in fp32 and casts
+                                           after (Olmo2RMSNorm, GptOssRMSNorm), so the weight's
+                                           gradient keeps the fp32 normalized tensor */
     bool mlp_dropout;                   /* dropout inside the MLP, before the down projection
                                            (T5's dropout_rate, Whisper's activation_dropout) */
     bool attention_eager_only;          /* transformers has no fused attention path for the
