@@ -38,7 +38,7 @@
 
 /* NCCL communicator buffers once a GPU talks to others: vLLM's non-torch
  * memory grows from 1.79 GiB to 3.58 GiB going from 1 to 2 GPUs (vllm PR
- * #10511 log, estimation.md 4.5): floor(1.79 * 2^30). */
+ * #10511's log): floor(1.79 * 2^30). */
 #define GS_NCCL_BYTES ((uint64_t)1921997864)
 /* DeepSpeed ZeRO-1/2 communication buckets: reduce_bucket_size and
  * allgather_bucket_size default to 5e8 elements each (deepspeed

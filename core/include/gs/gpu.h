@@ -1,7 +1,8 @@
 /*
  * gpu.h - the accelerator facts the estimator needs, and the fit verdict.
  *
- * Fit uses the capacity the driver reports as total (estimation.md §0.5): an
+ * Fit uses the capacity the driver reports as total (nvidia-smi's memory.total,
+ * torch.cuda.get_device_properties().total_memory; a gpusizer convention): an
  * "80 GB" H100 reports about 79.2 GiB. When that figure is unknown the
  * marketed capacity is used and the verdict says so.
  */

@@ -1,6 +1,7 @@
 /*
  * inference.h - the KV cache and what a serving engine will actually do
- * with a GPU (estimation.md 4.2-4.5).
+ * with a GPU (vLLM v1/kv_cache_interface.py, v1/worker/gpu_worker.py
+ * determine_available_memory, v1/core/kv_cache_utils.py get_num_blocks).
  *
  * KV bytes per token follow vLLM's KV-cache specs, one per layer kind of the
  * layer-by-layer description: 2 * kv_heads_per_gpu * head_dim * dtype per

@@ -1,10 +1,12 @@
 /*
  * parity.h - what other tools print for the same model, reproduced exactly,
- * so users can compare and see why the numbers differ (estimation.md 0.5).
+ * so users can compare and see why the numbers differ.
  *
- *   DeepSpeed  estimate_zero2_model_states_mem_needs / estimate_zero3_... (§2.3)
- *   Megatron   theoretical_memory_usage.py: weights + optimizer, activations (§2.5, §3.3)
- *   accelerate `accelerate estimate-memory` (§2.6)
+ *   DeepSpeed  estimate_zero2_model_states_mem_needs / estimate_zero3_... (deepspeed/
+ *              runtime/zero/stage_1_and_2.py, stage3.py)
+ *   Megatron   megatron/training/theoretical_memory_usage.py: weights + optimizer,
+ *              activations
+ *   accelerate `accelerate estimate-memory` (src/accelerate/commands/estimate.py)
  *
  * The tools compute in floating point and print GiB with two decimals; these
  * functions return bytes, computed with the same formulas in integers

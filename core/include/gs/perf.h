@@ -1,6 +1,7 @@
 /*
  * perf.h - how fast a layout runs: a roofline model of decode, prefill and
- * training throughput (estimation.md 5), with every efficiency a named,
+ * training throughput (Williams et al. 2009's roofline; training FLOPs as Megatron-LM's
+ * num_floating_point_operations counts them), with every efficiency a named,
  * overridable assumption.
  *
  * Decode is memory-bound until the batch is large: one engine step reads
@@ -33,7 +34,7 @@ struct gs_perf_gpu {
     unsigned pcie_gen;            /* 0 = unknown */
 };
 
-/* Efficiencies in thousandths. Defaults (estimation.md 5): decode reaches
+/* Efficiencies in thousandths. Defaults: decode reaches
  * 700/1000 of memory bandwidth (0.6-0.8 typical), prefill 500 of peak FLOPS
  * (the section's worked example), training 400 MFU for dense models (Megatron
  * 41-48%, Llama 2 39-43%) and 300 for MoE (20-35%). */

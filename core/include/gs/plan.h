@@ -1,9 +1,9 @@
 /*
  * plan.h - the cheapest way to run a workload on one GPU type: which
  * parallel layout, how many GPUs, at what throughput and cost
- * (estimation.md 5-6).
+ * (the roofline of perf.h and the layout rules below).
  *
- * The search follows the hard rules of section 6 (tensor parallelism divides
+ * The search follows the engines' hard rules (tensor parallelism divides
  * the heads and stays within a node, pipeline stages divide the layers,
  * expert parallelism divides the experts, quantization groups are not split;
  * gs_parallelism_validate and gs_weights_bytes enforce them) and the

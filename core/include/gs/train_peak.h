@@ -1,5 +1,5 @@
 /*
- * train_peak.h - the moment a training step peaks (estimation.md §3.4).
+ * train_peak.h - the moment a training step peaks (docs/training-peaks.md).
  *
  * Memory is not the sum of everything a step ever holds: with
  * zero_grad(set_to_none=True) (PyTorch's default) and no accumulation,

@@ -1,10 +1,12 @@
 /*
  * training.h - the training workload and what it costs per GPU in model
  * states: weights, gradients and optimizer states for every regime and
- * optimizer (estimation.md §2.1), sharded by ZeRO stage over the
- * data-parallel group (§2.2), split by tensor, pipeline and expert
- * parallelism on the most loaded pipeline stage (§2.5), offloaded to the
- * host (§2.4), and for LoRA/QLoRA a frozen base plus adapters (§2.7).
+ * optimizer (DeepSpeed docs/code-docs/source/memory.rst; the ZeRO paper, arXiv
+ * 1910.02054), sharded by ZeRO stage over the data-parallel group, split by
+ * tensor, pipeline and expert parallelism on the most loaded pipeline stage
+ * (Megatron-LM theoretical_memory_usage.py), offloaded to the host
+ * (ZeRO-Offload), and for LoRA/QLoRA a frozen base plus adapters (PEFT,
+ * QLoRA arXiv 2305.14314).
  *
  * Pure functions over caller-owned structs; nothing allocates.
  */
@@ -129,7 +131,8 @@ void gs_parallelism_defaults(struct gs_parallelism *parallelism);
 /* t * p * c * dp, or 0 on overflow. */
 uint64_t gs_parallelism_world(const struct gs_parallelism *parallelism);
 
-/* Checks the parallel layout against the architecture (estimation.md §6):
+/* Checks the parallel layout against the architecture (the rules Megatron-LM's
+ * parallel_state.py and vLLM's tensor-parallel layers enforce):
  * tensor divides attention heads and is a multiple or divisor of KV heads,
  * pipeline divides layers (with uneven_stages: at most one stage per layer), expert divides the experts and the
  * expert-parallel grid, sequence parallelism needs tensor > 1, offload
@@ -159,7 +162,7 @@ const char *gs_optimizer_name(enum gs_optimizer optimizer);
 enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct gs_error *err);
 
 /* LoRA adapter parameters r*(d_in + d_out) summed over every linear module
- * the targets name, in every layer and tower (estimation.md §2.7). A target
+ * the targets name, in every layer and tower (PEFT LoraLayer). A target
  * matches a module whose name, or its last dotted component, equals it, as
  * PEFT matches target_modules; "all_linear" takes every linear module but
  * the output head, as PEFT's "all-linear" does. Routed experts are stored

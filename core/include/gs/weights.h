@@ -1,6 +1,7 @@
 /*
  * weights.h - weight storage formats and the bytes one GPU holds for them
- * (estimation.md 4.1): plain fp32/bf16/fp16, fp8 (per tensor, per channel,
+ * (each format's packing in its library: vLLM's quantization layers, bitsandbytes
+ * functional.py, ggml-common.h): plain fp32/bf16/fp16, fp8 (per tensor, per channel,
  * 128x128 blocks), LLM.int8, GPTQ and AWQ int4 with a group size, bnb nf4
  * (with or without double quantization), GGUF types, MXFP4, and plain int4.
  *
