@@ -768,7 +768,40 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
     return GS_OK;
 }
 
-static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workload *w,
+/* vLLM --cpu-offload-gb (model_executor/models/utils.py maybe_offload_to_cpu; SGLang's
+ * --cpu-offload-gb runs the same walk, srt/utils/offloader.py OffloaderV1): make_layers
+ * passes each decoder layer of this GPU's stage to it in order, and it moves the layer's
+ * parameters to pinned host memory one by one until the bytes moved reach the cap. Only the
+ * decoder layers move: the embedding, the head and the final norm stay on the GPU, so the
+ * offload is the cap or the stage's layers, whichever is smaller. The parameter that crosses
+ * the cap moves whole, which can carry the offload past the cap by part of one parameter;
+ * that remainder is not counted (the answer keeps the larger weights). */
+static enum gs_status cpu_offloaded(const struct gs_model_spec *m, const struct gs_workload *w,
+                                    uint64_t t, uint64_t p, enum gs_weight_format f,
+                                    uint64_t *out, struct gs_error *err)
+{
+    const uint64_t cap = w->serving.engine.cpu_offload_bytes;
+    *out = 0;
+    if (cap == 0 || (w->serving.engine.engine != GS_ENGINE_VLLM &&
+                     w->serving.engine.engine != GS_ENGINE_SGLANG))
+        return GS_OK;
+    const struct gs_weights_request r = {f, w->group_size, t, 1, w->format_experts_only,
+                                         w->parallelism.expert};
+    uint64_t layers = 0;
+    enum gs_status st = gs_weights_layers_bytes(&m->arch, &r, &layers, err);
+    if (st != GS_OK)
+        return st;
+    /* the most loaded stage holds ceil(layers / p) of them (vLLM get_pp_indices) */
+    const uint64_t n = m->arch.num_hidden_layers ? m->arch.num_hidden_layers : 1;
+    bool ovf = false;
+    const uint64_t stage = gs_div_ceil(gs_mul(layers, div_up(n, p), &ovf), n);
+    if (ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits");
+    *out = cap < stage ? cap : stage;
+    return GS_OK;
+}
+
+static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workload *given,
                             struct gs_estimate *e, uint64_t t, uint64_t p, enum gs_weight_format f,
                             struct gs_error *err)
 {
@@ -776,6 +809,17 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
         return gs_error_add(err, GS_ERR_INVALID, "/inference",
                             "the KV cache needs the architecture: name a catalog model or send its "
                             "config");
+    /* the engine sees the offload it will really make */
+    struct gs_workload local = *given;
+    const struct gs_workload *w = &local;
+    uint64_t offloaded = 0;
+    enum gs_status st = cpu_offloaded(m, given, t, p, f, &offloaded, err);
+    if (st != GS_OK)
+        return st;
+    local.serving.engine.cpu_offload_bytes = offloaded;
+    if (given->serving.engine.cpu_offload_bytes && offloaded == 0)
+        warn(e, "cpu_offload_not_supported",
+             "this engine has no --cpu-offload-gb: every weight stays on the GPU");
     if (w->fitting_only &&
         gs_inference_weights_leave_no_cache(&w->serving.engine, e->per_gpu.weights_bytes,
                                             w->gpu_total_bytes)) {
@@ -790,7 +834,7 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
         e->serving.binding = gs_binding_no_cache;
         return GS_OK;
     }
-    enum gs_status st = speculative(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);
+    st = speculative(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);
     if (st != GS_OK)
         return st;
     if (p > 1 && w->gpu_total_bytes && w->serving.engine.engine == GS_ENGINE_VLLM) {
@@ -983,6 +1027,17 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
             }
             e->fixes[j] = fix;
         }
+    }
+    if (offloaded) {
+        /* what stays on the GPU; the fixes above were sized from the whole weights, as the
+         * engine's own budget is */
+        e->per_gpu.weights_bytes =
+            e->per_gpu.weights_bytes > offloaded ? e->per_gpu.weights_bytes - offloaded : 0;
+        assume_value(e, "cpu_offload_bytes", offloaded,
+                     "weights vLLM keeps in pinned host memory and reads over PCIe each forward "
+                     "(--cpu-offload-gb, at most this GPU's decoder layers; per_gpu.weights_bytes "
+                     "is what stays on the GPU)",
+                     "vLLM model_executor/models/utils.py maybe_offload_to_cpu and make_layers");
     }
     return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits") : GS_OK;
 }

@@ -623,6 +623,55 @@ static void test_speculative_mtp(void **state)
     assert_string_equal(err.items[0].pointer, "/inference/speculative/method");
 }
 
+/* vLLM --cpu-offload-gb moves decoder layers' parameters to host memory until
+ * the cap is reached (model_executor/models/utils.py maybe_offload_to_cpu,
+ * called by make_layers): Llama-3-8B in bf16, 16,060,522,496 bytes. 4 GiB
+ * offloaded: 4,294,967,296 bytes fewer on the GPU and as many more for the
+ * KV cache. 100 GiB asked: only the layers move - per layer q 16,777,216, k
+ * and v 4,194,304 each, o 16,777,216, the MLP 3 x 4096 x 14336 =
+ * 176,160,768 and two norms 8,192: 218,112,000 x 32 layers, with the final
+ * norm's 4,096 (counted with them) 6,979,588,096 parameters, 13,959,176,192
+ * bytes - and the embedding and head stay: 2 x 128,256 x 4096 x 2 =
+ * 2,101,346,304 bytes. */
+static void test_vllm_cpu_offload(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = llama3_8b();
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.serving.engine.version = 1900;
+    w.gpu_total_bytes = 25386352640ULL; /* RTX 4090: 23.64 GiB */
+    struct gs_estimate plain, offload;
+    assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
+    assert_int_equal(plain.per_gpu.weights_bytes, 16060522496ULL);
+    w.serving.engine.cpu_offload_bytes = 4ULL << 30;
+    assert_int_equal(gs_estimate_compute(&m, &w, &offload, NULL), GS_OK);
+    assert_int_equal(offload.per_gpu.weights_bytes, 16060522496ULL - (4ULL << 30));
+    assert_int_equal(offload.serving.budget.kv_bytes - plain.serving.budget.kv_bytes,
+                     (int64_t)(4ULL << 30));
+    assert_true(offload.serving.max_tokens > plain.serving.max_tokens);
+    w.serving.engine.cpu_offload_bytes = 100ULL << 30;
+    assert_int_equal(gs_estimate_compute(&m, &w, &offload, NULL), GS_OK);
+    assert_int_equal(offload.per_gpu.weights_bytes, 2101346304ULL);
+    assert_int_equal(offload.serving.budget.kv_bytes - plain.serving.budget.kv_bytes,
+                     13959176192LL);
+    /* SGLang's OffloaderV1 walks the same layers; TensorRT-LLM has no such option */
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    w.serving.engine.version = 0;
+    assert_int_equal(gs_estimate_compute(&m, &w, &offload, NULL), GS_OK);
+    assert_int_equal(offload.per_gpu.weights_bytes, 2101346304ULL);
+    w.serving.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    assert_int_equal(gs_estimate_compute(&m, &w, &offload, NULL), GS_OK);
+    assert_int_equal(offload.per_gpu.weights_bytes, 16060522496ULL);
+    bool warned = false;
+    for (size_t i = 0; i < offload.warning_count; i++)
+        warned |= strcmp(offload.warnings[i].code, "cpu_offload_not_supported") == 0;
+    assert_true(warned);
+}
+
 /* vLLM's eagle3 and draft_model with the draft the request names.
  * An EAGLE-3 head for Llama-3.1-8B (config.json: hidden 4096, 1 layer, 32
  * heads, 8 KV heads, intermediate 14336, draft_vocab_size 32000), bf16, TP 1
@@ -779,6 +828,7 @@ int main(void)
         cmocka_unit_test(test_expert_parallel_serving),
         cmocka_unit_test(test_speculative_mtp),
         cmocka_unit_test(test_speculative_drafts),
+        cmocka_unit_test(test_vllm_cpu_offload),
         cmocka_unit_test(test_weights_from_checkpoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
