@@ -24,7 +24,6 @@ static const char *const all2all_names[] = {"allgather_reducescatter", "naive",
                                             "deepep_high_throughput", "deepep_low_latency", NULL};
 static const uint8_t all2all_backend[] = {GS_ALL2ALL_NCCL, GS_ALL2ALL_NCCL, GS_ALL2ALL_DEEPEP_HT,
                                           GS_ALL2ALL_DEEPEP_LL};
-static const char *const engine_names[] = {"vllm", "sglang", "tensorrt_llm", "tgi", "generic", NULL};
 static const char *const kv_names[] = {"auto", "bf16", "fp16", "fp8", "fp8_e5m2",
                                        "int8_per_token_head", "fp8_per_token_head", "fp8_ds_mla",
                                        "int8", NULL};
@@ -245,6 +244,11 @@ bool codec_decode_inference(const json_t *section, struct gs_serving *out, struc
     const json_t *engine = json_object_get(section, "engine");
     int index = 0;
     if (engine != NULL) {
+        /* the engines' own names (core/src/engine.c's table is the one list) */
+        const char *engine_names[GS_ENGINE_COUNT + 1];
+        for (int e = 0; e < GS_ENGINE_COUNT; e++)
+            engine_names[e] = gs_engine_name((enum gs_engine)e);
+        engine_names[GS_ENGINE_COUNT] = NULL;
         if (jsonv_enum(engine, "/inference/engine", engine_names, &index, err))
             out->engine.engine = (enum gs_engine)index;
         else
@@ -324,8 +328,15 @@ extern const struct gs_embedded_file gs_calibration_files[];
  * TensorRT-LLM's and TGI's capacities are calibrated, with the median and
  * worst error bench/calibrate.sh measured on the real startup logs in
  * tests/fixtures/calibration (bench/calibration*.json, compiled in). */
-static json_t *measured_vllm, *measured_sglang, *measured_trtllm, *measured_tgi,
-    *measured_training; /* parsed once, read-only */
+/* Each engine's stored calibration summary (bench/calibrate.sh writes them), by engine;
+ * none for the generic profile. */
+static const char *const calibration_files[GS_ENGINE_COUNT] = {
+    [GS_ENGINE_VLLM] = "calibration.json",
+    [GS_ENGINE_SGLANG] = "calibration-sglang.json",
+    [GS_ENGINE_TENSORRT_LLM] = "calibration-tensorrt-llm.json",
+    [GS_ENGINE_TGI] = "calibration-tgi.json",
+};
+static json_t *measured_serving[GS_ENGINE_COUNT], *measured_training; /* parsed once, read-only */
 static pthread_once_t calibration_once = PTHREAD_ONCE_INIT;
 
 static json_t *load_embedded(const char *name)
@@ -337,10 +348,8 @@ static json_t *load_embedded(const char *name)
 
 static void load_calibration(void)
 {
-    measured_vllm = load_embedded("calibration.json");
-    measured_sglang = load_embedded("calibration-sglang.json");
-    measured_trtllm = load_embedded("calibration-tensorrt-llm.json");
-    measured_tgi = load_embedded("calibration-tgi.json");
+    for (int e = 0; e < GS_ENGINE_COUNT; e++)
+        measured_serving[e] = calibration_files[e] ? load_embedded(calibration_files[e]) : NULL;
     measured_training = load_embedded("calibration-training.json");
 }
 
@@ -353,11 +362,7 @@ const json_t *codec_training_calibration(void)
 static void write_accuracy(struct json_writer *w, enum gs_engine engine)
 {
     pthread_once(&calibration_once, load_calibration);
-    const json_t *measured = engine == GS_ENGINE_VLLM           ? measured_vllm
-                             : engine == GS_ENGINE_SGLANG       ? measured_sglang
-                             : engine == GS_ENGINE_TENSORRT_LLM ? measured_trtllm
-                             : engine == GS_ENGINE_TGI          ? measured_tgi
-                                                                : NULL;
+    const json_t *measured = engine < GS_ENGINE_COUNT ? measured_serving[engine] : NULL;
     json_w_begin_object(w);
     json_w_member_string(w, "bytes_per_token", "exact");
     json_w_member_string(w, "capacity", measured ? "calibrated" : "modelled");

@@ -10,6 +10,7 @@
 
 #include "gs/activation.h"
 #include "gs/capability.h"
+#include "gs/engine.h"
 #include "gs/framework.h"
 #include "gs/train_peak.h"
 #include "gs/units.h"
@@ -49,6 +50,28 @@ static void warn(struct gs_estimate *e, const char *code, const char *detail)
 {
     if (e->warning_count < GS_ESTIMATE_NOTES_MAX)
         e->warnings[e->warning_count++] = (struct gs_warning){code, detail};
+}
+
+/* The notes sink engine modules write through (gs/engine.h). */
+static void note_assume(void *ctx, const char *name, const char *detail, const char *source)
+{
+    assume(ctx, name, detail, source);
+}
+
+static void note_assume_value(void *ctx, const char *name, uint64_t value, const char *detail,
+                              const char *source)
+{
+    assume_value(ctx, name, value, detail, source);
+}
+
+static void note_warn(void *ctx, const char *code, const char *detail)
+{
+    warn(ctx, code, detail);
+}
+
+static struct gs_engine_notes notes_for(struct gs_estimate *e)
+{
+    return (struct gs_engine_notes){e, note_assume, note_assume_value, note_warn};
 }
 
 /* gs_arch_count_params, its errors under "/model/config". */
@@ -335,7 +358,7 @@ static void draft_cache(const struct gs_model_spec *m, const struct gs_workload 
     *layers = 0;
     *token_bytes = 0;
     const struct gs_engine_config *c = &w->serving.engine;
-    if (c->engine != GS_ENGINE_VLLM)
+    if (gs_engine_ops_for(c->engine)->spec != GS_ENGINE_SPEC_IN_BUDGET)
         return;
     if (c->spec_method == GS_SPEC_MTP) {
         *layers = gs_weights_mtp_layers(&m->arch);
@@ -513,33 +536,15 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
     if (method == GS_SPEC_NONE)
         return GS_OK;
     const char *name = gs_spec_method_name(method);
-    switch (c->engine) {
-    case GS_ENGINE_SGLANG:
-        if (method == GS_SPEC_SUFFIX)
-            return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
-                                "SGLang has no suffix decoding; its algorithms are mtp (NEXTN), "
-                                "eagle, eagle3, draft_model (STANDALONE) and ngram");
-        assume(e, "speculative_decoding",
-               c->mem_fraction_static_permille
-                   ? "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
-                     "outside the given mem_fraction_static; the target's pool is unchanged "
-                     "(releases with PR #23862, merged 2026-04-27, budget the draft inside the "
-                     "fraction instead: their pool is smaller)"
-                   : "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
-                     "outside mem_fraction_static, whose default grows by 2 GiB (STANDALONE 6, "
-                     "NGRAM none from 0.5.3); the target's pool is what the fraction leaves "
-                     "(releases with PR #23862, merged 2026-04-27, budget the draft inside the "
-                     "fraction instead: their pool is smaller)",
-               "sglang server_args.py _handle_gpu_memory_settings; model_runner "
-               "profile_max_num_token (issue #6875)");
-        return GS_OK;
-    case GS_ENGINE_VLLM:
-        break;
-    default:
+    const struct gs_engine_ops *ops = gs_engine_ops_for(c->engine);
+    if (ops->spec == GS_ENGINE_SPEC_RESERVE) {
+        const struct gs_engine_notes notes = notes_for(e);
+        return ops->speculative(c, &notes, err);
+    }
+    if (ops->spec != GS_ENGINE_SPEC_IN_BUDGET)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative",
                             "speculative decoding is sized for vllm and sglang, not %s",
-                            gs_engine_name(c->engine));
-    }
+                            ops->name);
     if ((method == GS_SPEC_NGRAM || method == GS_SPEC_SUFFIX) && w->serving.draft != NULL)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
                             "%s proposes from the text itself; it takes no draft model", name);
@@ -675,57 +680,6 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
                 &first_start);
 }
 
-static const char *engine_budget_source(enum gs_engine engine)
-{
-    switch (engine) {
-    case GS_ENGINE_VLLM:
-        return "vLLM gpu_worker.determine_available_memory, utils.mem_utils.memory_profiling and "
-               "kv_cache_utils.get_num_blocks; gpu_memory_utilization default 0.9; estimation.md 4.4";
-    case GS_ENGINE_SGLANG:
-        return "SGLang server_args.py by release (inference.engine_version, default 0.5.3): the "
-               "mem_fraction_static default by tensor-parallel size up to 0.4.6, a reserve of "
-               "2.8/9.5/12/32 GiB by GPU class plus 0.1-0.5 GiB per parallel rank in 0.4.7-0.5.2 "
-               "(PR #7054), 512 MiB + 1.5 x chunked prefill + 2 x cuda_graph_max_bs + TP x PP / 8 "
-               "GiB, at least 10 GiB above 60 GiB, less for a vision tower "
-               "(adjust_mem_fraction_for_vlm), from 0.5.3 (PR #10975); "
-               "model_runner.profile_max_num_token; core/src/sglang.c";
-    case GS_ENGINE_TENSORRT_LLM:
-        return "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction (default 0.9 of free memory)";
-    case GS_ENGINE_TGI:
-        return "TGI flash_causal_lm.warmup and get_free_memory by release (inference.engine_version, "
-               "default 3.3): cuda_memory_fraction (launcher default 1.0) x TGI_WIGGLE_ROOM (0.90 "
-               "from 3.3, models/globals.py) x total from 3.0, the wiggle x the free memory before; "
-               "the warm-up prefill of max_batch_prefill_tokens (inference.max_num_batched_tokens; "
-               "default 4096, max_input_tokens + 50 in 2.x) with its prompt logprobs before 3.0; "
-               "core/src/inference.c";
-    case GS_ENGINE_GENERIC:
-    case GS_ENGINE_COUNT:
-        break;
-    }
-    return "gpusizer's generic profile: CUDA context 287,047,680 B (pytorch PR #86509) and a 32 "
-           "MiB cuBLAS workspace (pytorch PR #120925)";
-}
-
-static const char *engine_block_source(enum gs_engine engine)
-{
-    switch (engine) {
-    case GS_ENGINE_VLLM:
-        return "vLLM CacheConfig block_size default 16; estimation.md 4.3";
-    case GS_ENGINE_SGLANG:
-        return "SGLang server_args page_size default 1 (token-granular pool)";
-    case GS_ENGINE_TENSORRT_LLM:
-        return "TensorRT-LLM tokens_per_block default 64 (plugin and build config)";
-    case GS_ENGINE_TGI:
-        return "TGI BLOCK_SIZE (models/globals.py): 1 with flashinfer, the launcher's default "
-               "from 2.3; 16 with paged attention before; 256 with flashdecoding for head dims "
-               "other than 64, 128 and 256";
-    case GS_ENGINE_GENERIC:
-    case GS_ENGINE_COUNT:
-        break;
-    }
-    return "generic profile: contiguous per-token cache, no paging";
-}
-
 /* vLLM sizes the pool from the worker with the fewest blocks (V1
  * kv_cache_utils.get_kv_cache_configs: "Change the num_blocks of each rank to
  * the smallest among all ranks"; V0 executors take min(num_gpu_blocks)):
@@ -768,6 +722,102 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
     return GS_OK;
 }
 
+/* The text behind a serving answer: the engine's rule, its release and profile (the
+ * engine's module writes those), and each term of the budget with its source. */
+static void explain_serving(const struct gs_workload *w, const struct gs_engine_ops *ops,
+                            struct gs_estimate *e)
+{
+    const struct gs_inference_result *r = &e->serving;
+    assume(e, "engine_budget", r->budget.rule ? r->budget.rule : ops->name, ops->budget_source);
+    assume_value(e, "block_size", r->block_size, "KV cache block (page) size in tokens",
+                 w->serving.engine.block_size ? "as given in the request" : ops->block_source);
+    const struct gs_engine_notes notes = notes_for(e);
+    if (ops->notes != NULL)
+        ops->notes(&w->serving.engine, r, w->parallelism.expert, &notes);
+    if (w->gpu_unified_memory)
+        warn(e, "unified_memory",
+             "this GPU's memory is the host's (unified memory): the engine's whole share must be "
+             "free in host memory when it starts (vLLM measures the operating system's available "
+             "memory on integrated GPUs and refuses to start below gpu_memory_utilization x total), "
+             "and the operating system, page cache and every other process draw on the same pool; "
+             "the answer assumes that share is free");
+    assume_value(e, "activation_peak_bytes", r->budget.activation_bytes,
+                 w->serving.engine.has_activation_bytes
+                     ? "profiled activation peak, as given in the request"
+                     : "profiled activation peak: the largest layer's transients for the profile "
+                       "run's tokens (attention or MLP phase, fused-MoE caches), and on the last "
+                       "pipeline stage the sampler over min(tokens, max_num_seqs) requests",
+                 "vLLM profile_run / _dummy_sampler_run; fused_moe.py fused_experts_impl "
+                 "intermediate caches; docs/vllm-kv-budget-research.md");
+    assume_value(e, "non_torch_bytes", r->budget.non_torch_bytes,
+                 "memory outside PyTorch's allocator the engine counts: kernel modules loaded while "
+                 "profiling (and the CUDA context where the release counts device-wide memory), NCCL "
+                 "and custom all-reduce buffers by interconnect, network buffers across nodes, "
+                 "and under the V0 engine the logits gather's second NCCL communicator and "
+                 "point-to-point receive buffers on the last stage's first tensor rank",
+                 "core/src/vllm.c and runtime.c (vLLM memory_profiling; custom_all_reduce.py; "
+                 "GroupCoordinator.gather; NCCL transport/p2p.cc; public startup logs: PR "
+                 "#12126, issue #14447, llm-d planner and llm-k8s logs)");
+    if (r->budget.rope_cache_bytes)
+        assume_value(e, "rope_cache_bytes", r->budget.rope_cache_bytes,
+                     "rotary cos/sin tables the engine builds with the model on every GPU, over "
+                     "the config's max_position_embeddings (by rope scaling; 4 x for vLLM's "
+                     "multimodal M-RoPE) x the rotary dimension; counted with the weights it "
+                     "loads (budget.weights_bytes) and in overhead_bytes",
+                     ops->rope_source);
+    if (r->budget.model_buffer_bytes)
+        assume_value(e, "model_buffer_bytes", r->budget.model_buffer_bytes,
+                     "DeepStack input buffers vLLM's Qwen3-VL model allocates when it is created "
+                     "(max_num_batched_tokens x hidden_size per DeepStack level, model dtype) and "
+                     "keeps on every GPU; counted with the weights it loads "
+                     "(budget.weights_bytes) and in overhead_bytes",
+                     "vLLM qwen3_vl.py, qwen3_vl_moe.py and qwen3_omni_moe_thinker.py "
+                     "(deepstack_input_embeds in the model's __init__); a Qwen3-VL-30B-A3B "
+                     "startup log on 4 x RTX 3090 (tests/fixtures/calibration)");
+    if (r->budget.segment_slack_bytes)
+        assume_value(e, "segment_slack_bytes", r->budget.segment_slack_bytes, ops->slack_detail,
+                     "c10/cuda/CUDACachingAllocator.cpp get_allocation_size (kMinLargeAlloc, "
+                     "kRoundLarge); SGLang's 'Load weight end ... mem usage' for QwQ-32B on 4 x L4 "
+                     "in tests/fixtures/calibration");
+    if (r->budget.layout_bytes && ops->layout_detail != NULL)
+        assume_value(e, "mxfp4_layout_bytes", r->budget.layout_bytes,
+                     ops->layout_detail(r, w->gpu_hw),
+                     "vLLM quantization/mxfp4.py Mxfp4MoEMethod (create_weights, "
+                     "process_weights_after_loading); issues #33155 (Triton, 64.38 GiB) and "
+                     "#23278 (Marlin, 65.97 GiB) for gpt-oss-120b on one H100");
+    assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
+                 "CUDA graph memory: 0 unless given; subtracted only where the release does "
+                 "(vLLM 0.21 on)",
+                 "vLLM PRs #30515 and #38284");
+    if (!r->has_budget)
+        warn(e, "engine_budget_needs_gpu",
+             "name a gpu to get the engine's KV budget, blocks, capacity and start verdict");
+    else if (r->starts && !r->holds_batch)
+        warn(e, "requests_queue",
+             "the KV cache holds fewer sequences at this context than the requested batch; the "
+             "engine will queue the rest");
+    if (ops->queues_past_max_num_seqs && w->serving.batch_size > r->max_num_seqs)
+        warn(e, "batch_exceeds_max_num_seqs",
+             "the batch is larger than max_num_seqs, so vLLM runs at most max_num_seqs "
+             "sequences at a time whatever the KV cache holds");
+}
+
+/* The fixes that hold the batch first, then those that let the engine start, each group in
+ * the order found (smallest change first). */
+static void order_fixes(struct gs_estimate *e)
+{
+    for (size_t i = 1; i < e->fix_count; i++) {
+        struct gs_fix fix = e->fixes[i];
+        const int rank = fix.holds_batch ? 2 : fix.starts ? 1 : 0;
+        size_t j = i;
+        while (j > 0 && rank > (e->fixes[j - 1].holds_batch ? 2 : e->fixes[j - 1].starts ? 1 : 0)) {
+            e->fixes[j] = e->fixes[j - 1];
+            j--;
+        }
+        e->fixes[j] = fix;
+    }
+}
+
 /* vLLM --cpu-offload-gb (model_executor/models/utils.py maybe_offload_to_cpu; SGLang's
  * --cpu-offload-gb runs the same walk, srt/utils/offloader.py OffloaderV1): make_layers
  * passes each decoder layer of this GPU's stage to it in order, and it moves the layer's
@@ -782,8 +832,7 @@ static enum gs_status cpu_offloaded(const struct gs_model_spec *m, const struct 
 {
     const uint64_t cap = w->serving.engine.cpu_offload_bytes;
     *out = 0;
-    if (cap == 0 || (w->serving.engine.engine != GS_ENGINE_VLLM &&
-                     w->serving.engine.engine != GS_ENGINE_SGLANG))
+    if (cap == 0 || !gs_engine_ops_for(w->serving.engine.engine)->cpu_offload)
         return GS_OK;
     const struct gs_weights_request r = {f, w->group_size, t, 1, w->format_experts_only,
                                          w->parallelism.expert};
@@ -837,7 +886,8 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     st = speculative(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);
     if (st != GS_OK)
         return st;
-    if (p > 1 && w->gpu_total_bytes && w->serving.engine.engine == GS_ENGINE_VLLM) {
+    const struct gs_engine_ops *ops = gs_engine_ops_for(w->serving.engine.engine);
+    if (p > 1 && w->gpu_total_bytes && ops->sizes_each_stage) {
         /* every stage sized on its own, the least roomy one answering */
         st = least_roomy_worker(m, w, t, p, f,
                                 checkpoint_applies(m, w, f) ? config_total_bytes(m, w, f) : 0,
@@ -869,164 +919,13 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                                     &ovf),
                              r->budget.layout_bytes, &ovf),
                       /* vLLM 0.6.4 counts the rounding in its non-torch term */
-                      w->serving.engine.engine == GS_ENGINE_VLLM ? 0
-                                                                 : r->budget.segment_slack_bytes,
+                      ops->slack_in_non_torch ? 0 : r->budget.segment_slack_bytes,
                       &ovf),
                &ovf);
-    const enum gs_engine engine = w->serving.engine.engine;
-    assume(e, "engine_budget", r->budget.rule ? r->budget.rule : gs_engine_name(engine),
-           engine_budget_source(engine));
-    assume_value(e, "block_size", r->block_size, "KV cache block (page) size in tokens",
-                 w->serving.engine.block_size ? "as given in the request"
-                                              : engine_block_source(engine));
-    if (r->release != NULL) {
-        assume(e, "engine_release", r->release->name, r->release->source);
-        assume_value(e, "profile_tokens", r->max_num_batched_tokens,
-                     r->chunked_prefill ? "tokens the profile run processes (chunked prefill on)"
-                                        : "tokens the profile run processes (chunked prefill off: "
-                                          "at least max_model_len)",
-                     r->release->v1 ? "vLLM EngineArgs.get_batch_defaults and "
-                                      "_set_default_max_num_seqs_and_batched_tokens_args"
-                                    : "vLLM SchedulerConfig max_num_batched_tokens and "
-                                      "EngineArgs.create_engine_config (chunked prefill past 32k)");
-        if (r->mm_profile_bytes)
-            assume_value(e, "mm_profile_bytes", r->mm_profile_bytes,
-                         "the profile run's dummy images and their encoder outputs, kept through "
-                         "the text run and the sampler (in activation_peak_bytes)",
-                         "vLLM gpu_model_runner.py profile_run (MultiModalBudget, encoder_cache)");
-        if (r->mla_workspace_tokens)
-            assume_value(e, "mla_workspace_tokens", r->mla_workspace_tokens,
-                         "rows of MLA's chunked-prefill context workspace: the profile run "
-                         "allocates their up-projection, [rows, heads per GPU, qk_nope + v] in "
-                         "bf16, at each MLA layer (activation_peak_bytes)",
-                         r->release->v1
-                             ? "vLLM MLACommonMetadataBuilder.determine_chunked_prefill_workspace_"
-                               "size and MLACommonImpl.forward (attn_metadata None)"
-                             : "vLLM V0 attention/backends/mla/common.py MLACommonState (chunked "
-                               "prefill or prefix caching on) and MLACommonImpl.forward");
-        if (!gs_vllm_modeled(w->serving.engine.version))
-            warn(e, "engine_release_not_modeled",
-                 "vLLM releases before 0.6.4 kept everything resident after profiling in their "
-                 "accounting, which cannot be predicted; sized with the 0.6.4 rules");
-        if (r->release->graphs_subtracted && !w->serving.engine.has_cuda_graph_bytes)
-            warn(e, "cuda_graphs_not_estimated",
-                 "this vLLM release subtracts its CUDA-graph memory estimate (0.5-1.1 GiB per GPU "
-                 "in 0.19 logs), which gpusizer does not model: the capacity is an upper bound; "
-                 "give cuda_graph_bytes");
-    }
-    if (r->sglang_release != NULL) {
-        assume(e, "engine_release", r->sglang_release->name, r->sglang_release->source);
-        if (!gs_sglang_modeled(w->serving.engine.version))
-            warn(e, "engine_release_not_modeled",
-                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
-                 "by tensor-parallel size), which gpusizer has not checked against them");
-    }
-    if (w->gpu_unified_memory)
-        warn(e, "unified_memory",
-             "this GPU's memory is the host's (unified memory): the engine's whole share must be "
-             "free in host memory when it starts (vLLM measures the operating system's available "
-             "memory on integrated GPUs and refuses to start below gpu_memory_utilization x total), "
-             "and the operating system, page cache and every other process draw on the same pool; "
-             "the answer assumes that share is free");
-    if (engine == GS_ENGINE_VLLM && w->parallelism.expert > 1)
-        assume(e, "all2all_backend", gs_all2all_name((enum gs_all2all)w->serving.engine.all2all),
-               "vLLM --all2all-backend; DeepEP's buffers (VLLM_DEEPEP_BUFFER_SIZE_MB = 1024 MiB, "
-               "low latency adds DeepEP's get_low_latency_rdma_size_hint for 256 tokens per rank) "
-               "count as non-torch memory; core/src/runtime.c");
-    assume_value(e, "activation_peak_bytes", r->budget.activation_bytes,
-                 w->serving.engine.has_activation_bytes
-                     ? "profiled activation peak, as given in the request"
-                     : "profiled activation peak: the largest layer's transients for the profile "
-                       "run's tokens (attention or MLP phase, fused-MoE caches), and on the last "
-                       "pipeline stage the sampler over min(tokens, max_num_seqs) requests",
-                 "vLLM profile_run / _dummy_sampler_run; fused_moe.py fused_experts_impl "
-                 "intermediate caches; docs/vllm-kv-budget-research.md");
-    assume_value(e, "non_torch_bytes", r->budget.non_torch_bytes,
-                 "memory outside PyTorch's allocator the engine counts: kernel modules loaded while "
-                 "profiling (and the CUDA context where the release counts device-wide memory), NCCL "
-                 "and custom all-reduce buffers by interconnect, network buffers across nodes, "
-                 "and under the V0 engine the logits gather's second NCCL communicator and "
-                 "point-to-point receive buffers on the last stage's first tensor rank",
-                 "core/src/vllm.c and runtime.c (vLLM memory_profiling; custom_all_reduce.py; "
-                 "GroupCoordinator.gather; NCCL transport/p2p.cc; public startup logs: PR "
-                 "#12126, issue #14447, llm-d planner and llm-k8s logs)");
-    if (r->budget.rope_cache_bytes)
-        assume_value(e, "rope_cache_bytes", r->budget.rope_cache_bytes,
-                     "rotary cos/sin tables the engine builds with the model on every GPU, over "
-                     "the config's max_position_embeddings (by rope scaling; 4 x for vLLM's "
-                     "multimodal M-RoPE) x the rotary dimension; counted with the weights it "
-                     "loads (budget.weights_bytes) and in overhead_bytes",
-                     engine == GS_ENGINE_VLLM
-                         ? "vLLM rotary_embedding get_rope and RotaryEmbeddingBase (model dtype); "
-                           "rotary_embedding/mrope.py MRotaryEmbedding.__init__ "
-                           "(cache_max_position_num = max_position_embeddings * 4)"
-                         : "SGLang layers/rotary_embedding.py (fp32 on CUDA from PR #3169)");
-    if (r->budget.model_buffer_bytes)
-        assume_value(e, "model_buffer_bytes", r->budget.model_buffer_bytes,
-                     "DeepStack input buffers vLLM's Qwen3-VL model allocates when it is created "
-                     "(max_num_batched_tokens x hidden_size per DeepStack level, model dtype) and "
-                     "keeps on every GPU; counted with the weights it loads "
-                     "(budget.weights_bytes) and in overhead_bytes",
-                     "vLLM qwen3_vl.py, qwen3_vl_moe.py and qwen3_omni_moe_thinker.py "
-                     "(deepstack_input_embeds in the model's __init__); a Qwen3-VL-30B-A3B "
-                     "startup log on 4 x RTX 3090 (tests/fixtures/calibration)");
-    if (r->budget.segment_slack_bytes)
-        assume_value(e, "segment_slack_bytes", r->budget.segment_slack_bytes,
-                     engine == GS_ENGINE_VLLM
-                         ? "PyTorch's caching allocator rounds each weight tensor of 10 MiB or "
-                           "more up to a multiple of 2 MiB; vLLM 0.6.4 counts the device's used "
-                           "memory less torch's allocated bytes as non-torch, so the rounding is "
-                           "in non_torch_bytes (the engine's tensors: q/k/v and gate/up fused, a "
-                           "MoE layer's experts in two)"
-                         : "PyTorch's caching allocator rounds each weight tensor of 10 MiB or "
-                           "more up to a multiple of 2 MiB; this engine reads the device's free "
-                           "memory, so the rounding counts with the weights it loads (the "
-                           "engine's tensors: q/k/v and gate/up fused, a MoE layer's experts in "
-                           "two) and in overhead_bytes",
-                     "c10/cuda/CUDACachingAllocator.cpp get_allocation_size (kMinLargeAlloc, "
-                     "kRoundLarge); SGLang's 'Load weight end ... mem usage' for QwQ-32B on 4 x L4 "
-                     "in tests/fixtures/calibration");
-    if (r->budget.layout_bytes)
-        assume_value(e, "mxfp4_layout_bytes", r->budget.layout_bytes,
-                     (enum gs_hw)w->gpu_hw == GS_HW_HOPPER && r->release != NULL &&
-                             r->release->mxfp4_triton
-                         ? "vLLM's Triton MXFP4 MoE on Hopper: expert width padded to 64, a "
-                           "swizzled copy of the scales beside the loaded ones, fp32 biases; "
-                           "counted with the weights it loads and in overhead_bytes"
-                         : "vLLM's Marlin MXFP4 MoE: expert width padded to 128 and hidden size "
-                           "to 256; counted with the weights it loads and in overhead_bytes",
-                     "vLLM quantization/mxfp4.py Mxfp4MoEMethod (create_weights, "
-                     "process_weights_after_loading); issues #33155 (Triton, 64.38 GiB) and "
-                     "#23278 (Marlin, 65.97 GiB) for gpt-oss-120b on one H100");
-    assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
-                 "CUDA graph memory: 0 unless given; subtracted only where the release does "
-                 "(vLLM 0.21 on)",
-                 "vLLM PRs #30515 and #38284");
-    if (!r->has_budget)
-        warn(e, "engine_budget_needs_gpu",
-             "name a gpu to get the engine's KV budget, blocks, capacity and start verdict");
-    else if (r->starts && !r->holds_batch)
-        warn(e, "requests_queue",
-             "the KV cache holds fewer sequences at this context than the requested batch; the "
-             "engine will queue the rest");
-    if (engine == GS_ENGINE_VLLM && w->serving.batch_size > r->max_num_seqs)
-        warn(e, "batch_exceeds_max_num_seqs",
-             "the batch is larger than max_num_seqs, so vLLM runs at most max_num_seqs "
-             "sequences at a time whatever the KV cache holds");
+    explain_serving(w, ops, e);
     if (r->has_budget && !r->holds_batch && !w->figures_only) {
         suggest_fixes(m, w, e, t, p, f);
-        /* changes that hold the batch first, then those that let the engine start, each
-         * group in the order found (smallest change first) */
-        for (size_t i = 1; i < e->fix_count; i++) {
-            struct gs_fix fix = e->fixes[i];
-            const int rank = fix.holds_batch ? 2 : fix.starts ? 1 : 0;
-            size_t j = i;
-            while (j > 0 && rank > (e->fixes[j - 1].holds_batch ? 2 : e->fixes[j - 1].starts ? 1 : 0)) {
-                e->fixes[j] = e->fixes[j - 1];
-                j--;
-            }
-            e->fixes[j] = fix;
-        }
+        order_fixes(e);
     }
     if (offloaded) {
         /* what stays on the GPU; the fixes above were sized from the whole weights, as the

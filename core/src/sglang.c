@@ -1,8 +1,12 @@
 /*
- * sglang.c - SGLang's default fraction by release and its pre-load baseline
- * (see gs/sglang.h).
+ * sglang.c - SGLang as an engine module: its default fraction by release,
+ * its pre-load baseline and its table of operations (see gs/sglang.h and
+ * gs/engine.h).
  */
 #include "gs/sglang.h"
+
+#include "gs/engine.h"
+#include "gs/speculative.h"
 
 #include "gs/units.h"
 
@@ -181,3 +185,124 @@ uint64_t gs_sglang_preload_bytes(enum gs_link link, uint64_t tensor, bool cross_
      * pynccl and custom all-reduce communicators allocate their buffers */
     return GS_CUDA_CONTEXT_BYTES + gs_runtime_comm_bytes(link, tensor, cross_node);
 }
+
+static void sglang_defaults(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    out->sglang_release = gs_sglang_release_for(in->engine.version);
+    gs_engine_server_batch_defaults(in, out);
+}
+
+/* The activation peak follows vLLM's latest modelled profile (SGLang's own is not modelled;
+ * it lives in the reserve outside the fraction and is shown, not subtracted). The rotary
+ * cos/sin tables are buffers created with the model, in the release's element size
+ * (gs_sglang_release.rope_element_bytes) over the config's max_position_embeddings;
+ * get_available_gpu_memory after loading reads the device's free memory, so the allocator's
+ * rounding of each weight tensor is loaded with the weights. */
+static void sglang_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
+                        struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
+{
+    struct gs_budget *b = &out->budget;
+    b->activation_bytes = gs_engine_activation_peak(in, stage, out, gs_vllm_other_engine_profile(),
+                                                    stage->last_stage, ovf);
+    *non_torch = gs_sglang_preload_bytes((enum gs_link)in->link, stage->tensor, in->cross_node);
+    const uint64_t model_bytes = in->model_bytes ? in->model_bytes : 2;
+    const uint8_t rope_bytes = out->sglang_release->rope_element_bytes;
+    b->rope_cache_bytes =
+        gs_arch_rope_table_bytes(in->arch, rope_bytes ? rope_bytes : model_bytes, ovf);
+    b->weights_bytes = gs_add(b->weights_bytes, b->rope_cache_bytes, ovf);
+    b->segment_slack_bytes = gs_engine_segment_slack(in, stage, ovf);
+    b->weights_bytes = gs_add(b->weights_bytes, b->segment_slack_bytes, ovf);
+}
+
+static void sglang_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
+                        uint64_t used, bool *ovf)
+{
+    (void)used; /* activations and CUDA graphs live in the reserve outside the fraction */
+    const struct gs_engine_config *c = &in->engine;
+    struct gs_budget *b = &out->budget;
+    const uint64_t t = in->tensor ? in->tensor : 1, p = in->pipeline ? in->pipeline : 1;
+    b->rule = "SGLang: mem_fraction_static x the memory free once the CUDA context and the "
+              "process groups exist holds the weights and the KV pool; activations and CUDA "
+              "graphs live in the reserve outside the fraction";
+    /* under data-parallel attention the expert group is every rank (tensor x data), which
+     * SGLang's tp_size counts (--tp N --dp D --enable-dp-attention) */
+    const uint64_t dp = in->expert > t ? in->expert / t : 1;
+    b->fraction_permille =
+        c->mem_fraction_static_permille
+            ? c->mem_fraction_static_permille
+            : gs_sglang_default_fraction_spec_permille(out->sglang_release, b->total_bytes, t * dp,
+                                                       p, dp, (enum gs_spec_method)c->spec_method);
+    if (!c->mem_fraction_static_permille && in->arch->vision_config_layers &&
+        out->sglang_release->rule == GS_SGLANG_RULE_RESERVE)
+        b->fraction_permille = gs_sglang_vlm_fraction_permille(
+            b->fraction_permille, in->arch->vision_config_layers, in->arch->vision_config_hidden);
+    /* model_runner.profile_max_num_token: rest = free after loading - baseline x (1 -
+     * fraction), the baseline being the free memory before loading (init_torch_distributed),
+     * so rest = fraction x baseline - weights */
+    const uint64_t baseline =
+        b->total_bytes > b->non_torch_bytes ? b->total_bytes - b->non_torch_bytes : 0;
+    b->requested_bytes = gs_engine_permille_of(baseline, b->fraction_permille, ovf);
+    b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)b->weights_bytes;
+}
+
+static void sglang_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
+                         uint64_t expert, const struct gs_engine_notes *n)
+{
+    (void)expert;
+    if (r->sglang_release == NULL)
+        return;
+    if (n->assume)
+        n->assume(n->ctx, "engine_release", r->sglang_release->name, r->sglang_release->source);
+    if (!gs_sglang_modeled(c->version) && n->warn)
+        n->warn(n->ctx, "engine_release_not_modeled",
+                "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
+                "by tensor-parallel size), which gpusizer has not checked against them");
+}
+
+static enum gs_status sglang_speculative(const struct gs_engine_config *c,
+                                         const struct gs_engine_notes *n, struct gs_error *err)
+{
+    if (c->spec_method == GS_SPEC_SUFFIX)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
+                            "SGLang has no suffix decoding; its algorithms are mtp (NEXTN), "
+                            "eagle, eagle3, draft_model (STANDALONE) and ngram");
+    if (n->assume)
+        n->assume(n->ctx, "speculative_decoding",
+                  c->mem_fraction_static_permille
+                      ? "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
+                        "outside the given mem_fraction_static; the target's pool is unchanged "
+                        "(releases with PR #23862, merged 2026-04-27, budget the draft inside the "
+                        "fraction instead: their pool is smaller)"
+                      : "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
+                        "outside mem_fraction_static, whose default grows by 2 GiB (STANDALONE 6, "
+                        "NGRAM none from 0.5.3); the target's pool is what the fraction leaves "
+                        "(releases with PR #23862, merged 2026-04-27, budget the draft inside the "
+                        "fraction instead: their pool is smaller)",
+                  "sglang server_args.py _handle_gpu_memory_settings; model_runner "
+                  "profile_max_num_token (issue #6875)");
+    return GS_OK;
+}
+
+const struct gs_engine_ops gs_engine_sglang = {
+    .engine = GS_ENGINE_SGLANG,
+    .name = "sglang",
+    .block_size = 1,
+    .budget_source =
+        "SGLang server_args.py by release (inference.engine_version, default 0.5.3): the "
+        "mem_fraction_static default by tensor-parallel size up to 0.4.6, a reserve of "
+        "2.8/9.5/12/32 GiB by GPU class plus 0.1-0.5 GiB per parallel rank in 0.4.7-0.5.2 "
+        "(PR #7054), 512 MiB + 1.5 x chunked prefill + 2 x cuda_graph_max_bs + TP x PP / 8 "
+        "GiB, at least 10 GiB above 60 GiB, less for a vision tower "
+        "(adjust_mem_fraction_for_vlm), from 0.5.3 (PR #10975); "
+        "model_runner.profile_max_num_token; core/src/sglang.c",
+    .block_source = "SGLang server_args page_size default 1 (token-granular pool)",
+    .rope_source = "SGLang layers/rotary_embedding.py (fp32 on CUDA from PR #3169)",
+    .slack_detail = GS_ENGINE_SLACK_FREE_MEMORY,
+    .cpu_offload = true,
+    .spec = GS_ENGINE_SPEC_RESERVE,
+    .defaults = sglang_defaults,
+    .load = sglang_load,
+    .pool = sglang_pool,
+    .notes = sglang_notes,
+    .speculative = sglang_speculative,
+};

@@ -1,12 +1,15 @@
 /*
- * vllm.c - vLLM's KV-cache accounting by release (see gs/vllm.h). Each rule
+ * vllm.c - vLLM as an engine module: its KV-cache accounting by release (see
+ * gs/vllm.h) and its table of operations (gs/engine.h, at the end). Each rule
  * names the vLLM code and pull request it follows; the quotes and release
  * evidence are in docs/vllm-kv-budget-research.md.
  */
 #include "gs/vllm.h"
 
 #include "gs/capability.h"
+#include "gs/engine.h"
 #include "gs/inference.h"
+#include "gs/runtime.h"
 #include "gs/units.h"
 
 #include <stddef.h>
@@ -689,3 +692,296 @@ uint64_t gs_vllm_non_torch(const struct gs_vllm_release *r, enum gs_link link, u
         bytes = gs_add(bytes, gs_runtime_gather_root_bytes(link, t, overflow), overflow);
     return bytes;
 }
+
+/* --- vLLM as an engine module (gs/engine.h) --- */
+
+static uint64_t div_up(uint64_t n, uint64_t d)
+{
+    return gs_div_ceil(n, d ? d : 1);
+}
+
+static void vllm_defaults(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    const struct gs_engine_config *c = &in->engine;
+    /* the release's profile run (gs_vllm_profile) */
+    out->release = gs_vllm_release_for_layout(c->version, in->pipeline ? in->pipeline : 1);
+    const struct gs_vllm_profile_input pin = {in->gpu_total_bytes, in->gpu_is_a100,
+                                              in->context_length, gs_engine_has_windows(in->arch),
+                                              gs_arch_has_mla(in->arch),
+                                              gs_engine_has_towers(in->arch),
+                                              c->max_num_batched_tokens, c->max_num_seqs,
+                                              c->chunked_prefill};
+    struct gs_vllm_profile prof;
+    gs_vllm_profile(out->release, &pin, &prof);
+    out->max_num_batched_tokens = prof.tokens;
+    out->max_num_seqs = prof.seqs;
+    out->chunked_prefill = prof.chunked_prefill;
+    if (pin.mla)
+        out->mla_workspace_tokens = gs_vllm_mla_workspace_tokens(
+            out->release, in->context_length, prof.seqs, out->block_size, prof.chunked_prefill,
+            c->prefix_caching == GS_CHUNKED_PREFILL_ON);
+}
+
+/* What vLLM's M-RoPE table holds beyond the plain one: MRotaryEmbedding enlarges its cos/sin
+ * cache to 4 x max_position rows for video positions (rotary_embedding/mrope.py,
+ * MRotaryEmbedding.__init__: "In Qwen2.5-VL, the maximum index value is related to the duration
+ * of the input video. We enlarge max_position_embeddings to 4 times", cache_max_position_num =
+ * max_position_embeddings * 4), three more copies of table 0's rows. */
+static uint64_t vllm_mrope_extra_bytes(const struct gs_arch *a, uint64_t element_bytes, bool *ovf)
+{
+    if (!a->rope_mrope || a->rope_table_count == 0)
+        return 0;
+    const struct gs_rope_table *t = &a->rope_tables[0];
+    return gs_mul(gs_mul(gs_mul(t->rows, t->dim, ovf), element_bytes, ovf), 3, ovf);
+}
+
+/* Memory outside torch's allocator on one worker: the release's non-torch term plus, under
+ * expert parallelism, the expert group's own communicator when it is wider than the tensor
+ * group (data-parallel attention) and DeepEP's all-to-all buffers, both allocated outside
+ * torch by the profile run. */
+static uint64_t vllm_non_torch(const struct gs_inference_input *in,
+                               const struct gs_vllm_release *rel, uint64_t t, bool last_stage,
+                               bool *ovf)
+{
+    const enum gs_link link = (enum gs_link)in->link;
+    uint64_t bytes = gs_vllm_non_torch(rel, link, t, in->cross_node, last_stage, ovf);
+    if (in->expert > t)
+        bytes = gs_add(bytes, gs_runtime_comm_bytes(link, in->expert, in->expert_cross_node), ovf);
+    if (in->expert > 1) {
+        const struct gs_block *moe = gs_arch_moe_block(in->arch);
+        bytes = gs_add(bytes,
+                       gs_runtime_all2all_bytes((enum gs_all2all)in->engine.all2all,
+                                                in->arch->hidden_size, moe ? moe->mlp.experts : 0,
+                                                in->expert_cross_node, ovf),
+                       ovf);
+    }
+    return bytes;
+}
+
+static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
+                      struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
+{
+    const struct gs_engine_config *c = &in->engine;
+    const struct gs_vllm_release *rel = out->release;
+    struct gs_budget *b = &out->budget;
+    const uint64_t model_bytes = in->model_bytes ? in->model_bytes : 2;
+    b->activation_bytes = gs_engine_activation_peak(in, stage, out, rel, stage->last_stage, ovf);
+    /* V0 profile_run on a stage after the first (worker/model_runner.py): the dummy
+     * IntermediateTensors, torch.zeros [tokens, hidden] for the hidden states and the residual
+     * (make_empty_intermediate_tensors, batch_size the profile's tokens), stay referenced by
+     * the caller through the forward. The residual is the one fused_add_rms_norm updates in
+     * place, and the hidden states are the first layer's normed input, but from the second
+     * layer on the received hidden states are one more hidden-wide tensor per token */
+    if (!rel->v1 && !c->has_activation_bytes && in->has_stage && in->stage > 0 &&
+        stage->end - stage->first > 1)
+        b->activation_bytes =
+            gs_add(b->activation_bytes,
+                   gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->hidden_size, ovf),
+                          model_bytes, ovf),
+                   ovf);
+    /* V1 profile_run encodes a dummy batch of the largest images first (encoder budget
+     * max(max_num_batched_tokens, tokens per image) / tokens per image items, one
+     * embed_multimodal call) and keeps the pixel batch and the encoder outputs in
+     * encoder_cache until the text run and the dummy sampler are done: they sit under both
+     * phases on the worker that runs the encoder (the first pipeline stage) */
+    if (rel->v1 && !c->has_activation_bytes && in->arch->mm_dummy_tokens && stage->first_stage) {
+        const uint64_t per = in->arch->mm_dummy_tokens;
+        const uint64_t budget_tokens =
+            out->max_num_batched_tokens > per ? out->max_num_batched_tokens : per;
+        const uint64_t items = budget_tokens / per;
+        const uint64_t elems = gs_add(in->arch->mm_dummy_pixels,
+                                      gs_mul(per, in->arch->hidden_size, ovf), ovf);
+        out->mm_profile_bytes = gs_mul(gs_mul(items, elems, ovf), model_bytes, ovf);
+        b->activation_bytes = gs_add(b->activation_bytes, out->mm_profile_bytes, ovf);
+    }
+    *non_torch = vllm_non_torch(in, rel, stage->tensor, stage->last_stage, ovf);
+    /* The rotary cos/sin tables are buffers created with the model, so the weights the engine
+     * measures after loading include them on every GPU, in the model dtype
+     * (RotaryEmbeddingBase: cache.to(dtype), get_rope's dtype the default dtype), over the
+     * config's max_position_embeddings whatever max_model_len is: 2.5 GiB for Llama 4 Scout's
+     * 10M positions. */
+    b->rope_cache_bytes = gs_arch_rope_table_bytes(in->arch, model_bytes, ovf);
+    b->rope_cache_bytes =
+        gs_add(b->rope_cache_bytes, vllm_mrope_extra_bytes(in->arch, model_bytes, ovf), ovf);
+    /* buffers the model creates with itself (Qwen3-VL's DeepStack inputs, sized by the
+     * scheduler's max_num_batched_tokens) are allocated inside load_model's
+     * DeviceMemoryProfiler, so the logged weights include them */
+    b->model_buffer_bytes =
+        gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->token_buffer_width, ovf), model_bytes,
+               ovf);
+    b->weights_bytes = gs_add(b->weights_bytes, b->model_buffer_bytes, ovf);
+    b->weights_bytes = gs_add(b->weights_bytes, b->rope_cache_bytes, ovf);
+    if (in->weight_format == GS_WF_MXFP4)
+        b->layout_bytes = gs_vllm_mxfp4_layout_bytes(in->arch, rel, in->gpu_hw, stage->counts,
+                                                     stage->tensor, in->expert, ovf);
+    b->weights_bytes = gs_add(b->weights_bytes, b->layout_bytes, ovf);
+    /* vLLM's weights are torch's allocated bytes; its non-torch term leaves the allocator's
+     * rounding out (memory_reserved) except in 0.6.4, whose non_torch_allocations are the
+     * device's used bytes less torch's allocated ones (worker.py
+     * determine_num_available_blocks, after empty_cache) */
+    if (!rel->v1 && rel->non_torch == GS_VLLM_NT_DEVICE) {
+        b->segment_slack_bytes = gs_engine_segment_slack(in, stage, ovf);
+        *non_torch = gs_add(*non_torch, b->segment_slack_bytes, ovf);
+    }
+}
+
+/* vLLM subtracts CUDA graphs only from 0.21 (PR #38284); before, a given figure is shown but
+ * the graphs are captured after the KV cache is allocated */
+static bool vllm_graphs(const struct gs_inference_result *out)
+{
+    return out->release->graphs_subtracted;
+}
+
+static void vllm_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
+                      uint64_t used, bool *ovf)
+{
+    const struct gs_engine_config *c = &in->engine;
+    struct gs_budget *b = &out->budget;
+    b->rule = "vLLM: gpu_memory_utilization x total GPU memory, minus weights, the profiled "
+              "activation peak, non-torch memory (and from 0.21 the CUDA-graph estimate), for "
+              "the least roomy worker";
+    b->fraction_permille = c->gpu_memory_utilization_permille ? c->gpu_memory_utilization_permille
+                                                              : out->release->default_util_permille;
+    b->requested_bytes = gs_engine_permille_of(b->total_bytes, b->fraction_permille, ovf);
+    b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)used;
+    if (c->has_kv_cache_memory_bytes) {
+        /* --kv-cache-memory-bytes bypasses the profile and gpu_memory_utilization
+         * (gpu_worker.determine_available_memory returns it as it is), but the loaded
+         * weights and the pool it allocates must both be on the GPU: past its total the
+         * allocation fails ("If OOM'ed, check the difference of initial free memory",
+         * vLLM's message there). That deficit is the budget then. */
+        const uint64_t held = gs_add(b->weights_bytes, c->kv_cache_memory_bytes, ovf);
+        b->kv_bytes = held > b->total_bytes ? (int64_t)b->total_bytes - (int64_t)held
+                                            : (int64_t)c->kv_cache_memory_bytes;
+    }
+}
+
+/* vLLM's hybrid KV-cache allocator (V1, kv_cache_utils.py
+ * _get_kv_cache_groups_uniform_page_size and get_kv_cache_config_from_groups):
+ * layers of each attention kind are cut into groups of group_size layers
+ * (the fewest of any kind, or the most when that is under 1.5 times the
+ * fewest), a kind's last group padded to full size; every group gets
+ * num_blocks = available // page // group_size pages, and the log prints
+ * (num_blocks // groups) x block_size tokens. With no padding this is the
+ * plain all-layers figure; Gemma 3's 52 local and 10 global layers make 7
+ * groups of 10, charged as 70 layers. */
+static void vllm_capacity(const struct gs_inference_input *in, struct gs_inference_result *out,
+                          uint64_t available)
+{
+    (void)in;
+    const struct gs_kv_layout *kv = &out->kv;
+    if (out->release == NULL || !out->release->v1 ||
+        out->release->from < 1000 || kv->window_count == 0 || kv->indexer_token_bytes)
+        return;
+    uint64_t kinds[GS_BLOCKS_MAX + 1], n = 0, fewest = UINT64_MAX, most = 0;
+    if (kv->full_layers)
+        kinds[n++] = kv->full_layers;
+    for (size_t i = 0; i < kv->window_count && n <= GS_BLOCKS_MAX; i++)
+        kinds[n++] = kv->windows[i].layers;
+    const uint64_t layers = kv->full_layers + kv->window_layers;
+    if (n < 2 || layers == 0 || kv->bytes_per_token % layers != 0)
+        return; /* one kind, or pages of different sizes: not modelled */
+    for (uint64_t i = 0; i < n; i++) {
+        fewest = kinds[i] < fewest ? kinds[i] : fewest;
+        most = kinds[i] > most ? kinds[i] : most;
+    }
+    const uint64_t group = 2 * most < 3 * fewest ? most : fewest;
+    uint64_t groups = 0;
+    for (uint64_t i = 0; i < n; i++)
+        groups += div_up(kinds[i], group);
+    const uint64_t page = out->block_size * (kv->bytes_per_token / layers);
+    out->kv_groups = groups;
+    out->kv_group_layers = group;
+    out->blocks = available / page / group;
+    out->max_tokens = out->blocks / groups * out->block_size;
+}
+
+static void vllm_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
+                       uint64_t expert, const struct gs_engine_notes *n)
+{
+    if (r->release != NULL && n->assume && n->assume_value) {
+        n->assume(n->ctx, "engine_release", r->release->name, r->release->source);
+        n->assume_value(n->ctx, "profile_tokens", r->max_num_batched_tokens,
+                        r->chunked_prefill ? "tokens the profile run processes (chunked prefill on)"
+                                           : "tokens the profile run processes (chunked prefill "
+                                             "off: at least max_model_len)",
+                        r->release->v1 ? "vLLM EngineArgs.get_batch_defaults and "
+                                         "_set_default_max_num_seqs_and_batched_tokens_args"
+                                       : "vLLM SchedulerConfig max_num_batched_tokens and "
+                                         "EngineArgs.create_engine_config (chunked prefill past "
+                                         "32k)");
+        if (r->mm_profile_bytes)
+            n->assume_value(n->ctx, "mm_profile_bytes", r->mm_profile_bytes,
+                            "the profile run's dummy images and their encoder outputs, kept "
+                            "through the text run and the sampler (in activation_peak_bytes)",
+                            "vLLM gpu_model_runner.py profile_run (MultiModalBudget, "
+                            "encoder_cache)");
+        if (r->mla_workspace_tokens)
+            n->assume_value(n->ctx, "mla_workspace_tokens", r->mla_workspace_tokens,
+                            "rows of MLA's chunked-prefill context workspace: the profile run "
+                            "allocates their up-projection, [rows, heads per GPU, qk_nope + v] "
+                            "in bf16, at each MLA layer (activation_peak_bytes)",
+                            r->release->v1
+                                ? "vLLM MLACommonMetadataBuilder.determine_chunked_prefill_"
+                                  "workspace_size and MLACommonImpl.forward (attn_metadata None)"
+                                : "vLLM V0 attention/backends/mla/common.py MLACommonState "
+                                  "(chunked prefill or prefix caching on) and "
+                                  "MLACommonImpl.forward");
+    }
+    if (r->release != NULL && n->warn) {
+        if (!gs_vllm_modeled(c->version))
+            n->warn(n->ctx, "engine_release_not_modeled",
+                    "vLLM releases before 0.6.4 kept everything resident after profiling in "
+                    "their accounting, which cannot be predicted; sized with the 0.6.4 rules");
+        if (r->release->graphs_subtracted && !c->has_cuda_graph_bytes)
+            n->warn(n->ctx, "cuda_graphs_not_estimated",
+                    "this vLLM release subtracts its CUDA-graph memory estimate (0.5-1.1 GiB per "
+                    "GPU in 0.19 logs), which gpusizer does not model: the capacity is an upper "
+                    "bound; give cuda_graph_bytes");
+    }
+    if (expert > 1 && n->assume)
+        n->assume(n->ctx, "all2all_backend", gs_all2all_name((enum gs_all2all)c->all2all),
+                  "vLLM --all2all-backend; DeepEP's buffers (VLLM_DEEPEP_BUFFER_SIZE_MB = 1024 "
+                  "MiB, low latency adds DeepEP's get_low_latency_rdma_size_hint for 256 tokens "
+                  "per rank) count as non-torch memory; core/src/runtime.c");
+}
+
+static const char *vllm_layout_detail(const struct gs_inference_result *r, uint8_t hw)
+{
+    return (enum gs_hw)hw == GS_HW_HOPPER && r->release != NULL && r->release->mxfp4_triton
+               ? "vLLM's Triton MXFP4 MoE on Hopper: expert width padded to 64, a swizzled copy "
+                 "of the scales beside the loaded ones, fp32 biases; counted with the weights it "
+                 "loads and in overhead_bytes"
+               : "vLLM's Marlin MXFP4 MoE: expert width padded to 128 and hidden size to 256; "
+                 "counted with the weights it loads and in overhead_bytes";
+}
+
+const struct gs_engine_ops gs_engine_vllm = {
+    .engine = GS_ENGINE_VLLM,
+    .name = "vllm",
+    .block_size = 16,
+    .budget_source = "vLLM gpu_worker.determine_available_memory, utils.mem_utils.memory_profiling "
+                     "and kv_cache_utils.get_num_blocks; gpu_memory_utilization default 0.9; "
+                     "estimation.md 4.4",
+    .block_source = "vLLM CacheConfig block_size default 16; estimation.md 4.3",
+    .rope_source = "vLLM rotary_embedding get_rope and RotaryEmbeddingBase (model dtype); "
+                   "rotary_embedding/mrope.py MRotaryEmbedding.__init__ "
+                   "(cache_max_position_num = max_position_embeddings * 4)",
+    .slack_detail = "PyTorch's caching allocator rounds each weight tensor of 10 MiB or more up to "
+                    "a multiple of 2 MiB; vLLM 0.6.4 counts the device's used memory less torch's "
+                    "allocated bytes as non-torch, so the rounding is in non_torch_bytes (the "
+                    "engine's tensors: q/k/v and gate/up fused, a MoE layer's experts in two)",
+    .cpu_offload = true,
+    .sizes_each_stage = true,
+    .slack_in_non_torch = true,
+    .queues_past_max_num_seqs = true,
+    .refuses_long_context = true,
+    .spec = GS_ENGINE_SPEC_IN_BUDGET,
+    .defaults = vllm_defaults,
+    .load = vllm_load,
+    .graphs_subtracted = vllm_graphs,
+    .pool = vllm_pool,
+    .capacity = vllm_capacity,
+    .notes = vllm_notes,
+    .layout_detail = vllm_layout_detail,
+};

@@ -1,0 +1,144 @@
+/*
+ * engine.h - a serving engine as a module.
+ *
+ * Each engine - vLLM (vllm.c), SGLang (sglang.c), TensorRT-LLM
+ * (tensorrt_llm.c), TGI (tgi.c) and gpusizer's generic profile
+ * (generic_engine.c) - fills one table of operations, the way curl's protocol
+ * handlers or SQLite's VFS do; gs_inference_compute and gs_estimate run them
+ * in this order and name no engine:
+ *   defaults - the release's rules and the batch the engine profiles with
+ *              (block size, tokens, sequences);
+ *   load     - what the engine holds beside its KV pool, as it measures it:
+ *              the weights as loaded (rotary tables, buffers, kernel layouts,
+ *              allocator rounding), the profiled activation peak and the
+ *              memory outside torch;
+ *   pool     - the rule that turns the GPU's memory into the KV budget;
+ *   capacity - the capacity as the engine prints it, where that is not
+ *              blocks x block size (optional);
+ *   notes    - the release, the profile and the sources behind the answer.
+ * A new engine is one file and one entry in engine.c's table; a new release
+ * is a row in that file. Pure; nothing allocates.
+ */
+#ifndef GS_ENGINE_H
+#define GS_ENGINE_H
+
+#include "gs/inference.h"
+#include "gs/vllm.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The worker the budget is worked out for: the layers its profile passes
+ * through (counts per block kind) and where it sits in the pipeline. */
+struct gs_engine_stage {
+    const uint64_t *counts; /* GS_BLOCKS_MAX entries */
+    uint64_t first, end;    /* its layers, [first, end) */
+    uint64_t tensor, pipeline;
+    bool first_stage, last_stage;
+};
+
+/* Where an engine writes the text behind its answer (gs_estimate's
+ * assumptions and warnings); any function may be NULL. */
+struct gs_engine_notes {
+    void *ctx;
+    void (*assume)(void *ctx, const char *name, const char *detail, const char *source);
+    void (*assume_value)(void *ctx, const char *name, uint64_t value, const char *detail,
+                         const char *source);
+    void (*warn)(void *ctx, const char *code, const char *detail);
+};
+
+/* What an engine does with speculative decoding. */
+enum gs_engine_spec {
+    GS_ENGINE_SPEC_NONE,     /* not sized for this engine: refused */
+    GS_ENGINE_SPEC_RESERVE,  /* the draft lives outside the pool's fraction (SGLang) */
+    GS_ENGINE_SPEC_IN_BUDGET /* the draft's weights and cache come out of the budget (vLLM) */
+};
+
+struct gs_engine_ops {
+    enum gs_engine engine;
+    const char *name;          /* as the API spells it */
+    uint64_t block_size;       /* tokens per KV block as the engine ships */
+    const char *budget_source; /* the code its pool rule follows */
+    const char *block_source;  /* where its block size comes from */
+    const char *rope_source;   /* where its rotary tables come from (rope_cache_bytes) */
+    const char *slack_detail;  /* how it sees the allocator's rounding (segment_slack_bytes) */
+    bool cpu_offload;          /* has --cpu-offload-gb */
+    bool sizes_each_stage;     /* under pipeline parallelism the least roomy stage's pool binds
+                                  every worker (vLLM: the smallest num_blocks of all ranks) */
+    bool slack_in_non_torch;   /* the allocator's rounding of the weights, where it counts, is
+                                  in its non-torch term rather than in the weights */
+    bool queues_past_max_num_seqs; /* runs at most max_num_seqs sequences at a time */
+    bool refuses_long_context; /* refuses a context above the model's max_model_len */
+    enum gs_engine_spec spec;
+
+    /* out->block_size, max_num_batched_tokens, max_num_seqs and the release rules
+     * (out->release, out->sglang_release) from the request and the engine's defaults. */
+    void (*defaults)(const struct gs_inference_input *in, struct gs_inference_result *out);
+    /* out->budget's weights (given them less any offload on entry), activation, rotary,
+     * buffer, layout and slack terms, and the engine's own non-torch figure in *non_torch. */
+    void (*load)(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
+                 struct gs_inference_result *out, uint64_t *non_torch, bool *ovf);
+    /* Whether a CUDA-graph figure counts against the pool (NULL: it does). */
+    bool (*graphs_subtracted)(const struct gs_inference_result *out);
+    /* out->budget's rule, fraction, requested and kv bytes, `used` being the weights,
+     * activations, non-torch and counted graph bytes. */
+    void (*pool)(const struct gs_inference_input *in, struct gs_inference_result *out,
+                 uint64_t used, bool *ovf);
+    /* Optional: blocks and max_tokens as the engine prints them from `available` bytes. */
+    void (*capacity)(const struct gs_inference_input *in, struct gs_inference_result *out,
+                     uint64_t available);
+    /* Optional: the release and profile behind an answer. */
+    void (*notes)(const struct gs_engine_config *c, const struct gs_inference_result *r,
+                  uint64_t expert, const struct gs_engine_notes *n);
+    /* Optional: the detail of assumption mxfp4_layout_bytes for a GPU of kind `hw`. */
+    const char *(*layout_detail)(const struct gs_inference_result *r, uint8_t hw);
+    /* Optional (spec RESERVE): the note on a draft, or an error for a method it lacks. */
+    enum gs_status (*speculative)(const struct gs_engine_config *c,
+                                  const struct gs_engine_notes *n, struct gs_error *err);
+};
+
+/* The operations of `engine` (the generic profile's for an unknown one). */
+const struct gs_engine_ops *gs_engine_ops_for(enum gs_engine engine);
+
+/* Each engine's table (engine.c lists them). */
+extern const struct gs_engine_ops gs_engine_vllm, gs_engine_sglang, gs_engine_tensorrt_llm,
+    gs_engine_tgi, gs_engine_generic;
+
+/* Helpers the modules share. */
+
+/* segment_slack_bytes as the engines that read the device's free memory see it. */
+#define GS_ENGINE_SLACK_FREE_MEMORY                                                            \
+    "PyTorch's caching allocator rounds each weight tensor of 10 MiB or more up to a multiple " \
+    "of 2 MiB; this engine reads the device's free memory, so the rounding counts with the "   \
+    "weights it loads (the engine's tensors: q/k/v and gate/up fused, a MoE layer's experts "  \
+    "in two) and in overhead_bytes"
+
+/* bytes x permille / 1000, exact for realistic sizes. */
+uint64_t gs_engine_permille_of(uint64_t bytes, uint64_t permille, bool *ovf);
+
+/* vLLM's OpenAI-server batch defaults (EngineArgs.get_batch_defaults), which
+ * the engines without a profile rule of their own take: 8192 tokens and 1024
+ * sequences on GPUs of 70 GiB or more other than A100, 2048 and 256
+ * otherwise; the request's own figures win. */
+void gs_engine_server_batch_defaults(const struct gs_inference_input *in,
+                                     struct gs_inference_result *out);
+
+/* The profiled activation peak with `release`'s profile (the request's figure
+ * when it gives one): gs_vllm_activation_peak over the worker's layers, the
+ * sampler included when `sampler`. */
+uint64_t gs_engine_activation_peak(const struct gs_inference_input *in,
+                                   const struct gs_engine_stage *stage,
+                                   const struct gs_inference_result *out,
+                                   const struct gs_vllm_release *release, bool sampler, bool *ovf);
+
+/* The caching allocator's rounding of this worker's weight tensors
+ * (gs_weights_segment_slack). */
+uint64_t gs_engine_segment_slack(const struct gs_inference_input *in,
+                                 const struct gs_engine_stage *stage, bool *ovf);
+
+/* Whether any decoder layer attends through a window / the model has a
+ * vision or audio tower. */
+bool gs_engine_has_windows(const struct gs_arch *a);
+bool gs_engine_has_towers(const struct gs_arch *a);
+
+#endif
