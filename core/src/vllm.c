@@ -14,283 +14,170 @@
 
 #include <stddef.h>
 
+/* The release rows. Each row is written as its changes from the row before (the first lists
+ * every field): VLLM_<release> expands to the previous row's initializers followed by its
+ * own, and a later designated initializer replaces an earlier one (C11 6.7.9, paragraph
+ * 19), so a new field is set once, in the first row, and a new release is one row of what
+ * changed. -Wextra warns about such overrides; here they are the point, so the warning is
+ * off around the tables below only. */
+/* Worker.determine_num_available_blocks after PR #9352: torch's allocated peak plus
+ * (device used - torch allocated), the CUDA context included. LlamaMLP still
+ * `gate_up, _ = self.gate_up_proj(x)`, held through down_proj, until PR #10339 ("Reduce
+ * peak memory usage of llama", 2024-11-15, landing after the 0.6.4 tag) */
+#define VLLM_0_6_4 \
+    .from = 604, \
+    .name = "vLLM 0.6.4 (V0; peak-based accounting: everything the device holds after " \
+            "profiling)", \
+    .v1 = false, \
+    .non_torch = GS_VLLM_NT_DEVICE, \
+    .v0_chunked_tokens = 512, \
+    .mla_pad = false, \
+    .moe_shared_cache = false, \
+    .big_gpu_seqs_1024 = false, \
+    .graphs_subtracted = false, \
+    .mla_workspace = GS_VLLM_MLA_WS_NONE, \
+    .mtp_own_head = true, \
+    .sampler_logit_bytes = 40, \
+    .sampler_adds = false, \
+    .gate_up_held = true, \
+    .mxfp4_triton = false, \
+    .sampler_triton_scratch = false, \
+    .moe_workspace_kept = false, \
+    .default_util_permille = 900, \
+    .source = "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"
+
+/* PR #10511: memory_profiling; weights + torch peak increase + non-torch increase since a
+ * baseline taken after the CUDA context */
+#define VLLM_0_6_5 \
+    VLLM_0_6_4, \
+    .from = 605, \
+    .name = "vLLM 0.6.5-0.6.6 (V0; memory_profiling, PR #10511)", \
+    .non_torch = GS_VLLM_NT_GROWTH, \
+    .gate_up_held = false, \
+    .source = "vllm/utils.py memory_profiling (PR #10511)"
+
+/* PRs #11809, #12126: non-torch measured against torch's reserved memory; chunked
+ * prefill's default budget 2048 (SchedulerConfig._DEFAULT_MAX_NUM_BATCHED_TOKENS) */
+#define VLLM_0_7_0 \
+    VLLM_0_6_5, \
+    .from = 700, \
+    .name = "vLLM 0.7.0-0.7.1 (V0)", \
+    .v0_chunked_tokens = 2048, \
+    .source = "vllm/worker/worker.py determine_num_available_blocks (PRs #11809, #12126)"
+
+/* PR #12676: MLA cache entries aligned to 256 bytes (576 -> 640 elements); removed by
+ * PR #14842 */
+#define VLLM_0_7_2 \
+    VLLM_0_7_0, \
+    .from = 702, \
+    .name = "vLLM 0.7.2-0.7.3 (V0; MLA cache entries padded to 256 bytes)", \
+    .mla_pad = true, \
+    .source = "vllm/worker/cache_engine.py _align_cache (PR #12676)"
+
+/* V1 the default (VLLM_USE_V1); gpu_worker.determine_available_memory a copy of the
+ * device-wide V0 formula; fused_moe shares caches 1 and 3 (PR #13625) */
+#define VLLM_0_8_0 \
+    VLLM_0_7_2, \
+    .from = 800, \
+    .name = "vLLM 0.8.0-0.9.1 (V1; device-wide accounting)", \
+    .v1 = true, \
+    .non_torch = GS_VLLM_NT_DEVICE, \
+    .mla_pad = false, \
+    .moe_shared_cache = true, \
+    .mla_workspace = GS_VLLM_MLA_WS_V1, \
+    .sampler_logit_bytes = 14, \
+    .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (0.8)"
+
+/* PRs #18974, #19312: memory_profiling in V1, its snapshot taken after NCCL is set up */
+#define VLLM_0_9_2 \
+    VLLM_0_8_0, \
+    .from = 902, \
+    .name = "vLLM 0.9.2-0.9.x (V1; memory_profiling after NCCL init, PR #19312)", \
+    .non_torch = GS_VLLM_NT_GROWTH, \
+    .source = "vllm/v1/worker/gpu_worker.py init_device and determine_available_memory (PR #19312)"
+
+/* get_batch_defaults: max_num_seqs 1024 on GPUs of 70 GiB or more (first release
+ * unverified; 0.19.0 logs show it) */
+#define VLLM_0_10_0 \
+    VLLM_0_9_2, \
+    .from = 1000, \
+    .name = "vLLM 0.10.0-0.11.0 (V1)", \
+    .big_gpu_seqs_1024 = true, \
+    .source = "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"
+
+/* PR #26859 (merged 2025-10-14, after 0.11.0): FlashInfer's top-k/top-p sampling opt-in
+ * (VLLM_USE_FLASHINFER_SAMPLER), so the dummy sampler takes forward_native's sort path,
+ * whose peak is torch.sort itself: bf16 and fp32 logits, the sorted values and int64
+ * indices, and SortStable.cu's segmented radix sort temporaries (an int64 iota and cub's
+ * alternate key and value buffers, 20 B) = 38 B per element */
+#define VLLM_0_11_1 \
+    VLLM_0_10_0, \
+    .from = 1101, \
+    .name = "vLLM 0.11.1-0.11.x (V1; PyTorch sort-based top-k/top-p sampler)", \
+    .sampler_logit_bytes = 38, \
+    .source = "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)"
+
+/* PR #28788 made triton_kernels a default dependency ("After we landed triton_kernels as a
+ * default dep in #28788", PR #29339, 2025-11-24), so MXFP4 MoE on Hopper takes the Triton
+ * backend; first release taken as 0.12.0. vLLM 0.10.1 logs Marlin on an H100 (issue #23278),
+ * 0.14.1 "Using Triton backend" (issue #33155). */
+#define VLLM_0_12_0 \
+    VLLM_0_11_1, \
+    .from = 1200, \
+    .name = "vLLM 0.12.0-0.16.x (V1; sort-based sampler, triton_kernels for MXFP4 on Hopper)", \
+    .mxfp4_triton = true, \
+    .source = "vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend (PR #28788)"
+
+/* PR #34385: speculative mtp shares the target's head with the MTP layers
+ * (llm_base_proposer.py _maybe_share_lm_head: "MTP models call compute_logits via
+ * shared_head.head ... Always share it explicitly"); PR #33538 (merged 2026-02-17, first
+ * release taken as 0.17 like #34385): top-k/top-p in place by a Triton kernel for
+ * batches of 8 or more, so the sampler's peak is logits, fp32 logits, probs and q; the
+ * fused-MoE workspaces live in v1/worker/workspace.py's global WorkspaceManager (grown to
+ * the largest request, never freed; the 0.19 MoE logs show it beside the sampler - its
+ * first release is not established, so it is charged from this row) */
+#define VLLM_0_17_0 \
+    VLLM_0_12_0, \
+    .from = GS_VLLM_MTP_SHARED_HEAD, \
+    .name = "vLLM 0.17.0-0.20.x (V1; MTP layers share the target's head)", \
+    .mtp_own_head = false, \
+    .sampler_logit_bytes = 14, \
+    .sampler_triton_scratch = true, \
+    .moe_workspace_kept = true, \
+    .source = "vllm/engine/arg_utils.py get_batch_defaults; " \
+              "vllm/v1/spec_decode/llm_base_proposer.py (PR #34385)"
+
+/* PR #38284: the CUDA-graph memory estimate subtracted by default, utilization 0.92 */
+#define VLLM_0_21_0 \
+    VLLM_0_17_0, \
+    .from = 2100, \
+    .name = "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)", \
+    .graphs_subtracted = true, \
+    .default_util_permille = 920, \
+    .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
 static const struct gs_vllm_release releases[] = {
-    /* Worker.determine_num_available_blocks after PR #9352: torch's allocated peak plus
-     * (device used - torch allocated), the CUDA context included. LlamaMLP still
-     * `gate_up, _ = self.gate_up_proj(x)`, held through down_proj, until PR #10339 ("Reduce
-     * peak memory usage of llama", 2024-11-15, landing after the 0.6.4 tag) */
-    {
-        .from = 604,
-        .name =
-            "vLLM 0.6.4 (V0; peak-based accounting: everything the device holds after profiling)",
-        .v1 = false,
-        .non_torch = GS_VLLM_NT_DEVICE,
-        .v0_chunked_tokens = 512,
-        .mla_pad = false,
-        .moe_shared_cache = false,
-        .big_gpu_seqs_1024 = false,
-        .graphs_subtracted = false,
-        .mla_workspace = GS_VLLM_MLA_WS_NONE,
-        .mtp_own_head = true,
-        .sampler_logit_bytes = 40,
-        .sampler_adds = false,
-        .gate_up_held = true,
-        .mxfp4_triton = false,
-        .sampler_triton_scratch = false,
-        .moe_workspace_kept = false,
-        .default_util_permille = 900,
-        .source = "vllm/worker/worker.py determine_num_available_blocks (PR #9352)",
-    },
-    /* PR #10511: memory_profiling; weights + torch peak increase + non-torch increase since a
-     * baseline taken after the CUDA context */
-    {
-        .from = 605,
-        .name = "vLLM 0.6.5-0.6.6 (V0; memory_profiling, PR #10511)",
-        .v1 = false,
-        .non_torch = GS_VLLM_NT_GROWTH,
-        .v0_chunked_tokens = 512,
-        .mla_pad = false,
-        .moe_shared_cache = false,
-        .big_gpu_seqs_1024 = false,
-        .graphs_subtracted = false,
-        .mla_workspace = GS_VLLM_MLA_WS_NONE,
-        .mtp_own_head = true,
-        .sampler_logit_bytes = 40,
-        .sampler_adds = false,
-        .gate_up_held = false,
-        .mxfp4_triton = false,
-        .sampler_triton_scratch = false,
-        .moe_workspace_kept = false,
-        .default_util_permille = 900,
-        .source = "vllm/utils.py memory_profiling (PR #10511)",
-    },
-    /* PRs #11809, #12126: non-torch measured against torch's reserved memory; chunked
-     * prefill's default budget 2048 (SchedulerConfig._DEFAULT_MAX_NUM_BATCHED_TOKENS) */
-    {
-        .from = 700,
-        .name = "vLLM 0.7.0-0.7.1 (V0)",
-        .v1 = false,
-        .non_torch = GS_VLLM_NT_GROWTH,
-        .v0_chunked_tokens = 2048,
-        .mla_pad = false,
-        .moe_shared_cache = false,
-        .big_gpu_seqs_1024 = false,
-        .graphs_subtracted = false,
-        .mla_workspace = GS_VLLM_MLA_WS_NONE,
-        .mtp_own_head = true,
-        .sampler_logit_bytes = 40,
-        .sampler_adds = false,
-        .gate_up_held = false,
-        .mxfp4_triton = false,
-        .sampler_triton_scratch = false,
-        .moe_workspace_kept = false,
-        .default_util_permille = 900,
-        .source = "vllm/worker/worker.py determine_num_available_blocks (PRs #11809, #12126)",
-    },
-    /* PR #12676: MLA cache entries aligned to 256 bytes (576 -> 640 elements); removed by
-     * PR #14842 */
-    {
-        .from = 702,
-        .name = "vLLM 0.7.2-0.7.3 (V0; MLA cache entries padded to 256 bytes)",
-        .v1 = false,
-        .non_torch = GS_VLLM_NT_GROWTH,
-        .v0_chunked_tokens = 2048,
-        .mla_pad = true,
-        .moe_shared_cache = false,
-        .big_gpu_seqs_1024 = false,
-        .graphs_subtracted = false,
-        .mla_workspace = GS_VLLM_MLA_WS_NONE,
-        .mtp_own_head = true,
-        .sampler_logit_bytes = 40,
-        .sampler_adds = false,
-        .gate_up_held = false,
-        .mxfp4_triton = false,
-        .sampler_triton_scratch = false,
-        .moe_workspace_kept = false,
-        .default_util_permille = 900,
-        .source = "vllm/worker/cache_engine.py _align_cache (PR #12676)",
-    },
-    /* V1 the default (VLLM_USE_V1); gpu_worker.determine_available_memory a copy of the
-     * device-wide V0 formula; fused_moe shares caches 1 and 3 (PR #13625) */
-    {
-        .from = 800,
-        .name = "vLLM 0.8.0-0.9.1 (V1; device-wide accounting)",
-        .v1 = true,
-        .non_torch = GS_VLLM_NT_DEVICE,
-        .v0_chunked_tokens = 2048,
-        .mla_pad = false,
-        .moe_shared_cache = true,
-        .big_gpu_seqs_1024 = false,
-        .graphs_subtracted = false,
-        .mla_workspace = GS_VLLM_MLA_WS_V1,
-        .mtp_own_head = true,
-        .sampler_logit_bytes = 14,
-        .sampler_adds = false,
-        .gate_up_held = false,
-        .mxfp4_triton = false,
-        .sampler_triton_scratch = false,
-        .moe_workspace_kept = false,
-        .default_util_permille = 900,
-        .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (0.8)",
-    },
-    /* PRs #18974, #19312: memory_profiling in V1, its snapshot taken after NCCL is set up */
-    {
-        .from = 902,
-        .name = "vLLM 0.9.2-0.9.x (V1; memory_profiling after NCCL init, PR #19312)",
-        .v1 = true,
-        .non_torch = GS_VLLM_NT_GROWTH,
-        .v0_chunked_tokens = 2048,
-        .mla_pad = false,
-        .moe_shared_cache = true,
-        .big_gpu_seqs_1024 = false,
-        .graphs_subtracted = false,
-        .mla_workspace = GS_VLLM_MLA_WS_V1,
-        .mtp_own_head = true,
-        .sampler_logit_bytes = 14,
-        .sampler_adds = false,
-        .gate_up_held = false,
-        .mxfp4_triton = false,
-        .sampler_triton_scratch = false,
-        .moe_workspace_kept = false,
-        .default_util_permille = 900,
-        .source =
-            "vllm/v1/worker/gpu_worker.py init_device and determine_available_memory (PR #19312)",
-    },
-    /* get_batch_defaults: max_num_seqs 1024 on GPUs of 70 GiB or more (first release
-     * unverified; 0.19.0 logs show it) */
-    {
-        .from = 1000,
-        .name = "vLLM 0.10.0-0.11.0 (V1)",
-        .v1 = true,
-        .non_torch = GS_VLLM_NT_GROWTH,
-        .v0_chunked_tokens = 2048,
-        .mla_pad = false,
-        .moe_shared_cache = true,
-        .big_gpu_seqs_1024 = true,
-        .graphs_subtracted = false,
-        .mla_workspace = GS_VLLM_MLA_WS_V1,
-        .mtp_own_head = true,
-        .sampler_logit_bytes = 14,
-        .sampler_adds = false,
-        .gate_up_held = false,
-        .mxfp4_triton = false,
-        .sampler_triton_scratch = false,
-        .moe_workspace_kept = false,
-        .default_util_permille = 900,
-        .source = "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py",
-    },
-    /* PR #26859 (merged 2025-10-14, after 0.11.0): FlashInfer's top-k/top-p sampling opt-in
-     * (VLLM_USE_FLASHINFER_SAMPLER), so the dummy sampler takes forward_native's sort path,
-     * whose peak is torch.sort itself: bf16 and fp32 logits, the sorted values and int64
-     * indices, and SortStable.cu's segmented radix sort temporaries (an int64 iota and cub's
-     * alternate key and value buffers, 20 B) = 38 B per element */
-    {
-        .from = 1101,
-        .name = "vLLM 0.11.1-0.11.x (V1; PyTorch sort-based top-k/top-p sampler)",
-        .v1 = true,
-        .non_torch = GS_VLLM_NT_GROWTH,
-        .v0_chunked_tokens = 2048,
-        .mla_pad = false,
-        .moe_shared_cache = true,
-        .big_gpu_seqs_1024 = true,
-        .graphs_subtracted = false,
-        .mla_workspace = GS_VLLM_MLA_WS_V1,
-        .mtp_own_head = true,
-        .sampler_logit_bytes = 38,
-        .sampler_adds = false,
-        .gate_up_held = false,
-        .mxfp4_triton = false,
-        .sampler_triton_scratch = false,
-        .moe_workspace_kept = false,
-        .default_util_permille = 900,
-        .source = "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)",
-    },
-    /* PR #28788 made triton_kernels a default dependency ("After we landed triton_kernels as a
-     * default dep in #28788", PR #29339, 2025-11-24), so MXFP4 MoE on Hopper takes the Triton
-     * backend; first release taken as 0.12.0. vLLM 0.10.1 logs Marlin on an H100 (issue #23278),
-     * 0.14.1 "Using Triton backend" (issue #33155). */
-    {
-        .from = 1200,
-        .name = "vLLM 0.12.0-0.16.x (V1; sort-based sampler, triton_kernels for MXFP4 on Hopper)",
-        .v1 = true,
-        .non_torch = GS_VLLM_NT_GROWTH,
-        .v0_chunked_tokens = 2048,
-        .mla_pad = false,
-        .moe_shared_cache = true,
-        .big_gpu_seqs_1024 = true,
-        .graphs_subtracted = false,
-        .mla_workspace = GS_VLLM_MLA_WS_V1,
-        .mtp_own_head = true,
-        .sampler_logit_bytes = 38,
-        .sampler_adds = false,
-        .gate_up_held = false,
-        .mxfp4_triton = true,
-        .sampler_triton_scratch = false,
-        .moe_workspace_kept = false,
-        .default_util_permille = 900,
-        .source = "vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend (PR #28788)",
-    },
-    /* PR #34385: speculative mtp shares the target's head with the MTP layers
-     * (llm_base_proposer.py _maybe_share_lm_head: "MTP models call compute_logits via
-     * shared_head.head ... Always share it explicitly"); PR #33538 (merged 2026-02-17, first
-     * release taken as 0.17 like #34385): top-k/top-p in place by a Triton kernel for
-     * batches of 8 or more, so the sampler's peak is logits, fp32 logits, probs and q; the
-     * fused-MoE workspaces live in v1/worker/workspace.py's global WorkspaceManager (grown to
-     * the largest request, never freed; the 0.19 MoE logs show it beside the sampler - its
-     * first release is not established, so it is charged from this row) */
-    {
-        .from = GS_VLLM_MTP_SHARED_HEAD,
-        .name = "vLLM 0.17.0-0.20.x (V1; MTP layers share the target's head)",
-        .v1 = true,
-        .non_torch = GS_VLLM_NT_GROWTH,
-        .v0_chunked_tokens = 2048,
-        .mla_pad = false,
-        .moe_shared_cache = true,
-        .big_gpu_seqs_1024 = true,
-        .graphs_subtracted = false,
-        .mla_workspace = GS_VLLM_MLA_WS_V1,
-        .mtp_own_head = false,
-        .sampler_logit_bytes = 14,
-        .sampler_adds = false,
-        .gate_up_held = false,
-        .mxfp4_triton = true,
-        .sampler_triton_scratch = true,
-        .moe_workspace_kept = true,
-        .default_util_permille = 900,
-        .source =
-            "vllm/engine/arg_utils.py get_batch_defaults; "
-            "vllm/v1/spec_decode/llm_base_proposer.py (PR #34385)",
-    },
-    /* PR #38284: the CUDA-graph memory estimate subtracted by default, utilization 0.92 */
-    {
-        .from = 2100,
-        .name = "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)",
-        .v1 = true,
-        .non_torch = GS_VLLM_NT_GROWTH,
-        .v0_chunked_tokens = 2048,
-        .mla_pad = false,
-        .moe_shared_cache = true,
-        .big_gpu_seqs_1024 = true,
-        .graphs_subtracted = true,
-        .mla_workspace = GS_VLLM_MLA_WS_V1,
-        .mtp_own_head = false,
-        .sampler_logit_bytes = 14,
-        .sampler_adds = false,
-        .gate_up_held = false,
-        .mxfp4_triton = true,
-        .sampler_triton_scratch = true,
-        .moe_workspace_kept = true,
-        .default_util_permille = 920,
-        .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)",
-    },
+    {VLLM_0_6_4},
+    {VLLM_0_6_5},
+    {VLLM_0_7_0},
+    {VLLM_0_7_2},
+    {VLLM_0_8_0},
+    {VLLM_0_9_2},
+    {VLLM_0_10_0},
+    {VLLM_0_11_1},
+    {VLLM_0_12_0},
+    {VLLM_0_17_0},
+    {VLLM_0_21_0},
 };
 
 const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
 {
     if (version == 0)
         version = GS_VLLM_LATEST_MODELED;
-    /* the last row that applies; from the end, as most requests name a recent release (or
-     * none, the latest) and every estimate of a plan search looks it up */
+/* the last row that applies; from the end, as most requests name a recent release (or
+ * none, the latest) and every estimate of a plan search looks it up */
     for (size_t i = sizeof(releases) / sizeof(releases[0]); i-- > 1;)
         if (releases[i].from <= version)
             return &releases[i];
@@ -298,51 +185,29 @@ const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
 }
 
 static const struct gs_vllm_release v0_fallback = {
+    VLLM_0_8_0,
     .from = 800,
     .name = "vLLM 0.8.x V0 engine (pipeline parallelism falls back to V0)",
     .v1 = false,
     .non_torch = GS_VLLM_NT_GROWTH,
-    .v0_chunked_tokens = 2048,
-    .mla_pad = false,
-    .moe_shared_cache = true,
-    .big_gpu_seqs_1024 = false,
-    .graphs_subtracted = false,
     .mla_workspace = GS_VLLM_MLA_WS_V0,
-    .mtp_own_head = true,
     .sampler_logit_bytes = 40,
-    .sampler_adds = false,
-    .gate_up_held = false,
-    .mxfp4_triton = false,
-    .sampler_triton_scratch = false,
-    .moe_workspace_kept = false,
-    .default_util_permille = 900,
     .source = "vllm/engine/arg_utils.py _is_v1_supported_oracle (pipeline parallelism -> V0)",
 };
 
 /* The latest row's layer rules (0.17-0.20) with the additive sampler term. */
 static const struct gs_vllm_release other_engines = {
+    VLLM_0_17_0,
     .from = GS_VLLM_LATEST_MODELED,
     .name = "layer peak plus logits, an fp32 copy and probabilities (engines other than vLLM)",
-    .v1 = true,
-    .non_torch = GS_VLLM_NT_GROWTH,
-    .v0_chunked_tokens = 2048,
-    .mla_pad = false,
-    .moe_shared_cache = true,
-    .big_gpu_seqs_1024 = true,
-    .graphs_subtracted = false,
-    .mla_workspace = GS_VLLM_MLA_WS_V1,
-    .mtp_own_head = false,
     .sampler_logit_bytes = 10,
     .sampler_adds = true,
-    .gate_up_held = false,
-    .mxfp4_triton = true,
     .sampler_triton_scratch = false,
     .moe_workspace_kept = false,
-    .default_util_permille = 900,
-    .source =
-        "gpusizer's rule for TGI, TensorRT-LLM and generic serving (their logs in "
-        "tests/fixtures/calibration)",
+    .source = "gpusizer's rule for TGI, TensorRT-LLM and generic serving (their logs in "
+              "tests/fixtures/calibration)",
 };
+#pragma GCC diagnostic pop
 
 const struct gs_vllm_release *gs_vllm_other_engine_profile(void)
 {
