@@ -20,17 +20,18 @@
  * NVLink boards form their own class (vllm.c's communication buffers). A row
  * that names NVLink only to deny it ("no NVLink between units", the GB10) is
  * not an NVLink board. */
-uint8_t codec_gpu_link(const struct catalog_gpu *g)
+void codec_gpu_view(const struct catalog_gpu *g, struct gs_gpu_view *out)
 {
-    const char *ic = g->interconnect != NULL ? g->interconnect : "";
-    const char *arch = g->architecture != NULL ? g->architecture : "";
-    if (strstr(ic, "NVLink") == NULL || strstr(ic, "only") != NULL || strstr(ic, "no NVLink") != NULL)
-        return GS_LINK_PCIE;
-    if (strstr(ic, "bridge") != NULL) /* pairs joined by a bridge, no switch */
-        return GS_LINK_NVLINK;
-    if (strstr(arch, "Hopper") != NULL || strstr(arch, "Blackwell") != NULL)
-        return GS_LINK_NVSWITCH;
-    return GS_LINK_NVLINK;
+    const struct gs_gpu_facts facts = {
+        g->id,
+        g->architecture,
+        g->interconnect,
+        g->memory_bytes,
+        g->usable_memory_bytes,
+        g->sm_count.present ? (uint64_t)g->sm_count.value : 0,
+        g->unified_memory.present && g->unified_memory.value != 0,
+    };
+    gs_gpu_view_build(&facts, out);
 }
 
 json_t *codec_u64(uint64_t value)
@@ -456,15 +457,7 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
     }
     ok &= codec_decode_overrides(json_object_get(body, "overrides"), &out->workload, err);
     if (out->gpu != NULL) {
-        out->workload.gpu_total_bytes = out->gpu->usable_memory_bytes ? out->gpu->usable_memory_bytes
-                                                                      : out->gpu->memory_bytes;
-        out->workload.gpu_is_a100 = strncmp(out->gpu->id, "a100", 4) == 0;
-        out->workload.gpu_link = codec_gpu_link(out->gpu);
-        out->workload.gpu_hw = (uint8_t)gs_hw_from_architecture(out->gpu->architecture);
-        out->workload.gpu_sm_count =
-            out->gpu->sm_count.present ? (uint64_t)out->gpu->sm_count.value : 0;
-        out->workload.gpu_unified_memory =
-            out->gpu->unified_memory.present && out->gpu->unified_memory.value != 0;
+        codec_gpu_view(out->gpu, &out->workload.gpu);
     }
     ok &= codec_decode_parity(json_object_get(body, "parity"), out, err);
     if (!ok && out->model_status == GS_ERR_UNKNOWN_MODEL)

@@ -107,7 +107,7 @@ json_t *codec_encode_gpu(const struct catalog_gpu *gpu);
  * (never produced by the core's limits) saturate rather than wrap. */
 json_t *codec_u64(uint64_t value);
 
-/* enum gs_link of a catalog GPU's board. */
-uint8_t codec_gpu_link(const struct catalog_gpu *gpu);
+/* The core's view of a catalog GPU (gs_gpu_view_build over its fields). */
+void codec_gpu_view(const struct catalog_gpu *gpu, struct gs_gpu_view *out);
 
 #endif

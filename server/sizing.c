@@ -601,7 +601,7 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
     struct gs_workload one = s->req.workload;
     gs_parallelism_defaults(&one.parallelism);
     if (!fit)
-        one.gpu_total_bytes = 0;
+        one.gpu.total_bytes = 0;
     return gs_estimate_compute(&s->req.model, &one, &s->probe, err);
 }
 
@@ -626,11 +626,7 @@ static const struct gs_tco_params *tco_params(const struct sizing *s, const stru
 static void plan_gpu(const struct sizing *s, const struct catalog_gpu *g, struct gs_plan_gpu *out)
 {
     memset(out, 0, sizeof(*out));
-    out->usable_bytes = g->usable_memory_bytes ? g->usable_memory_bytes : g->memory_bytes;
-    out->is_a100 = strncmp(g->id, "a100", 4) == 0;
-    out->link = codec_gpu_link(g);
-    out->hw = (uint8_t)gs_hw_from_architecture(g->architecture);
-    out->sm_count = g->sm_count.present ? (uint64_t)g->sm_count.value : 0;
+    codec_gpu_view(g, &out->view);
     out->gpus_per_node = s->gpus_per_node           ? s->gpus_per_node
                          : g->gpus_per_node.present ? (uint64_t)g->gpus_per_node.value
                                                     : DEFAULT_NODE;
@@ -922,7 +918,7 @@ static void write_option(struct json_writer *w, const struct sizing *s, const st
         json_w_member_string(w, "kv_cache_dtype", gs_kv_dtype_name(p->kv_dtype));
         json_w_end_object(w);
     }
-    json_w_member_u64(w, "usable_bytes", pg->usable_bytes);
+    json_w_member_u64(w, "usable_bytes", pg->view.total_bytes);
     json_w_member_u64(w, "limit_bytes", p->limit_bytes);
     json_w_member_int(w, "headroom_bytes", (json_int_t)p->headroom_bytes);
     json_w_key(w, "price_per_gpu_hour");
@@ -1295,7 +1291,7 @@ static void write_change(struct json_writer *w, const struct gs_fit_outcome *out
         json_w_key(w, "per_gpu");
         codec_write_memory(w, &p->estimate.per_gpu);
         json_w_member_int(w, "headroom_bytes", (json_int_t)p->headroom_bytes);
-        json_w_member_u64(w, "usable_bytes", g->usable_bytes);
+        json_w_member_u64(w, "usable_bytes", g->view.total_bytes);
     }
     json_w_end_object(w);
 }
@@ -1356,7 +1352,7 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
     json_w_member_string(&w, "mode", training ? "training" : "inference");
     json_w_member_string(&w, "gpu", s->req.gpu->id);
     json_w_member_string(&w, "name", s->req.gpu->name);
-    json_w_member_u64(&w, "usable_bytes", g.usable_bytes);
+    json_w_member_u64(&w, "usable_bytes", g.view.total_bytes);
     json_w_member_int(&w, "gpu_count", (json_int_t)count);
     json_w_member_bool(&w, "fits", fits);
     json_w_key(&w, "plan");

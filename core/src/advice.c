@@ -156,11 +156,7 @@ size_t gs_advice_changes(const struct gs_model_spec *model, const struct gs_work
 
 static void set_gpu(struct gs_workload *w, const struct gs_plan_gpu *g)
 {
-    w->gpu_total_bytes = g->usable_bytes;
-    w->gpu_is_a100 = g->is_a100;
-    w->gpu_link = g->link;
-    w->gpu_hw = g->hw;
-    w->gpu_sm_count = g->sm_count;
+    w->gpu = g->view;
 }
 
 /* Where a change that does not fit leaves the memory: sized on the asked
@@ -212,7 +208,7 @@ static bool change_at_count(const struct gs_model_spec *m, const struct gs_fit_c
     if (e->has_serving && e->serving.has_budget)
         p->headroom_bytes = e->serving.budget.kv_bytes - (int64_t)e->serving.kv_needed_bytes;
     else
-        p->headroom_bytes = (int64_t)g->usable_bytes - (int64_t)e->per_gpu.total_bytes;
+        p->headroom_bytes = (int64_t)g->view.total_bytes - (int64_t)e->per_gpu.total_bytes;
     return true;
 }
 
@@ -288,7 +284,7 @@ static bool fits_with(const struct gs_model_spec *m, const struct gs_workload *w
 {
     struct gs_estimate est;
     return gs_estimate_compute(m, w, &est, NULL) == GS_OK &&
-           est.per_gpu.total_bytes <= g->usable_bytes;
+           est.per_gpu.total_bytes <= g->view.total_bytes;
 }
 
 /* The largest value in [1, hi] for which the layout fits, by bisection: a

@@ -55,7 +55,7 @@ void gs_engine_server_batch_defaults(const struct gs_inference_input *in,
                                      struct gs_inference_result *out)
 {
     const struct gs_engine_config *c = &in->engine;
-    const bool large = in->gpu_total_bytes >= (uint64_t)70 * GS_GIB && !in->gpu_is_a100;
+    const bool large = in->gpu.total_bytes >= (uint64_t)70 * GS_GIB && !in->gpu.is_a100;
     out->max_num_batched_tokens = c->max_num_batched_tokens ? c->max_num_batched_tokens
                                                             : (large ? 8192 : 2048);
     out->max_num_seqs = c->max_num_seqs ? c->max_num_seqs : (large ? 1024 : 256);
@@ -71,7 +71,7 @@ uint64_t gs_engine_activation_peak(const struct gs_inference_input *in,
         return c->activation_bytes;
     return gs_vllm_activation_peak(in->arch, release, stage->counts, out->max_num_batched_tokens,
                                    out->max_num_seqs, stage->tensor, out->mla_workspace_tokens,
-                                   in->gpu_sm_count, sampler, ovf);
+                                   in->gpu.sm_count, sampler, ovf);
 }
 
 uint64_t gs_engine_segment_slack(const struct gs_inference_input *in,

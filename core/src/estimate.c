@@ -394,14 +394,10 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->pipeline = p;
     in->kv_dtype = kv;
     in->model_bytes = gs_workload_format(w) == GS_WF_FP32 ? 4 : 2; /* "auto" KV follows the model dtype */
-    in->gpu_total_bytes = w->gpu_total_bytes;
-    in->gpu_is_a100 = w->gpu_is_a100;
-    in->gpu_hw = w->gpu_hw;
-    in->gpu_sm_count = w->gpu_sm_count;
+    in->gpu = w->gpu;
     in->weight_format = (uint8_t)gs_workload_format(w);
     in->group_size = w->group_size;
     in->experts_only = w->format_experts_only;
-    in->link = w->gpu_link;
     /* a replica wider than a node has groups that talk over the network: its tensor group,
      * or its pipeline groups (rank i of one stage and rank i of the next) */
     const uint64_t per_node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
@@ -734,7 +730,7 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
     const struct gs_engine_notes notes = notes_for(e);
     if (ops->notes != NULL)
         ops->notes(&w->serving.engine, r, w->parallelism.expert, &notes);
-    if (w->gpu_unified_memory)
+    if (w->gpu.unified_memory)
         warn(e, "unified_memory",
              "this GPU's memory is the host's (unified memory): the engine's whole share must be "
              "free in host memory when it starts (vLLM measures the operating system's available "
@@ -781,7 +777,7 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                      "in tests/fixtures/calibration");
     if (r->budget.layout_bytes && ops->layout_detail != NULL)
         assume_value(e, "mxfp4_layout_bytes", r->budget.layout_bytes,
-                     ops->layout_detail(r, w->gpu_hw),
+                     ops->layout_detail(r, w->gpu.hw),
                      "vLLM quantization/mxfp4.py Mxfp4MoEMethod (create_weights, "
                      "process_weights_after_loading); issues #33155 (Triton, 64.38 GiB) and "
                      "#23278 (Marlin, 65.97 GiB) for gpt-oss-120b on one H100");
@@ -871,7 +867,7 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
              "this engine has no --cpu-offload-gb: every weight stays on the GPU");
     if (w->fitting_only &&
         gs_inference_weights_leave_no_cache(&w->serving.engine, e->per_gpu.weights_bytes,
-                                            w->gpu_total_bytes)) {
+                                            w->gpu.total_bytes)) {
         /* the target's weights on the most loaded GPU (a draft's only add to them) already
          * leave no cache: a plan search's layouts that cannot fit cost no engine budget. The
          * verdict is the one gs_inference_compute would give; the figures are not worked out
@@ -887,7 +883,7 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     if (st != GS_OK)
         return st;
     const struct gs_engine_ops *ops = gs_engine_ops_for(w->serving.engine.engine);
-    if (p > 1 && w->gpu_total_bytes && ops->sizes_each_stage) {
+    if (p > 1 && w->gpu.total_bytes && ops->sizes_each_stage) {
         /* every stage sized on its own, the least roomy one answering */
         st = least_roomy_worker(m, w, t, p, f,
                                 checkpoint_applies(m, w, f) ? config_total_bytes(m, w, f) : 0,
@@ -1633,7 +1629,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
     uint64_t comm = 0;
     if (world > 1)
         comm = o->has_nccl_bytes ? o->nccl_bytes
-                                 : gs_runtime_comm_bytes((enum gs_link)w->gpu_link, world,
+                                 : gs_runtime_comm_bytes((enum gs_link)w->gpu.link, world,
                                                          world > par->gpus_per_node);
     e->has_peak = true;
     e->peak_phase = peak.phase;
@@ -1812,7 +1808,7 @@ static enum gs_status compute_training(const struct gs_model_spec *m, const stru
  * the rule and its source (gs/capability.h), since the user may know better. */
 static void capability_warnings(const struct gs_workload *w, struct gs_estimate *e)
 {
-    const enum gs_hw hw = (enum gs_hw)w->gpu_hw;
+    const enum gs_hw hw = (enum gs_hw)w->gpu.hw;
     if (hw == GS_HW_UNKNOWN)
         return;
     const char *rule = NULL;

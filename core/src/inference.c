@@ -340,7 +340,7 @@ static enum gs_status budget(const struct gs_engine_ops *ops, const struct gs_in
     const struct gs_engine_config *c = &in->engine;
     struct gs_budget *b = &out->budget;
     const uint64_t t = in->tensor ? in->tensor : 1, p = in->pipeline ? in->pipeline : 1;
-    b->total_bytes = in->gpu_total_bytes;
+    b->total_bytes = in->gpu.total_bytes;
     /* --cpu-offload-gb keeps that much of the weights in host memory */
     b->weights_bytes = in->weights_bytes > c->cpu_offload_bytes
                            ? in->weights_bytes - c->cpu_offload_bytes
@@ -497,7 +497,7 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     st = budget(ops, in, out, &ovf);
     if (st != GS_OK)
         return st;
-    if (in->gpu_total_bytes == 0)
+    if (in->gpu.total_bytes == 0)
         return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits")
                    : GS_OK;
     out->has_budget = true;

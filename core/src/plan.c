@@ -166,11 +166,7 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
         w->group_size = 0;
     }
     w->serving.kv_dtype = v->kv;
-    w->gpu_total_bytes = gpu->usable_bytes;
-    w->gpu_is_a100 = gpu->is_a100;
-    w->gpu_link = gpu->link;
-    w->gpu_hw = gpu->hw;
-    w->gpu_sm_count = gpu->sm_count;
+    w->gpu = gpu->view;
 }
 
 /* Sizes one replica; true when the engine starts and holds the batch (or,
@@ -181,7 +177,7 @@ static bool inference_fits(const struct gs_model_spec *m, const struct gs_worklo
     if (gs_estimate_compute(m, w, est, NULL) != GS_OK)
         return false;
     if (!est->has_serving)
-        return est->per_gpu.total_bytes <= w->gpu_total_bytes;
+        return est->per_gpu.total_bytes <= w->gpu.total_bytes;
     return est->serving.has_budget && est->serving.holds_batch;
 }
 
@@ -653,7 +649,7 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
                                        struct gs_plan *out, enum gs_plan_reject *why)
 {
     struct variant variants[6];
-    const size_t nv = inference_variants(m, w, l, (enum gs_hw)gpu->hw, variants);
+    const size_t nv = inference_variants(m, w, l, (enum gs_hw)gpu->view.hw, variants);
     /* without a price any plan is rejected: whether there is one is all that counts */
     const bool first_plan = l->price_required && !gpu->has_price;
     uint64_t layouts[96][3]; /* the same for every variant */
@@ -716,18 +712,14 @@ static void training_workload(const struct gs_workload *base, const struct gs_pl
     w->parallelism.sequence_parallel = t > 1;
     w->parallelism.gpus_per_node = node_size(gpu);
     w->training.recompute = rc;
-    w->gpu_total_bytes = gpu->usable_bytes;
-    w->gpu_is_a100 = gpu->is_a100;
-    w->gpu_link = gpu->link;
-    w->gpu_hw = gpu->hw;
-    w->gpu_sm_count = gpu->sm_count;
+    w->gpu = gpu->view;
 }
 
 static bool training_fits(const struct gs_model_spec *m, const struct gs_workload *w,
                           const struct gs_plan_gpu *gpu, struct gs_estimate *est)
 {
     return gs_estimate_compute(m, w, est, NULL) == GS_OK &&
-           est->per_gpu.total_bytes <= gpu->usable_bytes;
+           est->per_gpu.total_bytes <= gpu->view.total_bytes;
 }
 
 struct train_ctx {
@@ -748,7 +740,7 @@ struct train_ctx {
  * node for PCIe servers (AWS g5.48xlarge: 100 Gbps for eight A10G). */
 static double default_scale_out(const struct gs_plan_gpu *g, uint64_t node)
 {
-    switch ((enum gs_link)g->link) {
+    switch ((enum gs_link)g->view.link) {
     case GS_LINK_NVSWITCH:
         return 400e9 / 8;
     case GS_LINK_NVLINK:
@@ -1089,8 +1081,8 @@ static void finish(const struct gs_plan_gpu *gpu, struct gs_plan *plan)
         plan->limit_bytes = b->kv_bytes + spent > 0 ? (uint64_t)(b->kv_bytes + spent) : 0;
         plan->headroom_bytes = b->kv_bytes - (int64_t)est->serving.kv_needed_bytes;
     } else {
-        plan->limit_bytes = gpu->usable_bytes;
-        plan->headroom_bytes = (int64_t)gpu->usable_bytes - (int64_t)est->per_gpu.total_bytes;
+        plan->limit_bytes = gpu->view.total_bytes;
+        plan->headroom_bytes = (int64_t)gpu->view.total_bytes - (int64_t)est->per_gpu.total_bytes;
     }
 }
 
@@ -1104,11 +1096,11 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
      * (a whole-catalog recommendation's 30) clears it only when it finds none; every other
      * path starts from a cleared plan (the validation estimate is written into it) */
     const bool clear_late =
-        workload->mode == GS_MODE_INFERENCE && limits->workload_validated && gpu->usable_bytes != 0;
+        workload->mode == GS_MODE_INFERENCE && limits->workload_validated && gpu->view.total_bytes != 0;
     if (!clear_late)
         memset(out, 0, sizeof(*out));
     *why = GS_REJECT_DOES_NOT_FIT;
-    if (gpu->usable_bytes == 0)
+    if (gpu->view.total_bytes == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/gpu", "the GPU has no memory capacity on record");
     enum gs_status st;
     if (workload->mode == GS_MODE_INFERENCE) {

@@ -204,7 +204,7 @@ static void sglang_load(const struct gs_inference_input *in, const struct gs_eng
     struct gs_budget *b = &out->budget;
     b->activation_bytes = gs_engine_activation_peak(in, stage, out, gs_vllm_other_engine_profile(),
                                                     stage->last_stage, ovf);
-    *non_torch = gs_sglang_preload_bytes((enum gs_link)in->link, stage->tensor, in->cross_node);
+    *non_torch = gs_sglang_preload_bytes((enum gs_link)in->gpu.link, stage->tensor, in->cross_node);
     const uint64_t model_bytes = in->model_bytes ? in->model_bytes : 2;
     const uint8_t rope_bytes = out->sglang_release->rope_element_bytes;
     b->rope_cache_bytes =

@@ -16,7 +16,7 @@ static void trtllm_load(const struct gs_inference_input *in, const struct gs_eng
     const struct gs_vllm_release *profile = gs_vllm_other_engine_profile();
     out->budget.activation_bytes =
         gs_engine_activation_peak(in, stage, out, profile, stage->last_stage, ovf);
-    *non_torch = gs_vllm_non_torch(profile, (enum gs_link)in->link, stage->tensor, in->cross_node,
+    *non_torch = gs_vllm_non_torch(profile, (enum gs_link)in->gpu.link, stage->tensor, in->cross_node,
                                    stage->last_stage, ovf);
 }
 

@@ -173,7 +173,7 @@ static void tgi_load(const struct gs_inference_input *in, const struct gs_engine
                                                     stage->last_stage && !tgi->prefill_logprobs,
                                                     ovf);
     *non_torch = gs_add(GS_CUDA_CONTEXT_BYTES,
-                        gs_vllm_non_torch(profile, (enum gs_link)in->link, t, in->cross_node,
+                        gs_vllm_non_torch(profile, (enum gs_link)in->gpu.link, t, in->cross_node,
                                           stage->last_stage, ovf),
                         ovf);
     b->segment_slack_bytes = gs_engine_segment_slack(in, stage, ovf);

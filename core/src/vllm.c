@@ -570,7 +570,7 @@ static void vllm_defaults(const struct gs_inference_input *in, struct gs_inferen
     const struct gs_engine_config *c = &in->engine;
     /* the release's profile run (gs_vllm_profile) */
     out->release = gs_vllm_release_for_layout(c->version, in->pipeline ? in->pipeline : 1);
-    const struct gs_vllm_profile_input pin = {in->gpu_total_bytes, in->gpu_is_a100,
+    const struct gs_vllm_profile_input pin = {in->gpu.total_bytes, in->gpu.is_a100,
                                               in->context_length, gs_engine_has_windows(in->arch),
                                               gs_arch_has_mla(in->arch),
                                               gs_engine_has_towers(in->arch),
@@ -608,7 +608,7 @@ static uint64_t vllm_non_torch(const struct gs_inference_input *in,
                                const struct gs_vllm_release *rel, uint64_t t, bool last_stage,
                                bool *ovf)
 {
-    const enum gs_link link = (enum gs_link)in->link;
+    const enum gs_link link = (enum gs_link)in->gpu.link;
     uint64_t bytes = gs_vllm_non_torch(rel, link, t, in->cross_node, last_stage, ovf);
     if (in->expert > t)
         bytes = gs_add(bytes, gs_runtime_comm_bytes(link, in->expert, in->expert_cross_node), ovf);
@@ -677,7 +677,7 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     b->weights_bytes = gs_add(b->weights_bytes, b->model_buffer_bytes, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->rope_cache_bytes, ovf);
     if (in->weight_format == GS_WF_MXFP4)
-        b->layout_bytes = gs_vllm_mxfp4_layout_bytes(in->arch, rel, in->gpu_hw, stage->counts,
+        b->layout_bytes = gs_vllm_mxfp4_layout_bytes(in->arch, rel, in->gpu.hw, stage->counts,
                                                      stage->tensor, in->expert, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->layout_bytes, ovf);
     /* vLLM's weights are torch's allocated bytes; its non-torch term leaves the allocator's

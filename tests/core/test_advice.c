@@ -20,9 +20,9 @@ static struct gs_plan_gpu h100(void)
 {
     struct gs_plan_gpu g;
     memset(&g, 0, sizeof(g));
-    g.usable_bytes = 85061827297ULL;
+    g.view.total_bytes = 85061827297ULL;
     g.gpus_per_node = 8;
-    g.link = GS_LINK_NVSWITCH;
+    g.view.link = GS_LINK_NVSWITCH;
     g.perf = (struct gs_perf_gpu){3350, 989, 989, 900, 5};
     g.has_price = true;
     g.price_per_gpu_hour = 2.5;
@@ -150,7 +150,7 @@ static void test_training_changes(void **state)
     /* offload keeps 2 bytes of weights and 2 of gradients per parameter on the GPU */
     const struct gs_fit_outcome *off = find(out, n, "offload");
     assert_true(off->plan.estimate.per_gpu.total_bytes > 4ULL * 6738415616ULL);
-    assert_true(off->plan.estimate.per_gpu.total_bytes <= g.usable_bytes);
+    assert_true(off->plan.estimate.per_gpu.total_bytes <= g.view.total_bytes);
     const struct gs_fit_outcome *more = find(out, n, "more_gpus");
     assert_non_null(more);
     assert_true(more->fits);
@@ -248,23 +248,23 @@ static void test_max_batch_is_the_boundary(void **state)
     assert_true(b < 4096);
     struct gs_workload at = w;
     gs_parallelism_defaults(&at.parallelism);
-    at.gpu_total_bytes = g.usable_bytes;
-    at.gpu_link = g.link;
+    at.gpu.total_bytes = g.view.total_bytes;
+    at.gpu.link = g.view.link;
     struct gs_estimate est;
     at.training.batch_size = b;
     assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
-    assert_true(est.per_gpu.total_bytes <= g.usable_bytes);
+    assert_true(est.per_gpu.total_bytes <= g.view.total_bytes);
     at.training.batch_size = b + 1;
     assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
-    assert_true(est.per_gpu.total_bytes > g.usable_bytes);
+    assert_true(est.per_gpu.total_bytes > g.view.total_bytes);
     const uint64_t s = gs_advice_max_sequence(&m, &w, &plan, &g, (uint64_t)1 << 22);
     at.training.batch_size = 1;
     at.training.sequence_length = s;
     assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
-    assert_true(est.per_gpu.total_bytes <= g.usable_bytes);
+    assert_true(est.per_gpu.total_bytes <= g.view.total_bytes);
     at.training.sequence_length = s + 1;
     assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
-    assert_true(est.per_gpu.total_bytes > g.usable_bytes);
+    assert_true(est.per_gpu.total_bytes > g.view.total_bytes);
     /* a bound below the boundary is the answer */
     assert_int_equal(gs_advice_max_batch(&m, &w, &plan, &g, 1), 1);
 }

@@ -78,16 +78,16 @@ static void test_estimate_warns(void **state)
     struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
     w.format_given = true;
     w.format = GS_WF_FP8;
-    w.gpu_hw = GS_HW_TURING;
+    w.gpu.hw = GS_HW_TURING;
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_true(warned(&e, "unsupported_on_gpu"));
-    w.gpu_hw = GS_HW_HOPPER;
+    w.gpu.hw = GS_HW_HOPPER;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_false(warned(&e, "unsupported_on_gpu"));
     /* bf16 training on a V100 */
     w = fixture_workload(GS_MODE_TRAINING);
-    w.gpu_hw = GS_HW_VOLTA;
+    w.gpu.hw = GS_HW_VOLTA;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_true(warned(&e, "unsupported_on_gpu"));
     w.weights = GS_DTYPE_FP16;
@@ -110,9 +110,9 @@ static void test_search_offers_only_what_runs(void **state)
     w.serving.engine.engine = GS_ENGINE_VLLM;
     struct gs_plan_gpu g;
     memset(&g, 0, sizeof(g));
-    g.usable_bytes = 15655829504ULL; /* a T4's 14.58 GiB */
+    g.view.total_bytes = 15655829504ULL; /* a T4's 14.58 GiB */
     g.gpus_per_node = 8;
-    g.hw = GS_HW_TURING;
+    g.view.hw = GS_HW_TURING;
     struct gs_plan_limits l;
     gs_plan_limits_defaults(&l);
     l.allow_quantization = true;
@@ -140,8 +140,8 @@ static void test_search_offers_only_what_runs(void **state)
     w.serving.batch_size = 1;
     w.serving.context_length = 4096;
     w.serving.engine.engine = GS_ENGINE_VLLM;
-    g.usable_bytes = 85100000000ULL;
-    g.hw = GS_HW_AMPERE;
+    g.view.total_bytes = 85100000000ULL;
+    g.view.hw = GS_HW_AMPERE;
     l.allow_quantization = true;
     assert_int_equal(gs_plan_search(&dm, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);

@@ -434,7 +434,7 @@ static void test_fitting_only_verdicts(void **state)
                     w.serving.batch_size = 8;
                     w.serving.context_length = 8192;
                     w.serving.engine.engine = engines[e];
-                    w.gpu_total_bytes = gpus[g];
+                    w.gpu.total_bytes = gpus[g];
                     w.figures_only = true;
                     struct gs_estimate full, fitting;
                     assert_int_equal(gs_estimate_compute(&m, &w, &full, NULL), GS_OK);
@@ -478,7 +478,7 @@ static void test_fitting_only_verdicts(void **state)
         w.serving.engine.engine = GS_ENGINE_VLLM;
         w.serving.engine.has_kv_cache_memory_bytes = true;
         w.serving.engine.kv_cache_memory_bytes = 5000000000ULL;
-        w.gpu_total_bytes = gpus[0];
+        w.gpu.total_bytes = gpus[0];
         w.figures_only = true;
         struct gs_estimate full, fitting;
         assert_int_equal(gs_estimate_compute(&m, &w, &full, NULL), GS_OK);
@@ -579,7 +579,7 @@ static void test_speculative_mtp(void **state)
     w.serving.context_length = 8192;
     w.serving.engine.engine = GS_ENGINE_VLLM;
     w.serving.engine.version = 1900;
-    w.gpu_total_bytes = 150754820096ULL; /* H200 */
+    w.gpu.total_bytes = 150754820096ULL; /* H200 */
     struct gs_estimate plain, mtp;
     assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
     w.serving.engine.spec_method = GS_SPEC_MTP;
@@ -643,7 +643,7 @@ static void test_vllm_cpu_offload(void **state)
     w.serving.context_length = 8192;
     w.serving.engine.engine = GS_ENGINE_VLLM;
     w.serving.engine.version = 1900;
-    w.gpu_total_bytes = 25386352640ULL; /* RTX 4090: 23.64 GiB */
+    w.gpu.total_bytes = 25386352640ULL; /* RTX 4090: 23.64 GiB */
     struct gs_estimate plain, offload;
     assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
     assert_int_equal(plain.per_gpu.weights_bytes, 16060522496ULL);
@@ -698,7 +698,7 @@ static void test_speculative_drafts(void **state)
     w.serving.batch_size = 1;
     w.serving.context_length = 8192;
     w.serving.engine.engine = GS_ENGINE_VLLM;
-    w.gpu_total_bytes = 85061827297ULL;
+    w.gpu.total_bytes = 85061827297ULL;
     struct gs_estimate plain, e;
     assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
     w.serving.engine.spec_method = GS_SPEC_EAGLE3;

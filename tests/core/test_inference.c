@@ -135,7 +135,7 @@ static struct gs_inference_input llama3_8b_on_h100(const struct gs_arch *a)
     in.context_length = 8192;
     in.tensor = in.pipeline = 1;
     in.model_bytes = 2;
-    in.gpu_total_bytes = 85061827297ULL; /* 79.22 GiB */
+    in.gpu.total_bytes = 85061827297ULL; /* 79.22 GiB */
     in.engine.engine = GS_ENGINE_VLLM;
     return in;
 }
@@ -222,7 +222,7 @@ static void test_solver_sweep(void **state)
                 in.weights_bytes = 1000000000ULL;
                 in.batch_size = batches[b];
                 in.context_length = 4096;
-                in.gpu_total_bytes = memories[g];
+                in.gpu.total_bytes = memories[g];
                 struct gs_inference_result r;
                 if (gs_inference_compute(&in, &r, NULL) != GS_OK || !r.has_budget ||
                     r.budget.kv_bytes <= 0)
@@ -290,7 +290,7 @@ static void test_weights_leave_no_cache(void **state)
     (void)state;
     struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
     struct gs_inference_input in = llama3_8b_on_h100(&a);
-    const uint64_t total = in.gpu_total_bytes;
+    const uint64_t total = in.gpu.total_bytes;
     in.weights_bytes = total + 1;
     in.engine.has_activation_bytes = in.engine.has_non_torch_bytes = true;
     in.engine.has_cuda_graph_bytes = true;
@@ -587,7 +587,7 @@ static void test_tgi_warmup_before_3(void **state)
     in.engine.engine = GS_ENGINE_TGI;
     in.engine.version = 20200;
     in.context_length = 4096;
-    in.gpu_total_bytes = 23684186112ULL; /* A10G, torch total_memory 22587 MB */
+    in.gpu.total_bytes = 23684186112ULL; /* A10G, torch total_memory 22587 MB */
     in.engine.has_non_torch_bytes = true;
     in.engine.non_torch_bytes = 458846371;
     struct gs_inference_result r;
@@ -1180,7 +1180,7 @@ static void test_vllm_mxfp4_layout(void **state)
     struct gs_inference_result r;
     in.weights_bytes = 65263000000ULL;
     in.context_length = 8192;
-    in.gpu_hw = GS_HW_HOPPER;
+    in.gpu.hw = GS_HW_HOPPER;
     in.weight_format = GS_WF_MXFP4;
     in.engine.version = 1401;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
@@ -1289,7 +1289,7 @@ static void test_vllm_mla_workspace(void **state)
      * 65,536 rows for the MLA model, none for Llama */
     struct gs_inference_input in = llama3_8b_on_h100(&ds);
     in.weights_bytes = 90000000000ULL;
-    in.gpu_total_bytes = 150754820096ULL; /* H200 */
+    in.gpu.total_bytes = 150754820096ULL; /* H200 */
     in.engine.version = 1900;
     struct gs_inference_result r;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
@@ -1584,8 +1584,8 @@ static void test_all2all_buffers(void **state)
     in.tensor = 1;
     in.pipeline = 1;
     in.model_bytes = 2;
-    in.gpu_total_bytes = 150109945856ULL;
-    in.link = GS_LINK_NVSWITCH;
+    in.gpu.total_bytes = 150109945856ULL;
+    in.gpu.link = GS_LINK_NVSWITCH;
     in.expert = 8;
     in.engine.engine = GS_ENGINE_VLLM;
     in.engine.all2all = GS_ALL2ALL_DEEPEP_HT;

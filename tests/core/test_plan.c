@@ -293,9 +293,9 @@ static struct gs_plan_gpu plan_h100(void)
 {
     struct gs_plan_gpu g;
     memset(&g, 0, sizeof(g));
-    g.usable_bytes = 85061827297ULL; /* 79.22 GiB, the vLLM log */
+    g.view.total_bytes = 85061827297ULL; /* 79.22 GiB, the vLLM log */
     g.gpus_per_node = 8;
-    g.link = GS_LINK_NVSWITCH;
+    g.view.link = GS_LINK_NVSWITCH;
     g.perf = h100();
     g.has_price = true;
     g.price_per_gpu_hour = 2.5;
@@ -349,8 +349,8 @@ static void test_smallest_serving_layout(void **state)
     /* the same layout through the estimate: the same per-GPU figures */
     struct gs_workload check = w;
     check.parallelism.tensor = 4;
-    check.gpu_total_bytes = g.usable_bytes;
-    check.gpu_link = g.link;
+    check.gpu.total_bytes = g.view.total_bytes;
+    check.gpu.link = g.view.link;
     struct gs_estimate est;
     assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
     assert_int_equal(est.per_gpu.total_bytes, p.estimate.per_gpu.total_bytes);
@@ -375,7 +375,7 @@ static void test_smallest_serving_layout(void **state)
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &big, &eff, 0, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_MISSES_DEMAND);
     /* and one GPU of 24 GB cannot hold it at all */
-    g.usable_bytes = 24000000000ULL;
+    g.view.total_bytes = 24000000000ULL;
     l.max_gpus = 2;
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
@@ -471,11 +471,11 @@ static void test_verdict_shortcuts(void **state)
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NO_THROUGHPUT);
     /* ... and does_not_fit when none does */
-    const uint64_t usable = g.usable_bytes;
-    g.usable_bytes = 2000000000ULL;
+    const uint64_t usable = g.view.total_bytes;
+    g.view.total_bytes = 2000000000ULL;
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
-    g.usable_bytes = usable;
+    g.view.total_bytes = usable;
     /* without a demand the plan needs no throughput */
     struct gs_demand none = {.kind = GS_DEMAND_NONE};
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &none, &eff, 0, &p, &why, NULL), GS_OK);
@@ -503,7 +503,7 @@ static void test_moe_expert_parallel_serving(void **state)
     w.format_given = true;
     w.format = GS_WF_FP8_BLOCK;
     struct gs_plan_gpu g = plan_h100();
-    g.usable_bytes = 150011707392ULL; /* an H200's 139.7 GiB */
+    g.view.total_bytes = 150011707392ULL; /* an H200's 139.7 GiB */
     g.perf.memory_bandwidth_gb_s = 4800;
     struct gs_plan_limits l;
     gs_plan_limits_defaults(&l);
@@ -685,7 +685,7 @@ static void test_training_layout(void **state)
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_true(p.gpu_count > 1);
-    assert_true(p.estimate.per_gpu.total_bytes <= g.usable_bytes);
+    assert_true(p.estimate.per_gpu.total_bytes <= g.view.total_bytes);
     assert_int_equal(p.gpu_count, p.tensor * p.pipeline * p.data);
     struct gs_plan q;
     for (uint64_t n = 1; n < p.gpu_count; n *= 2) {
@@ -701,7 +701,7 @@ static void test_training_layout(void **state)
     check.parallelism.sequence_parallel = p.tensor > 1;
     check.training.recompute = p.recompute;
     check.parallelism.gpus_per_node = 8;
-    check.gpu_link = g.link; /* NCCL's buffers follow the board's interconnect */
+    check.gpu.link = g.view.link; /* NCCL's buffers follow the board's interconnect */
     struct gs_estimate est;
     assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
     assert_int_equal(est.per_gpu.total_bytes, p.estimate.per_gpu.total_bytes);

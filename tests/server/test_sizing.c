@@ -350,7 +350,7 @@ static void test_larger_gpu_never_needs_more(void **state)
             for (size_t c = 0; c < 5; c++) {
                 struct gs_plan_gpu g;
                 memset(&g, 0, sizeof(g));
-                g.usable_bytes = (side ? large[c] : small[c]) * GS_GIB;
+                g.view.total_bytes = (side ? large[c] : small[c]) * GS_GIB;
                 g.gpus_per_node = 8;
                 struct gs_plan p;
                 enum gs_plan_reject why;

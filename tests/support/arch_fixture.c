@@ -262,7 +262,7 @@ struct gs_workload fixture_vllm_workload(uint64_t batch, uint64_t context, uint6
     w.serving.context_length = context;
     w.serving.engine.engine = GS_ENGINE_VLLM;
     w.parallelism.tensor = tensor;
-    w.gpu_total_bytes = gpu_bytes;
+    w.gpu.total_bytes = gpu_bytes;
     return w;
 }
 

@@ -126,13 +126,9 @@ struct gs_workload {
     bool format_experts_only;         /* only routed experts in `format` (gpt-oss mxfp4) */
     bool format_from_checkpoint;      /* the format is the checkpoint's (no precision given) */
     struct gs_serving serving;
-    uint64_t gpu_total_bytes;         /* the named GPU's reported capacity; 0 = none */
-    bool gpu_is_a100;
-    uint8_t gpu_link;                 /* enum gs_link of the named GPU's board */
-    bool gpu_unified_memory;          /* the named GPU's memory is the host's (GB10, Jetson) */
-    uint64_t gpu_sm_count;            /* the named GPU's streaming multiprocessors; 0 = unknown */
-    uint8_t gpu_hw;                   /* enum gs_hw of the named GPU (GS_HW_UNKNOWN: none named or
-                                         not in the capability table) */
+    struct gs_gpu_view gpu;           /* the named GPU (gpu.total_bytes 0: none named; gpu.hw
+                                         GS_HW_UNKNOWN: none named or not in the capability
+                                         table) */
     struct gs_training training;       /* training only; zeroed fields take defaults */
     struct gs_parallelism parallelism; /* zeroed degrees count as 1 */
     struct gs_overrides overrides;

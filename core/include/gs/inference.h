@@ -21,6 +21,7 @@
 #define GS_INFERENCE_H
 
 #include "gs/arch.h"
+#include "gs/gpu_view.h"
 #include "gs/status.h"
 #include "gs/sglang.h"
 #include "gs/speculative.h"
@@ -180,15 +181,11 @@ struct gs_inference_input {
     uint64_t tensor, pipeline;
     enum gs_kv_dtype kv_dtype;
     uint64_t model_bytes;     /* bytes per element of the model dtype */
-    uint64_t gpu_total_bytes; /* what the driver reports; 0 = no GPU named */
-    bool gpu_is_a100;         /* vLLM's batch defaults treat A100 as small */
-    uint8_t gpu_hw;           /* enum gs_hw: picks vLLM's MXFP4 MoE kernels */
-    uint64_t gpu_sm_count;    /* streaming multiprocessors (vLLM's Triton sampler scratch); 0 =
-                                 unknown */
+    struct gs_gpu_view gpu;   /* the GPU (total_bytes 0: none named); its link is how the
+                                 tensor-parallel group talks */
     uint8_t weight_format;    /* enum gs_weight_format the weights are served in */
     uint64_t group_size;      /* GPTQ/AWQ group size; 0 = 128 */
     bool experts_only;        /* only routed experts are in weight_format (gpt-oss mxfp4) */
-    uint8_t link;             /* enum gs_link: how the tensor-parallel group talks */
     bool cross_node;          /* the worker's groups span nodes */
     uint64_t expert;          /* the expert-parallel group (vLLM --enable-expert-parallel); 0/1 none */
     bool expert_cross_node;   /* that group spans nodes */

@@ -27,11 +27,8 @@
 
 /* One GPU type as the search sees it. */
 struct gs_plan_gpu {
-    uint64_t usable_bytes;     /* driver-reported capacity (or marketed when unknown) */
-    bool is_a100;              /* vLLM's batch defaults treat A100 as small */
-    uint8_t link;              /* enum gs_link */
-    uint8_t hw;                /* enum gs_hw: formats and caches it cannot run are not offered */
-    uint64_t sm_count;         /* streaming multiprocessors; 0 = unknown */
+    struct gs_gpu_view view;   /* the GPU (view.hw: formats and caches it cannot run are not
+                                  offered) */
     uint64_t gpus_per_node;    /* tensor parallelism stays within it */
     double scale_out_bytes_per_s; /* network to other nodes per GPU, one direction (the
                                      catalog's scale_out_gb_s x 1e9); 0 = unknown: the

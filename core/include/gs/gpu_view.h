@@ -1,0 +1,45 @@
+/*
+ * gpu_view.h - one GPU as every part of the core sees it, built once from
+ * the catalog's fields (gs_gpu_view_build): what the driver reports, how its
+ * board links GPUs, its hardware class and SM count, whether its memory is
+ * the host's, and what other processes already hold when an engine starts.
+ * Estimates, engine budgets, plan searches and fit advice take this one
+ * struct instead of copying its fields one by one.
+ */
+#ifndef GS_GPU_VIEW_H
+#define GS_GPU_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct gs_gpu_view {
+    uint64_t total_bytes;    /* the driver-reported total (the marketed capacity when the
+                                catalog has none); 0 = no GPU named */
+    bool is_a100;            /* vLLM's batch defaults treat A100 as small */
+    uint8_t link;            /* enum gs_link: how the board's GPUs talk */
+    uint8_t hw;              /* enum gs_hw: formats and kernels it can run */
+    uint64_t sm_count;       /* streaming multiprocessors; 0 = unknown */
+    bool unified_memory;     /* its memory is the host's (GB10, Jetson) */
+    uint64_t in_use_bytes;   /* memory other processes hold when the engine starts (a desktop,
+                                another model): not free to the engine */
+};
+
+/* The catalog's facts about one GPU type (strings may be NULL). */
+struct gs_gpu_facts {
+    const char *id;           /* catalog id ("a100-sxm-80gb") */
+    const char *architecture; /* "Hopper", "Ampere", ... */
+    const char *interconnect; /* the board's link, in words ("NVLink 4 (NVSwitch)", "PCIe only") */
+    uint64_t memory_bytes;    /* marketed */
+    uint64_t usable_memory_bytes; /* driver-reported; 0 = unknown */
+    uint64_t sm_count;        /* 0 = unknown */
+    bool unified_memory;
+};
+
+void gs_gpu_view_build(const struct gs_gpu_facts *facts, struct gs_gpu_view *out);
+
+/* The board's link class (enum gs_link) from the catalog's words: PCIe unless
+ * NVLink is named (and not as absent or "only" another link); a bridge joins
+ * pairs; Hopper and Blackwell boards with NVLink have NVSwitch. */
+uint8_t gs_gpu_link_from_catalog(const char *interconnect, const char *architecture);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * gpu_view.c - one GPU as the core sees it, from the catalog's fields (see
+ * gs/gpu_view.h).
+ */
+#include "gs/gpu_view.h"
+
+#include "gs/capability.h"
+#include "gs/runtime.h"
+
+#include <string.h>
+
+uint8_t gs_gpu_link_from_catalog(const char *interconnect, const char *architecture)
+{
+    const char *ic = interconnect != NULL ? interconnect : "";
+    const char *arch = architecture != NULL ? architecture : "";
+    if (strstr(ic, "NVLink") == NULL || strstr(ic, "only") != NULL || strstr(ic, "no NVLink") != NULL)
+        return GS_LINK_PCIE;
+    if (strstr(ic, "bridge") != NULL) /* pairs joined by a bridge, no switch */
+        return GS_LINK_NVLINK;
+    if (strstr(arch, "Hopper") != NULL || strstr(arch, "Blackwell") != NULL)
+        return GS_LINK_NVSWITCH;
+    return GS_LINK_NVLINK;
+}
+
+void gs_gpu_view_build(const struct gs_gpu_facts *f, struct gs_gpu_view *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->total_bytes = f->usable_memory_bytes ? f->usable_memory_bytes : f->memory_bytes;
+    out->is_a100 = f->id != NULL && strncmp(f->id, "a100", 4) == 0;
+    out->link = gs_gpu_link_from_catalog(f->interconnect, f->architecture);
+    out->hw = (uint8_t)gs_hw_from_architecture(f->architecture);
+    out->sm_count = f->sm_count;
+    out->unified_memory = f->unified_memory;
+}
