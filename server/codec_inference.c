@@ -15,7 +15,7 @@ static const char *const inference_keys[] = {
     "gpu_memory_utilization", "free_memory_fraction", "mem_fraction_static",
     "cuda_memory_fraction", "block_size",            "max_num_batched_tokens",
     "max_num_seqs",        "engine_version",         "enforce_eager",
-    "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb",
+    "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb", "memory_in_use_bytes",
     "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", "speculative", NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           NULL};
@@ -234,6 +234,10 @@ bool codec_decode_inference(const json_t *section, struct gs_serving *out, struc
         ok = false;
     }
     read_uint(section, "sequence_tokens", 1, TOKENS_MAX, &out->sequence_tokens, &ok, err);
+    /* what other processes hold on each GPU (nvidia-smi's memory.used before the engine
+     * starts); the estimate checks it against the GPU's total */
+    read_uint(section, "memory_in_use_bytes", 0, (uint64_t)1 << 50, &out->memory_in_use_bytes,
+              &ok, err);
     if (ok && out->sequence_tokens > out->context_length) {
         gs_error_add(err, GS_ERR_INVALID, "/inference/sequence_tokens",
                      "is %llu, above context_length %llu: a sequence holds at most the context",

@@ -395,6 +395,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->kv_dtype = kv;
     in->model_bytes = gs_workload_format(w) == GS_WF_FP32 ? 4 : 2; /* "auto" KV follows the model dtype */
     in->gpu = w->gpu;
+    in->gpu.in_use_bytes = w->serving.memory_in_use_bytes;
     in->weight_format = (uint8_t)gs_workload_format(w);
     in->group_size = w->group_size;
     in->experts_only = w->format_experts_only;
@@ -854,6 +855,22 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
         return gs_error_add(err, GS_ERR_INVALID, "/inference",
                             "the KV cache needs the architecture: name a catalog model or send its "
                             "config");
+    if (given->serving.memory_in_use_bytes && given->gpu.total_bytes &&
+        given->serving.memory_in_use_bytes >= given->gpu.total_bytes)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/memory_in_use_bytes",
+                            "is %llu bytes, not below the GPU's total of %llu: nothing would be "
+                            "left for the engine",
+                            (unsigned long long)given->serving.memory_in_use_bytes,
+                            (unsigned long long)given->gpu.total_bytes);
+    if (given->serving.memory_in_use_bytes)
+        assume_value(e, "memory_in_use_bytes", given->serving.memory_in_use_bytes,
+                     "memory other processes hold on each GPU when the engine starts: engines "
+                     "that read the free memory size their pool without it, vLLM releases that "
+                     "count device-wide memory subtract it, and later vLLM releases refuse to "
+                     "start unless gpu_memory_utilization x total is still free",
+                     "vLLM gpu_worker.py init_device (free memory check) and "
+                     "determine_available_memory; SGLang get_available_gpu_memory; TGI "
+                     "get_free_memory; TensorRT-LLM cudaMemGetInfo");
     /* the engine sees the offload it will really make */
     struct gs_workload local = *given;
     const struct gs_workload *w = &local;

@@ -20,9 +20,8 @@ static void generic_load(const struct gs_inference_input *in, const struct gs_en
 static void generic_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
                          uint64_t used, bool *ovf)
 {
-    (void)in;
-    (void)ovf;
     struct gs_budget *b = &out->budget;
+    used = gs_add(used, in->gpu.in_use_bytes, ovf); /* another process's memory is not ours */
     b->rule = "generic: everything the GPU reports, minus weights, the activation peak and the "
               "CUDA context with cuBLAS workspace";
     b->fraction_permille = 1000;

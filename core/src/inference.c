@@ -534,7 +534,7 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
                        "its rope scaling); vLLM refuses to start";
     } else if (kv <= 0) {
         out->starts = false;
-        out->binding = gs_binding_no_cache;
+        out->binding = out->budget.refusal != NULL ? out->budget.refusal : gs_binding_no_cache;
     } else if (cached && seq_max > available) {
         out->starts = false;
         out->binding = "the KV cache cannot hold one sequence of the requested context length";

@@ -237,10 +237,11 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
         b->fraction_permille = gs_sglang_vlm_fraction_permille(
             b->fraction_permille, in->arch->vision_config_layers, in->arch->vision_config_hidden);
     /* model_runner.profile_max_num_token: rest = free after loading - baseline x (1 -
-     * fraction), the baseline being the free memory before loading (init_torch_distributed),
-     * so rest = fraction x baseline - weights */
-    const uint64_t baseline =
-        b->total_bytes > b->non_torch_bytes ? b->total_bytes - b->non_torch_bytes : 0;
+     * fraction), the baseline being the free memory before loading (init_torch_distributed:
+     * get_available_gpu_memory, so other processes' memory is not in it), so rest = fraction
+     * x baseline - weights */
+    const uint64_t taken = gs_add(b->non_torch_bytes, in->gpu.in_use_bytes, ovf);
+    const uint64_t baseline = b->total_bytes > taken ? b->total_bytes - taken : 0;
     b->requested_bytes = gs_engine_permille_of(baseline, b->fraction_permille, ovf);
     b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)b->weights_bytes;
 }

@@ -25,6 +25,8 @@ static void trtllm_pool(const struct gs_inference_input *in, struct gs_inference
 {
     const struct gs_engine_config *c = &in->engine;
     struct gs_budget *b = &out->budget;
+    /* the fraction is of cudaMemGetInfo's free memory, which other processes' memory is not */
+    used = gs_add(used, in->gpu.in_use_bytes, ovf);
     b->rule = "TensorRT-LLM: free_gpu_memory_fraction of the memory free after weights, "
               "activations and runtime buffers";
     b->fraction_permille = c->free_memory_fraction_permille ? c->free_memory_fraction_permille

@@ -214,6 +214,8 @@ static void tgi_pool(const struct gs_inference_input *in, struct gs_inference_re
     const struct gs_engine_config *c = &in->engine;
     const struct tgi_release *tgi = tgi_release_for(c->version);
     struct gs_budget *b = &out->budget;
+    /* get_free_memory reads torch.cuda.mem_get_info: other processes' memory is not free */
+    used = gs_add(used, in->gpu.in_use_bytes, ovf);
     b->fraction_permille = c->cuda_memory_fraction_permille ? c->cuda_memory_fraction_permille
                                                             : 1000;
     if (tgi->of_total) {

@@ -688,6 +688,11 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
         b->segment_slack_bytes = gs_engine_segment_slack(in, stage, ovf);
         *non_torch = gs_add(*non_torch, b->segment_slack_bytes, ovf);
     }
+    /* releases that count the device's used memory less torch's (V0 0.6.4's
+     * determine_num_available_blocks, V1 0.8.0-0.9.1's determine_available_memory: "non-torch
+     * allocations" = cuda_memory_used - torch allocated) count other processes' memory too */
+    if (rel->non_torch == GS_VLLM_NT_DEVICE)
+        *non_torch = gs_add(*non_torch, in->gpu.in_use_bytes, ovf);
 }
 
 /* vLLM subtracts CUDA graphs only from 0.21 (PR #38284); before, a given figure is shown but
@@ -718,6 +723,28 @@ static void vllm_pool(const struct gs_inference_input *in, struct gs_inference_r
         const uint64_t held = gs_add(b->weights_bytes, c->kv_cache_memory_bytes, ovf);
         b->kv_bytes = held > b->total_bytes ? (int64_t)b->total_bytes - (int64_t)held
                                             : (int64_t)c->kv_cache_memory_bytes;
+    }
+    const uint64_t in_use = in->gpu.in_use_bytes;
+    if (in_use && out->release->non_torch == GS_VLLM_NT_GROWTH && !c->has_kv_cache_memory_bytes) {
+        /* memory_profiling releases measure growth from a snapshot taken once the CUDA context
+         * and the process groups exist, so other processes' memory is not in the budget; but
+         * the engine must have gpu_memory_utilization x total free at that snapshot: V1
+         * (gpu_worker.py init_device, from 0.9.2) raises "Free memory on device ... on startup
+         * is less than desired GPU memory utilization", and V0 runs out of memory allocating
+         * the cache the budget promised */
+        const uint64_t held =
+            gs_add(gs_add(in_use, GS_CUDA_CONTEXT_BYTES, ovf),
+                   gs_runtime_comm_bytes((enum gs_link)in->gpu.link, in->tensor ? in->tensor : 1,
+                                         in->cross_node),
+                   ovf);
+        const uint64_t free_at_start = b->total_bytes > held ? b->total_bytes - held : 0;
+        if (free_at_start < b->requested_bytes) {
+            b->kv_bytes = (int64_t)free_at_start - (int64_t)b->requested_bytes;
+            b->refusal = "the memory free when the engine starts (the GPU's total less the memory "
+                         "in use and the engine's CUDA context and communication buffers) is "
+                         "below gpu_memory_utilization x total; vLLM refuses to start (lower "
+                         "gpu_memory_utilization or free the GPU)";
+        }
     }
 }
 

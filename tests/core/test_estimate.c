@@ -672,6 +672,60 @@ static void test_vllm_cpu_offload(void **state)
     assert_true(warned);
 }
 
+/* Memory other processes hold when the engine starts (inference.memory_in_use_bytes), on an
+ * RTX 3090 of 25,297,357,373 bytes with Llama-3-8B in bf16:
+ * - vLLM 0.19 measures growth from a snapshot taken after its CUDA context: 1.5 GB in use
+ *   leaves the pool as it is; with 3 GB the free memory at start, 25,297,357,373 -
+ *   3,000,000,000 - 287,047,680 (the context; no communicator at TP 1 on PCIe) =
+ *   22,010,309,693, is below 0.9 x total = 22,767,621,635: it refuses to start, 757,311,942
+ *   bytes short;
+ * - vLLM 0.8.3 counts device-wide used memory: the pool is 1.5 GB smaller;
+ * - TGI 3.x and the generic profile read the free memory: 1.5 GB smaller;
+ * - in use at or above the total is refused at its pointer. */
+static void test_memory_in_use(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = llama3_8b();
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.serving.engine.version = 1900;
+    w.gpu.total_bytes = 25297357373ULL;
+    w.gpu.link = GS_LINK_PCIE;
+    struct gs_estimate plain, busy;
+    assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
+    w.serving.memory_in_use_bytes = 1500000000ULL;
+    assert_int_equal(gs_estimate_compute(&m, &w, &busy, NULL), GS_OK);
+    assert_int_equal(busy.serving.budget.kv_bytes, plain.serving.budget.kv_bytes);
+    assert_true(busy.serving.starts);
+    w.serving.memory_in_use_bytes = 3000000000ULL;
+    assert_int_equal(gs_estimate_compute(&m, &w, &busy, NULL), GS_OK);
+    assert_false(busy.serving.starts);
+    assert_int_equal(busy.serving.budget.kv_bytes, -757311942LL);
+    assert_non_null(strstr(busy.serving.binding, "refuses to start"));
+
+    const enum gs_engine engines[] = {GS_ENGINE_VLLM, GS_ENGINE_TGI, GS_ENGINE_GENERIC};
+    const uint32_t versions[] = {803, 0, 0};
+    for (size_t i = 0; i < 3; i++) {
+        w.serving.engine.engine = engines[i];
+        w.serving.engine.version = versions[i];
+        w.serving.memory_in_use_bytes = 0;
+        assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
+        w.serving.memory_in_use_bytes = 1500000000ULL;
+        assert_int_equal(gs_estimate_compute(&m, &w, &busy, NULL), GS_OK);
+        assert_int_equal(plain.serving.budget.kv_bytes - busy.serving.budget.kv_bytes,
+                         1500000000LL);
+    }
+
+    w.serving.memory_in_use_bytes = w.gpu.total_bytes;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &busy, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/memory_in_use_bytes");
+}
+
 /* vLLM's eagle3 and draft_model with the draft the request names.
  * An EAGLE-3 head for Llama-3.1-8B (config.json: hidden 4096, 1 layer, 32
  * heads, 8 KV heads, intermediate 14336, draft_vocab_size 32000), bf16, TP 1
@@ -829,6 +883,7 @@ int main(void)
         cmocka_unit_test(test_speculative_mtp),
         cmocka_unit_test(test_speculative_drafts),
         cmocka_unit_test(test_vllm_cpu_offload),
+        cmocka_unit_test(test_memory_in_use),
         cmocka_unit_test(test_weights_from_checkpoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -112,6 +112,8 @@ struct gs_serving {
     uint64_t sequence_tokens; /* tokens each sequence holds in the paged cache (prompt + output);
                                  0 = context_length, which stays the admission limit */
     enum gs_kv_dtype kv_dtype;
+    uint64_t memory_in_use_bytes; /* memory other processes hold on each GPU when the engine
+                                     starts (a desktop, another model); 0 = none */
     struct gs_engine_config engine;
     const struct gs_draft *draft; /* speculative decoding's draft model, NULL: none named
                                      (borrowed from the request) */

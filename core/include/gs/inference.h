@@ -216,6 +216,8 @@ struct gs_budget {
     uint64_t non_torch_bytes;    /* CUDA context, NCCL, cuBLAS */
     uint64_t cuda_graph_bytes;
     int64_t kv_bytes;            /* left for the KV cache, negative when nothing is */
+    const char *refusal;         /* why the engine refuses to start, where its own check does
+                                    (else NULL: kv_bytes <= 0 says it) */
 };
 
 struct gs_inference_result {
