@@ -9,6 +9,7 @@
 #include "catalog_pg_int.h"
 
 #include "embedded.h"
+#include "stmt_cache.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -21,9 +22,11 @@ extern const size_t gs_migrations_count;
 
 #define BUSY_TIMEOUT_MS 5000
 
-/* One of the two backends: an SQLite file (db) or a shared PostgreSQL database (pg). */
+/* One of the two backends: an SQLite file (db, with its statements kept in cache) or a
+ * shared PostgreSQL database (pg). */
 struct catalog {
     sqlite3 *db;
+    struct stmt_cache *cache; /* made once the schema is migrated; freed before db closes */
     struct catalog_pg *pg;
 };
 
@@ -46,6 +49,11 @@ static enum gs_status db_error(struct catalog *c, struct gs_error *err, const ch
 sqlite3 *catalog_db(struct catalog *catalog)
 {
     return catalog->db;
+}
+
+struct stmt_cache *catalog_stmt_cache(struct catalog *catalog)
+{
+    return catalog->cache;
 }
 
 int catalog_schema_latest(void)
@@ -108,6 +116,11 @@ static enum gs_status write_user_version(struct catalog *c, int version, struct 
 
 static enum gs_status migrate(struct catalog *c, int target, struct gs_error *err)
 {
+    /* DDL never runs beside a cached statement mid-step: the cache is made after the
+     * migrations (this only guards that order) */
+    if (c->cache != NULL && stmt_cache_lent(c->cache) > 0)
+        return gs_error_add(err, GS_ERR_INTERNAL, "",
+                            "cannot migrate the catalog while a statement is running");
     enum gs_status st = exec_simple(c, "BEGIN IMMEDIATE", err);
     if (st != GS_OK)
         return st;
@@ -156,6 +169,8 @@ enum gs_status catalog_open_at_version(const char *path, int version, struct cat
         st = exec_simple(c, "PRAGMA synchronous = FULL", err);
     if (st == GS_OK)
         st = migrate(c, version, err);
+    if (st == GS_OK && (c->cache = stmt_cache_new(c->db)) == NULL)
+        st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory opening the catalog");
     if (st != GS_OK)
         goto fail;
     *out = c;
@@ -192,6 +207,9 @@ void catalog_close(struct catalog *catalog)
 {
     if (catalog == NULL)
         return;
+    /* every statement finalized first, or sqlite3_close would fail with SQLITE_BUSY and
+     * leave the connection open */
+    stmt_cache_free(catalog->cache);
     sqlite3_close(catalog->db);
     catalog_pg_close(catalog->pg);
     free(catalog);
@@ -253,13 +271,13 @@ static enum gs_status count_rows(struct catalog *c, const char *sql, size_t *out
 {
     sqlite3_stmt *stmt = NULL;
     enum gs_status st = GS_OK;
-    if (sqlite3_prepare_v2(c->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+    if (stmt_cache_acquire(c->cache, sql, &stmt) != SQLITE_OK)
         return db_error(c, err, "counting catalog rows");
     if (sqlite3_step(stmt) == SQLITE_ROW)
         *out = (size_t)sqlite3_column_int64(stmt, 0);
     else
         st = db_error(c, err, "counting catalog rows");
-    sqlite3_finalize(stmt);
+    stmt_cache_release(c->cache, stmt);
     return st;
 }
 

@@ -14,6 +14,11 @@ struct catalog;
 /* The connection behind a handle (borrowed). */
 sqlite3 *catalog_db(struct catalog *catalog);
 
+/* The SQLite connection's statement cache (borrowed; NULL for PostgreSQL): statements
+ * borrowed from it go back to it before the catalog closes (stmt_cache.h). */
+struct stmt_cache;
+struct stmt_cache *catalog_stmt_cache(struct catalog *catalog);
+
 /* ---- reading rows into snapshots, whatever the database (SQLite, PostgreSQL) ---- */
 
 struct catalog_snapshot;

@@ -7,6 +7,7 @@
 #include "catalog_int.h"
 #include "catalog_pg.h"
 #include "catalog_pg_int.h"
+#include "stmt_cache.h"
 
 #include <libpq-fe.h>
 #include <sqlite3.h>
@@ -24,8 +25,9 @@
 
 struct catalog_stmt {
     struct catalog *catalog;
-    sqlite3 *db;            /* SQLite: the connection and statement */
-    sqlite3_stmt *lite;
+    sqlite3 *db;            /* SQLite: the connection, the statement and the cache */
+    sqlite3_stmt *lite;     /* it is borrowed from (and released to) */
+    struct stmt_cache *cache;
     PGconn *conn;           /* PostgreSQL: the rewritten SQL, its parameters and result */
     char *sql;
     int params;             /* the highest parameter bound */
@@ -70,36 +72,54 @@ static char *rewrite(const char *sql, bool pg)
     return out;
 }
 
+/* SQLite: the statement for `sql` from the connection's cache, prepared (from the SQL
+ * rewritten) when the cache has none at rest. */
+static enum gs_status lite_prepare(struct catalog_stmt *s, const char *sql, struct gs_error *err)
+{
+    s->lite = stmt_cache_lookup(s->cache, sql);
+    if (s->lite != NULL)
+        return GS_OK;
+    char *text = rewrite(sql, false);
+    if (text == NULL)
+        return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory preparing a statement");
+    const int rc = stmt_cache_prepare(s->cache, sql, text, &s->lite);
+    free(text);
+    if (rc != SQLITE_OK)
+        return gs_error_add(err, GS_ERR_DB, "", "preparing a catalog statement: %s",
+                            sqlite3_errmsg(s->db));
+    return GS_OK;
+}
+
 enum gs_status catalog_stmt_prepare(struct catalog *catalog, const char *sql,
                                     struct catalog_stmt **out, struct gs_error *err)
 {
     *out = NULL;
     struct catalog_stmt *s = calloc(1, sizeof(*s));
     struct catalog_pg *pg = catalog_pg_of(catalog);
-    char *text = s != NULL ? rewrite(sql, pg != NULL) : NULL;
+    if (s != NULL && pg == NULL) {
+        s->catalog = catalog;
+        s->row = -1;
+        s->db = catalog_db(catalog);
+        s->cache = catalog_stmt_cache(catalog);
+        const enum gs_status st = lite_prepare(s, sql, err);
+        if (st != GS_OK) {
+            free(s);
+            return st;
+        }
+        *out = s;
+        return GS_OK;
+    }
+    char *text = s != NULL ? rewrite(sql, true) : NULL;
     if (text == NULL) {
         free(s);
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory preparing a statement");
     }
     s->catalog = catalog;
     s->row = -1;
-    if (pg != NULL) {
-        /* statements run inside a transaction catalog_tx_begin started (and reconnected
-         * for): never reconnect between them */
-        s->conn = catalog_pg_current(pg);
-        s->sql = text;
-        *out = s;
-        return GS_OK;
-    }
-    s->db = catalog_db(catalog);
-    const int rc = sqlite3_prepare_v2(s->db, text, -1, &s->lite, NULL);
-    free(text);
-    if (rc != SQLITE_OK) {
-        enum gs_status st = gs_error_add(err, GS_ERR_DB, "", "preparing a catalog statement: %s",
-                                         sqlite3_errmsg(s->db));
-        free(s);
-        return st;
-    }
+    /* statements run inside a transaction catalog_tx_begin started (and reconnected for):
+     * never reconnect between them */
+    s->conn = catalog_pg_current(pg);
+    s->sql = text;
     *out = s;
     return GS_OK;
 }
@@ -249,7 +269,8 @@ void catalog_stmt_finalize(struct catalog_stmt *s)
 {
     if (s == NULL)
         return;
-    sqlite3_finalize(s->lite);
+    if (s->lite != NULL) /* back to the cache, reset: it holds no read transaction */
+        stmt_cache_release(s->cache, s->lite);
     PQclear(s->res);
     for (int i = 0; i < PARAMS_MAX; i++)
         free(s->values[i]);
@@ -257,18 +278,19 @@ void catalog_stmt_finalize(struct catalog_stmt *s)
     free(s);
 }
 
-static enum gs_status lite_exec(sqlite3 *db, const char *sql, struct gs_error *err)
+/* BEGIN and COMMIT, through the connection's statement cache. */
+static enum gs_status lite_exec(struct catalog *catalog, const char *sql, struct gs_error *err)
 {
-    if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
+    if (stmt_cache_exec(catalog_stmt_cache(catalog), sql) == SQLITE_OK)
         return GS_OK;
-    return lite_fail(db, err, "", sql);
+    return lite_fail(catalog_db(catalog), err, "", sql);
 }
 
 enum gs_status catalog_tx_begin(struct catalog *catalog, bool write, struct gs_error *err)
 {
     struct catalog_pg *pg = catalog_pg_of(catalog);
     if (pg == NULL)
-        return lite_exec(catalog_db(catalog), write ? "BEGIN IMMEDIATE" : "BEGIN", err);
+        return lite_exec(catalog, write ? "BEGIN IMMEDIATE" : "BEGIN", err);
     return catalog_pg_begin(pg, write, err);
 }
 
@@ -279,7 +301,7 @@ enum gs_status catalog_tx_end(struct catalog *catalog, enum gs_status st, struct
         return catalog_pg_end(pg, st, err);
     sqlite3 *db = catalog_db(catalog);
     if (st == GS_OK)
-        st = lite_exec(db, "COMMIT", err);
+        st = lite_exec(catalog, "COMMIT", err);
     if (st != GS_OK && !sqlite3_get_autocommit(db))
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return st;

@@ -9,6 +9,7 @@
 #include "catalog_pg.h"
 #include "catalog_pg_int.h"
 #include "gs/text.h"
+#include "stmt_cache.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -324,23 +325,26 @@ static enum gs_status read_rows(sqlite3 *db, sqlite3_stmt *stmt, struct catalog_
     return GS_OK;
 }
 
-static enum gs_status prepare(sqlite3 *db, const char *sql, sqlite3_stmt **stmt,
+/* The statement for `sql` from the connection's cache (stmt_cache_release gives it back,
+ * reset, on every path). */
+static enum gs_status prepare(struct stmt_cache *cache, const char *sql, sqlite3_stmt **stmt,
                               struct gs_error *err)
 {
-    if (sqlite3_prepare_v2(db, sql, -1, stmt, NULL) != SQLITE_OK)
-        return gs_error_add(err, GS_ERR_DB, "", "reading the catalog: %s", sqlite3_errmsg(db));
+    if (stmt_cache_acquire(cache, sql, stmt) != SQLITE_OK)
+        return gs_error_add(err, GS_ERR_DB, "", "reading the catalog: %s",
+                            sqlite3_errmsg(stmt_cache_db(cache)));
     return GS_OK;
 }
 
-static enum gs_status load_table(sqlite3 *db, struct catalog_snapshot *s, bool models,
+static enum gs_status load_table(struct stmt_cache *cache, struct catalog_snapshot *s, bool models,
                                  struct gs_error *err)
 {
     sqlite3_stmt *stmt = NULL;
-    enum gs_status st =
-        prepare(db, models ? MODEL_COLUMNS " ORDER BY id" : GPU_COLUMNS " ORDER BY id", &stmt, err);
+    enum gs_status st = prepare(
+        cache, models ? MODEL_COLUMNS " ORDER BY id" : GPU_COLUMNS " ORDER BY id", &stmt, err);
     if (st == GS_OK)
-        st = read_rows(db, stmt, s, models, err);
-    sqlite3_finalize(stmt);
+        st = read_rows(stmt_cache_db(cache), stmt, s, models, err);
+    stmt_cache_release(cache, stmt);
     return st;
 }
 
@@ -377,13 +381,13 @@ bool catalog_snapshot_add_alias(struct catalog_snapshot *s, bool models, const c
 }
 
 /* Every alias, onto rows found by id (rows and aliases both sorted by id: one merge). */
-static enum gs_status load_aliases(sqlite3 *db, struct catalog_snapshot *s, bool models,
-                                   struct gs_error *err)
+static enum gs_status load_aliases(struct stmt_cache *cache, struct catalog_snapshot *s,
+                                   bool models, struct gs_error *err)
 {
     const char *sql = models ? "SELECT alias, model_id FROM model_aliases ORDER BY model_id, alias"
                              : "SELECT alias, gpu_id FROM gpu_aliases ORDER BY gpu_id, alias";
     sqlite3_stmt *stmt = NULL;
-    enum gs_status st = prepare(db, sql, &stmt, err);
+    enum gs_status st = prepare(cache, sql, &stmt, err);
     if (st != GS_OK)
         return st;
     size_t at = 0;
@@ -396,20 +400,22 @@ static enum gs_status load_aliases(sqlite3 *db, struct catalog_snapshot *s, bool
         }
     }
     if (st == GS_OK && rc != SQLITE_DONE)
-        st = gs_error_add(err, GS_ERR_DB, "", "reading aliases: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(stmt);
+        st = gs_error_add(err, GS_ERR_DB, "", "reading aliases: %s",
+                          sqlite3_errmsg(stmt_cache_db(cache)));
+    stmt_cache_release(cache, stmt);
     return st;
 }
 
-static enum gs_status read_schema_version(sqlite3 *db, int *out, struct gs_error *err)
+static enum gs_status read_schema_version(struct stmt_cache *cache, int *out, struct gs_error *err)
 {
     sqlite3_stmt *stmt = NULL;
-    enum gs_status st = prepare(db, "PRAGMA user_version", &stmt, err);
+    enum gs_status st = prepare(cache, "PRAGMA user_version", &stmt, err);
     if (st == GS_OK && sqlite3_step(stmt) == SQLITE_ROW)
         *out = sqlite3_column_int(stmt, 0);
     else if (st == GS_OK)
-        st = gs_error_add(err, GS_ERR_DB, "", "reading the schema version: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(stmt);
+        st = gs_error_add(err, GS_ERR_DB, "", "reading the schema version: %s",
+                          sqlite3_errmsg(stmt_cache_db(cache)));
+    stmt_cache_release(cache, stmt);
     return st;
 }
 
@@ -447,47 +453,50 @@ struct catalog_snapshot *catalog_snapshot_new(void)
 }
 
 /* Every row, inside the caller's read transaction. */
-static enum gs_status load_all(sqlite3 *db, struct catalog_snapshot *s, struct gs_error *err)
+static enum gs_status load_all(struct stmt_cache *cache, struct catalog_snapshot *s,
+                               struct gs_error *err)
 {
-    enum gs_status st = read_schema_version(db, &s->rows->schema_version, err);
+    enum gs_status st = read_schema_version(cache, &s->rows->schema_version, err);
     if (st == GS_OK)
-        st = load_table(db, s, true, err);
+        st = load_table(cache, s, true, err);
     if (st == GS_OK)
-        st = load_table(db, s, false, err);
+        st = load_table(cache, s, false, err);
     if (st == GS_OK)
-        st = load_aliases(db, s, true, err);
+        st = load_aliases(cache, s, true, err);
     if (st == GS_OK)
-        st = load_aliases(db, s, false, err);
+        st = load_aliases(cache, s, false, err);
     return st;
 }
 
 /* Runs `load` in one read transaction (models, GPUs and aliases: one consistent view) and
  * hands out the snapshot, or frees it. */
-static enum gs_status in_read_transaction(struct catalog *catalog,
-                                          enum gs_status (*load)(sqlite3 *, struct catalog_snapshot *,
-                                                                 const struct catalog_snapshot *,
-                                                                 struct gs_error *),
-                                          const struct catalog_snapshot *prev,
-                                          struct catalog_snapshot **out, struct gs_error *err)
+static enum gs_status
+in_read_transaction(struct catalog *catalog,
+                    enum gs_status (*load)(struct stmt_cache *, struct catalog_snapshot *,
+                                           const struct catalog_snapshot *, struct gs_error *),
+                    const struct catalog_snapshot *prev, struct catalog_snapshot **out,
+                    struct gs_error *err)
 {
-    sqlite3 *db = catalog_db(catalog);
+    struct stmt_cache *cache = catalog_stmt_cache(catalog);
     struct catalog_snapshot *s = catalog_snapshot_new();
     if (s == NULL)
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
     enum gs_status st = GS_OK;
-    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-        st = gs_error_add(err, GS_ERR_DB, "", "starting a read: %s", sqlite3_errmsg(db));
+    if (stmt_cache_exec(cache, "BEGIN") != SQLITE_OK)
+        st = gs_error_add(err, GS_ERR_DB, "", "starting a read: %s",
+                          sqlite3_errmsg(stmt_cache_db(cache)));
     if (st == GS_OK)
-        st = load(db, s, prev, err);
-    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+        st = load(cache, s, prev, err);
+    /* every statement of the read is back in the cache, reset: none is mid-step here */
+    stmt_cache_exec(cache, "COMMIT");
     return catalog_snapshot_finish(s, st, out, err);
 }
 
-static enum gs_status load_everything(sqlite3 *db, struct catalog_snapshot *s,
+static enum gs_status load_everything(struct stmt_cache *cache, struct catalog_snapshot *s,
                                       const struct catalog_snapshot *prev, struct gs_error *err)
 {
     (void)prev;
-    return load_all(db, s, err);
+    return load_all(cache, s, err);
 }
 
 enum gs_status catalog_snapshot_load(struct catalog *catalog, struct catalog_snapshot **out,
@@ -536,22 +545,21 @@ bool catalog_snapshot_share_row(struct catalog_snapshot *s, const struct catalog
 }
 
 /* Reads one changed row by id, with its aliases, onto the end of `s`. */
-static enum gs_status read_changed_row(sqlite3 *db, struct catalog_snapshot *s, bool models,
-                                       const char *id, struct gs_error *err)
+static enum gs_status read_changed_row(struct stmt_cache *cache, struct catalog_snapshot *s,
+                                       bool models, const char *id, struct gs_error *err)
 {
     sqlite3_stmt *stmt = NULL;
-    enum gs_status st =
-        prepare(db, models ? MODEL_COLUMNS " WHERE id = ?1" : GPU_COLUMNS " WHERE id = ?1", &stmt,
-                err);
+    enum gs_status st = prepare(
+        cache, models ? MODEL_COLUMNS " WHERE id = ?1" : GPU_COLUMNS " WHERE id = ?1", &stmt, err);
     const size_t before = models ? s->model_count : s->gpu_count;
     if (st == GS_OK) {
         sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
-        st = read_rows(db, stmt, s, models, err);
+        st = read_rows(stmt_cache_db(cache), stmt, s, models, err);
     }
-    sqlite3_finalize(stmt);
+    stmt_cache_release(cache, stmt);
     if (st != GS_OK || (models ? s->model_count : s->gpu_count) == before)
         return st; /* cannot vanish inside the transaction; nothing to add if it did */
-    st = prepare(db,
+    st = prepare(cache,
                  models ? "SELECT alias FROM model_aliases WHERE model_id = ?1 ORDER BY alias"
                         : "SELECT alias FROM gpu_aliases WHERE gpu_id = ?1 ORDER BY alias",
                  &stmt, err);
@@ -568,8 +576,9 @@ static enum gs_status read_changed_row(sqlite3 *db, struct catalog_snapshot *s, 
         }
     }
     if (st == GS_OK && rc != SQLITE_DONE)
-        st = gs_error_add(err, GS_ERR_DB, "", "reading aliases: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(stmt);
+        st = gs_error_add(err, GS_ERR_DB, "", "reading aliases: %s",
+                          sqlite3_errmsg(stmt_cache_db(cache)));
+    stmt_cache_release(cache, stmt);
     return st;
 }
 
@@ -577,16 +586,15 @@ static enum gs_status read_changed_row(sqlite3 *db, struct catalog_snapshot *s, 
  * snapshot's rows (also in id order); a row whose three are unchanged is shared, any other
  * is read again. Every write bumps the row's revision (the entity tag depends on it), and a
  * row deleted and created again has a new creation time. */
-static enum gs_status refresh_table(sqlite3 *db, struct catalog_snapshot *s,
+static enum gs_status refresh_table(struct stmt_cache *cache, struct catalog_snapshot *s,
                                     const struct catalog_snapshot *prev, bool models,
                                     struct gs_error *err)
 {
     sqlite3_stmt *stmt = NULL;
-    enum gs_status st =
-        prepare(db,
-                models ? "SELECT id, revision, created_at FROM models ORDER BY id"
-                       : "SELECT id, revision, created_at FROM gpus ORDER BY id",
-                &stmt, err);
+    enum gs_status st = prepare(cache,
+                                models ? "SELECT id, revision, created_at FROM models ORDER BY id"
+                                       : "SELECT id, revision, created_at FROM gpus ORDER BY id",
+                                &stmt, err);
     if (st != GS_OK)
         return st;
     size_t at = 0;
@@ -603,26 +611,27 @@ static enum gs_status refresh_table(sqlite3 *db, struct catalog_snapshot *s,
                      ? GS_OK
                      : gs_error_add(err, GS_ERR_NOMEM, "", "out of memory loading the catalog");
         else
-            st = read_changed_row(db, s, models, id, err);
+            st = read_changed_row(cache, s, models, id, err);
     }
     if (st == GS_OK && rc != SQLITE_DONE)
-        st = gs_error_add(err, GS_ERR_DB, "", "reading the catalog: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(stmt);
+        st = gs_error_add(err, GS_ERR_DB, "", "reading the catalog: %s",
+                          sqlite3_errmsg(stmt_cache_db(cache)));
+    stmt_cache_release(cache, stmt);
     return st;
 }
 
-static enum gs_status load_changes(sqlite3 *db, struct catalog_snapshot *s,
+static enum gs_status load_changes(struct stmt_cache *cache, struct catalog_snapshot *s,
                                    const struct catalog_snapshot *prev, struct gs_error *err)
 {
-    enum gs_status st = read_schema_version(db, &s->rows->schema_version, err);
+    enum gs_status st = read_schema_version(cache, &s->rows->schema_version, err);
     if (st != GS_OK)
         return st;
     /* a migration by another process may rewrite rows without new revisions */
     if (prev->rows == NULL || prev->rows->schema_version != s->rows->schema_version)
-        return load_all(db, s, err);
-    st = refresh_table(db, s, prev, true, err);
+        return load_all(cache, s, err);
+    st = refresh_table(cache, s, prev, true, err);
     if (st == GS_OK)
-        st = refresh_table(db, s, prev, false, err);
+        st = refresh_table(cache, s, prev, false, err);
     return st;
 }
 
