@@ -525,6 +525,11 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         out->max_concurrency = out->max_num_seqs;
         out->max_context = in->context_length;
     }
+    /* no sequence runs past the model's own limit (max_position_embeddings with its rope
+     * scaling, as vLLM's _get_and_verify_max_len derives it; SGLang and TGI refuse a longer
+     * context too), so the longest context offered is at most that, whatever the cache holds */
+    if (in->arch->max_model_len && out->max_context > in->arch->max_model_len)
+        out->max_context = in->arch->max_model_len;
     if (ops->refuses_long_context && in->arch->max_model_len &&
         in->context_length > in->arch->max_model_len) {
         /* vLLM's _get_and_verify_max_len refuses a longer max_model_len (unless

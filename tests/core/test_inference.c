@@ -197,6 +197,28 @@ static void test_solver_boundaries(void **state)
     assert_true(37 * past > available);
 }
 
+/* No context past the model's own limit is offered: Llama-3-8B's cache on an H100 with 1 GB
+ * of weights holds hundreds of thousands of tokens for one sequence, but a model of 8,192
+ * positions (max_model_len) gets 8,192 as its longest context; with no limit known, the
+ * cache decides. */
+static void test_model_limit_caps_context(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = llama3_8b_on_h100(&a);
+    in.weights_bytes = 1000000000ULL;
+    in.batch_size = 1;
+    in.context_length = 4096;
+    struct gs_inference_result r;
+    a.max_model_len = 0;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.max_context > 100000);
+    a.max_model_len = 8192;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.max_context, 8192);
+    assert_true(r.starts);
+}
+
 /* The same boundary for every kind of cache the solver meets (every layer full, sliding
  * windows, an encoder's cross-attention, an MLA latent) over batches and memory sizes: the
  * context it returns fits `batch` sequences and one token more does not (or it is the
@@ -239,7 +261,10 @@ static void test_solver_sweep(void **state)
                 assert_false(ovf);
                 if (c > 0)
                     assert_true(at * batches[b] <= available);
-                if (c < ((uint64_t)1 << 26)) {
+                /* the model's own limit caps the answer (gemma-3-4b: 131,072 positions x
+                 * linear rope scaling 8 = 1,048,576), checked in test_model_limit_caps_context */
+                assert_true(archs[i].max_model_len == 0 || c <= archs[i].max_model_len);
+                if (c < ((uint64_t)1 << 26) && c != archs[i].max_model_len) {
                     const uint64_t enc1 = r.kv.cross_token_bytes ? c + 1 : 0;
                     const uint64_t past = gs_kv_sequence_bytes(
                         &r.kv, c + 1, enc1, r.block_size,
@@ -1652,6 +1677,7 @@ int main(void)
         cmocka_unit_test(test_vllm_log_reproduced),
         cmocka_unit_test(test_solver_boundaries),
         cmocka_unit_test(test_solver_sweep),
+        cmocka_unit_test(test_model_limit_caps_context),
         cmocka_unit_test(test_does_not_start),
         cmocka_unit_test(test_weights_leave_no_cache),
         cmocka_unit_test(test_tensorrt_rule),
