@@ -1747,6 +1747,13 @@ static void attention_path(const struct gs_model_spec *m, struct gs_training *tr
     e->attn_impl = tr->attn_impl;
 }
 
+unsigned gs_workload_pipeline_zero_max(const struct gs_workload *w)
+{
+    if (!w->parallelism.fsdp)
+        return 1;
+    return w->training.framework.framework == GS_FW_TORCHTITAN ? 3 : 0;
+}
+
 static enum gs_status compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
                                        struct gs_estimate *e, struct gs_error *err)
 {
@@ -1769,6 +1776,17 @@ static enum gs_status compute_training(const struct gs_model_spec *m, const stru
     plan.deepspeed = plan.rules.deepspeed_buckets ||
                      (!plan.tr.framework.framework_given && !plan.par.fsdp &&
                       (plan.par.zero_stage > 0 || plan.par.offload != GS_OFFLOAD_NONE));
+    if (plan.par.pipeline > 1 && plan.par.zero_stage > gs_workload_pipeline_zero_max(w))
+        return gs_error_add(
+            err, GS_ERR_INVALID, "/parallelism/zero_stage",
+            plan.par.fsdp ? "FSDP shards a pipeline-parallel model only under torchtitan (its "
+                            "parallelize applies fully_shard to each stage's model part); %s has "
+                            "no pipeline schedule for it: use pipeline 1, or framework torchtitan"
+                          : "DeepSpeed's pipeline engine runs ZeRO stage 0 or 1 only "
+                            "(deepspeed/runtime/pipe/engine.py: ZeRO-2 and ZeRO-3 are "
+                            "incompatible with pipeline parallelism): use zero_stage 1, or "
+                            "pipeline 1%s",
+            plan.par.fsdp ? plan.rules.label : "");
 
     bool ovf = false;
     e->gpu_count = gs_parallelism_world(&plan.par);

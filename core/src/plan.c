@@ -844,6 +844,9 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
             top_rc = r;
     if (top_zero < 0 || top_rc < 0)
         return false;
+    /* a framework's pipeline runs only the ZeRO stages it allows (DeepSpeed 1) */
+    if (p > 1 && top_zero > (int)gs_workload_pipeline_zero_max(c->w))
+        top_zero = (int)gs_workload_pipeline_zero_max(c->w);
     const enum gs_offload top_off = !c->l->allow_offload || top_zero == 0 ? GS_OFFLOAD_NONE
                                     : top_zero == 3 ? GS_OFFLOAD_OPTIMIZER_AND_PARAMS
                                                     : GS_OFFLOAD_OPTIMIZER;

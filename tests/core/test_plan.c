@@ -666,6 +666,56 @@ static void test_disaggregation(void **state)
     assert_false(split.disaggregated);
 }
 
+/* Pipeline parallelism with sharded states only as the frameworks run it: with tensor
+ * parallelism kept to 1 and every ZeRO stage allowed, a 70B full fine-tune on H100s is
+ * spread by pipeline and data parallelism, and a plan with pipeline stages never has ZeRO 2
+ * or 3 under DeepSpeed (deepspeed/runtime/pipe/engine.py asserts stage < 2); an estimate
+ * asking for it is refused at /parallelism/zero_stage, and FSDP with pipeline stages
+ * outside torchtitan too. */
+static void test_pipeline_zero_rules(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = llama(8192, 80, 64, 8, 28672, 128256);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 4096;
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    l.max_tensor = 1;
+    struct gs_demand d = {.kind = GS_DEMAND_NONE};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan p;
+    enum gs_plan_reject why;
+    for (uint64_t n = 8; n <= 64; n *= 2) {
+        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, n, &p, &why, NULL), GS_OK);
+        if (why == GS_REJECT_NONE && p.pipeline > 1)
+            assert_true(p.zero_stage <= 1);
+    }
+
+    struct gs_workload e = w;
+    e.parallelism.pipeline = 8;
+    e.parallelism.data = 2;
+    e.parallelism.zero_stage = 3;
+    struct gs_estimate est;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &e, &est, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/zero_stage");
+    e.parallelism.zero_stage = 1;
+    assert_int_equal(gs_estimate_compute(&m, &e, &est, NULL), GS_OK);
+    /* FSDP: under torchtitan each stage is sharded; under the HF Trainer there is no pipeline */
+    e.parallelism.zero_stage = 3;
+    e.parallelism.fsdp = true;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &e, &est, &err), GS_ERR_INVALID);
+    e.training.framework.framework = GS_FW_TORCHTITAN;
+    e.training.framework.framework_given = true;
+    assert_int_equal(gs_estimate_compute(&m, &e, &est, NULL), GS_OK);
+}
+
 static void test_training_layout(void **state)
 {
     (void)state;
@@ -808,6 +858,7 @@ int main(void)
         cmocka_unit_test(test_verdict_shortcuts),
         cmocka_unit_test(test_request_seconds_floor),
         cmocka_unit_test(test_training_layout),
+        cmocka_unit_test(test_pipeline_zero_rules),
         cmocka_unit_test(test_training_scale_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

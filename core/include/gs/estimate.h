@@ -232,6 +232,15 @@ struct gs_estimate {
  * plain weight precision stands for (int8 is LLM.int8, int4 plain 4 bits). */
 enum gs_weight_format gs_workload_format(const struct gs_workload *workload);
 
+/* The highest ZeRO stage a training framework runs under pipeline parallelism:
+ * DeepSpeed's pipeline engine 1 (deepspeed/runtime/pipe/engine.py asserts
+ * "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"); FSDP 3
+ * under torchtitan, which shards each stage's model part with fully_shard, and
+ * 0 elsewhere (FSDP1 under the HF Trainer or accelerate has no pipeline
+ * schedule). gs_estimate_compute refuses a stage above it (400 at
+ * /parallelism/zero_stage); plan searches do not try one. */
+unsigned gs_workload_pipeline_zero_max(const struct gs_workload *workload);
+
 /* Computes the estimate. Error pointers follow the request document the
  * structs mirror: "/model/parameters", "/model/config/<field>" for an
  * architecture, "/precision/weights", "/training/...", "/parallelism/...".
