@@ -1331,7 +1331,24 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
     struct gs_plan_limits own;
     gs_advice_own_limits(&s->req.workload, s->limits.max_gpus, &own);
     struct gs_demand none = {.kind = GS_DEMAND_NONE};
-    const uint64_t count = s->fit_count ? s->fit_count : 1;
+    /* a training layout named in parallelism is judged as it is, on the GPUs it takes */
+    const bool layout_given = gs_advice_layout_given(&s->req.workload);
+    const uint64_t world = gs_parallelism_world(&s->req.workload.parallelism);
+    if (layout_given && s->fit_count && s->fit_count != world) {
+        st = gs_error_add(&problem->errors, GS_ERR_INVALID, "/gpu_count",
+                          "is %llu, but the layout in parallelism takes %llu GPUs (tensor x "
+                          "pipeline x context x data); give that count or leave gpu_count out",
+                          (unsigned long long)s->fit_count, (unsigned long long)world);
+        goto out;
+    }
+    const uint64_t count = layout_given ? world : s->fit_count ? s->fit_count : 1;
+    struct gs_plan own_plan;
+    if (layout_given) {
+        st = gs_advice_own_layout(&s->req.model, &s->req.workload, &g, &own_plan,
+                                  &problem->errors);
+        if (st != GS_OK)
+            goto out;
+    }
     struct gs_plan at, least;
     enum gs_plan_reject why_at = GS_REJECT_DOES_NOT_FIT, why_least = GS_REJECT_DOES_NOT_FIT;
     struct gs_plan_limits checked = own; /* decode_sizing computed s->probe; the changes' own
@@ -1344,8 +1361,10 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
                             &least, &why_least, &problem->errors);
     if (st != GS_OK)
         goto out;
-    const bool fits = why_at == GS_REJECT_NONE;
+    const bool fits = layout_given ? own_plan.headroom_bytes >= 0 : why_at == GS_REJECT_NONE;
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
+    /* the layout the verdict is about: the request's own, else the best found at the count */
+    const struct gs_plan *verdict = layout_given ? &own_plan : &at;
     json_w_begin_object(&w);
     json_w_key(&w, "model");
     codec_write_model_result(&w, &s->req, &s->probe);
@@ -1355,13 +1374,14 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
     json_w_member_u64(&w, "usable_bytes", g.view.total_bytes);
     json_w_member_int(&w, "gpu_count", (json_int_t)count);
     json_w_member_bool(&w, "fits", fits);
+    json_w_member_bool(&w, "layout_given", layout_given);
     json_w_key(&w, "plan");
-    if (fits) {
-        write_plan(&w, &at, training);
+    if (fits || layout_given) {
+        write_plan(&w, verdict, training);
         json_w_key(&w, "per_gpu");
-        codec_write_memory(&w, &at.estimate.per_gpu);
-        json_w_member_u64(&w, "limit_bytes", at.limit_bytes);
-        json_w_member_int(&w, "headroom_bytes", (json_int_t)at.headroom_bytes);
+        codec_write_memory(&w, &verdict->estimate.per_gpu);
+        json_w_member_u64(&w, "limit_bytes", verdict->limit_bytes);
+        json_w_member_int(&w, "headroom_bytes", (json_int_t)verdict->headroom_bytes);
     } else {
         /* the request as sized on one GPU shows how far off it is */
         json_w_null(&w);
@@ -1386,8 +1406,15 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
         json_w_member_int(&w, "max_gpus", (json_int_t)s->limits.max_gpus);
         json_w_end_object(&w);
     }
+    if (layout_given && !fits && why_at == GS_REJECT_NONE) {
+        /* another layout of the same GPUs that fits, as an alternative to the request's */
+        json_w_key(&w, "alternative_plan");
+        write_plan(&w, &at, training);
+        json_w_key(&w, "alternative_per_gpu");
+        codec_write_memory(&w, &at.estimate.per_gpu);
+    }
     /* the largest batch and context at the verdict's layout (or the smallest that fits) */
-    const struct gs_plan *ref = fits ? &at : why_least == GS_REJECT_NONE ? &least : NULL;
+    const struct gs_plan *ref = fits ? verdict : why_least == GS_REJECT_NONE ? &least : NULL;
     bool has_max = false;
     json_int_t max_batch = 0, max_context = 0;
     if (ref != NULL && !training && ref->estimate.has_serving) {

@@ -212,6 +212,39 @@ static bool change_at_count(const struct gs_model_spec *m, const struct gs_fit_c
     return true;
 }
 
+bool gs_advice_layout_given(const struct gs_workload *workload)
+{
+    const struct gs_parallelism *p = &workload->parallelism;
+    return workload->mode == GS_MODE_TRAINING &&
+           (p->tensor > 1 || p->pipeline > 1 || p->data > 1 || p->context > 1 || p->expert > 1);
+}
+
+enum gs_status gs_advice_own_layout(const struct gs_model_spec *model,
+                                    const struct gs_workload *workload,
+                                    const struct gs_plan_gpu *gpu, struct gs_plan *out,
+                                    struct gs_error *err)
+{
+    struct gs_workload w = *workload;
+    set_gpu(&w, gpu);
+    memset(out, 0, sizeof(*out));
+    const struct gs_parallelism *par = &w.parallelism;
+    out->tensor = par->tensor ? par->tensor : 1;
+    out->pipeline = par->pipeline ? par->pipeline : 1;
+    out->data = par->data ? par->data : 1;
+    out->expert = par->expert ? par->expert : 1;
+    out->zero_stage = par->zero_stage;
+    out->recompute = w.training.recompute;
+    out->offload = par->offload;
+    enum gs_status st = gs_estimate_compute(model, &w, &out->estimate, err);
+    if (st != GS_OK)
+        return st;
+    out->gpu_count = out->estimate.gpu_count;
+    out->limit_bytes = gpu->view.total_bytes;
+    out->headroom_bytes =
+        (int64_t)gpu->view.total_bytes - (int64_t)out->estimate.per_gpu.total_bytes;
+    return GS_OK;
+}
+
 /* Whether outcome a comes nearer to fitting than b (unsized ones last). */
 static bool closer(const struct gs_fit_outcome *a, const struct gs_fit_outcome *b)
 {

@@ -397,6 +397,69 @@ static void test_fit_reason(void **state)
     json_decref(r);
 }
 
+/* The refusal /v1/fit answers for `request`: its first error's pointer. */
+static void assert_fit_refused(const char *request, const char *pointer)
+{
+    json_t *r = parse(request);
+    json_t *response = NULL;
+    struct problem p;
+    problem_init(&p);
+    assert_int_not_equal(sizing_fit(fixture.service, r, &response, &p), 0);
+    assert_true(p.errors.count > 0);
+    assert_string_equal(p.errors.items[0].pointer, pointer);
+    json_decref(response);
+    json_decref(r);
+}
+
+/* /v1/fit judges a training layout named in parallelism as it is: Llama-3.1-8B, a
+ * micro-batch of 8 at 4096 tokens, data parallel 8 with ZeRO-3 on H100s keeps 8 sequences'
+ * activations on every GPU (269.6e9 bytes) and does not fit; the answer says so for that
+ * layout (layout_given, plan.data 8) and offers a layout of the same 8 GPUs that fits as
+ * alternative_plan. A gpu_count other than the layout's GPUs, and pipeline stages with
+ * ZeRO-3 (DeepSpeed refuses them), are refused at their pointers. */
+static void test_fit_keeps_the_layout(void **state)
+{
+    (void)state;
+    json_t *r = parse("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"mode\":\"training\","
+                      "\"training\":{\"batch_size\":8,\"sequence_length\":4096},"
+                      "\"parallelism\":{\"data\":8,\"zero_stage\":3}}");
+    json_t *out = run(sizing_fit, r);
+    assert_true(json_is_false(json_object_get(out, "fits")));
+    assert_true(json_is_true(json_object_get(out, "layout_given")));
+    assert_int_equal(json_integer_value(json_object_get(out, "gpu_count")), 8);
+    const json_t *plan = json_object_get(out, "plan");
+    assert_int_equal(json_integer_value(json_object_get(plan, "data")), 8);
+    assert_int_equal(json_integer_value(json_object_get(plan, "zero_stage")), 3);
+    assert_true(json_integer_value(json_object_get(out, "headroom_bytes")) < 0);
+    const json_t *alt = json_object_get(out, "alternative_plan");
+    assert_non_null(alt);
+    const json_t *alt_mem = json_object_get(out, "alternative_per_gpu");
+    assert_true(json_integer_value(json_object_get(alt_mem, "total_bytes")) <=
+                json_integer_value(json_object_get(out, "usable_bytes")));
+    json_decref(out);
+    json_decref(r);
+    /* the same layout with a micro-batch of 1 fits, and is the answer's plan */
+    r = parse("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"mode\":\"training\","
+              "\"training\":{\"batch_size\":1,\"sequence_length\":2048},"
+              "\"parallelism\":{\"data\":8,\"zero_stage\":3}}");
+    out = run(sizing_fit, r);
+    assert_true(json_is_true(json_object_get(out, "fits")));
+    plan = json_object_get(out, "plan");
+    assert_int_equal(json_integer_value(json_object_get(plan, "data")), 8);
+    assert_int_equal(json_integer_value(json_object_get(plan, "tensor")), 1);
+    assert_null(json_object_get(out, "alternative_plan"));
+    json_decref(out);
+    json_decref(r);
+    assert_fit_refused("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"gpu_count\":4,"
+                       "\"mode\":\"training\",\"training\":{\"batch_size\":1,"
+                       "\"sequence_length\":2048},\"parallelism\":{\"data\":8}}",
+                       "/gpu_count");
+    assert_fit_refused("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"mode\":\"training\","
+                       "\"training\":{\"batch_size\":1,\"sequence_length\":2048},"
+                       "\"parallelism\":{\"pipeline\":8,\"zero_stage\":3}}",
+                       "/parallelism/zero_stage");
+}
+
 /* /v1/fit: the acceptance-style cases written out. */
 static void test_fit(void **state)
 {
@@ -533,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_integrated_gpu_bought_whole),
         cmocka_unit_test(test_larger_gpu_never_needs_more),
         cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_fit_keeps_the_layout),
         cmocka_unit_test(test_fit_reason),
     };
     return cmocka_run_group_tests(tests, setup_group, teardown_group);

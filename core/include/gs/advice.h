@@ -63,6 +63,19 @@ size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_wor
                           const struct gs_efficiency *eff, uint64_t count,
                           struct gs_fit_outcome *out, size_t cap);
 
+/* Whether a training request's parallelism names a layout of its own (a
+ * degree above 1), which /v1/fit then judges as it is rather than searching. */
+bool gs_advice_layout_given(const struct gs_workload *workload);
+
+/* The request's own training layout on `gpu`, as a plan: its degrees, ZeRO
+ * stage, recomputation and offload, sized by gs_estimate_compute (its errors,
+ * such as a combination the framework refuses, in `err`); out->headroom_bytes
+ * < 0 when it does not fit. */
+enum gs_status gs_advice_own_layout(const struct gs_model_spec *model,
+                                    const struct gs_workload *workload,
+                                    const struct gs_plan_gpu *gpu, struct gs_plan *out,
+                                    struct gs_error *err);
+
 /* The largest training micro-batch (up to `max`) and sequence length (up to
  * `max`) that fit `gpu` in `plan`'s layout; 0 when not even one does. */
 uint64_t gs_advice_max_batch(const struct gs_model_spec *model, const struct gs_workload *workload,
