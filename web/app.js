@@ -982,7 +982,9 @@ function renderFit(res) {
   const on = `${res.gpu_count} × ${res.name}`;
   const min = res.min_gpu_count;
   verdict.replaceChildren(el('strong', { class: 'verdict-word' }, res.fits ? 'Fits' : 'Does not fit'), ` on ${on}`,
-    res.fits ? `, laid out ${layoutText(res.plan)}, with ${gib(res.headroom_bytes)} to spare.` : '.',
+    res.fits ? `, laid out ${layoutText(res.plan)}, with ${gib(res.headroom_bytes)} to spare.`
+      : res.layout_given ? `, laid out ${layoutText(res.plan)}: ${gib(-num(res.headroom_bytes))} short per GPU.` : '.',
+    res.alternative_plan ? ` The same GPUs fit laid out ${layoutText(res.alternative_plan)}.` : '',
     el('span', { class: 'headroom-bytes', 'data-field': 'min_gpu_count', 'data-value': String(min) },
       min == null ? `No count of this GPU fits with these settings${res.min_plan_reason ? ` (up to ${res.min_plan_reason.max_gpus}: ${res.min_plan_reason.detail})` : ''}; see what to change below.`
         : `The fewest that fit: ${min} × ${res.name} (${layoutText(res.min_plan)}).`));
@@ -995,8 +997,13 @@ function renderFit(res) {
     fact('max_context', (res.mode === 'training' ? 'Longest sequence' : 'Longest context') + at, res.max_context == null ? '—' : formatInt(res.max_context), res.max_context));
   $('#serving').hidden = true;
   showChanges(res.fits ? 'Other changes, ranked' : 'What to change, ranked', res.changes, true);
-  const rows = [{ label: res.fits ? `${on}, as asked` : `1 × ${res.name}, as asked`, per_gpu: res.per_gpu, usable: res.usable_bytes,
+  // per_gpu is the layout's when it fits or was asked for, else the request on one GPU
+  const asked = res.fits || res.layout_given;
+  const rows = [{ label: asked ? `${on}, as asked` : `1 × ${res.name}, the request on one GPU`, per_gpu: res.per_gpu, usable: res.usable_bytes,
     limit: res.limit_bytes ?? null, limitLabel: 'limit' }];
+  if (res.alternative_plan && res.alternative_per_gpu)
+    rows.push({ id: 'alternative_plan', label: `${on}, ${layoutText(res.alternative_plan)}`, per_gpu: res.alternative_per_gpu,
+      usable: res.usable_bytes, limit: res.usable_bytes, limitLabel: 'limit' });
   for (const c of res.changes) {
     if (!c.per_gpu) continue;
     rows.push({ id: c.change, label: `${c.change}: ${c.gpu_count} × ${res.name}`, per_gpu: c.per_gpu, usable: c.usable_bytes,
