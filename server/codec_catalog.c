@@ -400,6 +400,15 @@ static bool gpu_sources(const struct catalog_gpu *g, struct gs_error *err)
                      f->name);
         ok = false;
     }
+    if (g->usable_memory_bytes && g->memory_bytes &&
+        !gs_gpu_usable_plausible(g->memory_bytes, g->usable_memory_bytes)) {
+        gs_error_add(err, GS_ERR_INVALID, "/usable_memory_bytes",
+                     "is %llu bytes, more than the marketed %llu read as binary units (x 2^30 / "
+                     "10^9): no driver reports more than the board has; check the unit",
+                     (unsigned long long)g->usable_memory_bytes,
+                     (unsigned long long)g->memory_bytes);
+        ok = false;
+    }
     if (g->price_date != NULL && !g->price_per_hour.present) {
         gs_error_add(err, GS_ERR_INVALID, "/price_date", "is the date of price_per_hour, which is absent");
         ok = false;

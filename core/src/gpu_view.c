@@ -22,6 +22,17 @@ uint8_t gs_gpu_link_from_catalog(const char *interconnect, const char *architect
     return GS_LINK_NVLINK;
 }
 
+bool gs_gpu_usable_plausible(uint64_t memory_bytes, uint64_t usable_bytes)
+{
+    /* memory_bytes x 1.073741824, exactly and without overflow for any u64 below 2^57 */
+    const uint64_t giga = 1000000000ULL, extra = 73741824ULL; /* 2^30 - 10^9 */
+    if (memory_bytes > ((uint64_t)1 << 57))
+        return true;
+    const uint64_t limit = memory_bytes + (memory_bytes / giga) * extra +
+                           (memory_bytes % giga) * extra / giga;
+    return usable_bytes <= limit;
+}
+
 void gs_gpu_view_build(const struct gs_gpu_facts *f, struct gs_gpu_view *out)
 {
     memset(out, 0, sizeof(*out));

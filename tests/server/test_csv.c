@@ -351,6 +351,42 @@ static void test_dates(void **state)
     }
 }
 
+/* A driver-reported total must be plausible for the marketed capacity: at most the
+ * marketed figure read as binary units (x 1.073741824). 16 GB marketed: 17,179,869,184
+ * (exactly 16 GiB) is accepted, one byte more and 1e15 are refused at their pointer; an
+ * MI300X's 192e9 with the driver's 206,141,652,992 (191.98 GiB) is accepted. */
+static void test_usable_memory_plausible(void **state)
+{
+    (void)state;
+    static const struct {
+        json_int_t memory, usable;
+        bool ok;
+    } cases[] = {
+        {16000000000LL, 17179869184LL, true},
+        {16000000000LL, 17179869185LL, false},
+        {16000000000LL, 1000000000000000LL, false},
+        {192000000000LL, 206141652992LL, true},
+        {16000000000LL, 15000000000LL, true},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *gpu = json_pack("{s:s, s:s, s:I, s:s, s:I, s:s}", "name", "Lab", "vendor", "Acme",
+                                "memory_bytes", cases[i].memory, "memory_source", "lab",
+                                "usable_memory_bytes", cases[i].usable, "usable_memory_source",
+                                "nvidia-smi");
+        struct codec_gpu_row row;
+        struct gs_error err;
+        gs_error_init(&err);
+        const enum gs_status st = codec_decode_gpu_row(gpu, "lab", &row, &err);
+        if (st != (cases[i].ok ? GS_OK : GS_ERR_INVALID))
+            fail_msg("case %zu: %lld of %lld should be %s", i, (long long)cases[i].usable,
+                     (long long)cases[i].memory, cases[i].ok ? "accepted" : "refused");
+        if (!cases[i].ok)
+            assert_string_equal(err.items[0].pointer, "/usable_memory_bytes");
+        codec_gpu_row_free(&row);
+        json_decref(gpu);
+    }
+}
+
 /* Finding 2: one text rule for every write - no control characters. */
 static void test_text(void **state)
 {
@@ -395,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_numeric_cells),
         cmocka_unit_test(test_dates),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_usable_memory_plausible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

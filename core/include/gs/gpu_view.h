@@ -37,6 +37,14 @@ struct gs_gpu_facts {
 
 void gs_gpu_view_build(const struct gs_gpu_facts *facts, struct gs_gpu_view *out);
 
+/* Whether a driver-reported total of `usable_bytes` is plausible for a GPU
+ * marketed at `memory_bytes`: vendors market decimal gigabytes (or binary
+ * ones) and drivers report what the board has, never more than the marketed
+ * figure read as binary units (x 2^30 / 10^9 = 1.073741824; an MI300X's 192
+ * GB reports 191.98 GiB, 1.0737 x). A figure above that is a typo or a wrong
+ * unit. */
+bool gs_gpu_usable_plausible(uint64_t memory_bytes, uint64_t usable_bytes);
+
 /* The board's link class (enum gs_link) from the catalog's words: PCIe unless
  * NVLink is named (and not as absent or "only" another link); a bridge joins
  * pairs; Hopper and Blackwell boards with NVLink have NVSwitch. */
