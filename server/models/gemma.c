@@ -498,7 +498,7 @@ static void read_audio(struct model_reader *r, struct gs_arch *a)
     const uint64_t ah = rd_dim(&v, NAMES("hidden_size"), false, 1024);
     const uint64_t layers = rd_dim(&v, NAMES("num_hidden_layers"), false, 12);
     const uint64_t heads = rd_dim(&v, NAMES("num_attention_heads"), false, 8);
-    const uint64_t kernel = rd_dim(&v, NAMES("conv_kernel_size"), false, 5);
+    const uint64_t kernel = rd_size(&v, NAMES("conv_kernel_size"), 5);
     const uint64_t out = rd_dim(&v, NAMES("output_proj_dims"), false, 1536);
     uint64_t c[2];
     if (!audio_channels(&v, c) || !v.ok) {

@@ -464,7 +464,7 @@ static void read_moe(struct model_reader *t, struct kimi_linear *k)
     k->moe.latent = rd_dim(t, NAMES("routed_expert_hidden_size"), false, 0);
     k->moe.latent_norm = rd_flag(t, "latent_moe_use_norm", false);
     const uint64_t first_dense = rd_dim(t, NAMES("first_k_dense_replace"), false, 0);
-    const uint64_t freq = rd_dim(t, NAMES("moe_layer_freq"), false, 1);
+    const uint64_t freq = rd_size(t, NAMES("moe_layer_freq"), 1);
     if (freq == 0 && t->ok)
         rd_fail(t, "moe_layer_freq", GS_ERR_INVALID, "must be at least 1");
     for (uint64_t l = 0; l < k->layers && l < GS_LAYERS_MAX && freq; l++)

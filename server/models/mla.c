@@ -68,7 +68,7 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     else if (o->v3)
         plan.experts.router_buffer = plan.experts.experts;
     const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, 0);
-    const uint64_t freq = rd_dim(r, NAMES("moe_layer_freq"), false, 1);
+    const uint64_t freq = rd_size(r, NAMES("moe_layer_freq"), 1);
     for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
         plan.moe[l] = l >= first_dense && (freq == 0 || l % freq == 0);
     const bool bias = rd_flag(r, "attention_bias", false);

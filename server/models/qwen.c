@@ -159,7 +159,7 @@ static struct vision_dims read_vision_dims(struct model_reader *v, bool deepstac
         .depth = rd_dim(v, NAMES("depth"), false, 27),
         .width = rd_dim(v, NAMES("hidden_size"), false, 1152),
         .inner = rd_dim(v, NAMES("intermediate_size"), false, 4304),
-        .heads = rd_dim(v, NAMES("num_heads"), false, 16),
+        .heads = rd_size(v, NAMES("num_heads"), 16),
         .channels = rd_dim(v, NAMES("in_channels"), false, 3),
         .patch = rd_dim(v, NAMES("patch_size"), false, 16),
         .temporal = rd_dim(v, NAMES("temporal_patch_size"), false, 2),

@@ -83,6 +83,24 @@ uint64_t rd_dim(struct model_reader *r, const char *const *names, bool required,
     return fallback;
 }
 
+uint64_t rd_size(struct model_reader *r, const char *const *names, uint64_t fallback)
+{
+    for (const char *const *n = names; *n != NULL; n++) {
+        const json_t *v = rd_get(r, *n);
+        if (v == NULL)
+            continue;
+        char at[READER_POINTER_MAX];
+        uint64_t out = 0;
+        where(r, *n, at, sizeof(at));
+        if (!jsonv_uint(v, at, 1, GS_ARCH_DIM_MAX, &out, r->err)) {
+            r->ok = false;
+            return fallback;
+        }
+        return out;
+    }
+    return fallback;
+}
+
 bool rd_flag(struct model_reader *r, const char *name, bool fallback)
 {
     const json_t *v = rd_get(r, name);

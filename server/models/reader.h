@@ -63,6 +63,12 @@ const json_t *rd_get(const struct model_reader *r, const char *name);
  * 0..GS_ARCH_DIM_MAX (1.. when required). */
 uint64_t rd_dim(struct model_reader *r, const char *const *names, bool required, uint64_t fallback);
 
+/* A size that cannot be zero (a width, a head count, a divisor such as
+ * moe_layer_freq or n_groups): as rd_dim, optional, but when given it must be
+ * at least 1 (an error at its pointer), so a hostile or broken config is a 400
+ * rather than a model sized with a zero. */
+uint64_t rd_size(struct model_reader *r, const char *const *names, uint64_t fallback);
+
 /* A boolean member, or `fallback`. */
 bool rd_flag(struct model_reader *r, const char *name, bool fallback);
 

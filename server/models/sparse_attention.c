@@ -408,7 +408,7 @@ static bool glm_read_routed(struct model_reader *r, struct decoder_plan *plan)
     const json_t *list = NULL;
     const size_t n = rd_array(r, "mlp_layer_types", &list);
     const uint64_t first = rd_dim(r, NAMES("first_k_dense_replace"), false, 3);
-    const uint64_t freq = rd_dim(r, NAMES("moe_layer_freq"), false, 1);
+    const uint64_t freq = rd_size(r, NAMES("moe_layer_freq"), 1);
     if (!r->ok)
         return false;
     for (uint64_t l = 0; l < plan->layers && l < GS_LAYERS_MAX; l++) {

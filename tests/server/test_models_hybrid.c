@@ -18,6 +18,7 @@
 #include "gs/estimate.h"
 #include "gs/inference.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ helpers */
@@ -119,6 +120,37 @@ static void test_mamba2(void **state)
     fixture_assert_cache(&a, 1, 0, 138149888ULL);
     fixture_assert_cache(&a, 2, 0, 69074944ULL);
     assert_estimates_run(&a, 4);
+}
+
+/* A size that cannot be zero is refused at its pointer rather than sized (issue 33 finding
+ * 4: a mamba2 config with expand 0 was sized at 320M parameters): expand, num_heads,
+ * head_dim, n_groups of a Mamba-2 mixer, and DeepSeek's moe_layer_freq (a divisor). */
+static void test_zero_sizes_refused(void **state)
+{
+    (void)state;
+    /* the Mamba-2 members a mixer is sized from, each set to 0 in turn */
+    static const char *const members[] = {"expand", "num_heads", "n_groups", "state_size",
+                                          "conv_kernel", "head_dim"};
+    static const unsigned values[] = {2, 32, 8, 128, 4, 64};
+    char config[512], pointer[32];
+    for (size_t z = 0; z < sizeof(members) / sizeof(members[0]); z++) {
+        int n = snprintf(config, sizeof(config),
+                         "{\"model_type\":\"mamba2\",\"hidden_size\":1024,"
+                         "\"num_hidden_layers\":4,\"vocab_size\":32000");
+        for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++)
+            n += snprintf(config + n, sizeof(config) - (size_t)n, ",\"%s\":%u", members[i],
+                          i == z ? 0u : values[i]);
+        snprintf(config + n, sizeof(config) - (size_t)n, "}");
+        snprintf(pointer, sizeof(pointer), "/%s", members[z]);
+        fixture_assert_reader_error(config, pointer);
+    }
+    fixture_assert_reader_error(
+        "{\"model_type\":\"deepseek_v3\",\"hidden_size\":1024,\"num_hidden_layers\":4,"
+        "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"vocab_size\":32000,"
+        "\"intermediate_size\":2048,\"moe_intermediate_size\":256,\"n_routed_experts\":8,"
+        "\"num_experts_per_tok\":2,\"kv_lora_rank\":128,\"qk_nope_head_dim\":32,"
+        "\"qk_rope_head_dim\":16,\"v_head_dim\":32,\"moe_layer_freq\":0}",
+        "/moe_layer_freq");
 }
 
 /* jamba/README.md (AI21-Jamba-1.5-Mini): total 51,570,323,328 (HF page
@@ -438,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_mamba),
         cmocka_unit_test(test_mamba_auto_rank),
         cmocka_unit_test(test_mamba2),
+        cmocka_unit_test(test_zero_sizes_refused),
         cmocka_unit_test(test_jamba),
         cmocka_unit_test(test_nemotron_h),
         cmocka_unit_test(test_nemotron_h_moe),
