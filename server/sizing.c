@@ -41,6 +41,7 @@ struct sizing {
     size_t candidate_count;
     uint64_t fit_count; /* /v1/fit: GPUs asked about (0 = not given) */
     bool sequence_defaulted, shape_defaulted, parallelism_ignored;
+    bool context_defaulted; /* /v1/fit: no context_length given, the model's own limit taken */
     /* last: decode_sizing clears the members above and only the memos' counts */
     struct gs_weights_memo weights_memo; /* the model's weight bytes by layout, for every search */
     struct gs_kv_memo kv_memo;           /* and its KV cache layouts */
@@ -557,6 +558,21 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
     const char *const extra[] = {"demand", "constraints", "efficiency", "gpu_count"};
     for (size_t i = 0; i < 4; i++)
         json_object_del(base, extra[i]);
+    /* /v1/fit answers "how long a context" without one: the engine's default max_model_len,
+     * the model's own limit, stands in once the model is known (a placeholder until then) */
+    json_t *inference = json_object_get(base, "inference");
+    if (fit && json_is_object(inference) && json_object_get(inference, "context_length") == NULL &&
+        json_object_get(inference, "prompt_tokens") == NULL &&
+        json_object_get(inference, "output_tokens") == NULL) {
+        /* base is a shallow copy: the request's own inference object stays as sent */
+        json_t *own = json_deep_copy(inference);
+        if (own == NULL || json_object_set_new(own, "context_length", json_integer(1)) != 0 ||
+            json_object_set_new(base, "inference", own) != 0) {
+            json_decref(base);
+            return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+        }
+        s->context_defaulted = true;
+    }
     const struct catalog_snapshot *snap = service_snapshot(svc);
     struct codec_arch_table archs;
     service_arch_table(svc, &archs);
@@ -569,6 +585,14 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
      * come counted); on failure the first estimate reports the config's errors */
     if (ok && !s->req.model.counted)
         (void)gs_model_spec_count(&s->req.model, NULL);
+    if (ok && s->context_defaulted) {
+        const uint64_t limit = s->req.model.has_arch ? s->req.model.arch.max_model_len : 0;
+        if (limit == 0)
+            return gs_error_add(err, GS_ERR_INVALID, "/inference/context_length",
+                                "is required: the model's config gives no maximum position "
+                                "(max_position_embeddings) to take as the context");
+        s->req.workload.serving.context_length = limit;
+    }
     s->req.model.weights_memo = &s->weights_memo; /* zeroed with s; one model per request */
     s->req.model.kv_memo = &s->kv_memo;
     if (fit) {
@@ -1024,6 +1048,14 @@ static void write_assumptions(struct json_writer *w, const struct sizing *s, boo
     char detail[1024];
     if (fit) {
         /* /v1/fit prices nothing and measures no speed: the layout rule and the estimate's own */
+        if (s->context_defaulted)
+            ok = add_note(w, "context_length",
+                          "the request gave no context_length: the model's own limit "
+                          "(max_position_embeddings with its rope scaling), which vLLM takes as "
+                          "max_model_len by default; max_batch is at that context and max_context "
+                          "at the request's batch",
+                          "vLLM config _get_and_verify_max_len",
+                          (double)s->req.workload.serving.context_length);
     } else if (ok && !training) {
         ok = add_note(w, "decode_bandwidth_efficiency",
                       "decode steps read the weights and the batch's KV cache at this share of "

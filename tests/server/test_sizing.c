@@ -460,6 +460,40 @@ static void test_fit_keeps_the_layout(void **state)
                        "/parallelism/zero_stage");
 }
 
+/* /v1/fit without a context_length answers "how long a context, how many sequences": the
+ * context is the model's own limit (Llama-3.1-8B: 131,072 positions, the max_model_len vLLM
+ * takes by default), named in assumption context_length; max_context never passes it and
+ * max_batch is at it. A model with no position limit (a raw parameter count) still needs
+ * context_length. */
+static void test_fit_without_context(void **state)
+{
+    (void)state;
+    json_t *r = parse("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h200\",\"inference\":"
+                      "{\"batch_size\":1}}");
+    json_t *out = run(sizing_fit, r);
+    assert_true(json_is_true(json_object_get(out, "fits")));
+    const json_int_t max_context = json_integer_value(json_object_get(out, "max_context"));
+    assert_true(max_context > 0 && max_context <= 131072);
+    assert_true(json_integer_value(json_object_get(out, "max_batch")) >= 1);
+    bool named = false;
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(out, "assumptions"), i, a) {
+        if (strcmp(json_string_value(json_object_get(a, "name")), "context_length") == 0) {
+            named = true;
+            assert_int_equal((json_int_t)json_number_value(json_object_get(a, "value")), 131072);
+        }
+    }
+    assert_true(named);
+    /* the request itself is left as sent */
+    assert_null(json_object_get(json_object_get(r, "inference"), "context_length"));
+    json_decref(out);
+    json_decref(r);
+    assert_fit_refused("{\"model\":{\"parameters\":8000000000},\"gpu\":\"h100\","
+                       "\"inference\":{\"batch_size\":1}}",
+                       "/inference/context_length");
+}
+
 /* /v1/fit: the acceptance-style cases written out. */
 static void test_fit(void **state)
 {
@@ -597,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_larger_gpu_never_needs_more),
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_keeps_the_layout),
+        cmocka_unit_test(test_fit_without_context),
         cmocka_unit_test(test_fit_reason),
     };
     return cmocka_run_group_tests(tests, setup_group, teardown_group);
