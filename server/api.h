@@ -47,6 +47,8 @@ struct api_response {
     size_t borrowed_gzip_length;
     char etag[CATALOG_ETAG_MAX]; /* "" for none */
     char location[192];          /* "" for none */
+    char link[768];              /* a Link header (the next page of a listing), "" for none */
+    char total_count[24];        /* X-Total-Count: a listing's matches before paging, "" for none */
     bool bearer_challenge;       /* add WWW-Authenticate: Bearer */
     struct problem problem;      /* the body when status >= 400 and body == NULL */
 };

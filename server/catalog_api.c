@@ -95,6 +95,7 @@ struct list_query {
     enum sort_key sort;
     bool descending;
     uint64_t limit, offset;
+    bool limit_given; /* a CSV export without one is the whole selection */
     bool csv;
 };
 
@@ -211,6 +212,7 @@ static bool parse_query(const struct api_request *req, bool models, struct list_
             ok = parse_sort(v, models, q, err) && ok;
         } else if (strcmp(k, "limit") == 0) {
             ok = query_u64(v, k, LIMIT_MAX, &q->limit, err) && ok;
+            q->limit_given = true;
             if (ok && q->limit == 0) {
                 query_error(err, k, "must be at least 1");
                 ok = false;
@@ -377,6 +379,9 @@ static void tag_listing(const struct api_request *req, struct api_response *resp
     resp->status = 304;
 }
 
+static void next_link(const struct api_request *req, bool models, size_t next, char *out,
+                      size_t n);
+
 static void list(const struct service *svc, bool models, const struct api_request *req,
                  struct api_response *resp)
 {
@@ -415,7 +420,14 @@ static void list(const struct service *svc, bool models, const struct api_reques
     struct sort_ctx ctx = {snap, models, q.sort, q.descending};
     qsort_r(rows, matched, sizeof(*rows), compare_rows, &ctx);
     const size_t first = q.offset < matched ? (size_t)q.offset : matched;
-    const size_t last = matched - first > q.limit ? first + (size_t)q.limit : matched;
+    /* an export (CSV without a limit) is the whole selection, so the export-edit-reimport loop
+     * keeps every row; a page says where the next one starts (Link, next_offset) */
+    const size_t last = q.csv && !q.limit_given             ? matched
+                        : matched - first > q.limit ? first + (size_t)q.limit
+                                                    : matched;
+    snprintf(resp->total_count, sizeof(resp->total_count), "%zu", matched);
+    if (last < matched)
+        next_link(req, models, last, resp->link, sizeof(resp->link));
     if (q.csv) {
         struct buf w = {NULL, 0, 0, false};
         codec_gpu_csv_header(&w);
@@ -462,6 +474,44 @@ static void list(const struct service *svc, bool models, const struct api_reques
     resp->status = 200;
     resp->content_type = "application/json";
     tag_listing(req, resp);
+}
+
+/* RFC 3986 unreserved characters pass; every other byte is percent-encoded. */
+static size_t put_encoded(char *out, size_t n, size_t at, const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (; *s != '\0' && at + 4 < n; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if (isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+            out[at++] = (char)c;
+        } else {
+            out[at++] = '%';
+            out[at++] = hex[c >> 4];
+            out[at++] = hex[c & 15];
+        }
+    }
+    out[at < n ? at : n - 1] = '\0';
+    return at;
+}
+
+/* Link: <the same listing at offset `next`>; rel="next" (RFC 8288). Left empty when the
+ * query does not fit the header. */
+static void next_link(const struct api_request *req, bool models, size_t next, char *out, size_t n)
+{
+    size_t at = (size_t)snprintf(out, n, "<%s?", models ? "/v1/models" : "/v1/gpus");
+    for (size_t i = 0; i < req->arg_count && at < n; i++) {
+        if (strcmp(req->args[i].key, "offset") == 0)
+            continue;
+        at = put_encoded(out, n, at, req->args[i].key);
+        if (at + 1 < n)
+            out[at++] = '=';
+        at = put_encoded(out, n, at, req->args[i].value);
+        if (at + 1 < n)
+            out[at++] = '&';
+    }
+    const int k = at < n ? snprintf(out + at, n - at, "offset=%zu>; rel=\"next\"", next) : -1;
+    if (k < 0 || at + (size_t)k >= n)
+        out[0] = '\0';
 }
 
 /* ---------------------------------------------------------------- entries */

@@ -787,6 +787,10 @@ static enum MHD_Result send_api(struct MHD_Connection *conn, struct api_response
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
     if (r->location[0] != '\0')
         MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
+    if (r->link[0] != '\0')
+        MHD_add_response_header(resp, "Link", r->link);
+    if (r->total_count[0] != '\0')
+        MHD_add_response_header(resp, "X-Total-Count", r->total_count);
     if (r->bearer_challenge)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
                                 "Bearer realm=\"gpusizer catalog\"");

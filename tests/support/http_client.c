@@ -43,6 +43,8 @@ static size_t on_header(char *data, size_t size, size_t n, void *userp)
     header_value(data, len, "Location", r->location, sizeof(r->location));
     header_value(data, len, "Retry-After", r->retry_after, sizeof(r->retry_after));
     header_value(data, len, "Catalog-Age", r->catalog_age, sizeof(r->catalog_age));
+    header_value(data, len, "Link", r->link, sizeof(r->link));
+    header_value(data, len, "X-Total-Count", r->total_count, sizeof(r->total_count));
     if (len > 17 && strncasecmp(data, "WWW-Authenticate:", 17) == 0)
         r->challenge = true;
     return len;

@@ -1,7 +1,8 @@
 /*
  * http_client.h - one HTTP request with libcurl for the integration tests,
  * and the parts of the reply they check: status, body, media type and the
- * Allow, ETag, Location, Retry-After, Catalog-Age and WWW-Authenticate headers.
+ * Allow, ETag, Location, Retry-After, Catalog-Age, Link, X-Total-Count and
+ * WWW-Authenticate headers.
  */
 #ifndef GS_HTTP_CLIENT_H
 #define GS_HTTP_CLIENT_H
@@ -19,6 +20,8 @@ struct http_reply {
     char location[128];
     char retry_after[16]; /* "" when absent, likewise catalog_age */
     char catalog_age[24];
+    char link[256];       /* a listing's next page (Link), "" when absent */
+    char total_count[24]; /* X-Total-Count */
     bool challenge;    /* a WWW-Authenticate header came back */
     char error[96];    /* libcurl's message when status is -1 */
 };
