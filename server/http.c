@@ -573,6 +573,12 @@ static enum MHD_Result send_early(struct MHD_Connection *conn, const struct earl
 
 /* Whether a rejected request has a body worth draining first: one of
  * unknown (chunked) or declared length within DRAIN_LIMIT. */
+static bool expects_continue(struct MHD_Connection *conn)
+{
+    const char *expect = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Expect");
+    return expect != NULL && strcasecmp(expect, "100-continue") == 0;
+}
+
 static bool drainable(struct MHD_Connection *conn)
 {
     const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
@@ -1084,7 +1090,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         }
         struct early_answer early;
         bool rejected = precheck(conn, srv, route, method, &early);
-        if (rejected && !drainable(conn)) {
+        /* a client that waits for 100 Continue has sent no body yet: the final answer goes
+         * now, before any Continue (RFC 9110 10.1.1), rather than after draining */
+        if (rejected && (!drainable(conn) || expects_continue(conn))) {
             answering = req;
             ret = send_early(conn, &early);
             answering = NULL;

@@ -131,6 +131,24 @@ static void expect_healthy(void)
     free(r.body);
 }
 
+/* Issue 33 finding 4: a body announced past the limit with Expect: 100-continue gets its
+ * 413 before any 100 Continue (RFC 9110 10.1.1: the client has sent nothing yet), and the
+ * connection closes; a small one still gets its answer. */
+static void test_expect_continue_refused_first(void **state)
+{
+    (void)state;
+    bool closed = false;
+    const char *in = exchange("POST /v1/estimate HTTP/1.1\r\nHost: t\r\n"
+                              "Content-Type: application/json\r\nContent-Length: 50000000\r\n"
+                              "Expect: 100-continue\r\n\r\n",
+                              &closed);
+    if (strncmp(in, "HTTP/1.1 413", 12) != 0)
+        fail_msg("expected a 413 first, got: %.80s", in);
+    assert_null(strstr(in, "100 Continue"));
+    assert_true(closed);
+    expect_healthy();
+}
+
 /* Ambiguous framing: one 400, the connection closed, nothing smuggled. */
 static void test_framing(void **state)
 {
@@ -942,6 +960,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_metrics_and_access_log),
         cmocka_unit_test(test_sigkill_durability),
         cmocka_unit_test(test_hostile_table),
+        cmocka_unit_test(test_expect_continue_refused_first),
     };
     const int failed = cmocka_run_group_tests(tests, setup, teardown);
     return failed + test_server_failures(); /* a failed teardown alone exits 0 */
