@@ -1100,8 +1100,38 @@ static enum gs_status add_price(struct catalog *catalog, void *arg, struct gs_er
                                  &job->pre, &job->result, err);
 }
 
-static json_t *prices_json(const char *gpu_id, const struct catalog_price *p, size_t n)
+/* A page of a price history: ?limit= (1..1000, default 1000) and ?offset=; any other query
+ * parameter is a 400 at /query/<name>, as on the listings. */
+static bool prices_page(const struct api_request *req, uint64_t *limit, uint64_t *offset,
+                        struct gs_error *err)
 {
+    bool ok = true;
+    *limit = LIMIT_DEFAULT;
+    *offset = 0;
+    for (size_t i = 0; i < req->arg_count; i++) {
+        const char *k = req->args[i].key, *v = req->args[i].value;
+        if (strcmp(k, "limit") == 0) {
+            ok = query_u64(v, k, LIMIT_MAX, limit, err) && ok;
+            if (ok && *limit == 0) {
+                query_error(err, k, "must be at least 1");
+                ok = false;
+            }
+        } else if (strcmp(k, "offset") == 0) {
+            ok = query_u64(v, k, (uint64_t)1 << 32, offset, err) && ok;
+        } else {
+            query_error(err, k, "is not a parameter of a price history; use limit, offset");
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static json_t *prices_json(const char *gpu_id, const struct catalog_price *all, size_t total,
+                           uint64_t limit, uint64_t offset)
+{
+    const size_t first = offset < total ? (size_t)offset : total;
+    const size_t n = total - first > limit ? (size_t)limit : total - first;
+    const struct catalog_price *p = all + first;
     json_t *items = json_array();
     for (size_t i = 0; items != NULL && i < n; i++) {
         json_t *item = json_pack("{s:s, s:f, s:s, s:s, s:s, s:b}", "kind", p[i].kind, "usd",
@@ -1113,7 +1143,16 @@ static json_t *prices_json(const char *gpu_id, const struct catalog_price *p, si
             return NULL;
         }
     }
-    return items != NULL ? json_pack("{s:s, s:o}", "gpu", gpu_id, "items", items) : NULL;
+    json_t *out = items != NULL ? json_pack("{s:s, s:o, s:I, s:I, s:I}", "gpu", gpu_id, "items",
+                                            items, "total", (json_int_t)total, "limit",
+                                            (json_int_t)limit, "offset", (json_int_t)offset)
+                                : NULL;
+    if (out != NULL && first + n < total &&
+        json_object_set_new(out, "next_offset", json_integer((json_int_t)(first + n))) != 0) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
 }
 
 static bool decode_price(const json_t *body, struct prices_job *job, struct gs_error *err)
@@ -1168,6 +1207,11 @@ void catalog_api_prices(const struct catalog_api *api, struct service *service,
         return;
     }
     job.id = row_id(service, false, row);
+    uint64_t limit = 0, offset = 0;
+    if (!prices_page(req, &limit, &offset, &resp->problem.errors)) {
+        api_fail(resp, GS_ERR_INVALID);
+        return;
+    }
     enum gs_status st = GS_OK;
     int status = 200;
     json_t *body = NULL;
@@ -1195,7 +1239,8 @@ void catalog_api_prices(const struct catalog_api *api, struct service *service,
         api_fail(resp, st);
         return;
     }
-    json_t *out = prices_json(job.id, job.prices, job.count);
+    json_t *out = prices_json(job.id, job.prices, job.count, limit, offset);
+    snprintf(resp->total_count, sizeof(resp->total_count), "%zu", job.count);
     catalog_prices_free(job.prices, job.count);
     api_json(resp, status, out);
 }

@@ -419,6 +419,26 @@ static void test_price_history(void **state)
     assert_string_equal(json_string_value(json_object_get(body, "price_date")), "2026-11-01");
     json_decref(body);
     free(r.body);
+    /* paged (issue 33: the history was unpaged): one price a page, the next page named */
+    r = call(&writer_a, "GET", "/v1/gpus/lab-gpu/prices?limit=1", NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    body = parse(&r);
+    assert_int_equal(json_array_size(json_object_get(body, "items")), 1);
+    assert_int_equal(json_integer_value(json_object_get(body, "total")), 2);
+    assert_int_equal(json_integer_value(json_object_get(body, "next_offset")), 1);
+    assert_string_equal(r.total_count, "2");
+    json_decref(body);
+    free(r.body);
+    r = call(&writer_a, "GET", "/v1/gpus/lab-gpu/prices?limit=1&offset=1", NULL, NULL, NULL, NULL);
+    body = parse(&r);
+    assert_true(json_is_true(json_object_get(json_array_get(json_object_get(body, "items"), 0),
+                                             "current")));
+    assert_null(json_object_get(body, "next_offset"));
+    json_decref(body);
+    free(r.body);
+    r = call(&writer_a, "GET", "/v1/gpus/lab-gpu/prices?page=2", NULL, NULL, NULL, NULL);
+    expect_status(&r, 400);
+    free(r.body);
 }
 
 /* Polls `s` until GET path answers `status` (another process wrote it):
