@@ -64,6 +64,10 @@ void problem_from_status(struct problem *p, enum gs_status status)
     case GS_ERR_DB:
         problem_set(p, 500, "catalog-error", "The catalog could not be read", NULL);
         break;
+    case GS_ERR_FULL: /* RFC 4918 11.5 Insufficient Storage */
+        problem_set(p, 507, "catalog-full",
+                    "The catalog's storage is full; the write was not made", NULL);
+        break;
     case GS_ERR_INTERNAL:
         problem_set(p, 500, "internal-error", "Internal server error", NULL);
         break;

@@ -71,6 +71,8 @@ const char *gs_status_str(enum gs_status status)
         return "catalog busy";
     case GS_ERR_UNKNOWN_MODEL:
         return "unknown model type";
+    case GS_ERR_FULL:
+        return "catalog storage full";
     }
     return "unknown status";
 }

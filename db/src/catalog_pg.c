@@ -1112,6 +1112,11 @@ enum gs_status catalog_pg_fail(PGconn *conn, const PGresult *res, struct gs_erro
                             what);
     if (strcmp(state, "23505") == 0)
         return gs_error_add(err, GS_ERR_CONFLICT, pointer, "%s: already in use", what);
+    /* class 53 insufficient resources: 53100 disk_full, 53200 out_of_memory */
+    if (strcmp(state, "53100") == 0)
+        return gs_error_add(err, GS_ERR_FULL, "",
+                            "%s: the PostgreSQL server's disk is full (%.*s); nothing was written",
+                            what, n, text);
     if (strncmp(state, "23", 2) == 0) {
         const char *constraint = PQresultErrorField(res, PG_DIAG_CONSTRAINT_NAME);
         return gs_error_add(err, GS_ERR_INVALID, pointer, "%s: %s%s%.*s", what,

@@ -252,6 +252,11 @@ static enum gs_status lite_fail(sqlite3 *db, struct gs_error *err, const char *p
         return gs_error_add(err, GS_ERR_CONFLICT, pointer, "%s: already in use", what);
     if (primary == SQLITE_CONSTRAINT)
         return gs_error_add(err, GS_ERR_INVALID, pointer, "%s: %s", what, sqlite3_errmsg(db));
+    if (primary == SQLITE_FULL) /* the disk (or max_page_count) is full: the transaction rolls back */
+        return gs_error_add(err, GS_ERR_FULL, "",
+                            "%s: the catalog's disk is full (%s); nothing was written - free "
+                            "space on the volume that holds the catalog file",
+                            what, sqlite3_errmsg(db));
     return gs_error_add(err, GS_ERR_DB, "", "%s: %s", what, sqlite3_errmsg(db));
 }
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "catalog.h"
+#include "catalog_int.h"
 #include "catalog_pg.h"
 #include "catalog_write.h"
 #include "pg_server.h"
@@ -53,6 +54,32 @@ static const struct catalog_gpu *snapshot_gpu(struct catalog *c, struct catalog_
     *s = NULL;
     assert_int_equal(catalog_snapshot_load(c, s, NULL), GS_OK);
     return catalog_snapshot_gpu(*s, id);
+}
+
+/* A write the disk has no room for is GS_ERR_FULL (507) in words that say so, not a catalog
+ * read error (issue 33: a full disk answered 500 "The catalog could not be read"), and it
+ * leaves nothing behind. SQLite answers SQLITE_FULL when a database would grow past
+ * max_page_count, as it does on a full volume. */
+static void test_disk_full(void **state)
+{
+    struct test_db *f = *state;
+    struct catalog *c = NULL;
+    assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
+    sqlite3 *db = catalog_db(c);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA max_page_count = 1", NULL, NULL, NULL), SQLITE_OK);
+    struct catalog_gpu g = lab_gpu("full-gpu");
+    char big[4000];
+    memset(big, 'x', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    g.spec_source = big;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(catalog_gpu_put(c, &g, NULL, NULL, &err), GS_ERR_FULL);
+    assert_non_null(strstr(err.items[0].detail, "disk is full"));
+    struct catalog_snapshot *s = NULL;
+    assert_null(snapshot_gpu(c, &s, "full-gpu"));
+    catalog_snapshot_free(s);
+    catalog_close(c);
 }
 
 /* Create, then replace with the current tag, a stale tag, and If-None-Match. */
@@ -574,6 +601,7 @@ int main(void)
 {
     const struct CMUnitTest sqlite_tests[] = {
         cmocka_unit_test_setup_teardown(test_entity_tags, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_disk_full, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_name_conflicts, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_bulk_is_all_or_nothing, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_price_history, test_db_setup, test_db_teardown),
