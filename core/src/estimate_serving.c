@@ -1,0 +1,880 @@
+/*
+ * estimate_serving.c - the serving half of gs_estimate_compute (see
+ * gs/estimate.h): weights as the checkpoint and engine load them, speculative
+ * drafts, the engine's budget through its module (gs/engine.h), the fixes
+ * that make a batch fit, and the text behind the answer.
+ */
+#include "estimate_internal.h"
+
+#include "gs/capability.h"
+#include "gs/engine.h"
+#include "gs/units.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* The notes sink engine modules write through (gs/engine.h). */
+static void note_assume(void *ctx, const char *name, const char *detail, const char *source)
+{
+    assume(ctx, name, detail, source);
+}
+
+static void note_assume_value(void *ctx, const char *name, uint64_t value, const char *detail,
+                              const char *source)
+{
+    assume_value(ctx, name, value, detail, source);
+}
+
+static void note_warn(void *ctx, const char *code, const char *detail)
+{
+    warn(ctx, code, detail);
+}
+
+static struct gs_engine_notes notes_for(struct gs_estimate *e)
+{
+    return (struct gs_engine_notes){e, note_assume, note_assume_value, note_warn};
+}
+
+static void add_runtime_overheads(const struct gs_overrides *o, uint64_t world,
+                                  struct gs_estimate *e, bool *ovf)
+{
+    const uint64_t cuda = overhead_value(o->has_cuda_context_bytes, o->cuda_context_bytes,
+                                         GS_CUDA_CONTEXT_BYTES);
+    const uint64_t cublas = overhead_value(o->has_cublas_workspace_bytes, o->cublas_workspace_bytes,
+                                           GS_CUBLAS_WORKSPACE_BYTES);
+    uint64_t total = gs_add(cuda, cublas, ovf);
+    assume_context(e, o, cuda);
+    assume_value(e, "cublas_workspace_bytes", cublas,
+                 o->has_cublas_workspace_bytes
+                     ? "cuBLAS workspace per GPU, as given in overrides"
+                     : "cuBLAS workspace per GPU (PyTorch's Hopper default; older GPUs use about "
+                       "8 MiB)",
+                 "pytorch/pytorch PR #120925 and PR #89027; estimation.md 4.5");
+    if (world > 1) {
+        const uint64_t nccl = overhead_value(o->has_nccl_bytes, o->nccl_bytes, GS_NCCL_BYTES);
+        total = gs_add(total, nccl, ovf);
+        assume_value(e, "nccl_bytes", nccl,
+                     "NCCL communicator buffers per GPU once it talks to other GPUs",
+                     "vLLM non-torch memory 1.79 GiB -> 3.58 GiB from 1 to 2 GPUs (vllm PR "
+                     "#10511); NCCL_BUFFSIZE 4 MB per channel per peer (NVIDIA/nccl #864, #986)");
+    }
+    e->per_gpu.overhead_bytes = gs_add(e->per_gpu.overhead_bytes, total, ovf);
+}
+
+enum gs_weight_format gs_workload_format(const struct gs_workload *w)
+{
+    if (w->format_given)
+        return w->format;
+    switch (w->weights) {
+    case GS_DTYPE_FP32:
+        return GS_WF_FP32;
+    case GS_DTYPE_FP16:
+        return GS_WF_FP16;
+    case GS_DTYPE_INT8:
+        return GS_WF_INT8;
+    case GS_DTYPE_INT4:
+        return GS_WF_INT4;
+    case GS_DTYPE_BF16:
+    case GS_DTYPE_COUNT:
+        break;
+    }
+    return GS_WF_BF16;
+}
+
+static void assume_format(struct gs_estimate *e, enum gs_weight_format f)
+{
+    switch (f) {
+    case GS_WF_FP32:
+    case GS_WF_BF16:
+    case GS_WF_FP16:
+        assume(e, "weights_precision", "weights stored unquantized at the requested precision",
+               "bytes per element of the format");
+        return;
+    case GS_WF_INT4:
+        assume(e, "quantized_weights", "every parameter stored at exactly 4 bits; no scales",
+               "plain bit width; estimation.md 4.1 lists per-format overheads");
+        warn(e, "quantization_overhead_not_counted",
+             "plain int4 counts no scales and quantizes embeddings, norms and head too; name the "
+             "format (gptq, awq, nf4, q4_k_m, ...) for the real layout");
+        return;
+    default:
+        assume(e, "quantized_weights",
+               "linear-layer weights in the named format with its scales and zero points "
+               "(GPTQ/AWQ per group, LLM.int8 and fp8 per row or tensor or block, nf4 per 64, "
+               "MXFP4 per 32, NVFP4 an fp8 scale per 16 and two fp32 scalars); embeddings, head, "
+               "norms, routers and what a checkpoint's ignore list names in 16-bit; GGUF at the "
+               "whole-file rate of its mix",
+               "vLLM GPTQ/AWQ create_weights, bitsandbytes, llama.cpp block structs and "
+               "quantize.cpp sizes; estimation.md 4.1");
+        return;
+    }
+}
+
+/* The whole bytes at or above `v`, a millionth of a byte of rounding error
+ * aside: ceil(v - 1e-6). Not (uint64_t)(v + 0.999999), which where long
+ * double has only double's 53 bits (valgrind runs x87 long double at double
+ * precision; so do MSVC and 32-bit ARM) rounds an exact 31170895872 up to
+ * ...873: above 2^33 a double's step exceeds 1e-6. */
+static uint64_t whole_bytes(long double v)
+{
+    v -= 1e-6L;
+    if (v <= 0)
+        return 0;
+    const uint64_t u = (uint64_t)v;
+    return (long double)u < v ? u + 1 : u;
+}
+
+uint64_t gs_checkpoint_bytes_per_gpu(const struct gs_checkpoint_bytes *ck, uint64_t tensor,
+                                     uint64_t pipeline)
+{
+    const uint64_t t = tensor ? tensor : 1, p = pipeline ? pipeline : 1;
+    if (ck->tensor_bytes == 0)
+        return 0;
+    /* the stage's share of the model: its layers and everything outside them */
+    const long double share =
+        ((long double)ck->layer_bytes / (long double)p + (long double)ck->other_bytes) /
+        (long double)ck->tensor_bytes;
+    const long double rank = (long double)ck->matrix_bytes / (long double)t +
+                             (long double)ck->vector_bytes;
+    const long double bytes = share > 1 ? rank : rank * share;
+    return whole_bytes(bytes);
+}
+
+/* Whether the checkpoint's bytes describe the weights as served in `f`. */
+static bool checkpoint_applies(const struct gs_model_spec *m, const struct gs_workload *w,
+                               enum gs_weight_format f)
+{
+    /* gpt-oss stores only its routed experts in mxfp4: its bytes describe that, not every
+     * weight in mxfp4 */
+    const bool experts_only_stored =
+        m->has_arch && m->arch.checkpoint.quantized && m->arch.checkpoint.experts_only;
+    return m->stored.present && m->stored.tensor_bytes > 0 && f == m->stored.format &&
+           w->format_experts_only == experts_only_stored;
+}
+
+/* A layout's share of the checkpoint's bytes, by the config-derived split:
+ * config_gpu of config_total becomes the same share of the tensors. */
+static uint64_t scale_to_checkpoint(uint64_t config_gpu, uint64_t config_total,
+                                    uint64_t tensor_bytes)
+{
+    if (config_total == 0)
+        return config_gpu;
+    const long double v = (long double)config_gpu * (long double)tensor_bytes /
+                          (long double)config_total;
+    return whole_bytes(v);
+}
+
+static uint64_t config_total_bytes(const struct gs_model_spec *m, const struct gs_workload *w,
+                                   enum gs_weight_format f)
+{
+    struct gs_weights_request whole = {f, w->group_size, 1, 1, w->format_experts_only, 1};
+    uint64_t total = 0;
+    if (gs_weights_bytes_memo(&m->arch, &whole, m->weights_memo, &total, NULL, NULL) != GS_OK)
+        return 0;
+    return total;
+}
+
+static enum gs_status inference_weights(const struct gs_model_spec *m, const struct gs_workload *w,
+                                        const struct gs_estimate *e, uint64_t t, uint64_t p,
+                                        enum gs_weight_format f, uint64_t *out, struct gs_error *err)
+{
+    struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
+                                   w->parallelism.expert};
+    if (m->has_arch) {
+        enum gs_status st = gs_weights_bytes_memo(&m->arch, &r, m->weights_memo, out, NULL, err);
+        if (st == GS_OK && checkpoint_applies(m, w, f))
+            *out = scale_to_checkpoint(*out, config_total_bytes(m, w, f),
+                                       m->stored.tensor_bytes);
+        return st;
+    }
+    if (checkpoint_applies(m, w, f)) {
+        *out = gs_checkpoint_bytes_per_gpu(&m->stored, t, p);
+        return GS_OK;
+    }
+    bool ovf = false;
+    *out = gs_weights_bytes_raw(e->parameters, &r, &ovf);
+    return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
+}
+
+/* Says where the weights came from, and cross-checks the two counts. */
+static void note_checkpoint(const struct gs_model_spec *m, const struct gs_workload *w,
+                            struct gs_estimate *e, enum gs_weight_format f)
+{
+    if (!checkpoint_applies(m, w, f))
+        return;
+    e->weights_from_checkpoint = true;
+    e->checkpoint_bytes = m->stored.tensor_bytes;
+    assume_value(e, "weights_from_checkpoint", m->stored.tensor_bytes,
+                 "the weights are the checkpoint's own tensors as stored (scales, zero points "
+                 "and group indices included), split over the layout as the architecture splits "
+                 "them",
+                 "the checkpoint's safetensors or GGUF headers (dtype and shape of every tensor)");
+    if (!m->has_arch)
+        return;
+    e->config_bytes = config_total_bytes(m, w, f);
+    const uint64_t a = e->checkpoint_bytes, b = e->config_bytes;
+    const uint64_t diff = a > b ? a - b : b - a;
+    if (b > 0 && diff * 100 > a)
+        e->checkpoint_mismatch = true;
+}
+
+/* The attention layers vLLM's drafter adds to this GPU's KV cache, and
+ * their bytes per token (0: each like the target's full-attention layers):
+ * mtp one layer per MTP layer, reused for every step
+ * (deepseek_mtp.py: spec_step_idx % num_mtp_layers); an EAGLE head or a
+ * draft model its own layers, in the target's cache dtype
+ * (_create_draft_vllm_config keeps cache_config.cache_dtype). */
+static void draft_cache(const struct gs_model_spec *m, const struct gs_workload *w, uint64_t t,
+                        uint64_t *layers, uint64_t *token_bytes)
+{
+    *layers = 0;
+    *token_bytes = 0;
+    const struct gs_engine_config *c = &w->serving.engine;
+    if (gs_engine_ops_for(c->engine)->spec != GS_ENGINE_SPEC_IN_BUDGET)
+        return;
+    if (c->spec_method == GS_SPEC_MTP) {
+        *layers = gs_weights_mtp_layers(&m->arch);
+        return;
+    }
+    const bool drafts = c->spec_method == GS_SPEC_EAGLE || c->spec_method == GS_SPEC_EAGLE3 ||
+                        c->spec_method == GS_SPEC_DRAFT_MODEL;
+    struct gs_kv_layout kv;
+    if (!drafts || w->serving.draft == NULL ||
+        gs_kv_layout_for(w->serving.draft->arch, w->serving.kv_dtype, 2, t, 1, &kv, NULL) != GS_OK)
+        return;
+    *layers = kv.full_layers;
+    *token_bytes = kv.full_layers ? gs_add(kv.bytes_per_token, kv.indexer_token_bytes,
+                                           &(bool){false})
+                                  : 0;
+}
+
+static void serving_input(const struct gs_model_spec *m, const struct gs_workload *w,
+                          uint64_t weights, uint64_t t, uint64_t p, enum gs_kv_dtype kv,
+                          uint64_t context, struct gs_inference_input *in)
+{
+    memset(in, 0, sizeof(*in));
+    in->arch = &m->arch;
+    in->kv_memo = m->kv_memo;
+    in->weights_bytes = weights;
+    /* data-parallel ranks each serve their share of the batch (vLLM DP attention) */
+    const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
+    in->batch_size = div_up(w->serving.batch_size ? w->serving.batch_size : 1, dp);
+    in->context_length = context;
+    in->sequence_tokens = w->serving.sequence_tokens < context ? w->serving.sequence_tokens : 0;
+    in->prompt_tokens = w->serving.prompt_tokens;
+    in->tensor = t;
+    in->pipeline = p;
+    in->kv_dtype = kv;
+    in->model_bytes = gs_workload_format(w) == GS_WF_FP32 ? 4 : 2; /* "auto" KV follows the model dtype */
+    in->gpu = w->gpu;
+    in->gpu.in_use_bytes = w->serving.memory_in_use_bytes;
+    in->weight_format = (uint8_t)gs_workload_format(w);
+    in->group_size = w->group_size;
+    in->experts_only = w->format_experts_only;
+    /* a replica wider than a node has groups that talk over the network: its tensor group,
+     * or its pipeline groups (rank i of one stage and rank i of the next) */
+    const uint64_t per_node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
+    in->cross_node = t * p > per_node;
+    in->expert = w->parallelism.expert;
+    in->expert_cross_node = w->parallelism.expert > per_node;
+    in->engine = w->serving.engine;
+    draft_cache(m, w, t, &in->draft_layers, &in->draft_token_bytes);
+}
+
+/* The KV layout of `a` at tensor degree t, refused (at `pointer`, with
+ * `detail`) when it has layers vLLM would group with a draft's in ways not
+ * modelled: recurrent or cross-attention layers always, sliding-window ones
+ * unless `windows_ok` (a target's windowed layers and a draft's full ones
+ * of the same page size are the hybrid allocator's padded groups, which
+ * hybrid_capacity in inference.c follows - "gpt-oss-20b + eagle, with 12
+ * sw + 13 full. We pad it to (13 sw, 13 full)", kv_cache_utils.py). */
+static enum gs_status draft_layout(const struct gs_arch *a, const struct gs_workload *w,
+                                   uint64_t t, bool windows_ok, const char *pointer,
+                                   const char *detail, struct gs_kv_layout *kv,
+                                   struct gs_error *err)
+{
+    enum gs_status st = gs_kv_layout_for(a, w->serving.kv_dtype, 2, t, 1, kv, err);
+    if (st == GS_OK && ((kv->window_layers && !windows_ok) || kv->recurrent_layers ||
+                        kv->cross_token_bytes))
+        st = gs_error_add(err, GS_ERR_INVALID, pointer, "%s", detail);
+    return st;
+}
+
+/* vLLM's eagle, eagle3 and draft_model: the draft the request names, on
+ * every GPU (pipeline parallelism refused: vLLM puts the whole draft on the
+ * last stage only from 0.16, for eagle3 alone), split over the same tensor
+ * ranks. An EAGLE head (llama_eagle.py, llama_eagle3.py) holds its decoder
+ * layers and fc, a Linear from 2 (EAGLE) or 3 (EAGLE-3: three of the
+ * target's hidden states) x hidden to hidden, whole in 16 bits; EAGLE-3's
+ * first layer reads [embeddings, hidden] so its q/k/v projections take 2 x
+ * hidden inputs, and it keeps its own head over draft_vocab_size with the
+ * draft-to-target id map (int64). Embedding and (EAGLE) head are the
+ * target's (_maybe_share_embeddings / _maybe_share_lm_head: shared when the
+ * head's checkpoint lacks them, as published heads do). draft_model is a
+ * whole model sharing nothing (draft_model.py), in its own storage format. */
+static enum gs_status draft_model(const struct gs_model_spec *m, const struct gs_workload *w,
+                                  struct gs_estimate *e, uint64_t t, uint64_t p, uint64_t *weights,
+                                  struct gs_error *err)
+{
+    (void)m;
+    const enum gs_spec_method method = (enum gs_spec_method)w->serving.engine.spec_method;
+    const struct gs_draft *d = w->serving.draft;
+    if (d == NULL)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
+                            "vLLM's %s needs the draft: a catalog id, {\"hub_id\": ...} or "
+                            "{\"config\": ...} (for an EAGLE head, its config.json)",
+                            gs_spec_method_name(method));
+    if (p > 1)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
+                            "vLLM puts a draft model on the last pipeline stage only, and not "
+                            "before 0.16 (\"not composable with speculative decoding as of "
+                            "vllm<=0.15.0\"); gpusizer sizes drafts with tensor parallelism");
+    const struct gs_arch *a = d->arch;
+    struct gs_kv_layout kv;
+    enum gs_status st = draft_layout(a, w, t, false, "/inference/speculative/draft",
+                                     "a draft with sliding-window, linear-attention or "
+                                     "cross-attention layers is grouped by vLLM's hybrid "
+                                     "allocator in ways gpusizer does not model",
+                                     &kv, err);
+    if (st != GS_OK)
+        return st;
+    const struct gs_weights_request r = {(enum gs_weight_format)d->format, d->group_size, t, 1,
+                                         false, 0};
+    bool ovf = false;
+    uint64_t bytes = 0;
+    if (method == GS_SPEC_DRAFT_MODEL) {
+        st = gs_weights_bytes(a, NULL, &r, &bytes, err);
+    } else {
+        st = gs_weights_layers_bytes(a, &r, &bytes, err);
+        const uint64_t h = a->hidden_size;
+        const uint64_t target_h = d->target_hidden ? d->target_hidden : h;
+        /* fc: nn.Linear(2h, h) (EAGLE), ReplicatedLinear(3 x target hidden, h) (EAGLE-3) */
+        const uint64_t fc = method == GS_SPEC_EAGLE3 ? gs_mul(3 * target_h, h, &ovf)
+                                                     : gs_mul(2 * h, h, &ovf);
+        bytes = gs_add(bytes, gs_mul(fc, 2, &ovf), &ovf);
+        if (method == GS_SPEC_EAGLE3) {
+            const uint64_t vocab = d->draft_vocab ? d->draft_vocab : a->vocab_size;
+            /* the first layer's q/k/v read 2 x hidden: h more inputs per output column */
+            const struct gs_attention *s = NULL;
+            for (size_t k = 0; k < a->block_count && s == NULL; k++)
+                if (a->blocks[k].mixer == GS_MIXER_ATTENTION)
+                    s = &a->blocks[k].attn;
+            if (s != NULL) {
+                const uint64_t cols = gs_div_ceil(s->heads * s->head_dim, t) +
+                                      2 * gs_div_ceil(s->kv_heads * s->head_dim, t);
+                bytes = gs_add(bytes, gs_mul(gs_mul(cols, h, &ovf), 2, &ovf), &ovf);
+            }
+            /* ParallelLMHead(draft_vocab_size, hidden), hidden_norm, d2t (int64) */
+            bytes = gs_add(bytes, gs_mul(gs_mul(gs_div_ceil(vocab, t), h, &ovf), 2, &ovf), &ovf);
+            bytes = gs_add(bytes, gs_add(gs_mul(h, 2, &ovf), gs_mul(vocab, 8, &ovf), &ovf), &ovf);
+        }
+    }
+    if (st != GS_OK)
+        return st;
+    *weights = gs_add(*weights, bytes, &ovf);
+    assume_value(e, "speculative_draft_weights_bytes", bytes,
+                 method == GS_SPEC_DRAFT_MODEL
+                     ? "vLLM draft_model: the whole draft model on every GPU at the target's "
+                       "tensor-parallel size, sharing nothing"
+                     : method == GS_SPEC_EAGLE3
+                           ? "vLLM eagle3: the head's layers (its first reading 2 x hidden), fc "
+                             "from 3 target hidden states, its own head over draft_vocab_size and "
+                             "the id map; the embedding is the target's"
+                           : "vLLM eagle: the head's layers and fc (2 x hidden to hidden); "
+                             "embedding and head are the target's",
+                 "vllm/model_executor/models/llama_eagle.py, llama_eagle3.py; "
+                 "vllm/v1/spec_decode draft_model.py and _maybe_share_embeddings / "
+                 "_maybe_share_lm_head");
+    assume_value(e, "speculative_draft_layers", kv.full_layers,
+                 "vLLM: the draft's attention layers, in the target's KV cache group (a block "
+                 "holds the target's and the draft's pages)",
+                 "vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec; "
+                 "v1/core/kv_cache_utils.py get_kv_cache_groups (UniformTypeKVCacheSpecs)");
+    return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
+}
+
+/* Speculative decoding as the engine runs it (gs/speculative.h): which
+ * methods gpusizer can size for it, and for vLLM's mtp the MTP layers'
+ * weights on every GPU, added to *weights. */
+static enum gs_status speculative(const struct gs_model_spec *m, const struct gs_workload *w,
+                                  struct gs_estimate *e, uint64_t t, uint64_t p,
+                                  enum gs_weight_format f, uint64_t *weights, struct gs_error *err)
+{
+    const struct gs_engine_config *c = &w->serving.engine;
+    const enum gs_spec_method method = (enum gs_spec_method)c->spec_method;
+    if (method == GS_SPEC_NONE)
+        return GS_OK;
+    const char *name = gs_spec_method_name(method);
+    const struct gs_engine_ops *ops = gs_engine_ops_for(c->engine);
+    if (ops->spec == GS_ENGINE_SPEC_RESERVE) {
+        const struct gs_engine_notes notes = notes_for(e);
+        return ops->speculative(c, &notes, err);
+    }
+    if (ops->spec != GS_ENGINE_SPEC_IN_BUDGET)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative",
+                            "speculative decoding is sized for vllm and sglang, not %s",
+                            ops->name);
+    if ((method == GS_SPEC_NGRAM || method == GS_SPEC_SUFFIX) && w->serving.draft != NULL)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
+                            "%s proposes from the text itself; it takes no draft model", name);
+    if (method == GS_SPEC_NGRAM || method == GS_SPEC_SUFFIX) {
+        assume(e, "speculative_decoding",
+               "vLLM ngram / suffix: proposed on the CPU from the prompt and output; no draft "
+               "weights or cache, the scheduler only reserves num_speculative_tokens lookahead "
+               "slots per running sequence",
+               "vllm/v1/core/sched/scheduler.py Scheduler.num_lookahead_tokens");
+        return GS_OK;
+    }
+    struct gs_kv_layout kv;
+    enum gs_status st = draft_layout(
+        &m->arch, w, t, true, "/inference/speculative/method",
+        "vLLM's grouping of draft layers with linear-attention (Mamba) or cross-attention layers "
+        "is not modelled; drafts are sized for models whose layers attend, fully or in windows",
+        &kv, err);
+    if (st != GS_OK)
+        return st;
+    if (method != GS_SPEC_MTP)
+        return draft_model(m, w, e, t, p, weights, err);
+    if (w->serving.draft != NULL)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
+                            "mtp drafts with the model's own MTP layers; a draft model goes with "
+                            "eagle, eagle3 or draft_model");
+    const uint64_t layers = gs_weights_mtp_layers(&m->arch);
+    if (layers == 0)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
+                            "this model has no multi-token-prediction layers "
+                            "(num_nextn_predict_layers in its config) for vLLM's mtp");
+    if (p > 1)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
+                            "vLLM cannot run mtp with pipeline parallelism (the draft's parallel "
+                            "config copies pipeline_parallel_size and the MTP model refuses it: "
+                            "vllm issue #52069); serve with tensor parallelism");
+    const struct gs_vllm_release *rel = gs_vllm_release_for_layout(c->version, p);
+    const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
+                                         w->parallelism.expert};
+    uint64_t bytes = 0;
+    st = gs_weights_mtp_bytes(&m->arch, &r, rel->mtp_own_head, &bytes, err);
+    if (st != GS_OK)
+        return st;
+    bool ovf = false;
+    *weights = gs_add(*weights, bytes, &ovf);
+    assume_value(e, "speculative_draft_weights_bytes", bytes,
+                 rel->mtp_own_head
+                     ? "vLLM mtp: the model's MTP layers on every GPU (split like its layers; "
+                       "eh_proj whole in 16 bits), the embedding shared with the target, the "
+                       "layers' own head kept (shared_head.head)"
+                     : "vLLM mtp: the model's MTP layers on every GPU (split like its layers; "
+                       "eh_proj whole in 16 bits), the embedding and head shared with the target",
+                 "vllm/model_executor/models/deepseek_mtp.py; vllm/v1/spec_decode "
+                 "_maybe_share_embeddings and _maybe_share_lm_head (PR #34385 from 0.17)");
+    assume_value(e, "speculative_draft_layers", layers,
+                 "vLLM mtp: attention layers the draft adds to every KV block (one per MTP layer, "
+                 "reused for every speculative token), in the target's cache group",
+                 "vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec; "
+                 "v1/core/kv_cache_utils.py get_kv_cache_groups");
+    return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
+}
+
+static void add_fix(struct gs_estimate *e, const char *code, const char *detail, uint64_t value,
+                    const struct gs_inference_result *r)
+{
+    if (e->fix_count >= GS_FIXES_MAX)
+        return;
+    e->fixes[e->fix_count++] = (struct gs_fix){code, detail, value, r->starts, r->holds_batch,
+                                               r->budget.kv_bytes, r->max_concurrency};
+}
+
+/* When the engine would not start or would queue part of the batch: the
+ * smallest changes that would let it hold the batch, in order of how little
+ * they change the deployment. */
+static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workload *w,
+                          struct gs_estimate *e, uint64_t t, uint64_t p, enum gs_weight_format f)
+{
+    const struct gs_inference_result *now = &e->serving;
+    struct gs_inference_input in;
+    struct gs_inference_result r;
+    if (now->max_context > 0 && now->budget.kv_bytes > 0) {
+        serving_input(m, w, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype, now->max_context,
+                      &in);
+        if (gs_inference_compute(&in, &r, NULL) == GS_OK)
+            add_fix(e, "lower_context", "serve a shorter maximum context (max_model_len)",
+                    now->max_context, &r);
+    }
+    const enum gs_kv_dtype fp8 = gs_kv_fp8_for(&m->arch);
+    if (w->serving.kv_dtype != fp8 && w->serving.kv_dtype != GS_KV_FP8 &&
+        w->serving.kv_dtype != GS_KV_FP8_E5M2) {
+        serving_input(m, w, e->per_gpu.weights_bytes, t, p, fp8, w->serving.context_length, &in);
+        if (gs_inference_compute(&in, &r, NULL) == GS_OK)
+            add_fix(e, "fp8_kv_cache",
+                    fp8 == GS_KV_FP8_DS_MLA ? "store the MLA cache as fp8_ds_mla"
+                                            : "store the KV cache in fp8 (kv_cache_dtype fp8)",
+                    0, &r);
+    }
+    uint64_t weights = 0;
+    if ((f == GS_WF_BF16 || f == GS_WF_FP16 || f == GS_WF_FP32) &&
+        inference_weights(m, w, e, t, p, GS_WF_AWQ, &weights, NULL) == GS_OK) {
+        serving_input(m, w, weights, t, p, w->serving.kv_dtype, w->serving.context_length, &in);
+        if (gs_inference_compute(&in, &r, NULL) == GS_OK)
+            add_fix(e, "int4_weights", "serve AWQ int4 weights (group size 128)", 0, &r);
+    }
+    /* the smallest tensor degree (within an 8-GPU node) that holds the batch, else the
+     * smallest that at least starts */
+    bool found = false;
+    struct gs_inference_result first_start;
+    uint64_t first_t = 0;
+    for (uint64_t t2 = t * 2; t2 <= 8 && !found; t2 *= 2) {
+        struct gs_parallelism par;
+        gs_parallelism_defaults(&par);
+        par.tensor = t2;
+        par.pipeline = p;
+        par.uneven_stages = true;
+        if (gs_parallelism_validate(&par, &m->arch, NULL) != GS_OK ||
+            inference_weights(m, w, e, t2, p, f, &weights, NULL) != GS_OK)
+            continue;
+        serving_input(m, w, weights, t2, p, w->serving.kv_dtype, w->serving.context_length, &in);
+        if (gs_inference_compute(&in, &r, NULL) != GS_OK || !r.starts)
+            continue;
+        if (r.holds_batch) {
+            found = true;
+            first_start = r;
+            first_t = t2;
+        } else if (first_t == 0) {
+            first_start = r;
+            first_t = t2;
+        }
+    }
+    if (first_t)
+        add_fix(e, "more_tensor_parallelism",
+                "spread the model over more GPUs with tensor parallelism (within a node)", first_t,
+                &first_start);
+}
+
+/* vLLM sizes the pool from the worker with the fewest blocks (V1
+ * kv_cache_utils.get_kv_cache_configs: "Change the num_blocks of each rank to
+ * the smallest among all ranks"; V0 executors take min(num_gpu_blocks)):
+ * every pipeline stage with its own weights, layers and profile (the last
+ * with the sampler and, in V0, the logits gather's buffers on its first
+ * tensor rank). The stage that binds becomes the answer. */
+static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const struct gs_workload *w,
+                                         uint64_t t, uint64_t p, enum gs_weight_format f,
+                                         uint64_t config_total, struct gs_inference_result *out,
+                                         struct gs_error *err)
+{
+    if (p > GS_LAYERS_MAX) /* gs_parallelism_validate keeps stages within the layers */
+        return gs_error_add(err, GS_ERR_RANGE, "/parallelism/pipeline", "more stages than layers");
+    const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
+                                         w->parallelism.expert};
+    uint64_t stage_weights[GS_LAYERS_MAX], most;
+    enum gs_status st =
+        gs_weights_bytes_memo(&m->arch, &r, m->weights_memo, &most, stage_weights, err);
+    if (st != GS_OK)
+        return st;
+    bool first = true;
+    for (uint64_t s = 0; s < p; s++) {
+        uint64_t weights = stage_weights[s];
+        if (checkpoint_applies(m, w, f)) /* the stage's share of the checkpoint's own bytes */
+            weights = scale_to_checkpoint(weights, config_total, m->stored.tensor_bytes);
+        struct gs_inference_input in;
+        struct gs_inference_result res;
+        serving_input(m, w, weights, t, p, w->serving.kv_dtype, w->serving.context_length, &in);
+        in.has_stage = true;
+        in.stage = s;
+        st = gs_inference_compute(&in, &res, err);
+        if (st != GS_OK)
+            return st;
+        if (first || res.budget.kv_bytes <= 0 || (out->budget.kv_bytes > 0 && res.blocks < out->blocks)) {
+            if (first || out->budget.kv_bytes > 0 || res.budget.kv_bytes < out->budget.kv_bytes)
+                *out = res;
+        }
+        first = false;
+    }
+    return GS_OK;
+}
+
+/* The text behind a serving answer: the engine's rule, its release and profile (the
+ * engine's module writes those), and each term of the budget with its source. */
+static void explain_serving(const struct gs_workload *w, const struct gs_engine_ops *ops,
+                            struct gs_estimate *e)
+{
+    const struct gs_inference_result *r = &e->serving;
+    assume(e, "engine_budget", r->budget.rule ? r->budget.rule : ops->name, ops->budget_source);
+    assume_value(e, "block_size", r->block_size, "KV cache block (page) size in tokens",
+                 w->serving.engine.block_size ? "as given in the request" : ops->block_source);
+    const struct gs_engine_notes notes = notes_for(e);
+    if (ops->notes != NULL)
+        ops->notes(&w->serving.engine, r, w->parallelism.expert, &notes);
+    if (w->gpu.unified_memory)
+        warn(e, "unified_memory",
+             "this GPU's memory is the host's (unified memory): the engine's whole share must be "
+             "free in host memory when it starts (vLLM measures the operating system's available "
+             "memory on integrated GPUs and refuses to start below gpu_memory_utilization x total), "
+             "and the operating system, page cache and every other process draw on the same pool; "
+             "the answer assumes that share is free");
+    assume_value(e, "activation_peak_bytes", r->budget.activation_bytes,
+                 w->serving.engine.has_activation_bytes
+                     ? "profiled activation peak, as given in the request"
+                     : "profiled activation peak: the largest layer's transients for the profile "
+                       "run's tokens (attention or MLP phase, fused-MoE caches), and on the last "
+                       "pipeline stage the sampler over min(tokens, max_num_seqs) requests",
+                 "vLLM profile_run / _dummy_sampler_run; fused_moe.py fused_experts_impl "
+                 "intermediate caches; docs/vllm-kv-budget-research.md");
+    assume_value(e, "non_torch_bytes", r->budget.non_torch_bytes,
+                 "memory outside PyTorch's allocator the engine counts: kernel modules loaded while "
+                 "profiling (and the CUDA context where the release counts device-wide memory), NCCL "
+                 "and custom all-reduce buffers by interconnect, network buffers across nodes, "
+                 "and under the V0 engine the logits gather's second NCCL communicator and "
+                 "point-to-point receive buffers on the last stage's first tensor rank",
+                 "core/src/vllm.c and runtime.c (vLLM memory_profiling; custom_all_reduce.py; "
+                 "GroupCoordinator.gather; NCCL transport/p2p.cc; public startup logs: PR "
+                 "#12126, issue #14447, llm-d planner and llm-k8s logs)");
+    if (r->budget.rope_cache_bytes)
+        assume_value(e, "rope_cache_bytes", r->budget.rope_cache_bytes,
+                     "rotary cos/sin tables the engine builds with the model on every GPU, over "
+                     "the config's max_position_embeddings (by rope scaling; 4 x for vLLM's "
+                     "multimodal M-RoPE) x the rotary dimension; counted with the weights it "
+                     "loads (budget.weights_bytes) and in overhead_bytes",
+                     ops->rope_source);
+    if (r->budget.model_buffer_bytes)
+        assume_value(e, "model_buffer_bytes", r->budget.model_buffer_bytes,
+                     "DeepStack input buffers vLLM's Qwen3-VL model allocates when it is created "
+                     "(max_num_batched_tokens x hidden_size per DeepStack level, model dtype) and "
+                     "keeps on every GPU; counted with the weights it loads "
+                     "(budget.weights_bytes) and in overhead_bytes",
+                     "vLLM qwen3_vl.py, qwen3_vl_moe.py and qwen3_omni_moe_thinker.py "
+                     "(deepstack_input_embeds in the model's __init__); a Qwen3-VL-30B-A3B "
+                     "startup log on 4 x RTX 3090 (tests/fixtures/calibration)");
+    if (r->budget.segment_slack_bytes)
+        assume_value(e, "segment_slack_bytes", r->budget.segment_slack_bytes, ops->slack_detail,
+                     "c10/cuda/CUDACachingAllocator.cpp get_allocation_size (kMinLargeAlloc, "
+                     "kRoundLarge); SGLang's 'Load weight end ... mem usage' for QwQ-32B on 4 x L4 "
+                     "in tests/fixtures/calibration");
+    if (r->budget.layout_bytes && ops->layout_detail != NULL)
+        assume_value(e, "mxfp4_layout_bytes", r->budget.layout_bytes,
+                     ops->layout_detail(r, w->gpu.hw),
+                     "vLLM quantization/mxfp4.py Mxfp4MoEMethod (create_weights, "
+                     "process_weights_after_loading); issues #33155 (Triton, 64.38 GiB) and "
+                     "#23278 (Marlin, 65.97 GiB) for gpt-oss-120b on one H100");
+    assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
+                 "CUDA graph memory: 0 unless given; subtracted only where the release does "
+                 "(vLLM 0.21 on)",
+                 "vLLM PRs #30515 and #38284");
+    if (!r->has_budget)
+        warn(e, "engine_budget_needs_gpu",
+             "name a gpu to get the engine's KV budget, blocks, capacity and start verdict");
+    else if (r->starts && !r->holds_batch)
+        warn(e, "requests_queue",
+             "the KV cache holds fewer sequences at this context than the requested batch; the "
+             "engine will queue the rest");
+    if (ops->queues_past_max_num_seqs && w->serving.batch_size > r->max_num_seqs)
+        warn(e, "batch_exceeds_max_num_seqs",
+             "the batch is larger than max_num_seqs, so vLLM runs at most max_num_seqs "
+             "sequences at a time whatever the KV cache holds");
+}
+
+/* The fixes that hold the batch first, then those that let the engine start, each group in
+ * the order found (smallest change first). */
+static void order_fixes(struct gs_estimate *e)
+{
+    for (size_t i = 1; i < e->fix_count; i++) {
+        struct gs_fix fix = e->fixes[i];
+        const int rank = fix.holds_batch ? 2 : fix.starts ? 1 : 0;
+        size_t j = i;
+        while (j > 0 && rank > (e->fixes[j - 1].holds_batch ? 2 : e->fixes[j - 1].starts ? 1 : 0)) {
+            e->fixes[j] = e->fixes[j - 1];
+            j--;
+        }
+        e->fixes[j] = fix;
+    }
+}
+
+/* vLLM --cpu-offload-gb (model_executor/models/utils.py maybe_offload_to_cpu; SGLang's
+ * --cpu-offload-gb runs the same walk, srt/utils/offloader.py OffloaderV1): make_layers
+ * passes each decoder layer of this GPU's stage to it in order, and it moves the layer's
+ * parameters to pinned host memory one by one until the bytes moved reach the cap. Only the
+ * decoder layers move: the embedding, the head and the final norm stay on the GPU, so the
+ * offload is the cap or the stage's layers, whichever is smaller. The parameter that crosses
+ * the cap moves whole, which can carry the offload past the cap by part of one parameter;
+ * that remainder is not counted (the answer keeps the larger weights). */
+static enum gs_status cpu_offloaded(const struct gs_model_spec *m, const struct gs_workload *w,
+                                    uint64_t t, uint64_t p, enum gs_weight_format f,
+                                    uint64_t *out, struct gs_error *err)
+{
+    const uint64_t cap = w->serving.engine.cpu_offload_bytes;
+    *out = 0;
+    if (cap == 0 || !gs_engine_ops_for(w->serving.engine.engine)->cpu_offload)
+        return GS_OK;
+    const struct gs_weights_request r = {f, w->group_size, t, 1, w->format_experts_only,
+                                         w->parallelism.expert};
+    uint64_t layers = 0;
+    enum gs_status st = gs_weights_layers_bytes(&m->arch, &r, &layers, err);
+    if (st != GS_OK)
+        return st;
+    /* the most loaded stage holds ceil(layers / p) of them (vLLM get_pp_indices) */
+    const uint64_t n = m->arch.num_hidden_layers ? m->arch.num_hidden_layers : 1;
+    bool ovf = false;
+    const uint64_t stage = gs_div_ceil(gs_mul(layers, div_up(n, p), &ovf), n);
+    if (ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits");
+    *out = cap < stage ? cap : stage;
+    return GS_OK;
+}
+
+static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workload *given,
+                            struct gs_estimate *e, uint64_t t, uint64_t p, enum gs_weight_format f,
+                            struct gs_error *err)
+{
+    if (!m->has_arch)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference",
+                            "the KV cache needs the architecture: name a catalog model or send its "
+                            "config");
+    if (given->serving.memory_in_use_bytes && given->gpu.total_bytes &&
+        given->serving.memory_in_use_bytes >= given->gpu.total_bytes)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/memory_in_use_bytes",
+                            "is %llu bytes, not below the GPU's total of %llu: nothing would be "
+                            "left for the engine",
+                            (unsigned long long)given->serving.memory_in_use_bytes,
+                            (unsigned long long)given->gpu.total_bytes);
+    if (given->serving.memory_in_use_bytes)
+        assume_value(e, "memory_in_use_bytes", given->serving.memory_in_use_bytes,
+                     "memory other processes hold on each GPU when the engine starts: engines "
+                     "that read the free memory size their pool without it, vLLM releases that "
+                     "count device-wide memory subtract it, and later vLLM releases refuse to "
+                     "start unless gpu_memory_utilization x total is still free",
+                     "vLLM gpu_worker.py init_device (free memory check) and "
+                     "determine_available_memory; SGLang get_available_gpu_memory; TGI "
+                     "get_free_memory; TensorRT-LLM cudaMemGetInfo");
+    /* the engine sees the offload it will really make */
+    struct gs_workload local = *given;
+    const struct gs_workload *w = &local;
+    uint64_t offloaded = 0;
+    enum gs_status st = cpu_offloaded(m, given, t, p, f, &offloaded, err);
+    if (st != GS_OK)
+        return st;
+    local.serving.engine.cpu_offload_bytes = offloaded;
+    if (given->serving.engine.cpu_offload_bytes && offloaded == 0)
+        warn(e, "cpu_offload_not_supported",
+             "this engine has no --cpu-offload-gb: every weight stays on the GPU");
+    if (w->fitting_only &&
+        gs_inference_weights_leave_no_cache(&w->serving.engine, e->per_gpu.weights_bytes,
+                                            w->gpu.total_bytes)) {
+        /* the target's weights on the most loaded GPU (a draft's only add to them) already
+         * leave no cache: a plan search's layouts that cannot fit cost no engine budget. The
+         * verdict is the one gs_inference_compute would give; the figures are not worked out
+         * (a quarter of a whole-catalog recommendation's layouts) */
+        e->has_serving = true;
+        e->serving.has_budget = true;
+        e->serving.starts = false;
+        e->serving.holds_batch = false;
+        e->serving.binding = gs_binding_no_cache;
+        return GS_OK;
+    }
+    st = speculative(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);
+    if (st != GS_OK)
+        return st;
+    const struct gs_engine_ops *ops = gs_engine_ops_for(w->serving.engine.engine);
+    if (p > 1 && w->gpu.total_bytes && ops->sizes_each_stage) {
+        /* every stage sized on its own, the least roomy one answering */
+        st = least_roomy_worker(m, w, t, p, f,
+                                checkpoint_applies(m, w, f) ? config_total_bytes(m, w, f) : 0,
+                                &e->serving, err);
+    } else {
+        struct gs_inference_input in;
+        serving_input(m, w, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,
+                      w->serving.context_length, &in);
+        st = gs_inference_compute(&in, &e->serving, err);
+    }
+    if (st != GS_OK)
+        return st;
+    /* each data-parallel rank holds its own share of the sequences */
+    const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
+    e->serving.max_concurrency = gs_mul(e->serving.max_concurrency, dp, &(bool){false});
+    if (dp > 1)
+        assume_value(e, "data_parallel_ranks", dp,
+                     "data-parallel attention: each rank serves batch / ranks sequences with its own "
+                     "KV cache; max_concurrency counts all ranks, the other figures are per GPU",
+                     "vLLM --data-parallel-size with --enable-expert-parallel");
+    e->has_serving = true;
+    const struct gs_inference_result *r = &e->serving;
+    bool ovf = false;
+    e->per_gpu.kv_cache_bytes = r->kv_needed_bytes;
+    e->per_gpu.activations_bytes = r->budget.activation_bytes;
+    e->per_gpu.overhead_bytes =
+        gs_add(gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
+               gs_add(gs_add(gs_add(r->budget.rope_cache_bytes, r->budget.model_buffer_bytes,
+                                    &ovf),
+                             r->budget.layout_bytes, &ovf),
+                      /* vLLM 0.6.4 counts the rounding in its non-torch term */
+                      ops->slack_in_non_torch ? 0 : r->budget.segment_slack_bytes,
+                      &ovf),
+               &ovf);
+    explain_serving(w, ops, e);
+    if (r->has_budget && !r->holds_batch && !w->figures_only) {
+        suggest_fixes(m, w, e, t, p, f);
+        order_fixes(e);
+    }
+    if (offloaded) {
+        /* what stays on the GPU; the fixes above were sized from the whole weights, as the
+         * engine's own budget is */
+        e->per_gpu.weights_bytes =
+            e->per_gpu.weights_bytes > offloaded ? e->per_gpu.weights_bytes - offloaded : 0;
+        assume_value(e, "cpu_offload_bytes", offloaded,
+                     "weights vLLM keeps in pinned host memory and reads over PCIe each forward "
+                     "(--cpu-offload-gb, at most this GPU's decoder layers; per_gpu.weights_bytes "
+                     "is what stays on the GPU)",
+                     "vLLM model_executor/models/utils.py maybe_offload_to_cpu and make_layers");
+    }
+    return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits") : GS_OK;
+}
+
+enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct gs_workload *w,
+                                     struct gs_estimate *e, struct gs_error *err)
+{
+    bool ovf = false;
+    const uint64_t t = w->parallelism.tensor ? w->parallelism.tensor : 1;
+    const uint64_t p = w->parallelism.pipeline ? w->parallelism.pipeline : 1;
+    const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
+    const uint64_t ep = w->parallelism.expert ? w->parallelism.expert : 1;
+    if ((t > 1 || p > 1 || dp > 1 || ep > 1) && !w->layout_checked) {
+        struct gs_parallelism par;
+        gs_parallelism_defaults(&par);
+        par.tensor = t;
+        par.pipeline = p;
+        par.data = dp;
+        par.expert = ep;
+        par.uneven_stages = true; /* vLLM splits layers as evenly as it can (get_pp_indices) */
+        enum gs_status st = gs_parallelism_validate(&par, m->has_arch ? &m->arch : NULL, err);
+        if (st != GS_OK)
+            return st;
+    }
+    /* vLLM --enable-expert-parallel: the expert group is the tensor x data group */
+    if (ep > 1 && ep != t * dp)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
+                            "serving spreads experts over the tensor x data ranks (vLLM "
+                            "--enable-expert-parallel): expert must be %llu",
+                            (unsigned long long)(t * dp));
+    const enum gs_weight_format f = gs_workload_format(w);
+    e->gpu_count = gs_mul(gs_mul(t, p, &ovf), dp, &ovf);
+    e->parameters_per_gpu = div_up(e->parameters, e->gpu_count);
+    enum gs_status st = inference_weights(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);
+    if (st != GS_OK)
+        return st;
+    assume_format(e, f);
+    note_checkpoint(m, w, e, f);
+    if (w->format_from_checkpoint && m->has_arch)
+        assume(e, "checkpoint_precision", m->arch.checkpoint.detail,
+               "the model's config.json (torch_dtype, quantization_config): with no precision in "
+               "the request, the weights are sized as the published checkpoint stores them");
+    if (w->serving.present) {
+        st = serve(m, w, e, t, p, f, err);
+        if (st != GS_OK)
+            return st;
+    } else {
+        warn(e, "kv_cache_not_estimated",
+             "the request gives no batch size or context length, so the KV cache and activation "
+             "peak are not included in total_bytes");
+        add_runtime_overheads(&w->overrides, e->gpu_count, e, &ovf);
+    }
+    if (ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits");
+    return GS_OK;
+}

@@ -1,0 +1,875 @@
+/*
+ * estimate_training.c - the training half of gs_estimate_compute (see
+ * gs/estimate.h): model states by regime, optimizer and sharding (ZeRO, FSDP,
+ * Megatron's split), LoRA and QLoRA bases, activations through
+ * gs/activation.h, and the peak moment of a step (gs/train_peak.h). Sources:
+ * the ZeRO paper and DeepSpeed's memory notes (bytes per parameter by regime
+ * and optimizer), Megatron-LM (the most loaded stage, vocabulary padding),
+ * PEFT and the QLoRA paper (adapters, 4-bit bases), PyTorch and NCCL (runtime
+ * overheads).
+ */
+#include "estimate_internal.h"
+
+#include "gs/activation.h"
+#include "gs/capability.h"
+#include "gs/framework.h"
+#include "gs/train_peak.h"
+#include "gs/units.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* bitsandbytes quantize_4bit: 4-bit values, blocks of 64 with an fp32
+ * absmax (4 + 32/64 = 4.5 bits); double quantization stores the absmax in
+ * 8 bits with an fp32 constant per 256 blocks (4 + 8/64 + 32/(64*256) =
+ * 4.127 bits). In 1/64 bytes per parameter: 4.5/8*64 = 36 and
+ * 4.126953125/8*64 = 33.015625, kept exact as 2113/64 per 64 parameters. */
+#define NF4_BPP64      36
+#define NF4_DQ_NUM     2113 /* bytes per 4096 parameters */
+#define NF4_DQ_PER     4096
+
+/* Zeroed fields of a workload mean "default". */
+static void normalize(const struct gs_workload *in, struct gs_training *t, struct gs_parallelism *p)
+{
+    *t = in->training;
+    *p = in->parallelism;
+    if (t->gradient_accumulation_steps == 0)
+        t->gradient_accumulation_steps = 1;
+    uint64_t *degrees[] = {&p->tensor, &p->pipeline, &p->data, &p->context, &p->expert};
+    for (size_t i = 0; i < sizeof(degrees) / sizeof(degrees[0]); i++) {
+        if (*degrees[i] == 0)
+            *degrees[i] = 1;
+    }
+    if (p->gpus_per_node == 0)
+        p->gpus_per_node = 8;
+}
+
+/* Parameters on the most loaded GPU, split into what tensor parallelism
+ * shards (dense), the routed experts, and the linear weights (for QLoRA's
+ * 4-bit base). */
+struct shard {
+    uint64_t dense;   /* everything but routed experts */
+    uint64_t experts; /* routed experts on this GPU */
+    uint64_t linear;  /* attention + MLP weights among `dense` (quantizable) */
+    uint64_t vocab_padding; /* rows added to the embedding (and untied head) for TP */
+};
+
+static uint64_t ceil_div(uint64_t n, uint64_t d)
+{
+    return gs_div_ceil(n, d ? d : 1);
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Megatron's split (estimation.md 2.5): layers over p stages; projections,
+ * embeddings and head over t; norms replicated within a stage; routed
+ * experts over e. With t > 1 the vocabulary is padded to a multiple of
+ * 128 * t (build_tokenizer.py). The first stage holds the embedding, the
+ * last the head (a copy of a tied embedding); the larger of the two counts. */
+static struct shard shard_params(const struct gs_model_spec *m, const struct gs_estimate *e,
+                                 const struct gs_parallelism *par, bool *ovf)
+{
+    struct shard s = {0, 0, 0, 0};
+    const uint64_t t = par->tensor, p = par->pipeline;
+    if (!m->has_arch) {
+        s.dense = ceil_div(e->parameters, gs_mul(t, p, ovf));
+        return s;
+    }
+    const struct gs_arch *a = &m->arch;
+    const struct gs_param_count *c = &e->params;
+    uint64_t width = a->hidden_size; /* the token embedding's width (OPT: word_embed_proj_dim) */
+    for (size_t i = 0; i < a->module_count; i++)
+        if (a->modules[i].flags & GS_MOD_TOKENS)
+            width = a->modules[i].out;
+    if (t > 1) {
+        const uint64_t multiple = gs_mul(128, t, ovf);
+        const uint64_t padded = gs_mul(ceil_div(a->vocab_size, multiple), multiple, ovf);
+        s.vocab_padding = gs_mul(padded - a->vocab_size, width, ovf);
+    }
+    const uint64_t layers = ceil_div(ceil_div(gs_add(gs_add(c->attention, c->mlp, ovf), c->other, ovf),
+                                              p),
+                                     t);
+    const uint64_t norms = ceil_div(c->norms, p);
+    const uint64_t embedding = ceil_div(gs_add(c->embedding, s.vocab_padding, ovf), t);
+    const uint64_t head_rows = c->lm_head ? c->lm_head : c->embedding;
+    const uint64_t head = ceil_div(gs_add(head_rows, s.vocab_padding, ovf), t);
+    /* vision and audio encoders run before the first decoder layer: the first stage holds
+     * them, split over tensor ranks like the layers */
+    const uint64_t towers = ceil_div(gs_add(c->vision, c->audio, ovf), t);
+    uint64_t first = gs_add(gs_add(gs_add(layers, norms, ovf), embedding, ovf), towers, ovf);
+    if (p == 1 && c->lm_head)
+        first = gs_add(first, head, ovf);
+    const uint64_t last = p > 1 ? gs_add(gs_add(layers, norms, ovf), head, ovf) : 0;
+    s.dense = max_u64(first, last);
+    s.experts = ceil_div(c->experts, gs_mul(p, par->expert, ovf));
+    s.linear = ceil_div(ceil_div(gs_add(c->attention, c->mlp, ovf), p), t);
+    return s;
+}
+
+struct train_plan {
+    struct gs_training tr;
+    struct gs_parallelism par;
+    enum gs_regime regime;
+    bool lora;
+    uint64_t adapters; /* LoRA adapter parameters (whole model) */
+    struct gs_framework_rules rules;
+    bool deepspeed;    /* ZeRO stages run by DeepSpeed (buckets), not FSDP */
+};
+
+/* What the peak model needs beyond the per-GPU model states. */
+struct state_extra {
+    uint64_t unit_bytes;      /* one decoder layer's weights as FSDP gathers them */
+    uint64_t unit_grad_bytes; /* one decoder layer's gradient at the reduce dtype */
+    uint64_t root_bytes;      /* embedding, head and final norm as FSDP gathers them */
+    uint64_t moment_bytes;    /* one optimizer moment for this GPU's trainable shard */
+    uint64_t linear_params;   /* linear weights on this GPU (autocast copies them) */
+    uint64_t gathered_module; /* DeepSpeed ZeRO-3: the largest module and its gradient */
+};
+
+static enum gs_status resolve_method(const struct gs_model_spec *m, const struct gs_workload *w,
+                                     struct train_plan *plan, struct gs_estimate *e,
+                                     struct gs_error *err)
+{
+    struct gs_training *tr = &plan->tr;
+    const bool quantized = gs_dtype_is_quantized(w->weights);
+    if (!tr->method_given && quantized) /* a quantized base is trained through adapters */
+        tr->method = w->weights == GS_DTYPE_INT4 ? GS_METHOD_QLORA : GS_METHOD_LORA;
+    if (tr->method == GS_METHOD_FULL && quantized)
+        return gs_error_add(err, GS_ERR_UNSUPPORTED, "/training/method",
+                            "%s weights are a frozen base: train them with lora or qlora",
+                            gs_dtype_name(w->weights));
+    if (tr->method == GS_METHOD_QLORA && w->weights != GS_DTYPE_INT4)
+        return gs_error_add(err, GS_ERR_INVALID, "/training/method",
+                            "qlora trains adapters over a 4-bit (nf4) base; set precision.weights "
+                            "to int4, or use lora");
+    e->method = tr->method;
+    plan->lora = tr->method != GS_METHOD_FULL;
+    if (!plan->lora)
+        return GS_OK;
+    if (!m->has_arch)
+        return gs_error_add(err, GS_ERR_INVALID, "/training/method",
+                            "LoRA needs the model's architecture (a catalog id or config) to know "
+                            "the adapted modules");
+    if (tr->lora_rank == 0)
+        tr->lora_rank = 8; /* PEFT LoraConfig default r */
+    return gs_lora_parameters(&m->arch, tr, &plan->adapters, err);
+}
+
+static enum gs_status resolve_regime(const struct gs_workload *w, struct train_plan *plan,
+                                     struct gs_estimate *e, struct gs_error *err)
+{
+    if (plan->tr.regime != GS_REGIME_NONE) {
+        plan->regime = plan->tr.regime;
+    } else if (plan->lora) {
+        plan->regime = GS_REGIME_FP32; /* PEFT autocast_adapter_dtype=True upcasts adapters */
+    } else {
+        enum gs_status st = gs_regime_for(w->weights, &plan->regime, err);
+        if (st != GS_OK)
+            return st;
+    }
+    e->regime = plan->regime;
+    e->optimizer = plan->tr.optimizer;
+    return GS_OK;
+}
+
+/* Bytes of `n` parameters at `bpp64` sixty-fourths of a byte each. */
+static uint64_t bytes_of(uint64_t n, uint64_t bpp64, bool *ovf)
+{
+    return ceil_div(gs_mul(n, bpp64, ovf), GS_BPP_UNIT);
+}
+
+/* The frozen base of a LoRA/QLoRA run on one GPU, stored at its precision. */
+static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct train_plan *plan,
+                                  const struct shard *s, struct gs_estimate *e, bool *ovf)
+{
+    const uint64_t params = gs_add(s->dense, s->experts, ovf);
+    if (plan->tr.method != GS_METHOD_QLORA)
+        return gs_dtype_bytes(w->weights, params, ovf);
+    /* QLoRA: linears in nf4, embeddings, norms and head in 16-bit */
+    const uint64_t linear = gs_add(s->linear, s->experts, ovf);
+    const uint64_t rest = params - (linear < params ? linear : params);
+    uint64_t linear_bytes;
+    if (plan->tr.double_quant) {
+        linear_bytes = ceil_div(gs_mul(linear, NF4_DQ_NUM, ovf), NF4_DQ_PER);
+        assume(e, "qlora_base",
+               "nf4 with double quantization: 4.127 bits per linear weight (4 + 8/64 + "
+               "32/(64*256)); embeddings, norms and the head stay 16-bit",
+               "bitsandbytes quantize_4bit (blocksize 64, absmax re-quantized per 256); QLoRA "
+               "paper section 3; estimation.md 2.7");
+    } else {
+        linear_bytes = bytes_of(linear, NF4_BPP64, ovf);
+        assume(e, "qlora_base",
+               "nf4 without double quantization: 4.5 bits per linear weight (4 + 32/64); "
+               "embeddings, norms and the head stay 16-bit",
+               "bitsandbytes quantize_4bit (blocksize 64, fp32 absmax); estimation.md 2.7");
+    }
+    return gs_add(linear_bytes, gs_mul(rest, 2, ovf), ovf);
+}
+
+static const char *regime_detail(enum gs_regime r)
+{
+    switch (r) {
+    case GS_REGIME_FP32:
+        return "fp32 weights, gradients and optimizer states";
+    case GS_REGIME_BF16_MIXED:
+        return "bf16 weights and gradients with fp32 master weights and optimizer states";
+    case GS_REGIME_FP16_MIXED:
+        return "fp16 weights and gradients with fp32 master weights and optimizer states";
+    case GS_REGIME_BF16_PURE:
+        return "bf16 weights, gradients and optimizer states, no fp32 master copy";
+    case GS_REGIME_AMP:
+        return "autocast: fp32 weights, gradients and optimizer states; 16-bit copies are "
+               "transient";
+    case GS_REGIME_NONE:
+    case GS_REGIME_COUNT:
+        break;
+    }
+    return "";
+}
+
+static const char *optimizer_detail(enum gs_optimizer o)
+{
+    switch (o) {
+    case GS_OPT_ADAMW:
+    case GS_OPT_ADAM:
+        return "Adam/AdamW: exp_avg and exp_avg_sq per parameter";
+    case GS_OPT_ADAMW_8BIT:
+        return "8-bit AdamW: two uint8 states plus an fp32 absmax per 256-element block "
+               "(2.03 bytes per parameter); tensors under 4,096 elements keep fp32 states, "
+               "not counted";
+    case GS_OPT_SGD:
+        return "SGD without momentum: no optimizer state";
+    case GS_OPT_SGD_MOMENTUM:
+        return "SGD with momentum: one momentum buffer per parameter";
+    case GS_OPT_ADAFACTOR:
+        return "Adafactor (beta1 unset): factored second moment in fp32, rows plus columns of "
+               "every matrix and every vector whole (transformers Adafactor: exp_avg_sq_row, "
+               "exp_avg_sq_col, exp_avg_sq)";
+    case GS_OPT_LION:
+        return "Lion: one momentum buffer per parameter";
+    case GS_OPT_COUNT:
+        break;
+    }
+    return "";
+}
+
+/* The sizes the peak model needs (gs/train_peak.h): FSDP's units (one
+ * decoder layer each, as torchtitan's fully_shard per block and the
+ * transformer auto-wrap policy of accelerate/torchtune wrap them, and the
+ * root: embedding, final norm and head), one optimizer moment for the
+ * foreach step, and the linear weights autocast copies. */
+static void peak_extras(const struct gs_model_spec *m, const struct train_plan *plan,
+                        const struct gs_estimate *e, const struct shard *s,
+                        struct gs_state_bytes bpp, uint64_t t_dense, uint64_t frozen,
+                        struct state_extra *x, bool *ovf)
+{
+    const struct gs_parallelism *par = &plan->par;
+    const uint64_t dp = gs_mul(par->data, par->context, ovf);
+    const bool shard_optimizer = par->zero_stage >= 1 || par->distributed_optimizer;
+    memset(x, 0, sizeof(*x));
+    /* one Adam moment per trainable parameter, at the state dtype (bf16_pure keeps bf16
+     * states; every other regime fp32): torch's _multi_tensor_adamw takes
+     * torch._foreach_sqrt(exp_avg_sqs), a new list as large as one moment */
+    if (plan->tr.optimizer == GS_OPT_ADAMW || plan->tr.optimizer == GS_OPT_ADAM) {
+        const uint64_t trainable = gs_add(t_dense, plan->lora ? 0 : s->experts, ovf);
+        x->moment_bytes = gs_mul(trainable, plan->regime == GS_REGIME_BF16_PURE ? 2 : 4, ovf);
+        if (shard_optimizer)
+            x->moment_bytes = ceil_div(x->moment_bytes, dp);
+    }
+    x->linear_params = gs_add(s->linear, s->experts, ovf);
+    if (!m->has_arch)
+        return;
+    const struct gs_param_count *c = &e->params;
+    const uint64_t t = par->tensor, p = par->pipeline;
+    const uint64_t layers = ceil_div(m->arch.num_hidden_layers, p);
+    /* the root: the embedding and the head on this GPU (a tied head shares the embedding) */
+    uint64_t root = ceil_div(gs_add(c->embedding, s->vocab_padding, ovf), t);
+    if (c->lm_head)
+        root = gs_add(root, ceil_div(gs_add(c->lm_head, s->vocab_padding, ovf), t), ovf);
+    const uint64_t all = gs_add(s->dense, s->experts, ovf);
+    const uint64_t body = all > root ? all - root : 0;
+    /* what FSDP gathers: the working dtype of full training, or the frozen base as stored
+     * (16-bit, or 4-bit storage for QLoRA) with the adapters */
+    uint64_t gathered_all;
+    if (plan->lora)
+        gathered_all = gs_add(frozen, bytes_of(t_dense, bpp.weights, ovf), ovf);
+    else
+        gathered_all = bytes_of(all, bpp.weights, ovf);
+    x->root_bytes = bytes_of(root, plan->lora || bpp.weights < GS_BPP_UNIT * 4 ? 2 * GS_BPP_UNIT
+                                                                               : bpp.weights,
+                             ovf);
+    if (x->root_bytes > gathered_all)
+        x->root_bytes = gathered_all;
+    x->unit_bytes = ceil_div(gathered_all - x->root_bytes, layers);
+    /* one unit's gradient before reduce-scatter, at the reduce dtype: fp32 under torchtitan's
+     * MixedPrecisionPolicy(reduce_dtype=float32), else the gradient's own */
+    const uint64_t trainable_body = plan->lora ? t_dense : body;
+    const uint64_t grad_bpp = plan->rules.framework == GS_FW_TORCHTITAN ? 4 * GS_BPP_UNIT
+                                                                        : bpp.gradients;
+    x->unit_grad_bytes = ceil_div(bytes_of(trainable_body, grad_bpp, ovf), layers);
+}
+
+/* Adafactor's second-moment elements (transformers optimization.py Adafactor.step, beta1
+ * unset, the default): a parameter of two or more dimensions keeps exp_avg_sq_row
+ * (shape[:-1]) and exp_avg_sq_col (shape[:-2] + shape[-1:]), rows plus columns; a vector
+ * keeps exp_avg_sq whole. Full training: every module (a Linear's weight out x in and its
+ * bias, an Embedding rows x width, norms and other vectors whole); LoRA: each adapted
+ * linear's lora_A (r x in) and lora_B (out x r). The states follow the gradient, upcast to
+ * fp32 (`grad = grad.float()`), so the caller takes 4 bytes each. */
+static uint64_t module_factored(const struct gs_module *m, bool *ovf)
+{
+    const uint64_t count = m->count ? m->count : 1;
+    switch ((enum gs_module_kind)m->kind) {
+    case GS_MODULE_LINEAR:
+        return gs_mul(count, gs_add((uint64_t)m->in + m->out, (m->flags & GS_MOD_BIAS) ? m->out : 0,
+                                    ovf),
+                      ovf);
+    case GS_MODULE_EMBEDDING:
+        return gs_mul(count, (uint64_t)m->in + m->out, ovf);
+    case GS_MODULE_TENSOR:
+        if (m->in > 1 && m->out > 1)
+            return gs_mul(count, (uint64_t)m->in + m->out, ovf);
+        break;
+    case GS_MODULE_NORM:
+        break;
+    }
+    return gs_module_parameters(m, ovf);
+}
+
+static uint64_t block_factored(const struct gs_block *b, const struct gs_training *tr, bool lora,
+                               uint64_t layers, bool *ovf)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->flags & GS_MOD_BUFFER)
+            continue;
+        if (!lora) {
+            n = gs_add(n, module_factored(m, ovf), ovf);
+        } else if (m->kind == GS_MODULE_LINEAR && gs_lora_adapts(tr, m)) {
+            const uint64_t r = tr->lora_rank ? tr->lora_rank : 8;
+            n = gs_add(n, gs_mul(m->count ? m->count : 1,
+                                 gs_add((uint64_t)m->in + m->out, 2 * r, ovf), ovf),
+                       ovf);
+        }
+    }
+    return gs_mul(n, layers, ovf);
+}
+
+static uint64_t adafactor_elements(const struct gs_arch *a, const struct gs_training *tr,
+                                   bool lora, bool *ovf)
+{
+    uint64_t n = 0, counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; k < a->block_count; k++)
+        n = gs_add(n, block_factored(&a->blocks[k], tr, lora, counts[k], ovf), ovf);
+    for (size_t k = 0; k < a->tower_count; k++) {
+        const struct gs_tower *tw = &a->towers[k];
+        if (tw->block < a->block_count && tw->part != GS_PART_MTP)
+            n = gs_add(n, block_factored(&a->blocks[tw->block], tr, lora, tw->layers, ovf), ovf);
+    }
+    for (size_t i = 0; !lora && i < a->module_count; i++)
+        if (!(a->modules[i].flags & GS_MOD_BUFFER))
+            n = gs_add(n, module_factored(&a->modules[i], ovf), ovf);
+    return n;
+}
+
+/* Model states on one GPU. */
+static void model_states(const struct gs_model_spec *m, const struct gs_workload *w,
+                         const struct train_plan *plan, struct gs_estimate *e,
+                         struct state_extra *x, bool *ovf)
+{
+    const struct gs_parallelism *par = &plan->par;
+    const struct shard s = shard_params(m, e, par, ovf);
+    const struct gs_state_bytes bpp = gs_state_bytes_for(plan->regime, plan->tr.optimizer);
+    const uint64_t dp = gs_mul(par->data, par->context, ovf);
+    const uint64_t expert_dp = ceil_div(gs_mul(gs_mul(par->tensor, par->context, ovf), par->data, ovf),
+                                        par->expert);
+    const unsigned zero = par->zero_stage;
+    const bool shard_optimizer = zero >= 1 || par->distributed_optimizer;
+    e->parameters_per_gpu = gs_add(s.dense, s.experts, ovf);
+
+    /* trainable parameters on this GPU: dense part and expert part */
+    uint64_t t_dense = s.dense, t_experts = s.experts;
+    uint64_t frozen = 0;
+    if (plan->lora) {
+        t_dense = ceil_div(plan->adapters, gs_mul(par->tensor, par->pipeline, ovf));
+        t_experts = 0;
+        frozen = frozen_base_bytes(w, plan, &s, e, ovf);
+    }
+    e->trainable_parameters = plan->lora ? plan->adapters : e->parameters;
+
+    uint64_t weights = gs_add(bytes_of(t_dense, bpp.weights, ovf), bytes_of(t_experts, bpp.weights, ovf),
+                              ovf);
+    weights = gs_add(weights, frozen, ovf);
+    uint64_t grads_dense = bytes_of(t_dense, bpp.gradients, ovf);
+    uint64_t grads_experts = bytes_of(t_experts, bpp.gradients, ovf);
+    uint64_t opt_dense = bytes_of(t_dense, bpp.optimizer, ovf);
+    uint64_t opt_experts = bytes_of(t_experts, bpp.optimizer, ovf);
+    if (plan->tr.optimizer == GS_OPT_ADAFACTOR && m->has_arch) {
+        /* the factored second moment of the model, this GPU's share of it (exact without
+         * tensor or pipeline parallelism, in proportion to the parameters with them) */
+        const uint64_t whole = adafactor_elements(&m->arch, &plan->tr, plan->lora, ovf);
+        const uint64_t trainable = plan->lora ? plan->adapters : e->parameters;
+        const uint64_t mine = gs_add(t_dense, t_experts, ovf);
+        const uint64_t share = trainable > 0 && mine < trainable
+                                   ? ceil_div(gs_mul(whole, mine, ovf), trainable)
+                                   : whole;
+        opt_dense = gs_add(opt_dense, gs_mul(4, share, ovf), ovf);
+    }
+    if (zero == 3) {
+        /* weights sharded: dense and frozen over dp, experts over their own group */
+        weights = gs_add(ceil_div(gs_add(bytes_of(t_dense, bpp.weights, ovf), frozen, ovf), dp),
+                         ceil_div(bytes_of(t_experts, bpp.weights, ovf), expert_dp), ovf);
+    }
+    if (zero >= 2) {
+        grads_dense = ceil_div(grads_dense, dp);
+        grads_experts = ceil_div(grads_experts, expert_dp);
+    }
+    if (shard_optimizer) {
+        opt_dense = ceil_div(opt_dense, dp);
+        opt_experts = ceil_div(opt_experts, expert_dp);
+    }
+    uint64_t grads = gs_add(grads_dense, grads_experts, ovf);
+    uint64_t optim = gs_add(opt_dense, opt_experts, ovf);
+    const unsigned fsdp_version = par->fsdp_version ? par->fsdp_version : plan->rules.fsdp_version;
+    if (plan->lora && par->fsdp && fsdp_version == 1 && par->fsdp_use_orig_params) {
+        /* FSDP1 flattens a unit's parameters into one FlatParameter; with frozen and
+         * trainable parameters in it (use_orig_params=True), its gradient covers the frozen
+         * ones too (PyTorch's FullyShardedDataParallel notes on use_orig_params and frozen
+         * parameters), sharded like the base */
+        const uint64_t frozen_grads = zero >= 2 ? ceil_div(frozen, dp) : frozen;
+        grads = gs_add(grads, frozen_grads, ovf);
+        assume_value(e, "fsdp1_frozen_gradient_bytes", frozen_grads,
+                     "FSDP1 with use_orig_params: each unit's FlatParameter mixes the frozen base "
+                     "and the adapters, so its gradient is allocated for the frozen parameters "
+                     "too",
+                     "PyTorch FullyShardedDataParallel docs (use_orig_params, frozen parameters); "
+                     "FSDP2's per-parameter sharding allocates none");
+    }
+
+    uint64_t host = 0;
+    if (par->offload != GS_OFFLOAD_NONE) {
+        /* ZeRO-Offload: optimizer states and fp32 gradients live on the host */
+        const uint64_t fp32_grads = ceil_div(gs_mul(gs_add(t_dense, t_experts, ovf), 4, ovf), dp);
+        host = gs_add(optim, fp32_grads, ovf);
+        optim = 0;
+        grads = 0;
+        if (par->offload == GS_OFFLOAD_OPTIMIZER_AND_PARAMS) {
+            host = gs_add(host, weights, ovf);
+            weights = 0;
+        }
+        const uint64_t world = gs_parallelism_world(par);
+        e->host_bytes_per_node = gs_mul(host, par->gpus_per_node < world ? par->gpus_per_node : world,
+                                        ovf);
+        assume(e, "offload",
+               par->offload == GS_OFFLOAD_OPTIMIZER
+                   ? "ZeRO-Offload: optimizer states and fp32 gradients on the host; the GPU "
+                     "keeps the 16-bit weights and gradient buckets"
+                   : "ZeRO-Infinity (CPU): weights, optimizer states and fp32 gradients on the "
+                     "host; the GPU keeps the gathered working set",
+               "DeepSpeed estimate_zero2/zero3_model_states_mem_needs; estimation.md 2.4");
+    }
+    e->per_gpu.weights_bytes = weights;
+    e->per_gpu.gradients_bytes = grads;
+    e->per_gpu.optimizer_bytes = optim;
+    peak_extras(m, plan, e, &s, bpp, t_dense, frozen, x, ovf);
+
+    if (zero == 3 && m->has_arch && plan->deepspeed) {
+        /* the largest module is gathered whole, with its gradient (DeepSpeed: 4 * largest_layer) */
+        x->gathered_module = bytes_of(e->params.largest_module, gs_add(bpp.weights, bpp.gradients, ovf), ovf);
+        assume_value(e, "zero3_gathered_module_bytes", x->gathered_module,
+                     "ZeRO-3 gathers the largest single module's weights and gradients whole",
+                     "DeepSpeed estimate_zero3_model_states_mem_needs (largest_layer_memory = 4 * "
+                     "largest_layer_params); estimation.md 2.3");
+    } else if (zero == 3 && !m->has_arch) {
+        warn(e, "zero3_working_set_not_estimated",
+             "a raw parameter count has no module sizes, so the gathered working set of ZeRO-3 "
+             "or FSDP is not included");
+    }
+    if (s.vocab_padding)
+        assume_value(e, "vocab_padding_parameters", s.vocab_padding,
+                     "vocabulary padded to a multiple of 128 x tensor parallelism (embedding, and "
+                     "the head when untied)",
+                     "Megatron-LM build_tokenizer.py make_vocab_size_divisible_by; estimation.md 2.5");
+}
+
+/* The activation element sizes a run computes in: 16-bit unless the weights
+ * train in fp32 (a LoRA base computes in its own dtype, whatever regime the
+ * adapters take); autocast over fp32 weights keeps the residual stream in
+ * fp32. */
+static void activation_dtypes(const struct gs_workload *w, const struct train_plan *plan,
+                              uint64_t *element, uint64_t *residual, bool *autocast)
+{
+    const bool fp32_base = w->weights == GS_DTYPE_FP32;
+    *autocast = plan->regime == GS_REGIME_AMP;
+    if (plan->lora) {
+        *element = fp32_base && !*autocast ? 4 : 2;
+        *residual = fp32_base ? 4 : 2;
+        return;
+    }
+    *element = plan->regime == GS_REGIME_FP32 ? 4 : 2;
+    *residual = plan->regime == GS_REGIME_FP32 || *autocast ? 4 : 2;
+}
+
+static bool activations(const struct gs_model_spec *m, const struct gs_workload *w,
+                        const struct train_plan *plan, struct gs_estimate *e,
+                        struct gs_activation_result *r, bool *ovf)
+{
+    const struct gs_training *tr = &plan->tr;
+    memset(r, 0, sizeof(*r));
+    if (!m->has_arch) {
+        warn(e, "activations_not_estimated",
+             "a raw parameter count has no layer shapes, so activations are not included in "
+             "total_bytes; name a catalog model or send its config");
+        return false;
+    }
+    if (tr->batch_size == 0 || tr->sequence_length == 0) {
+        warn(e, "activations_not_estimated",
+             "the request gives no training.batch_size or training.sequence_length, so "
+             "activations are not included in total_bytes");
+        return false;
+    }
+    uint64_t element, residual;
+    bool autocast;
+    activation_dtypes(w, plan, &element, &residual, &autocast);
+    struct gs_activation_input in = {
+        .arch = &m->arch,
+        .batch_size = tr->batch_size,
+        .sequence_length = tr->sequence_length,
+        .micro_batches = tr->gradient_accumulation_steps,
+        .element_bytes = element,
+        .recompute = tr->recompute,
+        .flash_attention = tr->flash_attention,
+        .parallelism = &plan->par,
+        .rules = &plan->rules,
+        .autocast = autocast,
+        .residual_bytes = residual,
+        .trainable = plan->lora ? GS_TRAIN_ADAPTERS : GS_TRAIN_ALL,
+        .adapters = tr,
+        .quantized_base = tr->method == GS_METHOD_QLORA,
+    };
+    if (!gs_activation_bytes(&in, r)) {
+        *ovf = true;
+        return false;
+    }
+    assume(e, "activations",
+           "per layer, the tensors autograd saves: norm inputs (an eager RMSNorm's fp32 copy), "
+           "the inputs of linears whose weight trains, carries an adapter or is a 4-bit "
+           "bitsandbytes layer, LoRA dropout copies, Q/K/V as the attention kernel takes them "
+           "(repeated to every head where the framework repeats K/V), the attention output and "
+           "o_proj's contiguous copy, the MLP's gate, activation (by what the function keeps), up "
+           "and down inputs, q/k norms over Q and K, dropout masks, the fp32 log-sum-exp (SDPA, "
+           "flash, flex) or eager attention's softmax output and its 16-bit copy; PEFT's fp32 "
+           "adapters keep their own copy of their input; autocast keeps 16-bit copies per linear "
+           "and fp32 norms and softmax; compiled code keeps no fp32 intermediate",
+           "Korthikanti et al. 2022 (arXiv 2205.05198) generalized in estimation.md 3.2-3.5; the "
+           "framework's code named in training_framework");
+    return true;
+}
+
+/* The allocator's slack over the allocated peak, in thousandths: about 5%
+ * with expandable segments (segments grow in place, so freed blocks are
+ * reused; Megatron-LM's 1.05 factor on its theoretical memory), 10%
+ * without (the low end of the 10-25% reserved-over-allocated the measured
+ * runs in tests/fixtures/calibration/training-measured.json show). */
+#define FRAGMENTATION_EXPANDABLE_PERMILLE 50
+#define FRAGMENTATION_PERMILLE 100
+
+static void training_overheads(const struct gs_workload *w, const struct train_plan *plan,
+                               const struct state_extra *x, const struct gs_activation_result *act,
+                               bool has_activations, struct gs_estimate *e, bool *ovf)
+{
+    const struct gs_overrides *o = &w->overrides;
+    const struct gs_parallelism *par = &plan->par;
+    const struct gs_framework_rules *rules = &plan->rules;
+    const uint64_t world = e->gpu_count;
+    struct gs_peak_input pk;
+    memset(&pk, 0, sizeof(pk));
+    pk.weights = e->per_gpu.weights_bytes;
+    pk.optimizer = e->per_gpu.optimizer_bytes;
+    pk.gradients = e->per_gpu.gradients_bytes;
+    /* gradients outlive backward with accumulation (they sum over micro-batches), when the
+     * framework keeps them (zero_grad without set_to_none, Megatron's buffer, DeepSpeed's
+     * partitions) */
+    pk.grads_persist = rules->grads_persist || plan->tr.gradient_accumulation_steps > 1 ||
+                       (plan->deepspeed && par->zero_stage > 0);
+    if (plan->deepspeed && par->zero_stage > 0) {
+        const uint64_t buckets =
+            o->has_zero_bucket_bytes ? o->zero_bucket_bytes
+            : par->zero_stage == 3   ? GS_ZERO3_BUCKET_BYTES
+                                     : GS_ZERO12_BUCKET_BYTES;
+        pk.unsharded = gs_add(buckets, x->gathered_module, ovf);
+        assume_value(e, "zero_bucket_bytes", buckets,
+                     par->zero_stage == 3 ? "ZeRO-3 reduce bucket (5e8 elements) and prefetch "
+                                            "bucket (5e7 elements) at 2 bytes each"
+                                          : "ZeRO-1/2 reduce and allgather buckets, 5e8 elements "
+                                            "each at 2 bytes (overlap_comm off; it multiplies "
+                                            "them by 4.5)",
+                     "deepspeed/runtime/zero/config.py defaults; HF DeepSpeed docs on "
+                     "overlap_comm; estimation.md 2.4");
+    } else if (par->zero_stage > 0) {
+        /* FSDP: FULL_SHARD gathers the root (embedding, norm, head) and, in forward and
+         * backward, the current and the prefetched unit; each unit's gradient exists whole
+         * until its reduce-scatter (FSDP2 fully_shard, FSDP1 FlatParameter) */
+        if (par->zero_stage == 3)
+            pk.unsharded = gs_add(x->root_bytes, gs_mul(2, x->unit_bytes, ovf), ovf);
+        if (par->zero_stage >= 2)
+            pk.unsharded_grad = x->unit_grad_bytes;
+        assume_value(e, "fsdp_unsharded_bytes", gs_add(pk.unsharded, pk.unsharded_grad, ovf),
+                     "FSDP working set: the root unit plus the current and prefetched layer units "
+                     "gathered at their working dtype, and one unit's gradient at the reduce "
+                     "dtype; no DeepSpeed buckets",
+                     "PyTorch FSDP2 fully_shard (reshard_after_forward, prefetch of the next "
+                     "unit) and FSDP1 FULL_SHARD notes; torchtitan MixedPrecisionPolicy "
+                     "reduce_dtype float32");
+    }
+    if (has_activations) {
+        if (par->pipeline > 1) {
+            pk.stored = act->total_bytes;
+        } else {
+            pk.stored = act->stored_bytes;
+            pk.loss = act->logits_bytes;
+        }
+        pk.layer_working = act->layer_working_bytes;
+    }
+    if (plan->regime == GS_REGIME_AMP && !plan->lora) {
+        /* autocast casts each fp32 weight to 16 bits once per forward (its weight cache) and
+         * F.linear saves that copy for the input gradient until the layer's backward */
+        pk.autocast_copies = gs_mul(2, x->linear_params, ovf);
+        assume_value(e, "autocast_weight_copies_bytes", pk.autocast_copies,
+                     "autocast's 16-bit copies of the linear weights, saved by each linear for "
+                     "backward",
+                     "torch/csrc/autograd autocast weight cache (cached_cast); F.linear saves "
+                     "its weight");
+    }
+    /* DeepSpeed steps with its fused (or, offloaded, CPU) Adam; an offloaded optimizer runs
+     * on the host */
+    const bool steps_here = !rules->optimizer_in_backward && !plan->deepspeed &&
+                            par->offload == GS_OFFLOAD_NONE;
+    if (plan->tr.optimizer == GS_OPT_ADAFACTOR && e->has_breakdown && !plan->lora && steps_here) {
+        /* transformers' Adafactor steps one parameter at a time, each in fp32: a 16-bit
+         * parameter and its gradient are copied to fp32 (p.float(), grad.float()), and
+         * `(grad**2) + eps`, _approx_sq_grad's product and `-update` each make a full-size
+         * temporary beside `update`: two at once. The largest parameter sets it. */
+        const uint64_t copies = plan->regime == GS_REGIME_BF16_PURE ? 4 : 2;
+        pk.step_temporaries = gs_mul(gs_mul(e->params.largest_module, 4, ovf), copies, ovf);
+        assume_value(e, "optimizer_step_temporaries_bytes", pk.step_temporaries,
+                     "Adafactor's step over the largest parameter: two fp32 full-size "
+                     "temporaries (and fp32 copies of a 16-bit parameter and its gradient)",
+                     "transformers optimization.py Adafactor.step");
+    } else if (rules->foreach_step && steps_here) {
+        pk.step_temporaries = x->moment_bytes;
+    }
+    pk.workspace = overhead_value(o->has_cublas_workspace_bytes, o->cublas_workspace_bytes,
+                                  GS_CUBLAS_WORKSPACE_BYTES);
+    pk.optimizer_in_backward = rules->optimizer_in_backward;
+    struct gs_peak peak;
+    if (!gs_train_peak(&pk, &peak)) {
+        *ovf = true;
+        return;
+    }
+    const uint64_t permille = o->has_fragmentation_permille ? o->fragmentation_permille
+                              : rules->expandable_segments ? FRAGMENTATION_EXPANDABLE_PERMILLE
+                                                           : FRAGMENTATION_PERMILLE;
+    const uint64_t slack = ceil_div(gs_mul(peak.allocated, permille, ovf), 1000);
+    const uint64_t context = overhead_value(o->has_cuda_context_bytes, o->cuda_context_bytes,
+                                            GS_CUDA_CONTEXT_BYTES);
+    uint64_t comm = 0;
+    if (world > 1)
+        comm = o->has_nccl_bytes ? o->nccl_bytes
+                                 : gs_runtime_comm_bytes((enum gs_link)w->gpu.link, world,
+                                                         world > par->gpus_per_node);
+    e->has_peak = true;
+    e->peak_phase = peak.phase;
+    e->peak = peak;
+    e->saved_activation_bytes = gs_add(pk.stored, pk.loss, ovf);
+    e->per_gpu.gradients_bytes = peak.gradients;
+    e->per_gpu.activations_bytes = peak.activations;
+    e->per_gpu.peak_allocated_bytes = peak.allocated;
+    e->per_gpu.peak_phase = (uint8_t)peak.phase;
+    e->per_gpu.peak_reserved_bytes = gs_add(peak.allocated, slack, ovf);
+    e->per_gpu.overhead_bytes = gs_add(gs_add(peak.transient, slack, ovf),
+                                       gs_add(context, comm, ovf), ovf);
+    if (pk.step_temporaries && plan->tr.optimizer != GS_OPT_ADAFACTOR)
+        assume_value(e, "optimizer_step_temporaries_bytes", pk.step_temporaries,
+                     "the foreach AdamW step's temporary list, one moment's size "
+                     "(torch._foreach_sqrt of exp_avg_sq)",
+                     "torch/optim/adamw.py _multi_tensor_adamw");
+    assume_value(e, "peak_phase_bytes", peak.allocated,
+                 peak.phase == GS_PHASE_BACKWARD_START
+                     ? "the peak is at backward start: weights, optimizer states, saved "
+                       "activations and the loss's backward over the logits"
+                 : peak.phase == GS_PHASE_BACKWARD_END
+                     ? "the peak is at backward end: weights, optimizer states, every gradient "
+                       "and one layer's working set"
+                     : "the peak is the optimizer step: weights, states, gradients and the step's "
+                       "temporaries",
+                 "estimation.md 3.4; gs/train_peak.h");
+    assume_value(e, "fragmentation_permille", permille,
+                 "caching-allocator slack of reserved over allocated memory, in thousandths",
+                 rules->expandable_segments
+                     ? "expandable segments: Megatron-LM's 1.05 factor on theoretical memory"
+                     : "no expandable segments: the low end of the 10-25% reserved-over-allocated "
+                       "slack in measured runs (tests/fixtures/calibration/"
+                       "training-measured.json)");
+    assume_context(e, o, context);
+    assume_value(e, "cublas_workspace_bytes", pk.workspace,
+                 "cuBLAS workspace per GPU, allocated through PyTorch's caching allocator (so "
+                 "inside max_memory_allocated)",
+                 "pytorch/pytorch PR #120925 and PR #89027; estimation.md 4.5");
+    if (world > 1)
+        assume_value(e, "nccl_bytes", comm,
+                     o->has_nccl_bytes ? "NCCL buffers per GPU, as given in overrides"
+                                       : "NCCL buffers per GPU by the interconnect of the named "
+                                         "GPU's board (PCIe when none is named) and whether the "
+                                         "group spans nodes",
+                     "gs/runtime.h gs_runtime_comm_bytes; NCCL_BUFFSIZE 4 MB per channel per "
+                     "peer (NVIDIA/nccl #864, #986)");
+}
+
+static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
+{
+    const struct gs_framework_rules *r = &plan->rules;
+    assume(e, "training_framework", r->label, r->source);
+    e->loss = r->loss;
+    assume(e, "loss",
+           r->loss == GS_LOSS_FP32_RETAINED
+               ? "fp32_retained: the fp32 logits the model returns stay alive through backward, "
+                 "with log_softmax's output, its gradient and the input gradient (16 bytes per "
+                 "logit)"
+           : r->loss == GS_LOSS_FP32
+               ? (r->keeps_16bit_logits
+                      ? "fp32: upcast inside the loss; log_softmax output, its gradient and the "
+                        "input gradient in fp32 plus the 16-bit logits the caller holds (14 bytes "
+                        "per logit)"
+                      : "fp32: upcast inside the loss, the logits deleted; log_softmax output, "
+                        "its gradient and the input gradient in fp32 (12 bytes per logit)")
+           : r->loss == GS_LOSS_CHUNKED
+               ? (r->compile ? "chunked and compiled: each chunk's fused kernel keeps its 16-bit "
+                               "input, plus one chunk's 16-bit gradient"
+                             : "chunked: every chunk's saved log_softmax output, one chunk's "
+                               "gradients at a time, and the 16-bit logits when the caller holds "
+                               "them")
+               : "fused linear-cross-entropy: the logits are never materialised whole",
+           "framework.c gs_loss_eighths_per_logit; transformers loss_utils.py, torchtune "
+           "CEWithChunkedOutputLoss, LitGPT chunked_cross_entropy, Liger "
+           "LigerFusedLinearCrossEntropyLoss");
+}
+
+/* The attention path sized: the request's (SDPA by default), except that a model whose
+ * transformers code has no fused path (T5's relative-position bias is added to the scores:
+ * modeling_t5.py T5Attention, no _supports_sdpa) runs eager whatever is asked. */
+static void attention_path(const struct gs_model_spec *m, struct gs_training *tr,
+                           struct gs_estimate *e)
+{
+    if (!tr->attn_impl_given) /* callers that set only the older flag */
+        tr->attn_impl = tr->flash_attention ? GS_ATTN_SDPA : GS_ATTN_EAGER;
+    const enum gs_framework fw = tr->framework.framework;
+    const bool transformers_code = fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED;
+    if (m->has_arch && m->arch.attention_eager_only && transformers_code &&
+        !gs_attn_impl_materializes(tr->attn_impl)) {
+        warn(e, "attention_eager_only",
+             "this model type has only an eager attention path in transformers (the position "
+             "bias is added to the score matrix), so it is sized as attn_implementation "
+             "\"eager\" whatever the request asks");
+        tr->attn_impl = GS_ATTN_EAGER;
+    }
+    tr->flash_attention = !gs_attn_impl_materializes(tr->attn_impl);
+    e->attn_impl = tr->attn_impl;
+}
+
+unsigned gs_workload_pipeline_zero_max(const struct gs_workload *w)
+{
+    if (!w->parallelism.fsdp)
+        return 1;
+    return w->training.framework.framework == GS_FW_TORCHTITAN ? 3 : 0;
+}
+
+enum gs_status est_compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
+                                    struct gs_estimate *e, struct gs_error *err)
+{
+    struct train_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    normalize(w, &plan.tr, &plan.par);
+    enum gs_status st =
+        gs_parallelism_validate(&plan.par, m->has_arch ? &m->arch : NULL, err);
+    if (st != GS_OK)
+        return st;
+    st = resolve_method(m, w, &plan, e, err);
+    if (st == GS_OK)
+        st = resolve_regime(w, &plan, e, err);
+    if (st != GS_OK)
+        return st;
+    attention_path(m, &plan.tr, e);
+    gs_framework_resolve(&plan.tr.framework, plan.tr.flash_attention, &plan.rules);
+    /* ZeRO stages given as numbers without a framework keep their DeepSpeed meaning; FSDP's
+     * names (or a framework that shards with FSDP) mean FSDP */
+    plan.deepspeed = plan.rules.deepspeed_buckets ||
+                     (!plan.tr.framework.framework_given && !plan.par.fsdp &&
+                      (plan.par.zero_stage > 0 || plan.par.offload != GS_OFFLOAD_NONE));
+    if (plan.par.pipeline > 1 && plan.par.zero_stage > gs_workload_pipeline_zero_max(w))
+        return gs_error_add(
+            err, GS_ERR_INVALID, "/parallelism/zero_stage",
+            plan.par.fsdp ? "FSDP shards a pipeline-parallel model only under torchtitan (its "
+                            "parallelize applies fully_shard to each stage's model part); %s has "
+                            "no pipeline schedule for it: use pipeline 1, or framework torchtitan"
+                          : "DeepSpeed's pipeline engine runs ZeRO stage 0 or 1 only "
+                            "(deepspeed/runtime/pipe/engine.py: ZeRO-2 and ZeRO-3 are "
+                            "incompatible with pipeline parallelism): use zero_stage 1, or "
+                            "pipeline 1%s",
+            plan.par.fsdp ? plan.rules.label : "");
+
+    bool ovf = false;
+    e->gpu_count = gs_parallelism_world(&plan.par);
+    struct state_extra extra;
+    model_states(m, w, &plan, e, &extra, &ovf);
+    struct gs_activation_result act;
+    const bool has_activations = activations(m, w, &plan, e, &act, &ovf);
+    explain_rules(&plan, e);
+
+    assume(e, "training_regime", regime_detail(plan.regime),
+           plan.lora && plan.tr.regime == GS_REGIME_NONE
+               ? "PEFT get_peft_model autocast_adapter_dtype=True upcasts adapters to fp32; "
+                 "estimation.md 2.7"
+               : "DeepSpeed memory.rst (fp32: 16 B/param with Adam); ZeRO paper K = 12 for mixed "
+                 "precision; estimation.md 2.1");
+    assume(e, "optimizer", optimizer_detail(plan.tr.optimizer),
+           "PyTorch and bitsandbytes optimizer state layouts; estimation.md 2.1");
+    if (plan.lora)
+        assume_value(e, "lora_adapter_parameters", plan.adapters,
+                     "r * (d_in + d_out) per adapted linear layer; the base is frozen (weights "
+                     "only, no gradients or optimizer states)",
+                     "PEFT LoRA (lora_A r x d_in, lora_B d_out x r); estimation.md 2.7");
+    if (plan.par.zero_stage > 0)
+        assume(e, "zero_sharding",
+               plan.par.zero_stage == 1   ? "ZeRO-1: optimizer states sharded over data x context"
+               : plan.par.zero_stage == 2 ? "ZeRO-2 / SHARD_GRAD_OP: optimizer states and "
+                                            "gradients sharded over data x context"
+                                          : "ZeRO-3 / FULL_SHARD: optimizer states, gradients and "
+                                            "weights sharded over data x context",
+               "ZeRO paper (arXiv 1910.02054) Figure 1 formulas; estimation.md 2.2");
+    else if (plan.par.distributed_optimizer)
+        assume(e, "zero_sharding",
+               "Megatron distributed optimizer: optimizer states (with fp32 master weights) "
+               "sharded over data x context",
+               "Megatron-LM docs/user-guide/features/dist_optimizer.md; estimation.md 2.5");
+    if (plan.par.tensor > 1 || plan.par.pipeline > 1 || plan.par.expert > 1)
+        assume(e, "model_parallel_split",
+               "the most loaded GPU: layers split evenly over pipeline stages, projections and "
+               "embeddings over tensor ranks, norms replicated, routed experts over expert ranks; "
+               "the first stage holds the embedding, the last the head",
+               "Megatron-LM compute_weight_and_optimizer_memory; estimation.md 2.5");
+    if (!m->has_arch && (plan.par.tensor > 1 || plan.par.pipeline > 1))
+        warn(e, "even_split_assumed",
+             "a raw parameter count is split evenly over tensor x pipeline ranks; real stages are "
+             "uneven (embeddings and head), so the most loaded GPU holds more");
+
+    training_overheads(w, &plan, &extra, &act, has_activations, e, &ovf);
+    if (ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "", "the memory figures overflow 64 bits");
+    return GS_OK;
+}
