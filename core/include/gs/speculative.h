@@ -14,7 +14,7 @@
  * (--speculative-algorithm): the draft's weights and KV pool come out of
  * the reserve outside mem_fraction_static, which the default fraction
  * grows by 2 GiB (6 for STANDALONE, none for NGRAM from 0.5.3). The rules
- * and their sources are in core/src/estimate.c, core/src/sglang.c and
+ * and their sources are in core/src/estimate_serving.c, core/src/sglang.c and
  * docs/vllm-kv-budget-research.md section 11.
  */
 #ifndef GS_SPECULATIVE_H
