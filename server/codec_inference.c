@@ -3,6 +3,9 @@
 
 #include "codec.h"
 #include "embedded.h"
+#include "gs/engines.h"
+#include "gs/sglang.h"
+#include "gs/vllm.h"
 #include "jsonv.h"
 
 #include <math.h>

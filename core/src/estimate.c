@@ -4,39 +4,15 @@
  * serving half (estimate_serving.c) or the training half
  * (estimate_training.c), the capability warnings and the per-GPU total.
  */
-#include "estimate_internal.h"
+#include "estimate_notes.h"
+#include "estimate_serving.h"
+#include "estimate_training.h"
 
 #include "gs/capability.h"
 #include "gs/units.h"
 
 #include <stddef.h>
 #include <string.h>
-
-uint64_t est_div_up(uint64_t n, uint64_t d)
-{
-    return gs_div_ceil(n, d ? d : 1);
-}
-
-void est_assume(struct gs_estimate *e, const char *name, const char *detail,
-                const char *source)
-{
-    if (e->assumption_count < GS_ESTIMATE_NOTES_MAX)
-        e->assumptions[e->assumption_count++] = (struct gs_assumption){name, detail, source, false, 0};
-}
-
-void est_assume_value(struct gs_estimate *e, const char *name, uint64_t value,
-                      const char *detail, const char *source)
-{
-    if (e->assumption_count < GS_ESTIMATE_NOTES_MAX)
-        e->assumptions[e->assumption_count++] =
-            (struct gs_assumption){name, detail, source, true, value};
-}
-
-void est_warn(struct gs_estimate *e, const char *code, const char *detail)
-{
-    if (e->warning_count < GS_ESTIMATE_NOTES_MAX)
-        e->warnings[e->warning_count++] = (struct gs_warning){code, detail};
-}
 
 /* gs_arch_count_params, its errors under "/model/config". */
 static enum gs_status count_arch(const struct gs_arch *arch, struct gs_param_count *out,
@@ -91,22 +67,6 @@ enum gs_status gs_model_spec_count(struct gs_model_spec *model, struct gs_error 
     const enum gs_status st = count_arch(&model->arch, &model->counts, err);
     model->counted = st == GS_OK;
     return st;
-}
-
-uint64_t est_overhead_value(bool has, uint64_t value, uint64_t fallback)
-{
-    return has ? value : fallback;
-}
-
-void est_assume_context(struct gs_estimate *e, const struct gs_overrides *o, uint64_t bytes)
-{
-    assume_value(e, "cuda_context_bytes", bytes,
-                 o->has_cuda_context_bytes
-                     ? "CUDA context per GPU, as given in overrides"
-                     : "CUDA context with lazy module loading, per GPU (eager loading on older "
-                       "CUDA/PyTorch costs 600 MB to over 1 GB)",
-                 "pytorch/pytorch PR #86509 (287,047,680 B lazy vs 666,632,192 B eager); "
-                 "estimation.md 4.5");
 }
 
 /* A format, cache or regime the named GPU has no kernels for: answered, with

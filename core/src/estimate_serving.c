@@ -4,11 +4,14 @@
  * drafts, the engine's budget through its module (gs/engine.h), the fixes
  * that make a batch fit, and the text behind the answer.
  */
-#include "estimate_internal.h"
+#include "estimate_serving.h"
+
+#include "estimate_notes.h"
 
 #include "gs/capability.h"
-#include "gs/engine.h"
+#include "gs/engines.h"
 #include "gs/units.h"
+#include "gs/vllm.h"
 
 #include <stddef.h>
 #include <string.h>

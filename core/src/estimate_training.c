@@ -8,7 +8,9 @@
  * PEFT and the QLoRA paper (adapters, 4-bit bases), PyTorch and NCCL (runtime
  * overheads).
  */
-#include "estimate_internal.h"
+#include "estimate_training.h"
+
+#include "estimate_notes.h"
 
 #include "gs/activation.h"
 #include "gs/capability.h"

@@ -8,11 +8,12 @@
 
 #include "gs/runtime.h"
 #include "gs/units.h"
+#include "gs/vllm.h"
 
 static void generic_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                          struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
-    out->budget.activation_bytes = gs_engine_activation_peak(
+    out->budget.activation_bytes = gs_vllm_engine_peak(
         in, stage, out, gs_vllm_other_engine_profile(), stage->last_stage, ovf);
     *non_torch = GS_CUDA_CONTEXT_BYTES + GS_CUBLAS_WORKSPACE_BYTES;
 }

@@ -5,7 +5,7 @@
  */
 #include "gs/inference.h"
 
-#include "gs/engine.h"
+#include "gs/engines.h"
 
 #include "gs/units.h"
 
@@ -457,7 +457,7 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     ops->defaults(in, out);
     enum gs_status st = gs_kv_layout_memo(in->arch, in->kv_dtype, in->model_bytes, in->tensor,
                                           in->pipeline, in->has_stage ? in->stage : UINT64_MAX,
-                                          out->release != NULL && out->release->mla_pad,
+                                          out->pad_mla,
                                           in->kv_memo, &out->kv, err);
     if (st != GS_OK)
         return st;

@@ -9,6 +9,7 @@
 #include "gs/speculative.h"
 
 #include "gs/units.h"
+#include "gs/vllm.h"
 
 #include <stddef.h>
 
@@ -202,8 +203,8 @@ static void sglang_load(const struct gs_inference_input *in, const struct gs_eng
                         struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
     struct gs_budget *b = &out->budget;
-    b->activation_bytes = gs_engine_activation_peak(in, stage, out, gs_vllm_other_engine_profile(),
-                                                    stage->last_stage, ovf);
+    b->activation_bytes = gs_vllm_engine_peak(in, stage, out, gs_vllm_other_engine_profile(),
+                                              stage->last_stage, ovf);
     *non_torch = gs_sglang_preload_bytes((enum gs_link)in->gpu.link, stage->tensor, in->cross_node);
     const uint64_t model_bytes = in->model_bytes ? in->model_bytes : 2;
     const uint8_t rope_bytes = out->sglang_release->rope_element_bytes;

@@ -9,13 +9,14 @@
 
 #include "gs/runtime.h"
 #include "gs/units.h"
+#include "gs/vllm.h"
 
 static void trtllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                         struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
     const struct gs_vllm_release *profile = gs_vllm_other_engine_profile();
     out->budget.activation_bytes =
-        gs_engine_activation_peak(in, stage, out, profile, stage->last_stage, ovf);
+        gs_vllm_engine_peak(in, stage, out, profile, stage->last_stage, ovf);
     *non_torch = gs_vllm_non_torch(profile, (enum gs_link)in->gpu.link, stage->tensor, in->cross_node,
                                    stage->last_stage, ovf);
 }

@@ -7,6 +7,7 @@
 
 #include "gs/runtime.h"
 #include "gs/units.h"
+#include "gs/vllm.h"
 
 static uint64_t ceil_div(uint64_t n, uint64_t d)
 {
@@ -169,9 +170,8 @@ static void tgi_load(const struct gs_inference_input *in, const struct gs_engine
     const struct tgi_release *tgi = tgi_release_for(c->version);
     const uint64_t t = stage->tensor;
     struct gs_budget *b = &out->budget;
-    b->activation_bytes = gs_engine_activation_peak(in, stage, out, profile,
-                                                    stage->last_stage && !tgi->prefill_logprobs,
-                                                    ovf);
+    b->activation_bytes = gs_vllm_engine_peak(in, stage, out, profile,
+                                              stage->last_stage && !tgi->prefill_logprobs, ovf);
     *non_torch = gs_add(GS_CUDA_CONTEXT_BYTES,
                         gs_vllm_non_torch(profile, (enum gs_link)in->gpu.link, t, in->cross_node,
                                           stage->last_stage, ovf),

@@ -560,6 +560,20 @@ uint64_t gs_vllm_non_torch(const struct gs_vllm_release *r, enum gs_link link, u
 
 /* --- vLLM as an engine module (gs/engine.h) --- */
 
+uint64_t gs_vllm_engine_peak(const struct gs_inference_input *in,
+                             const struct gs_engine_stage *stage,
+                             const struct gs_inference_result *out,
+                             const struct gs_vllm_release *release, bool sampler, bool *ovf)
+{
+    const struct gs_engine_config *c = &in->engine;
+    if (c->has_activation_bytes)
+        return c->activation_bytes;
+    return gs_vllm_activation_peak(in->arch, release, stage->counts, out->max_num_batched_tokens,
+                                   out->max_num_seqs, stage->tensor, out->mla_workspace_tokens,
+                                   in->gpu.sm_count, sampler, ovf);
+}
+
+
 static uint64_t div_up(uint64_t n, uint64_t d)
 {
     return gs_div_ceil(n, d ? d : 1);
@@ -570,6 +584,7 @@ static void vllm_defaults(const struct gs_inference_input *in, struct gs_inferen
     const struct gs_engine_config *c = &in->engine;
     /* the release's profile run (gs_vllm_profile) */
     out->release = gs_vllm_release_for_layout(c->version, in->pipeline ? in->pipeline : 1);
+    out->pad_mla = out->release->mla_pad;
     const struct gs_vllm_profile_input pin = {in->gpu.total_bytes, in->gpu.is_a100,
                                               in->context_length, gs_engine_has_windows(in->arch),
                                               gs_arch_has_mla(in->arch),
@@ -630,7 +645,7 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     const struct gs_vllm_release *rel = out->release;
     struct gs_budget *b = &out->budget;
     const uint64_t model_bytes = in->model_bytes ? in->model_bytes : 2;
-    b->activation_bytes = gs_engine_activation_peak(in, stage, out, rel, stage->last_stage, ovf);
+    b->activation_bytes = gs_vllm_engine_peak(in, stage, out, rel, stage->last_stage, ovf);
     /* V0 profile_run on a stage after the first (worker/model_runner.py): the dummy
      * IntermediateTensors, torch.zeros [tokens, hidden] for the hidden states and the residual
      * (make_empty_intermediate_tensors, batch_size the profile's tokens), stay referenced by

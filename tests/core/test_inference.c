@@ -12,6 +12,8 @@
 #include "arch_fixture.h"
 #include "gs/capability.h"
 #include "gs/inference.h"
+#include "gs/engines.h"
+#include "gs/vllm.h"
 #include "gs/sglang.h"
 #include "gs/units.h"
 #include "gs/weights.h"

@@ -16,14 +16,14 @@
  *   capacity - the capacity as the engine prints it, where that is not
  *              blocks x block size (optional);
  *   notes    - the release, the profile and the sources behind the answer.
- * A new engine is one file and one entry in engine.c's table; a new release
- * is a row in that file. Pure; nothing allocates.
+ * engines.c lists the modules (gs/engines.h); engine.c holds the helpers they
+ * share (below). A new engine is one file and one entry in that list; a new
+ * release is a row in its file. Pure; nothing allocates.
  */
 #ifndef GS_ENGINE_H
 #define GS_ENGINE_H
 
 #include "gs/inference.h"
-#include "gs/vllm.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -97,13 +97,6 @@ struct gs_engine_ops {
                                   const struct gs_engine_notes *n, struct gs_error *err);
 };
 
-/* The operations of `engine` (the generic profile's for an unknown one). */
-const struct gs_engine_ops *gs_engine_ops_for(enum gs_engine engine);
-
-/* Each engine's table (engine.c lists them). */
-extern const struct gs_engine_ops gs_engine_vllm, gs_engine_sglang, gs_engine_tensorrt_llm,
-    gs_engine_tgi, gs_engine_generic;
-
 /* Helpers the modules share. */
 
 /* segment_slack_bytes as the engines that read the device's free memory see it. */
@@ -123,13 +116,6 @@ uint64_t gs_engine_permille_of(uint64_t bytes, uint64_t permille, bool *ovf);
 void gs_engine_server_batch_defaults(const struct gs_inference_input *in,
                                      struct gs_inference_result *out);
 
-/* The profiled activation peak with `release`'s profile (the request's figure
- * when it gives one): gs_vllm_activation_peak over the worker's layers, the
- * sampler included when `sampler`. */
-uint64_t gs_engine_activation_peak(const struct gs_inference_input *in,
-                                   const struct gs_engine_stage *stage,
-                                   const struct gs_inference_result *out,
-                                   const struct gs_vllm_release *release, bool sampler, bool *ovf);
 
 /* The caching allocator's rounding of this worker's weight tensors
  * (gs_weights_segment_slack). */

@@ -23,9 +23,12 @@
 #include "gs/arch.h"
 #include "gs/gpu_view.h"
 #include "gs/status.h"
-#include "gs/sglang.h"
+#include "gs/runtime.h"
 #include "gs/speculative.h"
-#include "gs/vllm.h"
+
+/* The engines' release rules, defined by their modules (gs/vllm.h, gs/sglang.h). */
+struct gs_vllm_release;
+struct gs_sglang_release;
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -57,8 +60,6 @@ enum gs_kv_dtype gs_kv_fp8_for(const struct gs_arch *arch);
 enum gs_engine { GS_ENGINE_VLLM, GS_ENGINE_SGLANG, GS_ENGINE_TENSORRT_LLM, GS_ENGINE_TGI,
                  GS_ENGINE_GENERIC, GS_ENGINE_COUNT };
 
-const char *gs_engine_name(enum gs_engine engine);
-bool gs_engine_parse(const char *name, enum gs_engine *out);
 
 /* Layers of one windowed kind on one GPU (vLLM SlidingWindowSpec /
  * ChunkedLocalAttentionSpec). */
@@ -134,10 +135,6 @@ enum gs_status gs_kv_layout_memo(const struct gs_arch *arch, enum gs_kv_dtype dt
 uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
                               uint64_t encoder_tokens, uint64_t block_size,
                               uint64_t batched_tokens, bool *overflow);
-
-/* Tokens per KV block as the engine ships it (vLLM 16, TensorRT-LLM 64,
- * SGLang and TGI 1, generic 1). */
-uint64_t gs_engine_default_block_size(enum gs_engine engine);
 
 
 /* The engine's knobs; zero fields take the engine's shipped defaults. */
@@ -221,8 +218,11 @@ struct gs_budget {
 };
 
 struct gs_inference_result {
-    const struct gs_vllm_release *release; /* vLLM: the release rules applied */
-    const struct gs_sglang_release *sglang_release; /* SGLang: the release rules applied */
+    const struct gs_vllm_release *release; /* vLLM: the release rules applied (gs/vllm.h) */
+    const struct gs_sglang_release *sglang_release; /* SGLang: the release rules applied
+                                                       (gs/sglang.h) */
+    bool pad_mla;                          /* the engine pads each MLA cache entry (vLLM V0
+                                              0.7.2-0.7.3): the layout is sized so */
     bool chunked_prefill;                  /* vLLM: the profile run's setting */
     uint64_t mla_workspace_tokens;         /* vLLM, MLA models: the chunked-prefill context
                                               workspace rows the profile run sizes for */

@@ -15,6 +15,7 @@
 #define GS_VLLM_H
 
 #include "gs/arch.h"
+#include "gs/engine.h"
 #include "gs/runtime.h"
 
 #include <stdbool.h>
@@ -175,5 +176,14 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
  * (gs_runtime_gather_root_bytes). */
 uint64_t gs_vllm_non_torch(const struct gs_vllm_release *release, enum gs_link link,
                            uint64_t tensor, bool cross_node, bool last_stage, bool *overflow);
+
+/* The profiled activation peak of a worker with `release`'s profile, the sampler included
+ * when `sampler` (the request's own figure when it gives one): gs_vllm_activation_peak over
+ * the stage's layers, which every engine module takes (the others with
+ * gs_vllm_other_engine_profile). */
+uint64_t gs_vllm_engine_peak(const struct gs_inference_input *in,
+                             const struct gs_engine_stage *stage,
+                             const struct gs_inference_result *out,
+                             const struct gs_vllm_release *release, bool sampler, bool *ovf);
 
 #endif

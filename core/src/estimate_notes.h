@@ -1,13 +1,11 @@
 /*
- * estimate_internal.h - what the three parts of gs_estimate_compute share
- * (not a public header): estimate.c (the model's parameters, the common
- * notes, the dispatch and the total), estimate_serving.c and
- * estimate_training.c. The note writers append to an estimate's assumptions
- * and warnings, dropping what does not fit GS_ESTIMATE_NOTES_MAX; the strings
- * are borrowed (static text).
+ * estimate_notes.h - what the parts of gs_estimate_compute share (not a public
+ * header): the writers of an estimate's assumptions and warnings (appending,
+ * dropping what does not fit GS_ESTIMATE_NOTES_MAX; the strings are borrowed
+ * static text), ceil division, and the runtime overheads' defaults.
  */
-#ifndef GS_ESTIMATE_INTERNAL_H
-#define GS_ESTIMATE_INTERNAL_H
+#ifndef GS_ESTIMATE_NOTES_H
+#define GS_ESTIMATE_NOTES_H
 
 #include "gs/estimate.h"
 
@@ -54,11 +52,5 @@ static inline void assume_context(struct gs_estimate *e, const struct gs_overrid
 {
     est_assume_context(e, o, bytes);
 }
-
-/* The serving and the training halves; `e` holds the model's parameters on entry. */
-enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct gs_workload *w,
-                                     struct gs_estimate *e, struct gs_error *err);
-enum gs_status est_compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
-                                    struct gs_estimate *e, struct gs_error *err);
 
 #endif

@@ -1,0 +1,43 @@
+/*
+ * engines.c - the one list of serving engines (see gs/engines.h): their
+ * names, parsing and default block sizes come from each module's table.
+ */
+#include "gs/engines.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static const struct gs_engine_ops *const engines[GS_ENGINE_COUNT] = {
+    [GS_ENGINE_VLLM] = &gs_engine_vllm,
+    [GS_ENGINE_SGLANG] = &gs_engine_sglang,
+    [GS_ENGINE_TENSORRT_LLM] = &gs_engine_tensorrt_llm,
+    [GS_ENGINE_TGI] = &gs_engine_tgi,
+    [GS_ENGINE_GENERIC] = &gs_engine_generic,
+};
+
+const struct gs_engine_ops *gs_engine_ops_for(enum gs_engine engine)
+{
+    return engine < GS_ENGINE_COUNT ? engines[engine] : &gs_engine_generic;
+}
+
+const char *gs_engine_name(enum gs_engine e)
+{
+    return gs_engine_ops_for(e)->name;
+}
+
+bool gs_engine_parse(const char *name, enum gs_engine *out)
+{
+    for (int i = 0; name != NULL && i < GS_ENGINE_COUNT; i++) {
+        if (strcmp(name, engines[i]->name) == 0) {
+            *out = (enum gs_engine)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+uint64_t gs_engine_default_block_size(enum gs_engine engine)
+{
+    return gs_engine_ops_for(engine)->block_size;
+}
+

@@ -1,0 +1,15 @@
+/*
+ * estimate_training.h - the training half of gs_estimate_compute (not a public
+ * header; estimate_training.c).
+ */
+#ifndef GS_ESTIMATE_TRAINING_H
+#define GS_ESTIMATE_TRAINING_H
+
+#include "gs/estimate.h"
+
+/* Model states, activations and the peak moment of a training step; `e` holds the model's
+ * parameters on entry. */
+enum gs_status est_compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
+                                    struct gs_estimate *e, struct gs_error *err);
+
+#endif
