@@ -63,7 +63,10 @@ void rd_fail(struct model_reader *r, const char *name, enum gs_status status, co
     r->ok = false;
 }
 
-uint64_t rd_dim(struct model_reader *r, const char *const *names, bool required, uint64_t fallback)
+/* The first of `names` present and not null, an integer in min..GS_ARCH_DIM_MAX (an error at
+ * its pointer otherwise); `fallback` when none is (an error when `required`). */
+static uint64_t read_dim(struct model_reader *r, const char *const *names, uint64_t min,
+                         bool required, uint64_t fallback)
 {
     for (const char *const *n = names; *n != NULL; n++) {
         const json_t *v = rd_get(r, *n);
@@ -72,7 +75,7 @@ uint64_t rd_dim(struct model_reader *r, const char *const *names, bool required,
         char at[READER_POINTER_MAX];
         uint64_t out = 0;
         where(r, *n, at, sizeof(at));
-        if (!jsonv_uint(v, at, required ? 1 : 0, GS_ARCH_DIM_MAX, &out, r->err)) {
+        if (!jsonv_uint(v, at, min, GS_ARCH_DIM_MAX, &out, r->err)) {
             r->ok = false;
             return fallback;
         }
@@ -83,22 +86,14 @@ uint64_t rd_dim(struct model_reader *r, const char *const *names, bool required,
     return fallback;
 }
 
+uint64_t rd_dim(struct model_reader *r, const char *const *names, bool required, uint64_t fallback)
+{
+    return read_dim(r, names, required ? 1 : 0, required, fallback);
+}
+
 uint64_t rd_size(struct model_reader *r, const char *const *names, uint64_t fallback)
 {
-    for (const char *const *n = names; *n != NULL; n++) {
-        const json_t *v = rd_get(r, *n);
-        if (v == NULL)
-            continue;
-        char at[READER_POINTER_MAX];
-        uint64_t out = 0;
-        where(r, *n, at, sizeof(at));
-        if (!jsonv_uint(v, at, 1, GS_ARCH_DIM_MAX, &out, r->err)) {
-            r->ok = false;
-            return fallback;
-        }
-        return out;
-    }
-    return fallback;
+    return read_dim(r, names, 1, false, fallback);
 }
 
 bool rd_flag(struct model_reader *r, const char *name, bool fallback)
