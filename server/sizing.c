@@ -559,7 +559,7 @@ static enum gs_status decode_sizing(const struct service *svc, const json_t *bod
     for (size_t i = 0; i < 4; i++)
         json_object_del(base, extra[i]);
     /* /v1/fit answers "how long a context" without one: the engine's default max_model_len,
-     * the model's own limit, stands in once the model is known (a placeholder until then) */
+     * the model's own limit, is set once the model is known (1 until then) */
     json_t *inference = json_object_get(base, "inference");
     if (fit && json_is_object(inference) && json_object_get(inference, "context_length") == NULL &&
         json_object_get(inference, "prompt_tokens") == NULL &&
