@@ -1016,12 +1016,13 @@ static char *csv_round_trip(const char *id)
 
 /* Issue 33 finding 4: a CSV export is the whole selection, however large the catalog (it
  * returned the first 1,000 rows with no sign of truncation, so the export-edit-reimport loop
- * lost the rest). 1,200 GPUs more than the seed: the export has a record for every one of
- * X-Total-Count; with limit=1000 it is one page, with a Link to the next (offset=1000). */
+ * lost the rest). 1,000 GPUs more than the seed: the export has a record for every one of
+ * X-Total-Count; with limit=1000 it is one page, with a Link to the next (offset=1000). Runs
+ * last (the rows stay). */
 static void test_csv_export_is_complete(void **state)
 {
     (void)state;
-    enum { EXTRA = 1200 };
+    enum { EXTRA = 1000 };
     size_t cap = 64 + (size_t)EXTRA * 96, n = 0;
     char *csv = malloc(cap);
     assert_non_null(csv);
@@ -1051,13 +1052,7 @@ static void test_csv_export_is_complete(void **state)
     assert_int_equal(lines, 1001);
     assert_non_null(strstr(r.link, "offset=1000>; rel=\"next\""));
     free(r.body);
-    for (int i = 0; i < EXTRA; i++) {
-        char path[64];
-        snprintf(path, sizeof(path), "/v1/gpus/export-%04d", i);
-        r = call(&writer_a, "DELETE", path, NULL, NULL, AUTH, NULL);
-        expect_status(&r, 204);
-        free(r.body);
-    }
+    /* the rows stay: this test runs last, and a thousand DELETEs cost minutes under valgrind */
 }
 
 /* Finding 1: a spreadsheet formula in a text cell is neutralised on export
