@@ -1060,7 +1060,7 @@ static void write_assumptions(struct json_writer *w, const struct sizing *s, boo
         ok = add_note(w, "decode_bandwidth_efficiency",
                       "decode steps read the weights and the batch's KV cache at this share of "
                       "the GPU's memory bandwidth",
-                      "estimation.md 5: realistic bandwidth efficiency 0.6-0.8 [U]",
+                      "gpusizer default [U]: a realistic share of memory bandwidth, 0.6-0.8",
                       (double)s->eff.decode_bandwidth_permille / 1000) &&
              add_note(w, "decode_compute_efficiency",
                       "large decode batches run their FLOPs at this share of dense BF16 peak",
@@ -1068,7 +1068,7 @@ static void write_assumptions(struct json_writer *w, const struct sizing *s, boo
              add_note(w, "prefill_efficiency",
                       "prompts are processed at this share of dense BF16 peak (compute-bound, "
                       "2 N_active T + 2 L T^2 a d FLOPs)",
-                      "estimation.md 5 prefill example at 50% of peak",
+                      "gpusizer default [U]: compute-bound prefill at half of dense peak",
                       (double)s->eff.prefill_permille / 1000) &&
              add_note(w, "batch_per_replica",
                       "each replica runs as many sequences as its KV cache holds at the context, "
@@ -1081,7 +1081,8 @@ static void write_assumptions(struct json_writer *w, const struct sizing *s, boo
              add_note(w, "tensor_parallel_communication",
                       "two ring all-reduces of the bf16 hidden state per layer per step, over "
                       "half the catalog's two-way interconnect figure (PCIe x16 when none)",
-                      "estimation.md 6: TP adds 2 all-reduces per layer",
+                      "Shoeybi et al. 2019 (Megatron-LM, arXiv 1909.08053): two all-reduces per "
+                      "layer",
                       s->eff.allreduce_latency_us > 0 ? s->eff.allreduce_latency_us : 10);
         if (ok && s->shape_defaulted)
             ok = add_note(w, "request_shape",
@@ -1092,18 +1093,20 @@ static void write_assumptions(struct json_writer *w, const struct sizing *s, boo
         ok = add_note(w, "training_mfu",
                       "model FLOPs utilization (6 N D counted, 4 N D with LoRA): 0.40 for dense "
                       "models, 0.30 for MoE unless given",
-                      "estimation.md 5: 35-45% dense at scale (Megatron 41-48%, Llama 2 39-43%), "
+                      "Narayanan et al. 2021 (arXiv 2104.04473) and Llama 2 (arXiv 2307.09288): "
+                      "35-45% dense at scale (Megatron 41-48%, Llama 2 39-43%), "
                       "20-35% MoE [U]",
                       s->eff.training_mfu_permille ? (double)s->eff.training_mfu_permille / 1000
                                                    : NAN) &&
              add_note(w, "pipeline_bubble",
                       "1F1B pipelines idle (p - 1) / (m + p - 1) of the time, m the gradient "
                       "accumulation micro-batches",
-                      "estimation.md 6: PP adds a bubble of (p-1)/m of the step", NAN) &&
+                      "Narayanan et al. 2021 (arXiv 2104.04473): a 1F1B bubble of (p-1)/m of "
+                      "the step", NAN) &&
              add_note(w, "recompute_cost",
                       "full recomputation runs the forward pass again (8 N D of work for 6 N D); "
                       "selective recomputation is taken as free",
-                      "estimation.md 5 (Narayanan et al.)", NAN) &&
+                      "Narayanan et al. 2021 (arXiv 2104.04473)", NAN) &&
              add_note(w, "peak_flops",
                       "dense BF16 (FP16 where BF16 is not listed); fp32 and AMP regimes on TF32 "
                       "at half of it",
@@ -1136,7 +1139,8 @@ static void write_assumptions(struct json_writer *w, const struct sizing *s, boo
         ok = add_note(w, "gpus_per_node",
                       "tensor parallelism stays within a node: the catalog's GPUs per node, 8 "
                       "where it has none, unless constraints.gpus_per_node says otherwise",
-                      "estimation.md 6: keep t <= GPUs per node (8 on HGX/DGX)", NAN);
+                      "Narayanan et al. 2021 (arXiv 2104.04473): tensor parallelism within a "
+                      "node (8 GPUs on HGX/DGX)", NAN);
     }
     if (ok)
         codec_write_assumption_items(w, &s->req, &s->probe);

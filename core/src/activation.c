@@ -1,6 +1,6 @@
 /*
  * activation.c - activation bytes per GPU (see gs/activation.h for the
- * model and estimation.md §3 for the sources of every term).
+ * model and docs/training-peaks.md for the code behind every term).
  */
 #include "gs/activation.h"
 

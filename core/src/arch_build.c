@@ -161,7 +161,7 @@ void gs_build_attention(struct gs_arch *a, size_t block, const struct gs_attenti
                     GS_MOD_QUANT | (o_bias ? GS_MOD_BIAS : 0), b->attn.heads * dv, h, 1);
 }
 
-/* DeepseekV3Attention (modeling_deepseek_v3.py; estimation.md 1.1, MLA):
+/* DeepseekV3Attention (modeling_deepseek_v3.py, MLA):
  * q = q_a_proj h -> q_lora, q_a_layernorm, q_b_proj q_lora -> a*(nope+rope)
  * (or q_proj h -> a*(nope+rope) without a q_lora_rank); kv_a_proj_with_mqa
  * h -> kv_lora + rope, kv_a_layernorm, kv_b_proj kv_lora -> a*(nope+v);

@@ -5,7 +5,7 @@
  * nn.Linear(in, out) = in*out (+ out with bias), nn.Embedding = rows*width,
  * LayerNorm = 2h, RMSNorm = h), each block's modules times the decoder
  * layers of that kind, plus towers and model-level modules. The formulas
- * and the published counts they reproduce are in estimation.md §1.1;
+ * and the published counts they reproduce are in tests/fixtures/configs/<type>/README.md;
  * tests/core/test_arch.c and tests/server/test_models.c check one or more
  * published models per model type.
  */
@@ -99,7 +99,7 @@ enum gs_status gs_arch_count_params(const struct gs_arch *a, struct gs_param_cou
     for (int p = 0; p < GS_PART_COUNT; p++)
         if (p != GS_PART_MTP)
             c.total = gs_add(c.total, t.parts[p], &t.ovf);
-    /* estimation.md 0.5: routed experts beyond top-k, an untied input
+    /* routed experts beyond top-k, an untied input
      * lookup and the vision/audio encoders (not run per text token) are not
      * active */
     uint64_t inactive = gs_add(gs_add(t.inactive, c.vision, &t.ovf), c.audio, &t.ovf);

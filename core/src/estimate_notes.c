@@ -45,6 +45,5 @@ void est_assume_context(struct gs_estimate *e, const struct gs_overrides *o, uin
                      ? "CUDA context per GPU, as given in overrides"
                      : "CUDA context with lazy module loading, per GPU (eager loading on older "
                        "CUDA/PyTorch costs 600 MB to over 1 GB)",
-                 "pytorch/pytorch PR #86509 (287,047,680 B lazy vs 666,632,192 B eager); "
-                 "estimation.md 4.5");
+                 "pytorch/pytorch PR #86509 (287,047,680 B lazy vs 666,632,192 B eager)");
 }

@@ -52,7 +52,7 @@ static void add_runtime_overheads(const struct gs_overrides *o, uint64_t world,
                      ? "cuBLAS workspace per GPU, as given in overrides"
                      : "cuBLAS workspace per GPU (PyTorch's Hopper default; older GPUs use about "
                        "8 MiB)",
-                 "pytorch/pytorch PR #120925 and PR #89027; estimation.md 4.5");
+                 "pytorch/pytorch PR #120925 and PR #89027");
     if (world > 1) {
         const uint64_t nccl = overhead_value(o->has_nccl_bytes, o->nccl_bytes, GS_NCCL_BYTES);
         total = gs_add(total, nccl, ovf);
@@ -95,7 +95,7 @@ static void assume_format(struct gs_estimate *e, enum gs_weight_format f)
         return;
     case GS_WF_INT4:
         assume(e, "quantized_weights", "every parameter stored at exactly 4 bits; no scales",
-               "plain bit width; estimation.md 4.1 lists per-format overheads");
+               "plain bit width lists per-format overheads");
         warn(e, "quantization_overhead_not_counted",
              "plain int4 counts no scales and quantizes embeddings, norms and head too; name the "
              "format (gptq, awq, nf4, q4_k_m, ...) for the real layout");
@@ -108,7 +108,7 @@ static void assume_format(struct gs_estimate *e, enum gs_weight_format f)
                "norms, routers and what a checkpoint's ignore list names in 16-bit; GGUF at the "
                "whole-file rate of its mix",
                "vLLM GPTQ/AWQ create_weights, bitsandbytes, llama.cpp block structs and "
-               "quantize.cpp sizes; estimation.md 4.1");
+               "quantize.cpp sizes");
         return;
     }
 }

@@ -66,8 +66,8 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-/* Megatron's split (estimation.md 2.5): layers over p stages; projections,
- * embeddings and head over t; norms replicated within a stage; routed
+/* Megatron's split (Megatron-LM parallel_state.py, build_tokenizer.py): layers over p
+ * stages; projections, embeddings and head over t; norms replicated within a stage; routed
  * experts over e. With t > 1 the vocabulary is padded to a multiple of
  * 128 * t (build_tokenizer.py). The first stage holds the embedding, the
  * last the head (a copy of a tied embedding); the larger of the two counts. */
@@ -200,13 +200,13 @@ static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct trai
                "nf4 with double quantization: 4.127 bits per linear weight (4 + 8/64 + "
                "32/(64*256)); embeddings, norms and the head stay 16-bit",
                "bitsandbytes quantize_4bit (blocksize 64, absmax re-quantized per 256); QLoRA "
-               "paper section 3; estimation.md 2.7");
+               "paper section 3");
     } else {
         linear_bytes = bytes_of(linear, NF4_BPP64, ovf);
         assume(e, "qlora_base",
                "nf4 without double quantization: 4.5 bits per linear weight (4 + 32/64); "
                "embeddings, norms and the head stay 16-bit",
-               "bitsandbytes quantize_4bit (blocksize 64, fp32 absmax); estimation.md 2.7");
+               "bitsandbytes quantize_4bit (blocksize 64, fp32 absmax)");
     }
     return gs_add(linear_bytes, gs_mul(rest, 2, ovf), ovf);
 }
@@ -473,7 +473,7 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
                      "keeps the 16-bit weights and gradient buckets"
                    : "ZeRO-Infinity (CPU): weights, optimizer states and fp32 gradients on the "
                      "host; the GPU keeps the gathered working set",
-               "DeepSpeed estimate_zero2/zero3_model_states_mem_needs; estimation.md 2.4");
+               "DeepSpeed estimate_zero2/zero3_model_states_mem_needs");
     }
     e->per_gpu.weights_bytes = weights;
     e->per_gpu.gradients_bytes = grads;
@@ -486,7 +486,7 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
         assume_value(e, "zero3_gathered_module_bytes", x->gathered_module,
                      "ZeRO-3 gathers the largest single module's weights and gradients whole",
                      "DeepSpeed estimate_zero3_model_states_mem_needs (largest_layer_memory = 4 * "
-                     "largest_layer_params); estimation.md 2.3");
+                     "largest_layer_params)");
     } else if (zero == 3 && !m->has_arch) {
         warn(e, "zero3_working_set_not_estimated",
              "a raw parameter count has no module sizes, so the gathered working set of ZeRO-3 "
@@ -496,7 +496,7 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
         assume_value(e, "vocab_padding_parameters", s.vocab_padding,
                      "vocabulary padded to a multiple of 128 x tensor parallelism (embedding, and "
                      "the head when untied)",
-                     "Megatron-LM build_tokenizer.py make_vocab_size_divisible_by; estimation.md 2.5");
+                     "Megatron-LM build_tokenizer.py make_vocab_size_divisible_by");
 }
 
 /* The activation element sizes a run computes in: 16-bit unless the weights
@@ -568,8 +568,8 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
            "flash, flex) or eager attention's softmax output and its 16-bit copy; PEFT's fp32 "
            "adapters keep their own copy of their input; autocast keeps 16-bit copies per linear "
            "and fp32 norms and softmax; compiled code keeps no fp32 intermediate",
-           "Korthikanti et al. 2022 (arXiv 2205.05198) generalized in estimation.md 3.2-3.5; the "
-           "framework's code named in training_framework");
+           "Korthikanti et al. 2022 (arXiv 2205.05198), generalized per module in "
+           "docs/training-peaks.md; the framework's code named in training_framework");
     return true;
 }
 
@@ -612,7 +612,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
                                             "each at 2 bytes (overlap_comm off; it multiplies "
                                             "them by 4.5)",
                      "deepspeed/runtime/zero/config.py defaults; HF DeepSpeed docs on "
-                     "overlap_comm; estimation.md 2.4");
+                     "overlap_comm");
     } else if (par->zero_stage > 0) {
         /* FSDP: FULL_SHARD gathers the root (embedding, norm, head) and, in forward and
          * backward, the current and the prefetched unit; each unit's gradient exists whole
@@ -710,7 +710,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
                        "and one layer's working set"
                      : "the peak is the optimizer step: weights, states, gradients and the step's "
                        "temporaries",
-                 "estimation.md 3.4; gs/train_peak.h");
+                 "docs/training-peaks.md; gs/train_peak.h");
     assume_value(e, "fragmentation_permille", permille,
                  "caching-allocator slack of reserved over allocated memory, in thousandths",
                  rules->expandable_segments
@@ -722,7 +722,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
     assume_value(e, "cublas_workspace_bytes", pk.workspace,
                  "cuBLAS workspace per GPU, allocated through PyTorch's caching allocator (so "
                  "inside max_memory_allocated)",
-                 "pytorch/pytorch PR #120925 and PR #89027; estimation.md 4.5");
+                 "pytorch/pytorch PR #120925 and PR #89027");
     if (world > 1)
         assume_value(e, "nccl_bytes", comm,
                      o->has_nccl_bytes ? "NCCL buffers per GPU, as given in overrides"
@@ -835,17 +835,16 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
 
     assume(e, "training_regime", regime_detail(plan.regime),
            plan.lora && plan.tr.regime == GS_REGIME_NONE
-               ? "PEFT get_peft_model autocast_adapter_dtype=True upcasts adapters to fp32; "
-                 "estimation.md 2.7"
+               ? "PEFT get_peft_model autocast_adapter_dtype=True upcasts adapters to fp32"
                : "DeepSpeed memory.rst (fp32: 16 B/param with Adam); ZeRO paper K = 12 for mixed "
-                 "precision; estimation.md 2.1");
+                 "precision");
     assume(e, "optimizer", optimizer_detail(plan.tr.optimizer),
-           "PyTorch and bitsandbytes optimizer state layouts; estimation.md 2.1");
+           "PyTorch and bitsandbytes optimizer state layouts");
     if (plan.lora)
         assume_value(e, "lora_adapter_parameters", plan.adapters,
                      "r * (d_in + d_out) per adapted linear layer; the base is frozen (weights "
                      "only, no gradients or optimizer states)",
-                     "PEFT LoRA (lora_A r x d_in, lora_B d_out x r); estimation.md 2.7");
+                     "PEFT LoRA (lora_A r x d_in, lora_B d_out x r)");
     if (plan.par.zero_stage > 0)
         assume(e, "zero_sharding",
                plan.par.zero_stage == 1   ? "ZeRO-1: optimizer states sharded over data x context"
@@ -853,18 +852,18 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
                                             "gradients sharded over data x context"
                                           : "ZeRO-3 / FULL_SHARD: optimizer states, gradients and "
                                             "weights sharded over data x context",
-               "ZeRO paper (arXiv 1910.02054) Figure 1 formulas; estimation.md 2.2");
+               "ZeRO paper (arXiv 1910.02054) Figure 1 formulas");
     else if (plan.par.distributed_optimizer)
         assume(e, "zero_sharding",
                "Megatron distributed optimizer: optimizer states (with fp32 master weights) "
                "sharded over data x context",
-               "Megatron-LM docs/user-guide/features/dist_optimizer.md; estimation.md 2.5");
+               "Megatron-LM docs/user-guide/features/dist_optimizer.md");
     if (plan.par.tensor > 1 || plan.par.pipeline > 1 || plan.par.expert > 1)
         assume(e, "model_parallel_split",
                "the most loaded GPU: layers split evenly over pipeline stages, projections and "
                "embeddings over tensor ranks, norms replicated, routed experts over expert ranks; "
                "the first stage holds the embedding, the last the head",
-               "Megatron-LM compute_weight_and_optimizer_memory; estimation.md 2.5");
+               "Megatron-LM compute_weight_and_optimizer_memory");
     if (!m->has_arch && (plan.par.tensor > 1 || plan.par.pipeline > 1))
         warn(e, "even_split_assumed",
              "a raw parameter count is split evenly over tensor x pipeline ranks; real stages are "

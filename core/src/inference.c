@@ -1,7 +1,8 @@
 /*
  * inference.c - KV cache layout, paged sequence bytes, and the serving
  * budget run through the engine's module (see gs/inference.h and
- * gs/engine.h; sources in estimation.md 4.2-4.5). No engine is named here.
+ * gs/engine.h; sources in docs/vllm-kv-budget-research.md and docs/engines.md). No
+ * engine is named here.
  */
 #include "gs/inference.h"
 

@@ -1,6 +1,6 @@
 /*
- * parity.c - other tools' memory formulas, reproduced (see gs/parity.h and
- * estimation.md 2.3, 2.5, 2.6, 3.3 for the code each line follows).
+ * parity.c - other tools' memory formulas, reproduced (see gs/parity.h for the
+ * code each line follows).
  */
 #include "gs/parity.h"
 
@@ -68,13 +68,13 @@ bool gs_parity_deepspeed(uint64_t P, uint64_t largest, uint64_t gpn, uint64_t no
 }
 
 /* Megatron's terms (theoretical_memory_usage.py,
- * compute_weight_and_optimizer_memory; estimation.md 2.5). */
+ * compute_weight_and_optimizer_memory). */
 struct megatron_terms {
     uint64_t tp_sharded, replicated, experts, embedding;
     bool untied;
 };
 
-/* Megatron's attention term for one block (estimation.md 1.2): MLA
+/* Megatron's attention term for one block (megatron/training/theoretical_memory_usage.py): MLA
  * q_lora*(h + a*(nope+rope) + 1) + kv_lora*(h + a*(nope+v) + 1) + h*rope +
  * a*v*h; otherwise 2*h*h*((1 + k/a) * (a*d/h)) = 2*h*d*(a + k). A layer
  * kind Megatron's formula does not know (a recurrent mixer) counts its own
@@ -173,7 +173,7 @@ static uint64_t megatron_bytes(uint64_t params, bool distributed, uint64_t dp, b
 }
 
 /* compute_activation_memory (sequence parallel + selective) and
- * compute_activation_memory_without_sp (estimation.md 3.3). */
+ * compute_activation_memory_without_sp. */
 static uint64_t megatron_activations(const struct gs_arch *a, const struct gs_training *tr,
                                      const struct gs_parallelism *par, uint64_t padded_vocab,
                                      bool sp_path, bool *ovf)

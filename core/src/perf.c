@@ -1,6 +1,6 @@
 /*
- * perf.c - roofline throughput and training time (see gs/perf.h; formulas
- * from estimation.md 5).
+ * perf.c - roofline throughput and training time (see gs/perf.h for the
+ * formulas and their papers).
  */
 #include "gs/perf.h"
 
@@ -41,7 +41,7 @@ static double latency_seconds(const struct gs_perf_gpu *gpu, const struct gs_eff
 }
 
 /* Expected distinct experts a batch of `batch` tokens touches per layer with
- * uniform routing: E (1 - (1 - k/E)^B) (estimation.md 5). */
+ * uniform routing: E (1 - (1 - k/E)^B). */
 static double experts_touched(const struct gs_block *b, uint64_t batch)
 {
     const double e = (double)b->mlp.experts, k = (double)b->mlp.top_k;

@@ -868,9 +868,9 @@ const struct gs_engine_ops gs_engine_vllm = {
     .name = "vllm",
     .block_size = 16,
     .budget_source = "vLLM gpu_worker.determine_available_memory, utils.mem_utils.memory_profiling "
-                     "and kv_cache_utils.get_num_blocks; gpu_memory_utilization default 0.9; "
-                     "estimation.md 4.4",
-    .block_source = "vLLM CacheConfig block_size default 16; estimation.md 4.3",
+                     "and kv_cache_utils.get_num_blocks; gpu_memory_utilization default 0.9 "
+                     "(0.92 from 0.21); docs/vllm-kv-budget-research.md",
+    .block_source = "vLLM CacheConfig block_size default 16",
     .rope_source = "vLLM rotary_embedding get_rope and RotaryEmbeddingBase (model dtype); "
                    "rotary_embedding/mrope.py MRotaryEmbedding.__init__ "
                    "(cache_max_position_num = max_position_embeddings * 4)",

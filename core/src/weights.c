@@ -1,6 +1,6 @@
 /*
  * weights.c - bytes of weights per GPU by storage format (see gs/weights.h;
- * tensor layouts from estimation.md 4.1: vLLM's GPTQ/AWQ create_weights,
+ * tensor layouts from vLLM's GPTQ/AWQ create_weights,
  * bitsandbytes' quantize_4bit and int8_vectorwise_quant, llama.cpp's GGUF
  * blocks, DeepSeek-V3's README_WEIGHTS.md for 128x128 fp8 blocks).
  */
@@ -69,7 +69,7 @@ bool gs_weight_format_grouped(enum gs_weight_format f)
 /* GGUF files mix block types per tensor; these are whole-file rates in
  * thousandths of a bit per parameter: Q4_0 and Q8_0 block sizes (18 and 34
  * bytes per 32), Q4_K_M/Q5_K_M/Q6_K from llama.cpp quantize.cpp's sizes for
- * Llama-3-8B (estimation.md 4.1, [D]). Q8_0's block rate is 8.5; the file
+ * Llama-3-8B. Q8_0's block rate is 8.5; the file
  * rate 8.51. */
 static uint64_t gguf_millibits(enum gs_weight_format f)
 {

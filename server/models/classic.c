@@ -1,8 +1,8 @@
 /*
  * classic.c - models built before the Llama layout settled, and encoders:
  * GPT-2, GPT-NeoX, OPT, BLOOM, Falcon, Phi-1.5/2, Qwen (v1), T5 and BERT.
- * Module shapes follow each transformers modeling file (estimation.md 1.1
- * writes out the per-family sums these reproduce).
+ * Module shapes follow each transformers modeling file (the per-family sums
+ * are written out in tests/fixtures/configs/<type>/README.md).
  */
 #include "reader.h"
 

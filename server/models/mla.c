@@ -46,7 +46,7 @@ static size_t mla_block(struct gs_arch *a, const struct gs_attention *spec, bool
     return b;
 }
 
-/* DeepseekV2/V3ForCausalLM (modeling_deepseek_v3.py; estimation.md 1.1): a
+/* DeepseekV2/V3ForCausalLM (modeling_deepseek_v3.py): a
  * layer l routes when l >= first_k_dense_replace and l % moe_layer_freq ==
  * 0; shared experts are one MLP n_shared_experts x moe_intermediate_size
  * wide. The checkpoint's num_nextn_predict_layers MTP layers (an MoE layer
