@@ -126,6 +126,7 @@ struct state_extra {
     uint64_t unit_bytes;      /* one decoder layer's weights as FSDP gathers them */
     uint64_t unit_grad_bytes; /* one decoder layer's gradient at the reduce dtype */
     uint64_t root_bytes;      /* embedding, head and final norm as FSDP gathers them */
+    uint64_t root_grad_bytes; /* the root's gradient at the reduce dtype, before reduce-scatter */
     uint64_t moment_bytes;    /* one optimizer moment for this GPU's trainable shard */
     uint64_t linear_params;   /* linear weights on this GPU (autocast copies them) */
     uint64_t gathered_module; /* DeepSpeed ZeRO-3: the largest module and its gradient */
@@ -312,6 +313,8 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
     const uint64_t grad_bpp = plan->rules.framework == GS_FW_TORCHTITAN ? 4 * GS_BPP_UNIT
                                                                         : bpp.gradients;
     x->unit_grad_bytes = ceil_div(bytes_of(trainable_body, grad_bpp, ovf), layers);
+    if (!plan->lora)
+        x->root_grad_bytes = bytes_of(root, grad_bpp, ovf);
 }
 
 /* Adafactor's second-moment elements (transformers optimization.py Adafactor.step, beta1
@@ -379,6 +382,25 @@ static uint64_t adafactor_elements(const struct gs_arch *a, const struct gs_trai
     return n;
 }
 
+/* FSDP2 under a MixedPrecisionPolicy (fully_shard with param_dtype bf16/fp16, as torchtitan
+ * applies it) keeps each sharded parameter in its original fp32 and casts only the copy it
+ * all-gathers; the optimizer steps the fp32 shard itself, so there is no separate master
+ * copy, and the sharded gradient takes the parameter's dtype (_fsdp_collectives.py
+ * foreach_reduce: _to_dtype_if_needed(reduce_scatter_output, orig_dtype)). Other regimes and
+ * sharders hold what they compute with. */
+static struct gs_state_bytes held_state_bytes(const struct train_plan *plan,
+                                              struct gs_state_bytes bpp)
+{
+    const struct gs_parallelism *par = &plan->par;
+    const unsigned fsdp_version = par->fsdp_version ? par->fsdp_version : plan->rules.fsdp_version;
+    const bool mixed = plan->regime == GS_REGIME_BF16_MIXED || plan->regime == GS_REGIME_FP16_MIXED;
+    if (!mixed || plan->lora || plan->deepspeed || par->zero_stage != 3 || fsdp_version != 2 ||
+        bpp.optimizer < 4 * GS_BPP_UNIT)
+        return bpp;
+    return (struct gs_state_bytes){4 * GS_BPP_UNIT, 4 * GS_BPP_UNIT,
+                                   bpp.optimizer - 4 * GS_BPP_UNIT};
+}
+
 /* Model states on one GPU. */
 static void model_states(const struct gs_model_spec *m, const struct gs_workload *w,
                          const struct train_plan *plan, struct gs_estimate *e,
@@ -386,7 +408,19 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
 {
     const struct gs_parallelism *par = &plan->par;
     const struct shard s = shard_params(m, e, par, ovf);
+    /* bpp: what a parameter costs as the step computes with it (the gathered dtype);
+     * held: what this GPU keeps between steps */
     const struct gs_state_bytes bpp = gs_state_bytes_for(plan->regime, plan->tr.optimizer);
+    const struct gs_state_bytes held = held_state_bytes(plan, bpp);
+    if (held.weights != bpp.weights)
+        assume(e, "fsdp2_mixed_precision",
+               "FSDP2 mixed precision: the sharded parameters stay fp32 and are the ones the "
+               "optimizer steps (no separate master copy), only the all-gathered copy is 16-bit, "
+               "and the sharded gradients are fp32",
+               "torch/distributed/fsdp/_fully_shard/_fsdp_param.py (MixedPrecisionPolicy "
+               "param_dtype casts the all-gather input) and _fsdp_collectives.py foreach_reduce "
+               "(_to_dtype_if_needed(reduce_scatter_output, orig_dtype)); torchtitan "
+               "parallelize_llama.py apply_fsdp");
     const uint64_t dp = gs_mul(par->data, par->context, ovf);
     const uint64_t expert_dp = ceil_div(gs_mul(gs_mul(par->tensor, par->context, ovf), par->data, ovf),
                                         par->expert);
@@ -404,13 +438,13 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     }
     e->trainable_parameters = plan->lora ? plan->adapters : e->parameters;
 
-    uint64_t weights = gs_add(bytes_of(t_dense, bpp.weights, ovf), bytes_of(t_experts, bpp.weights, ovf),
+    uint64_t weights = gs_add(bytes_of(t_dense, held.weights, ovf), bytes_of(t_experts, held.weights, ovf),
                               ovf);
     weights = gs_add(weights, frozen, ovf);
-    uint64_t grads_dense = bytes_of(t_dense, bpp.gradients, ovf);
-    uint64_t grads_experts = bytes_of(t_experts, bpp.gradients, ovf);
-    uint64_t opt_dense = bytes_of(t_dense, bpp.optimizer, ovf);
-    uint64_t opt_experts = bytes_of(t_experts, bpp.optimizer, ovf);
+    uint64_t grads_dense = bytes_of(t_dense, held.gradients, ovf);
+    uint64_t grads_experts = bytes_of(t_experts, held.gradients, ovf);
+    uint64_t opt_dense = bytes_of(t_dense, held.optimizer, ovf);
+    uint64_t opt_experts = bytes_of(t_experts, held.optimizer, ovf);
     if (plan->tr.optimizer == GS_OPT_ADAFACTOR && m->has_arch) {
         /* the factored second moment of the model, this GPU's share of it (exact without
          * tensor or pipeline parallelism, in proportion to the parameters with them) */
@@ -424,8 +458,8 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     }
     if (zero == 3) {
         /* weights sharded: dense and frozen over dp, experts over their own group */
-        weights = gs_add(ceil_div(gs_add(bytes_of(t_dense, bpp.weights, ovf), frozen, ovf), dp),
-                         ceil_div(bytes_of(t_experts, bpp.weights, ovf), expert_dp), ovf);
+        weights = gs_add(ceil_div(gs_add(bytes_of(t_dense, held.weights, ovf), frozen, ovf), dp),
+                         ceil_div(bytes_of(t_experts, held.weights, ovf), expert_dp), ovf);
     }
     if (zero >= 2) {
         grads_dense = ceil_div(grads_dense, dp);
@@ -619,8 +653,20 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
          * until its reduce-scatter (FSDP2 fully_shard, FSDP1 FlatParameter) */
         if (par->zero_stage == 3)
             pk.unsharded = gs_add(x->root_bytes, gs_mul(2, x->unit_bytes, ovf), ovf);
+        /* the root unit's gradient is reduce-scattered last, once the embedding's exists */
         if (par->zero_stage >= 2)
-            pk.unsharded_grad = x->unit_grad_bytes;
+            pk.unsharded_grad = max_u64(x->unit_grad_bytes, x->root_grad_bytes);
+        const unsigned fsdp_version =
+            par->fsdp_version ? par->fsdp_version : plan->rules.fsdp_version;
+        if (fsdp_version == 2 && par->zero_stage >= 2) {
+            /* fully_shard allocates each all-gather output in its copy-in stream and each
+             * reduce-scatter input and output (the sharded gradients) in its reduce-scatter
+             * stream (_fsdp_collectives.py foreach_all_gather, foreach_reduce_scatter): the
+             * gather pool holds the root's gather or two layer units in flight (the current
+             * and the prefetched) */
+            pk.reduce_stream = true;
+            pk.gather_pool = max_u64(x->root_bytes, gs_mul(2, x->unit_bytes, ovf));
+        }
         assume_value(e, "fsdp_unsharded_bytes", gs_add(pk.unsharded, pk.unsharded_grad, ovf),
                      "FSDP working set: the root unit plus the current and prefetched layer units "
                      "gathered at their working dtype, and one unit's gradient at the reduce "
@@ -677,7 +723,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
     const uint64_t permille = o->has_fragmentation_permille ? o->fragmentation_permille
                               : rules->expandable_segments ? FRAGMENTATION_EXPANDABLE_PERMILLE
                                                            : FRAGMENTATION_PERMILLE;
-    const uint64_t slack = ceil_div(gs_mul(peak.allocated, permille, ovf), 1000);
+    const uint64_t slack = ceil_div(gs_mul(peak.default_stream_peak, permille, ovf), 1000);
     const uint64_t context = overhead_value(o->has_cuda_context_bytes, o->cuda_context_bytes,
                                             GS_CUDA_CONTEXT_BYTES);
     uint64_t comm = 0;
@@ -693,9 +739,25 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
     e->per_gpu.activations_bytes = peak.activations;
     e->per_gpu.peak_allocated_bytes = peak.allocated;
     e->per_gpu.peak_phase = (uint8_t)peak.phase;
-    e->per_gpu.peak_reserved_bytes = gs_add(peak.allocated, slack, ovf);
-    e->per_gpu.overhead_bytes = gs_add(gs_add(peak.transient, slack, ovf),
+    /* reserved: the default stream's peak with its slack, and the side streams' pools,
+     * which that stream's freed blocks cannot serve; what the pools hold beyond the
+     * allocated peak is reserved and unused at the peak moment, overhead like the slack */
+    const uint64_t reserved =
+        gs_add(gs_add(peak.default_stream_peak, slack, ovf), peak.side_pools, ovf);
+    const uint64_t unused = reserved > peak.allocated ? reserved - peak.allocated : 0;
+    e->per_gpu.peak_reserved_bytes = reserved;
+    e->per_gpu.overhead_bytes = gs_add(gs_add(peak.transient, unused, ovf),
                                        gs_add(context, comm, ovf), ovf);
+    if (peak.side_pools)
+        assume_value(e, "fsdp2_stream_pools_bytes", peak.side_pools,
+                     "FSDP2's side-stream pools, reserved beside the default stream's peak: the "
+                     "sharded gradients and the largest unit's reduce-scatter input (the "
+                     "reduce-scatter stream), the largest all-gather in flight (the copy-in "
+                     "stream); the caching allocator reuses a freed block only on the stream "
+                     "that allocated it",
+                     "torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py "
+                     "foreach_all_gather, foreach_reduce_scatter; "
+                     "c10/cuda/CUDACachingAllocator.cpp get_free_block");
     if (pk.step_temporaries && plan->tr.optimizer != GS_OPT_ADAFACTOR)
         assume_value(e, "optimizer_step_temporaries_bytes", pk.step_temporaries,
                      "the foreach AdamW step's temporary list, one moment's size "

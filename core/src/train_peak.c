@@ -27,12 +27,25 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     acts[GS_PHASE_OPTIMIZER_STEP] = 0;
     trans[GS_PHASE_OPTIMIZER_STEP] = in->optimizer_in_backward ? 0 : in->step_temporaries;
 
+    /* what the reduce-scatter stream's pool holds at each moment: the sharded gradients, and
+     * at backward end the last unit's reduce-scatter input */
+    uint64_t side[GS_PHASE_COUNT] = {0, 0, 0};
+    if (in->reduce_stream) {
+        side[GS_PHASE_BACKWARD_START] = grads[GS_PHASE_BACKWARD_START];
+        side[GS_PHASE_BACKWARD_END] = gs_add(grads[GS_PHASE_BACKWARD_END], in->unsharded_grad, &ovf);
+        side[GS_PHASE_OPTIMIZER_STEP] = grads[GS_PHASE_OPTIMIZER_STEP];
+        const uint64_t sharded = in->optimizer_in_backward ? 0 : in->gradients;
+        out->side_pools = gs_add(gs_add(sharded, in->unsharded_grad, &ovf), in->gather_pool, &ovf);
+    }
     for (int p = 0; p < GS_PHASE_COUNT; p++) {
         out->phases[p] = gs_add(gs_add(base, grads[p], &ovf), gs_add(acts[p], trans[p], &ovf),
                                 &ovf);
         out->moments[p] = (struct gs_peak_moment){grads[p], acts[p],
                                                   gs_add(trans[p], in->workspace, &ovf),
                                                   out->phases[p]};
+        const uint64_t own = out->phases[p] > side[p] ? out->phases[p] - side[p] : 0;
+        if (own > out->default_stream_peak)
+            out->default_stream_peak = own;
         if (p == 0 || out->phases[p] > out->allocated) {
             out->allocated = out->phases[p];
             out->phase = (enum gs_peak_phase)p;

@@ -41,6 +41,13 @@ struct gs_peak_input {
     uint64_t step_temporaries; /* optimizer.step() temporaries */
     uint64_t workspace;        /* cuBLAS workspace (allocated through PyTorch's allocator) */
     bool optimizer_in_backward; /* each gradient is applied and freed as it is produced */
+    /* FSDP2 (fully_shard) runs its collectives on side streams, and the caching allocator
+     * reuses a freed block only on the stream that allocated it
+     * (c10/cuda/CUDACachingAllocator.cpp get_free_block), so memory the default stream
+     * freed (the activations) is not reused for them: */
+    bool reduce_stream;        /* the sharded gradients and each reduce-scatter input
+                                  (unsharded_grad) live in the reduce-scatter stream's pool */
+    uint64_t gather_pool;      /* the all-gather stream's pool: its largest gathers in flight */
 };
 
 /* One moment of the step by component; weights, optimizer states and the workspace are
@@ -58,6 +65,10 @@ struct gs_peak {
     /* the peak moment by component */
     uint64_t gradients, activations, transient; /* transient: unsharded units, copies,
                                                    temporaries and the workspace */
+    /* the caching allocator's view: the default stream's own peak (allocated less what the
+     * side streams hold at each moment) and the side streams' pools at their peaks; without
+     * side streams these are the allocated peak and 0 */
+    uint64_t default_stream_peak, side_pools;
 };
 
 /* false when the sum overflows 64 bits. */
