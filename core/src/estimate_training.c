@@ -683,6 +683,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
             pk.loss = act->logits_bytes;
         }
         pk.layer_working = act->layer_working_bytes;
+        pk.recomputed = plan->tr.recompute == GS_RECOMPUTE_FULL && par->pipeline == 1;
     }
     if (plan->regime == GS_REGIME_AMP && !plan->lora) {
         /* autocast casts each fp32 weight to 16 bits once per forward (its weight cache) and

@@ -15,7 +15,11 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     uint64_t grads[GS_PHASE_COUNT], acts[GS_PHASE_COUNT], trans[GS_PHASE_COUNT];
 
     grads[GS_PHASE_BACKWARD_START] = in->grads_persist ? in->gradients : 0;
-    acts[GS_PHASE_BACKWARD_START] = gs_add(in->stored, in->loss, &ovf);
+    /* the loss's backward, then (with full checkpointing) the last layer's recomputation:
+     * the autograd engine frees the loss's buffers before it reaches that layer */
+    const uint64_t entering = in->recomputed && in->layer_working > in->loss ? in->layer_working
+                                                                              : in->loss;
+    acts[GS_PHASE_BACKWARD_START] = gs_add(in->stored, entering, &ovf);
     trans[GS_PHASE_BACKWARD_START] = gs_add(in->unsharded, in->autocast_copies, &ovf);
 
     /* optimizer-in-backward frees each gradient right after its step */

@@ -17,6 +17,7 @@
 #include "gs/estimate.h"
 #include "gs/framework.h"
 #include "gs/runtime.h"
+#include "gs/train_peak.h"
 
 #include <string.h>
 
@@ -413,6 +414,43 @@ static void test_version_parse(void **state)
     assert_false(gs_framework_version_parse("4.45 ", &v));
 }
 
+/* The moments themselves (train_peak.c), small numbers written out:
+ * weights 1000, states 2000, gradients 400, checkpoints 300, the loss 50, one
+ * layer's working set 120, gathered units 70, a reduce-scatter input 40, the
+ * workspace 10.
+ * - backward start: the loss's backward (50) over every checkpoint, then,
+ *   with full checkpointing, the last layer recomputed (120) once the loss's
+ *   buffers are gone: 1000 + 2000 + 300 + max(50, 120) + 70 + 10 = 3500
+ *   (3430 without recomputation);
+ * - backward end: 1000 + 2000 + 400 + 120 + 70 + 40 + 10 = 3640, the peak;
+ * - with FSDP2's side streams (reduce-scatter pool: gradients 400 + input 40;
+ *   copy-in pool 90) the default stream's own peak is backward start's 3500
+ *   (backward end less the 440 on the reduce-scatter stream: 3200), and the
+ *   pools are 400 + 40 + 90 = 530. */
+static void test_peak_moments(void **state)
+{
+    (void)state;
+    struct gs_peak_input in = {.weights = 1000, .optimizer = 2000, .gradients = 400,
+                               .stored = 300, .loss = 50, .layer_working = 120,
+                               .unsharded = 70, .unsharded_grad = 40, .workspace = 10};
+    struct gs_peak pk;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3430);
+    in.recomputed = true;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3500);
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3640);
+    assert_int_equal(pk.phase, GS_PHASE_BACKWARD_END);
+    assert_int_equal(pk.default_stream_peak, 3640);
+    assert_int_equal(pk.side_pools, 0);
+    in.reduce_stream = true;
+    in.gather_pool = 90;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.allocated, 3640);
+    assert_int_equal(pk.default_stream_peak, 3500);
+    assert_int_equal(pk.side_pools, 530);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_fsdp1_frozen_gradients),
         cmocka_unit_test(test_loss_bytes_per_logit),
         cmocka_unit_test(test_version_parse),
+        cmocka_unit_test(test_peak_moments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,8 @@
  * gradients appear as backward frees the activations. The peak is the
  * largest of three moments:
  * - backward start: weights, optimizer states, the saved activations and the
- *   loss's backward over the logits (plus gradients when they outlive the
+ *   loss's backward over the logits, or with full checkpointing the last
+ *   layer's recomputation where larger (plus gradients when they outlive the
  *   step, the unsharded FSDP units and autocast's 16-bit weight copies);
  * - backward end: weights, optimizer states, every gradient, one layer's
  *   working set and one unsharded unit with its gradient at the reduce dtype;
@@ -37,6 +38,9 @@ struct gs_peak_input {
     uint64_t stored;           /* saved activations when backward starts */
     uint64_t loss;             /* the loss's logits at its backward */
     uint64_t layer_working;    /* one layer's activations and gradients in backward */
+    bool recomputed;           /* full checkpointing: backward recomputes the last layer's
+                                  activations (layer_working) while every checkpoint is held,
+                                  once the loss's buffers are freed */
     uint64_t autocast_copies;  /* 16-bit weight copies autocast made and linears saved */
     uint64_t step_temporaries; /* optimizer.step() temporaries */
     uint64_t workspace;        /* cuBLAS workspace (allocated through PyTorch's allocator) */
