@@ -57,6 +57,7 @@ struct http_server {
     size_t max_body_bytes;
     uint16_t port;
     struct offload *offload; /* runs catalog writes and imports off the connection threads */
+    struct offload *compute; /* runs plan searches off them, bounded (see handle_compute) */
 };
 
 enum route_id {
@@ -145,6 +146,7 @@ struct request {
     char cors_origin[200];    /* the request's Origin when CORS allows it, else "" */
     bool accept_gzip;         /* Accept-Encoding allows gzip */
     struct catalog_job *job;  /* a write running on the offload pool (connection suspended) */
+    struct compute_job *computing; /* a sizing answer computed off this thread (suspended) */
     struct store *store;      /* the server's, for the Catalog-Age header */
 };
 
@@ -157,6 +159,23 @@ struct catalog_job {
     struct api_request in;   /* borrows the connection's headers and req->body */
     struct api_response out;
     bool done;               /* atomic: `out` is complete */
+};
+
+/* A sizing request computed off the connection threads: its parsed body and operation, and
+ * the answer the worker fills before it resumes the connection. */
+struct compute_job {
+    struct MHD_Connection *conn;
+    struct http_server *srv;
+    struct request *req;
+    json_t *body;                  /* owned */
+    service_text_operation writes;
+    int cached;                    /* the answer cache's kind, -1 = not cached */
+    uint64_t queued_ns;
+    struct problem problem;        /* the answer when `failed` */
+    bool failed;
+    char *answer;                  /* else this JSON (owned) */
+    size_t length;
+    bool done;                     /* atomic: the answer is complete */
 };
 
 static uint64_t monotonic_ns(void)
@@ -633,9 +652,86 @@ typedef int (*json_operation)(const struct service *service, const json_t *reque
  * to compute than to look up and copy. A cached answer was computed from
  * this very catalog view, whose model list already held the request's model
  * (so hub_import_prepare has nothing to do for it). */
+/* How long a sizing request may wait for a compute worker before it is answered 503
+ * rather than computed: a client that waited this long has usually given up, and the work
+ * would only delay the requests behind it. */
+#define COMPUTE_WAIT_LIMIT_NS (10ull * 1000000000ull)
+
+/* Computes a sizing answer into `job` (on a compute worker, or on the connection thread
+ * when the request is cheap). */
+static void compute_answer(struct compute_job *job)
+{
+    struct request *req = job->req;
+    struct http_server *srv = job->srv;
+    const char *text = req->body != NULL ? req->body : "";
+    problem_init(&job->problem);
+    if (hub_import_prepare(&srv->hub, srv->store, srv->auto_import, job->body, &req->service,
+                           &job->problem) != 0 ||
+        job->writes(req->service, job->body, &job->answer, &job->length, &job->problem) != 0) {
+        job->failed = true;
+        return;
+    }
+    if (job->answer == NULL) {
+        problem_set(&job->problem, 503, "out-of-memory", "The answer could not be built",
+                    "%s", "the server is short of memory; retry shortly");
+        job->failed = true;
+        return;
+    }
+    if (job->cached >= 0) /* kept for this very body */
+        answer_cache_put(service_answers(req->service), (enum answer_kind)job->cached, text,
+                         req->length, job->answer, job->length);
+}
+
+static void compute_job_finish(struct compute_job *job)
+{
+    __atomic_store_n(&job->done, true, __ATOMIC_RELEASE);
+    MHD_resume_connection(job->conn); /* the handler runs again and sends the answer */
+}
+
+static void compute_job_run(void *arg)
+{
+    struct compute_job *job = arg;
+    if (monotonic_ns() - job->queued_ns > COMPUTE_WAIT_LIMIT_NS) {
+        problem_init(&job->problem);
+        problem_set(&job->problem, 503, "busy", "The server is busy",
+                    "the request waited more than %llu s for a compute worker; retry shortly",
+                    COMPUTE_WAIT_LIMIT_NS / 1000000000ull);
+        job->failed = true;
+    } else {
+        compute_answer(job);
+    }
+    compute_job_finish(job);
+}
+
+static void compute_job_free(struct compute_job *job)
+{
+    if (job == NULL)
+        return;
+    json_decref(job->body);
+    free(job->answer);
+    free(job);
+}
+
+static enum MHD_Result send_computed(struct MHD_Connection *conn, struct compute_job *job)
+{
+    if (job->failed)
+        return send_problem(conn, &job->problem, NULL);
+    char *answer = job->answer;
+    job->answer = NULL; /* the response owns it now */
+    return send_buffer(conn, 200, "application/json", answer, job->length, MHD_RESPMEM_MUST_FREE,
+                       NULL);
+}
+
+/* The sizing operations. /v1/estimate is microseconds of CPU and answers on the connection
+ * thread; plan searches (/v1/recommend, /v1/fit: up to seconds of CPU on a large catalog)
+ * and any request that first imports its model from the hub (seconds of network) run on
+ * worker pools with the connection suspended, so the connection threads stay free for
+ * /healthz, /readyz, /metrics and the cheap requests. Plan searches share a bounded
+ * compute pool at a lower CPU priority: when it is full the answer is 503 with
+ * Retry-After at once. */
 static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct http_server *srv,
-                                      struct request *req, json_operation operation,
-                                      service_text_operation writes, int cached)
+                                      struct request *req, service_text_operation writes,
+                                      int cached)
 {
     const char *text = req->body != NULL ? req->body : "";
     if (cached >= 0) {
@@ -650,38 +746,51 @@ static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct http_s
     struct problem p;
     problem_init(&p);
     json_error_t jerr;
-    json_t *body = json_load_lenient(req->body != NULL ? req->body : "", req->length,
-                              JSON_REJECT_DUPLICATES, &jerr);
+    json_t *body = json_load_lenient(text, req->length, JSON_REJECT_DUPLICATES, &jerr);
     if (body == NULL) {
         problem_set(&p, 400, "malformed-json", "The body is not valid JSON",
                     "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
         gs_error_add(&p.errors, GS_ERR_INVALID, "", "%s", jerr.text);
         return send_problem(conn, &p, NULL);
     }
-    json_t *response = NULL;
-    char *answer = NULL;
-    size_t length = 0;
-    enum MHD_Result ret;
-    if (hub_import_prepare(&srv->hub, srv->store, srv->auto_import, body, &req->service, &p) != 0) {
-        ret = send_problem(conn, &p, NULL);
-    } else if (writes != NULL ? writes(req->service, body, &answer, &length, &p) != 0
-                              : operation(req->service, body, &response, &p) != 0) {
-        ret = send_problem(conn, &p, NULL);
-    } else {
-        if (answer == NULL)
-            answer = json_out_dumps(response, &length);
-        if (answer == NULL) {
-            ret = MHD_NO;
-        } else {
-            if (cached >= 0) /* kept for this very body */
-                answer_cache_put(service_answers(req->service), (enum answer_kind)cached, text,
-                                 req->length, answer, length);
-            ret = send_buffer(conn, 200, "application/json", answer, length,
-                              MHD_RESPMEM_MUST_FREE, NULL);
+    struct compute_job *job = calloc(1, sizeof(*job));
+    if (job == NULL) {
+        json_decref(body);
+        return send_simple_problem(conn, 503, "out-of-memory", "The server is short of memory",
+                                   NULL, "retry shortly");
+    }
+    job->conn = conn;
+    job->srv = srv;
+    job->req = req;
+    job->body = body;
+    job->writes = writes;
+    job->cached = cached;
+    const bool imports = hub_import_pending(srv->auto_import, body, req->service);
+    struct offload *pool = imports ? srv->offload : cached >= 0 ? srv->compute : NULL;
+    if (pool != NULL) {
+        job->queued_ns = monotonic_ns();
+        req->computing = job;
+        MHD_suspend_connection(conn);
+        switch (offload_try_submit(pool, compute_job_run, job)) {
+        case OFFLOAD_QUEUED:
+            return MHD_YES;
+        case OFFLOAD_FULL:
+            metrics_compute_rejected();
+            problem_set(&job->problem, 503, "busy", "The server is busy",
+                        "%u plan searches are already waiting for a compute worker; retry "
+                        "shortly",
+                        offload_waiting(pool));
+            job->failed = true;
+            compute_job_finish(job);
+            return MHD_YES;
+        case OFFLOAD_STOPPING: /* answer here, through the same resume */
+            compute_job_run(job);
+            return MHD_YES;
         }
     }
-    json_decref(response);
-    json_decref(body);
+    compute_answer(job);
+    const enum MHD_Result ret = send_computed(conn, job);
+    compute_job_free(job);
     return ret;
 }
 
@@ -936,11 +1045,11 @@ static enum MHD_Result dispatch(struct MHD_Connection *conn, struct http_server 
     case ROUTE_METRICS:
         return handle_metrics(conn, srv, req);
     case ROUTE_ESTIMATE:
-        return handle_compute(conn, srv, req, NULL, service_estimate_text, -1);
+        return handle_compute(conn, srv, req, service_estimate_text, -1);
     case ROUTE_RECOMMEND:
-        return handle_compute(conn, srv, req, NULL, sizing_recommend_text, ANSWER_RECOMMEND);
+        return handle_compute(conn, srv, req, sizing_recommend_text, ANSWER_RECOMMEND);
     case ROUTE_FIT:
-        return handle_compute(conn, srv, req, NULL, sizing_fit_text, ANSWER_FIT);
+        return handle_compute(conn, srv, req, sizing_fit_text, ANSWER_FIT);
     default:
         return handle_catalog(conn, srv, req, method);
     }
@@ -1106,6 +1215,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             req->early = early;
         return MHD_YES;
     }
+    if (req->computing != NULL) { /* resumed: the computed answer is ready */
+        if (!__atomic_load_n(&req->computing->done, __ATOMIC_ACQUIRE))
+            return MHD_YES;
+        answering = req;
+        const enum MHD_Result ret = send_computed(conn, req->computing);
+        answering = NULL;
+        compute_job_free(req->computing);
+        req->computing = NULL;
+        return ret;
+    }
     if (req->job != NULL) { /* resumed: the offloaded answer is ready */
         if (!__atomic_load_n(&req->job->done, __ATOMIC_ACQUIRE))
             return MHD_YES;
@@ -1218,7 +1337,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         if (srv->access_log != NULL)
             log_access(srv, conn, req, elapsed);
     }
-    catalog_job_free(req->job); /* done: the pool is drained before connections close */
+    catalog_job_free(req->job); /* done: the pools are drained before connections close */
+    compute_job_free(req->computing);
     store_release(req->service);
     free(req->body);
     conn_guard_release(srv->guard, req->capacity);
@@ -1348,6 +1468,20 @@ int http_start(const struct http_config *config, struct store *store, const stru
         free(srv);
         return -1;
     }
+    /* plan searches: one worker per CPU by default at niceness 5, so the connection threads
+     * answering probes keep most of a busy CPU; at most 64 waiting per worker (more than
+     * the clients a server of this size serves at once: past it the answer is 503) */
+    const unsigned compute_threads = config->compute_threads ? config->compute_threads
+                                                             : cpu_count();
+    srv->compute = offload_start_limited(
+        compute_threads, config->compute_queue ? config->compute_queue : 64 * compute_threads, 5);
+    if (srv->compute == NULL) {
+        offload_stop(srv->offload);
+        conn_guard_stop(srv->guard);
+        snprintf(errbuf, errlen, "cannot start the compute threads");
+        free(srv);
+        return -1;
+    }
     srv->daemon = MHD_start_daemon(
         flags, config->port, NULL, NULL, &on_request, srv, MHD_OPTION_SOCK_ADDR, addr,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED, &on_completed, srv,
@@ -1359,6 +1493,7 @@ int http_start(const struct http_config *config, struct store *store, const stru
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_UNESCAPE_CALLBACK, &unescape,
         NULL, MHD_OPTION_END);
     if (srv->daemon == NULL) {
+        offload_stop(srv->compute);
         offload_stop(srv->offload);
         conn_guard_stop(srv->guard);
         snprintf(errbuf, errlen, "cannot listen on %s port %u (in use, or not permitted)",
@@ -1382,6 +1517,8 @@ void http_stop(struct http_server *server)
     if (server == NULL)
         return;
     /* answer every write already taken (each resumes its connection), then close */
+    offload_stop(server->compute);
+    server->compute = NULL;
     offload_stop(server->offload);
     server->offload = NULL;
     MHD_stop_daemon(server->daemon);

@@ -40,6 +40,10 @@ struct http_config {
                                         (GPUSIZER_CORS_ORIGINS) */
     unsigned write_threads;          /* run catalog writes and hub imports off the connection
                                         threads (GPUSIZER_WRITE_THREADS; 0 = 4) */
+    unsigned compute_threads;        /* run plan searches (/v1/recommend, /v1/fit) off them
+                                        (GPUSIZER_COMPUTE_THREADS; 0 = one per CPU) */
+    unsigned compute_queue;          /* plan searches waiting for one, past which 503
+                                        (GPUSIZER_COMPUTE_QUEUE; 0 = 64 per compute thread) */
 };
 
 struct http_server;

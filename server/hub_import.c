@@ -819,19 +819,33 @@ void hub_import_api(const struct hub_config *cfg, struct store *store,
     api_json(resp, put.created ? 201 : 200, item);
 }
 
-int hub_import_prepare(const struct hub_config *cfg, struct store *store, bool auto_import,
-                       const json_t *request, struct service **service, struct problem *problem)
+/* Whether a sizing request names a hub model the catalog lacks, to be imported first;
+ * `ir` gets what to import. */
+static bool import_needed(bool auto_import, const json_t *request, const struct service *service,
+                          struct hub_import_request *ir)
 {
     const json_t *model = json_object_get(request, "model");
     if (!auto_import || !json_is_object(model) || json_object_get(model, "hub_id") == NULL)
-        return 0;
-    struct hub_import_request ir;
+        return false;
     struct gs_error ignored;
     gs_error_init(&ignored);
     static const char *const sizing_keys[] = {NULL};
-    if (!hub_import_decode(model, "/model", sizing_keys, &ir, &ignored))
-        return 0; /* the decoder reports it with the rest of the request */
-    if (hub_import_find(service_snapshot(*service), ir.hub_id, ir.revision) != NULL)
+    if (!hub_import_decode(model, "/model", sizing_keys, ir, &ignored))
+        return false; /* the decoder reports it with the rest of the request */
+    return hub_import_find(service_snapshot(service), ir->hub_id, ir->revision) == NULL;
+}
+
+bool hub_import_pending(bool auto_import, const json_t *request, const struct service *service)
+{
+    struct hub_import_request ir;
+    return import_needed(auto_import, request, service, &ir);
+}
+
+int hub_import_prepare(const struct hub_config *cfg, struct store *store, bool auto_import,
+                       const json_t *request, struct service **service, struct problem *problem)
+{
+    struct hub_import_request ir;
+    if (!import_needed(auto_import, request, *service, &ir))
         return 0;
     struct catalog_put_result put;
     memset(&put, 0, sizeof(put));

@@ -66,6 +66,10 @@ void hub_import_api(const struct hub_config *cfg, struct store *store,
 int hub_import_prepare(const struct hub_config *cfg, struct store *store, bool auto_import,
                        const json_t *request, struct service **service, struct problem *problem);
 
+/* Whether hub_import_prepare would import (a network wait of seconds): the server then runs
+ * the request off its connection threads. */
+bool hub_import_pending(bool auto_import, const json_t *request, const struct service *service);
+
 /* Merges a repository's hf_quant_config.json (NVIDIA ModelOpt: {"producer",
  * "quantization": {"quant_algo", "exclude_modules", ...}}) into its config as
  * the quantization_config vLLM builds from it (quant_method "modelopt" and

@@ -56,6 +56,13 @@ void metrics_answer_cache(bool hit)
     __atomic_add_fetch(hit ? &answer_hits : &answer_misses, 1, __ATOMIC_RELAXED);
 }
 
+static uint64_t compute_rejected;
+
+void metrics_compute_rejected(void)
+{
+    __atomic_add_fetch(&compute_rejected, 1, __ATOMIC_RELAXED);
+}
+
 static void line(struct buf *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void line(struct buf *out, const char *fmt, ...)
@@ -156,6 +163,10 @@ void metrics_render(const struct metrics_gauges *g, struct buf *out)
               "gpusizer_answer_cache_total{result=\"miss\"} %llu\n",
          (unsigned long long)__atomic_load_n(&answer_hits, __ATOMIC_RELAXED),
          (unsigned long long)__atomic_load_n(&answer_misses, __ATOMIC_RELAXED));
+    line(out, "# HELP gpusizer_compute_rejected_total Plan searches answered 503 because the "
+              "compute queue was full.\n# TYPE gpusizer_compute_rejected_total counter\n"
+              "gpusizer_compute_rejected_total %llu\n",
+         (unsigned long long)__atomic_load_n(&compute_rejected, __ATOMIC_RELAXED));
     line(out, "# HELP gpusizer_uptime_seconds Since the server started.\n"
               "# TYPE gpusizer_uptime_seconds gauge\ngpusizer_uptime_seconds %.3f\n",
          uptime);

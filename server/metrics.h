@@ -24,6 +24,9 @@ void metrics_request(unsigned route, unsigned status, uint64_t nanoseconds);
 /* One lookup in an answer cache (server/answer_cache.h). */
 void metrics_answer_cache(bool hit);
 
+/* A plan search turned away because the compute pool's queue was full (503). */
+void metrics_compute_rejected(void);
+
 struct metrics_gauges {
     uint64_t connections;        /* open now */
     uint64_t deadline_closes;    /* connections closed at a header/body deadline */
