@@ -24,6 +24,9 @@
 #define DEFAULT_SEQUENCE 4096
 #define DEFAULT_NODE     8
 
+/* constraints.max_options' ceiling (see write_rejections) */
+#define RECOMMEND_OPTIONS_MAX 1000
+
 struct sizing {
     const json_t *body;       /* the request as sent (borrowed for the call) */
     struct estimate_request req;
@@ -36,6 +39,7 @@ struct sizing {
     struct gs_tco_params tco; /* purchase pricing: the owned cost's components */
     struct gs_tco_params tco_integrated; /* the same for integrated GPUs (gs_tco_integrated) */
     uint64_t gpus_per_node; /* 0 = the catalog's */
+    uint64_t max_options;   /* /v1/recommend: options listed (constraints.max_options) */
     const struct catalog_gpu **candidates; /* owned: the GPU types to rank (every catalog GPU
                                               unless constraints.gpus names some) */
     size_t candidate_count;
@@ -377,7 +381,8 @@ static bool decode_constraints(const json_t *c, const struct catalog_snapshot *s
 {
     static const char *const keys[] = {
         "gpus",    "max_gpus",           "gpus_per_node", "max_cost_per_hour",
-        "pricing", "amortization_years", "allow",         "max_nodes_per_replica", "tco", NULL};
+        "pricing", "amortization_years", "allow",         "max_nodes_per_replica", "tco",
+        "max_options", NULL};
     static const char *const pricing[] = {"on_demand", "purchase", NULL};
     s->amortization_years = 3;
     gs_tco_defaults(&s->tco);
@@ -393,6 +398,9 @@ static bool decode_constraints(const json_t *c, const struct catalog_snapshot *s
         ok = decode_gpu_list(v, snap, s, err) && ok;
     ok = read_count(c, "max_gpus", "/constraints", 1, 65536, &s->limits.max_gpus, err) && ok;
     ok = read_count(c, "gpus_per_node", "/constraints", 1, 72, &s->gpus_per_node, err) && ok;
+    ok = read_count(c, "max_options", "/constraints", 1, RECOMMEND_OPTIONS_MAX, &s->max_options,
+                    err) &&
+         ok;
     ok = read_count(c, "max_nodes_per_replica", "/constraints", 1, 1024,
                     &s->limits.max_nodes_per_replica, err) &&
          ok;
@@ -1176,6 +1184,52 @@ static json_t *encode_demand(const struct sizing *s)
 
 /* ------------------------------------------------------------- recommend */
 
+/* The answer's size is bounded whatever the catalog holds (a bulk-loaded catalog may have
+ * thousands of GPU types): the cheapest `constraints.max_options` options (50 unless
+ * given, at most 1,000), the first 100 rejected GPU types in catalog order, and the counts
+ * of both in full (options_total, rejected_total, rejected_by_reason). */
+#define RECOMMEND_OPTIONS_DEFAULT 50
+#define RECOMMEND_REJECTED_LISTED 100
+
+static void write_rejections(struct json_writer *w, const struct sizing *s,
+                             const struct candidate *cands, size_t n)
+{
+    enum { REASONS = GS_REJECT_COMM_BOUND + 1 };
+    uint64_t by_reason[REASONS] = {0};
+    uint64_t total = 0;
+    json_w_key(w, "rejected");
+    json_w_begin_array(w);
+    for (size_t i = 0; i < n; i++) {
+        if (cands[i].why == GS_REJECT_NONE)
+            continue;
+        if ((unsigned)cands[i].why < REASONS)
+            by_reason[cands[i].why]++;
+        if (total++ >= RECOMMEND_REJECTED_LISTED)
+            continue;
+        json_w_begin_object(w);
+        json_w_member_string(w, "gpu", cands[i].gpu->id);
+        json_w_member_string(w, "name", cands[i].gpu->name);
+        json_w_member_string(w, "reason", gs_plan_reject_code(cands[i].why));
+        json_w_member_string(w, "detail", reject_detail(cands[i].why, s));
+        json_w_end_object(w);
+    }
+    json_w_end_array(w);
+    json_w_key(w, "rejected_total");
+    json_w_u64(w, total);
+    json_w_key(w, "rejected_by_reason");
+    json_w_begin_array(w);
+    for (unsigned r = 1; r < REASONS; r++) {
+        if (by_reason[r] == 0)
+            continue;
+        json_w_begin_object(w);
+        json_w_member_string(w, "reason", gs_plan_reject_code((enum gs_plan_reject)r));
+        json_w_key(w, "count");
+        json_w_u64(w, by_reason[r]);
+        json_w_end_object(w);
+    }
+    json_w_end_array(w);
+}
+
 static int compare_candidates(const void *a, const void *b, void *arg)
 {
     const struct candidate *x = *(const struct candidate *const *)a;
@@ -1216,25 +1270,16 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     json_w_key(w, "options");
     json_w_begin_array(w);
     size_t marketed = 0;
-    for (size_t i = 0; i < good && !w->failed; i++) {
+    const size_t listed = s->max_options ? s->max_options : RECOMMEND_OPTIONS_DEFAULT;
+    for (size_t i = 0; i < good && i < listed && !w->failed; i++) {
         write_option(w, s, ok_list[i]->gpu, &ok_list[i]->spec, &ok_list[i]->plan, i + 1);
         if (!ok_list[i]->gpu->usable_memory_bytes)
             marketed++;
     }
     json_w_end_array(w);
-    json_w_key(w, "rejected");
-    json_w_begin_array(w);
-    for (size_t i = 0; i < n; i++) {
-        if (cands[i].why == GS_REJECT_NONE)
-            continue;
-        json_w_begin_object(w);
-        json_w_member_string(w, "gpu", cands[i].gpu->id);
-        json_w_member_string(w, "name", cands[i].gpu->name);
-        json_w_member_string(w, "reason", gs_plan_reject_code(cands[i].why));
-        json_w_member_string(w, "detail", reject_detail(cands[i].why, s));
-        json_w_end_object(w);
-    }
-    json_w_end_array(w);
+    json_w_key(w, "options_total");
+    json_w_u64(w, good);
+    write_rejections(w, s, cands, n);
     json_w_key(w, "assumptions");
     write_assumptions(w, s, false);
     json_w_key(w, "warnings");
