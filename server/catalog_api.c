@@ -1013,6 +1013,29 @@ static enum gs_status bulk_decode(const struct service *svc, const json_t *items
     return result;
 }
 
+/* A bulk write merged inside the write (store_write): onto the view as it is with the
+ * writer lock, and on a shared catalog the other replicas' writes, held. */
+struct bulk_write {
+    struct store *store;
+    const json_t *items;
+    struct bulk_job job;
+    bool written; /* decoded, and the rows went to the catalog */
+};
+
+static enum gs_status decode_and_put_bulk(struct catalog *catalog, void *arg,
+                                          struct gs_error *err)
+{
+    struct bulk_write *bw = arg;
+    struct service *svc = store_acquire(bw->store);
+    enum gs_status st = bulk_decode(svc, bw->items, &bw->job, err);
+    if (st == GS_OK) {
+        bw->written = true;
+        st = put_bulk(catalog, &bw->job, err);
+    }
+    store_release(svc);
+    return st;
+}
+
 void catalog_api_bulk(const struct catalog_api *api, struct service *service,
                       const struct api_request *req, struct api_response *resp)
 {
@@ -1029,28 +1052,27 @@ void catalog_api_bulk(const struct catalog_api *api, struct service *service,
         api_fail(resp, GS_ERR_INVALID);
         return;
     }
-    struct service *svc = service_ref(service);
-    struct bulk_job job;
+    (void)service;
+    struct bulk_write bw;
     enum gs_status st = GS_OK;
     for (int attempt = 0; attempt < 3; attempt++) {
-        memset(&job, 0, sizeof(job));
-        st = bulk_decode(svc, items, &job, &resp->problem.errors);
-        if (st == GS_OK) {
-            st = store_write(api->store, put_bulk, &job, &resp->problem.errors);
-            if (st != GS_OK && st != GS_ERR_PRECONDITION) {
-                char prefix[32];
-                snprintf(prefix, sizeof(prefix), "/%zu", job.failed_row);
-                gs_error_prefix(&resp->problem.errors, 0, prefix);
-            }
+        memset(&bw, 0, sizeof(bw));
+        bw.store = api->store;
+        bw.items = items;
+        st = store_write(api->store, decode_and_put_bulk, &bw, &resp->problem.errors);
+        if (st != GS_OK && st != GS_ERR_PRECONDITION && bw.written) {
+            char prefix[32];
+            snprintf(prefix, sizeof(prefix), "/%zu", bw.job.failed_row);
+            gs_error_prefix(&resp->problem.errors, 0, prefix);
         }
         if (st != GS_ERR_PRECONDITION)
             break;
-        /* another writer changed a row after we read it: merge onto the new rows */
-        bulk_free(&job);
+        /* another process changed a row between our read and our write (a writer that does
+         * not hold the replicas' lock): merge onto the new rows */
+        bulk_free(&bw.job);
         gs_error_init(&resp->problem.errors);
-        store_release(svc);
-        svc = store_acquire(api->store);
     }
+    struct bulk_job job = bw.job;
     if (st == GS_OK) {
         json_t *ids = json_array();
         for (size_t i = 0; ids != NULL && i < job.count; i++)
@@ -1070,7 +1092,6 @@ void catalog_api_bulk(const struct catalog_api *api, struct service *service,
                  detail[0] ? detail : "nothing was written");
     }
     bulk_free(&job);
-    store_release(svc);
     json_decref(items);
 }
 

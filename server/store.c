@@ -224,6 +224,25 @@ enum gs_status store_write(struct store *store, store_write_fn write, void *arg,
     if (store->catalog == NULL)
         return gs_error_add(err, GS_ERR_INTERNAL, "", "no catalog is open");
     pthread_mutex_lock(&store->writer);
+    /* a shared catalog: hold the other replicas' writes off and bring the view up to date
+     * first, so a write merged onto the view (a PATCH, a bulk import without If-Match) is
+     * merged onto the current rows and its implicit If-Match cannot fail */
+    bool locked = false;
+    if (store->shared) {
+        enum gs_status lock = catalog_writers_lock(store->catalog, err);
+        if (lock != GS_OK) {
+            pthread_mutex_unlock(&store->writer);
+            return lock;
+        }
+        locked = true;
+        long long version = 0;
+        struct gs_error stale;
+        gs_error_init(&stale);
+        if (catalog_data_version(store->catalog, &version, &stale) == GS_OK &&
+            version != __atomic_load_n(&store->data_version, __ATOMIC_RELAXED) &&
+            reload(store, &stale) != GS_OK)
+            __atomic_store_n(&store->data_version, -1, __ATOMIC_RELAXED);
+    }
     enum gs_status st = write(store->catalog, arg, err);
     /* a failed precondition means the file moved on since our snapshot (another process
      * wrote it): reload too, so the client's next read gets the version it must match */
@@ -235,6 +254,8 @@ enum gs_status store_write(struct store *store, store_write_fn write, void *arg,
         if (reload(store, &reload_err) != GS_OK)
             __atomic_store_n(&store->data_version, -1, __ATOMIC_RELAXED);
     }
+    if (locked)
+        catalog_writers_unlock(store->catalog);
     pthread_mutex_unlock(&store->writer);
     return st;
 }

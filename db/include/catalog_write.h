@@ -101,4 +101,12 @@ void catalog_prices_free(struct catalog_price *prices, size_t count);
 enum gs_status catalog_data_version(struct catalog *catalog, long long *out,
                                     struct gs_error *err);
 
+/* Holds off every other process's catalog writes until catalog_writers_unlock, so a
+ * writer can refresh its view and merge onto it with nothing landing in between. On
+ * PostgreSQL the session's advisory lock on CATALOG_PG_LOCK_KEY, the key every write
+ * transaction takes (waits at most the session's lock_timeout, 5 s: GS_ERR_BUSY); on
+ * SQLite nothing (one process serves a catalog file; its writer lock serializes). */
+enum gs_status catalog_writers_lock(struct catalog *catalog, struct gs_error *err);
+void catalog_writers_unlock(struct catalog *catalog);
+
 #endif

@@ -1153,6 +1153,30 @@ enum gs_status catalog_pg_begin(struct catalog_pg *pg, bool write, struct gs_err
     return st;
 }
 
+enum gs_status catalog_pg_writers_lock(struct catalog_pg *pg, struct gs_error *err)
+{
+    PGconn *conn = catalog_pg_conn(pg, err);
+    if (conn == NULL)
+        return GS_ERR_BUSY;
+    char sql[64];
+    snprintf(sql, sizeof(sql), "SELECT pg_advisory_lock(%lld)", (long long)CATALOG_PG_LOCK_KEY);
+    PGresult *res = PQexec(conn, sql);
+    enum gs_status st = GS_OK;
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        st = catalog_pg_fail(conn, res, err, "", "waiting for other replicas' writes");
+    PQclear(res);
+    return st;
+}
+
+void catalog_pg_writers_unlock(struct catalog_pg *pg)
+{
+    if (pg->conn == NULL || PQstatus(pg->conn) != CONNECTION_OK)
+        return;
+    char sql[64];
+    snprintf(sql, sizeof(sql), "SELECT pg_advisory_unlock(%lld)", (long long)CATALOG_PG_LOCK_KEY);
+    PQclear(PQexec(pg->conn, sql));
+}
+
 enum gs_status catalog_pg_end(struct catalog_pg *pg, enum gs_status st, struct gs_error *err)
 {
     PGconn *conn = pg->conn;

@@ -31,6 +31,11 @@ enum gs_status catalog_pg_fail(PGconn *conn, const PGresult *res, struct gs_erro
 enum gs_status catalog_pg_begin(struct catalog_pg *pg, bool write, struct gs_error *err);
 enum gs_status catalog_pg_end(struct catalog_pg *pg, enum gs_status st, struct gs_error *err);
 
+/* The session-level advisory lock every write transaction's xact lock waits on (see
+ * catalog_writers_lock); the unlock is a no-op on a lost connection, which dropped it. */
+enum gs_status catalog_pg_writers_lock(struct catalog_pg *pg, struct gs_error *err);
+void catalog_pg_writers_unlock(struct catalog_pg *pg);
+
 /* Row counts, for the readiness probe. */
 enum gs_status catalog_pg_ping(struct catalog_pg *pg, size_t *models, size_t *gpus,
                                struct gs_error *err);

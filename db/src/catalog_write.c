@@ -638,6 +638,19 @@ enum gs_status catalog_gpu_add_price(struct catalog *db, const char *id_or_alias
                   err);
 }
 
+enum gs_status catalog_writers_lock(struct catalog *catalog, struct gs_error *err)
+{
+    struct catalog_pg *pg = catalog_pg_of(catalog);
+    return pg != NULL ? catalog_pg_writers_lock(pg, err) : GS_OK;
+}
+
+void catalog_writers_unlock(struct catalog *catalog)
+{
+    struct catalog_pg *pg = catalog_pg_of(catalog);
+    if (pg != NULL)
+        catalog_pg_writers_unlock(pg);
+}
+
 enum gs_status catalog_data_version(struct catalog *catalog, long long *out, struct gs_error *err)
 {
     if (catalog_pg_of(catalog) != NULL)
