@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 extern const struct gs_embedded_file gs_pg_migrations_files[];
@@ -72,13 +73,87 @@ int catalog_pg_schema_latest(void)
 }
 
 /* The first line of libpq's message, without the URL (it never contains it). */
+/* How long a statement may go without a byte of its answer at run time. lock_timeout (5 s) and
+ * statement_timeout bound what the server does; a server that does nothing (stopped,
+ * frozen, its host gone without a reset) answers nothing and its kernel still
+ * acknowledges every byte, so only the client can bound the wait: past this the
+ * connection is shut, the request answers 503 and the next one reconnects. Below
+ * lock_timeout, so a wait for another replica's writer reads the same as a frozen
+ * server: busy, retry shortly. */
+#define STATEMENT_WAIT_MS 4000
+
+static __thread bool statement_timed_out; /* the last bounded statement got no answer */
+
 static enum gs_status pg_error(struct gs_error *err, enum gs_status st, const char *what,
                                const PGconn *conn, const PGresult *res)
 {
     const char *msg = res != NULL ? PQresultErrorMessage(res) : PQerrorMessage(conn);
+    if (res == NULL && statement_timed_out)
+        msg = "no answer within 4 s (the server stopped or unreachable)";
     const size_t n = strcspn(msg != NULL ? msg : "", "\n");
     return gs_error_add(err, st, "", "PostgreSQL catalog: %s: %.*s", what, (int)n,
                         msg != NULL ? msg : "");
+}
+
+static long long now_ms_mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+PGresult *catalog_pg_exec_bounded(PGconn *conn, const char *sql, int n, const Oid *types,
+                                  const char *const *values)
+{
+    statement_timed_out = false;
+    const int sent = n > 0 ? PQsendQueryParams(conn, sql, n, types, values, NULL, NULL, 0)
+                           : PQsendQuery(conn, sql);
+    if (!sent)
+        return NULL;
+    long long deadline = now_ms_mono() + STATEMENT_WAIT_MS;
+    PGresult *last = NULL;
+    bool failed = false;
+    for (;;) {
+        int flushed = PQflush(conn);
+        while (!PQisBusy(conn) && flushed == 0) {
+            PGresult *r = PQgetResult(conn);
+            if (r == NULL)
+                return last; /* every result read: the statement is done */
+            /* as PQexec: the first error is the answer, the results after it dropped */
+            if (failed) {
+                PQclear(r);
+                continue;
+            }
+            PQclear(last);
+            last = r;
+            const ExecStatusType st = PQresultStatus(r);
+            failed = st == PGRES_FATAL_ERROR || st == PGRES_BAD_RESPONSE;
+        }
+        if (flushed < 0)
+            break;
+        const long long left = deadline - now_ms_mono();
+        if (left <= 0) {
+            statement_timed_out = true;
+            break;
+        }
+        struct pollfd pfd = {PQsocket(conn), (short)(POLLIN | (flushed ? POLLOUT : 0)), 0};
+        const int ready = poll(&pfd, 1, (int)left);
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (ready > 0 && !PQconsumeInput(conn))
+            break;
+        if (ready > 0) /* bytes came: the server is alive, however long its answer takes */
+            deadline = now_ms_mono() + STATEMENT_WAIT_MS;
+    }
+    /* no answer in time, or the connection failed: shut the socket so libpq sees it closed
+     * (status CONNECTION_BAD, and the next use reconnects), then drain what it reports */
+    PQclear(last);
+    if (statement_timed_out && PQsocket(conn) >= 0)
+        shutdown(PQsocket(conn), SHUT_RDWR);
+    PQconsumeInput(conn);
+    for (PGresult *r = PQgetResult(conn); r != NULL; r = PQgetResult(conn))
+        PQclear(r);
+    return NULL;
 }
 
 /* Runs `sql`; true when it succeeded. */
@@ -99,8 +174,7 @@ static PGresult *rows(PGconn *conn, const char *sql, const char *id, bool one_ro
                       const char *what, struct gs_error *err)
 {
     const char *values[1] = {id};
-    PGresult *res = id != NULL ? PQexecParams(conn, sql, 1, NULL, values, NULL, NULL, 0)
-                               : PQexec(conn, sql);
+    PGresult *res = catalog_pg_exec_bounded(conn, sql, id != NULL ? 1 : 0, NULL, values);
     if (PQresultStatus(res) == PGRES_TUPLES_OK && (!one_row || PQntuples(res) == 1))
         return res;
     pg_error(err, GS_ERR_DB, what, conn, res);
@@ -1101,6 +1175,11 @@ enum gs_status catalog_pg_fail(PGconn *conn, const PGresult *res, struct gs_erro
     const char *primary = res != NULL ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     const char *text = primary != NULL ? primary : msg;
     const int n = (int)strcspn(text, "\n");
+    if (res == NULL && statement_timed_out)
+        return gs_error_add(err, GS_ERR_BUSY, "",
+                            "%s: the PostgreSQL catalog did not answer within %d s (the server "
+                            "stopped, or another replica holding the catalog); retry shortly",
+                            what, STATEMENT_WAIT_MS / 1000);
     if (PQstatus(conn) != CONNECTION_OK || state == NULL || strncmp(state, "08", 2) == 0 ||
         strncmp(state, "57P0", 4) == 0)
         return gs_error_add(err, GS_ERR_BUSY, "",
@@ -1141,13 +1220,15 @@ enum gs_status catalog_pg_begin(struct catalog_pg *pg, bool write, struct gs_err
                  (long long)CATALOG_PG_LOCK_KEY);
     else
         snprintf(sql, sizeof(sql), "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    PGresult *res = PQexec(conn, sql);
+    PGresult *res = catalog_pg_exec_bounded(conn, sql, 0, NULL, NULL);
     const ExecStatusType s = PQresultStatus(res);
     enum gs_status st = GS_OK;
     if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
         st = catalog_pg_fail(conn, res, err, "", "starting a transaction");
         PQclear(res);
-        res = PQexec(conn, "ROLLBACK");
+        res = PQstatus(conn) == CONNECTION_OK ? catalog_pg_exec_bounded(conn, "ROLLBACK", 0, NULL,
+                                                                        NULL)
+                                              : NULL;
     }
     PQclear(res);
     return st;
@@ -1160,7 +1241,7 @@ enum gs_status catalog_pg_writers_lock(struct catalog_pg *pg, struct gs_error *e
         return GS_ERR_BUSY;
     char sql[64];
     snprintf(sql, sizeof(sql), "SELECT pg_advisory_lock(%lld)", (long long)CATALOG_PG_LOCK_KEY);
-    PGresult *res = PQexec(conn, sql);
+    PGresult *res = catalog_pg_exec_bounded(conn, sql, 0, NULL, NULL);
     enum gs_status st = GS_OK;
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         st = catalog_pg_fail(conn, res, err, "", "waiting for other replicas' writes");
@@ -1174,14 +1255,14 @@ void catalog_pg_writers_unlock(struct catalog_pg *pg)
         return;
     char sql[64];
     snprintf(sql, sizeof(sql), "SELECT pg_advisory_unlock(%lld)", (long long)CATALOG_PG_LOCK_KEY);
-    PQclear(PQexec(pg->conn, sql));
+    PQclear(catalog_pg_exec_bounded(pg->conn, sql, 0, NULL, NULL));
 }
 
 enum gs_status catalog_pg_end(struct catalog_pg *pg, enum gs_status st, struct gs_error *err)
 {
     PGconn *conn = pg->conn;
     if (st == GS_OK) {
-        PGresult *res = PQexec(conn, "COMMIT");
+        PGresult *res = catalog_pg_exec_bounded(conn, "COMMIT", 0, NULL, NULL);
         /* a COMMIT of a failed transaction answers ROLLBACK, not an error */
         if (PQresultStatus(res) != PGRES_COMMAND_OK)
             st = catalog_pg_fail(conn, res, err, "", "committing");
@@ -1191,7 +1272,7 @@ enum gs_status catalog_pg_end(struct catalog_pg *pg, enum gs_status st, struct g
     }
     if (st != GS_OK && PQstatus(conn) == CONNECTION_OK &&
         PQtransactionStatus(conn) != PQTRANS_IDLE)
-        PQclear(PQexec(conn, "ROLLBACK"));
+        PQclear(catalog_pg_exec_bounded(conn, "ROLLBACK", 0, NULL, NULL));
     return st;
 }
 

@@ -31,6 +31,13 @@ enum gs_status catalog_pg_fail(PGconn *conn, const PGresult *res, struct gs_erro
 enum gs_status catalog_pg_begin(struct catalog_pg *pg, bool write, struct gs_error *err);
 enum gs_status catalog_pg_end(struct catalog_pg *pg, enum gs_status st, struct gs_error *err);
 
+/* PQexec / PQexecParams (n > 0), giving up after 4 s without a byte of the answer: NULL then (the
+ * connection is then shut, so the next use reconnects) or the connection failed;
+ * catalog_pg_fail says which. The run-time path uses it; startup (migrations, seeding)
+ * waits as long as the database takes. */
+PGresult *catalog_pg_exec_bounded(PGconn *conn, const char *sql, int n, const Oid *types,
+                                  const char *const *values);
+
 /* The session-level advisory lock every write transaction's xact lock waits on (see
  * catalog_writers_lock); the unlock is a no-op on a lost connection, which dropped it. */
 enum gs_status catalog_pg_writers_lock(struct catalog_pg *pg, struct gs_error *err);

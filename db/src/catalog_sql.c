@@ -193,8 +193,12 @@ enum catalog_step catalog_stmt_step(struct catalog_stmt *s)
         Oid types[PARAMS_MAX];
         for (int i = 0; i < s->params; i++)
             types[i] = (Oid)s->types[i];
-        s->res = PQexecParams(s->conn, s->sql, s->params, types,
-                              (const char *const *)s->values, NULL, NULL, 0);
+        s->res = catalog_pg_exec_bounded(s->conn, s->sql, s->params, types,
+                                         (const char *const *)s->values);
+        if (s->res == NULL) { /* no answer in time, or the connection failed: not again */
+            s->failed = true;
+            return CATALOG_STEP_ERROR;
+        }
         const ExecStatusType status = PQresultStatus(s->res);
         if (status == PGRES_COMMAND_OK)
             return CATALOG_STEP_DONE;

@@ -27,6 +27,7 @@
 #include "test_server.h"
 
 #include <curl/curl.h>
+#include <dirent.h>
 #include <jansson.h>
 #include <math.h>
 #include <pthread.h>
@@ -386,6 +387,74 @@ static void test_database_outage(void **state)
            now_s() - back);
 }
 
+/* Sends `sig` to the PostgreSQL server and every process it started (its backends). */
+static void signal_postgres(int sig)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "%s/postmaster.pid", pg.dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    long postmaster = 0;
+    assert_int_equal(fscanf(f, "%ld", &postmaster), 1);
+    fclose(f);
+    DIR *proc = opendir("/proc");
+    assert_non_null(proc);
+    for (struct dirent *d = readdir(proc); d != NULL; d = readdir(proc)) {
+        const long pid = strtol(d->d_name, NULL, 10);
+        if (pid <= 0)
+            continue;
+        char stat[64], line[512];
+        snprintf(stat, sizeof(stat), "/proc/%ld/stat", pid);
+        FILE *s = fopen(stat, "r");
+        if (s == NULL)
+            continue;
+        long ppid = 0;
+        if (fgets(line, sizeof(line), s) != NULL) {
+            const char *close_paren = strrchr(line, ')');
+            if (close_paren != NULL)
+                sscanf(close_paren + 2, "%*c %ld", &ppid);
+        }
+        fclose(s);
+        if (ppid == postmaster)
+            kill((pid_t)pid, sig);
+    }
+    closedir(proc);
+    kill((pid_t)postmaster, sig);
+}
+
+/* Issue 33 finding 3: PostgreSQL frozen (SIGSTOP: its kernel still acknowledges every
+ * byte, so no TCP timeout fires) - a write answers 503 within 5 s instead of hanging for
+ * as long as the freeze lasts, reads keep answering, /readyz says unreachable; thawed,
+ * writes succeed again by themselves. */
+static void test_frozen_database(void **state)
+{
+    (void)state;
+    const double factor = test_server_time_factor();
+    signal_postgres(SIGSTOP);
+    const double start = now_s();
+    long status = patch_price(replicas[0].port, "l4", 0.71, NULL);
+    const double took = now_s() - start;
+    assert_int_equal(status, 503);
+    assert_true(took < 5 * factor);
+    assert_int_equal(estimate(replicas[1].port), 200);
+    bool reachable = true;
+    while (ready_version(replicas[1].port, &reachable) >= 0 && reachable &&
+           now_s() - start < 12 * factor)
+        sleep_s(0.1);
+    const double noticed = now_s() - start;
+    assert_false(reachable);
+    signal_postgres(SIGCONT);
+    const double thawed = now_s();
+    while ((status = patch_price(replicas[0].port, "l4", 0.72, NULL)) == 503 &&
+           now_s() - thawed < 20 * factor)
+        sleep_s(0.1);
+    assert_int_equal(status, 200);
+    printf("replicas: PostgreSQL frozen - a write answered 503 after %.1f s, /readyz "
+           "unreachable after %.1f s; thawed - writes accepted after %.1f s\n",
+           took, noticed, now_s() - thawed);
+    wait_for_price("l4", 0.72, 3 * converge_limit());
+}
+
 /* ---------------------------------------------------------------- load */
 
 #define LOAD_READERS 6
@@ -587,6 +656,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_unconditional_writes_merge),
         cmocka_unit_test(test_sigkill_loses_nothing),
         cmocka_unit_test(test_database_outage),
+        cmocka_unit_test(test_frozen_database),
         cmocka_unit_test(test_load_three_replicas),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
