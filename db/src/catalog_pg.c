@@ -1206,11 +1206,35 @@ enum gs_status catalog_pg_fail(PGconn *conn, const PGresult *res, struct gs_erro
     return gs_error_add(err, GS_ERR_DB, "", "%s: %.*s", what, n, text);
 }
 
+/* A session's first statement of a unit of work (a transaction, the writers' lock): when
+ * it finds the connection gone (the server restarted, a pooler dropped it) nothing has
+ * happened yet, so it reconnects and runs once more instead of failing the request.
+ * Not after a statement timeout: a frozen server would make it wait twice. */
+static PGresult *first_statement(struct catalog_pg *pg, const char *sql, PGconn **conn,
+                                 struct gs_error *err)
+{
+    *conn = catalog_pg_conn(pg, err);
+    if (*conn == NULL)
+        return NULL;
+    PGresult *res = catalog_pg_exec_bounded(*conn, sql, 0, NULL, NULL);
+    const ExecStatusType s = PQresultStatus(res);
+    if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || statement_timed_out ||
+        PQstatus(*conn) == CONNECTION_OK)
+        return res;
+    PQclear(res);
+    struct gs_error again;
+    gs_error_init(&again);
+    *conn = catalog_pg_conn(pg, &again);
+    if (*conn == NULL) {
+        if (again.count > 0)
+            gs_error_add(err, GS_ERR_BUSY, "", "%s", again.items[0].detail);
+        return NULL;
+    }
+    return catalog_pg_exec_bounded(*conn, sql, 0, NULL, NULL);
+}
+
 enum gs_status catalog_pg_begin(struct catalog_pg *pg, bool write, struct gs_error *err)
 {
-    PGconn *conn = catalog_pg_conn(pg, err);
-    if (conn == NULL)
-        return GS_ERR_BUSY;
     char sql[160];
     if (write)
         /* one writer at a time over every replica: the lock the migrations hold, for this
@@ -1220,7 +1244,13 @@ enum gs_status catalog_pg_begin(struct catalog_pg *pg, bool write, struct gs_err
                  (long long)CATALOG_PG_LOCK_KEY);
     else
         snprintf(sql, sizeof(sql), "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    PGresult *res = catalog_pg_exec_bounded(conn, sql, 0, NULL, NULL);
+    PGconn *conn = NULL;
+    const size_t errors = err != NULL ? err->count : 0;
+    PGresult *res = first_statement(pg, sql, &conn, err);
+    if (conn == NULL)
+        return err != NULL && err->count > errors ? GS_ERR_BUSY
+                                                  : gs_error_add(err, GS_ERR_BUSY, "",
+                                                                 "PostgreSQL catalog: unreachable");
     const ExecStatusType s = PQresultStatus(res);
     enum gs_status st = GS_OK;
     if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
@@ -1236,12 +1266,15 @@ enum gs_status catalog_pg_begin(struct catalog_pg *pg, bool write, struct gs_err
 
 enum gs_status catalog_pg_writers_lock(struct catalog_pg *pg, struct gs_error *err)
 {
-    PGconn *conn = catalog_pg_conn(pg, err);
-    if (conn == NULL)
-        return GS_ERR_BUSY;
     char sql[64];
     snprintf(sql, sizeof(sql), "SELECT pg_advisory_lock(%lld)", (long long)CATALOG_PG_LOCK_KEY);
-    PGresult *res = catalog_pg_exec_bounded(conn, sql, 0, NULL, NULL);
+    PGconn *conn = NULL;
+    const size_t errors = err != NULL ? err->count : 0;
+    PGresult *res = first_statement(pg, sql, &conn, err);
+    if (conn == NULL)
+        return err != NULL && err->count > errors ? GS_ERR_BUSY
+                                                  : gs_error_add(err, GS_ERR_BUSY, "",
+                                                                 "PostgreSQL catalog: unreachable");
     enum gs_status st = GS_OK;
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         st = catalog_pg_fail(conn, res, err, "", "waiting for other replicas' writes");

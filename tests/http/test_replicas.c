@@ -481,6 +481,20 @@ static size_t discard(char *ptr, size_t size, size_t n, void *user)
     return size * n;
 }
 
+/* Issue 33 finding 3: after a PostgreSQL restart the first write through each replica
+ * succeeds - its connection is found closed before anything was done, reconnected and
+ * the statement run once more (it was a 503 on each replica). */
+static void test_restart_first_write(void **state)
+{
+    (void)state;
+    assert_int_equal(pg_server_stop(&pg), 0);
+    assert_int_equal(pg_server_restart(&pg), 0);
+    for (int i = 0; i < REPLICAS; i++)
+        assert_int_equal(patch_price(replicas[i].port, "l4", 0.81 + 0.01 * i, NULL), 200);
+    printf("replicas: PostgreSQL restarted - the first write through each replica 200\n");
+    wait_for_price("l4", 0.83, 3 * converge_limit());
+}
+
 /* Writers own GPUs of their own (h100-pcie-80gb, l40s ... by index) so the last price of
  * each is known exactly. */
 static const char *const writer_gpus[LOAD_WRITERS] = {"a100-sxm-80gb", "h200-sxm-141gb",
@@ -657,6 +671,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sigkill_loses_nothing),
         cmocka_unit_test(test_database_outage),
         cmocka_unit_test(test_frozen_database),
+        cmocka_unit_test(test_restart_first_write),
         cmocka_unit_test(test_load_three_replicas),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
