@@ -716,6 +716,51 @@ struct patch_job {
     bool not_found;
 };
 
+/* An absent member of an entry reads as null, or for a list as none (a merge patch's null
+ * removes it, an empty CSV cell is null; the entry as served shows null or []). */
+static bool empty_json(const json_t *v)
+{
+    return json_is_null(v) || (json_is_array(v) && json_array_size(v) == 0);
+}
+
+/* Whether a write would change what an entry holds: JSON equality with numbers compared by
+ * value (a CSV cell "300" reads as the integer 300 where the entry holds 300.0) and an
+ * absent member the same as an empty one (empty_json). */
+static bool same_json(json_t *a, json_t *b)
+{
+    if (json_is_number(a) && json_is_number(b))
+        return json_number_value(a) == json_number_value(b) &&
+               (!json_is_integer(a) || !json_is_integer(b) ||
+                json_integer_value(a) == json_integer_value(b));
+    if (json_typeof(a) != json_typeof(b))
+        return false;
+    if (json_is_object(a)) {
+        const char *key;
+        json_t *v;
+        json_object_foreach(a, key, v)
+        {
+            json_t *w = json_object_get(b, key);
+            if (w == NULL ? !empty_json(v) : !same_json(v, w))
+                return false;
+        }
+        json_object_foreach(b, key, v)
+        {
+            if (json_object_get(a, key) == NULL && !empty_json(v))
+                return false;
+        }
+        return true;
+    }
+    if (json_is_array(a)) {
+        if (json_array_size(a) != json_array_size(b))
+            return false;
+        for (size_t i = 0; i < json_array_size(a); i++)
+            if (!same_json(json_array_get(a, i), json_array_get(b, i)))
+                return false;
+        return true;
+    }
+    return json_equal(a, b);
+}
+
 static enum gs_status patch_one(struct catalog *catalog, void *arg, struct gs_error *err)
 {
     struct patch_job *pj = arg;
@@ -737,12 +782,26 @@ static enum gs_status patch_one(struct catalog *catalog, void *arg, struct gs_er
         json_object_del(base, "parameters_source");
     }
     json_t *merged = base != NULL ? codec_merge_patch(base, pj->patch, err) : NULL;
-    json_decref(base);
     if (merged == NULL) {
+        json_decref(base);
         store_release(svc);
         return err != NULL && err->count ? GS_ERR_INVALID : GS_ERR_NOMEM;
     }
     canonical_body_id(merged, pj->id, row_id(svc, pj->models, row));
+    /* a patch that changes nothing writes nothing: the entry keeps its ETag, so other
+     * clients' If-Match stays valid (unless this client's own If-Match is stale) */
+    const char *etag = row_etag(svc, pj->models, row);
+    if (same_json(merged, base) &&
+        (pj->if_match == NULL || strcmp(pj->if_match, "*") == 0 || strstr(pj->if_match, etag))) {
+        memset(&pj->put, 0, sizeof(pj->put));
+        snprintf(pj->put.result.id, sizeof(pj->put.result.id), "%s", row_id(svc, pj->models, row));
+        snprintf(pj->put.result.etag, sizeof(pj->put.result.etag), "%s", etag);
+        json_decref(merged);
+        json_decref(base);
+        store_release(svc);
+        return GS_OK;
+    }
+    json_decref(base);
     memset(&pj->put, 0, sizeof(pj->put));
     st = decode_row(pj->models, merged, row_id(svc, pj->models, row), &pj->put, err);
     json_decref(merged);
@@ -876,15 +935,44 @@ struct bulk_job {
     struct catalog_gpu *gpus;
     struct catalog_precondition *pres;
     char (*etags)[CATALOG_ETAG_MAX];
+    bool *unchanged;  /* the record changes nothing in its existing row: not written */
+    size_t *written;  /* the records written, in order (the rest unchanged) */
     size_t count;
-    size_t created, failed_row;
+    size_t created, unchanged_count, failed_row;
 };
 
+/* Writes the records that change something, in one transaction; an unchanged row keeps
+ * its revision and ETag (an export re-imported as it was changes nothing). */
 static enum gs_status put_bulk(struct catalog *catalog, void *arg, struct gs_error *err)
 {
     struct bulk_job *job = arg;
-    return catalog_gpu_put_many(catalog, job->gpus, job->pres, job->count, &job->created,
-                                &job->failed_row, err);
+    struct catalog_gpu *gpus = calloc(job->count ? job->count : 1, sizeof(*gpus));
+    struct catalog_precondition *pres = calloc(job->count ? job->count : 1, sizeof(*pres));
+    enum gs_status st = GS_OK;
+    if (gpus == NULL || pres == NULL) {
+        st = gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
+    } else {
+        size_t n = 0;
+        job->unchanged_count = 0;
+        for (size_t i = 0; i < job->count; i++) {
+            if (job->unchanged[i]) {
+                job->unchanged_count++;
+                continue;
+            }
+            gpus[n] = job->gpus[i];
+            pres[n] = job->pres[i];
+            job->written[n++] = i;
+        }
+        size_t failed = 0;
+        job->created = 0;
+        if (n > 0) {
+            st = catalog_gpu_put_many(catalog, gpus, pres, n, &job->created, &failed, err);
+            job->failed_row = failed < n ? job->written[failed] : 0;
+        }
+    }
+    free(gpus);
+    free(pres);
+    return st;
 }
 
 /* The bulk body as a JSON array of GPU objects, from JSON or CSV. */
@@ -948,6 +1036,8 @@ static void bulk_free(struct bulk_job *job)
     free(job->gpus);
     free(job->pres);
     free(job->etags);
+    free(job->unchanged);
+    free(job->written);
     memset(job, 0, sizeof(*job));
 }
 
@@ -963,7 +1053,10 @@ static enum gs_status bulk_decode(const struct service *svc, const json_t *items
     job->gpus = calloc(n ? n : 1, sizeof(*job->gpus));
     job->pres = calloc(n ? n : 1, sizeof(*job->pres));
     job->etags = calloc(n ? n : 1, sizeof(*job->etags));
-    if (job->rows == NULL || job->gpus == NULL || job->pres == NULL || job->etags == NULL)
+    job->unchanged = calloc(n ? n : 1, sizeof(*job->unchanged));
+    job->written = calloc(n ? n : 1, sizeof(*job->written));
+    if (job->rows == NULL || job->gpus == NULL || job->pres == NULL || job->etags == NULL ||
+        job->unchanged == NULL || job->written == NULL)
         return gs_error_add(err, GS_ERR_NOMEM, "", "out of memory");
     enum gs_status result = GS_OK;
     for (size_t i = 0; i < n; i++) {
@@ -979,10 +1072,11 @@ static enum gs_status bulk_decode(const struct service *svc, const json_t *items
             const long row = find_row(svc, false, json_string_value(id));
             json_t *base = row >= 0 ? row_json(svc, false, row) : json_object();
             json_t *merged = base != NULL ? codec_merge_patch(base, record, err) : NULL;
-            json_decref(base);
             const char *canonical = row >= 0 ? row_id(svc, false, row) : json_string_value(id);
             if (merged != NULL)
                 canonical_body_id(merged, json_string_value(id), canonical);
+            job->unchanged[i] = row >= 0 && merged != NULL && same_json(merged, base);
+            json_decref(base);
             st = merged != NULL ? codec_decode_gpu_row(merged, canonical, &job->rows[i], err)
                                 : GS_ERR_INVALID;
             json_decref(merged);
@@ -1018,6 +1112,8 @@ static enum gs_status bulk_decode(const struct service *svc, const json_t *items
 struct bulk_write {
     struct store *store;
     const json_t *items;
+    struct service *svc; /* the view decoded against: the rows borrow its ids (released by
+                            the caller once the answer is built) */
     struct bulk_job job;
     bool written; /* decoded, and the rows went to the catalog */
 };
@@ -1026,13 +1122,12 @@ static enum gs_status decode_and_put_bulk(struct catalog *catalog, void *arg,
                                           struct gs_error *err)
 {
     struct bulk_write *bw = arg;
-    struct service *svc = store_acquire(bw->store);
-    enum gs_status st = bulk_decode(svc, bw->items, &bw->job, err);
+    bw->svc = store_acquire(bw->store);
+    enum gs_status st = bulk_decode(bw->svc, bw->items, &bw->job, err);
     if (st == GS_OK) {
         bw->written = true;
         st = put_bulk(catalog, &bw->job, err);
     }
-    store_release(svc);
     return st;
 }
 
@@ -1070,6 +1165,7 @@ void catalog_api_bulk(const struct catalog_api *api, struct service *service,
         /* another process changed a row between our read and our write (a writer that does
          * not hold the replicas' lock): merge onto the new rows */
         bulk_free(&bw.job);
+        store_release(bw.svc);
         gs_error_init(&resp->problem.errors);
     }
     struct bulk_job job = bw.job;
@@ -1077,8 +1173,10 @@ void catalog_api_bulk(const struct catalog_api *api, struct service *service,
         json_t *ids = json_array();
         for (size_t i = 0; ids != NULL && i < job.count; i++)
             json_array_append_new(ids, json_string(job.gpus[i].id));
-        json_t *body = json_pack("{s:I, s:I, s:o}", "created", (json_int_t)job.created, "updated",
-                                 (json_int_t)(job.count - job.created), "ids", ids);
+        json_t *body = json_pack("{s:I, s:I, s:I, s:o}", "created", (json_int_t)job.created,
+                                 "updated",
+                                 (json_int_t)(job.count - job.created - job.unchanged_count),
+                                 "unchanged", (json_int_t)job.unchanged_count, "ids", ids);
         api_json(resp, 200, body);
     } else {
         if (csv && resp->problem.detail[0] == '\0')
@@ -1092,6 +1190,7 @@ void catalog_api_bulk(const struct catalog_api *api, struct service *service,
                  detail[0] ? detail : "nothing was written");
     }
     bulk_free(&job);
+    store_release(bw.svc);
     json_decref(items);
 }
 

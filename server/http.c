@@ -692,6 +692,7 @@ static void compute_job_run(void *arg)
 {
     struct compute_job *job = arg;
     if (monotonic_ns() - job->queued_ns > COMPUTE_WAIT_LIMIT_NS) {
+        metrics_compute_rejected();
         problem_init(&job->problem);
         problem_set(&job->problem, 503, "busy", "The server is busy",
                     "the request waited more than %llu s for a compute worker; retry shortly",

@@ -163,8 +163,9 @@ void metrics_render(const struct metrics_gauges *g, struct buf *out)
               "gpusizer_answer_cache_total{result=\"miss\"} %llu\n",
          (unsigned long long)__atomic_load_n(&answer_hits, __ATOMIC_RELAXED),
          (unsigned long long)__atomic_load_n(&answer_misses, __ATOMIC_RELAXED));
-    line(out, "# HELP gpusizer_compute_rejected_total Plan searches answered 503 because the "
-              "compute queue was full.\n# TYPE gpusizer_compute_rejected_total counter\n"
+    line(out, "# HELP gpusizer_compute_rejected_total Plan searches answered 503 busy: the "
+              "compute queue full, or 10 s waited.\n"
+              "# TYPE gpusizer_compute_rejected_total counter\n"
               "gpusizer_compute_rejected_total %llu\n",
          (unsigned long long)__atomic_load_n(&compute_rejected, __ATOMIC_RELAXED));
     line(out, "# HELP gpusizer_uptime_seconds Since the server started.\n"

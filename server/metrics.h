@@ -24,7 +24,7 @@ void metrics_request(unsigned route, unsigned status, uint64_t nanoseconds);
 /* One lookup in an answer cache (server/answer_cache.h). */
 void metrics_answer_cache(bool hit);
 
-/* A plan search turned away because the compute pool's queue was full (503). */
+/* A plan search answered 503 busy: the compute pool's queue full, or waited too long. */
 void metrics_compute_rejected(void);
 
 struct metrics_gauges {

@@ -989,7 +989,8 @@ static json_t *gpu_values(const char *id)
 }
 
 /* Exports GPU `id` as CSV (header and its one record) and imports that export
- * again: 200, and every value as it was. Returns the exported line (a new string). */
+ * again: 200, the row found unchanged (so not written), and every value as it was.
+ * Returns the exported line (a new string). */
 static char *csv_round_trip(const char *id)
 {
     json_t *before = gpu_values(id);
@@ -1002,7 +1003,7 @@ static char *csv_round_trip(const char *id)
     struct reply imported = import_csv(r.body, r.length);
     free(r.body);
     expect_status(&imported, 200);
-    assert_non_null(strstr(imported.body, "\"updated\":1"));
+    assert_non_null(strstr(imported.body, "\"updated\":0,\"unchanged\":1"));
     free(imported.body);
     json_t *after = gpu_values(id);
     if (!json_equal(before, after)) {
@@ -1012,6 +1013,69 @@ static char *csv_round_trip(const char *id)
     json_decref(before);
     json_decref(after);
     return line;
+}
+
+/* Issue 33 finding 4: a write that changes nothing is not written - an identical PATCH and
+ * an unedited CSV export imported again keep every ETag, so other tools' If-Match stays
+ * valid; one edited row in the export gets a new ETag and the rest keep theirs; a stale
+ * If-Match still gets 412 whatever the patch. */
+static void test_noop_writes_keep_etags(void **state)
+{
+    (void)state;
+    struct reply r = call(&writer_a, "GET", "/v1/gpus/l4", NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    char before[64];
+    snprintf(before, sizeof(before), "%s", r.etag);
+    json_t *l4 = parse(&r);
+    free(r.body);
+    char patch[160];
+    snprintf(patch, sizeof(patch), "{\"name\": \"%s\", \"tdp_watts\": %lld}",
+             json_string_value(json_object_get(l4, "name")),
+             (long long)json_integer_value(json_object_get(l4, "tdp_watts")));
+    json_decref(l4);
+    r = call(&writer_a, "PATCH", "/v1/gpus/l4", "application/merge-patch+json", patch, AUTH, NULL);
+    expect_status(&r, 200);
+    assert_string_equal(r.etag, before);
+    free(r.body);
+    r = call(&writer_a, "PATCH", "/v1/gpus/l4", "application/merge-patch+json", patch, AUTH,
+             "If-Match: \"0000000000000000\"");
+    expect_status(&r, 412);
+    free(r.body);
+
+    r = call(&writer_a, "GET", "/v1/gpus?format=csv&limit=1000", NULL, NULL, NULL, NULL);
+    expect_status(&r, 200);
+    char *csv = r.body;
+    const size_t rows = (size_t)strtoull(r.total_count, NULL, 10);
+    assert_true(rows > 0);
+    struct reply in = import_csv(csv, strlen(csv));
+    expect_status(&in, 200);
+    json_t *result = parse(&in);
+    assert_int_equal(json_integer_value(json_object_get(result, "unchanged")), (json_int_t)rows);
+    assert_int_equal(json_integer_value(json_object_get(result, "updated")), 0);
+    json_decref(result);
+    free(in.body);
+    r = call(&writer_a, "GET", "/v1/gpus/l4", NULL, NULL, NULL, NULL);
+    assert_string_equal(r.etag, before);
+    free(r.body);
+    /* one row edited: it alone is written */
+    char *l4_line = strstr(csv, "\nl4,NVIDIA L4,");
+    assert_non_null(l4_line);
+    memcpy(l4_line + strlen("\nl4,NVIDIA L"), "5", 1); /* "NVIDIA L5" */
+    in = import_csv(csv, strlen(csv));
+    expect_status(&in, 200);
+    result = parse(&in);
+    assert_int_equal(json_integer_value(json_object_get(result, "updated")), 1);
+    assert_int_equal(json_integer_value(json_object_get(result, "unchanged")), (json_int_t)rows - 1);
+    json_decref(result);
+    free(in.body);
+    r = call(&writer_a, "GET", "/v1/gpus/l4", NULL, NULL, NULL, NULL);
+    assert_string_not_equal(r.etag, before);
+    free(r.body);
+    memcpy(l4_line + strlen("\nl4,NVIDIA L"), "4", 1);
+    in = import_csv(csv, strlen(csv));
+    expect_status(&in, 200);
+    free(in.body);
+    free(csv);
 }
 
 /* Issue 33 finding 4: a CSV export is the whole selection, however large the catalog (it
@@ -1356,6 +1420,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_price_round_trip),
         cmocka_unit_test(test_csv_cells),
         cmocka_unit_test(test_gzip_and_listing_tags),
+        cmocka_unit_test(test_noop_writes_keep_etags),
         cmocka_unit_test(test_csv_export_is_complete),
     };
     int failed = cmocka_run_group_tests_name("sqlite", tests, setup, teardown);
