@@ -40,8 +40,8 @@ json_t *codec_u64(uint64_t value)
 }
 
 static const char *const top_keys[] = {"model",       "mode",      "precision", "gpu",
-                                        "training",    "inference", "parallelism", "overrides",
-                                        "parity",      NULL};
+                                        "gpu_count",   "training",  "inference", "parallelism",
+                                        "overrides",   "parity",    NULL};
 
 const char *const codec_recommend_keys[] = {"model",     "mode",        "precision", "training",
                                             "inference", "parallelism", "overrides", "demand",
@@ -413,6 +413,9 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
     }
     ok &= decode_precision(json_object_get(body, "precision"), out, err);
     ok &= decode_gpu(json_object_get(body, "gpu"), snapshot, out, err);
+    const json_t *gpu_count = json_object_get(body, "gpu_count");
+    if (gpu_count != NULL)
+        ok &= jsonv_uint(gpu_count, "/gpu_count", 1, 65536, &out->gpu_count, err);
     gs_training_defaults(&out->workload.training);
     gs_parallelism_defaults(&out->workload.parallelism);
     const json_t *training = json_object_get(body, "training");

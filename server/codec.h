@@ -48,6 +48,8 @@ struct estimate_request {
     struct catalog_model_lookup model_lookup; /* how it was found (catalog.h) */
     struct catalog_gpu_lookup gpu_lookup;     /* how "gpu" was found; fits > 1: a default */
     char gpu_name[96];           /* "gpu" as typed */
+    uint64_t gpu_count;          /* /v1/estimate's "gpu_count" as given, 0 when absent: the
+                                    GPUs the layout in parallelism must take */
     /* last: not cleared by codec_decode_estimate, valid only while draft.arch points here */
     struct gs_arch draft_arch;   /* a draft given as {"config": ...} */
 };

@@ -329,6 +329,15 @@ int service_estimate_text(const struct service *s, const json_t *request, char *
     enum gs_status st = codec_decode_estimate(request, s->snapshot, &archs, &req, &problem->errors);
     if (st == GS_OK)
         st = gs_estimate_compute(&req.model, &req.workload, &est, &problem->errors);
+    /* "gpu_count" (as /v1/fit and the web page send it) names the GPUs the layout takes; an
+     * estimate sizes the layout in parallelism, so the two must agree */
+    if (st == GS_OK && req.gpu_count != 0 && req.gpu_count != est.gpu_count)
+        st = gs_error_add(&problem->errors, GS_ERR_INVALID, "/gpu_count",
+                          "is %llu, but the layout in parallelism takes %llu GPU%s (tensor x "
+                          "pipeline x data, with the serving replicas); name a layout of that "
+                          "many in parallelism, or ask /v1/fit, which chooses one for a GPU count",
+                          (unsigned long long)req.gpu_count, (unsigned long long)est.gpu_count,
+                          est.gpu_count == 1 ? "" : "s");
     if (st == GS_OK && req.gpu != NULL) {
         struct gs_gpu gpu = {req.gpu->memory_bytes, req.gpu->usable_memory_bytes};
         st = gs_fit_check(est.per_gpu.total_bytes, &gpu, &fit, &problem->errors);

@@ -240,6 +240,16 @@ static void test_bad_requests(void **state)
     expect_problem(&r, 400, "/model");
     r = post_json("{\"model\":\"llama-3.1-8b\",\"gpu\":\"tpu\"}");
     expect_problem(&r, 400, "/gpu");
+    /* issue 34: gpu_count, as /v1/fit and the page send it, is the layout's GPU count - two
+     * GPUs with no layout naming them is a 400 saying the layout takes one */
+    r = post_json("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"gpu_count\":2}");
+    assert_non_null(strstr(r.body != NULL ? r.body : "", "takes 1 GPU"));
+    expect_problem(&r, 400, "/gpu_count");
+    r = post_json("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"gpu_count\":2,"
+                  "\"parallelism\":{\"tensor\":2}}");
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "\"gpu_count\":2"));
+    free(r.body);
     /* a config of a model type gpusizer cannot read: 422, naming the type */
     r = post_json("{\"model\":{\"config\":{\"model_type\":\"rwkv7\",\"hidden_size\":8}}}");
     expect_problem(&r, 422, "/model/config/model_type");
