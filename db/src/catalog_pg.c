@@ -1209,7 +1209,8 @@ enum gs_status catalog_pg_fail(PGconn *conn, const PGresult *res, struct gs_erro
 /* A session's first statement of a unit of work (a transaction, the writers' lock): when
  * it finds the connection gone (the server restarted, a pooler dropped it) nothing has
  * happened yet, so it reconnects and runs once more instead of failing the request.
- * Not after a statement timeout: a frozen server would make it wait twice. */
+ * Not after a statement timeout: a frozen server would make it wait twice. *conn NULL:
+ * no connection could be made (err says why). */
 static PGresult *first_statement(struct catalog_pg *pg, const char *sql, PGconn **conn,
                                  struct gs_error *err)
 {
@@ -1245,12 +1246,9 @@ enum gs_status catalog_pg_begin(struct catalog_pg *pg, bool write, struct gs_err
     else
         snprintf(sql, sizeof(sql), "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     PGconn *conn = NULL;
-    const size_t errors = err != NULL ? err->count : 0;
     PGresult *res = first_statement(pg, sql, &conn, err);
-    if (conn == NULL)
-        return err != NULL && err->count > errors ? GS_ERR_BUSY
-                                                  : gs_error_add(err, GS_ERR_BUSY, "",
-                                                                 "PostgreSQL catalog: unreachable");
+    if (conn == NULL) /* unreachable: catalog_pg_conn said so in err */
+        return GS_ERR_BUSY;
     const ExecStatusType s = PQresultStatus(res);
     enum gs_status st = GS_OK;
     if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
@@ -1269,12 +1267,9 @@ enum gs_status catalog_pg_writers_lock(struct catalog_pg *pg, struct gs_error *e
     char sql[64];
     snprintf(sql, sizeof(sql), "SELECT pg_advisory_lock(%lld)", (long long)CATALOG_PG_LOCK_KEY);
     PGconn *conn = NULL;
-    const size_t errors = err != NULL ? err->count : 0;
     PGresult *res = first_statement(pg, sql, &conn, err);
-    if (conn == NULL)
-        return err != NULL && err->count > errors ? GS_ERR_BUSY
-                                                  : gs_error_add(err, GS_ERR_BUSY, "",
-                                                                 "PostgreSQL catalog: unreachable");
+    if (conn == NULL) /* unreachable: catalog_pg_conn said so in err */
+        return GS_ERR_BUSY;
     enum gs_status st = GS_OK;
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         st = catalog_pg_fail(conn, res, err, "", "waiting for other replicas' writes");
