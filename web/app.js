@@ -1236,7 +1236,11 @@ function init() {
     modelHint();
   });
   input.addEventListener('keydown', comboKey);
-  input.addEventListener('blur', () => setTimeout(comboClose, 150));
+  // close a moment after focus leaves (a click on the list lands first), unless it came back:
+  // typing again within that moment must not have its fresh list closed under it
+  input.addEventListener('blur', () => setTimeout(() => {
+    if (document.activeElement !== input) comboClose();
+  }, 150));
   $('#model-list').addEventListener('mousedown', (e) => e.preventDefault());
   $('#model-list').addEventListener('click', (e) => {
     const li = e.target.closest('[role=option]');

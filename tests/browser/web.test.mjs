@@ -191,8 +191,13 @@ describe('web UI in Chromium', () => {
     assert.equal(body.model.id, 'llama-3.1-8b');
     assert.ok(body.warnings.some((w) => w.code === 'model_resolved'));
     assert.ok(await page.isVisible('#warnings li[data-code=model_resolved]'));
-    // Enter picks the highlighted entry and sends nothing
+    // Enter picks the highlighted entry and sends nothing (once the list is up with its first
+    // entry highlighted: the list follows the typing, and Enter before it picks nothing)
     await page.fill('#model-id', 'Llama-3.1-8B-Instruct');
+    await page.waitForSelector('#model-list:not([hidden])');
+    await page.waitForFunction(() =>
+      document.querySelector('#model-id').getAttribute('aria-activedescendant') === 'model-opt-0' &&
+      document.querySelector('#model-list [role=option]')?.dataset.id === 'llama-3.1-8b');
     const before = requests.length;
     await page.press('#model-id', 'Enter');
     assert.equal(await page.inputValue('#model-id'), 'llama-3.1-8b');
