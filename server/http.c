@@ -643,15 +643,6 @@ static bool append_body(struct conn_guard *guard, struct request *req, const cha
     return true;
 }
 
-typedef int (*json_operation)(const struct service *service, const json_t *request,
-                              json_t **response, struct problem *problem);
-
-/* A POST that computes: parse the JSON body, import a hub model it names
- * when auto-import is on, run the operation, answer. `cached` names the
- * answer cache to use (answer_cache.h), or is negative: estimates cost less
- * to compute than to look up and copy. A cached answer was computed from
- * this very catalog view, whose model list already held the request's model
- * (so hub_import_prepare has nothing to do for it). */
 /* How long a sizing request may wait for a compute worker before it is answered 503
  * rather than computed: a client that waited this long has usually given up, and the work
  * would only delay the requests behind it. */
@@ -723,8 +714,13 @@ static enum MHD_Result send_computed(struct MHD_Connection *conn, struct compute
                        NULL);
 }
 
-/* The sizing operations. /v1/estimate is microseconds of CPU and answers on the connection
- * thread; plan searches (/v1/recommend, /v1/fit: up to seconds of CPU on a large catalog)
+/* A POST that computes: parse the JSON body, import a hub model it names when auto-import
+ * is on, run the operation, answer. `cached` names the answer cache to use
+ * (answer_cache.h), or is negative: estimates cost less to compute than to look up and
+ * copy. A cached answer was computed from this very catalog view, whose model list already
+ * held the request's model (so hub_import_prepare has nothing to do for it).
+ *
+ * /v1/estimate is microseconds of CPU and answers on the connection thread; plan searches (/v1/recommend, /v1/fit: up to seconds of CPU on a large catalog)
  * and any request that first imports its model from the hub (seconds of network) run on
  * worker pools with the connection suspended, so the connection threads stay free for
  * /healthz, /readyz, /metrics and the cheap requests. Plan searches share a bounded
@@ -777,6 +773,7 @@ static enum MHD_Result handle_compute(struct MHD_Connection *conn, struct http_s
             return MHD_YES;
         case OFFLOAD_FULL:
             metrics_compute_rejected();
+            problem_init(&job->problem);
             problem_set(&job->problem, 503, "busy", "The server is busy",
                         "%u plan searches are already waiting for a compute worker; retry "
                         "shortly",
