@@ -46,6 +46,7 @@ struct sizing {
     uint64_t fit_count; /* /v1/fit: GPUs asked about (0 = not given) */
     bool sequence_defaulted, shape_defaulted, parallelism_ignored;
     bool context_defaulted; /* /v1/fit: no context_length given, the model's own limit taken */
+    bool latency_defaulted; /* /v1/recommend: a rate demand without a TPOT target got the default */
     /* last: decode_sizing clears the members above and only the memos' counts */
     struct gs_weights_memo weights_memo; /* the model's weight bytes by layout, for every search */
     struct gs_kv_memo kv_memo;           /* and its KV cache layouts */
@@ -203,7 +204,10 @@ static bool decode_demand(const json_t *d, struct sizing *s, struct gs_error *er
     double per_user = 0;
     uint64_t percentile = 50;
     ok = read_rate(d, "ttft_ms", "/demand", 3.6e6, &m->ttft_ms, err) && ok;
-    ok = read_rate(d, "tpot_ms", "/demand", 3.6e6, &m->tpot_ms, err) && ok;
+    const json_t *tpot = json_object_get(d, "tpot_ms");
+    const bool no_latency_target = json_is_null(tpot);
+    if (!no_latency_target)
+        ok = read_rate(d, "tpot_ms", "/demand", 3.6e6, &m->tpot_ms, err) && ok;
     ok = read_rate(d, "output_tokens_per_s_per_user", "/demand", 1e6, &per_user, err) && ok;
     ok = read_count(d, "percentile", "/demand", 50, 99, &percentile, err) && ok;
     if (!ok)
@@ -238,6 +242,12 @@ static bool decode_demand(const json_t *d, struct sizing *s, struct gs_error *er
     } else if (requests > 0) {
         m->kind = GS_DEMAND_REQUESTS;
         m->rate = requests;
+    }
+    /* a rate served to people: each of them sees the tokens stream at a readable pace unless
+     * the request says otherwise (GS_DEMAND_DEFAULT_TPOT_MS) */
+    if (!training && m->kind != GS_DEMAND_NONE && m->tpot_ms <= 0 && !no_latency_target) {
+        m->tpot_ms = GS_DEMAND_DEFAULT_TPOT_MS;
+        s->latency_defaulted = true;
     }
     return true;
 }
@@ -1065,7 +1075,16 @@ static void write_assumptions(struct json_writer *w, const struct sizing *s, boo
                           "vLLM config _get_and_verify_max_len",
                           (double)s->req.workload.serving.context_length);
     } else if (ok && !training) {
-        ok = add_note(w, "decode_bandwidth_efficiency",
+        if (s->latency_defaulted)
+            ok = add_note(w, "tpot_target",
+                          "the demand gave no latency target: every option holds this time per "
+                          "output token (25 tokens/s each user sees); give demand.tpot_ms or "
+                          "output_tokens_per_s_per_user to change it, \"tpot_ms\": null for none",
+                          "MLPerf Inference interactive target for its 70B chat model "
+                          "(mlcommons/inference loadgen/mlperf.conf: "
+                          "llama2-70b-interactive.Server.tpot_latency = 40)",
+                          GS_DEMAND_DEFAULT_TPOT_MS);
+        ok = ok && add_note(w, "decode_bandwidth_efficiency",
                       "decode steps read the weights and the batch's KV cache at this share of "
                       "the GPU's memory bandwidth",
                       "gpusizer default [U]: a realistic share of memory bandwidth, 0.6-0.8",

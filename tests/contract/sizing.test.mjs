@@ -203,10 +203,13 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
       checkRecommendation(body);
       assert.equal(body.mode, 'inference');
       assert.equal(body.model.id, 'llama-3.1-70b');
+      // no latency target given: the default, MLPerf's interactive 40 ms per output token
       assert.deepEqual(body.demand, {
         output_tokens_per_s: 2000, requests_per_s: null, prompt_tokens: 1000, output_tokens: 500,
-        ttft_ms: null, tpot_ms: null, percentile: 50,
+        ttft_ms: null, tpot_ms: 40, percentile: 50,
       });
+      for (const o of body.options) assert.ok(o.throughput.tpot_ms <= 40, `${o.gpu}: ${o.throughput.tpot_ms} ms per output token`);
+      assert.equal(body.assumptions.find((a) => a.name === 'tpot_target').value, 40);
       assert.deepEqual(body.pricing, { basis: 'on_demand', amortization_years: null });
       assert.ok(body.options.length >= 3, `only ${body.options.length} options`);
       for (const o of body.options) {
@@ -220,13 +223,23 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
       assert.equal(body.options.length + body.rejected.length, Object.keys(catalog).length);
       for (const r of body.rejected) {
         if (catalog[r.gpu].price_per_hour === null) {
-          assert.ok(['no_price', 'does_not_fit', 'misses_demand', 'no_throughput_figures'].includes(r.reason), r.gpu);
+          assert.ok(['no_price', 'does_not_fit', 'misses_demand', 'no_throughput_figures', 'misses_latency'].includes(r.reason), r.gpu);
         }
         assert.notEqual(r.reason, 'over_budget', 'no budget was given');
       }
       const names = body.assumptions.map((a) => a.name);
       for (const name of ['decode_bandwidth_efficiency', 'pricing']) assert.ok(names.includes(name), `assumption ${name}`);
       assert.equal(body.assumptions.find((a) => a.name === 'decode_bandwidth_efficiency').value, 0.7);
+    });
+
+    test('"tpot_ms": null drops the default latency target; a looser one admits slower options', async () => {
+      const none = await recommend({ ...SERVE_70B, demand: { ...SERVE_70B.demand, tpot_ms: null } });
+      checkRecommendation(none);
+      assert.equal(none.demand.tpot_ms, null);
+      assert.ok(!none.assumptions.some((a) => a.name === 'tpot_target'));
+      const strict = await recommend(SERVE_70B);
+      assert.ok(none.options_total >= strict.options_total, 'no target admits at least as many GPU types');
+      assert.ok(none.options[0].cost_per_hour <= strict.options[0].cost_per_hour, 'and the cheapest costs no more');
     });
 
     test('every option, sent back to POST /v1/estimate, fits with the same bytes', async () => {

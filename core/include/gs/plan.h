@@ -85,6 +85,14 @@ struct gs_demand {
     unsigned percentile;       /* 50 (default), 90, 95 or 99 */
 };
 
+/* The time per output token a serving recommendation holds when the request names no
+ * latency target: 40 ms (25 tokens/s each user sees), MLPerf Inference's interactive
+ * target for its 70B chat model (mlcommons/inference loadgen/mlperf.conf:
+ * llama2-70b-interactive.Server.tpot_latency = 40; the throughput-only Server scenario's
+ * 200 ms is 5 tokens/s, slower than people read). A request relaxes it with tpot_ms or
+ * output_tokens_per_s_per_user, or drops it with "tpot_ms": null. */
+#define GS_DEMAND_DEFAULT_TPOT_MS 40.0
+
 enum gs_plan_reject {
     GS_REJECT_NONE,
     GS_REJECT_DOES_NOT_FIT,    /* not even at max_gpus */
