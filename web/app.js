@@ -97,7 +97,7 @@ const FIELDS = {
     ['demand.prompt_tokens', 'Prompt tokens per request', 'int', '', { ph: 'half the context' }],
     ['demand.output_tokens', 'Output tokens per request', 'int', '', { ph: 'half the context' }],
     ['demand.ttft_ms', 'Time to first token, ms', 'num', '', { ph: 'no target' }],
-    ['demand.tpot_ms', 'Time per output token, ms', 'num', '', { ph: 'no target' }],
+    ['demand.tpot_ms', 'Time per output token, ms', 'num', '', { ph: '40 (the default under a rate)' }],
   ],
   'demand-training': [
     ['demand.training_tokens', 'Training tokens', 'num', '', { ph: '1e11' }],
@@ -1031,6 +1031,7 @@ const REC_COLS = {
     ['output_tokens_per_s', 'Output tokens/s', (o) => o.throughput?.output_tokens_per_s, (v) => round(v, 0)],
     ['ttft_ms', 'TTFT, ms', (o) => o.throughput?.ttft_ms, (v) => round(v, 0)],
     ['tpot_ms', 'TPOT, ms', (o) => o.throughput?.tpot_ms, (v) => round(v, 1)],
+    ['tokens_per_s_per_user', 'Tokens/s per user', (o) => (o.throughput?.tpot_ms ? 1000 / o.throughput.tpot_ms : undefined), (v) => round(v, 1)],
     ['cost_per_million_tokens', '$ per million tokens', (o) => o.cost_per_million_tokens, usd],
   ],
   training: [

@@ -563,7 +563,7 @@ describe('web UI in Chromium', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-csv')]);
     assert.equal(download.suggestedFilename(), 'gpusizer-recommend.csv');
     const lines = readFileSync(await download.path(), 'utf8').trim().split('\n');
-    assert.match(lines[0], /^rank,gpu,name,gpu_count,layout,price_per_gpu_hour,cost_per_hour,output_tokens_per_s,ttft_ms,tpot_ms,cost_per_million_tokens,price_source,price_date$/);
+    assert.match(lines[0], /^rank,gpu,name,gpu_count,layout,price_per_gpu_hour,cost_per_hour,output_tokens_per_s,ttft_ms,tpot_ms,tokens_per_s_per_user,cost_per_million_tokens,price_source,price_date$/);
     assert.equal(lines.length, want.options.length + 1);
     const sortedDown = [...want.options].sort((a, b) => b.throughput.tpot_ms - a.throughput.tpot_ms || a.rank - b.rank);
     assert.ok(lines[1].startsWith(`${sortedDown[0].rank},`));
