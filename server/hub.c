@@ -344,6 +344,7 @@ void hub_config_defaults(struct hub_config *c)
     snprintf(c->base_url, sizeof(c->base_url), "https://huggingface.co");
     c->connect_timeout_ms = 5000;
     c->total_timeout_ms = 30000;
+    c->import_deadline_ms = 120000;
     c->max_json_bytes = (uint64_t)8 << 20;
     c->max_header_bytes = (uint64_t)64 << 20;
     for (size_t i = 0; i < sizeof(default_redirect_hosts) / sizeof(default_redirect_hosts[0]); i++)
@@ -477,6 +478,8 @@ void hub_config_from_env(struct hub_config *c)
         c->connect_timeout_ms = ms;
     if (env_long("GPUSIZER_HUB_TIMEOUT_MS", 1, HUB_TIMEOUT_MS_MAX, &ms))
         c->total_timeout_ms = ms;
+    if (env_long("GPUSIZER_HUB_IMPORT_DEADLINE_MS", 1, HUB_TIMEOUT_MS_MAX, &ms))
+        c->import_deadline_ms = ms;
     env_bytes("GPUSIZER_HUB_MAX_JSON_BYTES", &c->max_json_bytes);
     env_bytes("GPUSIZER_HUB_MAX_HEADER_BYTES", &c->max_header_bytes);
     v = getenv("GPUSIZER_HUB_REDIRECT_HOSTS");

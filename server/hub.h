@@ -58,6 +58,8 @@ struct hub_config {
     char token[256];           /* GPUSIZER_HUB_TOKEN, else HF_TOKEN; "" = none */
     long connect_timeout_ms;   /* GPUSIZER_HUB_CONNECT_TIMEOUT_MS, default 5000 */
     long total_timeout_ms;     /* GPUSIZER_HUB_TIMEOUT_MS, default 30000, per request */
+    long import_deadline_ms;   /* GPUSIZER_HUB_IMPORT_DEADLINE_MS, default 120000: one whole
+                                  import (its index, config and every shard header) */
     uint64_t max_json_bytes;   /* config.json, index, metadata: default 8 MiB */
     uint64_t max_header_bytes; /* one safetensors/GGUF header: default 64 MiB */
     /* hosts a redirect may go to, besides the base URL's host (default: the public hub's CDN

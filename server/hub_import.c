@@ -711,6 +711,13 @@ out:
     return rc;
 }
 
+static long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 int hub_import_run(const struct hub_config *cfg, struct store *store,
                    const struct hub_import_request *req, struct catalog_put_result *out,
                    struct problem *problem)
@@ -725,6 +732,7 @@ int hub_import_run(const struct hub_config *cfg, struct store *store,
                     "the hub id or revision is not one gpusizer accepts");
         return -1;
     }
+    const long started_ms = mono_ms();
     struct import *im = calloc(1, sizeof(*im));
     if (im == NULL) {
         problem_set(problem, 503, "out-of-memory", "Out of memory", "starting the import");
@@ -763,9 +771,19 @@ int hub_import_run(const struct hub_config *cfg, struct store *store,
             im->config_from_gguf = im->config_doc != NULL;
         }
     } else {
-        for (size_t i = 0; i < im->shard_count; i++)
+        for (size_t i = 0; i < im->shard_count; i++) {
+            /* one import, however many shards, ends by its deadline: past it the answer is
+             * an error rather than minutes of a connection held open */
+            if (i > 0 && mono_ms() - started_ms > cfg->import_deadline_ms) {
+                problem_set(problem, 502, "hub-timeout", "The import took too long",
+                            "%zu of %zu safetensors headers read in %ld s, the import's limit "
+                            "(GPUSIZER_HUB_IMPORT_DEADLINE_MS); nothing was stored",
+                            i, im->shard_count, cfg->import_deadline_ms / 1000);
+                goto out;
+            }
             if (read_safetensors(im, i) != 0)
                 goto out;
+        }
     }
     checkpoint_finish(&im->sum);
     rc = store_import(im, store, out);

@@ -499,6 +499,18 @@ static void test_cli_import(void **state)
              test_server_wrapper(), binary, db.path);
     const int bad = system(command);
     assert_true(WIFEXITED(bad) && WEXITSTATUS(bad) == 2);
+    /* issue 33: an import ends by its overall deadline, however many shards it has (seven
+     * here; 1 ms is gone once the first header is read) and stores nothing */
+    snprintf(command, sizeof(command),
+             "GPUSIZER_HUB_IMPORT_DEADLINE_MS=1 %s %s import Qwen/Qwen3-30B-A3B-FP8 --db %s 2>&1",
+             test_server_wrapper(), binary, db.path);
+    out = popen(command, "r");
+    assert_non_null(out);
+    const size_t got = fread(text, 1, sizeof(text) - 1, out);
+    text[got] = '\0';
+    const int late = pclose(out);
+    assert_true(WIFEXITED(late) && WEXITSTATUS(late) != 0);
+    assert_non_null(strstr(text, "the import's limit"));
 }
 
 int main(int argc, char **argv)
