@@ -1337,6 +1337,44 @@ static int answer(struct json_writer *w, enum gs_status st, char **text, size_t 
     return 0;
 }
 
+/* GPU types whose search inputs are the same bytes (gs_plan_gpu: the GPU as the search sees
+ * it, its node and its price) get the same plan; a catalog bulk-loaded with many entries of
+ * one GPU at one price (one per provider or region, say) is searched once per distinct entry,
+ * not once per row. An open-addressed table of candidate indices keyed by a hash of the
+ * spec's bytes (plan_gpu zeroes the struct first, so equal specs are equal bytes). */
+struct same_spec {
+    size_t *slots; /* candidate index + 1, 0 = empty */
+    size_t mask;
+};
+
+static bool same_spec_init(struct same_spec *t, size_t n)
+{
+    size_t size = 16;
+    while (size < 2 * n)
+        size *= 2;
+    t->slots = calloc(size, sizeof(*t->slots));
+    t->mask = size - 1;
+    return t->slots != NULL;
+}
+
+/* The first candidate before `i` with i's spec, or i itself (then recorded). */
+static size_t same_spec_find(struct same_spec *t, const struct candidate *cands, size_t i)
+{
+    const unsigned char *bytes = (const unsigned char *)&cands[i].spec;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t k = 0; k < sizeof(cands[i].spec); k++)
+        h = (h ^ bytes[k]) * 1099511628211ull;
+    for (size_t slot = h & t->mask;; slot = (slot + 1) & t->mask) {
+        if (t->slots[slot] == 0) {
+            t->slots[slot] = i + 1;
+            return i;
+        }
+        const size_t j = t->slots[slot] - 1;
+        if (memcmp(&cands[j].spec, &cands[i].spec, sizeof(cands[i].spec)) == 0)
+            return j;
+    }
+}
+
 int sizing_recommend_text(const struct service *svc, const json_t *request, char **text,
                           size_t *length, struct problem *problem)
 {
@@ -1353,12 +1391,22 @@ int sizing_recommend_text(const struct service *svc, const json_t *request, char
         s->limits.price_required = true; /* an unpriced GPU goes to `rejected` (no_price) */
         s->limits.workload_validated = true; /* decode_sizing computed s->probe */
     }
+    struct same_spec seen = {NULL, 0};
+    if (st == GS_OK && !same_spec_init(&seen, s->candidate_count))
+        st = GS_ERR_NOMEM;
     for (size_t i = 0; st == GS_OK && i < s->candidate_count; i++) {
         cands[i].gpu = s->candidates[i];
         plan_gpu(s, s->candidates[i], &cands[i].spec);
+        const size_t twin = same_spec_find(&seen, cands, i);
+        if (twin != i) { /* searched already: the same inputs give the same plan */
+            cands[i].plan = cands[twin].plan;
+            cands[i].why = cands[twin].why;
+            continue;
+        }
         st = gs_plan_search(&s->req.model, &s->req.workload, &cands[i].spec, &s->limits, &s->demand,
                             &s->eff, 0, &cands[i].plan, &cands[i].why, &problem->errors);
     }
+    free(seen.slots);
     if (st == GS_OK)
         write_recommendation(&w, s, cands, s->candidate_count);
     sizing_end(s);

@@ -302,6 +302,51 @@ static void test_many_gpus(void **state)
     assert_int_equal(json_integer_value(json_object_get(rec, "options_total")), options);
     json_decref(rec);
     free(r.body);
+    /* a GPU entered again under other ids at the same price (one row per provider, say) is
+     * searched once: every copy gets the plan its original gets */
+    n = 0;
+    bulk = malloc(cap);
+    assert_non_null(bulk);
+    n += (size_t)snprintf(bulk + n, cap - n, "[");
+    for (size_t k = 0; k < 40; k++)
+        n += (size_t)snprintf(bulk + n, cap - n,
+                              "%s{\"id\":\"aaa-l40s-%02zu\",\"name\":\"L40S copy %zu\","
+                              "\"vendor\":\"NVIDIA\",\"memory_bytes\":48000000000,"
+                              "\"memory_source\":\"copy\",\"usable_memory_bytes\":47697362944,"
+                              "\"usable_memory_source\":\"copy\",\"memory_bandwidth_gb_s\":864,"
+                              "\"bf16_tflops\":362.05,\"spec_source\":\"copy\","
+                              "\"price_per_hour\":0.86,\"price_source\":\"copy\"}",
+                              k ? "," : "", k, k);
+    n += (size_t)snprintf(bulk + n, cap - n, "]");
+    r = http_call(server.port, "POST", "/v1/gpus:bulk", "application/json", bulk, n, auth);
+    free(bulk);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    r = http_call(server.port, "POST", "/v1/recommend", "application/json", request,
+                  strlen(request), NULL);
+    assert_int_equal(r.status, 200);
+    rec = json_loadb(r.body, r.length, 0, NULL);
+    assert_non_null(rec);
+    json_int_t copies = 0, first_count = -1;
+    double first_cost = -1;
+    json_array_foreach(json_object_get(rec, "options"), i, o)
+    {
+        if (strncmp(json_string_value(json_object_get(o, "gpu")), "aaa-l40s-", 9) != 0)
+            continue;
+        const json_int_t count = json_integer_value(json_object_get(o, "gpu_count"));
+        const double cost = json_number_value(json_object_get(o, "cost_per_hour"));
+        if (first_count < 0) {
+            first_count = count;
+            first_cost = cost;
+        }
+        assert_int_equal(count, first_count);
+        assert_true(cost == first_cost);
+        copies++;
+    }
+    assert_true(copies > 0);
+    assert_int_equal(json_integer_value(json_object_get(rec, "options_total")), options + 40);
+    json_decref(rec);
+    free(r.body);
     expect_healthy();
 }
 
