@@ -8,13 +8,26 @@
 # Timing bounds in the tests are scaled by test_server_time_factor() (20
 # under a wrapper; GPUSIZER_TEST_TIME_FACTOR overrides it). Suppressions,
 # for third-party libraries only, are in tests/valgrind.supp.
+#
+# GPUSIZER_VALGRIND_TESTS, when set, is the space-separated names of the tests
+# to build and run (default: every test labelled http); the fresh-root stage
+# runs test_http there, which proves valgrind installs and runs on a fresh
+# machine, while the full set runs once, outside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 command -v valgrind >/dev/null || { echo "valgrind-test.sh: valgrind is not installed" >&2; exit 1; }
 jobs=$(nproc)
 cmake -S . -B build-valgrind -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-valgrind -j"$jobs"
+only="${GPUSIZER_VALGRIND_TESTS:-}"
+if [[ -n "$only" ]]; then
+    read -r -a names <<<"$only"
+    cmake --build build-valgrind -j"$jobs" --target gpusizer "${names[@]}"
+    select=(-R "^($(IFS='|'; echo "${names[*]}"))\$")
+else
+    cmake --build build-valgrind -j"$jobs"
+    select=(-L http)
+fi
 
 # No quoting inside the wrapper: test_server.c splits it on spaces.
 export GPUSIZER_TEST_SERVER_WRAPPER="valgrind --tool=memcheck --leak-check=full \
@@ -29,4 +42,4 @@ export GPUSIZER_TEST_SERVER_WRAPPER="valgrind --tool=memcheck --leak-check=full 
 export GPUSIZER_LOAD_SECONDS=10 GPUSIZER_LOAD_STRICT=0 GPUSIZER_TEST_PATCHES=20
 # Each test is bounded by its ctest TIMEOUT (tests/CMakeLists.txt); one at a time, as memcheck
 # serialises each server's threads onto one core anyway and timing bounds need the other.
-(cd build-valgrind && ctest --output-on-failure -L http)
+(cd build-valgrind && ctest --output-on-failure "${select[@]}")
