@@ -8,9 +8,9 @@
 
 INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, config_json, config_source) VALUES
 -- 8,030,261,248 = safetensors total of meta-llama/Meta-Llama-3-8B, same
--- architecture (estimation.md 1.1, Llama-3-8B row).
+-- architecture (the exact count of config_json (docs/model-readers.md), Llama-3-8B row).
 ('llama-3.1-8b', 'Llama 3.1 8B', 'meta-llama/Llama-3.1-8B', 'llama', 8030261248,
- 'Hugging Face safetensors parameter total for the Llama 3/3.1 8B architecture (estimation.md 1.1, Llama-3-8B); equals the Llama formula applied to config_json',
+ 'Hugging Face safetensors parameter total for the Llama 3/3.1 8B architecture (the exact count of config_json (docs/model-readers.md), Llama-3-8B); equals the Llama formula applied to config_json',
  '{"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":4096,"intermediate_size":14336,"num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,"vocab_size":128256,"max_position_embeddings":131072,"rms_norm_eps":1e-05,"rope_theta":500000.0,"rope_scaling":{"factor":8.0,"low_freq_factor":1.0,"high_freq_factor":4.0,"original_max_position_embeddings":8192,"rope_type":"llama3"},"attention_bias":false,"mlp_bias":false,"tie_word_embeddings":false,"hidden_act":"silu","torch_dtype":"bfloat16"}',
  'meta-llama/Llama-3.1-8B config.json on the Hugging Face Hub'),
 -- 70,553,706,496 = 141,107,412,992 bytes (model.safetensors.index.json
@@ -19,10 +19,10 @@ INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, conf
  'meta-llama/Llama-3.1-70B model.safetensors.index.json total_size 141,107,412,992 bytes of bf16 tensors / 2; equals the Llama formula applied to config_json',
  '{"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":8192,"intermediate_size":28672,"num_hidden_layers":80,"num_attention_heads":64,"num_key_value_heads":8,"vocab_size":128256,"max_position_embeddings":131072,"rms_norm_eps":1e-05,"rope_theta":500000.0,"rope_scaling":{"factor":8.0,"low_freq_factor":1.0,"high_freq_factor":4.0,"original_max_position_embeddings":8192,"rope_type":"llama3"},"attention_bias":false,"mlp_bias":false,"tie_word_embeddings":false,"hidden_act":"silu","torch_dtype":"bfloat16"}',
  'meta-llama/Llama-3.1-70B config.json on the Hugging Face Hub'),
--- 7,241,732,096: estimation.md 1.1 (Mistral row), matched against public
+-- 7,241,732,096: the exact count of config_json (docs/model-readers.md) (Mistral row), matched against public
 -- safetensors totals.
 ('mistral-7b-v0.1', 'Mistral 7B v0.1', 'mistralai/Mistral-7B-v0.1', 'mistral', 7241732096,
- 'Hugging Face safetensors parameter total of mistralai/Mistral-7B-v0.1 (estimation.md 1.1, Mistral row)',
+ 'Hugging Face safetensors parameter total of mistralai/Mistral-7B-v0.1 (the exact count of config_json (docs/model-readers.md), Mistral row)',
  '{"architectures":["MistralForCausalLM"],"model_type":"mistral","hidden_size":4096,"intermediate_size":14336,"num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,"vocab_size":32000,"max_position_embeddings":32768,"sliding_window":4096,"rms_norm_eps":1e-05,"rope_theta":10000.0,"tie_word_embeddings":false,"hidden_act":"silu","torch_dtype":"bfloat16"}',
  'mistralai/Mistral-7B-v0.1 config.json on the Hugging Face Hub');
 

@@ -7,7 +7,7 @@
 
 ALTER TABLE models ADD COLUMN publisher TEXT;            -- organisation that released the model
 -- 'published': `parameters` is a count published for the checkpoint (its
--- safetensors total, the model card or paper, estimation.md 1.1) and the
+-- safetensors total, the model card or paper, the exact count of config_json (docs/model-readers.md)) and the
 -- stored config reproduces it exactly; 'derived': no exact published count was
 -- found, so `parameters` is the exact count of the stored config.
 ALTER TABLE models ADD COLUMN parameters_basis TEXT NOT NULL DEFAULT 'published'

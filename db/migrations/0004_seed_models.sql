@@ -9,7 +9,7 @@
 --
 -- parameters_basis (0003_catalog.sql): 'published' rows carry an exact count
 -- found in a public source (safetensors totals, GGUF parameter counts, model
--- cards, library preset metadata, estimation.md 1.1) that the stored config
+-- cards, library preset metadata, the exact count of config_json (docs/model-readers.md)) that the stored config
 -- reproduces. Where a checkpoint stores more than parameters() counts (a tied
 -- head saved twice, rotary or router buffers) the parameters() count is stored
 -- and the comment gives both. 'derived' rows had no exact published count; their
@@ -26,34 +26,34 @@
 -- Meta: Llama 2, Llama 3, 3.1, 3.2, 3.3.
 INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, config_json, config_source,
                     publisher, parameters_basis) VALUES
--- 6,738,415,616 = parameters() count (estimation.md 1.1, Llama-2-7B row). The Hub's
+-- 6,738,415,616 = parameters() count (the exact count of config_json (docs/model-readers.md), Llama-2-7B row). The Hub's
 -- safetensors total 6,738,417,664 also counts the 32 layers' rotary inv_freq buffers (32 x 64
 -- = 2,048).
 ('llama-2-7b', 'Llama 2 7B', 'meta-llama/Llama-2-7b-hf', 'llama', 6738415616,
- 'meta-llama/Llama-2-7b-hf Hugging Face safetensors total 6,738,417,664 (API safetensors.total, revision 01c7f73d) minus the 32 x 64 = 2,048 rotary inv_freq buffer values the checkpoint stores; the remaining 6,738,415,616 is estimation.md 1.1 (Llama-2-7B) and equals the Llama formula applied to config_json',
+ 'meta-llama/Llama-2-7b-hf Hugging Face safetensors total 6,738,417,664 (API safetensors.total, revision 01c7f73d) minus the 32 x 64 = 2,048 rotary inv_freq buffer values the checkpoint stores; the remaining 6,738,415,616 is the exact count of config_json (docs/model-readers.md) (Llama-2-7B) and equals the Llama formula applied to config_json',
  '{"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":4096,"intermediate_size":11008,"num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":32,"hidden_act":"silu","max_position_embeddings":4096,"rms_norm_eps":1e-05,"rope_scaling":null,"tie_word_embeddings":false,"torch_dtype":"float16","vocab_size":32000}',
  'meta-llama/Llama-2-7b-hf config.json on the Hugging Face Hub',
  'Meta', 'published'),
--- 13,015,864,320 = parameters() count (estimation.md 1.1, Llama-2-13B row). The Hub's
+-- 13,015,864,320 = parameters() count (the exact count of config_json (docs/model-readers.md), Llama-2-13B row). The Hub's
 -- safetensors total 13,015,866,880 also counts the 40 layers' rotary inv_freq buffers (40 x 64
 -- = 2,560).
 ('llama-2-13b', 'Llama 2 13B', 'meta-llama/Llama-2-13b-hf', 'llama', 13015864320,
- 'meta-llama/Llama-2-13b-hf Hugging Face safetensors total 13,015,866,880 (API safetensors.total, revision 5c31dfb6) minus the 40 x 64 = 2,560 rotary inv_freq buffer values the checkpoint stores; the remaining 13,015,864,320 is estimation.md 1.1 (Llama-2-13B) and equals the Llama formula applied to config_json',
+ 'meta-llama/Llama-2-13b-hf Hugging Face safetensors total 13,015,866,880 (API safetensors.total, revision 5c31dfb6) minus the 40 x 64 = 2,560 rotary inv_freq buffer values the checkpoint stores; the remaining 13,015,864,320 is the exact count of config_json (docs/model-readers.md) (Llama-2-13B) and equals the Llama formula applied to config_json',
  '{"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":5120,"intermediate_size":13824,"num_hidden_layers":40,"num_attention_heads":40,"num_key_value_heads":40,"hidden_act":"silu","max_position_embeddings":4096,"rms_norm_eps":1e-05,"rope_scaling":null,"tie_word_embeddings":false,"torch_dtype":"float16","vocab_size":32000}',
  'meta-llama/Llama-2-13b-hf config.json on the Hugging Face Hub',
  'Meta', 'published'),
--- 68,976,648,192 = parameters() count (estimation.md 1.1, Llama-2-70B row). The Hub's
+-- 68,976,648,192 = parameters() count (the exact count of config_json (docs/model-readers.md), Llama-2-70B row). The Hub's
 -- safetensors total 68,976,653,312 also counts the 80 layers' rotary inv_freq buffers (80 x 64
 -- = 5,120).
 ('llama-2-70b', 'Llama 2 70B', 'meta-llama/Llama-2-70b-hf', 'llama', 68976648192,
- 'meta-llama/Llama-2-70b-hf Hugging Face safetensors total 68,976,653,312 (API safetensors.total, revision 3aba440b) minus the 80 x 64 = 5,120 rotary inv_freq buffer values the checkpoint stores; the remaining 68,976,648,192 is estimation.md 1.1 (Llama-2-70B) and equals the Llama formula applied to config_json',
+ 'meta-llama/Llama-2-70b-hf Hugging Face safetensors total 68,976,653,312 (API safetensors.total, revision 3aba440b) minus the 80 x 64 = 5,120 rotary inv_freq buffer values the checkpoint stores; the remaining 68,976,648,192 is the exact count of config_json (docs/model-readers.md) (Llama-2-70B) and equals the Llama formula applied to config_json',
  '{"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":8192,"intermediate_size":28672,"num_hidden_layers":80,"num_attention_heads":64,"num_key_value_heads":8,"hidden_act":"silu","max_position_embeddings":4096,"rms_norm_eps":1e-05,"rope_scaling":null,"tie_word_embeddings":false,"torch_dtype":"float16","vocab_size":32000}',
  'meta-llama/Llama-2-70b-hf config.json on the Hugging Face Hub',
  'Meta', 'published'),
--- 8,030,261,248 = safetensors total of meta-llama/Meta-Llama-3-8B (estimation.md 1.1,
+-- 8,030,261,248 = safetensors total of meta-llama/Meta-Llama-3-8B (the exact count of config_json (docs/model-readers.md),
 -- Llama-3-8B row).
 ('llama-3-8b', 'Llama 3 8B', 'meta-llama/Meta-Llama-3-8B', 'llama', 8030261248,
- 'Hugging Face safetensors parameter total of meta-llama/Meta-Llama-3-8B (estimation.md 1.1, Llama-3-8B); equals the Llama formula applied to config_json',
+ 'Hugging Face safetensors parameter total of meta-llama/Meta-Llama-3-8B (the exact count of config_json (docs/model-readers.md), Llama-3-8B); equals the Llama formula applied to config_json',
  '{"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":4096,"intermediate_size":14336,"num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,"max_position_embeddings":8192,"rope_scaling":null,"attention_bias":false,"attention_dropout":0.0,"hidden_act":"silu","rms_norm_eps":1e-05,"rope_theta":500000.0,"tie_word_embeddings":false,"torch_dtype":"bfloat16","vocab_size":128256}',
  'meta-llama/Meta-Llama-3-8B config.json on the Hugging Face Hub',
  'Meta', 'published'),
@@ -70,10 +70,10 @@ INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, conf
  '{"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":16384,"intermediate_size":53248,"num_hidden_layers":126,"num_attention_heads":128,"num_key_value_heads":8,"max_position_embeddings":131072,"rope_scaling":{"factor":8.0,"low_freq_factor":1.0,"high_freq_factor":4.0,"original_max_position_embeddings":8192,"rope_type":"llama3"},"mlp_bias":false,"attention_bias":false,"attention_dropout":0.0,"hidden_act":"silu","rms_norm_eps":1e-05,"rope_theta":500000.0,"tie_word_embeddings":false,"torch_dtype":"bfloat16","vocab_size":128256}',
  'meta-llama/Llama-3.1-405B config.json on the Hugging Face Hub',
  'Meta', 'published'),
--- 1,235,814,400: estimation.md 1.1 (Llama-3.2-1B row, tied head counted once); the same figure
+-- 1,235,814,400: the exact count of config_json (docs/model-readers.md) (Llama-3.2-1B row, tied head counted once); the same figure
 -- is the safetensors total of meta-llama/Llama-3.2-1B-Instruct.
 ('llama-3.2-1b', 'Llama 3.2 1B', 'meta-llama/Llama-3.2-1B', 'llama', 1235814400,
- 'estimation.md 1.1 (Llama-3.2-1B, tied embeddings), also the safetensors total of meta-llama/Llama-3.2-1B-Instruct; equals the Llama formula applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (Llama-3.2-1B, tied embeddings), also the safetensors total of meta-llama/Llama-3.2-1B-Instruct; equals the Llama formula applied to config_json',
  '{"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":2048,"intermediate_size":8192,"num_hidden_layers":16,"num_attention_heads":32,"num_key_value_heads":8,"head_dim":64,"max_position_embeddings":131072,"rope_scaling":{"factor":32.0,"low_freq_factor":1.0,"high_freq_factor":4.0,"original_max_position_embeddings":8192,"rope_type":"llama3"},"mlp_bias":false,"attention_bias":false,"attention_dropout":0.0,"hidden_act":"silu","rms_norm_eps":1e-05,"rope_theta":500000.0,"tie_word_embeddings":true,"torch_dtype":"bfloat16","vocab_size":128256}',
  'meta-llama/Llama-3.2-1B config.json on the Hugging Face Hub',
  'Meta', 'published'),
@@ -110,10 +110,10 @@ INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, conf
  '{"architectures":["MistralForCausalLM"],"model_type":"mistral","attention_dropout":0.0,"head_dim":128,"hidden_act":"silu","hidden_size":5120,"intermediate_size":14336,"max_position_embeddings":1024000,"num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"rms_norm_eps":1e-05,"rope_theta":1000000.0,"sliding_window":null,"tie_word_embeddings":false,"torch_dtype":"bfloat16","vocab_size":131072}',
  'mistralai/Mistral-Nemo-Base-2407 config.json on the Hugging Face Hub',
  'Mistral AI', 'published'),
--- 46,702,792,704 = safetensors total of mistralai/Mixtral-8x7B-v0.1 (estimation.md 1.1,
+-- 46,702,792,704 = safetensors total of mistralai/Mixtral-8x7B-v0.1 (the exact count of config_json (docs/model-readers.md),
 -- Mixtral).
 ('mixtral-8x7b', 'Mixtral 8x7B v0.1', 'mistralai/Mixtral-8x7B-v0.1', 'mixtral', 46702792704,
- 'Hugging Face safetensors parameter total of mistralai/Mixtral-8x7B-v0.1 (estimation.md 1.1, Mixtral); equals the Mixtral formula applied to config_json',
+ 'Hugging Face safetensors parameter total of mistralai/Mixtral-8x7B-v0.1 (the exact count of config_json (docs/model-readers.md), Mixtral); equals the Mixtral formula applied to config_json',
  '{"architectures":["MixtralForCausalLM"],"model_type":"mixtral","hidden_size":4096,"intermediate_size":14336,"max_position_embeddings":32768,"num_attention_heads":32,"num_experts_per_tok":2,"num_hidden_layers":32,"num_key_value_heads":8,"num_local_experts":8,"router_aux_loss_coef":0.02,"vocab_size":32000,"attention_dropout":0.0,"hidden_act":"silu","rms_norm_eps":1e-05,"rope_theta":1000000.0,"sliding_window":null,"tie_word_embeddings":false,"torch_dtype":"bfloat16"}',
  'mistralai/Mixtral-8x7B-v0.1 config.json on the Hugging Face Hub',
  'Mistral AI', 'published'),
@@ -131,9 +131,9 @@ ON CONFLICT (id) DO NOTHING;
 INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, config_json, config_source,
                     publisher, parameters_basis) VALUES
 -- 494,032,768 = safetensors total of Qwen/Qwen2.5-0.5B-Instruct (same shapes as the base),
--- also estimation.md 1.1 (Qwen2-0.5B row, identical shapes). Tied head.
+-- also the exact count of config_json (docs/model-readers.md) (Qwen2-0.5B row, identical shapes). Tied head.
 ('qwen2.5-0.5b', 'Qwen2.5 0.5B', 'Qwen/Qwen2.5-0.5B', 'qwen2', 494032768,
- 'Safetensors total 494,032,768 of Qwen/Qwen2.5-0.5B-Instruct (same architecture), also estimation.md 1.1 (Qwen2-0.5B row, identical shapes); equals the Qwen2 formula (q/k/v biases) applied to config_json',
+ 'Safetensors total 494,032,768 of Qwen/Qwen2.5-0.5B-Instruct (same architecture), also the exact count of config_json (docs/model-readers.md) (Qwen2-0.5B row, identical shapes); equals the Qwen2 formula (q/k/v biases) applied to config_json',
  '{"architectures":["Qwen2ForCausalLM"],"model_type":"qwen2","attention_dropout":0.0,"hidden_act":"silu","rope_theta":1000000.0,"use_sliding_window":false,"torch_dtype":"bfloat16","hidden_size":896,"intermediate_size":4864,"max_position_embeddings":32768,"max_window_layers":24,"num_attention_heads":14,"num_hidden_layers":24,"num_key_value_heads":2,"rms_norm_eps":1e-06,"sliding_window":32768,"tie_word_embeddings":true,"vocab_size":151936}',
  'Qwen/Qwen2.5-0.5B config.json on the Hugging Face Hub',
  'Alibaba Cloud', 'published'),
@@ -149,10 +149,10 @@ INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, conf
  '{"architectures":["Qwen2ForCausalLM"],"model_type":"qwen2","attention_dropout":0.0,"hidden_act":"silu","rope_theta":1000000.0,"use_sliding_window":false,"torch_dtype":"bfloat16","hidden_size":2048,"intermediate_size":11008,"max_position_embeddings":32768,"max_window_layers":36,"num_attention_heads":16,"num_hidden_layers":36,"num_key_value_heads":2,"rms_norm_eps":1e-06,"sliding_window":32768,"tie_word_embeddings":true,"vocab_size":151936}',
  'Qwen/Qwen2.5-3B config.json on the Hugging Face Hub',
  'Alibaba Cloud', 'published'),
--- 7,615,616,512: estimation.md 1.1 (Qwen2.5-7B row), also the safetensors total of
+-- 7,615,616,512: the exact count of config_json (docs/model-readers.md) (Qwen2.5-7B row), also the safetensors total of
 -- Qwen/Qwen2.5-7B-Instruct.
 ('qwen2.5-7b', 'Qwen2.5 7B', 'Qwen/Qwen2.5-7B', 'qwen2', 7615616512,
- 'Estimation.md 1.1 (Qwen2.5-7B), also the safetensors total of Qwen/Qwen2.5-7B-Instruct; equals the Qwen2 formula (q/k/v biases) applied to config_json',
+ 'The exact count of config_json (docs/model-readers.md) (Qwen2.5-7B), also the safetensors total of Qwen/Qwen2.5-7B-Instruct; equals the Qwen2 formula (q/k/v biases) applied to config_json',
  '{"architectures":["Qwen2ForCausalLM"],"model_type":"qwen2","attention_dropout":0.0,"hidden_act":"silu","rope_theta":1000000.0,"use_sliding_window":false,"torch_dtype":"bfloat16","hidden_size":3584,"intermediate_size":18944,"max_position_embeddings":131072,"max_window_layers":28,"num_attention_heads":28,"num_hidden_layers":28,"num_key_value_heads":4,"rms_norm_eps":1e-06,"sliding_window":131072,"tie_word_embeddings":false,"vocab_size":152064}',
  'Qwen/Qwen2.5-7B config.json on the Hugging Face Hub',
  'Alibaba Cloud', 'published'),
@@ -210,29 +210,29 @@ ON CONFLICT (id) DO NOTHING;
 -- Google: Gemma (explicit head_dim, tied) and Gemma 2 (four RMSNorms per layer).
 INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, config_json, config_source,
                     publisher, parameters_basis) VALUES
--- 2,506,172,416: estimation.md 1.1 (Gemma-2B row; explicit head_dim 256, tied embeddings).
+-- 2,506,172,416: the exact count of config_json (docs/model-readers.md) (Gemma-2B row; explicit head_dim 256, tied embeddings).
 ('gemma-2b', 'Gemma 2B', 'google/gemma-2b', 'gemma', 2506172416,
- 'estimation.md 1.1 (Gemma-2B, matched against public safetensors totals); equals the Llama formula with head_dim 256 and tied embeddings applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (Gemma-2B, matched against public safetensors totals); equals the Llama formula with head_dim 256 and tied embeddings applied to config_json',
  '{"architectures":["GemmaForCausalLM"],"model_type":"gemma","hidden_size":2048,"intermediate_size":16384,"num_attention_heads":8,"num_hidden_layers":18,"num_key_value_heads":1,"attention_bias":false,"attention_dropout":0.0,"head_dim":256,"hidden_act":"gelu","max_position_embeddings":8192,"rms_norm_eps":1e-06,"rope_scaling":null,"rope_theta":10000.0,"torch_dtype":"bfloat16","vocab_size":256000}',
  'google/gemma-2b config.json on the Hugging Face Hub',
  'Google', 'published'),
--- 8,537,680,896: estimation.md 1.1 (Gemma-7B row; explicit head_dim 256, tied embeddings).
+-- 8,537,680,896: the exact count of config_json (docs/model-readers.md) (Gemma-7B row; explicit head_dim 256, tied embeddings).
 ('gemma-7b', 'Gemma 7B', 'google/gemma-7b', 'gemma', 8537680896,
- 'estimation.md 1.1 (Gemma-7B, matched against public safetensors totals); equals the Llama formula with head_dim 256 and tied embeddings applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (Gemma-7B, matched against public safetensors totals); equals the Llama formula with head_dim 256 and tied embeddings applied to config_json',
  '{"architectures":["GemmaForCausalLM"],"model_type":"gemma","hidden_size":3072,"intermediate_size":24576,"num_attention_heads":16,"num_hidden_layers":28,"num_key_value_heads":16,"attention_bias":false,"attention_dropout":0.0,"head_dim":256,"hidden_act":"gelu","max_position_embeddings":8192,"rms_norm_eps":1e-06,"rope_scaling":null,"rope_theta":10000.0,"torch_dtype":"bfloat16","vocab_size":256000}',
  'google/gemma-7b config.json on the Hugging Face Hub',
  'Google', 'published'),
--- 2,614,341,888: estimation.md 1.1 (Gemma-2-2B), also the safetensors total of
+-- 2,614,341,888: the exact count of config_json (docs/model-readers.md) (Gemma-2-2B), also the safetensors total of
 -- google/gemma-2-2b-it.
 ('gemma-2-2b', 'Gemma 2 2B', 'google/gemma-2-2b', 'gemma2', 2614341888,
- 'estimation.md 1.1 (Gemma-2-2B), also the safetensors total of google/gemma-2-2b-it; equals the Gemma-2 formula (four RMSNorms per layer, tied) applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (Gemma-2-2B), also the safetensors total of google/gemma-2-2b-it; equals the Gemma-2 formula (four RMSNorms per layer, tied) applied to config_json',
  '{"architectures":["Gemma2ForCausalLM"],"model_type":"gemma2","head_dim":256,"hidden_size":2304,"intermediate_size":9216,"num_attention_heads":8,"num_hidden_layers":26,"num_key_value_heads":4,"query_pre_attn_scalar":256,"attention_bias":false,"attention_dropout":0.0,"attn_logit_softcapping":50.0,"cache_implementation":"hybrid","final_logit_softcapping":30.0,"hidden_activation":"gelu_pytorch_tanh","max_position_embeddings":8192,"rms_norm_eps":1e-06,"rope_theta":10000.0,"sliding_window":4096,"vocab_size":256000}',
  'google/gemma-2-2b config.json on the Hugging Face Hub',
  'Google', 'published'),
--- 9,241,705,984: estimation.md 1.1 (Gemma-2-9B), also the safetensors total of
+-- 9,241,705,984: the exact count of config_json (docs/model-readers.md) (Gemma-2-9B), also the safetensors total of
 -- google/gemma-2-9b-it.
 ('gemma-2-9b', 'Gemma 2 9B', 'google/gemma-2-9b', 'gemma2', 9241705984,
- 'estimation.md 1.1 (Gemma-2-9B), also the safetensors total of google/gemma-2-9b-it; equals the Gemma-2 formula (four RMSNorms per layer, tied) applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (Gemma-2-9B), also the safetensors total of google/gemma-2-9b-it; equals the Gemma-2 formula (four RMSNorms per layer, tied) applied to config_json',
  '{"architectures":["Gemma2ForCausalLM"],"model_type":"gemma2","head_dim":256,"hidden_size":3584,"intermediate_size":14336,"num_attention_heads":16,"num_hidden_layers":42,"num_key_value_heads":8,"query_pre_attn_scalar":256,"attention_bias":false,"attention_dropout":0.0,"attn_logit_softcapping":50.0,"cache_implementation":"hybrid","final_logit_softcapping":30.0,"hidden_activation":"gelu_pytorch_tanh","max_position_embeddings":8192,"rms_norm_eps":1e-06,"rope_theta":10000.0,"sliding_window":4096,"vocab_size":256000}',
  'google/gemma-2-9b config.json on the Hugging Face Hub',
  'Google', 'published'),
@@ -248,17 +248,17 @@ ON CONFLICT (id) DO NOTHING;
 -- Microsoft: Phi-3 (fused qkv_proj and gate_up_proj, Llama shapes).
 INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, config_json, config_source,
                     publisher, parameters_basis) VALUES
--- 3,821,079,552: estimation.md 1.1 (Phi-3-mini row) = safetensors total of
+-- 3,821,079,552: the exact count of config_json (docs/model-readers.md) (Phi-3-mini row) = safetensors total of
 -- microsoft/Phi-3-mini-4k-instruct. Fused qkv_proj and gate_up_proj have the Llama shapes.
 ('phi-3-mini-4k', 'Phi-3-mini-4k-instruct', 'microsoft/Phi-3-mini-4k-instruct', 'phi3', 3821079552,
- 'estimation.md 1.1 (Phi-3-mini), also the Hugging Face safetensors total of microsoft/Phi-3-mini-4k-instruct; equals the Phi-3 (Llama) formula applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (Phi-3-mini), also the Hugging Face safetensors total of microsoft/Phi-3-mini-4k-instruct; equals the Phi-3 (Llama) formula applied to config_json',
  '{"architectures":["Phi3ForCausalLM"],"model_type":"phi3","hidden_size":3072,"intermediate_size":8192,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":32,"attention_dropout":0.0,"embd_pdrop":0.0,"hidden_act":"silu","max_position_embeddings":4096,"original_max_position_embeddings":4096,"resid_pdrop":0.0,"rms_norm_eps":1e-05,"rope_scaling":null,"rope_theta":10000.0,"sliding_window":2047,"tie_word_embeddings":false,"torch_dtype":"bfloat16","vocab_size":32064}',
  'microsoft/Phi-3-mini-4k-instruct config.json on the Hugging Face Hub (as vendored in mlc-ai/mlc-llm model_preset.py)',
  'Microsoft', 'published'),
 -- 13,960,238,080: derived from the config (no exact published total found; the model card says
 -- 14B). A third-party benchmark table records the same 13,960,238,080 for a copy of the model.
 ('phi-3-medium-4k', 'Phi-3-medium-4k-instruct', 'microsoft/Phi-3-medium-4k-instruct', 'phi3', 13960238080,
- 'derived: exact count of the stored config with the Phi-3 (Llama) formula (estimation.md 1.1); no exact published total was found (the model card says 14B); a public benchmark table records 13,960,238,080 for unsloth/Phi-3-medium-4k-instruct, which agrees',
+ 'derived: exact count of the stored config with the Phi-3 (Llama) formula (the exact count of config_json (docs/model-readers.md)); no exact published total was found (the model card says 14B); a public benchmark table records 13,960,238,080 for unsloth/Phi-3-medium-4k-instruct, which agrees',
  '{"architectures":["Phi3ForCausalLM"],"model_type":"phi3","hidden_size":5120,"intermediate_size":17920,"num_attention_heads":40,"num_hidden_layers":40,"num_key_value_heads":10,"attention_dropout":0.0,"embd_pdrop":0.0,"hidden_act":"silu","max_position_embeddings":4096,"original_max_position_embeddings":4096,"resid_pdrop":0.0,"rms_norm_eps":1e-05,"rope_scaling":null,"rope_theta":10000.0,"sliding_window":2047,"tie_word_embeddings":false,"torch_dtype":"bfloat16","vocab_size":32064}',
  'microsoft/Phi-3-medium-4k-instruct config.json on the Hugging Face Hub',
  'Microsoft', 'derived')
@@ -267,16 +267,16 @@ ON CONFLICT (id) DO NOTHING;
 -- TII: Falcon (tied head; checkpoints also store lm_head.weight).
 INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, config_json, config_source,
                     publisher, parameters_basis) VALUES
--- 6,921,720,704 = parameters() count, tied head once (estimation.md 1.1, Falcon-7B). The Hub
+-- 6,921,720,704 = parameters() count, tied head once (the exact count of config_json (docs/model-readers.md), Falcon-7B). The Hub
 -- lists 7,217,189,760 because the checkpoint also stores lm_head.weight (65024 x 4544).
 ('falcon-7b', 'Falcon 7B', 'tiiuae/falcon-7b', 'falcon', 6921720704,
- 'estimation.md 1.1 (Falcon-7B): the Hub total 7,217,189,760 minus the 65,024 x 4,544 = 295,469,056 lm_head.weight the checkpoint stores separately although it is tied; equals the Falcon formula applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (Falcon-7B): the Hub total 7,217,189,760 minus the 65,024 x 4,544 = 295,469,056 lm_head.weight the checkpoint stores separately although it is tied; equals the Falcon formula applied to config_json',
  '{"architectures":["FalconForCausalLM"],"model_type":"falcon","hidden_size":4544,"multi_query":true,"new_decoder_architecture":false,"num_attention_heads":71,"num_hidden_layers":32,"parallel_attn":true,"alibi":false,"apply_residual_connection_post_layernorm":false,"attention_dropout":0.0,"bias":false,"hidden_dropout":0.0,"layer_norm_epsilon":1e-05,"torch_dtype":"bfloat16","vocab_size":65024}',
  'tiiuae/falcon-7b config.json on the Hugging Face Hub',
  'TII', 'published'),
 -- 41,303,293,952 = parameters() count, tied head once. The safetensors total 41,835,970,560
 -- also counts the separately stored lm_head.weight (65024 x 8192 = 532,676,608), as for
--- Falcon-7B (estimation.md 1.1, where this total was still listed as derived).
+-- Falcon-7B (the exact count of config_json (docs/model-readers.md), where this total was still listed as derived).
 ('falcon-40b', 'Falcon 40B', 'tiiuae/falcon-40b', 'falcon', 41303293952,
  'Hugging Face safetensors total 41,835,970,560 of tiiuae/falcon-40b (as recorded by a public model catalog, source: safetensors) minus the 65,024 x 8,192 = 532,676,608 lm_head.weight the checkpoint stores separately although it is tied; equals the Falcon formula (new decoder architecture, 8 KV heads) applied to config_json',
  '{"architectures":["FalconForCausalLM"],"model_type":"falcon","hidden_size":8192,"multi_query":true,"new_decoder_architecture":true,"num_attention_heads":128,"num_hidden_layers":60,"num_kv_heads":8,"parallel_attn":true,"alibi":false,"apply_residual_connection_post_layernorm":false,"attention_dropout":0.0,"bias":false,"hidden_dropout":0.0,"layer_norm_epsilon":1e-05,"torch_dtype":"bfloat16","vocab_size":65024}',
@@ -294,37 +294,37 @@ INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, conf
  '{"architectures":["OPTForCausalLM"],"model_type":"opt","activation_dropout":0.0,"activation_function":"relu","attention_dropout":0.0,"do_layer_norm_before":true,"dropout":0.1,"enable_bias":true,"layerdrop":0.0,"max_position_embeddings":2048,"torch_dtype":"float16","vocab_size":50272,"ffn_dim":3072,"hidden_size":768,"num_attention_heads":12,"num_hidden_layers":12,"word_embed_proj_dim":768}',
  'facebook/opt-125m config.json on the Hugging Face Hub',
  'Meta', 'published'),
--- 331,196,416: estimation.md 1.1 (OPT-350m; word_embed_proj_dim 512 adds project_in/out,
+-- 331,196,416: the exact count of config_json (docs/model-readers.md) (OPT-350m; word_embed_proj_dim 512 adds project_in/out,
 -- post-LayerNorm, so no final LayerNorm).
 ('opt-350m', 'OPT 350M', 'facebook/opt-350m', 'opt', 331196416,
- 'estimation.md 1.1 (OPT-350m: project_in/project_out, no final LayerNorm); equals the OPT formula applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (OPT-350m: project_in/project_out, no final LayerNorm); equals the OPT formula applied to config_json',
  '{"architectures":["OPTForCausalLM"],"model_type":"opt","activation_dropout":0.0,"activation_function":"relu","attention_dropout":0.0,"do_layer_norm_before":false,"dropout":0.1,"enable_bias":true,"layerdrop":0.0,"max_position_embeddings":2048,"torch_dtype":"float16","vocab_size":50272,"ffn_dim":4096,"hidden_size":1024,"num_attention_heads":16,"num_hidden_layers":24,"word_embed_proj_dim":512}',
  'facebook/opt-350m config.json on the Hugging Face Hub (as copied in EasyDeL''s OPT presets)',
  'Meta', 'published'),
--- 1,315,758,080: estimation.md 1.1 (OPT-1.3B row).
+-- 1,315,758,080: the exact count of config_json (docs/model-readers.md) (OPT-1.3B row).
 ('opt-1.3b', 'OPT 1.3B', 'facebook/opt-1.3b', 'opt', 1315758080,
- 'estimation.md 1.1 (OPT-1.3B); equals the OPT formula applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (OPT-1.3B); equals the OPT formula applied to config_json',
  '{"architectures":["OPTForCausalLM"],"model_type":"opt","activation_dropout":0.0,"activation_function":"relu","attention_dropout":0.0,"do_layer_norm_before":true,"dropout":0.1,"enable_bias":true,"layerdrop":0.0,"max_position_embeddings":2048,"torch_dtype":"float16","vocab_size":50272,"ffn_dim":8192,"hidden_size":2048,"num_attention_heads":32,"num_hidden_layers":24,"word_embed_proj_dim":2048}',
  'facebook/opt-1.3b config.json on the Hugging Face Hub (as copied in EasyDeL''s OPT presets)',
  'Meta', 'published'),
--- 6,658,473,984: derived from the config (estimation.md 1.1 gives the same, marked derived);
+-- 6,658,473,984: derived from the config (the exact count of config_json (docs/model-readers.md) gives the same, marked derived);
 -- no exact published total found (the OPT paper says 6.7B).
 ('opt-6.7b', 'OPT 6.7B', 'facebook/opt-6.7b', 'opt', 6658473984,
- 'derived: exact count of the stored config with the OPT formula (estimation.md 1.1, where OPT-6.7B is also derived); no exact published total was found (the OPT paper says 6.7B)',
+ 'derived: exact count of the stored config with the OPT formula (the exact count of config_json (docs/model-readers.md), where OPT-6.7B is also derived); no exact published total was found (the OPT paper says 6.7B)',
  '{"architectures":["OPTForCausalLM"],"model_type":"opt","activation_dropout":0.0,"activation_function":"relu","attention_dropout":0.0,"do_layer_norm_before":true,"dropout":0.1,"enable_bias":true,"layerdrop":0.0,"max_position_embeddings":2048,"torch_dtype":"float16","vocab_size":50272,"ffn_dim":16384,"hidden_size":4096,"num_attention_heads":32,"num_hidden_layers":32,"word_embed_proj_dim":4096,"_remove_final_layer_norm":false}',
  'facebook/opt-6.7b config.json on the Hugging Face Hub (as copied in EasyDeL''s OPT presets)',
  'Meta', 'derived'),
 -- 12,853,473,280: derived from the config; no exact published total found (the OPT paper says
 -- 13B).
 ('opt-13b', 'OPT 13B', 'facebook/opt-13b', 'opt', 12853473280,
- 'derived: exact count of the stored config with the OPT formula (estimation.md 1.1); no exact published total was found (the OPT paper says 13B)',
+ 'derived: exact count of the stored config with the OPT formula (the exact count of config_json (docs/model-readers.md)); no exact published total was found (the OPT paper says 13B)',
  '{"architectures":["OPTForCausalLM"],"model_type":"opt","activation_dropout":0.0,"activation_function":"relu","attention_dropout":0.0,"do_layer_norm_before":true,"dropout":0.1,"enable_bias":true,"layerdrop":0.0,"max_position_embeddings":2048,"torch_dtype":"float16","vocab_size":50272,"ffn_dim":20480,"hidden_size":5120,"num_attention_heads":40,"num_hidden_layers":40,"word_embed_proj_dim":5120,"_remove_final_layer_norm":false}',
  'facebook/opt-13b config.json on the Hugging Face Hub (as copied in EasyDeL''s OPT presets)',
  'Meta', 'derived'),
 -- 65,719,701,504: derived from the config; no exact published total found (the OPT paper says
 -- 66B).
 ('opt-66b', 'OPT 66B', 'facebook/opt-66b', 'opt', 65719701504,
- 'derived: exact count of the stored config with the OPT formula (estimation.md 1.1); no exact published total was found (the OPT paper says 66B)',
+ 'derived: exact count of the stored config with the OPT formula (the exact count of config_json (docs/model-readers.md)); no exact published total was found (the OPT paper says 66B)',
  '{"architectures":["OPTForCausalLM"],"model_type":"opt","activation_dropout":0.0,"activation_function":"relu","attention_dropout":0.0,"do_layer_norm_before":true,"dropout":0.1,"enable_bias":true,"layerdrop":0.0,"max_position_embeddings":2048,"torch_dtype":"float16","vocab_size":50272,"ffn_dim":36864,"hidden_size":9216,"num_attention_heads":72,"num_hidden_layers":64,"word_embed_proj_dim":9216,"_remove_final_layer_norm":false}',
  'facebook/opt-66b config.json on the Hugging Face Hub (as copied in EasyDeL''s OPT presets)',
  'Meta', 'derived')
@@ -333,21 +333,21 @@ ON CONFLICT (id) DO NOTHING;
 -- BigScience: BLOOM (ALiBi, tied head).
 INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, config_json, config_source,
                     publisher, parameters_basis) VALUES
--- 559,214,592: estimation.md 1.1 (BLOOM row; ALiBi, so no position table; tied head).
+-- 559,214,592: the exact count of config_json (docs/model-readers.md) (BLOOM row; ALiBi, so no position table; tied head).
 ('bloom-560m', 'BLOOM 560M', 'bigscience/bloom-560m', 'bloom', 559214592,
- 'estimation.md 1.1 (BLOOM-560M); equals the BLOOM formula applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (BLOOM-560M); equals the BLOOM formula applied to config_json',
  '{"architectures":["BloomForCausalLM"],"model_type":"bloom","n_embed":1024,"n_layer":24,"num_attention_heads":16,"apply_residual_connection_post_layernorm":false,"attention_dropout":0.0,"hidden_dropout":0.0,"layer_norm_epsilon":1e-05,"vocab_size":250880}',
  'bigscience/bloom-560m config.json on the Hugging Face Hub',
  'BigScience', 'published'),
--- 7,069,016,064: estimation.md 1.1 (BLOOM row; ALiBi, so no position table; tied head).
+-- 7,069,016,064: the exact count of config_json (docs/model-readers.md) (BLOOM row; ALiBi, so no position table; tied head).
 ('bloom-7b1', 'BLOOM 7B1', 'bigscience/bloom-7b1', 'bloom', 7069016064,
- 'estimation.md 1.1 (BLOOM-7B1); equals the BLOOM formula applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (BLOOM-7B1); equals the BLOOM formula applied to config_json',
  '{"architectures":["BloomForCausalLM"],"model_type":"bloom","n_embed":4096,"n_layer":30,"num_attention_heads":32,"apply_residual_connection_post_layernorm":false,"attention_dropout":0.0,"hidden_dropout":0.0,"layer_norm_epsilon":1e-05,"vocab_size":250880}',
  'bigscience/bloom-7b1 config.json on the Hugging Face Hub',
  'BigScience', 'published'),
--- 176,247,271,424: estimation.md 1.1 (BLOOM row; ALiBi, so no position table; tied head).
+-- 176,247,271,424: the exact count of config_json (docs/model-readers.md) (BLOOM row; ALiBi, so no position table; tied head).
 ('bloom-176b', 'BLOOM 176B', 'bigscience/bloom', 'bloom', 176247271424,
- 'estimation.md 1.1 (BLOOM-176B); the BLOOM paper''s hyperparameter table gives 176,247M; equals the BLOOM formula applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) (BLOOM-176B); the BLOOM paper''s hyperparameter table gives 176,247M; equals the BLOOM formula applied to config_json',
  '{"architectures":["BloomForCausalLM"],"model_type":"bloom","hidden_size":14336,"n_head":112,"n_layer":70,"apply_residual_connection_post_layernorm":false,"attention_dropout":0.0,"hidden_dropout":0.0,"layer_norm_epsilon":1e-05,"vocab_size":250880}',
  'bigscience/bloom config.json on the Hugging Face Hub',
  'BigScience', 'published')
@@ -356,9 +356,9 @@ ON CONFLICT (id) DO NOTHING;
 -- OpenAI: GPT-2 (Conv1D with biases, learned positions, tied head).
 INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, config_json, config_source,
                     publisher, parameters_basis) VALUES
--- 124,439,808 = keras-hub preset gpt2_base_en params and estimation.md 1.1.
+-- 124,439,808 = keras-hub preset gpt2_base_en params and the exact count of config_json (docs/model-readers.md).
 ('gpt2', 'GPT-2 (124M)', 'openai-community/gpt2', 'gpt2', 124439808,
- 'keras-hub GPT-2 preset gpt2_base_en metadata params 124,439,808 and estimation.md 1.1; equals the GPT-2 formula applied to config_json',
+ 'keras-hub GPT-2 preset gpt2_base_en metadata params 124,439,808 and the exact count of config_json (docs/model-readers.md); equals the GPT-2 formula applied to config_json',
  '{"architectures":["GPT2LMHeadModel"],"model_type":"gpt2","n_embd":768,"n_head":12,"n_layer":12,"activation_function":"gelu_new","attn_pdrop":0.1,"embd_pdrop":0.1,"layer_norm_epsilon":1e-05,"n_ctx":1024,"n_positions":1024,"resid_pdrop":0.1,"vocab_size":50257}',
  'openai-community/gpt2 config.json on the Hugging Face Hub (as vendored in mlc-ai/mlc-llm model_preset.py)',
  'OpenAI', 'published'),
@@ -374,9 +374,9 @@ INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, conf
  '{"architectures":["GPT2LMHeadModel"],"model_type":"gpt2","n_embd":1280,"n_head":20,"n_layer":36,"activation_function":"gelu_new","attn_pdrop":0.1,"embd_pdrop":0.1,"layer_norm_epsilon":1e-05,"n_ctx":1024,"n_positions":1024,"resid_pdrop":0.1,"vocab_size":50257}',
  'openai-community/gpt2-large config.json on the Hugging Face Hub',
  'OpenAI', 'published'),
--- 1,557,611,200 = keras-hub preset gpt2_extra_large_en params and estimation.md 1.1.
+-- 1,557,611,200 = keras-hub preset gpt2_extra_large_en params and the exact count of config_json (docs/model-readers.md).
 ('gpt2-xl', 'GPT-2 XL', 'openai-community/gpt2-xl', 'gpt2', 1557611200,
- 'keras-hub GPT-2 preset gpt2_extra_large_en metadata params 1,557,611,200 and estimation.md 1.1; equals the GPT-2 formula applied to config_json',
+ 'keras-hub GPT-2 preset gpt2_extra_large_en metadata params 1,557,611,200 and the exact count of config_json (docs/model-readers.md); equals the GPT-2 formula applied to config_json',
  '{"architectures":["GPT2LMHeadModel"],"model_type":"gpt2","n_embd":1600,"n_head":25,"n_layer":48,"activation_function":"gelu_new","attn_pdrop":0.1,"embd_pdrop":0.1,"layer_norm_epsilon":1e-05,"n_ctx":1024,"n_positions":1024,"resid_pdrop":0.1,"vocab_size":50257}',
  'openai-community/gpt2-xl config.json on the Hugging Face Hub',
  'OpenAI', 'published')
@@ -452,25 +452,25 @@ ON CONFLICT (id) DO NOTHING;
 -- DeepSeek: MLA attention and DeepSeek-MoE.
 INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, config_json, config_source,
                     publisher, parameters_basis) VALUES
--- 235,741,434,880: estimation.md 1.1 DeepSeek table (paper: 236B total, 21B activated).
+-- 235,741,434,880: the exact count of config_json (docs/model-readers.md) DeepSeek table (paper: 236B total, 21B activated).
 ('deepseek-v2', 'DeepSeek-V2', 'deepseek-ai/DeepSeek-V2', 'deepseek_v2', 235741434880,
- 'estimation.md 1.1 DeepSeek table (DeepSeek-V2, 236B total / 21B activated in the paper); equals the MLA + DeepSeek-MoE formula applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) DeepSeek table (DeepSeek-V2, 236B total / 21B activated in the paper); equals the MLA + DeepSeek-MoE formula applied to config_json',
  '{"architectures":["DeepseekV2ForCausalLM"],"model_type":"deepseek_v2","hidden_size":5120,"intermediate_size":12288,"moe_intermediate_size":1536,"n_routed_experts":160,"num_attention_heads":128,"num_hidden_layers":60,"num_key_value_heads":128,"q_lora_rank":1536,"routed_scaling_factor":16.0,"topk_method":"group_limited_greedy","n_group":8,"topk_group":3,"attention_bias":false,"attention_dropout":0.0,"first_k_dense_replace":1,"hidden_act":"silu","kv_lora_rank":512,"max_position_embeddings":163840,"moe_layer_freq":1,"n_shared_experts":2,"num_experts_per_tok":6,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"rms_norm_eps":1e-06,"rope_scaling":{"beta_fast":32,"beta_slow":1,"factor":40,"mscale":0.707,"mscale_all_dim":0.707,"original_max_position_embeddings":4096,"type":"yarn"},"rope_theta":10000,"scoring_func":"softmax","tie_word_embeddings":false,"torch_dtype":"bfloat16","v_head_dim":128,"vocab_size":102400}',
  'deepseek-ai/DeepSeek-V2 config.json on the Hugging Face Hub',
  'DeepSeek', 'published'),
--- 15,706,484,224: estimation.md 1.1 DeepSeek table (15.7B total, 2.4B activated; q_lora_rank
+-- 15,706,484,224: the exact count of config_json (docs/model-readers.md) DeepSeek table (15.7B total, 2.4B activated; q_lora_rank
 -- null).
 ('deepseek-v2-lite', 'DeepSeek-V2-Lite', 'deepseek-ai/DeepSeek-V2-Lite', 'deepseek_v2', 15706484224,
- 'estimation.md 1.1 DeepSeek table (DeepSeek-V2-Lite, 15.7B total / 2.4B activated in the model card); equals the MLA + DeepSeek-MoE formula (no q LoRA) applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) DeepSeek table (DeepSeek-V2-Lite, 15.7B total / 2.4B activated in the model card); equals the MLA + DeepSeek-MoE formula (no q LoRA) applied to config_json',
  '{"architectures":["DeepseekV2ForCausalLM"],"model_type":"deepseek_v2","hidden_size":2048,"intermediate_size":10944,"moe_intermediate_size":1408,"n_routed_experts":64,"num_attention_heads":16,"num_hidden_layers":27,"num_key_value_heads":16,"q_lora_rank":null,"routed_scaling_factor":1.0,"topk_method":"greedy","n_group":1,"topk_group":1,"attention_bias":false,"attention_dropout":0.0,"first_k_dense_replace":1,"hidden_act":"silu","kv_lora_rank":512,"max_position_embeddings":163840,"moe_layer_freq":1,"n_shared_experts":2,"num_experts_per_tok":6,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"rms_norm_eps":1e-06,"rope_scaling":{"beta_fast":32,"beta_slow":1,"factor":40,"mscale":0.707,"mscale_all_dim":0.707,"original_max_position_embeddings":4096,"type":"yarn"},"rope_theta":10000,"scoring_func":"softmax","tie_word_embeddings":false,"torch_dtype":"bfloat16","v_head_dim":128,"vocab_size":102400}',
  'deepseek-ai/DeepSeek-V2-Lite config.json on the Hugging Face Hub (as vendored in mlc-ai/mlc-llm model_preset.py)',
  'DeepSeek', 'published'),
--- 671,026,404,352 = parameters() count (estimation.md 1.1 DeepSeek table). The checkpoint
+-- 671,026,404,352 = parameters() count (the exact count of config_json (docs/model-readers.md) DeepSeek table). The checkpoint
 -- stores 58 x 256 = 14,848 more (e_score_correction_bias, a buffer): 671,026,419,200. The
 -- Hub's 684,531,386,000 also includes the MTP layer 61 (ignored by transformers) and FP8
 -- scales.
 ('deepseek-v3', 'DeepSeek-V3', 'deepseek-ai/DeepSeek-V3', 'deepseek_v3', 671026404352,
- 'estimation.md 1.1 DeepSeek table: HF parameters() count of DeepSeek-V3 (671B total / 37B activated in the paper); checkpoint audits report 671,026,419,200 because the checkpoint also stores the 58 x 256 e_score_correction_bias buffer values, and the Hub total 684,531,386,000 further includes the MTP layer and FP8 scale tensors; equals the MLA + DeepSeek-MoE formula applied to config_json',
+ 'the exact count of config_json (docs/model-readers.md) DeepSeek table: HF parameters() count of DeepSeek-V3 (671B total / 37B activated in the paper); checkpoint audits report 671,026,419,200 because the checkpoint also stores the 58 x 256 e_score_correction_bias buffer values, and the Hub total 684,531,386,000 further includes the MTP layer and FP8 scale tensors; equals the MLA + DeepSeek-MoE formula applied to config_json',
  '{"architectures":["DeepseekV3ForCausalLM"],"model_type":"deepseek_v3","attention_bias":false,"attention_dropout":0.0,"first_k_dense_replace":3,"hidden_act":"silu","hidden_size":7168,"intermediate_size":18432,"kv_lora_rank":512,"max_position_embeddings":163840,"moe_intermediate_size":2048,"moe_layer_freq":1,"n_group":8,"n_routed_experts":256,"n_shared_experts":1,"norm_topk_prob":true,"num_attention_heads":128,"num_experts_per_tok":8,"num_hidden_layers":61,"num_key_value_heads":128,"num_nextn_predict_layers":1,"q_lora_rank":1536,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"rms_norm_eps":1e-06,"rope_scaling":{"beta_fast":32,"beta_slow":1,"factor":40,"mscale":1.0,"mscale_all_dim":1.0,"original_max_position_embeddings":4096,"type":"yarn"},"rope_theta":10000,"routed_scaling_factor":2.5,"scoring_func":"sigmoid","tie_word_embeddings":false,"topk_group":4,"topk_method":"noaux_tc","torch_dtype":"bfloat16","v_head_dim":128,"vocab_size":129280}',
  'deepseek-ai/DeepSeek-V3 config.json on the Hugging Face Hub (quantization_config dropped)',
  'DeepSeek', 'published')

@@ -94,6 +94,51 @@ static void test_upgrade_keeps_user_rows(void **state)
     catalog_close(c);
 }
 
+/* Every model's parameters_source names a reference users have: a catalog created before
+ * migration 29 with the old citation in a seeded row's source has it rewritten, its revision
+ * bumped, and a fresh catalog never has it. */
+static void test_count_sources_are_public(void **state)
+{
+    struct test_db *f = *state;
+    struct catalog *c = NULL;
+    assert_int_equal(catalog_open_at_version(f->path, 28, &c, NULL), GS_OK);
+    catalog_close(c);
+    const char *old = "estimation" ".md 1.1";
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+    char sql[512];
+    snprintf(sql, sizeof(sql),
+             "UPDATE models SET parameters_source = 'Hugging Face total (%s, Mistral row)' "
+             "WHERE id = 'mistral-7b-v0.1'",
+             old);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_changes(db), 1);
+    sqlite3_close(db);
+
+    assert_int_equal(catalog_open(f->path, &c, NULL), GS_OK);
+    catalog_close(c);
+    assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT parameters_source, revision FROM models "
+                                        "WHERE id = 'mistral-7b-v0.1'",
+                                        -1, &stmt, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(stmt, 0),
+                        "Hugging Face total (the exact count of config_json "
+                        "(docs/model-readers.md), Mistral row)");
+    assert_true(sqlite3_column_int64(stmt, 1) >= 2);
+    sqlite3_finalize(stmt);
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM models WHERE parameters_source LIKE '%%%s%%'",
+             "estimation" ".md");
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int64(stmt, 0), 0);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+}
+
 static void test_newer_schema_is_refused(void **state)
 {
     struct test_db *f = *state;
@@ -281,6 +326,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fresh_catalog_is_migrated_and_seeded, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_wal_mode, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_keeps_user_rows, test_db_setup, test_db_teardown),
+        cmocka_unit_test_setup_teardown(test_count_sources_are_public, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_is_refused, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_unopenable_path, test_db_setup, test_db_teardown),
         cmocka_unit_test_setup_teardown(test_snapshot_lookups, test_db_setup, test_db_teardown),
