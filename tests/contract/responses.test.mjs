@@ -42,7 +42,8 @@ const MISTRAL_CONFIG = {
 };
 
 const LLAMA_32_1B_CONFIG = {
-  // meta-llama/Llama-3.2-1B: tied embeddings, 1,235,814,400 parameters (estimation.md 1.1)
+  // meta-llama/Llama-3.2-1B: tied embeddings, 1,235,814,400 parameters (the checkpoint's
+  // safetensors total; docs/parameter-counts.md, Llama and Mistral)
   model_type: 'llama',
   hidden_size: 2048,
   intermediate_size: 8192,
@@ -283,7 +284,8 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
         lm_head: 525336576, other: 0, vision: 0, audio: 0, mtp: 0, buffers: 0,
       });
       assert.deepEqual(body.model.layer_kinds, [{ layers: 32, attention: 'full', mlp: 'dense' }]);
-      // estimation.md 0.5: active excludes the untied input embedding (8,030,261,248 - 128256*4096)
+      // docs/parameter-counts.md, Active parameters: active excludes the untied input embedding
+      // (8,030,261,248 - 128256*4096)
       assert.equal(body.model.active_parameters, LLAMA_8B - 525336576);
       assert.equal(body.model.trainable_parameters, LLAMA_8B);
       assert.equal(body.model.largest_module_parameters, 525336576);
@@ -457,7 +459,8 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(res.status, 200);
       assertConsistent(body);
       // LLM.int8: a byte per linear weight plus an fp32 scale per output row; embeddings, head
-      // and norms stay 16-bit (estimation.md 4.1), so a little more than one byte per parameter
+      // and norms stay 16-bit (docs/serving-memory.md, Weights by format), so a little more than
+      // one byte per parameter
       assert.ok(body.per_gpu.weights_bytes > 70553706496 && body.per_gpu.weights_bytes < 1.05 * 70553706496);
       const expected = a100.usable_memory_bytes ?? a100.memory_bytes;
       assert.equal(body.fit.usable_bytes, expected);

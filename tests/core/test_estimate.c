@@ -42,7 +42,9 @@ static struct gs_workload workload(enum gs_mode mode, enum gs_dtype weights)
 }
 
 /* The issue's acceptance case. fp32 Adam = 4 + 4 + 8 bytes per parameter
- * (DeepSpeed memory.rst, estimation.md 2.1): 7e9 * 4 = 28e9 weights,
+ * (DeepSpeed docs/code-docs/source/memory.rst: "16b for fp32: 4b params, 4b
+ * grads, 4b momentum and 4b variance"; docs/training-memory.md, Bytes per
+ * parameter): 7e9 * 4 = 28e9 weights,
  * 28e9 gradients, 7e9 * 8 = 56e9 optimizer. */
 static void test_fp32_adam_7b(void **state)
 {
@@ -127,8 +129,9 @@ static void test_adafactor_factored_states(void **state)
                      1024000ULL + GS_CUBLAS_WORKSPACE_BYTES);
 }
 
-/* Mixed precision, ZeRO paper K = 12: 2 + 2 + 12 = 16 bytes per parameter.
- * estimation.md 2.1: Llama-2-7B (6,738,415,616 params) at 16 B/param is
+/* Mixed precision, ZeRO paper K = 12 (Rajbhandari et al. 2020, section 3.1):
+ * 2 + 2 + 12 = 16 bytes per parameter (docs/training-memory.md, Bytes per
+ * parameter). Llama-2-7B (6,738,415,616 params) at 16 B/param is
  * "107.81 GB": 6,738,415,616 * 16 = 107,814,649,856. */
 static void test_bf16_mixed_llama2_7b(void **state)
 {
@@ -145,8 +148,9 @@ static void test_bf16_mixed_llama2_7b(void **state)
     assert_int_equal(states, 107814649856ULL);
 }
 
-/* vLLM's log for Meta-Llama-3-8B (vllm PR #10511, estimation.md 4.4):
- * "model weights take 14.96GiB" = 8,030,261,248 * 2 bytes = 16,060,522,496. */
+/* vLLM's log for Meta-Llama-3-8B (vllm PR #10511, quoted in
+ * docs/vllm-kv-budget-research.md, 1.4 (b)): "model weights take 14.96GiB"
+ * = 8,030,261,248 * 2 bytes = 16,060,522,496. */
 static void test_bf16_inference_weights_match_vllm_log(void **state)
 {
     (void)state;

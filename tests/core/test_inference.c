@@ -41,8 +41,8 @@ static uint64_t per_token(const struct gs_arch *a, enum gs_kv_dtype d, uint64_t 
 /* vLLM paper: OPT-13B holds "800 KB" per token: 2 x 40 layers x 5120 x 2
  * bytes = 819,200. Llama-2-70B (GQA 8 x 128, 80 layers): 327,680 B/token,
  * 40 KiB per GPU at t = 8 and still 40 KiB at t = 16 (one KV head
- * replicated per rank). Llama-2-7B 512 KiB; Falcon-7B (MQA, 64-wide heads)
- * 8 KiB (estimation.md 4.2 table). */
+ * replicated per rank, vLLM get_num_kv_heads). Llama-2-7B 512 KiB; Falcon-7B
+ * (MQA, 64-wide heads) 8 KiB (docs/serving-memory.md, KV cache per token). */
 static void test_kv_per_token(void **state)
 {
     (void)state;
@@ -67,8 +67,9 @@ static void test_kv_per_token(void **state)
 }
 
 /* DeepSeek-V3's MLA latent: 61 x (512 + 64) x 2 = 70,272 B/token in bf16;
- * fp8_ds_mla 656 B per layer = 40,016 (estimation.md 4.2); replicated on
- * every tensor rank. */
+ * fp8_ds_mla 656 B per layer = 40,016 (vLLM MLAAttentionSpec;
+ * docs/serving-memory.md, KV cache per token); replicated on every tensor
+ * rank. */
 static void test_kv_mla(void **state)
 {
     (void)state;
@@ -103,7 +104,8 @@ static void test_kv_batch_llama2_70b(void **state)
 
 /* Mistral-7B-v0.1's window of 4096: a 32k-token sequence needs at most
  * cdiv(4095 + 8192, 16) + 1 = 769 blocks per windowed layer instead of
- * 2048 (estimation.md 4.2). One block of one layer: 16 x 8 x 128 x 2 x 2. */
+ * 2048 (vLLM SlidingWindowSpec.max_memory_usage_bytes; docs/serving-memory.md,
+ * Sliding windows). One block of one layer: 16 x 8 x 128 x 2 x 2. */
 static void test_sliding_window(void **state)
 {
     (void)state;
@@ -124,7 +126,7 @@ static void test_sliding_window(void **state)
     assert_int_equal(gs_kv_layout_for(&g2, GS_KV_AUTO, 2, 1, 1, &kv, NULL), GS_OK);
     assert_int_equal(kv.window_layers, 21);
     assert_int_equal(kv.full_layers, 21);
-    assert_int_equal(kv.bytes_per_token, 344064); /* 336 KiB (estimation.md 4.2 table) */
+    assert_int_equal(kv.bytes_per_token, 344064); /* 336 KiB: 42 x 8 x 256 x 2 x 2 */
 }
 
 static struct gs_inference_input llama3_8b_on_h100(const struct gs_arch *a)
@@ -142,9 +144,10 @@ static struct gs_inference_input llama3_8b_on_h100(const struct gs_arch *a)
     return in;
 }
 
-/* The vLLM log for Meta-Llama-3-8B on one H100 (vllm PR #10511, estimation.md
- * 4.4): total 79.22 GiB x 0.90, weights 14.96 GiB, non-torch 1.79 GiB,
- * activation peak 1.26 GiB -> KV 53.29 GiB -> 436,535 tokens. With the
+/* The vLLM log for Meta-Llama-3-8B on one H100 (vllm PR #10511; its rule in
+ * docs/vllm-kv-budget-research.md, 1.4 (b)): total 79.22 GiB x 0.90,
+ * weights 14.96 GiB, non-torch 1.79 GiB, activation peak 1.26 GiB -> KV
+ * 53.29 GiB -> 436,535 tokens. With the
  * logged figures as overrides: within 0.5%; with gpusizer's own activation
  * and non-torch defaults: within 10%. */
 static void test_vllm_log_reproduced(void **state)
@@ -700,8 +703,8 @@ static void test_tensorrt_rule(void **state)
     assert_int_equal((uint64_t)r.budget.kv_bytes, free_bytes / 1000 * 900 + free_bytes % 1000 * 900 / 1000);
 }
 
-/* Llama-2-70B by format, estimation.md 4.1 (GB = 1e9): bf16 137.95, fp8
- * 69.50, GPTQ g128 36.64, nf4+DQ 36.36. */
+/* Llama-2-70B by format (docs/serving-memory.md, Weights by format; GB =
+ * 1e9): bf16 137.95, fp8 69.50, GPTQ g128 36.64, nf4+DQ 36.36. */
 static void test_weight_formats_70b(void **state)
 {
     (void)state;
@@ -819,8 +822,9 @@ static void test_weights_memo(void **state)
     assert_int_equal(each[1], alone[1]);
 }
 
-/* Weights by format, estimation.md 4.1 (GB = 1e9): Llama-2-7B bf16 13.48,
- * GPTQ g128 3.89, nf4+DQ 3.87; a TP degree that splits a GPTQ group is a 400. */
+/* Weights by format (docs/serving-memory.md, Weights by format; GB = 1e9):
+ * Llama-2-7B bf16 13.48, GPTQ g128 3.89, nf4+DQ 3.87; a TP degree that
+ * splits a GPTQ group is a 400. */
 static void test_weight_formats(void **state)
 {
     (void)state;

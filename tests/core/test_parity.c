@@ -1,7 +1,8 @@
 /*
  * test_parity.c - other tools' printed numbers, reproduced: DeepSpeed's
- * ZeRO estimators (estimation.md 2.3 table), Megatron-LM's theoretical
- * memory (2.5, 3.3) and accelerate estimate-memory (2.6).
+ * ZeRO estimators, Megatron-LM's theoretical memory and accelerate
+ * estimate-memory, each from the tool's own code (docs/parity.md, one
+ * section per tool).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,8 +22,10 @@ static uint64_t printed_gib_x100(uint64_t bytes)
     return (bytes * 100 + ((uint64_t)1 << 29)) >> 30;
 }
 
-/* estimation.md 2.3: Llama-2-7B (6,738,415,616 params, largest layer the
- * 32000 x 4096 embedding = 131,072,000), 1 node x 8 GPUs, in GiB:
+/* DeepSpeed's estimate_zero2/zero3_model_states_mem_needs (stage_1_and_2.py,
+ * stage3.py; docs/parity.md, DeepSpeed's ZeRO estimators): Llama-2-7B
+ * (6,738,415,616 params, largest layer the 32000 x 4096 embedding =
+ * 131,072,000), 1 node x 8 GPUs, in GiB:
  *   ZeRO-2 offload_optimizer=cpu      301.23 / 12.55
  *   ZeRO-2 none                       301.23 / 26.67
  *   ZeRO-3 offload param+opt, init    169.44 /  0.49
@@ -60,7 +63,8 @@ static struct gs_arch llama2_70b(void)
     return fixture_llama(8192, 80, 64, 8, 28672, 32000, false);
 }
 
-/* estimation.md 2.5 and 3.3, Llama-2-70B, t = 8, p = 4, dp = 4 (128 GPUs):
+/* Megatron-LM's theoretical_memory_usage.py (docs/parity.md, Megatron-LM's
+ * theoretical memory), Llama-2-70B, t = 8, p = 4, dp = 4 (128 GPUs):
  * vocab padded to 32768; 2,172,979,200 parameters on the most loaded shard;
  * distributed optimizer 9 bytes each = 19,556,812,800 ("19.56 GB"), without
  * it 18 = 39,113,625,600 ("39.11 GB"). Activations with SP and selective
@@ -98,7 +102,8 @@ static void test_megatron_llama2_70b(void **state)
     assert_int_equal(m.activation_bytes, 36782505984ULL);
 }
 
-/* estimation.md 2.5: Mixtral-8x7B, t = 1, p = 1, e = 8, distributed
+/* Megatron-LM's theoretical_memory_usage.py (docs/parity.md, Megatron-LM's
+ * theoretical memory): Mixtral-8x7B, t = 1, p = 1, e = 8, distributed
  * optimizer: 7.243 B parameters per GPU; world 8 (expert_dp 1, so 18
  * bytes on experts) -> "113.5 GB"; world 64 (expert_dp 8) -> "52.2 GB". */
 static void test_megatron_mixtral(void **state)
@@ -124,7 +129,8 @@ static void test_megatron_mixtral(void **state)
     assert_int_equal((m.weight_and_optimizer_bytes + 50000000) / 100000000, 522); /* 52.2 GB */
 }
 
-/* accelerate estimate-memory (estimation.md 2.6): from the fp32 size 4N,
+/* accelerate estimate-memory (src/accelerate/commands/estimate.py;
+ * docs/parity.md, accelerate estimate-memory): from the fp32 size 4N,
  * 16-bit halves, int8 quarters, int4 eighths; "Training using Adam" is the
  * maximum of the components: 16N in fp32, 8N in fp16/bf16, N/A quantized. */
 static void test_accelerate(void **state)

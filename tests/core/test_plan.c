@@ -1,7 +1,7 @@
 /*
  * test_plan.c - the roofline throughput model and the plan search, against
- * the worked examples of estimation.md 5 and hand computations written out
- * beside each case.
+ * the worked examples of docs/throughput.md and hand computations written
+ * out beside each case.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,7 +22,8 @@ static struct gs_arch llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k, uint
     return fixture_llama(h, L, a, k, i, V, false);
 }
 
-/* H100 SXM as llm-analysis lists it (estimation.md 5): 3,350 GB/s, 989 dense BF16 TFLOPS. */
+/* H100 SXM as llm-analysis lists it (llm_analysis/gpu_configs/h100-sxm-80gb.json;
+ * docs/throughput.md, GPU figures): 3,350 GB/s, 989 dense BF16 TFLOPS. */
 static struct gs_perf_gpu h100(void)
 {
     struct gs_perf_gpu g = {3350, 989, 989, 900, 5};
@@ -35,7 +36,7 @@ static void close_to(double got, double want, double tolerance)
         fail_msg("got %.6g, want %.6g (within %.3g%%)", got, want, tolerance * 100);
 }
 
-/* estimation.md 5, decode upper bounds (efficiency 1): Llama-2-7B bf16, one
+/* Decode upper bounds (efficiency 1; docs/throughput.md, Decode): Llama-2-7B bf16, one
  * sequence: 13,476,831,232 bytes of weights / 3.35 TB/s = 4.023 ms -> 248.6
  * tokens/s ("<=249"); with a 4k context the KV cache adds 4,096 x 524,288 =
  * 2,147,483,648 bytes: 15,624,314,880 / 3.35e12 = 4.664 ms -> 214.4 ("<=214"). */
@@ -64,12 +65,12 @@ static void test_decode_upper_bounds(void **state)
     assert_false(gs_perf_decode(&in, &blank, &eff, &r));
 }
 
-/* Prefill, estimation.md 5: Llama-2-7B, T = 4,096 at 50% of 989 TFLOPS. Our
+/* Prefill (docs/throughput.md, Prefill): Llama-2-7B, T = 4,096 at 50% of 989 TFLOPS. Our
  * count uses the active parameters (the input embedding is a lookup, no
  * FLOPs): 2 x 6,607,343,616 x 4,096 = 54,127,358,902,272 plus causal
  * attention 2 x 32 x 4,096^2 x 32 x 128 = 4,398,046,511,104 -> 5.8525e13
- * FLOPs / 494.5e12 = 0.11835 s (the section's 5.96e13 and 0.12 s count all
- * 6.74e9 parameters). */
+ * FLOPs / 494.5e12 = 0.11835 s (counting all 6.74e9 parameters instead would
+ * give 5.96e13 FLOPs and 0.12 s). */
 static void test_prefill(void **state)
 {
     (void)state;
@@ -155,7 +156,8 @@ static void test_request_seconds_floor(void **state)
     assert_true(gs_perf_request_seconds_floor(&in, &blank, &eff) == 0);
 }
 
-/* Mixtral's experts touched per layer with uniform routing, estimation.md 5:
+/* Mixtral's experts touched per layer with uniform routing (docs/throughput.md,
+ * Experts a batch touches):
  * E (1 - (1 - k/E)^B) = 2.0 at B = 1, 5.5 at B = 4, 7.2 at B = 8. */
 static void test_moe_experts_touched(void **state)
 {
@@ -175,9 +177,9 @@ static void test_moe_experts_touched(void **state)
     }
 }
 
-/* Training time, estimation.md 5: Llama-2-7B on 2T tokens, C = 6 x 6.74e9 x
- * 2e12 = 8.09e22 FLOPs; 64 H100 at 40% MFU -> 887 hours (37 days), 56.8k
- * GPU-hours. */
+/* Training time (C = 6ND, Kaplan et al. 2020; docs/throughput.md, Training
+ * time): Llama-2-7B on 2T tokens, C = 6 x 6.74e9 x 2e12 = 8.09e22 FLOPs; 64
+ * H100 at 40% MFU -> 887 hours (37 days), 56.8k GPU-hours. */
 static void test_training_time(void **state)
 {
     (void)state;
@@ -201,8 +203,9 @@ static void test_training_time(void **state)
     close_to(r.gpu_hours, 56.8e3, 0.001);
     const double seconds_on_64 = r.seconds;
 
-    /* published run, estimation.md 5: Llama 2 7B took 184,320 A100-80GB GPU-hours, which is
-     * 39% MFU at 312 TFLOPS: 8.086e22 / (312e12 x 0.39) / 3600 = 184,600 GPU-hours */
+    /* published run (Touvron et al. 2023, Llama 2, section 2.2.1, Table 2): Llama 2 7B took
+     * 184,320 A100-80GB GPU-hours, which is 39% MFU at 312 TFLOPS:
+     * 8.086e22 / (312e12 x 0.39) / 3600 = 184,600 GPU-hours */
     struct gs_perf_gpu a100 = {2039, 312, 312, 600, 4};
     eff.training_mfu_permille = 390;
     assert_true(gs_perf_train(&in, &a100, &eff, &r));

@@ -82,8 +82,10 @@ static void test_70b_mixed_adam(void **state)
     assert_int_equal(states(&e), 1120000000000ULL);
 }
 
-/* Bytes per parameter for each regime x optimizer (estimation.md 2.1), in
- * 1/64 bytes: e.g. bf16 mixed + 8-bit AdamW = 2 + 2 + 4 + 2 + 8/256 = 10.03125. */
+/* Bytes per parameter for each regime x optimizer (docs/training-memory.md,
+ * Bytes per parameter: ZeRO section 3.1, torch.optim, bitsandbytes
+ * Optimizer2State), in 1/64 bytes: e.g. bf16 mixed + 8-bit AdamW
+ * = 2 + 2 + 4 + 2 + 8/256 = 10.03125. */
 static void test_bytes_per_parameter_table(void **state)
 {
     (void)state;
@@ -109,7 +111,8 @@ static void test_bytes_per_parameter_table(void **state)
 }
 
 /* PEFT prints "trainable params: 4,194,304" for Llama-2-7B r=8 on q_proj,
- * v_proj and 39,976,960 for r=16 on all seven linears (estimation.md 2.7). */
+ * v_proj and 39,976,960 for r=16 on all seven linears: r (d_in + d_out) per
+ * adapted linear (docs/training-memory.md, LoRA and QLoRA). */
 static void test_lora_parameter_counts(void **state)
 {
     (void)state;
@@ -151,13 +154,15 @@ static void test_lora_parameter_counts(void **state)
     assert_int_equal(n, 8ULL * 12 * (768 + 2304 + 768 + 768 + 3072 + 768));
 }
 
-/* QLoRA Llama-2-7B, nf4 with double quantization (estimation.md 2.7):
+/* QLoRA Llama-2-7B, nf4 with double quantization (Dettmers et al. 2023,
+ * QLoRA, section 3; docs/training-memory.md, LoRA and QLoRA):
  * linears 6,476,005,376 x 2113/4096 bytes (4.127 bits) = 3,340,771,328
  * (ceil), plus 262,410,240 embedding/norm/head parameters x 2 bytes =
  * 524,820,480 -> 3,865,591,808 bytes ("3.87 GB"). The r=16 all-linear
  * adapters (39,976,960) add 4 bytes each as fp32 weights (PEFT autocast),
  * 4 of gradients and 8 of AdamW states. Without double quantization the base
- * is 4.5 bits: 4,167,573,504 ("nf4 4.17 GB", estimation.md 4.1). */
+ * is 4.5 bits: 4,167,573,504 ("nf4 4.17 GB"; docs/serving-memory.md, Weights
+ * by format). */
 static void test_qlora_llama2_7b(void **state)
 {
     (void)state;
@@ -260,8 +265,10 @@ static void expect_layout_error(struct gs_workload w, struct gs_model_spec m, co
              err.count ? err.items[0].detail : "");
 }
 
-/* estimation.md 6: TP divides heads and is a multiple or divisor of KV
- * heads; PP divides layers; EP divides experts; offload needs ZeRO. */
+/* Layouts the frameworks refuse (Megatron-LM, vLLM's QKVParallelLinear,
+ * DeepSpeed; docs/training-memory.md, Parallel layouts: what must divide
+ * what): TP divides heads and is a multiple or divisor of KV heads; PP
+ * divides layers; EP divides experts; offload needs ZeRO. */
 static void test_layout_validation(void **state)
 {
     (void)state;
@@ -339,14 +346,16 @@ static void test_korthikanti_gpt_layer(void **state)
 }
 
 /* Llama-2-7B, s = 4096, b = 1, no TP, no dropout, flash attention
- * (estimation.md 3.2, computed here for the eager SwiGLU that HF runs):
+ * (Korthikanti et al. 2022's accounting applied to a gated MLP,
+ * docs/training-memory.md, Activations per layer; computed here for the
+ * eager SwiGLU that HF runs):
  *   replicated: 2 norm inputs + QKV input + MLP input = 4 * 2 sbh = 8 sbh
  *   Q, K, V, out-proj input: 4 * 2 sbh = 8 sbh
  *   SwiGLU eager: gate out, up out, act out, down input = 4 * 2 * s*b*i
  *   flash: 4 * a * s * b (fp32 lse)
  * = 16 * 4096 * 4096 + 8 * 4096 * 11008 + 4 * 32 * 4096
  * = 268,435,456 + 360,710,144 + 524,288 = 629,669,888 per layer (37.53 sbh,
- * the "eager SwiGLU gives 37.53 sbh" of estimation.md 3.2). */
+ * the eager SwiGLU figure worked in the same docs section). */
 static void test_llama_layer_flash(void **state)
 {
     (void)state;
@@ -551,7 +560,9 @@ static void test_peft_adapter_casts(void **state)
 }
 
 /* Pipeline stages hold min(p, micro-batches) micro-batches in flight on the
- * first stage (Megatron, estimation.md 3.3); the last stage holds one plus
+ * first stage (1F1B, Narayanan et al. 2021; Megatron-LM's
+ * compute_activation_memory; docs/training-memory.md, Pipeline parallelism:
+ * micro-batches in flight); the last stage holds one plus
  * the logits. Llama-2-7B, p = 4, 8 micro-batches: first = 4 x (8 layers +
  * token ids); last = 8 layers + logits. */
 static void test_pipeline_in_flight(void **state)
@@ -575,10 +586,10 @@ static void test_pipeline_in_flight(void **state)
     assert_int_equal(r.first_stage_bytes, 2 * (8 * 629669888ULL + 8 * 4096));
 }
 
-/* Expert parallelism shards routed experts. Mixtral-8x7B (estimation.md 1.1
- * formula): experts = 32 layers x (router 4096*8 + 8 experts x 3*4096*14336)
- * = 32 x (32,768 + 1,409,286,144) = 45,098,205,184; e = 8 over t*dp = 8 ->
- * 1/8 of them per GPU. */
+/* Expert parallelism shards routed experts. Mixtral-8x7B (formula in
+ * docs/parameter-counts.md, Mixtral): experts = 32 layers x (router 4096*8
+ * + 8 experts x 3*4096*14336) = 32 x (32,768 + 1,409,286,144)
+ * = 45,098,205,184; e = 8 over t*dp = 8 -> 1/8 of them per GPU. */
 static void test_expert_parallel(void **state)
 {
     (void)state;
