@@ -8,7 +8,7 @@
  * as these machines are shared and noisy).
  */
 #include "gs/estimate.h"
-#include "hfconfig.h"
+#include "models/models.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -31,7 +31,7 @@ static struct gs_model_spec from_config(const char *text)
     memset(&m, 0, sizeof(m));
     m.has_arch = true;
     json_t *config = json_loads(text, 0, NULL);
-    if (config == NULL || hfconfig_to_arch(config, "", &m.arch, NULL) != GS_OK) {
+    if (config == NULL || models_read(config, "", &m.arch, NULL) != GS_OK) {
         fprintf(stderr, "core_bench: cannot read %s\n", text);
         exit(1);
     }

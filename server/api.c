@@ -1,8 +1,7 @@
 /* api.c - response helpers for the plain-data HTTP exchange (see api.h). */
 #include "api.h"
+#include "json_lenient.h"
 #include "json_out.h"
-
-#include "codec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,4 +46,18 @@ const char *api_arg(const struct api_request *req, const char *key)
             return req->args[i].value;
     }
     return NULL;
+}
+
+json_t *api_parse_body(const struct api_request *req, struct api_response *resp)
+{
+    json_error_t jerr;
+    json_t *body = json_load_lenient(req->body != NULL ? req->body : "", req->body_length,
+                              JSON_REJECT_DUPLICATES, &jerr);
+    if (body == NULL) {
+        problem_set(&resp->problem, 400, "malformed-json", "The body is not valid JSON",
+                    "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+        gs_error_add(&resp->problem.errors, GS_ERR_INVALID, "", "%s", jerr.text);
+        resp->status = 400;
+    }
+    return body;
 }

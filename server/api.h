@@ -62,6 +62,10 @@ void api_fail(struct api_response *r, enum gs_status status);
 /* Makes a JSON value the body (consumes `value`); false on OOM (then 503). */
 bool api_json(struct api_response *r, int status, json_t *value);
 
+/* A request's JSON body (new reference; NaN and Infinity read leniently, duplicate keys
+ * refused), or NULL with a 400 malformed-json problem in `resp`. */
+json_t *api_parse_body(const struct api_request *req, struct api_response *resp);
+
 /* The value of query parameter `key`, or NULL. */
 const char *api_arg(const struct api_request *req, const char *key);
 

@@ -584,20 +584,6 @@ static void get_item(const struct service *svc, bool models, const struct api_re
     resp->content_type = "application/json";
 }
 
-json_t *catalog_api_parse_body(const struct api_request *req, struct api_response *resp)
-{
-    json_error_t jerr;
-    json_t *body = json_load_lenient(req->body != NULL ? req->body : "", req->body_length,
-                              JSON_REJECT_DUPLICATES, &jerr);
-    if (body == NULL) {
-        problem_set(&resp->problem, 400, "malformed-json", "The body is not valid JSON",
-                    "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
-        gs_error_add(&resp->problem.errors, GS_ERR_INVALID, "", "%s", jerr.text);
-        resp->status = 400;
-    }
-    return body;
-}
-
 /* A decoded entry ready to write. */
 struct put_job {
     bool models;
@@ -666,7 +652,7 @@ static void put_item(const struct catalog_api *api, const struct service *svc, b
                      const char *path_id, bool create_only, const struct api_request *req,
                      struct api_response *resp)
 {
-    json_t *body = catalog_api_parse_body(req, resp);
+    json_t *body = api_parse_body(req, resp);
     if (body == NULL)
         return;
     const long row = find_row(svc, models, path_id);
@@ -821,7 +807,7 @@ static void patch_item(const struct catalog_api *api, struct service *svc, bool 
                        const struct api_request *req, struct api_response *resp)
 {
     (void)svc;
-    json_t *patch = catalog_api_parse_body(req, resp);
+    json_t *patch = api_parse_body(req, resp);
     if (patch == NULL)
         return;
     enum gs_status st = GS_OK;
@@ -910,7 +896,7 @@ void catalog_api_collection(const struct catalog_api *api, struct service *servi
     }
     if (!authorized(api, req, resp))
         return;
-    json_t *body = catalog_api_parse_body(req, resp);
+    json_t *body = api_parse_body(req, resp);
     if (body == NULL)
         return;
     const json_t *id = json_object_get(body, "id");
@@ -980,7 +966,7 @@ static json_t *bulk_records(const struct api_request *req, bool csv, struct api_
 {
     struct gs_error *err = &resp->problem.errors;
     if (!csv) {
-        json_t *body = catalog_api_parse_body(req, resp);
+        json_t *body = api_parse_body(req, resp);
         if (body == NULL)
             return NULL;
         json_t *items = json_is_object(body) ? json_object_get(body, "items") : body;
@@ -1338,7 +1324,7 @@ void catalog_api_prices(const struct catalog_api *api, struct service *service,
     if (strcmp(req->method, "POST") == 0) {
         if (!authorized(api, req, resp))
             return;
-        body = catalog_api_parse_body(req, resp);
+        body = api_parse_body(req, resp);
         if (body == NULL)
             return;
         if (!decode_price(body, &job, &resp->problem.errors)) {

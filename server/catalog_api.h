@@ -31,10 +31,6 @@ struct catalog_api {
 
 enum catalog_resource { CATALOG_MODELS, CATALOG_GPUS };
 
-/* A write's JSON body (new reference), or NULL with a 400 malformed-json
- * problem in `resp`. */
-json_t *catalog_api_parse_body(const struct api_request *req, struct api_response *resp);
-
 /* GET/HEAD/POST on a collection. */
 void catalog_api_collection(const struct catalog_api *api, struct service *service,
                             enum catalog_resource what, const struct api_request *req,

@@ -511,7 +511,7 @@ out:
 /* gpusizer import org/name[@revision] [file.gguf] */
 static int cmd_import(const struct options *o, const char *spec, const char *file)
 {
-    struct hub_import_request req;
+    struct hub_ref req;
     memset(&req, 0, sizeof(req));
     const char *at = strchr(spec, '@');
     snprintf(req.hub_id, sizeof(req.hub_id), "%.*s", at != NULL ? (int)(at - spec) : (int)strlen(spec),

@@ -7,8 +7,8 @@
 #include "codec_inference.h"
 #include "codec_parity.h"
 #include "codec_training.h"
-#include "hfconfig.h"
-#include "hub_import.h"
+#include "models/models.h"
+#include "hub_ref.h"
 #include "jsonv.h"
 
 #include <stddef.h>
@@ -32,11 +32,6 @@ void codec_gpu_view(const struct catalog_gpu *g, struct gs_gpu_view *out)
         g->unified_memory.present && g->unified_memory.value != 0,
     };
     gs_gpu_view_build(&facts, out);
-}
-
-json_t *codec_u64(uint64_t value)
-{
-    return json_integer(value > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)value);
 }
 
 static const char *const top_keys[] = {"model",       "mode",      "precision", "gpu",
@@ -95,10 +90,10 @@ static bool decode_hub_model(const json_t *model, const struct catalog_snapshot 
                              const struct codec_arch_table *archs, struct estimate_request *out,
                              struct gs_error *err)
 {
-    struct hub_import_request ir;
-    if (!hub_import_decode(model, "/model", NULL, &ir, err))
+    struct hub_ref ir;
+    if (!hub_ref_decode(model, "/model", NULL, &ir, err))
         return false;
-    const struct catalog_model *m = hub_import_find(snapshot, ir.hub_id, ir.revision);
+    const struct catalog_model *m = hub_ref_find(snapshot, ir.hub_id, ir.revision);
     if (m == NULL) {
         gs_error_add(err, GS_ERR_NOT_FOUND, "/model/hub_id",
                      "%s at %s is not in the catalog; import it first (POST /v1/models:import "
@@ -180,7 +175,7 @@ static bool decode_model_object(const json_t *model, struct estimate_request *ou
     if (config != NULL) {
         out->source = CODEC_MODEL_CONFIG;
         out->model.has_arch = true;
-        out->model_status = hfconfig_to_arch(config, "/model/config", &out->model.arch, err);
+        out->model_status = models_read(config, "/model/config", &out->model.arch, err);
         return out->model_status == GS_OK;
     }
     gs_error_add(err, GS_ERR_INVALID, "/model",
@@ -245,10 +240,10 @@ static bool decode_draft(const json_t *draft, const struct catalog_snapshot *sna
             return false;
         }
     } else if (json_is_object(draft) && json_object_get(draft, "hub_id") != NULL) {
-        struct hub_import_request ir;
-        if (!hub_import_decode(draft, where, NULL, &ir, err))
+        struct hub_ref ir;
+        if (!hub_ref_decode(draft, where, NULL, &ir, err))
             return false;
-        m = hub_import_find(snapshot, ir.hub_id, ir.revision);
+        m = hub_ref_find(snapshot, ir.hub_id, ir.revision);
         if (m == NULL) {
             gs_error_add(err, GS_ERR_NOT_FOUND, "/inference/speculative/draft/hub_id",
                          "%s at %s is not in the catalog; import it first (POST "
@@ -265,7 +260,7 @@ static bool decode_draft(const json_t *draft, const struct catalog_snapshot *sna
                          "needs a catalog id, {\"hub_id\": ...} or {\"config\": {...}}");
             return false;
         }
-        if (hfconfig_to_arch(config, "/inference/speculative/draft/config", &out->draft_arch,
+        if (models_read(config, "/inference/speculative/draft/config", &out->draft_arch,
                              err) != GS_OK)
             return false;
         d->arch = &out->draft_arch;
@@ -554,17 +549,17 @@ json_t *codec_encode_layer_kinds(const struct gs_arch *a)
         const struct gs_block *b = &a->blocks[k];
         if (counts[k] == 0)
             continue;
-        json_t *item = obj("layers", codec_u64(counts[k]), "attention", str(mixer_name(b)), "mlp",
+        json_t *item = obj("layers", json_build_u64(counts[k]), "attention", str(mixer_name(b)), "mlp",
                            str(mlp_kind_name(b)), NULL);
         bool ok = item != NULL;
         if (ok && b->attn.window && b->attn.span != GS_SPAN_FULL &&
             b->mixer == GS_MIXER_ATTENTION)
-            ok = put(item, "window", codec_u64(b->attn.window));
+            ok = put(item, "window", json_build_u64(b->attn.window));
         if (ok && b->attn.cross)
             ok = put(item, "cross_attention", json_true());
         if (ok && b->mlp.kind == GS_MLP_MOE)
-            ok = put(item, "experts", codec_u64(b->mlp.experts)) &&
-                 put(item, "experts_per_token", codec_u64(b->mlp.top_k));
+            ok = put(item, "experts", json_build_u64(b->mlp.experts)) &&
+                 put(item, "experts_per_token", json_build_u64(b->mlp.top_k));
         if (!ok || !append(list, item)) {
             json_decref(list);
             return NULL;
@@ -956,17 +951,17 @@ static json_t *encode_architecture(const struct gs_arch *a)
     for (size_t k = 0; k < a->block_count && width == 0; k++)
         width = a->blocks[k].mlp.width;
     json_t *arch = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}", "model_type",
-                             a->model_type, "hidden_size", codec_u64(a->hidden_size),
-                             "num_hidden_layers", codec_u64(a->num_hidden_layers),
-                             "num_attention_heads", codec_u64(attn ? attn->attn.heads : 0),
-                             "num_key_value_heads", codec_u64(attn ? attn->attn.kv_heads : 0),
-                             "head_dim", codec_u64(attn ? attn->attn.head_dim : 0),
-                             "intermediate_size", codec_u64(width), "vocab_size",
-                             codec_u64(a->vocab_size), "tie_word_embeddings",
+                             a->model_type, "hidden_size", json_build_u64(a->hidden_size),
+                             "num_hidden_layers", json_build_u64(a->num_hidden_layers),
+                             "num_attention_heads", json_build_u64(attn ? attn->attn.heads : 0),
+                             "num_key_value_heads", json_build_u64(attn ? attn->attn.kv_heads : 0),
+                             "head_dim", json_build_u64(attn ? attn->attn.head_dim : 0),
+                             "intermediate_size", json_build_u64(width), "vocab_size",
+                             json_build_u64(a->vocab_size), "tie_word_embeddings",
                              a->tie_word_embeddings);
     if (arch != NULL &&
         (!put(arch, "max_position_embeddings",
-              a->max_position_embeddings ? codec_u64(a->max_position_embeddings) : json_null()) ||
+              a->max_position_embeddings ? json_build_u64(a->max_position_embeddings) : json_null()) ||
          !put(arch, "layer_kinds", codec_encode_layer_kinds(a)))) {
         json_decref(arch);
         return NULL;
@@ -983,7 +978,7 @@ json_t *codec_encode_model(const struct catalog_model *m, const struct gs_arch *
     json_t *item = json_pack(
         "{s:s, s:s, s:o, s:o, s:s, s:o, s:s, s:s, s:o, s:s}", "id", m->id, "name", m->name, "hf_id",
         nullable_string(m->hf_id), "publisher", nullable_string(m->publisher), "family", m->family,
-        "parameters", codec_u64(m->parameters), "parameters_basis",
+        "parameters", json_build_u64(m->parameters), "parameters_basis",
         m->parameters_basis != NULL ? m->parameters_basis : "published", "parameters_source",
         m->parameters_source, "config", config != NULL ? config : json_null(), "config_source",
         m->config_source != NULL ? m->config_source : "");
@@ -999,7 +994,7 @@ json_t *codec_encode_model(const struct catalog_model *m, const struct gs_arch *
              put(item, "hub_revision", nullable_string(m->hub_revision));
     }
     ok = ok && put(item, "etag", json_string(m->etag)) &&
-         put(item, "revision", codec_u64(m->revision)) &&
+         put(item, "revision", json_build_u64(m->revision)) &&
          put(item, "created_at", json_string(m->created_at != NULL ? m->created_at : "")) &&
          put(item, "updated_at", json_string(m->updated_at != NULL ? m->updated_at : ""));
     if (!ok) {

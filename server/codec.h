@@ -10,6 +10,7 @@
 #define GS_CODEC_H
 
 #include "catalog.h"
+#include "codec_request.h"
 #include "gs/estimate.h"
 #include "gs/gpu.h"
 #include "json_out.h"
@@ -20,39 +21,6 @@
  * digits so a price of 2.49 reads "2.49", not jansson's 17-digit
  * 2.4900000000000002 (15 digits round-trip every decimal of up to 15). */
 #define CODEC_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
-
-enum codec_model_source { CODEC_MODEL_CATALOG, CODEC_MODEL_PARAMETERS, CODEC_MODEL_CONFIG };
-
-/* Another tool's estimate to reproduce beside gpusizer's own. */
-enum codec_parity { CODEC_PARITY_NONE, CODEC_PARITY_DEEPSPEED, CODEC_PARITY_MEGATRON,
-                    CODEC_PARITY_ACCELERATE };
-
-/* A decoded estimate request. Pointers borrow from the snapshot passed to
- * codec_decode_estimate and live as long as it. */
-struct estimate_request {
-    enum codec_model_source source;
-    const struct catalog_model *catalog_model; /* CODEC_MODEL_CATALOG */
-    struct gs_model_spec model;
-    struct gs_workload workload;
-    bool mode_defaulted;
-    bool precision_defaulted;
-    bool model_resolved;           /* the catalog model was found by its tokens, not its name */
-    const struct catalog_gpu *gpu; /* NULL when no "gpu" */
-    enum codec_parity parity;
-    bool format_trainable; /* the weight format can be a training base */
-    enum gs_status model_status; /* how reading the model's config went */
-    struct gs_draft draft;       /* inference.speculative.draft, when workload.serving.draft */
-    char model_name[128];        /* the catalog name as typed, when model_resolved or
-                                    model_quant_inferred */
-    bool model_quant_inferred;   /* the name's quantization suffix set the checkpoint format */
-    struct catalog_model_lookup model_lookup; /* how it was found (catalog.h) */
-    struct catalog_gpu_lookup gpu_lookup;     /* how "gpu" was found; fits > 1: a default */
-    char gpu_name[96];           /* "gpu" as typed */
-    uint64_t gpu_count;          /* /v1/estimate's "gpu_count" as given, 0 when absent: the
-                                    GPUs the layout in parallelism must take */
-    /* last: not cleared by codec_decode_estimate, valid only while draft.arch points here */
-    struct gs_arch draft_arch;   /* a draft given as {"config": ...} */
-};
 
 /* What the service derived from one catalog model's row, once per row (shared by the
  * services built one from another while the row is unchanged). */
@@ -99,15 +67,10 @@ void codec_write_warning(struct json_writer *w, const char *code, const char *de
  * NULL on OOM). */
 json_t *codec_encode_layer_kinds(const struct gs_arch *arch);
 
-/* Catalog rows as the /v1/models and /v1/gpus items (new references). A model's config is
+/* A catalog model as the /v1/models items (new reference; a GPU: codec_catalog.h). Its config is
  * `parsed_config` when the caller has parsed config_json already (borrowed), else parsed here. */
 json_t *codec_encode_model(const struct catalog_model *model, const struct gs_arch *arch,
                            json_t *parsed_config);
-json_t *codec_encode_gpu(const struct catalog_gpu *gpu);
-
-/* json_integer for byte counts and parameters; values above INT64_MAX
- * (never produced by the core's limits) saturate rather than wrap. */
-json_t *codec_u64(uint64_t value);
 
 /* The core's view of a catalog GPU (gs_gpu_view_build over its fields). */
 void codec_gpu_view(const struct catalog_gpu *gpu, struct gs_gpu_view *out);

@@ -1,10 +1,11 @@
 /* codec_catalog.c - catalog entries in and out of JSON and CSV (see codec_catalog.h). */
 #include "codec_catalog.h"
 
-#include "codec.h"
+#include "json_build.h"
+#include "json_out.h"
 #include "gs/arch.h"
 #include "gs/estimate.h"
-#include "hfconfig.h"
+#include "models/models.h"
 #include "jsonv.h"
 
 #include <ctype.h>
@@ -733,7 +734,7 @@ static bool model_config(const json_t *config, struct codec_model_row *out, uint
     }
     struct gs_arch arch;
     struct gs_param_count params;
-    if (hfconfig_to_arch(config, "/config", &arch, err) != GS_OK)
+    if (models_read(config, "/config", &arch, err) != GS_OK)
         return false;
     /* the catalog keeps exact counts: a config only the generic reader reads is for estimates */
     if (arch.approximate[0] != '\0') {
@@ -741,7 +742,7 @@ static bool model_config(const json_t *config, struct codec_model_row *out, uint
                      "model_type \"%s\" has no reader in gpusizer and the catalog keeps only "
                      "exact counts: estimate it with {\"model\": {\"config\": ...}} (read "
                      "approximately) or import its hub repository; supported: %s",
-                     arch.model_type, hfconfig_supported());
+                     arch.model_type, models_supported());
         return false;
     }
     size_t first = err != NULL ? err->count : 0;
@@ -896,7 +897,7 @@ static json_t *gpu_field_json(const struct gpu_field *f, const struct catalog_gp
     switch (f->kind) {
     case F_U64: {
         const uint64_t v = *(const uint64_t *)(const void *)(base + f->offset);
-        return v ? codec_u64(v) : json_null();
+        return v ? json_build_u64(v) : json_null();
     }
     case F_REAL:
     case F_INT: {
@@ -958,7 +959,7 @@ json_t *codec_encode_gpu(const struct catalog_gpu *g)
         ok = sources != NULL && json_object_set_new(item, "sources", sources) == 0;
     }
     ok = ok && json_object_set_new(item, "etag", json_string(g->etag)) == 0 &&
-         json_object_set_new(item, "revision", codec_u64(g->revision)) == 0 &&
+         json_object_set_new(item, "revision", json_build_u64(g->revision)) == 0 &&
          json_object_set_new(item, "created_at", json_string(g->created_at ? g->created_at : "")) == 0 &&
          json_object_set_new(item, "updated_at", json_string(g->updated_at ? g->updated_at : "")) == 0;
     if (!ok) {

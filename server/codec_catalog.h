@@ -104,4 +104,7 @@ bool codec_valid_date(const char *d);
  * codec_valid_date; *out borrows it. false with an error at `where`. */
 bool codec_read_date(const json_t *v, const char *where, const char **out, struct gs_error *err);
 
+/* A catalog GPU as the /v1/gpus items (new reference, NULL on OOM). */
+json_t *codec_encode_gpu(const struct catalog_gpu *gpu);
+
 #endif

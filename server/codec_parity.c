@@ -2,6 +2,7 @@
 #include "codec_parity.h"
 
 #include "gs/parity.h"
+#include "json_build.h"
 #include "jsonv.h"
 
 #include <stdio.h>
@@ -61,8 +62,8 @@ static json_t *deepspeed(const struct estimate_request *req, const struct gs_est
                  gib(r->per_gpu_bytes), r->options);
         if (!append(rows, json_pack("{s:i, s:s, s:o, s:o, s:s}", "zero_stage", (int)r->zero_stage,
                                     "options", r->options, "per_gpu_bytes",
-                                    codec_u64(r->per_gpu_bytes), "per_cpu_bytes",
-                                    codec_u64(r->per_cpu_bytes), "printed", printed))) {
+                                    json_build_u64(r->per_gpu_bytes), "per_cpu_bytes",
+                                    json_build_u64(r->per_cpu_bytes), "printed", printed))) {
             json_decref(rows);
             return NULL;
         }
@@ -80,14 +81,14 @@ static json_t *megatron(const struct estimate_request *req)
     const bool dist = req->workload.parallelism.distributed_optimizer;
     json_t *o = json_pack(
         "{s:s, s:o, s:o, s:o, s:o, s:o}", "tool", "megatron", "padded_vocab_size",
-        codec_u64(m.padded_vocab), "parameters_on_most_loaded_shard",
-        codec_u64(m.parameters_on_most_loaded_shard), "expert_parameters_on_shard",
-        codec_u64(m.expert_parameters_on_shard), "with_distributed_optimizer_bytes",
-        codec_u64(dist ? m.weight_and_optimizer_bytes : m.weight_and_optimizer_bytes_other),
+        json_build_u64(m.padded_vocab), "parameters_on_most_loaded_shard",
+        json_build_u64(m.parameters_on_most_loaded_shard), "expert_parameters_on_shard",
+        json_build_u64(m.expert_parameters_on_shard), "with_distributed_optimizer_bytes",
+        json_build_u64(dist ? m.weight_and_optimizer_bytes : m.weight_and_optimizer_bytes_other),
         "without_distributed_optimizer_bytes",
-        codec_u64(dist ? m.weight_and_optimizer_bytes_other : m.weight_and_optimizer_bytes));
+        json_build_u64(dist ? m.weight_and_optimizer_bytes_other : m.weight_and_optimizer_bytes));
     if (o != NULL && m.has_activations &&
-        !(put(o, "activation_bytes", codec_u64(m.activation_bytes)) &&
+        !(put(o, "activation_bytes", json_build_u64(m.activation_bytes)) &&
           put(o, "activation_path",
               json_string(m.sequence_parallel_path ? "sequence_parallel_selective"
                                                    : "without_sequence_parallel")))) {
@@ -106,10 +107,10 @@ static json_t *accelerate(const struct gs_estimate *est)
     for (size_t i = 0; rows != NULL && i < 4; i++) {
         const struct gs_accelerate_row *r = &acc.rows[i];
         json_t *row = json_pack("{s:s, s:o, s:o, s:o}", "dtype", r->dtype, "total_size_bytes",
-                                codec_u64(r->total_size_bytes), "largest_layer_bytes",
-                                largest ? codec_u64(r->largest_layer_bytes) : json_null(),
+                                json_build_u64(r->total_size_bytes), "largest_layer_bytes",
+                                largest ? json_build_u64(r->largest_layer_bytes) : json_null(),
                                 "training_bytes",
-                                r->has_training ? codec_u64(r->training_bytes) : json_null());
+                                r->has_training ? json_build_u64(r->training_bytes) : json_null());
         if (!append(rows, row)) {
             json_decref(rows);
             return NULL;

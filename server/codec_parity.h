@@ -6,7 +6,7 @@
 #ifndef GS_CODEC_PARITY_H
 #define GS_CODEC_PARITY_H
 
-#include "codec.h"
+#include "codec_request.h"
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -2,9 +2,8 @@
 #define _GNU_SOURCE /* strcasestr */
 #include "hub_import.h"
 
-#include "catalog_api.h"
 #include "checkpoint.h"
-#include "hfconfig.h"
+#include "models/models.h"
 #include "json_lenient.h"
 #include "jsonv.h"
 #include "sha256.h"
@@ -24,135 +23,6 @@
 /* First bytes read of a GGUF file; more when its metadata is longer. */
 #define GGUF_FIRST_READ ((uint64_t)1 << 20)
 #define CONFIG_TEXT_MAX 4096
-
-static const char *const import_keys[] = {"hub_id", "revision", "file", NULL};
-
-static bool copy_text(const json_t *v, const char *pointer, char *out, size_t cap,
-                      struct gs_error *err)
-{
-    if (!json_is_string(v)) {
-        gs_error_add(err, GS_ERR_INVALID, pointer, "must be a string, got %s", jsonv_type_name(v));
-        return false;
-    }
-    const char *s = json_string_value(v);
-    if (strlen(s) >= cap) {
-        gs_error_add(err, GS_ERR_INVALID, pointer, "is longer than %zu characters", cap - 1);
-        return false;
-    }
-    snprintf(out, cap, "%s", s);
-    return true;
-}
-
-/* A file name inside a repository: relative, no "..", no control characters. */
-static bool file_name_valid(const char *name)
-{
-    if (name == NULL || name[0] == '\0' || name[0] == '/' || strlen(name) > 250 ||
-        strstr(name, "..") != NULL)
-        return false;
-    for (const char *c = name; *c; c++)
-        if (!isalnum((unsigned char)*c) && strchr("._-/+", *c) == NULL)
-            return false;
-    return true;
-}
-
-bool hub_import_decode(const json_t *obj, const char *base, const char *const *extra,
-                       struct hub_import_request *out, struct gs_error *err)
-{
-    memset(out, 0, sizeof(*out));
-    snprintf(out->revision, sizeof(out->revision), "main");
-    char where[96];
-    if (!json_is_object(obj)) {
-        gs_error_add(err, GS_ERR_INVALID, base, "must be an object such as {\"hub_id\": \"org/name\"}");
-        return false;
-    }
-    const char *key;
-    json_t *value;
-    bool ok = true;
-    json_object_foreach((json_t *)(uintptr_t)obj, key, value)
-    {
-        bool known = false;
-        for (size_t i = 0; import_keys[i] != NULL && !known; i++)
-            known = strcmp(key, import_keys[i]) == 0;
-        for (size_t i = 0; extra != NULL && extra[i] != NULL && !known; i++)
-            known = strcmp(key, extra[i]) == 0;
-        if (!known) {
-            jsonv_pointer(where, sizeof(where), base, key);
-            gs_error_add(err, GS_ERR_INVALID, where,
-                         "is not a field here; a hub model takes hub_id, revision and file");
-            ok = false;
-        }
-    }
-    jsonv_pointer(where, sizeof(where), base, "hub_id");
-    const json_t *id = json_object_get(obj, "hub_id");
-    if (id == NULL) {
-        gs_error_add(err, GS_ERR_INVALID, where, "is required: the repository id, org/name");
-        ok = false;
-    } else if (copy_text(id, where, out->hub_id, sizeof(out->hub_id), err)) {
-        if (!hub_id_valid(out->hub_id)) {
-            gs_error_add(err, GS_ERR_INVALID, where,
-                         "must be a Hugging Face repository id, org/name of letters, digits, "
-                         "'.', '_' and '-'");
-            ok = false;
-        }
-    } else {
-        ok = false;
-    }
-    const json_t *rev = json_object_get(obj, "revision");
-    jsonv_pointer(where, sizeof(where), base, "revision");
-    if (rev != NULL && !json_is_null(rev)) {
-        if (!copy_text(rev, where, out->revision, sizeof(out->revision), err)) {
-            ok = false;
-        } else if (!hub_revision_valid(out->revision)) {
-            gs_error_add(err, GS_ERR_INVALID, where,
-                         "must be a branch or tag name or a 40-hex commit");
-            ok = false;
-        }
-    }
-    const json_t *file = json_object_get(obj, "file");
-    jsonv_pointer(where, sizeof(where), base, "file");
-    if (file != NULL && !json_is_null(file)) {
-        if (!copy_text(file, where, out->file, sizeof(out->file), err)) {
-            ok = false;
-        } else if (!file_name_valid(out->file) ||
-                   strcasecmp(out->file + (strlen(out->file) > 5 ? strlen(out->file) - 5 : 0),
-                              ".gguf") != 0) {
-            gs_error_add(err, GS_ERR_INVALID, where,
-                         "must name a .gguf file of the repository (for GGUF-only repositories)");
-            ok = false;
-        }
-    }
-    return ok;
-}
-
-void hub_import_catalog_id(const char *hub_id, char *out, size_t cap)
-{
-    size_t n = 0;
-    for (const char *c = hub_id; *c && n + 2 < cap; c++) {
-        if (*c == '/') {
-            out[n++] = '-';
-            out[n++] = '-';
-        } else {
-            out[n++] = (char)tolower((unsigned char)*c);
-        }
-    }
-    out[n] = '\0';
-}
-
-const struct catalog_model *hub_import_find(const struct catalog_snapshot *snapshot,
-                                            const char *hub_id, const char *revision)
-{
-    const struct catalog_model *seeded = NULL;
-    for (size_t i = 0; snapshot != NULL && i < snapshot->model_count; i++) {
-        const struct catalog_model *m = &snapshot->models[i];
-        if (m->hf_id == NULL || strcasecmp(m->hf_id, hub_id) != 0)
-            continue;
-        if (m->hub_revision != NULL && strcmp(m->hub_revision, revision) == 0)
-            return m;
-        if (m->hub_revision == NULL && seeded == NULL)
-            seeded = m;
-    }
-    return strcmp(revision, "main") == 0 ? seeded : NULL;
-}
 
 /* ------------------------------------------------------------ outcomes */
 
@@ -223,7 +93,7 @@ struct shard_note {
 
 struct import {
     const struct hub_config *cfg;
-    const struct hub_import_request *req;
+    const struct hub_ref *req;
     struct hub_repo repo;
     struct buf config;
     char config_sha256[65];
@@ -284,7 +154,7 @@ static int index_shards(struct import *im)
     json_object_foreach((json_t *)(uintptr_t)map, key, value)
     {
         const char *file = json_string_value(value);
-        if (file == NULL || !file_name_valid(file) || !ends_with(file, ".safetensors")) {
+        if (file == NULL || !hub_ref_file_valid(file) || !ends_with(file, ".safetensors")) {
             problem_set(im->problem, 502, "hub-malformed",
                         "The hub's answer is not what it should be",
                         "model.safetensors.index.json maps %.80s to something that is not a "
@@ -344,7 +214,7 @@ static int choose_files(struct import *im)
     }
     for (size_t i = 0; i < repo->file_count && im->shard_count < SHARDS_MAX; i++)
         if (strchr(repo->files[i], '/') == NULL && ends_with(repo->files[i], ".safetensors") &&
-            file_name_valid(repo->files[i]))
+            hub_ref_file_valid(repo->files[i]))
             im->shards[im->shard_count++] = repo->files[i];
     if (im->shard_count > 0) {
         qsort(im->shards, im->shard_count, sizeof(im->shards[0]), compare_names);
@@ -354,7 +224,7 @@ static int choose_files(struct import *im)
     const char *pick = NULL;
     for (size_t i = 0; i < repo->file_count; i++) {
         const char *f = repo->files[i];
-        if (!ends_with(f, ".gguf") || !file_name_valid(f))
+        if (!ends_with(f, ".gguf") || !hub_ref_file_valid(f))
             continue;
         if (im->req->file[0] != '\0') {
             if (strcmp(f, im->req->file) == 0)
@@ -614,7 +484,7 @@ static void describe(struct import *im, char family[GS_MODEL_TYPE_MAX], uint64_t
     gs_error_init(&err);
     const json_t *mt = json_object_get(im->config_doc, "model_type");
     bool known = im->config_doc != NULL &&
-                 hfconfig_to_arch(im->config_doc, "", &arch, &err) == GS_OK &&
+                 models_read(im->config_doc, "", &arch, &err) == GS_OK &&
                  arch.approximate[0] == '\0' && /* the headers' count is exact; a generic read is not */
                  gs_arch_validate(&arch, &err) == GS_OK &&
                  gs_arch_count_params(&arch, &count, &err) == GS_OK && count.total > 0;
@@ -644,7 +514,7 @@ static void describe(struct import *im, char family[GS_MODEL_TYPE_MAX], uint64_t
 static int store_import(struct import *im, struct store *store, struct catalog_put_result *out)
 {
     char id[200], family[GS_MODEL_TYPE_MAX], source[512], config_url[768];
-    hub_import_catalog_id(im->req->hub_id, id, sizeof(id));
+    hub_ref_catalog_id(im->req->hub_id, id, sizeof(id));
     uint64_t parameters = 0;
     describe(im, family, &parameters, source, sizeof(source));
     if (parameters == 0) {
@@ -719,7 +589,7 @@ static long mono_ms(void)
 }
 
 int hub_import_run(const struct hub_config *cfg, struct store *store,
-                   const struct hub_import_request *req, struct catalog_put_result *out,
+                   const struct hub_ref *req, struct catalog_put_result *out,
                    struct problem *problem)
 {
     if (!hub_global_init()) {
@@ -801,11 +671,11 @@ out:
 void hub_import_api(const struct hub_config *cfg, struct store *store,
                     const struct api_request *req, struct api_response *resp)
 {
-    json_t *body = catalog_api_parse_body(req, resp);
+    json_t *body = api_parse_body(req, resp);
     if (body == NULL)
         return;
-    struct hub_import_request ir;
-    if (!hub_import_decode(body, "", NULL, &ir, &resp->problem.errors)) {
+    struct hub_ref ir;
+    if (!hub_ref_decode(body, "", NULL, &ir, &resp->problem.errors)) {
         json_decref(body);
         problem_from_status(&resp->problem, GS_ERR_INVALID);
         resp->status = resp->problem.status;
@@ -840,7 +710,7 @@ void hub_import_api(const struct hub_config *cfg, struct store *store,
 /* Whether a sizing request names a hub model the catalog lacks, to be imported first;
  * `ir` gets what to import. */
 static bool import_needed(bool auto_import, const json_t *request, const struct service *service,
-                          struct hub_import_request *ir)
+                          struct hub_ref *ir)
 {
     const json_t *model = json_object_get(request, "model");
     if (!auto_import || !json_is_object(model) || json_object_get(model, "hub_id") == NULL)
@@ -848,21 +718,21 @@ static bool import_needed(bool auto_import, const json_t *request, const struct 
     struct gs_error ignored;
     gs_error_init(&ignored);
     static const char *const sizing_keys[] = {NULL};
-    if (!hub_import_decode(model, "/model", sizing_keys, ir, &ignored))
+    if (!hub_ref_decode(model, "/model", sizing_keys, ir, &ignored))
         return false; /* the decoder reports it with the rest of the request */
-    return hub_import_find(service_snapshot(service), ir->hub_id, ir->revision) == NULL;
+    return hub_ref_find(service_snapshot(service), ir->hub_id, ir->revision) == NULL;
 }
 
 bool hub_import_pending(bool auto_import, const json_t *request, const struct service *service)
 {
-    struct hub_import_request ir;
+    struct hub_ref ir;
     return import_needed(auto_import, request, service, &ir);
 }
 
 int hub_import_prepare(const struct hub_config *cfg, struct store *store, bool auto_import,
                        const json_t *request, struct service **service, struct problem *problem)
 {
-    struct hub_import_request ir;
+    struct hub_ref ir;
     if (!import_needed(auto_import, request, *service, &ir))
         return 0;
     struct catalog_put_result put;
@@ -872,43 +742,4 @@ int hub_import_prepare(const struct hub_config *cfg, struct store *store, bool a
     store_release(*service);
     *service = store_acquire(store);
     return 0;
-}
-
-/* ------------------------------------------------------------ the core's view */
-
-static uint64_t member_u64(const json_t *o, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
-}
-
-bool hub_checkpoint_bytes(const char *checkpoint_json, struct gs_checkpoint_bytes *out)
-{
-    memset(out, 0, sizeof(*out));
-    if (checkpoint_json == NULL)
-        return false;
-    json_t *doc = json_loads(checkpoint_json, 0, NULL);
-    const json_t *format = json_object_get(doc, "format");
-    bool ok = json_is_object(doc) && json_is_string(format) &&
-              gs_weight_format_parse(json_string_value(format), &out->format);
-    if (ok) {
-        out->parameters = member_u64(doc, "parameters");
-        out->tensor_bytes = member_u64(doc, "tensor_bytes");
-        out->matrix_bytes = member_u64(doc, "matrix_bytes");
-        out->vector_bytes = member_u64(doc, "vector_bytes");
-        out->other_bytes = member_u64(doc, "other_bytes");
-        const json_t *layers = json_object_get(doc, "layer_bytes");
-        size_t i;
-        const json_t *v;
-        json_array_foreach(layers, i, v)
-        {
-            if (json_is_integer(v) && json_integer_value(v) >= 0)
-                out->layer_bytes += (uint64_t)json_integer_value(v);
-        }
-        out->layers = json_array_size(layers);
-        ok = out->tensor_bytes > 0;
-    }
-    out->present = ok;
-    json_decref(doc);
-    return ok;
 }

@@ -19,6 +19,7 @@
 #include "catalog_write.h"
 #include "gs/estimate.h"
 #include "hub.h"
+#include "hub_ref.h"
 #include "problem.h"
 #include "service.h"
 #include "store.h"
@@ -26,33 +27,11 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-struct hub_import_request {
-    char hub_id[200];
-    char revision[130];   /* "main" when not given */
-    char file[256];       /* GGUF-only repositories: which .gguf ("" = the Q4_K_M one, else the
-                             first by name) */
-    const char *if_match; /* a re-import's precondition (borrowed), NULL for none */
-};
-
-/* Reads {"hub_id", "revision", "file"} (pointers under `base`, e.g.
- * "/model"); `extra` names further keys the object may carry (NULL-ended,
- * may be NULL). */
-bool hub_import_decode(const json_t *obj, const char *base, const char *const *extra,
-                       struct hub_import_request *out, struct gs_error *err);
-
-/* The catalog id an import of `hub_id` gets: lower-case, "/" as "--". */
-void hub_import_catalog_id(const char *hub_id, char *out, size_t cap);
-
-/* The catalog model for `hub_id` at `revision`: an import at that revision,
- * else (for "main") an entry whose hf_id is `hub_id`; NULL when none. */
-const struct catalog_model *hub_import_find(const struct catalog_snapshot *snapshot,
-                                            const char *hub_id, const char *revision);
-
 /* Imports (or re-imports) one model. 0 with *out filled, or -1 with
  * `problem` saying why: 400 bad id, 403 gated, 404 missing, 412 If-Match,
  * 422 nothing gpusizer can read, 502 the hub failed (its status named). */
 int hub_import_run(const struct hub_config *cfg, struct store *store,
-                   const struct hub_import_request *req, struct catalog_put_result *out,
+                   const struct hub_ref *req, struct catalog_put_result *out,
                    struct problem *problem);
 
 /* POST /v1/models:import. */
@@ -77,9 +56,5 @@ bool hub_import_pending(bool auto_import, const json_t *request, const struct se
  * stored; a config with its own quantization_config keeps it. false when
  * `hf_quant_config` is not an object or memory runs out. */
 bool hub_import_merge_quant_config(json_t *config, const json_t *hf_quant_config);
-
-/* What a stored checkpoint_json says, for the core; false when absent or
- * unreadable. */
-bool hub_checkpoint_bytes(const char *checkpoint_json, struct gs_checkpoint_bytes *out);
 
 #endif

@@ -53,3 +53,8 @@ bool json_build_append(json_t *array, json_t *value)
 {
     return value != NULL && json_array_append_new(array, value) == 0;
 }
+
+json_t *json_build_u64(uint64_t value)
+{
+    return json_integer(value > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)value);
+}

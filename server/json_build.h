@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /* A JSON string of `s`: an ASCII string (almost everything an answer
  * carries) is taken as is, any other is checked by jansson. NULL when `s` is
@@ -29,5 +30,9 @@ bool json_build_put(json_t *object, const char *key, json_t *value);
 
 /* Appends value, taking it; false when value is NULL or out of memory. */
 bool json_build_append(json_t *array, json_t *value);
+
+/* json_integer for byte counts and parameters; values above INT64_MAX
+ * (never produced by the core's limits) saturate rather than wrap. */
+json_t *json_build_u64(uint64_t value);
 
 #endif

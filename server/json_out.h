@@ -96,7 +96,7 @@ static inline void json_w_key_n(struct json_writer *w, const char *key, size_t l
 #define json_w_key(w, literal) json_w_key_n((w), "" literal "", sizeof(literal) - 1)
 void json_w_string(struct json_writer *w, const char *s);
 void json_w_int(struct json_writer *w, json_int_t v);
-/* As codec_u64: values above INT64_MAX are written as INT64_MAX. */
+/* As json_build_u64: values above INT64_MAX are written as INT64_MAX. */
 void json_w_u64(struct json_writer *w, uint64_t v);
 void json_w_real(struct json_writer *w, double v);
 void json_w_bool(struct json_writer *w, bool v);

@@ -6,7 +6,7 @@
 
 #include "buf.h"
 #include "json_out.h"
-#include "models/reader.h"
+#include "models/models.h"
 
 #include <jansson.h>
 #include <pthread.h>

@@ -4,10 +4,11 @@
 #include "json_out.h"
 
 #include "gzip.h"
-#include "hub_import.h"
+#include "hub_ref.h"
 
 #include "codec.h"
-#include "hfconfig.h"
+#include "codec_catalog.h"
+#include "models/models.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -169,13 +170,13 @@ static bool decode_arch(struct service *s, size_t i, const json_t *config,
     s->models[i] = &d->row;
     struct gs_error local;
     gs_error_init(&local);
-    enum gs_status st = config != NULL ? hfconfig_to_arch(config, "", &d->row.arch, &local)
+    enum gs_status st = config != NULL ? models_read(config, "", &d->row.arch, &local)
                                        : GS_ERR_INVALID;
     if (st == GS_OK) /* validates, then counts */
         st = gs_arch_count_params(&d->row.arch, &d->row.counts, &local);
     d->row.valid = st == GS_OK;
     /* an import gpusizer cannot read the architecture of is sized by its headers alone */
-    const bool imported = hub_checkpoint_bytes(m->checkpoint_json, &d->row.stored);
+    const bool imported = hub_ref_checkpoint_bytes(m->checkpoint_json, &d->row.stored);
     if (st != GS_OK && !imported)
         gs_error_add(err, st, "", "catalog model %s: config unusable (%s)", m->id,
                      local.count > 0 ? local.items[0].detail : jerr->text);

@@ -34,6 +34,8 @@
  * (token ids, dtypes, rope, norm epsilons, activations, initializers,
  * dropouts, router loss coefficients).
  */
+#include "generic.h"
+
 #include "decoder.h"
 
 #include <stdint.h>

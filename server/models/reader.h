@@ -1,5 +1,6 @@
 /*
- * reader.h - reading config.json into a layer-by-layer description.
+ * reader.h - the toolkit readers use to read config.json into a layer-by-layer
+ * description (the entry point that chooses a reader is models.h).
  *
  * One reader per model type, each a function that fills a struct gs_arch
  * with the builders of gs/arch_build.h. Readers live in this folder grouped
@@ -101,37 +102,7 @@ void rd_fail(struct model_reader *r, const char *name, enum gs_status status, co
  * borrows it. A member of another type is an error. */
 size_t rd_array(struct model_reader *r, const char *name, const json_t **out);
 
-/* Reads `model_type` or, failing that, `architectures[0]`, and runs the
- * reader; a type no reader names is read by the generic reader (arch->read_as
- * "generic", arch->approximate saying why). Errors point under `pointer`;
- * GS_ERR_UNKNOWN_MODEL at "<pointer>/model_type", listing what is supported,
- * when even the generic reader cannot read the config. */
-enum gs_status models_read(const json_t *config, const char *pointer, struct gs_arch *out,
-                           struct gs_error *err);
-
-/* The reader of last resort (generic.c), for a config no table row names:
- * the Llama layout from the standard keys (layer_types, sliding_window,
- * experts, MLA, linear attention, text_config nesting), its counts
- * approximate. models_generic_missing counts the keys it cannot do without
- * (hidden_size, num_hidden_layers, num_attention_heads, vocab_size, an MLP
- * width, num_experts_per_tok with experts); models_read_generic reports each
- * as GS_ERR_UNKNOWN_MODEL at its pointer; models_generic_unread writes the
- * keys it neither read nor knows to be harmless, comma separated. */
-size_t models_generic_missing(const json_t *config);
-void models_read_generic(struct model_reader *r, struct gs_arch *arch);
-void models_generic_unread(const json_t *config, char *out, size_t cap);
-
-/* The reader tables by lineage, in the order they are listed to users. */
-struct models_lineage {
-    const char *label;              /* "multi-head latent attention" */
-    const struct model_type *types; /* ends in a zeroed row */
-};
-const struct models_lineage *models_lineages(size_t *count);
-
-/* The supported model_type names, comma separated. */
-const char *models_supported(void);
-
-/* The checkpoint's stored format from torch_dtype and quantization_config. */
-void models_read_checkpoint(const json_t *config, struct gs_checkpoint *out);
+/* A positive integer member of `o`, or `fallback`. */
+uint64_t rd_member_u64(const json_t *o, const char *name, uint64_t fallback);
 
 #endif

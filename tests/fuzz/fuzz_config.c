@@ -4,7 +4,7 @@
  * architecture's validation and parameter count.
  */
 #include "gs/arch.h"
-#include "hfconfig.h"
+#include "models/models.h"
 #include "json_lenient.h"
 
 #include <stddef.h>
@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct gs_arch arch;
     struct gs_error err;
     gs_error_init(&err);
-    if (hfconfig_to_arch(config, "/config", &arch, &err) == GS_OK &&
+    if (models_read(config, "/config", &arch, &err) == GS_OK &&
         gs_arch_validate(&arch, &err) == GS_OK) {
         struct gs_param_count count;
         (void)gs_arch_count_params(&arch, &count, &err);

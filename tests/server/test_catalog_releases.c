@@ -22,7 +22,7 @@
 #include "catalog.h"
 #include "gs/arch.h"
 #include "gs/inference.h"
-#include "hfconfig.h"
+#include "models/models.h"
 #include "problem.h"
 #include "service.h"
 #include "test_service.h"
@@ -101,7 +101,7 @@ static struct gs_arch row_arch(const char *id)
     struct gs_arch arch;
     struct gs_error err;
     gs_error_init(&err);
-    if (hfconfig_to_arch(config, "", &arch, &err) != GS_OK)
+    if (models_read(config, "", &arch, &err) != GS_OK)
         fail_msg("%s: %s", id, err.count > 0 ? err.items[0].detail : "unreadable config");
     json_decref(config);
     return arch;

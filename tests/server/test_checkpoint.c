@@ -21,7 +21,7 @@
 
 #include "checkpoint.h"
 #include "gs/arch.h"
-#include "hfconfig.h"
+#include "models/models.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -152,7 +152,7 @@ static uint64_t config_parameters(const char *repo_or_text, bool is_text)
     struct gs_param_count count;
     struct gs_error err;
     gs_error_init(&err);
-    enum gs_status st = hfconfig_to_arch(config, "", &arch, &err);
+    enum gs_status st = models_read(config, "", &arch, &err);
     if (st == GS_OK)
         st = gs_arch_count_params(&arch, &count, &err);
     json_decref(config);

@@ -18,7 +18,7 @@
 #include "checkpoint.h"
 #include "gs/weights.h"
 #include "hub_import.h"
-#include "models/reader.h"
+#include "models/models.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -16,7 +16,7 @@
 #include "codec.h"
 #include "codec_inference.h"
 #include "gs/runtime.h"
-#include "hfconfig.h"
+#include "models/models.h"
 #include "jsonv.h"
 #include "problem.h"
 #include "service.h"
@@ -79,7 +79,7 @@ static void test_seed_configs_reproduce_published_counts(void **state)
         assert_non_null(config);
         struct gs_arch arch;
         struct gs_param_count count;
-        assert_int_equal(hfconfig_to_arch(config, "", &arch, NULL), GS_OK);
+        assert_int_equal(models_read(config, "", &arch, NULL), GS_OK);
         assert_int_equal(gs_arch_count_params(&arch, &count, NULL), GS_OK);
         if (count.total != s->models[i].parameters)
             fail_msg("%s: config gives %llu, published %llu", s->models[i].id,
@@ -120,7 +120,8 @@ static void test_acceptance_examples(void **state)
 }
 
 /* A Llama-3-8B config.json pasted as is (with keys gpusizer ignores) gives
- * 8,030,261,248 (estimation.md 1.1). */
+ * 8,030,261,248, the meta-llama checkpoint's count (docs/parameter-counts.md,
+ * Llama and Mistral). */
 static void test_config_model(void **state)
 {
     (void)state;
@@ -140,8 +141,9 @@ static void test_config_model(void **state)
 /* Published parameter counts for every supported family, read from
  * config.json as published (aliases such as n_embd and d_model, and the
  * configuration classes' defaults, included). `active` is checked where a
- * published figure follows gpusizer's convention (estimation.md 0.5: routed
- * experts beyond top-k and an untied input embedding excluded); 0 skips it. */
+ * published figure follows gpusizer's convention (docs/parameter-counts.md,
+ * Active parameters: routed experts beyond top-k and an untied input embedding
+ * excluded); 0 skips it. The formulas per family are in the same file. */
 struct published_config {
     const char *model;
     const char *config;
@@ -153,10 +155,10 @@ struct published_config {
 static const struct published_config published_configs[] = {
     {"gpt2", "{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_layer\":12,\"n_head\":12,\"n_inner\":null,"
              "\"n_positions\":1024,\"vocab_size\":50257}",
-     124439808LL, 0, "estimation.md 1.1 GPT-2 example"},
+     124439808LL, 0, "GPT-2 124M: num_parameters() of the HF gpt2 checkpoint, 124,439,808"},
     {"gpt2-xl", "{\"model_type\":\"gpt2\",\"n_embd\":1600,\"n_layer\":48,\"n_head\":25,"
                 "\"n_positions\":1024,\"vocab_size\":50257}",
-     1557611200LL, 0, "estimation.md 1.1 GPT-2 example"},
+     1557611200LL, 0, "num_parameters() of the HF gpt2-xl checkpoint: 1,557,611,200"},
     {"EleutherAI/pythia-70m", "{\"model_type\":\"gpt_neox\",\"hidden_size\":512,\"num_hidden_layers\":6,"
                               "\"num_attention_heads\":8,\"intermediate_size\":2048,\"vocab_size\":50304,"
                               "\"max_position_embeddings\":2048,\"tie_word_embeddings\":false,"
@@ -171,26 +173,26 @@ static const struct published_config published_configs[] = {
      "{\"model_type\":\"opt\",\"hidden_size\":1024,\"num_hidden_layers\":24,\"num_attention_heads\":16,"
      "\"ffn_dim\":4096,\"vocab_size\":50272,\"max_position_embeddings\":2048,"
      "\"word_embed_proj_dim\":512,\"do_layer_norm_before\":false}",
-     331196416LL, 0, "estimation.md 1.1 OPT example"},
+     331196416LL, 0, "HF model.num_parameters() of facebook/opt-350m: 331,196,416"},
     {"facebook/opt-1.3b", "{\"model_type\":\"opt\",\"hidden_size\":2048,\"num_hidden_layers\":24,"
                           "\"num_attention_heads\":32,\"ffn_dim\":8192,\"vocab_size\":50272,"
                           "\"max_position_embeddings\":2048,\"word_embed_proj_dim\":2048}",
-     1315758080LL, 0, "estimation.md 1.1 OPT example"},
+     1315758080LL, 0, "HF model.num_parameters() of facebook/opt-1.3b: 1,315,758,080"},
     {"bigscience/bloom-560m", "{\"model_type\":\"bloom\",\"hidden_size\":1024,\"n_layer\":24,\"n_head\":16,"
                               "\"vocab_size\":250880}",
-     559214592LL, 0, "estimation.md 1.1 BLOOM example"},
+     559214592LL, 0, "BigScience model card of bloom-560m: 559,214,592 parameters"},
     {"bigscience/bloom-7b1", "{\"model_type\":\"bloom\",\"n_embed\":4096,\"n_layer\":30,\"num_attention_heads\":32,"
                              "\"vocab_size\":250880}",
-     7069016064LL, 0, "estimation.md 1.1 BLOOM example"},
+     7069016064LL, 0, "BigScience model card of bloom-7b1: 7,069,016,064 parameters"},
     {"tiiuae/falcon-7b (MQA, parallel attention, tied)",
      "{\"model_type\":\"falcon\",\"hidden_size\":4544,\"n_head\":71,\"n_layer\":32,\"multi_query\":true,"
      "\"parallel_attn\":true,\"bias\":false,\"new_decoder_architecture\":false,\"vocab_size\":65024}",
-     6921720704LL, 0, "estimation.md 1.1 Falcon example (Hub's 7,217,189,760 stores lm_head twice)"},
+     6921720704LL, 0, "tied head counted once (the Hub's 7,217,189,760 stores lm_head twice)"},
     {"mistralai/Mixtral-8x7B-v0.1", "{\"model_type\":\"mixtral\",\"hidden_size\":4096,\"num_hidden_layers\":32,"
                                     "\"num_attention_heads\":32,\"num_key_value_heads\":8,"
                                     "\"intermediate_size\":14336,\"num_local_experts\":8,"
                                     "\"num_experts_per_tok\":2,\"vocab_size\":32000}",
-     46702792704LL, 12748853248LL, "estimation.md 1.1 Mixtral (active without the input embedding)"},
+     46702792704LL, 12748853248LL, "Mixtral-8x7B checkpoint total; active less the input embedding"},
     {"Qwen/Qwen1.5-MoE-A2.7B", "{\"model_type\":\"qwen2_moe\",\"hidden_size\":2048,\"num_hidden_layers\":24,"
                                "\"num_attention_heads\":16,\"num_key_value_heads\":16,"
                                "\"intermediate_size\":5632,\"moe_intermediate_size\":1408,"
@@ -211,21 +213,21 @@ static const struct published_config published_configs[] = {
                                 "\"n_routed_experts\":256,\"n_shared_experts\":1,\"num_experts_per_tok\":8,"
                                 "\"first_k_dense_replace\":3,\"moe_layer_freq\":1,\"vocab_size\":129280,"
                                 "\"tie_word_embeddings\":false}",
-     671026404352LL, 36625603584LL, "estimation.md 1.1 DeepSeek table (671B total / 37B activated)"},
+     671026404352LL, 36625603584LL, "DeepSeek-V3 report, arXiv 2412.19437 (671B / 37B activated)"},
     {"deepseek-ai/DeepSeek-V2", "{\"model_type\":\"deepseek_v2\",\"hidden_size\":5120,\"num_hidden_layers\":60,"
                                 "\"num_attention_heads\":128,\"q_lora_rank\":1536,\"kv_lora_rank\":512,"
                                 "\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,"
                                 "\"intermediate_size\":12288,\"moe_intermediate_size\":1536,"
                                 "\"n_routed_experts\":160,\"n_shared_experts\":2,\"num_experts_per_tok\":6,"
                                 "\"first_k_dense_replace\":1,\"moe_layer_freq\":1,\"vocab_size\":102400}",
-     235741434880LL, 20851512320LL, "estimation.md 1.1 DeepSeek table (236B / 21B)"},
+     235741434880LL, 20851512320LL, "DeepSeek-V2 paper, arXiv 2405.04434 (236B / 21B)"},
     {"deepseek-ai/DeepSeek-V2-Lite (no q LoRA)",
      "{\"model_type\":\"deepseek_v2\",\"hidden_size\":2048,\"num_hidden_layers\":27,"
      "\"num_attention_heads\":16,\"q_lora_rank\":null,\"kv_lora_rank\":512,\"qk_nope_head_dim\":128,"
      "\"qk_rope_head_dim\":64,\"v_head_dim\":128,\"intermediate_size\":10944,"
      "\"moe_intermediate_size\":1408,\"n_routed_experts\":64,\"n_shared_experts\":2,"
      "\"num_experts_per_tok\":6,\"first_k_dense_replace\":1,\"vocab_size\":102400}",
-     15706484224LL, 2451435008LL, "estimation.md 1.1 DeepSeek table (15.7B / 2.4B)"},
+     15706484224LL, 2451435008LL, "DeepSeek-V2-Lite model card (15.7B / 2.4B)"},
     {"t5-small", "{\"model_type\":\"t5\",\"d_model\":512,\"d_kv\":64,\"num_heads\":8,\"d_ff\":2048,"
                  "\"num_layers\":6,\"vocab_size\":32128,\"feed_forward_proj\":\"relu\"}",
      60506624LL, 0, "HF model card table / num_parameters() of t5-small: 60,506,624"},
@@ -277,7 +279,8 @@ static void test_published_counts_from_configs(void **state)
 
 /* Family defaults from transformers: a Gemma-7B config without head_dim or
  * tie_word_embeddings still counts 8,537,680,896 (GemmaConfig defaults
- * head_dim=256, tie_word_embeddings=True; estimation.md 1.1). */
+ * head_dim=256, tie_word_embeddings=True; docs/parameter-counts.md, Gemma
+ * and Gemma-2). */
 static void test_gemma_config_defaults(void **state)
 {
     (void)state;
@@ -295,7 +298,8 @@ static void test_gemma_config_defaults(void **state)
 
 /* LoRA through the API: a lora section alone means LoRA. Llama-3.1-8B, r = 16
  * on q_proj and v_proj: 32 layers x 16 x [(4096 + 4096) + (4096 + 1024)]
- * = 6,815,744 adapter parameters (estimation.md 2.7 formula). */
+ * = 6,815,744 adapter parameters (r (d_in + d_out) per adapted linear, Hu et
+ * al. 2021, LoRA; docs/training-memory.md, LoRA and QLoRA). */
 static void test_lora_through_the_api(void **state)
 {
     (void)state;
@@ -313,8 +317,10 @@ static void test_lora_through_the_api(void **state)
     json_decref(r);
 }
 
-/* Dropout masks only when the config's dropout is non-zero (estimation.md
- * 3.5). GPT-2 small (h 768, 12 layers, 12 heads), s = 1024, b = 1, eager
+/* Dropout masks only when the config's dropout is non-zero (1-byte masks as
+ * Korthikanti et al. 2022, Table 2, count them; docs/training-peaks.md, What
+ * each layer saves and Attention: `training.attn_implementation`). GPT-2
+ * small (h 768, 12 layers, 12 heads), s = 1024, b = 1, eager
  * attention: attn_pdrop/resid_pdrop 0.1 add per layer two 1-byte hidden masks
  * (2 * 1024 * 768 = 1,572,864) and, on the attention scores, a 1-byte mask
  * plus the 2-byte dropout output (3 * 12 * 1024^2 = 37,748,736), and once the
@@ -342,8 +348,9 @@ static void test_dropout_from_config(void **state)
 }
 
 /* Parity through the API with a pasted Llama-2-7B config on 8 GPUs: the
- * DeepSpeed rows print as in estimation.md 2.3 ("26.67GB" per GPU for
- * ZeRO-2 without offload, "14.61GB" for ZeRO-3 without offload). */
+ * DeepSpeed rows print as DeepSpeed's estimate_zero2/zero3_model_states_mem_needs
+ * compute them ("26.67GB" per GPU for ZeRO-2 without offload, "14.61GB" for
+ * ZeRO-3 without offload; docs/parity.md, DeepSpeed's ZeRO estimators). */
 static void test_deepspeed_parity_through_the_api(void **state)
 {
     (void)state;

@@ -109,7 +109,8 @@ static void test_moe_decoders(void **state)
          "gpt-oss-120b card 116.83B / 5.13B"},
         /* published 6.9B / 1.3B; arithmetic in the README. AllenAI's 1.3B active counts the input
          * embedding (1,282,017,280 = 1,178,994,688 + 50,304 x 2,048); gpusizer's active
-         * parameters never do (estimation.md 0.5, as DeepSeek's and gpt-oss's figures) */
+         * parameters never do (docs/parameter-counts.md, Active parameters; as DeepSeek's and
+         * gpt-oss's figures) */
         {"olmoe/allenai__OLMoE-1B-7B-0924.json", 6919161856ULL, 1178994688ULL, 16 * 8192, 16, 0,
          "OLMoE-1B-7B 6.9B / 1.3B"},
         /* Phi-3.5-MoE: LayerNorms with bias, biased attention and lm_head; the HF page's 41.9B and

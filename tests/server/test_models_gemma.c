@@ -16,7 +16,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "hfconfig.h"
+#include "models/models.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -357,10 +357,10 @@ static void test_gemma4_errors(void **state)
 static void test_types_listed(void **state)
 {
     (void)state;
-    assert_non_null(strstr(hfconfig_supported(), "gemma4"));
-    assert_non_null(strstr(hfconfig_supported(), "gemma4_text"));
-    assert_non_null(strstr(hfconfig_supported(), "gemma3n"));
-    assert_non_null(strstr(hfconfig_supported(), "gemma3n_text"));
+    assert_non_null(strstr(models_supported(), "gemma4"));
+    assert_non_null(strstr(models_supported(), "gemma4_text"));
+    assert_non_null(strstr(models_supported(), "gemma3n"));
+    assert_non_null(strstr(models_supported(), "gemma3n_text"));
 }
 
 int main(void)

@@ -17,7 +17,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "hfconfig.h"
+#include "models/models.h"
 
 #include <jansson.h>
 #include <string.h>
@@ -248,7 +248,7 @@ static void test_refusals(void **state)
     struct gs_arch arch;
     struct gs_error err;
     gs_error_init(&err);
-    assert_int_equal(hfconfig_to_arch(config, "", &arch, &err), GS_ERR_UNKNOWN_MODEL);
+    assert_int_equal(models_read(config, "", &arch, &err), GS_ERR_UNKNOWN_MODEL);
     json_decref(config);
     assert_non_null(strstr(err.items[0].detail, "is not one gpusizer can read"));
     assert_non_null(strstr(err.items[1].detail, "generic reader needs"));

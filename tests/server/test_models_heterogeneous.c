@@ -15,7 +15,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "hfconfig.h"
+#include "models/models.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -217,8 +217,8 @@ static void test_laguna_defaults(void **state)
 static void test_types_listed(void **state)
 {
     (void)state;
-    assert_non_null(strstr(hfconfig_supported(), "nemotron-nas"));
-    assert_non_null(strstr(hfconfig_supported(), "laguna"));
+    assert_non_null(strstr(models_supported(), "nemotron-nas"));
+    assert_non_null(strstr(models_supported(), "laguna"));
 }
 
 int main(void)

@@ -17,7 +17,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "hfconfig.h"
+#include "models/models.h"
 
 #include <string.h>
 
@@ -26,9 +26,9 @@
 static void test_types_listed(void **state)
 {
     (void)state;
-    assert_non_null(strstr(hfconfig_supported(), "kimi_k25"));
-    assert_non_null(strstr(hfconfig_supported(), "kimi_linear"));
-    assert_non_null(strstr(hfconfig_supported(), "kimi_k3"));
+    assert_non_null(strstr(models_supported(), "kimi_k25"));
+    assert_non_null(strstr(models_supported(), "kimi_linear"));
+    assert_non_null(strstr(models_supported(), "kimi_k3"));
 }
 
 /* ------------------------------------------------------------ Kimi-K2.5 */

@@ -15,7 +15,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "hfconfig.h"
+#include "models/models.h"
 
 #include <string.h>
 
@@ -296,7 +296,7 @@ static void test_minimax_m3(void **state)
 static void test_types_listed(void **state)
 {
     (void)state;
-    const char *types = hfconfig_supported();
+    const char *types = models_supported();
     assert_non_null(strstr(types, "hunyuan_v1_dense"));
     assert_non_null(strstr(types, "hunyuan_v1_moe"));
     assert_non_null(strstr(types, "mimo_v2_flash"));

@@ -18,7 +18,7 @@
 #include "gs/estimate.h"
 #include "gs/inference.h"
 #include "gs/weights.h"
-#include "hfconfig.h"
+#include "models/models.h"
 
 #include <string.h>
 
@@ -89,7 +89,7 @@ static uint64_t indexer_layers(const struct gs_arch *a)
 static void test_types_listed(void **state)
 {
     (void)state;
-    const char *list = hfconfig_supported();
+    const char *list = models_supported();
     assert_non_null(strstr(list, "deepseek_v4"));
     assert_non_null(strstr(list, "glm_moe_dsa"));
 }

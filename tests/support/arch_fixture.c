@@ -10,7 +10,7 @@
 
 #include "arch_fixture.h"
 
-#include "hfconfig.h"
+#include "models/models.h"
 #include "json_lenient.h"
 
 #include <jansson.h>
@@ -29,7 +29,7 @@ static struct gs_arch read_json(json_t *config, const char *what)
     gs_error_init(&err);
     if (config == NULL)
         fail_msg("%s: not JSON", what);
-    const enum gs_status st = hfconfig_to_arch(config, "", &arch, &err);
+    const enum gs_status st = models_read(config, "", &arch, &err);
     json_decref(config);
     if (st != GS_OK)
         fail_msg("%s: %s %s", what, err.count ? err.items[0].pointer : "",
@@ -163,7 +163,7 @@ static enum gs_status read_errors(const char *config_json, const char *prefix, s
     /* static: an architecture is too large for a test's stack to hold twice */
     static struct gs_arch arch;
     gs_error_init(err);
-    const enum gs_status st = hfconfig_to_arch(config, prefix, &arch, err);
+    const enum gs_status st = models_read(config, prefix, &arch, err);
     json_decref(config);
     return st;
 }
