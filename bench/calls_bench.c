@@ -21,13 +21,13 @@
  * bench/compare.sh sends.
  */
 #include "catalog.h"
-#include "codec.h"
-#include "json_out.h"
+#include "api/codec.h"
+#include "formats/json_out.h"
 #include "gs/estimate.h"
-#include "json_lenient.h"
-#include "problem.h"
-#include "service.h"
-#include "sizing.h"
+#include "formats/json_lenient.h"
+#include "formats/problem.h"
+#include "api/service.h"
+#include "api/sizing.h"
 
 #include <jansson.h>
 #include <stdint.h>

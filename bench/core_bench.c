@@ -8,7 +8,7 @@
  * as these machines are shared and noisy).
  */
 #include "gs/estimate.h"
-#include "models/models.h"
+#include "readers/models.h"
 
 #include <jansson.h>
 #include <stdlib.h>

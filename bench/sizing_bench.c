@@ -10,9 +10,9 @@
  * machines are shared and noisy.
  */
 #include "catalog.h"
-#include "problem.h"
-#include "service.h"
-#include "sizing.h"
+#include "formats/problem.h"
+#include "api/service.h"
+#include "api/sizing.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # model-types.sh - writes the README's list of supported model types from the reader tables
-# (server/models/), between the model-types markers. With --check, changes nothing and fails
+# (server/readers/), between the model-types markers. With --check, changes nothing and fails
 # when the README's list differs (tests/CMakeLists.txt runs it as test_model_types_doc).
 # Usage: scripts/model-types.sh [--check] [path/to/gpusizer]
 set -euo pipefail

@@ -15,7 +15,7 @@ static uint64_t ceil_div(uint64_t n, uint64_t d)
 }
 
 /* TGI's warm-up by release (text-generation-inference,
- * server/text_generation_server/models/flash_causal_lm.py FlashCausalLM.warmup,
+ * server/text_generation_server/readers/flash_causal_lm.py FlashCausalLM.warmup,
  * read at each tag). The router warms up with one batch of
  * max_batch_prefill_tokens prompt tokens (requests of max_input_tokens,
  * router/client warmup); the shard allocates that batch's KV blocks, runs its

@@ -790,7 +790,7 @@ static void test_speculative_drafts(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
 }
 
-/* A checkpoint's own bytes (hub import, server/checkpoint.h) stand for the
+/* A checkpoint's own bytes (hub import, server/hub/checkpoint.h) stand for the
  * weights when serving in its stored format. Llama-3.1-8B in bf16:
  * 8,030,261,248 parameters x 2 = 16,060,522,496 bytes; vectors are the 65
  * RMSNorm weights (32 layers x 2 + the final one) x 4,096 x 2 B = 532,480;

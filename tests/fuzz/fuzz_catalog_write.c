@@ -3,8 +3,8 @@
  * catalog write (PUT /v1/models/{id} and /v1/gpus/{id}), and as a JSON
  * merge patch applied to it.
  */
-#include "codec_catalog.h"
-#include "json_lenient.h"
+#include "api/codec_catalog.h"
+#include "formats/json_lenient.h"
 
 #include <stddef.h>
 #include <stdint.h>

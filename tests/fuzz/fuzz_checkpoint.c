@@ -3,7 +3,7 @@
  * GGUF file's first bytes when they start with "GGUF", else a safetensors
  * JSON header (and its 8-byte length when the input is long enough).
  */
-#include "checkpoint.h"
+#include "hub/checkpoint.h"
 
 #include <stddef.h>
 #include <stdint.h>

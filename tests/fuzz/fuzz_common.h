@@ -6,11 +6,11 @@
 #define GS_FUZZ_COMMON_H
 
 #include "catalog.h"
-#include "codec.h"
-#include "json_lenient.h"
-#include "json_out.h"
-#include "problem.h"
-#include "service.h"
+#include "api/codec.h"
+#include "formats/json_lenient.h"
+#include "formats/json_out.h"
+#include "formats/problem.h"
+#include "api/service.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -61,7 +61,7 @@ static void fuzz_check_dump(const json_t *value)
 {
     if (value == NULL)
         return;
-    char *want = json_dumps(value, CODEC_DUMP_FLAGS);
+    char *want = json_dumps(value, JSON_OUT_FLAGS);
     size_t n = 0;
     char *got = json_out_dumps(value, &n);
     if ((want == NULL) != (got == NULL) ||

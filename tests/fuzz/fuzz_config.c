@@ -1,11 +1,11 @@
 /*
  * fuzz_config.c - libFuzzer target: any bytes as a Hugging Face config.json,
- * through the readers (server/models/) and, when one reads it, the
+ * through the readers (server/readers/) and, when one reads it, the
  * architecture's validation and parameter count.
  */
 #include "gs/arch.h"
-#include "models/models.h"
-#include "json_lenient.h"
+#include "readers/models.h"
+#include "formats/json_lenient.h"
 
 #include <stddef.h>
 #include <stdint.h>

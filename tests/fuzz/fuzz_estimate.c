@@ -7,8 +7,8 @@
  * jansson's json_dumps does.
  */
 #include "fuzz_common.h"
-#include "problem.h"
-#include "sizing.h"
+#include "formats/problem.h"
+#include "api/sizing.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,8 +4,8 @@
  * checked against json_dumps on the request, answer and problem.
  */
 #include "fuzz_common.h"
-#include "problem.h"
-#include "sizing.h"
+#include "formats/problem.h"
+#include "api/sizing.h"
 
 #include <stddef.h>
 #include <stdint.h>

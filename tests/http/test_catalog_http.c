@@ -751,7 +751,7 @@ static double metrics_value(const char *series)
     return v;
 }
 
-/* The answer cache (server/answer_cache.h): the same /v1/recommend body twice
+/* The answer cache (server/api/answer_cache.h): the same /v1/recommend body twice
  * is answered with the same bytes, the second from the cache; after a price
  * write the next answer uses the new price (each catalog view has its own
  * cache), and a body written differently is computed, never mixed up. */

@@ -17,7 +17,7 @@
 
 #include "http_client.h"
 #include "hub_fixture.h"
-#include "sha256.h"
+#include "hub/sha256.h"
 #include "test_files.h"
 #include "test_server.h"
 

@@ -1,10 +1,10 @@
 /*
- * test_answer_cache.c - the answer cache's contract (server/answer_cache.h):
+ * test_answer_cache.c - the answer cache's contract (server/api/answer_cache.h):
  * exact keys per kind, copies out, least recently used evicted first within
  * the slot and byte bounds, large answers not kept, off when sized 0, and
  * safe from many threads (the TSan stage runs this too).
  */
-#include "answer_cache.h"
+#include "api/answer_cache.h"
 
 #include <pthread.h>
 #include <setjmp.h>

@@ -28,8 +28,8 @@
 #include "catalog.h"
 #include "gs/runtime.h"
 #include "gs/vllm.h"
-#include "problem.h"
-#include "service.h"
+#include "formats/problem.h"
+#include "api/service.h"
 #include "test_files.h"
 #include "test_service.h"
 

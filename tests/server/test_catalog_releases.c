@@ -22,9 +22,9 @@
 #include "catalog.h"
 #include "gs/arch.h"
 #include "gs/inference.h"
-#include "models/models.h"
-#include "problem.h"
-#include "service.h"
+#include "readers/models.h"
+#include "formats/problem.h"
+#include "api/service.h"
 #include "test_service.h"
 
 #include <jansson.h>

@@ -1,5 +1,5 @@
 /*
- * test_checkpoint.c - server/checkpoint.c on the fixture hub repositories
+ * test_checkpoint.c - server/hub/checkpoint.c on the fixture hub repositories
  * (tests/fixtures/hub/, whose README.md names each source): parameters and
  * stored bytes of real checkpoints read from their safetensors and GGUF
  * headers alone, the detected format, layers, and malformed headers.
@@ -19,9 +19,9 @@
 
 #include <cmocka.h>
 
-#include "checkpoint.h"
+#include "hub/checkpoint.h"
 #include "gs/arch.h"
-#include "models/models.h"
+#include "readers/models.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -2,9 +2,9 @@
  * test_checkpoint_formats.c - the checkpoint's own precision: each
  * quantization scheme's config (snippets of published configs) read into
  * its weight format and the modules it leaves unquantized
- * (server/models/reader.c models_read_checkpoint), NVIDIA ModelOpt's
- * hf_quant_config.json merged into a config (server/hub_import.c), NVFP4
- * tensors recognised in a safetensors header (server/checkpoint.c), and the
+ * (server/readers/reader.c models_read_checkpoint), NVIDIA ModelOpt's
+ * hf_quant_config.json merged into a config (server/api/hub_import.c), NVFP4
+ * tensors recognised in a safetensors header (server/hub/checkpoint.c), and the
  * NVFP4 weight bytes of small models written out (core/src/weights.c).
  */
 #include <setjmp.h>
@@ -15,10 +15,10 @@
 #include <cmocka.h>
 
 #include "arch_fixture.h"
-#include "checkpoint.h"
+#include "hub/checkpoint.h"
 #include "gs/weights.h"
-#include "hub_import.h"
-#include "models/models.h"
+#include "api/hub_import.h"
+#include "readers/models.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -13,13 +13,13 @@
 #include "catalog.h"
 #include "test_files.h"
 #include "test_service.h"
-#include "codec.h"
-#include "codec_inference.h"
+#include "api/codec.h"
+#include "api/codec_inference.h"
 #include "gs/runtime.h"
-#include "models/models.h"
-#include "jsonv.h"
-#include "problem.h"
-#include "service.h"
+#include "readers/models.h"
+#include "formats/jsonv.h"
+#include "formats/problem.h"
+#include "api/service.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "codec_catalog.h"
-#include "csv.h"
+#include "api/codec_catalog.h"
+#include "formats/csv.h"
 
 #include <jansson.h>
 #include <stdio.h>

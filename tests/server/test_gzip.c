@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "gzip.h"
+#include "formats/gzip.h"
 
 #include <stdlib.h>
 #include <string.h>

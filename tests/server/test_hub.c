@@ -1,5 +1,5 @@
 /*
- * test_hub.c - the hub client (server/hub.h) against the fixture hub
+ * test_hub.c - the hub client (server/hub/hub.h) against the fixture hub
  * (tests/support/hub_fixture.h) on 127.0.0.1: repository information,
  * whole and ranged fetches, caps, gated and missing repositories, timeouts,
  * redirects (refused, allowlisted, looping) and where the token goes,
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "hub.h"
+#include "hub/hub.h"
 #include "hub_fixture.h"
 
 #include <errno.h>

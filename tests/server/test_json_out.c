@@ -1,6 +1,6 @@
 /*
  * test_json_out.c - json_out_dumps writes exactly what json_dumps(value,
- * CODEC_DUMP_FLAGS) writes: for strings with every control character,
+ * JSON_OUT_FLAGS) writes: for strings with every control character,
  * quotes, backslashes and multi-byte UTF-8; integers to both ends of their
  * range; reals of every magnitude (and 20,000 random bit patterns), and
  * json_out_real's integer formatting against jansson's "%.15g" for half a
@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "codec.h"
-#include "json_out.h"
-#include "sizing.h"
+#include "api/codec.h"
+#include "formats/json_out.h"
+#include "api/sizing.h"
 #include "test_service.h"
 
 #include <math.h>
@@ -31,7 +31,7 @@
  * server sends for the tree the CLI and the tests build. */
 static void assert_text_is_dump(char *text, size_t length, const json_t *answer)
 {
-    char *want = json_dumps(answer, CODEC_DUMP_FLAGS);
+    char *want = json_dumps(answer, JSON_OUT_FLAGS);
     assert_non_null(want);
     assert_non_null(text);
     assert_int_equal(length, strlen(want));
@@ -42,7 +42,7 @@ static void assert_text_is_dump(char *text, size_t length, const json_t *answer)
 
 static void assert_same_dump(const json_t *v)
 {
-    char *want = json_dumps(v, CODEC_DUMP_FLAGS);
+    char *want = json_dumps(v, JSON_OUT_FLAGS);
     size_t n = 0;
     char *got = json_out_dumps(v, &n);
     if (want == NULL || got == NULL) {
@@ -142,7 +142,7 @@ static void assert_real_as_jansson(double v)
 {
     char want[64], got[JSON_OUT_REAL_MAX];
     json_t *r = json_real(v);
-    const size_t n = json_dumpb(r, want, sizeof(want), CODEC_DUMP_FLAGS | JSON_ENCODE_ANY);
+    const size_t n = json_dumpb(r, want, sizeof(want), JSON_OUT_FLAGS | JSON_ENCODE_ANY);
     json_decref(r);
     assert_true(n > 0 && n < sizeof(want));
     const size_t m = json_out_real(v, got);
@@ -341,7 +341,7 @@ static void test_writer(void **state)
                              "big", (json_int_t)INT64_MAX, "list", 0.1, 1e300, 2.0, 1, 0, "tree",
                              "x", 1, 2.5, "y", "z");
     assert_non_null(same);
-    char *want = json_dumps(same, CODEC_DUMP_FLAGS);
+    char *want = json_dumps(same, JSON_OUT_FLAGS);
     assert_int_equal(n, strlen(want));
     assert_string_equal(got, want);
     free(want);

@@ -1,6 +1,6 @@
 /*
  * test_models.c - published config.json files of current decoders read
- * through gpusizer's readers (server/models/decoder.c, mla.c, classic.c):
+ * through gpusizer's readers (server/readers/decoder.c, mla.c, classic.c):
  * exact parameter counts, active parameters, layer kinds, KV bytes per
  * token and the checkpoint's stored format.
  *
@@ -22,7 +22,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "json_lenient.h"
+#include "formats/json_lenient.h"
 
 #include <string.h>
 

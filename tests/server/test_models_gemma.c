@@ -1,5 +1,5 @@
 /*
- * test_models_gemma.c - the readers of server/models/gemma.c: exact parameter
+ * test_models_gemma.c - the readers of server/readers/gemma.c: exact parameter
  * counts against transformers' count (published figures or written-out
  * arithmetic in tests/fixtures/configs/<model_type>/README.md), active
  * parameters, the vision and audio parts, KV cache bytes per token at bf16
@@ -16,7 +16,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "models/models.h"
+#include "readers/models.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * test_models_generic.c - the reader of last resort (server/models/generic.c):
+ * test_models_generic.c - the reader of last resort (server/readers/generic.c):
  * a config of a type no reader names is read from its standard keys, with
  * read_as "generic", counts equal to the Llama-layout arithmetic written out
  * below, the keys it did not understand named, KV bytes per token and
@@ -17,7 +17,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "models/models.h"
+#include "readers/models.h"
 
 #include <jansson.h>
 #include <string.h>

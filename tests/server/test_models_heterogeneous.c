@@ -1,5 +1,5 @@
 /*
- * test_models_heterogeneous.c - the readers of server/models/heterogeneous.c: exact parameter
+ * test_models_heterogeneous.c - the readers of server/readers/heterogeneous.c: exact parameter
  * counts against transformers' count (published figures or written-out
  * arithmetic in tests/fixtures/configs/<model_type>/README.md), active
  * parameters, the layer shapes, KV cache bytes per token at tensor
@@ -15,7 +15,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "models/models.h"
+#include "readers/models.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * test_models_hybrid.c - the readers of server/models/hybrid.c (Mamba,
+ * test_models_hybrid.c - the readers of server/readers/hybrid.c (Mamba,
  * Mamba-2, Jamba, Nemotron-H, Falcon-H1, GraniteMoeHybrid, Qwen3-Next):
  * exact parameter counts against the published figures or the written-out
  * arithmetic of tests/fixtures/configs/<model_type>/README.md, the layer

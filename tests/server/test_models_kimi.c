@@ -1,5 +1,5 @@
 /*
- * test_models_kimi.c - the readers of server/models/kimi.c: exact parameter
+ * test_models_kimi.c - the readers of server/readers/kimi.c: exact parameter
  * counts against the written-out arithmetic in
  * tests/fixtures/configs/<model_type>/README.md (Kimi-K2.5's text model
  * also against the published Kimi-K2 checkpoint count), active parameters,
@@ -17,7 +17,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "models/models.h"
+#include "readers/models.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * test_models_moe.c - the readers of server/models/moe.c: exact parameter
+ * test_models_moe.c - the readers of server/readers/moe.c: exact parameter
  * counts against transformers' count (published figures or written-out
  * arithmetic in tests/fixtures/configs/<model_type>/README.md), active
  * parameters, KV cache bytes per token (bf16, tensor parallelism 1 and 4)
@@ -15,7 +15,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
-#include "models/models.h"
+#include "readers/models.h"
 
 #include <string.h>
 

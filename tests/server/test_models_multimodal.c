@@ -1,5 +1,5 @@
 /*
- * test_models_multimodal.c - the vision and audio readers (server/models/
+ * test_models_multimodal.c - the vision and audio readers (server/readers/
  * multimodal.c) against the published configs in tests/fixtures/configs/
  * and the module-by-module arithmetic in each fixture's README.md: exact
  * parameter totals, the vision/audio component, active parameters, layer

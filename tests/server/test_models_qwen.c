@@ -1,5 +1,5 @@
 /*
- * test_models_qwen.c - the readers of server/models/qwen.c (Qwen3-VL,
+ * test_models_qwen.c - the readers of server/readers/qwen.c (Qwen3-VL,
  * Qwen3-VL-MoE, Qwen3.5, Qwen3.5-MoE, Qwen3-Omni) against the published configs in
  * tests/fixtures/configs/<model_type>/ and the module-by-module arithmetic
  * in each fixture's README.md: exact parameter totals, the vision, audio and

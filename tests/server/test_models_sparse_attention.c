@@ -1,5 +1,5 @@
 /*
- * test_models_sparse_attention.c - the readers of server/models/sparse_attention.c
+ * test_models_sparse_attention.c - the readers of server/readers/sparse_attention.c
  * (DeepSeek-V4, GLM-5): exact parameter counts against transformers 5's count
  * (the written-out arithmetic of tests/fixtures/configs/<model_type>/README.md,
  * which also compares the published totals), active parameters, the MTP layers
@@ -18,7 +18,7 @@
 #include "gs/estimate.h"
 #include "gs/inference.h"
 #include "gs/weights.h"
-#include "models/models.h"
+#include "readers/models.h"
 
 #include <string.h>
 

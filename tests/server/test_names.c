@@ -16,8 +16,8 @@
 #include "catalog.h"
 #include "gs/precision.h"
 #include "gs/weights.h"
-#include "problem.h"
-#include "service.h"
+#include "formats/problem.h"
+#include "api/service.h"
 #include "test_service.h"
 
 #include <stdio.h>

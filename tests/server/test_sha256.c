@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "sha256.h"
+#include "hub/sha256.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,12 +17,12 @@
 #include "catalog.h"
 #include "test_files.h"
 #include "test_service.h"
-#include "codec.h"
+#include "api/codec.h"
 #include "gs/plan.h"
 #include "gs/units.h"
-#include "problem.h"
-#include "service.h"
-#include "sizing.h"
+#include "formats/problem.h"
+#include "api/service.h"
+#include "api/sizing.h"
 
 #include <math.h>
 #include <stdio.h>

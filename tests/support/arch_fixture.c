@@ -10,8 +10,8 @@
 
 #include "arch_fixture.h"
 
-#include "models/models.h"
-#include "json_lenient.h"
+#include "readers/models.h"
+#include "formats/json_lenient.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /*
  * arch_fixture.h - architectures for tests, read from config.json text
- * through gpusizer's own readers (server/models/), so every test sizes a
+ * through gpusizer's own readers (server/readers/), so every test sizes a
  * model exactly as a request with that config would.
  */
 #ifndef GS_TEST_ARCH_FIXTURE_H

@@ -6,7 +6,7 @@
 #define GS_TEST_SERVICE_H
 
 #include "catalog.h"
-#include "service.h"
+#include "api/service.h"
 #include "test_files.h"
 
 struct test_service {

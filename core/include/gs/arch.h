@@ -12,7 +12,7 @@
  * other stacks of blocks (an encoder, a vision or audio encoder, the
  * multi-token-prediction layers).
  *
- * Config readers (server/models/) build this description from config.json;
+ * Config readers (server/readers/) build this description from config.json;
  * every core module - parameter counts, weights per GPU, KV cache and
  * recurrent state, activations, throughput, parity - derives its numbers
  * from it and never from the model's name. The design follows llama.cpp's

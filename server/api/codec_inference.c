@@ -1,0 +1,460 @@
+/* codec_inference.c - inference sections and results (see codec_inference.h). */
+#include "api/codec_inference.h"
+
+#include "api/codec.h"
+#include "embedded.h"
+#include "gs/engines.h"
+#include "gs/sglang.h"
+#include "gs/vllm.h"
+#include "formats/jsonv.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+static const char *const inference_keys[] = {
+    "batch_size",          "context_length",         "prompt_tokens",
+    "output_tokens",       "engine",                 "kv_cache_dtype",
+    "gpu_memory_utilization", "free_memory_fraction", "mem_fraction_static",
+    "cuda_memory_fraction", "block_size",            "max_num_batched_tokens",
+    "max_num_seqs",        "engine_version",         "enforce_eager",
+    "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb", "memory_in_use_bytes",
+    "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", "speculative", NULL};
+static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
+                                                          NULL};
+/* vLLM --all2all-backend; naive and allgather_reducescatter both run over NCCL */
+static const char *const all2all_names[] = {"allgather_reducescatter", "naive",
+                                            "deepep_high_throughput", "deepep_low_latency", NULL};
+static const uint8_t all2all_backend[] = {GS_ALL2ALL_NCCL, GS_ALL2ALL_NCCL, GS_ALL2ALL_DEEPEP_HT,
+                                          GS_ALL2ALL_DEEPEP_LL};
+static const char *const kv_names[] = {"auto", "bf16", "fp16", "fp8", "fp8_e5m2",
+                                       "int8_per_token_head", "fp8_per_token_head", "fp8_ds_mla",
+                                       "int8", NULL};
+
+#define TOKENS_MAX ((uint64_t)1 << 24)
+
+static void read_uint(const json_t *section, const char *key, uint64_t min, uint64_t max,
+                      uint64_t *out, bool *ok, struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, key);
+    if (v == NULL)
+        return;
+    char where[JSONV_POINTER_MAX];
+    jsonv_pointer(where, sizeof(where), "/inference", key);
+    if (!jsonv_uint(v, where, min, max, out, err))
+        *ok = false;
+}
+
+/* A fraction in (0, 1], stored in thousandths. */
+static void read_fraction(const json_t *section, const char *key, uint64_t *permille, bool *ok,
+                          struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, key);
+    if (v == NULL)
+        return;
+    char where[JSONV_POINTER_MAX];
+    jsonv_pointer(where, sizeof(where), "/inference", key);
+    const double x = json_is_number(v) ? json_number_value(v) : -1;
+    if (!(x > 0 && x <= 1)) {
+        gs_error_add(err, GS_ERR_INVALID, where, "must be a number above 0 and at most 1");
+        *ok = false;
+        return;
+    }
+    *permille = (uint64_t)llround(x * 1000);
+    if (*permille == 0)
+        *permille = 1;
+}
+
+/* "0.19.0", "0.10.1.1", "v0.6.4", "0.4.3.post4": major.minor.patch (a fourth
+ * part or a .postN suffix is a post-release of the same rules), each part
+ * below 100. */
+bool codec_parse_engine_version(const char *text, uint32_t *out)
+{
+    unsigned part[3] = {0, 0, 0};
+    size_t n = 0;
+    const char *p = text;
+    if (*p == 'v')
+        p++;
+    while (n < 4) {
+        if (n >= 2 && strncmp(p, "post", 4) == 0 && p[4] >= '0' && p[4] <= '9') {
+            p += 4; /* SGLang's and vLLM's post-releases: the digits are read and dropped */
+            while (*p >= '0' && *p <= '9')
+                p++;
+            break;
+        }
+        if (*p < '0' || *p > '9')
+            return false;
+        unsigned v = 0;
+        while (*p >= '0' && *p <= '9' && v < 1000)
+            v = v * 10 + (unsigned)(*p++ - '0');
+        if (v >= 100)
+            return false;
+        if (n < 3)
+            part[n] = v;
+        n++;
+        if (*p == '\0')
+            break;
+        if (*p++ != '.')
+            return false;
+    }
+    if (*p != '\0' || n < 2)
+        return false;
+    *out = part[0] * 10000 + part[1] * 100 + part[2];
+    return *out != 0;
+}
+
+/* An engine switch left to the engine's default when absent: GS_CHUNKED_PREFILL_*. */
+static void read_switch(const json_t *section, const char *key, uint8_t *out, bool *ok,
+                        struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, key);
+    if (v == NULL)
+        return;
+    char where[JSONV_POINTER_MAX];
+    jsonv_pointer(where, sizeof(where), "/inference", key);
+    bool on = false;
+    if (jsonv_bool(v, where, &on, err))
+        *out = on ? GS_CHUNKED_PREFILL_ON : GS_CHUNKED_PREFILL_OFF;
+    else
+        *ok = false;
+}
+
+static const char *const speculative_keys[] = {"method", "num_speculative_tokens", "draft", NULL};
+
+/* "speculative": {"method": ..., "num_speculative_tokens": N} (vLLM
+ * --speculative-config, SGLang --speculative-algorithm). */
+static void read_speculative(const json_t *section, struct gs_engine_config *e, bool *ok,
+                             struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, "speculative");
+    if (v == NULL || json_is_null(v))
+        return;
+    if (!json_is_object(v)) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference/speculative",
+                     "must be an object such as {\"method\": \"mtp\", "
+                     "\"num_speculative_tokens\": 1}, got %s",
+                     jsonv_type_name(v));
+        *ok = false;
+        return;
+    }
+    if (!jsonv_only_keys(v, "/inference/speculative", speculative_keys, err)) {
+        *ok = false;
+        return;
+    }
+    const json_t *method = json_object_get(v, "method");
+    int choice = 0;
+    if (method == NULL) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method", "is required");
+        *ok = false;
+    } else if (jsonv_enum(method, "/inference/speculative/method", gs_spec_method_names, &choice,
+                          err)) {
+        e->spec_method = (uint8_t)(GS_SPEC_MTP + choice);
+    } else {
+        *ok = false;
+    }
+    const json_t *tokens = json_object_get(v, "num_speculative_tokens");
+    if (tokens != NULL && !jsonv_uint(tokens, "/inference/speculative/num_speculative_tokens", 1,
+                                      64, &e->spec_tokens, err))
+        *ok = false;
+}
+
+static void read_engine_knobs(const json_t *section, struct gs_engine_config *e, bool *ok,
+                              struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, "engine_version");
+    if (v != NULL && (!json_is_string(v) || !codec_parse_engine_version(json_string_value(v), &e->version))) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference/engine_version",
+                     "must be a release such as \"0.19.0\" or \"0.6.4\"");
+        *ok = false;
+    }
+    v = json_object_get(section, "enforce_eager");
+    if (v != NULL && !jsonv_bool(v, "/inference/enforce_eager", &e->enforce_eager, err))
+        *ok = false;
+    read_switch(section, "enable_chunked_prefill", &e->chunked_prefill, ok, err);
+    read_switch(section, "enable_prefix_caching", &e->prefix_caching, ok, err);
+    v = json_object_get(section, "kv_cache_memory_bytes");
+    if (v != NULL) {
+        if (jsonv_uint(v, "/inference/kv_cache_memory_bytes", 1, (uint64_t)1 << 50,
+                       &e->kv_cache_memory_bytes, err))
+            e->has_kv_cache_memory_bytes = true;
+        else
+            *ok = false;
+    }
+    v = json_object_get(section, "all2all_backend");
+    int choice = 0;
+    if (v != NULL) {
+        if (jsonv_enum(v, "/inference/all2all_backend", all2all_names, &choice, err))
+            e->all2all = all2all_backend[choice];
+        else
+            *ok = false;
+    }
+    v = json_object_get(section, "cpu_offload_gb");
+    if (v != NULL) {
+        double gb = 0;
+        if (jsonv_number(v, "/inference/cpu_offload_gb", -1e-300, 1e6, &gb, err))
+            e->cpu_offload_bytes = (uint64_t)llround(gb * (double)(1u << 30));
+        else
+            *ok = false;
+    }
+}
+
+bool codec_decode_inference(const json_t *section, struct gs_serving *out, struct gs_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    out->engine.engine = GS_ENGINE_VLLM;
+    if (section == NULL)
+        return true;
+    out->present = true;
+    if (!json_is_object(section)) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference", "must be an object, got %s",
+                     jsonv_type_name(section));
+        return false;
+    }
+    if (!jsonv_only_keys(section, "/inference", inference_keys, err))
+        return false;
+    bool ok = true;
+    out->batch_size = 1;
+    read_uint(section, "batch_size", 1, (uint64_t)1 << 20, &out->batch_size, &ok, err);
+    uint64_t prompt = 0, output = 0;
+    read_uint(section, "context_length", 1, TOKENS_MAX, &out->context_length, &ok, err);
+    read_uint(section, "prompt_tokens", 1, TOKENS_MAX, &prompt, &ok, err);
+    read_uint(section, "output_tokens", 0, TOKENS_MAX, &output, &ok, err);
+    const bool split = json_object_get(section, "prompt_tokens") != NULL;
+    if (ok && split) {
+        if (out->context_length && out->context_length != prompt + output) {
+            gs_error_add(err, GS_ERR_INVALID, "/inference/context_length",
+                         "is %llu but prompt_tokens + output_tokens is %llu; give one or the other",
+                         (unsigned long long)out->context_length,
+                         (unsigned long long)(prompt + output));
+            ok = false;
+        }
+        out->context_length = prompt + output;
+        out->prompt_tokens = prompt;
+    }
+    if (ok && out->context_length == 0) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference/context_length",
+                     "is required (or prompt_tokens and output_tokens): tokens per sequence");
+        ok = false;
+    }
+    read_uint(section, "sequence_tokens", 1, TOKENS_MAX, &out->sequence_tokens, &ok, err);
+    /* what other processes hold on each GPU (nvidia-smi's memory.used before the engine
+     * starts); the estimate checks it against the GPU's total */
+    read_uint(section, "memory_in_use_bytes", 0, (uint64_t)1 << 50, &out->memory_in_use_bytes,
+              &ok, err);
+    if (ok && out->sequence_tokens > out->context_length) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference/sequence_tokens",
+                     "is %llu, above context_length %llu: a sequence holds at most the context",
+                     (unsigned long long)out->sequence_tokens,
+                     (unsigned long long)out->context_length);
+        ok = false;
+    }
+    const json_t *engine = json_object_get(section, "engine");
+    int index = 0;
+    if (engine != NULL) {
+        /* the engines' own names (core/src/engine.c's table is the one list) */
+        const char *engine_names[GS_ENGINE_COUNT + 1];
+        for (int e = 0; e < GS_ENGINE_COUNT; e++)
+            engine_names[e] = gs_engine_name((enum gs_engine)e);
+        engine_names[GS_ENGINE_COUNT] = NULL;
+        if (jsonv_enum(engine, "/inference/engine", engine_names, &index, err))
+            out->engine.engine = (enum gs_engine)index;
+        else
+            ok = false;
+    }
+    const json_t *kv = json_object_get(section, "kv_cache_dtype");
+    if (kv != NULL) {
+        if (jsonv_enum(kv, "/inference/kv_cache_dtype", kv_names, &index, err))
+            out->kv_dtype = (enum gs_kv_dtype)index;
+        else
+            ok = false;
+    }
+    read_fraction(section, "gpu_memory_utilization", &out->engine.gpu_memory_utilization_permille,
+                  &ok, err);
+    read_fraction(section, "free_memory_fraction", &out->engine.free_memory_fraction_permille, &ok,
+                  err);
+    read_fraction(section, "mem_fraction_static", &out->engine.mem_fraction_static_permille, &ok,
+                  err);
+    read_fraction(section, "cuda_memory_fraction", &out->engine.cuda_memory_fraction_permille, &ok,
+                  err);
+    read_uint(section, "block_size", 1, 1024, &out->engine.block_size, &ok, err);
+    read_uint(section, "max_num_batched_tokens", 1, TOKENS_MAX, &out->engine.max_num_batched_tokens,
+              &ok, err);
+    read_uint(section, "max_num_seqs", 1, (uint64_t)1 << 20, &out->engine.max_num_seqs, &ok, err);
+    read_engine_knobs(section, &out->engine, &ok, err);
+    read_speculative(section, &out->engine, &ok, err);
+    return ok;
+}
+
+bool codec_decode_inference_parallelism(const json_t *section, struct gs_parallelism *out,
+                                        struct gs_error *err)
+{
+    if (section == NULL)
+        return true;
+    if (!json_is_object(section)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism", "must be an object, got %s",
+                     jsonv_type_name(section));
+        return false;
+    }
+    const char *key;
+    json_t *value;
+    bool ok = true;
+    json_t *iterable = (json_t *)(uintptr_t)section; /* jansson iteration is not const-correct */
+    json_object_foreach(iterable, key, value) {
+        (void)value;
+        bool allowed = false;
+        for (const char *const *k = inference_parallelism_keys; *k != NULL; k++)
+            allowed |= strcmp(key, *k) == 0;
+        if (!allowed) {
+            char where[JSONV_POINTER_MAX];
+            jsonv_pointer(where, sizeof(where), "/parallelism", key);
+            gs_error_add(err, GS_ERR_INVALID, where,
+                         "inference takes tensor, pipeline, data and expert parallelism; \"%s\" "
+                         "is for training",
+                         key);
+            ok = false;
+        }
+    }
+    const uint64_t max = (uint64_t)1 << 20;
+    const json_t *t = json_object_get(section, "tensor"), *p = json_object_get(section, "pipeline");
+    if (t != NULL && !jsonv_uint(t, "/parallelism/tensor", 1, max, &out->tensor, err))
+        ok = false;
+    if (p != NULL && !jsonv_uint(p, "/parallelism/pipeline", 1, max, &out->pipeline, err))
+        ok = false;
+    const json_t *d = json_object_get(section, "data"), *e = json_object_get(section, "expert");
+    if (d != NULL && !jsonv_uint(d, "/parallelism/data", 1, max, &out->data, err))
+        ok = false;
+    if (e != NULL && !jsonv_uint(e, "/parallelism/expert", 1, max, &out->expert, err))
+        ok = false;
+    return ok;
+}
+
+
+extern const struct gs_embedded_file gs_calibration_files[];
+
+/* kv_cache.accuracy: bytes per token are exact; vLLM's, SGLang's,
+ * TensorRT-LLM's and TGI's capacities are calibrated, with the median and
+ * worst error bench/calibrate.sh measured on the real startup logs in
+ * tests/fixtures/calibration (bench/calibration*.json, compiled in). */
+/* Each engine's stored calibration summary (bench/calibrate.sh writes them), by engine;
+ * none for the generic profile. */
+static const char *const calibration_files[GS_ENGINE_COUNT] = {
+    [GS_ENGINE_VLLM] = "calibration.json",
+    [GS_ENGINE_SGLANG] = "calibration-sglang.json",
+    [GS_ENGINE_TENSORRT_LLM] = "calibration-tensorrt-llm.json",
+    [GS_ENGINE_TGI] = "calibration-tgi.json",
+};
+static json_t *measured_serving[GS_ENGINE_COUNT], *measured_training; /* parsed once, read-only */
+static pthread_once_t calibration_once = PTHREAD_ONCE_INIT;
+
+static json_t *load_embedded(const char *name)
+{
+    const struct gs_embedded_file *f = gs_embedded_find(gs_calibration_files, name);
+    json_error_t jerr;
+    return f ? json_loadb((const char *)f->data, f->size, 0, &jerr) : NULL;
+}
+
+static void load_calibration(void)
+{
+    for (int e = 0; e < GS_ENGINE_COUNT; e++)
+        measured_serving[e] = calibration_files[e] ? load_embedded(calibration_files[e]) : NULL;
+    measured_training = load_embedded("calibration-training.json");
+}
+
+const json_t *codec_training_calibration(void)
+{
+    pthread_once(&calibration_once, load_calibration);
+    return measured_training;
+}
+
+static void write_accuracy(struct json_writer *w, enum gs_engine engine)
+{
+    pthread_once(&calibration_once, load_calibration);
+    const json_t *measured = engine < GS_ENGINE_COUNT ? measured_serving[engine] : NULL;
+    json_w_begin_object(w);
+    json_w_member_string(w, "bytes_per_token", "exact");
+    json_w_member_string(w, "capacity", measured ? "calibrated" : "modelled");
+    if (measured != NULL) {
+        json_w_key(w, "calibration");
+        json_w_value(w, measured);
+    }
+    json_w_end_object(w);
+}
+
+void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
+                         const struct gs_estimate *est)
+{
+    const struct gs_inference_result *r = &est->serving;
+    json_w_key(w, "inference");
+    json_w_begin_object(w);
+    json_w_member_u64(w, "batch_size", s->batch_size);
+    json_w_member_u64(w, "context_length", s->context_length);
+    json_w_member_string(w, "engine", gs_engine_name(s->engine.engine));
+    json_w_member_string(w, "kv_cache_dtype", gs_kv_dtype_name(s->kv_dtype));
+    json_w_member_u64(w, "block_size", r->block_size);
+    json_w_member_u64(w, "max_num_batched_tokens", r->max_num_batched_tokens);
+    json_w_member_u64(w, "max_num_seqs", r->max_num_seqs);
+    if (s->sequence_tokens && s->sequence_tokens < s->context_length)
+        json_w_member_u64(w, "sequence_tokens", s->sequence_tokens);
+    json_w_end_object(w);
+    json_w_key(w, "kv_cache");
+    json_w_begin_object(w);
+    json_w_member_u64(w, "bytes_per_token", r->kv.bytes_per_token);
+    json_w_member_u64(w, "bytes_per_token_total", r->kv.bytes_per_token_total);
+    json_w_member_u64(w, "needed_bytes", r->kv_needed_bytes);
+    json_w_member_u64(w, "full_attention_layers", r->kv.full_layers);
+    json_w_member_u64(w, "window_layers", r->kv.window_layers);
+    json_w_member_u64(w, "recurrent_layers", r->kv.recurrent_layers);
+    json_w_member_u64(w, "state_bytes_per_sequence", r->kv.state_bytes_per_sequence);
+    json_w_member_u64(w, "indexer_bytes_per_token", r->kv.indexer_token_bytes);
+    if (r->kv.cross_token_bytes)
+        json_w_member_u64(w, "cross_bytes_per_encoder_token", r->kv.cross_token_bytes);
+    if (r->has_budget) { /* what the engine's budget holds */
+        json_w_member_u64(w, "blocks", r->blocks);
+        json_w_member_u64(w, "max_tokens", r->max_tokens);
+        json_w_member_u64(w, "max_concurrency", r->max_concurrency);
+        json_w_member_u64(w, "max_context", r->max_context);
+        json_w_key(w, "accuracy");
+        write_accuracy(w, s->engine.engine);
+    }
+    json_w_end_object(w);
+    if (!r->has_budget)
+        return;
+    const struct gs_budget *b = &r->budget;
+    json_w_key(w, "budget");
+    json_w_begin_object(w);
+    json_w_member_string(w, "engine", gs_engine_name(s->engine.engine));
+    json_w_member_string(w, "rule", b->rule);
+    json_w_member_u64(w, "total_bytes", b->total_bytes);
+    json_w_member_real(w, "fraction", (double)b->fraction_permille / 1000.0);
+    json_w_member_u64(w, "requested_bytes", b->requested_bytes);
+    json_w_member_u64(w, "weights_bytes", b->weights_bytes);
+    json_w_member_u64(w, "rope_cache_bytes", b->rope_cache_bytes);
+    json_w_member_u64(w, "layout_bytes", b->layout_bytes);
+    json_w_member_u64(w, "segment_slack_bytes", b->segment_slack_bytes);
+    json_w_member_u64(w, "activation_peak_bytes", b->activation_bytes);
+    json_w_member_u64(w, "non_torch_bytes", b->non_torch_bytes);
+    json_w_member_u64(w, "cuda_graph_bytes", b->cuda_graph_bytes);
+    json_w_member_int(w, "kv_bytes", (json_int_t)b->kv_bytes);
+    json_w_end_object(w);
+    json_w_member_bool(w, "starts", r->starts);
+    json_w_member_bool(w, "holds_batch", r->holds_batch);
+    if (r->holds_batch)
+        return;
+    json_w_member_string(w, "binding_constraint", r->binding);
+    json_w_key(w, "fixes");
+    json_w_begin_array(w);
+    for (size_t i = 0; i < est->fix_count; i++) {
+        const struct gs_fix *f = &est->fixes[i];
+        json_w_begin_object(w);
+        json_w_member_string(w, "change", f->code);
+        json_w_member_string(w, "detail", f->detail);
+        json_w_member_bool(w, "starts", f->starts);
+        json_w_member_bool(w, "holds_batch", f->holds_batch);
+        json_w_member_int(w, "kv_bytes", (json_int_t)f->kv_bytes);
+        json_w_member_u64(w, "max_concurrency", f->max_concurrency);
+        if (f->value)
+            json_w_member_u64(w, "value", f->value);
+        json_w_end_object(w);
+    }
+    json_w_end_array(w);
+}

@@ -1,0 +1,38 @@
+/*
+ * sizing.h - POST /v1/recommend and POST /v1/fit: which GPU, how many, in
+ * which layout, at what throughput and cost; and whether one GPU type fits,
+ * the smallest count that does, the largest batch and context, and what to
+ * change to fit.
+ *
+ * Requests are the /v1/estimate request (model, mode, precision, training,
+ * inference, overrides) plus `demand`, `constraints` and `efficiency`
+ * (recommend) or `gpu` and `gpu_count` (fit). The search itself is
+ * gs_plan_search in core; this module reads the catalog's GPUs and prices,
+ * ranks the options and encodes the answer.
+ */
+#ifndef GS_SIZING_H
+#define GS_SIZING_H
+
+#include "formats/problem.h"
+#include "api/service.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* The answer's JSON text (written directly, json_out.h): on success returns 0
+ * with *text a new NUL-terminated string (the caller frees) of *length
+ * bytes; otherwise fills `problem` and returns -1. The server answers with
+ * these. `request` is borrowed. */
+int sizing_recommend_text(const struct service *service, const json_t *request, char **text,
+                          size_t *length, struct problem *problem);
+int sizing_fit_text(const struct service *service, const json_t *request, char **text,
+                    size_t *length, struct problem *problem);
+
+/* The same answers as trees (the CLI, tests): on success returns 0 and
+ * *response is a new reference; otherwise fills `problem` and returns -1. */
+int sizing_recommend(const struct service *service, const json_t *request, json_t **response,
+                     struct problem *problem);
+int sizing_fit(const struct service *service, const json_t *request, json_t **response,
+               struct problem *problem);
+
+#endif

@@ -1,0 +1,383 @@
+/*
+ * checkpoint_format.c - the checkpoint's stored format from a config's torch_dtype and
+ * quantization_config (see models.h models_read_checkpoint): compressed-tensors, ModelOpt,
+ * AutoRound, bitsandbytes, GPTQ/AWQ and the rest, with the modules each keeps unquantized.
+ */
+#include "readers/models.h"
+
+#include "readers/reader.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a scheme's ignore list (compressed-tensors `ignore`, ModelOpt
+ * `exclude_modules`, `modules_to_not_convert`) keeps at the checkpoint
+ * dtype. The lists name modules by path or pattern
+ * ("model.layers.*.self_attn*", "re:.*mlp.gate$", "lm_head",
+ * "model.layers.3.self_attn.kv_b_proj"); gpusizer weighs kinds of module,
+ * not single layers, so an entry counts for its kind in every layer: a
+ * whole attention (self_attn, attn, linear_attn, mixer), a whole dense MLP
+ * or shared expert, the routed experts - as parts (1 << enum gs_part) -, or
+ * one attention projection by name. A whole numbered layer
+ * ("model.layers.0*") keeps its MLP: the dense first layers NVIDIA's NVFP4
+ * releases of DeepSeek-style models leave out. Norms, biases, routers,
+ * embeddings, heads, towers and MTP layers are never quantized by gpusizer,
+ * so naming them changes nothing. */
+struct kept {
+    uint16_t parts;
+    char *modules;
+    size_t cap;
+};
+
+static bool has(const char *s, const char *needle)
+{
+    return strstr(s, needle) != NULL;
+}
+
+static bool one_of(const char *s, const char *const *names)
+{
+    for (const char *const *n = names; *n != NULL; n++)
+        if (strcmp(s, *n) == 0)
+            return true;
+    return false;
+}
+
+/* The entry's last path component, wildcards and regex anchors stripped. */
+static void leaf_of(const char *entry, char *out, size_t cap)
+{
+    char path[160];
+    snprintf(path, sizeof(path), "%s", strncmp(entry, "re:", 3) == 0 ? entry + 3 : entry);
+    size_t n = strlen(path);
+    while (n > 0 && strchr("*.$\\", path[n - 1]) != NULL)
+        path[--n] = '\0';
+    const char *dot = strrchr(path, '.');
+    const char *leaf = dot != NULL ? dot + 1 : path;
+    while (*leaf == '*')
+        leaf++;
+    snprintf(out, cap, "%s", leaf);
+}
+
+static bool digits(const char *s)
+{
+    if (*s == '\0')
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+static void keep_module(struct kept *k, const char *leaf)
+{
+    char token[40];
+    snprintf(token, sizeof(token), ",%.36s,", leaf);
+    const size_t used = strlen(k->modules);
+    if (strstr(k->modules, token) != NULL || used + strlen(token) >= k->cap)
+        return;
+    /* "," "a" "," then "b" ",": each name between commas */
+    snprintf(k->modules + used, k->cap - used, "%s", used ? token + 1 : token);
+}
+
+static void keep_entry(struct kept *k, const char *s)
+{
+    static const char *const attention[] = {"self_attn", "attn",           "linear_attn", "mixer",
+                                            "attention", "self_attention", NULL};
+    static const char *const mlp[] = {"mlp", "ffn", "feed_forward", NULL};
+    char leaf[64];
+    leaf_of(s, leaf, sizeof(leaf));
+    if (has(s, "norm") || has(s, "bias") || has(s, "lm_head") || strcmp(leaf, "head") == 0 ||
+        has(s, "embed") || has(s, "vision") || has(s, "mtp") || has(s, "projector") ||
+        has(s, "router") || strcmp(leaf, "gate") == 0 || has(s, "e_score"))
+        return;
+    if (has(s, "shared_expert"))
+        k->parts |= 1u << GS_PART_MLP;
+    else if (has(s, "experts"))
+        k->parts |= 1u << GS_PART_EXPERTS;
+    else if (one_of(leaf, attention))
+        k->parts |= 1u << GS_PART_ATTENTION;
+    else if (one_of(leaf, mlp) || digits(leaf) ||
+             ((has(s, "mlp") || has(s, "ffn")) && has(s, "_proj")))
+        k->parts |= 1u << GS_PART_MLP;
+    else if ((has(s, "attn") || has(s, "attention")) && leaf[0] != '\0')
+        keep_module(k, leaf);
+}
+
+static void read_kept(const json_t *list, struct gs_checkpoint *out)
+{
+    struct kept k = {0, out->unquantized_modules, sizeof(out->unquantized_modules)};
+    out->unquantized_modules[0] = '\0';
+    for (size_t i = 0; json_is_array(list) && i < json_array_size(list); i++) {
+        const char *s = json_string_value(json_array_get(list, i));
+        if (s != NULL)
+            keep_entry(&k, s);
+    }
+    out->unquantized_parts = k.parts;
+}
+
+/* Appends "; the ignore list keeps <what> in 16-bit" to the detail when it keeps anything. */
+static void append_kept(struct gs_checkpoint *c)
+{
+    const uint16_t parts = c->unquantized_parts;
+    if (parts == 0 && c->unquantized_modules[0] == '\0')
+        return;
+    const size_t used = strlen(c->detail);
+    snprintf(c->detail + used, sizeof(c->detail) - used,
+             "; the ignore list keeps %s%s%s%s%s in 16-bit",
+             parts & (1u << GS_PART_ATTENTION) ? "attention " : "",
+             parts & (1u << GS_PART_MLP) ? "dense and shared MLPs " : "",
+             parts & (1u << GS_PART_EXPERTS) ? "routed experts " : "",
+             c->unquantized_modules[0] ? "attention projections " : "", c->unquantized_modules);
+}
+
+/* compressed-tensors (llm-compressor checkpoints; vLLM
+ * compressed_tensors.py _get_scheme_from_parts): the first config group's
+ * weights say the bits, int or float, and the scale strategy. 8-bit float
+ * is fp8 (W8A8-FP8: per tensor, channel or block); 8-bit int is W8A8 or
+ * W8A16 int8 with its per-channel scale (sized as LLM.int8's layout); 4-bit
+ * float in groups of 16 is NVFP4 (format nvfp4-pack-quantized: NVFP4A16
+ * without, NVFP4 with activation quantization - the same weight tensors
+ * bar a 4-byte input_global_scale); 4-bit int in groups is W4A16 (sized
+ * like AWQ: packed int4, fp16 scales and zero points per group). `ignore`
+ * names the modules left unquantized. Other schemes are not sized. */
+static void compressed_tensors(const json_t *q, struct gs_checkpoint *out)
+{
+    const json_t *groups = json_object_get(q, "config_groups");
+    const json_t *scheme = NULL;
+    void *first = json_is_object(groups) ? json_object_iter((json_t *)(uintptr_t)groups) : NULL;
+    if (first != NULL)
+        scheme = json_object_iter_value(first);
+    const json_t *weights = json_object_get(scheme, "weights");
+    const json_t *acts = json_object_get(scheme, "input_activations");
+    const uint64_t bits = rd_member_u64(weights, "num_bits", 0);
+    const json_t *type_v = json_object_get(weights, "type");
+    const json_t *strategy_v = json_object_get(weights, "strategy");
+    const json_t *format_v = json_object_get(q, "format");
+    const char *type = json_is_string(type_v) ? json_string_value(type_v) : "";
+    const char *strategy = json_is_string(strategy_v) ? json_string_value(strategy_v) : "";
+    const char *format = json_is_string(format_v) ? json_string_value(format_v) : "";
+    const char *scheme_name = "";
+    if (bits == 8 && strcmp(type, "float") == 0) {
+        out->quantized = true;
+        out->format = strcmp(strategy, "block") == 0    ? GS_WF_FP8_BLOCK
+                      : strcmp(strategy, "tensor") == 0 ? GS_WF_FP8
+                                                        : GS_WF_FP8_PER_CHANNEL;
+        scheme_name = "W8A8-FP8";
+    } else if (bits == 8 && strcmp(type, "int") == 0) {
+        out->quantized = true;
+        out->format = GS_WF_INT8;
+        scheme_name = json_is_object(acts) ? "W8A8 int8" : "W8A16 int8";
+    } else if (bits == 4 && strcmp(type, "float") == 0 &&
+               (rd_member_u64(weights, "group_size", 0) == 16 ||
+                strcmp(format, "nvfp4-pack-quantized") == 0)) {
+        out->quantized = true;
+        out->format = GS_WF_NVFP4;
+        out->group_size = 16;
+        scheme_name = json_is_object(acts) ? "NVFP4" : "NVFP4A16";
+    } else if (bits == 4 && strcmp(type, "int") == 0 && strcmp(strategy, "group") == 0) {
+        out->quantized = true;
+        out->format = GS_WF_AWQ;
+        out->group_size = rd_member_u64(weights, "group_size", 128);
+        scheme_name = "W4A16";
+    }
+    if (!out->quantized) {
+        snprintf(out->detail, sizeof(out->detail),
+                 "quantization_config compressed-tensors with %llu-bit %s weights is not a format "
+                 "gpusizer sizes; weights sized in bf16",
+                 (unsigned long long)bits, type[0] ? type : "unknown");
+        return;
+    }
+    read_kept(json_object_get(q, "ignore"), out);
+    snprintf(out->detail, sizeof(out->detail),
+             "quantization_config compressed-tensors %s: %llu-bit %s weights, %s scales",
+             scheme_name, (unsigned long long)bits, type, strategy[0] ? strategy : "per-channel");
+    append_kept(out);
+}
+
+/* NVIDIA ModelOpt (TensorRT Model Optimizer), from config.json's
+ * quantization_config with quant_method "modelopt" or the repository's
+ * hf_quant_config.json (its "quantization" object; the hub import merges it
+ * in), as vLLM's ModelOptFp8Config / ModelOptNvFp4Config read them
+ * (quantization/modelopt.py): quant_algo FP8 (e4m3 weights with fp32
+ * weight_scale and input_scale per tensor), NVFP4 (GS_WF_NVFP4),
+ * W4A8_AWQ (int4 in groups of group_size, 128 by default, with fp8
+ * activations: sized like AWQ); MIXED_PRECISION whose quantized_layers are
+ * all NVFP4 routed experts (DeepSeek-V4's NVFP4 releases) as NVFP4 experts.
+ * exclude_modules (or ignore) names the modules left in 16-bit. */
+static void modelopt(const json_t *q, struct gs_checkpoint *out)
+{
+    const json_t *inner = json_object_get(q, "quantization");
+    if (json_is_object(inner))
+        q = inner;
+    const json_t *algo_v = json_object_get(q, "quant_algo");
+    const char *algo = json_is_string(algo_v) ? json_string_value(algo_v) : "";
+    const char *what = "";
+    if (strcmp(algo, "FP8") == 0) {
+        out->format = GS_WF_FP8;
+        what = "fp8 e4m3 weights with a per-tensor fp32 scale";
+    } else if (strcmp(algo, "NVFP4") == 0) {
+        out->format = GS_WF_NVFP4;
+        out->group_size = 16;
+        what = "NVFP4 weights (e2m1, an fp8 scale per 16, fp32 per-tensor scales)";
+    } else if (strcmp(algo, "W4A8_AWQ") == 0) {
+        out->format = GS_WF_AWQ;
+        out->group_size = rd_member_u64(q, "group_size", 128);
+        what = "int4 weights in groups with fp8 activations (sized as AWQ)";
+    } else if (strcmp(algo, "MIXED_PRECISION") == 0) {
+        const json_t *layers = json_object_get(q, "quantized_layers");
+        const char *key;
+        const json_t *layer;
+        bool experts_nvfp4 = json_object_size(layers) > 0;
+        json_object_foreach((json_t *)(uintptr_t)layers, key, layer)
+        {
+            const json_t *a = json_object_get(layer, "quant_algo");
+            experts_nvfp4 = experts_nvfp4 && has(key, "experts") && !has(key, "shared") &&
+                            json_is_string(a) && has(json_string_value(a), "NVFP4");
+        }
+        if (experts_nvfp4) {
+            out->format = GS_WF_NVFP4;
+            out->group_size = 16;
+            out->experts_only = true;
+            what = "mixed precision: NVFP4 routed experts, the rest 16-bit";
+        }
+    }
+    if (what[0] == '\0') {
+        snprintf(out->detail, sizeof(out->detail),
+                 "ModelOpt quant_algo \"%.40s\" is not a format gpusizer sizes; weights sized in "
+                 "bf16 (name a precision to size them)",
+                 algo);
+        return;
+    }
+    out->quantized = true;
+    /* hf_quant_config.json says exclude_modules; a config.json's own quantization_config
+     * (nvidia/MiniMax-M2.5-NVFP4) may say ignore, as compressed-tensors does */
+    const json_t *excluded = json_object_get(q, "exclude_modules");
+    read_kept(json_is_array(excluded) ? excluded : json_object_get(q, "ignore"), out);
+    snprintf(out->detail, sizeof(out->detail), "ModelOpt %s: %s", algo, what);
+    append_kept(out);
+}
+
+/* AutoRound (Intel; transformers AutoRoundConfig, vLLM auto_round.py):
+ * quant_method auto-round with bits and group_size, exported in GPTQ's
+ * layout (packing_format auto_round:auto_gptq, the default) or AWQ's
+ * (auto_round:auto_awq); 4-bit is sized as that layout. */
+static void auto_round(const json_t *q, struct gs_checkpoint *out)
+{
+    const json_t *packing_v = json_object_get(q, "packing_format");
+    if (!json_is_string(packing_v))
+        packing_v = json_object_get(q, "backend");
+    const char *packing = json_is_string(packing_v) ? json_string_value(packing_v) : "";
+    const uint64_t bits = rd_member_u64(q, "bits", 0);
+    if (bits != 4) {
+        snprintf(out->detail, sizeof(out->detail),
+                 "quantization_config auto-round with %llu-bit weights is not a format gpusizer "
+                 "sizes; weights sized in bf16",
+                 (unsigned long long)bits);
+        return;
+    }
+    out->quantized = true;
+    out->format = has(packing, "awq") ? GS_WF_AWQ : GS_WF_GPTQ;
+    out->group_size = rd_member_u64(q, "group_size", 128);
+    snprintf(out->detail, sizeof(out->detail),
+             "quantization_config auto-round 4-bit, group size %llu, in %s's layout",
+             (unsigned long long)out->group_size, out->format == GS_WF_AWQ ? "AWQ" : "GPTQ");
+}
+
+/* bitsandbytes (transformers BitsAndBytesConfig): load_in_4bit with
+ * bnb_4bit_quant_type nf4 or fp4 (both 4 bits with an fp32 absmax per 64;
+ * bnb_4bit_use_double_quant quantizes the absmax too), else 8-bit LLM.int8;
+ * llm_int8_skip_modules names the modules left in 16-bit. */
+static void bitsandbytes(const json_t *q, struct gs_checkpoint *out)
+{
+    const json_t *four = json_object_get(q, "load_in_4bit");
+    if (!json_is_boolean(four))
+        four = json_object_get(q, "_load_in_4bit");
+    const json_t *dq = json_object_get(q, "bnb_4bit_use_double_quant");
+    const json_t *type_v = json_object_get(q, "bnb_4bit_quant_type");
+    const char *type = json_is_string(type_v) ? json_string_value(type_v) : "nf4";
+    out->quantized = true;
+    if (json_is_true(four))
+        out->format = json_is_true(dq) ? GS_WF_NF4_DQ : GS_WF_NF4;
+    else
+        out->format = GS_WF_INT8;
+    read_kept(json_object_get(q, "llm_int8_skip_modules"), out);
+    if (json_is_true(four))
+        snprintf(out->detail, sizeof(out->detail), "quantization_config bitsandbytes 4-bit %.8s%s",
+                 type, json_is_true(dq) ? " with double quantization" : "");
+    else
+        snprintf(out->detail, sizeof(out->detail),
+                 "quantization_config bitsandbytes 8-bit (LLM.int8)");
+    append_kept(out);
+}
+
+/* quantization_config as transformers and vLLM read it: quant_method fp8
+ * with weight_block_size [128, 128] (DeepSeek-V3, Kimi-K2), compressed-
+ * tensors, modelopt (config.json's own or hf_quant_config.json merged in by
+ * the hub import), gptq/awq with bits 4 and group_size, auto-round,
+ * bitsandbytes, mxfp4 (gpt-oss: experts only, modules_to_not_convert names
+ * the rest). */
+void models_read_checkpoint(const json_t *config, struct gs_checkpoint *out)
+{
+    memset(out, 0, sizeof(*out));
+    const json_t *q = json_object_get(config, "quantization_config");
+    if (!json_is_object(q)) {
+        const json_t *text = json_object_get(config, "text_config");
+        q = json_is_object(text) ? json_object_get(text, "quantization_config") : NULL;
+    }
+    if (!json_is_object(q))
+        return;
+    const json_t *method_v = json_object_get(q, "quant_method");
+    const char *method = json_is_string(method_v) ? json_string_value(method_v) : "";
+    const uint64_t bits = rd_member_u64(q, "bits", 0);
+    const json_t *expert_dtype = json_object_get(config, "expert_dtype");
+    if (strcmp(method, "fp8") == 0 && json_is_string(expert_dtype) &&
+        strcmp(json_string_value(expert_dtype), "fp4") == 0) {
+        /* DeepSeek-V4: MXFP4 routed experts beside fp8 linears (vLLM DeepseekV4FP8Config:
+         * Mxfp4MoEMethod for expert_dtype "fp4"); sized as MXFP4 experts, the rest 16-bit */
+        out->quantized = true;
+        out->format = GS_WF_MXFP4;
+        out->experts_only = true;
+        snprintf(out->detail, sizeof(out->detail),
+                 "quantization_config fp8 with expert_dtype fp4: MXFP4 routed experts; the other "
+                 "linears' fp8 is sized as 16-bit");
+    } else if (strcmp(method, "fp8") == 0) {
+        const json_t *block = json_object_get(q, "weight_block_size");
+        out->quantized = true;
+        out->format = json_is_array(block) ? GS_WF_FP8_BLOCK : GS_WF_FP8_PER_CHANNEL;
+        read_kept(json_object_get(q, "modules_to_not_convert"), out);
+        snprintf(out->detail, sizeof(out->detail), "quantization_config fp8 e4m3 %s",
+                 json_is_array(block) ? "with 128x128 block scales (fp32 weight_scale_inv)"
+                                      : "with per-channel scales");
+        append_kept(out);
+    } else if (strcmp(method, "compressed-tensors") == 0) {
+        compressed_tensors(q, out);
+    } else if (strcmp(method, "modelopt") == 0) {
+        modelopt(q, out);
+    } else if ((strcmp(method, "gptq") == 0 || strcmp(method, "awq") == 0) && bits == 4) {
+        out->quantized = true;
+        out->format = method[0] == 'g' ? GS_WF_GPTQ : GS_WF_AWQ;
+        out->group_size = rd_member_u64(q, "group_size", 128);
+        snprintf(out->detail, sizeof(out->detail), "quantization_config %s 4-bit, group size %llu",
+                 method, (unsigned long long)out->group_size);
+    } else if (strcmp(method, "auto-round") == 0 || strcmp(method, "auto_round") == 0 ||
+               strcmp(method, "intel/auto-round") == 0) {
+        auto_round(q, out);
+    } else if (strcmp(method, "bitsandbytes") == 0) {
+        bitsandbytes(q, out);
+    } else if (strcmp(method, "mxfp4") == 0) {
+        out->quantized = true;
+        out->format = GS_WF_MXFP4;
+        out->experts_only = true;
+        snprintf(
+            out->detail, sizeof(out->detail),
+            "quantization_config mxfp4: routed experts in MXFP4 (4-bit e2m1, an 8-bit scale per "
+            "32), attention, router, embeddings and head in bf16");
+    } else if (out->detail[0] == '\0') {
+        snprintf(
+            out->detail, sizeof(out->detail),
+            "quantization_config quant_method \"%.40s\" is not a format gpusizer sizes; weights "
+            "sized in bf16 (name a precision to size them)",
+            method);
+    }
+}

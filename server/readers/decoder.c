@@ -1,0 +1,719 @@
+/*
+ * decoder.c - Llama-style decoders and their mixture-of-experts variants
+ * (see decoder.h). Each reader names the transformers classes whose module
+ * shapes it follows; the published counts each reproduces are checked in
+ * tests/core/test_arch.c and tests/server/test_models.c.
+ */
+#include "readers/decoder.h"
+
+#include <string.h>
+
+void decoder_read_dims(struct model_reader *r, struct gs_arch *a, struct decoder_plan *plan,
+                       bool tie, uint64_t head_dim, bool intermediate_optional)
+{
+    memset(plan, 0, sizeof(*plan));
+    const uint64_t h = rd_dim(r, NAMES("hidden_size", "n_embd", "d_model"), true, 0);
+    const uint64_t V = rd_dim(r, NAMES("vocab_size"), true, 0);
+    gs_arch_init(a, NULL, h, V);
+    plan->layers = rd_dim(r, NAMES("num_hidden_layers", "n_layer", "num_layers"), true, 0);
+    plan->heads = rd_dim(r, NAMES("num_attention_heads", "n_head", "num_heads"), true, 0);
+    plan->kv_heads = rd_dim(r, NAMES("num_key_value_heads", "num_kv_heads", "n_head_kv"), false,
+                            plan->heads);
+    plan->head_dim = rd_dim(r, NAMES("head_dim"), false,
+                            head_dim ? head_dim : (plan->heads ? h / plan->heads : 0));
+    plan->intermediate = rd_dim(r, NAMES("intermediate_size", "ffn_dim"), !intermediate_optional, 0);
+    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 0);
+    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", tie);
+    a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
+    a->hidden_dropout = rd_dropout(r, NAMES("hidden_dropout", "resid_pdrop"));
+    if (plan->layers > GS_LAYERS_MAX)
+        rd_fail(r, "num_hidden_layers", GS_ERR_UNSUPPORTED,
+                "%llu layers: gpusizer describes at most %d", (unsigned long long)plan->layers,
+                GS_LAYERS_MAX);
+}
+
+bool decoder_read_layer_types(struct model_reader *r, struct decoder_plan *plan)
+{
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, "layer_types", &list);
+    if (list == NULL)
+        return false;
+    if (n != plan->layers) {
+        rd_fail(r, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)plan->layers);
+        return false;
+    }
+    for (size_t l = 0; l < n && l < GS_LAYERS_MAX; l++) {
+        const char *kind = json_string_value(json_array_get(list, l));
+        if (kind == NULL) {
+            rd_fail(r, "layer_types", GS_ERR_INVALID, "entry %zu is not a string", l);
+            return false;
+        }
+        plan->sliding[l] = strcmp(kind, "sliding_attention") == 0 ||
+                           strcmp(kind, "chunked_attention") == 0;
+        if (strcmp(kind, "chunked_attention") == 0)
+            plan->chunked = true;
+    }
+    return true;
+}
+
+void decoder_window_pattern(struct decoder_plan *plan, uint64_t pattern)
+{
+    for (uint64_t l = 0; l < plan->layers && l < GS_LAYERS_MAX; l++)
+        plan->sliding[l] = pattern == 0 || (l + 1) % pattern != 0;
+}
+
+void decoder_window_all(struct decoder_plan *plan)
+{
+    decoder_window_pattern(plan, 0);
+}
+
+void decoder_read_experts(struct model_reader *r, struct decoder_plan *plan,
+                          bool width_is_intermediate)
+{
+    struct gs_moe *m = &plan->experts;
+    memset(m, 0, sizeof(*m));
+    m->experts = rd_dim(r, NAMES("num_local_experts", "num_experts", "n_routed_experts"), true, 0);
+    m->top_k = rd_dim(r, NAMES("num_experts_per_tok", "moe_topk"), true, 0);
+    m->width = width_is_intermediate ? plan->intermediate
+                                     : rd_dim(r, NAMES("moe_intermediate_size"), true, 0);
+    m->gated = true;
+}
+
+void decoder_moe_every(struct model_reader *r, struct decoder_plan *plan, uint64_t step)
+{
+    for (uint64_t l = 0; l < plan->layers && l < GS_LAYERS_MAX; l++)
+        plan->moe[l] = step != 0 && (l + 1) % step == 0;
+    const json_t *dense = NULL;
+    const size_t n = rd_array(r, "mlp_only_layers", &dense);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_array_get(dense, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            (uint64_t)json_integer_value(v) >= plan->layers) {
+            rd_fail(r, "mlp_only_layers", GS_ERR_INVALID, "entry %zu is not a layer index", i);
+            return;
+        }
+        if ((uint64_t)json_integer_value(v) < GS_LAYERS_MAX)
+            plan->moe[json_integer_value(v)] = false;
+    }
+}
+
+void decoder_moe_from(struct decoder_plan *plan, uint64_t first_dense)
+{
+    for (uint64_t l = 0; l < plan->layers && l < GS_LAYERS_MAX; l++)
+        plan->moe[l] = l >= first_dense;
+}
+
+void decoder_add_norms(struct gs_arch *a, size_t block, const struct decoder_plan *plan,
+                       const struct decoder_traits *t)
+{
+    gs_build_norms(a, block, "layernorm", t->norms, t->norm_bias);
+    const uint64_t d = plan->head_dim;
+    switch ((enum qk_norm)t->qk_norm) {
+    case QK_HEAD:
+        gs_block_module(a, block, "q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+                        d, 1);
+        gs_block_module(a, block, "k_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+                        d, 1);
+        break;
+    case QK_FULL:
+    case QK_HEADS:
+        gs_block_module(a, block, "q_norm", GS_MODULE_NORM, GS_SPLIT_COLUMN, GS_PART_ATTENTION, 0,
+                        1, plan->heads * d, 1);
+        gs_block_module(a, block, "k_norm", GS_MODULE_NORM, GS_SPLIT_COLUMN, GS_PART_ATTENTION, 0,
+                        1, plan->kv_heads * d, 1);
+        break;
+    case QK_NONE:
+        break;
+    }
+    if (t->sinks)
+        gs_block_module(a, block, "sinks", GS_MODULE_TENSOR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, 0,
+                        1, plan->heads, 1);
+}
+
+/* One block for one (windowed, routed) combination of the plan. */
+static size_t build_block(struct gs_arch *a, const struct decoder_plan *plan,
+                          const struct decoder_traits *t, bool windowed, bool routed)
+{
+    const size_t b = gs_arch_new_block(a);
+    struct gs_attention spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.heads = plan->heads;
+    spec.kv_heads = plan->kv_heads;
+    spec.head_dim = plan->head_dim;
+    spec.cached = true;
+    if (windowed) {
+        spec.span = plan->chunked ? GS_SPAN_CHUNKED : GS_SPAN_SLIDING;
+        spec.window = plan->window;
+    }
+    gs_build_attention(a, b, &spec, t->attn_names ? t->attn_names : &GS_ATTENTION_NAMES,
+                       t->qkv_bias, t->o_bias);
+    if (routed)
+        gs_build_moe(a, b, &plan->experts);
+    else
+        gs_build_mlp(a, b, plan->intermediate, !t->plain_mlp, t->mlp_bias,
+                     t->mlp_names ? t->mlp_names : &GS_MLP_NAMES);
+    if (t->act_params)
+        gs_block_module(a, b, "act_fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_MLP, 0, 1,
+                        t->act_params, 1);
+    decoder_add_norms(a, b, plan, t);
+    return b;
+}
+
+void decoder_build(struct model_reader *r, struct gs_arch *a, const struct decoder_plan *plan,
+                   const struct decoder_traits *t)
+{
+    if (!r->ok)
+        return;
+    size_t kinds[2][2];
+    bool made[2][2] = {{false, false}, {false, false}};
+    gs_arch_set_layers(a, plan->layers, 0);
+    for (uint64_t l = 0; l < plan->layers && l < GS_LAYERS_MAX; l++) {
+        const int w = plan->sliding[l] && plan->window > 0, m = plan->moe[l];
+        if (!made[w][m]) {
+            kinds[w][m] = build_block(a, plan, t, w, m);
+            made[w][m] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[w][m]);
+    }
+    gs_arch_embeddings(a, a->hidden_size, t->head_name ? t->head_name : "lm_head", t->head_bias);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, t->norm_bias);
+}
+
+void decoder_build_mtp(struct model_reader *r, struct gs_arch *a, const struct decoder_plan *plan,
+                       const struct decoder_traits *t, uint64_t layers)
+{
+    if (!r->ok || layers == 0)
+        return;
+    const size_t b = build_block(a, plan, t, false, plan->experts.experts > 0);
+    const uint64_t h = a->hidden_size, V = a->vocab_size;
+    gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 2 * h,
+                    h, 1);
+    gs_build_norms(a, b, "enorm_hnorm_shared_head_norm", 3, false);
+    gs_block_module(a, b, "embed_tokens", GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN, GS_PART_EMBEDDING,
+                    0, V, h, 1);
+    gs_block_module(a, b, "shared_head.head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0,
+                    h, V, 1);
+    gs_arch_tower(a, "mtp", b, GS_PART_MTP, layers, false);
+}
+
+/* ------------------------------------------------------------ the readers */
+
+/* LlamaForCausalLM (modeling_llama.py): RMSNorm, SwiGLU, GQA; attention_bias
+ * on q, k, v and o; mlp_bias on the MLP. */
+static void read_llama(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const bool attn_bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2, .qkv_bias = attn_bias, .o_bias = attn_bias,
+                                     .mlp_bias = rd_flag(r, "mlp_bias", false)};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* MistralForCausalLM: the Llama layout; a sliding_window applies to every
+ * layer (vLLM sizes each layer's cache to it). */
+static void read_mistral(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 0);
+    decoder_window_all(&plan);
+    const struct decoder_traits t = {.norms = 2};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Qwen2ForCausalLM (modular_qwen2.py): biases on q, k and v, not o. */
+static void read_qwen2(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const struct decoder_traits t = {.norms = 2, .qkv_bias = true};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Qwen3ForCausalLM (modeling_qwen3.py): RMSNorm q_norm and k_norm over
+ * head_dim, attention_bias (default false) on q, k, v and o. */
+static void read_qwen3(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    if (rd_flag(r, "use_sliding_window", false)) {
+        plan.window = rd_dim(r, NAMES("sliding_window"), false, 0);
+        if (!decoder_read_layer_types(r, &plan))
+            decoder_window_all(&plan);
+    }
+    const struct decoder_traits t = {.norms = 2, .qk_norm = QK_HEAD, .qkv_bias = bias,
+                                     .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* GemmaForCausalLM: head_dim 256 by default, GeGLU, tied. */
+static void read_gemma(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 256, false);
+    const struct decoder_traits t = {.norms = 2};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Gemma2ForCausalLM: four RMSNorms per layer; even layers attend through
+ * the sliding window (is_sliding = not layer_idx % 2), or layer_types. */
+static void read_gemma2(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 256, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 4096);
+    if (!decoder_read_layer_types(r, &plan))
+        for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+            plan.sliding[l] = l % 2 == 0;
+    const struct decoder_traits t = {.norms = 4};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Gemma3ForCausalLM (modeling_gemma3.py): Gemma 2's four norms plus q_norm
+ * and k_norm over head_dim; five local layers of sliding_window to every
+ * global one (layer_types, or sliding_window_pattern 6: (l+1) % 6 != 0). */
+static void read_gemma3_text(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 256, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 4096);
+    if (!decoder_read_layer_types(r, &plan))
+        decoder_window_pattern(&plan, rd_dim(r, NAMES("sliding_window_pattern"), false, 6));
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 4, .qk_norm = QK_HEAD, .qkv_bias = bias,
+                                     .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+    /* vLLM gemma3.py: the sliding layers override the rope with rope_local_base_freq and the
+     * default scaling, a rotary table of their own over max_position_embeddings (models_read
+     * adds the global layers' one as table 0) */
+    const struct gs_block *blk = gs_arch_attention_block(a);
+    if (r->ok && blk != NULL && a->max_position_embeddings) {
+        a->rope_tables[1] = (struct gs_rope_table){a->max_position_embeddings, blk->attn.head_dim};
+        a->rope_table_count = 2;
+    }
+}
+
+/* Phi3ForCausalLM: fused qkv_proj and gate_up_proj (the same count as
+ * Llama's). Its config's sliding_window is not applied: vLLM serves Phi-3
+ * with full attention on every layer. */
+static void read_phi3(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct gs_attention_names attn = {NULL, NULL, NULL, "o_proj", "qkv_proj"};
+    static const struct gs_mlp_names mlp = {NULL, NULL, "down_proj", "gate_up_proj"};
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const struct decoder_traits t = {.norms = 2, .attn_names = &attn, .mlp_names = &mlp};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* GraniteForCausalLM: Llama with scaling multipliers (no parameters). */
+static void read_granite(struct model_reader *r, struct gs_arch *a)
+{
+    read_llama(r, a);
+}
+
+/* SmolLM3ForCausalLM: Llama with NoPE on every no_rope_layer_interval-th
+ * layer (memory unchanged), tied by default. */
+static void read_smollm3(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 0, false);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2, .qkv_bias = bias, .o_bias = bias,
+                                     .mlp_bias = rd_flag(r, "mlp_bias", false)};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Olmo2ForCausalLM (modeling_olmo2.py): post-norms only
+ * (post_attention_layernorm, post_feedforward_layernorm) and RMSNorm q_norm
+ * over heads*d and k_norm over kv_heads*d. */
+static void read_olmo2(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2, .qk_norm = QK_FULL, .qkv_bias = bias,
+                                     .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+    a->norm_weight_fp32 = true; /* (self.weight * hidden_states).to(input_dtype) */
+}
+
+/* CohereForCausalLM (modeling_cohere.py): attention and MLP in parallel off
+ * one input_layernorm, a weight-only LayerNorm; with use_qk_norm, q_norm and
+ * k_norm weights of [heads, head_dim]; tied. */
+static void read_cohere(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 0, false);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 1,
+                                     .qk_norm = rd_flag(r, "use_qk_norm", false) ? QK_HEADS : QK_NONE,
+                                     .qkv_bias = bias, .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Cohere2ForCausalLM (modeling_cohere2.py): Cohere's parallel layer with
+ * three sliding-window layers to every global one (layer_types, or
+ * sliding_window_pattern 4). */
+static void read_cohere2(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 0, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 4096);
+    if (!decoder_read_layer_types(r, &plan))
+        decoder_window_pattern(&plan, rd_dim(r, NAMES("sliding_window_pattern"), false, 4));
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 1, .qkv_bias = bias, .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* InternLM2ForCausalLM (remote code modeling_internlm2.py): fused wqkv (GQA),
+ * wo, feed_forward w1 (gate), w3 (up), w2 (down), attention_norm and
+ * ffn_norm; `bias` on every linear; tok_embeddings and an untied output. */
+static void read_internlm2(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct gs_attention_names attn = {NULL, NULL, NULL, "wo", "wqkv"};
+    static const struct gs_mlp_names mlp = {"w1", "w3", "w2", NULL};
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const bool bias = rd_flag(r, "bias", true);
+    const struct decoder_traits t = {.norms = 2, .qkv_bias = bias, .o_bias = bias,
+                                     .mlp_bias = bias, .attn_names = &attn, .mlp_names = &mlp,
+                                     .head_name = "output"};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* StableLmForCausalLM (modeling_stablelm.py): LayerNorm with bias; q, k, v
+ * biases with use_qkv_bias; per-head LayerNorms (no bias) with
+ * qk_layernorm; one norm with use_parallel_residual, else two. */
+static void read_stablelm(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const bool parallel = rd_flag(r, "use_parallel_residual", false);
+    const struct decoder_traits t = {.norms = parallel ? 1 : 2, .norm_bias = true,
+                                     .qk_norm = rd_flag(r, "qk_layernorm", false) ? QK_HEADS
+                                                                                  : QK_NONE,
+                                     .qkv_bias = rd_flag(r, "use_qkv_bias", false)};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* MixtralForCausalLM: Llama attention; every layer routes to
+ * num_local_experts SwiGLU experts of intermediate_size (router `gate`). */
+static void read_mixtral(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    decoder_read_experts(r, &plan, true);
+    decoder_moe_every(r, &plan, 1);
+    const struct decoder_traits t = {.norms = 2};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Qwen2MoeForCausalLM: Qwen2 attention; every decoder_sparse_step-th layer
+ * (but mlp_only_layers) routes, with a shared expert of
+ * shared_expert_intermediate_size behind a sigmoid gate Linear(h, 1). */
+static void read_qwen2_moe(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    decoder_read_experts(r, &plan, false);
+    plan.experts.shared_width = rd_dim(r, NAMES("shared_expert_intermediate_size"), true, 0);
+    plan.experts.shared_gate = true;
+    decoder_moe_every(r, &plan, rd_dim(r, NAMES("decoder_sparse_step"), false, 1));
+    const struct decoder_traits t = {.norms = 2, .qkv_bias = true};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Qwen3MoeForCausalLM: Qwen3 attention (q/k norms), routed experts only;
+ * intermediate_size serves the dense layers of mlp_only_layers. */
+static void read_qwen3_moe(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, true);
+    decoder_read_experts(r, &plan, false);
+    decoder_moe_every(r, &plan, rd_dim(r, NAMES("decoder_sparse_step"), false, 1));
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2, .qk_norm = QK_HEAD, .qkv_bias = bias,
+                                     .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* OlmoeForCausalLM (modeling_olmoe.py): RMSNorm q_norm over hidden and
+ * k_norm over kv_heads*d; every layer routes, no shared expert. */
+static void read_olmoe(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    decoder_read_experts(r, &plan, true);
+    decoder_moe_every(r, &plan, 1);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2, .qk_norm = QK_FULL, .qkv_bias = bias,
+                                     .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* PhimoeForCausalLM (modeling_phimoe.py): LayerNorms with bias, biases on
+ * q, k, v and o (attention_bias), every layer routes, lm_head with a bias
+ * (lm_head_bias). */
+static void read_phimoe(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    decoder_read_experts(r, &plan, true);
+    decoder_moe_every(r, &plan, 1);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2, .norm_bias = true, .qkv_bias = bias,
+                                     .o_bias = bias, .head_bias = rd_flag(r, "lm_head_bias", false)};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* MiniMaxM2ForCausalLM (modeling_minimax_m2.py): full attention with q_norm
+ * over heads*d and k_norm over kv_heads*d (use_qk_norm, qk_norm_type
+ * per_layer); every layer routes to experts of intermediate_size; the
+ * router's e_score_correction_bias is a buffer. The MTP modules are not
+ * built by transformers. */
+static void read_minimax_m2(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    decoder_read_experts(r, &plan, true);
+    decoder_moe_every(r, &plan, 1);
+    const struct decoder_traits t = {.norms = 2,
+                                     .qk_norm = rd_flag(r, "use_qk_norm", true) ? QK_FULL : QK_NONE};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* GptOssForCausalLM (modeling_gpt_oss.py): biases on q, k, v and o, a sink
+ * logit per head, alternating 128-token sliding and full layers
+ * (layer_types), and experts with biases behind a router with a bias. */
+static void read_gpt_oss(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 128);
+    if (!decoder_read_layer_types(r, &plan))
+        for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+            plan.sliding[l] = l % 2 == 0;
+    decoder_read_experts(r, &plan, true);
+    plan.experts.expert_bias = true;
+    plan.experts.router_bias = true;
+    plan.experts.router_name = "router";
+    decoder_moe_every(r, &plan, 1);
+    const struct decoder_traits t = {.norms = 2, .qkv_bias = true, .o_bias = true, .sinks = true};
+    decoder_build(r, a, &plan, &t);
+    a->norm_weight_fp32 = true; /* (self.weight * hidden_states).to(input_dtype) */
+}
+
+/* Glm4MoeForCausalLM (modeling_glm4_moe.py): biases on q, k and v
+ * (attention_bias), q_norm/k_norm over head_dim with use_qk_norm; layers
+ * from first_k_dense_replace route to n_routed_experts with n_shared_experts
+ * shared (e_score_correction_bias is a buffer). The MTP layers
+ * (num_nextn_predict_layers) are not built by transformers; vLLM's
+ * glm4_moe_mtp.py builds each as DeepSeek's (enorm, hnorm, eh_proj, a shared
+ * head, a Glm4MoeDecoderLayer): the mtp tower. */
+static void read_glm4_moe(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    decoder_read_experts(r, &plan, false);
+    plan.experts.shared_width =
+        plan.experts.width * rd_dim(r, NAMES("n_shared_experts"), false, 0);
+    decoder_moe_from(&plan, rd_dim(r, NAMES("first_k_dense_replace"), false, 0));
+    const struct decoder_traits t = {.norms = 2,
+                                     .qk_norm = rd_flag(r, "use_qk_norm", false) ? QK_HEAD : QK_NONE,
+                                     .qkv_bias = rd_flag(r, "attention_bias", false)};
+    decoder_build(r, a, &plan, &t);
+    decoder_build_mtp(r, a, &plan, &t, rd_dim(r, NAMES("num_nextn_predict_layers"), false, 0));
+}
+
+/* SeedOssForCausalLM (modeling_seed_oss.py): Llama with attention_bias on
+ * q, k and v (default true), attention_out_bias on o (default false) and
+ * mlp_bias (default false). */
+static void read_seed_oss(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const struct decoder_traits t = {.norms = 2,
+                                     .qkv_bias = rd_flag(r, "attention_bias", true),
+                                     .o_bias = rd_flag(r, "attention_out_bias", false),
+                                     .mlp_bias = rd_flag(r, "mlp_bias", false)};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Olmo3ForCausalLM (modular_olmo3.py: Olmo2 layers; vLLM olmo2.py serves
+ * both): OLMo 2's post-norms and q_norm over heads*d / k_norm over
+ * kv_heads*d, with sliding_window (4096) attention on the layers
+ * layer_types marks sliding_attention, or, without the list, on three of
+ * every four ((l + 1) % 4 != 0, as Olmo3Config fills it). */
+static void read_olmo3(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 4096);
+    if (!decoder_read_layer_types(r, &plan))
+        decoder_window_pattern(&plan, 4);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {
+        .norms = 2, .qk_norm = QK_FULL, .qkv_bias = bias, .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+    /* vLLM olmo2.py applies rope scaling on the full layers only: with a scaling the sliding
+     * layers build a plain table of their own over max_position_embeddings (models_read adds
+     * the full layers' one as table 0) */
+    bool sliding = false;
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+        sliding = sliding || plan.sliding[l];
+    const json_t *scaling = rd_get(r, "rope_scaling");
+    const char *type = json_string_value(json_object_get(scaling, "rope_type"));
+    if (r->ok && sliding && json_is_object(scaling) && a->max_position_embeddings &&
+        (type == NULL || strcmp(type, "default") != 0)) {
+        a->rope_tables[1] = (struct gs_rope_table){a->max_position_embeddings, plan.head_dim};
+        a->rope_table_count = 2;
+    }
+}
+
+/* ApertusForCausalLM (modeling_apertus.py; vLLM apertus.py): Llama
+ * attention with RMSNorm q_norm and k_norm over head_dim (attention_bias on
+ * q, k, v and o), attention_layernorm and feedforward_layernorm, and an
+ * ungated MLP (up_proj, down_proj; mlp_bias) through xIELU, whose alpha_p and
+ * alpha_n are one-element parameters in every layer (beta and eps are
+ * buffers). Another hidden_act has no parameters. */
+static void read_apertus(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const char *act = rd_string(r, "hidden_act");
+    const bool xielu = act == NULL || strcmp(act, "xielu") == 0;
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2,
+                                     .qk_norm = QK_HEAD,
+                                     .qkv_bias = bias,
+                                     .o_bias = bias,
+                                     .mlp_bias = rd_flag(r, "mlp_bias", false),
+                                     .plain_mlp = true,
+                                     .act_params = xielu ? 2 : 0};
+    decoder_build(r, a, &plan, &t);
+    a->norm_weight_fp32 = true; /* (self.weight * hidden_states).to(input_dtype) */
+}
+
+/* Starcoder2ForCausalLM (modeling_starcoder2.py; vLLM starcoder2.py): GQA with rope,
+ * a sliding window on every layer, LayerNorm with a bias (input and post-attention, and the
+ * final norm), use_bias on q, k, v, o and on the ungated c_fc/c_proj MLP; the head tied to
+ * the embedding unless the config says otherwise (Starcoder2Config's default). */
+static void read_starcoder2(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct gs_mlp_names mlp = {NULL, "c_fc", "c_proj", NULL};
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 0, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 0);
+    decoder_window_all(&plan);
+    const bool bias = rd_flag(r, "use_bias", true);
+    const struct decoder_traits t = {.norms = 2,
+                                     .norm_bias = true,
+                                     .qkv_bias = bias,
+                                     .o_bias = bias,
+                                     .mlp_bias = bias,
+                                     .mlp_names = &mlp,
+                                     .plain_mlp = true};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Ernie4_5ForCausalLM (modular_ernie4_5.py; vLLM ernie45.py): Llama with
+ * use_bias on q, k, v, o and the MLP (never on lm_head), head_dim 128 unless
+ * the config says otherwise, tied by default. */
+static void read_ernie4_5(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 128, false);
+    const bool bias = rd_flag(r, "use_bias", false);
+    const struct decoder_traits t = {
+        .norms = 2, .qkv_bias = bias, .o_bias = bias, .mlp_bias = bias};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Layers that route in ERNIE 4.5 MoE: (l + 1) % moe_layer_interval == 0 and
+ * moe_layer_start_index <= l <= moe_layer_end_index (-1 or null: the last
+ * layer), as Ernie4_5_MoeDecoderLayer and Ernie4_5_MoeConfig decide. */
+static void ernie_moe_layers(struct model_reader *r, struct decoder_plan *plan)
+{
+    const uint64_t interval = rd_dim(r, NAMES("moe_layer_interval"), false, 1);
+    const uint64_t start = rd_dim(r, NAMES("moe_layer_start_index"), false, 1);
+    uint64_t end = plan->layers ? plan->layers - 1 : 0;
+    const json_t *end_v = rd_get(r, "moe_layer_end_index");
+    if (json_is_integer(end_v) && json_integer_value(end_v) >= 0)
+        end = (uint64_t)json_integer_value(end_v);
+    else if (end_v != NULL && !(json_is_integer(end_v) && json_integer_value(end_v) == -1))
+        rd_fail(r, "moe_layer_end_index", GS_ERR_INVALID, "must be a layer index or -1");
+    if (interval == 0)
+        rd_fail(r, "moe_layer_interval", GS_ERR_INVALID, "must be at least 1");
+    for (uint64_t l = 0; l < plan->layers && l < GS_LAYERS_MAX && interval; l++)
+        plan->moe[l] = (l + 1) % interval == 0 && l >= start && l <= end;
+}
+
+/* Ernie4_5_MoeForCausalLM (modular_ernie4_5_moe.py; vLLM ernie45_moe.py):
+ * ERNIE 4.5 attention and dense MLP (use_bias), and on the routed layers
+ * moe_num_experts experts of moe_intermediate_size (top moe_k) behind a
+ * router Ernie4_5_MoeTopKRouter whose moe_statics.e_score_correction_bias
+ * [1, E] transformers registers as an nn.Parameter (requires_grad False), so
+ * parameters() counts it, and moe_num_shared_experts shared experts as one
+ * MLP of that many times the expert width. lm_head carries use_bias. The MTP
+ * layer (num_nextn_predict_layers) is skipped by transformers (`mtp` keys
+ * ignored on load) and not described here. */
+static void read_ernie4_5_moe(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 0, false);
+    struct gs_moe *m = &plan.experts;
+    m->experts = rd_dim(r, NAMES("moe_num_experts"), false, 64);
+    m->top_k = rd_dim(r, NAMES("moe_k"), false, 6);
+    m->width = rd_dim(r, NAMES("moe_intermediate_size"), false, 1536);
+    m->shared_width = m->width * rd_dim(r, NAMES("moe_num_shared_experts"), false, 2);
+    m->router_extra = m->experts;
+    m->gated = true;
+    ernie_moe_layers(r, &plan);
+    const bool bias = rd_flag(r, "use_bias", false);
+    const struct decoder_traits t = {
+        .norms = 2, .qkv_bias = bias, .o_bias = bias, .mlp_bias = bias, .head_bias = bias};
+    decoder_build(r, a, &plan, &t);
+    /* with use_bias the shared experts' gate, up and down projections carry biases too */
+    for (size_t b = 0; bias && r->ok && b < a->block_count; b++)
+        if (a->blocks[b].mlp.kind == GS_MLP_MOE && m->shared_width)
+            gs_block_module(a, b, "shared_experts.bias", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                            GS_PART_MLP, 0, 1, 2 * m->shared_width + a->hidden_size, 1);
+}
+
+const struct model_type MODELS_DECODER[] = {
+    {"llama", "LlamaForCausalLM", read_llama},
+    {"mistral", "MistralForCausalLM", read_mistral},
+    {"qwen2", "Qwen2ForCausalLM", read_qwen2},
+    {"qwen3", "Qwen3ForCausalLM", read_qwen3},
+    {"gemma", "GemmaForCausalLM", read_gemma},
+    {"gemma2", "Gemma2ForCausalLM", read_gemma2},
+    {"gemma3_text", "Gemma3ForCausalLM", read_gemma3_text},
+    {"phi3", "Phi3ForCausalLM", read_phi3},
+    {"granite", "GraniteForCausalLM", read_granite},
+    {"smollm3", "SmolLM3ForCausalLM", read_smollm3},
+    {"olmo2", "Olmo2ForCausalLM", read_olmo2},
+    {"cohere", "CohereForCausalLM", read_cohere},
+    {"cohere2", "Cohere2ForCausalLM", read_cohere2},
+    {"internlm2", "InternLM2ForCausalLM", read_internlm2},
+    {"stablelm", "StableLmForCausalLM", read_stablelm},
+    {"mixtral", "MixtralForCausalLM", read_mixtral},
+    {"qwen2_moe", "Qwen2MoeForCausalLM", read_qwen2_moe},
+    {"qwen3_moe", "Qwen3MoeForCausalLM", read_qwen3_moe},
+    {"olmoe", "OlmoeForCausalLM", read_olmoe},
+    {"phimoe", "PhimoeForCausalLM", read_phimoe},
+    {"minimax_m2", "MiniMaxM2ForCausalLM", read_minimax_m2},
+    {"gpt_oss", "GptOssForCausalLM", read_gpt_oss},
+    {"glm4_moe", "Glm4MoeForCausalLM", read_glm4_moe},
+    {"seed_oss", "SeedOssForCausalLM", read_seed_oss},
+    {"olmo3", "Olmo3ForCausalLM", read_olmo3},
+    {"apertus", "ApertusForCausalLM", read_apertus},
+    {"ernie4_5", "Ernie4_5ForCausalLM", read_ernie4_5},
+    {"starcoder2", "Starcoder2ForCausalLM", read_starcoder2},
+    {"ernie4_5_moe", "Ernie4_5_MoeForCausalLM", read_ernie4_5_moe},
+    {NULL, NULL, NULL},
+};

@@ -1,0 +1,851 @@
+/*
+ * hybrid.c - state-space and linear-attention models and their hybrids:
+ * Mamba, Mamba-2, Jamba, Nemotron-H, Falcon-H1, Granite-4.0
+ * (GraniteMoeHybrid) and Qwen3-Next.
+ *
+ * A Mamba or Gated DeltaNet layer is a GS_MIXER_RECURRENT block whose
+ * struct gs_recurrent carries the state vLLM allocates per sequence
+ * (vllm/model_executor/layers/mamba/mamba_utils.py,
+ * MambaStateShapeCalculator):
+ *   mamba1_state_shape:   conv (intermediate, kernel - 1), ssm (intermediate, state_size)
+ *   mamba2_state_shape:   conv (intermediate + 2 n_groups state_size, kernel - 1),
+ *                         ssm (num_heads, head_dim, state_size)
+ *   gated_delta_net_state_shape: conv (2 key_dim + value_dim, kernel - 1),
+ *                         ssm (num_v_heads, head_v_dim, head_k_dim)
+ * The conv state is in the model dtype; the ssm state too unless
+ * mamba_ssm_cache_dtype says otherwise (MambaStateDtypeCalculator.
+ * _mamba_state_dtype: "auto" follows the conv dtype). The CLI default is
+ * "auto"; only NemotronH has a per-model hook that changes it
+ * (vllm/model_executor/models/config.py NemotronHForCausalLMConfig:
+ * getattr(hf_config, "mamba_ssm_cache_dtype", "float32"), "Only float32 is
+ * known to have no accuracy issues by default"), so Nemotron-H keeps its
+ * ssm state in fp32 and every other reader here in the model dtype.
+ *
+ * Mixer parameters (projections, conv1d, A_log, D, dt_bias and the mixer's
+ * inner norms) count under attention; the layer norms under norms. Module
+ * names are the attribute names of the transformers classes named at each
+ * reader; tensor-parallel splits follow vLLM's layers (in_proj column,
+ * conv1d and the per-head vectors column, out_proj row).
+ */
+#include "readers/decoder.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------ shared pieces */
+
+/* A dimension that a config may also give as the string "auto" (Mamba's
+ * time_step_rank, Jamba's mamba_dt_rank, Falcon-H1's mamba_d_head): the
+ * fallback then, as the configuration class computes it. */
+static uint64_t auto_dim(struct model_reader *r, const char *name, uint64_t fallback)
+{
+    const char *s = rd_string(r, name);
+    if (s != NULL) {
+        if (strcmp(s, "auto") != 0)
+            rd_fail(r, name, GS_ERR_INVALID, "must be an integer or \"auto\", got \"%.40s\"", s);
+        return fallback;
+    }
+    return rd_dim(r, NAMES(name), false, fallback);
+}
+
+static uint64_t ceil_div(uint64_t n, uint64_t d)
+{
+    return d ? (n + d - 1) / d : 0;
+}
+
+/* Starts the arch with the hidden size and vocabulary and reads the
+ * model-level fields every reader here shares. */
+static void hybrid_start(struct model_reader *r, struct gs_arch *a, bool tie)
+{
+    const uint64_t h = rd_dim(r, NAMES("hidden_size", "d_model"), true, 0);
+    const uint64_t V = rd_dim(r, NAMES("vocab_size"), true, 0);
+    gs_arch_init(a, NULL, h, V);
+    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", tie);
+    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 0);
+    a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
+    a->hidden_dropout = rd_dropout(r, NAMES("hidden_dropout"));
+}
+
+static void check_layers(struct model_reader *r, const char *field, uint64_t layers)
+{
+    if (layers > GS_LAYERS_MAX)
+        rd_fail(r, field, GS_ERR_UNSUPPORTED, "%llu layers: gpusizer describes at most %d",
+                (unsigned long long)layers, GS_LAYERS_MAX);
+}
+
+/* The token embedding under its transformers name and, unless tied, the
+ * head (transformers' `embeddings`/`embed_tokens` and `lm_head`). */
+static void hybrid_embeddings(struct gs_arch *a, const char *embed)
+{
+    gs_arch_module(a, embed, GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN, GS_PART_EMBEDDING, GS_MOD_TOKENS,
+                   a->vocab_size, a->hidden_size, 1);
+    if (!a->tie_word_embeddings)
+        gs_arch_module(a, "lm_head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0,
+                       a->hidden_size, a->vocab_size, 1);
+}
+
+static void norm(struct gs_arch *a, size_t block, const char *name)
+{
+    gs_build_norms(a, block, name, 1, false);
+}
+
+/* A per-channel or per-head parameter of the mixer (A_log, D, dt_bias, the
+ * conv1d weight [C, 1, K] as in=K, out=C), split with the channels. */
+static void mixer_tensor(struct gs_arch *a, size_t b, const char *name, uint64_t in, uint64_t out)
+{
+    gs_block_module(a, b, name, GS_MODULE_TENSOR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, 0, in, out,
+                    1);
+}
+
+/* A depthwise Conv1d(C, C, K, groups=C): weight C x K, bias C. */
+static void conv1d(struct gs_arch *a, size_t b, uint64_t channels, uint64_t kernel, bool bias)
+{
+    mixer_tensor(a, b, "conv1d", kernel, channels);
+    if (bias)
+        mixer_tensor(a, b, "conv1d.bias", 1, channels);
+}
+
+/* `rope`: the layer applies rotary embeddings (Jamba and Nemotron-H attend with no position
+ * encoding at all; Granite 4 with position_embedding_type "nope") */
+static void attention(struct gs_arch *a, size_t b, uint64_t heads, uint64_t kv_heads,
+                      uint64_t head_dim, bool bias, bool rope)
+{
+    struct gs_attention spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.heads = heads;
+    spec.kv_heads = kv_heads;
+    spec.head_dim = head_dim;
+    spec.cached = true;
+    spec.nope = !rope;
+    gs_build_attention(a, b, &spec, &GS_ATTENTION_NAMES, bias, bias);
+}
+
+/* Mamba (v1) selective-scan mixer: MambaMixer (modeling_mamba.py) and
+ * JambaMambaMixer (modeling_jamba.py). */
+struct mamba1 {
+    uint64_t inner, state, kernel, dt_rank;
+    bool proj_bias, conv_bias;
+    bool inner_norms; /* Jamba: dt_layernorm, b_layernorm, c_layernorm */
+};
+
+/* in_proj h -> 2I, conv1d (I, K), x_proj I -> R + 2N (vLLM RowParallelLinear),
+ * dt_proj R -> I with bias, A_log [I, N], D [I], out_proj I -> h. */
+static void build_mamba1(struct gs_arch *a, size_t b, const struct mamba1 *m)
+{
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL) {
+        a->overflow = true;
+        return;
+    }
+    const uint64_t h = a->hidden_size, I = m->inner, N = m->state;
+    const unsigned proj = GS_MOD_QUANT | (m->proj_bias ? GS_MOD_BIAS : 0);
+    blk->mixer = GS_MIXER_RECURRENT;
+    blk->rec = (struct gs_recurrent){.conv_channels = I, .conv_kernel = m->kernel,
+                                     .state_heads = I, .state_rows = N, .state_cols = 1,
+                                     .in_width = 2 * I, .inner = I, .fp32_state = false};
+    gs_block_module(a, b, "in_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, proj, h,
+                    2 * I, 1);
+    conv1d(a, b, I, m->kernel, m->conv_bias);
+    gs_block_module(a, b, "x_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION, 0, I,
+                    m->dt_rank + 2 * N, 1);
+    gs_block_module(a, b, "dt_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
+                    GS_MOD_BIAS, m->dt_rank, I, 1);
+    mixer_tensor(a, b, "A_log", N, I);
+    mixer_tensor(a, b, "D", 1, I);
+    gs_block_module(a, b, "out_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION, proj, I, h,
+                    1);
+    if (m->inner_norms) {
+        gs_block_module(a, b, "dt_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+                        1, m->dt_rank, 1);
+        gs_block_module(a, b, "b_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+                        1, N, 1);
+        gs_block_module(a, b, "c_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+                        1, N, 1);
+    }
+}
+
+/* Mamba-2 (SSD) mixer: Mamba2Mixer (modeling_mamba2.py) and the classes
+ * built on it (NemotronHMamba2Mixer, FalconH1Mixer, BambaMixer). */
+struct mamba2 {
+    uint64_t inner, heads, head_dim, groups, state, kernel;
+    bool in_bias, out_bias, conv_bias;
+    bool gated_norm;  /* a gated RMSNorm over the inner width (`norm`) */
+    bool fp32_state;  /* vLLM keeps the ssm state in fp32 */
+};
+
+/* in_proj h -> I + conv_dim + heads (z, xBC, dt), conv1d over conv_dim =
+ * I + 2 G N, dt_bias, A_log and D per head, norm over I, out_proj I -> h.
+ * Sets the block's state; the caller sets the mixer (Falcon-H1 attends too). */
+static void build_mamba2(struct gs_arch *a, size_t b, const struct mamba2 *m)
+{
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL) {
+        a->overflow = true;
+        return;
+    }
+    const uint64_t h = a->hidden_size, I = m->inner;
+    const uint64_t conv = I + 2 * m->groups * m->state;
+    const uint64_t in_width = I + conv + m->heads;
+    blk->rec = (struct gs_recurrent){.conv_channels = conv, .conv_kernel = m->kernel,
+                                     .state_heads = m->heads, .state_rows = m->head_dim,
+                                     .state_cols = m->state, .in_width = in_width, .inner = I,
+                                     .fp32_state = m->fp32_state};
+    gs_block_module(a, b, "in_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
+                    GS_MOD_QUANT | (m->in_bias ? GS_MOD_BIAS : 0), h, in_width, 1);
+    conv1d(a, b, conv, m->kernel, m->conv_bias);
+    mixer_tensor(a, b, "dt_bias", 1, m->heads);
+    mixer_tensor(a, b, "A_log", 1, m->heads);
+    mixer_tensor(a, b, "D", 1, m->heads);
+    if (m->gated_norm)
+        gs_block_module(a, b, "norm", GS_MODULE_NORM, GS_SPLIT_COLUMN, GS_PART_ATTENTION, 0, 1, I,
+                        1);
+    gs_block_module(a, b, "out_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION,
+                    GS_MOD_QUANT | (m->out_bias ? GS_MOD_BIAS : 0), I, h, 1);
+}
+
+/* ------------------------------------------------------------ the readers */
+
+/* MambaForCausalLM (modeling_mamba.py): backbone.embeddings, per layer a
+ * MambaRMSNorm `norm` and a MambaMixer, norm_f, lm_head tied by default
+ * (the PretrainedConfig default; MambaConfig does not override it).
+ * intermediate_size defaults to expand x hidden, time_step_rank "auto" to
+ * ceil(hidden / 16). vLLM (models/mamba.py) sizes the state with
+ * mamba1_state_shape(intermediate_size, state_size, conv_kernel). */
+static void read_mamba(struct model_reader *r, struct gs_arch *a)
+{
+    hybrid_start(r, a, true);
+    const uint64_t h = a->hidden_size;
+    const uint64_t L = rd_dim(r, NAMES("num_hidden_layers", "n_layer"), true, 0);
+    check_layers(r, "num_hidden_layers", L);
+    const uint64_t expand = rd_size(r, NAMES("expand"), 2);
+    struct mamba1 m = {
+        .inner = rd_dim(r, NAMES("intermediate_size", "d_inner"), false, expand * h),
+        .state = rd_size(r, NAMES("state_size"), 16),
+        .kernel = rd_size(r, NAMES("conv_kernel"), 4),
+        .dt_rank = auto_dim(r, "time_step_rank", ceil_div(h, 16)),
+        .proj_bias = rd_flag(r, "use_bias", false),
+        .conv_bias = rd_flag(r, "use_conv_bias", true),
+    };
+    if (!r->ok)
+        return;
+    const size_t b = gs_arch_new_block(a);
+    build_mamba1(a, b, &m);
+    norm(a, b, "norm");
+    gs_arch_set_layers(a, L, b);
+    hybrid_embeddings(a, "embeddings");
+    norm(a, GS_BLOCKS_MAX, "norm_f");
+}
+
+/* Mamba2ForCausalLM (modeling_mamba2.py): as Mamba, with a Mamba2Mixer
+ * whose inner width is expand x hidden (Mamba2Mixer and vLLM's
+ * models/mamba2.py both compute it so), num_heads heads of head_dim,
+ * n_groups groups of B and C, and a gated RMSNorm `norm` over the inner
+ * width; untied by default (Mamba2Config tie_word_embeddings=False). */
+static void read_mamba2(struct model_reader *r, struct gs_arch *a)
+{
+    hybrid_start(r, a, false);
+    const uint64_t h = a->hidden_size;
+    const uint64_t L = rd_dim(r, NAMES("num_hidden_layers", "n_layer"), true, 0);
+    check_layers(r, "num_hidden_layers", L);
+    const bool bias = rd_flag(r, "use_bias", false);
+    struct mamba2 m = {
+        .inner = rd_size(r, NAMES("expand"), 2) * h,
+        .heads = rd_size(r, NAMES("num_heads"), 128),
+        .head_dim = rd_size(r, NAMES("head_dim"), 64),
+        .groups = rd_size(r, NAMES("n_groups"), 8),
+        .state = rd_size(r, NAMES("state_size"), 128),
+        .kernel = rd_size(r, NAMES("conv_kernel"), 4),
+        .in_bias = bias,
+        .out_bias = bias,
+        .conv_bias = rd_flag(r, "use_conv_bias", true),
+        .gated_norm = true,
+    };
+    if (!r->ok)
+        return;
+    const size_t b = gs_arch_new_block(a);
+    build_mamba2(a, b, &m);
+    a->blocks[b].mixer = GS_MIXER_RECURRENT;
+    norm(a, b, "norm");
+    gs_arch_set_layers(a, L, b);
+    hybrid_embeddings(a, "embeddings");
+    norm(a, GS_BLOCKS_MAX, "norm_f");
+}
+
+/* JambaForCausalLM (modeling_jamba.py, configuration_jamba.py): layer i
+ * attends when i % attn_layer_period == attn_layer_offset, else runs a
+ * JambaMambaMixer (Mamba v1 with dt/b/c RMSNorms inside); its feed-forward
+ * routes (JambaSparseMoeBlock: `router` Linear(h, E), Mixtral experts of
+ * intermediate_size) when i % expert_layer_period == expert_layer_offset
+ * and num_experts > 1, else is a gated JambaMLP. JambaAttention has no
+ * biases. input_layernorm and pre_ff_layernorm per layer, final_layernorm,
+ * untied lm_head. */
+static void read_jamba(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const uint64_t h = a->hidden_size;
+    const uint64_t attn_period = rd_dim(r, NAMES("attn_layer_period"), false, 8);
+    const uint64_t attn_offset = rd_dim(r, NAMES("attn_layer_offset"), false, 4);
+    const uint64_t expert_period = rd_dim(r, NAMES("expert_layer_period"), false, 2);
+    const uint64_t expert_offset = rd_dim(r, NAMES("expert_layer_offset"), false, 1);
+    if (attn_period == 0 || attn_offset >= attn_period)
+        rd_fail(r, "attn_layer_offset", GS_ERR_INVALID,
+                "must be smaller than attn_layer_period (%llu)", (unsigned long long)attn_period);
+    if (expert_period == 0 || expert_offset >= expert_period)
+        rd_fail(r, "expert_layer_offset", GS_ERR_INVALID,
+                "must be smaller than expert_layer_period (%llu)",
+                (unsigned long long)expert_period);
+    struct gs_moe moe;
+    memset(&moe, 0, sizeof(moe));
+    moe.experts = rd_dim(r, NAMES("num_experts"), false, 16);
+    moe.top_k = rd_dim(r, NAMES("num_experts_per_tok"), false, 2);
+    moe.width = plan.intermediate;
+    moe.gated = true;
+    moe.router_name = "router";
+    const struct mamba1 m = {
+        .inner = rd_size(r, NAMES("mamba_expand"), 2) * h,
+        .state = rd_size(r, NAMES("mamba_d_state"), 16),
+        .kernel = rd_size(r, NAMES("mamba_d_conv"), 4),
+        .dt_rank = auto_dim(r, "mamba_dt_rank", ceil_div(h, 16)),
+        .proj_bias = rd_flag(r, "mamba_proj_bias", false),
+        .conv_bias = rd_flag(r, "mamba_conv_bias", true),
+        .inner_norms = true,
+    };
+    if (!r->ok)
+        return;
+    size_t kinds[2][2];
+    bool made[2][2] = {{false, false}, {false, false}};
+    gs_arch_set_layers(a, plan.layers, 0);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int att = l % attn_period == attn_offset;
+        const int routed = moe.experts > 1 && l % expert_period == expert_offset;
+        if (!made[att][routed]) {
+            const size_t b = gs_arch_new_block(a);
+            if (att)
+                attention(a, b, plan.heads, plan.kv_heads, plan.head_dim, false, false);
+            else
+                build_mamba1(a, b, &m);
+            if (routed)
+                gs_build_moe(a, b, &moe);
+            else
+                gs_build_mlp(a, b, plan.intermediate, true, false, &GS_MLP_NAMES);
+            norm(a, b, "input_layernorm");
+            norm(a, b, "pre_ff_layernorm");
+            kinds[att][routed] = b;
+            made[att][routed] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[att][routed]);
+    }
+    hybrid_embeddings(a, "embed_tokens");
+    norm(a, GS_BLOCKS_MAX, "final_layernorm");
+}
+
+/* Nemotron-H layer kinds, one character each as hybrid_override_pattern
+ * writes them. */
+enum { NH_MAMBA, NH_ATTENTION, NH_MLP, NH_MOE, NH_KINDS };
+
+static int nemotron_kind_char(char c)
+{
+    switch (c) {
+    case 'M':
+        return NH_MAMBA;
+    case '*':
+        return NH_ATTENTION;
+    case '-':
+        return NH_MLP;
+    case 'E':
+        return NH_MOE;
+    default:
+        return -1;
+    }
+}
+
+/* layers_block_type entries: the legacy names and those NemotronHConfig
+ * saves now ("linear_attention", "full_attention"). */
+static int nemotron_kind_name(const char *s)
+{
+    if (strcmp(s, "mamba") == 0 || strcmp(s, "linear_attention") == 0)
+        return NH_MAMBA;
+    if (strcmp(s, "attention") == 0 || strcmp(s, "full_attention") == 0)
+        return NH_ATTENTION;
+    if (strcmp(s, "mlp") == 0)
+        return NH_MLP;
+    if (strcmp(s, "moe") == 0)
+        return NH_MOE;
+    return -1;
+}
+
+/* NemotronHForCausalLM (modular_nemotron_h.py, configuration_nemotron_h.py;
+ * the checkpoints' remote modeling_nemotron_h.py builds the same modules):
+ * every NemotronHBlock is one RMSNorm `norm` and one mixer, chosen per layer
+ * by hybrid_override_pattern ('M' NemotronHMamba2Mixer, '*' attention, '-'
+ * NemotronHMLP, 'E' NemotronHMoE) or layers_block_type; the depth is the
+ * pattern's length. The Mamba-2 mixer is mamba_num_heads x mamba_head_dim
+ * wide with in_proj/out_proj biases from use_bias; attention has
+ * head_dim (the remote config's attention_head_dim) and attention_bias; the
+ * MLP is relu^2, not gated (up_proj, down_proj, mlp_bias). The MoE
+ * (DeepseekV3MoE with NemotronHExperts) has a `gate` router [E, h] (its
+ * e_score_correction_bias is a buffer), non-gated experts of
+ * moe_intermediate_size over moe_latent_size (with fc1/fc2_latent_proj) or
+ * the hidden width, and one non-gated shared expert of
+ * moe_shared_expert_intermediate_size. The MTP layers
+ * (num_nextn_predict_layers) are skipped by transformers (`mtp.*` ignored
+ * on load) and not described here. vLLM keeps the ssm state in fp32 unless
+ * the config's mamba_ssm_cache_dtype names another type. */
+static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
+{
+    hybrid_start(r, a, false);
+    const uint64_t h = a->hidden_size;
+    uint8_t kinds[GS_LAYERS_MAX];
+    uint64_t L = 0;
+    bool present[NH_KINDS] = {false, false, false, false};
+    const char *pattern = rd_string(r, "hybrid_override_pattern");
+    const char *field = "layers_block_type";
+    const json_t *list = NULL;
+    if (pattern == NULL)
+        (void)rd_array(r, field, &list);
+    if (pattern == NULL && list == NULL) {
+        field = "layer_types";
+        (void)rd_array(r, field, &list);
+    }
+    if (pattern != NULL) {
+        L = strlen(pattern);
+        check_layers(r, "hybrid_override_pattern", L);
+        for (uint64_t l = 0; l < L && l < GS_LAYERS_MAX && r->ok; l++) {
+            const int k = nemotron_kind_char(pattern[l]);
+            if (k < 0)
+                rd_fail(r, "hybrid_override_pattern", GS_ERR_INVALID,
+                        "character %llu is '%c'; expected M, *, - or E", (unsigned long long)l,
+                        pattern[l]);
+            else
+                kinds[l] = (uint8_t)k;
+        }
+    } else if (list != NULL) {
+        L = json_array_size(list);
+        check_layers(r, field, L);
+        for (uint64_t l = 0; l < L && l < GS_LAYERS_MAX && r->ok; l++) {
+            const char *s = json_string_value(json_array_get(list, l));
+            const int k = s ? nemotron_kind_name(s) : -1;
+            if (k < 0)
+                rd_fail(r, field, GS_ERR_INVALID,
+                        "entry %llu must be mamba, attention, mlp or moe", (unsigned long long)l);
+            else
+                kinds[l] = (uint8_t)k;
+        }
+    } else {
+        rd_fail(r, "hybrid_override_pattern", GS_ERR_INVALID,
+                "is required for this model_type (or layers_block_type)");
+    }
+    for (uint64_t l = 0; l < L && l < GS_LAYERS_MAX && r->ok; l++)
+        present[kinds[l]] = true;
+    const uint64_t heads = rd_dim(r, NAMES("num_attention_heads"), present[NH_ATTENTION], 32);
+    const uint64_t kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, heads);
+    const uint64_t head_dim = rd_dim(r, NAMES("head_dim", "attention_head_dim"), false, 128);
+    const bool attn_bias = rd_flag(r, "attention_bias", false);
+    const uint64_t width = rd_dim(r, NAMES("intermediate_size"), false, 21504);
+    const bool mlp_bias = rd_flag(r, "mlp_bias", false);
+    const uint64_t mh = rd_size(r, NAMES("mamba_num_heads"), 128);
+    const uint64_t md = rd_size(r, NAMES("mamba_head_dim"), 64);
+    const bool proj_bias = rd_flag(r, "use_bias", rd_flag(r, "mamba_proj_bias", false));
+    const char *ssm_dtype = rd_string(r, "mamba_ssm_cache_dtype");
+    const struct mamba2 m = {
+        .inner = mh * md,
+        .heads = mh,
+        .head_dim = md,
+        .groups = rd_size(r, NAMES("n_groups", "mamba_n_groups"), 8),
+        .state = rd_size(r, NAMES("ssm_state_size"), 128),
+        .kernel = rd_size(r, NAMES("conv_kernel", "mamba_d_conv"), 4),
+        .in_bias = proj_bias,
+        .out_bias = proj_bias,
+        .conv_bias = rd_flag(r, "use_conv_bias", rd_flag(r, "mamba_conv_bias", true)),
+        .gated_norm = true,
+        .fp32_state = ssm_dtype == NULL || strcmp(ssm_dtype, "float32") == 0,
+    };
+    uint64_t experts = 0, top_k = 0, moe_width = 0, shared = 0, latent = 0;
+    if (present[NH_MOE]) {
+        experts = rd_dim(r, NAMES("n_routed_experts", "num_local_experts"), false, 8);
+        top_k = rd_dim(r, NAMES("num_experts_per_tok"), false, 2);
+        moe_width = rd_dim(r, NAMES("moe_intermediate_size"), false, 7688);
+        shared = rd_dim(r, NAMES("moe_shared_expert_intermediate_size"), false, 7688);
+        latent = rd_dim(r, NAMES("moe_latent_size"), false, 0);
+    }
+    if (!r->ok)
+        return;
+    static const struct gs_mlp_names mlp_names = {NULL, "up_proj", "down_proj", NULL};
+    size_t block[NH_KINDS];
+    for (int k = 0; k < NH_KINDS; k++) {
+        if (!present[k])
+            continue;
+        const size_t b = block[k] = gs_arch_new_block(a);
+        struct gs_block *blk = gs_arch_block(a, b);
+        if (blk == NULL)
+            return;
+        switch (k) {
+        case NH_MAMBA:
+            build_mamba2(a, b, &m);
+            blk->mixer = GS_MIXER_RECURRENT;
+            break;
+        case NH_ATTENTION:
+            attention(a, b, heads, kv_heads, head_dim, attn_bias, false);
+            break;
+        case NH_MLP:
+            gs_build_mlp(a, b, width, false, mlp_bias, &mlp_names);
+            break;
+        case NH_MOE: {
+            const uint64_t in = latent ? latent : h;
+            const unsigned f = GS_MOD_QUANT | GS_MOD_EXPERT;
+            blk->mlp = (struct gs_mlp){.kind = GS_MLP_MOE, .gated = false, .width = moe_width,
+                                       .experts = experts, .top_k = top_k, .shared_width = shared};
+            gs_block_module(a, b, "gate", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_EXPERTS, 0, h,
+                            experts, 1);
+            if (latent) {
+                const unsigned lf = GS_MOD_QUANT | (mlp_bias ? GS_MOD_BIAS : 0);
+                gs_block_module(a, b, "fc1_latent_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                                GS_PART_EXPERTS, lf, h, latent, 1);
+                gs_block_module(a, b, "fc2_latent_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                                GS_PART_EXPERTS, lf, latent, h, 1);
+            }
+            gs_block_module(a, b, "experts.up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                            GS_PART_EXPERTS, f, in, moe_width, experts);
+            gs_block_module(a, b, "experts.down_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW,
+                            GS_PART_EXPERTS, f, moe_width, in, experts);
+            const unsigned sf = GS_MOD_QUANT | (mlp_bias ? GS_MOD_BIAS : 0);
+            gs_block_module(a, b, "shared_experts.up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                            GS_PART_MLP, sf, h, shared, 1);
+            gs_block_module(a, b, "shared_experts.down_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW,
+                            GS_PART_MLP, sf, shared, h, 1);
+            break;
+        }
+        default:
+            break;
+        }
+        norm(a, b, "norm");
+    }
+    gs_arch_set_layers(a, L, 0);
+    for (uint64_t l = 0; l < L && l < GS_LAYERS_MAX; l++)
+        gs_arch_set_layer(a, l, block[kinds[l]]);
+    hybrid_embeddings(a, "embeddings");
+    norm(a, GS_BLOCKS_MAX, "norm_f");
+}
+
+/* FalconH1ForCausalLM (modular_falcon_h1.py, configuration_falcon_h1.py):
+ * every FalconH1DecoderLayer runs a LlamaAttention (head_dim, default
+ * hidden / heads; attention_bias) and a FalconH1Mixer (Mamba-2,
+ * mamba_d_ssm wide - expand x hidden when null -, in_proj bias
+ * mamba_proj_bias, out_proj bias projectors_bias, the gated `norm` only with
+ * mamba_rms_norm) in parallel off input_layernorm, then a gated LlamaMLP
+ * (mlp_bias) after pre_ff_layernorm; final_layernorm; untied by default.
+ * The muP vector is a non-persistent buffer. The block is an attention
+ * block (its KV cache grows with every token) that also carries the
+ * Mamba-2 state geometry in `rec`: the core's KV layout reads `rec` only for
+ * GS_MIXER_RECURRENT blocks, so that state (vLLM allocates both for every
+ * layer) is not yet in the KV figures. */
+static void read_falcon_h1(struct model_reader *r, struct gs_arch *a)
+{
+    hybrid_start(r, a, false);
+    const uint64_t h = a->hidden_size;
+    const uint64_t L = rd_dim(r, NAMES("num_hidden_layers"), false, 32);
+    check_layers(r, "num_hidden_layers", L);
+    const uint64_t heads = rd_dim(r, NAMES("num_attention_heads"), false, 32);
+    const uint64_t kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, heads);
+    const uint64_t head_dim = rd_dim(r, NAMES("head_dim"), false, heads ? h / heads : 0);
+    const uint64_t width = rd_dim(r, NAMES("intermediate_size"), false, 14336);
+    const bool attn_bias = rd_flag(r, "attention_bias", false);
+    const bool mlp_bias = rd_flag(r, "mlp_bias", false);
+    const uint64_t inner = rd_dim(r, NAMES("mamba_d_ssm"), false,
+                                  rd_size(r, NAMES("mamba_expand"), 2) * h);
+    const uint64_t mh = rd_size(r, NAMES("mamba_n_heads"), 128);
+    const struct mamba2 m = {
+        .inner = inner,
+        .heads = mh,
+        .head_dim = auto_dim(r, "mamba_d_head", mh ? inner / mh : 0),
+        .groups = rd_size(r, NAMES("mamba_n_groups"), 1),
+        .state = rd_size(r, NAMES("mamba_d_state"), 256),
+        .kernel = rd_size(r, NAMES("mamba_d_conv"), 4),
+        .in_bias = rd_flag(r, "mamba_proj_bias", false),
+        .out_bias = rd_flag(r, "projectors_bias", false),
+        .conv_bias = rd_flag(r, "mamba_conv_bias", true),
+        .gated_norm = rd_flag(r, "mamba_rms_norm", false),
+    };
+    if (!r->ok)
+        return;
+    const size_t b = gs_arch_new_block(a);
+    attention(a, b, heads, kv_heads, head_dim, attn_bias, true);
+    build_mamba2(a, b, &m);
+    gs_build_mlp(a, b, width, true, mlp_bias, &GS_MLP_NAMES);
+    norm(a, b, "input_layernorm");
+    norm(a, b, "pre_ff_layernorm");
+    gs_arch_set_layers(a, L, b);
+    hybrid_embeddings(a, "embed_tokens");
+    norm(a, GS_BLOCKS_MAX, "final_layernorm");
+}
+
+/* GraniteMoeHybridForCausalLM (modular_granitemoehybrid.py,
+ * configuration_granitemoehybrid.py): layer_types ("mamba"/"attention";
+ * all mamba when absent) picks a BambaMixer (Mamba-2, mamba_expand x hidden
+ * wide, mamba_proj_bias on in_proj and out_proj, gated `norm`) or a
+ * GraniteMoeSharedAttention (hidden / heads per head, attention_bias); every
+ * layer then has a GraniteMoeMoE when num_local_experts > 0 (router.layer
+ * Linear(h, E); input_linear [E, 2 x intermediate, h] fused gate/up;
+ * output_linear [E, h, intermediate]) plus a shared_mlp (input_linear
+ * h -> 2 x shared_intermediate_size, output_linear), with input_layernorm
+ * and post_attention_layernorm; final `norm`. */
+static void read_granitemoehybrid(struct model_reader *r, struct gs_arch *a)
+{
+    hybrid_start(r, a, false);
+    const uint64_t h = a->hidden_size;
+    const uint64_t L = rd_dim(r, NAMES("num_hidden_layers"), false, 32);
+    check_layers(r, "num_hidden_layers", L);
+    const uint64_t heads = rd_dim(r, NAMES("num_attention_heads"), false, 32);
+    const uint64_t kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, heads);
+    const bool attn_bias = rd_flag(r, "attention_bias", false);
+    const char *positions = rd_string(r, "position_embedding_type");
+    const bool rope = positions != NULL && strcmp(positions, "rope") == 0;
+    const uint64_t width = rd_dim(r, NAMES("intermediate_size"), false, 11008);
+    const uint64_t shared = rd_dim(r, NAMES("shared_intermediate_size"), false, 1024);
+    const uint64_t experts = rd_dim(r, NAMES("num_local_experts"), false, 8);
+    const uint64_t top_k = rd_dim(r, NAMES("num_experts_per_tok"), false, 2);
+    const uint64_t inner = rd_size(r, NAMES("mamba_expand"), 2) * h;
+    const uint64_t mh = rd_size(r, NAMES("mamba_n_heads"), 128);
+    const bool proj_bias = rd_flag(r, "mamba_proj_bias", false);
+    const struct mamba2 m = {
+        .inner = inner,
+        .heads = mh,
+        .head_dim = auto_dim(r, "mamba_d_head", mh ? inner / mh : 0),
+        .groups = rd_size(r, NAMES("mamba_n_groups"), 1),
+        .state = rd_size(r, NAMES("mamba_d_state"), 256),
+        .kernel = rd_size(r, NAMES("mamba_d_conv"), 4),
+        .in_bias = proj_bias,
+        .out_bias = proj_bias,
+        .conv_bias = rd_flag(r, "mamba_conv_bias", true),
+        .gated_norm = true,
+    };
+    const char *field = "layer_types";
+    const json_t *list = NULL;
+    size_t n = rd_array(r, field, &list);
+    if (list == NULL) {
+        field = "layers_block_type";
+        n = rd_array(r, field, &list);
+    }
+    if (list != NULL && n != L)
+        rd_fail(r, field, GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)L);
+    bool attends[GS_LAYERS_MAX];
+    memset(attends, 0, sizeof(attends));
+    for (size_t l = 0; list != NULL && l < n && l < GS_LAYERS_MAX && r->ok; l++) {
+        const char *s = json_string_value(json_array_get(list, l));
+        if (s == NULL || (strcmp(s, "mamba") != 0 && strcmp(s, "attention") != 0))
+            rd_fail(r, field, GS_ERR_INVALID, "entry %zu must be \"mamba\" or \"attention\"", l);
+        else
+            attends[l] = strcmp(s, "attention") == 0;
+    }
+    if (experts > 0 && top_k > experts)
+        rd_fail(r, "num_experts_per_tok", GS_ERR_INVALID,
+                "routes each token to %llu experts but there are only %llu",
+                (unsigned long long)top_k, (unsigned long long)experts);
+    if (!r->ok)
+        return;
+    size_t kinds[2];
+    bool made[2] = {false, false};
+    gs_arch_set_layers(a, L, 0);
+    for (uint64_t l = 0; l < L && l < GS_LAYERS_MAX; l++) {
+        const int att = attends[l];
+        if (!made[att]) {
+            const size_t b = gs_arch_new_block(a);
+            struct gs_block *blk = gs_arch_block(a, b);
+            if (blk == NULL)
+                return;
+            if (att) {
+                attention(a, b, heads, kv_heads, heads ? h / heads : 0, attn_bias, rope);
+            } else {
+                build_mamba2(a, b, &m);
+                blk->mixer = GS_MIXER_RECURRENT;
+            }
+            if (experts > 0) {
+                const unsigned f = GS_MOD_QUANT | GS_MOD_EXPERT;
+                blk->mlp = (struct gs_mlp){.kind = GS_MLP_MOE, .gated = true, .width = width,
+                                           .experts = experts, .top_k = top_k,
+                                           .shared_width = shared};
+                gs_block_module(a, b, "block_sparse_moe.router.layer", GS_MODULE_LINEAR,
+                                GS_SPLIT_NONE, GS_PART_EXPERTS, 0, h, experts, 1);
+                gs_block_module(a, b, "block_sparse_moe.input_linear", GS_MODULE_LINEAR,
+                                GS_SPLIT_COLUMN, GS_PART_EXPERTS, f, h, 2 * width, experts);
+                gs_block_module(a, b, "block_sparse_moe.output_linear", GS_MODULE_LINEAR,
+                                GS_SPLIT_ROW, GS_PART_EXPERTS, f, width, h, experts);
+            } else {
+                blk->mlp = (struct gs_mlp){.kind = GS_MLP_DENSE, .gated = true, .width = shared};
+            }
+            gs_block_module(a, b, "shared_mlp.input_linear", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                            GS_PART_MLP, GS_MOD_QUANT, h, 2 * shared, 1);
+            gs_block_module(a, b, "shared_mlp.output_linear", GS_MODULE_LINEAR, GS_SPLIT_ROW,
+                            GS_PART_MLP, GS_MOD_QUANT, shared, h, 1);
+            norm(a, b, "input_layernorm");
+            norm(a, b, "post_attention_layernorm");
+            kinds[att] = b;
+            made[att] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[att]);
+    }
+    hybrid_embeddings(a, "embed_tokens");
+    norm(a, GS_BLOCKS_MAX, "norm");
+}
+
+/* Qwen3-Next's gated full attention (Qwen3NextAttention): q_proj doubled
+ * for the output gate, k/v, o_proj, q_norm/k_norm over head_dim. */
+static void qwen3_next_attention(struct gs_arch *a, size_t b, const struct decoder_plan *plan,
+                                 bool bias)
+{
+    attention(a, b, plan->heads, plan->kv_heads, plan->head_dim, bias, true);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL)
+        return;
+    for (size_t i = 0; i < blk->module_count; i++)
+        if (strcmp(blk->modules[i].name, "q_proj") == 0)
+            blk->modules[i].out *= 2; /* query and gate, [heads, 2 * head_dim] */
+    gs_block_module(a, b, "q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+                    plan->head_dim, 1);
+    gs_block_module(a, b, "k_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+                    plan->head_dim, 1);
+}
+
+struct gdn {
+    uint64_t k_heads, v_heads, k_dim, v_dim, kernel;
+};
+
+/* Qwen3NextGatedDeltaNet (`linear_attn`): in_proj_qkvz h -> 2 key_dim +
+ * 2 value_dim, in_proj_ba h -> 2 v_heads, depthwise conv1d over
+ * 2 key_dim + value_dim without bias, dt_bias and A_log per value head, a
+ * gated RMSNorm over head_v_dim shared by the heads, out_proj value_dim -> h. */
+static void build_gdn(struct gs_arch *a, size_t b, const struct gdn *g)
+{
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL) {
+        a->overflow = true;
+        return;
+    }
+    const uint64_t h = a->hidden_size;
+    const uint64_t key_dim = g->k_heads * g->k_dim, value_dim = g->v_heads * g->v_dim;
+    const uint64_t conv = 2 * key_dim + value_dim;
+    const uint64_t qkvz = 2 * key_dim + 2 * value_dim, ba = 2 * g->v_heads;
+    blk->mixer = GS_MIXER_RECURRENT;
+    blk->rec = (struct gs_recurrent){.conv_channels = conv, .conv_kernel = g->kernel,
+                                     .state_heads = g->v_heads, .state_rows = g->v_dim,
+                                     .state_cols = g->k_dim, .in_width = qkvz + ba,
+                                     .inner = value_dim, .fp32_state = false};
+    gs_block_module(a, b, "in_proj_qkvz", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
+                    GS_MOD_QUANT, h, qkvz, 1);
+    gs_block_module(a, b, "in_proj_ba", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
+                    GS_MOD_QUANT, h, ba, 1);
+    conv1d(a, b, conv, g->kernel, false);
+    mixer_tensor(a, b, "dt_bias", 1, g->v_heads);
+    mixer_tensor(a, b, "A_log", 1, g->v_heads);
+    gs_block_module(a, b, "norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1, g->v_dim,
+                    1);
+    gs_block_module(a, b, "out_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION,
+                    GS_MOD_QUANT, value_dim, h, 1);
+}
+
+/* One Qwen3-Next layer kind: the mixer, the MLP, two norms. */
+static size_t qwen3_next_block(struct gs_arch *a, const struct decoder_plan *plan,
+                               const struct gdn *g, bool full, bool routed, bool bias)
+{
+    const size_t b = gs_arch_new_block(a);
+    if (full)
+        qwen3_next_attention(a, b, plan, bias);
+    else
+        build_gdn(a, b, g);
+    if (routed)
+        gs_build_moe(a, b, &plan->experts);
+    else
+        gs_build_mlp(a, b, plan->intermediate, true, false, &GS_MLP_NAMES);
+    norm(a, b, "input_layernorm");
+    norm(a, b, "post_attention_layernorm");
+    return b;
+}
+
+/* Qwen3NextForCausalLM (modeling_qwen3_next.py): layer_types, or every
+ * full_attention_interval-th layer full ((l + 1) % interval == 0) and the
+ * others Gated DeltaNet; a Qwen3NextSparseMoeBlock (gate, experts of
+ * moe_intermediate_size, a shared_expert of shared_expert_intermediate_size
+ * behind shared_expert_gate Linear(h, 1)) on every decoder_sparse_step-th
+ * layer but mlp_only_layers, else a gated MLP of intermediate_size; untied.
+ * The MTP module transformers does not build (vLLM qwen3_next_mtp.py:
+ * num_nextn_predict_layers full-attention MoE layers, fc 2h -> h,
+ * pre_fc_norm_hidden, pre_fc_norm_embedding and norm; the embedding and
+ * head are the model's) is the mtp tower when the config gives its depth. */
+static void read_qwen3_next(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const uint64_t interval = rd_dim(r, NAMES("full_attention_interval"), false, 4);
+    bool full[GS_LAYERS_MAX];
+    memset(full, 0, sizeof(full));
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, "layer_types", &list);
+    if (list != NULL && n != plan.layers)
+        rd_fail(r, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)plan.layers);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX && r->ok; l++) {
+        if (list == NULL) {
+            full[l] = interval != 0 && (l + 1) % interval == 0;
+            continue;
+        }
+        const char *s = json_string_value(json_array_get(list, l));
+        if (s == NULL ||
+            (strcmp(s, "full_attention") != 0 && strcmp(s, "linear_attention") != 0))
+            rd_fail(r, "layer_types", GS_ERR_INVALID,
+                    "entry %llu must be \"linear_attention\" or \"full_attention\"",
+                    (unsigned long long)l);
+        else
+            full[l] = strcmp(s, "full_attention") == 0;
+    }
+    decoder_read_experts(r, &plan, false);
+    plan.experts.shared_width = rd_dim(r, NAMES("shared_expert_intermediate_size"), false, 0);
+    plan.experts.shared_gate = plan.experts.shared_width > 0;
+    decoder_moe_every(r, &plan, rd_dim(r, NAMES("decoder_sparse_step"), false, 1));
+    const struct gdn g = {
+        .k_heads = rd_dim(r, NAMES("linear_num_key_heads"), false, 16),
+        .v_heads = rd_dim(r, NAMES("linear_num_value_heads"), false, 32),
+        .k_dim = rd_dim(r, NAMES("linear_key_head_dim"), false, 128),
+        .v_dim = rd_dim(r, NAMES("linear_value_head_dim"), false, 128),
+        .kernel = rd_dim(r, NAMES("linear_conv_kernel_dim"), false, 4),
+    };
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const uint64_t mtp = rd_dim(r, NAMES("num_nextn_predict_layers", "mtp_num_hidden_layers"),
+                                false, 0);
+    if (!r->ok)
+        return;
+    size_t kinds[2][2];
+    bool made[2][2] = {{false, false}, {false, false}};
+    gs_arch_set_layers(a, plan.layers, 0);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int f = full[l], m = plan.moe[l];
+        if (!made[f][m]) {
+            kinds[f][m] = qwen3_next_block(a, &plan, &g, f, m, bias);
+            made[f][m] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[f][m]);
+    }
+    hybrid_embeddings(a, "embed_tokens");
+    norm(a, GS_BLOCKS_MAX, "norm");
+    if (mtp > 0) {
+        const size_t b = qwen3_next_block(a, &plan, &g, true, true, bias);
+        const uint64_t h = a->hidden_size;
+        gs_block_module(a, b, "fc", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 2 * h,
+                        h, 1);
+        norm(a, b, "pre_fc_norm_hidden");
+        norm(a, b, "pre_fc_norm_embedding");
+        norm(a, b, "norm");
+        gs_arch_tower(a, "mtp", b, GS_PART_MTP, mtp, false);
+    }
+}
+
+const struct model_type MODELS_HYBRID[] = {
+    {"mamba", "MambaForCausalLM", read_mamba},
+    {"mamba2", "Mamba2ForCausalLM", read_mamba2},
+    {"jamba", "JambaForCausalLM", read_jamba},
+    {"nemotron_h", "NemotronHForCausalLM", read_nemotron_h},
+    {"falcon_h1", "FalconH1ForCausalLM", read_falcon_h1},
+    {"granitemoehybrid", "GraniteMoeHybridForCausalLM", read_granitemoehybrid},
+    {"qwen3_next", "Qwen3NextForCausalLM", read_qwen3_next},
+    {NULL, NULL, NULL},
+};

@@ -1,0 +1,152 @@
+/*
+ * mla.c - DeepSeek-V2/V3 lineage: multi-head latent attention, routed and
+ * shared experts after first_k_dense_replace dense layers, the MTP layers
+ * the checkpoint stores, and DeepSeek-V3.2's sparse-attention indexer.
+ * Kimi-K2 (model_type kimi_k2, DeepseekV3ForCausalLM) reads as DeepSeek-V3.
+ */
+#include "readers/decoder.h"
+
+#include <string.h>
+
+struct mla_options {
+    bool v3;          /* DeepseekV3: sigmoid router with e_score_correction_bias */
+    bool indexer;     /* DeepSeek-V3.2 sparse attention */
+    bool remote_bias; /* the repository's modeling_deepseek.py: the bias is an nn.Parameter */
+};
+
+static void read_mla_spec(struct model_reader *r, struct gs_attention *s, uint64_t heads,
+                          bool indexer)
+{
+    memset(s, 0, sizeof(*s));
+    s->heads = heads;
+    s->cached = true;
+    s->q_lora_rank = rd_dim(r, NAMES("q_lora_rank"), false, 0);
+    s->kv_lora_rank = rd_dim(r, NAMES("kv_lora_rank"), true, 0);
+    s->qk_nope_head_dim = rd_dim(r, NAMES("qk_nope_head_dim"), true, 0);
+    s->qk_rope_head_dim = rd_dim(r, NAMES("qk_rope_head_dim"), true, 0);
+    s->v_head_dim = rd_dim(r, NAMES("v_head_dim"), true, 0);
+    if (indexer) {
+        s->index_heads = rd_dim(r, NAMES("index_n_heads"), true, 0);
+        s->index_head_dim = rd_dim(r, NAMES("index_head_dim"), true, 0);
+        s->index_topk = rd_dim(r, NAMES("index_topk"), false, 0);
+    }
+}
+
+/* One MLA layer kind: attention, a dense MLP or the MoE, two norms. */
+static size_t mla_block(struct gs_arch *a, const struct gs_attention *spec, bool bias,
+                        const struct decoder_plan *plan, bool routed)
+{
+    const size_t b = gs_arch_new_block(a);
+    gs_build_mla(a, b, spec, bias);
+    if (routed)
+        gs_build_moe(a, b, &plan->experts);
+    else
+        gs_build_mlp(a, b, plan->intermediate, true, false, &GS_MLP_NAMES);
+    gs_build_norms(a, b, "layernorm", 2, false);
+    return b;
+}
+
+/* DeepseekV2/V3ForCausalLM (modeling_deepseek_v3.py): a
+ * layer l routes when l >= first_k_dense_replace and l % moe_layer_freq ==
+ * 0; shared experts are one MLP n_shared_experts x moe_intermediate_size
+ * wide. The checkpoint's num_nextn_predict_layers MTP layers (an MoE layer
+ * plus enorm, hnorm, eh_proj (2h -> h), shared_head norm, and copies of the
+ * embedding and head; DeepSeek-V3 README_WEIGHTS.md) are reported as the
+ * mtp component: transformers ignores them (_keys_to_ignore_on_load_unexpected). */
+static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struct mla_options *o)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    struct gs_attention spec;
+    read_mla_spec(r, &spec, plan.heads, o->indexer);
+    decoder_read_experts(r, &plan, false);
+    plan.experts.shared_width = plan.experts.width * rd_dim(r, NAMES("n_shared_experts"), false, 0);
+    /* transformers 5's DeepseekV3TopkRouter registers e_score_correction_bias as a buffer
+     * (register_buffer): stored in the checkpoint, weighed, not a parameter */
+    if (o->v3 && o->remote_bias)
+        plan.experts.router_extra = plan.experts.experts;
+    else if (o->v3)
+        plan.experts.router_buffer = plan.experts.experts;
+    const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, 0);
+    const uint64_t freq = rd_size(r, NAMES("moe_layer_freq"), 1);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+        plan.moe[l] = l >= first_dense && (freq == 0 || l % freq == 0);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    if (!r->ok)
+        return;
+    size_t kinds[2];
+    bool made[2] = {false, false};
+    gs_arch_set_layers(a, plan.layers, 0);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int m = plan.moe[l];
+        if (!made[m]) {
+            kinds[m] = mla_block(a, &spec, bias, &plan, m);
+            made[m] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[m]);
+    }
+    gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+    const uint64_t mtp = rd_dim(r, NAMES("num_nextn_predict_layers"), false, 0);
+    if (mtp > 0) {
+        /* as stored: the MTP tower counts every tensor, the correction bias included */
+        const size_t b = mla_block(a, &spec, bias, &plan, plan.experts.experts > 0);
+        const uint64_t h = a->hidden_size, V = a->vocab_size;
+        gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+                        2 * h, h, 1);
+        gs_build_norms(a, b, "enorm_hnorm_shared_head_norm", 3, false);
+        gs_block_module(a, b, "embed_tokens", GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN,
+                        GS_PART_EMBEDDING, 0, V, h, 1);
+        gs_block_module(a, b, "shared_head.head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                        GS_PART_LM_HEAD, 0, h, V, 1);
+        gs_arch_tower(a, "mtp", b, GS_PART_MTP, mtp, false);
+    }
+}
+
+static void read_deepseek_v2(struct model_reader *r, struct gs_arch *a)
+{
+    const struct mla_options o = {false, false, false};
+    read_deepseek(r, a, &o);
+}
+
+static void read_deepseek_v3(struct model_reader *r, struct gs_arch *a)
+{
+    const struct mla_options o = {true, false, false};
+    read_deepseek(r, a, &o);
+}
+
+/* Whether the config being read is a wrapper's text_config (Kimi-K2.5's). */
+static bool nested_text_config(const struct model_reader *r)
+{
+    static const char suffix[] = "/text_config";
+    const size_t n = strlen(r->pointer), k = sizeof(suffix) - 1;
+    return n >= k && strcmp(r->pointer + n - k, suffix) == 0;
+}
+
+/* Kimi-K2 names DeepseekV3ForCausalLM in architectures[0]: counted as transformers 5 builds
+ * that class, the correction bias a buffer (the repository's remote code, modeling_deepseek.py,
+ * made it an nn.Parameter; that count is parameters + buffers). As the text model of a
+ * remote-code wrapper (Kimi-K2.5's text_config, read by kimi.c) the language model is that
+ * remote DeepseekV3ForCausalLM, and the bias a Parameter. */
+static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
+{
+    const struct mla_options o = {true, false, nested_text_config(r)};
+    read_deepseek(r, a, &o);
+}
+
+/* DeepSeek-V3.2 (DeepseekV32ForCausalLM; DeepSeek-V3.2-Exp inference/model.py):
+ * DeepSeek-V3 plus a lightning indexer per layer (index_n_heads,
+ * index_head_dim, index_topk). */
+static void read_deepseek_v32(struct model_reader *r, struct gs_arch *a)
+{
+    const struct mla_options o = {true, true, false};
+    read_deepseek(r, a, &o);
+}
+
+const struct model_type MODELS_MLA[] = {
+    {"deepseek_v2", "DeepseekV2ForCausalLM", read_deepseek_v2},
+    {"deepseek_v3", "DeepseekV3ForCausalLM", read_deepseek_v3},
+    {"kimi_k2", NULL, read_kimi_k2},
+    {"deepseek_v32", "DeepseekV32ForCausalLM", read_deepseek_v32},
+    {NULL, NULL, NULL},
+};

@@ -1,0 +1,453 @@
+/*
+ * moe.c - decoders of 2025-26 with their own routers and layouts: Tencent
+ * Hunyuan (dense and MoE), Xiaomi MiMo-V2-Flash, MiniMax-M3, and LG's
+ * EXAONE 4 decoder, which no other reader file fits (see reader.h).
+ *
+ * Each reader names the transformers (5.x) class whose module shapes it
+ * counts and the vLLM model file that serves it; the published counts each
+ * reproduces are written out in tests/fixtures/configs/<model_type>/README.md
+ * and checked in tests/server/test_models_moe.c.
+ */
+#include "readers/decoder.h"
+
+#include <string.h>
+
+/* ---------------------------------------------------------------- toolkit */
+
+/* A per-layer setting that configs give either as one integer or as a list
+ * with one entry per layer (Hunyuan's num_experts, moe_topk,
+ * num_shared_expert). gpusizer describes one routed block, so a list must
+ * hold one value throughout; `fallback` when the member is absent. */
+static uint64_t uniform_dim(struct model_reader *r, const char *name, uint64_t fallback)
+{
+    const json_t *v = rd_get(r, name);
+    if (v == NULL || json_is_integer(v))
+        return rd_dim(r, NAMES(name), false, fallback);
+    if (!json_is_array(v) || json_array_size(v) == 0) {
+        rd_fail(r, name, GS_ERR_INVALID, "must be an integer or a list of integers");
+        return 0;
+    }
+    const json_t *first = json_array_get(v, 0);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const json_t *e = json_array_get(v, i);
+        if (!json_is_integer(e) || json_integer_value(e) < 1 ||
+            (uint64_t)json_integer_value(e) > GS_ARCH_DIM_MAX) {
+            rd_fail(r, name, GS_ERR_INVALID, "entry %zu is not a positive integer", i);
+            return 0;
+        }
+        if (json_integer_value(e) != json_integer_value(first)) {
+            rd_fail(r, name, GS_ERR_UNSUPPORTED,
+                    "entry %zu differs from entry 0: gpusizer reads one value for every layer", i);
+            return 0;
+        }
+    }
+    return (uint64_t)json_integer_value(first);
+}
+
+/* Adds a per-head RMSNorm pair under Hunyuan's names to every attention
+ * block built so far (the count is Qwen3's q_norm/k_norm). */
+static void add_head_norms(struct gs_arch *a, const char *q, const char *k, uint64_t head_dim)
+{
+    for (size_t b = 0; b < a->block_count; b++) {
+        if (a->blocks[b].mixer != GS_MIXER_ATTENTION)
+            continue;
+        gs_block_module(a, b, q, GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1, head_dim,
+                        1);
+        gs_block_module(a, b, k, GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1, head_dim,
+                        1);
+    }
+}
+
+/* ----------------------------------------------------------------- Hunyuan */
+
+/* Hunyuan's cross-layer attention shares one layer's keys and values with
+ * the next cla_share_factor - 1 (vLLM hunyuan_v1.py _get_cla_factor);
+ * transformers' classes do not implement it, and no released checkpoint
+ * turns it on. */
+static void refuse_cla(struct model_reader *r)
+{
+    if (rd_flag(r, "use_cla", false))
+        rd_fail(r, "use_cla", GS_ERR_UNSUPPORTED,
+                "cross-layer attention (KV shared between layers) is not one gpusizer sizes");
+}
+
+/* HunYuanDenseV1ForCausalLM (transformers models/hunyuan_v1_dense/
+ * modular_hunyuan_v1_dense.py; vLLM models/hunyuan_v1.py): Llama's layer
+ * with attention_bias on q, k, v and o, a SwiGLU MLP without biases, and
+ * query_layernorm/key_layernorm RMSNorms over head_dim that the class
+ * always builds (use_qk_norm only names them for vLLM). head_dim defaults to
+ * hidden / heads (published configs say attention_head_dim). */
+static void read_hunyuan_v1_dense(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    refuse_cla(r);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2, .qkv_bias = bias, .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+    if (r->ok)
+        add_head_norms(a, "query_layernorm", "key_layernorm", plan.head_dim);
+}
+
+/* HunYuanMoEV1ForCausalLM (transformers models/hunyuan_v1_moe/
+ * modular_hunyuan_v1_moe.py; vLLM models/hunyuan_v1.py): the dense model's
+ * attention, and in every layer HunYuanMoEV1Moe - a router gate.wg
+ * (Linear(hidden, num_experts), no bias, kept in fp32), num_experts experts
+ * (MixtralExperts, fused gate_up and down) and one shared_mlp, all SwiGLU of
+ * intermediate_size. transformers takes that width for both; vLLM sizes the
+ * experts by moe_intermediate_size and the shared MLP by intermediate_size x
+ * num_shared_expert, which the released configs make the same. num_experts
+ * and moe_topk may be per-layer lists. */
+static void read_hunyuan_v1_moe(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    refuse_cla(r);
+    struct gs_moe *m = &plan.experts;
+    m->experts = uniform_dim(r, "num_experts", 1);
+    m->top_k = uniform_dim(r, "moe_topk", 1);
+    m->width = plan.intermediate;
+    m->gated = true;
+    m->shared_width = plan.intermediate;
+    m->router_name = "gate.wg";
+    decoder_moe_from(&plan, 0);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2, .qkv_bias = bias, .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+    if (r->ok)
+        add_head_norms(a, "query_layernorm", "key_layernorm", plan.head_dim);
+}
+
+/* -------------------------------------------------------------- MiMo-V2 */
+
+/* A per-layer 0/1 list `name` (MiMo's hybrid_layer_pattern, moe_layer_freq)
+ * into out[]: true where the entry is 1. False when absent; an error when it
+ * is not `layers` entries of 0 or 1. */
+static bool flag_list(struct model_reader *r, const char *name, uint64_t layers,
+                      bool out[GS_LAYERS_MAX])
+{
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, name, &list);
+    if (list == NULL || !r->ok)
+        return false;
+    if (n != layers) {
+        rd_fail(r, name, GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)layers);
+        return false;
+    }
+    for (size_t l = 0; l < n && l < GS_LAYERS_MAX; l++) {
+        const json_t *v = json_array_get(list, l);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 1) {
+            rd_fail(r, name, GS_ERR_INVALID, "entry %zu is not 0 or 1", l);
+            return false;
+        }
+        out[l] = json_integer_value(v) == 1;
+    }
+    return true;
+}
+
+/* mlp_layer_types ["dense", "sparse", ...] into out[] (true: sparse). */
+static bool mlp_layer_types(struct model_reader *r, uint64_t layers, bool out[GS_LAYERS_MAX])
+{
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, "mlp_layer_types", &list);
+    if (list == NULL || !r->ok)
+        return false;
+    if (n != layers) {
+        rd_fail(r, "mlp_layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)layers);
+        return false;
+    }
+    for (size_t l = 0; l < n && l < GS_LAYERS_MAX; l++) {
+        const char *kind = json_string_value(json_array_get(list, l));
+        if (kind == NULL || (strcmp(kind, "dense") != 0 && strcmp(kind, "sparse") != 0)) {
+            rd_fail(r, "mlp_layer_types", GS_ERR_INVALID,
+                    "entry %zu is not \"dense\" or \"sparse\"", l);
+            return false;
+        }
+        out[l] = strcmp(kind, "sparse") == 0;
+    }
+    return true;
+}
+
+/* One MiMo-V2 layer kind: full attention (kv_heads, no sinks) or sliding
+ * (swa_kv_heads and a sink logit per head), a dense MLP or the routed
+ * experts, two RMSNorms. */
+static size_t mimo_block(struct gs_arch *a, const struct decoder_plan *plan, uint64_t v_head_dim,
+                         uint64_t swa_kv_heads, bool qkv_bias, bool sliding, bool routed)
+{
+    const size_t b = gs_arch_new_block(a);
+    struct gs_attention spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.heads = plan->heads;
+    spec.kv_heads = sliding ? swa_kv_heads : plan->kv_heads;
+    spec.head_dim = plan->head_dim;
+    spec.v_head_dim = v_head_dim;
+    spec.cached = true;
+    if (sliding) {
+        spec.span = GS_SPAN_SLIDING;
+        spec.window = plan->window;
+    }
+    gs_build_attention(a, b, &spec, &GS_ATTENTION_NAMES, qkv_bias, false);
+    if (sliding)
+        gs_block_module(a, b, "sinks", GS_MODULE_TENSOR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, 0, 1,
+                        plan->heads, 1);
+    if (routed)
+        gs_build_moe(a, b, &plan->experts);
+    else
+        gs_build_mlp(a, b, plan->intermediate, true, false, &GS_MLP_NAMES);
+    gs_build_norms(a, b, "layernorm", 2, false);
+    return b;
+}
+
+/* MiMoV2FlashForCausalLM (transformers models/mimo_v2_flash/
+ * modular_mimo_v2_flash.py; vLLM models/mimo_v2_flash.py). Attention with
+ * q/k head_dim and a narrower v_head_dim (o_proj reads heads x v_head_dim;
+ * vLLM caches K and V at their own widths, FlashAttentionDiffKVBackend);
+ * sliding layers (layer_types, the hub config's hybrid_layer_pattern 1, or
+ * by default all but layer 0 and every sixth) have twice the KV heads
+ * (swa_num_key_value_heads) and a sink logit per head, within
+ * sliding_window tokens. Sparse layers (mlp_layer_types, moe_layer_freq, or
+ * all but the first) hold DeepSeek-V3's router (e_score_correction_bias a
+ * buffer) and n_routed_experts experts of moe_intermediate_size, no shared
+ * expert; dense layers a SwiGLU of intermediate_size. attention_bias on q,
+ * k and v only; untied.
+ * The checkpoint's MTP layers (model.mtp.*) are ignored by transformers
+ * and their number is not in the config. */
+static void read_mimo_v2_flash(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 192, false);
+    const uint64_t v_head_dim = rd_dim(r, NAMES("v_head_dim"), false, 128);
+    const uint64_t swa_kv = rd_dim(r, NAMES("swa_num_key_value_heads"), false, 2 * plan.kv_heads);
+    plan.window = rd_dim(r, NAMES("sliding_window", "sliding_window_size"), false, 128);
+    if (!decoder_read_layer_types(r, &plan) &&
+        !flag_list(r, "hybrid_layer_pattern", plan.layers, plan.sliding) && r->ok)
+        for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+            plan.sliding[l] = l != 0 && (l + 1) % 6 != 0;
+    if (!mlp_layer_types(r, plan.layers, plan.moe) &&
+        !flag_list(r, "moe_layer_freq", plan.layers, plan.moe) && r->ok)
+        decoder_moe_from(&plan, 1);
+    struct gs_moe *m = &plan.experts;
+    m->experts = rd_dim(r, NAMES("n_routed_experts"), true, 0);
+    m->top_k = rd_dim(r, NAMES("num_experts_per_tok"), true, 0);
+    m->width = rd_dim(r, NAMES("moe_intermediate_size"), true, 0);
+    m->gated = true;
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const double rotary = rd_number(r, "partial_rotary_factor", 0.334);
+    const bool two_bases = rd_number(r, "swa_rope_theta", 10000) != rd_number(r, "rope_theta", 5e6);
+    if (!r->ok)
+        return;
+    size_t kinds[2][2];
+    bool made[2][2] = {{false, false}, {false, false}};
+    gs_arch_set_layers(a, plan.layers, 0);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int s = plan.sliding[l], e = plan.moe[l];
+        if (!made[s][e]) {
+            kinds[s][e] = mimo_block(a, &plan, v_head_dim, swa_kv, bias, s, e);
+            made[s][e] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[s][e]);
+    }
+    gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+    /* vLLM builds the sliding layers' rope with swa_rope_theta: a second cos/sin table of the
+     * same rotary width (models_read adds the full layers' one as table 0) */
+    if (two_bases && rotary > 0 && rotary <= 1 && a->max_position_embeddings) {
+        a->rope_tables[1] = (struct gs_rope_table){a->max_position_embeddings,
+                                                   (uint64_t)((double)plan.head_dim * rotary)};
+        a->rope_table_count = 2;
+    }
+}
+
+/* ---------------------------------------------------------------- EXAONE 4 */
+
+/* Which layers attend through the window when a config has no layer_types,
+ * from Exaone4Config's sliding_window_pattern: a string of L (local) and G
+ * (global) repeating from layer 0, the last layer always global; an integer
+ * p, every p-th layer global ((l + 1) % p == 0); absent, the class default 4. */
+static void exaone4_pattern(struct model_reader *r, struct decoder_plan *plan)
+{
+    const json_t *pattern = json_object_get(r->config, "sliding_window_pattern");
+    if (json_is_string(pattern)) {
+        const char *p = json_string_value(pattern);
+        const size_t n = strlen(p);
+        for (size_t i = 0; i < n; i++)
+            if (p[i] != 'L' && p[i] != 'G') {
+                rd_fail(r, "sliding_window_pattern", GS_ERR_INVALID,
+                        "character %zu is not L (local) or G (global)", i);
+                return;
+            }
+        for (uint64_t l = 0; n > 0 && l < plan->layers && l < GS_LAYERS_MAX; l++)
+            plan->sliding[l] = p[l % n] == 'L' && l + 1 != plan->layers;
+        return;
+    }
+    decoder_window_pattern(plan, rd_dim(r, NAMES("sliding_window_pattern"), false, 4));
+}
+
+/* Exaone4ForCausalLM (transformers models/exaone4/modular_exaone4.py; vLLM
+ * models/exaone4.py): Llama's attention without biases and per-head q_norm
+ * and k_norm RMSNorms over head_dim; Olmo2's decoder layer (the norms on the
+ * sublayer outputs: post_attention_layernorm and post_feedforward_layernorm,
+ * no input norm) and SwiGLU MLP. Local layers (layer_types, else
+ * sliding_window_pattern) attend within sliding_window tokens; a
+ * sliding_window of null makes every layer global (the 1.2B). The global
+ * layers of the hybrid models skip RoPE, which changes no memory. */
+static void read_exaone4(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const json_t *window = json_object_get(r->config, "sliding_window");
+    plan.window = json_is_null(window) ? 0 : rd_dim(r, NAMES("sliding_window"), false, 4096);
+    if (plan.window > 0 && !decoder_read_layer_types(r, &plan) && r->ok)
+        exaone4_pattern(r, &plan);
+    const struct decoder_traits t = {.norms = 2, .qk_norm = QK_HEAD};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* ------------------------------------------------------------ MiniMax-M3 */
+
+/* Which layers run MiniMax-M3's sparse attention, from
+ * sparse_attention_config.sparse_attention_freq (0/1 per layer): false, and
+ * none of them, when the config has no such block or turns it off. */
+static bool sparse_layers(struct model_reader *r, uint64_t layers, bool out[GS_LAYERS_MAX])
+{
+    struct model_reader sparse;
+    if (!rd_sub(r, "sparse_attention_config", &sparse) || !r->ok)
+        return false;
+    if (!rd_flag(&sparse, "use_sparse_attention", true))
+        return false;
+    const bool listed = flag_list(&sparse, "sparse_attention_freq", layers, out);
+    if (!sparse.ok)
+        r->ok = false;
+    return listed;
+}
+
+/* The lightning indexer's shape (sparse_attention_config: sparse_num_index_heads
+ * query heads of sparse_index_dim, one key head, sparse_topk_blocks blocks of
+ * sparse_block_size tokens) into `spec`. */
+static void read_indexer(struct model_reader *r, struct gs_attention *spec)
+{
+    struct model_reader sparse;
+    if (!rd_sub(r, "sparse_attention_config", &sparse) || !r->ok)
+        return;
+    spec->index_heads = rd_dim(&sparse, NAMES("sparse_num_index_heads"), true, 0);
+    spec->index_head_dim = rd_dim(&sparse, NAMES("sparse_index_dim"), true, 0);
+    spec->index_topk = rd_dim(&sparse, NAMES("sparse_topk_blocks"), false, 16) *
+                       rd_dim(&sparse, NAMES("sparse_block_size"), false, 128);
+    if (!sparse.ok)
+        r->ok = false;
+}
+
+/* One MiniMax-M3 layer kind: attention (q/k/v/o without biases and the
+ * per-head q_norm/k_norm), on sparse layers the indexer's index_q_proj
+ * (index heads x index dim), index_k_proj (one key head) and their per-head
+ * norms; the dense SwiGLU of dense_intermediate_size or the routed experts;
+ * two Gemma RMSNorms. */
+static size_t minimax_m3_block(struct gs_arch *a, const struct decoder_plan *plan,
+                               const struct gs_attention *indexer, uint64_t dense_width,
+                               bool sparse, bool routed)
+{
+    const size_t b = gs_arch_new_block(a);
+    struct gs_attention spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.heads = plan->heads;
+    spec.kv_heads = plan->kv_heads;
+    spec.head_dim = plan->head_dim;
+    spec.cached = true;
+    if (sparse) {
+        spec.index_heads = indexer->index_heads;
+        spec.index_head_dim = indexer->index_head_dim;
+        spec.index_topk = indexer->index_topk;
+    }
+    gs_build_attention(a, b, &spec, &GS_ATTENTION_NAMES, false, false);
+    gs_block_module(a, b, "q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+                    plan->head_dim, 1);
+    gs_block_module(a, b, "k_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+                    plan->head_dim, 1);
+    if (sparse) {
+        const uint64_t d = indexer->index_head_dim;
+        gs_block_module(a, b, "index_q_proj", GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION,
+                        GS_MOD_QUANT, a->hidden_size, indexer->index_heads * d, 1);
+        gs_block_module(a, b, "index_k_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION,
+                        GS_MOD_QUANT, a->hidden_size, d, 1);
+        gs_block_module(a, b, "index_q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+                        1, d, 1);
+        gs_block_module(a, b, "index_k_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+                        1, d, 1);
+    }
+    if (routed)
+        gs_build_moe(a, b, &plan->experts);
+    else
+        gs_build_mlp(a, b, dense_width, true, false, &GS_MLP_NAMES);
+    gs_build_norms(a, b, "layernorm", 2, false);
+    return b;
+}
+
+/* MiniMaxM3ForCausalLM. transformers (5.x) has no class for it; the count
+ * follows the tensors vLLM builds and loads (models/minimax_m3, NVIDIA and
+ * AMD model.py: MiniMaxM3DecoderLayer, MiniMaxM3SparseAttention,
+ * MiniMaxM3MoE). Every layer: GQA attention with per-head Gemma q/k norms,
+ * input and post-attention Gemma RMSNorms. Layers flagged in
+ * sparse_attention_config.sparse_attention_freq add the lightning indexer:
+ * index_q_proj (sparse_num_index_heads x sparse_index_dim, sharded like the
+ * KV heads), index_k_proj (one key head, replicated), index_q_norm and
+ * index_k_norm; its keys go to a side cache of sparse_index_dim values per
+ * token (MiniMaxM3IndexerCache, bf16 by default). Layers flagged in
+ * moe_layer_freq hold block_sparse_moe: a fp32 gate Linear(hidden,
+ * num_local_experts), e_score_correction_bias (use_routing_bias; stored in
+ * the checkpoint, counted as a buffer as for DeepSeek's router),
+ * num_local_experts experts of intermediate_size and a shared expert of
+ * intermediate_size x n_shared_experts; the others a SwiGLU of
+ * dense_intermediate_size. Untied head. vLLM skips the checkpoint's mtp.*
+ * tensors, whose shapes the config does not state: they are not counted. */
+static void read_minimax_m3(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const uint64_t dense_width = rd_dim(r, NAMES("dense_intermediate_size"), false,
+                                        plan.intermediate);
+    struct gs_moe *m = &plan.experts;
+    m->experts = rd_dim(r, NAMES("num_local_experts"), true, 0);
+    m->top_k = rd_dim(r, NAMES("num_experts_per_tok"), true, 0);
+    m->width = plan.intermediate;
+    m->gated = true;
+    m->shared_width = plan.intermediate * rd_dim(r, NAMES("n_shared_experts"), false, 0);
+    m->router_buffer = rd_flag(r, "use_routing_bias", false) ? m->experts : 0;
+    m->router_name = "gate";
+    if (!flag_list(r, "moe_layer_freq", plan.layers, plan.moe) && r->ok)
+        decoder_moe_from(&plan, rd_dim(r, NAMES("first_k_dense_replace"), false, 0));
+    bool sparse[GS_LAYERS_MAX];
+    memset(sparse, 0, sizeof(sparse));
+    struct gs_attention indexer;
+    memset(&indexer, 0, sizeof(indexer));
+    if (sparse_layers(r, plan.layers, sparse))
+        read_indexer(r, &indexer);
+    if (rd_flag(r, "attention_output_gate", false))
+        rd_fail(r, "attention_output_gate", GS_ERR_UNSUPPORTED,
+                "a gated attention output is not one gpusizer sizes for MiniMax-M3");
+    if (!r->ok)
+        return;
+    size_t kinds[2][2];
+    bool made[2][2] = {{false, false}, {false, false}};
+    gs_arch_set_layers(a, plan.layers, 0);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int s = sparse[l], e = plan.moe[l];
+        if (!made[s][e]) {
+            kinds[s][e] = minimax_m3_block(a, &plan, &indexer, dense_width, s, e);
+            made[s][e] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[s][e]);
+    }
+    gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+}
+
+const struct model_type MODELS_MOE[] = {
+    {"hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", read_hunyuan_v1_dense},
+    {"hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", read_hunyuan_v1_moe},
+    {"mimo_v2_flash", "MiMoV2FlashForCausalLM", read_mimo_v2_flash},
+    {"minimax_m3", "MiniMaxM3ForCausalLM", read_minimax_m3},
+    {"exaone4", "Exaone4ForCausalLM", read_exaone4},
+    {NULL, NULL, NULL},
+};

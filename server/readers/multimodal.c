@@ -1,0 +1,997 @@
+/*
+ * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
+ * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
+ * Qwen2.5-VL, Llama 3.2 Vision (mllama), Llama 4 and Whisper.
+ *
+ * Each reader builds the language model as the decoder readers do (or
+ * calls the decoder.c reader its text_config names) and adds the vision or
+ * audio encoder as a tower: a block of its own width whose attention is
+ * bidirectional (cached = false, so it never adds KV cache), counted under
+ * GS_PART_VISION or GS_PART_AUDIO (weights.c keeps towers 16-bit). The
+ * encoder's embeddings, final norms and the projector into the language
+ * model are model-level modules of the same part. Module names and shapes
+ * follow the transformers classes named at each reader; the published
+ * counts they reproduce are written out in tests/fixtures/configs/<type>/
+ * README.md and checked in tests/server/test_models_multimodal.c.
+ *
+ * Nested configs (text_config, vision_config) are read the way the
+ * configuration classes build them: members the file omits take the class's
+ * defaults (Gemma 3's published config.json names only a handful of
+ * fields), and errors point at the member under its nested object
+ * ("/text_config/num_hidden_layers").
+ */
+#include "readers/decoder.h"
+
+#include "formats/jsonv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- toolkit */
+
+/* A copy of `object` (or an empty object) with `defaults` (JSON text) set
+ * for every member it lacks (an explicit null stays: Python passes None,
+ * not the default, as attention_chunk_size null does); `model_type`, when given,
+ * replaces the member of that name (a class that builds one fixed text
+ * model whatever the file says). NULL when out of memory. */
+static json_t *with_defaults(const json_t *object, const char *defaults, const char *model_type)
+{
+    json_t *out = object != NULL ? json_deep_copy(object) : json_object();
+    if (out == NULL)
+        return NULL;
+    if (defaults != NULL) {
+        json_error_t jerr;
+        json_t *d = json_loads(defaults, 0, &jerr);
+        if (d == NULL) {
+            json_decref(out);
+            return NULL;
+        }
+        const char *key;
+        json_t *value;
+        json_object_foreach(d, key, value) {
+            if (json_object_get(out, key) == NULL)
+                json_object_set(out, key, value);
+        }
+        json_decref(d);
+    }
+    if (model_type != NULL)
+        json_object_set_new(out, "model_type", json_string(model_type));
+    return out;
+}
+
+/* Opens the nested config `name` with the defaults of its configuration
+ * class (`present`: applied to the members a file gives no value;
+ * `absent`: the whole config when the member is missing, as the parent
+ * class builds it). *owned holds the copy the reader borrows; release it
+ * with json_decref. False (and the reader failed) when `name` is not an
+ * object or memory ran out. */
+static bool open_sub(struct model_reader *r, const char *name, const char *present,
+                     const char *absent, const char *model_type, struct model_reader *sub,
+                     json_t **owned)
+{
+    *owned = NULL;
+    const bool has = rd_sub(r, name, sub);
+    if (!r->ok)
+        return false;
+    if (!has) {
+        sub->err = r->err;
+        sub->ok = true;
+        jsonv_pointer(sub->pointer, sizeof(sub->pointer), r->pointer, name);
+    }
+    *owned = with_defaults(has ? sub->config : NULL, has ? present : (absent ? absent : present),
+                           model_type);
+    if (*owned == NULL) {
+        rd_fail(r, name, GS_ERR_NOMEM, "out of memory reading the nested config");
+        return false;
+    }
+    sub->config = *owned;
+    return true;
+}
+
+/* Closes a nested reader: its failure is the parent's. */
+static void close_sub(struct model_reader *r, struct model_reader *sub, json_t *owned)
+{
+    if (!sub->ok)
+        r->ok = false;
+    json_decref(owned);
+}
+
+static void read_ministral3(struct model_reader *r, struct gs_arch *a);
+
+/* The reader of a text model_type: Ministral 3's own (below), a decoder.c
+ * one, or an mla.c one (Mistral Large 3's language model is DeepSeek-V3's). */
+static model_read_fn decoder_reader(const char *model_type)
+{
+    static const struct model_type *const tables[] = {MODELS_DECODER, MODELS_MLA};
+    if (model_type != NULL && strcmp(model_type, "ministral3") == 0)
+        return read_ministral3;
+    for (size_t t = 0; model_type && t < sizeof(tables) / sizeof(tables[0]); t++)
+        for (const struct model_type *m = tables[t]; m->model_type; m++)
+            if (strcmp(m->model_type, model_type) == 0)
+                return m->read;
+    return NULL;
+}
+
+/* Reads the language model with the decoder.c reader for `model_type`
+ * (the text_config's own, as AutoModel.from_config dispatches on it). */
+static void read_text_as(struct model_reader *text, struct gs_arch *a, const char *model_type)
+{
+    const model_read_fn read = decoder_reader(model_type);
+    if (read == NULL) {
+        rd_fail(text, "model_type", GS_ERR_UNSUPPORTED,
+                "a %s language model is not one gpusizer reads inside a vision model",
+                model_type ? model_type : "(missing)");
+        return;
+    }
+    read(text, a);
+}
+
+/* A module in block `b`, or the model when b is GS_BLOCKS_MAX. */
+static void add(struct gs_arch *a, size_t b, const char *name, enum gs_module_kind kind,
+                enum gs_split split, enum gs_part part, unsigned flags, uint64_t in, uint64_t out)
+{
+    if (b >= GS_BLOCKS_MAX)
+        gs_arch_module(a, name, kind, split, part, flags, in, out, 1);
+    else
+        gs_block_module(a, b, name, kind, split, part, flags, in, out, 1);
+}
+
+static void linear(struct gs_arch *a, size_t b, const char *name, enum gs_split split,
+                   enum gs_part part, bool bias, uint64_t in, uint64_t out)
+{
+    add(a, b, name, GS_MODULE_LINEAR, split, part, GS_MOD_QUANT | (bias ? GS_MOD_BIAS : 0), in,
+        out);
+}
+
+/* A norm `width` wide: LayerNorm (weight and bias) or RMSNorm (weight). */
+static void norm(struct gs_arch *a, size_t b, const char *name, enum gs_part part, bool layer_norm,
+                 uint64_t width)
+{
+    add(a, b, name, GS_MODULE_NORM, GS_SPLIT_NONE, part, layer_norm ? GS_MOD_BIAS : 0, 1, width);
+}
+
+/* Any other parameter of rows x cols elements (convolutions, class
+ * embeddings, gates). */
+static void tensor(struct gs_arch *a, size_t b, const char *name, enum gs_part part,
+                   uint64_t rows, uint64_t cols)
+{
+    add(a, b, name, GS_MODULE_TENSOR, GS_SPLIT_NONE, part, 0, rows, cols);
+}
+
+/* An attention's projections and biases. `qkv` set: one fused projection
+ * (bias `q_bias`). */
+struct attn_layout {
+    const char *q, *k, *v, *o, *qkv;
+    bool q_bias, k_bias, v_bias, o_bias;
+};
+
+/* Attention over a stream `width` wide whose keys and values are projected
+ * from `kv_in`-wide states (the encoder's output for cross-attention):
+ * q width -> a*d, k and v kv_in -> k*d, o a*d -> width. Sets the block's
+ * mixer and spec unless `second` (a layer's second, cross, attention). */
+static void attention(struct gs_arch *a, size_t b, uint64_t width, uint64_t kv_in,
+                      const struct gs_attention *spec, const struct attn_layout *n, bool second)
+{
+    struct gs_block *k = gs_arch_block(a, b);
+    if (k == NULL) {
+        a->overflow = true;
+        return;
+    }
+    if (!second) {
+        k->mixer = GS_MIXER_ATTENTION;
+        k->attn = *spec;
+        if (k->attn.v_head_dim == 0)
+            k->attn.v_head_dim = k->attn.head_dim;
+    }
+    const uint64_t q = spec->heads * spec->head_dim, kv = spec->kv_heads * spec->head_dim;
+    if (n->qkv != NULL) {
+        linear(a, b, n->qkv, GS_SPLIT_QKV, GS_PART_ATTENTION, n->q_bias, width, q + 2 * kv);
+    } else {
+        linear(a, b, n->q, GS_SPLIT_COLUMN, GS_PART_ATTENTION, n->q_bias, width, q);
+        linear(a, b, n->k, GS_SPLIT_KV, GS_PART_ATTENTION, n->k_bias, kv_in, kv);
+        linear(a, b, n->v, GS_SPLIT_KV, GS_PART_ATTENTION, n->v_bias, kv_in, kv);
+    }
+    linear(a, b, n->o, GS_SPLIT_ROW, GS_PART_ATTENTION, n->o_bias, q, width);
+}
+
+/* A dense MLP over a `width` stream: gated (gate, up, down) or plain (up, down). */
+static void mlp(struct gs_arch *a, size_t b, uint64_t width, uint64_t inner, bool gated, bool bias,
+                const struct gs_mlp_names *n)
+{
+    struct gs_block *k = gs_arch_block(a, b);
+    if (k == NULL) {
+        a->overflow = true;
+        return;
+    }
+    k->mlp.kind = GS_MLP_DENSE;
+    k->mlp.gated = gated;
+    k->mlp.width = inner;
+    if (gated)
+        linear(a, b, n->gate, GS_SPLIT_COLUMN, GS_PART_MLP, bias, width, inner);
+    linear(a, b, n->up, GS_SPLIT_COLUMN, GS_PART_MLP, bias, width, inner);
+    linear(a, b, n->down, GS_SPLIT_ROW, GS_PART_MLP, bias, inner, width);
+}
+
+/* Bidirectional multi-head attention of an encoder tower: no KV cache. */
+static struct gs_attention encoder_spec(uint64_t heads, uint64_t head_dim)
+{
+    struct gs_attention s;
+    memset(&s, 0, sizeof(s));
+    s.heads = s.kv_heads = heads;
+    s.head_dim = head_dim;
+    s.cached = false;
+    return s;
+}
+
+static uint64_t per_head(uint64_t width, uint64_t heads)
+{
+    return heads ? width / heads : 0;
+}
+
+/* A JSON integer list member as layer indices below `layers`; false (and
+ * the reader failed) on an entry that is not one. */
+static bool layer_list(struct model_reader *r, const char *name, uint64_t layers,
+                       bool out[GS_LAYERS_MAX])
+{
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, name, &list);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_array_get(list, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            (uint64_t)json_integer_value(v) >= layers) {
+            rd_fail(r, name, GS_ERR_INVALID, "entry %zu is not a layer index below %llu", i,
+                    (unsigned long long)layers);
+            return false;
+        }
+        if ((uint64_t)json_integer_value(v) < GS_LAYERS_MAX)
+            out[json_integer_value(v)] = true;
+    }
+    return r->ok;
+}
+
+/* ----------------------------------------------------------------- Gemma 3 */
+
+/* Gemma3TextConfig's defaults (configuration_gemma3.py); the published
+ * gemma-3-4b-it text_config omits vocab_size, the heads and head_dim. */
+static const char GEMMA3_TEXT[] =
+    "{\"vocab_size\": 262208, \"hidden_size\": 2304, \"intermediate_size\": 9216,"
+    " \"num_hidden_layers\": 26, \"num_attention_heads\": 8, \"num_key_value_heads\": 4,"
+    " \"head_dim\": 256, \"max_position_embeddings\": 131072, \"sliding_window\": 4096,"
+    " \"sliding_window_pattern\": 6}";
+
+/* SiglipVisionConfig's defaults (configuration_siglip.py). */
+static const char SIGLIP_VISION[] =
+    "{\"hidden_size\": 768, \"intermediate_size\": 3072, \"num_hidden_layers\": 12,"
+    " \"num_attention_heads\": 12, \"num_channels\": 3, \"image_size\": 224, \"patch_size\": 16}";
+
+/* SiglipVisionModel (modeling_siglip.py) as Gemma 3 loads it: a Conv2d
+ * patch_embedding with bias, a learned position_embedding per patch,
+ * SiglipEncoderLayers (q/k/v/out_proj with biases, layer_norm1/2 LayerNorms,
+ * fc1/fc2 with biases), post_layernorm, and - unless vision_use_head is
+ * false (the attribute's absence means true) - the attention-pooling head
+ * (probe, nn.MultiheadAttention in_proj/out_proj, layernorm, mlp). Returns
+ * the vision width. */
+static uint64_t read_siglip(struct model_reader *v, struct gs_arch *a)
+{
+    static const struct attn_layout attn = {"self_attn.q_proj", "self_attn.k_proj",
+                                            "self_attn.v_proj", "self_attn.out_proj", NULL,
+                                            true, true, true, true};
+    static const struct gs_mlp_names fc = {NULL, "mlp.fc1", "mlp.fc2", NULL};
+    const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
+    const uint64_t vi = rd_dim(v, NAMES("intermediate_size"), true, 0);
+    const uint64_t layers = rd_dim(v, NAMES("num_hidden_layers"), true, 0);
+    const uint64_t heads = rd_dim(v, NAMES("num_attention_heads"), true, 0);
+    const uint64_t channels = rd_dim(v, NAMES("num_channels"), true, 0);
+    const uint64_t image = rd_dim(v, NAMES("image_size"), true, 0);
+    const uint64_t patch = rd_dim(v, NAMES("patch_size"), true, 0);
+    const bool head = rd_flag(v, "vision_use_head", true);
+    if (!v->ok)
+        return 0;
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &attn, false);
+    mlp(a, b, vh, vi, false, true, &fc);
+    norm(a, b, "layer_norm1", GS_PART_NORMS, true, vh);
+    norm(a, b, "layer_norm2", GS_PART_NORMS, true, vh);
+    gs_arch_tower(a, "vision_tower", b, GS_PART_VISION, layers, false);
+    const uint64_t side = image / patch;
+    tensor(a, GS_BLOCKS_MAX, "embeddings.patch_embedding", GS_PART_VISION,
+           channels * patch * patch, vh);
+    tensor(a, GS_BLOCKS_MAX, "embeddings.patch_embedding.bias", GS_PART_VISION, 1, vh);
+    add(a, GS_BLOCKS_MAX, "embeddings.position_embedding", GS_MODULE_EMBEDDING, GS_SPLIT_NONE,
+        GS_PART_VISION, 0, side * side, vh);
+    norm(a, GS_BLOCKS_MAX, "post_layernorm", GS_PART_VISION, true, vh);
+    if (head) {
+        tensor(a, GS_BLOCKS_MAX, "head.probe", GS_PART_VISION, 1, vh);
+        linear(a, GS_BLOCKS_MAX, "head.attention.in_proj", GS_SPLIT_NONE, GS_PART_VISION, true, vh,
+               3 * vh);
+        linear(a, GS_BLOCKS_MAX, "head.attention.out_proj", GS_SPLIT_NONE, GS_PART_VISION, true,
+               vh, vh);
+        norm(a, GS_BLOCKS_MAX, "head.layernorm", GS_PART_VISION, true, vh);
+        linear(a, GS_BLOCKS_MAX, "head.mlp.fc1", GS_SPLIT_NONE, GS_PART_VISION, true, vh, vi);
+        linear(a, GS_BLOCKS_MAX, "head.mlp.fc2", GS_SPLIT_NONE, GS_PART_VISION, true, vi, vh);
+    }
+    return vh;
+}
+
+/* Gemma3ForConditionalGeneration (modeling_gemma3.py): the text_config is
+ * always a Gemma3TextConfig, read as gemma3_text (Gemma 3's decoder: four
+ * norms, q/k norms, 5 local layers to 1 global, tied head); the SigLIP
+ * vision tower; Gemma3MultiModalProjector: mm_input_projection_weight, a
+ * bare (vision x text) parameter, and mm_soft_emb_norm, an RMSNorm over the
+ * vision width (avg_pool has no parameters). */
+static void read_gemma3(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    if (open_sub(r, "text_config", GEMMA3_TEXT, NULL, "gemma3_text", &text, &owned)) {
+        read_text_as(&text, a, "gemma3_text");
+        close_sub(r, &text, owned);
+    }
+    if (!r->ok || !open_sub(r, "vision_config", SIGLIP_VISION, NULL, NULL, &vision, &owned))
+        return;
+    const uint64_t vh = read_siglip(&vision, a);
+    const uint64_t image = rd_dim(&vision, NAMES("image_size"), false, 0);
+    close_sub(r, &vision, owned);
+    if (!r->ok)
+        return;
+    /* Gemma 3's dummy image (pan-and-scan off): one image_size crop of mm_tokens_per_image */
+    a->mm_dummy_tokens = rd_dim(r, NAMES("mm_tokens_per_image"), false, 256);
+    a->mm_dummy_pixels = 3 * image * image;
+    tensor(a, GS_BLOCKS_MAX, "multi_modal_projector.mm_input_projection_weight", GS_PART_VISION,
+           vh, a->hidden_size);
+    norm(a, GS_BLOCKS_MAX, "multi_modal_projector.mm_soft_emb_norm", GS_PART_VISION, false, vh);
+}
+
+/* --------------------------------------------------------------- Mistral 3 */
+
+/* Mistral3Config's default text_config (configuration_mistral3.py: the
+ * Mistral-Small-3.1 language model), used when the member is absent. */
+static const char MISTRAL3_TEXT[] =
+    "{\"model_type\": \"mistral\", \"head_dim\": 128, \"hidden_size\": 5120,"
+    " \"intermediate_size\": 32768, \"max_position_embeddings\": 131072,"
+    " \"num_attention_heads\": 32, \"num_hidden_layers\": 40, \"num_key_value_heads\": 8,"
+    " \"sliding_window\": null, \"vocab_size\": 131072}";
+
+/* PixtralVisionConfig's defaults (configuration_pixtral.py). */
+static const char PIXTRAL_VISION[] =
+    "{\"hidden_size\": 1024, \"intermediate_size\": 4096, \"num_hidden_layers\": 24,"
+    " \"num_attention_heads\": 16, \"num_channels\": 3, \"patch_size\": 16}";
+
+/* Mistral3Config's default vision_config. */
+static const char MISTRAL3_VISION[] =
+    "{\"hidden_size\": 1024, \"intermediate_size\": 4096, \"num_hidden_layers\": 24,"
+    " \"num_attention_heads\": 16, \"num_channels\": 3, \"patch_size\": 14, \"head_dim\": 64}";
+
+/* PixtralVisionModel (modeling_pixtral.py): patch_conv Conv2d without bias,
+ * ln_pre RMSNorm, 2-D RoPE (no parameters), PixtralAttentionLayers of
+ * attention q/k/v/o_proj and feed_forward gate/up/down_proj (no biases)
+ * with attention_norm and ffn_norm RMSNorms. Returns the vision width. */
+static uint64_t read_pixtral(struct model_reader *v, struct gs_arch *a)
+{
+    static const struct attn_layout attn = {"attention.q_proj", "attention.k_proj",
+                                            "attention.v_proj", "attention.o_proj", NULL,
+                                            false, false, false, false};
+    static const struct gs_mlp_names ffn = {"feed_forward.gate_proj", "feed_forward.up_proj",
+                                            "feed_forward.down_proj", NULL};
+    const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
+    const uint64_t vi = rd_dim(v, NAMES("intermediate_size"), true, 0);
+    const uint64_t layers = rd_dim(v, NAMES("num_hidden_layers"), true, 0);
+    const uint64_t heads = rd_dim(v, NAMES("num_attention_heads"), true, 0);
+    const uint64_t d = rd_dim(v, NAMES("head_dim"), false, per_head(vh, heads));
+    const uint64_t channels = rd_dim(v, NAMES("num_channels"), true, 0);
+    const uint64_t patch = rd_dim(v, NAMES("patch_size"), true, 0);
+    if (!v->ok)
+        return 0;
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, d);
+    attention(a, b, vh, vh, &s, &attn, false);
+    mlp(a, b, vh, vi, true, false, &ffn);
+    norm(a, b, "attention_norm", GS_PART_NORMS, false, vh);
+    norm(a, b, "ffn_norm", GS_PART_NORMS, false, vh);
+    gs_arch_tower(a, "vision_tower", b, GS_PART_VISION, layers, false);
+    tensor(a, GS_BLOCKS_MAX, "patch_conv", GS_PART_VISION, channels * patch * patch, vh);
+    norm(a, GS_BLOCKS_MAX, "ln_pre", GS_PART_VISION, false, vh);
+    return vh;
+}
+
+/* Ministral3ForCausalLM (transformers models/ministral3/modular_ministral3.py;
+ * vLLM serves it with models/mistral.py): MistralForCausalLM's modules - a
+ * Llama layer without biases -, its queries scaled by position
+ * (llama_4_scaling_beta, no parameters); a sliding_window, when set,
+ * applies to every layer. The language model of Ministral 3 (3B, 8B, 14B),
+ * and the whole of the text-only Devstral 2 checkpoints (model_type
+ * ministral3). */
+static void read_ministral3(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 0);
+    decoder_window_all(&plan);
+    const struct decoder_traits t = {.norms = 2};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Mistral3ForConditionalGeneration (modeling_mistral3.py): the language
+ * model its text_config's model_type names (mistral by default; ministral3
+ * for Ministral 3; deepseek_v3, read by mla.c, for Mistral Large 3), the
+ * Pixtral tower, and Mistral3MultiModalProjector: norm (RMSNorm over the
+ * vision width), patch_merger.merging_layer (vision x merge^2 -> vision, no
+ * bias), linear_1 (vision x feature layers -> text) and linear_2 (text ->
+ * text), both with multimodal_projector_bias. */
+static void read_mistral3(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    if (open_sub(r, "text_config", "{\"model_type\": \"mistral\"}", MISTRAL3_TEXT, NULL, &text,
+                 &owned)) {
+        read_text_as(&text, a, rd_string(&text, "model_type"));
+        close_sub(r, &text, owned);
+    }
+    const uint64_t merge = rd_dim(r, NAMES("spatial_merge_size"), false, 2);
+    const bool bias = rd_flag(r, "multimodal_projector_bias", false);
+    const json_t *layers = rd_get(r, "vision_feature_layer");
+    const uint64_t features = json_is_array(layers) ? json_array_size(layers) : 1;
+    if (!r->ok || !open_sub(r, "vision_config", PIXTRAL_VISION, MISTRAL3_VISION, NULL, &vision,
+                            &owned))
+        return;
+    const uint64_t vh = read_pixtral(&vision, a);
+    const uint64_t image = rd_dim(&vision, NAMES("image_size"), false, 0);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), false, 14);
+    close_sub(r, &vision, owned);
+    if (!r->ok)
+        return;
+    /* the dummy image is image_size square: (image / patch / merge)^2 embeddings */
+    if (image && patch && merge) {
+        a->mm_dummy_tokens = (image / patch / merge) * (image / patch / merge);
+        a->mm_dummy_pixels = 3 * image * image;
+    }
+    const uint64_t h = a->hidden_size;
+    norm(a, GS_BLOCKS_MAX, "multi_modal_projector.norm", GS_PART_VISION, false, vh);
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector.patch_merger.merging_layer", GS_SPLIT_NONE,
+           GS_PART_VISION, false, vh * merge * merge, vh);
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_1", GS_SPLIT_COLUMN, GS_PART_VISION,
+           bias, vh * (features ? features : 1), h);
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_2", GS_SPLIT_ROW, GS_PART_VISION, bias,
+           h, h);
+}
+
+/* -------------------------------------------------------------- Qwen2.5-VL */
+
+/* Qwen2_5_VLVisionConfig's defaults (configuration_qwen2_5_vl.py). */
+static const char QWEN2_5_VISION[] =
+    "{\"depth\": 32, \"hidden_size\": 3584, \"intermediate_size\": 3420, \"num_heads\": 16,"
+    " \"in_channels\": 3, \"patch_size\": 14, \"spatial_merge_size\": 2,"
+    " \"temporal_patch_size\": 2, \"out_hidden_size\": 3584}";
+
+/* Qwen2_5_VisionTransformerPretrainedModel (modeling_qwen2_5_vl.py):
+ * patch_embed.proj Conv3d (channels x temporal x patch x patch -> vision,
+ * no bias), rotary embedding (a buffer), Qwen2_5_VLVisionBlocks (norm1 and
+ * norm2 RMSNorms, attn.qkv and attn.proj with biases, a gated MLP with
+ * biases; window vs full attention changes compute only) and
+ * Qwen2_5_VLPatchMerger: ln_q RMSNorm, mlp.0 (vision x merge^2 square) and
+ * mlp.2 (-> out_hidden_size), both with biases. */
+static void read_qwen2_5_vision(struct model_reader *v, struct gs_arch *a)
+{
+    static const struct attn_layout attn = {NULL, NULL, NULL, "attn.proj", "attn.qkv",
+                                            true, true, true, true};
+    static const struct gs_mlp_names gated = {"mlp.gate_proj", "mlp.up_proj", "mlp.down_proj",
+                                              NULL};
+    const uint64_t depth = rd_dim(v, NAMES("depth"), true, 0);
+    const uint64_t vh = rd_dim(v, NAMES("hidden_size", "embed_dim"), true, 0);
+    const uint64_t vi = rd_dim(v, NAMES("intermediate_size"), true, 0);
+    const uint64_t heads = rd_dim(v, NAMES("num_heads"), true, 0);
+    const uint64_t channels = rd_dim(v, NAMES("in_channels", "in_chans"), true, 0);
+    const uint64_t patch = rd_dim(v, NAMES("patch_size", "spatial_patch_size"), true, 0);
+    const uint64_t temporal = rd_dim(v, NAMES("temporal_patch_size"), true, 0);
+    const uint64_t merge = rd_dim(v, NAMES("spatial_merge_size"), true, 0);
+    const uint64_t out = rd_dim(v, NAMES("out_hidden_size"), true, 0);
+    if (!v->ok)
+        return;
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &attn, false);
+    mlp(a, b, vh, vi, true, true, &gated);
+    norm(a, b, "norm1", GS_PART_NORMS, false, vh);
+    norm(a, b, "norm2", GS_PART_NORMS, false, vh);
+    gs_arch_tower(a, "visual", b, GS_PART_VISION, depth, false);
+    tensor(a, GS_BLOCKS_MAX, "visual.patch_embed.proj", GS_PART_VISION,
+           channels * temporal * patch * patch, vh);
+    const uint64_t merged = vh * merge * merge;
+    norm(a, GS_BLOCKS_MAX, "visual.merger.ln_q", GS_PART_VISION, false, vh);
+    linear(a, GS_BLOCKS_MAX, "visual.merger.mlp.0", GS_SPLIT_COLUMN, GS_PART_VISION, true, merged,
+           merged);
+    linear(a, GS_BLOCKS_MAX, "visual.merger.mlp.2", GS_SPLIT_ROW, GS_PART_VISION, true, merged,
+           out);
+}
+
+/* Qwen2_5_VLForConditionalGeneration: a Qwen2 decoder (biases on q, k and
+ * v, not o) read from text_config or, in the published flat configs, from
+ * the top level; a layer from max_window_layers on attends through
+ * sliding_window only with use_sliding_window. tie_word_embeddings may sit
+ * at the top level of either layout. */
+static void read_qwen2_5_vl(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    const bool nested = rd_sub(r, "text_config", &text);
+    if (!r->ok)
+        return;
+    struct model_reader *t = nested ? &text : r;
+    struct decoder_plan plan;
+    decoder_read_dims(t, a, &plan, false, 0, false);
+    if (nested && rd_get(t, "tie_word_embeddings") == NULL)
+        a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", false);
+    if (rd_flag(t, "use_sliding_window", false)) {
+        plan.window = rd_dim(t, NAMES("sliding_window"), false, 0);
+        if (!decoder_read_layer_types(t, &plan)) {
+            const uint64_t from = rd_dim(t, NAMES("max_window_layers"), false, 0);
+            for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+                plan.sliding[l] = l >= from;
+        }
+    }
+    if (nested && !text.ok)
+        r->ok = false;
+    const struct decoder_traits traits = {.norms = 2, .qkv_bias = true};
+    decoder_build(r, a, &plan, &traits);
+    json_t *owned = NULL;
+    if (!r->ok || !open_sub(r, "vision_config", QWEN2_5_VISION, NULL, NULL, &vision, &owned))
+        return;
+    read_qwen2_5_vision(&vision, a);
+    close_sub(r, &vision, owned);
+}
+
+/* ---------------------------------------------------- Llama 3.2 Vision */
+
+/* MllamaTextConfig's and MllamaVisionConfig's defaults
+ * (configuration_mllama.py; cross_attention_layers defaults in code). */
+static const char MLLAMA_TEXT[] =
+    "{\"vocab_size\": 128256, \"hidden_size\": 4096, \"num_hidden_layers\": 40,"
+    " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336,"
+    " \"max_position_embeddings\": 131072, \"tie_word_embeddings\": false,"
+    " \"cross_attention_layers\": [3, 8, 13, 18, 23, 28, 33, 38]}";
+static const char MLLAMA_VISION[] =
+    "{\"hidden_size\": 1280, \"num_hidden_layers\": 32, \"num_global_layers\": 8,"
+    " \"attention_heads\": 16, \"num_channels\": 3, \"intermediate_size\": 5120,"
+    " \"vision_output_dim\": 7680, \"image_size\": 448, \"patch_size\": 14, \"max_num_tiles\": 4,"
+    " \"supported_aspect_ratios\": [[1, 1], [1, 2], [1, 3], [1, 4], [2, 1], [2, 2], [3, 1],"
+    " [4, 1]]}";
+
+/* MllamaTextModel (modeling_mllama.py): embed_tokens has vocab_size + 8
+ * rows, lm_head vocab_size; MllamaSelfAttentionDecoderLayers (Llama: q, k,
+ * v, o without bias, SwiGLU, input and post-attention RMSNorms) and, in the
+ * cross_attention_layers slots instead of them,
+ * MllamaCrossAttentionDecoderLayers: cross_attn q/k/v/o_proj over the
+ * projected vision states, q_norm and k_norm RMSNorms over head_dim, the
+ * scalar cross_attn_attn_gate and cross_attn_mlp_gate, the MLP and two
+ * norms. The cross layers attend only to the vision states (attn.cross_only):
+ * their K/V over the vision tokens is cross_token_bytes and they cache no
+ * text tokens, as vLLM's CrossAttentionSpec. Returns false on a reading
+ * error. */
+static bool read_mllama_text(struct model_reader *t, struct gs_arch *a)
+{
+    static const struct attn_layout self = {"self_attn.q_proj", "self_attn.k_proj",
+                                            "self_attn.v_proj", "self_attn.o_proj", NULL,
+                                            false, false, false, false};
+    static const struct attn_layout cross = {"cross_attn.q_proj", "cross_attn.k_proj",
+                                             "cross_attn.v_proj", "cross_attn.o_proj", NULL,
+                                             false, false, false, false};
+    struct decoder_plan plan;
+    decoder_read_dims(t, a, &plan, false, 0, false);
+    a->hidden_dropout = a->hidden_dropout || rd_dropout(t, NAMES("dropout"));
+    bool is_cross[GS_LAYERS_MAX];
+    memset(is_cross, 0, sizeof(is_cross));
+    if (!t->ok || !layer_list(t, "cross_attention_layers", plan.layers, is_cross))
+        return false;
+    const uint64_t h = a->hidden_size, V = a->vocab_size;
+    const struct decoder_traits traits = {.norms = 2};
+    struct gs_attention s;
+    memset(&s, 0, sizeof(s));
+    s.heads = plan.heads;
+    s.kv_heads = plan.kv_heads;
+    s.head_dim = plan.head_dim;
+    s.cached = true;
+    const size_t sb = gs_arch_new_block(a);
+    attention(a, sb, h, h, &s, &self, false);
+    gs_build_mlp(a, sb, plan.intermediate, true, false, &GS_MLP_NAMES);
+    decoder_add_norms(a, sb, &plan, &traits);
+    const size_t cb = gs_arch_new_block(a);
+    s.cross = true;
+    s.cross_only = true;
+    attention(a, cb, h, h, &s, &cross, false);
+    add(a, cb, "cross_attn.q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+        plan.head_dim);
+    add(a, cb, "cross_attn.k_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+        plan.head_dim);
+    tensor(a, cb, "cross_attn_attn_gate", GS_PART_ATTENTION, 1, 1);
+    tensor(a, cb, "cross_attn_mlp_gate", GS_PART_MLP, 1, 1);
+    gs_build_mlp(a, cb, plan.intermediate, true, false, &GS_MLP_NAMES);
+    decoder_add_norms(a, cb, &plan, &traits);
+    gs_arch_set_layers(a, plan.layers, sb);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+        if (is_cross[l])
+            gs_arch_set_layer(a, l, cb);
+    add(a, GS_BLOCKS_MAX, "embed_tokens", GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN, GS_PART_EMBEDDING,
+        GS_MOD_TOKENS, V + 8, h);
+    if (!a->tie_word_embeddings)
+        add(a, GS_BLOCKS_MAX, "lm_head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0, h,
+            V);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+    return true;
+}
+
+/* One MllamaVisionEncoderLayer kind: self_attn q/k/v/o_proj without bias,
+ * mlp fc1/fc2 with biases, input and post-attention LayerNorms; the global
+ * transformer's layers add the scalar gate_attn and gate_ffn. */
+static size_t mllama_vision_block(struct gs_arch *a, uint64_t vh, uint64_t vi, uint64_t heads,
+                                  bool gated)
+{
+    static const struct attn_layout attn = {"self_attn.q_proj", "self_attn.k_proj",
+                                            "self_attn.v_proj", "self_attn.o_proj", NULL,
+                                            false, false, false, false};
+    static const struct gs_mlp_names fc = {NULL, "mlp.fc1", "mlp.fc2", NULL};
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &attn, false);
+    mlp(a, b, vh, vi, false, true, &fc);
+    norm(a, b, "input_layernorm", GS_PART_NORMS, true, vh);
+    norm(a, b, "post_attention_layernorm", GS_PART_NORMS, true, vh);
+    if (gated) {
+        tensor(a, b, "gate_attn", GS_PART_ATTENTION, 1, 1);
+        tensor(a, b, "gate_ffn", GS_PART_MLP, 1, 1);
+    }
+    return b;
+}
+
+/* MllamaVisionModel: patch_embedding Conv2d without bias, class_embedding,
+ * gated_positional_embedding (gate, embedding per patch + CLS, and a
+ * tile_embedding table of max_num_tiles x patches x width per aspect-ratio
+ * id), pre- and post-tile aspect-ratio embeddings (max_num_tiles x width
+ * per id, each with a gate), layernorm_pre and layernorm_post, the local
+ * `transformer` and the gated `global_transformer`; both towers feed the
+ * text model's cross-attention. Returns vision_output_dim. */
+static uint64_t read_mllama_vision(struct model_reader *v, struct gs_arch *a)
+{
+    const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
+    const uint64_t vi = rd_dim(v, NAMES("intermediate_size"), true, 0);
+    const uint64_t local = rd_dim(v, NAMES("num_hidden_layers"), true, 0);
+    const uint64_t global = rd_dim(v, NAMES("num_global_layers"), true, 0);
+    const uint64_t heads = rd_dim(v, NAMES("attention_heads", "num_attention_heads"), true, 0);
+    const uint64_t channels = rd_dim(v, NAMES("num_channels"), true, 0);
+    const uint64_t image = rd_dim(v, NAMES("image_size"), true, 0);
+    const uint64_t patch = rd_dim(v, NAMES("patch_size"), true, 0);
+    const uint64_t tiles = rd_dim(v, NAMES("max_num_tiles"), true, 0);
+    const uint64_t out = rd_dim(v, NAMES("vision_output_dim"), true, 0);
+    const json_t *ratios = NULL;
+    const uint64_t ids = rd_array(v, "supported_aspect_ratios", &ratios) + 1;
+    if (!v->ok)
+        return 0;
+    const uint64_t patches = (image / patch) * (image / patch) + 1;
+    const size_t lb = mllama_vision_block(a, vh, vi, heads, false);
+    const size_t gb = mllama_vision_block(a, vh, vi, heads, true);
+    gs_arch_tower(a, "vision_model.transformer", lb, GS_PART_VISION, local, true);
+    gs_arch_tower(a, "vision_model.global_transformer", gb, GS_PART_VISION, global, true);
+    const size_t m = GS_BLOCKS_MAX;
+    const enum gs_part p = GS_PART_VISION;
+    tensor(a, m, "vision_model.patch_embedding", p, channels * patch * patch, vh);
+    tensor(a, m, "vision_model.class_embedding", p, 1, vh);
+    tensor(a, m, "vision_model.gated_positional_embedding.gate", p, 1, 1);
+    tensor(a, m, "vision_model.gated_positional_embedding.embedding", p, patches, vh);
+    add(a, m, "vision_model.gated_positional_embedding.tile_embedding", GS_MODULE_EMBEDDING,
+        GS_SPLIT_NONE, p, 0, ids, tiles * patches * vh);
+    add(a, m, "vision_model.pre_tile_positional_embedding.embedding", GS_MODULE_EMBEDDING,
+        GS_SPLIT_NONE, p, 0, ids, tiles * vh);
+    tensor(a, m, "vision_model.pre_tile_positional_embedding.gate", p, 1, 1);
+    add(a, m, "vision_model.post_tile_positional_embedding.embedding", GS_MODULE_EMBEDDING,
+        GS_SPLIT_NONE, p, 0, ids, tiles * vh);
+    tensor(a, m, "vision_model.post_tile_positional_embedding.gate", p, 1, 1);
+    norm(a, m, "vision_model.layernorm_pre", p, true, vh);
+    norm(a, m, "vision_model.layernorm_post", p, true, vh);
+    return out;
+}
+
+/* MllamaForConditionalGeneration: the text model above, the vision model,
+ * and multi_modal_projector Linear(vision_output_dim, text width) with a
+ * bias. */
+static void read_mllama(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    if (!open_sub(r, "text_config", MLLAMA_TEXT, NULL, NULL, &text, &owned))
+        return;
+    read_mllama_text(&text, a);
+    close_sub(r, &text, owned);
+    if (!r->ok || !open_sub(r, "vision_config", MLLAMA_VISION, NULL, NULL, &vision, &owned))
+        return;
+    const uint64_t out = read_mllama_vision(&vision, a);
+    close_sub(r, &vision, owned);
+    if (!r->ok)
+        return;
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector", GS_SPLIT_COLUMN, GS_PART_VISION, true, out,
+           a->hidden_size);
+}
+
+/* ----------------------------------------------------------------- Llama 4 */
+
+/* Llama4TextConfig's and Llama4VisionConfig's defaults
+ * (configuration_llama4.py). */
+static const char LLAMA4_TEXT[] =
+    "{\"vocab_size\": 202048, \"hidden_size\": 5120, \"intermediate_size\": 8192,"
+    " \"intermediate_size_mlp\": 16384, \"num_hidden_layers\": 48, \"num_attention_heads\": 40,"
+    " \"num_key_value_heads\": 8, \"head_dim\": 128, \"max_position_embeddings\": 131072,"
+    " \"num_experts_per_tok\": 1, \"num_local_experts\": 16, \"interleave_moe_layer_step\": 1,"
+    " \"no_rope_layer_interval\": 4, \"attention_chunk_size\": 8192}";
+static const char LLAMA4_VISION[] =
+    "{\"hidden_size\": 768, \"num_hidden_layers\": 34, \"num_attention_heads\": 16,"
+    " \"num_channels\": 3, \"intermediate_size\": 5632, \"vision_output_dim\": 7680,"
+    " \"image_size\": 448, \"patch_size\": 14, \"projector_input_dim\": 4096,"
+    " \"projector_output_dim\": 4096}";
+
+/* Llama4TextModel (modeling_llama4.py): Llama4TextAttention q/k/v/o
+ * (attention_bias) with a weightless L2 qk_norm; layers in moe_layers
+ * (default: every interleave_moe_layer_step-th) hold Llama4TextMoe - a
+ * router, experts of intermediate_size (gate_up_proj, down_proj) and a
+ * shared expert of intermediate_size -, the others a SwiGLU feed_forward of
+ * intermediate_size_mlp. RoPE layers (no_rope_layers[l] != 0; default all
+ * but every no_rope_layer_interval-th) attend within attention_chunk_size
+ * chunks; the NoPE layers attend to everything (vLLM llama4.py:
+ * use_chunked_local_attn = not nope and attention_chunk_size). */
+static void read_llama4_text(struct model_reader *t, struct gs_arch *a)
+{
+    static const struct gs_mlp_names dense = {"feed_forward.gate_proj", "feed_forward.up_proj",
+                                              "feed_forward.down_proj", NULL};
+    struct decoder_plan plan;
+    decoder_read_dims(t, a, &plan, false, 128, false);
+    const uint64_t dense_width = rd_dim(t, NAMES("intermediate_size_mlp"), true, 0);
+    decoder_read_experts(t, &plan, true);
+    plan.experts.shared_width = plan.intermediate;
+    plan.experts.router_name = "feed_forward.router";
+    plan.window = rd_dim(t, NAMES("attention_chunk_size"), false, 0);
+    const bool bias = rd_flag(t, "attention_bias", false);
+    /* moe_layers, else every step-th layer from step - 1 */
+    const json_t *list = NULL;
+    rd_array(t, "moe_layers", &list);
+    if (list != NULL) {
+        if (!layer_list(t, "moe_layers", plan.layers, plan.moe))
+            return;
+    } else {
+        const uint64_t step = rd_dim(t, NAMES("interleave_moe_layer_step"), false, 1);
+        for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+            plan.moe[l] = step != 0 && (l + 1) % step == 0;
+    }
+    /* no_rope_layers: 1 = RoPE (chunked), 0 = NoPE (full); empty or absent = the interval */
+    bool rope[GS_LAYERS_MAX];
+    const size_t n = rd_array(t, "no_rope_layers", &list);
+    const uint64_t interval = rd_dim(t, NAMES("no_rope_layer_interval"), false, 4);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        if (n > 0) {
+            const json_t *v = json_array_get(list, l);
+            if (!json_is_integer(v)) {
+                rd_fail(t, "no_rope_layers", GS_ERR_INVALID,
+                        "has %zu entries for %llu layers, or entry %llu is not 0 or 1", n,
+                        (unsigned long long)plan.layers, (unsigned long long)l);
+                return;
+            }
+            rope[l] = json_integer_value(v) != 0;
+        } else {
+            rope[l] = interval == 0 || (l + 1) % interval != 0;
+        }
+    }
+    if (!t->ok)
+        return;
+    const struct decoder_traits traits = {.norms = 2};
+    size_t kinds[2][2];
+    bool made[2][2] = {{false, false}, {false, false}};
+    gs_arch_set_layers(a, plan.layers, 0);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int ro = rope[l], mo = plan.moe[l];
+        if (!made[ro][mo]) {
+            const size_t b = gs_arch_new_block(a);
+            struct gs_attention s;
+            memset(&s, 0, sizeof(s));
+            s.heads = plan.heads;
+            s.kv_heads = plan.kv_heads;
+            s.head_dim = plan.head_dim;
+            s.cached = true;
+            s.nope = !ro;
+            if (ro && plan.window > 0) {
+                s.span = GS_SPAN_CHUNKED;
+                s.window = plan.window;
+            }
+            gs_build_attention(a, b, &s, &GS_ATTENTION_NAMES, bias, bias);
+            if (mo)
+                gs_build_moe(a, b, &plan.experts);
+            else
+                gs_build_mlp(a, b, dense_width, true, false, &dense);
+            decoder_add_norms(a, b, &plan, &traits);
+            kinds[ro][mo] = b;
+            made[ro][mo] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[ro][mo]);
+    }
+    gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+}
+
+/* Llama4VisionModel: patch_embedding.linear (Llama4UnfoldConvolution, an
+ * nn.Linear of channels x patch^2 -> width, no bias), class_embedding,
+ * positional_embedding_vlm (patches + CLS), layernorm_pre/post LayerNorms,
+ * Llama4VisionEncoderLayers (q/k/v/o_proj and mlp fc1/fc2, all with biases,
+ * two LayerNorms), and vision_adapter.mlp (Llama4VisionMLP2: fc1
+ * intermediate_size -> projector_input_dim and fc2 projector_output_dim
+ * square, no biases). Returns vision_output_dim. */
+static uint64_t read_llama4_vision(struct model_reader *v, struct gs_arch *a)
+{
+    static const struct attn_layout attn = {"self_attn.q_proj", "self_attn.k_proj",
+                                            "self_attn.v_proj", "self_attn.o_proj", NULL,
+                                            true, true, true, true};
+    static const struct gs_mlp_names fc = {NULL, "mlp.fc1", "mlp.fc2", NULL};
+    const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
+    const uint64_t vi = rd_dim(v, NAMES("intermediate_size"), true, 0);
+    const uint64_t layers = rd_dim(v, NAMES("num_hidden_layers"), true, 0);
+    const uint64_t heads = rd_dim(v, NAMES("num_attention_heads"), true, 0);
+    const uint64_t channels = rd_dim(v, NAMES("num_channels"), true, 0);
+    const uint64_t image = rd_dim(v, NAMES("image_size"), true, 0);
+    const uint64_t patch = rd_dim(v, NAMES("patch_size"), true, 0);
+    const uint64_t proj_in = rd_dim(v, NAMES("projector_input_dim"), true, 0);
+    const uint64_t proj_out = rd_dim(v, NAMES("projector_output_dim"), true, 0);
+    const uint64_t out = rd_dim(v, NAMES("vision_output_dim"), true, 0);
+    if (!v->ok)
+        return 0;
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &attn, false);
+    mlp(a, b, vh, vi, false, true, &fc);
+    norm(a, b, "input_layernorm", GS_PART_NORMS, true, vh);
+    norm(a, b, "post_attention_layernorm", GS_PART_NORMS, true, vh);
+    gs_arch_tower(a, "vision_model.model", b, GS_PART_VISION, layers, false);
+    const size_t m = GS_BLOCKS_MAX;
+    const enum gs_part p = GS_PART_VISION;
+    linear(a, m, "vision_model.patch_embedding.linear", GS_SPLIT_NONE, p, false,
+           channels * patch * patch, vh);
+    tensor(a, m, "vision_model.class_embedding", p, 1, vh);
+    tensor(a, m, "vision_model.positional_embedding_vlm", p, (image / patch) * (image / patch) + 1,
+           vh);
+    norm(a, m, "vision_model.layernorm_pre", p, true, vh);
+    norm(a, m, "vision_model.layernorm_post", p, true, vh);
+    linear(a, m, "vision_model.vision_adapter.mlp.fc1", GS_SPLIT_COLUMN, p, false, vi, proj_in);
+    linear(a, m, "vision_model.vision_adapter.mlp.fc2", GS_SPLIT_ROW, p, false, proj_out, proj_out);
+    return out;
+}
+
+/* Llama4ForConditionalGeneration: the text model, the vision model and
+ * multi_modal_projector.linear_1 (vision_output_dim -> text width, no bias). */
+static void read_llama4(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    if (!open_sub(r, "text_config", LLAMA4_TEXT, NULL, NULL, &text, &owned))
+        return;
+    read_llama4_text(&text, a);
+    close_sub(r, &text, owned);
+    if (!r->ok || !open_sub(r, "vision_config", LLAMA4_VISION, NULL, NULL, &vision, &owned))
+        return;
+    const uint64_t out = read_llama4_vision(&vision, a);
+    const uint64_t image = rd_dim(&vision, NAMES("image_size"), false, 0);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), false, 14);
+    const double shuffle = rd_number(&vision, "pixel_shuffle_ratio", 0.5);
+    close_sub(r, &vision, owned);
+    if (!r->ok)
+        return;
+    /* the dummy image fills the processor's max_patches (16 in the published
+     * preprocessor_config.json) plus the global tile: 17 tiles of image_size, each
+     * (image / patch)^2 x pixel_shuffle_ratio^2 embeddings (vLLM mllama4.py) */
+    if (image && patch && shuffle > 0 && shuffle <= 1) {
+        const uint64_t side = image / patch;
+        a->mm_dummy_tokens = 17 * (uint64_t)((double)(side * side) * shuffle * shuffle);
+        a->mm_dummy_pixels = 17 * 3 * image * image;
+    }
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_1", GS_SPLIT_NONE, GS_PART_VISION, false,
+           out, a->hidden_size);
+}
+
+/* ----------------------------------------------------------------- Whisper */
+
+/* WhisperConfig's defaults (configuration_whisper.py). */
+static const char WHISPER[] =
+    "{\"vocab_size\": 51865, \"num_mel_bins\": 80, \"encoder_layers\": 4,"
+    " \"encoder_attention_heads\": 6, \"decoder_layers\": 4, \"decoder_attention_heads\": 6,"
+    " \"decoder_ffn_dim\": 1536, \"encoder_ffn_dim\": 1536, \"d_model\": 384,"
+    " \"max_source_positions\": 1500, \"max_target_positions\": 448}";
+
+/* WhisperForConditionalGeneration (modeling_whisper.py). WhisperAttention:
+ * q_proj, v_proj and out_proj with biases, k_proj without. The encoder
+ * (the audio tower; its output feeds the decoder's cross-attention): conv1
+ * Conv1d(num_mel_bins, d, 3) and conv2 Conv1d(d, d, 3, stride 2) with
+ * biases, embed_positions (sinusoidal but an nn.Embedding, so counted),
+ * layers of self_attn, fc1/fc2 with biases and two LayerNorms, a final
+ * layer_norm. The decoder: embed_tokens, learned embed_positions
+ * (max_target_positions rows), layers of self_attn, encoder_attn (keys and
+ * values over the encoder's states, cached per encoder token), fc1/fc2 and
+ * three LayerNorms, a final layer_norm; proj_out tied to embed_tokens. */
+static void read_whisper(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct attn_layout self = {"self_attn.q_proj", "self_attn.k_proj",
+                                            "self_attn.v_proj", "self_attn.out_proj", NULL,
+                                            true, false, true, true};
+    static const struct attn_layout cross = {"encoder_attn.q_proj", "encoder_attn.k_proj",
+                                             "encoder_attn.v_proj", "encoder_attn.out_proj", NULL,
+                                             true, false, true, true};
+    static const struct gs_mlp_names fc = {NULL, "fc1", "fc2", NULL};
+    json_t *owned = with_defaults(r->config, WHISPER, NULL);
+    if (owned == NULL) {
+        rd_fail(r, "", GS_ERR_NOMEM, "out of memory reading the config");
+        return;
+    }
+    struct model_reader c = *r;
+    c.config = owned;
+    const uint64_t d = rd_dim(&c, NAMES("d_model", "hidden_size"), true, 0);
+    const uint64_t V = rd_dim(&c, NAMES("vocab_size"), true, 0);
+    gs_arch_init(a, NULL, d, V);
+    const uint64_t enc = rd_dim(&c, NAMES("encoder_layers"), true, 0);
+    const uint64_t dec = rd_dim(&c, NAMES("decoder_layers"), true, 0);
+    const uint64_t enc_heads = rd_dim(&c, NAMES("encoder_attention_heads"), true, 0);
+    const uint64_t dec_heads = rd_dim(&c, NAMES("decoder_attention_heads"), true, 0);
+    const uint64_t enc_ffn = rd_dim(&c, NAMES("encoder_ffn_dim"), true, 0);
+    const uint64_t dec_ffn = rd_dim(&c, NAMES("decoder_ffn_dim"), true, 0);
+    const uint64_t mels = rd_dim(&c, NAMES("num_mel_bins"), true, 0);
+    const uint64_t source = rd_dim(&c, NAMES("max_source_positions"), true, 0);
+    const uint64_t target = rd_dim(&c, NAMES("max_target_positions"), true, 0);
+    a->max_position_embeddings = target;
+    a->tie_word_embeddings = rd_flag(&c, "tie_word_embeddings", true);
+    a->attention_dropout = rd_dropout(&c, NAMES("attention_dropout"));
+    a->hidden_dropout = rd_dropout(&c, NAMES("dropout", "activation_dropout"));
+    a->mlp_dropout = rd_dropout(&c, NAMES("activation_dropout")); /* WhisperEncoderLayer: after fc1's
+                                                                     activation */
+    if (dec > GS_LAYERS_MAX)
+        rd_fail(&c, "decoder_layers", GS_ERR_UNSUPPORTED,
+                "%llu layers: gpusizer describes at most %d", (unsigned long long)dec,
+                GS_LAYERS_MAX);
+    json_decref(owned);
+    r->ok = c.ok;
+    if (!r->ok)
+        return;
+    /* decoder layer: self-attention (cached), cross-attention over the encoder */
+    struct gs_attention s = encoder_spec(dec_heads, per_head(d, dec_heads));
+    s.cached = true;
+    s.cross = true;
+    s.nope = true; /* learned positions */
+    const size_t db = gs_arch_new_block(a);
+    attention(a, db, d, d, &s, &self, false);
+    norm(a, db, "self_attn_layer_norm", GS_PART_NORMS, true, d);
+    attention(a, db, d, d, &s, &cross, true);
+    norm(a, db, "encoder_attn_layer_norm", GS_PART_NORMS, true, d);
+    mlp(a, db, d, dec_ffn, false, true, &fc);
+    norm(a, db, "final_layer_norm", GS_PART_NORMS, true, d);
+    gs_arch_set_layers(a, dec, db);
+    /* encoder layer: bidirectional self-attention, no cache */
+    const size_t eb = gs_arch_new_block(a);
+    const struct gs_attention es = encoder_spec(enc_heads, per_head(d, enc_heads));
+    attention(a, eb, d, d, &es, &self, false);
+    norm(a, eb, "self_attn_layer_norm", GS_PART_NORMS, true, d);
+    mlp(a, eb, d, enc_ffn, false, true, &fc);
+    norm(a, eb, "final_layer_norm", GS_PART_NORMS, true, d);
+    gs_arch_tower(a, "encoder", eb, GS_PART_AUDIO, enc, true);
+    const size_t m = GS_BLOCKS_MAX;
+    tensor(a, m, "encoder.conv1", GS_PART_AUDIO, mels * 3, d);
+    tensor(a, m, "encoder.conv1.bias", GS_PART_AUDIO, 1, d);
+    tensor(a, m, "encoder.conv2", GS_PART_AUDIO, d * 3, d);
+    tensor(a, m, "encoder.conv2.bias", GS_PART_AUDIO, 1, d);
+    add(a, m, "encoder.embed_positions", GS_MODULE_EMBEDDING, GS_SPLIT_NONE, GS_PART_AUDIO, 0,
+        source, d);
+    norm(a, m, "encoder.layer_norm", GS_PART_AUDIO, true, d);
+    gs_arch_embeddings(a, d, "proj_out", false);
+    add(a, m, "decoder.embed_positions", GS_MODULE_EMBEDDING, GS_SPLIT_NONE, GS_PART_EMBEDDING, 0,
+        target, d);
+    norm(a, m, "decoder.layer_norm", GS_PART_NORMS, true, d);
+}
+
+const struct model_type MODELS_MULTIMODAL[] = {
+    {"gemma3", "Gemma3ForConditionalGeneration", read_gemma3},
+    {"mistral3", "Mistral3ForConditionalGeneration", read_mistral3},
+    {"ministral3", "Ministral3ForCausalLM", read_ministral3},
+    {"qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", read_qwen2_5_vl},
+    {"mllama", "MllamaForConditionalGeneration", read_mllama},
+    {"llama4", "Llama4ForConditionalGeneration", read_llama4},
+    {"whisper", "WhisperForConditionalGeneration", read_whisper},
+    {NULL, NULL, NULL},
+};

@@ -1,0 +1,914 @@
+/*
+ * qwen.c - Qwen3-VL, Qwen3-VL-MoE, Qwen3.5 and Qwen3-Omni: vision-language,
+ * hybrid (Gated DeltaNet) and omni-modal Qwen models (see reader.h).
+ *
+ * Each is a language model under text_config and the Qwen3-VL vision tower
+ * under vision_config, counted as transformers 5 builds them:
+ *   Qwen3VLForConditionalGeneration, Qwen3VLMoeForConditionalGeneration
+ *     (modeling_qwen3_vl.py, modeling_qwen3_vl_moe.py): a Qwen3 or Qwen3-MoE
+ *     decoder (read with decoder.c's qwen3 and qwen3_moe readers) and the
+ *     vision tower with its DeepStack mergers;
+ *   Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration
+ *     (modeling_qwen3_5.py, modeling_qwen3_5_moe.py): Qwen3-Next's layer
+ *     pattern - Gated DeltaNet layers with a fixed state per sequence and
+ *     gated full attention every full_attention_interval-th layer - with a
+ *     dense MLP or Qwen3-Next's routed experts, and the vision tower without
+ *     DeepStack mergers;
+ *   Qwen3OmniMoeForConditionalGeneration (modular_qwen3_omni_moe.py): the
+ *     thinker (Qwen3-MoE text, the vision tower, an audio encoder) under
+ *     thinker_config, and the talker and code2wav that generate speech.
+ * Vision and audio towers never add KV cache (their attention is
+ * bidirectional, and vLLM serves Qwen3-Omni's thinker alone) and count
+ * under GS_PART_VISION and GS_PART_AUDIO. Module names are transformers'
+ * attribute names; tensor-parallel splits follow vLLM's qwen3_vl.py,
+ * qwen3_5.py and qwen3_omni_moe_thinker.py. The published counts each
+ * reader reproduces are written out in tests/fixtures/configs/<model_type>/
+ * README.md and checked in tests/server/test_models_qwen.c.
+ */
+#include "readers/decoder.h"
+
+#include "formats/jsonv.h"
+
+#include <string.h>
+
+/* ---------------------------------------------------------------- toolkit */
+
+/* A module of `part` in block `b`, or the model when b is GS_BLOCKS_MAX. */
+static void add(struct gs_arch *a, size_t b, const char *name, enum gs_module_kind kind,
+                enum gs_split split, enum gs_part part, unsigned flags, uint64_t in, uint64_t out,
+                uint64_t count)
+{
+    if (b >= GS_BLOCKS_MAX)
+        gs_arch_module(a, name, kind, split, part, flags, in, out, count);
+    else
+        gs_block_module(a, b, name, kind, split, part, flags, in, out, count);
+}
+
+/* nn.Linear(in, out), with a bias when `bias`: the towers' projections. */
+static void linear(struct gs_arch *a, size_t b, const char *name, enum gs_split split,
+                   enum gs_part part, bool bias, uint64_t in, uint64_t out, uint64_t count)
+{
+    add(a, b, name, GS_MODULE_LINEAR, split, part, GS_MOD_QUANT | (bias ? GS_MOD_BIAS : 0), in, out,
+        count);
+}
+
+/* nn.LayerNorm(width) (a weight and a bias), or an RMSNorm (a weight) when !`shift`. */
+static void tower_norm(struct gs_arch *a, size_t b, const char *name, enum gs_part part,
+                       bool shift, uint64_t width, uint64_t count)
+{
+    add(a, b, name, GS_MODULE_NORM, GS_SPLIT_NONE, part, shift ? GS_MOD_BIAS : 0, 1, width, count);
+}
+
+/* A biased projection and a LayerNorm of the vision tower. */
+static void biased_linear(struct gs_arch *a, size_t b, const char *name, enum gs_split split,
+                          uint64_t in, uint64_t out, uint64_t count)
+{
+    linear(a, b, name, split, GS_PART_VISION, true, in, out, count);
+}
+
+static void layer_norm(struct gs_arch *a, size_t b, const char *name, uint64_t width,
+                       uint64_t count)
+{
+    tower_norm(a, b, name, GS_PART_VISION, true, width, count);
+}
+
+/* A Qwen RMSNorm over the text width (one weight vector). */
+static void rms_norm(struct gs_arch *a, size_t b, const char *name)
+{
+    gs_build_norms(a, b, name, 1, false);
+}
+
+/* The reader of a decoder.c model type (the text model a VL config wraps). */
+static model_read_fn decoder_reader(const char *model_type)
+{
+    for (const struct model_type *m = MODELS_DECODER; m->model_type != NULL; m++)
+        if (strcmp(m->model_type, model_type) == 0)
+            return m->read;
+    return NULL;
+}
+
+/* Every text model here positions tokens with multimodal rotary embeddings
+ * (M-RoPE: temporal, height and width sections of the rotary dimension):
+ * transformers' Qwen3VLTextRotaryEmbedding and Qwen3_5TextRotaryEmbedding
+ * apply mrope_section whether or not the config names it (defaults [24, 20, 20]
+ * and [11, 11, 10]), and the published configs name it in rope_scaling
+ * (rope_parameters), which is what vLLM's get_rope tests to build an
+ * MRotaryEmbedding (rotary_embedding/__init__.py: rope type "default" with
+ * "mrope_section") - whose cos/sin table covers 4 x max_position_embeddings
+ * positions (gs_arch.rope_mrope). Marked by architecture because some copies of
+ * these configs (ai-dynamo/aiconfigurator's Qwen3-VL-30B-A3B-Instruct) drop
+ * rope_scaling. */
+static void mark_mrope(struct gs_arch *a)
+{
+    a->rope_mrope = true;
+}
+
+/* Where tie_word_embeddings is read: the text config's own value, else the
+ * top-level one the composite config (Qwen3VLConfig, Qwen3_5Config) keeps,
+ * else false (both classes default to untied). */
+static bool read_tie(struct model_reader *r, struct model_reader *text)
+{
+    if (rd_get(text, "tie_word_embeddings") != NULL)
+        return rd_flag(text, "tie_word_embeddings", false);
+    return rd_flag(r, "tie_word_embeddings", false);
+}
+
+/* Opens text_config; a config without one keeps the text fields at its top
+ * level (the flat layout), read in place. */
+static void open_text(struct model_reader *r, struct model_reader *text)
+{
+    if (!rd_sub(r, "text_config", text))
+        *text = *r;
+}
+
+/* Closes a nested reader: its failure is the parent's. */
+static void close_text(struct model_reader *r, const struct model_reader *text)
+{
+    if (!text->ok)
+        r->ok = false;
+}
+
+/* ------------------------------------------------------ the vision tower */
+
+/* Qwen3VLVisionConfig's defaults (configuration_qwen3_vl.py), used for a
+ * field the vision_config leaves out. */
+struct vision_dims {
+    uint64_t depth, width, inner, heads, channels, patch, temporal, merge, out, positions;
+    uint64_t deepstack; /* DeepStack mergers: len(deepstack_visual_indexes) */
+};
+
+/* The patch mergers' attribute names: Qwen3VLVisionPatchMerger's (norm, linear_fc1, linear_fc2)
+ * or Qwen3-Omni's Qwen3OmniMoeVisionPatchMerger (ln_q, mlp.0, mlp.2, and merger_list). */
+struct vision_names {
+    const char *merger_norm, *merger_fc1, *merger_fc2;
+    const char *deepstack_norm, *deepstack_fc1, *deepstack_fc2;
+};
+
+static const struct vision_names QWEN3_VL_VISION = {
+    "visual.merger.norm", "visual.merger.linear_fc1", "visual.merger.linear_fc2",
+    "visual.deepstack_merger_list.norm", "visual.deepstack_merger_list.linear_fc1",
+    "visual.deepstack_merger_list.linear_fc2"};
+
+static const struct vision_names QWEN3_OMNI_VISION = {
+    "visual.merger.ln_q",      "visual.merger.mlp.0",      "visual.merger.mlp.2",
+    "visual.merger_list.ln_q", "visual.merger_list.mlp.0", "visual.merger_list.mlp.2"};
+
+static struct vision_dims read_vision_dims(struct model_reader *v, bool deepstack)
+{
+    struct vision_dims d = {
+        .depth = rd_dim(v, NAMES("depth"), false, 27),
+        .width = rd_dim(v, NAMES("hidden_size"), false, 1152),
+        .inner = rd_dim(v, NAMES("intermediate_size"), false, 4304),
+        .heads = rd_size(v, NAMES("num_heads"), 16),
+        .channels = rd_dim(v, NAMES("in_channels"), false, 3),
+        .patch = rd_dim(v, NAMES("patch_size"), false, 16),
+        .temporal = rd_dim(v, NAMES("temporal_patch_size"), false, 2),
+        .merge = rd_dim(v, NAMES("spatial_merge_size"), false, 2),
+        .out = rd_dim(v, NAMES("out_hidden_size"), false, 3584),
+        .positions = rd_dim(v, NAMES("num_position_embeddings"), false, 2304),
+        .deepstack = 3, /* the class default [8, 16, 24] */
+    };
+    const json_t *indexes = NULL;
+    if (rd_get(v, "deepstack_visual_indexes") != NULL)
+        d.deepstack = rd_array(v, "deepstack_visual_indexes", &indexes);
+    if (!deepstack)
+        d.deepstack = 0;
+    if (d.heads != 0 && d.width % d.heads != 0)
+        rd_fail(v, "num_heads", GS_ERR_INVALID, "must divide hidden_size %llu",
+                (unsigned long long)d.width);
+    return d;
+}
+
+/* Qwen3VLVisionBlock: norm1 and norm2 LayerNorms, Qwen3VLVisionAttention
+ * (attn.qkv Linear(w, 3w) and attn.proj Linear(w, w), both biased; vLLM
+ * QKVParallelLinear and RowParallelLinear) and Qwen3VLVisionMLP
+ * (linear_fc1 w -> inner and linear_fc2 inner -> w, biased, GELU). */
+static void vision_block(struct gs_arch *a, const struct vision_dims *d)
+{
+    const size_t b = gs_arch_new_block(a);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL) {
+        a->overflow = true;
+        return;
+    }
+    const uint64_t w = d->width;
+    blk->mixer = GS_MIXER_ATTENTION;
+    memset(&blk->attn, 0, sizeof(blk->attn));
+    blk->attn.heads = blk->attn.kv_heads = d->heads;
+    blk->attn.head_dim = blk->attn.v_head_dim = d->heads ? w / d->heads : 0;
+    blk->attn.cached = false; /* bidirectional within an image: no KV cache */
+    blk->mlp.kind = GS_MLP_DENSE;
+    blk->mlp.gated = false;
+    blk->mlp.width = d->inner;
+    biased_linear(a, b, "attn.qkv", GS_SPLIT_QKV, w, 3 * w, 1);
+    biased_linear(a, b, "attn.proj", GS_SPLIT_ROW, w, w, 1);
+    biased_linear(a, b, "mlp.linear_fc1", GS_SPLIT_COLUMN, w, d->inner, 1);
+    biased_linear(a, b, "mlp.linear_fc2", GS_SPLIT_ROW, d->inner, w, 1);
+    layer_norm(a, b, "norm1", w, 1);
+    layer_norm(a, b, "norm2", w, 1);
+    gs_arch_tower(a, "visual.blocks", b, GS_PART_VISION, d->depth, false);
+}
+
+/* Qwen3VLVisionModel (modeling_qwen3_vl.py): patch_embed.proj, a Conv3d
+ * (channels x temporal x patch x patch -> w) with a bias; pos_embed, an
+ * nn.Embedding of num_position_embeddings rows (interpolated to the image
+ * grid); the blocks; merger (Qwen3VLVisionPatchMerger: norm LayerNorm(w),
+ * linear_fc1 w m^2 -> w m^2 and linear_fc2 w m^2 -> out_hidden_size, both
+ * biased) and, when `deepstack`, one more merger per
+ * deepstack_visual_indexes entry whose norm is over the merged width
+ * (use_postshuffle_norm). Qwen3_5VisionModel deletes the DeepStack mergers.
+ * The rotary embedding is a buffer. */
+static void read_vision(struct model_reader *r, struct gs_arch *a, bool deepstack,
+                        const struct vision_names *n)
+{
+    struct model_reader v;
+    json_t *empty = NULL;
+    if (!rd_sub(r, "vision_config", &v)) {
+        if (!r->ok)
+            return;
+        /* the composite config builds the vision config's defaults */
+        empty = json_object();
+        if (empty == NULL) {
+            rd_fail(r, "", GS_ERR_NOMEM, "out of memory reading the vision config");
+            return;
+        }
+        v = *r;
+        v.config = empty;
+        jsonv_pointer(v.pointer, sizeof(v.pointer), r->pointer, "vision_config");
+    }
+    const struct vision_dims d = read_vision_dims(&v, deepstack);
+    json_decref(empty);
+    close_text(r, &v);
+    if (!r->ok)
+        return;
+    vision_block(a, &d);
+    const size_t m = GS_BLOCKS_MAX;
+    const uint64_t w = d.width, merged = d.width * d.merge * d.merge;
+    add(a, m, "visual.patch_embed.proj", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_VISION, 0,
+        d.channels * d.temporal * d.patch * d.patch, w, 1);
+    add(a, m, "visual.patch_embed.proj.bias", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_VISION, 0, 1,
+        w, 1);
+    add(a, m, "visual.pos_embed", GS_MODULE_EMBEDDING, GS_SPLIT_NONE, GS_PART_VISION, 0,
+        d.positions, w, 1);
+    layer_norm(a, m, n->merger_norm, w, 1);
+    biased_linear(a, m, n->merger_fc1, GS_SPLIT_COLUMN, merged, merged, 1);
+    biased_linear(a, m, n->merger_fc2, GS_SPLIT_ROW, merged, d.out, 1);
+    if (d.deepstack > 0) {
+        /* vLLM keeps one max_num_batched_tokens x text hidden_size buffer per DeepStack level,
+         * created with the model (qwen3_vl.py Qwen3VLForConditionalGeneration.__init__,
+         * qwen3_vl_moe.py Qwen3VLMoeForConditionalGeneration.__init__,
+         * qwen3_omni_moe_thinker.py: deepstack_input_embeds = [torch.zeros(
+         * scheduler_config.max_num_batched_tokens, text_config.hidden_size) ...]) */
+        a->token_buffer_width = d.deepstack * a->hidden_size;
+        layer_norm(a, m, n->deepstack_norm, merged, d.deepstack);
+        biased_linear(a, m, n->deepstack_fc1, GS_SPLIT_COLUMN, merged, merged, d.deepstack);
+        biased_linear(a, m, n->deepstack_fc2, GS_SPLIT_ROW, merged, d.out, d.deepstack);
+    }
+}
+
+/* ---------------------------------------------------------------- Qwen3-VL */
+
+/* The text model with decoder.c's reader for `text_type`, its
+ * tie_word_embeddings settled first (read_tie) on a copy of the text config. */
+static void read_vl_text(struct model_reader *r, struct gs_arch *a, const char *text_type)
+{
+    struct model_reader text;
+    open_text(r, &text);
+    if (!r->ok)
+        return;
+    json_t *copy = json_copy((json_t *)(uintptr_t)text.config);
+    if (copy == NULL || json_object_set_new(copy, "tie_word_embeddings",
+                                            json_boolean(read_tie(r, &text))) != 0) {
+        json_decref(copy);
+        rd_fail(r, "", GS_ERR_NOMEM, "out of memory reading the text config");
+        return;
+    }
+    text.config = copy;
+    const model_read_fn read = decoder_reader(text_type);
+    if (read != NULL) {
+        read(&text, a);
+        mark_mrope(a);
+    } else {
+        rd_fail(&text, "model_type", GS_ERR_UNSUPPORTED, "no %s reader", text_type);
+    }
+    json_decref(copy);
+    close_text(r, &text);
+}
+
+/* Qwen3VLForConditionalGeneration: Qwen3VLTextModel is Qwen3Model (q/k/v/o
+ * without bias by default, q_norm and k_norm over head_dim, SwiGLU MLP, two
+ * RMSNorms per layer), then the vision tower with DeepStack mergers and
+ * lm_head unless tied (vLLM qwen3_vl.py Qwen3VLForConditionalGeneration). */
+static void read_qwen3_vl(struct model_reader *r, struct gs_arch *a)
+{
+    read_vl_text(r, a, "qwen3");
+    if (r->ok)
+        read_vision(r, a, true, &QWEN3_VL_VISION);
+}
+
+/* Qwen3VLMoeForConditionalGeneration: Qwen3VLMoeTextDecoderLayer is
+ * Qwen3MoeDecoderLayer - routed experts (gate Linear(h, E), experts of
+ * moe_intermediate_size, no shared expert) on every decoder_sparse_step-th
+ * layer but mlp_only_layers, else a dense MLP of intermediate_size - with
+ * Qwen3 attention; the vision tower as Qwen3-VL's (vLLM qwen3_vl_moe.py). */
+static void read_qwen3_vl_moe(struct model_reader *r, struct gs_arch *a)
+{
+    read_vl_text(r, a, "qwen3_moe");
+    if (r->ok)
+        read_vision(r, a, true, &QWEN3_VL_VISION);
+}
+
+/* ----------------------------------------------------------------- Qwen3.5 */
+
+/* The Gated DeltaNet's shape (Qwen3_5TextConfig: linear_* fields). */
+struct gdn {
+    uint64_t k_heads, v_heads, k_dim, v_dim, kernel;
+    bool fp32_state;
+};
+
+/* Qwen3_5GatedDeltaNet (`linear_attn`, modular_qwen3_5.py): in_proj_qkv
+ * h -> 2 key_dim + value_dim, in_proj_z h -> value_dim, in_proj_b and
+ * in_proj_a h -> v_heads (all without bias), a depthwise conv1d over
+ * 2 key_dim + value_dim without bias, dt_bias and A_log per value head, a
+ * gated RMSNorm over head_v_dim shared by the heads, out_proj
+ * value_dim -> h. vLLM keeps (gated_delta_net_state_shape) a conv window of
+ * (kernel - 1) x conv_dim and a v_heads x head_v_dim x head_k_dim state per
+ * sequence; Qwen3_5ForConditionalGenerationConfig (vLLM models/config.py)
+ * sets mamba_ssm_cache_dtype from the config's mamba_ssm_dtype, so the
+ * published "float32" keeps the recurrent state in fp32. */
+static void qwen3_5_gdn(struct gs_arch *a, size_t b, const struct gdn *g)
+{
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL) {
+        a->overflow = true;
+        return;
+    }
+    const uint64_t h = a->hidden_size;
+    const uint64_t key_dim = g->k_heads * g->k_dim, value_dim = g->v_heads * g->v_dim;
+    const uint64_t conv = 2 * key_dim + value_dim;
+    blk->mixer = GS_MIXER_RECURRENT;
+    blk->rec = (struct gs_recurrent){.conv_channels = conv, .conv_kernel = g->kernel,
+                                     .state_heads = g->v_heads, .state_rows = g->v_dim,
+                                     .state_cols = g->k_dim,
+                                     .in_width = conv + value_dim + 2 * g->v_heads,
+                                     .inner = value_dim, .fp32_state = g->fp32_state};
+    const enum gs_part p = GS_PART_ATTENTION;
+    gs_block_module(a, b, "in_proj_qkv", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, p, GS_MOD_QUANT, h,
+                    conv, 1);
+    gs_block_module(a, b, "in_proj_z", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, p, GS_MOD_QUANT, h,
+                    value_dim, 1);
+    /* b and a stay unquantized (NVIDIA's NVFP4 Qwen3.5 checkpoints target qkv, z, out only) */
+    gs_block_module(a, b, "in_proj_b", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, p, 0, h, g->v_heads, 1);
+    gs_block_module(a, b, "in_proj_a", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, p, 0, h, g->v_heads, 1);
+    gs_block_module(a, b, "conv1d", GS_MODULE_TENSOR, GS_SPLIT_COLUMN, p, 0, g->kernel, conv, 1);
+    gs_block_module(a, b, "dt_bias", GS_MODULE_TENSOR, GS_SPLIT_COLUMN, p, 0, 1, g->v_heads, 1);
+    gs_block_module(a, b, "A_log", GS_MODULE_TENSOR, GS_SPLIT_COLUMN, p, 0, 1, g->v_heads, 1);
+    gs_block_module(a, b, "norm", GS_MODULE_NORM, GS_SPLIT_NONE, p, 0, 1, g->v_dim, 1);
+    gs_block_module(a, b, "out_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, p, GS_MOD_QUANT, value_dim,
+                    h, 1);
+}
+
+/* Qwen3_5Attention (= Qwen3NextAttention): q_proj h -> heads x 2 head_dim
+ * (the query and its sigmoid output gate), k_proj, v_proj, o_proj, with
+ * attention_bias; q_norm and k_norm RMSNorms over head_dim. */
+static void qwen3_5_attention(struct gs_arch *a, size_t b, const struct decoder_plan *plan,
+                              bool bias)
+{
+    struct gs_attention spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.heads = plan->heads;
+    spec.kv_heads = plan->kv_heads;
+    spec.head_dim = plan->head_dim;
+    spec.cached = true;
+    gs_build_attention(a, b, &spec, &GS_ATTENTION_NAMES, bias, bias);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL)
+        return;
+    for (size_t i = 0; i < blk->module_count; i++)
+        if (strcmp(blk->modules[i].name, "q_proj") == 0)
+            blk->modules[i].out *= 2;
+    gs_block_module(a, b, "q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+                    plan->head_dim, 1);
+    gs_block_module(a, b, "k_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+                    plan->head_dim, 1);
+}
+
+/* One Qwen3.5 layer kind: the mixer, the MLP (Qwen3_5MLP of
+ * intermediate_size, or Qwen3_5MoeSparseMoeBlock: gate, experts of
+ * moe_intermediate_size, shared_expert and shared_expert_gate), and
+ * input_layernorm and post_attention_layernorm. */
+static size_t qwen3_5_block(struct gs_arch *a, const struct decoder_plan *plan,
+                            const struct gdn *g, bool full, bool routed, bool bias)
+{
+    const size_t b = gs_arch_new_block(a);
+    if (full)
+        qwen3_5_attention(a, b, plan, bias);
+    else
+        qwen3_5_gdn(a, b, g);
+    if (routed)
+        gs_build_moe(a, b, &plan->experts);
+    else
+        gs_build_mlp(a, b, plan->intermediate, true, false, &GS_MLP_NAMES);
+    rms_norm(a, b, "input_layernorm");
+    rms_norm(a, b, "post_attention_layernorm");
+    return b;
+}
+
+/* layer_types ("linear_attention" / "full_attention") or, without it, every
+ * full_attention_interval-th layer full, as Qwen3NextConfig derives it. */
+static void qwen3_5_layer_pattern(struct model_reader *t, uint64_t layers, bool full[GS_LAYERS_MAX])
+{
+    memset(full, 0, GS_LAYERS_MAX * sizeof(full[0]));
+    const uint64_t interval = rd_dim(t, NAMES("full_attention_interval"), false, 4);
+    const json_t *list = NULL;
+    const size_t n = rd_array(t, "layer_types", &list);
+    if (list != NULL && n != layers) {
+        rd_fail(t, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)layers);
+        return;
+    }
+    for (uint64_t l = 0; l < layers && l < GS_LAYERS_MAX && t->ok; l++) {
+        if (list == NULL) {
+            full[l] = interval != 0 && (l + 1) % interval == 0;
+            continue;
+        }
+        const char *s = json_string_value(json_array_get(list, l));
+        if (s == NULL || (strcmp(s, "full_attention") != 0 && strcmp(s, "linear_attention") != 0))
+            rd_fail(t, "layer_types", GS_ERR_INVALID,
+                    "entry %llu must be \"linear_attention\" or \"full_attention\"",
+                    (unsigned long long)l);
+        else
+            full[l] = strcmp(s, "full_attention") == 0;
+    }
+}
+
+/* The Gated DeltaNet fields with Qwen3_5TextConfig's defaults. */
+static struct gdn qwen3_5_read_gdn(struct model_reader *t)
+{
+    const char *ssm_dtype = rd_string(t, "mamba_ssm_dtype");
+    return (struct gdn){
+        .k_heads = rd_dim(t, NAMES("linear_num_key_heads"), false, 16),
+        .v_heads = rd_dim(t, NAMES("linear_num_value_heads"), false, 32),
+        .k_dim = rd_dim(t, NAMES("linear_key_head_dim"), false, 128),
+        .v_dim = rd_dim(t, NAMES("linear_value_head_dim"), false, 128),
+        .kernel = rd_dim(t, NAMES("linear_conv_kernel_dim"), false, 4),
+        .fp32_state = ssm_dtype != NULL && strcmp(ssm_dtype, "float32") == 0,
+    };
+}
+
+/* The MTP module transformers skips (Qwen3_5ForCausalLM ignores "^mtp.*")
+ * and vLLM's drafter builds (qwen3_5_mtp.py Qwen3_5MultiTokenPredictor):
+ * mtp_num_hidden_layers full-attention layers of the model's own kind, fc
+ * 2h -> h without bias, pre_fc_norm_hidden, pre_fc_norm_embedding and
+ * norm; the embedding and head are the model's (mtp_use_dedicated_embeddings
+ * false in every published config). */
+static void qwen3_5_mtp(struct gs_arch *a, const struct decoder_plan *plan, const struct gdn *g,
+                        bool routed, bool bias, uint64_t layers)
+{
+    if (layers == 0)
+        return;
+    const size_t b = qwen3_5_block(a, plan, g, true, routed, bias);
+    const uint64_t h = a->hidden_size;
+    gs_block_module(a, b, "fc", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 2 * h, h, 1);
+    rms_norm(a, b, "pre_fc_norm_hidden");
+    rms_norm(a, b, "pre_fc_norm_embedding");
+    rms_norm(a, b, "norm");
+    gs_arch_tower(a, "mtp", b, GS_PART_MTP, layers, false);
+}
+
+/* Qwen3_5TextModel (= Qwen3NextModel): embed_tokens, the layers, norm; the
+ * head of Qwen3_5ForConditionalGeneration unless tied. Qwen3_5TextConfig
+ * defaults head_dim to 256; the MoE config has no intermediate_size (every
+ * layer routes: Qwen3_5MoeDecoderLayer always builds the sparse block). */
+static void qwen3_5_text(struct model_reader *r, struct model_reader *t, struct gs_arch *a,
+                         bool moe)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(t, a, &plan, false, 256, moe);
+    a->tie_word_embeddings = read_tie(r, t);
+    bool full[GS_LAYERS_MAX];
+    qwen3_5_layer_pattern(t, plan.layers, full);
+    if (moe) {
+        decoder_read_experts(t, &plan, false);
+        plan.experts.shared_width = rd_dim(t, NAMES("shared_expert_intermediate_size"), false, 0);
+        plan.experts.shared_gate = plan.experts.shared_width > 0;
+    }
+    const struct gdn g = qwen3_5_read_gdn(t);
+    const bool bias = rd_flag(t, "attention_bias", false);
+    const uint64_t mtp = rd_dim(t, NAMES("mtp_num_hidden_layers"), false, 0);
+    if (!t->ok)
+        return;
+    size_t kinds[2];
+    bool made[2] = {false, false};
+    gs_arch_set_layers(a, plan.layers, 0);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int f = full[l];
+        if (!made[f]) {
+            kinds[f] = qwen3_5_block(a, &plan, &g, f, moe, bias);
+            made[f] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[f]);
+    }
+    gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    rms_norm(a, GS_BLOCKS_MAX, "norm");
+    qwen3_5_mtp(a, &plan, &g, moe, bias, mtp);
+}
+
+static void read_qwen3_5_common(struct model_reader *r, struct gs_arch *a, bool moe)
+{
+    struct model_reader text;
+    open_text(r, &text);
+    if (!r->ok)
+        return;
+    qwen3_5_text(r, &text, a, moe);
+    mark_mrope(a);
+    close_text(r, &text);
+    if (r->ok)
+        read_vision(r, a, false, &QWEN3_VL_VISION);
+}
+
+/* Qwen3_5ForConditionalGeneration (modeling_qwen3_5.py; vLLM qwen3_5.py):
+ * dense Qwen3.5 (27B and the small sizes). */
+static void read_qwen3_5(struct model_reader *r, struct gs_arch *a)
+{
+    read_qwen3_5_common(r, a, false);
+}
+
+/* Qwen3_5MoeForConditionalGeneration (modeling_qwen3_5_moe.py; vLLM
+ * qwen3_5.py Qwen3_5MoeForConditionalGeneration): Qwen3.5 with routed
+ * experts in every layer (35B-A3B, 122B-A10B, 397B-A17B). */
+static void read_qwen3_5_moe(struct model_reader *r, struct gs_arch *a)
+{
+    read_qwen3_5_common(r, a, true);
+}
+
+/* -------------------------------------------------------------- Qwen3-Omni */
+
+/* A sub-config of `r` that the reader requires: false (and `r` failed) when
+ * it is missing or not an object. */
+static bool open_required(struct model_reader *r, const char *name, struct model_reader *sub)
+{
+    if (rd_sub(r, name, sub))
+        return true;
+    if (r->ok)
+        rd_fail(r, name, GS_ERR_INVALID, "is required: the %s of a Qwen3-Omni config", name);
+    return false;
+}
+
+/* Conv weight (out x in x kernel elements) and its bias, as one tensor of
+ * (in x kernel + 1) x out elements. */
+static void conv(struct gs_arch *a, const char *name, enum gs_part part, uint64_t in,
+                 uint64_t kernel, uint64_t out)
+{
+    add(a, GS_BLOCKS_MAX, name, GS_MODULE_TENSOR, GS_SPLIT_NONE, part, 0, in * kernel + 1, out, 1);
+}
+
+/* A block of a speech tower: bidirectional-or-causal attention that the
+ * thinker's KV cache never holds (vLLM serves the thinker alone), of `heads`
+ * query and `kv_heads` key/value heads of `head_dim` over a `width` stream. */
+static size_t speech_block(struct gs_arch *a, uint64_t heads, uint64_t kv_heads, uint64_t head_dim)
+{
+    const size_t b = gs_arch_new_block(a);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL) {
+        a->overflow = true;
+        return b;
+    }
+    blk->mixer = GS_MIXER_ATTENTION;
+    memset(&blk->attn, 0, sizeof(blk->attn));
+    blk->attn.heads = heads;
+    blk->attn.kv_heads = kv_heads;
+    blk->attn.head_dim = blk->attn.v_head_dim = head_dim;
+    blk->attn.cached = false;
+    return b;
+}
+
+/* q/k/v/o projections (no bias) of a speech tower's attention over `width`,
+ * with per-head q_norm and k_norm when `qk_norm`. */
+static void speech_attention(struct gs_arch *a, size_t b, uint64_t width, bool qk_norm)
+{
+    const struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL)
+        return;
+    const uint64_t q = blk->attn.heads * blk->attn.head_dim;
+    const uint64_t kv = blk->attn.kv_heads * blk->attn.head_dim;
+    const enum gs_part p = GS_PART_AUDIO;
+    linear(a, b, "self_attn.q_proj", GS_SPLIT_COLUMN, p, false, width, q, 1);
+    linear(a, b, "self_attn.k_proj", GS_SPLIT_KV, p, false, width, kv, 1);
+    linear(a, b, "self_attn.v_proj", GS_SPLIT_KV, p, false, width, kv, 1);
+    linear(a, b, "self_attn.o_proj", GS_SPLIT_ROW, p, false, q, width, 1);
+    if (qk_norm) {
+        tower_norm(a, b, "self_attn.q_norm", p, false, blk->attn.head_dim, 1);
+        tower_norm(a, b, "self_attn.k_norm", p, false, blk->attn.head_dim, 1);
+    }
+}
+
+/* A gated MLP (gate_proj, up_proj, down_proj, no bias) of a speech tower. */
+static void speech_mlp(struct gs_arch *a, size_t b, const char *prefix_gate, const char *up,
+                       const char *down, uint64_t width, uint64_t inner, uint64_t count)
+{
+    linear(a, b, prefix_gate, GS_SPLIT_COLUMN, GS_PART_AUDIO, false, width, inner, count);
+    linear(a, b, up, GS_SPLIT_COLUMN, GS_PART_AUDIO, false, width, inner, count);
+    linear(a, b, down, GS_SPLIT_ROW, GS_PART_AUDIO, false, inner, width, count);
+}
+
+/* Qwen3OmniMoeAudioEncoder (`audio_tower`, modular_qwen3_omni_moe.py; vLLM
+ * qwen3_omni_moe_thinker.py): conv2d1 Conv2d(1, ds, 3), conv2d2 and conv2d3
+ * Conv2d(ds, ds, 3), all biased, each halving the mel axis; conv_out
+ * Linear(ds x mel/8, d) without bias; a sinusoidal position table (a
+ * buffer); encoder_layers layers of self_attn q/k/v/out_proj (biased),
+ * self_attn_layer_norm, fc1/fc2 (biased) and final_layer_norm; ln_post;
+ * proj1 Linear(d, d) and proj2 Linear(d, output_dim), biased. */
+static void omni_audio(struct model_reader *thinker, struct gs_arch *a)
+{
+    struct model_reader c;
+    if (!open_required(thinker, "audio_config", &c))
+        return;
+    const uint64_t d = rd_dim(&c, NAMES("d_model"), false, 1280);
+    const uint64_t layers = rd_dim(&c, NAMES("encoder_layers"), false, 32);
+    const uint64_t heads = rd_dim(&c, NAMES("encoder_attention_heads"), false, 20);
+    const uint64_t ffn = rd_dim(&c, NAMES("encoder_ffn_dim"), false, 5120);
+    const uint64_t mels = rd_dim(&c, NAMES("num_mel_bins"), false, 128);
+    const uint64_t ds = rd_dim(&c, NAMES("downsample_hidden_size"), false, 480);
+    const uint64_t out = rd_dim(&c, NAMES("output_dim"), false, 3584);
+    if (heads != 0 && d % heads != 0)
+        rd_fail(&c, "encoder_attention_heads", GS_ERR_INVALID, "must divide d_model %llu",
+                (unsigned long long)d);
+    close_text(thinker, &c);
+    if (!thinker->ok)
+        return;
+    const enum gs_part p = GS_PART_AUDIO;
+    const size_t b = speech_block(a, heads, heads, heads ? d / heads : 0);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk != NULL)
+        blk->mlp = (struct gs_mlp){.kind = GS_MLP_DENSE, .gated = false, .width = ffn};
+    linear(a, b, "self_attn.q_proj", GS_SPLIT_COLUMN, p, true, d, d, 1);
+    linear(a, b, "self_attn.k_proj", GS_SPLIT_KV, p, true, d, d, 1);
+    linear(a, b, "self_attn.v_proj", GS_SPLIT_KV, p, true, d, d, 1);
+    linear(a, b, "self_attn.out_proj", GS_SPLIT_ROW, p, true, d, d, 1);
+    tower_norm(a, b, "self_attn_layer_norm", p, true, d, 1);
+    linear(a, b, "fc1", GS_SPLIT_COLUMN, p, true, d, ffn, 1);
+    linear(a, b, "fc2", GS_SPLIT_ROW, p, true, ffn, d, 1);
+    tower_norm(a, b, "final_layer_norm", p, true, d, 1);
+    gs_arch_tower(a, "audio_tower.layers", b, p, layers, false);
+    const uint64_t bins = (((mels + 1) / 2 + 1) / 2 + 1) / 2;
+    conv(a, "audio_tower.conv2d1", p, 1, 9, ds);
+    conv(a, "audio_tower.conv2d2", p, ds, 9, ds);
+    conv(a, "audio_tower.conv2d3", p, ds, 9, ds);
+    linear(a, GS_BLOCKS_MAX, "audio_tower.conv_out", GS_SPLIT_NONE, p, false, ds * bins, d, 1);
+    tower_norm(a, GS_BLOCKS_MAX, "audio_tower.ln_post", p, true, d, 1);
+    linear(a, GS_BLOCKS_MAX, "audio_tower.proj1", GS_SPLIT_NONE, p, true, d, d, 1);
+    linear(a, GS_BLOCKS_MAX, "audio_tower.proj2", GS_SPLIT_NONE, p, true, d, out, 1);
+}
+
+/* The width and heads of a speech transformer config. */
+struct speech_dims {
+    uint64_t width, layers, heads, kv_heads, head_dim, inner, vocab;
+};
+
+static struct speech_dims read_speech_dims(struct model_reader *c)
+{
+    struct speech_dims s = {
+        .width = rd_dim(c, NAMES("hidden_size"), true, 0),
+        .layers = rd_dim(c, NAMES("num_hidden_layers"), true, 0),
+        .heads = rd_dim(c, NAMES("num_attention_heads"), true, 0),
+        .inner = rd_dim(c, NAMES("intermediate_size"), true, 0),
+        .vocab = rd_dim(c, NAMES("vocab_size"), false, 0),
+    };
+    s.kv_heads = rd_dim(c, NAMES("num_key_value_heads"), false, s.heads);
+    s.head_dim = rd_dim(c, NAMES("head_dim"), false, s.heads ? s.width / s.heads : 0);
+    return s;
+}
+
+/* Qwen3OmniMoeTalkerModel's layers (`talker.model.layers`): Qwen3 attention
+ * with q_norm/k_norm and Qwen3OmniMoeTalkerTextSparseMoeBlock - gate, routed
+ * experts of moe_intermediate_size, a shared_expert of
+ * shared_expert_intermediate_size behind shared_expert_gate Linear(h, 1) -
+ * and two RMSNorms; then norm, codec_embedding (vocab x h), text_projection
+ * and hidden_projection (Qwen3OmniMoeTalkerResizeMLP: linear_fc1
+ * thinker_hidden_size -> intermediate_size and linear_fc2 -> h, biased) and
+ * codec_head h -> vocab. */
+static void omni_talker(struct model_reader *talker, struct gs_arch *a)
+{
+    struct model_reader c;
+    if (!open_required(talker, "text_config", &c))
+        return;
+    const struct speech_dims s = read_speech_dims(&c);
+    const uint64_t experts =
+        rd_dim(&c, NAMES("num_experts", "num_local_experts"), true, 0);
+    const uint64_t top_k = rd_dim(&c, NAMES("num_experts_per_tok"), true, 0);
+    const uint64_t width = rd_dim(&c, NAMES("moe_intermediate_size"), true, 0);
+    const uint64_t shared = rd_dim(&c, NAMES("shared_expert_intermediate_size"), false, 0);
+    if (top_k > experts)
+        rd_fail(&c, "num_experts_per_tok", GS_ERR_INVALID,
+                "routes each token to %llu experts but there are only %llu",
+                (unsigned long long)top_k, (unsigned long long)experts);
+    close_text(talker, &c);
+    const uint64_t thinker_h = rd_dim(talker, NAMES("thinker_hidden_size"), true, 0);
+    if (!talker->ok)
+        return;
+    const uint64_t h = s.width;
+    const enum gs_part p = GS_PART_AUDIO;
+    const size_t b = speech_block(a, s.heads, s.kv_heads, s.head_dim);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk != NULL)
+        blk->mlp = (struct gs_mlp){.kind = GS_MLP_MOE, .gated = true, .width = width,
+                                   .experts = experts, .top_k = top_k, .shared_width = shared};
+    speech_attention(a, b, h, true);
+    linear(a, b, "mlp.gate", GS_SPLIT_NONE, p, false, h, experts, 1);
+    add(a, b, "mlp.experts.gate_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, p,
+        GS_MOD_QUANT | GS_MOD_EXPERT, h, width, experts);
+    add(a, b, "mlp.experts.up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, p,
+        GS_MOD_QUANT | GS_MOD_EXPERT, h, width, experts);
+    add(a, b, "mlp.experts.down_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, p,
+        GS_MOD_QUANT | GS_MOD_EXPERT, width, h, experts);
+    if (shared > 0) {
+        speech_mlp(a, b, "mlp.shared_expert.gate_proj", "mlp.shared_expert.up_proj",
+                   "mlp.shared_expert.down_proj", h, shared, 1);
+        linear(a, b, "mlp.shared_expert_gate", GS_SPLIT_NONE, p, false, h, 1, 1);
+    }
+    tower_norm(a, b, "input_layernorm", p, false, h, 1);
+    tower_norm(a, b, "post_attention_layernorm", p, false, h, 1);
+    gs_arch_tower(a, "talker.model.layers", b, p, s.layers, false);
+    const size_t m = GS_BLOCKS_MAX;
+    tower_norm(a, m, "talker.model.norm", p, false, h, 1);
+    add(a, m, "talker.model.codec_embedding", GS_MODULE_EMBEDDING, GS_SPLIT_NONE, p, 0, s.vocab, h,
+        1);
+    linear(a, m, "talker.text_projection.linear_fc1", GS_SPLIT_NONE, p, true, thinker_h, s.inner,
+           1);
+    linear(a, m, "talker.text_projection.linear_fc2", GS_SPLIT_NONE, p, true, s.inner, h, 1);
+    linear(a, m, "talker.hidden_projection.linear_fc1", GS_SPLIT_NONE, p, true, thinker_h, s.inner,
+           1);
+    linear(a, m, "talker.hidden_projection.linear_fc2", GS_SPLIT_NONE, p, true, s.inner, h, 1);
+    linear(a, m, "talker.codec_head", GS_SPLIT_NONE, p, false, h, s.vocab, 1);
+}
+
+/* Qwen3OmniMoeTalkerCodePredictorModelForConditionalGeneration
+ * (`talker.code_predictor`): Qwen3 decoder layers (q_norm/k_norm, SwiGLU,
+ * two RMSNorms), norm, and num_code_groups - 1 codec_embedding tables
+ * (vocab x h) and lm_head Linear(h, vocab) heads. */
+static void omni_code_predictor(struct model_reader *talker, struct gs_arch *a)
+{
+    struct model_reader c;
+    if (!open_required(talker, "code_predictor_config", &c))
+        return;
+    const struct speech_dims s = read_speech_dims(&c);
+    const uint64_t groups = rd_dim(&c, NAMES("num_code_groups"), true, 0);
+    if (s.vocab == 0)
+        rd_fail(&c, "vocab_size", GS_ERR_INVALID, "is required: the codebook size");
+    close_text(talker, &c);
+    if (!talker->ok)
+        return;
+    const uint64_t h = s.width;
+    const enum gs_part p = GS_PART_AUDIO;
+    const size_t b = speech_block(a, s.heads, s.kv_heads, s.head_dim);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk != NULL)
+        blk->mlp = (struct gs_mlp){.kind = GS_MLP_DENSE, .gated = true, .width = s.inner};
+    speech_attention(a, b, h, true);
+    speech_mlp(a, b, "mlp.gate_proj", "mlp.up_proj", "mlp.down_proj", h, s.inner, 1);
+    tower_norm(a, b, "input_layernorm", p, false, h, 1);
+    tower_norm(a, b, "post_attention_layernorm", p, false, h, 1);
+    gs_arch_tower(a, "talker.code_predictor.model.layers", b, p, s.layers, false);
+    const size_t m = GS_BLOCKS_MAX;
+    tower_norm(a, m, "talker.code_predictor.model.norm", p, false, h, 1);
+    add(a, m, "talker.code_predictor.model.codec_embedding", GS_MODULE_EMBEDDING, GS_SPLIT_NONE, p,
+        0, s.vocab, h, groups - 1);
+    linear(a, m, "talker.code_predictor.lm_head", GS_SPLIT_NONE, p, false, h, s.vocab, groups - 1);
+}
+
+/* Parameters of Qwen3OmniMoeCode2Wav's convolutional decoder: `decoder.0`
+ * CausalConvNet(h, decoder_dim, 7); per upsample_rates entry r a
+ * Code2WavDecoderBlock from c to c/2 - SnakeBeta(c) (alpha and beta),
+ * CausalTransConvNet(c, c/2, 2r, r), three residual units of two
+ * SnakeBeta(c/2), a Conv1d(c/2, c/2, 7) and a Conv1d(c/2, c/2, 1), all
+ * convolutions biased -; a final SnakeBeta and CausalConvNet(c, 1, 7). */
+static uint64_t code2wav_decoder_params(uint64_t h, uint64_t dim, const uint64_t *rates,
+                                        size_t n)
+{
+    uint64_t total = dim * h * 7 + dim, c = dim;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t o = c / 2;
+        total += 2 * c + c * o * 2 * rates[i] + o;
+        total += 3 * (2 * 2 * o + o * o * 7 + o + o * o + o);
+        c = o;
+    }
+    return total + 2 * c + c * 7 + 1;
+}
+
+/* A JSON list of positive integers (upsample rates); false (and `c` failed)
+ * when an entry is not one or the list outgrows `cap`. */
+static bool int_list(struct model_reader *c, const char *name, uint64_t *out, size_t cap,
+                     size_t *n)
+{
+    const json_t *list = NULL;
+    *n = rd_array(c, name, &list);
+    if (*n > cap) {
+        rd_fail(c, name, GS_ERR_UNSUPPORTED, "has %zu entries: gpusizer reads at most %zu", *n,
+                cap);
+        return false;
+    }
+    for (size_t i = 0; i < *n; i++) {
+        const json_t *v = json_array_get(list, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+            (uint64_t)json_integer_value(v) > GS_ARCH_DIM_MAX) {
+            rd_fail(c, name, GS_ERR_INVALID, "entry %zu must be a positive integer", i);
+            return false;
+        }
+        out[i] = (uint64_t)json_integer_value(v);
+    }
+    return c->ok;
+}
+
+/* Qwen3OmniMoeCode2Wav (`code2wav`): pre_transformer layers (q/k/v/o without
+ * bias, no q/k norms, SwiGLU, two RMSNorms and the two MimiLayerScale
+ * `scale` vectors) and norm; code_embedding (codebook_size x num_quantizers
+ * rows of h); per upsampling_ratios entry f a CausalTransConvNet(h, h, f, f)
+ * and a ConvNeXtBlock (depthwise Conv1d(h, h, 7), LayerNorm, pwconv1 h -> 4h,
+ * pwconv2 4h -> h, all biased, and gamma); the convolutional decoder. */
+static void omni_code2wav(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader c;
+    if (!open_required(r, "code2wav_config", &c))
+        return;
+    const struct speech_dims s = read_speech_dims(&c);
+    const uint64_t codebook = rd_dim(&c, NAMES("codebook_size"), true, 0);
+    const uint64_t quantizers = rd_dim(&c, NAMES("num_quantizers"), true, 0);
+    const uint64_t dim = rd_dim(&c, NAMES("decoder_dim"), true, 0);
+    uint64_t ratios[8], rates[8];
+    size_t n_ratios = 0, n_rates = 0;
+    int_list(&c, "upsampling_ratios", ratios, 8, &n_ratios);
+    int_list(&c, "upsample_rates", rates, 8, &n_rates);
+    if (c.ok && (dim >> n_rates) == 0)
+        rd_fail(&c, "decoder_dim", GS_ERR_INVALID, "halves to nothing over %zu upsample rates",
+                n_rates);
+    close_text(r, &c);
+    if (!r->ok)
+        return;
+    const uint64_t h = s.width;
+    const enum gs_part p = GS_PART_AUDIO;
+    const size_t b = speech_block(a, s.heads, s.kv_heads, s.head_dim);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk != NULL)
+        blk->mlp = (struct gs_mlp){.kind = GS_MLP_DENSE, .gated = true, .width = s.inner};
+    speech_attention(a, b, h, false);
+    speech_mlp(a, b, "mlp.gate_proj", "mlp.up_proj", "mlp.down_proj", h, s.inner, 1);
+    tower_norm(a, b, "input_layernorm", p, false, h, 1);
+    tower_norm(a, b, "post_attention_layernorm", p, false, h, 1);
+    add(a, b, "self_attn_layer_scale.scale", GS_MODULE_TENSOR, GS_SPLIT_NONE, p, 0, 1, h, 1);
+    add(a, b, "mlp_layer_scale.scale", GS_MODULE_TENSOR, GS_SPLIT_NONE, p, 0, 1, h, 1);
+    gs_arch_tower(a, "code2wav.pre_transformer.layers", b, p, s.layers, false);
+    const size_t m = GS_BLOCKS_MAX;
+    tower_norm(a, m, "code2wav.pre_transformer.norm", p, false, h, 1);
+    add(a, m, "code2wav.code_embedding", GS_MODULE_EMBEDDING, GS_SPLIT_NONE, p, 0,
+        codebook * quantizers, h, 1);
+    uint64_t upsample = 0;
+    for (size_t i = 0; i < n_ratios; i++)
+        upsample += h * h * ratios[i] + h + (h * 7 + h + 2 * h + h * 4 * h + 4 * h + 4 * h * h + h + h);
+    add(a, m, "code2wav.upsample", GS_MODULE_TENSOR, GS_SPLIT_NONE, p, 0, 1, upsample, 1);
+    add(a, m, "code2wav.decoder", GS_MODULE_TENSOR, GS_SPLIT_NONE, p, 0, 1,
+        code2wav_decoder_params(h, dim, rates, n_rates), 1);
+}
+
+/* Qwen3OmniMoeForConditionalGeneration (modular_qwen3_omni_moe.py): the
+ * thinker (Qwen3OmniMoeThinkerForConditionalGeneration: a Qwen3-MoE text
+ * model under thinker_config.text_config, read with decoder.c's qwen3_moe
+ * reader; the Qwen3-VL vision tower with DeepStack mergers; the audio
+ * encoder; lm_head) and, when enable_audio_output (the default), the
+ * speech generator transformers builds beside it (enable_talker: the talker
+ * with its code predictor, and code2wav), counted under GS_PART_AUDIO with
+ * the audio encoder. vLLM serves the thinker alone
+ * (qwen3_omni_moe_thinker.py), so its KV cache is the thinker's; the
+ * speech towers cache nothing here. */
+static void read_qwen3_omni_moe(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader thinker;
+    if (!open_required(r, "thinker_config", &thinker))
+        return;
+    read_vl_text(&thinker, a, "qwen3_moe");
+    if (thinker.ok)
+        read_vision(&thinker, a, true, &QWEN3_OMNI_VISION);
+    if (thinker.ok)
+        omni_audio(&thinker, a);
+    close_text(r, &thinker);
+    if (!r->ok || !rd_flag(r, "enable_audio_output", true))
+        return;
+    struct model_reader talker;
+    if (!open_required(r, "talker_config", &talker))
+        return;
+    omni_talker(&talker, a);
+    if (talker.ok)
+        omni_code_predictor(&talker, a);
+    close_text(r, &talker);
+    if (r->ok)
+        omni_code2wav(r, a);
+}
+
+const struct model_type MODELS_QWEN[] = {
+    {"qwen3_vl", "Qwen3VLForConditionalGeneration", read_qwen3_vl},
+    {"qwen3_vl_moe", "Qwen3VLMoeForConditionalGeneration", read_qwen3_vl_moe},
+    {"qwen3_5", "Qwen3_5ForConditionalGeneration", read_qwen3_5},
+    {"qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration", read_qwen3_5_moe},
+    {"qwen3_omni_moe", "Qwen3OmniMoeForConditionalGeneration", read_qwen3_omni_moe},
+    {NULL, NULL, NULL},
+};
