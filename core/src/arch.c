@@ -9,15 +9,6 @@
 
 #include <string.h>
 
-uint64_t gs_arch_block_layers(const struct gs_arch *a, size_t block)
-{
-    uint64_t counts[GS_BLOCKS_MAX];
-    if (block >= a->block_count)
-        return 0;
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
-    return counts[block];
-}
-
 void gs_arch_stage(const struct gs_arch *a, uint64_t stages, uint64_t stage, uint64_t *first,
                    uint64_t *end)
 {

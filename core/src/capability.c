@@ -66,11 +66,6 @@ static const struct caps *row(enum gs_hw hw)
     return &table[hw < GS_HW_COUNT ? hw : GS_HW_UNKNOWN];
 }
 
-const char *gs_hw_name(enum gs_hw hw)
-{
-    return row(hw)->name;
-}
-
 bool gs_hw_bf16(enum gs_hw hw)
 {
     return row(hw)->bf16;

@@ -25,19 +25,3 @@ const char *gs_engine_name(enum gs_engine e)
     return gs_engine_ops_for(e)->name;
 }
 
-bool gs_engine_parse(const char *name, enum gs_engine *out)
-{
-    for (int i = 0; name != NULL && i < GS_ENGINE_COUNT; i++) {
-        if (strcmp(name, engines[i]->name) == 0) {
-            *out = (enum gs_engine)i;
-            return true;
-        }
-    }
-    return false;
-}
-
-uint64_t gs_engine_default_block_size(enum gs_engine engine)
-{
-    return gs_engine_ops_for(engine)->block_size;
-}
-

@@ -33,17 +33,6 @@ enum gs_kv_dtype gs_kv_fp8_for(const struct gs_arch *arch)
     return GS_KV_FP8;
 }
 
-bool gs_kv_dtype_parse(const char *name, enum gs_kv_dtype *out)
-{
-    for (int i = 0; name != NULL && i < GS_KV_COUNT; i++) {
-        if (strcmp(name, kv_names[i]) == 0) {
-            *out = (enum gs_kv_dtype)i;
-            return true;
-        }
-    }
-    return false;
-}
-
 static uint64_t ceil_div(uint64_t n, uint64_t d)
 {
     return gs_div_ceil(n, d ? d : 1);

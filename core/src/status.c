@@ -42,37 +42,3 @@ void gs_error_prefix(struct gs_error *err, size_t from, const char *prefix)
     }
 }
 
-const char *gs_status_str(enum gs_status status)
-{
-    switch (status) {
-    case GS_OK:
-        return "ok";
-    case GS_ERR_INVALID:
-        return "invalid input";
-    case GS_ERR_NOT_FOUND:
-        return "not found";
-    case GS_ERR_UNSUPPORTED:
-        return "unsupported input";
-    case GS_ERR_RANGE:
-        return "value out of range";
-    case GS_ERR_TOO_LARGE:
-        return "too large";
-    case GS_ERR_NOMEM:
-        return "out of memory";
-    case GS_ERR_DB:
-        return "catalog error";
-    case GS_ERR_INTERNAL:
-        return "internal error";
-    case GS_ERR_CONFLICT:
-        return "conflict";
-    case GS_ERR_PRECONDITION:
-        return "precondition failed";
-    case GS_ERR_BUSY:
-        return "catalog busy";
-    case GS_ERR_UNKNOWN_MODEL:
-        return "unknown model type";
-    case GS_ERR_FULL:
-        return "catalog storage full";
-    }
-    return "unknown status";
-}

@@ -47,12 +47,6 @@ const char *const codec_fit_keys[] = {"model",       "mode",      "precision", "
 static const char *const model_keys[] = {"parameters", "config", NULL};
 static const char *const precision_keys[] = {"weights", "group_size", NULL};
 static const char *const mode_names[] = {"inference", "training", NULL};
-/* enum gs_weight_format order */
-static const char *const format_names[] = {"fp32",   "bf16",   "fp16",    "int8",   "int4",
-                                           "fp8",    "fp8_per_channel",   "fp8_block",
-                                           "gptq",   "awq",    "nf4",     "nf4_dq", "q4_0",
-                                           "q4_k_m", "q5_k_m", "q6_k",    "q8_0",   "mxfp4",
-                                           "nvfp4",  NULL};
 
 /* A catalog entry as the model: its architecture, and for an import its
  * checkpoint's own bytes (an import gpusizer cannot read the architecture of
@@ -314,6 +308,8 @@ static bool decode_precision(const json_t *precision, struct estimate_request *o
         return false;
     }
     int index = 0;
+    const char *format_names[GS_WF_COUNT + 1];
+    JSONV_ENUM_NAMES(format_names, 0, GS_WF_COUNT, gs_weight_format_name, enum gs_weight_format);
     if (!jsonv_enum(weights, "/precision/weights", format_names, &index, err))
         return false;
     const enum gs_weight_format f = (enum gs_weight_format)index;

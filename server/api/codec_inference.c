@@ -27,9 +27,6 @@ static const char *const all2all_names[] = {"allgather_reducescatter", "naive",
                                             "deepep_high_throughput", "deepep_low_latency", NULL};
 static const uint8_t all2all_backend[] = {GS_ALL2ALL_NCCL, GS_ALL2ALL_NCCL, GS_ALL2ALL_DEEPEP_HT,
                                           GS_ALL2ALL_DEEPEP_LL};
-static const char *const kv_names[] = {"auto", "bf16", "fp16", "fp8", "fp8_e5m2",
-                                       "int8_per_token_head", "fp8_per_token_head", "fp8_ds_mla",
-                                       "int8", NULL};
 
 #define TOKENS_MAX ((uint64_t)1 << 24)
 
@@ -263,6 +260,8 @@ bool codec_decode_inference(const json_t *section, struct gs_serving *out, struc
     }
     const json_t *kv = json_object_get(section, "kv_cache_dtype");
     if (kv != NULL) {
+        const char *kv_names[GS_KV_COUNT + 1];
+        JSONV_ENUM_NAMES(kv_names, 0, GS_KV_COUNT, gs_kv_dtype_name, enum gs_kv_dtype);
         if (jsonv_enum(kv, "/inference/kv_cache_dtype", kv_names, &index, err))
             out->kv_dtype = (enum gs_kv_dtype)index;
         else

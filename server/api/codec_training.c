@@ -28,26 +28,11 @@ static const char *const override_keys[] = {"cuda_context_bytes",    "cublas_wor
                                             "non_torch_bytes",       "cuda_graph_bytes",
                                             NULL};
 
-/* Index = enum value. */
-static const char *const regime_names[] = {"fp32", "bf16_mixed", "fp16_mixed", "bf16_pure", "amp",
-                                           NULL};
-static const enum gs_regime regime_values[] = {GS_REGIME_FP32, GS_REGIME_BF16_MIXED,
-                                               GS_REGIME_FP16_MIXED, GS_REGIME_BF16_PURE,
-                                               GS_REGIME_AMP};
-static const char *const optimizer_names[] = {"adamw", "adam", "adamw_8bit", "sgd",
-                                              "sgd_momentum", "adafactor", "lion", NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", "op_selective", NULL};
-/* enum gs_framework order */
-static const char *const framework_names[] = {"transformers", "torchtune", "torchtitan",
-                                              "litgpt",       "megatron",  "deepspeed", NULL};
-/* enum gs_loss order from GS_LOSS_FP32_RETAINED */
-static const char *const loss_names[] = {"fp32_retained", "fp32", "chunked", "fused", NULL};
 static const char *const method_names[] = {"full", "lora", "qlora", NULL};
 static const char *const offload_names[] = {"none", "optimizer", "optimizer_and_params", NULL};
 static const char *const zero_aliases[] = {"no_shard", "shard_grad_op", "full_shard", NULL};
 static const unsigned zero_alias_stage[] = {0, 2, 3};
-
-
 
 const char *codec_recompute_name(enum gs_recompute r)
 {
@@ -203,6 +188,8 @@ static bool decode_framework(const json_t *section, struct gs_training_knobs *k,
 {
     bool ok = true;
     const char *base = "/training";
+    const char *framework_names[GS_FW_COUNT + 1];
+    JSONV_ENUM_NAMES(framework_names, 0, GS_FW_COUNT, gs_framework_name, enum gs_framework);
     int i = read_enum(section, base, "framework", framework_names, &ok, err);
     if (i >= 0) {
         k->framework = (enum gs_framework)i;
@@ -222,6 +209,8 @@ static bool decode_framework(const json_t *section, struct gs_training_knobs *k,
             ok = false;
         }
     }
+    const char *loss_names[GS_LOSS_COUNT - GS_LOSS_FP32_RETAINED + 1];
+    JSONV_ENUM_NAMES(loss_names, GS_LOSS_FP32_RETAINED, GS_LOSS_COUNT, gs_loss_name, enum gs_loss);
     i = read_enum(section, base, "loss", loss_names, &ok, err);
     if (i >= 0)
         k->loss = (enum gs_loss)(i + GS_LOSS_FP32_RETAINED);
@@ -278,9 +267,13 @@ bool codec_decode_training(const json_t *section, struct gs_training *out, struc
               err);
     read_uint(section, base, "gradient_accumulation_steps", 1, DEGREE_MAX,
               &out->gradient_accumulation_steps, &ok, err);
+    const char *regime_names[GS_REGIME_COUNT - GS_REGIME_FP32 + 1];
+    JSONV_ENUM_NAMES(regime_names, GS_REGIME_FP32, GS_REGIME_COUNT, gs_regime_name, enum gs_regime);
     int i = read_enum(section, base, "regime", regime_names, &ok, err);
     if (i >= 0)
-        out->regime = regime_values[i];
+        out->regime = (enum gs_regime)(i + GS_REGIME_FP32);
+    const char *optimizer_names[GS_OPT_COUNT + 1];
+    JSONV_ENUM_NAMES(optimizer_names, 0, GS_OPT_COUNT, gs_optimizer_name, enum gs_optimizer);
     i = read_enum(section, base, "optimizer", optimizer_names, &ok, err);
     if (i >= 0)
         out->optimizer = (enum gs_optimizer)i;

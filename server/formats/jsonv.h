@@ -46,4 +46,15 @@ bool jsonv_number(const json_t *value, const char *pointer, double above, double
 /* Reads a boolean. */
 bool jsonv_bool(const json_t *value, const char *pointer, bool *out, struct gs_error *err);
 
+/* Fills `names` (room for count - first + 1 pointers) with name_fn(first) ... name_fn(count - 1)
+ * and a NULL: the choices jsonv_enum offers, taken from the one table that names the enum (the
+ * core's name function), so the API and the core cannot disagree on a name. Choice i is the
+ * enum value first + i. */
+#define JSONV_ENUM_NAMES(names, first, count, name_fn, type)                                     \
+    do {                                                                                         \
+        for (int jsonv_i_ = (first); jsonv_i_ < (count); jsonv_i_++)                             \
+            (names)[jsonv_i_ - (first)] = name_fn((type)jsonv_i_);                               \
+        (names)[(count) - (first)] = NULL;                                                       \
+    } while (0)
+
 #endif

@@ -321,9 +321,6 @@ struct gs_param_count {
     uint64_t largest_module; /* parameters of the largest single module (ZeRO-3 gathers it whole) */
 };
 
-/* Layers of block `b` in the decoder stack (0 for an unknown block). */
-uint64_t gs_arch_block_layers(const struct gs_arch *arch, size_t block);
-
 /* Decoder layers [first, end) on pipeline stage `stage` of `stages`, split
  * as vLLM's get_pp_indices does: L / p each, the remainder one layer each to
  * the stages before the last (which holds the head). */

@@ -35,8 +35,6 @@ enum gs_hw {
  * "Blackwell (sm_121)", "CDNA 3"); GS_HW_UNKNOWN when none matches. */
 enum gs_hw gs_hw_from_architecture(const char *architecture);
 
-const char *gs_hw_name(enum gs_hw hw);
-
 /* Whether a GPU of generation `hw` computes in bf16 (the others run 16-bit
  * models in fp16). */
 bool gs_hw_bf16(enum gs_hw hw);

@@ -16,13 +16,8 @@
 const struct gs_engine_ops *gs_engine_ops_for(enum gs_engine engine);
 
 /* "vllm", "sglang", "tensorrt_llm", "tgi", "generic" (the generic profile's for an unknown
- * one); parsing accepts exactly these. */
+ * one); the API takes exactly these (server/api/codec_inference.c). */
 const char *gs_engine_name(enum gs_engine engine);
-bool gs_engine_parse(const char *name, enum gs_engine *out);
-
-/* Tokens per KV block as the engine ships it (vLLM 16, TensorRT-LLM 64,
- * SGLang and TGI 1, generic 1). */
-uint64_t gs_engine_default_block_size(enum gs_engine engine);
 
 /* Each engine's table, defined in its module. */
 extern const struct gs_engine_ops gs_engine_vllm, gs_engine_sglang, gs_engine_tensorrt_llm,

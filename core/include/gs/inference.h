@@ -47,7 +47,6 @@ enum gs_kv_dtype {
 };
 
 const char *gs_kv_dtype_name(enum gs_kv_dtype dtype);
-bool gs_kv_dtype_parse(const char *name, enum gs_kv_dtype *out);
 
 /* The cache an "fp8" request gives this architecture (NULL: none known):
  * fp8_ds_mla for DeepSeek's sparse-attention MLA models (an indexer in the
@@ -59,7 +58,6 @@ enum gs_kv_dtype gs_kv_fp8_for(const struct gs_arch *arch);
 
 enum gs_engine { GS_ENGINE_VLLM, GS_ENGINE_SGLANG, GS_ENGINE_TENSORRT_LLM, GS_ENGINE_TGI,
                  GS_ENGINE_GENERIC, GS_ENGINE_COUNT };
-
 
 /* Layers of one windowed kind on one GPU (vLLM SlidingWindowSpec /
  * ChunkedLocalAttentionSpec). */
@@ -135,7 +133,6 @@ enum gs_status gs_kv_layout_memo(const struct gs_arch *arch, enum gs_kv_dtype dt
 uint64_t gs_kv_sequence_bytes(const struct gs_kv_layout *kv, uint64_t context,
                               uint64_t encoder_tokens, uint64_t block_size,
                               uint64_t batched_tokens, bool *overflow);
-
 
 /* The engine's knobs; zero fields take the engine's shipped defaults. */
 struct gs_engine_config {

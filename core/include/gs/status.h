@@ -63,7 +63,4 @@ enum gs_status gs_error_add(struct gs_error *err, enum gs_status status, const c
 /* Prepends `prefix` (a JSON Pointer) to the pointers of items [from, count). */
 void gs_error_prefix(struct gs_error *err, size_t from, const char *prefix);
 
-/* A short English name for the status, e.g. "invalid input". Never NULL. */
-const char *gs_status_str(enum gs_status status);
-
 #endif
