@@ -579,6 +579,9 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.match(detail, /\bllama\b/);
       assert.match(detail, /\bmistral\b/);
       assert.match(detail, /"parameters"/, 'the detail suggests a raw parameter count');
+      // the contract's example is this answer, word for word (the list comes from the reader tables)
+      const example = loadOpenApi().components.responses.UnsupportedModelType.content['application/problem+json'].example;
+      assert.equal(detail, example.errors[0].detail, 'openapi.yaml UnsupportedModelType example is stale');
       // /v1/fit and /v1/recommend read the model the same way
       assertProblem(await call('POST', '/v1/fit', { body: { model: { config }, gpu: 'h100-sxm-80gb' } }), 422,
         '/model/config/model_type');
