@@ -5,6 +5,7 @@
  * (estimate_training.c), the capability warnings and the per-GPU total.
  */
 #include "estimate_notes.h"
+#include "estimate_scope.h"
 #include "estimate_serving.h"
 #include "estimate_training.h"
 
@@ -97,6 +98,17 @@ enum gs_status gs_estimate_compute(const struct gs_model_spec *model,
                                    const struct gs_workload *workload, struct gs_estimate *out,
                                    struct gs_error *err)
 {
+    return gs_estimate_compute_scoped(model, workload, NULL, out, err);
+}
+
+enum gs_status gs_estimate_compute_scoped(const struct gs_model_spec *model,
+                                          const struct gs_workload *workload,
+                                          const struct gs_estimate_scope *scope,
+                                          struct gs_estimate *out, struct gs_error *err)
+{
+    static const struct gs_estimate_scope whole = {false, false, false};
+    if (scope == NULL)
+        scope = &whole;
     /* written in place (no copy of the whole answer per call: plan searches make hundreds);
      * on an error `out` holds a partial answer the caller does not read */
     struct gs_estimate *const e = out;
@@ -115,7 +127,7 @@ enum gs_status gs_estimate_compute(const struct gs_model_spec *model,
         return st;
     e->trainable_parameters = e->parameters;
     st = workload->mode == GS_MODE_TRAINING ? est_compute_training(model, workload, e, err)
-                                            : est_compute_inference(model, workload, e, err);
+                                            : est_compute_inference(model, workload, scope, e, err);
     if (st != GS_OK)
         return st;
     capability_warnings(workload, e);

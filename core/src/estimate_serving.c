@@ -723,8 +723,8 @@ static enum gs_status cpu_offloaded(const struct gs_model_spec *m, const struct 
 }
 
 static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workload *given,
-                            struct gs_estimate *e, uint64_t t, uint64_t p, enum gs_weight_format f,
-                            struct gs_error *err)
+                            const struct gs_estimate_scope *scope, struct gs_estimate *e,
+                            uint64_t t, uint64_t p, enum gs_weight_format f, struct gs_error *err)
 {
     if (!m->has_arch)
         return gs_error_add(err, GS_ERR_INVALID, "/inference",
@@ -757,7 +757,7 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     if (given->serving.engine.cpu_offload_bytes && offloaded == 0)
         warn(e, "cpu_offload_not_supported",
              "this engine has no --cpu-offload-gb: every weight stays on the GPU");
-    if (w->fitting_only &&
+    if (scope->fitting_only &&
         gs_inference_weights_leave_no_cache(&w->serving.engine, e->per_gpu.weights_bytes,
                                             w->gpu.total_bytes)) {
         /* the target's weights on the most loaded GPU (a draft's only add to them) already
@@ -811,7 +811,7 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                       &ovf),
                &ovf);
     explain_serving(w, ops, e);
-    if (r->has_budget && !r->holds_batch && !w->figures_only) {
+    if (r->has_budget && !r->holds_batch && !scope->figures_only) {
         suggest_fixes(m, w, e, t, p, f);
         order_fixes(e);
     }
@@ -830,14 +830,15 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
 }
 
 enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct gs_workload *w,
-                                     struct gs_estimate *e, struct gs_error *err)
+                                     const struct gs_estimate_scope *scope, struct gs_estimate *e,
+                                     struct gs_error *err)
 {
     bool ovf = false;
     const uint64_t t = w->parallelism.tensor ? w->parallelism.tensor : 1;
     const uint64_t p = w->parallelism.pipeline ? w->parallelism.pipeline : 1;
     const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
     const uint64_t ep = w->parallelism.expert ? w->parallelism.expert : 1;
-    if ((t > 1 || p > 1 || dp > 1 || ep > 1) && !w->layout_checked) {
+    if ((t > 1 || p > 1 || dp > 1 || ep > 1) && !scope->layout_checked) {
         struct gs_parallelism par;
         gs_parallelism_defaults(&par);
         par.tensor = t;
@@ -868,7 +869,7 @@ enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct
                "the model's config.json (torch_dtype, quantization_config): with no precision in "
                "the request, the weights are sized as the published checkpoint stores them");
     if (w->serving.present) {
-        st = serve(m, w, e, t, p, f, err);
+        st = serve(m, w, scope, e, t, p, f, err);
         if (st != GS_OK)
             return st;
     } else {

@@ -5,11 +5,13 @@
 #ifndef GS_ESTIMATE_SERVING_H
 #define GS_ESTIMATE_SERVING_H
 
+#include "estimate_scope.h"
 #include "gs/estimate.h"
 
 /* Weights, the engine's budget, the fixes and the notes of a serving request; `e` holds the
  * model's parameters on entry. */
 enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct gs_workload *w,
-                                     struct gs_estimate *e, struct gs_error *err);
+                                     const struct gs_estimate_scope *scope, struct gs_estimate *e,
+                                     struct gs_error *err);
 
 #endif

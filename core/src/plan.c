@@ -3,6 +3,8 @@
  */
 #include "gs/plan.h"
 
+#include "estimate_scope.h"
+
 #include "gs/capability.h"
 
 #include <math.h>
@@ -151,14 +153,17 @@ static void set_layout(const struct gs_plan_gpu *gpu, uint64_t t, uint64_t p, ui
     w->parallelism.gpus_per_node = node_size(gpu);
 }
 
+/* What a search needs of each layout's serving estimate: no search reads an estimate's fixes,
+ * nor the figures of a layout that does not fit, and every layout comes from replica_layouts,
+ * which validated it. */
+static const struct gs_estimate_scope layout_scope = {
+    .figures_only = true, .fitting_only = true, .layout_checked = true};
+
 static void inference_workload(const struct gs_workload *base, const struct gs_plan_gpu *gpu,
                                const struct variant *v, uint64_t t, uint64_t p, uint64_t dpa,
                                struct gs_workload *w)
 {
     *w = *base;
-    w->figures_only = true; /* no search reads an estimate's fixes */
-    w->fitting_only = true; /* nor the figures of a layout that does not fit */
-    w->layout_checked = true; /* every layout comes from replica_layouts, which validated it */
     set_layout(gpu, t, p, dpa, w);
     if (v->format != gs_workload_format(base)) {
         w->format_given = true;
@@ -174,7 +179,7 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
 static bool inference_fits(const struct gs_model_spec *m, const struct gs_workload *w,
                            struct gs_estimate *est)
 {
-    if (gs_estimate_compute(m, w, est, NULL) != GS_OK)
+    if (gs_estimate_compute_scoped(m, w, &layout_scope, est, NULL) != GS_OK)
         return false;
     if (!est->has_serving)
         return est->per_gpu.total_bytes <= w->gpu.total_bytes;
@@ -635,8 +640,8 @@ static void at_planned_batch(const struct gs_model_spec *m, const struct gs_work
     inference_workload(base, gpu, &v, plan->tensor, plan->pipeline, plan->attention_data, &at);
     at.serving.batch_size = plan->batch_per_replica; /* the estimate splits it over the ranks */
     struct gs_estimate sized;
-    if (gs_estimate_compute(m, &at, &sized, NULL) == GS_OK && sized.has_serving &&
-        sized.serving.holds_batch) {
+    if (gs_estimate_compute_scoped(m, &at, &layout_scope, &sized, NULL) == GS_OK &&
+        sized.has_serving && sized.serving.holds_batch) {
         plan->estimate = sized;
         plan->estimate_batch = plan->batch_per_replica;
     }

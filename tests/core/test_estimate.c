@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "arch_fixture.h"
+#include "estimate_scope.h" /* core/src: the plan search's scope of an estimate */
 #include "gs/estimate.h"
 #include "gs/gpu.h"
 #include "gs/precision.h"
@@ -412,7 +413,8 @@ static void test_uneven_pipeline_stages(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
 }
 
-/* A plan search's workloads set fitting_only: an estimate whose weights
+/* A plan search asks for its layouts' estimates within a scope (estimate_scope.h, internal to
+ * the core) with fitting_only: an estimate whose weights
  * alone leave the engine no KV cache stops at the verdict. Llama-3-70B
  * (bf16 weights 141.1 GB) at tensor degrees 1-8 and 2 pipeline stages, on a
  * 24 GB and an 80 GB GPU, under each engine: the verdict is always the full
@@ -421,6 +423,8 @@ static void test_uneven_pipeline_stages(void **state)
 static void test_fitting_only_verdicts(void **state)
 {
     (void)state;
+    const struct gs_estimate_scope figures = {.figures_only = true};
+    const struct gs_estimate_scope fitting_scope = {.figures_only = true, .fitting_only = true};
     const struct gs_arch arch = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
     const struct gs_model_spec m = fixture_spec(&arch);
     static const enum gs_engine engines[] = {GS_ENGINE_VLLM, GS_ENGINE_SGLANG, GS_ENGINE_TGI,
@@ -439,11 +443,12 @@ static void test_fitting_only_verdicts(void **state)
                     w.serving.context_length = 8192;
                     w.serving.engine.engine = engines[e];
                     w.gpu.total_bytes = gpus[g];
-                    w.figures_only = true;
                     struct gs_estimate full, fitting;
-                    assert_int_equal(gs_estimate_compute(&m, &w, &full, NULL), GS_OK);
-                    w.fitting_only = true;
-                    assert_int_equal(gs_estimate_compute(&m, &w, &fitting, NULL), GS_OK);
+                    assert_int_equal(gs_estimate_compute_scoped(&m, &w, &figures, &full, NULL),
+                                     GS_OK);
+                    assert_int_equal(gs_estimate_compute_scoped(&m, &w, &fitting_scope, &fitting,
+                                                                NULL),
+                                     GS_OK);
                     assert_true(fitting.has_serving && fitting.serving.has_budget);
                     assert_int_equal(fitting.serving.starts, full.serving.starts);
                     assert_int_equal(fitting.serving.holds_batch, full.serving.holds_batch);
@@ -483,11 +488,10 @@ static void test_fitting_only_verdicts(void **state)
         w.serving.engine.has_kv_cache_memory_bytes = true;
         w.serving.engine.kv_cache_memory_bytes = 5000000000ULL;
         w.gpu.total_bytes = gpus[0];
-        w.figures_only = true;
         struct gs_estimate full, fitting;
-        assert_int_equal(gs_estimate_compute(&m, &w, &full, NULL), GS_OK);
-        w.fitting_only = true;
-        assert_int_equal(gs_estimate_compute(&m, &w, &fitting, NULL), GS_OK);
+        assert_int_equal(gs_estimate_compute_scoped(&m, &w, &figures, &full, NULL), GS_OK);
+        assert_int_equal(gs_estimate_compute_scoped(&m, &w, &fitting_scope, &fitting, NULL),
+                         GS_OK);
         assert_int_equal(fitting.serving.starts, full.serving.starts);
         assert_int_equal(fitting.serving.holds_batch, full.serving.holds_batch);
         starts += full.serving.starts;
@@ -496,7 +500,7 @@ static void test_fitting_only_verdicts(void **state)
 }
 
 /* layout_checked: a plan search validates each layout once per GPU type
- * and its estimates do not again. The flag trusts the caller (tensor 3 does
+ * and its estimates do not again. The scope (internal to the core) trusts the search (tensor 3 does
  * not divide Llama-3-70B's 64 heads: refused without it, sized with it), but
  * the serving rule that the expert group is tensor x data still holds. */
 static void test_layout_checked(void **state)
@@ -511,13 +515,13 @@ static void test_layout_checked(void **state)
     gs_error_init(&err);
     assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
     assert_string_equal(err.items[0].pointer, "/parallelism/tensor");
-    w.layout_checked = true;
-    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    const struct gs_estimate_scope checked = {.layout_checked = true};
+    assert_int_equal(gs_estimate_compute_scoped(&m, &w, &checked, &e, NULL), GS_OK);
     w.parallelism.tensor = 2;
     w.parallelism.data = 2;
     w.parallelism.expert = 2;
     gs_error_init(&err);
-    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_int_equal(gs_estimate_compute_scoped(&m, &w, &checked, &e, &err), GS_ERR_INVALID);
     assert_string_equal(err.items[0].pointer, "/parallelism/expert");
 }
 

@@ -134,18 +134,6 @@ struct gs_workload {
     struct gs_training training;       /* training only; zeroed fields take defaults */
     struct gs_parallelism parallelism; /* zeroed degrees count as 1 */
     struct gs_overrides overrides;
-    bool figures_only;                /* the caller reads the figures and the verdict only (a plan
-                                         search sizing hundreds of layouts): the fixes that would let
-                                         the engine hold the batch are not worked out */
-    bool fitting_only;                /* ... and only when the engine starts and holds the batch:
-                                         where the weights alone leave the engine no KV cache
-                                         (gs_inference_weights_leave_no_cache) the estimate stops
-                                         there, its serving verdict has_budget with starts and
-                                         holds_batch false and its figures unset */
-    bool layout_checked;              /* the caller has validated these parallel degrees for this
-                                         model (gs_parallelism_validate: a plan search lists its
-                                         layouts once per GPU type), so a serving estimate does
-                                         not again */
 };
 
 /* Bytes on each GPU, by component. total_bytes is the sum of the others:
