@@ -1100,29 +1100,19 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
                               uint64_t gpu_count, struct gs_plan *out, enum gs_plan_reject *why,
                               struct gs_error *err)
 {
-    /* a plan found is copied over `out` whole, so a search of a validated serving workload
-     * (a whole-catalog recommendation's 30) clears it only when it finds none; every other
-     * path starts from a cleared plan (the validation estimate is written into it) */
-    const bool clear_late =
-        workload->mode == GS_MODE_INFERENCE && limits->workload_validated && gpu->view.total_bytes != 0;
-    if (!clear_late)
-        memset(out, 0, sizeof(*out));
+    memset(out, 0, sizeof(*out));
     *why = GS_REJECT_DOES_NOT_FIT;
     if (gpu->view.total_bytes == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/gpu", "the GPU has no memory capacity on record");
     enum gs_status st;
     if (workload->mode == GS_MODE_INFERENCE) {
         /* validate the request once at one GPU, so errors name the request's fields */
-        if (!limits->workload_validated) {
-            struct gs_workload probe = *workload;
-            gs_parallelism_defaults(&probe.parallelism);
-            st = gs_estimate_compute(model, &probe, &out->estimate, err);
-            if (st != GS_OK)
-                return st;
-        }
+        struct gs_workload probe = *workload;
+        gs_parallelism_defaults(&probe.parallelism);
+        st = gs_estimate_compute(model, &probe, &out->estimate, err);
+        if (st != GS_OK)
+            return st;
         st = search_inference(model, workload, gpu, limits, demand, eff, gpu_count, out, why);
-        if (clear_late && (st != GS_OK || *why != GS_REJECT_NONE))
-            memset(out, 0, sizeof(*out));
     } else {
         st = search_training(model, workload, gpu, limits, demand, eff, gpu_count, out, why, err);
     }

@@ -298,7 +298,6 @@ int sizing_recommend_text(const struct service *svc, const json_t *request, char
         if (cands == NULL)
             st = GS_ERR_NOMEM;
         s->limits.price_required = true; /* an unpriced GPU goes to `rejected` (no_price) */
-        s->limits.workload_validated = true; /* sizing_request_decode computed s->probe */
     }
     struct same_spec seen = {NULL, 0};
     if (st == GS_OK && !same_spec_init(&seen, s->candidate_count))
@@ -408,13 +407,10 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
     }
     struct gs_plan at, least;
     enum gs_plan_reject why_at = GS_REJECT_DOES_NOT_FIT, why_least = GS_REJECT_DOES_NOT_FIT;
-    struct gs_plan_limits checked = own; /* sizing_request_decode computed s->probe; the changes' own
-                                            workloads (gs_advice_evaluate) are checked anew */
-    checked.workload_validated = true;
-    st = gs_plan_search(&s->req.model, &s->req.workload, &g, &checked, &none, &s->eff, count, &at,
+    st = gs_plan_search(&s->req.model, &s->req.workload, &g, &own, &none, &s->eff, count, &at,
                         &why_at, &problem->errors);
     if (st == GS_OK)
-        st = gs_plan_search(&s->req.model, &s->req.workload, &g, &checked, &none, &s->eff, 0,
+        st = gs_plan_search(&s->req.model, &s->req.workload, &g, &own, &none, &s->eff, 0,
                             &least, &why_least, &problem->errors);
     if (st != GS_OK)
         goto out;

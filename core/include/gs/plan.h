@@ -55,10 +55,6 @@ struct gs_plan_limits {
     bool price_required;        /* a plan on a GPU without a price is rejected whatever it is
                                    (GS_REJECT_NO_PRICE, as under a budget): the search there
                                    stops at the first plan it finds */
-    bool workload_validated;    /* inference: the caller computed the workload's estimate at its
-                                   own layout without an error (as /v1/recommend and /v1/fit
-                                   do to answer with the model's facts), so the search does not
-                                   repeat it on every GPU type */
 };
 
 void gs_plan_limits_defaults(struct gs_plan_limits *limits);
