@@ -832,6 +832,10 @@ function changeSettings(c) {
     more_gpus: {},
     lower_context: { 'inference.context_length': c.value },
     more_tensor_parallelism: { 'parallelism.tensor': c.value, gpu_count: c.value },
+    gradient_accumulation: {
+      'training.batch_size': c.plan?.micro_batch_size,
+      'training.gradient_accumulation_steps': c.plan?.gradient_accumulation_steps,
+    },
     selective_recomputation: { 'training.activation_checkpointing': 'selective' },
     full_recomputation: { 'training.activation_checkpointing': 'full' },
     zero_3: { 'parallelism.zero_stage': 3 },

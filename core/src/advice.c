@@ -14,6 +14,7 @@ void gs_advice_own_limits(const struct gs_workload *w, uint64_t max_gpus,
     l->recompute = 1u << w->training.recompute;
     l->allow_offload = w->parallelism.offload != GS_OFFLOAD_NONE;
     l->allow_expert = w->parallelism.expert > 1;
+    l->allow_accumulation = false; /* the batch as asked; a smaller one is a change below */
 }
 
 static void add_change(struct gs_fit_change *list, size_t *n, size_t cap, const char *code,
@@ -76,6 +77,16 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
     size_t n = 0;
     struct gs_workload w = *w0;
     struct gs_plan_limits l = *own;
+    if (w0->training.batch_size > 1) {
+        /* the same optimization (sequences per optimizer step) in smaller passes: activations
+         * shrink with the micro-batch, nothing else changes */
+        l.allow_accumulation = true;
+        add_change(out, &n, cap, "gradient_accumulation",
+                   "a smaller micro-batch with more gradient accumulation steps, the global batch "
+                   "kept (the plan's micro_batch_size and gradient_accumulation_steps)",
+                   0, &w, &l, false);
+        l = *own;
+    }
     if (w0->training.recompute != GS_RECOMPUTE_FULL) {
         if (w0->training.recompute == GS_RECOMPUTE_NONE) {
             w.training.recompute = GS_RECOMPUTE_SELECTIVE;
@@ -200,6 +211,19 @@ static bool change_at_count(const struct gs_model_spec *m, const struct gs_fit_c
                 w.training.recompute = p->recompute = (enum gs_recompute)r;
                 break;
             }
+        /* accumulation at its extreme: one sequence per pass, the rest accumulated */
+        const uint64_t batch = w.training.batch_size ? w.training.batch_size : 1;
+        const uint64_t steps = w.training.gradient_accumulation_steps
+                                   ? w.training.gradient_accumulation_steps
+                                   : 1;
+        if (c->limits.allow_accumulation && batch > 1) {
+            w.training.batch_size = 1;
+            w.training.gradient_accumulation_steps = steps * batch;
+        }
+        p->micro_batch = w.training.batch_size ? w.training.batch_size : 1;
+        p->accumulation_steps = w.training.gradient_accumulation_steps
+                                    ? w.training.gradient_accumulation_steps
+                                    : 1;
     }
     if (gs_estimate_compute(m, &w, &p->estimate, NULL) != GS_OK)
         return false;

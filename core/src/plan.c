@@ -29,6 +29,7 @@ void gs_plan_limits_defaults(struct gs_plan_limits *l)
     l->allow_offload = false;
     l->allow_expert = true;
     l->allow_disaggregation = true;
+    l->allow_accumulation = true;
 }
 
 const char *gs_plan_reject_code(enum gs_plan_reject why)
@@ -729,7 +730,9 @@ static bool training_fits(const struct gs_model_spec *m, const struct gs_workloa
 
 struct train_ctx {
     const struct gs_model_spec *m;
-    const struct gs_workload *w;
+    const struct gs_workload *w;       /* the workload tried: the request's, or its split */
+    const struct gs_workload *request; /* as asked */
+    struct gs_workload split;          /* the request at a smaller micro-batch (batch_split) */
     const struct gs_plan_gpu *gpu;
     const struct gs_plan_limits *l;
     const struct gs_demand *d;
@@ -828,10 +831,57 @@ static bool meets_deadline(const struct train_ctx *c, uint64_t gpus, uint64_t p,
     return gs_perf_train(&in, &c->gpu->perf, c->eff, &r) && r.seconds <= c->d->deadline_days * 86400;
 }
 
-/* Tries the options of one layout in preference order: no ZeRO before
- * ZeRO-1, 2, 3; no recomputation before selective before full; offload
- * last. The most frugal combination is tried first to skip layouts that
- * cannot fit at all. */
+/* The request's accumulation steps (0 counts as 1). */
+static uint64_t accumulation_of(const struct gs_workload *w)
+{
+    return w->training.gradient_accumulation_steps ? w->training.gradient_accumulation_steps : 1;
+}
+
+/* Makes c->w the request at micro-batch `micro` (a divisor of its batch_size) with the
+ * accumulation that keeps its global batch: the same sequences per optimizer step, so the
+ * same optimization, in more, smaller forward and backward passes (HF Trainer
+ * gradient_accumulation_steps, DeepSpeed gradient_accumulation_steps, Megatron-LM
+ * --micro-batch-size under --global-batch-size). Memory is the micro-batch's: activations
+ * scale with it, the gradients accumulate in place. */
+static void batch_split(struct train_ctx *c, uint64_t micro)
+{
+    const uint64_t batch = c->request->training.batch_size ? c->request->training.batch_size : 1;
+    if (micro >= batch) {
+        c->w = c->request;
+        return;
+    }
+    c->split = *c->request;
+    c->split.training.batch_size = micro;
+    c->split.training.gradient_accumulation_steps = accumulation_of(c->request) * (batch / micro);
+    c->w = &c->split;
+}
+
+/* The micro-batch after `micro` to try when a layout does not fit: the next smaller divisor
+ * of the request's batch_size by halving (b, b/2, b/4 ... while exact, then 1), 0 when none
+ * is left or accumulation is not allowed. */
+static uint64_t next_micro(const struct train_ctx *c, uint64_t micro)
+{
+    const uint64_t batch = c->request->training.batch_size ? c->request->training.batch_size : 1;
+    if (!c->l->allow_accumulation || micro <= 1)
+        return 0;
+    if (micro % 2 == 0 && batch % (micro / 2) == 0)
+        return micro / 2;
+    return 1;
+}
+
+/* The plan's micro-batch and accumulation: the workload it was sized with. */
+static void record_batch(const struct train_ctx *c, struct gs_plan *p)
+{
+    p->micro_batch = c->w->training.batch_size ? c->w->training.batch_size : 1;
+    p->accumulation_steps = accumulation_of(c->w);
+}
+
+/* Tries the options of one layout in preference order: no recomputation before selective
+ * before full; at each, the request's micro-batch before smaller ones (accumulating the rest:
+ * a larger micro-batch runs larger matrix products, recomputation runs the forward twice);
+ * then no ZeRO before ZeRO-1, 2, 3; offload last. The most frugal combination (the smallest
+ * micro-batch too) is tried first to skip layouts that cannot fit at all. On success c->w is
+ * the workload at the plan's micro-batch. */
 static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp, uint64_t e,
                        struct gs_plan *out)
 {
@@ -855,6 +905,10 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
     const enum gs_offload top_off = !c->l->allow_offload || top_zero == 0 ? GS_OFFLOAD_NONE
                                     : top_zero == 3 ? GS_OFFLOAD_OPTIMIZER_AND_PARAMS
                                                     : GS_OFFLOAD_OPTIMIZER;
+    uint64_t smallest = c->request->training.batch_size ? c->request->training.batch_size : 1;
+    for (uint64_t next = next_micro(c, smallest); next != 0; next = next_micro(c, next))
+        smallest = next;
+    batch_split(c, smallest);
     training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)top_zero, (enum gs_recompute)top_rc,
                       top_off, &w);
     struct gs_estimate frugal;
@@ -865,32 +919,38 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
     for (int r = GS_RECOMPUTE_NONE; r <= top_rc; r++) {
         if (!(c->l->recompute & (1u << r)))
             continue;
-        /* a lower bound first (no communication): this recomputation, or this pipeline's
-         * bubble, may be too slow already */
+        /* a lower bound first (no communication, the smallest micro-batch's bubble): this
+         * recomputation, or this pipeline's bubble, may be too slow already */
+        batch_split(c, smallest);
         if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, 0, 0))
             continue;
-        for (unsigned off = GS_OFFLOAD_NONE; off <= (unsigned)top_off; off++) {
-            for (int s = 0; s <= top_zero; s++) {
-                if (!(c->l->zero_stages & (1u << s)) || (s > 0 && !zero_free))
-                    continue;
-                if (off == GS_OFFLOAD_OPTIMIZER && s == 0)
-                    continue;
-                if (off == GS_OFFLOAD_OPTIMIZER_AND_PARAMS && s != 3)
-                    continue;
-                training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)s, (enum gs_recompute)r,
-                                  (enum gs_offload)off, &w);
-                if (!training_fits(c->m, &w, c->gpu, &out->estimate))
-                    continue;
-                if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, t, (unsigned)s))
-                    continue; /* the data-parallel traffic of this stage makes it too slow */
-                out->tensor = t;
-                out->pipeline = p;
-                out->data = dp;
-                out->expert = e;
-                out->zero_stage = (unsigned)s;
-                out->recompute = (enum gs_recompute)r;
-                out->offload = (enum gs_offload)off;
-                return true;
+        uint64_t micro = c->request->training.batch_size ? c->request->training.batch_size : 1;
+        for (; micro != 0; micro = next_micro(c, micro)) {
+            batch_split(c, micro);
+            for (unsigned off = GS_OFFLOAD_NONE; off <= (unsigned)top_off; off++) {
+                for (int s = 0; s <= top_zero; s++) {
+                    if (!(c->l->zero_stages & (1u << s)) || (s > 0 && !zero_free))
+                        continue;
+                    if (off == GS_OFFLOAD_OPTIMIZER && s == 0)
+                        continue;
+                    if (off == GS_OFFLOAD_OPTIMIZER_AND_PARAMS && s != 3)
+                        continue;
+                    training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)s, (enum gs_recompute)r,
+                                      (enum gs_offload)off, &w);
+                    if (!training_fits(c->m, &w, c->gpu, &out->estimate))
+                        continue;
+                    if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, t, (unsigned)s))
+                        continue; /* the data-parallel traffic of this stage makes it too slow */
+                    out->tensor = t;
+                    out->pipeline = p;
+                    out->data = dp;
+                    out->expert = e;
+                    out->zero_stage = (unsigned)s;
+                    out->recompute = (enum gs_recompute)r;
+                    out->offload = (enum gs_offload)off;
+                    record_batch(c, out);
+                    return true;
+                }
             }
         }
     }
@@ -934,6 +994,7 @@ static double slowdown(const struct train_ctx *c, uint64_t n, const struct gs_pl
 static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
 {
     /* too few GPUs for the deadline even at the fastest settings */
+    c->w = c->request;
     if (!meets_deadline(c, n, 1, GS_RECOMPUTE_NONE, 0, 0))
         return false;
     const bool cheapest = c->d->kind == GS_DEMAND_TRAINING && c->d->training_tokens > 0;
@@ -995,9 +1056,11 @@ static bool first_count(struct train_ctx *c, const uint64_t *counts, size_t nc, 
     return false;
 }
 
-/* Fills what follows from the layout: counts, throughput, price. */
-static void complete_training(const struct train_ctx *c, uint64_t gpus, struct gs_plan *out)
+/* Fills what follows from the layout: counts, throughput (at the plan's micro-batch and
+ * accumulation), price. */
+static void complete_training(struct train_ctx *c, uint64_t gpus, struct gs_plan *out)
 {
+    batch_split(c, out->micro_batch);
     out->gpu_count = gpus;
     out->nodes = nodes_for(gpus, node_size(c->gpu));
     out->replicas = 1;
@@ -1023,7 +1086,8 @@ static enum gs_status search_training(const struct gs_model_spec *m, const struc
                                       struct gs_plan *out, enum gs_plan_reject *why,
                                       struct gs_error *err)
 {
-    struct train_ctx c = {m, w, gpu, l, d, eff, {0}, has_deadline(d)};
+    struct train_ctx c = {.m = m, .w = w, .request = w, .gpu = gpu, .l = l, .d = d, .eff = eff,
+                          .use_deadline = has_deadline(d)};
     /* one estimate at the request's own layout: it validates the request and gives the
      * regime, method and parameter counts the throughput model needs */
     struct gs_workload probe = *w;

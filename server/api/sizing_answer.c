@@ -35,6 +35,8 @@ void sizing_answer_plan(struct json_writer *w, const struct gs_plan *p, bool tra
     json_w_member_string(w, "offload", codec_offload_name(p->offload));
     if (training) {
         json_w_member_bool(w, "sequence_parallel", p->tensor > 1);
+        json_w_member_int(w, "micro_batch_size", (json_int_t)p->micro_batch);
+        json_w_member_int(w, "gradient_accumulation_steps", (json_int_t)p->accumulation_steps);
     } else {
         json_w_member_int(w, "attention_data",
                    (json_int_t)(p->attention_data > 1 ? p->attention_data : 1));
@@ -180,13 +182,21 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
     copy_member(w, s->body, "overrides");
     if (training) {
         copy_member(w, s->body, "precision");
-        const struct patch train[] = {
-            {"batch_size", PATCH_U64, wl->training.batch_size, NULL},
+        struct patch train[4] = {
+            {"batch_size", PATCH_U64, p->micro_batch ? p->micro_batch : wl->training.batch_size,
+             NULL},
             {"sequence_length", PATCH_U64, wl->training.sequence_length, NULL},
             {"activation_checkpointing", PATCH_STRING, 0, codec_recompute_name(p->recompute)},
         };
+        size_t n = 3;
+        const uint64_t asked = wl->training.gradient_accumulation_steps
+                                   ? wl->training.gradient_accumulation_steps
+                                   : 1;
+        if (p->accumulation_steps && p->accumulation_steps != asked) /* the search split the batch */
+            train[n++] = (struct patch){"gradient_accumulation_steps", PATCH_U64,
+                                        p->accumulation_steps, NULL};
         json_w_key(w, "training");
-        write_patched(w, json_object_get(s->body, "training"), train, 3);
+        write_patched(w, json_object_get(s->body, "training"), train, n);
         json_w_key(w, "parallelism");
         json_w_begin_object(w);
         json_w_member_int(w, "tensor", (json_int_t)p->tensor);
@@ -464,6 +474,19 @@ void sizing_answer_assumptions(struct json_writer *w, const struct sizing *s, bo
                       "dense BF16 (FP16 where BF16 is not listed); fp32 and AMP regimes on TF32 "
                       "at half of it",
                       "the catalog's spec_source per GPU", NAN);
+        if (ok && s->limits.allow_accumulation)
+            ok = add_note(w, "gradient_accumulation",
+                          "where the request's micro-batch does not fit a layout, the largest "
+                          "smaller one that does (halving batch_size), with the gradient "
+                          "accumulation steps that keep the global batch; each option's plan "
+                          "names its micro_batch_size and gradient_accumulation_steps. "
+                          "Throughput is counted per token, so a smaller micro-batch costs only "
+                          "its pipeline bubble: the lower efficiency of small matrix products is "
+                          "not modelled. constraints.allow.gradient_accumulation false keeps the "
+                          "batch as asked",
+                          "Megatron-LM --micro-batch-size and --global-batch-size; transformers "
+                          "TrainingArguments.gradient_accumulation_steps",
+                          NAN);
         if (ok && s->sequence_defaulted)
             ok = add_note(w, "training_shape",
                           "the request gave no sequence_length: 4096 tokens, micro-batch 1",

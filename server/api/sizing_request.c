@@ -208,7 +208,7 @@ static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err
 {
     static const char *const keys[] = {
         "quantization", "zero_stages",   "activation_checkpointing", "offload", "expert_parallelism",
-        "max_tensor",   "disaggregation", NULL};
+        "max_tensor",   "disaggregation", "gradient_accumulation", NULL};
     static const char *const recompute[] = {"none", "selective", "full", NULL};
     if (!json_is_object(a))
         return refuse(err, "/constraints/allow", "must be an object");
@@ -225,6 +225,10 @@ static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err
         ok = jsonv_bool(v, "/constraints/allow/expert_parallelism", &l->allow_expert, err) && ok;
     if ((v = json_object_get(a, "disaggregation")) != NULL)
         ok = jsonv_bool(v, "/constraints/allow/disaggregation", &l->allow_disaggregation, err) &&
+             ok;
+    if ((v = json_object_get(a, "gradient_accumulation")) != NULL)
+        ok = jsonv_bool(v, "/constraints/allow/gradient_accumulation", &l->allow_accumulation,
+                        err) &&
              ok;
     ok = read_count(a, "max_tensor", "/constraints/allow", 1, 72, &l->max_tensor, err) && ok;
     ok = read_set(a, "zero_stages", NULL, 3, &l->zero_stages, err) && ok;

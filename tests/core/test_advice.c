@@ -162,6 +162,54 @@ static void test_training_changes(void **state)
     assert_null(find(out, n2, "more_gpus"));
 }
 
+/* The smaller micro-batch is offered first among training changes, the global batch kept:
+ * LoRA on Llama-2-7B at batch 16 x 4,096 tokens on one H100 without recomputation holds 16
+ * sequences' activations, which do not fit; a smaller micro-batch with accumulation does. The
+ * user's own layout keeps the batch (gs_advice_own_limits). */
+static void test_accumulation_change(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 16;
+    w.training.sequence_length = 4096;
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 16;
+    const struct gs_plan_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 64, &own);
+    assert_false(own.allow_accumulation);
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    assert_true(np > 1);
+    assert_string_equal(proposed[0].code, "gradient_accumulation");
+    assert_true(proposed[0].limits.allow_accumulation);
+    assert_int_equal(proposed[0].workload.training.batch_size, 16); /* the search splits it */
+    static struct gs_fit_outcome out[GS_ADVICE_MAX];
+    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, out, GS_ADVICE_MAX);
+    const struct gs_fit_outcome *acc = find(out, n, "gradient_accumulation");
+    assert_non_null(acc);
+    assert_true(acc->fits);
+    assert_int_equal(acc->plan.gpu_count, 1);
+    assert_true(acc->plan.micro_batch < 16);
+    assert_int_equal(acc->plan.micro_batch * acc->plan.accumulation_steps, 16);
+    /* the request as asked does not fit one GPU */
+    struct gs_plan asked;
+    enum gs_plan_reject why;
+    const struct gs_demand none = {.kind = GS_DEMAND_NONE};
+    assert_int_equal(gs_plan_search(&m, &w, &g, &own, &none, &eff, 1, &asked, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
+    /* a batch of 1 is not offered the change */
+    w.training.batch_size = 1;
+    const size_t n1 = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    for (size_t i = 0; i < n1; i++)
+        assert_string_not_equal(proposed[i].code, "gradient_accumulation");
+}
+
 /* Serving Llama-3.1-70B in bf16 (141e9 bytes of weights) on one H100: only
  * AWQ int4 (about 0.53 bytes a parameter, 37e9) fits one GPU; fp8 weights
  * (70.6e9) plus the profile run and non-torch memory leave too little of
@@ -306,6 +354,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_training_changes),
+        cmocka_unit_test(test_accumulation_change),
         cmocka_unit_test(test_serving_changes),
         cmocka_unit_test(test_max_batch_is_the_boundary),
         cmocka_unit_test(test_rank_order),

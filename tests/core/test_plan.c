@@ -775,6 +775,72 @@ static void test_training_layout(void **state)
     assert_int_equal(why, GS_REJECT_MISSES_DEMAND);
 }
 
+/* Gradient accumulation in the training search (issue 34): full fine-tuning Llama-2-7B at
+ * batch 8 x 4,096 tokens a rank. Where a layout does not hold 8 sequences' activations the
+ * search takes the largest smaller micro-batch (halving) that fits, with the accumulation
+ * steps that keep the 8 sequences per optimizer step, so it needs no more GPUs than with the
+ * batch held, and the layout at the plan's micro-batch is what /v1/estimate sizes. Without
+ * allow_accumulation (and as /v1/fit judges a user's own layout) the batch is as asked. */
+static void test_training_accumulation(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = llama(4096, 32, 32, 32, 11008, 32000);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 8;
+    w.training.sequence_length = 4096;
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    assert_true(l.allow_accumulation); /* on by default */
+    /* without recomputation, so activations decide (full recomputation would hold 8 such
+     * sequences on as few GPUs) */
+    l.recompute = 1u << GS_RECOMPUTE_NONE;
+    struct gs_demand d = {.kind = GS_DEMAND_NONE};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    enum gs_plan_reject why;
+    struct gs_plan held, split;
+    l.allow_accumulation = false;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &held, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(held.micro_batch, 8);
+    assert_int_equal(held.accumulation_steps, 1);
+    l.allow_accumulation = true;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &split, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(split.gpu_count <= held.gpu_count);
+    assert_int_equal(split.micro_batch * split.accumulation_steps, 8);
+    assert_true(split.micro_batch < 8); /* here the activations of 8 sequences set the count */
+    assert_true(split.gpu_count < held.gpu_count);
+    /* the split layout is what an estimate at its micro-batch and accumulation sizes */
+    struct gs_workload check = w;
+    check.training.batch_size = split.micro_batch;
+    check.training.gradient_accumulation_steps = split.accumulation_steps;
+    check.parallelism.tensor = split.tensor;
+    check.parallelism.pipeline = split.pipeline;
+    check.parallelism.data = split.data;
+    check.parallelism.zero_stage = split.zero_stage;
+    check.parallelism.sequence_parallel = split.tensor > 1;
+    check.training.recompute = split.recompute;
+    check.parallelism.gpus_per_node = 8;
+    check.gpu.link = g.view.link;
+    struct gs_estimate est;
+    assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
+    assert_int_equal(est.per_gpu.total_bytes, split.estimate.per_gpu.total_bytes);
+    assert_true(est.per_gpu.total_bytes <= g.view.total_bytes);
+    /* ... and the same layout at the whole batch does not fit: the split was needed */
+    check.training.batch_size = 8;
+    check.training.gradient_accumulation_steps = 1;
+    assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
+    assert_true(est.per_gpu.total_bytes > g.view.total_bytes);
+    /* a batch of 1 has nothing to split */
+    w.training.batch_size = 1;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &split, &why, NULL), GS_OK);
+    assert_int_equal(split.micro_batch, 1);
+    assert_int_equal(split.accumulation_steps, 1);
+}
+
 /* Training across two nodes uses the GPU's scale-out figure for the data-parallel
  * traffic between them (core/src/plan.c, group_link). Llama-2-7B on exactly 16 H100s
  * (two 8-GPU nodes), tensor parallelism held at 1 so the layout stays the same: data
@@ -861,6 +927,7 @@ int main(void)
         cmocka_unit_test(test_verdict_shortcuts),
         cmocka_unit_test(test_request_seconds_floor),
         cmocka_unit_test(test_training_layout),
+        cmocka_unit_test(test_training_accumulation),
         cmocka_unit_test(test_pipeline_zero_rules),
         cmocka_unit_test(test_training_scale_out),
     };

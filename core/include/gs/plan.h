@@ -51,6 +51,9 @@ struct gs_plan_limits {
     bool allow_expert;          /* training: expert parallelism for MoE models */
     bool allow_disaggregation;  /* inference: separate prefill and decode pools when a rate and
                                    a TPOT target make them cheaper */
+    bool allow_accumulation;    /* training: where the request's micro-batch does not fit a
+                                   layout, a smaller one with more gradient accumulation steps,
+                                   the global batch kept (batch_size x accumulation) */
     double max_cost_per_hour;   /* 0 = no budget */
     bool price_required;        /* a plan on a GPU without a price is rejected whatever it is
                                    (GS_REJECT_NO_PRICE, as under a budget): the search there
@@ -110,6 +113,9 @@ struct gs_plan {
     unsigned zero_stage;
     enum gs_recompute recompute;
     enum gs_offload offload;
+    uint64_t micro_batch;          /* training: sequences per data-parallel rank per step ... */
+    uint64_t accumulation_steps;   /* ... and the steps accumulated: their product is the
+                                      request's batch_size x gradient_accumulation_steps */
     enum gs_weight_format format;  /* inference weights */
     enum gs_kv_dtype kv_dtype;
     uint64_t replicas;             /* inference: copies of the tensor x pipeline (x attention)
