@@ -16,6 +16,9 @@
  * compared with the row as the next writer will see it (linearisable per
  * entry, as on SQLite). A wait past lock_timeout, a serialization failure or
  * a lost connection is GS_ERR_BUSY (503, retry).
+ *
+ * Every call goes through the catalog's backend (catalog_backend.h): each backend makes
+ * its own statements (lite_sql.c, pg_sql.c) behind struct catalog_stmt_ops, below.
  */
 #ifndef GS_CATALOG_SQL_H
 #define GS_CATALOG_SQL_H
@@ -62,5 +65,32 @@ enum gs_status catalog_tx_begin(struct catalog *catalog, bool write, struct gs_e
 
 /* Commits when `st` is GS_OK, else rolls back; the final status. */
 enum gs_status catalog_tx_end(struct catalog *catalog, enum gs_status st, struct gs_error *err);
+
+/* ---- for the backends: what a statement is ---- */
+
+/* The operations behind the calls above, one set per backend. */
+struct catalog_stmt_ops {
+    void (*bind_text)(struct catalog_stmt *s, int i, const char *text);
+    void (*bind_double)(struct catalog_stmt *s, int i, double v);
+    void (*bind_int64)(struct catalog_stmt *s, int i, long long v);
+    enum catalog_step (*step)(struct catalog_stmt *s);
+    bool (*column_null)(struct catalog_stmt *s, int col);
+    const char *(*column_text)(struct catalog_stmt *s, int col);
+    double (*column_double)(struct catalog_stmt *s, int col);
+    long long (*column_int64)(struct catalog_stmt *s, int col);
+    enum gs_status (*fail)(struct catalog_stmt *s, struct gs_error *err, const char *pointer,
+                           const char *what);
+    void (*finalize)(struct catalog_stmt *s); /* frees the statement */
+};
+
+/* The first member of every backend's statement. */
+struct catalog_stmt {
+    const struct catalog_stmt_ops *ops;
+};
+
+/* `sql` in a backend's dialect: the markers {now} and {today} replaced by `now` and
+ * `today`, and every ? written `param` ('?' keeps SQLite's ?N, '$' makes PostgreSQL's $N).
+ * A new string the caller frees; NULL when out of memory. */
+char *catalog_sql_rewrite(const char *sql, const char *now, const char *today, char param);
 
 #endif

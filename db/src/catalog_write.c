@@ -2,13 +2,13 @@
  * catalog_write.c - catalog changes in single transactions (see
  * catalog_write.h), on either backend through catalog_sql.h: aliases are
  * compared with lower() on both sides (SQLite's NOCASE; PostgreSQL's unique
- * index is on lower(alias)).
+ * index is on lower(alias)). The data version and the writers' lock are the
+ * backend's (catalog_backend.h).
  */
 #include "catalog_write.h"
 
+#include "catalog_backend.h"
 #include "catalog_int.h"
-#include "catalog_pg.h"
-#include "catalog_pg_int.h"
 #include "catalog_sql.h"
 
 #include <stdio.h>
@@ -640,29 +640,15 @@ enum gs_status catalog_gpu_add_price(struct catalog *db, const char *id_or_alias
 
 enum gs_status catalog_writers_lock(struct catalog *catalog, struct gs_error *err)
 {
-    struct catalog_pg *pg = catalog_pg_of(catalog);
-    return pg != NULL ? catalog_pg_writers_lock(pg, err) : GS_OK;
+    return catalog->backend->writers_lock(catalog->impl, err);
 }
 
 void catalog_writers_unlock(struct catalog *catalog)
 {
-    struct catalog_pg *pg = catalog_pg_of(catalog);
-    if (pg != NULL)
-        catalog_pg_writers_unlock(pg);
+    catalog->backend->writers_unlock(catalog->impl);
 }
 
 enum gs_status catalog_data_version(struct catalog *catalog, long long *out, struct gs_error *err)
 {
-    if (catalog_pg_of(catalog) != NULL)
-        return catalog_pg_data_version(catalog_pg_of(catalog), out, err);
-    struct catalog_stmt *stmt = NULL;
-    enum gs_status st = catalog_stmt_prepare(catalog, "PRAGMA data_version", &stmt, err);
-    if (st != GS_OK)
-        return st;
-    if (catalog_stmt_step(stmt) == CATALOG_STEP_ROW)
-        *out = catalog_stmt_column_int64(stmt, 0);
-    else
-        st = catalog_stmt_fail(stmt, err, "", "reading the data version");
-    catalog_stmt_finalize(stmt);
-    return st;
+    return catalog->backend->data_version(catalog->impl, out, err);
 }

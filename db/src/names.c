@@ -1,13 +1,17 @@
 /*
  * names.c - finding catalog entries by the names people type (see catalog.h):
- * GPUs as nvidia-smi, torch.cuda.get_device_name() and engine logs print them,
- * and models by the Hugging Face id of a variant, a re-published copy or a
- * quantized repository of a catalog model.
+ * ids and aliases, the tokens of a name, "did you mean" hints, GPUs as
+ * nvidia-smi, torch.cuda.get_device_name() and engine logs print them
+ * (gpu_names.h), and models by the Hugging Face id of a variant, a re-published
+ * copy or a quantized repository of a catalog model.
  */
 #include "catalog.h"
-#include "catalog_int.h"
+
+#include "gpu_names.h"
+#include "snapshot.h"
 
 #include "gs/precision.h"
+#include "gs/text.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -27,32 +31,7 @@ static bool printable_ascii(const char *text)
     return true;
 }
 
-/* ------------------------------------------------------------------ GPUs */
-
-/* A GPU name with its brand words dropped, split into the model it names and
- * the qualifiers drivers append: "NVIDIA H100 80GB HBM3" is model "h100",
- * 80 GB, HBM3; "NVIDIA A100-SXM4-80GB" is "a100", SXM, 80 GB; "NVIDIA GeForce
- * RTX 5090" is "rtx5090". */
-struct gpu_name {
-    char base[64];       /* the model words run together, lower case */
-    unsigned memory_gb;  /* 0: no memory given */
-    char form[8];        /* "sxm", "pcie" or "" */
-    char memory_type[8]; /* "hbm3", "gddr6x"... or "" */
-};
-
-/* Vendor and brand words: nvidia-smi prints "NVIDIA GeForce RTX 3090" and
- * "Tesla T4", ROCm "AMD Instinct MI300X"; the catalog names the part without
- * them. */
-static bool is_brand_word(const char *w)
-{
-    static const char *const words[] = {"nvidia", "amd",      "intel",  "geforce",
-                                        "tesla",  "instinct", "habana", NULL};
-    for (const char *const *b = words; *b != NULL; b++)
-        if (strcmp(w, *b) == 0)
-            return true;
-    return false;
-}
-
+/* Whether the n bytes at `w` are digits, and there are some. */
 static bool all_digits(const char *w, size_t n)
 {
     if (n == 0)
@@ -63,139 +42,196 @@ static bool all_digits(const char *w, size_t n)
     return true;
 }
 
-/* "80gb", "144g" -> 80, 144; 0 when the word is no memory size. */
-static unsigned memory_word(const char *w)
+/* ------------------------------------------------------- ids, aliases, tokens */
+
+static bool matches(const char *id, char *const *aliases, size_t alias_count, const char *key)
 {
-    size_t digits = strspn(w, "0123456789");
-    if (digits == 0 || digits > 4 ||
-        (strcmp(w + digits, "gb") != 0 && strcmp(w + digits, "g") != 0))
-        return 0;
-    return (unsigned)strtoul(w, NULL, 10);
+    if (strcasecmp(id, key) == 0)
+        return true;
+    for (size_t i = 0; i < alias_count; i++) {
+        if (strcasecmp(aliases[i], key) == 0)
+            return true;
+    }
+    return false;
 }
 
-/* One word of a GPU name into `out`. `pending` is the length of a number the
- * previous word appended to the base, which a following "GB" makes a memory
- * size ("80 GB"). */
-static void gpu_word(const char *w, struct gpu_name *out, size_t *pending)
+const struct catalog_model *catalog_snapshot_model(const struct catalog_snapshot *snapshot,
+                                                   const char *id_or_alias)
 {
-    const size_t n = strlen(w);
-    const size_t base_len = strlen(out->base);
-    if (n == 0 || is_brand_word(w)) {
-        *pending = 0;
-        return;
+    for (size_t i = 0; i < snapshot->model_count; i++) {
+        const struct catalog_model *m = &snapshot->models[i];
+        if (matches(m->id, m->aliases, m->alias_count, id_or_alias))
+            return m;
     }
-    if (strcmp(w, "gb") == 0 && *pending > 0) {
-        out->memory_gb = (unsigned)strtoul(out->base + base_len - *pending, NULL, 10);
-        out->base[base_len - *pending] = '\0';
-        *pending = 0;
-        return;
-    }
-    *pending = 0;
-    if (memory_word(w) != 0) {
-        out->memory_gb = memory_word(w);
-    } else if (strncmp(w, "sxm", 3) == 0 && (n == 3 || all_digits(w + 3, n - 3))) {
-        snprintf(out->form, sizeof(out->form), "sxm");
-    } else if (strcmp(w, "pcie") == 0) {
-        snprintf(out->form, sizeof(out->form), "pcie");
-    } else if (strncmp(w, "hbm", 3) == 0 || strncmp(w, "gddr", 4) == 0 ||
-               strncmp(w, "lpddr", 5) == 0) {
-        snprintf(out->memory_type, sizeof(out->memory_type), "%s", w);
-    } else if (base_len + n < sizeof(out->base)) {
-        memcpy(out->base + base_len, w, n + 1);
-        *pending = all_digits(w, n) ? n : 0;
-    }
+    return NULL;
 }
 
-/* Splits `text` at anything but letters and digits, leaving out what is in
- * parentheses (the catalog's "NVIDIA A10G (AWS G5)"). */
-static void parse_gpu_name(const char *text, struct gpu_name *out)
+const struct catalog_gpu *catalog_snapshot_gpu(const struct catalog_snapshot *snapshot,
+                                               const char *id_or_alias)
 {
-    memset(out, 0, sizeof(*out));
-    char word[32];
-    size_t n = 0, pending = 0;
-    int depth = 0;
-    for (const char *p = text;; p++) {
-        const unsigned char c = (unsigned char)*p;
-        if (c == '(')
-            depth++;
-        const bool in_word = c != '\0' && depth == 0 && isalnum(c);
-        if (in_word && n + 1 < sizeof(word)) {
-            word[n++] = (char)tolower(c);
-        } else if (!in_word && n > 0) {
-            word[n] = '\0';
-            gpu_word(word, out, &pending);
-            n = 0;
+    for (size_t i = 0; i < snapshot->gpu_count; i++) {
+        const struct catalog_gpu *g = &snapshot->gpus[i];
+        if (matches(g->id, g->aliases, g->alias_count, id_or_alias))
+            return g;
+    }
+    return NULL;
+}
+
+/* How well an entry's id or one of its aliases matches `name` by tokens
+ * (gs_text_token_match): the best score of its names, one more when a name
+ * of it is wholly within what was typed ("h100" in "H100 80GB"), and
+ * whether a name has exactly the typed tokens. */
+struct entry_match {
+    int valid, exact, score;
+    size_t extra;
+};
+
+static struct entry_match entry_match(const char *name, const char *id, char *const *aliases,
+                                      size_t alias_count)
+{
+    struct entry_match e = {0, 0, 0, 0};
+    int covered = 0;
+    for (size_t i = 0; i <= alias_count; i++) {
+        const struct gs_token_match m = gs_text_token_match(name, i == 0 ? id : aliases[i - 1]);
+        covered |= m.covered;
+        if (!m.valid)
+            continue;
+        if (!e.valid || m.score > e.score || (m.score == e.score && m.extra < e.extra)) {
+            e.valid = 1;
+            e.score = m.score;
+            e.extra = m.extra;
         }
-        if (c == ')' && depth > 0)
-            depth--;
-        if (c == '\0')
-            break;
+        e.exact |= m.exact;
+    }
+    e.score += covered;
+    return e;
+}
+
+/* Keeps `e` (entry `index`) when it beats *best. */
+static void keep_better(struct entry_match e, size_t index, struct entry_match *best, size_t *at)
+{
+    if (!e.valid)
+        return;
+    if (!best->valid || e.score > best->score || (e.score == best->score && e.extra < best->extra)) {
+        *best = e;
+        *at = index;
     }
 }
 
-/* The first word of a catalog text column, lower case ("PCIe (dual-slot)" ->
- * "pcie", "HBM3e" -> "hbm3e"). */
-static void first_word(const char *text, char *out, size_t size)
+const struct catalog_model *catalog_snapshot_model_resolve(const struct catalog_snapshot *snapshot,
+                                                           const char *name)
 {
-    size_t n = 0;
-    for (; text != NULL && isalnum((unsigned char)text[n]) && n + 1 < size; n++)
-        out[n] = (char)tolower((unsigned char)text[n]);
-    out[n] = '\0';
+    const struct catalog_model *found = NULL;
+    for (size_t i = 0; i < snapshot->model_count; i++) {
+        const struct catalog_model *m = &snapshot->models[i];
+        if (entry_match(name, m->id, m->aliases, m->alias_count).exact) {
+            if (found != NULL)
+                return NULL; /* two models answer: the name is ambiguous */
+            found = m;
+        }
+    }
+    return found;
 }
 
-/* How a catalog GPU answers a typed name: whether it fits, and whether one of
- * its own names is the bare model ("a100", "h100": the catalog's default for
- * a name that gives no memory or form factor). */
-struct gpu_fit {
-    bool fits;
-    bool is_default;
-};
+/* ------------------------------------------------------------- did you mean */
 
-/* A catalog GPU's names parsed, with the row's own qualifiers. */
-struct parsed_gpu {
-    size_t first, count;  /* its names (id, name, aliases) in catalog_gpu_names.names */
-    unsigned marketed_gb; /* memory_bytes in decimal GB, rounded */
-    char form[16];        /* first_word(form_factor), "sxm5" cut to "sxm" */
-    char memory_type[16]; /* first_word(memory_type) */
-};
-
-/* Every GPU of one snapshot with its names parsed: the first lookup builds it and the
- * snapshot keeps it, since parsing each part's names on every request was a fifth of the
- * server's CPU under the mixed load (tests/http/test_load.c). */
-struct catalog_gpu_names {
-    struct parsed_gpu *gpus; /* one per snapshot GPU, in its order */
-    struct gpu_name *names;
-};
-
-static struct catalog_gpu_names *gpu_names_build(const struct catalog_snapshot *s)
+/* Whether the run of digits at `run` (n of them) is also a run of digits in `text`. */
+static bool has_digit_run(const char *text, const char *run, size_t n)
 {
-    size_t total = 0;
-    for (size_t i = 0; i < s->gpu_count; i++)
-        total += s->gpus[i].alias_count + 2;
-    struct catalog_gpu_names *n = malloc(sizeof(*n) + s->gpu_count * sizeof(*n->gpus) +
-                                         total * sizeof(*n->names));
-    if (n == NULL)
-        return NULL;
-    n->gpus = (struct parsed_gpu *)(n + 1);
-    n->names = (struct gpu_name *)(n->gpus + s->gpu_count);
+    for (const char *p = text; *p != '\0';) {
+        const size_t k = strspn(p, "0123456789");
+        if (k == n && strncmp(p, run, n) == 0)
+            return true;
+        p += k > 0 ? k : 1;
+    }
+    return false;
+}
+
+/* How many of the digit runs of `typed` `candidate` has, and whether it lacks
+ * one that is a model number (three digits or more: "5090" of "rtx5090"),
+ * which a near spelling must keep: an RTX 5090 is no RTX 3090. */
+static size_t shared_digits(const char *typed, const char *candidate, bool *misses_number)
+{
+    size_t shared = 0;
+    *misses_number = false;
+    for (const char *p = typed; *p != '\0';) {
+        const size_t k = strspn(p, "0123456789");
+        if (k > 0 && has_digit_run(candidate, p, k))
+            shared++;
+        else if (k >= 3)
+            *misses_number = true;
+        p += k > 0 ? k : 1;
+    }
+    return shared;
+}
+
+/* Keeps the better of `candidate` and *best: close in spelling, the typed model
+ * numbers kept, then the most digit runs in common, then the nearest. */
+static void consider(const char *name, const char *candidate, const char **best, size_t *best_d,
+                     size_t *best_shared)
+{
+    size_t d = 0;
+    bool misses_number = false;
+    if (!gs_text_is_close(name, candidate, &d))
+        return;
+    const size_t shared = shared_digits(name, candidate, &misses_number);
+    if (misses_number)
+        return;
+    if (*best == NULL || shared > *best_shared || (shared == *best_shared && d < *best_d)) {
+        *best = candidate;
+        *best_d = d;
+        *best_shared = shared;
+    }
+}
+
+const char *catalog_snapshot_model_suggest(const struct catalog_snapshot *snapshot,
+                                           const char *name)
+{
+    struct entry_match best = {0, 0, 0, 0};
     size_t at = 0;
-    for (size_t i = 0; i < s->gpu_count; i++) {
-        const struct catalog_gpu *g = &s->gpus[i];
-        struct parsed_gpu *p = &n->gpus[i];
-        p->first = at;
-        p->count = g->alias_count + 2;
-        for (size_t k = 0; k < p->count; k++) {
-            const char *text = k == 0 ? g->id : k == 1 ? g->name : g->aliases[k - 2];
-            parse_gpu_name(text != NULL ? text : "", &n->names[at++]);
-        }
-        first_word(g->form_factor, p->form, sizeof(p->form));
-        first_word(g->memory_type, p->memory_type, sizeof(p->memory_type));
-        if (strncmp(p->form, "sxm", 3) == 0)
-            p->form[3] = '\0';
-        p->marketed_gb = (unsigned)((g->memory_bytes + 500000000ULL) / 1000000000ULL);
+    for (size_t i = 0; i < snapshot->model_count; i++) {
+        const struct catalog_model *m = &snapshot->models[i];
+        keep_better(entry_match(name, m->id, m->aliases, m->alias_count), i, &best, &at);
     }
-    return n;
+    if (best.valid)
+        return snapshot->models[at].id;
+    const char *closest = NULL;
+    size_t best_d = (size_t)-1, best_shared = 0;
+    for (size_t i = 0; i < snapshot->model_count; i++) {
+        const struct catalog_model *m = &snapshot->models[i];
+        consider(name, m->id, &closest, &best_d, &best_shared);
+        for (size_t j = 0; j < m->alias_count; j++)
+            consider(name, m->aliases[j], &closest, &best_d, &best_shared);
+    }
+    return closest;
 }
+
+const char *catalog_snapshot_gpu_suggest(const struct catalog_snapshot *snapshot, const char *name)
+{
+    struct entry_match best = {0, 0, 0, 0};
+    size_t at = 0;
+    for (size_t i = 0; i < snapshot->gpu_count; i++) {
+        const struct catalog_gpu *g = &snapshot->gpus[i];
+        keep_better(entry_match(name, g->id, g->aliases, g->alias_count), i, &best, &at);
+    }
+    if (best.valid)
+        return snapshot->gpus[at].id;
+    /* a name that fits several parts and is the default of none ("V100") */
+    const struct catalog_gpu_lookup by_name = catalog_snapshot_gpu_lookup(snapshot, name);
+    if (by_name.fits > 0)
+        return by_name.gpu != NULL ? by_name.gpu->id : by_name.fitting[0]->id;
+    const char *closest = NULL;
+    size_t best_d = (size_t)-1, best_shared = 0;
+    for (size_t i = 0; i < snapshot->gpu_count; i++) {
+        const struct catalog_gpu *g = &snapshot->gpus[i];
+        consider(name, g->id, &closest, &best_d, &best_shared);
+        for (size_t j = 0; j < g->alias_count; j++)
+            consider(name, g->aliases[j], &closest, &best_d, &best_shared);
+    }
+    return closest;
+}
+
+/* ------------------------------------------------ GPUs by their device names */
 
 /* The snapshot's parsed names, built on first use (snapshots are read from many threads:
  * the first to finish publishes its index, the others free theirs); NULL when out of
@@ -211,45 +247,8 @@ static const struct catalog_gpu_names *gpu_names(const struct catalog_snapshot *
         return NULL;
     if (__atomic_compare_exchange_n(slot, &n, built, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return built;
-    free(built);
+    gpu_names_free(built);
     return n;
-}
-
-void catalog_gpu_names_free(struct catalog_gpu_names *names)
-{
-    free(names);
-}
-
-static bool fits_qualifiers(const struct gpu_name *typed, const struct gpu_name *name,
-                            const struct parsed_gpu *g)
-{
-    if (typed->memory_gb != 0 && typed->memory_gb != g->marketed_gb &&
-        typed->memory_gb != name->memory_gb)
-        return false;
-    if (typed->form[0] != '\0' && g->form[0] != '\0' && strcmp(typed->form, g->form) != 0 &&
-        strcmp(typed->form, name->form) != 0)
-        return false;
-    if (typed->memory_type[0] != '\0' && g->memory_type[0] != '\0' &&
-        strcmp(typed->memory_type, g->memory_type) != 0)
-        return false;
-    return true;
-}
-
-static struct gpu_fit gpu_fits(const struct gpu_name *typed, const struct catalog_gpu_names *all,
-                               const struct parsed_gpu *g)
-{
-    struct gpu_fit fit = {false, false};
-    for (size_t i = 0; i < g->count; i++) {
-        const struct gpu_name *name = &all->names[g->first + i];
-        if (name->base[0] == '\0' || strcmp(name->base, typed->base) != 0)
-            continue;
-        if (!fits_qualifiers(typed, name, g))
-            continue;
-        fit.fits = true;
-        fit.is_default |=
-            name->memory_gb == 0 && name->form[0] == '\0' && name->memory_type[0] == '\0';
-    }
-    return fit;
 }
 
 /* The catalog GPUs the typed name fits (the first few kept in `fitting`) and
@@ -258,14 +257,14 @@ static void gpus_fitting(const struct catalog_snapshot *s, const char *typed,
                          struct catalog_gpu_lookup *out)
 {
     struct gpu_name t;
-    parse_gpu_name(typed, &t);
+    gpu_names_parse(typed, &t);
     const struct catalog_gpu_names *all = t.base[0] != '\0' ? gpu_names(s) : NULL;
     if (all == NULL)
         return;
     const struct catalog_gpu *fallback = NULL;
     size_t defaults = 0;
     for (size_t i = 0; i < s->gpu_count; i++) {
-        const struct gpu_fit fit = gpu_fits(&t, all, &all->gpus[i]);
+        const struct gpu_fit fit = gpu_names_fit(all, i, &t);
         if (!fit.fits)
             continue;
         if (fit.is_default) {
@@ -317,7 +316,7 @@ struct quant_suffix {
 };
 
 /* What each publisher's suffix means, from their model cards and the
- * quantization_config their repositories carry (server/models/reader.c reads
+ * quantization_config their repositories carry (server/readers/checkpoint_format.c reads
  * the same configs the same way):
  * - "-AWQ" (Qwen, casperhansen, TheBloke): AutoAWQ 4-bit, group size 128;
  * - "-GPTQ-Int4" (Qwen) and TheBloke's "-GPTQ" main branch: GPTQ 4-bit, group
