@@ -280,7 +280,7 @@ static bool closer(const struct gs_fit_outcome *a, const struct gs_fit_outcome *
 size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_workload *workload,
                           const struct gs_plan_limits *own, const struct gs_plan_gpu *gpu,
                           const struct gs_efficiency *eff, uint64_t count,
-                          struct gs_fit_outcome *out, size_t cap)
+                          struct gs_plan_memo *memo, struct gs_fit_outcome *out, size_t cap)
 {
     struct gs_fit_change changes[GS_ADVICE_MAX];
     const size_t n = gs_advice_changes(model, workload, own, changes, GS_ADVICE_MAX);
@@ -290,7 +290,8 @@ size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_wor
         struct gs_fit_outcome *o = &out[written];
         enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
         if (gs_plan_search(model, &changes[i].workload, gpu, &changes[i].limits, &none, eff,
-                           changes[i].any_count ? 0 : count, &o->plan, &why, NULL) != GS_OK)
+                           changes[i].any_count ? 0 : count, memo, &o->plan, &why,
+                           NULL) != GS_OK)
             continue; /* a change this model cannot take (LoRA targets unknown for its family) */
         o->fits = why == GS_REJECT_NONE;
         if (changes[i].any_count && (!o->fits || o->plan.gpu_count <= count))

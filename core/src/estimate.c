@@ -106,7 +106,7 @@ enum gs_status gs_estimate_compute_scoped(const struct gs_model_spec *model,
                                           const struct gs_estimate_scope *scope,
                                           struct gs_estimate *out, struct gs_error *err)
 {
-    static const struct gs_estimate_scope whole = {false, false, false};
+    static const struct gs_estimate_scope whole = {0};
     if (scope == NULL)
         scope = &whole;
     /* written in place (no copy of the whole answer per call: plan searches make hundreds);

@@ -2,12 +2,15 @@
  * estimate_scope.h - how much of an estimate a plan search needs (internal to the core: not a
  * public header). A search sizes hundreds of layouts it has validated itself and reads only
  * whether each fits and its figures, so it asks for less than a caller of gs_estimate_compute
- * gets; no caller outside the core can skip a check.
+ * gets, and it lends the estimate its memory of the model's layouts; no caller outside the core
+ * can skip a check.
  */
 #ifndef GS_ESTIMATE_SCOPE_H
 #define GS_ESTIMATE_SCOPE_H
 
 #include "gs/estimate.h"
+#include "gs/inference.h"
+#include "gs/weights.h"
 
 #include <stdbool.h>
 
@@ -22,6 +25,10 @@ struct gs_estimate_scope {
     bool layout_checked; /* the caller has validated these parallel degrees for this model
                             (gs_parallelism_validate: a plan search lists its layouts once per
                             GPU type), so a serving estimate does not again */
+    /* the plan search's memory of this model (struct gs_plan_memo), written by the serving
+     * estimate; NULL for none */
+    struct gs_weights_memo *weights_memo;
+    struct gs_kv_memo *kv_memo;
 };
 
 /* gs_estimate_compute within `scope` (NULL: the whole estimate, every check). */

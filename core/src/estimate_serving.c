@@ -168,25 +168,28 @@ static uint64_t scale_to_checkpoint(uint64_t config_gpu, uint64_t config_total,
 }
 
 static uint64_t config_total_bytes(const struct gs_model_spec *m, const struct gs_workload *w,
-                                   enum gs_weight_format f)
+                                   const struct gs_estimate_scope *scope, enum gs_weight_format f)
 {
     struct gs_weights_request whole = {f, w->group_size, 1, 1, w->format_experts_only, 1};
     uint64_t total = 0;
-    if (gs_weights_bytes_memo(&m->arch, &whole, m->weights_memo, &total, NULL, NULL) != GS_OK)
+    if (gs_weights_bytes_memo(&m->arch, &whole, scope->weights_memo, &total, NULL, NULL) != GS_OK)
         return 0;
     return total;
 }
 
 static enum gs_status inference_weights(const struct gs_model_spec *m, const struct gs_workload *w,
+                                        const struct gs_estimate_scope *scope,
                                         const struct gs_estimate *e, uint64_t t, uint64_t p,
-                                        enum gs_weight_format f, uint64_t *out, struct gs_error *err)
+                                        enum gs_weight_format f, uint64_t *out,
+                                        struct gs_error *err)
 {
     struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
                                    w->parallelism.expert};
     if (m->has_arch) {
-        enum gs_status st = gs_weights_bytes_memo(&m->arch, &r, m->weights_memo, out, NULL, err);
+        enum gs_status st =
+            gs_weights_bytes_memo(&m->arch, &r, scope->weights_memo, out, NULL, err);
         if (st == GS_OK && checkpoint_applies(m, w, f))
-            *out = scale_to_checkpoint(*out, config_total_bytes(m, w, f),
+            *out = scale_to_checkpoint(*out, config_total_bytes(m, w, scope, f),
                                        m->stored.tensor_bytes);
         return st;
     }
@@ -201,7 +204,8 @@ static enum gs_status inference_weights(const struct gs_model_spec *m, const str
 
 /* Says where the weights came from, and cross-checks the two counts. */
 static void note_checkpoint(const struct gs_model_spec *m, const struct gs_workload *w,
-                            struct gs_estimate *e, enum gs_weight_format f)
+                            const struct gs_estimate_scope *scope, struct gs_estimate *e,
+                            enum gs_weight_format f)
 {
     if (!checkpoint_applies(m, w, f))
         return;
@@ -214,7 +218,7 @@ static void note_checkpoint(const struct gs_model_spec *m, const struct gs_workl
                  "the checkpoint's safetensors or GGUF headers (dtype and shape of every tensor)");
     if (!m->has_arch)
         return;
-    e->config_bytes = config_total_bytes(m, w, f);
+    e->config_bytes = config_total_bytes(m, w, scope, f);
     const uint64_t a = e->checkpoint_bytes, b = e->config_bytes;
     const uint64_t diff = a > b ? a - b : b - a;
     if (b > 0 && diff * 100 > a)
@@ -252,12 +256,13 @@ static void draft_cache(const struct gs_model_spec *m, const struct gs_workload 
 }
 
 static void serving_input(const struct gs_model_spec *m, const struct gs_workload *w,
-                          uint64_t weights, uint64_t t, uint64_t p, enum gs_kv_dtype kv,
-                          uint64_t context, struct gs_inference_input *in)
+                          const struct gs_estimate_scope *scope, uint64_t weights, uint64_t t,
+                          uint64_t p, enum gs_kv_dtype kv, uint64_t context,
+                          struct gs_inference_input *in)
 {
     memset(in, 0, sizeof(*in));
     in->arch = &m->arch;
-    in->kv_memo = m->kv_memo;
+    in->kv_memo = scope->kv_memo;
     in->weights_bytes = weights;
     /* data-parallel ranks each serve their share of the batch (vLLM DP attention) */
     const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
@@ -491,14 +496,15 @@ static void add_fix(struct gs_estimate *e, const char *code, const char *detail,
  * smallest changes that would let it hold the batch, in order of how little
  * they change the deployment. */
 static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workload *w,
-                          struct gs_estimate *e, uint64_t t, uint64_t p, enum gs_weight_format f)
+                          const struct gs_estimate_scope *scope, struct gs_estimate *e, uint64_t t,
+                          uint64_t p, enum gs_weight_format f)
 {
     const struct gs_inference_result *now = &e->serving;
     struct gs_inference_input in;
     struct gs_inference_result r;
     if (now->max_context > 0 && now->budget.kv_bytes > 0) {
-        serving_input(m, w, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype, now->max_context,
-                      &in);
+        serving_input(m, w, scope, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,
+                      now->max_context, &in);
         if (gs_inference_compute(&in, &r, NULL) == GS_OK)
             add_fix(e, "lower_context", "serve a shorter maximum context (max_model_len)",
                     now->max_context, &r);
@@ -506,7 +512,8 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
     const enum gs_kv_dtype fp8 = gs_kv_fp8_for(&m->arch);
     if (w->serving.kv_dtype != fp8 && w->serving.kv_dtype != GS_KV_FP8 &&
         w->serving.kv_dtype != GS_KV_FP8_E5M2) {
-        serving_input(m, w, e->per_gpu.weights_bytes, t, p, fp8, w->serving.context_length, &in);
+        serving_input(m, w, scope, e->per_gpu.weights_bytes, t, p, fp8, w->serving.context_length,
+                      &in);
         if (gs_inference_compute(&in, &r, NULL) == GS_OK)
             add_fix(e, "fp8_kv_cache",
                     fp8 == GS_KV_FP8_DS_MLA ? "store the MLA cache as fp8_ds_mla"
@@ -515,8 +522,9 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
     }
     uint64_t weights = 0;
     if ((f == GS_WF_BF16 || f == GS_WF_FP16 || f == GS_WF_FP32) &&
-        inference_weights(m, w, e, t, p, GS_WF_AWQ, &weights, NULL) == GS_OK) {
-        serving_input(m, w, weights, t, p, w->serving.kv_dtype, w->serving.context_length, &in);
+        inference_weights(m, w, scope, e, t, p, GS_WF_AWQ, &weights, NULL) == GS_OK) {
+        serving_input(m, w, scope, weights, t, p, w->serving.kv_dtype, w->serving.context_length,
+                      &in);
         if (gs_inference_compute(&in, &r, NULL) == GS_OK)
             add_fix(e, "int4_weights", "serve AWQ int4 weights (group size 128)", 0, &r);
     }
@@ -532,9 +540,10 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
         par.pipeline = p;
         par.uneven_stages = true;
         if (gs_parallelism_validate(&par, &m->arch, NULL) != GS_OK ||
-            inference_weights(m, w, e, t2, p, f, &weights, NULL) != GS_OK)
+            inference_weights(m, w, scope, e, t2, p, f, &weights, NULL) != GS_OK)
             continue;
-        serving_input(m, w, weights, t2, p, w->serving.kv_dtype, w->serving.context_length, &in);
+        serving_input(m, w, scope, weights, t2, p, w->serving.kv_dtype, w->serving.context_length,
+                      &in);
         if (gs_inference_compute(&in, &r, NULL) != GS_OK || !r.starts)
             continue;
         if (r.holds_batch) {
@@ -559,17 +568,17 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
  * with the sampler and, in V0, the logits gather's buffers on its first
  * tensor rank). The stage that binds becomes the answer. */
 static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const struct gs_workload *w,
-                                         uint64_t t, uint64_t p, enum gs_weight_format f,
-                                         uint64_t config_total, struct gs_inference_result *out,
-                                         struct gs_error *err)
+                                         const struct gs_estimate_scope *scope, uint64_t t,
+                                         uint64_t p, enum gs_weight_format f, uint64_t config_total,
+                                         struct gs_inference_result *out, struct gs_error *err)
 {
     if (p > GS_LAYERS_MAX) /* gs_parallelism_validate keeps stages within the layers */
         return gs_error_add(err, GS_ERR_RANGE, "/parallelism/pipeline", "more stages than layers");
-    const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
-                                         w->parallelism.expert};
+    const struct gs_weights_request r = {f, w->group_size,          t,
+                                         p, w->format_experts_only, w->parallelism.expert};
     uint64_t stage_weights[GS_LAYERS_MAX], most;
     enum gs_status st =
-        gs_weights_bytes_memo(&m->arch, &r, m->weights_memo, &most, stage_weights, err);
+        gs_weights_bytes_memo(&m->arch, &r, scope->weights_memo, &most, stage_weights, err);
     if (st != GS_OK)
         return st;
     bool first = true;
@@ -579,7 +588,8 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
             weights = scale_to_checkpoint(weights, config_total, m->stored.tensor_bytes);
         struct gs_inference_input in;
         struct gs_inference_result res;
-        serving_input(m, w, weights, t, p, w->serving.kv_dtype, w->serving.context_length, &in);
+        serving_input(m, w, scope, weights, t, p, w->serving.kv_dtype, w->serving.context_length,
+                      &in);
         in.has_stage = true;
         in.stage = s;
         st = gs_inference_compute(&in, &res, err);
@@ -777,12 +787,12 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     const struct gs_engine_ops *ops = gs_engine_ops_for(w->serving.engine.engine);
     if (p > 1 && w->gpu.total_bytes && ops->sizes_each_stage) {
         /* every stage sized on its own, the least roomy one answering */
-        st = least_roomy_worker(m, w, t, p, f,
-                                checkpoint_applies(m, w, f) ? config_total_bytes(m, w, f) : 0,
-                                &e->serving, err);
+        st = least_roomy_worker(
+            m, w, scope, t, p, f,
+            checkpoint_applies(m, w, f) ? config_total_bytes(m, w, scope, f) : 0, &e->serving, err);
     } else {
         struct gs_inference_input in;
-        serving_input(m, w, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,
+        serving_input(m, w, scope, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,
                       w->serving.context_length, &in);
         st = gs_inference_compute(&in, &e->serving, err);
     }
@@ -812,7 +822,7 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                &ovf);
     explain_serving(w, ops, e);
     if (r->has_budget && !r->holds_batch && !scope->figures_only) {
-        suggest_fixes(m, w, e, t, p, f);
+        suggest_fixes(m, w, scope, e, t, p, f);
         order_fixes(e);
     }
     if (offloaded) {
@@ -859,11 +869,11 @@ enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct
     const enum gs_weight_format f = gs_workload_format(w);
     e->gpu_count = gs_mul(gs_mul(t, p, &ovf), dp, &ovf);
     e->parameters_per_gpu = div_up(e->parameters, e->gpu_count);
-    enum gs_status st = inference_weights(m, w, e, t, p, f, &e->per_gpu.weights_bytes, err);
+    enum gs_status st = inference_weights(m, w, scope, e, t, p, f, &e->per_gpu.weights_bytes, err);
     if (st != GS_OK)
         return st;
     assume_format(e, f);
-    note_checkpoint(m, w, e, f);
+    note_checkpoint(m, w, scope, e, f);
     if (w->format_from_checkpoint && m->has_arch)
         assume(e, "checkpoint_precision", m->arch.checkpoint.detail,
                "the model's config.json (torch_dtype, quantization_config): with no precision in "

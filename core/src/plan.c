@@ -154,12 +154,6 @@ static void set_layout(const struct gs_plan_gpu *gpu, uint64_t t, uint64_t p, ui
     w->parallelism.gpus_per_node = node_size(gpu);
 }
 
-/* What a search needs of each layout's serving estimate: no search reads an estimate's fixes,
- * nor the figures of a layout that does not fit, and every layout comes from replica_layouts,
- * which validated it. */
-static const struct gs_estimate_scope layout_scope = {
-    .figures_only = true, .fitting_only = true, .layout_checked = true};
-
 static void inference_workload(const struct gs_workload *base, const struct gs_plan_gpu *gpu,
                                const struct variant *v, uint64_t t, uint64_t p, uint64_t dpa,
                                struct gs_workload *w)
@@ -178,9 +172,9 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
 /* Sizes one replica; true when the engine starts and holds the batch (or,
  * without serving settings, when weights and overhead fit the GPU). */
 static bool inference_fits(const struct gs_model_spec *m, const struct gs_workload *w,
-                           struct gs_estimate *est)
+                           const struct gs_estimate_scope *scope, struct gs_estimate *est)
 {
-    if (gs_estimate_compute_scoped(m, w, &layout_scope, est, NULL) != GS_OK)
+    if (gs_estimate_compute_scoped(m, w, scope, est, NULL) != GS_OK)
         return false;
     if (!est->has_serving)
         return est->per_gpu.total_bytes <= w->gpu.total_bytes;
@@ -534,7 +528,8 @@ static bool better(const struct gs_plan *a, const struct gs_plan *b)
  * layout or variant can change either. */
 static enum gs_plan_reject
 best_replica(const struct gs_model_spec *m, const struct gs_workload *base,
-             const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
+             const struct gs_estimate_scope *scope, const struct gs_plan_gpu *gpu,
+             const struct gs_plan_limits *l,
              const struct gs_demand *d, const struct gs_efficiency *eff, const struct variant *v,
              uint64_t exact, uint64_t bound, const struct gs_estimate *known,
              const uint64_t (*layouts)[3], uint64_t *least, size_t n, bool first_plan,
@@ -576,7 +571,7 @@ best_replica(const struct gs_model_spec *m, const struct gs_workload *base,
         else
             set_layout(gpu, t, p, dpa, &w);
         made = true;
-        if (!inference_fits(m, &w, &plan->estimate))
+        if (!inference_fits(m, &w, scope, &plan->estimate))
             continue;
         plan->tensor = t;
         plan->pipeline = p;
@@ -628,6 +623,7 @@ best_replica(const struct gs_model_spec *m, const struct gs_workload *base,
  * batch) nor its throughput (computed from the per-token cache), so no
  * choice depends on it. */
 static void at_planned_batch(const struct gs_model_spec *m, const struct gs_workload *base,
+                             const struct gs_estimate_scope *scope,
                              const struct gs_plan_gpu *gpu, const struct gs_demand *d,
                              struct gs_plan *plan)
 {
@@ -641,7 +637,7 @@ static void at_planned_batch(const struct gs_model_spec *m, const struct gs_work
     inference_workload(base, gpu, &v, plan->tensor, plan->pipeline, plan->attention_data, &at);
     at.serving.batch_size = plan->batch_per_replica; /* the estimate splits it over the ranks */
     struct gs_estimate sized;
-    if (gs_estimate_compute_scoped(m, &at, &layout_scope, &sized, NULL) == GS_OK &&
+    if (gs_estimate_compute_scoped(m, &at, scope, &sized, NULL) == GS_OK &&
         sized.has_serving && sized.serving.holds_batch) {
         plan->estimate = sized;
         plan->estimate_batch = plan->batch_per_replica;
@@ -649,6 +645,7 @@ static void at_planned_batch(const struct gs_model_spec *m, const struct gs_work
 }
 
 static enum gs_status search_inference(const struct gs_model_spec *m, const struct gs_workload *w,
+                                       const struct gs_estimate_scope *scope,
                                        const struct gs_plan_gpu *gpu,
                                        const struct gs_plan_limits *l, const struct gs_demand *d,
                                        const struct gs_efficiency *eff, uint64_t exact,
@@ -675,7 +672,7 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
                 free_plans[k++] = &pool[j];
         struct gs_plan *won = NULL;
         const enum gs_plan_reject r = best_replica(
-            m, w, gpu, l, d, eff, &variants[i], exact, found ? best->gpu_count : UINT64_MAX,
+            m, w, scope, gpu, l, d, eff, &variants[i], exact, found ? best->gpu_count : UINT64_MAX,
             found ? &best->estimate : NULL, (const uint64_t(*)[3])layouts, least, nl, first_plan,
             &hopeless, free_plans, &won);
         if (r != GS_REJECT_NONE) {
@@ -691,7 +688,7 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
     if (found) {
         *out = *best;
         if (!first_plan)
-            at_planned_batch(m, w, gpu, d, out);
+            at_planned_batch(m, w, scope, gpu, d, out);
     }
     *why = found ? GS_REJECT_NONE : worst;
     return GS_OK;
@@ -1161,9 +1158,17 @@ static void finish(const struct gs_plan_gpu *gpu, struct gs_plan *plan)
 enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs_workload *workload,
                               const struct gs_plan_gpu *gpu, const struct gs_plan_limits *limits,
                               const struct gs_demand *demand, const struct gs_efficiency *eff,
-                              uint64_t gpu_count, struct gs_plan *out, enum gs_plan_reject *why,
-                              struct gs_error *err)
+                              uint64_t gpu_count, struct gs_plan_memo *memo, struct gs_plan *out,
+                              enum gs_plan_reject *why, struct gs_error *err)
 {
+    /* the request's own estimate is whole; a layout's is what the search reads of it: no fixes,
+     * nor the figures of a layout that does not fit, and no layout check (every layout comes
+     * from replica_layouts, which validated it) */
+    const struct gs_estimate_scope whole = {
+        .weights_memo = memo != NULL ? &memo->weights : NULL,
+        .kv_memo = memo != NULL ? &memo->kv : NULL};
+    struct gs_estimate_scope layouts = whole;
+    layouts.figures_only = layouts.fitting_only = layouts.layout_checked = true;
     memset(out, 0, sizeof(*out));
     *why = GS_REJECT_DOES_NOT_FIT;
     if (gpu->view.total_bytes == 0)
@@ -1173,10 +1178,11 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
         /* validate the request once at one GPU, so errors name the request's fields */
         struct gs_workload probe = *workload;
         gs_parallelism_defaults(&probe.parallelism);
-        st = gs_estimate_compute(model, &probe, &out->estimate, err);
+        st = gs_estimate_compute_scoped(model, &probe, &whole, &out->estimate, err);
         if (st != GS_OK)
             return st;
-        st = search_inference(model, workload, gpu, limits, demand, eff, gpu_count, out, why);
+        st = search_inference(model, workload, &layouts, gpu, limits, demand, eff, gpu_count, out,
+                              why);
     } else {
         st = search_training(model, workload, gpu, limits, demand, eff, gpu_count, out, why, err);
     }

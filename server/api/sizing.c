@@ -312,7 +312,8 @@ int sizing_recommend_text(const struct service *svc, const json_t *request, char
             continue;
         }
         st = gs_plan_search(&s->req.model, &s->req.workload, &cands[i].spec, &s->limits, &s->demand,
-                            &s->eff, 0, &cands[i].plan, &cands[i].why, &problem->errors);
+                            &s->eff, 0, &s->memo, &cands[i].plan, &cands[i].why,
+                            &problem->errors);
     }
     free(seen.slots);
     if (st == GS_OK)
@@ -354,7 +355,7 @@ static void write_change(struct json_writer *w, const struct gs_fit_outcome *out
 
 /* The changes in core's order: those that fit (gentlest first), then the
  * rest, closest to fitting first. */
-static void write_changes(struct json_writer *w, const struct sizing *s,
+static void write_changes(struct json_writer *w, struct sizing *s,
                           const struct gs_plan_limits *own, const struct gs_plan_gpu *g,
                           uint64_t count)
 {
@@ -364,7 +365,7 @@ static void write_changes(struct json_writer *w, const struct sizing *s,
         return;
     }
     const size_t n = gs_advice_evaluate(&s->req.model, &s->req.workload, own, g, &s->eff, count,
-                                        outcomes, GS_ADVICE_MAX);
+                                        &s->memo, outcomes, GS_ADVICE_MAX);
     json_w_begin_array(w);
     for (size_t i = 0; i < n; i++)
         write_change(w, &outcomes[i], g);
@@ -407,11 +408,11 @@ int sizing_fit_text(const struct service *svc, const json_t *request, char **tex
     }
     struct gs_plan at, least;
     enum gs_plan_reject why_at = GS_REJECT_DOES_NOT_FIT, why_least = GS_REJECT_DOES_NOT_FIT;
-    st = gs_plan_search(&s->req.model, &s->req.workload, &g, &own, &none, &s->eff, count, &at,
-                        &why_at, &problem->errors);
+    st = gs_plan_search(&s->req.model, &s->req.workload, &g, &own, &none, &s->eff, count,
+                        &s->memo, &at, &why_at, &problem->errors);
     if (st == GS_OK)
         st = gs_plan_search(&s->req.model, &s->req.workload, &g, &own, &none, &s->eff, 0,
-                            &least, &why_least, &problem->errors);
+                            &s->memo, &least, &why_least, &problem->errors);
     if (st != GS_OK)
         goto out;
     const bool fits = layout_given ? own_plan.headroom_bytes >= 0 : why_at == GS_REJECT_NONE;

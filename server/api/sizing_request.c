@@ -420,9 +420,9 @@ enum gs_status sizing_request_decode(const struct service *svc, const json_t *bo
                                      struct sizing *s, struct gs_error *err)
 {
     /* all but the memos' entries, read only below their counts (32 KiB of the 37) */
-    memset(s, 0, offsetof(struct sizing, weights_memo));
-    s->weights_memo.count = s->weights_memo.next = 0;
-    s->kv_memo.count = s->kv_memo.next = 0;
+    memset(s, 0, offsetof(struct sizing, memo));
+    s->memo.weights.count = s->memo.weights.next = 0;
+    s->memo.kv.count = s->memo.kv.next = 0;
     s->body = body;
     gs_plan_limits_defaults(&s->limits);
     gs_efficiency_defaults(&s->eff);
@@ -488,8 +488,6 @@ enum gs_status sizing_request_decode(const struct service *svc, const json_t *bo
                                 "(max_position_embeddings) to take as the context");
         s->req.workload.serving.context_length = limit;
     }
-    s->req.model.weights_memo = &s->weights_memo; /* zeroed with s; one model per request */
-    s->req.model.kv_memo = &s->kv_memo;
     if (fit) {
         if (st == GS_OK && s->req.gpu == NULL)
             ok = refuse(err, "/gpu", "is required: the GPU type to fit on");

@@ -46,8 +46,8 @@ struct sizing {
     bool context_defaulted; /* /v1/fit: no context_length given, the model's own limit taken */
     bool latency_defaulted; /* /v1/recommend: a rate demand without a TPOT target got the default */
     /* last: sizing_request_decode clears the members above and only the memos' counts */
-    struct gs_weights_memo weights_memo; /* the model's weight bytes by layout, for every search */
-    struct gs_kv_memo kv_memo;           /* and its KV cache layouts */
+    struct gs_plan_memo memo; /* the model's weight bytes and KV cache layouts by layout, for
+                                 every search (one model per request) */
 };
 
 /* Decodes `body` into *s (cleared first, but for the memos' entries) for /v1/fit when `fit`,

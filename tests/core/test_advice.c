@@ -121,7 +121,7 @@ static void test_training_changes(void **state)
     assert_int_equal(gs_advice_changes(&m, &w, &own, few, 3), 3);
 
     static struct gs_fit_outcome out[GS_ADVICE_MAX];
-    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, out, GS_ADVICE_MAX);
+    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
     assert_int_equal(n, np);
     assert_ordered(out, n, proposed, np);
     assert_false(find(out, n, "selective_recomputation")->fits);
@@ -158,7 +158,7 @@ static void test_training_changes(void **state)
 
     /* asked on as many GPUs as "more GPUs" needs, that change is not offered */
     const size_t n2 =
-        gs_advice_evaluate(&m, &w, &own, &g, &eff, more->plan.gpu_count, out, GS_ADVICE_MAX);
+        gs_advice_evaluate(&m, &w, &own, &g, &eff, more->plan.gpu_count, NULL, out, GS_ADVICE_MAX);
     assert_null(find(out, n2, "more_gpus"));
 }
 
@@ -190,7 +190,7 @@ static void test_accumulation_change(void **state)
     assert_true(proposed[0].limits.allow_accumulation);
     assert_int_equal(proposed[0].workload.training.batch_size, 16); /* the search splits it */
     static struct gs_fit_outcome out[GS_ADVICE_MAX];
-    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, out, GS_ADVICE_MAX);
+    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
     const struct gs_fit_outcome *acc = find(out, n, "gradient_accumulation");
     assert_non_null(acc);
     assert_true(acc->fits);
@@ -201,7 +201,7 @@ static void test_accumulation_change(void **state)
     struct gs_plan asked;
     enum gs_plan_reject why;
     const struct gs_demand none = {.kind = GS_DEMAND_NONE};
-    assert_int_equal(gs_plan_search(&m, &w, &g, &own, &none, &eff, 1, &asked, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &own, &none, &eff, 1, NULL, &asked, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
     /* a batch of 1 is not offered the change */
     w.training.batch_size = 1;
@@ -243,7 +243,7 @@ static void test_serving_changes(void **state)
     assert_int_equal(proposed[2].workload.format, GS_WF_AWQ);
 
     static struct gs_fit_outcome out[GS_ADVICE_MAX];
-    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, out, GS_ADVICE_MAX);
+    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
     assert_ordered(out, n, proposed, np);
     assert_false(find(out, n, "fp8_kv_cache")->fits);
     assert_true(find(out, n, "int4_weights")->fits);

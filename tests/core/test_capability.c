@@ -121,7 +121,7 @@ static void test_search_offers_only_what_runs(void **state)
     gs_efficiency_defaults(&eff);
     struct gs_plan p;
     enum gs_plan_reject why;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_true(p.format == GS_WF_FP16 || p.format == GS_WF_AWQ);
     assert_true(p.kv_dtype != GS_KV_FP8 && p.kv_dtype != GS_KV_FP8_DS_MLA);
@@ -129,7 +129,7 @@ static void test_search_offers_only_what_runs(void **state)
     w.format_given = true;
     w.format = GS_WF_FP8;
     l.allow_quantization = false;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_UNSUPPORTED);
 
     /* DeepSeek-V3 (MLA without the sparse indexer) on A100s: fp8 latent cache */
@@ -143,7 +143,7 @@ static void test_search_offers_only_what_runs(void **state)
     g.view.total_bytes = 85100000000ULL;
     g.view.hw = GS_HW_AMPERE;
     l.allow_quantization = true;
-    assert_int_equal(gs_plan_search(&dm, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&dm, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_true(p.kv_dtype != GS_KV_FP8_DS_MLA);
 }

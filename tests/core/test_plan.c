@@ -340,7 +340,7 @@ static void test_smallest_serving_layout(void **state)
     gs_efficiency_defaults(&eff);
     struct gs_plan p;
     enum gs_plan_reject why;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_int_equal(p.tensor, 4);
     assert_int_equal(p.pipeline, 1);
@@ -366,7 +366,7 @@ static void test_smallest_serving_layout(void **state)
 
     /* with quantization allowed, AWQ int4 on one GPU is cheaper */
     l.allow_quantization = true;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(p.gpu_count, 1);
     assert_int_equal(p.format, GS_WF_AWQ);
 
@@ -375,12 +375,12 @@ static void test_smallest_serving_layout(void **state)
     l.max_gpus = 4;
     struct gs_demand big = {
         .kind = GS_DEMAND_OUTPUT_TOKENS, .rate = 1e6, .prompt_tokens = 1000, .output_tokens = 200};
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &big, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &big, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_MISSES_DEMAND);
     /* and one GPU of 24 GB cannot hold it at all */
     g.view.total_bytes = 24000000000ULL;
     l.max_gpus = 2;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
 }
 
@@ -401,13 +401,13 @@ static void test_replicas_for_demand(void **state)
         .kind = GS_DEMAND_OUTPUT_TOKENS, .rate = 1, .prompt_tokens = 2048, .output_tokens = 2048};
     struct gs_plan p;
     enum gs_plan_reject why;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_int_equal(p.replicas, 1);
     const double one = p.decode.output_tokens_per_s;
     assert_true(one > 0);
     d.rate = one * 7.5;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(p.replicas, 8);
     assert_int_equal(p.gpu_count, 8 * p.tensor * p.pipeline);
     close_to(p.output_tokens_per_s, one * 8, 1e-9);
@@ -419,7 +419,7 @@ static void test_replicas_for_demand(void **state)
     assert_true(p.batch_per_replica <= 1024);
     /* a budget below the cost rejects it */
     l.max_cost_per_hour = p.cost_per_hour - 0.01;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_OVER_BUDGET);
 }
 
@@ -447,23 +447,23 @@ static void test_verdict_shortcuts(void **state)
     /* unpriced: the whole search finds a plan (and prices nothing); under price_required the
      * verdict is no_price */
     g.has_price = false;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_false(p.has_price);
     l.price_required = true;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NO_PRICE);
     /* without any plan the reason is the search's own, as without price_required */
     const uint64_t max_gpus = l.max_gpus;
     l.max_gpus = 2;
     d.rate = 1e9;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_MISSES_DEMAND);
     l.max_gpus = max_gpus;
     d.rate = 2000;
     /* a priced GPU is not affected */
     g.has_price = true;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_true(p.cost_per_hour > 0);
     l.price_required = false;
@@ -471,17 +471,17 @@ static void test_verdict_shortcuts(void **state)
     /* no bandwidth figure: a rate needs throughput, so no_throughput once a layout fits ... */
     g.perf.memory_bandwidth_gb_s = 0;
     assert_false(gs_perf_can_decode(&g.perf, &eff));
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NO_THROUGHPUT);
     /* ... and does_not_fit when none does */
     const uint64_t usable = g.view.total_bytes;
     g.view.total_bytes = 2000000000ULL;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
     g.view.total_bytes = usable;
     /* without a demand the plan needs no throughput */
     struct gs_demand none = {.kind = GS_DEMAND_NONE};
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &none, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &none, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_false(p.has_throughput);
     g.perf = h100();
@@ -516,7 +516,7 @@ static void test_moe_expert_parallel_serving(void **state)
         .kind = GS_DEMAND_OUTPUT_TOKENS, .rate = 5000, .prompt_tokens = 2000, .output_tokens = 500};
     struct gs_plan p;
     enum gs_plan_reject why;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_true(p.output_tokens_per_s >= 5000 * (1 - 1e-9));
     /* one node: eight ranks of DP attention, each holding 32 of the 256 experts */
@@ -528,7 +528,7 @@ static void test_moe_expert_parallel_serving(void **state)
     /* without expert parallelism: tensor (and pipeline) layouts only, and more GPUs */
     l.allow_expert = false;
     struct gs_plan q;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &q, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &q, &why, NULL), GS_OK);
     assert_int_equal(q.attention_data, 1);
     assert_true(q.gpu_count > p.gpu_count);
 }
@@ -552,7 +552,7 @@ static void test_latency_targets(void **state)
         .kind = GS_DEMAND_OUTPUT_TOKENS, .rate = 1, .prompt_tokens = 2048, .output_tokens = 2048};
     struct gs_plan free_run, p;
     enum gs_plan_reject why;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &free_run, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &free_run, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     /* without targets the batch is what the KV cache holds, and its step is slow; the mean
      * time per output token adds the prompts prefilled meanwhile: batch x prefill over the
@@ -568,7 +568,7 @@ static void test_latency_targets(void **state)
              1e-12);
     /* half that step time: a smaller batch, within the target, and the next batch misses it */
     d.tpot_ms = free_tpot * 1000 / 2;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_true(p.batch_per_replica < free_run.batch_per_replica);
     assert_true(p.tpot_seconds * 1000 <= d.tpot_ms);
@@ -584,14 +584,14 @@ static void test_latency_targets(void **state)
     /* p99: held with every sequence at its last token, a slower step: a smaller batch */
     d.percentile = 99;
     struct gs_plan tail;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &tail, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &tail, &why, NULL), GS_OK);
     assert_true(tail.batch_per_replica < p.batch_per_replica);
     assert_true(tail.tpot_seconds * 1000 <= d.tpot_ms);
     /* a TTFT below one prompt's prefill is out of reach on any layout */
     d.percentile = 50;
     d.tpot_ms = 0;
     d.ttft_ms = free_run.decode.prefill_seconds * 1000 / 100;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_MISSES_LATENCY);
 }
 
@@ -626,10 +626,10 @@ static void test_disaggregation(void **state)
                           .tpot_ms = 20};
     struct gs_plan split, shared;
     enum gs_plan_reject why;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &split, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &split, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     l.allow_disaggregation = false;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &shared, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &shared, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_false(shared.disaggregated);
     assert_true(split.disaggregated);
@@ -665,7 +665,7 @@ static void test_disaggregation(void **state)
     /* without a TPOT target there is nothing to gain: one pool */
     l.allow_disaggregation = true;
     d.tpot_ms = 0;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &split, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &split, &why, NULL), GS_OK);
     assert_false(split.disaggregated);
 }
 
@@ -693,7 +693,7 @@ static void test_pipeline_zero_rules(void **state)
     struct gs_plan p;
     enum gs_plan_reject why;
     for (uint64_t n = 8; n <= 64; n *= 2) {
-        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, n, &p, &why, NULL), GS_OK);
+        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, n, NULL, &p, &why, NULL), GS_OK);
         if (why == GS_REJECT_NONE && p.pipeline > 1)
             assert_true(p.zero_stage <= 1);
     }
@@ -735,14 +735,14 @@ static void test_training_layout(void **state)
     gs_efficiency_defaults(&eff);
     struct gs_plan p;
     enum gs_plan_reject why;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_true(p.gpu_count > 1);
     assert_true(p.estimate.per_gpu.total_bytes <= g.view.total_bytes);
     assert_int_equal(p.gpu_count, p.tensor * p.pipeline * p.data);
     struct gs_plan q;
     for (uint64_t n = 1; n < p.gpu_count; n *= 2) {
-        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, n, &q, &why, NULL), GS_OK);
+        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, n, NULL, &q, &why, NULL), GS_OK);
         assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
     }
     /* the layout as an estimate request fits with the same total */
@@ -763,7 +763,7 @@ static void test_training_layout(void **state)
      * 989e12 x 0.4 per GPU = 10.022 GPU-days, so at least 2 GPUs, and the plan meets it */
     struct gs_demand deadline = {
         .kind = GS_DEMAND_TRAINING, .training_tokens = 1e11, .deadline_days = 7};
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &deadline, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &deadline, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_true(p.has_throughput);
     assert_true(p.train.seconds <= 7 * 86400);
@@ -771,7 +771,7 @@ static void test_training_layout(void **state)
     /* and an impossible one within 8 GPUs */
     l.max_gpus = 8;
     deadline.deadline_days = 0.1;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &deadline, &eff, 0, &p, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &deadline, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_MISSES_DEMAND);
 }
 
@@ -802,12 +802,12 @@ static void test_training_accumulation(void **state)
     enum gs_plan_reject why;
     struct gs_plan held, split;
     l.allow_accumulation = false;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &held, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &held, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_int_equal(held.micro_batch, 8);
     assert_int_equal(held.accumulation_steps, 1);
     l.allow_accumulation = true;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &split, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &split, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_true(split.gpu_count <= held.gpu_count);
     assert_int_equal(split.micro_batch * split.accumulation_steps, 8);
@@ -836,7 +836,7 @@ static void test_training_accumulation(void **state)
     assert_true(est.per_gpu.total_bytes > g.view.total_bytes);
     /* a batch of 1 has nothing to split */
     w.training.batch_size = 1;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &split, &why, NULL), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &split, &why, NULL), GS_OK);
     assert_int_equal(split.micro_batch, 1);
     assert_int_equal(split.accumulation_steps, 1);
 }
@@ -882,7 +882,7 @@ static void test_training_scale_out(void **state)
         g.scale_out_bytes_per_s = cases[i].scale_out;
         struct gs_plan p;
         enum gs_plan_reject why;
-        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 16, &p, &why, NULL), GS_OK);
+        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 16, NULL, &p, &why, NULL), GS_OK);
         assert_int_equal(why, GS_REJECT_NONE);
         assert_int_equal(p.nodes, 2);
         assert_int_equal(p.tensor, 1);
@@ -903,7 +903,7 @@ static void test_training_scale_out(void **state)
     enum gs_plan_reject why;
     for (size_t i = 0; i < 2; i++) {
         g.scale_out_bytes_per_s = i == 0 ? 0 : 40e9;
-        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 8, &inside[i], &why, NULL),
+        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 8, NULL, &inside[i], &why, NULL),
                          GS_OK);
         assert_int_equal(why, GS_REJECT_NONE);
         assert_int_equal(inside[i].nodes, 1);

@@ -354,7 +354,7 @@ static void test_larger_gpu_never_needs_more(void **state)
                 g.gpus_per_node = 8;
                 struct gs_plan p;
                 enum gs_plan_reject why;
-                assert_int_equal(gs_plan_search(&spec, &w, &g, &l, &d, &eff, 0, &p, &why, NULL), GS_OK);
+                assert_int_equal(gs_plan_search(&spec, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
                 if (why != GS_REJECT_NONE) {
                     if (last != UINT64_MAX)
                         fail_msg("%s fits on %llu-GiB GPUs but not on larger ones", id,

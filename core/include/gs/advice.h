@@ -47,8 +47,9 @@ void gs_advice_own_limits(const struct gs_workload *workload, uint64_t max_gpus,
 /* Writes the changes worth trying for this workload, gentlest first, into
  * `out` (at most `cap`), and returns how many. Serving: an fp8 KV cache
  * (fp8_ds_mla for MLA models), fp8 then AWQ int4 weights, both, more GPUs.
- * Training: selective then full recomputation, ZeRO-3, ZeRO-Offload, 8-bit
- * AdamW, LoRA and QLoRA (models with an architecture), more GPUs. */
+ * Training: a smaller micro-batch with gradient accumulation (batch_size > 1), selective then
+ * full recomputation, ZeRO-3, ZeRO-Offload, 8-bit AdamW, LoRA and QLoRA (models with an
+ * architecture), more GPUs. */
 size_t gs_advice_changes(const struct gs_model_spec *model, const struct gs_workload *workload,
                          const struct gs_plan_limits *own, struct gs_fit_change *out, size_t cap);
 
@@ -57,11 +58,12 @@ size_t gs_advice_changes(const struct gs_model_spec *model, const struct gs_work
  * that do not, the closest to fitting (largest headroom) first, unsized ones
  * last. Changes the model cannot take (LoRA on a model without module
  * names) and "more GPUs" when it does not need more than `count` are left
- * out. Returns how many were written. */
+ * out. `memo` (NULL for none) is the plan searches' (gs/plan.h). Returns how many were
+ * written. */
 size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_workload *workload,
                           const struct gs_plan_limits *own, const struct gs_plan_gpu *gpu,
                           const struct gs_efficiency *eff, uint64_t count,
-                          struct gs_fit_outcome *out, size_t cap);
+                          struct gs_plan_memo *memo, struct gs_fit_outcome *out, size_t cap);
 
 /* Whether a training request's parallelism names a layout of its own (a
  * degree above 1), which /v1/fit then judges as it is rather than searching. */

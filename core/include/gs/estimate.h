@@ -76,11 +76,6 @@ struct gs_model_spec {
      * afterwards clears `counted`. */
     bool counted;
     struct gs_param_count counts;
-    /* Optional scratch (gs/weights.h) remembering this architecture's weight bytes by
-     * layout across estimates; NULL = none. Not shared between threads. */
-    struct gs_weights_memo *weights_memo;
-    /* The same for its KV cache layouts (gs/inference.h); NULL = none. */
-    struct gs_kv_memo *kv_memo;
 };
 
 /* Validates and counts `model->arch` once (see `counted`); nothing to do

@@ -20,7 +20,9 @@
 #define GS_PLAN_H
 
 #include "gs/estimate.h"
+#include "gs/inference.h"
 #include "gs/perf.h"
+#include "gs/weights.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -152,6 +154,15 @@ struct gs_plan {
     double total_cost;              /* training: the whole run */
 };
 
+/* What plan searches remember of one model between them: its weight bytes and its KV cache
+ * layouts by layout (gs/weights.h, gs/inference.h), which every GPU type's search asks for
+ * again. Memory the caller owns (the core allocates nothing): for one model and one thread at
+ * a time, zeroed before its first search; pass NULL for none, with the same answers. */
+struct gs_plan_memo {
+    struct gs_weights_memo weights;
+    struct gs_kv_memo kv;
+};
+
 /* Finds the plan for one GPU type. GS_OK with *why == GS_REJECT_NONE and
  * `out` filled when one qualifies; GS_OK with *why saying why not otherwise;
  * an error status for an invalid request (err says which field). The
@@ -160,11 +171,12 @@ struct gs_plan {
  * for serving the smallest replica that fits within them, replicated as
  * many times as it fits. With a training demand the cheapest run is chosen
  * among counts up to four times the smallest that fits (a layout without
- * recomputation or with a shorter pipeline can cost less in GPU-hours). */
+ * recomputation or with a shorter pipeline can cost less in GPU-hours). `memo` (NULL for
+ * none) is written: see struct gs_plan_memo. */
 enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs_workload *workload,
                               const struct gs_plan_gpu *gpu, const struct gs_plan_limits *limits,
                               const struct gs_demand *demand, const struct gs_efficiency *eff,
-                              uint64_t gpu_count, struct gs_plan *out, enum gs_plan_reject *why,
-                              struct gs_error *err);
+                              uint64_t gpu_count, struct gs_plan_memo *memo, struct gs_plan *out,
+                              enum gs_plan_reject *why, struct gs_error *err);
 
 #endif
