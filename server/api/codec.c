@@ -700,6 +700,17 @@ static void write_model_resolved(struct json_writer *w, const struct estimate_re
 {
     const struct catalog_model_lookup *l = &req->model_lookup;
     const struct catalog_model *m = req->catalog_model;
+    /* the repository to import: the name as typed when it is a hub id (org/name), else the
+     * catalog model's own */
+    const char *repo = strchr(req->model_name, '/') != NULL && strchr(req->model_name, ' ') == NULL
+                           ? req->model_name
+                           : m->hf_id;
+    char import[200] = "";
+    if (repo != NULL)
+        snprintf(import, sizeof(import),
+                 "; import the repository ({\"hub_id\": \"%.100s\"}) for its checkpoint's exact "
+                 "bytes",
+                 repo);
     char weights[256] = "", date[160] = "", detail[1280];
     /* without model_quant_inferred the row's own checkpoint format stands */
     if (req->model_quant_inferred && l->quant.sized)
@@ -717,19 +728,17 @@ static void write_model_resolved(struct json_writer *w, const struct estimate_re
     if (!req->model_resolved) {
         snprintf(detail, sizeof(detail),
                  "\"%.100s\" is an alias of \"%.80s\", whose stored config states no "
-                 "quantization%.255s; import the repository ({\"hub_id\": \"%.100s\"}) for its "
-                 "checkpoint's exact bytes",
-                 req->model_name, m->id, weights, req->model_name);
+                 "quantization%.255s%s",
+                 req->model_name, m->id, weights, import);
         codec_write_warning(w, "model_resolved", detail);
         return;
     }
     snprintf(detail, sizeof(detail),
              "the catalog has no model named \"%.100s\"; sized as \"%.80s\"%s%.100s%s, whose id "
              "or alias has the same words, size and version (an instruct, chat, base or "
-             "re-published copy has the same architecture and parameters)%.255s%.159s; import the "
-             "repository ({\"hub_id\": \"%.100s\"}) for its checkpoint's exact bytes",
+             "re-published copy has the same architecture and parameters)%.255s%.159s%s",
              req->model_name, m->id, m->hf_id != NULL ? " (" : "", m->hf_id != NULL ? m->hf_id : "",
-             m->hf_id != NULL ? ")" : "", weights, date, req->model_name);
+             m->hf_id != NULL ? ")" : "", weights, date, import);
     codec_write_warning(w, "model_resolved", detail);
 }
 
@@ -753,6 +762,12 @@ static void write_warnings(struct json_writer *w, const struct estimate_request 
             w, "usable_memory_unknown",
             "the catalog has no driver-reported capacity for this GPU, so the fit uses "
             "the marketed capacity, which is larger than what CUDA reports");
+    codec_write_request_warnings(w, req);
+    json_w_end_array(w);
+}
+
+void codec_write_request_warnings(struct json_writer *w, const struct estimate_request *req)
+{
     if ((req->model_resolved || req->model_quant_inferred) && req->catalog_model != NULL)
         write_model_resolved(w, req);
     if (req->gpu != NULL && req->gpu_lookup.fits > 1) {
@@ -765,7 +780,6 @@ static void write_warnings(struct json_writer *w, const struct estimate_request 
                  req->gpu_name, req->gpu_lookup.fits, ids, req->gpu->id);
         codec_write_warning(w, "gpu_default", detail);
     }
-    json_w_end_array(w);
 }
 
 /* training.accuracy: model states are exact counts; the peak is calibrated

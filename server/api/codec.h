@@ -58,6 +58,9 @@ void codec_write_assumption_items(struct json_writer *w, const struct estimate_r
                                   const struct gs_estimate *est);
 /* One warnings item: {"code": code, "detail": detail}. */
 void codec_write_warning(struct json_writer *w, const char *code, const char *detail);
+/* The warnings the request itself earns, whatever the endpoint: a model name taken to be a
+ * catalog model (model_resolved) and a GPU name that fits several entries (gpu_default). */
+void codec_write_request_warnings(struct json_writer *w, const struct estimate_request *req);
 /* The architecture's layer kinds (/v1/models items and the model object; new reference,
  * NULL on OOM). */
 json_t *codec_encode_layer_kinds(const struct gs_arch *arch);

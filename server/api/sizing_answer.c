@@ -527,6 +527,7 @@ void sizing_answer_assumptions(struct json_writer *w, const struct sizing *s, bo
  * (the search sizes every candidate on its own GPU). */
 void sizing_answer_probe_warnings(struct json_writer *w, const struct sizing *s)
 {
+    codec_write_request_warnings(w, &s->req);
     for (size_t i = 0; i < s->probe.warning_count; i++)
         if (strcmp(s->probe.warnings[i].code, "engine_budget_needs_gpu") != 0)
             codec_write_warning(w, s->probe.warnings[i].code, s->probe.warnings[i].detail);

@@ -28,8 +28,9 @@ void sizing_answer_option(struct json_writer *w, const struct sizing *s,
 const char *sizing_answer_reject_detail(enum gs_plan_reject why, const struct sizing *s);
 /* The search's own assumptions, then the estimate's (`fit`: /v1/fit's). */
 void sizing_answer_assumptions(struct json_writer *w, const struct sizing *s, bool fit);
-/* The estimate's warnings for the request, less the one asking for a GPU (the search sizes
- * every candidate on its own GPU). */
+/* The request's own warnings (codec_write_request_warnings: a resolved model name, a GPU
+ * default), then the estimate's warnings for it, less the one asking for a GPU (the search
+ * sizes every candidate on its own GPU). */
 void sizing_answer_probe_warnings(struct json_writer *w, const struct sizing *s);
 /* The demand as the search read it (new reference, NULL on OOM). */
 json_t *sizing_answer_demand(const struct sizing *s);

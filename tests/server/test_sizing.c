@@ -494,6 +494,41 @@ static void test_fit_without_context(void **state)
                        "/inference/context_length");
 }
 
+/* The warning a request earns does not depend on the endpoint (issue 34: /v1/fit dropped
+ * model_resolved): a model name the catalog resolves by its words and a GPU name that fits
+ * several entries are named on /v1/fit and /v1/recommend as on /v1/estimate, and the import
+ * suggested is the catalog model's own repository, not the words typed. */
+static const char *warning_detail(const json_t *answer, const char *code)
+{
+    size_t i;
+    const json_t *w;
+    json_array_foreach(json_object_get(answer, "warnings"), i, w) {
+        if (strcmp(json_string_value(json_object_get(w, "code")), code) == 0)
+            return json_string_value(json_object_get(w, "detail"));
+    }
+    return NULL;
+}
+
+static void test_request_warnings_everywhere(void **state)
+{
+    (void)state;
+    json_t *r = parse("{\"model\":\"llama 3.1 8b\",\"gpu\":\"h100\",\"inference\":"
+                      "{\"batch_size\":1,\"context_length\":4096}}");
+    json_t *fit = run(sizing_fit, r);
+    const char *resolved = warning_detail(fit, "model_resolved");
+    assert_non_null(resolved);
+    assert_non_null(strstr(resolved, "{\"hub_id\": \"meta-llama/Llama-3.1-8B\"}"));
+    assert_null(strstr(resolved, "{\"hub_id\": \"llama 3.1 8b\"}"));
+    assert_non_null(warning_detail(fit, "gpu_default"));
+    json_decref(fit);
+    json_object_del(r, "gpu");
+    json_t *rec = run(sizing_recommend, r);
+    assert_non_null(warning_detail(rec, "model_resolved"));
+    assert_null(warning_detail(rec, "gpu_default"));
+    json_decref(rec);
+    json_decref(r);
+}
+
 /* /v1/fit: the acceptance-style cases written out. */
 static void test_fit(void **state)
 {
@@ -625,6 +660,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated_recommendations),
+        cmocka_unit_test(test_request_warnings_everywhere),
         cmocka_unit_test(test_every_catalog_model_one_answer),
         cmocka_unit_test(test_deepseek_v3_layouts),
         cmocka_unit_test(test_integrated_gpu_bought_whole),
