@@ -1,7 +1,7 @@
 /*
  * api.h - one HTTP exchange as plain data, so the catalog endpoints (and the
  * later sizing endpoints) are functions of a request and can be tested
- * without a socket. server/http/http.c fills a struct api_request from
+ * without a socket. server/http/dispatch.c fills a struct api_request from
  * libmicrohttpd and sends back the struct api_response.
  */
 #ifndef GS_API_H

@@ -21,15 +21,9 @@
 
 #include "api/api.h"
 #include "api/auth.h"
+#include "api/catalog_entry.h" /* struct catalog_api, enum catalog_resource */
 #include "api/service.h"
 #include "api/store.h"
-
-struct catalog_api {
-    struct store *store;
-    const struct auth *auth;
-};
-
-enum catalog_resource { CATALOG_MODELS, CATALOG_GPUS };
 
 /* GET/HEAD/POST on a collection. */
 void catalog_api_collection(const struct catalog_api *api, struct service *service,

@@ -1,5 +1,5 @@
 /*
- * test_checkpoint.c - server/hub/checkpoint.c on the fixture hub repositories
+ * test_checkpoint.c - server/hub/checkpoint*.c on the fixture hub repositories
  * (tests/fixtures/hub/, whose README.md names each source): parameters and
  * stored bytes of real checkpoints read from their safetensors and GGUF
  * headers alone, the detected format, layers, and malformed headers.

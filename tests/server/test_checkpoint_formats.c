@@ -4,7 +4,7 @@
  * its weight format and the modules it leaves unquantized
  * (server/readers/reader.c models_read_checkpoint), NVIDIA ModelOpt's
  * hf_quant_config.json merged into a config (server/api/hub_import.c), NVFP4
- * tensors recognised in a safetensors header (server/hub/checkpoint.c), and the
+ * tensors recognised in a safetensors header (server/hub/checkpoint_safetensors.c), and the
  * NVFP4 weight bytes of small models written out (core/src/weights.c).
  */
 #include <setjmp.h>
