@@ -1,7 +1,7 @@
 /* codec_inference.c - inference sections and results (see codec_inference.h). */
 #include "api/codec_inference.h"
 
-#include "api/codec.h"
+#include "formats/json_out.h"
 #include "embedded.h"
 #include "gs/engines.h"
 #include "gs/sglang.h"
