@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* ------------------------------------------------------------------ scratch */
 
@@ -284,6 +285,20 @@ static size_t same_spec_find(struct same_spec *t, const struct candidate *cands,
     }
 }
 
+static uint64_t budget_ms; /* set once before the server's threads start */
+
+void sizing_set_budget_ms(uint64_t ms)
+{
+    budget_ms = ms;
+}
+
+static uint64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
 int sizing_recommend_text(const struct service *svc, const json_t *request, char **text,
                           size_t *length, struct problem *problem)
 {
@@ -302,7 +317,20 @@ int sizing_recommend_text(const struct service *svc, const json_t *request, char
     struct same_spec seen = {NULL, 0};
     if (st == GS_OK && !same_spec_init(&seen, s->candidate_count))
         st = GS_ERR_NOMEM;
+    const uint64_t started = budget_ms ? monotonic_ms() : 0;
     for (size_t i = 0; st == GS_OK && i < s->candidate_count; i++) {
+        if (budget_ms && i > 0 && monotonic_ms() - started > budget_ms) {
+            free(seen.slots);
+            json_w_discard(&w);
+            problem_set(problem, 503, "search-budget",
+                        "The search ran past its time budget",
+                        "the search of %zu GPU types passed its budget of %llu ms after %zu of "
+                        "them; name fewer in constraints.gpus (or a smaller max_gpus), or ask the "
+                        "operator for a larger GPUSIZER_COMPUTE_BUDGET_MS",
+                        s->candidate_count, (unsigned long long)budget_ms, i);
+            sizing_end(s);
+            return -1;
+        }
         cands[i].gpu = s->candidates[i];
         sizing_request_plan_gpu(s, s->candidates[i], &cands[i].spec);
         const size_t twin = same_spec_find(&seen, cands, i);

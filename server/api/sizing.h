@@ -18,6 +18,15 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* The time one /v1/recommend may search, in milliseconds (0, the default: no bound). The
+ * server sets it once before it starts (GPUSIZER_COMPUTE_BUDGET_MS); past it, between two GPU
+ * types' searches, the answer is 503 `search-budget`, naming how many of how many GPU types
+ * were searched. Each distinct GPU entry costs one plan search (about 1 ms for serving, 10 ms
+ * for training a large model), so only a catalog of thousands of entries reaches a budget of
+ * seconds. */
+void sizing_set_budget_ms(uint64_t ms);
 
 /* The answer's JSON text (written directly, json_out.h): on success returns 0
  * with *text a new NUL-terminated string (the caller frees) of *length

@@ -347,7 +347,8 @@ static int cmd_serve(const struct options *o)
                               getenv("GPUSIZER_ACCESS_LOG"), getenv("GPUSIZER_CORS_ORIGINS"),
                               env_unsigned("GPUSIZER_WRITE_THREADS", 1, 64),
                               env_unsigned("GPUSIZER_COMPUTE_THREADS", 1, 1024),
-                              env_unsigned("GPUSIZER_COMPUTE_QUEUE", 1, 100000)};
+                              env_unsigned("GPUSIZER_COMPUTE_QUEUE", 1, 100000),
+                              env_unsigned("GPUSIZER_COMPUTE_BUDGET_MS", 1, 3600000)};
     if (http_start(&cfg, store, auth, &server, errbuf, sizeof(errbuf)) != 0) {
         fprintf(stderr, "gpusizer: %s\n", errbuf);
         store_free(store);

@@ -11,6 +11,8 @@
  */
 #include "http/http.h"
 
+#include "api/sizing.h"
+
 #include "http/compute.h"
 #include "http/conn_guard.h"
 #include "http/dispatch.h"
@@ -363,6 +365,9 @@ int http_start(const struct http_config *config, struct store *store, const stru
     /* plan searches: one worker per CPU by default at niceness 5, so the connection threads
      * answering probes keep most of a busy CPU; at most 64 waiting per worker (more than
      * the clients a server of this size serves at once: past it the answer is 503) */
+    /* a whole-catalog search is 1-10 ms a distinct GPU entry: 20 s bounds a catalog of thousands
+     * (the documented bulk load, 13,818 entries, took 30 s for a large model's training plan) */
+    sizing_set_budget_ms(config->compute_budget_ms ? config->compute_budget_ms : 20000);
     const unsigned compute_threads = config->compute_threads ? config->compute_threads
                                                              : cpu_count();
     srv->compute = offload_start_limited(

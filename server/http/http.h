@@ -44,6 +44,8 @@ struct http_config {
                                         (GPUSIZER_COMPUTE_THREADS; 0 = one per CPU) */
     unsigned compute_queue;          /* plan searches waiting for one, past which 503
                                         (GPUSIZER_COMPUTE_QUEUE; 0 = 64 per compute thread) */
+    unsigned compute_budget_ms;      /* the time one /v1/recommend may search, past which 503
+                                        search-budget (GPUSIZER_COMPUTE_BUDGET_MS; 0 = 20000) */
 };
 
 struct http_server;

@@ -803,6 +803,52 @@ static void *create_gpus(void *arg)
 /* Durability: SIGKILL in the middle of a stream of writes; after a restart
  * the file passes PRAGMA integrity_check and every acknowledged write is
  * there. */
+/* Issue 33: a /v1/recommend is bounded in time whatever the catalog holds. With a budget of
+ * 1 ms (GPUSIZER_COMPUTE_BUDGET_MS) a training search over every catalog GPU (milliseconds
+ * each) stops after its first GPU type with 503 search-budget, Retry-After and a detail naming
+ * how many of how many were searched; one GPU type named in constraints.gpus is answered (the
+ * budget is checked between types, so the first is always searched); probes answer. */
+static void test_search_budget(void **state)
+{
+    (void)state;
+    struct test_db bdb;
+    assert_int_equal(test_db_make(&bdb, "gs-budget"), 0);
+    setenv("GPUSIZER_COMPUTE_BUDGET_MS", "1", 1);
+    struct test_server bounded;
+    const int started = test_server_start(&bounded, binary, bdb.path, NULL);
+    unsetenv("GPUSIZER_COMPUTE_BUDGET_MS");
+    assert_int_equal(started, 0);
+    const char *all = "{\"model\": \"llama-3.1-70b\", \"mode\": \"training\", \"training\": "
+                      "{\"batch_size\": 4, \"sequence_length\": 4096}, \"demand\": "
+                      "{\"training_tokens\": 1e10, \"deadline_days\": 30}}";
+    struct http_reply r = http_call(bounded.port, "POST", "/v1/recommend", "application/json", all,
+                                    strlen(all), NULL);
+    assert_int_equal(r.status, 503);
+    assert_string_equal(r.retry_after, "1");
+    json_t *problem = json_loadb(r.body, r.length, 0, NULL);
+    assert_non_null(problem);
+    assert_string_equal(json_string_value(json_object_get(problem, "type")),
+                        "urn:gpusizer:problem:search-budget");
+    const char *detail = json_string_value(json_object_get(problem, "detail"));
+    assert_non_null(detail);
+    assert_non_null(strstr(detail, "constraints.gpus"));
+    json_decref(problem);
+    free(r.body);
+    const char *one = "{\"model\": \"llama-3.1-70b\", \"mode\": \"training\", \"training\": "
+                      "{\"batch_size\": 4, \"sequence_length\": 4096}, \"demand\": "
+                      "{\"training_tokens\": 1e10, \"deadline_days\": 30}, \"constraints\": "
+                      "{\"gpus\": [\"h100-sxm-80gb\"]}}";
+    r = http_call(bounded.port, "POST", "/v1/recommend", "application/json", one, strlen(one),
+                  NULL);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    r = http_call(bounded.port, "GET", "/healthz", NULL, NULL, 0, NULL);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    assert_int_equal(test_server_stop(&bounded), 0);
+    test_db_remove(&bdb);
+}
+
 static void test_sigkill_durability(void **state)
 {
     (void)state;
@@ -1136,6 +1182,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_probes_beside_plan_searches),
         cmocka_unit_test(test_concurrent_patches),
         cmocka_unit_test(test_metrics_and_access_log),
+        cmocka_unit_test(test_search_budget),
         cmocka_unit_test(test_sigkill_durability),
         cmocka_unit_test(test_hostile_table),
         cmocka_unit_test(test_expect_continue_refused_first),
