@@ -13,6 +13,62 @@ void gs_efficiency_defaults(struct gs_efficiency *eff)
     eff->prefill_permille = GS_PREFILL_PERMILLE;
     eff->training_mfu_permille = 0;
     eff->allreduce_latency_us = 0;
+    eff->stack_bandwidth_permille = eff->stack_compute_permille = eff->stack_training_permille =
+        1000;
+    eff->per_vendor = true;
+}
+
+/* A generation's software stack against NVIDIA's, from a published comparison of the same
+ * benchmark on both (each factor = the measured speed ratio over the ratio of the catalog's
+ * peak figures, so that gpusizer's roofline reproduces the measured ratio). */
+struct stack_row {
+    enum gs_hw hw;
+    uint16_t bandwidth, compute, training; /* thousandths */
+    const char *source;
+};
+
+static const struct stack_row stack_rows[] = {
+    /* Inference: MLPerf Inference v4.1, Llama 2 70B (FP8), offline and server: 8 x MI300X
+     * "within 2-3%" of 8 x H100 (DGX H100) - 0.975 of its throughput with 5,300/3,350 = 1.582
+     * times the memory bandwidth (0.975 / 1.582 = 0.616) and 1,307.4/989.5 = 1.321 times the
+     * dense 16-bit peak, as FP8 (0.975 / 1.321 = 0.738). Training: MLPerf Training v5.0,
+     * Llama 2 70B LoRA: 8 x MI325X "up to 8%" faster than 8 x H200, at 1.321 times the peak
+     * (1.08 / 1.321 = 0.817). */
+    {GS_HW_CDNA3, 616, 738, 817,
+     "AMD Instinct MI300 series (CDNA 3): MLPerf Inference v4.1 Llama 2 70B, 8 x MI300X within "
+     "2-3% of 8 x H100 (AMD, 'Engineering Insights: Unveiling MLPerf Results on AMD Instinct "
+     "MI300X Accelerators', 2024): bandwidth 0.616 and compute 0.738 of NVIDIA's; MLPerf "
+     "Training v5.0 Llama 2 70B LoRA, 8 x MI325X up to 8% faster than 8 x H200 (AMD, 'AMD "
+     "Expands AI Momentum with First MLPerf Training Submission', June 2025): training MFU 0.817 "
+     "of NVIDIA's"},
+};
+
+static const struct stack_row *stack_row_for(enum gs_hw hw)
+{
+    for (size_t i = 0; i < sizeof(stack_rows) / sizeof(stack_rows[0]); i++)
+        if (stack_rows[i].hw == hw)
+            return &stack_rows[i];
+    return NULL;
+}
+
+void gs_efficiency_for_hw(struct gs_efficiency *eff, enum gs_hw hw)
+{
+    const struct stack_row *r = eff->per_vendor ? stack_row_for(hw) : NULL;
+    eff->stack_bandwidth_permille = r != NULL ? r->bandwidth : 1000;
+    eff->stack_compute_permille = r != NULL ? r->compute : 1000;
+    eff->stack_training_permille = r != NULL ? r->training : 1000;
+}
+
+const char *gs_efficiency_hw_source(enum gs_hw hw)
+{
+    const struct stack_row *r = stack_row_for(hw);
+    return r != NULL ? r->source : NULL;
+}
+
+/* An efficiency in thousandths, scaled by its stack factor. */
+static double scaled(uint64_t permille, uint64_t stack)
+{
+    return (double)permille / 1000 * (double)(stack ? stack : 1000) / 1000;
 }
 
 double gs_perf_peak_flops(const struct gs_perf_gpu *gpu, enum gs_regime regime)
@@ -95,7 +151,8 @@ static double cache_read_bytes(const struct gs_decode_input *in, double context)
 
 static double decode_bandwidth(const struct gs_perf_gpu *gpu, const struct gs_efficiency *eff)
 {
-    return gpu->memory_bandwidth_gb_s * 1e9 * (double)eff->decode_bandwidth_permille / 1000;
+    return gpu->memory_bandwidth_gb_s * 1e9 *
+           scaled(eff->decode_bandwidth_permille, eff->stack_bandwidth_permille);
 }
 
 bool gs_perf_can_decode(const struct gs_perf_gpu *gpu, const struct gs_efficiency *eff)
@@ -109,7 +166,7 @@ double gs_perf_prefill_seconds(const struct gs_decode_input *in, const struct gs
     if (!gs_perf_can_decode(gpu, eff))
         return 0;
     const double peak = gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED);
-    const double prefill_rate = peak * (double)eff->prefill_permille / 1000;
+    const double prefill_rate = peak * scaled(eff->prefill_permille, eff->stack_compute_permille);
     const double t = (double)(in->tensor ? in->tensor : 1);
     const double p = (double)(in->pipeline ? in->pipeline : 1);
     const double prompt = (double)in->prompt_tokens;
@@ -123,8 +180,8 @@ double gs_perf_request_seconds_floor(const struct gs_decode_input *in, const str
 {
     if (!gs_perf_can_decode(gpu, eff))
         return 0;
-    const double compute =
-        gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED) * (double)eff->decode_compute_permille / 1000;
+    const double compute = gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED) *
+                           scaled(eff->decode_compute_permille, eff->stack_compute_permille);
     const double t = (double)(in->tensor ? in->tensor : 1);
     const double p = (double)(in->pipeline ? in->pipeline : 1);
     const double flops_per_token =
@@ -140,7 +197,7 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
         return false;
     const double bw = decode_bandwidth(gpu, eff);
     const double peak = gs_perf_peak_flops(gpu, GS_REGIME_BF16_MIXED);
-    const double compute = peak * (double)eff->decode_compute_permille / 1000;
+    const double compute = peak * scaled(eff->decode_compute_permille, eff->stack_compute_permille);
     const double t = (double)(in->tensor ? in->tensor : 1);
     const double p = (double)(in->pipeline ? in->pipeline : 1);
     const double batch = (double)in->batch;
@@ -214,7 +271,7 @@ static double train_mfu(const struct gs_train_input *in, const struct gs_efficie
     uint64_t permille = eff->training_mfu_permille;
     if (permille == 0)
         permille = in->moe ? GS_TRAIN_MFU_MOE_PERMILLE : GS_TRAIN_MFU_DENSE_PERMILLE;
-    return (double)permille / 1000;
+    return scaled(permille, eff->stack_training_permille);
 }
 
 /* Model FLOPs per token, and the hardware's extra work per model FLOP. */

@@ -1169,6 +1169,10 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
         .kv_memo = memo != NULL ? &memo->kv : NULL};
     struct gs_estimate_scope layouts = whole;
     layouts.figures_only = layouts.fitting_only = layouts.layout_checked = true;
+    /* the efficiencies this GPU's generation reaches (gs_efficiency_for_hw) */
+    struct gs_efficiency own_eff = *eff;
+    gs_efficiency_for_hw(&own_eff, (enum gs_hw)gpu->view.hw);
+    eff = &own_eff;
     memset(out, 0, sizeof(*out));
     *why = GS_REJECT_DOES_NOT_FIT;
     if (gpu->view.total_bytes == 0)

@@ -394,6 +394,29 @@ static bool add_note(struct json_writer *w, const char *name, const char *detail
 }
 
 /* The search's own assumptions, then the estimate's. */
+/* The efficiencies by vendor: NVIDIA's are the defaults; each other generation with a
+ * published comparison reaches its share of them (gs_efficiency_for_hw), named with its
+ * source; the rest are taken as NVIDIA's, which the note says. */
+static bool add_vendor_note(struct json_writer *w, const struct sizing *s)
+{
+    if (!s->eff.per_vendor)
+        return add_note(w, "vendor_efficiency",
+                        "efficiency.per_vendor is false: every GPU at the efficiencies above",
+                        "the request", NAN);
+    const char *cdna3 = gs_efficiency_hw_source(GS_HW_CDNA3);
+    char detail[512];
+    struct gs_efficiency e = s->eff;
+    gs_efficiency_for_hw(&e, GS_HW_CDNA3);
+    snprintf(detail, sizeof(detail),
+             "the efficiencies above are NVIDIA's; AMD CDNA 3 GPUs (MI300X, MI325X) reach %.3f of "
+             "them in decode bandwidth, %.3f in compute and %.3f in training MFU, as published "
+             "benchmarks compare them; other generations (AMD CDNA 2 and 4, Intel Gaudi) have no such "
+             "comparison and are taken at NVIDIA's; efficiency.per_vendor false turns this off",
+             (double)e.stack_bandwidth_permille / 1000, (double)e.stack_compute_permille / 1000,
+             (double)e.stack_training_permille / 1000);
+    return add_note(w, "vendor_efficiency", detail, cdna3 != NULL ? cdna3 : "", NAN);
+}
+
 void sizing_answer_assumptions(struct json_writer *w, const struct sizing *s, bool fit)
 {
     json_w_begin_array(w);
@@ -452,6 +475,8 @@ void sizing_answer_assumptions(struct json_writer *w, const struct sizing *s, bo
                           "the demand gave no prompt and output lengths: "
                           "half the context each",
                           "gpusizer default", NAN);
+        if (ok)
+            ok = add_vendor_note(w, s);
     } else if (ok) {
         ok = add_note(w, "training_mfu",
                       "model FLOPs utilization (6 N D counted, 4 N D with LoRA): 0.40 for dense "
@@ -487,6 +512,8 @@ void sizing_answer_assumptions(struct json_writer *w, const struct sizing *s, bo
                           "Megatron-LM --micro-batch-size and --global-batch-size; transformers "
                           "TrainingArguments.gradient_accumulation_steps",
                           NAN);
+        if (ok)
+            ok = add_vendor_note(w, s);
         if (ok && s->sequence_defaulted)
             ok = add_note(w, "training_shape",
                           "the request gave no sequence_length: 4096 tokens, micro-batch 1",

@@ -341,7 +341,8 @@ static bool read_fraction(const json_t *e, const char *key, uint64_t *permille,
 static bool decode_efficiency(const json_t *e, struct sizing *s, struct gs_error *err)
 {
     static const char *const keys[] = {"decode_bandwidth", "decode_compute",       "prefill",
-                                       "training_mfu",     "allreduce_latency_us", NULL};
+                                       "training_mfu",     "allreduce_latency_us", "per_vendor",
+                                       NULL};
     gs_efficiency_defaults(&s->eff);
     if (e == NULL)
         return true;
@@ -356,6 +357,9 @@ static bool decode_efficiency(const json_t *e, struct sizing *s, struct gs_error
     ok = read_rate(e, "allreduce_latency_us", "/efficiency", 1e4, &s->eff.allreduce_latency_us,
                    err) &&
          ok;
+    const json_t *v = json_object_get(e, "per_vendor");
+    if (v != NULL)
+        ok = jsonv_bool(v, "/efficiency/per_vendor", &s->eff.per_vendor, err) && ok;
     return ok;
 }
 

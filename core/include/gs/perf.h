@@ -19,6 +19,7 @@
 #define GS_PERF_H
 
 #include "gs/arch.h"
+#include "gs/capability.h"
 #include "gs/inference.h"
 #include "gs/training.h"
 
@@ -44,7 +45,20 @@ struct gs_efficiency {
     uint64_t prefill_permille;
     uint64_t training_mfu_permille;       /* 0 = by model kind: dense 400, MoE 300 */
     double allreduce_latency_us;          /* per all-reduce; default 10 (NVLink) or 25 (PCIe) */
+    /* The efficiencies above are what NVIDIA GPUs reach; another vendor's generation reaches
+     * these thousandths of them with its software stack, as published benchmarks compare them
+     * (gs_efficiency_for_hw; 1000 = the same): memory bandwidth in decode, compute in decode
+     * and prefill, and training MFU. */
+    uint64_t stack_bandwidth_permille, stack_compute_permille, stack_training_permille;
+    bool per_vendor; /* apply a generation's factors (default true) */
 };
+
+/* `eff` for a GPU of generation `hw`: its stack factors from the table of published
+ * comparisons when eff->per_vendor, else 1000 each. */
+void gs_efficiency_for_hw(struct gs_efficiency *eff, enum gs_hw hw);
+
+/* Where the factors for `hw` come from, in words (NULL when it has none). */
+const char *gs_efficiency_hw_source(enum gs_hw hw);
 
 #define GS_DECODE_BANDWIDTH_PERMILLE 700
 #define GS_DECODE_COMPUTE_PERMILLE   500
