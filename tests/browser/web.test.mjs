@@ -541,7 +541,7 @@ describe('web UI in Chromium', () => {
       if (o.disaggregated) assert.match(await page.textContent(`${row} [data-field=layout]`), new RegExp(`${o.prefill_replicas} prefill`));
     }
     const best = want.options[0];
-    assert.match(await page.textContent('#fit-verdict'), new RegExp(`${best.gpu_count} × ${best.name}`));
+    assert.ok((await page.textContent('#fit-verdict')).includes(`${best.gpu_count} × ${best.name}`));
     // the chart: one point per option with throughput; the memory bars: one per option
     assert.equal(await page.locator('#scatter g.pt').count(), want.options.filter((o) => o.throughput).length);
     assert.equal(await page.locator('#scatter g.pt rect.best').count(), 1);
