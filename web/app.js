@@ -1044,10 +1044,19 @@ const REC_COLS = {
     ['total_cost', 'Total training cost', (o) => o.total_cost, usd],
   ],
 };
-const recColumns = (mode) => [...REC_COLS.common, ...REC_COLS[mode]];
+// bought, not rented: what the option costs at once and a month, and the share of hours above
+// which owning beats renting the same GPU (the option's tco)
+REC_COLS.purchase = [
+  ['upfront_usd', 'Upfront', (o) => o.tco?.upfront_usd, usd],
+  ['per_month_usd', '$ per month', (o) => o.tco?.per_month_usd, usd],
+  ['breakeven_utilization', 'Buying beats renting above', (o) => o.tco?.breakeven_utilization,
+    (v) => (v > 1 ? 'never' : `${round(v * 100, 0)}% use`)],
+];
+const recColumns = (res) => [...REC_COLS.common, ...REC_COLS[res.mode],
+  ...(res.pricing?.basis === 'purchase' ? REC_COLS.purchase : [])];
 
 function sortedOptions(res) {
-  const col = recColumns(res.mode).find((c) => c[0] === state.sort.key) ?? REC_COLS.common[0];
+  const col = recColumns(res).find((c) => c[0] === state.sort.key) ?? REC_COLS.common[0];
   const { dir } = state.sort;
   return [...res.options].sort((a, b) => {
     const x = col[2](a);
@@ -1058,7 +1067,7 @@ function sortedOptions(res) {
 }
 
 function recTable(res) {
-  const cols = recColumns(res.mode);
+  const cols = recColumns(res);
   const head = el('tr', {}, [...cols, ['', '']].map(([key, label]) => {
     if (!key) return el('th', { scope: 'col' }, el('span', { class: 'sr-only' }, 'Estimate this option'));
     const sorted = state.sort.key === key;
@@ -1080,7 +1089,7 @@ function recTable(res) {
 }
 
 function recommendCsv(res) {
-  const cols = recColumns(res.mode);
+  const cols = recColumns(res);
   // a text cell that a spreadsheet would read as a formula gets a leading quote (OWASP CSV injection), as the
   // server's own CSV does; numbers are never prefixed
   const q = (v) => {

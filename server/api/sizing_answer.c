@@ -318,6 +318,22 @@ void sizing_answer_option(struct json_writer *w, const struct sizing *s,
         sizing_answer_nullable_real(w, t.has_power, t.facility_watts);
         json_w_member_real(w, "power_per_gpu_hour", t.power_per_hour);
         json_w_member_real(w, "per_gpu_hour", t.per_hour);
+        const struct gs_tco_params *params = sizing_request_tco(s, g);
+        json_w_member_real(w, "utilization", params->utilization);
+        json_w_member_real(w, "staff_usd_per_gpu_year", params->staff_usd_per_gpu_year);
+        json_w_member_real(w, "staff_per_gpu_hour", t.staff_per_hour);
+        json_w_member_real(w, "cost_of_capital", params->cost_of_capital);
+        /* the option as a purchase: every GPU with its host and network share, and a month */
+        json_w_member_real(w, "upfront_usd", t.upfront_usd * (double)p->gpu_count);
+        json_w_member_real(w, "per_month_usd", t.per_month * (double)p->gpu_count);
+        /* against renting the same GPU at the catalog's on-demand price */
+        const bool rent = g->price_per_hour.present && g->price_per_hour.value > 0;
+        json_w_key(w, "rent_per_gpu_hour");
+        sizing_answer_nullable_real(w, rent, rent ? g->price_per_hour.value : 0);
+        const double breakeven =
+            rent ? gs_tco_breakeven_utilization(&t, params, g->price_per_hour.value) : 0;
+        json_w_key(w, "breakeven_utilization");
+        sizing_answer_nullable_real(w, breakeven > 0, breakeven);
         json_w_end_object(w);
     }
     if (p->has_price) {

@@ -242,7 +242,9 @@ static bool decode_tco(const json_t *t, struct sizing *s, struct gs_error *err)
     static const char *const keys[] = {"server_fraction",     "network_fraction",
                                        "power_draw_fraction", "host_watts_per_node",
                                        "network_watts_per_node", "pue",
-                                       "usd_per_kwh",         NULL};
+                                       "usd_per_kwh",         "utilization",
+                                       "staff_usd_per_gpu_year", "cost_of_capital",
+                                       NULL};
     if (!json_is_object(t))
         return refuse(err, "/constraints/tco", "must be an object");
     if (!jsonv_only_keys(t, "/constraints/tco", keys, err))
@@ -255,6 +257,14 @@ static bool decode_tco(const json_t *t, struct sizing *s, struct gs_error *err)
     ok = read_rate(t, "host_watts_per_node", b, 100000, &p->host_watts_per_node, err) && ok;
     ok = read_rate(t, "network_watts_per_node", b, 100000, &p->network_watts_per_node, err) && ok;
     ok = read_rate(t, "usd_per_kwh", b, 10, &p->usd_per_kwh, err) && ok;
+    ok = read_rate(t, "staff_usd_per_gpu_year", b, 1e7, &p->staff_usd_per_gpu_year, err) && ok;
+    ok = read_rate(t, "cost_of_capital", b, 1, &p->cost_of_capital, err) && ok;
+    if (json_object_get(t, "utilization") != NULL) {
+        ok = read_rate(t, "utilization", b, 1, &p->utilization, err) && ok;
+        if (ok && p->utilization <= 0)
+            ok = refuse(err, "/constraints/tco/utilization",
+                        "must be above 0 (the share of hours the GPUs do paid work)");
+    }
     if (json_object_get(t, "pue") != NULL) {
         ok = read_rate(t, "pue", b, 5, &p->pue, err) && ok;
         if (ok && p->pue < 1)

@@ -624,6 +624,25 @@ describe('web UI in Chromium', () => {
     await page.check('#mode-inference');
   });
 
+  test('Recommend, purchase: what the option costs upfront and a month, and where buying beats renting', async () => {
+    await typeModel(page, 'llama-3.1-8b');
+    await page.selectOption('#constraints-pricing', 'purchase');
+    const { sent } = await ask(page, 'recommend');
+    assert.equal(sent.constraints.pricing, 'purchase');
+    const want = await api('recommend', sent);
+    assert.ok(want.options.length > 0);
+    for (const o of want.options) {
+      const row = `#rec-table tr[data-gpu="${o.gpu}"]`;
+      assert.equal(await page.getAttribute(`${row} [data-field=upfront_usd]`, 'data-value'), String(o.tco.upfront_usd));
+      assert.equal(await page.getAttribute(`${row} [data-field=per_month_usd]`, 'data-value'), String(o.tco.per_month_usd));
+      const cell = await page.textContent(`${row} [data-field=breakeven_utilization]`);
+      if (o.tco.breakeven_utilization === null) assert.equal(cell, '—');
+      else if (o.tco.breakeven_utilization > 1) assert.equal(cell, 'never');
+      else assert.match(cell, /% use$/);
+    }
+    await page.selectOption('#constraints-pricing', 'on_demand');
+  });
+
   test('errors land beside the field their pointer names, and a failed request clears the stale result', async () => {
     await typeModel(page, 'llama-3.1-8b');
     await ask(page, 'recommend');

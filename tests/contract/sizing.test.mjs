@@ -376,6 +376,16 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
         }
         near(o.price_per_gpu_hour, o.tco.per_gpu_hour, `${o.gpu}: the owned cost per GPU-hour`);
         near(o.tco.per_gpu_hour, o.tco.capital_per_gpu_hour + o.tco.power_per_gpu_hour, o.gpu);
+        // what buying the option costs at once and a month; where renting the same GPU wins
+        near(o.tco.upfront_usd, g.purchase_price * 1.5 * 1.125 * o.gpu_count, `${o.gpu}: upfront`);
+        near(o.tco.per_month_usd, o.tco.per_gpu_hour * 730 * o.gpu_count, `${o.gpu}: a month`);
+        assert.equal(o.tco.rent_per_gpu_hour, g.price_per_hour, `${o.gpu}: the on-demand price`);
+        if (g.price_per_hour !== null && g.price_per_hour > o.tco.power_per_gpu_hour) {
+          near(o.tco.breakeven_utilization,
+            o.tco.capital_per_gpu_hour / (g.price_per_hour - o.tco.power_per_gpu_hour), `${o.gpu}: break-even`);
+        }
+        assert.equal(o.tco.utilization, 1);
+        assert.equal(o.tco.staff_per_gpu_hour, 0);
         assert.equal(o.price_source, g.purchase_price_source);
         assert.equal(o.price_date, g.purchase_price_date);
       }

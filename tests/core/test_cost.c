@@ -78,11 +78,57 @@ static void test_integrated_gpu_by_hand(void **state)
     close_to(t.facility_watts, 230 * 1.5, 1e-12);
 }
 
+/* What buying really costs (issue 34 point 5), the same H100 at $25,000 (42,187.5 with its
+ * host and network share; 0.087 $/h of power):
+ *   one GPU upfront 42,187.5; a month (730 h) at full use 1.605308219 x 730 + 0.087 x 730 =
+ *   1,235.385 $;
+ *   against renting at $2.49: buying wins above 1.605308219 / (2.49 - 0.087) = 0.66804 of the
+ *   hours used; at $1.50 above 1.1361 - never;
+ *   used 60% of the hours: capital 1.605308219 / 0.6 = 2.675513699 $/used hour, + 0.087 =
+ *   2.762513699; a month 1.605308219 x 730 + 0.087 x 0.6 x 730 = 1,209.999 $;
+ *   financed at 8% over 3 years: 42,187.5 x 0.08 / (1 - 1.08^-3) = 16,370.16 a year ->
+ *   1.868740 $/h (the capital recovery factor, 0.388034 of the price a year);
+ *   staff at $1,000 per GPU and year: 1,000 / 8,760 = 0.114155 $/h. */
+static void test_buying_by_hand(void **state)
+{
+    (void)state;
+    struct gs_tco_params p;
+    gs_tco_defaults(&p);
+    assert_true(p.utilization == 1 && p.staff_usd_per_gpu_year == 0 && p.cost_of_capital == 0);
+    struct gs_tco t;
+    gs_tco_compute(&p, 25000, 700, 8, &t);
+    close_to(t.upfront_usd, 42187.5, 1e-12);
+    close_to(t.per_month, (42187.5 / 26280 + 0.087) * 730, 1e-12);
+    close_to(gs_tco_breakeven_utilization(&t, &p, 2.49), (42187.5 / 26280) / (2.49 - 0.087), 1e-12);
+    close_to(gs_tco_breakeven_utilization(&t, &p, 2.49), 0.66804, 1e-4);
+    assert_true(gs_tco_breakeven_utilization(&t, &p, 1.50) > 1); /* renting wins even at full use */
+    assert_true(gs_tco_breakeven_utilization(&t, &p, 0.05) == 0); /* rent below the power bill */
+    assert_true(gs_tco_breakeven_utilization(&t, &p, 0) == 0);
+    p.utilization = 0.6;
+    gs_tco_compute(&p, 25000, 700, 8, &t);
+    close_to(t.capital_per_hour, 42187.5 / 26280 / 0.6, 1e-12);
+    close_to(t.per_hour, 42187.5 / 26280 / 0.6 + 0.087, 1e-12);
+    close_to(t.per_month, 42187.5 / 26280 * 730 + 0.087 * 0.6 * 730, 1e-12);
+    /* the break-even does not depend on the utilization assumed */
+    close_to(gs_tco_breakeven_utilization(&t, &p, 2.49), 0.66804, 1e-4);
+    p.utilization = 1;
+    p.cost_of_capital = 0.08;
+    gs_tco_compute(&p, 25000, 700, 8, &t);
+    close_to(t.capital_per_hour, 42187.5 * 0.08 / (1 - pow(1.08, -3)) / 8760, 1e-12);
+    close_to(t.capital_per_hour, 1.868740, 1e-6);
+    p.cost_of_capital = 0;
+    p.staff_usd_per_gpu_year = 1000;
+    gs_tco_compute(&p, 25000, 700, 8, &t);
+    close_to(t.staff_per_hour, 1000.0 / 8760, 1e-12);
+    close_to(t.per_hour, 42187.5 / 26280 + 1000.0 / 8760 + 0.087, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_h100_by_hand),
         cmocka_unit_test(test_integrated_gpu_by_hand),
+        cmocka_unit_test(test_buying_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
