@@ -1,11 +1,15 @@
 /*
- * cli.c - argument parsing and the `serve` and `estimate` commands.
+ * cli.c - the `gpusizer` commands: `serve`, `estimate`, `fit`, `recommend` (a request as
+ * options or JSON on stdin, the answer as JSON or a summary), `import` and `model-types`.
  *
  * Configuration comes from flags, then environment variables, then
  * defaults, so `gpusizer serve` with nothing set serves on :8080 with
  * ./gpusizer.db, created and seeded on first start.
  */
 #include "cli/cli.h"
+#include "cli/flags.h"
+#include "cli/help.h"
+#include "cli/summary.h"
 #include "readers/model_types.h"
 
 #include "formats/json_lenient.h"
@@ -28,6 +32,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #define DEFAULT_PORT      8080
 #define DEFAULT_DB        "gpusizer.db"
@@ -47,41 +52,6 @@ struct options {
     int positional_count;
 };
 
-static const char usage[] =
-    "usage: gpusizer <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  serve      run the HTTP API and web form\n"
-    "  estimate   read an estimate request (JSON) on stdin, print the response JSON\n"
-    "  recommend  read a recommend request on stdin: ranked GPU options with cost\n"
-    "  fit        read a fit request on stdin: does it fit one GPU type, and what to change\n"
-    "  import     import a model from the Hugging Face hub: gpusizer import org/name[@revision]\n"
-    "             [file.gguf]; prints the catalog entry (hub: env GPUSIZER_HUB_URL, token\n"
-    "             GPUSIZER_HUB_TOKEN or HF_TOKEN). estimate/fit/recommend import a\n"
-    "             {\"hub_id\": ...} model on first use unless GPUSIZER_AUTO_IMPORT=0\n"
-    "  model-types\n"
-    "             list the config.json model types gpusizer reads (JSON; --markdown: the\n"
-    "             README's list)\n"
-    "  version    print the version\n"
-    "\n"
-    "options:\n"
-    "  --host ADDR       address to bind (env GPUSIZER_HOST, default 0.0.0.0)\n"
-    "  --port N          port, 0 for any free one (env PORT, default 8080)\n"
-    "  --db PATH         catalog file, created on first use (env GPUSIZER_DB, default ./gpusizer.db)\n"
-    "  --database-url URL\n"
-    "                    a shared PostgreSQL catalog instead, postgres://user@host:port/db\n"
-    "                    (env GPUSIZER_DATABASE_URL; migrated and seeded on first use, safe with\n"
-    "                    many replicas starting at once; GPUSIZER_DATABASE_WAIT_S: how long to\n"
-    "                    wait for the database at start, default 30)\n"
-    "  --database-password-file F\n"
-    "                    file holding its password when the URL has none (env\n"
-    "                    GPUSIZER_DATABASE_PASSWORD_FILE; libpq's PGPASSWORD and ~/.pgpass work too)\n"
-    "  --threads N       HTTP worker threads (env GPUSIZER_THREADS, default: one per CPU)\n"
-    "  --max-body BYTES  largest accepted request body (default 1048576)\n"
-    "  --api-key-file F  file holding the API key that allows catalog writes (env\n"
-    "                    GPUSIZER_API_KEY_FILE, or the key itself in GPUSIZER_API_KEY);\n"
-    "                    without a key, catalog writes are refused (403)\n";
-
 static bool parse_long(const char *text, long min, long max, long *out)
 {
     char *end = NULL;
@@ -93,7 +63,8 @@ static bool parse_long(const char *text, long min, long max, long *out)
     return true;
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
+/* The defaults and the environment's catalog settings; no checks. */
+static void options_defaults(struct options *o)
 {
     const char *env = NULL;
     o->host = (env = getenv("GPUSIZER_HOST")) != NULL && *env ? env : "0.0.0.0";
@@ -105,6 +76,14 @@ static int parse_options(int argc, char **argv, struct options *o)
     o->threads = 0;
     o->max_body = (long)DEFAULT_MAX_BODY;
     o->api_key_file = (env = getenv("GPUSIZER_API_KEY_FILE")) != NULL && *env ? env : NULL;
+    o->positional_count = 0;
+}
+
+/* serve's and import's options: --flag value pairs, and positional arguments. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    const char *env = NULL;
+    options_defaults(o);
     if ((env = getenv("PORT")) != NULL && *env && !parse_long(env, 0, 65535, &o->port)) {
         fprintf(stderr, "gpusizer: PORT=%s is not a port number\n", env);
         return -1;
@@ -114,42 +93,52 @@ static int parse_options(int argc, char **argv, struct options *o)
         fprintf(stderr, "gpusizer: GPUSIZER_THREADS=%s is not a thread count\n", env);
         return -1;
     }
-    o->positional_count = 0;
     for (int i = 2; i < argc; i += 2) { /* --flag value pairs, and positional arguments */
         const char *flag = argv[i];
         if (strncmp(flag, "--", 2) != 0) {
             if (o->positional_count == 2) {
-                fprintf(stderr, "gpusizer: unexpected argument %s\n", flag);
+                fprintf(stderr, "gpusizer %s: unexpected argument %s\n", argv[1], flag);
                 return -1;
             }
             o->positional[o->positional_count++] = flag;
             i--; /* one word, not a pair */
             continue;
         }
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = value != NULL;
-        if (strcmp(flag, "--host") == 0 && ok)
-            o->host = value;
-        else if (strcmp(flag, "--db") == 0 && ok)
-            o->db = value;
-        else if (strcmp(flag, "--database-url") == 0 && ok)
-            o->database_url = value;
-        else if (strcmp(flag, "--database-password-file") == 0 && ok)
-            o->database_password_file = value;
-        else if (strcmp(flag, "--port") == 0 && ok)
-            ok = parse_long(value, 0, 65535, &o->port);
-        else if (strcmp(flag, "--threads") == 0 && ok)
-            ok = parse_long(value, 0, 1024, &o->threads);
-        else if (strcmp(flag, "--api-key-file") == 0 && ok)
-            o->api_key_file = value;
-        else if (strcmp(flag, "--max-body") == 0 && ok)
-            ok = parse_long(value, 64, 1L << 30, &o->max_body);
-        else {
-            fprintf(stderr, "gpusizer: unknown option %s\n\n%s", flag, usage);
+        static const char *const known[] = {"--host", "--db", "--database-url",
+                                            "--database-password-file", "--port", "--threads",
+                                            "--api-key-file", "--max-body"};
+        bool is_known = false;
+        for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+            is_known = is_known || strcmp(flag, known[k]) == 0;
+        if (!is_known) {
+            fprintf(stderr, "gpusizer %s: unknown option %s (gpusizer %s --help lists the "
+                            "options)\n", argv[1], flag, argv[1]);
             return -1;
         }
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (value == NULL) {
+            fprintf(stderr, "gpusizer %s: %s needs a value\n", argv[1], flag);
+            return -1;
+        }
+        bool ok = true;
+        if (strcmp(flag, "--host") == 0)
+            o->host = value;
+        else if (strcmp(flag, "--db") == 0)
+            o->db = value;
+        else if (strcmp(flag, "--database-url") == 0)
+            o->database_url = value;
+        else if (strcmp(flag, "--database-password-file") == 0)
+            o->database_password_file = value;
+        else if (strcmp(flag, "--port") == 0)
+            ok = parse_long(value, 0, 65535, &o->port);
+        else if (strcmp(flag, "--threads") == 0)
+            ok = parse_long(value, 0, 1024, &o->threads);
+        else if (strcmp(flag, "--api-key-file") == 0)
+            o->api_key_file = value;
+        else
+            ok = parse_long(value, 64, 1L << 30, &o->max_body);
         if (!ok) {
-            fprintf(stderr, "gpusizer: bad value for %s\n", flag);
+            fprintf(stderr, "gpusizer %s: bad value for %s: %s\n", argv[1], flag, value);
             return -1;
         }
     }
@@ -434,30 +423,93 @@ static bool needs_catalog(const json_t *request)
 typedef int (*json_operation)(const struct service *service, const json_t *request,
                               json_t **response, struct problem *problem);
 
-/* Reads one JSON request on stdin, runs `operation`, prints the answer. */
-static int cmd_compute(const struct options *o, json_operation operation, bool always_catalog)
+/* Whether `text` holds nothing but JSON whitespace. */
+static bool blank(const char *text)
+{
+    return text[strspn(text, " \t\r\n")] == '\0';
+}
+
+/* The request: the JSON on stdin (read unless stdin is a terminal and options give the
+ * request), with the options' members over it. 0; 1 with the problem printed, as for a bad
+ * body; 2 with a message on stderr (an option's file). */
+static int read_request(const struct flags_request *flags, json_t **request)
 {
     struct problem p;
     problem_init(&p);
+    *request = NULL;
+    const bool terminal = isatty(STDIN_FILENO) == 1;
     size_t length = 0;
-    char *input = read_stdin(&length);
-    if (input == NULL || length > STDIN_LIMIT) {
-        problem_set(&p, 413, "payload-too-large", "Payload too large",
-                    "stdin is limited to %zu bytes", STDIN_LIMIT);
-        free(input);
-        print_problem(&p);
-        return 1;
+    char *input = NULL;
+    if (!terminal || flags->count == 0) {
+        if (terminal)
+            fprintf(stderr, "gpusizer %s: reading a JSON request on stdin, Ctrl-D to end it "
+                            "(gpusizer %s --help: the options instead)\n",
+                    flags->name, flags->name);
+        input = read_stdin(&length);
+        if (input == NULL || length > STDIN_LIMIT) {
+            problem_set(&p, 413, "payload-too-large", "Payload too large",
+                        "stdin is limited to %zu bytes", STDIN_LIMIT);
+            free(input);
+            print_problem(&p);
+            return 1;
+        }
     }
-    json_error_t jerr;
-    json_t *request = json_load_lenient(input, length, JSON_REJECT_DUPLICATES, &jerr);
+    if (flags->count > 0 && (input == NULL || blank(input))) {
+        *request = json_object(); /* the options alone */
+    } else {
+        json_error_t jerr;
+        *request = json_load_lenient(input, length, JSON_REJECT_DUPLICATES, &jerr);
+        if (*request == NULL) {
+            problem_set(&p, 400, "malformed-json", "The body is not valid JSON",
+                        "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+            gs_error_add(&p.errors, GS_ERR_INVALID, "", "%s", jerr.text);
+            free(input);
+            print_problem(&p);
+            return 1;
+        }
+    }
     free(input);
-    if (request == NULL) {
-        problem_set(&p, 400, "malformed-json", "The body is not valid JSON",
-                    "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
-        gs_error_add(&p.errors, GS_ERR_INVALID, "", "%s", jerr.text);
-        print_problem(&p);
+    if (*request == NULL) {
+        fprintf(stderr, "gpusizer %s: out of memory\n", flags->name);
         return 1;
     }
+    /* a request that is not an object is left as it is: the API answers it */
+    if (flags->count > 0 && json_is_object(*request) && flags_apply(flags, *request) != 0) {
+        json_decref(*request);
+        *request = NULL;
+        return 2;
+    }
+    return 0;
+}
+
+/* The answer: JSON as ever when asked (--json) or when stdout is not a terminal (a pipe, a
+ * file), else the summary. 0, or -1 when writing failed. */
+static int print_answer(const struct flags_request *flags, const json_t *response)
+{
+    const bool summary = flags->output == FLAGS_OUTPUT_SUMMARY ||
+                         (flags->output == FLAGS_OUTPUT_AUTO && isatty(STDOUT_FILENO) == 1);
+    if (!summary)
+        return print_json(response);
+    switch (flags->command) {
+    case FLAGS_FIT:
+        return summary_fit(response, stdout);
+    case FLAGS_RECOMMEND:
+        return summary_recommend(response, stdout);
+    default:
+        return summary_estimate(response, stdout);
+    }
+}
+
+/* Reads the request (options and stdin), runs `operation`, prints the answer. */
+static int cmd_compute(const struct options *o, json_operation operation, bool always_catalog,
+                       const struct flags_request *flags)
+{
+    struct problem p;
+    problem_init(&p);
+    json_t *request = NULL;
+    const int read = read_request(flags, &request);
+    if (read != 0)
+        return read;
     struct catalog *catalog = NULL;
     struct service *service = NULL;
     int rc = 1;
@@ -492,7 +544,7 @@ static int cmd_compute(const struct options *o, json_operation operation, bool a
     }
     json_t *response = NULL;
     if (operation(service, request, &response, &p) == 0) {
-        rc = print_json(response) == 0 ? 0 : 1;
+        rc = print_answer(flags, response) == 0 ? 0 : 1;
         json_decref(response);
     } else {
         print_problem(&p);
@@ -569,7 +621,8 @@ static int cmd_model_types(int argc, char **argv)
 {
     const bool markdown = argc == 3 && strcmp(argv[2], "--markdown") == 0;
     if (argc > 3 || (argc == 3 && !markdown)) {
-        fprintf(stderr, "usage: gpusizer model-types [--markdown]\n");
+        fprintf(stderr, "gpusizer model-types: unknown option %s (usage: gpusizer model-types "
+                        "[--markdown])\n", argv[strcmp(argv[2], "--markdown") == 0 ? 3 : 2]);
         return 2;
     }
     if (markdown) {
@@ -589,42 +642,89 @@ static int cmd_model_types(int argc, char **argv)
     return 0;
 }
 
+/* Whether the arguments after the command ask for its help. */
+static bool asks_help(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+    return false;
+}
+
+/* gpusizer estimate|fit|recommend [options] [< request.json] */
+static int cmd_request(enum flags_command command, int argc, char **argv)
+{
+    struct flags_request flags;
+    switch (flags_parse(command, argc, argv, &flags)) {
+    case FLAGS_HELP:
+        return 0;
+    case FLAGS_USAGE:
+        return 2;
+    default:
+        break;
+    }
+    struct options o;
+    options_defaults(&o);
+    if (flags.db != NULL)
+        o.db = flags.db;
+    if (flags.database_url != NULL)
+        o.database_url = flags.database_url;
+    if (flags.database_password_file != NULL)
+        o.database_password_file = flags.database_password_file;
+    /* recommend and fit read the GPUs from the catalog */
+    if (command == FLAGS_RECOMMEND)
+        return cmd_compute(&o, sizing_recommend, true, &flags);
+    if (command == FLAGS_FIT)
+        return cmd_compute(&o, sizing_fit, true, &flags);
+    return cmd_compute(&o, service_estimate, false, &flags);
+}
+
 int cli_main(int argc, char **argv)
 {
     struct options o;
-    if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
-        strcmp(argv[1], "-h") == 0) {
-        fputs(usage, argc < 2 ? stderr : stdout);
+    enum flags_command command;
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        (strcmp(argv[1], "help") == 0 && argc == 2)) {
+        help_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    if (strcmp(argv[1], "help") == 0) { /* gpusizer help <command> */
+        if (flags_command_named(argv[2], &command))
+            return flags_help(command, stdout) == 0 ? 0 : 1;
+        if (help_command(argv[2], stdout))
+            return 0;
+        fprintf(stderr, "gpusizer: no command %s (gpusizer --help lists them)\n", argv[2]);
+        return 2;
+    }
+    if (flags_command_named(argv[1], &command))
+        return cmd_request(command, argc, argv);
+    if (asks_help(argc, argv) && help_command(argv[1], stdout))
+        return 0;
     if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
         printf("gpusizer %s\n", GPUSIZER_VERSION);
         return 0;
     }
     if (strcmp(argv[1], "model-types") == 0)
         return cmd_model_types(argc, argv);
+    if (strcmp(argv[1], "serve") != 0 && strcmp(argv[1], "import") != 0) {
+        fprintf(stderr, "gpusizer: unknown command %s (gpusizer --help lists the commands)\n",
+                argv[1]);
+        return 2;
+    }
     if (parse_options(argc, argv, &o) != 0)
         return 2;
-    if (o.positional_count > 0 && strcmp(argv[1], "import") != 0) {
-        fprintf(stderr, "gpusizer: unexpected argument %s\n\n%s", o.positional[0], usage);
-        return 2;
-    }
-    if (strcmp(argv[1], "serve") == 0)
-        return cmd_serve(&o);
-    if (strcmp(argv[1], "estimate") == 0)
-        return cmd_compute(&o, service_estimate, false);
-    /* recommend and fit read the GPUs from the catalog */
-    if (strcmp(argv[1], "recommend") == 0)
-        return cmd_compute(&o, sizing_recommend, true);
-    if (strcmp(argv[1], "fit") == 0)
-        return cmd_compute(&o, sizing_fit, true);
-    if (strcmp(argv[1], "import") == 0) {
-        if (o.positional_count < 1 || o.positional_count > 2) {
-            fprintf(stderr, "usage: gpusizer import org/name[@revision] [file.gguf]\n");
+    if (strcmp(argv[1], "serve") == 0) {
+        if (o.positional_count > 0) {
+            fprintf(stderr, "gpusizer serve: unexpected argument %s (gpusizer serve --help lists "
+                            "the options)\n", o.positional[0]);
             return 2;
         }
-        return cmd_import(&o, o.positional[0], o.positional_count > 1 ? o.positional[1] : NULL);
+        return cmd_serve(&o);
     }
-    fprintf(stderr, "gpusizer: unknown command %s\n\n%s", argv[1], usage);
-    return 2;
+    if (o.positional_count < 1 || o.positional_count > 2) {
+        fprintf(stderr, "usage: gpusizer import org/name[@revision] [file.gguf] (gpusizer import "
+                        "--help)\n");
+        return 2;
+    }
+    return cmd_import(&o, o.positional[0], o.positional_count > 1 ? o.positional[1] : NULL);
 }

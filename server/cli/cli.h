@@ -1,7 +1,8 @@
 /*
- * cli.h - the `gpusizer` command line: `serve`, and `estimate`, which reads
- * the request JSON of POST /v1/estimate on stdin and writes the same
- * response (or problem) JSON on stdout.
+ * cli.h - the `gpusizer` command line: `serve`; `estimate`, `fit` and `recommend`, which
+ * take the request JSON of POST /v1/<command> on stdin and/or as options (cli/flags.h) and
+ * write the same response (or problem) JSON on stdout, or on a terminal a summary of it
+ * (cli/summary.h); `import` and `model-types`.
  */
 #ifndef GS_CLI_H
 #define GS_CLI_H
