@@ -42,7 +42,7 @@ cmake --build build-asan -j"$jobs"
 # (the mixed-load test runs 10 s there, without its rate checks: instrumentation sets the pace)
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 GPUSIZER_LOAD_SECONDS=10 GPUSIZER_LOAD_STRICT=0 \
-    ctest --output-on-failure -L 'unit|http')
+    ctest --output-on-failure -L 'unit|http|cli')
 
 # ThreadSanitizer over the integration tests: many concurrent clients and writers against real
 # servers (a data race makes the server exit non-zero, which fails its test). Built with clang,
