@@ -47,7 +47,10 @@ static struct test_server *running; /* stopped by the teardown when an assertion
 #define WRITE_PERCENT 5 /* writers hold back to this share of all requests */
 #define WRITER_GPUS 4       /* GPUs each writer owns (PATCHed and priced) */
 #define RSS_GROWTH_MIB 16   /* after warm-up: glibc arenas and caches settle within this */
-#define READ_SHARE_MIN 0.60 /* read rate with writers / without (0.68-0.87 measured) */
+/* read rate with writers / without: 0.55-0.85 measured on the 2-core CI machine across runs of
+ * one build (the read-only phase alone swings 11-15k reads/s); the old full rebuild per write cut
+ * reads by 58% (0.42), which this still fails */
+#define READ_SHARE_MIN 0.50
 /* Percent of requests the writers must reach. A share, so it falls as reads get cheaper: at
  * ~400-480 writes/s throughout, 3.8-5.0% when reads ran at 8k/s, 2.3-3.0% since the search
  * and encoder changes doubled them (Debug, RelWithDebInfo); since answers are written without
