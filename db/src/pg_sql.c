@@ -29,6 +29,8 @@ struct pg_stmt {
     PGresult *res;
     int row;                  /* the current row of res, -1 before the first */
     bool failed;              /* a parameter could not be copied, or the statement got no answer */
+    bool unanswered;          /* ... the latter: the server did not answer in time, or the
+                                 connection failed (catalog_pg_fail says which) */
 };
 
 static struct pg_stmt *pg(struct catalog_stmt *s)
@@ -83,7 +85,7 @@ static enum catalog_step step(struct catalog_stmt *base)
         s->res = catalog_pg_exec_bounded(s->conn, s->sql, s->params, types,
                                          (const char *const *)s->values);
         if (s->res == NULL) { /* no answer in time, or the connection failed: not again */
-            s->failed = true;
+            s->failed = s->unanswered = true;
             return CATALOG_STEP_ERROR;
         }
         const ExecStatusType status = PQresultStatus(s->res);
@@ -124,7 +126,7 @@ static enum gs_status fail(struct catalog_stmt *base, struct gs_error *err, cons
                            const char *what)
 {
     struct pg_stmt *s = pg(base);
-    if (s->failed)
+    if (s->failed && !s->unanswered)
         return gs_error_add(err, GS_ERR_NOMEM, "", "%s: out of memory binding a parameter", what);
     return catalog_pg_fail(s->conn, s->res, err, pointer, what);
 }
