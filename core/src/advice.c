@@ -259,6 +259,10 @@ enum gs_status gs_advice_own_layout(const struct gs_model_spec *model,
     out->zero_stage = par->zero_stage;
     out->recompute = w.training.recompute;
     out->offload = par->offload;
+    out->micro_batch = w.training.batch_size ? w.training.batch_size : 1;
+    out->accumulation_steps = w.training.gradient_accumulation_steps
+                                  ? w.training.gradient_accumulation_steps
+                                  : 1;
     enum gs_status st = gs_estimate_compute(model, &w, &out->estimate, err);
     if (st != GS_OK)
         return st;
@@ -296,6 +300,9 @@ size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_wor
         o->fits = why == GS_REJECT_NONE;
         if (changes[i].any_count && (!o->fits || o->plan.gpu_count <= count))
             continue; /* more GPUs only helps when it needs more than asked */
+        if (o->fits && changes[i].limits.allow_accumulation && !own->allow_accumulation &&
+            o->plan.micro_batch >= changes[i].workload.training.batch_size)
+            continue; /* it fits without a smaller micro-batch: another layout, not this change */
         o->change = changes[i];
         o->sized = o->fits || change_at_count(model, &changes[i], gpu, count, &o->plan);
         /* those that fit keep their order (gentlest first) ahead of those that do not, which

@@ -203,6 +203,11 @@ static void test_accumulation_change(void **state)
     const struct gs_demand none = {.kind = GS_DEMAND_NONE};
     assert_int_equal(gs_plan_search(&m, &w, &g, &own, &none, &eff, 1, NULL, &asked, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
+    /* the user's own layout is judged at the batch asked, and says so */
+    struct gs_plan mine;
+    assert_int_equal(gs_advice_own_layout(&m, &w, &g, &mine, NULL), GS_OK);
+    assert_int_equal(mine.micro_batch, 16);
+    assert_int_equal(mine.accumulation_steps, 1);
     /* a batch of 1 is not offered the change */
     w.training.batch_size = 1;
     const size_t n1 = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
