@@ -566,6 +566,33 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assertProblem(await estimate({ model: 'llama-3.1-8b', gpu: 'tpu-v5' }), 400, '/gpu');
     });
 
+    test('every enum of the contract is the list the server accepts (one source: the core\'s names)', async () => {
+      const doc = loadOpenApi();
+      const schemas = doc.components.schemas;
+      const enumOf = (schema) => schema.enum ?? (schema.$ref ? enumOf(schemas[schema.$ref.split('/').pop()])
+        : schema.allOf ? enumOf(schema.allOf[0]) : undefined);
+      const training = schemas.TrainingRequest.properties;
+      const inference = schemas.InferenceRequest.properties;
+      const cases = [
+        ['/precision/weights', { model: 'llama-3.1-8b', precision: { weights: 'zzz' } }, schemas.WeightsPrecision],
+        ['/inference/kv_cache_dtype', { model: 'llama-3.1-8b', inference: { kv_cache_dtype: 'zzz' } }, inference.kv_cache_dtype],
+        ['/inference/engine', { model: 'llama-3.1-8b', inference: { engine: 'zzz' } }, inference.engine],
+        ...['regime', 'optimizer', 'framework', 'loss', 'activation_checkpointing', 'method'].map((f) =>
+          [`/training/${f}`, { model: 'llama-3.1-8b', mode: 'training', training: { [f]: 'zzz' } }, training[f]]),
+      ];
+      for (const [pointer, body, schema] of cases) {
+        const r = await estimate(body);
+        assertProblem(r, 400, pointer);
+        const detail = r.body.errors.find((e) => e.pointer === pointer).detail;
+        const listed = /is not one of: (.*)$/.exec(detail);
+        assert.ok(listed, `${pointer}: ${detail}`);
+        const accepted = listed[1].split(', ');
+        const contract = enumOf(schema);
+        assert.ok(contract, `${pointer}: the contract has an enum`);
+        assert.deepEqual([...contract].sort(), [...accepted].sort(), `${pointer}: openapi.yaml and the server disagree`);
+      }
+    });
+
     test('a model_type no reader knows, lacking hidden_size -> 422 naming the supported types and the key', async () => {
       const { hidden_size: _drop, ...noWidth } = MISTRAL_CONFIG;
       const config = { ...noWidth, model_type: 'rwkv7', architectures: ['RWKV7ForCausalLM'] };
