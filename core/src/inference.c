@@ -130,9 +130,9 @@ static void add_window(struct gs_kv_layout *out, const struct gs_attention *s, u
 }
 
 /* The layout of decoder layers [first, end) on one GPU. */
-static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64_t e, uint64_t t,
-                         uint64_t first, uint64_t end, bool pad_mla, struct gs_kv_layout *out,
-                         bool *ovf)
+static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64_t e, uint64_t m,
+                         uint64_t t, uint64_t first, uint64_t end, bool pad_mla,
+                         struct gs_kv_layout *out, bool *ovf)
 {
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(a, first, end, counts);
@@ -146,9 +146,11 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
          * by side in one layer) holds both the state and the attention cache */
         const bool has_state = b->rec.conv_channels != 0 || b->rec.state_heads != 0;
         if (has_state) {
+            out->state_delta_rule = b->rec.delta_rule &&
+                                    (out->recurrent_layers == 0 || out->state_delta_rule);
             out->recurrent_layers += n;
             out->state_bytes_per_sequence = gs_add(out->state_bytes_per_sequence,
-                                                   gs_mul(state_bytes(&b->rec, e, t, ovf), n, ovf),
+                                                   gs_mul(state_bytes(&b->rec, m, t, ovf), n, ovf),
                                                    ovf);
         }
         if (b->mixer == GS_MIXER_RECURRENT)
@@ -216,8 +218,11 @@ static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, ui
         return gs_error_add(err, GS_ERR_INVALID, "/inference/kv_cache_dtype",
                             "per-token-head scales need KV heads; MLA caches one latent per token");
     const uint64_t e = kv_element_bytes(dtype, model_bytes);
+    /* recurrent states keep the model's dtype whatever the KV cache's (vLLM
+     * MambaStateDtypeCalculator: mamba_cache_dtype "auto" is the model dtype) */
+    const uint64_t sm = model_bytes ? model_bytes : e;
     if (p == 1) { /* one stage of every layer, for this GPU and (times t) for all of them */
-        stage_layout(a, dtype, e, t, 0, a->num_hidden_layers, pad_mla, out, &ovf);
+        stage_layout(a, dtype, e, sm, t, 0, a->num_hidden_layers, pad_mla, out, &ovf);
         out->bytes_per_token_total = gs_mul(out->bytes_per_token, t, &ovf);
         if (ovf)
             return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
@@ -231,7 +236,7 @@ static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, ui
         if (only < p && s != only)
             continue;
         gs_arch_stage(a, p, s, &first, &end);
-        stage_layout(a, dtype, e, t, first, end, pad_mla, &stage, &ovf);
+        stage_layout(a, dtype, e, sm, t, first, end, pad_mla, &stage, &ovf);
         if (s == 0 || s == only || stage.bytes_per_token + stage.indexer_token_bytes >
                           out->bytes_per_token + out->indexer_token_bytes ||
             (stage.bytes_per_token == out->bytes_per_token &&
@@ -240,7 +245,7 @@ static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, ui
     }
     /* all GPUs: every layer, every tensor rank (replicated heads counted on each) */
     struct gs_kv_layout whole;
-    stage_layout(a, dtype, e, t, 0, a->num_hidden_layers, pad_mla, &whole, &ovf);
+    stage_layout(a, dtype, e, sm, t, 0, a->num_hidden_layers, pad_mla, &whole, &ovf);
     out->bytes_per_token_total = gs_mul(whole.bytes_per_token, t, &ovf);
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
@@ -365,6 +370,18 @@ static enum gs_status budget(const struct gs_engine_ops *ops, const struct gs_in
 static uint64_t sequence_bytes(const struct gs_inference_result *r,
                                const struct gs_inference_input *in, uint64_t context, bool *ovf)
 {
+    const struct gs_kv_pages *pg = &r->pages;
+    if (pg->page_bytes) {
+        /* an engine's pages (vLLM's hybrid allocator): each attention group takes a block
+         * per block_size tokens, each recurrent group its fixed blocks (or as many as
+         * attention, mamba_cache_mode all), and a block is a page of every layer slot */
+        const uint64_t per_group = ceil_div(context, r->block_size);
+        const uint64_t blocks =
+            gs_add(gs_mul(pg->full_groups, per_group, ovf),
+                   gs_mul(pg->state_groups, pg->state_blocks ? pg->state_blocks : per_group, ovf),
+                   ovf);
+        return gs_mul(gs_mul(blocks, pg->page_bytes, ovf), pg->group_layers, ovf);
+    }
     uint64_t encoder = 0, decoder = context;
     if (r->kv.cross_token_bytes) {
         encoder = in->prompt_tokens ? (in->prompt_tokens < context ? in->prompt_tokens : context)
@@ -385,7 +402,8 @@ static uint64_t solve_context(const struct gs_inference_result *r, const struct 
     const struct gs_kv_layout *kv = &r->kv;
     const uint64_t block = r->block_size ? r->block_size : 16; /* as gs_kv_sequence_bytes */
     const uint64_t growing = kv->full_token_bytes + kv->indexer_token_bytes;
-    if (kv->window_count == 0 && kv->cross_token_bytes == 0 && growing != 0) {
+    if (kv->window_count == 0 && kv->cross_token_bytes == 0 && growing != 0 &&
+        r->pages.page_bytes == 0) {
         /* every layer holds every token, in whole blocks: a sequence of c tokens takes
          * block x growing x ceil(c / block) + state bytes, so batch of them fit while
          * ceil(c / block) <= (available / batch - state) / (block x growing). The search
@@ -475,6 +493,8 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
                           in->tensor ? in->tensor : 1, &ovf),
                    &ovf);
     }
+    if (ops->pages != NULL)
+        ops->pages(in, out);
     /* the engine admits sequences up to max_model_len (one must fit to start); paged
      * allocation gives each only the blocks its tokens fill */
     const uint64_t seq_max = sequence_bytes(out, in, in->context_length, &ovf);
@@ -496,9 +516,27 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     const uint64_t growing = gs_add(out->kv.bytes_per_token, out->kv.indexer_token_bytes, &ovf);
     const uint64_t block_bytes = gs_mul(out->block_size, growing, &ovf);
     const bool cached = block_bytes != 0 || out->kv.state_bytes_per_sequence != 0;
-    if (block_bytes) {
+    if (out->pages.page_bytes) {
+        /* get_num_blocks over the shared pool: a block is a page of every layer slot; the log
+         * before vLLM 0.21 printed num_blocks // groups x the smallest block size (a recurrent
+         * group's is max_model_len when its states are not cached per block) */
+        const struct gs_kv_pages *pg = &out->pages;
+        out->blocks = available / gs_mul(pg->page_bytes, pg->group_layers, &ovf);
+        uint64_t smallest = out->block_size;
+        if (pg->state_cache == GS_STATE_CACHE_NONE && in->context_length < smallest)
+            smallest = in->context_length; /* "none": mamba_block_size = max_model_len */
+        out->max_tokens = gs_mul(out->blocks / (pg->full_groups + pg->state_groups), smallest, &ovf);
+        out->kv_groups = pg->full_groups + pg->state_groups;
+        out->kv_group_layers = pg->group_layers;
+        out->reported_tokens = out->max_tokens;
+        if (ops->capacity != NULL)
+            ops->capacity(in, out, available);
+        out->max_concurrency = seq ? available / seq : 0;
+        out->max_context = solve_context(out, in, in->batch_size ? in->batch_size : 1, available, &ovf);
+    } else if (block_bytes) {
         out->blocks = available / block_bytes; /* get_num_blocks */
         out->max_tokens = gs_mul(out->blocks, out->block_size, &ovf);
+        out->reported_tokens = out->max_tokens;
         if (ops->capacity != NULL)
             ops->capacity(in, out, available);
         out->max_concurrency = seq ? available / seq : 0;

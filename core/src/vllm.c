@@ -43,6 +43,8 @@
     .mxfp4_triton = false, \
     .sampler_triton_scratch = false, \
     .moe_workspace_kept = false, \
+    .hybrid_pages = false, \
+    .prints_concurrency = false, \
     .default_util_permille = 900, \
     .source = "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"
 
@@ -97,12 +99,14 @@
     .source = "vllm/v1/worker/gpu_worker.py init_device and determine_available_memory (PR #19312)"
 
 /* get_batch_defaults: max_num_seqs 1024 on GPUs of 70 GiB or more (first release
- * unverified; 0.19.0 logs show it) */
+ * unverified; 0.19.0 logs show it); attention + Mamba hybrids on V1 through the hybrid
+ * allocator (PR #20016, merged July 2025, first release taken as 0.10.0) */
 #define VLLM_0_10_0 \
     VLLM_0_9_2, \
     .from = 1000, \
     .name = "vLLM 0.10.0-0.11.0 (V1)", \
     .big_gpu_seqs_1024 = true, \
+    .hybrid_pages = true, \
     .source = "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"
 
 /* PR #26859 (merged 2025-10-14, after 0.11.0): FlashInfer's top-k/top-p sampling opt-in
@@ -147,12 +151,17 @@
     .source = "vllm/engine/arg_utils.py get_batch_defaults; " \
               "vllm/v1/spec_decode/llm_base_proposer.py (PR #34385)"
 
-/* PR #38284: the CUDA-graph memory estimate subtracted by default, utilization 0.92 */
+/* PR #38284: the CUDA-graph memory estimate subtracted by default, utilization 0.92;
+ * kv_cache_utils.py _report_kv_cache_config prints int(max concurrency x max_model_len) as
+ * the "GPU KV cache size" (the fix discussed in PRs #38364 and #40694 for issue #40691;
+ * issue #43308 shows Gemma 4's printed size rising about tenfold from 0.20 to 0.21 with the
+ * same memory) */
 #define VLLM_0_21_0 \
     VLLM_0_17_0, \
     .from = 2100, \
     .name = "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)", \
     .graphs_subtracted = true, \
+    .prints_concurrency = true, \
     .default_util_permille = 920, \
     .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"
 
@@ -204,6 +213,7 @@ static const struct gs_vllm_release other_engines = {
     .sampler_adds = true,
     .sampler_triton_scratch = false,
     .moe_workspace_kept = false,
+    .hybrid_pages = false,
     .source = "gpusizer's rule for TGI, TensorRT-LLM and generic serving (their logs in "
               "tests/fixtures/calibration)",
 };
@@ -763,44 +773,139 @@ static void vllm_pool(const struct gs_inference_input *in, struct gs_inference_r
     }
 }
 
-/* vLLM's hybrid KV-cache allocator (V1, kv_cache_utils.py
- * _get_kv_cache_groups_uniform_page_size and get_kv_cache_config_from_groups):
- * layers of each attention kind are cut into groups of group_size layers
- * (the fewest of any kind, or the most when that is under 1.5 times the
- * fewest), a kind's last group padded to full size; every group gets
- * num_blocks = available // page // group_size pages, and the log prints
- * (num_blocks // groups) x block_size tokens. With no padding this is the
- * plain all-layers figure; Gemma 3's 52 local and 10 global layers make 7
- * groups of 10, charged as 70 layers. */
-static void vllm_capacity(const struct gs_inference_input *in, struct gs_inference_result *out,
-                          uint64_t available)
+/* Layers per group of vLLM's hybrid allocator (kv_cache_utils.py
+ * _get_kv_cache_groups_uniform_page_size) for kinds of `kinds[0..n)` layers: the fewest of
+ * any kind, or the most when that is under 1.5 times the fewest. */
+static uint64_t group_layers(const uint64_t *kinds, uint64_t n)
 {
-    (void)in;
-    const struct gs_kv_layout *kv = &out->kv;
-    if (out->release == NULL || !out->release->v1 ||
-        out->release->from < 1000 || kv->window_count == 0 || kv->indexer_token_bytes)
-        return;
-    uint64_t kinds[GS_BLOCKS_MAX + 1], n = 0, fewest = UINT64_MAX, most = 0;
-    if (kv->full_layers)
-        kinds[n++] = kv->full_layers;
-    for (size_t i = 0; i < kv->window_count && n <= GS_BLOCKS_MAX; i++)
-        kinds[n++] = kv->windows[i].layers;
-    const uint64_t layers = kv->full_layers + kv->window_layers;
-    if (n < 2 || layers == 0 || kv->bytes_per_token % layers != 0)
-        return; /* one kind, or pages of different sizes: not modelled */
+    uint64_t fewest = UINT64_MAX, most = 0;
     for (uint64_t i = 0; i < n; i++) {
         fewest = kinds[i] < fewest ? kinds[i] : fewest;
         most = kinds[i] > most ? kinds[i] : most;
     }
-    const uint64_t group = 2 * most < 3 * fewest ? most : fewest;
-    uint64_t groups = 0;
-    for (uint64_t i = 0; i < n; i++)
-        groups += div_up(kinds[i], group);
-    const uint64_t page = out->block_size * (kv->bytes_per_token / layers);
-    out->kv_groups = groups;
-    out->kv_group_layers = group;
-    out->blocks = available / page / group;
-    out->max_tokens = out->blocks / groups * out->block_size;
+    return 2 * most < 3 * fewest ? most : fewest;
+}
+
+/* vLLM's pages for attention + recurrent models (V1 from 0.10). The attention block grows
+ * until its page holds a recurrent layer's state: block_size = 16 x ceil(state / (16 x one
+ * token's K and V of one layer)), the state page padded to it
+ * (HybridAttentionMambaModelConfig.verify_and_update_config, since PR #37467
+ * Platform.update_block_size_for_backend: "Setting attention block size to N tokens to
+ * ensure that attention page size is >= mamba page size"; a given block_size stands when
+ * it is larger). Both kinds then share one pool of blocks, a block holding one page of each
+ * layer slot of a group. A recurrent group takes per sequence (MambaSpec.
+ * max_memory_usage_bytes) one block, plus one per speculative token; with prefix caching
+ * (mamba_cache_mode, CacheConfig: "all" for model classes that declare
+ * SupportsMambaPrefixCaching - the Mamba families - and "align" for the gated delta-rule
+ * ones, which do not) "align" keeps two, "all" one per block_size tokens like attention. */
+static void vllm_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    const struct gs_kv_layout *kv = &out->kv;
+    if (out->release == NULL || !out->release->v1 || !out->release->hybrid_pages ||
+        kv->recurrent_layers == 0 || kv->full_layers == 0 || kv->window_count != 0 ||
+        kv->indexer_token_bytes != 0 || kv->cross_token_bytes != 0 ||
+        kv->full_token_bytes % kv->full_layers != 0 ||
+        kv->state_bytes_per_sequence % kv->recurrent_layers != 0)
+        return; /* not a plain attention + recurrent hybrid: the layout as it is */
+    const uint64_t token = kv->full_token_bytes / kv->full_layers;
+    const uint64_t state = kv->state_bytes_per_sequence / kv->recurrent_layers;
+    if (token == 0 || state == 0)
+        return;
+    uint64_t block = 16 * ((state + 16 * token - 1) / (16 * token));
+    if (in->engine.block_size > block)
+        block = in->engine.block_size;
+    const uint64_t kinds[2] = {kv->full_layers, kv->recurrent_layers};
+    const uint64_t group = group_layers(kinds, 2);
+    struct gs_kv_pages *pg = &out->pages;
+    pg->page_bytes = block * token;
+    pg->state_page_bytes = state;
+    pg->group_layers = group;
+    pg->full_groups = div_up(kv->full_layers, group);
+    pg->state_groups = div_up(kv->recurrent_layers, group);
+    const uint64_t spec = in->engine.spec_method != GS_SPEC_NONE ? in->engine.spec_tokens : 0;
+    if (in->engine.prefix_caching != GS_CHUNKED_PREFILL_ON) {
+        pg->state_cache = GS_STATE_CACHE_NONE;
+        pg->state_blocks = 1 + spec;
+    } else if (kv->state_delta_rule) {
+        pg->state_cache = GS_STATE_CACHE_ALIGN;
+        pg->state_blocks = 2 + spec;
+    } else {
+        pg->state_cache = GS_STATE_CACHE_ALL;
+        pg->state_blocks = 0;
+    }
+    out->block_size = block;
+}
+
+/* Blocks one sequence of max_model_len takes from each group
+ * (kv_cache_utils.py get_max_concurrency_for_kv_cache_config: the sum over groups of
+ * cdiv(max_memory_usage_bytes, page)): full attention one per block_size tokens; a sliding
+ * window min(window - 1 + max_num_batched_tokens, max_model_len) tokens plus one block
+ * (SlidingWindowSpec); chunked local attention min(chunk + batched, max_model_len)
+ * (ChunkedLocalAttentionSpec); a recurrent group its pages' count. */
+static uint64_t window_blocks(const struct gs_kv_window *w, uint64_t len, uint64_t block,
+                              uint64_t batched)
+{
+    uint64_t span = (w->chunked || w->window == 0 ? w->window : w->window - 1) + batched;
+    span = span < len ? span : len;
+    return div_up(span, block) + (w->chunked ? 0 : 1);
+}
+
+/* vLLM's hybrid KV-cache allocator (V1, kv_cache_utils.py
+ * _get_kv_cache_groups_uniform_page_size and get_kv_cache_config_from_groups):
+ * layers of each attention kind are cut into groups of group_layers() layers, a kind's
+ * last group padded to full size; every group gets num_blocks = available // page //
+ * group_size pages, and the log up to 0.20 prints (num_blocks // groups) x block_size
+ * tokens. With no padding this is the plain all-layers figure; Gemma 3's 52 local and 10
+ * global layers make 7 groups of 10, charged as 70 layers. From 0.21 the log prints
+ * int(max concurrency x max_model_len), max concurrency being num_blocks over the blocks
+ * one sequence of max_model_len takes from all groups (_report_kv_cache_config). */
+static void vllm_capacity(const struct gs_inference_input *in, struct gs_inference_result *out,
+                          uint64_t available)
+{
+    const struct gs_kv_layout *kv = &out->kv;
+    if (out->release == NULL || !out->release->v1 || out->release->from < 1000 ||
+        kv->indexer_token_bytes || kv->cross_token_bytes)
+        return;
+    const uint64_t len = in->context_length, block = out->block_size ? out->block_size : 16;
+    uint64_t per_sequence = 0; /* blocks of max_model_len, over every group */
+    if (out->pages.page_bytes) {
+        const struct gs_kv_pages *pg = &out->pages;
+        per_sequence = pg->full_groups * div_up(len, block) +
+                       pg->state_groups * (pg->state_blocks ? pg->state_blocks
+                                                            : div_up(len, block));
+    } else if (kv->window_count == 0) {
+        per_sequence = div_up(len, block); /* one group of every layer */
+    } else {
+        uint64_t kinds[GS_BLOCKS_MAX + 1], n = 0;
+        if (kv->full_layers)
+            kinds[n++] = kv->full_layers;
+        for (size_t i = 0; i < kv->window_count && n <= GS_BLOCKS_MAX; i++)
+            kinds[n++] = kv->windows[i].layers;
+        const uint64_t layers = kv->full_layers + kv->window_layers;
+        if (n < 2 || layers == 0 || kv->bytes_per_token % layers != 0)
+            return; /* one kind, or pages of different sizes: not modelled */
+        const uint64_t group = group_layers(kinds, n);
+        uint64_t groups = 0;
+        for (uint64_t i = 0; i < n; i++)
+            groups += div_up(kinds[i], group);
+        const uint64_t page = block * (kv->bytes_per_token / layers);
+        out->kv_groups = groups;
+        out->kv_group_layers = group;
+        out->blocks = available / page / group;
+        out->max_tokens = out->blocks / groups * block;
+        out->reported_tokens = out->max_tokens;
+        if (kv->full_layers)
+            per_sequence += div_up(kv->full_layers, group) * div_up(len, block);
+        for (size_t i = 0; i < kv->window_count; i++)
+            per_sequence += div_up(kv->windows[i].layers, group) *
+                            window_blocks(&kv->windows[i], len, block, out->max_num_batched_tokens);
+    }
+    if (out->release->prints_concurrency && per_sequence && len) {
+        bool ovf = false;
+        out->reported_tokens = gs_mul(out->blocks, len, &ovf) / per_sequence;
+        if (ovf)
+            out->reported_tokens = out->max_tokens;
+    }
 }
 
 static void vllm_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
@@ -817,6 +922,26 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                                        : "vLLM SchedulerConfig max_num_batched_tokens and "
                                          "EngineArgs.create_engine_config (chunked prefill past "
                                          "32k)");
+        if (r->pages.page_bytes)
+            n->assume_value(n->ctx, "hybrid_block_size", r->block_size,
+                            r->pages.state_cache == GS_STATE_CACHE_NONE
+                                ? "tokens per attention block, grown until a page holds one "
+                                  "recurrent layer's state; attention and state groups share one "
+                                  "pool, a sequence taking one block in each state group "
+                                  "(prefix caching off: mamba_cache_mode none)"
+                                : r->pages.state_cache == GS_STATE_CACHE_ALIGN
+                                      ? "tokens per attention block, grown until a page holds one "
+                                        "recurrent layer's state; with prefix caching a sequence "
+                                        "takes two blocks in each state group (mamba_cache_mode "
+                                        "align)"
+                                      : "tokens per attention block, grown until a page holds one "
+                                        "recurrent layer's state; with prefix caching each state "
+                                        "group takes a block per block_size tokens "
+                                        "(mamba_cache_mode all)",
+                            "vLLM Platform.update_block_size_for_backend (PR #37467), "
+                            "kv_cache_utils._get_kv_cache_groups_uniform_page_size, "
+                            "kv_cache_interface.MambaSpec.max_memory_usage_bytes; "
+                            "docs/serving-memory.md");
         if (r->mm_profile_bytes)
             n->assume_value(n->ctx, "mm_profile_bytes", r->mm_profile_bytes,
                             "the profile run's dummy images and their encoder outputs, kept "
@@ -885,6 +1010,7 @@ const struct gs_engine_ops gs_engine_vllm = {
     .refuses_long_context = true,
     .spec = GS_ENGINE_SPEC_IN_BUDGET,
     .defaults = vllm_defaults,
+    .pages = vllm_pages,
     .load = vllm_load,
     .graphs_subtracted = vllm_graphs,
     .pool = vllm_pool,

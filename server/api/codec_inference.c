@@ -407,9 +407,25 @@ void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
     json_w_member_u64(w, "indexer_bytes_per_token", r->kv.indexer_token_bytes);
     if (r->kv.cross_token_bytes)
         json_w_member_u64(w, "cross_bytes_per_encoder_token", r->kv.cross_token_bytes);
+    if (r->pages.page_bytes) { /* the engine's pages for an attention + recurrent model */
+        const struct gs_kv_pages *pg = &r->pages;
+        static const char *const modes[] = {"none", "align", "all"};
+        json_w_key(w, "pages");
+        json_w_begin_object(w);
+        json_w_member_u64(w, "block_size", r->block_size);
+        json_w_member_u64(w, "page_bytes", pg->page_bytes);
+        json_w_member_u64(w, "state_page_bytes", pg->state_page_bytes);
+        json_w_member_u64(w, "group_layers", pg->group_layers);
+        json_w_member_u64(w, "attention_groups", pg->full_groups);
+        json_w_member_u64(w, "state_groups", pg->state_groups);
+        json_w_member_string(w, "state_cache", modes[pg->state_cache < 3 ? pg->state_cache : 0]);
+        json_w_member_u64(w, "state_blocks_per_sequence", pg->state_blocks);
+        json_w_end_object(w);
+    }
     if (r->has_budget) { /* what the engine's budget holds */
         json_w_member_u64(w, "blocks", r->blocks);
         json_w_member_u64(w, "max_tokens", r->max_tokens);
+        json_w_member_u64(w, "reported_tokens", r->reported_tokens);
         json_w_member_u64(w, "max_concurrency", r->max_concurrency);
         json_w_member_u64(w, "max_context", r->max_context);
         json_w_key(w, "accuracy");

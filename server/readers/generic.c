@@ -323,7 +323,7 @@ static void build_linear(struct gs_arch *a, size_t b, const struct generic_plan 
     blk->rec = (struct gs_recurrent){.conv_channels = conv, .conv_kernel = p->kernel,
                                      .state_heads = p->v_heads, .state_rows = p->v_dim,
                                      .state_cols = p->k_dim, .in_width = qkvz + 2 * p->v_heads,
-                                     .inner = value_dim};
+                                     .inner = value_dim, .delta_rule = true};
     gs_block_module(a, b, "in_proj_qkvz", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
                     GS_MOD_QUANT, h, qkvz, 1);
     gs_block_module(a, b, "in_proj_ba", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,

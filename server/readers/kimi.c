@@ -288,7 +288,8 @@ static void build_kda(struct gs_arch *a, size_t b, const struct kda *k)
     /* in_width: q, k, v, the forget gate and the output gate, plus beta */
     blk->rec = (struct gs_recurrent){.conv_channels = 3 * p, .conv_kernel = k->kernel,
                                      .state_heads = n, .state_rows = d, .state_cols = d,
-                                     .in_width = 5 * p + n, .inner = p, .fp32_state = true};
+                                     .in_width = 5 * p + n, .inner = p, .fp32_state = true,
+                                     .delta_rule = true};
     linear(a, b, "q_proj", GS_SPLIT_COLUMN, A, false, h, p);
     linear(a, b, "k_proj", GS_SPLIT_COLUMN, A, false, h, p);
     linear(a, b, "v_proj", GS_SPLIT_COLUMN, A, false, h, p);

@@ -207,6 +207,24 @@ static void test_nemotron_h(void **state)
     fixture_assert_cache(&a, 1, 16384, 102137856ULL);
     fixture_assert_cache(&a, 2, 8192, 51068928ULL);
     assert_estimates_run(&a, 4);
+
+    /* vLLM's pages with prefix caching: NemotronHForCausalLM declares
+     * SupportsMambaPrefixCaching, so its states are cached at every block boundary
+     * (mamba_cache_mode "all", vllm/config/cache.py). A layer's state 102,137,856 / 24 =
+     * 4,255,744 B against 4,096 B per token of one attention layer: block 16 x
+     * ceil(4,255,744 / 65,536) = 1,040, page 4,259,840 B; 4 attention and 24 Mamba layers,
+     * groups of 4 (1 + 6). 4,096 tokens: ceil(4,096 / 1,040) = 4 blocks in each of the 7
+     * groups, each block 4 pages. */
+    struct gs_workload w = fixture_vllm_workload(1, 4096, 1, 80000000000ULL);
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_ON;
+    const struct gs_estimate e = fixture_estimate(&a, &w);
+    assert_int_equal(e.serving.block_size, 1040);
+    assert_int_equal(e.serving.pages.page_bytes, 4259840);
+    assert_int_equal(e.serving.pages.group_layers, 4);
+    assert_int_equal(e.serving.pages.state_groups, 6);
+    assert_int_equal(e.serving.pages.state_cache, GS_STATE_CACHE_ALL);
+    assert_int_equal(e.serving.pages.state_blocks, 0);
+    assert_int_equal(e.serving.kv_needed_bytes, 7ULL * 4 * 4 * 4259840);
 }
 
 /* A small made-up Nemotron-H with every kind, "M*E-E" (no published 'E'

@@ -220,6 +220,89 @@ static void test_qwen3_5_35b_a3b(void **state)
     assert_int_equal(fixture_count(&q).mtp, 844640768ULL);
 }
 
+/* vLLM's hybrid pages, by hand from the configs (docs/serving-memory.md "vLLM's pages for
+ * attention + recurrent models") and checked against two startup logs.
+ *
+ * Qwen3.6-35B-A3B (nvidia NVFP4 export, fp8 KV cache, one GPU): one attention layer's K and
+ * V per token 2 x 2 heads x 256 x 1 B = 1,024 B; one GDN layer's state, in the model's bf16
+ * whatever the KV cache's dtype, 3 x 8,192 x 2 + 32 x 128 x 128 x 4 (mamba_ssm_dtype
+ * float32) = 2,146,304 B. Block 16 x ceil(2,146,304 / 16,384) = 2,096 tokens (vLLM logs
+ * "Setting attention block size to 2096 tokens" for this model), page 2,096 x 1,024 =
+ * 2,146,304 B, no padding. 10 attention and 30 GDN layers: groups of 10, one attention
+ * group and three state groups, a block 10 pages = 21,463,040 B. With prefix caching
+ * (mamba_cache_mode align) a sequence of 131,072 tokens takes ceil(131,072 / 2,096) = 63
+ * attention blocks and 2 per state group: 69. The log (vLLM 0.24.0 on an RTX 5090, issue
+ * noonghunna/club-3090#612) prints "Available KV cache memory: 5.98 GiB": 299 blocks,
+ * concurrency 299 / 69 = 4.33 ("4.33x") and int(4.333 x 131,072) = 567,978 tokens - the
+ * line "GPU KV cache size: 567,978 tokens" to the token.
+ *
+ * Qwen3.5-27B / Qwen3.6-27B (bf16, 16 attention and 48 GDN layers): 4,096 B per token and
+ * layer, state 3 x 10,240 x 2 + 48 x 128 x 128 x 4 = 3,207,168 B; block 16 x ceil(3,207,168
+ * / 65,536) = 784 ("Setting attention block size to 784 tokens", and "Padding mamba page
+ * size by 0.13%": 784 x 4,096 = 3,211,264). Groups of 16: 1 + 3. vLLM 0.19.0 on an H20
+ * (issue vllm-project/vllm#40691, max_model_len 32,768, no prefix caching) prints 290,864
+ * tokens and 33.04x: 1,487 blocks, 1,487 // 4 x 784 = 290,864 and 1,487 / (42 + 3) =
+ * 33.04; from 0.21 the same pool prints int(33.04 x 32,768) = 1,082,800. */
+static void test_qwen3_5_vllm_pages(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("qwen3_5_moe/nvidia__Qwen3.6-35B-A3B-NVFP4.json");
+    struct gs_workload w = fixture_vllm_workload(1, 131072, 1, 141000000000ULL);
+    w.serving.kv_dtype = GS_KV_FP8;
+    w.serving.engine.version = 2400;
+    w.serving.engine.max_num_seqs = 1;
+    w.serving.engine.max_num_batched_tokens = 8192;
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_ON;
+    w.serving.engine.has_kv_cache_memory_bytes = true;
+    w.serving.engine.kv_cache_memory_bytes = 6420976107ULL; /* 5.98 GiB */
+    struct gs_estimate e = fixture_estimate(&a, &w);
+    const struct gs_inference_result *r = &e.serving;
+    assert_int_equal(r->block_size, 2096);
+    assert_int_equal(r->pages.page_bytes, 2146304);
+    assert_int_equal(r->pages.state_page_bytes, 2146304);
+    assert_int_equal(r->pages.group_layers, 10);
+    assert_int_equal(r->pages.full_groups, 1);
+    assert_int_equal(r->pages.state_groups, 3);
+    assert_int_equal(r->pages.state_cache, GS_STATE_CACHE_ALIGN);
+    assert_int_equal(r->pages.state_blocks, 2);
+    assert_int_equal(r->blocks, 299);
+    assert_int_equal(r->max_concurrency, 4);
+    assert_int_equal(r->reported_tokens, 567978);
+    assert_int_equal(r->kv_needed_bytes, 69ULL * 21463040);
+    /* without prefix caching one block per state group: 66 a sequence */
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_DEFAULT;
+    e = fixture_estimate(&a, &w);
+    assert_int_equal(e.serving.pages.state_blocks, 1);
+    assert_int_equal(e.serving.kv_needed_bytes, 66ULL * 21463040);
+    assert_int_equal(e.serving.reported_tokens, 299ULL * 131072 / 66);
+
+    const struct gs_arch b = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    w = fixture_vllm_workload(1, 32768, 1, 141000000000ULL);
+    w.serving.engine.version = 1900;
+    w.serving.engine.max_num_seqs = 16;
+    w.serving.engine.max_num_batched_tokens = 16384;
+    w.serving.engine.has_kv_cache_memory_bytes = true;
+    w.serving.engine.kv_cache_memory_bytes = 1487ULL * 16 * 784 * 4096;
+    e = fixture_estimate(&b, &w);
+    assert_int_equal(e.serving.block_size, 784);
+    assert_int_equal(e.serving.pages.page_bytes, 3211264);
+    assert_int_equal(e.serving.pages.state_page_bytes, 3207168);
+    assert_int_equal(e.serving.pages.group_layers, 16);
+    assert_int_equal(e.serving.blocks, 1487);
+    assert_int_equal(e.serving.max_tokens, 290864);
+    assert_int_equal(e.serving.reported_tokens, 290864);
+    assert_int_equal(e.serving.max_concurrency, 33);
+    w.serving.engine.version = 2100;
+    e = fixture_estimate(&b, &w);
+    assert_int_equal(e.serving.max_tokens, 290864);
+    assert_int_equal(e.serving.reported_tokens, 1082800);
+    /* before 0.10 hybrid models ran on V0 (PR #20016 brought them to V1): the plain layout */
+    w.serving.engine.version = 902;
+    e = fixture_estimate(&b, &w);
+    assert_int_equal(e.serving.pages.page_bytes, 0);
+    assert_int_equal(e.serving.block_size, 16);
+}
+
 /* 122B-A10B: 122,562,817,776 (vision 451,290,864), active 9,008,449,536,
  * MTP 2,523,679,232; KV 12 x 2,048 = 24,576; state (3 x 12,288 x 2 +
  * 64 x 128 x 128 x 4) x 36 = 153,649,152. 397B-A17B: 396,802,360,816
@@ -358,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_qwen3_5_0_8b),
         cmocka_unit_test(test_qwen3_6_27b),
         cmocka_unit_test(test_qwen3_5_35b_a3b),
+        cmocka_unit_test(test_qwen3_5_vllm_pages),
         cmocka_unit_test(test_qwen3_5_moe_large),
         cmocka_unit_test(test_qwen3_omni_moe),
         cmocka_unit_test(test_qwen_errors),

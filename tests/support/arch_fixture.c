@@ -288,6 +288,28 @@ uint64_t fixture_assert_vllm_serving(const struct gs_arch *arch, uint64_t batch,
     assert_true(e.has_serving);
     const struct gs_kv_layout kv = fixture_layout(arch, tensor);
     assert_int_equal(e.serving.kv.bytes_per_token, kv.bytes_per_token);
+    if (kv.recurrent_layers && kv.full_layers && kv.window_count == 0 &&
+        kv.indexer_token_bytes == 0) {
+        /* attention + recurrent: vLLM's hybrid pages (docs/serving-memory.md). The attention
+         * block grows in steps of 16 tokens until its page holds a layer's state; a sequence
+         * takes a block per block-size tokens in each attention group and one in each state
+         * group (prefix caching off), each block a page of every layer slot of a group */
+        const uint64_t token = kv.full_token_bytes / kv.full_layers;
+        const uint64_t state = kv.state_bytes_per_sequence / kv.recurrent_layers;
+        const struct gs_kv_pages *pg = &e.serving.pages;
+        assert_int_equal(e.serving.block_size, 16 * ((state + 16 * token - 1) / (16 * token)));
+        assert_int_equal(pg->page_bytes, e.serving.block_size * token);
+        assert_true(pg->page_bytes >= state && pg->page_bytes - state < 16 * token);
+        assert_int_equal(pg->state_blocks, 1);
+        assert_int_equal(pg->full_groups * pg->group_layers >= kv.full_layers, true);
+        assert_int_equal(pg->state_groups * pg->group_layers >= kv.recurrent_layers, true);
+        const uint64_t per_group = (context + e.serving.block_size - 1) / e.serving.block_size;
+        const uint64_t seq = pg->page_bytes * pg->group_layers *
+                             (pg->full_groups * per_group + pg->state_groups);
+        assert_int_equal(e.serving.kv_needed_bytes, batch * seq);
+        assert_int_equal(e.per_gpu.kv_cache_bytes, batch * seq);
+        return seq;
+    }
     assert_int_equal(e.serving.block_size, block);
     bool ovf = false;
     const uint64_t seq =

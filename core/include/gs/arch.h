@@ -164,6 +164,8 @@ struct gs_recurrent {
     uint64_t in_width;                   /* in_proj output per token (activations) */
     uint64_t inner;                      /* the width out_proj reads (activations) */
     bool fp32_state;                     /* the recurrent state is kept in fp32 */
+    bool delta_rule;                     /* a gated delta-rule mixer (Gated DeltaNet, Kimi Delta
+                                            Attention) rather than a selective SSM (Mamba) */
 };
 
 enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };

@@ -8,6 +8,8 @@
  * in this order and name no engine:
  *   defaults - the release's rules and the batch the engine profiles with
  *              (block size, tokens, sequences);
+ *   pages    - its paged layout where a block is not block_size tokens of
+ *              every layer alike (optional: vLLM's hybrid allocator);
  *   load     - what the engine holds beside its KV pool, as it measures it:
  *              the weights as loaded (rotary tables, buffers, kernel layouts,
  *              allocator rounding), the profiled activation peak and the
@@ -74,6 +76,9 @@ struct gs_engine_ops {
     /* out->block_size, max_num_batched_tokens, max_num_seqs and the release rules
      * (out->release, out->sglang_release) from the request and the engine's defaults. */
     void (*defaults)(const struct gs_inference_input *in, struct gs_inference_result *out);
+    /* Optional: out->pages (and the block size it implies) from out->kv, for layouts whose
+     * blocks are not block_size tokens of every layer alike. */
+    void (*pages)(const struct gs_inference_input *in, struct gs_inference_result *out);
     /* out->budget's weights (given them less any offload on entry), activation, rotary,
      * buffer, layout and slack terms, and the engine's own non-torch figure in *non_torch. */
     void (*load)(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
@@ -84,7 +89,8 @@ struct gs_engine_ops {
      * activations, non-torch and counted graph bytes. */
     void (*pool)(const struct gs_inference_input *in, struct gs_inference_result *out,
                  uint64_t used, bool *ovf);
-    /* Optional: blocks and max_tokens as the engine prints them from `available` bytes. */
+    /* Optional: blocks, max_tokens and reported_tokens as the engine prints them from
+     * `available` bytes (reported_tokens is max_tokens on entry). */
     void (*capacity)(const struct gs_inference_input *in, struct gs_inference_result *out,
                      uint64_t available);
     /* Optional: the release and profile behind an answer. */

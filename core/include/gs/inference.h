@@ -80,6 +80,8 @@ struct gs_kv_layout {
     uint64_t indexer_token_bytes; /* sparse-attention indexer keys per token (all layers) */
     uint64_t recurrent_layers;    /* Mamba / linear-attention layers on this GPU */
     uint64_t state_bytes_per_sequence; /* their fixed state, per sequence */
+    bool state_delta_rule;        /* every one of them a gated delta-rule mixer (GDN, KDA), none a
+                                     selective SSM */
     uint64_t cross_token_bytes;  /* encoder-decoder: per encoder token, all decoder layers */
     uint64_t bytes_per_token;    /* K/V (or latent) of every attention layer on this GPU, windowed
                                     ones included, as if every layer held every token */
@@ -214,6 +216,28 @@ struct gs_budget {
                                     (else NULL: kv_bytes <= 0 says it) */
 };
 
+/* How the engine keeps a recurrent layer's states (vLLM's mamba_cache_mode). */
+enum gs_state_cache {
+    GS_STATE_CACHE_NONE,  /* the running state only (prefix caching off) */
+    GS_STATE_CACHE_ALIGN, /* and the state at the last block boundary a step crossed */
+    GS_STATE_CACHE_ALL    /* and the state at every block boundary */
+};
+
+/* An engine's paged layout where a block is not block_size tokens of every layer alike:
+ * vLLM's hybrid allocator for attention + recurrent models (gs_engine_ops.pages). Every
+ * group draws its blocks from one pool; a block holds `group_layers` layer slots of
+ * `page_bytes` each. */
+struct gs_kv_pages {
+    uint64_t page_bytes;   /* one layer slot of one block; 0: the plain layout (no pages) */
+    uint64_t group_layers; /* layer slots per block: every group's layer count */
+    uint64_t full_groups;  /* groups of full-attention layers */
+    uint64_t state_groups; /* groups of recurrent layers */
+    uint64_t state_blocks; /* blocks a recurrent group takes per sequence; 0: one per
+                              block_size tokens, as attention does (vLLM mamba_cache_mode all) */
+    uint64_t state_page_bytes; /* a recurrent layer's state, before padding to page_bytes */
+    uint8_t state_cache;   /* enum gs_state_cache */
+};
+
 struct gs_inference_result {
     const struct gs_vllm_release *release; /* vLLM: the release rules applied (gs/vllm.h) */
     const struct gs_sglang_release *sglang_release; /* SGLang: the release rules applied
@@ -232,7 +256,10 @@ struct gs_inference_result {
     uint64_t kv_needed_bytes;     /* batch x one sequence at the context */
     bool has_budget;              /* a GPU was named: budget.kv_bytes and below are set */
     struct gs_budget budget;      /* activation, non-torch and graph terms always set */
+    struct gs_kv_pages pages;
     uint64_t blocks, max_tokens;
+    uint64_t reported_tokens;     /* the capacity as the engine's startup log prints it (vLLM
+                                     from 0.21: max concurrency x max_model_len) */
     uint64_t max_concurrency;     /* sequences at the requested context */
     uint64_t max_context;         /* tokens per sequence at the requested batch */
     bool starts;                  /* the engine starts: one sequence of the context fits */

@@ -73,6 +73,9 @@ struct gs_vllm_release {
     bool moe_workspace_kept;    /* fused-MoE workspaces come from the global WorkspaceManager, grown
                                    to the profile run's tokens and never freed, so they are still
                                    allocated while the dummy sampler runs (v1/worker/workspace.py) */
+    bool hybrid_pages;          /* attention + recurrent models page through the hybrid allocator:
+                                   one block size and page for both (V1's hybrid support, PR #20016) */
+    bool prints_concurrency;    /* "GPU KV cache size" is max concurrency x max_model_len (0.21) */
     uint64_t default_util_permille; /* gpu_memory_utilization default */
     const char *source;
 };
