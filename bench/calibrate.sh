@@ -4,7 +4,8 @@
 # per run and stores the summary (runs, how many within 5% and 10%, median and
 # worst absolute error) in bench/calibration.json (vLLM),
 # bench/calibration-sglang.json, bench/calibration-tensorrt-llm.json and
-# bench/calibration-tgi.json; and the
+# bench/calibration-tgi.json and (vLLM 0.11-0.26, tests/fixtures/calibration/vllm-2026-startup-logs.json)
+# bench/calibration-vllm-2026.json; and the
 # training peaks against the measured runs of training-measured.json (within 15%
 # and 25%, median and worst, per framework) in bench/calibration-training.json.
 # The server reports those figures as kv_cache.accuracy and training.accuracy,
@@ -20,6 +21,7 @@ grep '^{"engine":"vllm"' /tmp/gs-calibration.$$ > bench/calibration.json
 grep '^{"engine":"sglang"' /tmp/gs-calibration.$$ > bench/calibration-sglang.json
 grep '^{"engine":"tensorrt_llm"' /tmp/gs-calibration.$$ > bench/calibration-tensorrt-llm.json
 grep '^{"engine":"tgi"' /tmp/gs-calibration.$$ > bench/calibration-tgi.json
+grep '^{"engine":"vllm_2026"' /tmp/gs-calibration.$$ > bench/calibration-vllm-2026.json
 grep '^{"frameworks"' /tmp/gs-calibration.$$ > bench/calibration-training.json
 rm -f /tmp/gs-calibration.$$
-echo "stored bench/calibration.json, bench/calibration-sglang.json, bench/calibration-tensorrt-llm.json, bench/calibration-tgi.json and bench/calibration-training.json"
+echo "stored bench/calibration.json, bench/calibration-sglang.json, bench/calibration-tensorrt-llm.json, bench/calibration-tgi.json, bench/calibration-vllm-2026.json and bench/calibration-training.json"
