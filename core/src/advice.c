@@ -239,8 +239,7 @@ static bool change_at_count(const struct gs_model_spec *m, const struct gs_fit_c
 bool gs_advice_layout_given(const struct gs_workload *workload)
 {
     const struct gs_parallelism *p = &workload->parallelism;
-    return workload->mode == GS_MODE_TRAINING &&
-           (p->tensor > 1 || p->pipeline > 1 || p->data > 1 || p->context > 1 || p->expert > 1);
+    return p->tensor > 1 || p->pipeline > 1 || p->data > 1 || p->context > 1 || p->expert > 1;
 }
 
 enum gs_status gs_advice_own_layout(const struct gs_model_spec *model,
@@ -263,13 +262,28 @@ enum gs_status gs_advice_own_layout(const struct gs_model_spec *model,
     out->accumulation_steps = w.training.gradient_accumulation_steps
                                   ? w.training.gradient_accumulation_steps
                                   : 1;
+    if (w.mode == GS_MODE_INFERENCE) {
+        /* one engine instance of the layout: its data-parallel ranks are attention ranks whose
+         * sequences the estimate already counts (max_concurrency over every rank) */
+        out->attention_data = out->data;
+        out->replicas = 1;
+        out->format = gs_workload_format(&w);
+        out->kv_dtype = w.serving.kv_dtype;
+    }
     enum gs_status st = gs_estimate_compute(model, &w, &out->estimate, err);
     if (st != GS_OK)
         return st;
     out->gpu_count = out->estimate.gpu_count;
     out->limit_bytes = gpu->view.total_bytes;
-    out->headroom_bytes =
-        (int64_t)gpu->view.total_bytes - (int64_t)out->estimate.per_gpu.total_bytes;
+    const struct gs_estimate *e = &out->estimate;
+    if (e->has_serving && e->serving.has_budget)
+        /* serving: what the engine's budget leaves for the cache against what the batch needs,
+         * as a plan search judges a layout */
+        out->headroom_bytes = e->serving.budget.kv_bytes - (int64_t)e->serving.kv_needed_bytes;
+    else
+        out->headroom_bytes = (int64_t)gpu->view.total_bytes - (int64_t)e->per_gpu.total_bytes;
+    if (e->has_serving && e->serving.has_budget && !e->serving.starts && out->headroom_bytes >= 0)
+        out->headroom_bytes = -1; /* the engine refuses to start whatever the cache holds */
     return GS_OK;
 }
 

@@ -460,6 +460,51 @@ static void test_fit_keeps_the_layout(void **state)
                        "/parallelism/zero_stage");
 }
 
+/* /v1/fit judges a serving layout named in parallelism as it is too (issue 34: it used to
+ * search its own). Llama-3.1-70B in bf16 at tensor 2 on H100s: 70.6e9 bytes of weights on
+ * each GPU leave less than nothing of vLLM's 0.9 x 85.06e9 once the profile run and non-torch
+ * memory are counted, so the layout does not fit (negative headroom), and no other layout of
+ * 2 GPUs does either (no alternative_plan); 4 GPUs are the fewest. At tensor 4 it fits, and
+ * the largest batch is that layout's own: the max_concurrency /v1/estimate gives for the same
+ * request. */
+static void test_fit_keeps_the_serving_layout(void **state)
+{
+    (void)state;
+    json_t *r = parse("{\"model\":\"llama-3.1-70b\",\"gpu\":\"h100\","
+                      "\"inference\":{\"context_length\":8192,\"batch_size\":16},"
+                      "\"parallelism\":{\"tensor\":2}}");
+    json_t *out = run(sizing_fit, r);
+    assert_true(json_is_false(json_object_get(out, "fits")));
+    assert_true(json_is_true(json_object_get(out, "layout_given")));
+    assert_int_equal(json_integer_value(json_object_get(out, "gpu_count")), 2);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(out, "plan"), "tensor")),
+                     2);
+    assert_true(json_integer_value(json_object_get(out, "headroom_bytes")) < 0);
+    assert_null(json_object_get(out, "alternative_plan"));
+    assert_int_equal(json_integer_value(json_object_get(out, "min_gpu_count")), 4);
+    json_decref(out);
+    json_decref(r);
+    r = parse("{\"model\":\"llama-3.1-70b\",\"gpu\":\"h100\","
+              "\"inference\":{\"context_length\":8192,\"batch_size\":16},"
+              "\"parallelism\":{\"tensor\":4}}");
+    out = run(sizing_fit, r);
+    assert_true(json_is_true(json_object_get(out, "fits")));
+    const json_t *plan = json_object_get(out, "plan");
+    assert_int_equal(json_integer_value(json_object_get(plan, "tensor")), 4);
+    assert_int_equal(json_integer_value(json_object_get(plan, "pipeline")), 1);
+    json_t *est = run(service_estimate, r);
+    assert_int_equal(json_integer_value(json_object_get(out, "max_batch")),
+                     json_integer_value(json_object_get(json_object_get(est, "kv_cache"),
+                                                        "max_concurrency")));
+    assert_true(json_integer_value(json_object_get(out, "headroom_bytes")) ==
+                json_integer_value(json_object_get(json_object_get(est, "budget"), "kv_bytes")) -
+                    json_integer_value(json_object_get(json_object_get(est, "kv_cache"),
+                                                       "needed_bytes")));
+    json_decref(est);
+    json_decref(out);
+    json_decref(r);
+}
+
 /* /v1/fit without a context_length answers "how long a context, how many sequences": the
  * context is the model's own limit (Llama-3.1-8B: 131,072 positions, the max_model_len vLLM
  * takes by default), named in assumption context_length; max_context never passes it and
@@ -667,6 +712,7 @@ int main(void)
         cmocka_unit_test(test_larger_gpu_never_needs_more),
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_keeps_the_layout),
+        cmocka_unit_test(test_fit_keeps_the_serving_layout),
         cmocka_unit_test(test_fit_without_context),
         cmocka_unit_test(test_fit_reason),
     };

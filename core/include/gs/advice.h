@@ -65,14 +65,16 @@ size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_wor
                           const struct gs_efficiency *eff, uint64_t count,
                           struct gs_plan_memo *memo, struct gs_fit_outcome *out, size_t cap);
 
-/* Whether a training request's parallelism names a layout of its own (a
- * degree above 1), which /v1/fit then judges as it is rather than searching. */
+/* Whether a request's parallelism names a layout of its own (a degree above
+ * 1), which /v1/fit then judges as it is rather than searching. */
 bool gs_advice_layout_given(const struct gs_workload *workload);
 
-/* The request's own training layout on `gpu`, as a plan: its degrees, ZeRO
- * stage, recomputation and offload, sized by gs_estimate_compute (its errors,
- * such as a combination the framework refuses, in `err`); out->headroom_bytes
- * < 0 when it does not fit. */
+/* The request's own layout on `gpu`, as a plan: its degrees (and for
+ * training its ZeRO stage, recomputation and offload), sized by
+ * gs_estimate_compute (its errors, such as a combination the framework
+ * refuses, in `err`); out->headroom_bytes < 0 when it does not fit - for
+ * serving, when the engine would not start or its cache would not hold the
+ * batch (the budget's kv_bytes less the batch's cache). */
 enum gs_status gs_advice_own_layout(const struct gs_model_spec *model,
                                     const struct gs_workload *workload,
                                     const struct gs_plan_gpu *gpu, struct gs_plan *out,
