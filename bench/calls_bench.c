@@ -37,9 +37,10 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef int (*operation)(const struct service *, const json_t *, json_t **, struct problem *);
-typedef int (*text_operation)(const struct service *, const json_t *, char **, size_t *,
-                              struct problem *);
+typedef enum gs_status (*operation)(const struct service *, const json_t *, json_t **,
+                                    struct problem *);
+typedef enum gs_status (*text_operation)(const struct service *, const json_t *, char **,
+                                         size_t *, struct problem *);
 
 #define SERVING                                                                                    \
     "{\"model\":\"llama-3.1-70b\",\"gpu\":\"h100\",\"inference\":{\"batch_size\":32,"             \

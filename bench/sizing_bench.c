@@ -27,7 +27,8 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-typedef int (*operation)(const struct service *, const json_t *, json_t **, struct problem *);
+typedef enum gs_status (*operation)(const struct service *, const json_t *, json_t **,
+                                    struct problem *);
 
 struct bench_case {
     const char *name;

@@ -588,25 +588,25 @@ static long mono_ms(void)
     return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int hub_import_run(const struct hub_config *cfg, struct store *store,
-                   const struct hub_ref *req, struct catalog_put_result *out,
-                   struct problem *problem)
+enum gs_status hub_import_run(const struct hub_config *cfg, struct store *store,
+                              const struct hub_ref *req, struct catalog_put_result *out,
+                              struct problem *problem)
 {
     if (!hub_global_init()) {
         problem_set(problem, 503, "hub-unavailable", "The hub client could not start",
                     "libcurl failed to initialise");
-        return -1;
+        return problem_status(problem);
     }
     if (!hub_id_valid(req->hub_id) || !hub_revision_valid(req->revision)) {
         problem_set(problem, 400, "invalid-request", "The request is not valid",
                     "the hub id or revision is not one gpusizer accepts");
-        return -1;
+        return problem_status(problem);
     }
     const long started_ms = mono_ms();
     struct import *im = calloc(1, sizeof(*im));
     if (im == NULL) {
         problem_set(problem, 503, "out-of-memory", "Out of memory", "starting the import");
-        return -1;
+        return problem_status(problem);
     }
     im->cfg = cfg;
     im->req = req;
@@ -663,7 +663,7 @@ out:
     free(im->notes);
     hub_repo_free(&im->repo);
     free(im);
-    return rc;
+    return rc == 0 ? GS_OK : problem_status(problem);
 }
 
 /* ------------------------------------------------------------ HTTP */
@@ -729,17 +729,19 @@ bool hub_import_pending(bool auto_import, const json_t *request, const struct se
     return import_needed(auto_import, request, service, &ir);
 }
 
-int hub_import_prepare(const struct hub_config *cfg, struct store *store, bool auto_import,
-                       const json_t *request, struct service **service, struct problem *problem)
+enum gs_status hub_import_prepare(const struct hub_config *cfg, struct store *store,
+                                  bool auto_import, const json_t *request,
+                                  struct service **service, struct problem *problem)
 {
     struct hub_ref ir;
     if (!import_needed(auto_import, request, *service, &ir))
-        return 0;
+        return GS_OK;
     struct catalog_put_result put;
     memset(&put, 0, sizeof(put));
-    if (hub_import_run(cfg, store, &ir, &put, problem) != 0)
-        return -1;
+    const enum gs_status st = hub_import_run(cfg, store, &ir, &put, problem);
+    if (st != GS_OK)
+        return st;
     store_release(*service);
     *service = store_acquire(store);
-    return 0;
+    return GS_OK;
 }

@@ -27,12 +27,13 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-/* Imports (or re-imports) one model. 0 with *out filled, or -1 with
- * `problem` saying why: 400 bad id, 403 gated, 404 missing, 412 If-Match,
- * 422 nothing gpusizer can read, 502 the hub failed (its status named). */
-int hub_import_run(const struct hub_config *cfg, struct store *store,
-                   const struct hub_ref *req, struct catalog_put_result *out,
-                   struct problem *problem);
+/* Imports (or re-imports) one model. GS_OK with *out filled, or the status of
+ * `problem` saying why (problem_status): 400 bad id, 403 gated, 404 missing,
+ * 412 If-Match, 422 nothing gpusizer can read, 502 the hub failed (its status
+ * named). */
+enum gs_status hub_import_run(const struct hub_config *cfg, struct store *store,
+                              const struct hub_ref *req, struct catalog_put_result *out,
+                              struct problem *problem);
 
 /* POST /v1/models:import. */
 void hub_import_api(const struct hub_config *cfg, struct store *store,
@@ -40,10 +41,11 @@ void hub_import_api(const struct hub_config *cfg, struct store *store,
 
 /* Before a sizing request: a "model": {"hub_id": ...} the catalog lacks is
  * imported when `auto_import`, and *service becomes the store's fresh one
- * (the old reference released). 0, or -1 with `problem` when the import
- * failed. Requests without a hub id are left alone. */
-int hub_import_prepare(const struct hub_config *cfg, struct store *store, bool auto_import,
-                       const json_t *request, struct service **service, struct problem *problem);
+ * (the old reference released). GS_OK, or the status of `problem` when the
+ * import failed. Requests without a hub id are left alone. */
+enum gs_status hub_import_prepare(const struct hub_config *cfg, struct store *store,
+                                  bool auto_import, const json_t *request,
+                                  struct service **service, struct problem *problem);
 
 /* Whether hub_import_prepare would import (a network wait of seconds): the server then runs
  * the request off its connection threads. */

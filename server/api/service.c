@@ -320,8 +320,8 @@ enum gs_status service_create(struct catalog_snapshot *snapshot, struct service 
     return service_create_next(NULL, snapshot, out, err);
 }
 
-int service_estimate_text(const struct service *s, const json_t *request, char **text,
-                          size_t *length, struct problem *problem)
+enum gs_status service_estimate_text(const struct service *s, const json_t *request,
+                                     char **text, size_t *length, struct problem *problem)
 {
     struct estimate_request req;
     struct gs_estimate est;
@@ -347,36 +347,38 @@ int service_estimate_text(const struct service *s, const json_t *request, char *
     }
     if (st != GS_OK) {
         problem_from_status(problem, st);
-        return -1;
+        return st;
     }
     struct json_writer w = {.data = NULL};
     codec_write_estimate(&w, &req, &est, req.gpu != NULL ? &fit : NULL);
     *text = json_w_finish(&w, length);
     if (*text == NULL) {
         problem_from_status(problem, GS_ERR_NOMEM);
-        return -1;
+        return GS_ERR_NOMEM;
     }
-    return 0;
+    return GS_OK;
 }
 
-int service_answer_tree(service_text_operation writes, const struct service *s,
-                        const json_t *request, json_t **response, struct problem *problem)
+enum gs_status service_answer_tree(service_text_operation writes, const struct service *s,
+                                   const json_t *request, json_t **response,
+                                   struct problem *problem)
 {
     char *text = NULL;
     size_t length = 0;
-    if (writes(s, request, &text, &length, problem) != 0)
-        return -1;
+    const enum gs_status st = writes(s, request, &text, &length, problem);
+    if (st != GS_OK)
+        return st;
     *response = json_loadb(text, length, 0, NULL);
     free(text);
     if (*response == NULL) {
         problem_from_status(problem, GS_ERR_NOMEM);
-        return -1;
+        return GS_ERR_NOMEM;
     }
-    return 0;
+    return GS_OK;
 }
 
-int service_estimate(const struct service *s, const json_t *request, json_t **response,
-                     struct problem *problem)
+enum gs_status service_estimate(const struct service *s, const json_t *request,
+                                json_t **response, struct problem *problem)
 {
     return service_answer_tree(service_estimate_text, s, request, response, problem);
 }

@@ -68,23 +68,25 @@ void service_arch_table(const struct service *service, struct codec_arch_table *
 const char *service_model_item(const struct service *service, size_t index, size_t *length);
 const char *service_gpu_item(const struct service *service, size_t index, size_t *length);
 
-/* Runs POST /v1/estimate on a parsed body (borrowed). On success returns 0
+/* Runs POST /v1/estimate on a parsed body (borrowed). On success returns GS_OK
  * and *text is the answer's JSON text (new, NUL-terminated, the caller
  * frees) of *length bytes, written directly (json_out.h); otherwise fills
- * `problem` and returns -1. The server answers with this. */
-int service_estimate_text(const struct service *service, const json_t *request, char **text,
-                          size_t *length, struct problem *problem);
+ * `problem` and returns its status (problem_status). The server answers with this. */
+enum gs_status service_estimate_text(const struct service *service, const json_t *request, char **text,
+                                     size_t *length, struct problem *problem);
 /* The same answer as a tree (the CLI, tests): *response a new reference. */
-int service_estimate(const struct service *service, const json_t *request, json_t **response,
+enum gs_status service_estimate(const struct service *service, const json_t *request, json_t **response,
                      struct problem *problem);
 
 /* An operation that writes its answer as text (service_estimate_text,
  * sizing_recommend_text, sizing_fit_text), and its answer as a tree: the
  * text parsed, for the CLI and tests (*response a new reference). */
-typedef int (*service_text_operation)(const struct service *service, const json_t *request,
-                                      char **text, size_t *length, struct problem *problem);
-int service_answer_tree(service_text_operation writes, const struct service *service,
-                        const json_t *request, json_t **response, struct problem *problem);
+typedef enum gs_status (*service_text_operation)(const struct service *service,
+                                                 const json_t *request, char **text,
+                                                 size_t *length, struct problem *problem);
+enum gs_status service_answer_tree(service_text_operation writes, const struct service *service,
+                                   const json_t *request, json_t **response,
+                                   struct problem *problem);
 
 /* Pre-rendered bodies of GET /v1/models and GET /v1/gpus (borrowed, NUL-terminated). */
 const char *service_models_body(const struct service *service, size_t *length);

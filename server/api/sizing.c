@@ -229,9 +229,9 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     free(ok_list);
 }
 
-/* The text of an answer the operation wrote, or the problem it met (-1). */
-static int answer(struct json_writer *w, enum gs_status st, char **text, size_t *length,
-                  struct problem *problem)
+/* The text of an answer the operation wrote, or the problem it met (its status). */
+static enum gs_status answer(struct json_writer *w, enum gs_status st, char **text,
+                             size_t *length, struct problem *problem)
 {
     if (st == GS_OK) {
         *text = json_w_finish(w, length);
@@ -240,11 +240,9 @@ static int answer(struct json_writer *w, enum gs_status st, char **text, size_t 
     } else {
         json_w_discard(w);
     }
-    if (st != GS_OK) {
+    if (st != GS_OK)
         problem_from_status(problem, st);
-        return -1;
-    }
-    return 0;
+    return st;
 }
 
 /* GPU types whose search inputs are the same bytes (gs_plan_gpu: the GPU as the search sees
@@ -299,8 +297,8 @@ static uint64_t monotonic_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-int sizing_recommend_text(const struct service *svc, const json_t *request, char **text,
-                          size_t *length, struct problem *problem)
+enum gs_status sizing_recommend_text(const struct service *svc, const json_t *request,
+                                     char **text, size_t *length, struct problem *problem)
 {
     struct json_writer w;
     memset(&w, 0, sizeof(w));
@@ -329,7 +327,7 @@ int sizing_recommend_text(const struct service *svc, const json_t *request, char
                         "operator for a larger GPUSIZER_COMPUTE_BUDGET_MS",
                         s->candidate_count, (unsigned long long)budget_ms, i);
             sizing_end(s);
-            return -1;
+            return GS_ERR_BUSY;
         }
         cands[i].gpu = s->candidates[i];
         sizing_request_plan_gpu(s, s->candidates[i], &cands[i].spec);
@@ -350,8 +348,8 @@ int sizing_recommend_text(const struct service *svc, const json_t *request, char
     return answer(&w, st, text, length, problem);
 }
 
-int sizing_recommend(const struct service *svc, const json_t *request, json_t **response,
-                     struct problem *problem)
+enum gs_status sizing_recommend(const struct service *svc, const json_t *request,
+                                json_t **response, struct problem *problem)
 {
     return service_answer_tree(sizing_recommend_text, svc, request, response, problem);
 }
@@ -401,8 +399,8 @@ static void write_changes(struct json_writer *w, struct sizing *s,
     free(outcomes);
 }
 
-int sizing_fit_text(const struct service *svc, const json_t *request, char **text, size_t *length,
-                    struct problem *problem)
+enum gs_status sizing_fit_text(const struct service *svc, const json_t *request, char **text,
+                               size_t *length, struct problem *problem)
 {
     struct json_writer w;
     memset(&w, 0, sizeof(w));
@@ -542,8 +540,8 @@ out:
     return answer(&w, st, text, length, problem);
 }
 
-int sizing_fit(const struct service *svc, const json_t *request, json_t **response,
-               struct problem *problem)
+enum gs_status sizing_fit(const struct service *svc, const json_t *request,
+                          json_t **response, struct problem *problem)
 {
     return service_answer_tree(sizing_fit_text, svc, request, response, problem);
 }

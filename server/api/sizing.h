@@ -28,20 +28,20 @@
  * seconds. */
 void sizing_set_budget_ms(uint64_t ms);
 
-/* The answer's JSON text (written directly, json_out.h): on success returns 0
- * with *text a new NUL-terminated string (the caller frees) of *length
- * bytes; otherwise fills `problem` and returns -1. The server answers with
- * these. `request` is borrowed. */
-int sizing_recommend_text(const struct service *service, const json_t *request, char **text,
-                          size_t *length, struct problem *problem);
-int sizing_fit_text(const struct service *service, const json_t *request, char **text,
-                    size_t *length, struct problem *problem);
+/* The answer's JSON text (written directly, json_out.h): on success returns
+ * GS_OK with *text a new NUL-terminated string (the caller frees) of *length
+ * bytes; otherwise fills `problem` and returns its status (problem_status).
+ * The server answers with these. `request` is borrowed. */
+enum gs_status sizing_recommend_text(const struct service *service, const json_t *request,
+                                     char **text, size_t *length, struct problem *problem);
+enum gs_status sizing_fit_text(const struct service *service, const json_t *request, char **text,
+                               size_t *length, struct problem *problem);
 
-/* The same answers as trees (the CLI, tests): on success returns 0 and
- * *response is a new reference; otherwise fills `problem` and returns -1. */
-int sizing_recommend(const struct service *service, const json_t *request, json_t **response,
-                     struct problem *problem);
-int sizing_fit(const struct service *service, const json_t *request, json_t **response,
-               struct problem *problem);
+/* The same answers as trees (the CLI, tests): on success returns GS_OK and
+ * *response is a new reference; otherwise fills `problem` and returns its status. */
+enum gs_status sizing_recommend(const struct service *service, const json_t *request,
+                                json_t **response, struct problem *problem);
+enum gs_status sizing_fit(const struct service *service, const json_t *request,
+                          json_t **response, struct problem *problem);
 
 #endif

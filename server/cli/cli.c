@@ -338,7 +338,7 @@ static int cmd_serve(const struct options *o)
                               env_unsigned("GPUSIZER_COMPUTE_THREADS", 1, 1024),
                               env_unsigned("GPUSIZER_COMPUTE_QUEUE", 1, 100000),
                               env_unsigned("GPUSIZER_COMPUTE_BUDGET_MS", 1, 3600000)};
-    if (http_start(&cfg, store, auth, &server, errbuf, sizeof(errbuf)) != 0) {
+    if (!http_start(&cfg, store, auth, &server, errbuf, sizeof(errbuf))) {
         fprintf(stderr, "gpusizer: %s\n", errbuf);
         store_free(store);
         auth_free(auth);
@@ -420,8 +420,8 @@ static bool needs_catalog(const json_t *request)
 }
 
 
-typedef int (*json_operation)(const struct service *service, const json_t *request,
-                              json_t **response, struct problem *problem);
+typedef enum gs_status (*json_operation)(const struct service *service, const json_t *request,
+                                         json_t **response, struct problem *problem);
 
 /* Whether `text` holds nothing but JSON whitespace. */
 static bool blank(const char *text)
@@ -474,7 +474,7 @@ static int read_request(const struct flags_request *flags, json_t **request)
         return 1;
     }
     /* a request that is not an object is left as it is: the API answers it */
-    if (flags->count > 0 && json_is_object(*request) && flags_apply(flags, *request) != 0) {
+    if (flags->count > 0 && json_is_object(*request) && !flags_apply(flags, *request)) {
         json_decref(*request);
         *request = NULL;
         return 2;
@@ -492,11 +492,11 @@ static int print_answer(const struct flags_request *flags, const json_t *respons
         return print_json(response);
     switch (flags->command) {
     case FLAGS_FIT:
-        return summary_fit(response, stdout);
+        return summary_fit(response, stdout) ? 0 : -1;
     case FLAGS_RECOMMEND:
-        return summary_recommend(response, stdout);
+        return summary_recommend(response, stdout) ? 0 : -1;
     default:
-        return summary_estimate(response, stdout);
+        return summary_estimate(response, stdout) ? 0 : -1;
     }
 }
 
@@ -690,7 +690,7 @@ int cli_main(int argc, char **argv)
     }
     if (strcmp(argv[1], "help") == 0) { /* gpusizer help <command> */
         if (flags_command_named(argv[2], &command))
-            return flags_help(command, stdout) == 0 ? 0 : 1;
+            return flags_help(command, stdout) ? 0 : 1;
         if (help_command(argv[2], stdout))
             return 0;
         fprintf(stderr, "gpusizer: no command %s (gpusizer --help lists them)\n", argv[2]);

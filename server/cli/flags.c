@@ -454,7 +454,7 @@ static bool training_mode(const struct flags_request *f, const json_t *request)
     return mode != NULL && strcmp(mode, "training") == 0;
 }
 
-int flags_apply(const struct flags_request *f, json_t *request)
+bool flags_apply(const struct flags_request *f, json_t *request)
 {
     const bool training = training_mode(f, request);
     for (size_t i = 0; i < f->count; i++) {
@@ -469,7 +469,7 @@ int flags_apply(const struct flags_request *f, json_t *request)
             value = json_string(text);
             if (value == NULL) {
                 fprintf(stderr, "gpusizer %s: %s: the value is not UTF-8\n", f->name, spec->name);
-                return -1;
+                return false;
             }
             break;
         case KIND_WHOLE:
@@ -490,13 +490,13 @@ int flags_apply(const struct flags_request *f, json_t *request)
             value = hub_model(text);
             if (value == NULL) {
                 fprintf(stderr, "gpusizer %s: --hub-id: the value is not UTF-8\n", f->name);
-                return -1;
+                return false;
             }
             break;
         case KIND_CONFIG: {
             json_t *config = load_config(f, text);
             if (config == NULL)
-                return -1;
+                return false;
             value = wrap("config", config);
             break;
         }
@@ -505,10 +505,10 @@ int flags_apply(const struct flags_request *f, json_t *request)
         }
         if (value == NULL || path == NULL || set_path(request, path, value) != 0) {
             fprintf(stderr, "gpusizer %s: %s: out of memory\n", f->name, spec->name);
-            return -1;
+            return false;
         }
     }
-    return 0;
+    return true;
 }
 
 /* -------------------------------------------------------------------- help */
@@ -545,7 +545,7 @@ static const char *const examples_recommend =
     "  gpusizer recommend --model llama-3.1-8b --context 4096 --tokens-per-s 2000 \\\n"
     "      --tpot-ms 20 --max-gpus 8\n";
 
-int flags_help(enum flags_command command, FILE *out)
+bool flags_help(enum flags_command command, FILE *out)
 {
     const char *name = command_name(command);
     fprintf(out, "usage: gpusizer %s [options] [< request.json]\n\n", name);
@@ -588,5 +588,5 @@ int flags_help(enum flags_command command, FILE *out)
           : command == FLAGS_RECOMMEND ? examples_recommend
                                        : examples_estimate,
           out);
-    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+    return fflush(out) == 0 && !ferror(out);
 }

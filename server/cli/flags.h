@@ -64,12 +64,12 @@ bool flags_command_named(const char *name, enum flags_command *command);
 enum flags_result flags_parse(enum flags_command command, int argc, char **argv,
                               struct flags_request *out);
 
-/* Sets the members the flags name on `request` (a JSON object), over its own. 0, or -1 with a
+/* Sets the members the flags name on `request` (a JSON object), over its own. False after a
  * message on stderr (a --config file that cannot be read, no memory). */
-int flags_apply(const struct flags_request *flags, json_t *request);
+bool flags_apply(const struct flags_request *flags, json_t *request);
 
 /* Writes `gpusizer <command> --help`: usage, every option with its meaning and an example,
- * the output rule and examples. 0, or -1 when writing failed. */
-int flags_help(enum flags_command command, FILE *out);
+ * the output rule and examples. False when writing failed. */
+bool flags_help(enum flags_command command, FILE *out);
 
 #endif

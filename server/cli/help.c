@@ -106,10 +106,10 @@ static const char version_help[] =
     "\n"
     "Prints the version (also gpusizer --version).\n";
 
-int help_usage(FILE *out)
+bool help_usage(FILE *out)
 {
     fputs(usage, out);
-    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+    return fflush(out) == 0 && !ferror(out);
 }
 
 bool help_command(const char *command, FILE *out)

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* `gpusizer --help`: the commands, one line each. 0, or -1 when writing failed. */
-int help_usage(FILE *out);
+/* `gpusizer --help`: the commands, one line each. False when writing failed. */
+bool help_usage(FILE *out);
 
 /* The help of `command` ("serve", "import", "model-types", "version") on `out`; false when
  * the command has none here. */

@@ -703,17 +703,17 @@ static int render(summary_writer write, const json_t *response, FILE *out)
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 
-int summary_estimate(const json_t *response, FILE *out)
+bool summary_estimate(const json_t *response, FILE *out)
 {
-    return render(write_estimate, response, out);
+    return render(write_estimate, response, out) == 0;
 }
 
-int summary_fit(const json_t *response, FILE *out)
+bool summary_fit(const json_t *response, FILE *out)
 {
-    return render(write_fit, response, out);
+    return render(write_fit, response, out) == 0;
 }
 
-int summary_recommend(const json_t *response, FILE *out)
+bool summary_recommend(const json_t *response, FILE *out)
 {
-    return render(write_recommend, response, out);
+    return render(write_recommend, response, out) == 0;
 }

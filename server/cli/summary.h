@@ -8,18 +8,19 @@
 #define GS_CLI_SUMMARY_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* The model and parameters, the GPU, per-GPU memory by component in GiB and the total,
  * whether it fits (and for a serving engine starts), the KV capacity, the first warnings
- * and fixes. 0, or -1 when writing failed. */
-int summary_estimate(const json_t *response, FILE *out);
+ * and fixes. False when writing failed. */
+bool summary_estimate(const json_t *response, FILE *out);
 
 /* The verdict, the fewest GPUs that fit, the largest batch and context, the changes. */
-int summary_fit(const json_t *response, FILE *out);
+bool summary_fit(const json_t *response, FILE *out);
 
 /* The demand and the first options as a table: GPU, count, layout, tokens/s per user (for
  * training tokens/s and days), $/hour and memory per GPU; then the rejections by reason. */
-int summary_recommend(const json_t *response, FILE *out);
+bool summary_recommend(const json_t *response, FILE *out);
 
 #endif

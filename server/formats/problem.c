@@ -64,6 +64,9 @@ void problem_from_status(struct problem *p, enum gs_status status)
     case GS_ERR_DB:
         problem_set(p, 500, "catalog-error", "The catalog could not be read", NULL);
         break;
+    case GS_ERR_UPSTREAM:
+        problem_set(p, 502, "upstream-error", "A service gpusizer relies on failed", NULL);
+        break;
     case GS_ERR_FULL: /* RFC 4918 11.5 Insufficient Storage */
         problem_set(p, 507, "catalog-full",
                     "The catalog's storage is full; the write was not made", NULL);
@@ -106,4 +109,33 @@ fail:
     json_decref(errors);
     json_decref(body);
     return NULL;
+}
+
+enum gs_status problem_status(const struct problem *p)
+{
+    switch (p->status) {
+    case 400:
+    case 403:
+        return GS_ERR_INVALID;
+    case 404:
+        return GS_ERR_NOT_FOUND;
+    case 409:
+        return GS_ERR_CONFLICT;
+    case 412:
+        return GS_ERR_PRECONDITION;
+    case 413:
+        return GS_ERR_TOO_LARGE;
+    case 422:
+        return GS_ERR_UNKNOWN_MODEL;
+    case 502:
+    case 504:
+        return GS_ERR_UPSTREAM;
+    case 503:
+        return p->slug != NULL && strcmp(p->slug, "out-of-memory") == 0 ? GS_ERR_NOMEM
+                                                                        : GS_ERR_BUSY;
+    case 507:
+        return GS_ERR_FULL;
+    default:
+        return GS_ERR_INTERNAL;
+    }
 }

@@ -32,6 +32,10 @@ void problem_set(struct problem *p, int status, const char *slug, const char *ti
  * internal faults...), keeping the error list already in p->errors. */
 void problem_from_status(struct problem *p, enum gs_status status);
 
+/* The core status a problem's HTTP status stands for (GS_ERR_INTERNAL for one it does not
+ * name; never GS_OK): what an operation that filled `p` returns. */
+enum gs_status problem_status(const struct problem *p);
+
 /* The JSON body (new reference, NULL on allocation failure). */
 json_t *problem_to_json(const struct problem *p);
 

@@ -283,8 +283,8 @@ static size_t unescape(void *cls, struct MHD_Connection *conn, char *s)
     return (size_t)(out - s);
 }
 
-int http_start(const struct http_config *config, struct store *store, const struct auth *auth,
-               struct http_server **out, char *errbuf, size_t errlen)
+bool http_start(const struct http_config *config, struct store *store, const struct auth *auth,
+                struct http_server **out, char *errbuf, size_t errlen)
 {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
@@ -304,12 +304,12 @@ int http_start(const struct http_config *config, struct store *store, const stru
         flags |= MHD_USE_IPv6;
     } else {
         snprintf(errbuf, errlen, "--host %s is not an IPv4 or IPv6 address", config->host);
-        return -1;
+        return false;
     }
     struct http_server *srv = calloc(1, sizeof(*srv));
     if (srv == NULL) {
         snprintf(errbuf, errlen, "out of memory");
-        return -1;
+        return false;
     }
     srv->store = store;
     srv->api.store = store;
@@ -339,7 +339,7 @@ int http_start(const struct http_config *config, struct store *store, const stru
         if (srv->access_log == NULL) {
             snprintf(errbuf, errlen, "cannot open the access log %s", log);
             free(srv);
-            return -1;
+            return false;
         }
     }
     unsigned threads = config->threads ? config->threads : cpu_count();
@@ -351,7 +351,7 @@ int http_start(const struct http_config *config, struct store *store, const stru
     if (srv->guard == NULL) {
         snprintf(errbuf, errlen, "cannot start the connection watchdog");
         free(srv);
-        return -1;
+        return false;
     }
     /* writes serialize on the catalog's writer lock anyway; several workers let hub imports
      * (network-bound) overlap and keep a quick price write from queueing behind one */
@@ -360,7 +360,7 @@ int http_start(const struct http_config *config, struct store *store, const stru
         conn_guard_stop(srv->guard);
         snprintf(errbuf, errlen, "cannot start the write threads");
         free(srv);
-        return -1;
+        return false;
     }
     /* plan searches: one worker per CPU by default at niceness 5, so the connection threads
      * answering probes keep most of a busy CPU; at most 64 waiting per worker (more than
@@ -377,7 +377,7 @@ int http_start(const struct http_config *config, struct store *store, const stru
         conn_guard_stop(srv->guard);
         snprintf(errbuf, errlen, "cannot start the compute threads");
         free(srv);
-        return -1;
+        return false;
     }
     srv->daemon = MHD_start_daemon(
         flags, config->port, NULL, NULL, &on_request, srv, MHD_OPTION_SOCK_ADDR, addr,
@@ -396,12 +396,12 @@ int http_start(const struct http_config *config, struct store *store, const stru
         snprintf(errbuf, errlen, "cannot listen on %s port %u (in use, or not permitted)",
                  config->host, (unsigned)config->port);
         free(srv);
-        return -1;
+        return false;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
     srv->port = info != NULL ? info->port : config->port;
     *out = srv;
-    return 0;
+    return true;
 }
 
 uint16_t http_port(const struct http_server *server)

@@ -51,9 +51,10 @@ struct http_config {
 struct http_server;
 
 /* Starts serving the live catalog `store` (borrowed; must outlive the
- * server), with catalog writes guarded by `auth` (borrowed). */
-int http_start(const struct http_config *config, struct store *store, const struct auth *auth,
-               struct http_server **out, char *errbuf, size_t errlen);
+ * server), with catalog writes guarded by `auth` (borrowed). False, with why
+ * in `errbuf`, when it could not (an address it cannot bind, no memory). */
+bool http_start(const struct http_config *config, struct store *store, const struct auth *auth,
+                struct http_server **out, char *errbuf, size_t errlen);
 
 /* The port actually bound (useful with port 0). */
 uint16_t http_port(const struct http_server *server);

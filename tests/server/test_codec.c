@@ -649,6 +649,35 @@ static void test_problem_body_shape(void **state)
     json_decref(body);
 }
 
+/* An operation that filled a problem returns problem_status(problem) (server/README.md,
+ * "Return conventions"): every core status a problem is made from comes back as itself,
+ * except those that share an HTTP status - the 400s as GS_ERR_INVALID, the 500s as
+ * GS_ERR_INTERNAL; a problem never stands for GS_OK; a 503 that is not out of memory is
+ * GS_ERR_BUSY. */
+static void test_problem_status_round_trip(void **state)
+{
+    (void)state;
+    for (enum gs_status st = GS_ERR_INVALID; st <= GS_ERR_UPSTREAM; st++) {
+        struct problem p;
+        problem_init(&p);
+        problem_from_status(&p, st);
+        const enum gs_status back = problem_status(&p);
+        if (st == GS_ERR_UNSUPPORTED || st == GS_ERR_RANGE)
+            assert_int_equal(back, GS_ERR_INVALID);
+        else if (st == GS_ERR_DB)
+            assert_int_equal(back, GS_ERR_INTERNAL);
+        else
+            assert_int_equal(back, st);
+    }
+    struct problem p;
+    problem_init(&p);
+    assert_int_equal(problem_status(&p), GS_ERR_INTERNAL);
+    problem_set(&p, 503, "search-budget", "The search ran past its time budget", NULL);
+    assert_int_equal(problem_status(&p), GS_ERR_BUSY);
+    problem_set(&p, 502, "hub-timeout", "The import took too long", NULL);
+    assert_int_equal(problem_status(&p), GS_ERR_UPSTREAM);
+}
+
 static void test_pointer_escaping(void **state)
 {
     (void)state;
@@ -993,6 +1022,7 @@ int main(void)
         cmocka_unit_test(test_bert_heads),
         cmocka_unit_test(test_model_names_by_tokens),
         cmocka_unit_test(test_problem_body_shape),
+        cmocka_unit_test(test_problem_status_round_trip),
         cmocka_unit_test(test_engine_versions),
         cmocka_unit_test(test_prefix_caching_knob),
         cmocka_unit_test(test_speculative_field),

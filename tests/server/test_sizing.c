@@ -45,7 +45,8 @@ static int teardown_group(void **state)
     return 0;
 }
 
-typedef int (*operation)(const struct service *, const json_t *, json_t **, struct problem *);
+typedef enum gs_status (*operation)(const struct service *, const json_t *, json_t **,
+                                    struct problem *);
 
 static json_t *run(operation op, json_t *request)
 {

@@ -33,6 +33,7 @@ enum gs_status {
     GS_ERR_BUSY,        /* the catalog stayed locked too long       -> 503 */
     GS_ERR_UNKNOWN_MODEL, /* a config of a model type gpusizer cannot read -> 422 */
     GS_ERR_FULL,        /* the catalog's storage is full; nothing was written -> 507 */
+    GS_ERR_UPSTREAM,    /* a service gpusizer relies on (the hub) failed or timed out -> 502 */
 };
 
 #define GS_ERROR_MAX         16
