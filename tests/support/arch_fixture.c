@@ -327,3 +327,18 @@ uint64_t fixture_assert_vllm_serving(const struct gs_arch *arch, uint64_t batch,
     assert_true(e.per_gpu.weights_bytes * tensor >= 2 * e.params.total);
     return seq;
 }
+
+struct gs_inference_input fixture_llama3_8b_on_h100(const struct gs_arch *a)
+{
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = a;
+    in.weights_bytes = 16060522496ULL; /* 8,030,261,248 x 2 */
+    in.batch_size = 1;
+    in.context_length = 8192;
+    in.tensor = in.pipeline = 1;
+    in.model_bytes = 2;
+    in.gpu.total_bytes = 85061827297ULL; /* 79.22 GiB */
+    in.engine.engine = GS_ENGINE_VLLM;
+    return in;
+}

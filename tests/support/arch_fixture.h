@@ -105,4 +105,8 @@ struct gs_estimate fixture_estimate(const struct gs_arch *arch, const struct gs_
 uint64_t fixture_assert_vllm_serving(const struct gs_arch *arch, uint64_t batch, uint64_t tensor,
                                      uint64_t gpu_bytes);
 
+/* The vLLM input of the PR #10511 log: Meta-Llama-3-8B (`a`) in bf16, 16,060,522,496 bytes of
+ * weights, one sequence of 8,192 tokens on one H100 of 79.22 GiB (85,061,827,297 bytes). */
+struct gs_inference_input fixture_llama3_8b_on_h100(const struct gs_arch *a);
+
 #endif
