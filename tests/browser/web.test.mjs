@@ -793,7 +793,7 @@ describe('web UI in Chromium', () => {
 
   test('the whole page (html, css, js) weighs under 100 KB, and loads nothing from elsewhere', async () => {
     let bytes = 0;
-    for (const file of ['/', '/app.js', '/style.css']) {
+    for (const file of ['/', '/app.js', '/dom.js', '/charts.js', '/style.css']) {
       const res = await fetch(`${server.baseUrl}${file}`);
       assert.equal(res.status, 200);
       const text = await res.text();

@@ -264,6 +264,16 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(res.status, 200);
       assert.match(text, /\/v1\/estimate/);
     });
+    test('GET /dom.js and /charts.js serve the modules app.js imports', async () => {
+      const app = (await call('GET', '/app.js')).text;
+      for (const file of ['dom.js', 'charts.js']) {
+        assert.match(app, new RegExp(`from '\\./${file.replace('.', '\\.')}'`));
+        const { res, text } = await call('GET', `/${file}`);
+        assert.equal(res.status, 200);
+        assert.match(res.headers.get('content-type'), /^text\/javascript/);
+        assert.match(text, /^export \{/m);
+      }
+    });
     test('GET /style.css serves the stylesheet', async () => {
       const { res } = await call('GET', '/style.css');
       assert.equal(res.status, 200);
