@@ -659,6 +659,26 @@ function notes(res) {
   $('#accuracy').replaceChildren(...acc);
 }
 
+/** A change's name in words (the API's code stays beside it, for whoever reads the JSON). */
+const CHANGE_LABELS = {
+  fp8_kv_cache: 'KV cache in fp8',
+  fp8_weights: 'Weights in fp8',
+  int4_weights: 'Weights in 4 bits (AWQ)',
+  int4_weights_fp8_kv_cache: '4-bit weights and an fp8 KV cache',
+  more_gpus: 'More GPUs',
+  lower_context: 'A shorter maximum context',
+  more_tensor_parallelism: 'More tensor parallelism',
+  gradient_accumulation: 'Smaller micro-batches, accumulated',
+  selective_recomputation: 'Recompute attention (selective checkpointing)',
+  full_recomputation: 'Recompute every layer (full checkpointing)',
+  zero_3: 'Shard everything (ZeRO-3 / FSDP)',
+  offload: 'Offload to CPU memory',
+  adamw_8bit: '8-bit AdamW',
+  lora: 'LoRA instead of a full fine-tune',
+  qlora: 'QLoRA (4-bit base, LoRA)',
+  qlora_full_recomputation: 'QLoRA with full checkpointing',
+};
+
 /** What the form can apply for a change (a Fit change or an estimate's fix): { field name: value }. */
 function changeSettings(c) {
   const kv = /fp8_ds_mla/.test(c.detail) ? 'fp8_ds_mla' : 'fp8';
@@ -737,7 +757,8 @@ function changeItem(c, sized) {
     : `${c.holds_batch ? 'holds the batch' : c.starts ? 'starts, but queues part of the batch' : 'still does not start'}; up to ${formatInt(c.max_concurrency)} sequences`;
   const ok = c.fits ?? c.holds_batch;
   return el('li', { 'data-change': c.change, class: ok ? 'ok' : 'no' },
-    el('span', { class: 'change-head' }, el('code', {}, c.change), ' ', el('strong', {}, ok ? '✓ ' : '✗ ', verdict)),
+    el('span', { class: 'change-head' }, el('span', { class: 'change-name' }, CHANGE_LABELS[c.change] ?? c.change), ' ',
+      el('code', {}, c.change), ' ', el('strong', {}, ok ? '✓ ' : '✗ ', verdict)),
     el('span', { class: 'change-detail' }, `${c.detail}.`, sized && c.plan ? ` Layout: ${layoutText(c.plan)}.` : ''),
     settings && Object.keys(settings).length
       ? el('button', { type: 'button', class: 'tool apply', 'data-apply': JSON.stringify(settings),

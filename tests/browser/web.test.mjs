@@ -329,6 +329,18 @@ describe('web UI in Chromium', () => {
     await page.check('#source-catalog');
   });
 
+  test('every change the contract names has a label in words on the page', () => {
+    const doc = loadOpenApi();
+    const codes = new Set([...doc.components.schemas.FitChange.properties.change.enum,
+      ...doc.components.schemas.Fix.properties.change.enum]);
+    const script = readFileSync(path.join(REPO_ROOT, 'web', 'app.js'), 'utf8');
+    const table = script.match(/const CHANGE_LABELS = \{([^}]*)\}/);
+    assert.ok(table, 'CHANGE_LABELS not found in web/app.js');
+    const labelled = new Set([...table[1].matchAll(/^\s*([a-z0-9_]+):/gm)].map((m) => m[1]));
+    assert.deepEqual([...codes].filter((c) => !labelled.has(c)), []);
+    assert.deepEqual([...labelled].filter((c) => !codes.has(c)), []);
+  });
+
   test('every field is named as openapi.yaml names it, and offers only values its schema allows', async () => {
     const doc = loadOpenApi();
     const deref = (node) => {
@@ -472,6 +484,7 @@ describe('web UI in Chromium', () => {
     assert.equal(await page.locator('#memory-chart g[data-row]').count(), 1 + want.changes.filter((c) => c.per_gpu).length);
     await shot('fit-1280');
     // apply "fp8 KV cache": the form's KV-cache dtype changes
+    assert.equal(await page.textContent('#changes li[data-change=fp8_kv_cache] .change-name'), 'KV cache in fp8');
     await page.click('#changes li[data-change=fp8_kv_cache] button');
     assert.equal(await page.inputValue('#inference-kv_cache_dtype'), 'fp8');
     await page.selectOption('#inference-kv_cache_dtype', 'auto');
