@@ -337,7 +337,8 @@ static int cmd_serve(const struct options *o)
                               env_unsigned("GPUSIZER_WRITE_THREADS", 1, 64),
                               env_unsigned("GPUSIZER_COMPUTE_THREADS", 1, 1024),
                               env_unsigned("GPUSIZER_COMPUTE_QUEUE", 1, 100000),
-                              env_unsigned("GPUSIZER_COMPUTE_BUDGET_MS", 1, 3600000)};
+                              env_unsigned("GPUSIZER_COMPUTE_BUDGET_MS", 1, 3600000),
+                              env_unsigned("GPUSIZER_IMPORT_THREADS", 1, 64)};
     if (!http_start(&cfg, store, auth, &server, errbuf, sizeof(errbuf))) {
         fprintf(stderr, "gpusizer: %s\n", errbuf);
         store_free(store);

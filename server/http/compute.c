@@ -131,7 +131,7 @@ enum MHD_Result compute_handle(struct MHD_Connection *conn, struct http_server *
     job->writes = writes;
     job->cached = cached;
     const bool imports = hub_import_pending(srv->auto_import, body, req->service);
-    struct offload *pool = imports ? srv->offload : cached >= 0 ? srv->compute : NULL;
+    struct offload *pool = imports ? srv->imports : cached >= 0 ? srv->compute : NULL;
     if (pool != NULL) {
         job->queued_ns = exchange_monotonic_ns();
         req->computing = job;

@@ -132,13 +132,15 @@ void dispatch_catalog_job_free(struct catalog_job *job)
 }
 
 /* Reads answer on the connection's thread. Writes wait on the writer lock and fsync,
- * imports on the hub for seconds: they run on the offload pool with the connection
+ * imports on the hub for seconds: they run on a pool (writes, or imports) with the connection
  * suspended, so the other connections of this thread are not held up. */
 static enum MHD_Result handle_catalog(struct MHD_Connection *conn, struct http_server *srv,
                                       struct request *req, const char *method)
 {
     const bool waits = strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0;
-    if (waits && srv->offload != NULL) {
+    /* an import waits on the hub: its own pool, apart from the writes */
+    struct offload *pool = req->route->id == ROUTE_MODELS_IMPORT ? srv->imports : srv->offload;
+    if (waits && pool != NULL) {
         struct catalog_job *job = calloc(1, sizeof(*job));
         if (job != NULL) {
             job->conn = conn;
@@ -148,7 +150,7 @@ static enum MHD_Result handle_catalog(struct MHD_Connection *conn, struct http_s
             api_response_init(&job->out);
             req->job = job;
             MHD_suspend_connection(conn);
-            if (!offload_submit(srv->offload, catalog_job_run, job))
+            if (!offload_submit(pool, catalog_job_run, job))
                 catalog_job_run(job); /* stopping: answer here, through the same resume */
             return MHD_YES;
         }

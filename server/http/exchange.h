@@ -36,7 +36,9 @@ struct http_server {
     pthread_mutex_t log_lock;
     size_t max_body_bytes;
     uint16_t port;
-    struct offload *offload; /* runs catalog writes and imports off the connection threads */
+    struct offload *offload; /* runs catalog writes off the connection threads */
+    struct offload *imports; /* runs hub imports off them (a sizing request's own too), apart
+                                from the writes: an import waits on the network for seconds */
     struct offload *compute; /* runs plan searches off them, bounded (see compute_handle) */
 };
 

@@ -353,10 +353,16 @@ bool http_start(const struct http_config *config, struct store *store, const str
         free(srv);
         return false;
     }
-    /* writes serialize on the catalog's writer lock anyway; several workers let hub imports
-     * (network-bound) overlap and keep a quick price write from queueing behind one */
+    /* writes serialize on the catalog's writer lock anyway; several workers keep a quick
+     * price write from queueing behind a large bulk one */
     srv->offload = offload_start(config->write_threads ? config->write_threads : 4);
-    if (srv->offload == NULL) {
+    /* hub imports wait on the network for seconds to minutes: a pool of their own, so four
+     * slow imports never hold the catalog's writes back (their own write still takes the
+     * writer lock, for milliseconds, at the end) */
+    srv->imports = offload_start(config->import_threads ? config->import_threads : 4);
+    if (srv->offload == NULL || srv->imports == NULL) {
+        offload_stop(srv->imports);
+        offload_stop(srv->offload);
         conn_guard_stop(srv->guard);
         snprintf(errbuf, errlen, "cannot start the write threads");
         free(srv);
@@ -373,6 +379,7 @@ bool http_start(const struct http_config *config, struct store *store, const str
     srv->compute = offload_start_limited(
         compute_threads, config->compute_queue ? config->compute_queue : 64 * compute_threads, 5);
     if (srv->compute == NULL) {
+        offload_stop(srv->imports);
         offload_stop(srv->offload);
         conn_guard_stop(srv->guard);
         snprintf(errbuf, errlen, "cannot start the compute threads");
@@ -391,6 +398,7 @@ bool http_start(const struct http_config *config, struct store *store, const str
         NULL, MHD_OPTION_END);
     if (srv->daemon == NULL) {
         offload_stop(srv->compute);
+        offload_stop(srv->imports);
         offload_stop(srv->offload);
         conn_guard_stop(srv->guard);
         snprintf(errbuf, errlen, "cannot listen on %s port %u (in use, or not permitted)",
@@ -416,6 +424,8 @@ void http_stop(struct http_server *server)
     /* answer every write already taken (each resumes its connection), then close */
     offload_stop(server->compute);
     server->compute = NULL;
+    offload_stop(server->imports);
+    server->imports = NULL;
     offload_stop(server->offload);
     server->offload = NULL;
     MHD_stop_daemon(server->daemon);

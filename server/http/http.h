@@ -38,14 +38,17 @@ struct http_config {
     const char *cors_origins;        /* origins other sites' pages may call the API from, comma-
                                         separated, "*" for any; NULL or "" = none, the default
                                         (GPUSIZER_CORS_ORIGINS) */
-    unsigned write_threads;          /* run catalog writes and hub imports off the connection
-                                        threads (GPUSIZER_WRITE_THREADS; 0 = 4) */
+    unsigned write_threads;          /* run catalog writes off the connection threads
+                                        (GPUSIZER_WRITE_THREADS; 0 = 4) */
     unsigned compute_threads;        /* run plan searches (/v1/recommend, /v1/fit) off them
                                         (GPUSIZER_COMPUTE_THREADS; 0 = one per CPU) */
     unsigned compute_queue;          /* plan searches waiting for one, past which 503
                                         (GPUSIZER_COMPUTE_QUEUE; 0 = 64 per compute thread) */
     unsigned compute_budget_ms;      /* the time one /v1/recommend may search, past which 503
                                         search-budget (GPUSIZER_COMPUTE_BUDGET_MS; 0 = 20000) */
+    unsigned import_threads;         /* run hub imports, apart from the writes, so imports waiting
+                                        on the hub never hold a write back
+                                        (GPUSIZER_IMPORT_THREADS; 0 = 4) */
 };
 
 struct http_server;
