@@ -402,3 +402,68 @@ uint64_t gs_advice_max_sequence(const struct gs_model_spec *model,
 {
     return largest(model, workload, plan, gpu, max, true);
 }
+
+const struct gs_plan *gs_fit_plan(const struct gs_fit_verdict *v, enum gs_fit_which which)
+{
+    switch (which) {
+    case GS_FIT_OWN:
+        return &v->own;
+    case GS_FIT_AT:
+        return &v->at;
+    case GS_FIT_LEAST:
+        return &v->least;
+    case GS_FIT_NONE:
+        break;
+    }
+    return NULL;
+}
+
+enum gs_status gs_advice_fit(const struct gs_model_spec *model, const struct gs_workload *workload,
+                             const struct gs_plan_gpu *gpu, const struct gs_plan_limits *own,
+                             const struct gs_efficiency *eff, uint64_t count,
+                             struct gs_plan_memo *memo, struct gs_fit_verdict *out,
+                             struct gs_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    out->why_at = out->why_least = GS_REJECT_DOES_NOT_FIT;
+    /* a layout named in parallelism is judged as it is, on the GPUs it takes */
+    out->layout_given = gs_advice_layout_given(workload);
+    const uint64_t world = gs_parallelism_world(&workload->parallelism);
+    if (out->layout_given && count && count != world)
+        return gs_error_add(err, GS_ERR_INVALID, "/gpu_count",
+                            "is %llu, but the layout in parallelism takes %llu GPUs (tensor x "
+                            "pipeline x context x data); give that count or leave gpu_count out",
+                            (unsigned long long)count, (unsigned long long)world);
+    out->count = out->layout_given ? world : count ? count : 1;
+    enum gs_status st = GS_OK;
+    if (out->layout_given)
+        st = gs_advice_own_layout(model, workload, gpu, &out->own, err);
+    const struct gs_demand none = {.kind = GS_DEMAND_NONE};
+    if (st == GS_OK)
+        st = gs_plan_search(model, workload, gpu, own, &none, eff, out->count, memo, &out->at,
+                            &out->why_at, err);
+    if (st == GS_OK)
+        st = gs_plan_search(model, workload, gpu, own, &none, eff, 0, memo, &out->least,
+                            &out->why_least, err);
+    if (st != GS_OK)
+        return st;
+    out->fits = out->layout_given ? out->own.headroom_bytes >= 0 : out->why_at == GS_REJECT_NONE;
+    out->plan = out->layout_given ? GS_FIT_OWN : out->fits ? GS_FIT_AT : GS_FIT_NONE;
+    out->alternative = out->layout_given && !out->fits && out->why_at == GS_REJECT_NONE;
+    /* the largest batch and context at the verdict's layout (or the smallest that fits) */
+    out->max_at = out->fits ? out->plan
+                  : out->why_least == GS_REJECT_NONE ? GS_FIT_LEAST
+                                                     : GS_FIT_NONE;
+    const struct gs_plan *ref = gs_fit_plan(out, out->max_at);
+    if (ref != NULL && workload->mode != GS_MODE_TRAINING && ref->estimate.has_serving) {
+        /* every replica of the layout holds its own sequences */
+        out->max_batch = ref->estimate.serving.max_concurrency * (ref->replicas ? ref->replicas : 1);
+        out->max_context = ref->estimate.serving.max_context;
+    } else if (ref != NULL && workload->mode == GS_MODE_TRAINING) {
+        out->max_batch = gs_advice_max_batch(model, workload, ref, gpu, 4096);
+        out->max_context = gs_advice_max_sequence(model, workload, ref, gpu, (uint64_t)1 << 22);
+    } else {
+        out->max_at = GS_FIT_NONE; /* a serving plan without a cache to count */
+    }
+    return GS_OK;
+}

@@ -413,38 +413,15 @@ enum gs_status sizing_fit_text(const struct service *svc, const json_t *request,
     sizing_request_plan_gpu(s, s->req.gpu, &g);
     struct gs_plan_limits own;
     gs_advice_own_limits(&s->req.workload, s->limits.max_gpus, &own);
-    struct gs_demand none = {.kind = GS_DEMAND_NONE};
-    /* a training layout named in parallelism is judged as it is, on the GPUs it takes */
-    const bool layout_given = gs_advice_layout_given(&s->req.workload);
-    const uint64_t world = gs_parallelism_world(&s->req.workload.parallelism);
-    if (layout_given && s->fit_count && s->fit_count != world) {
-        st = gs_error_add(&problem->errors, GS_ERR_INVALID, "/gpu_count",
-                          "is %llu, but the layout in parallelism takes %llu GPUs (tensor x "
-                          "pipeline x context x data); give that count or leave gpu_count out",
-                          (unsigned long long)s->fit_count, (unsigned long long)world);
-        goto out;
-    }
-    const uint64_t count = layout_given ? world : s->fit_count ? s->fit_count : 1;
-    struct gs_plan own_plan;
-    if (layout_given) {
-        st = gs_advice_own_layout(&s->req.model, &s->req.workload, &g, &own_plan,
-                                  &problem->errors);
-        if (st != GS_OK)
-            goto out;
-    }
-    struct gs_plan at, least;
-    enum gs_plan_reject why_at = GS_REJECT_DOES_NOT_FIT, why_least = GS_REJECT_DOES_NOT_FIT;
-    st = gs_plan_search(&s->req.model, &s->req.workload, &g, &own, &none, &s->eff, count,
-                        &s->memo, &at, &why_at, &problem->errors);
-    if (st == GS_OK)
-        st = gs_plan_search(&s->req.model, &s->req.workload, &g, &own, &none, &s->eff, 0,
-                            &s->memo, &least, &why_least, &problem->errors);
+    struct gs_fit_verdict verdict_storage;
+    struct gs_fit_verdict *v = &verdict_storage;
+    st = gs_advice_fit(&s->req.model, &s->req.workload, &g, &own, &s->eff, s->fit_count,
+                       &s->memo, v, &problem->errors);
     if (st != GS_OK)
         goto out;
-    const bool fits = layout_given ? own_plan.headroom_bytes >= 0 : why_at == GS_REJECT_NONE;
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
-    /* the layout the verdict is about: the request's own, else the best found at the count */
-    const struct gs_plan *verdict = layout_given ? &own_plan : &at;
+    const uint64_t count = v->count;
+    const struct gs_plan *verdict = gs_fit_plan(v, v->plan);
     json_w_begin_object(&w);
     json_w_key(&w, "model");
     codec_write_model_result(&w, &s->req, &s->probe);
@@ -453,10 +430,10 @@ enum gs_status sizing_fit_text(const struct service *svc, const json_t *request,
     json_w_member_string(&w, "name", s->req.gpu->name);
     json_w_member_u64(&w, "usable_bytes", g.view.total_bytes);
     json_w_member_int(&w, "gpu_count", (json_int_t)count);
-    json_w_member_bool(&w, "fits", fits);
-    json_w_member_bool(&w, "layout_given", layout_given);
+    json_w_member_bool(&w, "fits", v->fits);
+    json_w_member_bool(&w, "layout_given", v->layout_given);
     json_w_key(&w, "plan");
-    if (fits || layout_given) {
+    if (verdict != NULL) {
         sizing_answer_plan(&w, verdict, training);
         json_w_key(&w, "per_gpu");
         codec_write_memory(&w, &verdict->estimate.per_gpu);
@@ -469,58 +446,43 @@ enum gs_status sizing_fit_text(const struct service *svc, const json_t *request,
         codec_write_memory(&w, &s->probe.per_gpu);
     }
     json_w_key(&w, "min_gpu_count");
-    if (why_least == GS_REJECT_NONE)
-        json_w_int(&w, (json_int_t)least.gpu_count);
+    if (v->why_least == GS_REJECT_NONE)
+        json_w_int(&w, (json_int_t)v->least.gpu_count);
     else
         json_w_null(&w);
     json_w_key(&w, "min_plan");
-    if (why_least == GS_REJECT_NONE) {
-        sizing_answer_plan(&w, &least, training);
+    if (v->why_least == GS_REJECT_NONE) {
+        sizing_answer_plan(&w, &v->least, training);
     } else {
         json_w_null(&w);
         /* why no GPU count of this type will do, in the words /v1/recommend uses */
         json_w_key(&w, "min_plan_reason");
         json_w_begin_object(&w);
-        json_w_member_string(&w, "code", gs_plan_reject_code(why_least));
-        json_w_member_string(&w, "detail", sizing_answer_reject_detail(why_least, s));
+        json_w_member_string(&w, "code", gs_plan_reject_code(v->why_least));
+        json_w_member_string(&w, "detail", sizing_answer_reject_detail(v->why_least, s));
         json_w_member_int(&w, "max_gpus", (json_int_t)s->limits.max_gpus);
         json_w_end_object(&w);
     }
-    if (layout_given && !fits && why_at == GS_REJECT_NONE) {
+    if (v->alternative) {
         /* another layout of the same GPUs that fits, as an alternative to the request's */
         json_w_key(&w, "alternative_plan");
-        sizing_answer_plan(&w, &at, training);
+        sizing_answer_plan(&w, &v->at, training);
         json_w_key(&w, "alternative_per_gpu");
-        codec_write_memory(&w, &at.estimate.per_gpu);
+        codec_write_memory(&w, &v->at.estimate.per_gpu);
     }
-    /* the largest batch and context at the verdict's layout (or the smallest that fits) */
-    const struct gs_plan *ref = fits ? verdict : why_least == GS_REJECT_NONE ? &least : NULL;
-    bool has_max = false;
-    json_int_t max_batch = 0, max_context = 0;
-    if (ref != NULL && !training && ref->estimate.has_serving) {
-        /* every replica of the layout holds its own sequences */
-        has_max = true;
-        max_batch = (json_int_t)(ref->estimate.serving.max_concurrency *
-                                 (ref->replicas ? ref->replicas : 1));
-        max_context = (json_int_t)ref->estimate.serving.max_context;
-    } else if (ref != NULL && training) {
-        has_max = true;
-        max_batch = (json_int_t)gs_advice_max_batch(&s->req.model, &s->req.workload, ref, &g, 4096);
-        max_context = (json_int_t)gs_advice_max_sequence(&s->req.model, &s->req.workload, ref, &g,
-                                                         (uint64_t)1 << 22);
-    }
+    const bool has_max = v->max_at != GS_FIT_NONE;
     json_w_key(&w, "max_batch");
     if (has_max)
-        json_w_int(&w, max_batch);
+        json_w_int(&w, (json_int_t)v->max_batch);
     else
         json_w_null(&w);
     json_w_key(&w, "max_context");
     if (has_max)
-        json_w_int(&w, max_context);
+        json_w_int(&w, (json_int_t)v->max_context);
     else
         json_w_null(&w);
-    if (ref != NULL && ref != &at && has_max)
-        json_w_member_int(&w, "max_at_gpu_count", (json_int_t)ref->gpu_count);
+    if (has_max && v->max_at != GS_FIT_AT)
+        json_w_member_int(&w, "max_at_gpu_count", (json_int_t)gs_fit_plan(v, v->max_at)->gpu_count);
     json_w_key(&w, "changes");
     write_changes(&w, s, &own, &g, count);
     json_w_key(&w, "assumptions");

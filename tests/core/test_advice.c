@@ -215,6 +215,66 @@ static void test_accumulation_change(void **state)
         assert_string_not_equal(proposed[i].code, "gradient_accumulation");
 }
 
+/* gs_advice_fit, /v1/fit's verdict decided in core. The serving Llama-3.1-70B of
+ * test_serving_changes (141e9 bytes of bf16 weights) on H100s: one GPU does not fit and
+ * there is no plan to show (the request as sized stands in); the fewest that fit are 4 at
+ * tensor 4 (test_plan's hand computation), where max_batch and max_context are given. Asked
+ * about 4 GPUs, the best layout of 4 is the plan and the figures are its own. A layout named
+ * in parallelism (tensor 2) is judged as it is: it does not fit, it is the plan, and no other
+ * layout of 2 GPUs fits either. A gpu_count other than the layout's is refused at its
+ * pointer. */
+static void test_fit_verdict(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
+    struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = 2;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    const struct gs_plan_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 64, &own);
+    static struct gs_fit_verdict v;
+    assert_int_equal(gs_advice_fit(&m, &w, &g, &own, &eff, 0, NULL, &v, NULL), GS_OK);
+    assert_false(v.layout_given);
+    assert_int_equal(v.count, 1);
+    assert_false(v.fits);
+    assert_int_equal(v.plan, GS_FIT_NONE);
+    assert_null(gs_fit_plan(&v, v.plan));
+    assert_int_equal(v.why_least, GS_REJECT_NONE);
+    assert_int_equal(v.least.gpu_count, 4);
+    assert_int_equal(v.max_at, GS_FIT_LEAST);
+    assert_int_equal(v.max_batch, v.least.estimate.serving.max_concurrency * v.least.replicas);
+    assert_int_equal(v.max_context, v.least.estimate.serving.max_context);
+
+    assert_int_equal(gs_advice_fit(&m, &w, &g, &own, &eff, 4, NULL, &v, NULL), GS_OK);
+    assert_true(v.fits);
+    assert_int_equal(v.plan, GS_FIT_AT);
+    assert_int_equal(v.at.gpu_count, 4);
+    assert_int_equal(v.max_at, GS_FIT_AT);
+    assert_true(v.max_batch >= 2);
+
+    w.parallelism.tensor = 2;
+    assert_int_equal(gs_advice_fit(&m, &w, &g, &own, &eff, 0, NULL, &v, NULL), GS_OK);
+    assert_true(v.layout_given);
+    assert_int_equal(v.count, 2);
+    assert_false(v.fits);
+    assert_int_equal(v.plan, GS_FIT_OWN);
+    assert_int_equal(v.own.tensor, 2);
+    assert_true(v.own.headroom_bytes < 0);
+    assert_false(v.alternative);
+    assert_int_equal(v.max_at, GS_FIT_LEAST);
+
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_advice_fit(&m, &w, &g, &own, &eff, 4, NULL, &v, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/gpu_count");
+}
+
 /* Serving Llama-3.1-70B in bf16 (141e9 bytes of weights) on one H100: only
  * AWQ int4 (about 0.53 bytes a parameter, 37e9) fits one GPU; fp8 weights
  * (70.6e9) plus the profile run and non-torch memory leave too little of
@@ -361,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_training_changes),
         cmocka_unit_test(test_accumulation_change),
         cmocka_unit_test(test_serving_changes),
+        cmocka_unit_test(test_fit_verdict),
         cmocka_unit_test(test_max_batch_is_the_boundary),
         cmocka_unit_test(test_rank_order),
     };

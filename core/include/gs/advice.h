@@ -80,6 +80,45 @@ enum gs_status gs_advice_own_layout(const struct gs_model_spec *model,
                                     const struct gs_plan_gpu *gpu, struct gs_plan *out,
                                     struct gs_error *err);
 
+/* Which plan of a gs_fit_verdict an answer is about. */
+enum gs_fit_which { GS_FIT_NONE, GS_FIT_OWN, GS_FIT_AT, GS_FIT_LEAST };
+
+/* /v1/fit's verdict on a workload and one GPU type, decided here so the server only writes it.
+ * A layout named in parallelism (gs_advice_layout_given) is judged as it is on the GPUs it
+ * takes; otherwise the best layout of `count` GPUs is searched. */
+struct gs_fit_verdict {
+    bool layout_given;
+    uint64_t count;                 /* the GPUs asked about: the layout's, or the request's count
+                                       (1 when none) */
+    bool fits;
+    struct gs_plan own;             /* the request's own layout (layout_given) */
+    struct gs_plan at;              /* the best layout of `count` GPUs (why_at NONE) */
+    struct gs_plan least;           /* the fewest GPUs that fit (why_least NONE) */
+    enum gs_plan_reject why_at, why_least;
+    enum gs_fit_which plan;         /* the layout the verdict is about: the own one, else `at`
+                                       when it fits; NONE: no plan (the request as sized on one
+                                       GPU shows how far off it is) */
+    bool alternative;               /* the own layout does not fit and `at`, another layout of
+                                       the same GPUs, does */
+    enum gs_fit_which max_at;       /* the layout max_batch and max_context are at: the verdict's
+                                       when it fits, else the fewest GPUs that fit; NONE: none */
+    uint64_t max_batch, max_context; /* serving: sequences at once (every replica's) and the
+                                        longest context; training: the largest micro-batch (up
+                                        to 4,096) and sequence (up to 4M tokens) */
+};
+
+/* Decides /v1/fit for `workload` on `gpu`: `count` GPUs asked (0: one; with a layout named in
+ * parallelism 0 or the layout's own, else a 400 at "/gpu_count"), `own` the request's
+ * techniques (gs_advice_own_limits), `memo` the plan searches' (NULL for none). */
+enum gs_status gs_advice_fit(const struct gs_model_spec *model, const struct gs_workload *workload,
+                             const struct gs_plan_gpu *gpu, const struct gs_plan_limits *own,
+                             const struct gs_efficiency *eff, uint64_t count,
+                             struct gs_plan_memo *memo, struct gs_fit_verdict *out,
+                             struct gs_error *err);
+
+/* The plan of `v` that `which` names (NULL for GS_FIT_NONE). */
+const struct gs_plan *gs_fit_plan(const struct gs_fit_verdict *v, enum gs_fit_which which);
+
 /* The largest training micro-batch (up to `max`) and sequence length (up to
  * `max`) that fit `gpu` in `plan`'s layout; 0 when not even one does. */
 uint64_t gs_advice_max_batch(const struct gs_model_spec *model, const struct gs_workload *workload,
