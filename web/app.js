@@ -871,7 +871,7 @@ function renderFit(res) {
       usable: res.usable_bytes, limit: res.usable_bytes, limitLabel: 'limit' });
   for (const c of res.changes) {
     if (!c.per_gpu) continue;
-    rows.push({ id: c.change, label: `${c.change}: ${c.gpu_count} × ${res.name}`, per_gpu: c.per_gpu, usable: c.usable_bytes,
+    rows.push({ id: c.change, label: `${CHANGE_LABELS[c.change] ?? c.change}: ${c.gpu_count} × ${res.name}`, per_gpu: c.per_gpu, usable: c.usable_bytes,
       limit: num(c.per_gpu.total_bytes) + num(c.headroom_bytes), limitLabel: 'limit' });
   }
   memory(rows, 'Memory per GPU, as asked and with each change');

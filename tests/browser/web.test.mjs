@@ -482,6 +482,10 @@ describe('web UI in Chromium', () => {
     const changes = await page.$$eval('#changes li', (lis) => lis.map((li) => li.dataset.change));
     assert.deepEqual(changes, want.changes.map((c) => c.change));
     assert.equal(await page.locator('#memory-chart g[data-row]').count(), 1 + want.changes.filter((c) => c.per_gpu).length);
+    // the breakdown of every change fits the 1280 px page: the total column is in view
+    const fitBox = await page.$eval('#breakdown', (t) => [t.parentElement.clientWidth, t.scrollWidth]);
+    assert.ok(fitBox[1] <= fitBox[0], `the breakdown table is ${fitBox[1]} px in a ${fitBox[0]} px box`);
+    assert.match(await page.textContent('#breakdown-body'), /More GPUs: 4 ×/);
     await shot('fit-1280');
     // apply "fp8 KV cache": the form's KV-cache dtype changes
     assert.equal(await page.textContent('#changes li[data-change=fp8_kv_cache] .change-name'), 'KV cache in fp8');
