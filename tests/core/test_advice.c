@@ -215,6 +215,17 @@ static void test_accumulation_change(void **state)
         assert_string_not_equal(proposed[i].code, "gradient_accumulation");
 }
 
+/* Two 8k sequences of Llama-3.1-70B's shape on vLLM (test_serving_changes, test_fit_verdict). */
+static struct gs_workload llama70b_serving(void)
+{
+    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
+    w.serving.present = true;
+    w.serving.batch_size = 2;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    return w;
+}
+
 /* gs_advice_fit, /v1/fit's verdict decided in core. The serving Llama-3.1-70B of
  * test_serving_changes (141e9 bytes of bf16 weights) on H100s: one GPU does not fit and
  * there is no plan to show (the request as sized stands in); the fewest that fit are 4 at
@@ -228,11 +239,7 @@ static void test_fit_verdict(void **state)
     (void)state;
     const struct gs_arch arch = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
     struct gs_model_spec m = fixture_spec(&arch);
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = 2;
-    w.serving.context_length = 8192;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
+    struct gs_workload w = llama70b_serving();
     const struct gs_plan_gpu g = h100();
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
@@ -285,11 +292,7 @@ static void test_serving_changes(void **state)
     (void)state;
     const struct gs_arch arch = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
     struct gs_model_spec m = fixture_spec(&arch);
-    struct gs_workload w = fixture_workload(GS_MODE_INFERENCE);
-    w.serving.present = true;
-    w.serving.batch_size = 2;
-    w.serving.context_length = 8192;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
+    struct gs_workload w = llama70b_serving();
     const struct gs_plan_gpu g = h100();
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
