@@ -811,13 +811,18 @@ static void vllm_pages(const struct gs_inference_input *in, struct gs_inference_
     const uint64_t state = kv->state_bytes_per_sequence / kv->recurrent_layers;
     if (token == 0 || state == 0)
         return;
-    uint64_t block = 16 * ((state + 16 * token - 1) / (16 * token));
+    bool ovf = false;
+    const uint64_t step = gs_mul(16, token, &ovf); /* 16 tokens of one layer */
+    uint64_t block = gs_mul(16, div_up(state, step), &ovf);
     if (in->engine.block_size > block)
         block = in->engine.block_size;
+    const uint64_t page = gs_mul(block, token, &ovf);
+    if (ovf)
+        return; /* sizes past 64 bits: the plain layout, whose arithmetic reports them */
     const uint64_t kinds[2] = {kv->full_layers, kv->recurrent_layers};
     const uint64_t group = group_layers(kinds, 2);
     struct gs_kv_pages *pg = &out->pages;
-    pg->page_bytes = block * token;
+    pg->page_bytes = page;
     pg->state_page_bytes = state;
     pg->group_layers = group;
     pg->full_groups = div_up(kv->full_layers, group);
