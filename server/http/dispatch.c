@@ -138,9 +138,12 @@ static enum MHD_Result handle_catalog(struct MHD_Connection *conn, struct http_s
                                       struct request *req, const char *method)
 {
     const bool waits = strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0;
-    /* an import waits on the hub: its own pool, apart from the writes */
-    struct offload *pool = req->route->id == ROUTE_MODELS_IMPORT ? srv->imports : srv->offload;
-    if (waits && pool != NULL) {
+    /* an import waits on the hub: its own pool, apart from the writes (the pools are read only
+     * for a request that waits, as http_stop clears them) */
+    struct offload *pool = !waits                                 ? NULL
+                           : req->route->id == ROUTE_MODELS_IMPORT ? srv->imports
+                                                                   : srv->offload;
+    if (pool != NULL) {
         struct catalog_job *job = calloc(1, sizeof(*job));
         if (job != NULL) {
             job->conn = conn;
