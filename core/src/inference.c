@@ -580,3 +580,10 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
     return GS_OK;
 }
+
+const char *gs_state_cache_name(enum gs_state_cache mode)
+{
+    /* vllm/config/cache.py MambaCacheMode */
+    static const char *const names[GS_STATE_CACHE_COUNT] = {"none", "align", "all"};
+    return mode < GS_STATE_CACHE_COUNT ? names[mode] : "";
+}

@@ -409,7 +409,6 @@ void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
         json_w_member_u64(w, "cross_bytes_per_encoder_token", r->kv.cross_token_bytes);
     if (r->pages.page_bytes) { /* the engine's pages for an attention + recurrent model */
         const struct gs_kv_pages *pg = &r->pages;
-        static const char *const modes[] = {"none", "align", "all"};
         json_w_key(w, "pages");
         json_w_begin_object(w);
         json_w_member_u64(w, "block_size", r->block_size);
@@ -418,7 +417,8 @@ void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
         json_w_member_u64(w, "group_layers", pg->group_layers);
         json_w_member_u64(w, "attention_groups", pg->full_groups);
         json_w_member_u64(w, "state_groups", pg->state_groups);
-        json_w_member_string(w, "state_cache", modes[pg->state_cache < 3 ? pg->state_cache : 0]);
+        json_w_member_string(w, "state_cache",
+                             gs_state_cache_name((enum gs_state_cache)pg->state_cache));
         json_w_member_u64(w, "state_blocks_per_sequence", pg->state_blocks);
         json_w_end_object(w);
     }

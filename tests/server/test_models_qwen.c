@@ -264,6 +264,8 @@ static void test_qwen3_5_vllm_pages(void **state)
     assert_int_equal(r->pages.full_groups, 1);
     assert_int_equal(r->pages.state_groups, 3);
     assert_int_equal(r->pages.state_cache, GS_STATE_CACHE_ALIGN);
+    assert_string_equal(gs_state_cache_name(r->pages.state_cache), "align");
+    assert_string_equal(gs_state_cache_name(GS_STATE_CACHE_COUNT), "");
     assert_int_equal(r->pages.state_blocks, 2);
     assert_int_equal(r->blocks, 299);
     assert_int_equal(r->max_concurrency, 4);

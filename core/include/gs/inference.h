@@ -220,8 +220,12 @@ struct gs_budget {
 enum gs_state_cache {
     GS_STATE_CACHE_NONE,  /* the running state only (prefix caching off) */
     GS_STATE_CACHE_ALIGN, /* and the state at the last block boundary a step crossed */
-    GS_STATE_CACHE_ALL    /* and the state at every block boundary */
+    GS_STATE_CACHE_ALL,   /* and the state at every block boundary */
+    GS_STATE_CACHE_COUNT
 };
+
+/* vLLM's name for it ("none", "align", "all"); "" out of range. */
+const char *gs_state_cache_name(enum gs_state_cache mode);
 
 /* An engine's paged layout where a block is not block_size tokens of every layer alike:
  * vLLM's hybrid allocator for attention + recurrent models (gs_engine_ops.pages). Every
