@@ -447,10 +447,10 @@ static uint64_t replicas_at_least(const struct gs_model_spec *m, const struct gs
     return x < 4294967296.0 ? (uint64_t)ceil(x) : (uint64_t)1 << 32;
 }
 
+/* On one GPU type a plan costs its price times its GPUs (plan_price): fewer GPUs is cheaper,
+ * at any price, so the choice never depends on the price (gs_plan_reprice relies on it). */
 static bool better(const struct gs_plan *a, const struct gs_plan *b)
 {
-    if (a->has_price && b->has_price && a->cost_per_hour != b->cost_per_hour)
-        return a->cost_per_hour < b->cost_per_hour;
     return a->gpu_count < b->gpu_count;
 }
 
@@ -661,6 +661,17 @@ static void finish(const struct gs_plan_gpu *gpu, struct gs_plan *plan)
     }
 }
 
+/* The verdict on a plan that qualifies but for its price. */
+static enum gs_plan_reject price_verdict(const struct gs_plan_limits *limits,
+                                         const struct gs_plan *plan)
+{
+    if (!plan->has_price && (limits->max_cost_per_hour > 0 || limits->price_required))
+        return GS_REJECT_NO_PRICE;
+    if (limits->max_cost_per_hour > 0 && plan->cost_per_hour > limits->max_cost_per_hour)
+        return GS_REJECT_OVER_BUDGET;
+    return GS_REJECT_NONE;
+}
+
 enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs_workload *workload,
                               const struct gs_plan_gpu *gpu, const struct gs_plan_limits *limits,
                               const struct gs_demand *demand, const struct gs_efficiency *eff,
@@ -700,9 +711,16 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
     if (st != GS_OK || *why != GS_REJECT_NONE)
         return st;
     finish(gpu, out);
-    if (!out->has_price && (limits->max_cost_per_hour > 0 || limits->price_required))
-        *why = GS_REJECT_NO_PRICE;
-    else if (limits->max_cost_per_hour > 0 && out->cost_per_hour > limits->max_cost_per_hour)
-        *why = GS_REJECT_OVER_BUDGET;
+    *why = price_verdict(limits, out);
     return GS_OK;
+}
+
+enum gs_plan_reject gs_plan_reprice(const struct gs_plan_gpu *gpu,
+                                    const struct gs_plan_limits *limits, enum gs_plan_reject why,
+                                    struct gs_plan *plan)
+{
+    if (why != GS_REJECT_NONE && why != GS_REJECT_OVER_BUDGET)
+        return why; /* no plan, or none priced (has_price is the same): the same verdict */
+    plan_price(gpu, plan);
+    return price_verdict(limits, plan);
 }

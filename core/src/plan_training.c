@@ -354,10 +354,12 @@ static void complete_training(struct train_ctx *c, uint64_t gpus, struct gs_plan
     plan_price(c->gpu, out);
 }
 
-/* What a whole run costs: dollars when priced, GPU-hours otherwise. */
+/* What a whole run costs on this GPU type, in GPU-hours: priced, its dollars are the
+ * GPU-hours times the one price (plan_price), so the order is the same at any price and the
+ * choice never depends on it (gs_plan_reprice relies on it). */
 static double run_cost(const struct gs_plan *p)
 {
-    return p->has_price ? p->total_cost : p->train.gpu_hours;
+    return p->train.gpu_hours;
 }
 
 enum gs_status plan_search_training(const struct gs_model_spec *m, const struct gs_workload *w,

@@ -25,15 +25,21 @@
 
 /* ------------------------------------------------------------------ scratch */
 
+/* One catalog GPU in a recommendation. Its plan is the search of the first GPU with the same
+ * search inputs but for the price (`searched`, an index in the thread's plans), priced at its
+ * own (gs_plan_reprice) where it is read. */
 struct candidate {
     const struct catalog_gpu *gpu;
     struct gs_plan_gpu spec;
-    struct gs_plan plan;
-    enum gs_plan_reject why;
+    size_t searched;
+    enum gs_plan_reject why; /* at its own price */
+    double rank_cost;        /* gs_rank_cost at its own price, when why is GS_REJECT_NONE */
+    uint64_t gpu_count;
 };
 
 /* Each thread's working memory for /v1/recommend and /v1/fit, kept between requests: the
- * sizing state (37 KiB with its memos) and a plan per GPU type (105 KiB for the catalog).
+ * sizing state (37 KiB with its memos), a candidate per catalog GPU and a plan per distinct
+ * search (105 KiB for the seed catalog; a price list's offers of one GPU share one).
  * Allocated and freed per request they were the top of the heap, which glibc handed back
  * to the system every time (more than 128 KiB free) and the next request faulted in again:
  * perf put the page-fault handler at 3.5% of a recommendation. Freed when the thread
@@ -42,6 +48,8 @@ struct scratch {
     struct sizing sizing;
     struct candidate *candidates;
     size_t capacity;
+    struct gs_plan *plans; /* one per search: distinct GPUs but for the price */
+    size_t plans_capacity;
 };
 
 static pthread_key_t scratch_key;
@@ -51,8 +59,10 @@ static bool scratch_ready;
 static void scratch_destroy(void *p)
 {
     struct scratch *sc = p;
-    if (sc != NULL)
+    if (sc != NULL) {
         free(sc->candidates);
+        free(sc->plans);
+    }
     free(sc);
 }
 
@@ -100,6 +110,26 @@ static struct candidate *candidates_for(size_t n)
         sc->capacity = n;
     }
     return sc->candidates;
+}
+
+/* The thread's plans with room for the one at `index` (grown by half again); NULL when out of
+ * memory. Not cleared: the search writes every member. */
+static struct gs_plan *plans_for(size_t index)
+{
+    struct scratch *sc = thread_scratch();
+    if (sc == NULL)
+        return NULL;
+    if (sc->plans_capacity <= index) {
+        size_t want = sc->plans_capacity + sc->plans_capacity / 2;
+        if (want <= index)
+            want = index + 16;
+        struct gs_plan *grown = realloc(sc->plans, want * sizeof(*grown));
+        if (grown == NULL)
+            return NULL;
+        sc->plans = grown;
+        sc->plans_capacity = want;
+    }
+    return sc->plans;
 }
 
 /* Frees what the request allocated; the state itself stays the thread's. */
@@ -163,11 +193,13 @@ static int compare_candidates(const void *a, const void *b, void *arg)
 {
     const struct candidate *x = *(const struct candidate *const *)a;
     const struct candidate *y = *(const struct candidate *const *)b;
-    return gs_rank_compare(&x->plan, x->gpu->id, &y->plan, y->gpu->id, *(const bool *)arg);
+    (void)arg;
+    return gs_rank_compare_figures(x->rank_cost, x->gpu_count, x->gpu->id, y->rank_cost,
+                                   y->gpu_count, y->gpu->id);
 }
 
 static void write_recommendation(struct json_writer *w, const struct sizing *s,
-                                 struct candidate *cands, size_t n)
+                                 struct candidate *cands, size_t n, const struct gs_plan *plans)
 {
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
     struct candidate **ok_list = calloc(n ? n : 1, sizeof(*ok_list));
@@ -177,13 +209,12 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     }
     size_t good = 0;
     for (size_t i = 0; i < n; i++) {
-        if (cands[i].why == GS_REJECT_NONE && !cands[i].plan.has_price)
+        if (cands[i].why == GS_REJECT_NONE && !cands[i].spec.has_price)
             cands[i].why = GS_REJECT_NO_PRICE;
         if (cands[i].why == GS_REJECT_NONE)
             ok_list[good++] = &cands[i];
     }
-    bool training_arg = training;
-    qsort_r(ok_list, good, sizeof(*ok_list), compare_candidates, &training_arg);
+    qsort_r(ok_list, good, sizeof(*ok_list), compare_candidates, NULL);
     json_w_begin_object(w);
     json_w_key(w, "model");
     codec_write_model_result(w, &s->req, &s->probe);
@@ -201,7 +232,9 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     size_t marketed = 0;
     const size_t listed = s->max_options ? s->max_options : RECOMMEND_OPTIONS_DEFAULT;
     for (size_t i = 0; i < good && i < listed && !w->failed; i++) {
-        sizing_answer_option(w, s, ok_list[i]->gpu, &ok_list[i]->spec, &ok_list[i]->plan, i + 1);
+        struct gs_plan plan = plans[ok_list[i]->searched]; /* at the option's own price */
+        gs_plan_reprice(&ok_list[i]->spec, &s->limits, GS_REJECT_NONE, &plan);
+        sizing_answer_option(w, s, ok_list[i]->gpu, &ok_list[i]->spec, &plan, i + 1);
         if (!ok_list[i]->gpu->usable_memory_bytes)
             marketed++;
     }
@@ -245,11 +278,12 @@ static enum gs_status answer(struct json_writer *w, enum gs_status st, char **te
     return st;
 }
 
-/* GPU types whose search inputs are the same bytes (gs_plan_gpu: the GPU as the search sees
- * it, its node and its price) get the same plan; a catalog bulk-loaded with many entries of
- * one GPU at one price (one per provider or region, say) is searched once per distinct entry,
- * not once per row. An open-addressed table of candidate indices keyed by a hash of the
- * spec's bytes (plan_gpu zeroes the struct first, so equal specs are equal bytes). */
+/* GPU types whose search inputs are the same bytes but for the price (gs_plan_gpu: the GPU as
+ * the search sees it, its node, whether it has a price) get the same plan, at their own price
+ * (gs_plan_reprice): a catalog bulk-loaded with many entries of one GPU (a row per provider or
+ * region, each at its price) is searched once per GPU, not once per row. An open-addressed
+ * table of candidate indices keyed by a hash of those bytes (plan_gpu zeroes the struct
+ * first, so equal inputs are equal bytes). */
 struct same_spec {
     size_t *slots; /* candidate index + 1, 0 = empty */
     size_t mask;
@@ -265,12 +299,21 @@ static bool same_spec_init(struct same_spec *t, size_t n)
     return t->slots != NULL;
 }
 
-/* The first candidate before `i` with i's spec, or i itself (then recorded). */
+/* The search inputs of a candidate: its spec's bytes with the price taken out. */
+static void search_key(const struct candidate *c, struct gs_plan_gpu *key)
+{
+    memcpy(key, &c->spec, sizeof(*key));
+    key->price_per_gpu_hour = 0;
+}
+
+/* The first candidate before `i` with i's search inputs, or i itself (then recorded). */
 static size_t same_spec_find(struct same_spec *t, const struct candidate *cands, size_t i)
 {
-    const unsigned char *bytes = (const unsigned char *)&cands[i].spec;
+    struct gs_plan_gpu key, other;
+    search_key(&cands[i], &key);
+    const unsigned char *bytes = (const unsigned char *)&key;
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t k = 0; k < sizeof(cands[i].spec); k++)
+    for (size_t k = 0; k < sizeof(key); k++)
         h = (h ^ bytes[k]) * 1099511628211ull;
     for (size_t slot = h & t->mask;; slot = (slot + 1) & t->mask) {
         if (t->slots[slot] == 0) {
@@ -278,7 +321,8 @@ static size_t same_spec_find(struct same_spec *t, const struct candidate *cands,
             return i;
         }
         const size_t j = t->slots[slot] - 1;
-        if (memcmp(&cands[j].spec, &cands[i].spec, sizeof(cands[i].spec)) == 0)
+        search_key(&cands[j], &other);
+        if (memcmp(&other, &key, sizeof(key)) == 0)
             return j;
     }
 }
@@ -316,6 +360,9 @@ enum gs_status sizing_recommend_text(const struct service *svc, const json_t *re
     if (st == GS_OK && !same_spec_init(&seen, s->candidate_count))
         st = GS_ERR_NOMEM;
     const uint64_t started = budget_ms ? monotonic_ms() : 0;
+    const bool training = st == GS_OK && s->req.workload.mode == GS_MODE_TRAINING;
+    struct gs_plan *plans = NULL;
+    size_t searches = 0;
     for (size_t i = 0; st == GS_OK && i < s->candidate_count; i++) {
         if (budget_ms && i > 0 && monotonic_ms() - started > budget_ms) {
             free(seen.slots);
@@ -329,21 +376,33 @@ enum gs_status sizing_recommend_text(const struct service *svc, const json_t *re
             sizing_end(s);
             return GS_ERR_BUSY;
         }
-        cands[i].gpu = s->candidates[i];
-        sizing_request_plan_gpu(s, s->candidates[i], &cands[i].spec);
+        struct candidate *c = &cands[i];
+        c->gpu = s->candidates[i];
+        sizing_request_plan_gpu(s, s->candidates[i], &c->spec);
         const size_t twin = same_spec_find(&seen, cands, i);
         if (twin != i) { /* searched already: the same inputs give the same plan */
-            cands[i].plan = cands[twin].plan;
-            cands[i].why = cands[twin].why;
+            c->searched = cands[twin].searched;
+            struct gs_plan plan = plans[c->searched];
+            c->why = gs_plan_reprice(&c->spec, &s->limits, cands[twin].why, &plan);
+            c->rank_cost = gs_rank_cost(&plan, training);
+            c->gpu_count = plan.gpu_count;
             continue;
         }
-        st = gs_plan_search(&s->req.model, &s->req.workload, &cands[i].spec, &s->limits, &s->demand,
-                            &s->eff, 0, &s->memo, &cands[i].plan, &cands[i].why,
-                            &problem->errors);
+        plans = plans_for(searches);
+        if (plans == NULL) {
+            st = GS_ERR_NOMEM;
+            break;
+        }
+        c->searched = searches++;
+        struct gs_plan *plan = &plans[c->searched];
+        st = gs_plan_search(&s->req.model, &s->req.workload, &c->spec, &s->limits, &s->demand,
+                            &s->eff, 0, &s->memo, plan, &c->why, &problem->errors);
+        c->rank_cost = gs_rank_cost(plan, training);
+        c->gpu_count = plan->gpu_count;
     }
     free(seen.slots);
     if (st == GS_OK)
-        write_recommendation(&w, s, cands, s->candidate_count);
+        write_recommendation(&w, s, cands, s->candidate_count, plans);
     sizing_end(s);
     return answer(&w, st, text, length, problem);
 }

@@ -477,6 +477,81 @@ static void test_replicas_for_demand(void **state)
     assert_int_equal(why, GS_REJECT_OVER_BUDGET);
 }
 
+/* One GPU at another price (a price list's offers): the search finds the same plan at any
+ * price, so gs_plan_reprice of one search equals a search at the other price - the layout and
+ * every figure the same, the cost the new price times the GPUs (or the GPU-hours), and the
+ * budget's verdict taken at the new price. Serving under a token rate, and a training run. */
+static void same_but_price(const struct gs_plan *a, const struct gs_plan *b)
+{
+    assert_int_equal(a->gpu_count, b->gpu_count);
+    assert_int_equal(a->tensor, b->tensor);
+    assert_int_equal(a->pipeline, b->pipeline);
+    assert_int_equal(a->data, b->data);
+    assert_int_equal(a->replicas, b->replicas);
+    assert_int_equal(a->zero_stage, b->zero_stage);
+    assert_int_equal(a->micro_batch, b->micro_batch);
+    assert_int_equal(a->batch_per_replica, b->batch_per_replica);
+    assert_int_equal(a->estimate.per_gpu.total_bytes, b->estimate.per_gpu.total_bytes);
+    assert_true(a->has_price && b->has_price);
+    assert_true(a->price_per_gpu_hour == b->price_per_gpu_hour);
+    assert_true(a->cost_per_hour == b->cost_per_hour);
+    assert_true(a->cost_per_million_tokens == b->cost_per_million_tokens);
+    assert_true(a->total_cost == b->total_cost);
+    assert_true(a->train.gpu_hours == b->train.gpu_hours);
+}
+
+static void test_reprice(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = spec_of(llama(4096, 32, 32, 8, 14336, 128256));
+    struct gs_workload w;
+    serving(&w, 1, 4096);
+    struct gs_plan_gpu g = plan_h100(), dear = plan_h100();
+    dear.price_per_gpu_hour = 7.13;
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_demand d = {
+        .kind = GS_DEMAND_OUTPUT_TOKENS, .rate = 9000, .prompt_tokens = 2048, .output_tokens = 512};
+    struct gs_plan p, direct;
+    enum gs_plan_reject why, direct_why;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(p.replicas > 1);
+    assert_int_equal(gs_plan_search(&m, &w, &dear, &l, &d, &eff, 0, NULL, &direct, &direct_why,
+                                    NULL),
+                     GS_OK);
+    assert_int_equal(gs_plan_reprice(&dear, &l, why, &p), direct_why);
+    same_but_price(&p, &direct);
+    close_to(p.cost_per_hour, 7.13 * (double)p.gpu_count, 1e-12);
+    /* a budget between the two prices: the cheap entry qualifies, the dear one is over it */
+    l.max_cost_per_hour = 5.0 * (double)p.gpu_count;
+    assert_int_equal(gs_plan_reprice(&dear, &l, GS_REJECT_NONE, &p), GS_REJECT_OVER_BUDGET);
+    assert_int_equal(gs_plan_reprice(&g, &l, GS_REJECT_OVER_BUDGET, &p), GS_REJECT_NONE);
+    close_to(p.cost_per_hour, 2.5 * (double)p.gpu_count, 1e-12);
+    /* no plan: the verdict stays */
+    assert_int_equal(gs_plan_reprice(&dear, &l, GS_REJECT_DOES_NOT_FIT, &p), GS_REJECT_DOES_NOT_FIT);
+
+    /* training: the run with the fewest GPU-hours, dollars the GPU-hours times the price */
+    const struct gs_arch arch = llama(4096, 32, 32, 32, 11008, 32000);
+    const struct gs_model_spec t = fixture_spec(&arch);
+    struct gs_workload tw = fixture_workload(GS_MODE_TRAINING);
+    tw.training.batch_size = 8;
+    tw.training.sequence_length = 4096;
+    gs_plan_limits_defaults(&l);
+    const struct gs_demand run = {.kind = GS_DEMAND_TRAINING, .training_tokens = 1e11};
+    assert_int_equal(gs_plan_search(&t, &tw, &g, &l, &run, &eff, 0, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(p.has_throughput);
+    assert_int_equal(gs_plan_search(&t, &tw, &dear, &l, &run, &eff, 0, NULL, &direct, &direct_why,
+                                    NULL),
+                     GS_OK);
+    assert_int_equal(gs_plan_reprice(&dear, &l, why, &p), direct_why);
+    same_but_price(&p, &direct);
+    close_to(p.total_cost, p.train.gpu_hours * 7.13, 1e-12);
+}
+
 /* Verdicts that do not depend on the plan: the search may stop early (a GPU
  * without a price under price_required stops at its first plan; a demand
  * needing throughput on a GPU without the figures stops at its first fitting
@@ -985,6 +1060,7 @@ int main(void)
         cmocka_unit_test(test_training_accumulation),
         cmocka_unit_test(test_pipeline_zero_rules),
         cmocka_unit_test(test_training_scale_out),
+        cmocka_unit_test(test_reprice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

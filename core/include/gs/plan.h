@@ -179,4 +179,15 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
                               uint64_t gpu_count, struct gs_plan_memo *memo, struct gs_plan *out,
                               enum gs_plan_reject *why, struct gs_error *err);
 
+/* The plan gs_plan_search found on one GPU, priced for another whose search inputs are the
+ * same but for price_per_gpu_hour (has_price the same): a catalog lists one GPU at many prices
+ * (a row per provider or region). The search never compares dollars, only GPU counts and
+ * GPU-hours on one GPU type (its cost is the price times either), so it finds the same plan
+ * at any price; what changes are the plan's price figures (plan_price) and the budget's
+ * verdict (limits->max_cost_per_hour). `why` is the verdict on the GPU searched; returns the
+ * verdict at `gpu`'s price, with `plan` re-priced when it qualifies there. */
+enum gs_plan_reject gs_plan_reprice(const struct gs_plan_gpu *gpu,
+                                    const struct gs_plan_limits *limits, enum gs_plan_reject why,
+                                    struct gs_plan *plan);
+
 #endif
