@@ -138,6 +138,8 @@ static void sizing_end(struct sizing *s)
     if (s != NULL) {
         free(s->candidates);
         s->candidates = NULL;
+        json_decref(s->echo_config);
+        s->echo_config = NULL;
     }
 }
 
@@ -251,6 +253,14 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
             w, "usable_memory_unknown",
             "some options' GPUs have no driver-reported capacity in the catalog; their "
             "marketed capacity was used");
+    if (s->echo_config != NULL) {
+        char detail[256];
+        snprintf(detail, sizeof(detail),
+                 "each option's estimate_request carries the config without the members "
+                 "gpusizer does not read (%zu bytes fewer); it reads as the same model",
+                 s->echo_trimmed_bytes);
+        codec_write_warning(w, "config_trimmed", detail);
+    }
     if (s->parallelism_ignored)
         codec_write_warning(
             w, "parallelism_ignored",

@@ -178,7 +178,15 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
     json_w_begin_object(w);
     json_w_member_string(w, "mode", training ? "training" : "inference");
     json_w_member_string(w, "gpu", g->id);
-    copy_member(w, s->body, "model");
+    if (s->echo_config != NULL) { /* {"config": ...} is the only form that is trimmed */
+        json_w_key(w, "model");
+        json_w_begin_object(w);
+        json_w_key(w, "config");
+        json_w_value(w, s->echo_config);
+        json_w_end_object(w);
+    } else {
+        copy_member(w, s->body, "model");
+    }
     copy_member(w, s->body, "overrides");
     if (training) {
         copy_member(w, s->body, "precision");

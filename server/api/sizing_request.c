@@ -1,6 +1,8 @@
 /* sizing_request.c - a /v1/recommend or /v1/fit request decoded (see sizing_request.h). */
 #include "api/sizing_request.h"
 
+#include "readers/config_trim.h"
+
 #include "api/codec.h"
 #include "api/codec_training.h"
 #include "formats/jsonv.h"
@@ -524,6 +526,9 @@ enum gs_status sizing_request_decode(const struct service *svc, const json_t *bo
                 s->candidates[s->candidate_count++] = &snap->gpus[i];
         }
         s->parallelism_ignored = parallelism_given(&s->req.workload.parallelism);
+        if (s->req.source == CODEC_MODEL_CONFIG)
+            s->echo_config = config_trim(json_object_get(json_object_get(body, "model"), "config"),
+                                         &s->echo_trimmed_bytes);
     }
     if (!complete_workload(s, err))
         return GS_ERR_INVALID;

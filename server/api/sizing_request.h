@@ -45,6 +45,10 @@ struct sizing {
     bool sequence_defaulted, shape_defaulted, parallelism_ignored;
     bool context_defaulted; /* /v1/fit: no context_length given, the model's own limit taken */
     bool latency_defaulted; /* /v1/recommend: a rate demand without a TPOT target got the default */
+    json_t *echo_config; /* /v1/recommend: the pasted config the options echo, trimmed of what
+                            its reading does not depend on (config_trim); NULL = as sent. Owned:
+                            sizing_end releases it */
+    size_t echo_trimmed_bytes;
     /* last: sizing_request_decode clears the members above and only the memos' counts */
     struct gs_plan_memo memo; /* the model's weight bytes and KV cache layouts by layout, for
                                  every search (one model per request) */

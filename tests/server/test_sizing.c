@@ -575,6 +575,64 @@ static void test_request_warnings_everywhere(void **state)
     json_decref(r);
 }
 
+/* Issue 33: recommend echoes the request's model into every option's estimate_request; a
+ * pasted config padded with what no reader reads (a classifier's id2label, 120 KB here) is
+ * echoed without it (warning config_trimmed), and the option posted back gives the estimate
+ * the whole config gives, byte for byte. A config of ordinary size is echoed as sent. */
+static void test_pasted_config_echo_trimmed(void **state)
+{
+    (void)state;
+    json_t *config = parse(
+        "{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\",\"hidden_size\":4096,"
+        "\"intermediate_size\":14336,\"num_attention_heads\":32,\"num_hidden_layers\":32,"
+        "\"num_key_value_heads\":8,\"vocab_size\":128256,\"max_position_embeddings\":131072,"
+        "\"rope_theta\":500000.0,\"rms_norm_eps\":1e-05,\"tie_word_embeddings\":false,"
+        "\"torch_dtype\":\"bfloat16\",\"hidden_act\":\"silu\"}");
+    json_t *plain = json_pack("{s:{s:O},s:{s:i,s:i}}", "model", "config", config, "inference",
+                              "batch_size", 8, "context_length", 4096);
+    json_t *rec = run(sizing_recommend, plain);
+    assert_null(warning_detail(rec, "config_trimmed"));
+    const json_t *echo = json_object_get(
+        json_object_get(json_array_get(json_object_get(rec, "options"), 0), "estimate_request"),
+        "model");
+    assert_true(json_equal(echo, json_object_get(plain, "model")));
+    json_decref(rec);
+
+    json_t *labels = json_object();
+    for (int i = 0; i < 6000; i++) {
+        char key[16], value[32];
+        snprintf(key, sizeof(key), "%d", i);
+        snprintf(value, sizeof(value), "LABEL_%d", i);
+        json_object_set_new(labels, key, json_string(value));
+    }
+    json_object_set_new(config, "id2label", labels);
+    json_t *padded = json_pack("{s:{s:O},s:{s:i,s:i}}", "model", "config", config, "inference",
+                               "batch_size", 8, "context_length", 4096);
+    rec = run(sizing_recommend, padded);
+    assert_non_null(warning_detail(rec, "config_trimmed"));
+    const json_t *options = json_object_get(rec, "options");
+    assert_true(json_array_size(options) > 10);
+    json_t *again = json_deep_copy(
+        json_object_get(json_array_get(options, 0), "estimate_request"));
+    const json_t *trimmed = json_object_get(json_object_get(again, "model"), "config");
+    assert_null(json_object_get(trimmed, "id2label"));
+    assert_int_equal(json_integer_value(json_object_get(trimmed, "hidden_size")), 4096);
+    char *text = json_dumps(rec, JSON_COMPACT);
+    assert_true(strlen(text) < 120000); /* the id2label alone is 120 KB */
+    free(text);
+    json_t *short_answer = run(service_estimate, again);
+    json_object_set(again, "model", json_object_get(padded, "model"));
+    json_t *whole_answer = run(service_estimate, again);
+    assert_true(json_equal(short_answer, whole_answer));
+    json_decref(short_answer);
+    json_decref(whole_answer);
+    json_decref(again);
+    json_decref(rec);
+    json_decref(padded);
+    json_decref(plain);
+    json_decref(config);
+}
+
 /* /v1/fit: the acceptance-style cases written out. */
 static void test_fit(void **state)
 {
@@ -707,6 +765,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated_recommendations),
         cmocka_unit_test(test_request_warnings_everywhere),
+        cmocka_unit_test(test_pasted_config_echo_trimmed),
         cmocka_unit_test(test_every_catalog_model_one_answer),
         cmocka_unit_test(test_deepseek_v3_layouts),
         cmocka_unit_test(test_integrated_gpu_bought_whole),
