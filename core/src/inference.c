@@ -568,12 +568,16 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     } else if (kv <= 0) {
         out->starts = false;
         out->binding = out->budget.refusal != NULL ? out->budget.refusal : gs_binding_no_cache;
+    } else if (cached && seq_max > available && ops->lowers_long_context && out->max_tokens) {
+        out->binding = "the KV cache cannot hold one sequence of the requested context length; "
+                       "the engine starts with its maximum sequence length lowered to what the "
+                       "cache holds (max_context), so no sequence of this context runs";
     } else if (cached && seq_max > available) {
         out->starts = false;
         out->binding = "the KV cache cannot hold one sequence of the requested context length";
     }
     out->holds_batch = out->starts && out->max_concurrency >= in->batch_size;
-    if (out->starts && !out->holds_batch)
+    if (out->starts && !out->holds_batch && out->max_concurrency > 0)
         out->binding = "the KV cache holds fewer sequences of this context than the requested "
                        "batch; the engine would queue the rest";
     if (ovf)

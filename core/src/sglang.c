@@ -5,6 +5,7 @@
  */
 #include "gs/sglang.h"
 
+#include "gs/capability.h"
 #include "gs/engine.h"
 #include "gs/speculative.h"
 
@@ -17,21 +18,34 @@ static const struct gs_sglang_release releases[] = {
     {400, "0.4.0", GS_SGLANG_RULE_TENSOR, 0,
      "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction static, "
      "which depends on the tensor parallelism size\"); SGLang 0.4.3 logs mem_fraction_static=0.85 "
-     "at TP 4"},
+     "at TP 4", false, false},
     {403, "0.4.3", GS_SGLANG_RULE_TENSOR, 4,
      "as 0.4.0; rotary tables in fp32 from sglang PR #3169 \"[kernel] Use sgl_kernel rope\" "
      "(merged 2025-01-27; first release estimated as 0.4.3): layers/rotary_embedding.py keeps "
-     "cos_sin_cache in fp32 on CUDA"},
+     "cos_sin_cache in fp32 on CUDA", false, false},
     {407, "0.4.7", GS_SGLANG_RULE_GPU_CLASS, 4,
      "sglang PR #7054 \"Simplify the heuristics for setting --mem-fraction-static\" (merged "
      "2025-06-10, the day of the 0.4.7 bump, PR #7038): reserved_mem by GPU class and "
-     "tp_size x pp_size"},
+     "tp_size x pp_size", false, false},
     {503, "0.5.3", GS_SGLANG_RULE_RESERVE, 4,
      "sglang PR #10975 \"Use more general heuristics to set the default value of "
      "--mem-fraction-static\" (merged 2025-09-27; 0.5.2 was the current release on 2025-09-25, "
      "verl PR #3613): server_args._handle_gpu_memory_settings; the same tiers and terms at "
-     "0.5.16 (NVIDIA aiconfigurator sglang_backend.py, derive_sglang_mem_fraction_static, "
-     "mirrors server_args.py @0.5.16)"},
+     "0.5.16 but for the prefill graphs (NVIDIA aiconfigurator sglang_backend.py, "
+     "derive_sglang_mem_fraction_static, mirrors server_args.py @0.5.16 without them)",
+     false, false},
+    {510, "0.5.10", GS_SGLANG_RULE_RESERVE, 4,
+     "as 0.5.3, and piecewise CUDA graphs on by default (PR #16331, in the 0.5.10 release "
+     "notes): server_args reserve_for_graph_mb adds 8 MiB per prefill capture size "
+     "(piecewise_cuda_graph_tokens up to chunked_prefill_size: 58 to 8,192), 1.5 GiB for an MLA "
+     "model, none on ROCm; the speculative reserve is kept here although PR #23862 (in 0.5.14 "
+     "at the latest) replaced it",
+     true, false},
+    {520, "0.5.20", GS_SGLANG_RULE_RESERVE, 4,
+     "as 0.5.10, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
+     "cuda_graph_max_bs 48 below TP 4, 160 from it (PR #37898, merged about 2026-09-04; "
+     "in 0.5.20 per PR #40346; arg_groups/memory_hook.py handle_gpu_memory_settings)",
+     true, true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -106,12 +120,37 @@ static uint64_t by_gpu_class(uint64_t mib, uint64_t parallel, uint64_t dp,
  * reserved_mem = 512 + 1.5 x max(chunked, 2048) + 2 x max_bs + tp x pp / 8 x 1024
  * (+ 3 x max_bs x dp, and 1.5 x max_bs x dp more above 300, for DP attention),
  * at least 10 GiB above 60 GiB */
-static uint64_t by_reserve(uint64_t mib, uint64_t tp, uint64_t pp, uint64_t dp,
-                           enum gs_spec_method spec)
+uint64_t gs_sglang_prefill_capture_sizes(uint64_t max_tokens)
 {
+    /* server_args piecewise_cuda_graph_tokens (as its startup logs print it): the steps up
+     * to 4,096, then by 512 */
+    static const struct {
+        uint64_t from, to, step;
+    } runs[] = {{4, 32, 4}, {48, 256, 16}, {288, 512, 32}, {576, 1024, 64}, {1280, 4096, 256}};
+    uint64_t n = 0;
+    bool listed = false;
+    for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+        for (uint64_t v = runs[i].from; v <= runs[i].to && v <= max_tokens; v += runs[i].step) {
+            n++;
+            listed = v == max_tokens;
+        }
+    for (uint64_t v = 4608; v <= max_tokens; v += 512) {
+        n++;
+        listed = v == max_tokens;
+    }
+    return listed ? n : n + 1;
+}
+
+static uint64_t by_reserve(const struct gs_sglang_release *release,
+                           const struct gs_sglang_fraction_input *in, uint64_t mib, uint64_t tp,
+                           uint64_t pp, uint64_t dp)
+{
+    const enum gs_spec_method spec = in->spec;
     uint64_t chunked, max_bs;
     if (mib < 20 * 1024) {
         chunked = 2048, max_bs = 8; /* T4, 4080 */
+    } else if (mib < 35 * 1024 && release->small_tier_4096) {
+        chunked = 4096, max_bs = tp < 4 ? 48 : 160; /* A10, 4090, 5090 from 0.5.20 */
     } else if (mib < 35 * 1024) {
         chunked = 2048, max_bs = tp < 4 ? 24 : 80; /* A10, 4090, 5090 */
     } else if (mib < 60 * 1024) {
@@ -128,6 +167,10 @@ static uint64_t by_reserve(uint64_t mib, uint64_t tp, uint64_t pp, uint64_t dp,
         if (max_bs > 300)
             reserved += (double)max_bs * (double)dp * 1.5;
     }
+    /* reserve_for_graph_mb's prefill graphs: 8 MiB per capture size ("1.5 GiB" flat for MLA
+     * models); ROCm's default prefill backend (tc_piecewise) is switched off */
+    if (release->prefill_graphs && !in->rocm)
+        reserved += in->mla ? 1536.0 : 8.0 * (double)gs_sglang_prefill_capture_sizes(chunked);
     if (mib > 60 * 1024 && reserved < 10 * 1024)
         reserved = 10 * 1024;
     /* after the floor: "standalonedraft model and cuda graphs" 6 * 1024, "elif
@@ -152,18 +195,26 @@ uint64_t gs_sglang_default_fraction_spec_permille(const struct gs_sglang_release
                                                   uint64_t pipeline, uint64_t attention_data,
                                                   enum gs_spec_method spec)
 {
-    const uint64_t mib = total_bytes / GS_MIB;
-    const uint64_t tp = tensor ? tensor : 1, pp = pipeline ? pipeline : 1;
-    const uint64_t dp = attention_data ? attention_data : 1;
+    const struct gs_sglang_fraction_input in = {total_bytes, tensor, pipeline, attention_data,
+                                                spec, false, false};
+    return gs_sglang_default_fraction(release, &in);
+}
+
+uint64_t gs_sglang_default_fraction(const struct gs_sglang_release *release,
+                                    const struct gs_sglang_fraction_input *in)
+{
+    const uint64_t mib = in->total_bytes / GS_MIB;
+    const uint64_t tp = in->tensor ? in->tensor : 1, pp = in->pipeline ? in->pipeline : 1;
+    const uint64_t dp = in->attention_data ? in->attention_data : 1;
     switch (release->rule) {
     case GS_SGLANG_RULE_TENSOR:
         return by_tensor(tp);
     case GS_SGLANG_RULE_GPU_CLASS:
-        return by_gpu_class(mib, tp * pp, dp, spec);
+        return by_gpu_class(mib, tp * pp, dp, in->spec);
     case GS_SGLANG_RULE_RESERVE:
         break;
     }
-    return by_reserve(mib, tp, pp, dp, spec);
+    return by_reserve(release, in, mib, tp, pp, dp);
 }
 
 uint64_t gs_sglang_vlm_fraction_permille(uint64_t permille, uint64_t vision_layers,
@@ -228,11 +279,13 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
     /* under data-parallel attention the expert group is every rank (tensor x data), which
      * SGLang's tp_size counts (--tp N --dp D --enable-dp-attention) */
     const uint64_t dp = in->expert > t ? in->expert / t : 1;
-    b->fraction_permille =
-        c->mem_fraction_static_permille
-            ? c->mem_fraction_static_permille
-            : gs_sglang_default_fraction_spec_permille(out->sglang_release, b->total_bytes, t * dp,
-                                                       p, dp, (enum gs_spec_method)c->spec_method);
+    const struct gs_sglang_fraction_input fin = {
+        b->total_bytes, t * dp, p, dp, (enum gs_spec_method)c->spec_method,
+        gs_arch_has_mla(in->arch),
+        in->gpu.hw == GS_HW_CDNA2 || in->gpu.hw == GS_HW_CDNA3};
+    b->fraction_permille = c->mem_fraction_static_permille
+                               ? c->mem_fraction_static_permille
+                               : gs_sglang_default_fraction(out->sglang_release, &fin);
     if (!c->mem_fraction_static_permille && in->arch->vision_config_layers &&
         out->sglang_release->rule == GS_SGLANG_RULE_RESERVE)
         b->fraction_permille = gs_sglang_vlm_fraction_permille(
@@ -268,6 +321,13 @@ static enum gs_status sglang_speculative(const struct gs_engine_config *c,
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
                             "SGLang has no suffix decoding; its algorithms are mtp (NEXTN), "
                             "eagle, eagle3, draft_model (STANDALONE) and ngram");
+    if ((c->version == 0 || c->version >= 514) && n->warn)
+        n->warn(n->ctx, "speculative_budget_not_modeled",
+                "SGLang budgets the draft inside mem_fraction_static from PR #23862 (merged by "
+                "2026-06-15, so from 0.5.14 at the latest) instead of a reserve beside it; "
+                "gpusizer sizes the draft with the reserve of the releases before, so the "
+                "target's pool here is larger than that release's by about the draft's weights "
+                "and cache");
     if (n->assume)
         n->assume(n->ctx, "speculative_decoding",
                   c->mem_fraction_static_permille
@@ -290,12 +350,14 @@ const struct gs_engine_ops gs_engine_sglang = {
     .name = "sglang",
     .block_size = 1,
     .budget_source =
-        "SGLang server_args.py by release (inference.engine_version, default 0.5.3): the "
+        "SGLang server_args.py by release (inference.engine_version, default 0.5.20): the "
         "mem_fraction_static default by tensor-parallel size up to 0.4.6, a reserve of "
         "2.8/9.5/12/32 GiB by GPU class plus 0.1-0.5 GiB per parallel rank in 0.4.7-0.5.2 "
         "(PR #7054), 512 MiB + 1.5 x chunked prefill + 2 x cuda_graph_max_bs + TP x PP / 8 "
         "GiB, at least 10 GiB above 60 GiB, less for a vision tower "
-        "(adjust_mem_fraction_for_vlm), from 0.5.3 (PR #10975); "
+        "(adjust_mem_fraction_for_vlm), from 0.5.3 (PR #10975); 8 MiB per prefill CUDA-graph "
+        "size (1.5 GiB for MLA, none on ROCm) from 0.5.10; 4096-token chunks under 35 GiB "
+        "from 0.5.20 (PR #37898); "
         "model_runner.profile_max_num_token; core/src/sglang.c",
     .block_source = "SGLang server_args page_size default 1 (token-granular pool)",
     .rope_source = "SGLang layers/rotary_embedding.py (fp32 on CUDA from PR #3169)",

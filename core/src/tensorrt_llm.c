@@ -1,9 +1,24 @@
 /*
- * tensorrt_llm.c - TensorRT-LLM as an engine module (see gs/engine.h): the KV
- * pool is free_gpu_memory_fraction of the memory free once the weights, the
- * activations and the runtime's buffers are in place; 64 tokens a block.
- * The activation and non-torch terms follow vLLM's latest modelled profile
- * (gs_vllm_other_engine_profile), the engine's own not being modelled.
+ * tensorrt_llm.c - TensorRT-LLM as an engine module (see gs/engine.h), by release
+ * (inference.engine_version; default the newest modelled, 1.0 and later):
+ *  - before 1.0, the TensorRT engine path (trtllm-build, the C++ executor): the KV pool is
+ *    kv_cache_free_gpu_mem_fraction (0.9) of the memory cudaMemGetInfo reports free once the
+ *    engine, its execution context and the runtime buffers are in place
+ *    (cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp calculateFreeMemBytes), 64 tokens a
+ *    block (the build's tokens_per_block); the engine's buffers follow vLLM's latest modelled
+ *    profile (gs_vllm_other_engine_profile), TensorRT's own not being modelled;
+ *  - from 1.0, the PyTorch backend, the default of trtllm-serve and the LLM API: KvCacheCreator
+ *    (tensorrt_llm/_torch/pyexecutor/_util.py) builds the executor on a small cache, captures
+ *    its CUDA graphs, runs one context forward of max_num_tokens tokens
+ *    (_create_dummy_context_requests: requests of at most max_seq_len - 1 tokens, one output
+ *    token each), takes the peak (torch's allocated peak plus everything outside torch: CUDA
+ *    context, NCCL, cuBLAS, the graphs' pools, the small cache) and sizes the cache as
+ *    free_gpu_memory_fraction x (total - peak + the small cache) (_cal_max_memory); 32 tokens a
+ *    block, max_num_tokens 8192 and max_batch_size 2048 by default (llmapi/llm_args.py
+ *    KvCacheConfig, TorchLlmArgs).
+ * Both lower max_seq_len to what the cache holds rather than refuse to start
+ * (TrtGptModelInflightBatching::adjustMaxAttentionWindow; in the PyTorch backend
+ * KVCacheManager's attention-window check, resource_manager.py: "Adjusted max_seq_len").
  */
 #include "gs/engine.h"
 
@@ -11,14 +26,87 @@
 #include "gs/units.h"
 #include "gs/vllm.h"
 
+#include <stddef.h>
+
+struct trtllm_release {
+    uint32_t from;   /* major * 10000 + minor * 100 + patch */
+    const char *name;
+    bool pytorch;    /* the PyTorch backend's profiling rule, else the engine path's */
+    uint64_t block_size;
+    const char *source;
+};
+
+static const struct trtllm_release releases[] = {
+    {800, "0.8", false, 64,
+     "TensorRT engine path: kv_cache_free_gpu_mem_fraction (default 0.9) of the memory free "
+     "after the engine, its execution context and runtime buffers load "
+     "(cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp calculateFreeMemBytes, "
+     "kDefaultGpuMemFraction); tokens_per_block 64 (the build's plugin config)"},
+    {10000, "1.0", true, 32,
+     "PyTorch backend, the default from 1.0: KvCacheCreator profiles one context forward of "
+     "max_num_tokens tokens with the CUDA graphs captured, then the cache is "
+     "free_gpu_memory_fraction x (total - peak + the estimation cache) "
+     "(tensorrt_llm/_torch/pyexecutor/_util.py _cal_max_memory); KvCacheConfig tokens_per_block "
+     "32, max_num_tokens 8192, max_batch_size 2048 (tensorrt_llm/llmapi/llm_args.py)"},
+};
+
+#define RELEASES (sizeof(releases) / sizeof(releases[0]))
+
+/* The rules of release `version` (0: the newest modelled); releases before the first row
+ * take its rules. */
+static const struct trtllm_release *release_for(uint32_t version)
+{
+    if (version == 0)
+        return &releases[RELEASES - 1];
+    const struct trtllm_release *r = &releases[0];
+    for (size_t i = 0; i < RELEASES; i++)
+        if (releases[i].from <= version)
+            r = &releases[i];
+    return r;
+}
+
+static void trtllm_defaults(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    const struct gs_engine_config *c = &in->engine;
+    const struct trtllm_release *rel = release_for(c->version);
+    if (!rel->pytorch) {
+        gs_engine_server_batch_defaults(in, out);
+        return;
+    }
+    if (!c->block_size)
+        out->block_size = rel->block_size;
+    /* TorchLlmArgs: max_num_tokens 8192, max_batch_size 2048 */
+    out->max_num_batched_tokens = c->max_num_batched_tokens ? c->max_num_batched_tokens : 8192;
+    out->max_num_seqs = c->max_num_seqs ? c->max_num_seqs : 2048;
+}
+
+/* The PyTorch backend's profiling requests: max_num_tokens prompt tokens in requests of at
+ * most max_seq_len - 1 (_create_dummy_context_requests), each asking one output token, so the
+ * head computes one row of logits a request. */
+static uint64_t profile_requests(const struct gs_inference_input *in,
+                                 const struct gs_inference_result *out)
+{
+    const uint64_t longest = in->context_length > 1 ? in->context_length - 1 : 1;
+    const uint64_t tokens = out->max_num_batched_tokens ? out->max_num_batched_tokens : 1;
+    const uint64_t chunk = tokens < longest ? tokens : longest;
+    return gs_div_ceil(tokens, chunk);
+}
+
 static void trtllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                         struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
+    const struct gs_engine_config *c = &in->engine;
     const struct gs_vllm_release *profile = gs_vllm_other_engine_profile();
-    out->budget.activation_bytes =
-        gs_vllm_engine_peak(in, stage, out, profile, stage->last_stage, ovf);
-    *non_torch = gs_vllm_non_torch(profile, (enum gs_link)in->gpu.link, stage->tensor, in->cross_node,
-                                   stage->last_stage, ovf);
+    if (release_for(c->version)->pytorch && !c->has_activation_bytes)
+        out->budget.activation_bytes = gs_vllm_activation_peak(
+            in->arch, profile, stage->counts, out->max_num_batched_tokens,
+            profile_requests(in, out), stage->tensor, out->mla_workspace_tokens, in->gpu.sm_count,
+            stage->last_stage, ovf);
+    else
+        out->budget.activation_bytes =
+            gs_vllm_engine_peak(in, stage, out, profile, stage->last_stage, ovf);
+    *non_torch = gs_vllm_non_torch(profile, (enum gs_link)in->gpu.link, stage->tensor,
+                                   in->cross_node, stage->last_stage, ovf);
 }
 
 static void trtllm_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
@@ -26,10 +114,16 @@ static void trtllm_pool(const struct gs_inference_input *in, struct gs_inference
 {
     const struct gs_engine_config *c = &in->engine;
     struct gs_budget *b = &out->budget;
-    /* the fraction is of cudaMemGetInfo's free memory, which other processes' memory is not */
+    /* the engine path's fraction is of cudaMemGetInfo's free memory, and the PyTorch
+     * backend's peak counts whatever is outside torch on the device: other processes' memory
+     * is spent either way */
     used = gs_add(used, in->gpu.in_use_bytes, ovf);
-    b->rule = "TensorRT-LLM: free_gpu_memory_fraction of the memory free after weights, "
-              "activations and runtime buffers";
+    b->rule = release_for(c->version)->pytorch
+                  ? "TensorRT-LLM 1.x: free_gpu_memory_fraction x (total - the profiled peak: "
+                    "weights, a max_num_tokens context forward, memory outside torch and the "
+                    "CUDA graphs)"
+                  : "TensorRT-LLM engine path: free_gpu_memory_fraction of the memory free after "
+                    "weights, activations and runtime buffers";
     b->fraction_permille = c->free_memory_fraction_permille ? c->free_memory_fraction_permille
                                                             : 900;
     b->requested_bytes = b->total_bytes;
@@ -39,15 +133,36 @@ static void trtllm_pool(const struct gs_inference_input *in, struct gs_inference
                                                        ovf);
 }
 
+static void trtllm_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
+                         uint64_t expert, const struct gs_engine_notes *n)
+{
+    (void)r;
+    (void)expert;
+    const struct trtllm_release *rel = release_for(c->version);
+    if (n->assume)
+        n->assume(n->ctx, "engine_release", rel->name, rel->source);
+    if (c->version && c->version < releases[0].from && n->warn)
+        n->warn(n->ctx, "engine_release_not_modeled",
+                "TensorRT-LLM releases before 0.8 are sized with the 0.8 rules, which gpusizer "
+                "has not checked against them");
+}
+
 const struct gs_engine_ops gs_engine_tensorrt_llm = {
     .engine = GS_ENGINE_TENSORRT_LLM,
     .name = "tensorrt_llm",
     .block_size = 64,
     .budget_source =
-        "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction (default 0.9 of free memory)",
-    .block_source = "TensorRT-LLM tokens_per_block default 64 (plugin and build config)",
+        "TensorRT-LLM by release (inference.engine_version, default 1.0 and later): "
+        "free_gpu_memory_fraction (default 0.9) of the memory free after the engine loads "
+        "before 1.0; of the total less the peak the PyTorch backend profiles (a max_num_tokens "
+        "context forward, CUDA graphs captured) from 1.0 (_torch/pyexecutor/_util.py "
+        "_cal_max_memory); core/src/tensorrt_llm.c",
+    .block_source = "TensorRT-LLM tokens_per_block: 64 on the engine path (the build's plugin "
+                    "config), 32 from 1.0 (KvCacheConfig, llmapi/llm_args.py)",
+    .lowers_long_context = true,
     .spec = GS_ENGINE_SPEC_NONE,
-    .defaults = gs_engine_server_batch_defaults,
+    .defaults = trtllm_defaults,
     .load = trtllm_load,
     .pool = trtllm_pool,
+    .notes = trtllm_notes,
 };

@@ -175,6 +175,111 @@ static void test_sglang_speculative_reserve(void **state)
         gs_sglang_default_fraction_spec_permille(mid, h100, 1, 1, 1, GS_SPEC_DRAFT_MODEL), 798);
 }
 
+/* SGLang's prefill CUDA graphs in the default fraction's reserve (0.5.10 on) and the 0.5.20
+ * tier under 35 GiB. piecewise_cuda_graph_tokens as SGLang's logs print them: 4-32 by 4 (8),
+ * 48-256 by 16 (14), 288-512 by 32 (8), 576-1,024 by 64 (8), 1,280-4,096 by 256 (12), then by
+ * 512: 42 sizes to 2,048, 50 to 4,096, 58 to 8,192, 74 to 16,384; 3,000 is not a step: 45
+ * below it and itself, 46. 8 MiB each (1.5 GiB for MLA, none on ROCm):
+ *   H100 (81,121 MiB), 0.5.10, TP 1: 13,440 (test_sglang_fraction_0_5_3) + 58 x 8 = 13,904
+ *     -> 67,217 / 81,121 = 0.82860 -> 0.829; TP 2: 14,032 -> 0.82702 -> 0.827;
+ *   H100 MLA, TP 8: 14,848 + 1,536 = 16,384 -> 0.79803 -> 0.798;
+ *   192 GiB (196,608 MiB), TP 1: 512 + 24,576 + 1,024 + 128 = 26,240 -> 0.86654 -> 0.867 on
+ *     ROCm; on an NVIDIA part of that size 74 x 8 = 592 more -> 0.86353 -> 0.864.
+ * Two logs: an RTX 4090 (nvidia-smi total 24,564 MiB) on SGLang main after PR #37898 printed
+ * mem_fraction_static 0.704 with chunked_prefill_size 4096 at TP 1
+ * (MuhammadHaseebUlHaqq/llm-inference-optimization, logs/sglang_cliff/server_default.log,
+ * 2026-09-08): 512 + 6,144 + 128 + 2 x 48 + 50 x 8 = 7,280 -> 17,284 / 24,564 = 0.70363 ->
+ * 0.704 with the 0.5.20 rule (0.5.10's 2,048 / 24: 4,096 -> 0.833). SGLang issue #29092
+ * (2026-06-23) reports 0.828 on an H100 (nvidia-smi 81,559 MiB) for Qwen3-32B, its TP not
+ * stated: at TP 2 the 0.5.10 rule gives 14,032 -> 0.82795 -> 0.828. */
+static void test_sglang_fraction_prefill_graphs(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_sglang_prefill_capture_sizes(2048), 42);
+    assert_int_equal(gs_sglang_prefill_capture_sizes(4096), 50);
+    assert_int_equal(gs_sglang_prefill_capture_sizes(8192), 58);
+    assert_int_equal(gs_sglang_prefill_capture_sizes(16384), 74);
+    assert_int_equal(gs_sglang_prefill_capture_sizes(3000), 46);
+    const struct gs_sglang_release *r510 = gs_sglang_release_for(510);
+    const struct gs_sglang_release *r520 = gs_sglang_release_for(520);
+    assert_string_equal(r510->name, "0.5.10");
+    assert_ptr_equal(gs_sglang_release_for(519), r510);
+    assert_ptr_equal(gs_sglang_release_for(0), r520);
+    const uint64_t h100 = 85061827297ULL;
+    struct gs_sglang_fraction_input in = {h100, 1, 1, 1, GS_SPEC_NONE, false, false};
+    assert_int_equal(gs_sglang_default_fraction(r510, &in), 829);
+    assert_int_equal(gs_sglang_default_fraction(r520, &in), 829);
+    in.tensor = 2;
+    assert_int_equal(gs_sglang_default_fraction(r510, &in), 827);
+    in.total_bytes = 81559ULL * GS_MIB;
+    assert_int_equal(gs_sglang_default_fraction(r510, &in), 828);
+    in.total_bytes = h100;
+    in.tensor = 8;
+    in.mla = true;
+    assert_int_equal(gs_sglang_default_fraction(r510, &in), 798);
+    const struct gs_sglang_fraction_input big = {192 * GS_GIB, 1, 1, 1, GS_SPEC_NONE, false, true};
+    assert_int_equal(gs_sglang_default_fraction(r520, &big), 867);
+    struct gs_sglang_fraction_input nvidia = big;
+    nvidia.rocm = false;
+    assert_int_equal(gs_sglang_default_fraction(r520, &nvidia), 864);
+    const struct gs_sglang_fraction_input rtx4090 = {24564ULL * GS_MIB, 1, 1, 1, GS_SPEC_NONE,
+                                                     false, false};
+    assert_int_equal(gs_sglang_default_fraction(r520, &rtx4090), 704);
+    assert_int_equal(gs_sglang_default_fraction(r510, &rtx4090), 833);
+    /* before 0.5.10 no prefill graphs: 0.5.3's 0.834 */
+    in = (struct gs_sglang_fraction_input){h100, 1, 1, 1, GS_SPEC_NONE, false, false};
+    assert_int_equal(gs_sglang_default_fraction(gs_sglang_release_for(509), &in), 834);
+}
+
+/* TensorRT-LLM by release. From 1.0 (the PyTorch backend, the default): 32 tokens a block,
+ * max_num_tokens 8192 and max_batch_size 2048 (llm_args.py), and the profiled forward is
+ * 8,192 tokens in requests of at most max_seq_len - 1 (_create_dummy_context_requests): at a
+ * 4,096-token context ceil(8,192 / 4,095) = 3 requests, so 3 rows of logits - the activation
+ * is gs_vllm_activation_peak at 8,192 tokens and 3 sequences. Before 1.0 (the engine path):
+ * 64 tokens a block and the server batch defaults (8,192 tokens, 1,024 sequences on an H100).
+ * Both start with max_seq_len lowered where one sequence of the context does not fit
+ * (adjustMaxAttentionWindow): 600,000 tokens of 131,072 bytes = 78.6 GB against a pool of
+ * about 60 GB starts, holds no sequence of that length and offers at most what the pool
+ * holds; vLLM refuses to start. */
+static void test_tensorrt_releases(void **state)
+{
+    (void)state;
+    const struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(&a);
+    in.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    in.context_length = 4096;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.block_size, 32);
+    assert_int_equal(r.max_num_batched_tokens, 8192);
+    assert_int_equal(r.max_num_seqs, 2048);
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&a, 0, 32, counts);
+    bool ovf = false;
+    assert_int_equal(r.budget.activation_bytes,
+                     gs_vllm_activation_peak(&a, gs_vllm_other_engine_profile(), counts, 8192, 3,
+                                             1, 0, 0, true, &ovf));
+    assert_int_equal(r.blocks, (uint64_t)r.budget.kv_bytes / (32 * 131072));
+    in.engine.version = 1900; /* 0.19: the engine path */
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.block_size, 64);
+    assert_int_equal(r.max_num_batched_tokens, 8192);
+    assert_int_equal(r.max_num_seqs, 1024);
+    assert_int_equal(r.budget.activation_bytes,
+                     gs_vllm_activation_peak(&a, gs_vllm_other_engine_profile(), counts, 8192,
+                                             1024, 1, 0, 0, true, &ovf));
+    in.engine.version = 0;
+    in.context_length = 600000;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.starts);
+    assert_false(r.holds_batch);
+    assert_true(r.max_context > 0 && r.max_context <= r.max_tokens);
+    assert_non_null(strstr(r.binding, "lowered"));
+    in.engine.engine = GS_ENGINE_VLLM;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.starts);
+}
+
 /* MLA's chunked-prefill context workspace in the profile run. Rows: V1
  * (MLACommonMetadataBuilder.determine_chunked_prefill_workspace_size)
  * min(max(8 x max_model_len, 4 x max_num_seqs x block_size), 64k), at least
@@ -809,6 +914,8 @@ int main(void)
         cmocka_unit_test(test_vllm_release_ranges),
         cmocka_unit_test(test_vllm_mla_padding),
         cmocka_unit_test(test_sglang_speculative_reserve),
+        cmocka_unit_test(test_sglang_fraction_prefill_graphs),
+        cmocka_unit_test(test_tensorrt_releases),
         cmocka_unit_test(test_vllm_sampler_phase),
         cmocka_unit_test(test_vllm_moe_workspace_kept),
         cmocka_unit_test(test_vllm_mm_profile_kept),

@@ -447,11 +447,11 @@ static void test_sglang_fraction_0_4_0(void **state)
 static void test_sglang_fraction_0_5_3(void **state)
 {
     (void)state;
-    const struct gs_sglang_release *r = gs_sglang_release_for(0);
+    const struct gs_sglang_release *r = gs_sglang_release_for(503);
     assert_int_equal(r->rule, GS_SGLANG_RULE_RESERVE);
     assert_string_equal(r->name, "0.5.3");
-    assert_ptr_equal(gs_sglang_release_for(503), r);
-    assert_ptr_equal(gs_sglang_release_for(519), r);
+    assert_ptr_equal(gs_sglang_release_for(509), r);
+    assert_string_equal(gs_sglang_release_for(0)->name, "0.5.20"); /* the newest modelled */
     assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 1, 1, 1), 834);
     assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 8, 1, 1), 817);
     assert_int_equal(gs_sglang_default_fraction_permille(r, 24145ULL * GS_MIB, 4, 1, 1), 824);
@@ -478,13 +478,18 @@ static void test_sglang_vlm_fraction(void **state)
     assert_int_equal(gs_sglang_vlm_fraction_permille(834, 34, 1408), 659);
     assert_int_equal(gs_sglang_vlm_fraction_permille(834, 48, 3200), 634);
     assert_int_equal(gs_sglang_vlm_fraction_permille(834, 12, 512), 832);
-    /* through the engine: only the 0.5.3 rule's default, never an explicit fraction */
+    /* through the engine: only the default from the 0.5.3 rule on, never an explicit
+     * fraction; the newest release's 829 (test_sglang_fraction_prefill_graphs) x 0.896563 =
+     * 743.25 -> 743 */
     struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
     struct gs_inference_input in = fixture_llama3_8b_on_h100(&a);
     in.engine.engine = GS_ENGINE_SGLANG;
     a.vision_config_layers = 24; /* as the config reader leaves a vision model's */
     a.vision_config_hidden = 1280;
     struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 743);
+    in.engine.version = 503;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.fraction_permille, 748);
     in.engine.version = 407;
@@ -509,10 +514,10 @@ static void test_sglang_rule(void **state)
     in.engine.has_non_torch_bytes = true;
     in.engine.non_torch_bytes = 1000000000;
     struct gs_inference_result r;
-    /* the default release (0.5.3 rules): 0.834 on this H100 (test_sglang_fraction_0_5_3) */
+    /* the default release (0.5.20): 0.829 on this H100 (test_sglang_fraction_prefill_graphs) */
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
-    assert_int_equal(r.budget.fraction_permille, 834);
-    assert_string_equal(r.sglang_release->name, "0.5.3");
+    assert_int_equal(r.budget.fraction_permille, 829);
+    assert_string_equal(r.sglang_release->name, "0.5.20");
     /* the pool's arithmetic at SGLang 0.4.7's 0.874 */
     in.engine.version = 407;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);

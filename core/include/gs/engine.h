@@ -71,6 +71,9 @@ struct gs_engine_ops {
                                   in its non-torch term rather than in the weights */
     bool queues_past_max_num_seqs; /* runs at most max_num_seqs sequences at a time */
     bool refuses_long_context; /* refuses a context above the model's max_model_len */
+    bool lowers_long_context;  /* starts with its maximum sequence length lowered to what the
+                                  cache holds where one sequence of the context does not fit
+                                  (TensorRT-LLM), rather than refusing to start (vLLM) */
     enum gs_engine_spec spec;
 
     /* out->block_size, max_num_batched_tokens, max_num_seqs and the release rules

@@ -25,8 +25,19 @@
  *     get less by the size of their vision tower (PR #6881's
  *     adjust_mem_fraction_for_vlm). Still the rule at 0.5.16: NVIDIA
  *     aiconfigurator mirrors server_args.py @0.5.16 with the same tiers and
- *     terms. Later releases moved it to arg_groups (a prefill-graph term and
- *     post-capture KV sizing), first release unknown here: not modelled.
+ *     terms (its mirror leaves out the prefill-graph term below);
+ *   - from 0.5.10 (piecewise CUDA graphs on by default, PR #16331 in the
+ *     0.5.10 release notes): the reserve also holds the prefill graphs
+ *     (reserve_for_graph_mb): 8 MiB per prefill capture size, 1.5 GiB for an
+ *     MLA model, none on ROCm (whose prefill graphs are off by default);
+ *   - from 0.5.20 (PR #37898, merged about 2026-09-04; in 0.5.20 by PR
+ *     #40346): GPUs under 35 GiB default to chunked_prefill_size 4096 and
+ *     cuda_graph_max_bs 48 below TP 4, 160 from it.
+ * PR #23862 (merged by 2026-06-15, so in 0.5.14 at the latest) removed the
+ * speculative reserve and budgets the draft inside the fraction; that budget
+ * is not modelled (the answer warns), nor the opt-in post-capture KV sizing
+ * (SGLANG_ENABLE_POST_CAPTURE_KV_SIZING), nor the 0.85 factor of AMD's aiter
+ * attention above 8,192 tokens of context (an opt-in backend).
  * Not modelled either, for want of release boundaries: before PR #6881 (still
  * in review on 2025-06-29, so 0.4.9 or later) model_runner.py multiplied any
  * fraction, default or given, by 0.90 for multimodal models (by 0.95 in older
@@ -58,15 +69,35 @@ struct gs_sglang_release {
      * first release estimated from the merge date as 0.4.3 */
     uint8_t rope_element_bytes;
     const char *source;
+    bool prefill_graphs;   /* the reserve holds the piecewise prefill CUDA graphs (0.5.10 on) */
+    bool small_tier_4096;  /* under 35 GiB: chunked prefill 4096, graphs to 48 / 160 (0.5.20 on) */
 };
+
+/* What the default fraction depends on beyond the release. */
+struct gs_sglang_fraction_input {
+    uint64_t total_bytes;    /* the driver's total: get_device_memory_capacity */
+    uint64_t tensor, pipeline; /* server_args tp_size, pp_size */
+    uint64_t attention_data; /* dp_size under --enable-dp-attention (0 or 1: off) */
+    enum gs_spec_method spec;
+    bool mla;                /* the model attends through MLA (its prefill graphs: 1.5 GiB) */
+    bool rocm;               /* an AMD GPU (no prefill graphs by default) */
+};
+
+/* SGLang's default mem_fraction_static in thousandths as `release` sets it. */
+uint64_t gs_sglang_default_fraction(const struct gs_sglang_release *release,
+                                    const struct gs_sglang_fraction_input *in);
+
+/* The prefill capture sizes SGLang's piecewise CUDA graphs take up to `max_tokens` (its
+ * chunked prefill size): 4 to 32 by 4, to 256 by 16, to 512 by 32, to 1,024 by 64, to 4,096
+ * by 256, then by 512, and max_tokens itself (58 up to 8,192). */
+uint64_t gs_sglang_prefill_capture_sizes(uint64_t max_tokens);
 
 /* The rules of SGLang release `version` (0: the latest modelled). Releases
  * before the first row get its rules (gs_sglang_modeled says so). */
 const struct gs_sglang_release *gs_sglang_release_for(uint32_t version);
 bool gs_sglang_modeled(uint32_t version);
 
-/* SGLang's default mem_fraction_static in thousandths, as `release` sets it
- * for a GPU of `total_bytes` (the driver's total: get_device_memory_capacity)
+/* gs_sglang_default_fraction for a model without MLA on an NVIDIA GPU of `total_bytes`
  * with server_args tp_size `tensor`, pp_size `pipeline` and, under
  * --enable-dp-attention, dp_size `attention_data` (0 or 1: off). */
 uint64_t gs_sglang_default_fraction_permille(const struct gs_sglang_release *release,
