@@ -14,16 +14,16 @@ const PARAM_COMPONENTS = [
 ];
 const ENGINES = { vllm: 'vLLM', sglang: 'SGLang', tensorrt_llm: 'TensorRT-LLM', tgi: 'TGI', generic: 'The engine' };
 
-// The form beyond the model: [API member, label, type, default, options]. Types: int and num (typed numbers),
-// text, sel (o.opts), multi (several values), bool (a checkbox, sent only when ticked). o.m limits a field to a
-// mode, o.q to questions (e, f, r; else its container's data-q), o.dep to values of another field.
+// The form beyond the model: [API member, label, type, default, options]; types int, num, text, sel (o.opts),
+// multi, bool (sent only when ticked); o.m limits a field to a mode, o.q to questions (e, f, r; else its
+// container's data-q), o.dep to values of another field.
 const WEIGHTS = ['fp32', 'bf16', 'fp16', 'fp8', 'fp8_per_channel', 'fp8_block', 'int8', 'int4', 'gptq', 'awq', 'nf4',
   'nf4_dq', 'q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4', 'nvfp4'];
 const TRI = [['', 'default'], ['true', 'yes'], ['false', 'no']];
 const FIELDS = {
   job: [
-    ['precision.weights', 'Weights format', 'sel', '', { id: 'weights', opts: [['', 'as the checkpoint stores it (bf16 if unsaid)'], ...WEIGHTS],
-      hint: 'Training takes fp32, bf16, fp16, int8 (LoRA) and int4, nf4, nf4_dq (QLoRA).' }],
+    ['precision.weights', 'Weights format', 'sel', '', { id: 'weights', opts: [['', 'as the checkpoint stores it'], ...WEIGHTS],
+      hint: 'Unset: the checkpoint\'s own format, bf16 when its config names none. Training takes fp32, bf16, fp16, int8 (LoRA) and int4, nf4, nf4_dq (QLoRA).' }],
     ['precision.group_size', 'Quantization group', 'int', '', { dep: 'precision.weights=gptq awq', ph: '128' }],
   ],
   serving: [
@@ -97,7 +97,7 @@ const FIELDS = {
     ['demand.deadline_days', 'Deadline, days', 'num', '', { ph: 'none' }],
   ],
   budget: [
-    ['constraints.pricing', 'Pricing', 'sel', 'on_demand', { opts: [['on_demand', 'on demand, per GPU-hour'], ['purchase', 'purchase, owned cost']] }],
+    ['constraints.pricing', 'Pricing', 'sel', 'on_demand', { opts: [['on_demand', 'on demand'], ['purchase', 'bought (owned cost)']] }],
     ['constraints.max_cost_per_hour', 'Max $ per hour', 'num', '', { ph: 'no limit' }],
     ['constraints.max_gpus', 'Max GPUs', 'int', '', { ph: '1024' }],
     ['constraints.allow.quantization', 'May quantize (fp8, AWQ, fp8 KV cache)', 'bool', '', { m: 'inference' }],
@@ -128,8 +128,7 @@ async function getJson(url) {
   return { res, body, text };
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Form fields
+// --- Form fields
 
 function fieldNode(name, label, type, value, o = {}) {
   const id = o.id || name.replace(/\./g, '-');
@@ -175,8 +174,7 @@ function syncVisibility() {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Catalog and the model type-ahead
+// --- Catalog and the model type-ahead
 
 const state = { models: [], gpus: [], question: 'estimate', last: null, sort: { key: 'rank', dir: 1 } };
 
@@ -190,9 +188,8 @@ function indexModel(m) {
 }
 
 /**
- * Catalog models for what was typed, best first. Every word with a digit (version, size) must match; plain words
- * count when they match (an "instruct" or "chat" suffix the catalog lacks is no obstacle); the last word may be
- * half typed. So Llama-3.1-8B-Instruct finds llama-3.1-8b first, and never llama-3.1-70b.
+ * Catalog models for what was typed, best first: every word with a digit must match, plain words count when they
+ * do, the last may be half typed (Llama-3.1-8B-Instruct finds llama-3.1-8b, never llama-3.1-70b).
  */
 function matchModels(query) {
   const q = words(query.replace(/^[^/\s]+\//, ''));
@@ -302,7 +299,9 @@ async function loadCatalog() {
     state.gpus = gpus.value.body.items;
     for (const g of state.gpus) {
       const cap = g.usable_memory_bytes != null ? gib(g.usable_memory_bytes) : `${gib(g.memory_bytes)} marketed`;
-      gpuSelect.append(el('option', { value: g.id }, `${g.name} · ${cap}`));
+      // the vendor's name is left off the choice (a phone shows it whole) and kept in its title
+      const name = g.vendor && g.name.startsWith(`${g.vendor} `) ? g.name.slice(g.vendor.length + 1) : g.name;
+      gpuSelect.append(el('option', { value: g.id, title: g.name }, `${name} · ${cap}`));
       only.append(el('option', { value: g.id }, g.name));
     }
   } else {
@@ -313,8 +312,7 @@ async function loadCatalog() {
   if (problems.length) showErrors({ title: 'The catalog could not be loaded', items: problems });
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// The request
+// --- The request
 
 /** Parses a number the way a person types it (commas, spaces, 7e9); the server judges range and integrality. */
 function parseNumber(raw, field) {
@@ -378,9 +376,8 @@ function setPath(obj, path, value) {
 }
 
 /**
- * The request document for a question, from the visible fields that question takes. Returns { body, derived }:
- * derived maps a JSON Pointer the page filled in itself to the field it came from (Estimate spreads gpu_count
- * over parallelism). Throws { field, detail } for input the browser can already reject.
+ * The request for a question from its visible fields: { body, derived }, derived mapping a pointer the page filled
+ * itself to its field (Estimate spreads gpu_count over parallelism). Throws { field, detail } on bad input.
  */
 function buildRequest(question) {
   const letter = Q[question];
@@ -414,8 +411,7 @@ const apiUrl = (question) => new URL(`v1/${question}`, location.href).href;
 const curlFor = (question, body) =>
   `curl -s ${apiUrl(question)} -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`;
 
-// ---------------------------------------------------------------------------------------------------------
-// The shareable URL: every field that differs from its default, and the question, in the hash.
+// --- The shareable URL: every field that differs from its default, and the question, in the hash.
 
 function formState() {
   const p = new URLSearchParams();
@@ -462,8 +458,7 @@ function restoreHash() {
   return Q[p.get('q')] ? p.get('q') : null;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Errors
+// --- Errors
 
 /** The field a problem's JSON Pointer names: a control by its API name, the longest that matches, else a section. */
 function fieldForPointer(pointer, derived = {}) {
@@ -548,8 +543,7 @@ function showErrors({ title, detail = '', items, derived }) {
   $('#errors').focus();
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Results
+// --- Results
 
 function fact(key, label, value, raw, title) {
   return el('div', {}, el('dt', {}, label), el('dd', { id: `result-${key}`, 'data-field': key, 'data-value': raw ?? null, title }, value));
@@ -905,8 +899,7 @@ const REC_COLS = {
     ['total_cost', 'Total training cost', (o) => o.total_cost, usd],
   ],
 };
-// bought, not rented: what the option costs at once and a month, and the share of hours above
-// which owning beats renting the same GPU (the option's tco)
+// bought: the option's cost at once and a month, and the use above which owning beats renting (its tco)
 REC_COLS.purchase = [
   ['upfront_usd', 'Upfront', (o) => o.tco?.upfront_usd, usd],
   ['per_month_usd', '$ per month', (o) => o.tco?.per_month_usd, usd],
@@ -936,10 +929,11 @@ function recTable(res) {
       el('button', { type: 'button', class: 'sort', 'data-key': key }, label, el('span', { 'aria-hidden': 'true', class: 'arrow' },
         sorted ? (state.sort.dir > 0 ? ' ▲' : ' ▼') : ' ↕')));
   }));
-  const rows = sortedOptions(res).map((o) => el('tr', { 'data-gpu': o.gpu }, cols.map(([key, , get, fmt], i) => {
+  // data-label: the column's name, which a narrow screen shows beside each figure (style.css lays rows out as cards)
+  const rows = sortedOptions(res).map((o) => el('tr', { 'data-gpu': o.gpu }, cols.map(([key, label, get, fmt], i) => {
     const v = get(o);
     const cell = el(i === 1 ? 'th' : 'td', { scope: i === 1 ? 'row' : null, class: fmt ? 'num' : null, 'data-field': key,
-      'data-value': typeof v === 'number' ? String(v) : null }, v == null ? '—' : fmt ? fmt(v) : v);
+      'data-label': label, 'data-value': typeof v === 'number' ? String(v) : null }, v == null ? '—' : fmt ? fmt(v) : v);
     if (key === 'price_per_gpu_hour') cell.title = `${o.price_source}${o.price_date ? `, ${o.price_date}` : ''}`;
     return cell;
   }), el('td', {}, el('button', { type: 'button', class: 'tool', 'data-estimate': o.gpu,
@@ -951,8 +945,7 @@ function recTable(res) {
 
 function recommendCsv(res) {
   const cols = recColumns(res);
-  // a text cell that a spreadsheet would read as a formula gets a leading quote (OWASP CSV injection), as the
-  // server's own CSV does; numbers are never prefixed
+  // a text cell a spreadsheet would read as a formula gets a leading quote (OWASP CSV injection), as the server's
   const q = (v) => {
     if (v == null) return '';
     const t = typeof v === 'string' && /^'*[=+\-@\t\r]/.test(v) ? `'${v}` : String(v);
@@ -1019,8 +1012,7 @@ function render(question, res) {
   result.dataset.state = 'done';
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Asking
+// --- Asking
 
 function clearResult() {
   state.last = null;
@@ -1111,8 +1103,7 @@ function init() {
     modelHint();
   });
   input.addEventListener('keydown', comboKey);
-  // close a moment after focus leaves (a click on the list lands first), unless it came back:
-  // typing again within that moment must not have its fresh list closed under it
+  // close a moment after focus leaves (a click on the list lands first), unless focus came back
   input.addEventListener('blur', () => setTimeout(() => {
     if (document.activeElement !== input) comboClose();
   }, 150));

@@ -75,6 +75,15 @@ function niceTicks(min, max) {
   return out;
 }
 
+/** A label's width in px in the page's font at 11 px (.pt-label), plus one. */
+function labelWidth(text) {
+  labelWidth.ctx ??= document.createElement('canvas').getContext('2d');
+  const ctx = labelWidth.ctx;
+  if (!ctx) return text.length * 6.5 + 1;
+  ctx.font = `11px ${getComputedStyle(document.body).fontFamily}`;
+  return ctx.measureText(text).width + 1;
+}
+
 /** Cost per hour against throughput, one point per option, the cheapest a square. */
 function scatter(host, points, xLabel) {
   if (!points.length) {
@@ -102,21 +111,27 @@ function scatter(host, points, xLabel) {
   }
   chart.append(svg('text', { x: (m.l + W - m.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'axis' }, xLabel),
     svg('text', { x: 12, y: (m.t + H - m.b) / 2, 'text-anchor': 'middle', class: 'axis', transform: `rotate(-90 12 ${(m.t + H - m.b) / 2})` }, '$ per hour'));
-  // labels where they do not overlap a label already placed (cheapest first); the rest keep their <title>
-  const placed = [];
-  for (const p of [...points].sort((a, b) => a.rank - b.rank)) {
-    const cx = sx(p.x);
-    const cy = sy(p.y);
+  // a label goes right, left, above or below its point: the first place in the plot clear of points and of labels
+  // placed before (cheapest first); without one the point keeps its <title>
+  const at = points.map((p) => [sx(p.x), sy(p.y)]);
+  const taken = at.map(([x, y]) => [x - 6, y - 6, 12, 12]);
+  const overlaps = (a, b) => a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+  const inside = (b) => b[0] >= m.l && b[0] + b[2] <= W - m.r && b[1] >= m.t && b[1] + b[3] <= H - m.b;
+  const order = points.map((p, i) => i).sort((a, b) => points[a].rank - points[b].rank);
+  for (const i of order) {
+    const p = points[i];
+    const [cx, cy] = at[i];
     const mark = p.best
       ? svg('rect', { x: cx - 5, y: cy - 5, width: 10, height: 10, class: 'point best' })
       : svg('circle', { cx, cy, r: 5, class: 'point' });
-    const w = p.label.length * 6.5;
-    const right = cx + 8 + w > W;
-    const box = [right ? cx - 8 - w : cx + 8, cy - 8, w, 14];
-    const free = !placed.some((b) => box[0] < b[0] + b[2] && b[0] < box[0] + box[2] && box[1] < b[1] + b[3] && b[1] < box[1] + box[3]);
-    if (free) placed.push(box);
+    const w = labelWidth(p.label);
+    // [box, text x, text y, anchor]
+    const places = [[[cx + 8, cy - 8, w, 14], cx + 8, cy + 4, 'start'], [[cx - 8 - w, cy - 8, w, 14], cx - 8, cy + 4, 'end'],
+      [[cx - w / 2, cy - 22, w, 14], cx, cy - 10, 'middle'], [[cx - w / 2, cy + 8, w, 14], cx, cy + 20, 'middle']];
+    const place = places.find(([box]) => inside(box) && !taken.some((b) => overlaps(box, b)));
+    if (place) taken.push(place[0]);
     chart.append(svg('g', { class: 'pt', 'data-gpu': p.id }, mark, svg('title', {}, p.title),
-      free && svg('text', { x: right ? cx - 8 : cx + 8, y: cy + 4, 'text-anchor': right ? 'end' : 'start', class: 'pt-label' }, p.label)));
+      place && svg('text', { x: place[1], y: place[2], 'text-anchor': place[3], class: 'pt-label' }, p.label)));
   }
   host.replaceChildren(chart);
 }

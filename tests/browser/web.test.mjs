@@ -99,6 +99,37 @@ async function assertBreakdown(p, perGpu) {
   }
 }
 
+/** The scatter's labels: inside the chart, over no point and no other label (their drawn boxes). */
+async function assertLabelsClear(p) {
+  const boxes = await p.$$eval('#scatter svg', (svgs) => svgs.flatMap((s) => {
+    const box = (e) => { const b = e.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height, label: e.textContent }; };
+    return [{ width: s.width.baseVal.value, labels: [...s.querySelectorAll('text.pt-label')].map(box),
+      points: [...s.querySelectorAll('.point')].map(box) }];
+  }));
+  const hit = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  for (const { width, labels, points } of boxes) {
+    assert.ok(labels.length > 0, 'the chart labels some points');
+    for (const [i, l] of labels.entries()) {
+      assert.ok(l.x >= 0 && l.x + l.w <= width, `label ${l.label} runs out of the chart`);
+      for (const q of points) assert.ok(!hit(l, q), `label ${l.label} covers a point`);
+      for (const o of labels.slice(i + 1)) assert.ok(!hit(l, o), `labels ${l.label} and ${o.label} overlap`);
+    }
+  }
+}
+
+/** No single-choice select of the form cuts its chosen text short (measured in its own font). */
+async function assertSelectsShowChoice(p) {
+  const cut = await p.$$eval('#estimate-form select:not([multiple])', (sels) => sels.filter((s) => s.offsetParent).map((s) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    const st = getComputedStyle(s);
+    ctx.font = `${st.fontSize} ${st.fontFamily}`;
+    const text = s.selectedOptions[0]?.textContent ?? '';
+    const room = s.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - 20; // the arrow
+    return ctx.measureText(text).width > room ? `${s.id}: "${text}"` : null;
+  }).filter(Boolean));
+  assert.deepEqual(cut, [], 'selects whose choice is cut short');
+}
+
 async function assertNoPageScroll(p, width) {
   const scroll = await p.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(scroll <= width, `the page scrolls sideways at ${width} px (${scroll} px wide)`);
@@ -565,6 +596,8 @@ describe('web UI in Chromium', () => {
     assert.equal(await page.locator('#memory-chart g[data-row]').count(), want.options.length);
     assert.deepEqual(await page.$$eval('#rejected li', (lis) => lis.map((li) => `${li.dataset.gpu}:${li.dataset.reason}`)),
       want.rejected.map((r) => `${r.gpu}:${r.reason}`));
+    await assertLabelsClear(page);
+    await assertSelectsShowChoice(page);
     await shot('recommend-1280');
     // sort by TPOT, ascending then descending
     await page.click('button.sort[data-key=tpot_ms]');
@@ -734,9 +767,13 @@ describe('web UI in Chromium', () => {
         await assertNoPageScroll(p, 375);
         await p.screenshot({ path: path.join(SHOTS, `${question}-375.png`), fullPage: true });
       }
-      // the recommendation table scrolls inside its own box
+      // the recommendation table fits: its rows are cards, each figure under its column's name
       const box = await p.$eval('#rec-table', (t) => [t.parentElement.clientWidth, t.scrollWidth]);
-      assert.ok(box[1] > box[0], 'the wide table is wider than its box, which scrolls');
+      assert.ok(box[1] <= box[0], `the options table is wider than its box at 375 px (${box[1]} > ${box[0]})`);
+      const names = await p.$$eval('#rec-table thead th button.sort', (bs) => bs.map((b) => b.firstChild.textContent));
+      const labels = await p.$eval('#rec-table tbody tr', (tr) => [...tr.querySelectorAll('[data-label]')].map((c) => c.dataset.label));
+      assert.deepEqual(labels, names, 'each figure carries its column name');
+      await assertSelectsShowChoice(p);
     } finally {
       await phone.close();
     }
