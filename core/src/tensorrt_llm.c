@@ -92,21 +92,43 @@ static uint64_t profile_requests(const struct gs_inference_input *in,
     return gs_div_ceil(tokens, chunk);
 }
 
+/* The engine path's runtime and decoder buffers, allocated before the cache is sized
+ * (TrtGptModelInflightBatching createBuffers and createDecoder, beam width 1, fp32 logits -
+ * PretrainedConfig.logits_dtype - and the TopKTopP decoding mode with penalties): five
+ * [max_batch_size, vocab] fp32 or int32 arrays - the logits (RuntimeBuffers), the embedding
+ * bias (DecoderState), the decoding layer's logits and its top-k workspace
+ * (DecodingLayerWorkspace; the top-k scratch adds max_batch_size x 2 x 1,024 x 8 x 4 bytes)
+ * and the penalty layer's workspace - and ten [max_batch_size, max_seq_len] 4-byte arrays
+ * (cache indirections, output ids, parent ids, log-probabilities and their slot copies). The
+ * decoder lives on the last pipeline stage; its ten small arrays are counted there too. */
+static uint64_t engine_path_buffers(const struct gs_inference_input *in,
+                                    const struct gs_inference_result *out, bool *ovf)
+{
+    const uint64_t batch = out->max_num_seqs ? out->max_num_seqs : 1;
+    const uint64_t vocab = gs_mul(gs_mul(batch, in->arch->vocab_size, ovf), 4, ovf);
+    const uint64_t topk = gs_mul(batch, 2 * 1024 * 8 * 4, ovf);
+    const uint64_t sequences = gs_mul(gs_mul(batch, in->context_length, ovf), 4 * 10, ovf);
+    return gs_add(gs_add(gs_mul(vocab, 5, ovf), topk, ovf), sequences, ovf);
+}
+
 static void trtllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                         struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
     const struct gs_engine_config *c = &in->engine;
     const struct gs_vllm_release *profile = gs_vllm_other_engine_profile();
-    if (release_for(c->version)->pytorch && !c->has_activation_bytes)
+    const bool pytorch = release_for(c->version)->pytorch;
+    if (pytorch && !c->has_activation_bytes)
         out->budget.activation_bytes = gs_vllm_activation_peak(
             in->arch, profile, stage->counts, out->max_num_batched_tokens,
             profile_requests(in, out), stage->tensor, out->mla_workspace_tokens, in->gpu.sm_count,
             stage->last_stage, ovf);
-    else
+    else /* the engine path samples in its decoder's buffers, not in a profiled forward */
         out->budget.activation_bytes =
-            gs_vllm_engine_peak(in, stage, out, profile, stage->last_stage, ovf);
+            gs_vllm_engine_peak(in, stage, out, profile, false, ovf);
     *non_torch = gs_vllm_non_torch(profile, (enum gs_link)in->gpu.link, stage->tensor,
                                    in->cross_node, stage->last_stage, ovf);
+    if (!pytorch && stage->last_stage && in->arch->logits)
+        *non_torch = gs_add(*non_torch, engine_path_buffers(in, out, ovf), ovf);
 }
 
 static void trtllm_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
@@ -123,7 +145,9 @@ static void trtllm_pool(const struct gs_inference_input *in, struct gs_inference
                     "weights, a max_num_tokens context forward, memory outside torch and the "
                     "CUDA graphs)"
                   : "TensorRT-LLM engine path: free_gpu_memory_fraction of the memory free after "
-                    "weights, activations and runtime buffers";
+                    "weights, activations and the runtime and decoder buffers (five fp32 "
+                    "[max_batch_size, vocab] arrays and ten [max_batch_size, max_seq_len] ones, in "
+                    "non_torch_bytes)";
     b->fraction_permille = c->free_memory_fraction_permille ? c->free_memory_fraction_permille
                                                             : 900;
     b->requested_bytes = b->total_bytes;

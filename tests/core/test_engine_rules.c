@@ -236,7 +236,8 @@ static void test_sglang_fraction_prefill_graphs(void **state)
  * 8,192 tokens in requests of at most max_seq_len - 1 (_create_dummy_context_requests): at a
  * 4,096-token context ceil(8,192 / 4,095) = 3 requests, so 3 rows of logits - the activation
  * is gs_vllm_activation_peak at 8,192 tokens and 3 sequences. Before 1.0 (the engine path):
- * 64 tokens a block and the server batch defaults (8,192 tokens, 1,024 sequences on an H100).
+ * 64 tokens a block, the server batch defaults (8,192 tokens, 1,024 sequences on an H100) and
+ * the decoder's buffers sized by max_batch_size x vocabulary (tensorrt_llm.c engine_path_buffers).
  * Both start with max_seq_len lowered where one sequence of the context does not fit
  * (adjustMaxAttentionWindow): 600,000 tokens of 131,072 bytes = 78.6 GB against a pool of
  * about 60 GB starts, holds no sequence of that length and offers at most what the pool
@@ -260,14 +261,19 @@ static void test_tensorrt_releases(void **state)
                      gs_vllm_activation_peak(&a, gs_vllm_other_engine_profile(), counts, 8192, 3,
                                              1, 0, 0, true, &ovf));
     assert_int_equal(r.blocks, (uint64_t)r.budget.kv_bytes / (32 * 131072));
+    const uint64_t pytorch_non_torch = r.budget.non_torch_bytes;
     in.engine.version = 1900; /* 0.19: the engine path */
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.block_size, 64);
     assert_int_equal(r.max_num_batched_tokens, 8192);
     assert_int_equal(r.max_num_seqs, 1024);
+    /* the forward without a sampler; the decoder's buffers instead, outside torch: 5 x 1,024
+     * x 128,256 x 4 + 1,024 x 65,536 (top-k scratch) + 10 x 1,024 x 4,096 x 4 =
+     * 2,626,682,880 + 67,108,864 + 167,772,160 = 2,861,563,904 */
     assert_int_equal(r.budget.activation_bytes,
                      gs_vllm_activation_peak(&a, gs_vllm_other_engine_profile(), counts, 8192,
-                                             1024, 1, 0, 0, true, &ovf));
+                                             1024, 1, 0, 0, false, &ovf));
+    assert_int_equal(r.budget.non_torch_bytes - pytorch_non_torch, 2861563904ULL);
     in.engine.version = 0;
     in.context_length = 600000;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
