@@ -89,6 +89,9 @@ struct linears {
                                       (autocast casts per call) */
     uint64_t dropout[ROLE_COUNT];  /* what adapters keep of their input beyond the shared one
                                       (LoRA dropout output and mask, fp32 casts), per token */
+    uint64_t fused_delta;          /* LitGPT's fused QKV adapter: the adapted outputs' width,
+                                      which zero_pad's index_copy keeps (gs_framework_rules
+                                      lora_fused_qkv) */
 };
 
 /* Does this linear keep its input for backward? Full training: its weight
@@ -131,10 +134,17 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
         /* what lora_A(lora_dropout(x)) keeps beyond the shared input: nn.Dropout's 1-byte mask
          * and its output, or the cast copy; under autocast lora_A keeps its own 16-bit copy
          * of an fp32 input instead */
-        if (cast || dropout) {
+        /* LitGPT's LoRAQKVLinear adapts q, k and v with one lora_A over one dropout of the
+         * input, and merges the adapters' outputs into the fused width with zero_pad, whose
+         * index_copy saves its source for backward (derivatives.yaml: source.expand_as) */
+        const bool fused = adapted && r == ROLE_ATTN_IN && in->rules != NULL &&
+                           in->rules->lora_fused_qkv;
+        if (fused)
+            l.fused_delta = add(c, l.fused_delta, mul(c, m->out, count));
+        if ((cast || dropout) && !(fused && l.fused_delta > mul(c, m->out, count))) {
             const uint64_t seen = cast ? 4 : e;
             const uint64_t per = (dropout ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen);
-            l.dropout[r] = add(c, l.dropout[r], mul(c, mul(c, per, m->in), count));
+            l.dropout[r] = add(c, l.dropout[r], mul(c, mul(c, per, m->in), fused ? 1 : count));
         }
     }
     return l;
@@ -290,6 +300,12 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         v += (b->attn.heads - b->attn.kv_heads) * b->attn.v_head_dim;
     }
     uint64_t widths = q + k + v;
+    /* LitGPT: V reaches SDPA as a view of the fused QKV output, which stays alive beside the
+     * rotated Q and K copies (model.py CausalSelfAttention.forward: qkv.split, apply_rope
+     * makes new q and k); under grouped queries V is expanded into a copy instead */
+    if (rules != NULL && rules->qkv_fused_pinned && b->mixer == GS_MIXER_ATTENTION &&
+        (b->attn.kv_heads == 0 || b->attn.kv_heads == b->attn.heads))
+        widths += q + k;
     /* the attention output: flash attention's backward reads it; eager attention's does not,
      * so then only o_proj keeps it, when it needs its input; frameworks that make it
      * contiguous first give o_proj a copy of its own */
@@ -306,6 +322,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(c, in, b, e)));
     p.partitioned = add(c, p.partitioned,
                         mul(c, tokens, add(c, l.dropout[ROLE_OUT], l.dropout[ROLE_DOWN])));
+    p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, tokens), l.fused_delta));
 
     if (b->mlp.kind == GS_MLP_MOE) {
         /* each token goes through top-k experts (gate out, up out, act out, down input),
@@ -459,8 +476,9 @@ static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, 
         return mul(c, logits, in->element_bytes + 8);
     const struct gs_framework_rules *r = in->rules;
     uint64_t chunks = r->loss_chunks;
-    if (chunks == 0 && r->loss_chunk_tokens)
-        chunks = div_ceil(tokens, r->loss_chunk_tokens);
+    if (chunks == 0 && r->loss_chunk_tokens) /* the logits split along the sequence */
+        chunks = div_ceil(div_ceil(in->sequence_length, in->parallelism->context),
+                          r->loss_chunk_tokens);
     return div_ceil(mul(c, logits, gs_loss_eighths_per_logit(r, chunks)), GS_LOSS_BYTES_UNIT);
 }
 

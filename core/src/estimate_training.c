@@ -816,9 +816,13 @@ static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
            : r->loss == GS_LOSS_CHUNKED
                ? (r->compile ? "chunked and compiled: each chunk's fused kernel keeps its 16-bit "
                                "input, plus one chunk's 16-bit gradient"
-                             : "chunked: every chunk's saved log_softmax output, one chunk's "
-                               "gradients at a time, and the 16-bit logits when the caller holds "
-                               "them")
+                             : r->logits_fp32_held
+                                   ? "chunked: the fp32 logits the caller holds (Fabric converts "
+                                     "the model's output), every chunk's saved log_softmax "
+                                     "output and one chunk's gradients at a time"
+                                   : "chunked: every chunk's saved log_softmax output, one "
+                                     "chunk's gradients at a time, and the 16-bit logits when "
+                                     "the caller holds them")
                : "fused linear-cross-entropy: the logits are never materialised whole",
            "framework.c gs_loss_eighths_per_logit; transformers loss_utils.py, torchtune "
            "CEWithChunkedOutputLoss, LitGPT chunked_cross_entropy, Liger "

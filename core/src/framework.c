@@ -96,17 +96,28 @@ static const struct row rows[] = {
                 "selective_ac_option 'op' (_save_list: every other mm, SDPA); "
                 "build_optimizers foreach=True; run_train.sh "
                 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; FSDP2"}},
+    /* The logits: model(input_ids, lm_head_chunk_size=128) returns x.split(128, dim=1)'s
+     * chunks, which Fabric's module wrapper converts to fp32 (_FabricModule.forward:
+     * precision.convert_output, to torch.get_default_dtype() under bf16-true and bf16-mixed
+     * alike); the loop holds them through backward and chunked_cross_entropy's log_softmax
+     * keeps its fp32 output per chunk. */
     {GS_FW_LITGPT, 0,
      {.framework = GS_FW_LITGPT, .label = "lit-gpt / LitGPT", .loss = GS_LOSS_CHUNKED,
-      .keeps_16bit_logits = true, .loss_chunk_tokens = 128, .norm_fp32_copy = true,
-      .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
+      .logits_fp32_held = true, .loss_upcast = true, .loss_chunk_tokens = 128,
+      .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
+      .quant_saves_input = true, .qkv_fused_pinned = true, .lora_fused_qkv = true,
       .foreach_step = true,
       .fsdp_version = 1,
-      .source = "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) and "
-                "chunked_cross_entropy over the bf16 chunks (no upcast), the logits held by "
-                "the loop through backward; litgpt RMSNorm x.float(); k/v expanded for SDPA; "
-                "y.reshape(B, T, C) of the transposed output copies; bitsandbytes "
-                "MatMul4Bit; torch.optim.AdamW (foreach); Lightning FSDPStrategy (FSDP1)"}},
+      .source = "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) (chunks of "
+                "128 positions, x.split(128, dim=1)) and chunked_cross_entropy; Fabric "
+                "_FabricModule.forward precision.convert_output: the chunks the loop holds "
+                "through backward are fp32; litgpt RMSNorm x.float(); model.py "
+                "CausalSelfAttention: qkv = self.attn(x) split into views, q and k rotated "
+                "into new tensors, v passed as a view (it keeps qkv alive); k/v expanded "
+                "for SDPA under grouped queries; y.reshape(B, T, C) of the transposed output "
+                "copies; lora.py LoRAQKVLinear: one lora_A (one dropout) for q/k/v, zero_pad's "
+                "index_copy keeps its source; bitsandbytes MatMul4Bit; torch.optim.AdamW "
+                "(foreach); Lightning FSDPStrategy (FSDP1)"}},
     {GS_FW_MEGATRON, 0,
      {.framework = GS_FW_MEGATRON, .label = "Megatron-LM (Transformer Engine)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .grads_persist = true,
@@ -178,8 +189,10 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_atte
  *   without), plus one chunk's gradients at a time (8, or 4, over the
  *   chunks); compiled (torch.compile on the chunk loss), the fused kernel
  *   keeps only its 16-bit input (2) and one chunk's 16-bit gradient (2 over
- *   the chunks). The 16-bit logits count once more (2) when the caller
- *   holds them (LitGPT's loop) and the kernel does not already keep them.
+ *   the chunks). The logits count once more when the caller holds them and
+ *   the kernel does not already keep them: 2 in 16 bits, 4 when the caller's
+ *   copy is fp32 (LitGPT's loop over Fabric's converted output: 4 + 4 + 8 /
+ *   chunks).
  * - fused linear-cross-entropy (Liger, Cut Cross-Entropy): the logits are
  *   computed and reduced chunk by chunk inside the kernel: 0.
  */
@@ -191,12 +204,12 @@ uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *r, uint64_t 
     case GS_LOSS_FP32_RETAINED:
         return 16 * u;
     case GS_LOSS_FP32:
-        return (12 + (r->keeps_16bit_logits ? 2 : 0)) * u;
+        return (12 + (r->logits_fp32_held ? 4 : r->keeps_16bit_logits ? 2 : 0)) * u;
     case GS_LOSS_CHUNKED:
         if (r->compile)
             return 2 * u + (2 * u + chunks - 1) / chunks;
-        return (r->keeps_16bit_logits ? 2 * u : 0) + (r->loss_upcast ? 4 : 2) * u +
-               ((r->loss_upcast ? 8 : 4) * u + chunks - 1) / chunks;
+        return (r->logits_fp32_held ? 4 * u : r->keeps_16bit_logits ? 2 * u : 0) +
+               (r->loss_upcast ? 4 : 2) * u + ((r->loss_upcast ? 8 : 4) * u + chunks - 1) / chunks;
     case GS_LOSS_FUSED:
         return 0;
     case GS_LOSS_DEFAULT:

@@ -58,8 +58,18 @@ struct gs_framework_rules {
     enum gs_loss loss;
     bool keeps_16bit_logits;    /* the model returns 16-bit logits its caller keeps (fp32 loss) */
     bool loss_upcast;           /* the loss upcasts to fp32 before log-softmax */
-    uint64_t loss_chunks;       /* chunks per micro-batch (chunked loss), 0 = by tokens */
-    uint64_t loss_chunk_tokens; /* tokens per chunk when loss_chunks is 0 */
+    uint64_t loss_chunks;       /* chunks per micro-batch (chunked loss), 0 = by positions */
+    uint64_t loss_chunk_tokens; /* sequence positions per chunk when loss_chunks is 0 (the
+                                   logits split along the sequence: every chunk holds that many
+                                   positions of each sequence of the micro-batch) */
+    bool logits_fp32_held;      /* the caller holds the logits converted to fp32 (Lightning
+                                   Fabric's precision plugin converts a module's output) */
+    bool qkv_fused_pinned;      /* one fused QKV projection whose V (a view of its output) reaches
+                                   the attention kernel as it is, keeping the whole output
+                                   alive beside the rotated Q and K copies (multi-head models) */
+    bool lora_fused_qkv;        /* LoRA on the fused QKV projection is one adapter: a single
+                                   dropout of its input, and the zero-padded merge keeps the
+                                   adapters' output (index_copy saves its source) */
     bool norm_fp32_copy;        /* eager RMSNorm upcasts: its fp32 input is saved */
     bool gqa_expanded;          /* K and V are repeated to every query head before attention */
     bool act2fn;                /* activations are transformers' ACT2FN modules (gelu_new in
