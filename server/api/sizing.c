@@ -1,5 +1,4 @@
 /* sizing.c - /v1/recommend and /v1/fit (see sizing.h). */
-#define _GNU_SOURCE /* qsort_r */
 #include "api/sizing.h"
 #include "api/sizing_answer.h"
 #include "api/sizing_request.h"
@@ -12,7 +11,7 @@
 #include "api/codec.h"
 #include "api/codec_training.h"
 #include "gs/plan.h"
-#include "gs/rank.h"
+#include "gs/recommend.h"
 #include "formats/jsonv.h"
 
 #include <math.h>
@@ -25,18 +24,6 @@
 
 /* ------------------------------------------------------------------ scratch */
 
-/* One catalog GPU in a recommendation. Its plan is the search of the first GPU with the same
- * search inputs but for the price (`searched`, an index in the thread's plans), priced at its
- * own (gs_plan_reprice) where it is read. */
-struct candidate {
-    const struct catalog_gpu *gpu;
-    struct gs_plan_gpu spec;
-    size_t searched;
-    enum gs_plan_reject why; /* at its own price */
-    double rank_cost;        /* gs_rank_cost at its own price, when why is GS_REJECT_NONE */
-    uint64_t gpu_count;
-};
-
 /* Each thread's working memory for /v1/recommend and /v1/fit, kept between requests: the
  * sizing state (37 KiB with its memos), a candidate per catalog GPU and a plan per distinct
  * search (105 KiB for the seed catalog; a price list's offers of one GPU share one).
@@ -46,7 +33,7 @@ struct candidate {
  * ends. */
 struct scratch {
     struct sizing sizing;
-    struct candidate *candidates;
+    struct gs_recommend_entry *candidates;
     size_t capacity;
     struct gs_plan *plans; /* one per search: distinct GPUs but for the price */
     size_t plans_capacity;
@@ -97,13 +84,13 @@ static struct sizing *sizing_start(void)
 
 /* Room for n candidates (not cleared: every member is written per GPU); NULL when out of
  * memory. */
-static struct candidate *candidates_for(size_t n)
+static struct gs_recommend_entry *candidates_for(size_t n)
 {
     struct scratch *sc = thread_scratch();
     if (sc == NULL)
         return NULL;
     if (sc->capacity < n) {
-        struct candidate *grown = realloc(sc->candidates, n * sizeof(*grown));
+        struct gs_recommend_entry *grown = realloc(sc->candidates, n * sizeof(*grown));
         if (grown == NULL)
             return NULL;
         sc->candidates = grown;
@@ -112,10 +99,11 @@ static struct candidate *candidates_for(size_t n)
     return sc->candidates;
 }
 
-/* The thread's plans with room for the one at `index` (grown by half again); NULL when out of
- * memory. Not cleared: the search writes every member. */
-static struct gs_plan *plans_for(size_t index)
+/* The thread's plan at `index`, room made for it (grown by half again); NULL when out of
+ * memory. Not cleared: the search writes every member. (gs_recommend_memory.plan) */
+static struct gs_plan *plan_at(void *ctx, size_t index)
 {
+    (void)ctx;
     struct scratch *sc = thread_scratch();
     if (sc == NULL)
         return NULL;
@@ -129,7 +117,7 @@ static struct gs_plan *plans_for(size_t index)
         sc->plans = grown;
         sc->plans_capacity = want;
     }
-    return sc->plans;
+    return &sc->plans[index];
 }
 
 /* Frees what the request allocated; the state itself stays the thread's. */
@@ -153,7 +141,7 @@ static void sizing_end(struct sizing *s)
 #define RECOMMEND_REJECTED_LISTED 100
 
 static void write_rejections(struct json_writer *w, const struct sizing *s,
-                             const struct candidate *cands, size_t n)
+                             const struct gs_recommend_entry *cands, size_t n)
 {
     enum { REASONS = GS_REJECT_COMM_BOUND + 1 };
     uint64_t by_reason[REASONS] = {0};
@@ -168,8 +156,8 @@ static void write_rejections(struct json_writer *w, const struct sizing *s,
         if (total++ >= RECOMMEND_REJECTED_LISTED)
             continue;
         json_w_begin_object(w);
-        json_w_member_string(w, "gpu", cands[i].gpu->id);
-        json_w_member_string(w, "name", cands[i].gpu->name);
+        json_w_member_string(w, "gpu", s->candidates[i]->id);
+        json_w_member_string(w, "name", s->candidates[i]->name);
         json_w_member_string(w, "reason", gs_plan_reject_code(cands[i].why));
         json_w_member_string(w, "detail", sizing_answer_reject_detail(cands[i].why, s));
         json_w_end_object(w);
@@ -191,32 +179,17 @@ static void write_rejections(struct json_writer *w, const struct sizing *s,
     json_w_end_array(w);
 }
 
-static int compare_candidates(const void *a, const void *b, void *arg)
-{
-    const struct candidate *x = *(const struct candidate *const *)a;
-    const struct candidate *y = *(const struct candidate *const *)b;
-    (void)arg;
-    return gs_rank_compare_figures(x->rank_cost, x->gpu_count, x->gpu->id, y->rank_cost,
-                                   y->gpu_count, y->gpu->id);
-}
-
 static void write_recommendation(struct json_writer *w, const struct sizing *s,
-                                 struct candidate *cands, size_t n, const struct gs_plan *plans)
+                                 struct gs_recommend_entry *cands, size_t n,
+                                 const struct gs_plan *plans)
 {
     const bool training = s->req.workload.mode == GS_MODE_TRAINING;
-    struct candidate **ok_list = calloc(n ? n : 1, sizeof(*ok_list));
+    struct gs_recommend_entry **ok_list = calloc(n ? n : 1, sizeof(*ok_list));
     if (ok_list == NULL) {
         w->failed = true;
         return;
     }
-    size_t good = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (cands[i].why == GS_REJECT_NONE && !cands[i].spec.has_price)
-            cands[i].why = GS_REJECT_NO_PRICE;
-        if (cands[i].why == GS_REJECT_NONE)
-            ok_list[good++] = &cands[i];
-    }
-    qsort_r(ok_list, good, sizeof(*ok_list), compare_candidates, NULL);
+    const size_t good = gs_recommend_order(cands, n, ok_list);
     json_w_begin_object(w);
     json_w_key(w, "model");
     codec_write_model_result(w, &s->req, &s->probe);
@@ -234,10 +207,11 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     size_t marketed = 0;
     const size_t listed = s->max_options ? s->max_options : RECOMMEND_OPTIONS_DEFAULT;
     for (size_t i = 0; i < good && i < listed && !w->failed; i++) {
-        struct gs_plan plan = plans[ok_list[i]->searched]; /* at the option's own price */
-        gs_plan_reprice(&ok_list[i]->spec, &s->limits, GS_REJECT_NONE, &plan);
-        sizing_answer_option(w, s, ok_list[i]->gpu, &ok_list[i]->spec, &plan, i + 1);
-        if (!ok_list[i]->gpu->usable_memory_bytes)
+        const struct catalog_gpu *gpu = s->candidates[ok_list[i] - cands];
+        struct gs_plan plan; /* at the option's own price */
+        gs_recommend_plan(ok_list[i], &plans[ok_list[i]->searched], &s->limits, &plan);
+        sizing_answer_option(w, s, gpu, &ok_list[i]->spec, &plan, i + 1);
+        if (!gpu->usable_memory_bytes)
             marketed++;
     }
     json_w_end_array(w);
@@ -288,55 +262,6 @@ static enum gs_status answer(struct json_writer *w, enum gs_status st, char **te
     return st;
 }
 
-/* GPU types whose search inputs are the same bytes but for the price (gs_plan_gpu: the GPU as
- * the search sees it, its node, whether it has a price) get the same plan, at their own price
- * (gs_plan_reprice): a catalog bulk-loaded with many entries of one GPU (a row per provider or
- * region, each at its price) is searched once per GPU, not once per row. An open-addressed
- * table of candidate indices keyed by a hash of those bytes (plan_gpu zeroes the struct
- * first, so equal inputs are equal bytes). */
-struct same_spec {
-    size_t *slots; /* candidate index + 1, 0 = empty */
-    size_t mask;
-};
-
-static bool same_spec_init(struct same_spec *t, size_t n)
-{
-    size_t size = 16;
-    while (size < 2 * n)
-        size *= 2;
-    t->slots = calloc(size, sizeof(*t->slots));
-    t->mask = size - 1;
-    return t->slots != NULL;
-}
-
-/* The search inputs of a candidate: its spec's bytes with the price taken out. */
-static void search_key(const struct candidate *c, struct gs_plan_gpu *key)
-{
-    memcpy(key, &c->spec, sizeof(*key));
-    key->price_per_gpu_hour = 0;
-}
-
-/* The first candidate before `i` with i's search inputs, or i itself (then recorded). */
-static size_t same_spec_find(struct same_spec *t, const struct candidate *cands, size_t i)
-{
-    struct gs_plan_gpu key, other;
-    search_key(&cands[i], &key);
-    const unsigned char *bytes = (const unsigned char *)&key;
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t k = 0; k < sizeof(key); k++)
-        h = (h ^ bytes[k]) * 1099511628211ull;
-    for (size_t slot = h & t->mask;; slot = (slot + 1) & t->mask) {
-        if (t->slots[slot] == 0) {
-            t->slots[slot] = i + 1;
-            return i;
-        }
-        const size_t j = t->slots[slot] - 1;
-        search_key(&cands[j], &other);
-        if (memcmp(&other, &key, sizeof(key)) == 0)
-            return j;
-    }
-}
-
 static uint64_t budget_ms; /* set once before the server's threads start */
 
 void sizing_set_budget_ms(uint64_t ms)
@@ -351,68 +276,62 @@ static uint64_t monotonic_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+/* gs_recommend_memory.stop: past the time budget, between two GPU types */
+struct budget_clock {
+    uint64_t started;
+};
+
+static bool over_budget(void *ctx, size_t next)
+{
+    (void)next;
+    const struct budget_clock *clock = ctx;
+    return budget_ms && monotonic_ms() - clock->started > budget_ms;
+}
+
 enum gs_status sizing_recommend_text(const struct service *svc, const json_t *request,
                                      char **text, size_t *length, struct problem *problem)
 {
     struct json_writer w;
     memset(&w, 0, sizeof(w));
     struct sizing *s = sizing_start();
-    struct candidate *cands = NULL;
+    struct gs_recommend_entry *cands = NULL;
+    size_t *slots = NULL;
     enum gs_status st =
         s != NULL ? sizing_request_decode(svc, request, false, s, &problem->errors) : GS_ERR_NOMEM;
+    const size_t n = st == GS_OK ? s->candidate_count : 0;
     if (st == GS_OK) {
-        cands = candidates_for(s->candidate_count ? s->candidate_count : 1);
-        if (cands == NULL)
+        cands = candidates_for(n ? n : 1);
+        slots = calloc(gs_recommend_slots(n), sizeof(*slots));
+        if (cands == NULL || slots == NULL)
             st = GS_ERR_NOMEM;
         s->limits.price_required = true; /* an unpriced GPU goes to `rejected` (no_price) */
     }
-    struct same_spec seen = {NULL, 0};
-    if (st == GS_OK && !same_spec_init(&seen, s->candidate_count))
-        st = GS_ERR_NOMEM;
-    const uint64_t started = budget_ms ? monotonic_ms() : 0;
-    const bool training = st == GS_OK && s->req.workload.mode == GS_MODE_TRAINING;
-    struct gs_plan *plans = NULL;
-    size_t searches = 0;
-    for (size_t i = 0; st == GS_OK && i < s->candidate_count; i++) {
-        if (budget_ms && i > 0 && monotonic_ms() - started > budget_ms) {
-            free(seen.slots);
-            json_w_discard(&w);
-            problem_set(problem, 503, "search-budget",
-                        "The search ran past its time budget",
-                        "the search of %zu GPU types passed its budget of %llu ms after %zu of "
-                        "them; name fewer in constraints.gpus (or a smaller max_gpus), or ask the "
-                        "operator for a larger GPUSIZER_COMPUTE_BUDGET_MS",
-                        s->candidate_count, (unsigned long long)budget_ms, i);
-            sizing_end(s);
-            return GS_ERR_BUSY;
-        }
-        struct candidate *c = &cands[i];
-        c->gpu = s->candidates[i];
-        sizing_request_plan_gpu(s, s->candidates[i], &c->spec);
-        const size_t twin = same_spec_find(&seen, cands, i);
-        if (twin != i) { /* searched already: the same inputs give the same plan */
-            c->searched = cands[twin].searched;
-            struct gs_plan plan = plans[c->searched];
-            c->why = gs_plan_reprice(&c->spec, &s->limits, cands[twin].why, &plan);
-            c->rank_cost = gs_rank_cost(&plan, training);
-            c->gpu_count = plan.gpu_count;
-            continue;
-        }
-        plans = plans_for(searches);
-        if (plans == NULL) {
-            st = GS_ERR_NOMEM;
-            break;
-        }
-        c->searched = searches++;
-        struct gs_plan *plan = &plans[c->searched];
-        st = gs_plan_search(&s->req.model, &s->req.workload, &c->spec, &s->limits, &s->demand,
-                            &s->eff, 0, &s->memo, plan, &c->why, &problem->errors);
-        c->rank_cost = gs_rank_cost(plan, training);
-        c->gpu_count = plan->gpu_count;
+    for (size_t i = 0; st == GS_OK && i < n; i++) {
+        sizing_request_plan_gpu(s, s->candidates[i], &cands[i].spec);
+        cands[i].id = s->candidates[i]->id;
     }
-    free(seen.slots);
+    struct budget_clock clock = {budget_ms ? monotonic_ms() : 0};
+    const struct gs_recommend_memory memory = {slots, gs_recommend_slots(n), plan_at, over_budget,
+                                               &clock};
+    size_t searches = 0, done = 0;
     if (st == GS_OK)
-        write_recommendation(&w, s, cands, s->candidate_count, plans);
+        st = gs_recommend_search(&s->req.model, &s->req.workload, &s->limits, &s->demand, &s->eff,
+                                 &s->memo, cands, n, &memory, &searches, &done, &problem->errors);
+    free(slots);
+    if (st == GS_ERR_BUSY) {
+        json_w_discard(&w);
+        problem_set(problem, 503, "search-budget", "The search ran past its time budget",
+                    "the search of %zu GPU types passed its budget of %llu ms after %zu of "
+                    "them; name fewer in constraints.gpus (or a smaller max_gpus), or ask the "
+                    "operator for a larger GPUSIZER_COMPUTE_BUDGET_MS",
+                    n, (unsigned long long)budget_ms, done);
+        sizing_end(s);
+        return GS_ERR_BUSY;
+    }
+    if (st == GS_OK) {
+        const struct gs_plan *plans = searches ? plan_at(NULL, 0) : NULL;
+        write_recommendation(&w, s, cands, n, plans);
+    }
     sizing_end(s);
     return answer(&w, st, text, length, problem);
 }

@@ -12,6 +12,7 @@
 
 #include "arch_fixture.h"
 #include "gs/plan.h"
+#include "gs/recommend.h"
 #include "gs/units.h"
 
 #include <math.h>
@@ -552,6 +553,86 @@ static void test_reprice(void **state)
     close_to(p.total_cost, p.train.gpu_hours * 7.13, 1e-12);
 }
 
+/* gs_recommend_search over four entries: an H100 at $2.50, the same H100 at $7.13 (the
+ * same search inputs but for the price: one search, priced at its own), an H100 with 40 GB
+ * less (a second search) and the H100 without a price. Three searches in all would be four
+ * without the sharing; the order is the cheapest first and the unpriced one is no_price; a
+ * stop before the second entry is GS_ERR_BUSY with one entry done. */
+static struct gs_plan recommend_plans[8];
+
+static struct gs_plan *recommend_plan(void *ctx, size_t index)
+{
+    (void)ctx;
+    return index < 8 ? &recommend_plans[index] : NULL;
+}
+
+static bool stop_at_second(void *ctx, size_t next)
+{
+    (void)ctx;
+    return next == 1;
+}
+
+static void test_recommend_search(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = spec_of(llama(4096, 32, 32, 8, 14336, 128256));
+    struct gs_workload w;
+    serving(&w, 8, 4096);
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    const struct gs_demand d = {
+        .kind = GS_DEMAND_OUTPUT_TOKENS, .rate = 9000, .prompt_tokens = 2048, .output_tokens = 512};
+    struct gs_recommend_entry e[4];
+    memset(e, 0, sizeof(e));
+    e[0].spec = e[1].spec = e[2].spec = e[3].spec = plan_h100();
+    e[1].spec.price_per_gpu_hour = 7.13;
+    e[2].spec.view.total_bytes -= 40000000000ULL;
+    e[3].spec.has_price = false;
+    e[3].spec.price_per_gpu_hour = 0;
+    e[0].id = "h100-a", e[1].id = "h100-b", e[2].id = "h100-small", e[3].id = "h100-unpriced";
+    size_t slots[16] = {0};
+    struct gs_recommend_memory mem = {slots, 16, recommend_plan, NULL, NULL};
+    size_t searches = 0, done = 0;
+    assert_int_equal(gs_recommend_search(&m, &w, &l, &d, &eff, NULL, e, 4, &mem, &searches, &done,
+                                         NULL),
+                     GS_OK);
+    assert_int_equal(searches, 3);
+    assert_int_equal(done, 4);
+    assert_int_equal(e[1].searched, e[0].searched);
+    assert_true(e[2].searched != e[0].searched);
+    assert_int_equal(e[1].gpu_count, e[0].gpu_count);
+    close_to(e[1].rank_cost, e[0].rank_cost * 7.13 / 2.5, 1e-12);
+    /* a search at the dear price alone finds the same plan */
+    struct gs_plan direct;
+    enum gs_plan_reject why;
+    assert_int_equal(gs_plan_search(&m, &w, &e[1].spec, &l, &d, &eff, 0, NULL, &direct, &why, NULL),
+                     GS_OK);
+    struct gs_plan priced;
+    gs_recommend_plan(&e[1], &recommend_plans[e[1].searched], &l, &priced);
+    same_but_price(&priced, &direct);
+    struct gs_recommend_entry *order[4];
+    const size_t good = gs_recommend_order(e, 4, order);
+    assert_int_equal(e[3].why, GS_REJECT_NO_PRICE);
+    assert_true(good == 2 || good == 3);
+    assert_ptr_equal(order[0], e[0].rank_cost <= e[2].rank_cost ? &e[0] : &e[2]);
+    for (size_t i = 1; i < good; i++)
+        assert_true(order[i - 1]->rank_cost <= order[i]->rank_cost);
+    /* the caller's stop, between two entries */
+    memset(slots, 0, sizeof(slots));
+    mem.stop = stop_at_second;
+    assert_int_equal(gs_recommend_search(&m, &w, &l, &d, &eff, NULL, e, 4, &mem, &searches, &done,
+                                         NULL),
+                     GS_ERR_BUSY);
+    assert_int_equal(done, 1);
+    /* a table too small for the entries */
+    mem.slot_count = 4;
+    assert_int_equal(gs_recommend_search(&m, &w, &l, &d, &eff, NULL, e, 4, &mem, &searches, &done,
+                                         NULL),
+                     GS_ERR_NOMEM);
+}
+
 /* Verdicts that do not depend on the plan: the search may stop early (a GPU
  * without a price under price_required stops at its first plan; a demand
  * needing throughput on a GPU without the figures stops at its first fitting
@@ -1061,6 +1142,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_zero_rules),
         cmocka_unit_test(test_training_scale_out),
         cmocka_unit_test(test_reprice),
+        cmocka_unit_test(test_recommend_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
