@@ -774,6 +774,16 @@ describe('web UI in Chromium', () => {
       const labels = await p.$eval('#rec-table tbody tr', (tr) => [...tr.querySelectorAll('[data-label]')].map((c) => c.dataset.label));
       assert.deepEqual(labels, names, 'each figure carries its column name');
       await assertSelectsShowChoice(p);
+      // and at 390 px (a current phone): nothing scrolls sideways, every answer laid out again
+      await p.setViewportSize({ width: 390, height: 844 });
+      for (const question of ['estimate', 'fit', 'recommend']) {
+        await p.goto('about:blank');
+        await p.goto(url.replace(/q=\w+/, `q=${question}`));
+        await p.waitForSelector(`#result[data-question="${question}"][data-state="done"]:not([hidden])`);
+        await assertNoPageScroll(p, 390);
+        await assertSelectsShowChoice(p);
+        await p.screenshot({ path: path.join(SHOTS, `${question}-390.png`), fullPage: true });
+      }
     } finally {
       await phone.close();
     }
