@@ -72,6 +72,22 @@ static double default_scale_out(const struct gs_plan_gpu *g, uint64_t node)
     }
 }
 
+double gs_plan_scale_out(const struct gs_plan_gpu *gpu, bool *assumed)
+{
+    *assumed = !(gpu->scale_out_bytes_per_s > 0);
+    return *assumed ? default_scale_out(gpu, plan_node_size(gpu)) : gpu->scale_out_bytes_per_s;
+}
+
+bool gs_plan_crosses_nodes(const struct gs_plan *plan, const struct gs_plan_gpu *gpu)
+{
+    if (plan->disaggregated)
+        return true; /* kv_transfer_seconds: each prompt's cache crosses to a decode node */
+    if (plan->estimate.has_peak) /* a training estimate: the job's data-parallel traffic */
+        return plan->nodes > 1;
+    const uint64_t dpa = plan->attention_data ? plan->attention_data : 1;
+    return plan->tensor * plan->pipeline * dpa > plan_node_size(gpu);
+}
+
 /* The data-parallel group's slowest link per GPU, one direction: NVLink or PCIe
  * within a node; across nodes, the node's network: the GPU's scale-out figure
  * (the catalog's scale_out_gb_s), else the board class's default above. */

@@ -204,7 +204,9 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     json_w_end_object(w);
     json_w_key(w, "options");
     json_w_begin_array(w);
-    size_t marketed = 0;
+    size_t marketed = 0, assumed_network = 0;
+    char network[512] = ""; /* the options whose figures rest on an assumed network */
+    size_t network_used = 0;
     const size_t listed = s->max_options ? s->max_options : RECOMMEND_OPTIONS_DEFAULT;
     for (size_t i = 0; i < good && i < listed && !w->failed; i++) {
         const struct catalog_gpu *gpu = s->candidates[ok_list[i] - cands];
@@ -213,6 +215,15 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
         sizing_answer_option(w, s, gpu, &ok_list[i]->spec, &plan, i + 1);
         if (!gpu->usable_memory_bytes)
             marketed++;
+        bool assumed = false;
+        const double link = gs_plan_scale_out(&ok_list[i]->spec, &assumed);
+        if (assumed && gs_plan_crosses_nodes(&plan, &ok_list[i]->spec) &&
+            assumed_network++ < 6 && network_used < sizeof(network)) {
+            const int len = snprintf(network + network_used, sizeof(network) - network_used,
+                                     "%s%s (#%zu, %.3g GB/s)", network_used ? ", " : "",
+                                     gpu->id, i + 1, link / 1e9);
+            network_used += len > 0 ? (size_t)len : 0;
+        }
     }
     json_w_end_array(w);
     json_w_key(w, "options_total");
@@ -227,6 +238,17 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
             w, "usable_memory_unknown",
             "some options' GPUs have no driver-reported capacity in the catalog; their "
             "marketed capacity was used");
+    if (assumed_network > 0) {
+        char detail[800];
+        snprintf(detail, sizeof(detail),
+                 "%zu option%s cross%s nodes (a job or replica over several, or a disaggregated "
+                 "plan's KV transfer) on a GPU the catalog gives no scale-out network for, so "
+                 "the board class's default per GPU was taken: %s%s; set the GPU's "
+                 "scale_out_gb_s for figures that hold",
+                 assumed_network, assumed_network == 1 ? "" : "s",
+                 assumed_network == 1 ? "es" : "", network, assumed_network > 6 ? ", ..." : "");
+        codec_write_warning(w, "scale_out_assumed", detail);
+    }
     if (s->echo_config != NULL) {
         char detail[256];
         snprintf(detail, sizeof(detail),

@@ -633,6 +633,36 @@ static void test_pasted_config_echo_trimmed(void **state)
     json_decref(config);
 }
 
+/* Issue 34 (point 5): an option whose figures rest on the network between nodes (a training
+ * job over several nodes here) on a GPU without a catalog scale-out figure says so, with the
+ * board class's default it took: an L40S server's one 100 Gb/s uplink shared by 8 GPUs,
+ * 100e9 / 8 / 8 = 1.5625e9 B/s a GPU; a GPU with a figure (the H100 SXM's 50 GB/s) is not
+ * named. */
+static void test_assumed_network_named(void **state)
+{
+    (void)state;
+    json_t *r = parse("{\"model\":\"llama-3.1-70b\",\"mode\":\"training\",\"training\":"
+                      "{\"batch_size\":8,\"sequence_length\":4096},\"demand\":"
+                      "{\"training_tokens\":1e10,\"deadline_days\":30},\"constraints\":"
+                      "{\"gpus\":[\"l40s\",\"h100-sxm-80gb\"]}}");
+    json_t *rec = run(sizing_recommend, r);
+    size_t i;
+    const json_t *o;
+    bool l40s_across = false;
+    json_array_foreach(json_object_get(rec, "options"), i, o) {
+        if (strcmp(json_string_value(json_object_get(o, "gpu")), "l40s") == 0)
+            l40s_across = json_integer_value(json_object_get(o, "nodes")) > 1;
+    }
+    assert_true(l40s_across);
+    const char *detail = warning_detail(rec, "scale_out_assumed");
+    assert_non_null(detail);
+    assert_non_null(strstr(detail, "l40s (#"));
+    assert_non_null(strstr(detail, "1.56 GB/s"));
+    assert_null(strstr(detail, "h100-sxm-80gb"));
+    json_decref(rec);
+    json_decref(r);
+}
+
 /* /v1/fit: the acceptance-style cases written out. */
 static void test_fit(void **state)
 {
@@ -766,6 +796,7 @@ int main(void)
         cmocka_unit_test(test_generated_recommendations),
         cmocka_unit_test(test_request_warnings_everywhere),
         cmocka_unit_test(test_pasted_config_echo_trimmed),
+        cmocka_unit_test(test_assumed_network_named),
         cmocka_unit_test(test_every_catalog_model_one_answer),
         cmocka_unit_test(test_deepseek_v3_layouts),
         cmocka_unit_test(test_integrated_gpu_bought_whole),

@@ -179,6 +179,14 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
                               uint64_t gpu_count, struct gs_plan_memo *memo, struct gs_plan *out,
                               enum gs_plan_reject *why, struct gs_error *err);
 
+/* The network between nodes the search takes for `gpu`, per GPU and one direction, bytes/s:
+ * the catalog's scale-out figure, else its board class's default (*assumed then true). */
+double gs_plan_scale_out(const struct gs_plan_gpu *gpu, bool *assumed);
+
+/* Whether a plan's figures depend on that network: a training job across nodes, a serving
+ * replica across nodes, or a disaggregated plan's KV transfer between its pools. */
+bool gs_plan_crosses_nodes(const struct gs_plan *plan, const struct gs_plan_gpu *gpu);
+
 /* The plan gs_plan_search found on one GPU, priced for another whose search inputs are the
  * same but for price_per_gpu_hour (has_price the same): a catalog lists one GPU at many prices
  * (a row per provider or region). The search never compares dollars, only GPU counts and
