@@ -420,7 +420,7 @@ static void test_new_gpu_rows(void **state)
         {"b300", 288000000000ULL, 0},
         {"gb300", 288000000000ULL, 0},
         {"mi350x", 288000000000ULL, 0},
-        {"mi355x", 288000000000ULL, 0},
+        {"mi355x", 288000000000ULL, 309220868096ULL}, /* rocminfo 301973504 KB (0030) */
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         const struct catalog_gpu *g = catalog_snapshot_gpu(snap, rows[i].id);
@@ -434,6 +434,11 @@ static void test_new_gpu_rows(void **state)
         assert_non_null(g->interconnect_source);
         assert_true(g->sm_count.present == (g->sm_count_source != NULL));
     }
+    /* migration 0030: the MI325X's driver total (rocminfo 268419072 KB) and both AMD parts'
+     * reference nodes, one 400 Gb/s NIC a GPU */
+    assert_int_equal(catalog_snapshot_gpu(snap, "mi325x")->usable_memory_bytes, 274861129728ULL);
+    assert_true(catalog_snapshot_gpu(snap, "mi325x")->scale_out_gb_s.value == 50.0);
+    assert_true(catalog_snapshot_gpu(snap, "mi355x")->scale_out_gb_s.value == 50.0);
     assert_int_equal((int)catalog_snapshot_gpu(snap, "rtx-5090")->sm_count.value, 170);
     assert_true(catalog_snapshot_gpu(snap, "rtx-5090")->fp8_tflops.value == 419.0);
     assert_false(catalog_snapshot_gpu(snap, "rtx-3060-12gb")->fp8_tflops.present); /* Ampere */
