@@ -284,6 +284,15 @@ static void work_per_token(const struct gs_train_input *in, double *model, doubl
     *hardware = in->recompute == GS_RECOMPUTE_FULL ? (*model + 2.0 * n) / *model : 1.0;
 }
 
+double gs_perf_train_attention_share(const struct gs_arch *arch, uint64_t sequence,
+                                     uint64_t flop_parameters, bool adapters)
+{
+    if (flop_parameters == 0 || sequence == 0)
+        return 0;
+    const double counted = (adapters ? 4.0 : 6.0) * (double)flop_parameters;
+    return 3.0 * attention_flops(arch, (double)sequence / 2) / counted;
+}
+
 static double bubble(const struct gs_train_input *in)
 {
     const double p = (double)(in->pipeline ? in->pipeline : 1);

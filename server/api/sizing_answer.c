@@ -1,6 +1,8 @@
 /* sizing_answer.c - the pieces of a /v1/recommend or /v1/fit answer (see sizing_answer.h). */
 #include "api/sizing_answer.h"
 
+#include "gs/perf.h"
+
 #include "api/codec.h"
 #include "api/codec_training.h"
 #include "formats/json_out.h"
@@ -502,7 +504,29 @@ void sizing_answer_assumptions(struct json_writer *w, const struct sizing *s, bo
         if (ok)
             ok = add_vendor_note(w, s);
     } else if (ok) {
-        ok = add_note(w, "training_mfu",
+        /* the attention products the counted work leaves out, for this model and sequence */
+        const struct gs_training *tr = &s->req.workload.training;
+        const double share =
+            s->req.model.has_arch
+                ? gs_perf_train_attention_share(&s->req.model.arch, tr->sequence_length,
+                                                s->probe.has_breakdown ? s->probe.params.active
+                                                                       : s->probe.parameters,
+                                                tr->method != GS_METHOD_FULL)
+                : 0;
+        char counted[200];
+        snprintf(counted, sizeof(counted),
+                 "attention's QK^T and AV are not counted: %.1f%% more work at %llu tokens",
+                 share * 100, (unsigned long long)tr->sequence_length);
+        ok = add_note(w, "training_flops",
+                      share > 0 ? counted
+                                : "attention's QK^T and AV are not counted (no architecture "
+                                  "to count them by)",
+                      "6 N D, Kaplan et al. 2020 (arXiv 2001.08361); the causal attention "
+                      "products, forward 4 a d a attended token on each attention layer and "
+                      "backward twice that, as in PaLM's MFU (arXiv 2204.02311, appendix B), "
+                      "whose count takes the whole sequence instead of its causal half",
+                      share > 0 ? share : NAN);
+        ok = ok && add_note(w, "training_mfu",
                       "model FLOPs utilization (6 N D counted, 4 N D with LoRA): 0.40 for dense "
                       "models, 0.30 for MoE unless given",
                       "Narayanan et al. 2021 (arXiv 2104.04473) and Llama 2 (arXiv 2307.09288): "

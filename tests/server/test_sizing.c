@@ -659,6 +659,18 @@ static void test_assumed_network_named(void **state)
     assert_non_null(strstr(detail, "l40s (#"));
     assert_non_null(strstr(detail, "1.56 GB/s"));
     assert_null(strstr(detail, "h100-sxm-80gb"));
+    /* and what training's 6 N D leaves out is said, for this model and sequence: 80 layers x
+     * 64 heads x 128 at 4,096 tokens, 6 x 80 x 8,192 x 4,096 over 6 x 70.55e9, about 3.9% */
+    bool flops_named = false;
+    json_array_foreach(json_object_get(rec, "assumptions"), i, o) {
+        if (strcmp(json_string_value(json_object_get(o, "name")), "training_flops") != 0)
+            continue;
+        flops_named = true;
+        const double share = json_number_value(json_object_get(o, "value"));
+        assert_true(share > 0.037 && share < 0.040);
+        assert_non_null(strstr(json_string_value(json_object_get(o, "detail")), "4096 tokens"));
+    }
+    assert_true(flops_named);
     json_decref(rec);
     json_decref(r);
 }

@@ -185,6 +185,14 @@ struct gs_train_result {
 bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gpu,
                    const struct gs_efficiency *eff, struct gs_train_result *out);
 
+/* The work training counts per token is 6 N (4 N with adapters): the attention products, QK^T
+ * and AV, are not in it. This is what they add, as a share of that counted work, for sequences
+ * of `sequence` tokens under a causal mask (each token attends to half the sequence on
+ * average, its window at most): forward 4 a d per attended token on each attention layer,
+ * backward twice that. 0 without attention layers or parameters. */
+double gs_perf_train_attention_share(const struct gs_arch *arch, uint64_t sequence,
+                                     uint64_t flop_parameters, bool adapters);
+
 /* GPUs needed so that training finishes within `seconds`: the smallest n
  * with n x per-GPU throughput x (bubble, recompute) >= the work; 0 when the
  * GPU has no FLOPS figure. */
