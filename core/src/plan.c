@@ -307,6 +307,19 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m,
         plan->nodes = per_node ? plan_nodes_for(plan->replicas * group, per_node) +
                                      plan_nodes_for(plan->prefill_replicas * group, per_node)
                                : (plan->replicas + plan->prefill_replicas) * plan_nodes_for(group, node);
+        if (per_node && plan->gpu_count <= per_node) {
+            /* both pools fit one node (vLLM's and Dynamo's single-node 1P1D setups): the cache
+             * crosses the node's own links; the batch, chosen for the network, still meets
+             * the targets, sooner */
+            const double within = plan_group_link(gpu, 2);
+            const double moved = within > 0 ? (double)d->prompt_tokens *
+                                                  (double)r->kv.bytes_per_token / within
+                                            : plan->kv_transfer_seconds;
+            if (plan->has_throughput)
+                plan->ttft_seconds += moved - plan->kv_transfer_seconds;
+            plan->kv_transfer_seconds = moved;
+            plan->nodes = 1;
+        }
         const double decoded = plan->decode.decode_tokens_per_s * (double)plan->replicas;
         const double prefilled =
             (double)plan->prefill_replicas * (double)dpa / plan->decode.prefill_seconds * out;

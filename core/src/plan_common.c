@@ -80,8 +80,9 @@ double gs_plan_scale_out(const struct gs_plan_gpu *gpu, bool *assumed)
 
 bool gs_plan_crosses_nodes(const struct gs_plan *plan, const struct gs_plan_gpu *gpu)
 {
-    if (plan->disaggregated)
-        return true; /* kv_transfer_seconds: each prompt's cache crosses to a decode node */
+    if (plan->disaggregated) /* kv_transfer_seconds: each prompt's cache crosses to a decode
+                                pool, on another node unless both pools fit one */
+        return plan->nodes > 1;
     if (plan->estimate.has_peak) /* a training estimate: the job's data-parallel traffic */
         return plan->nodes > 1;
     const uint64_t dpa = plan->attention_data ? plan->attention_data : 1;

@@ -888,8 +888,24 @@ static void test_disaggregation(void **state)
     close_to(split.ttft_seconds,
              split.decode.prefill_seconds + split.kv_transfer_seconds + split.decode.step_seconds,
              1e-12);
-    /* without a TPOT target there is nothing to gain: one pool */
+    /* at 400 tokens/s both pools fit one node (a TP 4 decode instance and a TP 4 prefill
+     * instance): the cache crosses NVLink, 2,048 x 81,920 B at the node's link, not the
+     * network, and the plan needs no network at all */
     l.allow_disaggregation = true;
+    d.rate = 400;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &split, &why, NULL), GS_OK);
+    assert_true(split.disaggregated);
+    assert_int_equal(split.gpu_count, 8);
+    assert_int_equal(split.nodes, 1);
+    close_to(split.kv_transfer_seconds,
+             2048.0 * (327680.0 / (double)split.tensor) / gs_perf_link_bytes_per_s(&g.perf),
+             1e-12);
+    close_to(split.ttft_seconds,
+             split.decode.prefill_seconds + split.kv_transfer_seconds + split.decode.step_seconds,
+             1e-12);
+    assert_false(gs_plan_crosses_nodes(&split, &g));
+    d.rate = 20000;
+    /* without a TPOT target there is nothing to gain: one pool */
     d.tpot_ms = 0;
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &split, &why, NULL), GS_OK);
     assert_false(split.disaggregated);
