@@ -460,11 +460,13 @@ void sizing_answer_assumptions(struct json_writer *w, const struct sizing *s, bo
                           "vLLM config _get_and_verify_max_len",
                           (double)s->req.workload.serving.context_length);
     } else if (ok && !training) {
+        snprintf(detail, sizeof(detail),
+                 "the demand gave no latency target: every option holds this time per output "
+                 "token (%.3g tokens/s each user sees); give demand.tpot_ms or "
+                 "output_tokens_per_s_per_user to change it, \"tpot_ms\": null for none",
+                 1000.0 / GS_DEMAND_DEFAULT_TPOT_MS);
         if (s->latency_defaulted)
-            ok = add_note(w, "tpot_target",
-                          "the demand gave no latency target: every option holds this time per "
-                          "output token (25 tokens/s each user sees); give demand.tpot_ms or "
-                          "output_tokens_per_s_per_user to change it, \"tpot_ms\": null for none",
+            ok = add_note(w, "tpot_target", detail,
                           "MLPerf Inference interactive target for its 70B chat model "
                           "(mlcommons/inference loadgen/mlperf.conf: "
                           "llama2-70b-interactive.Server.tpot_latency = 40)",
@@ -526,9 +528,11 @@ void sizing_answer_assumptions(struct json_writer *w, const struct sizing *s, bo
                       "backward twice that, as in PaLM's MFU (arXiv 2204.02311, appendix B), "
                       "whose count takes the whole sequence instead of its causal half",
                       share > 0 ? share : NAN);
-        ok = ok && add_note(w, "training_mfu",
-                      "model FLOPs utilization (6 N D counted, 4 N D with LoRA): 0.40 for dense "
-                      "models, 0.30 for MoE unless given",
+        snprintf(detail, sizeof(detail),
+                 "model FLOPs utilization (6 N D counted, 4 N D with LoRA): %.2f for dense "
+                 "models, %.2f for MoE unless given",
+                 GS_TRAIN_MFU_DENSE_PERMILLE / 1000.0, GS_TRAIN_MFU_MOE_PERMILLE / 1000.0);
+        ok = ok && add_note(w, "training_mfu", detail,
                       "Narayanan et al. 2021 (arXiv 2104.04473) and Llama 2 (arXiv 2307.09288): "
                       "35-45% dense at scale (Megatron 41-48%, Llama 2 39-43%), "
                       "20-35% MoE [U]",
