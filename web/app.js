@@ -959,6 +959,8 @@ function recommendCsv(res) {
   return `${lines.join('\n')}\n`;
 }
 
+const buyVsRent = (b) => (b == null ? '' : b > 1 ? ', never cheaper than renting' : `, cheaper than renting above ${pct(b)} use`);
+
 function renderRecommend(res) {
   const best = res.options[0];
   const verdict = $('#fit-verdict');
@@ -968,7 +970,8 @@ function renderRecommend(res) {
     ? el('span', {}, el('strong', { class: 'verdict-word' }, `${best.gpu_count} × ${best.name}`), `, ${layoutText(best.plan, best)}: `,
       el('strong', {}, `${usd(best.cost_per_hour)} per hour`),
       best.cost_per_million_tokens != null ? `, ${usd(best.cost_per_million_tokens)} per million output tokens` : '',
-      best.total_cost != null ? `, ${usd(best.total_cost)} for the whole run (${round(best.throughput.wall_clock_days, 1)} days)` : '', '.')
+      best.total_cost != null ? `, ${usd(best.total_cost)} for the whole run (${round(best.throughput.wall_clock_days, 1)} days)` : '',
+      best.tco ? `; bought: ${usd(best.tco.upfront_usd)} upfront, ${usd(best.tco.per_month_usd)} a month${buyVsRent(best.tco.breakeven_utilization)}` : '', '.')
     : el('strong', { class: 'verdict-word' }, 'No GPU in the catalog qualifies; the rejected list below says why.'));
   verdict.hidden = false;
   const d = res.demand;
@@ -978,7 +981,7 @@ function renderRecommend(res) {
       `${formatInt(d.prompt_tokens)} + ${formatInt(d.output_tokens)} tokens per request` +
       `${d.ttft_ms ? `, TTFT ≤ ${d.ttft_ms} ms` : ''}${d.tpot_ms ? `, TPOT ≤ ${d.tpot_ms} ms` : ''}`;
   put('#facts', ...modeFacts(res), fact('demand', 'Demand', demand),
-    fact('options', 'Qualifying GPU types', `${res.options.length} of ${res.options.length + res.rejected.length}`, res.options.length));
+    fact('options', 'Qualifying GPU types', `${res.options_total} of ${res.options_total + res.rejected_total}`, res.options_total));
   $('#serving').hidden = true;
   showChanges(null, [], false);
   $('#rec-wrap').hidden = false;

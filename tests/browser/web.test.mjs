@@ -690,6 +690,13 @@ describe('web UI in Chromium', () => {
       else if (o.tco.breakeven_utilization > 1) assert.equal(cell, 'never');
       else assert.match(cell, /% use$/);
     }
+    // the buyer's summary: the best option bought, at once and a month
+    const verdict = await page.textContent('#fit-verdict');
+    const best = want.options[0];
+    assert.ok(verdict.includes(`${best.gpu_count} × ${best.name}`), verdict);
+    assert.match(verdict, /bought: \$[\d,.]+ upfront, \$[\d,.]+ a month/);
+    // every GPU type counted, the listed and the rest
+    assert.equal(await page.getAttribute('#result-options', 'data-value'), String(want.options_total));
     await page.selectOption('#constraints-pricing', 'on_demand');
   });
 
