@@ -42,4 +42,5 @@ void gs_gpu_view_build(const struct gs_gpu_facts *f, struct gs_gpu_view *out)
     out->hw = (uint8_t)gs_hw_from_architecture(f->architecture);
     out->sm_count = f->sm_count;
     out->unified_memory = f->unified_memory;
+    out->rocm = f->vendor != NULL && strcmp(f->vendor, "AMD") == 0;
 }

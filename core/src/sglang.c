@@ -5,7 +5,6 @@
  */
 #include "gs/sglang.h"
 
-#include "gs/capability.h"
 #include "gs/engine.h"
 #include "gs/speculative.h"
 
@@ -281,8 +280,7 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
     const uint64_t dp = in->expert > t ? in->expert / t : 1;
     const struct gs_sglang_fraction_input fin = {
         b->total_bytes, t * dp, p, dp, (enum gs_spec_method)c->spec_method,
-        gs_arch_has_mla(in->arch),
-        in->gpu.hw == GS_HW_CDNA2 || in->gpu.hw == GS_HW_CDNA3};
+        gs_arch_has_mla(in->arch), in->gpu.rocm};
     b->fraction_permille = c->mem_fraction_static_permille
                                ? c->mem_fraction_static_permille
                                : gs_sglang_default_fraction(out->sglang_release, &fin);

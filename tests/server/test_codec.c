@@ -771,6 +771,15 @@ static void test_superchips(void **state)
     assert_int_equal(link_of(catalog_snapshot_gpu(s, "jetson-agx-thor")), GS_LINK_PCIE);
     assert_int_equal(link_of(catalog_snapshot_gpu(s, "gb10")), GS_LINK_PCIE);
     assert_int_equal(link_of(catalog_snapshot_gpu(s, "h100-sxm-80gb")), GS_LINK_NVSWITCH);
+    /* the engines' ROCm paths by vendor, whatever generation the capability table knows (the
+     * MI355X's CDNA 4 is not in it) */
+    struct gs_gpu_view view;
+    codec_gpu_view(catalog_snapshot_gpu(s, "mi355x"), &view);
+    assert_true(view.rocm);
+    codec_gpu_view(catalog_snapshot_gpu(s, "mi300x"), &view);
+    assert_true(view.rocm);
+    codec_gpu_view(catalog_snapshot_gpu(s, "h100-sxm-80gb"), &view);
+    assert_false(view.rocm);
     catalog_snapshot_free(s);
 
     struct problem p;

@@ -20,6 +20,7 @@ struct gs_gpu_view {
     uint8_t hw;              /* enum gs_hw: formats and kernels it can run */
     uint64_t sm_count;       /* streaming multiprocessors; 0 = unknown */
     bool unified_memory;     /* its memory is the host's (GB10, Jetson) */
+    bool rocm;               /* an AMD GPU: the engines run their ROCm (HIP) paths */
     uint64_t in_use_bytes;   /* memory other processes hold when the engine starts (a desktop,
                                 another model): not free to the engine */
 };
@@ -33,6 +34,7 @@ struct gs_gpu_facts {
     uint64_t usable_memory_bytes; /* driver-reported; 0 = unknown */
     uint64_t sm_count;        /* 0 = unknown */
     bool unified_memory;
+    const char *vendor;       /* "NVIDIA", "AMD", "Intel" */
 };
 
 void gs_gpu_view_build(const struct gs_gpu_facts *facts, struct gs_gpu_view *out);
