@@ -482,6 +482,22 @@ static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, 
     return div_ceil(mul(c, logits, gs_loss_eighths_per_logit(r, chunks)), GS_LOSS_BYTES_UNIT);
 }
 
+/* What the model-level norms of the hidden width (LlamaRMSNorm model.norm, GPT-2's ln_f,
+ * BERT's embedding LayerNorm) keep per token, as a layer's norms do. */
+static uint64_t final_norm_bytes(struct acc *c, const struct gs_activation_input *in)
+{
+    const struct gs_arch *a = in->arch;
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        if (m->kind == GS_MODULE_NORM && m->part == GS_PART_NORMS && m->out == a->hidden_size)
+            bytes = add(c, bytes, mul(c, mul(c, norm_bytes(in, m, residual), m->out),
+                                      m->count ? m->count : 1));
+    }
+    return bytes;
+}
+
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out)
 {
     struct acc c = {false};
@@ -537,6 +553,11 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         out->first_stage_bytes = add(&c, out->first_stage_bytes, working);
 
     out->logits_bytes = loss_bytes(&c, in, tokens);
+    /* the model's final norms run after the last layer (model.norm): they keep what a layer's
+     * norm keeps (norm_bytes: an eager RMSNorm's fp32 copy of its input), outside any
+     * checkpointed layer, until the head's backward reaches them; offloaded with the rest */
+    const uint64_t final_norms = offloaded ? 0 : mul(&c, tokens, final_norm_bytes(&c, in));
+    out->logits_bytes = add(&c, out->logits_bytes, final_norms);
     out->last_stage_bytes = add(&c, p > 1 ? last_stage : per_stage, out->logits_bytes);
     if (in->recompute == GS_RECOMPUTE_FULL)
         out->last_stage_bytes = add(&c, out->last_stage_bytes, working);

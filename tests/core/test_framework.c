@@ -77,6 +77,8 @@ static struct gs_estimate estimate(const struct gs_model_spec *m, const struct g
  *   loss: output(h).float(), then del logits: 12 B x 8192 x 128,256 = 12,608,077,824
  *   backward start = W + O + saved + loss + ws = 65,293,322,240 (60.81 GiB;
  *   torchtune's README measured 60.0 GiB peak active).
+ * The final norm, kept after the last layer, comes on top of every figure here: 8,192 x
+ * 3,072 x 6 eager (its fp32 input and the normalized tensor), x 2 compiled, none offloaded.
  * + compile: fused norms keep their 2h input, no contiguous copy, silu
  *   recomputed: 12,288 + 12,288 + 18,432 + 6,144 + 49,152 + 96 = 98,400
  *   B/token -> 806,092,800 per layer; saved 22,570,663,936;
@@ -102,26 +104,31 @@ static void test_torchtune_llama32_3b_flags(void **state)
     assert_int_equal(e.per_gpu.weights_bytes, 6425499648ULL);
     assert_int_equal(e.per_gpu.optimizer_bytes, 12850999296ULL);
     assert_int_equal(e.loss, GS_LOSS_FP32);
-    assert_int_equal(e.saved_activation_bytes, 33375191040ULL + 12608077824ULL);
+    /* the final norm (model.norm), kept after the last layer: eager, its fp32 input and the
+     * normalized tensor its trained weight multiplies, 8,192 x 3,072 x 6; compiled, its 16-bit
+     * input, x 2 */
+    const uint64_t fin = 8192ULL * 3072 * 6, fin_c = 8192ULL * 3072 * 2;
+    assert_int_equal(e.saved_activation_bytes, 33375191040ULL + 12608077824ULL + fin);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
     assert_int_equal(e.per_gpu.gradients_bytes, 0);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 65293322240ULL);
+    const uint64_t peak = 65293322240ULL + fin;
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, peak);
     /* no expandable segments: reserved = allocated + 10% */
-    assert_int_equal(e.per_gpu.peak_reserved_bytes, 65293322240ULL + 6529332224ULL);
+    assert_int_equal(e.per_gpu.peak_reserved_bytes, peak + (peak * 100 + 999) / 1000);
 
     w.training.framework.compile = GS_KNOB_ON;
     e = estimate(&m, &w);
-    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 12608077824ULL);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 54488795136ULL);
+    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 12608077824ULL + fin_c);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 54488795136ULL + fin_c);
 
     w.training.framework.loss = GS_LOSS_CHUNKED;
     e = estimate(&m, &w);
-    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 2364014592ULL);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 44244731904ULL);
+    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 2364014592ULL + fin_c);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 44244731904ULL + fin_c);
 
     w.training.recompute = GS_RECOMPUTE_FULL;
     e = estimate(&m, &w);
-    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_START], 23083419648ULL);
+    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_START], 23083419648ULL + fin_c);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_END);
     assert_int_equal(e.per_gpu.gradients_bytes, 6425499648ULL);
     assert_int_equal(e.per_gpu.activations_bytes, 806092800ULL + 268435456ULL);
@@ -132,7 +139,7 @@ static void test_torchtune_llama32_3b_flags(void **state)
     assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_END], 20384581632ULL);
     assert_int_equal(e.peak.phases[GS_PHASE_OPTIMIZER_STEP], 6425499648ULL + 12850999296ULL + ws);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 23083419648ULL);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 23083419648ULL + fin_c);
 
     w.training.framework.activation_offloading = GS_KNOB_ON;
     e = estimate(&m, &w);
@@ -164,7 +171,8 @@ static void test_torchtune_llama32_3b_flags(void **state)
  *   87,622,409,447 (81.60 GiB; torchtitan's benchmark measured 82.4 GiB,
  *   and 67.0 GiB on 128 GPUs, where the same terms give 67.06 GiB).
  * With torch.compile the per-op policy saves the same tensors (mm and SDPA
- * outputs are what it keeps): the peak is unchanged. */
+ * outputs are what it keeps). The final norm comes on top of every figure: 16,384 x 4,096
+ * x 6 eager, x 2 compiled. */
 static void test_torchtitan_llama31_8b_fsdp(void **state)
 {
     (void)state;
@@ -179,34 +187,40 @@ static void test_torchtitan_llama31_8b_fsdp(void **state)
     assert_int_equal(e.per_gpu.weights_bytes, 4015130624ULL);
     assert_int_equal(e.per_gpu.optimizer_bytes, 8030261248ULL);
     assert_int_equal(e.peak.moments[GS_PHASE_OPTIMIZER_STEP].gradients, 4015130624ULL);
-    assert_int_equal(e.saved_activation_bytes, 33353236480ULL + 25216155648ULL);
+    /* the final norm (torch.nn.RMSNorm, upcast), kept after the last layer: its fp32 input
+     * and the normalized tensor its trained weight multiplies, 16,384 x 4,096 x 6; compiled,
+     * its 16-bit input, x 2 */
+    const uint64_t fin = 16384ULL * 4096 * 6, fin_c = 16384ULL * 4096 * 2;
+    assert_int_equal(e.saved_activation_bytes, 33353236480ULL + 25216155648ULL + fin);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 73622133248ULL);
-    assert_int_equal(e.per_gpu.peak_reserved_bytes,
-                     73622133248ULL + 3681106663ULL + 4015130624ULL + 4202692608ULL +
-                         2101346304ULL);
+    const uint64_t peak = 73622133248ULL + fin;
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, peak);
+    const uint64_t reserved = peak + (peak * 50 + 999) / 1000 + 4015130624ULL + 4202692608ULL +
+                              2101346304ULL;
+    assert_int_equal(e.per_gpu.peak_reserved_bytes, reserved);
     /* the overhead at the peak: FSDP's gathered units, the workspace, the slack, the CUDA
      * context and NCCL's buffers (no GPU named: the PCIe class over 8 ranks) */
     assert_int_equal(e.per_gpu.overhead_bytes,
-                     2973794816ULL + ws + (87622409447ULL - 73622133248ULL) +
-                         GS_CUDA_CONTEXT_BYTES + gs_runtime_comm_bytes(GS_LINK_PCIE, 8, false));
+                     2973794816ULL + ws + (reserved - peak) + GS_CUDA_CONTEXT_BYTES +
+                         gs_runtime_comm_bytes(GS_LINK_PCIE, 8, false));
 
     /* on 128 GPUs only the shards shrink: 12 B x 8,030,261,248 / 128 = 752,836,992 */
     w.parallelism.data = 128;
     e = estimate(&m, &w);
     assert_int_equal(e.per_gpu.peak_allocated_bytes,
-                     73622133248ULL - 4015130624ULL - 8030261248ULL + 752836992ULL);
+                     peak - 4015130624ULL - 8030261248ULL + 752836992ULL);
     w.parallelism.data = 8;
 
+    /* compiled, the per-op policy saves the same tensors; only the final norm keeps less */
     w.training.framework.compile = GS_KNOB_ON;
     e = estimate(&m, &w);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 73622133248ULL);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 73622133248ULL + fin_c);
 
     /* DeepSpeed's ZeRO-3 for the same numbers has buckets, not FSDP units */
     w.parallelism.fsdp = false;
     w.training.framework.framework = GS_FW_DEEPSPEED;
     e = estimate(&m, &w);
-    assert_int_not_equal(e.per_gpu.peak_allocated_bytes, 73622133248ULL);
+    assert_int_not_equal(e.per_gpu.peak_allocated_bytes, peak);
 }
 
 /* LitGPT finetune/lora.py with --quantize bnb.nf4 (no double
@@ -255,14 +269,17 @@ static void test_litgpt_qlora_llama2_7b(void **state)
     assert_int_equal(e.per_gpu.weights_bytes, 4175962112ULL);
     assert_int_equal(e.per_gpu.optimizer_bytes, 16777216ULL);
     assert_int_equal(e.loss, GS_LOSS_CHUNKED);
-    assert_int_equal(e.saved_activation_bytes, 9320376512ULL + 365120000ULL);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 13911790272ULL);
+    /* and the final RMSNorm's fp32 input (frozen weight), kept after the last layer: 1,304 x
+     * 4,096 x 4 = 21,364,736 */
+    const uint64_t fin = 1304ULL * 4096 * 4;
+    assert_int_equal(e.saved_activation_bytes, 9320376512ULL + 365120000ULL + fin);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 13911790272ULL + fin);
     /* four sequences: LitGPT splits the logits along the sequence (x.split(128, dim=1)), so
      * still 11 chunks of 4 x 128 positions and 70/8 B a logit: 4 x (223,360 x 1,304 x 32 +
      * 8 x 1,304 + 365,120,000) = 38,741,986,048 */
     w.training.batch_size = 4;
     e = estimate(&m, &w);
-    assert_int_equal(e.saved_activation_bytes, 38741986048ULL);
+    assert_int_equal(e.saved_activation_bytes, 38741986048ULL + 4 * fin);
     w.training.batch_size = 1;
 
     /* torchtune's QLoRA (torchao linear_nf4) keeps only the NF4 weight, not the input */
@@ -291,7 +308,8 @@ static void test_litgpt_qlora_llama2_7b(void **state)
  *   output and mask 2 x 5 x 4096 (40,960), +16,384 B x 2,048 x 32 =
  *   +1,073,741,824 -> 25,844,801,536.
  *   transformers 5.x drops the model output before backward (12 B per logit,
- *   786,432,000): 25,713,729,536. */
+ *   786,432,000): 25,713,729,536.
+ * The final LlamaRMSNorm's fp32 input, 2,048 x 4,096 x 4, comes on top of every figure. */
 static void test_hf_trainer_lora_by_release(void **state)
 {
     (void)state;
@@ -309,23 +327,27 @@ static void test_hf_trainer_lora_by_release(void **state)
     assert_int_equal(e.per_gpu.weights_bytes, 13510385664ULL);
     assert_int_equal(e.per_gpu.optimizer_bytes, 67108864ULL);
     assert_int_equal(e.loss, GS_LOSS_FP32_RETAINED);
-    assert_int_equal(e.saved_activation_bytes, 10242506752ULL + 1048576000ULL);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24902131712ULL);
+    /* and the final LlamaRMSNorm's fp32 input (frozen weight), kept after the last layer:
+     * 2,048 x 4,096 x 4 = 33,554,432 */
+    const uint64_t fin = 2048ULL * 4096 * 4;
+    assert_int_equal(e.saved_activation_bytes, 10242506752ULL + 1048576000ULL + fin);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24902131712ULL + fin);
 
     w.training.framework.framework_version = 446;
     e = estimate(&m, &w);
     assert_int_equal(e.loss, GS_LOSS_FP32);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24771059712ULL + 1073741824ULL);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24771059712ULL + 1073741824ULL + fin);
 
     w.training.framework.framework_version = 517;
     e = estimate(&m, &w);
     assert_int_equal(e.loss, GS_LOSS_FP32);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 25713729536ULL);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 25713729536ULL + fin);
 
-    /* a fused linear-cross-entropy (Liger) never holds the logits */
+    /* a fused linear-cross-entropy (Liger) never holds the logits (the final norm's input
+     * stays) */
     w.training.framework.loss = GS_LOSS_FUSED;
     e = estimate(&m, &w);
-    assert_int_equal(e.saved_activation_bytes, 10242506752ULL + 1073741824ULL);
+    assert_int_equal(e.saved_activation_bytes, 10242506752ULL + 1073741824ULL + fin);
 }
 
 /* FSDP1 with use_orig_params puts the frozen base and the adapters of a

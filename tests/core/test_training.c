@@ -369,10 +369,12 @@ static void test_llama_layer_flash(void **state)
     struct gs_activation_result r;
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.per_layer_bytes, 629669888ULL);
-    /* the whole GPU: 32 layers, 8 bytes of token ids per token, and the
-     * logits: 4096 tokens x 32000 x (2 bf16 + 4 fp32 upcast + 4 fp32 grad) */
-    assert_int_equal(r.logits_bytes, 4096ULL * 32000 * 10);
-    assert_int_equal(r.total_bytes, 32 * 629669888ULL + 8 * 4096 + 4096ULL * 32000 * 10);
+    /* the whole GPU: 32 layers, 8 bytes of token ids per token, the logits: 4096 tokens x
+     * 32000 x (2 bf16 + 4 fp32 upcast + 4 fp32 grad), and the final norm's 16-bit input,
+     * kept after the last layer: 4096 x 4096 x 2 */
+    const uint64_t head = 4096ULL * 32000 * 10 + 4096ULL * 4096 * 2;
+    assert_int_equal(r.logits_bytes, head);
+    assert_int_equal(r.total_bytes, 32 * 629669888ULL + 8 * 4096 + head);
 }
 
 /* A small Llama: h 64, 4 heads of 16 (MHA), SwiGLU 128, 2 layers. */
@@ -564,8 +566,8 @@ static void test_peft_adapter_casts(void **state)
  * first stage (1F1B, Narayanan et al. 2021; Megatron-LM's
  * compute_activation_memory; docs/training-memory.md, Pipeline parallelism:
  * micro-batches in flight); the last stage holds one plus
- * the logits. Llama-2-7B, p = 4, 8 micro-batches: first = 4 x (8 layers +
- * token ids); last = 8 layers + logits. */
+ * the logits and the final norm's input. Llama-2-7B, p = 4, 8 micro-batches: first = 4 x (8
+ * layers + token ids); last = 8 layers + logits + final norm. */
 static void test_pipeline_in_flight(void **state)
 {
     (void)state;
@@ -580,7 +582,8 @@ static void test_pipeline_in_flight(void **state)
     struct gs_activation_result r;
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.first_stage_bytes, 4 * (8 * 629669888ULL + 8 * 4096));
-    assert_int_equal(r.last_stage_bytes, 8 * 629669888ULL + 4096ULL * 32000 * 10);
+    assert_int_equal(r.last_stage_bytes,
+                     8 * 629669888ULL + 4096ULL * 32000 * 10 + 4096ULL * 4096 * 2);
     assert_int_equal(r.total_bytes, r.first_stage_bytes);
     in.micro_batches = 2; /* fewer micro-batches than stages */
     assert_true(gs_activation_bytes(&in, &r));

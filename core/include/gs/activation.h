@@ -70,7 +70,8 @@ struct gs_activation_result {
     uint64_t first_stage_bytes; /* layers x micro-batches in flight (+ embedding inputs) */
     uint64_t last_stage_bytes;  /* one micro-batch of layers + the logits and loss */
     uint64_t stored_bytes;      /* saved activations on the most loaded stage, loss excluded */
-    uint64_t logits_bytes;      /* what the loss holds at its backward, on the last stage */
+    uint64_t logits_bytes;      /* what the loss and the final norms hold at the loss's
+                                   backward, on the last stage */
     uint64_t total_bytes;       /* the most loaded stage: stored + logits where they meet */
 };
 
