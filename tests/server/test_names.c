@@ -146,6 +146,7 @@ static void test_gpus_by_device_name(void **state)
         {"NVIDIA H100 PCIe", "h100-pcie-80gb"},
         {"NVIDIA H100 NVL", "h100-nvl-94gb"},
         {"NVIDIA H20", "h20"},
+        {"NVIDIA H20-3e", "h20-3e"},
         {"NVIDIA H800", "h800"},
         {"NVIDIA A800-SXM4-80GB", "a800-sxm-80gb"},
         {"NVIDIA B200", "b200"},
@@ -414,6 +415,7 @@ static void test_new_gpu_rows(void **state)
         {"rtx-4060-ti-16gb", 16000000000ULL, 16720307683ULL}, /* 15.572 GiB */
         {"rtx-3080-10gb", 10000000000ULL, 0},
         {"h20", 96000000000ULL, 102010716160ULL}, /* torch total_memory=97285MB */
+        {"h20-3e", 141000000000ULL, 150109945856ULL}, /* the H200's 143156 MiB (0031) */
         {"h800", 80000000000ULL, 0},
         {"a800-sxm-80gb", 80000000000ULL, 0},
         {"l20", 48000000000ULL, 0},
