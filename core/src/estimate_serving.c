@@ -283,6 +283,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
      * or its pipeline groups (rank i of one stage and rank i of the next) */
     const uint64_t per_node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
     in->cross_node = t * p > per_node;
+    in->data = dp;
     in->expert = w->parallelism.expert;
     in->expert_cross_node = w->parallelism.expert > per_node;
     in->engine = w->serving.engine;

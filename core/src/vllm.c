@@ -100,13 +100,18 @@
 
 /* get_batch_defaults: max_num_seqs 1024 on GPUs of 70 GiB or more (first release
  * unverified; 0.19.0 logs show it); attention + Mamba hybrids on V1 through the hybrid
- * allocator (PR #20016, merged July 2025, first release taken as 0.10.0) */
+ * allocator (PR #20016, merged July 2025, first release taken as 0.10.0). The fused MoE as
+ * read at 0.10 (gs_vllm_moe_activation_peak): VLLM_FUSED_MOE_CHUNK_SIZE chunks, the w8a8 fp8
+ * copies, the data-parallel gather (FusedMoE.forward_impl, VLLM_ALL2ALL_BACKEND "naive");
+ * not carried to later rows, whose MoE path was not read (PR #24462 put block-fp8 MoE on
+ * DeepGEMM by default on Hopper; the modular kernel later took the caches' place) */
 #define VLLM_0_10_0 \
     VLLM_0_9_2, \
     .from = 1000, \
     .name = "vLLM 0.10.0-0.11.0 (V1)", \
     .big_gpu_seqs_1024 = true, \
     .hybrid_pages = true, \
+    .moe_chunked_gather = true, \
     .source = "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"
 
 /* PR #26859 (merged 2025-10-14, after 0.11.0): FlashInfer's top-k/top-p sampling opt-in
@@ -119,6 +124,7 @@
     .from = 1101, \
     .name = "vLLM 0.11.1-0.11.x (V1; PyTorch sort-based top-k/top-p sampler)", \
     .sampler_logit_bytes = 38, \
+    .moe_chunked_gather = false, \
     .source = "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)"
 
 /* PR #28788 made triton_kernels a default dependency ("After we landed triton_kernels as a
@@ -291,8 +297,11 @@ void gs_vllm_profile(const struct gs_vllm_release *r, const struct gs_vllm_profi
  * intermediate caches: fused_moe.py fused_experts_impl cache1 [M, top_k, N]
  * and cache3 [M, top_k, hidden] - one shared buffer since PR #13625 - and
  * cache2 [M * top_k, N / 2], N = 2 x the expert width / t). */
+static uint64_t fp8_copy_bytes(uint64_t elems, uint8_t fp8, bool *ovf);
+
 static uint64_t layer_token_bytes(const struct gs_arch *a, const struct gs_block *b,
-                                  const struct gs_vllm_release *r, uint64_t t, bool *ovf)
+                                  const struct gs_vllm_release *r, uint64_t t, uint8_t fp8_act,
+                                  bool *ovf)
 {
     const uint64_t h = a->hidden_size, e = 2;
     const struct gs_attention *s = &b->attn;
@@ -325,7 +334,15 @@ static uint64_t layer_token_bytes(const struct gs_arch *a, const struct gs_block
         if (b->mlp.shared_width)
             mlp = gs_add(mlp, gs_mul(3, gs_div_ceil(b->mlp.shared_width, t), ovf), ovf);
     }
-    const uint64_t mlp_phase = gs_mul(e, gs_add(2 * h, mlp, ovf), ovf);
+    uint64_t mlp_phase = gs_mul(e, gs_add(2 * h, mlp, ovf), ovf);
+    if (b->mlp.kind == GS_MLP_MOE && fp8_act != GS_VLLM_FP8_ACT_NONE) {
+        /* fused_experts_impl quantizes the chunk's input and cache2 for the w8a8 kernels
+         * (moe_kernel_quantize_input): fp8 copies of [M, hidden] and [M * top_k, N / 2] */
+        const uint64_t n = (b->mlp.gated ? 2 : 1) * gs_div_ceil(b->mlp.width, t);
+        mlp_phase = gs_add(mlp_phase, fp8_copy_bytes(h, fp8_act, ovf), ovf);
+        mlp_phase = gs_add(mlp_phase, gs_mul(b->mlp.top_k, fp8_copy_bytes(n / 2, fp8_act, ovf), ovf),
+                           ovf);
+    }
     return attention_phase > mlp_phase ? attention_phase : mlp_phase;
 }
 
@@ -418,20 +435,111 @@ static uint64_t moe_workspace(const struct gs_arch *a, const uint64_t counts[GS_
     return most;
 }
 
+/* fused_experts_impl runs the experts over at most VLLM_FUSED_MOE_CHUNK_SIZE tokens at a time
+ * and sizes its caches (and the modular kernel its workspaces) for one chunk (vllm/envs.py:
+ * int(os.getenv("VLLM_FUSED_MOE_CHUNK_SIZE", "32768")); fused_moe.py fused_experts_impl:
+ * M = min(num_tokens, CHUNK_SIZE)). */
+#define VLLM_FUSED_MOE_CHUNK_TOKENS 32768u
+
+/* An fp8 copy of `elems` activations per token, as per_token_group_quant_fp8 makes it for the
+ * w8a8 kernels: one byte each, plus an fp32 scale per 128-element group (x_s, shape
+ * x.shape[:-1] + (x.shape[-1] // group_size,)) for block fp8. */
+static uint64_t fp8_copy_bytes(uint64_t elems, uint8_t fp8, bool *ovf)
+{
+    if (fp8 == GS_VLLM_FP8_ACT_NONE)
+        return 0;
+    return fp8 == GS_VLLM_FP8_ACT_GROUP128 ? gs_add(elems, gs_mul(gs_div_ceil(elems, 128), 4, ovf), ovf)
+                                           : elems;
+}
+
+/* One MoE layer on a rank of `m->data` data-parallel ranks, each profiling `tokens` tokens.
+ * FusedMoE.forward_impl dispatches through the EP group when dp_size > 1 (and the all-to-all
+ * is not DeepEP's: do_naive_dispatch_combine), and NaiveAll2AllManager.dispatch
+ * (naive_multicast) or, from the allgather_reducescatter backend, all_gatherv gives every rank
+ * all ranks' hidden states and router logits: the experts run data x tokens tokens, since the
+ * profile run pads every rank to the same count (gpu_model_runner.py get_dp_padding). Alive
+ * at the experts' peak: this rank's residual, normed input and router logits; the gathered
+ * hidden states (the experts write their output into them in place) and router logits;
+ * select_experts' topk_weights (fp32) and topk_ids (int32); one chunk's caches and, for
+ * w8a8 fp8, its fp8 input and intermediate - two of the latter from the second chunk on,
+ * since the previous chunk's copy is still bound while the next is made; the shared
+ * expert's on this rank's tokens. */
+static uint64_t dp_moe_layer_bytes(const struct gs_arch *a, const struct gs_vllm_release *r,
+                                   const struct gs_block *b, uint64_t tokens,
+                                   const struct gs_vllm_moe_run *m, bool *ovf)
+{
+    const uint64_t h = a->hidden_size, e = 2, experts = b->mlp.experts;
+    const uint64_t gathered = gs_mul(tokens, m->data, ovf);
+    const uint64_t chunk = min_u64(gathered, VLLM_FUSED_MOE_CHUNK_TOKENS);
+    uint64_t bytes = gs_mul(gs_mul(tokens, 2 * h + experts, ovf), e, ovf);
+    bytes = gs_add(bytes, gs_mul(gs_mul(gathered, h + experts, ovf), e, ovf), ovf);
+    bytes = gs_add(bytes, gs_mul(gs_mul(gathered, b->mlp.top_k, ovf), 8, ovf), ovf);
+    const uint64_t n = (b->mlp.gated ? 2 : 1) * gs_div_ceil(b->mlp.width, m->width_divisor);
+    /* cache13 (or caches 1 and 3) and cache2, as layer_token_bytes */
+    const uint64_t per_topk = max_u64(n, h) + n / 2 + (r->moe_shared_cache ? 0 : h);
+    const uint64_t slots = gs_mul(chunk, b->mlp.top_k, ovf);
+    bytes = gs_add(bytes, gs_mul(gs_mul(slots, per_topk, ovf), e, ovf), ovf);
+    const uint64_t inter_copies = gathered > chunk ? 2 : 1;
+    bytes = gs_add(bytes, gs_mul(chunk, fp8_copy_bytes(h, m->fp8_activations, ovf), ovf), ovf);
+    bytes = gs_add(bytes,
+                   gs_mul(gs_mul(slots, inter_copies, ovf),
+                          fp8_copy_bytes(n / 2, m->fp8_activations, ovf), ovf),
+                   ovf);
+    if (b->mlp.shared_width)
+        bytes = gs_add(bytes,
+                       gs_mul(gs_mul(tokens, 3 * gs_div_ceil(b->mlp.shared_width, m->width_divisor),
+                                     ovf),
+                              e, ovf),
+                       ovf);
+    return bytes;
+}
+
+static uint64_t activation_peak(const struct gs_arch *a, const struct gs_vllm_release *r,
+                                const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
+                                uint64_t seqs, uint64_t t, uint64_t mla_workspace_tokens,
+                                uint64_t gpu_sm_count, bool last_stage,
+                                const struct gs_vllm_moe_run *moe, bool *ovf);
+
 uint64_t gs_vllm_activation_peak(const struct gs_arch *a, const struct gs_vllm_release *r,
                                  const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
                                  uint64_t seqs, uint64_t t, uint64_t mla_workspace_tokens,
                                  uint64_t gpu_sm_count, bool last_stage, bool *ovf)
 {
+    const struct gs_vllm_moe_run plain = {0, 0, GS_VLLM_FP8_ACT_NONE};
+    return activation_peak(a, r, counts, tokens, seqs, t, mla_workspace_tokens, gpu_sm_count,
+                           last_stage, &plain, ovf);
+}
+
+uint64_t gs_vllm_moe_activation_peak(const struct gs_arch *a, const struct gs_vllm_release *r,
+                                     const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
+                                     uint64_t seqs, uint64_t t, uint64_t mla_workspace_tokens,
+                                     uint64_t gpu_sm_count, bool last_stage,
+                                     const struct gs_vllm_moe_run *moe, bool *ovf)
+{
+    return activation_peak(a, r, counts, tokens, seqs, t, mla_workspace_tokens, gpu_sm_count,
+                           last_stage, moe, ovf);
+}
+
+static uint64_t activation_peak(const struct gs_arch *a, const struct gs_vllm_release *r,
+                                const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
+                                uint64_t seqs, uint64_t t, uint64_t mla_workspace_tokens,
+                                uint64_t gpu_sm_count, bool last_stage,
+                                const struct gs_vllm_moe_run *moe, bool *ovf)
+{
     t = t ? t : 1;
-    uint64_t per_token = 0, mla_peak = 0, mla_kept = 0;
+    struct gs_vllm_moe_run m = *moe;
+    m.data = m.data ? m.data : 1;
+    m.width_divisor = m.width_divisor ? m.width_divisor : t;
+    uint64_t per_token = 0, mla_peak = 0, mla_kept = 0, dp_moe = 0;
     for (size_t k = 0; k < a->block_count; k++) {
         if (counts[k] == 0)
             continue;
         const struct gs_block *b = &a->blocks[k];
-        const uint64_t one = layer_token_bytes(a, b, r, t, ovf);
+        const uint64_t one = layer_token_bytes(a, b, r, t, m.fp8_activations, ovf);
         if (one > per_token)
             per_token = one;
+        if (m.data > 1 && b->mlp.kind == GS_MLP_MOE)
+            dp_moe = max_u64(dp_moe, dp_moe_layer_bytes(a, r, b, tokens, &m, ovf));
         if (b->mixer != GS_MIXER_MLA || (r->v1 && mla_workspace_tokens == 0))
             continue;
         /* MLACommonImpl.forward in the profile run: "simulate to worse case output size for
@@ -454,7 +562,8 @@ uint64_t gs_vllm_activation_peak(const struct gs_arch *a, const struct gs_vllm_r
             mla_kept = gs_mul(gs_mul(mla_workspace_tokens,
                                      s->kv_lora_rank + s->qk_rope_head_dim, ovf), 2, ovf);
     }
-    uint64_t peak = gs_add(max_u64(gs_mul(tokens, per_token, ovf), mla_peak), mla_kept, ovf);
+    uint64_t peak = gs_add(max_u64(max_u64(gs_mul(tokens, per_token, ovf), dp_moe), mla_peak),
+                           mla_kept, ovf);
     if (last_stage && a->logits) {
         /* V0 profile_run (execute_model: compute_logits and sample after the model returns)
          * and V1 _dummy_sampler_run: logits for the last token of each of the
@@ -648,6 +757,33 @@ static uint64_t vllm_non_torch(const struct gs_inference_input *in,
     return bytes;
 }
 
+/* How this worker's fused MoE runs (gs_vllm_moe_run), on the releases whose MoE path was read
+ * (moe_chunked_gather). Data-parallel ranks gather every rank's tokens into each MoE layer
+ * unless DeepEP dispatches them (DeepEP's buffers are counted
+ * outside torch, vllm_non_torch). fp8 checkpoints run w8a8 on GPUs with fp8 tensor cores (Ada,
+ * Hopper: Fp8MoEMethod.apply -> fused_experts(use_fp8_w8a8=True), the activations quantized per
+ * tensor, or per 128-element group with block scales); Ampere and older run the weight-only
+ * Marlin kernel, and Blackwell's kernels are not modelled. */
+static struct gs_vllm_moe_run vllm_moe_run(const struct gs_inference_input *in,
+                                           const struct gs_vllm_release *rel,
+                                           const struct gs_engine_stage *stage, bool *ovf)
+{
+    struct gs_vllm_moe_run m = {1, 0, GS_VLLM_FP8_ACT_NONE};
+    if (!rel->moe_chunked_gather)
+        return m;
+    const uint64_t t = stage->tensor ? stage->tensor : 1;
+    if (in->data > 1 && in->engine.all2all == GS_ALL2ALL_NCCL) {
+        m.data = in->data;
+        m.width_divisor = in->expert > 1 ? 1 : gs_mul(t, in->data, ovf);
+    }
+    const bool fp8_cores = in->gpu.hw == GS_HW_ADA || in->gpu.hw == GS_HW_HOPPER;
+    if (fp8_cores && (in->weight_format == GS_WF_FP8 || in->weight_format == GS_WF_FP8_PER_CHANNEL))
+        m.fp8_activations = GS_VLLM_FP8_ACT_TENSOR;
+    else if (fp8_cores && in->weight_format == GS_WF_FP8_BLOCK)
+        m.fp8_activations = GS_VLLM_FP8_ACT_GROUP128;
+    return m;
+}
+
 static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                       struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
@@ -656,6 +792,12 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     struct gs_budget *b = &out->budget;
     const uint64_t model_bytes = in->model_bytes ? in->model_bytes : 2;
     b->activation_bytes = gs_vllm_engine_peak(in, stage, out, rel, stage->last_stage, ovf);
+    const struct gs_vllm_moe_run moe = vllm_moe_run(in, rel, stage, ovf);
+    if (!c->has_activation_bytes && (moe.data > 1 || moe.fp8_activations != GS_VLLM_FP8_ACT_NONE))
+        b->activation_bytes = gs_vllm_moe_activation_peak(
+            in->arch, rel, stage->counts, out->max_num_batched_tokens, out->max_num_seqs,
+            stage->tensor, out->mla_workspace_tokens, in->gpu.sm_count, stage->last_stage, &moe,
+            ovf);
     /* V0 profile_run on a stage after the first (worker/model_runner.py): the dummy
      * IntermediateTensors, torch.zeros [tokens, hidden] for the hidden states and the residual
      * (make_empty_intermediate_tensors, batch_size the profile's tokens), stay referenced by

@@ -428,6 +428,64 @@ static void test_vllm_moe_workspace_kept(void **state)
     assert_false(ovf);
 }
 
+/* vLLM's FusedMoE under data parallelism gathers every rank's tokens before the experts
+ * (FusedMoE.forward_impl, NaiveAll2AllManager.dispatch); fused_experts_impl runs them in
+ * chunks of 32,768 (VLLM_FUSED_MOE_CHUNK_SIZE), and block-fp8 w8a8 quantizes each chunk's
+ * input and cache2 (per_token_group_quant_fp8). Qwen3-Coder-480B (hidden 6,144, 160 experts
+ * of 2,560, top 8) on one of 8 data-parallel ranks under expert parallelism (whole experts,
+ * N = 5,120), each rank profiling 8,192 tokens, vLLM 0.10:
+ *   this rank's residual, normed input, router logits: 8,192 x (2 x 6,144 + 160) x 2 =
+ *     203,948,032
+ *   gathered hidden states and router logits: 65,536 x (6,144 + 160) x 2 = 826,277,888
+ *   topk_weights + topk_ids: 65,536 x 8 x 8 = 4,194,304
+ *   cache13 + cache2 for a chunk: 32,768 x 8 x (max(5,120, 6,144) + 2,560) x 2 =
+ *     4,563,402,752
+ *   fp8 input: 32,768 x (6,144 + 48 scales x 4) = 207,618,048
+ *   fp8 cache2, the first chunk's and the second's: 2 x 262,144 x (2,560 + 20 x 4) =
+ *     1,384,120,320
+ *   = 7,189,561,344 B (6.70 GiB), above the sampler phase (2,303,983,616). Without fp8
+ *   activations (bf16 weights) 5,597,822,976. With 4 ranks (32,768 tokens, one chunk): the
+ *   gathered tensors and topk halve (413,138,944 + 2,097,152) and one fp8 cache2 is alive
+ *   (692,060,160): 6,082,265,088. Under recipes PR #12's run (8 x H20-3e, 0.90) this is what
+ *   moves the KV capacity from +11% to +1.6% of the logged 205,728 tokens. */
+static void test_vllm_dp_moe_gather(void **state)
+{
+    (void)state;
+    struct gs_arch q = fixture_arch("{\"model_type\":\"qwen3_moe\",\"hidden_size\":6144,"
+                                    "\"num_hidden_layers\":62,\"num_attention_heads\":96,"
+                                    "\"num_key_value_heads\":8,\"head_dim\":128,"
+                                    "\"intermediate_size\":8192,\"moe_intermediate_size\":2560,"
+                                    "\"num_experts\":160,\"num_experts_per_tok\":8,"
+                                    "\"vocab_size\":151936,\"max_position_embeddings\":262144}");
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&q, 0, 62, counts);
+    bool ovf = false;
+    const struct gs_vllm_release *v10 = gs_vllm_release_for(1001);
+    assert_true(v10->moe_chunked_gather);
+    assert_false(gs_vllm_release_for(1101)->moe_chunked_gather); /* not read after 0.11.0 */
+    assert_false(gs_vllm_release_for(902)->moe_chunked_gather);
+    const struct gs_vllm_moe_run dp8 = {8, 1, GS_VLLM_FP8_ACT_GROUP128};
+    assert_int_equal(gs_vllm_moe_activation_peak(&q, v10, counts, 8192, 1024, 1, 0, 78, true,
+                                                 &dp8, &ovf),
+                     7189561344ULL);
+    const struct gs_vllm_moe_run dp8_bf16 = {8, 1, GS_VLLM_FP8_ACT_NONE};
+    assert_int_equal(gs_vllm_moe_activation_peak(&q, v10, counts, 8192, 1024, 1, 0, 78, true,
+                                                 &dp8_bf16, &ovf),
+                     5597822976ULL);
+    const struct gs_vllm_moe_run dp4 = {4, 1, GS_VLLM_FP8_ACT_GROUP128};
+    assert_int_equal(gs_vllm_moe_activation_peak(&q, v10, counts, 8192, 1024, 1, 0, 78, true,
+                                                 &dp4, &ovf),
+                     6082265088ULL);
+    /* one rank: the layers' peak stays under the sampler's */
+    const struct gs_vllm_moe_run one = {1, 0, GS_VLLM_FP8_ACT_NONE};
+    assert_int_equal(gs_vllm_moe_activation_peak(&q, v10, counts, 8192, 1024, 1, 0, 78, true,
+                                                 &one, &ovf),
+                     gs_vllm_activation_peak(&q, v10, counts, 8192, 1024, 1, 0, 78, true, &ovf));
+    assert_int_equal(gs_vllm_activation_peak(&q, v10, counts, 8192, 1024, 1, 0, 78, true, &ovf),
+                     2303983616ULL);
+    assert_false(ovf);
+}
+
 /* V1's profile run encodes a dummy batch of the largest images and keeps the
  * pixel batch and the encoder outputs (encoder_cache) through the text run and
  * the sampler; at 8,192 batched tokens, in bf16:
@@ -924,6 +982,7 @@ int main(void)
         cmocka_unit_test(test_tensorrt_releases),
         cmocka_unit_test(test_vllm_sampler_phase),
         cmocka_unit_test(test_vllm_moe_workspace_kept),
+        cmocka_unit_test(test_vllm_dp_moe_gather),
         cmocka_unit_test(test_vllm_mm_profile_kept),
         cmocka_unit_test(test_vllm_mxfp4_layout),
         cmocka_unit_test(test_rope_tables_in_budget),

@@ -282,7 +282,8 @@ static void test_vllm_logs(void **state)
 }
 
 /* Another engine's logged pools (`file` in tests/fixtures/calibration):
- * each entry sends its model (a config or a catalog id), GPU, tensor degree,
+ * each entry sends its model (a config or a catalog id), GPU, tensor degree (or its
+ * `parallelism`),
  * optional weight precision and its `inference` knobs with `engine`; every
  * capacity within 5%, or within the wider tolerance an entry gives with the
  * reason (its `gap`); the summary must be the stored `stored` file. */
@@ -307,9 +308,14 @@ static void run_engine_logs(const char *engine, const char *label, const char *f
         if (json_object_get(inference, "context_length") == NULL)
             json_object_set_new(inference, "context_length", json_integer(4096));
         json_object_set_new(inference, "batch_size", json_integer(1));
-        json_t *request = json_pack("{s:o, s:O, s:{s:O}, s:o}", "model", model, "gpu",
-                                    json_object_get(e, "gpu"), "parallelism", "tensor",
-                                    json_object_get(e, "tensor"), "inference", inference);
+        /* a run's layout: its `parallelism` (data-parallel and expert ranks) or its tensor
+         * degree */
+        const json_t *layout = json_object_get(e, "parallelism");
+        json_t *parallelism = layout ? json_deep_copy(layout)
+                                     : json_pack("{s:O}", "tensor", json_object_get(e, "tensor"));
+        json_t *request = json_pack("{s:o, s:O, s:o, s:o}", "model", model, "gpu",
+                                    json_object_get(e, "gpu"), "parallelism", parallelism,
+                                    "inference", inference);
         assert_non_null(request);
         const json_t *weights = json_object_get(e, "weights");
         if (weights != NULL)

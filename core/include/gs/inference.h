@@ -183,6 +183,8 @@ struct gs_inference_input {
     uint64_t group_size;      /* GPTQ/AWQ group size; 0 = 128 */
     bool experts_only;        /* only routed experts are in weight_format (gpt-oss mxfp4) */
     bool cross_node;          /* the worker's groups span nodes */
+    uint64_t data;            /* data-parallel ranks (vLLM --data-parallel-size): each has its
+                                 own KV cache, and a MoE layer runs every rank's tokens; 0/1 none */
     uint64_t expert;          /* the expert-parallel group (vLLM --enable-expert-parallel); 0/1 none */
     bool expert_cross_node;   /* that group spans nodes */
     uint64_t draft_layers;    /* speculative decoding (vLLM): draft attention layers whose cache

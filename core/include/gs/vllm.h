@@ -70,6 +70,10 @@ struct gs_vllm_release {
                                    a dependency by PR #28788), else Marlin */
     bool sampler_triton_scratch; /* the Triton top-k/top-p kernel caches a scratch buffer of
                                     min(SMs, requests) x vocabulary fp32 values (PR #33538) */
+    bool moe_chunked_gather;    /* fused_experts_impl as read in 0.10: chunks of 32,768 tokens,
+                                   w8a8 fp8 activations quantized per chunk, and under data
+                                   parallelism every rank's tokens gathered into each MoE layer
+                                   (naive dispatch) - gs_vllm_moe_activation_peak */
     bool moe_workspace_kept;    /* fused-MoE workspaces come from the global WorkspaceManager, grown
                                    to the profile run's tokens and never freed, so they are still
                                    allocated while the dummy sampler runs (v1/worker/workspace.py) */
@@ -154,6 +158,33 @@ uint64_t gs_vllm_activation_peak(const struct gs_arch *arch, const struct gs_vll
                                  const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
                                  uint64_t seqs, uint64_t tensor, uint64_t mla_workspace_tokens,
                                  uint64_t gpu_sm_count, bool last_stage, bool *overflow);
+
+/* How vLLM's fused MoE runs on one rank, beyond gs_vllm_activation_peak's defaults. */
+enum gs_vllm_fp8_act {
+    GS_VLLM_FP8_ACT_NONE,    /* the experts take 16-bit activations (or weight-only kernels) */
+    GS_VLLM_FP8_ACT_TENSOR,  /* fp8 w8a8 with one activation scale a tensor */
+    GS_VLLM_FP8_ACT_GROUP128 /* fp8 w8a8 with an fp32 scale per 128-element group (block fp8) */
+};
+
+struct gs_vllm_moe_run {
+    uint64_t data;          /* data-parallel ranks whose tokens every rank's experts run (FusedMoE's
+                               naive or all-gather dispatch); 0/1: this rank's own */
+    uint64_t width_divisor; /* the experts' widths divided by: 1 under expert parallelism (whole
+                               experts), else tensor x data; 0: the tensor degree */
+    uint8_t fp8_activations; /* enum gs_vllm_fp8_act */
+};
+
+/* gs_vllm_activation_peak with the MoE layers run as `moe` says: the experts run data x
+ * `tokens` tokens in chunks of VLLM_FUSED_MOE_CHUNK_SIZE (32,768) beside the gathered hidden
+ * states and router logits, and w8a8 fp8 kernels hold fp8 copies of each chunk's input and
+ * intermediate activations. A zeroed `moe` gives gs_vllm_activation_peak. */
+uint64_t gs_vllm_moe_activation_peak(const struct gs_arch *arch,
+                                     const struct gs_vllm_release *release,
+                                     const uint64_t counts[GS_BLOCKS_MAX], uint64_t tokens,
+                                     uint64_t seqs, uint64_t tensor,
+                                     uint64_t mla_workspace_tokens, uint64_t gpu_sm_count,
+                                     bool last_stage, const struct gs_vllm_moe_run *moe,
+                                     bool *overflow);
 
 /* Bytes vLLM's MXFP4 MoE kernels add to the experts' checkpoint bytes on
  * one GPU of hardware `hw` (enum gs_hw), over the MoE layers in `counts`
