@@ -798,6 +798,12 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
             in->arch, rel, stage->counts, out->max_num_batched_tokens, out->max_num_seqs,
             stage->tensor, out->mla_workspace_tokens, in->gpu.sm_count, stage->last_stage, &moe,
             ovf);
+    const bool gathers = rel->v1 && in->data > 1 && c->all2all == GS_ALL2ALL_NCCL &&
+                         gs_arch_moe_block(in->arch) != NULL && !c->has_activation_bytes;
+    out->moe_gathered_tokens = gathers && moe.data > 1
+                                   ? gs_mul(out->max_num_batched_tokens, moe.data, ovf)
+                                   : 0;
+    out->moe_gather_not_modeled = gathers && moe.data <= 1;
     /* V0 profile_run on a stage after the first (worker/model_runner.py): the dummy
      * IntermediateTensors, torch.zeros [tokens, hidden] for the hidden states and the residual
      * (make_empty_intermediate_tensors, batch_size the profile's tokens), stay referenced by
@@ -1058,6 +1064,20 @@ static void vllm_capacity(const struct gs_inference_input *in, struct gs_inferen
 static void vllm_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
                        uint64_t expert, const struct gs_engine_notes *n)
 {
+    if (r->moe_gathered_tokens && n->assume_value)
+        n->assume_value(n->ctx, "moe_gathered_tokens", r->moe_gathered_tokens,
+                        "tokens each rank's MoE layers ran in the profile: every data-parallel "
+                        "rank's, gathered before the experts (in chunks of 32,768, beside the "
+                        "gathered hidden states), counted in the activation peak",
+                        "vLLM 0.10 FusedMoE.forward_impl (naive dispatch) and fused_experts_impl; "
+                        "docs/vllm-kv-budget-research.md section 5.3");
+    if (r->moe_gather_not_modeled && n->warn)
+        n->warn(n->ctx, "moe_gather_not_modeled",
+                "under data parallelism vLLM's MoE layers gather every rank's tokens before the "
+                "experts; gpusizer counts that in the profile's activation peak for 0.10.0-0.11.0, "
+                "whose MoE path it read, but not for this release, so the KV cache here may be "
+                "larger than the engine's by up to a few GiB a GPU (6.7 GiB for Qwen3-Coder-480B "
+                "at data parallelism 8 on 0.10.1)");
     if (r->release != NULL && n->assume && n->assume_value) {
         n->assume(n->ctx, "engine_release", r->release->name, r->release->source);
         n->assume_value(n->ctx, "profile_tokens", r->max_num_batched_tokens,

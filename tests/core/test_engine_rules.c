@@ -19,8 +19,10 @@
 #include "gs/capability.h"
 #include "gs/inference.h"
 #include "gs/engines.h"
+#include "gs/estimate.h"
 #include "gs/vllm.h"
 #include "gs/sglang.h"
+#include "gs/runtime.h"
 #include "gs/units.h"
 #include "gs/weights.h"
 
@@ -484,6 +486,53 @@ static void test_vllm_dp_moe_gather(void **state)
     assert_int_equal(gs_vllm_activation_peak(&q, v10, counts, 8192, 1024, 1, 0, 78, true, &ovf),
                      2303983616ULL);
     assert_false(ovf);
+}
+
+static bool has_warning(const struct gs_estimate *e, const char *code)
+{
+    for (size_t i = 0; i < e->warning_count; i++)
+        if (strcmp(e->warnings[i].code, code) == 0)
+            return true;
+    return false;
+}
+
+static const struct gs_assumption *assumption(const struct gs_estimate *e, const char *name)
+{
+    for (size_t i = 0; i < e->assumption_count; i++)
+        if (strcmp(e->assumptions[i].name, name) == 0)
+            return &e->assumptions[i];
+    return NULL;
+}
+
+/* The answer says which: on 0.10 the gathered tokens are an assumption with their count
+ * (2 ranks x the 8,192 profile tokens on an 80 GB GPU); on a later release, whose MoE path
+ * was not read, a warning that the gather is not counted; with DeepEP, which dispatches
+ * tokens to the experts' ranks only, neither. Mixtral-8x7B at data 2 x expert 2. */
+static void test_vllm_dp_moe_notes(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_mixtral_8x7b();
+    struct gs_workload w = fixture_vllm_workload(4, 4096, 1, 85899345920ULL);
+    w.parallelism.data = 2;
+    w.parallelism.expert = 2;
+    w.serving.engine.version = 1001;
+    struct gs_estimate e = fixture_estimate(&a, &w);
+    const struct gs_assumption *g = assumption(&e, "moe_gathered_tokens");
+    assert_non_null(g);
+    assert_int_equal(g->value, 2 * 8192);
+    assert_false(has_warning(&e, "moe_gather_not_modeled"));
+    const uint64_t gathered_peak = e.serving.budget.activation_bytes;
+    w.parallelism.data = w.parallelism.expert = 1;
+    e = fixture_estimate(&a, &w);
+    assert_true(e.serving.budget.activation_bytes < gathered_peak);
+    w.parallelism.data = w.parallelism.expert = 2;
+    w.serving.engine.version = 0; /* the newest release modelled */
+    e = fixture_estimate(&a, &w);
+    assert_null(assumption(&e, "moe_gathered_tokens"));
+    assert_true(has_warning(&e, "moe_gather_not_modeled"));
+    w.serving.engine.all2all = GS_ALL2ALL_DEEPEP_HT;
+    e = fixture_estimate(&a, &w);
+    assert_false(has_warning(&e, "moe_gather_not_modeled"));
 }
 
 /* V1's profile run encodes a dummy batch of the largest images and keeps the
@@ -983,6 +1032,7 @@ int main(void)
         cmocka_unit_test(test_vllm_sampler_phase),
         cmocka_unit_test(test_vllm_moe_workspace_kept),
         cmocka_unit_test(test_vllm_dp_moe_gather),
+        cmocka_unit_test(test_vllm_dp_moe_notes),
         cmocka_unit_test(test_vllm_mm_profile_kept),
         cmocka_unit_test(test_vllm_mxfp4_layout),
         cmocka_unit_test(test_rope_tables_in_budget),

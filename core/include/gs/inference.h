@@ -256,6 +256,12 @@ struct gs_inference_result {
     uint64_t mm_profile_bytes;             /* vLLM V1, multimodal models: the dummy images and
                                               their encoder outputs the profile run keeps (in
                                               budget.activation_bytes) */
+    uint64_t moe_gathered_tokens;          /* vLLM, MoE under data parallelism: the tokens each
+                                              rank's experts ran in the profile (every rank's);
+                                              counted in budget.activation_bytes where the
+                                              release's MoE path was read, else 0 */
+    bool moe_gather_not_modeled;           /* vLLM, MoE under data parallelism on a release whose
+                                              MoE path was not read: the gather is not counted */
     uint64_t kv_groups, kv_group_layers;   /* vLLM's hybrid allocator: groups, layers per group */
     struct gs_kv_layout kv;
     uint64_t block_size, max_num_batched_tokens, max_num_seqs;
