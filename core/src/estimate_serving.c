@@ -593,9 +593,14 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
                       &in);
         in.has_stage = true;
         in.stage = s;
+        if (s < w->stage_gpu_count) { /* this stage's own GPU: its total, kernels and links */
+            in.gpu = w->stage_gpus[s];
+            in.gpu.in_use_bytes = w->serving.memory_in_use_bytes;
+        }
         st = gs_inference_compute(&in, &res, err);
         if (st != GS_OK)
             return st;
+        res.binding_stage = s;
         if (first || res.budget.kv_bytes <= 0 || (out->budget.kv_bytes > 0 && res.blocks < out->blocks)) {
             if (first || out->budget.kv_bytes > 0 || res.budget.kv_bytes < out->budget.kv_bytes)
                 *out = res;
@@ -786,6 +791,15 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     if (st != GS_OK)
         return st;
     const struct gs_engine_ops *ops = gs_engine_ops_for(w->serving.engine.engine);
+    if (w->stage_gpu_count && w->stage_gpu_count != p)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_gpus",
+                            "names %llu GPUs for %llu pipeline stages: give one a stage",
+                            (unsigned long long)w->stage_gpu_count, (unsigned long long)p);
+    if (w->stage_gpu_count && !ops->sizes_each_stage)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_gpus",
+                            "%s is sized once for every pipeline stage here, so a GPU a stage "
+                            "is not modelled for it; with vLLM each stage is sized on its own GPU",
+                            ops->name);
     if (p > 1 && w->gpu.total_bytes && ops->sizes_each_stage) {
         /* every stage sized on its own, the least roomy one answering */
         st = least_roomy_worker(

@@ -346,6 +346,34 @@ static void gpu_id_list(const struct catalog_gpu_lookup *l, char *out, size_t si
     }
 }
 
+/* The catalog GPU `id` names (found as `lookup`), or NULL with the error at `pointer`. */
+static const struct catalog_gpu *resolve_gpu(const char *id, const char *pointer,
+                                             const struct catalog_snapshot *snapshot,
+                                             struct catalog_gpu_lookup *lookup,
+                                             struct gs_error *err)
+{
+    *lookup = catalog_snapshot_gpu_lookup(snapshot, id);
+    if (lookup->gpu != NULL)
+        return lookup->gpu;
+    if (lookup->fits > 1) {
+        char ids[160];
+        gpu_id_list(lookup, ids, sizeof(ids));
+        gs_error_add(err, GS_ERR_NOT_FOUND, pointer,
+                     "\"%.80s\" fits %zu catalog GPUs (%.159s); name its memory or form factor as "
+                     "nvidia-smi prints it, or one of those ids",
+                     id, lookup->fits, ids);
+        return NULL;
+    }
+    const char *hint = catalog_snapshot_gpu_suggest(snapshot, id);
+    if (hint != NULL)
+        gs_error_add(err, GS_ERR_NOT_FOUND, pointer,
+                     "no GPU \"%.80s\" in the catalog; did you mean \"%s\"?", id, hint);
+    else
+        gs_error_add(err, GS_ERR_NOT_FOUND, pointer,
+                     "no GPU \"%.80s\" in the catalog; GET /v1/gpus lists them", id);
+    return NULL;
+}
+
 static bool decode_gpu(const json_t *gpu, const struct catalog_snapshot *snapshot,
                        struct estimate_request *out, struct gs_error *err)
 {
@@ -358,28 +386,65 @@ static bool decode_gpu(const json_t *gpu, const struct catalog_snapshot *snapsho
         return false;
     }
     const char *id = json_string_value(gpu);
-    out->gpu_lookup = catalog_snapshot_gpu_lookup(snapshot, id);
-    out->gpu = out->gpu_lookup.gpu;
     snprintf(out->gpu_name, sizeof(out->gpu_name), "%s", id);
-    if (out->gpu != NULL)
+    out->gpu = resolve_gpu(id, "/gpu", snapshot, &out->gpu_lookup, err);
+    return out->gpu != NULL;
+}
+
+/* parallelism.stage_gpus: a catalog GPU for each pipeline stage, in stage order (one the
+ * same for several stages is named each time). "gpu", when given, must be one of them; when
+ * not, it is the first stage's. The core checks the count against the pipeline degree and
+ * the engine. */
+static bool decode_stage_gpus(const json_t *stages, const struct catalog_snapshot *snapshot,
+                              struct estimate_request *out, struct gs_error *err)
+{
+    if (stages == NULL)
         return true;
-    if (out->gpu_lookup.fits > 1) {
-        char ids[160];
-        gpu_id_list(&out->gpu_lookup, ids, sizeof(ids));
-        gs_error_add(err, GS_ERR_NOT_FOUND, "/gpu",
-                     "\"%.80s\" fits %zu catalog GPUs (%.159s); name its memory or form factor as "
-                     "nvidia-smi prints it, or one of those ids",
-                     id, out->gpu_lookup.fits, ids);
+    if (!json_is_array(stages) || json_array_size(stages) < 2 ||
+        json_array_size(stages) > GS_STAGE_GPUS_MAX) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_gpus",
+                     "must be an array of 2 to %d catalog GPU names, one a pipeline stage",
+                     GS_STAGE_GPUS_MAX);
         return false;
     }
-    const char *hint = catalog_snapshot_gpu_suggest(snapshot, id);
-    if (hint != NULL)
-        gs_error_add(err, GS_ERR_NOT_FOUND, "/gpu",
-                     "no GPU \"%.80s\" in the catalog; did you mean \"%s\"?", id, hint);
-    else
-        gs_error_add(err, GS_ERR_NOT_FOUND, "/gpu",
-                     "no GPU \"%.80s\" in the catalog; GET /v1/gpus lists them", id);
-    return false;
+    bool ok = true, gpu_named = out->gpu == NULL;
+    size_t i;
+    const json_t *item;
+    json_array_foreach(stages, i, item) {
+        char where[JSONV_POINTER_MAX];
+        snprintf(where, sizeof(where), "/parallelism/stage_gpus/%zu", i);
+        if (!json_is_string(item)) {
+            gs_error_add(err, GS_ERR_INVALID, where, "must be a catalog GPU name, got %s",
+                         jsonv_type_name(item));
+            ok = false;
+            continue;
+        }
+        struct catalog_gpu_lookup lookup;
+        out->stage_gpu[i] = resolve_gpu(json_string_value(item), where, snapshot, &lookup, err);
+        if (out->stage_gpu[i] == NULL) {
+            ok = false;
+            continue;
+        }
+        gpu_named |= out->stage_gpu[i] == out->gpu;
+    }
+    if (!ok)
+        return false;
+    if (!gpu_named) {
+        gs_error_add(err, GS_ERR_INVALID, "/gpu",
+                     "\"%.80s\" runs none of the stages in /parallelism/stage_gpus; leave it out "
+                     "or name one of them",
+                     out->gpu_name);
+        return false;
+    }
+    if (out->gpu == NULL) {
+        out->gpu = out->stage_gpu[0];
+        snprintf(out->gpu_name, sizeof(out->gpu_name), "%s", out->gpu->id);
+        out->gpu_lookup = (struct catalog_gpu_lookup){.gpu = out->gpu, .fits = 1};
+    }
+    out->workload.stage_gpu_count = json_array_size(stages);
+    for (size_t s = 0; s < out->workload.stage_gpu_count; s++)
+        codec_gpu_view(out->stage_gpu[s], &out->workload.stage_gpus[s]);
+    return true;
 }
 
 enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_snapshot *snapshot,
@@ -435,6 +500,8 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
             ok = false;
         }
         ok &= codec_decode_inference_parallelism(parallelism, &out->workload.parallelism, err);
+        if (json_is_object(parallelism))
+            ok &= decode_stage_gpus(json_object_get(parallelism, "stage_gpus"), snapshot, out, err);
         ok &= codec_decode_inference(inference, &out->workload.serving, err);
         const json_t *draft = json_object_get(json_object_get(inference, "speculative"), "draft");
         if (draft != NULL && !json_is_null(draft))
@@ -922,8 +989,12 @@ void codec_write_estimate(struct json_writer *w, const struct estimate_request *
         json_w_key(w, "fit");
         write_fit(w, req->gpu, fit);
     }
-    if (est->has_serving)
-        codec_write_serving(w, &req->workload.serving, est);
+    if (est->has_serving) {
+        const uint64_t stage = est->serving.binding_stage;
+        codec_write_serving(w, &req->workload.serving, est,
+                            req->workload.stage_gpu_count > stage ? req->stage_gpu[stage]->id
+                                                                  : NULL);
+    }
     if (req->parity != CODEC_PARITY_NONE) {
         json_w_key(w, "parity");
         json_w_take(w, codec_encode_parity(req, est));

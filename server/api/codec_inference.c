@@ -21,7 +21,7 @@ static const char *const inference_keys[] = {
     "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb", "memory_in_use_bytes",
     "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", "speculative", NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
-                                                          NULL};
+                                                          "stage_gpus", NULL};
 /* vLLM --all2all-backend; naive and allgather_reducescatter both run over NCCL */
 static const char *const all2all_names[] = {"allgather_reducescatter", "naive",
                                             "deepep_high_throughput", "deepep_low_latency", NULL};
@@ -307,8 +307,8 @@ bool codec_decode_inference_parallelism(const json_t *section, struct gs_paralle
             char where[JSONV_POINTER_MAX];
             jsonv_pointer(where, sizeof(where), "/parallelism", key);
             gs_error_add(err, GS_ERR_INVALID, where,
-                         "inference takes tensor, pipeline, data and expert parallelism; \"%s\" "
-                         "is for training",
+                         "inference takes tensor, pipeline, data and expert parallelism (and "
+                         "stage_gpus); \"%s\" is for training",
                          key);
             ok = false;
         }
@@ -380,7 +380,7 @@ static void write_accuracy(struct json_writer *w, enum gs_engine engine)
 }
 
 void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
-                         const struct gs_estimate *est)
+                         const struct gs_estimate *est, const char *stage_gpu)
 {
     const struct gs_inference_result *r = &est->serving;
     json_w_key(w, "inference");
@@ -450,6 +450,10 @@ void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
     json_w_member_u64(w, "non_torch_bytes", b->non_torch_bytes);
     json_w_member_u64(w, "cuda_graph_bytes", b->cuda_graph_bytes);
     json_w_member_int(w, "kv_bytes", (json_int_t)b->kv_bytes);
+    if (stage_gpu != NULL) { /* stages on unequal GPUs: the one whose pool binds */
+        json_w_member_u64(w, "stage", r->binding_stage);
+        json_w_member_string(w, "stage_gpu", stage_gpu);
+    }
     json_w_end_object(w);
     json_w_member_bool(w, "starts", r->starts);
     json_w_member_bool(w, "holds_batch", r->holds_batch);

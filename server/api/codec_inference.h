@@ -21,9 +21,10 @@ bool codec_decode_inference_parallelism(const json_t *section, struct gs_paralle
 
 /* Writes the members "inference" (the resolved settings), "kv_cache" and,
  * with a budget, "budget", "starts", "holds_batch", "binding_constraint" and
- * "fixes" into the object `w` is writing. */
+ * "fixes" into the object `w` is writing. `stage_gpu` (NULL: none) is the catalog
+ * id of the GPU of the stage whose pool binds, when the stages run on unequal GPUs. */
 void codec_write_serving(struct json_writer *w, const struct gs_serving *serving,
-                         const struct gs_estimate *est);
+                         const struct gs_estimate *est, const char *stage_gpu);
 
 /* Parses an engine release ("0.19.0") into major * 10000 + minor * 100 +
  * patch; false when it is not one. */

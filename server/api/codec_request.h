@@ -44,6 +44,8 @@ struct estimate_request {
     char gpu_name[96];                        /* "gpu" as typed */
     uint64_t gpu_count; /* /v1/estimate's "gpu_count" as given, 0 when absent: the
                            GPUs the layout in parallelism must take */
+    const struct catalog_gpu *stage_gpu[GS_STAGE_GPUS_MAX]; /* parallelism.stage_gpus, in stage
+                                                               order (workload.stage_gpu_count) */
     /* last: not cleared by codec_decode_estimate, valid only while draft.arch points here */
     struct gs_arch draft_arch; /* a draft given as {"config": ...} */
 };

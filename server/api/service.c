@@ -339,6 +339,9 @@ enum gs_status service_estimate_text(const struct service *s, const json_t *requ
                           "many in parallelism, or ask /v1/fit, which chooses one for a GPU count",
                           (unsigned long long)req.gpu_count, (unsigned long long)est.gpu_count,
                           est.gpu_count == 1 ? "" : "s");
+    /* stages on unequal GPUs: the answer's figures are the binding stage's, on its GPU */
+    if (st == GS_OK && est.has_serving && req.workload.stage_gpu_count > est.serving.binding_stage)
+        req.gpu = req.stage_gpu[est.serving.binding_stage];
     if (st == GS_OK && req.gpu != NULL) {
         struct gs_gpu gpu = {req.gpu->memory_bytes, req.gpu->usable_memory_bytes};
         st = gs_fit_check(est.per_gpu.total_bytes, &gpu, &fit, &problem->errors);

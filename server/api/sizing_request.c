@@ -492,6 +492,11 @@ enum gs_status sizing_request_decode(const struct service *svc, const json_t *bo
     if (st != GS_OK && st != GS_ERR_INVALID)
         return st;
     ok = ok && st == GS_OK;
+    if (s->req.workload.stage_gpu_count)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_gpus",
+                            fit ? "is for /v1/estimate: /v1/fit chooses the layout on one GPU type"
+                                : "is for /v1/estimate: /v1/recommend chooses the GPUs and the "
+                                  "layout");
     /* a config sent with the request is counted once for the whole search (catalog models
      * come counted); on failure the first estimate reports the config's errors */
     if (ok && !s->req.model.counted)

@@ -11,6 +11,7 @@
 
 #include "arch_fixture.h"
 #include "estimate_scope.h" /* core/src: the plan search's scope of an estimate */
+#include "gs/capability.h"
 #include "gs/estimate.h"
 #include "gs/gpu.h"
 #include "gs/precision.h"
@@ -734,6 +735,70 @@ static void test_memory_in_use(void **state)
     assert_string_equal(err.items[0].pointer, "/inference/memory_in_use_bytes");
 }
 
+/* Pipeline stages on unequal GPUs (parallelism.stage_gpus): vLLM sizes each stage's pool from
+ * its own GPU (gpu_memory_utilization x that GPU's total, less the stage's weights and
+ * profile) and keeps the smallest block count (kv_cache_utils.get_kv_cache_configs). Llama-3-70B
+ * bf16 on two stages, vLLM 0.19, on a 48 GB and an 80 GB GPU: each stage on its GPU answers as
+ * that stage does when every stage runs on the same GPU type, so the pool is the smaller of
+ * the two and the answer names the stage that binds. An engine that sizes every stage once
+ * (TGI here) refuses it, as does a count that is not the pipeline's. */
+static void test_stage_gpus(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.serving.engine.version = 1900;
+    w.parallelism.pipeline = 2;
+    struct gs_gpu_view small = {0}, big = {0};
+    small.total_bytes = 47697362944ULL; /* an L40S's driver total */
+    small.link = GS_LINK_PCIE;
+    small.hw = GS_HW_ADA;
+    big.total_bytes = 85045870592ULL; /* an H100 80GB's */
+    big.link = GS_LINK_NVSWITCH;
+    big.hw = GS_HW_HOPPER;
+    struct gs_estimate on_small, on_big, mixed, swapped;
+    w.gpu = small;
+    assert_int_equal(gs_estimate_compute(&m, &w, &on_small, NULL), GS_OK);
+    w.gpu = big;
+    assert_int_equal(gs_estimate_compute(&m, &w, &on_big, NULL), GS_OK);
+    assert_true(on_big.serving.blocks > on_small.serving.blocks);
+    /* the stage that binds on one GPU type binds on the smaller GPU in the mix too */
+    const uint64_t binds = on_small.serving.binding_stage;
+    w.stage_gpu_count = 2;
+    w.stage_gpus[binds] = small;
+    w.stage_gpus[1 - binds] = big;
+    assert_int_equal(gs_estimate_compute(&m, &w, &mixed, NULL), GS_OK);
+    assert_int_equal(mixed.serving.binding_stage, binds);
+    assert_int_equal(mixed.serving.blocks, on_small.serving.blocks);
+    assert_int_equal(mixed.serving.budget.kv_bytes, on_small.serving.budget.kv_bytes);
+    /* the other way round the other stage is on the small GPU, with more room than the
+     * binding one had there (and less than on the big GPU) */
+    w.stage_gpus[binds] = big;
+    w.stage_gpus[1 - binds] = small;
+    assert_int_equal(gs_estimate_compute(&m, &w, &swapped, NULL), GS_OK);
+    assert_int_equal(swapped.serving.binding_stage, 1 - binds);
+    assert_true(swapped.serving.blocks >= on_small.serving.blocks);
+    assert_true(swapped.serving.blocks <= on_big.serving.blocks);
+
+    struct gs_error err;
+    gs_error_init(&err);
+    w.stage_gpu_count = 3;
+    w.stage_gpus[2] = big;
+    assert_int_equal(gs_estimate_compute(&m, &w, &mixed, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/stage_gpus");
+    gs_error_init(&err);
+    w.stage_gpu_count = 2;
+    w.serving.engine.engine = GS_ENGINE_TGI;
+    w.serving.engine.version = 0;
+    assert_int_equal(gs_estimate_compute(&m, &w, &mixed, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/stage_gpus");
+}
+
 /* vLLM's eagle3 and draft_model with the draft the request names.
  * An EAGLE-3 head for Llama-3.1-8B (config.json: hidden 4096, 1 layer, 32
  * heads, 8 KV heads, intermediate 14336, draft_vocab_size 32000), bf16, TP 1
@@ -892,6 +957,7 @@ int main(void)
         cmocka_unit_test(test_speculative_drafts),
         cmocka_unit_test(test_vllm_cpu_offload),
         cmocka_unit_test(test_memory_in_use),
+        cmocka_unit_test(test_stage_gpus),
         cmocka_unit_test(test_weights_from_checkpoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -412,6 +412,93 @@ static void assert_fit_refused(const char *request, const char *pointer)
     json_decref(r);
 }
 
+/* The refusal /v1/estimate answers for `request`: its first error's pointer. */
+static void assert_estimate_refused(const char *request, const char *pointer)
+{
+    json_t *r = parse(request);
+    json_t *response = NULL;
+    struct problem p;
+    problem_init(&p);
+    assert_int_not_equal(service_estimate(fixture.service, r, &response, &p), 0);
+    assert_true(p.errors.count > 0);
+    assert_string_equal(p.errors.items[0].pointer, pointer);
+    json_decref(response);
+    json_decref(r);
+}
+
+/* Pipeline stages on unequal GPUs: Llama-3.1-8B in two stages under vLLM, an L4 (22.5 GiB)
+ * and an L40S (44.4 GiB). vLLM keeps the smallest stage's block count, so the L4's stage
+ * binds wherever it sits: the budget, the capacity and the fit are that stage's on the L4,
+ * as when both stages run on L4s and the L4 holds the stage that binds there. With the L40S
+ * alone the capacity is larger. Refused: a count other than the pipeline's, a name not in
+ * the catalog (at its index), a "gpu" that runs no stage, an engine that sizes every stage
+ * once, and /v1/fit. */
+static void stage_request(char *out, size_t size, const char *stages)
+{
+    snprintf(out, size,
+             "{\"model\":\"llama-3.1-8b\",\"inference\":{\"engine\":\"vllm\","
+             "\"engine_version\":\"0.19.0\",\"context_length\":8192,\"batch_size\":4},"
+             "\"parallelism\":{\"pipeline\":2,\"stage_gpus\":%s}}",
+             stages);
+}
+
+static void test_stage_gpus(void **state)
+{
+    (void)state;
+    char text[512];
+    stage_request(text, sizeof(text), "[\"l4\",\"l4\"]");
+    json_t *request = parse(text);
+    json_t *on_l4 = run(service_estimate, request);
+    json_decref(request);
+    const json_t *b = json_object_get(on_l4, "budget");
+    const json_int_t binds = json_integer_value(json_object_get(b, "stage"));
+    assert_string_equal(json_string_value(json_object_get(b, "stage_gpu")), "l4");
+    const json_int_t l4_tokens =
+        json_integer_value(json_object_get(json_object_get(on_l4, "kv_cache"), "max_tokens"));
+
+    stage_request(text, sizeof(text), binds == 0 ? "[\"l4\",\"l40s\"]" : "[\"l40s\",\"l4\"]");
+    request = parse(text);
+    json_t *mixed = run(service_estimate, request);
+    json_decref(request);
+    b = json_object_get(mixed, "budget");
+    assert_int_equal(json_integer_value(json_object_get(b, "stage")), binds);
+    assert_string_equal(json_string_value(json_object_get(b, "stage_gpu")), "l4");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(mixed, "kv_cache"),
+                                                        "max_tokens")),
+                     l4_tokens);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(mixed, "fit"), "gpu")),
+                        "l4");
+    assert_true(json_equal(json_object_get(mixed, "budget"), json_object_get(on_l4, "budget")));
+
+    stage_request(text, sizeof(text), "[\"l40s\",\"l40s\"]");
+    request = parse(text);
+    json_t *on_l40s = run(service_estimate, request);
+    json_decref(request);
+    assert_true(json_integer_value(json_object_get(json_object_get(on_l40s, "kv_cache"),
+                                                   "max_tokens")) > l4_tokens);
+    json_decref(on_l40s);
+    json_decref(mixed);
+    json_decref(on_l4);
+
+    stage_request(text, sizeof(text), "[\"l4\",\"l40s\",\"l4\"]");
+    assert_estimate_refused(text, "/parallelism/stage_gpus");
+    stage_request(text, sizeof(text), "[\"l4\",\"no-such-gpu\"]");
+    assert_estimate_refused(text, "/parallelism/stage_gpus/1");
+    stage_request(text, sizeof(text), "[\"l4\"]");
+    assert_estimate_refused(text, "/parallelism/stage_gpus");
+    assert_estimate_refused("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"parallelism\":"
+                            "{\"pipeline\":2,\"stage_gpus\":[\"l4\",\"l40s\"]}}",
+                            "/gpu");
+    assert_estimate_refused("{\"model\":\"llama-3.1-8b\",\"inference\":{\"engine\":\"tgi\","
+                            "\"context_length\":4096},\"parallelism\":{\"pipeline\":2,"
+                            "\"stage_gpus\":[\"l4\",\"l40s\"]}}",
+                            "/parallelism/stage_gpus");
+    assert_fit_refused("{\"model\":\"llama-3.1-8b\",\"gpu\":\"l4\",\"inference\":"
+                       "{\"context_length\":4096},\"parallelism\":"
+                       "{\"pipeline\":2,\"stage_gpus\":[\"l4\",\"l40s\"]}}",
+                       "/parallelism/stage_gpus");
+}
+
 /* /v1/fit judges a training layout named in parallelism as it is: Llama-3.1-8B, a
  * micro-batch of 8 at 4096 tokens, data parallel 8 with ZeRO-3 on H100s keeps 8 sequences'
  * activations on every GPU (269.6e9 bytes) and does not fit; the answer says so for that
@@ -815,6 +902,7 @@ int main(void)
         cmocka_unit_test(test_larger_gpu_never_needs_more),
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_keeps_the_layout),
+        cmocka_unit_test(test_stage_gpus),
         cmocka_unit_test(test_fit_keeps_the_serving_layout),
         cmocka_unit_test(test_fit_without_context),
         cmocka_unit_test(test_fit_reason),

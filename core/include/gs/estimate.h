@@ -114,6 +114,9 @@ struct gs_serving {
                                      (borrowed from the request) */
 };
 
+/* The most pipeline stages a request may give a GPU each (parallelism.stage_gpus). */
+#define GS_STAGE_GPUS_MAX 16
+
 struct gs_workload {
     enum gs_mode mode;
     enum gs_dtype weights;            /* the plain type (training, and inference without a format) */
@@ -126,6 +129,11 @@ struct gs_workload {
     struct gs_gpu_view gpu;           /* the named GPU (gpu.total_bytes 0: none named; gpu.hw
                                          GS_HW_UNKNOWN: none named or not in the capability
                                          table) */
+    uint64_t stage_gpu_count;         /* serving under pipeline parallelism over unequal GPUs:
+                                         stage s runs on stage_gpus[s] (count = the pipeline
+                                         degree; engines that size each stage); 0: every stage
+                                         on `gpu` */
+    struct gs_gpu_view stage_gpus[GS_STAGE_GPUS_MAX];
     struct gs_training training;       /* training only; zeroed fields take defaults */
     struct gs_parallelism parallelism; /* zeroed degrees count as 1 */
     struct gs_overrides overrides;

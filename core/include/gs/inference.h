@@ -256,6 +256,8 @@ struct gs_inference_result {
     uint64_t mm_profile_bytes;             /* vLLM V1, multimodal models: the dummy images and
                                               their encoder outputs the profile run keeps (in
                                               budget.activation_bytes) */
+    uint64_t binding_stage;                /* under pipeline parallelism with every stage
+                                              sized: the stage whose pool binds */
     uint64_t moe_gathered_tokens;          /* vLLM, MoE under data parallelism: the tokens each
                                               rank's experts ran in the profile (every rank's);
                                               counted in budget.activation_bytes where the
