@@ -74,16 +74,25 @@ enum gs_status gs_model_spec_count(struct gs_model_spec *model, struct gs_error 
  * the rule and its source (gs/capability.h), since the user may know better. */
 static void capability_warnings(const struct gs_workload *w, struct gs_estimate *e)
 {
+    const char *rule = NULL;
+    if (w->mode == GS_MODE_INFERENCE) {
+        /* every GPU that runs a stage (parallelism.stage_gpus), else the named one */
+        const uint64_t n = w->stage_gpu_count ? w->stage_gpu_count : 1;
+        for (uint64_t i = 0; i < n; i++) {
+            const enum gs_hw stage_hw =
+                (enum gs_hw)(w->stage_gpu_count ? w->stage_gpus[i].hw : w->gpu.hw);
+            if (stage_hw != GS_HW_UNKNOWN &&
+                (!gs_hw_runs_format(stage_hw, gs_workload_format(w), &rule) ||
+                 (w->serving.present && !gs_hw_runs_kv(stage_hw, w->serving.kv_dtype, &rule)))) {
+                warn(e, "unsupported_on_gpu", rule);
+                return;
+            }
+        }
+        return;
+    }
     const enum gs_hw hw = (enum gs_hw)w->gpu.hw;
     if (hw == GS_HW_UNKNOWN)
         return;
-    const char *rule = NULL;
-    if (w->mode == GS_MODE_INFERENCE) {
-        if (!gs_hw_runs_format(hw, gs_workload_format(w), &rule) ||
-            (w->serving.present && !gs_hw_runs_kv(hw, w->serving.kv_dtype, &rule)))
-            warn(e, "unsupported_on_gpu", rule);
-        return;
-    }
     const bool bf16 = e->regime == GS_REGIME_BF16_MIXED || e->regime == GS_REGIME_BF16_PURE ||
                       w->weights == GS_DTYPE_BF16;
     if (bf16 && !gs_hw_bf16(hw))

@@ -740,8 +740,9 @@ static void test_memory_in_use(void **state)
  * profile) and keeps the smallest block count (kv_cache_utils.get_kv_cache_configs). Llama-3-70B
  * bf16 on two stages, vLLM 0.19, on a 48 GB and an 80 GB GPU: each stage on its GPU answers as
  * that stage does when every stage runs on the same GPU type, so the pool is the smaller of
- * the two and the answer names the stage that binds. An engine that sizes every stage once
- * (TGI here) refuses it, as does a count that is not the pipeline's. */
+ * the two and the answer names the stage that binds. A format is checked on every stage's
+ * GPU. An engine that sizes every stage once (TGI here) refuses it, as does a count that is
+ * not the pipeline's. */
 static void test_stage_gpus(void **state)
 {
     (void)state;
@@ -784,6 +785,22 @@ static void test_stage_gpus(void **state)
     assert_int_equal(swapped.serving.binding_stage, 1 - binds);
     assert_true(swapped.serving.blocks >= on_small.serving.blocks);
     assert_true(swapped.serving.blocks <= on_big.serving.blocks);
+
+    /* fp8 weights are checked on every stage's GPU: a Turing stage has no fp8 kernels */
+    w.format_given = true;
+    w.format = GS_WF_FP8;
+    struct gs_estimate fp8;
+    assert_int_equal(gs_estimate_compute(&m, &w, &fp8, NULL), GS_OK);
+    bool warned = false;
+    for (size_t i = 0; i < fp8.warning_count; i++)
+        warned |= strcmp(fp8.warnings[i].code, "unsupported_on_gpu") == 0;
+    assert_false(warned);
+    w.stage_gpus[1].hw = GS_HW_TURING;
+    assert_int_equal(gs_estimate_compute(&m, &w, &fp8, NULL), GS_OK);
+    for (size_t i = 0; i < fp8.warning_count; i++)
+        warned |= strcmp(fp8.warnings[i].code, "unsupported_on_gpu") == 0;
+    assert_true(warned);
+    w.format_given = false;
 
     struct gs_error err;
     gs_error_init(&err);
