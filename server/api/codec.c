@@ -987,7 +987,7 @@ void codec_write_estimate(struct json_writer *w, const struct estimate_request *
     }
     if (fit != NULL && req->gpu != NULL) {
         json_w_key(w, "fit");
-        write_fit(w, req->gpu, fit);
+        write_fit(w, req->fit_gpu != NULL ? req->fit_gpu : req->gpu, fit);
     }
     if (est->has_serving) {
         const uint64_t stage = est->serving.binding_stage;

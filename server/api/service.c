@@ -341,9 +341,10 @@ enum gs_status service_estimate_text(const struct service *s, const json_t *requ
                           est.gpu_count == 1 ? "" : "s");
     /* stages on unequal GPUs: the answer's figures are the binding stage's, on its GPU */
     if (st == GS_OK && est.has_serving && req.workload.stage_gpu_count > est.serving.binding_stage)
-        req.gpu = req.stage_gpu[est.serving.binding_stage];
-    if (st == GS_OK && req.gpu != NULL) {
-        struct gs_gpu gpu = {req.gpu->memory_bytes, req.gpu->usable_memory_bytes};
+        req.fit_gpu = req.stage_gpu[est.serving.binding_stage];
+    const struct catalog_gpu *fit_gpu = req.fit_gpu != NULL ? req.fit_gpu : req.gpu;
+    if (st == GS_OK && fit_gpu != NULL) {
+        struct gs_gpu gpu = {fit_gpu->memory_bytes, fit_gpu->usable_memory_bytes};
         st = gs_fit_check(est.per_gpu.total_bytes, &gpu, &fit, &problem->errors);
         if (st == GS_OK && est.has_serving)
             gs_fit_apply_serving(&fit, &est.serving);
