@@ -340,8 +340,8 @@ static uint64_t layer_token_bytes(const struct gs_arch *a, const struct gs_block
          * (moe_kernel_quantize_input): fp8 copies of [M, hidden] and [M * top_k, N / 2] */
         const uint64_t n = (b->mlp.gated ? 2 : 1) * gs_div_ceil(b->mlp.width, t);
         mlp_phase = gs_add(mlp_phase, fp8_copy_bytes(h, fp8_act, ovf), ovf);
-        mlp_phase = gs_add(mlp_phase, gs_mul(b->mlp.top_k, fp8_copy_bytes(n / 2, fp8_act, ovf), ovf),
-                           ovf);
+        mlp_phase = gs_add(
+            mlp_phase, gs_mul(b->mlp.top_k, fp8_copy_bytes(n / 2, fp8_act, ovf), ovf), ovf);
     }
     return attention_phase > mlp_phase ? attention_phase : mlp_phase;
 }
@@ -436,7 +436,7 @@ static uint64_t moe_workspace(const struct gs_arch *a, const uint64_t counts[GS_
 }
 
 /* fused_experts_impl runs the experts over at most VLLM_FUSED_MOE_CHUNK_SIZE tokens at a time
- * and sizes its caches (and the modular kernel its workspaces) for one chunk (vllm/envs.py:
+ * and sizes its caches for one chunk (vllm/envs.py:
  * int(os.getenv("VLLM_FUSED_MOE_CHUNK_SIZE", "32768")); fused_moe.py fused_experts_impl:
  * M = min(num_tokens, CHUNK_SIZE)). */
 #define VLLM_FUSED_MOE_CHUNK_TOKENS 32768u
@@ -448,8 +448,9 @@ static uint64_t fp8_copy_bytes(uint64_t elems, uint8_t fp8, bool *ovf)
 {
     if (fp8 == GS_VLLM_FP8_ACT_NONE)
         return 0;
-    return fp8 == GS_VLLM_FP8_ACT_GROUP128 ? gs_add(elems, gs_mul(gs_div_ceil(elems, 128), 4, ovf), ovf)
-                                           : elems;
+    if (fp8 == GS_VLLM_FP8_ACT_TENSOR)
+        return elems;
+    return gs_add(elems, gs_mul(gs_div_ceil(elems, 128), 4, ovf), ovf);
 }
 
 /* One MoE layer on a rank of `m->data` data-parallel ranks, each profiling `tokens` tokens.
