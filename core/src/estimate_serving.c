@@ -791,15 +791,6 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     if (st != GS_OK)
         return st;
     const struct gs_engine_ops *ops = gs_engine_ops_for(w->serving.engine.engine);
-    if (w->stage_gpu_count && w->stage_gpu_count != p)
-        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_gpus",
-                            "names %llu GPUs for %llu pipeline stages: give one a stage",
-                            (unsigned long long)w->stage_gpu_count, (unsigned long long)p);
-    if (w->stage_gpu_count && !ops->sizes_each_stage)
-        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_gpus",
-                            "%s is sized once for every pipeline stage here, so a GPU a stage "
-                            "is not modelled for it; with vLLM each stage is sized on its own GPU",
-                            ops->name);
     if (p > 1 && w->gpu.total_bytes && ops->sizes_each_stage) {
         /* every stage sized on its own, the least roomy one answering */
         st = least_roomy_worker(
@@ -875,6 +866,18 @@ enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct
         if (st != GS_OK)
             return st;
     }
+    /* stages on unequal GPUs: one GPU a stage, for an engine that sizes each stage */
+    if (w->stage_gpu_count && w->stage_gpu_count != p)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_gpus",
+                            "names %llu GPUs for a pipeline of %llu stage%s: give one GPU a "
+                            "stage (parallelism.pipeline)",
+                            (unsigned long long)w->stage_gpu_count, (unsigned long long)p,
+                            p == 1 ? "" : "s");
+    if (w->stage_gpu_count && !gs_engine_ops_for(w->serving.engine.engine)->sizes_each_stage)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_gpus",
+                            "%s is sized once for every pipeline stage here, so a GPU a stage "
+                            "is not modelled for it; with vLLM each stage is sized on its own GPU",
+                            gs_engine_ops_for(w->serving.engine.engine)->name);
     /* vLLM --enable-expert-parallel: the expert group is the tensor x data group */
     if (ep > 1 && ep != t * dp)
         return gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
