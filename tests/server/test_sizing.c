@@ -398,32 +398,28 @@ static void test_fit_reason(void **state)
     json_decref(r);
 }
 
-/* The refusal /v1/fit answers for `request`: its first error's pointer. */
-static void assert_fit_refused(const char *request, const char *pointer)
+/* The refusal `op` answers for `request`: its first error's pointer. */
+static void assert_refused(operation op, const char *request, const char *pointer)
 {
     json_t *r = parse(request);
     json_t *response = NULL;
     struct problem p;
     problem_init(&p);
-    assert_int_not_equal(sizing_fit(fixture.service, r, &response, &p), 0);
+    assert_int_not_equal(op(fixture.service, r, &response, &p), 0);
     assert_true(p.errors.count > 0);
     assert_string_equal(p.errors.items[0].pointer, pointer);
     json_decref(response);
     json_decref(r);
 }
 
-/* The refusal /v1/estimate answers for `request`: its first error's pointer. */
+static void assert_fit_refused(const char *request, const char *pointer)
+{
+    assert_refused(sizing_fit, request, pointer);
+}
+
 static void assert_estimate_refused(const char *request, const char *pointer)
 {
-    json_t *r = parse(request);
-    json_t *response = NULL;
-    struct problem p;
-    problem_init(&p);
-    assert_int_not_equal(service_estimate(fixture.service, r, &response, &p), 0);
-    assert_true(p.errors.count > 0);
-    assert_string_equal(p.errors.items[0].pointer, pointer);
-    json_decref(response);
-    json_decref(r);
+    assert_refused(service_estimate, request, pointer);
 }
 
 /* Pipeline stages on unequal GPUs: Llama-3.1-8B in two stages under vLLM, an L4 (22.5 GiB)
