@@ -426,6 +426,7 @@ static bool decode_stage_gpus(const json_t *stages, const struct catalog_snapsho
             continue;
         }
         gpu_named |= out->stage_gpu[i] == out->gpu;
+        out->stage_gpu_fits[i] = (uint8_t)(lookup.fits < UINT8_MAX ? lookup.fits : UINT8_MAX);
     }
     if (!ok)
         return false;
@@ -846,6 +847,18 @@ void codec_write_request_warnings(struct json_writer *w, const struct estimate_r
                  "default for that name: name the memory or form factor as nvidia-smi prints it "
                  "(\"A100-SXM4-40GB\", \"H100 PCIe\") for another",
                  req->gpu_name, req->gpu_lookup.fits, ids, req->gpu->id);
+        codec_write_warning(w, "gpu_default", detail);
+    }
+    for (uint64_t i = 0; i < req->workload.stage_gpu_count; i++) {
+        if (req->stage_gpu_fits[i] <= 1)
+            continue;
+        char detail[320];
+        snprintf(detail, sizeof(detail),
+                 "parallelism.stage_gpus[%llu] fits %u catalog GPUs; stage %llu is sized on "
+                 "\"%.60s\", the catalog's default for that name: name the memory or form factor "
+                 "as nvidia-smi prints it for another",
+                 (unsigned long long)i, (unsigned)req->stage_gpu_fits[i], (unsigned long long)i,
+                 req->stage_gpu[i]->id);
         codec_write_warning(w, "gpu_default", detail);
     }
 }

@@ -46,6 +46,8 @@ struct estimate_request {
                            GPUs the layout in parallelism must take */
     const struct catalog_gpu *stage_gpu[GS_STAGE_GPUS_MAX]; /* parallelism.stage_gpus, in stage
                                                                order (workload.stage_gpu_count) */
+    uint8_t stage_gpu_fits[GS_STAGE_GPUS_MAX]; /* the parts each stage's name fits; > 1: the
+                                                  catalog's default was taken (gpu_default) */
     const struct catalog_gpu *fit_gpu; /* the GPU the answer's fit names: the binding stage's
                                           with stage_gpus; NULL: "gpu" */
     /* last: not cleared by codec_decode_estimate, valid only while draft.arch points here */

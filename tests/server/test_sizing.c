@@ -426,9 +426,10 @@ static void assert_estimate_refused(const char *request, const char *pointer)
  * and an L40S (44.4 GiB). vLLM keeps the smallest stage's block count, so the L4's stage
  * binds wherever it sits: the budget, the capacity and the fit are that stage's on the L4,
  * as when both stages run on L4s and the L4 holds the stage that binds there. With the L40S
- * alone the capacity is larger. Refused: a count other than the pipeline's, a name not in
- * the catalog (at its index), a "gpu" that runs no stage, an engine that sizes every stage
- * once, and /v1/fit. */
+ * alone the capacity is larger. A name that fits several parts ("a100") takes the catalog's
+ * default with a gpu_default warning naming the stage. Refused: a count other than the
+ * pipeline's, a name not in the catalog (at its index), a "gpu" that runs no stage, an
+ * engine that sizes every stage once, and /v1/fit. */
 static void stage_request(char *out, size_t size, const char *stages)
 {
     snprintf(out, size,
@@ -437,6 +438,8 @@ static void stage_request(char *out, size_t size, const char *stages)
              "\"parallelism\":{\"pipeline\":2,\"stage_gpus\":%s}}",
              stages);
 }
+
+static const char *warning_detail(const json_t *answer, const char *code);
 
 static void test_stage_gpus(void **state)
 {
@@ -475,6 +478,17 @@ static void test_stage_gpus(void **state)
     json_decref(on_l40s);
     json_decref(mixed);
     json_decref(on_l4);
+
+    /* an ambiguous name takes the catalog's default, with a warning naming the stage */
+    stage_request(text, sizeof(text), "[\"a100\",\"l4\"]");
+    request = parse(text);
+    json_t *defaulted = run(service_estimate, request);
+    json_decref(request);
+    const char *d = warning_detail(defaulted, "gpu_default");
+    assert_non_null(d);
+    assert_non_null(strstr(d, "stage_gpus[0]"));
+    assert_non_null(strstr(d, "a100-sxm-80gb"));
+    json_decref(defaulted);
 
     stage_request(text, sizeof(text), "[\"l4\",\"l40s\",\"l4\"]");
     assert_estimate_refused(text, "/parallelism/stage_gpus");
