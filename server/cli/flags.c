@@ -21,6 +21,7 @@
 
 enum flag_kind {
     KIND_STRING,      /* a string at path */
+    KIND_LIST,        /* comma-separated strings: an array of them at path */
     KIND_WHOLE,       /* a whole number at path */
     KIND_NUMBER,      /* a number at path */
     KIND_NUMBER_NONE, /* a number at path, or "none" for null */
@@ -79,6 +80,9 @@ static const struct flags_spec table[] = {
      "tensor-parallel degree [parallelism.tensor]", "--tensor 4"},
     {NULL, "--pipeline", "N", KIND_WHOLE, "parallelism/pipeline", ALL,
      "pipeline-parallel stages [parallelism.pipeline]", "--pipeline 2"},
+    {NULL, "--stage-gpus", "ID,ID,...", KIND_LIST, "parallelism/stage_gpus", FLAGS_ESTIMATE,
+     "each pipeline stage's GPU, in stage order, on unequal GPUs [parallelism.stage_gpus]",
+     "--pipeline 2 --stage-gpus l4,l40s"},
     {"The GPU", "--gpu", "ID", KIND_STRING, "gpu", ONE_GPU,
      "a catalog GPU id or alias, or the name nvidia-smi prints [gpu]",
      "--gpu h100-sxm-80gb, --gpu 'NVIDIA H100 80GB HBM3'"},
@@ -432,6 +436,26 @@ static json_t *wrap(const char *key, json_t *value)
     return object;
 }
 
+/* "a,b,c" as ["a", "b", "c"] (empty items kept, for the server to refuse); NULL when out of
+ * memory or not UTF-8. */
+static json_t *string_list(const char *text)
+{
+    json_t *list = json_array();
+    for (const char *at = text; list != NULL;) {
+        const char *comma = strchr(at, ',');
+        const size_t n = comma != NULL ? (size_t)(comma - at) : strlen(at);
+        json_t *item = json_stringn(at, n);
+        if (item == NULL || json_array_append_new(list, item) != 0) {
+            json_decref(list);
+            return NULL;
+        }
+        if (comma == NULL)
+            break;
+        at = comma + 1;
+    }
+    return list;
+}
+
 /* A number as the person wrote it: whole numbers stay integers. */
 static json_t *number_value(const char *text)
 {
@@ -474,6 +498,9 @@ bool flags_apply(const struct flags_request *f, json_t *request)
             break;
         case KIND_WHOLE:
             value = parse_whole(text, &whole) ? json_integer(whole) : NULL;
+            break;
+        case KIND_LIST:
+            value = string_list(text);
             break;
         case KIND_BATCH:
             path = training ? "training/batch_size" : "inference/batch_size";

@@ -297,6 +297,10 @@ static void test_options_equal_stdin(void **state)
          "{\"weights\": \"fp32\"}}",
          "--parameters 7e9 --mode training --weights fp32", 0, false},
         {"estimate", config_request, config_options, 0, false},
+        {"estimate",
+         "{\"model\": \"llama-3.1-8b\", \"parallelism\": {\"pipeline\": 2, \"stage_gpus\": "
+         "[\"l4\", \"l40s\"]}, \"inference\": {\"context_length\": 8192}}",
+         "--model llama-3.1-8b --pipeline 2 --stage-gpus l4,l40s --context 8192", 0, false},
         {"estimate", "{\"model\": \"llama-3.1-8b\", \"inference\": {\"batch_size\": 0}}",
          "--model llama-3.1-8b --batch 0", 1, false},
         {"estimate", "{\"model\": \"llama-3.1-8b\", \"precision\": {\"weights\": \"fp9\"}}",
