@@ -763,7 +763,8 @@ static uint64_t vllm_non_torch(const struct gs_inference_input *in,
  * unless DeepEP dispatches them (DeepEP's buffers are counted
  * outside torch, vllm_non_torch). fp8 checkpoints run w8a8 on GPUs with fp8 tensor cores (Ada,
  * Hopper: Fp8MoEMethod.apply -> fused_experts(use_fp8_w8a8=True), the activations quantized per
- * tensor, or per 128-element group with block scales); Ampere and older run the weight-only
+ * tensor - per token for per-channel weights, whose fp32 scale a token is not counted - or per
+ * 128-element group with block scales); Ampere and older run the weight-only
  * Marlin kernel, and Blackwell's kernels are not modelled. */
 static struct gs_vllm_moe_run vllm_moe_run(const struct gs_inference_input *in,
                                            const struct gs_vllm_release *rel,
