@@ -45,6 +45,9 @@
     .moe_workspace_kept = false, \
     .hybrid_pages = false, \
     .prints_concurrency = false, \
+    .mm_pixels_fp32 = true, \
+    .mm_expand = GS_VLLM_MM_EXPAND_NONE, \
+    .mm_video_text_tokens = false, \
     .default_util_permille = 900, \
     .source = "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"
 
@@ -81,7 +84,7 @@
 #define VLLM_0_8_0 \
     VLLM_0_7_2, \
     .from = 800, \
-    .name = "vLLM 0.8.0-0.9.1 (V1; device-wide accounting)", \
+    .name = "vLLM 0.8.0-0.8.x (V1; device-wide accounting)", \
     .v1 = true, \
     .non_torch = GS_VLLM_NT_DEVICE, \
     .mla_pad = false, \
@@ -90,9 +93,19 @@
     .sampler_logit_bytes = 14, \
     .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (0.8)"
 
+/* PR #18756 (merged 2025-05-27, in 0.9.0): floating multimodal inputs cast to the model dtype
+ * on the CPU before they are moved to the GPU (in the HF processor's context from PR #18862,
+ * 0.9.1), so the profile's dummy pixels reach the GPU in bf16 */
+#define VLLM_0_9_0 \
+    VLLM_0_8_0, \
+    .from = 900, \
+    .name = "vLLM 0.9.0-0.9.1 (V1; multimodal inputs cast to the model dtype, PR #18756)", \
+    .mm_pixels_fp32 = false, \
+    .source = "vllm/v1/worker/gpu_model_runner.py (PR #18756)"
+
 /* PRs #18974, #19312: memory_profiling in V1, its snapshot taken after NCCL is set up */
 #define VLLM_0_9_2 \
-    VLLM_0_8_0, \
+    VLLM_0_9_0, \
     .from = 902, \
     .name = "vLLM 0.9.2-0.9.x (V1; memory_profiling after NCCL init, PR #19312)", \
     .non_torch = GS_VLLM_NT_GROWTH, \
@@ -108,11 +121,25 @@
 #define VLLM_0_10_0 \
     VLLM_0_9_2, \
     .from = 1000, \
-    .name = "vLLM 0.10.0-0.11.0 (V1)", \
+    .name = "vLLM 0.10.0-0.10.x (V1)", \
     .big_gpu_seqs_1024 = true, \
     .hybrid_pages = true, \
     .moe_chunked_gather = true, \
     .source = "vllm/engine/arg_utils.py get_batch_defaults; vllm/v1/worker/gpu_worker.py"
+
+/* PR #25810 (merged 2025-09-28, picked onto the 0.11.0 branch; issue reports of 0.11.0 fail at
+ * its `expanded = output.new_zeros(`): profile_run copies each dummy encoder output into zeros
+ * of encoder_budget rows when it has fewer, and keeps the copies in encoder_cache through the
+ * text run and the sampler. PR #25557 (also in 0.11.0): Qwen3-VL's largest video is budgeted
+ * at 12.5 tokens per embedding for its timestamp text (qwen3_vl.py get_max_video_tokens), so
+ * its profile encodes a video */
+#define VLLM_0_11_0 \
+    VLLM_0_10_0, \
+    .from = 1100, \
+    .name = "vLLM 0.11.0 (V1; multimodal profile outputs expanded to the encoder budget)", \
+    .mm_expand = GS_VLLM_MM_EXPAND_BUDGET, \
+    .mm_video_text_tokens = true, \
+    .source = "vllm/v1/worker/gpu_model_runner.py profile_run (PR #25810)"
 
 /* PR #26859 (merged 2025-10-14, after 0.11.0): FlashInfer's top-k/top-p sampling opt-in
  * (VLLM_USE_FLASHINFER_SAMPLER), so the dummy sampler takes forward_native's sort path,
@@ -120,7 +147,7 @@
  * indices, and SortStable.cu's segmented radix sort temporaries (an int64 iota and cub's
  * alternate key and value buffers, 20 B) = 38 B per element */
 #define VLLM_0_11_1 \
-    VLLM_0_10_0, \
+    VLLM_0_11_0, \
     .from = 1101, \
     .name = "vLLM 0.11.1-0.11.x (V1; PyTorch sort-based top-k/top-p sampler)", \
     .sampler_logit_bytes = 38, \
@@ -134,9 +161,21 @@
 #define VLLM_0_12_0 \
     VLLM_0_11_1, \
     .from = 1200, \
-    .name = "vLLM 0.12.0-0.16.x (V1; sort-based sampler, triton_kernels for MXFP4 on Hopper)", \
+    .name = "vLLM 0.12.0-0.13.x (V1; sort-based sampler, triton_kernels for MXFP4 on Hopper)", \
     .mxfp4_triton = true, \
+    .mm_expand = GS_VLLM_MM_EXPAND_ITEM, \
     .source = "vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend (PR #28788)"
+
+/* PR #30475 (merged 2025-12-16, after the 0.13.0 cut): the encoder cache holds embeddings only,
+ * so profile_run keeps the dummy outputs as they are (encoder_cache[f"tmp_{i}"] = output), and
+ * Qwen3-VL's video is budgeted by its embeddings (no x 12.5) */
+#define VLLM_0_14_0 \
+    VLLM_0_12_0, \
+    .from = 1400, \
+    .name = "vLLM 0.14.0-0.16.x (V1; encoder cache by embeddings, PR #30475)", \
+    .mm_expand = GS_VLLM_MM_EXPAND_NONE, \
+    .mm_video_text_tokens = false, \
+    .source = "vllm/v1/worker/gpu_model_runner.py profile_run (PR #30475)"
 
 /* PR #34385: speculative mtp shares the target's head with the MTP layers
  * (llm_base_proposer.py _maybe_share_lm_head: "MTP models call compute_logits via
@@ -147,7 +186,7 @@
  * the largest request, never freed; the 0.19 MoE logs show it beside the sampler - its
  * first release is not established, so it is charged from this row) */
 #define VLLM_0_17_0 \
-    VLLM_0_12_0, \
+    VLLM_0_14_0, \
     .from = GS_VLLM_MTP_SHARED_HEAD, \
     .name = "vLLM 0.17.0-0.20.x (V1; MTP layers share the target's head)", \
     .mtp_own_head = false, \
@@ -179,10 +218,13 @@ static const struct gs_vllm_release releases[] = {
     {VLLM_0_7_0},
     {VLLM_0_7_2},
     {VLLM_0_8_0},
+    {VLLM_0_9_0},
     {VLLM_0_9_2},
     {VLLM_0_10_0},
+    {VLLM_0_11_0},
     {VLLM_0_11_1},
     {VLLM_0_12_0},
+    {VLLM_0_14_0},
     {VLLM_0_17_0},
     {VLLM_0_21_0},
 };
@@ -758,6 +800,106 @@ static uint64_t vllm_non_torch(const struct gs_inference_input *in,
     return bytes;
 }
 
+/* The vision tower's block, where the model has one. */
+static const struct gs_block *vision_block(const struct gs_arch *a)
+{
+    for (size_t i = 0; i < a->tower_count; i++)
+        if (a->towers[i].part == GS_PART_VISION && a->towers[i].block < a->block_count)
+            return &a->blocks[a->towers[i].block];
+    return NULL;
+}
+
+/* Bytes per patch of the vision tower's forward at its larger phase, as layer_token_bytes
+ * counts a layer at the tower's own width w (heads x head_dim): the block's input and its
+ * norm's output, then QKV, the attention output and the projection, or the MLP's two
+ * intermediates (fc1 and the activation, alive together). Vision attention runs
+ * varlen kernels with no score matrix (FLASH_ATTN or xFormers' BlockDiagonalMask,
+ * vllm/platforms/cuda.py get_vit_attn_backend). */
+static uint64_t vision_patch_bytes(const struct gs_block *b, uint64_t t, uint64_t e, bool *ovf)
+{
+    const struct gs_attention *s = &b->attn;
+    const uint64_t w = s->heads * s->head_dim;
+    const uint64_t attention =
+        gs_add(2 * w, gs_div_ceil(3 * w, t) + gs_div_ceil(w, t), ovf);
+    const uint64_t mlp = gs_add(2 * w, gs_mul(b->mlp.gated ? 3 : 2, gs_div_ceil(b->mlp.width, t),
+                                              ovf), ovf);
+    return gs_mul(attention > mlp ? attention : mlp, e, ovf);
+}
+
+struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
+                                             const struct gs_vllm_release *r,
+                                             uint64_t max_num_batched_tokens, uint64_t t,
+                                             uint64_t e, uint64_t text_peak, bool *ovf)
+{
+    struct gs_vllm_mm_profile p = {0, 0, 0, false};
+    t = t ? t : 1;
+    /* MultiModalBudget.get_modality_with_max_tokens: the modality with the most tokens per
+     * item, "video" over "image" on a tie (max by (tokens, name)); 0.11's Qwen3-VL
+     * get_max_video_tokens counts each video embedding as 12.5 tokens for the timestamp text
+     * around it */
+    uint64_t video_tokens = a->mm_video.tokens;
+    if (a->mm_video_timestamps && r->mm_video_text_tokens)
+        video_tokens = gs_mul(video_tokens, 25, ovf) / 2;
+    const bool video = video_tokens != 0 && video_tokens >= a->mm_image.tokens;
+    const struct gs_mm_item *item = video ? &a->mm_video : &a->mm_image;
+    const uint64_t per = video ? video_tokens : a->mm_image.tokens;
+    if (per == 0)
+        return p;
+    /* compute_mm_encoder_budget: max(max_num_batched_tokens, tokens per item); as many items
+     * as it holds, encoded in one call */
+    const uint64_t budget = max_u64(max_num_batched_tokens, per);
+    const uint64_t items = budget / per;
+    const uint64_t width = a->mm_embed_width ? a->mm_embed_width : a->hidden_size;
+    const uint64_t row = gs_mul(width, e, ovf);
+    /* the pixel batch stays referenced by profile_run (batched_dummy_mm_inputs) to its end:
+     * float32 as the HF processor returns it until the processing context casts it to the
+     * model dtype (mm_pixels_fp32) */
+    const uint64_t pixel_bytes = r->mm_pixels_fp32 ? 4 : e;
+    const uint64_t pixels = gs_mul(gs_mul(items, item->pixels, ovf), pixel_bytes, ovf);
+    /* encoder_cache["tmp"] keeps the outputs through the text run and the sampler; 0.11.0
+     * copies each into zeros of encoder_budget rows when it has fewer (PR #25810), later
+     * releases into zeros of the item's token count (PR #29386), and the loop variable keeps
+     * the last output itself until the sampler's result replaces it */
+    const uint64_t rows = item->tokens;
+    uint64_t kept_rows = gs_mul(items, rows, ovf);
+    const uint64_t expand_to = r->mm_expand == GS_VLLM_MM_EXPAND_BUDGET ? budget
+                               : r->mm_expand == GS_VLLM_MM_EXPAND_ITEM ? per
+                                                                       : 0;
+    if (expand_to > rows)
+        kept_rows = gs_add(gs_mul(items, expand_to, ovf), rows, ovf);
+    const uint64_t kept = gs_add(pixels, gs_mul(kept_rows, row, ovf), ovf);
+    uint64_t with_text = gs_add(text_peak, kept, ovf);
+    /* The tower's own forward, before the text run (_process_image_input /
+     * _process_video_input, Qwen3_VisionTransformer.forward): the pixels, their cast to the
+     * model dtype when they arrived in float32, the interpolated position embeddings (kept
+     * to the end of forward) and one block's working set over every patch, with the DeepStack
+     * levels already merged; at the end the merger's and DeepStack's outputs and their
+     * concatenation */
+    const struct gs_block *vb = vision_block(a);
+    uint64_t encoder = 0;
+    if (item->patches && vb != NULL) {
+        const uint64_t n = gs_mul(items, item->patches, ovf);
+        const uint64_t w = vb->attn.heads * vb->attn.head_dim;
+        const uint64_t cast = r->mm_pixels_fp32 ? gs_mul(gs_mul(items, item->pixels, ovf), e, ovf)
+                                                : 0;
+        const uint64_t out_width = width / (a->mm_deepstack + 1);
+        const uint64_t deepstack =
+            gs_mul(gs_mul(gs_mul(items, rows, ovf), out_width * a->mm_deepstack, ovf), e, ovf);
+        const uint64_t blocks =
+            gs_add(gs_mul(n, gs_add(vision_patch_bytes(vb, t, e, ovf), gs_mul(w, e, ovf), ovf),
+                          ovf),
+                   deepstack, ovf);
+        const uint64_t concat = gs_mul(gs_mul(2, gs_mul(items, rows, ovf), ovf), row, ovf);
+        encoder = gs_add(gs_add(pixels, cast, ovf), max_u64(blocks, concat), ovf);
+    }
+    const uint64_t peak = max_u64(with_text, encoder);
+    p.added_bytes = peak > text_peak ? peak - text_peak : 0;
+    p.encoder_bytes = encoder;
+    p.item_tokens = per;
+    p.video = video;
+    return p;
+}
+
 /* How this worker's fused MoE runs (gs_vllm_moe_run), on the releases whose MoE path was read
  * (moe_chunked_gather). Data-parallel ranks gather every rank's tokens into each MoE layer
  * unless DeepEP dispatches them (DeepEP's buffers are counted
@@ -819,20 +961,14 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
                    gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->hidden_size, ovf),
                           model_bytes, ovf),
                    ovf);
-    /* V1 profile_run encodes a dummy batch of the largest images first (encoder budget
-     * max(max_num_batched_tokens, tokens per image) / tokens per image items, one
-     * embed_multimodal call) and keeps the pixel batch and the encoder outputs in
-     * encoder_cache until the text run and the dummy sampler are done: they sit under both
-     * phases on the worker that runs the encoder (the first pipeline stage) */
-    if (rel->v1 && !c->has_activation_bytes && in->arch->mm_dummy_tokens && stage->first_stage) {
-        const uint64_t per = in->arch->mm_dummy_tokens;
-        const uint64_t budget_tokens =
-            out->max_num_batched_tokens > per ? out->max_num_batched_tokens : per;
-        const uint64_t items = budget_tokens / per;
-        const uint64_t elems = gs_add(in->arch->mm_dummy_pixels,
-                                      gs_mul(per, in->arch->hidden_size, ovf), ovf);
-        out->mm_profile_bytes = gs_mul(gs_mul(items, elems, ovf), model_bytes, ovf);
-        b->activation_bytes = gs_add(b->activation_bytes, out->mm_profile_bytes, ovf);
+    if (rel->v1 && !c->has_activation_bytes && stage->first_stage) {
+        const struct gs_vllm_mm_profile mm =
+            gs_vllm_mm_profile(in->arch, rel, out->max_num_batched_tokens, stage->tensor,
+                               model_bytes, b->activation_bytes, ovf);
+        out->mm_profile_bytes = mm.added_bytes;
+        out->mm_profile_tokens = mm.item_tokens;
+        out->mm_profile_video = mm.video;
+        b->activation_bytes = gs_add(b->activation_bytes, mm.added_bytes, ovf);
     }
     *non_torch = vllm_non_torch(in, rel, stage->tensor, stage->last_stage, ovf);
     /* The rotary cos/sin tables are buffers created with the model, so the weights the engine
@@ -1113,10 +1249,25 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                             "docs/serving-memory.md");
         if (r->mm_profile_bytes)
             n->assume_value(n->ctx, "mm_profile_bytes", r->mm_profile_bytes,
-                            "the profile run's dummy images and their encoder outputs, kept "
-                            "through the text run and the sampler (in activation_peak_bytes)",
+                            "what the profile run's multimodal dummy adds to its peak: the "
+                            "larger of its pixels and encoder outputs (expanded as the release "
+                            "does), kept through the text run and the sampler, and the vision "
+                            "tower's own forward (in activation_peak_bytes)",
                             "vLLM gpu_model_runner.py profile_run (MultiModalBudget, "
-                            "encoder_cache)");
+                            "encoder_cache; PRs #25810, #29386)");
+        if (r->mm_profile_tokens)
+            n->assume_value(n->ctx,
+                            r->mm_profile_video ? "mm_profile_video_tokens"
+                                                : "mm_profile_image_tokens",
+                            r->mm_profile_tokens,
+                            r->mm_profile_video
+                                ? "tokens per item of the profile's dummy, a video of the "
+                                  "largest size the processor accepts, the modality with the "
+                                  "most tokens; a server that sets --limit-mm-per-prompt "
+                                  "'{\"video\": 0}' profiles an image instead"
+                                : "tokens per item of the profile's dummy, an image of the "
+                                  "largest size the processor accepts",
+                            "vLLM multimodal MultiModalBudget.get_modality_with_max_tokens");
         if (r->mla_workspace_tokens)
             n->assume_value(n->ctx, "mla_workspace_tokens", r->mla_workspace_tokens,
                             "rows of MLA's chunked-prefill context workspace: the profile run "

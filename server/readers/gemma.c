@@ -407,8 +407,8 @@ static void read_vision(struct model_reader *r, struct gs_arch *a)
         GS_PART_VISION, 0, vh, a->hidden_size, 1);
     /* the default image: vision_soft_tokens_per_image soft tokens, each pooled from
      * pooling_kernel_size^2 patches of 3 x patch^2 values */
-    a->mm_dummy_tokens = rd_dim(r, NAMES("vision_soft_tokens_per_image"), false, 280);
-    a->mm_dummy_pixels = a->mm_dummy_tokens * pool * pool * 3 * patch * patch;
+    a->mm_image.tokens = rd_dim(r, NAMES("vision_soft_tokens_per_image"), false, 280);
+    a->mm_image.pixels = a->mm_image.tokens * pool * pool * 3 * patch * patch;
 }
 
 /* ------------------------------------------------------------- audio tower */
@@ -919,8 +919,8 @@ static void read_gemma3n_vision(struct model_reader *r, struct gs_arch *a)
     gemma3n_embedder(a, "embed_vision.embedding", "embed_vision.hard_and_soft_embedding_norm",
                      "embed_vision.embedding_projection", GS_PART_VISION, vocab, width);
     /* the processor's image: 768 x 768 RGB into vision_soft_tokens_per_image (16 x 16) */
-    a->mm_dummy_tokens = rd_dim(r, NAMES("vision_soft_tokens_per_image"), false, 256);
-    a->mm_dummy_pixels = 3 * 768 * 768;
+    a->mm_image.tokens = rd_dim(r, NAMES("vision_soft_tokens_per_image"), false, 256);
+    a->mm_image.pixels = 3 * 768 * 768;
 }
 
 /* Gemma3nAudioConformerBlock: two feed-forwards (pre norm, ffw_layer_1

@@ -336,8 +336,8 @@ static void read_gemma3(struct model_reader *r, struct gs_arch *a)
     if (!r->ok)
         return;
     /* Gemma 3's dummy image (pan-and-scan off): one image_size crop of mm_tokens_per_image */
-    a->mm_dummy_tokens = rd_dim(r, NAMES("mm_tokens_per_image"), false, 256);
-    a->mm_dummy_pixels = 3 * image * image;
+    a->mm_image.tokens = rd_dim(r, NAMES("mm_tokens_per_image"), false, 256);
+    a->mm_image.pixels = 3 * image * image;
     tensor(a, GS_BLOCKS_MAX, "multi_modal_projector.mm_input_projection_weight", GS_PART_VISION,
            vh, a->hidden_size);
     norm(a, GS_BLOCKS_MAX, "multi_modal_projector.mm_soft_emb_norm", GS_PART_VISION, false, vh);
@@ -443,8 +443,8 @@ static void read_mistral3(struct model_reader *r, struct gs_arch *a)
         return;
     /* the dummy image is image_size square: (image / patch / merge)^2 embeddings */
     if (image && patch && merge) {
-        a->mm_dummy_tokens = (image / patch / merge) * (image / patch / merge);
-        a->mm_dummy_pixels = 3 * image * image;
+        a->mm_image.tokens = (image / patch / merge) * (image / patch / merge);
+        a->mm_image.pixels = 3 * image * image;
     }
     const uint64_t h = a->hidden_size;
     norm(a, GS_BLOCKS_MAX, "multi_modal_projector.norm", GS_PART_VISION, false, vh);
@@ -882,8 +882,8 @@ static void read_llama4(struct model_reader *r, struct gs_arch *a)
      * (image / patch)^2 x pixel_shuffle_ratio^2 embeddings (vLLM mllama4.py) */
     if (image && patch && shuffle > 0 && shuffle <= 1) {
         const uint64_t side = image / patch;
-        a->mm_dummy_tokens = 17 * (uint64_t)((double)(side * side) * shuffle * shuffle);
-        a->mm_dummy_pixels = 17 * 3 * image * image;
+        a->mm_image.tokens = 17 * (uint64_t)((double)(side * side) * shuffle * shuffle);
+        a->mm_image.pixels = 17 * 3 * image * image;
     }
     linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_1", GS_SPLIT_NONE, GS_PART_VISION, false,
            out, a->hidden_size);

@@ -218,8 +218,38 @@ static void vision_block(struct gs_arch *a, const struct vision_dims *d)
  * deepstack_visual_indexes entry whose norm is over the merged width
  * (use_postshuffle_norm). Qwen3_5VisionModel deletes the DeepStack mergers.
  * The rotary embedding is a buffer. */
+/* The largest image and video the Qwen3-VL and Qwen3.5 checkpoints' processors accept:
+ * preprocessor_config.json size.longest_edge 16,777,216 pixels (Qwen2VLImageProcessor's
+ * smart_resize bound on height x width) and video_preprocessor_config.json 25,165,824 over
+ * height x width x frames (Qwen3VLVideoProcessor), as the published checkpoints ship them.
+ * config.json does not carry them. */
+#define QWEN3_VL_IMAGE_MAX_PIXELS 16777216ULL
+#define QWEN3_VL_VIDEO_MAX_PIXELS 25165824ULL
+
+/* The processors' largest items, the dummies vLLM's profile run chooses between: an image of
+ * max_pixels / (patch x merge)^2 embeddings, each of merge^2 patches of channels x temporal x
+ * patch^2 values (a still image is repeated to temporal_patch_size frames), and a video of
+ * max_pixels / (patch x merge)^2 / temporal embeddings, whose prompt carries timestamp text
+ * (Qwen3VLProcessor: "<t seconds>" before each frame group). */
+static void qwen3_vl_dummies(struct gs_arch *a, const struct vision_dims *d)
+{
+    const uint64_t unit = d->patch * d->merge, group = d->merge * d->merge;
+    const uint64_t values = d->channels * d->temporal * d->patch * d->patch;
+    if (unit == 0 || d->temporal == 0)
+        return;
+    a->mm_image.tokens = QWEN3_VL_IMAGE_MAX_PIXELS / (unit * unit);
+    a->mm_image.patches = a->mm_image.tokens * group;
+    a->mm_image.pixels = a->mm_image.patches * values;
+    a->mm_video.tokens = QWEN3_VL_VIDEO_MAX_PIXELS / (unit * unit) / d->temporal;
+    a->mm_video.patches = a->mm_video.tokens * group;
+    a->mm_video.pixels = a->mm_video.patches * values;
+    a->mm_video_timestamps = true;
+    a->mm_deepstack = d->deepstack;
+    a->mm_embed_width = d->out * (1 + d->deepstack);
+}
+
 static void read_vision(struct model_reader *r, struct gs_arch *a, bool deepstack,
-                        const struct vision_names *n)
+                        const struct vision_names *n, bool processor_dummies)
 {
     struct model_reader v;
     json_t *empty = NULL;
@@ -242,6 +272,8 @@ static void read_vision(struct model_reader *r, struct gs_arch *a, bool deepstac
     if (!r->ok)
         return;
     vision_block(a, &d);
+    if (processor_dummies)
+        qwen3_vl_dummies(a, &d);
     const size_t m = GS_BLOCKS_MAX;
     const uint64_t w = d.width, merged = d.width * d.merge * d.merge;
     add(a, m, "visual.patch_embed.proj", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_VISION, 0,
@@ -303,7 +335,7 @@ static void read_qwen3_vl(struct model_reader *r, struct gs_arch *a)
 {
     read_vl_text(r, a, "qwen3");
     if (r->ok)
-        read_vision(r, a, true, &QWEN3_VL_VISION);
+        read_vision(r, a, true, &QWEN3_VL_VISION, true);
 }
 
 /* Qwen3VLMoeForConditionalGeneration: Qwen3VLMoeTextDecoderLayer is
@@ -315,7 +347,7 @@ static void read_qwen3_vl_moe(struct model_reader *r, struct gs_arch *a)
 {
     read_vl_text(r, a, "qwen3_moe");
     if (r->ok)
-        read_vision(r, a, true, &QWEN3_VL_VISION);
+        read_vision(r, a, true, &QWEN3_VL_VISION, true);
 }
 
 /* ----------------------------------------------------------------- Qwen3.5 */
@@ -525,7 +557,7 @@ static void read_qwen3_5_common(struct model_reader *r, struct gs_arch *a, bool 
     mark_mrope(a);
     close_text(r, &text);
     if (r->ok)
-        read_vision(r, a, false, &QWEN3_VL_VISION);
+        read_vision(r, a, false, &QWEN3_VL_VISION, true);
 }
 
 /* Qwen3_5ForConditionalGeneration (modeling_qwen3_5.py; vLLM qwen3_5.py):
@@ -888,7 +920,7 @@ static void read_qwen3_omni_moe(struct model_reader *r, struct gs_arch *a)
         return;
     read_vl_text(&thinker, a, "qwen3_moe");
     if (thinker.ok)
-        read_vision(&thinker, a, true, &QWEN3_OMNI_VISION);
+        read_vision(&thinker, a, true, &QWEN3_OMNI_VISION, false);
     if (thinker.ok)
         omni_audio(&thinker, a);
     close_text(r, &thinker);

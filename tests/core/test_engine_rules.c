@@ -573,6 +573,54 @@ static void test_vllm_mm_profile_kept(void **state)
     }
 }
 
+/* Qwen3-VL-30B-A3B's profile dummy (gs_vllm_mm_profile) at 2,048 batched tokens, TP 4, bf16.
+ * The checkpoints' processors: an image of 16,777,216 pixels = 16,384 embeddings of 4 patches
+ * (65,536 patches), a video of 25,165,824 pixels over its frames = 12,288 embeddings (49,152
+ * patches); 1,536 values a patch (3 x 2 x 16 x 16); an output row is the merger's 2,048 and
+ * three DeepStack levels' = 8,192 values. The vision block (w 1,152, 16 heads, MLP 4,304) per
+ * patch at TP 4: attention 2 x 1,152 + 3,456 / 4 + 1,152 / 4 = 3,456; MLP 2,304 + 2 x 1,076 =
+ * 4,456 -> 8,912 B, plus the position embeddings' 2,304 B = 11,216 B.
+ *   0.11.0: video, 12,288 x 12.5 = 153,600 tokens (> 16,384), one item; kept: pixels 49,152 x
+ *     1,536 x 2 = 150,994,944, the output copied into 153,600 rows plus the output's own
+ *     12,288, 165,888 x 16,384 = 2,717,908,992 -> 2,868,903,936. The tower: pixels + 49,152 x
+ *     11,216 + DeepStack 12,288 x 6,144 x 2 (150,994,944) = 853,278,720.
+ *   0.14: the video's 12,288 tokens lose to the image's 16,384; kept 65,536 x 1,536 x 2 +
+ *     16,384 x 16,384 = 469,762,048; the tower 201,326,592 + 65,536 x 11,216 + 16,384 x 6,144
+ *     x 2 = 1,137,704,960, above what is kept: with no text peak it is what the dummy adds.
+ *   0.8 (pixels in float32): kept 402,653,184 + 268,435,456 = 671,088,640; the tower adds the
+ *     bf16 cast: 402,653,184 + 201,326,592 + 936,378,368 = 1,540,358,144. */
+static void test_vllm_mm_video_profile(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("qwen3_vl_moe/Qwen__Qwen3-VL-30B-A3B-Instruct.json");
+    assert_int_equal(a.mm_image.tokens, 16384);
+    assert_int_equal(a.mm_video.tokens, 12288);
+    assert_int_equal(a.mm_embed_width, 8192);
+    bool ovf = false;
+    struct gs_vllm_mm_profile p =
+        gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 4, 2, 0, &ovf);
+    assert_true(p.video);
+    assert_int_equal(p.item_tokens, 153600);
+    assert_int_equal(p.added_bytes, 2868903936ULL);
+    assert_int_equal(p.encoder_bytes, 853278720ULL);
+    /* 0.12-0.13 copy into the item's tokens: one item, the same rows */
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1200), 2048, 4, 2, 0, &ovf);
+    assert_int_equal(p.added_bytes, 2868903936ULL);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 4, 2, 0, &ovf);
+    assert_false(p.video);
+    assert_int_equal(p.item_tokens, 16384);
+    assert_int_equal(p.encoder_bytes, 1137704960ULL);
+    assert_int_equal(p.added_bytes, 1137704960ULL);
+    /* under a text peak of 2 GiB what is kept binds */
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 4, 2, 2147483648ULL, &ovf);
+    assert_int_equal(p.added_bytes, 469762048ULL);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 4, 2, 0, &ovf);
+    assert_int_equal(p.encoder_bytes, 1540358144ULL);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 4, 2, 2147483648ULL, &ovf);
+    assert_int_equal(p.added_bytes, 671088640ULL);
+    assert_false(ovf);
+}
+
 static void test_vllm_mxfp4_layout(void **state)
 {
     (void)state;
@@ -1034,6 +1082,7 @@ int main(void)
         cmocka_unit_test(test_vllm_dp_moe_gather),
         cmocka_unit_test(test_vllm_dp_moe_notes),
         cmocka_unit_test(test_vllm_mm_profile_kept),
+        cmocka_unit_test(test_vllm_mm_video_profile),
         cmocka_unit_test(test_vllm_mxfp4_layout),
         cmocka_unit_test(test_rope_tables_in_budget),
         cmocka_unit_test(test_vllm_mla_workspace),

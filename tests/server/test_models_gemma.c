@@ -127,8 +127,8 @@ static void test_gemma4_26b_a4b(void **state)
     assert_int_equal(fixture_layout(&a, 4).bytes_per_token, 61440);
     assert_int_equal(kv.state_bytes_per_sequence, 0);
     /* 280 soft tokens of 9 pooled 16 x 16 RGB patches */
-    assert_int_equal(a.mm_dummy_tokens, 280);
-    assert_int_equal(a.mm_dummy_pixels, 280ULL * 9 * 768);
+    assert_int_equal(a.mm_image.tokens, 280);
+    assert_int_equal(a.mm_image.pixels, 280ULL * 9 * 768);
     /* 4096 tokens: 256 blocks of the full layers, 1024 + 8192 batched tokens of window */
     const uint64_t seq = fixture_assert_vllm_serving(&a, 8, 1, 141000000000ULL);
     assert_true(seq > 4096ULL * 20480);
@@ -290,7 +290,7 @@ static void test_gemma3n_e4b(void **state)
     assert_int_equal(kv.full_layers, 4);
     assert_int_equal(kv.window_layers, 16);
     assert_int_equal(fixture_layout(&a, 2).bytes_per_token, 20480);
-    assert_int_equal(a.mm_dummy_tokens, 256);
+    assert_int_equal(a.mm_image.tokens, 256);
     fixture_assert_vllm_serving(&a, 16, 1, 141000000000ULL);
 }
 

@@ -201,6 +201,14 @@ struct gs_block {
     struct gs_module modules[GS_BLOCK_MODULES_MAX];
 };
 
+/* One multimodal item at the largest size its processor accepts. */
+struct gs_mm_item {
+    uint64_t tokens;  /* its embeddings in the prompt (placeholder tokens); 0 = none read */
+    uint64_t pixels;  /* pixel values the processor hands the encoder */
+    uint64_t patches; /* the vision tower's sequence: patches before merging (0: the tower's
+                         forward is not modelled for this model) */
+};
+
 /* A stack of `layers` identical blocks outside the decoder: an encoder
  * (counted in its modules' own parts), a vision or audio tower, the MTP
  * layers (counted under `part`). */
@@ -275,9 +283,17 @@ struct gs_arch {
      * read literally (24 and 1024 when missing), as SGLang's adjust_mem_fraction_for_vlm reads
      * them (gs/sglang.h); 0 without a vision_config */
     uint64_t vision_config_layers, vision_config_hidden;
-    /* the largest image vLLM's V1 profile run encodes (MultiModalBudget: the modality with the
-     * most tokens per item): its embedding tokens and pixel values; 0 where not read */
-    uint64_t mm_dummy_tokens, mm_dummy_pixels;
+    /* the largest image and the largest video the model's processor accepts, the dummies
+     * vLLM's V1 profile run chooses between (MultiModalBudget: the modality with the most
+     * tokens per item); tokens 0 where not read */
+    struct gs_mm_item mm_image, mm_video;
+    /* elements of one encoder output row (0: hidden_size); Qwen3-VL's rows concatenate the
+     * merger's output and its DeepStack levels' (qwen3_vl.py _process_image_input) */
+    uint64_t mm_embed_width;
+    uint64_t mm_deepstack;     /* DeepStack levels among the row's parts */
+    bool mm_video_timestamps;  /* a video's prompt puts "<t seconds>" text before each frame
+                                  group (Qwen3VLProcessor), which vLLM 0.11 budgets as 12.5 tokens
+                                  per embedding */
     /* the decoder stack */
     uint64_t num_hidden_layers;
     uint8_t layer_block[GS_LAYERS_MAX];

@@ -253,9 +253,11 @@ struct gs_inference_result {
     bool chunked_prefill;                  /* vLLM: the profile run's setting */
     uint64_t mla_workspace_tokens;         /* vLLM, MLA models: the chunked-prefill context
                                               workspace rows the profile run sizes for */
-    uint64_t mm_profile_bytes;             /* vLLM V1, multimodal models: the dummy images and
-                                              their encoder outputs the profile run keeps (in
-                                              budget.activation_bytes) */
+    uint64_t mm_profile_bytes;             /* vLLM V1, multimodal models: what the profile
+                                              run's dummy images or video add to its peak (in
+                                              budget.activation_bytes; gs_vllm_mm_profile) */
+    uint64_t mm_profile_tokens;            /* its tokens per item as vLLM budgets them */
+    bool mm_profile_video;                 /* the dummy is a video */
     uint64_t binding_stage;                /* under pipeline parallelism with every stage
                                               sized: the stage whose pool binds */
     uint64_t moe_gathered_tokens;          /* vLLM, MoE under data parallelism: the tokens each

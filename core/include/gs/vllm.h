@@ -45,6 +45,13 @@ enum gs_vllm_mla_workspace {
     GS_VLLM_MLA_WS_V1    /* V1: every profile run, rows capped at 64k */
 };
 
+/* What the profile run keeps of its multimodal dummy's encoder outputs (gs_vllm_mm_profile). */
+enum gs_vllm_mm_expand {
+    GS_VLLM_MM_EXPAND_NONE,   /* the outputs themselves */
+    GS_VLLM_MM_EXPAND_BUDGET, /* each copied into zeros of encoder_budget rows (0.11.0) */
+    GS_VLLM_MM_EXPAND_ITEM    /* each copied into zeros of the item's token count */
+};
+
 struct gs_vllm_release {
     uint32_t from;              /* first release of the range */
     const char *name;           /* the range, for assumptions */
@@ -80,6 +87,11 @@ struct gs_vllm_release {
     bool hybrid_pages;          /* attention + recurrent models page through the hybrid allocator:
                                    one block size and page for both (V1's hybrid support, PR #20016) */
     bool prints_concurrency;    /* "GPU KV cache size" is max concurrency x max_model_len (0.21) */
+    bool mm_pixels_fp32;        /* the profile's dummy pixels reach the GPU in float32 (the HF
+                                   processor's dtype); later the processing context casts them */
+    uint8_t mm_expand;          /* enum gs_vllm_mm_expand */
+    bool mm_video_text_tokens;  /* Qwen3-VL's largest video is budgeted at 12.5 tokens per
+                                   embedding (qwen3_vl.py get_max_video_tokens, 0.11) */
     uint64_t default_util_permille; /* gpu_memory_utilization default */
     const char *source;
 };
@@ -210,6 +222,28 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
  * (gs_runtime_gather_root_bytes). */
 uint64_t gs_vllm_non_torch(const struct gs_vllm_release *release, enum gs_link link,
                            uint64_t tensor, bool cross_node, bool last_stage, bool *overflow);
+
+/* The multimodal dummy of V1's profile run (gpu_model_runner.py profile_run) on the worker
+ * that runs the encoder: the modality with the most tokens per item (MultiModalBudget), as
+ * many items as the encoder budget max(max_num_batched_tokens, tokens per item) holds, encoded
+ * in one call before the text run. Its pixels and encoder outputs (expanded by the release's
+ * rule, gs_vllm_mm_expand) stay referenced through the text run and the sampler, so the
+ * profile's peak is the larger of the text peak plus what is kept and the tower's own forward
+ * (where the model gives its patches: the pixels, their cast, the position embeddings, one
+ * block's working set over every patch and the DeepStack levels, or the final concatenation).
+ * `e` is the model dtype's bytes, `t` the tensor-parallel degree (the tower's linears are
+ * sharded as the decoder's; Qwen's all_gather_interleave of the full QKV on each rank under TP,
+ * 0.8.5-0.11.0 until PR #28271, is not counted). */
+struct gs_vllm_mm_profile {
+    uint64_t added_bytes;   /* what the dummy adds to `text_peak` */
+    uint64_t encoder_bytes; /* the tower's forward peak (0 where not modelled) */
+    uint64_t item_tokens;   /* tokens per item as vLLM budgets them; 0 = no dummy */
+    bool video;             /* the dummy is a video */
+};
+struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *arch,
+                                             const struct gs_vllm_release *release,
+                                             uint64_t max_num_batched_tokens, uint64_t t,
+                                             uint64_t e, uint64_t text_peak, bool *ovf);
 
 /* The profiled activation peak of a worker with `release`'s profile, the sampler included
  * when `sampler` (the request's own figure when it gives one): gs_vllm_activation_peak over
