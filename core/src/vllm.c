@@ -829,7 +829,8 @@ static uint64_t vision_patch_bytes(const struct gs_block *b, uint64_t t, uint64_
 struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
                                              const struct gs_vllm_release *r,
                                              uint64_t max_num_batched_tokens, uint64_t t,
-                                             uint64_t e, uint64_t text_peak, bool *ovf)
+                                             uint64_t e, uint64_t text_peak,
+                                             uint8_t no_items, bool *ovf)
 {
     struct gs_vllm_mm_profile p = {0, 0, 0, false};
     t = t ? t : 1;
@@ -837,12 +838,13 @@ struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
      * item, "video" over "image" on a tie (max by (tokens, name)); 0.11's Qwen3-VL
      * get_max_video_tokens counts each video embedding as 12.5 tokens for the timestamp text
      * around it */
-    uint64_t video_tokens = a->mm_video.tokens;
+    uint64_t video_tokens = (no_items & GS_MM_VIDEO) ? 0 : a->mm_video.tokens;
+    const uint64_t image_tokens = (no_items & GS_MM_IMAGE) ? 0 : a->mm_image.tokens;
     if (a->mm_video_timestamps && r->mm_video_text_tokens)
         video_tokens = gs_mul(video_tokens, 25, ovf) / 2;
-    const bool video = video_tokens != 0 && video_tokens >= a->mm_image.tokens;
+    const bool video = video_tokens != 0 && video_tokens >= image_tokens;
     const struct gs_mm_item *item = video ? &a->mm_video : &a->mm_image;
-    const uint64_t per = video ? video_tokens : a->mm_image.tokens;
+    const uint64_t per = video ? video_tokens : image_tokens;
     if (per == 0)
         return p;
     /* compute_mm_encoder_budget: max(max_num_batched_tokens, tokens per item); as many items
@@ -964,7 +966,7 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     if (rel->v1 && !c->has_activation_bytes && stage->first_stage) {
         const struct gs_vllm_mm_profile mm =
             gs_vllm_mm_profile(in->arch, rel, out->max_num_batched_tokens, stage->tensor,
-                               model_bytes, b->activation_bytes, ovf);
+                               model_bytes, b->activation_bytes, c->mm_no_items, ovf);
         out->mm_profile_bytes = mm.added_bytes;
         out->mm_profile_tokens = mm.item_tokens;
         out->mm_profile_video = mm.video;

@@ -19,7 +19,8 @@ static const char *const inference_keys[] = {
     "cuda_memory_fraction", "block_size",            "max_num_batched_tokens",
     "max_num_seqs",        "engine_version",         "enforce_eager",
     "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb", "memory_in_use_bytes",
-    "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", "speculative", NULL};
+    "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", "speculative",
+    "limit_mm_per_prompt", NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           "stage_gpus", NULL};
 /* vLLM --all2all-backend; naive and allgather_reducescatter both run over NCCL */
@@ -155,9 +156,60 @@ static void read_speculative(const json_t *section, struct gs_engine_config *e, 
         *ok = false;
 }
 
+/* vLLM --limit-mm-per-prompt: items per prompt by modality, a count or {"count": n}. A
+ * modality limited to 0 is not profiled; the counts themselves do not move the profile of the
+ * one modality it encodes (its items are bounded by the encoder budget first), and a dummy of
+ * another size ("width", "height", "num_frames") is not modelled. */
+static void read_mm_limits(const json_t *section, struct gs_engine_config *e, bool *ok,
+                           struct gs_error *err)
+{
+    static const char *const modalities[] = {"image", "video", "audio", NULL};
+    static const uint8_t bits[] = {GS_MM_IMAGE, GS_MM_VIDEO, 0};
+    const json_t *v = json_object_get(section, "limit_mm_per_prompt");
+    if (v == NULL)
+        return;
+    if (!json_is_object(v)) {
+        gs_error_add(err, GS_ERR_INVALID, "/inference/limit_mm_per_prompt",
+                     "must be an object of items per prompt by modality, got %s",
+                     jsonv_type_name(v));
+        *ok = false;
+        return;
+    }
+    if (!jsonv_only_keys(v, "/inference/limit_mm_per_prompt", modalities, err)) {
+        *ok = false;
+        return;
+    }
+    for (size_t i = 0; modalities[i] != NULL; i++) {
+        const json_t *limit = json_object_get(v, modalities[i]);
+        if (limit == NULL)
+            continue;
+        char where[JSONV_POINTER_MAX], count_at[JSONV_POINTER_MAX];
+        jsonv_pointer(where, sizeof(where), "/inference/limit_mm_per_prompt", modalities[i]);
+        const char *at = where;
+        if (json_is_object(limit)) {
+            static const char *const options[] = {"count", NULL};
+            if (!jsonv_only_keys(limit, where, options, err)) {
+                *ok = false;
+                continue;
+            }
+            jsonv_pointer(count_at, sizeof(count_at), where, "count");
+            at = count_at;
+            limit = json_object_get(limit, "count");
+            if (limit == NULL)
+                continue;
+        }
+        uint64_t count = 0;
+        if (!jsonv_uint(limit, at, 0, (uint64_t)1 << 20, &count, err))
+            *ok = false;
+        else if (count == 0)
+            e->mm_no_items |= bits[i];
+    }
+}
+
 static void read_engine_knobs(const json_t *section, struct gs_engine_config *e, bool *ok,
                               struct gs_error *err)
 {
+    read_mm_limits(section, e, ok, err);
     const json_t *v = json_object_get(section, "engine_version");
     if (v != NULL && (!json_is_string(v) || !codec_parse_engine_version(json_string_value(v), &e->version))) {
         gs_error_add(err, GS_ERR_INVALID, "/inference/engine_version",

@@ -598,25 +598,33 @@ static void test_vllm_mm_video_profile(void **state)
     assert_int_equal(a.mm_embed_width, 8192);
     bool ovf = false;
     struct gs_vllm_mm_profile p =
-        gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 4, 2, 0, &ovf);
+        gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 4, 2, 0, 0, &ovf);
     assert_true(p.video);
     assert_int_equal(p.item_tokens, 153600);
     assert_int_equal(p.added_bytes, 2868903936ULL);
     assert_int_equal(p.encoder_bytes, 853278720ULL);
     /* 0.12-0.13 copy into the item's tokens: one item, the same rows */
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1200), 2048, 4, 2, 0, &ovf);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1200), 2048, 4, 2, 0, 0, &ovf);
     assert_int_equal(p.added_bytes, 2868903936ULL);
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 4, 2, 0, &ovf);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 4, 2, 0, 0, &ovf);
     assert_false(p.video);
     assert_int_equal(p.item_tokens, 16384);
     assert_int_equal(p.encoder_bytes, 1137704960ULL);
     assert_int_equal(p.added_bytes, 1137704960ULL);
     /* under a text peak of 2 GiB what is kept binds */
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 4, 2, 2147483648ULL, &ovf);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 4, 2, 2147483648ULL, 0, &ovf);
     assert_int_equal(p.added_bytes, 469762048ULL);
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 4, 2, 0, &ovf);
+    /* --limit-mm-per-prompt '{"video": 0}' on 0.11.0: the image, as on 0.14 */
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 4, 2, 0, GS_MM_VIDEO, &ovf);
+    assert_false(p.video);
+    assert_int_equal(p.added_bytes, 1137704960ULL);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 4, 2, 0,
+                           GS_MM_VIDEO | GS_MM_IMAGE, &ovf);
+    assert_int_equal(p.item_tokens, 0);
+    assert_int_equal(p.added_bytes, 0);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 4, 2, 0, 0, &ovf);
     assert_int_equal(p.encoder_bytes, 1540358144ULL);
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 4, 2, 2147483648ULL, &ovf);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 4, 2, 2147483648ULL, 0, &ovf);
     assert_int_equal(p.added_bytes, 671088640ULL);
     assert_false(ovf);
 }

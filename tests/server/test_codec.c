@@ -904,6 +904,60 @@ static void test_prefix_caching_knob(void **state)
 #undef PREFIX_CACHING_BODY
 }
 
+/* inference.limit_mm_per_prompt (vLLM --limit-mm-per-prompt): Qwen3-VL-30B-A3B on vLLM 0.11.0
+ * profiles its video (153,600 tokens, the output copied into zeros of the whole encoder
+ * budget); limited to no video it profiles the image (16,384 tokens), and the pool grows by
+ * the difference. Counts and {"count": n} are read; other members and modalities are refused
+ * at their pointer. */
+static void test_mm_limit_knob(void **state)
+{
+    (void)state;
+#define MM_LIMIT_BODY \
+        "{\"model\":\"qwen3-vl-30b-a3b-instruct\",\"gpu\":\"rtx-3090\"," \
+        "\"parallelism\":{\"tensor\":4},\"inference\":{\"engine\":\"vllm\"," \
+        "\"engine_version\":\"0.11.0\",\"context_length\":65536%s}}"
+    char body[512];
+    struct problem p;
+    snprintf(body, sizeof(body), MM_LIMIT_BODY, "");
+    json_t *video = estimate(body, &p);
+    assert_non_null(video);
+    snprintf(body, sizeof(body), MM_LIMIT_BODY, ",\"limit_mm_per_prompt\":{\"video\":0}");
+    json_t *image = estimate(body, &p);
+    assert_non_null(image);
+    snprintf(body, sizeof(body), MM_LIMIT_BODY,
+             ",\"limit_mm_per_prompt\":{\"video\":{\"count\":0},\"image\":2}");
+    json_t *image2 = estimate(body, &p);
+    assert_non_null(image2);
+    assert_true(get_int(image, "kv_cache.max_tokens") > get_int(video, "kv_cache.max_tokens"));
+    assert_int_equal(get_int(image, "kv_cache.max_tokens"), get_int(image2, "kv_cache.max_tokens"));
+    bool video_tokens = false, image_tokens = false;
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(video, "assumptions"), i, a) {
+        if (strcmp(json_string_value(json_object_get(a, "name")), "mm_profile_video_tokens") == 0)
+            video_tokens = json_integer_value(json_object_get(a, "value")) == 153600;
+    }
+    json_array_foreach(json_object_get(image, "assumptions"), i, a) {
+        if (strcmp(json_string_value(json_object_get(a, "name")), "mm_profile_image_tokens") == 0)
+            image_tokens = json_integer_value(json_object_get(a, "value")) == 16384;
+    }
+    assert_true(video_tokens);
+    assert_true(image_tokens);
+    json_decref(video);
+    json_decref(image);
+    json_decref(image2);
+    snprintf(body, sizeof(body), MM_LIMIT_BODY, ",\"limit_mm_per_prompt\":{\"vid\":0}");
+    expect_error(body, 400, "/inference/limit_mm_per_prompt/vid", "video");
+    snprintf(body, sizeof(body), MM_LIMIT_BODY, ",\"limit_mm_per_prompt\":{\"image\":-1}");
+    expect_error(body, 400, "/inference/limit_mm_per_prompt/image", "at least 0");
+    snprintf(body, sizeof(body), MM_LIMIT_BODY,
+             ",\"limit_mm_per_prompt\":{\"image\":{\"width\":512}}");
+    expect_error(body, 400, "/inference/limit_mm_per_prompt/image/width", "count");
+    snprintf(body, sizeof(body), MM_LIMIT_BODY, ",\"limit_mm_per_prompt\":1");
+    expect_error(body, 400, "/inference/limit_mm_per_prompt", "object");
+#undef MM_LIMIT_BODY
+}
+
 /* inference.speculative (vLLM --speculative-config, SGLang
  * --speculative-algorithm): decoded with pointers at each field; vLLM's mtp
  * adds DeepSeek-V3's MTP layer (weights and one KV layer); engines and
@@ -1034,6 +1088,7 @@ int main(void)
         cmocka_unit_test(test_problem_status_round_trip),
         cmocka_unit_test(test_engine_versions),
         cmocka_unit_test(test_prefix_caching_knob),
+        cmocka_unit_test(test_mm_limit_knob),
         cmocka_unit_test(test_speculative_field),
         cmocka_unit_test(test_sglang_vision_configs),
         cmocka_unit_test(test_pointer_escaping),

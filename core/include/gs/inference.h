@@ -161,7 +161,11 @@ struct gs_engine_config {
                                      parallelism */
     uint8_t spec_method;          /* enum gs_spec_method: speculative decoding, GS_SPEC_NONE off */
     uint64_t spec_tokens;         /* its num_speculative_tokens (0: not given) */
+    uint8_t mm_no_items;          /* vLLM --limit-mm-per-prompt: the modalities (GS_MM_IMAGE,
+                                     GS_MM_VIDEO) limited to 0 items, which the profile skips */
 };
+
+enum { GS_MM_IMAGE = 1, GS_MM_VIDEO = 2 };
 
 enum { GS_CHUNKED_PREFILL_DEFAULT, GS_CHUNKED_PREFILL_ON, GS_CHUNKED_PREFILL_OFF };
 

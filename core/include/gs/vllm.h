@@ -231,6 +231,7 @@ uint64_t gs_vllm_non_torch(const struct gs_vllm_release *release, enum gs_link l
  * profile's peak is the larger of the text peak plus what is kept and the tower's own forward
  * (where the model gives its patches: the pixels, their cast, the position embeddings, one
  * block's working set over every patch and the DeepStack levels, or the final concatenation).
+ * A modality in `no_items` (GS_MM_*: --limit-mm-per-prompt 0) is not profiled.
  * `e` is the model dtype's bytes, `t` the tensor-parallel degree (the tower's linears are
  * sharded as the decoder's; Qwen's all_gather_interleave of the full QKV on each rank under TP,
  * 0.8.5-0.11.0 until PR #28271, is not counted). */
@@ -243,7 +244,8 @@ struct gs_vllm_mm_profile {
 struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *arch,
                                              const struct gs_vllm_release *release,
                                              uint64_t max_num_batched_tokens, uint64_t t,
-                                             uint64_t e, uint64_t text_peak, bool *ovf);
+                                             uint64_t e, uint64_t text_peak,
+                                             uint8_t no_items, bool *ovf);
 
 /* The profiled activation peak of a worker with `release`'s profile, the sampler included
  * when `sampler` (the request's own figure when it gives one): gs_vllm_activation_peak over
