@@ -173,6 +173,12 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_atte
         out->grads_persist = knobs->set_to_none == GS_KNOB_OFF;
     if (knobs->fused_optimizer != GS_KNOB_DEFAULT)
         out->foreach_step = knobs->fused_optimizer == GS_KNOB_OFF;
+    /* a loop that keeps `outputs` while `outputs.loss.backward()` runs holds the logits the
+     * model returned (16-bit from transformers 4.46; fp32 before, already counted by
+     * fp32_retained) */
+    if (knobs->keeps_output != GS_KNOB_DEFAULT && out->loss != GS_LOSS_FP32_RETAINED &&
+        !out->logits_fp32_held)
+        out->keeps_16bit_logits = knobs->keeps_output == GS_KNOB_ON;
 }
 
 /*

@@ -627,6 +627,31 @@ static void test_training_framework_fields(void **state)
     assert_string_equal(json_string_value(json_object_get(accuracy, "peak")), "calibrated");
     assert_non_null(json_object_get(json_object_get(accuracy, "calibration"), "framework"));
     json_decref(r);
+    /* keeps_output: a loop that holds the model's output through backward keeps its bf16
+     * logits, 2 x 2,048 x 128,256 = 525,336,576 bytes more at the loss's backward */
+#define KEEPS_OUTPUT_BODY \
+        "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{" \
+        "\"framework\":\"transformers\",\"framework_version\":\"5.13\"," \
+        "\"method\":\"lora\",\"batch_size\":1," \
+        "\"sequence_length\":2048%s}}"
+    char body[512];
+    snprintf(body, sizeof(body), KEEPS_OUTPUT_BODY, "");
+    json_t *dropped = estimate(body, &p);
+    snprintf(body, sizeof(body), KEEPS_OUTPUT_BODY, ",\"keeps_output\":true");
+    json_t *kept = estimate(body, &p);
+    assert_non_null(dropped);
+    assert_non_null(kept);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(kept, "per_gpu"),
+                                                          "peak_phase")),
+                        "backward_start");
+    assert_int_equal(get_int(kept, "per_gpu.peak_allocated_bytes") -
+                         get_int(dropped, "per_gpu.peak_allocated_bytes"),
+                     525336576);
+    json_decref(dropped);
+    json_decref(kept);
+    snprintf(body, sizeof(body), KEEPS_OUTPUT_BODY, ",\"keeps_output\":1");
+    expect_error(body, 400, "/training/keeps_output", "true or false");
+#undef KEEPS_OUTPUT_BODY
 }
 
 static void test_problem_body_shape(void **state)

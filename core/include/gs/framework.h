@@ -49,6 +49,8 @@ struct gs_training_knobs {
     uint64_t loss_chunks;       /* chunked loss: chunks per micro-batch; 0 = the framework's */
     enum gs_knob compile, optimizer_in_backward, activation_offloading, expandable_segments,
         set_to_none, fused_optimizer;
+    enum gs_knob keeps_output;  /* the loop holds the model's output (its 16-bit logits) through
+                                   backward: `outputs = model(**batch); outputs.loss.backward()` */
 };
 
 /* The rules one run follows, after defaults and overrides. */
