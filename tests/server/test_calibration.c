@@ -653,12 +653,10 @@ static char *training_summary(struct framework_errors *all, struct framework_err
  * each naming its public source) through /v1/estimate, compared as its
  * measurement defines it: at least 7 in 8 within 15% (the issue's 14 of 16)
  * and all within 25%, and bench/calibration-training.json is this build's
- * measurement. The runs outside 15%: ms-swift's Qwen-7B LoRA
- * (max_memory_reserved 27.74 GiB, gpusizer about 22% under: its
- * allocated-side terms are small next to the 152k-vocabulary logits, and no
- * mechanism found accounts for the rest of the reserved figure) and LitGPT's
- * Phi-1.5 LoRA at micro-batch 4 (18% under, against 10% at micro-batch 1:
- * something per sample in Phi's parallel block is missing). */
+ * measurement. The run outside 15%: ms-swift's Qwen-7B LoRA
+ * (max_memory_reserved 27.74 GiB, gpusizer about 22% under: a reserved peak
+ * over steps of varying length, where the caching allocator keeps blocks of
+ * earlier shapes; its entry's notes say what the code holds). */
 static void test_training_runs(void **state)
 {
     (void)state;
