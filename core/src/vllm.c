@@ -818,11 +818,14 @@ static const struct gs_block *vision_block(const struct gs_arch *a)
 static uint64_t vision_patch_bytes(const struct gs_block *b, uint64_t t, uint64_t e, bool *ovf)
 {
     const struct gs_attention *s = &b->attn;
-    const uint64_t w = s->heads * s->head_dim;
-    const uint64_t attention =
-        gs_add(2 * w, gs_div_ceil(3 * w, t) + gs_div_ceil(w, t), ovf);
-    const uint64_t mlp = gs_add(2 * w, gs_mul(b->mlp.gated ? 3 : 2, gs_div_ceil(b->mlp.width, t),
-                                              ovf), ovf);
+    const uint64_t w = gs_mul(s->heads, s->head_dim, ovf);
+    const uint64_t attention = gs_add(gs_mul(2, w, ovf),
+                                      gs_add(gs_div_ceil(gs_mul(3, w, ovf), t), gs_div_ceil(w, t),
+                                             ovf),
+                                      ovf);
+    const uint64_t mlp = gs_add(gs_mul(2, w, ovf),
+                                gs_mul(b->mlp.gated ? 3 : 2, gs_div_ceil(b->mlp.width, t), ovf),
+                                ovf);
     return gs_mul(attention > mlp ? attention : mlp, e, ovf);
 }
 
@@ -881,12 +884,13 @@ struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
     uint64_t encoder = 0;
     if (item->patches && vb != NULL) {
         const uint64_t n = gs_mul(items, item->patches, ovf);
-        const uint64_t w = vb->attn.heads * vb->attn.head_dim;
+        const uint64_t w = gs_mul(vb->attn.heads, vb->attn.head_dim, ovf);
         const uint64_t cast = r->mm_pixels_fp32 ? gs_mul(gs_mul(items, item->pixels, ovf), e, ovf)
                                                 : 0;
         const uint64_t out_width = width / (a->mm_deepstack + 1);
         const uint64_t deepstack =
-            gs_mul(gs_mul(gs_mul(items, rows, ovf), out_width * a->mm_deepstack, ovf), e, ovf);
+            gs_mul(gs_mul(gs_mul(items, rows, ovf), gs_mul(out_width, a->mm_deepstack, ovf), ovf),
+                   e, ovf);
         const uint64_t blocks =
             gs_add(gs_mul(n, gs_add(vision_patch_bytes(vb, t, e, ovf), gs_mul(w, e, ovf), ovf),
                           ovf),
