@@ -48,6 +48,7 @@
     .mm_pixels_fp32 = true, \
     .mm_expand = GS_VLLM_MM_EXPAND_NONE, \
     .mm_video_text_tokens = false, \
+    .runner_v2_dense = false, \
     .default_util_permille = 900, \
     .source = "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"
 
@@ -210,6 +211,20 @@
     .default_util_permille = 920, \
     .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"
 
+/* PR #44443 (merged 2026-07-02, after the 0.24.0 release): Model Runner V2 the default for
+ * every dense generating model (vllm/config/vllm.py _is_default_v2_model_runner_model); its
+ * profile_cudagraph_memory returns 0 ("It is TBD whether we keep this API", until PR #53306
+ * after 0.26) and its profile_run encodes no multimodal dummy (PR #47985 merged 2026-07-21,
+ * after the 0.26.0 cut). Issue #49224: a dense model that started on 0.23 runs out of memory
+ * capturing its graphs on 0.25.1 */
+#define VLLM_0_25_0 \
+    VLLM_0_21_0, \
+    .from = 2500, \
+    .name = "vLLM 0.25.0 on (dense models on Model Runner V2 by default, PR #44443)", \
+    .runner_v2_dense = true, \
+    .source = "vllm/config/vllm.py use_v2_model_runner (PR #44443); " \
+              "vllm/v1/worker/gpu/model_runner.py profile_cudagraph_memory"
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 static const struct gs_vllm_release releases[] = {
@@ -227,6 +242,7 @@ static const struct gs_vllm_release releases[] = {
     {VLLM_0_14_0},
     {VLLM_0_17_0},
     {VLLM_0_21_0},
+    {VLLM_0_25_0},
 };
 
 const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
@@ -800,6 +816,28 @@ static uint64_t vllm_non_torch(const struct gs_inference_input *in,
     return bytes;
 }
 
+bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_release *r)
+{
+    const struct gs_arch *a = in->arch;
+    /* VLLM_USE_V2_MODEL_RUNNER decides first when set; gpusizer models V2's accounting from the
+     * release that subtracts V1's graph estimate (0.21) */
+    if (in->engine.model_runner != GS_RUNNER_DEFAULT)
+        return in->engine.model_runner == GS_RUNNER_V2 && r->v1 && r->graphs_subtracted;
+    if (!r->runner_v2_dense || !r->v1 || !a->logits || gs_arch_moe_block(a) != NULL)
+        return false;
+    for (uint64_t l = 0; l < a->num_hidden_layers && l < GS_LAYERS_MAX; l++) {
+        const uint8_t k = a->layer_block[l];
+        if (k >= a->block_count)
+            return false;
+        const uint8_t mixer = a->blocks[k].mixer;
+        if (mixer != GS_MIXER_ATTENTION && mixer != GS_MIXER_MLA)
+            return false; /* hybrid or attention-free */
+    }
+    const uint8_t spec = in->engine.spec_method;
+    return spec == GS_SPEC_NONE || spec == GS_SPEC_MTP || spec == GS_SPEC_EAGLE ||
+           spec == GS_SPEC_EAGLE3;
+}
+
 /* The vision tower's block, where the model has one. */
 static const struct gs_block *vision_block(const struct gs_arch *a)
 {
@@ -967,7 +1005,8 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
                    gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->hidden_size, ovf),
                           model_bytes, ovf),
                    ovf);
-    if (rel->v1 && !c->has_activation_bytes && stage->first_stage) {
+    out->model_runner_v2 = gs_vllm_runs_v2(in, rel);
+    if (rel->v1 && !c->has_activation_bytes && stage->first_stage && !out->model_runner_v2) {
         const struct gs_vllm_mm_profile mm =
             gs_vllm_mm_profile(in->arch, rel, out->max_num_batched_tokens, stage->tensor,
                                model_bytes, b->activation_bytes, c->mm_no_items, ovf);
@@ -1016,7 +1055,7 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
  * the graphs are captured after the KV cache is allocated */
 static bool vllm_graphs(const struct gs_inference_result *out)
 {
-    return out->release->graphs_subtracted;
+    return out->release->graphs_subtracted && !out->model_runner_v2;
 }
 
 static void vllm_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
@@ -1224,6 +1263,14 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                 "at data parallelism 8 on 0.10.1)");
     if (r->release != NULL && n->assume && n->assume_value) {
         n->assume(n->ctx, "engine_release", r->release->name, r->release->source);
+        if (r->model_runner_v2)
+            n->assume(n->ctx, "model_runner",
+                      "Model Runner V2, the default for dense attention models: no CUDA-graph "
+                      "estimate is subtracted and no multimodal dummy is profiled; a log that "
+                      "says 'using the V1 model runner instead' (a feature V2 lacks) or "
+                      "VLLM_USE_V2_MODEL_RUNNER=0 runs V1, which subtracts its graph estimate",
+                      "vllm/config/vllm.py use_v2_model_runner (PR #44443); "
+                      "vllm/v1/worker/gpu/model_runner.py profile_cudagraph_memory");
         n->assume_value(n->ctx, "profile_tokens", r->max_num_batched_tokens,
                         r->chunked_prefill ? "tokens the profile run processes (chunked prefill on)"
                                            : "tokens the profile run processes (chunked prefill "
@@ -1291,7 +1338,13 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
             n->warn(n->ctx, "engine_release_not_modeled",
                     "vLLM releases before 0.6.4 kept everything resident after profiling in "
                     "their accounting, which cannot be predicted; sized with the 0.6.4 rules");
-        if (r->release->graphs_subtracted && !c->has_cuda_graph_bytes)
+        if (r->model_runner_v2 && !c->enforce_eager)
+            n->warn(n->ctx, "cuda_graphs_not_reserved",
+                    "this model runs vLLM's Model Runner V2, which sizes the KV pool without its "
+                    "CUDA graphs and captures them afterwards in what gpu_memory_utilization "
+                    "leaves; at high utilization the capture can run out of memory (vLLM issue "
+                    "#49224): leave room or pass enforce_eager");
+        if (r->release->graphs_subtracted && !r->model_runner_v2 && !c->has_cuda_graph_bytes)
             n->warn(n->ctx, "cuda_graphs_not_estimated",
                     "this vLLM release subtracts its CUDA-graph memory estimate (0.5-1.1 GiB per "
                     "GPU in 0.19 logs), which gpusizer does not model: the capacity is an upper "

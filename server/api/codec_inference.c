@@ -20,7 +20,7 @@ static const char *const inference_keys[] = {
     "max_num_seqs",        "engine_version",         "enforce_eager",
     "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb", "memory_in_use_bytes",
     "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", "speculative",
-    "limit_mm_per_prompt", NULL};
+    "limit_mm_per_prompt", "model_runner", NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           "stage_gpus", NULL};
 /* vLLM --all2all-backend; naive and allgather_reducescatter both run over NCCL */
@@ -209,7 +209,16 @@ static void read_mm_limits(const json_t *section, struct gs_engine_config *e, bo
 static void read_engine_knobs(const json_t *section, struct gs_engine_config *e, bool *ok,
                               struct gs_error *err)
 {
+    static const char *const runners[] = {"v1", "v2", NULL};
     read_mm_limits(section, e, ok, err);
+    const json_t *runner = json_object_get(section, "model_runner");
+    int which = 0;
+    if (runner != NULL) {
+        if (jsonv_enum(runner, "/inference/model_runner", runners, &which, err))
+            e->model_runner = which == 0 ? GS_RUNNER_V1 : GS_RUNNER_V2;
+        else
+            *ok = false;
+    }
     const json_t *v = json_object_get(section, "engine_version");
     if (v != NULL && (!json_is_string(v) || !codec_parse_engine_version(json_string_value(v), &e->version))) {
         gs_error_add(err, GS_ERR_INVALID, "/inference/engine_version",

@@ -629,6 +629,53 @@ static void test_vllm_mm_video_profile(void **state)
     assert_false(ovf);
 }
 
+/* Model Runner V2 (gs_vllm_runs_v2): from 0.25 the default for dense attention models
+ * (vllm/config/vllm.py _is_default_v2_model_runner_model, PR #44443); MoE and hybrid models,
+ * and speculative methods V2 lacks, stay on V1; VLLM_USE_V2_MODEL_RUNNER (model_runner)
+ * decides first. On V2 a cuda_graph_bytes figure is not subtracted (profile_cudagraph_memory
+ * returns 0) and no multimodal dummy is profiled: Gemma 3 4B's 196,083,712 bytes (see
+ * test_vllm_mm_profile_kept) are gone. */
+static void test_vllm_model_runner_v2(void **state)
+{
+    (void)state;
+    struct gs_arch dense = fixture_arch_file("gemma3/google__gemma-3-4b-it.json");
+    struct gs_arch moe = fixture_arch_file("mixtral/mistralai__Mixtral-8x22B-v0.1.json");
+    struct gs_arch hybrid = fixture_arch_file("jamba/ai21labs__AI21-Jamba-1.5-Mini.json");
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(&dense);
+    in.engine.max_num_batched_tokens = 8192;
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2500)));
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2400)));
+    in.engine.spec_method = GS_SPEC_NGRAM;
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2500)));
+    in.engine.spec_method = GS_SPEC_EAGLE3;
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2500)));
+    in.engine.spec_method = GS_SPEC_NONE;
+    in.engine.model_runner = GS_RUNNER_V1;
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2500)));
+    in.engine.model_runner = GS_RUNNER_V2;
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2100)));
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2000)));
+    in.engine.model_runner = GS_RUNNER_DEFAULT;
+    struct gs_inference_input other = fixture_llama3_8b_on_h100(&moe);
+    assert_false(gs_vllm_runs_v2(&other, gs_vllm_release_for(2500)));
+    other = fixture_llama3_8b_on_h100(&hybrid);
+    assert_false(gs_vllm_runs_v2(&other, gs_vllm_release_for(2500)));
+
+    struct gs_inference_result v1, v2;
+    in.engine.has_cuda_graph_bytes = true;
+    in.engine.cuda_graph_bytes = 1ULL << 30;
+    in.engine.version = 2400;
+    assert_int_equal(gs_inference_compute(&in, &v1, NULL), GS_OK);
+    in.engine.version = 2500;
+    assert_int_equal(gs_inference_compute(&in, &v2, NULL), GS_OK);
+    assert_false(v1.model_runner_v2);
+    assert_true(v2.model_runner_v2);
+    assert_int_equal(v1.mm_profile_bytes, 196083712ULL);
+    assert_int_equal(v2.mm_profile_bytes, 0);
+    /* the same budget but the graphs' gigabyte and the dummy's bytes */
+    assert_int_equal(v2.budget.kv_bytes - v1.budget.kv_bytes, (1ULL << 30) + 196083712ULL);
+}
+
 static void test_vllm_mxfp4_layout(void **state)
 {
     (void)state;
@@ -1091,6 +1138,7 @@ int main(void)
         cmocka_unit_test(test_vllm_dp_moe_notes),
         cmocka_unit_test(test_vllm_mm_profile_kept),
         cmocka_unit_test(test_vllm_mm_video_profile),
+        cmocka_unit_test(test_vllm_model_runner_v2),
         cmocka_unit_test(test_vllm_mxfp4_layout),
         cmocka_unit_test(test_rope_tables_in_budget),
         cmocka_unit_test(test_vllm_mla_workspace),

@@ -983,6 +983,47 @@ static void test_mm_limit_knob(void **state)
 #undef MM_LIMIT_BODY
 }
 
+/* inference.model_runner (VLLM_USE_V2_MODEL_RUNNER): a dense model on vLLM 0.26 runs V2 by
+ * default (assumption model_runner, warning cuda_graphs_not_reserved); "v1" puts it back on V1,
+ * which warns that its graph estimate is not modelled. */
+static bool names(const json_t *list, const char *key, const char *name)
+{
+    size_t i;
+    const json_t *a;
+    json_array_foreach(list, i, a) {
+        const char *value = json_string_value(json_object_get(a, key));
+        if (value != NULL && strcmp(value, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void test_model_runner_field(void **state)
+{
+    (void)state;
+#define RUNNER_BODY \
+        "{\"model\":\"qwen2.5-7b\",\"gpu\":\"h100\",\"inference\":{\"engine\":\"vllm\"," \
+        "\"engine_version\":\"0.26.0\",\"context_length\":8192%s}}"
+    char body[512];
+    struct problem p;
+    snprintf(body, sizeof(body), RUNNER_BODY, "");
+    json_t *v2 = estimate(body, &p);
+    assert_non_null(v2);
+    assert_true(names(json_object_get(v2, "assumptions"), "name", "model_runner"));
+    assert_true(names(json_object_get(v2, "warnings"), "code", "cuda_graphs_not_reserved"));
+    assert_false(names(json_object_get(v2, "warnings"), "code", "cuda_graphs_not_estimated"));
+    snprintf(body, sizeof(body), RUNNER_BODY, ",\"model_runner\":\"v1\"");
+    json_t *v1 = estimate(body, &p);
+    assert_non_null(v1);
+    assert_false(names(json_object_get(v1, "assumptions"), "name", "model_runner"));
+    assert_true(names(json_object_get(v1, "warnings"), "code", "cuda_graphs_not_estimated"));
+    json_decref(v1);
+    json_decref(v2);
+    snprintf(body, sizeof(body), RUNNER_BODY, ",\"model_runner\":\"v3\"");
+    expect_error(body, 400, "/inference/model_runner", "v2");
+#undef RUNNER_BODY
+}
+
 /* inference.speculative (vLLM --speculative-config, SGLang
  * --speculative-algorithm): decoded with pointers at each field; vLLM's mtp
  * adds DeepSeek-V3's MTP layer (weights and one KV layer); engines and
@@ -1114,6 +1155,7 @@ int main(void)
         cmocka_unit_test(test_engine_versions),
         cmocka_unit_test(test_prefix_caching_knob),
         cmocka_unit_test(test_mm_limit_knob),
+        cmocka_unit_test(test_model_runner_field),
         cmocka_unit_test(test_speculative_field),
         cmocka_unit_test(test_sglang_vision_configs),
         cmocka_unit_test(test_pointer_escaping),

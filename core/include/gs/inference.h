@@ -163,7 +163,11 @@ struct gs_engine_config {
     uint64_t spec_tokens;         /* its num_speculative_tokens (0: not given) */
     uint8_t mm_no_items;          /* vLLM --limit-mm-per-prompt: the modalities (GS_MM_IMAGE,
                                      GS_MM_VIDEO) limited to 0 items, which the profile skips */
+    uint8_t model_runner;         /* vLLM VLLM_USE_V2_MODEL_RUNNER: GS_RUNNER_DEFAULT (the
+                                     release's rule, gs_vllm_runs_v2), GS_RUNNER_V1, GS_RUNNER_V2 */
 };
+
+enum { GS_RUNNER_DEFAULT, GS_RUNNER_V1, GS_RUNNER_V2 };
 
 enum { GS_MM_IMAGE = 1, GS_MM_VIDEO = 2 };
 
@@ -262,6 +266,8 @@ struct gs_inference_result {
                                               budget.activation_bytes; gs_vllm_mm_profile) */
     uint64_t mm_profile_tokens;            /* its tokens per item as vLLM budgets them */
     bool mm_profile_video;                 /* the dummy is a video */
+    bool model_runner_v2;                  /* vLLM: the model runs Model Runner V2 (no CUDA-graph
+                                              reserve, no encoder profile; gs_vllm_runs_v2) */
     uint64_t binding_stage;                /* under pipeline parallelism with every stage
                                               sized: the stage whose pool binds */
     uint64_t moe_gathered_tokens;          /* vLLM, MoE under data parallelism: the tokens each

@@ -92,6 +92,9 @@ struct gs_vllm_release {
     uint8_t mm_expand;          /* enum gs_vllm_mm_expand */
     bool mm_video_text_tokens;  /* Qwen3-VL's largest video is budgeted at 12.5 tokens per
                                    embedding (qwen3_vl.py get_max_video_tokens, 0.11) */
+    bool runner_v2_dense;       /* dense attention models run Model Runner V2 by default, which
+                                   reserves nothing for CUDA graphs and profiles no multimodal
+                                   encoder (PR #44443, 0.25) - gs_vllm_runs_v2 */
     uint64_t default_util_permille; /* gpu_memory_utilization default */
     const char *source;
 };
@@ -222,6 +225,16 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
  * (gs_runtime_gather_root_bytes). */
 uint64_t gs_vllm_non_torch(const struct gs_vllm_release *release, enum gs_link link,
                            uint64_t tensor, bool cross_node, bool last_stage, bool *overflow);
+
+/* Whether `release` runs this model on Model Runner V2 by default (vllm/config/vllm.py
+ * use_v2_model_runner at the 0.26.0 cut): a generating model that is neither MoE nor hybrid nor
+ * attention-free (_is_default_v2_model_runner_model, PR #44443), unless a feature V2 lacks
+ * sends it to V1 - among those gpusizer sizes, speculative decoding other than EAGLE, EAGLE-3
+ * and MTP (_get_v2_model_runner_unsupported_features). The MoE architectures V2 lists by name
+ * (DeepseekV2, Qwen2Moe, GraniteMoe) and the earlier per-architecture rules (0.22-0.24: Qwen3,
+ * then Llama and Mistral) are not told apart and stay on V1 here. The request's model_runner
+ * (VLLM_USE_V2_MODEL_RUNNER) decides first, V2 from 0.21 on. */
+bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_release *release);
 
 /* The multimodal dummy of V1's profile run (gpu_model_runner.py profile_run) on the worker
  * that runs the encoder: the modality with the most tokens per item (MultiModalBudget), as
