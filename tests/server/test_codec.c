@@ -885,6 +885,31 @@ static void test_engine_versions(void **state)
     }
 }
 
+/* The entry of `list` (assumptions or warnings) whose `key` is `name`, or NULL. */
+static const json_t *entry_named(const json_t *list, const char *key, const char *name)
+{
+    size_t i;
+    const json_t *a;
+    json_array_foreach(list, i, a) {
+        const char *value = json_string_value(json_object_get(a, key));
+        if (value != NULL && strcmp(value, name) == 0)
+            return a;
+    }
+    return NULL;
+}
+
+static bool names(const json_t *list, const char *key, const char *name)
+{
+    return entry_named(list, key, name) != NULL;
+}
+
+/* The value of the assumption `name` of an answer, or -1 without it. */
+static json_int_t assumption_value(const json_t *answer, const char *name)
+{
+    const json_t *a = entry_named(json_object_get(answer, "assumptions"), "name", name);
+    return a != NULL ? json_integer_value(json_object_get(a, "value")) : -1;
+}
+
 /* inference.enable_prefix_caching (vLLM --enable-prefix-caching): for an
  * MLA model on 0.8.x's V0 engine (pipeline parallelism) the profile run then
  * sizes MLA's chunked-prefill context workspace, 8 x max_model_len = 65,536
@@ -909,19 +934,8 @@ static void test_prefix_caching_knob(void **state)
     const json_int_t a_on = get_int(on, "budget.activation_peak_bytes");
     const json_int_t a_off = get_int(off, "budget.activation_peak_bytes");
     assert_true(a_on >= a_off + 65536 * 576 * 2);
-    bool seen_on = false, seen_off = false;
-    size_t i;
-    json_t *a;
-    json_array_foreach(json_object_get(on, "assumptions"), i, a) {
-        if (strcmp(json_string_value(json_object_get(a, "name")), "mla_workspace_tokens") == 0)
-            seen_on = json_integer_value(json_object_get(a, "value")) == 65536;
-    }
-    json_array_foreach(json_object_get(off, "assumptions"), i, a) {
-        if (strcmp(json_string_value(json_object_get(a, "name")), "mla_workspace_tokens") == 0)
-            seen_off = true;
-    }
-    assert_true(seen_on);
-    assert_false(seen_off);
+    assert_int_equal(assumption_value(on, "mla_workspace_tokens"), 65536);
+    assert_int_equal(assumption_value(off, "mla_workspace_tokens"), -1);
     json_decref(on);
     json_decref(off);
     snprintf(body, sizeof(body), PREFIX_CACHING_BODY, "\"yes\"");
@@ -955,19 +969,8 @@ static void test_mm_limit_knob(void **state)
     assert_non_null(image2);
     assert_true(get_int(image, "kv_cache.max_tokens") > get_int(video, "kv_cache.max_tokens"));
     assert_int_equal(get_int(image, "kv_cache.max_tokens"), get_int(image2, "kv_cache.max_tokens"));
-    bool video_tokens = false, image_tokens = false;
-    size_t i;
-    json_t *a;
-    json_array_foreach(json_object_get(video, "assumptions"), i, a) {
-        if (strcmp(json_string_value(json_object_get(a, "name")), "mm_profile_video_tokens") == 0)
-            video_tokens = json_integer_value(json_object_get(a, "value")) == 153600;
-    }
-    json_array_foreach(json_object_get(image, "assumptions"), i, a) {
-        if (strcmp(json_string_value(json_object_get(a, "name")), "mm_profile_image_tokens") == 0)
-            image_tokens = json_integer_value(json_object_get(a, "value")) == 16384;
-    }
-    assert_true(video_tokens);
-    assert_true(image_tokens);
+    assert_int_equal(assumption_value(video, "mm_profile_video_tokens"), 153600);
+    assert_int_equal(assumption_value(image, "mm_profile_image_tokens"), 16384);
     json_decref(video);
     json_decref(image);
     json_decref(image2);
@@ -986,18 +989,6 @@ static void test_mm_limit_knob(void **state)
 /* inference.model_runner (VLLM_USE_V2_MODEL_RUNNER): a dense model on vLLM 0.26 runs V2 by
  * default (assumption model_runner, warning cuda_graphs_not_reserved); "v1" puts it back on V1,
  * which warns that its graph estimate is not modelled. */
-static bool names(const json_t *list, const char *key, const char *name)
-{
-    size_t i;
-    const json_t *a;
-    json_array_foreach(list, i, a) {
-        const char *value = json_string_value(json_object_get(a, key));
-        if (value != NULL && strcmp(value, name) == 0)
-            return true;
-    }
-    return false;
-}
-
 static void test_model_runner_field(void **state)
 {
     (void)state;
