@@ -48,6 +48,7 @@
     .mm_pixels_fp32 = true, \
     .mm_expand = GS_VLLM_MM_EXPAND_NONE, \
     .mm_video_text_tokens = false, \
+    .mm_video_by_model_len = false, \
     .runner_v2_dense = false, \
     .default_util_permille = 900, \
     .source = "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"
@@ -133,13 +134,16 @@
  * of encoder_budget rows when it has fewer, and keeps the copies in encoder_cache through the
  * text run and the sampler. PR #25557 (also in 0.11.0): Qwen3-VL's largest video is budgeted
  * at 12.5 tokens per embedding for its timestamp text (qwen3_vl.py get_max_video_tokens), so
- * its profile encodes a video */
+ * its profile encodes a video. PR #25553 (merged 2025-09-24): _get_mm_dummy_batch builds the
+ * dummy at max_model_len, not max_num_batched_tokens, so Qwen2-VL's video has the frames that
+ * fill the context */
 #define VLLM_0_11_0 \
     VLLM_0_10_0, \
     .from = 1100, \
     .name = "vLLM 0.11.0 (V1; multimodal profile outputs expanded to the encoder budget)", \
     .mm_expand = GS_VLLM_MM_EXPAND_BUDGET, \
     .mm_video_text_tokens = true, \
+    .mm_video_by_model_len = true, \
     .source = "vllm/v1/worker/gpu_model_runner.py profile_run (PR #25810)"
 
 /* PR #26859 (merged 2025-10-14, after 0.11.0): FlashInfer's top-k/top-p sampling opt-in
@@ -869,22 +873,33 @@ static uint64_t vision_patch_bytes(const struct gs_block *b, uint64_t t, uint64_
 
 struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
                                              const struct gs_vllm_release *r,
-                                             uint64_t max_num_batched_tokens, uint64_t t,
-                                             uint64_t e, uint64_t text_peak,
-                                             uint8_t no_items, bool *ovf)
+                                             uint64_t max_num_batched_tokens,
+                                             uint64_t max_model_len, uint64_t t, uint64_t e,
+                                             uint64_t text_peak, uint8_t no_items, bool *ovf)
 {
     struct gs_vllm_mm_profile p = {0, 0, 0, false};
     t = t ? t : 1;
+    /* Qwen2-VL's largest video (qwen2_vl.py get_num_frames_with_most_features): frames added
+     * while their tokens fit max_model_len, two frames a group, at most _MAX_FRAMES_PER_VIDEO
+     * = 14 frames (7 groups), at least one */
+    struct gs_mm_item video_item = a->mm_video;
+    if (a->mm_video_fills_context && a->mm_video.tokens) {
+        const uint64_t fit = r->mm_video_by_model_len ? max_model_len / a->mm_video.tokens : 1;
+        const uint64_t groups = fit < 1 ? 1 : fit > 7 ? 7 : fit;
+        video_item.tokens = gs_mul(a->mm_video.tokens, groups, ovf);
+        video_item.patches = gs_mul(a->mm_video.patches, groups, ovf);
+        video_item.pixels = gs_mul(a->mm_video.pixels, groups, ovf);
+    }
     /* MultiModalBudget.get_modality_with_max_tokens: the modality with the most tokens per
      * item, "video" over "image" on a tie (max by (tokens, name)); 0.11's Qwen3-VL
      * get_max_video_tokens counts each video embedding as 12.5 tokens for the timestamp text
      * around it */
-    uint64_t video_tokens = (no_items & GS_MM_VIDEO) ? 0 : a->mm_video.tokens;
+    uint64_t video_tokens = (no_items & GS_MM_VIDEO) ? 0 : video_item.tokens;
     const uint64_t image_tokens = (no_items & GS_MM_IMAGE) ? 0 : a->mm_image.tokens;
     if (a->mm_video_timestamps && r->mm_video_text_tokens)
         video_tokens = gs_mul(video_tokens, 25, ovf) / 2;
     const bool video = video_tokens != 0 && video_tokens >= image_tokens;
-    const struct gs_mm_item *item = video ? &a->mm_video : &a->mm_image;
+    const struct gs_mm_item *item = video ? &video_item : &a->mm_image;
     const uint64_t per = video ? video_tokens : image_tokens;
     if (per == 0)
         return p;
@@ -914,15 +929,15 @@ struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
     uint64_t with_text = gs_add(text_peak, kept, ovf);
     /* The tower's own forward, before the text run (_process_image_input /
      * _process_video_input, Qwen3_VisionTransformer.forward): the pixels, their cast to the
-     * model dtype when they arrived in float32, the interpolated position embeddings (kept
-     * to the end of forward) and one block's working set over every patch, with the DeepStack
+     * model dtype when they arrived in float32, what the tower keeps per patch (Qwen3-VL's
+     * interpolated position embeddings, to the end of forward; the rotary tables, under 1 KB a
+     * patch, are not counted) and one block's working set over every patch, with the DeepStack
      * levels already merged; at the end the merger's and DeepStack's outputs and their
      * concatenation */
     const struct gs_block *vb = vision_block(a);
     uint64_t encoder = 0;
     if (item->patches && vb != NULL) {
         const uint64_t n = gs_mul(items, item->patches, ovf);
-        const uint64_t w = gs_mul(vb->attn.heads, vb->attn.head_dim, ovf);
         const uint64_t cast = r->mm_pixels_fp32 ? gs_mul(gs_mul(items, item->pixels, ovf), e, ovf)
                                                 : 0;
         const uint64_t out_width = width / (a->mm_deepstack + 1);
@@ -930,7 +945,9 @@ struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
             gs_mul(gs_mul(gs_mul(items, rows, ovf), gs_mul(out_width, a->mm_deepstack, ovf), ovf),
                    e, ovf);
         const uint64_t blocks =
-            gs_add(gs_mul(n, gs_add(vision_patch_bytes(vb, t, e, ovf), gs_mul(w, e, ovf), ovf),
+            gs_add(gs_mul(n,
+                          gs_add(vision_patch_bytes(vb, t, e, ovf),
+                                 gs_mul(a->mm_patch_kept, e, ovf), ovf),
                           ovf),
                    deepstack, ovf);
         const uint64_t concat = gs_mul(gs_mul(2, gs_mul(items, rows, ovf), ovf), row, ovf);
@@ -1008,8 +1025,9 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     out->model_runner_v2 = gs_vllm_runs_v2(in, rel);
     if (rel->v1 && !c->has_activation_bytes && stage->first_stage && !out->model_runner_v2) {
         const struct gs_vllm_mm_profile mm =
-            gs_vllm_mm_profile(in->arch, rel, out->max_num_batched_tokens, stage->tensor,
-                               model_bytes, b->activation_bytes, c->mm_no_items, ovf);
+            gs_vllm_mm_profile(in->arch, rel, out->max_num_batched_tokens, in->context_length,
+                               stage->tensor, model_bytes, b->activation_bytes, c->mm_no_items,
+                               ovf);
         out->mm_profile_bytes = mm.added_bytes;
         out->mm_profile_tokens = mm.item_tokens;
         out->mm_profile_video = mm.video;

@@ -23,6 +23,7 @@
 #include "readers/decoder.h"
 
 #include "formats/jsonv.h"
+#include "gs/units.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -464,6 +465,36 @@ static const char QWEN2_5_VISION[] =
     " \"in_channels\": 3, \"patch_size\": 14, \"spatial_merge_size\": 2,"
     " \"temporal_patch_size\": 2, \"out_hidden_size\": 3584}";
 
+/* The largest image Qwen2.5-VL's processor accepts: the checkpoints' preprocessor_config.json
+ * max_pixels 12,845,056 (Qwen2VLImageProcessor's smart_resize bound on height x width; a still
+ * image is repeated to temporal_patch_size frames), config.json does not carry it. A video is
+ * sized per frame by the same bound and has no total: its largest is as many two-frame groups
+ * of that image as the context holds (mm_video_fills_context). Each embedding is merge^2
+ * patches of channels x temporal x patch^2 values, out_hidden_size wide. */
+#define QWEN2_5_VL_MAX_PIXELS 12845056ULL
+
+static void qwen2_5_vl_dummies(struct gs_arch *a, uint64_t channels, uint64_t temporal,
+                               uint64_t patch, uint64_t merge, uint64_t out)
+{
+    bool ovf = false;
+    const uint64_t unit = gs_mul(patch, merge, &ovf);
+    const uint64_t area = gs_mul(unit, unit, &ovf);
+    const uint64_t values =
+        gs_mul(gs_mul(channels, temporal, &ovf), gs_mul(patch, patch, &ovf), &ovf);
+    if (ovf || area == 0 || area > QWEN2_5_VL_MAX_PIXELS)
+        return;
+    struct gs_mm_item item;
+    item.tokens = QWEN2_5_VL_MAX_PIXELS / area;
+    item.patches = gs_mul(item.tokens, gs_mul(merge, merge, &ovf), &ovf);
+    item.pixels = gs_mul(item.patches, values, &ovf);
+    if (ovf)
+        return;
+    a->mm_image = item;
+    a->mm_video = item;
+    a->mm_video_fills_context = true;
+    a->mm_embed_width = out;
+}
+
 /* Qwen2_5_VisionTransformerPretrainedModel (modeling_qwen2_5_vl.py):
  * patch_embed.proj Conv3d (channels x temporal x patch x patch -> vision,
  * no bias), rotary embedding (a buffer), Qwen2_5_VLVisionBlocks (norm1 and
@@ -497,6 +528,7 @@ static void read_qwen2_5_vision(struct model_reader *v, struct gs_arch *a)
     gs_arch_tower(a, "visual", b, GS_PART_VISION, depth, false);
     tensor(a, GS_BLOCKS_MAX, "visual.patch_embed.proj", GS_PART_VISION,
            channels * temporal * patch * patch, vh);
+    qwen2_5_vl_dummies(a, channels, temporal, patch, merge, out);
     const uint64_t merged = vh * merge * merge;
     norm(a, GS_BLOCKS_MAX, "visual.merger.ln_q", GS_PART_VISION, false, vh);
     linear(a, GS_BLOCKS_MAX, "visual.merger.mlp.0", GS_SPLIT_COLUMN, GS_PART_VISION, true, merged,

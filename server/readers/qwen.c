@@ -251,6 +251,8 @@ static void qwen3_vl_dummies(struct gs_arch *a, const struct vision_dims *d)
     a->mm_video.pixels = gs_mul(a->mm_video.patches, values, &ovf);
     a->mm_video_timestamps = true;
     a->mm_deepstack = d->deepstack;
+    /* fast_pos_embed_interpolate's result, kept to the end of the tower's forward */
+    a->mm_patch_kept = d->width;
     a->mm_embed_width = gs_mul(d->out, 1 + d->deepstack, &ovf);
     if (ovf) {
         memset(&a->mm_image, 0, sizeof(a->mm_image));

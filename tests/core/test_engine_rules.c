@@ -598,34 +598,74 @@ static void test_vllm_mm_video_profile(void **state)
     assert_int_equal(a.mm_embed_width, 8192);
     bool ovf = false;
     struct gs_vllm_mm_profile p =
-        gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 4, 2, 0, 0, &ovf);
+        gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 65536, 4, 2, 0, 0, &ovf);
     assert_true(p.video);
     assert_int_equal(p.item_tokens, 153600);
     assert_int_equal(p.added_bytes, 2868903936ULL);
     assert_int_equal(p.encoder_bytes, 853278720ULL);
     /* 0.12-0.13 copy into the item's tokens: one item, the same rows */
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1200), 2048, 4, 2, 0, 0, &ovf);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1200), 2048, 65536, 4, 2, 0, 0, &ovf);
     assert_int_equal(p.added_bytes, 2868903936ULL);
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 4, 2, 0, 0, &ovf);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 65536, 4, 2, 0, 0, &ovf);
     assert_false(p.video);
     assert_int_equal(p.item_tokens, 16384);
     assert_int_equal(p.encoder_bytes, 1137704960ULL);
     assert_int_equal(p.added_bytes, 1137704960ULL);
     /* under a text peak of 2 GiB what is kept binds */
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 4, 2, 2147483648ULL, 0, &ovf);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 65536, 4, 2, 2147483648ULL, 0, &ovf);
     assert_int_equal(p.added_bytes, 469762048ULL);
     /* --limit-mm-per-prompt '{"video": 0}' on 0.11.0: the image, as on 0.14 */
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 4, 2, 0, GS_MM_VIDEO, &ovf);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 65536, 4, 2, 0, GS_MM_VIDEO, &ovf);
     assert_false(p.video);
     assert_int_equal(p.added_bytes, 1137704960ULL);
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 4, 2, 0,
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 65536, 4, 2, 0,
                            GS_MM_VIDEO | GS_MM_IMAGE, &ovf);
     assert_int_equal(p.item_tokens, 0);
     assert_int_equal(p.added_bytes, 0);
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 4, 2, 0, 0, &ovf);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 65536, 4, 2, 0, 0, &ovf);
     assert_int_equal(p.encoder_bytes, 1540358144ULL);
-    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 4, 2, 2147483648ULL, 0, &ovf);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 65536, 4, 2, 2147483648ULL, 0, &ovf);
     assert_int_equal(p.added_bytes, 671088640ULL);
+    assert_false(ovf);
+}
+
+/* Qwen2.5-VL-7B's profile dummy at max_model_len 128,000, 8,192 batched tokens, TP 1, bf16.
+ * The processor's 12,845,056 pixels = 16,384 embeddings of 4 patches of 1,176 values
+ * (3 x 2 x 14 x 14); a video is two-frame groups of that image, as many as the context holds:
+ * 128,000 / 16,384 = 7 (the most, 14 frames) -> 114,688 tokens, 458,752 patches. The tower
+ * (w 1,280, gated MLP 3,420) per patch: attention 6 x 1,280 = 7,680, MLP 2 x 1,280 + 3 x
+ * 3,420 = 12,820 -> 25,640 B; with the pixels (458,752 x 1,176 x 2 = 1,078,984,704):
+ * 1,078,984,704 + 458,752 x 25,640 = 12,841,385,984. Kept through the text run: the pixels and
+ * 114,688 rows of 3,584 x 2 = 1,901,068,288. Before 0.11 the dummy was built at the batched
+ * tokens, one group: 154,140,672 + 65,536 x 25,640 = 1,834,483,712. */
+static void test_vllm_mm_qwen2_5_video(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("qwen2_5_vl/Qwen__Qwen2.5-VL-7B-Instruct.json");
+    assert_int_equal(a.mm_image.tokens, 16384);
+    assert_int_equal(a.mm_video.patches, 65536);
+    bool ovf = false;
+    struct gs_vllm_mm_profile p =
+        gs_vllm_mm_profile(&a, gs_vllm_release_for(1900), 8192, 128000, 1, 2, 0, 0, &ovf);
+    assert_true(p.video);
+    assert_int_equal(p.item_tokens, 114688);
+    assert_int_equal(p.encoder_bytes, 12841385984ULL);
+    assert_int_equal(p.added_bytes, 12841385984ULL);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1900), 8192, 128000, 1, 2, 16ULL << 30, 0,
+                           &ovf);
+    assert_int_equal(p.added_bytes, 1901068288ULL);
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1000), 8192, 128000, 1, 2, 0, 0, &ovf);
+    assert_int_equal(p.item_tokens, 16384);
+    assert_int_equal(p.encoder_bytes, 1834483712ULL);
+    /* a short context holds one group: the video is the image's size */
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1900), 8192, 8192, 1, 2, 0, 0, &ovf);
+    assert_int_equal(p.item_tokens, 16384);
+    assert_int_equal(p.encoder_bytes, 1834483712ULL);
+    /* {"video": 0}: the image */
+    p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1900), 8192, 128000, 1, 2, 0, GS_MM_VIDEO,
+                           &ovf);
+    assert_false(p.video);
+    assert_int_equal(p.encoder_bytes, 1834483712ULL);
     assert_false(ovf);
 }
 
@@ -1138,6 +1178,7 @@ int main(void)
         cmocka_unit_test(test_vllm_dp_moe_notes),
         cmocka_unit_test(test_vllm_mm_profile_kept),
         cmocka_unit_test(test_vllm_mm_video_profile),
+        cmocka_unit_test(test_vllm_mm_qwen2_5_video),
         cmocka_unit_test(test_vllm_model_runner_v2),
         cmocka_unit_test(test_vllm_mxfp4_layout),
         cmocka_unit_test(test_rope_tables_in_budget),

@@ -291,9 +291,14 @@ struct gs_arch {
      * merger's output and its DeepStack levels' (qwen3_vl.py _process_image_input) */
     uint64_t mm_embed_width;
     uint64_t mm_deepstack;     /* DeepStack levels among the row's parts */
+    uint64_t mm_patch_kept;    /* elements per patch the vision tower keeps through its forward
+                                  (Qwen3-VL's interpolated position embeddings: its width) */
     bool mm_video_timestamps;  /* a video's prompt puts "<t seconds>" text before each frame
                                   group (Qwen3VLProcessor), which vLLM 0.11 budgets as 12.5 tokens
                                   per embedding */
+    bool mm_video_fills_context; /* mm_video is one group of two frames at the largest image size,
+                                    and the largest video has as many groups as fit the context
+                                    (Qwen2-VL's processing: frames counted until max_model_len) */
     /* the decoder stack */
     uint64_t num_hidden_layers;
     uint8_t layer_block[GS_LAYERS_MAX];

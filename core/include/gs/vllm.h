@@ -92,6 +92,8 @@ struct gs_vllm_release {
     uint8_t mm_expand;          /* enum gs_vllm_mm_expand */
     bool mm_video_text_tokens;  /* Qwen3-VL's largest video is budgeted at 12.5 tokens per
                                    embedding (qwen3_vl.py get_max_video_tokens, 0.11) */
+    bool mm_video_by_model_len; /* the profile's dummy video is sized by max_model_len, not by
+                                   max_num_batched_tokens (PR #25553, 0.11) */
     bool runner_v2_dense;       /* dense attention models run Model Runner V2 by default, which
                                    reserves nothing for CUDA graphs and profiles no multimodal
                                    encoder (PR #44443, 0.25) - gs_vllm_runs_v2 */
@@ -244,7 +246,10 @@ bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_r
  * profile's peak is the larger of the text peak plus what is kept and the tower's own forward
  * (where the model gives its patches: the pixels, their cast, the position embeddings, one
  * block's working set over every patch and the DeepStack levels, or the final concatenation).
- * A modality in `no_items` (GS_MM_*: --limit-mm-per-prompt 0) is not profiled.
+ * A modality in `no_items` (GS_MM_*: --limit-mm-per-prompt 0) is not profiled. A video that
+ * fills the context (mm_video_fills_context) takes max_model_len / its group's tokens groups, at
+ * least 1 and at most 7 (Qwen2-VL's 14 frames), from 0.11; earlier releases built it from
+ * max_num_batched_tokens, one group.
  * `e` is the model dtype's bytes, `t` the tensor-parallel degree (the tower's linears are
  * sharded as the decoder's; Qwen's all_gather_interleave of the full QKV on each rank under TP,
  * 0.8.5-0.11.0 until PR #28271, is not counted). */
@@ -256,9 +261,9 @@ struct gs_vllm_mm_profile {
 };
 struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *arch,
                                              const struct gs_vllm_release *release,
-                                             uint64_t max_num_batched_tokens, uint64_t t,
-                                             uint64_t e, uint64_t text_peak,
-                                             uint8_t no_items, bool *ovf);
+                                             uint64_t max_num_batched_tokens,
+                                             uint64_t max_model_len, uint64_t t, uint64_t e,
+                                             uint64_t text_peak, uint8_t no_items, bool *ovf);
 
 /* The profiled activation peak of a worker with `release`'s profile, the sampler included
  * when `sampler` (the request's own figure when it gives one): gs_vllm_activation_peak over
