@@ -48,6 +48,7 @@
     .mm_pixels_fp32 = true, \
     .mm_expand = GS_VLLM_MM_EXPAND_NONE, \
     .mm_video_text_tokens = false, \
+    .vit_rotary_fp32 = true, \
     .mm_video_by_model_len = false, \
     .runner_v2_dense = false, \
     .default_util_permille = 900, \
@@ -150,13 +151,17 @@
  * (VLLM_USE_FLASHINFER_SAMPLER), so the dummy sampler takes forward_native's sort path,
  * whose peak is torch.sort itself: bf16 and fp32 logits, the sorted values and int64
  * indices, and SortStable.cu's segmented radix sort temporaries (an int64 iota and cub's
- * alternate key and value buffers, 20 B) = 38 B per element */
+ * alternate key and value buffers, 20 B) = 38 B per element. Qwen's vision attention without
+ * the fp32 rotary copies (Qwen2_5_VisionAttention with ApplyRotaryEmb's Triton kernel on bf16
+ * cos/sin tables): the rewrite's release was not established; it is taken with PR #28271
+ * (0.11.1), which removed the QKV gather beside it */
 #define VLLM_0_11_1 \
     VLLM_0_11_0, \
     .from = 1101, \
     .name = "vLLM 0.11.1-0.11.x (V1; PyTorch sort-based top-k/top-p sampler)", \
     .sampler_logit_bytes = 38, \
     .moe_chunked_gather = false, \
+    .vit_rotary_fp32 = false, \
     .source = "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)"
 
 /* PR #28788 made triton_kernels a default dependency ("After we landed triton_kernels as a
@@ -851,24 +856,39 @@ static const struct gs_block *vision_block(const struct gs_arch *a)
     return NULL;
 }
 
-/* Bytes per patch of the vision tower's forward at its larger phase, as layer_token_bytes
- * counts a layer at the tower's own width w (heads x head_dim): the block's input and its
- * norm's output, then QKV, the attention output and the projection, or the MLP's two
- * intermediates (fc1 and the activation, alive together). Vision attention runs
- * varlen kernels with no score matrix (FLASH_ATTN or xFormers' BlockDiagonalMask,
- * vllm/platforms/cuda.py get_vit_attn_backend). */
-static uint64_t vision_patch_bytes(const struct gs_block *b, uint64_t t, uint64_t e, bool *ovf)
+/* Bytes per patch of one vision block's forward at its larger phase, w the tower's width
+ * (heads x head_dim), I its MLP width, each linear's output divided over `t` as vLLM shards
+ * them (Qwen2_5_VisionAttention, Qwen2_5_VisionMLP, Qwen3_VisionMLP as read at the 0.22 era):
+ * - attention: the block's input and norm1's output, QKV (3), q and k made contiguous (2) and
+ *   rotated (2), the attention output and the projection's (row-parallel, whole): 3w + 8w/t;
+ *   with the fp32 rotary of 0.11.0 (vit_rotary_fp32), at the rotary: the input and norm's
+ *   output, QKV, contiguous q, k and v (3), q and k concatenated (2), their fp32 copy and the
+ *   kernel's fp32 output (8) and the cast back (2): 2w + 18w/t;
+ * - MLP: the block's input, the attention's sum and norm2's output (3w; an RMSNorm with
+ *   residual, run by its torch path, returns the residual as a new tensor: 4w), then fc1 and
+ *   its activation (2I, the activation's input freed before fc2 runs: at fc2 one I and its
+ *   output) or a gated MLP's gate_up (2I, kept to the end), its activation (I) and
+ *   down_proj's output (w).
+ * Flash-attention varlen keeps no score matrix (vllm/platforms/cuda.py get_vit_attn_backend). */
+static uint64_t vision_patch_bytes(const struct gs_block *b, const struct gs_vllm_release *r,
+                                   uint64_t t, uint64_t e, bool *ovf)
 {
     const struct gs_attention *s = &b->attn;
     const uint64_t w = gs_mul(s->heads, s->head_dim, ovf);
-    const uint64_t attention = gs_add(gs_mul(2, w, ovf),
-                                      gs_add(gs_div_ceil(gs_mul(3, w, ovf), t), gs_div_ceil(w, t),
-                                             ovf),
-                                      ovf);
-    const uint64_t mlp = gs_add(gs_mul(2, w, ovf),
-                                gs_mul(b->mlp.gated ? 3 : 2, gs_div_ceil(b->mlp.width, t), ovf),
-                                ovf);
-    return gs_mul(attention > mlp ? attention : mlp, e, ovf);
+    const uint64_t local = gs_div_ceil(w, t), inner = gs_div_ceil(b->mlp.width, t);
+    const uint64_t attention = r->vit_rotary_fp32
+                                   ? gs_add(gs_mul(2, w, ovf), gs_mul(18, local, ovf), ovf)
+                                   : gs_add(gs_mul(3, w, ovf), gs_mul(8, local, ovf), ovf);
+    bool rms = false;
+    for (size_t i = 0; i < b->module_count; i++)
+        if (b->modules[i].kind == GS_MODULE_NORM && !(b->modules[i].flags & GS_MOD_BIAS))
+            rms = true;
+    const uint64_t kept = gs_mul(rms ? 4 : 3, w, ovf);
+    const uint64_t mlp =
+        b->mlp.gated ? gs_add(gs_add(kept, gs_mul(3, inner, ovf), ovf), w, ovf)
+                     : max_u64(gs_add(kept, gs_mul(2, inner, ovf), ovf),
+                               gs_add(gs_add(kept, inner, ovf), w, ovf));
+    return gs_mul(max_u64(attention, mlp), e, ovf);
 }
 
 struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
@@ -930,8 +950,8 @@ struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
     /* The tower's own forward, before the text run (_process_image_input /
      * _process_video_input, Qwen3_VisionTransformer.forward): the pixels, their cast to the
      * model dtype when they arrived in float32, what the tower keeps per patch (Qwen3-VL's
-     * interpolated position embeddings, to the end of forward; the rotary tables, under 1 KB a
-     * patch, are not counted) and one block's working set over every patch, with the DeepStack
+     * interpolated position embeddings, to the end of forward, and the rotary cos and sin
+     * tables, head_dim / 2 each) and one block's working set over every patch, with the DeepStack
      * levels already merged; at the end the merger's and DeepStack's outputs and their
      * concatenation */
     const struct gs_block *vb = vision_block(a);
@@ -946,8 +966,10 @@ struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
                    e, ovf);
         const uint64_t blocks =
             gs_add(gs_mul(n,
-                          gs_add(vision_patch_bytes(vb, t, e, ovf),
-                                 gs_mul(a->mm_patch_kept, e, ovf), ovf),
+                          gs_add(vision_patch_bytes(vb, r, t, e, ovf),
+                                 gs_mul(gs_add(a->mm_patch_kept, vb->attn.head_dim, ovf), e,
+                                        ovf),
+                                 ovf),
                           ovf),
                    deepstack, ovf);
         const uint64_t concat = gs_mul(gs_mul(2, gs_mul(items, rows, ovf), ovf), row, ovf);

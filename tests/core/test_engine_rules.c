@@ -577,18 +577,20 @@ static void test_vllm_mm_profile_kept(void **state)
  * The checkpoints' processors: an image of 16,777,216 pixels = 16,384 embeddings of 4 patches
  * (65,536 patches), a video of 25,165,824 pixels over its frames = 12,288 embeddings (49,152
  * patches); 1,536 values a patch (3 x 2 x 16 x 16); an output row is the merger's 2,048 and
- * three DeepStack levels' = 8,192 values. The vision block (w 1,152, 16 heads, MLP 4,304) per
- * patch at TP 4: attention 2 x 1,152 + 3,456 / 4 + 1,152 / 4 = 3,456; MLP 2,304 + 2 x 1,076 =
- * 4,456 -> 8,912 B, plus the position embeddings' 2,304 B = 11,216 B.
+ * three DeepStack levels' = 8,192 values. The vision block (w 1,152, 16 heads of 72, LayerNorms,
+ * MLP 4,304) per patch at TP 4 (w / 4 = 288, I / 4 = 1,076): the MLP max(3w + 2I, 4w + I) =
+ * 5,684; the attention 3w + 8 x 288 = 5,760, or with 0.11.0's fp32 rotary 2w + 18 x 288 =
+ * 7,488; plus the position embeddings (1,152) and the rotary tables (72) kept per patch.
  *   0.11.0: video, 12,288 x 12.5 = 153,600 tokens (> 16,384), one item; kept: pixels 49,152 x
  *     1,536 x 2 = 150,994,944, the output copied into 153,600 rows plus the output's own
  *     12,288, 165,888 x 16,384 = 2,717,908,992 -> 2,868,903,936. The tower: pixels + 49,152 x
- *     11,216 + DeepStack 12,288 x 6,144 x 2 (150,994,944) = 853,278,720.
+ *     (7,488 + 1,224) x 2 + DeepStack 12,288 x 6,144 x 2 (150,994,944) = 1,158,414,336.
  *   0.14: the video's 12,288 tokens lose to the image's 16,384; kept 65,536 x 1,536 x 2 +
- *     16,384 x 16,384 = 469,762,048; the tower 201,326,592 + 65,536 x 11,216 + 16,384 x 6,144
- *     x 2 = 1,137,704,960, above what is kept: with no text peak it is what the dummy adds.
+ *     16,384 x 16,384 = 469,762,048; the tower 201,326,592 + 65,536 x (5,760 + 1,224) x 2 +
+ *     16,384 x 6,144 x 2 = 1,318,060,032, above what is kept: with no text peak it is what the
+ *     dummy adds.
  *   0.8 (pixels in float32): kept 402,653,184 + 268,435,456 = 671,088,640; the tower adds the
- *     bf16 cast: 402,653,184 + 201,326,592 + 936,378,368 = 1,540,358,144. */
+ *     bf16 cast: 402,653,184 + 201,326,592 + 65,536 x 17,424 + 201,326,592 = 1,947,205,632. */
 static void test_vllm_mm_video_profile(void **state)
 {
     (void)state;
@@ -602,28 +604,29 @@ static void test_vllm_mm_video_profile(void **state)
     assert_true(p.video);
     assert_int_equal(p.item_tokens, 153600);
     assert_int_equal(p.added_bytes, 2868903936ULL);
-    assert_int_equal(p.encoder_bytes, 853278720ULL);
+    assert_int_equal(p.encoder_bytes, 1158414336ULL);
     /* 0.12-0.13 copy into the item's tokens: one item, the same rows */
     p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1200), 2048, 65536, 4, 2, 0, 0, &ovf);
     assert_int_equal(p.added_bytes, 2868903936ULL);
     p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 65536, 4, 2, 0, 0, &ovf);
     assert_false(p.video);
     assert_int_equal(p.item_tokens, 16384);
-    assert_int_equal(p.encoder_bytes, 1137704960ULL);
-    assert_int_equal(p.added_bytes, 1137704960ULL);
+    assert_int_equal(p.encoder_bytes, 1318060032ULL);
+    assert_int_equal(p.added_bytes, 1318060032ULL);
     /* under a text peak of 2 GiB what is kept binds */
     p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1400), 2048, 65536, 4, 2, 2147483648ULL, 0, &ovf);
     assert_int_equal(p.added_bytes, 469762048ULL);
-    /* --limit-mm-per-prompt '{"video": 0}' on 0.11.0: the image, as on 0.14 */
+    /* --limit-mm-per-prompt '{"video": 0}' on 0.11.0: the image, 201,326,592 + 65,536 x 17,424
+     * + 201,326,592 */
     p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 65536, 4, 2, 0, GS_MM_VIDEO, &ovf);
     assert_false(p.video);
-    assert_int_equal(p.added_bytes, 1137704960ULL);
+    assert_int_equal(p.added_bytes, 1544552448ULL);
     p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1100), 2048, 65536, 4, 2, 0,
                            GS_MM_VIDEO | GS_MM_IMAGE, &ovf);
     assert_int_equal(p.item_tokens, 0);
     assert_int_equal(p.added_bytes, 0);
     p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 65536, 4, 2, 0, 0, &ovf);
-    assert_int_equal(p.encoder_bytes, 1540358144ULL);
+    assert_int_equal(p.encoder_bytes, 1947205632ULL);
     p = gs_vllm_mm_profile(&a, gs_vllm_release_for(800), 2048, 65536, 4, 2, 2147483648ULL, 0, &ovf);
     assert_int_equal(p.added_bytes, 671088640ULL);
     assert_false(ovf);
@@ -633,11 +636,13 @@ static void test_vllm_mm_video_profile(void **state)
  * The processor's 12,845,056 pixels = 16,384 embeddings of 4 patches of 1,176 values
  * (3 x 2 x 14 x 14); a video is two-frame groups of that image, as many as the context holds:
  * 128,000 / 16,384 = 7 (the most, 14 frames) -> 114,688 tokens, 458,752 patches. The tower
- * (w 1,280, gated MLP 3,420) per patch: attention 6 x 1,280 = 7,680, MLP 2 x 1,280 + 3 x
- * 3,420 = 12,820 -> 25,640 B; with the pixels (458,752 x 1,176 x 2 = 1,078,984,704):
- * 1,078,984,704 + 458,752 x 25,640 = 12,841,385,984. Kept through the text run: the pixels and
+ * (w 1,280, 16 heads of 80, RMSNorms, gated MLP 3,420) per patch: the MLP 4w + 3I + w =
+ * 16,660 above the attention's 11w = 14,080 (0.11.0's fp32 rotary: 20w = 25,600), plus the
+ * rotary tables' 80 -> 33,480 B; with the pixels (458,752 x 1,176 x 2 = 1,078,984,704):
+ * 1,078,984,704 + 458,752 x 33,480 = 16,438,001,664. Kept through the text run: the pixels and
  * 114,688 rows of 3,584 x 2 = 1,901,068,288. Before 0.11 the dummy was built at the batched
- * tokens, one group: 154,140,672 + 65,536 x 25,640 = 1,834,483,712. */
+ * tokens, one group, and the rotary ran in fp32: 154,140,672 + 65,536 x 51,360 =
+ * 3,520,069,632; one group now: 154,140,672 + 65,536 x 33,480 = 2,348,285,952. */
 static void test_vllm_mm_qwen2_5_video(void **state)
 {
     (void)state;
@@ -649,23 +654,23 @@ static void test_vllm_mm_qwen2_5_video(void **state)
         gs_vllm_mm_profile(&a, gs_vllm_release_for(1900), 8192, 128000, 1, 2, 0, 0, &ovf);
     assert_true(p.video);
     assert_int_equal(p.item_tokens, 114688);
-    assert_int_equal(p.encoder_bytes, 12841385984ULL);
-    assert_int_equal(p.added_bytes, 12841385984ULL);
+    assert_int_equal(p.encoder_bytes, 16438001664ULL);
+    assert_int_equal(p.added_bytes, 16438001664ULL);
     p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1900), 8192, 128000, 1, 2, 16ULL << 30, 0,
                            &ovf);
     assert_int_equal(p.added_bytes, 1901068288ULL);
     p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1000), 8192, 128000, 1, 2, 0, 0, &ovf);
     assert_int_equal(p.item_tokens, 16384);
-    assert_int_equal(p.encoder_bytes, 1834483712ULL);
+    assert_int_equal(p.encoder_bytes, 3520069632ULL);
     /* a short context holds one group: the video is the image's size */
     p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1900), 8192, 8192, 1, 2, 0, 0, &ovf);
     assert_int_equal(p.item_tokens, 16384);
-    assert_int_equal(p.encoder_bytes, 1834483712ULL);
+    assert_int_equal(p.encoder_bytes, 2348285952ULL);
     /* {"video": 0}: the image */
     p = gs_vllm_mm_profile(&a, gs_vllm_release_for(1900), 8192, 128000, 1, 2, 0, GS_MM_VIDEO,
                            &ovf);
     assert_false(p.video);
-    assert_int_equal(p.encoder_bytes, 1834483712ULL);
+    assert_int_equal(p.encoder_bytes, 2348285952ULL);
     assert_false(ovf);
 }
 

@@ -594,6 +594,47 @@ static void test_vllm_2026_logs(void **state)
                     "calibration-vllm-2026.json", 5);
 }
 
+/* Logs whose run did not start print no capacity, only the memory left for the cache
+ * ("Available KV cache memory: -14.28 GiB"): gpusizer's budget.kv_bytes, less the CUDA-graph
+ * estimate the log prints (which gpusizer does not model), within 5% of the requested memory
+ * (vllm-2026-startup-logs.json profile_logs). */
+static void test_vllm_profile_logs(void **state)
+{
+    (void)state;
+    json_t *logs = load("vllm-2026-startup-logs.json");
+    size_t i;
+    const json_t *e;
+    size_t n = 0;
+    json_array_foreach(json_object_get(logs, "profile_logs"), i, e) {
+        const char *id = json_string_value(json_object_get(e, "id"));
+        json_t *inference = json_deep_copy(json_object_get(e, "inference"));
+        json_object_set_new(inference, "engine", json_string("vllm"));
+        json_t *request = json_pack("{s:O, s:O, s:{s:O}, s:o}", "model", json_object_get(e, "model"),
+                                    "gpu", json_object_get(e, "gpu"), "parallelism", "tensor",
+                                    json_object_get(e, "tensor"), "inference", inference);
+        assert_non_null(request);
+        json_t *response = estimate_for(request, id);
+        const json_t *budget = json_object_get(response, "budget");
+        const double gib = 1073741824.0;
+        const double requested =
+            (double)json_integer_value(json_object_get(budget, "requested_bytes")) / gib;
+        const double available =
+            (double)json_integer_value(json_object_get(budget, "kv_bytes")) / gib -
+            json_number_value(json_object_get(e, "logged_cuda_graph_gib"));
+        const double logged = json_number_value(json_object_get(e, "logged_available_gib"));
+        if (getenv("GS_CALIBRATION_REPORT") != NULL)
+            printf("%-48s available logged %6.2f GiB predicted %6.2f GiB (%+.1f%% of %.2f)\n", id,
+                   logged, available, 100 * (available - logged) / requested, requested);
+        if (fabs(available - logged) > 0.05 * requested)
+            fail_msg("%s: %.2f GiB available logged, gpusizer %.2f", id, logged, available);
+        json_decref(response);
+        json_decref(request);
+        n++;
+    }
+    assert_true(n >= 1);
+    json_decref(logs);
+}
+
 /* ------------------------------------------------------------- training */
 
 /* What a measurement measured (training-measured.json measurement_types):
@@ -778,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_tensorrt_llm_logs),
         cmocka_unit_test(test_tgi_logs),
         cmocka_unit_test(test_vllm_2026_logs),
+        cmocka_unit_test(test_vllm_profile_logs),
         cmocka_unit_test(test_training_runs),
         cmocka_unit_test(test_h200_training_runs),
     };

@@ -92,6 +92,10 @@ struct gs_vllm_release {
     uint8_t mm_expand;          /* enum gs_vllm_mm_expand */
     bool mm_video_text_tokens;  /* Qwen3-VL's largest video is budgeted at 12.5 tokens per
                                    embedding (qwen3_vl.py get_max_video_tokens, 0.11) */
+    bool vit_rotary_fp32;       /* Qwen's vision attention copies q, k and v contiguous,
+                                   concatenates q and k and rotates them through fp32 copies
+                                   (apply_rotary_pos_emb_vision as read at 0.11.0); later the
+                                   Triton kernel rotates the bf16 pair */
     bool mm_video_by_model_len; /* the profile's dummy video is sized by max_model_len, not by
                                    max_num_batched_tokens (PR #25553, 0.11) */
     bool runner_v2_dense;       /* dense attention models run Model Runner V2 by default, which
