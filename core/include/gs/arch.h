@@ -203,7 +203,7 @@ struct gs_block {
 
 /* One multimodal item at the largest size its processor accepts. */
 struct gs_mm_item {
-    uint64_t tokens;  /* its embeddings in the prompt (placeholder tokens); 0 = none read */
+    uint64_t tokens;  /* its embeddings, the prompt tokens it takes; 0 = none read */
     uint64_t pixels;  /* pixel values the processor hands the encoder */
     uint64_t patches; /* the vision tower's sequence: patches before merging (0: the tower's
                          forward is not modelled for this model) */
