@@ -23,7 +23,6 @@
 #include "readers/decoder.h"
 
 #include "formats/jsonv.h"
-#include "gs/units.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -476,18 +475,9 @@ static const char QWEN2_5_VISION[] =
 static void qwen2_5_vl_dummies(struct gs_arch *a, uint64_t channels, uint64_t temporal,
                                uint64_t patch, uint64_t merge, uint64_t out)
 {
-    bool ovf = false;
-    const uint64_t unit = gs_mul(patch, merge, &ovf);
-    const uint64_t area = gs_mul(unit, unit, &ovf);
-    const uint64_t values =
-        gs_mul(gs_mul(channels, temporal, &ovf), gs_mul(patch, patch, &ovf), &ovf);
-    if (ovf || area == 0 || area > QWEN2_5_VL_MAX_PIXELS)
-        return;
-    struct gs_mm_item item;
-    item.tokens = QWEN2_5_VL_MAX_PIXELS / area;
-    item.patches = gs_mul(item.tokens, gs_mul(merge, merge, &ovf), &ovf);
-    item.pixels = gs_mul(item.patches, values, &ovf);
-    if (ovf)
+    const struct gs_mm_item item =
+        rd_qwen_vl_item(QWEN2_5_VL_MAX_PIXELS, channels, temporal, patch, merge);
+    if (item.tokens == 0)
         return;
     a->mm_image = item;
     a->mm_video = item;

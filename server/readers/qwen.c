@@ -234,31 +234,26 @@ static void vision_block(struct gs_arch *a, const struct vision_dims *d)
  * (Qwen3VLProcessor: "<t seconds>" before each frame group). */
 static void qwen3_vl_dummies(struct gs_arch *a, const struct vision_dims *d)
 {
-    bool ovf = false;
-    const uint64_t unit = gs_mul(d->patch, d->merge, &ovf);
-    const uint64_t group = gs_mul(d->merge, d->merge, &ovf);
-    const uint64_t values =
-        gs_mul(gs_mul(d->channels, d->temporal, &ovf), gs_mul(d->patch, d->patch, &ovf), &ovf);
-    const uint64_t area = gs_mul(unit, unit, &ovf);
-    /* a patch wider than the largest image has no dummy (nor do dimensions past 64 bits) */
-    if (ovf || area == 0 || area > QWEN3_VL_IMAGE_MAX_PIXELS || d->temporal == 0)
+    const struct gs_mm_item image =
+        rd_qwen_vl_item(QWEN3_VL_IMAGE_MAX_PIXELS, d->channels, d->temporal, d->patch, d->merge);
+    /* the video's bound covers its frames: max_pixels / temporal per two-frame group */
+    const struct gs_mm_item video =
+        d->temporal ? rd_qwen_vl_item(QWEN3_VL_VIDEO_MAX_PIXELS / d->temporal, d->channels,
+                                      d->temporal, d->patch, d->merge)
+                    : (struct gs_mm_item){0, 0, 0};
+    if (image.tokens == 0)
         return;
-    a->mm_image.tokens = QWEN3_VL_IMAGE_MAX_PIXELS / area;
-    a->mm_image.patches = gs_mul(a->mm_image.tokens, group, &ovf);
-    a->mm_image.pixels = gs_mul(a->mm_image.patches, values, &ovf);
-    a->mm_video.tokens = QWEN3_VL_VIDEO_MAX_PIXELS / area / d->temporal;
-    a->mm_video.patches = gs_mul(a->mm_video.tokens, group, &ovf);
-    a->mm_video.pixels = gs_mul(a->mm_video.patches, values, &ovf);
+    bool ovf = false;
+    const uint64_t width = gs_mul(d->out, 1 + d->deepstack, &ovf);
+    if (ovf)
+        return;
+    a->mm_image = image;
+    a->mm_video = video;
     a->mm_video_timestamps = true;
     a->mm_deepstack = d->deepstack;
     /* fast_pos_embed_interpolate's result, kept to the end of the tower's forward */
     a->mm_patch_kept = d->width;
-    a->mm_embed_width = gs_mul(d->out, 1 + d->deepstack, &ovf);
-    if (ovf) {
-        memset(&a->mm_image, 0, sizeof(a->mm_image));
-        memset(&a->mm_video, 0, sizeof(a->mm_video));
-        a->mm_embed_width = 0;
-    }
+    a->mm_embed_width = width;
 }
 
 static void read_vision(struct model_reader *r, struct gs_arch *a, bool deepstack,

@@ -4,6 +4,8 @@
  */
 #include "readers/reader.h"
 
+#include "gs/units.h"
+
 #include "formats/jsonv.h"
 
 #include <math.h>
@@ -178,4 +180,23 @@ uint64_t rd_member_u64(const json_t *o, const char *name, uint64_t fallback)
     const json_t *v = json_object_get(o, name);
     return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v)
                                                            : fallback;
+}
+
+struct gs_mm_item rd_qwen_vl_item(uint64_t max_pixels, uint64_t channels, uint64_t temporal,
+                                  uint64_t patch, uint64_t merge)
+{
+    struct gs_mm_item item = {0, 0, 0};
+    bool ovf = false;
+    const uint64_t unit = gs_mul(patch, merge, &ovf);
+    const uint64_t area = gs_mul(unit, unit, &ovf);
+    const uint64_t values =
+        gs_mul(gs_mul(channels, temporal, &ovf), gs_mul(patch, patch, &ovf), &ovf);
+    if (ovf || area == 0 || area > max_pixels)
+        return item;
+    item.tokens = max_pixels / area;
+    item.patches = gs_mul(item.tokens, gs_mul(merge, merge, &ovf), &ovf);
+    item.pixels = gs_mul(item.patches, values, &ovf);
+    if (ovf)
+        item = (struct gs_mm_item){0, 0, 0};
+    return item;
 }

@@ -105,4 +105,11 @@ size_t rd_array(struct model_reader *r, const char *name, const json_t **out);
 /* A positive integer member of `o`, or `fallback`. */
 uint64_t rd_member_u64(const json_t *o, const char *name, uint64_t fallback);
 
+/* The largest still image a Qwen-VL processor takes (Qwen2VLImageProcessor's smart_resize):
+ * max_pixels / (patch x merge)^2 embeddings of merge^2 patches, each of channels x temporal x
+ * patch^2 values (a still image is repeated to temporal_patch_size frames). All zero when the
+ * bound admits no embedding or the sizes pass 64 bits. */
+struct gs_mm_item rd_qwen_vl_item(uint64_t max_pixels, uint64_t channels, uint64_t temporal,
+                                  uint64_t patch, uint64_t merge);
+
 #endif
