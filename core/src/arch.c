@@ -104,6 +104,23 @@ const struct gs_block *gs_arch_attention_block(const struct gs_arch *a)
     return NULL;
 }
 
+bool gs_arch_attention_only(const struct gs_arch *a)
+{
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    bool any = false;
+    for (size_t b = 0; b < a->block_count; b++) {
+        const struct gs_block *k = &a->blocks[b];
+        if (counts[b] == 0)
+            continue;
+        if ((k->mixer != GS_MIXER_ATTENTION && k->mixer != GS_MIXER_MLA) ||
+            k->rec.conv_channels != 0 || k->rec.state_heads != 0)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
 uint64_t gs_arch_rope_table_bytes(const struct gs_arch *a, uint64_t element_bytes, bool *ovf)
 {
     uint64_t bytes = 0;

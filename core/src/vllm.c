@@ -832,16 +832,9 @@ bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_r
      * release that subtracts V1's graph estimate (0.21) */
     if (in->engine.model_runner != GS_RUNNER_DEFAULT)
         return in->engine.model_runner == GS_RUNNER_V2 && r->v1 && r->graphs_subtracted;
-    if (!r->runner_v2_dense || !r->v1 || !a->logits || gs_arch_moe_block(a) != NULL)
+    if (!r->runner_v2_dense || !r->v1 || !a->logits || gs_arch_moe_block(a) != NULL ||
+        !gs_arch_attention_only(a))
         return false;
-    for (uint64_t l = 0; l < a->num_hidden_layers && l < GS_LAYERS_MAX; l++) {
-        const uint8_t k = a->layer_block[l];
-        if (k >= a->block_count)
-            return false;
-        const uint8_t mixer = a->blocks[k].mixer;
-        if (mixer != GS_MIXER_ATTENTION && mixer != GS_MIXER_MLA)
-            return false; /* hybrid or attention-free */
-    }
     const uint8_t spec = in->engine.spec_method;
     return spec == GS_SPEC_NONE || spec == GS_SPEC_MTP || spec == GS_SPEC_EAGLE ||
            spec == GS_SPEC_EAGLE3;

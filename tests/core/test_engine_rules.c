@@ -705,6 +705,11 @@ static void test_vllm_model_runner_v2(void **state)
     assert_false(gs_vllm_runs_v2(&other, gs_vllm_release_for(2500)));
     other = fixture_llama3_8b_on_h100(&hybrid);
     assert_false(gs_vllm_runs_v2(&other, gs_vllm_release_for(2500)));
+    /* a parallel hybrid (Falcon-H1: a Mamba mixer beside each layer's attention) is hybrid too */
+    struct gs_arch parallel = dense;
+    parallel.blocks[parallel.layer_block[0]].rec.state_heads = 8;
+    other = fixture_llama3_8b_on_h100(&parallel);
+    assert_false(gs_vllm_runs_v2(&other, gs_vllm_release_for(2500)));
 
     struct gs_inference_result v1, v2;
     in.engine.has_cuda_graph_bytes = true;

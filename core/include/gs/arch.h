@@ -366,6 +366,11 @@ bool gs_arch_has_mla(const struct gs_arch *arch);
 /* The first decoder block with attention (MLA included), or NULL. */
 const struct gs_block *gs_arch_attention_block(const struct gs_arch *arch);
 
+/* Whether every decoder layer attends (MLA included) and none keeps a recurrent state: neither
+ * a hybrid (a recurrent layer, or a parallel hybrid's Mamba mixer beside attention) nor
+ * attention-free. */
+bool gs_arch_attention_only(const struct gs_arch *arch);
+
 /* Bytes of the decoder's rotary cos/sin tables at `element_bytes` per value
  * (the model dtype in vLLM; fp32 in SGLang on CUDA). `ovf` is sticky. */
 uint64_t gs_arch_rope_table_bytes(const struct gs_arch *arch, uint64_t element_bytes, bool *ovf);
