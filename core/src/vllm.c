@@ -925,21 +925,21 @@ struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
     /* the pixel batch stays referenced by profile_run (batched_dummy_mm_inputs) to its end:
      * float32 as the HF processor returns it until the processing context casts it to the
      * model dtype (mm_pixels_fp32) */
-    const uint64_t pixel_bytes = r->mm_pixels_fp32 ? 4 : e;
-    const uint64_t pixels = gs_mul(gs_mul(items, item->pixels, ovf), pixel_bytes, ovf);
+    const uint64_t pixel_values = gs_mul(items, item->pixels, ovf);
+    const uint64_t pixels = gs_mul(pixel_values, r->mm_pixels_fp32 ? 4 : e, ovf);
     /* encoder_cache["tmp"] keeps the outputs through the text run and the sampler; 0.11.0
      * copies each into zeros of encoder_budget rows when it has fewer (PR #25810), later
      * releases into zeros of the item's token count (PR #29386), and the loop variable keeps
      * the last output itself until the sampler's result replaces it */
-    const uint64_t rows = item->tokens;
-    uint64_t kept_rows = gs_mul(items, rows, ovf);
+    const uint64_t rows = item->tokens, output_rows = gs_mul(items, rows, ovf);
+    uint64_t kept_rows = output_rows;
     const uint64_t expand_to = r->mm_expand == GS_VLLM_MM_EXPAND_BUDGET ? budget
                                : r->mm_expand == GS_VLLM_MM_EXPAND_ITEM ? per
                                                                        : 0;
     if (expand_to > rows)
         kept_rows = gs_add(gs_mul(items, expand_to, ovf), rows, ovf);
     const uint64_t kept = gs_add(pixels, gs_mul(kept_rows, row, ovf), ovf);
-    uint64_t with_text = gs_add(text_peak, kept, ovf);
+    const uint64_t with_text = gs_add(text_peak, kept, ovf);
     /* The tower's own forward, before the text run (_process_image_input /
      * _process_video_input, Qwen3_VisionTransformer.forward): the pixels, their cast to the
      * model dtype when they arrived in float32, what the tower keeps per patch (Qwen3-VL's
@@ -951,12 +951,10 @@ struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
     uint64_t encoder = 0;
     if (item->patches && vb != NULL) {
         const uint64_t n = gs_mul(items, item->patches, ovf);
-        const uint64_t cast = r->mm_pixels_fp32 ? gs_mul(gs_mul(items, item->pixels, ovf), e, ovf)
-                                                : 0;
+        const uint64_t cast = r->mm_pixels_fp32 ? gs_mul(pixel_values, e, ovf) : 0;
         const uint64_t out_width = width / (a->mm_deepstack + 1);
         const uint64_t deepstack =
-            gs_mul(gs_mul(gs_mul(items, rows, ovf), gs_mul(out_width, a->mm_deepstack, ovf), ovf),
-                   e, ovf);
+            gs_mul(gs_mul(output_rows, gs_mul(out_width, a->mm_deepstack, ovf), ovf), e, ovf);
         const uint64_t blocks =
             gs_add(gs_mul(n,
                           gs_add(vision_patch_bytes(vb, r, t, e, ovf),
@@ -965,7 +963,7 @@ struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
                                  ovf),
                           ovf),
                    deepstack, ovf);
-        const uint64_t concat = gs_mul(gs_mul(2, gs_mul(items, rows, ovf), ovf), row, ovf);
+        const uint64_t concat = gs_mul(gs_mul(2, output_rows, ovf), row, ovf);
         encoder = gs_add(gs_add(pixels, cast, ovf), max_u64(blocks, concat), ovf);
     }
     const uint64_t peak = max_u64(with_text, encoder);
