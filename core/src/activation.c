@@ -498,6 +498,28 @@ static uint64_t final_norm_bytes(struct acc *c, const struct gs_activation_input
     return bytes;
 }
 
+/* What an adapted output head (gs_lora_head) keeps per token until its backward, by the rule
+ * linears_of applies to a layer's adapters: lora_A(lora_dropout(x)) keeps the dropout's mask
+ * and output, or PEFT's fp32 cast of x; with neither, lora_A saves x itself, which the frozen
+ * head would not. The head's input is the whole hidden state on every tensor rank. Its
+ * logits-sized forward temporaries (lora_B's output, its scaled copy, the sum) are freed
+ * before the loss runs, and its backward's (the scaled gradient) stay under the loss's own
+ * backward, so neither moves the peak. */
+static uint64_t head_adapter_bytes(struct acc *c, const struct gs_activation_input *in)
+{
+    uint64_t width = 0, vocab = 0;
+    if (in->trainable != GS_TRAIN_ADAPTERS || in->adapters == NULL ||
+        !gs_lora_head(in->arch, in->adapters, &width, &vocab))
+        return 0;
+    const uint64_t e = in->element_bytes;
+    const bool cast = in->rules != NULL && in->rules->adapters_fp32 && e != 4;
+    const bool dropout = in->adapters->lora_dropout_permille > 0;
+    if (!cast && !dropout)
+        return mul(c, e, width);
+    const uint64_t seen = cast ? 4 : e;
+    return mul(c, (dropout ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen), width);
+}
+
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out)
 {
     struct acc c = {false};
@@ -556,7 +578,9 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     /* the model's final norms run after the last layer (model.norm): they keep what a layer's
      * norm keeps (norm_bytes: an eager RMSNorm's fp32 copy of its input), outside any
      * checkpointed layer, until the head's backward reaches them; offloaded with the rest */
-    const uint64_t final_norms = offloaded ? 0 : mul(&c, tokens, final_norm_bytes(&c, in));
+    const uint64_t final_norms =
+        offloaded ? 0
+                  : mul(&c, tokens, add(&c, final_norm_bytes(&c, in), head_adapter_bytes(&c, in)));
     out->logits_bytes = add(&c, out->logits_bytes, final_norms);
     out->last_stage_bytes = add(&c, p > 1 ? last_stage : per_stage, out->logits_bytes);
     if (in->recompute == GS_RECOMPUTE_FULL)

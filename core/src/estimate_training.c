@@ -379,6 +379,11 @@ static uint64_t adafactor_elements(const struct gs_arch *a, const struct gs_trai
     for (size_t i = 0; !lora && i < a->module_count; i++)
         if (!(a->modules[i].flags & GS_MOD_BUFFER))
             n = gs_add(n, module_factored(&a->modules[i], ovf), ovf);
+    uint64_t head_in = 0, head_out = 0; /* an adapted output head: lora_A and lora_B, factored */
+    if (lora && gs_lora_head(a, tr, &head_in, &head_out)) {
+        const uint64_t r = tr->lora_rank ? tr->lora_rank : 8;
+        n = gs_add(n, gs_add(gs_add(head_in, head_out, ovf), 2 * r, ovf), ovf);
+    }
     return n;
 }
 

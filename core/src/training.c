@@ -271,6 +271,14 @@ enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct 
                         gs_dtype_name(weights));
 }
 
+/* Whether `target` names module `m` as PEFT matches target_modules: the full name or its last
+ * dotted component. */
+static bool names_module(const char *name, const char *target)
+{
+    const char *dot = strrchr(name, '.');
+    return strcmp(name, target) == 0 || (dot != NULL && strcmp(dot + 1, target) == 0);
+}
+
 /* Whether module `m` is a linear layer PEFT can adapt under `target`. */
 static bool lora_matches(const struct gs_module *m, const char *target)
 {
@@ -279,8 +287,7 @@ static bool lora_matches(const struct gs_module *m, const char *target)
         return false;
     if (strcmp(target, GS_LORA_ALL_LINEAR) == 0)
         return true;
-    const char *dot = strrchr(m->name, '.');
-    return strcmp(m->name, target) == 0 || (dot != NULL && strcmp(dot + 1, target) == 0);
+    return names_module(m->name, target);
 }
 
 bool gs_lora_adapts(const struct gs_training *tr, const struct gs_module *m)
@@ -289,6 +296,46 @@ bool gs_lora_adapts(const struct gs_training *tr, const struct gs_module *m)
         return lora_matches(m, GS_LORA_ALL_LINEAR);
     for (size_t i = 0; i < tr->lora_target_count; i++)
         if (lora_matches(m, tr->lora_targets[i]))
+            return true;
+    return false;
+}
+
+/* The output head's name and shape: its own linear module, or with tied embeddings the
+ * embedding's matrix read as transformers' lm_head (a Linear sharing the embedding's weight,
+ * which PEFT adapts like any other nn.Linear). false when the model has no head. */
+static bool head_of(const struct gs_arch *a, const char **name, uint64_t *in, uint64_t *out)
+{
+    if (!a->logits)
+        return false;
+    const struct gs_module *embedding = NULL;
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        if (m->kind == GS_MODULE_LINEAR && m->part == GS_PART_LM_HEAD) {
+            *name = m->name;
+            *in = m->in;
+            *out = m->out;
+            return true;
+        }
+        if (m->kind == GS_MODULE_EMBEDDING && (m->flags & GS_MOD_TOKENS) && embedding == NULL)
+            embedding = m;
+    }
+    if (!a->tie_word_embeddings || embedding == NULL)
+        return false;
+    *name = "lm_head";
+    *in = embedding->out;
+    *out = embedding->in;
+    return true;
+}
+
+bool gs_lora_head(const struct gs_arch *a, const struct gs_training *tr, uint64_t *in,
+                  uint64_t *out)
+{
+    const char *name = NULL;
+    if (!head_of(a, &name, in, out))
+        return false;
+    /* all_linear leaves the head out (PEFT's "all-linear"); only a target naming it adapts it */
+    for (size_t i = 0; i < tr->lora_target_count; i++)
+        if (names_module(name, tr->lora_targets[i]))
             return true;
     return false;
 }
@@ -329,6 +376,11 @@ static void linear_names(const struct gs_arch *a, char *buf, size_t cap)
             used += (size_t)w;
         }
     }
+    const char *head = NULL;
+    uint64_t in = 0, out = 0;
+    if (head_of(a, &head, &in, &out))
+        snprintf(buf + used, cap - used, "%s%s (the output head, named only)", used ? ", " : "",
+                 head);
 }
 
 enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_training *tr,
@@ -355,6 +407,10 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
                                                  tw->layers, &matched, &ovf),
                                &ovf);
         }
+        const char *head = NULL;
+        uint64_t head_in = 0, head_out = 0;
+        if (head_of(a, &head, &head_in, &head_out) && names_module(head, target))
+            matched = true; /* counted once, below */
         if (!matched) {
             char names[200];
             linear_names(a, names, sizeof(names));
@@ -368,8 +424,18 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
         if (strcmp(tr->lora_targets[i], GS_LORA_ALL_LINEAR) == 0) {
             struct gs_training all = *tr;
             all.lora_target_count = 0;
-            return gs_lora_parameters(a, &all, out, err);
+            const enum gs_status st = gs_lora_parameters(a, &all, out, err);
+            uint64_t head_in = 0, head_out = 0; /* the head, when the list names it too */
+            if (st == GS_OK && gs_lora_head(a, tr, &head_in, &head_out))
+                *out = gs_add(*out, gs_mul(tr->lora_rank, gs_add(head_in, head_out, &ovf), &ovf),
+                              &ovf);
+            return ovf ? gs_error_add(err, GS_ERR_RANGE, "/training/lora/rank",
+                                      "the adapter count overflows")
+                       : st;
         }
+    uint64_t head_in = 0, head_out = 0;
+    if (gs_lora_head(a, tr, &head_in, &head_out))
+        total = gs_add(total, gs_mul(tr->lora_rank, gs_add(head_in, head_out, &ovf), &ovf), &ovf);
     if (total == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
                             "names no module to adapt");

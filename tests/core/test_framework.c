@@ -343,6 +343,24 @@ static void test_hf_trainer_lora_by_release(void **state)
     assert_int_equal(e.loss, GS_LOSS_FP32);
     assert_int_equal(e.per_gpu.peak_allocated_bytes, 25713729536ULL + fin);
 
+    /* the output head adapted too (target_modules [q_proj, v_proj, lm_head]; torchtune's
+     * apply_lora_to_output): 16 x (4,096 + 32,000) = 577,536 fp32 adapter parameters more
+     * (4 B of weights, 8 B of AdamW states each), and the head's lora_A keeps its dropout's
+     * mask and output over PEFT's fp32 copy of the final norm's output: 5 B x 4,096 x 2,048
+     * = 41,943,040; the logits-sized temporaries of its forward and backward stay under the
+     * loss's own backward, so the peak moves by exactly these */
+    const struct gs_estimate qv = e;
+    w.training.lora_target_count = 3;
+    strcpy(w.training.lora_targets[2], "lm_head");
+    e = estimate(&m, &w);
+    assert_int_equal(e.trainable_parameters - qv.trainable_parameters, 577536);
+    assert_int_equal(e.per_gpu.weights_bytes - qv.per_gpu.weights_bytes, 4 * 577536);
+    assert_int_equal(e.per_gpu.optimizer_bytes - qv.per_gpu.optimizer_bytes, 8 * 577536);
+    assert_int_equal(e.saved_activation_bytes - qv.saved_activation_bytes, 41943040);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes - qv.per_gpu.peak_allocated_bytes,
+                     12 * 577536 + 41943040);
+    w.training.lora_target_count = 2;
+
     /* a fused linear-cross-entropy (Liger) never holds the logits (the final norm's input
      * stays) */
     w.training.framework.loss = GS_LOSS_FUSED;

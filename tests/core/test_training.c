@@ -152,6 +152,34 @@ static void test_lora_parameter_counts(void **state)
     strcpy(tr.lora_targets[1], "c_proj");
     assert_int_equal(gs_lora_parameters(&gpt2, &tr, &n, NULL), GS_OK);
     assert_int_equal(n, 8ULL * 12 * (768 + 2304 + 768 + 768 + 3072 + 768));
+
+    /* the output head, named (PEFT adapts lm_head like any nn.Linear; all-linear leaves it
+     * out): Llama-2-7B r=8 on q_proj, v_proj, lm_head: 4,194,304 + 8 x (4,096 + 32,000) =
+     * 4,483,072; all_linear with lm_head at r=16: 39,976,960 + 16 x 36,096 = 40,554,496 */
+    tr.lora_rank = 8;
+    tr.lora_target_count = 3;
+    strcpy(tr.lora_targets[0], "q_proj");
+    strcpy(tr.lora_targets[1], "v_proj");
+    strcpy(tr.lora_targets[2], "lm_head");
+    assert_int_equal(gs_lora_parameters(&m.arch, &tr, &n, NULL), GS_OK);
+    assert_int_equal(n, 4483072);
+    tr.lora_rank = 16;
+    tr.lora_target_count = 2;
+    strcpy(tr.lora_targets[0], GS_LORA_ALL_LINEAR);
+    strcpy(tr.lora_targets[1], "lm_head");
+    assert_int_equal(gs_lora_parameters(&m.arch, &tr, &n, NULL), GS_OK);
+    assert_int_equal(n, 40554496);
+    /* GPT-2 ties its head to wte: transformers' lm_head over the embedding's 50,257 x 768 */
+    tr.lora_rank = 8;
+    tr.lora_target_count = 1;
+    strcpy(tr.lora_targets[0], "lm_head");
+    assert_int_equal(gs_lora_parameters(&gpt2, &tr, &n, NULL), GS_OK);
+    assert_int_equal(n, 8ULL * (768 + 50257));
+    /* the error lists the head among the names */
+    gs_error_init(&err);
+    strcpy(tr.lora_targets[0], "output");
+    assert_int_equal(gs_lora_parameters(&m.arch, &tr, &n, &err), GS_ERR_INVALID);
+    assert_non_null(strstr(err.items[0].detail, "lm_head (the output head, named only)"));
 }
 
 /* QLoRA Llama-2-7B, nf4 with double quantization (Dettmers et al. 2023,

@@ -174,7 +174,16 @@ enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct 
  * matching rule described above. */
 bool gs_lora_adapts(const struct gs_training *training, const struct gs_module *m);
 
+/* Adapter parameters as above, plus r*(d_in + d_out) for the output head when a target names
+ * it (gs_lora_head). */
 enum gs_status gs_lora_parameters(const struct gs_arch *arch, const struct gs_training *training,
                                   uint64_t *out, struct gs_error *err);
+
+/* Whether a target names the output head (lm_head, or the model's own name for it: InternLM2's
+ * output), which PEFT then adapts like any nn.Linear (torchtune apply_lora_to_output, LitGPT
+ * lora_head); "all_linear" never includes it. With tied embeddings the head is transformers'
+ * lm_head over the embedding's matrix. Sets its input width and vocabulary. */
+bool gs_lora_head(const struct gs_arch *arch, const struct gs_training *training, uint64_t *in,
+                  uint64_t *out);
 
 #endif
