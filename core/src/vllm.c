@@ -13,6 +13,7 @@
 #include "gs/units.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* The release rows. Each row is written as its changes from the row before (the first lists
  * every field): VLLM_<release> expands to the previous row's initializers followed by its
@@ -50,7 +51,8 @@
     .mm_video_text_tokens = false, \
     .vit_rotary_fp32 = true, \
     .mm_video_by_model_len = false, \
-    .runner_v2_dense = false, \
+    .runner_v2 = GS_VLLM_V2_NONE, \
+    .runner_v2_architectures = NULL, \
     .default_util_permille = 900, \
     .source = "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"
 
@@ -220,6 +222,50 @@
     .default_util_permille = 920, \
     .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"
 
+/* Model Runner V2 by class name before 0.25 (vllm/config/vllm.py
+ * DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES, matched against every entry of the config's
+ * architectures; runner_type "generate"). Its profile_cudagraph_memory returns 0 and its
+ * profile_run encodes no multimodal dummy, as from 0.25 (below). The release notes say each
+ * step: 0.22.0 (2026-05-29) "MRv2 is now default for Qwen3 dense models" (PR #39337, merged
+ * 2026-05-14; not MoE, not quantized); 0.23.0 (2026-06-15) "for Llama and Mistral dense
+ * models (#43458) in addition to Qwen3"; 0.24.0 (2026-06-29) "supports quantized models by
+ * default (#44446), enables GraniteMoE by default (#45461), and gained migration of Qwen +
+ * DeepSeek-V2 MoE models (#42667)", the MoE and quantization checks gone. */
+static const char *const v2_qwen3[] = {"Qwen3ForCausalLM", NULL};
+static const char *const v2_dense_0_23[] = {"LlamaForCausalLM", "MistralForCausalLM",
+                                            "Qwen3ForCausalLM", NULL};
+static const char *const v2_0_24[] = {"Qwen3ForCausalLM",      "DeepseekV2ForCausalLM",
+                                      "Qwen2MoeForCausalLM",   "GraniteMoeForCausalLM",
+                                      "LlamaForCausalLM",      "MistralForCausalLM",
+                                      NULL};
+
+#define VLLM_0_22_0 \
+    VLLM_0_21_0, \
+    .from = 2200, \
+    .name = "vLLM 0.22.0 (Qwen3 dense models on Model Runner V2 by default, PR #39337)", \
+    .runner_v2 = GS_VLLM_V2_LISTED_PLAIN, \
+    .runner_v2_architectures = v2_qwen3, \
+    .source = "vllm/config/vllm.py use_v2_model_runner, DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES " \
+              "(PR #39337)"
+
+#define VLLM_0_23_0 \
+    VLLM_0_22_0, \
+    .from = 2300, \
+    .name = "vLLM 0.23.0 (Llama, Mistral and Qwen3 dense models on Model Runner V2 by " \
+            "default, PR #43458)", \
+    .runner_v2_architectures = v2_dense_0_23, \
+    .source = "vllm/config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (PR #43458)"
+
+#define VLLM_0_24_0 \
+    VLLM_0_23_0, \
+    .from = 2400, \
+    .name = "vLLM 0.24.0 (Model Runner V2 by class name for Llama, Mistral, Qwen3, " \
+            "DeepSeek-V2, Qwen2-MoE and Granite-MoE, quantized or not)", \
+    .runner_v2 = GS_VLLM_V2_LISTED, \
+    .runner_v2_architectures = v2_0_24, \
+    .source = "vllm/config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (PRs #42667, #44446, " \
+              "#45461)"
+
 /* PR #44443 (merged 2026-07-02, after the 0.24.0 release): Model Runner V2 the default for
  * every dense generating model (vllm/config/vllm.py _is_default_v2_model_runner_model); its
  * profile_cudagraph_memory returns 0 ("It is TBD whether we keep this API", until PR #53306
@@ -227,10 +273,11 @@
  * after the 0.26.0 cut). Issue #49224: a dense model that started on 0.23 runs out of memory
  * capturing its graphs on 0.25.1 */
 #define VLLM_0_25_0 \
-    VLLM_0_21_0, \
+    VLLM_0_24_0, \
     .from = 2500, \
     .name = "vLLM 0.25.0 on (dense models on Model Runner V2 by default, PR #44443)", \
-    .runner_v2_dense = true, \
+    .runner_v2 = GS_VLLM_V2_DENSE, \
+    .runner_v2_architectures = NULL, \
     .source = "vllm/config/vllm.py use_v2_model_runner (PR #44443); " \
               "vllm/v1/worker/gpu/model_runner.py profile_cudagraph_memory"
 
@@ -251,6 +298,9 @@ static const struct gs_vllm_release releases[] = {
     {VLLM_0_14_0},
     {VLLM_0_17_0},
     {VLLM_0_21_0},
+    {VLLM_0_22_0},
+    {VLLM_0_23_0},
+    {VLLM_0_24_0},
     {VLLM_0_25_0},
 };
 
@@ -825,6 +875,15 @@ static uint64_t vllm_non_torch(const struct gs_inference_input *in,
     return bytes;
 }
 
+/* Whether the release's V2 list names the config's class */
+static bool v2_listed(const struct gs_vllm_release *r, const struct gs_arch *a)
+{
+    for (const char *const *name = r->runner_v2_architectures; name && *name; name++)
+        if (strcmp(*name, a->architecture) == 0)
+            return true;
+    return false;
+}
+
 bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_release *r)
 {
     const struct gs_arch *a = in->arch;
@@ -832,9 +891,25 @@ bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_r
      * release that subtracts V1's graph estimate (0.21) */
     if (in->engine.model_runner != GS_RUNNER_DEFAULT)
         return in->engine.model_runner == GS_RUNNER_V2 && r->v1 && r->graphs_subtracted;
-    if (!r->runner_v2_dense || !r->v1 || !a->logits || gs_arch_moe_block(a) != NULL ||
-        !gs_arch_attention_only(a))
+    if (!r->v1 || !a->logits) /* runner_type "generate" */
         return false;
+    const bool moe = gs_arch_moe_block(a) != NULL;
+    switch ((enum gs_vllm_runner_v2)r->runner_v2) {
+    case GS_VLLM_V2_NONE:
+        return false;
+    case GS_VLLM_V2_LISTED_PLAIN: /* model_config.is_moe, model_config.is_quantized */
+        if (moe || in->weight_format > GS_WF_FP16 || !v2_listed(r, a))
+            return false;
+        break;
+    case GS_VLLM_V2_LISTED:
+        if (!v2_listed(r, a))
+            return false;
+        break;
+    case GS_VLLM_V2_DENSE:
+        if (moe || !gs_arch_attention_only(a))
+            return false;
+        break;
+    }
     const uint8_t spec = in->engine.spec_method;
     return spec == GS_SPEC_NONE || spec == GS_SPEC_MTP || spec == GS_SPEC_EAGLE ||
            spec == GS_SPEC_EAGLE3;
@@ -1294,14 +1369,27 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                 "at data parallelism 8 on 0.10.1)");
     if (r->release != NULL && n->assume && n->assume_value) {
         n->assume(n->ctx, "engine_release", r->release->name, r->release->source);
-        if (r->model_runner_v2)
+        if (r->model_runner_v2) {
+            const bool forced = c->model_runner == GS_RUNNER_V2;
+            const bool dense = r->release->runner_v2 == GS_VLLM_V2_DENSE;
             n->assume(n->ctx, "model_runner",
-                      "Model Runner V2, the default for dense attention models: no CUDA-graph "
-                      "estimate is subtracted and no multimodal dummy is profiled; a log that "
-                      "says 'using the V1 model runner instead' (a feature V2 lacks) or "
-                      "VLLM_USE_V2_MODEL_RUNNER=0 runs V1, which subtracts its graph estimate",
-                      "vllm/config/vllm.py use_v2_model_runner (PR #44443); "
-                      "vllm/v1/worker/gpu/model_runner.py profile_cudagraph_memory");
+                      forced ? "Model Runner V2, as VLLM_USE_V2_MODEL_RUNNER=1 asks: no CUDA-graph "
+                               "estimate is subtracted and no multimodal dummy is profiled"
+                      : dense
+                          ? "Model Runner V2, this release's default for dense attention "
+                            "models: no CUDA-graph estimate is subtracted and no multimodal "
+                            "dummy is profiled; a log that says 'using the V1 model runner "
+                            "instead' (a feature V2 lacks) or VLLM_USE_V2_MODEL_RUNNER=0 runs "
+                            "V1, which subtracts its graph estimate"
+                          : "Model Runner V2, this release's default for the config's "
+                            "architecture (a list of class names): no CUDA-graph estimate is "
+                            "subtracted; a log that says 'using the V1 model runner instead' (a "
+                            "feature V2 lacks) or VLLM_USE_V2_MODEL_RUNNER=0 runs V1, which "
+                            "subtracts its graph estimate",
+                      forced ? "vllm/config/vllm.py use_v2_model_runner (envs."
+                               "VLLM_USE_V2_MODEL_RUNNER decides first)"
+                             : r->release->source);
+        }
         n->assume_value(n->ctx, "profile_tokens", r->max_num_batched_tokens,
                         r->chunked_prefill ? "tokens the profile run processes (chunked prefill on)"
                                            : "tokens the profile run processes (chunked prefill "

@@ -280,6 +280,8 @@ static void read_activation(const json_t *config, struct gs_arch *a)
 static void finish(const json_t *config, const char *model_type, struct gs_arch *a)
 {
     snprintf(a->model_type, sizeof(a->model_type), "%s", model_type);
+    const char *architecture = first_architecture(config);
+    snprintf(a->architecture, sizeof(a->architecture), "%s", architecture ? architecture : "");
     models_read_checkpoint(config, &a->checkpoint);
     a->max_model_len = derived_max_model_len(config, a->max_position_embeddings);
     read_rope_tables(config, a);

@@ -726,6 +726,57 @@ static void test_vllm_model_runner_v2(void **state)
     assert_int_equal(v2.budget.kv_bytes - v1.budget.kv_bytes, (1ULL << 30) + 196083712ULL);
 }
 
+/* Before 0.25 Model Runner V2 took models by class name (vllm/config/vllm.py
+ * DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES, every entry of architectures): 0.22 Qwen3ForCausalLM,
+ * 0.23 adds LlamaForCausalLM and MistralForCausalLM, both neither MoE nor quantized; 0.24 adds
+ * DeepseekV2, Qwen2Moe and GraniteMoe and drops the MoE and quantization checks. */
+static void test_vllm_model_runner_v2_by_class(void **state)
+{
+    (void)state;
+    struct gs_arch qwen3 = fixture_arch_file("qwen3/Qwen__Qwen3-8B.json");
+    struct gs_arch llama = fixture_arch_file("llama/TinyLlama__TinyLlama-1.1B-Chat-v1.0.json");
+    struct gs_arch qwen3_moe = fixture_arch_file("qwen3_moe/Qwen__Qwen3-Coder-30B-A3B-Instruct.json");
+    assert_string_equal(qwen3.architecture, "Qwen3ForCausalLM");
+    assert_string_equal(llama.architecture, "LlamaForCausalLM");
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(&qwen3);
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2100)));
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2200)));
+    in.weight_format = GS_WF_FP8_BLOCK; /* Qwen3-8B-FP8: quantized, V1 until 0.24 */
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2300)));
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2400)));
+    in.weight_format = GS_WF_BF16;
+    in.engine.spec_method = GS_SPEC_DRAFT_MODEL; /* a feature V2 lacks sends it back to V1 */
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2200)));
+
+    in = fixture_llama3_8b_on_h100(&llama);
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2200)));
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2300)));
+
+    /* MoE by name from 0.24: Qwen2-MoE is listed, Qwen3-MoE is not (until 0.25 takes no MoE) */
+    in = fixture_llama3_8b_on_h100(&qwen3_moe);
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2400)));
+    struct gs_arch qwen2_moe = qwen3_moe;
+    strcpy(qwen2_moe.architecture, "Qwen2MoeForCausalLM");
+    in = fixture_llama3_8b_on_h100(&qwen2_moe);
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2300)));
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2400)));
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2500)));
+
+    /* through the budget on 0.23: V2 subtracts no graph estimate, so a graph size given for
+     * V1 moves the pool by exactly that */
+    in = fixture_llama3_8b_on_h100(&llama);
+    in.engine.has_cuda_graph_bytes = true;
+    in.engine.cuda_graph_bytes = 1ULL << 30;
+    struct gs_inference_result v1, v2;
+    in.engine.version = 2200;
+    assert_int_equal(gs_inference_compute(&in, &v1, NULL), GS_OK);
+    in.engine.version = 2300;
+    assert_int_equal(gs_inference_compute(&in, &v2, NULL), GS_OK);
+    assert_false(v1.model_runner_v2);
+    assert_true(v2.model_runner_v2);
+    assert_int_equal(v2.budget.kv_bytes - v1.budget.kv_bytes, 1ULL << 30);
+}
+
 static void test_vllm_mxfp4_layout(void **state)
 {
     (void)state;
@@ -1190,6 +1241,7 @@ int main(void)
         cmocka_unit_test(test_vllm_mm_video_profile),
         cmocka_unit_test(test_vllm_mm_qwen2_5_video),
         cmocka_unit_test(test_vllm_model_runner_v2),
+        cmocka_unit_test(test_vllm_model_runner_v2_by_class),
         cmocka_unit_test(test_vllm_mxfp4_layout),
         cmocka_unit_test(test_rope_tables_in_budget),
         cmocka_unit_test(test_vllm_mla_workspace),

@@ -53,6 +53,7 @@
 #define GS_ARCH_MODULES_MAX 40
 #define GS_TOWERS_MAX 6
 #define GS_MODEL_TYPE_MAX 40
+#define GS_ARCHITECTURE_MAX 64
 #define GS_APPROXIMATE_MAX 1024
 
 /* Largest value accepted for any single dimension; beyond this a config is
@@ -252,6 +253,10 @@ struct gs_rope_table {
 
 struct gs_arch {
     char model_type[GS_MODEL_TYPE_MAX]; /* as the config names it; shown, never branched on */
+    char architecture[GS_ARCHITECTURE_MAX]; /* architectures[0] as the config names it
+                                               ("Qwen3ForCausalLM"); "" when it names none. Read
+                                               only where an engine selects by class name
+                                               (vLLM's Model Runner V2 lists, 0.22-0.24) */
     char read_as[GS_MODEL_TYPE_MAX];    /* the layout it was read as, when the reader had to
                                            go by architectures[0]; "generic" for the reader of
                                            last resort; "" otherwise */

@@ -45,6 +45,16 @@ enum gs_vllm_mla_workspace {
     GS_VLLM_MLA_WS_V1    /* V1: every profile run, rows capped at 64k */
 };
 
+/* Which models a release runs on Model Runner V2 by default (vllm/config/vllm.py
+ * use_v2_model_runner, _is_default_v2_model_runner_model). */
+enum gs_vllm_runner_v2 {
+    GS_VLLM_V2_NONE,
+    GS_VLLM_V2_LISTED_PLAIN, /* a listed architecture, neither MoE nor quantized (0.22, 0.23) */
+    GS_VLLM_V2_LISTED,       /* a listed architecture, MoE and quantized ones too (0.24) */
+    GS_VLLM_V2_DENSE         /* every generating model neither MoE nor hybrid nor
+                                attention-free (PR #44443, 0.25) */
+};
+
 /* What the profile run keeps of its multimodal dummy's encoder outputs (gs_vllm_mm_profile). */
 enum gs_vllm_mm_expand {
     GS_VLLM_MM_EXPAND_NONE,   /* the outputs themselves */
@@ -98,9 +108,11 @@ struct gs_vllm_release {
                                    Triton kernel rotates the bf16 pair */
     bool mm_video_by_model_len; /* the profile's dummy video is sized by max_model_len, not by
                                    max_num_batched_tokens (PR #25553, 0.11) */
-    bool runner_v2_dense;       /* dense attention models run Model Runner V2 by default, which
-                                   reserves nothing for CUDA graphs and profiles no multimodal
-                                   encoder (PR #44443, 0.25) - gs_vllm_runs_v2 */
+    uint8_t runner_v2;          /* enum gs_vllm_runner_v2: which models run Model Runner V2 by
+                                   default, which reserves nothing for CUDA graphs and profiles
+                                   no multimodal encoder - gs_vllm_runs_v2 */
+    const char *const *runner_v2_architectures; /* the class names V2 takes (NULL-terminated)
+                                                   under the listed rules */
     uint64_t default_util_permille; /* gpu_memory_utilization default */
     const char *source;
 };
@@ -232,14 +244,11 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
 uint64_t gs_vllm_non_torch(const struct gs_vllm_release *release, enum gs_link link,
                            uint64_t tensor, bool cross_node, bool last_stage, bool *overflow);
 
-/* Whether `release` runs this model on Model Runner V2 by default (vllm/config/vllm.py
- * use_v2_model_runner at the 0.26.0 cut): a generating model that is neither MoE nor hybrid nor
- * attention-free (_is_default_v2_model_runner_model, PR #44443), unless a feature V2 lacks
- * sends it to V1 - among those gpusizer sizes, speculative decoding other than EAGLE, EAGLE-3
- * and MTP (_get_v2_model_runner_unsupported_features). The MoE architectures V2 lists by name
- * (DeepseekV2, Qwen2Moe, GraniteMoe) and the earlier per-architecture rules (0.22-0.24: Qwen3,
- * then Llama and Mistral) are not told apart and stay on V1 here. The request's model_runner
- * (VLLM_USE_V2_MODEL_RUNNER) decides first, V2 from 0.21 on. */
+/* Whether `release` runs this model on Model Runner V2 by default: its rule above, matched on
+ * the config's architectures[0] where the rule lists class names, for a generating model,
+ * unless a feature V2 lacks sends it to V1 - among those gpusizer sizes, speculative decoding
+ * other than EAGLE, EAGLE-3 and MTP (_get_v2_model_runner_unsupported_features). The request's
+ * model_runner (VLLM_USE_V2_MODEL_RUNNER) decides first, V2 from 0.21 on. */
 bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_release *release);
 
 /* The multimodal dummy of V1's profile run (gpu_model_runner.py profile_run) on the worker
