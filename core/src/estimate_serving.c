@@ -629,6 +629,15 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
              "memory on integrated GPUs and refuses to start below gpu_memory_utilization x total), "
              "and the operating system, page cache and every other process draw on the same pool; "
              "the answer assumes that share is free");
+    else if (w->gpu.display && w->serving.memory_in_use_bytes == 0)
+        warn(e, "display_memory_not_counted",
+             "this card has display outputs: a desktop session or another program on it holds "
+             "memory the engine cannot use (0.53 GiB on the RTX 3090 of a public SGLang 0.4.2 "
+             "log), and the answer counts none; where the card drives a display or is shared, "
+             "give inference.memory_in_use_bytes (nvidia-smi's memory.used before the engine "
+             "starts): engines that size their pool from free memory shrink it by that much, and "
+             "vLLM, by release, subtracts it or refuses to start unless gpu_memory_utilization x "
+             "total is still free");
     assume_value(e, "activation_peak_bytes", r->budget.activation_bytes,
                  w->serving.engine.has_activation_bytes
                      ? "profiled activation peak, as given in the request"

@@ -22,6 +22,12 @@ uint8_t gs_gpu_link_from_catalog(const char *interconnect, const char *architect
     return GS_LINK_NVLINK;
 }
 
+bool gs_gpu_display_from_catalog(const char *form_factor)
+{
+    return form_factor != NULL &&
+           (strstr(form_factor, "consumer") != NULL || strstr(form_factor, "workstation") != NULL);
+}
+
 bool gs_gpu_usable_plausible(uint64_t memory_bytes, uint64_t usable_bytes)
 {
     /* memory_bytes x 1.073741824, exactly and without overflow for any u64 below 2^57 */
@@ -43,4 +49,5 @@ void gs_gpu_view_build(const struct gs_gpu_facts *f, struct gs_gpu_view *out)
     out->sm_count = f->sm_count;
     out->unified_memory = f->unified_memory;
     out->rocm = f->vendor != NULL && strcmp(f->vendor, "AMD") == 0;
+    out->display = gs_gpu_display_from_catalog(f->form_factor);
 }

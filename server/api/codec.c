@@ -31,6 +31,7 @@ void codec_gpu_view(const struct catalog_gpu *g, struct gs_gpu_view *out)
         g->sm_count.present ? (uint64_t)g->sm_count.value : 0,
         g->unified_memory.present && g->unified_memory.value != 0,
         g->vendor,
+        g->form_factor,
     };
     gs_gpu_view_build(&facts, out);
 }

@@ -820,6 +820,38 @@ static void test_superchips(void **state)
     assert_non_null(r);
     assert_false(has_warning(r, "unified_memory"));
     json_decref(r);
+
+    /* cards with display outputs (the catalog's form factor: consumer or workstation): the
+     * memory a desktop holds is not counted unless memory_in_use_bytes says it */
+    s = NULL; /* the warning's premise, from the seeded rows */
+    assert_int_equal(catalog_snapshot_load(fixture.catalog, &s, NULL), GS_OK);
+    codec_gpu_view(catalog_snapshot_gpu(s, "rtx-4090"), &view);
+    assert_true(view.display);
+    codec_gpu_view(catalog_snapshot_gpu(s, "rtx-6000-ada"), &view);
+    assert_true(view.display);
+    codec_gpu_view(catalog_snapshot_gpu(s, "l40s"), &view);
+    assert_false(view.display);
+    codec_gpu_view(catalog_snapshot_gpu(s, "gb10"), &view);
+    assert_false(view.display);
+    catalog_snapshot_free(s);
+    r = estimate("{\"model\":\"llama-3.1-8b\",\"gpu\":\"rtx-4090\","
+                 "\"inference\":{\"context_length\":8192}}",
+                 &p);
+    assert_non_null(r);
+    assert_true(has_warning(r, "display_memory_not_counted"));
+    json_decref(r);
+    r = estimate("{\"model\":\"llama-3.1-8b\",\"gpu\":\"rtx-4090\",\"inference\":"
+                 "{\"context_length\":8192,\"memory_in_use_bytes\":600000000}}",
+                 &p);
+    assert_non_null(r);
+    assert_false(has_warning(r, "display_memory_not_counted"));
+    json_decref(r);
+    r = estimate("{\"model\":\"llama-3.1-8b\",\"gpu\":\"l40s\","
+                 "\"inference\":{\"context_length\":8192}}",
+                 &p);
+    assert_non_null(r);
+    assert_false(has_warning(r, "display_memory_not_counted"));
+    json_decref(r);
 }
 
 /* SGLang's multimodal reduction reads the config's vision_config keys as

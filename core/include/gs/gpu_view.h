@@ -23,6 +23,8 @@ struct gs_gpu_view {
     bool rocm;               /* an AMD GPU: the engines run their ROCm (HIP) paths */
     uint64_t in_use_bytes;   /* memory other processes hold when the engine starts (a desktop,
                                 another model): not free to the engine */
+    bool display;            /* a card with display outputs (GeForce, RTX workstation): a desktop
+                                session may hold memory on it */
 };
 
 /* The catalog's facts about one GPU type (strings may be NULL). */
@@ -35,6 +37,7 @@ struct gs_gpu_facts {
     uint64_t sm_count;        /* 0 = unknown */
     bool unified_memory;
     const char *vendor;       /* "NVIDIA", "AMD", "Intel" */
+    const char *form_factor;  /* "SXM5", "PCIe (consumer card)", ... */
 };
 
 void gs_gpu_view_build(const struct gs_gpu_facts *facts, struct gs_gpu_view *out);
@@ -46,6 +49,12 @@ void gs_gpu_view_build(const struct gs_gpu_facts *facts, struct gs_gpu_view *out
  * GB reports 191.98 GiB, 1.0737 x). A figure above that is a typo or a wrong
  * unit. */
 bool gs_gpu_usable_plausible(uint64_t memory_bytes, uint64_t usable_bytes);
+
+/* Whether the catalog's form factor names a card with display outputs: a consumer card
+ * (GeForce: HDMI and DisplayPort on every one) or a workstation card (RTX A6000, RTX 6000 Ada,
+ * RTX PRO 6000 Workstation: four DisplayPort outputs each, NVIDIA's datasheets). Datacenter
+ * cards (L40S, L4, A10) ship with their outputs absent or off. */
+bool gs_gpu_display_from_catalog(const char *form_factor);
 
 /* The board's link class (enum gs_link) from the catalog's words: PCIe unless
  * NVLink is named (and not as absent or "only" another link); a bridge joins
