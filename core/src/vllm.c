@@ -388,14 +388,16 @@ void gs_vllm_profile(const struct gs_vllm_release *r, const struct gs_vllm_profi
         out->seqs = in->max_num_seqs ? in->max_num_seqs : 256; /* EngineArgs.max_num_seqs */
         return;
     }
-    /* get_batch_defaults (OpenAI server): 8192 tokens on GPUs of 70 GiB or more but A100
-     * (PR #17885), 2048 otherwise; then _set_default_max_num_seqs_and_batched_tokens_args */
+    /* get_batch_defaults, by usage context: vllm serve (OPENAI_API_SERVER) 8192 tokens on GPUs
+     * of 70 GiB or more but A100 (PR #17885), 2048 otherwise; the Python LLM class (LLM_CLASS)
+     * 16384 and 8192; max_num_seqs the same for both. Then
+     * _set_default_max_num_seqs_and_batched_tokens_args */
     const bool big = in->gpu_total_bytes >= (uint64_t)70 * GS_GIB && !in->gpu_is_a100;
     out->chunked_prefill = in->chunked_prefill != GS_CHUNKED_PREFILL_OFF;
     uint64_t seqs = in->max_num_seqs ? in->max_num_seqs : (big && r->big_gpu_seqs_1024 ? 1024 : 256);
     uint64_t tokens = in->max_num_batched_tokens;
     if (tokens == 0) {
-        tokens = big ? 8192 : 2048;
+        tokens = big ? (in->offline ? 16384 : 8192) : (in->offline ? 8192 : 2048);
         if (!out->chunked_prefill)
             tokens = max_u64(mml, tokens);
         tokens = min_u64(tokens, seqs * mml);
@@ -827,7 +829,8 @@ static void vllm_defaults(const struct gs_inference_input *in, struct gs_inferen
                                               gs_arch_has_mla(in->arch),
                                               gs_engine_has_towers(in->arch),
                                               c->max_num_batched_tokens, c->max_num_seqs,
-                                              c->chunked_prefill};
+                                              c->chunked_prefill,
+                                              c->entrypoint == GS_ENTRY_OFFLINE};
     struct gs_vllm_profile prof;
     gs_vllm_profile(out->release, &pin, &prof);
     out->max_num_batched_tokens = prof.tokens;
@@ -1390,6 +1393,17 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                                "VLLM_USE_V2_MODEL_RUNNER decides first)"
                              : r->release->source);
         }
+        if (r->release->v1)
+            n->assume(n->ctx, "entrypoint",
+                      c->entrypoint == GS_ENTRY_OFFLINE
+                          ? "offline: the Python LLM class (usage context LLM_CLASS), whose "
+                            "default max_num_batched_tokens is 8,192, 16,384 on GPUs of 70 GiB "
+                            "or more but A100"
+                          : "serve: vllm serve, the OpenAI-compatible server (usage context "
+                            "OPENAI_API_SERVER), whose default max_num_batched_tokens is 2,048, "
+                            "8,192 on GPUs of 70 GiB or more but A100; the Python LLM class "
+                            "profiles four (two) times as many (inference.entrypoint offline)",
+                      "vllm/engine/arg_utils.py EngineArgs.get_batch_defaults (usage_context)");
         n->assume_value(n->ctx, "profile_tokens", r->max_num_batched_tokens,
                         r->chunked_prefill ? "tokens the profile run processes (chunked prefill on)"
                                            : "tokens the profile run processes (chunked prefill "

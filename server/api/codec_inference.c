@@ -20,7 +20,7 @@ static const char *const inference_keys[] = {
     "max_num_seqs",        "engine_version",         "enforce_eager",
     "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb", "memory_in_use_bytes",
     "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", "speculative",
-    "limit_mm_per_prompt", "model_runner", NULL};
+    "limit_mm_per_prompt", "model_runner", "entrypoint", NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           "stage_gpus", NULL};
 /* vLLM --all2all-backend; naive and allgather_reducescatter both run over NCCL */
@@ -210,7 +210,16 @@ static void read_engine_knobs(const json_t *section, struct gs_engine_config *e,
                               struct gs_error *err)
 {
     static const char *const runners[] = {"v1", "v2", NULL};
+    static const char *const entrypoints[] = {"serve", "offline", NULL};
     read_mm_limits(section, e, ok, err);
+    const json_t *entry = json_object_get(section, "entrypoint");
+    int how = 0;
+    if (entry != NULL) {
+        if (jsonv_enum(entry, "/inference/entrypoint", entrypoints, &how, err))
+            e->entrypoint = how == 0 ? GS_ENTRY_SERVE : GS_ENTRY_OFFLINE;
+        else
+            *ok = false;
+    }
     const json_t *runner = json_object_get(section, "model_runner");
     int which = 0;
     if (runner != NULL) {

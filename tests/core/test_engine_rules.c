@@ -39,7 +39,8 @@ static struct gs_arch llama(uint64_t h, uint64_t L, uint64_t a, uint64_t k, uint
 static struct gs_vllm_profile profile(uint32_t version, uint64_t total, bool a100, uint64_t mml,
                                       bool windows, bool mla, uint8_t chunked)
 {
-    const struct gs_vllm_profile_input in = {total, a100, mml, windows, mla, false, 0, 0, chunked};
+    const struct gs_vllm_profile_input in = {total, a100, mml,   windows, mla,
+                                             false, 0,    0,   chunked, false};
     struct gs_vllm_profile out;
     gs_vllm_profile(gs_vllm_release_for(version), &in, &out);
     return out;
@@ -98,6 +99,22 @@ static void test_vllm_v1_profile(void **state)
     p = profile(1900, h100, false, 4, false, false, 0); /* 1,024 sequences x 4 tokens */
     assert_int_equal(p.tokens, 4096);
     assert_int_equal(p.seqs, 1024);
+
+    /* the Python LLM class (UsageContext.LLM_CLASS): 16,384 tokens on the H100, 8,192 on the
+     * A100 and the L40S, the same sequences */
+    struct gs_vllm_profile_input in = {h100, false, 8192, false, false, false, 0, 0, 0, true};
+    gs_vllm_profile(gs_vllm_release_for(1900), &in, &p);
+    assert_int_equal(p.tokens, 16384);
+    assert_int_equal(p.seqs, 1024);
+    in.gpu_total_bytes = a100;
+    in.gpu_is_a100 = true;
+    gs_vllm_profile(gs_vllm_release_for(1900), &in, &p);
+    assert_int_equal(p.tokens, 8192);
+    assert_int_equal(p.seqs, 256);
+    in.gpu_total_bytes = l40s;
+    in.gpu_is_a100 = false;
+    gs_vllm_profile(gs_vllm_release_for(2600), &in, &p);
+    assert_int_equal(p.tokens, 8192);
 }
 
 /* Which rules a release gets: V0 before 0.8; V1 from 0.8.0, but pipeline

@@ -1047,6 +1047,46 @@ static void test_model_runner_field(void **state)
 #undef RUNNER_BODY
 }
 
+/* inference.entrypoint: vLLM's usage context sets the profile's default tokens
+ * (get_batch_defaults): on an RTX 4080 vllm serve profiles 2,048, the Python LLM class
+ * 8,192, and the pool shrinks by exactly the larger activation peak. */
+static void test_entrypoint_field(void **state)
+{
+    (void)state;
+#define ENTRY_BODY \
+        "{\"model\":\"qwen2.5-7b\",\"gpu\":\"rtx-4080\",\"precision\":{\"weights\":\"awq\"}," \
+        "\"inference\":{\"engine\":\"vllm\",\"engine_version\":\"0.26.0\"," \
+        "\"context_length\":32768,\"model_runner\":\"v1\"%s}}"
+    char body[512];
+    struct problem p;
+    snprintf(body, sizeof(body), ENTRY_BODY, "");
+    json_t *serve = estimate(body, &p);
+    assert_non_null(serve);
+    assert_int_equal(assumption_value(serve, "profile_tokens"), 2048);
+    assert_true(names(json_object_get(serve, "assumptions"), "name", "entrypoint"));
+    snprintf(body, sizeof(body), ENTRY_BODY, ",\"entrypoint\":\"offline\"");
+    json_t *offline = estimate(body, &p);
+    assert_non_null(offline);
+    assert_int_equal(assumption_value(offline, "profile_tokens"), 8192);
+    const long long grown = get_int(offline, "budget.activation_peak_bytes") -
+                            get_int(serve, "budget.activation_peak_bytes");
+    assert_true(grown > 0);
+    assert_int_equal(get_int(serve, "budget.kv_bytes") - get_int(offline, "budget.kv_bytes"),
+                     grown);
+    json_decref(offline);
+    json_decref(serve);
+    /* an explicit max_num_batched_tokens wins */
+    snprintf(body, sizeof(body), ENTRY_BODY,
+             ",\"entrypoint\":\"offline\",\"max_num_batched_tokens\":2048");
+    json_t *given = estimate(body, &p);
+    assert_non_null(given);
+    assert_int_equal(assumption_value(given, "profile_tokens"), 2048);
+    json_decref(given);
+    snprintf(body, sizeof(body), ENTRY_BODY, ",\"entrypoint\":\"llm\"");
+    expect_error(body, 400, "/inference/entrypoint", "offline");
+#undef ENTRY_BODY
+}
+
 /* inference.speculative (vLLM --speculative-config, SGLang
  * --speculative-algorithm): decoded with pointers at each field; vLLM's mtp
  * adds DeepSeek-V3's MTP layer (weights and one KV layer); engines and
@@ -1179,6 +1219,7 @@ int main(void)
         cmocka_unit_test(test_prefix_caching_knob),
         cmocka_unit_test(test_mm_limit_knob),
         cmocka_unit_test(test_model_runner_field),
+        cmocka_unit_test(test_entrypoint_field),
         cmocka_unit_test(test_speculative_field),
         cmocka_unit_test(test_sglang_vision_configs),
         cmocka_unit_test(test_pointer_escaping),

@@ -165,7 +165,12 @@ struct gs_engine_config {
                                      GS_MM_VIDEO) limited to 0 items, which the profile skips */
     uint8_t model_runner;         /* vLLM VLLM_USE_V2_MODEL_RUNNER: GS_RUNNER_DEFAULT (the
                                      release's rule, gs_vllm_runs_v2), GS_RUNNER_V1, GS_RUNNER_V2 */
+    uint8_t entrypoint;           /* vLLM's usage context: GS_ENTRY_SERVE (vllm serve, the
+                                     OpenAI-compatible server; the default) or GS_ENTRY_OFFLINE
+                                     (the Python LLM class), whose batch defaults differ */
 };
+
+enum { GS_ENTRY_SERVE, GS_ENTRY_OFFLINE };
 
 enum { GS_RUNNER_DEFAULT, GS_RUNNER_V1, GS_RUNNER_V2 };
 

@@ -143,6 +143,7 @@ struct gs_vllm_profile_input {
     bool multimodal;
     uint64_t max_num_batched_tokens, max_num_seqs; /* 0 = the release's default */
     uint8_t chunked_prefill;    /* GS_CHUNKED_PREFILL_* */
+    bool offline;               /* the Python LLM class (UsageContext.LLM_CLASS), not vllm serve */
 };
 
 /* V0 (EngineArgs.create_engine_config, SchedulerConfig): chunked prefill on
@@ -150,7 +151,8 @@ struct gs_vllm_profile_input {
  * (and from 0.7 not for MLA or multimodal models); the profile then runs
  * v0_chunked_tokens, else max(max_model_len, 2048), in 256 sequences. V1
  * (get_batch_defaults): 8,192 tokens and 1,024 (earlier 256) sequences on
- * GPUs of 70 GiB or more other than A100, 2,048 and 256 otherwise; without
+ * GPUs of 70 GiB or more other than A100, 2,048 and 256 otherwise, for vllm
+ * serve; the Python LLM class profiles 16,384 and 8,192 tokens; without
  * chunked prefill max(max_model_len, tokens); never more than
  * max_num_seqs x max_model_len tokens nor more sequences than tokens. */
 void gs_vllm_profile(const struct gs_vllm_release *release,
