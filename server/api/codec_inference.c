@@ -206,28 +206,33 @@ static void read_mm_limits(const json_t *section, struct gs_engine_config *e, bo
     }
 }
 
+/* inference.<key>, one of `names` (NULL-terminated), as the matching entry of `values`;
+ * absent leaves *out as it is */
+static void read_choice(const json_t *section, const char *key, const char *const *names,
+                        const uint8_t *values, uint8_t *out, bool *ok, struct gs_error *err)
+{
+    const json_t *v = json_object_get(section, key);
+    if (v == NULL)
+        return;
+    char where[JSONV_POINTER_MAX];
+    jsonv_pointer(where, sizeof(where), "/inference", key);
+    int which = 0;
+    if (jsonv_enum(v, where, names, &which, err))
+        *out = values[which];
+    else
+        *ok = false;
+}
+
 static void read_engine_knobs(const json_t *section, struct gs_engine_config *e, bool *ok,
                               struct gs_error *err)
 {
     static const char *const runners[] = {"v1", "v2", NULL};
+    static const uint8_t runner_values[] = {GS_RUNNER_V1, GS_RUNNER_V2};
     static const char *const entrypoints[] = {"serve", "offline", NULL};
+    static const uint8_t entrypoint_values[] = {GS_ENTRY_SERVE, GS_ENTRY_OFFLINE};
     read_mm_limits(section, e, ok, err);
-    const json_t *entry = json_object_get(section, "entrypoint");
-    int how = 0;
-    if (entry != NULL) {
-        if (jsonv_enum(entry, "/inference/entrypoint", entrypoints, &how, err))
-            e->entrypoint = how == 0 ? GS_ENTRY_SERVE : GS_ENTRY_OFFLINE;
-        else
-            *ok = false;
-    }
-    const json_t *runner = json_object_get(section, "model_runner");
-    int which = 0;
-    if (runner != NULL) {
-        if (jsonv_enum(runner, "/inference/model_runner", runners, &which, err))
-            e->model_runner = which == 0 ? GS_RUNNER_V1 : GS_RUNNER_V2;
-        else
-            *ok = false;
-    }
+    read_choice(section, "entrypoint", entrypoints, entrypoint_values, &e->entrypoint, ok, err);
+    read_choice(section, "model_runner", runners, runner_values, &e->model_runner, ok, err);
     const json_t *v = json_object_get(section, "engine_version");
     if (v != NULL && (!json_is_string(v) || !codec_parse_engine_version(json_string_value(v), &e->version))) {
         gs_error_add(err, GS_ERR_INVALID, "/inference/engine_version",
