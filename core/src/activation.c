@@ -92,7 +92,33 @@ struct linears {
     uint64_t fused_delta;          /* LitGPT's fused QKV adapter: the adapted outputs' width,
                                       which zero_pad's index_copy keeps (gs_framework_rules
                                       lora_fused_qkv) */
+    uint64_t dora_token;           /* DoRA: the base and adapter outputs its products keep, per
+                                      token (dora_bytes) */
+    uint64_t dora_layer;           /* DoRA with dropout: the weight copies F.linear keeps, per
+                                      layer */
 };
+
+/* What DoRA keeps for backward in one adapted nn.Linear(d_in, d_out), beyond LoRA's
+ * (peft/tuners/lora/dora.py DoraLinearLayer.forward, variants.py DoraLinearVariant.forward):
+ * result_dora = (m / ||W + dW|| - 1) * base_result + m / ||W + dW|| * lora_result * scaling, the
+ * magnitude m trainable, so each product keeps its full-size operand: base_result and
+ * lora_B(lora_A(x)), d_out values a token each. Without dropout base_result is the base layer's
+ * own output (the activation dtype); with dropout DoRA recomputes it as F.linear(x, W.to(x.dtype))
+ * over the dropped input, at the adapter's dtype, and that linear keeps the weight it read - a
+ * copy wherever the cast or a 4-bit base's dequantization makes one - until backward. The norm
+ * ||W + dW|| is detached: its full-size temporaries (the weight's cast, lora_B @ lora_A through
+ * an identity, their sum) are gone before the layer's forward returns. `out_bytes` is the
+ * adapter output's element size; `copy` whether W.to(x.dtype) is a new tensor. */
+static void dora_bytes(struct acc *c, const struct gs_activation_input *in,
+                       const struct gs_module *m, uint64_t e, uint64_t out_bytes, bool copy,
+                       uint64_t count, struct linears *l)
+{
+    const bool dropout = in->adapters->lora_dropout_permille > 0;
+    const uint64_t base = dropout ? out_bytes : e;
+    l->dora_token = add(c, l->dora_token, mul(c, mul(c, base + out_bytes, m->out), count));
+    if (dropout && copy)
+        l->dora_layer = add(c, l->dora_layer, mul(c, mul(c, mul(c, out_bytes, m->in), m->out), count));
+}
 
 /* Does this linear keep its input for backward? Full training: its weight
  * has a gradient. Adapters: a 4-bit base layer that saves its input whatever
@@ -141,6 +167,10 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
                            in->rules->lora_fused_qkv;
         if (fused)
             l.fused_delta = add(c, l.fused_delta, mul(c, m->out, count));
+        if (adapted && in->adapters->lora_dora)
+            dora_bytes(c, in, m, e, in->autocast ? 2 : cast ? 4 : e,
+                       in->autocast || cast || (in->quantized_base && (m->flags & GS_MOD_QUANT)),
+                       count, &l);
         if ((cast || dropout) && !(fused && l.fused_delta > mul(c, m->out, count))) {
             const uint64_t seen = cast ? 4 : e;
             const uint64_t per = (dropout ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen);
@@ -323,6 +353,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     p.partitioned = add(c, p.partitioned,
                         mul(c, tokens, add(c, l.dropout[ROLE_OUT], l.dropout[ROLE_DOWN])));
     p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, tokens), l.fused_delta));
+    p.partitioned = add(c, p.partitioned, add(c, mul(c, tokens, l.dora_token), l.dora_layer));
 
     if (b->mlp.kind == GS_MLP_MOE) {
         /* each token goes through top-k experts (gate out, up out, act out, down input),
@@ -504,8 +535,10 @@ static uint64_t final_norm_bytes(struct acc *c, const struct gs_activation_input
  * head would not. The head's input is the whole hidden state on every tensor rank. Its
  * logits-sized forward temporaries (lora_B's output, its scaled copy, the sum) are freed
  * before the loss runs, and its backward's (the scaled gradient) stay under the loss's own
- * backward, so neither moves the peak. */
-static uint64_t head_adapter_bytes(struct acc *c, const struct gs_activation_input *in)
+ * backward, so neither moves the peak. With DoRA the head keeps what a layer's DoRA keeps
+ * (dora_bytes): two logits-sized outputs a token. The whole of it, for `tokens` tokens. */
+static uint64_t head_adapter_bytes(struct acc *c, const struct gs_activation_input *in,
+                                   uint64_t tokens)
 {
     uint64_t width = 0, vocab = 0;
     if (in->trainable != GS_TRAIN_ADAPTERS || in->adapters == NULL ||
@@ -514,10 +547,19 @@ static uint64_t head_adapter_bytes(struct acc *c, const struct gs_activation_inp
     const uint64_t e = in->element_bytes;
     const bool cast = in->rules != NULL && in->rules->adapters_fp32 && e != 4;
     const bool dropout = in->adapters->lora_dropout_permille > 0;
-    if (!cast && !dropout)
-        return mul(c, e, width);
     const uint64_t seen = cast ? 4 : e;
-    return mul(c, (dropout ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen), width);
+    const uint64_t per_token =
+        !cast && !dropout ? mul(c, e, width)
+                          : mul(c, (dropout ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen), width);
+    uint64_t bytes = mul(c, tokens, per_token);
+    if (in->adapters->lora_dora) {
+        struct linears l;
+        memset(&l, 0, sizeof(l));
+        const struct gs_module head = {.kind = GS_MODULE_LINEAR, .in = width, .out = vocab};
+        dora_bytes(c, in, &head, e, in->autocast ? 2 : cast ? 4 : e, in->autocast || cast, 1, &l);
+        bytes = add(c, bytes, add(c, mul(c, tokens, l.dora_token), l.dora_layer));
+    }
+    return bytes;
 }
 
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out)
@@ -580,7 +622,8 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
      * checkpointed layer, until the head's backward reaches them; offloaded with the rest */
     const uint64_t final_norms =
         offloaded ? 0
-                  : mul(&c, tokens, add(&c, final_norm_bytes(&c, in), head_adapter_bytes(&c, in)));
+                  : add(&c, mul(&c, tokens, final_norm_bytes(&c, in)),
+                        head_adapter_bytes(&c, in, tokens));
     out->logits_bytes = add(&c, out->logits_bytes, final_norms);
     out->last_stage_bytes = add(&c, p > 1 ? last_stage : per_stage, out->logits_bytes);
     if (in->recompute == GS_RECOMPUTE_FULL)

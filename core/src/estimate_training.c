@@ -355,10 +355,10 @@ static uint64_t block_factored(const struct gs_block *b, const struct gs_trainin
         if (!lora) {
             n = gs_add(n, module_factored(m, ovf), ovf);
         } else if (m->kind == GS_MODULE_LINEAR && gs_lora_adapts(tr, m)) {
+            /* lora_A and lora_B factored; DoRA's magnitude vector is 1-D, kept whole */
             const uint64_t r = tr->lora_rank ? tr->lora_rank : 8;
-            n = gs_add(n, gs_mul(m->count ? m->count : 1,
-                                 gs_add((uint64_t)m->in + m->out, 2 * r, ovf), ovf),
-                       ovf);
+            const uint64_t one = (uint64_t)m->in + m->out + (tr->lora_dora ? m->out : 0);
+            n = gs_add(n, gs_mul(m->count ? m->count : 1, gs_add(one, 2 * r, ovf), ovf), ovf);
         }
     }
     return gs_mul(n, layers, ovf);
@@ -383,6 +383,8 @@ static uint64_t adafactor_elements(const struct gs_arch *a, const struct gs_trai
     if (lora && gs_lora_head(a, tr, &head_in, &head_out)) {
         const uint64_t r = tr->lora_rank ? tr->lora_rank : 8;
         n = gs_add(n, gs_add(gs_add(head_in, head_out, ovf), 2 * r, ovf), ovf);
+        if (tr->lora_dora)
+            n = gs_add(n, head_out, ovf);
     }
     return n;
 }
@@ -914,9 +916,21 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
            "PyTorch and bitsandbytes optimizer state layouts");
     if (plan.lora)
         assume_value(e, "lora_adapter_parameters", plan.adapters,
-                     "r * (d_in + d_out) per adapted linear layer; the base is frozen (weights "
-                     "only, no gradients or optimizer states)",
+                     plan.tr.lora_dora
+                         ? "r * (d_in + d_out) + d_out per adapted linear layer (DoRA's "
+                           "magnitude vector); the base is frozen (weights only, no gradients or "
+                           "optimizer states)"
+                         : "r * (d_in + d_out) per adapted linear layer; the base is frozen "
+                           "(weights only, no gradients or optimizer states)",
                      "PEFT LoRA (lora_A r x d_in, lora_B d_out x r)");
+    if (plan.lora && plan.tr.lora_dora)
+        assume(e, "dora",
+               "DoRA (PEFT use_dora): each adapted layer keeps its base output and its adapter "
+               "output for the magnitude's products (two more outputs a token); with dropout the "
+               "base output is recomputed at the adapter's dtype and the weight copy it read "
+               "is kept until backward",
+               "peft/tuners/lora/dora.py DoraLinearLayer.forward; variants.py "
+               "DoraLinearVariant.forward");
     if (plan.par.zero_stage > 0)
         assume(e, "zero_sharding",
                plan.par.zero_stage == 1   ? "ZeRO-1: optimizer states sharded over data x context"

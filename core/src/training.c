@@ -340,9 +340,16 @@ bool gs_lora_head(const struct gs_arch *a, const struct gs_training *tr, uint64_
     return false;
 }
 
-/* r * (d_in + d_out) per adapted nn.Linear(d_in, d_out), times its layers. */
+/* The adapted head's parameters: r (d_in + d_out), and DoRA's magnitude over the vocabulary */
+static uint64_t head_adapter(const struct gs_training *tr, uint64_t in, uint64_t out, bool *ovf)
+{
+    return gs_add(gs_mul(tr->lora_rank, gs_add(in, out, ovf), ovf), tr->lora_dora ? out : 0, ovf);
+}
+
+/* r * (d_in + d_out) per adapted nn.Linear(d_in, d_out), and d_out more with DoRA, times its
+ * layers. */
 static uint64_t lora_block(const struct gs_block *b, const char *target, uint64_t rank,
-                           uint64_t layers, bool *matched, bool *ovf)
+                           bool dora, uint64_t layers, bool *matched, bool *ovf)
 {
     uint64_t n = 0;
     for (size_t i = 0; i < b->module_count; i++) {
@@ -350,7 +357,8 @@ static uint64_t lora_block(const struct gs_block *b, const char *target, uint64_
         if (!lora_matches(m, target))
             continue;
         *matched = true;
-        const uint64_t one = gs_mul(rank, gs_add(m->in, m->out, ovf), ovf);
+        const uint64_t one = gs_add(gs_mul(rank, gs_add(m->in, m->out, ovf), ovf),
+                                    dora ? m->out : 0, ovf);
         n = gs_add(n, gs_mul(gs_mul(one, m->count ? m->count : 1, ovf), layers, ovf), ovf);
     }
     return n;
@@ -397,14 +405,14 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
         if (n > 1 && strcmp(target, GS_LORA_ALL_LINEAR) == 0)
             continue;
         for (size_t k = 0; k < a->block_count; k++)
-            total = gs_add(total, lora_block(&a->blocks[k], target, tr->lora_rank, counts[k],
-                                             &matched, &ovf),
+            total = gs_add(total, lora_block(&a->blocks[k], target, tr->lora_rank, tr->lora_dora,
+                                             counts[k], &matched, &ovf),
                            &ovf);
         for (size_t k = 0; k < a->tower_count; k++) {
             const struct gs_tower *tw = &a->towers[k];
             if (tw->part != GS_PART_MTP && tw->block < a->block_count)
                 total = gs_add(total, lora_block(&a->blocks[tw->block], target, tr->lora_rank,
-                                                 tw->layers, &matched, &ovf),
+                                                 tr->lora_dora, tw->layers, &matched, &ovf),
                                &ovf);
         }
         const char *head = NULL;
@@ -427,15 +435,14 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
             const enum gs_status st = gs_lora_parameters(a, &all, out, err);
             uint64_t head_in = 0, head_out = 0; /* the head, when the list names it too */
             if (st == GS_OK && gs_lora_head(a, tr, &head_in, &head_out))
-                *out = gs_add(*out, gs_mul(tr->lora_rank, gs_add(head_in, head_out, &ovf), &ovf),
-                              &ovf);
+                *out = gs_add(*out, head_adapter(tr, head_in, head_out, &ovf), &ovf);
             return ovf ? gs_error_add(err, GS_ERR_RANGE, "/training/lora/rank",
                                       "the adapter count overflows")
                        : st;
         }
     uint64_t head_in = 0, head_out = 0;
     if (gs_lora_head(a, tr, &head_in, &head_out))
-        total = gs_add(total, gs_mul(tr->lora_rank, gs_add(head_in, head_out, &ovf), &ovf), &ovf);
+        total = gs_add(total, head_adapter(tr, head_in, head_out, &ovf), &ovf);
     if (total == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
                             "names no module to adapt");

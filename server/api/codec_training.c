@@ -17,7 +17,7 @@ static const char *const training_keys[] = {
     "loss",               "loss_chunks",         "compile",
     "optimizer_in_backward", "activation_offloading", "expandable_segments",
     "set_to_none",        "fused_optimizer",     "attn_implementation", "keeps_output", NULL};
-static const char *const lora_keys[] = {"rank", "targets", "dropout", NULL};
+static const char *const lora_keys[] = {"rank", "targets", "dropout", "use_dora", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "sequence_parallel", "zero_stage", "offload",
                                                "distributed_optimizer", "gpus_per_node",
@@ -151,6 +151,9 @@ static bool decode_lora(const json_t *lora, struct gs_training *out, struct gs_e
                 out->lora_dropout_permille = 1; /* any dropout copies the input */
         }
     }
+    const json_t *dora = json_object_get(lora, "use_dora");
+    if (dora != NULL && !jsonv_bool(dora, "/training/lora/use_dora", &out->lora_dora, err))
+        ok = false;
     const json_t *targets = json_object_get(lora, "targets");
     out->lora_target_count = 0;
     if (targets == NULL)

@@ -361,6 +361,32 @@ static void test_hf_trainer_lora_by_release(void **state)
                      12 * 577536 + 41943040);
     w.training.lora_target_count = 2;
 
+    /* DoRA (use_dora) on q_proj and v_proj: a magnitude vector of d_out per layer, 32 x 8,192 =
+     * 262,144 fp32 parameters (12 B with their AdamW states); each product of
+     * result_dora = (m/||W+dW|| - 1) * base + m/||W+dW|| * lora_result * scaling keeps its
+     * full-size operand. With lora_dropout 0.05 DoRA recomputes the base output as
+     * F.linear(dropout(x), W.to(fp32)): fp32 base and adapter outputs, 8 B x 8,192 x 2,048 x 32 =
+     * 4,294,967,296, and each layer's fp32 weight copies, 4 x 2 x 4,096 x 4,096 x 32 =
+     * 4,294,967,296 */
+    w.training.lora_dora = true;
+    e = estimate(&m, &w);
+    assert_int_equal(e.trainable_parameters - qv.trainable_parameters, 262144);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes - qv.per_gpu.peak_allocated_bytes,
+                     12 * 262144 + 4294967296ULL + 4294967296ULL);
+    /* without dropout the base output is the base layer's own (bf16) and no weight copy is
+     * kept: (2 + 4) B x 8,192 x 2,048 x 32 = 3,221,225,472; the adapters' dropout copies go too
+     * (2 x 5 B -> the fp32 cast, 2 x 4 B: 2 x 4,096 x 2,048 x 32 = 536,870,912 less) */
+    w.training.lora_dropout_permille = 0;
+    const struct gs_estimate lora0 = (w.training.lora_dora = false, estimate(&m, &w));
+    w.training.lora_dora = true;
+    e = estimate(&m, &w);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes - lora0.per_gpu.peak_allocated_bytes,
+                     12 * 262144 + 3221225472ULL);
+    assert_int_equal(qv.per_gpu.peak_allocated_bytes - lora0.per_gpu.peak_allocated_bytes,
+                     536870912ULL);
+    w.training.lora_dora = false;
+    w.training.lora_dropout_permille = 50;
+
     /* a fused linear-cross-entropy (Liger) never holds the logits (the final norm's input
      * stays) */
     w.training.framework.loss = GS_LOSS_FUSED;

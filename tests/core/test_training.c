@@ -175,6 +175,22 @@ static void test_lora_parameter_counts(void **state)
     strcpy(tr.lora_targets[0], "lm_head");
     assert_int_equal(gs_lora_parameters(&gpt2, &tr, &n, NULL), GS_OK);
     assert_int_equal(n, 8ULL * (768 + 50257));
+    /* DoRA adds each adapted layer's magnitude vector, d_out: PEFT's MetaMathQA results print
+     * num_trainable_params 9,175,040 for Llama-3.2-3B r32 on q_proj and v_proj and 9,289,728
+     * with use_dora (28 x 32 x (6,144 + 4,096) = 9,175,040; + 28 x (3,072 + 1,024)) */
+    struct gs_model_spec l32 = llama(3072, 28, 24, 8, 8192, 128256);
+    tr.lora_rank = 32;
+    tr.lora_target_count = 2;
+    strcpy(tr.lora_targets[0], "q_proj");
+    strcpy(tr.lora_targets[1], "v_proj");
+    assert_int_equal(gs_lora_parameters(&l32.arch, &tr, &n, NULL), GS_OK);
+    assert_int_equal(n, 9175040);
+    tr.lora_dora = true;
+    assert_int_equal(gs_lora_parameters(&l32.arch, &tr, &n, NULL), GS_OK);
+    assert_int_equal(n, 9289728);
+    tr.lora_dora = false;
+    tr.lora_rank = 8;
+    tr.lora_target_count = 1;
     /* the error lists the head among the names */
     gs_error_init(&err);
     strcpy(tr.lora_targets[0], "output");

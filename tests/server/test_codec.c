@@ -466,6 +466,9 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"lora\":{"
                  "\"dropout\":1.5}}}",
                  400, "/training/lora/dropout", "probability");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"lora\":{"
+                 "\"use_dora\":\"yes\"}}}",
+                 400, "/training/lora/use_dora", "true or false");
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{"
                  "\"fsdp_version\":2,\"fsdp_use_orig_params\":true}}",
                  400, "/parallelism/fsdp_use_orig_params", "FSDP1");

@@ -100,6 +100,8 @@ struct gs_training {
     char lora_targets[GS_LORA_TARGETS_MAX][GS_LORA_NAME_MAX];
     bool double_quant;        /* QLoRA: quantize the absmax constants too */
     uint32_t lora_dropout_permille; /* LoRA dropout in thousandths (PEFT's default 0) */
+    bool lora_dora;           /* PEFT use_dora: DoRA's magnitude vector per adapted layer and
+                                 what its forward keeps (gs_activation_bytes) */
     struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
 };
 
@@ -175,7 +177,8 @@ enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct 
 bool gs_lora_adapts(const struct gs_training *training, const struct gs_module *m);
 
 /* Adapter parameters as above, plus r*(d_in + d_out) for the output head when a target names
- * it (gs_lora_head). */
+ * it (gs_lora_head); with DoRA (lora_dora) each adapted layer adds its magnitude vector, d_out
+ * parameters (peft/tuners/lora/dora.py DoraLinearLayer.weight). */
 enum gs_status gs_lora_parameters(const struct gs_arch *arch, const struct gs_training *training,
                                   uint64_t *out, struct gs_error *err);
 
