@@ -103,9 +103,10 @@ struct linears {
  * result_dora = (m / ||W + dW|| - 1) * base_result + m / ||W + dW|| * lora_result * scaling, the
  * magnitude m trainable, so each product keeps its full-size operand: base_result and
  * lora_B(lora_A(x)), d_out values a token each. Without dropout base_result is the base layer's
- * own output (the activation dtype); with dropout DoRA recomputes it as F.linear(x, W.to(x.dtype))
+ * own output (the activation dtype); with dropout PEFT recomputes it as F.linear(x, W.to(x.dtype))
  * over the dropped input, at the adapter's dtype, and that linear keeps the weight it read - a
- * copy wherever the cast or a 4-bit base's dequantization makes one - until backward. The norm
+ * copy wherever the cast or a 4-bit base's dequantization makes one - until backward (torchtune's
+ * DoRALinear keeps its base output, gs_framework_rules dora_recomputes_base). The norm
  * ||W + dW|| is detached: its full-size temporaries (the weight's cast, lora_B @ lora_A through
  * an identity, their sum) are gone before the layer's forward returns. `out_bytes` is the
  * adapter output's element size; `copy` whether W.to(x.dtype) is a new tensor. */
@@ -113,11 +114,13 @@ static void dora_bytes(struct acc *c, const struct gs_activation_input *in,
                        const struct gs_module *m, uint64_t e, uint64_t out_bytes, bool copy,
                        uint64_t count, struct linears *l)
 {
-    const bool dropout = in->adapters->lora_dropout_permille > 0;
-    const uint64_t base = dropout ? out_bytes : e;
+    const bool recomputed = in->adapters->lora_dropout_permille > 0 &&
+                            (in->rules == NULL || in->rules->dora_recomputes_base);
+    const uint64_t base = recomputed ? out_bytes : e;
     l->dora_token = add(c, l->dora_token, mul(c, mul(c, base + out_bytes, m->out), count));
-    if (dropout && copy)
-        l->dora_layer = add(c, l->dora_layer, mul(c, mul(c, mul(c, out_bytes, m->in), m->out), count));
+    if (recomputed && copy)
+        l->dora_layer =
+            add(c, l->dora_layer, mul(c, mul(c, mul(c, out_bytes, m->in), m->out), count));
 }
 
 /* Does this linear keep its input for backward? Full training: its weight
@@ -548,9 +551,8 @@ static uint64_t head_adapter_bytes(struct acc *c, const struct gs_activation_inp
     const bool cast = in->rules != NULL && in->rules->adapters_fp32 && e != 4;
     const bool dropout = in->adapters->lora_dropout_permille > 0;
     const uint64_t seen = cast ? 4 : e;
-    const uint64_t per_token =
-        !cast && !dropout ? mul(c, e, width)
-                          : mul(c, (dropout ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen), width);
+    const uint64_t kept = (dropout ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen);
+    const uint64_t per_token = !cast && !dropout ? mul(c, e, width) : mul(c, kept, width);
     uint64_t bytes = mul(c, tokens, per_token);
     if (in->adapters->lora_dora) {
         struct linears l;

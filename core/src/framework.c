@@ -24,7 +24,7 @@ static const struct row rows[] = {
       .label = "transformers < 4.27 (HF Trainer on PyTorch 1.x)",
       .loss = GS_LOSS_FP32_RETAINED, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
-      .softmax_fp32 = true, .act2fn = true, .grads_persist = true,
+      .softmax_fp32 = true, .act2fn = true, .dora_recomputes_base = true, .grads_persist = true,
       .fsdp_version = 1,
       .source = "transformers modeling_*.py forward upcasts logits (logits.float()) and returns "
                 "them; Trainer model.zero_grad() on PyTorch 1.x keeps gradients (pytorch PR "
@@ -37,7 +37,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.27-4.45 (HF Trainer)",
       .loss = GS_LOSS_FP32_RETAINED, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
-      .softmax_fp32 = true, .act2fn = true, .foreach_step = true,
+      .softmax_fp32 = true, .act2fn = true, .dora_recomputes_base = true, .foreach_step = true,
       .fsdp_version = 1,
       .source = "transformers <= 4.45 LlamaForCausalLM.forward: logits = logits.float(), "
                 "returned in CausalLMOutputWithPast and held by the caller through backward; "
@@ -50,6 +50,7 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .dora_recomputes_base = true,
       .foreach_step = true,
       .fsdp_version = 1,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss (logits = logits.float() "
@@ -66,7 +67,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.x (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
-      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .dora_recomputes_base = true,
       .fsdp_version = 1,
       .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
                 "training_step; loss/loss_utils.py ForCausalLMLoss: logits.float(), labels "
@@ -130,7 +131,8 @@ static const struct row rows[] = {
      {.framework = GS_FW_DEEPSPEED, .label = "DeepSpeed engine (transformers model)",
       .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
-      .quant_saves_input = true, .softmax_fp32 = true, .act2fn = true, .grads_persist = true,
+      .quant_saves_input = true, .softmax_fp32 = true, .act2fn = true,
+      .dora_recomputes_base = true, .grads_persist = true,
       .deepspeed_buckets = true,
       .source = "DeepSpeed ZeRO keeps its flat gradient partitions and IPG buckets "
                 "(deepspeed/runtime/zero/stage_1_and_2.py, stage3.py) and steps with "

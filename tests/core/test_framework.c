@@ -387,6 +387,17 @@ static void test_hf_trainer_lora_by_release(void **state)
     w.training.lora_dora = false;
     w.training.lora_dropout_permille = 50;
 
+    /* torchtune's DoRALinear keeps the base output it computed before the dropout, and its
+     * adapters are bf16 like the base: (2 + 2) B x 8,192 x 2,048 x 32 = 2,147,483,648 kept, no
+     * weight copy */
+    w.training.framework.framework = GS_FW_TORCHTUNE;
+    const struct gs_estimate tune = estimate(&m, &w);
+    w.training.lora_dora = true;
+    e = estimate(&m, &w);
+    assert_int_equal(e.saved_activation_bytes - tune.saved_activation_bytes, 2147483648ULL);
+    w.training.lora_dora = false;
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+
     /* a fused linear-cross-entropy (Liger) never holds the logits (the final norm's input
      * stays) */
     w.training.framework.loss = GS_LOSS_FUSED;

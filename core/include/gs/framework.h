@@ -78,6 +78,10 @@ struct gs_framework_rules {
                                    Python ops); other frameworks' model code calls ATen's */
     bool adapters_fp32;         /* LoRA adapters kept in fp32, each casting its input (PEFT
                                    >= 0.12 autocast_adapter_dtype) */
+    bool dora_recomputes_base;  /* DoRA under dropout recomputes the base output from the
+                                   dropped input and keeps the weight it read (PEFT
+                                   DoraLinearVariant.forward); torchtune's DoRALinear keeps the
+                                   base output it computed before the dropout */
     bool softmax_fp32;          /* eager attention's softmax runs in fp32 and is cast back for
                                    the matmul with V (transformers eager_attention_forward) */
     bool out_proj_copy;         /* the attention output is made contiguous for o_proj */
