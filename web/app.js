@@ -1,5 +1,5 @@
 // gpusizer web UI: one form, three questions - POST /v1/estimate, /v1/fit and /v1/recommend. Plain ES module,
-// no dependencies, no build step. All URLs are relative: the page is served by the API server itself.
+// no dependencies, no build step; relative URLs: the API server serves the page.
 
 import { GIB, $, $$, fix2, parseJson, num, formatInt, gib, gibBytes, round, usd, pct, el, svg, put } from './dom.js';
 import { COMPONENTS, barChart, legend, scatter } from './charts.js';
@@ -36,6 +36,8 @@ const FIELDS = {
   ],
   'serving-more': [
     ['inference.sequence_tokens', 'Tokens each sequence holds', 'int', '', { ph: 'the context' }],
+    ['inference.memory_in_use_bytes', 'Memory in use, bytes', 'num', '', { ph: '0' }],
+    ['inference.entrypoint', 'vLLM run as', 'sel', '', { dep: 'inference.engine=vllm', opts: [['', 'vllm serve'], ['offline', 'LLM class']] }],
     ['inference.gpu_memory_utilization', 'vLLM memory fraction', 'num', '', { dep: 'inference.engine=vllm', ph: '0.9' }],
     ['inference.mem_fraction_static', 'SGLang static fraction', 'num', '', { dep: 'inference.engine=sglang', ph: 'by GPU' }],
     ['inference.free_memory_fraction', 'TensorRT-LLM free fraction', 'num', '', { dep: 'inference.engine=tensorrt_llm', ph: '0.9' }],
@@ -796,8 +798,7 @@ function renderEstimate(res) {
     limitLabel: budget ? `${ENGINES[res.budget.engine] || res.budget.engine} budget (${res.budget.fraction} × total)` : null }], 'Memory per GPU');
 }
 
-// Each moment of a training step (training.phases), so an optimizer-step peak still shows what
-// backward start held.
+// Each moment of a training step (training.phases): an optimizer-step peak still shows backward start's.
 function phaseFacts(res) {
   const phases = res.training?.phases;
   if (!phases) return [];
@@ -929,7 +930,7 @@ function recTable(res) {
       el('button', { type: 'button', class: 'sort', 'data-key': key }, label, el('span', { 'aria-hidden': 'true', class: 'arrow' },
         sorted ? (state.sort.dir > 0 ? ' ▲' : ' ▼') : ' ↕')));
   }));
-  // data-label: the column's name, which a narrow screen shows beside each figure (style.css lays rows out as cards)
+  // data-label: the column's name, shown beside each figure on a narrow screen (rows become cards)
   const rows = sortedOptions(res).map((o) => el('tr', { 'data-gpu': o.gpu }, cols.map(([key, label, get, fmt], i) => {
     const v = get(o);
     const cell = el(i === 1 ? 'th' : 'td', { scope: i === 1 ? 'row' : null, class: fmt ? 'num' : null, 'data-field': key,
