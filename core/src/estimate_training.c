@@ -184,11 +184,18 @@ static uint64_t bytes_of(uint64_t n, uint64_t bpp64, bool *ovf)
     return ceil_div(gs_mul(n, bpp64, ovf), GS_BPP_UNIT);
 }
 
-/* The frozen base of a LoRA/QLoRA run on one GPU, stored at its precision. */
+/* The frozen base of a LoRA/QLoRA run on one GPU, stored at its precision. *quant_state gets the
+ * part of it that is QLoRA's quantization constants (the absmax of each block of 64, and with
+ * double quantization their own constants): bitsandbytes keeps them in each Params4bit's
+ * quant_state, a module attribute outside the parameter's storage (Params4bit._quantize:
+ * self.module.quant_state = quant_state), so a sharder that partitions parameters (FSDP's flat
+ * parameter, ZeRO-3) and its CPU offload leave them whole on every GPU. */
 static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct train_plan *plan,
-                                  const struct shard *s, struct gs_estimate *e, bool *ovf)
+                                  const struct shard *s, struct gs_estimate *e,
+                                  uint64_t *quant_state, bool *ovf)
 {
     const uint64_t params = gs_add(s->dense, s->experts, ovf);
+    *quant_state = 0;
     if (plan->tr.method != GS_METHOD_QLORA)
         return gs_dtype_bytes(w->weights, params, ovf);
     /* QLoRA: linears in nf4, embeddings, norms and head in 16-bit */
@@ -209,6 +216,8 @@ static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct trai
                "embeddings, norms and the head stay 16-bit",
                "bitsandbytes quantize_4bit (blocksize 64, fp32 absmax)");
     }
+    const uint64_t packed = ceil_div(linear, 2); /* two 4-bit values a byte */
+    *quant_state = linear_bytes > packed ? linear_bytes - packed : 0;
     return gs_add(linear_bytes, gs_mul(rest, 2, ovf), ovf);
 }
 
@@ -437,11 +446,11 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
 
     /* trainable parameters on this GPU: dense part and expert part */
     uint64_t t_dense = s.dense, t_experts = s.experts;
-    uint64_t frozen = 0;
+    uint64_t frozen = 0, quant_state = 0;
     if (plan->lora) {
         t_dense = ceil_div(plan->adapters, gs_mul(par->tensor, par->pipeline, ovf));
         t_experts = 0;
-        frozen = frozen_base_bytes(w, plan, &s, e, ovf);
+        frozen = frozen_base_bytes(w, plan, &s, e, &quant_state, ovf);
     }
     e->trainable_parameters = plan->lora ? plan->adapters : e->parameters;
 
@@ -464,9 +473,19 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
         opt_dense = gs_add(opt_dense, gs_mul(4, share, ovf), ovf);
     }
     if (zero == 3) {
-        /* weights sharded: dense and frozen over dp, experts over their own group */
-        weights = gs_add(ceil_div(gs_add(bytes_of(t_dense, held.weights, ovf), frozen, ovf), dp),
+        /* weights sharded: dense and frozen over dp, experts over their own group; QLoRA's
+         * quantization constants stay whole on every GPU (frozen_base_bytes) */
+        const uint64_t sharded =
+            gs_add(bytes_of(t_dense, held.weights, ovf), frozen - quant_state, ovf);
+        weights = gs_add(ceil_div(sharded, dp),
                          ceil_div(bytes_of(t_experts, held.weights, ovf), expert_dp), ovf);
+        weights = gs_add(weights, quant_state, ovf);
+        if (quant_state && dp > 1)
+            assume_value(e, "qlora_quant_state_bytes", quant_state,
+                         "QLoRA's quantization constants (absmax per 64 weights) on every GPU: "
+                         "they live outside the parameters the sharder partitions and offloads",
+                         "bitsandbytes Params4bit._quantize (module.quant_state); transformers "
+                         "_load_state_dict_into_meta_model keeps quant_state on the device");
     }
     if (zero >= 2) {
         grads_dense = ceil_div(grads_dense, dp);
@@ -502,8 +521,10 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
         optim = 0;
         grads = 0;
         if (par->offload == GS_OFFLOAD_OPTIMIZER_AND_PARAMS) {
-            host = gs_add(host, weights, ovf);
-            weights = 0;
+            /* the parameters go to the host; QLoRA's quant_state is no parameter and stays */
+            const uint64_t kept = zero == 3 && weights > quant_state ? quant_state : 0;
+            host = gs_add(host, weights - kept, ovf);
+            weights = kept;
         }
         const uint64_t world = gs_parallelism_world(par);
         e->host_bytes_per_node = gs_mul(host, par->gpus_per_node < world ? par->gpus_per_node : world,

@@ -223,6 +223,20 @@ static void test_qlora_llama2_7b(void **state)
     w.training.double_quant = false;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.per_gpu.weights_bytes, 4167573504ULL + 4 * 39976960ULL);
+
+    /* FULL_SHARD over 2 GPUs partitions the parameters, not bitsandbytes' quant_state (a module
+     * attribute): the 4-bit values 6,476,005,376 / 2 = 3,238,002,688 B, the 16-bit rest
+     * 524,820,480 and the fp32 adapters 159,907,840 are halved, 1,961,365,504 a GPU, and the
+     * absmax constants 3,340,771,328 - 3,238,002,688 = 102,768,640 stay whole:
+     * 2,064,134,144; with the parameters offloaded to the host, the constants alone stay */
+    w.training.double_quant = true;
+    w.parallelism.data = 2;
+    w.parallelism.zero_stage = 3;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, 1961365504ULL + 102768640ULL);
+    w.parallelism.offload = GS_OFFLOAD_OPTIMIZER_AND_PARAMS;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, 102768640ULL);
 }
 
 /* LoRA over a bf16 base: the base costs its weight bytes only. */
