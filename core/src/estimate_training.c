@@ -540,7 +540,8 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     e->per_gpu.weights_bytes = weights;
     e->per_gpu.gradients_bytes = grads;
     e->per_gpu.optimizer_bytes = optim;
-    peak_extras(m, plan, e, &s, bpp, t_dense, frozen, x, ovf);
+    /* FSDP gathers the flat parameter: QLoRA's quant_state is not in it */
+    peak_extras(m, plan, e, &s, bpp, t_dense, frozen - quant_state, x, ovf);
 
     if (zero == 3 && m->has_arch && plan->deepspeed) {
         /* the largest module is gathered whole, with its gradient (DeepSpeed: 4 * largest_layer) */

@@ -900,10 +900,13 @@ bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_r
     switch ((enum gs_vllm_runner_v2)r->runner_v2) {
     case GS_VLLM_V2_NONE:
         return false;
-    case GS_VLLM_V2_LISTED_PLAIN: /* model_config.is_moe, model_config.is_quantized */
-        if (moe || in->weight_format > GS_WF_FP16 || !v2_listed(r, a))
+    case GS_VLLM_V2_LISTED_PLAIN: { /* model_config.is_moe, model_config.is_quantized */
+        const uint8_t f = in->weight_format;
+        const bool quantized = f != GS_WF_FP32 && f != GS_WF_BF16 && f != GS_WF_FP16;
+        if (moe || quantized || !v2_listed(r, a))
             return false;
         break;
+    }
     case GS_VLLM_V2_LISTED:
         if (!v2_listed(r, a))
             return false;
