@@ -15,10 +15,11 @@ const PARAM_COMPONENTS = [
 const ENGINES = { vllm: 'vLLM', sglang: 'SGLang', tensorrt_llm: 'TensorRT-LLM', tgi: 'TGI', generic: 'The engine' };
 
 // The form beyond the model: [API member, label, type, default, options]; types int, num, text, sel (o.opts),
-// multi, bool (sent only when ticked); o.m limits a field to a mode, o.q to questions (e, f, r; else its
+// multi, bool (sent only when ticked), list (comma-separated, sent as an array); o.m limits a field to a mode, o.q to questions (e, f, r; else its
 // container's data-q), o.dep to values of another field.
 const WEIGHTS = ['fp32', 'bf16', 'fp16', 'fp8', 'fp8_per_channel', 'fp8_block', 'int8', 'int4', 'gptq', 'awq', 'nf4',
   'nf4_dq', 'q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4', 'nvfp4'];
+const LORA = 'training.method=lora qlora';
 const TRI = [['', 'default'], ['true', 'yes'], ['false', 'no']];
 const FIELDS = {
   job: [
@@ -55,7 +56,7 @@ const FIELDS = {
   training: [
     ['training.method', 'Method', 'sel', '', { opts: [['', 'as the weights imply (full; LoRA on int8, QLoRA on 4-bit)'], 'full', 'lora', 'qlora'],
       hint: 'QLoRA needs 4-bit weights (int4, nf4, nf4_dq).' }],
-    ['training.lora.rank', 'LoRA rank', 'int', '16', { dep: 'training.method=lora qlora' }],
+    ['training.lora.rank', 'LoRA rank', 'int', '16', { dep: LORA }],
     ['training.framework', 'Framework', 'sel', 'transformers', { opts: ['transformers', 'torchtune', 'torchtitan', 'litgpt', 'megatron', 'deepspeed'] }],
     ['training.optimizer', 'Optimizer', 'sel', 'adamw', { opts: ['adamw', 'adam', 'adamw_8bit', 'sgd', 'sgd_momentum', 'adafactor', 'lion'] }],
     ['training.regime', 'Precision regime', 'sel', '', { opts: [['', 'follows the weights'], 'fp32', 'bf16_mixed', 'fp16_mixed', 'bf16_pure', 'amp'] }],
@@ -72,7 +73,8 @@ const FIELDS = {
     ['training.attn_implementation', 'Attention', 'sel', '', { opts: [['', 'transformers default (sdpa)'], 'sdpa', 'eager', 'flash_attention_2', 'flash_attention_3', 'flex_attention'],
       hint: 'eager keeps every layer\'s score matrix; the others keep a log-sum-exp.' }],
     ['training.compile', 'torch.compile', 'sel', '', { opts: TRI }],
-    ['training.lora.dropout', 'LoRA dropout', 'num', '', { dep: 'training.method=lora qlora', ph: '0' }],
+    ['training.lora.dropout', 'LoRA dropout', 'num', '', { dep: LORA, ph: '0' }],
+    ['training.lora.use_dora', 'DoRA', 'bool', '', { dep: LORA }],
     ['parallelism.sequence_parallel', 'Sequence parallel (Estimate)', 'sel', '', { q: 'e', opts: TRI }],
   ],
   gpu: [
@@ -85,6 +87,7 @@ const FIELDS = {
     ['parallelism.data', 'Data parallel', 'int', ''],
     ['parallelism.expert', 'Expert parallel', 'int', ''],
     ['parallelism.gpus_per_node', 'GPUs per node', 'int', '', { ph: '8' }],
+    ['parallelism.stage_gpus', 'GPU of each stage', 'list', '', { m: 'inference', ph: 'l40s, h100-sxm-80gb' }],
   ],
   'demand-serving': [
     ['demand.output_tokens_per_s', 'Output tokens/s, all users', 'num', '', { ph: 'none: memory only' }],
@@ -117,17 +120,19 @@ const FIELDS = {
 
 const form = $('#estimate-form');
 
+/** A response's text and its JSON (null where it is none). */
+async function readBody(res) {
+  const text = await res.text();
+  try {
+    return { text, body: text ? parseJson(text) : null };
+  } catch {
+    return { text, body: null };
+  }
+}
 
 async function getJson(url) {
   const res = await fetch(url, { headers: { Accept: 'application/json' } });
-  const text = await res.text();
-  let body = null;
-  try {
-    body = text ? parseJson(text) : null;
-  } catch {
-    body = null;
-  }
-  return { res, body, text };
+  return { res, ...(await readBody(res)) };
 }
 
 // --- Form fields
@@ -366,6 +371,7 @@ function controlValue(c) {
   }
   const raw = c.value.trim();
   if (raw === '') return undefined;
+  if (c.dataset.t === 'list') return raw.split(/[\s,]+/).filter(Boolean);
   if (c.tagName === 'SELECT') return raw === 'true' ? true : raw === 'false' ? false : /^\d+$/.test(raw) ? Number(raw) : raw;
   return c.dataset.t === 'int' || c.dataset.t === 'num' ? parseNumber(raw, c.id) : raw;
 }
@@ -1048,13 +1054,7 @@ async function ask(question) {
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, application/problem+json' },
       body: JSON.stringify(built.body),
     });
-    const text = await res.text();
-    let body = null;
-    try {
-      body = text ? parseJson(text) : null;
-    } catch {
-      body = null;
-    }
+    const { text, body } = await readBody(res);
     if (res.ok && body) {
       state.last = { question, body: built.body, response: body, text };
       if (question === 'recommend') state.sort = { key: 'rank', dir: 1 };

@@ -700,6 +700,45 @@ describe('web UI in Chromium', () => {
     await page.selectOption('#constraints-pricing', 'on_demand');
   });
 
+  test('Estimate: pipeline stages on unequal GPUs go as a list, DoRA as a tick; the answers are the API\'s', async () => {
+    const fold = async (field, open) => {
+      const d = page.locator(`details:has(${field})`);
+      if ((await d.evaluate((e) => e.open)) !== open) await d.locator(':scope > summary').click();
+    };
+    await typeModel(page, 'llama-3.1-8b');
+    await page.selectOption('#gpu', 'l40s');
+    await fold('#parallelism-stage_gpus', true);
+    await page.fill('#parallelism-pipeline', '2');
+    await page.fill('#parallelism-stage_gpus', ' l40s,h100-sxm-80gb, ');
+    const staged = await ask(page, 'estimate');
+    assert.equal(staged.status, 200, staged.text);
+    assert.deepEqual(staged.sent.parallelism, { pipeline: 2, stage_gpus: ['l40s', 'h100-sxm-80gb'] });
+    const budget = (await api('estimate', staged.sent)).budget;
+    assert.equal(budget.stage_gpu, 'l40s', 'the weaker stage binds');
+    assert.equal(await page.getAttribute('#result-kv_budget', 'data-value'), String(budget.kv_bytes));
+    // the list is serving's only: a training request leaves it out
+    await page.check('#mode-training');
+    assert.equal(await page.isHidden('#parallelism-stage_gpus'), true);
+    await page.fill('#parallelism-pipeline', '');
+    await fold('#parallelism-stage_gpus', false);
+    await page.selectOption('#training-method', 'lora');
+    await fold('#training-lora-use_dora', true);
+    await page.check('#training-lora-use_dora');
+    const dora = await ask(page, 'estimate');
+    assert.equal(dora.status, 200, dora.text);
+    assert.equal(dora.sent.parallelism?.stage_gpus, undefined);
+    assert.equal(dora.sent.training.lora.use_dora, true);
+    const want = await api('estimate', dora.sent);
+    assert.equal(await page.getAttribute('#breakdown-body tr[data-field=total_bytes]', 'data-bytes'), String(want.per_gpu.total_bytes));
+    await page.uncheck('#training-lora-use_dora');
+    await fold('#training-lora-use_dora', false);
+    await page.selectOption('#training-method', '');
+    await page.check('#mode-inference');
+    await fold('#parallelism-stage_gpus', true);
+    await page.fill('#parallelism-stage_gpus', '');
+    await fold('#parallelism-stage_gpus', false);
+  });
+
   test('errors land beside the field their pointer names, and a failed request clears the stale result', async () => {
     await typeModel(page, 'llama-3.1-8b');
     await ask(page, 'recommend');
