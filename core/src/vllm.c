@@ -53,6 +53,11 @@
     .mm_video_by_model_len = false, \
     .runner_v2 = GS_VLLM_V2_NONE, \
     .runner_v2_architectures = NULL, \
+    .runner_v2_rocm_excluded = NULL, \
+    .v2_mm_profile = false, \
+    .v2_graphs_subtracted = false, \
+    .huge_gpu_tokens = false, \
+    .bitsandbytes = true, \
     .default_util_permille = 900, \
     .source = "vllm/worker/worker.py determine_num_available_blocks (PR #9352)"
 
@@ -267,19 +272,90 @@ static const char *const v2_0_24[] = {"Qwen3ForCausalLM",      "DeepseekV2ForCau
               "#45461)"
 
 /* PR #44443 (merged 2026-07-02, after the 0.24.0 release): Model Runner V2 the default for
- * every dense generating model (vllm/config/vllm.py _is_default_v2_model_runner_model); its
- * profile_cudagraph_memory returns 0 ("It is TBD whether we keep this API", until PR #53306
- * after 0.26) and its profile_run encodes no multimodal dummy (PR #47985 merged 2026-07-21,
- * after the 0.26.0 cut). Issue #49224: a dense model that started on 0.23 runs out of memory
- * capturing its graphs on 0.25.1 */
+ * every dense generating model (vllm/config/vllm.py _is_default_v2_model_runner_model: runner
+ * type "generate"; a hybrid model only when listed; attention-free ones on V1; otherwise
+ * listed or not MoE), the MoE classes 0.24 listed kept in DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES;
+ * its profile_cudagraph_memory returns 0 ("It is TBD whether we keep this API", until PR
+ * #53306, 0.29) and its profile_run encodes no multimodal dummy (until PR #47985, 0.27).
+ * Issue #49224: a dense model that started on 0.23 runs out of memory capturing its graphs on
+ * 0.25.1 */
+static const char *const v2_moe_0_25[] = {"DeepseekV2ForCausalLM", "Qwen2MoeForCausalLM",
+                                          "GraniteMoeForCausalLM", NULL};
+
 #define VLLM_0_25_0 \
     VLLM_0_24_0, \
     .from = 2500, \
-    .name = "vLLM 0.25.0 on (dense models on Model Runner V2 by default, PR #44443)", \
+    .name = "vLLM 0.25.0-0.26.x (dense models and three MoE classes on Model Runner V2 by " \
+            "default, PR #44443)", \
     .runner_v2 = GS_VLLM_V2_DENSE, \
+    .runner_v2_architectures = v2_moe_0_25, \
+    .source = "vllm/config/vllm.py use_v2_model_runner, _is_default_v2_model_runner_model " \
+              "(PR #44443); vllm/v1/worker/gpu/model_runner.py profile_cudagraph_memory"
+
+/* PR #47985 (merged 2026-07-21, in 0.27.0 of 2026-08-11): V2's profile_run builds a
+ * MultiModalBudget and runs the encoder on its dummy batch before the text dummy run, as
+ * V1's does (vllm/v1/worker/gpu/model_runner.py profile_run) */
+#define VLLM_0_27_0 \
+    VLLM_0_25_0, \
+    .from = 2700, \
+    .name = "vLLM 0.27.x (Model Runner V2 profiles the multimodal dummy, PR #47985)", \
+    .v2_mm_profile = true, \
+    .source = "vllm/v1/worker/gpu/model_runner.py profile_run (PR #47985)"
+
+/* 0.28.0 (tag 2cf0a69, 2026-08-24; released 2026-08-26):
+ * - get_batch_defaults: a tier for GPUs of 160 GiB or more ("for GPUs like B200/B300"), where
+ *   vllm serve profiles 16,384 tokens (PR #51726; it gates on the capacity alone, so MI300X and
+ *   MI325X fall in it too, vLLM issue #53961); its LLM-class and max_num_seqs values were not
+ *   read and are taken as the 70 GiB tier's (16,384 and 1,024);
+ * - the bitsandbytes loader and quantization method are removed
+ *   (model_loader/bitsandbytes_loader.py and layers/quantization/bitsandbytes.py are in the
+ *   0.27.0 tag and not in 0.28.0's);
+ * - Model Runner V2 takes DeepSeek-V4 on CUDA GPUs (PRs #51768, #52401: ROCm keeps it on V1)
+ *   and Kimi-K3 (the 0.28.0 notes, PR #51653: on ROCm too). */
+static const char *const v2_moe_0_28[] = {"DeepseekV2ForCausalLM",
+                                          "Qwen2MoeForCausalLM",
+                                          "GraniteMoeForCausalLM",
+                                          "DeepseekV4ForCausalLM",
+                                          "KimiK3ForConditionalGeneration",
+                                          NULL};
+static const char *const v2_rocm_0_28[] = {"DeepseekV4ForCausalLM", NULL};
+
+#define VLLM_0_28_0 \
+    VLLM_0_27_0, \
+    .from = 2800, \
+    .name = "vLLM 0.28.x (16,384 profile tokens on GPUs of 160 GiB or more, PR #51726; no " \
+            "bitsandbytes)", \
+    .huge_gpu_tokens = true, \
+    .bitsandbytes = false, \
+    .runner_v2_architectures = v2_moe_0_28, \
+    .runner_v2_rocm_excluded = v2_rocm_0_28, \
+    .source = "vllm/engine/arg_utils.py get_batch_defaults (PR #51726); vllm/config/vllm.py " \
+              "DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (PRs #51768, #52401, #51653)"
+
+/* 0.29.0 (2026-09-09): "MRV2 is now the default runner for all models" (PR #53183): every
+ * model but DeepSeek-V3.2, DeepSeek-V4 and GLM-5's sparse-attention class on ROCm and the
+ * features V2 lacks (vllm/config/vllm.py use_v2_model_runner,
+ * _get_v2_model_runner_unsupported_features); and V2 reserves its CUDA graphs before sizing
+ * the pool (PR #53306 with #53682, vllm/v1/worker/gpu/cudagraph_utils.py
+ * profile_cudagraph_memory: every PIECEWISE graph captured and measured, FULL graphs as the
+ * largest one plus (count - 1) x the second's measured cost, at least 1 MiB), subtracted by
+ * gpu_worker.determine_available_memory as V1's is. Nothing in 0.30.0 (2026-09) was found to
+ * change the budget. */
+static const char *const v2_rocm_0_29[] = {"DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM",
+                                           "GlmMoeDsaForCausalLM", NULL};
+
+#define VLLM_0_29_0 \
+    VLLM_0_28_0, \
+    .from = 2900, \
+    .name = "vLLM 0.29.0-0.30.x (every model on Model Runner V2, which subtracts its " \
+            "CUDA-graph estimate, PRs #53183 and #53306)", \
+    .runner_v2 = GS_VLLM_V2_ALL, \
     .runner_v2_architectures = NULL, \
-    .source = "vllm/config/vllm.py use_v2_model_runner (PR #44443); " \
-              "vllm/v1/worker/gpu/model_runner.py profile_cudagraph_memory"
+    .runner_v2_rocm_excluded = v2_rocm_0_29, \
+    .v2_graphs_subtracted = true, \
+    .source = "vllm/config/vllm.py use_v2_model_runner (PR #53183); " \
+              "vllm/v1/worker/gpu/cudagraph_utils.py profile_cudagraph_memory (PRs #53306, " \
+              "#53682)"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -302,6 +378,9 @@ static const struct gs_vllm_release releases[] = {
     {VLLM_0_23_0},
     {VLLM_0_24_0},
     {VLLM_0_25_0},
+    {VLLM_0_27_0},
+    {VLLM_0_28_0},
+    {VLLM_0_29_0},
 };
 
 const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
@@ -392,12 +471,15 @@ void gs_vllm_profile(const struct gs_vllm_release *r, const struct gs_vllm_profi
      * of 70 GiB or more but A100 (PR #17885), 2048 otherwise; the Python LLM class (LLM_CLASS)
      * 16384 and 8192; max_num_seqs the same for both. Then
      * _set_default_max_num_seqs_and_batched_tokens_args */
-    const bool big = in->gpu_total_bytes >= (uint64_t)70 * GS_GIB && !in->gpu_is_a100;
+    const bool huge = r->huge_gpu_tokens && in->gpu_total_bytes >= (uint64_t)160 * GS_GIB;
+    const bool big = huge || (in->gpu_total_bytes >= (uint64_t)70 * GS_GIB && !in->gpu_is_a100);
     out->chunked_prefill = in->chunked_prefill != GS_CHUNKED_PREFILL_OFF;
     uint64_t seqs = in->max_num_seqs ? in->max_num_seqs : (big && r->big_gpu_seqs_1024 ? 1024 : 256);
     uint64_t tokens = in->max_num_batched_tokens;
     if (tokens == 0) {
-        tokens = big ? (in->offline ? 16384 : 8192) : (in->offline ? 8192 : 2048);
+        /* from 0.28 (PR #51726) vllm serve takes 16384 on GPUs of 160 GiB or more, whatever
+         * their name; that tier's LLM-class figure was not read: the 70 GiB tier's is kept */
+        tokens = big ? (in->offline || huge ? 16384 : 8192) : (in->offline ? 8192 : 2048);
         if (!out->chunked_prefill)
             tokens = max_u64(mml, tokens);
         tokens = min_u64(tokens, seqs * mml);
@@ -836,6 +918,9 @@ static void vllm_defaults(const struct gs_inference_input *in, struct gs_inferen
     out->max_num_batched_tokens = prof.tokens;
     out->max_num_seqs = prof.seqs;
     out->chunked_prefill = prof.chunked_prefill;
+    const uint8_t f = in->weight_format;
+    out->loader_removed = !out->release->bitsandbytes &&
+                          (f == GS_WF_INT8 || f == GS_WF_NF4 || f == GS_WF_NF4_DQ);
     if (pin.mla)
         out->mla_workspace_tokens = gs_vllm_mla_workspace_tokens(
             out->release, in->context_length, prof.seqs, out->block_size, prof.chunked_prefill,
@@ -878,10 +963,10 @@ static uint64_t vllm_non_torch(const struct gs_inference_input *in,
     return bytes;
 }
 
-/* Whether the release's V2 list names the config's class */
-static bool v2_listed(const struct gs_vllm_release *r, const struct gs_arch *a)
+/* Whether a NULL-terminated list of class names holds the config's class */
+static bool names_class(const char *const *names, const struct gs_arch *a)
 {
-    for (const char *const *name = r->runner_v2_architectures; name && *name; name++)
+    for (const char *const *name = names; name && *name; name++)
         if (strcmp(*name, a->architecture) == 0)
             return true;
     return false;
@@ -896,26 +981,36 @@ bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_r
         return in->engine.model_runner == GS_RUNNER_V2 && r->v1 && r->graphs_subtracted;
     if (!r->v1 || !a->logits) /* runner_type "generate" */
         return false;
+    if (in->gpu.rocm && names_class(r->runner_v2_rocm_excluded, a))
+        return false;
     const bool moe = gs_arch_moe_block(a) != NULL;
+    const bool listed = names_class(r->runner_v2_architectures, a);
     switch ((enum gs_vllm_runner_v2)r->runner_v2) {
     case GS_VLLM_V2_NONE:
         return false;
     case GS_VLLM_V2_LISTED_PLAIN: { /* model_config.is_moe, model_config.is_quantized */
         const uint8_t f = in->weight_format;
         const bool quantized = f != GS_WF_FP32 && f != GS_WF_BF16 && f != GS_WF_FP16;
-        if (moe || quantized || !v2_listed(r, a))
+        if (moe || quantized || !listed)
             return false;
         break;
     }
     case GS_VLLM_V2_LISTED:
-        if (!v2_listed(r, a))
+        if (!listed)
             return false;
         break;
     case GS_VLLM_V2_DENSE:
-        if (moe || !gs_arch_attention_only(a))
+        /* is_hybrid and not listed, is_attention_free, then listed or not is_moe */
+        if (gs_arch_attention_block(a) == NULL)
+            return false;
+        if (!gs_arch_attention_only(a) ? !listed : moe && !listed)
             return false;
         break;
+    case GS_VLLM_V2_ALL:
+        break;
     }
+    /* _get_v2_model_runner_unsupported_features: speculative methods other than EAGLE,
+     * EAGLE-3, MTP (and DFlash, which gpusizer does not size) send the model back to V1 */
     const uint8_t spec = in->engine.spec_method;
     return spec == GS_SPEC_NONE || spec == GS_SPEC_MTP || spec == GS_SPEC_EAGLE ||
            spec == GS_SPEC_EAGLE3;
@@ -1117,7 +1212,8 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
                           model_bytes, ovf),
                    ovf);
     out->model_runner_v2 = gs_vllm_runs_v2(in, rel);
-    if (rel->v1 && !c->has_activation_bytes && stage->first_stage && !out->model_runner_v2) {
+    if (rel->v1 && !c->has_activation_bytes && stage->first_stage &&
+        (!out->model_runner_v2 || rel->v2_mm_profile)) {
         const struct gs_vllm_mm_profile mm =
             gs_vllm_mm_profile(in->arch, rel, out->max_num_batched_tokens, in->context_length,
                                stage->tensor, model_bytes, b->activation_bytes, c->mm_no_items,
@@ -1167,7 +1263,8 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
  * the graphs are captured after the KV cache is allocated */
 static bool vllm_graphs(const struct gs_inference_result *out)
 {
-    return out->release->graphs_subtracted && !out->model_runner_v2;
+    return out->release->graphs_subtracted &&
+           (!out->model_runner_v2 || out->release->v2_graphs_subtracted);
 }
 
 static void vllm_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
@@ -1356,6 +1453,45 @@ static void vllm_capacity(const struct gs_inference_input *in, struct gs_inferen
     }
 }
 
+/* The model_runner assumption: why V2 runs and what its profile counts, by release. */
+static const char *v2_detail(const struct gs_vllm_release *rel, bool forced)
+{
+    if (forced)
+        return rel->v2_graphs_subtracted
+                   ? "Model Runner V2, as VLLM_USE_V2_MODEL_RUNNER=1 asks: it subtracts its own "
+                     "CUDA-graph estimate and profiles the multimodal dummy, as V1 does"
+               : rel->v2_mm_profile
+                   ? "Model Runner V2, as VLLM_USE_V2_MODEL_RUNNER=1 asks: no CUDA-graph "
+                     "estimate is subtracted; the multimodal dummy is profiled"
+                   : "Model Runner V2, as VLLM_USE_V2_MODEL_RUNNER=1 asks: no CUDA-graph "
+                     "estimate is subtracted and no multimodal dummy is profiled";
+    switch ((enum gs_vllm_runner_v2)rel->runner_v2) {
+    case GS_VLLM_V2_ALL:
+        return "Model Runner V2, this release's default for every model: it subtracts its own "
+               "CUDA-graph estimate and profiles the multimodal dummy, as V1 does";
+    case GS_VLLM_V2_DENSE:
+        return rel->v2_mm_profile
+                   ? "Model Runner V2, this release's default for dense attention models and a "
+                     "list of class names: no CUDA-graph estimate is subtracted; the multimodal "
+                     "dummy is profiled; a log that says 'using the V1 model runner instead' (a "
+                     "feature V2 lacks) or VLLM_USE_V2_MODEL_RUNNER=0 runs V1, which subtracts "
+                     "its graph estimate"
+                   : "Model Runner V2, this release's default for dense attention models and a "
+                     "list of class names: no CUDA-graph estimate is subtracted and no "
+                     "multimodal dummy is profiled; a log that says 'using the V1 model runner "
+                     "instead' (a feature V2 lacks) or VLLM_USE_V2_MODEL_RUNNER=0 runs V1, which "
+                     "subtracts its graph estimate";
+    case GS_VLLM_V2_NONE:
+    case GS_VLLM_V2_LISTED_PLAIN:
+    case GS_VLLM_V2_LISTED:
+        break;
+    }
+    return "Model Runner V2, this release's default for the config's architecture (a list of "
+           "class names): no CUDA-graph estimate is subtracted and no multimodal dummy is "
+           "profiled; a log that says 'using the V1 model runner instead' (a feature V2 lacks) "
+           "or VLLM_USE_V2_MODEL_RUNNER=0 runs V1, which subtracts its graph estimate";
+}
+
 static void vllm_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
                        uint64_t expert, const struct gs_engine_notes *n)
 {
@@ -1377,21 +1513,7 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
         n->assume(n->ctx, "engine_release", r->release->name, r->release->source);
         if (r->model_runner_v2) {
             const bool forced = c->model_runner == GS_RUNNER_V2;
-            const bool dense = r->release->runner_v2 == GS_VLLM_V2_DENSE;
-            n->assume(n->ctx, "model_runner",
-                      forced ? "Model Runner V2, as VLLM_USE_V2_MODEL_RUNNER=1 asks: no CUDA-graph "
-                               "estimate is subtracted and no multimodal dummy is profiled"
-                      : dense
-                          ? "Model Runner V2, this release's default for dense attention "
-                            "models: no CUDA-graph estimate is subtracted and no multimodal "
-                            "dummy is profiled; a log that says 'using the V1 model runner "
-                            "instead' (a feature V2 lacks) or VLLM_USE_V2_MODEL_RUNNER=0 runs "
-                            "V1, which subtracts its graph estimate"
-                          : "Model Runner V2, this release's default for the config's "
-                            "architecture (a list of class names): no CUDA-graph estimate is "
-                            "subtracted; a log that says 'using the V1 model runner instead' (a "
-                            "feature V2 lacks) or VLLM_USE_V2_MODEL_RUNNER=0 runs V1, which "
-                            "subtracts its graph estimate",
+            n->assume(n->ctx, "model_runner", v2_detail(r->release, forced),
                       forced ? "vllm/config/vllm.py use_v2_model_runner (envs."
                                "VLLM_USE_V2_MODEL_RUNNER decides first)"
                              : r->release->source);
@@ -1474,13 +1596,22 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
             n->warn(n->ctx, "engine_release_not_modeled",
                     "vLLM releases before 0.6.4 kept everything resident after profiling in "
                     "their accounting, which cannot be predicted; sized with the 0.6.4 rules");
-        if (r->model_runner_v2 && !c->enforce_eager)
+        if (c->version >= GS_VLLM_FIRST_UNREAD)
+            n->warn(n->ctx, "engine_release_not_modeled",
+                    "this vLLM release is newer than the releases gpusizer has read (through "
+                    "0.30.x); it is sized with the latest rules (assumption engine_release)");
+        if (r->loader_removed)
+            n->warn(n->ctx, "unsupported_by_engine",
+                    "vLLM 0.28 removed its bitsandbytes loader and quantization method "
+                    "(model_loader/bitsandbytes_loader.py): int8, nf4 and nf4_dq checkpoints load "
+                    "on 0.27 and earlier; on this release serve an AWQ, GPTQ or fp8 checkpoint");
+        if (r->model_runner_v2 && !r->release->v2_graphs_subtracted && !c->enforce_eager)
             n->warn(n->ctx, "cuda_graphs_not_reserved",
                     "this model runs vLLM's Model Runner V2, which sizes the KV pool without its "
                     "CUDA graphs and captures them afterwards in what gpu_memory_utilization "
                     "leaves; at high utilization the capture can run out of memory (vLLM issue "
                     "#49224): leave room or pass enforce_eager");
-        if (r->release->graphs_subtracted && !r->model_runner_v2 && !c->has_cuda_graph_bytes)
+        if (vllm_graphs(r) && !c->enforce_eager && !c->has_cuda_graph_bytes)
             n->warn(n->ctx, "cuda_graphs_not_estimated",
                     "this vLLM release subtracts its CUDA-graph memory estimate (0.5-1.1 GiB per "
                     "GPU in 0.19 logs), which gpusizer does not model: the capacity is an upper "

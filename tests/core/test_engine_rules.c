@@ -769,7 +769,8 @@ static void test_vllm_model_runner_v2_by_class(void **state)
     assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2200)));
     assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2300)));
 
-    /* MoE by name from 0.24: Qwen2-MoE is listed, Qwen3-MoE is not (until 0.25 takes no MoE) */
+    /* MoE by name from 0.24: Qwen2-MoE is listed, Qwen3-MoE is not; 0.25's dense rule keeps the
+     * list (_is_default_v2_model_runner_model: listed or not MoE) */
     in = fixture_llama3_8b_on_h100(&qwen3_moe);
     assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2400)));
     struct gs_arch qwen2_moe = qwen3_moe;
@@ -777,7 +778,7 @@ static void test_vllm_model_runner_v2_by_class(void **state)
     in = fixture_llama3_8b_on_h100(&qwen2_moe);
     assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2300)));
     assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2400)));
-    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2500)));
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2500)));
 
     /* through the budget on 0.23: V2 subtracts no graph estimate, so a graph size given for
      * V1 moves the pool by exactly that */
@@ -792,6 +793,95 @@ static void test_vllm_model_runner_v2_by_class(void **state)
     assert_false(v1.model_runner_v2);
     assert_true(v2.model_runner_v2);
     assert_int_equal(v2.budget.kv_bytes - v1.budget.kv_bytes, 1ULL << 30);
+}
+
+/* After 0.26 (docs/vllm-kv-budget-research.md section 18): 0.27 profiles the multimodal
+ * dummy on Model Runner V2 too (PR #47985); 0.28 lists DeepSeek-V4 (V1 on ROCm) and Kimi-K3
+ * (PRs #51768, #52401, #51653); 0.29 runs every model on V2 but the sparse-attention classes on
+ * ROCm (PR #53183), and V2 subtracts its own graph estimate (PR #53306). */
+static void test_vllm_model_runner_v2_after_0_26(void **state)
+{
+    (void)state;
+    struct gs_arch qwen3_moe = fixture_arch_file("qwen3_moe/Qwen__Qwen3-Coder-30B-A3B-Instruct.json");
+    struct gs_arch hybrid = fixture_arch_file("jamba/ai21labs__AI21-Jamba-1.5-Mini.json");
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(&qwen3_moe);
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2800)));
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2900)));
+    in.engine.spec_method = GS_SPEC_NGRAM; /* a feature V2 lacks: V1 still */
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2900)));
+    in = fixture_llama3_8b_on_h100(&hybrid);
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2800)));
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2900)));
+
+    struct gs_arch dsv4 = qwen3_moe;
+    strcpy(dsv4.architecture, "DeepseekV4ForCausalLM");
+    in = fixture_llama3_8b_on_h100(&dsv4);
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2700)));
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2800)));
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(3000)));
+    in.gpu.rocm = true;
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2800)));
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2900)));
+    struct gs_arch kimi = qwen3_moe;
+    strcpy(kimi.architecture, "KimiK3ForConditionalGeneration");
+    in = fixture_llama3_8b_on_h100(&kimi);
+    in.gpu.rocm = true;
+    assert_false(gs_vllm_runs_v2(&in, gs_vllm_release_for(2700)));
+    assert_true(gs_vllm_runs_v2(&in, gs_vllm_release_for(2800)));
+
+    /* Gemma 3 4B on V2: no multimodal dummy on 0.26, the same 196,083,712 bytes as V1's from
+     * 0.27 (test_vllm_model_runner_v2); a given graph figure counts on V2 from 0.29 only */
+    struct gs_arch gemma = fixture_arch_file("gemma3/google__gemma-3-4b-it.json");
+    in = fixture_llama3_8b_on_h100(&gemma);
+    in.engine.max_num_batched_tokens = 8192;
+    in.engine.has_cuda_graph_bytes = true;
+    in.engine.cuda_graph_bytes = 1ULL << 30;
+    struct gs_inference_result r26, r27, r29;
+    in.engine.version = 2600;
+    assert_int_equal(gs_inference_compute(&in, &r26, NULL), GS_OK);
+    in.engine.version = 2700;
+    assert_int_equal(gs_inference_compute(&in, &r27, NULL), GS_OK);
+    in.engine.version = 2900;
+    assert_int_equal(gs_inference_compute(&in, &r29, NULL), GS_OK);
+    assert_true(r26.model_runner_v2 && r27.model_runner_v2 && r29.model_runner_v2);
+    assert_int_equal(r26.mm_profile_bytes, 0);
+    assert_int_equal(r27.mm_profile_bytes, 196083712ULL);
+    assert_int_equal(r29.mm_profile_bytes, 196083712ULL);
+    assert_int_equal(r26.budget.kv_bytes - r27.budget.kv_bytes, 196083712ULL);
+    assert_int_equal(r27.budget.kv_bytes - r29.budget.kv_bytes, 1ULL << 30);
+}
+
+/* 0.28's get_batch_defaults tier (PR #51726): vllm serve profiles 16,384 tokens on GPUs of
+ * 160 GiB or more, by capacity alone (a B200's 180 GB, an MI300X's 192 GB; not an H200's
+ * 141 GB); and its bitsandbytes loader is gone. */
+static void test_vllm_0_28_defaults(void **state)
+{
+    (void)state;
+    const uint64_t b200 = 180000000000ULL, mi300x = 192000000000ULL, h200 = 141000000000ULL;
+    struct gs_vllm_profile p = profile(2700, b200, false, 8192, false, false, 0);
+    assert_int_equal(p.tokens, 8192);
+    assert_int_equal(p.seqs, 1024);
+    p = profile(2800, b200, false, 8192, false, false, 0);
+    assert_int_equal(p.tokens, 16384);
+    assert_int_equal(p.seqs, 1024);
+    p = profile(2900, mi300x, false, 8192, false, false, 0);
+    assert_int_equal(p.tokens, 16384);
+    p = profile(2800, h200, false, 8192, false, false, 0);
+    assert_int_equal(p.tokens, 8192);
+
+    struct gs_arch llama = fixture_arch_file("llama/TinyLlama__TinyLlama-1.1B-Chat-v1.0.json");
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(&llama);
+    in.weight_format = GS_WF_NF4;
+    struct gs_inference_result r;
+    in.engine.version = 2700;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.loader_removed);
+    in.engine.version = 2800;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.loader_removed);
+    in.weight_format = GS_WF_AWQ;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.loader_removed);
 }
 
 static void test_vllm_mxfp4_layout(void **state)
@@ -1259,6 +1349,8 @@ int main(void)
         cmocka_unit_test(test_vllm_mm_qwen2_5_video),
         cmocka_unit_test(test_vllm_model_runner_v2),
         cmocka_unit_test(test_vllm_model_runner_v2_by_class),
+        cmocka_unit_test(test_vllm_model_runner_v2_after_0_26),
+        cmocka_unit_test(test_vllm_0_28_defaults),
         cmocka_unit_test(test_vllm_mxfp4_layout),
         cmocka_unit_test(test_rope_tables_in_budget),
         cmocka_unit_test(test_vllm_mla_workspace),

@@ -1049,6 +1049,43 @@ static void test_model_runner_field(void **state)
 #undef RUNNER_BODY
 }
 
+/* The releases after 0.26: on 0.29 Model Runner V2 subtracts its own graph estimate, so the
+ * answer warns that it is not modelled (not that none is reserved); a release past those read
+ * says so; 0.28 has no bitsandbytes loader for an nf4 checkpoint. */
+static void test_vllm_releases_after_0_26(void **state)
+{
+    (void)state;
+#define LATE_BODY \
+        "{\"model\":\"qwen2.5-7b\",\"gpu\":\"h100\",%s\"inference\":{\"engine\":\"vllm\"," \
+        "\"engine_version\":\"%s\",\"context_length\":8192}}"
+    char body[512];
+    struct problem p;
+    snprintf(body, sizeof(body), LATE_BODY, "", "0.29.0");
+    json_t *v29 = estimate(body, &p);
+    assert_non_null(v29);
+    assert_true(names(json_object_get(v29, "assumptions"), "name", "model_runner"));
+    assert_false(names(json_object_get(v29, "warnings"), "code", "cuda_graphs_not_reserved"));
+    assert_true(names(json_object_get(v29, "warnings"), "code", "cuda_graphs_not_estimated"));
+    assert_false(names(json_object_get(v29, "warnings"), "code", "engine_release_not_modeled"));
+    snprintf(body, sizeof(body), LATE_BODY, "", "0.31.0");
+    json_t *v31 = estimate(body, &p);
+    assert_non_null(v31);
+    assert_true(names(json_object_get(v31, "warnings"), "code", "engine_release_not_modeled"));
+    snprintf(body, sizeof(body), LATE_BODY, "\"precision\":{\"weights\":\"nf4\"},", "0.28.0");
+    json_t *nf4 = estimate(body, &p);
+    assert_non_null(nf4);
+    assert_true(names(json_object_get(nf4, "warnings"), "code", "unsupported_by_engine"));
+    snprintf(body, sizeof(body), LATE_BODY, "\"precision\":{\"weights\":\"nf4\"},", "0.27.1");
+    json_t *nf4_27 = estimate(body, &p);
+    assert_non_null(nf4_27);
+    assert_false(names(json_object_get(nf4_27, "warnings"), "code", "unsupported_by_engine"));
+    json_decref(v29);
+    json_decref(v31);
+    json_decref(nf4);
+    json_decref(nf4_27);
+#undef LATE_BODY
+}
+
 /* inference.entrypoint: vLLM's usage context sets the profile's default tokens
  * (get_batch_defaults): on an RTX 4080 vllm serve profiles 2,048, the Python LLM class
  * 8,192, and the pool shrinks by exactly the larger activation peak. */
@@ -1221,6 +1258,7 @@ int main(void)
         cmocka_unit_test(test_prefix_caching_knob),
         cmocka_unit_test(test_mm_limit_knob),
         cmocka_unit_test(test_model_runner_field),
+        cmocka_unit_test(test_vllm_releases_after_0_26),
         cmocka_unit_test(test_entrypoint_field),
         cmocka_unit_test(test_speculative_field),
         cmocka_unit_test(test_sglang_vision_configs),

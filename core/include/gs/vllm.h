@@ -24,6 +24,8 @@
 /* Releases are major * 10000 + minor * 100 + patch (0.6.4 = 604). */
 #define GS_VLLM_OLDEST_MODELED 604   /* 0.6.4: before it, see gs_vllm_release */
 #define GS_VLLM_LATEST_MODELED 2000  /* 0.20.x: 0.21 subtracts a CUDA-graph estimate */
+#define GS_VLLM_FIRST_UNREAD 3100    /* 0.31.0: the first release whose changes were not read
+                                        (docs/vllm-kv-budget-research.md section 18) */
 #define GS_VLLM_MTP_SHARED_HEAD 1700 /* PR #34385 (opened 2026-02-11): the first release taken to
                                         carry it; estimated from the merge date */
 
@@ -51,8 +53,11 @@ enum gs_vllm_runner_v2 {
     GS_VLLM_V2_NONE,
     GS_VLLM_V2_LISTED_PLAIN, /* a listed architecture, neither MoE nor quantized (0.22, 0.23) */
     GS_VLLM_V2_LISTED,       /* a listed architecture, MoE and quantized ones too (0.24) */
-    GS_VLLM_V2_DENSE         /* every generating model neither MoE nor hybrid nor
-                                attention-free (PR #44443, 0.25) */
+    GS_VLLM_V2_DENSE,        /* a listed architecture (a hybrid one only so), else every
+                                generating model neither MoE nor hybrid nor attention-free
+                                (PR #44443, 0.25) */
+    GS_VLLM_V2_ALL           /* every generating model but the release's ROCm exclusions on an
+                                AMD GPU (PR #53183, 0.29) */
 };
 
 /* What the profile run keeps of its multimodal dummy's encoder outputs (gs_vllm_mm_profile). */
@@ -112,7 +117,15 @@ struct gs_vllm_release {
                                    default, which reserves nothing for CUDA graphs and profiles
                                    no multimodal encoder - gs_vllm_runs_v2 */
     const char *const *runner_v2_architectures; /* the class names V2 takes (NULL-terminated)
-                                                   under the listed rules */
+                                                   under the listed and dense rules */
+    const char *const *runner_v2_rocm_excluded; /* class names that stay on V1 on an AMD GPU
+                                                   (NULL-terminated) */
+    bool v2_mm_profile;         /* V2's profile_run encodes the multimodal dummy (PR #47985) */
+    bool v2_graphs_subtracted;  /* V2 subtracts its own CUDA-graph estimate (PR #53306) */
+    bool huge_gpu_tokens;       /* vllm serve profiles 16,384 tokens on GPUs of 160 GiB or more
+                                   (PR #51726) */
+    bool bitsandbytes;          /* the bitsandbytes loader and quantization method are in the
+                                   release (removed in 0.28) */
     uint64_t default_util_permille; /* gpu_memory_utilization default */
     const char *source;
 };
