@@ -1,6 +1,6 @@
 /*
  * tensorrt_llm.c - TensorRT-LLM as an engine module (see gs/engine.h), by release
- * (inference.engine_version; default the newest modelled, 1.0 and later):
+ * (inference.engine_version; default the newest modelled, 1.3):
  *  - before 1.0, the TensorRT engine path (trtllm-build, the C++ executor): the KV pool is
  *    kv_cache_free_gpu_mem_fraction (0.9) of the memory cudaMemGetInfo reports free once the
  *    engine, its execution context and the runtime buffers are in place
@@ -16,6 +16,10 @@
  *    free_gpu_memory_fraction x (total - peak + the small cache) (_cal_max_memory); 32 tokens a
  *    block, max_num_tokens 8192 and max_batch_size 2048 by default (llmapi/llm_args.py
  *    KvCacheConfig, TorchLlmArgs).
+ *  - from 1.3 (its release candidates from rc22, July 2026: PRs #16399, #16432), MLA models
+ *    with an fp8 KV cache hold back the context-MLA dequant workspace from that budget while
+ *    block reuse is on and chunked prefill off, the defaults (mla_workspace_reserve below);
+ *    release candidates are read as the release they lead to.
  * Both lower max_seq_len to what the cache holds rather than refuse to start
  * (TrtGptModelInflightBatching::adjustMaxAttentionWindow; in the PyTorch backend
  * KVCacheManager's attention-window check, resource_manager.py: "Adjusted max_seq_len").
@@ -33,21 +37,27 @@ struct trtllm_release {
     const char *name;
     bool pytorch;    /* the PyTorch backend's profiling rule, else the engine path's */
     uint64_t block_size;
+    bool mla_workspace_reserve; /* the fp8 context-MLA workspace held back from the pool */
     const char *source;
 };
 
 static const struct trtllm_release releases[] = {
-    {800, "0.8", false, 64,
+    {800, "0.8", false, 64, false,
      "TensorRT engine path: kv_cache_free_gpu_mem_fraction (default 0.9) of the memory free "
      "after the engine, its execution context and runtime buffers load "
      "(cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp calculateFreeMemBytes, "
      "kDefaultGpuMemFraction); tokens_per_block 64 (the build's plugin config)"},
-    {10000, "1.0", true, 32,
+    {10000, "1.0-1.2", true, 32, false,
      "PyTorch backend, the default from 1.0: KvCacheCreator profiles one context forward of "
      "max_num_tokens tokens with the CUDA graphs captured, then the cache is "
      "free_gpu_memory_fraction x (total - peak + the estimation cache) "
      "(tensorrt_llm/_torch/pyexecutor/_util.py _cal_max_memory); KvCacheConfig tokens_per_block "
      "32, max_num_tokens 8192, max_batch_size 2048 (tensorrt_llm/llmapi/llm_args.py)"},
+    {10300, "1.3 (release candidates from rc22, July 2026)", true, 32, true,
+     "PyTorch backend as 1.0, and for MLA models with an fp8 KV cache, block reuse on and "
+     "chunked prefill off (the defaults) the context-MLA K/V dequant workspace held back from "
+     "the cache (tensorrt_llm/_torch/pyexecutor/_util.py get_mla_context_workspace_reserve, "
+     "configure_kv_cache_capacity; PRs #16399, #16432)"},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -131,6 +141,47 @@ static void trtllm_load(const struct gs_inference_input *in, const struct gs_eng
         *non_torch = gs_add(*non_torch, engine_path_buffers(in, out, ovf), ovf);
 }
 
+/* 1.3's fp8 context-MLA reserve (PR #16399; the backend contract of PR #16432). The context
+ * MLA kernel dequantizes the attended fp8 latent cache into a workspace of w bytes per attended
+ * token, one buffer reused by every layer; the profile's fresh prefill keeps it at its floor,
+ * while with block reuse the attended KV of a step is no longer bounded by max_num_tokens. So,
+ * with block reuse on and chunked prefill off (KvCacheConfig.enable_block_reuse True,
+ * enable_chunked_prefill False: the defaults), configure_kv_cache_capacity holds back
+ * min(w x L, budget x w / (k + w)) of the budget (get_mla_context_workspace_reserve), L the
+ * worst case min(max_batch_size, max_num_tokens) x max_seq_len and k the cache's bytes per
+ * token, and the scheduler caps a step's attended KV at what the reserve covers. w is the
+ * attention heads on the rank times (qk_nope + qk_rope + v) head widths at one byte: the PR's
+ * figure for Kimi-K2 under attention data parallelism, 20,480 B a token = 64 x (128 + 64 +
+ * 128), read that way (the binding that computes it was not found). */
+static uint64_t mla_workspace_reserve(const struct gs_inference_input *in,
+                                      const struct gs_inference_result *out, bool *ovf)
+{
+    const struct gs_engine_config *c = &in->engine;
+    const struct gs_attention *mla = NULL;
+    const struct gs_block *ab = gs_arch_attention_block(in->arch);
+    if (ab != NULL && ab->mixer == GS_MIXER_MLA && ab->attn.index_heads == 0 &&
+        ab->attn.compress_ratio == 0)
+        mla = &ab->attn;
+    if (!release_for(c->version)->mla_workspace_reserve || mla == NULL ||
+        in->kv_dtype != GS_KV_FP8 || c->chunked_prefill == GS_CHUNKED_PREFILL_ON ||
+        c->prefix_caching == GS_CHUNKED_PREFILL_OFF || out->budget.kv_bytes <= 0)
+        return 0;
+    const uint64_t t = in->tensor ? in->tensor : 1;
+    const uint64_t w = gs_mul(gs_div_ceil(mla->heads, t),
+                              mla->qk_nope_head_dim + mla->qk_rope_head_dim + mla->v_head_dim, ovf);
+    const uint64_t k = out->kv.bytes_per_token;
+    const uint64_t budget = (uint64_t)out->budget.kv_bytes;
+    const uint64_t batch = out->max_num_seqs < out->max_num_batched_tokens
+                               ? out->max_num_seqs
+                               : out->max_num_batched_tokens;
+    const uint64_t worst = gs_mul(gs_mul(w, batch, ovf), in->context_length, ovf);
+    if (w == 0 || k == 0)
+        return 0;
+    /* budget x w / (k + w), exactly for budgets below 2^64 / w */
+    const uint64_t share = gs_mul(budget / (k + w), w, ovf) + budget % (k + w) * w / (k + w);
+    return worst < share ? worst : share;
+}
+
 static void trtllm_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
                         uint64_t used, bool *ovf)
 {
@@ -155,16 +206,27 @@ static void trtllm_pool(const struct gs_inference_input *in, struct gs_inference
                       ? (int64_t)b->total_bytes - (int64_t)used
                       : (int64_t)gs_engine_permille_of(b->total_bytes - used, b->fraction_permille,
                                                        ovf);
+    out->workspace_reserve_bytes = mla_workspace_reserve(in, out, ovf);
+    b->kv_bytes -= (int64_t)out->workspace_reserve_bytes;
 }
 
 static void trtllm_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
                          uint64_t expert, const struct gs_engine_notes *n)
 {
-    (void)r;
     (void)expert;
     const struct trtllm_release *rel = release_for(c->version);
     if (n->assume)
         n->assume(n->ctx, "engine_release", rel->name, rel->source);
+    if (r->workspace_reserve_bytes && n->assume_value)
+        n->assume_value(n->ctx, "mla_workspace_reserve_bytes", r->workspace_reserve_bytes,
+                        "the fp8 context-MLA K/V dequant workspace held back from the cache (block "
+                        "reuse on, chunked prefill off): the budget x w / (k + w), w the rank's "
+                        "attention heads x (qk_nope + qk_rope + v) bytes a token (read from the "
+                        "PR's Kimi-K2 figure, 20,480), k the cache's bytes a token; release "
+                        "candidates before rc22 hold none, and chunked prefill on "
+                        "(enable_chunked_prefill) removes it",
+                        "tensorrt_llm/_torch/pyexecutor/_util.py get_mla_context_workspace_reserve "
+                        "(PRs #16399, #16432)");
     if (c->version && c->version < releases[0].from && n->warn)
         n->warn(n->ctx, "engine_release_not_modeled",
                 "TensorRT-LLM releases before 0.8 are sized with the 0.8 rules, which gpusizer "
@@ -176,11 +238,12 @@ const struct gs_engine_ops gs_engine_tensorrt_llm = {
     .name = "tensorrt_llm",
     .block_size = 64,
     .budget_source =
-        "TensorRT-LLM by release (inference.engine_version, default 1.0 and later): "
+        "TensorRT-LLM by release (inference.engine_version, default 1.3): "
         "free_gpu_memory_fraction (default 0.9) of the memory free after the engine loads "
         "before 1.0; of the total less the peak the PyTorch backend profiles (a max_num_tokens "
         "context forward, CUDA graphs captured) from 1.0 (_torch/pyexecutor/_util.py "
-        "_cal_max_memory); core/src/tensorrt_llm.c",
+        "_cal_max_memory), less 1.3's fp8 context-MLA workspace reserve; "
+        "core/src/tensorrt_llm.c",
     .block_source = "TensorRT-LLM tokens_per_block: 64 on the engine path (the build's plugin "
                     "config), 32 from 1.0 (KvCacheConfig, llmapi/llm_args.py)",
     .lowers_long_context = true,

@@ -63,9 +63,22 @@ static void read_fraction(const json_t *section, const char *key, uint64_t *perm
         *permille = 1;
 }
 
-/* "0.19.0", "0.10.1.1", "v0.6.4", "0.4.3.post4": major.minor.patch (a fourth
- * part or a .postN suffix is a post-release of the same rules), each part
- * below 100. */
+/* The digits after a PEP 440 tag ("rc", "post", "dev") at *p, skipped; false when none. */
+static bool skip_tag(const char **p, const char *tag)
+{
+    const size_t n = strlen(tag);
+    if (strncmp(*p, tag, n) != 0 || (*p)[n] < '0' || (*p)[n] > '9')
+        return false;
+    *p += n;
+    while (**p >= '0' && **p <= '9')
+        (*p)++;
+    return true;
+}
+
+/* "0.19.0", "0.10.1.1", "v0.6.4", "0.4.3.post4", "1.3.0rc25", "0.22.1rc1.dev16+ge9499996d":
+ * major.minor.patch, each part below 100. A fourth part or a .postN suffix is a post-release
+ * of the same rules; a pre-release (aN, bN, rcN: TensorRT-LLM ships its 1.x line as release
+ * candidates), a nightly's .devN and a +local label are read as the release they lead to. */
 bool codec_parse_engine_version(const char *text, uint32_t *out)
 {
     unsigned part[3] = {0, 0, 0};
@@ -74,10 +87,9 @@ bool codec_parse_engine_version(const char *text, uint32_t *out)
     if (*p == 'v')
         p++;
     while (n < 4) {
-        if (n >= 2 && strncmp(p, "post", 4) == 0 && p[4] >= '0' && p[4] <= '9') {
-            p += 4; /* SGLang's and vLLM's post-releases: the digits are read and dropped */
-            while (*p >= '0' && *p <= '9')
-                p++;
+        if (n >= 2 && *p == 'p') {
+            if (!skip_tag(&p, "post")) /* SGLang's and vLLM's post-releases */
+                return false;
             break;
         }
         if (*p < '0' || *p > '9')
@@ -90,10 +102,26 @@ bool codec_parse_engine_version(const char *text, uint32_t *out)
         if (n < 3)
             part[n] = v;
         n++;
-        if (*p == '\0')
+        if (n >= 2 && (skip_tag(&p, "rc") || skip_tag(&p, "a") || skip_tag(&p, "b"))) {
+            if (*p == '.' && p[1] == 'p' && (p++, !skip_tag(&p, "post")))
+                return false;
+            break;
+        }
+        if (*p == '\0' || *p == '+')
+            break;
+        if (*p == '.' && p[1] == 'd')
             break;
         if (*p++ != '.')
             return false;
+    }
+    if (*p == '.' && p[1] == 'd' && (p++, !skip_tag(&p, "dev")))
+        return false;
+    if (*p == '+') { /* a local label: letters, digits and dots */
+        if (*++p == '\0')
+            return false;
+        while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+               *p == '.')
+            p++;
     }
     if (*p != '\0' || n < 2)
         return false;
@@ -236,7 +264,7 @@ static void read_engine_knobs(const json_t *section, struct gs_engine_config *e,
     const json_t *v = json_object_get(section, "engine_version");
     if (v != NULL && (!json_is_string(v) || !codec_parse_engine_version(json_string_value(v), &e->version))) {
         gs_error_add(err, GS_ERR_INVALID, "/inference/engine_version",
-                     "must be a release such as \"0.19.0\" or \"0.6.4\"");
+                     "must be a release such as \"0.19.0\", \"0.6.4\" or \"1.3.0rc25\"");
         *ok = false;
     }
     v = json_object_get(section, "enforce_eager");

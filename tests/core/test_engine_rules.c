@@ -305,6 +305,52 @@ static void test_tensorrt_releases(void **state)
     assert_false(r.starts);
 }
 
+/* TensorRT-LLM 1.3's fp8 context-MLA reserve (PR #16399): with block reuse on and chunked
+ * prefill off the pool keeps k / (k + w) of the budget. DeepSeek-V3 (61 MLA layers, latent 512
+ * + rope 64; 128 heads, qk_nope 128, qk_rope 64, v 128) with an fp8 cache: k = 576 x 61 =
+ * 35,136 B a token; under attention data parallelism (TP 1) w = 128 x 320 = 40,960, so the
+ * reserve is budget x 40,960 / 76,096 unless w x L, L = min(max_batch_size, max_num_tokens)
+ * x max_seq_len tokens attended at most, is less; at TP 8 w = 16 x 320 = 5,120. None before
+ * 1.3, for a bf16 cache or with chunked prefill on. */
+static void test_tensorrt_mla_workspace_reserve(void **state)
+{
+    (void)state;
+    const struct gs_arch ds = fixture_deepseek_v3();
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(&ds);
+    in.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    in.kv_dtype = GS_KV_FP8;
+    in.gpu.total_bytes = 1ULL << 42; /* room beside DeepSeek-V3's weights on one GPU */
+    struct gs_inference_result before, after;
+    /* a budget past the worst case: w x min(2,048, 8,192) x 8,192 tokens attended at most */
+    in.context_length = 8192;
+    in.engine.version = 10300;
+    assert_int_equal(gs_inference_compute(&in, &after, NULL), GS_OK);
+    assert_int_equal(after.workspace_reserve_bytes, 40960ULL * 2048 * 8192);
+    in.context_length = 131072;
+    in.engine.version = 10200;
+    assert_int_equal(gs_inference_compute(&in, &before, NULL), GS_OK);
+    in.engine.version = 10300;
+    assert_int_equal(gs_inference_compute(&in, &after, NULL), GS_OK);
+    assert_int_equal(after.kv.bytes_per_token, 35136);
+    assert_int_equal(before.workspace_reserve_bytes, 0);
+    const uint64_t budget = (uint64_t)before.budget.kv_bytes;
+    const uint64_t reserve = budget / 76096 * 40960 + budget % 76096 * 40960 / 76096;
+    assert_int_equal(after.workspace_reserve_bytes, reserve);
+    assert_int_equal((uint64_t)after.budget.kv_bytes, budget - reserve);
+    in.tensor = 8;
+    assert_int_equal(gs_inference_compute(&in, &after, NULL), GS_OK);
+    const uint64_t tp8 = (uint64_t)after.budget.kv_bytes + after.workspace_reserve_bytes;
+    assert_int_equal(after.workspace_reserve_bytes,
+                     tp8 / (35136 + 5120) * 5120 + tp8 % (35136 + 5120) * 5120 / (35136 + 5120));
+    in.engine.chunked_prefill = GS_CHUNKED_PREFILL_ON;
+    assert_int_equal(gs_inference_compute(&in, &after, NULL), GS_OK);
+    assert_int_equal(after.workspace_reserve_bytes, 0);
+    in.engine.chunked_prefill = GS_CHUNKED_PREFILL_DEFAULT;
+    in.kv_dtype = GS_KV_AUTO;
+    assert_int_equal(gs_inference_compute(&in, &after, NULL), GS_OK);
+    assert_int_equal(after.workspace_reserve_bytes, 0);
+}
+
 /* MLA's chunked-prefill context workspace in the profile run. Rows: V1
  * (MLACommonMetadataBuilder.determine_chunked_prefill_workspace_size)
  * min(max(8 x max_model_len, 4 x max_num_seqs x block_size), 64k), at least
@@ -1340,6 +1386,7 @@ int main(void)
         cmocka_unit_test(test_sglang_speculative_reserve),
         cmocka_unit_test(test_sglang_fraction_prefill_graphs),
         cmocka_unit_test(test_tensorrt_releases),
+        cmocka_unit_test(test_tensorrt_mla_workspace_reserve),
         cmocka_unit_test(test_vllm_sampler_phase),
         cmocka_unit_test(test_vllm_moe_workspace_kept),
         cmocka_unit_test(test_vllm_dp_moe_gather),

@@ -896,7 +896,8 @@ static void test_sglang_vision_configs(void **state)
 
 /* inference.engine_version: major.minor[.patch[.fourth]] with an optional
  * .postN (SGLang's "0.4.3.post4", vLLM's "0.6.6.post1") - the release's own
- * rules - and nothing else. */
+ * rules - or a pre-release (TensorRT-LLM's "1.3.0rc25"), a nightly's .devN and a
+ * +local label, read as the release they lead to; nothing else. */
 static void test_engine_versions(void **state)
 {
     (void)state;
@@ -910,6 +911,11 @@ static void test_engine_versions(void **state)
         {"0.4.3post4", 0},      {"post1", 0},             {"0", 0},
         {"0.0", 0},             {"1.2.3.4.5", 0},         {"0.100.0", 0},
         {"0.4.3.rc1", 0},       {"", 0},
+        {"1.3.0rc25", 10300},   {"1.4rc1", 10400},        {"0.27.0rc1", 2700},
+        {"0.22.1rc1.dev16+ge9499996d", 2201},             {"0.22.1.dev16", 2201},
+        {"1.3.0rc25.post1", 10300},                       {"0.9.0a1", 900},
+        {"1.3.0rc", 0},         {"1.3.0rc25x", 0},        {"0.22.1+", 0},
+        {"0.22.1.dev", 0},      {"0.22.1+g-1", 0},        {"1.3.0b", 0},
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         uint32_t v = 0;
