@@ -1057,7 +1057,7 @@ static void test_model_runner_field(void **state)
 
 /* The releases after 0.26: on 0.29 Model Runner V2 subtracts its own graph estimate, so the
  * answer warns that it is not modelled (not that none is reserved); a release past those read
- * says so; 0.28 has no bitsandbytes loader for an nf4 checkpoint. */
+ * says so, for every engine; 0.28 has no bitsandbytes loader for an nf4 checkpoint. */
 static void test_vllm_releases_after_0_26(void **state)
 {
     (void)state;
@@ -1090,6 +1090,22 @@ static void test_vllm_releases_after_0_26(void **state)
     json_decref(nf4);
     json_decref(nf4_27);
 #undef LATE_BODY
+    /* SGLang past 0.5.20 and TensorRT-LLM past 1.3 were not read either */
+    static const char *const unread[][3] = {{"sglang", "0.5.21", "0.5.20.post1"},
+                                            {"tensorrt_llm", "1.4.0rc1", "1.3.0rc27"}};
+    for (size_t i = 0; i < 2; i++)
+        for (size_t j = 1; j < 3; j++) {
+            snprintf(body, sizeof(body),
+                     "{\"model\":\"qwen2.5-7b\",\"gpu\":\"h100\",\"inference\":{\"engine\":"
+                     "\"%s\",\"engine_version\":\"%s\",\"context_length\":8192}}",
+                     unread[i][0], unread[i][j]);
+            json_t *a = estimate(body, &p);
+            assert_non_null(a);
+            assert_int_equal(names(json_object_get(a, "warnings"), "code",
+                                   "engine_release_not_modeled"),
+                             j == 1);
+            json_decref(a);
+        }
 }
 
 /* inference.entrypoint: vLLM's usage context sets the profile's default tokens
