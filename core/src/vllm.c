@@ -1524,6 +1524,12 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                           ? "offline: the Python LLM class (usage context LLM_CLASS), whose "
                             "default max_num_batched_tokens is 8,192, 16,384 on GPUs of 70 GiB "
                             "or more but A100"
+                      : r->release->huge_gpu_tokens
+                          ? "serve: vllm serve, the OpenAI-compatible server (usage context "
+                            "OPENAI_API_SERVER), whose default max_num_batched_tokens is 2,048, "
+                            "8,192 on GPUs of 70 GiB or more but A100, 16,384 on GPUs of 160 GiB "
+                            "or more (PR #51726); the Python LLM class profiles 8,192 and 16,384 "
+                            "(inference.entrypoint offline)"
                           : "serve: vllm serve, the OpenAI-compatible server (usage context "
                             "OPENAI_API_SERVER), whose default max_num_batched_tokens is 2,048, "
                             "8,192 on GPUs of 70 GiB or more but A100; the Python LLM class "
