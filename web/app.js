@@ -47,7 +47,7 @@ const FIELDS = {
     ['inference.max_num_batched_tokens', 'Batched tokens', 'int', '', { ph: 'release default' }],
     ['inference.max_num_seqs', 'Max sequences', 'int', '', { ph: 'release default' }],
     ['inference.enable_chunked_prefill', 'Chunked prefill', 'sel', '', { opts: TRI }],
-    ['inference.enable_prefix_caching', 'Prefix caching', 'sel', '', { dep: 'inference.engine=vllm', opts: TRI }],
+    ['inference.enable_prefix_caching', 'Prefix caching', 'sel', '', { dep: 'inference.engine=vllm tensorrt_llm', opts: TRI }],
     ['inference.speculative.method', 'Speculative decoding', 'sel', '', { opts: [['', 'off'], ['mtp', 'mtp (the model\'s MTP layers)'], 'eagle', 'eagle3', ['draft_model', 'draft model'], 'ngram', 'suffix'],
       hint: 'vLLM: mtp uses the model\'s MTP layers; eagle, eagle3 and draft_model need the draft. SGLang: every method but suffix.' }],
     ['inference.speculative.draft', 'Draft model', 'text', '', { dep: 'inference.speculative.method=eagle eagle3 draft_model', ph: 'catalog id' }],
