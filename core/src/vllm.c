@@ -40,6 +40,8 @@
     .mtp_own_head = true, \
     .sampler_logit_bytes = 40, \
     .sampler_adds = false, \
+    .sampler_random_hidden = false, \
+    .v2_sampler_logit_bytes = 6, \
     .gate_up_held = true, \
     .mxfp4_triton = false, \
     .sampler_triton_scratch = false, \
@@ -96,6 +98,7 @@
     .from = 800, \
     .name = "vLLM 0.8.0-0.8.x (V1; device-wide accounting)", \
     .v1 = true, \
+    .sampler_random_hidden = true, \
     .non_torch = GS_VLLM_NT_DEVICE, \
     .mla_pad = false, \
     .moe_shared_cache = true, \
@@ -327,6 +330,7 @@ static const char *const v2_rocm_0_28[] = {"DeepseekV4ForCausalLM", NULL};
             "bitsandbytes)", \
     .huge_gpu_tokens = true, \
     .bitsandbytes = false, \
+    .v2_sampler_logit_bytes = 2, \
     .runner_v2_architectures = v2_moe_0_28, \
     .runner_v2_rocm_excluded = v2_rocm_0_28, \
     .source = "vllm/engine/arg_utils.py get_batch_defaults (PR #51726); vllm/config/vllm.py " \
@@ -403,6 +407,7 @@ static const struct gs_vllm_release v0_fallback = {
     .non_torch = GS_VLLM_NT_GROWTH,
     .mla_workspace = GS_VLLM_MLA_WS_V0,
     .sampler_logit_bytes = 40,
+    .sampler_random_hidden = false,
     .source = "vllm/engine/arg_utils.py _is_v1_supported_oracle (pipeline parallelism -> V0)",
 };
 
@@ -786,8 +791,8 @@ static uint64_t activation_peak(const struct gs_arch *a, const struct gs_vllm_re
                             ovf);
         if (r->sampler_adds)
             return gs_add(peak, logits, ovf);
-        const uint64_t hidden = gs_mul(gs_add(tokens, gs_mul(reqs, r->v1 ? 2 : 1, ovf), ovf),
-                                       gs_mul(h, 2, ovf), ovf);
+        const uint64_t rows = gs_mul(reqs, r->sampler_random_hidden ? 2 : 1, ovf);
+        const uint64_t hidden = gs_mul(gs_add(tokens, rows, ovf), gs_mul(h, 2, ovf), ovf);
         const uint64_t kept =
             gs_add(mla_kept, r->moe_workspace_kept ? moe_workspace(a, counts, tokens, t, ovf) : 0,
                    ovf);
@@ -1185,13 +1190,37 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     const struct gs_vllm_release *rel = out->release;
     struct gs_budget *b = &out->budget;
     const uint64_t model_bytes = in->model_bytes ? in->model_bytes : 2;
-    b->activation_bytes = gs_vllm_engine_peak(in, stage, out, rel, stage->last_stage, ovf);
+    out->model_runner_v2 = gs_vllm_runs_v2(in, rel);
+    /* Model Runner V2's _dummy_sampler_run (vllm/v1/worker/gpu/model_runner.py): the dummy
+     * requests take the sampler's untouched slots - temperature 0, top-k the vocabulary, top-p
+     * 1, no logprobs (gpu/sample/states.py SamplingStates) - so apply_sampling_params makes
+     * only its fp32 copy (none once PR #47711 returns unprocessed logits as they are),
+     * get_top_k_top_p gives neither and gumbel_sample takes a blockwise argmax in registers;
+     * no hidden rows are randomized. Its PenaltiesState keeps a [max_num_seqs, vocabulary]
+     * int32 count and a bit mask of the prompt's tokens from load on (vLLM PR #52718 measures
+     * it against the pool), alive through the profile. */
+    struct gs_vllm_release v2 = *rel;
+    uint64_t penalties = 0;
+    if (out->model_runner_v2) {
+        v2.sampler_logit_bytes = rel->v2_sampler_logit_bytes;
+        v2.sampler_triton_scratch = false;
+        v2.sampler_random_hidden = false;
+        if (stage->last_stage && in->arch->logits) {
+            const uint64_t vocab = in->arch->vocab_size;
+            penalties = gs_mul(gs_mul(out->max_num_seqs, gs_add(vocab, gs_div_ceil(vocab, 32),
+                                                                 ovf), ovf),
+                               4, ovf);
+        }
+    }
+    const struct gs_vllm_release *profiled = out->model_runner_v2 ? &v2 : rel;
+    b->activation_bytes = gs_vllm_engine_peak(in, stage, out, profiled, stage->last_stage, ovf);
     const struct gs_vllm_moe_run moe = vllm_moe_run(in, rel, stage, ovf);
     if (!c->has_activation_bytes && (moe.data > 1 || moe.fp8_activations != GS_VLLM_FP8_ACT_NONE))
         b->activation_bytes = gs_vllm_moe_activation_peak(
-            in->arch, rel, stage->counts, out->max_num_batched_tokens, out->max_num_seqs,
+            in->arch, profiled, stage->counts, out->max_num_batched_tokens, out->max_num_seqs,
             stage->tensor, out->mla_workspace_tokens, in->gpu.sm_count, stage->last_stage, &moe,
             ovf);
+    out->v2_penalty_bytes = c->has_activation_bytes ? 0 : penalties;
     const bool gathers = rel->v1 && in->data > 1 && c->all2all == GS_ALL2ALL_NCCL &&
                          gs_arch_moe_block(in->arch) != NULL && !c->has_activation_bytes;
     out->moe_gathered_tokens = gathers && moe.data > 1
@@ -1211,7 +1240,6 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
                    gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->hidden_size, ovf),
                           model_bytes, ovf),
                    ovf);
-    out->model_runner_v2 = gs_vllm_runs_v2(in, rel);
     if (rel->v1 && !c->has_activation_bytes && stage->first_stage &&
         (!out->model_runner_v2 || rel->v2_mm_profile)) {
         const struct gs_vllm_mm_profile mm =
@@ -1223,6 +1251,7 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
         out->mm_profile_video = mm.video;
         b->activation_bytes = gs_add(b->activation_bytes, mm.added_bytes, ovf);
     }
+    b->activation_bytes = gs_add(b->activation_bytes, out->v2_penalty_bytes, ovf);
     *non_torch = vllm_non_torch(in, rel, stage->tensor, stage->last_stage, ovf);
     /* The rotary cos/sin tables are buffers created with the model, so the weights the engine
      * measures after loading include them on every GPU, in the model dtype
@@ -1517,6 +1546,17 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                       forced ? "vllm/config/vllm.py use_v2_model_runner (envs."
                                "VLLM_USE_V2_MODEL_RUNNER decides first)"
                              : r->release->source);
+            if (r->v2_penalty_bytes)
+                n->assume_value(n->ctx, "sampler_state_bytes", r->v2_penalty_bytes,
+                                "Model Runner V2's penalty state, a [max_num_seqs, vocabulary] "
+                                "int32 count of output tokens and a bit mask of the prompt's, "
+                                "allocated at load and alive through the profile (in "
+                                "activation_peak_bytes); V2's dummy sampler runs greedy, holding "
+                                "the logits and an fp32 copy, the logits alone from 0.28 "
+                                "(PR #47711)",
+                                "vllm/v1/worker/gpu/sample PenaltiesState, Sampler; "
+                                "model_runner.py _dummy_sampler_run (vLLM PR #52718 measures "
+                                "the state against the pool)");
         }
         if (r->release->v1)
             n->assume(n->ctx, "entrypoint",

@@ -785,8 +785,16 @@ static void test_vllm_model_runner_v2(void **state)
     assert_true(v2.model_runner_v2);
     assert_int_equal(v1.mm_profile_bytes, 196083712ULL);
     assert_int_equal(v2.mm_profile_bytes, 0);
-    /* the same budget but the graphs' gigabyte and the dummy's bytes */
-    assert_int_equal(v2.budget.kv_bytes - v1.budget.kv_bytes, (1ULL << 30) + 196083712ULL);
+    /* V2's dummy sampler on 0.25 (greedy, top-k and top-p off): the bf16 logits and their fp32
+     * copy, 6 B x 1,024 requests x 262,208, beside the hidden states without V1's random rows,
+     * (8,192 + 1,024) x 2,560 x 2, and the penalty state kept from load, 1,024 x (262,208 +
+     * 262,208 / 32 rounded up) x 4: 1,611,005,952 + 47,185,920 + 1,107,566,592 */
+    assert_int_equal(v2.v2_penalty_bytes, 1107566592ULL);
+    assert_int_equal(v2.budget.activation_bytes, 2765758464ULL);
+    /* the same budget but the graphs' gigabyte and the two profiles' peaks (V1's with the
+     * dummy's bytes) */
+    assert_int_equal(v2.budget.kv_bytes - v1.budget.kv_bytes,
+                     (1ULL << 30) + v1.budget.activation_bytes - v2.budget.activation_bytes);
 }
 
 /* Before 0.25 Model Runner V2 took models by class name (vllm/config/vllm.py
@@ -838,7 +846,12 @@ static void test_vllm_model_runner_v2_by_class(void **state)
     assert_int_equal(gs_inference_compute(&in, &v2, NULL), GS_OK);
     assert_false(v1.model_runner_v2);
     assert_true(v2.model_runner_v2);
-    assert_int_equal(v2.budget.kv_bytes - v1.budget.kv_bytes, 1ULL << 30);
+    /* V2's peak is the layer's, 8,192 x 2 x (2 x 2,048 + 3 x 5,632) = 343,932,928, above its
+     * sampler's 6 x 1,024 x 32,000 + 9,216 x 4,096 = 234,356,736, plus the penalty state
+     * 1,024 x (32,000 + 1,000) x 4 = 135,168,000 */
+    assert_int_equal(v2.budget.activation_bytes, 343932928ULL + 135168000ULL);
+    assert_int_equal(v2.budget.kv_bytes - v1.budget.kv_bytes,
+                     (1ULL << 30) + v1.budget.activation_bytes - v2.budget.activation_bytes);
 }
 
 /* After 0.26 (docs/vllm-kv-budget-research.md section 18): 0.27 profiles the multimodal
@@ -894,7 +907,13 @@ static void test_vllm_model_runner_v2_after_0_26(void **state)
     assert_int_equal(r27.mm_profile_bytes, 196083712ULL);
     assert_int_equal(r29.mm_profile_bytes, 196083712ULL);
     assert_int_equal(r26.budget.kv_bytes - r27.budget.kv_bytes, 196083712ULL);
-    assert_int_equal(r27.budget.kv_bytes - r29.budget.kv_bytes, 1ULL << 30);
+    /* from 0.28 the sampler keeps the logits alone (PR #47711): 2 x 1,024 x 262,208 + 47,185,920
+     * = 584,187,904 falls below the layer's 8,192 x 2 x (2 x 2,560 + 3 x 10,240) = 587,202,560,
+     * which with the dummy's bytes and the penalty state is the peak */
+    assert_int_equal(r29.budget.activation_bytes, 587202560ULL + 196083712ULL + 1107566592ULL);
+    assert_int_equal(r27.budget.kv_bytes - r29.budget.kv_bytes,
+                     (int64_t)(1ULL << 30) -
+                         (int64_t)(r27.budget.activation_bytes - r29.budget.activation_bytes));
 }
 
 /* 0.28's get_batch_defaults tier (PR #51726): vllm serve profiles 16,384 tokens on GPUs of

@@ -285,6 +285,9 @@ struct gs_inference_result {
                                               format (bitsandbytes from 0.28) */
     uint64_t workspace_reserve_bytes;      /* TensorRT-LLM 1.3: the fp8 context-MLA attention
                                               workspace held back from the pool */
+    uint64_t v2_penalty_bytes;             /* vLLM Model Runner V2: the sampler's penalty state,
+                                              [max_num_seqs, vocabulary] kept from load on (in
+                                              budget.activation_bytes) */
     uint64_t kv_groups, kv_group_layers;   /* vLLM's hybrid allocator: groups, layers per group */
     struct gs_kv_layout kv;
     uint64_t block_size, max_num_batched_tokens, max_num_seqs;

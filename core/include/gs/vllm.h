@@ -86,6 +86,11 @@ struct gs_vllm_release {
     uint8_t sampler_logit_bytes;
     bool sampler_adds;          /* the sampler's bytes are added to the layer peak instead: the
                                    rule gpusizer keeps for engines other than vLLM */
+    bool sampler_random_hidden; /* V1's _dummy_sampler_run replaces the requests' hidden rows by
+                                   torch.rand_like of them, one more [requests, hidden] tensor */
+    uint8_t v2_sampler_logit_bytes; /* the same per element on Model Runner V2, whose dummy
+                                       requests are greedy with top-k and top-p off: the logits
+                                       and an fp32 copy (6), the logits alone after PR #47711 (2) */
     bool gate_up_held;          /* eager model files hold the gated MLP's gate_up output through
                                    down_proj (LlamaMLP before PR #10339) */
     bool mxfp4_triton;          /* MXFP4 MoE on Hopper runs triton_kernels' matmul_ogs (bundled as
