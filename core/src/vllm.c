@@ -782,6 +782,18 @@ static uint64_t activation_peak(const struct gs_arch *a, const struct gs_vllm_re
         const uint64_t reqs = tokens < seqs ? tokens : seqs;
         const uint64_t h = a->hidden_size;
         uint64_t logits = gs_mul(gs_mul(reqs, a->vocab_size, ovf), r->sampler_logit_bytes, ovf);
+        /* tensor parallelism: compute_logits all-gathers the vocabulary shards
+         * (LogitsProcessor._gather_logits; DeviceCommunicatorBase.all_gather), so for a moment
+         * the rank holds its shard, the gathered buffer and the copy the reshape after movedim
+         * makes, 4 B + 2 B / t an element - above what Model Runner V2's greedy dummy keeps
+         * afterwards, below every other sampler's set */
+        if (t > 1) {
+            const uint64_t v = a->vocab_size;
+            const uint64_t gather = gs_mul(reqs, gs_add(gs_mul(v, 4, ovf),
+                                                        gs_mul(gs_div_ceil(v, t), 2, ovf), ovf),
+                                           ovf);
+            logits = max_u64(logits, gather);
+        }
         /* topk_topp_triton.py: buffer = logits.new_empty((min(next_power_of_2(programs),
          * num_sm), vocab)), programs = min(num_sm, requests), cached in _TRITON_BUFFER_CACHE;
          * the kernel runs for 8 requests or more */

@@ -914,6 +914,14 @@ static void test_vllm_model_runner_v2_after_0_26(void **state)
     assert_int_equal(r27.budget.kv_bytes - r29.budget.kv_bytes,
                      (int64_t)(1ULL << 30) -
                          (int64_t)(r27.budget.activation_bytes - r29.budget.activation_bytes));
+    /* at TP 2 the all-gather of the logits' shards in compute_logits is the sampler phase's
+     * peak: 1,024 x (4 x 262,208 + 2 x 131,104) = 1,342,504,960 beside the 47,185,920 of
+     * hidden states, above the layer's 8,192 x 2 x (2 x 2,560 + 3 x 10,240 / 2) = 335,544,320;
+     * then the dummy's bytes and the penalty state as at TP 1 */
+    in.tensor = 2;
+    assert_int_equal(gs_inference_compute(&in, &r29, NULL), GS_OK);
+    assert_int_equal(r29.budget.activation_bytes,
+                     1342504960ULL + 47185920ULL + 196083712ULL + 1107566592ULL);
 }
 
 /* 0.28's get_batch_defaults tier (PR #51726): vllm serve profiles 16,384 tokens on GPUs of
