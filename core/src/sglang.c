@@ -13,8 +13,6 @@
 
 #include <stddef.h>
 
-#define SGLANG_NEWEST_READ 520 /* 0.5.20, and main of September 2026 showed no change */
-
 static const struct gs_sglang_release releases[] = {
     {400, "0.4.0", GS_SGLANG_RULE_TENSOR, 0,
      "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction static, "
@@ -312,12 +310,6 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
         n->warn(n->ctx, "engine_release_not_modeled",
                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
                 "by tensor-parallel size), which gpusizer has not checked against them");
-    /* server_args.py and its memory hooks were read through main of September 2026: the
-     * defaults gave 0.5.20's figures (docs/engines.md); later releases were not read */
-    if (c->version > SGLANG_NEWEST_READ && n->warn)
-        n->warn(n->ctx, "engine_release_not_modeled",
-                "this SGLang release is newer than the releases gpusizer has read (through "
-                "0.5.20); it is sized with the 0.5.20 rules");
 }
 
 static enum gs_status sglang_speculative(const struct gs_engine_config *c,
@@ -374,5 +366,10 @@ const struct gs_engine_ops gs_engine_sglang = {
     .load = sglang_load,
     .pool = sglang_pool,
     .notes = sglang_notes,
+    /* server_args.py and its memory hooks read through main of September 2026, whose defaults
+     * give 0.5.20's figures (docs/engines.md); 0.5.21 and later were not read */
+    .first_unread = 521,
+    .unread_detail = "this SGLang release is newer than the releases gpusizer has read (through "
+                     "0.5.20); it is sized with the 0.5.20 rules",
     .speculative = sglang_speculative,
 };

@@ -231,11 +231,6 @@ static void trtllm_notes(const struct gs_engine_config *c, const struct gs_infer
         n->warn(n->ctx, "engine_release_not_modeled",
                 "TensorRT-LLM releases before 0.8 are sized with the 0.8 rules, which gpusizer "
                 "has not checked against them");
-    /* read through the 1.3 release candidates of September 2026 (rc27); 1.4's changes were not */
-    if (c->version >= 10400 && n->warn)
-        n->warn(n->ctx, "engine_release_not_modeled",
-                "this TensorRT-LLM release is newer than the releases gpusizer has read (through "
-                "the 1.3 release candidates); it is sized with the 1.3 rules");
 }
 
 const struct gs_engine_ops gs_engine_tensorrt_llm = {
@@ -257,4 +252,8 @@ const struct gs_engine_ops gs_engine_tensorrt_llm = {
     .load = trtllm_load,
     .pool = trtllm_pool,
     .notes = trtllm_notes,
+    /* read through the 1.3 release candidates of September 2026 (rc27); 1.4's changes were not */
+    .first_unread = 10400,
+    .unread_detail = "this TensorRT-LLM release is newer than the releases gpusizer has read "
+                     "(through the 1.3 release candidates); it is sized with the 1.3 rules",
 };

@@ -1654,10 +1654,6 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
             n->warn(n->ctx, "engine_release_not_modeled",
                     "vLLM releases before 0.6.4 kept everything resident after profiling in "
                     "their accounting, which cannot be predicted; sized with the 0.6.4 rules");
-        if (c->version >= GS_VLLM_FIRST_UNREAD)
-            n->warn(n->ctx, "engine_release_not_modeled",
-                    "this vLLM release is newer than the releases gpusizer has read (through "
-                    "0.30.x); it is sized with the latest rules (assumption engine_release)");
         if (r->loader_removed)
             n->warn(n->ctx, "unsupported_by_engine",
                     "vLLM 0.28 removed its bitsandbytes loader and quantization method "
@@ -1719,6 +1715,9 @@ const struct gs_engine_ops gs_engine_vllm = {
     .graphs_subtracted = vllm_graphs,
     .pool = vllm_pool,
     .capacity = vllm_capacity,
+    .first_unread = GS_VLLM_FIRST_UNREAD,
+    .unread_detail = "this vLLM release is newer than the releases gpusizer has read (through "
+                     "0.30.x); it is sized with the latest rules (assumption engine_release)",
     .notes = vllm_notes,
     .layout_detail = vllm_layout_detail,
 };

@@ -75,6 +75,11 @@ struct gs_engine_ops {
                                   cache holds where one sequence of the context does not fit
                                   (TensorRT-LLM), rather than refusing to start (vLLM) */
     enum gs_engine_spec spec;
+    /* The first release whose changes were not read (0: no bound): a request naming it or a
+     * later one is answered with the newest rules read and the warning unread_detail, code
+     * engine_release_not_modeled. */
+    uint32_t first_unread;
+    const char *unread_detail;
 
     /* out->block_size, max_num_batched_tokens, max_num_seqs and the release rules
      * (out->release, out->sglang_release) from the request and the engine's defaults. */
