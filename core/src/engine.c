@@ -38,6 +38,16 @@ uint64_t gs_engine_segment_slack(const struct gs_inference_input *in,
                                     stage->last_stage, ovf);
 }
 
+uint64_t gs_engine_fp8_marlin_growth(const struct gs_inference_input *in,
+                                     const struct gs_engine_stage *stage, bool *ovf)
+{
+    const struct gs_weights_request wr = {(enum gs_weight_format)in->weight_format,
+                                          in->group_size, stage->tensor, stage->pipeline,
+                                          in->experts_only, in->expert};
+    return gs_weights_fp8_marlin_growth(in->arch, &wr, stage->counts, stage->first_stage,
+                                        stage->last_stage, ovf);
+}
+
 bool gs_engine_has_windows(const struct gs_arch *a)
 {
     for (size_t k = 0; k < a->block_count; k++)

@@ -1195,6 +1195,18 @@ static struct gs_vllm_moe_run vllm_moe_run(const struct gs_inference_input *in,
     return m;
 }
 
+/* Whether fp8 weights run on Marlin's weight-only kernel: on CUDA GPUs below compute
+ * capability 8.9 (Fp8LinearMethod use_marlin = not has_device_capability(89), since PR #5975;
+ * MoE layers the same way from PR #16850, select_fp8_moe_backend's "weight-only path for older
+ * GPUs without native FP8"; ROCm never). */
+static bool vllm_fp8_marlin(const struct gs_inference_input *in)
+{
+    const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
+    const bool fp8 = in->weight_format == GS_WF_FP8 || in->weight_format == GS_WF_FP8_PER_CHANNEL ||
+                     in->weight_format == GS_WF_FP8_BLOCK;
+    return fp8 && (hw == GS_HW_VOLTA || hw == GS_HW_TURING || hw == GS_HW_AMPERE);
+}
+
 static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                       struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
@@ -1284,6 +1296,8 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     if (in->weight_format == GS_WF_MXFP4)
         b->layout_bytes = gs_vllm_mxfp4_layout_bytes(in->arch, rel, in->gpu.hw, stage->counts,
                                                      stage->tensor, in->expert, ovf);
+    else if (vllm_fp8_marlin(in))
+        b->layout_bytes = gs_engine_fp8_marlin_growth(in, stage, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->layout_bytes, ovf);
     /* vLLM's weights are torch's allocated bytes; its non-torch term leaves the allocator's
      * rounding out (memory_reserved) except in 0.6.4, whose non_torch_allocations are the
@@ -1678,8 +1692,14 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                   "per rank) count as non-torch memory; core/src/runtime.c");
 }
 
-static const char *vllm_layout_detail(const struct gs_inference_result *r, uint8_t hw)
+static const char *vllm_layout_detail(const struct gs_inference_result *r, uint8_t hw,
+                                      uint8_t weight_format)
 {
+    if ((enum gs_weight_format)weight_format != GS_WF_MXFP4)
+        return "vLLM's Marlin weight-only fp8 on a GPU without fp8 tensor cores: the scales "
+               "become one per output column and 128 inputs (block scales) or per output column "
+               "(tensor scales) in 16 bits; counted with the weights it loads and in "
+               "overhead_bytes";
     return (enum gs_hw)hw == GS_HW_HOPPER && r->release != NULL && r->release->mxfp4_triton
                ? "vLLM's Triton MXFP4 MoE on Hopper: expert width padded to 64, a swizzled copy "
                  "of the scales beside the loaded ones, fp32 biases; counted with the weights it "

@@ -260,19 +260,27 @@ static bool in_format(const struct weigh *w, const struct gs_module *m, bool pla
     return !(r->experts_only && !(m->flags & GS_MOD_EXPERT));
 }
 
+/* A module's (in, out) on one rank and how many of it the rank holds: with
+ * expert parallelism each rank holds whole experts, E / ep of them
+ * (FusedMoE: local_num_experts = global_num_experts // ep_size), otherwise
+ * every instance split by tensor parallelism (rank_shape). */
+static void module_on_rank(const struct gs_weights_request *r, const struct gs_module *m,
+                           const struct gs_block *b, uint64_t *in, uint64_t *out, uint64_t *count)
+{
+    const bool spread = r->expert > 1 && (m->flags & GS_MOD_EXPERT);
+    rank_shape(m, b, spread ? 1 : (r->tensor ? r->tensor : 1), in, out);
+    *count = spread ? gs_div_ceil(m->count ? m->count : 1, r->expert) : (m->count ? m->count : 1);
+}
+
 /* Bytes of one module on one rank. `plain` keeps it unquantized (towers). */
 static uint64_t module_bytes(struct weigh *w, const struct gs_module *m, const struct gs_block *b,
                              bool plain)
 {
     const struct gs_weights_request *r = w->r;
-    /* with expert parallelism each rank holds whole experts, E / ep of them
-     * (FusedMoE: local_num_experts = global_num_experts // ep_size) */
-    const bool spread = r->expert > 1 && (m->flags & GS_MOD_EXPERT);
-    const uint64_t t = spread ? 1 : (r->tensor ? r->tensor : 1);
-    uint64_t in, out;
-    rank_shape(m, b, t, &in, &out);
-    const uint64_t count = spread ? gs_div_ceil(m->count ? m->count : 1, r->expert)
-                                  : (m->count ? m->count : 1);
+    uint64_t in, out, count;
+    module_on_rank(r, m, b, &in, &out, &count);
+    const uint64_t t = r->expert > 1 && (m->flags & GS_MOD_EXPERT) ? 1
+                                                                    : (r->tensor ? r->tensor : 1);
     if (m->flags & GS_MOD_BUFFER) /* fp32 correction biases, int32 hash tables (vLLM) */
         return gs_mul(gs_module_parameters(m, &w->ovf), 4, &w->ovf);
     if (!in_format(w, m, plain)) {
@@ -509,6 +517,68 @@ uint64_t gs_weights_segment_slack(const struct gs_arch *a, const struct gs_weigh
     if (w.ovf)
         *overflow = true;
     return slack;
+}
+
+/* Marlin's scales of one fp8 module on one rank against the checkpoint's:
+ * adds the first to *marlin and the second to *stored. */
+static void marlin_scales(struct weigh *w, const struct gs_module *m, const struct gs_block *b,
+                          bool plain, uint64_t *marlin, uint64_t *stored)
+{
+    if (!in_format(w, m, plain) || (m->flags & GS_MOD_BUFFER))
+        return;
+    uint64_t in, out, count;
+    module_on_rank(w->r, m, b, &in, &out, &count);
+    const enum gs_weight_format f = w->r->format;
+    /* block scales become group scales of 128 inputs by output column, other fp8 scales one
+     * per column, in the model's 16-bit dtype */
+    const uint64_t groups = f == GS_WF_FP8_BLOCK ? gs_div_ceil(in, 128) : 1;
+    const uint64_t values = gs_mul(in, out, &w->ovf);
+    *marlin = gs_add(*marlin, gs_mul(gs_mul(gs_mul(groups, out, &w->ovf), 2, &w->ovf), count,
+                                     &w->ovf),
+                     &w->ovf);
+    *stored = gs_add(*stored, gs_mul(weights_as(f, values, in, out, w->g, &w->ovf) - values,
+                                     count, &w->ovf),
+                     &w->ovf);
+}
+
+uint64_t gs_weights_fp8_marlin_growth(const struct gs_arch *a, const struct gs_weights_request *r,
+                                      const uint64_t counts[GS_BLOCKS_MAX], bool first_stage,
+                                      bool last_stage, bool *overflow)
+{
+    if (r->format != GS_WF_FP8 && r->format != GS_WF_FP8_PER_CHANNEL &&
+        r->format != GS_WF_FP8_BLOCK)
+        return 0;
+    struct weigh w = weigh_for(a, r);
+    uint64_t marlin = 0, stored = 0;
+    for (size_t k = 0; k < a->block_count; k++) {
+        uint64_t block_marlin = 0, block_stored = 0;
+        const struct gs_block *b = &a->blocks[k];
+        for (size_t i = 0; counts[k] && i < b->module_count; i++)
+            marlin_scales(&w, &b->modules[i], b, false, &block_marlin, &block_stored);
+        marlin = gs_add(marlin, gs_mul(block_marlin, counts[k], &w.ovf), &w.ovf);
+        stored = gs_add(stored, gs_mul(block_stored, counts[k], &w.ovf), &w.ovf);
+    }
+    for (size_t i = 0; first_stage && i < a->tower_count; i++) {
+        const struct gs_tower *tw = &a->towers[i];
+        if (tw->part == GS_PART_MTP || tw->block >= a->block_count)
+            continue;
+        const bool plain = tw->part == GS_PART_VISION || tw->part == GS_PART_AUDIO;
+        const struct gs_block *b = &a->blocks[tw->block];
+        uint64_t tower_marlin = 0, tower_stored = 0;
+        for (size_t m = 0; m < b->module_count; m++)
+            marlin_scales(&w, &b->modules[m], b, plain, &tower_marlin, &tower_stored);
+        marlin = gs_add(marlin, gs_mul(tower_marlin, tw->layers, &w.ovf), &w.ovf);
+        stored = gs_add(stored, gs_mul(tower_stored, tw->layers, &w.ovf), &w.ovf);
+    }
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        if (on_last_stage(m) ? last_stage : first_stage)
+            marlin_scales(&w, m, NULL, m->part == GS_PART_VISION || m->part == GS_PART_AUDIO,
+                          &marlin, &stored);
+    }
+    if (w.ovf)
+        *overflow = true;
+    return marlin > stored ? marlin - stored : 0;
 }
 
 enum gs_status gs_weights_layers_bytes(const struct gs_arch *a, const struct gs_weights_request *r,

@@ -1133,6 +1133,16 @@ static void test_vllm_non_torch(void **state)
     assert_false(ovf);
 }
 
+/* QwQ-32B's shape (Qwen2.5-32B): 64 layers, h 5,120, 40 q and 8 kv heads, intermediate
+ * 27,648, vocabulary 152,064, untied. */
+static struct gs_arch qwq_32b_shape(void)
+{
+    return fixture_arch("{\"model_type\":\"qwen2\",\"hidden_size\":5120,"
+                        "\"num_hidden_layers\":64,\"num_attention_heads\":40,"
+                        "\"num_key_value_heads\":8,\"intermediate_size\":27648,"
+                        "\"vocab_size\":152064,\"tie_word_embeddings\":false}");
+}
+
 /* PyTorch's caching allocator rounds each request of 10 MiB or more up to 2
  * MiB (CUDACachingAllocator.cpp get_allocation_size). Qwen2.5-32B at TP 4
  * (QwQ-32B's architecture), bf16, per layer per rank: fused q/k/v (40 + 2 x
@@ -1149,10 +1159,7 @@ static void test_segment_slack(void **state)
     assert_int_equal(gs_torch_segment_rounding(10 * 1048576ULL), 0);
     assert_int_equal(gs_torch_segment_rounding(12 * 1048576ULL + 1), 2 * 1048576ULL - 1);
     assert_int_equal(gs_torch_segment_rounding(13107200ULL), 1572864ULL);
-    struct gs_arch q = fixture_arch("{\"model_type\":\"qwen2\",\"hidden_size\":5120,"
-                                    "\"num_hidden_layers\":64,\"num_attention_heads\":40,"
-                                    "\"num_key_value_heads\":8,\"intermediate_size\":27648,"
-                                    "\"vocab_size\":152064,\"tie_word_embeddings\":false}");
+    struct gs_arch q = qwq_32b_shape();
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(&q, 0, 64, counts);
     bool ovf = false;
@@ -1191,6 +1198,72 @@ static void test_segment_slack(void **state)
     assert_int_equal(res.budget.non_torch_bytes - later.budget.non_torch_bytes,
                      287047680ULL + 236453888ULL); /* the CUDA context and the rounding */
     assert_true(plain > 0);
+}
+
+/* fp8 on Marlin (vLLM marlin_utils_fp8.py prepare_fp8_layer_for_marlin,
+ * prepare_moe_fp8_layer_for_marlin): scales of 2 bytes per output column and
+ * 128 inputs (block) or per output column (tensor), for the checkpoint's 4
+ * bytes per 128 x 128 block or per tensor.
+ * QwQ-32B's shape at TP 4 (h 5,120, 40 q and 8 kv heads, intermediate
+ * 27,648), block scales: q 2 x 1,280 x 40 = 102,400 for 4 x 10 x 40 = 1,600;
+ * k and v 2 x 256 x 40 = 20,480 for 320 each; o 2 x 5,120 x 10 = 102,400
+ * for 1,600; gate, up and down 2 x 6,912 x 40 = 2 x 5,120 x 54 = 552,960 for
+ * 8,640 each: 1,904,640 - 29,760 = 1,874,880 a layer, x 64 = 119,992,320.
+ * Tensor scales: 2 x (1,280 + 256 + 256 + 5,120 + 6,912 + 6,912 + 5,120) -
+ * 7 x 4 = 51,684 a layer, x 64 = 3,307,776. Per-channel scales shrink: 0.
+ * MiniMax-M2.7 at TP 4 (h 3,072, 48 q and 8 kv heads of 128, 256 experts of
+ * 1,536): an expert's gate and up 2 x 384 x 24 = 18,432 for 4 x 3 x 24 = 288
+ * each, down 2 x 3,072 x 3 = 18,432 for 288: 54,432 x 256 = 13,934,592;
+ * attention q 2 x 1,536 x 24 = 73,728 for 1,152, k and v 2 x 256 x 24 =
+ * 12,288 for 192 each, o 2 x 3,072 x 12 = 73,728 for 1,152: 169,344; the
+ * router stays bf16: 14,103,936 a layer, x 62 = 874,444,032 (0.81 GiB,
+ * what the MiniMax-M2.7 log on 4 x A100 lacked: +8.9% before, +3.2% after,
+ * tests/fixtures/calibration/vllm-2026-startup-logs.json). */
+static void test_vllm_fp8_marlin_layout(void **state)
+{
+    (void)state;
+    struct gs_arch q = qwq_32b_shape();
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&q, 0, 64, counts);
+    bool ovf = false;
+    struct gs_weights_request r = {GS_WF_FP8_BLOCK, 0, 4, 1, false, 1};
+    assert_int_equal(gs_weights_fp8_marlin_growth(&q, &r, counts, true, true, &ovf),
+                     119992320ULL);
+    r.format = GS_WF_FP8;
+    assert_int_equal(gs_weights_fp8_marlin_growth(&q, &r, counts, true, true, &ovf), 3307776ULL);
+    r.format = GS_WF_FP8_PER_CHANNEL;
+    assert_int_equal(gs_weights_fp8_marlin_growth(&q, &r, counts, true, true, &ovf), 0);
+    r.format = GS_WF_AWQ;
+    assert_int_equal(gs_weights_fp8_marlin_growth(&q, &r, counts, true, true, &ovf), 0);
+    struct gs_arch mm = fixture_arch_file("minimax_m2/MiniMaxAI__MiniMax-M2.7.json");
+    uint64_t mm_counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&mm, 0, mm.num_hidden_layers, mm_counts);
+    r.format = GS_WF_FP8_BLOCK;
+    assert_int_equal(gs_weights_fp8_marlin_growth(&mm, &r, mm_counts, true, true, &ovf),
+                     874444032ULL);
+    assert_false(ovf);
+
+    /* through the budget: vLLM below compute capability 8.9 only */
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(&q);
+    struct gs_inference_result res;
+    in.tensor = 4;
+    in.weight_format = GS_WF_FP8_BLOCK;
+    in.weights_bytes = 18000000000ULL;
+    in.gpu.hw = GS_HW_AMPERE;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.layout_bytes, 119992320ULL);
+    assert_int_equal(res.budget.weights_bytes,
+                     18000000000ULL + 119992320ULL + res.budget.rope_cache_bytes);
+    in.gpu.hw = GS_HW_HOPPER; /* fp8 tensor cores: the checkpoint's scales as they are */
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.layout_bytes, 0);
+    in.gpu.hw = GS_HW_ADA;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.layout_bytes, 0);
+    in.gpu.hw = GS_HW_AMPERE;
+    in.weight_format = GS_WF_BF16;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.layout_bytes, 0);
 }
 
 /* V0 profile_run on a stage after the first (inference.c): the dummy
@@ -1430,6 +1503,7 @@ int main(void)
         cmocka_unit_test(test_vllm_mla_workspace),
         cmocka_unit_test(test_vllm_non_torch),
         cmocka_unit_test(test_segment_slack),
+        cmocka_unit_test(test_vllm_fp8_marlin_layout),
         cmocka_unit_test(test_vllm_v0_intermediate_tensors),
         cmocka_unit_test(test_vllm_v0_gather_root),
         cmocka_unit_test(test_vllm_graphs_by_release),

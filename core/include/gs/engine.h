@@ -104,8 +104,10 @@ struct gs_engine_ops {
     /* Optional: the release and profile behind an answer. */
     void (*notes)(const struct gs_engine_config *c, const struct gs_inference_result *r,
                   uint64_t expert, const struct gs_engine_notes *n);
-    /* Optional: the detail of assumption mxfp4_layout_bytes for a GPU of kind `hw`. */
-    const char *(*layout_detail)(const struct gs_inference_result *r, uint8_t hw);
+    /* Optional: the detail of the assumption behind budget.layout_bytes for a GPU of kind
+     * `hw` and weights of format `weight_format` (enum gs_weight_format). */
+    const char *(*layout_detail)(const struct gs_inference_result *r, uint8_t hw,
+                                 uint8_t weight_format);
     /* Optional (spec RESERVE): the note on a draft, or an error for a method it lacks. */
     enum gs_status (*speculative)(const struct gs_engine_config *c,
                                   const struct gs_engine_notes *n, struct gs_error *err);
@@ -135,6 +137,11 @@ void gs_engine_server_batch_defaults(const struct gs_inference_input *in,
  * (gs_weights_segment_slack). */
 uint64_t gs_engine_segment_slack(const struct gs_inference_input *in,
                                  const struct gs_engine_stage *stage, bool *ovf);
+
+/* What this worker's fp8 weights grow by on Marlin's weight-only kernel
+ * (gs_weights_fp8_marlin_growth). */
+uint64_t gs_engine_fp8_marlin_growth(const struct gs_inference_input *in,
+                                     const struct gs_engine_stage *stage, bool *ovf);
 
 /* Whether any decoder layer attends through a window / the model has a
  * vision or audio tower. */

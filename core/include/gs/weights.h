@@ -110,6 +110,24 @@ enum gs_status gs_weights_layers_bytes(const struct gs_arch *arch,
 /* The number of MTP layers the architecture stores (num_nextn_predict_layers). */
 uint64_t gs_weights_mtp_layers(const struct gs_arch *arch);
 
+/* What fp8 weights (`request->format` fp8, fp8_per_channel or fp8_block)
+ * grow by on one GPU of a stage when they run on Marlin's weight-only fp8
+ * kernel (NVIDIA GPUs without fp8 tensor cores, compute capability below
+ * 8.9): the values are repacked in place (gptq_marlin_repack, 4 a 32-bit
+ * word), but the scales become Marlin's - block scales (one fp32 per 128 x
+ * 128) one per 128 inputs and output column, per-tensor ones one per output
+ * column, in the model's 16-bit dtype (vLLM and SGLang
+ * quantization/utils/marlin_utils_fp8.py prepare_fp8_layer_for_marlin and
+ * prepare_moe_fp8_layer_for_marlin). 2 x out x ceil(in / 128) bytes for a
+ * block-quantized linear against 4 x ceil(out / 128) x ceil(in / 128): 1.5%
+ * of its fp8 bytes. Per-channel scales shrink (2 bytes a column for 4):
+ * the result is 0 where the stage's scales do not grow. `counts` and the
+ * stages as for gs_weights_segment_slack; 0 for other formats. */
+uint64_t gs_weights_fp8_marlin_growth(const struct gs_arch *arch,
+                                      const struct gs_weights_request *request,
+                                      const uint64_t counts[GS_BLOCKS_MAX], bool first_stage,
+                                      bool last_stage, bool *overflow);
+
 /* What PyTorch's CUDA caching allocator reserves beyond the weight tensors
  * one GPU of a stage holds (c10/cuda/CUDACachingAllocator.cpp
  * get_allocation_size: a request of kMinLargeAlloc, 10 MiB, or more gets a
