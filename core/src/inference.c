@@ -576,6 +576,13 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         out->starts = false;
         out->binding = "the KV cache cannot hold one sequence of the requested context length";
     }
+    /* a loader, kernel or attention backend the engine lacks fails it at startup, before any
+     * memory is measured */
+    out->engine_refusal = ops->refusal != NULL ? ops->refusal(in, out) : NULL;
+    if (out->engine_refusal != NULL) {
+        out->starts = false;
+        out->binding = out->engine_refusal;
+    }
     out->holds_batch = out->starts && out->max_concurrency >= in->batch_size;
     if (out->starts && !out->holds_batch && out->max_concurrency > 0)
         out->binding = "the KV cache holds fewer sequences of this context than the requested "

@@ -1668,11 +1668,6 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
             n->warn(n->ctx, "engine_release_not_modeled",
                     "vLLM releases before 0.6.4 kept everything resident after profiling in "
                     "their accounting, which cannot be predicted; sized with the 0.6.4 rules");
-        if (r->loader_removed)
-            n->warn(n->ctx, "unsupported_by_engine",
-                    "vLLM 0.28 removed its bitsandbytes loader and quantization method "
-                    "(model_loader/bitsandbytes_loader.py): int8, nf4 and nf4_dq checkpoints load "
-                    "on 0.27 and earlier; on this release serve an AWQ, GPTQ or fp8 checkpoint");
         if (r->model_runner_v2 && !r->release->v2_graphs_subtracted && !c->enforce_eager)
             n->warn(n->ctx, "cuda_graphs_not_reserved",
                     "this model runs vLLM's Model Runner V2, which sizes the KV pool without its "
@@ -1690,6 +1685,19 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                   "vLLM --all2all-backend; DeepEP's buffers (VLLM_DEEPEP_BUFFER_SIZE_MB = 1024 "
                   "MiB, low latency adds DeepEP's get_low_latency_rdma_size_hint for 256 tokens "
                   "per rank) count as non-torch memory; core/src/runtime.c");
+}
+
+/* What fails vLLM at startup whatever the memory (gs_engine_ops.refusal). */
+static const char *vllm_refusal(const struct gs_inference_input *in,
+                                const struct gs_inference_result *out)
+{
+    (void)in;
+    if (out->loader_removed)
+        return "vLLM 0.28 removed its bitsandbytes loader and quantization method "
+               "(model_loader/bitsandbytes_loader.py), so the engine does not start with int8, nf4 "
+               "or nf4_dq weights; they load on 0.27 and earlier; on this release serve an AWQ, "
+               "GPTQ or fp8 checkpoint";
+    return NULL;
 }
 
 static const char *vllm_layout_detail(const struct gs_inference_result *r, uint8_t hw,
@@ -1740,4 +1748,5 @@ const struct gs_engine_ops gs_engine_vllm = {
                      "0.30.x); it is sized with the latest rules (assumption engine_release)",
     .notes = vllm_notes,
     .layout_detail = vllm_layout_detail,
+    .refusal = vllm_refusal,
 };

@@ -945,16 +945,24 @@ static void test_vllm_0_28_defaults(void **state)
     struct gs_arch llama = fixture_arch_file("llama/TinyLlama__TinyLlama-1.1B-Chat-v1.0.json");
     struct gs_inference_input in = fixture_llama3_8b_on_h100(&llama);
     in.weight_format = GS_WF_NF4;
+    in.context_length = 2048; /* TinyLlama's max_position_embeddings */
     struct gs_inference_result r;
     in.engine.version = 2700;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_false(r.loader_removed);
-    in.engine.version = 2800;
+    assert_true(r.starts);
+    assert_null(r.engine_refusal);
+    in.engine.version = 2800; /* no loader: the engine does not start, whatever the memory */
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_true(r.loader_removed);
+    assert_false(r.starts);
+    assert_false(r.holds_batch);
+    assert_non_null(r.engine_refusal);
+    assert_string_equal(r.binding, r.engine_refusal);
     in.weight_format = GS_WF_AWQ;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_false(r.loader_removed);
+    assert_true(r.starts);
 }
 
 static void test_vllm_mxfp4_layout(void **state)

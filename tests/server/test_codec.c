@@ -1081,10 +1081,12 @@ static void test_vllm_releases_after_0_26(void **state)
     json_t *nf4 = estimate(body, &p);
     assert_non_null(nf4);
     assert_true(names(json_object_get(nf4, "warnings"), "code", "unsupported_by_engine"));
+    assert_true(json_is_false(json_object_get(nf4, "starts")));
     snprintf(body, sizeof(body), LATE_BODY, "\"precision\":{\"weights\":\"nf4\"},", "0.27.1");
     json_t *nf4_27 = estimate(body, &p);
     assert_non_null(nf4_27);
     assert_false(names(json_object_get(nf4_27, "warnings"), "code", "unsupported_by_engine"));
+    assert_true(json_is_true(json_object_get(nf4_27, "starts")));
     json_decref(v29);
     json_decref(v31);
     json_decref(nf4);

@@ -104,6 +104,12 @@ struct gs_engine_ops {
     /* Optional: the release and profile behind an answer. */
     void (*notes)(const struct gs_engine_config *c, const struct gs_inference_result *r,
                   uint64_t expert, const struct gs_engine_notes *n);
+    /* Optional: why the engine fails at startup here whatever the memory - no loader for the
+     * weights' format, no kernel or attention backend for this model on this GPU generation
+     * (in->gpu.hw) - or NULL. The answer is then "does not start" with this as the binding and
+     * the warning unsupported_by_engine. */
+    const char *(*refusal)(const struct gs_inference_input *in,
+                           const struct gs_inference_result *out);
     /* Optional: the detail of the assumption behind budget.layout_bytes for a GPU of kind
      * `hw` and weights of format `weight_format` (enum gs_weight_format). */
     const char *(*layout_detail)(const struct gs_inference_result *r, uint8_t hw,

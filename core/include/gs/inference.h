@@ -283,6 +283,8 @@ struct gs_inference_result {
                                               MoE path was not read: the gather is not counted */
     bool loader_removed;                   /* vLLM: the release has no loader for the weights'
                                               format (bitsandbytes from 0.28) */
+    const char *engine_refusal;            /* why the engine does not start on this GPU whatever
+                                              the memory (gs_engine_ops.refusal), else NULL */
     uint64_t workspace_reserve_bytes;      /* TensorRT-LLM 1.3: the fp8 context-MLA attention
                                               workspace held back from the pool */
     uint64_t v2_penalty_bytes;             /* vLLM Model Runner V2: the sampler's penalty state,
