@@ -93,6 +93,14 @@ bool gs_arch_has_mla(const struct gs_arch *a)
     return b != NULL && b->mixer == GS_MIXER_MLA;
 }
 
+bool gs_arch_has_sparse_mla(const struct gs_arch *a)
+{
+    for (size_t b = 0; a != NULL && b < a->block_count; b++)
+        if (a->blocks[b].mixer == GS_MIXER_MLA && a->blocks[b].attn.index_topk > 0)
+            return true;
+    return false;
+}
+
 const struct gs_block *gs_arch_attention_block(const struct gs_arch *a)
 {
     uint64_t counts[GS_BLOCKS_MAX];

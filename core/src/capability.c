@@ -157,3 +157,9 @@ bool gs_hw_runs_kv(enum gs_hw hw, enum gs_kv_dtype kv, const char **rule)
     }
     return true;
 }
+
+bool gs_hw_nvidia_before(enum gs_hw hw, enum gs_hw generation)
+{
+    /* the NVIDIA rows of enum gs_hw run from Volta to Blackwell in order */
+    return hw >= GS_HW_VOLTA && hw <= GS_HW_BLACKWELL && hw < generation;
+}

@@ -26,11 +26,7 @@ const char *gs_kv_dtype_name(enum gs_kv_dtype d)
 
 enum gs_kv_dtype gs_kv_fp8_for(const struct gs_arch *arch)
 {
-    /* any sparse MLA layer: DeepSeek-V4's first layers attend through their window only */
-    for (size_t b = 0; arch != NULL && b < arch->block_count; b++)
-        if (arch->blocks[b].mixer == GS_MIXER_MLA && arch->blocks[b].attn.index_topk > 0)
-            return GS_KV_FP8_DS_MLA;
-    return GS_KV_FP8;
+    return gs_arch_has_sparse_mla(arch) ? GS_KV_FP8_DS_MLA : GS_KV_FP8;
 }
 
 static uint64_t ceil_div(uint64_t n, uint64_t d)

@@ -5,6 +5,7 @@
  */
 #include "gs/sglang.h"
 
+#include "gs/capability.h"
 #include "gs/engine.h"
 #include "gs/speculative.h"
 
@@ -312,6 +313,33 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                 "by tensor-parallel size), which gpusizer has not checked against them");
 }
 
+/* What fails SGLang at startup whatever the memory (gs_engine_ops.refusal). */
+static const char *sglang_refusal(const struct gs_inference_input *in,
+                                  const struct gs_inference_result *out)
+{
+    (void)out;
+    const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
+    /* the DSA (formerly NSA) backend's kernels: flashmla_sparse and fa3 (SM 9.0), DeepGEMM's
+     * paged MQA indexer (SM 9.0 and 10.x); no CUDA path below (issue #35420, fix PR #35429
+     * open) */
+    if (gs_arch_has_sparse_mla(in->arch) && gs_hw_nvidia_before(hw, GS_HW_HOPPER))
+        return "SGLang's DeepSeek sparse attention backend (flashmla_sparse, fa3 and DeepGEMM's "
+               "indexer kernels) runs on Hopper and Blackwell only: DeepSeek-V3.2, GLM-5 and "
+               "DeepSeek-V4 have no CUDA path below compute capability 9.0 (issue #35420); serve "
+               "this model on Hopper or Blackwell GPUs";
+    /* quantization/fp8.py Fp8MoEMethod has no Marlin path (its linears do, from PR #8990): PR
+     * #9754 closed, PR #30681 open in September 2026 */
+    const bool fp8 = in->weight_format == GS_WF_FP8 || in->weight_format == GS_WF_FP8_PER_CHANNEL ||
+                     in->weight_format == GS_WF_FP8_BLOCK;
+    if (fp8 && gs_arch_moe_layers(in->arch) > 0 && gs_hw_nvidia_before(hw, GS_HW_ADA))
+        return "SGLang runs fp8 MoE layers only through its Triton fused-MoE kernel, which fails "
+               "below compute capability 8.9 with 'type fp8e4nv not supported in this "
+               "architecture' (issue #12887; its Marlin fp8 MoE path, PR #30681, is not "
+               "merged); serve a bf16, AWQ or GPTQ checkpoint on this GPU, or serve with vLLM, "
+               "which runs fp8 MoE weight-only on Marlin";
+    return NULL;
+}
+
 static enum gs_status sglang_speculative(const struct gs_engine_config *c,
                                          const struct gs_engine_notes *n, struct gs_error *err)
 {
@@ -366,6 +394,7 @@ const struct gs_engine_ops gs_engine_sglang = {
     .load = sglang_load,
     .pool = sglang_pool,
     .notes = sglang_notes,
+    .refusal = sglang_refusal,
     /* server_args.py and its memory hooks read through main of September 2026, whose defaults
      * give 0.5.20's figures (docs/engines.md); 0.5.21 and later were not read */
     .first_unread = 521,

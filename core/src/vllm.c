@@ -1195,16 +1195,19 @@ static struct gs_vllm_moe_run vllm_moe_run(const struct gs_inference_input *in,
     return m;
 }
 
+static bool vllm_fp8(const struct gs_inference_input *in)
+{
+    return in->weight_format == GS_WF_FP8 || in->weight_format == GS_WF_FP8_PER_CHANNEL ||
+           in->weight_format == GS_WF_FP8_BLOCK;
+}
+
 /* Whether fp8 weights run on Marlin's weight-only kernel: on CUDA GPUs below compute
  * capability 8.9 (Fp8LinearMethod use_marlin = not has_device_capability(89), since PR #5975;
  * MoE layers the same way from PR #16850, select_fp8_moe_backend's "weight-only path for older
  * GPUs without native FP8"; ROCm never). */
 static bool vllm_fp8_marlin(const struct gs_inference_input *in)
 {
-    const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
-    const bool fp8 = in->weight_format == GS_WF_FP8 || in->weight_format == GS_WF_FP8_PER_CHANNEL ||
-                     in->weight_format == GS_WF_FP8_BLOCK;
-    return fp8 && (hw == GS_HW_VOLTA || hw == GS_HW_TURING || hw == GS_HW_AMPERE);
+    return vllm_fp8(in) && gs_hw_nvidia_before((enum gs_hw)in->gpu.hw, GS_HW_ADA);
 }
 
 static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
@@ -1691,12 +1694,31 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
 static const char *vllm_refusal(const struct gs_inference_input *in,
                                 const struct gs_inference_result *out)
 {
-    (void)in;
+    const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
     if (out->loader_removed)
         return "vLLM 0.28 removed its bitsandbytes loader and quantization method "
                "(model_loader/bitsandbytes_loader.py), so the engine does not start with int8, nf4 "
                "or nf4_dq weights; they load on 0.27 and earlier; on this release serve an AWQ, "
                "GPTQ or fp8 checkpoint";
+    /* each sparse MLA backend's supports_compute_capability: FLASHMLA_SPARSE (and DeepSeek-V4's
+     * FLASHMLA_SPARSE_DSV4) major 9 or 10, FLASH_ATTN_MLA_SPARSE and FLASHINFER_MLA_SPARSE_SM90
+     * 9, FLASHINFER_MLA_SPARSE 10, FLASHINFER_MLA_SPARSE_SM120 12; a Triton one only in open
+     * PRs (#38476, #47629) through 0.30 */
+    if (gs_arch_has_sparse_mla(in->arch) && gs_hw_nvidia_before(hw, GS_HW_HOPPER))
+        return "vLLM has no attention backend for DeepSeek sparse attention (DeepSeek-V3.2, "
+               "GLM-5, DeepSeek-V4) below compute capability 9.0: every sparse MLA backend "
+               "needs Hopper or Blackwell (supports_compute_capability), so the engine fails "
+               "with 'No valid attention backend found' whatever the KV-cache dtype (issues "
+               "#40851 on an A800, #54059 on an RTX 4090); serve this model on Hopper or "
+               "Blackwell GPUs";
+    /* Fp8MoEMethod ran the Triton fused MoE with fp8 weights until PR #16850 gave it Marlin
+     * (first in 0.9.0; 0.8.5 users still hit it, issues #17581, #17764) */
+    if (vllm_fp8(in) && out->release->from < 900 && gs_arch_moe_layers(in->arch) > 0 &&
+        gs_hw_nvidia_before(hw, GS_HW_ADA))
+        return "vLLM before 0.9.0 runs fp8 MoE layers only through the Triton fused-MoE kernel, "
+               "which fails below compute capability 8.9 with 'type fp8e4nv not supported in "
+               "this architecture' (issues #15336, #18182); 0.9.0 and later run them weight-only "
+               "on Marlin (PR #16850)";
     return NULL;
 }
 

@@ -1274,6 +1274,94 @@ static void test_vllm_fp8_marlin_layout(void **state)
     assert_int_equal(res.budget.layout_bytes, 0);
 }
 
+/* What fails an engine at startup whatever the memory (gs_engine_ops.refusal): the answer
+ * says it does not start, with the reason as its binding.
+ * - DeepSeek sparse attention: every vLLM sparse MLA backend accepts compute capability 9 or
+ *   10 (12 for FlashInfer's SM120 one), SGLang's DSA kernels Hopper and Blackwell: refused on
+ *   Ampere and Ada, started on Hopper and on AMD (vLLM's and SGLang's ROCm paths).
+ * - fp8 MoE below compute capability 8.9: vLLM's Triton fused MoE until PR #16850 (0.9.0)
+ *   gave Marlin; SGLang's Fp8MoEMethod has no Marlin path. Dense fp8 runs on Marlin in both. */
+static void test_engine_refusals(void **state)
+{
+    (void)state;
+    struct gs_arch dsa = fixture_arch_file("deepseek_v32/deepseek-ai__DeepSeek-V3.2.json");
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(&dsa);
+    struct gs_inference_result r;
+    in.weights_bytes = 40000000000ULL; /* a share of the weights that fits */
+    in.tensor = 8;
+    in.pipeline = 2;
+    in.weight_format = GS_WF_FP8_BLOCK;
+    const enum gs_hw hopper_up[] = {GS_HW_HOPPER, GS_HW_BLACKWELL, GS_HW_CDNA3};
+    for (size_t i = 0; i < sizeof(hopper_up) / sizeof(hopper_up[0]); i++)
+        for (int engine = GS_ENGINE_VLLM; engine <= GS_ENGINE_SGLANG; engine++) {
+            in.engine.engine = (enum gs_engine)engine;
+            in.gpu.hw = hopper_up[i];
+            assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+            assert_null(r.engine_refusal);
+            assert_true(r.starts);
+        }
+    const enum gs_hw older[] = {GS_HW_AMPERE, GS_HW_ADA};
+    for (size_t i = 0; i < 2; i++)
+        for (int engine = GS_ENGINE_VLLM; engine <= GS_ENGINE_SGLANG; engine++) {
+            in.engine.engine = (enum gs_engine)engine;
+            in.gpu.hw = older[i];
+            assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+            assert_non_null(r.engine_refusal);
+            assert_non_null(strstr(r.engine_refusal, "compute capability 9.0"));
+            assert_false(r.starts);
+            assert_false(r.holds_batch);
+            assert_string_equal(r.binding, r.engine_refusal);
+        }
+    in.weight_format = GS_WF_BF16; /* whatever the weights and the cache */
+    in.kv_dtype = GS_KV_FP8;
+    in.engine.engine = GS_ENGINE_VLLM;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.starts);
+
+    struct gs_arch moe = fixture_arch_file("qwen3_moe/Qwen__Qwen3-Coder-30B-A3B-Instruct.json");
+    in = fixture_llama3_8b_on_h100(&moe);
+    in.weights_bytes = 32000000000ULL;
+    in.weight_format = GS_WF_FP8_BLOCK;
+    in.gpu.hw = GS_HW_AMPERE;
+    in.engine.version = 805; /* vLLM 0.8.5: Triton only */
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_non_null(r.engine_refusal);
+    assert_non_null(strstr(r.engine_refusal, "before 0.9.0"));
+    assert_false(r.starts);
+    in.engine.version = 900; /* Marlin */
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_null(r.engine_refusal);
+    assert_true(r.starts);
+    in.gpu.hw = GS_HW_ADA; /* fp8 tensor cores: Triton w8a8 */
+    in.engine.version = 805;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.starts);
+    in.engine.engine = GS_ENGINE_SGLANG;
+    in.engine.version = 0;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.starts);
+    in.gpu.hw = GS_HW_AMPERE;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_non_null(r.engine_refusal);
+    assert_non_null(strstr(r.engine_refusal, "fp8e4nv"));
+    assert_false(r.starts);
+    in.weight_format = GS_WF_AWQ;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.starts);
+
+    struct gs_arch dense = llama(4096, 32, 32, 8, 14336, 128256); /* dense fp8: Marlin's linears */
+    in = fixture_llama3_8b_on_h100(&dense);
+    in.weights_bytes = 9000000000ULL;
+    in.weight_format = GS_WF_FP8;
+    in.gpu.hw = GS_HW_AMPERE;
+    for (int engine = GS_ENGINE_VLLM; engine <= GS_ENGINE_SGLANG; engine++) {
+        in.engine.engine = (enum gs_engine)engine;
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        assert_null(r.engine_refusal);
+        assert_true(r.starts);
+    }
+}
+
 /* V0 profile_run on a stage after the first (inference.c): the dummy
  * IntermediateTensors' hidden states stay referenced by the caller while the
  * layers replace them, one hidden-wide tensor per profile token more than on
@@ -1512,6 +1600,7 @@ int main(void)
         cmocka_unit_test(test_vllm_non_torch),
         cmocka_unit_test(test_segment_slack),
         cmocka_unit_test(test_vllm_fp8_marlin_layout),
+        cmocka_unit_test(test_engine_refusals),
         cmocka_unit_test(test_vllm_v0_intermediate_tensors),
         cmocka_unit_test(test_vllm_v0_gather_root),
         cmocka_unit_test(test_vllm_graphs_by_release),

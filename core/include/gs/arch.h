@@ -368,6 +368,10 @@ const struct gs_block *gs_arch_moe_block(const struct gs_arch *arch);
 /* Whether any decoder layer uses multi-head latent attention. */
 bool gs_arch_has_mla(const struct gs_arch *arch);
 
+/* Whether any decoder block is DeepSeek sparse attention over MLA (index_topk set: DeepSeek-V3.2,
+ * GLM-5, DeepSeek-V4, whose first layers attend through their window only). */
+bool gs_arch_has_sparse_mla(const struct gs_arch *arch);
+
 /* The first decoder block with attention (MLA included), or NULL. */
 const struct gs_block *gs_arch_attention_block(const struct gs_arch *arch);
 

@@ -46,6 +46,11 @@ bool gs_hw_runs_format(enum gs_hw hw, enum gs_weight_format format, const char *
 /* Whether a `kv` cache runs on `hw`; *rule as above. */
 bool gs_hw_runs_kv(enum gs_hw hw, enum gs_kv_dtype kv, const char **rule);
 
+/* Whether `hw` is an NVIDIA generation older than `generation` (GS_HW_ADA: below compute
+ * capability 8.9, no fp8 tensor cores; GS_HW_HOPPER: below 9.0). False for AMD, Gaudi and
+ * GPUs not in the table. */
+bool gs_hw_nvidia_before(enum gs_hw hw, enum gs_hw generation);
+
 /* Whether fp8 weights run with fp8 tensor cores (W8A8) rather than as
  * weight-only fp8 dequantized to 16 bits (Marlin W8A16 on Ampere). */
 bool gs_hw_fp8_compute(enum gs_hw hw);
