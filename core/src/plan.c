@@ -53,6 +53,10 @@ const char *gs_plan_reject_code(enum gs_plan_reject why)
         return "unsupported_precision";
     case GS_REJECT_COMM_BOUND:
         return "communication_bound";
+    case GS_REJECT_ENGINE:
+        return "unsupported_by_engine";
+    case GS_REJECT_COUNT:
+        break;
     }
     return "none";
 }
@@ -534,8 +538,12 @@ best_replica(const struct gs_model_spec *m, const struct gs_workload *base,
         else
             set_layout(gpu, t, p, dpa, &w);
         made = true;
-        if (!inference_fits(m, &w, scope, &plan->estimate))
+        if (!inference_fits(m, &w, scope, &plan->estimate)) {
+            /* what the engine lacks for the model, weights and GPU holds for every layout */
+            if (plan->estimate.has_serving && plan->estimate.serving.engine_refusal != NULL)
+                return GS_REJECT_ENGINE;
             continue;
+        }
         plan->tensor = t;
         plan->pipeline = p;
         plan->attention_data = dpa;

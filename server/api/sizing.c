@@ -143,7 +143,7 @@ static void sizing_end(struct sizing *s)
 static void write_rejections(struct json_writer *w, const struct sizing *s,
                              const struct gs_recommend_entry *cands, size_t n)
 {
-    enum { REASONS = GS_REJECT_COMM_BOUND + 1 };
+    enum { REASONS = GS_REJECT_COUNT };
     uint64_t by_reason[REASONS] = {0};
     uint64_t total = 0;
     json_w_key(w, "rejected");

@@ -373,8 +373,8 @@ static void test_larger_gpu_never_needs_more(void **state)
 }
 
 /* /v1/fit says why no GPU count will do: fp8 weights on a T4 (no fp8 kernels
- * before Ada/Hopper), and a context beyond Llama 3.1's 131,072 positions, which
- * no replica can start. */
+ * before Ada/Hopper), a context beyond Llama 3.1's 131,072 positions, which
+ * no replica can start, and a model the engine has no kernels for there. */
 static void test_fit_reason(void **state)
 {
     (void)state;
@@ -394,6 +394,15 @@ static void test_fit_reason(void **state)
     why = json_object_get(out, "min_plan_reason");
     assert_string_equal(json_string_value(json_object_get(why, "code")), "does_not_fit");
     assert_non_null(strstr(json_string_value(json_object_get(why, "detail")), "max_gpus"));
+    json_decref(out);
+    json_decref(r);
+    /* DeepSeek-V3.2's sparse attention has no vLLM backend before Hopper, whatever the count */
+    r = parse("{\"model\":\"deepseek-v3.2\",\"gpu\":\"a100-sxm-80gb\",\"inference\":{"
+              "\"batch_size\":1,\"context_length\":4096}}");
+    out = run(sizing_fit, r);
+    assert_true(json_is_null(json_object_get(out, "min_gpu_count")));
+    why = json_object_get(out, "min_plan_reason");
+    assert_string_equal(json_string_value(json_object_get(why, "code")), "unsupported_by_engine");
     json_decref(out);
     json_decref(r);
 }

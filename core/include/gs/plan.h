@@ -105,6 +105,9 @@ enum gs_plan_reject {
     GS_REJECT_UNSUPPORTED,     /* the GPU has no kernels for the requested precision */
     GS_REJECT_COMM_BOUND,      /* every fitting layout waits on its all-reduces longer than it
                                   reads or computes */
+    GS_REJECT_ENGINE,          /* the serving engine fails at startup on this GPU whatever the
+                                  memory (gs_engine_ops.refusal) */
+    GS_REJECT_COUNT
 };
 
 const char *gs_plan_reject_code(enum gs_plan_reject why);
