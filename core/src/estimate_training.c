@@ -880,6 +880,26 @@ static void attention_path(const struct gs_model_spec *m, struct gs_training *tr
     e->attn_impl = tr->attn_impl;
 }
 
+/* torchtitan's tensor-parallel plan is tensor and sequence parallelism together, with no switch:
+ * parallelize_llama's apply_tp puts SequenceParallel on the norms and RowwiseParallel(output_
+ * layouts=Shard(1)) on wo and w2, so the residual stream between the blocks - what full
+ * recomputation keeps - is split along the sequence over the tensor ranks. Other frameworks'
+ * switch (Megatron-LM --sequence-parallel) is the request's. */
+static void sequence_parallel_default(struct train_plan *plan, struct gs_estimate *e)
+{
+    if (!plan->par.sequence_parallel_given && plan->par.tensor > 1 &&
+        plan->tr.framework.framework == GS_FW_TORCHTITAN) {
+        plan->par.sequence_parallel = true;
+        assume(e, "sequence_parallel",
+               "torchtitan splits the residual stream along the sequence over the tensor ranks "
+               "(its tensor-parallel plan always includes sequence parallelism)",
+               "torchtitan models/llama3/infra/parallelize.py apply_tp: SequenceParallel on "
+               "attention_norm, ffn_norm and norm; RowwiseParallel(output_layouts=Shard(1)) on "
+               "wo and w2");
+    }
+    e->sequence_parallel = plan->par.sequence_parallel;
+}
+
 unsigned gs_workload_pipeline_zero_max(const struct gs_workload *w)
 {
     if (!w->parallelism.fsdp)
@@ -904,6 +924,7 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
         return st;
     attention_path(m, &plan.tr, e);
     gs_framework_resolve(&plan.tr.framework, plan.tr.flash_attention, &plan.rules);
+    sequence_parallel_default(&plan, e);
     /* ZeRO stages given as numbers without a framework keep their DeepSpeed meaning; FSDP's
      * names (or a framework that shards with FSDP) mean FSDP */
     plan.deepspeed = plan.rules.deepspeed_buckets ||

@@ -994,7 +994,9 @@ void codec_write_estimate(struct json_writer *w, const struct estimate_request *
         json_w_key(w, "training");
         write_training(w, req, est);
         json_w_key(w, "parallelism");
-        write_parallelism(w, &req->workload.parallelism);
+        struct gs_parallelism sized = req->workload.parallelism;
+        sized.sequence_parallel = est->sequence_parallel;
+        write_parallelism(w, &sized);
         json_w_member_u64(w, "parameters_per_gpu", est->parameters_per_gpu);
         if (req->workload.parallelism.offload != GS_OFFLOAD_NONE)
             json_w_member_u64(w, "host_bytes", est->host_bytes_per_node);

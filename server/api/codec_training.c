@@ -345,6 +345,7 @@ bool codec_decode_parallelism(const json_t *section, struct gs_parallelism *out,
     read_uint(section, base, "expert", 1, DEGREE_MAX, &out->expert, &ok, err);
     read_uint(section, base, "gpus_per_node", 1, 1024, &out->gpus_per_node, &ok, err);
     read_bool(section, base, "sequence_parallel", &out->sequence_parallel, &ok, err);
+    out->sequence_parallel_given = json_object_get(section, "sequence_parallel") != NULL;
     read_bool(section, base, "distributed_optimizer", &out->distributed_optimizer, &ok, err);
     read_zero_stage(section, out, &ok, err);
     uint64_t fsdp_version = 0;

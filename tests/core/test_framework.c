@@ -146,6 +146,42 @@ static void test_torchtune_llama32_3b_flags(void **state)
     assert_int_equal(e.per_gpu.peak_allocated_bytes, 21674133504ULL);
 }
 
+/* torchtitan's tensor parallelism is sequence parallel with no switch (apply_tp: SequenceParallel
+ * norms, wo and w2 RowwiseParallel(output_layouts=Shard(1))): under full recomputation each
+ * layer keeps its input split over the tensor ranks. Llama-3.1-70B-shaped (h 8,192, 80 layers)
+ * at TP 8, batch 16 x 8,192: a layer's checkpoint 16 x 8,192 x 8,192 x 2 / 8 = 268,435,456 B
+ * rather than 2,147,483,648 - 80 x 1,879,048,192 = 150,323,855,360 B less saved. An explicit
+ * false is the request's; under another framework the switch stays off. */
+static void test_torchtitan_tensor_parallel_is_sequence_parallel(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(8192, 80, 64, 8, 28672, 128256, false));
+    struct gs_workload w = run(GS_FW_TORCHTITAN, GS_DTYPE_BF16, 16, 8192);
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.parallelism.tensor = 8;
+    w.parallelism.data = 32;
+    w.parallelism.zero_stage = 3;
+    w.parallelism.fsdp = true;
+    const struct gs_estimate defaulted = estimate(&m, &w);
+    assert_true(defaulted.sequence_parallel);
+    assert_true(has_assumption(&defaulted, "sequence_parallel"));
+    w.parallelism.sequence_parallel = false;
+    w.parallelism.sequence_parallel_given = true;
+    const struct gs_estimate off = estimate(&m, &w);
+    assert_false(off.sequence_parallel);
+    assert_false(has_assumption(&off, "sequence_parallel"));
+    assert_int_equal(off.saved_activation_bytes - defaulted.saved_activation_bytes,
+                     150323855360ULL);
+    w.parallelism.sequence_parallel = true;
+    const struct gs_estimate on = estimate(&m, &w);
+    assert_int_equal(on.saved_activation_bytes, defaulted.saved_activation_bytes);
+    assert_false(has_assumption(&on, "sequence_parallel"));
+    w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 16, 8192);
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.parallelism.tensor = 8;
+    assert_false(estimate(&m, &w).sequence_parallel);
+}
+
 /* torchtitan Llama-3.1-8B (hidden 4096, 32 layers, 32 / 8 heads of 128, FFN
  * 14336, vocabulary 128,256, untied: 8,030,261,248 parameters; embedding
  * and output 525,336,576 each) on 8 GPUs, FSDP2 (full_shard over 8), bf16
@@ -544,6 +580,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_torchtune_llama32_3b_flags),
         cmocka_unit_test(test_torchtitan_llama31_8b_fsdp),
+        cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),
         cmocka_unit_test(test_hf_trainer_lora_by_release),
         cmocka_unit_test(test_fsdp1_frozen_gradients),

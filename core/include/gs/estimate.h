@@ -200,6 +200,8 @@ struct gs_estimate {
     enum gs_loss loss;              /* training only: the loss rule applied */
     enum gs_attn_impl attn_impl;    /* training only: the attention path sized (a model with
                                        no fused path is sized as eager) */
+    bool sequence_parallel;         /* training only: sequence parallelism as sized (given, or
+                                       the framework's under tensor parallelism) */
     bool has_peak;                  /* training: peak_phase and the peak figures are set */
     enum gs_peak_phase peak_phase;
     struct gs_peak peak;            /* training: every moment's allocated bytes */

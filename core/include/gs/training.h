@@ -108,6 +108,8 @@ struct gs_training {
 struct gs_parallelism {
     uint64_t tensor, pipeline, data, context, expert; /* degrees, each >= 1 */
     bool sequence_parallel;
+    bool sequence_parallel_given; /* the request set sequence_parallel (else the framework's
+                                     default applies: torchtitan's under tensor parallelism) */
     unsigned zero_stage;      /* 0..3 */
     bool fsdp;                /* sharded by PyTorch FSDP (named no_shard / shard_grad_op /
                                  full_shard, or an FSDP version given) rather than DeepSpeed */
