@@ -690,9 +690,10 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
     else if (r->budget.layout_bytes && ops->layout_detail != NULL)
         assume_value(e, "fp8_marlin_layout_bytes", r->budget.layout_bytes,
                      ops->layout_detail(r, w->gpu.hw, (uint8_t)f),
-                     "vLLM quantization/utils/marlin_utils_fp8.py prepare_fp8_layer_for_marlin "
-                     "and prepare_moe_fp8_layer_for_marlin (PRs #5975, #16850); a MiniMax-M2.7 "
-                     "startup log on 4 x A100 (tests/fixtures/calibration)");
+                     "vLLM and SGLang quantization/utils/marlin_utils_fp8.py "
+                     "prepare_fp8_layer_for_marlin and prepare_moe_fp8_layer_for_marlin (vLLM PRs "
+                     "#5975, #16850; SGLang PR #8990); a MiniMax-M2.7 startup log on 4 x A100 "
+                     "(tests/fixtures/calibration)");
     assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
                  "CUDA graph memory: 0 unless given; subtracted only where the release does "
                  "(vLLM 0.21 on)",

@@ -18,34 +18,40 @@ static const struct gs_sglang_release releases[] = {
     {400, "0.4.0", GS_SGLANG_RULE_TENSOR, 0,
      "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction static, "
      "which depends on the tensor parallelism size\"); SGLang 0.4.3 logs mem_fraction_static=0.85 "
-     "at TP 4", false, false},
+     "at TP 4", false, false, false},
     {403, "0.4.3", GS_SGLANG_RULE_TENSOR, 4,
      "as 0.4.0; rotary tables in fp32 from sglang PR #3169 \"[kernel] Use sgl_kernel rope\" "
      "(merged 2025-01-27; first release estimated as 0.4.3): layers/rotary_embedding.py keeps "
-     "cos_sin_cache in fp32 on CUDA", false, false},
+     "cos_sin_cache in fp32 on CUDA", false, false, false},
     {407, "0.4.7", GS_SGLANG_RULE_GPU_CLASS, 4,
      "sglang PR #7054 \"Simplify the heuristics for setting --mem-fraction-static\" (merged "
      "2025-06-10, the day of the 0.4.7 bump, PR #7038): reserved_mem by GPU class and "
-     "tp_size x pp_size", false, false},
+     "tp_size x pp_size", false, false, false},
+    {501, "0.5.1", GS_SGLANG_RULE_GPU_CLASS, 4,
+     "as 0.4.7, and fp8 linears on Marlin's weight-only kernel on GPUs of compute capability "
+     "8.0-8.8 (sglang PR #8990 \"enable marlin fp8 blockwise\", merged 2025-08-19, first "
+     "release estimated as 0.5.1: quantization/fp8_utils.py can_auto_enable_marlin_fp8; "
+     "marlin_utils_fp8.py prepare_fp8_layer_for_marlin)",
+     false, false, true},
     {503, "0.5.3", GS_SGLANG_RULE_RESERVE, 4,
      "sglang PR #10975 \"Use more general heuristics to set the default value of "
      "--mem-fraction-static\" (merged 2025-09-27; 0.5.2 was the current release on 2025-09-25, "
      "verl PR #3613): server_args._handle_gpu_memory_settings; the same tiers and terms at "
      "0.5.16 but for the prefill graphs (NVIDIA aiconfigurator sglang_backend.py, "
      "derive_sglang_mem_fraction_static, mirrors server_args.py @0.5.16 without them)",
-     false, false},
+     false, false, true},
     {510, "0.5.10", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.3, and piecewise CUDA graphs on by default (PR #16331, in the 0.5.10 release "
      "notes): server_args reserve_for_graph_mb adds 8 MiB per prefill capture size "
      "(piecewise_cuda_graph_tokens up to chunked_prefill_size: 58 to 8,192), 1.5 GiB for an MLA "
      "model, none on ROCm; the speculative reserve is kept here although PR #23862 (in 0.5.14 "
      "at the latest) replaced it",
-     true, false},
+     true, false, true},
     {520, "0.5.20", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.10, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
      "cuda_graph_max_bs 48 below TP 4, 160 from it (PR #37898, merged about 2026-09-04; "
      "in 0.5.20 per PR #40346; arg_groups/memory_hook.py handle_gpu_memory_settings)",
-     true, true},
+     true, true, true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -264,6 +270,14 @@ static void sglang_load(const struct gs_inference_input *in, const struct gs_eng
     b->weights_bytes = gs_add(b->weights_bytes, b->rope_cache_bytes, ovf);
     b->segment_slack_bytes = gs_engine_segment_slack(in, stage, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->segment_slack_bytes, ovf);
+    /* fp8 linears on Marlin below compute capability 8.9 (can_auto_enable_marlin_fp8: SM 8.0 to
+     * 8.8) take Marlin's 16-bit scales; its fp8 MoE layers have no Marlin path (sglang_refusal) */
+    const bool fp8 = in->weight_format == GS_WF_FP8 || in->weight_format == GS_WF_FP8_PER_CHANNEL ||
+                     in->weight_format == GS_WF_FP8_BLOCK;
+    if (fp8 && out->sglang_release->fp8_marlin && (enum gs_hw)in->gpu.hw == GS_HW_AMPERE) {
+        b->layout_bytes = gs_engine_fp8_marlin_growth(in, stage, ovf);
+        b->weights_bytes = gs_add(b->weights_bytes, b->layout_bytes, ovf);
+    }
 }
 
 static void sglang_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
@@ -311,6 +325,17 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
         n->warn(n->ctx, "engine_release_not_modeled",
                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
                 "by tensor-parallel size), which gpusizer has not checked against them");
+}
+
+static const char *sglang_layout_detail(const struct gs_inference_result *r, uint8_t hw,
+                                        uint8_t weight_format)
+{
+    (void)r;
+    (void)hw;
+    (void)weight_format;
+    return "SGLang's Marlin weight-only fp8 linears on a GPU without fp8 tensor cores: the scales "
+           "become one per output column and 128 inputs (block scales) or per output column "
+           "(tensor scales) in 16 bits; counted with the weights it loads and in overhead_bytes";
 }
 
 /* What fails SGLang at startup whatever the memory (gs_engine_ops.refusal). */
@@ -395,6 +420,7 @@ const struct gs_engine_ops gs_engine_sglang = {
     .pool = sglang_pool,
     .notes = sglang_notes,
     .refusal = sglang_refusal,
+    .layout_detail = sglang_layout_detail,
     /* server_args.py and its memory hooks read through main of September 2026, whose defaults
      * give 0.5.20's figures (docs/engines.md); 0.5.21 and later were not read */
     .first_unread = 521,

@@ -1272,6 +1272,23 @@ static void test_vllm_fp8_marlin_layout(void **state)
     in.weight_format = GS_WF_BF16;
     assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
     assert_int_equal(res.budget.layout_bytes, 0);
+
+    /* SGLang: its fp8 linears on Marlin from PR #8990 (0.5.1), the same scales; counted with
+     * the weights it loads, which its pool is what is left of */
+    in.engine.engine = GS_ENGINE_SGLANG;
+    in.weight_format = GS_WF_FP8_BLOCK;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.layout_bytes, 119992320ULL);
+    assert_int_equal(res.budget.weights_bytes, 18000000000ULL + 119992320ULL +
+                                                   res.budget.rope_cache_bytes +
+                                                   res.budget.segment_slack_bytes);
+    in.engine.version = 500;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.layout_bytes, 0);
+    in.engine.version = 501;
+    in.gpu.hw = GS_HW_ADA;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.layout_bytes, 0);
 }
 
 /* What fails an engine at startup whatever the memory (gs_engine_ops.refusal): the answer

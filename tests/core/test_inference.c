@@ -380,7 +380,7 @@ static void test_sglang_fraction_0_4_7(void **state)
     (void)state;
     const struct gs_sglang_release *r = gs_sglang_release_for(407);
     assert_int_equal(r->rule, GS_SGLANG_RULE_GPU_CLASS);
-    assert_ptr_equal(gs_sglang_release_for(502), r);
+    assert_int_equal(gs_sglang_release_for(502)->rule, r->rule); /* 0.5.1's row: the same rule */
     assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 1, 1, 1), 874);
     assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 8, 1, 1), 830);
     assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 4, 2, 1), 830);
