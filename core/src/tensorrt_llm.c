@@ -24,6 +24,7 @@
  * (TrtGptModelInflightBatching::adjustMaxAttentionWindow; in the PyTorch backend
  * KVCacheManager's attention-window check, resource_manager.py: "Adjusted max_seq_len").
  */
+#include "gs/capability.h"
 #include "gs/engine.h"
 
 #include "gs/runtime.h"
@@ -210,6 +211,28 @@ static void trtllm_pool(const struct gs_inference_input *in, struct gs_inference
     b->kv_bytes -= (int64_t)out->workspace_reserve_bytes;
 }
 
+/* What fails TensorRT-LLM whatever the memory (gs_engine_ops.refusal): its precision support by
+ * GPU generation (docs/source/reference/support-matrix.md: Ampere SM 8.0/8.6 "FP32, FP16, BF16,
+ * INT8, INT4", FP8 from Ada SM 8.9, FP4 on Blackwell; Model Optimizer's support matrix: FP8
+ * "Ada and Later", FP4 "Blackwell and Later"). It has no weight-only fallback like Marlin. */
+static const char *trtllm_refusal(const struct gs_inference_input *in,
+                                  const struct gs_inference_result *out)
+{
+    (void)out;
+    const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
+    const enum gs_weight_format f = (enum gs_weight_format)in->weight_format;
+    if ((f == GS_WF_FP8 || f == GS_WF_FP8_PER_CHANNEL || f == GS_WF_FP8_BLOCK) &&
+        gs_hw_nvidia_before(hw, GS_HW_ADA))
+        return "TensorRT-LLM runs FP8 weights on Ada, Hopper and Blackwell only (its support "
+               "matrix: Ampere runs FP32, FP16, BF16, INT8 and INT4), with no weight-only "
+               "fallback; serve a 16-bit, INT8 or INT4 (AWQ, GPTQ) checkpoint on this GPU";
+    if (f == GS_WF_NVFP4 && gs_hw_nvidia_before(hw, GS_HW_BLACKWELL))
+        return "TensorRT-LLM runs NVFP4 weights on Blackwell's FP4 tensor cores only (its "
+               "support matrix), with no weight-only fallback; serve an FP8 or INT4 checkpoint "
+               "on this GPU";
+    return NULL;
+}
+
 static void trtllm_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
                          uint64_t expert, const struct gs_engine_notes *n)
 {
@@ -252,6 +275,7 @@ const struct gs_engine_ops gs_engine_tensorrt_llm = {
     .load = trtllm_load,
     .pool = trtllm_pool,
     .notes = trtllm_notes,
+    .refusal = trtllm_refusal,
     /* read through the 1.3 release candidates of September 2026 (rc27); 1.4's changes were not */
     .first_unread = 10400,
     .unread_detail = "this TensorRT-LLM release is newer than the releases gpusizer has read "

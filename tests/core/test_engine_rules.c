@@ -1297,7 +1297,8 @@ static void test_vllm_fp8_marlin_layout(void **state)
  *   10 (12 for FlashInfer's SM120 one), SGLang's DSA kernels Hopper and Blackwell: refused on
  *   Ampere and Ada, started on Hopper and on AMD (vLLM's and SGLang's ROCm paths).
  * - fp8 MoE below compute capability 8.9: vLLM's Triton fused MoE until PR #16850 (0.9.0)
- *   gave Marlin; SGLang's Fp8MoEMethod has no Marlin path. Dense fp8 runs on Marlin in both. */
+ *   gave Marlin; SGLang's Fp8MoEMethod has no Marlin path. Dense fp8 runs on Marlin in both.
+ * - TensorRT-LLM's precision support matrix: FP8 from Ada, FP4 on Blackwell. */
 static void test_engine_refusals(void **state)
 {
     (void)state;
@@ -1377,6 +1378,29 @@ static void test_engine_refusals(void **state)
         assert_null(r.engine_refusal);
         assert_true(r.starts);
     }
+    /* TensorRT-LLM's support matrix: no FP8 on Ampere, FP4 on Blackwell only, no fallback */
+    in.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_non_null(r.engine_refusal);
+    assert_non_null(strstr(r.engine_refusal, "FP8"));
+    assert_false(r.starts);
+    in.gpu.hw = GS_HW_ADA;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.starts);
+    in.weight_format = GS_WF_NVFP4;
+    in.weights_bytes = 5000000000ULL;
+    in.gpu.hw = GS_HW_HOPPER;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_non_null(r.engine_refusal);
+    assert_non_null(strstr(r.engine_refusal, "NVFP4"));
+    in.gpu.hw = GS_HW_BLACKWELL;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_null(r.engine_refusal);
+    in.weight_format = GS_WF_AWQ;
+    in.gpu.hw = GS_HW_AMPERE;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_null(r.engine_refusal);
+    assert_true(r.starts);
 }
 
 /* V0 profile_run on a stage after the first (inference.c): the dummy
