@@ -11,6 +11,7 @@
 
 #include "gs/units.h"
 #include "gs/vllm.h"
+#include "gs/weights.h"
 
 #include <stddef.h>
 
@@ -272,8 +273,7 @@ static void sglang_load(const struct gs_inference_input *in, const struct gs_eng
     b->weights_bytes = gs_add(b->weights_bytes, b->segment_slack_bytes, ovf);
     /* fp8 linears on Marlin below compute capability 8.9 (can_auto_enable_marlin_fp8: SM 8.0 to
      * 8.8) take Marlin's 16-bit scales; its fp8 MoE layers have no Marlin path (sglang_refusal) */
-    const bool fp8 = in->weight_format == GS_WF_FP8 || in->weight_format == GS_WF_FP8_PER_CHANNEL ||
-                     in->weight_format == GS_WF_FP8_BLOCK;
+    const bool fp8 = gs_weight_format_fp8((enum gs_weight_format)in->weight_format);
     if (fp8 && out->sglang_release->fp8_marlin && (enum gs_hw)in->gpu.hw == GS_HW_AMPERE) {
         b->layout_bytes = gs_engine_fp8_marlin_growth(in, stage, ovf);
         b->weights_bytes = gs_add(b->weights_bytes, b->layout_bytes, ovf);
@@ -354,8 +354,7 @@ static const char *sglang_refusal(const struct gs_inference_input *in,
                "this model on Hopper or Blackwell GPUs";
     /* quantization/fp8.py Fp8MoEMethod has no Marlin path (its linears do, from PR #8990): PR
      * #9754 closed, PR #30681 open in September 2026 */
-    const bool fp8 = in->weight_format == GS_WF_FP8 || in->weight_format == GS_WF_FP8_PER_CHANNEL ||
-                     in->weight_format == GS_WF_FP8_BLOCK;
+    const bool fp8 = gs_weight_format_fp8((enum gs_weight_format)in->weight_format);
     if (fp8 && gs_arch_moe_layers(in->arch) > 0 && gs_hw_nvidia_before(hw, GS_HW_ADA))
         return "SGLang runs fp8 MoE layers only through its Triton fused-MoE kernel, which fails "
                "below compute capability 8.9 with 'type fp8e4nv not supported in this "

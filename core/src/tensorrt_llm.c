@@ -30,6 +30,7 @@
 #include "gs/runtime.h"
 #include "gs/units.h"
 #include "gs/vllm.h"
+#include "gs/weights.h"
 
 #include <stddef.h>
 
@@ -221,8 +222,7 @@ static const char *trtllm_refusal(const struct gs_inference_input *in,
     (void)out;
     const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
     const enum gs_weight_format f = (enum gs_weight_format)in->weight_format;
-    if ((f == GS_WF_FP8 || f == GS_WF_FP8_PER_CHANNEL || f == GS_WF_FP8_BLOCK) &&
-        gs_hw_nvidia_before(hw, GS_HW_ADA))
+    if (gs_weight_format_fp8(f) && gs_hw_nvidia_before(hw, GS_HW_ADA))
         return "TensorRT-LLM runs FP8 weights on Ada, Hopper and Blackwell only (its support "
                "matrix: Ampere runs FP32, FP16, BF16, INT8 and INT4), with no weight-only "
                "fallback; serve a 16-bit, INT8 or INT4 (AWQ, GPTQ) checkpoint on this GPU";

@@ -11,6 +11,7 @@
 #include "gs/inference.h"
 #include "gs/runtime.h"
 #include "gs/units.h"
+#include "gs/weights.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -1195,19 +1196,14 @@ static struct gs_vllm_moe_run vllm_moe_run(const struct gs_inference_input *in,
     return m;
 }
 
-static bool vllm_fp8(const struct gs_inference_input *in)
-{
-    return in->weight_format == GS_WF_FP8 || in->weight_format == GS_WF_FP8_PER_CHANNEL ||
-           in->weight_format == GS_WF_FP8_BLOCK;
-}
-
 /* Whether fp8 weights run on Marlin's weight-only kernel: on CUDA GPUs below compute
  * capability 8.9 (Fp8LinearMethod use_marlin = not has_device_capability(89), since PR #5975;
  * MoE layers the same way from PR #16850, select_fp8_moe_backend's "weight-only path for older
  * GPUs without native FP8"; ROCm never). */
 static bool vllm_fp8_marlin(const struct gs_inference_input *in)
 {
-    return vllm_fp8(in) && gs_hw_nvidia_before((enum gs_hw)in->gpu.hw, GS_HW_ADA);
+    return gs_weight_format_fp8((enum gs_weight_format)in->weight_format) &&
+           gs_hw_nvidia_before((enum gs_hw)in->gpu.hw, GS_HW_ADA);
 }
 
 static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
@@ -1713,7 +1709,8 @@ static const char *vllm_refusal(const struct gs_inference_input *in,
                "Blackwell GPUs";
     /* Fp8MoEMethod ran the Triton fused MoE with fp8 weights until PR #16850 gave it Marlin
      * (first in 0.9.0; 0.8.5 users still hit it, issues #17581, #17764) */
-    if (vllm_fp8(in) && out->release->from < 900 && gs_arch_moe_layers(in->arch) > 0 &&
+    if (gs_weight_format_fp8((enum gs_weight_format)in->weight_format) &&
+        out->release->from < 900 && gs_arch_moe_layers(in->arch) > 0 &&
         gs_hw_nvidia_before(hw, GS_HW_ADA))
         return "vLLM before 0.9.0 runs fp8 MoE layers only through the Triton fused-MoE kernel, "
                "which fails below compute capability 8.9 with 'type fp8e4nv not supported in "

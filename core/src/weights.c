@@ -66,6 +66,11 @@ bool gs_weight_format_grouped(enum gs_weight_format f)
     return f == GS_WF_GPTQ || f == GS_WF_AWQ;
 }
 
+bool gs_weight_format_fp8(enum gs_weight_format f)
+{
+    return f == GS_WF_FP8 || f == GS_WF_FP8_PER_CHANNEL || f == GS_WF_FP8_BLOCK;
+}
+
 /* GGUF files mix block types per tensor; these are whole-file rates in
  * thousandths of a bit per parameter: Q4_0 and Q8_0 block sizes (18 and 34
  * bytes per 32), Q4_K_M/Q5_K_M/Q6_K from llama.cpp quantize.cpp's sizes for
@@ -545,8 +550,7 @@ uint64_t gs_weights_fp8_marlin_growth(const struct gs_arch *a, const struct gs_w
                                       const uint64_t counts[GS_BLOCKS_MAX], bool first_stage,
                                       bool last_stage, bool *overflow)
 {
-    if (r->format != GS_WF_FP8 && r->format != GS_WF_FP8_PER_CHANNEL &&
-        r->format != GS_WF_FP8_BLOCK)
+    if (!gs_weight_format_fp8(r->format))
         return 0;
     struct weigh w = weigh_for(a, r);
     uint64_t marlin = 0, stored = 0;

@@ -37,6 +37,10 @@ enum gs_dtype gs_weight_format_training_dtype(enum gs_weight_format format);
 /* GPTQ and AWQ take a group size (default 128). */
 bool gs_weight_format_grouped(enum gs_weight_format format);
 
+/* The fp8 formats (per tensor, per channel, 128 x 128 blocks): what fp8 kernels, or Marlin's
+ * weight-only fp8 on GPUs without them, run. */
+bool gs_weight_format_fp8(enum gs_weight_format format);
+
 struct gs_weights_request {
     enum gs_weight_format format;
     uint64_t group_size;  /* GPTQ/AWQ; 0 = 128 */
