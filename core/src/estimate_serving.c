@@ -601,10 +601,14 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
         if (st != GS_OK)
             return st;
         res.binding_stage = s;
-        if (first || res.budget.kv_bytes <= 0 || (out->budget.kv_bytes > 0 && res.blocks < out->blocks)) {
-            if (first || out->budget.kv_bytes > 0 || res.budget.kv_bytes < out->budget.kv_bytes)
-                *out = res;
-        }
+        /* a stage whose GPU the engine cannot run binds whatever the others hold; among
+         * stages alike in that, the one with the least cache (or the deepest shortfall) */
+        const bool refused = res.engine_refusal != NULL, held = out->engine_refusal != NULL;
+        const bool tighter =
+            (res.budget.kv_bytes <= 0 || (out->budget.kv_bytes > 0 && res.blocks < out->blocks)) &&
+            (out->budget.kv_bytes > 0 || res.budget.kv_bytes < out->budget.kv_bytes);
+        if (first || (refused && !held) || (refused == held && tighter))
+            *out = res;
         first = false;
     }
     return GS_OK;

@@ -816,6 +816,43 @@ static void test_stage_gpus(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/stage_gpus");
 }
 
+/* A stage on a GPU the engine cannot run binds the pipeline, whichever stage it is: DeepSeek-V3.2's
+ * sparse attention has no vLLM backend below Hopper (gs_engine_ops.refusal), so an A100 stage
+ * beside an H100 one does not start either way round, and the answer names that stage. */
+static void test_stage_gpus_refused(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_arch_file("deepseek_v32/deepseek-ai__DeepSeek-V3.2.json");
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.parallelism.tensor = 8;
+    w.parallelism.pipeline = 2;
+    struct gs_gpu_view ampere = {0}, hopper = {0};
+    ampere.total_bytes = 85045870592ULL;
+    ampere.link = GS_LINK_NVSWITCH;
+    ampere.hw = GS_HW_AMPERE;
+    hopper = ampere;
+    hopper.hw = GS_HW_HOPPER;
+    w.gpu = hopper;
+    struct gs_estimate e;
+    for (uint64_t refused_stage = 0; refused_stage < 2; refused_stage++) {
+        w.stage_gpu_count = 2;
+        w.stage_gpus[refused_stage] = ampere;
+        w.stage_gpus[1 - refused_stage] = hopper;
+        assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+        assert_false(e.serving.starts);
+        assert_non_null(e.serving.engine_refusal);
+        assert_int_equal(e.serving.binding_stage, refused_stage);
+    }
+    w.stage_gpus[0] = w.stage_gpus[1] = hopper; /* both on Hopper: no refusal */
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_null(e.serving.engine_refusal);
+}
+
 /* vLLM's eagle3 and draft_model with the draft the request names.
  * An EAGLE-3 head for Llama-3.1-8B (config.json: hidden 4096, 1 layer, 32
  * heads, 8 KV heads, intermediate 14336, draft_vocab_size 32000), bf16, TP 1
@@ -975,6 +1012,7 @@ int main(void)
         cmocka_unit_test(test_vllm_cpu_offload),
         cmocka_unit_test(test_memory_in_use),
         cmocka_unit_test(test_stage_gpus),
+        cmocka_unit_test(test_stage_gpus_refused),
         cmocka_unit_test(test_weights_from_checkpoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
