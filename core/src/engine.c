@@ -28,12 +28,19 @@ void gs_engine_server_batch_defaults(const struct gs_inference_input *in,
 }
 
 
+/* The weights request of this worker's stage: its format, tensor ranks and stages. */
+static struct gs_weights_request stage_request(const struct gs_inference_input *in,
+                                               const struct gs_engine_stage *stage)
+{
+    return (struct gs_weights_request){(enum gs_weight_format)in->weight_format,
+                                       in->group_size, stage->tensor, stage->pipeline,
+                                       in->experts_only, in->expert};
+}
+
 uint64_t gs_engine_segment_slack(const struct gs_inference_input *in,
                                  const struct gs_engine_stage *stage, bool *ovf)
 {
-    const struct gs_weights_request wr = {(enum gs_weight_format)in->weight_format,
-                                          in->group_size, stage->tensor, stage->pipeline,
-                                          in->experts_only, in->expert};
+    const struct gs_weights_request wr = stage_request(in, stage);
     return gs_weights_segment_slack(in->arch, &wr, stage->counts, stage->first_stage,
                                     stage->last_stage, ovf);
 }
@@ -41,9 +48,7 @@ uint64_t gs_engine_segment_slack(const struct gs_inference_input *in,
 uint64_t gs_engine_fp8_marlin_growth(const struct gs_inference_input *in,
                                      const struct gs_engine_stage *stage, bool *ovf)
 {
-    const struct gs_weights_request wr = {(enum gs_weight_format)in->weight_format,
-                                          in->group_size, stage->tensor, stage->pipeline,
-                                          in->experts_only, in->expert};
+    const struct gs_weights_request wr = stage_request(in, stage);
     return gs_weights_fp8_marlin_growth(in->arch, &wr, stage->counts, stage->first_stage,
                                         stage->last_stage, ovf);
 }
