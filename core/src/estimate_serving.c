@@ -685,19 +685,18 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                      "kRoundLarge); SGLang's 'Load weight end ... mem usage' for QwQ-32B on 4 x L4 "
                      "in tests/fixtures/calibration");
     const enum gs_weight_format f = gs_workload_format(w);
-    if (r->budget.layout_bytes && ops->layout_detail != NULL && f == GS_WF_MXFP4)
-        assume_value(e, "mxfp4_layout_bytes", r->budget.layout_bytes,
-                     ops->layout_detail(r, w->gpu.hw, (uint8_t)f),
-                     "vLLM quantization/mxfp4.py Mxfp4MoEMethod (create_weights, "
-                     "process_weights_after_loading); issues #33155 (Triton, 64.38 GiB) and "
-                     "#23278 (Marlin, 65.97 GiB) for gpt-oss-120b on one H100");
-    else if (r->budget.layout_bytes && ops->layout_detail != NULL)
-        assume_value(e, "fp8_marlin_layout_bytes", r->budget.layout_bytes,
-                     ops->layout_detail(r, w->gpu.hw, (uint8_t)f),
-                     "vLLM and SGLang quantization/utils/marlin_utils_fp8.py "
-                     "prepare_fp8_layer_for_marlin and prepare_moe_fp8_layer_for_marlin (vLLM PRs "
-                     "#5975, #16850; SGLang PR #8990); a MiniMax-M2.7 startup log on 4 x A100 "
-                     "(tests/fixtures/calibration)");
+    if (r->budget.layout_bytes && ops->layout_detail != NULL) {
+        const bool mxfp4 = f == GS_WF_MXFP4; /* else fp8 on Marlin */
+        assume_value(e, mxfp4 ? "mxfp4_layout_bytes" : "fp8_marlin_layout_bytes",
+                     r->budget.layout_bytes, ops->layout_detail(r, w->gpu.hw, (uint8_t)f),
+                     mxfp4 ? "vLLM quantization/mxfp4.py Mxfp4MoEMethod (create_weights, "
+                             "process_weights_after_loading); issues #33155 (Triton, 64.38 GiB) "
+                             "and #23278 (Marlin, 65.97 GiB) for gpt-oss-120b on one H100"
+                           : "vLLM and SGLang quantization/utils/marlin_utils_fp8.py "
+                             "prepare_fp8_layer_for_marlin and prepare_moe_fp8_layer_for_marlin "
+                             "(vLLM PRs #5975, #16850; SGLang PR #8990); a MiniMax-M2.7 startup "
+                             "log on 4 x A100 (tests/fixtures/calibration)");
+    }
     assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
                  "CUDA graph memory: 0 unless given; subtracted only where the release does "
                  "(vLLM 0.21 on)",

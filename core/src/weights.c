@@ -268,13 +268,17 @@ static bool in_format(const struct weigh *w, const struct gs_module *m, bool pla
 /* A module's (in, out) on one rank and how many of it the rank holds: with
  * expert parallelism each rank holds whole experts, E / ep of them
  * (FusedMoE: local_num_experts = global_num_experts // ep_size), otherwise
- * every instance split by tensor parallelism (rank_shape). */
-static void module_on_rank(const struct gs_weights_request *r, const struct gs_module *m,
-                           const struct gs_block *b, uint64_t *in, uint64_t *out, uint64_t *count)
+ * every instance split by tensor parallelism (rank_shape). Returns the
+ * degree that splits it (1 for whole experts). */
+static uint64_t module_on_rank(const struct gs_weights_request *r, const struct gs_module *m,
+                               const struct gs_block *b, uint64_t *in, uint64_t *out,
+                               uint64_t *count)
 {
     const bool spread = r->expert > 1 && (m->flags & GS_MOD_EXPERT);
-    rank_shape(m, b, spread ? 1 : (r->tensor ? r->tensor : 1), in, out);
+    const uint64_t t = spread ? 1 : (r->tensor ? r->tensor : 1);
+    rank_shape(m, b, t, in, out);
     *count = spread ? gs_div_ceil(m->count ? m->count : 1, r->expert) : (m->count ? m->count : 1);
+    return t;
 }
 
 /* Bytes of one module on one rank. `plain` keeps it unquantized (towers). */
@@ -283,9 +287,7 @@ static uint64_t module_bytes(struct weigh *w, const struct gs_module *m, const s
 {
     const struct gs_weights_request *r = w->r;
     uint64_t in, out, count;
-    module_on_rank(r, m, b, &in, &out, &count);
-    const uint64_t t = r->expert > 1 && (m->flags & GS_MOD_EXPERT) ? 1
-                                                                    : (r->tensor ? r->tensor : 1);
+    const uint64_t t = module_on_rank(r, m, b, &in, &out, &count);
     if (m->flags & GS_MOD_BUFFER) /* fp32 correction biases, int32 hash tables (vLLM) */
         return gs_mul(gs_module_parameters(m, &w->ovf), 4, &w->ovf);
     if (!in_format(w, m, plain)) {
