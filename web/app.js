@@ -1,4 +1,4 @@
-// gpusizer web UI: one form, three questions - POST /v1/estimate, /v1/fit and /v1/recommend. Plain ES module,
+// gpusizer web UI: one form, three questions - POST /v1/estimate, /v1/fit, /v1/recommend. Plain ES module,
 // no dependencies, no build step; relative URLs: the API server serves the page.
 
 import { GIB, $, $$, fix2, parseJson, num, formatInt, gib, gibBytes, round, usd, pct, el, svg, put } from './dom.js';
@@ -14,9 +14,9 @@ const PARAM_COMPONENTS = [
 ];
 const ENGINES = { vllm: 'vLLM', sglang: 'SGLang', tensorrt_llm: 'TensorRT-LLM', tgi: 'TGI', generic: 'The engine' };
 
-// The form beyond the model: [API member, label, type, default, options]; types int, num, text, sel (o.opts),
-// multi, bool (sent only when ticked), list (comma-separated, sent as an array); o.m limits a field to a mode, o.q to questions (e, f, r; else its
-// container's data-q), o.dep to values of another field.
+// Form fields: [API member, label, type, default, options]; types int, num, text, sel (o.opts), multi, bool
+// (sent when ticked), list (sent as an array); o.m: a mode, o.q: questions (e, f, r; else the container's
+// data-q), o.dep: values of another field.
 const WEIGHTS = ['fp32', 'bf16', 'fp16', 'fp8', 'fp8_per_channel', 'fp8_block', 'int8', 'int4', 'gptq', 'awq', 'nf4',
   'nf4_dq', 'q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4', 'nvfp4'];
 const LORA = 'training.method=lora qlora';
@@ -72,6 +72,7 @@ const FIELDS = {
     ['training.loss', 'Loss', 'sel', '', { opts: [['', 'framework default'], 'fp32_retained', 'fp32', 'chunked', 'fused'] }],
     ['training.attn_implementation', 'Attention', 'sel', '', { opts: [['', 'transformers default (sdpa)'], 'sdpa', 'eager', 'flash_attention_2', 'flash_attention_3', 'flex_attention'],
       hint: 'eager keeps every layer\'s score matrix; the others keep a log-sum-exp.' }],
+    ['training.padding', 'Padding', 'sel', '', { opts: [['', 'max_length'], 'longest'] }],
     ['training.compile', 'torch.compile', 'sel', '', { opts: TRI }],
     ['training.lora.dropout', 'LoRA dropout', 'num', '', { dep: LORA, ph: '0' }],
     ['training.lora.use_dora', 'DoRA', 'bool', '', { dep: LORA }],
@@ -804,7 +805,7 @@ function renderEstimate(res) {
     limitLabel: budget ? `${ENGINES[res.budget.engine] || res.budget.engine} budget (${res.budget.fraction} × total)` : null }], 'Memory per GPU');
 }
 
-// Each moment of a training step (training.phases): an optimizer-step peak still shows backward start's.
+// Each moment of a training step (training.phases): an optimizer-step peak still shows backward start.
 function phaseFacts(res) {
   const phases = res.training?.phases;
   if (!phases) return [];
@@ -906,7 +907,7 @@ const REC_COLS = {
     ['total_cost', 'Total training cost', (o) => o.total_cost, usd],
   ],
 };
-// bought: the option's cost at once and a month, and the use above which owning beats renting (its tco)
+// bought: the cost at once and a month, and the use above which owning beats renting (its tco)
 REC_COLS.purchase = [
   ['upfront_usd', 'Upfront', (o) => o.tco?.upfront_usd, usd],
   ['per_month_usd', '$ per month', (o) => o.tco?.per_month_usd, usd],
@@ -952,7 +953,7 @@ function recTable(res) {
 
 function recommendCsv(res) {
   const cols = recColumns(res);
-  // a text cell a spreadsheet would read as a formula gets a leading quote (OWASP CSV injection), as the server's
+  // a cell a spreadsheet would read as a formula gets a leading quote (OWASP CSV injection), as the server's
   const q = (v) => {
     if (v == null) return '';
     const t = typeof v === 'string' && /^'*[=+\-@\t\r]/.test(v) ? `'${v}` : String(v);

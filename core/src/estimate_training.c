@@ -644,6 +644,49 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
 #define FRAGMENTATION_EXPANDABLE_PERMILLE 50
 #define FRAGMENTATION_PERMILLE 100
 
+/* Micro-batches padded to their own longest sample change shape from step to step. The peak is
+ * the longest one (sequence_length tokens), which the figures describe. The caching allocator
+ * cuts a block from the smallest cached one that holds it and hands segments back to the
+ * device only on empty_cache or when a cudaMalloc fails (c10/cuda/CUDACachingAllocator.cpp
+ * get_free_block, release_cached_blocks), so each micro-batch longer than every one before
+ * cudaMallocs new segments for its length-dependent blocks and the shorter ones stay reserved
+ * (torch docs notes/cuda.rst, expandable_segments: "a job changing allocation sizes
+ * frequently"). On a GPU with room to spare max_memory_reserved grows past the one-shape
+ * figure; where room runs short the cached segments are freed and the run needs about that
+ * figure (bench/allocator-lengths.py replays the allocator's rules: docs/training-peaks.md).
+ * Expandable segments grow in place and avoid it. */
+static void varying_shapes(const struct train_plan *plan, uint64_t loss_bytes,
+                           uint64_t layer_working_bytes, struct gs_estimate *e)
+{
+    if (plan->tr.padding != GS_PADDING_LONGEST)
+        return;
+    assume(e, "padding",
+           "micro-batches padded to their own longest sample: the figures are for the longest, "
+           "sequence_length tokens, the step that sets the peak",
+           "transformers DataCollatorWithPadding (padding=True, \"longest\")");
+    if (plan->rules.expandable_segments)
+        return;
+    const bool loss_largest = loss_bytes >= layer_working_bytes;
+    assume_value(e, "length_dependent_blocks_bytes",
+                 loss_largest ? loss_bytes : layer_working_bytes,
+                 loss_largest ? "the loss's blocks and the final norm's at the longest "
+                                "micro-batch, the largest a step allocates whose size follows "
+                                "its length"
+                              : "one layer's working set at the longest micro-batch, the largest "
+                                "blocks a step allocates whose size follows its length",
+                 "c10/cuda/CUDACachingAllocator.cpp get_free_block (best fit), "
+                 "release_cached_blocks; torch docs notes/cuda.rst expandable_segments");
+    warn(e, "reserved_grows_with_lengths",
+         "micro-batches change shape from step to step (padding \"longest\"): the caching "
+         "allocator keeps the segments it cut for shorter ones, so on a GPU with memory to "
+         "spare torch.cuda.max_memory_reserved and nvidia-smi grow past peak_reserved_bytes, "
+         "by up to several times length_dependent_blocks_bytes over a run (the order of the "
+         "lengths decides how much); they are freed when memory runs short, so the fit is "
+         "judged on total_bytes, which counts peak_reserved_bytes. "
+         "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, packing or padding to max_length "
+         "keep the reserved figure at it");
+}
+
 static void training_overheads(const struct gs_workload *w, const struct train_plan *plan,
                                const struct state_extra *x, const struct gs_activation_result *act,
                                bool has_activations, struct gs_estimate *e, bool *ovf)
@@ -810,6 +853,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
                      : "no expandable segments: the low end of the 10-25% reserved-over-allocated "
                        "slack in measured runs (tests/fixtures/calibration/"
                        "training-measured.json)");
+    varying_shapes(plan, pk.loss, pk.layer_working, e);
     assume_context(e, o, context);
     assume_value(e, "cublas_workspace_bytes", pk.workspace,
                  "cuBLAS workspace per GPU, allocated through PyTorch's caching allocator (so "

@@ -222,6 +222,12 @@ const char *const gs_attn_impl_names[GS_ATTN_COUNT + 1] = {
     [GS_ATTN_COUNT] = NULL,
 };
 
+const char *const gs_padding_names[GS_PADDING_COUNT + 1] = {
+    [GS_PADDING_MAX_LENGTH] = "max_length",
+    [GS_PADDING_LONGEST] = "longest",
+    [GS_PADDING_COUNT] = NULL,
+};
+
 bool gs_attn_impl_materializes(enum gs_attn_impl impl)
 {
     return impl == GS_ATTN_EAGER;

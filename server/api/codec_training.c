@@ -16,7 +16,8 @@ static const char *const training_keys[] = {
     "double_quant",       "framework",           "framework_version",
     "loss",               "loss_chunks",         "compile",
     "optimizer_in_backward", "activation_offloading", "expandable_segments",
-    "set_to_none",        "fused_optimizer",     "attn_implementation", "keeps_output", NULL};
+    "set_to_none",        "fused_optimizer",     "attn_implementation", "keeps_output",
+    "padding",            NULL};
 static const char *const lora_keys[] = {"rank", "targets", "dropout", "use_dora", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "sequence_parallel", "zero_stage", "offload",
@@ -291,6 +292,9 @@ bool codec_decode_training(const json_t *section, struct gs_training *out, struc
         out->method_given = true;
     }
     read_bool(section, base, "double_quant", &out->double_quant, &ok, err);
+    i = read_enum(section, base, "padding", gs_padding_names, &ok, err);
+    if (i >= 0)
+        out->padding = (enum gs_padding)i;
     ok &= decode_framework(section, &out->framework, err);
     const json_t *lora = json_object_get(section, "lora");
     if (lora != NULL) {

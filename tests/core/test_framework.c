@@ -48,6 +48,22 @@ static bool has_assumption(const struct gs_estimate *e, const char *name)
     return false;
 }
 
+static const struct gs_assumption *assumption(const struct gs_estimate *e, const char *name)
+{
+    for (size_t i = 0; i < e->assumption_count; i++)
+        if (strcmp(e->assumptions[i].name, name) == 0)
+            return &e->assumptions[i];
+    return NULL;
+}
+
+static bool has_warning(const struct gs_estimate *e, const char *code)
+{
+    for (size_t i = 0; i < e->warning_count; i++)
+        if (strcmp(e->warnings[i].code, code) == 0)
+            return true;
+    return false;
+}
+
 static struct gs_estimate estimate(const struct gs_model_spec *m, const struct gs_workload *w)
 {
     struct gs_estimate e;
@@ -575,6 +591,59 @@ static void test_peak_moments(void **state)
     assert_int_equal(pk.side_pools, 530);
 }
 
+/* Micro-batches padded to their own longest sample (training.padding "longest"): the figures are
+ * the longest micro-batch's, byte for byte the one-shape answer, and the estimate names the
+ * blocks whose size follows the length, which the caching allocator cuts anew for every longer
+ * micro-batch and keeps (docs/training-peaks.md; bench/allocator-lengths.py). torchtune's
+ * Llama-3.2-3B run above, batch 2 x 4096: the loss keeps 12 B a logit (output(h).float(), then
+ * del logits), 12 x 8,192 x 128,256 = 12,608,077,824 B, with the final norm the head reads
+ * (eager: its fp32 input and the normalized tensor, 8,192 x 3,072 x 6 = 150,994,944 B), more
+ * than one layer's working set.
+ * With the chunked loss (compiled, 8 chunks: 2,364,014,592 B, and the compiled final norm's
+ * 16-bit input, 8,192 x 3,072 x 2 = 50,331,648 B) the loss's are still the larger; with a fused
+ * loss (none) and full recomputation one layer's working set is: 806,092,800 + the gradient
+ * pair 268,435,456 = 1,074,528,256 B.
+ * torchtitan sets expandable segments, whose segments grow in place: no growth to warn of. */
+static void test_varying_lengths(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(3072, 28, 24, 8, 8192, 128256, true));
+    struct gs_workload w = run(GS_FW_TORCHTUNE, GS_DTYPE_BF16, 2, 4096);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    const struct gs_estimate fixed = estimate(&m, &w);
+    assert_null(assumption(&fixed, "padding"));
+    assert_false(has_warning(&fixed, "reserved_grows_with_lengths"));
+
+    w.training.padding = GS_PADDING_LONGEST;
+    struct gs_estimate e = estimate(&m, &w);
+    assert_memory_equal(&e.per_gpu, &fixed.per_gpu, sizeof(e.per_gpu));
+    assert_non_null(assumption(&e, "padding"));
+    const struct gs_assumption *blocks = assumption(&e, "length_dependent_blocks_bytes");
+    assert_non_null(blocks);
+    assert_int_equal(blocks->value, 12608077824ULL + 8192ULL * 3072 * 6);
+    assert_true(has_warning(&e, "reserved_grows_with_lengths"));
+
+    w.training.framework.compile = GS_KNOB_ON;
+    w.training.framework.loss = GS_LOSS_CHUNKED;
+    e = estimate(&m, &w);
+    blocks = assumption(&e, "length_dependent_blocks_bytes");
+    assert_non_null(blocks);
+    assert_int_equal(blocks->value, 2364014592ULL + 8192ULL * 3072 * 2);
+    w.training.framework.loss = GS_LOSS_FUSED;
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    e = estimate(&m, &w);
+    blocks = assumption(&e, "length_dependent_blocks_bytes");
+    assert_non_null(blocks);
+    assert_int_equal(blocks->value, 806092800ULL + 268435456ULL);
+
+    w = run(GS_FW_TORCHTITAN, GS_DTYPE_BF16, 2, 4096);
+    w.training.padding = GS_PADDING_LONGEST;
+    e = estimate(&m, &w);
+    assert_non_null(assumption(&e, "padding"));
+    assert_null(assumption(&e, "length_dependent_blocks_bytes"));
+    assert_false(has_warning(&e, "reserved_grows_with_lengths"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_loss_bytes_per_logit),
         cmocka_unit_test(test_version_parse),
         cmocka_unit_test(test_peak_moments),
+        cmocka_unit_test(test_varying_lengths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

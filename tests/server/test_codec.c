@@ -570,6 +570,40 @@ static void test_attention_implementation(void **state)
 #undef ATTN_REQUEST
 }
 
+/* training.padding takes the tokenizer's names: "max_length" (the default, echoed) leaves the
+ * answer as it was; "longest" sizes the longest micro-batch, the same bytes, and warns that the
+ * reserved figure grows over a run; another name is a 400 at its pointer. */
+static void test_padding(void **state)
+{
+    (void)state;
+#define PAD_REQUEST(training)                                                                      \
+    "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{"                              \
+    "\"batch_size\":1,\"sequence_length\":1024" training "}}"
+    struct problem p;
+    json_t *r = estimate(PAD_REQUEST(""), &p);
+    assert_non_null(r);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(r, "training"),
+                                                          "padding")),
+                        "max_length");
+    assert_false(has_warning(r, "reserved_grows_with_lengths"));
+    const json_int_t total = get_int(r, "per_gpu.total_bytes");
+    json_decref(r);
+
+    r = estimate(PAD_REQUEST(",\"padding\":\"longest\""), &p);
+    assert_non_null(r);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(r, "training"),
+                                                          "padding")),
+                        "longest");
+    assert_true(has_warning(r, "reserved_grows_with_lengths"));
+    assert_int_equal(get_int(r, "per_gpu.total_bytes"), total);
+    json_decref(r);
+
+    assert_null(estimate(PAD_REQUEST(",\"padding\":\"do_not_pad\""), &p));
+    assert_int_equal(p.status, 400);
+    assert_string_equal(p.errors.items[0].pointer, "/training/padding");
+#undef PAD_REQUEST
+}
+
 /* BERT's head follows architectures (modeling_bert.py): bert-base-uncased as BertModel with
  * its pooler is 109,482,240 parameters (the catalog's count); BertForMaskedLM drops the pooler
  * (768 x 768 + 768 = 590,592) for the prediction head's transform (590,592), its LayerNorm
@@ -1274,6 +1308,7 @@ int main(void)
         cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_training_framework_fields),
         cmocka_unit_test(test_attention_implementation),
+        cmocka_unit_test(test_padding),
         cmocka_unit_test(test_bert_heads),
         cmocka_unit_test(test_model_names_by_tokens),
         cmocka_unit_test(test_problem_body_shape),

@@ -75,6 +75,18 @@ extern const char *const gs_attn_impl_names[GS_ATTN_COUNT + 1];
  * log-sum-exp. */
 bool gs_attn_impl_materializes(enum gs_attn_impl impl);
 
+/* How the micro-batches are shaped, by the tokenizer's `padding` names (one source:
+ * gs_padding_names): every micro-batch `sequence_length` tokens (padded to it, or packed), or
+ * each padded to its own longest sample, so shapes change from step to step and the longest
+ * reaches `sequence_length` (transformers' DataCollatorWithPadding default). */
+enum gs_padding {
+    GS_PADDING_MAX_LENGTH,
+    GS_PADDING_LONGEST,
+    GS_PADDING_COUNT
+};
+/* "max_length", "longest", NULL: index = enum value. */
+extern const char *const gs_padding_names[GS_PADDING_COUNT + 1];
+
 enum gs_offload { GS_OFFLOAD_NONE, GS_OFFLOAD_OPTIMIZER, GS_OFFLOAD_OPTIMIZER_AND_PARAMS };
 
 /* LoRA targets: module names as PEFT's target_modules takes them ("q_proj",
@@ -100,6 +112,7 @@ struct gs_training {
     char lora_targets[GS_LORA_TARGETS_MAX][GS_LORA_NAME_MAX];
     bool double_quant;        /* QLoRA: quantize the absmax constants too */
     uint32_t lora_dropout_permille; /* LoRA dropout in thousandths (PEFT's default 0) */
+    enum gs_padding padding;  /* shapes fixed (default) or varying from step to step */
     bool lora_dora;           /* PEFT use_dora: DoRA's magnitude vector per adapted layer and
                                  what its forward keeps (gs_activation_bytes) */
     struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
