@@ -309,13 +309,22 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     const struct linears l = linears_of(c, in, b, e);
     struct layer_parts p = {0, 0, 0, 0};
 
-    /* norms and the GEMM inputs they feed (QKV input, MLP input) */
+    /* norms and the GEMM inputs they feed (QKV input, MLP input). Norms over one shared input
+     * that keep it as it is (LayerNorm's native kernel saves its input) keep one tensor between
+     * them; an eager RMSNorm's or autocast's fp32 copy is each norm's own. */
     uint64_t per_token = 0;
+    bool input_kept = false;
     for (size_t i = 0; i < b->module_count; i++) {
         const struct gs_module *m = &b->modules[i];
-        if (m->kind == GS_MODULE_NORM && m->part == GS_PART_NORMS && m->out == h)
-            per_token = add(c, per_token, mul(c, norm_bytes(in, m, residual),
-                                              m->count ? m->count : 1));
+        if (m->kind != GS_MODULE_NORM || m->part != GS_PART_NORMS || m->out != h)
+            continue;
+        const uint64_t bytes = norm_bytes(in, m, residual);
+        uint64_t count = m->count ? m->count : 1;
+        if (b->norms_share_input && bytes == residual && !in->autocast) {
+            count = input_kept ? 0 : 1;
+            input_kept = true;
+        }
+        per_token = add(c, per_token, mul(c, bytes, count));
     }
     per_token = add(c, per_token, gemm_input_bytes(in, &l, ROLE_ATTN_IN, residual));
     per_token = add(c, per_token, gemm_input_bytes(in, &l, ROLE_MLP_IN, residual));

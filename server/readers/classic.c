@@ -77,7 +77,10 @@ static void read_gpt2(struct model_reader *r, struct gs_arch *a)
 
 /* GPTNeoXForCausalLM (Pythia): fused query_key_value and dense with
  * attention_bias (default true), dense_h_to_4h/dense_4h_to_h with biases,
- * two LayerNorms per layer, final_layer_norm, untied embed_out. */
+ * two LayerNorms per layer, final_layer_norm, untied embed_out. With
+ * use_parallel_residual (default true) both LayerNorms read the layer's input
+ * (GPTNeoXLayer.forward: attention(input_layernorm(hidden_states)) and
+ * mlp(post_attention_layernorm(hidden_states))). */
 static void read_gpt_neox(struct model_reader *r, struct gs_arch *a)
 {
     static const struct gs_attention_names attn = {NULL, NULL, NULL, "dense", "query_key_value"};
@@ -88,6 +91,7 @@ static void read_gpt_neox(struct model_reader *r, struct gs_arch *a)
     a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 0);
     const uint64_t inner = rd_dim(r, NAMES("intermediate_size"), true, 0);
     const bool bias = rd_flag(r, "attention_bias", true);
+    const bool parallel = rd_flag(r, "use_parallel_residual", true);
     if (!r->ok)
         return;
     const size_t b = gs_arch_new_block(a);
@@ -95,6 +99,7 @@ static void read_gpt_neox(struct model_reader *r, struct gs_arch *a)
     gs_build_attention(a, b, &s, &attn, bias, bias);
     gs_build_mlp(a, b, inner, false, true, &mlp);
     gs_build_norms(a, b, "layernorm", 2, true);
+    a->blocks[b].norms_share_input = parallel;
     gs_arch_set_layers(a, L, b);
     gs_arch_embeddings(a, h, "embed_out", false);
     gs_build_norms(a, GS_BLOCKS_MAX, "final_layer_norm", 1, true);
@@ -200,6 +205,9 @@ static void read_falcon(struct model_reader *r, struct gs_arch *a)
     gs_build_attention(a, b, &s, &attn, bias, bias);
     gs_build_mlp(a, b, ffn, false, bias, &mlp);
     gs_build_norms(a, b, "ln", norms, true);
+    /* the new architecture's two norms both read the layer's input (FalconDecoderLayer:
+     * ln_attn(hidden_states), ln_mlp(hidden_states)); the old one's second follows attention */
+    a->blocks[b].norms_share_input = new_arch && norms == 2;
     gs_arch_set_layers(a, L, b);
     gs_arch_embeddings(a, h, "lm_head", false);
     gs_build_norms(a, GS_BLOCKS_MAX, "ln_f", 1, true);

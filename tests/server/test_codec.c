@@ -604,6 +604,51 @@ static void test_padding(void **state)
 #undef PAD_REQUEST
 }
 
+/* Parallel residual with a LayerNorm per branch: both read the layer's input (GPTNeoXLayer with
+ * use_parallel_residual; FalconDecoderLayer's ln_attn and ln_mlp), and native_layer_norm saves its
+ * input, so the two norms keep one tensor. A Pythia-shaped model (hidden 512, 6 layers), pure
+ * bf16, batch 2 x 1,024: sequential residual keeps the second norm's own input, 2,048 tokens x
+ * 6 layers x 512 x 2 B = 12,582,912 B more at backward start. Falcon's new architecture with
+ * two norms keeps what one shared norm keeps (num_ln_in_parallel_attn 1). */
+static void test_parallel_residual_norms(void **state)
+{
+    (void)state;
+#define NEOX_REQUEST(parallel)                                                                     \
+    "{\"model\":{\"config\":{\"architectures\":[\"GPTNeoXForCausalLM\"],\"model_type\":"         \
+    "\"gpt_neox\",\"hidden_size\":512,\"intermediate_size\":2048,\"num_attention_heads\":8,"       \
+    "\"num_hidden_layers\":6,\"vocab_size\":50304,\"rotary_pct\":0.25,"                            \
+    "\"max_position_embeddings\":2048,\"use_parallel_residual\":" parallel "}},"                   \
+    "\"mode\":\"training\",\"precision\":{\"weights\":\"bf16\"},\"training\":{\"batch_size\":2,"   \
+    "\"sequence_length\":1024,\"regime\":\"bf16_pure\"}}"
+    struct problem p;
+    json_t *shared = estimate(NEOX_REQUEST("true"), &p);
+    assert_non_null(shared);
+    json_t *apart = estimate(NEOX_REQUEST("false"), &p);
+    assert_non_null(apart);
+    assert_int_equal(get_int(apart, "training.phases.backward_start.activations_bytes") -
+                         get_int(shared, "training.phases.backward_start.activations_bytes"),
+                     2048LL * 6 * 512 * 2);
+    json_decref(shared);
+    json_decref(apart);
+#undef NEOX_REQUEST
+#define FALCON_REQUEST(norms)                                                                      \
+    "{\"model\":{\"config\":{\"architectures\":[\"FalconForCausalLM\"],\"model_type\":"          \
+    "\"falcon\",\"hidden_size\":512,\"num_attention_heads\":8,\"num_kv_heads\":2,"                 \
+    "\"num_hidden_layers\":6,\"vocab_size\":65024,\"new_decoder_architecture\":true,"              \
+    "\"num_ln_in_parallel_attn\":" norms "}},"                                                     \
+    "\"mode\":\"training\",\"precision\":{\"weights\":\"bf16\"},\"training\":{\"batch_size\":2,"   \
+    "\"sequence_length\":1024,\"regime\":\"bf16_pure\"}}"
+    json_t *two = estimate(FALCON_REQUEST("2"), &p);
+    assert_non_null(two);
+    json_t *one = estimate(FALCON_REQUEST("1"), &p);
+    assert_non_null(one);
+    assert_int_equal(get_int(two, "training.phases.backward_start.activations_bytes"),
+                     get_int(one, "training.phases.backward_start.activations_bytes"));
+    json_decref(two);
+    json_decref(one);
+#undef FALCON_REQUEST
+}
+
 /* BERT's head follows architectures (modeling_bert.py): bert-base-uncased as BertModel with
  * its pooler is 109,482,240 parameters (the catalog's count); BertForMaskedLM drops the pooler
  * (768 x 768 + 768 = 590,592) for the prediction head's transform (590,592), its LayerNorm
@@ -1309,6 +1354,7 @@ int main(void)
         cmocka_unit_test(test_training_framework_fields),
         cmocka_unit_test(test_attention_implementation),
         cmocka_unit_test(test_padding),
+        cmocka_unit_test(test_parallel_residual_norms),
         cmocka_unit_test(test_bert_heads),
         cmocka_unit_test(test_model_names_by_tokens),
         cmocka_unit_test(test_problem_body_shape),

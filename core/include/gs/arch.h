@@ -198,6 +198,9 @@ struct gs_block {
     struct gs_attention attn;
     struct gs_recurrent rec;
     struct gs_mlp mlp;
+    bool norms_share_input; /* parallel residual with a norm per branch, each over the layer's
+                               input (GPTNeoXLayer with use_parallel_residual, Falcon's ln_attn
+                               and ln_mlp): a norm that saves its input saves the same tensor */
     size_t module_count;
     struct gs_module modules[GS_BLOCK_MODULES_MAX];
 };
