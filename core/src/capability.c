@@ -11,7 +11,8 @@ struct caps {
     bool bf16;            /* vllm/platforms/cuda.py: bfloat16 needs compute capability 8.0 */
     bool fp8_compute;     /* FP8 (W8A8): Ada, Hopper (and Blackwell), AMD MI300 */
     bool fp8_weight_only; /* Marlin (GPTQ/AWQ/FP8): Ampere, Ada, Hopper - fp8 checkpoints run as
-                             W8A16 on Ampere */
+                             W8A16 on Ampere; Turing's only in vLLM 0.14 and later, which the
+                             engine adds (gs_engine_runs_format) */
     bool awq, gptq, bnb, gguf;
     bool kv_fp8;          /* an fp8 KV cache: FlashInfer's fp8 KV kernels (vLLM PRs #7798, #7985)
                              from SM 8.0, ROCm on MI300 */
@@ -99,7 +100,8 @@ bool gs_hw_runs_format(enum gs_hw hw, enum gs_weight_format format, const char *
     case GS_WF_FP8_BLOCK:
         return c->fp8_compute || c->fp8_weight_only ||
                refuse(rule, "fp8 weights need fp8 tensor cores (Ada, Hopper, Blackwell, MI300) or "
-                            "Marlin's weight-only fp8 (Ampere)" SOURCE);
+                            "Marlin's weight-only fp8 (Ampere; Turing in vLLM 0.14 and later)"
+                            SOURCE);
     case GS_WF_AWQ:
         return c->awq || refuse(rule, "no AWQ kernels before Turing, nor on AMD or Gaudi" SOURCE);
     case GS_WF_GPTQ:

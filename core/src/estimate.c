@@ -10,6 +10,7 @@
 #include "estimate_training.h"
 
 #include "gs/capability.h"
+#include "gs/engines.h"
 #include "gs/units.h"
 
 #include <stddef.h>
@@ -82,7 +83,8 @@ static void capability_warnings(const struct gs_workload *w, struct gs_estimate 
             const enum gs_hw stage_hw =
                 (enum gs_hw)(w->stage_gpu_count ? w->stage_gpus[i].hw : w->gpu.hw);
             if (stage_hw != GS_HW_UNKNOWN &&
-                (!gs_hw_runs_format(stage_hw, gs_workload_format(w), &rule) ||
+                (!gs_engine_runs_format(&w->serving.engine, stage_hw, gs_workload_format(w),
+                                        &rule) ||
                  (w->serving.present && !gs_hw_runs_kv(stage_hw, w->serving.kv_dtype, &rule)))) {
                 warn(e, "unsupported_on_gpu", rule);
                 return;

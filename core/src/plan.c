@@ -7,6 +7,7 @@
 #include "plan_common.h"
 
 #include "gs/capability.h"
+#include "gs/engines.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -70,7 +71,7 @@ struct variant {
 
 /* The request's precision first, then (when allowed) an fp8 KV cache, fp8
  * weights and AWQ int4 weights, the gentlest change first - each only where
- * the GPU runs it (gs/capability.h). A 16-bit model on a GPU without bf16
+ * the engine runs it on the GPU (gs_engine_runs_format). A 16-bit model on a GPU without bf16
  * runs in fp16, as serving engines cast it. An MLA model's fp8 cache is the
  * plain fp8 latent, or fp8_ds_mla for DeepSeek's sparse attention (an
  * indexer in the layers). */
@@ -104,7 +105,8 @@ static size_t inference_variants(const struct gs_model_spec *m, const struct gs_
     }
     size_t kept = 0;
     for (size_t i = 0; i < n; i++)
-        if (gs_hw_runs_format(hw, all[i].format, NULL) && gs_hw_runs_kv(hw, all[i].kv, NULL))
+        if (gs_engine_runs_format(&w->serving.engine, hw, all[i].format, NULL) &&
+            gs_hw_runs_kv(hw, all[i].kv, NULL))
             out[kept++] = all[i];
     return kept;
 }

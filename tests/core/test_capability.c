@@ -69,7 +69,9 @@ static bool warned(const struct gs_estimate *e, const char *code)
     return false;
 }
 
-/* /v1/estimate answers a combination that cannot run, with the rule. */
+/* /v1/estimate answers a combination that cannot run, with the rule: fp8 weights on a T4
+ * under vLLM 0.13 (Marlin for Turing came in 0.14.0, PR #29901) or SGLang; the latest vLLM
+ * runs them. */
 static void test_estimate_warns(void **state)
 {
     (void)state;
@@ -79,9 +81,17 @@ static void test_estimate_warns(void **state)
     w.format_given = true;
     w.format = GS_WF_FP8;
     w.gpu.hw = GS_HW_TURING;
+    w.serving.engine.version = 1301;
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_true(warned(&e, "unsupported_on_gpu"));
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    w.serving.engine.version = 0;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(warned(&e, "unsupported_on_gpu"));
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_false(warned(&e, "unsupported_on_gpu"));
     w.gpu.hw = GS_HW_HOPPER;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_false(warned(&e, "unsupported_on_gpu"));
@@ -96,7 +106,8 @@ static void test_estimate_warns(void **state)
 }
 
 /* The search on a T4 (Turing) with quantization allowed offers fp16 and
- * AWQ, never fp8 weights, an fp8 cache or bf16; on an A100 an MLA model's
+ * AWQ, never an fp8 cache or bf16, and fp8 weights only where the engine runs them (vLLM
+ * 0.14.0 and later: Marlin for Turing); on an A100 an MLA model's
  * fp8 cache is the plain fp8 latent, not DeepSeek-V3.2's fp8_ds_mla. */
 static void test_search_offers_only_what_runs(void **state)
 {
@@ -108,6 +119,7 @@ static void test_search_offers_only_what_runs(void **state)
     w.serving.batch_size = 1;
     w.serving.context_length = 4096;
     w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.serving.engine.version = 1301;
     struct gs_plan_gpu g;
     memset(&g, 0, sizeof(g));
     g.view.total_bytes = 15655829504ULL; /* a T4's 14.58 GiB */
@@ -131,6 +143,11 @@ static void test_search_offers_only_what_runs(void **state)
     l.allow_quantization = false;
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_UNSUPPORTED);
+    /* the latest vLLM runs them on Marlin */
+    w.serving.engine.version = 0;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.format, GS_WF_FP8);
 
     /* DeepSeek-V3 (MLA without the sparse indexer) on A100s: fp8 latent cache */
     const struct gs_arch ds = fixture_deepseek_v3();

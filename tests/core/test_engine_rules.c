@@ -1291,6 +1291,38 @@ static void test_vllm_fp8_marlin_layout(void **state)
     assert_int_equal(res.budget.layout_bytes, 0);
 }
 
+/* Formats an engine runs beyond the capability table's row (gs_engine_runs_format): vLLM's
+ * Marlin for Turing (PR #29901, first in 0.14.0: is_fp8_marlin_supported became
+ * has_device_capability(75)) runs fp8 checkpoints weight-only on a T4 from 0.14.0 and on the
+ * latest release (version 0); 0.13.x and the other engines keep the table's refusal, and Volta
+ * (SM 7.0) has no Marlin in any release. */
+static void test_engine_formats_beyond_table(void **state)
+{
+    (void)state;
+    struct gs_engine_config c;
+    memset(&c, 0, sizeof(c));
+    const char *rule = NULL;
+    c.engine = GS_ENGINE_VLLM;
+    assert_false(gs_hw_runs_format(GS_HW_TURING, GS_WF_FP8_BLOCK, &rule));
+    assert_true(gs_engine_runs_format(&c, GS_HW_TURING, GS_WF_FP8_BLOCK, NULL));
+    c.version = 1400;
+    assert_true(gs_engine_runs_format(&c, GS_HW_TURING, GS_WF_FP8, NULL));
+    assert_true(gs_engine_runs_format(&c, GS_HW_TURING, GS_WF_FP8_PER_CHANNEL, NULL));
+    c.version = 1301;
+    rule = NULL;
+    assert_false(gs_engine_runs_format(&c, GS_HW_TURING, GS_WF_FP8, &rule));
+    assert_non_null(rule);
+    c.version = 0;
+    assert_false(gs_engine_runs_format(&c, GS_HW_VOLTA, GS_WF_FP8, NULL));
+    assert_false(gs_engine_runs_format(&c, GS_HW_TURING, GS_WF_MXFP4, NULL));
+    const enum gs_engine others[] = {GS_ENGINE_SGLANG, GS_ENGINE_TENSORRT_LLM, GS_ENGINE_TGI};
+    for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+        c.engine = others[i];
+        assert_false(gs_engine_runs_format(&c, GS_HW_TURING, GS_WF_FP8, NULL));
+        assert_true(gs_engine_runs_format(&c, GS_HW_AMPERE, GS_WF_FP8, NULL));
+    }
+}
+
 /* What fails an engine at startup whatever the memory (gs_engine_ops.refusal): the answer
  * says it does not start, with the reason as its binding.
  * - DeepSeek sparse attention: every vLLM sparse MLA backend accepts compute capability 9 or
@@ -1642,6 +1674,7 @@ int main(void)
         cmocka_unit_test(test_segment_slack),
         cmocka_unit_test(test_vllm_fp8_marlin_layout),
         cmocka_unit_test(test_engine_refusals),
+        cmocka_unit_test(test_engine_formats_beyond_table),
         cmocka_unit_test(test_vllm_v0_intermediate_tensors),
         cmocka_unit_test(test_vllm_v0_gather_root),
         cmocka_unit_test(test_vllm_graphs_by_release),

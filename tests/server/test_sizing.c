@@ -372,19 +372,27 @@ static void test_larger_gpu_never_needs_more(void **state)
     }
 }
 
-/* /v1/fit says why no GPU count will do: fp8 weights on a T4 (no fp8 kernels
- * before Ada/Hopper), a context beyond Llama 3.1's 131,072 positions, which
+/* /v1/fit says why no GPU count will do: fp8 weights on a T4 under vLLM 0.13 (no fp8 kernels
+ * before Ada/Hopper but Marlin's, which reached Turing in 0.14.0, PR #29901), a context beyond Llama 3.1's 131,072 positions, which
  * no replica can start, and a model the engine has no kernels for there. */
 static void test_fit_reason(void **state)
 {
     (void)state;
     json_t *r = parse("{\"model\":\"llama-3.1-8b\",\"gpu\":\"t4\",\"precision\":{\"weights\":"
-                      "\"fp8\"},\"inference\":{\"batch_size\":1,\"context_length\":4096}}");
+                      "\"fp8\"},\"inference\":{\"batch_size\":1,\"context_length\":4096,"
+                      "\"engine_version\":\"0.13.0\"}}");
     json_t *out = run(sizing_fit, r);
     assert_true(json_is_null(json_object_get(out, "min_gpu_count")));
     const json_t *why = json_object_get(out, "min_plan_reason");
     assert_string_equal(json_string_value(json_object_get(why, "code")), "unsupported_precision");
     assert_int_equal(json_integer_value(json_object_get(why, "max_gpus")), 1024);
+    json_decref(out);
+    json_decref(r);
+    /* the latest vLLM runs them on Marlin: one T4 */
+    r = parse("{\"model\":\"llama-3.1-8b\",\"gpu\":\"t4\",\"precision\":{\"weights\":"
+              "\"fp8\"},\"inference\":{\"batch_size\":1,\"context_length\":4096}}");
+    out = run(sizing_fit, r);
+    assert_int_equal(json_integer_value(json_object_get(out, "min_gpu_count")), 1);
     json_decref(out);
     json_decref(r);
     r = parse("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"inference\":{\"batch_size\":1,"

@@ -110,6 +110,10 @@ struct gs_engine_ops {
      * the warning unsupported_by_engine. */
     const char *(*refusal)(const struct gs_inference_input *in,
                            const struct gs_inference_result *out);
+    /* Optional: where this release runs weights of `weight_format` (enum gs_weight_format) on
+     * a GPU generation `hw` (enum gs_hw) whose row in the capability table (gs/capability.h)
+     * says no kernel runs them: the rule and its source; NULL where the table stands. */
+    const char *(*runs_beyond_table)(uint32_t version, uint8_t hw, uint8_t weight_format);
     /* Optional: the detail of the assumption behind budget.layout_bytes for a GPU of kind
      * `hw` and weights of format `weight_format` (enum gs_weight_format). */
     const char *(*layout_detail)(const struct gs_inference_result *r, uint8_t hw,

@@ -6,6 +6,7 @@
 #ifndef GS_ENGINES_H
 #define GS_ENGINES_H
 
+#include "gs/capability.h"
 #include "gs/engine.h"
 #include "gs/inference.h"
 
@@ -18,6 +19,12 @@ const struct gs_engine_ops *gs_engine_ops_for(enum gs_engine engine);
 /* "vllm", "sglang", "tensorrt_llm", "tgi", "generic" (the generic profile's for an unknown
  * one); the API takes exactly these (server/api/codec_inference.c). */
 const char *gs_engine_name(enum gs_engine engine);
+
+/* Whether the configured engine and release run weights of `format` on a GPU of generation
+ * `hw`: the capability table's row (gs_hw_runs_format), or the engine's own kernels beyond it
+ * (gs_engine_ops.runs_beyond_table). On false, *rule (when not NULL) is the table's rule. */
+bool gs_engine_runs_format(const struct gs_engine_config *config, enum gs_hw hw,
+                           enum gs_weight_format format, const char **rule);
 
 /* Each engine's table, defined in its module. */
 extern const struct gs_engine_ops gs_engine_vllm, gs_engine_sglang, gs_engine_tensorrt_llm,
