@@ -310,8 +310,9 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     struct layer_parts p = {0, 0, 0, 0};
 
     /* norms and the GEMM inputs they feed (QKV input, MLP input). Norms over one shared input
-     * that keep it as it is (LayerNorm's native kernel saves its input) keep one tensor between
-     * them; an eager RMSNorm's or autocast's fp32 copy is each norm's own. */
+     * that keep it as it is (LayerNorm's native kernel saves its input; an fp32 input's
+     * .to(torch.float32) is the tensor itself) keep one tensor between them; the fp32 copy an
+     * eager RMSNorm or autocast makes of a 16-bit input is each norm's own. */
     uint64_t per_token = 0;
     bool input_kept = false;
     for (size_t i = 0; i < b->module_count; i++) {
@@ -320,7 +321,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
             continue;
         const uint64_t bytes = norm_bytes(in, m, residual);
         uint64_t count = m->count ? m->count : 1;
-        if (b->norms_share_input && bytes == residual && !in->autocast) {
+        if (b->norms_share_input && bytes == residual) {
             count = input_kept ? 0 : 1;
             input_kept = true;
         }

@@ -40,20 +40,17 @@ static struct gs_workload run(enum gs_framework fw, enum gs_dtype weights, uint6
     return w;
 }
 
-static bool has_assumption(const struct gs_estimate *e, const char *name)
-{
-    for (size_t i = 0; i < e->assumption_count; i++)
-        if (strcmp(e->assumptions[i].name, name) == 0)
-            return true;
-    return false;
-}
-
 static const struct gs_assumption *assumption(const struct gs_estimate *e, const char *name)
 {
     for (size_t i = 0; i < e->assumption_count; i++)
         if (strcmp(e->assumptions[i].name, name) == 0)
             return &e->assumptions[i];
     return NULL;
+}
+
+static bool has_assumption(const struct gs_estimate *e, const char *name)
+{
+    return assumption(e, name) != NULL;
 }
 
 static bool has_warning(const struct gs_estimate *e, const char *code)
