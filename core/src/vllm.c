@@ -1720,16 +1720,18 @@ static const char *vllm_refusal(const struct gs_inference_input *in,
 }
 
 /* Where vLLM runs weights the capability table's row refuses (gs_engine_ops.runs_beyond_table):
- * PR #29901 (first in 0.14.0) built Marlin for Turing, and marlin_utils_fp8.py
- * is_fp8_marlin_supported became has_device_capability(75) (80 before), so fp8 checkpoints run
- * weight-only on Marlin, dense and MoE, on SM 7.5 in 16-bit activations. */
+ * PR #29901 (first in 0.14.0) built Marlin for Turing - "Supported Weights: GPTQ, AWQ, FP8,
+ * NVFP4 (MXFP4 is not supported since it requires BF16 activation)" - and
+ * marlin_utils_fp8.py is_fp8_marlin_supported became has_device_capability(75) (80 before), so
+ * fp8 and NVFP4 checkpoints run weight-only on Marlin, dense and MoE, on SM 7.5 in fp16
+ * activations. */
 static const char *vllm_runs_beyond_table(uint32_t version, uint8_t hw, uint8_t weight_format)
 {
-    if ((enum gs_hw)hw == GS_HW_TURING &&
-        gs_weight_format_fp8((enum gs_weight_format)weight_format) &&
+    const enum gs_weight_format f = (enum gs_weight_format)weight_format;
+    if ((enum gs_hw)hw == GS_HW_TURING && (gs_weight_format_fp8(f) || f == GS_WF_NVFP4) &&
         gs_vllm_release_for(version)->from >= 1400)
-        return "vLLM 0.14.0 and later run fp8 weights weight-only on Marlin from compute "
-               "capability 7.5 (PR #29901; marlin_utils_fp8.py is_fp8_marlin_supported)";
+        return "vLLM 0.14.0 and later run fp8 and NVFP4 weights weight-only on Marlin from "
+               "compute capability 7.5 (PR #29901; marlin_utils_fp8.py is_fp8_marlin_supported)";
     return NULL;
 }
 

@@ -1293,8 +1293,9 @@ static void test_vllm_fp8_marlin_layout(void **state)
 
 /* Formats an engine runs beyond the capability table's row (gs_engine_runs_format): vLLM's
  * Marlin for Turing (PR #29901, first in 0.14.0: is_fp8_marlin_supported became
- * has_device_capability(75)) runs fp8 checkpoints weight-only on a T4 from 0.14.0 and on the
- * latest release (version 0); 0.13.x and the other engines keep the table's refusal, and Volta
+ * has_device_capability(75)) runs fp8 and NVFP4 checkpoints weight-only on a T4 from 0.14.0
+ * and on the latest release (version 0); 0.13.x and the other engines keep the table's refusal,
+ * and Volta
  * (SM 7.0) has no Marlin in any release. */
 static void test_engine_formats_beyond_table(void **state)
 {
@@ -1314,6 +1315,9 @@ static void test_engine_formats_beyond_table(void **state)
     assert_non_null(rule);
     c.version = 0;
     assert_false(gs_engine_runs_format(&c, GS_HW_VOLTA, GS_WF_FP8, NULL));
+    /* NVFP4 too (the PR's "Supported Weights"); MXFP4 needs bf16 activations */
+    assert_false(gs_hw_runs_format(GS_HW_TURING, GS_WF_NVFP4, NULL));
+    assert_true(gs_engine_runs_format(&c, GS_HW_TURING, GS_WF_NVFP4, NULL));
     assert_false(gs_engine_runs_format(&c, GS_HW_TURING, GS_WF_MXFP4, NULL));
     const enum gs_engine others[] = {GS_ENGINE_SGLANG, GS_ENGINE_TENSORRT_LLM, GS_ENGINE_TGI};
     for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
