@@ -129,26 +129,26 @@ class LargePool:
         self.peak_allocated = max(self.peak_allocated, self.allocated)
         return block
 
+    @staticmethod
+    def _merge(left, right):
+        """Fold `right`, the next block of the same segment, into `left`."""
+        left.size += right.size
+        left.next = right.next
+        if right.next:
+            right.next.prev = left
+
     def free(self, block):
         if block is None:
             return
         block.free = True
         self.allocated -= block.size
-        prev = block.prev
-        if prev is not None and prev.free:
-            self._uncache(prev)
-            prev.size += block.size
-            prev.next = block.next
-            if block.next:
-                block.next.prev = prev
-            block = prev
-        nxt = block.next
-        if nxt is not None and nxt.free:
-            self._uncache(nxt)
-            block.size += nxt.size
-            block.next = nxt.next
-            if nxt.next:
-                nxt.next.prev = block
+        if block.prev is not None and block.prev.free:
+            self._uncache(block.prev)
+            block = block.prev
+            self._merge(block, block.next)
+        if block.next is not None and block.next.free:
+            self._uncache(block.next)
+            self._merge(block, block.next)
         self._cache(block)
 
 

@@ -802,6 +802,14 @@ static void test_stage_gpus(void **state)
     for (size_t i = 0; i < fp8.warning_count; i++)
         warned |= strcmp(fp8.warnings[i].code, "unsupported_on_gpu") == 0;
     assert_true(warned);
+    /* the latest vLLM runs them there */
+    w.serving.engine.version = 0;
+    assert_int_equal(gs_estimate_compute(&m, &w, &fp8, NULL), GS_OK);
+    warned = false;
+    for (size_t i = 0; i < fp8.warning_count; i++)
+        warned |= strcmp(fp8.warnings[i].code, "unsupported_on_gpu") == 0;
+    assert_false(warned);
+    w.serving.engine.version = 1900;
     w.format_given = false;
 
     struct gs_error err;
