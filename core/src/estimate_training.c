@@ -880,12 +880,20 @@ static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
                  "with log_softmax's output, its gradient and the input gradient (16 bytes per "
                  "logit)"
            : r->loss == GS_LOSS_FP32
-               ? (r->keeps_16bit_logits
+               ? (r->logits_fp32_held
+                      ? "fp32: log_softmax output, its gradient and the input gradient in fp32 "
+                        "plus the fp32 logits the model returned, which the caller holds (16 "
+                        "bytes per logit)"
+                  : r->keeps_16bit_logits
                       ? "fp32: upcast inside the loss; log_softmax output, its gradient and the "
                         "input gradient in fp32 plus the 16-bit logits the caller holds (14 bytes "
                         "per logit)"
-                      : "fp32: upcast inside the loss, the logits deleted; log_softmax output, "
-                        "its gradient and the input gradient in fp32 (12 bytes per logit)")
+                  : r->loss_shift_copy && !r->returns_fp32_logits
+                      ? "fp32: the loss's forward holds the 16-bit logits, their fp32 upcast, "
+                        "its copy of the shifted logits and log_softmax's output (14 bytes per "
+                        "logit), more than its backward (12)"
+                      : "fp32: the logits dropped before backward; log_softmax output, its "
+                        "gradient and the input gradient in fp32 (12 bytes per logit)")
            : r->loss == GS_LOSS_CHUNKED
                ? (r->compile ? "chunked and compiled: each chunk's fused kernel keeps its 16-bit "
                                "input, plus one chunk's 16-bit gradient"

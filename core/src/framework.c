@@ -18,48 +18,79 @@ static const struct row rows[] = {
     /* transformers before 4.27 ran on PyTorch 1.x: Trainer calls model.zero_grad(), which
      * kept gradients allocated (set_to_none became the default in PyTorch 2.0, pytorch PR
      * #92731), and its default optimizer was transformers.AdamW ("adamw_hf"), a
-     * per-parameter loop with no whole-model temporaries. */
+     * per-parameter loop with no whole-model temporaries. The loss as in 4.27-4.45. */
     {GS_FW_TRANSFORMERS, 0,
      {.framework = GS_FW_TRANSFORMERS,
       .label = "transformers < 4.27 (HF Trainer on PyTorch 1.x)",
-      .loss = GS_LOSS_FP32_RETAINED, .loss_upcast = true, .norm_fp32_copy = true,
+      .loss = GS_LOSS_FP32, .returns_fp32_logits = true, .loss_shift_copy = true,
+      .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
       .softmax_fp32 = true, .act2fn = true, .dora_recomputes_base = true, .grads_persist = true,
       .fsdp_version = 1,
-      .source = "transformers modeling_*.py forward upcasts logits (logits.float()) and returns "
-                "them; Trainer model.zero_grad() on PyTorch 1.x keeps gradients (pytorch PR "
-                "#92731); optim adamw_hf loops per parameter; LlamaRMSNorm "
-                "hidden_states.to(torch.float32); repeat_kv before eager/SDPA attention; "
-                "attn_output.transpose(1, 2).contiguous(); bitsandbytes MatMul4Bit saves A"}},
+      .source = "transformers modeling_*.py forward upcasts logits (logits.float()), copies "
+                "the shifted logits (logits[..., :-1, :].contiguous()) for CrossEntropyLoss and "
+                "returns them; Trainer.training_step runs backward on compute_loss's loss "
+                "after it returned (the output dropped); Trainer model.zero_grad() on PyTorch "
+                "1.x keeps gradients (pytorch PR #92731); optim adamw_hf loops per parameter; "
+                "LlamaRMSNorm hidden_states.to(torch.float32); repeat_kv before eager/SDPA "
+                "attention; attn_output.transpose(1, 2).contiguous(); bitsandbytes MatMul4Bit "
+                "saves A"}},
     /* 4.27-4.45: PyTorch 2 zero_grad(set_to_none=True); Trainer's default optimizer
-     * adamw_torch (torch.optim.AdamW, foreach on CUDA); forward still returns fp32 logits. */
+     * adamw_torch (torch.optim.AdamW, foreach on CUDA). The model's forward returns fp32
+     * logits and computes the loss over a contiguous copy of the shifted ones, but
+     * Trainer.training_step calls `loss = self.compute_loss(model, inputs)` (which returns
+     * the outputs only when return_outputs) and backward after it returned, so the
+     * returned logits are gone at the loss's backward; a loop that keeps the output
+     * (training.keeps_output) keeps them in fp32. */
     {GS_FW_TRANSFORMERS, 427,
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.27-4.45 (HF Trainer)",
-      .loss = GS_LOSS_FP32_RETAINED, .loss_upcast = true, .norm_fp32_copy = true,
+      .loss = GS_LOSS_FP32, .returns_fp32_logits = true, .loss_shift_copy = true,
+      .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
       .softmax_fp32 = true, .act2fn = true, .dora_recomputes_base = true, .foreach_step = true,
       .fsdp_version = 1,
       .source = "transformers <= 4.45 LlamaForCausalLM.forward: logits = logits.float(), "
-                "returned in CausalLMOutputWithPast and held by the caller through backward; "
-                "Trainer optim adamw_torch (torch.optim.AdamW, foreach); LlamaRMSNorm upcast; "
-                "repeat_kv; contiguous attention output; bitsandbytes MatMul4Bit saves A"}},
-    /* 4.46: the loss moved to ForCausalLMLoss, which upcasts inside; forward returns the
-     * 16-bit logits, still held by the caller. */
+                "shift_logits = logits[..., :-1, :].contiguous(), returned in "
+                "CausalLMOutputWithPast; Trainer.training_step: loss = "
+                "self.compute_loss(model, inputs), then backward (the output dropped); optim "
+                "adamw_torch (torch.optim.AdamW, foreach); LlamaRMSNorm upcast; repeat_kv; "
+                "contiguous attention output; bitsandbytes MatMul4Bit saves A"}},
+    /* 4.46: the loss moved to ForCausalLMLoss, which upcasts inside and still copies the
+     * shifted logits; forward returns the 16-bit logits, alive in the model's forward while
+     * the loss runs: its forward holds them, the upcast, the copy and log_softmax's output
+     * (14 bytes a logit), whether or not the caller keeps the output through backward. */
     {GS_FW_TRANSFORMERS, 446,
-     {.framework = GS_FW_TRANSFORMERS, .label = "transformers >= 4.46 (HF Trainer)",
-      .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.46-4.48 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
       .fsdp_version = 1,
-      .source = "transformers/loss/loss_utils.py ForCausalLMLoss (logits = logits.float() "
-                "inside the loss, 4.46); the model output keeps the 16-bit logits; Trainer "
+      .source = "transformers/loss/loss_utils.py ForCausalLMLoss (4.46: logits = "
+                "logits.float(), shift_logits = logits[..., :-1, :].contiguous()); the model "
+                "returns the 16-bit logits; Trainer.training_step backward after compute_loss "
+                "returned; optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; contiguous "
+                "attention output; bitsandbytes MatMul4Bit saves A"}},
+    /* 4.49: ForCausalLMLoss pads the labels instead of copying the shifted logits
+     * (transformers PR #35646, merged 2025-01-13, after 4.48.0), so the loss's backward is
+     * its peak: 12 bytes a logit under the Trainer, which drops the output before backward;
+     * 14 for a loop that keeps it. */
+    {GS_FW_TRANSFORMERS, 449,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.49-4.x (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
+      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .dora_recomputes_base = true,
+      .foreach_step = true,
+      .fsdp_version = 1,
+      .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
+                "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
+                "Trainer.training_step backward after compute_loss returned the loss alone; "
                 "optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; contiguous attention "
                 "output; bitsandbytes MatMul4Bit saves A"}},
-    /* 5.0: Trainer.compute_loss returns the loss alone and training_step runs backward after
-     * it returned, so the model output (and its 16-bit logits) is gone when the loss's
-     * backward runs; a plain loop that keeps only `.loss` is the same. The default optim is
+    /* 5.0: the loss as in 4.49 (the Trainer drops the model output before backward; a
+     * plain loop that keeps only `.loss` is the same). The default optim is
      * adamw_torch_fused with torch >= 2.8 (training_args.py: default_optim), which steps
      * with no whole-model temporaries. SDPA takes grouped K/V natively
      * (integrations/sdpa_attention.py use_gqa_in_sdpa, torch >= 2.5 without a mask). */
@@ -176,22 +207,34 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_atte
     if (knobs->fused_optimizer != GS_KNOB_DEFAULT)
         out->foreach_step = knobs->fused_optimizer == GS_KNOB_OFF;
     /* a loop that keeps `outputs` while `outputs.loss.backward()` runs holds the logits the
-     * model returned (16-bit from transformers 4.46; fp32 before, already counted by
-     * fp32_retained) */
+     * model returned: fp32 where its forward upcast them (transformers <= 4.45), 16-bit
+     * after; fp32_retained and Fabric's converted output count them already */
     if (knobs->keeps_output != GS_KNOB_DEFAULT && out->loss != GS_LOSS_FP32_RETAINED &&
-        !out->logits_fp32_held)
-        out->keeps_16bit_logits = knobs->keeps_output == GS_KNOB_ON;
+        !(out->logits_fp32_held && !out->returns_fp32_logits)) {
+        const bool keeps = knobs->keeps_output == GS_KNOB_ON;
+        if (out->returns_fp32_logits)
+            out->logits_fp32_held = keeps;
+        else
+            out->keeps_16bit_logits = keeps;
+    }
 }
 
 /*
- * Bytes per logit at the loss's backward, per GPU's vocabulary share:
- * - fp32_retained (transformers <= 4.45): the fp32 logits the caller keeps
- *   (4), log_softmax's saved output (4), its gradient (4) and the gradient
- *   of its input (4): 16.
- * - fp32 (torchtune, torchtitan, transformers >= 4.46): the upcast copy is
- *   not saved (log_softmax saves its output), so log_softmax output, its
- *   gradient and the input gradient: 12; plus 2 when the 16-bit logits are
- *   held by the caller (transformers' model output): 14.
+ * Bytes per logit at the loss's peak, per GPU's vocabulary share:
+ * - fp32_retained (a loop that keeps fp32 logits the model returned, as
+ *   torchtune's recipes did before they deleted them): the fp32 logits (4),
+ *   log_softmax's saved output (4), its gradient (4) and the gradient of
+ *   its input (4): 16.
+ * - fp32 (torchtune, torchtitan, transformers): the upcast copy is not
+ *   saved (log_softmax saves its output), so log_softmax output, its
+ *   gradient and the input gradient: 12; plus what the caller holds of the
+ *   model's output: 2 for 16-bit logits (14), 4 where the model returned
+ *   them in fp32 (transformers <= 4.45: 16). Where the loss copies the
+ *   shifted logits (transformers <= 4.48) its forward holds, at
+ *   log_softmax, the returned logits (4 in fp32; 2 in 16 bits plus the
+ *   4-byte upcast), the copy (4) and log_softmax's output (4): 12 or 14,
+ *   so 4.46-4.48 hold 14 at the loss whether or not the caller keeps the
+ *   output.
  * - chunked: each chunk's loss runs on its own. Eager, every chunk's saved
  *   log_softmax output stays until backward (4 with the fp32 upcast, 2
  *   without), plus one chunk's gradients at a time (8, or 4, over the
@@ -211,8 +254,12 @@ uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *r, uint64_t 
     switch (r->loss) {
     case GS_LOSS_FP32_RETAINED:
         return 16 * u;
-    case GS_LOSS_FP32:
-        return (12 + (r->logits_fp32_held ? 4 : r->keeps_16bit_logits ? 2 : 0)) * u;
+    case GS_LOSS_FP32: {
+        const uint64_t backward = (12 + (r->logits_fp32_held ? 4 : r->keeps_16bit_logits ? 2 : 0));
+        const uint64_t forward = r->loss_shift_copy ? (r->returns_fp32_logits ? 4 : 2 + 4) + 4 + 4
+                                                    : 0;
+        return (backward > forward ? backward : forward) * u;
+    }
     case GS_LOSS_CHUNKED:
         if (r->compile)
             return 2 * u + (2 * u + chunks - 1) / chunks;

@@ -347,17 +347,23 @@ static void test_litgpt_qlora_llama2_7b(void **state)
  *   output and mask 2 x 3 x 4096 (24,576); Q, K, V, attention output 4 x
  *   2 x 4096 (32,768); SwiGLU gate, silu, up 3 x 2 x 11008 (66,048);
  *   log-sum-exp 128: 156,288 B x 2,048 x 32 + ids 16,384 = 10,242,506,752
- *   loss, transformers <= 4.45 (LlamaForCausalLM returns logits.float(),
- *   kept by the caller): 16 B x 2,048 x 32,000 = 1,048,576,000;
- *   transformers >= 4.46 (ForCausalLMLoss upcasts inside, the bf16 logits
- *   kept): 14 B -> 917,504,000
- *   backward start: 4.45 -> 24,902,131,712; 4.46 -> 24,771,059,712.
+ *   loss, transformers <= 4.45 (LlamaForCausalLM returns logits.float();
+ *   Trainer.training_step drops the output before backward): log_softmax's
+ *   output, its gradient and the input gradient, 12 B x 2,048 x 32,000 =
+ *   786,432,000 (its forward: the fp32 logits, their shifted copy and
+ *   log_softmax's output, 12 too); a loop that keeps the output keeps the
+ *   fp32 logits: 16 B -> 1,048,576,000;
+ *   transformers 4.46-4.48 (ForCausalLMLoss upcasts inside and copies the
+ *   shifted logits: its forward holds the bf16 logits 2, the upcast 4, the
+ *   copy 4 and log_softmax's output 4): 14 B -> 917,504,000
+ *   backward start: 4.45 -> 24,639,987,712 (kept: 24,902,131,712); 4.46 ->
+ *   24,771,059,712.
  *   From 4.46 PEFT casts each adapter's input to its fp32 dtype
  *   (LoraLayer._cast_input_dtype), so q's and v's dropout reads an fp32 copy:
  *   output and mask 2 x 5 x 4096 (40,960), +16,384 B x 2,048 x 32 =
  *   +1,073,741,824 -> 25,844,801,536.
- *   transformers 5.x drops the model output before backward (12 B per logit,
- *   786,432,000): 25,713,729,536.
+ *   transformers 4.49 and 5.x shift the labels, not the logits (12 B per
+ *   logit, 786,432,000): 25,713,729,536.
  * The final LlamaRMSNorm's fp32 input, 2,048 x 4,096 x 4, comes on top of every figure. */
 static void test_hf_trainer_lora_by_release(void **state)
 {
@@ -375,17 +381,26 @@ static void test_hf_trainer_lora_by_release(void **state)
     struct gs_estimate e = estimate(&m, &w);
     assert_int_equal(e.per_gpu.weights_bytes, 13510385664ULL);
     assert_int_equal(e.per_gpu.optimizer_bytes, 67108864ULL);
-    assert_int_equal(e.loss, GS_LOSS_FP32_RETAINED);
+    assert_int_equal(e.loss, GS_LOSS_FP32);
     /* and the final LlamaRMSNorm's fp32 input (frozen weight), kept after the last layer:
      * 2,048 x 4,096 x 4 = 33,554,432 */
     const uint64_t fin = 2048ULL * 4096 * 4;
+    assert_int_equal(e.saved_activation_bytes, 10242506752ULL + 786432000ULL + fin);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24639987712ULL + fin);
+    w.training.framework.keeps_output = GS_KNOB_ON;
+    e = estimate(&m, &w);
     assert_int_equal(e.saved_activation_bytes, 10242506752ULL + 1048576000ULL + fin);
     assert_int_equal(e.per_gpu.peak_allocated_bytes, 24902131712ULL + fin);
+    w.training.framework.keeps_output = GS_KNOB_DEFAULT;
 
     w.training.framework.framework_version = 446;
     e = estimate(&m, &w);
     assert_int_equal(e.loss, GS_LOSS_FP32);
     assert_int_equal(e.per_gpu.peak_allocated_bytes, 24771059712ULL + 1073741824ULL + fin);
+
+    w.training.framework.framework_version = 449;
+    e = estimate(&m, &w);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 25713729536ULL + fin);
 
     w.training.framework.framework_version = 517;
     e = estimate(&m, &w);
@@ -506,12 +521,51 @@ static void test_loss_bytes_per_logit(void **state)
     memset(&k, 0, sizeof(k));
     struct gs_framework_rules r;
     k.framework = GS_FW_TRANSFORMERS;
-    k.framework_version = 445;
+    /* by release and loop (the comment over gs_loss_eighths_per_logit):
+     *           Trainer  keeps the output
+     *   < 4.27     12      16 (fp32 logits)
+     *   4.45       12      16
+     *   4.46       14      14 (the loss's forward: 2 + 4 + 4 + 4)
+     *   4.48       14      14
+     *   4.49       12      14
+     *   5.17       12      14 */
+    static const struct {
+        uint32_t version;
+        uint64_t trainer, kept;
+    } by_release[] = {{420, 12, 16}, {445, 12, 16}, {446, 14, 14},
+                      {448, 14, 14}, {449, 12, 14}, {517, 12, 14}};
+    for (size_t i = 0; i < sizeof(by_release) / sizeof(by_release[0]); i++) {
+        k.framework_version = by_release[i].version;
+        k.keeps_output = GS_KNOB_DEFAULT;
+        gs_framework_resolve(&k, true, &r);
+        assert_int_equal(gs_loss_eighths_per_logit(&r, 0), by_release[i].trainer * 8);
+        k.keeps_output = GS_KNOB_OFF;
+        gs_framework_resolve(&k, true, &r);
+        assert_int_equal(gs_loss_eighths_per_logit(&r, 0), by_release[i].trainer * 8);
+        k.keeps_output = GS_KNOB_ON;
+        gs_framework_resolve(&k, true, &r);
+        assert_int_equal(gs_loss_eighths_per_logit(&r, 0), by_release[i].kept * 8);
+    }
+    k.keeps_output = GS_KNOB_DEFAULT;
+    /* a loop that keeps fp32 logits the model returned (torchtune before PR #1046) */
+    k.framework_version = 517;
+    k.loss = GS_LOSS_FP32_RETAINED;
     gs_framework_resolve(&k, true, &r);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 0), 16 * 8);
-    k.framework_version = 446;
+    k.loss = GS_LOSS_DEFAULT;
+    /* DeepSpeed's engine loops keep the output (14); the fp32 chunks Fabric's wrapper hands
+     * LitGPT's loop stay held whatever keeps_output says */
+    k.framework = GS_FW_DEEPSPEED;
     gs_framework_resolve(&k, true, &r);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 0), 14 * 8);
+    k.framework = GS_FW_LITGPT;
+    gs_framework_resolve(&k, true, &r);
+    const uint64_t litgpt = gs_loss_eighths_per_logit(&r, 16);
+    k.keeps_output = GS_KNOB_OFF;
+    gs_framework_resolve(&k, true, &r);
+    assert_true(r.logits_fp32_held);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 16), litgpt);
+    k.keeps_output = GS_KNOB_DEFAULT;
     k.framework = GS_FW_TORCHTUNE;
     gs_framework_resolve(&k, true, &r);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 0), 12 * 8);

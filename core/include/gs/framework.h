@@ -49,14 +49,14 @@ struct gs_training_knobs {
     uint64_t loss_chunks;       /* chunked loss: chunks per micro-batch; 0 = the framework's */
     enum gs_knob compile, optimizer_in_backward, activation_offloading, expandable_segments,
         set_to_none, fused_optimizer;
-    enum gs_knob keeps_output;  /* the loop holds the model's output (its 16-bit logits) through
+    enum gs_knob keeps_output;  /* the loop holds the model's output (its logits) through
                                    backward: `outputs = model(**batch); outputs.loss.backward()` */
 };
 
 /* The rules one run follows, after defaults and overrides. */
 struct gs_framework_rules {
     enum gs_framework framework;
-    const char *label;          /* "transformers >= 4.46 (HF Trainer)" */
+    const char *label;          /* "transformers 4.49-4.x (HF Trainer)" */
     enum gs_loss loss;
     bool keeps_16bit_logits;    /* the model returns 16-bit logits its caller keeps (fp32 loss) */
     bool loss_upcast;           /* the loss upcasts to fp32 before log-softmax */
@@ -66,6 +66,13 @@ struct gs_framework_rules {
                                    positions of each sequence of the micro-batch) */
     bool logits_fp32_held;      /* the caller holds the logits converted to fp32 (Lightning
                                    Fabric's precision plugin converts a module's output) */
+    bool returns_fp32_logits;   /* the model's forward upcasts the logits and returns them in
+                                   fp32 (transformers <= 4.45 logits.float()): a loop that keeps
+                                   its output keeps them in fp32 */
+    bool loss_shift_copy;       /* the loss copies the shifted fp32 logits (logits[..., :-1,
+                                   :].contiguous(), transformers <= 4.48), so its forward holds
+                                   the returned logits, their upcast, the copy and log_softmax's
+                                   output at once */
     bool qkv_fused_pinned;      /* one fused QKV projection whose V (a view of its output) reaches
                                    the attention kernel as it is, keeping the whole output
                                    alive beside the rotated Q and K copies (multi-head models) */
@@ -104,8 +111,9 @@ struct gs_framework_rules {
 void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_attention,
                           struct gs_framework_rules *out);
 
-/* Bytes per logit the loss holds at its backward, over one GPU's share of
- * the vocabulary (see framework.c for each rule's derivation). `chunks` is
+/* Bytes per logit the loss holds at its peak (its backward, or its forward
+ * where that holds more), over one GPU's share of the vocabulary (see
+ * framework.c for each rule's derivation). `chunks` is
  * the number of chunks per micro-batch for a chunked loss. In 1/8 bytes so
  * 2 + 2/8 stays exact. */
 #define GS_LOSS_BYTES_UNIT 8
