@@ -1,5 +1,5 @@
-// gpusizer web UI: one form, three questions - POST /v1/estimate, /v1/fit, /v1/recommend. Plain ES module,
-// no dependencies, no build step; relative URLs: the API server serves the page.
+// gpusizer web UI: one form asking /v1/estimate, /v1/fit or /v1/recommend; a plain ES module,
+// no build step, served by the API (relative URLs).
 
 import { GIB, $, $$, fix2, parseJson, num, formatInt, gib, gibBytes, round, usd, pct, el, svg, put } from './dom.js';
 import { COMPONENTS, barChart, legend, scatter } from './charts.js';
@@ -671,6 +671,7 @@ const CHANGE_LABELS = {
   more_gpus: 'More GPUs',
   lower_context: 'A shorter maximum context',
   more_tensor_parallelism: 'More tensor parallelism',
+  sync_each_batch: 'Reduce-scatter every micro-batch',
   gradient_accumulation: 'Smaller micro-batches, accumulated',
   selective_recomputation: 'Recompute attention (selective checkpointing)',
   full_recomputation: 'Recompute every layer (full checkpointing)',

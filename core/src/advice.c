@@ -1,6 +1,8 @@
 /* advice.c - what to change when a workload does not fit (advice.h). */
 #include "gs/advice.h"
 
+#include "gs/estimate.h"
+
 #include <string.h>
 
 void gs_advice_own_limits(const struct gs_workload *w, uint64_t max_gpus,
@@ -70,6 +72,23 @@ static size_t serving_changes(const struct gs_model_spec *m, const struct gs_wor
     return n;
 }
 
+/* Whether the request accumulates its micro-batches' gradients unsharded under FSDP1's
+ * no_sync() (the estimate's fsdp1_no_sync_gradient_bytes, one source for the rule). */
+static bool accumulates_unsharded(const struct gs_model_spec *m, const struct gs_workload *w)
+{
+    if (w->training.gradient_accumulation_steps < 2)
+        return false;
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    if (gs_estimate_compute(m, w, &e, &err) != GS_OK)
+        return false;
+    for (size_t i = 0; i < e.assumption_count; i++)
+        if (strcmp(e.assumptions[i].name, "fsdp1_no_sync_gradient_bytes") == 0)
+            return true;
+    return false;
+}
+
 static size_t training_changes(const struct gs_model_spec *m, const struct gs_workload *w0,
                                const struct gs_plan_limits *own, struct gs_fit_change *out,
                                size_t cap)
@@ -77,6 +96,16 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
     size_t n = 0;
     struct gs_workload w = *w0;
     struct gs_plan_limits l = *own;
+    if (accumulates_unsharded(m, w0)) {
+        /* the same micro-batches, each reduce-scattered: the gradients stay sharded */
+        w.training.framework.sync_each_batch = GS_KNOB_ON;
+        add_change(out, &n, cap, "sync_each_batch",
+                   "reduce-scatter every micro-batch's gradients (accelerate's "
+                   "GradientAccumulationPlugin(sync_each_batch=True)) instead of accumulating them "
+                   "unsharded under FSDP's no_sync()",
+                   0, &w, &l, false);
+        w = *w0;
+    }
     if (w0->training.batch_size > 1) {
         /* the same optimization (sequences per optimizer step) in smaller passes: activations
          * shrink with the micro-batch, nothing else changes */

@@ -130,6 +130,7 @@ struct state_extra {
     uint64_t moment_bytes;    /* one optimizer moment for this GPU's trainable shard */
     uint64_t linear_params;   /* linear weights on this GPU (autocast copies them) */
     uint64_t gathered_module; /* DeepSpeed ZeRO-3: the largest module and its gradient */
+    uint64_t no_sync_grads;   /* FSDP1 no_sync(): every trainable unit's gradient, unsharded */
 };
 
 static enum gs_status resolve_method(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -268,6 +269,54 @@ static const char *optimizer_detail(enum gs_optimizer o)
     return "";
 }
 
+/* FSDP's root unit on this GPU in parameters: the embedding and the head (a tied head shares
+ * the embedding), each with its vocabulary padding, over tensor parallelism. */
+static uint64_t root_params(const struct gs_estimate *e, const struct shard *s, uint64_t tensor,
+                            bool *ovf)
+{
+    const struct gs_param_count *c = &e->params;
+    uint64_t root = ceil_div(gs_add(c->embedding, s->vocab_padding, ovf), tensor);
+    if (c->lm_head)
+        root = gs_add(root, ceil_div(gs_add(c->lm_head, s->vocab_padding, ovf), tensor), ovf);
+    return root;
+}
+
+/* Whether FSDP1 puts each layer's frozen base and its adapters in one FlatParameter: the
+ * request's use_orig_params=True, or the framework's own wrapping (LitGPT). */
+static bool fsdp1_mixed_units(const struct train_plan *plan)
+{
+    return plan->par.fsdp_use_orig_params || plan->rules.fsdp_orig_params;
+}
+
+/* FSDP1's no_sync() (torch/distributed/fsdp/fully_sharded_data_parallel.py: "FSDP will
+ * accumulate the full model gradients (instead of gradient shards) until the eventual sync";
+ * _runtime_utils.py _post_backward_hook returns before the reduce-scatter when not
+ * _sync_gradients): the micro-batches of an accumulation before the last keep every unit's
+ * gradient unsharded, at the dtype the unit computes with. The HF Trainer runs them under
+ * accelerator.no_sync (unless GradientAccumulationPlugin sync_each_batch), LitGPT under
+ * fabric.no_backward_sync. The units with a gradient: every one in full training; with
+ * adapters, the adapters alone when they are wrapped apart (PEFT's fsdp_auto_wrap_policy), or
+ * each layer's whole FlatParameter, frozen base included, when it holds them
+ * (use_orig_params=True), and the root only when the head is adapted. */
+static uint64_t no_sync_gradients(const struct gs_model_spec *m, const struct train_plan *plan,
+                                  struct gs_state_bytes bpp, uint64_t t_dense,
+                                  uint64_t gathered_all, uint64_t root_bytes, bool *ovf)
+{
+    const struct gs_parallelism *par = &plan->par;
+    const unsigned fsdp_version = par->fsdp_version ? par->fsdp_version : plan->rules.fsdp_version;
+    if (!plan->rules.fsdp_no_sync || plan->deepspeed || fsdp_version != 1 ||
+        par->zero_stage < 2 || plan->tr.gradient_accumulation_steps < 2 ||
+        plan->rules.optimizer_in_backward)
+        return 0;
+    if (!plan->lora)
+        return gathered_all;
+    if (!fsdp1_mixed_units(plan))
+        return bytes_of(t_dense, bpp.gradients, ovf);
+    uint64_t in = 0, out = 0;
+    const bool head = gs_lora_head(&m->arch, &plan->tr, &in, &out);
+    return head || gathered_all < root_bytes ? gathered_all : gathered_all - root_bytes;
+}
+
 /* The sizes the peak model needs (gs/train_peak.h): FSDP's units (one
  * decoder layer each, as torchtitan's fully_shard per block and the
  * transformer auto-wrap policy of accelerate/torchtune wrap them, and the
@@ -294,13 +343,8 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
     x->linear_params = gs_add(s->linear, s->experts, ovf);
     if (!m->has_arch)
         return;
-    const struct gs_param_count *c = &e->params;
-    const uint64_t t = par->tensor, p = par->pipeline;
-    const uint64_t layers = ceil_div(m->arch.num_hidden_layers, p);
-    /* the root: the embedding and the head on this GPU (a tied head shares the embedding) */
-    uint64_t root = ceil_div(gs_add(c->embedding, s->vocab_padding, ovf), t);
-    if (c->lm_head)
-        root = gs_add(root, ceil_div(gs_add(c->lm_head, s->vocab_padding, ovf), t), ovf);
+    const uint64_t layers = ceil_div(m->arch.num_hidden_layers, par->pipeline);
+    const uint64_t root = root_params(e, s, par->tensor, ovf);
     const uint64_t all = gs_add(s->dense, s->experts, ovf);
     const uint64_t body = all > root ? all - root : 0;
     /* what FSDP gathers: the working dtype of full training, or the frozen base as stored
@@ -324,6 +368,7 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
     x->unit_grad_bytes = ceil_div(bytes_of(trainable_body, grad_bpp, ovf), layers);
     if (!plan->lora)
         x->root_grad_bytes = bytes_of(root, grad_bpp, ovf);
+    x->no_sync_grads = no_sync_gradients(m, plan, bpp, t_dense, gathered_all, x->root_bytes, ovf);
 }
 
 /* Adafactor's second-moment elements (transformers optimization.py Adafactor.step, beta1
@@ -498,12 +543,21 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     uint64_t grads = gs_add(grads_dense, grads_experts, ovf);
     uint64_t optim = gs_add(opt_dense, opt_experts, ovf);
     const unsigned fsdp_version = par->fsdp_version ? par->fsdp_version : plan->rules.fsdp_version;
-    if (plan->lora && par->fsdp && fsdp_version == 1 && par->fsdp_use_orig_params) {
+    if (plan->lora && par->fsdp && fsdp_version == 1 && fsdp1_mixed_units(plan)) {
         /* FSDP1 flattens a unit's parameters into one FlatParameter; with frozen and
          * trainable parameters in it (use_orig_params=True), its gradient covers the frozen
          * ones too (PyTorch's FullyShardedDataParallel notes on use_orig_params and frozen
-         * parameters), sharded like the base */
-        const uint64_t frozen_grads = zero >= 2 ? ceil_div(frozen, dp) : frozen;
+         * parameters), sharded like the base. The root's FlatParameter (embedding, head)
+         * holds frozen parameters alone unless the head is adapted, and a FlatParameter
+         * requires grad only when one of its parameters does; QLoRA's quant_state is no
+         * parameter. */
+        uint64_t in_units = frozen - quant_state, head_in = 0, head_out = 0;
+        if (m->has_arch && !gs_lora_head(&m->arch, &plan->tr, &head_in, &head_out)) {
+            const uint64_t root = bytes_of(root_params(e, &s, par->tensor, ovf), 2 * GS_BPP_UNIT,
+                                           ovf);
+            in_units = in_units > root ? in_units - root : 0;
+        }
+        const uint64_t frozen_grads = zero >= 2 ? ceil_div(in_units, dp) : in_units;
         grads = gs_add(grads, frozen_grads, ovf);
         assume_value(e, "fsdp1_frozen_gradient_bytes", frozen_grads,
                      "FSDP1 with use_orig_params: each unit's FlatParameter mixes the frozen base "
@@ -705,6 +759,21 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
      * partitions) */
     pk.grads_persist = rules->grads_persist || plan->tr.gradient_accumulation_steps > 1 ||
                        (plan->deepspeed && par->zero_stage > 0);
+    if (x->no_sync_grads) {
+        /* FSDP1 no_sync(): the accumulating micro-batches' unsharded gradients, and the
+         * sharded ones where the framework keeps them between steps */
+        pk.no_sync_grads =
+            gs_add(x->no_sync_grads, rules->grads_persist ? pk.gradients : 0, ovf);
+        assume_value(e, "fsdp1_no_sync_gradient_bytes", x->no_sync_grads,
+                     "FSDP1 gradient accumulation under no_sync(): the micro-batches before the "
+                     "last keep every unit's gradient unsharded (the whole layer unit, frozen "
+                     "base included, where adapters share its FlatParameter) until the "
+                     "syncing micro-batch reduce-scatters them; sync_each_batch avoids it",
+                     "torch/distributed/fsdp/fully_sharded_data_parallel.py no_sync (\"FSDP will "
+                     "accumulate the full model gradients (instead of gradient shards) until "
+                     "the eventual sync\"); transformers Trainer accelerator.no_sync; "
+                     "Lightning Fabric no_backward_sync");
+    }
     if (plan->deepspeed && par->zero_stage > 0) {
         const uint64_t buckets =
             o->has_zero_bucket_bytes ? o->zero_bucket_bytes

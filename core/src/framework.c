@@ -26,7 +26,7 @@ static const struct row rows[] = {
       .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
       .softmax_fp32 = true, .act2fn = true, .dora_recomputes_base = true, .grads_persist = true,
-      .fsdp_version = 1,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers modeling_*.py forward upcasts logits (logits.float()), copies "
                 "the shifted logits (logits[..., :-1, :].contiguous()) for CrossEntropyLoss and "
                 "returns them; Trainer.training_step runs backward on compute_loss's loss "
@@ -34,7 +34,9 @@ static const struct row rows[] = {
                 "1.x keeps gradients (pytorch PR #92731); optim adamw_hf loops per parameter; "
                 "LlamaRMSNorm hidden_states.to(torch.float32); repeat_kv before eager/SDPA "
                 "attention; attn_output.transpose(1, 2).contiguous(); bitsandbytes MatMul4Bit "
-                "saves A"}},
+                "saves A; "
+                "accumulation micro-batches under no_sync() (Trainer: accelerator.no_sync "
+                "unless sync_each_batch)"}},
     /* 4.27-4.45: PyTorch 2 zero_grad(set_to_none=True); Trainer's default optimizer
      * adamw_torch (torch.optim.AdamW, foreach on CUDA). The model's forward returns fp32
      * logits and computes the loss over a contiguous copy of the shifted ones, but
@@ -48,13 +50,15 @@ static const struct row rows[] = {
       .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
       .softmax_fp32 = true, .act2fn = true, .dora_recomputes_base = true, .foreach_step = true,
-      .fsdp_version = 1,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers <= 4.45 LlamaForCausalLM.forward: logits = logits.float(), "
                 "shift_logits = logits[..., :-1, :].contiguous(), returned in "
                 "CausalLMOutputWithPast; Trainer.training_step: loss = "
                 "self.compute_loss(model, inputs), then backward (the output dropped); optim "
                 "adamw_torch (torch.optim.AdamW, foreach); LlamaRMSNorm upcast; repeat_kv; "
-                "contiguous attention output; bitsandbytes MatMul4Bit saves A"}},
+                "contiguous attention output; bitsandbytes MatMul4Bit saves A; "
+                "accumulation micro-batches under no_sync() (Trainer: accelerator.no_sync "
+                "unless sync_each_batch)"}},
     /* 4.46: the loss moved to ForCausalLMLoss, which upcasts inside and still copies the
      * shifted logits; forward returns the 16-bit logits, alive in the model's forward while
      * the loss runs: its forward holds them, the upcast, the copy and log_softmax's output
@@ -66,12 +70,14 @@ static const struct row rows[] = {
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss (4.46: logits = "
                 "logits.float(), shift_logits = logits[..., :-1, :].contiguous()); the model "
                 "returns the 16-bit logits; Trainer.training_step backward after compute_loss "
                 "returned; optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; contiguous "
-                "attention output; bitsandbytes MatMul4Bit saves A"}},
+                "attention output; bitsandbytes MatMul4Bit saves A; "
+                "accumulation micro-batches under no_sync() (Trainer: accelerator.no_sync "
+                "unless sync_each_batch)"}},
     /* 4.49: ForCausalLMLoss pads the labels instead of copying the shifted logits
      * (transformers PR #35646, merged 2025-01-13, after 4.48.0), so the loss's backward is
      * its peak: 12 bytes a logit under the Trainer, which drops the output before backward;
@@ -83,12 +89,14 @@ static const struct row rows[] = {
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
                 "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
                 "optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; contiguous attention "
-                "output; bitsandbytes MatMul4Bit saves A"}},
+                "output; bitsandbytes MatMul4Bit saves A; "
+                "accumulation micro-batches under no_sync() (Trainer: accelerator.no_sync "
+                "unless sync_each_batch)"}},
     /* 5.0: the loss as in 4.49 (the Trainer drops the model output before backward; a
      * plain loop that keeps only `.loss` is the same). The default optim is
      * adamw_torch_fused with torch >= 2.8 (training_args.py: default_optim), which steps
@@ -99,13 +107,15 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .dora_recomputes_base = true,
-      .fsdp_version = 1,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
                 "training_step; loss/loss_utils.py ForCausalLMLoss: logits.float(), labels "
                 "padded instead of shifted logits; training_args.py default_optim "
                 "adamw_torch_fused (torch >= 2.8); modeling_llama.py eager_attention_forward "
                 "softmax(dtype=torch.float32).to(query.dtype); LlamaRMSNorm upcast; "
-                "bitsandbytes MatMul4Bit saves A"}},
+                "bitsandbytes MatMul4Bit saves A; "
+                "accumulation micro-batches under no_sync() (Trainer: accelerator.no_sync "
+                "unless sync_each_batch)"}},
     {GS_FW_TORCHTUNE, 0,
      {.framework = GS_FW_TORCHTUNE, .label = "torchtune", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .loss_chunks = 8, .norm_fp32_copy = true, .gqa_expanded = true,
@@ -139,7 +149,7 @@ static const struct row rows[] = {
       .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
       .quant_saves_input = true, .qkv_fused_pinned = true, .lora_fused_qkv = true,
       .foreach_step = true,
-      .fsdp_version = 1,
+      .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true,
       .source = "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) (chunks of "
                 "128 positions, x.split(128, dim=1)) and chunked_cross_entropy; Fabric "
                 "_FabricModule.forward precision.convert_output: the chunks the loop holds "
@@ -149,7 +159,8 @@ static const struct row rows[] = {
                 "for SDPA under grouped queries; y.reshape(B, T, C) of the transposed output "
                 "copies; lora.py LoRAQKVLinear: one lora_A (one dropout) for q/k/v, zero_pad's "
                 "index_copy keeps its source; bitsandbytes MatMul4Bit; torch.optim.AdamW "
-                "(foreach); Lightning FSDPStrategy (FSDP1)"}},
+                "(foreach); Lightning FSDPStrategy (FSDP1: use_orig_params=True, each Block a "
+                "unit with its adapters); fabric.no_backward_sync (no_sync) while accumulating"}},
     {GS_FW_MEGATRON, 0,
      {.framework = GS_FW_MEGATRON, .label = "Megatron-LM (Transformer Engine)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .grads_persist = true,
@@ -206,6 +217,8 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_atte
         out->grads_persist = knobs->set_to_none == GS_KNOB_OFF;
     if (knobs->fused_optimizer != GS_KNOB_DEFAULT)
         out->foreach_step = knobs->fused_optimizer == GS_KNOB_OFF;
+    if (knobs->sync_each_batch != GS_KNOB_DEFAULT)
+        out->fsdp_no_sync = knobs->sync_each_batch == GS_KNOB_OFF;
     /* a loop that keeps `outputs` while `outputs.loss.backward()` runs holds the logits the
      * model returned: fp32 where its forward upcast them (transformers <= 4.45), 16-bit
      * after; fp32_retained and Fabric's converted output count them already */

@@ -14,7 +14,11 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     const uint64_t base = gs_add(gs_add(in->weights, in->optimizer, &ovf), in->workspace, &ovf);
     uint64_t grads[GS_PHASE_COUNT], acts[GS_PHASE_COUNT], trans[GS_PHASE_COUNT];
 
-    grads[GS_PHASE_BACKWARD_START] = in->grads_persist ? in->gradients : 0;
+    /* under FSDP1's no_sync() the micro-batches before the syncing one leave every unit's
+     * gradient unsharded, and the syncing one's backward starts on them */
+    grads[GS_PHASE_BACKWARD_START] = in->no_sync_grads ? in->no_sync_grads
+                                     : in->grads_persist ? in->gradients
+                                                         : 0;
     /* the loss's backward, then (with full checkpointing) the last layer's recomputation:
      * the autograd engine frees the loss's buffers before it reaches that layer */
     const uint64_t entering = in->recomputed && in->layer_working > in->loss ? in->layer_working
@@ -26,6 +30,13 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     grads[GS_PHASE_BACKWARD_END] = in->optimizer_in_backward ? 0 : in->gradients;
     acts[GS_PHASE_BACKWARD_END] = in->layer_working;
     trans[GS_PHASE_BACKWARD_END] = gs_add(in->unsharded, in->unsharded_grad, &ovf);
+    /* an accumulating micro-batch ends its backward with every unit's gradient unsharded (the
+     * last unit's among them), no reduce-scatter; above the syncing one's sharded gradients */
+    if (!in->optimizer_in_backward &&
+        in->no_sync_grads > gs_add(in->gradients, in->unsharded_grad, &ovf)) {
+        grads[GS_PHASE_BACKWARD_END] = in->no_sync_grads;
+        trans[GS_PHASE_BACKWARD_END] = in->unsharded;
+    }
 
     grads[GS_PHASE_OPTIMIZER_STEP] = in->optimizer_in_backward ? 0 : in->gradients;
     acts[GS_PHASE_OPTIMIZER_STEP] = 0;

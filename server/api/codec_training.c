@@ -17,7 +17,7 @@ static const char *const training_keys[] = {
     "loss",               "loss_chunks",         "compile",
     "optimizer_in_backward", "activation_offloading", "expandable_segments",
     "set_to_none",        "fused_optimizer",     "attn_implementation", "keeps_output",
-    "padding",            NULL};
+    "padding",            "sync_each_batch",     NULL};
 static const char *const lora_keys[] = {"rank", "targets", "dropout", "use_dora", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "sequence_parallel", "zero_stage", "offload",
@@ -226,6 +226,7 @@ static bool decode_framework(const json_t *section, struct gs_training_knobs *k,
     read_knob(section, "set_to_none", &k->set_to_none, &ok, err);
     read_knob(section, "fused_optimizer", &k->fused_optimizer, &ok, err);
     read_knob(section, "keeps_output", &k->keeps_output, &ok, err);
+    read_knob(section, "sync_each_batch", &k->sync_each_batch, &ok, err);
     return ok;
 }
 

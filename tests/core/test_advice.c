@@ -11,6 +11,7 @@
 
 #include "arch_fixture.h"
 #include "gs/advice.h"
+#include "gs/estimate.h"
 #include "gs/rank.h"
 
 #include <string.h>
@@ -160,6 +161,60 @@ static void test_training_changes(void **state)
     const size_t n2 =
         gs_advice_evaluate(&m, &w, &own, &g, &eff, more->plan.gpu_count, NULL, out, GS_ADVICE_MAX);
     assert_null(find(out, n2, "more_gpus"));
+}
+
+/* FSDP1 with accumulation under the HF Trainer: the micro-batches before the last run in
+ * accelerator.no_sync, which keeps the whole model's gradient unsharded (Llama-2-7B full
+ * fine-tuning, bf16 mixed: 6,738,415,616 x 2 = 13,476,831,232 bytes beside the 16 bytes a
+ * parameter sharded over 2 GPUs, 53.9e9), at micro-batch 6 x 4,096 with full recomputation.
+ * sync_each_batch is offered first and is the request with that one knob set; on 2 H100s it
+ * fits where the request as asked does not. */
+static void test_sync_each_batch_change(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 6;
+    w.training.sequence_length = 4096;
+    w.training.gradient_accumulation_steps = 8;
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.parallelism.data = 2;
+    w.parallelism.zero_stage = 3;
+    w.parallelism.fsdp = true;
+    const struct gs_plan_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 64, &own);
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    assert_true(np > 1);
+    assert_string_equal(proposed[0].code, "sync_each_batch");
+    assert_int_equal(proposed[0].workload.training.framework.sync_each_batch, GS_KNOB_ON);
+    assert_int_equal(proposed[0].workload.training.gradient_accumulation_steps, 8);
+    static struct gs_fit_outcome out[GS_ADVICE_MAX];
+    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 2, NULL, out, GS_ADVICE_MAX);
+    const struct gs_fit_outcome *sync = find(out, n, "sync_each_batch");
+    assert_non_null(sync);
+    assert_true(sync->fits);
+    assert_int_equal(sync->plan.gpu_count, 2);
+    assert_null(find(out, n, "full_recomputation")); /* already full */
+    struct gs_workload asked = w;
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &asked, &e, &err), GS_OK);
+    assert_true(e.per_gpu.total_bytes > g.view.total_bytes);
+    /* at the syncing micro-batch's backward start: the whole gradient unsharded (2 bytes a
+     * parameter, 13,476,831,232) in place of the sharded one (6,738,415,616) */
+    assert_int_equal(e.per_gpu.peak_allocated_bytes -
+                         sync->plan.estimate.per_gpu.peak_allocated_bytes,
+                     6738415616ULL);
+    /* without accumulation nothing is accumulated unsharded, and the change is not offered */
+    w.training.gradient_accumulation_steps = 1;
+    assert_true(gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX) > 0);
+    assert_string_not_equal(proposed[0].code, "sync_each_batch");
 }
 
 /* The smaller micro-batch is offered first among training changes, the global batch kept:
@@ -423,6 +478,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_training_changes),
         cmocka_unit_test(test_accumulation_change),
+        cmocka_unit_test(test_sync_each_batch_change),
         cmocka_unit_test(test_serving_changes),
         cmocka_unit_test(test_fit_verdict),
         cmocka_unit_test(test_max_batch_is_the_boundary),

@@ -477,7 +477,11 @@ static void test_hf_trainer_lora_by_release(void **state)
  *   adapters per layer 64 x (3 x 8192 + 2 x 15104 + 15104) = 4,472,832,
  *   x 32 = 143,130,624 (fp32 under PEFT: gradients 4 B / 2 GPUs =
  *   286,261,248); under FSDP1 with use_orig_params the frozen base's
- *   gradient adds 2 x 6,738,415,616 / 2 = 6,738,415,616 per GPU. */
+ *   gradient adds that of the layer units, 2 x (6,738,415,616 - 2 x
+ *   131,072,000) / 2 = 6,476,271,616 per GPU: the root unit (embedding and
+ *   head, 524,288,000 B) holds frozen parameters alone, and a FlatParameter
+ *   requires grad only when one of its parameters does (the final norm's
+ *   4,096 B a GPU counts with the layer units, as in FSDP's gathers). */
 static void test_fsdp1_frozen_gradients(void **state)
 {
     (void)state;
@@ -502,15 +506,88 @@ static void test_fsdp1_frozen_gradients(void **state)
     assert_true(has_assumption(&fsdp1, "fsdp1_frozen_gradient_bytes"));
     /* every moment that holds gradients holds the frozen shard's too */
     assert_int_equal(fsdp1.peak.phases[GS_PHASE_BACKWARD_END],
-                     fsdp2.peak.phases[GS_PHASE_BACKWARD_END] + 6738415616ULL);
+                     fsdp2.peak.phases[GS_PHASE_BACKWARD_END] + 6476271616ULL);
     assert_int_equal(fsdp1.peak.phases[GS_PHASE_OPTIMIZER_STEP],
-                     fsdp2.peak.phases[GS_PHASE_OPTIMIZER_STEP] + 6738415616ULL);
+                     fsdp2.peak.phases[GS_PHASE_OPTIMIZER_STEP] + 6476271616ULL);
     assert_true(fsdp2.peak.phases[GS_PHASE_OPTIMIZER_STEP] >= 286261248ULL);
     /* without use_orig_params (PEFT's wrap policy) FSDP1 adds nothing */
     w.parallelism.fsdp_use_orig_params = false;
     const struct gs_estimate peft = estimate(&m, &w);
     assert_int_equal(peft.peak.phases[GS_PHASE_BACKWARD_END],
                      fsdp2.peak.phases[GS_PHASE_BACKWARD_END]);
+}
+
+/* FSDP1 gradient accumulation under no_sync() (fully_sharded_data_parallel.py no_sync: "FSDP
+ * will accumulate the full model gradients (instead of gradient shards) until the eventual
+ * sync"). LitGPT's multi-GPU LoRA (resource tables: Llama 2 7B on 2 x A100, micro-batch 1,
+ * 22.18 GB): Fabric's FSDPStrategy keeps the original parameters, each Block a unit with its
+ * LoRA weights; bf16-true, r8 on query and value, 1,304 tokens, Block checkpointing.
+ *   frozen 6,738,415,616 x 2 = 13,476,831,232; adapters 32 x 2 x 8 x (4,096 + 4,096) =
+ *   4,194,304 x 2 = 8,388,608; gathered whole 13,485,219,840; the root (embedding and
+ *   head) 2 x 131,072,000 x 2 = 524,288,000, frozen, no gradient:
+ *   unsharded gradients over the accumulating micro-batches 12,960,931,840;
+ *   after the syncing micro-batch, sharded: (13,476,831,232 - 524,288,000) / 2 +
+ *   8,388,608 / 2 = 6,480,465,920.
+ * With sync_each_batch (or no accumulation) the backward start holds the sharded ones. */
+static void test_fsdp1_no_sync_accumulation(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
+    struct gs_workload w = run(GS_FW_LITGPT, GS_DTYPE_BF16, 1, 1304);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 8;
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "v_proj");
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.training.gradient_accumulation_steps = 128;
+    w.parallelism.data = 2;
+    w.parallelism.zero_stage = 3;
+    w.parallelism.fsdp = true;
+    const struct gs_estimate e = estimate(&m, &w);
+    assert_int_equal(e.trainable_parameters, 4194304ULL);
+    /* per_gpu shows the peak moment, the syncing micro-batch's backward start */
+    assert_int_equal(e.per_gpu.gradients_bytes, 12960931840ULL);
+    const struct gs_assumption *a = assumption(&e, "fsdp1_no_sync_gradient_bytes");
+    assert_non_null(a);
+    assert_int_equal(a->value, 12960931840ULL);
+    assert_int_equal(e.peak.moments[GS_PHASE_BACKWARD_START].gradients, 12960931840ULL);
+    assert_int_equal(e.peak.moments[GS_PHASE_BACKWARD_END].gradients, 12960931840ULL);
+    assert_int_equal(e.peak.moments[GS_PHASE_OPTIMIZER_STEP].gradients, 6480465920ULL);
+
+    /* reduce-scattered every micro-batch: the sharded gradients persist over accumulation */
+    w.training.framework.sync_each_batch = GS_KNOB_ON;
+    const struct gs_estimate each = estimate(&m, &w);
+    assert_null(assumption(&each, "fsdp1_no_sync_gradient_bytes"));
+    assert_int_equal(each.peak.moments[GS_PHASE_BACKWARD_START].gradients, 6480465920ULL);
+    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_START] -
+                         each.peak.phases[GS_PHASE_BACKWARD_START],
+                     12960931840ULL - 6480465920ULL);
+    w.training.framework.sync_each_batch = GS_KNOB_DEFAULT;
+    w.training.gradient_accumulation_steps = 1;
+    const struct gs_estimate one = estimate(&m, &w);
+    assert_false(has_assumption(&one, "fsdp1_no_sync_gradient_bytes"));
+    w.training.gradient_accumulation_steps = 128;
+
+    /* the HF Trainer with PEFT's wrap policy (adapters apart, use_orig_params=False): the
+     * adapters' gradients alone, unsharded: 4,194,304 x 2 = 8,388,608 */
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    const struct gs_estimate hf = estimate(&m, &w);
+    a = assumption(&hf, "fsdp1_no_sync_gradient_bytes");
+    assert_non_null(a);
+    assert_int_equal(a->value, 8388608ULL);
+    /* full fine-tuning: the whole model's gradient, unsharded, 13,476,831,232 */
+    w.training.method = GS_METHOD_FULL;
+    const struct gs_estimate full = estimate(&m, &w);
+    a = assumption(&full, "fsdp1_no_sync_gradient_bytes");
+    assert_non_null(a);
+    assert_int_equal(a->value, 13476831232ULL);
+    /* FSDP2 (torchtune) reduce-scatters every micro-batch */
+    w.training.framework.framework = GS_FW_TORCHTUNE;
+    const struct gs_estimate tune = estimate(&m, &w);
+    assert_false(has_assumption(&tune, "fsdp1_no_sync_gradient_bytes"));
 }
 
 /* The loss rules, bytes per logit in eighths (framework.c). */
@@ -704,6 +781,7 @@ int main(void)
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),
         cmocka_unit_test(test_hf_trainer_lora_by_release),
         cmocka_unit_test(test_fsdp1_frozen_gradients),
+        cmocka_unit_test(test_fsdp1_no_sync_accumulation),
         cmocka_unit_test(test_loss_bytes_per_logit),
         cmocka_unit_test(test_version_parse),
         cmocka_unit_test(test_peak_moments),

@@ -684,6 +684,8 @@ static void test_bert_heads(void **state)
 #undef BERT
 }
 
+static json_int_t assumption_value(const json_t *answer, const char *name);
+
 static void test_training_framework_fields(void **state)
 {
     (void)state;
@@ -734,6 +736,29 @@ static void test_training_framework_fields(void **state)
     snprintf(body, sizeof(body), KEEPS_OUTPUT_BODY, ",\"keeps_output\":1");
     expect_error(body, 400, "/training/keeps_output", "true or false");
 #undef KEEPS_OUTPUT_BODY
+    /* sync_each_batch: FSDP1 accumulation under the Trainer keeps the unsharded gradients
+     * (fsdp1_no_sync_gradient_bytes, the whole bf16 model: 8,030,261,248 x 2) unless every
+     * micro-batch is reduce-scattered */
+#define SYNC_BODY \
+        "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{" \
+        "\"framework\":\"transformers\",\"batch_size\":1,\"sequence_length\":2048," \
+        "\"gradient_accumulation_steps\":4%s},\"parallelism\":{\"data\":8," \
+        "\"zero_stage\":\"full_shard\"}}"
+    snprintf(body, sizeof(body), SYNC_BODY, "");
+    json_t *no_sync = estimate(body, &p);
+    assert_non_null(no_sync);
+    assert_int_equal(assumption_value(no_sync, "fsdp1_no_sync_gradient_bytes"), 16060522496LL);
+    snprintf(body, sizeof(body), SYNC_BODY, ",\"sync_each_batch\":true");
+    json_t *each = estimate(body, &p);
+    assert_non_null(each);
+    assert_int_equal(assumption_value(each, "fsdp1_no_sync_gradient_bytes"), -1);
+    assert_true(get_int(no_sync, "per_gpu.peak_allocated_bytes") >
+                get_int(each, "per_gpu.peak_allocated_bytes"));
+    json_decref(no_sync);
+    json_decref(each);
+    snprintf(body, sizeof(body), SYNC_BODY, ",\"sync_each_batch\":\"yes\"");
+    expect_error(body, 400, "/training/sync_each_batch", "true or false");
+#undef SYNC_BODY
 }
 
 static void test_problem_body_shape(void **state)

@@ -51,6 +51,9 @@ struct gs_training_knobs {
         set_to_none, fused_optimizer;
     enum gs_knob keeps_output;  /* the loop holds the model's output (its logits) through
                                    backward: `outputs = model(**batch); outputs.loss.backward()` */
+    enum gs_knob sync_each_batch; /* FSDP1 reduce-scatters every micro-batch's gradients
+                                     (accelerate's GradientAccumulationPlugin sync_each_batch)
+                                     rather than accumulating them unsharded in no_sync() */
 };
 
 /* The rules one run follows, after defaults and overrides. */
@@ -100,6 +103,12 @@ struct gs_framework_rules {
     bool foreach_step;          /* optimizer.step() allocates foreach temporaries */
     bool expandable_segments;   /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True */
     bool deepspeed_buckets;     /* ZeRO stages run by DeepSpeed (its buckets) rather than FSDP */
+    bool fsdp_no_sync;          /* under FSDP1 the micro-batches before the last of an
+                                   accumulation run inside no_sync(), which accumulates every
+                                   unit's gradient unsharded until the syncing micro-batch */
+    bool fsdp_orig_params;      /* the framework's FSDP1 keeps the original parameters
+                                   (use_orig_params=True) with each layer's adapters in the
+                                   layer's unit, whatever the request says */
     unsigned fsdp_version;      /* the FSDP the framework wraps with: 1 FlatParameter, 2 DTensor */
     bool compile, optimizer_in_backward, activation_offloading;
     const char *source;         /* the code the row follows */

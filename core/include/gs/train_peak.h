@@ -8,9 +8,12 @@
  * - backward start: weights, optimizer states, the saved activations and the
  *   loss's backward over the logits, or with full checkpointing the last
  *   layer's recomputation where larger (plus gradients when they outlive the
- *   step, the unsharded FSDP units and autocast's 16-bit weight copies);
+ *   step, the unsharded FSDP units and autocast's 16-bit weight copies;
+ *   under FSDP1's no_sync() accumulation, the unsharded gradients);
  * - backward end: weights, optimizer states, every gradient, one layer's
- *   working set and one unsharded unit with its gradient at the reduce dtype;
+ *   working set and one unsharded unit with its gradient at the reduce dtype
+ *   (under no_sync(), an accumulating micro-batch's end where larger: every
+ *   unit's gradient unsharded);
  * - the optimizer step: weights, states, gradients and the step's
  *   temporaries (foreach implementations copy a whole state list).
  * Pure; nothing allocates.
@@ -33,6 +36,11 @@ struct gs_peak_input {
     uint64_t optimizer;        /* optimizer states (and master weights) on the GPU */
     uint64_t gradients;        /* every gradient this GPU keeps, at its dtype and sharding */
     bool grads_persist;        /* gradients stay allocated between steps or micro-batches */
+    uint64_t no_sync_grads;    /* FSDP1 no_sync(): every unit's gradient kept unsharded over
+                                  the accumulating micro-batches (with what persists besides);
+                                  held in place of the sharded ones when the syncing
+                                  micro-batch's backward starts, and at an accumulating
+                                  micro-batch's backward end (0: no such accumulation) */
     uint64_t unsharded;        /* FSDP/ZeRO-3: units gathered whole in forward and backward */
     uint64_t unsharded_grad;   /* one unit's gradient before reduce-scatter */
     uint64_t stored;           /* saved activations when backward starts */
