@@ -269,6 +269,12 @@ static const char *optimizer_detail(enum gs_optimizer o)
     return "";
 }
 
+/* The FSDP a run shards with: the request's, else the framework's. */
+static unsigned fsdp_version_of(const struct train_plan *plan)
+{
+    return plan->par.fsdp_version ? plan->par.fsdp_version : plan->rules.fsdp_version;
+}
+
 /* FSDP's root unit on this GPU in parameters: the embedding and the head (a tied head shares
  * the embedding), each with its vocabulary padding, over tensor parallelism. */
 static uint64_t root_params(const struct gs_estimate *e, const struct shard *s, uint64_t tensor,
@@ -303,7 +309,7 @@ static uint64_t no_sync_gradients(const struct gs_model_spec *m, const struct tr
                                   uint64_t gathered_all, uint64_t root_bytes, bool *ovf)
 {
     const struct gs_parallelism *par = &plan->par;
-    const unsigned fsdp_version = par->fsdp_version ? par->fsdp_version : plan->rules.fsdp_version;
+    const unsigned fsdp_version = fsdp_version_of(plan);
     if (!plan->rules.fsdp_no_sync || plan->deepspeed || fsdp_version != 1 ||
         par->zero_stage < 2 || plan->tr.gradient_accumulation_steps < 2 ||
         plan->rules.optimizer_in_backward)
@@ -453,7 +459,7 @@ static struct gs_state_bytes held_state_bytes(const struct train_plan *plan,
                                               struct gs_state_bytes bpp)
 {
     const struct gs_parallelism *par = &plan->par;
-    const unsigned fsdp_version = par->fsdp_version ? par->fsdp_version : plan->rules.fsdp_version;
+    const unsigned fsdp_version = fsdp_version_of(plan);
     const bool mixed = plan->regime == GS_REGIME_BF16_MIXED || plan->regime == GS_REGIME_FP16_MIXED;
     if (!mixed || plan->lora || plan->deepspeed || par->zero_stage != 3 || fsdp_version != 2 ||
         bpp.optimizer < 4 * GS_BPP_UNIT)
@@ -542,7 +548,7 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     }
     uint64_t grads = gs_add(grads_dense, grads_experts, ovf);
     uint64_t optim = gs_add(opt_dense, opt_experts, ovf);
-    const unsigned fsdp_version = par->fsdp_version ? par->fsdp_version : plan->rules.fsdp_version;
+    const unsigned fsdp_version = fsdp_version_of(plan);
     if (plan->lora && par->fsdp && fsdp_version == 1 && fsdp1_mixed_units(plan)) {
         /* FSDP1 flattens a unit's parameters into one FlatParameter; with frozen and
          * trainable parameters in it (use_orig_params=True), its gradient covers the frozen
@@ -797,8 +803,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
         /* the root unit's gradient is reduce-scattered last, once the embedding's exists */
         if (par->zero_stage >= 2)
             pk.unsharded_grad = max_u64(x->unit_grad_bytes, x->root_grad_bytes);
-        const unsigned fsdp_version =
-            par->fsdp_version ? par->fsdp_version : plan->rules.fsdp_version;
+        const unsigned fsdp_version = fsdp_version_of(plan);
         if (fsdp_version == 2 && par->zero_stage >= 2) {
             /* fully_shard allocates each all-gather output in its copy-in stream and each
              * reduce-scatter input and output (the sharded gradients) in its reduce-scatter
