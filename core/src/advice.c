@@ -2,6 +2,7 @@
 #include "gs/advice.h"
 
 #include "gs/estimate.h"
+#include "gs/framework.h"
 
 #include <string.h>
 
@@ -72,11 +73,17 @@ static size_t serving_changes(const struct gs_model_spec *m, const struct gs_wor
     return n;
 }
 
-/* Whether the request accumulates its micro-batches' gradients unsharded under FSDP1's
- * no_sync() (the estimate's fsdp1_no_sync_gradient_bytes, one source for the rule). */
+/* Whether the request accumulates its micro-batches' gradients unsharded under FSDP's
+ * no_sync() (the estimate's fsdp1_/fsdp2_no_sync_gradient_bytes, one source for the rule) in a
+ * loop that can be told to sync every micro-batch instead (the framework row's
+ * sync_each_batch_option: the HF Trainer where its release asks the plugin). */
 static bool accumulates_unsharded(const struct gs_model_spec *m, const struct gs_workload *w)
 {
     if (w->training.gradient_accumulation_steps < 2)
+        return false;
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&w->training.framework, false, &rules);
+    if (!rules.sync_each_batch_option)
         return false;
     struct gs_estimate e;
     struct gs_error err;
@@ -84,7 +91,8 @@ static bool accumulates_unsharded(const struct gs_model_spec *m, const struct gs
     if (gs_estimate_compute(m, w, &e, &err) != GS_OK)
         return false;
     for (size_t i = 0; i < e.assumption_count; i++)
-        if (strcmp(e.assumptions[i].name, "fsdp1_no_sync_gradient_bytes") == 0)
+        if (strcmp(e.assumptions[i].name, "fsdp1_no_sync_gradient_bytes") == 0 ||
+            strcmp(e.assumptions[i].name, "fsdp2_no_sync_gradient_bytes") == 0)
             return true;
     return false;
 }

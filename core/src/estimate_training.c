@@ -130,7 +130,7 @@ struct state_extra {
     uint64_t moment_bytes;    /* one optimizer moment for this GPU's trainable shard */
     uint64_t linear_params;   /* linear weights on this GPU (autocast copies them) */
     uint64_t gathered_module; /* DeepSpeed ZeRO-3: the largest module and its gradient */
-    uint64_t no_sync_grads;   /* FSDP1 no_sync(): every trainable unit's gradient, unsharded */
+    uint64_t no_sync_grads;   /* FSDP no_sync(): gradients held unsharded (FSDP1 units, FSDP2) */
 };
 
 static enum gs_status resolve_method(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -299,20 +299,38 @@ static bool fsdp1_mixed_units(const struct train_plan *plan)
  * _runtime_utils.py _post_backward_hook returns before the reduce-scatter when not
  * _sync_gradients): the micro-batches of an accumulation before the last keep every unit's
  * gradient unsharded, at the dtype the unit computes with. The HF Trainer runs them under
- * accelerator.no_sync (unless GradientAccumulationPlugin sync_each_batch), LitGPT under
- * fabric.no_backward_sync. The units with a gradient: every one in full training; with
- * adapters, the adapters alone when they are wrapped apart (PEFT's fsdp_auto_wrap_policy), or
- * each layer's whole FlatParameter, frozen base included, when it holds them
- * (use_orig_params=True), and the root only when the head is adapted. */
+ * accelerator.no_sync (unless GradientAccumulationPlugin sync_each_batch, where its release
+ * asks), LitGPT under fabric.no_backward_sync. The units with a gradient: every one in full
+ * training; with adapters, the adapters alone when they are wrapped apart (PEFT's
+ * fsdp_auto_wrap_policy), or each layer's whole FlatParameter, frozen base included, when it
+ * holds them (use_orig_params=True), and the root only when the head is adapted.
+ *
+ * FSDP2 under set_requires_gradient_sync(False) (accelerate >= 1.11's no_sync) keeps each
+ * trainable parameter's unsharded gradient (_fsdp_param_group.py post_backward returns
+ * before the reduce-scatter when not reduce_grads), upcast to the reduce dtype where that
+ * differs (_fsdp_param.py to_accumulated_grad_if_needed: torchtitan's float32): the whole
+ * model in full training, the adapters alone with them (it shards parameter by parameter,
+ * and a frozen one gets no gradient). */
 static uint64_t no_sync_gradients(const struct gs_model_spec *m, const struct train_plan *plan,
                                   struct gs_state_bytes bpp, uint64_t t_dense,
-                                  uint64_t gathered_all, uint64_t root_bytes, bool *ovf)
+                                  uint64_t gathered_all, uint64_t root_bytes, uint64_t all,
+                                  bool *ovf)
 {
     const struct gs_parallelism *par = &plan->par;
     const unsigned fsdp_version = fsdp_version_of(plan);
-    if (!plan->rules.fsdp_no_sync || plan->deepspeed || fsdp_version != 1 ||
-        par->zero_stage < 2 || plan->tr.gradient_accumulation_steps < 2 ||
+    if (plan->deepspeed || par->zero_stage < 2 || plan->tr.gradient_accumulation_steps < 2 ||
         plan->rules.optimizer_in_backward)
+        return 0;
+    if (fsdp_version == 2) {
+        if (!plan->rules.fsdp2_no_sync)
+            return 0;
+        if (plan->lora)
+            return bytes_of(t_dense, bpp.gradients, ovf);
+        if (plan->rules.framework == GS_FW_TORCHTITAN)
+            return bytes_of(all, 4 * GS_BPP_UNIT, ovf);
+        return gathered_all;
+    }
+    if (!plan->rules.fsdp_no_sync || fsdp_version != 1)
         return 0;
     if (!plan->lora)
         return gathered_all;
@@ -374,7 +392,8 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
     x->unit_grad_bytes = ceil_div(bytes_of(trainable_body, grad_bpp, ovf), layers);
     if (!plan->lora)
         x->root_grad_bytes = bytes_of(root, grad_bpp, ovf);
-    x->no_sync_grads = no_sync_gradients(m, plan, bpp, t_dense, gathered_all, x->root_bytes, ovf);
+    x->no_sync_grads =
+        no_sync_gradients(m, plan, bpp, t_dense, gathered_all, x->root_bytes, all, ovf);
 }
 
 /* Adafactor's second-moment elements (transformers optimization.py Adafactor.step, beta1
@@ -765,20 +784,63 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
      * partitions) */
     pk.grads_persist = rules->grads_persist || plan->tr.gradient_accumulation_steps > 1 ||
                        (plan->deepspeed && par->zero_stage > 0);
+    if (rules->sync_each_batch_ignored && !plan->deepspeed && par->zero_stage >= 2 &&
+        plan->tr.gradient_accumulation_steps > 1) {
+        /* the request's sync_each_batch names what this release's loop cannot do */
+        if (plan->tr.framework.sync_each_batch == GS_KNOB_ON)
+            warn(e, "sync_each_batch_ignored",
+                 rules->framework == GS_FW_TRANSFORMERS
+                     ? "this release's Trainer runs every accumulating micro-batch but the "
+                       "last under no_sync whatever sync_each_batch says (4.46 to 5.1: "
+                       "transformers issue #29425, fixed by PR #43919 in 5.2; before 4.27 the "
+                       "option did not exist): sized with the gradients kept unsharded; for "
+                       "5.2 and later, or a loop of your own under accelerator.accumulate(), "
+                       "give framework_version 5.2"
+                     : "this framework's loop accumulates under no_sync with no switch for "
+                       "syncing every micro-batch (LitGPT: fabric.no_backward_sync): sized with "
+                       "the gradients kept unsharded");
+        else
+            warn(e, "sync_each_batch_ignored",
+                 "this framework reduce-scatters every micro-batch's gradients and has no "
+                 "no_sync accumulation: sync_each_batch false has no effect");
+    }
     if (x->no_sync_grads) {
-        /* FSDP1 no_sync(): the accumulating micro-batches' unsharded gradients, and the
-         * sharded ones where the framework keeps them between steps */
+        /* no_sync(): the accumulating micro-batches' unsharded gradients, and the sharded ones
+         * where the framework keeps them between steps */
         pk.no_sync_grads =
             gs_add(x->no_sync_grads, rules->grads_persist ? pk.gradients : 0, ovf);
-        assume_value(e, "fsdp1_no_sync_gradient_bytes", x->no_sync_grads,
-                     "FSDP1 gradient accumulation under no_sync(): the micro-batches before the "
-                     "last keep every unit's gradient unsharded (the whole layer unit, frozen "
-                     "base included, where adapters share its FlatParameter) until the "
-                     "syncing micro-batch reduce-scatters them; sync_each_batch avoids it",
-                     "torch/distributed/fsdp/fully_sharded_data_parallel.py no_sync (\"FSDP will "
-                     "accumulate the full model gradients (instead of gradient shards) until "
-                     "the eventual sync\"); transformers Trainer accelerator.no_sync; "
-                     "Lightning Fabric no_backward_sync");
+        if (fsdp_version_of(plan) == 2)
+            assume_value(e, "fsdp2_no_sync_gradient_bytes", x->no_sync_grads,
+                         rules->sync_each_batch_option
+                             ? "FSDP2 gradient accumulation with set_requires_gradient_sync("
+                               "False): the micro-batches before the last keep every trainable "
+                               "parameter's gradient unsharded until the syncing micro-batch "
+                               "reduce-scatters them; sync_each_batch avoids it"
+                             : "FSDP2 gradient accumulation with set_requires_gradient_sync("
+                               "False): the micro-batches before the last keep every trainable "
+                               "parameter's gradient unsharded until the syncing micro-batch "
+                               "reduce-scatters them",
+                         "torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py post_backward "
+                         "(no reduce-scatter when not reduce_grads), _fsdp_param.py "
+                         "to_accumulated_grad_if_needed; accelerate >= 1.11 Accelerator.no_sync "
+                         "(PR #3762)");
+        else
+            assume_value(e, "fsdp1_no_sync_gradient_bytes", x->no_sync_grads,
+                         rules->sync_each_batch_option
+                             ? "FSDP1 gradient accumulation under no_sync(): the micro-batches "
+                               "before the last keep every unit's gradient unsharded (the whole "
+                               "layer unit, frozen base included, where adapters share its "
+                               "FlatParameter) until the syncing micro-batch reduce-scatters "
+                               "them; sync_each_batch avoids it"
+                             : "FSDP1 gradient accumulation under no_sync(): the micro-batches "
+                               "before the last keep every unit's gradient unsharded (the whole "
+                               "layer unit, frozen base included, where adapters share its "
+                               "FlatParameter) until the syncing micro-batch reduce-scatters "
+                               "them",
+                         "torch/distributed/fsdp/fully_sharded_data_parallel.py no_sync (\"FSDP "
+                         "will accumulate the full model gradients (instead of gradient shards) "
+                         "until the eventual sync\"); transformers Trainer accelerator.no_sync; "
+                         "Lightning Fabric no_backward_sync");
     }
     if (plan->deepspeed && par->zero_stage > 0) {
         const uint64_t buckets =

@@ -35,8 +35,8 @@ static const struct row rows[] = {
                 "LlamaRMSNorm hidden_states.to(torch.float32); repeat_kv before eager/SDPA "
                 "attention; attn_output.transpose(1, 2).contiguous(); bitsandbytes MatMul4Bit "
                 "saves A; "
-                "accumulation micro-batches under no_sync() (Trainer: accelerator.no_sync "
-                "unless sync_each_batch)"}},
+                "accumulation micro-batches under model.no_sync() (Trainer "
+                "_no_sync_in_gradient_accumulation; no sync_each_batch)"}},
     /* 4.27-4.45: PyTorch 2 zero_grad(set_to_none=True); Trainer's default optimizer
      * adamw_torch (torch.optim.AdamW, foreach on CUDA). The model's forward returns fp32
      * logits and computes the loss over a contiguous copy of the shifted ones, but
@@ -50,15 +50,16 @@ static const struct row rows[] = {
       .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
       .softmax_fp32 = true, .act2fn = true, .dora_recomputes_base = true, .foreach_step = true,
-      .fsdp_version = 1, .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true, .sync_each_batch_option = true,
       .source = "transformers <= 4.45 LlamaForCausalLM.forward: logits = logits.float(), "
                 "shift_logits = logits[..., :-1, :].contiguous(), returned in "
                 "CausalLMOutputWithPast; Trainer.training_step: loss = "
                 "self.compute_loss(model, inputs), then backward (the output dropped); optim "
                 "adamw_torch (torch.optim.AdamW, foreach); LlamaRMSNorm upcast; repeat_kv; "
                 "contiguous attention output; bitsandbytes MatMul4Bit saves A; "
-                "accumulation micro-batches under no_sync() (Trainer: accelerator.no_sync "
-                "unless sync_each_batch)"}},
+                "accumulation micro-batches under accelerator.accumulate(model), no_sync() "
+                "unless GradientAccumulationPlugin(sync_each_batch=True) (passed from "
+                "AcceleratorConfig.gradient_accumulation_kwargs, transformers PR #29589)"}},
     /* 4.46: the loss moved to ForCausalLMLoss, which upcasts inside and still copies the
      * shifted logits; forward returns the 16-bit logits, alive in the model's forward while
      * the loss runs: its forward holds them, the upcast, the copy and log_softmax's output
@@ -76,8 +77,10 @@ static const struct row rows[] = {
                 "returns the 16-bit logits; Trainer.training_step backward after compute_loss "
                 "returned; optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; contiguous "
                 "attention output; bitsandbytes MatMul4Bit saves A; "
-                "accumulation micro-batches under no_sync() (Trainer: accelerator.no_sync "
-                "unless sync_each_batch)"}},
+                "every accumulating micro-batch under accelerator.no_sync whatever "
+                "sync_each_batch says (trainer.py: context = functools.partial("
+                "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
+                "transformers issue #29425)"}},
     /* 4.49: ForCausalLMLoss pads the labels instead of copying the shifted logits
      * (transformers PR #35646, merged 2025-01-13, after 4.48.0), so the loss's backward is
      * its peak: 12 bytes a logit under the Trainer, which drops the output before backward;
@@ -95,27 +98,56 @@ static const struct row rows[] = {
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
                 "optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; contiguous attention "
                 "output; bitsandbytes MatMul4Bit saves A; "
-                "accumulation micro-batches under no_sync() (Trainer: accelerator.no_sync "
-                "unless sync_each_batch)"}},
+                "every accumulating micro-batch under accelerator.no_sync whatever "
+                "sync_each_batch says (trainer.py: context = functools.partial("
+                "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
+                "transformers issue #29425)"}},
     /* 5.0: the loss as in 4.49 (the Trainer drops the model output before backward; a
      * plain loop that keeps only `.loss` is the same). The default optim is
      * adamw_torch_fused with torch >= 2.8 (training_args.py: default_optim), which steps
      * with no whole-model temporaries. SDPA takes grouped K/V natively
-     * (integrations/sdpa_attention.py use_gqa_in_sdpa, torch >= 2.5 without a mask). */
+     * (integrations/sdpa_attention.py use_gqa_in_sdpa, torch >= 2.5 without a mask).
+     * The accumulating micro-batches run under accelerator.no_sync as in 4.46, and from
+     * accelerate 1.11 (PR #3762, the release current when transformers 5 came out) that
+     * reaches FSDP2 too: Accelerator.no_sync calls model.set_requires_gradient_sync(False),
+     * so fully_shard keeps every gradient unsharded until the last micro-batch
+     * (_fsdp_param_group.py post_backward returns before the reduce-scatter when not
+     * reduce_grads). Under 4.x, accelerate's no_sync looked for a `no_sync` method FSDP2
+     * modules do not have, and every micro-batch was reduce-scattered. */
     {GS_FW_TRANSFORMERS, 500,
-     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.x (HF Trainer)",
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.0-5.1 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .dora_recomputes_base = true,
-      .fsdp_version = 1, .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
       .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
                 "training_step; loss/loss_utils.py ForCausalLMLoss: logits.float(), labels "
                 "padded instead of shifted logits; training_args.py default_optim "
                 "adamw_torch_fused (torch >= 2.8); modeling_llama.py eager_attention_forward "
                 "softmax(dtype=torch.float32).to(query.dtype); LlamaRMSNorm upcast; "
-                "bitsandbytes MatMul4Bit saves A; "
-                "accumulation micro-batches under no_sync() (Trainer: accelerator.no_sync "
-                "unless sync_each_batch)"}},
+                "bitsandbytes MatMul4Bit saves A; every accumulating micro-batch under "
+                "accelerator.no_sync whatever sync_each_batch says (transformers issue "
+                "#29425), which under FSDP2 calls set_requires_gradient_sync(False) "
+                "(accelerate >= 1.11, PR #3762)"}},
+    /* 5.2: the Trainer asks the GradientAccumulationPlugin again and syncs every micro-batch
+     * when sync_each_batch is set (transformers PR #43919, merged 2026-02-11; 5.1.0 was out
+     * by 2026-02-06). Everything else as in 5.0. */
+    {GS_FW_TRANSFORMERS, 502,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.2-5.x (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .dora_recomputes_base = true,
+      .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
+      .sync_each_batch_option = true,
+      .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
+                "training_step; loss/loss_utils.py ForCausalLMLoss: logits.float(), labels "
+                "padded instead of shifted logits; training_args.py default_optim "
+                "adamw_torch_fused (torch >= 2.8); modeling_llama.py eager_attention_forward "
+                "softmax(dtype=torch.float32).to(query.dtype); LlamaRMSNorm upcast; "
+                "bitsandbytes MatMul4Bit saves A; accumulating micro-batches under "
+                "accelerator.no_sync unless gradient_state.plugin_kwargs sync_each_batch "
+                "(transformers PR #43919), which under FSDP2 calls "
+                "set_requires_gradient_sync(False) (accelerate >= 1.11, PR #3762)"}},
     {GS_FW_TORCHTUNE, 0,
      {.framework = GS_FW_TORCHTUNE, .label = "torchtune", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .loss_chunks = 8, .norm_fp32_copy = true, .gqa_expanded = true,
@@ -217,8 +249,22 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_atte
         out->grads_persist = knobs->set_to_none == GS_KNOB_OFF;
     if (knobs->fused_optimizer != GS_KNOB_DEFAULT)
         out->foreach_step = knobs->fused_optimizer == GS_KNOB_OFF;
-    if (knobs->sync_each_batch != GS_KNOB_DEFAULT)
-        out->fsdp_no_sync = knobs->sync_each_batch == GS_KNOB_OFF;
+    /* sync_each_batch: true where the loop has the switch; false where the loop accumulates
+     * under a no-sync context at all (and then under FSDP2 too: the user's accelerate is
+     * >= 1.11). A value the loop cannot follow leaves the row's behaviour, said by the
+     * estimate. */
+    out->sync_each_batch_ignored = false;
+    if (knobs->sync_each_batch == GS_KNOB_ON) {
+        if (out->sync_each_batch_option)
+            out->fsdp_no_sync = out->fsdp2_no_sync = false;
+        else
+            out->sync_each_batch_ignored = out->fsdp_no_sync || out->fsdp2_no_sync;
+    } else if (knobs->sync_each_batch == GS_KNOB_OFF) {
+        if (out->fsdp_no_sync || out->sync_each_batch_option)
+            out->fsdp_no_sync = out->fsdp2_no_sync = true;
+        else
+            out->sync_each_batch_ignored = true;
+    }
     /* a loop that keeps `outputs` while `outputs.loss.backward()` runs holds the logits the
      * model returned: fp32 where its forward upcast them (transformers <= 4.45), 16-bit
      * after; fp32_retained and Fabric's converted output count them already */

@@ -211,6 +211,18 @@ static void test_sync_each_batch_change(void **state)
     assert_int_equal(e.per_gpu.peak_allocated_bytes -
                          sync->plan.estimate.per_gpu.peak_allocated_bytes,
                      6738415616ULL);
+    /* FSDP2 under transformers 5 (accelerate >= 1.11's no_sync reaches fully_shard): the
+     * same whole gradient, and the same change */
+    w.parallelism.fsdp_version = 2;
+    assert_true(gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX) > 1);
+    assert_string_equal(proposed[0].code, "sync_each_batch");
+    w.parallelism.fsdp_version = 0;
+    /* the Trainer of 4.46 to 5.1 does not ask the plugin (transformers issue #29425): not
+     * offered, as it would change nothing */
+    w.training.framework.framework_version = 449;
+    assert_true(gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX) > 0);
+    assert_string_not_equal(proposed[0].code, "sync_each_batch");
+    w.training.framework.framework_version = 0;
     /* without accumulation nothing is accumulated unsharded, and the change is not offered */
     w.training.gradient_accumulation_steps = 1;
     assert_true(gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX) > 0);

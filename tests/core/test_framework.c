@@ -557,23 +557,56 @@ static void test_fsdp1_no_sync_accumulation(void **state)
     assert_int_equal(e.peak.moments[GS_PHASE_BACKWARD_END].gradients, 12960931840ULL);
     assert_int_equal(e.peak.moments[GS_PHASE_OPTIMIZER_STEP].gradients, 6480465920ULL);
 
-    /* reduce-scattered every micro-batch: the sharded gradients persist over accumulation */
+    /* LitGPT's finetune scripts have no switch (fabric.no_backward_sync(model,
+     * enabled=is_accumulating)): asked to sync every micro-batch, it is sized as it runs */
     w.training.framework.sync_each_batch = GS_KNOB_ON;
-    const struct gs_estimate each = estimate(&m, &w);
-    assert_null(assumption(&each, "fsdp1_no_sync_gradient_bytes"));
-    assert_int_equal(each.peak.moments[GS_PHASE_BACKWARD_START].gradients, 6480465920ULL);
-    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_START] -
-                         each.peak.phases[GS_PHASE_BACKWARD_START],
-                     12960931840ULL - 6480465920ULL);
+    const struct gs_estimate lit_each = estimate(&m, &w);
+    assert_true(has_warning(&lit_each, "sync_each_batch_ignored"));
+    assert_int_equal(lit_each.per_gpu.gradients_bytes, 12960931840ULL);
     w.training.framework.sync_each_batch = GS_KNOB_DEFAULT;
+    assert_false(has_warning(&e, "sync_each_batch_ignored"));
     w.training.gradient_accumulation_steps = 1;
     const struct gs_estimate one = estimate(&m, &w);
     assert_false(has_assumption(&one, "fsdp1_no_sync_gradient_bytes"));
     w.training.gradient_accumulation_steps = 128;
 
-    /* the HF Trainer with PEFT's wrap policy (adapters apart, use_orig_params=False): the
-     * adapters' gradients alone, unsharded: 4,194,304 x 2 = 8,388,608 */
+    /* the HF Trainer with use_orig_params=True: the same layer units, frozen base included */
     w.training.framework.framework = GS_FW_TRANSFORMERS;
+    w.parallelism.fsdp_use_orig_params = true;
+    const struct gs_estimate orig = estimate(&m, &w);
+    a = assumption(&orig, "fsdp1_no_sync_gradient_bytes");
+    assert_non_null(a);
+    assert_int_equal(a->value, 12960931840ULL);
+    /* reduce-scattered every micro-batch (5.2 on, transformers PR #43919): the sharded
+     * gradients persist over accumulation */
+    w.training.framework.sync_each_batch = GS_KNOB_ON;
+    const struct gs_estimate each = estimate(&m, &w);
+    assert_null(assumption(&each, "fsdp1_no_sync_gradient_bytes"));
+    assert_false(has_warning(&each, "sync_each_batch_ignored"));
+    assert_int_equal(each.peak.moments[GS_PHASE_BACKWARD_START].gradients, 6480465920ULL);
+    assert_int_equal(orig.peak.phases[GS_PHASE_BACKWARD_START] -
+                         each.peak.phases[GS_PHASE_BACKWARD_START],
+                     12960931840ULL - 6480465920ULL);
+    /* 4.46 to 5.1 run every accumulating micro-batch under accelerator.no_sync whatever the
+     * plugin says (transformers issue #29425); 4.27-4.45 asked it (accelerator.accumulate) */
+    static const struct {
+        uint32_t version;
+        bool honoured;
+    } releases[] = {{420, false}, {445, true}, {446, false}, {449, false},
+                    {500, false}, {501, false}, {502, true},  {517, true}};
+    for (size_t i = 0; i < sizeof(releases) / sizeof(releases[0]); i++) {
+        w.training.framework.framework_version = releases[i].version;
+        const struct gs_estimate r = estimate(&m, &w);
+        assert_int_equal(has_assumption(&r, "fsdp1_no_sync_gradient_bytes"),
+                         !releases[i].honoured);
+        assert_int_equal(has_warning(&r, "sync_each_batch_ignored"), !releases[i].honoured);
+    }
+    w.training.framework.framework_version = 0;
+    w.training.framework.sync_each_batch = GS_KNOB_DEFAULT;
+    w.parallelism.fsdp_use_orig_params = false;
+
+    /* PEFT's wrap policy (adapters apart, use_orig_params=False): the adapters' gradients
+     * alone, unsharded: 4,194,304 x 2 = 8,388,608 */
     const struct gs_estimate hf = estimate(&m, &w);
     a = assumption(&hf, "fsdp1_no_sync_gradient_bytes");
     assert_non_null(a);
@@ -584,10 +617,78 @@ static void test_fsdp1_no_sync_accumulation(void **state)
     a = assumption(&full, "fsdp1_no_sync_gradient_bytes");
     assert_non_null(a);
     assert_int_equal(a->value, 13476831232ULL);
-    /* FSDP2 (torchtune) reduce-scatters every micro-batch */
+    /* torchtune (FSDP2) reduce-scatters every micro-batch and has no no_sync accumulation */
     w.training.framework.framework = GS_FW_TORCHTUNE;
     const struct gs_estimate tune = estimate(&m, &w);
     assert_false(has_assumption(&tune, "fsdp1_no_sync_gradient_bytes"));
+    assert_false(has_assumption(&tune, "fsdp2_no_sync_gradient_bytes"));
+    w.training.framework.sync_each_batch = GS_KNOB_OFF;
+    const struct gs_estimate tune_off = estimate(&m, &w);
+    assert_false(has_assumption(&tune_off, "fsdp2_no_sync_gradient_bytes"));
+    assert_true(has_warning(&tune_off, "sync_each_batch_ignored"));
+    w.training.framework.sync_each_batch = GS_KNOB_DEFAULT;
+}
+
+/* FSDP2 under the HF Trainer: from transformers 5 (accelerate >= 1.11, PR #3762)
+ * Accelerator.no_sync calls set_requires_gradient_sync(False), and fully_shard keeps every
+ * trainable parameter's gradient unsharded until the syncing micro-batch
+ * (_fsdp_param_group.py post_backward). Llama-2-7B shape on 2 GPUs, pure bf16. */
+static void test_fsdp2_no_sync_accumulation(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 1024);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.training.gradient_accumulation_steps = 8;
+    w.parallelism.data = 2;
+    w.parallelism.zero_stage = 3;
+    w.parallelism.fsdp = true;
+    w.parallelism.fsdp_version = 2;
+    /* full fine-tuning: 6,738,415,616 parameters x 2 bytes, unsharded on each GPU */
+    const struct gs_estimate e = estimate(&m, &w);
+    const struct gs_assumption *a = assumption(&e, "fsdp2_no_sync_gradient_bytes");
+    assert_non_null(a);
+    assert_int_equal(a->value, 13476831232ULL);
+    assert_false(has_assumption(&e, "fsdp1_no_sync_gradient_bytes"));
+    assert_int_equal(e.peak.moments[GS_PHASE_BACKWARD_START].gradients, 13476831232ULL);
+    /* after the sync, half of it a GPU */
+    assert_int_equal(e.peak.moments[GS_PHASE_OPTIMIZER_STEP].gradients, 6738415616ULL);
+    /* 5.2 with sync_each_batch: reduce-scattered every micro-batch */
+    w.training.framework.sync_each_batch = GS_KNOB_ON;
+    const struct gs_estimate each = estimate(&m, &w);
+    assert_false(has_assumption(&each, "fsdp2_no_sync_gradient_bytes"));
+    assert_int_equal(each.peak.moments[GS_PHASE_BACKWARD_START].gradients, 6738415616ULL);
+    w.training.framework.sync_each_batch = GS_KNOB_DEFAULT;
+    /* transformers 4.x ran with an accelerate whose no_sync looked for a `no_sync` method
+     * fully_shard modules lack; sync_each_batch false says the loop skips the sync anyway */
+    w.training.framework.framework_version = 449;
+    const struct gs_estimate old = estimate(&m, &w);
+    assert_false(has_assumption(&old, "fsdp2_no_sync_gradient_bytes"));
+    w.training.framework.sync_each_batch = GS_KNOB_OFF;
+    const struct gs_estimate old_off = estimate(&m, &w);
+    a = assumption(&old_off, "fsdp2_no_sync_gradient_bytes");
+    assert_non_null(a);
+    assert_int_equal(a->value, 13476831232ULL);
+    w.training.framework.sync_each_batch = GS_KNOB_DEFAULT;
+    w.training.framework.framework_version = 0;
+    /* LoRA: fully_shard shards parameter by parameter and frozen ones get no gradient: the
+     * adapters' alone, 4,194,304 x 2 = 8,388,608 (use_orig_params means nothing here) */
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 8;
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "v_proj");
+    w.parallelism.fsdp_use_orig_params = true;
+    const struct gs_estimate lora = estimate(&m, &w);
+    a = assumption(&lora, "fsdp2_no_sync_gradient_bytes");
+    assert_non_null(a);
+    assert_int_equal(a->value, 8388608ULL);
+    /* no accumulation, nothing held */
+    w.training.gradient_accumulation_steps = 1;
+    const struct gs_estimate one = estimate(&m, &w);
+    assert_false(has_assumption(&one, "fsdp2_no_sync_gradient_bytes"));
 }
 
 /* The loss rules, bytes per logit in eighths (framework.c). */
@@ -782,6 +883,7 @@ int main(void)
         cmocka_unit_test(test_hf_trainer_lora_by_release),
         cmocka_unit_test(test_fsdp1_frozen_gradients),
         cmocka_unit_test(test_fsdp1_no_sync_accumulation),
+        cmocka_unit_test(test_fsdp2_no_sync_accumulation),
         cmocka_unit_test(test_loss_bytes_per_logit),
         cmocka_unit_test(test_version_parse),
         cmocka_unit_test(test_peak_moments),

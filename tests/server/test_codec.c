@@ -756,9 +756,29 @@ static void test_training_framework_fields(void **state)
                 get_int(each, "per_gpu.peak_allocated_bytes"));
     json_decref(no_sync);
     json_decref(each);
+    /* the Trainer of 5.1 ignores it (transformers issue #29425): sized as it runs, and said */
+    snprintf(body, sizeof(body), SYNC_BODY,
+             ",\"framework_version\":\"5.1\",\"sync_each_batch\":true");
+    json_t *ignored = estimate(body, &p);
+    assert_non_null(ignored);
+    assert_int_equal(assumption_value(ignored, "fsdp1_no_sync_gradient_bytes"), 16060522496LL);
+    assert_true(has_warning(ignored, "sync_each_batch_ignored"));
+    json_decref(ignored);
     snprintf(body, sizeof(body), SYNC_BODY, ",\"sync_each_batch\":\"yes\"");
     expect_error(body, 400, "/training/sync_each_batch", "true or false");
 #undef SYNC_BODY
+    /* FSDP2 under transformers 5 (accelerate >= 1.11 set_requires_gradient_sync(False)): the
+     * same whole bf16 gradient, per trainable parameter */
+    json_t *fsdp2 = estimate(
+        "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{"
+        "\"framework\":\"transformers\",\"batch_size\":1,\"sequence_length\":2048,"
+        "\"gradient_accumulation_steps\":4},\"parallelism\":{\"data\":8,"
+        "\"zero_stage\":\"full_shard\",\"fsdp_version\":2}}",
+        &p);
+    assert_non_null(fsdp2);
+    assert_int_equal(assumption_value(fsdp2, "fsdp2_no_sync_gradient_bytes"), 16060522496LL);
+    assert_int_equal(assumption_value(fsdp2, "fsdp1_no_sync_gradient_bytes"), -1);
+    json_decref(fsdp2);
 }
 
 static void test_problem_body_shape(void **state)

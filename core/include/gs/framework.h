@@ -51,9 +51,14 @@ struct gs_training_knobs {
         set_to_none, fused_optimizer;
     enum gs_knob keeps_output;  /* the loop holds the model's output (its logits) through
                                    backward: `outputs = model(**batch); outputs.loss.backward()` */
-    enum gs_knob sync_each_batch; /* FSDP1 reduce-scatters every micro-batch's gradients
+    enum gs_knob sync_each_batch; /* FSDP reduce-scatters every micro-batch's gradients
                                      (accelerate's GradientAccumulationPlugin sync_each_batch)
-                                     rather than accumulating them unsharded in no_sync() */
+                                     rather than accumulating them unsharded in no_sync();
+                                     false: the accumulating micro-batches skip the sync under
+                                     FSDP1 and FSDP2 alike. Applied where the framework's loop
+                                     has the switch (sync_each_batch_option), or where it
+                                     states what the loop does anyway; otherwise ignored and
+                                     said (sync_each_batch_ignored) */
 };
 
 /* The rules one run follows, after defaults and overrides. */
@@ -106,6 +111,14 @@ struct gs_framework_rules {
     bool fsdp_no_sync;          /* under FSDP1 the micro-batches before the last of an
                                    accumulation run inside no_sync(), which accumulates every
                                    unit's gradient unsharded until the syncing micro-batch */
+    bool fsdp2_no_sync;         /* the same accumulation reaches FSDP2: the loop's no_sync
+                                   calls set_requires_gradient_sync(False), and every trainable
+                                   parameter's gradient stays unsharded (accelerate >= 1.11
+                                   Accelerator.no_sync) */
+    bool sync_each_batch_option; /* the loop honours sync_each_batch (the HF Trainer through
+                                   accelerate's GradientAccumulationPlugin, where it asks) */
+    bool sync_each_batch_ignored; /* resolved: the request's sync_each_batch names what this
+                                     release's loop cannot do; the rows' behaviour is kept */
     bool fsdp_orig_params;      /* the framework's FSDP1 keeps the original parameters
                                    (use_orig_params=True) with each layer's adapters in the
                                    layer's unit, whatever the request says */

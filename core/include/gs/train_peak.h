@@ -36,7 +36,7 @@ struct gs_peak_input {
     uint64_t optimizer;        /* optimizer states (and master weights) on the GPU */
     uint64_t gradients;        /* every gradient this GPU keeps, at its dtype and sharding */
     bool grads_persist;        /* gradients stay allocated between steps or micro-batches */
-    uint64_t no_sync_grads;    /* FSDP1 no_sync(): every unit's gradient kept unsharded over
+    uint64_t no_sync_grads;    /* FSDP no_sync(): the gradients kept unsharded over
                                   the accumulating micro-batches (with what persists besides);
                                   held in place of the sharded ones when the syncing
                                   micro-batch's backward starts, and at an accumulating
