@@ -2,7 +2,6 @@
 #include "gs/advice.h"
 
 #include "gs/estimate.h"
-#include "gs/framework.h"
 
 #include <string.h>
 
@@ -18,6 +17,7 @@ void gs_advice_own_limits(const struct gs_workload *w, uint64_t max_gpus,
     l->allow_offload = w->parallelism.offload != GS_OFFLOAD_NONE;
     l->allow_expert = w->parallelism.expert > 1;
     l->allow_accumulation = false; /* the batch as asked; a smaller one is a change below */
+    l->allow_sync_each_batch = false; /* likewise the gradient sync (the change sync_each_batch) */
 }
 
 static void add_change(struct gs_fit_change *list, size_t *n, size_t cap, const char *code,
@@ -74,27 +74,16 @@ static size_t serving_changes(const struct gs_model_spec *m, const struct gs_wor
 }
 
 /* Whether the request accumulates its micro-batches' gradients unsharded under FSDP's
- * no_sync() (the estimate's fsdp1_/fsdp2_no_sync_gradient_bytes, one source for the rule) in a
- * loop that can be told to sync every micro-batch instead (the framework row's
- * sync_each_batch_option: the HF Trainer where its release asks the plugin). */
+ * no_sync() in a loop that can be told to sync every micro-batch instead (the estimate's
+ * sync_each_batch_helps, one source for the rule). */
 static bool accumulates_unsharded(const struct gs_model_spec *m, const struct gs_workload *w)
 {
     if (w->training.gradient_accumulation_steps < 2)
         return false;
-    struct gs_framework_rules rules;
-    gs_framework_resolve(&w->training.framework, false, &rules);
-    if (!rules.sync_each_batch_option)
-        return false;
     struct gs_estimate e;
     struct gs_error err;
     gs_error_init(&err);
-    if (gs_estimate_compute(m, w, &e, &err) != GS_OK)
-        return false;
-    for (size_t i = 0; i < e.assumption_count; i++)
-        if (strcmp(e.assumptions[i].name, "fsdp1_no_sync_gradient_bytes") == 0 ||
-            strcmp(e.assumptions[i].name, "fsdp2_no_sync_gradient_bytes") == 0)
-            return true;
-    return false;
+    return gs_estimate_compute(m, w, &e, &err) == GS_OK && e.sync_each_batch_helps;
 }
 
 static size_t training_changes(const struct gs_model_spec *m, const struct gs_workload *w0,

@@ -809,6 +809,8 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
          * where the framework keeps them between steps */
         pk.no_sync_grads =
             gs_add(x->no_sync_grads, rules->grads_persist ? pk.gradients : 0, ovf);
+        e->no_sync_gradient_bytes = x->no_sync_grads;
+        e->sync_each_batch_helps = rules->sync_each_batch_option;
         if (fsdp_version_of(plan) == 2)
             assume_value(e, "fsdp2_no_sync_gradient_bytes", x->no_sync_grads,
                          rules->sync_each_batch_option

@@ -333,8 +333,13 @@ bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gp
     }
     if (in->data_parallel > 1 && in->link_bytes_per_s > 0 && compute > 0) {
         const double n = (double)in->data_parallel;
-        const double moved = in->zero_stage == 3 ? 2 * in->weight_bytes + in->gradient_bytes
-                                                 : 2 * in->gradient_bytes;
+        /* the gradients' reduction runs once a step, or every micro-batch under
+         * sync_each_batch (accelerate's GradientAccumulationPlugin) */
+        const double reductions =
+            in->sync_each_batch && in->micro_batches > 1 ? (double)in->micro_batches : 1;
+        const double moved = in->zero_stage == 3
+                                 ? 2 * in->weight_bytes + reductions * in->gradient_bytes
+                                 : (1 + reductions) * in->gradient_bytes;
         const double comm = moved * (n - 1) / n / in->link_bytes_per_s;
         if (comm > busy)
             busy = comm;

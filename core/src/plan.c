@@ -31,6 +31,7 @@ void gs_plan_limits_defaults(struct gs_plan_limits *l)
     l->allow_expert = true;
     l->allow_disaggregation = true;
     l->allow_accumulation = true;
+    l->allow_sync_each_batch = true;
 }
 
 const char *gs_plan_reject_code(enum gs_plan_reject why)

@@ -52,6 +52,7 @@ struct train_ctx {
     const struct gs_efficiency *eff;
     struct gs_estimate scratch; /* the request at one GPU: regime, method, parameter counts */
     bool use_deadline;
+    bool sync_each_batch;       /* the layout tried reduces its gradients every micro-batch */
 };
 
 /* `t` and `zero` (the layout's tensor degree and ZeRO stage) give the
@@ -81,6 +82,8 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
                                   ? 4
                                   : 2;
     in->gradient_bytes = (double)one->trainable_parameters * grad_bytes / (double)model;
+    in->sync_each_batch = c->sync_each_batch ||
+                          c->w->training.framework.sync_each_batch == GS_KNOB_ON;
     const struct gs_training *tr = &c->w->training;
     in->tokens_per_step = (double)tr->batch_size * (double)tr->sequence_length *
                           (double)(tr->gradient_accumulation_steps ? tr->gradient_accumulation_steps
@@ -193,8 +196,25 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
     training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)top_zero, (enum gs_recompute)top_rc,
                       top_off, &w);
     struct gs_estimate frugal;
-    if (!training_fits(c->m, &w, c->gpu, &frugal))
-        return false;
+    if (!training_fits(c->m, &w, c->gpu, &frugal)) {
+        /* FSDP's no_sync() accumulation holds the whole gradient unsharded, so the smallest
+         * micro-batch is not the most frugal there: every micro-batch reduce-scattered (where
+         * the loop has the switch) or no split at all may fit where it does not */
+        const uint64_t held = frugal.no_sync_gradient_bytes;
+        bool fits = false;
+        if (frugal.sync_each_batch_helps && c->l->allow_sync_each_batch) {
+            w.training.framework.sync_each_batch = GS_KNOB_ON;
+            fits = training_fits(c->m, &w, c->gpu, &frugal);
+        }
+        if (!fits && held && c->w != c->request) {
+            batch_split(c, UINT64_MAX); /* the request's own micro-batch */
+            training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)top_zero,
+                              (enum gs_recompute)top_rc, top_off, &w);
+            fits = training_fits(c->m, &w, c->gpu, &frugal);
+        }
+        if (!fits)
+            return false;
+    }
     /* recomputation costs time (full: a second forward pass), ZeRO stages and offload
      * only memory in this model, so the gentlest recomputation comes first */
     for (int r = GS_RECOMPUTE_NONE; r <= top_rc; r++) {
@@ -218,10 +238,24 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
                         continue;
                     training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)s, (enum gs_recompute)r,
                                       (enum gs_offload)off, &w);
-                    if (!training_fits(c->m, &w, c->gpu, &out->estimate))
-                        continue;
-                    if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, t, (unsigned)s))
+                    c->sync_each_batch = false;
+                    if (!training_fits(c->m, &w, c->gpu, &out->estimate)) {
+                        /* FSDP's no_sync() accumulation keeps the whole gradient unsharded;
+                         * where the loop has the switch, every micro-batch reduce-scattered
+                         * keeps it sharded, for more traffic (perf.c) */
+                        if (!out->estimate.sync_each_batch_helps || !c->l->allow_sync_each_batch)
+                            continue;
+                        w.training.framework.sync_each_batch = GS_KNOB_ON;
+                        if (!training_fits(c->m, &w, c->gpu, &out->estimate))
+                            continue;
+                        c->sync_each_batch = true;
+                    }
+                    if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, t, (unsigned)s)) {
+                        c->sync_each_batch = false;
                         continue; /* the data-parallel traffic of this stage makes it too slow */
+                    }
+                    out->sync_each_batch = c->sync_each_batch;
+                    c->sync_each_batch = false;
                     out->tensor = t;
                     out->pipeline = p;
                     out->data = dp;
@@ -262,6 +296,7 @@ static double slowdown(const struct train_ctx *c, uint64_t n, const struct gs_pl
     struct gs_train_input in;
     struct gs_train_result r;
     train_input(c, n, p->pipeline, p->recompute, p->tensor, p->zero_stage, &in);
+    in.sync_each_batch = in.sync_each_batch || p->sync_each_batch;
     in.tokens = 1;
     if (!gs_perf_train(&in, &c->gpu->perf, c->eff, &r))
         return 1;
@@ -349,6 +384,7 @@ static void complete_training(struct train_ctx *c, uint64_t gpus, struct gs_plan
     if (c->d->kind == GS_DEMAND_TRAINING && c->d->training_tokens > 0) {
         struct gs_train_input in;
         train_input(c, gpus, out->pipeline, out->recompute, out->tensor, out->zero_stage, &in);
+        in.sync_each_batch = in.sync_each_batch || out->sync_each_batch;
         out->has_throughput = gs_perf_train(&in, &c->gpu->perf, c->eff, &out->train);
     }
     plan_price(c->gpu, out);

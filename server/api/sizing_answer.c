@@ -39,6 +39,8 @@ void sizing_answer_plan(struct json_writer *w, const struct gs_plan *p, bool tra
         json_w_member_bool(w, "sequence_parallel", p->tensor > 1);
         json_w_member_int(w, "micro_batch_size", (json_int_t)p->micro_batch);
         json_w_member_int(w, "gradient_accumulation_steps", (json_int_t)p->accumulation_steps);
+        if (p->sync_each_batch)
+            json_w_member_bool(w, "sync_each_batch", true);
     } else {
         json_w_member_int(w, "attention_data",
                    (json_int_t)(p->attention_data > 1 ? p->attention_data : 1));
@@ -112,7 +114,7 @@ static void copy_member(struct json_writer *w, const json_t *body, const char *k
 /* A member the answer sets in an object of the request (see write_patched). */
 struct patch {
     const char *key;
-    enum { PATCH_U64, PATCH_STRING, PATCH_DELETE } kind;
+    enum { PATCH_U64, PATCH_STRING, PATCH_TRUE, PATCH_DELETE } kind;
     uint64_t u64;
     const char *string;
 };
@@ -121,6 +123,8 @@ static void write_patch_value(struct json_writer *w, const struct patch *p)
 {
     if (p->kind == PATCH_U64)
         json_w_u64(w, p->u64);
+    else if (p->kind == PATCH_TRUE)
+        json_w_bool(w, true);
     else
         json_w_string(w, p->string);
 }
@@ -192,7 +196,7 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
     copy_member(w, s->body, "overrides");
     if (training) {
         copy_member(w, s->body, "precision");
-        struct patch train[4] = {
+        struct patch train[5] = {
             {"batch_size", PATCH_U64, p->micro_batch ? p->micro_batch : wl->training.batch_size,
              NULL},
             {"sequence_length", PATCH_U64, wl->training.sequence_length, NULL},
@@ -205,6 +209,8 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
         if (p->accumulation_steps && p->accumulation_steps != asked) /* the search split the batch */
             train[n++] = (struct patch){"gradient_accumulation_steps", PATCH_U64,
                                         p->accumulation_steps, NULL};
+        if (p->sync_each_batch) /* the search reduce-scatters every micro-batch */
+            train[n++] = (struct patch){"sync_each_batch", PATCH_TRUE, 0, NULL};
         json_w_key(w, "training");
         write_patched(w, json_object_get(s->body, "training"), train, n);
         json_w_key(w, "parallelism");

@@ -210,7 +210,7 @@ static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err
 {
     static const char *const keys[] = {
         "quantization", "zero_stages",   "activation_checkpointing", "offload", "expert_parallelism",
-        "max_tensor",   "disaggregation", "gradient_accumulation", NULL};
+        "max_tensor",   "disaggregation", "gradient_accumulation", "sync_each_batch", NULL};
     static const char *const recompute[] = {"none", "selective", "full", NULL};
     if (!json_is_object(a))
         return refuse(err, "/constraints/allow", "must be an object");
@@ -230,6 +230,10 @@ static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err
              ok;
     if ((v = json_object_get(a, "gradient_accumulation")) != NULL)
         ok = jsonv_bool(v, "/constraints/allow/gradient_accumulation", &l->allow_accumulation,
+                        err) &&
+             ok;
+    if ((v = json_object_get(a, "sync_each_batch")) != NULL)
+        ok = jsonv_bool(v, "/constraints/allow/sync_each_batch", &l->allow_sync_each_batch,
                         err) &&
              ok;
     ok = read_count(a, "max_tensor", "/constraints/allow", 1, 72, &l->max_tensor, err) && ok;

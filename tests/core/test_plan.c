@@ -290,9 +290,26 @@ static void test_training_time(void **state)
         close_to(slow.comm_factor, compute / comm, 1e-9);
         close_to(slow.mfu, 0.4 * compute / comm, 1e-9);
         close_to(slow.seconds, seconds_on_64 * comm / compute, 1e-9);
+        /* sync_each_batch over 4 micro-batches: the gradients reduce-scattered each time,
+         * 63/64 x (2 x weights + 4 x gradients) */
+        dp.micro_batches = 4;
+        dp.sync_each_batch = true;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        close_to(slow.comm_factor, compute / (63.0 / 64 * 6 * 13476831232.0 / 50e9), 1e-9);
+        dp.sync_each_batch = false;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        close_to(slow.comm_factor, compute / comm, 1e-9);
+        dp.micro_batches = in.micro_batches;
         dp.zero_stage = 1;
         assert_true(gs_perf_train(&dp, &g, &base, &slow));
         close_to(slow.comm_factor, compute / (63.0 / 64 * 2 * 13476831232.0 / 50e9), 1e-9);
+        /* ZeRO-1/2: a reduction a micro-batch and one gather of the updated shards */
+        dp.micro_batches = 4;
+        dp.sync_each_batch = true;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        close_to(slow.comm_factor, compute / (63.0 / 64 * 5 * 13476831232.0 / 50e9), 1e-9);
+        dp.sync_each_batch = false;
+        dp.micro_batches = in.micro_batches;
         dp.data_parallel = 1;
         assert_true(gs_perf_train(&dp, &g, &base, &slow));
         close_to(slow.comm_factor, 1, 1e-12);
@@ -1083,6 +1100,112 @@ static void test_training_accumulation(void **state)
     assert_int_equal(split.accumulation_steps, 1);
 }
 
+/* FSDP1 under the HF Trainer (transformers 5.2 on) with accumulation: the micro-batches
+ * before the last keep the whole gradient unsharded under no_sync(), so on 2 H100s full
+ * fine-tuning Llama-2-7B at FULL_SHARD in 70 GB a GPU fits only with every micro-batch
+ * reduce-scattered (6,738,415,616 of the 13,476,831,232 bf16 gradient bytes fewer). The
+ * search turns on training.sync_each_batch there and says so; the layout is what an estimate
+ * with it sizes. The Trainer of 4.46-5.1 ignores the switch (transformers issue #29425): the
+ * search does not use it. And under LitGPT, which has no switch, a batch the search would
+ * split into accumulated micro-batches is still tried whole: the split's unsharded gradients
+ * make the smallest micro-batch not the most frugal. */
+static void test_training_sync_each_batch(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = llama(4096, 32, 32, 32, 11008, 32000);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 4096;
+    w.training.gradient_accumulation_steps = 8;
+    w.parallelism.fsdp = true;
+    w.parallelism.fsdp_version = 1;
+    struct gs_plan_gpu g = plan_h100();
+    g.view.total_bytes = 70000000000ULL; /* an H100 with 70 GB left to the run */
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    l.zero_stages = 1u << 3; /* FULL_SHARD, as asked */
+    l.recompute = 1u << GS_RECOMPUTE_FULL;
+    l.allow_offload = false;
+    struct gs_demand d = {.kind = GS_DEMAND_NONE};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    enum gs_plan_reject why;
+    struct gs_plan p;
+    /* the layout at 2 GPUs, by the estimate: no_sync does not fit, sync_each_batch does */
+    struct gs_workload at = w;
+    at.parallelism.data = 2;
+    at.parallelism.zero_stage = 3;
+    at.parallelism.gpus_per_node = 8;
+    at.training.recompute = GS_RECOMPUTE_FULL;
+    at.gpu = g.view;
+    struct gs_estimate held, each;
+    assert_int_equal(gs_estimate_compute(&m, &at, &held, NULL), GS_OK);
+    assert_true(held.sync_each_batch_helps);
+    assert_true(held.per_gpu.total_bytes > g.view.total_bytes);
+    at.training.framework.sync_each_batch = GS_KNOB_ON;
+    assert_int_equal(gs_estimate_compute(&m, &at, &each, NULL), GS_OK);
+    assert_false(each.sync_each_batch_helps);
+    assert_true(each.per_gpu.total_bytes <= g.view.total_bytes);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 2, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(p.sync_each_batch);
+    assert_int_equal(p.data, 2);
+    assert_int_equal(p.zero_stage, 3);
+    assert_int_equal(p.accumulation_steps, 8);
+    assert_int_equal(p.estimate.per_gpu.total_bytes, each.per_gpu.total_bytes);
+    /* the Trainer of 5.1 would not follow it: the 2 GPUs split the model instead */
+    w.training.framework.framework_version = 501;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 2, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_false(p.sync_each_batch);
+    assert_int_equal(p.data, 1);
+    assert_int_equal(p.tensor * p.pipeline, 2);
+    w.training.framework.framework_version = 0;
+    /* a request that says it syncs every micro-batch needs no help: the plan does not say it */
+    w.training.framework.sync_each_batch = GS_KNOB_ON;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 2, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_false(p.sync_each_batch);
+    w.training.framework.sync_each_batch = GS_KNOB_DEFAULT;
+
+    /* LitGPT LoRA, batch 2 without accumulation, on 2 GPUs of 24 GB: split into 2 x 1 it
+     * would keep every Block's gradient unsharded, frozen base included (Fabric's
+     * use_orig_params=True; no switch), and not fit; whole it keeps none and fits */
+    w.training.framework.framework = GS_FW_LITGPT;
+    w.training.framework.framework_given = true;
+    w.training.batch_size = 2;
+    w.training.gradient_accumulation_steps = 1;
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 8;
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "v_proj");
+    g.view.total_bytes = 24000000000ULL;
+    at = w;
+    at.parallelism.data = 2;
+    at.parallelism.zero_stage = 3;
+    at.parallelism.gpus_per_node = 8;
+    at.training.recompute = GS_RECOMPUTE_FULL;
+    at.gpu = g.view;
+    assert_int_equal(gs_estimate_compute(&m, &at, &held, NULL), GS_OK);
+    at.training.batch_size = 1;
+    at.training.gradient_accumulation_steps = 2;
+    assert_int_equal(gs_estimate_compute(&m, &at, &each, NULL), GS_OK);
+    assert_true(each.no_sync_gradient_bytes > 0);
+    assert_false(each.sync_each_batch_helps);
+    assert_true(each.per_gpu.total_bytes > g.view.total_bytes);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 2, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.data, 2);
+    assert_int_equal(p.zero_stage, 3);
+    assert_int_equal(p.micro_batch, 2);
+    assert_int_equal(p.accumulation_steps, 1);
+    assert_false(p.sync_each_batch);
+    assert_int_equal(p.estimate.per_gpu.total_bytes, held.per_gpu.total_bytes);
+}
+
 /* Training across two nodes uses the GPU's scale-out figure for the data-parallel
  * traffic between them (core/src/plan.c, group_link). Llama-2-7B on exactly 16 H100s
  * (two 8-GPU nodes), tensor parallelism held at 1 so the layout stays the same: data
@@ -1171,6 +1294,7 @@ int main(void)
         cmocka_unit_test(test_vendor_efficiency),
         cmocka_unit_test(test_training_layout),
         cmocka_unit_test(test_training_accumulation),
+        cmocka_unit_test(test_training_sync_each_batch),
         cmocka_unit_test(test_pipeline_zero_rules),
         cmocka_unit_test(test_training_scale_out),
         cmocka_unit_test(test_reprice),

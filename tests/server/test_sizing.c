@@ -575,6 +575,59 @@ static void test_fit_keeps_the_layout(void **state)
                        "/parallelism/zero_stage");
 }
 
+/* FSDP1 accumulation under the HF Trainer (transformers 5.2 on) keeps the whole gradient
+ * unsharded under no_sync(): full fine-tuning Llama-3.1-8B on L40S at FULL_SHARD, 8
+ * micro-batches. The recommendation turns on sync_each_batch where a layout fits only with it
+ * (4 GPUs, data 4), says so in the plan and in the estimate_request that reproduces it;
+ * constraints.allow.sync_each_batch false keeps the accumulation as asked (the 4 GPUs then
+ * split the model). /v1/fit judges the asked layout as it is (does not fit) and offers the
+ * change, which fits. */
+static void test_sync_each_batch_plans(void **state)
+{
+    (void)state;
+    static const char *const body =
+        "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"batch_size\":1,"
+        "\"sequence_length\":4096,\"gradient_accumulation_steps\":8},\"parallelism\":{"
+        "\"zero_stage\":\"full_shard\",\"fsdp_version\":1},\"constraints\":{\"gpus\":"
+        "[\"l40s\"],\"allow\":{\"zero_stages\":[3],\"offload\":false%s}}}";
+    char text[1024];
+    snprintf(text, sizeof(text), body, "");
+    json_t *r = parse(text);
+    json_t *out = run(sizing_recommend, r);
+    const json_t *first = json_array_get(json_object_get(out, "options"), 0);
+    assert_non_null(first);
+    assert_int_equal(json_integer_value(json_object_get(first, "gpu_count")), 4);
+    const json_t *plan = json_object_get(first, "plan");
+    assert_int_equal(json_integer_value(json_object_get(plan, "data")), 4);
+    assert_true(json_is_true(json_object_get(plan, "sync_each_batch")));
+    const json_t *asked = json_object_get(json_object_get(first, "estimate_request"), "training");
+    assert_true(json_is_true(json_object_get(asked, "sync_each_batch")));
+    json_decref(out);
+    json_decref(r);
+    snprintf(text, sizeof(text), body, ",\"sync_each_batch\":false");
+    r = parse(text);
+    out = run(sizing_recommend, r);
+    first = json_array_get(json_object_get(out, "options"), 0);
+    assert_non_null(first);
+    plan = json_object_get(first, "plan");
+    assert_null(json_object_get(plan, "sync_each_batch"));
+    assert_int_equal(json_integer_value(json_object_get(plan, "tensor")), 2);
+    json_decref(out);
+    json_decref(r);
+    r = parse("{\"model\":\"llama-3.1-8b\",\"gpu\":\"l40s\",\"mode\":\"training\","
+              "\"training\":{\"batch_size\":1,\"sequence_length\":4096,"
+              "\"gradient_accumulation_steps\":8,\"activation_checkpointing\":\"full\"},"
+              "\"parallelism\":{\"data\":4,\"zero_stage\":\"full_shard\",\"fsdp_version\":1}}");
+    out = run(sizing_fit, r);
+    assert_true(json_is_false(json_object_get(out, "fits")));
+    assert_null(json_object_get(json_object_get(out, "plan"), "sync_each_batch"));
+    const json_t *change = json_array_get(json_object_get(out, "changes"), 0);
+    assert_string_equal(json_string_value(json_object_get(change, "change")), "sync_each_batch");
+    assert_true(json_is_true(json_object_get(change, "fits")));
+    json_decref(out);
+    json_decref(r);
+}
+
 /* /v1/fit judges a serving layout named in parallelism as it is too (issue 34: it used to
  * search its own). Llama-3.1-70B in bf16 at tensor 2 on H100s: 70.6e9 bytes of weights on
  * each GPU leave less than nothing of vLLM's 0.9 x 85.06e9 once the profile run and non-torch
@@ -929,6 +982,7 @@ int main(void)
         cmocka_unit_test(test_larger_gpu_never_needs_more),
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_keeps_the_layout),
+        cmocka_unit_test(test_sync_each_batch_plans),
         cmocka_unit_test(test_stage_gpus),
         cmocka_unit_test(test_fit_keeps_the_serving_layout),
         cmocka_unit_test(test_fit_without_context),

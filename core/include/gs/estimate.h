@@ -207,6 +207,13 @@ struct gs_estimate {
     struct gs_peak peak;            /* training: every moment's allocated bytes */
     uint64_t saved_activation_bytes; /* training: activations saved for backward plus the loss's
                                         logits, when backward starts */
+    uint64_t no_sync_gradient_bytes; /* training: the gradients the micro-batches before the
+                                        last keep unsharded under FSDP's no_sync() (0: none) */
+    bool sync_each_batch_helps;     /* training: the micro-batches before the last keep their
+                                       gradients unsharded under FSDP's no_sync() (the
+                                       assumption fsdp1_/fsdp2_no_sync_gradient_bytes) in a loop
+                                       that training.sync_each_batch turns to reduce-scatter
+                                       every micro-batch */
     uint64_t gpu_count;             /* tensor * pipeline * context * data */
     uint64_t parameters_per_gpu;    /* on the most loaded GPU, before ZeRO sharding */
     struct gs_memory per_gpu;

@@ -161,6 +161,7 @@ struct gs_train_input {
                                    backward as well */
     double weight_bytes;        /* each rank's model-parallel shard of the weights as gathered */
     double gradient_bytes;      /* each rank's shard of the trainable gradients */
+    bool sync_each_batch;       /* the gradients are reduced every micro-batch, not once a step */
     double tokens_per_step;     /* tokens per optimizer step, all ranks */
     double link_bytes_per_s;    /* the group's slowest link per GPU, one direction */
     /* tensor parallelism's activation all-reduces (tensor <= 1: none) */

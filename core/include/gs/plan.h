@@ -56,6 +56,9 @@ struct gs_plan_limits {
     bool allow_accumulation;    /* training: where the request's micro-batch does not fit a
                                    layout, a smaller one with more gradient accumulation steps,
                                    the global batch kept (batch_size x accumulation) */
+    bool allow_sync_each_batch; /* training: where FSDP's no_sync() accumulation keeps a layout
+                                   from fitting, every micro-batch reduce-scattered instead
+                                   (training.sync_each_batch, where the loop has the switch) */
     double max_cost_per_hour;   /* 0 = no budget */
     bool price_required;        /* a plan on a GPU without a price is rejected whatever it is
                                    (GS_REJECT_NO_PRICE, as under a budget): the search there
@@ -121,6 +124,10 @@ struct gs_plan {
     uint64_t micro_batch;          /* training: sequences per data-parallel rank per step ... */
     uint64_t accumulation_steps;   /* ... and the steps accumulated: their product is the
                                       request's batch_size x gradient_accumulation_steps */
+    bool sync_each_batch;          /* training: the search turned on training.sync_each_batch,
+                                      the layout fitting only with every micro-batch's
+                                      gradients reduce-scattered (FSDP with accumulation in a
+                                      loop that has the switch) */
     enum gs_weight_format format;  /* inference weights */
     enum gs_kv_dtype kv_dtype;
     uint64_t replicas;             /* inference: copies of the tensor x pipeline (x attention)
