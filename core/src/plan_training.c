@@ -7,6 +7,7 @@
 #include "plan_common.h"
 
 #include "gs/capability.h"
+#include "gs/framework.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -82,8 +83,13 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
                                   ? 4
                                   : 2;
     in->gradient_bytes = (double)one->trainable_parameters * grad_bytes / (double)model;
+    /* every micro-batch's gradients reduced: the search's choice, or the request's where its
+     * loop follows it */
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&c->w->training.framework, false, &rules);
     in->sync_each_batch = c->sync_each_batch ||
-                          c->w->training.framework.sync_each_batch == GS_KNOB_ON;
+                          (c->w->training.framework.sync_each_batch == GS_KNOB_ON &&
+                           rules.sync_each_batch_option);
     const struct gs_training *tr = &c->w->training;
     in->tokens_per_step = (double)tr->batch_size * (double)tr->sequence_length *
                           (double)(tr->gradient_accumulation_steps ? tr->gradient_accumulation_steps
