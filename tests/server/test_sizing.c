@@ -585,13 +585,13 @@ static void test_fit_keeps_the_layout(void **state)
 static void test_sync_each_batch_plans(void **state)
 {
     (void)state;
-    static const char *const body =
-        "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"batch_size\":1,"
-        "\"sequence_length\":4096,\"gradient_accumulation_steps\":8},\"parallelism\":{"
-        "\"zero_stage\":\"full_shard\",\"fsdp_version\":1},\"constraints\":{\"gpus\":"
-        "[\"l40s\"],\"allow\":{\"zero_stages\":[3],\"offload\":false%s}}}";
+#define SYNC_PLAN_BODY                                                                              \
+    "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"batch_size\":1,"     \
+    "\"sequence_length\":4096,\"gradient_accumulation_steps\":8},\"parallelism\":{"               \
+    "\"zero_stage\":\"full_shard\",\"fsdp_version\":1},\"constraints\":{\"gpus\":"            \
+    "[\"l40s\"],\"allow\":{\"zero_stages\":[3],\"offload\":false%s}}}"
     char text[1024];
-    snprintf(text, sizeof(text), body, "");
+    snprintf(text, sizeof(text), SYNC_PLAN_BODY, "");
     json_t *r = parse(text);
     json_t *out = run(sizing_recommend, r);
     const json_t *first = json_array_get(json_object_get(out, "options"), 0);
@@ -604,7 +604,8 @@ static void test_sync_each_batch_plans(void **state)
     assert_true(json_is_true(json_object_get(asked, "sync_each_batch")));
     json_decref(out);
     json_decref(r);
-    snprintf(text, sizeof(text), body, ",\"sync_each_batch\":false");
+    snprintf(text, sizeof(text), SYNC_PLAN_BODY, ",\"sync_each_batch\":false");
+#undef SYNC_PLAN_BODY
     r = parse(text);
     out = run(sizing_recommend, r);
     first = json_array_get(json_object_get(out, "options"), 0);
