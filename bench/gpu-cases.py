@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""gpu-cases.py - the measurements issue 31 still needs, one mechanism a case, on one CUDA GPU.
+
+Prepared without a GPU (docs/training-peaks.md, "Not modelled yet", says which figure each case settles);
+not run yet. Each case runs in its own Python process (so PYTORCH_CUDA_ALLOC_CONF and the allocator's
+cache start clean), trains random weights from the configs below, and appends one JSON object to
+$OUT/results.jsonl: the environment (GPU, torch, transformers, peft), the case's settings, and per step
+torch.cuda.max_memory_allocated / max_memory_reserved (reset before each step), plus the bytes held after
+loading. Compare each with gpusizer's per_gpu.peak_allocated_bytes / peak_reserved_bytes for the request
+printed in the case's "request" member (POST it to /v1/estimate).
+
+Cases:
+  lengths-fixed      ms-swift's benchmark shape (Qwen-7B-Chat sized Llama, bf16 base, LoRA r8 on q/k/v in
+                     fp32 under bf16 autocast, reentrant checkpointing, batch 1) at a fixed 2,048 tokens.
+  lengths-varying    the same over 200 steps whose lengths follow swift's dataset (cls-fudan-news-zh: mean
+                     3,234, sd 2,547 tokens; samples over 2,048 dropped, as truncation_strategy 'delete'):
+                     allocated should stay at or under lengths-fixed; reserved grows (the allocator
+                     replay in bench/allocator-lengths.py says by how much).
+  lengths-expandable the varying run with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.
+  offload-fsdp1      FSDP1 CPUOffload(offload_params=True) over one rank (FSDP1 runs NO_SHARD at world size
+                     1; the offload path is the same): Llama-2-7B, bf16, LoRA r64 on q/k/v/gate/up/down
+                     (fsdp_qlora's LoRA row), PEFT's fsdp_auto_wrap_policy, reentrant checkpointing, batch
+                     10 x 2,048. What stays on the GPU under offload is the open question (7-22% under).
+  nooffload-fsdp1    the same without offload, for the difference. (Their requests say full_shard at data
+                     1: FSDP1 runs NO_SHARD there, the same bytes a GPU.)
+
+Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+OUT = os.environ.get("OUT", "/tmp/out")
+
+QWEN7B_SHAPE = {  # Qwen-7B-Chat's shapes (config.json: hidden 4096, 32 layers, 32 heads, MLP 11008,
+    # vocab 151,936, untied) as a LlamaForCausalLM: swift's remote QWenLMHeadModel is not installable offline
+    "model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
+    "intermediate_size": 11008, "num_hidden_layers": 32, "num_attention_heads": 32,
+    "num_key_value_heads": 32, "vocab_size": 151936, "tie_word_embeddings": False,
+    "max_position_embeddings": 8192, "rms_norm_eps": 1e-06, "rope_theta": 10000.0, "hidden_act": "silu"}
+LLAMA2_7B = {
+    "model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
+    "intermediate_size": 11008, "num_hidden_layers": 32, "num_attention_heads": 32,
+    "num_key_value_heads": 32, "vocab_size": 32000, "tie_word_embeddings": False,
+    "max_position_embeddings": 4096, "rms_norm_eps": 1e-05, "rope_theta": 10000.0, "hidden_act": "silu"}
+
+CASES = {
+    "lengths-fixed": dict(config="qwen7b", lengths="fixed", steps=20, env={}),
+    "lengths-varying": dict(config="qwen7b", lengths="varying", steps=200, env={}),
+    "lengths-expandable": dict(config="qwen7b", lengths="varying", steps=200,
+                               env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}),
+    "offload-fsdp1": dict(config="llama2-7b", offload=True, steps=3),
+    "nooffload-fsdp1": dict(config="llama2-7b", offload=False, steps=3),
+}
+
+
+def swift_lengths(steps, max_length, seed=0):
+    """Sample lengths as swift saw them: the dataset's distribution, longer ones deleted."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < steps:
+        n = int(round(rng.gauss(3234.4, 2547.5)))
+        if 1 <= n <= max_length:
+            out.append(n)
+    return out
+
+
+def environment():
+    import torch
+    import transformers
+    import peft
+    return {"gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
+            "cuda": torch.version.cuda, "transformers": transformers.__version__, "peft": peft.__version__,
+            "alloc_conf": os.environ.get("PYTORCH_CUDA_ALLOC_CONF", "")}
+
+
+def build(cfgd, dtype):
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM
+    cfg = AutoConfig.for_model(**cfgd)
+    cfg.use_cache = False
+    with torch.device("cuda"):
+        try:
+            model = AutoModelForCausalLM.from_config(cfg, dtype=dtype, attn_implementation="sdpa")
+        except TypeError:
+            model = AutoModelForCausalLM.from_config(cfg, torch_dtype=dtype, attn_implementation="sdpa")
+    return model
+
+
+def run_lengths(case):
+    """ms-swift 1.x's step: loss from the model under bf16 autocast, backward, AdamW on the adapters."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+    model = build(QWEN7B_SHAPE, torch.bfloat16)
+    model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": True})
+    model.enable_input_require_grads()
+    model = get_peft_model(model, LoraConfig(r=8, lora_alpha=32, lora_dropout=0.05,
+                                             target_modules=["q_proj", "k_proj", "v_proj"]))
+    for p in model.parameters():  # swift keeps PEFT's adapters in fp32 (autocast_adapter_dtype)
+        if p.requires_grad:
+            p.data = p.data.float()
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4, foreach=True)
+    model.train()
+    held = torch.cuda.memory_allocated()
+    lengths = [2048] * case["steps"] if case["lengths"] == "fixed" else swift_lengths(case["steps"], 2048)
+    g = torch.Generator(device="cuda").manual_seed(0)
+    steps = []
+    torch.cuda.reset_peak_memory_stats()
+    for n in lengths:
+        ids = torch.randint(0, QWEN7B_SHAPE["vocab_size"], (1, n), device="cuda", generator=g)
+        torch.cuda.reset_peak_memory_stats()
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = model(input_ids=ids, labels=ids).loss
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        torch.cuda.synchronize()
+        steps.append({"tokens": n, "peak_allocated": torch.cuda.max_memory_allocated(),
+                      "peak_reserved": torch.cuda.max_memory_reserved()})
+        del loss, ids
+    request = {"model": {"config": QWEN7B_SHAPE}, "mode": "training", "precision": {"weights": "bf16"},
+               "training": {"batch_size": 1, "sequence_length": 2048, "activation_checkpointing": "full",
+                            "regime": "amp", "optimizer": "adamw", "attn_implementation": "sdpa",
+                            "method": "lora", "lora": {"rank": 8, "targets": ["q_proj", "k_proj", "v_proj"],
+                                                       "dropout": 0.05},
+                            "padding": "max_length" if case["lengths"] == "fixed" else "longest",
+                            "fused_optimizer": False}}
+    return {"held_after_load": held, "steps": steps,
+            "run_peak_allocated": max(s["peak_allocated"] for s in steps),
+            "run_peak_reserved": torch.cuda.max_memory_reserved(), "request": request}
+
+
+def run_fsdp1(case):
+    """fsdp_qlora's LoRA step under FSDP1 on one rank, with or without CPUOffload(offload_params=True)."""
+    import torch
+    import torch.distributed as dist
+    from torch.distributed.fsdp import CPUOffload, FullyShardedDataParallel as FSDP
+    from peft import LoraConfig, get_peft_model
+    from peft.utils.other import fsdp_auto_wrap_policy
+    os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+    os.environ.setdefault("MASTER_PORT", "29517")
+    dist.init_process_group("nccl", rank=0, world_size=1)
+    torch.cuda.set_device(0)
+    with torch.device("cpu"):
+        from transformers import AutoConfig, AutoModelForCausalLM
+        cfg = AutoConfig.for_model(**LLAMA2_7B)
+        cfg.use_cache = False
+        try:
+            model = AutoModelForCausalLM.from_config(cfg, dtype=torch.bfloat16, attn_implementation="sdpa")
+        except TypeError:
+            model = AutoModelForCausalLM.from_config(cfg, torch_dtype=torch.bfloat16,
+                                                     attn_implementation="sdpa")
+    model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": True})
+    model.enable_input_require_grads()
+    model = get_peft_model(model, LoraConfig(r=64, lora_alpha=16, lora_dropout=0.1,
+                                             target_modules=["q_proj", "k_proj", "v_proj", "gate_proj",
+                                                             "up_proj", "down_proj"]))
+    model = model.to(torch.bfloat16)
+    model = FSDP(model, auto_wrap_policy=fsdp_auto_wrap_policy(model), use_orig_params=False,
+                 limit_all_gathers=True, device_id=torch.cuda.current_device(),
+                 cpu_offload=CPUOffload(offload_params=case["offload"]))
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4, foreach=True)
+    model.train()
+    held = torch.cuda.memory_allocated()
+    g = torch.Generator(device="cuda").manual_seed(0)
+    ids = torch.randint(0, LLAMA2_7B["vocab_size"], (10, 2048), device="cuda", generator=g)
+    steps = []
+    for _ in range(case["steps"]):
+        torch.cuda.reset_peak_memory_stats()
+        output = model(input_ids=ids, labels=ids)  # fsdp_qlora's loop keeps its output through backward
+        loss = output.loss
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        output = None
+        torch.cuda.synchronize()
+        steps.append({"peak_allocated": torch.cuda.max_memory_allocated(),
+                      "peak_reserved": torch.cuda.max_memory_reserved(),
+                      "after_step_allocated": torch.cuda.memory_allocated()})
+        del loss
+    dist.destroy_process_group()
+    request = {"model": {"config": LLAMA2_7B}, "mode": "training", "precision": {"weights": "bf16"},
+               "training": {"batch_size": 10, "sequence_length": 2048, "activation_checkpointing": "full",
+                            "regime": "bf16_pure", "optimizer": "adamw", "attn_implementation": "sdpa",
+                            "method": "lora", "framework": "transformers", "framework_version": "5.17",
+                            "keeps_output": True,
+                            "lora": {"rank": 64, "dropout": 0.1,
+                                     "targets": ["q_proj", "k_proj", "v_proj", "up_proj", "down_proj",
+                                                 "gate_proj"]}},
+               "parallelism": {"data": 1, "zero_stage": "full_shard", "fsdp_version": 1}}
+    if case["offload"]:
+        request["parallelism"]["offload"] = "optimizer_and_params"
+    return {"held_after_wrap": held, "steps": steps, "request": request}
+
+
+def child(name):
+    case = CASES[name]
+    t = time.time()
+    record = {"id": name, "case": {k: v for k, v in case.items() if k != "env"}, "env": case.get("env", {})}
+    try:
+        record["environment"] = environment()
+        record.update(run_fsdp1(case) if "offload" in case else run_lengths(case))
+        record["ok"] = True
+    except Exception as exc:  # a failed case is recorded, the next one still runs
+        record["ok"] = False
+        record["error"] = "%s: %s" % (type(exc).__name__, exc)
+    record["seconds"] = round(time.time() - t, 1)
+    with open(os.path.join(OUT, "results.jsonl"), "a") as f:
+        f.write(json.dumps(record) + "\n")
+    print(name, "ok" if record["ok"] else record["error"], record["seconds"], "s", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", default=",".join(CASES))
+    ap.add_argument("--child")
+    args = ap.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    if args.child:
+        child(args.child)
+        return
+    for name in args.only.split(","):
+        if name not in CASES:
+            sys.exit("unknown case %s (have %s)" % (name, ", ".join(CASES)))
+        env = dict(os.environ, **CASES[name].get("env", {}))
+        subprocess.run([sys.executable, os.path.abspath(__file__), "--child", name], env=env, check=False)
+
+
+if __name__ == "__main__":
+    main()
