@@ -42,6 +42,20 @@ static bool training_fits(const struct gs_model_spec *m, const struct gs_workloa
            est->per_gpu.total_bytes <= gpu->view.total_bytes;
 }
 
+/* After training_fits said no: where FSDP's no_sync() accumulation kept the whole gradient
+ * unsharded (`est`, that estimate) in a loop that has the switch, whether the layout fits with
+ * every micro-batch reduce-scattered instead (the gradient stays sharded, for more traffic:
+ * perf.c); `w` and `est` are left at that try. */
+static bool fits_synced(const struct gs_model_spec *m, struct gs_workload *w,
+                        const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
+                        struct gs_estimate *est)
+{
+    if (!est->sync_each_batch_helps || !l->allow_sync_each_batch)
+        return false;
+    w->training.framework.sync_each_batch = GS_KNOB_ON;
+    return training_fits(m, w, gpu, est);
+}
+
 struct train_ctx {
     const struct gs_model_spec *m;
     const struct gs_workload *w;       /* the workload tried: the request's, or its split */
@@ -204,22 +218,19 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
     struct gs_estimate frugal;
     if (!training_fits(c->m, &w, c->gpu, &frugal)) {
         /* FSDP's no_sync() accumulation holds the whole gradient unsharded, so the smallest
-         * micro-batch is not the most frugal there: every micro-batch reduce-scattered (where
-         * the loop has the switch) or no split at all may fit where it does not */
+         * micro-batch is not the most frugal there: splitting the batch starts it, and the
+         * request's own micro-batch may fit where the split does not */
         const uint64_t held = frugal.no_sync_gradient_bytes;
-        bool fits = false;
-        if (frugal.sync_each_batch_helps && c->l->allow_sync_each_batch) {
-            w.training.framework.sync_each_batch = GS_KNOB_ON;
-            fits = training_fits(c->m, &w, c->gpu, &frugal);
-        }
-        if (!fits && held && c->w != c->request) {
+        if (!fits_synced(c->m, &w, c->gpu, c->l, &frugal)) {
+            if (!held || c->w == c->request)
+                return false;
             batch_split(c, UINT64_MAX); /* the request's own micro-batch */
             training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)top_zero,
                               (enum gs_recompute)top_rc, top_off, &w);
-            fits = training_fits(c->m, &w, c->gpu, &frugal);
+            if (!training_fits(c->m, &w, c->gpu, &frugal) &&
+                !fits_synced(c->m, &w, c->gpu, c->l, &frugal))
+                return false;
         }
-        if (!fits)
-            return false;
     }
     /* recomputation costs time (full: a second forward pass), ZeRO stages and offload
      * only memory in this model, so the gentlest recomputation comes first */
@@ -246,13 +257,7 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
                                       (enum gs_offload)off, &w);
                     c->sync_each_batch = false;
                     if (!training_fits(c->m, &w, c->gpu, &out->estimate)) {
-                        /* FSDP's no_sync() accumulation keeps the whole gradient unsharded;
-                         * where the loop has the switch, every micro-batch reduce-scattered
-                         * keeps it sharded, for more traffic (perf.c) */
-                        if (!out->estimate.sync_each_batch_helps || !c->l->allow_sync_each_batch)
-                            continue;
-                        w.training.framework.sync_each_batch = GS_KNOB_ON;
-                        if (!training_fits(c->m, &w, c->gpu, &out->estimate))
+                        if (!fits_synced(c->m, &w, c->gpu, c->l, &out->estimate))
                             continue;
                         c->sync_each_batch = true;
                     }

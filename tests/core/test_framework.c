@@ -370,12 +370,7 @@ static void test_hf_trainer_lora_by_release(void **state)
     (void)state;
     const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
     struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 2048);
-    w.training.method = GS_METHOD_LORA;
-    w.training.method_given = true;
-    w.training.lora_rank = 16;
-    w.training.lora_target_count = 2;
-    strcpy(w.training.lora_targets[0], "q_proj");
-    strcpy(w.training.lora_targets[1], "v_proj");
+    fixture_lora_qv(&w.training, 16);
     w.training.lora_dropout_permille = 50;
     w.training.framework.framework_version = 445;
     struct gs_estimate e = estimate(&m, &w);
@@ -535,12 +530,7 @@ static void test_fsdp1_no_sync_accumulation(void **state)
     const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
     struct gs_workload w = run(GS_FW_LITGPT, GS_DTYPE_BF16, 1, 1304);
     w.training.regime = GS_REGIME_BF16_PURE;
-    w.training.method = GS_METHOD_LORA;
-    w.training.method_given = true;
-    w.training.lora_rank = 8;
-    w.training.lora_target_count = 2;
-    strcpy(w.training.lora_targets[0], "q_proj");
-    strcpy(w.training.lora_targets[1], "v_proj");
+    fixture_lora_qv(&w.training, 8);
     w.training.recompute = GS_RECOMPUTE_FULL;
     w.training.gradient_accumulation_steps = 128;
     w.parallelism.data = 2;
@@ -674,12 +664,7 @@ static void test_fsdp2_no_sync_accumulation(void **state)
     w.training.framework.framework_version = 0;
     /* LoRA: fully_shard shards parameter by parameter and frozen ones get no gradient: the
      * adapters' alone, 4,194,304 x 2 = 8,388,608 (use_orig_params means nothing here) */
-    w.training.method = GS_METHOD_LORA;
-    w.training.method_given = true;
-    w.training.lora_rank = 8;
-    w.training.lora_target_count = 2;
-    strcpy(w.training.lora_targets[0], "q_proj");
-    strcpy(w.training.lora_targets[1], "v_proj");
+    fixture_lora_qv(&w.training, 8);
     w.parallelism.fsdp_use_orig_params = true;
     const struct gs_estimate lora = estimate(&m, &w);
     a = assumption(&lora, "fsdp2_no_sync_gradient_bytes");

@@ -1176,12 +1176,7 @@ static void test_training_sync_each_batch(void **state)
     w.training.framework.framework_given = true;
     w.training.batch_size = 2;
     w.training.gradient_accumulation_steps = 1;
-    w.training.method = GS_METHOD_LORA;
-    w.training.method_given = true;
-    w.training.lora_rank = 8;
-    w.training.lora_target_count = 2;
-    strcpy(w.training.lora_targets[0], "q_proj");
-    strcpy(w.training.lora_targets[1], "v_proj");
+    fixture_lora_qv(&w.training, 8);
     g.view.total_bytes = 24000000000ULL;
     at = w;
     at.parallelism.data = 2;

@@ -245,12 +245,7 @@ static void test_lora_bf16_base(void **state)
     (void)state;
     struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
     struct gs_workload w = training(GS_DTYPE_BF16);
-    w.training.method = GS_METHOD_LORA;
-    w.training.method_given = true;
-    w.training.lora_rank = 8;
-    w.training.lora_target_count = 2;
-    strcpy(w.training.lora_targets[0], "q_proj");
-    strcpy(w.training.lora_targets[1], "v_proj");
+    fixture_lora_qv(&w.training, 8);
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.per_gpu.weights_bytes, 2 * 6738415616ULL + 4 * 4194304ULL);

@@ -146,6 +146,16 @@ struct gs_workload fixture_workload(enum gs_mode mode)
     return w;
 }
 
+void fixture_lora_qv(struct gs_training *training, uint64_t rank)
+{
+    training->method = GS_METHOD_LORA;
+    training->method_given = true;
+    training->lora_rank = rank;
+    training->lora_target_count = 2;
+    strcpy(training->lora_targets[0], "q_proj");
+    strcpy(training->lora_targets[1], "v_proj");
+}
+
 void fixture_assert_parts_sum(const struct gs_param_count *c)
 {
     assert_int_equal(c->embedding + c->attention + c->mlp + c->experts + c->norms + c->lm_head +

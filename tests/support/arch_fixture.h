@@ -39,6 +39,10 @@ struct gs_model_spec fixture_spec(const struct gs_arch *arch);
  * serving fields unset. */
 struct gs_workload fixture_workload(enum gs_mode mode);
 
+/* LoRA of `rank` on q_proj and v_proj (PEFT's default targets for Llama), given as a request
+ * gives it. */
+void fixture_lora_qv(struct gs_training *training, uint64_t rank);
+
 /* The parameter count of an architecture; fails the test on error. */
 struct gs_param_count fixture_count(const struct gs_arch *arch);
 
