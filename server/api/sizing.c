@@ -204,9 +204,11 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     json_w_end_object(w);
     json_w_key(w, "options");
     json_w_begin_array(w);
-    size_t marketed = 0, assumed_network = 0;
+    size_t marketed = 0, assumed_network = 0, synced = 0;
     char network[512] = ""; /* the options whose figures rest on an assumed network */
     size_t network_used = 0;
+    char synced_list[160] = ""; /* the options that fit only with sync_each_batch */
+    size_t synced_used = 0;
     const size_t listed = s->max_options ? s->max_options : RECOMMEND_OPTIONS_DEFAULT;
     for (size_t i = 0; i < good && i < listed && !w->failed; i++) {
         const struct catalog_gpu *gpu = s->candidates[ok_list[i] - cands];
@@ -215,6 +217,11 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
         sizing_answer_option(w, s, gpu, &ok_list[i]->spec, &plan, i + 1);
         if (!gpu->usable_memory_bytes)
             marketed++;
+        if (plan.sync_each_batch && synced++ < 12 && synced_used < sizeof(synced_list)) {
+            const int len = snprintf(synced_list + synced_used, sizeof(synced_list) - synced_used,
+                                     "%s#%zu", synced_used ? ", " : "", i + 1);
+            synced_used += len > 0 ? (size_t)len : 0;
+        }
         bool assumed = false;
         const double link = gs_plan_scale_out(&ok_list[i]->spec, &assumed);
         if (assumed && gs_plan_crosses_nodes(&plan, &ok_list[i]->spec) &&
@@ -248,6 +255,18 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
                  assumed_network, assumed_network == 1 ? "" : "s",
                  assumed_network == 1 ? "es" : "", network, assumed_network > 6 ? ", ..." : "");
         codec_write_warning(w, "scale_out_assumed", detail);
+    }
+    if (synced > 0) {
+        char detail[600];
+        snprintf(detail, sizeof(detail),
+                 "option%s %s%s fit%s only with every micro-batch's gradients reduce-scattered "
+                 "(plan.sync_each_batch: accelerate's GradientAccumulationPlugin(sync_each_batch="
+                 "True), the HF Trainer's accelerator_config gradient_accumulation_kwargs); under "
+                 "FSDP's default no_sync() accumulation the whole gradient is held unsharded and "
+                 "they do not fit",
+                 synced == 1 ? "" : "s", synced_list, synced > 12 ? ", ..." : "",
+                 synced == 1 ? "s" : "");
+        codec_write_warning(w, "sync_each_batch_planned", detail);
     }
     if (s->echo_config != NULL) {
         char detail[256];

@@ -72,6 +72,19 @@ static json_t *parse(const char *text)
 }
 
 /* xorshift64*: a small, fixed-seed generator so failures reproduce */
+/* True if the answer's warnings carry `code`. */
+static bool has_warning(const json_t *answer, const char *code)
+{
+    size_t i;
+    const json_t *warning;
+    json_array_foreach(json_object_get(answer, "warnings"), i, warning) {
+        const char *c = json_string_value(json_object_get(warning, "code"));
+        if (c != NULL && strcmp(c, code) == 0)
+            return true;
+    }
+    return false;
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 static uint64_t next(uint64_t n)
 {
@@ -602,6 +615,7 @@ static void test_sync_each_batch_plans(void **state)
     assert_true(json_is_true(json_object_get(plan, "sync_each_batch")));
     const json_t *asked = json_object_get(json_object_get(first, "estimate_request"), "training");
     assert_true(json_is_true(json_object_get(asked, "sync_each_batch")));
+    assert_true(has_warning(out, "sync_each_batch_planned"));
     json_decref(out);
     json_decref(r);
     snprintf(text, sizeof(text), SYNC_PLAN_BODY, ",\"sync_each_batch\":false");
@@ -613,6 +627,7 @@ static void test_sync_each_batch_plans(void **state)
     plan = json_object_get(first, "plan");
     assert_null(json_object_get(plan, "sync_each_batch"));
     assert_int_equal(json_integer_value(json_object_get(plan, "tensor")), 2);
+    assert_false(has_warning(out, "sync_each_batch_planned"));
     json_decref(out);
     json_decref(r);
     r = parse("{\"model\":\"llama-3.1-8b\",\"gpu\":\"l40s\",\"mode\":\"training\","
