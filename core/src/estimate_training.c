@@ -811,38 +811,34 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
             gs_add(x->no_sync_grads, rules->grads_persist ? pk.gradients : 0, ovf);
         e->no_sync_gradient_bytes = x->no_sync_grads;
         e->sync_each_batch_helps = rules->sync_each_batch_option;
+#define FSDP2_NO_SYNC_DETAIL                                                                     \
+    "FSDP2 gradient accumulation with set_requires_gradient_sync(False): the micro-batches "      \
+    "before the last keep every trainable parameter's gradient unsharded until the syncing "     \
+    "micro-batch reduce-scatters them"
+#define FSDP1_NO_SYNC_DETAIL                                                                     \
+    "FSDP1 gradient accumulation under no_sync(): the micro-batches before the last keep every " \
+    "unit's gradient unsharded (the whole layer unit, frozen base included, where adapters "     \
+    "share its FlatParameter) until the syncing micro-batch reduce-scatters them"
+#define SYNC_EACH_BATCH_REMEDY "; sync_each_batch avoids it"
         if (fsdp_version_of(plan) == 2)
             assume_value(e, "fsdp2_no_sync_gradient_bytes", x->no_sync_grads,
-                         rules->sync_each_batch_option
-                             ? "FSDP2 gradient accumulation with set_requires_gradient_sync("
-                               "False): the micro-batches before the last keep every trainable "
-                               "parameter's gradient unsharded until the syncing micro-batch "
-                               "reduce-scatters them; sync_each_batch avoids it"
-                             : "FSDP2 gradient accumulation with set_requires_gradient_sync("
-                               "False): the micro-batches before the last keep every trainable "
-                               "parameter's gradient unsharded until the syncing micro-batch "
-                               "reduce-scatters them",
+                         rules->sync_each_batch_option ? FSDP2_NO_SYNC_DETAIL SYNC_EACH_BATCH_REMEDY
+                                                       : FSDP2_NO_SYNC_DETAIL,
                          "torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py post_backward "
                          "(no reduce-scatter when not reduce_grads), _fsdp_param.py "
                          "to_accumulated_grad_if_needed; accelerate >= 1.11 Accelerator.no_sync "
                          "(PR #3762)");
         else
             assume_value(e, "fsdp1_no_sync_gradient_bytes", x->no_sync_grads,
-                         rules->sync_each_batch_option
-                             ? "FSDP1 gradient accumulation under no_sync(): the micro-batches "
-                               "before the last keep every unit's gradient unsharded (the whole "
-                               "layer unit, frozen base included, where adapters share its "
-                               "FlatParameter) until the syncing micro-batch reduce-scatters "
-                               "them; sync_each_batch avoids it"
-                             : "FSDP1 gradient accumulation under no_sync(): the micro-batches "
-                               "before the last keep every unit's gradient unsharded (the whole "
-                               "layer unit, frozen base included, where adapters share its "
-                               "FlatParameter) until the syncing micro-batch reduce-scatters "
-                               "them",
+                         rules->sync_each_batch_option ? FSDP1_NO_SYNC_DETAIL SYNC_EACH_BATCH_REMEDY
+                                                       : FSDP1_NO_SYNC_DETAIL,
                          "torch/distributed/fsdp/fully_sharded_data_parallel.py no_sync (\"FSDP "
                          "will accumulate the full model gradients (instead of gradient shards) "
                          "until the eventual sync\"); transformers Trainer accelerator.no_sync; "
                          "Lightning Fabric no_backward_sync");
+#undef FSDP2_NO_SYNC_DETAIL
+#undef FSDP1_NO_SYNC_DETAIL
+#undef SYNC_EACH_BATCH_REMEDY
     }
     if (plan->deepspeed && par->zero_stage > 0) {
         const uint64_t buckets =

@@ -68,6 +68,7 @@ struct train_ctx {
     struct gs_estimate scratch; /* the request at one GPU: regime, method, parameter counts */
     bool use_deadline;
     bool sync_each_batch;       /* the layout tried reduces its gradients every micro-batch */
+    bool request_syncs;         /* the request says sync_each_batch and its loop follows it */
 };
 
 /* `t` and `zero` (the layout's tensor degree and ZeRO stage) give the
@@ -97,13 +98,8 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
                                   ? 4
                                   : 2;
     in->gradient_bytes = (double)one->trainable_parameters * grad_bytes / (double)model;
-    /* every micro-batch's gradients reduced: the search's choice, or the request's where its
-     * loop follows it */
-    struct gs_framework_rules rules;
-    gs_framework_resolve(&c->w->training.framework, false, &rules);
-    in->sync_each_batch = c->sync_each_batch ||
-                          (c->w->training.framework.sync_each_batch == GS_KNOB_ON &&
-                           rules.sync_each_batch_option);
+    /* every micro-batch's gradients reduced: the search's choice, or the request's */
+    in->sync_each_batch = c->sync_each_batch || c->request_syncs;
     const struct gs_training *tr = &c->w->training;
     in->tokens_per_step = (double)tr->batch_size * (double)tr->sequence_length *
                           (double)(tr->gradient_accumulation_steps ? tr->gradient_accumulation_steps
@@ -417,6 +413,12 @@ enum gs_status plan_search_training(const struct gs_model_spec *m, const struct 
 {
     struct train_ctx c = {.m = m, .w = w, .request = w, .gpu = gpu, .l = l, .d = d, .eff = eff,
                           .use_deadline = has_deadline(d)};
+    /* the request's own sync_each_batch counts where its loop follows it (the framework's rows;
+     * a split keeps the request's framework) */
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&w->training.framework, false, &rules);
+    c.request_syncs =
+        w->training.framework.sync_each_batch == GS_KNOB_ON && rules.sync_each_batch_option;
     /* one estimate at the request's own layout: it validates the request and gives the
      * regime, method and parameter counts the throughput model needs */
     struct gs_workload probe = *w;

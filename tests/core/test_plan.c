@@ -1100,6 +1100,19 @@ static void test_training_accumulation(void **state)
     assert_int_equal(split.accumulation_steps, 1);
 }
 
+/* The request at data 2, FULL_SHARD, full recomputation on `g`: the layout the search is
+ * expected to take in test_training_sync_each_batch. */
+static struct gs_workload full_shard_on_two(const struct gs_workload *w, const struct gs_plan_gpu *g)
+{
+    struct gs_workload at = *w;
+    at.parallelism.data = 2;
+    at.parallelism.zero_stage = 3;
+    at.parallelism.gpus_per_node = 8;
+    at.training.recompute = GS_RECOMPUTE_FULL;
+    at.gpu = g->view;
+    return at;
+}
+
 /* FSDP1 under the HF Trainer (transformers 5.2 on) with accumulation: the micro-batches
  * before the last keep the whole gradient unsharded under no_sync(), so on 2 H100s full
  * fine-tuning Llama-2-7B at FULL_SHARD in 70 GB a GPU fits only with every micro-batch
@@ -1133,12 +1146,7 @@ static void test_training_sync_each_batch(void **state)
     enum gs_plan_reject why;
     struct gs_plan p;
     /* the layout at 2 GPUs, by the estimate: no_sync does not fit, sync_each_batch does */
-    struct gs_workload at = w;
-    at.parallelism.data = 2;
-    at.parallelism.zero_stage = 3;
-    at.parallelism.gpus_per_node = 8;
-    at.training.recompute = GS_RECOMPUTE_FULL;
-    at.gpu = g.view;
+    struct gs_workload at = full_shard_on_two(&w, &g);
     struct gs_estimate held, each;
     assert_int_equal(gs_estimate_compute(&m, &at, &held, NULL), GS_OK);
     assert_true(held.sync_each_batch_helps);
@@ -1178,12 +1186,7 @@ static void test_training_sync_each_batch(void **state)
     w.training.gradient_accumulation_steps = 1;
     fixture_lora_qv(&w.training, 8);
     g.view.total_bytes = 24000000000ULL;
-    at = w;
-    at.parallelism.data = 2;
-    at.parallelism.zero_stage = 3;
-    at.parallelism.gpus_per_node = 8;
-    at.training.recompute = GS_RECOMPUTE_FULL;
-    at.gpu = g.view;
+    at = full_shard_on_two(&w, &g);
     assert_int_equal(gs_estimate_compute(&m, &at, &held, NULL), GS_OK);
     at.training.batch_size = 1;
     at.training.gradient_accumulation_steps = 2;
