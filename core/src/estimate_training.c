@@ -131,6 +131,10 @@ struct state_extra {
     uint64_t linear_params;   /* linear weights on this GPU (autocast copies them) */
     uint64_t gathered_module; /* DeepSpeed ZeRO-3: the largest module and its gradient */
     uint64_t no_sync_grads;   /* FSDP no_sync(): gradients held unsharded (FSDP1 units, FSDP2) */
+    uint64_t gathered_all;    /* the weights as FSDP or ZeRO-3 gathers them, all of them */
+    uint64_t reduced_grads;   /* the gradient one data-parallel reduction carries, whole */
+    uint64_t updated_weights; /* the trainable weights at their working dtype (the gather of
+                                 the updated shards after a ZeRO-1/2 step) */
 };
 
 static enum gs_status resolve_method(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -294,51 +298,60 @@ static bool fsdp1_mixed_units(const struct train_plan *plan)
     return plan->par.fsdp_use_orig_params || plan->rules.fsdp_orig_params;
 }
 
-/* FSDP1's no_sync() (torch/distributed/fsdp/fully_sharded_data_parallel.py: "FSDP will
- * accumulate the full model gradients (instead of gradient shards) until the eventual sync";
- * _runtime_utils.py _post_backward_hook returns before the reduce-scatter when not
- * _sync_gradients): the micro-batches of an accumulation before the last keep every unit's
- * gradient unsharded, at the dtype the unit computes with. The HF Trainer runs them under
- * accelerator.no_sync (unless GradientAccumulationPlugin sync_each_batch, where its release
- * asks), LitGPT under fabric.no_backward_sync. The units with a gradient: every one in full
- * training; with adapters, the adapters alone when they are wrapped apart (PEFT's
- * fsdp_auto_wrap_policy), or each layer's whole FlatParameter, frozen base included, when it
- * holds them (use_orig_params=True), and the root only when the head is adapted.
- *
- * FSDP2 under set_requires_gradient_sync(False) (accelerate >= 1.11's no_sync) keeps each
- * trainable parameter's unsharded gradient (_fsdp_param_group.py post_backward returns
- * before the reduce-scatter when not reduce_grads), upcast to the reduce dtype where that
- * differs (_fsdp_param.py to_accumulated_grad_if_needed: torchtitan's float32): the whole
- * model in full training, the adapters alone with them (it shards parameter by parameter,
- * and a frozen one gets no gradient). */
-static uint64_t no_sync_gradients(const struct gs_model_spec *m, const struct train_plan *plan,
-                                  struct gs_state_bytes bpp, uint64_t t_dense,
-                                  uint64_t gathered_all, uint64_t root_bytes, uint64_t all,
-                                  bool *ovf)
+/* The gradient one data-parallel reduction carries, whole (before it is sharded), at the
+ * reduce dtype, on this GPU's model-parallel part (`trainable` of its parameters train): the
+ * trainable parameters' under DDP and DeepSpeed (their buckets hold gradients of trainable
+ * parameters alone). FSDP reduce-scatters each unit's gradient as the unit holds it: FSDP1 a
+ * FlatParameter's, every unit's in full training; with adapters, the adapters alone when they
+ * are wrapped apart (PEFT's fsdp_auto_wrap_policy), or each layer's whole FlatParameter,
+ * frozen base included, when it holds them (use_orig_params=True), and the root only when
+ * the head is adapted. FSDP2 shards parameter by parameter, so a frozen one has no gradient:
+ * the whole model in full training (at torchtitan's float32 reduce dtype there,
+ * MixedPrecisionPolicy reduce_dtype), the adapters alone with them. */
+static uint64_t reduced_gradient_bytes(const struct gs_model_spec *m,
+                                       const struct train_plan *plan, struct gs_state_bytes bpp,
+                                       uint64_t trainable, uint64_t gathered_all,
+                                       uint64_t root_bytes, uint64_t all, bool *ovf)
 {
     const struct gs_parallelism *par = &plan->par;
-    const unsigned fsdp_version = fsdp_version_of(plan);
-    if (plan->deepspeed || par->zero_stage < 2 || plan->tr.gradient_accumulation_steps < 2 ||
-        plan->rules.optimizer_in_backward)
-        return 0;
-    if (fsdp_version == 2) {
-        if (!plan->rules.fsdp2_no_sync)
-            return 0;
+    if (plan->deepspeed || par->zero_stage < 2)
+        return bytes_of(trainable, bpp.gradients, ovf); /* DDP's buckets, DeepSpeed's */
+    if (fsdp_version_of(plan) == 2) {
         if (plan->lora)
-            return bytes_of(t_dense, bpp.gradients, ovf);
+            return bytes_of(trainable, bpp.gradients, ovf);
         if (plan->rules.framework == GS_FW_TORCHTITAN)
             return bytes_of(all, 4 * GS_BPP_UNIT, ovf);
         return gathered_all;
     }
-    if (!plan->rules.fsdp_no_sync || fsdp_version != 1)
-        return 0;
     if (!plan->lora)
         return gathered_all;
     if (!fsdp1_mixed_units(plan))
-        return bytes_of(t_dense, bpp.gradients, ovf);
+        return bytes_of(trainable, bpp.gradients, ovf);
     uint64_t in = 0, out = 0;
-    const bool head = gs_lora_head(&m->arch, &plan->tr, &in, &out);
+    const bool head = m->has_arch && gs_lora_head(&m->arch, &plan->tr, &in, &out);
     return head || gathered_all < root_bytes ? gathered_all : gathered_all - root_bytes;
+}
+
+/* Whether the micro-batches before the last of an accumulation skip FSDP's gradient sync
+ * and keep their gradients unsharded until the syncing micro-batch. FSDP1's no_sync()
+ * (torch/distributed/fsdp/fully_sharded_data_parallel.py: "FSDP will accumulate the full
+ * model gradients (instead of gradient shards) until the eventual sync"; _runtime_utils.py
+ * _post_backward_hook returns before the reduce-scatter when not _sync_gradients): the HF
+ * Trainer runs them under accelerator.no_sync (unless GradientAccumulationPlugin
+ * sync_each_batch, where its release asks), LitGPT under fabric.no_backward_sync. FSDP2 under
+ * set_requires_gradient_sync(False) (accelerate >= 1.11's no_sync): _fsdp_param_group.py
+ * post_backward returns before the reduce-scatter when not reduce_grads, and each trainable
+ * parameter keeps its unsharded gradient, upcast to the reduce dtype where that differs
+ * (_fsdp_param.py to_accumulated_grad_if_needed). DeepSpeed ZeRO-2 and ZeRO-3 have no such
+ * mode (engine.py no_sync asserts it is incompatible with gradient partitioning). */
+static bool fsdp_accumulates_unsynced(const struct train_plan *plan)
+{
+    const unsigned fsdp_version = fsdp_version_of(plan);
+    if (plan->deepspeed || plan->par.zero_stage < 2 ||
+        plan->tr.gradient_accumulation_steps < 2 || plan->rules.optimizer_in_backward)
+        return false;
+    return fsdp_version == 2 ? plan->rules.fsdp2_no_sync
+                             : fsdp_version == 1 && plan->rules.fsdp_no_sync;
 }
 
 /* The sizes the peak model needs (gs/train_peak.h): FSDP's units (one
@@ -355,22 +368,17 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
     const uint64_t dp = gs_mul(par->data, par->context, ovf);
     const bool shard_optimizer = par->zero_stage >= 1 || par->distributed_optimizer;
     memset(x, 0, sizeof(*x));
+    const uint64_t trainable = gs_add(t_dense, plan->lora ? 0 : s->experts, ovf);
     /* one Adam moment per trainable parameter, at the state dtype (bf16_pure keeps bf16
      * states; every other regime fp32): torch's _multi_tensor_adamw takes
      * torch._foreach_sqrt(exp_avg_sqs), a new list as large as one moment */
     if (plan->tr.optimizer == GS_OPT_ADAMW || plan->tr.optimizer == GS_OPT_ADAM) {
-        const uint64_t trainable = gs_add(t_dense, plan->lora ? 0 : s->experts, ovf);
         x->moment_bytes = gs_mul(trainable, plan->regime == GS_REGIME_BF16_PURE ? 2 : 4, ovf);
         if (shard_optimizer)
             x->moment_bytes = ceil_div(x->moment_bytes, dp);
     }
     x->linear_params = gs_add(s->linear, s->experts, ovf);
-    if (!m->has_arch)
-        return;
-    const uint64_t layers = ceil_div(m->arch.num_hidden_layers, par->pipeline);
-    const uint64_t root = root_params(e, s, par->tensor, ovf);
     const uint64_t all = gs_add(s->dense, s->experts, ovf);
-    const uint64_t body = all > root ? all - root : 0;
     /* what FSDP gathers: the working dtype of full training, or the frozen base as stored
      * (16-bit, or 4-bit storage for QLoRA) with the adapters */
     uint64_t gathered_all;
@@ -378,22 +386,129 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         gathered_all = gs_add(frozen, bytes_of(t_dense, bpp.weights, ovf), ovf);
     else
         gathered_all = bytes_of(all, bpp.weights, ovf);
-    x->root_bytes = bytes_of(root, plan->lora || bpp.weights < GS_BPP_UNIT * 4 ? 2 * GS_BPP_UNIT
-                                                                               : bpp.weights,
-                             ovf);
-    if (x->root_bytes > gathered_all)
-        x->root_bytes = gathered_all;
-    x->unit_bytes = ceil_div(gathered_all - x->root_bytes, layers);
-    /* one unit's gradient before reduce-scatter, at the reduce dtype: fp32 under torchtitan's
-     * MixedPrecisionPolicy(reduce_dtype=float32), else the gradient's own */
-    const uint64_t trainable_body = plan->lora ? t_dense : body;
-    const uint64_t grad_bpp = plan->rules.framework == GS_FW_TORCHTITAN ? 4 * GS_BPP_UNIT
-                                                                        : bpp.gradients;
-    x->unit_grad_bytes = ceil_div(bytes_of(trainable_body, grad_bpp, ovf), layers);
-    if (!plan->lora)
-        x->root_grad_bytes = bytes_of(root, grad_bpp, ovf);
-    x->no_sync_grads =
-        no_sync_gradients(m, plan, bpp, t_dense, gathered_all, x->root_bytes, all, ovf);
+    x->gathered_all = gathered_all;
+    x->updated_weights = bytes_of(trainable, bpp.weights, ovf);
+    if (m->has_arch) {
+        const uint64_t layers = ceil_div(m->arch.num_hidden_layers, par->pipeline);
+        const uint64_t root = root_params(e, s, par->tensor, ovf);
+        const uint64_t body = all > root ? all - root : 0;
+        x->root_bytes = bytes_of(root, plan->lora || bpp.weights < GS_BPP_UNIT * 4
+                                           ? 2 * GS_BPP_UNIT
+                                           : bpp.weights,
+                                 ovf);
+        if (x->root_bytes > gathered_all)
+            x->root_bytes = gathered_all;
+        x->unit_bytes = ceil_div(gathered_all - x->root_bytes, layers);
+        /* one unit's gradient before reduce-scatter, at the reduce dtype: fp32 under
+         * torchtitan's MixedPrecisionPolicy(reduce_dtype=float32), else the gradient's own */
+        const uint64_t trainable_body = plan->lora ? t_dense : body;
+        const uint64_t grad_bpp = plan->rules.framework == GS_FW_TORCHTITAN ? 4 * GS_BPP_UNIT
+                                                                            : bpp.gradients;
+        x->unit_grad_bytes = ceil_div(bytes_of(trainable_body, grad_bpp, ovf), layers);
+        if (!plan->lora)
+            x->root_grad_bytes = bytes_of(root, grad_bpp, ovf);
+    }
+    x->reduced_grads =
+        reduced_gradient_bytes(m, plan, bpp, trainable, gathered_all, x->root_bytes, all, ovf);
+    /* FSDP's no_sync accumulation holds, unsharded, what the syncing reduction then carries */
+    if (m->has_arch && fsdp_accumulates_unsynced(plan))
+        x->no_sync_grads = x->reduced_grads;
+}
+
+/* What one data-parallel rank's collectives carry in an optimizer step, each by its whole
+ * buffer, from the gradient a reduction carries (g, reduced_gradient_bytes), the weights as
+ * gathered (w, the root unit's share `root`), the trainable weights (u) and the
+ * micro-batches of a step (m):
+ * - DDP all-reduces g (2 g) once a step: the loop runs the micro-batches before the last
+ *   under no_sync (accelerate's accumulate and the Trainer's no_sync, Lightning's
+ *   no_backward_sync, Megatron-LM's no_sync_func), or every micro-batch under sync_each_batch
+ *   where the loop follows it. Megatron-LM's distributed optimizer reduce-scatters g and
+ *   all-gathers the updated weights (distrib_optimizer.py).
+ * - DeepSpeed (engine.py allreduce_gradients): ZeRO-0 and ZeRO-1 reduce at the accumulation
+ *   boundary only, ZeRO-2 and ZeRO-3 every micro-batch ("ZeRO stage >= 2 communicates during
+ *   non gradient accumulation boundaries as well"); ZeRO-1/2 then all-gather the updated
+ *   16-bit partitions (stage_1_and_2.py step), ZeRO-3 gathers every module in each
+ *   micro-batch's forward and again in its backward (partitioned_param_coordinator.py; the
+ *   parameters it keeps for reuse, stage3_max_reuse_distance, are not modelled).
+ * - FSDP reduce-scatters g every micro-batch, or once a step under no_sync
+ *   (fsdp_accumulates_unsynced). FULL_SHARD gathers each layer unit in every micro-batch's
+ *   forward and again in its backward, the root once (FSDP1 _post_forward_reshard does not
+ *   free the root; fully_shard sets reshard_after_forward False on the root module).
+ *   SHARD_GRAD_OP gathers once a micro-batch, but FSDP1 under no_sync keeps the units
+ *   gathered until the syncing micro-batch (_runtime_utils.py _should_free_in_backward), so
+ *   once a step there; FSDP2 reshards after every backward (reshard_after_backward). */
+static uint64_t collective_bytes(const struct train_plan *plan, uint64_t g, uint64_t w,
+                                 uint64_t root, uint64_t u, bool *ovf)
+{
+    const struct gs_parallelism *par = &plan->par;
+    const uint64_t m = plan->tr.gradient_accumulation_steps ? plan->tr.gradient_accumulation_steps
+                                                            : 1;
+    if (plan->deepspeed) {
+        switch (par->zero_stage) {
+        case 0:
+            return gs_mul(2, g, ovf);
+        case 1:
+            return gs_add(g, u, ovf);
+        case 2:
+            return gs_add(gs_mul(m, g, ovf), u, ovf);
+        default:
+            return gs_mul(m, gs_add(gs_mul(2, w, ovf), g, ovf), ovf);
+        }
+    }
+    if (par->zero_stage < 2) {
+        const bool each =
+            plan->tr.framework.sync_each_batch == GS_KNOB_ON && plan->rules.sync_each_batch_option;
+        const uint64_t reduced = gs_mul(each ? m : 1, g, ovf);
+        return par->zero_stage == 1 || par->distributed_optimizer ? gs_add(reduced, u, ovf)
+                                                                  : gs_mul(2, reduced, ovf);
+    }
+    const bool unsynced = fsdp_accumulates_unsynced(plan);
+    const uint64_t reduced = gs_mul(unsynced ? 1 : m, g, ovf);
+    if (par->zero_stage == 2) {
+        const bool kept = unsynced && fsdp_version_of(plan) == 1;
+        return gs_add(gs_mul(kept ? 1 : m, w, ovf), reduced, ovf);
+    }
+    const uint64_t per_micro = gs_add(gs_mul(2, w - root, ovf), root, ovf);
+    return gs_add(gs_mul(m, per_micro, ovf), reduced, ovf);
+}
+
+/* What each GPU sends over its data-parallel links in an optimizer step: a ring all-gather
+ * or reduce-scatter of B bytes over k ranks sends (k - 1)/k B from each, an all-reduce twice
+ * that (Patarasuk and Yuan 2009; nccl-tests doc/PERFORMANCE.md, bus bandwidth). The dense
+ * part's collectives run over the data (x context) ranks, a trained model's experts' over
+ * their expert-data-parallel group (data x tensor x context / expert, the group their
+ * shards and gradients are spread over in model_states); adapters train no expert. */
+static uint64_t data_parallel_bytes(const struct gs_model_spec *m, const struct train_plan *plan,
+                                    const struct shard *s, struct gs_state_bytes bpp,
+                                    const struct state_extra *x)
+{
+    /* a throughput input: past 2^64 bytes (an absurd accumulation of a huge model) it
+     * saturates rather than refusing the memory estimate */
+    bool big = false, *ovf = &big;
+    const struct gs_parallelism *par = &plan->par;
+    const uint64_t dp = gs_mul(par->data, par->context, ovf);
+    const uint64_t expert_dp =
+        ceil_div(gs_mul(gs_mul(par->tensor, par->context, ovf), par->data, ovf), par->expert);
+    uint64_t ge = 0, we = 0;
+    if (!plan->lora && s->experts) {
+        we = bytes_of(s->experts, bpp.weights, ovf);
+        ge = reduced_gradient_bytes(m, plan, bpp, s->experts, we, 0, s->experts, ovf);
+    }
+    ge = ge < x->reduced_grads ? ge : x->reduced_grads;
+    we = we < x->gathered_all ? we : x->gathered_all;
+    const uint64_t ue = we < x->updated_weights ? we : x->updated_weights;
+    const uint64_t w = x->gathered_all - we;
+    const uint64_t dense = collective_bytes(plan, x->reduced_grads - ge, w,
+                                            x->root_bytes < w ? x->root_bytes : w,
+                                            x->updated_weights - ue, ovf);
+    const uint64_t experts = collective_bytes(plan, ge, we, 0, ue, ovf);
+    const double sent = (dp > 1 ? (double)dense * (double)(dp - 1) / (double)dp : 0) +
+                        (expert_dp > 1 ? (double)experts * (double)(expert_dp - 1) /
+                                             (double)expert_dp
+                                       : 0);
+    return big || sent >= 18446744073709549568.0 /* the largest double below 2^64 */
+               ? UINT64_MAX
+               : (uint64_t)sent;
 }
 
 /* Adafactor's second-moment elements (transformers optimization.py Adafactor.step, beta1
@@ -621,6 +736,7 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     e->per_gpu.optimizer_bytes = optim;
     /* FSDP gathers the flat parameter: QLoRA's quant_state is not in it */
     peak_extras(m, plan, e, &s, bpp, t_dense, frozen - quant_state, x, ovf);
+    e->data_parallel_bytes = data_parallel_bytes(m, plan, &s, bpp, x);
 
     if (zero == 3 && m->has_arch && plan->deepspeed) {
         /* the largest module is gathered whole, with its gradient (DeepSpeed: 4 * largest_layer) */

@@ -309,12 +309,11 @@ bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gp
     work_per_token(in, &out->flops_per_token, &out->hardware_factor);
     out->bubble_factor = bubble(in);
     out->mfu = train_mfu(in, eff);
-    /* Data parallelism moves, per optimizer step and rank, (n - 1)/n of twice the gradients
-     * (a ring all-reduce, or ZeRO-2's reduce-scatter and gather of the updated weights), or
-     * with ZeRO-3 / FSDP FULL_SHARD the weights gathered in forward and in backward plus the
-     * gradients reduce-scattered (ZeRO paper section 7; FSDP's all-gather / reduce-scatter).
-     * The frameworks overlap it with backward (DDP buckets, FSDP prefetch), so it costs time
-     * only beyond the step's compute: the GPUs then compute compute / communication of it. */
+    /* Data parallelism sends, per optimizer step and rank, the gradients reduced and, with
+     * ZeRO-3 or FSDP, the weights gathered, as many times a step as the framework runs them
+     * (estimate_training.c data_parallel_bytes). The frameworks overlap it with compute (DDP
+     * buckets, FSDP prefetch), so it costs time only beyond the step's compute: the GPUs then
+     * compute compute / communication of it. */
     out->comm_factor = 1;
     const double compute = in->tokens_per_step > 0
                                ? in->tokens_per_step * out->flops_per_token * out->hardware_factor /
@@ -331,16 +330,29 @@ bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gp
         const double bytes = tokens * (double)in->hidden * 2;
         busy += (double)in->layers * 4 * 2 * (t - 1) / t * bytes / in->tensor_link_bytes_per_s;
     }
+    /* expert parallelism: each MoE layer dispatches every token's hidden state to its top-k
+     * experts' ranks and combines the outputs back, in forward, and both again for their
+     * gradients in backward (Megatron-LM token_dispatcher.py MoEAlltoAllTokenDispatcher:
+     * token_permutation and token_unpermutation, an all-to-all each; the forward again under
+     * full recomputation), (g - 1)/g of it leaving the rank, on the critical path like the
+     * tensor all-reduces. A rank holds its pipeline stage's layers and its tensor (sequence)
+     * share of one replica's tokens, in 16 bits. */
+    out->expert_bytes = 0;
+    if (compute > 0 && in->expert > 1 && in->moe_layers && in->expert_link_bytes_per_s > 0) {
+        const double g = (double)in->expert;
+        const double dp = (double)(in->data_parallel ? in->data_parallel : 1);
+        const double t = (double)(in->tensor ? in->tensor : 1);
+        const double p = (double)(in->pipeline ? in->pipeline : 1);
+        const double passes = in->recompute == GS_RECOMPUTE_FULL ? 6 : 4;
+        const double sent = passes * (double)in->moe_layers / p * in->tokens_per_step / (dp * t) *
+                            (double)in->top_k * (double)in->hidden * 2 * (g - 1) / g;
+        out->expert_bytes = sent < 18446744073709549568.0 ? (uint64_t)sent : UINT64_MAX;
+        busy += sent / in->expert_link_bytes_per_s;
+    }
+    out->data_parallel_bytes = 0;
     if (in->data_parallel > 1 && in->link_bytes_per_s > 0 && compute > 0) {
-        const double n = (double)in->data_parallel;
-        /* the gradients' reduction runs once a step, or every micro-batch under
-         * sync_each_batch (accelerate's GradientAccumulationPlugin) */
-        const double reductions =
-            in->sync_each_batch && in->micro_batches > 1 ? (double)in->micro_batches : 1;
-        const double moved = in->zero_stage == 3
-                                 ? 2 * in->weight_bytes + reductions * in->gradient_bytes
-                                 : (1 + reductions) * in->gradient_bytes;
-        const double comm = moved * (n - 1) / n / in->link_bytes_per_s;
+        out->data_parallel_bytes = in->data_parallel_bytes;
+        const double comm = (double)in->data_parallel_bytes / in->link_bytes_per_s;
         if (comm > busy)
             busy = comm;
     }

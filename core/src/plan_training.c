@@ -67,14 +67,13 @@ struct train_ctx {
     const struct gs_efficiency *eff;
     struct gs_estimate scratch; /* the request at one GPU: regime, method, parameter counts */
     bool use_deadline;
-    bool sync_each_batch;       /* the layout tried reduces its gradients every micro-batch */
-    bool request_syncs;         /* the request says sync_each_batch and its loop follows it */
 };
 
-/* `t` and `zero` (the layout's tensor degree and ZeRO stage) give the
- * data-parallel communication; t == 0 leaves it out (a lower bound on time). */
+/* `t` and `e` (the layout's tensor and expert degrees) and `layout` (its estimate) give the
+ * communication; t == 0 or no estimate leaves it out (a lower bound on time). */
 static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, enum gs_recompute rc,
-                        uint64_t t, unsigned zero, struct gs_train_input *in)
+                        uint64_t t, uint64_t e, const struct gs_estimate *layout,
+                        struct gs_train_input *in)
 {
     const struct gs_model_spec *m = c->m;
     memset(in, 0, sizeof(*in));
@@ -87,19 +86,12 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
     in->pipeline = p;
     in->micro_batches = c->w->training.gradient_accumulation_steps;
     in->tokens = c->d->kind == GS_DEMAND_TRAINING ? c->d->training_tokens : 0;
-    if (t == 0)
+    if (t == 0 || layout == NULL)
         return;
     const uint64_t model = t * (p ? p : 1);
     in->data_parallel = gpus / (model ? model : 1);
-    in->zero_stage = zero;
-    const struct gs_estimate *one = &c->scratch; /* the whole model on one GPU */
-    in->weight_bytes = (double)one->per_gpu.weights_bytes / (double)model;
-    const double grad_bytes = c->scratch.regime == GS_REGIME_FP32 || c->scratch.regime == GS_REGIME_AMP
-                                  ? 4
-                                  : 2;
-    in->gradient_bytes = (double)one->trainable_parameters * grad_bytes / (double)model;
-    /* every micro-batch's gradients reduced: the search's choice, or the request's */
-    in->sync_each_batch = c->sync_each_batch || c->request_syncs;
+    /* the layout's own: its framework, ZeRO stage, accumulation and gradient sync */
+    in->data_parallel_bytes = layout->data_parallel_bytes;
     const struct gs_training *tr = &c->w->training;
     in->tokens_per_step = (double)tr->batch_size * (double)tr->sequence_length *
                           (double)(tr->gradient_accumulation_steps ? tr->gradient_accumulation_steps
@@ -111,6 +103,13 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
     if (c->m->has_arch) {
         in->layers = c->m->arch.num_hidden_layers;
         in->hidden = c->m->arch.hidden_size;
+        const struct gs_block *moe = gs_arch_moe_block(&c->m->arch);
+        if (moe != NULL && e > 1) {
+            in->expert = e;
+            in->moe_layers = gs_arch_moe_layers(&c->m->arch);
+            in->top_k = moe->mlp.top_k;
+            in->expert_link_bytes_per_s = plan_group_link(c->gpu, in->expert);
+        }
     }
 }
 
@@ -119,15 +118,17 @@ static bool has_deadline(const struct gs_demand *d)
     return d->kind == GS_DEMAND_TRAINING && d->deadline_days > 0 && d->training_tokens > 0;
 }
 
-/* Whether the layout finishes in time (always, when the deadline is off). */
+/* Whether the layout finishes in time (always, when the deadline is off); `layout` as for
+ * train_input. */
 static bool meets_deadline(const struct train_ctx *c, uint64_t gpus, uint64_t p,
-                           enum gs_recompute rc, uint64_t t, unsigned zero)
+                           enum gs_recompute rc, uint64_t t, uint64_t e,
+                           const struct gs_estimate *layout)
 {
     if (!c->use_deadline)
         return true;
     struct gs_train_input in;
     struct gs_train_result r;
-    train_input(c, gpus, p, rc, t, zero, &in);
+    train_input(c, gpus, p, rc, t, e, layout, &in);
     return gs_perf_train(&in, &c->gpu->perf, c->eff, &r) && r.seconds <= c->d->deadline_days * 86400;
 }
 
@@ -236,7 +237,7 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
         /* a lower bound first (no communication, the smallest micro-batch's bubble): this
          * recomputation, or this pipeline's bubble, may be too slow already */
         batch_split(c, smallest);
-        if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, 0, 0))
+        if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, 0, 0, NULL))
             continue;
         uint64_t micro = c->request->training.batch_size ? c->request->training.batch_size : 1;
         for (; micro != 0; micro = next_micro(c, micro)) {
@@ -251,18 +252,16 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
                         continue;
                     training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)s, (enum gs_recompute)r,
                                       (enum gs_offload)off, &w);
-                    c->sync_each_batch = false;
+                    bool synced = false;
                     if (!training_fits(c->m, &w, c->gpu, &out->estimate)) {
                         if (!fits_synced(c->m, &w, c->gpu, c->l, &out->estimate))
                             continue;
-                        c->sync_each_batch = true;
+                        synced = true;
                     }
-                    if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, t, (unsigned)s)) {
-                        c->sync_each_batch = false;
-                        continue; /* the data-parallel traffic of this stage makes it too slow */
-                    }
-                    out->sync_each_batch = c->sync_each_batch;
-                    c->sync_each_batch = false;
+                    /* the data-parallel traffic of this stage may make it too slow */
+                    if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, t, e, &out->estimate))
+                        continue;
+                    out->sync_each_batch = synced;
                     out->tensor = t;
                     out->pipeline = p;
                     out->data = dp;
@@ -302,8 +301,7 @@ static double slowdown(const struct train_ctx *c, uint64_t n, const struct gs_pl
 {
     struct gs_train_input in;
     struct gs_train_result r;
-    train_input(c, n, p->pipeline, p->recompute, p->tensor, p->zero_stage, &in);
-    in.sync_each_batch = in.sync_each_batch || p->sync_each_batch;
+    train_input(c, n, p->pipeline, p->recompute, p->tensor, p->expert, &p->estimate, &in);
     in.tokens = 1;
     if (!gs_perf_train(&in, &c->gpu->perf, c->eff, &r))
         return 1;
@@ -318,7 +316,7 @@ static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
 {
     /* too few GPUs for the deadline even at the fastest settings */
     c->w = c->request;
-    if (!meets_deadline(c, n, 1, GS_RECOMPUTE_NONE, 0, 0))
+    if (!meets_deadline(c, n, 1, GS_RECOMPUTE_NONE, 0, 0, NULL))
         return false;
     const bool cheapest = c->d->kind == GS_DEMAND_TRAINING && c->d->training_tokens > 0;
     const uint64_t tmax = plan_max_tensor(c->gpu, c->l);
@@ -390,8 +388,8 @@ static void complete_training(struct train_ctx *c, uint64_t gpus, struct gs_plan
     out->format = gs_workload_format(c->w);
     if (c->d->kind == GS_DEMAND_TRAINING && c->d->training_tokens > 0) {
         struct gs_train_input in;
-        train_input(c, gpus, out->pipeline, out->recompute, out->tensor, out->zero_stage, &in);
-        in.sync_each_batch = in.sync_each_batch || out->sync_each_batch;
+        train_input(c, gpus, out->pipeline, out->recompute, out->tensor, out->expert,
+                    &out->estimate, &in);
         out->has_throughput = gs_perf_train(&in, &c->gpu->perf, c->eff, &out->train);
     }
     plan_price(c->gpu, out);
@@ -413,12 +411,6 @@ enum gs_status plan_search_training(const struct gs_model_spec *m, const struct 
 {
     struct train_ctx c = {.m = m, .w = w, .request = w, .gpu = gpu, .l = l, .d = d, .eff = eff,
                           .use_deadline = has_deadline(d)};
-    /* the request's own sync_each_batch counts where its loop follows it (the framework's rows;
-     * a split keeps the request's framework) */
-    struct gs_framework_rules rules;
-    gs_framework_resolve(&w->training.framework, false, &rules);
-    c.request_syncs =
-        w->training.framework.sync_each_batch == GS_KNOB_ON && rules.sync_each_batch_option;
     /* one estimate at the request's own layout: it validates the request and gives the
      * regime, method and parameter counts the throughput model needs */
     struct gs_workload probe = *w;

@@ -62,6 +62,10 @@ static void write_throughput(struct json_writer *w, const struct gs_plan *p, boo
         json_w_member_real(w, "recompute_factor", t->hardware_factor);
         json_w_member_real(w, "flops_per_token", t->flops_per_token);
         json_w_member_real(w, "comm_factor", t->comm_factor);
+        if (t->data_parallel_bytes)
+            json_w_member_u64(w, "data_parallel_bytes_per_step", t->data_parallel_bytes);
+        if (t->expert_bytes)
+            json_w_member_u64(w, "expert_all_to_all_bytes_per_step", t->expert_bytes);
         json_w_end_object(w);
         return;
     }

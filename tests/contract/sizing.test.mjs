@@ -418,7 +418,11 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
         const mfu = 0.4 * (cdna3.has(o.gpu) ? 0.817 : 1);
         near(o.throughput.mfu, mfu * o.throughput.comm_factor, `${o.gpu}: the dense default MFU x comm_factor`);
         assert.ok(o.throughput.comm_factor > 0 && o.throughput.comm_factor <= 1, o.gpu);
+        // what each GPU sends over the data-parallel links, present exactly with data parallelism
+        assert.equal(o.throughput.data_parallel_bytes_per_step > 0, o.plan.data > 1, `${o.gpu}: data ${o.plan.data}`);
+        assert.equal(o.throughput.expert_all_to_all_bytes_per_step, undefined, `${o.gpu}: a dense model`);
       }
+      assert.ok(body.options.some((o) => o.plan.data > 1), 'some option is data-parallel');
       for (let i = 1; i < body.options.length; i++) {
         assert.ok(body.options[i - 1].total_cost <= body.options[i].total_cost, 'total_cost ascending');
       }
@@ -432,6 +436,24 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
         if (loose[o.gpu]) assert.ok(o.gpu_count >= loose[o.gpu].gpu_count, `${o.gpu}: a tighter deadline needs no fewer GPUs`);
       }
       assert.ok(tight.rejected.some((r) => r.reason === 'misses_demand'), 'some GPU types miss a 2-day deadline within 16 GPUs');
+    });
+
+    test('training a mixture of experts: expert parallelism sends its token all-to-alls', async () => {
+      const request = {
+        model: 'qwen3-30b-a3b',
+        mode: 'training',
+        training: { batch_size: 8, sequence_length: 4096 },
+        demand: { training_tokens: 1e10, deadline_days: 14 },
+      };
+      const body = await recommend(request);
+      checkRecommendation(body);
+      for (const o of body.options) {
+        const a2a = o.throughput.expert_all_to_all_bytes_per_step;
+        assert.equal(a2a > 0, o.plan.expert > 1, `${o.gpu}: expert ${o.plan.expert}`);
+        assert.equal(o.throughput.data_parallel_bytes_per_step > 0, o.plan.data > 1, `${o.gpu}: data ${o.plan.data}`);
+      }
+      assert.ok(body.options.some((o) => o.plan.expert > 1), 'some option spreads the experts');
+      await assertOptionsReproduce(request, body);
     });
 
     test('training without tokens: memory only, ranked by cost per hour; parallelism is ignored with a warning', async () => {

@@ -858,6 +858,99 @@ static void test_varying_lengths(void **state)
     assert_false(has_warning(&e, "reserved_grows_with_lengths"));
 }
 
+/* What each GPU sends over its data-parallel links in an optimizer step (the estimate's
+ * data_parallel_bytes, estimate_training.c: collective_bytes, data_parallel_bytes): Llama-2-7B
+ * (6,738,415,616 parameters) in bf16, so weights, gradients and updated weights are each
+ * P = 13,476,831,232 bytes, the root unit (embedding and head, 2 x 131,072,000) R =
+ * 524,288,000 bytes; 8 data-parallel ranks, each sending 7/8 of a collective's buffer, and 4
+ * micro-batches a step:
+ *   DeepSpeed ZeRO-3, every micro-batch gathers twice and reduces: 7/8 x 4 x 3P
+ *   DeepSpeed ZeRO-2, a reduction a micro-batch, one gather of the update: 7/8 x 5P
+ *   DeepSpeed ZeRO-1, one reduction at the boundary and the gather: 7/8 x 2P
+ *   DDP (the HF Trainer, no_sync accumulation): one all-reduce, 7/8 x 2P; under
+ *     sync_each_batch (4.45, accelerator.accumulate) one a micro-batch: 7/8 x 8P
+ *   FSDP1 FULL_SHARD under no_sync (4.49): layer units gathered twice a micro-batch, the
+ *     root once, one reduce-scatter: 7/8 x (4 x (2(P - R) + R) + P)
+ *   FSDP2 FULL_SHARD in 4.49 (no no_sync reaches fully_shard): 7/8 x 4 x (2(P - R) + R + P)
+ *   FSDP1 SHARD_GRAD_OP under no_sync, units kept gathered until the sync: 7/8 x 2P;
+ *     FSDP2 reshards after every backward: 7/8 x 4 x 2P */
+static void test_data_parallel_bytes(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
+    const uint64_t P = 13476831232ULL, R = 524288000ULL;
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 1024);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.gradient_accumulation_steps = 4;
+    w.parallelism.data = 8;
+    w.training.framework.framework_version = 449;
+    assert_int_equal(estimate(&m, &w).data_parallel_bytes, 7 * 2 * P / 8);
+    w.training.framework.framework_version = 445;
+    w.training.framework.sync_each_batch = GS_KNOB_ON;
+    assert_int_equal(estimate(&m, &w).data_parallel_bytes, 7 * 8 * P / 8);
+    w.training.framework.sync_each_batch = GS_KNOB_DEFAULT;
+    w.training.framework.framework_version = 449;
+
+    w.parallelism.fsdp = true;
+    w.parallelism.zero_stage = 3;
+    w.parallelism.fsdp_version = 1;
+    assert_int_equal(estimate(&m, &w).data_parallel_bytes, 7 * (4 * (2 * (P - R) + R) + P) / 8);
+    w.parallelism.fsdp_version = 2;
+    assert_int_equal(estimate(&m, &w).data_parallel_bytes, 7 * 4 * (2 * (P - R) + R + P) / 8);
+    w.parallelism.zero_stage = 2;
+    assert_int_equal(estimate(&m, &w).data_parallel_bytes, 7 * 4 * 2 * P / 8);
+    w.parallelism.fsdp_version = 1;
+    assert_int_equal(estimate(&m, &w).data_parallel_bytes, 7 * 2 * P / 8);
+
+    /* DeepSpeed: ZeRO stages given as numbers, no framework named */
+    struct gs_workload ds = fixture_workload(GS_MODE_TRAINING);
+    ds.weights = GS_DTYPE_BF16;
+    ds.training.regime = GS_REGIME_BF16_PURE;
+    ds.training.batch_size = 1;
+    ds.training.sequence_length = 1024;
+    ds.training.gradient_accumulation_steps = 4;
+    ds.parallelism.data = 8;
+    static const uint64_t per_stage[4] = {2, 2, 5, 12}; /* in P */
+    for (unsigned z = 0; z < 4; z++) {
+        ds.parallelism.zero_stage = z;
+        assert_int_equal(estimate(&m, &ds).data_parallel_bytes, 7 * per_stage[z] * P / 8);
+    }
+    ds.parallelism.data = 1;
+    assert_int_equal(estimate(&m, &ds).data_parallel_bytes, 0);
+
+    /* LitGPT's FSDP1 with LoRA on q/v (r 8: 4,194,304 adapter parameters, 8,388,608 bytes):
+     * each layer unit's FlatParameter holds its frozen base, so a unit's gradient is the
+     * unit's size, G = P + 8,388,608 - R = 12,960,931,840 (the no_sync figure of
+     * test_fsdp1_no_sync_accumulation); 2 ranks, 128 micro-batches, one reduce-scatter:
+     * 1/2 x (128 x (2G + R) + G) = 1,699,034,173,440 */
+    struct gs_workload lit = run(GS_FW_LITGPT, GS_DTYPE_BF16, 1, 1304);
+    lit.training.regime = GS_REGIME_BF16_PURE;
+    fixture_lora_qv(&lit.training, 8);
+    lit.training.gradient_accumulation_steps = 128;
+    lit.parallelism.data = 2;
+    lit.parallelism.zero_stage = 3;
+    lit.parallelism.fsdp = true;
+    const uint64_t G = 12960931840ULL;
+    assert_int_equal(estimate(&m, &lit).data_parallel_bytes, (128 * (2 * G + R) + G) / 2);
+    assert_int_equal(1699034173440ULL, (128 * (2 * G + R) + G) / 2);
+
+    /* Mixtral-8x7B under DDP over 8 ranks: the experts' gradients are reduced over their
+     * expert-data-parallel group, data x tensor / expert ranks. Expert 8: a group of one, so
+     * only the dense part's all-reduce leaves the GPU, 7/8 x 2 x 2 x dense parameters; expert
+     * 4: groups of 2 add 1/2 x 2 x 2 x (45,098,205,184 / 4) */
+    const struct gs_model_spec mix = spec(fixture_mixtral_8x7b());
+    struct gs_workload moe = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 1024);
+    moe.training.regime = GS_REGIME_BF16_PURE;
+    moe.parallelism.data = 8;
+    moe.parallelism.expert = 8;
+    const struct gs_estimate e8 = estimate(&mix, &moe);
+    const uint64_t dense = e8.parameters - 45098205184ULL;
+    assert_int_equal(e8.data_parallel_bytes, 7 * 4 * dense / 8);
+    moe.parallelism.expert = 4;
+    assert_int_equal(estimate(&mix, &moe).data_parallel_bytes,
+                     7 * 4 * dense / 8 + 4 * (45098205184ULL / 4) / 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -869,6 +962,7 @@ int main(void)
         cmocka_unit_test(test_fsdp1_frozen_gradients),
         cmocka_unit_test(test_fsdp1_no_sync_accumulation),
         cmocka_unit_test(test_fsdp2_no_sync_accumulation),
+        cmocka_unit_test(test_data_parallel_bytes),
         cmocka_unit_test(test_loss_bytes_per_logit),
         cmocka_unit_test(test_version_parse),
         cmocka_unit_test(test_peak_moments),

@@ -268,19 +268,19 @@ static void test_training_time(void **state)
     close_to(r.gpu_hours, 184320, 0.005);
 
     /* Data-parallel traffic beyond the step's compute slows it (perf.c). ZeRO-3 over 64
-     * ranks, 4096 tokens a rank per step: each rank moves 63/64 x (2 x 13,476,831,232
-     * weights + 13,476,831,232 gradients) bytes; the step computes 64 x 4096 tokens x 6 x
-     * 6,738,415,616 FLOPs at 64 x 989e12 x 0.40. Over a 400 Gb/s NIC per GPU (50e9 B/s)
-     * the GPUs compute compute / comm of the time; with ZeRO-1 (gradients only) less is
-     * moved; at a single rank nothing is. */
+     * ranks, 4096 tokens a rank per step: each rank's collectives carry 2 x 13,476,831,232
+     * bytes of gathered weights and 13,476,831,232 of gradients, of which a ring sends 63/64
+     * from each rank (the estimate's data_parallel_bytes: test_training
+     * test_data_parallel_bytes); the step computes 64 x 4096 tokens x 6 x 6,738,415,616
+     * FLOPs at 64 x 989e12 x 0.40. Over a 400 Gb/s NIC per GPU (50e9 B/s) the GPUs compute
+     * compute / comm of the time; with less to move (ZeRO-1: the gradients and the updated
+     * weights) less; at a single rank nothing is moved. */
     {
         struct gs_efficiency base = eff;
         base.training_mfu_permille = 0; /* the dense default, 0.40 */
         struct gs_train_input dp = in;
         dp.data_parallel = 64;
-        dp.zero_stage = 3;
-        dp.weight_bytes = 13476831232.0;
-        dp.gradient_bytes = 13476831232.0;
+        dp.data_parallel_bytes = 63 * 3 * 13476831232ULL / 64;
         dp.tokens_per_step = 64.0 * 4096;
         dp.link_bytes_per_s = 50e9;
         struct gs_train_result slow;
@@ -290,26 +290,10 @@ static void test_training_time(void **state)
         close_to(slow.comm_factor, compute / comm, 1e-9);
         close_to(slow.mfu, 0.4 * compute / comm, 1e-9);
         close_to(slow.seconds, seconds_on_64 * comm / compute, 1e-9);
-        /* sync_each_batch over 4 micro-batches: the gradients reduce-scattered each time,
-         * 63/64 x (2 x weights + 4 x gradients) */
-        dp.micro_batches = 4;
-        dp.sync_each_batch = true;
-        assert_true(gs_perf_train(&dp, &g, &base, &slow));
-        close_to(slow.comm_factor, compute / (63.0 / 64 * 6 * 13476831232.0 / 50e9), 1e-9);
-        dp.sync_each_batch = false;
-        assert_true(gs_perf_train(&dp, &g, &base, &slow));
-        close_to(slow.comm_factor, compute / comm, 1e-9);
-        dp.micro_batches = in.micro_batches;
-        dp.zero_stage = 1;
+        assert_int_equal(slow.data_parallel_bytes, 63 * 3 * 13476831232ULL / 64);
+        dp.data_parallel_bytes = 63 * 2 * 13476831232ULL / 64;
         assert_true(gs_perf_train(&dp, &g, &base, &slow));
         close_to(slow.comm_factor, compute / (63.0 / 64 * 2 * 13476831232.0 / 50e9), 1e-9);
-        /* ZeRO-1/2: a reduction a micro-batch and one gather of the updated shards */
-        dp.micro_batches = 4;
-        dp.sync_each_batch = true;
-        assert_true(gs_perf_train(&dp, &g, &base, &slow));
-        close_to(slow.comm_factor, compute / (63.0 / 64 * 5 * 13476831232.0 / 50e9), 1e-9);
-        dp.sync_each_batch = false;
-        dp.micro_batches = in.micro_batches;
         dp.data_parallel = 1;
         assert_true(gs_perf_train(&dp, &g, &base, &slow));
         close_to(slow.comm_factor, 1, 1e-12);
@@ -332,6 +316,28 @@ static void test_training_time(void **state)
         const double step = 8.0 * 4096 * 64 * 6 * 6738415616.0 / (64 * 989e12 * 0.4);
         const double tp = 32 * 4 * 2 * 7.0 / 8 * (4096.0 * 64 * 4096 * 2) / 32e9;
         close_to(slow.comm_factor, step / (step + tp), 1e-9);
+        /* expert parallelism 8 over NVLink (450e9 B/s), no tensor parallelism: each of 32 MoE
+         * layers dispatches and combines every token's hidden state to its 2 experts, in
+         * forward and backward, 7/8 of it leaving the GPU: 4 x 32 x (8 x 4096 x 64 / 8 tokens
+         * of one rank) x 2 x 4096 x 2 B x 7/8 = 481,036,337,152 bytes a step */
+        dp.tensor = 1;
+        dp.expert = 8;
+        dp.moe_layers = 32;
+        dp.top_k = 2;
+        dp.expert_link_bytes_per_s = 450e9;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        const double a2a = 4.0 * 32 * (8.0 * 4096 * 64 / 8) * 2 * 4096 * 2 * 7 / 8;
+        close_to(a2a, 481036337152.0, 1e-12);
+        assert_int_equal(slow.expert_bytes, 481036337152ULL);
+        close_to(slow.comm_factor, step / (step + a2a / 450e9), 1e-9);
+        /* full recomputation runs the forward's two again */
+        dp.recompute = GS_RECOMPUTE_FULL;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        assert_int_equal(slow.expert_bytes, 481036337152ULL * 6 / 4);
+        dp.recompute = in.recompute;
+        dp.expert = 1;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        assert_int_equal(slow.expert_bytes, 0);
     }
 
     /* the deadline sizing inverts it: that time at 40% MFU needs 64 GPUs, a little less 65 */

@@ -209,6 +209,10 @@ struct gs_estimate {
                                         logits, when backward starts */
     uint64_t no_sync_gradient_bytes; /* training: the gradients the micro-batches before the
                                         last keep unsharded under FSDP's no_sync() (0: none) */
+    uint64_t data_parallel_bytes;   /* training: what each GPU sends over its data-parallel
+                                       links in an optimizer step (the gradients reduced, the
+                                       weights gathered, a ring's share of each); 0 without
+                                       data parallelism (estimate_training.c) */
     bool sync_each_batch_helps;     /* training: the micro-batches before the last keep their
                                        gradients unsharded under FSDP's no_sync() (the
                                        assumption fsdp1_/fsdp2_no_sync_gradient_bytes) in a loop

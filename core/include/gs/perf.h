@@ -157,17 +157,18 @@ struct gs_train_input {
     double tokens;              /* to train on */
     /* data-parallel communication per optimizer step (data_parallel <= 1 or link 0: none) */
     uint64_t data_parallel;     /* ranks the gradients are reduced over */
-    unsigned zero_stage;        /* 3 (FSDP FULL_SHARD): the weights are gathered in forward and
-                                   backward as well */
-    double weight_bytes;        /* each rank's model-parallel shard of the weights as gathered */
-    double gradient_bytes;      /* each rank's shard of the trainable gradients */
-    bool sync_each_batch;       /* the gradients are reduced every micro-batch, not once a step */
+    uint64_t data_parallel_bytes; /* what each rank sends over the group's links in a step:
+                                     the layout's gs_estimate data_parallel_bytes */
     double tokens_per_step;     /* tokens per optimizer step, all ranks */
     double link_bytes_per_s;    /* the group's slowest link per GPU, one direction */
     /* tensor parallelism's activation all-reduces (tensor <= 1: none) */
     uint64_t tensor;
     uint64_t layers, hidden;    /* the decoder's depth and width */
     double tensor_link_bytes_per_s; /* within the node, one direction */
+    /* expert parallelism's token all-to-alls (expert <= 1 or no MoE layer: none) */
+    uint64_t expert;            /* ranks the routed experts are spread over */
+    uint64_t moe_layers, top_k; /* layers that route, experts each token reaches */
+    double expert_link_bytes_per_s; /* the expert group's slowest link, one direction */
 };
 
 struct gs_train_result {
@@ -178,6 +179,9 @@ struct gs_train_result {
     double comm_factor;         /* the share of a step the GPUs compute rather than wait on
                                    communication: tensor parallelism's all-reduces, and the
                                    data-parallel traffic that does not hide behind backward */
+    uint64_t data_parallel_bytes; /* the input's, where it counts (data parallelism over a
+                                     link) */
+    uint64_t expert_bytes;      /* what each GPU sends in the experts' all-to-alls in a step */
     double tokens_per_s;
     double seconds;
     double gpu_hours;
