@@ -448,9 +448,12 @@ enum gs_status plan_search_training(const struct gs_model_spec *m, const struct 
         /* more GPUs can make a cheaper run: no recomputation, a shorter pipeline */
         struct gs_plan other;
         for (size_t i = at + 1; i < nc && counts[i] <= 4 * first; i++) {
-            /* GPU-hours fall with more GPUs only through a smaller bubble or no
-             * recomputation: with neither left, nothing can be cheaper */
-            if (out->train.bubble_factor >= 1 && out->train.hardware_factor <= 1)
+            /* GPU-hours fall with more GPUs only through a smaller bubble, no
+             * recomputation, or less waiting on communication (a layout with less tensor
+             * parallelism, or the experts over more ranks): with none left, nothing can be
+             * cheaper */
+            if (out->train.bubble_factor >= 1 && out->train.hardware_factor <= 1 &&
+                out->train.comm_factor >= 1)
                 break;
             memset(&other, 0, sizeof(other));
             if (!try_count(&c, counts[i], &other))

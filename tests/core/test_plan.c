@@ -1210,6 +1210,57 @@ static void test_training_sync_each_batch(void **state)
     assert_int_equal(p.estimate.per_gpu.total_bytes, held.per_gpu.total_bytes);
 }
 
+/* A run that waits on communication at the first GPU count that fits may be cheaper on more
+ * GPUs with another layout (plan_training.c: the counts up to 4 x the first are tried while
+ * the plan's comm_factor is below 1, as for its bubble and recomputation). Llama-3.2-3B-shaped
+ * full training in mixed precision (16 bytes a parameter, 51 GB) on 48 GiB PCIe GPUs: the
+ * first count that fits leans on tensor parallelism, whose all-reduces wait on PCIe in every
+ * layer; a count above it runs data-parallel, which hides behind the step, for fewer GPU-hours
+ * in all. */
+static void test_training_more_gpus_less_waiting(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = llama(3072, 28, 24, 8, 8192, 128256);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 4096;
+    struct gs_plan_gpu g;
+    memset(&g, 0, sizeof(g));
+    g.view.total_bytes = 48ULL << 30;
+    g.gpus_per_node = 8;
+    g.view.link = GS_LINK_PCIE;
+    g.perf = (struct gs_perf_gpu){864, 362, 362, 0, 4}; /* L40S: PCIe 4.0, no NVLink */
+    g.has_price = true;
+    g.price_per_gpu_hour = 1;
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    const struct gs_demand d = {.kind = GS_DEMAND_TRAINING, .training_tokens = 1e10,
+                                .deadline_days = 30};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan first, best;
+    enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
+    uint64_t n = 0;
+    while (why != GS_REJECT_NONE && n < 8) {
+        n++;
+        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, n, NULL, &first, &why, NULL),
+                         GS_OK);
+    }
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(first.has_throughput);
+    /* nothing but communication wastes its time: the old rule would have stopped here */
+    assert_true(first.train.comm_factor < 1);
+    close_to(first.train.bubble_factor, 1, 1e-12);
+    close_to(first.train.hardware_factor, 1, 1e-12);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &best, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_true(best.gpu_count > first.gpu_count);
+    assert_true(best.gpu_count <= 4 * first.gpu_count);
+    assert_true(best.train.gpu_hours < first.train.gpu_hours);
+    assert_true(best.tensor < first.tensor);
+}
+
 /* Training across two nodes uses the GPU's scale-out figure for the data-parallel
  * traffic between them (core/src/plan.c, group_link). Llama-2-7B on exactly 16 H100s
  * (two 8-GPU nodes), tensor parallelism held at 1 so the layout stays the same: data
@@ -1299,6 +1350,7 @@ int main(void)
         cmocka_unit_test(test_training_layout),
         cmocka_unit_test(test_training_accumulation),
         cmocka_unit_test(test_training_sync_each_batch),
+        cmocka_unit_test(test_training_more_gpus_less_waiting),
         cmocka_unit_test(test_pipeline_zero_rules),
         cmocka_unit_test(test_training_scale_out),
         cmocka_unit_test(test_reprice),
