@@ -344,14 +344,32 @@ static uint64_t reduced_gradient_bytes(const struct gs_model_spec *m,
  * parameter keeps its unsharded gradient, upcast to the reduce dtype where that differs
  * (_fsdp_param.py to_accumulated_grad_if_needed). DeepSpeed ZeRO-2 and ZeRO-3 have no such
  * mode (engine.py no_sync asserts it is incompatible with gradient partitioning). */
+static bool fsdp_pipeline_keeps_gathered(const struct train_plan *plan);
+
 static bool fsdp_accumulates_unsynced(const struct train_plan *plan)
 {
     const unsigned fsdp_version = fsdp_version_of(plan);
+    if (fsdp_pipeline_keeps_gathered(plan))
+        return true;
     if (plan->deepspeed || plan->par.zero_stage < 2 ||
         plan->tr.gradient_accumulation_steps < 2 || plan->rules.optimizer_in_backward)
         return false;
     return fsdp_version == 2 ? plan->rules.fsdp2_no_sync
                              : fsdp_version == 1 && plan->rules.fsdp_no_sync;
+}
+
+/* torchtitan's FSDP under pipeline parallelism: its apply_fsdp sets reshard_after_forward =
+ * not pp_enabled ("to avoid per-microbatch all-gathers", reshard_after_forward_policy
+ * "default"), and torch.distributed.pipelining's stage runs every micro-batch's backward with
+ * set_reshard_after_backward(False) and set_requires_gradient_sync(False) (stage.py
+ * backward_maybe_with_nosync), reducing and resharding once after the last. So from its
+ * first forward to the step's last backward a stage holds every unit gathered and every
+ * trainable parameter's gradient unsharded at the reduce dtype, whatever the sharding
+ * strategy asked. */
+static bool fsdp_pipeline_keeps_gathered(const struct train_plan *plan)
+{
+    return plan->rules.framework == GS_FW_TORCHTITAN && plan->par.pipeline > 1 &&
+           !plan->deepspeed && plan->par.zero_stage >= 2 && fsdp_version_of(plan) == 2;
 }
 
 /* The sizes the peak model needs (gs/train_peak.h): FSDP's units (one
@@ -436,7 +454,9 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
  *   free the root; fully_shard sets reshard_after_forward False on the root module).
  *   SHARD_GRAD_OP gathers once a micro-batch, but FSDP1 under no_sync keeps the units
  *   gathered until the syncing micro-batch (_runtime_utils.py _should_free_in_backward), so
- *   once a step there; FSDP2 reshards after every backward (reshard_after_backward). */
+ *   once a step there; FSDP2 reshards after every backward (reshard_after_backward).
+ *   torchtitan's stages under pipeline parallelism gather once and reduce once a step
+ *   (fsdp_pipeline_keeps_gathered). */
 static uint64_t collective_bytes(const struct train_plan *plan, uint64_t g, uint64_t w,
                                  uint64_t root, uint64_t u, bool *ovf)
 {
@@ -464,6 +484,8 @@ static uint64_t collective_bytes(const struct train_plan *plan, uint64_t g, uint
     }
     const bool unsynced = fsdp_accumulates_unsynced(plan);
     const uint64_t reduced = gs_mul(unsynced ? 1 : m, g, ovf);
+    if (fsdp_pipeline_keeps_gathered(plan))
+        return gs_add(w, reduced, ovf); /* gathered once, kept until the last backward */
     if (par->zero_stage == 2) {
         const bool kept = unsynced && fsdp_version_of(plan) == 1;
         return gs_add(gs_mul(kept ? 1 : m, w, ovf), reduced, ovf);
@@ -923,8 +945,8 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
     if (x->no_sync_grads) {
         /* no_sync(): the accumulating micro-batches' unsharded gradients, and the sharded ones
          * where the framework keeps them between steps */
-        pk.no_sync_grads =
-            gs_add(x->no_sync_grads, rules->grads_persist ? pk.gradients : 0, ovf);
+        pk.no_sync_sharded = rules->grads_persist ? pk.gradients : 0;
+        pk.no_sync_grads = gs_add(x->no_sync_grads, pk.no_sync_sharded, ovf);
         e->no_sync_gradient_bytes = x->no_sync_grads;
         e->sync_each_batch_helps = rules->sync_each_batch_option;
 #define FSDP2_NO_SYNC_DETAIL                                                                     \
@@ -936,7 +958,15 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
     "unit's gradient unsharded (the whole layer unit, frozen base included, where adapters "     \
     "share its FlatParameter) until the syncing micro-batch reduce-scatters them"
 #define SYNC_EACH_BATCH_REMEDY "; sync_each_batch avoids it"
-        if (fsdp_version_of(plan) == 2)
+        if (fsdp_pipeline_keeps_gathered(plan))
+            assume_value(e, "fsdp2_no_sync_gradient_bytes", x->no_sync_grads,
+                         "FSDP2 under torchtitan's pipeline schedule: every micro-batch's "
+                         "backward runs with set_requires_gradient_sync(False), so each trainable "
+                         "parameter's gradient stays unsharded at the reduce dtype until the last "
+                         "backward reduce-scatters them",
+                         "torch/distributed/pipelining/stage.py backward_maybe_with_nosync; "
+                         "_fsdp_param.py to_accumulated_grad_if_needed");
+        else if (fsdp_version_of(plan) == 2)
             assume_value(e, "fsdp2_no_sync_gradient_bytes", x->no_sync_grads,
                          rules->sync_each_batch_option ? FSDP2_NO_SYNC_DETAIL SYNC_EACH_BATCH_REMEDY
                                                        : FSDP2_NO_SYNC_DETAIL,
@@ -974,7 +1004,10 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
         /* FSDP: FULL_SHARD gathers the root (embedding, norm, head) and, in forward and
          * backward, the current and the prefetched unit; each unit's gradient exists whole
          * until its reduce-scatter (FSDP2 fully_shard, FSDP1 FlatParameter) */
-        if (par->zero_stage == 3)
+        const bool kept = fsdp_pipeline_keeps_gathered(plan);
+        if (kept && par->zero_stage == 3)
+            pk.unsharded = x->gathered_all; /* the whole stage, from forward to backward end */
+        else if (par->zero_stage == 3)
             pk.unsharded = gs_add(x->root_bytes, gs_mul(2, x->unit_bytes, ovf), ovf);
         /* the root unit's gradient is reduce-scattered last, once the embedding's exists */
         if (par->zero_stage >= 2)
@@ -989,13 +1022,22 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
             pk.reduce_stream = true;
             pk.gather_pool = max_u64(x->root_bytes, gs_mul(2, x->unit_bytes, ovf));
         }
-        assume_value(e, "fsdp_unsharded_bytes", gs_add(pk.unsharded, pk.unsharded_grad, ovf),
-                     "FSDP working set: the root unit plus the current and prefetched layer units "
-                     "gathered at their working dtype, and one unit's gradient at the reduce "
-                     "dtype; no DeepSpeed buckets",
-                     "PyTorch FSDP2 fully_shard (reshard_after_forward, prefetch of the next "
-                     "unit) and FSDP1 FULL_SHARD notes; torchtitan MixedPrecisionPolicy "
-                     "reduce_dtype float32");
+        if (kept)
+            assume_value(e, "fsdp_unsharded_bytes", gs_add(pk.unsharded, pk.unsharded_grad, ovf),
+                         "FSDP under torchtitan's pipeline: every unit of the stage stays "
+                         "gathered from its first forward to the step's last backward (no "
+                         "reshard after forward or backward), whatever the sharding asked",
+                         "torchtitan parallelize.py apply_fsdp (reshard_after_forward = not "
+                         "pp_enabled); torch/distributed/pipelining/stage.py "
+                         "backward_maybe_with_nosync (set_reshard_after_backward(False))");
+        else
+            assume_value(e, "fsdp_unsharded_bytes", gs_add(pk.unsharded, pk.unsharded_grad, ovf),
+                         "FSDP working set: the root unit plus the current and prefetched layer "
+                         "units gathered at their working dtype, and one unit's gradient at the "
+                         "reduce dtype; no DeepSpeed buckets",
+                         "PyTorch FSDP2 fully_shard (reshard_after_forward, prefetch of the next "
+                         "unit) and FSDP1 FULL_SHARD notes; torchtitan MixedPrecisionPolicy "
+                         "reduce_dtype float32");
     }
     if (has_activations) {
         if (par->pipeline > 1) {
@@ -1204,9 +1246,11 @@ static void sequence_parallel_default(struct train_plan *plan, struct gs_estimat
 
 unsigned gs_workload_pipeline_zero_max(const struct gs_workload *w)
 {
-    if (!w->parallelism.fsdp)
-        return 1;
-    return w->training.framework.framework == GS_FW_TORCHTITAN ? 3 : 0;
+    /* torchtitan shards with fully_shard whatever the stage is called (its ZeRO stages mean
+     * FSDP, est_compute_training) */
+    if (w->training.framework.framework == GS_FW_TORCHTITAN && w->training.framework.framework_given)
+        return 3;
+    return w->parallelism.fsdp ? 0 : 1;
 }
 
 enum gs_status est_compute_training(const struct gs_model_spec *m, const struct gs_workload *w,

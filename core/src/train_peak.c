@@ -32,8 +32,9 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     trans[GS_PHASE_BACKWARD_END] = gs_add(in->unsharded, in->unsharded_grad, &ovf);
     /* an accumulating micro-batch ends its backward with every unit's gradient unsharded (the
      * last unit's among them), no reduce-scatter; above the syncing one's sharded gradients */
-    if (!in->optimizer_in_backward &&
-        in->no_sync_grads > gs_add(in->gradients, in->unsharded_grad, &ovf)) {
+    const bool unsynced_end = !in->optimizer_in_backward &&
+                              in->no_sync_grads > gs_add(in->gradients, in->unsharded_grad, &ovf);
+    if (unsynced_end) {
         grads[GS_PHASE_BACKWARD_END] = in->no_sync_grads;
         trans[GS_PHASE_BACKWARD_END] = in->unsharded;
     }
@@ -43,11 +44,17 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     trans[GS_PHASE_OPTIMIZER_STEP] = in->optimizer_in_backward ? 0 : in->step_temporaries;
 
     /* what the reduce-scatter stream's pool holds at each moment: the sharded gradients, and
-     * at backward end the last unit's reduce-scatter input */
+     * at backward end the last unit's reduce-scatter input. Gradients kept unsharded under
+     * no_sync are autograd's, allocated on the default stream (FSDP2's post_backward keeps
+     * them there, _fsdp_param.py to_accumulated_grad_if_needed): of those moments' gradients
+     * only the sharded ones that persist between steps (no_sync_sharded) are the pool's */
     uint64_t side[GS_PHASE_COUNT] = {0, 0, 0};
     if (in->reduce_stream) {
-        side[GS_PHASE_BACKWARD_START] = grads[GS_PHASE_BACKWARD_START];
-        side[GS_PHASE_BACKWARD_END] = gs_add(grads[GS_PHASE_BACKWARD_END], in->unsharded_grad, &ovf);
+        const uint64_t persisting = in->no_sync_sharded;
+        side[GS_PHASE_BACKWARD_START] = in->no_sync_grads ? persisting : grads[GS_PHASE_BACKWARD_START];
+        side[GS_PHASE_BACKWARD_END] =
+            unsynced_end ? persisting
+                         : gs_add(grads[GS_PHASE_BACKWARD_END], in->unsharded_grad, &ovf);
         side[GS_PHASE_OPTIMIZER_STEP] = grads[GS_PHASE_OPTIMIZER_STEP];
         const uint64_t sharded = in->optimizer_in_backward ? 0 : in->gradients;
         out->side_pools = gs_add(gs_add(sharded, in->unsharded_grad, &ovf), in->gather_pool, &ovf);

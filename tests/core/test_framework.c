@@ -644,6 +644,15 @@ static void test_fsdp2_no_sync_accumulation(void **state)
     assert_int_equal(e.peak.moments[GS_PHASE_BACKWARD_START].gradients, 13476831232ULL);
     /* after the sync, half of it a GPU */
     assert_int_equal(e.peak.moments[GS_PHASE_OPTIMIZER_STEP].gradients, 6738415616ULL);
+    /* the unsharded gradients are autograd's, on the default stream (not the reduce-scatter
+     * stream's pool): the default stream's peak is the whole backward-start moment, and the
+     * reserved figure is it with its 10% slack and the side pools - never under the
+     * allocated peak */
+    assert_int_equal(e.peak.default_stream_peak, e.peak.phases[GS_PHASE_BACKWARD_START]);
+    assert_int_equal(e.per_gpu.peak_reserved_bytes,
+                     e.peak.default_stream_peak + (e.peak.default_stream_peak * 100 + 999) / 1000 +
+                         e.peak.side_pools);
+    assert_true(e.per_gpu.peak_reserved_bytes >= e.per_gpu.peak_allocated_bytes);
     /* 5.2 with sync_each_batch: reduce-scattered every micro-batch */
     w.training.framework.sync_each_batch = GS_KNOB_ON;
     const struct gs_estimate each = estimate(&m, &w);
@@ -951,6 +960,49 @@ static void test_data_parallel_bytes(void **state)
                      7 * 4 * dense / 8 + 4 * (45098205184ULL / 4) / 2);
 }
 
+/* torchtitan's FSDP under pipeline parallelism (estimate_training.c
+ * fsdp_pipeline_keeps_gathered): apply_fsdp sets reshard_after_forward = not pp_enabled, and
+ * the pipelining stage runs every micro-batch's backward with set_reshard_after_backward(False)
+ * and set_requires_gradient_sync(False), so a stage keeps all its units gathered and every
+ * gradient unsharded until the step's last backward. Llama-2-7B over 2 stages and 2
+ * data-parallel ranks, ZeRO stage given as a number (3: FSDP under torchtitan), 4
+ * micro-batches; P the most loaded stage's parameters:
+ *   backward start: the stage gathered in bf16 (2P) beside the cuBLAS workspace, the
+ *     earlier micro-batches' gradients unsharded in fp32 (4P, MixedPrecisionPolicy
+ *     reduce_dtype float32);
+ *   the optimizer step: the fp32 gradients sharded, 4P / 2;
+ *   data-parallel traffic: one gather (2P) and one reduce-scatter (4P) a step, half of each
+ *     sent: 3P. */
+static void test_torchtitan_pipeline_fsdp(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
+    struct gs_workload w = run(GS_FW_TORCHTITAN, GS_DTYPE_BF16, 1, 2048);
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.training.gradient_accumulation_steps = 4;
+    w.parallelism.pipeline = 2;
+    w.parallelism.data = 2;
+    w.parallelism.zero_stage = 3;
+    const struct gs_estimate e = estimate(&m, &w);
+    const uint64_t P = e.parameters_per_gpu;
+    assert_true(P >= 6738415616ULL / 2 && P < 6738415616ULL / 2 + 131072000ULL);
+    const struct gs_peak_moment *start = &e.peak.moments[GS_PHASE_BACKWARD_START];
+    assert_int_equal(start->transient, 2 * P + ws);
+    assert_int_equal(start->gradients, 4 * P);
+    const struct gs_assumption *a = assumption(&e, "fsdp2_no_sync_gradient_bytes");
+    assert_non_null(a);
+    assert_int_equal(a->value, 4 * P);
+    assert_int_equal(e.peak.moments[GS_PHASE_OPTIMIZER_STEP].gradients, 4 * P / 2);
+    assert_int_equal(e.data_parallel_bytes, 3 * P);
+    assert_true(e.per_gpu.peak_reserved_bytes >= e.per_gpu.peak_allocated_bytes);
+    /* without the pipeline the same FULL_SHARD reshards: the root and two units gathered,
+     * each unit's gradient reduce-scattered as it comes */
+    w.parallelism.pipeline = 1;
+    const struct gs_estimate flat = estimate(&m, &w);
+    assert_true(flat.peak.moments[GS_PHASE_BACKWARD_START].transient < 2 * P / 4);
+    assert_null(assumption(&flat, "fsdp2_no_sync_gradient_bytes"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -963,6 +1015,7 @@ int main(void)
         cmocka_unit_test(test_fsdp1_no_sync_accumulation),
         cmocka_unit_test(test_fsdp2_no_sync_accumulation),
         cmocka_unit_test(test_data_parallel_bytes),
+        cmocka_unit_test(test_torchtitan_pipeline_fsdp),
         cmocka_unit_test(test_loss_bytes_per_logit),
         cmocka_unit_test(test_version_parse),
         cmocka_unit_test(test_peak_moments),

@@ -238,8 +238,9 @@ enum gs_weight_format gs_workload_format(const struct gs_workload *workload);
 
 /* The highest ZeRO stage a training framework runs under pipeline parallelism:
  * DeepSpeed's pipeline engine 1 (deepspeed/runtime/pipe/engine.py asserts
- * "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"); FSDP 3
- * under torchtitan, which shards each stage's model part with fully_shard, and
+ * "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"); 3 under
+ * torchtitan, which shards each stage's model part with fully_shard (its
+ * stages named by number or by FSDP's names), and
  * 0 elsewhere (FSDP1 under the HF Trainer or accelerate has no pipeline
  * schedule). gs_estimate_compute refuses a stage above it (400 at
  * /parallelism/zero_stage); plan searches do not try one. */

@@ -41,6 +41,9 @@ struct gs_peak_input {
                                   held in place of the sharded ones when the syncing
                                   micro-batch's backward starts, and at an accumulating
                                   micro-batch's backward end (0: no such accumulation) */
+    uint64_t no_sync_sharded;  /* of no_sync_grads, the sharded gradients that persist
+                                  between steps beside the unsharded ones (FSDP2: in the
+                                  reduce-scatter stream's pool) */
     uint64_t unsharded;        /* FSDP/ZeRO-3: units gathered whole in forward and backward */
     uint64_t unsharded_grad;   /* one unit's gradient before reduce-scatter */
     uint64_t stored;           /* saved activations when backward starts */
