@@ -332,32 +332,6 @@ static uint64_t reduced_gradient_bytes(const struct gs_model_spec *m,
     return head || gathered_all < root_bytes ? gathered_all : gathered_all - root_bytes;
 }
 
-/* Whether the micro-batches before the last of an accumulation skip FSDP's gradient sync
- * and keep their gradients unsharded until the syncing micro-batch. FSDP1's no_sync()
- * (torch/distributed/fsdp/fully_sharded_data_parallel.py: "FSDP will accumulate the full
- * model gradients (instead of gradient shards) until the eventual sync"; _runtime_utils.py
- * _post_backward_hook returns before the reduce-scatter when not _sync_gradients): the HF
- * Trainer runs them under accelerator.no_sync (unless GradientAccumulationPlugin
- * sync_each_batch, where its release asks), LitGPT under fabric.no_backward_sync. FSDP2 under
- * set_requires_gradient_sync(False) (accelerate >= 1.11's no_sync): _fsdp_param_group.py
- * post_backward returns before the reduce-scatter when not reduce_grads, and each trainable
- * parameter keeps its unsharded gradient, upcast to the reduce dtype where that differs
- * (_fsdp_param.py to_accumulated_grad_if_needed). DeepSpeed ZeRO-2 and ZeRO-3 have no such
- * mode (engine.py no_sync asserts it is incompatible with gradient partitioning). */
-static bool fsdp_pipeline_keeps_gathered(const struct train_plan *plan);
-
-static bool fsdp_accumulates_unsynced(const struct train_plan *plan)
-{
-    const unsigned fsdp_version = fsdp_version_of(plan);
-    if (fsdp_pipeline_keeps_gathered(plan))
-        return true;
-    if (plan->deepspeed || plan->par.zero_stage < 2 ||
-        plan->tr.gradient_accumulation_steps < 2 || plan->rules.optimizer_in_backward)
-        return false;
-    return fsdp_version == 2 ? plan->rules.fsdp2_no_sync
-                             : fsdp_version == 1 && plan->rules.fsdp_no_sync;
-}
-
 /* torchtitan's FSDP under pipeline parallelism: its apply_fsdp sets reshard_after_forward =
  * not pp_enabled ("to avoid per-microbatch all-gathers", reshard_after_forward_policy
  * "default"), and torch.distributed.pipelining's stage runs every micro-batch's backward with
@@ -370,6 +344,32 @@ static bool fsdp_pipeline_keeps_gathered(const struct train_plan *plan)
 {
     return plan->rules.framework == GS_FW_TORCHTITAN && plan->par.pipeline > 1 &&
            !plan->deepspeed && plan->par.zero_stage >= 2 && fsdp_version_of(plan) == 2;
+}
+
+/* Whether the micro-batches before the last of an accumulation skip FSDP's gradient sync
+ * and keep their gradients unsharded until the syncing micro-batch. FSDP1's no_sync()
+ * (torch/distributed/fsdp/fully_sharded_data_parallel.py: "FSDP will accumulate the full
+ * model gradients (instead of gradient shards) until the eventual sync"; _runtime_utils.py
+ * _post_backward_hook returns before the reduce-scatter when not _sync_gradients): the HF
+ * Trainer runs them under accelerator.no_sync (unless GradientAccumulationPlugin
+ * sync_each_batch, where its release asks), LitGPT under fabric.no_backward_sync. FSDP2 under
+ * set_requires_gradient_sync(False) (accelerate >= 1.11's no_sync): _fsdp_param_group.py
+ * post_backward returns before the reduce-scatter when not reduce_grads, and each trainable
+ * parameter keeps its unsharded gradient, upcast to the reduce dtype where that differs
+ * (_fsdp_param.py to_accumulated_grad_if_needed). torchtitan's pipeline schedule does the same
+ * for every micro-batch, however many (fsdp_pipeline_keeps_gathered). DeepSpeed ZeRO-2 and
+ * ZeRO-3 have no such mode (engine.py no_sync asserts it is incompatible with gradient
+ * partitioning). */
+static bool fsdp_accumulates_unsynced(const struct train_plan *plan)
+{
+    const unsigned fsdp_version = fsdp_version_of(plan);
+    if (fsdp_pipeline_keeps_gathered(plan))
+        return true;
+    if (plan->deepspeed || plan->par.zero_stage < 2 ||
+        plan->tr.gradient_accumulation_steps < 2 || plan->rules.optimizer_in_backward)
+        return false;
+    return fsdp_version == 2 ? plan->rules.fsdp2_no_sync
+                             : fsdp_version == 1 && plan->rules.fsdp_no_sync;
 }
 
 /* The sizes the peak model needs (gs/train_peak.h): FSDP's units (one
@@ -1022,22 +1022,19 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
             pk.reduce_stream = true;
             pk.gather_pool = max_u64(x->root_bytes, gs_mul(2, x->unit_bytes, ovf));
         }
-        if (kept)
-            assume_value(e, "fsdp_unsharded_bytes", gs_add(pk.unsharded, pk.unsharded_grad, ovf),
-                         "FSDP under torchtitan's pipeline: every unit of the stage stays "
-                         "gathered from its first forward to the step's last backward (no "
-                         "reshard after forward or backward), whatever the sharding asked",
-                         "torchtitan parallelize.py apply_fsdp (reshard_after_forward = not "
-                         "pp_enabled); torch/distributed/pipelining/stage.py "
-                         "backward_maybe_with_nosync (set_reshard_after_backward(False))");
-        else
-            assume_value(e, "fsdp_unsharded_bytes", gs_add(pk.unsharded, pk.unsharded_grad, ovf),
-                         "FSDP working set: the root unit plus the current and prefetched layer "
-                         "units gathered at their working dtype, and one unit's gradient at the "
-                         "reduce dtype; no DeepSpeed buckets",
-                         "PyTorch FSDP2 fully_shard (reshard_after_forward, prefetch of the next "
-                         "unit) and FSDP1 FULL_SHARD notes; torchtitan MixedPrecisionPolicy "
-                         "reduce_dtype float32");
+        assume_value(e, "fsdp_unsharded_bytes", gs_add(pk.unsharded, pk.unsharded_grad, ovf),
+                     kept ? "FSDP under torchtitan's pipeline: every unit of the stage stays "
+                            "gathered from its first forward to the step's last backward (no "
+                            "reshard after forward or backward), whatever the sharding asked"
+                          : "FSDP working set: the root unit plus the current and prefetched "
+                            "layer units gathered at their working dtype, and one unit's "
+                            "gradient at the reduce dtype; no DeepSpeed buckets",
+                     kept ? "torchtitan parallelize.py apply_fsdp (reshard_after_forward = not "
+                            "pp_enabled); torch/distributed/pipelining/stage.py "
+                            "backward_maybe_with_nosync (set_reshard_after_backward(False))"
+                          : "PyTorch FSDP2 fully_shard (reshard_after_forward, prefetch of the "
+                            "next unit) and FSDP1 FULL_SHARD notes; torchtitan "
+                            "MixedPrecisionPolicy reduce_dtype float32");
     }
     if (has_activations) {
         if (par->pipeline > 1) {
