@@ -528,9 +528,7 @@ static uint64_t data_parallel_bytes(const struct gs_model_spec *m, const struct 
                         (expert_dp > 1 ? (double)experts * (double)(expert_dp - 1) /
                                              (double)expert_dp
                                        : 0);
-    return big || sent >= 18446744073709549568.0 /* the largest double below 2^64 */
-               ? UINT64_MAX
-               : (uint64_t)sent;
+    return big ? UINT64_MAX : gs_bytes_from_double(sent);
 }
 
 /* Adafactor's second-moment elements (transformers optimization.py Adafactor.step, beta1

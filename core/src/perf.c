@@ -3,6 +3,7 @@
  * formulas and their papers).
  */
 #include "gs/perf.h"
+#include "gs/units.h"
 
 #include <math.h>
 
@@ -346,7 +347,7 @@ bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gp
         const double passes = in->recompute == GS_RECOMPUTE_FULL ? 6 : 4;
         const double sent = passes * (double)in->moe_layers / p * in->tokens_per_step / (dp * t) *
                             (double)in->top_k * (double)in->hidden * 2 * (g - 1) / g;
-        out->expert_bytes = sent < 18446744073709549568.0 ? (uint64_t)sent : UINT64_MAX;
+        out->expert_bytes = gs_bytes_from_double(sent);
         busy += sent / in->expert_link_bytes_per_s;
     }
     out->data_parallel_bytes = 0;

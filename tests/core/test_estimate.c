@@ -337,6 +337,12 @@ static void test_checked_arithmetic(void **state)
     assert_true(ovf);
     assert_int_equal(gs_div_ceil(7, 2), 4);
     assert_int_equal(gs_div_ceil(8, 2), 4);
+    /* doubles to bytes: truncated, 0 below 1, saturated from 2^64 on */
+    assert_int_equal(gs_bytes_from_double(481036337152.75), 481036337152ULL);
+    assert_int_equal(gs_bytes_from_double(-3.0), 0);
+    assert_int_equal(gs_bytes_from_double(18446744073709549568.0), UINT64_MAX);
+    assert_int_equal(gs_bytes_from_double(18446744073709549568.0 / 2), 9223372036854774784ULL);
+    assert_int_equal(gs_bytes_from_double(1e30), UINT64_MAX);
 }
 
 static void test_edit_distance(void **state)

@@ -42,6 +42,16 @@ static inline uint64_t gs_mul(uint64_t a, uint64_t b, bool *overflow)
     return r;
 }
 
+/* A non-negative byte count computed in double (a rate or a share), truncated to whole bytes
+ * (0 below 1); from 9007199254740991 * 2048, the largest double below 2^64, on it saturates
+ * at UINT64_MAX. */
+static inline uint64_t gs_bytes_from_double(double v)
+{
+    if (!(v > 0))
+        return 0;
+    return v < 18446744073709549568.0 ? (uint64_t)v : UINT64_MAX;
+}
+
 /* Ceiling division; `d` must not be 0. */
 static inline uint64_t gs_div_ceil(uint64_t n, uint64_t d)
 {
