@@ -507,6 +507,22 @@ static uint64_t blocks_stored(struct acc *c, const struct gs_activation_input *i
     return sum;
 }
 
+/* What a stage's layers keep, from one layer of each block (`one`) and the stage's
+ * layers of each (`counts`); `first_layer` takes the first block's one layer, if still 0. */
+static uint64_t stage_stored(struct acc *c, const struct gs_arch *a, const uint64_t *one,
+                             const uint64_t counts[GS_BLOCKS_MAX], uint64_t *first_layer)
+{
+    uint64_t sum = 0;
+    for (size_t k = 0; k < a->block_count; k++) {
+        if (counts[k] == 0)
+            continue;
+        if (*first_layer == 0)
+            *first_layer = one[k];
+        sum = add(c, sum, mul(c, one[k], counts[k]));
+    }
+    return sum;
+}
+
 /* Bytes the loss holds at its backward: tokens x the GPU's vocabulary share
  * x the loss's bytes per logit (textbook: 16-bit logits, fp32 upcast, fp32
  * gradient = 2 + 8). */
@@ -585,21 +601,31 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     const uint64_t s = div_ceil(in->sequence_length, par->context);
     const uint64_t tokens = mul(&c, s, in->batch_size);
 
-    /* the layers of the most loaded stage (the first holds the most micro-batches, so the
-     * first stage's layers); encoder towers run on the first stage too */
-    uint64_t working = 0, per_layer = 0, first, end, counts[GS_BLOCKS_MAX];
-    gs_arch_stage(a, p, 0, &first, &end);
-    gs_arch_count_blocks(a, first, end, counts);
-    uint64_t per_stage = blocks_stored(&c, in, counts, &working, &per_layer);
-    uint64_t last_stage = per_stage;
-    if (p > 1) {
-        uint64_t w2 = 0, unused = 0;
-        gs_arch_stage(a, p, p - 1, &first, &end);
-        gs_arch_count_blocks(a, first, end, counts);
-        last_stage = blocks_stored(&c, in, counts, &w2, &unused);
-        if (w2 > working)
-            working = w2;
+    /* Every stage but the last holds its layers' saved tensors for the micro-batches in flight
+     * on it, p - s under 1F1B (the first the most), the last one micro-batch's and the loss.
+     * The fullest stage before the last counts: under an even split the first; under
+     * torchtitan's, which gives the first stage one layer less for the embedding, it can be
+     * the second. The first stage also runs the encoder towers and keeps the token ids. */
+    uint64_t working = 0, per_layer = 0, counts[GS_BLOCKS_MAX];
+    /* one layer of each block the decoder uses, stored once (what a stage keeps is linear in
+     * its layers of each block) */
+    uint64_t one[GS_BLOCKS_MAX] = {0};
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; k < a->block_count; k++) {
+        if (counts[k] == 0)
+            continue;
+        uint64_t w = 0;
+        one[k] = stored(&c, in, &a->blocks[k], layer(&c, in, &a->blocks[k]), &w);
+        if (w > working)
+            working = w;
     }
+    /* the stages' layers (validation has placed them: p <= L <= GS_LAYERS_MAX) */
+    uint64_t bounds[GS_LAYERS_MAX + 1] = {0, a->num_hidden_layers};
+    if (p > 1 && (p > GS_LAYERS_MAX ||
+                  !gs_stage_bounds(par->stage_split, a->num_hidden_layers, p, bounds)))
+        return false;
+    gs_arch_count_blocks(a, bounds[0], bounds[1], counts);
+    uint64_t per_stage = stage_stored(&c, a, one, counts, &per_layer);
     for (size_t i = 0; i < a->tower_count; i++) {
         const struct gs_tower *tw = &a->towers[i];
         if (!tw->encoder || tw->block >= a->block_count)
@@ -615,6 +641,20 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     /* activation offloading (torchtune OffloadActivations) moves every saved tensor to the
      * host as forward makes it and brings each back for its layer's backward */
     const bool offloaded = in->rules != NULL && in->rules->activation_offloading;
+    uint64_t fullest = mul(&c, add(&c, offloaded ? 0 : per_stage, embedding_in), in_flight);
+    uint64_t last_stage = per_stage;
+    if (p > 1) {
+        uint64_t unused = 0;
+        for (uint64_t k = 1; k + 1 < p && !offloaded; k++) {
+            gs_arch_count_blocks(a, bounds[k], bounds[k + 1], counts);
+            const uint64_t flight = m < p - k ? m : p - k;
+            const uint64_t mine = mul(&c, stage_stored(&c, a, one, counts, &unused), flight);
+            if (mine > fullest)
+                fullest = mine;
+        }
+        gs_arch_count_blocks(a, bounds[p - 1], bounds[p], counts);
+        last_stage = stage_stored(&c, a, one, counts, &unused);
+    }
     if (offloaded) {
         per_stage = 0;
         last_stage = 0;
@@ -622,7 +662,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
 
     out->per_layer_bytes = per_layer;
     out->layer_working_bytes = working;
-    out->first_stage_bytes = mul(&c, add(&c, per_stage, embedding_in), in_flight);
+    out->first_stage_bytes = fullest;
     out->stored_bytes = p > 1 && last_stage > out->first_stage_bytes ? last_stage
                                                                      : out->first_stage_bytes;
     if (in->recompute == GS_RECOMPUTE_FULL)

@@ -9,32 +9,149 @@
 
 #include <string.h>
 
+/* vllm/distributed/utils.py get_pp_indices: L // p layers per stage; the remainder goes one
+ * layer each to the stages p-2, p-3, ... (the last stage, which also holds the head and
+ * sampler, keeps the base share). Stage s's first layer and its count. */
+static void vllm_stage(uint64_t L, uint64_t p, uint64_t s, uint64_t *start, uint64_t *n)
+{
+    const uint64_t base = L / p, extra = L % p, from = p - 1 - extra; /* first stage with more */
+    *start = s * base + (s > from ? s - from : 0);
+    *n = base + (extra > 0 && s >= from && s + 1 < p ? 1 : 0);
+}
+
+/* torchtitan _generate_llm_fqn_per_model_part: L + 2 slots, the embedding one of the first
+ * stage's and the norm and head one of the last's; base = (L + 2) / p slots a stage and the
+ * first (L + 2) % p stages one more. Stage s's first layer and its count. */
+static void torchtitan_stage(uint64_t L, uint64_t p, uint64_t s, uint64_t *start, uint64_t *n)
+{
+    const uint64_t slots = L + 2, base = slots / p, extra = slots % p;
+    *start = s * base + (s < extra ? s : extra) - (s > 0 ? 1 : 0);
+    *n = base + (s < extra ? 1 : 0) - (s == 0 ? 1 : 0) - (s + 1 == p ? 1 : 0);
+}
+
+bool gs_stage_megatron_ends(uint64_t L, uint64_t p, uint64_t *first_layers, uint64_t *last_layers)
+{
+    if (p < 2 || L < p || L % p == 0)
+        return false;
+    /* middle stages of m layers each, the first and last sharing the rest r = L - (p-2) m,
+     * the first the smaller half; the fullest stage is max(m, ceil(r / 2)), at best
+     * ceil(L / p), reached with m = ceil(L / p) whenever r leaves both ends a layer */
+    bool found = false;
+    uint64_t best = 0;
+    for (uint64_t m = (L + p - 1) / p; m >= 1; m--) {
+        if ((p - 2) * m > L)
+            continue;
+        const uint64_t r = L - (p - 2) * m;
+        if (r < 2)
+            continue;
+        const uint64_t last = (r + 1) / 2, most = last > m ? last : m;
+        if (!found || most < best) {
+            found = true;
+            best = most;
+            *first_layers = r / 2;
+            *last_layers = last;
+        }
+        if (p == 2)
+            break; /* no middle stages: one split */
+    }
+    return found;
+}
+
+bool gs_stage_range(enum gs_stage_split split, uint64_t L, uint64_t stages, uint64_t stage,
+                    uint64_t *first, uint64_t *end)
+{
+    const uint64_t p = stages ? stages : 1;
+    *first = 0;
+    *end = 0;
+    if (stage >= p)
+        return false;
+    if (p == 1) {
+        *end = L;
+        return true;
+    }
+    if (L < p)
+        return false;
+    uint64_t start = 0, n = 0;
+    switch (split) {
+    case GS_SPLIT_DIVIDES:
+        if (L % p != 0)
+            return false;
+        start = stage * (L / p);
+        n = L / p;
+        break;
+    case GS_SPLIT_VLLM:
+        vllm_stage(L, p, stage, &start, &n);
+        break;
+    case GS_SPLIT_MEGATRON: {
+        uint64_t head = L / p, tail = L / p;
+        if (L % p != 0 && !gs_stage_megatron_ends(L, p, &head, &tail))
+            return false;
+        const uint64_t middle = p > 2 ? (L - head - tail) / (p - 2) : 0;
+        start = stage == 0 ? 0 : head + (stage - 1) * middle;
+        n = stage == 0 ? head : stage + 1 == p ? tail : middle;
+        break;
+    }
+    case GS_SPLIT_TORCHTITAN:
+        /* L >= p >= 2 leaves every stage at least one slot, so the counts stay >= 0 */
+        torchtitan_stage(L, p, stage, &start, &n);
+        break;
+    }
+    *first = start;
+    *end = start + n;
+    return true;
+}
+
+bool gs_stage_bounds(enum gs_stage_split split, uint64_t L, uint64_t stages, uint64_t *bounds)
+{
+    const uint64_t p = stages ? stages : 1;
+    bounds[0] = 0;
+    if (p == 1) {
+        bounds[1] = L;
+        return true;
+    }
+    uint64_t head = 0, tail = 0, first, end;
+    if (split == GS_SPLIT_MEGATRON && L >= p && L % p != 0) {
+        /* the ends once, not once a stage */
+        if (!gs_stage_megatron_ends(L, p, &head, &tail))
+            return false;
+        const uint64_t middle = p > 2 ? (L - head - tail) / (p - 2) : 0;
+        for (uint64_t s = 1; s < p; s++)
+            bounds[s] = head + (s - 1) * middle;
+        bounds[p] = L;
+        return true;
+    }
+    for (uint64_t s = 0; s < p; s++) {
+        if (!gs_stage_range(split, L, p, s, &first, &end))
+            return false;
+        bounds[s + 1] = end;
+    }
+    return true;
+}
+
+uint64_t gs_stage_layers_max(enum gs_stage_split split, uint64_t L, uint64_t stages)
+{
+    const uint64_t p = stages ? stages : 1;
+    if (p > GS_LAYERS_MAX || p > L)
+        return p == 1 ? L : 0;
+    uint64_t bounds[GS_LAYERS_MAX + 1], most = 0;
+    if (!gs_stage_bounds(split, L, p, bounds))
+        return 0;
+    for (uint64_t s = 0; s < p; s++)
+        if (bounds[s + 1] - bounds[s] > most)
+            most = bounds[s + 1] - bounds[s];
+    return most;
+}
+
 void gs_arch_stage(const struct gs_arch *a, uint64_t stages, uint64_t stage, uint64_t *first,
                    uint64_t *end)
 {
-    const uint64_t L = a->num_hidden_layers;
     const uint64_t p = stages ? stages : 1;
     if (p == 1 || stage >= p) {
         *first = 0;
-        *end = stage >= p && p > 1 ? 0 : L;
+        *end = stage >= p && p > 1 ? 0 : a->num_hidden_layers;
         return;
     }
-    /* vllm/distributed/utils.py get_pp_indices: L // p layers per stage; the
-     * remainder goes one layer each to the stages p-2, p-3, ... (the last
-     * stage, which also holds the head and sampler, keeps the base share) */
-    const uint64_t base = L / p, extra = L % p;
-    uint64_t start = 0;
-    for (uint64_t s = 0; s <= stage; s++) {
-        /* stage s gets one more when it is among the `extra` stages just before the last */
-        const bool more = extra > 0 && s + 1 < p && s + 1 + extra >= p;
-        const uint64_t n = base + (more ? 1 : 0);
-        if (s == stage) {
-            *first = start;
-            *end = start + n;
-            return;
-        }
-        start += n;
-    }
+    gs_stage_range(GS_SPLIT_VLLM, a->num_hidden_layers, p, stage, first, end);
 }
 
 void gs_arch_count_blocks(const struct gs_arch *a, uint64_t first, uint64_t end,

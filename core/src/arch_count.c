@@ -63,6 +63,27 @@ static void add_block(struct tally *t, const struct gs_block *b, uint64_t layers
         add_module(t, &b->modules[i], b, layers, part);
 }
 
+void gs_arch_count_block(const struct gs_arch *a, size_t block, struct gs_param_count *out,
+                         bool *ovf)
+{
+    struct tally t;
+    memset(&t, 0, sizeof(t));
+    if (block < a->block_count)
+        add_block(&t, &a->blocks[block], 1, GS_PART_COUNT);
+    memset(out, 0, sizeof(*out));
+    out->embedding = t.parts[GS_PART_EMBEDDING];
+    out->attention = t.parts[GS_PART_ATTENTION];
+    out->mlp = t.parts[GS_PART_MLP];
+    out->experts = t.parts[GS_PART_EXPERTS];
+    out->norms = t.parts[GS_PART_NORMS];
+    out->other = t.parts[GS_PART_OTHER];
+    for (int p = 0; p < GS_PART_COUNT; p++)
+        if (p != GS_PART_MTP)
+            out->total = gs_add(out->total, t.parts[p], &t.ovf);
+    if (t.ovf)
+        *ovf = true;
+}
+
 enum gs_status gs_arch_count_params(const struct gs_arch *a, struct gs_param_count *out,
                                     struct gs_error *err)
 {

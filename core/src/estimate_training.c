@@ -66,11 +66,14 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-/* Megatron's split (Megatron-LM parallel_state.py, build_tokenizer.py): layers over p
- * stages; projections, embeddings and head over t; norms replicated within a stage; routed
- * experts over e. With t > 1 the vocabulary is padded to a multiple of
- * 128 * t (build_tokenizer.py). The first stage holds the embedding, the
- * last the head (a copy of a tied embedding); the larger of the two counts. */
+/* Parameters on the most loaded GPU (Megatron-LM parallel_state.py, build_tokenizer.py):
+ * each pipeline stage holds the decoder layers the framework's split gives it
+ * (gs_workload_stage_split), counted layer by layer; projections, embeddings and head over
+ * t; norms replicated within a stage; routed experts over e. With t > 1 the vocabulary is
+ * padded to a multiple of 128 * t (build_tokenizer.py). The first stage holds the
+ * embedding and the vision and audio encoders, the last the head (a copy of a tied
+ * embedding); what else lies outside the decoder layers is spread over the stages. The
+ * stage with the most parameters on a GPU counts. */
 static struct shard shard_params(const struct gs_model_spec *m, const struct gs_estimate *e,
                                  const struct gs_parallelism *par, bool *ovf)
 {
@@ -91,23 +94,82 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
         const uint64_t padded = gs_mul(ceil_div(a->vocab_size, multiple), multiple, ovf);
         s.vocab_padding = gs_mul(padded - a->vocab_size, width, ovf);
     }
-    const uint64_t layers = ceil_div(ceil_div(gs_add(gs_add(c->attention, c->mlp, ovf), c->other, ovf),
-                                              p),
-                                     t);
-    const uint64_t norms = ceil_div(c->norms, p);
     const uint64_t embedding = ceil_div(gs_add(c->embedding, s.vocab_padding, ovf), t);
     const uint64_t head_rows = c->lm_head ? c->lm_head : c->embedding;
     const uint64_t head = ceil_div(gs_add(head_rows, s.vocab_padding, ovf), t);
     /* vision and audio encoders run before the first decoder layer: the first stage holds
      * them, split over tensor ranks like the layers */
     const uint64_t towers = ceil_div(gs_add(c->vision, c->audio, ovf), t);
-    uint64_t first = gs_add(gs_add(gs_add(layers, norms, ovf), embedding, ovf), towers, ovf);
-    if (p == 1 && c->lm_head)
-        first = gs_add(first, head, ovf);
-    const uint64_t last = p > 1 ? gs_add(gs_add(layers, norms, ovf), head, ovf) : 0;
-    s.dense = max_u64(first, last);
-    s.experts = ceil_div(c->experts, gs_mul(p, par->expert, ovf));
-    s.linear = ceil_div(ceil_div(gs_add(c->attention, c->mlp, ovf), p), t);
+    uint64_t bounds[GS_LAYERS_MAX + 1];
+    if (p == 1 || p > GS_LAYERS_MAX ||
+        !gs_stage_bounds(par->stage_split, a->num_hidden_layers, p, bounds)) {
+        /* one stage holds it all (a split that cannot place the layers was refused before) */
+        const uint64_t linear = gs_add(c->attention, c->mlp, ovf);
+        s.dense = gs_add(gs_add(ceil_div(gs_add(linear, c->other, ovf), t), c->norms, ovf),
+                         gs_add(embedding, towers, ovf), ovf);
+        if (c->lm_head)
+            s.dense = gs_add(s.dense, head, ovf);
+        s.experts = ceil_div(c->experts, par->expert);
+        s.linear = ceil_div(linear, t);
+        return s;
+    }
+    /* one layer of each block, by part; what all the decoder layers hold, and so what the
+     * encoder towers of their own parts (T5's) and the model-level modules add: spread over
+     * the stages, as the layers once were */
+    struct gs_param_count block[GS_BLOCKS_MAX], layers;
+    memset(&layers, 0, sizeof(layers));
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t b = 0; b < a->block_count; b++) {
+        gs_arch_count_block(a, b, &block[b], ovf);
+        layers.attention = gs_add(layers.attention, gs_mul(block[b].attention, counts[b], ovf), ovf);
+        layers.mlp = gs_add(layers.mlp, gs_mul(block[b].mlp, counts[b], ovf), ovf);
+        layers.other = gs_add(layers.other, gs_mul(block[b].other, counts[b], ovf), ovf);
+        layers.norms = gs_add(layers.norms, gs_mul(block[b].norms, counts[b], ovf), ovf);
+        layers.experts = gs_add(layers.experts, gs_mul(block[b].experts, counts[b], ovf), ovf);
+        layers.embedding = gs_add(layers.embedding, gs_mul(block[b].embedding, counts[b], ovf), ovf);
+    }
+    const uint64_t rest_linear = gs_add(c->attention, c->mlp, ovf) -
+                                 gs_add(layers.attention, layers.mlp, ovf);
+    const uint64_t rest_other = c->other - layers.other;
+    const uint64_t rest_norms = c->norms - layers.norms;
+    const uint64_t rest_experts = c->experts - layers.experts;
+    /* the layers' own lookup tables (per-layer embeddings) stay with their layers */
+    const uint64_t first_ends =
+        gs_add(ceil_div(gs_add(c->embedding - layers.embedding, s.vocab_padding, ovf), t), towers,
+               ovf);
+    const uint64_t last_head =
+        c->lm_head ? head
+                   : ceil_div(gs_add(c->embedding - layers.embedding, s.vocab_padding, ovf), t);
+    const uint64_t share_linear = ceil_div(rest_linear, p), share_other = ceil_div(rest_other, p);
+    const uint64_t share_norms = ceil_div(rest_norms, p), share_experts = ceil_div(rest_experts, p);
+    uint64_t most = 0;
+    for (uint64_t k = 0; k < p; k++) {
+        gs_arch_count_blocks(a, bounds[k], bounds[k + 1], counts);
+        uint64_t linear = share_linear, other = share_other;
+        uint64_t norms = share_norms, experts = share_experts;
+        for (size_t b = 0; b < a->block_count; b++) {
+            if (counts[b] == 0)
+                continue;
+            const struct gs_param_count *one = &block[b];
+            linear = gs_add(linear, gs_mul(gs_add(one->attention, one->mlp, ovf), counts[b], ovf),
+                            ovf);
+            other = gs_add(other, gs_mul(gs_add(one->other, one->embedding, ovf), counts[b], ovf),
+                           ovf);
+            norms = gs_add(norms, gs_mul(one->norms, counts[b], ovf), ovf);
+            experts = gs_add(experts, gs_mul(one->experts, counts[b], ovf), ovf);
+        }
+        const uint64_t ends = k == 0 ? first_ends : k + 1 == p ? last_head : 0;
+        const uint64_t dense = gs_add(gs_add(ceil_div(gs_add(linear, other, ovf), t), norms, ovf),
+                                      ends, ovf);
+        const uint64_t routed = ceil_div(experts, par->expert);
+        if (k == 0 || gs_add(dense, routed, ovf) > most) {
+            most = gs_add(dense, routed, ovf);
+            s.dense = dense;
+            s.experts = routed;
+            s.linear = ceil_div(linear, t);
+        }
+    }
     return s;
 }
 
@@ -407,7 +469,10 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
     x->gathered_all = gathered_all;
     x->updated_weights = bytes_of(trainable, bpp.weights, ovf);
     if (m->has_arch) {
-        const uint64_t layers = ceil_div(m->arch.num_hidden_layers, par->pipeline);
+        /* the units of the stage with the most layers */
+        uint64_t layers = gs_stage_layers_max(par->stage_split, m->arch.num_hidden_layers,
+                                              par->pipeline);
+        layers = layers ? layers : 1;
         const uint64_t root = root_params(e, s, par->tensor, ovf);
         const uint64_t body = all > root ? all - root : 0;
         x->root_bytes = bytes_of(root, plan->lora || bpp.weights < GS_BPP_UNIT * 4
@@ -1248,12 +1313,58 @@ unsigned gs_workload_pipeline_zero_max(const struct gs_workload *w)
     return w->parallelism.fsdp ? 0 : 1;
 }
 
+/* Says how the decoder layers fall to the pipeline stages (the counts themselves are
+ * parallelism.stage_layers in the response) and, where Megatron-LM needs flags for it, which. */
+static void pipeline_split_notes(const struct gs_parallelism *par, uint64_t layers,
+                                 struct gs_estimate *e)
+{
+    uint64_t first = 0, last = 0;
+    switch (par->stage_split) {
+    case GS_SPLIT_TORCHTITAN:
+        assume(e, "pipeline_stage_layers",
+               "torchtitan's split: the embedding and the final norm with the head each take a "
+               "layer's place, the first stages one layer more where the count leaves a "
+               "remainder",
+               "torchtitan/distributed/pipeline_parallel.py _generate_llm_fqn_per_model_part; "
+               "config/configs.py pipeline_parallel_first_stage_less_layers and "
+               "pipeline_parallel_last_stage_less_layers (default 1)");
+        break;
+    case GS_SPLIT_MEGATRON:
+        if (gs_stage_megatron_ends(layers, par->pipeline, &first, &last))
+            assume_value(e, "megatron_uneven_pipeline", first,
+                         "the stages do not divide the layers: Megatron-LM runs them with "
+                         "--decoder-first-pipeline-num-layers (this value) and "
+                         "--decoder-last-pipeline-num-layers (the last of parallelism."
+                         "stage_layers), the middle stages holding the rest evenly; sized with "
+                         "the split whose fullest stage holds the fewest layers, the first "
+                         "stage the smaller end (it keeps the most micro-batches in flight)",
+                         "Megatron-LM megatron/core/transformer/transformer_block.py "
+                         "get_num_layers_to_build; transformer_config.py (both ends at least "
+                         "one layer, the middle layers divisible by the middle stages)");
+        break;
+    case GS_SPLIT_DIVIDES:
+    case GS_SPLIT_VLLM:
+        break;
+    }
+}
+
+enum gs_stage_split gs_workload_stage_split(const struct gs_workload *w)
+{
+    const struct gs_training_knobs *f = &w->training.framework;
+    if (w->mode != GS_MODE_TRAINING)
+        return GS_SPLIT_VLLM;
+    if (!f->framework_given || f->framework == GS_FW_MEGATRON)
+        return GS_SPLIT_MEGATRON;
+    return f->framework == GS_FW_TORCHTITAN ? GS_SPLIT_TORCHTITAN : GS_SPLIT_DIVIDES;
+}
+
 enum gs_status est_compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
                                     struct gs_estimate *e, struct gs_error *err)
 {
     struct train_plan plan;
     memset(&plan, 0, sizeof(plan));
     normalize(w, &plan.tr, &plan.par);
+    plan.par.stage_split = gs_workload_stage_split(w);
     enum gs_status st =
         gs_parallelism_validate(&plan.par, m->has_arch ? &m->arch : NULL, err);
     if (st != GS_OK)
@@ -1330,10 +1441,16 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
                "Megatron-LM docs/user-guide/features/dist_optimizer.md");
     if (plan.par.tensor > 1 || plan.par.pipeline > 1 || plan.par.expert > 1)
         assume(e, "model_parallel_split",
-               "the most loaded GPU: layers split evenly over pipeline stages, projections and "
-               "embeddings over tensor ranks, norms replicated, routed experts over expert ranks; "
-               "the first stage holds the embedding, the last the head",
+               "the most loaded GPU: the layers each pipeline stage holds (parallelism."
+               "stage_layers), projections and embeddings over tensor ranks, norms replicated, "
+               "routed experts over expert ranks; the first stage holds the embedding, the last "
+               "the head",
                "Megatron-LM compute_weight_and_optimizer_memory");
+    if (m->has_arch && plan.par.pipeline > 1) {
+        e->stage_layers = m->arch.num_hidden_layers;
+        e->stage_split = plan.par.stage_split;
+        pipeline_split_notes(&plan.par, m->arch.num_hidden_layers, e);
+    }
     if (!m->has_arch && (plan.par.tensor > 1 || plan.par.pipeline > 1))
         warn(e, "even_split_assumed",
              "a raw parameter count is split evenly over tensor x pipeline ranks; real stages are "

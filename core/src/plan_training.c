@@ -210,6 +210,15 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
     for (uint64_t next = next_micro(c, smallest); next != 0; next = next_micro(c, next))
         smallest = next;
     batch_split(c, smallest);
+    /* the deadline's lower bound below at the gentlest recomputation, before any estimate:
+     * a layout that misses it there misses it at every option (same answers, fewer
+     * estimates: a long pipeline's bubble rules most out) */
+    int gentlest = top_rc;
+    for (int r = top_rc; r >= GS_RECOMPUTE_NONE; r--)
+        if (c->l->recompute & (1u << r))
+            gentlest = r;
+    if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)gentlest, 0, 0, NULL))
+        return false;
     training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)top_zero, (enum gs_recompute)top_rc,
                       top_off, &w);
     struct gs_estimate frugal;
@@ -308,6 +317,30 @@ static double slowdown(const struct train_ctx *c, uint64_t n, const struct gs_pl
     return r.hardware_factor / (r.bubble_factor * r.comm_factor);
 }
 
+/* A lower bound on slowdown() for any layout of `n` GPUs with `p` stages: the bubble at the
+ * smallest micro-batch the search may split the batch into (the most micro-batches), the
+ * gentlest recomputation allowed, no time waiting on communication (comm_factor 1). Leaves
+ * c->w the request. */
+static double bubble_bound(struct train_ctx *c, uint64_t n, uint64_t p)
+{
+    uint64_t smallest = c->request->training.batch_size ? c->request->training.batch_size : 1;
+    for (uint64_t next = next_micro(c, smallest); next != 0; next = next_micro(c, next))
+        smallest = next;
+    enum gs_recompute gentlest = GS_RECOMPUTE_FULL;
+    for (int r = GS_RECOMPUTE_FULL; r >= GS_RECOMPUTE_NONE; r--)
+        if (c->l->recompute & (1u << r))
+            gentlest = (enum gs_recompute)r;
+    batch_split(c, smallest);
+    struct gs_train_input in;
+    struct gs_train_result r;
+    train_input(c, n, p, gentlest, 0, 0, NULL, &in);
+    in.tokens = 1;
+    c->w = c->request;
+    if (!gs_perf_train(&in, &c->gpu->perf, c->eff, &r))
+        return 0; /* no bound: try the layout */
+    return r.hardware_factor / r.bubble_factor;
+}
+
 /* The layout for `n` GPUs: the first that fits in preference order (smallest
  * tensor degree, then pipeline, then expert degree); with a training demand,
  * the one that wastes the least time among those that fit, ties to the
@@ -331,6 +364,10 @@ static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
             if ((n / t) % p != 0)
                 continue;
             const uint64_t dp = n / (t * p);
+            /* the least this pipeline can waste (its bubble at the most micro-batches, the
+             * gentlest recomputation, no communication) cannot beat the best so far */
+            if (cheapest && found && p > 1 && bubble_bound(c, n, p) >= best * (1 - 1e-12))
+                continue;
             uint64_t experts[16];
             const size_t ne = expert_degrees(c, t, dp, experts);
             for (size_t k = 0; k < ne; k++) {
@@ -341,6 +378,7 @@ static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
                 par.data = dp;
                 par.expert = experts[k];
                 par.sequence_parallel = t > 1;
+                par.stage_split = gs_workload_stage_split(c->request);
                 if (!plan_layout_valid(c->m, &par))
                     continue;
                 memset(&candidate, 0, sizeof(candidate));

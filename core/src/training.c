@@ -71,14 +71,19 @@ static void check_arch_layout(const struct gs_parallelism *p, const struct gs_ar
         if (counts[k] > 0 && (b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA))
             check_attention_split(p, b, err, ok);
     }
-    if (p->uneven_stages && p->pipeline > a->num_hidden_layers) {
+    uint64_t first, end;
+    if (p->pipeline > a->num_hidden_layers) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
                      "%llu pipeline stages for %llu layers: every stage needs at least one layer",
                      (unsigned long long)p->pipeline, (unsigned long long)a->num_hidden_layers);
         *ok = false;
-    } else if (!p->uneven_stages && !divides(p->pipeline, a->num_hidden_layers)) {
+    } else if (!gs_stage_range(p->stage_split, a->num_hidden_layers, p->pipeline, 0, &first, &end)) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
-                     "%llu pipeline stages must divide the %llu layers",
+                     p->stage_split == GS_SPLIT_DIVIDES
+                         ? "%llu pipeline stages must divide the %llu layers (Megatron-LM and "
+                           "torchtitan place any count: training.framework megatron or "
+                           "torchtitan)"
+                         : "%llu pipeline stages cannot hold the %llu layers",
                      (unsigned long long)p->pipeline, (unsigned long long)a->num_hidden_layers);
         *ok = false;
     }

@@ -951,7 +951,8 @@ static void write_training(struct json_writer *w, const struct estimate_request 
     json_w_end_object(w);
 }
 
-static void write_parallelism(struct json_writer *w, const struct gs_parallelism *p)
+static void write_parallelism(struct json_writer *w, const struct gs_parallelism *p,
+                              const struct gs_estimate *est)
 {
     json_w_begin_object(w);
     json_w_member_int(w, "tensor", (json_int_t)(p->tensor ? p->tensor : 1));
@@ -967,6 +968,16 @@ static void write_parallelism(struct json_writer *w, const struct gs_parallelism
     if (p->fsdp_version) {
         json_w_member_int(w, "fsdp_version", p->fsdp_version);
         json_w_member_bool(w, "fsdp_use_orig_params", p->fsdp_use_orig_params);
+    }
+    if (est->stage_layers > 0 && p->pipeline > 1) {
+        json_w_key(w, "stage_layers");
+        json_w_begin_array(w);
+        for (uint64_t s = 0; s < p->pipeline; s++) {
+            uint64_t first, end;
+            gs_stage_range(est->stage_split, est->stage_layers, p->pipeline, s, &first, &end);
+            json_w_u64(w, end - first);
+        }
+        json_w_end_array(w);
     }
     json_w_end_object(w);
 }
@@ -997,7 +1008,7 @@ void codec_write_estimate(struct json_writer *w, const struct estimate_request *
         json_w_key(w, "parallelism");
         struct gs_parallelism sized = req->workload.parallelism;
         sized.sequence_parallel = est->sequence_parallel;
-        write_parallelism(w, &sized);
+        write_parallelism(w, &sized, est);
         json_w_member_u64(w, "parameters_per_gpu", est->parameters_per_gpu);
         if (req->workload.parallelism.offload != GS_OFFLOAD_NONE)
             json_w_member_u64(w, "host_bytes", est->host_bytes_per_node);

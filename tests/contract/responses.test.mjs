@@ -396,6 +396,27 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(body.assumptions.find((a) => a.name === 'fragmentation_permille').value, 100);
     });
 
+    test('training pipeline stages: the layers each holds, as the framework splits them', async () => {
+      const ask = (framework, pipeline) => estimate({
+        model: 'deepseek-v3', mode: 'training',
+        training: { batch_size: 1, sequence_length: 4096, ...(framework ? { framework } : {}) },
+        parallelism: { pipeline, expert: 8, data: 8 },
+      });
+      const megatron = await ask(undefined, 8);
+      assert.equal(megatron.res.status, 200);
+      assertConsistent(megatron.body);
+      assert.deepEqual(megatron.body.parallelism.stage_layers, [6, 8, 8, 8, 8, 8, 8, 7]);
+      assert.equal(megatron.body.assumptions.find((a) => a.name === 'megatron_uneven_pipeline').value, 6);
+      const titan = await ask('torchtitan', 8);
+      assert.equal(titan.res.status, 200);
+      assert.deepEqual(titan.body.parallelism.stage_layers, [7, 8, 8, 8, 8, 8, 8, 6]);
+      assert.ok(titan.body.assumptions.some((a) => a.name === 'pipeline_stage_layers'));
+      assert.ok(!titan.body.assumptions.some((a) => a.name === 'megatron_uneven_pipeline'));
+      assertProblem(await ask('transformers', 8), 400, '/parallelism/pipeline');
+      const one = await ask(undefined, 1);
+      assert.equal(one.body.parallelism.stage_layers, undefined);
+    });
+
     test('parity modes: deepspeed, megatron, accelerate', async () => {
       for (const parity of ['deepspeed', 'megatron', 'accelerate']) {
         const { res, body } = await estimate({

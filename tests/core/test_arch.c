@@ -282,6 +282,65 @@ static void test_pipeline_stages_as_vllm_splits(void **state)
     }
 }
 
+/* The training frameworks' splits, by hand from their code (gs/arch.h):
+ * - torchtitan _generate_llm_fqn_per_model_part(p, L, 1, 1): L + 2 slots, (L + 2) // p a
+ *   stage and one more to the first (L + 2) % p stages, the first and last each giving one
+ *   slot to the embedding and the head. 32 layers over 4: 34 slots, 9 9 8 8 -> 8 9 8 7
+ *   layers; 61 over 8: 63 slots, 8 x7 and 7 -> 7, 8 x6, 6; 61 over 2: 32 + 31 -> 31, 30;
+ *   80 over 16: 82 slots, 6 6 then 5 x14 -> 5, 6, 5 x13, 4.
+ * - Megatron-LM: even when p divides L; otherwise the ends set by
+ *   --decoder-first/last-pipeline-num-layers around even middle stages: 61 over 8 -> 6, 8 x6,
+ *   7 (middle 8 = ceil(61 / 8), 13 left for the ends); 80 over 3 -> 26, 27, 27; 13 over 8 ->
+ *   a middle of 2 leaves 1 for both ends (each needs a layer), so 1 a middle stage and 3, 4
+ *   at the ends; 61 over 2 -> 30, 31.
+ * - DIVIDES refuses what does not divide; every split refuses more stages than layers. */
+static void test_stage_splits(void **state)
+{
+    (void)state;
+    const struct {
+        enum gs_stage_split split;
+        uint64_t layers, stages;
+        uint64_t want[16];
+    } cases[] = {
+        {GS_SPLIT_TORCHTITAN, 32, 4, {8, 9, 8, 7}},
+        {GS_SPLIT_TORCHTITAN, 61, 8, {7, 8, 8, 8, 8, 8, 8, 6}},
+        {GS_SPLIT_TORCHTITAN, 61, 2, {31, 30}},
+        {GS_SPLIT_TORCHTITAN, 80, 16, {5, 6, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 4}},
+        {GS_SPLIT_MEGATRON, 61, 8, {6, 8, 8, 8, 8, 8, 8, 7}},
+        {GS_SPLIT_MEGATRON, 80, 3, {26, 27, 27}},
+        {GS_SPLIT_MEGATRON, 80, 4, {20, 20, 20, 20}},
+        {GS_SPLIT_MEGATRON, 13, 8, {3, 1, 1, 1, 1, 1, 1, 4}},
+        {GS_SPLIT_MEGATRON, 61, 2, {30, 31}},
+        {GS_SPLIT_DIVIDES, 32, 4, {8, 8, 8, 8}},
+        {GS_SPLIT_VLLM, 61, 4, {15, 15, 16, 15}},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uint64_t next = 0, most = 0;
+        for (uint64_t s = 0; s < cases[i].stages; s++) {
+            uint64_t first, end;
+            assert_true(gs_stage_range(cases[i].split, cases[i].layers, cases[i].stages, s, &first,
+                                       &end));
+            assert_int_equal(first, next); /* contiguous, in order */
+            assert_int_equal(end - first, cases[i].want[s]);
+            next = end;
+            most = end - first > most ? end - first : most;
+        }
+        assert_int_equal(next, cases[i].layers); /* every layer placed once */
+        assert_int_equal(gs_stage_layers_max(cases[i].split, cases[i].layers, cases[i].stages),
+                         most);
+    }
+    uint64_t first, end, head, tail;
+    assert_true(gs_stage_megatron_ends(61, 8, &head, &tail));
+    assert_int_equal(head, 6);
+    assert_int_equal(tail, 7);
+    assert_false(gs_stage_megatron_ends(80, 4, &head, &tail)); /* divides: no flags */
+    assert_false(gs_stage_range(GS_SPLIT_DIVIDES, 61, 8, 0, &first, &end));
+    assert_int_equal(gs_stage_layers_max(GS_SPLIT_DIVIDES, 61, 8), 0);
+    for (int split = GS_SPLIT_DIVIDES; split <= GS_SPLIT_TORCHTITAN; split++)
+        assert_false(gs_stage_range((enum gs_stage_split)split, 4, 5, 0, &first, &end));
+    assert_false(gs_stage_range(GS_SPLIT_MEGATRON, 61, 8, 8, &first, &end)); /* no stage 8 */
+}
+
 /* Layers of each kind in a range of layers: one kind (the stage's length, clamped to the
  * stack), and two kinds (counted layer by layer), against a count by hand. */
 static void test_count_blocks_in_ranges(void **state)
@@ -327,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_absurd_dimensions_rejected),
         cmocka_unit_test(test_builder_overflow_refused),
         cmocka_unit_test(test_pipeline_stages_as_vllm_splits),
+        cmocka_unit_test(test_stage_splits),
         cmocka_unit_test(test_count_blocks_in_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -380,11 +380,11 @@ static void test_edit_distance(void **state)
 /* Serving splits layers as vLLM's get_pp_indices does, so DeepSeek-V3's 61
  * layers run on 2 stages (31 + 30): the first holds layers 0-30 (3 dense,
  * 28 MoE) and the embedding, the second 30 MoE layers, the final norm and
- * the head. Training keeps Megatron's rule that the stages divide the
- * layers. Per stage in bf16 at TP 1 (parameter counts from the
+ * the head. Per stage in bf16 at TP 1 (parameter counts from the
  * description): the most loaded GPU is the second, its 30 MoE layers
  * outweighing the first stage's 28 MoE and 3 dense layers, each with its
- * router's 256 correction-bias values (a buffer, not a parameter) at 4 bytes. */
+ * router's 256 correction-bias values (a buffer, not a parameter) at 4 bytes. Training
+ * places the layers as its framework does (below). */
 static void test_uneven_pipeline_stages(void **state)
 {
     (void)state;
@@ -406,8 +406,31 @@ static void test_uneven_pipeline_stages(void **state)
     const uint64_t last = 30 * moe_layer + 7168 + c.lm_head;
     assert_true(last > first);
     assert_int_equal(e.per_gpu.weights_bytes, 2 * last + 30 * 256 * 4);
-    /* three stages would not divide 61 layers for Megatron */
+    /* Training splits as the framework does (gs_workload_stage_split). Two stages: Megatron-LM
+     * (and a request naming no framework) puts 30 layers on the first (3 dense, 27 MoE) and 31
+     * on the last (--decoder-first/last-pipeline-num-layers 30, 31); torchtitan counts the
+     * embedding and the head as a layer each, 63 slots: 31 layers (3 dense, 28 MoE) and 30.
+     * The parameters of the most loaded GPU (buffers are not parameters; the final norm, outside
+     * the layers, is spread over the stages): */
     w = workload(GS_MODE_TRAINING, GS_DTYPE_BF16);
+    w.parallelism.pipeline = 2;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.parameters_per_gpu, 31 * moe_layer + 7168 / 2 + c.lm_head);
+    assert_true(31 * moe_layer + c.lm_head > 3 * dense_layer + 27 * moe_layer + c.embedding);
+    assert_int_equal(e.stage_layers, 61);
+    assert_int_equal(e.stage_split, GS_SPLIT_MEGATRON);
+    w.training.framework.framework = GS_FW_TORCHTITAN;
+    w.training.framework.framework_given = true;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.parameters_per_gpu, 30 * moe_layer + 7168 / 2 + c.lm_head);
+    assert_true(30 * moe_layer + c.lm_head > 3 * dense_layer + 28 * moe_layer + c.embedding);
+    /* eight Megatron stages: 6, then 8 on each middle stage, 7; the middle ones count */
+    w.training.framework.framework = GS_FW_MEGATRON;
+    w.parallelism.pipeline = 8;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.parameters_per_gpu, 8 * moe_layer + 7168 / 8); /* the final norm's share */
+    /* a framework without a splitter of its own needs the stages to divide the layers */
+    w.training.framework.framework = GS_FW_TORCHTUNE;
     w.parallelism.pipeline = 3;
     gs_error_init(&err);
     assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);

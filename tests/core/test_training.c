@@ -254,11 +254,12 @@ static void test_lora_bf16_base(void **state)
 }
 
 /* Tensor and pipeline split on the most loaded GPU, by hand. Llama-2-7B
- * (attention+mlp 6,476,005,376; norms 266,240; embedding = head =
- * 131,072,000), t = 2, p = 2, bf16 mixed Adam:
+ * (attention+mlp 6,476,005,376; norms 266,240: 2 x 4,096 a layer and the
+ * final 4,096; embedding = head = 131,072,000), t = 2, p = 2, bf16 mixed
+ * Adam, 16 layers a stage:
  *   vocab 32000 padded to a multiple of 128*2 = 32000 (no padding)
  *   layers: 6,476,005,376 / 2 stages / 2 ranks = 1,619,001,344
- *   norms: 266,240 / 2 = 133,120
+ *   norms: 16 layers' 131,072 + the final norm's 4,096 spread, 2,048 = 133,120
  *   first stage: + embedding / 2 = 65,536,000 -> 1,684,670,464
  *   last stage: + head / 2 = the same -> 1,684,670,464 parameters per GPU. */
 static void test_tensor_pipeline_split(void **state)
@@ -321,7 +322,9 @@ static void expect_layout_error(struct gs_workload w, struct gs_model_spec m, co
 /* Layouts the frameworks refuse (Megatron-LM, vLLM's QKVParallelLinear,
  * DeepSpeed; docs/training-memory.md, Parallel layouts: what must divide
  * what): TP divides heads and is a multiple or divisor of KV heads; PP
- * divides layers; EP divides experts; offload needs ZeRO. */
+ * divides layers where the framework has no splitter of its own (Megatron-LM
+ * and torchtitan place any count, one layer a stage at least); EP divides
+ * experts; offload needs ZeRO. */
 static void test_layout_validation(void **state)
 {
     (void)state;
@@ -334,7 +337,14 @@ static void test_layout_validation(void **state)
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     w.parallelism.pipeline = 3;
-    expect_layout_error(w, m, "/parallelism/pipeline"); /* 80 % 3 */
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    w.training.framework.framework_given = true;
+    expect_layout_error(w, m, "/parallelism/pipeline"); /* 80 % 3, no splitter of its own */
+    w.training.framework.framework = GS_FW_MEGATRON; /* 26 + 27 + 27 (test_stage_splits) */
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    w.parallelism.tensor = 1;
+    w.parallelism.pipeline = 81;
+    expect_layout_error(w, m, "/parallelism/pipeline"); /* a stage without a layer */
     w = training(GS_DTYPE_BF16);
     w.parallelism.expert = 2;
     expect_layout_error(w, m, "/parallelism/expert"); /* dense model */
@@ -619,8 +629,9 @@ static void test_peft_adapter_casts(void **state)
  * first stage (1F1B, Narayanan et al. 2021; Megatron-LM's
  * compute_activation_memory; docs/training-memory.md, Pipeline parallelism:
  * micro-batches in flight); the last stage holds one plus
- * the logits and the final norm's input. Llama-2-7B, p = 4, 8 micro-batches: first = 4 x (8
- * layers + token ids); last = 8 layers + logits + final norm. */
+ * the logits and the final norm's input; a stage s between them p - s. Llama-2-7B, p = 4,
+ * 8 micro-batches: first = 4 x (8 layers + token ids); last = 8 layers + logits + final
+ * norm; the fullest stage before the last counts where a split is uneven. */
 static void test_pipeline_in_flight(void **state)
 {
     (void)state;
@@ -641,6 +652,27 @@ static void test_pipeline_in_flight(void **state)
     in.micro_batches = 2; /* fewer micro-batches than stages */
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.first_stage_bytes, 2 * (8 * 629669888ULL + 8 * 4096));
+    /* torchtitan's split of 32 layers over 4 stages is 8, 9, 8, 7 (test_stage_splits): with 8
+     * micro-batches the first stage holds 4 x (8 layers + token ids), the second 3 x 9 layers,
+     * fewer; the last 7 layers and the loss */
+    par.stage_split = GS_SPLIT_TORCHTITAN;
+    in.micro_batches = 8;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 4 * (8 * 629669888ULL + 8 * 4096));
+    assert_int_equal(r.last_stage_bytes,
+                     7 * 629669888ULL + 4096ULL * 32000 * 10 + 4096ULL * 4096 * 2);
+    /* 80 layers over 16 stages are 5, 6, 5 ... 5, 4: the second stage's 15 x 6 layers
+     * outweigh the first's 16 x (5 layers + token ids) */
+    m = llama(4096, 80, 32, 32, 11008, 32000);
+    in.arch = &m.arch;
+    par.pipeline = 16;
+    in.micro_batches = 32;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 15 * 6 * 629669888ULL);
+    assert_true(15 * 6 * 629669888ULL > 16 * (5 * 629669888ULL + 8 * 4096));
+    par.stage_split = GS_SPLIT_MEGATRON; /* 5 a stage: the first holds the most */
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 16 * (5 * 629669888ULL + 8 * 4096));
 }
 
 /* Expert parallelism shards routed experts. Mixtral-8x7B (formula in

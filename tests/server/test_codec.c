@@ -437,8 +437,11 @@ static void test_validation_errors(void **state)
                  "/training/batch", "did you mean \"batch_size\"");
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"tensor\":3}}", 400,
                  "/parallelism/tensor", "divide");
-    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"pipeline\":5}}", 400,
-                 "/parallelism/pipeline", "32 layers");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
+                 "\"transformers\"},\"parallelism\":{\"pipeline\":5}}",
+                 400, "/parallelism/pipeline", "32 layers");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"pipeline\":33}}",
+                 400, "/parallelism/pipeline", "every stage needs at least one layer");
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"zero_stage\":4}}", 400,
                  "/parallelism/zero_stage", "at most 3");
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"zero_stage\":\"full_shrd\"}}",

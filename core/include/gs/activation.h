@@ -67,7 +67,9 @@ struct gs_activation_result {
     uint64_t per_layer_bytes;   /* one layer, one micro-batch, as stored for backward */
     uint64_t layer_working_bytes; /* one layer's full saved set plus its backward's largest
                                      gradient pair: what backward holds for one layer at once */
-    uint64_t first_stage_bytes; /* layers x micro-batches in flight (+ embedding inputs) */
+    uint64_t first_stage_bytes; /* the fullest stage before the last: its layers x its
+                                   micro-batches in flight, p - s under 1F1B (the first stage
+                                   with the encoders and the embedding inputs) */
     uint64_t last_stage_bytes;  /* one micro-batch of layers + the logits and loss */
     uint64_t stored_bytes;      /* saved activations on the most loaded stage, loss excluded */
     uint64_t logits_bytes;      /* what the loss and the final norms hold at the loss's

@@ -352,9 +352,48 @@ struct gs_param_count {
     uint64_t largest_module; /* parameters of the largest single module (ZeRO-3 gathers it whole) */
 };
 
+/* How a framework assigns decoder layers to pipeline stages (the first stage
+ * also holds the embedding, the last the final norm and the head):
+ * - DIVIDES: L / p each, and p must divide L (a framework without a splitter
+ *   of its own);
+ * - VLLM: vllm/distributed/utils.py get_pp_indices, L / p each and the
+ *   remainder one layer each to the stages before the last;
+ * - MEGATRON: L / p each when p divides L (transformer_block.py
+ *   get_num_layers_to_build); otherwise the first and last stages take what
+ *   the even middle stages leave (--decoder-first-pipeline-num-layers and
+ *   --decoder-last-pipeline-num-layers, each at least one layer), chosen so
+ *   that no stage holds more than it must, the first the smaller share;
+ * - TORCHTITAN: torchtitan/distributed/pipeline_parallel.py
+ *   _generate_llm_fqn_per_model_part with its defaults
+ *   (pipeline_parallel_first_stage_less_layers and ..._last_stage_less_layers
+ *   1): the embedding and the head each count as one layer, (L + 2) / p
+ *   slots a stage and the remainder one more each to the first stages. */
+enum gs_stage_split { GS_SPLIT_DIVIDES, GS_SPLIT_VLLM, GS_SPLIT_MEGATRON, GS_SPLIT_TORCHTITAN };
+
+/* Decoder layers [first, end) on pipeline stage `stage` of `stages` under
+ * `split`, for a model of `layers` decoder layers. False when the split
+ * cannot place the layers on that many stages (the rules above; every
+ * split needs at most as many stages as layers), with [0, 0). */
+bool gs_stage_range(enum gs_stage_split split, uint64_t layers, uint64_t stages, uint64_t stage,
+                    uint64_t *first, uint64_t *end);
+
+/* Every stage's first layer at once: bounds[s] .. bounds[s + 1] are stage s's
+ * layers, `bounds` holding stages + 1 entries (stages <= GS_LAYERS_MAX); false
+ * as gs_stage_range. */
+bool gs_stage_bounds(enum gs_stage_split split, uint64_t layers, uint64_t stages, uint64_t *bounds);
+
+/* The most decoder layers any stage holds under `split` (0 when it cannot place them). */
+uint64_t gs_stage_layers_max(enum gs_stage_split split, uint64_t layers, uint64_t stages);
+
+/* Megatron's uneven split of `layers` over `stages` that p does not divide:
+ * the first and last stages' layers (the middle ones hold the rest evenly).
+ * False when p divides the layers (the default split needs no flags) or no
+ * such split exists. */
+bool gs_stage_megatron_ends(uint64_t layers, uint64_t stages, uint64_t *first_layers,
+                            uint64_t *last_layers);
+
 /* Decoder layers [first, end) on pipeline stage `stage` of `stages`, split
- * as vLLM's get_pp_indices does: L / p each, the remainder one layer each to
- * the stages before the last (which holds the head). */
+ * as vLLM's get_pp_indices does (GS_SPLIT_VLLM). */
 void gs_arch_stage(const struct gs_arch *arch, uint64_t stages, uint64_t stage, uint64_t *first,
                    uint64_t *end);
 
@@ -394,6 +433,13 @@ uint64_t gs_module_parameters(const struct gs_module *module, bool *ovf);
  * heads divisible by KV heads, top-k within the experts, layers within
  * GS_LAYERS_MAX. Collects every problem. */
 enum gs_status gs_arch_validate(const struct gs_arch *arch, struct gs_error *err);
+
+/* Parameters of one decoder layer of block `block` by part, as
+ * gs_arch_count_params counts them (a layer's lookup tables under
+ * `embedding`; active and largest_module 0; all 0 for a block out of range).
+ * `ovf` is sticky. */
+void gs_arch_count_block(const struct gs_arch *arch, size_t block, struct gs_param_count *out,
+                         bool *ovf);
 
 /* Validates, then counts. `out` is written only on GS_OK. */
 enum gs_status gs_arch_count_params(const struct gs_arch *arch, struct gs_param_count *out,

@@ -202,6 +202,9 @@ struct gs_estimate {
                                        no fused path is sized as eager) */
     bool sequence_parallel;         /* training only: sequence parallelism as sized (given, or
                                        the framework's under tensor parallelism) */
+    uint64_t stage_layers;          /* training with pipeline stages over a described model:
+                                       the decoder layers split, 0 otherwise */
+    enum gs_stage_split stage_split; /* training: how they fall to the stages (gs_stage_range) */
     bool has_peak;                  /* training: peak_phase and the peak figures are set */
     enum gs_peak_phase peak_phase;
     struct gs_peak peak;            /* training: every moment's allocated bytes */
@@ -245,6 +248,13 @@ enum gs_weight_format gs_workload_format(const struct gs_workload *workload);
  * schedule). gs_estimate_compute refuses a stage above it (400 at
  * /parallelism/zero_stage); plan searches do not try one. */
 unsigned gs_workload_pipeline_zero_max(const struct gs_workload *workload);
+
+/* How a training workload's framework assigns decoder layers to pipeline
+ * stages (gs/arch.h enum gs_stage_split): torchtitan its own splitter,
+ * Megatron-LM and a request naming no framework Megatron's (any count, the
+ * uneven ends set by flags), the others the even split that needs the
+ * degree to divide the layers. Serving splits as vLLM does. */
+enum gs_stage_split gs_workload_stage_split(const struct gs_workload *workload);
 
 /* Computes the estimate. Error pointers follow the request document the
  * structs mirror: "/model/parameters", "/model/config/<field>" for an

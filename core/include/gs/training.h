@@ -134,9 +134,10 @@ struct gs_parallelism {
     enum gs_offload offload;
     bool distributed_optimizer; /* Megatron: optimizer states sharded over data x context */
     uint64_t gpus_per_node;   /* for host memory per node */
-    bool uneven_stages;       /* serving: stages may hold different numbers of layers, as vLLM's
-                                 get_pp_indices splits them; training (Megatron) needs the pipeline
-                                 degree to divide the layers */
+    enum gs_stage_split stage_split; /* how decoder layers fall to pipeline stages (gs/arch.h):
+                                        serving vLLM's get_pp_indices, training the framework's
+                                        own splitter (gs_workload_stage_split); the default,
+                                        DIVIDES, needs the degree to divide the layers */
 };
 
 /* Sets the defaults a request starts from: batch and sequence unknown, one
@@ -151,7 +152,8 @@ uint64_t gs_parallelism_world(const struct gs_parallelism *parallelism);
 /* Checks the parallel layout against the architecture (the rules Megatron-LM's
  * parallel_state.py and vLLM's tensor-parallel layers enforce):
  * tensor divides attention heads and is a multiple or divisor of KV heads,
- * pipeline divides layers (with uneven_stages: at most one stage per layer), expert divides the experts and the
+ * the split places the layers on the pipeline stages (at most one stage per layer; DIVIDES: the degree
+ * divides them), expert divides the experts and the
  * expert-parallel grid, sequence parallelism needs tensor > 1, offload
  * needs ZeRO, parameter offload needs ZeRO-3. Pointers are request paths
  * ("/parallelism/tensor"). `arch` may be NULL (raw parameter count). */
