@@ -80,6 +80,10 @@ void gs_arch_count_block(const struct gs_arch *a, size_t block, struct gs_param_
     for (int p = 0; p < GS_PART_COUNT; p++)
         if (p != GS_PART_MTP)
             out->total = gs_add(out->total, t.parts[p], &t.ovf);
+    /* as gs_arch_count_params: the routed experts a token skips and the lookup tables
+     * (read, not multiplied) do no work */
+    const uint64_t idle = gs_add(t.inactive, t.lookups, &t.ovf);
+    out->active = out->total > idle ? out->total - idle : 0;
     if (t.ovf)
         *ovf = true;
 }

@@ -54,6 +54,8 @@ struct shard {
     uint64_t experts; /* routed experts on this GPU */
     uint64_t linear;  /* attention + MLP weights among `dense` (quantizable) */
     uint64_t vocab_padding; /* rows added to the embedding (and untied head) for TP */
+    uint64_t busiest_active; /* pipeline stages: the parameters a token uses on the stage with
+                                the most of them (its layers', the head on the last) */
 };
 
 static uint64_t ceil_div(uint64_t n, uint64_t d)
@@ -77,7 +79,7 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 static struct shard shard_params(const struct gs_model_spec *m, const struct gs_estimate *e,
                                  const struct gs_parallelism *par, bool *ovf)
 {
-    struct shard s = {0, 0, 0, 0};
+    struct shard s = {0, 0, 0, 0, 0};
     const uint64_t t = par->tensor, p = par->pipeline;
     if (!m->has_arch) {
         s.dense = ceil_div(e->parameters, gs_mul(t, p, ovf));
@@ -141,6 +143,16 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
     const uint64_t last_head =
         c->lm_head ? head
                    : ceil_div(gs_add(c->embedding - layers.embedding, s.vocab_padding, ovf), t);
+    /* the work each stage does a token: its layers' active parameters, the head's on the last
+     * (the logits' matrix product), the rest of the model's spread */
+    uint64_t layers_active = 0;
+    for (size_t b = 0; b < a->block_count; b++)
+        layers_active = gs_add(layers_active, gs_mul(block[b].active, counts[b], ovf), ovf);
+    const uint64_t outside = c->active > layers_active ? c->active - layers_active : 0;
+    uint64_t head_active = a->logits ? (c->lm_head ? c->lm_head : c->embedding - layers.embedding)
+                                     : 0;
+    head_active = head_active < outside ? head_active : outside;
+    const uint64_t share_active = ceil_div(outside - head_active, p);
     const uint64_t share_linear = ceil_div(rest_linear, p), share_other = ceil_div(rest_other, p);
     const uint64_t share_norms = ceil_div(rest_norms, p), share_experts = ceil_div(rest_experts, p);
     uint64_t most = 0;
@@ -148,10 +160,12 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
         gs_arch_count_blocks(a, bounds[k], bounds[k + 1], counts);
         uint64_t linear = share_linear, other = share_other;
         uint64_t norms = share_norms, experts = share_experts;
+        uint64_t active = gs_add(share_active, k + 1 == p ? head_active : 0, ovf);
         for (size_t b = 0; b < a->block_count; b++) {
             if (counts[b] == 0)
                 continue;
             const struct gs_param_count *one = &block[b];
+            active = gs_add(active, gs_mul(one->active, counts[b], ovf), ovf);
             linear = gs_add(linear, gs_mul(gs_add(one->attention, one->mlp, ovf), counts[b], ovf),
                             ovf);
             other = gs_add(other, gs_mul(gs_add(one->other, one->embedding, ovf), counts[b], ovf),
@@ -159,6 +173,8 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
             norms = gs_add(norms, gs_mul(one->norms, counts[b], ovf), ovf);
             experts = gs_add(experts, gs_mul(one->experts, counts[b], ovf), ovf);
         }
+        if (active > s.busiest_active)
+            s.busiest_active = active;
         const uint64_t ends = k == 0 ? first_ends : k + 1 == p ? last_head : 0;
         const uint64_t dense = gs_add(gs_add(ceil_div(gs_add(linear, other, ovf), t), norms, ovf),
                                       ends, ovf);
@@ -713,6 +729,7 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     const unsigned zero = par->zero_stage;
     const bool shard_optimizer = zero >= 1 || par->distributed_optimizer;
     e->parameters_per_gpu = gs_add(s.dense, s.experts, ovf);
+    e->stage_flop_parameters = s.busiest_active;
 
     /* trainable parameters on this GPU: dense part and expert part */
     uint64_t t_dense = s.dense, t_experts = s.experts;

@@ -301,6 +301,21 @@ static double bubble(const struct gs_train_input *in)
     return p > 1 ? m / (m + p - 1) : 1.0; /* 1F1B's idle share (p - 1) / (m + p - 1) */
 }
 
+/* A pipeline moves every micro-batch at its slowest stage's pace (GPipe, Huang et al. 2019,
+ * section 2.2: the stages are partitioned to balance their computation; Megatron-LM's
+ * --decoder-last-pipeline-num-layers and account_for_loss_in_pipeline_split and torchtitan's
+ * pipeline_parallel_last_stage_less_layers exist to lighten the stage with the head): the other
+ * stages wait the difference. The mean stage's work over the busiest's. */
+static double stage_balance(const struct gs_train_input *in)
+{
+    const uint64_t p = in->pipeline ? in->pipeline : 1;
+    if (p < 2 || in->stage_flop_parameters == 0)
+        return 1.0;
+    const double mean = (double)in->flop_parameters / (double)p;
+    const double balance = mean / (double)in->stage_flop_parameters;
+    return balance < 1.0 ? balance : 1.0;
+}
+
 bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gpu,
                    const struct gs_efficiency *eff, struct gs_train_result *out)
 {
@@ -309,6 +324,7 @@ bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gp
         return false;
     work_per_token(in, &out->flops_per_token, &out->hardware_factor);
     out->bubble_factor = bubble(in);
+    out->stage_balance = stage_balance(in);
     out->mfu = train_mfu(in, eff);
     /* Data parallelism sends, per optimizer step and rank, the gradients reduced and, with
      * ZeRO-3 or FSDP, the weights gathered, as many times a step as the framework runs them
@@ -318,7 +334,8 @@ bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gp
     out->comm_factor = 1;
     const double compute = in->tokens_per_step > 0
                                ? in->tokens_per_step * out->flops_per_token * out->hardware_factor /
-                                     ((double)in->gpus * peak * out->mfu * out->bubble_factor)
+                                     ((double)in->gpus * peak * out->mfu * out->bubble_factor *
+                                      out->stage_balance)
                                : 0;
     double busy = compute;
     /* tensor parallelism all-reduces each layer's activations twice in forward and twice in
@@ -361,8 +378,8 @@ bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gp
         out->comm_factor = compute / busy;
     out->mfu *= out->comm_factor;
     /* MFU counts model FLOPs only, so recomputation lowers the useful rate */
-    out->tokens_per_s = (double)in->gpus * peak * out->mfu * out->bubble_factor /
-                        (out->flops_per_token * out->hardware_factor);
+    out->tokens_per_s = (double)in->gpus * peak * out->mfu * out->bubble_factor *
+                        out->stage_balance / (out->flops_per_token * out->hardware_factor);
     out->seconds = in->tokens / out->tokens_per_s;
     out->gpu_hours = out->seconds * (double)in->gpus / 3600;
     return true;
@@ -376,7 +393,8 @@ uint64_t gs_perf_train_gpus_for(const struct gs_train_input *in, const struct gs
         return 0;
     double model = 0, hardware = 1;
     work_per_token(in, &model, &hardware);
-    const double per_gpu = peak * train_mfu(in, eff) * bubble(in) / (model * hardware);
+    const double per_gpu =
+        peak * train_mfu(in, eff) * bubble(in) * stage_balance(in) / (model * hardware);
     const double needed = ceil(in->tokens / (per_gpu * seconds) - 1e-9);
     return needed < 1 ? 1 : needed > 1e12 ? (uint64_t)1e12 : (uint64_t)needed;
 }

@@ -92,6 +92,7 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
     in->data_parallel = gpus / (model ? model : 1);
     /* the layout's own: its framework, ZeRO stage, accumulation and gradient sync */
     in->data_parallel_bytes = layout->data_parallel_bytes;
+    in->stage_flop_parameters = layout->stage_flop_parameters;
     const struct gs_training *tr = &c->w->training;
     in->tokens_per_step = (double)tr->batch_size * (double)tr->sequence_length *
                           (double)(tr->gradient_accumulation_steps ? tr->gradient_accumulation_steps
@@ -304,8 +305,8 @@ static size_t expert_degrees(const struct train_ctx *c, uint64_t t, uint64_t dp,
 }
 
 /* GPU-hours per token relative to the ideal: recomputation's extra work over
- * the share of time the pipeline is busy and the GPUs are not waiting on
- * data-parallel communication. */
+ * the share of time the pipeline is busy (its bubble, and its stages waiting on the
+ * busiest) and the GPUs are not waiting on data-parallel communication. */
 static double slowdown(const struct train_ctx *c, uint64_t n, const struct gs_plan *p)
 {
     struct gs_train_input in;
@@ -314,13 +315,13 @@ static double slowdown(const struct train_ctx *c, uint64_t n, const struct gs_pl
     in.tokens = 1;
     if (!gs_perf_train(&in, &c->gpu->perf, c->eff, &r))
         return 1;
-    return r.hardware_factor / (r.bubble_factor * r.comm_factor);
+    return r.hardware_factor / (r.bubble_factor * r.stage_balance * r.comm_factor);
 }
 
 /* A lower bound on slowdown() for any layout of `n` GPUs with `p` stages: the bubble at the
  * smallest micro-batch the search may split the batch into (the most micro-batches), the
- * gentlest recomputation allowed, no time waiting on communication (comm_factor 1). Leaves
- * c->w the request. */
+ * gentlest recomputation allowed, even stages and no time waiting on communication
+ * (stage_balance and comm_factor 1). Leaves c->w the request. */
 static double bubble_bound(struct train_ctx *c, uint64_t n, uint64_t p)
 {
     uint64_t smallest = c->request->training.batch_size ? c->request->training.batch_size : 1;

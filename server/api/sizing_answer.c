@@ -59,6 +59,8 @@ static void write_throughput(struct json_writer *w, const struct gs_plan *p, boo
         json_w_member_real(w, "gpu_hours", t->gpu_hours);
         json_w_member_real(w, "mfu", t->mfu);
         json_w_member_real(w, "bubble_factor", t->bubble_factor);
+        if (p->pipeline > 1)
+            json_w_member_real(w, "stage_balance", t->stage_balance);
         json_w_member_real(w, "recompute_factor", t->hardware_factor);
         json_w_member_real(w, "flops_per_token", t->flops_per_token);
         json_w_member_real(w, "comm_factor", t->comm_factor);

@@ -421,6 +421,8 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
         // what each GPU sends over the data-parallel links, present exactly with data parallelism
         assert.equal(o.throughput.data_parallel_bytes_per_step > 0, o.plan.data > 1, `${o.gpu}: data ${o.plan.data}`);
         assert.equal(o.throughput.expert_all_to_all_bytes_per_step, undefined, `${o.gpu}: a dense model`);
+        // the stages' balance, present exactly with pipeline stages
+        assert.equal(o.throughput.stage_balance !== undefined, o.plan.pipeline > 1, `${o.gpu}: pipeline ${o.plan.pipeline}`);
       }
       assert.ok(body.options.some((o) => o.plan.data > 1), 'some option is data-parallel');
       for (let i = 1; i < body.options.length; i++) {
@@ -451,6 +453,7 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
         const a2a = o.throughput.expert_all_to_all_bytes_per_step;
         assert.equal(a2a > 0, o.plan.expert > 1, `${o.gpu}: expert ${o.plan.expert}`);
         assert.equal(o.throughput.data_parallel_bytes_per_step > 0, o.plan.data > 1, `${o.gpu}: data ${o.plan.data}`);
+        assert.equal(o.throughput.stage_balance !== undefined, o.plan.pipeline > 1, `${o.gpu}: pipeline ${o.plan.pipeline}`);
       }
       assert.ok(body.options.some((o) => o.plan.expert > 1), 'some option spreads the experts');
       await assertOptionsReproduce(request, body);

@@ -258,6 +258,22 @@ static void test_training_time(void **state)
     close_to(r.seconds / 86400, 37, 0.01);
     close_to(r.gpu_hours, 56.8e3, 0.001);
     const double seconds_on_64 = r.seconds;
+    assert_true(r.stage_balance == 1.0);
+
+    /* four pipeline stages whose busiest does 1,750,139,904 of the 6,607,343,616 active
+     * parameters' work (Llama-2-7B's last stage: 8 layers and the head, test_training
+     * test_stage_work): every stage keeps its pace, 1,651,835,904 / 1,750,139,904 of the mean */
+    struct gs_train_input staged = in;
+    staged.flop_parameters = 6607343616ULL;
+    staged.pipeline = 4;
+    staged.micro_batches = 64;
+    struct gs_train_result even, uneven;
+    assert_true(gs_perf_train(&staged, &g, &eff, &even));
+    staged.stage_flop_parameters = 1750139904ULL;
+    assert_true(gs_perf_train(&staged, &g, &eff, &uneven));
+    close_to(uneven.stage_balance, 1651835904.0 / 1750139904.0, 1e-12);
+    close_to(uneven.tokens_per_s / even.tokens_per_s, 1651835904.0 / 1750139904.0, 1e-12);
+    close_to(uneven.bubble_factor, 64.0 / 67, 1e-12);
 
     /* published run (Touvron et al. 2023, Llama 2, section 2.2.1, Table 2): Llama 2 7B took
      * 184,320 A100-80GB GPU-hours, which is 39% MFU at 312 TFLOPS:

@@ -284,6 +284,32 @@ static void test_tensor_pipeline_split(void **state)
     assert_int_equal(e.parameters_per_gpu, 809500672ULL + 266240ULL + 2 * 16777216ULL);
 }
 
+/* The work each pipeline stage does a token, the pace of all of them (perf.c stage_balance):
+ * Llama-2-7B over 4 even stages, 8 layers each of 202,375,168 linear and 8,192 norm parameters
+ * (202,383,360); the untied head's 131,072,000 on the last stage, the final norm's 4,096
+ * spread (1,024 a stage): the last stage does 8 x 202,383,360 + 131,072,000 + 1,024 =
+ * 1,750,139,904 of the 6,607,343,616 active parameters (the input embedding is a lookup).
+ * Without stages there is none. */
+static void test_stage_work(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_workload w = training(GS_DTYPE_BF16);
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.params.active, 6607343616ULL);
+    assert_int_equal(e.stage_flop_parameters, 0);
+    w.parallelism.pipeline = 4;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.stage_flop_parameters, 8 * 202383360ULL + 131072000ULL + 1024);
+    /* torchtitan's 8, 9, 8, 7: the second stage's nine layers (1,821,450,240) outweigh the
+     * last's seven and the head (1,547,756,544) */
+    w.training.framework.framework = GS_FW_TORCHTITAN;
+    w.training.framework.framework_given = true;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.stage_flop_parameters, 9 * 202383360ULL + 1024);
+}
+
 /* ZeRO-Offload of the optimizer: the GPU keeps 16-bit weights only; the
  * host keeps optimizer states plus fp32 gradients per rank. Raw 7.5e9,
  * ZeRO-2, dp = 8, one node of 8 GPUs:
@@ -705,6 +731,7 @@ int main(void)
         cmocka_unit_test(test_qlora_llama2_7b),
         cmocka_unit_test(test_lora_bf16_base),
         cmocka_unit_test(test_tensor_pipeline_split),
+        cmocka_unit_test(test_stage_work),
         cmocka_unit_test(test_offload_optimizer),
         cmocka_unit_test(test_layout_validation),
         cmocka_unit_test(test_korthikanti_gpt_layer),

@@ -436,8 +436,9 @@ enum gs_status gs_arch_validate(const struct gs_arch *arch, struct gs_error *err
 
 /* Parameters of one decoder layer of block `block` by part, as
  * gs_arch_count_params counts them (a layer's lookup tables under
- * `embedding`; active and largest_module 0; all 0 for a block out of range).
- * `ovf` is sticky. */
+ * `embedding`), and those a token uses (`active`: routed experts beyond
+ * top-k and lookups excluded); largest_module 0; all 0 for a block out of
+ * range. `ovf` is sticky. */
 void gs_arch_count_block(const struct gs_arch *arch, size_t block, struct gs_param_count *out,
                          bool *ovf);
 

@@ -205,6 +205,10 @@ struct gs_estimate {
     uint64_t stage_layers;          /* training with pipeline stages over a described model:
                                        the decoder layers split, 0 otherwise */
     enum gs_stage_split stage_split; /* training: how they fall to the stages (gs_stage_range) */
+    uint64_t stage_flop_parameters; /* training with pipeline stages over a described model:
+                                       the parameters a token uses on the busiest stage (its
+                                       layers', the head's on the last), whose pace the
+                                       pipeline keeps; 0 otherwise */
     bool has_peak;                  /* training: peak_phase and the peak figures are set */
     enum gs_peak_phase peak_phase;
     struct gs_peak peak;            /* training: every moment's allocated bytes */

@@ -153,6 +153,9 @@ struct gs_train_input {
     enum gs_regime regime;
     uint64_t gpus;
     uint64_t pipeline;
+    uint64_t stage_flop_parameters; /* the busiest stage's share of flop_parameters (the
+                                       layout's gs_estimate stage_flop_parameters); 0: the
+                                       stages do even work */
     uint64_t micro_batches;     /* per optimizer step (gradient accumulation) */
     double tokens;              /* to train on */
     /* data-parallel communication per optimizer step (data_parallel <= 1 or link 0: none) */
@@ -175,6 +178,8 @@ struct gs_train_result {
     double flops_per_token;     /* model FLOPs (6N, 4N for LoRA), without recomputation */
     double hardware_factor;     /* extra work from recomputation: 4/3 full, 1 otherwise */
     double bubble_factor;       /* m / (m + p - 1), 1 without pipelining */
+    double stage_balance;       /* the stages' mean work over the busiest stage's: every stage
+                                   keeps the busiest one's pace; 1 when even */
     double mfu;                 /* effective: the model kind's MFU times comm_factor */
     double comm_factor;         /* the share of a step the GPUs compute rather than wait on
                                    communication: tensor parallelism's all-reduces, and the
