@@ -659,6 +659,8 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         per_stage = 0;
         last_stage = 0;
     }
+    for (size_t k = 0; per_layer == 0 && k < a->block_count; k++)
+        per_layer = one[k]; /* a first stage of the embedding alone (torchtitan's split) */
 
     out->per_layer_bytes = per_layer;
     out->layer_working_bytes = working;
