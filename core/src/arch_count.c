@@ -63,6 +63,26 @@ static void add_block(struct tally *t, const struct gs_block *b, uint64_t layers
         add_module(t, &b->modules[i], b, layers, part);
 }
 
+/* A tally's parts into a count (total without the MTP layers transformers skips); the
+ * model-level fields (active, largest_module, buffers) are the callers'. */
+static void count_parts(struct tally *t, struct gs_param_count *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->embedding = t->parts[GS_PART_EMBEDDING];
+    c->attention = t->parts[GS_PART_ATTENTION];
+    c->mlp = t->parts[GS_PART_MLP];
+    c->experts = t->parts[GS_PART_EXPERTS];
+    c->norms = t->parts[GS_PART_NORMS];
+    c->lm_head = t->parts[GS_PART_LM_HEAD];
+    c->other = t->parts[GS_PART_OTHER];
+    c->vision = t->parts[GS_PART_VISION];
+    c->audio = t->parts[GS_PART_AUDIO];
+    c->mtp = t->parts[GS_PART_MTP];
+    for (int p = 0; p < GS_PART_COUNT; p++)
+        if (p != GS_PART_MTP)
+            c->total = gs_add(c->total, t->parts[p], &t->ovf);
+}
+
 void gs_arch_count_block(const struct gs_arch *a, size_t block, struct gs_param_count *out,
                          bool *ovf)
 {
@@ -70,16 +90,7 @@ void gs_arch_count_block(const struct gs_arch *a, size_t block, struct gs_param_
     memset(&t, 0, sizeof(t));
     if (block < a->block_count)
         add_block(&t, &a->blocks[block], 1, GS_PART_COUNT);
-    memset(out, 0, sizeof(*out));
-    out->embedding = t.parts[GS_PART_EMBEDDING];
-    out->attention = t.parts[GS_PART_ATTENTION];
-    out->mlp = t.parts[GS_PART_MLP];
-    out->experts = t.parts[GS_PART_EXPERTS];
-    out->norms = t.parts[GS_PART_NORMS];
-    out->other = t.parts[GS_PART_OTHER];
-    for (int p = 0; p < GS_PART_COUNT; p++)
-        if (p != GS_PART_MTP)
-            out->total = gs_add(out->total, t.parts[p], &t.ovf);
+    count_parts(&t, out);
     /* as gs_arch_count_params: the routed experts a token skips and the lookup tables
      * (read, not multiplied) do no work */
     const uint64_t idle = gs_add(t.inactive, t.lookups, &t.ovf);
@@ -109,21 +120,8 @@ enum gs_status gs_arch_count_params(const struct gs_arch *a, struct gs_param_cou
         add_module(&t, &a->modules[i], NULL, 1, GS_PART_COUNT);
 
     struct gs_param_count c;
-    memset(&c, 0, sizeof(c));
-    c.embedding = t.parts[GS_PART_EMBEDDING];
-    c.attention = t.parts[GS_PART_ATTENTION];
-    c.mlp = t.parts[GS_PART_MLP];
-    c.experts = t.parts[GS_PART_EXPERTS];
-    c.norms = t.parts[GS_PART_NORMS];
-    c.lm_head = t.parts[GS_PART_LM_HEAD];
-    c.other = t.parts[GS_PART_OTHER];
-    c.vision = t.parts[GS_PART_VISION];
-    c.audio = t.parts[GS_PART_AUDIO];
-    c.mtp = t.parts[GS_PART_MTP];
+    count_parts(&t, &c);
     c.buffers = t.buffers;
-    for (int p = 0; p < GS_PART_COUNT; p++)
-        if (p != GS_PART_MTP)
-            c.total = gs_add(c.total, t.parts[p], &t.ovf);
     /* routed experts beyond top-k, an untied input
      * lookup and the vision/audio encoders (not run per text token) are not
      * active */

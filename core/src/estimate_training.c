@@ -68,6 +68,27 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
+/* The parameters of `counts` layers of each block, from one layer of each (`block`), by part
+ * and active. */
+static void layers_params(const struct gs_arch *a, const struct gs_param_count *block,
+                          const uint64_t *counts, struct gs_param_count *out, bool *ovf)
+{
+    memset(out, 0, sizeof(*out));
+    for (size_t b = 0; b < a->block_count; b++) {
+        if (counts[b] == 0)
+            continue;
+        const struct gs_param_count *one = &block[b];
+        const uint64_t n = counts[b];
+        out->embedding = gs_add(out->embedding, gs_mul(one->embedding, n, ovf), ovf);
+        out->attention = gs_add(out->attention, gs_mul(one->attention, n, ovf), ovf);
+        out->mlp = gs_add(out->mlp, gs_mul(one->mlp, n, ovf), ovf);
+        out->experts = gs_add(out->experts, gs_mul(one->experts, n, ovf), ovf);
+        out->norms = gs_add(out->norms, gs_mul(one->norms, n, ovf), ovf);
+        out->other = gs_add(out->other, gs_mul(one->other, n, ovf), ovf);
+        out->active = gs_add(out->active, gs_mul(one->active, n, ovf), ovf);
+    }
+}
+
 /* Parameters on the most loaded GPU (Megatron-LM parallel_state.py, build_tokenizer.py):
  * each pipeline stage holds the decoder layers the framework's split gives it
  * (gs_workload_stage_split), counted layer by layer; projections, embeddings and head over
@@ -119,18 +140,11 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
      * encoder towers of their own parts (T5's) and the model-level modules add: spread over
      * the stages, as the layers once were */
     struct gs_param_count block[GS_BLOCKS_MAX], layers;
-    memset(&layers, 0, sizeof(layers));
     uint64_t counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
-    for (size_t b = 0; b < a->block_count; b++) {
+    for (size_t b = 0; b < a->block_count; b++)
         gs_arch_count_block(a, b, &block[b], ovf);
-        layers.attention = gs_add(layers.attention, gs_mul(block[b].attention, counts[b], ovf), ovf);
-        layers.mlp = gs_add(layers.mlp, gs_mul(block[b].mlp, counts[b], ovf), ovf);
-        layers.other = gs_add(layers.other, gs_mul(block[b].other, counts[b], ovf), ovf);
-        layers.norms = gs_add(layers.norms, gs_mul(block[b].norms, counts[b], ovf), ovf);
-        layers.experts = gs_add(layers.experts, gs_mul(block[b].experts, counts[b], ovf), ovf);
-        layers.embedding = gs_add(layers.embedding, gs_mul(block[b].embedding, counts[b], ovf), ovf);
-    }
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    layers_params(a, block, counts, &layers, ovf);
     const uint64_t rest_linear = gs_add(c->attention, c->mlp, ovf) -
                                  gs_add(layers.attention, layers.mlp, ovf);
     const uint64_t rest_other = c->other - layers.other;
@@ -145,10 +159,7 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
                    : ceil_div(gs_add(c->embedding - layers.embedding, s.vocab_padding, ovf), t);
     /* the work each stage does a token: its layers' active parameters, the head's on the last
      * (the logits' matrix product), the rest of the model's spread */
-    uint64_t layers_active = 0;
-    for (size_t b = 0; b < a->block_count; b++)
-        layers_active = gs_add(layers_active, gs_mul(block[b].active, counts[b], ovf), ovf);
-    const uint64_t outside = c->active > layers_active ? c->active - layers_active : 0;
+    const uint64_t outside = c->active > layers.active ? c->active - layers.active : 0;
     uint64_t head_active = a->logits ? (c->lm_head ? c->lm_head : c->embedding - layers.embedding)
                                      : 0;
     head_active = head_active < outside ? head_active : outside;
@@ -157,22 +168,16 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
     const uint64_t share_norms = ceil_div(rest_norms, p), share_experts = ceil_div(rest_experts, p);
     uint64_t most = 0;
     for (uint64_t k = 0; k < p; k++) {
+        struct gs_param_count mine;
         gs_arch_count_blocks(a, bounds[k], bounds[k + 1], counts);
-        uint64_t linear = share_linear, other = share_other;
-        uint64_t norms = share_norms, experts = share_experts;
-        uint64_t active = gs_add(share_active, k + 1 == p ? head_active : 0, ovf);
-        for (size_t b = 0; b < a->block_count; b++) {
-            if (counts[b] == 0)
-                continue;
-            const struct gs_param_count *one = &block[b];
-            active = gs_add(active, gs_mul(one->active, counts[b], ovf), ovf);
-            linear = gs_add(linear, gs_mul(gs_add(one->attention, one->mlp, ovf), counts[b], ovf),
-                            ovf);
-            other = gs_add(other, gs_mul(gs_add(one->other, one->embedding, ovf), counts[b], ovf),
-                           ovf);
-            norms = gs_add(norms, gs_mul(one->norms, counts[b], ovf), ovf);
-            experts = gs_add(experts, gs_mul(one->experts, counts[b], ovf), ovf);
-        }
+        layers_params(a, block, counts, &mine, ovf);
+        const uint64_t linear =
+            gs_add(gs_add(mine.attention, mine.mlp, ovf), share_linear, ovf);
+        const uint64_t other = gs_add(gs_add(mine.other, mine.embedding, ovf), share_other, ovf);
+        const uint64_t norms = gs_add(mine.norms, share_norms, ovf);
+        const uint64_t experts = gs_add(mine.experts, share_experts, ovf);
+        const uint64_t active =
+            gs_add(gs_add(mine.active, share_active, ovf), k + 1 == p ? head_active : 0, ovf);
         if (active > s.busiest_active)
             s.busiest_active = active;
         const uint64_t ends = k == 0 ? first_ends : k + 1 == p ? last_head : 0;

@@ -171,6 +171,25 @@ static uint64_t next_micro(const struct train_ctx *c, uint64_t micro)
     return 1;
 }
 
+/* The smallest micro-batch the search may split the request's batch into (next_micro to the
+ * end): the most micro-batches a step, the smallest pipeline bubble. */
+static uint64_t smallest_micro(const struct train_ctx *c)
+{
+    uint64_t smallest = c->request->training.batch_size ? c->request->training.batch_size : 1;
+    for (uint64_t next = next_micro(c, smallest); next != 0; next = next_micro(c, next))
+        smallest = next;
+    return smallest;
+}
+
+/* The least recomputation the limits allow (full when they allow none, which nothing fits). */
+static enum gs_recompute gentlest_recompute(const struct train_ctx *c)
+{
+    for (int r = GS_RECOMPUTE_NONE; r <= GS_RECOMPUTE_FULL; r++)
+        if (c->l->recompute & (1u << r))
+            return (enum gs_recompute)r;
+    return GS_RECOMPUTE_FULL;
+}
+
 /* The plan's micro-batch and accumulation: the workload it was sized with. */
 static void record_batch(const struct train_ctx *c, struct gs_plan *p)
 {
@@ -207,18 +226,12 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
     const enum gs_offload top_off = !c->l->allow_offload || top_zero == 0 ? GS_OFFLOAD_NONE
                                     : top_zero == 3 ? GS_OFFLOAD_OPTIMIZER_AND_PARAMS
                                                     : GS_OFFLOAD_OPTIMIZER;
-    uint64_t smallest = c->request->training.batch_size ? c->request->training.batch_size : 1;
-    for (uint64_t next = next_micro(c, smallest); next != 0; next = next_micro(c, next))
-        smallest = next;
+    const uint64_t smallest = smallest_micro(c);
     batch_split(c, smallest);
     /* the deadline's lower bound below at the gentlest recomputation, before any estimate:
      * a layout that misses it there misses it at every option (same answers, fewer
      * estimates: a long pipeline's bubble rules most out) */
-    int gentlest = top_rc;
-    for (int r = top_rc; r >= GS_RECOMPUTE_NONE; r--)
-        if (c->l->recompute & (1u << r))
-            gentlest = r;
-    if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)gentlest, 0, 0, NULL))
+    if (!meets_deadline(c, t * p * dp, p, gentlest_recompute(c), 0, 0, NULL))
         return false;
     training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)top_zero, (enum gs_recompute)top_rc,
                       top_off, &w);
@@ -324,17 +337,10 @@ static double slowdown(const struct train_ctx *c, uint64_t n, const struct gs_pl
  * (stage_balance and comm_factor 1). Leaves c->w the request. */
 static double bubble_bound(struct train_ctx *c, uint64_t n, uint64_t p)
 {
-    uint64_t smallest = c->request->training.batch_size ? c->request->training.batch_size : 1;
-    for (uint64_t next = next_micro(c, smallest); next != 0; next = next_micro(c, next))
-        smallest = next;
-    enum gs_recompute gentlest = GS_RECOMPUTE_FULL;
-    for (int r = GS_RECOMPUTE_FULL; r >= GS_RECOMPUTE_NONE; r--)
-        if (c->l->recompute & (1u << r))
-            gentlest = (enum gs_recompute)r;
-    batch_split(c, smallest);
+    batch_split(c, smallest_micro(c));
     struct gs_train_input in;
     struct gs_train_result r;
-    train_input(c, n, p, gentlest, 0, 0, NULL, &in);
+    train_input(c, n, p, gentlest_recompute(c), 0, 0, NULL, &in);
     in.tokens = 1;
     c->w = c->request;
     if (!gs_perf_train(&in, &c->gpu->perf, c->eff, &r))
