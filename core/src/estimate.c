@@ -67,7 +67,10 @@ enum gs_status gs_model_spec_count(struct gs_model_spec *model, struct gs_error 
     if (!model->has_arch)
         return GS_OK;
     const enum gs_status st = count_arch(&model->arch, &model->counts, err);
-    model->counted = st == GS_OK;
+    bool ovf = false;
+    for (size_t b = 0; st == GS_OK && b < model->arch.block_count; b++)
+        gs_arch_count_block(&model->arch, b, &model->block_counts[b], &ovf);
+    model->counted = st == GS_OK && !ovf;
     return st;
 }
 

@@ -139,10 +139,14 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
     /* one layer of each block, by part; what all the decoder layers hold, and so what the
      * encoder towers of their own parts (T5's) and the model-level modules add: spread over
      * the stages, as the layers once were */
-    struct gs_param_count block[GS_BLOCKS_MAX], layers;
+    struct gs_param_count own[GS_BLOCKS_MAX], layers;
+    const struct gs_param_count *block = m->block_counts;
+    if (!m->counted) {
+        for (size_t b = 0; b < a->block_count; b++)
+            gs_arch_count_block(a, b, &own[b], ovf);
+        block = own;
+    }
     uint64_t counts[GS_BLOCKS_MAX];
-    for (size_t b = 0; b < a->block_count; b++)
-        gs_arch_count_block(a, b, &block[b], ovf);
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
     layers_params(a, block, counts, &layers, ovf);
     const uint64_t rest_linear = gs_add(c->attention, c->mlp, ovf) -

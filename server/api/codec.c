@@ -73,6 +73,7 @@ static bool use_catalog_model(const struct catalog_model *m,
         out->model.arch = row->arch;
         out->model.counted = true;
         out->model.counts = row->counts;
+        memcpy(out->model.block_counts, row->block_counts, sizeof(row->block_counts));
     }
     else
         out->model.parameters = m->parameters;

@@ -23,6 +23,7 @@ struct codec_catalog_arch {
     bool valid;                         /* `arch` is the model's, validated */
     struct gs_arch arch;
     struct gs_param_count counts;       /* when valid: gs_arch_count_params(arch) */
+    struct gs_param_count block_counts[GS_BLOCKS_MAX]; /* when valid: gs_arch_count_block */
     struct gs_checkpoint_bytes stored;  /* imports: what their headers say (.present) */
 };
 

@@ -174,7 +174,10 @@ static bool decode_arch(struct service *s, size_t i, const json_t *config,
                                        : GS_ERR_INVALID;
     if (st == GS_OK) /* validates, then counts */
         st = gs_arch_count_params(&d->row.arch, &d->row.counts, &local);
-    d->row.valid = st == GS_OK;
+    bool ovf = false;
+    for (size_t b = 0; st == GS_OK && b < d->row.arch.block_count; b++)
+        gs_arch_count_block(&d->row.arch, b, &d->row.block_counts[b], &ovf);
+    d->row.valid = st == GS_OK && !ovf;
     /* an import gpusizer cannot read the architecture of is sized by its headers alone */
     const bool imported = hub_ref_checkpoint_bytes(m->checkpoint_json, &d->row.stored);
     if (st != GS_OK && !imported)

@@ -76,6 +76,9 @@ struct gs_model_spec {
      * afterwards clears `counted`. */
     bool counted;
     struct gs_param_count counts;
+    struct gs_param_count block_counts[GS_BLOCKS_MAX]; /* when counted: one layer of each
+                                                          block (gs_arch_count_block), what
+                                                          pipeline stages are weighed by */
 };
 
 /* Validates and counts `model->arch` once (see `counted`); nothing to do
