@@ -277,6 +277,32 @@ static void estimate_workload(FILE *out, const json_t *r)
     fputc('\n', out);
 }
 
+/* Training with pipeline stages: the layers each holds, runs of equal stages folded
+ * ("Stages:    6, 8 x6, 7 layers"), as parallelism.stage_layers lists them. */
+static void estimate_stages(FILE *out, const json_t *r)
+{
+    const json_t *layers = get(r, "parallelism/stage_layers");
+    const size_t n = json_is_array(layers) ? json_array_size(layers) : 0;
+    if (n < 2)
+        return;
+    char buf[256];
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n;) {
+        const json_int_t v = json_integer_value(json_array_get(layers, i));
+        size_t run = 1;
+        while (i + run < n && json_integer_value(json_array_get(layers, i + run)) == v)
+            run++;
+        if (run > 1)
+            append(buf, sizeof(buf), &at, "%s%" PRIdMAX " x%zu", i > 0 ? ", " : "", (intmax_t)v,
+                   run);
+        else
+            append(buf, sizeof(buf), &at, "%s%" PRIdMAX, i > 0 ? ", " : "", (intmax_t)v);
+        i += run;
+    }
+    fprintf(out, "Stages:    %s layers\n", buf);
+}
+
 static void estimate_gpu(FILE *out, const json_t *r)
 {
     json_int_t count = 1;
@@ -419,6 +445,7 @@ static int write_estimate(FILE *out, const json_t *r)
 {
     model_line(out, r);
     estimate_workload(out, r);
+    estimate_stages(out, r);
     estimate_gpu(out, r);
     fputs("Memory per GPU:\n", out);
     memory_lines(out, get(r, "per_gpu"));

@@ -362,6 +362,16 @@ static void test_summary(void **state)
     assert_non_null(strstr(r.out, "llama-3.1-70b"));
     assert_non_null(strstr(r.out, "TP8 PP2 DP2 ZeRO-1"));
     assert_non_null(strstr(r.out, "optimizer"));
+    assert_non_null(strstr(r.out, "Stages:    40 x2 layers"));
+    result_free(&r);
+
+    /* DeepSeek-V3's 61 layers over 8 Megatron stages: the uneven ends */
+    r = run("{\"model\": \"deepseek-v3\", \"mode\": \"training\", \"training\": "
+            "{\"batch_size\": 1, \"sequence_length\": 4096}, \"parallelism\": {\"pipeline\": 8, "
+            "\"expert\": 8, \"data\": 8}}",
+            "estimate --summary");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Stages:    6, 8 x6, 7 layers"));
     result_free(&r);
 
     r = run(NULL, "fit --model llama-3.1-70b --gpu h100 --context 8192 --batch 32 --summary");
