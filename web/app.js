@@ -87,6 +87,7 @@ const FIELDS = {
     ['parallelism.pipeline', 'Pipeline stages', 'int', ''],
     ['parallelism.data', 'Data parallel', 'int', ''],
     ['parallelism.expert', 'Expert parallel', 'int', ''],
+    ['parallelism.expert_tensor', 'Expert tensor parallel', 'int', '', { m: 'training', ph: 'framework default' }],
     ['parallelism.gpus_per_node', 'GPUs per node', 'int', '', { ph: '8' }],
     ['parallelism.stage_gpus', 'GPU of each stage', 'list', '', { m: 'inference', ph: 'l40s, h100-sxm-80gb' }],
   ],
@@ -121,7 +122,7 @@ const FIELDS = {
 
 const form = $('#estimate-form');
 
-/** A response's text and its JSON (null where it is none). */
+/** A response's text and its JSON (null if none). */
 async function readBody(res) {
   const text = await res.text();
   try {
@@ -172,7 +173,7 @@ const modelSource = () => form.elements['model-source'].value || 'catalog';
 const currentMode = () => form.elements.mode.value || 'inference';
 const control = (name) => form.elements.namedItem(name);
 
-/** Shows what the model source, mode and dependent fields make relevant; hidden fields are not sent. */
+/** Shows the fields the model source, mode and other fields make relevant; hidden ones aren't sent. */
 function syncVisibility() {
   for (const b of $$('[data-source]')) b.hidden = b.dataset.source !== modelSource();
   for (const b of $$('[data-mode]')) b.hidden = b.dataset.mode !== currentMode();
@@ -186,7 +187,7 @@ function syncVisibility() {
 
 const state = { models: [], gpus: [], question: 'estimate', last: null, sort: { key: 'rank', dir: 1 } };
 
-/** Words of a name: "Meta-Llama-3.1-8B-Instruct" -> meta, llama, 3.1, 8b, instruct; "deepseek-v3" -> deepseek, v, 3. */
+/** Words of a name: "Meta-Llama-3.1-8B" -> meta, llama, 3.1, 8b; "deepseek-v3" -> deepseek, v, 3. */
 const words = (s) => String(s).toLowerCase().match(/\d+(?:\.\d+)*[a-z]*|[a-z]+/g) || [];
 const squash = (s) => String(s).toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -263,7 +264,7 @@ function comboPick(i) {
   saveHash();
 }
 
-/** Says which catalog entry the typed model is, or that the server will match it by its words. */
+/** Says which catalog entry the typed model is, or that the server will match its words. */
 function modelHint() {
   const v = $('#model-id').value.trim();
   const m = state.models.find((x) => x.m.id === v || x.m.aliases?.includes(v))?.m;
@@ -322,7 +323,7 @@ async function loadCatalog() {
 
 // --- The request
 
-/** Parses a number the way a person types it (commas, spaces, 7e9); the server judges range and integrality. */
+/** Parses a number as a person types it (commas, spaces, 7e9); the server judges its range. */
 function parseNumber(raw, field) {
   const cleaned = raw.trim().replace(/[,_\s]/g, '');
   if (!/^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(cleaned)) {
@@ -401,7 +402,7 @@ function buildRequest(question) {
     const v = controlValue(c);
     if (v !== undefined) setPath(body, c.name, v);
   }
-  // a raw parameter count has no architecture, hence no KV cache: serving sizes the weights only
+  // a raw parameter count has no architecture, so no KV cache: serving sizes the weights
   if (modelSource() === 'parameters') delete body.inference;
   if (question === 'estimate' && body.gpu_count !== undefined) {
     const n = body.gpu_count;
@@ -449,7 +450,7 @@ function saveHash() {
   history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
 }
 
-/** Restores the form from the hash; returns the question to ask, if the link carries one. */
+/** Restores the form from the hash; returns the question the link asks, if any. */
 function restoreHash() {
   const p = new URLSearchParams(location.hash.slice(1));
   if (![...p.keys()].length) return null;
@@ -469,7 +470,7 @@ function restoreHash() {
 
 // --- Errors
 
-/** The field a problem's JSON Pointer names: a control by its API name, the longest that matches, else a section. */
+/** The field a problem's JSON Pointer names: the control of the longest matching API name, else a section. */
 function fieldForPointer(pointer, derived = {}) {
   if (derived[pointer]) return control(derived[pointer]).id;
   const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -564,6 +565,7 @@ function layoutText(plan, o = {}) {
   if (plan.pipeline > 1) parts.push(`PP ${plan.pipeline}`);
   if (plan.attention_data > 1) parts.push(`DP-attention ${plan.attention_data}`);
   if (plan.expert > 1) parts.push(`EP ${plan.expert}`);
+  if (plan.expert_tensor > 1) parts.push(`ETP ${plan.expert_tensor}`);
   if (o.replicas == null && plan.data > 1) parts.push(`DP ${plan.data}`);
   let text = parts.join(' × ');
   if (o.replicas != null) {
@@ -662,7 +664,7 @@ function notes(res) {
   $('#accuracy').replaceChildren(...acc);
 }
 
-/** A change's name in words (the API's code stays beside it, for whoever reads the JSON). */
+/** A change's name in words (its API code is shown beside it). */
 const CHANGE_LABELS = {
   fp8_kv_cache: 'KV cache in fp8',
   fp8_weights: 'Weights in fp8',
@@ -733,9 +735,9 @@ function applyChange(settings, quiet) {
   $(`button[value="${state.question}"]`).focus();
 }
 
-/** Puts a recommended option's estimate_request into the form (its GPU, layout, formats, batch) and asks Estimate. */
+/** Puts an option's estimate_request into the form and asks Estimate. */
 async function estimateOption(o) {
-  const settings = { 'parallelism.tensor': '', 'parallelism.pipeline': '', 'parallelism.data': '', 'parallelism.expert': '' };
+  const settings = Object.fromEntries(['tensor', 'pipeline', 'data', 'expert', 'expert_tensor'].map((k) => [`parallelism.${k}`, '']));
   const walk = (obj, prefix) => {
     for (const [k, v] of Object.entries(obj)) {
       if (prefix + k === 'model') continue;
@@ -938,7 +940,7 @@ function recTable(res) {
       el('button', { type: 'button', class: 'sort', 'data-key': key }, label, el('span', { 'aria-hidden': 'true', class: 'arrow' },
         sorted ? (state.sort.dir > 0 ? ' ▲' : ' ▼') : ' ↕')));
   }));
-  // data-label: the column's name, shown beside each figure on a narrow screen (rows become cards)
+  // data-label: the column's name, shown beside each figure when rows become cards
   const rows = sortedOptions(res).map((o) => el('tr', { 'data-gpu': o.gpu }, cols.map(([key, label, get, fmt], i) => {
     const v = get(o);
     const cell = el(i === 1 ? 'th' : 'td', { scope: i === 1 ? 'row' : null, class: fmt ? 'num' : null, 'data-field': key,

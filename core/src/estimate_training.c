@@ -89,10 +89,23 @@ static void layers_params(const struct gs_arch *a, const struct gs_param_count *
     }
 }
 
+/* The ranks an expert's shard is replicated over, which share its gradients and, sharded,
+ * its states: a stage's tensor x context x data ranks over expert x expert_tensor
+ * (Megatron-LM parallel_state.py: expert_data_parallel_size = world_size /
+ * (expert_tensor x expert x pipeline); torchtitan parallel_dims.py: efsdp = dp_shard x cp x
+ * tp / ep). */
+static uint64_t expert_data_parallel(const struct gs_parallelism *par, bool *ovf)
+{
+    return ceil_div(gs_mul(gs_mul(par->tensor, par->context, ovf), par->data, ovf),
+                    gs_mul(par->expert, par->expert_tensor, ovf));
+}
+
 /* Parameters on the most loaded GPU (Megatron-LM parallel_state.py, build_tokenizer.py):
  * each pipeline stage holds the decoder layers the framework's split gives it
  * (gs_workload_stage_split), counted layer by layer; projections, embeddings and head over
- * t; norms replicated within a stage; routed experts over e. With t > 1 the vocabulary is
+ * t; norms replicated within a stage; routed experts over e, each over its expert_tensor
+ * ranks (Megatron-LM theoretical_memory_usage.py: expert_sharded_params / (expert_tensor x
+ * expert_model parallel size)). With t > 1 the vocabulary is
  * padded to a multiple of 128 * t (build_tokenizer.py). The first stage holds the
  * embedding and the vision and audio encoders, the last the head (a copy of a tied
  * embedding); what else lies outside the decoder layers is spread over the stages. The
@@ -132,7 +145,7 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
                          gs_add(embedding, towers, ovf), ovf);
         if (c->lm_head)
             s.dense = gs_add(s.dense, head, ovf);
-        s.experts = ceil_div(c->experts, par->expert);
+        s.experts = ceil_div(c->experts, gs_mul(par->expert, par->expert_tensor, ovf));
         s.linear = ceil_div(linear, t);
         return s;
     }
@@ -187,7 +200,7 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
         const uint64_t ends = k == 0 ? first_ends : k + 1 == p ? last_head : 0;
         const uint64_t dense = gs_add(gs_add(ceil_div(gs_add(linear, other, ovf), t), norms, ovf),
                                       ends, ovf);
-        const uint64_t routed = ceil_div(experts, par->expert);
+        const uint64_t routed = ceil_div(experts, gs_mul(par->expert, par->expert_tensor, ovf));
         if (k == 0 || gs_add(dense, routed, ovf) > most) {
             most = gs_add(dense, routed, ovf);
             s.dense = dense;
@@ -588,8 +601,8 @@ static uint64_t collective_bytes(const struct train_plan *plan, uint64_t g, uint
  * or reduce-scatter of B bytes over k ranks sends (k - 1)/k B from each, an all-reduce twice
  * that (Patarasuk and Yuan 2009; nccl-tests doc/PERFORMANCE.md, bus bandwidth). The dense
  * part's collectives run over the data (x context) ranks, a trained model's experts' over
- * their expert-data-parallel group (data x tensor x context / expert, the group their
- * shards and gradients are spread over in model_states); adapters train no expert. */
+ * their expert-data-parallel group (expert_data_parallel, the group their shards and
+ * gradients are spread over in model_states); adapters train no expert. */
 static uint64_t data_parallel_bytes(const struct gs_model_spec *m, const struct train_plan *plan,
                                     const struct shard *s, struct gs_state_bytes bpp,
                                     const struct state_extra *x)
@@ -599,8 +612,7 @@ static uint64_t data_parallel_bytes(const struct gs_model_spec *m, const struct 
     bool big = false, *ovf = &big;
     const struct gs_parallelism *par = &plan->par;
     const uint64_t dp = gs_mul(par->data, par->context, ovf);
-    const uint64_t expert_dp =
-        ceil_div(gs_mul(gs_mul(par->tensor, par->context, ovf), par->data, ovf), par->expert);
+    const uint64_t expert_dp = expert_data_parallel(par, ovf);
     uint64_t ge = 0, we = 0;
     if (!plan->lora && s->experts) {
         we = bytes_of(s->experts, bpp.weights, ovf);
@@ -733,8 +745,7 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
                "(_to_dtype_if_needed(reduce_scatter_output, orig_dtype)); torchtitan "
                "parallelize_llama.py apply_fsdp");
     const uint64_t dp = gs_mul(par->data, par->context, ovf);
-    const uint64_t expert_dp = ceil_div(gs_mul(gs_mul(par->tensor, par->context, ovf), par->data, ovf),
-                                        par->expert);
+    const uint64_t expert_dp = expert_data_parallel(par, ovf);
     const unsigned zero = par->zero_stage;
     const bool shard_optimizer = zero >= 1 || par->distributed_optimizer;
     e->parameters_per_gpu = gs_add(s.dense, s.experts, ovf);
@@ -1384,6 +1395,80 @@ enum gs_stage_split gs_workload_stage_split(const struct gs_workload *w)
     return f->framework == GS_FW_TORCHTITAN ? GS_SPLIT_TORCHTITAN : GS_SPLIT_DIVIDES;
 }
 
+uint64_t gs_workload_expert_tensor(const struct gs_model_spec *m, const struct gs_workload *w)
+{
+    const struct gs_parallelism *p = &w->parallelism;
+    if (p->expert_tensor)
+        return p->expert_tensor;
+    if (w->mode != GS_MODE_TRAINING || m == NULL || !m->has_arch ||
+        gs_arch_moe_block(&m->arch) == NULL)
+        return 1;
+    const uint64_t t = p->tensor ? p->tensor : 1;
+    const struct gs_training_knobs *f = &w->training.framework;
+    switch (f->framework_given ? f->framework : GS_FW_TRANSFORMERS) {
+    case GS_FW_MEGATRON:
+        return t;
+    case GS_FW_TRANSFORMERS:
+    case GS_FW_TORCHTUNE:
+        return p->expert > 1 ? 1 : t;
+    default:
+        return 1;
+    }
+}
+
+/* Says how the routed experts are split, where it matters (tensor or expert-tensor ranks
+ * above one), with the code the split follows. */
+static void expert_split_notes(const struct gs_workload *w, const struct train_plan *plan,
+                               struct gs_estimate *e)
+{
+    const struct gs_parallelism *par = &plan->par;
+    if (e->expert_tensor == 0 || (par->tensor == 1 && par->expert_tensor == 1))
+        return;
+    const struct gs_training_knobs *f = &w->training.framework;
+    const enum gs_framework fw = f->framework_given ? f->framework : GS_FW_TRANSFORMERS;
+    if (w->parallelism.expert_tensor)
+        assume_value(e, "expert_tensor_parallel", par->expert_tensor,
+                     par->expert_tensor > 1
+                         ? "each routed expert split over this many ranks (parallelism."
+                           "expert_tensor), its optimizer states and gradients over the "
+                           "expert-data-parallel rest of the stage's ranks"
+                         : "routed experts whole on their expert rank (parallelism."
+                           "expert_tensor 1)",
+                     "Megatron-LM parallel_state.py initialize_model_parallel (the expert grid) "
+                     "and theoretical_memory_usage.py");
+    else if (fw == GS_FW_MEGATRON)
+        assume_value(e, "expert_tensor_parallel", par->expert_tensor,
+                     "Megatron-LM splits each routed expert over the tensor ranks unless "
+                     "--expert-tensor-parallel-size says otherwise (parallelism.expert_tensor); "
+                     "MoE recipes often set 1 for whole experts",
+                     "megatron/training/arguments.py validate_args (expert_tensor_parallel_size "
+                     "defaults to tensor_model_parallel_size)");
+    else if (par->expert_tensor > 1)
+        assume_value(e, "expert_tensor_parallel", par->expert_tensor,
+                     "the tensor-parallel plan shards each routed expert over the tensor ranks, "
+                     "like any MLP",
+                     fw == GS_FW_TORCHTUNE
+                         ? "torchtune modules/moe/_parallelism.py ExpertTensorParallel (llama4 "
+                           "_parallelism.py)"
+                         : "transformers base_model_tp_plan (mlp.experts.gate_up_proj "
+                           "packed_colwise, down_proj rowwise: models/deepseek_v3, glm4_moe, "
+                           "qwen3_moe configuration files)");
+    else
+        assume_value(e, "expert_tensor_parallel", 1,
+                     par->expert > 1 ? "routed experts whole on their expert rank"
+                                     : "routed experts whole, a copy on every tensor rank",
+                     fw == GS_FW_TORCHTITAN
+                         ? "torchtitan distributed/parallel_dims.py (the experts' mesh is "
+                           "pipeline x dp_replicate x efsdp x ep: no tensor axis)"
+                     : fw == GS_FW_DEEPSPEED
+                         ? "DeepSpeed AutoTP shards nn.Linear modules (module_inject/auto_tp.py); "
+                           "transformers keeps routed experts as 3-D parameters"
+                     : fw == GS_FW_LITGPT ? "LitGPT has no tensor parallelism of its own for "
+                                            "training"
+                                          : "transformers base_model_ep_plan (mlp.experts "
+                                            "grouped_gemm: experts split whole over the ranks)");
+}
+
 enum gs_status est_compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
                                     struct gs_estimate *e, struct gs_error *err)
 {
@@ -1391,10 +1476,38 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     memset(&plan, 0, sizeof(plan));
     normalize(w, &plan.tr, &plan.par);
     plan.par.stage_split = gs_workload_stage_split(w);
+    plan.par.expert_tensor = gs_workload_expert_tensor(m, w);
+    if (w->parallelism.expert_tensor > 1 && w->training.framework.framework_given &&
+        w->training.framework.framework == GS_FW_TORCHTITAN)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert_tensor",
+                            "torchtitan has no expert tensor parallelism (distributed/"
+                            "parallel_dims.py: the experts' mesh is pipeline x dp_replicate x "
+                            "efsdp x ep): use expert_tensor 1, or expert parallelism");
+    /* an expert grid Megatron-LM's default cannot lay out (only its default is above 1 with
+     * expert parallelism) gets the reason; degrees so large the products pass 64 bits are
+     * left to gs_parallelism_validate, which refuses them */
+    bool wrapped = false;
+    const uint64_t stage_ranks =
+        gs_mul(gs_mul(plan.par.tensor, plan.par.context, &wrapped), plan.par.data, &wrapped);
+    const uint64_t expert_grid = gs_mul(plan.par.expert, plan.par.expert_tensor, &wrapped);
+    if (!wrapped && w->parallelism.expert_tensor == 0 && plan.par.expert > 1 &&
+        plan.par.expert_tensor > 1 && stage_ranks % expert_grid != 0)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
+                            "Megatron-LM splits each expert over the %llu tensor ranks unless "
+                            "--expert-tensor-parallel-size says otherwise (arguments.py), so "
+                            "expert parallelism %llu must divide context x data = %llu "
+                            "(parallel_state.py: expert x expert tensor ranks share a stage's "
+                            "tensor x context x data); set parallelism.expert_tensor 1 for whole "
+                            "experts",
+                            (unsigned long long)plan.par.expert_tensor,
+                            (unsigned long long)plan.par.expert,
+                            (unsigned long long)(plan.par.context * plan.par.data));
     enum gs_status st =
         gs_parallelism_validate(&plan.par, m->has_arch ? &m->arch : NULL, err);
     if (st != GS_OK)
         return st;
+    if (m->has_arch && gs_arch_moe_block(&m->arch) != NULL)
+        e->expert_tensor = plan.par.expert_tensor;
     st = resolve_method(m, w, &plan, e, err);
     if (st == GS_OK)
         st = resolve_regime(w, &plan, e, err);
@@ -1465,13 +1578,15 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
                "Megatron distributed optimizer: optimizer states (with fp32 master weights) "
                "sharded over data x context",
                "Megatron-LM docs/user-guide/features/dist_optimizer.md");
-    if (plan.par.tensor > 1 || plan.par.pipeline > 1 || plan.par.expert > 1)
+    if (plan.par.tensor > 1 || plan.par.pipeline > 1 || plan.par.expert > 1 ||
+        plan.par.expert_tensor > 1)
         assume(e, "model_parallel_split",
                "the most loaded GPU: the layers each pipeline stage holds (parallelism."
                "stage_layers), projections and embeddings over tensor ranks, norms replicated, "
-               "routed experts over expert ranks; the first stage holds the embedding, the last "
-               "the head",
+               "routed experts over expert x expert_tensor ranks; the first stage holds the "
+               "embedding, the last the head",
                "Megatron-LM compute_weight_and_optimizer_memory");
+    expert_split_notes(w, &plan, e);
     if (m->has_arch && plan.par.pipeline > 1) {
         e->stage_layers = m->arch.num_hidden_layers;
         e->stage_split = plan.par.stage_split;

@@ -228,8 +228,10 @@ bool gs_parity_megatron(const struct gs_arch *a, const struct gs_training *tr,
         tp_part = gs_add(tp_part, m.embedding, &ovf);
     tp_part /= t;
     const uint64_t rep_part = m.replicated / p;
-    const uint64_t exp_part = m.experts / p / e; /* etp = 1 */
-    const uint64_t expert_dp = world / gs_mul(e, p, &ovf);
+    /* --expert-tensor-parallel-size, tensor when not given (arguments.py) */
+    const uint64_t etp = par->expert_tensor ? par->expert_tensor : t;
+    const uint64_t exp_part = m.experts / p / gs_mul(e, etp, &ovf);
+    const uint64_t expert_dp = world / gs_mul(gs_mul(e, etp, &ovf), p, &ovf);
     out->parameters_on_most_loaded_shard = gs_add(tp_part, rep_part, &ovf);
     out->expert_parameters_on_shard = exp_part;
     const bool dist = par->distributed_optimizer;

@@ -316,6 +316,20 @@ static double stage_balance(const struct gs_train_input *in)
     return balance < 1.0 ? balance : 1.0;
 }
 
+/* The top-k routed copies of a rank's tokens in a step, 16 bits a value, once for each pass
+ * that moves them (dispatch and combine in forward, their gradients in backward, the forward
+ * again under full recomputation): its pipeline stage's MoE layers, its tensor (sequence)
+ * share of one replica's tokens. */
+static double routed_pass_bytes(const struct gs_train_input *in)
+{
+    const double dp = (double)(in->data_parallel ? in->data_parallel : 1);
+    const double t = (double)(in->tensor ? in->tensor : 1);
+    const double p = (double)(in->pipeline ? in->pipeline : 1);
+    const double passes = in->recompute == GS_RECOMPUTE_FULL ? 6 : 4;
+    return passes * (double)in->moe_layers / p * in->tokens_per_step / (dp * t) *
+           (double)in->top_k * (double)in->hidden * 2;
+}
+
 bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gpu,
                    const struct gs_efficiency *eff, struct gs_train_result *out)
 {
@@ -358,14 +372,24 @@ bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gp
     out->expert_bytes = 0;
     if (compute > 0 && in->expert > 1 && in->moe_layers && in->expert_link_bytes_per_s > 0) {
         const double g = (double)in->expert;
-        const double dp = (double)(in->data_parallel ? in->data_parallel : 1);
-        const double t = (double)(in->tensor ? in->tensor : 1);
-        const double p = (double)(in->pipeline ? in->pipeline : 1);
-        const double passes = in->recompute == GS_RECOMPUTE_FULL ? 6 : 4;
-        const double sent = passes * (double)in->moe_layers / p * in->tokens_per_step / (dp * t) *
-                            (double)in->top_k * (double)in->hidden * 2 * (g - 1) / g;
+        const double sent = routed_pass_bytes(in) * (g - 1) / g;
         out->expert_bytes = gs_bytes_from_double(sent);
         busy += sent / in->expert_link_bytes_per_s;
+    }
+    /* expert tensor parallelism: after the dispatch each MoE layer all-gathers the tokens
+     * routed to its experts over the expert's tensor ranks and reduce-scatters the partial
+     * outputs before the combine (Megatron-LM token_dispatcher.py MoEAlltoAllTokenDispatcher:
+     * gather_from_sequence_parallel_region and reduce_scatter_to_sequence_parallel_region over
+     * the expt_tp group), and the reverse for their gradients in backward (the forward again
+     * under full recomputation). A rank receives its share of the routed tokens, top-k copies
+     * of its tensor (sequence) share of one replica's tokens, and sends it to each of the
+     * r - 1 other ranks of the group in a ring, 16 bits a value. */
+    out->expert_tensor_bytes = 0;
+    if (compute > 0 && in->expert_tensor > 1 && in->moe_layers &&
+        in->expert_tensor_link_bytes_per_s > 0) {
+        const double sent = routed_pass_bytes(in) * (double)(in->expert_tensor - 1);
+        out->expert_tensor_bytes = gs_bytes_from_double(sent);
+        busy += sent / in->expert_tensor_link_bytes_per_s;
     }
     out->data_parallel_bytes = 0;
     if (in->data_parallel > 1 && in->link_bytes_per_s > 0 && compute > 0) {

@@ -27,6 +27,10 @@ static void training_workload(const struct gs_workload *base, const struct gs_pl
     w->parallelism.pipeline = p;
     w->parallelism.data = dp;
     w->parallelism.expert = e;
+    /* with expert parallelism whole experts, as MoE recipes run them (Megatron-LM's default
+     * would split each over the tensor ranks too: the same bytes as expert degree e x t);
+     * without, the framework's split */
+    w->parallelism.expert_tensor = e > 1 ? 1 : 0;
     w->parallelism.zero_stage = zero;
     w->parallelism.offload = off;
     w->parallelism.sequence_parallel = t > 1;
@@ -105,11 +109,17 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
         in->layers = c->m->arch.num_hidden_layers;
         in->hidden = c->m->arch.hidden_size;
         const struct gs_block *moe = gs_arch_moe_block(&c->m->arch);
-        if (moe != NULL && e > 1) {
-            in->expert = e;
+        if (moe != NULL && (e > 1 || layout->expert_tensor > 1)) {
             in->moe_layers = gs_arch_moe_layers(&c->m->arch);
             in->top_k = moe->mlp.top_k;
+        }
+        if (moe != NULL && e > 1) {
+            in->expert = e;
             in->expert_link_bytes_per_s = plan_group_link(c->gpu, in->expert);
+        }
+        if (moe != NULL && layout->expert_tensor > 1) {
+            in->expert_tensor = layout->expert_tensor;
+            in->expert_tensor_link_bytes_per_s = plan_group_link(c->gpu, in->expert_tensor);
         }
     }
 }
@@ -289,6 +299,7 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
                     out->pipeline = p;
                     out->data = dp;
                     out->expert = e;
+                    out->expert_tensor = out->estimate.expert_tensor;
                     out->zero_stage = (unsigned)s;
                     out->recompute = (enum gs_recompute)r;
                     out->offload = (enum gs_offload)off;
@@ -384,6 +395,7 @@ static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
                 par.pipeline = p;
                 par.data = dp;
                 par.expert = experts[k];
+                par.expert_tensor = experts[k] > 1 ? 1 : 0;
                 par.sequence_parallel = t > 1;
                 par.stage_split = gs_workload_stage_split(c->request);
                 if (!plan_layout_valid(c->m, &par))

@@ -98,6 +98,11 @@ static void check_arch_layout(const struct gs_parallelism *p, const struct gs_ar
                      (unsigned long long)p->expert, (unsigned long long)moe->mlp.experts);
         *ok = false;
     }
+    if (p->expert_tensor > 1 && moe == NULL) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert_tensor",
+                     "expert tensor parallelism needs a mixture-of-experts model");
+        *ok = false;
+    }
 }
 
 enum gs_status gs_parallelism_validate(const struct gs_parallelism *p, const struct gs_arch *arch,
@@ -151,17 +156,35 @@ enum gs_status gs_parallelism_validate(const struct gs_parallelism *p, const str
                      "states; choose one");
         ok = false;
     }
-    if (p->expert > 1 && !divides(p->expert, p->tensor * p->context * p->data)) {
+    /* Megatron-LM parallel_state.py initialize_model_parallel: the expert grid of a stage is
+     * expert_tensor x expert x expert-data-parallel ranks, the stage's tensor x context x data
+     * ranks rearranged ("world_size is not divisible by expert_tensor_model_pipeline_parallel
+     * size") */
+    const uint64_t expert_tensor = p->expert_tensor ? p->expert_tensor : 1;
+    const uint64_t stage_ranks = p->tensor * p->context * p->data;
+    if (p->expert_tensor > ((uint64_t)1 << 20)) {
+        gs_error_add(err, GS_ERR_RANGE, "/parallelism/expert_tensor", "must be between 1 and %llu",
+                     (unsigned long long)1 << 20);
+        ok = false;
+    } else if (expert_tensor == 1 && p->expert > 1 && !divides(p->expert, stage_ranks)) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
                      "expert parallelism %llu must divide tensor x context x data = %llu",
-                     (unsigned long long)p->expert,
-                     (unsigned long long)(p->tensor * p->context * p->data));
+                     (unsigned long long)p->expert, (unsigned long long)stage_ranks);
+        ok = false;
+    } else if (expert_tensor > 1 && !divides(p->expert * expert_tensor, stage_ranks)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
+                     "expert x expert_tensor = %llu x %llu must divide tensor x context x data = "
+                     "%llu (each expert's tensor ranks and the expert ranks share a stage's "
+                     "ranks; expert_tensor 1 keeps experts whole)",
+                     (unsigned long long)p->expert, (unsigned long long)expert_tensor,
+                     (unsigned long long)stage_ranks);
         ok = false;
     }
     if (arch != NULL)
         check_arch_layout(p, arch, err, &ok);
-    else if (p->expert > 1) {
-        gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
+    else if (p->expert > 1 || expert_tensor > 1) {
+        gs_error_add(err, GS_ERR_INVALID,
+                     p->expert > 1 ? "/parallelism/expert" : "/parallelism/expert_tensor",
                      "expert parallelism needs the model's architecture, not a raw count");
         ok = false;
     }

@@ -961,6 +961,8 @@ static void write_parallelism(struct json_writer *w, const struct gs_parallelism
     json_w_member_int(w, "data", (json_int_t)(p->data ? p->data : 1));
     json_w_member_int(w, "context", (json_int_t)(p->context ? p->context : 1));
     json_w_member_int(w, "expert", (json_int_t)(p->expert ? p->expert : 1));
+    if (est->expert_tensor)
+        json_w_member_int(w, "expert_tensor", (json_int_t)est->expert_tensor);
     json_w_member_bool(w, "sequence_parallel", p->sequence_parallel);
     json_w_member_int(w, "zero_stage", (json_int_t)p->zero_stage);
     json_w_member_string(w, "offload", codec_offload_name(p->offload));

@@ -20,7 +20,7 @@ static const char *const training_keys[] = {
     "padding",            "sync_each_batch",     NULL};
 static const char *const lora_keys[] = {"rank", "targets", "dropout", "use_dora", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
-                                               "sequence_parallel", "zero_stage", "offload",
+                                               "expert_tensor", "sequence_parallel", "zero_stage", "offload",
                                                "distributed_optimizer", "gpus_per_node",
                                                "fsdp_version", "fsdp_use_orig_params", NULL};
 static const char *const override_keys[] = {"cuda_context_bytes",    "cublas_workspace_bytes",
@@ -348,6 +348,7 @@ bool codec_decode_parallelism(const json_t *section, struct gs_parallelism *out,
     read_uint(section, base, "data", 1, DEGREE_MAX, &out->data, &ok, err);
     read_uint(section, base, "context", 1, DEGREE_MAX, &out->context, &ok, err);
     read_uint(section, base, "expert", 1, DEGREE_MAX, &out->expert, &ok, err);
+    read_uint(section, base, "expert_tensor", 1, DEGREE_MAX, &out->expert_tensor, &ok, err);
     read_uint(section, base, "gpus_per_node", 1, 1024, &out->gpus_per_node, &ok, err);
     read_bool(section, base, "sequence_parallel", &out->sequence_parallel, &ok, err);
     out->sequence_parallel_given = json_object_get(section, "sequence_parallel") != NULL;

@@ -32,6 +32,8 @@ void sizing_answer_plan(struct json_writer *w, const struct gs_plan *p, bool tra
     json_w_member_int(w, "pipeline", (json_int_t)p->pipeline);
     json_w_member_int(w, "data", (json_int_t)p->data);
     json_w_member_int(w, "expert", (json_int_t)p->expert);
+    if (training && p->expert_tensor)
+        json_w_member_int(w, "expert_tensor", (json_int_t)p->expert_tensor);
     json_w_member_int(w, "zero_stage", (json_int_t)p->zero_stage);
     json_w_member_string(w, "activation_checkpointing", codec_recompute_name(p->recompute));
     json_w_member_string(w, "offload", codec_offload_name(p->offload));
@@ -68,6 +70,8 @@ static void write_throughput(struct json_writer *w, const struct gs_plan *p, boo
             json_w_member_u64(w, "data_parallel_bytes_per_step", t->data_parallel_bytes);
         if (t->expert_bytes)
             json_w_member_u64(w, "expert_all_to_all_bytes_per_step", t->expert_bytes);
+        if (t->expert_tensor_bytes)
+            json_w_member_u64(w, "expert_tensor_bytes_per_step", t->expert_tensor_bytes);
         json_w_end_object(w);
         return;
     }
@@ -225,6 +229,8 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
         json_w_member_int(w, "pipeline", (json_int_t)p->pipeline);
         json_w_member_int(w, "data", (json_int_t)p->data);
         json_w_member_int(w, "expert", (json_int_t)(p->expert ? p->expert : 1));
+        if (p->expert_tensor)
+            json_w_member_int(w, "expert_tensor", (json_int_t)p->expert_tensor);
         json_w_member_string(w, "offload", codec_offload_name(p->offload));
         json_w_member_bool(w, "sequence_parallel", p->tensor > 1);
         json_w_member_int(w, "gpus_per_node", (json_int_t)pg->gpus_per_node);

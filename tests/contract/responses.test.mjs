@@ -417,6 +417,39 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(one.body.parallelism.stage_layers, undefined);
     });
 
+    test('expert tensor parallelism: the framework\'s split of each routed expert, or the request\'s', async () => {
+      const ask = (framework, parallelism) => estimate({
+        model: 'deepseek-v3', mode: 'training',
+        training: { batch_size: 1, sequence_length: 4096, ...(framework ? { framework } : {}) },
+        parallelism,
+      });
+      const note = (body) => body.assumptions.find((a) => a.name === 'expert_tensor_parallel');
+      const titan = await ask('torchtitan', { tensor: 8 });
+      assert.equal(titan.res.status, 200);
+      assertConsistent(titan.body);
+      assert.equal(titan.body.parallelism.expert_tensor, 1);
+      const megatron = await ask('megatron', { tensor: 8 });
+      assert.equal(megatron.body.parallelism.expert_tensor, 8);
+      assert.equal(note(megatron.body).value, 8);
+      assert.match(note(megatron.body).source, /arguments\.py/);
+      assert.ok(megatron.body.parameters_per_gpu < titan.body.parameters_per_gpu / 4,
+        'the experts, most of the model, split over 8 ranks');
+      const unnamed = await ask(undefined, { tensor: 8 });
+      assert.equal(unnamed.body.parameters_per_gpu, megatron.body.parameters_per_gpu);
+      const whole = await ask('megatron', { tensor: 8, expert: 8, data: 8, expert_tensor: 1 });
+      assert.equal(whole.res.status, 200);
+      assert.equal(whole.body.parallelism.expert_tensor, 1);
+      assertProblem(await ask('megatron', { tensor: 8, expert: 8 }), 400, '/parallelism/expert');
+      assertProblem(await ask('torchtitan', { tensor: 8, expert_tensor: 8 }), 400, '/parallelism/expert_tensor');
+      assertProblem(await estimate({
+        model: 'llama-3.1-8b', mode: 'training', parallelism: { tensor: 2, expert_tensor: 2 },
+      }), 400, '/parallelism/expert_tensor');
+      const dense = await estimate({ model: 'llama-3.1-8b', mode: 'training', parallelism: { tensor: 2 } });
+      assert.equal(dense.body.parallelism.expert_tensor, undefined);
+      assertProblem(await estimate({ model: 'deepseek-v3', parallelism: { tensor: 8, expert_tensor: 8 } }),
+        400, '/parallelism/expert_tensor'); /* serving splits experts as its engine does */
+    });
+
     test('parity modes: deepspeed, megatron, accelerate', async () => {
       for (const parity of ['deepspeed', 'megatron', 'accelerate']) {
         const { res, body } = await estimate({

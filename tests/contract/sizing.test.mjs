@@ -457,6 +457,23 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
       }
       assert.ok(body.options.some((o) => o.plan.expert > 1), 'some option spreads the experts');
       await assertOptionsReproduce(request, body);
+      // Megatron-LM splits each expert over the tensor ranks unless told otherwise: the plans
+      // say which split they sized, and their estimate_request carries it
+      for (const allow of [{}, { expert_parallelism: false }]) {
+        const megatron = { ...request, training: { ...request.training, framework: 'megatron' },
+          constraints: { allow } };
+        const mb = await recommend(megatron);
+        checkRecommendation(mb);
+        for (const o of mb.options) {
+          const etp = o.plan.expert_tensor;
+          assert.equal(etp, o.plan.expert > 1 ? 1 : o.plan.tensor, `${o.gpu}: expert ${o.plan.expert}`);
+          assert.equal(o.estimate_request.parallelism.expert_tensor, etp, `${o.gpu}`);
+          assert.equal(o.throughput.expert_tensor_bytes_per_step > 0, etp > 1, `${o.gpu}: expert_tensor ${etp}`);
+        }
+        if (allow.expert_parallelism === false)
+          assert.ok(mb.options.some((o) => o.plan.expert_tensor > 1), 'some option splits each expert');
+        await assertOptionsReproduce(megatron, mb);
+      }
     });
 
     test('training without tokens: memory only, ranked by cost per hour; parallelism is ignored with a warning', async () => {

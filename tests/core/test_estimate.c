@@ -443,6 +443,89 @@ static void test_uneven_pipeline_stages(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
 }
 
+/* Routed experts over expert x expert_tensor ranks (gs_workload_expert_tensor), DeepSeek-V3
+ * (256 experts) trained at tensor 8. torchtitan keeps experts whole (its experts' mesh has no
+ * tensor axis), so a GPU holds its dense share D and every routed expert X. Megatron-LM splits
+ * each expert over the tensor ranks by default (arguments.py: expert_tensor_parallel_size =
+ * tensor_model_parallel_size), as transformers' tensor-parallel plan does: D + X/8. With 8
+ * expert ranks transformers keeps experts whole (X/8 each); Megatron-LM's default would need
+ * 8 x 8 ranks a stage (parallel_state.py), so tensor 8 alone is refused and tensor 8 x data 8
+ * gives each GPU X/64. Sharded states follow the expert-data-parallel group: tensor x data /
+ * (expert x expert_tensor). */
+static void test_expert_tensor_split(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_deepseek_v3();
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = workload(GS_MODE_TRAINING, GS_DTYPE_BF16);
+    w.parallelism.tensor = 8;
+    w.training.framework.framework_given = true;
+    w.training.framework.framework = GS_FW_TORCHTITAN;
+    struct gs_estimate e;
+    struct gs_error err;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.expert_tensor, 1);
+    const uint64_t experts = e.params.experts;
+    assert_true(experts > 600000000000ULL); /* 58 MoE layers x 256 x 3 x 7168 x 2048 and more */
+    const uint64_t dense = e.parameters_per_gpu - experts;
+    static const enum gs_framework splitting[] = {GS_FW_MEGATRON, GS_FW_TRANSFORMERS,
+                                                  GS_FW_TORCHTUNE};
+    for (size_t i = 0; i < 3; i++) {
+        w.training.framework.framework = splitting[i];
+        assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+        assert_int_equal(e.expert_tensor, 8);
+        assert_int_equal(e.parameters_per_gpu, dense + gs_div_ceil(experts, 8));
+    }
+    w.training.framework.framework_given = false; /* transformers' defaults */
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.expert_tensor, 8);
+    w.training.framework.framework = GS_FW_DEEPSPEED; /* AutoTP leaves 3-D experts whole */
+    w.training.framework.framework_given = true;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.parameters_per_gpu, dense + experts);
+    /* expert parallelism over the tensor ranks */
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    w.parallelism.expert = 8;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.expert_tensor, 1);
+    assert_int_equal(e.parameters_per_gpu, dense + gs_div_ceil(experts, 8));
+    w.training.framework.framework = GS_FW_MEGATRON;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/expert");
+    w.parallelism.data = 8;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.expert_tensor, 8);
+    assert_int_equal(e.parameters_per_gpu, dense + gs_div_ceil(experts, 64));
+    w.parallelism.expert_tensor = 1; /* --expert-tensor-parallel-size 1 */
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.expert_tensor, 1);
+    assert_int_equal(e.parameters_per_gpu, dense + gs_div_ceil(experts, 8));
+    /* ZeRO-1, Adam under bf16 mixed precision (12 bytes a parameter: fp32 master, m, v): the
+     * dense states over the 8 data ranks; expert 4 x expert_tensor 2 leaves each expert shard
+     * 64 / 8 = 8 expert-data-parallel ranks */
+    w.parallelism.expert = 4;
+    w.parallelism.expert_tensor = 2;
+    w.parallelism.zero_stage = 1;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    const uint64_t mine = gs_div_ceil(experts, 8);
+    assert_int_equal(e.parameters_per_gpu, dense + mine);
+    assert_int_equal(e.per_gpu.optimizer_bytes,
+                     gs_div_ceil(12 * dense, 8) + gs_div_ceil(12 * mine, 8));
+    /* torchtitan has no expert tensor parallelism to ask for */
+    w.training.framework.framework = GS_FW_TORCHTITAN;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/expert_tensor");
+    /* nor a grid it cannot fill: 4 x 4 into tensor 8 x data 1 */
+    w.training.framework.framework = GS_FW_MEGATRON;
+    w.parallelism.data = 1;
+    w.parallelism.expert_tensor = 4;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/expert");
+}
+
 /* A plan search asks for its layouts' estimates within a scope (estimate_scope.h, internal to
  * the core) with fitting_only: an estimate whose weights
  * alone leave the engine no KV cache stops at the verdict. Llama-3-70B
@@ -1043,6 +1126,7 @@ int main(void)
         cmocka_unit_test(test_checked_arithmetic),
         cmocka_unit_test(test_edit_distance),
         cmocka_unit_test(test_uneven_pipeline_stages),
+        cmocka_unit_test(test_expert_tensor_split),
         cmocka_unit_test(test_fitting_only_verdicts),
         cmocka_unit_test(test_layout_checked),
         cmocka_unit_test(test_expert_parallel_serving),

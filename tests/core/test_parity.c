@@ -127,6 +127,19 @@ static void test_megatron_mixtral(void **state)
     p.data = 64;
     assert_true(gs_parity_megatron(&a, &tr, &p, &m));
     assert_int_equal((m.weight_and_optimizer_bytes + 50000000) / 100000000, 522); /* 52.2 GB */
+    /* the routed experts, 32 layers x 8 x 3 x 4096 x 14336 = 45,097,156,608, over expert x
+     * expert_tensor ranks (expert_sharded_params / (expert_tensor_parallel_size x
+     * expert_model_parallel_size)): at e = 8 an eighth; at t = 2, e = 4 Megatron-LM's default
+     * expert_tensor = tensor gives an eighth again, and --expert-tensor-parallel-size 1 a
+     * quarter */
+    assert_int_equal(m.expert_parameters_on_shard, 45097156608ULL / 8);
+    p.tensor = 2;
+    p.expert = 4;
+    assert_true(gs_parity_megatron(&a, &tr, &p, &m));
+    assert_int_equal(m.expert_parameters_on_shard, 45097156608ULL / 8);
+    p.expert_tensor = 1;
+    assert_true(gs_parity_megatron(&a, &tr, &p, &m));
+    assert_int_equal(m.expert_parameters_on_shard, 45097156608ULL / 4);
 }
 
 /* accelerate estimate-memory (src/accelerate/commands/estimate.py;

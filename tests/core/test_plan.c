@@ -354,6 +354,26 @@ static void test_training_time(void **state)
         dp.expert = 1;
         assert_true(gs_perf_train(&dp, &g, &base, &slow));
         assert_int_equal(slow.expert_bytes, 0);
+        assert_int_equal(slow.expert_tensor_bytes, 0);
+        /* expert tensor parallelism 8 with tensor 8 (Megatron-LM's default) over PCIe: each MoE
+         * layer all-gathers the tokens routed to its experts over the 8 ranks and
+         * reduce-scatters their outputs, forward and backward, each rank sending its top-2
+         * copies of its 4096 x 64 / 8 tokens to the 7 others: 4 x 32 x 32,768 x 2 x 4096 x 2 B
+         * x 7 = 481,036,337,152 bytes a step (the all-to-alls' figure above, whose ranks held 8
+         * times the tokens and sent 7/8 of them), beside the tensor all-reduces */
+        dp.tensor = 8;
+        dp.expert_tensor = 8;
+        dp.expert_tensor_link_bytes_per_s = 32e9;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        const double gathers = 4.0 * 32 * (4096.0 * 64 / 8) * 2 * 4096 * 2 * 7;
+        close_to(gathers, 481036337152.0, 1e-12);
+        assert_int_equal(slow.expert_tensor_bytes, 481036337152ULL);
+        assert_int_equal(slow.expert_bytes, 0);
+        close_to(slow.comm_factor, step / (step + tp + gathers / 32e9), 1e-9);
+        dp.expert_tensor = 1;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        assert_int_equal(slow.expert_tensor_bytes, 0);
+        close_to(slow.comm_factor, step / (step + tp), 1e-9);
     }
 
     /* the deadline sizing inverts it: that time at 40% MFU needs 64 GPUs, a little less 65 */

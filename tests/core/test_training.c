@@ -375,6 +375,13 @@ static void test_layout_validation(void **state)
     w.parallelism.expert = 2;
     expect_layout_error(w, m, "/parallelism/expert"); /* dense model */
     w = training(GS_DTYPE_BF16);
+    w.parallelism.tensor = 2;
+    w.parallelism.expert_tensor = 2;
+    expect_layout_error(w, m, "/parallelism/expert_tensor"); /* dense model */
+    w.parallelism.expert_tensor = 1; /* the default a dense model gets: accepted */
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.expert_tensor, 0); /* no routed experts to report */
+    w = training(GS_DTYPE_BF16);
     w.parallelism.offload = GS_OFFLOAD_OPTIMIZER;
     expect_layout_error(w, m, "/parallelism/offload");
     w.parallelism.zero_stage = 2;

@@ -478,6 +478,18 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{"
                  "\"fsdp_version\":3}}",
                  400, "/parallelism/fsdp_version", "at most 2");
+    expect_error("{\"model\":\"mixtral-8x7b-instruct-v0.1\",\"mode\":\"training\",\"parallelism\":{"
+                 "\"expert_tensor\":0}}",
+                 400, "/parallelism/expert_tensor", "at least 1");
+    expect_error("{\"model\":\"mixtral-8x7b-instruct-v0.1\",\"mode\":\"training\",\"training\":{"
+                 "\"framework\":\"megatron\"},\"parallelism\":{\"tensor\":2,\"expert\":2}}",
+                 400, "/parallelism/expert", "--expert-tensor-parallel-size");
+    expect_error("{\"model\":\"mixtral-8x7b-instruct-v0.1\",\"mode\":\"training\",\"training\":{"
+                 "\"framework\":\"torchtitan\"},\"parallelism\":{\"tensor\":2,\"expert_tensor\":2}}",
+                 400, "/parallelism/expert_tensor", "torchtitan");
+    expect_error("{\"model\":\"mixtral-8x7b-instruct-v0.1\",\"mode\":\"training\",\"parallelism\":{"
+                 "\"tensor\":2,\"expert\":2,\"expert_tensor\":2}}",
+                 400, "/parallelism/expert", "expert_tensor 1 keeps experts whole");
 }
 
 /* A variant's or hub id's name resolves to the catalog model with the same

@@ -208,6 +208,9 @@ struct gs_estimate {
     uint64_t stage_layers;          /* training with pipeline stages over a described model:
                                        the decoder layers split, 0 otherwise */
     enum gs_stage_split stage_split; /* training: how they fall to the stages (gs_stage_range) */
+    uint64_t expert_tensor;         /* training a model with routed experts: the ranks each
+                                       expert is split over (gs_workload_expert_tensor); 0
+                                       otherwise */
     uint64_t stage_flop_parameters; /* training with pipeline stages over a described model:
                                        the parameters a token uses on the busiest stage (its
                                        layers', the head's on the last), whose pace the
@@ -262,6 +265,18 @@ unsigned gs_workload_pipeline_zero_max(const struct gs_workload *workload);
  * uneven ends set by flags), the others the even split that needs the
  * degree to divide the layers. Serving splits as vLLM does. */
 enum gs_stage_split gs_workload_stage_split(const struct gs_workload *workload);
+
+/* The ranks each routed expert of a training workload is split over: the
+ * request's parallelism.expert_tensor, else the framework's. Megatron-LM:
+ * tensor (arguments.py: expert_tensor_parallel_size defaults to
+ * tensor_model_parallel_size). transformers (and a request naming no
+ * framework) and torchtune: tensor without expert parallelism (their
+ * tensor-parallel plans shard the experts like any MLP), 1 with it
+ * (transformers' expert-parallel plan keeps experts whole). torchtitan,
+ * LitGPT and the DeepSpeed engine: 1 (whole experts). 1 for serving and for
+ * a model without routed experts (`model` NULL: none). */
+uint64_t gs_workload_expert_tensor(const struct gs_model_spec *model,
+                                   const struct gs_workload *workload);
 
 /* Computes the estimate. Error pointers follow the request document the
  * structs mirror: "/model/parameters", "/model/config/<field>" for an

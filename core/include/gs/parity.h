@@ -58,7 +58,9 @@ struct gs_megatron_parity {
 };
 
 /* Needs an architecture. Activations use the training's batch and sequence
- * length and recomputation. false on overflow. */
+ * length and recomputation. Routed experts are split over expert x
+ * expert_tensor ranks, expert_tensor 0 read as Megatron-LM's default, the
+ * tensor degree. false on overflow. */
 bool gs_parity_megatron(const struct gs_arch *arch, const struct gs_training *training,
                         const struct gs_parallelism *parallelism, struct gs_megatron_parity *out);
 

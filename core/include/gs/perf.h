@@ -172,6 +172,10 @@ struct gs_train_input {
     uint64_t expert;            /* ranks the routed experts are spread over */
     uint64_t moe_layers, top_k; /* layers that route, experts each token reaches */
     double expert_link_bytes_per_s; /* the expert group's slowest link, one direction */
+    /* expert tensor parallelism's gathers of the routed tokens (expert_tensor <= 1 or no MoE
+     * layer: none); moe_layers and top_k as above */
+    uint64_t expert_tensor;     /* ranks each routed expert is split over */
+    double expert_tensor_link_bytes_per_s; /* that group's slowest link, one direction */
 };
 
 struct gs_train_result {
@@ -187,6 +191,8 @@ struct gs_train_result {
     uint64_t data_parallel_bytes; /* the input's, where it counts (data parallelism over a
                                      link) */
     uint64_t expert_bytes;      /* what each GPU sends in the experts' all-to-alls in a step */
+    uint64_t expert_tensor_bytes; /* what each GPU sends gathering and reduce-scattering the
+                                     routed tokens over each expert's tensor ranks in a step */
     double tokens_per_s;
     double seconds;
     double gpu_hours;

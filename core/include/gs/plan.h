@@ -118,6 +118,8 @@ const char *gs_plan_reject_code(enum gs_plan_reject why);
 struct gs_plan {
     /* the layout of one replica (inference) or the whole job (training) */
     uint64_t tensor, pipeline, data, expert;
+    uint64_t expert_tensor;        /* training a model with routed experts: the ranks each
+                                      expert is split over (the estimate's); 0 otherwise */
     unsigned zero_stage;
     enum gs_recompute recompute;
     enum gs_offload offload;

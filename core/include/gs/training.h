@@ -120,6 +120,9 @@ struct gs_training {
 
 struct gs_parallelism {
     uint64_t tensor, pipeline, data, context, expert; /* degrees, each >= 1 */
+    uint64_t expert_tensor;   /* ranks each routed expert is split over (Megatron-LM
+                                 --expert-tensor-parallel-size); 0 = the framework's
+                                 (gs_workload_expert_tensor), read as 1 by the validation */
     bool sequence_parallel;
     bool sequence_parallel_given; /* the request set sequence_parallel (else the framework's
                                      default applies: torchtitan's under tensor parallelism) */
@@ -153,8 +156,11 @@ uint64_t gs_parallelism_world(const struct gs_parallelism *parallelism);
  * parallel_state.py and vLLM's tensor-parallel layers enforce):
  * tensor divides attention heads and is a multiple or divisor of KV heads,
  * the split places the layers on the pipeline stages (at most one stage per layer; DIVIDES: the degree
- * divides them), expert divides the experts and the
- * expert-parallel grid, sequence parallelism needs tensor > 1, offload
+ * divides them), expert divides the experts, expert x expert_tensor divides
+ * tensor x context x data (Megatron-LM parallel_state.py's expert grid: the
+ * expert ranks, each expert's tensor ranks and the expert-data-parallel rest
+ * cover a pipeline stage's ranks), expert_tensor above 1 needs a mixture of
+ * experts, sequence parallelism needs tensor > 1, offload
  * needs ZeRO, parameter offload needs ZeRO-3. Pointers are request paths
  * ("/parallelism/tensor"). `arch` may be NULL (raw parameter count). */
 enum gs_status gs_parallelism_validate(const struct gs_parallelism *parallelism,
