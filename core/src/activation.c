@@ -622,7 +622,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     /* the stages' layers (validation has placed them: p <= L <= GS_LAYERS_MAX) */
     uint64_t bounds[GS_LAYERS_MAX + 1] = {0, a->num_hidden_layers};
     if (p > 1 && (p > GS_LAYERS_MAX ||
-                  !gs_stage_bounds(par->stage_split, a->num_hidden_layers, p, bounds)))
+                  !gs_stage_bounds(&par->stages, a->num_hidden_layers, p, bounds)))
         return false;
     gs_arch_count_blocks(a, bounds[0], bounds[1], counts);
     uint64_t per_stage = stage_stored(&c, a, one, counts, &per_layer);

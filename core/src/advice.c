@@ -209,7 +209,7 @@ static bool change_at_count(const struct gs_model_spec *m, const struct gs_fit_c
     set_gpu(&w, g);
     p->tensor = p->pipeline = p->data = p->expert = 1;
     if (w.mode == GS_MODE_INFERENCE) {
-        w.parallelism.stage_split = GS_SPLIT_VLLM;
+        w.parallelism.stages.split = GS_SPLIT_VLLM;
         uint64_t t = 1;
         while (t * 2 <= count && t * 2 <= g->gpus_per_node)
             t *= 2;

@@ -57,7 +57,29 @@ bool gs_stage_megatron_ends(uint64_t L, uint64_t p, uint64_t *first_layers, uint
     return found;
 }
 
-bool gs_stage_range(enum gs_stage_split split, uint64_t L, uint64_t stages, uint64_t stage,
+struct gs_stage_plan gs_stage_rule(enum gs_stage_split split)
+{
+    struct gs_stage_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    plan.split = split;
+    return plan;
+}
+
+/* A listed partition: one count a stage, summing to L, none empty but the ends. */
+static bool given_fits(const struct gs_stage_plan *plan, uint64_t L, uint64_t p)
+{
+    if (plan->given_count != p || p > GS_STAGES_GIVEN_MAX)
+        return false;
+    uint64_t sum = 0;
+    for (uint64_t s = 0; s < p; s++) {
+        if (plan->given[s] == 0 && s > 0 && s + 1 < p)
+            return false;
+        sum += plan->given[s];
+    }
+    return sum == L;
+}
+
+bool gs_stage_range(const struct gs_stage_plan *plan, uint64_t L, uint64_t stages, uint64_t stage,
                     uint64_t *first, uint64_t *end)
 {
     const uint64_t p = stages ? stages : 1;
@@ -65,6 +87,14 @@ bool gs_stage_range(enum gs_stage_split split, uint64_t L, uint64_t stages, uint
     *end = 0;
     if (stage >= p)
         return false;
+    if (plan->split == GS_SPLIT_GIVEN) {
+        if (!given_fits(plan, L, p))
+            return false;
+        for (uint64_t s = 0; s < stage; s++)
+            *first += plan->given[s];
+        *end = *first + plan->given[stage];
+        return true;
+    }
     if (p == 1) {
         *end = L;
         return true;
@@ -72,7 +102,9 @@ bool gs_stage_range(enum gs_stage_split split, uint64_t L, uint64_t stages, uint
     if (L < p)
         return false;
     uint64_t start = 0, n = 0;
-    switch (split) {
+    switch (plan->split) {
+    case GS_SPLIT_GIVEN:
+        return false; /* placed above */
     case GS_SPLIT_DIVIDES:
         if (L % p != 0)
             return false;
@@ -101,16 +133,24 @@ bool gs_stage_range(enum gs_stage_split split, uint64_t L, uint64_t stages, uint
     return true;
 }
 
-bool gs_stage_bounds(enum gs_stage_split split, uint64_t L, uint64_t stages, uint64_t *bounds)
+bool gs_stage_bounds(const struct gs_stage_plan *plan, uint64_t L, uint64_t stages,
+                     uint64_t *bounds)
 {
     const uint64_t p = stages ? stages : 1;
     bounds[0] = 0;
+    if (plan->split == GS_SPLIT_GIVEN) {
+        if (!given_fits(plan, L, p))
+            return false;
+        for (uint64_t s = 0; s < p; s++)
+            bounds[s + 1] = bounds[s] + plan->given[s];
+        return true;
+    }
     if (p == 1) {
         bounds[1] = L;
         return true;
     }
     uint64_t head = 0, tail = 0, first, end;
-    if (split == GS_SPLIT_MEGATRON && L >= p && L % p != 0) {
+    if (plan->split == GS_SPLIT_MEGATRON && L >= p && L % p != 0) {
         /* the ends once, not once a stage */
         if (!gs_stage_megatron_ends(L, p, &head, &tail))
             return false;
@@ -121,20 +161,20 @@ bool gs_stage_bounds(enum gs_stage_split split, uint64_t L, uint64_t stages, uin
         return true;
     }
     for (uint64_t s = 0; s < p; s++) {
-        if (!gs_stage_range(split, L, p, s, &first, &end))
+        if (!gs_stage_range(plan, L, p, s, &first, &end))
             return false;
         bounds[s + 1] = end;
     }
     return true;
 }
 
-uint64_t gs_stage_layers_max(enum gs_stage_split split, uint64_t L, uint64_t stages)
+uint64_t gs_stage_layers_max(const struct gs_stage_plan *plan, uint64_t L, uint64_t stages)
 {
     const uint64_t p = stages ? stages : 1;
-    if (p > GS_LAYERS_MAX || p > L)
+    if (p > GS_LAYERS_MAX || (p > L && plan->split != GS_SPLIT_GIVEN))
         return p == 1 ? L : 0;
     uint64_t bounds[GS_LAYERS_MAX + 1], most = 0;
-    if (!gs_stage_bounds(split, L, p, bounds))
+    if (!gs_stage_bounds(plan, L, p, bounds))
         return 0;
     for (uint64_t s = 0; s < p; s++)
         if (bounds[s + 1] - bounds[s] > most)
@@ -142,8 +182,8 @@ uint64_t gs_stage_layers_max(enum gs_stage_split split, uint64_t L, uint64_t sta
     return most;
 }
 
-void gs_arch_stage(const struct gs_arch *a, uint64_t stages, uint64_t stage, uint64_t *first,
-                   uint64_t *end)
+void gs_arch_stage(const struct gs_arch *a, const struct gs_stage_plan *plan, uint64_t stages,
+                   uint64_t stage, uint64_t *first, uint64_t *end)
 {
     const uint64_t p = stages ? stages : 1;
     if (p == 1 || stage >= p) {
@@ -151,7 +191,10 @@ void gs_arch_stage(const struct gs_arch *a, uint64_t stages, uint64_t stage, uin
         *end = stage >= p && p > 1 ? 0 : a->num_hidden_layers;
         return;
     }
-    gs_stage_range(GS_SPLIT_VLLM, a->num_hidden_layers, p, stage, first, end);
+    if (plan != NULL && gs_stage_range(plan, a->num_hidden_layers, p, stage, first, end))
+        return;
+    static const struct gs_stage_plan vllm = {.split = GS_SPLIT_VLLM};
+    gs_stage_range(&vllm, a->num_hidden_layers, p, stage, first, end);
 }
 
 void gs_arch_count_blocks(const struct gs_arch *a, uint64_t first, uint64_t end,

@@ -539,7 +539,7 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
         gs_parallelism_defaults(&par);
         par.tensor = t2;
         par.pipeline = p;
-        par.stage_split = GS_SPLIT_VLLM;
+        par.stages.split = GS_SPLIT_VLLM;
         if (gs_parallelism_validate(&par, &m->arch, NULL) != GS_OK ||
             inference_weights(m, w, scope, e, t2, p, f, &weights, NULL) != GS_OK)
             continue;
@@ -885,7 +885,7 @@ enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct
         par.pipeline = p;
         par.data = dp;
         par.expert = ep;
-        par.stage_split = GS_SPLIT_VLLM; /* vLLM splits layers as evenly as it can (get_pp_indices) */
+        par.stages.split = GS_SPLIT_VLLM; /* vLLM splits layers as evenly as it can (get_pp_indices) */
         enum gs_status st = gs_parallelism_validate(&par, m->has_arch ? &m->arch : NULL, err);
         if (st != GS_OK)
             return st;

@@ -138,7 +138,7 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
     const uint64_t towers = ceil_div(gs_add(c->vision, c->audio, ovf), t);
     uint64_t bounds[GS_LAYERS_MAX + 1];
     if (p == 1 || p > GS_LAYERS_MAX ||
-        !gs_stage_bounds(par->stage_split, a->num_hidden_layers, p, bounds)) {
+        !gs_stage_bounds(&par->stages, a->num_hidden_layers, p, bounds)) {
         /* one stage holds it all (a split that cannot place the layers was refused before) */
         const uint64_t linear = gs_add(c->attention, c->mlp, ovf);
         s.dense = gs_add(gs_add(ceil_div(gs_add(linear, c->other, ovf), t), c->norms, ovf),
@@ -508,7 +508,7 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
     x->updated_weights = bytes_of(trainable, bpp.weights, ovf);
     if (m->has_arch) {
         /* the units of the stage with the most layers */
-        uint64_t layers = gs_stage_layers_max(par->stage_split, m->arch.num_hidden_layers,
+        uint64_t layers = gs_stage_layers_max(&par->stages, m->arch.num_hidden_layers,
                                               par->pipeline);
         layers = layers ? layers : 1;
         const uint64_t root = root_params(e, s, par->tensor, ovf);
@@ -1356,7 +1356,7 @@ static void pipeline_split_notes(const struct gs_parallelism *par, uint64_t laye
                                  struct gs_estimate *e)
 {
     uint64_t first = 0, last = 0;
-    switch (par->stage_split) {
+    switch (par->stages.split) {
     case GS_SPLIT_TORCHTITAN:
         assume(e, "pipeline_stage_layers",
                "torchtitan's split: the embedding and the final norm with the head each take a "
@@ -1378,6 +1378,15 @@ static void pipeline_split_notes(const struct gs_parallelism *par, uint64_t laye
                          "Megatron-LM megatron/core/transformer/transformer_block.py "
                          "get_num_layers_to_build; transformer_config.py (both ends at least "
                          "one layer, the middle layers divisible by the middle stages)");
+        break;
+    case GS_SPLIT_GIVEN:
+        assume(e, "pipeline_layer_partition",
+               "the stages hold the layers parallelism.stage_layers lists, as the request gives "
+               "them; the first stage also holds the embedding, the last the final norm and the "
+               "head",
+               "Megatron-LM --pipeline-model-parallel-layout (megatron/core/transformer/"
+               "pipeline_parallel_layer_layout.py); torchtitan config/configs.py "
+               "module_fqns_per_model_part");
         break;
     case GS_SPLIT_DIVIDES:
     case GS_SPLIT_VLLM:
@@ -1475,7 +1484,19 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     struct train_plan plan;
     memset(&plan, 0, sizeof(plan));
     normalize(w, &plan.tr, &plan.par);
-    plan.par.stage_split = gs_workload_stage_split(w);
+    if (plan.par.stages.split == GS_SPLIT_GIVEN) {
+        /* a listed partition: the frameworks that take one */
+        const struct gs_training_knobs *f = &w->training.framework;
+        if (f->framework_given && f->framework != GS_FW_MEGATRON &&
+            f->framework != GS_FW_TORCHTITAN)
+            return gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
+                                "%s has no pipeline schedule that takes a layer partition: "
+                                "Megatron-LM (--pipeline-model-parallel-layout) and torchtitan "
+                                "(module_fqns_per_model_part) do",
+                                gs_framework_name(f->framework));
+    } else {
+        plan.par.stages = gs_stage_rule(gs_workload_stage_split(w));
+    }
     plan.par.expert_tensor = gs_workload_expert_tensor(m, w);
     if (w->parallelism.expert_tensor > 1 && w->training.framework.framework_given &&
         w->training.framework.framework == GS_FW_TORCHTITAN)
@@ -1589,7 +1610,7 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     expert_split_notes(w, &plan, e);
     if (m->has_arch && plan.par.pipeline > 1) {
         e->stage_layers = m->arch.num_hidden_layers;
-        e->stage_split = plan.par.stage_split;
+        e->stages = plan.par.stages;
         pipeline_split_notes(&plan.par, m->arch.num_hidden_layers, e);
     }
     if (!m->has_arch && (plan.par.tensor > 1 || plan.par.pipeline > 1))

@@ -231,7 +231,7 @@ static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, ui
         struct gs_kv_layout stage;
         if (only < p && s != only)
             continue;
-        gs_arch_stage(a, p, s, &first, &end);
+        gs_arch_stage(a, NULL, p, s, &first, &end);
         stage_layout(a, dtype, e, sm, t, first, end, pad_mla, &stage, &ovf);
         if (s == 0 || s == only || stage.bytes_per_token + stage.indexer_token_bytes >
                           out->bytes_per_token + out->indexer_token_bytes ||
@@ -339,7 +339,7 @@ static enum gs_status budget(const struct gs_engine_ops *ops, const struct gs_in
     /* the layers the profile run passes through on this worker */
     uint64_t counts[GS_BLOCKS_MAX], first = 0, end = in->arch->num_hidden_layers;
     if (in->has_stage)
-        gs_arch_stage(in->arch, p, in->stage, &first, &end);
+        gs_arch_stage(in->arch, NULL, p, in->stage, &first, &end);
     gs_arch_count_blocks(in->arch, first, end, counts);
     const struct gs_engine_stage stage = {counts, first, end, t, p,
                                           !in->has_stage || in->stage == 0,

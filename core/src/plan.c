@@ -381,7 +381,7 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         struct gs_parallelism par;
         gs_parallelism_defaults(&par);
         par.tensor = t;
-        par.stage_split = GS_SPLIT_VLLM;
+        par.stages.split = GS_SPLIT_VLLM;
         if (!plan_layout_valid(m, &par))
             continue;
         widest = t;
@@ -405,7 +405,7 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         gs_parallelism_defaults(&par);
         par.data = d;
         par.expert = d;
-        par.stage_split = GS_SPLIT_VLLM;
+        par.stages.split = GS_SPLIT_VLLM;
         if (!plan_layout_valid(m, &par))
             continue;
         out[n][0] = 1;
@@ -419,7 +419,7 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         gs_parallelism_defaults(&par);
         par.tensor = widest;
         par.pipeline = p;
-        par.stage_split = GS_SPLIT_VLLM; /* serving: vLLM's get_pp_indices splits any layer count */
+        par.stages.split = GS_SPLIT_VLLM; /* serving: vLLM's get_pp_indices splits any layer count */
         if ((!exact || widest * p <= exact) && plan_layout_valid(m, &par)) {
             out[n][0] = widest;
             out[n][1] = p;

@@ -397,7 +397,7 @@ static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
                 par.expert = experts[k];
                 par.expert_tensor = experts[k] > 1 ? 1 : 0;
                 par.sequence_parallel = t > 1;
-                par.stage_split = gs_workload_stage_split(c->request);
+                par.stages.split = gs_workload_stage_split(c->request);
                 if (!plan_layout_valid(c->m, &par))
                     continue;
                 memset(&candidate, 0, sizeof(candidate));

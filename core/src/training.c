@@ -72,14 +72,23 @@ static void check_arch_layout(const struct gs_parallelism *p, const struct gs_ar
             check_attention_split(p, b, err, ok);
     }
     uint64_t first, end;
-    if (p->pipeline > a->num_hidden_layers) {
+    if (p->stages.split == GS_SPLIT_GIVEN) {
+        if (!gs_stage_range(&p->stages, a->num_hidden_layers, p->pipeline, 0, &first, &end)) {
+            gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
+                         "must list %llu layer counts, one a stage, summing to the model's "
+                         "%llu decoder layers, none 0 but the first and the last",
+                         (unsigned long long)p->pipeline,
+                         (unsigned long long)a->num_hidden_layers);
+            *ok = false;
+        }
+    } else if (p->pipeline > a->num_hidden_layers) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
                      "%llu pipeline stages for %llu layers: every stage needs at least one layer",
                      (unsigned long long)p->pipeline, (unsigned long long)a->num_hidden_layers);
         *ok = false;
-    } else if (!gs_stage_range(p->stage_split, a->num_hidden_layers, p->pipeline, 0, &first, &end)) {
+    } else if (!gs_stage_range(&p->stages, a->num_hidden_layers, p->pipeline, 0, &first, &end)) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
-                     p->stage_split == GS_SPLIT_DIVIDES
+                     p->stages.split == GS_SPLIT_DIVIDES
                          ? "%llu pipeline stages must divide the %llu layers (Megatron-LM and "
                            "torchtitan place any count: training.framework megatron or "
                            "torchtitan)"
@@ -182,7 +191,11 @@ enum gs_status gs_parallelism_validate(const struct gs_parallelism *p, const str
     }
     if (arch != NULL)
         check_arch_layout(p, arch, err, &ok);
-    else if (p->expert > 1 || expert_tensor > 1) {
+    else if (p->stages.split == GS_SPLIT_GIVEN) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
+                     "a layer partition needs the model's architecture, not a raw count");
+        ok = false;
+    } else if (p->expert > 1 || expert_tensor > 1) {
         gs_error_add(err, GS_ERR_INVALID,
                      p->expert > 1 ? "/parallelism/expert" : "/parallelism/expert_tensor",
                      "expert parallelism needs the model's architecture, not a raw count");

@@ -366,7 +366,7 @@ static enum gs_status weights_on(const struct gs_arch *a, const struct gs_weight
         if (each == NULL && stage < p && s != stage)
             continue;
         uint64_t first, end, counts[GS_BLOCKS_MAX];
-        gs_arch_stage(a, p, s, &first, &end);
+        gs_arch_stage(a, NULL, p, s, &first, &end);
         gs_arch_count_blocks(a, first, end, counts);
         uint64_t bytes = 0;
         for (size_t b = 0; b < a->block_count; b++)

@@ -977,7 +977,7 @@ static void write_parallelism(struct json_writer *w, const struct gs_parallelism
         json_w_begin_array(w);
         for (uint64_t s = 0; s < p->pipeline; s++) {
             uint64_t first, end;
-            gs_stage_range(est->stage_split, est->stage_layers, p->pipeline, s, &first, &end);
+            gs_stage_range(&est->stages, est->stage_layers, p->pipeline, s, &first, &end);
             json_w_u64(w, end - first);
         }
         json_w_end_array(w);

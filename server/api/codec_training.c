@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define DEGREE_MAX ((uint64_t)1 << 20)
@@ -20,7 +21,7 @@ static const char *const training_keys[] = {
     "padding",            "sync_each_batch",     NULL};
 static const char *const lora_keys[] = {"rank", "targets", "dropout", "use_dora", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
-                                               "expert_tensor", "sequence_parallel", "zero_stage", "offload",
+                                               "expert_tensor", "stage_layers", "sequence_parallel", "zero_stage", "offload",
                                                "distributed_optimizer", "gpus_per_node",
                                                "fsdp_version", "fsdp_use_orig_params", NULL};
 static const char *const override_keys[] = {"cuda_context_bytes",    "cublas_workspace_bytes",
@@ -334,6 +335,44 @@ static void read_zero_stage(const json_t *section, struct gs_parallelism *out, b
         *ok = false;
 }
 
+/* parallelism.stage_layers: each pipeline stage's decoder layers, in stage order; it sets the
+ * pipeline degree when that is not given and must agree with it when it is (the sum is checked
+ * against the model in gs_parallelism_validate). */
+static void read_stage_layers(const json_t *section, struct gs_parallelism *out, bool *ok,
+                              struct gs_error *err)
+{
+    const json_t *list = json_object_get(section, "stage_layers");
+    if (list == NULL)
+        return;
+    const size_t n = json_array_size(list);
+    if (!json_is_array(list) || n < 1 || n > GS_STAGES_GIVEN_MAX) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
+                     "must be an array of 1 to %d layer counts, one a pipeline stage",
+                     GS_STAGES_GIVEN_MAX);
+        *ok = false;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char where[64];
+        snprintf(where, sizeof(where), "/parallelism/stage_layers/%zu", i);
+        uint64_t layers = 0;
+        if (!jsonv_uint(json_array_get(list, i), where, 0, GS_LAYERS_MAX, &layers, err)) {
+            *ok = false;
+            return;
+        }
+        out->stages.given[i] = (uint16_t)layers;
+    }
+    if (json_object_get(section, "pipeline") != NULL && out->pipeline != n) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
+                     "lists %zu stages; pipeline is %llu", n, (unsigned long long)out->pipeline);
+        *ok = false;
+        return;
+    }
+    out->pipeline = n;
+    out->stages.split = GS_SPLIT_GIVEN;
+    out->stages.given_count = (uint32_t)n;
+}
+
 bool codec_decode_parallelism(const json_t *section, struct gs_parallelism *out,
                               struct gs_error *err)
 {
@@ -349,6 +388,8 @@ bool codec_decode_parallelism(const json_t *section, struct gs_parallelism *out,
     read_uint(section, base, "context", 1, DEGREE_MAX, &out->context, &ok, err);
     read_uint(section, base, "expert", 1, DEGREE_MAX, &out->expert, &ok, err);
     read_uint(section, base, "expert_tensor", 1, DEGREE_MAX, &out->expert_tensor, &ok, err);
+    if (ok)
+        read_stage_layers(section, out, &ok, err);
     read_uint(section, base, "gpus_per_node", 1, 1024, &out->gpus_per_node, &ok, err);
     read_bool(section, base, "sequence_parallel", &out->sequence_parallel, &ok, err);
     out->sequence_parallel_given = json_object_get(section, "sequence_parallel") != NULL;

@@ -415,6 +415,26 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assertProblem(await ask('transformers', 8), 400, '/parallelism/pipeline');
       const one = await ask(undefined, 1);
       assert.equal(one.body.parallelism.stage_layers, undefined);
+      // a partition the request lists: placed as given, pipeline from its length
+      const listed = (framework, stage_layers) => estimate({
+        model: 'deepseek-v3', mode: 'training',
+        training: { batch_size: 1, sequence_length: 4096, ...(framework ? { framework } : {}) },
+        parallelism: { stage_layers, expert: 8, data: 8 },
+      });
+      const mine = await listed('torchtitan', [7, 8, 8, 8, 8, 8, 8, 6]);
+      assert.equal(mine.res.status, 200);
+      assertConsistent(mine.body);
+      assert.equal(mine.body.parallelism.pipeline, 8);
+      assert.deepEqual(mine.body.parallelism.stage_layers, [7, 8, 8, 8, 8, 8, 8, 6]);
+      assert.deepEqual(mine.body.per_gpu, titan.body.per_gpu, "torchtitan's split, listed");
+      assert.ok(mine.body.assumptions.some((a) => a.name === 'pipeline_layer_partition'));
+      const megatronListed = await listed('megatron', [7, 8, 8, 8, 8, 8, 8, 6]);
+      assert.deepEqual(megatronListed.body.parallelism.stage_layers, [7, 8, 8, 8, 8, 8, 8, 6],
+        'not the 6, 8 x6, 7 split Megatron-LM picks itself');
+      // the busiest stage, a middle one of 8 MoE layers, is the same in both
+      assert.equal(megatronListed.body.parameters_per_gpu, megatron.body.parameters_per_gpu);
+      assertProblem(await listed('megatron', [7, 8, 8, 8, 8, 8, 8, 5]), 400, '/parallelism/stage_layers');
+      assertProblem(await listed('transformers', [31, 30]), 400, '/parallelism/stage_layers');
     });
 
     test('expert tensor parallelism: the framework\'s split of each routed expert, or the request\'s', async () => {

@@ -269,7 +269,7 @@ static void test_pipeline_stages_as_vllm_splits(void **state)
     const uint64_t want61[4][2] = {{0, 15}, {15, 30}, {30, 46}, {46, 61}};
     for (uint64_t s = 0; s < 4; s++) {
         uint64_t first, end;
-        gs_arch_stage(&a, 4, s, &first, &end);
+        gs_arch_stage(&a, NULL, 4, s, &first, &end);
         assert_int_equal(first, want61[s][0]);
         assert_int_equal(end, want61[s][1]);
     }
@@ -277,7 +277,7 @@ static void test_pipeline_stages_as_vllm_splits(void **state)
     const uint64_t sizes62[4] = {15, 16, 16, 15};
     for (uint64_t s = 0; s < 4; s++) {
         uint64_t first, end;
-        gs_arch_stage(&a, 4, s, &first, &end);
+        gs_arch_stage(&a, NULL, 4, s, &first, &end);
         assert_int_equal(end - first, sizes62[s]);
     }
 }
@@ -316,29 +316,63 @@ static void test_stage_splits(void **state)
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         uint64_t next = 0, most = 0;
+        const struct gs_stage_plan plan = gs_stage_rule(cases[i].split);
         for (uint64_t s = 0; s < cases[i].stages; s++) {
             uint64_t first, end;
-            assert_true(gs_stage_range(cases[i].split, cases[i].layers, cases[i].stages, s, &first,
-                                       &end));
+            assert_true(gs_stage_range(&plan, cases[i].layers, cases[i].stages, s, &first, &end));
             assert_int_equal(first, next); /* contiguous, in order */
             assert_int_equal(end - first, cases[i].want[s]);
             next = end;
             most = end - first > most ? end - first : most;
         }
         assert_int_equal(next, cases[i].layers); /* every layer placed once */
-        assert_int_equal(gs_stage_layers_max(cases[i].split, cases[i].layers, cases[i].stages),
-                         most);
+        assert_int_equal(gs_stage_layers_max(&plan, cases[i].layers, cases[i].stages), most);
     }
     uint64_t first, end, head, tail;
     assert_true(gs_stage_megatron_ends(61, 8, &head, &tail));
     assert_int_equal(head, 6);
     assert_int_equal(tail, 7);
     assert_false(gs_stage_megatron_ends(80, 4, &head, &tail)); /* divides: no flags */
-    assert_false(gs_stage_range(GS_SPLIT_DIVIDES, 61, 8, 0, &first, &end));
-    assert_int_equal(gs_stage_layers_max(GS_SPLIT_DIVIDES, 61, 8), 0);
-    for (int split = GS_SPLIT_DIVIDES; split <= GS_SPLIT_TORCHTITAN; split++)
-        assert_false(gs_stage_range((enum gs_stage_split)split, 4, 5, 0, &first, &end));
-    assert_false(gs_stage_range(GS_SPLIT_MEGATRON, 61, 8, 8, &first, &end)); /* no stage 8 */
+    const struct gs_stage_plan divides = gs_stage_rule(GS_SPLIT_DIVIDES);
+    const struct gs_stage_plan megatron = gs_stage_rule(GS_SPLIT_MEGATRON);
+    assert_false(gs_stage_range(&divides, 61, 8, 0, &first, &end));
+    assert_int_equal(gs_stage_layers_max(&divides, 61, 8), 0);
+    for (int split = GS_SPLIT_DIVIDES; split <= GS_SPLIT_TORCHTITAN; split++) {
+        const struct gs_stage_plan plan = gs_stage_rule((enum gs_stage_split)split);
+        assert_false(gs_stage_range(&plan, 4, 5, 0, &first, &end));
+    }
+    assert_false(gs_stage_range(&megatron, 61, 8, 8, &first, &end)); /* no stage 8 */
+
+    /* a listed partition places exactly its counts: Kimi K3's 93 layers as 48 and 45
+     * (SGLANG_PP_LAYER_PARTITION=48,45 in public two-node launch scripts); a stage of the
+     * embedding alone and one of the head alone (Megatron-LM layouts "E|t*30|t*31|L") */
+    struct gs_stage_plan given = gs_stage_rule(GS_SPLIT_GIVEN);
+    given.given_count = 2;
+    given.given[0] = 48;
+    given.given[1] = 45;
+    assert_true(gs_stage_range(&given, 93, 2, 1, &first, &end));
+    assert_int_equal(first, 48);
+    assert_int_equal(end, 93);
+    assert_int_equal(gs_stage_layers_max(&given, 93, 2), 48);
+    struct gs_arch k3 = llama(64, 93, 4, 2, 128, 100, false);
+    gs_arch_stage(&k3, &given, 2, 0, &first, &end);
+    assert_int_equal(end, 48);
+    gs_arch_stage(&k3, NULL, 2, 0, &first, &end); /* vLLM's own: 47 and 46 */
+    assert_int_equal(end, 47);
+    assert_false(gs_stage_range(&given, 92, 2, 0, &first, &end)); /* sums to 93, not 92 */
+    assert_false(gs_stage_range(&given, 93, 3, 0, &first, &end)); /* two counts, three stages */
+    given.given_count = 4;
+    const uint16_t ends[4] = {0, 30, 31, 0};
+    memcpy(given.given, ends, sizeof(ends));
+    uint64_t bounds[5];
+    assert_true(gs_stage_bounds(&given, 61, 4, bounds));
+    assert_int_equal(bounds[1], 0);
+    assert_int_equal(bounds[2], 30);
+    assert_int_equal(bounds[3], 61);
+    assert_int_equal(bounds[4], 61);
+    given.given[1] = 0; /* an empty middle stage holds nothing at all */
+    given.given[2] = 61;
+    assert_false(gs_stage_bounds(&given, 61, 4, bounds));
 }
 
 /* Layers of each kind in a range of layers: one kind (the stage's length, clamped to the

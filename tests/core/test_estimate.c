@@ -418,7 +418,7 @@ static void test_uneven_pipeline_stages(void **state)
     assert_int_equal(e.parameters_per_gpu, 31 * moe_layer + 7168 / 2 + c.lm_head);
     assert_true(31 * moe_layer + c.lm_head > 3 * dense_layer + 27 * moe_layer + c.embedding);
     assert_int_equal(e.stage_layers, 61);
-    assert_int_equal(e.stage_split, GS_SPLIT_MEGATRON);
+    assert_int_equal(e.stages.split, GS_SPLIT_MEGATRON);
     w.training.framework.framework = GS_FW_TORCHTITAN;
     w.training.framework.framework_given = true;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
@@ -429,6 +429,34 @@ static void test_uneven_pipeline_stages(void **state)
     w.parallelism.pipeline = 8;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.parameters_per_gpu, 8 * moe_layer + 7168 / 8); /* the final norm's share */
+    /* a listed partition (parallelism.stage_layers) places exactly its counts: 31 and 30 is
+     * torchtitan's split, so its most loaded GPU; an embedding-only first stage and a head-only
+     * last one around 30 and 31 leave the 31 MoE layers alone on a GPU, with a quarter of the
+     * final norm */
+    w.parallelism.pipeline = 2;
+    w.parallelism.stages = gs_stage_rule(GS_SPLIT_GIVEN);
+    w.parallelism.stages.given_count = 2;
+    w.parallelism.stages.given[0] = 31;
+    w.parallelism.stages.given[1] = 30;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.parameters_per_gpu, 30 * moe_layer + 7168 / 2 + c.lm_head);
+    assert_int_equal(e.stages.split, GS_SPLIT_GIVEN);
+    w.parallelism.pipeline = 4;
+    w.parallelism.stages.given_count = 4;
+    const uint16_t ends[4] = {0, 30, 31, 0};
+    memcpy(w.parallelism.stages.given, ends, sizeof(ends));
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.parameters_per_gpu, 31 * moe_layer + 7168 / 4);
+    w.parallelism.stages.given[2] = 30; /* 60 of the 61 layers */
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/stage_layers");
+    w.parallelism.stages.given[2] = 31;
+    w.training.framework.framework = GS_FW_TRANSFORMERS; /* no schedule takes one */
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/stage_layers");
+    w.parallelism.stages = gs_stage_rule(GS_SPLIT_DIVIDES);
     /* a framework without a splitter of its own needs the stages to divide the layers */
     w.training.framework.framework = GS_FW_TORCHTUNE;
     w.parallelism.pipeline = 3;

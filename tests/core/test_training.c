@@ -688,7 +688,7 @@ static void test_pipeline_in_flight(void **state)
     /* torchtitan's split of 32 layers over 4 stages is 8, 9, 8, 7 (test_stage_splits): with 8
      * micro-batches the first stage holds 4 x (8 layers + token ids), the second 3 x 9 layers,
      * fewer; the last 7 layers and the loss */
-    par.stage_split = GS_SPLIT_TORCHTITAN;
+    par.stages.split = GS_SPLIT_TORCHTITAN;
     in.micro_batches = 8;
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.first_stage_bytes, 4 * (8 * 629669888ULL + 8 * 4096));
@@ -703,7 +703,7 @@ static void test_pipeline_in_flight(void **state)
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.first_stage_bytes, 15 * 6 * 629669888ULL);
     assert_true(15 * 6 * 629669888ULL > 16 * (5 * 629669888ULL + 8 * 4096));
-    par.stage_split = GS_SPLIT_MEGATRON; /* 5 a stage: the first holds the most */
+    par.stages.split = GS_SPLIT_MEGATRON; /* 5 a stage: the first holds the most */
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.first_stage_bytes, 16 * (5 * 629669888ULL + 8 * 4096));
 }

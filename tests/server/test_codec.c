@@ -490,6 +490,22 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":\"mixtral-8x7b-instruct-v0.1\",\"mode\":\"training\",\"parallelism\":{"
                  "\"tensor\":2,\"expert\":2,\"expert_tensor\":2}}",
                  400, "/parallelism/expert", "expert_tensor 1 keeps experts whole");
+    /* parallelism.stage_layers: one count a stage, summing to the decoder layers (32 here) */
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{"
+                 "\"stage_layers\":[16,15]}}",
+                 400, "/parallelism/stage_layers", "32 decoder layers");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{"
+                 "\"pipeline\":4,\"stage_layers\":[16,16]}}",
+                 400, "/parallelism/stage_layers", "pipeline is 4");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{"
+                 "\"stage_layers\":[16,-1]}}",
+                 400, "/parallelism/stage_layers/1", NULL);
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{"
+                 "\"stage_layers\":[]}}",
+                 400, "/parallelism/stage_layers", "1 to 128");
+    expect_error("{\"model\":{\"parameters\":7000000000},\"mode\":\"training\",\"parallelism\":{"
+                 "\"stage_layers\":[16,16]}}",
+                 400, "/parallelism/stage_layers", "architecture");
 }
 
 /* A variant's or hub id's name resolves to the catalog model with the same

@@ -367,23 +367,46 @@ struct gs_param_count {
  *   _generate_llm_fqn_per_model_part with its defaults
  *   (pipeline_parallel_first_stage_less_layers and ..._last_stage_less_layers
  *   1): the embedding and the head each count as one layer, (L + 2) / p
- *   slots a stage and the remainder one more each to the first stages. */
-enum gs_stage_split { GS_SPLIT_DIVIDES, GS_SPLIT_VLLM, GS_SPLIT_MEGATRON, GS_SPLIT_TORCHTITAN };
+ *   slots a stage and the remainder one more each to the first stages;
+ * - GIVEN: the counts a request lists, stage by stage (vLLM's
+ *   VLLM_PP_LAYER_PARTITION, SGLang's SGLANG_PP_LAYER_PARTITION, Megatron-LM's
+ *   --pipeline-model-parallel-layout, torchtitan's module_fqns_per_model_part):
+ *   as many as the stages, summing to L; only the first and the last may be
+ *   0 (a stage of the embedding alone, or of the head alone). */
+enum gs_stage_split {
+    GS_SPLIT_DIVIDES,
+    GS_SPLIT_VLLM,
+    GS_SPLIT_MEGATRON,
+    GS_SPLIT_TORCHTITAN,
+    GS_SPLIT_GIVEN
+};
+
+/* A split rule, with the counts GS_SPLIT_GIVEN places. */
+#define GS_STAGES_GIVEN_MAX 128
+struct gs_stage_plan {
+    enum gs_stage_split split;
+    uint32_t given_count;                /* GS_SPLIT_GIVEN: stages listed */
+    uint16_t given[GS_STAGES_GIVEN_MAX]; /* GS_SPLIT_GIVEN: each stage's decoder layers */
+};
+
+/* The plan of a rule that lists nothing (any split but GS_SPLIT_GIVEN). */
+struct gs_stage_plan gs_stage_rule(enum gs_stage_split split);
 
 /* Decoder layers [first, end) on pipeline stage `stage` of `stages` under
- * `split`, for a model of `layers` decoder layers. False when the split
+ * `plan`, for a model of `layers` decoder layers. False when the split
  * cannot place the layers on that many stages (the rules above; every
  * split needs at most as many stages as layers), with [0, 0). */
-bool gs_stage_range(enum gs_stage_split split, uint64_t layers, uint64_t stages, uint64_t stage,
-                    uint64_t *first, uint64_t *end);
+bool gs_stage_range(const struct gs_stage_plan *plan, uint64_t layers, uint64_t stages,
+                    uint64_t stage, uint64_t *first, uint64_t *end);
 
 /* Every stage's first layer at once: bounds[s] .. bounds[s + 1] are stage s's
  * layers, `bounds` holding stages + 1 entries (stages <= GS_LAYERS_MAX); false
  * as gs_stage_range. */
-bool gs_stage_bounds(enum gs_stage_split split, uint64_t layers, uint64_t stages, uint64_t *bounds);
+bool gs_stage_bounds(const struct gs_stage_plan *plan, uint64_t layers, uint64_t stages,
+                     uint64_t *bounds);
 
-/* The most decoder layers any stage holds under `split` (0 when it cannot place them). */
-uint64_t gs_stage_layers_max(enum gs_stage_split split, uint64_t layers, uint64_t stages);
+/* The most decoder layers any stage holds under `plan` (0 when it cannot place them). */
+uint64_t gs_stage_layers_max(const struct gs_stage_plan *plan, uint64_t layers, uint64_t stages);
 
 /* Megatron's uneven split of `layers` over `stages` that p does not divide:
  * the first and last stages' layers (the middle ones hold the rest evenly).
@@ -393,9 +416,10 @@ bool gs_stage_megatron_ends(uint64_t layers, uint64_t stages, uint64_t *first_la
                             uint64_t *last_layers);
 
 /* Decoder layers [first, end) on pipeline stage `stage` of `stages`, split
- * as vLLM's get_pp_indices does (GS_SPLIT_VLLM). */
-void gs_arch_stage(const struct gs_arch *arch, uint64_t stages, uint64_t stage, uint64_t *first,
-                   uint64_t *end);
+ * as `plan` says (NULL: as vLLM's get_pp_indices does, GS_SPLIT_VLLM); a
+ * plan that cannot place the layers (refused before) gives vLLM's split. */
+void gs_arch_stage(const struct gs_arch *arch, const struct gs_stage_plan *plan, uint64_t stages,
+                   uint64_t stage, uint64_t *first, uint64_t *end);
 
 /* Layers of each block in [first, end); `counts` has GS_BLOCKS_MAX entries. */
 void gs_arch_count_blocks(const struct gs_arch *arch, uint64_t first, uint64_t end,

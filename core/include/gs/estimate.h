@@ -207,7 +207,7 @@ struct gs_estimate {
                                        the framework's under tensor parallelism) */
     uint64_t stage_layers;          /* training with pipeline stages over a described model:
                                        the decoder layers split, 0 otherwise */
-    enum gs_stage_split stage_split; /* training: how they fall to the stages (gs_stage_range) */
+    struct gs_stage_plan stages;    /* training: how they fall to the stages (gs_stage_range) */
     uint64_t expert_tensor;         /* training a model with routed experts: the ranks each
                                        expert is split over (gs_workload_expert_tensor); 0
                                        otherwise */

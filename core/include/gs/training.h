@@ -137,10 +137,11 @@ struct gs_parallelism {
     enum gs_offload offload;
     bool distributed_optimizer; /* Megatron: optimizer states sharded over data x context */
     uint64_t gpus_per_node;   /* for host memory per node */
-    enum gs_stage_split stage_split; /* how decoder layers fall to pipeline stages (gs/arch.h):
-                                        serving vLLM's get_pp_indices, training the framework's
-                                        own splitter (gs_workload_stage_split); the default,
-                                        DIVIDES, needs the degree to divide the layers */
+    struct gs_stage_plan stages; /* how decoder layers fall to pipeline stages (gs/arch.h):
+                                    the request's list (GS_SPLIT_GIVEN, parallelism.stage_layers),
+                                    else serving vLLM's get_pp_indices, training the framework's
+                                    own splitter (gs_workload_stage_split); the default, DIVIDES,
+                                    needs the degree to divide the layers */
 };
 
 /* Sets the defaults a request starts from: batch and sequence unknown, one
