@@ -65,6 +65,16 @@ struct gs_stage_plan gs_stage_rule(enum gs_stage_split split)
     return plan;
 }
 
+bool gs_stage_plan_same(const struct gs_stage_plan *a, const struct gs_stage_plan *b)
+{
+    if (a->split != b->split)
+        return false;
+    if (a->split != GS_SPLIT_GIVEN)
+        return true;
+    return a->given_count == b->given_count && a->given_count <= GS_STAGES_GIVEN_MAX &&
+           memcmp(a->given, b->given, a->given_count * sizeof(a->given[0])) == 0;
+}
+
 /* A listed partition: one count a stage, summing to L, none empty but the ends. */
 static bool given_fits(const struct gs_stage_plan *plan, uint64_t L, uint64_t p)
 {
@@ -113,6 +123,10 @@ bool gs_stage_range(const struct gs_stage_plan *plan, uint64_t L, uint64_t stage
         break;
     case GS_SPLIT_VLLM:
         vllm_stage(L, p, stage, &start, &n);
+        break;
+    case GS_SPLIT_TRTLLM: /* torch.tensor_split: the first L % p stages one layer more */
+        n = L / p + (stage < L % p ? 1 : 0);
+        start = stage * (L / p) + (stage < L % p ? stage : L % p);
         break;
     case GS_SPLIT_MEGATRON: {
         uint64_t head = L / p, tail = L / p;

@@ -34,7 +34,7 @@ static struct gs_weights_request stage_request(const struct gs_inference_input *
 {
     return (struct gs_weights_request){(enum gs_weight_format)in->weight_format,
                                        in->group_size, stage->tensor, stage->pipeline,
-                                       in->experts_only, in->expert};
+                                       in->experts_only, in->expert, in->stages};
 }
 
 uint64_t gs_engine_segment_slack(const struct gs_inference_input *in,

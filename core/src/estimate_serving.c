@@ -167,10 +167,33 @@ static uint64_t scale_to_checkpoint(uint64_t config_gpu, uint64_t config_total,
     return whole_bytes(v);
 }
 
+/* The engine's own split: TensorRT-LLM's pp_layers, vLLM's get_pp_indices for the rest. */
+static struct gs_stage_plan engine_split(const struct gs_workload *w)
+{
+    return gs_stage_rule(w->serving.engine.engine == GS_ENGINE_TENSORRT_LLM ? GS_SPLIT_TRTLLM
+                                                                             : GS_SPLIT_VLLM);
+}
+
+struct gs_stage_plan gs_workload_serving_stages(const struct gs_workload *w)
+{
+    return w->parallelism.stages.split == GS_SPLIT_GIVEN ? w->parallelism.stages
+                                                         : engine_split(w);
+}
+
+/* The split of a layout of `p` stages: the request's list when it has that many stages (a
+ * search's other layouts, and one stage, take the engine's rule). */
+static struct gs_stage_plan stages_for(const struct gs_workload *w, uint64_t p)
+{
+    if (w->parallelism.stages.split == GS_SPLIT_GIVEN && w->parallelism.stages.given_count == p)
+        return w->parallelism.stages;
+    return engine_split(w);
+}
+
 static uint64_t config_total_bytes(const struct gs_model_spec *m, const struct gs_workload *w,
                                    const struct gs_estimate_scope *scope, enum gs_weight_format f)
 {
-    struct gs_weights_request whole = {f, w->group_size, 1, 1, w->format_experts_only, 1};
+    struct gs_weights_request whole = {f, w->group_size, 1, 1, w->format_experts_only, 1,
+                                       stages_for(w, 1)};
     uint64_t total = 0;
     if (gs_weights_bytes_memo(&m->arch, &whole, scope->weights_memo, &total, NULL, NULL) != GS_OK)
         return 0;
@@ -184,7 +207,7 @@ static enum gs_status inference_weights(const struct gs_model_spec *m, const str
                                         struct gs_error *err)
 {
     struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
-                                   w->parallelism.expert};
+                                   w->parallelism.expert, stages_for(w, p)};
     if (m->has_arch) {
         enum gs_status st =
             gs_weights_bytes_memo(&m->arch, &r, scope->weights_memo, out, NULL, err);
@@ -272,6 +295,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->prompt_tokens = w->serving.prompt_tokens;
     in->tensor = t;
     in->pipeline = p;
+    in->stages = stages_for(w, p);
     in->kv_dtype = kv;
     in->model_bytes = gs_workload_format(w) == GS_WF_FP32 ? 4 : 2; /* "auto" KV follows the model dtype */
     in->gpu = w->gpu;
@@ -348,7 +372,7 @@ static enum gs_status draft_model(const struct gs_model_spec *m, const struct gs
     if (st != GS_OK)
         return st;
     const struct gs_weights_request r = {(enum gs_weight_format)d->format, d->group_size, t, 1,
-                                         false, 0};
+                                         false, 0, stages_for(w, 1)};
     bool ovf = false;
     uint64_t bytes = 0;
     if (method == GS_SPEC_DRAFT_MODEL) {
@@ -460,7 +484,7 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
                             "vllm issue #52069); serve with tensor parallelism");
     const struct gs_vllm_release *rel = gs_vllm_release_for_layout(c->version, p);
     const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
-                                         w->parallelism.expert};
+                                         w->parallelism.expert, stages_for(w, p)};
     uint64_t bytes = 0;
     st = gs_weights_mtp_bytes(&m->arch, &r, rel->mtp_own_head, &bytes, err);
     if (st != GS_OK)
@@ -576,7 +600,8 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
     if (p > GS_LAYERS_MAX) /* gs_parallelism_validate keeps stages within the layers */
         return gs_error_add(err, GS_ERR_RANGE, "/parallelism/pipeline", "more stages than layers");
     const struct gs_weights_request r = {f, w->group_size,          t,
-                                         p, w->format_experts_only, w->parallelism.expert};
+                                         p, w->format_experts_only, w->parallelism.expert,
+                                         stages_for(w, p)};
     uint64_t stage_weights[GS_LAYERS_MAX], most;
     enum gs_status st =
         gs_weights_bytes_memo(&m->arch, &r, scope->weights_memo, &most, stage_weights, err);
@@ -612,6 +637,27 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
         first = false;
     }
     return GS_OK;
+}
+
+/* Says how the layers fall to the pipeline stages where it is not vLLM's own split (the
+ * counts are inference.stage_layers in the answer). */
+static void stage_split_notes(const struct gs_workload *w, struct gs_estimate *e, uint64_t p)
+{
+    if (e->stages.split == GS_SPLIT_GIVEN)
+        assume(e, "pipeline_layer_partition",
+               "the stages hold the layers parallelism.stage_layers lists; the first stage also "
+               "holds the embedding, the last the final norm and the head",
+               w->serving.engine.engine == GS_ENGINE_SGLANG
+                   ? "SGLang SGLANG_PP_LAYER_PARTITION (python/sglang/srt/distributed/utils.py "
+                     "get_pp_indices)"
+               : w->serving.engine.engine == GS_ENGINE_TENSORRT_LLM
+                   ? "TensorRT-LLM Mapping pp_partition (tensorrt_llm/mapping.py pp_layers)"
+                   : "vLLM VLLM_PP_LAYER_PARTITION (vllm/distributed/utils.py get_pp_indices)");
+    else if (e->stages.split == GS_SPLIT_TRTLLM && e->stage_layers % p != 0)
+        assume(e, "pipeline_stage_layers",
+               "TensorRT-LLM's split: the first stages one layer more where the stages do not "
+               "divide the layers (vLLM and SGLang give it to the stages before the last)",
+               "tensorrt_llm/mapping.py pp_layers (torch.tensor_split)");
 }
 
 /* The text behind a serving answer: the engine's rule, its release and profile (the
@@ -747,7 +793,7 @@ static enum gs_status cpu_offloaded(const struct gs_model_spec *m, const struct 
     if (cap == 0 || !gs_engine_ops_for(w->serving.engine.engine)->cpu_offload)
         return GS_OK;
     const struct gs_weights_request r = {f, w->group_size, t, 1, w->format_experts_only,
-                                         w->parallelism.expert};
+                                         w->parallelism.expert, stages_for(w, 1)};
     uint64_t layers = 0;
     enum gs_status st = gs_weights_layers_bytes(&m->arch, &r, &layers, err);
     if (st != GS_OK)
@@ -851,6 +897,11 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                       &ovf),
                &ovf);
     explain_serving(w, ops, e);
+    if (m->has_arch && p > 1) {
+        e->stage_layers = m->arch.num_hidden_layers;
+        e->stages = stages_for(w, p);
+        stage_split_notes(w, e, p);
+    }
     if (r->has_budget && !r->holds_batch && !scope->figures_only) {
         suggest_fixes(m, w, scope, e, t, p, f);
         order_fixes(e);
@@ -878,14 +929,15 @@ enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct
     const uint64_t p = w->parallelism.pipeline ? w->parallelism.pipeline : 1;
     const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
     const uint64_t ep = w->parallelism.expert ? w->parallelism.expert : 1;
-    if ((t > 1 || p > 1 || dp > 1 || ep > 1) && !scope->layout_checked) {
+    if ((t > 1 || p > 1 || dp > 1 || ep > 1 || w->parallelism.stages.split == GS_SPLIT_GIVEN) &&
+        !scope->layout_checked) {
         struct gs_parallelism par;
         gs_parallelism_defaults(&par);
         par.tensor = t;
         par.pipeline = p;
         par.data = dp;
         par.expert = ep;
-        par.stages.split = GS_SPLIT_VLLM; /* vLLM splits layers as evenly as it can (get_pp_indices) */
+        par.stages = gs_workload_serving_stages(w); /* the request's list, or the engine's */
         enum gs_status st = gs_parallelism_validate(&par, m->has_arch ? &m->arch : NULL, err);
         if (st != GS_OK)
             return st;

@@ -1390,6 +1390,7 @@ static void pipeline_split_notes(const struct gs_parallelism *par, uint64_t laye
         break;
     case GS_SPLIT_DIVIDES:
     case GS_SPLIT_VLLM:
+    case GS_SPLIT_TRTLLM:
         break;
     }
 }

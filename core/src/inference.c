@@ -199,7 +199,8 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
 
 static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64_t model_bytes,
                              uint64_t t, uint64_t p, uint64_t only, bool pad_mla,
-                             struct gs_kv_layout *out, struct gs_error *err)
+                             const struct gs_stage_plan *stages, struct gs_kv_layout *out,
+                             struct gs_error *err)
 {
     bool ovf = false;
     memset(out, 0, sizeof(*out));
@@ -231,7 +232,7 @@ static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, ui
         struct gs_kv_layout stage;
         if (only < p && s != only)
             continue;
-        gs_arch_stage(a, NULL, p, s, &first, &end);
+        gs_arch_stage(a, stages, p, s, &first, &end);
         stage_layout(a, dtype, e, sm, t, first, end, pad_mla, &stage, &ovf);
         if (s == 0 || s == only || stage.bytes_per_token + stage.indexer_token_bytes >
                           out->bytes_per_token + out->indexer_token_bytes ||
@@ -252,32 +253,36 @@ enum gs_status gs_kv_layout_for(const struct gs_arch *a, enum gs_kv_dtype dtype,
                                 uint64_t model_bytes, uint64_t t, uint64_t p,
                                 struct gs_kv_layout *out, struct gs_error *err)
 {
-    return layout(a, dtype, model_bytes, t, p, UINT64_MAX, false, out, err);
+    return layout(a, dtype, model_bytes, t, p, UINT64_MAX, false, NULL, out, err);
 }
 
 enum gs_status gs_kv_layout_stage(const struct gs_arch *a, enum gs_kv_dtype dtype,
                                   uint64_t model_bytes, uint64_t t, uint64_t p, uint64_t stage,
                                   bool pad_mla, struct gs_kv_layout *out, struct gs_error *err)
 {
-    return layout(a, dtype, model_bytes, t, p, stage, pad_mla, out, err);
+    return layout(a, dtype, model_bytes, t, p, stage, pad_mla, NULL, out, err);
 }
 
 enum gs_status gs_kv_layout_memo(const struct gs_arch *a, enum gs_kv_dtype dtype,
                                  uint64_t model_bytes, uint64_t t, uint64_t p, uint64_t stage,
-                                 bool pad_mla, struct gs_kv_memo *memo, struct gs_kv_layout *out,
+                                 bool pad_mla, const struct gs_stage_plan *stages,
+                                 struct gs_kv_memo *memo, struct gs_kv_layout *out,
                                  struct gs_error *err)
 {
+    static const struct gs_stage_plan vllm = {.split = GS_SPLIT_VLLM};
+    const struct gs_stage_plan *plan = stages != NULL ? stages : &vllm;
     if (memo == NULL)
-        return layout(a, dtype, model_bytes, t, p, stage, pad_mla, out, err);
+        return layout(a, dtype, model_bytes, t, p, stage, pad_mla, plan, out, err);
     for (unsigned i = 0; i < memo->count; i++) {
         const struct gs_kv_memo_entry *e = &memo->entries[i];
         if (e->dtype == dtype && e->pad_mla == pad_mla && e->model_bytes == model_bytes &&
-            e->tensor == t && e->pipeline == p && e->stage == stage) {
+            e->tensor == t && e->pipeline == p && e->stage == stage &&
+            (p <= 1 || gs_stage_plan_same(&e->stages, plan))) {
             *out = e->layout;
             return GS_OK;
         }
     }
-    const enum gs_status st = layout(a, dtype, model_bytes, t, p, stage, pad_mla, out, err);
+    const enum gs_status st = layout(a, dtype, model_bytes, t, p, stage, pad_mla, plan, out, err);
     if (st != GS_OK)
         return st;
     struct gs_kv_memo_entry *e;
@@ -287,7 +292,14 @@ enum gs_status gs_kv_layout_memo(const struct gs_arch *a, enum gs_kv_dtype dtype
         e = &memo->entries[memo->next];
         memo->next = (memo->next + 1) % GS_KV_MEMO_ENTRIES;
     }
-    *e = (struct gs_kv_memo_entry){dtype, pad_mla, model_bytes, t, p, stage, *out};
+    e->dtype = dtype;
+    e->pad_mla = pad_mla;
+    e->model_bytes = model_bytes;
+    e->tensor = t;
+    e->pipeline = p;
+    e->stage = stage;
+    e->stages = *plan;
+    e->layout = *out;
     return GS_OK;
 }
 
@@ -339,7 +351,7 @@ static enum gs_status budget(const struct gs_engine_ops *ops, const struct gs_in
     /* the layers the profile run passes through on this worker */
     uint64_t counts[GS_BLOCKS_MAX], first = 0, end = in->arch->num_hidden_layers;
     if (in->has_stage)
-        gs_arch_stage(in->arch, NULL, p, in->stage, &first, &end);
+        gs_arch_stage(in->arch, &in->stages, p, in->stage, &first, &end);
     gs_arch_count_blocks(in->arch, first, end, counts);
     const struct gs_engine_stage stage = {counts, first, end, t, p,
                                           !in->has_stage || in->stage == 0,
@@ -461,8 +473,8 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     ops->defaults(in, out);
     enum gs_status st = gs_kv_layout_memo(in->arch, in->kv_dtype, in->model_bytes, in->tensor,
                                           in->pipeline, in->has_stage ? in->stage : UINT64_MAX,
-                                          out->pad_mla,
-                                          in->kv_memo, &out->kv, err);
+                                          out->pad_mla, &in->stages, in->kv_memo, &out->kv,
+                                          err);
     if (st != GS_OK)
         return st;
     if (in->draft_layers && out->kv.full_layers) {

@@ -366,7 +366,7 @@ static enum gs_status weights_on(const struct gs_arch *a, const struct gs_weight
         if (each == NULL && stage < p && s != stage)
             continue;
         uint64_t first, end, counts[GS_BLOCKS_MAX];
-        gs_arch_stage(a, NULL, p, s, &first, &end);
+        gs_arch_stage(a, &r->stages, p, s, &first, &end);
         gs_arch_count_blocks(a, first, end, counts);
         uint64_t bytes = 0;
         for (size_t b = 0; b < a->block_count; b++)
@@ -659,7 +659,7 @@ static bool same_request(const struct gs_weights_request *a, const struct gs_wei
 {
     return a->format == b->format && a->group_size == b->group_size && a->tensor == b->tensor &&
            a->pipeline == b->pipeline && a->experts_only == b->experts_only &&
-           a->expert == b->expert;
+           a->expert == b->expert && gs_stage_plan_same(&a->stages, &b->stages);
 }
 
 enum gs_status gs_weights_bytes_memo(const struct gs_arch *a, const struct gs_weights_request *r,

@@ -1022,7 +1022,7 @@ void codec_write_estimate(struct json_writer *w, const struct estimate_request *
     }
     if (est->has_serving) {
         const uint64_t stage = est->serving.binding_stage;
-        codec_write_serving(w, &req->workload.serving, est,
+        codec_write_serving(w, &req->workload.serving, req->workload.parallelism.pipeline, est,
                             req->workload.stage_gpu_count > stage ? req->stage_gpu[stage]->id
                                                                   : NULL);
     }

@@ -1,5 +1,6 @@
 /* codec_inference.c - inference sections and results (see codec_inference.h). */
 #include "api/codec_inference.h"
+#include "api/codec_training.h"
 
 #include "formats/json_out.h"
 #include "embedded.h"
@@ -22,7 +23,7 @@ static const char *const inference_keys[] = {
     "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", "speculative",
     "limit_mm_per_prompt", "model_runner", "entrypoint", NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
-                                                          "stage_gpus", NULL};
+                                                          "stage_gpus", "stage_layers", NULL};
 /* vLLM --all2all-backend; naive and allgather_reducescatter both run over NCCL */
 static const char *const all2all_names[] = {"allgather_reducescatter", "naive",
                                             "deepep_high_throughput", "deepep_low_latency", NULL};
@@ -411,7 +412,7 @@ bool codec_decode_inference_parallelism(const json_t *section, struct gs_paralle
             jsonv_pointer(where, sizeof(where), "/parallelism", key);
             gs_error_add(err, GS_ERR_INVALID, where,
                          "inference takes tensor, pipeline, data and expert parallelism (and "
-                         "stage_gpus); \"%s\" is for training",
+                         "stage_gpus, stage_layers); \"%s\" is for training",
                          key);
             ok = false;
         }
@@ -426,6 +427,8 @@ bool codec_decode_inference_parallelism(const json_t *section, struct gs_paralle
     if (d != NULL && !jsonv_uint(d, "/parallelism/data", 1, max, &out->data, err))
         ok = false;
     if (e != NULL && !jsonv_uint(e, "/parallelism/expert", 1, max, &out->expert, err))
+        ok = false;
+    if (ok && !codec_decode_stage_layers(section, out, err))
         ok = false;
     return ok;
 }
@@ -482,7 +485,7 @@ static void write_accuracy(struct json_writer *w, enum gs_engine engine)
     json_w_end_object(w);
 }
 
-void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
+void codec_write_serving(struct json_writer *w, const struct gs_serving *s, uint64_t pipeline,
                          const struct gs_estimate *est, const char *stage_gpu)
 {
     const struct gs_inference_result *r = &est->serving;
@@ -497,6 +500,16 @@ void codec_write_serving(struct json_writer *w, const struct gs_serving *s,
     json_w_member_u64(w, "max_num_seqs", r->max_num_seqs);
     if (s->sequence_tokens && s->sequence_tokens < s->context_length)
         json_w_member_u64(w, "sequence_tokens", s->sequence_tokens);
+    if (est->stage_layers > 0 && pipeline > 1) { /* each stage's decoder layers */
+        json_w_key(w, "stage_layers");
+        json_w_begin_array(w);
+        for (uint64_t stage = 0; stage < pipeline; stage++) {
+            uint64_t first, end;
+            gs_stage_range(&est->stages, est->stage_layers, pipeline, stage, &first, &end);
+            json_w_u64(w, end - first);
+        }
+        json_w_end_array(w);
+    }
     json_w_end_object(w);
     json_w_key(w, "kv_cache");
     json_w_begin_object(w);

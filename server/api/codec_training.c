@@ -373,6 +373,14 @@ static void read_stage_layers(const json_t *section, struct gs_parallelism *out,
     out->stages.given_count = (uint32_t)n;
 }
 
+bool codec_decode_stage_layers(const json_t *section, struct gs_parallelism *out,
+                               struct gs_error *err)
+{
+    bool ok = true;
+    read_stage_layers(section, out, &ok, err);
+    return ok;
+}
+
 bool codec_decode_parallelism(const json_t *section, struct gs_parallelism *out,
                               struct gs_error *err)
 {

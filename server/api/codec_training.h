@@ -15,6 +15,10 @@
  * defaults already in it, and returns false after adding every problem to
  * `err` with a pointer under "/training", "/parallelism" or "/overrides". */
 bool codec_decode_training(const json_t *section, struct gs_training *out, struct gs_error *err);
+/* parallelism.stage_layers alone (serving reads it too): each pipeline stage's decoder layers;
+ * it sets the pipeline degree when that is not in `section` and must agree with it when it is. */
+bool codec_decode_stage_layers(const json_t *section, struct gs_parallelism *out,
+                               struct gs_error *err);
 bool codec_decode_parallelism(const json_t *section, struct gs_parallelism *out,
                               struct gs_error *err);
 bool codec_decode_overrides(const json_t *section, struct gs_workload *out, struct gs_error *err);

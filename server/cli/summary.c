@@ -278,11 +278,13 @@ static void estimate_workload(FILE *out, const json_t *r)
     fputc('\n', out);
 }
 
-/* Training with pipeline stages: the layers each holds, runs of equal stages folded
- * ("Stages:    6, 8 x6, 7 layers"), as parallelism.stage_layers lists them. */
+/* Pipeline stages: the layers each holds, runs of equal stages folded ("Stages:    6, 8 x6, 7
+ * layers"), as parallelism.stage_layers (training) or inference.stage_layers lists them. */
 static void estimate_stages(FILE *out, const json_t *r)
 {
     const json_t *layers = get(r, "parallelism/stage_layers");
+    if (layers == NULL)
+        layers = get(r, "inference/stage_layers");
     const size_t n = json_is_array(layers) ? json_array_size(layers) : 0;
     if (n < 2)
         return;

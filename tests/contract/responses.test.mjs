@@ -142,11 +142,18 @@ function assertConsistent(est) {
     if (est.model.layer_kinds) {
       const count = (...kinds) => est.model.layer_kinds.filter((k) => kinds.includes(k.attention))
         .reduce((n, k) => n + k.layers, 0);
-      const p = est.parallelism?.pipeline ?? 1;
+      const stages = est.inference?.stage_layers;
+      const p = est.parallelism?.pipeline ?? stages?.length ?? 1;
       if (p === 1) {
         assert.equal(kv.full_attention_layers, count('full', 'mla', 'mla_sparse'), 'full-attention layers by kind');
         assert.equal(kv.window_layers, count('sliding', 'chunked'), 'window layers by kind');
         assert.equal(kv.recurrent_layers, count('recurrent'), 'recurrent layers by kind');
+      } else if (stages) {
+        // a stage's cache layers are its own: one of the stages' counts, when every layer is one kind
+        const all = est.model.layer_kinds.reduce((n, k) => n + k.layers, 0);
+        assert.equal(stages.reduce((a, b) => a + b, 0), all, 'the stages hold every layer once');
+        if (count('full', 'mla', 'mla_sparse') === all)
+          assert.ok(stages.includes(kv.full_attention_layers), 'full-attention layers of one stage');
       }
     }
   }
@@ -435,6 +442,35 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(megatronListed.body.parameters_per_gpu, megatron.body.parameters_per_gpu);
       assertProblem(await listed('megatron', [7, 8, 8, 8, 8, 8, 8, 5]), 400, '/parallelism/stage_layers');
       assertProblem(await listed('transformers', [31, 30]), 400, '/parallelism/stage_layers');
+    });
+
+    test('serving pipeline stages: the engine\'s split, or the layers the request lists', async () => {
+      const ask = (engine, parallelism) => estimate({
+        model: 'deepseek-v3', gpu: 'h200-sxm-141gb',
+        inference: { engine, batch_size: 8, context_length: 32768 },
+        parallelism: { tensor: 8, ...parallelism },
+      });
+      const vllm = await ask('vllm', { pipeline: 3 });
+      assert.equal(vllm.res.status, 200);
+      assertConsistent(vllm.body);
+      assert.deepEqual(vllm.body.inference.stage_layers, [20, 21, 20]);
+      const trt = await ask('tensorrt_llm', { pipeline: 3 });
+      assert.deepEqual(trt.body.inference.stage_layers, [21, 20, 20]);
+      assert.ok(trt.body.assumptions.some((a) => a.name === 'pipeline_stage_layers'));
+      for (const engine of ['vllm', 'sglang', 'tensorrt_llm']) {
+        const listed = await ask(engine, { stage_layers: [21, 20, 20] });
+        assert.equal(listed.res.status, 200, engine);
+        assert.deepEqual(listed.body.inference.stage_layers, [21, 20, 20], engine);
+        assert.match(listed.body.assumptions.find((a) => a.name === 'pipeline_layer_partition').source,
+          engine === 'vllm' ? /VLLM_PP_LAYER_PARTITION/ : engine === 'sglang' ? /SGLANG_PP_LAYER_PARTITION/ : /pp_partition/);
+      }
+      const same = await ask('vllm', { stage_layers: [21, 20, 20] });
+      assert.equal(same.body.per_gpu.weights_bytes, trt.body.per_gpu.weights_bytes,
+        'the same stages hold the same weights');
+      assertProblem(await ask('vllm', { stage_layers: [21, 20, 19] }), 400, '/parallelism/stage_layers');
+      assertProblem(await ask('vllm', { pipeline: 2, stage_layers: [21, 20, 20] }), 400, '/parallelism/stage_layers');
+      const one = await ask('vllm', {});
+      assert.equal(one.body.inference.stage_layers, undefined);
     });
 
     test('expert tensor parallelism: the framework\'s split of each routed expert, or the request\'s', async () => {

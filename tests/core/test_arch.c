@@ -293,6 +293,8 @@ static void test_pipeline_stages_as_vllm_splits(void **state)
  *   7 (middle 8 = ceil(61 / 8), 13 left for the ends); 80 over 3 -> 26, 27, 27; 13 over 8 ->
  *   a middle of 2 leaves 1 for both ends (each needs a layer), so 1 a middle stage and 3, 4
  *   at the ends; 61 over 2 -> 30, 31.
+ * - TensorRT-LLM's mapping.py pp_layers, torch.tensor_split: the first L % p stages one
+ *   layer more: 61 over 4 -> 16, 15, 15, 15; 62 over 4 -> 16, 16, 15, 15.
  * - DIVIDES refuses what does not divide; every split refuses more stages than layers. */
 static void test_stage_splits(void **state)
 {
@@ -313,6 +315,9 @@ static void test_stage_splits(void **state)
         {GS_SPLIT_MEGATRON, 61, 2, {30, 31}},
         {GS_SPLIT_DIVIDES, 32, 4, {8, 8, 8, 8}},
         {GS_SPLIT_VLLM, 61, 4, {15, 15, 16, 15}},
+        {GS_SPLIT_TRTLLM, 61, 4, {16, 15, 15, 15}},
+        {GS_SPLIT_TRTLLM, 62, 4, {16, 16, 15, 15}},
+        {GS_SPLIT_TRTLLM, 32, 4, {8, 8, 8, 8}},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         uint64_t next = 0, most = 0;
@@ -337,7 +342,7 @@ static void test_stage_splits(void **state)
     const struct gs_stage_plan megatron = gs_stage_rule(GS_SPLIT_MEGATRON);
     assert_false(gs_stage_range(&divides, 61, 8, 0, &first, &end));
     assert_int_equal(gs_stage_layers_max(&divides, 61, 8), 0);
-    for (int split = GS_SPLIT_DIVIDES; split <= GS_SPLIT_TORCHTITAN; split++) {
+    for (int split = GS_SPLIT_VLLM; split <= GS_SPLIT_TRTLLM; split++) {
         const struct gs_stage_plan plan = gs_stage_rule((enum gs_stage_split)split);
         assert_false(gs_stage_range(&plan, 4, 5, 0, &first, &end));
     }

@@ -406,6 +406,42 @@ static void test_uneven_pipeline_stages(void **state)
     const uint64_t last = 30 * moe_layer + 7168 + c.lm_head;
     assert_true(last > first);
     assert_int_equal(e.per_gpu.weights_bytes, 2 * last + 30 * 256 * 4);
+    /* Three stages split the 61 layers by the engine's rule (gs_workload_serving_stages): vLLM's
+     * get_pp_indices 20, 21, 20 (the remainder to the stages before the last), TensorRT-LLM's
+     * mapping.py pp_layers 21, 20, 20 (torch.tensor_split: to the first stages), a listed
+     * partition as listed. Each stage's bytes by hand: bf16 parameters, and the fp32 routing
+     * bias (256 x 4 bytes) of each MoE layer; the most loaded GPU counts. */
+    const uint64_t vllm3[3] = {2 * (3 * dense_layer + 17 * moe_layer + c.embedding) + 17 * 1024,
+                               2 * 21 * moe_layer + 21 * 1024,
+                               2 * (20 * moe_layer + 7168 + c.lm_head) + 20 * 1024};
+    const uint64_t trt3[3] = {2 * (3 * dense_layer + 18 * moe_layer + c.embedding) + 18 * 1024,
+                              2 * 20 * moe_layer + 20 * 1024,
+                              2 * (20 * moe_layer + 7168 + c.lm_head) + 20 * 1024};
+    uint64_t vllm_most = 0, trt_most = 0;
+    for (size_t k = 0; k < 3; k++) {
+        vllm_most = vllm3[k] > vllm_most ? vllm3[k] : vllm_most;
+        trt_most = trt3[k] > trt_most ? trt3[k] : trt_most;
+    }
+    w.parallelism.pipeline = 3;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, vllm_most);
+    assert_int_equal(e.stages.split, GS_SPLIT_VLLM);
+    w.serving.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, trt_most);
+    assert_true(trt_most != vllm_most);
+    w.serving.engine.engine = GS_ENGINE_VLLM; /* VLLM_PP_LAYER_PARTITION=21,20,20 */
+    w.parallelism.stages = gs_stage_rule(GS_SPLIT_GIVEN);
+    w.parallelism.stages.given_count = 3;
+    w.parallelism.stages.given[0] = 21;
+    w.parallelism.stages.given[1] = 20;
+    w.parallelism.stages.given[2] = 20;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, trt_most);
+    w.parallelism.stages.given[2] = 19; /* 60 of 61 layers */
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/stage_layers");
     /* Training splits as the framework does (gs_workload_stage_split). Two stages: Megatron-LM
      * (and a request naming no framework) puts 30 layers on the first (3 dense, 27 MoE) and 31
      * on the last (--decoder-first/last-pipeline-num-layers 30, 31); torchtitan counts the

@@ -374,6 +374,15 @@ static void test_summary(void **state)
     assert_non_null(strstr(r.out, "Stages:    6, 8 x6, 7 layers"));
     result_free(&r);
 
+    /* served over three TensorRT-LLM stages: the remainder to the first (mapping.py pp_layers) */
+    r = run("{\"model\": \"deepseek-v3\", \"gpu\": \"h200\", \"inference\": {\"engine\": "
+            "\"tensorrt_llm\", \"batch_size\": 8, \"context_length\": 32768}, \"parallelism\": "
+            "{\"tensor\": 8, \"pipeline\": 3}}",
+            "estimate --summary");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Stages:    21, 20 x2 layers"));
+    result_free(&r);
+
     r = run(NULL, "fit --model llama-3.1-70b --gpu h100 --context 8192 --batch 32 --summary");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "Verdict:"));

@@ -354,10 +354,13 @@ struct gs_param_count {
 
 /* How a framework assigns decoder layers to pipeline stages (the first stage
  * also holds the embedding, the last the final norm and the head):
+ * - VLLM (the zero value): vllm/distributed/utils.py get_pp_indices, L / p
+ *   each and the remainder one layer each to the stages before the last
+ *   (SGLang's get_pp_indices is the same);
  * - DIVIDES: L / p each, and p must divide L (a framework without a splitter
  *   of its own);
- * - VLLM: vllm/distributed/utils.py get_pp_indices, L / p each and the
- *   remainder one layer each to the stages before the last;
+ * - TRTLLM: tensorrt_llm/mapping.py pp_layers, torch.tensor_split: L / p
+ *   each and the remainder one layer each to the first stages;
  * - MEGATRON: L / p each when p divides L (transformer_block.py
  *   get_num_layers_to_build); otherwise the first and last stages take what
  *   the even middle stages leave (--decoder-first-pipeline-num-layers and
@@ -374,10 +377,11 @@ struct gs_param_count {
  *   as many as the stages, summing to L; only the first and the last may be
  *   0 (a stage of the embedding alone, or of the head alone). */
 enum gs_stage_split {
-    GS_SPLIT_DIVIDES,
     GS_SPLIT_VLLM,
+    GS_SPLIT_DIVIDES,
     GS_SPLIT_MEGATRON,
     GS_SPLIT_TORCHTITAN,
+    GS_SPLIT_TRTLLM,
     GS_SPLIT_GIVEN
 };
 
@@ -391,6 +395,9 @@ struct gs_stage_plan {
 
 /* The plan of a rule that lists nothing (any split but GS_SPLIT_GIVEN). */
 struct gs_stage_plan gs_stage_rule(enum gs_stage_split split);
+
+/* Whether two plans place the layers alike (the same rule; the same counts when listed). */
+bool gs_stage_plan_same(const struct gs_stage_plan *a, const struct gs_stage_plan *b);
 
 /* Decoder layers [first, end) on pipeline stage `stage` of `stages` under
  * `plan`, for a model of `layers` decoder layers. False when the split

@@ -266,6 +266,13 @@ unsigned gs_workload_pipeline_zero_max(const struct gs_workload *workload);
  * degree to divide the layers. Serving splits as vLLM does. */
 enum gs_stage_split gs_workload_stage_split(const struct gs_workload *workload);
 
+/* How a serving workload's decoder layers fall to its pipeline stages: the
+ * request's parallelism.stage_layers (vLLM VLLM_PP_LAYER_PARTITION, SGLang
+ * SGLANG_PP_LAYER_PARTITION, TensorRT-LLM pp_partition), else the engine's
+ * rule: TensorRT-LLM's mapping.py pp_layers (torch.tensor_split), vLLM's
+ * get_pp_indices for the others (SGLang's is the same). */
+struct gs_stage_plan gs_workload_serving_stages(const struct gs_workload *workload);
+
 /* The ranks each routed expert of a training workload is split over: the
  * request's parallelism.expert_tensor, else the framework's. Megatron-LM:
  * tensor (arguments.py: expert_tensor_parallel_size defaults to

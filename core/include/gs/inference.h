@@ -115,14 +115,17 @@ struct gs_kv_memo {
         enum gs_kv_dtype dtype;
         bool pad_mla;
         uint64_t model_bytes, tensor, pipeline, stage;
+        struct gs_stage_plan stages;
         struct gs_kv_layout layout;
     } entries[GS_KV_MEMO_ENTRIES];
 };
 
-/* gs_kv_layout_stage through `memo` (NULL: computed every time). */
+/* gs_kv_layout_stage through `memo` (NULL: computed every time), the layers
+ * falling to the stages as `stages` says (NULL: vLLM's get_pp_indices). */
 enum gs_status gs_kv_layout_memo(const struct gs_arch *arch, enum gs_kv_dtype dtype,
                                  uint64_t model_bytes, uint64_t tensor, uint64_t pipeline,
-                                 uint64_t stage, bool pad_mla, struct gs_kv_memo *memo,
+                                 uint64_t stage, bool pad_mla,
+                                 const struct gs_stage_plan *stages, struct gs_kv_memo *memo,
                                  struct gs_kv_layout *out, struct gs_error *err);
 
 /* Paged bytes one sequence of `context` tokens (with `encoder_tokens` for
@@ -188,6 +191,8 @@ struct gs_inference_input {
                                  context_length; 0 = context_length */
     uint64_t prompt_tokens;   /* encoder tokens for encoder-decoders; 0 = context */
     uint64_t tensor, pipeline;
+    struct gs_stage_plan stages; /* how the layers fall to the pipeline stages (gs/arch.h); the
+                                    zero value is vLLM's get_pp_indices */
     enum gs_kv_dtype kv_dtype;
     uint64_t model_bytes;     /* bytes per element of the model dtype */
     struct gs_gpu_view gpu;   /* the GPU (total_bytes 0: none named); its link is how the

@@ -139,9 +139,9 @@ struct gs_parallelism {
     uint64_t gpus_per_node;   /* for host memory per node */
     struct gs_stage_plan stages; /* how decoder layers fall to pipeline stages (gs/arch.h):
                                     the request's list (GS_SPLIT_GIVEN, parallelism.stage_layers),
-                                    else serving vLLM's get_pp_indices, training the framework's
-                                    own splitter (gs_workload_stage_split); the default, DIVIDES,
-                                    needs the degree to divide the layers */
+                                    else the engine's rule in serving
+                                    (gs_workload_serving_stages), the framework's splitter in
+                                    training (gs_workload_stage_split); the zero value is vLLM's */
 };
 
 /* Sets the defaults a request starts from: batch and sequence unknown, one

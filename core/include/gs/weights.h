@@ -50,6 +50,8 @@ struct gs_weights_request {
                              (gpt-oss's mxfp4 checkpoint: modules_to_not_convert) */
     uint64_t expert;      /* expert parallelism: routed experts whole, spread over this many
                              ranks (vLLM --enable-expert-parallel); 0 or 1 = split by tensor */
+    struct gs_stage_plan stages; /* how the layers fall to the pipeline stages (gs/arch.h); the
+                                    zero value is vLLM's get_pp_indices */
 };
 
 /* Weight bytes already worked out for one architecture, by request. A plan
