@@ -929,6 +929,12 @@ enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct
     const uint64_t p = w->parallelism.pipeline ? w->parallelism.pipeline : 1;
     const uint64_t dp = w->parallelism.data ? w->parallelism.data : 1;
     const uint64_t ep = w->parallelism.expert ? w->parallelism.expert : 1;
+    if (p > 1 && gs_engine_ops_for(w->serving.engine.engine)->no_pipeline)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
+                            "%s shards a model over tensor ranks only (--num-shard): it has no "
+                            "pipeline parallelism (text-generation-inference issues #1275, "
+                            "#1742); use pipeline 1, or an engine with pipeline stages",
+                            gs_engine_name(w->serving.engine.engine));
     if ((t > 1 || p > 1 || dp > 1 || ep > 1 || w->parallelism.stages.split == GS_SPLIT_GIVEN) &&
         !scope->layout_checked) {
         struct gs_parallelism par;

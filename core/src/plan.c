@@ -371,8 +371,8 @@ static enum gs_plan_reject size_replicas(const struct gs_model_spec *m,
  * batch, within max_nodes_per_replica); then pipeline stages across nodes at
  * the widest valid tensor degree. Columns: tensor, pipeline, attention ranks. */
 static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_plan_gpu *gpu,
-                              const struct gs_plan_limits *l, uint64_t exact, uint64_t out[][3],
-                              size_t cap)
+                              const struct gs_plan_limits *l, uint64_t exact, bool pipelines,
+                              uint64_t out[][3], size_t cap)
 {
     const uint64_t tmax = plan_max_tensor(gpu, l);
     uint64_t widest = 0;
@@ -412,7 +412,8 @@ static size_t replica_layouts(const struct gs_model_spec *m, const struct gs_pla
         out[n][1] = 1;
         out[n++][2] = d;
     }
-    for (uint64_t p = 2; widest && p <= layers && widest * p <= l->max_gpus && n < cap; p++) {
+    for (uint64_t p = 2; pipelines && widest && p <= layers && widest * p <= l->max_gpus && n < cap;
+         p++) {
         if (l->max_nodes_per_replica && plan_nodes_for(widest * p, node) > l->max_nodes_per_replica)
             break;
         struct gs_parallelism par;
@@ -630,7 +631,8 @@ static enum gs_status search_inference(const struct gs_model_spec *m, const stru
     /* without a price any plan is rejected: whether there is one is all that counts */
     const bool first_plan = l->price_required && !gpu->has_price;
     uint64_t layouts[96][3]; /* the same for every variant */
-    const size_t nl = replica_layouts(m, gpu, l, exact, layouts, 96);
+    const size_t nl = replica_layouts(
+        m, gpu, l, exact, !gs_engine_ops_for(w->serving.engine.engine)->no_pipeline, layouts, 96);
     uint64_t least[96] = {0};
     bool found = false, hopeless = false;
     enum gs_plan_reject worst = nv == 0 ? GS_REJECT_UNSUPPORTED : GS_REJECT_DOES_NOT_FIT;

@@ -261,6 +261,9 @@ const struct gs_engine_ops gs_engine_tgi = {
                     "default from 2.3; 16 with paged attention before; 256 with flashdecoding "
                     "for head dims other than 64, 128 and 256",
     .slack_detail = GS_ENGINE_SLACK_FREE_MEMORY,
+    /* the launcher shards with --num-shard (tensor parallelism); pipeline parallelism was
+     * declined (text-generation-inference issues #1275 and #1742) */
+    .no_pipeline = true,
     .spec = GS_ENGINE_SPEC_NONE,
     .defaults = tgi_defaults,
     .load = tgi_load,

@@ -531,6 +531,16 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
       assert.ok(t.experts_touched_per_layer > 2 && t.experts_touched_per_layer <= 8, String(t.experts_touched_per_layer));
     });
 
+    test('TGI shards over tensor ranks only: no option runs pipeline stages', async () => {
+      const body = await recommend({ model: 'llama-3.1-405b',
+        inference: { engine: 'tgi', batch_size: 8, context_length: 8192 } });
+      checkRecommendation(body);
+      assert.ok(body.options.length > 0, 'GPUs whose node holds the model');
+      for (const o of body.options) assert.equal(o.plan.pipeline, 1, o.gpu);
+      assert.ok(body.rejected.some((r) => r.gpu === 'h100-sxm-80gb' && r.reason === 'does_not_fit'),
+        'eight 80 GB GPUs do not hold 405B in bf16, and TGI cannot add a second node');
+    });
+
     test('efficiency overrides change the throughput and are echoed in the assumptions', async () => {
       const base = { ...SERVE_70B, constraints: { gpus: ['h100'] } };
       const slow = { ...base, efficiency: { decode_bandwidth: 0.35, decode_compute: 0.25, prefill: 0.25 } };

@@ -490,6 +490,10 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":\"mixtral-8x7b-instruct-v0.1\",\"mode\":\"training\",\"parallelism\":{"
                  "\"tensor\":2,\"expert\":2,\"expert_tensor\":2}}",
                  400, "/parallelism/expert", "expert_tensor 1 keeps experts whole");
+    /* TGI has no pipeline stages */
+    expect_error("{\"model\":\"llama-3.1-8b\",\"inference\":{\"engine\":\"tgi\","
+                 "\"context_length\":8192},\"parallelism\":{\"pipeline\":2}}",
+                 400, "/parallelism/pipeline", "tensor ranks only");
     /* parallelism.stage_layers: one count a stage, summing to the decoder layers (32 here) */
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{"
                  "\"stage_layers\":[16,15]}}",

@@ -529,7 +529,7 @@ static void test_stage_gpus(void **state)
     assert_estimate_refused("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"parallelism\":"
                             "{\"pipeline\":2,\"stage_gpus\":[\"l4\",\"l40s\"]}}",
                             "/gpu");
-    assert_estimate_refused("{\"model\":\"llama-3.1-8b\",\"inference\":{\"engine\":\"tgi\","
+    assert_estimate_refused("{\"model\":\"llama-3.1-8b\",\"inference\":{\"engine\":\"sglang\","
                             "\"context_length\":4096},\"parallelism\":{\"pipeline\":2,"
                             "\"stage_gpus\":[\"l4\",\"l40s\"]}}",
                             "/parallelism/stage_gpus");

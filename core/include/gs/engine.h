@@ -67,6 +67,7 @@ struct gs_engine_ops {
     bool cpu_offload;          /* has --cpu-offload-gb */
     bool sizes_each_stage;     /* under pipeline parallelism the least roomy stage's pool binds
                                   every worker (vLLM: the smallest num_blocks of all ranks) */
+    bool no_pipeline;          /* shards over tensor ranks only: no pipeline stages (TGI) */
     bool slack_in_non_torch;   /* the allocator's rounding of the weights, where it counts, is
                                   in its non-torch term rather than in the weights */
     bool queues_past_max_num_seqs; /* runs at most max_num_seqs sequences at a time */
