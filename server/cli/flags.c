@@ -22,6 +22,7 @@
 enum flag_kind {
     KIND_STRING,      /* a string at path */
     KIND_LIST,        /* comma-separated strings: an array of them at path */
+    KIND_WHOLE_LIST,  /* comma-separated whole numbers: an array of them at path */
     KIND_WHOLE,       /* a whole number at path */
     KIND_NUMBER,      /* a number at path */
     KIND_NUMBER_NONE, /* a number at path, or "none" for null */
@@ -83,6 +84,10 @@ static const struct flags_spec table[] = {
     {NULL, "--stage-gpus", "ID,ID,...", KIND_LIST, "parallelism/stage_gpus", FLAGS_ESTIMATE,
      "each pipeline stage's GPU, in stage order, on unequal GPUs [parallelism.stage_gpus]",
      "--pipeline 2 --stage-gpus l4,l40s"},
+    {NULL, "--stage-layers", "N,N,...", KIND_WHOLE_LIST, "parallelism/stage_layers", ONE_GPU,
+     "the decoder layers of each pipeline stage, in stage order (VLLM_PP_LAYER_PARTITION, "
+     "SGLANG_PP_LAYER_PARTITION) [parallelism.stage_layers]",
+     "--stage-layers 48,45"},
     {"The GPU", "--gpu", "ID", KIND_STRING, "gpu", ONE_GPU,
      "a catalog GPU id or alias, or the name nvidia-smi prints [gpu]",
      "--gpu h100-sxm-80gb, --gpu 'NVIDIA H100 80GB HBM3'"},
@@ -171,6 +176,26 @@ static bool is_none(const char *text)
     return strcmp(text, "none") == 0 || strcmp(text, "null") == 0;
 }
 
+/* Whether every comma-separated item of `text` is a whole number. */
+static bool whole_list_ok(const char *text)
+{
+    char item[32];
+    for (const char *at = text;;) {
+        const char *comma = strchr(at, ',');
+        const size_t n = comma != NULL ? (size_t)(comma - at) : strlen(at);
+        json_int_t whole = 0;
+        if (n == 0 || n >= sizeof(item))
+            return false;
+        memcpy(item, at, n);
+        item[n] = '\0';
+        if (!parse_whole(item, &whole))
+            return false;
+        if (comma == NULL)
+            return true;
+        at = comma + 1;
+    }
+}
+
 /* Whether `text` is a value the kind takes; the message names what it needs. */
 static bool value_ok(enum flag_kind kind, const char *text, const char **need)
 {
@@ -191,6 +216,9 @@ static bool value_ok(enum flag_kind kind, const char *text, const char **need)
     case KIND_HUB_ID:
         *need = "org/name[@revision]";
         return strchr(text, '/') != NULL;
+    case KIND_WHOLE_LIST:
+        *need = "whole numbers separated by commas";
+        return whole_list_ok(text);
     default:
         *need = "a value";
         return text[0] != '\0';
@@ -456,6 +484,29 @@ static json_t *string_list(const char *text)
     return list;
 }
 
+/* A list whole_list_ok accepted, as an array of integers. */
+static json_t *whole_list(const char *text)
+{
+    json_t *list = json_array();
+    char item[32];
+    for (const char *at = text; list != NULL;) {
+        const char *comma = strchr(at, ',');
+        const size_t n = comma != NULL ? (size_t)(comma - at) : strlen(at);
+        json_int_t whole = 0;
+        memcpy(item, at, n < sizeof(item) ? n : sizeof(item) - 1);
+        item[n < sizeof(item) ? n : sizeof(item) - 1] = '\0';
+        json_t *value = parse_whole(item, &whole) ? json_integer(whole) : NULL;
+        if (value == NULL || json_array_append_new(list, value) != 0) {
+            json_decref(list);
+            return NULL;
+        }
+        if (comma == NULL)
+            break;
+        at = comma + 1;
+    }
+    return list;
+}
+
 /* A number as the person wrote it: whole numbers stay integers. */
 static json_t *number_value(const char *text)
 {
@@ -501,6 +552,9 @@ bool flags_apply(const struct flags_request *f, json_t *request)
             break;
         case KIND_LIST:
             value = string_list(text);
+            break;
+        case KIND_WHOLE_LIST:
+            value = whole_list(text);
             break;
         case KIND_BATCH:
             path = training ? "training/batch_size" : "inference/batch_size";

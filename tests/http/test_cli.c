@@ -382,6 +382,21 @@ static void test_summary(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "Stages:    21, 20 x2 layers"));
     result_free(&r);
+    /* vLLM's own split of the same (20, 21, 20), and the stages a flag lists */
+    r = run(NULL, "estimate --model deepseek-v3 --gpu h200 --engine vllm --context 32768 "
+                  "--batch 8 --tensor 8 --pipeline 3 --summary");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Stages:    20, 21, 20 layers"));
+    result_free(&r);
+    r = run(NULL, "estimate --model deepseek-v3 --gpu h200 --engine vllm --context 32768 "
+                  "--batch 8 --tensor 8 --stage-layers 21,20,20 --summary");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Stages:    21, 20 x2 layers"));
+    result_free(&r);
+    r = run(NULL, "estimate --model deepseek-v3 --stage-layers 21,x");
+    assert_int_not_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "whole numbers separated by commas"));
+    result_free(&r);
 
     r = run(NULL, "fit --model llama-3.1-70b --gpu h100 --context 8192 --batch 32 --summary");
     assert_int_equal(r.status, 0);
