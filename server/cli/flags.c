@@ -176,24 +176,39 @@ static bool is_none(const char *text)
     return strcmp(text, "none") == 0 || strcmp(text, "null") == 0;
 }
 
-/* Whether every comma-separated item of `text` is a whole number. */
-static bool whole_list_ok(const char *text)
+/* One item of a comma-separated list: a string, or (`whole`) a whole number; NULL when out of
+ * memory, not UTF-8, or not a whole number. */
+static json_t *list_item(const char *at, size_t n, bool whole)
 {
+    if (!whole)
+        return json_stringn(at, n);
     char item[32];
-    for (const char *at = text;;) {
+    json_int_t value = 0;
+    if (n == 0 || n >= sizeof(item))
+        return NULL;
+    memcpy(item, at, n);
+    item[n] = '\0';
+    return parse_whole(item, &value) ? json_integer(value) : NULL;
+}
+
+/* "a,b,c" as ["a", "b", "c"] (empty strings kept, for the server to refuse), or "48,45" as
+ * [48, 45] (`whole`); NULL when an item cannot be read (list_item) or out of memory. */
+static json_t *split_list(const char *text, bool whole)
+{
+    json_t *list = json_array();
+    for (const char *at = text; list != NULL;) {
         const char *comma = strchr(at, ',');
         const size_t n = comma != NULL ? (size_t)(comma - at) : strlen(at);
-        json_int_t whole = 0;
-        if (n == 0 || n >= sizeof(item))
-            return false;
-        memcpy(item, at, n);
-        item[n] = '\0';
-        if (!parse_whole(item, &whole))
-            return false;
+        json_t *item = list_item(at, n, whole);
+        if (item == NULL || json_array_append_new(list, item) != 0) {
+            json_decref(list);
+            return NULL;
+        }
         if (comma == NULL)
-            return true;
+            break;
         at = comma + 1;
     }
+    return list;
 }
 
 /* Whether `text` is a value the kind takes; the message names what it needs. */
@@ -216,9 +231,12 @@ static bool value_ok(enum flag_kind kind, const char *text, const char **need)
     case KIND_HUB_ID:
         *need = "org/name[@revision]";
         return strchr(text, '/') != NULL;
-    case KIND_WHOLE_LIST:
+    case KIND_WHOLE_LIST: {
         *need = "whole numbers separated by commas";
-        return whole_list_ok(text);
+        json_t *list = split_list(text, true);
+        json_decref(list);
+        return list != NULL;
+    }
     default:
         *need = "a value";
         return text[0] != '\0';
@@ -464,49 +482,6 @@ static json_t *wrap(const char *key, json_t *value)
     return object;
 }
 
-/* "a,b,c" as ["a", "b", "c"] (empty items kept, for the server to refuse); NULL when out of
- * memory or not UTF-8. */
-static json_t *string_list(const char *text)
-{
-    json_t *list = json_array();
-    for (const char *at = text; list != NULL;) {
-        const char *comma = strchr(at, ',');
-        const size_t n = comma != NULL ? (size_t)(comma - at) : strlen(at);
-        json_t *item = json_stringn(at, n);
-        if (item == NULL || json_array_append_new(list, item) != 0) {
-            json_decref(list);
-            return NULL;
-        }
-        if (comma == NULL)
-            break;
-        at = comma + 1;
-    }
-    return list;
-}
-
-/* A list whole_list_ok accepted, as an array of integers. */
-static json_t *whole_list(const char *text)
-{
-    json_t *list = json_array();
-    char item[32];
-    for (const char *at = text; list != NULL;) {
-        const char *comma = strchr(at, ',');
-        const size_t n = comma != NULL ? (size_t)(comma - at) : strlen(at);
-        json_int_t whole = 0;
-        memcpy(item, at, n < sizeof(item) ? n : sizeof(item) - 1);
-        item[n < sizeof(item) ? n : sizeof(item) - 1] = '\0';
-        json_t *value = parse_whole(item, &whole) ? json_integer(whole) : NULL;
-        if (value == NULL || json_array_append_new(list, value) != 0) {
-            json_decref(list);
-            return NULL;
-        }
-        if (comma == NULL)
-            break;
-        at = comma + 1;
-    }
-    return list;
-}
-
 /* A number as the person wrote it: whole numbers stay integers. */
 static json_t *number_value(const char *text)
 {
@@ -551,10 +526,10 @@ bool flags_apply(const struct flags_request *f, json_t *request)
             value = parse_whole(text, &whole) ? json_integer(whole) : NULL;
             break;
         case KIND_LIST:
-            value = string_list(text);
+            value = split_list(text, false);
             break;
         case KIND_WHOLE_LIST:
-            value = whole_list(text);
+            value = split_list(text, true);
             break;
         case KIND_BATCH:
             path = training ? "training/batch_size" : "inference/batch_size";
