@@ -370,11 +370,19 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
 
     if (b->mlp.kind == GS_MLP_MOE) {
         /* each token goes through top-k experts (gate out, up out, act out, down input),
-         * plus its copies in the dispatch buffer */
+         * plus its copies in the dispatch buffer. With each expert split over r tensor ranks
+         * (parallelism.expert_tensor) a rank's experts see its r-rank group's tokens: the
+         * dispatcher all-gathers them over the group (Megatron-LM token_dispatcher.py
+         * MoEAlltoAllTokenDispatcher, gather_from_sequence_parallel_region over expt_tp) and the
+         * grouped MLP keeps that gathered input for its weight gradient - r times a rank's own
+         * copies - while its intermediates are 1/r of the width for r times the tokens, the
+         * same bytes */
         const uint64_t n = b->mlp.gated ? 4 : 2;
+        const uint64_t r = in->parallelism->expert_tensor ? in->parallelism->expert_tensor : 1;
         const uint64_t routed = mul(c, mul(c, mul(c, n, e), tokens), b->mlp.width);
         p.partitioned = add(c, p.partitioned, mul(c, b->mlp.top_k, routed));
-        p.partitioned = add(c, p.partitioned, mul(c, mul(c, mul(c, b->mlp.top_k, e), tokens), h));
+        p.partitioned =
+            add(c, p.partitioned, mul(c, mul(c, mul(c, mul(c, r, b->mlp.top_k), e), tokens), h));
         if (b->mlp.shared_width)
             p.partitioned = add(c, p.partitioned,
                                 mul(c, mul(c, mul(c, 4, e), tokens), b->mlp.shared_width));

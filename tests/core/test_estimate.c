@@ -576,6 +576,28 @@ static void test_expert_tensor_split(void **state)
     assert_int_equal(e.parameters_per_gpu, dense + mine);
     assert_int_equal(e.per_gpu.optimizer_bytes,
                      gs_div_ceil(12 * dense, 8) + gs_div_ceil(12 * mine, 8));
+    /* Activations: with each expert over r tensor ranks the grouped MLP keeps its group's
+     * all-gathered routed tokens (token_dispatcher.py gather_from_sequence_parallel_region):
+     * one sequence of 4,096 tokens at tensor 8 (sequence parallel) keeps 8 x 2 x 4,096 x 7,168 /
+     * 8 = 58,720,256 bytes of top-8 copies a MoE layer at r = 1, r times that at r; over the 58
+     * MoE layers, r = 8 keeps 58 x 7 x 58,720,256 = 23,840,423,936 bytes more */
+    w.parallelism.expert = 8;
+    w.parallelism.zero_stage = 0;
+    w.parallelism.sequence_parallel = true;
+    w.parallelism.sequence_parallel_given = true;
+    w.training.batch_size = 1;
+    w.training.sequence_length = 4096;
+    w.training.recompute = GS_RECOMPUTE_SELECTIVE;
+    w.parallelism.expert_tensor = 1;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    const uint64_t whole_experts = e.saved_activation_bytes;
+    w.parallelism.expert_tensor = 8;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.saved_activation_bytes - whole_experts, 23840423936ULL);
+    w.training.batch_size = 0;
+    w.training.sequence_length = 0;
+    w.parallelism.expert = 4;
+    w.parallelism.expert_tensor = 2;
     /* torchtitan has no expert tensor parallelism to ask for */
     w.training.framework.framework = GS_FW_TORCHTITAN;
     gs_error_init(&err);
