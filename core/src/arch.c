@@ -29,6 +29,14 @@ static void torchtitan_stage(uint64_t L, uint64_t p, uint64_t s, uint64_t *start
     *n = base + (s < extra ? 1 : 0) - (s == 0 ? 1 : 0) - (s + 1 == p ? 1 : 0);
 }
 
+/* Megatron-LM's split with `head` and `tail` layers on the end stages and the rest even over the
+ * middle ones: stage s's first layer (s = p: L). */
+static uint64_t megatron_first(uint64_t L, uint64_t p, uint64_t head, uint64_t tail, uint64_t s)
+{
+    const uint64_t middle = p > 2 ? (L - head - tail) / (p - 2) : 0;
+    return s == 0 ? 0 : s >= p ? L : head + (s - 1) * middle;
+}
+
 bool gs_stage_megatron_ends(uint64_t L, uint64_t p, uint64_t *first_layers, uint64_t *last_layers)
 {
     if (p < 2 || L < p || L % p == 0)
@@ -132,9 +140,8 @@ bool gs_stage_range(const struct gs_stage_plan *plan, uint64_t L, uint64_t stage
         uint64_t head = L / p, tail = L / p;
         if (L % p != 0 && !gs_stage_megatron_ends(L, p, &head, &tail))
             return false;
-        const uint64_t middle = p > 2 ? (L - head - tail) / (p - 2) : 0;
-        start = stage == 0 ? 0 : head + (stage - 1) * middle;
-        n = stage == 0 ? head : stage + 1 == p ? tail : middle;
+        start = megatron_first(L, p, head, tail, stage);
+        n = megatron_first(L, p, head, tail, stage + 1) - start;
         break;
     }
     case GS_SPLIT_TORCHTITAN:
@@ -168,10 +175,8 @@ bool gs_stage_bounds(const struct gs_stage_plan *plan, uint64_t L, uint64_t stag
         /* the ends once, not once a stage */
         if (!gs_stage_megatron_ends(L, p, &head, &tail))
             return false;
-        const uint64_t middle = p > 2 ? (L - head - tail) / (p - 2) : 0;
-        for (uint64_t s = 1; s < p; s++)
-            bounds[s] = head + (s - 1) * middle;
-        bounds[p] = L;
+        for (uint64_t s = 1; s <= p; s++)
+            bounds[s] = megatron_first(L, p, head, tail, s);
         return true;
     }
     for (uint64_t s = 0; s < p; s++) {

@@ -1405,6 +1405,14 @@ enum gs_stage_split gs_workload_stage_split(const struct gs_workload *w)
     return f->framework == GS_FW_TORCHTITAN ? GS_SPLIT_TORCHTITAN : GS_SPLIT_DIVIDES;
 }
 
+/* The framework a training request runs under: the one it names, else transformers (the
+ * contract's default for training.framework). */
+static enum gs_framework framework_of(const struct gs_workload *w)
+{
+    const struct gs_training_knobs *f = &w->training.framework;
+    return f->framework_given ? f->framework : GS_FW_TRANSFORMERS;
+}
+
 uint64_t gs_workload_expert_tensor(const struct gs_model_spec *m, const struct gs_workload *w)
 {
     const struct gs_parallelism *p = &w->parallelism;
@@ -1414,8 +1422,7 @@ uint64_t gs_workload_expert_tensor(const struct gs_model_spec *m, const struct g
         gs_arch_moe_block(&m->arch) == NULL)
         return 1;
     const uint64_t t = p->tensor ? p->tensor : 1;
-    const struct gs_training_knobs *f = &w->training.framework;
-    switch (f->framework_given ? f->framework : GS_FW_TRANSFORMERS) {
+    switch (framework_of(w)) {
     case GS_FW_MEGATRON:
         return t;
     case GS_FW_TRANSFORMERS:
@@ -1434,8 +1441,7 @@ static void expert_split_notes(const struct gs_workload *w, const struct train_p
     const struct gs_parallelism *par = &plan->par;
     if (e->expert_tensor == 0 || (par->tensor == 1 && par->expert_tensor == 1))
         return;
-    const struct gs_training_knobs *f = &w->training.framework;
-    const enum gs_framework fw = f->framework_given ? f->framework : GS_FW_TRANSFORMERS;
+    const enum gs_framework fw = framework_of(w);
     if (w->parallelism.expert_tensor)
         assume_value(e, "expert_tensor_parallel", par->expert_tensor,
                      par->expert_tensor > 1
@@ -1499,8 +1505,7 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
         plan.par.stages = gs_stage_rule(gs_workload_stage_split(w));
     }
     plan.par.expert_tensor = gs_workload_expert_tensor(m, w);
-    if (w->parallelism.expert_tensor > 1 && w->training.framework.framework_given &&
-        w->training.framework.framework == GS_FW_TORCHTITAN)
+    if (w->parallelism.expert_tensor > 1 && framework_of(w) == GS_FW_TORCHTITAN)
         return gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert_tensor",
                             "torchtitan has no expert tensor parallelism (distributed/"
                             "parallel_dims.py: the experts' mesh is pipeline x dp_replicate x "
