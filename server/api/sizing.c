@@ -510,7 +510,9 @@ enum gs_status sizing_fit_text(const struct service *svc, const json_t *request,
         json_w_int(&w, (json_int_t)v->max_context);
     else
         json_w_null(&w);
-    if (has_max && v->max_at != GS_FIT_AT)
+    /* only when the verdict's own count does not fit: the request's own layout (GS_FIT_OWN)
+     * that fits is at gpu_count */
+    if (has_max && v->max_at == GS_FIT_LEAST)
         json_w_member_int(&w, "max_at_gpu_count", (json_int_t)gs_fit_plan(v, v->max_at)->gpu_count);
     json_w_key(&w, "changes");
     write_changes(&w, s, &own, &g, count);

@@ -765,6 +765,22 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
       assert.ok(body.min_gpu_count <= 7, `fits on 7 GPUs, yet min_gpu_count is ${body.min_gpu_count}`);
     });
 
+    test('a training layout the request names that fits: max_batch at it, no max_at_gpu_count', async () => {
+      // fits on 4 (its own pipeline of 4) and on fewer (min_gpu_count 3): the maxima are the
+      // request's layout's, at gpu_count, so max_at_gpu_count (for a verdict that does not fit) is absent
+      const body = await fit({
+        model: 'llama-3.1-8b', mode: 'training', gpu: 'h100-sxm-80gb',
+        training: { batch_size: 1, sequence_length: 4096, gradient_accumulation_steps: 8 },
+        parallelism: { pipeline: 4 },
+      });
+      assert.equal(body.layout_given, true);
+      assert.equal(body.fits, true);
+      assert.equal(body.gpu_count, 4);
+      assert.ok(body.min_gpu_count < 4);
+      assert.ok(body.max_batch >= 1);
+      assert.equal(body.max_at_gpu_count, undefined);
+    });
+
     test('recommend and fit do not tell the client to name a gpu', async () => {
       const a = await fit({ model: 'llama-3.1-8b', inference: { batch_size: 1, context_length: 8192 }, gpu: 'h100' });
       const b = await recommend({ ...SERVE_70B, constraints: { gpus: ['h100'] } });
