@@ -316,6 +316,32 @@ static double stage_balance(const struct gs_train_input *in)
     return balance < 1.0 ? balance : 1.0;
 }
 
+/* The passes over a micro-batch that run a layer's collectives: forward and backward, and the
+ * forward again under full recomputation (Megatron-LM's CheckpointFunction reruns the layer's
+ * forward, its communication included: Korthikanti et al. 2022, section 4). */
+static double comm_passes(const struct gs_train_input *in)
+{
+    return in->recompute == GS_RECOMPUTE_FULL ? 3 : 2;
+}
+
+/* The tensor-parallel collectives a rank runs in one pass over a micro-batch, over its pipeline
+ * stage's layers: one around attention and one around the MLP on a dense layer (Megatron-LM's
+ * g in forward, f in backward, Shoeybi et al. 2019 section 3; under sequence parallelism an
+ * all-gather and a reduce-scatter, the same bytes); on a MoE layer the one around attention,
+ * and the shared experts' where the layer has them (Megatron-LM shared_experts.py
+ * SharedExpertMLP: gather_from_sequence_parallel_region and
+ * reduce_scatter_to_sequence_parallel_region over the tensor group). Its routed experts take
+ * their tokens from the dispatcher instead (moe_layer.py: the token dispatcher works over the
+ * expert groups, expt_tp for the experts' tensor split), counted with the all-to-alls and the
+ * expert-tensor gathers. */
+static double tensor_collectives(const struct gs_train_input *in)
+{
+    const double p = (double)(in->pipeline ? in->pipeline : 1);
+    const uint64_t moe = in->moe_layers < in->layers ? in->moe_layers : in->layers;
+    const double dense = (double)(in->layers - moe);
+    return (2 * dense + (double)moe * (in->shared_experts ? 2 : 1)) / p;
+}
+
 /* The top-k routed copies of a rank's tokens in a step, 16 bits a value, once for each pass
  * that moves them (dispatch and combine in forward, their gradients in backward, the forward
  * again under full recomputation): its pipeline stage's MoE layers, its tensor (sequence)
@@ -325,8 +351,7 @@ static double routed_pass_bytes(const struct gs_train_input *in)
     const double dp = (double)(in->data_parallel ? in->data_parallel : 1);
     const double t = (double)(in->tensor ? in->tensor : 1);
     const double p = (double)(in->pipeline ? in->pipeline : 1);
-    const double passes = in->recompute == GS_RECOMPUTE_FULL ? 6 : 4;
-    return passes * (double)in->moe_layers / p * in->tokens_per_step / (dp * t) *
+    return 2 * comm_passes(in) * (double)in->moe_layers / p * in->tokens_per_step / (dp * t) *
            (double)in->top_k * (double)in->hidden * 2;
 }
 
@@ -352,15 +377,15 @@ bool gs_perf_train(const struct gs_train_input *in, const struct gs_perf_gpu *gp
                                       out->stage_balance)
                                : 0;
     double busy = compute;
-    /* tensor parallelism all-reduces each layer's activations twice in forward and twice in
-     * backward (Megatron-LM's f and g operators, Shoeybi et al. 2019 section 3), on the
-     * critical path: ring all-reduces of tokens x hidden 16-bit values per micro-batch */
+    /* tensor parallelism's collectives (tensor_collectives, each pass), on the critical path:
+     * ring all-reduces of tokens x hidden 16-bit values, one replica's tokens over the step */
     if (compute > 0 && in->tensor > 1 && in->tensor_link_bytes_per_s > 0 && in->layers) {
         const double t = (double)in->tensor;
         const double dp = (double)(in->data_parallel ? in->data_parallel : 1);
         const double tokens = in->tokens_per_step / dp; /* one replica's, all micro-batches */
         const double bytes = tokens * (double)in->hidden * 2;
-        busy += (double)in->layers * 4 * 2 * (t - 1) / t * bytes / in->tensor_link_bytes_per_s;
+        busy += tensor_collectives(in) * comm_passes(in) * 2 * (t - 1) / t * bytes /
+                in->tensor_link_bytes_per_s;
     }
     /* expert parallelism: each MoE layer dispatches every token's hidden state to its top-k
      * experts' ranks and combines the outputs back, in forward, and both again for their

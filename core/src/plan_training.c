@@ -109,9 +109,10 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
         in->layers = c->m->arch.num_hidden_layers;
         in->hidden = c->m->arch.hidden_size;
         const struct gs_block *moe = gs_arch_moe_block(&c->m->arch);
-        if (moe != NULL && (e > 1 || layout->expert_tensor > 1)) {
+        if (moe != NULL) {
             in->moe_layers = gs_arch_moe_layers(&c->m->arch);
             in->top_k = moe->mlp.top_k;
+            in->shared_experts = moe->mlp.shared_width > 0;
         }
         if (moe != NULL && e > 1) {
             in->expert = e;

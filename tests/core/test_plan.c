@@ -369,11 +369,30 @@ static void test_training_time(void **state)
         close_to(gathers, 481036337152.0, 1e-12);
         assert_int_equal(slow.expert_tensor_bytes, 481036337152ULL);
         assert_int_equal(slow.expert_bytes, 0);
-        close_to(slow.comm_factor, step / (step + tp + gathers / 32e9), 1e-9);
+        /* every layer routes here: the tensor group's collectives are attention's alone (the
+         * routed tokens' gathers stand for the MLP's), half the dense layers' tp */
+        close_to(slow.comm_factor, step / (step + tp / 2 + gathers / 32e9), 1e-9);
         dp.expert_tensor = 1;
         assert_true(gs_perf_train(&dp, &g, &base, &slow));
         assert_int_equal(slow.expert_tensor_bytes, 0);
+        close_to(slow.comm_factor, step / (step + tp / 2), 1e-9);
+        /* shared experts are a tensor-parallel MLP: their collective is back */
+        dp.shared_experts = true;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
         close_to(slow.comm_factor, step / (step + tp), 1e-9);
+        /* a rank of a 2-stage pipeline runs its 16 layers' collectives (the same tokens per
+         * replica: dp 4 of 64 GPUs), and full recomputation their forward's again: 16 layers
+         * x 2 x 3 passes x 2 x 7/8 x (4096 x 64 x 4096 x 2 B) / 32e9; the compute as 1F1B's
+         * bubble leaves it, 64/65 at 2 stages and 64 micro-batches */
+        dp.pipeline = 2;
+        dp.micro_batches = 64;
+        dp.data_parallel = 4;
+        dp.tokens_per_step = 4.0 * 4096 * 64;
+        dp.recompute = GS_RECOMPUTE_FULL;
+        assert_true(gs_perf_train(&dp, &g, &base, &slow));
+        const double staged_step = 4.0 * 4096 * 64 * 8 * 6738415616.0 / (64 * 989e12 * 0.4 * 64 / 65);
+        const double staged_tp = 16 * 2 * 3 * 2 * 7.0 / 8 * (4096.0 * 64 * 4096 * 2) / 32e9;
+        close_to(slow.comm_factor, staged_step / (staged_step + staged_tp), 1e-9);
     }
 
     /* the deadline sizing inverts it: that time at 40% MFU needs 64 GPUs, a little less 65 */

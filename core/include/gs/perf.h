@@ -166,11 +166,12 @@ struct gs_train_input {
     double link_bytes_per_s;    /* the group's slowest link per GPU, one direction */
     /* tensor parallelism's activation all-reduces (tensor <= 1: none) */
     uint64_t tensor;
-    uint64_t layers, hidden;    /* the decoder's depth and width */
+    uint64_t layers, hidden;    /* the decoder's depth (MoE layers included) and width */
     double tensor_link_bytes_per_s; /* within the node, one direction */
     /* expert parallelism's token all-to-alls (expert <= 1 or no MoE layer: none) */
     uint64_t expert;            /* ranks the routed experts are spread over */
-    uint64_t moe_layers, top_k; /* layers that route, experts each token reaches */
+    uint64_t moe_layers, top_k; /* layers that route (of `layers`), experts each token reaches */
+    bool shared_experts;        /* the MoE layers also run shared experts (a tensor-parallel MLP) */
     double expert_link_bytes_per_s; /* the expert group's slowest link, one direction */
     /* expert tensor parallelism's gathers of the routed tokens (expert_tensor <= 1 or no MoE
      * layer: none); moe_layers and top_k as above */
