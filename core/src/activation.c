@@ -598,6 +598,26 @@ static uint64_t head_adapter_bytes(struct acc *c, const struct gs_activation_inp
     return bytes;
 }
 
+/* Forwards stage `s` of `p` keeps before its first backward under Megatron-LM's interleaved
+ * schedule with `v` model chunks a stage and `m` micro-batches (schedules.py
+ * get_pp_rank_microbatches): its warm-up, 2 (p - s - 1) + (v - 1) p forwards, and the first
+ * forward of the steady state; all m v of them when the warm-up takes every one. */
+static uint64_t interleaved_held(uint64_t p, uint64_t v, uint64_t m, uint64_t s)
+{
+    const uint64_t warmup = 2 * (p - s - 1) + (v - 1) * p, total = m * v;
+    return warmup >= total ? total : warmup + 1;
+}
+
+/* Of the first `held` forwards a stage runs, those of chunk `chunk`: the schedule runs the
+ * chunks in turn, p micro-batches each (schedules.py get_schedule_table with
+ * microbatch_group_size_per_vp_stage at its default, p). */
+static uint64_t chunk_forwards(uint64_t held, uint64_t p, uint64_t v, uint64_t chunk)
+{
+    const uint64_t round = p * v, r = held % round, start = chunk * p;
+    const uint64_t rest = r > start ? (r - start < p ? r - start : p) : 0;
+    return held / round * p + rest;
+}
+
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out)
 {
     struct acc c = {false};
@@ -632,16 +652,19 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     if (p > 1 && (p > GS_LAYERS_MAX ||
                   !gs_stage_bounds(&par->stages, a->num_hidden_layers, p, bounds)))
         return false;
+    const uint64_t v = gs_stage_chunks(&par->stages);
     gs_arch_count_blocks(a, bounds[0], bounds[1], counts);
     uint64_t per_stage = stage_stored(&c, a, one, counts, &per_layer);
+    uint64_t towers = 0;
     for (size_t i = 0; i < a->tower_count; i++) {
         const struct gs_tower *tw = &a->towers[i];
         if (!tw->encoder || tw->block >= a->block_count)
             continue;
         uint64_t tower_counts[GS_BLOCKS_MAX] = {0};
         tower_counts[tw->block] = div_ceil(tw->layers, p);
-        per_stage = add(&c, per_stage, blocks_stored(&c, in, tower_counts, &working, &per_layer));
+        towers = add(&c, towers, blocks_stored(&c, in, tower_counts, &working, &per_layer));
     }
+    per_stage = add(&c, per_stage, towers);
     /* token ids (int64) and, with embedding dropout, its 1-byte mask */
     uint64_t embedding_in = mul(&c, 8, tokens);
     if (a->hidden_dropout)
@@ -651,7 +674,28 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     const bool offloaded = in->rules != NULL && in->rules->activation_offloading;
     uint64_t fullest = mul(&c, add(&c, offloaded ? 0 : per_stage, embedding_in), in_flight);
     uint64_t last_stage = per_stage;
-    if (p > 1) {
+    if (v > 1) {
+        /* an interleaved schedule (validation: pipeline > 1, whole chunks): each stage keeps
+         * its held forwards' chunks */
+        fullest = 0;
+        for (uint64_t k = 0; k < p; k++) {
+            const uint64_t held = interleaved_held(p, v, m, k);
+            uint64_t mine = 0, unused = 0, first, end;
+            for (uint64_t ch = 0; ch < v; ch++) {
+                gs_stage_chunk_range(&par->stages, bounds, a->num_hidden_layers, p, k, ch, &first,
+                                     &end);
+                gs_arch_count_blocks(a, first, end, counts);
+                uint64_t chunk = offloaded ? 0 : stage_stored(&c, a, one, counts, &unused);
+                if (k == 0 && ch == 0) /* the first chunk runs the towers and the embedding */
+                    chunk = add(&c, chunk, add(&c, towers, embedding_in));
+                mine = add(&c, mine, mul(&c, chunk, chunk_forwards(held, p, v, ch)));
+            }
+            if (k + 1 == p)
+                last_stage = mine;
+            else if (mine > fullest)
+                fullest = mine;
+        }
+    } else if (p > 1) {
         uint64_t unused = 0;
         for (uint64_t k = 1; k + 1 < p && !offloaded; k++) {
             gs_arch_count_blocks(a, bounds[k], bounds[k + 1], counts);

@@ -75,7 +75,7 @@ struct gs_stage_plan gs_stage_rule(enum gs_stage_split split)
 
 bool gs_stage_plan_same(const struct gs_stage_plan *a, const struct gs_stage_plan *b)
 {
-    if (a->split != b->split)
+    if (a->split != b->split || gs_stage_chunks(a) != gs_stage_chunks(b))
         return false;
     if (a->split != GS_SPLIT_GIVEN)
         return true;
@@ -83,18 +83,32 @@ bool gs_stage_plan_same(const struct gs_stage_plan *a, const struct gs_stage_pla
            memcmp(a->given, b->given, a->given_count * sizeof(a->given[0])) == 0;
 }
 
-/* A listed partition: one count a stage, summing to L, none empty but the ends. */
+/* A listed partition: one count a stage, summing to L, none empty but the ends; under
+ * interleaving one a virtual stage, any of them empty (Megatron-LM's layouts: "Empty stages are
+ * allowed", docs/user-guide/features/pipeline_parallel_layout.md, whose DeepSeek-V3 layout
+ * ends in a stage of the MTP layer and one of the loss). */
 static bool given_fits(const struct gs_stage_plan *plan, uint64_t L, uint64_t p)
 {
-    if (plan->given_count != p || p > GS_STAGES_GIVEN_MAX)
+    const uint64_t v = gs_stage_chunks(plan), n = p * v;
+    if (plan->given_count != n || n > GS_STAGES_GIVEN_MAX)
         return false;
     uint64_t sum = 0;
-    for (uint64_t s = 0; s < p; s++) {
-        if (plan->given[s] == 0 && s > 0 && s + 1 < p)
+    for (uint64_t s = 0; s < n; s++) {
+        if (plan->given[s] == 0 && s > 0 && s + 1 < n && v == 1)
             return false;
         sum += plan->given[s];
     }
     return sum == L;
+}
+
+/* A listed stage's layers: its own count, or under interleaving its chunks' (the virtual
+ * stages s, s + p, ...). */
+static uint64_t given_layers(const struct gs_stage_plan *plan, uint64_t p, uint64_t stage)
+{
+    uint64_t n = 0;
+    for (uint64_t c = 0; c < gs_stage_chunks(plan); c++)
+        n += plan->given[c * p + stage];
+    return n;
 }
 
 bool gs_stage_range(const struct gs_stage_plan *plan, uint64_t L, uint64_t stages, uint64_t stage,
@@ -109,8 +123,8 @@ bool gs_stage_range(const struct gs_stage_plan *plan, uint64_t L, uint64_t stage
         if (!given_fits(plan, L, p))
             return false;
         for (uint64_t s = 0; s < stage; s++)
-            *first += plan->given[s];
-        *end = *first + plan->given[stage];
+            *first += given_layers(plan, p, s);
+        *end = *first + given_layers(plan, p, stage);
         return true;
     }
     if (p == 1) {
@@ -163,7 +177,7 @@ bool gs_stage_bounds(const struct gs_stage_plan *plan, uint64_t L, uint64_t stag
         if (!given_fits(plan, L, p))
             return false;
         for (uint64_t s = 0; s < p; s++)
-            bounds[s + 1] = bounds[s] + plan->given[s];
+            bounds[s + 1] = bounds[s] + given_layers(plan, p, s);
         return true;
     }
     if (p == 1) {
@@ -199,6 +213,64 @@ uint64_t gs_stage_layers_max(const struct gs_stage_plan *plan, uint64_t L, uint6
         if (bounds[s + 1] - bounds[s] > most)
             most = bounds[s + 1] - bounds[s];
     return most;
+}
+
+uint64_t gs_stage_chunks(const struct gs_stage_plan *plan)
+{
+    return plan->chunks > 1 ? plan->chunks : 1;
+}
+
+bool gs_stage_chunks_fit(const struct gs_stage_plan *plan, const uint64_t *bounds, uint64_t stages)
+{
+    const uint64_t v = gs_stage_chunks(plan);
+    if (plan->split == GS_SPLIT_GIVEN) /* each chunk listed (given_fits) */
+        return true;
+    for (uint64_t s = 0; s < stages && v > 1; s++)
+        if ((bounds[s + 1] - bounds[s]) % v != 0)
+            return false;
+    return true;
+}
+
+void gs_stage_chunk_range(const struct gs_stage_plan *plan, const uint64_t *bounds, uint64_t L,
+                          uint64_t stages, uint64_t stage, uint64_t chunk, uint64_t *first,
+                          uint64_t *end)
+{
+    const uint64_t v = gs_stage_chunks(plan);
+    if (v == 1) {
+        *first = bounds[stage];
+        *end = bounds[stage + 1];
+        return;
+    }
+    if (plan->split == GS_SPLIT_GIVEN) { /* virtual stages listed in order, chunk c of stage s
+                                            the (c p + s)-th */
+        const uint64_t at = chunk * stages + stage;
+        *first = 0;
+        for (uint64_t j = 0; j < at; j++)
+            *first += plan->given[j];
+        *end = *first + plan->given[at];
+        return;
+    }
+    *first = chunk * (L / v) + bounds[stage] / v;
+    *end = *first + (bounds[stage + 1] - bounds[stage]) / v;
+}
+
+void gs_arch_count_stage_blocks(const struct gs_arch *a, const struct gs_stage_plan *plan,
+                                const uint64_t *bounds, uint64_t stages, uint64_t stage,
+                                uint64_t counts[GS_BLOCKS_MAX])
+{
+    const uint64_t v = gs_stage_chunks(plan);
+    if (v == 1) {
+        gs_arch_count_blocks(a, bounds[stage], bounds[stage + 1], counts);
+        return;
+    }
+    uint64_t part[GS_BLOCKS_MAX], first, end;
+    memset(counts, 0, sizeof(uint64_t) * GS_BLOCKS_MAX);
+    for (uint64_t c = 0; c < v; c++) {
+        gs_stage_chunk_range(plan, bounds, a->num_hidden_layers, stages, stage, c, &first, &end);
+        gs_arch_count_blocks(a, first, end, part);
+        for (size_t k = 0; k < GS_BLOCKS_MAX; k++)
+            counts[k] += part[k];
+    }
 }
 
 void gs_arch_stage(const struct gs_arch *a, const struct gs_stage_plan *plan, uint64_t stages,

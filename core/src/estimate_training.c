@@ -186,7 +186,7 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
     uint64_t most = 0;
     for (uint64_t k = 0; k < p; k++) {
         struct gs_param_count mine;
-        gs_arch_count_blocks(a, bounds[k], bounds[k + 1], counts);
+        gs_arch_count_stage_blocks(a, &par->stages, bounds, p, k, counts);
         layers_params(a, block, counts, &mine, ovf);
         const uint64_t linear =
             gs_add(gs_add(mine.attention, mine.mlp, ovf), share_linear, ovf);
@@ -1393,6 +1393,18 @@ static void pipeline_split_notes(const struct gs_parallelism *par, uint64_t laye
     case GS_SPLIT_TRTLLM:
         break;
     }
+    if (gs_stage_chunks(&par->stages) > 1)
+        assume_value(e, "interleaved_pipeline_schedule", gs_stage_chunks(&par->stages),
+                     "Megatron-LM's interleaved 1F1B schedule with this many model chunks a "
+                     "stage: each stage's layers in equal chunks, chunk c of stage s the "
+                     "(c x pipeline + s)-th of the virtual stages; stage s runs 2 (pipeline - s "
+                     "- 1) + (chunks - 1) x pipeline warm-up forwards and one more before its "
+                     "first backward, each keeping its chunk's saved tensors (the first stage 1 + "
+                     "(pipeline - 1) / (pipeline x chunks) times a non-interleaved first stage's)",
+                     "Megatron-LM megatron/core/pipeline_parallel/schedules.py "
+                     "get_pp_rank_microbatches and get_schedule_table; megatron/core/transformer/"
+                     "transformer_layer.py get_transformer_layer_offset; megatron/training/"
+                     "theoretical_memory_usage.py interleaved_schedule_memory_penalty");
 }
 
 enum gs_stage_split gs_workload_stage_split(const struct gs_workload *w)
@@ -1503,6 +1515,34 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
                                 gs_framework_name(f->framework));
     } else {
         plan.par.stages = gs_stage_rule(gs_workload_stage_split(w));
+        plan.par.stages.chunks = w->parallelism.stages.chunks;
+    }
+    if (gs_stage_chunks(&plan.par.stages) > 1) {
+        /* an interleaved schedule: Megatron-LM's (also when no framework is named) */
+        const struct gs_training_knobs *f = &w->training.framework;
+        const uint64_t p = plan.par.pipeline ? plan.par.pipeline : 1;
+        const uint64_t m_steps = plan.tr.gradient_accumulation_steps;
+        if (f->framework_given && f->framework != GS_FW_MEGATRON)
+            return gs_error_add(err, GS_ERR_INVALID, "/parallelism/virtual_stages",
+                                f->framework == GS_FW_TORCHTITAN
+                                    ? "torchtitan's interleaved schedules place their virtual "
+                                      "stages by pipeline_parallel_layers_per_stage, which "
+                                      "gpusizer does not model yet; Megatron-LM's "
+                                      "(--num-virtual-stages-per-pipeline-rank) it does"
+                                    : "%s has no interleaved pipeline schedule: Megatron-LM "
+                                      "(--num-virtual-stages-per-pipeline-rank) has",
+                                gs_framework_name(f->framework));
+        /* schedules.py forward_backward_pipelining_with_interleaving: groups of
+         * microbatch_group_size_per_vp_stage (default p) micro-batches, between p and M, the
+         * last group full or at least p */
+        if (p > 1 && (m_steps < p || m_steps % p != 0))
+            return gs_error_add(err, GS_ERR_INVALID, "/training/gradient_accumulation_steps",
+                                "Megatron-LM's interleaved schedule runs the micro-batches in "
+                                "groups of the %llu pipeline stages (pipeline_parallel/"
+                                "schedules.py): gradient_accumulation_steps must be a multiple "
+                                "of %llu, not %llu",
+                                (unsigned long long)p, (unsigned long long)p,
+                                (unsigned long long)m_steps);
     }
     plan.par.expert_tensor = gs_workload_expert_tensor(m, w);
     if (w->parallelism.expert_tensor > 1 && framework_of(w) == GS_FW_TORCHTITAN)

@@ -172,6 +172,20 @@ static uint64_t megatron_bytes(uint64_t params, bool distributed, uint64_t dp, b
     return gs_add(gs_mul(params, 6, ovf), gs_mul(params, 12, ovf) / (dp ? dp : 1), ovf);
 }
 
+/* The pipeline schedule's factor on the first stage's activations: the interleaved schedule's
+ * memory penalty, 1 + (p - 1) / (p v) (interleaved_schedule_memory_penalty), or, without
+ * interleaving, m / p when fewer micro-batches than stages are in flight. */
+static uint64_t megatron_schedule(uint64_t total, const struct gs_parallelism *par, uint64_t m,
+                                  bool *ovf)
+{
+    const uint64_t p = par->pipeline ? par->pipeline : 1, v = gs_stage_chunks(&par->stages);
+    if (p > 1 && v > 1)
+        return gs_mul(total, gs_add(gs_mul(p, v, ovf), p - 1, ovf), ovf) / gs_mul(p, v, ovf);
+    if (m < p) /* non-interleaved schedule with fewer micro-batches than stages */
+        return gs_mul(total, m, ovf) / p;
+    return total;
+}
+
 /* compute_activation_memory (sequence parallel + selective) and
  * compute_activation_memory_without_sp. */
 static uint64_t megatron_activations(const struct gs_arch *a, const struct gs_training *tr,
@@ -193,8 +207,7 @@ static uint64_t megatron_activations(const struct gs_arch *a, const struct gs_tr
             total = gs_add(total, gs_add(gs_mul(4, sbh, ovf),
                                          gs_mul(gs_mul(gs_mul(4, s, ovf), b, ovf), padded_vocab, ovf), ovf),
                            ovf);
-        if (m < p) /* non-interleaved schedule with fewer micro-batches than stages */
-            total = gs_mul(total, m, ovf) / p;
+        total = megatron_schedule(total, par, m, ovf);
         return total / t;
     }
     /* sbh * (10 + 24/t) per layer, not divided by t afterwards */
@@ -205,8 +218,7 @@ static uint64_t megatron_activations(const struct gs_arch *a, const struct gs_tr
     if (p == 1) /* fp16 logits */
         total = gs_add(total, gs_mul(2, gs_add(gs_mul(gs_mul(s, b, ovf), padded_vocab, ovf) / t, sbh, ovf), ovf),
                        ovf);
-    if (m < p)
-        total = gs_mul(total, m, ovf) / p;
+    total = megatron_schedule(total, par, m, ovf);
     return gs_mul(total, 105, ovf) / 100; /* the path's 1.05 overhead factor */
 }
 

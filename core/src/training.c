@@ -61,6 +61,31 @@ static void check_attention_split(const struct gs_parallelism *p, const struct g
     }
 }
 
+/* An interleaved schedule: every stage's layers in equal chunks (Megatron-LM
+ * transformer_block.py get_num_layers_to_build: num_layers_per_pipeline_rank % vp_size == 0). */
+static void check_chunks(const struct gs_parallelism *p, const struct gs_arch *a,
+                         struct gs_error *err, bool *ok)
+{
+    const uint64_t v = gs_stage_chunks(&p->stages);
+    uint64_t bounds[GS_LAYERS_MAX + 1];
+    if (v == 1 || !*ok || p->stages.split == GS_SPLIT_GIVEN || p->pipeline > GS_LAYERS_MAX ||
+        !gs_stage_bounds(&p->stages, a->num_hidden_layers, p->pipeline, bounds))
+        return;
+    for (uint64_t s = 0; s < p->pipeline; s++) {
+        const uint64_t n = bounds[s + 1] - bounds[s];
+        if (n % v != 0) {
+            gs_error_add(err, GS_ERR_INVALID, "/parallelism/virtual_stages",
+                         "virtual_stages %llu must divide every pipeline stage's layers "
+                         "(stage %llu holds %llu of the %llu): choose a count that divides them, "
+                         "or list stage_layers that it divides",
+                         (unsigned long long)v, (unsigned long long)s, (unsigned long long)n,
+                         (unsigned long long)a->num_hidden_layers);
+            *ok = false;
+            return;
+        }
+    }
+}
+
 static void check_arch_layout(const struct gs_parallelism *p, const struct gs_arch *a,
                               struct gs_error *err, bool *ok)
 {
@@ -75,10 +100,13 @@ static void check_arch_layout(const struct gs_parallelism *p, const struct gs_ar
     if (p->stages.split == GS_SPLIT_GIVEN) {
         if (!gs_stage_range(&p->stages, a->num_hidden_layers, p->pipeline, 0, &first, &end)) {
             gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
-                         "must list %llu layer counts, one a stage, summing to the model's "
-                         "%llu decoder layers, none 0 but the first and the last",
-                         (unsigned long long)p->pipeline,
-                         (unsigned long long)a->num_hidden_layers);
+                         "must list %llu layer counts, one a %s, summing to the model's "
+                         "%llu decoder layers%s",
+                         (unsigned long long)(p->pipeline * gs_stage_chunks(&p->stages)),
+                         gs_stage_chunks(&p->stages) > 1 ? "virtual stage" : "stage",
+                         (unsigned long long)a->num_hidden_layers,
+                         gs_stage_chunks(&p->stages) > 1 ? ""
+                                                         : ", none 0 but the first and the last");
             *ok = false;
         }
     } else if (p->pipeline > a->num_hidden_layers) {
@@ -96,6 +124,7 @@ static void check_arch_layout(const struct gs_parallelism *p, const struct gs_ar
                      (unsigned long long)p->pipeline, (unsigned long long)a->num_hidden_layers);
         *ok = false;
     }
+    check_chunks(p, a, err, ok);
     const struct gs_block *moe = gs_arch_moe_block(a);
     if (p->expert > 1 && moe == NULL) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/expert",
@@ -141,6 +170,16 @@ enum gs_status gs_parallelism_validate(const struct gs_parallelism *p, const str
     }
     if (p->zero_stage > 3) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/zero_stage", "must be 0, 1, 2 or 3");
+        ok = false;
+    }
+    if (p->stages.chunks > GS_STAGE_CHUNKS_MAX) {
+        gs_error_add(err, GS_ERR_RANGE, "/parallelism/virtual_stages", "must be between 1 and %d",
+                     GS_STAGE_CHUNKS_MAX);
+        ok = false;
+    } else if (gs_stage_chunks(&p->stages) > 1 && p->pipeline == 1) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/virtual_stages",
+                     "an interleaved schedule runs several model chunks on each pipeline stage: "
+                     "it needs pipeline > 1");
         ok = false;
     }
     if (p->sequence_parallel && p->tensor == 1) {
@@ -194,6 +233,10 @@ enum gs_status gs_parallelism_validate(const struct gs_parallelism *p, const str
     else if (p->stages.split == GS_SPLIT_GIVEN) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
                      "a layer partition needs the model's architecture, not a raw count");
+        ok = false;
+    } else if (gs_stage_chunks(&p->stages) > 1) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/virtual_stages",
+                     "an interleaved schedule needs the model's architecture, not a raw count");
         ok = false;
     } else if (p->expert > 1 || expert_tensor > 1) {
         gs_error_add(err, GS_ERR_INVALID,

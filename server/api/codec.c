@@ -981,6 +981,23 @@ static void write_parallelism(struct json_writer *w, const struct gs_parallelism
             json_w_u64(w, end - first);
         }
         json_w_end_array(w);
+        const uint64_t v = gs_stage_chunks(&est->stages);
+        uint64_t bounds[GS_LAYERS_MAX + 1];
+        if (v > 1 && p->pipeline <= GS_LAYERS_MAX &&
+            gs_stage_bounds(&est->stages, est->stage_layers, p->pipeline, bounds)) {
+            /* each chunk's layers, in Megatron-LM's layout order: chunk 0 of every stage, ... */
+            json_w_member_int(w, "virtual_stages", (json_int_t)v);
+            json_w_key(w, "virtual_stage_layers");
+            json_w_begin_array(w);
+            for (uint64_t c = 0; c < v; c++)
+                for (uint64_t s = 0; s < p->pipeline; s++) {
+                    uint64_t first, end;
+                    gs_stage_chunk_range(&est->stages, bounds, est->stage_layers, p->pipeline, s,
+                                         c, &first, &end);
+                    json_w_u64(w, end - first);
+                }
+            json_w_end_array(w);
+        }
     }
     json_w_end_object(w);
 }

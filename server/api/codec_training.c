@@ -21,7 +21,7 @@ static const char *const training_keys[] = {
     "padding",            "sync_each_batch",     NULL};
 static const char *const lora_keys[] = {"rank", "targets", "dropout", "use_dora", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
-                                               "expert_tensor", "stage_layers", "sequence_parallel", "zero_stage", "offload",
+                                               "expert_tensor", "stage_layers", "virtual_stages", "sequence_parallel", "zero_stage", "offload",
                                                "distributed_optimizer", "gpus_per_node",
                                                "fsdp_version", "fsdp_use_orig_params", NULL};
 static const char *const override_keys[] = {"cuda_context_bytes",    "cublas_workspace_bytes",
@@ -335,9 +335,10 @@ static void read_zero_stage(const json_t *section, struct gs_parallelism *out, b
         *ok = false;
 }
 
-/* parallelism.stage_layers: each pipeline stage's decoder layers, in stage order; it sets the
- * pipeline degree when that is not given and must agree with it when it is (the sum is checked
- * against the model in gs_parallelism_validate). */
+/* parallelism.stage_layers: each pipeline stage's decoder layers, in stage order (with
+ * virtual_stages, read first, each virtual stage's: chunk 0 of every stage, then chunk 1, ...);
+ * it sets the pipeline degree when that is not given and must agree with it when it is (the
+ * sum is checked against the model in gs_parallelism_validate). */
 static void read_stage_layers(const json_t *section, struct gs_parallelism *out, bool *ok,
                               struct gs_error *err)
 {
@@ -362,13 +363,27 @@ static void read_stage_layers(const json_t *section, struct gs_parallelism *out,
         }
         out->stages.given[i] = (uint16_t)layers;
     }
-    if (json_object_get(section, "pipeline") != NULL && out->pipeline != n) {
-        gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
-                     "lists %zu stages; pipeline is %llu", n, (unsigned long long)out->pipeline);
+    /* under an interleaved schedule the list is the virtual stages' (Megatron-LM's layout) */
+    const uint64_t v = out->stages.chunks > 1 ? out->stages.chunks : 1;
+    if (json_object_get(section, "pipeline") != NULL && out->pipeline * v != n) {
+        if (v > 1)
+            gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
+                         "lists %zu virtual stages; pipeline x virtual_stages is %llu", n,
+                         (unsigned long long)(out->pipeline * v));
+        else
+            gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
+                         "lists %zu stages; pipeline is %llu", n, (unsigned long long)out->pipeline);
         *ok = false;
         return;
     }
-    out->pipeline = n;
+    if (n % v != 0) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
+                     "lists %zu virtual stages, not a multiple of virtual_stages %llu", n,
+                     (unsigned long long)v);
+        *ok = false;
+        return;
+    }
+    out->pipeline = n / v;
     out->stages.split = GS_SPLIT_GIVEN;
     out->stages.given_count = (uint32_t)n;
 }
@@ -396,6 +411,12 @@ bool codec_decode_parallelism(const json_t *section, struct gs_parallelism *out,
     read_uint(section, base, "context", 1, DEGREE_MAX, &out->context, &ok, err);
     read_uint(section, base, "expert", 1, DEGREE_MAX, &out->expert, &ok, err);
     read_uint(section, base, "expert_tensor", 1, DEGREE_MAX, &out->expert_tensor, &ok, err);
+    /* model chunks a pipeline stage runs under an interleaved schedule (Megatron-LM
+     * --num-virtual-stages-per-pipeline-rank) */
+    uint64_t chunks = 0;
+    read_uint(section, base, "virtual_stages", 1, GS_STAGE_CHUNKS_MAX, &chunks, &ok, err);
+    if (chunks)
+        out->stages.chunks = (uint16_t)chunks;
     if (ok)
         read_stage_layers(section, out, &ok, err);
     read_uint(section, base, "gpus_per_node", 1, 1024, &out->gpus_per_node, &ok, err);

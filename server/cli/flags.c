@@ -88,6 +88,10 @@ static const struct flags_spec table[] = {
      "the decoder layers of each pipeline stage, in stage order (VLLM_PP_LAYER_PARTITION, "
      "SGLANG_PP_LAYER_PARTITION) [parallelism.stage_layers]",
      "--stage-layers 48,45"},
+    {NULL, "--virtual-stages", "N", KIND_WHOLE, "parallelism/virtual_stages", ONE_GPU,
+     "training: model chunks per pipeline stage, Megatron-LM's interleaved schedule "
+     "(--num-virtual-stages-per-pipeline-rank) [parallelism.virtual_stages]",
+     "--pipeline 4 --virtual-stages 2"},
     {"The GPU", "--gpu", "ID", KIND_STRING, "gpu", ONE_GPU,
      "a catalog GPU id or alias, or the name nvidia-smi prints [gpu]",
      "--gpu h100-sxm-80gb, --gpu 'NVIDIA H100 80GB HBM3'"},

@@ -303,7 +303,12 @@ static void estimate_stages(FILE *out, const json_t *r)
             append(buf, sizeof(buf), &at, "%s%" PRIdMAX, i > 0 ? ", " : "", (intmax_t)v);
         i += run;
     }
-    fprintf(out, "Stages:    %s layers\n", buf);
+    const json_t *chunks = get(r, "parallelism/virtual_stages");
+    if (json_is_integer(chunks))
+        fprintf(out, "Stages:    %s layers, in %" PRIdMAX " interleaved chunks each\n", buf,
+                (intmax_t)json_integer_value(chunks));
+    else
+        fprintf(out, "Stages:    %s layers\n", buf);
 }
 
 static void estimate_gpu(FILE *out, const json_t *r)

@@ -444,6 +444,61 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assertProblem(await listed('transformers', [31, 30]), 400, '/parallelism/stage_layers');
     });
 
+    test('interleaved pipeline schedules: virtual stages, even or listed', async () => {
+      const ask = (parallelism, training = {}) => estimate({
+        model: 'llama-3.1-8b', mode: 'training',
+        training: { batch_size: 1, sequence_length: 4096, gradient_accumulation_steps: 8, ...training },
+        parallelism: { pipeline: 4, ...parallelism },
+      });
+      const plain = await ask({});
+      const two = await ask({ virtual_stages: 2 });
+      assert.equal(two.res.status, 200);
+      assertConsistent(two.body);
+      assert.equal(two.body.parallelism.virtual_stages, 2);
+      assert.deepEqual(two.body.parallelism.stage_layers, [8, 8, 8, 8]);
+      assert.deepEqual(two.body.parallelism.virtual_stage_layers, [4, 4, 4, 4, 4, 4, 4, 4]);
+      assert.equal(two.body.assumptions.find((a) => a.name === 'interleaved_pipeline_schedule').value, 2);
+      assert.equal(plain.body.parallelism.virtual_stages, undefined);
+      assert.equal(plain.body.parallelism.virtual_stage_layers, undefined);
+      // the first stage keeps 1 + 3/8 times the plain schedule's layer activations
+      assert.ok(two.body.per_gpu.activations_bytes > 1.37 * plain.body.per_gpu.activations_bytes);
+      assert.ok(two.body.per_gpu.activations_bytes < 1.38 * plain.body.per_gpu.activations_bytes);
+      assert.equal(two.body.per_gpu.weights_bytes, plain.body.per_gpu.weights_bytes);
+      assertProblem(await ask({ virtual_stages: 3 }), 400, '/parallelism/virtual_stages');
+      assertProblem(await ask({ virtual_stages: 2 }, { gradient_accumulation_steps: 6 }), 400,
+        '/training/gradient_accumulation_steps');
+      assertProblem(await ask({ virtual_stages: 2 }, { framework: 'torchtitan' }), 400,
+        '/parallelism/virtual_stages');
+      assertProblem(await ask({ virtual_stages: 2, pipeline: 1 }), 400, '/parallelism/virtual_stages');
+      // Megatron-LM's DeepSeek-V3 layout "Et*3|(tt|)*29,m|L" at pipeline 16: the virtual stages listed
+      const layout = [3, ...Array(29).fill(2), 0, 0];
+      const ds = await estimate({
+        model: 'deepseek-v3', mode: 'training',
+        training: { batch_size: 1, sequence_length: 4096, gradient_accumulation_steps: 32, framework: 'megatron' },
+        parallelism: { virtual_stages: 2, stage_layers: layout, expert: 8, data: 8 },
+      });
+      assert.equal(ds.res.status, 200);
+      assertConsistent(ds.body);
+      assert.equal(ds.body.parallelism.pipeline, 16);
+      assert.deepEqual(ds.body.parallelism.virtual_stage_layers, layout);
+      assert.deepEqual(ds.body.parallelism.stage_layers, [5, ...Array(13).fill(4), 2, 2]);
+      assertProblem(await estimate({
+        model: 'deepseek-v3', mode: 'training', training: { gradient_accumulation_steps: 32 },
+        parallelism: { virtual_stages: 2, pipeline: 8, stage_layers: layout, expert: 8, data: 8 },
+      }), 400, '/parallelism/stage_layers');
+      assertProblem(await estimate({ model: 'llama-3.1-8b', parallelism: { pipeline: 2, virtual_stages: 2 } }),
+        400, '/parallelism/virtual_stages');
+      // fit's plan of the request's own layout names its chunks; the search's own plans run plain
+      const fit = await call('POST', '/v1/fit', { body: {
+        model: 'llama-3.1-8b', mode: 'training', gpu: 'h100-sxm-80gb',
+        training: { batch_size: 1, sequence_length: 4096, gradient_accumulation_steps: 8 },
+        parallelism: { pipeline: 4, virtual_stages: 2 },
+      } });
+      assert.equal(fit.res.status, 200);
+      assert.equal(fit.body.plan.virtual_stages, 2);
+      assert.equal(fit.body.min_plan.virtual_stages, undefined);
+    });
+
     test('serving pipeline stages: the engine\'s split, or the layers the request lists', async () => {
       const ask = (engine, parallelism) => estimate({
         model: 'deepseek-v3', gpu: 'h200-sxm-141gb',

@@ -411,6 +411,97 @@ static void test_count_blocks_in_ranges(void **state)
     }
 }
 
+/* Interleaved schedules: each stage's layers in model chunks, chunk c of stage s the
+ * (c p + s)-th virtual stage. Megatron-LM's own examples (transformer_block.py
+ * get_num_layers_to_build): 8 layers over 2 stages in 4 chunks, stage 0 [0] [2] [4] [6] and
+ * stage 1 [1] [3] [5] [7]; in 2 chunks, stage 0 [0, 1] [4, 5] and stage 1 [2, 3] [6, 7]. A
+ * listed layout, its DeepSeek-V3 example (docs/user-guide/features/pipeline_parallel_layout.md,
+ * "Et*3|(tt|)*29,m|L" at pipeline 16 and 2 chunks): stage 0 holds layers 0-2 and 33-34, stages
+ * 14 and 15 a second chunk of no decoder layer (the MTP layer's, the loss's). */
+static void test_stage_chunks(void **state)
+{
+    (void)state;
+    struct gs_stage_plan plan = gs_stage_rule(GS_SPLIT_MEGATRON);
+    uint64_t bounds[17], first, end;
+    static const uint64_t four[2][4] = {{0, 2, 4, 6}, {1, 3, 5, 7}};
+    plan.chunks = 4;
+    assert_int_equal(gs_stage_chunks(&plan), 4);
+    assert_true(gs_stage_bounds(&plan, 8, 2, bounds));
+    assert_true(gs_stage_chunks_fit(&plan, bounds, 2));
+    for (uint64_t s = 0; s < 2; s++)
+        for (uint64_t c = 0; c < 4; c++) {
+            gs_stage_chunk_range(&plan, bounds, 8, 2, s, c, &first, &end);
+            assert_int_equal(first, four[s][c]);
+            assert_int_equal(end, four[s][c] + 1);
+        }
+    static const uint64_t two[2][2] = {{0, 4}, {2, 6}};
+    plan.chunks = 2;
+    for (uint64_t s = 0; s < 2; s++)
+        for (uint64_t c = 0; c < 2; c++) {
+            gs_stage_chunk_range(&plan, bounds, 8, 2, s, c, &first, &end);
+            assert_int_equal(first, two[s][c]);
+            assert_int_equal(end, two[s][c] + 2);
+        }
+    plan.chunks = 3; /* 4 layers a stage do not fall into 3 chunks */
+    assert_false(gs_stage_chunks_fit(&plan, bounds, 2));
+    plan.chunks = 1; /* no interleaving: the stage itself */
+    assert_int_equal(gs_stage_chunks(&plan), 1);
+    gs_stage_chunk_range(&plan, bounds, 8, 2, 1, 0, &first, &end);
+    assert_int_equal(first, 4);
+    assert_int_equal(end, 8);
+    /* Megatron-LM's uneven ends (61 over 8: 6, 8 x 6, 7): 7 layers do not fall into 2 chunks */
+    plan.chunks = 2;
+    assert_true(gs_stage_bounds(&plan, 61, 8, bounds));
+    assert_false(gs_stage_chunks_fit(&plan, bounds, 8));
+
+    struct gs_stage_plan layout = gs_stage_rule(GS_SPLIT_GIVEN);
+    layout.chunks = 2;
+    layout.given_count = 32;
+    layout.given[0] = 3;
+    for (size_t j = 1; j < 30; j++)
+        layout.given[j] = 2;
+    assert_true(gs_stage_bounds(&layout, 61, 16, bounds));
+    assert_true(gs_stage_chunks_fit(&layout, bounds, 16));
+    assert_int_equal(bounds[1], 5);         /* stage 0: 3 + 2 */
+    assert_int_equal(bounds[16] - bounds[15], 2); /* stage 15: 2 + 0 */
+    assert_int_equal(gs_stage_layers_max(&layout, 61, 16), 5);
+    gs_stage_chunk_range(&layout, bounds, 61, 16, 0, 1, &first, &end);
+    assert_int_equal(first, 33);
+    assert_int_equal(end, 35);
+    gs_stage_chunk_range(&layout, bounds, 61, 16, 15, 0, &first, &end);
+    assert_int_equal(first, 31);
+    assert_int_equal(end, 33);
+    gs_stage_chunk_range(&layout, bounds, 61, 16, 14, 1, &first, &end);
+    assert_int_equal(end - first, 0);
+    assert_true(gs_stage_range(&layout, 61, 16, 15, &first, &end));
+    assert_int_equal(end - first, 2);
+    assert_false(gs_stage_bounds(&layout, 61, 32, bounds)); /* 32 stages x 2 chunks: 64 counts */
+    layout.chunks = 1; /* the same 32 counts as 32 stages: empty stages only at the ends */
+    assert_false(gs_stage_bounds(&layout, 61, 32, bounds));
+    /* the blocks a stage holds over its chunks: layers 2 and 3 of a second kind */
+    struct gs_arch a = llama(64, 8, 4, 2, 128, 100, false);
+    const size_t other = gs_arch_new_block(&a);
+    a.blocks[other] = a.blocks[0];
+    gs_arch_set_layer(&a, 2, other);
+    gs_arch_set_layer(&a, 3, other);
+    plan.chunks = 2;
+    assert_true(gs_stage_bounds(&plan, 8, 2, bounds));
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_stage_blocks(&a, &plan, bounds, 2, 0, counts); /* layers 0, 1, 4, 5 */
+    assert_int_equal(counts[0], 4);
+    assert_int_equal(counts[other], 0);
+    gs_arch_count_stage_blocks(&a, &plan, bounds, 2, 1, counts); /* layers 2, 3, 6, 7 */
+    assert_int_equal(counts[0], 2);
+    assert_int_equal(counts[other], 2);
+    plan.chunks = 1; /* contiguous: layers 0-3 */
+    gs_arch_count_stage_blocks(&a, &plan, bounds, 2, 0, counts);
+    assert_int_equal(counts[other], 2);
+    /* plans with other chunks are not the same plan */
+    struct gs_stage_plan other_plan = plan;
+    other_plan.chunks = 2;
+    assert_false(gs_stage_plan_same(&plan, &other_plan));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -427,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_stages_as_vllm_splits),
         cmocka_unit_test(test_stage_splits),
         cmocka_unit_test(test_count_blocks_in_ranges),
+        cmocka_unit_test(test_stage_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1171,7 +1171,7 @@ static void test_segment_slack(void **state)
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(&q, 0, 64, counts);
     bool ovf = false;
-    struct gs_weights_request r = {GS_WF_BF16, 0, 4, 1, false, 1, {GS_SPLIT_VLLM, 0, {0}}};
+    struct gs_weights_request r = {GS_WF_BF16, 0, 4, 1, false, 1, {GS_SPLIT_VLLM, 0, {0}, 0}};
     assert_int_equal(gs_weights_segment_slack(&q, &r, counts, true, true, &ovf), 236453888ULL);
     /* fp8 values are one byte: q/k/v 8.75 MiB and o_proj 6.25 MiB stay under 10 MiB, gate/up
      * 67.5 -> 68, down 33.75 -> 34 (+0.25): 0.75 MiB x 64 layers + the 16-bit embedding and
@@ -1234,7 +1234,7 @@ static void test_vllm_fp8_marlin_layout(void **state)
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(&q, 0, 64, counts);
     bool ovf = false;
-    struct gs_weights_request r = {GS_WF_FP8_BLOCK, 0, 4, 1, false, 1, {GS_SPLIT_VLLM, 0, {0}}};
+    struct gs_weights_request r = {GS_WF_FP8_BLOCK, 0, 4, 1, false, 1, {GS_SPLIT_VLLM, 0, {0}, 0}};
     assert_int_equal(gs_weights_fp8_marlin_growth(&q, &r, counts, true, true, &ovf),
                      119992320ULL);
     r.format = GS_WF_FP8;

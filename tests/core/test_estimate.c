@@ -492,6 +492,50 @@ static void test_uneven_pipeline_stages(void **state)
     gs_error_init(&err);
     assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
     assert_string_equal(err.items[0].pointer, "/parallelism/stage_layers");
+    /* Megatron-LM's DeepSeek-V3 layout at pipeline 16 in 2 chunks ("Et*3|(tt|)*29,m|L",
+     * docs/user-guide/features/pipeline_parallel_layout.md): 32 virtual stages, 3 then 2 layers
+     * each, the last two none. Stage 0 holds layers 0-2 (dense) and 33-34 with the embedding,
+     * stages 1-13 four MoE layers, 14 and 15 two: four MoE layers and a sixteenth of the final
+     * norm are the most. Under the rule the 61 layers take 3, 4 x 14, 2 (Megatron-LM's ends), and
+     * 3 does not fall into 2 chunks. */
+    w.training.framework.framework = GS_FW_MEGATRON;
+    w.training.gradient_accumulation_steps = 16;
+    w.parallelism.pipeline = 16;
+    w.parallelism.stages = gs_stage_rule(GS_SPLIT_GIVEN);
+    w.parallelism.stages.chunks = 2;
+    w.parallelism.stages.given_count = 32;
+    w.parallelism.stages.given[0] = 3;
+    for (size_t j = 1; j < 30; j++)
+        w.parallelism.stages.given[j] = 2;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.parameters_per_gpu, 4 * moe_layer + 7168 / 16);
+    assert_int_equal(gs_stage_chunks(&e.stages), 2);
+    const struct gs_stage_plan layout = w.parallelism.stages;
+    w.parallelism.stages = gs_stage_rule(GS_SPLIT_MEGATRON);
+    w.parallelism.stages.chunks = 2;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/virtual_stages");
+    /* the schedule's groups of 16 micro-batches; Megatron-LM's alone */
+    w.parallelism.stages = layout;
+    w.training.gradient_accumulation_steps = 24;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/gradient_accumulation_steps");
+    w.training.gradient_accumulation_steps = 32;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    w.training.framework.framework = GS_FW_TORCHTITAN;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/virtual_stages");
+    w.training.framework.framework = GS_FW_MEGATRON;
+    w.parallelism.pipeline = 1;
+    w.parallelism.stages = gs_stage_rule(GS_SPLIT_MEGATRON);
+    w.parallelism.stages.chunks = 2;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/virtual_stages");
+    w.training.gradient_accumulation_steps = 1;
     w.parallelism.stages = gs_stage_rule(GS_SPLIT_DIVIDES);
     /* a framework without a splitter of its own needs the stages to divide the layers */
     w.training.framework.framework = GS_FW_TORCHTUNE;

@@ -100,6 +100,23 @@ static void test_megatron_llama2_70b(void **state)
     assert_true(gs_parity_megatron(&a, &tr, &p, &m));
     assert_false(m.sequence_parallel_path);
     assert_int_equal(m.activation_bytes, 36782505984ULL);
+    /* the interleaved schedule in 2 chunks: interleaved_schedule_memory_penalty 1 + 3/8 on
+     * the whole (before the non-SP path's 1.05): 10,754,211,840 x 11/8 = 14,787,041,280
+     * ("14.79 GB"); 36,782,505,984 / 1.05 x 11/8 x 1.05 = 50,575,945,728 */
+    p.stages.chunks = 2;
+    assert_true(gs_parity_megatron(&a, &tr, &p, &m));
+    assert_int_equal(m.activation_bytes, 50575945728ULL);
+    p.sequence_parallel = true;
+    assert_true(gs_parity_megatron(&a, &tr, &p, &m));
+    assert_int_equal(m.activation_bytes, 14787041280ULL);
+    /* the penalty stands whatever the micro-batches (its m < p discount is the
+     * non-interleaved schedule's) */
+    tr.gradient_accumulation_steps = 2;
+    assert_true(gs_parity_megatron(&a, &tr, &p, &m));
+    assert_int_equal(m.activation_bytes, 14787041280ULL);
+    p.stages.chunks = 1;
+    assert_true(gs_parity_megatron(&a, &tr, &p, &m));
+    assert_int_equal(m.activation_bytes, 10754211840ULL / 2);
 }
 
 /* Megatron-LM's theoretical_memory_usage.py (docs/parity.md, Megatron-LM's

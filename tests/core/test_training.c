@@ -473,6 +473,50 @@ static void test_llama_layer_flash(void **state)
     assert_int_equal(r.total_bytes, 32 * 629669888ULL + 8 * 4096 + head);
 }
 
+/* Megatron-LM's interleaved schedule on Llama-2-7B (each layer 629,669,888 B as above, 8 B of
+ * token ids a token), 4 stages of 8 layers, 8 micro-batches. Without interleaving the first
+ * stage keeps 4 micro-batches of its 8 layers: 32 layers' and 4 token ids'. In 2 chunks of 4
+ * layers (schedules.py get_pp_rank_microbatches, get_schedule_table in groups of 4) stage s
+ * runs 2 (4 - s - 1) + (2 - 1) x 4 warm-up forwards and one more before its first backward,
+ * chunk 0 for micro-batches 0-3, then chunk 1 for 0-3, then chunk 0 again:
+ *   stage 0: 11 forwards, chunk 0 x 7 (with the token ids) + chunk 1 x 4 = 44 layers'
+ *            (32 x (1 + 3/8), Megatron-LM's interleaved_schedule_memory_penalty)
+ *   stage 1: 9 forwards, 5 + 4 = 36 layers'; stage 3 (the last): 5 forwards, 4 + 1 = 20
+ *            layers' and the loss once.
+ * With 4 micro-batches the warm-up takes all 8 forwards: 32 layers' again, 4 token ids'. */
+static void test_interleaved_schedule(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    par.pipeline = 4;
+    par.stages = gs_stage_rule(GS_SPLIT_MEGATRON);
+    struct gs_activation_input in = {.arch = &m.arch, .batch_size = 1, .sequence_length = 4096,
+                                     .micro_batches = 8, .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
+                                     .parallelism = &par};
+    const uint64_t layer = 629669888ULL, ids = 8 * 4096;
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 4 * (8 * layer + ids));
+    par.stages.chunks = 2;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 7 * (4 * layer + ids) + 4 * 4 * layer);
+    assert_int_equal(r.first_stage_bytes, 44 * layer + 7 * ids);
+    assert_int_equal(r.last_stage_bytes - r.logits_bytes, 20 * layer);
+    assert_int_equal(r.total_bytes, r.first_stage_bytes);
+    in.micro_batches = 4;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 32 * layer + 4 * ids);
+    /* 4 chunks of 2 layers: 2 x 3 + 3 x 4 + 1 = 19 forwards, chunk 0 x 7, the others x 4:
+     * 38 layers' (32 x (1 + 3/16)) */
+    in.micro_batches = 8;
+    par.stages.chunks = 4;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 38 * layer + 7 * ids);
+}
+
 /* A small Llama: h 64, 4 heads of 16 (MHA), SwiGLU 128, 2 layers. */
 static struct gs_arch small_llama(void)
 {
@@ -743,6 +787,7 @@ int main(void)
         cmocka_unit_test(test_layout_validation),
         cmocka_unit_test(test_korthikanti_gpt_layer),
         cmocka_unit_test(test_llama_layer_flash),
+        cmocka_unit_test(test_interleaved_schedule),
         cmocka_unit_test(test_transformers_eager_layer),
         cmocka_unit_test(test_activation_functions),
         cmocka_unit_test(test_peft_adapter_casts),

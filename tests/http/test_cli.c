@@ -393,6 +393,13 @@ static void test_summary(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "Stages:    21, 20 x2 layers"));
     result_free(&r);
+    /* trained under Megatron-LM's interleaved schedule, two chunks a stage */
+    r = run("{\"training\": {\"gradient_accumulation_steps\": 8}}",
+            "estimate --model llama-3.1-8b --mode training --seq 4096 --batch 1 --pipeline 4 "
+            "--virtual-stages 2 --summary");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Stages:    8 x4 layers, in 2 interleaved chunks each"));
+    result_free(&r);
     r = run(NULL, "estimate --model deepseek-v3 --stage-layers 21,x");
     assert_int_not_equal(r.status, 0);
     assert_non_null(strstr(r.err, "whole numbers separated by commas"));

@@ -385,13 +385,40 @@ enum gs_stage_split {
     GS_SPLIT_GIVEN
 };
 
-/* A split rule, with the counts GS_SPLIT_GIVEN places. */
+/* A split rule, with the counts GS_SPLIT_GIVEN places, and the model chunks a stage runs
+ * under an interleaved schedule (Megatron-LM --num-virtual-stages-per-pipeline-rank, formerly
+ * --virtual-pipeline-model-parallel-size): chunk c of stage s is the (c p + s)-th of the p x
+ * chunks virtual stages. Under a rule each stage's layers, as the rule places them, fall into
+ * `chunks` equal chunks (Megatron-LM transformer_layer.py get_transformer_layer_offset: chunk
+ * c of stage s starts at c L / chunks + the earlier stages' layers / chunks); listed, `given`
+ * holds the p x chunks virtual stages' counts in that order (Megatron-LM
+ * --pipeline-model-parallel-layout: pipeline_parallel_layer_layout.py reads its list as
+ * layout[vpp_rank * pp_size + pp_rank]). A stage's layers are then its chunks', and the
+ * [first, end) of gs_stage_range and gs_stage_bounds span their count, not their places. */
 #define GS_STAGES_GIVEN_MAX 128
+#define GS_STAGE_CHUNKS_MAX 64
 struct gs_stage_plan {
     enum gs_stage_split split;
-    uint32_t given_count;                /* GS_SPLIT_GIVEN: stages listed */
-    uint16_t given[GS_STAGES_GIVEN_MAX]; /* GS_SPLIT_GIVEN: each stage's decoder layers */
+    uint32_t given_count;                /* GS_SPLIT_GIVEN: stages listed (x chunks) */
+    uint16_t given[GS_STAGES_GIVEN_MAX]; /* GS_SPLIT_GIVEN: each (virtual) stage's decoder
+                                            layers */
+    uint16_t chunks;                     /* model chunks a stage; 0 and 1: one (no interleaving) */
 };
+
+/* The model chunks a stage runs under `plan` (1 without interleaving). */
+uint64_t gs_stage_chunks(const struct gs_stage_plan *plan);
+
+/* Whether every stage's layers, as `bounds` (gs_stage_bounds) gives them for `stages` stages,
+ * fall into the plan's chunks evenly (Megatron-LM transformer_block.py get_num_layers_to_build
+ * asserts it); a listed plan lists its chunks. */
+bool gs_stage_chunks_fit(const struct gs_stage_plan *plan, const uint64_t *bounds, uint64_t stages);
+
+/* Decoder layers [first, end) of chunk `chunk` of stage `stage`, from the stages' `bounds`
+ * (gs_stage_bounds, `layers` decoder layers in all); the whole stage without interleaving.
+ * The chunks must fit (gs_stage_chunks_fit). */
+void gs_stage_chunk_range(const struct gs_stage_plan *plan, const uint64_t *bounds,
+                          uint64_t layers, uint64_t stages, uint64_t stage, uint64_t chunk,
+                          uint64_t *first, uint64_t *end);
 
 /* The plan of a rule that lists nothing (any split but GS_SPLIT_GIVEN). */
 struct gs_stage_plan gs_stage_rule(enum gs_stage_split split);
@@ -431,6 +458,12 @@ void gs_arch_stage(const struct gs_arch *arch, const struct gs_stage_plan *plan,
 /* Layers of each block in [first, end); `counts` has GS_BLOCKS_MAX entries. */
 void gs_arch_count_blocks(const struct gs_arch *arch, uint64_t first, uint64_t end,
                           uint64_t counts[GS_BLOCKS_MAX]);
+
+/* Layers of each block on pipeline stage `stage`, over all its chunks (gs_stage_chunk_range),
+ * from the stages' `bounds`. */
+void gs_arch_count_stage_blocks(const struct gs_arch *arch, const struct gs_stage_plan *plan,
+                                const uint64_t *bounds, uint64_t stages, uint64_t stage,
+                                uint64_t counts[GS_BLOCKS_MAX]);
 
 /* Decoder layers whose MLP routes tokens to experts. */
 uint64_t gs_arch_moe_layers(const struct gs_arch *arch);
