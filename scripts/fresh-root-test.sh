@@ -28,6 +28,10 @@
 #   GPUSIZER_FRESH_ROOT_VALGRIND_TESTS  GPUSIZER_VALGRIND_TESTS inside (default test_http: valgrind
 #                                  installed and working on a fresh machine; the whole http set
 #                                  runs under it once, outside the root)
+#   GPUSIZER_FRESH_ROOT_SANITIZER_TESTS  GPUSIZER_SANITIZER_TESTS inside (default test_http: the
+#                                  ASan/UBSan and TSan toolchains installed and working; their
+#                                  full sets, and clang over the whole tree, run once, outside;
+#                                  empty runs them all inside too)
 #   GPUSIZER_FRESH_ROOT_TIMEOUT    seconds allowed for the whole stage (default 1200; a run takes
 #                                  about 4-5 minutes on 2 cores)
 #   GPUSIZER_FRESH_ROOT_PORT       first port to try for the server (default 18180)
@@ -357,7 +361,7 @@ ok "server stopped cleanly on SIGTERM ($((SECONDS - t1)) s for step 1)"
 # ---------------------------------------------------------------------------
 left=$(remaining)
 ((left > 60)) || die "no time left for scripts/test.sh (GPUSIZER_FRESH_ROOT_TIMEOUT)"
-log "2/2 scripts/test.sh (GPUSIZER_SKIP_DOCKER=1, GPUSIZER_FUZZ_SECONDS=${GPUSIZER_FRESH_ROOT_FUZZ_SECONDS:-5}, GPUSIZER_VALGRIND_TESTS=${GPUSIZER_FRESH_ROOT_VALGRIND_TESTS-test_http}; log: $W/test.log; limit ${left} s)"
+log "2/2 scripts/test.sh (GPUSIZER_SKIP_DOCKER=1, GPUSIZER_FUZZ_SECONDS=${GPUSIZER_FRESH_ROOT_FUZZ_SECONDS:-5}, GPUSIZER_VALGRIND_TESTS=${GPUSIZER_FRESH_ROOT_VALGRIND_TESTS-test_http}, GPUSIZER_SANITIZER_TESTS=${GPUSIZER_FRESH_ROOT_SANITIZER_TESTS-test_http}; log: $W/test.log; limit ${left} s)"
 t2=$SECONDS
 # timeout signals its whole process group: the test command and everything it started.
 rc=0
@@ -365,6 +369,7 @@ run_bg "$W/test.log" timeout -k 20 "$left" "${IN_ROOT[@]}" GPUSIZER_SKIP_DOCKER=
     GPUSIZER_FUZZ_SECONDS="${GPUSIZER_FRESH_ROOT_FUZZ_SECONDS:-5}" \
     GPUSIZER_LOAD_SECONDS="${GPUSIZER_FRESH_ROOT_LOAD_SECONDS:-15}" \
     GPUSIZER_VALGRIND_TESTS="${GPUSIZER_FRESH_ROOT_VALGRIND_TESTS-test_http}" \
+    GPUSIZER_SANITIZER_TESTS="${GPUSIZER_FRESH_ROOT_SANITIZER_TESTS-test_http}" \
     chroot "$R" /bin/bash -c 'cd /root/gpusizer && exec scripts/test.sh' || rc=$?
 ((rc != 124 && rc != 137)) || die "scripts/test.sh did not finish within the stage's time limit"
 ((rc == 0)) || die "scripts/test.sh exited with status $rc"

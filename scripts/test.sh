@@ -37,21 +37,49 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIZER_NODE_TESTS=ON \
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure)
 
+# GPUSIZER_SANITIZER_TESTS, when set, is the space-separated names of the tests the ASan/UBSan
+# and TSan stages build and run (default: every unit, http and cli test under ASan, every http
+# test under TSan, and the whole tree). The fresh-root stage runs test_http there, which proves
+# the sanitizer toolchains install and run on a fresh machine, while the full sets run once,
+# outside it (as GPUSIZER_VALGRIND_TESTS does for valgrind).
+sanitized=()
+if [[ -n "${GPUSIZER_SANITIZER_TESTS:-}" ]]; then
+    read -r -a sanitized <<<"$GPUSIZER_SANITIZER_TESTS"
+fi
+# sanitizer_build DIR: the tree, or only the server and the chosen tests
+sanitizer_build() {
+    if ((${#sanitized[@]} > 0)); then
+        cmake --build "$1" -j"$jobs" --target gpusizer "${sanitized[@]}"
+    else
+        cmake --build "$1" -j"$jobs"
+    fi
+}
+# sanitizer_select LABELS: ctest's selection, the chosen tests or the labels
+sanitizer_select() {
+    if ((${#sanitized[@]} > 0)); then
+        echo "-R ^($(IFS='|'; echo "${sanitized[*]}"))\$"
+    else
+        echo "-L $1"
+    fi
+}
+
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGPUSIZER_SANITIZE=ON >/dev/null
-cmake --build build-asan -j"$jobs"
+sanitizer_build build-asan
 # (the mixed-load test runs 10 s there, without its rate checks: instrumentation sets the pace)
+# shellcheck disable=SC2046 # the selection is two words
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 GPUSIZER_LOAD_SECONDS=10 GPUSIZER_LOAD_STRICT=0 \
-    ctest --output-on-failure -L 'unit|http|cli')
+    ctest --output-on-failure $(sanitizer_select 'unit|http|cli'))
 
 # ThreadSanitizer over the integration tests: many concurrent clients and writers against real
 # servers (a data race makes the server exit non-zero, which fails its test). Built with clang,
 # which also proves the whole tree (every target) builds warning-free with clang, not only gcc.
 cmake -S . -B build-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
     "-DCMAKE_C_FLAGS=-fsanitize=thread -fno-omit-frame-pointer" >/dev/null
-cmake --build build-tsan -j"$jobs"
+sanitizer_build build-tsan
+# shellcheck disable=SC2046
 (cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    GPUSIZER_LOAD_SECONDS=10 GPUSIZER_LOAD_STRICT=0 ctest --output-on-failure -L http)
+    GPUSIZER_LOAD_SECONDS=10 GPUSIZER_LOAD_STRICT=0 ctest --output-on-failure $(sanitizer_select http))
 
 # The integration tests with every server under valgrind memcheck (a memory error or a definite
 # leak fails the test).
