@@ -1326,8 +1326,29 @@ static void attention_path(const struct gs_model_spec *m, struct gs_training *tr
  * layouts=Shard(1)) on wo and w2, so the residual stream between the blocks - what full
  * recomputation keeps - is split along the sequence over the tensor ranks. Other frameworks'
  * switch (Megatron-LM --sequence-parallel) is the request's. */
-static void sequence_parallel_default(struct train_plan *plan, struct gs_estimate *e)
+static enum gs_status sequence_parallel_default(const struct gs_model_spec *m,
+                                                struct train_plan *plan, struct gs_estimate *e,
+                                                struct gs_error *err)
 {
+    /* Megatron-LM's MoE layer trains with tensor parallelism only over a sequence-parallel
+     * residual stream: MoELayer.forward raises otherwise (megatron/core/transformer/moe/
+     * moe_layer.py: "During training, performance may degrade if MoE and tensor parallelism
+     * are enabled without also enabling sequence parallelism") */
+    const bool megatron_moe = plan->tr.framework.framework == GS_FW_MEGATRON &&
+                              plan->tr.framework.framework_given && m->has_arch &&
+                              gs_arch_moe_block(&m->arch) != NULL && plan->par.tensor > 1;
+    if (megatron_moe && plan->par.sequence_parallel_given && !plan->par.sequence_parallel)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/sequence_parallel",
+                            "Megatron-LM's MoE layer refuses to train with tensor parallelism "
+                            "but no sequence parallelism (moe_layer.py MoELayer.forward raises); "
+                            "set sequence_parallel true, or tensor 1");
+    if (megatron_moe && !plan->par.sequence_parallel_given) {
+        plan->par.sequence_parallel = true;
+        assume(e, "sequence_parallel",
+               "Megatron-LM trains a mixture-of-experts model with tensor parallelism only with "
+               "sequence parallelism (--sequence-parallel): its MoE layer raises otherwise",
+               "Megatron-LM megatron/core/transformer/moe/moe_layer.py MoELayer.forward");
+    }
     if (!plan->par.sequence_parallel_given && plan->par.tensor > 1 &&
         plan->tr.framework.framework == GS_FW_TORCHTITAN) {
         plan->par.sequence_parallel = true;
@@ -1339,6 +1360,7 @@ static void sequence_parallel_default(struct train_plan *plan, struct gs_estimat
                "wo and w2");
     }
     e->sequence_parallel = plan->par.sequence_parallel;
+    return GS_OK;
 }
 
 unsigned gs_workload_pipeline_zero_max(const struct gs_workload *w)
@@ -1582,7 +1604,9 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
         return st;
     attention_path(m, &plan.tr, e);
     gs_framework_resolve(&plan.tr.framework, plan.tr.flash_attention, &plan.rules);
-    sequence_parallel_default(&plan, e);
+    st = sequence_parallel_default(m, &plan, e, err);
+    if (st != GS_OK)
+        return st;
     /* ZeRO stages given as numbers without a framework keep their DeepSpeed meaning; FSDP's
      * names (or a framework that shards with FSDP) mean FSDP */
     plan.deepspeed = plan.rules.deepspeed_buckets ||

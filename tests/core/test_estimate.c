@@ -656,6 +656,58 @@ static void test_expert_tensor_split(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/expert");
 }
 
+/* Megatron-LM trains a MoE model at tensor > 1 only with sequence parallelism
+ * (moe_layer.py MoELayer.forward raises without it): left unsaid it is on, said off it is a
+ * 400; a dense model, or transformers' tensor-parallel plan, keeps the request's default (off).
+ * With it on, each rank keeps its 1/t of the residual stream's saved tensors: the same request
+ * keeps fewer activation bytes than sequence parallelism said off under transformers. */
+static void test_megatron_moe_sequence_parallel(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_deepseek_v3();
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = workload(GS_MODE_TRAINING, GS_DTYPE_BF16);
+    w.parallelism.tensor = 8;
+    w.parallelism.expert = 8;
+    w.parallelism.data = 8;
+    w.parallelism.expert_tensor = 1;
+    w.training.batch_size = 1;
+    w.training.sequence_length = 4096;
+    w.training.framework.framework_given = true;
+    w.training.framework.framework = GS_FW_MEGATRON;
+    struct gs_estimate e;
+    struct gs_error err;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(e.sequence_parallel);
+    bool named = false;
+    for (size_t i = 0; i < e.assumption_count; i++)
+        named |= strcmp(e.assumptions[i].name, "sequence_parallel") == 0;
+    assert_true(named);
+    const uint64_t sequence_parallel = e.saved_activation_bytes;
+    w.parallelism.sequence_parallel_given = true; /* said on: the same */
+    w.parallelism.sequence_parallel = true;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.saved_activation_bytes, sequence_parallel);
+    w.parallelism.sequence_parallel = false; /* said off: Megatron-LM refuses */
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/sequence_parallel");
+    w.training.framework.framework = GS_FW_TRANSFORMERS; /* no such rule */
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_false(e.sequence_parallel);
+    assert_true(e.saved_activation_bytes > sequence_parallel);
+    w.parallelism.sequence_parallel_given = false;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_false(e.sequence_parallel);
+    /* a dense model under Megatron-LM: --sequence-parallel stays the request's (off) */
+    const struct gs_arch dense = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
+    const struct gs_model_spec dm = fixture_spec(&dense);
+    w.training.framework.framework = GS_FW_MEGATRON;
+    w.parallelism.expert = 1;
+    assert_int_equal(gs_estimate_compute(&dm, &w, &e, NULL), GS_OK);
+    assert_false(e.sequence_parallel);
+}
+
 /* A plan search asks for its layouts' estimates within a scope (estimate_scope.h, internal to
  * the core) with fitting_only: an estimate whose weights
  * alone leave the engine no KV cache stops at the verdict. Llama-3-70B
@@ -1263,6 +1315,7 @@ int main(void)
         cmocka_unit_test(test_edit_distance),
         cmocka_unit_test(test_uneven_pipeline_stages),
         cmocka_unit_test(test_expert_tensor_split),
+        cmocka_unit_test(test_megatron_moe_sequence_parallel),
         cmocka_unit_test(test_fitting_only_verdicts),
         cmocka_unit_test(test_layout_checked),
         cmocka_unit_test(test_expert_parallel_serving),
