@@ -83,7 +83,8 @@ sanitizer_build build-tsan
 
 # The integration tests with every server under valgrind memcheck (a memory error or a definite
 # leak fails the test).
-scripts/valgrind-test.sh
+# (in build/, the plain RelWithDebInfo build above: memcheck runs its binaries as they are)
+GPUSIZER_VALGRIND_BUILD=build scripts/valgrind-test.sh
 
 # Fuzzing: every library instrumented for coverage and sanitizers, each target replaying its
 # regression inputs and then fuzzing for a bounded time (tests/fuzz/).

@@ -3,7 +3,9 @@
 # `gpusizer serve` they start running under valgrind memcheck: a memory
 # error or a definite leak in the server makes it exit 99, which fails its
 # test (tests/support/test_server.c, GPUSIZER_TEST_SERVER_WRAPPER). A plain
-# RelWithDebInfo build without sanitizers, in build-valgrind/.
+# RelWithDebInfo build without sanitizers, in build-valgrind/ or the build
+# directory GPUSIZER_VALGRIND_BUILD names (scripts/test.sh passes its own
+# build/, the same plain RelWithDebInfo build, so as not to compile it twice).
 #
 # Timing bounds in the tests are scaled by test_server_time_factor() (20
 # under a wrapper; GPUSIZER_TEST_TIME_FACTOR overrides it). Suppressions,
@@ -18,14 +20,15 @@ cd "$(dirname "$0")/.."
 
 command -v valgrind >/dev/null || { echo "valgrind-test.sh: valgrind is not installed" >&2; exit 1; }
 jobs=$(nproc)
-cmake -S . -B build-valgrind -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+dir="${GPUSIZER_VALGRIND_BUILD:-build-valgrind}"
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 only="${GPUSIZER_VALGRIND_TESTS:-}"
 if [[ -n "$only" ]]; then
     read -r -a names <<<"$only"
-    cmake --build build-valgrind -j"$jobs" --target gpusizer "${names[@]}"
+    cmake --build "$dir" -j"$jobs" --target gpusizer "${names[@]}"
     select=(-R "^($(IFS='|'; echo "${names[*]}"))\$")
 else
-    cmake --build build-valgrind -j"$jobs"
+    cmake --build "$dir" -j"$jobs"
     select=(-L http)
 fi
 
@@ -47,4 +50,4 @@ $origins --num-callers=40 --vgdb=no --suppressions=$PWD/tests/valgrind.supp"
 export GPUSIZER_LOAD_SECONDS=10 GPUSIZER_LOAD_STRICT=0 GPUSIZER_TEST_PATCHES=20
 # Each test is bounded by its ctest TIMEOUT (tests/CMakeLists.txt); one at a time, as memcheck
 # serialises each server's threads onto one core anyway and timing bounds need the other.
-(cd build-valgrind && ctest --output-on-failure "${select[@]}")
+(cd "$dir" && ctest --output-on-failure "${select[@]}")
