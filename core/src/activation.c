@@ -598,24 +598,36 @@ static uint64_t head_adapter_bytes(struct acc *c, const struct gs_activation_inp
     return bytes;
 }
 
-/* Forwards stage `s` of `p` keeps before its first backward under Megatron-LM's interleaved
- * schedule with `v` model chunks a stage and `m` micro-batches (schedules.py
- * get_pp_rank_microbatches): its warm-up, 2 (p - s - 1) + (v - 1) p forwards, and the first
- * forward of the steady state; all m v of them when the warm-up takes every one. */
-static uint64_t interleaved_held(uint64_t p, uint64_t v, uint64_t m, uint64_t s)
+/* The micro-batches an interleaved schedule runs through one chunk before the next: Megatron-LM's
+ * microbatch_group_size_per_vp_stage, by default p (schedules.py get_schedule_table);
+ * torch.distributed.pipelining's ScheduleInterleaved1F1B (torchtitan's), m over max(1, m / p)
+ * rounds (schedules.py microbatches_per_round). */
+static uint64_t interleaved_group(const struct gs_activation_input *in, uint64_t p, uint64_t m)
 {
-    const uint64_t warmup = 2 * (p - s - 1) + (v - 1) * p, total = m * v;
+    if (in->rules != NULL && in->rules->framework == GS_FW_TORCHTITAN)
+        return m / (m / p > 1 ? m / p : 1);
+    return p;
+}
+
+/* Forwards stage `s` of `p` keeps before its first backward under an interleaved schedule with
+ * `v` model chunks a stage, `m` micro-batches and groups of `g` (Megatron-LM schedules.py
+ * get_pp_rank_microbatches; torch's ScheduleInterleaved1F1B get_rank_warmup_ops, the same
+ * rule): its warm-up, 2 (p - s - 1) + (v - 1) g forwards, and the first forward of the steady
+ * state; all m v of them when the warm-up takes every one. */
+static uint64_t interleaved_held(uint64_t p, uint64_t v, uint64_t m, uint64_t g, uint64_t s)
+{
+    const uint64_t warmup = 2 * (p - s - 1) + (v - 1) * g, total = m * v;
     return warmup >= total ? total : warmup + 1;
 }
 
 /* Of the first `held` forwards a stage runs, those of chunk `chunk`: the schedule runs the
- * chunks in turn, p micro-batches each (schedules.py get_schedule_table with
- * microbatch_group_size_per_vp_stage at its default, p). */
-static uint64_t chunk_forwards(uint64_t held, uint64_t p, uint64_t v, uint64_t chunk)
+ * chunks in turn, g micro-batches each (Megatron-LM get_schedule_table; torch's forward stage
+ * index ((step // microbatches_per_round) % v) * p + rank). */
+static uint64_t chunk_forwards(uint64_t held, uint64_t g, uint64_t v, uint64_t chunk)
 {
-    const uint64_t round = p * v, r = held % round, start = chunk * p;
-    const uint64_t rest = r > start ? (r - start < p ? r - start : p) : 0;
-    return held / round * p + rest;
+    const uint64_t round = g * v, r = held % round, start = chunk * g;
+    const uint64_t rest = r > start ? (r - start < g ? r - start : g) : 0;
+    return held / round * g + rest;
 }
 
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out)
@@ -678,8 +690,9 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         /* an interleaved schedule (validation: pipeline > 1, whole chunks): each stage keeps
          * its held forwards' chunks */
         fullest = 0;
+        const uint64_t g = interleaved_group(in, p, m);
         for (uint64_t k = 0; k < p; k++) {
-            const uint64_t held = interleaved_held(p, v, m, k);
+            const uint64_t held = interleaved_held(p, v, m, g, k);
             uint64_t mine = 0, unused = 0, first, end;
             for (uint64_t ch = 0; ch < v; ch++) {
                 gs_stage_chunk_range(&par->stages, bounds, a->num_hidden_layers, p, k, ch, &first,
@@ -688,7 +701,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
                 uint64_t chunk = offloaded ? 0 : stage_stored(&c, a, one, counts, &unused);
                 if (k == 0 && ch == 0) /* the first chunk runs the towers and the embedding */
                     chunk = add(&c, chunk, add(&c, towers, embedding_in));
-                mine = add(&c, mine, mul(&c, chunk, chunk_forwards(held, p, v, ch)));
+                mine = add(&c, mine, mul(&c, chunk, chunk_forwards(held, g, v, ch)));
             }
             if (k + 1 == p)
                 last_stage = mine;

@@ -29,6 +29,19 @@ static void torchtitan_stage(uint64_t L, uint64_t p, uint64_t s, uint64_t *start
     *n = base + (s < extra ? 1 : 0) - (s == 0 ? 1 : 0) - (s + 1 == p ? 1 : 0);
 }
 
+/* Under an interleaved torchtitan schedule: stage s's layers over its chunks, torchtitan's
+ * split over the p v virtual stages, stage s holding s, s + p, ... (pipeline_parallel.py
+ * _get_pp_rank_to_stage_indices_mapping, "loop" style) */
+static uint64_t torchtitan_chunked(uint64_t L, uint64_t p, uint64_t v, uint64_t s)
+{
+    uint64_t layers = 0, start, n;
+    for (uint64_t c = 0; c < v; c++) {
+        torchtitan_stage(L, p * v, c * p + s, &start, &n);
+        layers += n;
+    }
+    return layers;
+}
+
 /* Megatron-LM's split with `head` and `tail` layers on the end stages and the rest even over the
  * middle ones: stage s's first layer (s = p: L). */
 static uint64_t megatron_first(uint64_t L, uint64_t p, uint64_t head, uint64_t tail, uint64_t s)
@@ -158,10 +171,21 @@ bool gs_stage_range(const struct gs_stage_plan *plan, uint64_t L, uint64_t stage
         n = megatron_first(L, p, head, tail, stage + 1) - start;
         break;
     }
-    case GS_SPLIT_TORCHTITAN:
-        /* L >= p >= 2 leaves every stage at least one slot, so the counts stay >= 0 */
-        torchtitan_stage(L, p, stage, &start, &n);
+    case GS_SPLIT_TORCHTITAN: {
+        /* L >= p >= 2 leaves every stage at least one slot, so the counts stay >= 0; under
+         * interleaving the same over the p v virtual stages */
+        const uint64_t v = gs_stage_chunks(plan);
+        if (v == 1) {
+            torchtitan_stage(L, p, stage, &start, &n);
+            break;
+        }
+        if (L < p * v)
+            return false;
+        for (uint64_t s = 0; s < stage; s++)
+            start += torchtitan_chunked(L, p, v, s);
+        n = torchtitan_chunked(L, p, v, stage);
         break;
+    }
     }
     *first = start;
     *end = start + n;
@@ -223,8 +247,8 @@ uint64_t gs_stage_chunks(const struct gs_stage_plan *plan)
 bool gs_stage_chunks_fit(const struct gs_stage_plan *plan, const uint64_t *bounds, uint64_t stages)
 {
     const uint64_t v = gs_stage_chunks(plan);
-    if (plan->split == GS_SPLIT_GIVEN) /* each chunk listed (given_fits) */
-        return true;
+    if (plan->split == GS_SPLIT_GIVEN || plan->split == GS_SPLIT_TORCHTITAN)
+        return true; /* each chunk listed (given_fits), or placed by torchtitan's rule */
     for (uint64_t s = 0; s < stages && v > 1; s++)
         if ((bounds[s + 1] - bounds[s]) % v != 0)
             return false;
@@ -248,6 +272,12 @@ void gs_stage_chunk_range(const struct gs_stage_plan *plan, const uint64_t *boun
         for (uint64_t j = 0; j < at; j++)
             *first += plan->given[j];
         *end = *first + plan->given[at];
+        return;
+    }
+    if (plan->split == GS_SPLIT_TORCHTITAN) { /* its rule over the virtual stages */
+        uint64_t n;
+        torchtitan_stage(L, stages * v, chunk * stages + stage, first, &n);
+        *end = *first + n;
         return;
     }
     *first = chunk * (L / v) + bounds[stage] / v;

@@ -1374,7 +1374,7 @@ unsigned gs_workload_pipeline_zero_max(const struct gs_workload *w)
 
 /* Says how the decoder layers fall to the pipeline stages (the counts themselves are
  * parallelism.stage_layers in the response) and, where Megatron-LM needs flags for it, which. */
-static void pipeline_split_notes(const struct gs_parallelism *par, uint64_t layers,
+static void pipeline_split_notes(const struct gs_parallelism *par, uint64_t layers, bool titan,
                                  struct gs_estimate *e)
 {
     uint64_t first = 0, last = 0;
@@ -1415,7 +1415,20 @@ static void pipeline_split_notes(const struct gs_parallelism *par, uint64_t laye
     case GS_SPLIT_TRTLLM:
         break;
     }
-    if (gs_stage_chunks(&par->stages) > 1)
+    if (gs_stage_chunks(&par->stages) > 1 && titan)
+        assume_value(e, "interleaved_pipeline_schedule", gs_stage_chunks(&par->stages),
+                     "torchtitan's Interleaved1F1B with this many stages a rank "
+                     "(pipeline_parallel_layers_per_stage giving pipeline x this many virtual "
+                     "stages): its split over the virtual stages, the embedding and the head "
+                     "each taking a layer's place (or the model parts listed), rank s holding "
+                     "stages s, s + pipeline, ...; "
+                     "rank s runs 2 (pipeline - s - 1) + (chunks - 1) x the round's micro-batches "
+                     "warm-up forwards and one more before its first backward, each keeping its "
+                     "stage's saved tensors",
+                     "torchtitan/distributed/pipeline_parallel.py _get_pipeline_metadata and "
+                     "_get_pp_rank_to_stage_indices_mapping; torch/distributed/pipelining/"
+                     "schedules.py ScheduleInterleaved1F1B get_rank_warmup_ops");
+    else if (gs_stage_chunks(&par->stages) > 1)
         assume_value(e, "interleaved_pipeline_schedule", gs_stage_chunks(&par->stages),
                      "Megatron-LM's interleaved 1F1B schedule with this many model chunks a "
                      "stage: each stage's layers in equal chunks, chunk c of stage s the "
@@ -1540,24 +1553,32 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
         plan.par.stages.chunks = w->parallelism.stages.chunks;
     }
     if (gs_stage_chunks(&plan.par.stages) > 1) {
-        /* an interleaved schedule: Megatron-LM's (also when no framework is named) */
+        /* an interleaved schedule: Megatron-LM's (also when no framework is named), or
+         * torchtitan's Interleaved1F1B */
         const struct gs_training_knobs *f = &w->training.framework;
         const uint64_t p = plan.par.pipeline ? plan.par.pipeline : 1;
         const uint64_t m_steps = plan.tr.gradient_accumulation_steps;
-        if (f->framework_given && f->framework != GS_FW_MEGATRON)
+        const bool titan = f->framework_given && f->framework == GS_FW_TORCHTITAN;
+        if (f->framework_given && f->framework != GS_FW_MEGATRON && !titan)
             return gs_error_add(err, GS_ERR_INVALID, "/parallelism/virtual_stages",
-                                f->framework == GS_FW_TORCHTITAN
-                                    ? "torchtitan's interleaved schedules place their virtual "
-                                      "stages by pipeline_parallel_layers_per_stage, which "
-                                      "gpusizer does not model yet; Megatron-LM's "
-                                      "(--num-virtual-stages-per-pipeline-rank) it does"
-                                    : "%s has no interleaved pipeline schedule: Megatron-LM "
-                                      "(--num-virtual-stages-per-pipeline-rank) has",
+                                "%s has no interleaved pipeline schedule: Megatron-LM "
+                                "(--num-virtual-stages-per-pipeline-rank) and torchtitan "
+                                "(pipeline_parallel_schedule Interleaved1F1B) have",
                                 gs_framework_name(f->framework));
+        /* torch.distributed.pipelining ScheduleInterleaved1F1B: the micro-batches in
+         * max(1, m / p) rounds of equal size */
+        const uint64_t rounds = m_steps / p > 1 ? m_steps / p : 1;
+        if (titan && p > 1 && m_steps % rounds != 0)
+            return gs_error_add(err, GS_ERR_INVALID, "/training/gradient_accumulation_steps",
+                                "torch's ScheduleInterleaved1F1B (torchtitan's) runs the %llu "
+                                "micro-batches in %llu rounds of equal size "
+                                "(torch/distributed/pipelining/schedules.py: n_microbatches "
+                                "must be a multiple of the number of rounds)",
+                                (unsigned long long)m_steps, (unsigned long long)rounds);
         /* schedules.py forward_backward_pipelining_with_interleaving: groups of
          * microbatch_group_size_per_vp_stage (default p) micro-batches, between p and M, the
          * last group full or at least p */
-        if (p > 1 && (m_steps < p || m_steps % p != 0))
+        if (!titan && p > 1 && (m_steps < p || m_steps % p != 0))
             return gs_error_add(err, GS_ERR_INVALID, "/training/gradient_accumulation_steps",
                                 "Megatron-LM's interleaved schedule runs the micro-batches in "
                                 "groups of the %llu pipeline stages (pipeline_parallel/"
@@ -1681,7 +1702,8 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     if (m->has_arch && plan.par.pipeline > 1) {
         e->stage_layers = m->arch.num_hidden_layers;
         e->stages = plan.par.stages;
-        pipeline_split_notes(&plan.par, m->arch.num_hidden_layers, e);
+        pipeline_split_notes(&plan.par, m->arch.num_hidden_layers,
+                             plan.rules.framework == GS_FW_TORCHTITAN, e);
     }
     if (!m->has_arch && (plan.par.tensor > 1 || plan.par.pipeline > 1))
         warn(e, "even_split_assumed",

@@ -68,16 +68,18 @@ static void check_chunks(const struct gs_parallelism *p, const struct gs_arch *a
 {
     const uint64_t v = gs_stage_chunks(&p->stages);
     uint64_t bounds[GS_LAYERS_MAX + 1];
-    if (v == 1 || !*ok || p->stages.split == GS_SPLIT_GIVEN || p->pipeline > GS_LAYERS_MAX ||
-        !gs_stage_bounds(&p->stages, a->num_hidden_layers, p->pipeline, bounds))
+    if (v == 1 || !*ok || p->pipeline > GS_LAYERS_MAX ||
+        !gs_stage_bounds(&p->stages, a->num_hidden_layers, p->pipeline, bounds) ||
+        gs_stage_chunks_fit(&p->stages, bounds, p->pipeline))
         return;
     for (uint64_t s = 0; s < p->pipeline; s++) {
         const uint64_t n = bounds[s + 1] - bounds[s];
         if (n % v != 0) {
             gs_error_add(err, GS_ERR_INVALID, "/parallelism/virtual_stages",
                          "virtual_stages %llu must divide every pipeline stage's layers "
-                         "(stage %llu holds %llu of the %llu): choose a count that divides them, "
-                         "or list stage_layers that it divides",
+                         "(stage %llu holds %llu of the %llu: Megatron-LM's get_num_layers_to_build): "
+                         "choose a count that divides them, or list every virtual stage's "
+                         "layers in stage_layers",
                          (unsigned long long)v, (unsigned long long)s, (unsigned long long)n,
                          (unsigned long long)a->num_hidden_layers);
             *ok = false;
@@ -113,6 +115,15 @@ static void check_arch_layout(const struct gs_parallelism *p, const struct gs_ar
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
                      "%llu pipeline stages for %llu layers: every stage needs at least one layer",
                      (unsigned long long)p->pipeline, (unsigned long long)a->num_hidden_layers);
+        *ok = false;
+    } else if (gs_stage_chunks(&p->stages) > 1 && p->stages.split == GS_SPLIT_TORCHTITAN &&
+               !gs_stage_range(&p->stages, a->num_hidden_layers, p->pipeline, 0, &first, &end)) {
+        gs_error_add(err, GS_ERR_INVALID, "/parallelism/virtual_stages",
+                     "%llu pipeline stages x %llu virtual stages each for %llu layers: every "
+                     "virtual stage needs at least one layer",
+                     (unsigned long long)p->pipeline,
+                     (unsigned long long)gs_stage_chunks(&p->stages),
+                     (unsigned long long)a->num_hidden_layers);
         *ok = false;
     } else if (!gs_stage_range(&p->stages, a->num_hidden_layers, p->pipeline, 0, &first, &end)) {
         gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",

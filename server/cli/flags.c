@@ -89,8 +89,9 @@ static const struct flags_spec table[] = {
      "SGLANG_PP_LAYER_PARTITION) [parallelism.stage_layers]",
      "--stage-layers 48,45"},
     {NULL, "--virtual-stages", "N", KIND_WHOLE, "parallelism/virtual_stages", ONE_GPU,
-     "training: model chunks per pipeline stage, Megatron-LM's interleaved schedule "
-     "(--num-virtual-stages-per-pipeline-rank) [parallelism.virtual_stages]",
+     "training: model chunks per pipeline stage, an interleaved schedule (Megatron-LM "
+     "--num-virtual-stages-per-pipeline-rank, torchtitan Interleaved1F1B) "
+     "[parallelism.virtual_stages]",
      "--pipeline 4 --virtual-stages 2"},
     {"The GPU", "--gpu", "ID", KIND_STRING, "gpu", ONE_GPU,
      "a catalog GPU id or alias, or the name nvidia-smi prints [gpu]",

@@ -467,7 +467,15 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assertProblem(await ask({ virtual_stages: 3 }), 400, '/parallelism/virtual_stages');
       assertProblem(await ask({ virtual_stages: 2 }, { gradient_accumulation_steps: 6 }), 400,
         '/training/gradient_accumulation_steps');
-      assertProblem(await ask({ virtual_stages: 2 }, { framework: 'torchtitan' }), 400,
+      // torchtitan's Interleaved1F1B: its own split over the 8 virtual stages (4, 5, 4 x 5, 3)
+      const titan = await ask({ virtual_stages: 2 }, { framework: 'torchtitan' });
+      assert.equal(titan.res.status, 200);
+      assertConsistent(titan.body);
+      assert.deepEqual(titan.body.parallelism.virtual_stage_layers, [4, 5, 4, 4, 4, 4, 4, 3]);
+      assert.deepEqual(titan.body.parallelism.stage_layers, [8, 9, 8, 7]);
+      assert.match(titan.body.assumptions.find((a) => a.name === 'interleaved_pipeline_schedule').detail,
+        /torchtitan/);
+      assertProblem(await ask({ virtual_stages: 2 }, { framework: 'transformers' }), 400,
         '/parallelism/virtual_stages');
       assertProblem(await ask({ virtual_stages: 2, pipeline: 1 }), 400, '/parallelism/virtual_stages');
       // Megatron-LM's DeepSeek-V3 layout "Et*3|(tt|)*29,m|L" at pipeline 16: the virtual stages listed

@@ -496,6 +496,26 @@ static void test_stage_chunks(void **state)
     plan.chunks = 1; /* contiguous: layers 0-3 */
     gs_arch_count_stage_blocks(&a, &plan, bounds, 2, 0, counts);
     assert_int_equal(counts[other], 2);
+    /* torchtitan's Interleaved1F1B: its split over the 8 virtual stages of 4 stages in 2
+     * chunks, 34 slots with the embedding and the head, the first two one more: 4, 5, 4 x 5, 3
+     * layers, stage s holding virtual stages s and s + 4 (_get_pp_rank_to_stage_indices_mapping,
+     * "loop"): 8, 9, 8, 7 layers, stage 0 layers 0-3 and 17-20 */
+    struct gs_stage_plan titan = gs_stage_rule(GS_SPLIT_TORCHTITAN);
+    titan.chunks = 2;
+    assert_true(gs_stage_bounds(&titan, 32, 4, bounds));
+    assert_true(gs_stage_chunks_fit(&titan, bounds, 4));
+    static const uint64_t titan_totals[4] = {8, 9, 8, 7};
+    for (uint64_t s = 0; s < 4; s++)
+        assert_int_equal(bounds[s + 1] - bounds[s], titan_totals[s]);
+    static const uint64_t titan_chunks[4][2][2] = {{{0, 4}, {17, 21}}, {{4, 9}, {21, 25}},
+                                                   {{9, 13}, {25, 29}}, {{13, 17}, {29, 32}}};
+    for (uint64_t s = 0; s < 4; s++)
+        for (uint64_t c = 0; c < 2; c++) {
+            gs_stage_chunk_range(&titan, bounds, 32, 4, s, c, &first, &end);
+            assert_int_equal(first, titan_chunks[s][c][0]);
+            assert_int_equal(end, titan_chunks[s][c][1]);
+        }
+    assert_false(gs_stage_bounds(&titan, 7, 4, bounds)); /* 8 virtual stages, 7 layers */
     /* plans with other chunks are not the same plan */
     struct gs_stage_plan other_plan = plan;
     other_plan.chunks = 2;

@@ -524,7 +524,21 @@ static void test_uneven_pipeline_stages(void **state)
     assert_string_equal(err.items[0].pointer, "/training/gradient_accumulation_steps");
     w.training.gradient_accumulation_steps = 32;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    /* torchtitan lists the same 32 model parts (module_fqns_per_model_part) for its
+     * Interleaved1F1B: the same most loaded GPU; its schedule runs 35 micro-batches in 2
+     * rounds only if they are equal (torch's ScheduleInterleaved1F1B), and no other framework
+     * has an interleaved schedule */
     w.training.framework.framework = GS_FW_TORCHTITAN;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.parameters_per_gpu, 4 * moe_layer + 7168 / 16);
+    w.training.gradient_accumulation_steps = 35;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/gradient_accumulation_steps");
+    w.training.gradient_accumulation_steps = 32;
+    w.training.framework.framework = GS_FW_DEEPSPEED;
+    w.parallelism.stages = gs_stage_rule(GS_SPLIT_MEGATRON); /* its own split, in 2 chunks */
+    w.parallelism.stages.chunks = 2;
     gs_error_init(&err);
     assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
     assert_string_equal(err.items[0].pointer, "/parallelism/virtual_stages");

@@ -515,6 +515,27 @@ static void test_interleaved_schedule(void **state)
     par.stages.chunks = 4;
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.first_stage_bytes, 38 * layer + 7 * ids);
+    /* torchtitan's Interleaved1F1B (torch's ScheduleInterleaved1F1B): its split over the 8
+     * virtual stages puts 4 + 4 layers on stage 0 and 5 + 4 on stage 1 (test_arch
+     * test_stage_chunks), and 6 micro-batches run as one round of 6 (microbatches_per_round =
+     * 6 / max(1, 6 / 4)): stage 0 warms up 2 x 3 + 6 = 12 forwards, all 12 it runs, 6 of each
+     * chunk: 6 x (4 layers + the token ids) + 6 x 4 = 48 layers'; stage 1 2 x 2 + 6 + 1 = 11,
+     * chunk 0 (5 layers) 6 times and chunk 1 (4) 5 times: 50 layers', the fullest */
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    knobs.framework = GS_FW_TORCHTITAN;
+    knobs.framework_given = true;
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, true, &rules);
+    in.rules = &rules;
+    par.stages = gs_stage_rule(GS_SPLIT_TORCHTITAN);
+    in.micro_batches = 6;
+    assert_true(gs_activation_bytes(&in, &r));
+    const uint64_t titan_layer = r.per_layer_bytes;
+    assert_int_equal(r.first_stage_bytes, 4 * (8 * titan_layer + ids)); /* plain: 4 in flight */
+    par.stages.chunks = 2;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 50 * titan_layer);
 }
 
 /* A small Llama: h 64, 4 heads of 16 (MHA), SwiGLU 128, 2 layers. */
