@@ -1558,7 +1558,7 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
         const struct gs_training_knobs *f = &w->training.framework;
         const uint64_t p = plan.par.pipeline ? plan.par.pipeline : 1;
         const uint64_t m_steps = plan.tr.gradient_accumulation_steps;
-        const bool titan = f->framework_given && f->framework == GS_FW_TORCHTITAN;
+        const bool titan = framework_of(w) == GS_FW_TORCHTITAN;
         if (f->framework_given && f->framework != GS_FW_MEGATRON && !titan)
             return gs_error_add(err, GS_ERR_INVALID, "/parallelism/virtual_stages",
                                 "%s has no interleaved pipeline schedule: Megatron-LM "

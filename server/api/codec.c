@@ -972,19 +972,16 @@ static void write_parallelism(struct json_writer *w, const struct gs_parallelism
         json_w_member_int(w, "fsdp_version", p->fsdp_version);
         json_w_member_bool(w, "fsdp_use_orig_params", p->fsdp_use_orig_params);
     }
-    if (est->stage_layers > 0 && p->pipeline > 1) {
+    uint64_t bounds[GS_LAYERS_MAX + 1];
+    if (est->stage_layers > 0 && p->pipeline > 1 && p->pipeline <= GS_LAYERS_MAX &&
+        gs_stage_bounds(&est->stages, est->stage_layers, p->pipeline, bounds)) {
         json_w_key(w, "stage_layers");
         json_w_begin_array(w);
-        for (uint64_t s = 0; s < p->pipeline; s++) {
-            uint64_t first, end;
-            gs_stage_range(&est->stages, est->stage_layers, p->pipeline, s, &first, &end);
-            json_w_u64(w, end - first);
-        }
+        for (uint64_t s = 0; s < p->pipeline; s++)
+            json_w_u64(w, bounds[s + 1] - bounds[s]);
         json_w_end_array(w);
         const uint64_t v = gs_stage_chunks(&est->stages);
-        uint64_t bounds[GS_LAYERS_MAX + 1];
-        if (v > 1 && p->pipeline <= GS_LAYERS_MAX &&
-            gs_stage_bounds(&est->stages, est->stage_layers, p->pipeline, bounds)) {
+        if (v > 1) {
             /* each chunk's layers, in Megatron-LM's layout order: chunk 0 of every stage, ... */
             json_w_member_int(w, "virtual_stages", (json_int_t)v);
             json_w_key(w, "virtual_stage_layers");
