@@ -367,20 +367,16 @@ size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_wor
     return written;
 }
 
-/* The layout of `plan` applied to the workload, on `g`. */
+/* The workload whose batch or sequence the bisection moves, on `g`: the request as asked
+ * (its own layout, `plan` NULL: its stage split, interleaving, FSDP and every other knob), or
+ * the one a searched plan was sized with (gs_plan_training_workload). */
 static void layout_workload(const struct gs_workload *w0, const struct gs_plan *plan,
                             const struct gs_plan_gpu *g, struct gs_workload *w)
 {
-    *w = *w0;
-    gs_parallelism_defaults(&w->parallelism);
-    w->parallelism.tensor = plan->tensor;
-    w->parallelism.pipeline = plan->pipeline;
-    w->parallelism.data = plan->data;
-    w->parallelism.expert = plan->expert ? plan->expert : 1;
-    w->parallelism.zero_stage = plan->zero_stage;
-    w->parallelism.offload = plan->offload;
-    w->parallelism.sequence_parallel = plan->tensor > 1;
-    w->training.recompute = plan->recompute;
+    if (plan == NULL)
+        *w = *w0;
+    else
+        gs_plan_training_workload(w0, plan, g, w);
     set_gpu(w, g);
 }
 
@@ -486,8 +482,11 @@ enum gs_status gs_advice_fit(const struct gs_model_spec *model, const struct gs_
         out->max_batch = ref->estimate.serving.max_concurrency * (ref->replicas ? ref->replicas : 1);
         out->max_context = ref->estimate.serving.max_context;
     } else if (ref != NULL && workload->mode == GS_MODE_TRAINING) {
-        out->max_batch = gs_advice_max_batch(model, workload, ref, gpu, 4096);
-        out->max_context = gs_advice_max_sequence(model, workload, ref, gpu, (uint64_t)1 << 22);
+        /* the own layout as the request gives it, not as a searched plan would be rebuilt */
+        const struct gs_plan *layout = out->max_at == GS_FIT_OWN ? NULL : ref;
+        out->max_batch = gs_advice_max_batch(model, workload, layout, gpu, 4096);
+        out->max_context =
+            gs_advice_max_sequence(model, workload, layout, gpu, (uint64_t)1 << 22);
     } else {
         out->max_at = GS_FIT_NONE; /* a serving plan without a cache to count */
     }

@@ -39,6 +39,21 @@ static void training_workload(const struct gs_workload *base, const struct gs_pl
     w->gpu = gpu->view;
 }
 
+void gs_plan_training_workload(const struct gs_workload *request, const struct gs_plan *plan,
+                               const struct gs_plan_gpu *gpu, struct gs_workload *out)
+{
+    training_workload(request, gpu, plan->tensor, plan->pipeline, plan->data,
+                      plan->expert ? plan->expert : 1, plan->zero_stage, plan->recompute,
+                      plan->offload, out);
+    /* batch_split's micro-batch, where the request has a batch to split */
+    if (request->training.batch_size && plan->micro_batch) {
+        out->training.batch_size = plan->micro_batch;
+        out->training.gradient_accumulation_steps = plan->accumulation_steps;
+    }
+    if (plan->sync_each_batch) /* fits_synced's switch */
+        out->training.framework.sync_each_batch = GS_KNOB_ON;
+}
+
 static bool training_fits(const struct gs_model_spec *m, const struct gs_workload *w,
                           const struct gs_plan_gpu *gpu, struct gs_estimate *est)
 {

@@ -452,6 +452,59 @@ static void test_max_batch_is_the_boundary(void **state)
     assert_int_equal(gs_advice_max_batch(&m, &w, &plan, &g, 1), 1);
 }
 
+/* The boundaries /v1/fit gives for a layout named in parallelism are that layout's, every knob
+ * as asked: Llama-2-7B full training on H100s at pipeline 4 in 2 interleaved chunks (Megatron-LM's
+ * schedule: its first stage holds 1 + (p - 1)/(p v) times a plain first stage's activations,
+ * test_training test_interleaved_schedule) reaches a shorter sequence than at pipeline 4 plain,
+ * and each answer is that layout's boundary: it fits at the answer and not one token more. The
+ * boundary of the plain layout was once given for both (the layout rebuilt from the plan's
+ * degrees dropped virtual_stages). */
+static void test_fit_boundaries_own_layout(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 4096;
+    w.training.gradient_accumulation_steps = 8;
+    w.training.framework.framework = GS_FW_MEGATRON;
+    w.training.framework.framework_given = true;
+    w.parallelism.pipeline = 4;
+    const struct gs_plan_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 64, &own);
+    static struct gs_fit_verdict plain, interleaved;
+    assert_int_equal(gs_advice_fit(&m, &w, &g, &own, &eff, 0, NULL, &plain, NULL), GS_OK);
+    w.parallelism.stages.chunks = 2;
+    assert_int_equal(gs_advice_fit(&m, &w, &g, &own, &eff, 0, NULL, &interleaved, NULL), GS_OK);
+    assert_int_equal(interleaved.max_at, GS_FIT_OWN);
+    assert_int_equal(gs_stage_chunks(&interleaved.own.estimate.stages), 2);
+    assert_true(interleaved.max_context < plain.max_context);
+    const struct gs_fit_verdict *verdicts[] = {&plain, &interleaved};
+    for (int i = 0; i < 2; i++) {
+        struct gs_workload at = w;
+        at.parallelism.stages.chunks = i == 0 ? 0 : 2;
+        at.gpu = g.view;
+        struct gs_estimate est;
+        at.training.sequence_length = verdicts[i]->max_context;
+        assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
+        assert_true(est.per_gpu.total_bytes <= g.view.total_bytes);
+        at.training.sequence_length = verdicts[i]->max_context + 1;
+        assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
+        assert_true(est.per_gpu.total_bytes > g.view.total_bytes);
+        at.training.sequence_length = 4096;
+        at.training.batch_size = verdicts[i]->max_batch;
+        assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
+        assert_true(est.per_gpu.total_bytes <= g.view.total_bytes);
+        at.training.batch_size = verdicts[i]->max_batch + 1;
+        assert_int_equal(gs_estimate_compute(&m, &at, &est, NULL), GS_OK);
+        assert_true(est.per_gpu.total_bytes > g.view.total_bytes);
+    }
+}
+
 /* Ranking: $10/h before $12/h whatever the count; at equal cost the fewer
  * GPUs; then the catalog id. Training with a run cost ranks by the run. */
 static void test_rank_order(void **state)
@@ -494,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_serving_changes),
         cmocka_unit_test(test_fit_verdict),
         cmocka_unit_test(test_max_batch_is_the_boundary),
+        cmocka_unit_test(test_fit_boundaries_own_layout),
         cmocka_unit_test(test_rank_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

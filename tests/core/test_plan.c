@@ -1039,6 +1039,24 @@ static void test_pipeline_zero_rules(void **state)
     assert_int_equal(gs_estimate_compute(&m, &e, &est, NULL), GS_OK);
 }
 
+/* gs_plan_training_workload rebuilds the workload a searched plan was sized with: its estimate
+ * is the plan's, byte for byte (what /v1/fit's boundaries bisect on). */
+static void assert_rebuilt(const struct gs_model_spec *m, const struct gs_workload *request,
+                           const struct gs_plan *p, const struct gs_plan_gpu *g)
+{
+    struct gs_workload rebuilt;
+    gs_plan_training_workload(request, p, g, &rebuilt);
+    struct gs_estimate est;
+    assert_int_equal(gs_estimate_compute(m, &rebuilt, &est, NULL), GS_OK);
+    assert_int_equal(est.per_gpu.total_bytes, p->estimate.per_gpu.total_bytes);
+    assert_int_equal(est.per_gpu.activations_bytes, p->estimate.per_gpu.activations_bytes);
+    assert_int_equal(rebuilt.training.batch_size * rebuilt.training.gradient_accumulation_steps,
+                     (request->training.batch_size ? request->training.batch_size : 1) *
+                         (request->training.gradient_accumulation_steps
+                              ? request->training.gradient_accumulation_steps
+                              : 1));
+}
+
 static void test_training_layout(void **state)
 {
     (void)state;
@@ -1078,6 +1096,7 @@ static void test_training_layout(void **state)
     struct gs_estimate est;
     assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
     assert_int_equal(est.per_gpu.total_bytes, p.estimate.per_gpu.total_bytes);
+    assert_rebuilt(&m, &w, &p, &g);
 
     /* a deadline: 100e9 tokens in 7 days. 6 x 6,607,343,616 x 1e11 = 3.9644e21 FLOPs at
      * 989e12 x 0.4 per GPU = 10.022 GPU-days, so at least 2 GPUs, and the plan meets it */
@@ -1149,6 +1168,7 @@ static void test_training_accumulation(void **state)
     assert_int_equal(gs_estimate_compute(&m, &check, &est, NULL), GS_OK);
     assert_int_equal(est.per_gpu.total_bytes, split.estimate.per_gpu.total_bytes);
     assert_true(est.per_gpu.total_bytes <= g.view.total_bytes);
+    assert_rebuilt(&m, &w, &split, &g);
     /* ... and the same layout at the whole batch does not fit: the split was needed */
     check.training.batch_size = 8;
     check.training.gradient_accumulation_steps = 1;
@@ -1223,6 +1243,7 @@ static void test_training_sync_each_batch(void **state)
     assert_int_equal(p.zero_stage, 3);
     assert_int_equal(p.accumulation_steps, 8);
     assert_int_equal(p.estimate.per_gpu.total_bytes, each.per_gpu.total_bytes);
+    assert_rebuilt(&m, &w, &p, &g); /* FSDP1, sync_each_batch, accumulation 8 */
     /* the Trainer of 5.1 would not follow it: the 2 GPUs split the model instead */
     w.training.framework.framework_version = 501;
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 2, NULL, &p, &why, NULL), GS_OK);
@@ -1263,6 +1284,7 @@ static void test_training_sync_each_batch(void **state)
     assert_int_equal(p.accumulation_steps, 1);
     assert_false(p.sync_each_batch);
     assert_int_equal(p.estimate.per_gpu.total_bytes, held.per_gpu.total_bytes);
+    assert_rebuilt(&m, &w, &p, &g);
 }
 
 /* A run that waits on communication at the first GPU count that fits may be cheaper on more

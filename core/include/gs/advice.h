@@ -120,7 +120,9 @@ enum gs_status gs_advice_fit(const struct gs_model_spec *model, const struct gs_
 const struct gs_plan *gs_fit_plan(const struct gs_fit_verdict *v, enum gs_fit_which which);
 
 /* The largest training micro-batch (up to `max`) and sequence length (up to
- * `max`) that fit `gpu` in `plan`'s layout; 0 when not even one does. */
+ * `max`) that fit `gpu` in `plan`'s layout (a plan of gs_plan_search, sized as
+ * gs_plan_training_workload rebuilds it), or with `plan` NULL in the workload's own;
+ * 0 when not even one does. */
 uint64_t gs_advice_max_batch(const struct gs_model_spec *model, const struct gs_workload *workload,
                              const struct gs_plan *plan, const struct gs_plan_gpu *gpu,
                              uint64_t max);

@@ -191,6 +191,13 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
                               uint64_t gpu_count, struct gs_plan_memo *memo, struct gs_plan *out,
                               enum gs_plan_reject *why, struct gs_error *err);
 
+/* The training workload a plan of gs_plan_search was sized with: `request` with the plan's
+ * layout (the search's parallelism, keeping the request's choice of FSDP and its version),
+ * ZeRO stage, recomputation, offload, micro-batch and accumulation (where the request gives a
+ * batch) and gradient sync, on `gpu`. gs_estimate_compute of it gives the plan's estimate. */
+void gs_plan_training_workload(const struct gs_workload *request, const struct gs_plan *plan,
+                               const struct gs_plan_gpu *gpu, struct gs_workload *out);
+
 /* The network between nodes the search takes for `gpu`, per GPU and one direction, bytes/s:
  * the catalog's scale-out figure, else its board class's default (*assumed then true). */
 double gs_plan_scale_out(const struct gs_plan_gpu *gpu, bool *assumed);
