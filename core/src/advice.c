@@ -220,6 +220,10 @@ static bool change_at_count(const struct gs_model_spec *m, const struct gs_fit_c
         }
         w.parallelism.tensor = p->tensor = t;
     } else {
+        /* FSDP or DeepSpeed, and which FSDP, as the request says (as the plan search keeps) */
+        w.parallelism.fsdp = c->workload.parallelism.fsdp;
+        w.parallelism.fsdp_version = c->workload.parallelism.fsdp_version;
+        w.parallelism.fsdp_use_orig_params = c->workload.parallelism.fsdp_use_orig_params;
         w.parallelism.data = p->data = count;
         /* ZeRO shards nothing on one GPU, but ZeRO-Offload still moves states to the host */
         for (int z = 3; z >= 0; z--)

@@ -211,6 +211,25 @@ static void test_sync_each_batch_change(void **state)
     assert_int_equal(e.per_gpu.peak_allocated_bytes -
                          sync->plan.estimate.per_gpu.peak_allocated_bytes,
                      6738415616ULL);
+    /* on a GPU where it does not fit either, the change is still sized under FSDP as asked,
+     * where sync_each_batch means something (the plain layout of the asked 2 GPUs once dropped
+     * the request's FSDP for DeepSpeed's ZeRO-3, which accumulates sharded anyway) */
+    struct gs_plan_gpu small = g;
+    small.view.total_bytes = 40000000000ULL;
+    const size_t ns = gs_advice_evaluate(&m, &w, &own, &small, &eff, 2, NULL, out, GS_ADVICE_MAX);
+    sync = find(out, ns, "sync_each_batch");
+    assert_non_null(sync);
+    assert_false(sync->fits);
+    assert_true(sync->sized);
+    struct gs_workload each = w;
+    each.training.framework.sync_each_batch = GS_KNOB_ON;
+    each.gpu = small.view;
+    struct gs_estimate e_each;
+    assert_int_equal(gs_estimate_compute(&m, &each, &e_each, NULL), GS_OK);
+    assert_int_equal(sync->plan.estimate.per_gpu.peak_allocated_bytes,
+                     e_each.per_gpu.peak_allocated_bytes);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes - e_each.per_gpu.peak_allocated_bytes,
+                     6738415616ULL);
     /* FSDP2 under transformers 5 (accelerate >= 1.11's no_sync reaches fully_shard): the
      * same whole gradient, and the same change */
     w.parallelism.fsdp_version = 2;
