@@ -343,11 +343,21 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         v += (b->attn.heads - b->attn.kv_heads) * b->attn.v_head_dim;
     }
     uint64_t widths = q + k + v;
-    /* LitGPT: V reaches SDPA as a view of the fused QKV output, which stays alive beside the
-     * rotated Q and K copies (model.py CausalSelfAttention.forward: qkv.split, apply_rope
-     * makes new q and k); under grouped queries V is expanded into a copy instead */
-    if (rules != NULL && rules->qkv_fused_pinned && b->mixer == GS_MIXER_ATTENTION &&
-        (b->attn.kv_heads == 0 || b->attn.kv_heads == b->attn.heads))
+    /* V reaching the kernel as a view of a fused QKV output keeps that whole output alive
+     * beside the rotated Q and K copies: LitGPT's code for every model (model.py
+     * CausalSelfAttention.forward: qkv.split, apply_rope makes new q and k), and the model's
+     * own code where the block splits its fused projection into views (transformers
+     * modeling_phi3.py Phi3Attention.forward: value_states = qkv[..., query_pos + ...:], then
+     * apply_rotary_pos_emb returns new q and k; SDPA's and flash's backward save their value
+     * argument). Not where the framework repeats grouped K/V first (repeat_kv's reshape of
+     * an expand copies; LitGPT expands under grouped queries), nor where Q and K are views as
+     * well (no rotary: GPT-2's c_attn split, already counted as q + k + v), nor compiled */
+    const bool gqa = b->attn.kv_heads != 0 && b->attn.kv_heads < b->attn.heads;
+    const bool v_view = rules != NULL && b->mixer == GS_MIXER_ATTENTION &&
+                        (rules->qkv_fused_pinned ||
+                         (rules->model_qkv_views && b->attn.qkv_views && !b->attn.nope &&
+                          !compiled));
+    if (v_view && !(rules->gqa_expanded && gqa))
         widths += q + k;
     /* the attention output: flash attention's backward reads it; eager attention's does not,
      * so then only o_proj keeps it, when it needs its input; frameworks that make it

@@ -95,7 +95,10 @@ static void read_gpt_neox(struct model_reader *r, struct gs_arch *a)
     if (!r->ok)
         return;
     const size_t b = gs_arch_new_block(a);
-    const struct gs_attention s = mha(heads, heads, h / heads);
+    struct gs_attention s = mha(heads, heads, h / heads);
+    /* GPTNeoXAttention.forward: query_key_value's output, viewed per head, chunked into q, k
+     * and v views; partial rotary concatenates new q and k */
+    s.qkv_views = true;
     gs_build_attention(a, b, &s, &attn, bias, bias);
     gs_build_mlp(a, b, inner, false, true, &mlp);
     gs_build_norms(a, b, "layernorm", 2, true);
@@ -202,6 +205,10 @@ static void read_falcon(struct model_reader *r, struct gs_arch *a)
     const size_t b = gs_arch_new_block(a);
     struct gs_attention s = mha(heads, kv_heads, h / heads);
     s.nope = alibi; /* FalconAttention: ALiBi instead of rotary with `alibi` */
+    /* FalconAttention._split_heads: multi-head, q, k and v are views of query_key_value's
+     * output (fused_qkv[..., 0, :] ...); multi-query and the new architecture index the
+     * key and value heads out ([..., [-1], :]), a copy */
+    s.qkv_views = !new_arch && !multi_query;
     gs_build_attention(a, b, &s, &attn, bias, bias);
     gs_build_mlp(a, b, ffn, false, bias, &mlp);
     gs_build_norms(a, b, "ln", norms, true);
@@ -262,7 +269,10 @@ static void read_qwen(struct model_reader *r, struct gs_arch *a)
     if (!r->ok)
         return;
     const size_t b = gs_arch_new_block(a);
-    const struct gs_attention s = mha(heads, heads, d);
+    struct gs_attention s = mha(heads, heads, d);
+    /* QWenAttention.forward: mixed_x_layer.split(self.split_size, dim=2), _split_heads views
+     * them; apply_rotary_pos_emb returns new q and k */
+    s.qkv_views = true;
     gs_build_attention(a, b, &s, &attn, true, false);
     gs_build_mlp(a, b, ffn / 2, true, false, &mlp);
     gs_build_norms(a, b, "ln", 2, false);

@@ -296,6 +296,15 @@ static void read_gemma3_text(struct model_reader *r, struct gs_arch *a)
     }
 }
 
+/* Marks every attention block's q, k and v as views of its fused projection's output
+ * (gs_attention.qkv_views), as the model's code slices them. */
+static void fused_qkv_views(struct gs_arch *a)
+{
+    for (size_t i = 0; i < a->block_count && i < GS_BLOCKS_MAX; i++)
+        if (a->blocks[i].mixer == GS_MIXER_ATTENTION)
+            a->blocks[i].attn.qkv_views = true;
+}
+
 /* Phi3ForCausalLM: fused qkv_proj and gate_up_proj (the same count as
  * Llama's). Its config's sliding_window is not applied: vLLM serves Phi-3
  * with full attention on every layer. */
@@ -307,6 +316,9 @@ static void read_phi3(struct model_reader *r, struct gs_arch *a)
     decoder_read_dims(r, a, &plan, false, 0, false);
     const struct decoder_traits t = {.norms = 2, .attn_names = &attn, .mlp_names = &mlp};
     decoder_build(r, a, &plan, &t);
+    /* Phi3Attention.forward: query_states = qkv[..., :query_pos], key and value the next
+     * slices, viewed per head; apply_rotary_pos_emb returns new q and k */
+    fused_qkv_views(a);
 }
 
 /* GraniteForCausalLM: Llama with scaling multipliers (no parameters). */
@@ -384,6 +396,9 @@ static void read_internlm2(struct model_reader *r, struct gs_arch *a)
                                      .mlp_bias = bias, .attn_names = &attn, .mlp_names = &mlp,
                                      .head_name = "output"};
     decoder_build(r, a, &plan, &t);
+    /* modeling_internlm2.py: rearrange(qkv_states, "b q (h gs d) -> b q h gs d"), then
+     * value_states = qkv_states[..., -1, :], a view (the query heads reshaped into a copy) */
+    fused_qkv_views(a);
 }
 
 /* StableLmForCausalLM (modeling_stablelm.py): LayerNorm with bias; q, k, v

@@ -626,6 +626,85 @@ static void test_transformers_eager_layer(void **state)
     assert_int_equal(olmo.per_layer_bytes - r.per_layer_bytes, 8192);
 }
 
+/* A fused QKV projection the model's code slices into views (transformers modeling_phi3.py
+ * Phi3Attention.forward: value_states = qkv[..., query_pos + kv_pos:], viewed per head) keeps
+ * its whole output alive while SDPA or flash has saved V, beside the new Q and K that
+ * apply_rotary_pos_emb returns: q + k more a token than separate projections. Phi-4-mini's
+ * shape (hidden 3,072, 24 heads, 8 KV heads of 128) at 4 x 2,048 tokens: (3,072 + 1,024) x 2 B
+ * x 8,192 = 67,108,864 B a layer, 2,147,483,648 over its 32 layers (the H200 run
+ * phi4m-lora-b4s2k in tests/fixtures/calibration/h200-training.json measured 2.08e9 B over the
+ * prediction without it). Eager attention repeats grouped K/V first (repeat_kv's reshape
+ * copies V): nothing pinned; with as many KV heads as query heads (Phi-3-mini) repeat_kv
+ * returns V as it is and eager pins it too. LitGPT and torchtune run their own model code
+ * (the rule does not follow the config's). */
+static void test_fused_qkv_views(void **state)
+{
+    (void)state;
+    const char *phi4 = "{\"model_type\":\"phi3\",\"hidden_size\":3072,"
+                       "\"intermediate_size\":8192,\"num_attention_heads\":24,"
+                       "\"num_key_value_heads\":8,\"num_hidden_layers\":32,"
+                       "\"vocab_size\":200064,\"max_position_embeddings\":131072,"
+                       "\"partial_rotary_factor\":0.75}";
+    struct gs_arch a = fixture_arch("%s", phi4);
+    assert_true(a.blocks[0].attn.qkv_views);
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    knobs.framework_version = 517;
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, true, &rules);
+    struct gs_activation_input in = {.arch = &a, .batch_size = 4, .sequence_length = 2048,
+                                     .micro_batches = 1, .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
+                                     .parallelism = &par, .rules = &rules};
+    struct gs_activation_result views, apart;
+    assert_true(gs_activation_bytes(&in, &views));
+    a.blocks[0].attn.qkv_views = false;
+    assert_true(gs_activation_bytes(&in, &apart));
+    assert_int_equal(views.per_layer_bytes - apart.per_layer_bytes, 67108864ULL);
+    assert_int_equal(views.total_bytes - apart.total_bytes, 2147483648ULL);
+    /* eager with grouped K/V: V is repeat_kv's copy */
+    a.blocks[0].attn.qkv_views = true;
+    in.flash_attention = false;
+    gs_framework_resolve(&knobs, false, &rules);
+    assert_true(gs_activation_bytes(&in, &views));
+    a.blocks[0].attn.qkv_views = false;
+    assert_true(gs_activation_bytes(&in, &apart));
+    assert_int_equal(views.per_layer_bytes, apart.per_layer_bytes);
+    /* eager, 32 KV heads of 96 (Phi-3-mini): (3,072 + 3,072) x 2 x 8,192 a layer */
+    struct gs_arch mini = fixture_arch("{\"model_type\":\"phi3\",\"hidden_size\":3072,"
+                                       "\"intermediate_size\":8192,\"num_attention_heads\":32,"
+                                       "\"num_key_value_heads\":32,\"num_hidden_layers\":32,"
+                                       "\"vocab_size\":32064,\"max_position_embeddings\":4096}");
+    in.arch = &mini;
+    assert_true(gs_activation_bytes(&in, &views));
+    mini.blocks[0].attn.qkv_views = false;
+    assert_true(gs_activation_bytes(&in, &apart));
+    assert_int_equal(views.per_layer_bytes - apart.per_layer_bytes, 6144ULL * 2 * 8192);
+    /* torchtune's Phi-3 has q, k and v projections of its own */
+    mini.blocks[0].attn.qkv_views = true;
+    knobs.framework = GS_FW_TORCHTUNE;
+    knobs.framework_given = true;
+    gs_framework_resolve(&knobs, false, &rules);
+    assert_true(gs_activation_bytes(&in, &views));
+    mini.blocks[0].attn.qkv_views = false;
+    assert_true(gs_activation_bytes(&in, &apart));
+    assert_int_equal(views.per_layer_bytes, apart.per_layer_bytes);
+    /* GPT-NeoX (Pythia) chunks its query_key_value into views too; Falcon's multi-query
+     * layout indexes K and V out into copies */
+    struct gs_arch neox = fixture_arch("{\"model_type\":\"gpt_neox\",\"hidden_size\":512,"
+                                       "\"intermediate_size\":2048,\"num_attention_heads\":8,"
+                                       "\"num_hidden_layers\":6,\"vocab_size\":50304,"
+                                       "\"max_position_embeddings\":2048,\"rotary_pct\":0.25}");
+    assert_true(neox.blocks[0].attn.qkv_views);
+    struct gs_arch falcon = fixture_arch("{\"model_type\":\"falcon\",\"hidden_size\":4544,"
+                                         "\"num_attention_heads\":71,\"num_hidden_layers\":32,"
+                                         "\"vocab_size\":65024,\"multi_query\":true,"
+                                         "\"parallel_attn\":true}");
+    assert_false(falcon.blocks[0].attn.qkv_views);
+}
+
 /* A plain MLP (h 64, width 256, fp32 activations, no dropout), per token, beyond the
  * attention: transformers' gelu_new (NewGELUActivation: 0.5 * x * (1 + tanh(sqrt(2/pi) *
  * (x + 0.044715 * pow(x, 3))))) keeps x, tanh's output, 0.5 * x and 1 + tanh, and c_proj its
@@ -810,6 +889,7 @@ int main(void)
         cmocka_unit_test(test_llama_layer_flash),
         cmocka_unit_test(test_interleaved_schedule),
         cmocka_unit_test(test_transformers_eager_layer),
+        cmocka_unit_test(test_fused_qkv_views),
         cmocka_unit_test(test_activation_functions),
         cmocka_unit_test(test_peft_adapter_casts),
         cmocka_unit_test(test_pipeline_in_flight),

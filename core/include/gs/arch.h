@@ -140,6 +140,10 @@ struct gs_attention {
     bool cross_only;         /* with `cross`: the layer attends only to the encoder's output
                                 (Mllama's cross-attention layers), caching no text tokens */
     bool nope;               /* no rotary embedding on this layer (NoPE); memory is unchanged */
+    bool qkv_views;          /* the model's code splits one fused QKV projection's output into
+                                views (Phi3Attention's qkv[..., :query_pos] slices, GPT-NeoX's
+                                chunk, Qwen-1's split): a V that reaches the attention kernel as
+                                such a view keeps the whole output alive (training) */
     bool kv_shared;          /* the layer attends over an earlier layer's keys and values
                                 (Gemma 3n/4 num_kv_shared_layers; vLLM kv_sharing_target_layer_name):
                                 it caches nothing of its own */

@@ -84,6 +84,9 @@ struct gs_framework_rules {
     bool qkv_fused_pinned;      /* one fused QKV projection whose V (a view of its output) reaches
                                    the attention kernel as it is, keeping the whole output
                                    alive beside the rotated Q and K copies (multi-head models) */
+    bool model_qkv_views;       /* the config's own model code runs (transformers modeling_*.py
+                                   or its remote code), so a block's fused QKV is split into
+                                   views as that code does (gs_attention.qkv_views) */
     bool lora_fused_qkv;        /* LoRA on the fused QKV projection is one adapter: a single
                                    dropout of its input, and the zero-padded merge keeps the
                                    adapters' output (index_copy saves its source) */
