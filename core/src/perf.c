@@ -294,11 +294,21 @@ double gs_perf_train_attention_share(const struct gs_arch *arch, uint64_t sequen
     return 3.0 * attention_flops(arch, (double)sequence / 2) / counted;
 }
 
+/* 1F1B's idle share is (p - 1) / (m + p - 1) of a step: the bubble is p - 1 micro-batch
+ * slots against m of work. An interleaved schedule (v model chunks a stage, Megatron-LM's
+ * --num-virtual-stages-per-pipeline-rank, torch's ScheduleInterleaved1F1B) fills and drains
+ * the pipeline a chunk at a time, each chunk 1/v of the stage's work, so the bubble shrinks
+ * to (p - 1) / v slots (Narayanan et al. 2021, "Efficient Large-Scale Language Model Training
+ * on GPU Clusters Using Megatron-LM", section 2.2.2: bubble time fraction (1/v) (p - 1) / m).
+ * Its point-to-point traffic grows v-fold with it, which this model does not weigh (it counts
+ * no pipeline sends at all: one activation a micro-batch and stage boundary, small beside the
+ * tensor and data-parallel collectives above). */
 static double bubble(const struct gs_train_input *in)
 {
     const double p = (double)(in->pipeline ? in->pipeline : 1);
     const double m = (double)(in->micro_batches ? in->micro_batches : 1);
-    return p > 1 ? m / (m + p - 1) : 1.0; /* 1F1B's idle share (p - 1) / (m + p - 1) */
+    const double v = (double)(in->virtual_stages > 1 ? in->virtual_stages : 1);
+    return p > 1 ? v * m / (v * m + p - 1) : 1.0;
 }
 
 /* A pipeline moves every micro-batch at its slowest stage's pace (GPipe, Huang et al. 2019,

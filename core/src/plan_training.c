@@ -35,6 +35,9 @@ static void training_workload(const struct gs_workload *base, const struct gs_pl
     w->parallelism.offload = off;
     w->parallelism.sequence_parallel = t > 1;
     w->parallelism.gpus_per_node = plan_node_size(gpu);
+    /* a pipeline runs the schedule the request names (parallelism.virtual_stages: model chunks
+     * a stage), where the layout allows it (training_fits) */
+    w->parallelism.stages.chunks = p > 1 ? base->parallelism.stages.chunks : 0;
     w->training.recompute = rc;
     w->gpu = gpu->view;
 }
@@ -45,6 +48,9 @@ void gs_plan_training_workload(const struct gs_workload *request, const struct g
     training_workload(request, gpu, plan->tensor, plan->pipeline, plan->data,
                       plan->expert ? plan->expert : 1, plan->zero_stage, plan->recompute,
                       plan->offload, out);
+    /* the schedule the layout ran (training_fits) */
+    const uint64_t chunks = gs_stage_chunks(&plan->estimate.stages);
+    out->parallelism.stages.chunks = plan->pipeline > 1 && chunks > 1 ? (uint16_t)chunks : 0;
     /* batch_split's micro-batch, where the request has a batch to split */
     if (request->training.batch_size && plan->micro_batch) {
         out->training.batch_size = plan->micro_batch;
@@ -54,9 +60,20 @@ void gs_plan_training_workload(const struct gs_workload *request, const struct g
         out->training.framework.sync_each_batch = GS_KNOB_ON;
 }
 
-static bool training_fits(const struct gs_model_spec *m, const struct gs_workload *w,
+/* Whether the layout in `w` fits, its estimate in `est`. A pipeline that runs the request's
+ * interleaved schedule and cannot (the stages' layers do not fall into the chunks,
+ * Megatron-LM's accumulation is not a multiple of the stages, torch's rounds are unequal: the
+ * estimate's 400s) or does not fit (its first stage holds more micro-batches' activations)
+ * runs the plain one instead, and `w` says so. */
+static bool training_fits(const struct gs_model_spec *m, struct gs_workload *w,
                           const struct gs_plan_gpu *gpu, struct gs_estimate *est)
 {
+    if (gs_estimate_compute(m, w, est, NULL) == GS_OK &&
+        est->per_gpu.total_bytes <= gpu->view.total_bytes)
+        return true;
+    if (w->parallelism.stages.chunks <= 1)
+        return false;
+    w->parallelism.stages.chunks = 0;
     return gs_estimate_compute(m, w, est, NULL) == GS_OK &&
            est->per_gpu.total_bytes <= gpu->view.total_bytes;
 }
@@ -104,6 +121,9 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
     in->gpus = gpus;
     in->pipeline = p;
     in->micro_batches = c->w->training.gradient_accumulation_steps;
+    /* the layout's schedule; before its estimate, the request's (the fewest bubble slots) */
+    in->virtual_stages = layout != NULL ? gs_stage_chunks(&layout->stages)
+                                        : (p > 1 ? c->w->parallelism.stages.chunks : 0);
     in->tokens = c->d->kind == GS_DEMAND_TRAINING ? c->d->training_tokens : 0;
     if (t == 0 || layout == NULL)
         return;

@@ -279,8 +279,12 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     if (s->parallelism_ignored)
         codec_write_warning(
             w, "parallelism_ignored",
-            "the search chooses the parallel layout; the request's parallelism section "
-            "was not used");
+            s->req.workload.parallelism.stages.chunks > 1
+                ? "the search chooses the parallel layout; of the request's parallelism section "
+                  "only virtual_stages was used (the interleaved schedule its pipelined layouts "
+                  "run where they can)"
+                : "the search chooses the parallel layout; the request's parallelism section "
+                  "was not used");
     sizing_answer_probe_warnings(w, s);
     json_w_end_array(w);
     json_w_end_object(w);

@@ -88,10 +88,10 @@ static const struct flags_spec table[] = {
      "the decoder layers of each pipeline stage, in stage order (VLLM_PP_LAYER_PARTITION, "
      "SGLANG_PP_LAYER_PARTITION) [parallelism.stage_layers]",
      "--stage-layers 48,45"},
-    {NULL, "--virtual-stages", "N", KIND_WHOLE, "parallelism/virtual_stages", ONE_GPU,
+    {NULL, "--virtual-stages", "N", KIND_WHOLE, "parallelism/virtual_stages", ALL,
      "training: model chunks per pipeline stage, an interleaved schedule (Megatron-LM "
-     "--num-virtual-stages-per-pipeline-rank, torchtitan Interleaved1F1B) "
-     "[parallelism.virtual_stages]",
+     "--num-virtual-stages-per-pipeline-rank, torchtitan Interleaved1F1B); recommend runs it "
+     "on the pipelines it searches [parallelism.virtual_stages]",
      "--pipeline 4 --virtual-stages 2"},
     {"The GPU", "--gpu", "ID", KIND_STRING, "gpu", ONE_GPU,
      "a catalog GPU id or alias, or the name nvidia-smi prints [gpu]",

@@ -142,13 +142,14 @@ __attribute__((format(printf, 4, 5))) static void append(char *buf, size_t cap, 
         *at = *at + (size_t)n < cap ? *at + (size_t)n : cap - 1;
 }
 
-/* A plan's layout: "TP4 PP2 DP2 EP8 ETP4 ZeRO-1 ...", the degrees above 1 and the techniques used,
- * "TP1" when none; `data` false leaves data parallelism out (inference shows it as replicas). */
+/* A plan's layout: "TP4 PP2 VPP2 DP2 EP8 ETP4 ZeRO-1 ...", the degrees above 1 (VPP the model
+ * chunks of an interleaved schedule, Megatron-LM's name) and the techniques used, "TP1" when
+ * none; `data` false leaves data parallelism out (inference shows it as replicas). */
 static const char *layout(char *buf, size_t cap, const json_t *plan, bool data)
 {
     static const struct {
         const char *key, *label;
-    } degrees[] = {{"tensor", "TP"},  {"pipeline", "PP"}, {"data", "DP"},
+    } degrees[] = {{"tensor", "TP"},  {"pipeline", "PP"}, {"virtual_stages", "VPP"}, {"data", "DP"},
                    {"context", "CP"}, {"expert", "EP"},   {"expert_tensor", "ETP"},
                    {"attention_data", "DP-attention "}};
     size_t at = 0;

@@ -476,6 +476,33 @@ describe('POST /v1/recommend and POST /v1/fit match the contract and openapi/ope
       }
     });
 
+    test('training with an interleaved schedule: pipelined options run it where they can, with its shorter bubble', async () => {
+      const request = {
+        model: 'llama-3.1-70b',
+        mode: 'training',
+        training: { batch_size: 1, sequence_length: 4096, gradient_accumulation_steps: 16, framework: 'megatron' },
+        parallelism: { virtual_stages: 2 },
+        demand: { training_tokens: 1e11, deadline_days: 20 },
+      };
+      const body = await recommend(request);
+      checkRecommendation(body);
+      assert.ok(!body.warnings.some((w) => w.code === 'parallelism_ignored'), 'virtual_stages alone is used');
+      let interleaved = 0;
+      for (const o of body.options) {
+        const v = o.plan.virtual_stages ?? 1;
+        assert.equal(o.estimate_request.parallelism.virtual_stages ?? 1, v, o.gpu);
+        if (v > 1) {
+          interleaved++;
+          assert.ok(o.plan.pipeline > 1, `${o.gpu}: a pipeline to interleave`);
+          // Narayanan et al. 2021: (p - 1) / v bubble slots against m micro-batches
+          const m = o.plan.gradient_accumulation_steps, p = o.plan.pipeline;
+          assert.ok(Math.abs(o.throughput.bubble_factor - (v * m) / (v * m + p - 1)) < 1e-12, o.gpu);
+        }
+      }
+      assert.ok(interleaved > 0, 'some option pipelines with the interleaved schedule');
+      await assertOptionsReproduce(request, body);
+    });
+
     test('training without tokens: memory only, ranked by cost per hour; parallelism is ignored with a warning', async () => {
       const body = await recommend({
         model: 'llama-3.1-8b',

@@ -412,6 +412,16 @@ static void test_training_time(void **state)
     close_to(r.flops_per_token, 4.0 * 6738415616.0, 1e-12);
     close_to(r.hardware_factor, 6.0 / 4.0, 1e-12);
     close_to(r.bubble_factor, 16.0 / 19.0, 1e-12);
+    /* interleaved in 2 chunks a stage (Narayanan et al. 2021, section 2.2.2): the bubble's
+     * p - 1 slots shrink to (p - 1) / 2 against 16 of work, 16 / 17.5 = 32 / 35 */
+    in.virtual_stages = 2;
+    assert_true(gs_perf_train(&in, &g, &eff, &r));
+    close_to(r.bubble_factor, 32.0 / 35.0, 1e-12);
+    in.pipeline = 1; /* nothing to interleave without a pipeline */
+    assert_true(gs_perf_train(&in, &g, &eff, &r));
+    close_to(r.bubble_factor, 1, 1e-12);
+    in.pipeline = 4;
+    in.virtual_stages = 0;
     /* fp32 regimes run on TF32 at half the BF16 rate */
     close_to(gs_perf_peak_flops(&g, GS_REGIME_FP32), 494.5e12, 1e-12);
 }
@@ -1409,6 +1419,81 @@ static void test_training_scale_out(void **state)
     assert_true(inside[0].train.tokens_per_s == inside[1].train.tokens_per_s);
 }
 
+/* The search runs a pipeline with the schedule the request names: Llama-2-7B full training
+ * under Megatron-LM at 8 micro-batches of 1 x 2,048 on 2 H100s, tensor parallelism and ZeRO
+ * off, so the two GPUs must pipeline (data parallelism would hold 16 bytes x 6.7e9 each). With
+ * virtual_stages 2 each stage's 16 layers run in 2 chunks of 8 and the bubble's single slot
+ * halves: 16 / 17 (plain: 8 / 9); the plan is what an estimate of its workload sizes. At 7
+ * micro-batches Megatron-LM cannot interleave (schedules.py: the micro-batches must be a
+ * multiple of the stages), so the same layout runs the plain schedule, 7 / 8; and where the
+ * interleaved layout does not fit, the plain one does. */
+static void test_training_interleaved_search(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = llama(4096, 32, 32, 32, 11008, 32000);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 2048;
+    w.training.gradient_accumulation_steps = 8;
+    w.training.framework.framework = GS_FW_MEGATRON;
+    w.training.framework.framework_given = true;
+    w.parallelism.stages.chunks = 2;
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    l.max_tensor = 1;
+    l.zero_stages = 1u << 0;
+    l.allow_offload = false;
+    const struct gs_demand d = {.kind = GS_DEMAND_TRAINING, .training_tokens = 1e10};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan p;
+    enum gs_plan_reject why;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 2, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.pipeline, 2);
+    assert_int_equal(p.data, 1);
+    assert_int_equal(gs_stage_chunks(&p.estimate.stages), 2);
+    assert_true(p.has_throughput);
+    close_to(p.train.bubble_factor, 16.0 / 17.0, 1e-12);
+    assert_rebuilt(&m, &w, &p, &g);
+    struct gs_workload rebuilt;
+    gs_plan_training_workload(&w, &p, &g, &rebuilt);
+    assert_int_equal(rebuilt.parallelism.stages.chunks, 2);
+
+    w.parallelism.stages.chunks = 0;
+    struct gs_plan plain;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 2, NULL, &plain, &why, NULL), GS_OK);
+    assert_int_equal(plain.pipeline, 2);
+    assert_int_equal(gs_stage_chunks(&plain.estimate.stages), 1);
+    close_to(plain.train.bubble_factor, 8.0 / 9.0, 1e-12);
+    /* the interleaved first stage holds more activations: 1 + 1/4 times a plain one's warm-up */
+    assert_true(p.estimate.per_gpu.activations_bytes > plain.estimate.per_gpu.activations_bytes);
+    assert_true(p.train.gpu_hours < plain.train.gpu_hours);
+
+    w.parallelism.stages.chunks = 2;
+    w.training.gradient_accumulation_steps = 7;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 2, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.pipeline, 2);
+    assert_int_equal(gs_stage_chunks(&p.estimate.stages), 1);
+    close_to(p.train.bubble_factor, 7.0 / 8.0, 1e-12);
+    assert_rebuilt(&m, &w, &p, &g);
+
+    /* at 4,096 tokens the interleaved first stage needs 89.4 GB without recomputation (an
+     * estimate of pipeline 2, virtual_stages 2), the plain one fits: the layout runs plain
+     * before it recomputes (interleaving is tried within each recomputation, innermost) */
+    w.training.gradient_accumulation_steps = 8;
+    w.training.sequence_length = 4096;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 2, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.pipeline, 2);
+    assert_int_equal(p.recompute, GS_RECOMPUTE_NONE);
+    assert_int_equal(gs_stage_chunks(&p.estimate.stages), 1);
+    close_to(p.train.bubble_factor, 8.0 / 9.0, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1430,6 +1515,7 @@ int main(void)
         cmocka_unit_test(test_training_more_gpus_less_waiting),
         cmocka_unit_test(test_pipeline_zero_rules),
         cmocka_unit_test(test_training_scale_out),
+        cmocka_unit_test(test_training_interleaved_search),
         cmocka_unit_test(test_reprice),
         cmocka_unit_test(test_recommend_search),
         cmocka_unit_test(test_training_attention_share),

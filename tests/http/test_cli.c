@@ -400,6 +400,14 @@ static void test_summary(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "Stages:    8 x4 layers, in 2 interleaved chunks each"));
     result_free(&r);
+    /* recommend runs the schedule on the pipelines it searches, and the layout names it */
+    r = run("{\"training\": {\"gradient_accumulation_steps\": 16, \"framework\": \"megatron\"}, "
+            "\"demand\": {\"training_tokens\": 1e11, \"deadline_days\": 20}}",
+            "recommend --model llama-3.1-70b --mode training --seq 4096 --batch 1 "
+            "--virtual-stages 2 --summary");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " PP2 VPP2 "));
+    result_free(&r);
     r = run(NULL, "estimate --model deepseek-v3 --stage-layers 21,x");
     assert_int_not_equal(r.status, 0);
     assert_non_null(strstr(r.err, "whole numbers separated by commas"));

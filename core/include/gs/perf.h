@@ -157,6 +157,8 @@ struct gs_train_input {
                                        layout's gs_estimate stage_flop_parameters); 0: the
                                        stages do even work */
     uint64_t micro_batches;     /* per optimizer step (gradient accumulation) */
+    uint64_t virtual_stages;    /* model chunks each pipeline stage runs (an interleaved 1F1B
+                                   schedule); 0 and 1: one */
     double tokens;              /* to train on */
     /* data-parallel communication per optimizer step (data_parallel <= 1 or link 0: none) */
     uint64_t data_parallel;     /* ranks the gradients are reduced over */
@@ -182,7 +184,8 @@ struct gs_train_input {
 struct gs_train_result {
     double flops_per_token;     /* model FLOPs (6N, 4N for LoRA), without recomputation */
     double hardware_factor;     /* extra work from recomputation: 4/3 full, 1 otherwise */
-    double bubble_factor;       /* m / (m + p - 1), 1 without pipelining */
+    double bubble_factor;       /* v m / (v m + p - 1) for v model chunks a stage (1: plain
+                                   1F1B, m / (m + p - 1)); 1 without pipelining */
     double stage_balance;       /* the stages' mean work over the busiest stage's: every stage
                                    keeps the busiest one's pace; 1 when even */
     double mfu;                 /* effective: the model kind's MFU times comm_factor */
