@@ -544,20 +544,35 @@ static uint64_t stage_stored(struct acc *c, const struct gs_arch *a, const uint6
 /* Bytes the loss holds at its backward: tokens x the GPU's vocabulary share
  * x the loss's bytes per logit (textbook: 16-bit logits, fp32 upcast, fp32
  * gradient = 2 + 8). */
-static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, uint64_t tokens)
+/* The chunks the framework's loss runs over the logits (1 when it runs once). */
+static uint64_t loss_chunks(const struct gs_activation_input *in)
 {
-    const struct gs_arch *a = in->arch;
-    if (!a->logits)
-        return 0;
-    const uint64_t logits = mul(c, tokens, div_ceil(a->vocab_size, in->parallelism->tensor));
-    if (in->rules == NULL)
-        return mul(c, logits, in->element_bytes + 8);
     const struct gs_framework_rules *r = in->rules;
+    if (r == NULL || r->loss != GS_LOSS_CHUNKED)
+        return 1;
     uint64_t chunks = r->loss_chunks;
     if (chunks == 0 && r->loss_chunk_tokens) /* the logits split along the sequence */
         chunks = div_ceil(div_ceil(in->sequence_length, in->parallelism->context),
                           r->loss_chunk_tokens);
-    return div_ceil(mul(c, logits, gs_loss_eighths_per_logit(r, chunks)), GS_LOSS_BYTES_UNIT);
+    return chunks ? chunks : 1;
+}
+
+/* The logits on this GPU's vocabulary share, `tokens` tokens' (0 without a vocabulary head). */
+static uint64_t logit_count(struct acc *c, const struct gs_activation_input *in, uint64_t tokens)
+{
+    const struct gs_arch *a = in->arch;
+    return a->logits ? mul(c, tokens, div_ceil(a->vocab_size, in->parallelism->tensor)) : 0;
+}
+
+static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, uint64_t tokens)
+{
+    const uint64_t logits = logit_count(c, in, tokens);
+    if (logits == 0)
+        return 0;
+    if (in->rules == NULL)
+        return mul(c, logits, in->element_bytes + 8);
+    return div_ceil(mul(c, logits, gs_loss_eighths_per_logit(in->rules, loss_chunks(in))),
+                    GS_LOSS_BYTES_UNIT);
 }
 
 /* What the model-level norms of the hidden width (LlamaRMSNorm model.norm, GPT-2's ln_f,
@@ -754,6 +769,13 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
                   : add(&c, mul(&c, tokens, final_norm_bytes(&c, in)),
                         head_adapter_bytes(&c, in, tokens));
     out->logits_bytes = add(&c, out->logits_bytes, final_norms);
+    out->final_norm_bytes = final_norms;
+    out->loss_chunks = loss_chunks(in);
+    /* the gradient of the logits, at their dtype (the head's 16-bit output, fp32 only in an
+     * fp32 regime), that the head's backward reads; a fused linear-cross-entropy computes
+     * the head's gradients inside its kernel, chunk by chunk, and never holds it */
+    const bool fused = in->rules != NULL && in->rules->loss == GS_LOSS_FUSED;
+    out->logit_grads_bytes = fused ? 0 : mul(&c, logit_count(&c, in, tokens), in->element_bytes);
     out->last_stage_bytes = add(&c, p > 1 ? last_stage : per_stage, out->logits_bytes);
     if (in->recompute == GS_RECOMPUTE_FULL)
         out->last_stage_bytes = add(&c, out->last_stage_bytes, working);

@@ -235,6 +235,8 @@ struct state_extra {
     uint64_t reduced_grads;   /* the gradient one data-parallel reduction carries, whole */
     uint64_t updated_weights; /* the trainable weights at their working dtype (the gather of
                                  the updated shards after a ZeRO-1/2 step) */
+    uint64_t head_grad_bytes; /* full training: the output head weight's gradient as autograd
+                                 makes it, this GPU's vocabulary share, unsharded */
 };
 
 static enum gs_status resolve_method(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -528,6 +530,14 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         x->unit_grad_bytes = ceil_div(bytes_of(trainable_body, grad_bpp, ovf), layers);
         if (!plan->lora)
             x->root_grad_bytes = bytes_of(root, grad_bpp, ovf);
+        /* the head's rows: its own matrix, or the token embedding it is tied to */
+        uint64_t head = e->params.lm_head;
+        for (size_t i = 0; head == 0 && i < m->arch.module_count; i++)
+            if (m->arch.modules[i].flags & GS_MOD_TOKENS)
+                head = gs_mul(m->arch.modules[i].in, m->arch.modules[i].out, ovf);
+        if (!plan->lora && m->arch.logits && head)
+            x->head_grad_bytes = bytes_of(ceil_div(gs_add(head, s->vocab_padding, ovf), par->tensor),
+                                          bpp.gradients, ovf);
     }
     x->reduced_grads =
         reduced_gradient_bytes(m, plan, bpp, trainable, gathered_all, x->root_bytes, all, ovf);
@@ -1143,6 +1153,10 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
         } else {
             pk.stored = act->stored_bytes;
             pk.loss = act->logits_bytes;
+            pk.head_grad = x->head_grad_bytes;
+            pk.logit_grads = act->logit_grads_bytes;
+            pk.loss_chunks = act->loss_chunks;
+            pk.head_kept = act->final_norm_bytes;
         }
         pk.layer_working = act->layer_working_bytes;
         pk.recomputed = plan->tr.recompute == GS_RECOMPUTE_FULL && par->pipeline == 1;

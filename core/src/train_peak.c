@@ -25,6 +25,34 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
                                                                               : in->loss;
     acts[GS_PHASE_BACKWARD_START] = gs_add(in->stored, entering, &ovf);
     trans[GS_PHASE_BACKWARD_START] = gs_add(in->unsharded, in->autocast_copies, &ovf);
+    /* the head's backward, once the loss's has freed its buffers: the autograd engine runs
+     * every chunk's loss backward before any chunk's output projection (its ready queue takes
+     * the highest sequence number first, torch/csrc/autograd/engine.cpp, and the loss nodes
+     * were made after every chunk's projection), so all the chunks' logits gradients wait for
+     * it. Chunk k's projection backward makes a full weight gradient (dW = dlogits^T h) while
+     * the chunks before it still wait; from the second chunk on, the engine's input buffer
+     * holds the sum so far beside it (input_buffer.cpp accumulate). The larger of the first
+     * chunk's moment (every chunk's logits gradient and one weight gradient) and the
+     * second's ((c - 1) / c of them and two), the norms' saved input still held. */
+    if (in->head_grad && in->logit_grads) {
+        const uint64_t chunks = in->loss_chunks > 1 ? in->loss_chunks : 1;
+        uint64_t acts_head = in->logit_grads, temp = 0;
+        if (chunks > 1) {
+            const uint64_t rest = in->logit_grads / chunks * (chunks - 1);
+            if (gs_add(rest, in->head_grad, &ovf) > acts_head) {
+                acts_head = rest;
+                temp = in->head_grad;
+            }
+        }
+        acts_head = gs_add(gs_add(in->stored, in->head_kept, &ovf), acts_head, &ovf);
+        const uint64_t head_moment = gs_add(gs_add(acts_head, in->head_grad, &ovf), temp, &ovf);
+        if (head_moment > acts[GS_PHASE_BACKWARD_START]) {
+            acts[GS_PHASE_BACKWARD_START] = acts_head;
+            grads[GS_PHASE_BACKWARD_START] =
+                gs_add(grads[GS_PHASE_BACKWARD_START], in->head_grad, &ovf);
+            trans[GS_PHASE_BACKWARD_START] = gs_add(trans[GS_PHASE_BACKWARD_START], temp, &ovf);
+        }
+    }
 
     /* optimizer-in-backward frees each gradient right after its step */
     grads[GS_PHASE_BACKWARD_END] = in->optimizer_in_backward ? 0 : in->gradients;

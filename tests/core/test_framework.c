@@ -97,15 +97,20 @@ static struct gs_estimate estimate(const struct gs_model_spec *m, const struct g
  *   B/token -> 806,092,800 per layer; saved 22,570,663,936;
  *   backward start 54,488,795,136.
  * + chunked loss (compiled, 8 chunks): 2 + 2/8 B per logit = 18/8 ->
- *   2,364,014,592; backward start 44,244,731,904 (41.21 GiB; measured 42.9).
+ *   2,364,014,592 at the loss's backward; then the head's (train_peak.c): every chunk's
+ *   16-bit logits gradient waits for it (8,192 x 128,256 x 2 = 2,101,346,304) and the
+ *   second chunk's projection backward makes a full weight gradient (128,256 x 3,072 x 2 =
+ *   788,004,864) beside the engine's buffer of the first's, 7/8 of the logits gradients
+ *   left: 1,838,678,016 + 2 x 788,004,864 = 3,414,687,744, 1,050,673,152 more than the
+ *   loss's: backward start 45,295,405,056 (42.24 GiB; measured 42.9).
  * + activation checkpointing: saved = 28 x 8192 x 3072 x 2 + ids =
- *   1,409,351,680; backward start 23,083,419,648; backward end = W + O + G
- *   + one layer (806,092,800 + the gradient pair 2 x 2 x 8192 x 8192 =
- *   268,435,456) + ws = 26,810,081,280, the peak (24.97 GiB; measured 24.9).
+ *   1,409,351,680; backward start (the head's moment) 24,134,092,800; backward end = W + O
+ *   + G + one layer (806,092,800 + the gradient pair 2 x 2 x 8192 x 8192 = 268,435,456) +
+ *   ws = 26,810,081,280, the peak (24.97 GiB; measured 24.9).
  * + optimizer in backward: no gradients at backward end (20,384,581,632):
- *   the peak is backward start, 23,083,419,648.
+ *   the peak is backward start, 24,134,092,800 (22.52 GiB; measured 23.1).
  * + activation offloading: only the token ids stay: 19,276,498,944 +
- *   65,536 + 2,364,014,592 + ws = 21,674,133,504. */
+ *   65,536 + 3,414,687,744 + ws = 22,724,806,656. */
 static void test_torchtune_llama32_3b_flags(void **state)
 {
     (void)state;
@@ -137,11 +142,14 @@ static void test_torchtune_llama32_3b_flags(void **state)
     w.training.framework.loss = GS_LOSS_CHUNKED;
     e = estimate(&m, &w);
     assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 2364014592ULL + fin_c);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 44244731904ULL + fin_c);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 45295405056ULL + fin_c);
+    /* at the head's backward: one weight gradient, the second chunk's beside it */
+    assert_int_equal(e.per_gpu.gradients_bytes, 788004864ULL);
+    assert_int_equal(e.per_gpu.activations_bytes, 22570663936ULL + 1838678016ULL + fin_c);
 
     w.training.recompute = GS_RECOMPUTE_FULL;
     e = estimate(&m, &w);
-    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_START], 23083419648ULL + fin_c);
+    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_START], 24134092800ULL + fin_c);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_END);
     assert_int_equal(e.per_gpu.gradients_bytes, 6425499648ULL);
     assert_int_equal(e.per_gpu.activations_bytes, 806092800ULL + 268435456ULL);
@@ -152,11 +160,21 @@ static void test_torchtune_llama32_3b_flags(void **state)
     assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_END], 20384581632ULL);
     assert_int_equal(e.peak.phases[GS_PHASE_OPTIMIZER_STEP], 6425499648ULL + 12850999296ULL + ws);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 23083419648ULL + fin_c);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24134092800ULL + fin_c);
 
     w.training.framework.activation_offloading = GS_KNOB_ON;
     e = estimate(&m, &w);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 21674133504ULL);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 22724806656ULL);
+
+    /* LoRA: the head is frozen, its backward makes no weight gradient, the loss's moment
+     * stays the peak's */
+    w.training.framework.activation_offloading = GS_KNOB_DEFAULT;
+    w.training.framework.optimizer_in_backward = GS_KNOB_DEFAULT;
+    w.training.recompute = GS_RECOMPUTE_NONE;
+    fixture_lora_qv(&w.training, 8);
+    e = estimate(&m, &w);
+    assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
+    assert_int_equal(e.per_gpu.gradients_bytes, 0);
 }
 
 /* torchtitan's tensor parallelism is sequence parallel with no switch (apply_tp: SequenceParallel
@@ -812,6 +830,32 @@ static void test_peak_moments(void **state)
     assert_int_equal(pk.allocated, 3640);
     assert_int_equal(pk.default_stream_peak, 3500);
     assert_int_equal(pk.side_pools, 530);
+
+    /* the head's backward, its weight trained: a weight gradient of 90, the chunks' logits
+     * gradients 80, the final norm's input 5. In one chunk: 80 + 90 beside the checkpoints,
+     * 300 + 5 + 80 + 90 = 475 over the loss's 300 + 120; in 8 chunks the second chunk's
+     * moment, 70 + 90 + 90 = 250 (the first's 80 + 90 = 170): 1000 + 2000 + 300 + 5 + 70 +
+     * 90 + 90 + 70 + 10 = 3635, below backward end's 3640 */
+    in.reduce_stream = false;
+    in.gather_pool = 0;
+    in.head_grad = 90;
+    in.logit_grads = 80;
+    in.head_kept = 5;
+    in.loss_chunks = 1;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 1000 + 2000 + 300 + 5 + 80 + 90 + 70 + 10);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].gradients, 90);
+    in.loss_chunks = 8;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3635);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].activations, 300 + 5 + 70);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].gradients, 90);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].transient, 90 + 70 + 10);
+    assert_int_equal(pk.phase, GS_PHASE_BACKWARD_END);
+    /* a small head: the loss's moment stays */
+    in.head_grad = 1;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3500);
 }
 
 /* Micro-batches padded to their own longest sample (training.padding "longest"): the figures are

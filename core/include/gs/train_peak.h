@@ -49,6 +49,11 @@ struct gs_peak_input {
     uint64_t stored;           /* saved activations when backward starts */
     uint64_t loss;             /* the loss's logits at its backward */
     uint64_t layer_working;    /* one layer's activations and gradients in backward */
+    /* the output head's backward, after the loss's (its weight trains: head_grad > 0) */
+    uint64_t head_grad;        /* the head weight's gradient (its vocabulary share) */
+    uint64_t logit_grads;      /* every chunk's logits gradient, which the loss leaves it */
+    uint64_t loss_chunks;      /* the chunks the loss ran over the logits (0 and 1: one) */
+    uint64_t head_kept;        /* what the final norms keep until after the head's backward */
     bool recomputed;           /* full checkpointing: backward recomputes the last layer's
                                   activations (layer_working) while every checkpoint is held,
                                   once the loss's buffers are freed */
