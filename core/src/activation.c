@@ -772,10 +772,16 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     out->final_norm_bytes = final_norms;
     out->loss_chunks = loss_chunks(in);
     /* the gradient of the logits, at their dtype (the head's 16-bit output, fp32 only in an
-     * fp32 regime), that the head's backward reads; a fused linear-cross-entropy computes
-     * the head's gradients inside its kernel, chunk by chunk, and never holds it */
+     * fp32 regime), that the head's backward reads. A fused linear-cross-entropy never holds
+     * it: it makes the head's input gradient instead, whole, beside the weight gradient
+     * (Liger's fused_linear_cross_entropy_forward: grad_input = torch.zeros_like(_input) and
+     * grad_weight = torch.zeros_like(weight), filled chunk by chunk in forward and saved for
+     * backward; Cut Cross-Entropy makes both in its backward) */
     const bool fused = in->rules != NULL && in->rules->loss == GS_LOSS_FUSED;
-    out->logit_grads_bytes = fused ? 0 : mul(&c, logit_count(&c, in, tokens), in->element_bytes);
+    out->logit_grads_bytes =
+        !a->logits ? 0
+        : fused    ? mul(&c, mul(&c, tokens, a->hidden_size), in->element_bytes)
+                   : mul(&c, logit_count(&c, in, tokens), in->element_bytes);
     out->last_stage_bytes = add(&c, p > 1 ? last_stage : per_stage, out->logits_bytes);
     if (in->recompute == GS_RECOMPUTE_FULL)
         out->last_stage_bytes = add(&c, out->last_stage_bytes, working);

@@ -304,7 +304,8 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_atte
  *   copy is fp32 (LitGPT's loop over Fabric's converted output: 4 + 4 + 8 /
  *   chunks).
  * - fused linear-cross-entropy (Liger, Cut Cross-Entropy): the logits are
- *   computed and reduced chunk by chunk inside the kernel: 0.
+ *   computed and reduced chunk by chunk inside the kernel: 0 (the input and
+ *   weight gradients it makes are the head's moment, train_peak.c).
  */
 uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *r, uint64_t chunks)
 {

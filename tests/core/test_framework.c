@@ -102,7 +102,9 @@ static struct gs_estimate estimate(const struct gs_model_spec *m, const struct g
  *   second chunk's projection backward makes a full weight gradient (128,256 x 3,072 x 2 =
  *   788,004,864) beside the engine's buffer of the first's, 7/8 of the logits gradients
  *   left: 1,838,678,016 + 2 x 788,004,864 = 3,414,687,744, 1,050,673,152 more than the
- *   loss's: backward start 45,295,405,056 (42.24 GiB; measured 42.9).
+ *   loss's: backward start 45,295,405,056 (42.24 GiB; measured 42.9). A fused
+ *   linear-cross-entropy holds the head input's gradient (8,192 x 3,072 x 2) and the weight
+ *   gradient instead: 42,719,053,824.
  * + activation checkpointing: saved = 28 x 8192 x 3072 x 2 + ids =
  *   1,409,351,680; backward start (the head's moment) 24,134,092,800; backward end = W + O
  *   + G + one layer (806,092,800 + the gradient pair 2 x 2 x 8192 x 8192 = 268,435,456) +
@@ -146,6 +148,15 @@ static void test_torchtune_llama32_3b_flags(void **state)
     /* at the head's backward: one weight gradient, the second chunk's beside it */
     assert_int_equal(e.per_gpu.gradients_bytes, 788004864ULL);
     assert_int_equal(e.per_gpu.activations_bytes, 22570663936ULL + 1838678016ULL + fin_c);
+    /* a fused linear-cross-entropy holds no logits but makes the head input's gradient whole
+     * (8,192 x 3,072 x 2 = 50,331,648) beside the weight gradient (788,004,864): 41,880,717,312
+     * (weights, states, saved activations, workspace) + 838,336,512 */
+    w.training.framework.loss = GS_LOSS_FUSED;
+    e = estimate(&m, &w);
+    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + fin_c);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 42719053824ULL + fin_c);
+    assert_int_equal(e.per_gpu.gradients_bytes, 788004864ULL);
+    w.training.framework.loss = GS_LOSS_CHUNKED;
 
     w.training.recompute = GS_RECOMPUTE_FULL;
     e = estimate(&m, &w);

@@ -75,8 +75,9 @@ struct gs_activation_result {
     uint64_t logits_bytes;      /* what the loss and the final norms hold at the loss's
                                    backward, on the last stage */
     uint64_t logit_grads_bytes; /* the logits' gradient the loss hands the output head's
-                                   backward, at the logits' dtype: every chunk's (0 under a
-                                   fused linear-cross-entropy, which never makes the logits) */
+                                   backward, at the logits' dtype: every chunk's; under a fused
+                                   linear-cross-entropy, which never holds the logits, the head
+                                   input's gradient it makes instead */
     uint64_t loss_chunks;       /* the chunks the loss runs over the logits (1: one) */
     uint64_t final_norm_bytes;  /* of logits_bytes, what the final norms (and an adapted head)
                                    keep until the head's backward has run */
