@@ -1157,6 +1157,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
             pk.logit_grads = act->logit_grads_bytes;
             pk.loss_chunks = act->loss_chunks;
             pk.head_kept = act->final_norm_bytes;
+            pk.head_tied = e->params.lm_head == 0;
         }
         pk.layer_working = act->layer_working_bytes;
         pk.recomputed = plan->tr.recompute == GS_RECOMPUTE_FULL && par->pipeline == 1;

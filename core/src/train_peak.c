@@ -20,10 +20,19 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
                                      : in->grads_persist ? in->gradients
                                                          : 0;
     /* the loss's backward, then (with full checkpointing) the last layer's recomputation:
-     * the autograd engine frees the loss's buffers before it reaches that layer */
-    const uint64_t entering = in->recomputed && in->layer_working > in->loss ? in->layer_working
-                                                                              : in->loss;
-    acts[GS_PHASE_BACKWARD_START] = gs_add(in->stored, entering, &ovf);
+     * the autograd engine frees the loss's buffers before it reaches that layer, not the
+     * trained head's gradient, made just before it, unless it is kept anyway (gradients that
+     * persist) or an optimizer-in-backward step has freed it (a tied head's waits for the
+     * embedding's, at the end of backward) */
+    const bool head_grad_new = !in->grads_persist && !in->no_sync_grads &&
+                               !(in->optimizer_in_backward && !in->head_tied);
+    const uint64_t head_held = head_grad_new ? in->head_grad : 0;
+    const bool recompute_binds =
+        in->recomputed && gs_add(in->layer_working, head_held, &ovf) > in->loss;
+    acts[GS_PHASE_BACKWARD_START] =
+        gs_add(in->stored, recompute_binds ? in->layer_working : in->loss, &ovf);
+    if (recompute_binds)
+        grads[GS_PHASE_BACKWARD_START] = gs_add(grads[GS_PHASE_BACKWARD_START], head_held, &ovf);
     trans[GS_PHASE_BACKWARD_START] = gs_add(in->unsharded, in->autocast_copies, &ovf);
     /* the head's backward, once the loss's has freed its buffers: the autograd engine runs
      * every chunk's loss backward before any chunk's output projection (its ready queue takes
@@ -46,10 +55,14 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
         }
         acts_head = gs_add(gs_add(in->stored, in->head_kept, &ovf), acts_head, &ovf);
         const uint64_t head_moment = gs_add(gs_add(acts_head, in->head_grad, &ovf), temp, &ovf);
-        if (head_moment > acts[GS_PHASE_BACKWARD_START]) {
+        const uint64_t before = gs_add(acts[GS_PHASE_BACKWARD_START],
+                                       recompute_binds ? head_held : 0, &ovf);
+        if (head_moment > before) {
             acts[GS_PHASE_BACKWARD_START] = acts_head;
             grads[GS_PHASE_BACKWARD_START] =
-                gs_add(grads[GS_PHASE_BACKWARD_START], in->head_grad, &ovf);
+                gs_add(recompute_binds ? grads[GS_PHASE_BACKWARD_START] - head_held
+                                       : grads[GS_PHASE_BACKWARD_START],
+                       in->head_grad, &ovf);
             trans[GS_PHASE_BACKWARD_START] = gs_add(trans[GS_PHASE_BACKWARD_START], temp, &ovf);
         }
     }

@@ -843,19 +843,37 @@ static void test_peak_moments(void **state)
     assert_int_equal(pk.side_pools, 530);
 
     /* the head's backward, its weight trained: a weight gradient of 90, the chunks' logits
-     * gradients 80, the final norm's input 5. In one chunk: 80 + 90 beside the checkpoints,
-     * 300 + 5 + 80 + 90 = 475 over the loss's 300 + 120; in 8 chunks the second chunk's
-     * moment, 70 + 90 + 90 = 250 (the first's 80 + 90 = 170): 1000 + 2000 + 300 + 5 + 70 +
-     * 90 + 90 + 70 + 10 = 3635, below backward end's 3640 */
+     * gradients 80, the final norm's input 5. Without recomputation, in one chunk: 80 + 90
+     * beside the checkpoints, 300 + 5 + 80 + 90 = 475 over the loss's 300 + 50: 1000 + 2000 +
+     * 475 + 70 + 10 = 3555. With it, the last layer's recomputation comes after the head's
+     * backward, whose gradient stays: 300 + 120 + 90 = 510, 3590. In 8 chunks the second
+     * chunk's moment, 70 + 90 + 90 = 250 (the first's 80 + 90 = 170): 1000 + 2000 + 300 + 5 +
+     * 70 + 90 + 90 + 70 + 10 = 3635, below backward end's 3640 */
     in.reduce_stream = false;
     in.gather_pool = 0;
     in.head_grad = 90;
     in.logit_grads = 80;
     in.head_kept = 5;
     in.loss_chunks = 1;
+    in.recomputed = false;
     assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 1000 + 2000 + 300 + 5 + 80 + 90 + 70 + 10);
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3555);
     assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].gradients, 90);
+    in.recomputed = true;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3590);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].activations, 300 + 120);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].gradients, 90);
+    /* an optimizer-in-backward step frees an untied head's gradient before the layer; a tied
+     * head's waits for the embedding's; gradients kept between steps hold it anyway */
+    in.optimizer_in_backward = true;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3555);
+    in.head_tied = true;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3590);
+    in.optimizer_in_backward = false;
+    in.head_tied = false;
     in.loss_chunks = 8;
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3635);
@@ -863,10 +881,10 @@ static void test_peak_moments(void **state)
     assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].gradients, 90);
     assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].transient, 90 + 70 + 10);
     assert_int_equal(pk.phase, GS_PHASE_BACKWARD_END);
-    /* a small head: the loss's moment stays */
+    /* a small head: the recomputed layer's moment, with its gradient */
     in.head_grad = 1;
     assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3500);
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3501);
 }
 
 /* Micro-batches padded to their own longest sample (training.padding "longest"): the figures are

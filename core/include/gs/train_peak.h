@@ -54,6 +54,8 @@ struct gs_peak_input {
     uint64_t logit_grads;      /* every chunk's logits gradient, which the loss leaves it */
     uint64_t loss_chunks;      /* the chunks the loss ran over the logits (0 and 1: one) */
     uint64_t head_kept;        /* what the final norms keep until after the head's backward */
+    bool head_tied;            /* the head is the token embedding's matrix: its gradient waits
+                                  for the embedding's, at the end of backward */
     bool recomputed;           /* full checkpointing: backward recomputes the last layer's
                                   activations (layer_working) while every checkpoint is held,
                                   once the loss's buffers are freed */
