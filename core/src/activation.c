@@ -541,9 +541,6 @@ static uint64_t stage_stored(struct acc *c, const struct gs_arch *a, const uint6
     return sum;
 }
 
-/* Bytes the loss holds at its backward: tokens x the GPU's vocabulary share
- * x the loss's bytes per logit (textbook: 16-bit logits, fp32 upcast, fp32
- * gradient = 2 + 8). */
 /* The chunks the framework's loss runs over the logits (1 when it runs once). */
 static uint64_t loss_chunks(const struct gs_activation_input *in)
 {
@@ -564,6 +561,9 @@ static uint64_t logit_count(struct acc *c, const struct gs_activation_input *in,
     return a->logits ? mul(c, tokens, div_ceil(a->vocab_size, in->parallelism->tensor)) : 0;
 }
 
+/* Bytes the loss holds at its backward: tokens x the GPU's vocabulary share
+ * x the loss's bytes per logit (textbook: 16-bit logits, fp32 upcast, fp32
+ * gradient = 2 + 8). */
 static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, uint64_t tokens)
 {
     const uint64_t logits = logit_count(c, in, tokens);

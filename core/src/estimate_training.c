@@ -536,8 +536,8 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
             if (m->arch.modules[i].flags & GS_MOD_TOKENS)
                 head = gs_mul(m->arch.modules[i].in, m->arch.modules[i].out, ovf);
         if (!plan->lora && m->arch.logits && head)
-            x->head_grad_bytes = bytes_of(ceil_div(gs_add(head, s->vocab_padding, ovf), par->tensor),
-                                          bpp.gradients, ovf);
+            x->head_grad_bytes = bytes_of(
+                ceil_div(gs_add(head, s->vocab_padding, ovf), par->tensor), bpp.gradients, ovf);
     }
     x->reduced_grads =
         reduced_gradient_bytes(m, plan, bpp, trainable, gathered_all, x->root_bytes, all, ovf);

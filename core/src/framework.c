@@ -25,7 +25,8 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32, .returns_fp32_logits = true, .loss_shift_copy = true,
       .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
-      .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true, .grads_persist = true,
+      .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
+      .grads_persist = true,
       .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers modeling_*.py forward upcasts logits (logits.float()), copies "
                 "the shifted logits (logits[..., :-1, :].contiguous()) for CrossEntropyLoss and "
@@ -49,7 +50,8 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32, .returns_fp32_logits = true, .loss_shift_copy = true,
       .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
-      .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true, .foreach_step = true,
+      .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
+      .foreach_step = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .sync_each_batch_option = true,
       .source = "transformers <= 4.45 LlamaForCausalLM.forward: logits = logits.float(), "
                 "shift_logits = logits[..., :-1, :].contiguous(), returned in "
@@ -68,7 +70,8 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.46-4.48 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
-      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
       .fsdp_version = 1, .fsdp_no_sync = true,
@@ -89,7 +92,8 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.49-4.x (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
-      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
       .fsdp_version = 1, .fsdp_no_sync = true,
@@ -118,7 +122,8 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.0-5.1 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
-      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
       .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
                 "training_step; loss/loss_utils.py ForCausalLMLoss: logits.float(), labels "
@@ -136,7 +141,8 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.2-5.x (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
-      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
       .sync_each_batch_option = true,
       .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "

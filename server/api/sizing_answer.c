@@ -233,8 +233,9 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
         json_w_member_int(w, "expert", (json_int_t)(p->expert ? p->expert : 1));
         if (p->expert_tensor)
             json_w_member_int(w, "expert_tensor", (json_int_t)p->expert_tensor);
-        if (p->pipeline > 1 && gs_stage_chunks(&p->estimate.stages) > 1)
-            json_w_member_int(w, "virtual_stages", (json_int_t)gs_stage_chunks(&p->estimate.stages));
+        const uint64_t chunks = gs_stage_chunks(&p->estimate.stages);
+        if (p->pipeline > 1 && chunks > 1)
+            json_w_member_int(w, "virtual_stages", (json_int_t)chunks);
         json_w_member_string(w, "offload", codec_offload_name(p->offload));
         json_w_member_bool(w, "sequence_parallel", p->tensor > 1);
         json_w_member_int(w, "gpus_per_node", (json_int_t)pg->gpus_per_node);
