@@ -19,53 +19,58 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     grads[GS_PHASE_BACKWARD_START] = in->no_sync_grads ? in->no_sync_grads
                                      : in->grads_persist ? in->gradients
                                                          : 0;
-    /* the loss's backward, then (with full checkpointing) the last layer's recomputation:
-     * the autograd engine frees the loss's buffers before it reaches that layer, not the
-     * trained head's gradient, made just before it, unless it is kept anyway (gradients that
-     * persist) or an optimizer-in-backward step has freed it (a tied head's waits for the
-     * embedding's, at the end of backward) */
-    const bool head_grad_new = !in->grads_persist && !in->no_sync_grads &&
-                               !(in->optimizer_in_backward && !in->head_tied);
-    const uint64_t head_held = head_grad_new ? in->head_grad : 0;
-    const bool recompute_binds =
-        in->recomputed && gs_add(in->layer_working, head_held, &ovf) > in->loss;
-    acts[GS_PHASE_BACKWARD_START] =
-        gs_add(in->stored, recompute_binds ? in->layer_working : in->loss, &ovf);
-    if (recompute_binds)
-        grads[GS_PHASE_BACKWARD_START] = gs_add(grads[GS_PHASE_BACKWARD_START], head_held, &ovf);
-    trans[GS_PHASE_BACKWARD_START] = gs_add(in->unsharded, in->autocast_copies, &ovf);
-    /* the head's backward, once the loss's has freed its buffers: the autograd engine runs
-     * every chunk's loss backward before any chunk's output projection (its ready queue takes
-     * the highest sequence number first, torch/csrc/autograd/engine.cpp, and the loss nodes
-     * were made after every chunk's projection), so all the chunks' logits gradients wait for
-     * it. Chunk k's projection backward makes a full weight gradient (dW = dlogits^T h) while
-     * the chunks before it still wait; from the second chunk on, the engine's input buffer
-     * holds the sum so far beside it (input_buffer.cpp accumulate). The larger of the first
-     * chunk's moment (every chunk's logits gradient and one weight gradient) and the
-     * second's ((c - 1) / c of them and two), the norms' saved input still held. */
+    /* Backward starts with moments of its own, beside every saved activation; the largest
+     * counts (the earlier on a tie):
+     * - the loss's backward over the logits;
+     * - with full checkpointing, the last layer's recomputation: the autograd engine has freed
+     *   the loss's buffers by then, not the trained head's gradient made just before it,
+     *   unless it is kept anyway (gradients that persist) or an optimizer-in-backward step has
+     *   freed it (a tied head's waits for the embedding's, at the end of backward);
+     * - the trained head's backward, once the loss's has freed its buffers: the autograd
+     *   engine runs every chunk's loss backward before any chunk's output projection (its
+     *   ready queue takes the highest sequence number first, torch/csrc/autograd/engine.cpp,
+     *   and the loss nodes were made after every chunk's projection), so all the chunks'
+     *   logits gradients wait for it. Chunk k's projection backward makes a full weight
+     *   gradient (dW = dlogits^T h) while the chunks before it still wait; from the second
+     *   chunk on, the engine's input buffer holds the sum so far beside it (input_buffer.cpp
+     *   accumulate). The larger of the first chunk's moment (every chunk's logits gradient and
+     *   one weight gradient) and the second's ((c - 1) / c of them and two), the norms' saved
+     *   input still held. */
+    struct moment {
+        uint64_t acts, grads, trans; /* beyond the saved activations and what every moment has */
+    } moments[3] = {{in->loss, 0, 0}};
+    size_t n = 1;
+    if (in->recomputed) {
+        const bool head_grad_new = !in->grads_persist && !in->no_sync_grads &&
+                                   !(in->optimizer_in_backward && !in->head_tied);
+        moments[n++] = (struct moment){in->layer_working, head_grad_new ? in->head_grad : 0, 0};
+    }
     if (in->head_grad && in->logit_grads) {
         const uint64_t chunks = in->loss_chunks > 1 ? in->loss_chunks : 1;
-        uint64_t acts_head = in->logit_grads, temp = 0;
+        struct moment head = {in->logit_grads, in->head_grad, 0};
         if (chunks > 1) {
             const uint64_t rest = in->logit_grads / chunks * (chunks - 1);
-            if (gs_add(rest, in->head_grad, &ovf) > acts_head) {
-                acts_head = rest;
-                temp = in->head_grad;
-            }
+            if (gs_add(rest, in->head_grad, &ovf) > head.acts)
+                head = (struct moment){rest, in->head_grad, in->head_grad};
         }
-        acts_head = gs_add(gs_add(in->stored, in->head_kept, &ovf), acts_head, &ovf);
-        const uint64_t head_moment = gs_add(gs_add(acts_head, in->head_grad, &ovf), temp, &ovf);
-        const uint64_t before = gs_add(acts[GS_PHASE_BACKWARD_START],
-                                       recompute_binds ? head_held : 0, &ovf);
-        if (head_moment > before) {
-            acts[GS_PHASE_BACKWARD_START] = acts_head;
-            grads[GS_PHASE_BACKWARD_START] =
-                gs_add(recompute_binds ? grads[GS_PHASE_BACKWARD_START] - head_held
-                                       : grads[GS_PHASE_BACKWARD_START],
-                       in->head_grad, &ovf);
-            trans[GS_PHASE_BACKWARD_START] = gs_add(trans[GS_PHASE_BACKWARD_START], temp, &ovf);
+        head.acts = gs_add(head.acts, in->head_kept, &ovf);
+        moments[n++] = head;
+    }
+    size_t pick = 0;
+    uint64_t largest = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t sum =
+            gs_add(gs_add(moments[i].acts, moments[i].grads, &ovf), moments[i].trans, &ovf);
+        if (i == 0 || sum > largest) {
+            largest = sum;
+            pick = i;
         }
     }
+    acts[GS_PHASE_BACKWARD_START] = gs_add(in->stored, moments[pick].acts, &ovf);
+    grads[GS_PHASE_BACKWARD_START] =
+        gs_add(grads[GS_PHASE_BACKWARD_START], moments[pick].grads, &ovf);
+    trans[GS_PHASE_BACKWARD_START] = gs_add(gs_add(in->unsharded, in->autocast_copies, &ovf),
+                                            moments[pick].trans, &ovf);
 
     /* optimizer-in-backward frees each gradient right after its step */
     grads[GS_PHASE_BACKWARD_END] = in->optimizer_in_backward ? 0 : in->gradients;

@@ -626,6 +626,21 @@ static void test_transformers_eager_layer(void **state)
     assert_int_equal(olmo.per_layer_bytes - r.per_layer_bytes, 8192);
 }
 
+/* What the first block's qkv_views adds to one layer (and, in *total, to the whole GPU) under
+ * `in`: its activations with the flag as the reader set it, less without it. */
+static uint64_t views_extra(const struct gs_activation_input *in, struct gs_arch *a,
+                            uint64_t *total)
+{
+    struct gs_activation_result views, apart;
+    assert_true(a->blocks[0].attn.qkv_views);
+    assert_true(gs_activation_bytes(in, &views));
+    a->blocks[0].attn.qkv_views = false;
+    assert_true(gs_activation_bytes(in, &apart));
+    a->blocks[0].attn.qkv_views = true;
+    *total = views.total_bytes - apart.total_bytes;
+    return views.per_layer_bytes - apart.per_layer_bytes;
+}
+
 /* A fused QKV projection the model's code slices into views (transformers modeling_phi3.py
  * Phi3Attention.forward: value_states = qkv[..., query_pos + kv_pos:], viewed per head) keeps
  * its whole output alive while SDPA or flash has saved V, beside the new Q and K that
@@ -658,39 +673,25 @@ static void test_fused_qkv_views(void **state)
                                      .micro_batches = 1, .element_bytes = 2,
                                      .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
                                      .parallelism = &par, .rules = &rules};
-    struct gs_activation_result views, apart;
-    assert_true(gs_activation_bytes(&in, &views));
-    a.blocks[0].attn.qkv_views = false;
-    assert_true(gs_activation_bytes(&in, &apart));
-    assert_int_equal(views.per_layer_bytes - apart.per_layer_bytes, 67108864ULL);
-    assert_int_equal(views.total_bytes - apart.total_bytes, 2147483648ULL);
+    uint64_t total = 0;
+    assert_int_equal(views_extra(&in, &a, &total), 67108864ULL);
+    assert_int_equal(total, 2147483648ULL);
     /* eager with grouped K/V: V is repeat_kv's copy */
-    a.blocks[0].attn.qkv_views = true;
     in.flash_attention = false;
     gs_framework_resolve(&knobs, false, &rules);
-    assert_true(gs_activation_bytes(&in, &views));
-    a.blocks[0].attn.qkv_views = false;
-    assert_true(gs_activation_bytes(&in, &apart));
-    assert_int_equal(views.per_layer_bytes, apart.per_layer_bytes);
+    assert_int_equal(views_extra(&in, &a, &total), 0);
     /* eager, 32 KV heads of 96 (Phi-3-mini): (3,072 + 3,072) x 2 x 8,192 a layer */
     struct gs_arch mini = fixture_arch("{\"model_type\":\"phi3\",\"hidden_size\":3072,"
                                        "\"intermediate_size\":8192,\"num_attention_heads\":32,"
                                        "\"num_key_value_heads\":32,\"num_hidden_layers\":32,"
                                        "\"vocab_size\":32064,\"max_position_embeddings\":4096}");
     in.arch = &mini;
-    assert_true(gs_activation_bytes(&in, &views));
-    mini.blocks[0].attn.qkv_views = false;
-    assert_true(gs_activation_bytes(&in, &apart));
-    assert_int_equal(views.per_layer_bytes - apart.per_layer_bytes, 6144ULL * 2 * 8192);
+    assert_int_equal(views_extra(&in, &mini, &total), 6144ULL * 2 * 8192);
     /* torchtune's Phi-3 has q, k and v projections of its own */
-    mini.blocks[0].attn.qkv_views = true;
     knobs.framework = GS_FW_TORCHTUNE;
     knobs.framework_given = true;
     gs_framework_resolve(&knobs, false, &rules);
-    assert_true(gs_activation_bytes(&in, &views));
-    mini.blocks[0].attn.qkv_views = false;
-    assert_true(gs_activation_bytes(&in, &apart));
-    assert_int_equal(views.per_layer_bytes, apart.per_layer_bytes);
+    assert_int_equal(views_extra(&in, &mini, &total), 0);
     /* GPT-NeoX (Pythia) chunks its query_key_value into views too; Falcon's multi-query
      * layout indexes K and V out into copies */
     struct gs_arch neox = fixture_arch("{\"model_type\":\"gpt_neox\",\"hidden_size\":512,"
