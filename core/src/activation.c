@@ -792,3 +792,76 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
                                                                           : out->last_stage_bytes;
     return !c.ovf;
 }
+
+/* A 64-bit mix of the key's scalars (the boost hash_combine step), to pass over most entries
+ * without comparing them whole. */
+static uint64_t key_mix(uint64_t h, uint64_t v)
+{
+    return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+}
+
+static void make_key(const struct gs_activation_input *in, struct gs_activation_key *k)
+{
+    const struct gs_parallelism *par = in->parallelism;
+    memset(k, 0, sizeof(*k)); /* padding too: equal inputs make equal bytes */
+    k->arch = in->arch;
+    k->batch_size = in->batch_size;
+    k->sequence_length = in->sequence_length;
+    k->micro_batches = in->micro_batches;
+    k->element_bytes = in->element_bytes;
+    k->residual_bytes = in->residual_bytes;
+    k->tensor = par->tensor;
+    k->pipeline = par->pipeline;
+    k->context = par->context;
+    k->expert_tensor = par->expert_tensor;
+    k->recompute = (uint32_t)in->recompute;
+    k->trainable = (uint32_t)in->trainable;
+    k->flash_attention = in->flash_attention;
+    k->autocast = in->autocast;
+    k->quantized_base = in->quantized_base;
+    k->sequence_parallel = par->sequence_parallel;
+    k->stages = par->stages;
+    if (in->rules != NULL) {
+        k->has_rules = true;
+        k->rules = *in->rules;
+    }
+    if (in->adapters != NULL) {
+        k->has_adapters = true;
+        k->adapters = *in->adapters;
+    }
+    const uint64_t scalars[] = {(uint64_t)(uintptr_t)in->arch, k->batch_size, k->sequence_length,
+                                k->micro_batches, k->element_bytes, k->residual_bytes, k->tensor,
+                                k->pipeline, k->context, k->expert_tensor, k->recompute,
+                                k->trainable, gs_stage_chunks(&k->stages),
+                                (uint64_t)k->flash_attention << 3 | (uint64_t)k->autocast << 2 |
+                                    (uint64_t)k->quantized_base << 1 | k->sequence_parallel};
+    uint64_t h = 0;
+    for (size_t i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++)
+        h = key_mix(h, scalars[i]);
+    k->hash = h;
+}
+
+bool gs_activation_bytes_memo(const struct gs_activation_input *in,
+                              struct gs_activation_memo *memo, struct gs_activation_result *out)
+{
+    if (memo == NULL)
+        return gs_activation_bytes(in, out);
+    struct gs_activation_key key;
+    make_key(in, &key);
+    for (unsigned i = 0; i < memo->count; i++) {
+        const struct gs_activation_memo_entry *e = &memo->entries[i];
+        if (memo->hashes[i] == key.hash && memcmp(&e->key, &key, sizeof(key)) == 0) {
+            *out = e->result;
+            return e->ok;
+        }
+    }
+    struct gs_activation_memo_entry *e = &memo->entries[memo->next];
+    e->ok = gs_activation_bytes(in, out);
+    memcpy(&e->key, &key, sizeof(key)); /* byte for byte, padding too */
+    e->result = *out;
+    memo->hashes[memo->next] = key.hash;
+    memo->next = (memo->next + 1) % GS_ACTIVATION_MEMO_ENTRIES;
+    if (memo->count < GS_ACTIVATION_MEMO_ENTRIES)
+        memo->count++;
+    return e->ok;
+}

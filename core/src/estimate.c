@@ -140,8 +140,9 @@ enum gs_status gs_estimate_compute_scoped(const struct gs_model_spec *model,
     if (st != GS_OK)
         return st;
     e->trainable_parameters = e->parameters;
-    st = workload->mode == GS_MODE_TRAINING ? est_compute_training(model, workload, e, err)
-                                            : est_compute_inference(model, workload, scope, e, err);
+    st = workload->mode == GS_MODE_TRAINING
+             ? est_compute_training(model, workload, scope->activation_memo, e, err)
+             : est_compute_inference(model, workload, scope, e, err);
     if (st != GS_OK)
         return st;
     capability_warnings(workload, e);

@@ -8,6 +8,7 @@
 #ifndef GS_ESTIMATE_SCOPE_H
 #define GS_ESTIMATE_SCOPE_H
 
+#include "gs/activation.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
 #include "gs/weights.h"
@@ -29,6 +30,9 @@ struct gs_estimate_scope {
      * estimate; NULL for none */
     struct gs_weights_memo *weights_memo;
     struct gs_kv_memo *kv_memo;
+    /* the training plan search's memory of activation results (struct gs_plan_memo), written by
+     * the training estimate; NULL for none */
+    struct gs_activation_memo *activation_memo;
 };
 
 /* gs_estimate_compute within `scope` (NULL: the whole estimate, every check). */

@@ -908,8 +908,8 @@ static void activation_dtypes(const struct gs_workload *w, const struct train_pl
 }
 
 static bool activations(const struct gs_model_spec *m, const struct gs_workload *w,
-                        const struct train_plan *plan, struct gs_estimate *e,
-                        struct gs_activation_result *r, bool *ovf)
+                        const struct train_plan *plan, struct gs_activation_memo *memo,
+                        struct gs_estimate *e, struct gs_activation_result *r, bool *ovf)
 {
     const struct gs_training *tr = &plan->tr;
     memset(r, 0, sizeof(*r));
@@ -944,7 +944,7 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
         .adapters = tr,
         .quantized_base = tr->method == GS_METHOD_QLORA,
     };
-    if (!gs_activation_bytes(&in, r)) {
+    if (!gs_activation_bytes_memo(&in, memo, r)) {
         *ovf = true;
         return false;
     }
@@ -1549,7 +1549,8 @@ static void expert_split_notes(const struct gs_workload *w, const struct train_p
 }
 
 enum gs_status est_compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
-                                    struct gs_estimate *e, struct gs_error *err)
+                                    struct gs_activation_memo *memo, struct gs_estimate *e,
+                                    struct gs_error *err)
 {
     struct train_plan plan;
     memset(&plan, 0, sizeof(plan));
@@ -1666,7 +1667,7 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     struct state_extra extra;
     model_states(m, w, &plan, e, &extra, &ovf);
     struct gs_activation_result act;
-    const bool has_activations = activations(m, w, &plan, e, &act, &ovf);
+    const bool has_activations = activations(m, w, &plan, memo, e, &act, &ovf);
     explain_rules(&plan, e);
 
     assume(e, "training_regime", regime_detail(plan.regime),

@@ -5,11 +5,13 @@
 #ifndef GS_ESTIMATE_TRAINING_H
 #define GS_ESTIMATE_TRAINING_H
 
+#include "gs/activation.h"
 #include "gs/estimate.h"
 
 /* Model states, activations and the peak moment of a training step; `e` holds the model's
- * parameters on entry. */
+ * parameters on entry. The activations through `memo` (NULL: none). */
 enum gs_status est_compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
-                                    struct gs_estimate *e, struct gs_error *err);
+                                    struct gs_activation_memo *memo, struct gs_estimate *e,
+                                    struct gs_error *err);
 
 #endif

@@ -731,8 +731,8 @@ enum gs_status gs_plan_search(const struct gs_model_spec *model, const struct gs
         st = search_inference(model, workload, &layouts, gpu, limits, demand, eff, gpu_count, out,
                               why);
     } else {
-        st = plan_search_training(model, workload, gpu, limits, demand, eff, gpu_count, out, why,
-                                  err);
+        st = plan_search_training(model, workload, gpu, limits, demand, eff, gpu_count, memo, out,
+                                  why, err);
     }
     if (st != GS_OK || *why != GS_REJECT_NONE)
         return st;

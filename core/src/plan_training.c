@@ -6,6 +6,8 @@
  */
 #include "plan_common.h"
 
+#include "estimate_scope.h"
+
 #include "gs/capability.h"
 #include "gs/framework.h"
 
@@ -66,15 +68,16 @@ void gs_plan_training_workload(const struct gs_workload *request, const struct g
  * estimate's 400s) or does not fit (its first stage holds more micro-batches' activations)
  * runs the plain one instead, and `w` says so. */
 static bool training_fits(const struct gs_model_spec *m, struct gs_workload *w,
-                          const struct gs_plan_gpu *gpu, struct gs_estimate *est)
+                          const struct gs_plan_gpu *gpu, const struct gs_estimate_scope *scope,
+                          struct gs_estimate *est)
 {
-    if (gs_estimate_compute(m, w, est, NULL) == GS_OK &&
+    if (gs_estimate_compute_scoped(m, w, scope, est, NULL) == GS_OK &&
         est->per_gpu.total_bytes <= gpu->view.total_bytes)
         return true;
     if (w->parallelism.stages.chunks <= 1)
         return false;
     w->parallelism.stages.chunks = 0;
-    return gs_estimate_compute(m, w, est, NULL) == GS_OK &&
+    return gs_estimate_compute_scoped(m, w, scope, est, NULL) == GS_OK &&
            est->per_gpu.total_bytes <= gpu->view.total_bytes;
 }
 
@@ -84,12 +87,12 @@ static bool training_fits(const struct gs_model_spec *m, struct gs_workload *w,
  * perf.c); `w` and `est` are left at that try. */
 static bool fits_synced(const struct gs_model_spec *m, struct gs_workload *w,
                         const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
-                        struct gs_estimate *est)
+                        const struct gs_estimate_scope *scope, struct gs_estimate *est)
 {
     if (!est->sync_each_batch_helps || !l->allow_sync_each_batch)
         return false;
     w->training.framework.sync_each_batch = GS_KNOB_ON;
-    return training_fits(m, w, gpu, est);
+    return training_fits(m, w, gpu, scope, est);
 }
 
 struct train_ctx {
@@ -101,6 +104,7 @@ struct train_ctx {
     const struct gs_plan_limits *l;
     const struct gs_demand *d;
     const struct gs_efficiency *eff;
+    struct gs_estimate_scope scope; /* the layouts' estimates, with the search's memo */
     struct gs_estimate scratch; /* the request at one GPU: regime, method, parameter counts */
     bool use_deadline;
 };
@@ -282,19 +286,19 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
     training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)top_zero, (enum gs_recompute)top_rc,
                       top_off, &w);
     struct gs_estimate frugal;
-    if (!training_fits(c->m, &w, c->gpu, &frugal)) {
+    if (!training_fits(c->m, &w, c->gpu, &c->scope, &frugal)) {
         /* FSDP's no_sync() accumulation holds the whole gradient unsharded, so the smallest
          * micro-batch is not the most frugal there: splitting the batch starts it, and the
          * request's own micro-batch may fit where the split does not */
         const uint64_t held = frugal.no_sync_gradient_bytes;
-        if (!fits_synced(c->m, &w, c->gpu, c->l, &frugal)) {
+        if (!fits_synced(c->m, &w, c->gpu, c->l, &c->scope, &frugal)) {
             if (!held || c->w == c->request)
                 return false;
             batch_split(c, UINT64_MAX); /* the request's own micro-batch */
             training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)top_zero,
                               (enum gs_recompute)top_rc, top_off, &w);
-            if (!training_fits(c->m, &w, c->gpu, &frugal) &&
-                !fits_synced(c->m, &w, c->gpu, c->l, &frugal))
+            if (!training_fits(c->m, &w, c->gpu, &c->scope, &frugal) &&
+                !fits_synced(c->m, &w, c->gpu, c->l, &c->scope, &frugal))
                 return false;
         }
     }
@@ -322,8 +326,8 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
                     training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)s, (enum gs_recompute)r,
                                       (enum gs_offload)off, &w);
                     bool synced = false;
-                    if (!training_fits(c->m, &w, c->gpu, &out->estimate)) {
-                        if (!fits_synced(c->m, &w, c->gpu, c->l, &out->estimate))
+                    if (!training_fits(c->m, &w, c->gpu, &c->scope, &out->estimate)) {
+                        if (!fits_synced(c->m, &w, c->gpu, c->l, &c->scope, &out->estimate))
                             continue;
                         synced = true;
                     }
@@ -499,11 +503,13 @@ static double run_cost(const struct gs_plan *p)
 enum gs_status plan_search_training(const struct gs_model_spec *m, const struct gs_workload *w,
                                     const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
                                     const struct gs_demand *d, const struct gs_efficiency *eff,
-                                    uint64_t exact, struct gs_plan *out, enum gs_plan_reject *why,
+                                    uint64_t exact, struct gs_plan_memo *memo,
+                                    struct gs_plan *out, enum gs_plan_reject *why,
                                     struct gs_error *err)
 {
     struct train_ctx c = {.m = m, .w = w, .request = w, .gpu = gpu, .l = l, .d = d, .eff = eff,
                           .use_deadline = has_deadline(d)};
+    c.scope.activation_memo = memo != NULL ? &memo->activation : NULL;
     /* one estimate at the request's own layout: it validates the request and gives the
      * regime, method and parameter counts the throughput model needs */
     struct gs_workload probe = *w;

@@ -439,10 +439,12 @@ static bool parallelism_given(const struct gs_parallelism *p)
 enum gs_status sizing_request_decode(const struct service *svc, const json_t *body, bool fit,
                                      struct sizing *s, struct gs_error *err)
 {
-    /* all but the memos' entries, read only below their counts (32 KiB of the 37) */
+    /* all but the memos' entries, read only below their counts (120 KiB of the 160): a
+     * memo is for one model, and this request's may lie where the last one's did */
     memset(s, 0, offsetof(struct sizing, memo));
     s->memo.weights.count = s->memo.weights.next = 0;
     s->memo.kv.count = s->memo.kv.next = 0;
+    s->memo.activation.count = s->memo.activation.next = 0;
     s->body = body;
     gs_plan_limits_defaults(&s->limits);
     gs_efficiency_defaults(&s->eff);

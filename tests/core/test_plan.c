@@ -1427,6 +1427,64 @@ static void test_training_scale_out(void **state)
  * micro-batches Megatron-LM cannot interleave (schedules.py: the micro-batches must be a
  * multiple of the stages), so the same layout runs the plain schedule, 7 / 8; and where the
  * interleaved layout does not fit, the plain one does. */
+/* The plan memo (gs_plan_memo: activations by layout for the training search) changes no
+ * answer: Mixtral-8x7B, whose search tries every expert degree of a layout at the same
+ * activations, with a deadline (every layout of every count up to four times the first),
+ * searched without a memo, with a fresh one, again with the one the first search filled, and
+ * on a GPU of half the memory with it still. */
+static void test_training_memo(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_mixtral_8x7b();
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 4;
+    w.training.sequence_length = 4096;
+    w.training.gradient_accumulation_steps = 8;
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    const struct gs_demand d = {.kind = GS_DEMAND_TRAINING, .training_tokens = 1e11,
+                                .deadline_days = 30};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    static struct gs_plan_memo memo; /* zeroed */
+    for (int gpu = 0; gpu < 2; gpu++) {
+        if (gpu == 1)
+            g.view.total_bytes /= 2;
+        static struct gs_plan bare, fresh, warm;
+        enum gs_plan_reject why_bare, why_fresh, why_warm;
+        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &bare, &why_bare, NULL),
+                         GS_OK);
+        assert_int_equal(why_bare, GS_REJECT_NONE);
+        if (gpu == 0)
+            assert_true(bare.expert > 1); /* the memo's case: expert degrees at one layout */
+        assert_int_equal(
+            gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &memo, &fresh, &why_fresh, NULL), GS_OK);
+        assert_true(gpu == 1 || memo.activation.count > 0);
+        assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, &memo, &warm, &why_warm, NULL),
+                         GS_OK);
+        const struct gs_plan *with[] = {&fresh, &warm};
+        for (size_t i = 0; i < 2; i++) {
+            const struct gs_plan *p = with[i];
+            assert_int_equal(why_fresh, why_bare);
+            assert_int_equal(why_warm, why_bare);
+            assert_int_equal(p->gpu_count, bare.gpu_count);
+            assert_int_equal(p->tensor, bare.tensor);
+            assert_int_equal(p->pipeline, bare.pipeline);
+            assert_int_equal(p->data, bare.data);
+            assert_int_equal(p->expert, bare.expert);
+            assert_int_equal(p->zero_stage, bare.zero_stage);
+            assert_int_equal(p->recompute, bare.recompute);
+            assert_int_equal(p->offload, bare.offload);
+            assert_int_equal(p->micro_batch, bare.micro_batch);
+            assert_memory_equal(&p->estimate.per_gpu, &bare.estimate.per_gpu,
+                                sizeof(bare.estimate.per_gpu));
+            assert_true(p->train.gpu_hours == bare.train.gpu_hours);
+        }
+    }
+}
+
 static void test_training_interleaved_search(void **state)
 {
     (void)state;
@@ -1516,6 +1574,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_zero_rules),
         cmocka_unit_test(test_training_scale_out),
         cmocka_unit_test(test_training_interleaved_search),
+        cmocka_unit_test(test_training_memo),
         cmocka_unit_test(test_reprice),
         cmocka_unit_test(test_recommend_search),
         cmocka_unit_test(test_training_attention_share),

@@ -857,6 +857,116 @@ static void test_pipeline_in_flight(void **state)
  * docs/parameter-counts.md, Mixtral): experts = 32 layers x (router 4096*8
  * + 8 experts x 3*4096*14336) = 32 x (32,768 + 1,409,286,144)
  * = 45,098,205,184; e = 8 over t*dp = 8 -> 1/8 of them per GPU. */
+static void change_tensor(struct gs_parallelism *par, struct gs_framework_rules *rules,
+                          struct gs_training *tr, struct gs_activation_input *in)
+{
+    (void)rules, (void)tr, (void)in;
+    par->tensor = 2;
+}
+
+static void change_pipeline(struct gs_parallelism *par, struct gs_framework_rules *rules,
+                            struct gs_training *tr, struct gs_activation_input *in)
+{
+    (void)rules, (void)tr, (void)in;
+    par->pipeline = 4;
+}
+
+static void change_loss(struct gs_parallelism *par, struct gs_framework_rules *rules,
+                        struct gs_training *tr, struct gs_activation_input *in)
+{
+    (void)par, (void)tr, (void)in;
+    rules->loss = GS_LOSS_FUSED;
+}
+
+static void change_dropout(struct gs_parallelism *par, struct gs_framework_rules *rules,
+                           struct gs_training *tr, struct gs_activation_input *in)
+{
+    (void)par, (void)rules, (void)in;
+    tr->lora_dropout_permille = 0;
+}
+
+static void change_recompute(struct gs_parallelism *par, struct gs_framework_rules *rules,
+                             struct gs_training *tr, struct gs_activation_input *in)
+{
+    (void)par, (void)rules, (void)tr;
+    in->recompute = GS_RECOMPUTE_FULL;
+}
+
+/* gs_activation_bytes_memo answers what gs_activation_bytes answers: the same input (and one
+ * that differs only where activations do not: the data-parallel and expert degrees, the ZeRO
+ * stage, offload) from its memory, anything else computed again - including a change made
+ * inside the rules or the training section the input points at, which a memo keyed on the
+ * pointers would answer wrongly - and, once its 64 entries are full, the oldest replaced. */
+static void test_activation_memo(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, true, &rules);
+    struct gs_training tr = fixture_workload(GS_MODE_TRAINING).training;
+    tr.lora_dropout_permille = 50;
+    struct gs_activation_input in = {.arch = &m.arch, .batch_size = 2, .sequence_length = 4096,
+                                     .micro_batches = 4, .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
+                                     .parallelism = &par, .rules = &rules,
+                                     .trainable = GS_TRAIN_ADAPTERS, .adapters = &tr};
+    static struct gs_activation_memo memo; /* zeroed */
+    struct gs_activation_result direct, memoized;
+
+    assert_true(gs_activation_bytes(&in, &direct));
+    assert_true(gs_activation_bytes_memo(&in, &memo, &memoized));
+    assert_memory_equal(&memoized, &direct, sizeof(direct));
+    assert_int_equal(memo.count, 1);
+    /* what activations do not read: answered from the entry */
+    par.data = 8;
+    par.expert = 2;
+    par.zero_stage = 3;
+    par.offload = GS_OFFLOAD_OPTIMIZER_AND_PARAMS;
+    assert_true(gs_activation_bytes_memo(&in, &memo, &memoized));
+    assert_memory_equal(&memoized, &direct, sizeof(direct));
+    assert_int_equal(memo.count, 1);
+
+    /* each of these changes the answer, and the memo computes it anew */
+    struct {
+        const char *what;
+        void (*change)(struct gs_parallelism *, struct gs_framework_rules *,
+                       struct gs_training *, struct gs_activation_input *);
+    } const changes[] = {
+        {"the rules' loss, through the same pointer", change_loss},
+        {"the LoRA dropout, through the same pointer", change_dropout},
+        {"tensor", change_tensor},
+        {"recomputation", change_recompute},
+        {"pipeline", change_pipeline},
+    };
+    uint64_t previous = direct.total_bytes;
+    for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
+        changes[i].change(&par, &rules, &tr, &in);
+        assert_true(gs_activation_bytes(&in, &direct));
+        assert_true(gs_activation_bytes_memo(&in, &memo, &memoized));
+        if (memcmp(&memoized, &direct, sizeof(direct)) != 0 || direct.total_bytes == previous)
+            fail_msg("%s: memo %llu, computed %llu, before %llu", changes[i].what,
+                     (unsigned long long)memoized.total_bytes,
+                     (unsigned long long)direct.total_bytes, (unsigned long long)previous);
+        assert_int_equal(memo.count, i + 2);
+        previous = direct.total_bytes;
+    }
+
+    /* full: 64 entries kept, every answer still the computed one */
+    for (uint64_t s = 1; s <= 100; s++) {
+        in.sequence_length = 128 * s;
+        assert_true(gs_activation_bytes(&in, &direct));
+        assert_true(gs_activation_bytes_memo(&in, &memo, &memoized));
+        assert_memory_equal(&memoized, &direct, sizeof(direct));
+    }
+    assert_int_equal(memo.count, GS_ACTIVATION_MEMO_ENTRIES);
+    assert_true(gs_activation_bytes_memo(&in, &memo, &memoized)); /* the last: a hit */
+    assert_memory_equal(&memoized, &direct, sizeof(direct));
+}
+
 static void test_expert_parallel(void **state)
 {
     (void)state;
@@ -895,6 +1005,7 @@ int main(void)
         cmocka_unit_test(test_peft_adapter_casts),
         cmocka_unit_test(test_pipeline_in_flight),
         cmocka_unit_test(test_expert_parallel),
+        cmocka_unit_test(test_activation_memo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

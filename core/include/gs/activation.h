@@ -87,4 +87,42 @@ struct gs_activation_result {
 /* false when the arithmetic overflows 64 bits. */
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out);
 
+/* What gs_activation_bytes reads of an input, by value: the input's scalars, the parallel
+ * degrees it reads (tensor, pipeline, context, expert_tensor, sequence parallelism and the
+ * stages; not the data-parallel degree, the expert degree, the ZeRO stage or offload, which
+ * move no activation), and copies of the rules and of the training section the adapters come
+ * from. Equal keys are equal inputs; the structs are compared byte for byte, so unequal padding
+ * can only make a memo miss, never answer another input. */
+struct gs_activation_key {
+    uint64_t hash; /* of the scalars below, compared first */
+    const struct gs_arch *arch;
+    uint64_t batch_size, sequence_length, micro_batches, element_bytes, residual_bytes;
+    uint64_t tensor, pipeline, context, expert_tensor;
+    uint32_t recompute, trainable;
+    bool flash_attention, autocast, quantized_base, sequence_parallel, has_rules, has_adapters;
+    struct gs_stage_plan stages;
+    struct gs_framework_rules rules;   /* when has_rules */
+    struct gs_training adapters;       /* when has_adapters */
+};
+
+#define GS_ACTIVATION_MEMO_ENTRIES 64
+
+/* A plan search's memory of activation results: it sizes the same layers at every ZeRO stage,
+ * offload and data-parallel degree it tries, and again at the next GPU count and type, where
+ * the activations do not change. Memory the caller owns, zeroed before first use (the core
+ * allocates nothing), for one thread at a time; the answers are the same without it. */
+struct gs_activation_memo {
+    unsigned count, next; /* entries in use; the next to replace when full */
+    uint64_t hashes[GS_ACTIVATION_MEMO_ENTRIES]; /* each entry's key.hash, scanned first */
+    struct gs_activation_memo_entry {
+        struct gs_activation_key key;
+        struct gs_activation_result result;
+        bool ok; /* gs_activation_bytes' return */
+    } entries[GS_ACTIVATION_MEMO_ENTRIES];
+};
+
+/* gs_activation_bytes through `memo` (NULL: computed every time). */
+bool gs_activation_bytes_memo(const struct gs_activation_input *in,
+                              struct gs_activation_memo *memo, struct gs_activation_result *out);
+
 #endif

@@ -19,6 +19,7 @@
 #ifndef GS_PLAN_H
 #define GS_PLAN_H
 
+#include "gs/activation.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
 #include "gs/perf.h"
@@ -168,11 +169,14 @@ struct gs_plan {
 
 /* What plan searches remember of one model between them: its weight bytes and its KV cache
  * layouts by layout (gs/weights.h, gs/inference.h), which every GPU type's search asks for
- * again. Memory the caller owns (the core allocates nothing): for one model and one thread at
- * a time, zeroed before its first search; pass NULL for none, with the same answers. */
+ * again, and a training workload's activations by layout (gs/activation.h), which every ZeRO
+ * stage, offload, GPU count and type the training search tries asks for again. Memory the
+ * caller owns (the core allocates nothing): for one model and one thread at a time, zeroed
+ * before its first search; pass NULL for none, with the same answers. */
 struct gs_plan_memo {
     struct gs_weights_memo weights;
     struct gs_kv_memo kv;
+    struct gs_activation_memo activation;
 };
 
 /* Finds the plan for one GPU type. GS_OK with *why == GS_REJECT_NONE and
