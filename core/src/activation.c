@@ -829,10 +829,19 @@ static void make_key(const struct gs_activation_input *in, struct gs_activation_
         k->has_adapters = true;
         k->adapters = *in->adapters;
     }
-    const uint64_t scalars[] = {(uint64_t)(uintptr_t)in->arch, k->batch_size, k->sequence_length,
-                                k->micro_batches, k->element_bytes, k->residual_bytes, k->tensor,
-                                k->pipeline, k->context, k->expert_tensor, k->recompute,
-                                k->trainable, gs_stage_chunks(&k->stages),
+    const uint64_t scalars[] = {(uint64_t)(uintptr_t)in->arch,
+                                k->batch_size,
+                                k->sequence_length,
+                                k->micro_batches,
+                                k->element_bytes,
+                                k->residual_bytes,
+                                k->tensor,
+                                k->pipeline,
+                                k->context,
+                                k->expert_tensor,
+                                k->recompute,
+                                k->trainable,
+                                gs_stage_chunks(&k->stages),
                                 (uint64_t)k->flash_attention << 3 | (uint64_t)k->autocast << 2 |
                                     (uint64_t)k->quantized_base << 1 | k->sequence_parallel};
     uint64_t h = 0;
@@ -841,8 +850,8 @@ static void make_key(const struct gs_activation_input *in, struct gs_activation_
     k->hash = h;
 }
 
-bool gs_activation_bytes_memo(const struct gs_activation_input *in,
-                              struct gs_activation_memo *memo, struct gs_activation_result *out)
+bool gs_activation_bytes_memo(const struct gs_activation_input *in, struct gs_activation_memo *memo,
+                              struct gs_activation_result *out)
 {
     if (memo == NULL)
         return gs_activation_bytes(in, out);

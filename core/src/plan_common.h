@@ -35,10 +35,9 @@ double plan_group_link(const struct gs_plan_gpu *g, uint64_t gpus);
  * (gs_efficiency_for_hw), `exact` a GPU count to hold to (0: any), `memo` gs_plan_search's
  * (NULL: none). */
 enum gs_status plan_search_training(const struct gs_model_spec *m, const struct gs_workload *w,
-                                    const struct gs_plan_gpu *gpu,
-                                    const struct gs_plan_limits *l, const struct gs_demand *d,
-                                    const struct gs_efficiency *eff, uint64_t exact,
-                                    struct gs_plan_memo *memo, struct gs_plan *out,
+                                    const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
+                                    const struct gs_demand *d, const struct gs_efficiency *eff,
+                                    uint64_t exact, struct gs_plan_memo *memo, struct gs_plan *out,
                                     enum gs_plan_reject *why, struct gs_error *err);
 
 #endif

@@ -503,9 +503,8 @@ static double run_cost(const struct gs_plan *p)
 enum gs_status plan_search_training(const struct gs_model_spec *m, const struct gs_workload *w,
                                     const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
                                     const struct gs_demand *d, const struct gs_efficiency *eff,
-                                    uint64_t exact, struct gs_plan_memo *memo,
-                                    struct gs_plan *out, enum gs_plan_reject *why,
-                                    struct gs_error *err)
+                                    uint64_t exact, struct gs_plan_memo *memo, struct gs_plan *out,
+                                    enum gs_plan_reject *why, struct gs_error *err)
 {
     struct train_ctx c = {.m = m, .w = w, .request = w, .gpu = gpu, .l = l, .d = d, .eff = eff,
                           .use_deadline = has_deadline(d)};

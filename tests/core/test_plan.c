@@ -1444,8 +1444,8 @@ static void test_training_memo(void **state)
     struct gs_plan_gpu g = plan_h100();
     struct gs_plan_limits l;
     gs_plan_limits_defaults(&l);
-    const struct gs_demand d = {.kind = GS_DEMAND_TRAINING, .training_tokens = 1e11,
-                                .deadline_days = 30};
+    const struct gs_demand d = {
+        .kind = GS_DEMAND_TRAINING, .training_tokens = 1e11, .deadline_days = 30};
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
     static struct gs_plan_memo memo; /* zeroed */

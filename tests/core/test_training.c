@@ -857,41 +857,6 @@ static void test_pipeline_in_flight(void **state)
  * docs/parameter-counts.md, Mixtral): experts = 32 layers x (router 4096*8
  * + 8 experts x 3*4096*14336) = 32 x (32,768 + 1,409,286,144)
  * = 45,098,205,184; e = 8 over t*dp = 8 -> 1/8 of them per GPU. */
-static void change_tensor(struct gs_parallelism *par, struct gs_framework_rules *rules,
-                          struct gs_training *tr, struct gs_activation_input *in)
-{
-    (void)rules, (void)tr, (void)in;
-    par->tensor = 2;
-}
-
-static void change_pipeline(struct gs_parallelism *par, struct gs_framework_rules *rules,
-                            struct gs_training *tr, struct gs_activation_input *in)
-{
-    (void)rules, (void)tr, (void)in;
-    par->pipeline = 4;
-}
-
-static void change_loss(struct gs_parallelism *par, struct gs_framework_rules *rules,
-                        struct gs_training *tr, struct gs_activation_input *in)
-{
-    (void)par, (void)tr, (void)in;
-    rules->loss = GS_LOSS_FUSED;
-}
-
-static void change_dropout(struct gs_parallelism *par, struct gs_framework_rules *rules,
-                           struct gs_training *tr, struct gs_activation_input *in)
-{
-    (void)par, (void)rules, (void)in;
-    tr->lora_dropout_permille = 0;
-}
-
-static void change_recompute(struct gs_parallelism *par, struct gs_framework_rules *rules,
-                             struct gs_training *tr, struct gs_activation_input *in)
-{
-    (void)par, (void)rules, (void)tr;
-    in->recompute = GS_RECOMPUTE_FULL;
-}
-
 /* gs_activation_bytes_memo answers what gs_activation_bytes answers: the same input (and one
  * that differs only where activations do not: the data-parallel and expert degrees, the ZeRO
  * stage, offload) from its memory, anything else computed again - including a change made
@@ -909,11 +874,17 @@ static void test_activation_memo(void **state)
     gs_framework_resolve(&knobs, true, &rules);
     struct gs_training tr = fixture_workload(GS_MODE_TRAINING).training;
     tr.lora_dropout_permille = 50;
-    struct gs_activation_input in = {.arch = &m.arch, .batch_size = 2, .sequence_length = 4096,
-                                     .micro_batches = 4, .element_bytes = 2,
-                                     .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
-                                     .parallelism = &par, .rules = &rules,
-                                     .trainable = GS_TRAIN_ADAPTERS, .adapters = &tr};
+    struct gs_activation_input in = {.arch = &m.arch,
+                                     .batch_size = 2,
+                                     .sequence_length = 4096,
+                                     .micro_batches = 4,
+                                     .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .flash_attention = true,
+                                     .parallelism = &par,
+                                     .rules = &rules,
+                                     .trainable = GS_TRAIN_ADAPTERS,
+                                     .adapters = &tr};
     static struct gs_activation_memo memo; /* zeroed */
     struct gs_activation_result direct, memoized;
 
@@ -931,24 +902,32 @@ static void test_activation_memo(void **state)
     assert_int_equal(memo.count, 1);
 
     /* each of these changes the answer, and the memo computes it anew */
-    struct {
-        const char *what;
-        void (*change)(struct gs_parallelism *, struct gs_framework_rules *,
-                       struct gs_training *, struct gs_activation_input *);
-    } const changes[] = {
-        {"the rules' loss, through the same pointer", change_loss},
-        {"the LoRA dropout, through the same pointer", change_dropout},
-        {"tensor", change_tensor},
-        {"recomputation", change_recompute},
-        {"pipeline", change_pipeline},
-    };
+    const char *const changes[] = {"the rules' loss, through the same pointer",
+                                   "the LoRA dropout, through the same pointer", "tensor",
+                                   "recomputation", "pipeline"};
     uint64_t previous = direct.total_bytes;
     for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
-        changes[i].change(&par, &rules, &tr, &in);
+        switch (i) {
+        case 0:
+            rules.loss = GS_LOSS_FUSED;
+            break;
+        case 1:
+            tr.lora_dropout_permille = 0;
+            break;
+        case 2:
+            par.tensor = 2;
+            break;
+        case 3:
+            in.recompute = GS_RECOMPUTE_FULL;
+            break;
+        default:
+            par.pipeline = 4;
+            break;
+        }
         assert_true(gs_activation_bytes(&in, &direct));
         assert_true(gs_activation_bytes_memo(&in, &memo, &memoized));
         if (memcmp(&memoized, &direct, sizeof(direct)) != 0 || direct.total_bytes == previous)
-            fail_msg("%s: memo %llu, computed %llu, before %llu", changes[i].what,
+            fail_msg("%s: memo %llu, computed %llu, before %llu", changes[i],
                      (unsigned long long)memoized.total_bytes,
                      (unsigned long long)direct.total_bytes, (unsigned long long)previous);
         assert_int_equal(memo.count, i + 2);

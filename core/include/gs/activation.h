@@ -101,8 +101,8 @@ struct gs_activation_key {
     uint32_t recompute, trainable;
     bool flash_attention, autocast, quantized_base, sequence_parallel, has_rules, has_adapters;
     struct gs_stage_plan stages;
-    struct gs_framework_rules rules;   /* when has_rules */
-    struct gs_training adapters;       /* when has_adapters */
+    struct gs_framework_rules rules; /* when has_rules */
+    struct gs_training adapters;     /* when has_adapters */
 };
 
 #define GS_ACTIVATION_MEMO_ENTRIES 64
@@ -112,7 +112,7 @@ struct gs_activation_key {
  * the activations do not change. Memory the caller owns, zeroed before first use (the core
  * allocates nothing), for one thread at a time; the answers are the same without it. */
 struct gs_activation_memo {
-    unsigned count, next; /* entries in use; the next to replace when full */
+    unsigned count, next;                        /* entries in use; the next to replace when full */
     uint64_t hashes[GS_ACTIVATION_MEMO_ENTRIES]; /* each entry's key.hash, scanned first */
     struct gs_activation_memo_entry {
         struct gs_activation_key key;
@@ -122,7 +122,7 @@ struct gs_activation_memo {
 };
 
 /* gs_activation_bytes through `memo` (NULL: computed every time). */
-bool gs_activation_bytes_memo(const struct gs_activation_input *in,
-                              struct gs_activation_memo *memo, struct gs_activation_result *out);
+bool gs_activation_bytes_memo(const struct gs_activation_input *in, struct gs_activation_memo *memo,
+                              struct gs_activation_result *out);
 
 #endif
