@@ -40,10 +40,22 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
         uint64_t acts, grads, trans; /* beyond the saved activations and what every moment has */
     } moments[3] = {{in->loss, 0, 0}};
     size_t n = 1;
+    /* A tied head's gradient waits for the embedding's: the shared weight's AccumulateGrad runs
+     * once both have arrived (torch/csrc/autograd/engine.cpp: a node is ready when its
+     * dependencies are met), so the head's sits in the node's input buffer from the head's
+     * backward to the embedding's, the last, which makes a whole vocabulary x hidden gradient
+     * (embedding_dense_backward) that input_buffer.cpp accumulate adds in place to it. Where
+     * the gradients counted do not hold it - they persist from before (accumulation, buffers,
+     * DeepSpeed's partitions) or an optimizer-in-backward step frees each as it comes - it is
+     * held apart, beside them, through the rest of backward. */
+    const bool tied = in->tied_buffered && in->head_grad;
+    const uint64_t tied_apart =
+        tied && (in->grads_persist || in->optimizer_in_backward) ? in->head_grad : 0;
     if (in->recomputed) {
         const bool head_grad_new = !in->grads_persist && !in->no_sync_grads &&
                                    !(in->optimizer_in_backward && !in->head_tied);
-        moments[n++] = (struct moment){in->layer_working, head_grad_new ? in->head_grad : 0, 0};
+        moments[n++] =
+            (struct moment){in->layer_working, head_grad_new || tied_apart ? in->head_grad : 0, 0};
     }
     if (in->head_grad && in->logit_grads) {
         const uint64_t chunks = in->loss_chunks > 1 ? in->loss_chunks : 1;
@@ -72,9 +84,16 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     trans[GS_PHASE_BACKWARD_START] = gs_add(gs_add(in->unsharded, in->autocast_copies, &ovf),
                                             moments[pick].trans, &ovf);
 
-    /* optimizer-in-backward frees each gradient right after its step */
-    grads[GS_PHASE_BACKWARD_END] = in->optimizer_in_backward ? 0 : in->gradients;
+    /* optimizer-in-backward frees each gradient right after its step. Backward ends with the
+     * first layer's backward (its working set) and, under a tied head, the embedding's, whose
+     * gradient is made beside the head's: the larger counts (the layer's on a tie) */
+    grads[GS_PHASE_BACKWARD_END] =
+        gs_add(in->optimizer_in_backward ? 0 : in->gradients, tied_apart, &ovf);
     acts[GS_PHASE_BACKWARD_END] = in->layer_working;
+    if (tied && in->head_grad > in->layer_working) {
+        grads[GS_PHASE_BACKWARD_END] = gs_add(grads[GS_PHASE_BACKWARD_END], in->head_grad, &ovf);
+        acts[GS_PHASE_BACKWARD_END] = 0;
+    }
     trans[GS_PHASE_BACKWARD_END] = gs_add(in->unsharded, in->unsharded_grad, &ovf);
     /* an accumulating micro-batch ends its backward with every unit's gradient unsharded (the
      * last unit's among them), no reduce-scatter; above the syncing one's sharded gradients */

@@ -109,8 +109,9 @@ static struct gs_estimate estimate(const struct gs_model_spec *m, const struct g
  *   1,409,351,680; backward start (the head's moment) 24,134,092,800; backward end = W + O
  *   + G + one layer (806,092,800 + the gradient pair 2 x 2 x 8192 x 8192 = 268,435,456) +
  *   ws = 26,810,081,280, the peak (24.97 GiB; measured 24.9).
- * + optimizer in backward: no gradients at backward end (20,384,581,632):
- *   the peak is backward start, 24,134,092,800 (22.52 GiB; measured 23.1).
+ * + optimizer in backward: no gradients at backward end but the tied head's, which waits
+ *   for the embedding's (20,384,581,632 + 788,004,864): the peak is backward start,
+ *   24,134,092,800 (22.52 GiB; measured 23.1).
  * + activation offloading: only the token ids stay: 19,276,498,944 +
  *   65,536 + 3,414,687,744 + ws = 22,724,806,656. */
 static void test_torchtune_llama32_3b_flags(void **state)
@@ -168,7 +169,9 @@ static void test_torchtune_llama32_3b_flags(void **state)
 
     w.training.framework.optimizer_in_backward = GS_KNOB_ON;
     e = estimate(&m, &w);
-    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_END], 20384581632ULL);
+    /* the tied head's gradient (788,004,864) waits for the embedding's beside the first
+     * layer's working set, the larger */
+    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_END], 20384581632ULL + 788004864ULL);
     assert_int_equal(e.peak.phases[GS_PHASE_OPTIMIZER_STEP], 6425499648ULL + 12850999296ULL + ws);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
     assert_int_equal(e.per_gpu.peak_allocated_bytes, 24134092800ULL + fin_c);
@@ -885,6 +888,45 @@ static void test_peak_moments(void **state)
     in.head_grad = 1;
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3501);
+
+    /* A tied head's gradient waits in the shared weight's input buffer for the embedding's,
+     * made at the end of backward beside it. With a head gradient of 150, above the layer's
+     * working set (120), in one chunk:
+     * - gradients freed between steps (the 400 counts the tied one once, as the buffer): backward
+     *   ends with the embedding's, 400 + 150 and no layer: 1000 + 2000 + 550 + 70 + 40 + 10 =
+     *   3670 (3640 with the first layer's, untied);
+     * - gradients kept (accumulation): the buffer apart from them through backward, the
+     *   embedding's beside it: 400 + 150 + 150 = 700, 3820; at backward start the recomputed
+     *   layer holds it too: 300 + 120 over the checkpoints' moment, 400 + 150: 1000 + 2000 +
+     *   550 + 420 + 70 + 10 = 4050, the loss's and head's below (300 + 5 + 80 with 550: 4015);
+     * - an optimizer-in-backward step: only the buffer and the embedding's, 300: 3420 */
+    in.head_grad = 150;
+    in.loss_chunks = 1;
+    in.head_tied = true;
+    in.tied_buffered = true;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3670);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].gradients, 550);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].activations, 0);
+    in.tied_buffered = false; /* FSDP, or an encoder-decoder: as untied */
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3640);
+    in.tied_buffered = true;
+    in.grads_persist = true;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3820);
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 4050);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].activations, 300 + 120);
+    in.grads_persist = false;
+    in.optimizer_in_backward = true;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3420);
+    /* a head gradient below the layer's working set: the first layer's moment, with the buffer
+     * beside it under an optimizer-in-backward step: 1000 + 2000 + 100 + 120 + 70 + 40 + 10 */
+    in.head_grad = 100;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3340);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].activations, 120);
 }
 
 /* Micro-batches padded to their own longest sample (training.padding "longest"): the figures are
