@@ -235,9 +235,10 @@ struct state_extra {
     uint64_t reduced_grads;   /* the gradient one data-parallel reduction carries, whole */
     uint64_t updated_weights; /* the trainable weights at their working dtype (the gather of
                                  the updated shards after a ZeRO-1/2 step) */
-    bool cross_encoder;       /* an encoder the decoder cross-attends to (T5, Whisper) */
     uint64_t head_grad_bytes; /* full training: the output head weight's gradient as autograd
                                  makes it, this GPU's vocabulary share, unsharded */
+    uint64_t embedding_grad_bytes; /* full training: the token embedding's gradient as its
+                                      backward, the last, makes it (0: not modelled) */
 };
 
 static enum gs_status resolve_method(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -532,15 +533,24 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         if (!plan->lora)
             x->root_grad_bytes = bytes_of(root, grad_bpp, ovf);
         /* the head's rows: its own matrix, or the token embedding it is tied to */
-        uint64_t head = e->params.lm_head;
-        for (size_t i = 0; head == 0 && i < m->arch.module_count; i++)
+        uint64_t tokens = 0;
+        for (size_t i = 0; tokens == 0 && i < m->arch.module_count; i++)
             if (m->arch.modules[i].flags & GS_MOD_TOKENS)
-                head = gs_mul(m->arch.modules[i].in, m->arch.modules[i].out, ovf);
-        for (size_t i = 0; i < m->arch.tower_count; i++)
-            x->cross_encoder = x->cross_encoder || m->arch.towers[i].encoder;
+                tokens = gs_mul(m->arch.modules[i].in, m->arch.modules[i].out, ovf);
+        const uint64_t head = e->params.lm_head ? e->params.lm_head : tokens;
         if (!plan->lora && m->arch.logits && head)
             x->head_grad_bytes = bytes_of(
                 ceil_div(gs_add(head, s->vocab_padding, ovf), par->tensor), bpp.gradients, ovf);
+        /* the token embedding's gradient, made by the last op of a decoder-only model's
+         * backward (not modelled for an encoder-decoder, whose decoder embedding runs before
+         * the encoder's backward, or under FSDP, whose units' parameters are views of one
+         * flat parameter or shards) */
+        bool cross_encoder = false;
+        for (size_t i = 0; i < m->arch.tower_count; i++)
+            cross_encoder = cross_encoder || m->arch.towers[i].encoder;
+        if (!plan->lora && tokens && !cross_encoder && (par->zero_stage == 0 || plan->deepspeed))
+            x->embedding_grad_bytes = bytes_of(
+                ceil_div(gs_add(tokens, s->vocab_padding, ovf), par->tensor), bpp.gradients, ovf);
     }
     x->reduced_grads =
         reduced_gradient_bytes(m, plan, bpp, trainable, gathered_all, x->root_bytes, all, ovf);
@@ -1161,13 +1171,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
             pk.loss_chunks = act->loss_chunks;
             pk.head_kept = act->final_norm_bytes;
             pk.head_tied = e->params.lm_head == 0;
-            /* the embedding's backward ends a decoder-only model's backward; an
-             * encoder-decoder's decoder embedding runs before the encoder's backward, with
-             * the encoder's activations still held (and T5 shares it with the encoder), and
-             * FSDP's units hold their parameters as views of one flat parameter (FSDP1) or its
-             * shards: neither is modelled, the tied gradient is not counted apart there */
-            pk.tied_buffered =
-                pk.head_tied && !x->cross_encoder && (par->zero_stage == 0 || plan->deepspeed);
+            pk.embedding_grad = x->embedding_grad_bytes;
         }
         pk.layer_working = act->layer_working_bytes;
         pk.recomputed = plan->tr.recompute == GS_RECOMPUTE_FULL && par->pipeline == 1;

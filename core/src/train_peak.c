@@ -40,17 +40,19 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
         uint64_t acts, grads, trans; /* beyond the saved activations and what every moment has */
     } moments[3] = {{in->loss, 0, 0}};
     size_t n = 1;
-    /* A tied head's gradient waits for the embedding's: the shared weight's AccumulateGrad runs
-     * once both have arrived (torch/csrc/autograd/engine.cpp: a node is ready when its
-     * dependencies are met), so the head's sits in the node's input buffer from the head's
-     * backward to the embedding's, the last, which makes a whole vocabulary x hidden gradient
-     * (embedding_dense_backward) that input_buffer.cpp accumulate adds in place to it. Where
-     * the gradients counted do not hold it - they persist from before (accumulation, buffers,
-     * DeepSpeed's partitions) or an optimizer-in-backward step frees each as it comes - it is
-     * held apart, beside them, through the rest of backward. */
-    const bool tied = in->tied_buffered && in->head_grad;
-    const uint64_t tied_apart =
-        tied && (in->grads_persist || in->optimizer_in_backward) ? in->head_grad : 0;
+    /* Backward ends with the token embedding's (the model's first op), whose gradient is a
+     * whole vocabulary x hidden tensor (embedding_dense_backward). Gradients freed between
+     * steps (`fresh`) count it as final, so before it they hold that much less; gradients kept
+     * (accumulation, buffers, DeepSpeed's partitions) have it beside them until the
+     * accumulation, and an optimizer-in-backward step until its step. A tied head's waits for
+     * it: the shared weight's AccumulateGrad runs once both have arrived
+     * (torch/csrc/autograd/engine.cpp: a node is ready when its dependencies are met), so the
+     * head's sits in the node's input buffer from the head's backward on, and
+     * input_buffer.cpp accumulate adds the embedding's to it in place; where the gradients
+     * counted do not hold that buffer (not `fresh`), it is apart, beside them. */
+    const uint64_t emb = in->embedding_grad;
+    const bool fresh = !in->grads_persist && !in->optimizer_in_backward;
+    const uint64_t tied_apart = in->head_tied && emb && !fresh ? emb : 0;
     if (in->recomputed) {
         const bool head_grad_new = !in->grads_persist && !in->no_sync_grads &&
                                    !(in->optimizer_in_backward && !in->head_tied);
@@ -85,13 +87,16 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
                                             moments[pick].trans, &ovf);
 
     /* optimizer-in-backward frees each gradient right after its step. Backward ends with the
-     * first layer's backward (its working set) and, under a tied head, the embedding's, whose
-     * gradient is made beside the head's: the larger counts (the layer's on a tie) */
-    grads[GS_PHASE_BACKWARD_END] =
+     * first layer's backward (its working set; the embedding's gradient not made yet) and the
+     * embedding's (its new gradient): the larger counts (the layer's on a tie) */
+    const uint64_t end_grads =
         gs_add(in->optimizer_in_backward ? 0 : in->gradients, tied_apart, &ovf);
+    const uint64_t not_yet = fresh && !in->head_tied && emb <= end_grads ? emb : 0;
+    const uint64_t made = fresh && !in->head_tied ? 0 : emb;
+    grads[GS_PHASE_BACKWARD_END] = end_grads - not_yet;
     acts[GS_PHASE_BACKWARD_END] = in->layer_working;
-    if (tied && in->head_grad > in->layer_working) {
-        grads[GS_PHASE_BACKWARD_END] = gs_add(grads[GS_PHASE_BACKWARD_END], in->head_grad, &ovf);
+    if (gs_add(end_grads, made, &ovf) > gs_add(end_grads - not_yet, in->layer_working, &ovf)) {
+        grads[GS_PHASE_BACKWARD_END] = gs_add(end_grads, made, &ovf);
         acts[GS_PHASE_BACKWARD_END] = 0;
     }
     trans[GS_PHASE_BACKWARD_END] = gs_add(in->unsharded, in->unsharded_grad, &ovf);

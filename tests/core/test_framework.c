@@ -889,41 +889,59 @@ static void test_peak_moments(void **state)
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3501);
 
-    /* A tied head's gradient waits in the shared weight's input buffer for the embedding's,
-     * made at the end of backward beside it. With a head gradient of 150, above the layer's
-     * working set (120), in one chunk:
-     * - gradients freed between steps (the 400 counts the tied one once, as the buffer): backward
-     *   ends with the embedding's, 400 + 150 and no layer: 1000 + 2000 + 550 + 70 + 40 + 10 =
-     *   3670 (3640 with the first layer's, untied);
-     * - gradients kept (accumulation): the buffer apart from them through backward, the
-     *   embedding's beside it: 400 + 150 + 150 = 700, 3820; at backward start the recomputed
-     *   layer holds it too: 300 + 120 over the checkpoints' moment, 400 + 150: 1000 + 2000 +
-     *   550 + 420 + 70 + 10 = 4050, the loss's and head's below (300 + 5 + 80 with 550: 4015);
-     * - an optimizer-in-backward step: only the buffer and the embedding's, 300: 3420 */
+    /* Backward ends with the token embedding's, a whole gradient of (here) 150, above the first
+     * layer's working set (120). In one chunk:
+     * - untied, gradients freed between steps (the 400 counts the embedding's as final): the
+     *   first layer's moment holds 400 - 150 + 120 = 370, the embedding's 400 and no layer:
+     *   1000 + 2000 + 400 + 70 + 40 + 10 = 3520 (3640 when the embedding is not modelled); with
+     *   an embedding gradient of 100, below the layer: 400 - 100 + 120 = 420, 3540;
+     * - untied, gradients kept (accumulation): the embedding's new gradient beside them, 550:
+     *   3670;
+     * - tied, the head's gradient waits in the shared weight's input buffer for the
+     *   embedding's, made beside it: freed between steps (the 400 counts the buffer), 400 + 150,
+     *   3670; kept, the buffer apart from them through backward and the embedding's beside it,
+     *   400 + 150 + 150 = 700, 3820, and at backward start the recomputed layer holds it too:
+     *   300 + 120 over the checkpoints, 400 + 150: 1000 + 2000 + 550 + 420 + 70 + 10 = 4050 (the
+     *   loss's and head's below: 300 + 5 + 80 with 550, 4015);
+     * - an optimizer-in-backward step: untied, the embedding's alone, 150 (3270, over the
+     *   layer's 120); tied, the buffer and the embedding's, 300: 3420; at 100 the first layer's
+     *   moment with the buffer beside it: 1000 + 2000 + 100 + 120 + 70 + 40 + 10 = 3340 */
     in.head_grad = 150;
     in.loss_chunks = 1;
-    in.head_tied = true;
-    in.tied_buffered = true;
+    in.embedding_grad = 150;
     assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3670);
-    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].gradients, 550);
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3520);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].gradients, 400);
     assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].activations, 0);
-    in.tied_buffered = false; /* FSDP, or an encoder-decoder: as untied */
+    in.embedding_grad = 100;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3540);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].gradients, 300);
+    in.embedding_grad = 0; /* FSDP, or an encoder-decoder: not modelled */
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3640);
-    in.tied_buffered = true;
+    in.embedding_grad = 150;
     in.grads_persist = true;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3670);
+    in.head_tied = true;
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3820);
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 4050);
     assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].activations, 300 + 120);
     in.grads_persist = false;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3670);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].gradients, 550);
     in.optimizer_in_backward = true;
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3420);
-    /* a head gradient below the layer's working set: the first layer's moment, with the buffer
-     * beside it under an optimizer-in-backward step: 1000 + 2000 + 100 + 120 + 70 + 40 + 10 */
+    in.head_tied = false;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3270);
+    in.head_tied = true;
     in.head_grad = 100;
+    in.embedding_grad = 100;
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3340);
     assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].activations, 120);

@@ -56,9 +56,8 @@ struct gs_peak_input {
     uint64_t head_kept;        /* what the final norms keep until after the head's backward */
     bool head_tied;            /* the head is the token embedding's matrix: its gradient waits
                                   for the embedding's, at the end of backward */
-    bool tied_buffered;        /* head_tied, and the shared weight's gradient is one tensor the
-                                  autograd engine buffers until the embedding's backward, the
-                                  last, adds its own (not a view of FSDP's flat parameter) */
+    uint64_t embedding_grad;   /* the token embedding's gradient, made by the last op of
+                                  backward (the head's when tied); 0: not modelled */
     bool recomputed;           /* full checkpointing: backward recomputes the last layer's
                                   activations (layer_working) while every checkpoint is held,
                                   once the loss's buffers are freed */
