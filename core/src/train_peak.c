@@ -52,7 +52,8 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
      * counted do not hold that buffer (not `fresh`), it is apart, beside them. */
     const uint64_t emb = in->embedding_grad;
     const bool fresh = !in->grads_persist && !in->optimizer_in_backward;
-    const uint64_t tied_apart = in->head_tied && emb && !fresh ? emb : 0;
+    const bool tied = in->head_tied && in->head_grad; /* a trained head, the embedding's matrix */
+    const uint64_t tied_apart = tied && emb && !fresh ? emb : 0;
     if (in->recomputed) {
         const bool head_grad_new = !in->grads_persist && !in->no_sync_grads &&
                                    !(in->optimizer_in_backward && !in->head_tied);
@@ -91,8 +92,8 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
      * embedding's (its new gradient): the larger counts (the layer's on a tie) */
     const uint64_t end_grads =
         gs_add(in->optimizer_in_backward ? 0 : in->gradients, tied_apart, &ovf);
-    const uint64_t not_yet = fresh && !in->head_tied && emb <= end_grads ? emb : 0;
-    const uint64_t made = fresh && !in->head_tied ? 0 : emb;
+    const uint64_t not_yet = fresh && !tied && emb <= end_grads ? emb : 0;
+    const uint64_t made = fresh && !tied ? 0 : emb;
     grads[GS_PHASE_BACKWARD_END] = end_grads - not_yet;
     acts[GS_PHASE_BACKWARD_END] = in->layer_working;
     if (gs_add(end_grads, made, &ovf) > gs_add(end_grads - not_yet, in->layer_working, &ovf)) {

@@ -924,7 +924,13 @@ static void test_peak_moments(void **state)
     in.grads_persist = true;
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3670);
+    /* a model with no trained head on the embedding (a classifier: no lm_head, no head
+     * gradient) is as untied */
     in.head_tied = true;
+    in.head_grad = 0;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3670);
+    in.head_grad = 150;
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3820);
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 4050);

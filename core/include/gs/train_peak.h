@@ -57,7 +57,8 @@ struct gs_peak_input {
     bool head_tied;            /* the head is the token embedding's matrix: its gradient waits
                                   for the embedding's, at the end of backward */
     uint64_t embedding_grad;   /* the token embedding's gradient, made by the last op of
-                                  backward (the head's when tied); 0: not modelled */
+                                  backward (the head's when head_tied and head_grad); 0: not
+                                  modelled */
     bool recomputed;           /* full checkpointing: backward recomputes the last layer's
                                   activations (layer_working) while every checkpoint is held,
                                   once the loss's buffers are freed */
