@@ -800,7 +800,8 @@ static uint64_t key_mix(uint64_t h, uint64_t v)
     return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
 }
 
-static void make_key(const struct gs_activation_input *in, struct gs_activation_key *k)
+/* Fills *k from `in`; returns the mix of its scalars. */
+static uint64_t make_key(const struct gs_activation_input *in, struct gs_activation_key *k)
 {
     const struct gs_parallelism *par = in->parallelism;
     memset(k, 0, sizeof(*k)); /* padding too: equal inputs make equal bytes */
@@ -847,7 +848,7 @@ static void make_key(const struct gs_activation_input *in, struct gs_activation_
     uint64_t h = 0;
     for (size_t i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++)
         h = key_mix(h, scalars[i]);
-    k->hash = h;
+    return h;
 }
 
 bool gs_activation_bytes_memo(const struct gs_activation_input *in, struct gs_activation_memo *memo,
@@ -856,10 +857,10 @@ bool gs_activation_bytes_memo(const struct gs_activation_input *in, struct gs_ac
     if (memo == NULL)
         return gs_activation_bytes(in, out);
     struct gs_activation_key key;
-    make_key(in, &key);
+    const uint64_t hash = make_key(in, &key);
     for (unsigned i = 0; i < memo->count; i++) {
         const struct gs_activation_memo_entry *e = &memo->entries[i];
-        if (memo->hashes[i] == key.hash && memcmp(&e->key, &key, sizeof(key)) == 0) {
+        if (memo->hashes[i] == hash && memcmp(&e->key, &key, sizeof(key)) == 0) {
             *out = e->result;
             return e->ok;
         }
@@ -868,7 +869,7 @@ bool gs_activation_bytes_memo(const struct gs_activation_input *in, struct gs_ac
     e->ok = gs_activation_bytes(in, out);
     memcpy(&e->key, &key, sizeof(key)); /* byte for byte, padding too */
     e->result = *out;
-    memo->hashes[memo->next] = key.hash;
+    memo->hashes[memo->next] = hash;
     memo->next = (memo->next + 1) % GS_ACTIVATION_MEMO_ENTRIES;
     if (memo->count < GS_ACTIVATION_MEMO_ENTRIES)
         memo->count++;

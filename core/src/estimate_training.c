@@ -476,6 +476,17 @@ static bool fsdp_accumulates_unsynced(const struct train_plan *plan)
                              : fsdp_version == 1 && plan->rules.fsdp_no_sync;
 }
 
+/* The gradient of a vocabulary matrix (`elements`: the head's or the token embedding's) as
+ * autograd makes it on this GPU: its vocabulary share with the tensor-parallel padding, at the
+ * gradient dtype. */
+static uint64_t vocab_grad_bytes(uint64_t elements, const struct shard *s,
+                                 const struct gs_parallelism *par, struct gs_state_bytes bpp,
+                                 bool *ovf)
+{
+    return bytes_of(ceil_div(gs_add(elements, s->vocab_padding, ovf), par->tensor), bpp.gradients,
+                    ovf);
+}
+
 /* The sizes the peak model needs (gs/train_peak.h): FSDP's units (one
  * decoder layer each, as torchtitan's fully_shard per block and the
  * transformer auto-wrap policy of accelerate/torchtune wrap them, and the
@@ -539,8 +550,7 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
                 tokens = gs_mul(m->arch.modules[i].in, m->arch.modules[i].out, ovf);
         const uint64_t head = e->params.lm_head ? e->params.lm_head : tokens;
         if (!plan->lora && m->arch.logits && head)
-            x->head_grad_bytes = bytes_of(
-                ceil_div(gs_add(head, s->vocab_padding, ovf), par->tensor), bpp.gradients, ovf);
+            x->head_grad_bytes = vocab_grad_bytes(head, s, par, bpp, ovf);
         /* the token embedding's gradient, made by the last op of a decoder-only model's
          * backward (not modelled for an encoder-decoder, whose decoder embedding runs before
          * the encoder's backward, or under FSDP, whose units' parameters are views of one
@@ -549,8 +559,7 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         for (size_t i = 0; i < m->arch.tower_count; i++)
             cross_encoder = cross_encoder || m->arch.towers[i].encoder;
         if (!plan->lora && tokens && !cross_encoder && (par->zero_stage == 0 || plan->deepspeed))
-            x->embedding_grad_bytes = bytes_of(
-                ceil_div(gs_add(tokens, s->vocab_padding, ovf), par->tensor), bpp.gradients, ovf);
+            x->embedding_grad_bytes = vocab_grad_bytes(tokens, s, par, bpp, ovf);
     }
     x->reduced_grads =
         reduced_gradient_bytes(m, plan, bpp, trainable, gathered_all, x->root_bytes, all, ovf);

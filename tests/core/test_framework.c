@@ -896,7 +896,7 @@ static void test_peak_moments(void **state)
      *   1000 + 2000 + 400 + 70 + 40 + 10 = 3520 (3640 when the embedding is not modelled); with
      *   an embedding gradient of 100, below the layer: 400 - 100 + 120 = 420, 3540;
      * - untied, gradients kept (accumulation): the embedding's new gradient beside them, 550:
-     *   3670;
+     *   3670; so is a classifier's (head_tied, as it has no lm_head, but no head gradient);
      * - tied, the head's gradient waits in the shared weight's input buffer for the
      *   embedding's, made beside it: freed between steps (the 400 counts the buffer), 400 + 150,
      *   3670; kept, the buffer apart from them through backward and the embedding's beside it,
@@ -906,51 +906,41 @@ static void test_peak_moments(void **state)
      * - an optimizer-in-backward step: untied, the embedding's alone, 150 (3270, over the
      *   layer's 120); tied, the buffer and the embedding's, 300: 3420; at 100 the first layer's
      *   moment with the buffer beside it: 1000 + 2000 + 100 + 120 + 70 + 40 + 10 = 3340 */
-    in.head_grad = 150;
     in.loss_chunks = 1;
-    in.embedding_grad = 150;
-    assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3520);
-    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].gradients, 400);
-    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].activations, 0);
-    in.embedding_grad = 100;
-    assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3540);
-    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].gradients, 300);
-    in.embedding_grad = 0; /* FSDP, or an encoder-decoder: not modelled */
-    assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3640);
-    in.embedding_grad = 150;
-    in.grads_persist = true;
-    assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3670);
-    /* a model with no trained head on the embedding (a classifier: no lm_head, no head
-     * gradient) is as untied */
-    in.head_tied = true;
-    in.head_grad = 0;
-    assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3670);
-    in.head_grad = 150;
-    assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3820);
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 4050);
-    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].activations, 300 + 120);
-    in.grads_persist = false;
-    assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3670);
-    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].gradients, 550);
-    in.optimizer_in_backward = true;
-    assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3420);
-    in.head_tied = false;
-    assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3270);
-    in.head_tied = true;
-    in.head_grad = 100;
-    in.embedding_grad = 100;
-    assert_true(gs_train_peak(&in, &pk));
-    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3340);
-    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_END].activations, 120);
+    const struct {
+        const char *what;
+        bool persist, in_backward, tied;
+        uint64_t head, embedding, end, end_grads, end_acts;
+    } cases[] = {
+        {"untied, freed", false, false, false, 150, 150, 3520, 400, 0},
+        {"untied, freed, below the layer", false, false, false, 150, 100, 3540, 300, 120},
+        {"not modelled", false, false, false, 150, 0, 3640, 400, 120},
+        {"untied, kept", true, false, false, 150, 150, 3670, 550, 0},
+        {"a classifier, kept", true, false, true, 0, 150, 3670, 550, 0},
+        {"tied, kept", true, false, true, 150, 150, 3820, 700, 0},
+        {"tied, freed", false, false, true, 150, 150, 3670, 550, 0},
+        {"tied, in backward", false, true, true, 150, 150, 3420, 300, 0},
+        {"untied, in backward", false, true, false, 150, 150, 3270, 150, 0},
+        {"tied, in backward, below the layer", false, true, true, 100, 100, 3340, 100, 120},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        in.grads_persist = cases[i].persist;
+        in.optimizer_in_backward = cases[i].in_backward;
+        in.head_tied = cases[i].tied;
+        in.head_grad = cases[i].head;
+        in.embedding_grad = cases[i].embedding;
+        assert_true(gs_train_peak(&in, &pk));
+        const struct gs_peak_moment *end = &pk.moments[GS_PHASE_BACKWARD_END];
+        if (pk.phases[GS_PHASE_BACKWARD_END] != cases[i].end ||
+            end->gradients != cases[i].end_grads || end->activations != cases[i].end_acts)
+            fail_msg("%s: backward end %llu (gradients %llu, activations %llu)", cases[i].what,
+                     (unsigned long long)pk.phases[GS_PHASE_BACKWARD_END],
+                     (unsigned long long)end->gradients, (unsigned long long)end->activations);
+        if (i == 5) { /* tied, kept: the recomputed layer holds the buffer at backward start */
+            assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 4050);
+            assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].activations, 300 + 120);
+        }
+    }
 }
 
 /* Micro-batches padded to their own longest sample (training.padding "longest"): the figures are

@@ -94,7 +94,6 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
  * from. Equal keys are equal inputs; the structs are compared byte for byte, so unequal padding
  * can only make a memo miss, never answer another input. */
 struct gs_activation_key {
-    uint64_t hash; /* of the scalars below, compared first */
     const struct gs_arch *arch;
     uint64_t batch_size, sequence_length, micro_batches, element_bytes, residual_bytes;
     uint64_t tensor, pipeline, context, expert_tensor;
@@ -113,7 +112,7 @@ struct gs_activation_key {
  * allocates nothing), for one thread at a time; the answers are the same without it. */
 struct gs_activation_memo {
     unsigned count, next;                        /* entries in use; the next to replace when full */
-    uint64_t hashes[GS_ACTIVATION_MEMO_ENTRIES]; /* each entry's key.hash, scanned first */
+    uint64_t hashes[GS_ACTIVATION_MEMO_ENTRIES]; /* a mix of each key's scalars, scanned first */
     struct gs_activation_memo_entry {
         struct gs_activation_key key;
         struct gs_activation_result result;
