@@ -239,6 +239,8 @@ struct state_extra {
                                  makes it, this GPU's vocabulary share, unsharded */
     uint64_t embedding_grad_bytes; /* full training: the token embedding's gradient as its
                                       backward, the last, makes it (0: not modelled) */
+    uint64_t embedding_backward_bytes; /* what that backward holds beside it (its kernel's
+                                          input and scratch, embedding_backward_bytes()) */
 };
 
 static enum gs_status resolve_method(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -487,6 +489,30 @@ static uint64_t vocab_grad_bytes(uint64_t elements, const struct shard *s,
                     ovf);
 }
 
+/* Indices past which embedding_dense_backward_cuda sorts them rather than run its direct
+ * kernel (aten/src/ATen/native/cuda/Embedding.cu: `num_indices <= 3072`). */
+#define EMBEDDING_DIRECT_KERNEL_INDICES 3072
+
+/* What the token embedding's backward (aten/src/ATen/native/cuda/Embedding.cu
+ * embedding_dense_backward_cuda) holds beside the vocabulary x width gradient it makes, for
+ * `tokens` indices of a `width`-wide embedding whose output (and so incoming gradient) has
+ * `out_bpp` bytes an element (in 1/GS_BPP_UNIT): the incoming gradient, and past 3,072
+ * indices the sorted path's (EmbeddingBackwardKernel.cu embedding_backward_cuda_kernel) fp32
+ * partial sums (`grad_weight_per_segment`, indices x width, acc_type of a 16-bit gradient, a
+ * float one's own) and six int64 index arrays of the indices' length (sorted_indices,
+ * orig_indices, segment_offsets, partials_per_segment, partials_per_segment_offset,
+ * partial_segment_offset; the sort's `range` is freed before). cub's scratch is not counted. */
+static uint64_t embedding_backward_bytes(uint64_t tokens, uint64_t width, uint64_t out_bpp,
+                                         bool *ovf)
+{
+    const uint64_t elements = gs_mul(tokens, width, ovf);
+    uint64_t held = bytes_of(elements, out_bpp, ovf);
+    if (tokens > EMBEDDING_DIRECT_KERNEL_INDICES)
+        held = gs_add(held, gs_add(gs_mul(4, elements, ovf), gs_mul(6 * 8, tokens, ovf), ovf),
+                      ovf);
+    return held;
+}
+
 /* The sizes the peak model needs (gs/train_peak.h): FSDP's units (one
  * decoder layer each, as torchtitan's fully_shard per block and the
  * transformer auto-wrap policy of accelerate/torchtune wrap them, and the
@@ -544,10 +570,12 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         if (!plan->lora)
             x->root_grad_bytes = bytes_of(root, grad_bpp, ovf);
         /* the head's rows: its own matrix, or the token embedding it is tied to */
-        uint64_t tokens = 0;
+        uint64_t tokens = 0, width = 0;
         for (size_t i = 0; tokens == 0 && i < m->arch.module_count; i++)
-            if (m->arch.modules[i].flags & GS_MOD_TOKENS)
+            if (m->arch.modules[i].flags & GS_MOD_TOKENS) {
                 tokens = gs_mul(m->arch.modules[i].in, m->arch.modules[i].out, ovf);
+                width = m->arch.modules[i].out;
+            }
         const uint64_t head = e->params.lm_head ? e->params.lm_head : tokens;
         if (!plan->lora && m->arch.logits && head)
             x->head_grad_bytes = vocab_grad_bytes(head, s, par, bpp, ovf);
@@ -558,8 +586,15 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         bool cross_encoder = false;
         for (size_t i = 0; i < m->arch.tower_count; i++)
             cross_encoder = cross_encoder || m->arch.towers[i].encoder;
-        if (!plan->lora && tokens && !cross_encoder && (par->zero_stage == 0 || plan->deepspeed))
+        if (!plan->lora && tokens && !cross_encoder && (par->zero_stage == 0 || plan->deepspeed)) {
             x->embedding_grad_bytes = vocab_grad_bytes(tokens, s, par, bpp, ovf);
+            /* a micro-batch's indices on this GPU (its sequence share under context
+             * parallelism); the embedding's output has its weight's dtype */
+            const uint64_t indices =
+                gs_mul(plan->tr.batch_size, ceil_div(plan->tr.sequence_length, par->context), ovf);
+            x->embedding_backward_bytes =
+                embedding_backward_bytes(indices, width, bpp.weights, ovf);
+        }
     }
     x->reduced_grads =
         reduced_gradient_bytes(m, plan, bpp, trainable, gathered_all, x->root_bytes, all, ovf);
@@ -1181,6 +1216,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
             pk.head_kept = act->final_norm_bytes;
             pk.head_tied = e->params.lm_head == 0;
             pk.embedding_grad = x->embedding_grad_bytes;
+            pk.embedding_backward = x->embedding_backward_bytes;
         }
         pk.layer_working = act->layer_working_bytes;
         pk.recomputed = plan->tr.recompute == GS_RECOMPUTE_FULL && par->pipeline == 1;

@@ -89,18 +89,22 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
 
     /* optimizer-in-backward frees each gradient right after its step. Backward ends with the
      * first layer's backward (its working set; the embedding's gradient not made yet) and the
-     * embedding's (its new gradient): the larger counts (the layer's on a tie) */
+     * embedding's (its new gradient, beside what its kernel holds while making it,
+     * embedding_backward): the larger counts (the layer's on a tie) */
     const uint64_t end_grads =
         gs_add(in->optimizer_in_backward ? 0 : in->gradients, tied_apart, &ovf);
     const uint64_t not_yet = fresh && !tied && emb <= end_grads ? emb : 0;
     const uint64_t made = fresh && !tied ? 0 : emb;
+    const uint64_t emb_working = emb ? in->embedding_backward : 0;
     grads[GS_PHASE_BACKWARD_END] = end_grads - not_yet;
     acts[GS_PHASE_BACKWARD_END] = in->layer_working;
-    if (gs_add(end_grads, made, &ovf) > gs_add(end_grads - not_yet, in->layer_working, &ovf)) {
+    trans[GS_PHASE_BACKWARD_END] = gs_add(in->unsharded, in->unsharded_grad, &ovf);
+    if (gs_add(gs_add(end_grads, made, &ovf), emb_working, &ovf) >
+        gs_add(end_grads - not_yet, in->layer_working, &ovf)) {
         grads[GS_PHASE_BACKWARD_END] = gs_add(end_grads, made, &ovf);
         acts[GS_PHASE_BACKWARD_END] = 0;
+        trans[GS_PHASE_BACKWARD_END] = gs_add(trans[GS_PHASE_BACKWARD_END], emb_working, &ovf);
     }
-    trans[GS_PHASE_BACKWARD_END] = gs_add(in->unsharded, in->unsharded_grad, &ovf);
     /* an accumulating micro-batch ends its backward with every unit's gradient unsharded (the
      * last unit's among them), no reduce-scatter; above the syncing one's sharded gradients */
     const bool unsynced_end = !in->optimizer_in_backward &&

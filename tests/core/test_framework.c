@@ -905,23 +905,33 @@ static void test_peak_moments(void **state)
      *   loss's and head's below: 300 + 5 + 80 with 550, 4015);
      * - an optimizer-in-backward step: untied, the embedding's alone, 150 (3270, over the
      *   layer's 120); tied, the buffer and the embedding's, 300: 3420; at 100 the first layer's
-     *   moment with the buffer beside it: 1000 + 2000 + 100 + 120 + 70 + 40 + 10 = 3340 */
+     *   moment with the buffer beside it: 1000 + 2000 + 100 + 120 + 70 + 40 + 10 = 3340;
+     * - the embedding's kernel holds buffers of its own beside the gradient it makes (its
+     *   incoming gradient; past 3,072 indices its partial sums), here 30, transient: untied and
+     *   freed 3520 + 30 = 3550; at an embedding gradient of 100 the embedding's moment, 400 +
+     *   30, is now above the first layer's (420): 3550, no activations; kept, 3670 + 30 = 3700;
+     *   not modelled (no embedding gradient), no kernel either: 3640 */
     in.loss_chunks = 1;
     const struct {
         const char *what;
         bool persist, in_backward, tied;
-        uint64_t head, embedding, end, end_grads, end_acts;
+        uint64_t head, embedding, kernel, end, end_grads, end_acts;
     } cases[] = {
-        {"untied, freed", false, false, false, 150, 150, 3520, 400, 0},
-        {"untied, freed, below the layer", false, false, false, 150, 100, 3540, 300, 120},
-        {"not modelled", false, false, false, 150, 0, 3640, 400, 120},
-        {"untied, kept", true, false, false, 150, 150, 3670, 550, 0},
-        {"a classifier, kept", true, false, true, 0, 150, 3670, 550, 0},
-        {"tied, kept", true, false, true, 150, 150, 3820, 700, 0},
-        {"tied, freed", false, false, true, 150, 150, 3670, 550, 0},
-        {"tied, in backward", false, true, true, 150, 150, 3420, 300, 0},
-        {"untied, in backward", false, true, false, 150, 150, 3270, 150, 0},
-        {"tied, in backward, below the layer", false, true, true, 100, 100, 3340, 100, 120},
+        {"untied, freed", false, false, false, 150, 150, 0, 3520, 400, 0},
+        {"untied, freed, below the layer", false, false, false, 150, 100, 0, 3540, 300, 120},
+        {"not modelled", false, false, false, 150, 0, 0, 3640, 400, 120},
+        {"untied, kept", true, false, false, 150, 150, 0, 3670, 550, 0},
+        {"a classifier, kept", true, false, true, 0, 150, 0, 3670, 550, 0},
+        {"tied, kept", true, false, true, 150, 150, 0, 3820, 700, 0},
+        {"tied, freed", false, false, true, 150, 150, 0, 3670, 550, 0},
+        {"tied, in backward", false, true, true, 150, 150, 0, 3420, 300, 0},
+        {"untied, in backward", false, true, false, 150, 150, 0, 3270, 150, 0},
+        {"tied, in backward, below the layer", false, true, true, 100, 100, 0, 3340, 100, 120},
+        {"untied, freed, the kernel's buffers", false, false, false, 150, 150, 30, 3550, 400, 0},
+        {"the kernel's buffers lift it over the layer", false, false, false, 150, 100, 30, 3550,
+         400, 0},
+        {"not modelled, no kernel", false, false, false, 150, 0, 30, 3640, 400, 120},
+        {"untied, kept, the kernel's buffers", true, false, false, 150, 150, 30, 3700, 550, 0},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         in.grads_persist = cases[i].persist;
@@ -929,10 +939,14 @@ static void test_peak_moments(void **state)
         in.head_tied = cases[i].tied;
         in.head_grad = cases[i].head;
         in.embedding_grad = cases[i].embedding;
+        in.embedding_backward = cases[i].kernel;
         assert_true(gs_train_peak(&in, &pk));
         const struct gs_peak_moment *end = &pk.moments[GS_PHASE_BACKWARD_END];
+        /* the embedding's moment holds its kernel's buffers as transient memory */
+        const uint64_t end_trans = 70 + 40 + 10 + (cases[i].end_acts ? 0 : cases[i].kernel);
         if (pk.phases[GS_PHASE_BACKWARD_END] != cases[i].end ||
-            end->gradients != cases[i].end_grads || end->activations != cases[i].end_acts)
+            end->gradients != cases[i].end_grads || end->activations != cases[i].end_acts ||
+            end->transient != end_trans)
             fail_msg("%s: backward end %llu (gradients %llu, activations %llu)", cases[i].what,
                      (unsigned long long)pk.phases[GS_PHASE_BACKWARD_END],
                      (unsigned long long)end->gradients, (unsigned long long)end->activations);
@@ -941,6 +955,50 @@ static void test_peak_moments(void **state)
             assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].activations, 300 + 120);
         }
     }
+}
+
+/* The token embedding's backward (aten/src/ATen/native/cuda/Embedding.cu
+ * embedding_dense_backward_cuda), the last of a decoder-only model's, holds beside the whole
+ * vocabulary x width gradient it makes its incoming gradient (tokens x width at the
+ * embedding's output dtype) and, past 3,072 indices, the sorted path's fp32 partial sums
+ * (EmbeddingBackwardKernel.cu grad_weight_per_segment, tokens x width x 4) and six int64 index
+ * arrays (tokens x 48). A Qwen3-8B-shaped model (hidden 4096, 36 layers, vocabulary 151,936,
+ * untied) under transformers 5.17's Trainer (fused AdamW, gradients freed between steps), pure
+ * bf16, batch 1 x 4096, full checkpointing, as the H200 Trainer run of
+ * tests/fixtures/calibration/h200-training.json (measured 65,641,202,176 B): the peak is the
+ * embedding's moment: weights, gradients and AdamW's two bf16 moments (4 x the weights) and no
+ * activation; its transient holds the workspace and
+ *   4096 x 4096 x 2 = 33,554,432 + 4096 x 4096 x 4 = 67,108,864 + 4096 x 48 = 196,608,
+ * 100,859,904 B (the same run's measured peak is 113 MB over its weights, states and gradients).
+ * At 3,072 tokens the direct kernel: the incoming gradient alone, 3072 x 4096 x 2 = 25,165,824;
+ * under autocast (fp32 weights, so an fp32 embedding output) 50,331,648. */
+static void test_embedding_backward_kernel(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 36, 32, 8, 12288, 151936, false));
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 4096);
+    w.training.framework.framework_version = 517;
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    struct gs_estimate e = estimate(&m, &w);
+    const struct gs_peak_moment *end = &e.peak.moments[GS_PHASE_BACKWARD_END];
+    assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_END);
+    assert_int_equal(end->gradients, e.per_gpu.weights_bytes);
+    assert_int_equal(end->activations, 0);
+    assert_int_equal(end->transient, ws + 33554432ULL + 67108864ULL + 196608ULL);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes,
+                     4 * e.per_gpu.weights_bytes + 100859904ULL + ws);
+
+    w.training.sequence_length = 3072;
+    e = estimate(&m, &w);
+    assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_END);
+    assert_int_equal(e.peak.moments[GS_PHASE_BACKWARD_END].transient, ws + 25165824ULL);
+
+    w.weights = GS_DTYPE_FP32;
+    w.training.regime = GS_REGIME_AMP;
+    e = estimate(&m, &w);
+    assert_int_equal(e.peak.moments[GS_PHASE_BACKWARD_END].activations, 0);
+    assert_int_equal(e.peak.moments[GS_PHASE_BACKWARD_END].transient, ws + 50331648ULL);
 }
 
 /* Micro-batches padded to their own longest sample (training.padding "longest"): the figures are
@@ -1148,6 +1206,7 @@ int main(void)
         cmocka_unit_test(test_loss_bytes_per_logit),
         cmocka_unit_test(test_version_parse),
         cmocka_unit_test(test_peak_moments),
+        cmocka_unit_test(test_embedding_backward_kernel),
         cmocka_unit_test(test_varying_lengths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

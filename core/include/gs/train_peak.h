@@ -59,6 +59,9 @@ struct gs_peak_input {
     uint64_t embedding_grad;   /* the token embedding's gradient, made by the last op of
                                   backward (the head's when head_tied and head_grad); 0: not
                                   modelled */
+    uint64_t embedding_backward; /* what embedding_dense_backward holds beside the gradient it
+                                    makes: its incoming gradient and, on the sorted path, its
+                                    partial sums and index arrays (0 without embedding_grad) */
     bool recomputed;           /* full checkpointing: backward recomputes the last layer's
                                   activations (layer_working) while every checkpoint is held,
                                   once the loss's buffers are freed */
