@@ -444,17 +444,26 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
 /* torchtitan's per-op policy (parallelize_llama.py _save_list): the layer's
  * input, the output of every other matmul counted in forward order within
  * the layer (the 1st, 3rd, ...; routed experts run grouped kernels, not
- * counted), and the attention kernel's output and log-sum-exp. */
+ * counted), and the attention kernel's output and log-sum-exp.
+ * Eager, the policy caches every MUST_SAVE output as the op runs
+ * (torch/utils/checkpoint.py _CachingTorchDispatchMode), needed or not. A
+ * compiled block (apply_compile after apply_ac) hands the policy to AOT
+ * autograd's partitioner, which saves only what backward or its
+ * recomputation reads: the down projection's output, which feeds nothing but
+ * the residual add that ends the block, is not kept. */
 static uint64_t op_selective_partitioned(struct acc *c, const struct gs_activation_input *in,
                                          const struct gs_block *b, uint64_t tokens)
 {
     const uint64_t t = in->parallelism->tensor;
+    const bool compiled = in->rules != NULL && in->rules->compile;
     uint64_t n = 0, bytes = 0;
     for (size_t i = 0; i < b->module_count; i++) {
         const struct gs_module *m = &b->modules[i];
         if (!is_body_linear(m))
             continue;
         if (n++ % 2 != 0)
+            continue;
+        if (compiled && role_of(m) == ROLE_DOWN)
             continue;
         const uint64_t width = m->split == GS_SPLIT_ROW ? m->out : div_ceil(m->out, t);
         bytes = add(c, bytes, mul(c, mul(c, in->element_bytes, tokens), width));
@@ -571,8 +580,10 @@ static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, 
         return 0;
     if (in->rules == NULL)
         return mul(c, logits, in->element_bytes + 8);
-    return div_ceil(mul(c, logits, gs_loss_eighths_per_logit(in->rules, loss_chunks(in))),
-                    GS_LOSS_BYTES_UNIT);
+    return div_ceil(
+        mul(c, logits,
+            gs_loss_eighths_per_logit(in->rules, loss_chunks(in), in->parallelism->tensor)),
+        GS_LOSS_BYTES_UNIT);
 }
 
 /* What the model-level norms of the hidden width (LlamaRMSNorm model.norm, GPT-2's ln_f,

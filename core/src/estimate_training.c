@@ -1344,7 +1344,11 @@ static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
                  "with log_softmax's output, its gradient and the input gradient (16 bytes per "
                  "logit)"
            : r->loss == GS_LOSS_FP32
-               ? (r->logits_fp32_held
+               ? (r->loss_parallel && plan->par.tensor > 1
+                      ? "fp32 on each rank's vocabulary shard (DTensor loss_parallel): its "
+                        "backward holds log_softmax's output, the zeroed gradient, exp of the "
+                        "output and their sum at once (16 bytes per logit)"
+                  : r->logits_fp32_held
                       ? "fp32: log_softmax output, its gradient and the input gradient in fp32 "
                         "plus the fp32 logits the model returned, which the caller holds (16 "
                         "bytes per logit)"
@@ -1361,17 +1365,17 @@ static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
            : r->loss == GS_LOSS_CHUNKED
                ? (r->compile ? "chunked and compiled: each chunk's fused kernel keeps its 16-bit "
                                "input, plus one chunk's 16-bit gradient"
-                             : r->logits_fp32_held
-                                   ? "chunked: the fp32 logits the caller holds (Fabric converts "
-                                     "the model's output), every chunk's saved log_softmax "
-                                     "output and one chunk's gradients at a time"
-                                   : "chunked: every chunk's saved log_softmax output, one "
-                                     "chunk's gradients at a time, and the 16-bit logits when "
-                                     "the caller holds them")
+                  : r->logits_fp32_held
+                      ? "chunked: the fp32 logits the caller holds (Fabric converts "
+                        "the model's output), every chunk's saved log_softmax "
+                        "output and one chunk's gradients at a time"
+                      : "chunked: every chunk's saved log_softmax output, one "
+                        "chunk's gradients at a time, and the 16-bit logits when "
+                        "the caller holds them")
                : "fused linear-cross-entropy: the logits are never materialised whole",
            "framework.c gs_loss_eighths_per_logit; transformers loss_utils.py, torchtune "
            "CEWithChunkedOutputLoss, LitGPT chunked_cross_entropy, Liger "
-           "LigerFusedLinearCrossEntropyLoss");
+           "LigerFusedLinearCrossEntropyLoss, torch/distributed/tensor/parallel/loss.py");
 }
 
 /* The attention path sized: the request's (SDPA by default), except that a model whose

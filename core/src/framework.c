@@ -169,9 +169,10 @@ static const struct row rows[] = {
      {.framework = GS_FW_TORCHTITAN, .label = "torchtitan", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
       .op_selective = true, .foreach_step = true, .expandable_segments = true,
-      .fsdp_version = 2,
+      .loss_parallel = true, .fsdp_version = 2,
       .source = "torchtitan train.py cross_entropy(pred.flatten(0, 1).float(), ...) then del "
-                "pred; torch.nn.RMSNorm (composite rms_norm upcasts to float); repeat_kv; "
+                "pred, under loss_parallel() when tensor-parallel (parallel_dims "
+                "loss_parallel_enabled); torch.nn.RMSNorm (composite rms_norm upcasts to float); repeat_kv; "
                 "output.transpose(1, 2).contiguous(); parallelize_llama.py "
                 "selective_ac_option 'op' (_save_list: every other mm, SDPA); "
                 "build_optimizers foreach=True; run_train.sh "
@@ -312,16 +313,29 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_atte
  * - fused linear-cross-entropy (Liger, Cut Cross-Entropy): the logits are
  *   computed and reduced chunk by chunk inside the kernel: 0 (the input and
  *   weight gradients it makes are the head's moment, train_peak.c).
+ * - loss parallel (torchtitan under tensor parallelism: the logits stay
+ *   sharded over the vocabulary and F.cross_entropy runs DTensor's handlers,
+ *   torch/distributed/tensor/parallel/loss.py): the forward's _log_softmax
+ *   decomposition holds the fp32 input, `shifted` and its exp (12, with the
+ *   caller's 16-bit logits 14); the backward, fused for nll_loss and
+ *   log_softmax (_nll_loss_and_log_softmax_backward), holds log_softmax's
+ *   saved output, `grad_input = torch.zeros_like(x)`, `torch.exp(x)` and
+ *   their sum at once, then the sum and its product with grad_output: 16,
+ *   against the fused ATen kernels' 12 (20 where the caller keeps fp32
+ *   logits).
  */
-uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *r, uint64_t chunks)
+uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *r, uint64_t chunks,
+                                   uint64_t tensor)
 {
     const uint64_t u = GS_LOSS_BYTES_UNIT;
+    const uint64_t sharded = r->loss_parallel && tensor > 1 ? 4 : 0; /* loss parallel's extra */
     chunks = chunks ? chunks : 1;
     switch (r->loss) {
     case GS_LOSS_FP32_RETAINED:
-        return 16 * u;
+        return (16 + sharded) * u;
     case GS_LOSS_FP32: {
-        const uint64_t backward = (12 + (r->logits_fp32_held ? 4 : r->keeps_16bit_logits ? 2 : 0));
+        const uint64_t backward =
+            12 + sharded + (r->logits_fp32_held ? 4 : r->keeps_16bit_logits ? 2 : 0);
         const uint64_t forward = r->loss_shift_copy ? (r->returns_fp32_logits ? 4 : 2 + 4) + 4 + 4
                                                     : 0;
         return (backward > forward ? backward : forward) * u;

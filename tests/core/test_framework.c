@@ -193,7 +193,8 @@ static void test_torchtune_llama32_3b_flags(void **state)
 
 /* torchtitan's tensor parallelism is sequence parallel with no switch (apply_tp: SequenceParallel
  * norms, wo and w2 RowwiseParallel(output_layouts=Shard(1))): under full recomputation each
- * layer keeps its input split over the tensor ranks. Llama-3.1-70B-shaped (h 8,192, 80 layers)
+ * layer keeps its input split over the tensor ranks, and the loss runs on the vocabulary shards
+ * (framework.c gs_loss_eighths_per_logit). Llama-3.1-70B-shaped (h 8,192, 80 layers)
  * at TP 8, batch 16 x 8,192: a layer's checkpoint 16 x 8,192 x 8,192 x 2 / 8 = 268,435,456 B
  * rather than 2,147,483,648 - 80 x 1,879,048,192 = 150,323,855,360 B less saved. An explicit
  * false is the request's; under another framework the switch stays off. */
@@ -221,6 +222,19 @@ static void test_torchtitan_tensor_parallel_is_sequence_parallel(void **state)
     const struct gs_estimate on = estimate(&m, &w);
     assert_int_equal(on.saved_activation_bytes, defaulted.saved_activation_bytes);
     assert_false(has_assumption(&on, "sequence_parallel"));
+    /* its loss runs on the vocabulary shards (loss_parallel): 16 bytes a logit, 16 x 131,072
+     * x 16,032 (128,256 over 8 ranks) = 33,621,540,864 B over a fused linear-cross-entropy's
+     * none; on one GPU the fused ATen kernels' 12 x 131,072 x 128,256 = 201,729,245,184 */
+    w.training.framework.loss = GS_LOSS_FUSED;
+    assert_int_equal(on.saved_activation_bytes - estimate(&m, &w).saved_activation_bytes,
+                     33621540864ULL);
+    w.parallelism.tensor = 1;
+    w.parallelism.data = 256;
+    w.parallelism.sequence_parallel_given = false;
+    w.parallelism.sequence_parallel = false;
+    const uint64_t fused_one = estimate(&m, &w).saved_activation_bytes;
+    w.training.framework.loss = GS_LOSS_DEFAULT;
+    assert_int_equal(estimate(&m, &w).saved_activation_bytes - fused_one, 201729245184ULL);
     w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 16, 8192);
     w.training.recompute = GS_RECOMPUTE_FULL;
     w.parallelism.tensor = 8;
@@ -251,9 +265,12 @@ static void test_torchtitan_tensor_parallel_is_sequence_parallel(void **state)
  *   the copy-in stream's largest gather, the root's 2,101,346,304:
  *   87,622,409,447 (81.60 GiB; torchtitan's benchmark measured 82.4 GiB,
  *   and 67.0 GiB on 128 GPUs, where the same terms give 67.06 GiB).
- * With torch.compile the per-op policy saves the same tensors (mm and SDPA
- * outputs are what it keeps). The final norm comes on top of every figure: 16,384 x 4,096
- * x 6 eager, x 2 compiled. */
+ * With torch.compile (each block compiled after the policy wraps it) AOT autograd's
+ * partitioner takes the policy and saves only what backward or its recomputation reads: w2's
+ * output, which feeds only the residual add, is not kept (eager, the policy caches every
+ * MUST_SAVE output as it runs): 4,294,967,296 B less (the page measured 77.0 GiB against
+ * 82.4). The final norm comes on top of every figure: 16,384 x 4,096 x 6 eager, x 2
+ * compiled. */
 static void test_torchtitan_llama31_8b_fsdp(void **state)
 {
     (void)state;
@@ -292,10 +309,11 @@ static void test_torchtitan_llama31_8b_fsdp(void **state)
                      peak - 4015130624ULL - 8030261248ULL + 752836992ULL);
     w.parallelism.data = 8;
 
-    /* compiled, the per-op policy saves the same tensors; only the final norm keeps less */
+    /* compiled, the partitioner saves only what backward reads: not w2's output (2 x 4,096 B
+     * x 16,384 x 32 = 4,294,967,296), and the final norm keeps its 16-bit input */
     w.training.framework.compile = GS_KNOB_ON;
     e = estimate(&m, &w);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 73622133248ULL + fin_c);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 73622133248ULL - 4294967296ULL + fin_c);
 
     /* DeepSpeed's ZeRO-3 for the same numbers has buckets, not FSDP units */
     w.parallelism.fsdp = false;
@@ -742,48 +760,57 @@ static void test_loss_bytes_per_logit(void **state)
         k.framework_version = by_release[i].version;
         k.keeps_output = GS_KNOB_DEFAULT;
         gs_framework_resolve(&k, true, &r);
-        assert_int_equal(gs_loss_eighths_per_logit(&r, 0), by_release[i].trainer * 8);
+        assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), by_release[i].trainer * 8);
         k.keeps_output = GS_KNOB_OFF;
         gs_framework_resolve(&k, true, &r);
-        assert_int_equal(gs_loss_eighths_per_logit(&r, 0), by_release[i].trainer * 8);
+        assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), by_release[i].trainer * 8);
         k.keeps_output = GS_KNOB_ON;
         gs_framework_resolve(&k, true, &r);
-        assert_int_equal(gs_loss_eighths_per_logit(&r, 0), by_release[i].kept * 8);
+        assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), by_release[i].kept * 8);
     }
     k.keeps_output = GS_KNOB_DEFAULT;
     /* a loop that keeps fp32 logits the model returned (torchtune before PR #1046) */
     k.framework_version = 517;
     k.loss = GS_LOSS_FP32_RETAINED;
     gs_framework_resolve(&k, true, &r);
-    assert_int_equal(gs_loss_eighths_per_logit(&r, 0), 16 * 8);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 16 * 8);
     k.loss = GS_LOSS_DEFAULT;
     /* DeepSpeed's engine loops keep the output (14); the fp32 chunks Fabric's wrapper hands
      * LitGPT's loop stay held whatever keeps_output says */
     k.framework = GS_FW_DEEPSPEED;
     gs_framework_resolve(&k, true, &r);
-    assert_int_equal(gs_loss_eighths_per_logit(&r, 0), 14 * 8);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 14 * 8);
     k.framework = GS_FW_LITGPT;
     gs_framework_resolve(&k, true, &r);
-    const uint64_t litgpt = gs_loss_eighths_per_logit(&r, 16);
+    const uint64_t litgpt = gs_loss_eighths_per_logit(&r, 16, 1);
     k.keeps_output = GS_KNOB_OFF;
     gs_framework_resolve(&k, true, &r);
     assert_true(r.logits_fp32_held);
-    assert_int_equal(gs_loss_eighths_per_logit(&r, 16), litgpt);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 16, 1), litgpt);
     k.keeps_output = GS_KNOB_DEFAULT;
     k.framework = GS_FW_TORCHTUNE;
     gs_framework_resolve(&k, true, &r);
-    assert_int_equal(gs_loss_eighths_per_logit(&r, 0), 12 * 8);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 12 * 8);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 8), 12 * 8);
+    /* torchtitan under tensor parallelism: DTensor's loss_parallel backward holds log_softmax's
+     * output, zeros_like(x), exp(x) and their sum at once (4 x 4); without it, ATen's 12 */
+    k.framework = GS_FW_TORCHTITAN;
+    gs_framework_resolve(&k, true, &r);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 12 * 8);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 8), 16 * 8);
+    k.framework = GS_FW_TORCHTUNE;
+    gs_framework_resolve(&k, true, &r);
     /* chunked, eager: every chunk's fp32 log-softmax (4) + one chunk's fp32 gradients 8/8 */
     k.loss = GS_LOSS_CHUNKED;
     gs_framework_resolve(&k, true, &r);
     assert_int_equal(r.loss_chunks, 8);
-    assert_int_equal(gs_loss_eighths_per_logit(&r, 8), 5 * 8);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 8, 1), 5 * 8);
     k.compile = GS_KNOB_ON; /* 2 + 2/8 */
     gs_framework_resolve(&k, true, &r);
-    assert_int_equal(gs_loss_eighths_per_logit(&r, 8), 18);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 8, 1), 18);
     k.loss = GS_LOSS_FUSED;
     gs_framework_resolve(&k, true, &r);
-    assert_int_equal(gs_loss_eighths_per_logit(&r, 8), 0);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 8, 1), 0);
     /* transformers' flash_attention_2 keeps grouped K/V; eager and SDPA repeat them */
     k.framework = GS_FW_TRANSFORMERS;
     gs_framework_resolve(&k, true, &r);

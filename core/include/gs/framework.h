@@ -107,6 +107,10 @@ struct gs_framework_rules {
                                    not it is adapted (bitsandbytes MatMul4Bit; torchao's NF4
                                    linear keeps only the weight) */
     bool op_selective;          /* "selective" checkpointing means the per-op policy */
+    bool loss_parallel;         /* under tensor parallelism the cross-entropy runs on the
+                                   vocabulary shards (DTensor's loss_parallel,
+                                   torch/distributed/tensor/parallel/loss.py), whose
+                                   decomposed backward holds 16 bytes a logit */
     bool grads_persist;         /* gradients stay allocated between steps */
     bool foreach_step;          /* optimizer.step() allocates foreach temporaries */
     bool expandable_segments;   /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True */
@@ -139,10 +143,12 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_atte
 /* Bytes per logit the loss holds at its peak (its backward, or its forward
  * where that holds more), over one GPU's share of the vocabulary (see
  * framework.c for each rule's derivation). `chunks` is
- * the number of chunks per micro-batch for a chunked loss. In 1/8 bytes so
+ * the number of chunks per micro-batch for a chunked loss, `tensor` the
+ * tensor-parallel degree the vocabulary is split over. In 1/8 bytes so
  * 2 + 2/8 stays exact. */
 #define GS_LOSS_BYTES_UNIT 8
-uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *rules, uint64_t chunks);
+uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *rules, uint64_t chunks,
+                                   uint64_t tensor);
 
 /* "transformers", "fp32_retained", ...; never NULL. */
 const char *gs_framework_name(enum gs_framework framework);
