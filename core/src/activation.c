@@ -634,6 +634,24 @@ static uint64_t head_adapter_bytes(struct acc *c, const struct gs_activation_inp
     return bytes;
 }
 
+/* What a trained output head keeps until its backward: its input, for the weight's gradient
+ * (F.linear saves the input when the weight requires grad; a frozen head saves none, above).
+ * That input is the final norm's output, a tensor of its own (the norm's last multiply by its
+ * weight makes it). The whole sequence on every tensor rank: under sequence parallelism the
+ * head's ColwiseParallel input is all-gathered from the norm's sequence shards (torchtitan
+ * parallelize_llama.py apply_tp: "norm": SequenceParallel(), "output": ColwiseParallel with
+ * input_layouts=Shard(1)). None under a fused linear-cross-entropy, whose kernel makes the
+ * input's gradient in forward instead (the head's moment, train_peak.c). */
+static uint64_t head_input_bytes(struct acc *c, const struct gs_activation_input *in,
+                                 uint64_t tokens)
+{
+    const struct gs_arch *a = in->arch;
+    if (!a->logits || in->trainable != GS_TRAIN_ALL ||
+        (in->rules != NULL && in->rules->loss == GS_LOSS_FUSED))
+        return 0;
+    return mul(c, mul(c, tokens, a->hidden_size), in->element_bytes);
+}
+
 /* The micro-batches an interleaved schedule runs through one chunk before the next: Megatron-LM's
  * microbatch_group_size_per_vp_stage, by default p (schedules.py get_schedule_table);
  * torch.distributed.pipelining's ScheduleInterleaved1F1B (torchtitan's), m over max(1, m / p)
@@ -773,12 +791,17 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
 
     out->logits_bytes = loss_bytes(&c, in, tokens);
     /* the model's final norms run after the last layer (model.norm): they keep what a layer's
-     * norm keeps (norm_bytes: an eager RMSNorm's fp32 copy of its input), outside any
-     * checkpointed layer, until the head's backward reaches them; offloaded with the rest */
+     * norm keeps (norm_bytes: an eager RMSNorm's fp32 copy of its input), on the sequence
+     * shard under sequence parallelism as a layer's norms do, outside any checkpointed layer,
+     * until the head's backward reaches them; with the head's input (its adapters', or the
+     * whole input of a trained head); offloaded with the rest */
+    uint64_t norms_kept = mul(&c, tokens, final_norm_bytes(&c, in));
+    if (in->parallelism->sequence_parallel)
+        norms_kept = div_ceil(norms_kept, in->parallelism->tensor);
     const uint64_t final_norms =
         offloaded ? 0
-                  : add(&c, mul(&c, tokens, final_norm_bytes(&c, in)),
-                        head_adapter_bytes(&c, in, tokens));
+                  : add(&c, add(&c, norms_kept, head_adapter_bytes(&c, in, tokens)),
+                        head_input_bytes(&c, in, tokens));
     out->logits_bytes = add(&c, out->logits_bytes, final_norms);
     out->final_norm_bytes = final_norms;
     out->loss_chunks = loss_chunks(in);

@@ -91,7 +91,9 @@ static struct gs_estimate estimate(const struct gs_model_spec *m, const struct g
  *   backward start = W + O + saved + loss + ws = 65,293,322,240 (60.81 GiB;
  *   torchtune's README measured 60.0 GiB peak active).
  * The final norm, kept after the last layer, comes on top of every figure here: 8,192 x
- * 3,072 x 6 eager (its fp32 input and the normalized tensor), x 2 compiled, none offloaded.
+ * 3,072 x 6 eager (its fp32 input and the normalized tensor), x 2 compiled, none offloaded;
+ * and the head's input (the norm's output, which F.linear keeps for the trained head's weight
+ * gradient), 8,192 x 3,072 x 2, but under a fused linear-cross-entropy or offloading.
  * + compile: fused norms keep their 2h input, no contiguous copy, silu
  *   recomputed: 12,288 + 12,288 + 18,432 + 6,144 + 49,152 + 96 = 98,400
  *   B/token -> 806,092,800 per layer; saved 22,570,663,936;
@@ -129,26 +131,28 @@ static void test_torchtune_llama32_3b_flags(void **state)
      * normalized tensor its trained weight multiplies, 8,192 x 3,072 x 6; compiled, its 16-bit
      * input, x 2 */
     const uint64_t fin = 8192ULL * 3072 * 6, fin_c = 8192ULL * 3072 * 2;
-    assert_int_equal(e.saved_activation_bytes, 33375191040ULL + 12608077824ULL + fin);
+    /* and the trained head's input, the norm's output (F.linear saves it for dW) */
+    const uint64_t hin = 8192ULL * 3072 * 2;
+    assert_int_equal(e.saved_activation_bytes, 33375191040ULL + 12608077824ULL + fin + hin);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
     assert_int_equal(e.per_gpu.gradients_bytes, 0);
-    const uint64_t peak = 65293322240ULL + fin;
+    const uint64_t peak = 65293322240ULL + fin + hin;
     assert_int_equal(e.per_gpu.peak_allocated_bytes, peak);
     /* no expandable segments: reserved = allocated + 10% */
     assert_int_equal(e.per_gpu.peak_reserved_bytes, peak + (peak * 100 + 999) / 1000);
 
     w.training.framework.compile = GS_KNOB_ON;
     e = estimate(&m, &w);
-    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 12608077824ULL + fin_c);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 54488795136ULL + fin_c);
+    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 12608077824ULL + fin_c + hin);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 54488795136ULL + fin_c + hin);
 
     w.training.framework.loss = GS_LOSS_CHUNKED;
     e = estimate(&m, &w);
-    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 2364014592ULL + fin_c);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 45295405056ULL + fin_c);
+    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 2364014592ULL + fin_c + hin);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 45295405056ULL + fin_c + hin);
     /* at the head's backward: one weight gradient, the second chunk's beside it */
     assert_int_equal(e.per_gpu.gradients_bytes, 788004864ULL);
-    assert_int_equal(e.per_gpu.activations_bytes, 22570663936ULL + 1838678016ULL + fin_c);
+    assert_int_equal(e.per_gpu.activations_bytes, 22570663936ULL + 1838678016ULL + fin_c + hin);
     /* a fused linear-cross-entropy holds no logits but makes the head input's gradient whole
      * (8,192 x 3,072 x 2 = 50,331,648) beside the weight gradient (788,004,864): 41,880,717,312
      * (weights, states, saved activations, workspace) + 838,336,512 */
@@ -161,7 +165,7 @@ static void test_torchtune_llama32_3b_flags(void **state)
 
     w.training.recompute = GS_RECOMPUTE_FULL;
     e = estimate(&m, &w);
-    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_START], 24134092800ULL + fin_c);
+    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_START], 24134092800ULL + fin_c + hin);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_END);
     assert_int_equal(e.per_gpu.gradients_bytes, 6425499648ULL);
     assert_int_equal(e.per_gpu.activations_bytes, 806092800ULL + 268435456ULL);
@@ -174,7 +178,7 @@ static void test_torchtune_llama32_3b_flags(void **state)
     assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_END], 20384581632ULL + 788004864ULL);
     assert_int_equal(e.peak.phases[GS_PHASE_OPTIMIZER_STEP], 6425499648ULL + 12850999296ULL + ws);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24134092800ULL + fin_c);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24134092800ULL + fin_c + hin);
 
     w.training.framework.activation_offloading = GS_KNOB_ON;
     e = estimate(&m, &w);
@@ -196,7 +200,9 @@ static void test_torchtune_llama32_3b_flags(void **state)
  * layer keeps its input split over the tensor ranks, and the loss runs on the vocabulary shards
  * (framework.c gs_loss_eighths_per_logit). Llama-3.1-70B-shaped (h 8,192, 80 layers)
  * at TP 8, batch 16 x 8,192: a layer's checkpoint 16 x 8,192 x 8,192 x 2 / 8 = 268,435,456 B
- * rather than 2,147,483,648 - 80 x 1,879,048,192 = 150,323,855,360 B less saved. An explicit
+ * rather than 2,147,483,648 - 80 x 1,879,048,192 = 150,323,855,360 B less saved, and the
+ * final norm on its shard too (its fp32 input and normalized tensor, 6 x 131,072 x 8,192 x 7/8
+ * = 5,637,144,576 B less; the head's input is the whole sequence either way). An explicit
  * false is the request's; under another framework the switch stays off. */
 static void test_torchtitan_tensor_parallel_is_sequence_parallel(void **state)
 {
@@ -217,24 +223,27 @@ static void test_torchtitan_tensor_parallel_is_sequence_parallel(void **state)
     assert_false(off.sequence_parallel);
     assert_false(has_assumption(&off, "sequence_parallel"));
     assert_int_equal(off.saved_activation_bytes - defaulted.saved_activation_bytes,
-                     150323855360ULL);
+                     150323855360ULL + 5637144576ULL);
     w.parallelism.sequence_parallel = true;
     const struct gs_estimate on = estimate(&m, &w);
     assert_int_equal(on.saved_activation_bytes, defaulted.saved_activation_bytes);
     assert_false(has_assumption(&on, "sequence_parallel"));
     /* its loss runs on the vocabulary shards (loss_parallel): 16 bytes a logit, 16 x 131,072
      * x 16,032 (128,256 over 8 ranks) = 33,621,540,864 B over a fused linear-cross-entropy's
-     * none; on one GPU the fused ATen kernels' 12 x 131,072 x 128,256 = 201,729,245,184 */
+     * none; on one GPU the fused ATen kernels' 12 x 131,072 x 128,256 = 201,729,245,184. Both
+     * with the head's input, which the fused kernel does not keep: 131,072 x 8,192 x 2 =
+     * 2,147,483,648 */
     w.training.framework.loss = GS_LOSS_FUSED;
     assert_int_equal(on.saved_activation_bytes - estimate(&m, &w).saved_activation_bytes,
-                     33621540864ULL);
+                     33621540864ULL + 2147483648ULL);
     w.parallelism.tensor = 1;
     w.parallelism.data = 256;
     w.parallelism.sequence_parallel_given = false;
     w.parallelism.sequence_parallel = false;
     const uint64_t fused_one = estimate(&m, &w).saved_activation_bytes;
     w.training.framework.loss = GS_LOSS_DEFAULT;
-    assert_int_equal(estimate(&m, &w).saved_activation_bytes - fused_one, 201729245184ULL);
+    assert_int_equal(estimate(&m, &w).saved_activation_bytes - fused_one,
+                     201729245184ULL + 2147483648ULL);
     w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 16, 8192);
     w.training.recompute = GS_RECOMPUTE_FULL;
     w.parallelism.tensor = 8;
@@ -270,7 +279,7 @@ static void test_torchtitan_tensor_parallel_is_sequence_parallel(void **state)
  * output, which feeds only the residual add, is not kept (eager, the policy caches every
  * MUST_SAVE output as it runs): 4,294,967,296 B less (the page measured 77.0 GiB against
  * 82.4). The final norm comes on top of every figure: 16,384 x 4,096 x 6 eager, x 2
- * compiled. */
+ * compiled, and the trained head's input, 16,384 x 4,096 x 2. */
 static void test_torchtitan_llama31_8b_fsdp(void **state)
 {
     (void)state;
@@ -289,9 +298,10 @@ static void test_torchtitan_llama31_8b_fsdp(void **state)
      * and the normalized tensor its trained weight multiplies, 16,384 x 4,096 x 6; compiled,
      * its 16-bit input, x 2 */
     const uint64_t fin = 16384ULL * 4096 * 6, fin_c = 16384ULL * 4096 * 2;
-    assert_int_equal(e.saved_activation_bytes, 33353236480ULL + 25216155648ULL + fin);
+    const uint64_t hin = 16384ULL * 4096 * 2; /* the trained head's input, for its dW */
+    assert_int_equal(e.saved_activation_bytes, 33353236480ULL + 25216155648ULL + fin + hin);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
-    const uint64_t peak = 73622133248ULL + fin;
+    const uint64_t peak = 73622133248ULL + fin + hin;
     assert_int_equal(e.per_gpu.peak_allocated_bytes, peak);
     const uint64_t reserved = peak + (peak * 50 + 999) / 1000 + 4015130624ULL + 4202692608ULL +
                               2101346304ULL;
@@ -313,7 +323,7 @@ static void test_torchtitan_llama31_8b_fsdp(void **state)
      * x 16,384 x 32 = 4,294,967,296), and the final norm keeps its 16-bit input */
     w.training.framework.compile = GS_KNOB_ON;
     e = estimate(&m, &w);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 73622133248ULL - 4294967296ULL + fin_c);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 73622133248ULL - 4294967296ULL + fin_c + hin);
 
     /* DeepSpeed's ZeRO-3 for the same numbers has buckets, not FSDP units */
     w.parallelism.fsdp = false;
@@ -1034,11 +1044,11 @@ static void test_embedding_backward_kernel(void **state)
  * micro-batch and keeps (docs/training-peaks.md; bench/allocator-lengths.py). torchtune's
  * Llama-3.2-3B run above, batch 2 x 4096: the loss keeps 12 B a logit (output(h).float(), then
  * del logits), 12 x 8,192 x 128,256 = 12,608,077,824 B, with the final norm the head reads
- * (eager: its fp32 input and the normalized tensor, 8,192 x 3,072 x 6 = 150,994,944 B), more
- * than one layer's working set.
- * With the chunked loss (compiled, 8 chunks: 2,364,014,592 B, and the compiled final norm's
- * 16-bit input, 8,192 x 3,072 x 2 = 50,331,648 B) the loss's are still the larger; with a fused
- * loss (none) and full recomputation one layer's working set is: 806,092,800 + the gradient
+ * (eager: its fp32 input and the normalized tensor, 8,192 x 3,072 x 6 = 150,994,944 B) and the
+ * head's input (8,192 x 3,072 x 2 = 50,331,648 B), more than one layer's working set.
+ * With the chunked loss (compiled, 8 chunks: 2,364,014,592 B, the compiled final norm's
+ * 16-bit input and the head's input, 2 x 50,331,648 B) the loss's are still the larger; with a
+ * fused loss (none) and full recomputation one layer's working set is: 806,092,800 + the gradient
  * pair 268,435,456 = 1,074,528,256 B.
  * torchtitan sets expandable segments, whose segments grow in place: no growth to warn of. */
 static void test_varying_lengths(void **state)
@@ -1057,7 +1067,7 @@ static void test_varying_lengths(void **state)
     assert_non_null(assumption(&e, "padding"));
     const struct gs_assumption *blocks = assumption(&e, "length_dependent_blocks_bytes");
     assert_non_null(blocks);
-    assert_int_equal(blocks->value, 12608077824ULL + 8192ULL * 3072 * 6);
+    assert_int_equal(blocks->value, 12608077824ULL + 8192ULL * 3072 * 6 + 8192ULL * 3072 * 2);
     assert_true(has_warning(&e, "reserved_grows_with_lengths"));
 
     w.training.framework.compile = GS_KNOB_ON;
@@ -1065,7 +1075,7 @@ static void test_varying_lengths(void **state)
     e = estimate(&m, &w);
     blocks = assumption(&e, "length_dependent_blocks_bytes");
     assert_non_null(blocks);
-    assert_int_equal(blocks->value, 2364014592ULL + 8192ULL * 3072 * 2);
+    assert_int_equal(blocks->value, 2364014592ULL + 8192ULL * 3072 * 2 + 8192ULL * 3072 * 2);
     w.training.framework.loss = GS_LOSS_FUSED;
     w.training.recompute = GS_RECOMPUTE_FULL;
     e = estimate(&m, &w);

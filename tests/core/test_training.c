@@ -466,9 +466,10 @@ static void test_llama_layer_flash(void **state)
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.per_layer_bytes, 629669888ULL);
     /* the whole GPU: 32 layers, 8 bytes of token ids per token, the logits: 4096 tokens x
-     * 32000 x (2 bf16 + 4 fp32 upcast + 4 fp32 grad), and the final norm's 16-bit input,
-     * kept after the last layer: 4096 x 4096 x 2 */
-    const uint64_t head = 4096ULL * 32000 * 10 + 4096ULL * 4096 * 2;
+     * 32000 x (2 bf16 + 4 fp32 upcast + 4 fp32 grad), the final norm's 16-bit input, kept
+     * after the last layer: 4096 x 4096 x 2, and its output, the trained head's input:
+     * 4096 x 4096 x 2 */
+    const uint64_t head = 4096ULL * 32000 * 10 + 2 * 4096ULL * 4096 * 2;
     assert_int_equal(r.logits_bytes, head);
     assert_int_equal(r.total_bytes, 32 * 629669888ULL + 8 * 4096 + head);
 }
@@ -807,9 +808,9 @@ static void test_peft_adapter_casts(void **state)
  * first stage (1F1B, Narayanan et al. 2021; Megatron-LM's
  * compute_activation_memory; docs/training-memory.md, Pipeline parallelism:
  * micro-batches in flight); the last stage holds one plus
- * the logits and the final norm's input; a stage s between them p - s. Llama-2-7B, p = 4,
- * 8 micro-batches: first = 4 x (8 layers + token ids); last = 8 layers + logits + final
- * norm; the fullest stage before the last counts where a split is uneven. */
+ * the logits, the final norm's input and the head's; a stage s between them p - s. Llama-2-7B,
+ * p = 4, 8 micro-batches: first = 4 x (8 layers + token ids); last = 8 layers + logits + final
+ * norm + head input; the fullest stage before the last counts where a split is uneven. */
 static void test_pipeline_in_flight(void **state)
 {
     (void)state;
@@ -825,20 +826,20 @@ static void test_pipeline_in_flight(void **state)
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.first_stage_bytes, 4 * (8 * 629669888ULL + 8 * 4096));
     assert_int_equal(r.last_stage_bytes,
-                     8 * 629669888ULL + 4096ULL * 32000 * 10 + 4096ULL * 4096 * 2);
+                     8 * 629669888ULL + 4096ULL * 32000 * 10 + 2 * 4096ULL * 4096 * 2);
     assert_int_equal(r.total_bytes, r.first_stage_bytes);
     in.micro_batches = 2; /* fewer micro-batches than stages */
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.first_stage_bytes, 2 * (8 * 629669888ULL + 8 * 4096));
     /* torchtitan's split of 32 layers over 4 stages is 8, 9, 8, 7 (test_stage_splits): with 8
      * micro-batches the first stage holds 4 x (8 layers + token ids), the second 3 x 9 layers,
-     * fewer; the last 7 layers and the loss */
+     * fewer; the last 7 layers, the loss, the final norm and the head's input */
     par.stages.split = GS_SPLIT_TORCHTITAN;
     in.micro_batches = 8;
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.first_stage_bytes, 4 * (8 * 629669888ULL + 8 * 4096));
     assert_int_equal(r.last_stage_bytes,
-                     7 * 629669888ULL + 4096ULL * 32000 * 10 + 4096ULL * 4096 * 2);
+                     7 * 629669888ULL + 4096ULL * 32000 * 10 + 2 * 4096ULL * 4096 * 2);
     /* 80 layers over 16 stages are 5, 6, 5 ... 5, 4: the second stage's 15 x 6 layers
      * outweigh the first's 16 x (5 layers + token ids) */
     m = llama(4096, 80, 32, 32, 11008, 32000);
