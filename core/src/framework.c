@@ -172,8 +172,8 @@ static const struct row rows[] = {
       .loss_parallel = true, .fsdp_version = 2,
       .source = "torchtitan train.py cross_entropy(pred.flatten(0, 1).float(), ...) then del "
                 "pred, under loss_parallel() when tensor-parallel (parallel_dims "
-                "loss_parallel_enabled); torch.nn.RMSNorm (composite rms_norm upcasts to float); repeat_kv; "
-                "output.transpose(1, 2).contiguous(); parallelize_llama.py "
+                "loss_parallel_enabled); torch.nn.RMSNorm (composite rms_norm upcasts to "
+                "float); repeat_kv; output.transpose(1, 2).contiguous(); parallelize_llama.py "
                 "selective_ac_option 'op' (_save_list: every other mm, SDPA); "
                 "build_optimizers foreach=True; run_train.sh "
                 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; FSDP2"}},

@@ -1006,7 +1006,7 @@ static void test_peak_moments(void **state)
  * embedding's moment: weights, gradients and AdamW's two bf16 moments (4 x the weights) and no
  * activation; its transient holds the workspace and
  *   4096 x 4096 x 2 = 33,554,432 + 4096 x 4096 x 4 = 67,108,864 + 4096 x 48 = 196,608,
- * 100,859,904 B (the same run's measured peak is 113 MB over its weights, states and gradients).
+ * 100,859,904 B (the run measured 106,852,864 B over four times the weights it allocated).
  * At 3,072 tokens the direct kernel: the incoming gradient alone, 3072 x 4096 x 2 = 25,165,824;
  * under autocast (fp32 weights, so an fp32 embedding output) 50,331,648. */
 static void test_embedding_backward_kernel(void **state)
