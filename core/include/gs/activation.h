@@ -79,8 +79,9 @@ struct gs_activation_result {
                                    linear-cross-entropy, which never holds the logits, the head
                                    input's gradient it makes instead */
     uint64_t loss_chunks;       /* the chunks the loss runs over the logits (1: one) */
-    uint64_t final_norm_bytes;  /* of logits_bytes, what the final norms (and an adapted head)
-                                   keep until the head's backward has run */
+    uint64_t final_norm_bytes;  /* of logits_bytes, what the final norms, an adapted head's
+                                   adapters and a trained head's input keep until the head's
+                                   backward has run */
     uint64_t total_bytes;       /* the most loaded stage: stored + logits where they meet */
 };
 

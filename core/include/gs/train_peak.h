@@ -53,7 +53,8 @@ struct gs_peak_input {
     uint64_t head_grad;        /* the head weight's gradient (its vocabulary share) */
     uint64_t logit_grads;      /* every chunk's logits gradient, which the loss leaves it */
     uint64_t loss_chunks;      /* the chunks the loss ran over the logits (0 and 1: one) */
-    uint64_t head_kept;        /* what the final norms keep until after the head's backward */
+    uint64_t head_kept;        /* what the final norms and the head (its input, its adapters)
+                                  keep until after the head's backward */
     bool head_tied;            /* the head is the token embedding's matrix: its gradient waits
                                   for the embedding's, at the end of backward */
     uint64_t embedding_grad;   /* the token embedding's gradient, made by the last op of
