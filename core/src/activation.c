@@ -360,15 +360,28 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (v_view && !(rules->gqa_expanded && gqa))
         widths += q + k;
     /* the attention output: flash attention's backward reads it; eager attention's does not,
-     * so then only o_proj keeps it, when it needs its input; frameworks that make it
-     * contiguous first give o_proj a copy of its own */
+     * so then only o_proj keeps it, when it needs its input. o_proj gets a copy of its own only
+     * where the framework's attn_output.transpose(1, 2).contiguous() (or LitGPT's reshape)
+     * copies: where the kernel's output is laid out (batch, heads, seq, dim). The flash kernel
+     * lays its output out like its query (aten flash_api.cpp mha_fwd: out =
+     * at::empty_like(q_padded)), and a query rotated by whole heads keeps the projection's
+     * (batch, seq, heads, dim) layout (an elementwise op's output follows its first operand:
+     * q * cos + rotate_half(q) * sin); it becomes (batch, heads, seq, dim) when the framework
+     * makes it contiguous or the model's partial rotary concatenates it. Without autocast an
+     * fp32 query takes the memory-efficient kernel, whose output is always (batch, seq, heads,
+     * dim) (attention.cu _efficient_attention_forward: res = at::empty({B, M, num_heads, Kv})).
+     * Compiled code keeps no such copy. */
     const bool mixer_attends = b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA;
     const bool out_saved = rules == NULL || (in->flash_attention && mixer_attends) ||
                            l.saves[ROLE_OUT] || !mixer_attends;
     if (out_saved)
         widths += o;
-    if (rules != NULL && rules->out_proj_copy && !compiled && in->flash_attention &&
-        mixer_attends && l.saves[ROLE_OUT])
+    const bool query_contiguous =
+        rules != NULL &&
+        (rules->query_contiguous || (rules->model_qkv_views && b->attn.rotary_partial));
+    const bool output_like_query = in->flash_attention && (e == 2 || in->autocast);
+    if (query_contiguous && output_like_query && !compiled && b->mixer == GS_MIXER_ATTENTION &&
+        l.saves[ROLE_OUT])
         widths += o;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
     if (rules != NULL) /* eager q/k norms (fused kernels keep only their input) */

@@ -24,7 +24,7 @@ static const struct row rows[] = {
       .label = "transformers < 4.27 (HF Trainer on PyTorch 1.x)",
       .loss = GS_LOSS_FP32, .returns_fp32_logits = true, .loss_shift_copy = true,
       .loss_upcast = true, .norm_fp32_copy = true,
-      .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
+      .gqa_expanded = true, .quant_saves_input = true,
       .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
       .grads_persist = true,
       .fsdp_version = 1, .fsdp_no_sync = true,
@@ -34,7 +34,7 @@ static const struct row rows[] = {
                 "after it returned (the output dropped); Trainer model.zero_grad() on PyTorch "
                 "1.x keeps gradients (pytorch PR #92731); optim adamw_hf loops per parameter; "
                 "LlamaRMSNorm hidden_states.to(torch.float32); repeat_kv before eager/SDPA "
-                "attention; attn_output.transpose(1, 2).contiguous(); bitsandbytes MatMul4Bit "
+                "attention; bitsandbytes MatMul4Bit "
                 "saves A; "
                 "accumulation micro-batches under model.no_sync() (Trainer "
                 "_no_sync_in_gradient_accumulation; no sync_each_batch)"}},
@@ -49,7 +49,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.27-4.45 (HF Trainer)",
       .loss = GS_LOSS_FP32, .returns_fp32_logits = true, .loss_shift_copy = true,
       .loss_upcast = true, .norm_fp32_copy = true,
-      .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
+      .gqa_expanded = true, .quant_saves_input = true,
       .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
       .foreach_step = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .sync_each_batch_option = true,
@@ -58,7 +58,8 @@ static const struct row rows[] = {
                 "CausalLMOutputWithPast; Trainer.training_step: loss = "
                 "self.compute_loss(model, inputs), then backward (the output dropped); optim "
                 "adamw_torch (torch.optim.AdamW, foreach); LlamaRMSNorm upcast; repeat_kv; "
-                "contiguous attention output; bitsandbytes MatMul4Bit saves A; "
+                "LlamaSdpaAttention makes q contiguous only under a mask (the memory-efficient "
+                "kernel then); bitsandbytes MatMul4Bit saves A; "
                 "accumulation micro-batches under accelerator.accumulate(model), no_sync() "
                 "unless GradientAccumulationPlugin(sync_each_batch=True) (passed from "
                 "AcceleratorConfig.gradient_accumulation_kwargs, transformers PR #29589)"}},
@@ -67,9 +68,9 @@ static const struct row rows[] = {
      * the loss runs: its forward holds them, the upcast, the copy and log_softmax's output
      * (14 bytes a logit), whether or not the caller keeps the output through backward. */
     {GS_FW_TRANSFORMERS, 446,
-     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.46-4.48 (HF Trainer)",
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.46-4.47 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
-      .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
+      .norm_fp32_copy = true, .gqa_expanded = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
@@ -78,8 +79,33 @@ static const struct row rows[] = {
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss (4.46: logits = "
                 "logits.float(), shift_logits = logits[..., :-1, :].contiguous()); the model "
                 "returns the 16-bit logits; Trainer.training_step backward after compute_loss "
-                "returned; optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; contiguous "
-                "attention output; bitsandbytes MatMul4Bit saves A; "
+                "returned; optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; LlamaSdpaAttention "
+                "makes q contiguous only under a mask (the memory-efficient kernel then); "
+                "bitsandbytes MatMul4Bit saves A; "
+                "every accumulating micro-batch under accelerator.no_sync whatever "
+                "sync_each_batch says (trainer.py: context = functools.partial("
+                "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
+                "transformers issue #29425)"}},
+    /* 4.48: the attention functions moved to integrations/sdpa_attention.py, which makes
+     * query, key and value contiguous before SDPA (a workaround for pytorch issue #112577), so
+     * the flash kernel's output is laid out (batch, heads, seq, dim) and the model's
+     * attn_output.transpose(1, 2).contiguous() copies it; removed by transformers PR #40315
+     * (merged 2025-08-20, so from 4.56). The loss as in 4.46. */
+    {GS_FW_TRANSFORMERS, 448,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.48 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
+      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .model_qkv_views = true,
+      .dora_recomputes_base = true,
+      .foreach_step = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
+      .source = "transformers/loss/loss_utils.py ForCausalLMLoss (4.46: logits = "
+                "logits.float(), shift_logits = logits[..., :-1, :].contiguous()); the model "
+                "returns the 16-bit logits; Trainer.training_step backward after compute_loss "
+                "returned; optim adamw_torch; LlamaRMSNorm upcast; integrations/sdpa_attention.py "
+                "repeat_kv and query = query.contiguous() (until PR #40315); bitsandbytes "
+                "MatMul4Bit saves A; "
                 "every accumulating micro-batch under accelerator.no_sync whatever "
                 "sync_each_batch says (trainer.py: context = functools.partial("
                 "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
@@ -89,9 +115,9 @@ static const struct row rows[] = {
      * its peak: 12 bytes a logit under the Trainer, which drops the output before backward;
      * 14 for a loop that keeps it. */
     {GS_FW_TRANSFORMERS, 449,
-     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.49-4.x (HF Trainer)",
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.49-4.55 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true,
-      .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
@@ -100,8 +126,32 @@ static const struct row rows[] = {
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
                 "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
-                "optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; contiguous attention "
-                "output; bitsandbytes MatMul4Bit saves A; "
+                "optim adamw_torch; LlamaRMSNorm upcast; integrations/sdpa_attention.py repeat_kv "
+                "and query = query.contiguous() (until PR #40315); bitsandbytes MatMul4Bit "
+                "saves A; "
+                "every accumulating micro-batch under accelerator.no_sync whatever "
+                "sync_each_batch says (trainer.py: context = functools.partial("
+                "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
+                "transformers issue #29425)"}},
+    /* 4.56: sdpa_attention.py no longer makes the query contiguous (transformers PR #40315,
+     * "Remove unnecessary contiguous calls for modern torch", merged 2025-08-20): a query
+     * rotated by whole heads keeps the projection's (batch, seq, heads, dim) layout, so does
+     * the flash kernel's output, and the model's transpose(1, 2).contiguous() copies nothing.
+     * Everything else as in 4.49. */
+    {GS_FW_TRANSFORMERS, 456,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.56-4.x (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true,
+      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .model_qkv_views = true,
+      .dora_recomputes_base = true,
+      .foreach_step = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
+      .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
+                "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
+                "Trainer.training_step backward after compute_loss returned the loss alone; "
+                "optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; sdpa_attention.py passes the "
+                "query as the model rotated it (PR #40315); bitsandbytes MatMul4Bit saves A; "
                 "every accumulating micro-batch under accelerator.no_sync whatever "
                 "sync_each_batch says (trainer.py: context = functools.partial("
                 "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
@@ -121,7 +171,7 @@ static const struct row rows[] = {
     {GS_FW_TRANSFORMERS, 500,
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.0-5.1 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
-      .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
+      .gqa_expanded = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
@@ -140,7 +190,7 @@ static const struct row rows[] = {
     {GS_FW_TRANSFORMERS, 502,
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.2-5.x (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
-      .gqa_expanded = true, .out_proj_copy = true, .quant_saves_input = true,
+      .gqa_expanded = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
@@ -157,23 +207,25 @@ static const struct row rows[] = {
     {GS_FW_TORCHTUNE, 0,
      {.framework = GS_FW_TORCHTUNE, .label = "torchtune", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .loss_chunks = 8, .norm_fp32_copy = true, .gqa_expanded = true,
-      .out_proj_copy = true,
       .fsdp_version = 2,
       .source = "torchtune TransformerDecoder: output(h).float(), the recipe's _loss_step del "
                 "logits; CEWithChunkedOutputLoss num_output_chunks = 8; modules/rms_norm.py "
-                "x.float(); MultiHeadAttention expands k/v to every head before SDPA; "
-                "output.transpose(1, 2).contiguous(); torchao linear_nf4 keeps only the NF4 "
+                "x.float(); MultiHeadAttention expands k/v to every head before SDPA; rope on "
+                "[b, s, n_h, h_d] before q.transpose(1, 2), so output.transpose(1, 2)"
+                ".contiguous() copies nothing; torchao linear_nf4 keeps only the NF4 "
                 "weight; zero_grad(set_to_none=True); recipe configs AdamW fused=True; FSDP2 "
                 "fully_shard"}},
     {GS_FW_TORCHTITAN, 0,
      {.framework = GS_FW_TORCHTITAN, .label = "torchtitan", .loss = GS_LOSS_FP32,
-      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
+      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
       .op_selective = true, .foreach_step = true, .expandable_segments = true,
       .loss_parallel = true, .fsdp_version = 2,
       .source = "torchtitan train.py cross_entropy(pred.flatten(0, 1).float(), ...) then del "
                 "pred, under loss_parallel() when tensor-parallel (parallel_dims "
                 "loss_parallel_enabled); torch.nn.RMSNorm (composite rms_norm upcasts to "
-                "float); repeat_kv; output.transpose(1, 2).contiguous(); parallelize_llama.py "
+                "float); repeat_kv; apply_rotary_emb on (bs, seqlen, heads, dim) before "
+                "xq.transpose(1, 2), so output.transpose(1, 2).contiguous() copies nothing; "
+                "parallelize_llama.py "
                 "selective_ac_option 'op' (_save_list: every other mm, SDPA); "
                 "build_optimizers foreach=True; run_train.sh "
                 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; FSDP2"}},
@@ -185,7 +237,7 @@ static const struct row rows[] = {
     {GS_FW_LITGPT, 0,
      {.framework = GS_FW_LITGPT, .label = "lit-gpt / LitGPT", .loss = GS_LOSS_CHUNKED,
       .logits_fp32_held = true, .loss_upcast = true, .loss_chunk_tokens = 128,
-      .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .quant_saves_input = true, .qkv_fused_pinned = true, .lora_fused_qkv = true,
       .foreach_step = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true,
@@ -195,7 +247,8 @@ static const struct row rows[] = {
                 "through backward are fp32; litgpt RMSNorm x.float(); model.py "
                 "CausalSelfAttention: qkv = self.attn(x) split into views, q and k rotated "
                 "into new tensors, v passed as a view (it keeps qkv alive); k/v expanded "
-                "for SDPA under grouped queries; y.reshape(B, T, C) of the transposed output "
+                "for SDPA under grouped queries; q = torch.cat((q_roped, q[..., rope_n_elem:]), "
+                "dim=-1) is contiguous, so y.reshape(B, T, C) of the transposed output "
                 "copies; lora.py LoRAQKVLinear: one lora_A (one dropout) for q/k/v, zero_pad's "
                 "index_copy keeps its source; bitsandbytes MatMul4Bit; torch.optim.AdamW "
                 "(foreach); Lightning FSDPStrategy (FSDP1: use_orig_params=True, each Block a "
@@ -211,7 +264,7 @@ static const struct row rows[] = {
     {GS_FW_DEEPSPEED, 0,
      {.framework = GS_FW_DEEPSPEED, .label = "DeepSpeed engine (transformers model)",
       .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
-      .norm_fp32_copy = true, .gqa_expanded = true, .out_proj_copy = true,
+      .norm_fp32_copy = true, .gqa_expanded = true,
       .quant_saves_input = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .dora_recomputes_base = true, .grads_persist = true,
       .deepspeed_buckets = true,

@@ -227,6 +227,17 @@ static void read_rope_tables(const json_t *config, struct gs_arch *a)
     const uint64_t dim = rotary_dim(config, rope, blk);
     if (dim == 0)
         return;
+    /* a rotary dimension short of the head: transformers' apply_rotary_pos_emb rotates
+     * q[..., :rotary_dim] and concatenates q_pass back (torch.cat([q_embed, q_pass], dim=-1):
+     * Phi-3, GPT-NeoX, GLM, Qwen3-Next and Qwen3.5, MiniMax-M2). Gemma 4's "proportional" rope
+     * rotates every value (its frequencies past the rotary part are zero), with no concatenation */
+    if (strcmp(rope_type(rope), "proportional") != 0)
+        for (size_t i = 0; i < a->block_count && i < GS_BLOCKS_MAX; i++) {
+            struct gs_block *b = &a->blocks[i];
+            if (b->mixer == GS_MIXER_ATTENTION && !b->attn.nope && !b->attn.cross_only &&
+                b->attn.head_dim == blk->attn.head_dim && dim < b->attn.head_dim)
+                b->attn.rotary_partial = true;
+        }
     a->rope_tables[0] = (struct gs_rope_table){rope_rows(rope, a->max_position_embeddings), dim};
     a->rope_table_count = count > 1 && count <= GS_ROPE_TABLES_MAX ? count : 1;
 }

@@ -555,9 +555,16 @@ static struct gs_arch small_llama(void)
  *   SwiGLU: gate, silu, up, down's input: 4 x 2 x 128 = 1,024
  *   eager_attention_forward: softmax(dtype=float32) keeps 4 bytes a score and .to(bf16) the 2
  *   the matmul with V keeps: 4 heads x 16 keys x 6 = 384
- * = 2,944 B x 16 tokens = 47,104. SDPA keeps the fp32 log-sum-exp (4 x 4 = 16) and o_proj its
- * contiguous copy (+128): 2,704 x 16 = 43,264. GPT-2-style eager code (softmax at the scores'
- * dtype, eager_softmax_native) with attention dropout: 2 + the dropout's mask and bf16
+ * = 2,944 B x 16 tokens = 47,104. SDPA keeps the fp32 log-sum-exp (4 x 4 = 16) and o_proj reads
+ * the flash kernel's own output: 2,576 x 16 = 41,216. The kernel lays its output out like its
+ * query (aten flash_api.cpp mha_fwd: out = at::empty_like(q_padded)); the rotated query keeps
+ * q_proj's (batch, seq, heads, dim) layout (q * cos is laid out like q), so
+ * attn_output.transpose(1, 2).contiguous() copies nothing. Where the query reaches the kernel
+ * contiguous (transformers 4.48-4.55 sdpa_attention.py query.contiguous(); a partial rotary's
+ * torch.cat([q_embed, q_pass], dim=-1)) it copies: + 2 x 64 = 128, 2,704 x 16 = 43,264; not
+ * in fp32, where SDPA runs the memory-efficient kernel, whose output is always (batch, seq,
+ * heads, dim) (attention.cu _efficient_attention_forward). GPT-2-style eager code (softmax at
+ * the scores' dtype, eager_softmax_native) with attention dropout: 2 + the dropout's mask and bf16
  * output 3 = 5 a score (320) -> 2,880 x 16 = 46,080. A q_norm and k_norm (Qwen3, per head)
  * normalize all of Q and K: + 2 x 6 x 64 = 768 -> 3,712 x 16 = 59,392. */
 static void test_transformers_eager_layer(void **state)
@@ -583,7 +590,25 @@ static void test_transformers_eager_layer(void **state)
     in.flash_attention = true;
     gs_framework_resolve(&knobs, true, &rules);
     assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 41216);
+    a.blocks[0].attn.rotary_partial = true; /* a partial rotary concatenates the query */
+    assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.per_layer_bytes, 43264);
+    a.blocks[0].attn.rotary_partial = false;
+    knobs.framework_version = 450; /* sdpa_attention.py's query.contiguous() */
+    gs_framework_resolve(&knobs, true, &rules);
+    assert_true(rules.query_contiguous);
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 43264);
+    /* fp32: the memory-efficient kernel's output, no copy whichever way the query comes */
+    in.element_bytes = 4;
+    struct gs_activation_result fp32_contiguous, fp32_as_rotated;
+    assert_true(gs_activation_bytes(&in, &fp32_contiguous));
+    knobs.framework_version = 517;
+    gs_framework_resolve(&knobs, true, &rules);
+    assert_true(gs_activation_bytes(&in, &fp32_as_rotated));
+    assert_int_equal(fp32_contiguous.per_layer_bytes, fp32_as_rotated.per_layer_bytes);
+    in.element_bytes = 2;
 
     in.flash_attention = false;
     gs_framework_resolve(&knobs, false, &rules);

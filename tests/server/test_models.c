@@ -370,6 +370,48 @@ static void test_rope_tables(void **state)
     assert_false(ovf);
 }
 
+/* Whether a model's attention blocks rotate only part of each head and concatenate the rest
+ * back (transformers apply_rotary_pos_emb: torch.cat([q_embed, q_pass], dim=-1)), which makes
+ * the query a new contiguous (batch, heads, seq, dim) tensor in training: phi-2 (0.4 of 80),
+ * Phi-3/4-mini (0.75), Qwen3-Next (0.25 of 256), MiniMax-M2 (rotary_dim 64 of 128); not a whole
+ * rotary (Llama 4, Qwen3), nor Gemma 4's "proportional" rope, which rotates every value with
+ * zero frequencies past the rotary part. */
+static void test_rotary_partial(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        bool partial;
+    } cases[] = {
+        {"phi/microsoft__phi-2.json", true},
+        {"qwen3_next/Qwen__Qwen3-Next-80B-A3B-Thinking.json", true},
+        {"minimax_m2/MiniMaxAI__MiniMax-M2.reduced.json", true},
+        {"llama4/meta-llama__Llama-4-Scout-17B-16E-Instruct.json", false},
+        {"gemma4/google__gemma-4-26B-A4B.json", false},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct gs_arch a = fixture_arch_file(cases[i].file);
+        size_t attention = 0, partial = 0;
+        for (size_t b = 0; b < a.block_count; b++) {
+            if (a.blocks[b].mixer != GS_MIXER_ATTENTION || a.blocks[b].attn.nope)
+                continue;
+            attention++;
+            partial += a.blocks[b].attn.rotary_partial;
+        }
+        if (attention == 0 || partial != (cases[i].partial ? attention : 0))
+            fail_msg("%s: %zu of %zu attention blocks partial", cases[i].file, partial,
+                     attention);
+    }
+    const struct gs_arch phi3 = fixture_arch("{\"model_type\":\"phi3\",\"hidden_size\":3072,"
+                                             "\"intermediate_size\":8192,"
+                                             "\"num_attention_heads\":24,"
+                                             "\"num_key_value_heads\":8,"
+                                             "\"num_hidden_layers\":2,\"vocab_size\":200064,"
+                                             "\"max_position_embeddings\":131072,"
+                                             "\"partial_rotary_factor\":0.75}");
+    assert_true(phi3.blocks[0].attn.rotary_partial);
+}
+
 /* ------------------------------------------------------------ 2025-26 decoders (issue 30) */
 
 /* One architecture given inline (no verbatim config.json of these was found; the fields
@@ -557,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_every_fixture_estimates),
         cmocka_unit_test(test_gemma3_local_global),
         cmocka_unit_test(test_rope_tables),
+        cmocka_unit_test(test_rotary_partial),
         cmocka_unit_test(test_olmo3),
         cmocka_unit_test(test_apertus),
         cmocka_unit_test(test_starcoder2),

@@ -144,6 +144,12 @@ struct gs_attention {
                                 views (Phi3Attention's qkv[..., :query_pos] slices, GPT-NeoX's
                                 chunk, Qwen-1's split): a V that reaches the attention kernel as
                                 such a view keeps the whole output alive (training) */
+    bool rotary_partial;     /* the model's code rotates the first rotary_dim values of each
+                                head and concatenates the rest back (transformers
+                                apply_rotary_pos_emb with partial_rotary_factor or rotary_dim:
+                                torch.cat([q_embed, q_pass], dim=-1)), so Q reaches the
+                                attention kernel as a new contiguous (batch, heads, seq, dim)
+                                tensor (training) */
     bool kv_shared;          /* the layer attends over an earlier layer's keys and values
                                 (Gemma 3n/4 num_kv_shared_layers; vLLM kv_sharing_target_layer_name):
                                 it caches nothing of its own */

@@ -102,7 +102,12 @@ struct gs_framework_rules {
                                    base output it computed before the dropout */
     bool softmax_fp32;          /* eager attention's softmax runs in fp32 and is cast back for
                                    the matmul with V (transformers eager_attention_forward) */
-    bool out_proj_copy;         /* the attention output is made contiguous for o_proj */
+    bool query_contiguous;      /* the framework hands the attention kernel a contiguous
+                                   (batch, heads, seq, dim) query (transformers 4.48-4.55
+                                   sdpa_attention.py query.contiguous(); LitGPT's rope ends in
+                                   torch.cat): a flash kernel's output, laid out like its query,
+                                   is then copied when the transposed output is made contiguous
+                                   for o_proj */
     bool quant_saves_input;     /* a 4-bit base linear saves its input for backward whether or
                                    not it is adapted (bitsandbytes MatMul4Bit; torchao's NF4
                                    linear keeps only the weight) */
