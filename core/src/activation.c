@@ -665,6 +665,35 @@ static uint64_t head_input_bytes(struct acc *c, const struct gs_activation_input
     return mul(c, mul(c, tokens, a->hidden_size), in->element_bytes);
 }
 
+/* What a masked-LM head's transform keeps until its backward: BERT's BertLMPredictionHead runs
+ * BertPredictionHeadTransform (dense h -> h, ACT2FN[hidden_act], LayerNorm) before the decoder
+ * (modeling_bert.py), so, trained, the dense keeps its input (the last layer's output, which no
+ * layer keeps) and the activation what it keeps (GELU its input, the dense's output); the
+ * LayerNorm's input is a model-level norm's (final_norm_bytes) and the decoder's input the
+ * head's (head_input_bytes). The transform is the model-level head linear of the hidden width
+ * (gs_module in == out == hidden_size, GS_PART_LM_HEAD). The whole, for `tokens` tokens. */
+static uint64_t head_transform_bytes(struct acc *c, const struct gs_activation_input *in,
+                                     uint64_t tokens)
+{
+    const struct gs_arch *a = in->arch;
+    if (!a->logits || in->trainable != GS_TRAIN_ALL || in->rules == NULL || a->block_count == 0)
+        return 0;
+    const uint64_t e = in->element_bytes, h = a->hidden_size;
+    uint64_t per_token = 0;
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        if (m->kind != GS_MODULE_LINEAR || m->part != GS_PART_LM_HEAD || m->in != h || m->out != h)
+            continue;
+        /* the activation as an ungated MLP's of width h whose next linear keeps nothing of it
+         * (the LayerNorm keeps its output, counted above); relu keeps only that output */
+        struct gs_block act = {.mlp = {.kind = GS_MLP_DENSE, .act = a->blocks[0].mlp.act}};
+        const bool relu = a->blocks[0].mlp.act == GS_ACT_RELU;
+        const uint64_t act_kept = relu ? 0 : mlp_eager_bytes(in, &act, e, false);
+        per_token = add(c, per_token, mul(c, add(c, e, act_kept), h));
+    }
+    return mul(c, tokens, per_token);
+}
+
 /* The micro-batches an interleaved schedule runs through one chunk before the next: Megatron-LM's
  * microbatch_group_size_per_vp_stage, by default p (schedules.py get_schedule_table);
  * torch.distributed.pipelining's ScheduleInterleaved1F1B (torchtitan's), m over max(1, m / p)
@@ -812,9 +841,10 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     if (in->parallelism->sequence_parallel)
         norms_kept = div_ceil(norms_kept, in->parallelism->tensor);
     const uint64_t final_norms =
-        offloaded ? 0
-                  : add(&c, add(&c, norms_kept, head_adapter_bytes(&c, in, tokens)),
-                        head_input_bytes(&c, in, tokens));
+        offloaded
+            ? 0
+            : add(&c, add(&c, norms_kept, head_adapter_bytes(&c, in, tokens)),
+                  add(&c, head_input_bytes(&c, in, tokens), head_transform_bytes(&c, in, tokens)));
     out->logits_bytes = add(&c, out->logits_bytes, final_norms);
     out->final_norm_bytes = final_norms;
     out->loss_chunks = loss_chunks(in);

@@ -652,6 +652,47 @@ static void test_transformers_eager_layer(void **state)
     assert_int_equal(olmo.per_layer_bytes - r.per_layer_bytes, 8192);
 }
 
+/* BERT's masked-LM head, trained in fp32 (a small BERT: h 64, 2 layers, 4 heads, 16 tokens):
+ * until the head's backward it keeps, per token, the embedding LayerNorm's input (4h) and the
+ * transform's (BertPredictionHeadTransform: dense, ACT2FN["gelu"], LayerNorm): the dense's
+ * input, the last layer's output (4h), GELU's input, the dense's output (4h), the LayerNorm's
+ * input (4h), and the decoder's input, the LayerNorm's output (4h): 5 x 4 x 64 = 1,280 B, x 16
+ * = 20,480. With relu the activation keeps only its output, the LayerNorm's input: 16,384. */
+static void test_bert_mlm_head(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"bert\",\"hidden_size\":64,"
+                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                                    "\"num_hidden_layers\":2,\"vocab_size\":1000,"
+                                    "\"max_position_embeddings\":512,\"type_vocab_size\":2,"
+                                    "\"hidden_act\":\"gelu\","
+                                    "\"architectures\":[\"BertForMaskedLM\"]}");
+    assert_true(a.logits);
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    knobs.framework_version = 517;
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, true, &rules);
+    struct gs_activation_input in = {.arch = &a,
+                                     .batch_size = 1,
+                                     .sequence_length = 16,
+                                     .micro_batches = 1,
+                                     .element_bytes = 4,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .flash_attention = true,
+                                     .parallelism = &par,
+                                     .rules = &rules};
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.final_norm_bytes, 20480);
+    for (size_t i = 0; i < a.block_count; i++)
+        a.blocks[i].mlp.act = GS_ACT_RELU;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.final_norm_bytes, 16384);
+}
+
 /* What the first block's qkv_views adds to one layer (and, in *total, to the whole GPU) under
  * `in`: its activations with the flag as the reader set it, less without it. */
 static uint64_t views_extra(const struct gs_activation_input *in, struct gs_arch *a,
@@ -1005,6 +1046,7 @@ int main(void)
         cmocka_unit_test(test_llama_layer_flash),
         cmocka_unit_test(test_interleaved_schedule),
         cmocka_unit_test(test_transformers_eager_layer),
+        cmocka_unit_test(test_bert_mlm_head),
         cmocka_unit_test(test_fused_qkv_views),
         cmocka_unit_test(test_activation_functions),
         cmocka_unit_test(test_peft_adapter_casts),
