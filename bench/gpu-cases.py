@@ -23,6 +23,12 @@ Cases:
                      10 x 2,048. What stays on the GPU under offload is the open question (7-22% under).
   nooffload-fsdp1    the same without offload, for the difference. (Their requests say full_shard at data
                      1: FSDP1 runs NO_SHARD there, the same bytes a GPU.)
+  saved-tensors      what autograd saves in one forward, by storage (torch.autograd.graph.saved_tensors_hooks:
+                     shape, stride, dtype, storage bytes), for a two-layer Llama 3.2 1B shape (32 heads, 8 KV
+                     heads) in bf16 under SDPA, the same in fp32, and a Phi-3 shape (partial rotary 0.75):
+                     whether SDPA keeps K/V at 8 heads or repeated to 32 (gpusizer's 5.x rows repeat them;
+                     use_gqa_in_sdpa says it should not), and whether o_proj's input shares the attention
+                     output's storage (bf16 whole rotary, fp32: it should) or is a copy (partial rotary).
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
@@ -55,7 +61,50 @@ CASES = {
                                env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}),
     "offload-fsdp1": dict(config="llama2-7b", offload=True, steps=3),
     "nooffload-fsdp1": dict(config="llama2-7b", offload=False, steps=3),
+    "saved-tensors": dict(saved=True),
 }
+
+SAVED_SHAPES = {  # two layers each, so that the per-layer storages repeat and stand out
+    "llama3.2-1b-bf16": ({"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 2048,
+                          "intermediate_size": 8192, "num_hidden_layers": 2, "num_attention_heads": 32,
+                          "num_key_value_heads": 8, "head_dim": 64, "vocab_size": 128256,
+                          "tie_word_embeddings": True, "max_position_embeddings": 8192,
+                          "rope_theta": 500000.0, "hidden_act": "silu"}, "bfloat16"),
+    "llama3.2-1b-fp32": (None, "float32"),
+    "phi3-partial-rotary-bf16": ({"model_type": "phi3", "architectures": ["Phi3ForCausalLM"],
+                                  "hidden_size": 3072, "intermediate_size": 8192, "num_hidden_layers": 2,
+                                  "num_attention_heads": 24, "num_key_value_heads": 8, "vocab_size": 200064,
+                                  "tie_word_embeddings": True, "max_position_embeddings": 131072,
+                                  "partial_rotary_factor": 0.75, "hidden_act": "silu"}, "bfloat16"),
+}
+
+
+def run_saved():
+    """Every tensor autograd saves in one forward (batch 4 x 2,048, no mask), grouped by storage."""
+    import torch
+    results = {}
+    for name, (cfgd, dtype) in SAVED_SHAPES.items():
+        cfgd = cfgd or SAVED_SHAPES["llama3.2-1b-bf16"][0]
+        model = build(cfgd, getattr(torch, dtype))
+        model.train()
+        ids = torch.randint(0, cfgd["vocab_size"], (4, 2048), device="cuda")
+        storages = {}
+
+        def pack(t):
+            key = t.untyped_storage().data_ptr()
+            entry = storages.setdefault(key, {"storage_bytes": t.untyped_storage().nbytes(), "views": []})
+            view = [list(t.shape), list(t.stride()), str(t.dtype)]
+            if view not in entry["views"] and len(entry["views"]) < 8:
+                entry["views"].append(view)
+            return t
+
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            loss = model(input_ids=ids, labels=ids).loss
+        loss.backward()
+        results[name] = sorted(storages.values(), key=lambda e: -e["storage_bytes"])
+        del model, loss, ids
+        torch.cuda.empty_cache()
+    return {"saved": results}
 
 
 def swift_lengths(steps, max_length, seed=0):
@@ -203,7 +252,8 @@ def child(name):
     record = {"id": name, "case": {k: v for k, v in case.items() if k != "env"}, "env": case.get("env", {})}
     try:
         record["environment"] = environment()
-        record.update(run_fsdp1(case) if "offload" in case else run_lengths(case))
+        record.update(run_saved() if case.get("saved") else
+                      run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs
         record["ok"] = False
