@@ -595,9 +595,19 @@ static void test_transformers_eager_layer(void **state)
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.per_layer_bytes, 43264);
     a.blocks[0].attn.rotary_partial = false;
-    knobs.framework_version = 450; /* sdpa_attention.py's query.contiguous() */
+    /* sdpa_attention.py's query.contiguous(): from 4.48 (the attention functions' move there)
+     * to 4.55 (transformers PR #40315 removed it before 4.56) */
+    static const struct {
+        uint32_t version;
+        bool contiguous;
+    } releases[] = {{447, false}, {448, true}, {455, true}, {456, false}, {502, false}};
+    for (size_t i = 0; i < sizeof(releases) / sizeof(releases[0]); i++) {
+        knobs.framework_version = releases[i].version;
+        gs_framework_resolve(&knobs, true, &rules);
+        assert_int_equal(rules.query_contiguous, releases[i].contiguous);
+    }
+    knobs.framework_version = 450;
     gs_framework_resolve(&knobs, true, &rules);
-    assert_true(rules.query_contiguous);
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.per_layer_bytes, 43264);
     /* fp32: the memory-efficient kernel's output, no copy whichever way the query comes */
