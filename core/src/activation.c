@@ -332,8 +332,13 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     p.replicated = mul(c, mul(c, per_token, tokens), h);
     p.replicated = add(c, p.replicated,
                        mul(c, tokens, add(c, l.dropout[ROLE_ATTN_IN], l.dropout[ROLE_MLP_IN])));
-    if (a->hidden_dropout) /* 1-byte masks after attention and after the MLP */
-        p.replicated = add(c, p.replicated, mul(c, mul(c, 2, tokens), h));
+    /* 1-byte masks on the residual branches: after attention and after the MLP, and after a
+     * second (cross-)attention where the block has one (T5LayerCrossAttention.forward:
+     * hidden_states + self.dropout(attention_output[0]); WhisperDecoderLayer.forward, after
+     * encoder_attn) */
+    if (a->hidden_dropout)
+        p.replicated = add(c, p.replicated,
+                           mul(c, mul(c, b->attn.cross && !b->attn.cross_only ? 3 : 2, tokens), h));
 
     /* Q, K, V as the attention kernel saves them; repeated to every head when the framework
      * expands grouped K/V before calling it */

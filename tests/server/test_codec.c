@@ -347,6 +347,54 @@ static void test_dropout_from_config(void **state)
     json_decref(b);
 }
 
+/* T5-3B (d_model 1024, 32 heads x 128 = 4,096, d_ff 16,384, relu, dropout_rate 0.1 by default)
+ * under autocast over fp32 weights (regime amp), batch 4 x 512 tokens, by hand from
+ * modeling_t5.py (T5LayerNorm, T5Attention, T5DenseActDense, T5LayerCrossAttention), per token:
+ * - each T5LayerNorm over the fp32 residual keeps its input (pow's operand: .to(float32) of an fp32
+ *   tensor is the tensor itself) and the fp32 product the weight multiplies: 8 x 1,024 = 8,192;
+ * - autocast casts that fp32 output to bf16 once per linear call, and each linear keeps its copy:
+ *   2 x 1,024 = 2,048 a call (q, k, v and wi; in the decoder also the cross-attention's q, and its
+ *   k and v over the encoder's output);
+ * - Q and K (the scores' matmul), V (the matmul with the probabilities) in bf16: 3 x 8,192; o's
+ *   input, the contiguous copy of the attention output: 8,192;
+ * - a score (32 heads x 512 keys a token): softmax(scores.float()) keeps its fp32 output (4), the
+ *   dropout its mask (1) and the matmul with V the dropout output (2): 7 x 16,384 = 114,688;
+ * - the MLP: relu's output (2), the dropout mask (1), wo's bf16 copy of the fp32 cast the model
+ *   makes for its fp32 weight (2): 5 x 16,384 = 81,920;
+ * - a 1-byte dropout mask on each residual branch: two in an encoder layer, three in a decoder
+ *   layer (after self-attention, cross-attention and the MLP).
+ * Encoder layer: 2 x 8,192 + 4 x 2,048 + 32,768 + 114,688 + 81,920 + 2 x 1,024 = 256,000;
+ * decoder layer: 3 x 8,192 + 7 x 2,048 + 2 x (32,768 + 114,688) + 81,920 + 3 x 1,024 = 418,816;
+ * x 2,048 tokens. The H200 run of this shape (tests/fixtures/calibration/h200-training.json,
+ * t5-3b-amp-b4s512) is within 0.1% with them. Measured here as what one more layer of each
+ * stack adds at backward start. */
+static void test_t5_layers_under_autocast(void **state)
+{
+    (void)state;
+    static const char *const shapes[] = {"24, \"num_decoder_layers\": 24",
+                                         "23, \"num_decoder_layers\": 24",
+                                         "24, \"num_decoder_layers\": 23"};
+    json_int_t bytes[3];
+    for (size_t i = 0; i < 3; i++) {
+        char request[1024];
+        snprintf(
+            request, sizeof(request),
+            "{\"model\":{\"config\":{\"model_type\":\"t5\",\"d_model\":1024,\"d_ff\":16384,"
+            "\"d_kv\":128,\"num_heads\":32,\"vocab_size\":32128,\"feed_forward_proj\":"
+            "\"relu\",\"num_layers\": %s}},\"mode\":\"training\",\"precision\":{\"weights\":"
+            "\"fp32\"},\"training\":{\"batch_size\":4,\"sequence_length\":512,"
+            "\"regime\":\"amp\",\"framework\":\"transformers\",\"framework_version\":\"5.17\"}}",
+            shapes[i]);
+        struct problem p;
+        json_t *r = estimate(request, &p);
+        assert_non_null(r);
+        bytes[i] = get_int(r, "training.phases.backward_start.activations_bytes");
+        json_decref(r);
+    }
+    assert_int_equal(bytes[0] - bytes[1], 256000LL * 2048);
+    assert_int_equal(bytes[0] - bytes[2], 418816LL * 2048);
+}
+
 /* Parity through the API with a pasted Llama-2-7B config on 8 GPUs: the
  * DeepSpeed rows print as DeepSpeed's estimate_zero2/zero3_model_states_mem_needs
  * compute them ("26.67GB" per GPU for ZeRO-2 without offload, "14.61GB" for
@@ -1432,6 +1480,7 @@ int main(void)
         cmocka_unit_test(test_published_counts_from_configs),
         cmocka_unit_test(test_lora_through_the_api),
         cmocka_unit_test(test_dropout_from_config),
+        cmocka_unit_test(test_t5_layers_under_autocast),
         cmocka_unit_test(test_deepspeed_parity_through_the_api),
         cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_training_framework_fields),
