@@ -26,9 +26,10 @@ Cases:
   saved-tensors      what autograd saves in one forward, by storage (torch.autograd.graph.saved_tensors_hooks:
                      shape, stride, dtype, storage bytes), for a two-layer Llama 3.2 1B shape (32 heads, 8 KV
                      heads) in bf16 under SDPA, the same in fp32, and a Phi-3 shape (partial rotary 0.75):
-                     whether SDPA keeps K/V at 8 heads or repeated to 32 (gpusizer's 5.x rows repeat them;
-                     use_gqa_in_sdpa says it should not), and whether o_proj's input shares the attention
-                     output's storage (bf16 whole rotary, fp32: it should) or is a copy (partial rotary).
+                     whether SDPA keeps K/V at their 8 heads (use_gqa_in_sdpa; gpusizer's 4.56-5.x rows
+                     and the Llama 3.2 1B H200 run say so) or repeated to 32, and whether o_proj's input
+                     shares the attention output's storage (bf16 whole rotary, fp32: it should) or is a
+                     copy (partial rotary): a check by storage of what the totals agree with.
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """

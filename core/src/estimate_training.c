@@ -1705,7 +1705,7 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     if (st != GS_OK)
         return st;
     attention_path(m, &plan.tr, e);
-    gs_framework_resolve(&plan.tr.framework, plan.tr.flash_attention, &plan.rules);
+    gs_framework_resolve(&plan.tr.framework, plan.tr.attn_impl, &plan.rules);
     st = sequence_parallel_default(m, &plan, e, err);
     if (st != GS_OK)
         return st;

@@ -137,11 +137,14 @@ static const struct row rows[] = {
      * "Remove unnecessary contiguous calls for modern torch", merged 2025-08-20): a query
      * rotated by whole heads keeps the projection's (batch, seq, heads, dim) layout, so does
      * the flash kernel's output, and the model's transpose(1, 2).contiguous() copies nothing.
+     * SDPA takes grouped K/V (sdpa_attention.py use_gqa_in_sdpa: enable_gqa=True with torch
+     * >= 2.5 and no mask, transformers PR #39412, opened 2025-07-15; 4.56 is the first release
+     * this table has it for, 4.54 and 4.55 may have it too and are sized with repeat_kv).
      * Everything else as in 4.49. */
     {GS_FW_TRANSFORMERS, 456,
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.56-4.x (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true,
-      .norm_fp32_copy = true, .gqa_expanded = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
@@ -150,8 +153,9 @@ static const struct row rows[] = {
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
                 "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
-                "optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; sdpa_attention.py passes the "
-                "query as the model rotated it (PR #40315); bitsandbytes MatMul4Bit saves A; "
+                "optim adamw_torch; LlamaRMSNorm upcast; repeat_kv in eager attention; "
+                "sdpa_attention.py use_gqa_in_sdpa (PR #39412) and the query as the model "
+                "rotated it (PR #40315); bitsandbytes MatMul4Bit saves A; "
                 "every accumulating micro-batch under accelerator.no_sync whatever "
                 "sync_each_batch says (trainer.py: context = functools.partial("
                 "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
@@ -171,7 +175,7 @@ static const struct row rows[] = {
     {GS_FW_TRANSFORMERS, 500,
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.0-5.1 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
-      .gqa_expanded = true, .quant_saves_input = true,
+      .gqa_expanded = true, .sdpa_gqa_native = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
@@ -190,7 +194,7 @@ static const struct row rows[] = {
     {GS_FW_TRANSFORMERS, 502,
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.2-5.x (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
-      .gqa_expanded = true, .quant_saves_input = true,
+      .gqa_expanded = true, .sdpa_gqa_native = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
@@ -264,14 +268,15 @@ static const struct row rows[] = {
     {GS_FW_DEEPSPEED, 0,
      {.framework = GS_FW_DEEPSPEED, .label = "DeepSpeed engine (transformers model)",
       .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
-      .norm_fp32_copy = true, .gqa_expanded = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
       .quant_saves_input = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .dora_recomputes_base = true, .grads_persist = true,
       .deepspeed_buckets = true,
       .source = "DeepSpeed ZeRO keeps its flat gradient partitions and IPG buckets "
                 "(deepspeed/runtime/zero/stage_1_and_2.py, stage3.py) and steps with "
                 "FusedAdam; the model is a transformers one (ForCausalLMLoss, LlamaRMSNorm "
-                "upcast, repeat_kv)"}},
+                "upcast, repeat_kv in eager attention, SDPA with grouped K/V as in 4.56 on: "
+                "sdpa_attention.py use_gqa_in_sdpa)"}},
 };
 
 static bool knob(enum gs_knob k, bool fallback)
@@ -279,7 +284,7 @@ static bool knob(enum gs_knob k, bool fallback)
     return k == GS_KNOB_DEFAULT ? fallback : k == GS_KNOB_ON;
 }
 
-void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_attention,
+void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_impl attn_impl,
                           struct gs_framework_rules *out)
 {
     const enum gs_framework fw = knobs->framework < GS_FW_COUNT ? knobs->framework
@@ -290,11 +295,20 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_atte
         if (rows[i].framework == fw && rows[i].from <= version)
             pick = &rows[i];
     *out = pick != NULL ? pick->rules : rows[0].rules;
-    /* eager attention calls repeat_kv (modeling_llama.py eager_attention_forward); SDPA takes
-     * grouped K/V natively (integrations/sdpa_attention.py use_gqa_in_sdpa: torch >= 2.5, no
-     * mask) and flash_attention_2/3 as they are */
-    if (fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED)
-        out->gqa_expanded = !flash_attention;
+    /* transformers' model code by attention path: eager calls repeat_kv
+     * (modeling_llama.py eager_attention_forward); SDPA repeats them too until the release
+     * hands them over grouped (sdpa_attention.py use_gqa_in_sdpa, torch >= 2.5 without a
+     * mask); flash_attention_2/3 (flash-attn takes grouped heads) and flex_attention
+     * (enable_gqa=True) never repeat. The query.contiguous() of 4.48-4.55 is in
+     * sdpa_attention.py alone: flash_attention.py hands flash-attn the rotated query as it
+     * lies, laid out (batch, seq, heads, dim), and flash-attn's output follows it (mha_fwd:
+     * out = torch::empty_like(q)). */
+    if (fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED) {
+        out->gqa_expanded =
+            attn_impl == GS_ATTN_EAGER || (attn_impl == GS_ATTN_SDPA && !out->sdpa_gqa_native);
+        if (attn_impl != GS_ATTN_SDPA)
+            out->query_contiguous = false;
+    }
     if (knobs->loss != GS_LOSS_DEFAULT)
         out->loss = knobs->loss;
     if (knobs->loss_chunks)

@@ -771,63 +771,63 @@ static void test_loss_bytes_per_logit(void **state)
     for (size_t i = 0; i < sizeof(by_release) / sizeof(by_release[0]); i++) {
         k.framework_version = by_release[i].version;
         k.keeps_output = GS_KNOB_DEFAULT;
-        gs_framework_resolve(&k, true, &r);
+        gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
         assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), by_release[i].trainer * 8);
         k.keeps_output = GS_KNOB_OFF;
-        gs_framework_resolve(&k, true, &r);
+        gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
         assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), by_release[i].trainer * 8);
         k.keeps_output = GS_KNOB_ON;
-        gs_framework_resolve(&k, true, &r);
+        gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
         assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), by_release[i].kept * 8);
     }
     k.keeps_output = GS_KNOB_DEFAULT;
     /* a loop that keeps fp32 logits the model returned (torchtune before PR #1046) */
     k.framework_version = 517;
     k.loss = GS_LOSS_FP32_RETAINED;
-    gs_framework_resolve(&k, true, &r);
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 16 * 8);
     k.loss = GS_LOSS_DEFAULT;
     /* DeepSpeed's engine loops keep the output (14); the fp32 chunks Fabric's wrapper hands
      * LitGPT's loop stay held whatever keeps_output says */
     k.framework = GS_FW_DEEPSPEED;
-    gs_framework_resolve(&k, true, &r);
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 14 * 8);
     k.framework = GS_FW_LITGPT;
-    gs_framework_resolve(&k, true, &r);
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     const uint64_t litgpt = gs_loss_eighths_per_logit(&r, 16, 1);
     k.keeps_output = GS_KNOB_OFF;
-    gs_framework_resolve(&k, true, &r);
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     assert_true(r.logits_fp32_held);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 16, 1), litgpt);
     k.keeps_output = GS_KNOB_DEFAULT;
     k.framework = GS_FW_TORCHTUNE;
-    gs_framework_resolve(&k, true, &r);
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 12 * 8);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 8), 12 * 8);
     /* torchtitan under tensor parallelism: DTensor's loss_parallel backward holds log_softmax's
      * output, zeros_like(x), exp(x) and their sum at once (4 x 4); without it, ATen's 12 */
     k.framework = GS_FW_TORCHTITAN;
-    gs_framework_resolve(&k, true, &r);
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 12 * 8);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 8), 16 * 8);
     k.framework = GS_FW_TORCHTUNE;
-    gs_framework_resolve(&k, true, &r);
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     /* chunked, eager: every chunk's fp32 log-softmax (4) + one chunk's fp32 gradients 8/8 */
     k.loss = GS_LOSS_CHUNKED;
-    gs_framework_resolve(&k, true, &r);
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     assert_int_equal(r.loss_chunks, 8);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 8, 1), 5 * 8);
     k.compile = GS_KNOB_ON; /* 2 + 2/8 */
-    gs_framework_resolve(&k, true, &r);
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 8, 1), 18);
     k.loss = GS_LOSS_FUSED;
-    gs_framework_resolve(&k, true, &r);
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 8, 1), 0);
     /* transformers' flash_attention_2 keeps grouped K/V; eager and SDPA repeat them */
     k.framework = GS_FW_TRANSFORMERS;
-    gs_framework_resolve(&k, true, &r);
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     assert_false(r.gqa_expanded);
-    gs_framework_resolve(&k, false, &r);
+    gs_framework_resolve(&k, GS_ATTN_EAGER, &r);
     assert_true(r.gqa_expanded);
 }
 

@@ -527,7 +527,7 @@ static void test_interleaved_schedule(void **state)
     knobs.framework = GS_FW_TORCHTITAN;
     knobs.framework_given = true;
     struct gs_framework_rules rules;
-    gs_framework_resolve(&knobs, true, &rules);
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     in.rules = &rules;
     par.stages = gs_stage_rule(GS_SPLIT_TORCHTITAN);
     in.micro_batches = 6;
@@ -545,6 +545,62 @@ static struct gs_arch small_llama(void)
     return fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"
                         "\"num_attention_heads\":4,\"num_key_value_heads\":4,"
                         "\"num_hidden_layers\":2,\"vocab_size\":1000}");
+}
+
+/* Grouped K/V by transformers' attention path and release, on the small Llama with 2 KV heads
+ * of 16 for its 4 query heads (bf16, 16 tokens): repeated to every head, K and V keep 2 x 2 x
+ * 64 = 256 B a token; at their own heads 2 x 2 x 32 = 128, 2,048 B a layer less. Eager
+ * attention repeats them in every release (eager_attention_forward's repeat_kv); SDPA repeats
+ * them until sdpa_attention.py hands them over grouped (use_gqa_in_sdpa, enable_gqa=True:
+ * 4.56 on in this table); flash_attention_2/3 and flex_attention never repeat them. */
+static void test_transformers_grouped_kv(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,"
+                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                                    "\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
+                                    "\"vocab_size\":1000}");
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    struct gs_framework_rules rules;
+    struct gs_activation_input in = {.arch = &a,
+                                     .batch_size = 1,
+                                     .sequence_length = 16,
+                                     .micro_batches = 1,
+                                     .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .flash_attention = true,
+                                     .parallelism = &par,
+                                     .rules = &rules};
+    static const struct {
+        uint32_t version;
+        enum gs_attn_impl impl;
+        bool expanded;
+    } cases[] = {{449, GS_ATTN_SDPA, true},    {455, GS_ATTN_SDPA, true},
+                 {456, GS_ATTN_SDPA, false},   {517, GS_ATTN_SDPA, false},
+                 {517, GS_ATTN_EAGER, true},   {449, GS_ATTN_FLASH2, false},
+                 {517, GS_ATTN_FLASH3, false}, {517, GS_ATTN_FLEX, false}};
+    struct gs_activation_result r;
+    knobs.framework_version = 517;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_true(gs_activation_bytes(&in, &r));
+    const uint64_t grouped = r.per_layer_bytes;
+    assert_int_equal(grouped, 41216 - 2048); /* test_transformers_eager_layer's SDPA layer */
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        knobs.framework_version = cases[i].version;
+        gs_framework_resolve(&knobs, cases[i].impl, &rules);
+        assert_int_equal(rules.gqa_expanded, cases[i].expanded);
+        if (cases[i].impl == GS_ATTN_EAGER)
+            continue;
+        /* the 4.48-4.55 rows' query.contiguous() copy (2 x 64 x 16 = 2,048) is SDPA's alone */
+        assert_int_equal(rules.query_contiguous,
+                         cases[i].version < 456 && cases[i].impl == GS_ATTN_SDPA);
+        assert_true(gs_activation_bytes(&in, &r));
+        const uint64_t copy = rules.query_contiguous ? 2048 : 0;
+        assert_int_equal(r.per_layer_bytes - copy, grouped + (cases[i].expanded ? 2048 : 0));
+    }
 }
 
 /* What transformers 5.x's eager code saves per layer, on a small Llama (h 64, 4 heads of 16,
@@ -577,7 +633,7 @@ static void test_transformers_eager_layer(void **state)
     memset(&knobs, 0, sizeof(knobs));
     knobs.framework_version = 517;
     struct gs_framework_rules rules;
-    gs_framework_resolve(&knobs, false, &rules);
+    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
     assert_true(rules.softmax_fp32);
     struct gs_activation_input in = {.arch = &a, .batch_size = 1, .sequence_length = 16,
                                      .micro_batches = 1, .element_bytes = 2,
@@ -588,7 +644,7 @@ static void test_transformers_eager_layer(void **state)
     assert_int_equal(r.per_layer_bytes, 47104);
 
     in.flash_attention = true;
-    gs_framework_resolve(&knobs, true, &rules);
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.per_layer_bytes, 41216);
     a.blocks[0].attn.rotary_partial = true; /* a partial rotary concatenates the query */
@@ -603,25 +659,40 @@ static void test_transformers_eager_layer(void **state)
     } releases[] = {{447, false}, {448, true}, {455, true}, {456, false}, {502, false}};
     for (size_t i = 0; i < sizeof(releases) / sizeof(releases[0]); i++) {
         knobs.framework_version = releases[i].version;
-        gs_framework_resolve(&knobs, true, &rules);
+        gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
         assert_int_equal(rules.query_contiguous, releases[i].contiguous);
     }
     knobs.framework_version = 450;
-    gs_framework_resolve(&knobs, true, &rules);
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.per_layer_bytes, 43264);
+    /* that query.contiguous() is sdpa_attention.py's alone: flash_attention.py hands
+     * flash-attn the rotated query as it lies, so FlashAttention 2 and 3 get no copy in the same
+     * release unless the partial rotary concatenated the query */
+    gs_framework_resolve(&knobs, GS_ATTN_FLASH2, &rules);
+    assert_false(rules.query_contiguous);
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 41216);
+    gs_framework_resolve(&knobs, GS_ATTN_FLASH3, &rules);
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 41216);
+    a.blocks[0].attn.rotary_partial = true;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 43264);
+    a.blocks[0].attn.rotary_partial = false;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     /* fp32: the memory-efficient kernel's output, no copy whichever way the query comes */
     in.element_bytes = 4;
     struct gs_activation_result fp32_contiguous, fp32_as_rotated;
     assert_true(gs_activation_bytes(&in, &fp32_contiguous));
     knobs.framework_version = 517;
-    gs_framework_resolve(&knobs, true, &rules);
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     assert_true(gs_activation_bytes(&in, &fp32_as_rotated));
     assert_int_equal(fp32_contiguous.per_layer_bytes, fp32_as_rotated.per_layer_bytes);
     in.element_bytes = 2;
 
     in.flash_attention = false;
-    gs_framework_resolve(&knobs, false, &rules);
+    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
     a.eager_softmax_native = true;
     a.attention_dropout = true;
     assert_true(gs_activation_bytes(&in, &r));
@@ -684,7 +755,7 @@ static void test_bert_mlm_head(void **state)
     memset(&knobs, 0, sizeof(knobs));
     knobs.framework_version = 517;
     struct gs_framework_rules rules;
-    gs_framework_resolve(&knobs, true, &rules);
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     struct gs_activation_input in = {.arch = &a,
                                      .batch_size = 1,
                                      .sequence_length = 16,
@@ -745,7 +816,7 @@ static void test_fused_qkv_views(void **state)
     memset(&knobs, 0, sizeof(knobs));
     knobs.framework_version = 517;
     struct gs_framework_rules rules;
-    gs_framework_resolve(&knobs, true, &rules);
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     struct gs_activation_input in = {.arch = &a, .batch_size = 4, .sequence_length = 2048,
                                      .micro_batches = 1, .element_bytes = 2,
                                      .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
@@ -755,7 +826,7 @@ static void test_fused_qkv_views(void **state)
     assert_int_equal(total, 2147483648ULL);
     /* eager with grouped K/V: V is repeat_kv's copy */
     in.flash_attention = false;
-    gs_framework_resolve(&knobs, false, &rules);
+    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
     assert_int_equal(views_extra(&in, &a, &total), 0);
     /* eager, 32 KV heads of 96 (Phi-3-mini): (3,072 + 3,072) x 2 x 8,192 a layer */
     struct gs_arch mini = fixture_arch("{\"model_type\":\"phi3\",\"hidden_size\":3072,"
@@ -767,7 +838,7 @@ static void test_fused_qkv_views(void **state)
     /* torchtune's Phi-3 has q, k and v projections of its own */
     knobs.framework = GS_FW_TORCHTUNE;
     knobs.framework_given = true;
-    gs_framework_resolve(&knobs, false, &rules);
+    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
     assert_int_equal(views_extra(&in, &mini, &total), 0);
     /* GPT-NeoX (Pythia) chunks its query_key_value into views too; Falcon's multi-query
      * layout indexes K and V out into copies */
@@ -802,9 +873,9 @@ static void test_activation_functions(void **state)
     struct gs_training_knobs knobs;
     memset(&knobs, 0, sizeof(knobs));
     struct gs_framework_rules hf, litgpt;
-    gs_framework_resolve(&knobs, true, &hf);
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &hf);
     knobs.framework = GS_FW_LITGPT;
-    gs_framework_resolve(&knobs, true, &litgpt);
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &litgpt);
     struct gs_activation_input in = {.arch = &a, .batch_size = 1, .sequence_length = 8,
                                      .micro_batches = 1, .element_bytes = 4,
                                      .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
@@ -859,7 +930,7 @@ static void test_peft_adapter_casts(void **state)
     struct gs_training_knobs knobs;
     memset(&knobs, 0, sizeof(knobs));
     struct gs_framework_rules peft, plain;
-    gs_framework_resolve(&knobs, true, &peft);
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &peft);
     plain = peft;
     plain.adapters_fp32 = false;
     struct gs_activation_input in = {.arch = &a, .batch_size = 1, .sequence_length = 16,
@@ -948,7 +1019,7 @@ static void test_activation_memo(void **state)
     struct gs_training_knobs knobs;
     memset(&knobs, 0, sizeof(knobs));
     struct gs_framework_rules rules;
-    gs_framework_resolve(&knobs, true, &rules);
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     struct gs_training tr = fixture_workload(GS_MODE_TRAINING).training;
     tr.lora_dropout_permille = 50;
     struct gs_activation_input in = {.arch = &m.arch,
@@ -1056,6 +1127,7 @@ int main(void)
         cmocka_unit_test(test_llama_layer_flash),
         cmocka_unit_test(test_interleaved_schedule),
         cmocka_unit_test(test_transformers_eager_layer),
+        cmocka_unit_test(test_transformers_grouped_kv),
         cmocka_unit_test(test_bert_mlm_head),
         cmocka_unit_test(test_fused_qkv_views),
         cmocka_unit_test(test_activation_functions),

@@ -37,6 +37,20 @@ enum gs_loss {
     GS_LOSS_COUNT
 };
 
+/* The attention implementation, by transformers' attn_implementation names (one source:
+ * gs_attn_impl_names). Eager materializes the score matrix; the others run a kernel that
+ * keeps only its log-sum-exp (torch SDPA's flash or memory-efficient kernel, FlashAttention
+ * 2/3, FlexAttention). */
+enum gs_attn_impl {
+    /* transformers' default (PreTrainedModel._check_and_adjust_attn_implementation) */
+    GS_ATTN_SDPA,
+    GS_ATTN_EAGER,
+    GS_ATTN_FLASH2,
+    GS_ATTN_FLASH3,
+    GS_ATTN_FLEX,
+    GS_ATTN_COUNT
+};
+
 /* A tri-state request knob: not given, or given true/false. */
 enum gs_knob { GS_KNOB_DEFAULT, GS_KNOB_OFF, GS_KNOB_ON };
 
@@ -91,7 +105,11 @@ struct gs_framework_rules {
                                    dropout of its input, and the zero-padded merge keeps the
                                    adapters' output (index_copy saves its source) */
     bool norm_fp32_copy;        /* eager RMSNorm upcasts: its fp32 input is saved */
-    bool gqa_expanded;          /* K and V are repeated to every query head before attention */
+    bool gqa_expanded;          /* K and V are repeated to every query head before attention
+                                   (resolved for the attention path: gs_framework_resolve) */
+    bool sdpa_gqa_native;       /* transformers' SDPA path hands grouped K/V to the kernel
+                                   (integrations/sdpa_attention.py use_gqa_in_sdpa, PR #39412:
+                                   torch >= 2.5, no padding mask); before it, repeat_kv */
     bool act2fn;                /* activations are transformers' ACT2FN modules (gelu_new in
                                    Python ops); other frameworks' model code calls ATen's */
     bool adapters_fp32;         /* LoRA adapters kept in fp32, each casting its input (PEFT
@@ -139,10 +157,12 @@ struct gs_framework_rules {
     const char *source;         /* the code the row follows */
 };
 
-/* The framework's rules for a release, with the request's overrides applied.
- * `flash_attention` picks transformers' attention path (flash_attention_2
- * keeps grouped K/V; eager and SDPA repeat them). */
-void gs_framework_resolve(const struct gs_training_knobs *knobs, bool flash_attention,
+/* The framework's rules for a release, with the request's overrides applied,
+ * for transformers' attention path `attn_impl`: eager repeats grouped K/V
+ * (eager_attention_forward's repeat_kv), SDPA repeats them unless the release
+ * hands them over grouped (sdpa_gqa_native), flash_attention_2/3 and flex take
+ * them grouped; the query.contiguous() of 4.48-4.55 is SDPA's alone. */
+void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_impl attn_impl,
                           struct gs_framework_rules *out);
 
 /* Bytes per logit the loss holds at its peak (its backward, or its forward

@@ -56,18 +56,7 @@ enum gs_recompute {
 
 enum gs_method { GS_METHOD_FULL, GS_METHOD_LORA, GS_METHOD_QLORA };
 
-/* The attention implementation, by transformers' attn_implementation names (one source:
- * gs_attn_impl_names). Eager materializes the score matrix; the others run a kernel that
- * keeps only its log-sum-exp (torch SDPA's flash or memory-efficient kernel, FlashAttention
- * 2/3, FlexAttention). */
-enum gs_attn_impl {
-    GS_ATTN_SDPA, /* transformers' default (PreTrainedModel._check_and_adjust_attn_implementation) */
-    GS_ATTN_EAGER,
-    GS_ATTN_FLASH2,
-    GS_ATTN_FLASH3,
-    GS_ATTN_FLEX,
-    GS_ATTN_COUNT
-};
+/* enum gs_attn_impl (gs/framework.h): the attention implementation. */
 /* "sdpa", "eager", "flash_attention_2", "flash_attention_3", "flex_attention", NULL: index =
  * enum value. */
 extern const char *const gs_attn_impl_names[GS_ATTN_COUNT + 1];
