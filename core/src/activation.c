@@ -340,10 +340,28 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         p.replicated = add(c, p.replicated,
                            mul(c, mul(c, b->attn.cross && !b->attn.cross_only ? 3 : 2, tokens), h));
 
+    /* A sliding-window or chunked layer under transformers' SDPA, once the keys reach the
+     * window: masking_utils builds a mask for it (_ignore_causal_mask_sdpa skips it only while
+     * kv_length < the window), so sdpa_attention.py repeats grouped K/V (use_gqa_in_sdpa is
+     * false under a mask) and SDPA, which the flash kernel cannot serve with a mask, runs the
+     * memory-efficient kernel: its output is (batch, seq, heads, dim), so o_proj gets no copy,
+     * and aten turns the boolean mask into an additive one in the query's dtype (attention.cpp
+     * convert_boolean_attn_mask: at::where over the mask's (batch, 1, q, k) shape), a tensor
+     * per layer that the kernel's backward keeps (_scaled_dot_product_efficient_attention saves
+     * attn_bias) */
+    const bool window_masked = rules != NULL && rules->sdpa_window_mask && in->flash_attention &&
+                               b->mixer == GS_MIXER_ATTENTION && b->attn.span != GS_SPAN_FULL &&
+                               b->attn.window && in->sequence_length >= b->attn.window;
+    if (window_masked) {
+        const uint64_t keys = in->sequence_length;
+        p.replicated = add(c, p.replicated, mul(c, mul(c, mul(c, e, in->batch_size), keys), keys));
+    }
+    const bool kv_expanded = rules != NULL && (rules->gqa_expanded || window_masked);
+
     /* Q, K, V as the attention kernel saves them; repeated to every head when the framework
      * expands grouped K/V before calling it */
-    if (rules != NULL && rules->gqa_expanded && b->mixer == GS_MIXER_ATTENTION &&
-        b->attn.kv_heads && b->attn.kv_heads < b->attn.heads) {
+    if (kv_expanded && b->mixer == GS_MIXER_ATTENTION && b->attn.kv_heads &&
+        b->attn.kv_heads < b->attn.heads) {
         k += (b->attn.heads - b->attn.kv_heads) * b->attn.head_dim;
         v += (b->attn.heads - b->attn.kv_heads) * b->attn.v_head_dim;
     }
@@ -362,7 +380,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
                         (rules->qkv_fused_pinned ||
                          (rules->model_qkv_views && b->attn.qkv_views && !b->attn.nope &&
                           !compiled));
-    if (v_view && !(rules->gqa_expanded && gqa))
+    if (v_view && !(kv_expanded && gqa))
         widths += q + k;
     /* the attention output: flash attention's backward reads it; eager attention's does not,
      * so then only o_proj keeps it, when it needs its input. o_proj gets a copy of its own only
@@ -385,8 +403,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         rules != NULL &&
         (rules->query_contiguous || (rules->model_qkv_views && b->attn.rotary_partial));
     const bool output_like_query = in->flash_attention && (e == 2 || in->autocast);
-    if (query_contiguous && output_like_query && !compiled && b->mixer == GS_MIXER_ATTENTION &&
-        l.saves[ROLE_OUT])
+    if (query_contiguous && output_like_query && !compiled && !window_masked &&
+        b->mixer == GS_MIXER_ATTENTION && l.saves[ROLE_OUT])
         widths += o;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
     if (rules != NULL) /* eager q/k norms (fused kernels keep only their input) */

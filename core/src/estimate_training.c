@@ -1014,7 +1014,9 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
            "query reaches a flash kernel contiguous), the MLP's gate, activation (by what the "
            "function keeps), up and down inputs, q/k norms over Q and K, dropout masks, the fp32 "
            "log-sum-exp (SDPA, flash, flex) or eager attention's softmax output and its 16-bit "
-           "copy; PEFT's fp32 adapters keep their own copy of their input; autocast keeps 16-bit "
+           "copy, and under transformers' SDPA a sliding-window layer's mask (the additive copy "
+           "aten makes, batch x sequence^2, once the keys reach the window); PEFT's fp32 adapters "
+           "keep their own copy of their input; autocast keeps 16-bit "
            "copies per linear and fp32 norms and softmax; compiled code keeps no fp32 "
            "intermediate",
            "Korthikanti et al. 2022 (arXiv 2205.05198), generalized per module in "

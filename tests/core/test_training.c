@@ -603,6 +603,51 @@ static void test_transformers_grouped_kv(void **state)
     }
 }
 
+/* A sliding-window layer under transformers' SDPA once the keys reach its window: a Mistral-shaped
+ * small model (h 64, 4 heads of 16, 2 KV heads, window 8, bf16, one sequence of 16 tokens).
+ * masking_utils builds the mask (_ignore_causal_mask_sdpa skips it only while kv_length < the
+ * window), sdpa_attention.py then repeats K/V (use_gqa_in_sdpa is false under a mask): + 2 x 2 x
+ * 32 x 16 = 2,048 over the grouped layer, and aten's additive copy of the mask in bf16, (1, 1, 16,
+ * 16) x 2 B = 512, kept by the memory-efficient kernel's backward: 39,168 + 2,048 + 512 = 41,728.
+ * With a window of 32 (> 16 keys) no mask: 39,168. flash_attention_2 takes the window itself
+ * (window_size) and keeps neither. */
+static void test_sdpa_sliding_window_mask(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"mistral\",\"hidden_size\":64,"
+                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                                    "\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
+                                    "\"sliding_window\":8,\"vocab_size\":1000}");
+    assert_int_equal(a.blocks[0].attn.span, GS_SPAN_SLIDING);
+    assert_int_equal(a.blocks[0].attn.window, 8);
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    knobs.framework_version = 517;
+    struct gs_framework_rules rules;
+    struct gs_activation_input in = {.arch = &a,
+                                     .batch_size = 1,
+                                     .sequence_length = 16,
+                                     .micro_batches = 1,
+                                     .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .flash_attention = true,
+                                     .parallelism = &par,
+                                     .rules = &rules};
+    struct gs_activation_result r;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 41728);
+    gs_framework_resolve(&knobs, GS_ATTN_FLASH2, &rules);
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 39168);
+    a.blocks[0].attn.window = 32;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, 39168);
+}
+
 /* What transformers 5.x's eager code saves per layer, on a small Llama (h 64, 4 heads of 16,
  * MHA, SwiGLU 128, bf16, one sequence of 16 tokens), written out per token:
  *   2 LlamaRMSNorms, each its fp32 input copy and the normalized bf16 tensor: 2 x 6 x 64 = 768
@@ -1128,6 +1173,7 @@ int main(void)
         cmocka_unit_test(test_interleaved_schedule),
         cmocka_unit_test(test_transformers_eager_layer),
         cmocka_unit_test(test_transformers_grouped_kv),
+        cmocka_unit_test(test_sdpa_sliding_window_mask),
         cmocka_unit_test(test_bert_mlm_head),
         cmocka_unit_test(test_fused_qkv_views),
         cmocka_unit_test(test_activation_functions),
