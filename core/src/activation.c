@@ -349,14 +349,20 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
      * convert_boolean_attn_mask: at::where over the mask's (batch, 1, q, k) shape), a tensor
      * per layer that the kernel's backward keeps (_scaled_dot_product_efficient_attention saves
      * attn_bias) */
-    const bool window_masked = rules != NULL && rules->sdpa_window_mask && in->flash_attention &&
-                               b->mixer == GS_MIXER_ATTENTION && b->attn.span != GS_SPAN_FULL &&
-                               b->attn.window && in->sequence_length >= b->attn.window;
+    const bool hf_sdpa = rules != NULL && rules->transformers_sdpa && in->flash_attention &&
+                         b->mixer == GS_MIXER_ATTENTION;
+    const bool window_masked = hf_sdpa && b->attn.span != GS_SPAN_FULL && b->attn.window &&
+                               in->sequence_length >= b->attn.window;
     if (window_masked) {
         const uint64_t keys = in->sequence_length;
         p.replicated = add(c, p.replicated, mul(c, mul(c, mul(c, e, in->batch_size), keys), keys));
     }
-    const bool kv_expanded = rules != NULL && (rules->gqa_expanded || window_masked);
+    /* Heads wider than 256: no fused kernel broadcasts grouped K/V there, so sdpa_attention.py
+     * repeats them (transformers PR #46960, merged 2026-06-29: use_gqa_in_sdpa is false above
+     * 256; releases before it passed enable_gqa, and SDPA ran the math kernel, which repeats them
+     * too: the estimate warns, sdpa_head_dim_over_256) */
+    const bool wide_heads = hf_sdpa && b->attn.head_dim > 256;
+    const bool kv_expanded = rules != NULL && (rules->gqa_expanded || window_masked || wide_heads);
 
     /* Q, K, V as the attention kernel saves them; repeated to every head when the framework
      * expands grouped K/V before calling it */
@@ -402,7 +408,10 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     const bool query_contiguous =
         rules != NULL &&
         (rules->query_contiguous || (rules->model_qkv_views && b->attn.rotary_partial));
-    const bool output_like_query = in->flash_attention && (e == 2 || in->autocast);
+    /* the flash kernel takes heads up to 256 wide (aten sdp_utils check_head_dim_size_flash);
+     * wider ones run the memory-efficient kernel */
+    const bool output_like_query =
+        in->flash_attention && (e == 2 || in->autocast) && b->attn.head_dim <= 256;
     if (query_contiguous && output_like_query && !compiled && !window_masked &&
         b->mixer == GS_MIXER_ATTENTION && l.saves[ROLE_OUT])
         widths += o;

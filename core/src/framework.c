@@ -308,7 +308,7 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_im
             attn_impl == GS_ATTN_EAGER || (attn_impl == GS_ATTN_SDPA && !out->sdpa_gqa_native);
         if (attn_impl != GS_ATTN_SDPA)
             out->query_contiguous = false;
-        out->sdpa_window_mask = attn_impl == GS_ATTN_SDPA;
+        out->transformers_sdpa = attn_impl == GS_ATTN_SDPA;
     }
     if (knobs->loss != GS_LOSS_DEFAULT)
         out->loss = knobs->loss;

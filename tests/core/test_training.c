@@ -648,6 +648,47 @@ static void test_sdpa_sliding_window_mask(void **state)
     assert_int_equal(r.per_layer_bytes, 39168);
 }
 
+/* Heads wider than 256 under transformers' SDPA: no fused kernel broadcasts grouped K/V there, so
+ * sdpa_attention.py repeats them (PR #46960) and SDPA runs the memory-efficient kernel. A small
+ * Llama with 4 heads of 320 and 2 KV heads (bf16, 16 tokens): K/V repeated add 2 x 2 x 320 x 2 x
+ * 16 = 40,960 B a layer over flash_attention_2 (which could not run such heads, and is the grouped
+ * reference here); in a 4.48-4.55 release the query.contiguous() copy does not apply, since the
+ * memory-efficient kernel lays its output out (batch, seq, heads, dim). */
+static void test_sdpa_wide_heads(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,"
+                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                                    "\"num_key_value_heads\":2,\"head_dim\":320,"
+                                    "\"num_hidden_layers\":2,\"vocab_size\":1000}");
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    knobs.framework_version = 517;
+    struct gs_framework_rules rules;
+    struct gs_activation_input in = {.arch = &a,
+                                     .batch_size = 1,
+                                     .sequence_length = 16,
+                                     .micro_batches = 1,
+                                     .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .flash_attention = true,
+                                     .parallelism = &par,
+                                     .rules = &rules};
+    struct gs_activation_result sdpa, flash, old_sdpa;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_true(gs_activation_bytes(&in, &sdpa));
+    gs_framework_resolve(&knobs, GS_ATTN_FLASH2, &rules);
+    assert_true(gs_activation_bytes(&in, &flash));
+    assert_int_equal(sdpa.per_layer_bytes - flash.per_layer_bytes, 40960);
+    knobs.framework_version = 450; /* repeat_kv and query.contiguous(), no copy at this width */
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_true(rules.query_contiguous);
+    assert_true(gs_activation_bytes(&in, &old_sdpa));
+    assert_int_equal(old_sdpa.per_layer_bytes, sdpa.per_layer_bytes);
+}
+
 /* What transformers 5.x's eager code saves per layer, on a small Llama (h 64, 4 heads of 16,
  * MHA, SwiGLU 128, bf16, one sequence of 16 tokens), written out per token:
  *   2 LlamaRMSNorms, each its fp32 input copy and the normalized bf16 tensor: 2 x 6 x 64 = 768
@@ -1174,6 +1215,7 @@ int main(void)
         cmocka_unit_test(test_transformers_eager_layer),
         cmocka_unit_test(test_transformers_grouped_kv),
         cmocka_unit_test(test_sdpa_sliding_window_mask),
+        cmocka_unit_test(test_sdpa_wide_heads),
         cmocka_unit_test(test_bert_mlm_head),
         cmocka_unit_test(test_fused_qkv_views),
         cmocka_unit_test(test_activation_functions),

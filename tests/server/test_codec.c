@@ -600,6 +600,44 @@ static bool has_warning(json_t *response, const char *code)
     return false;
 }
 
+/* Gemma 4 31B's ten full-attention layers have 32 heads of 512 over 4 KV heads: under SDPA they
+ * are sized as transformers runs them from PR #46960 (K/V repeated, the memory-efficient kernel),
+ * and the estimate says what releases before it keep more on torch's math kernel, the 16-bit
+ * score matrix: 10 x 32 x 8,192^2 x 2 B = 42,949,672,960 at one sequence of 8,192. Not under
+ * flash_attention_2 (no SDPA), nor in a 4.x release without use_gqa_in_sdpa. */
+static void test_sdpa_wide_heads_warning(void **state)
+{
+    (void)state;
+#define GEMMA4_REQUEST(training)                                                                   \
+    "{\"model\":\"gemma-4-31b-it\",\"mode\":\"training\",\"training\":{\"batch_size\":1,"          \
+    "\"sequence_length\":8192" training "}}"
+    struct problem p;
+    json_t *r = estimate(GEMMA4_REQUEST(""), &p);
+    assert_non_null(r);
+    assert_true(has_warning(r, "sdpa_head_dim_over_256"));
+    json_t *a;
+    size_t i;
+    json_int_t value = 0;
+    json_array_foreach(json_object_get(r, "assumptions"), i, a)
+    {
+        if (strcmp(json_string_value(json_object_get(a, "name")),
+                   "sdpa_math_kernel_scores_bytes") == 0)
+            value = json_integer_value(json_object_get(a, "value"));
+    }
+    assert_int_equal(value, 42949672960LL);
+    json_decref(r);
+    r = estimate(GEMMA4_REQUEST(",\"attn_implementation\":\"flash_attention_2\""), &p);
+    assert_non_null(r);
+    assert_false(has_warning(r, "sdpa_head_dim_over_256"));
+    json_decref(r);
+    r = estimate(GEMMA4_REQUEST(",\"framework\":\"transformers\",\"framework_version\":\"4.50\""),
+                 &p);
+    assert_non_null(r);
+    assert_false(has_warning(r, "sdpa_head_dim_over_256"));
+    json_decref(r);
+#undef GEMMA4_REQUEST
+}
+
 /* training.attn_implementation takes transformers' names; flash_attention is its older
  * spelling (true: flash_attention_2, false: eager) and a disagreement is a 400; T5, whose
  * transformers code has only an eager path, is sized eager with a warning. */
@@ -1481,6 +1519,7 @@ int main(void)
         cmocka_unit_test(test_lora_through_the_api),
         cmocka_unit_test(test_dropout_from_config),
         cmocka_unit_test(test_t5_layers_under_autocast),
+        cmocka_unit_test(test_sdpa_wide_heads_warning),
         cmocka_unit_test(test_deepspeed_parity_through_the_api),
         cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_training_framework_fields),

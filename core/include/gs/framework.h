@@ -107,9 +107,10 @@ struct gs_framework_rules {
     bool norm_fp32_copy;        /* eager RMSNorm upcasts: its fp32 input is saved */
     bool gqa_expanded;          /* K and V are repeated to every query head before attention
                                    (resolved for the attention path: gs_framework_resolve) */
-    bool sdpa_window_mask;      /* transformers' SDPA path: a sliding-window or chunked layer whose
-                                   keys reach its window gets a mask (resolved for the attention
-                                   path: gs_framework_resolve; activation.c says what it keeps) */
+    bool transformers_sdpa;     /* the attention runs through transformers' sdpa_attention.py
+                                   (resolved for the attention path: gs_framework_resolve), with
+                                   its masks and its use_gqa_in_sdpa (activation.c says what that
+                                   keeps) */
     bool sdpa_gqa_native;       /* transformers' SDPA path hands grouped K/V to the kernel
                                    (integrations/sdpa_attention.py use_gqa_in_sdpa, PR #39412:
                                    torch >= 2.5, no padding mask); before it, repeat_kv */
