@@ -362,7 +362,17 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
      * 256; releases before it passed enable_gqa, and SDPA ran the math kernel, which repeats them
      * too: the estimate warns, sdpa_head_dim_over_256) */
     const bool wide_heads = hf_sdpa && b->attn.head_dim > 256;
-    const bool kv_expanded = rules != NULL && (rules->gqa_expanded || window_masked || wide_heads);
+    /* fp32 with grouped K/V handed over (enable_gqa): only the flash and cuDNN kernels take
+     * grouped heads (aten sdp_utils check_batch_size_and_num_heads_dense: the memory-efficient
+     * kernel needs equal heads), and neither runs fp32, so SDPA runs its math kernel: K/V repeated
+     * (pre_process_group_query_attention_input), the fp32 softmax output kept for the matmul with
+     * V - what eager attention keeps (the estimate warns, sdpa_math_kernel) */
+    const bool math_kernel = hf_sdpa && rules->sdpa_gqa_native && !window_masked && !wide_heads &&
+                             e == 4 && !in->autocast && b->attn.kv_heads &&
+                             b->attn.kv_heads < b->attn.heads;
+    const bool fused = in->flash_attention && !math_kernel;
+    const bool kv_expanded =
+        rules != NULL && (rules->gqa_expanded || window_masked || wide_heads || math_kernel);
 
     /* Q, K, V as the attention kernel saves them; repeated to every head when the framework
      * expands grouped K/V before calling it */
@@ -401,8 +411,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
      * dim) (attention.cu _efficient_attention_forward: res = at::empty({B, M, num_heads, Kv})).
      * Compiled code keeps no such copy. */
     const bool mixer_attends = b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA;
-    const bool out_saved = rules == NULL || (in->flash_attention && mixer_attends) ||
-                           l.saves[ROLE_OUT] || !mixer_attends;
+    const bool out_saved =
+        rules == NULL || (fused && mixer_attends) || l.saves[ROLE_OUT] || !mixer_attends;
     if (out_saved)
         widths += o;
     const bool query_contiguous =
@@ -410,8 +420,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         (rules->query_contiguous || (rules->model_qkv_views && b->attn.rotary_partial));
     /* the flash kernel takes heads up to 256 wide (aten sdp_utils check_head_dim_size_flash);
      * wider ones run the memory-efficient kernel */
-    const bool output_like_query =
-        in->flash_attention && (e == 2 || in->autocast) && b->attn.head_dim <= 256;
+    const bool output_like_query = fused && (e == 2 || in->autocast) && b->attn.head_dim <= 256;
     if (query_contiguous && output_like_query && !compiled && !window_masked &&
         b->mixer == GS_MIXER_ATTENTION && l.saves[ROLE_OUT])
         widths += o;
@@ -457,7 +466,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
 
     if (mixer_attends) {
         const uint64_t heads = b->attn.heads;
-        if (in->flash_attention) {
+        if (fused) {
             p.core = mul(c, mul(c, 4, heads), tokens); /* fp32 softmax_lse */
         } else {
             /* softmax's saved output a*s_q*s_k*b, then what the matmul with V keeps of its

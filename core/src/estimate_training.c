@@ -1403,31 +1403,47 @@ static void attention_path(const struct gs_model_spec *m, struct gs_training *tr
     e->attn_impl = tr->attn_impl;
 }
 
-/* Layers with grouped heads wider than 256 under transformers' SDPA, in a release that hands
- * grouped K/V to the kernel (sdpa_gqa_native): sized as PR #46960 runs them (activation.c), with
- * what releases before it keep more said beside (torch's math kernel and its score matrix). */
-static void wide_heads_note(const struct gs_model_spec *m, const struct gs_training *tr,
-                            const struct gs_framework_rules *rules, struct gs_estimate *e)
+/* Grouped K/V handed to SDPA with enable_gqa (transformers' sdpa_attention.py, a release with
+ * use_gqa_in_sdpa, no window mask), where no fused kernel takes them, and SDPA runs its math
+ * kernel, which keeps the score matrix (activation.c sizes what it can tell): in fp32 every
+ * layer (sized so: the warning says why and what avoids it); heads wider than 256 are sized as
+ * PR #46960 runs them (repeated, the memory-efficient kernel), with what releases before it keep
+ * more on the math kernel said beside. */
+static void sdpa_kernel_notes(const struct gs_model_spec *m, const struct gs_workload *w,
+                              const struct train_plan *plan, struct gs_estimate *e)
 {
-    if (!m->has_arch || !rules->transformers_sdpa || !rules->sdpa_gqa_native)
+    const struct gs_training *tr = &plan->tr;
+    if (!m->has_arch || !plan->rules.transformers_sdpa || !plan->rules.sdpa_gqa_native)
         return;
-    /* decoder layers with grouped heads wider than 256 and no window mask (those repeat K/V
-     * whatever the release): what releases before transformers PR #46960 keep more */
+    uint64_t element, residual;
+    bool autocast;
+    activation_dtypes(w, plan, &element, &residual, &autocast);
+    const bool fp32 = element == 4 && !autocast;
     const struct gs_arch *a = &m->arch;
     uint64_t scores = 0;
-    bool ovf = false;
+    bool ovf = false, math = false;
     for (size_t k = 0; k < a->block_count; k++) {
         const struct gs_block *b = &a->blocks[k];
-        if (b->mixer != GS_MIXER_ATTENTION || b->attn.head_dim <= 256 || !b->attn.kv_heads ||
+        if (b->mixer != GS_MIXER_ATTENTION || !b->attn.kv_heads ||
             b->attn.kv_heads >= b->attn.heads || a->block_layers[k] == 0 ||
             (b->attn.span != GS_SPAN_FULL && b->attn.window &&
              tr->sequence_length >= b->attn.window))
             continue;
+        if (b->attn.head_dim <= 256) {
+            math = math || fp32;
+            continue;
+        }
         const uint64_t per_layer =
             gs_mul(gs_mul(b->attn.heads, tr->batch_size, &ovf),
                    gs_mul(tr->sequence_length, tr->sequence_length, &ovf), &ovf);
         scores = gs_add(scores, gs_mul(per_layer, a->block_layers[k], &ovf), &ovf);
     }
+    if (math)
+        warn(e, "sdpa_math_kernel",
+             "in fp32 transformers' SDPA hands grouped K/V over with enable_gqa, and neither "
+             "fused kernel that takes grouped heads (flash, cuDNN) runs fp32, so torch runs its "
+             "math kernel, which keeps every layer's score matrix as eager attention does; it "
+             "is sized so. Autocast (regime amp) or 16-bit weights keep the flash kernel");
     if (scores == 0 || ovf)
         return;
     warn(e, "sdpa_head_dim_over_256",
@@ -1436,9 +1452,10 @@ static void wide_heads_note(const struct gs_model_spec *m, const struct gs_train
          "memory-efficient kernel. Releases before it pass enable_gqa, which no fused kernel "
          "takes at that width, and torch silently runs the math kernel, which also keeps "
          "those layers' score matrix (sdpa_math_kernel_scores_bytes, per micro-batch)");
-    assume_value(e, "sdpa_math_kernel_scores_bytes", gs_mul(scores, 2, &ovf),
+    assume_value(e, "sdpa_math_kernel_scores_bytes", gs_mul(scores, 4, &ovf),
                  "what SDPA's math kernel keeps more on transformers releases before PR #46960: "
-                 "the 16-bit softmax output, heads x sequence^2 a layer with heads wider than 256",
+                 "the softmax output, in fp32 (torch >= 2.5 computes the math kernel in fp32 for "
+                 "16-bit inputs), heads x sequence^2 a layer with heads wider than 256",
                  "aten attention.cpp _scaled_dot_product_attention_math; transformers "
                  "sdpa_attention.py use_gqa_in_sdpa");
 }
@@ -1748,7 +1765,7 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
         return st;
     attention_path(m, &plan.tr, e);
     gs_framework_resolve(&plan.tr.framework, plan.tr.attn_impl, &plan.rules);
-    wide_heads_note(m, &plan.tr, &plan.rules, e);
+    sdpa_kernel_notes(m, w, &plan, e);
     st = sequence_parallel_default(m, &plan, e, err);
     if (st != GS_OK)
         return st;

@@ -689,6 +689,53 @@ static void test_sdpa_wide_heads(void **state)
     assert_int_equal(old_sdpa.per_layer_bytes, sdpa.per_layer_bytes);
 }
 
+/* fp32 with grouped K/V under transformers' SDPA from 4.56: sdpa_attention.py passes enable_gqa,
+ * only the flash and cuDNN kernels take grouped heads and neither runs fp32, so SDPA runs its
+ * math kernel: K/V repeated, the scaled query, and the fp32 softmax output the matmul with V
+ * reads - per layer what eager attention keeps in fp32 (the small GQA Llama, 16 tokens). In 4.50
+ * (repeat_kv, then the memory-efficient kernel, which runs fp32) and in bf16 (the flash kernel)
+ * it is the fused path. */
+static void test_sdpa_fp32_grouped_math_kernel(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,"
+                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                                    "\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
+                                    "\"vocab_size\":1000}");
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    knobs.framework_version = 517;
+    struct gs_framework_rules rules;
+    struct gs_activation_input in = {.arch = &a,
+                                     .batch_size = 1,
+                                     .sequence_length = 16,
+                                     .micro_batches = 1,
+                                     .element_bytes = 4,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .flash_attention = false,
+                                     .parallelism = &par,
+                                     .rules = &rules};
+    struct gs_activation_result eager, sdpa, old_sdpa, bf16_sdpa;
+    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
+    assert_true(gs_activation_bytes(&in, &eager));
+    in.flash_attention = true;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_true(gs_activation_bytes(&in, &sdpa));
+    assert_int_equal(sdpa.per_layer_bytes, eager.per_layer_bytes);
+    knobs.framework_version = 450;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_true(gs_activation_bytes(&in, &old_sdpa));
+    /* fused: the fp32 log-sum-exp (4 x 4 heads) instead of 4 x 4 heads x 16 keys a token */
+    assert_int_equal(eager.per_layer_bytes - old_sdpa.per_layer_bytes, (256 - 16) * 16);
+    knobs.framework_version = 517;
+    in.element_bytes = 2;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_true(gs_activation_bytes(&in, &bf16_sdpa));
+    assert_int_equal(bf16_sdpa.per_layer_bytes, 41216 - 2048);
+}
+
 /* What transformers 5.x's eager code saves per layer, on a small Llama (h 64, 4 heads of 16,
  * MHA, SwiGLU 128, bf16, one sequence of 16 tokens), written out per token:
  *   2 LlamaRMSNorms, each its fp32 input copy and the normalized bf16 tensor: 2 x 6 x 64 = 768
@@ -1216,6 +1263,7 @@ int main(void)
         cmocka_unit_test(test_transformers_grouped_kv),
         cmocka_unit_test(test_sdpa_sliding_window_mask),
         cmocka_unit_test(test_sdpa_wide_heads),
+        cmocka_unit_test(test_sdpa_fp32_grouped_math_kernel),
         cmocka_unit_test(test_bert_mlm_head),
         cmocka_unit_test(test_fused_qkv_views),
         cmocka_unit_test(test_activation_functions),

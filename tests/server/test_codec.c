@@ -602,9 +602,11 @@ static bool has_warning(json_t *response, const char *code)
 
 /* Gemma 4 31B's ten full-attention layers have 32 heads of 512 over 4 KV heads: under SDPA they
  * are sized as transformers runs them from PR #46960 (K/V repeated, the memory-efficient kernel),
- * and the estimate says what releases before it keep more on torch's math kernel, the 16-bit
- * score matrix: 10 x 32 x 8,192^2 x 2 B = 42,949,672,960 at one sequence of 8,192. Not under
- * flash_attention_2 (no SDPA), nor in a 4.x release without use_gqa_in_sdpa. */
+ * and the estimate says what releases before it keep more on torch's math kernel, the score
+ * matrix in fp32 (torch >= 2.5's math kernel upcasts 16-bit inputs): 10 x 32 x 8,192^2 x 4 B =
+ * 85,899,345,920 at one sequence of 8,192. Not under flash_attention_2 (no SDPA), nor in a 4.x
+ * release without use_gqa_in_sdpa. In fp32 the math kernel runs every grouped layer of up to 256
+ * (Llama 3.1 8B), and the estimate says so (sdpa_math_kernel); not in bf16. */
 static void test_sdpa_wide_heads_warning(void **state)
 {
     (void)state;
@@ -624,7 +626,14 @@ static void test_sdpa_wide_heads_warning(void **state)
                    "sdpa_math_kernel_scores_bytes") == 0)
             value = json_integer_value(json_object_get(a, "value"));
     }
-    assert_int_equal(value, 42949672960LL);
+    assert_int_equal(value, 85899345920LL);
+    assert_false(has_warning(r, "sdpa_math_kernel"));
+    json_decref(r);
+    r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"precision\":{"
+                 "\"weights\":\"fp32\"},\"training\":{\"batch_size\":1,\"sequence_length\":8192}}",
+                 &p);
+    assert_non_null(r);
+    assert_true(has_warning(r, "sdpa_math_kernel"));
     json_decref(r);
     r = estimate(GEMMA4_REQUEST(",\"attn_implementation\":\"flash_attention_2\""), &p);
     assert_non_null(r);
