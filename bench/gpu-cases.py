@@ -28,8 +28,12 @@ Cases:
                      heads) in bf16 under SDPA, the same in fp32, and a Phi-3 shape (partial rotary 0.75):
                      whether SDPA keeps K/V at their 8 heads (use_gqa_in_sdpa; gpusizer's 4.56-5.x rows
                      and the Llama 3.2 1B H200 run say so) or repeated to 32, and whether o_proj's input
-                     shares the attention output's storage (bf16 whole rotary, fp32: it should) or is a
-                     copy (partial rotary): a check by storage of what the totals agree with.
+                     shares the attention output's storage (bf16 whole rotary) or is a copy (partial
+                     rotary). In fp32 gpusizer expects torch's math kernel (enable_gqa, no fused fp32
+                     kernel for grouped heads): K/V repeated and a (4, 32, 2048, 2048) fp32 softmax output
+                     per layer. Also a Mistral shape with a 1,024 sliding window (the mask's path: K/V
+                     repeated, a (4, 1, 2048, 2048) bf16 additive mask per layer) and grouped heads of 512
+                     (K/V repeated, or the math kernel's scores on releases before PR #46960).
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
@@ -72,6 +76,20 @@ SAVED_SHAPES = {  # two layers each, so that the per-layer storages repeat and s
                           "tie_word_embeddings": True, "max_position_embeddings": 8192,
                           "rope_theta": 500000.0, "hidden_act": "silu"}, "bfloat16"),
     "llama3.2-1b-fp32": (None, "float32"),
+    # a sliding window shorter than the sequence: transformers builds the mask, so SDPA should show K/V
+    # repeated to 32 heads, the memory-efficient kernel and a (4, 1, 2048, 2048) additive mask per layer
+    "mistral-sliding-bf16": ({"model_type": "mistral", "architectures": ["MistralForCausalLM"],
+                              "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 2,
+                              "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64,
+                              "sliding_window": 1024, "vocab_size": 32000, "tie_word_embeddings": False,
+                              "max_position_embeddings": 8192, "hidden_act": "silu"}, "bfloat16"),
+    # grouped heads of 512 (Gemma 4's full-attention width): K/V repeated and the memory-efficient
+    # kernel (transformers PR #46960), or, before it, the math kernel's fp32 score matrix
+    "wide-heads-bf16": ({"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 2048,
+                         "intermediate_size": 8192, "num_hidden_layers": 2, "num_attention_heads": 8,
+                         "num_key_value_heads": 2, "head_dim": 512, "vocab_size": 32000,
+                         "tie_word_embeddings": False, "max_position_embeddings": 8192,
+                         "hidden_act": "silu"}, "bfloat16"),
     "phi3-partial-rotary-bf16": ({"model_type": "phi3", "architectures": ["Phi3ForCausalLM"],
                                   "hidden_size": 3072, "intermediate_size": 8192, "num_hidden_layers": 2,
                                   "num_attention_heads": 24, "num_key_value_heads": 8, "vocab_size": 200064,
