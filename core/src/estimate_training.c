@@ -1399,6 +1399,17 @@ static void attention_path(const struct gs_model_spec *m, struct gs_training *tr
              "\"eager\" whatever the request asks");
         tr->attn_impl = GS_ATTN_EAGER;
     }
+    /* transformers picks eager for a type without SDPA when none is named
+     * (PreTrainedModel._check_and_adjust_attn_implementation) */
+    if (m->has_arch && m->arch.attention_no_sdpa && transformers_code &&
+        tr->attn_impl == GS_ATTN_SDPA) {
+        warn(e, "attention_no_sdpa",
+             "this model type has no SDPA path in transformers (GPT-OSS's attention sinks), so "
+             "it runs eager by default and is sized as attn_implementation \"eager\", which "
+             "keeps each layer's score matrix; flash_attention_3 (the kernels hub's sink-aware "
+             "kernel) or flex_attention keep only the kernel's log-sum-exp");
+        tr->attn_impl = GS_ATTN_EAGER;
+    }
     tr->flash_attention = !gs_attn_impl_materializes(tr->attn_impl);
     e->attn_impl = tr->attn_impl;
 }

@@ -521,6 +521,9 @@ static void read_gpt_oss(struct model_reader *r, struct gs_arch *a)
     const struct decoder_traits t = {.norms = 2, .qkv_bias = true, .o_bias = true, .sinks = true};
     decoder_build(r, a, &plan, &t);
     a->norm_weight_fp32 = true; /* (self.weight * hidden_states).to(input_dtype) */
+    /* GptOssPreTrainedModel: _supports_sdpa = False (SDPA has no sink logit), flash (the
+     * kernels hub's sink-aware kernel) and flex supported: the default is eager */
+    a->attention_no_sdpa = true;
 }
 
 /* Glm4MoeForCausalLM (modeling_glm4_moe.py): biases on q, k and v

@@ -700,6 +700,28 @@ static void test_attention_implementation(void **state)
                         "eager");
     assert_true(has_warning(r, "attention_eager_only"));
     json_decref(r);
+
+    /* GPT-OSS has no SDPA path (attention sinks): transformers' default runs it eager; a flash
+     * or flex request keeps the kernel */
+    r = estimate("{\"model\":\"gpt-oss-20b\",\"mode\":\"training\",\"training\":{"
+                 "\"batch_size\":1,\"sequence_length\":2048}}",
+                 &p);
+    assert_non_null(r);
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(r, "training"), "attn_implementation")),
+        "eager");
+    assert_true(has_warning(r, "attention_no_sdpa"));
+    json_decref(r);
+    r = estimate("{\"model\":\"gpt-oss-20b\",\"mode\":\"training\",\"training\":{"
+                 "\"batch_size\":1,\"sequence_length\":2048,"
+                 "\"attn_implementation\":\"flash_attention_3\"}}",
+                 &p);
+    assert_non_null(r);
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(r, "training"), "attn_implementation")),
+        "flash_attention_3");
+    assert_false(has_warning(r, "attention_no_sdpa"));
+    json_decref(r);
 #undef ATTN_REQUEST
 }
 

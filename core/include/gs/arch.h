@@ -293,6 +293,9 @@ struct gs_arch {
                                            (T5's dropout_rate, Whisper's activation_dropout) */
     bool attention_eager_only;          /* transformers has no fused attention path for the
                                            type (a bias added to the scores: T5) */
+    bool attention_no_sdpa;             /* transformers has no SDPA path for the type, which
+                                           then runs eager by default; flash and flex paths
+                                           exist (GPT-OSS's attention sinks) */
     bool eager_softmax_native;          /* its eager attention runs softmax at the scores' dtype
                                            (GPT-2's and BERT's eager_attention_forward), not
                                            upcast to fp32 as Llama's and T5's are */
