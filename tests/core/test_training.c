@@ -547,6 +547,30 @@ static struct gs_arch small_llama(void)
                         "\"num_hidden_layers\":2,\"vocab_size\":1000}");
 }
 
+/* The small Llama with 2 KV heads for its 4 query heads, of 16 (head_dim 0) or head_dim. */
+static struct gs_arch small_gqa_llama(uint64_t head_dim)
+{
+    return fixture_typed("llama", 64, 2, 4, 2, 128, 1000, false, head_dim);
+}
+
+/* One sequence of 16 tokens through a fused attention kernel, no recomputation, under `rules`
+ * (resolved by the caller for the path and release a case names). */
+static struct gs_activation_input sixteen_tokens(const struct gs_arch *a,
+                                                 const struct gs_parallelism *par,
+                                                 const struct gs_framework_rules *rules,
+                                                 uint64_t element_bytes)
+{
+    return (struct gs_activation_input){.arch = a,
+                                        .batch_size = 1,
+                                        .sequence_length = 16,
+                                        .micro_batches = 1,
+                                        .element_bytes = element_bytes,
+                                        .recompute = GS_RECOMPUTE_NONE,
+                                        .flash_attention = true,
+                                        .parallelism = par,
+                                        .rules = rules};
+}
+
 /* Grouped K/V by transformers' attention path and release, on the small Llama with 2 KV heads
  * of 16 for its 4 query heads (bf16, 16 tokens): repeated to every head, K and V keep 2 x 2 x
  * 64 = 256 B a token; at their own heads 2 x 2 x 32 = 128, 2,048 B a layer less. Eager
@@ -556,24 +580,13 @@ static struct gs_arch small_llama(void)
 static void test_transformers_grouped_kv(void **state)
 {
     (void)state;
-    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,"
-                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
-                                    "\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
-                                    "\"vocab_size\":1000}");
+    struct gs_arch a = small_gqa_llama(0);
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
     struct gs_training_knobs knobs;
     memset(&knobs, 0, sizeof(knobs));
     struct gs_framework_rules rules;
-    struct gs_activation_input in = {.arch = &a,
-                                     .batch_size = 1,
-                                     .sequence_length = 16,
-                                     .micro_batches = 1,
-                                     .element_bytes = 2,
-                                     .recompute = GS_RECOMPUTE_NONE,
-                                     .flash_attention = true,
-                                     .parallelism = &par,
-                                     .rules = &rules};
+    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
     static const struct {
         uint32_t version;
         enum gs_attn_impl impl;
@@ -626,15 +639,7 @@ static void test_sdpa_sliding_window_mask(void **state)
     memset(&knobs, 0, sizeof(knobs));
     knobs.framework_version = 517;
     struct gs_framework_rules rules;
-    struct gs_activation_input in = {.arch = &a,
-                                     .batch_size = 1,
-                                     .sequence_length = 16,
-                                     .micro_batches = 1,
-                                     .element_bytes = 2,
-                                     .recompute = GS_RECOMPUTE_NONE,
-                                     .flash_attention = true,
-                                     .parallelism = &par,
-                                     .rules = &rules};
+    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
     struct gs_activation_result r;
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     assert_true(gs_activation_bytes(&in, &r));
@@ -657,25 +662,14 @@ static void test_sdpa_sliding_window_mask(void **state)
 static void test_sdpa_wide_heads(void **state)
 {
     (void)state;
-    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,"
-                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
-                                    "\"num_key_value_heads\":2,\"head_dim\":320,"
-                                    "\"num_hidden_layers\":2,\"vocab_size\":1000}");
+    struct gs_arch a = small_gqa_llama(320);
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
     struct gs_training_knobs knobs;
     memset(&knobs, 0, sizeof(knobs));
     knobs.framework_version = 517;
     struct gs_framework_rules rules;
-    struct gs_activation_input in = {.arch = &a,
-                                     .batch_size = 1,
-                                     .sequence_length = 16,
-                                     .micro_batches = 1,
-                                     .element_bytes = 2,
-                                     .recompute = GS_RECOMPUTE_NONE,
-                                     .flash_attention = true,
-                                     .parallelism = &par,
-                                     .rules = &rules};
+    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
     struct gs_activation_result sdpa, flash, old_sdpa;
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     assert_true(gs_activation_bytes(&in, &sdpa));
@@ -698,25 +692,15 @@ static void test_sdpa_wide_heads(void **state)
 static void test_sdpa_fp32_grouped_math_kernel(void **state)
 {
     (void)state;
-    struct gs_arch a = fixture_arch("{\"model_type\":\"llama\",\"hidden_size\":64,"
-                                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
-                                    "\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
-                                    "\"vocab_size\":1000}");
+    struct gs_arch a = small_gqa_llama(0);
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
     struct gs_training_knobs knobs;
     memset(&knobs, 0, sizeof(knobs));
     knobs.framework_version = 517;
     struct gs_framework_rules rules;
-    struct gs_activation_input in = {.arch = &a,
-                                     .batch_size = 1,
-                                     .sequence_length = 16,
-                                     .micro_batches = 1,
-                                     .element_bytes = 4,
-                                     .recompute = GS_RECOMPUTE_NONE,
-                                     .flash_attention = false,
-                                     .parallelism = &par,
-                                     .rules = &rules};
+    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 4);
+    in.flash_attention = false;
     struct gs_activation_result eager, sdpa, old_sdpa, bf16_sdpa;
     gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
     assert_true(gs_activation_bytes(&in, &eager));
