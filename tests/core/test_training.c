@@ -553,6 +553,15 @@ static struct gs_arch small_gqa_llama(uint64_t head_dim)
     return fixture_typed("llama", 64, 2, 4, 2, 128, 1000, false, head_dim);
 }
 
+/* Default parallelism and a request naming transformers `version` (major*100 + minor). */
+static void transformers_release(struct gs_parallelism *par, struct gs_training_knobs *knobs,
+                                 uint32_t version)
+{
+    gs_parallelism_defaults(par);
+    memset(knobs, 0, sizeof(*knobs));
+    knobs->framework_version = version;
+}
+
 /* One sequence of 16 tokens through a fused attention kernel, no recomputation, under `rules`
  * (resolved by the caller for the path and release a case names). */
 static struct gs_activation_input sixteen_tokens(const struct gs_arch *a,
@@ -582,9 +591,8 @@ static void test_transformers_grouped_kv(void **state)
     (void)state;
     struct gs_arch a = small_gqa_llama(0);
     struct gs_parallelism par;
-    gs_parallelism_defaults(&par);
     struct gs_training_knobs knobs;
-    memset(&knobs, 0, sizeof(knobs));
+    transformers_release(&par, &knobs, 517);
     struct gs_framework_rules rules;
     struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
     static const struct {
@@ -596,7 +604,6 @@ static void test_transformers_grouped_kv(void **state)
                  {517, GS_ATTN_EAGER, true},   {449, GS_ATTN_FLASH2, false},
                  {517, GS_ATTN_FLASH3, false}, {517, GS_ATTN_FLEX, false}};
     struct gs_activation_result r;
-    knobs.framework_version = 517;
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     assert_true(gs_activation_bytes(&in, &r));
     const uint64_t grouped = r.per_layer_bytes;
@@ -634,10 +641,8 @@ static void test_sdpa_sliding_window_mask(void **state)
     assert_int_equal(a.blocks[0].attn.span, GS_SPAN_SLIDING);
     assert_int_equal(a.blocks[0].attn.window, 8);
     struct gs_parallelism par;
-    gs_parallelism_defaults(&par);
     struct gs_training_knobs knobs;
-    memset(&knobs, 0, sizeof(knobs));
-    knobs.framework_version = 517;
+    transformers_release(&par, &knobs, 517);
     struct gs_framework_rules rules;
     struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
     struct gs_activation_result r;
@@ -664,10 +669,8 @@ static void test_sdpa_wide_heads(void **state)
     (void)state;
     struct gs_arch a = small_gqa_llama(320);
     struct gs_parallelism par;
-    gs_parallelism_defaults(&par);
     struct gs_training_knobs knobs;
-    memset(&knobs, 0, sizeof(knobs));
-    knobs.framework_version = 517;
+    transformers_release(&par, &knobs, 517);
     struct gs_framework_rules rules;
     struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
     struct gs_activation_result sdpa, flash, old_sdpa;
@@ -694,10 +697,8 @@ static void test_sdpa_fp32_grouped_math_kernel(void **state)
     (void)state;
     struct gs_arch a = small_gqa_llama(0);
     struct gs_parallelism par;
-    gs_parallelism_defaults(&par);
     struct gs_training_knobs knobs;
-    memset(&knobs, 0, sizeof(knobs));
-    knobs.framework_version = 517;
+    transformers_release(&par, &knobs, 517);
     struct gs_framework_rules rules;
     struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 4);
     in.flash_attention = false;

@@ -589,6 +589,8 @@ static void test_model_names_by_tokens(void **state)
 /* The framework fields reach the core: a torchtune request with a chunked,
  * compiled loss answers with that loss, the peak fields and the phase. */
 /* True if the estimate's warnings carry `code`. */
+static json_int_t assumption_value(const json_t *answer, const char *name);
+
 static bool has_warning(json_t *response, const char *code)
 {
     size_t i;
@@ -617,16 +619,7 @@ static void test_sdpa_wide_heads_warning(void **state)
     json_t *r = estimate(GEMMA4_REQUEST(""), &p);
     assert_non_null(r);
     assert_true(has_warning(r, "sdpa_head_dim_over_256"));
-    json_t *a;
-    size_t i;
-    json_int_t value = 0;
-    json_array_foreach(json_object_get(r, "assumptions"), i, a)
-    {
-        if (strcmp(json_string_value(json_object_get(a, "name")),
-                   "sdpa_math_kernel_scores_bytes") == 0)
-            value = json_integer_value(json_object_get(a, "value"));
-    }
-    assert_int_equal(value, 85899345920LL);
+    assert_int_equal(assumption_value(r, "sdpa_math_kernel_scores_bytes"), 85899345920LL);
     assert_false(has_warning(r, "sdpa_math_kernel"));
     json_decref(r);
     r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"precision\":{"
@@ -838,8 +831,6 @@ static void test_bert_heads(void **state)
     assert_int_equal(logits[2], logits[0]);
 #undef BERT
 }
-
-static json_int_t assumption_value(const json_t *answer, const char *name);
 
 static void test_training_framework_fields(void **state)
 {
