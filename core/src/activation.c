@@ -294,6 +294,79 @@ static uint64_t mlp_eager_bytes(const struct gs_activation_input *in, const stru
     return bytes;
 }
 
+/* The attention runs through transformers' sdpa_attention.py. */
+static bool transformers_sdpa(const struct gs_activation_input *in, const struct gs_block *b)
+{
+    return in->rules != NULL && in->rules->transformers_sdpa && in->flash_attention &&
+           b->mixer == GS_MIXER_ATTENTION;
+}
+
+/* Whether a layer's attention gets a mask under transformers' SDPA: every layer when the
+ * micro-batch carries padding (masking_utils.py _ignore_causal_mask_sdpa skips the mask only
+ * when the padding mask is all ones; before 4.53 AttentionMaskConverter._ignore_causal_mask_sdpa
+ * alike), and a sliding-window or chunked layer once the keys reach its window (skipped only
+ * while kv_length < the window). */
+static bool sdpa_masked(const struct gs_activation_input *in, const struct gs_block *b)
+{
+    if (!transformers_sdpa(in, b))
+        return false;
+    return in->padding_mask || (b->attn.span != GS_SPAN_FULL && b->attn.window &&
+                                in->sequence_length >= b->attn.window);
+}
+
+/* Whether every masked SDPA call makes an additive copy of the mask at the query's dtype: a
+ * boolean mask is converted inside each call (attention.cpp convert_boolean_attn_mask:
+ * zeros_like in the query's dtype, masked_fill); an additive one (before 4.53, in the dtype of
+ * the model's input embeddings) is cast per call when autocast runs the query at another dtype
+ * (SDPA is on autocast's lower-precision list, which casts every floating argument), and padded
+ * per call when its rows are not 8-element aligned (preprocess_mask: pad_bias). Otherwise the
+ * one mask serves every layer. */
+static bool mask_copied_per_call(const struct gs_activation_input *in)
+{
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    return in->rules->sdpa_bool_mask || in->sequence_length % 8 != 0 ||
+           residual != in->element_bytes;
+}
+
+/* One call's additive mask, (batch, 1, q, k) at the query's dtype, its rows padded to a
+ * multiple of 8 elements where they are not (pad_bias keeps the padded storage). */
+static uint64_t mask_copy_bytes(struct acc *c, const struct gs_activation_input *in)
+{
+    const uint64_t keys = in->sequence_length;
+    const uint64_t row = div_ceil(keys, 8) * 8;
+    return mul(c, mul(c, mul(c, in->element_bytes, in->batch_size), keys), row);
+}
+
+/* The masks the model builds once per forward for its masked SDPA layers (one for full-attention
+ * layers, one for sliding or chunked ones), where they outlive the forward: under full
+ * recomputation each is an input of every checkpointed layer and stays until backward (a
+ * boolean mask from 4.53, the additive one in the embeddings' dtype before), and without it the
+ * additive mask every layer's kernel keeps where no call copies it. */
+static uint64_t model_masks_bytes(struct acc *c, const struct gs_activation_input *in)
+{
+    const struct gs_arch *a = in->arch;
+    bool full = false, local = false;
+    for (size_t k = 0; k < a->block_count; k++) {
+        if (!sdpa_masked(in, &a->blocks[k]))
+            continue;
+        if (a->blocks[k].attn.span == GS_SPAN_FULL)
+            full = true;
+        else
+            local = true;
+    }
+    if (!full && !local)
+        return 0;
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    uint64_t element = 0;
+    if (in->recompute == GS_RECOMPUTE_FULL)
+        element = in->rules->sdpa_bool_mask ? 1 : residual;
+    else if (!mask_copied_per_call(in))
+        element = residual;
+    const uint64_t keys = in->sequence_length;
+    const uint64_t one = mul(c, mul(c, mul(c, element, in->batch_size), keys), keys);
+    return mul(c, one, (full ? 1 : 0) + (local ? 1 : 0));
+}
+
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,
                                 const struct gs_block *b)
 {
@@ -340,23 +413,15 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         p.replicated = add(c, p.replicated,
                            mul(c, mul(c, b->attn.cross && !b->attn.cross_only ? 3 : 2, tokens), h));
 
-    /* A sliding-window or chunked layer under transformers' SDPA, once the keys reach the
-     * window: masking_utils builds a mask for it (_ignore_causal_mask_sdpa skips it only while
-     * kv_length < the window), so sdpa_attention.py repeats grouped K/V (use_gqa_in_sdpa is
-     * false under a mask) and SDPA, which the flash kernel cannot serve with a mask, runs the
-     * memory-efficient kernel: its output is (batch, seq, heads, dim), so o_proj gets no copy,
-     * and aten turns the boolean mask into an additive one in the query's dtype (attention.cpp
-     * convert_boolean_attn_mask: at::where over the mask's (batch, 1, q, k) shape), a tensor
-     * per layer that the kernel's backward keeps (_scaled_dot_product_efficient_attention saves
-     * attn_bias) */
-    const bool hf_sdpa = rules != NULL && rules->transformers_sdpa && in->flash_attention &&
-                         b->mixer == GS_MIXER_ATTENTION;
-    const bool window_masked = hf_sdpa && b->attn.span != GS_SPAN_FULL && b->attn.window &&
-                               in->sequence_length >= b->attn.window;
-    if (window_masked) {
-        const uint64_t keys = in->sequence_length;
-        p.replicated = add(c, p.replicated, mul(c, mul(c, mul(c, e, in->batch_size), keys), keys));
-    }
+    /* transformers' masked SDPA path (sdpa_masked): sdpa_attention.py repeats grouped K/V
+     * (use_gqa_in_sdpa is false under a mask), and SDPA, which the flash kernel cannot serve with
+     * a mask, runs the memory-efficient kernel: its output is (batch, seq, heads, dim), so
+     * o_proj gets no copy; the mask copy each call makes, where it makes one, is the kernel's
+     * to keep (_scaled_dot_product_efficient_attention saves attn_bias) */
+    const bool hf_sdpa = transformers_sdpa(in, b);
+    const bool masked = sdpa_masked(in, b);
+    if (masked && mask_copied_per_call(in))
+        p.replicated = add(c, p.replicated, mask_copy_bytes(c, in));
     /* Heads wider than 256: no fused kernel broadcasts grouped K/V there, so sdpa_attention.py
      * repeats them (transformers PR #46960, merged 2026-06-29: use_gqa_in_sdpa is false above
      * 256; releases before it passed enable_gqa, and SDPA ran the math kernel, which repeats them
@@ -367,12 +432,12 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
      * kernel needs equal heads), and neither runs fp32, so SDPA runs its math kernel: K/V repeated
      * (pre_process_group_query_attention_input), the fp32 softmax output kept for the matmul with
      * V - what eager attention keeps (the estimate warns, sdpa_math_kernel) */
-    const bool math_kernel = hf_sdpa && rules->sdpa_gqa_native && !window_masked && !wide_heads &&
+    const bool math_kernel = hf_sdpa && rules->sdpa_gqa_native && !masked && !wide_heads &&
                              e == 4 && !in->autocast && b->attn.kv_heads &&
                              b->attn.kv_heads < b->attn.heads;
     const bool fused = in->flash_attention && !math_kernel;
     const bool kv_expanded =
-        rules != NULL && (rules->gqa_expanded || window_masked || wide_heads || math_kernel);
+        rules != NULL && (rules->gqa_expanded || masked || wide_heads || math_kernel);
 
     /* Q, K, V as the attention kernel saves them; repeated to every head when the framework
      * expands grouped K/V before calling it */
@@ -421,7 +486,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     /* the flash kernel takes heads up to 256 wide (aten sdp_utils check_head_dim_size_flash);
      * wider ones run the memory-efficient kernel */
     const bool output_like_query = fused && (e == 2 || in->autocast) && b->attn.head_dim <= 256;
-    if (query_contiguous && output_like_query && !compiled && !window_masked &&
+    if (query_contiguous && output_like_query && !compiled && !masked &&
         b->mixer == GS_MIXER_ATTENTION && l.saves[ROLE_OUT])
         widths += o;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
@@ -818,6 +883,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     uint64_t embedding_in = mul(&c, 8, tokens);
     if (a->hidden_dropout)
         embedding_in = add(&c, embedding_in, mul(&c, tokens, a->hidden_size));
+    embedding_in = add(&c, embedding_in, model_masks_bytes(&c, in));
     /* activation offloading (torchtune OffloadActivations) moves every saved tensor to the
      * host as forward makes it and brings each back for its layer's backward */
     const bool offloaded = in->rules != NULL && in->rules->activation_offloading;
@@ -938,6 +1004,7 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
     k->flash_attention = in->flash_attention;
     k->autocast = in->autocast;
     k->quantized_base = in->quantized_base;
+    k->padding_mask = in->padding_mask;
     k->sequence_parallel = par->sequence_parallel;
     k->stages = par->stages;
     if (in->rules != NULL) {
@@ -961,8 +1028,9 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
                                 k->recompute,
                                 k->trainable,
                                 gs_stage_chunks(&k->stages),
-                                (uint64_t)k->flash_attention << 3 | (uint64_t)k->autocast << 2 |
-                                    (uint64_t)k->quantized_base << 1 | k->sequence_parallel};
+                                (uint64_t)k->padding_mask << 4 | (uint64_t)k->flash_attention << 3 |
+                                    (uint64_t)k->autocast << 2 | (uint64_t)k->quantized_base << 1 |
+                                    k->sequence_parallel};
     uint64_t h = 0;
     for (size_t i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++)
         h = key_mix(h, scalars[i]);

@@ -964,6 +964,34 @@ static void activation_dtypes(const struct gs_workload *w, const struct train_pl
     *residual = plan->regime == GS_REGIME_FP32 || *autocast ? 4 : 2;
 }
 
+/* What padded micro-batches cost under transformers' SDPA, against the same micro-batches
+ * without a mask (activation.c sdpa_masked): said where it is more, with what avoids it. */
+static bool padding_mask_cost(const struct gs_activation_input *in, struct gs_activation_memo *memo,
+                              const struct gs_activation_result *masked, struct gs_estimate *e)
+{
+    struct gs_activation_input unmasked = *in;
+    unmasked.padding_mask = false;
+    struct gs_activation_result r;
+    if (!gs_activation_bytes_memo(&unmasked, memo, &r))
+        return false;
+    if (masked->total_bytes <= r.total_bytes)
+        return true;
+    assume_value(e, "padding_mask_activation_bytes", masked->total_bytes - r.total_bytes,
+                 "what padded micro-batches add under transformers' SDPA: in every layer K/V "
+                 "repeated to every query head and the memory-efficient kernel's additive copy of "
+                 "the mask (batch x sequence_length^2 at the query's dtype), and the model's mask "
+                 "where it outlives the forward",
+                 "transformers integrations/sdpa_attention.py use_gqa_in_sdpa (no GQA under a "
+                 "mask), masking_utils.py sdpa_mask; aten attention.cpp "
+                 "convert_boolean_attn_mask, preprocess_mask");
+    warn(e, "padding_mask_sdpa",
+         "the micro-batches carry padding (training.padding_mask), so transformers' SDPA "
+         "attention takes its masked path in every layer: padding_mask_activation_bytes more "
+         "activations. flash_attention_2 takes padded batches without a mask (it unpads them), "
+         "and packed samples with no padding need none");
+    return true;
+}
+
 static bool activations(const struct gs_model_spec *m, const struct gs_workload *w,
                         const struct train_plan *plan, struct gs_activation_memo *memo,
                         struct gs_estimate *e, struct gs_activation_result *r, bool *ovf)
@@ -1000,8 +1028,13 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
         .trainable = plan->lora ? GS_TRAIN_ADAPTERS : GS_TRAIN_ALL,
         .adapters = tr,
         .quantized_base = tr->method == GS_METHOD_QLORA,
+        .padding_mask = gs_training_padding_mask(tr),
     };
     if (!gs_activation_bytes_memo(&in, memo, r)) {
+        *ovf = true;
+        return false;
+    }
+    if (in.padding_mask && !padding_mask_cost(&in, memo, r, e)) {
         *ovf = true;
         return false;
     }
@@ -1014,8 +1047,9 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
            "query reaches a flash kernel contiguous), the MLP's gate, activation (by what the "
            "function keeps), up and down inputs, q/k norms over Q and K, dropout masks, the fp32 "
            "log-sum-exp (SDPA, flash, flex) or eager attention's softmax output and its 16-bit "
-           "copy, and under transformers' SDPA a sliding-window layer's mask (the additive copy "
-           "aten makes, batch x sequence^2, once the keys reach the window); PEFT's fp32 adapters "
+           "copy, and under transformers' SDPA the mask of a sliding-window layer once the keys "
+           "reach the window, and of every layer of a padded batch (the additive copy aten "
+           "makes, batch x sequence^2; K/V repeated then); PEFT's fp32 adapters "
            "keep their own copy of their input; autocast keeps 16-bit "
            "copies per linear and fp32 norms and softmax; compiled code keeps no fp32 "
            "intermediate",

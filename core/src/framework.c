@@ -115,7 +115,7 @@ static const struct row rows[] = {
      * its peak: 12 bytes a logit under the Trainer, which drops the output before backward;
      * 14 for a loop that keeps it. */
     {GS_FW_TRANSFORMERS, 449,
-     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.49-4.55 (HF Trainer)",
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.49-4.52 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
@@ -133,6 +133,31 @@ static const struct row rows[] = {
                 "sync_each_batch says (trainer.py: context = functools.partial("
                 "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
                 "transformers issue #29425)"}},
+    /* 4.53: masks come from masking_utils.py (transformers PR #37866, the rewrite of the
+     * masking logic; optimum-executorch PR #82 adapts to it "post 4.53"): SDPA gets a
+     * boolean mask where one is needed, which aten turns into an additive one inside every
+     * call (attention.cpp convert_boolean_attn_mask). Everything else as in 4.49. */
+    {GS_FW_TRANSFORMERS, 453,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.53-4.55 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
+      .sdpa_bool_mask = true,
+      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .model_qkv_views = true,
+      .dora_recomputes_base = true,
+      .foreach_step = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
+      .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
+                "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
+                "Trainer.training_step backward after compute_loss returned the loss alone; "
+                "optim adamw_torch; LlamaRMSNorm upcast; integrations/sdpa_attention.py repeat_kv "
+                "and query = query.contiguous() (until PR #40315); masking_utils.py sdpa_mask "
+                "(boolean); bitsandbytes MatMul4Bit "
+                "saves A; "
+                "every accumulating micro-batch under accelerator.no_sync whatever "
+                "sync_each_batch says (trainer.py: context = functools.partial("
+                "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
+                "transformers issue #29425)"}},
     /* 4.56: sdpa_attention.py no longer makes the query contiguous (transformers PR #40315,
      * "Remove unnecessary contiguous calls for modern torch", merged 2025-08-20): a query
      * rotated by whole heads keeps the projection's (batch, seq, heads, dim) layout, so does
@@ -145,6 +170,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.56-4.x (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
+      .sdpa_bool_mask = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
@@ -175,7 +201,8 @@ static const struct row rows[] = {
     {GS_FW_TRANSFORMERS, 500,
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.0-5.1 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
-      .gqa_expanded = true, .sdpa_gqa_native = true, .quant_saves_input = true,
+      .gqa_expanded = true, .sdpa_gqa_native = true,
+      .sdpa_bool_mask = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
@@ -194,7 +221,8 @@ static const struct row rows[] = {
     {GS_FW_TRANSFORMERS, 502,
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.2-5.x (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
-      .gqa_expanded = true, .sdpa_gqa_native = true, .quant_saves_input = true,
+      .gqa_expanded = true, .sdpa_gqa_native = true,
+      .sdpa_bool_mask = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
@@ -269,6 +297,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_DEEPSPEED, .label = "DeepSpeed engine (transformers model)",
       .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
+      .sdpa_bool_mask = true,
       .quant_saves_input = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .dora_recomputes_base = true, .grads_persist = true,
       .deepspeed_buckets = true,

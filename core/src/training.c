@@ -323,6 +323,13 @@ const char *const gs_padding_names[GS_PADDING_COUNT + 1] = {
     [GS_PADDING_COUNT] = NULL,
 };
 
+bool gs_training_padding_mask(const struct gs_training *training)
+{
+    if (training->padding_mask != GS_KNOB_DEFAULT)
+        return training->padding_mask == GS_KNOB_ON;
+    return training->padding == GS_PADDING_LONGEST && training->batch_size > 1;
+}
+
 bool gs_attn_impl_materializes(enum gs_attn_impl impl)
 {
     return impl == GS_ATTN_EAGER;

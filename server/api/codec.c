@@ -933,6 +933,7 @@ static void write_training(struct json_writer *w, const struct estimate_request 
     json_w_member_bool(w, "flash_attention", !gs_attn_impl_materializes(est->attn_impl));
     json_w_member_string(w, "attn_implementation", gs_attn_impl_names[est->attn_impl]);
     json_w_member_string(w, "padding", gs_padding_names[t->padding]);
+    json_w_member_bool(w, "padding_mask", gs_training_padding_mask(t));
     json_w_member_int(w, "gradient_accumulation_steps",
                (json_int_t)(t->gradient_accumulation_steps ? t->gradient_accumulation_steps : 1));
     if (t->batch_size)

@@ -658,6 +658,99 @@ static void test_sdpa_sliding_window_mask(void **state)
     assert_int_equal(r.per_layer_bytes, 39168);
 }
 
+/* `in` sized without and with a padding mask. */
+static void unpadded_and_padded(struct gs_activation_input *in, struct gs_activation_result *plain,
+                                struct gs_activation_result *padded)
+{
+    in->padding_mask = false;
+    assert_true(gs_activation_bytes(in, plain));
+    in->padding_mask = true;
+    assert_true(gs_activation_bytes(in, padded));
+}
+
+/* Padded micro-batches under transformers' SDPA: every layer takes the masked path. The small
+ * GQA Llama (h 64, 4 heads of 16, 2 KV heads), bf16, 2 sequences of 16 tokens, 2 layers.
+ * 5.17: K/V repeated (use_gqa_in_sdpa is false under a mask), 2 x 2 x 16 x 2 B x 32 tokens =
+ * 4,096, and aten's additive copy of the boolean mask, 2 B x 2 x 16 x 16 = 1,024, a layer:
+ * 5,120 each, 10,240 in all. 4.52 (one additive mask from _update_causal_mask, repeat_kv
+ * anyway): the memory-efficient kernel lays its output out (batch, seq, heads, dim), so
+ * query.contiguous()'s o copy goes, -2 B x 64 x 32 = -4,096 a layer, and the one mask every
+ * layer's kernel keeps, 1,024, is counted once: -7,168. At 15 tokens its rows are padded to 16
+ * in every call (preprocess_mask: pad_bias), 2 B x 2 x 15 x 16 = 960 a layer, and no shared
+ * mask. Under full recomputation the 5.17 boolean mask is an input of every checkpointed
+ * layer: 1 B x 2 x 16 x 16 = 512 kept beside the layer inputs. */
+static void test_sdpa_padding_mask(void **state)
+{
+    (void)state;
+    struct gs_arch a = small_gqa_llama(0);
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    transformers_release(&par, &knobs, 517);
+    struct gs_framework_rules rules;
+    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
+    in.batch_size = 2;
+    struct gs_activation_result plain, padded;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    unpadded_and_padded(&in, &plain, &padded);
+    assert_int_equal(padded.per_layer_bytes - plain.per_layer_bytes, 5120);
+    assert_int_equal(padded.total_bytes - plain.total_bytes, 10240);
+
+    knobs.framework_version = 452;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_false(rules.sdpa_bool_mask);
+    unpadded_and_padded(&in, &plain, &padded);
+    assert_int_equal((int64_t)(padded.per_layer_bytes - plain.per_layer_bytes), -4096);
+    assert_int_equal((int64_t)(padded.total_bytes - plain.total_bytes), -7168);
+    in.sequence_length = 15;
+    unpadded_and_padded(&in, &plain, &padded);
+    assert_int_equal(padded.per_layer_bytes + 2 * 64 * 30 - plain.per_layer_bytes, 960);
+    assert_int_equal(padded.total_bytes + 2 * (2 * 64 * 30) - plain.total_bytes, 2 * 960);
+
+    in.sequence_length = 16;
+    in.recompute = GS_RECOMPUTE_FULL;
+    knobs.framework_version = 517;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    unpadded_and_padded(&in, &plain, &padded);
+    assert_int_equal(padded.per_layer_bytes, plain.per_layer_bytes); /* the layer inputs */
+    assert_int_equal(padded.layer_working_bytes - plain.layer_working_bytes, 5120);
+    assert_int_equal(padded.total_bytes - plain.total_bytes, 512 + 5120);
+
+    /* flash_attention_2 unpads the batch and takes no mask; eager adds the model's mask to its
+     * scores and keeps nothing more */
+    in.recompute = GS_RECOMPUTE_NONE;
+    gs_framework_resolve(&knobs, GS_ATTN_FLASH2, &rules);
+    unpadded_and_padded(&in, &plain, &padded);
+    assert_int_equal(padded.total_bytes, plain.total_bytes);
+    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
+    in.flash_attention = false;
+    unpadded_and_padded(&in, &plain, &padded);
+    assert_int_equal(padded.total_bytes, plain.total_bytes);
+}
+
+/* The padding mask's default: micro-batches padded to their longest hold samples of different
+ * lengths once there is more than one; max_length is read as packed or full-length samples;
+ * the request's word wins. */
+static void test_padding_mask_default(void **state)
+{
+    (void)state;
+    struct gs_training t;
+    gs_training_defaults(&t);
+    t.batch_size = 8;
+    assert_false(gs_training_padding_mask(&t));
+    t.padding = GS_PADDING_LONGEST;
+    assert_true(gs_training_padding_mask(&t));
+    t.batch_size = 1;
+    assert_false(gs_training_padding_mask(&t));
+    t.padding_mask = GS_KNOB_ON;
+    assert_true(gs_training_padding_mask(&t));
+    t.padding = GS_PADDING_MAX_LENGTH;
+    assert_true(gs_training_padding_mask(&t));
+    t.batch_size = 4;
+    t.padding = GS_PADDING_LONGEST;
+    t.padding_mask = GS_KNOB_OFF;
+    assert_false(gs_training_padding_mask(&t));
+}
+
 /* Heads wider than 256 under transformers' SDPA: no fused kernel broadcasts grouped K/V there, so
  * sdpa_attention.py repeats them (PR #46960) and SDPA runs the memory-efficient kernel. A small
  * Llama with 4 heads of 320 and 2 KV heads (bf16, 16 tokens): K/V repeated add 2 x 2 x 320 x 2 x
@@ -1247,6 +1340,8 @@ int main(void)
         cmocka_unit_test(test_transformers_eager_layer),
         cmocka_unit_test(test_transformers_grouped_kv),
         cmocka_unit_test(test_sdpa_sliding_window_mask),
+        cmocka_unit_test(test_sdpa_padding_mask),
+        cmocka_unit_test(test_padding_mask_default),
         cmocka_unit_test(test_sdpa_wide_heads),
         cmocka_unit_test(test_sdpa_fp32_grouped_math_kernel),
         cmocka_unit_test(test_bert_mlm_head),

@@ -752,6 +752,52 @@ static void test_padding(void **state)
 #undef PAD_REQUEST
 }
 
+/* training.padding_mask: padded micro-batches under transformers' SDPA take the masked path in
+ * every layer. Llama 3.1 8B (32 layers, 32 heads, 8 KV heads of 128), 2 x 1,024 tokens padded to
+ * their longest (the default then): K/V repeated to every head, 2 x 24 x 128 x 2 B x 2,048
+ * tokens = 25,165,824 a layer, and aten's additive copy of the boolean mask, 2 B x 2 x 1,024^2 =
+ * 4,194,304: 29,360,128 x 32 = 939,524,096 B. Off, or under flash_attention_2, nothing more. */
+static void test_padding_mask_field(void **state)
+{
+    (void)state;
+#define MASK_REQUEST(training)                                                                     \
+    "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{"                             \
+    "\"batch_size\":2,\"sequence_length\":1024" training "}}"
+    struct problem p;
+    json_t *r = estimate(MASK_REQUEST(""), &p);
+    assert_non_null(r);
+    assert_true(json_is_false(json_object_get(json_object_get(r, "training"), "padding_mask")));
+    assert_false(has_warning(r, "padding_mask_sdpa"));
+    const json_int_t unpadded = get_int(r, "per_gpu.total_bytes");
+    json_decref(r);
+
+    r = estimate(MASK_REQUEST(",\"padding\":\"longest\""), &p);
+    assert_non_null(r);
+    assert_true(json_is_true(json_object_get(json_object_get(r, "training"), "padding_mask")));
+    assert_true(has_warning(r, "padding_mask_sdpa"));
+    assert_int_equal(assumption_value(r, "padding_mask_activation_bytes"), 939524096LL);
+    assert_true(get_int(r, "per_gpu.total_bytes") > unpadded);
+    json_decref(r);
+
+    r = estimate(MASK_REQUEST(",\"padding\":\"longest\",\"padding_mask\":false"), &p);
+    assert_non_null(r);
+    assert_false(has_warning(r, "padding_mask_sdpa"));
+    assert_int_equal(get_int(r, "per_gpu.total_bytes"), unpadded);
+    json_decref(r);
+
+    r = estimate(
+        MASK_REQUEST(",\"padding_mask\":true,\"attn_implementation\":\"flash_attention_2\""), &p);
+    assert_non_null(r);
+    assert_true(json_is_true(json_object_get(json_object_get(r, "training"), "padding_mask")));
+    assert_false(has_warning(r, "padding_mask_sdpa"));
+    json_decref(r);
+
+    assert_null(estimate(MASK_REQUEST(",\"padding_mask\":\"yes\""), &p));
+    assert_int_equal(p.status, 400);
+    assert_string_equal(p.errors.items[0].pointer, "/training/padding_mask");
+#undef MASK_REQUEST
+}
+
 /* Parallel residual with a LayerNorm per branch: both read the layer's input (GPTNeoXLayer with
  * use_parallel_residual; FalconDecoderLayer's ln_attn and ln_mlp), and native_layer_norm saves its
  * input, so the two norms keep one tensor. A Pythia-shaped model (hidden 512, 6 layers), pure
@@ -1547,6 +1593,7 @@ int main(void)
         cmocka_unit_test(test_training_framework_fields),
         cmocka_unit_test(test_attention_implementation),
         cmocka_unit_test(test_padding),
+        cmocka_unit_test(test_padding_mask_field),
         cmocka_unit_test(test_parallel_residual_norms),
         cmocka_unit_test(test_bert_heads),
         cmocka_unit_test(test_model_names_by_tokens),

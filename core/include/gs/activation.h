@@ -61,6 +61,8 @@ struct gs_activation_input {
     enum gs_trainable trainable;
     const struct gs_training *adapters; /* with GS_TRAIN_ADAPTERS: LoRA targets and dropout */
     bool quantized_base;      /* QLoRA: the base linears are 4-bit */
+    bool padding_mask;        /* the micro-batches carry padding tokens: under transformers'
+                                 SDPA every layer takes the masked path (activation.c) */
 };
 
 struct gs_activation_result {
@@ -99,7 +101,8 @@ struct gs_activation_key {
     uint64_t batch_size, sequence_length, micro_batches, element_bytes, residual_bytes;
     uint64_t tensor, pipeline, context, expert_tensor;
     uint32_t recompute, trainable;
-    bool flash_attention, autocast, quantized_base, sequence_parallel, has_rules, has_adapters;
+    bool flash_attention, autocast, quantized_base, padding_mask, sequence_parallel, has_rules,
+        has_adapters;
     struct gs_stage_plan stages;
     struct gs_framework_rules rules; /* when has_rules */
     struct gs_training adapters;     /* when has_adapters */

@@ -114,6 +114,12 @@ struct gs_framework_rules {
     bool sdpa_gqa_native;       /* transformers' SDPA path hands grouped K/V to the kernel
                                    (integrations/sdpa_attention.py use_gqa_in_sdpa, PR #39412:
                                    torch >= 2.5, no padding mask); before it, repeat_kv */
+    bool sdpa_bool_mask;        /* transformers hands SDPA a boolean mask (masking_utils.py
+                                   sdpa_mask, from 4.53, PR #37866), which aten turns into an
+                                   additive one inside every call (attention.cpp
+                                   convert_boolean_attn_mask): a copy per masked layer. Before
+                                   it one additive mask in the model's dtype, built once per
+                                   forward (_update_causal_mask), served every layer */
     bool act2fn;                /* activations are transformers' ACT2FN modules (gelu_new in
                                    Python ops); other frameworks' model code calls ATen's */
     bool adapters_fp32;         /* LoRA adapters kept in fp32, each casting its input (PEFT

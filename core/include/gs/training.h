@@ -76,6 +76,13 @@ enum gs_padding {
 /* "max_length", "longest", NULL: index = enum value. */
 extern const char *const gs_padding_names[GS_PADDING_COUNT + 1];
 
+struct gs_training;
+/* Whether the micro-batches carry padding tokens, which makes transformers hand its attention a
+ * mask: as the request says, else where each is padded to its longest sample and holds more
+ * than one (samples of different lengths); `max_length` is read as packed or full-length
+ * samples unless the request says otherwise. */
+bool gs_training_padding_mask(const struct gs_training *training);
+
 enum gs_offload { GS_OFFLOAD_NONE, GS_OFFLOAD_OPTIMIZER, GS_OFFLOAD_OPTIMIZER_AND_PARAMS };
 
 /* LoRA targets: module names as PEFT's target_modules takes them ("q_proj",
@@ -102,6 +109,8 @@ struct gs_training {
     bool double_quant;        /* QLoRA: quantize the absmax constants too */
     uint32_t lora_dropout_permille; /* LoRA dropout in thousandths (PEFT's default 0) */
     enum gs_padding padding;  /* shapes fixed (default) or varying from step to step */
+    enum gs_knob padding_mask; /* the micro-batches carry padding tokens, so the attention gets a
+                                  mask (gs_training_padding_mask says what the default is) */
     bool lora_dora;           /* PEFT use_dora: DoRA's magnitude vector per adapted layer and
                                  what its forward keeps (gs_activation_bytes) */
     struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
