@@ -402,7 +402,7 @@ function buildRequest(question) {
     const v = controlValue(c);
     if (v !== undefined) setPath(body, c.name, v);
   }
-  // a raw parameter count has no architecture, so no KV cache: serving sizes the weights
+  // a raw parameter count has no architecture: serving sizes the weights
   if (modelSource() === 'parameters') delete body.inference;
   if (question === 'estimate' && body.gpu_count !== undefined) {
     const n = body.gpu_count;
@@ -674,6 +674,7 @@ const CHANGE_LABELS = {
   lower_context: 'A shorter maximum context',
   more_tensor_parallelism: 'More tensor parallelism',
   sync_each_batch: 'Reduce-scatter every micro-batch',
+  flash_attention_2: 'FlashAttention-2',
   gradient_accumulation: 'Smaller micro-batches, accumulated',
   selective_recomputation: 'Recompute attention (selective checkpointing)',
   full_recomputation: 'Recompute every layer (full checkpointing)',
@@ -808,7 +809,7 @@ function renderEstimate(res) {
     limitLabel: budget ? `${ENGINES[res.budget.engine] || res.budget.engine} budget (${res.budget.fraction} × total)` : null }], 'Memory per GPU');
 }
 
-// Each moment of a training step (training.phases): an optimizer-step peak still shows backward start.
+// Each moment of a step (training.phases): an optimizer-step peak still shows backward start.
 function phaseFacts(res) {
   const phases = res.training?.phases;
   if (!phases) return [];
@@ -940,7 +941,7 @@ function recTable(res) {
       el('button', { type: 'button', class: 'sort', 'data-key': key }, label, el('span', { 'aria-hidden': 'true', class: 'arrow' },
         sorted ? (state.sort.dir > 0 ? ' ▲' : ' ▼') : ' ↕')));
   }));
-  // data-label: the column's name, shown beside each figure when rows become cards
+  // data-label: the column's name, beside each figure when rows become cards
   const rows = sortedOptions(res).map((o) => el('tr', { 'data-gpu': o.gpu }, cols.map(([key, label, get, fmt], i) => {
     const v = get(o);
     const cell = el(i === 1 ? 'th' : 'td', { scope: i === 1 ? 'row' : null, class: fmt ? 'num' : null, 'data-field': key,
@@ -956,7 +957,7 @@ function recTable(res) {
 
 function recommendCsv(res) {
   const cols = recColumns(res);
-  // a cell a spreadsheet would read as a formula gets a leading quote (OWASP CSV injection), as the server's
+  // a cell a spreadsheet reads as a formula gets a leading quote (OWASP CSV injection), as the server's
   const q = (v) => {
     if (v == null) return '';
     const t = typeof v === 'string' && /^'*[=+\-@\t\r]/.test(v) ? `'${v}` : String(v);

@@ -1,6 +1,7 @@
 /* advice.c - what to change when a workload does not fit (advice.h). */
 #include "gs/advice.h"
 
+#include "gs/capability.h"
 #include "gs/estimate.h"
 
 #include <string.h>
@@ -86,6 +87,29 @@ static bool accumulates_unsharded(const struct gs_model_spec *m, const struct gs
     return gs_estimate_compute(m, w, &e, &err) == GS_OK && e.sync_each_batch_helps;
 }
 
+/* Whether flash_attention_2 keeps less than the attention path the request runs: where the
+ * model's transformers code runs (transformers, DeepSpeed) with a flash path for the type, and
+ * that path is eager (the score matrix per layer) or SDPA over padded micro-batches whose mask
+ * costs more (the estimate's padding_mask_bytes: flash-attn unpads the batch and takes no
+ * mask, modeling_flash_attention_utils.py _upad_input). */
+static bool flash_attention_helps(const struct gs_model_spec *m, const struct gs_workload *w)
+{
+    const struct gs_training *t = &w->training;
+    const enum gs_framework fw = t->framework.framework;
+    if (!m->has_arch || m->arch.attention_eager_only || m->arch.attention_no_sdpa ||
+        (fw != GS_FW_TRANSFORMERS && fw != GS_FW_DEEPSPEED))
+        return false;
+    const enum gs_attn_impl impl = t->attn_impl_given   ? t->attn_impl
+                                   : t->flash_attention ? GS_ATTN_SDPA
+                                                        : GS_ATTN_EAGER;
+    if (impl == GS_ATTN_EAGER)
+        return true;
+    if (impl != GS_ATTN_SDPA || !gs_training_padding_mask(t))
+        return false;
+    struct gs_estimate e;
+    return gs_estimate_compute(m, w, &e, NULL) == GS_OK && e.padding_mask_bytes > 0;
+}
+
 static size_t training_changes(const struct gs_model_spec *m, const struct gs_workload *w0,
                                const struct gs_plan_limits *own, struct gs_fit_change *out,
                                size_t cap)
@@ -100,6 +124,17 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
                    "reduce-scatter every micro-batch's gradients (accelerate's "
                    "GradientAccumulationPlugin(sync_each_batch=True)) instead of accumulating them "
                    "unsharded under FSDP's no_sync()",
+                   0, &w, &l, false);
+        w = *w0;
+    }
+    if (flash_attention_helps(m, w0)) {
+        w.training.attn_impl = GS_ATTN_FLASH2;
+        w.training.attn_impl_given = true;
+        w.training.flash_attention = true;
+        add_change(out, &n, cap, "flash_attention_2",
+                   "attn_implementation \"flash_attention_2\" (the flash-attn package, Ampere or "
+                   "newer): the kernel keeps a log-sum-exp, not the score matrix, and takes "
+                   "padded micro-batches unpadded, without a mask",
                    0, &w, &l, false);
         w = *w0;
     }
@@ -325,6 +360,14 @@ static bool closer(const struct gs_fit_outcome *a, const struct gs_fit_outcome *
     return a->plan.headroom_bytes > b->plan.headroom_bytes;
 }
 
+/* flash-attn 2 runs on NVIDIA Ampere and newer (its README: Ampere, Ada, Hopper; Turing and
+ * Volta have FlashAttention 1 only) and on AMD Instinct through ROCm's build; not on Gaudi. */
+static bool flash_attention_runs(const struct gs_plan_gpu *gpu)
+{
+    const enum gs_hw hw = (enum gs_hw)gpu->view.hw;
+    return !gs_hw_nvidia_before(hw, GS_HW_AMPERE) && hw != GS_HW_GAUDI;
+}
+
 size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_workload *workload,
                           const struct gs_plan_limits *own, const struct gs_plan_gpu *gpu,
                           const struct gs_efficiency *eff, uint64_t count,
@@ -344,6 +387,8 @@ size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_wor
         o->fits = why == GS_REJECT_NONE;
         if (changes[i].any_count && (!o->fits || o->plan.gpu_count <= count))
             continue; /* more GPUs only helps when it needs more than asked */
+        if (strcmp(changes[i].code, "flash_attention_2") == 0 && !flash_attention_runs(gpu))
+            continue;
         if (o->fits && changes[i].limits.allow_accumulation && !own->allow_accumulation &&
             o->plan.micro_batch >= changes[i].workload.training.batch_size)
             continue; /* it fits without a smaller micro-batch: another layout, not this change */

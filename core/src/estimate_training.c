@@ -976,7 +976,8 @@ static bool padding_mask_cost(const struct gs_activation_input *in, struct gs_ac
         return false;
     if (masked->total_bytes <= r.total_bytes)
         return true;
-    assume_value(e, "padding_mask_activation_bytes", masked->total_bytes - r.total_bytes,
+    e->padding_mask_bytes = masked->total_bytes - r.total_bytes;
+    assume_value(e, "padding_mask_activation_bytes", e->padding_mask_bytes,
                  "what padded micro-batches add under transformers' SDPA: in every layer K/V "
                  "repeated to every query head and the memory-efficient kernel's additive copy of "
                  "the mask (batch x sequence_length^2 at the query's dtype), and the model's mask "

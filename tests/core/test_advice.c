@@ -248,6 +248,18 @@ static void test_sync_each_batch_change(void **state)
     assert_string_not_equal(proposed[0].code, "sync_each_batch");
 }
 
+/* LoRA r16 training at `batch` sequences of 4,096 tokens. */
+static struct gs_workload lora_r16(uint64_t batch)
+{
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = batch;
+    w.training.sequence_length = 4096;
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 16;
+    return w;
+}
+
 /* The smaller micro-batch is offered first among training changes, the global batch kept:
  * LoRA on Llama-2-7B at batch 16 x 4,096 tokens on one H100 without recomputation holds 16
  * sequences' activations, which do not fit; a smaller micro-batch with accumulation does. The
@@ -257,12 +269,7 @@ static void test_accumulation_change(void **state)
     (void)state;
     const struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
     const struct gs_model_spec m = fixture_spec(&arch);
-    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
-    w.training.batch_size = 16;
-    w.training.sequence_length = 4096;
-    w.training.method = GS_METHOD_LORA;
-    w.training.method_given = true;
-    w.training.lora_rank = 16;
+    struct gs_workload w = lora_r16(16);
     const struct gs_plan_gpu g = h100();
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
@@ -299,6 +306,70 @@ static void test_accumulation_change(void **state)
     const size_t n1 = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
     for (size_t i = 0; i < n1; i++)
         assert_string_not_equal(proposed[i].code, "gradient_accumulation");
+}
+
+/* Eager attention keeps each layer's score matrix: Llama-2-7B's shape with LoRA r16, one
+ * 4,096-token sequence, eager, keeps 32 heads x 4,096^2 scores x 6 bytes (the fp32 softmax output
+ * and its 16-bit copy) = 3.2 GB a layer, 103 GB in all, more than an H100 holds. flash_attention_2
+ * is offered first and is the request with that one knob set; it keeps a log-sum-exp and fits one
+ * H100. Not on a Turing GPU (flash-attn 2 runs on Ampere and newer), not for a model whose
+ * transformers code has only an eager path (T5), not under another framework's model code, and
+ * not for SDPA over unpadded micro-batches; SDPA over padded ones of a grouped-query model
+ * (K/V repeated, a mask per layer) is offered it. */
+static void test_flash_attention_change(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
+    struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = lora_r16(1);
+    w.training.attn_impl = GS_ATTN_EAGER;
+    w.training.attn_impl_given = true;
+    w.training.flash_attention = false;
+    struct gs_plan_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 64, &own);
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    assert_true(np > 1);
+    assert_string_equal(proposed[0].code, "flash_attention_2");
+    assert_int_equal(proposed[0].workload.training.attn_impl, GS_ATTN_FLASH2);
+    assert_int_equal(proposed[0].workload.training.batch_size, 1);
+    struct gs_estimate asked;
+    assert_int_equal(gs_estimate_compute(&m, &w, &asked, NULL), GS_OK);
+    assert_true(asked.per_gpu.activations_bytes > 32ULL * 32 * 4096 * 4096 * 6);
+    static struct gs_fit_outcome out[GS_ADVICE_MAX];
+    size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    const struct gs_fit_outcome *flash = find(out, n, "flash_attention_2");
+    assert_non_null(flash);
+    assert_true(flash->fits);
+    assert_int_equal(flash->plan.gpu_count, 1);
+    assert_int_equal(position(out, n, "flash_attention_2"), 0);
+
+    g.view.hw = GS_HW_TURING;
+    n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    assert_null(find(out, n, "flash_attention_2"));
+
+    m.arch.attention_eager_only = true;
+    np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    assert_string_not_equal(proposed[0].code, "flash_attention_2");
+    m.arch.attention_eager_only = false;
+    w.training.framework.framework = GS_FW_TORCHTUNE;
+    np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    assert_string_not_equal(proposed[0].code, "flash_attention_2");
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+
+    w.training.attn_impl = GS_ATTN_SDPA;
+    w.training.flash_attention = true;
+    np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    assert_string_not_equal(proposed[0].code, "flash_attention_2");
+    const struct gs_arch gqa = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
+    m = fixture_spec(&gqa);
+    w.training.padding_mask = GS_KNOB_ON;
+    np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    assert_string_equal(proposed[0].code, "flash_attention_2");
+    (void)np;
 }
 
 /* Two 8k sequences of Llama-3.1-70B's shape on vLLM (test_serving_changes, test_fit_verdict). */
@@ -563,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_training_changes),
         cmocka_unit_test(test_accumulation_change),
         cmocka_unit_test(test_sync_each_batch_change),
+        cmocka_unit_test(test_flash_attention_change),
         cmocka_unit_test(test_serving_changes),
         cmocka_unit_test(test_fit_verdict),
         cmocka_unit_test(test_max_batch_is_the_boundary),

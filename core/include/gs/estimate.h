@@ -226,6 +226,9 @@ struct gs_estimate {
                                        links in an optimizer step (the gradients reduced, the
                                        weights gathered, a ring's share of each); 0 without
                                        data parallelism (estimate_training.c) */
+    uint64_t padding_mask_bytes;    /* training: what padded micro-batches add under
+                                       transformers' SDPA (the assumption
+                                       padding_mask_activation_bytes); 0 where nothing */
     bool sync_each_batch_helps;     /* training: the micro-batches before the last keep their
                                        gradients unsharded under FSDP's no_sync() (the
                                        assumption fsdp1_/fsdp2_no_sync_gradient_bytes) in a loop
