@@ -33,7 +33,9 @@ Cases:
                      kernel for grouped heads): K/V repeated and a (4, 32, 2048, 2048) fp32 softmax output
                      per layer. Also a Mistral shape with a 1,024 sliding window (the mask's path: K/V
                      repeated, a (4, 1, 2048, 2048) bf16 additive mask per layer) and grouped heads of 512
-                     (K/V repeated, or the math kernel's scores on releases before PR #46960).
+                     (K/V repeated, or the math kernel's scores on releases before PR #46960), and the
+                     bf16 Llama shape over a padded batch (training.padding_mask: the same masked path
+                     in every layer).
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
@@ -76,6 +78,10 @@ SAVED_SHAPES = {  # two layers each, so that the per-layer storages repeat and s
                           "tie_word_embeddings": True, "max_position_embeddings": 8192,
                           "rope_theta": 500000.0, "hidden_act": "silu"}, "bfloat16"),
     "llama3.2-1b-fp32": (None, "float32"),
+    # a padded batch (the last sequence's final 100 tokens are padding, attention_mask 0): transformers'
+    # SDPA takes the masked path in both layers (training.padding_mask): K/V repeated to 32 heads, the
+    # memory-efficient kernel (no o_proj copy) and a (4, 1, 2048, 2048) bf16 additive mask per layer
+    "llama3.2-1b-bf16-padded": (None, "bfloat16"),
     # a sliding window shorter than the sequence: transformers builds the mask, so SDPA should show K/V
     # repeated to 32 heads, the memory-efficient kernel and a (4, 1, 2048, 2048) additive mask per layer
     "mistral-sliding-bf16": ({"model_type": "mistral", "architectures": ["MistralForCausalLM"],
@@ -99,7 +105,7 @@ SAVED_SHAPES = {  # two layers each, so that the per-layer storages repeat and s
 
 
 def run_saved():
-    """Every tensor autograd saves in one forward (batch 4 x 2,048, no mask), grouped by storage."""
+    """Every tensor autograd saves in one forward (batch 4 x 2,048), grouped by storage."""
     import torch
     results = {}
     for name, (cfgd, dtype) in SAVED_SHAPES.items():
@@ -107,6 +113,11 @@ def run_saved():
         model = build(cfgd, getattr(torch, dtype))
         model.train()
         ids = torch.randint(0, cfgd["vocab_size"], (4, 2048), device="cuda")
+        mask = torch.ones_like(ids)
+        labels = ids.clone()
+        if name.endswith("-padded"):
+            mask[-1, -100:] = 0
+            labels[-1, -100:] = -100
         storages = {}
 
         def pack(t):
@@ -118,7 +129,7 @@ def run_saved():
             return t
 
         with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-            loss = model(input_ids=ids, labels=ids).loss
+            loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
         loss.backward()
         results[name] = sorted(storages.values(), key=lambda e: -e["storage_bytes"])
         del model, loss, ids
