@@ -333,7 +333,7 @@ static bool mask_copied_per_call(const struct gs_activation_input *in)
 static uint64_t mask_copy_bytes(struct acc *c, const struct gs_activation_input *in)
 {
     const uint64_t keys = in->sequence_length;
-    const uint64_t row = div_ceil(keys, 8) * 8;
+    const uint64_t row = mul(c, div_ceil(keys, 8), 8);
     return mul(c, mul(c, mul(c, in->element_bytes, in->batch_size), keys), row);
 }
 
