@@ -337,19 +337,39 @@ static uint64_t mask_copy_bytes(struct acc *c, const struct gs_activation_input 
     return mul(c, mul(c, mul(c, in->element_bytes, in->batch_size), keys), row);
 }
 
-/* The masks the model builds once per forward for its masked SDPA layers (one for full-attention
+/* Whether transformers' eager attention runs the layer with the model's additive mask: a causal
+ * decoder layer under transformers' model code (its eager path always gets the mask,
+ * masking_utils.py eager_mask, before 4.53 _update_causal_mask), not a type whose eager path
+ * adds a position bias too (T5, attention_eager_only: what it passes between layers is not
+ * modelled). */
+static bool transformers_eager_masked(const struct gs_activation_input *in,
+                                      const struct gs_block *b)
+{
+    const struct gs_framework_rules *r = in->rules;
+    return r != NULL && (r->framework == GS_FW_TRANSFORMERS || r->framework == GS_FW_DEEPSPEED) &&
+           !in->flash_attention && b->mixer == GS_MIXER_ATTENTION && b->attn.cached &&
+           !in->arch->attention_eager_only;
+}
+
+/* The masks the model builds once per forward for its masked layers (one for full-attention
  * layers, one for sliding or chunked ones), where they outlive the forward: under full
- * recomputation each is an input of every checkpointed layer and stays until backward (a
- * boolean mask from 4.53, the additive one in the embeddings' dtype before), and without it the
- * additive mask every layer's kernel keeps where no call copies it. */
+ * recomputation each is an input of every checkpointed layer and stays until backward (SDPA's
+ * boolean mask from 4.53, the additive one in the embeddings' dtype before and under eager
+ * attention), and without it the additive SDPA mask every layer's kernel keeps where no call
+ * copies it (eager attention adds it to its scores and keeps nothing of it). */
 static uint64_t model_masks_bytes(struct acc *c, const struct gs_activation_input *in)
 {
     const struct gs_arch *a = in->arch;
-    bool full = false, local = false;
+    bool full = false, local = false, eager = false;
     for (size_t k = 0; k < a->block_count; k++) {
-        if (!sdpa_masked(in, &a->blocks[k]))
+        const struct gs_block *b = &a->blocks[k];
+        const bool masked_sdpa = sdpa_masked(in, b);
+        const bool masked_eager =
+            in->recompute == GS_RECOMPUTE_FULL && transformers_eager_masked(in, b);
+        if (!masked_sdpa && !masked_eager)
             continue;
-        if (a->blocks[k].attn.span == GS_SPAN_FULL)
+        eager = eager || masked_eager;
+        if (b->attn.span == GS_SPAN_FULL)
             full = true;
         else
             local = true;
@@ -358,7 +378,9 @@ static uint64_t model_masks_bytes(struct acc *c, const struct gs_activation_inpu
         return 0;
     const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
     uint64_t element = 0;
-    if (in->recompute == GS_RECOMPUTE_FULL)
+    if (eager)
+        element = residual;
+    else if (in->recompute == GS_RECOMPUTE_FULL)
         element = in->rules->sdpa_bool_mask ? 1 : residual;
     else if (!mask_copied_per_call(in))
         element = residual;

@@ -727,6 +727,40 @@ static void test_sdpa_padding_mask(void **state)
     assert_int_equal(padded.total_bytes, plain.total_bytes);
 }
 
+/* transformers' eager attention adds the model's mask to its scores and keeps nothing of it, but
+ * under full checkpointing the mask is an input of every checkpointed layer and stays until
+ * backward: (2, 1, 16, 16) in bf16, 1,024 B beside the layer inputs (the small GQA Llama, 2
+ * sequences of 16 tokens), against flash_attention_2, which gets no mask. Without checkpointing
+ * it is gone by backward. */
+static void test_eager_mask_under_checkpointing(void **state)
+{
+    (void)state;
+    struct gs_arch a = small_gqa_llama(0);
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    transformers_release(&par, &knobs, 517);
+    struct gs_framework_rules rules;
+    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
+    in.batch_size = 2;
+    in.recompute = GS_RECOMPUTE_FULL;
+    struct gs_activation_result eager, flash;
+    gs_framework_resolve(&knobs, GS_ATTN_FLASH2, &rules);
+    assert_true(gs_activation_bytes(&in, &flash));
+    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
+    in.flash_attention = false;
+    assert_true(gs_activation_bytes(&in, &eager));
+    assert_int_equal(eager.per_layer_bytes, flash.per_layer_bytes); /* the layer inputs */
+    assert_int_equal((eager.total_bytes - eager.layer_working_bytes) -
+                         (flash.total_bytes - flash.layer_working_bytes),
+                     1024);
+    in.recompute = GS_RECOMPUTE_NONE;
+    struct gs_activation_result kept; /* the same token ids and logits, and no mask */
+    assert_true(gs_activation_bytes(&in, &kept));
+    assert_int_equal(kept.total_bytes - 2 * kept.per_layer_bytes,
+                     eager.total_bytes - eager.layer_working_bytes - 2 * eager.per_layer_bytes -
+                         1024);
+}
+
 /* The padding mask's default: micro-batches padded to their longest hold samples of different
  * lengths once there is more than one; max_length is read as packed or full-length samples;
  * the request's word wins. */
@@ -1342,6 +1376,7 @@ int main(void)
         cmocka_unit_test(test_sdpa_sliding_window_mask),
         cmocka_unit_test(test_sdpa_padding_mask),
         cmocka_unit_test(test_padding_mask_default),
+        cmocka_unit_test(test_eager_mask_under_checkpointing),
         cmocka_unit_test(test_sdpa_wide_heads),
         cmocka_unit_test(test_sdpa_fp32_grouped_math_kernel),
         cmocka_unit_test(test_bert_mlm_head),
