@@ -89,6 +89,12 @@ struct linears {
                                       (autocast casts per call) */
     uint64_t dropout[ROLE_COUNT];  /* what adapters keep of their input beyond the shared one
                                       (LoRA dropout output and mask, fp32 casts), per token */
+    uint64_t masks[ROLE_COUNT];    /* of `dropout`, the LoRA dropout masks, per token (kept only
+                                      where the input needs a gradient) */
+    uint64_t direct[ROLE_COUNT];   /* adapters whose lora_A keeps the shared input itself (no
+                                      dropout, no cast): what a layer whose input needs no
+                                      gradient still keeps of it */
+    bool adapted[ROLE_COUNT];      /* some layer of the role carries an adapter */
     uint64_t fused_delta;          /* LitGPT's fused QKV adapter: the adapted outputs' width,
                                       which zero_pad's index_copy keeps (gs_framework_rules
                                       lora_fused_qkv) */
@@ -160,6 +166,11 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
             l.saves[r] = true;
             l.copies[r] += count;
         }
+        if (adapted) {
+            l.adapted[r] = true;
+            if (!dropout && !cast)
+                l.direct[r] += count;
+        }
         /* what lora_A(lora_dropout(x)) keeps beyond the shared input: nn.Dropout's 1-byte mask
          * and its output, or the cast copy; under autocast lora_A keeps its own 16-bit copy
          * of an fp32 input instead */
@@ -178,6 +189,8 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
             const uint64_t seen = cast ? 4 : e;
             const uint64_t per = (dropout ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen);
             l.dropout[r] = add(c, l.dropout[r], mul(c, mul(c, per, m->in), fused ? 1 : count));
+            if (dropout)
+                l.masks[r] = add(c, l.masks[r], mul(c, m->in, fused ? 1 : count));
         }
     }
     return l;
@@ -389,8 +402,59 @@ static uint64_t model_masks_bytes(struct acc *c, const struct gs_activation_inpu
     return mul(c, one, (full ? 1 : 0) + (local ? 1 : 0));
 }
 
+/* Which of a layer's tensors need a gradient. Every one does, except in the first layer of
+ * adapter training, whose input (the frozen embedding's output) needs none: autograd then
+ * records no op until one reads a trainable weight (an adapter), so what the ops before keep
+ * is never saved (torch/csrc/autograd: a function is recorded only when an input requires a
+ * gradient). Its attention needs one where an adapter reads the layer's normed input (q, k or
+ * v: SDPA then keeps its inputs); the MLP's input where the attention's or o_proj's output
+ * joins the residual stream it reads, which a parallel block's MLP never does (it reads the
+ * layer's input); the MLP's inside where its input does, or an adapter of gate, up or fc1. */
+struct grads {
+    bool input, attention, mlp_input, mlp;
+};
+
+static struct grads grads_of(const struct gs_block *b, const struct linears *l, bool input_frozen)
+{
+    struct grads g = {true, true, true, true};
+    if (!input_frozen)
+        return g;
+    g.input = false;
+    g.attention = l->adapted[ROLE_ATTN_IN];
+    g.mlp_input = !b->parallel_residual && (g.attention || l->adapted[ROLE_OUT]);
+    g.mlp = g.mlp_input || l->adapted[ROLE_MLP_IN];
+    return g;
+}
+
+/* What the linears of `r` keep of their shared input, per token: as gemm_input_bytes says where
+ * it needs a gradient; else only adapters whose lora_A reads it itself (a 4-bit base's
+ * MatMul4Bit is not recorded), and of their dropouts the outputs lora_A reads, not the masks. */
+static uint64_t role_input_bytes(struct acc *c, const struct gs_activation_input *in,
+                                 const struct linears *l, enum role r, uint64_t residual,
+                                 uint64_t h, bool needs_grad)
+{
+    if (needs_grad)
+        return add(c, mul(c, gemm_input_bytes(in, l, r, residual), h), l->dropout[r]);
+    uint64_t kept = 0;
+    if (l->direct[r])
+        kept = in->autocast && residual > 2 ? 2 * l->direct[r] : residual;
+    return add(c, mul(c, kept, h), l->dropout[r] - l->masks[r]);
+}
+
+/* Whether the first layer's input needs no gradient: adapter training, where the embedding is
+ * frozen (PEFT, LitGPT and torchtune train no embedding under LoRA) and nothing makes its
+ * output require one. Checkpointing does (PEFT's prepare_model_for_kbit_training and
+ * transformers' gradient_checkpointing_enable call enable_input_require_grads for reentrant
+ * checkpoints), and under it a layer keeps its input whatever it needs, so only runs without
+ * recomputation; the textbook accounting (no framework) keeps every layer alike. */
+static bool first_layer_frozen(const struct gs_activation_input *in)
+{
+    return in->trainable == GS_TRAIN_ADAPTERS && in->recompute == GS_RECOMPUTE_NONE &&
+           in->rules != NULL && in->arch->num_hidden_layers > 0;
+}
+
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,
-                                const struct gs_block *b)
+                                const struct gs_block *b, bool input_frozen)
 {
     const struct gs_arch *a = in->arch;
     const struct gs_framework_rules *rules = in->rules;
@@ -402,31 +466,49 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     uint64_t q, k, v, o;
     mixer_widths(b, &q, &k, &v, &o);
     const struct linears l = linears_of(c, in, b, e);
+    const struct grads g = grads_of(b, &l, input_frozen);
     struct layer_parts p = {0, 0, 0, 0};
 
     /* norms and the GEMM inputs they feed (QKV input, MLP input). Norms over one shared input
      * that keep it as it is (LayerNorm's native kernel saves its input; an fp32 input's
      * .to(torch.float32) is the tensor itself) keep one tensor between them; the fp32 copy an
-     * eager RMSNorm or autocast makes of a 16-bit input is each norm's own. */
-    uint64_t per_token = 0;
+     * eager RMSNorm or autocast makes of a 16-bit input is each norm's own. The first norm
+     * reads the layer's input, and so do all of a parallel block's; a sequential block's
+     * second (of two) reads the attention's residual sum; more (Gemma's around the attention
+     * and the MLP) are kept whatever the first layer's input needs. */
+    uint64_t instances = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->kind == GS_MODULE_NORM && m->part == GS_PART_NORMS && m->out == h)
+            instances += m->count ? m->count : 1;
+    }
+    uint64_t per_token = 0, seen = 0;
     bool input_kept = false;
     for (size_t i = 0; i < b->module_count; i++) {
         const struct gs_module *m = &b->modules[i];
         if (m->kind != GS_MODULE_NORM || m->part != GS_PART_NORMS || m->out != h)
             continue;
         const uint64_t bytes = norm_bytes(in, m, residual);
-        uint64_t count = m->count ? m->count : 1;
-        if (b->norms_share_input && bytes == residual) {
+        const uint64_t n = m->count ? m->count : 1;
+        uint64_t count = 0;
+        for (uint64_t j = 0; j < n; j++, seen++) {
+            const bool reads_input = seen == 0 || b->parallel_residual;
+            const bool kept = reads_input ? g.input : instances == 2 ? g.mlp_input : true;
+            count += kept ? 1 : 0;
+        }
+        if (b->norms_share_input && bytes == residual && count) {
             count = input_kept ? 0 : 1;
             input_kept = true;
         }
         per_token = add(c, per_token, mul(c, bytes, count));
     }
-    per_token = add(c, per_token, gemm_input_bytes(in, &l, ROLE_ATTN_IN, residual));
-    per_token = add(c, per_token, gemm_input_bytes(in, &l, ROLE_MLP_IN, residual));
     p.replicated = mul(c, mul(c, per_token, tokens), h);
-    p.replicated = add(c, p.replicated,
-                       mul(c, tokens, add(c, l.dropout[ROLE_ATTN_IN], l.dropout[ROLE_MLP_IN])));
+    p.replicated =
+        add(c, p.replicated,
+            mul(c, tokens, role_input_bytes(c, in, &l, ROLE_ATTN_IN, residual, h, g.input)));
+    p.replicated =
+        add(c, p.replicated,
+            mul(c, tokens, role_input_bytes(c, in, &l, ROLE_MLP_IN, residual, h, g.mlp_input)));
     /* 1-byte masks on the residual branches: after attention and after the MLP, and after a
      * second (cross-)attention where the block has one (T5LayerCrossAttention.forward:
      * hidden_states + self.dropout(attention_output[0]); WhisperDecoderLayer.forward, after
@@ -442,7 +524,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
      * to keep (_scaled_dot_product_efficient_attention saves attn_bias) */
     const bool hf_sdpa = transformers_sdpa(in, b);
     const bool masked = sdpa_masked(in, b);
-    if (masked && mask_copied_per_call(in))
+    if (masked && mask_copied_per_call(in) && g.attention)
         p.replicated = add(c, p.replicated, mask_copy_bytes(c, in));
     /* Heads wider than 256: no fused kernel broadcasts grouped K/V there, so sdpa_attention.py
      * repeats them (transformers PR #46960, merged 2026-06-29: use_gqa_in_sdpa is false above
@@ -511,11 +593,18 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (query_contiguous && output_like_query && !compiled && !masked &&
         b->mixer == GS_MIXER_ATTENTION && l.saves[ROLE_OUT])
         widths += o;
+    /* an attention nothing before needs a gradient for (grads_of): the kernel keeps nothing,
+     * o_proj's adapter its input */
+    const bool attention_kept = g.attention || !mixer_attends;
+    if (!attention_kept)
+        widths = l.direct[ROLE_OUT] ? o : 0;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
-    if (rules != NULL) /* eager q/k norms (fused kernels keep only their input) */
+    if (rules != NULL && attention_kept) /* eager q/k norms (fused kernels keep their input) */
         p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(c, in, b, e)));
-    p.partitioned = add(c, p.partitioned,
-                        mul(c, tokens, add(c, l.dropout[ROLE_OUT], l.dropout[ROLE_DOWN])));
+    /* o_proj's and down's adapters: their dropout masks only where the input needs a gradient */
+    const uint64_t out_copies = l.dropout[ROLE_OUT] - (attention_kept ? 0 : l.masks[ROLE_OUT]);
+    const uint64_t down_copies = l.dropout[ROLE_DOWN] - (g.mlp ? 0 : l.masks[ROLE_DOWN]);
+    p.partitioned = add(c, p.partitioned, mul(c, tokens, add(c, out_copies, down_copies)));
     p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, tokens), l.fused_delta));
     p.partitioned = add(c, p.partitioned, add(c, mul(c, tokens, l.dora_token), l.dora_layer));
 
@@ -543,7 +632,10 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
          * output and the up output (compiled code recomputes the activation), down_proj
          * keeps the product when it needs its input; plain: the activation keeps fc1's
          * output, fc2 keeps the activation output */
-        const uint64_t per_width = rules == NULL || compiled
+        /* an MLP nothing before needs a gradient for (grads_of): down's adapter keeps the
+         * product it reads, nothing else is recorded */
+        const uint64_t per_width = !g.mlp ? (l.direct[ROLE_DOWN] ? e : 0)
+                                   : rules == NULL || compiled
                                        ? e * ((b->mlp.gated ? (compiled ? 2 : 3) : 1) +
                                               (l.saves[ROLE_DOWN] || rules == NULL ? 1 : 0))
                                        : mlp_eager_bytes(in, b, e, l.saves[ROLE_DOWN]);
@@ -551,7 +643,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         p.grad_pair = mul(c, mul(c, mul(c, b->mlp.gated ? 2 : 1, e), tokens), b->mlp.width);
     }
 
-    if (mixer_attends) {
+    if (mixer_attends && attention_kept) {
         const uint64_t heads = b->attn.heads;
         if (fused) {
             p.core = mul(c, mul(c, 4, heads), tokens); /* fp32 softmax_lse */
@@ -665,7 +757,7 @@ static uint64_t blocks_stored(struct acc *c, const struct gs_activation_input *i
             continue;
         uint64_t w = 0;
         const struct gs_block *b = &a->blocks[k];
-        const uint64_t one = stored(c, in, b, layer(c, in, b), &w);
+        const uint64_t one = stored(c, in, b, layer(c, in, b, false), &w);
         if (*first_layer == 0)
             *first_layer = one;
         if (w > *working)
@@ -879,7 +971,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         if (counts[k] == 0)
             continue;
         uint64_t w = 0;
-        one[k] = stored(&c, in, &a->blocks[k], layer(&c, in, &a->blocks[k]), &w);
+        one[k] = stored(&c, in, &a->blocks[k], layer(&c, in, &a->blocks[k], false), &w);
         if (w > working)
             working = w;
     }
@@ -891,6 +983,14 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     const uint64_t v = gs_stage_chunks(&par->stages);
     gs_arch_count_blocks(a, bounds[0], bounds[1], counts);
     uint64_t per_stage = stage_stored(&c, a, one, counts, &per_layer);
+    if (first_layer_frozen(in)) {
+        /* the first layer reads the frozen embedding's output (grads_of) */
+        const struct gs_block *b0 = &a->blocks[a->layer_block[0]];
+        uint64_t unused = 0;
+        const uint64_t first = stored(&c, in, b0, layer(&c, in, b0, true), &unused);
+        const uint64_t usual = one[a->layer_block[0]];
+        per_stage = add(&c, per_stage - (usual < per_stage ? usual : per_stage), first);
+    }
     uint64_t towers = 0;
     for (size_t i = 0; i < a->tower_count; i++) {
         const struct gs_tower *tw = &a->towers[i];

@@ -103,6 +103,7 @@ static void read_gpt_neox(struct model_reader *r, struct gs_arch *a)
     gs_build_mlp(a, b, inner, false, true, &mlp);
     gs_build_norms(a, b, "layernorm", 2, true);
     a->blocks[b].norms_share_input = parallel;
+    a->blocks[b].parallel_residual = parallel;
     gs_arch_set_layers(a, L, b);
     gs_arch_embeddings(a, h, "embed_out", false);
     gs_build_norms(a, GS_BLOCKS_MAX, "final_layer_norm", 1, true);
@@ -215,6 +216,9 @@ static void read_falcon(struct model_reader *r, struct gs_arch *a)
     /* the new architecture's two norms both read the layer's input (FalconDecoderLayer:
      * ln_attn(hidden_states), ln_mlp(hidden_states)); the old one's second follows attention */
     a->blocks[b].norms_share_input = new_arch && norms == 2;
+    /* FalconDecoderLayer: the MLP reads the layer's input normed (mlp_layernorm_out) with the
+     * new architecture or parallel_attn, else the attention's residual sum */
+    a->blocks[b].parallel_residual = new_arch || parallel;
     gs_arch_set_layers(a, L, b);
     gs_arch_embeddings(a, h, "lm_head", false);
     gs_build_norms(a, GS_BLOCKS_MAX, "ln_f", 1, true);
@@ -242,6 +246,7 @@ static void read_phi(struct model_reader *r, struct gs_arch *a)
     gs_build_attention(a, b, &s, &attn, true, true);
     gs_build_mlp(a, b, inner, false, true, &mlp);
     gs_build_norms(a, b, "input_layernorm", 1, true);
+    a->blocks[b].parallel_residual = true; /* PhiDecoderLayer: attn and mlp off one norm */
     if (qk_norm) {
         gs_block_module(a, b, "q_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION,
                         GS_MOD_BIAS, 1, h / heads, 1);

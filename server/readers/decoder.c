@@ -157,6 +157,7 @@ static size_t build_block(struct gs_arch *a, const struct decoder_plan *plan,
         gs_block_module(a, b, "act_fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_MLP, 0, 1,
                         t->act_params, 1);
     decoder_add_norms(a, b, plan, t);
+    a->blocks[b].parallel_residual = t->parallel;
     return b;
 }
 
@@ -362,8 +363,11 @@ static void read_cohere(struct model_reader *r, struct gs_arch *a)
     decoder_read_dims(r, a, &plan, true, 0, false);
     const bool bias = rd_flag(r, "attention_bias", false);
     const struct decoder_traits t = {.norms = 1,
-                                     .qk_norm = rd_flag(r, "use_qk_norm", false) ? QK_HEADS : QK_NONE,
-                                     .qkv_bias = bias, .o_bias = bias};
+                                     .qk_norm =
+                                         rd_flag(r, "use_qk_norm", false) ? QK_HEADS : QK_NONE,
+                                     .qkv_bias = bias,
+                                     .o_bias = bias,
+                                     .parallel = true};
     decoder_build(r, a, &plan, &t);
 }
 
@@ -378,7 +382,8 @@ static void read_cohere2(struct model_reader *r, struct gs_arch *a)
     if (!decoder_read_layer_types(r, &plan))
         decoder_window_pattern(&plan, rd_dim(r, NAMES("sliding_window_pattern"), false, 4));
     const bool bias = rd_flag(r, "attention_bias", false);
-    const struct decoder_traits t = {.norms = 1, .qkv_bias = bias, .o_bias = bias};
+    const struct decoder_traits t = {
+        .norms = 1, .qkv_bias = bias, .o_bias = bias, .parallel = true};
     decoder_build(r, a, &plan, &t);
 }
 
@@ -409,9 +414,11 @@ static void read_stablelm(struct model_reader *r, struct gs_arch *a)
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
     const bool parallel = rd_flag(r, "use_parallel_residual", false);
-    const struct decoder_traits t = {.norms = parallel ? 1 : 2, .norm_bias = true,
-                                     .qk_norm = rd_flag(r, "qk_layernorm", false) ? QK_HEADS
-                                                                                  : QK_NONE,
+    const struct decoder_traits t = {.norms = parallel ? 1 : 2,
+                                     .norm_bias = true,
+                                     .parallel = parallel,
+                                     .qk_norm =
+                                         rd_flag(r, "qk_layernorm", false) ? QK_HEADS : QK_NONE,
                                      .qkv_bias = rd_flag(r, "use_qkv_bias", false)};
     decoder_build(r, a, &plan, &t);
 }

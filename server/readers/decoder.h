@@ -31,6 +31,8 @@ struct decoder_traits {
     const struct gs_mlp_names *mlp_names;        /* GS_MLP_NAMES when NULL */
     const char *head_name;   /* "lm_head" when NULL */
     bool plain_mlp;          /* the dense MLP is up and down only, no gate (Apertus) */
+    bool parallel;           /* attention and MLP in parallel off the layer's input
+                                (gs_block.parallel_residual) */
     uint64_t act_params;     /* parameters of a learned activation, per layer (Apertus xIELU) */
 };
 

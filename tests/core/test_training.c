@@ -761,6 +761,71 @@ static void test_eager_mask_under_checkpointing(void **state)
                          1024);
 }
 
+/* What the first layer keeps less, from its stage's stored bytes: the stage holds that layer, a
+ * usual one and the token ids (8 B a token). */
+static uint64_t first_layer_saving(const struct gs_activation_input *in)
+{
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(in, &r));
+    const uint64_t ids = 8 * in->batch_size * in->sequence_length;
+    return 2 * r.per_layer_bytes + ids - r.first_stage_bytes;
+}
+
+/* Adapter training: the first layer reads the frozen embedding's output, which needs no
+ * gradient, so autograd records nothing before an op reads an adapter (2-layer models, bf16,
+ * one sequence of 16 tokens, transformers 5.17 under SDPA, no recomputation).
+ * - Llama (h 64, 4 heads of 16, SwiGLU 128), LoRA on q and v: the input norm's fp32 copy goes,
+ *   4 B x 64 x 16 = 4,096 (the adapters' fp32 copies of its output stay: lora_A reads them); with
+ *   LoRA dropout 0.1 also the two dropouts' 1-byte masks, 2 x 64 x 16 = 2,048: 6,144.
+ * - the same with LoRA on the MLP alone: nothing in the attention needs a gradient - both norms
+ *   (2 x 4,096), Q, K, V and the output (4 x 64 x 2 B x 16 = 8,192) and the log-sum-exp (4 B x 4
+ *   heads x 16 = 256) go: 16,640.
+ * - Phi (parallel attention and MLP off one LayerNorm, fc1 256, gelu_new), LoRA on q and v:
+ *   the LayerNorm's input, 2 B x 64 x 16 = 2,048, and the MLP, which reads the layer's input and
+ *   has no adapter: gelu_new's four tensors, 4 x 2 B x 256 x 16 = 32,768: 34,816.
+ * Under full recomputation every layer keeps its input alike: nothing. */
+static void test_first_layer_frozen_input(void **state)
+{
+    (void)state;
+    struct gs_arch llama = small_llama();
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    transformers_release(&par, &knobs, 517);
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    struct gs_training tr;
+    gs_training_defaults(&tr);
+    tr.lora_rank = 8;
+    tr.lora_target_count = 2;
+    strcpy(tr.lora_targets[0], "q_proj");
+    strcpy(tr.lora_targets[1], "v_proj");
+    struct gs_activation_input in = sixteen_tokens(&llama, &par, &rules, 2);
+    in.trainable = GS_TRAIN_ADAPTERS;
+    in.adapters = &tr;
+    assert_int_equal(first_layer_saving(&in), 4096);
+    tr.lora_dropout_permille = 100;
+    assert_int_equal(first_layer_saving(&in), 6144);
+    tr.lora_dropout_permille = 0;
+    strcpy(tr.lora_targets[0], "gate_proj");
+    strcpy(tr.lora_targets[1], "up_proj");
+    assert_int_equal(first_layer_saving(&in), 16640);
+
+    struct gs_arch phi = fixture_arch("{\"model_type\":\"phi\",\"hidden_size\":64,"
+                                      "\"intermediate_size\":256,\"num_attention_heads\":4,"
+                                      "\"num_hidden_layers\":2,\"vocab_size\":1000,"
+                                      "\"hidden_act\":\"gelu_new\"}");
+    assert_true(phi.blocks[0].parallel_residual);
+    strcpy(tr.lora_targets[0], "q_proj");
+    strcpy(tr.lora_targets[1], "v_proj");
+    in.arch = &phi;
+    assert_int_equal(first_layer_saving(&in), 34816);
+
+    in.recompute = GS_RECOMPUTE_FULL;
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 2 * r.per_layer_bytes + 8 * 16 + r.layer_working_bytes);
+}
+
 /* The padding mask's default: micro-batches padded to their longest hold samples of different
  * lengths once there is more than one; max_length is read as packed or full-length samples;
  * the request's word wins. */
@@ -1377,6 +1442,7 @@ int main(void)
         cmocka_unit_test(test_sdpa_padding_mask),
         cmocka_unit_test(test_padding_mask_default),
         cmocka_unit_test(test_eager_mask_under_checkpointing),
+        cmocka_unit_test(test_first_layer_frozen_input),
         cmocka_unit_test(test_sdpa_wide_heads),
         cmocka_unit_test(test_sdpa_fp32_grouped_math_kernel),
         cmocka_unit_test(test_bert_mlm_head),

@@ -208,6 +208,11 @@ struct gs_block {
     struct gs_attention attn;
     struct gs_recurrent rec;
     struct gs_mlp mlp;
+    bool parallel_residual; /* attention and MLP both read the layer's input (through their
+                               norms) and add to it (GPTNeoXLayer with use_parallel_residual,
+                               Falcon's parallel_attn or new architecture, Phi, Cohere,
+                               StableLM's use_parallel_residual), rather than the MLP reading
+                               the attention's residual sum */
     bool norms_share_input; /* parallel residual with a norm per branch, each over the layer's
                                input (GPTNeoXLayer with use_parallel_residual, Falcon's ln_attn
                                and ln_mlp): a norm that saves its input saves the same tensor */
