@@ -983,8 +983,9 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     const uint64_t v = gs_stage_chunks(&par->stages);
     gs_arch_count_blocks(a, bounds[0], bounds[1], counts);
     uint64_t per_stage = stage_stored(&c, a, one, counts, &per_layer);
-    if (first_layer_frozen(in)) {
-        /* the first layer reads the frozen embedding's output (grads_of) */
+    if (first_layer_frozen(in) && bounds[1] > 0) {
+        /* the first layer reads the frozen embedding's output (grads_of); on the first stage
+         * unless that holds the embedding alone (torchtitan's split) */
         const struct gs_block *b0 = &a->blocks[a->layer_block[0]];
         uint64_t unused = 0;
         const uint64_t first = stored(&c, in, b0, layer(&c, in, b0, true), &unused);
