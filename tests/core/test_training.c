@@ -580,6 +580,25 @@ static struct gs_activation_input sixteen_tokens(const struct gs_arch *a,
                                         .rules = rules};
 }
 
+/* The small GQA Llama (head_dim 0: heads of 16) under a transformers 5.17 request, one sequence
+ * of 16 tokens at `element_bytes`; the caller resolves the rules for the path and release a case
+ * names. The members point at each other: use it where it was made. */
+struct gqa_case {
+    struct gs_arch arch;
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    struct gs_framework_rules rules;
+    struct gs_activation_input in;
+};
+
+static void gqa_case_init(struct gqa_case *k, uint64_t head_dim, uint64_t element_bytes)
+{
+    k->arch = small_gqa_llama(head_dim);
+    transformers_release(&k->par, &k->knobs, 517);
+    memset(&k->rules, 0, sizeof(k->rules));
+    k->in = sixteen_tokens(&k->arch, &k->par, &k->rules, element_bytes);
+}
+
 /* Grouped K/V by transformers' attention path and release, on the small Llama with 2 KV heads
  * of 16 for its 4 query heads (bf16, 16 tokens): repeated to every head, K and V keep 2 x 2 x
  * 64 = 256 B a token; at their own heads 2 x 2 x 32 = 128, 2,048 B a layer less. Eager
@@ -589,12 +608,8 @@ static struct gs_activation_input sixteen_tokens(const struct gs_arch *a,
 static void test_transformers_grouped_kv(void **state)
 {
     (void)state;
-    struct gs_arch a = small_gqa_llama(0);
-    struct gs_parallelism par;
-    struct gs_training_knobs knobs;
-    transformers_release(&par, &knobs, 517);
-    struct gs_framework_rules rules;
-    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
+    struct gqa_case k;
+    gqa_case_init(&k, 0, 2);
     static const struct {
         uint32_t version;
         enum gs_attn_impl impl;
@@ -604,21 +619,21 @@ static void test_transformers_grouped_kv(void **state)
                  {517, GS_ATTN_EAGER, true},   {449, GS_ATTN_FLASH2, false},
                  {517, GS_ATTN_FLASH3, false}, {517, GS_ATTN_FLEX, false}};
     struct gs_activation_result r;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
-    assert_true(gs_activation_bytes(&in, &r));
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    assert_true(gs_activation_bytes(&k.in, &r));
     const uint64_t grouped = r.per_layer_bytes;
     assert_int_equal(grouped, 41216 - 2048); /* test_transformers_eager_layer's SDPA layer */
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        knobs.framework_version = cases[i].version;
-        gs_framework_resolve(&knobs, cases[i].impl, &rules);
-        assert_int_equal(rules.gqa_expanded, cases[i].expanded);
+        k.knobs.framework_version = cases[i].version;
+        gs_framework_resolve(&k.knobs, cases[i].impl, &k.rules);
+        assert_int_equal(k.rules.gqa_expanded, cases[i].expanded);
         if (cases[i].impl == GS_ATTN_EAGER)
             continue;
         /* the 4.48-4.55 rows' query.contiguous() copy (2 x 64 x 16 = 2,048) is SDPA's alone */
-        assert_int_equal(rules.query_contiguous,
+        assert_int_equal(k.rules.query_contiguous,
                          cases[i].version < 456 && cases[i].impl == GS_ATTN_SDPA);
-        assert_true(gs_activation_bytes(&in, &r));
-        const uint64_t copy = rules.query_contiguous ? 2048 : 0;
+        assert_true(gs_activation_bytes(&k.in, &r));
+        const uint64_t copy = k.rules.query_contiguous ? 2048 : 0;
         assert_int_equal(r.per_layer_bytes - copy, grouped + (cases[i].expanded ? 2048 : 0));
     }
 }
@@ -682,48 +697,44 @@ static void unpadded_and_padded(struct gs_activation_input *in, struct gs_activa
 static void test_sdpa_padding_mask(void **state)
 {
     (void)state;
-    struct gs_arch a = small_gqa_llama(0);
-    struct gs_parallelism par;
-    struct gs_training_knobs knobs;
-    transformers_release(&par, &knobs, 517);
-    struct gs_framework_rules rules;
-    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
-    in.batch_size = 2;
+    struct gqa_case k;
+    gqa_case_init(&k, 0, 2);
+    k.in.batch_size = 2;
     struct gs_activation_result plain, padded;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
-    unpadded_and_padded(&in, &plain, &padded);
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    unpadded_and_padded(&k.in, &plain, &padded);
     assert_int_equal(padded.per_layer_bytes - plain.per_layer_bytes, 5120);
     assert_int_equal(padded.total_bytes - plain.total_bytes, 10240);
 
-    knobs.framework_version = 452;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
-    assert_false(rules.sdpa_bool_mask);
-    unpadded_and_padded(&in, &plain, &padded);
+    k.knobs.framework_version = 452;
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    assert_false(k.rules.sdpa_bool_mask);
+    unpadded_and_padded(&k.in, &plain, &padded);
     assert_int_equal((int64_t)(padded.per_layer_bytes - plain.per_layer_bytes), -4096);
     assert_int_equal((int64_t)(padded.total_bytes - plain.total_bytes), -7168);
-    in.sequence_length = 15;
-    unpadded_and_padded(&in, &plain, &padded);
+    k.in.sequence_length = 15;
+    unpadded_and_padded(&k.in, &plain, &padded);
     assert_int_equal(padded.per_layer_bytes + 2 * 64 * 30 - plain.per_layer_bytes, 960);
     assert_int_equal(padded.total_bytes + 2 * (2 * 64 * 30) - plain.total_bytes, 2 * 960);
 
-    in.sequence_length = 16;
-    in.recompute = GS_RECOMPUTE_FULL;
-    knobs.framework_version = 517;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
-    unpadded_and_padded(&in, &plain, &padded);
+    k.in.sequence_length = 16;
+    k.in.recompute = GS_RECOMPUTE_FULL;
+    k.knobs.framework_version = 517;
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    unpadded_and_padded(&k.in, &plain, &padded);
     assert_int_equal(padded.per_layer_bytes, plain.per_layer_bytes); /* the layer inputs */
     assert_int_equal(padded.layer_working_bytes - plain.layer_working_bytes, 5120);
     assert_int_equal(padded.total_bytes - plain.total_bytes, 512 + 5120);
 
     /* flash_attention_2 unpads the batch and takes no mask; eager adds the model's mask to its
      * scores and keeps nothing more */
-    in.recompute = GS_RECOMPUTE_NONE;
-    gs_framework_resolve(&knobs, GS_ATTN_FLASH2, &rules);
-    unpadded_and_padded(&in, &plain, &padded);
+    k.in.recompute = GS_RECOMPUTE_NONE;
+    gs_framework_resolve(&k.knobs, GS_ATTN_FLASH2, &k.rules);
+    unpadded_and_padded(&k.in, &plain, &padded);
     assert_int_equal(padded.total_bytes, plain.total_bytes);
-    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
-    in.flash_attention = false;
-    unpadded_and_padded(&in, &plain, &padded);
+    gs_framework_resolve(&k.knobs, GS_ATTN_EAGER, &k.rules);
+    k.in.flash_attention = false;
+    unpadded_and_padded(&k.in, &plain, &padded);
     assert_int_equal(padded.total_bytes, plain.total_bytes);
 }
 
@@ -735,27 +746,23 @@ static void test_sdpa_padding_mask(void **state)
 static void test_eager_mask_under_checkpointing(void **state)
 {
     (void)state;
-    struct gs_arch a = small_gqa_llama(0);
-    struct gs_parallelism par;
-    struct gs_training_knobs knobs;
-    transformers_release(&par, &knobs, 517);
-    struct gs_framework_rules rules;
-    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
-    in.batch_size = 2;
-    in.recompute = GS_RECOMPUTE_FULL;
+    struct gqa_case k;
+    gqa_case_init(&k, 0, 2);
+    k.in.batch_size = 2;
+    k.in.recompute = GS_RECOMPUTE_FULL;
     struct gs_activation_result eager, flash;
-    gs_framework_resolve(&knobs, GS_ATTN_FLASH2, &rules);
-    assert_true(gs_activation_bytes(&in, &flash));
-    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
-    in.flash_attention = false;
-    assert_true(gs_activation_bytes(&in, &eager));
+    gs_framework_resolve(&k.knobs, GS_ATTN_FLASH2, &k.rules);
+    assert_true(gs_activation_bytes(&k.in, &flash));
+    gs_framework_resolve(&k.knobs, GS_ATTN_EAGER, &k.rules);
+    k.in.flash_attention = false;
+    assert_true(gs_activation_bytes(&k.in, &eager));
     assert_int_equal(eager.per_layer_bytes, flash.per_layer_bytes); /* the layer inputs */
     assert_int_equal((eager.total_bytes - eager.layer_working_bytes) -
                          (flash.total_bytes - flash.layer_working_bytes),
                      1024);
-    in.recompute = GS_RECOMPUTE_NONE;
+    k.in.recompute = GS_RECOMPUTE_NONE;
     struct gs_activation_result kept; /* the same token ids and logits, and no mask */
-    assert_true(gs_activation_bytes(&in, &kept));
+    assert_true(gs_activation_bytes(&k.in, &kept));
     assert_int_equal(kept.total_bytes - 2 * kept.per_layer_bytes,
                      eager.total_bytes - eager.layer_working_bytes - 2 * eager.per_layer_bytes -
                          1024);
@@ -859,22 +866,18 @@ static void test_padding_mask_default(void **state)
 static void test_sdpa_wide_heads(void **state)
 {
     (void)state;
-    struct gs_arch a = small_gqa_llama(320);
-    struct gs_parallelism par;
-    struct gs_training_knobs knobs;
-    transformers_release(&par, &knobs, 517);
-    struct gs_framework_rules rules;
-    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
+    struct gqa_case k;
+    gqa_case_init(&k, 320, 2);
     struct gs_activation_result sdpa, flash, old_sdpa;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
-    assert_true(gs_activation_bytes(&in, &sdpa));
-    gs_framework_resolve(&knobs, GS_ATTN_FLASH2, &rules);
-    assert_true(gs_activation_bytes(&in, &flash));
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    assert_true(gs_activation_bytes(&k.in, &sdpa));
+    gs_framework_resolve(&k.knobs, GS_ATTN_FLASH2, &k.rules);
+    assert_true(gs_activation_bytes(&k.in, &flash));
     assert_int_equal(sdpa.per_layer_bytes - flash.per_layer_bytes, 40960);
-    knobs.framework_version = 450; /* repeat_kv and query.contiguous(), no copy at this width */
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
-    assert_true(rules.query_contiguous);
-    assert_true(gs_activation_bytes(&in, &old_sdpa));
+    k.knobs.framework_version = 450; /* repeat_kv and query.contiguous(), no copy at this width */
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    assert_true(k.rules.query_contiguous);
+    assert_true(gs_activation_bytes(&k.in, &old_sdpa));
     assert_int_equal(old_sdpa.per_layer_bytes, sdpa.per_layer_bytes);
 }
 
@@ -887,29 +890,25 @@ static void test_sdpa_wide_heads(void **state)
 static void test_sdpa_fp32_grouped_math_kernel(void **state)
 {
     (void)state;
-    struct gs_arch a = small_gqa_llama(0);
-    struct gs_parallelism par;
-    struct gs_training_knobs knobs;
-    transformers_release(&par, &knobs, 517);
-    struct gs_framework_rules rules;
-    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 4);
-    in.flash_attention = false;
+    struct gqa_case k;
+    gqa_case_init(&k, 0, 4);
+    k.in.flash_attention = false;
     struct gs_activation_result eager, sdpa, old_sdpa, bf16_sdpa;
-    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
-    assert_true(gs_activation_bytes(&in, &eager));
-    in.flash_attention = true;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
-    assert_true(gs_activation_bytes(&in, &sdpa));
+    gs_framework_resolve(&k.knobs, GS_ATTN_EAGER, &k.rules);
+    assert_true(gs_activation_bytes(&k.in, &eager));
+    k.in.flash_attention = true;
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    assert_true(gs_activation_bytes(&k.in, &sdpa));
     assert_int_equal(sdpa.per_layer_bytes, eager.per_layer_bytes);
-    knobs.framework_version = 450;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
-    assert_true(gs_activation_bytes(&in, &old_sdpa));
+    k.knobs.framework_version = 450;
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    assert_true(gs_activation_bytes(&k.in, &old_sdpa));
     /* fused: the fp32 log-sum-exp (4 x 4 heads) instead of 4 x 4 heads x 16 keys a token */
     assert_int_equal(eager.per_layer_bytes - old_sdpa.per_layer_bytes, (256 - 16) * 16);
-    knobs.framework_version = 517;
-    in.element_bytes = 2;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
-    assert_true(gs_activation_bytes(&in, &bf16_sdpa));
+    k.knobs.framework_version = 517;
+    k.in.element_bytes = 2;
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    assert_true(gs_activation_bytes(&k.in, &bf16_sdpa));
     assert_int_equal(bf16_sdpa.per_layer_bytes, 41216 - 2048);
 }
 
