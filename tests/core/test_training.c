@@ -802,10 +802,7 @@ static void test_first_layer_frozen_input(void **state)
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     struct gs_training tr;
     gs_training_defaults(&tr);
-    tr.lora_rank = 8;
-    tr.lora_target_count = 2;
-    strcpy(tr.lora_targets[0], "q_proj");
-    strcpy(tr.lora_targets[1], "v_proj");
+    fixture_lora_qv(&tr, 8);
     struct gs_activation_input in = sixteen_tokens(&llama, &par, &rules, 2);
     in.trainable = GS_TRAIN_ADAPTERS;
     in.adapters = &tr;
@@ -822,8 +819,7 @@ static void test_first_layer_frozen_input(void **state)
                                       "\"num_hidden_layers\":2,\"vocab_size\":1000,"
                                       "\"hidden_act\":\"gelu_new\"}");
     assert_true(phi.blocks[0].parallel_residual);
-    strcpy(tr.lora_targets[0], "q_proj");
-    strcpy(tr.lora_targets[1], "v_proj");
+    fixture_lora_qv(&tr, 8);
     in.arch = &phi;
     assert_int_equal(first_layer_saving(&in), 34816);
 
