@@ -307,11 +307,14 @@ static uint64_t mlp_eager_bytes(const struct gs_activation_input *in, const stru
     return bytes;
 }
 
-/* The attention runs through transformers' sdpa_attention.py. */
+/* The attention runs through transformers' sdpa_attention.py: multi-head and grouped
+ * attention, and MLA, whose model code hands SDPA every head's K and V and the same mask
+ * (modeling_deepseek_v3.py DeepseekV3Attention.forward: attention_interface(self, query_states,
+ * key_states, value_states, attention_mask, ...)). */
 static bool transformers_sdpa(const struct gs_activation_input *in, const struct gs_block *b)
 {
     return in->rules != NULL && in->rules->transformers_sdpa && in->flash_attention &&
-           b->mixer == GS_MIXER_ATTENTION;
+           (b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA);
 }
 
 /* Whether a layer's attention gets a mask under transformers' SDPA: every layer when the
@@ -537,8 +540,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
      * (pre_process_group_query_attention_input), the fp32 softmax output kept for the matmul with
      * V - what eager attention keeps (the estimate warns, sdpa_math_kernel) */
     const bool math_kernel = hf_sdpa && rules->sdpa_gqa_native && !masked && !wide_heads &&
-                             e == 4 && !in->autocast && b->attn.kv_heads &&
-                             b->attn.kv_heads < b->attn.heads;
+                             b->mixer == GS_MIXER_ATTENTION && e == 4 && !in->autocast &&
+                             b->attn.kv_heads && b->attn.kv_heads < b->attn.heads;
     const bool fused = in->flash_attention && !math_kernel;
     const bool kv_expanded =
         rules != NULL && (rules->gqa_expanded || masked || wide_heads || math_kernel);
@@ -560,6 +563,13 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
      * argument). Not where the framework repeats grouped K/V first (repeat_kv's reshape of
      * an expand copies; LitGPT expands under grouped queries), nor where Q and K are views as
      * well (no rotary: GPT-2's c_attn split, already counted as q + k + v), nor compiled */
+    /* transformers' MLA under flash-attn (flash_pads_mla_value): F.pad makes a V as wide as Q
+     * and K, which the kernel keeps, and the kernel's output (kept too) has that width; the
+     * output is sliced back to v_head_dim and reshaped, a copy, for o_proj */
+    const bool mla_padded = rules != NULL && rules->flash_pads_mla_value && fused &&
+                            b->mixer == GS_MIXER_MLA && b->attn.head_dim > b->attn.v_head_dim;
+    if (mla_padded)
+        widths += q - v;
     const bool gqa = b->attn.kv_heads != 0 && b->attn.kv_heads < b->attn.heads;
     const bool v_view = rules != NULL && b->mixer == GS_MIXER_ATTENTION &&
                         (rules->qkv_fused_pinned ||
@@ -582,7 +592,9 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     const bool mixer_attends = b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA;
     const bool out_saved =
         rules == NULL || (fused && mixer_attends) || l.saves[ROLE_OUT] || !mixer_attends;
-    if (out_saved)
+    if (mla_padded)
+        widths += q + (l.saves[ROLE_OUT] ? o : 0);
+    else if (out_saved)
         widths += o;
     const bool query_contiguous =
         rules != NULL &&

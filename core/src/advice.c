@@ -87,11 +87,23 @@ static bool accumulates_unsharded(const struct gs_model_spec *m, const struct gs
     return gs_estimate_compute(m, w, &e, &err) == GS_OK && e.sync_each_batch_helps;
 }
 
+/* The request with flash_attention_2 as its attention path. */
+static struct gs_workload with_flash_attention_2(const struct gs_workload *w0)
+{
+    struct gs_workload w = *w0;
+    w.training.attn_impl = GS_ATTN_FLASH2;
+    w.training.attn_impl_given = true;
+    w.training.flash_attention = true;
+    return w;
+}
+
 /* Whether flash_attention_2 keeps less than the attention path the request runs: where the
  * model's transformers code runs (transformers, DeepSpeed) with a flash path for the type, and
  * that path is eager (the score matrix per layer) or SDPA over padded micro-batches whose mask
  * costs more (the estimate's padding_mask_bytes: flash-attn unpads the batch and takes no
- * mask, modeling_flash_attention_utils.py _upad_input). */
+ * mask, modeling_flash_attention_utils.py _upad_input) than what flash-attn keeps instead: an
+ * MLA model's V and output padded to the query's head width (activation.c), which can outweigh
+ * the mask, so the two peaks are compared. */
 static bool flash_attention_helps(const struct gs_model_spec *m, const struct gs_workload *w)
 {
     const struct gs_training *t = &w->training;
@@ -107,7 +119,12 @@ static bool flash_attention_helps(const struct gs_model_spec *m, const struct gs
     if (impl != GS_ATTN_SDPA || !gs_training_padding_mask(t))
         return false;
     struct gs_estimate e;
-    return gs_estimate_compute(m, w, &e, NULL) == GS_OK && e.padding_mask_bytes > 0;
+    if (gs_estimate_compute(m, w, &e, NULL) != GS_OK || e.padding_mask_bytes == 0)
+        return false;
+    const uint64_t sdpa_peak = e.per_gpu.peak_allocated_bytes;
+    const struct gs_workload flash = with_flash_attention_2(w);
+    return gs_estimate_compute(m, &flash, &e, NULL) == GS_OK &&
+           e.per_gpu.peak_allocated_bytes < sdpa_peak;
 }
 
 static size_t training_changes(const struct gs_model_spec *m, const struct gs_workload *w0,
@@ -128,9 +145,7 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
         w = *w0;
     }
     if (flash_attention_helps(m, w0)) {
-        w.training.attn_impl = GS_ATTN_FLASH2;
-        w.training.attn_impl_given = true;
-        w.training.flash_attention = true;
+        w = with_flash_attention_2(w0);
         add_change(out, &n, cap, "flash_attention_2",
                    "attn_implementation \"flash_attention_2\" (the flash-attn package, Ampere or "
                    "newer): the kernel keeps a log-sum-exp, not the score matrix, and takes "

@@ -338,6 +338,11 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_im
         if (attn_impl != GS_ATTN_SDPA)
             out->query_contiguous = false;
         out->transformers_sdpa = attn_impl == GS_ATTN_SDPA;
+        /* transformers' MLA (DeepseekV3Attention.forward) pads V to the query/key head width
+         * whenever flash attention is requested (is_flash_attention_requested: flash_attention_2
+         * and _3); releases before it padded for flash_attention_2 alone, so flash_attention_3
+         * on them is sized with the padding, a little high */
+        out->flash_pads_mla_value = attn_impl == GS_ATTN_FLASH2 || attn_impl == GS_ATTN_FLASH3;
     }
     if (knobs->loss != GS_LOSS_DEFAULT)
         out->loss = knobs->loss;

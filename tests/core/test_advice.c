@@ -372,6 +372,38 @@ static void test_flash_attention_change(void **state)
     (void)np;
 }
 
+/* flash_attention_2 for an MLA model's padded micro-batches only where it keeps less than SDPA:
+ * transformers pads MLA's V and output to the query's head width for flash-attn (a small
+ * DeepSeek-V3: h 64, 4 heads, Q/K heads of 24, V of 16; LoRA on every linear, bf16, 2 padded
+ * sequences). Per layer and token that is 2 B x (4 x 8 + 4 x 8 + o_proj's 64-wide copy) = 256
+ * B, against SDPA's mask copy, 2 B x 2 x s^2 a layer: at 16 tokens 8,192 B against 1,024 (not
+ * offered), at 256 tokens 131,072 against 262,144 (offered). */
+static void test_flash_attention_change_mla(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_arch(
+        "{\"model_type\":\"deepseek_v3\",\"hidden_size\":64,\"intermediate_size\":128,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"num_hidden_layers\":2,"
+        "\"kv_lora_rank\":32,\"q_lora_rank\":null,\"qk_nope_head_dim\":16,"
+        "\"qk_rope_head_dim\":8,\"v_head_dim\":16,\"first_k_dense_replace\":2,"
+        "\"n_routed_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"
+        "\"n_shared_experts\":1,\"vocab_size\":1000}");
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = lora_r16(2);
+    w.training.padding_mask = GS_KNOB_ON;
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 64, &own);
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    w.training.sequence_length = 16;
+    size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    for (size_t i = 0; i < np; i++)
+        assert_string_not_equal(proposed[i].code, "flash_attention_2");
+    w.training.sequence_length = 256;
+    np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    assert_true(np > 0);
+    assert_string_equal(proposed[0].code, "flash_attention_2");
+}
+
 /* Two 8k sequences of Llama-3.1-70B's shape on vLLM (test_serving_changes, test_fit_verdict). */
 static struct gs_workload llama70b_serving(void)
 {
@@ -635,6 +667,7 @@ int main(void)
         cmocka_unit_test(test_accumulation_change),
         cmocka_unit_test(test_sync_each_batch_change),
         cmocka_unit_test(test_flash_attention_change),
+        cmocka_unit_test(test_flash_attention_change_mla),
         cmocka_unit_test(test_serving_changes),
         cmocka_unit_test(test_fit_verdict),
         cmocka_unit_test(test_max_batch_is_the_boundary),

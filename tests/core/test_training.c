@@ -738,6 +738,54 @@ static void test_sdpa_padding_mask(void **state)
     assert_int_equal(padded.total_bytes, plain.total_bytes);
 }
 
+/* MLA through transformers' attention paths (DeepseekV3Attention.forward hands every head's K and
+ * V to the attention function): a small DeepSeek-V3 (h 64, 4 heads, Q/K heads of 16 + 8 = 24, V
+ * heads of 16, two dense layers), bf16, 2 sequences of 16 tokens, full training, transformers 5.17.
+ * - SDPA over a padded batch takes the masked path like any attention: aten's additive copy of the
+ *   boolean mask, 2 B x 2 x 16 x 16 = 1,024 a layer (no K/V to repeat: MLA has every head's);
+ *   4.52's one additive mask serves every layer: 1,024 once.
+ * - flash_attention_2 pads V to 24 (F.pad): V and the kernel's output are kept at 4 x 24 = 96
+ *   instead of 64 (+32 each), and o_proj reads a sliced copy of 64 it keeps for its weight's
+ *   gradient: 2 B x 32 tokens x (32 + 32 + 64) = 8,192 a layer over SDPA's. Its padded batches
+ *   are unpadded, no mask. */
+static void test_mla_attention_paths(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch(
+        "{\"model_type\":\"deepseek_v3\",\"hidden_size\":64,\"intermediate_size\":128,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"num_hidden_layers\":2,"
+        "\"kv_lora_rank\":32,\"q_lora_rank\":null,\"qk_nope_head_dim\":16,"
+        "\"qk_rope_head_dim\":8,\"v_head_dim\":16,\"first_k_dense_replace\":2,"
+        "\"n_routed_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"
+        "\"n_shared_experts\":1,\"vocab_size\":1000}");
+    assert_int_equal(a.blocks[0].mixer, GS_MIXER_MLA);
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    transformers_release(&par, &knobs, 517);
+    struct gs_framework_rules rules;
+    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
+    in.batch_size = 2;
+    struct gs_activation_result plain, padded;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    unpadded_and_padded(&in, &plain, &padded);
+    assert_int_equal(padded.per_layer_bytes - plain.per_layer_bytes, 1024);
+    assert_int_equal(padded.total_bytes - plain.total_bytes, 2 * 1024);
+    const uint64_t sdpa_layer = plain.per_layer_bytes;
+
+    knobs.framework_version = 452;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    unpadded_and_padded(&in, &plain, &padded);
+    assert_int_equal(padded.per_layer_bytes, plain.per_layer_bytes);
+    assert_int_equal(padded.total_bytes - plain.total_bytes, 1024);
+
+    knobs.framework_version = 517;
+    gs_framework_resolve(&knobs, GS_ATTN_FLASH2, &rules);
+    assert_true(rules.flash_pads_mla_value);
+    unpadded_and_padded(&in, &plain, &padded);
+    assert_int_equal(plain.per_layer_bytes - sdpa_layer, 8192);
+    assert_int_equal(padded.total_bytes, plain.total_bytes);
+}
+
 /* transformers' eager attention adds the model's mask to its scores and keeps nothing of it, but
  * under full checkpointing the mask is an input of every checkpointed layer and stays until
  * backward: (2, 1, 16, 16) in bf16, 1,024 B beside the layer inputs (the small GQA Llama, 2
@@ -1435,6 +1483,7 @@ int main(void)
         cmocka_unit_test(test_transformers_grouped_kv),
         cmocka_unit_test(test_sdpa_sliding_window_mask),
         cmocka_unit_test(test_sdpa_padding_mask),
+        cmocka_unit_test(test_mla_attention_paths),
         cmocka_unit_test(test_padding_mask_default),
         cmocka_unit_test(test_eager_mask_under_checkpointing),
         cmocka_unit_test(test_first_layer_frozen_input),

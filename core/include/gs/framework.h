@@ -111,6 +111,11 @@ struct gs_framework_rules {
                                    (resolved for the attention path: gs_framework_resolve), with
                                    its masks and its use_gqa_in_sdpa (activation.c says what that
                                    keeps) */
+    bool flash_pads_mla_value;  /* transformers' MLA attention (modeling_deepseek_v3.py and the
+                                   types copied from it) pads V to the query/key head width for
+                                   flash-attn and slices the output back: the kernel keeps V and
+                                   its output at that width, and o_proj reads a copy (resolved
+                                   for the attention path: gs_framework_resolve) */
     bool sdpa_gqa_native;       /* transformers' SDPA path hands grouped K/V to the kernel
                                    (integrations/sdpa_attention.py use_gqa_in_sdpa, PR #39412:
                                    torch >= 2.5, no padding mask); before it, repeat_kv */
