@@ -531,6 +531,10 @@ static void read_gpt_oss(struct model_reader *r, struct gs_arch *a)
     /* GptOssPreTrainedModel: _supports_sdpa = False (SDPA has no sink logit), flash (the
      * kernels hub's sink-aware kernel) and flex supported: the default is eager */
     a->attention_no_sdpa = true;
+    /* its eager_attention_forward runs softmax at the scores' own dtype (F.softmax(combined_logits,
+     * dim=-1, dtype=combined_logits.dtype)), the sink column then sliced off: a view the matmul
+     * with V keeps, so no cast copy */
+    a->eager_softmax_native = true;
 }
 
 /* Glm4MoeForCausalLM (modeling_glm4_moe.py): biases on q, k and v

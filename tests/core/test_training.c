@@ -786,6 +786,50 @@ static void test_mla_attention_paths(void **state)
     assert_int_equal(padded.total_bytes, plain.total_bytes);
 }
 
+/* GPT-OSS's eager attention (modeling_gpt_oss.py eager_attention_forward) runs softmax over the
+ * scores and the sink column at their own dtype, F.softmax(combined_logits, dim=-1,
+ * dtype=combined_logits.dtype), and slices the sink off: the matmul with V keeps that view, so a
+ * score costs the softmax output alone, 2 bytes in bf16 (Llama's fp32 softmax and 16-bit copy: 6).
+ * Under autocast over fp32 weights the model's fp32 mask makes the scores fp32 (4) and the matmul
+ * keeps its own 16-bit copy (2): 6. A small GPT-OSS (h 64, 4 heads of 16, 2 KV heads), one
+ * sequence: the scores grow with the square of the length and nothing else a layer keeps does, so
+ * a layer at 32 tokens less two at 16 is 4 heads x (32^2 - 2 x 16^2) = 2,048 scores. */
+static void test_gpt_oss_eager_scores(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch(
+        "{\"model_type\":\"gpt_oss\",\"hidden_size\":64,\"intermediate_size\":64,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+        "\"num_hidden_layers\":2,\"num_local_experts\":4,\"num_experts_per_tok\":2,"
+        "\"sliding_window\":8,\"layer_types\":[\"sliding_attention\",\"full_attention\"],"
+        "\"vocab_size\":1000}");
+    assert_true(a.eager_softmax_native);
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    transformers_release(&par, &knobs, 517);
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
+    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
+    in.flash_attention = false;
+    static const struct {
+        uint64_t element_bytes;
+        bool autocast;
+        uint64_t per_score;
+    } cases[] = {{2, false, 2}, {4, false, 4}, {2, true, 6}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        in.element_bytes = cases[i].element_bytes;
+        in.autocast = cases[i].autocast;
+        in.residual_bytes = cases[i].autocast ? 4 : 0;
+        struct gs_activation_result at16, at32;
+        in.sequence_length = 16;
+        assert_true(gs_activation_bytes(&in, &at16));
+        in.sequence_length = 32;
+        assert_true(gs_activation_bytes(&in, &at32));
+        assert_int_equal(at32.per_layer_bytes - 2 * at16.per_layer_bytes,
+                         2048 * cases[i].per_score);
+    }
+}
+
 /* transformers' eager attention adds the model's mask to its scores and keeps nothing of it, but
  * under full checkpointing the mask is an input of every checkpointed layer and stays until
  * backward: (2, 1, 16, 16) in bf16, 1,024 B beside the layer inputs (the small GQA Llama, 2
@@ -1484,6 +1528,7 @@ int main(void)
         cmocka_unit_test(test_sdpa_sliding_window_mask),
         cmocka_unit_test(test_sdpa_padding_mask),
         cmocka_unit_test(test_mla_attention_paths),
+        cmocka_unit_test(test_gpt_oss_eager_scores),
         cmocka_unit_test(test_padding_mask_default),
         cmocka_unit_test(test_eager_mask_under_checkpointing),
         cmocka_unit_test(test_first_layer_frozen_input),
