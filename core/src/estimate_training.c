@@ -1418,7 +1418,9 @@ static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
 
 /* The attention path sized: the request's (SDPA by default), except that a model whose
  * transformers code has no fused path (T5's relative-position bias is added to the scores:
- * modeling_t5.py T5Attention, no _supports_sdpa) runs eager whatever is asked. */
+ * modeling_t5.py T5Attention, no _supports_sdpa; DeepSeek-V4's sink logits and 512-wide heads:
+ * modeling_deepseek_v4.py, _supports_sdpa and _supports_flash_attn False) runs eager whatever
+ * is asked. */
 static void attention_path(const struct gs_model_spec *m, struct gs_training *tr,
                            struct gs_estimate *e)
 {
@@ -1429,9 +1431,12 @@ static void attention_path(const struct gs_model_spec *m, struct gs_training *tr
     if (m->has_arch && m->arch.attention_eager_only && transformers_code &&
         !gs_attn_impl_materializes(tr->attn_impl)) {
         warn(e, "attention_eager_only",
-             "this model type has only an eager attention path in transformers (the position "
-             "bias is added to the score matrix), so it is sized as attn_implementation "
-             "\"eager\" whatever the request asks");
+             "this model type has only an eager attention path in transformers (T5 adds a "
+             "position bias to the score matrix; no fused kernel takes DeepSeek-V4's sink logits "
+             "and 512-wide heads), so it is sized as attn_implementation \"eager\" whatever the "
+             "request asks: each layer's score matrix over the sequence's own keys (DeepSeek-V4's "
+             "compressed entries, appended to the keys in its compressed layers, are not "
+             "counted)");
         tr->attn_impl = GS_ATTN_EAGER;
     }
     /* transformers picks eager for a type without SDPA when none is named

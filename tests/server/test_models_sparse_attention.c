@@ -15,7 +15,9 @@
 #include <cmocka.h>
 
 #include "arch_fixture.h"
+#include "gs/activation.h"
 #include "gs/estimate.h"
+#include "gs/framework.h"
 #include "gs/inference.h"
 #include "gs/weights.h"
 #include "readers/models.h"
@@ -120,6 +122,39 @@ static void test_deepseek_v4_flash_counts(void **state)
     assert_int_equal(layers_at_ratio(&a, 4, true), 21);
     assert_int_equal(layers_at_ratio(&a, 128, false), 20);
     assert_int_equal(gs_arch_moe_layers(&a), 43);
+}
+
+/* transformers runs V4 eager only (DeepseekV4PreTrainedModel: no SDPA, no flash-attn) through
+ * eager_attention_with_sink, softmax at the scores' dtype: a training layer keeps its score matrix,
+ * 2 bytes a score in bf16, over the sequence's own keys. V4-Flash's 64 heads, one sequence under
+ * transformers 5.17: a layer at 32 tokens less two at 16 keeps 64 x (32^2 - 2 x 16^2) x 2 B =
+ * 65,536 B (nothing else a layer keeps grows faster than the tokens). */
+static void test_deepseek_v4_eager_only(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    assert_true(a.attention_eager_only);
+    assert_true(a.eager_softmax_native);
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    knobs.framework_version = 517;
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
+    struct gs_activation_input in = {.arch = &a,
+                                     .batch_size = 1,
+                                     .sequence_length = 16,
+                                     .micro_batches = 1,
+                                     .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .parallelism = &par,
+                                     .rules = &rules};
+    struct gs_activation_result at16, at32;
+    assert_true(gs_activation_bytes(&in, &at16));
+    in.sequence_length = 32;
+    assert_true(gs_activation_bytes(&in, &at32));
+    assert_int_equal(at32.per_layer_bytes - 2 * at16.per_layer_bytes, 65536);
 }
 
 /* deepseek_v4/README.md: V4-Pro, 61 layers (30 compressed sparse, 31 heavily compressed);
@@ -377,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_types_listed),
         cmocka_unit_test(test_deepseek_v4_flash_counts),
         cmocka_unit_test(test_deepseek_v4_pro_counts),
+        cmocka_unit_test(test_deepseek_v4_eager_only),
         cmocka_unit_test(test_deepseek_v4_cache),
         cmocka_unit_test(test_deepseek_v4_checkpoint),
         cmocka_unit_test(test_deepseek_v4_layer_types),
