@@ -672,9 +672,12 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
             const bool cast_back = rules != NULL && rules->softmax_fp32 && !a->eager_softmax_native;
             const uint64_t soft = in->autocast || cast_back ? 4 : e;
             const uint64_t matmul = in->autocast ? 2 : e;
-            const uint64_t per = soft + (a->attention_dropout ? 1 + matmul
-                                         : soft != matmul     ? matmul
-                                                              : 0);
+            uint64_t per = soft + (a->attention_dropout ? 1 + matmul : soft != matmul ? matmul : 0);
+            /* Gemma 2's eager code soft-caps the scores before the mask and softmax
+             * (modeling_gemma2.py: attn_weights / softcap, torch.tanh, * softcap): tanh keeps
+             * its output at the scores' dtype (16-bit under autocast) */
+            if (a->attn_logit_softcap && rules != NULL)
+                per += in->autocast ? 2 : e;
             p.core = mul(c, per, scores);
         }
     }
@@ -825,10 +828,17 @@ static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, 
         return 0;
     if (in->rules == NULL)
         return mul(c, logits, in->element_bytes + 8);
-    return div_ceil(
+    const uint64_t loss = div_ceil(
         mul(c, logits,
             gs_loss_eighths_per_logit(in->rules, loss_chunks(in), in->parallelism->tensor)),
         GS_LOSS_BYTES_UNIT);
+    /* soft-capped logits (Gemma2ForCausalLM.forward: logits / cap, torch.tanh, * cap; LitGPT's
+     * do_softcapping per chunk alike): the divisions by a number keep nothing, tanh keeps its
+     * output, at the logits' dtype, until its backward after the loss's; a fused
+     * linear-cross-entropy caps inside its kernel */
+    if (in->arch->final_logit_softcap && in->rules->loss != GS_LOSS_FUSED)
+        return add(c, loss, mul(c, logits, in->element_bytes));
+    return loss;
 }
 
 /* What the model-level norms of the hidden width (LlamaRMSNorm model.norm, GPT-2's ln_f,

@@ -271,6 +271,11 @@ static void read_gemma2(struct model_reader *r, struct gs_arch *a)
             plan.sliding[l] = l % 2 == 0;
     const struct decoder_traits t = {.norms = 4};
     decoder_build(r, a, &plan, &t);
+    /* Gemma2Config defaults both to on (50.0 and 30.0): modeling_gemma2.py
+     * eager_attention_forward soft-caps the scores (softcap=self.attn_logit_softcapping),
+     * Gemma2ForCausalLM.forward the logits */
+    a->attn_logit_softcap = rd_softcap(r, "attn_logit_softcapping", true);
+    a->final_logit_softcap = rd_softcap(r, "final_logit_softcapping", true);
 }
 
 /* Gemma3ForCausalLM (modeling_gemma3.py): Gemma 2's four norms plus q_norm
@@ -287,6 +292,9 @@ static void read_gemma3_text(struct model_reader *r, struct gs_arch *a)
     const struct decoder_traits t = {.norms = 4, .qk_norm = QK_HEAD, .qkv_bias = bias,
                                      .o_bias = bias};
     decoder_build(r, a, &plan, &t);
+    /* Gemma3TextConfig keeps Gemma 2's soft-capping switches, off by default */
+    a->attn_logit_softcap = rd_softcap(r, "attn_logit_softcapping", false);
+    a->final_logit_softcap = rd_softcap(r, "final_logit_softcapping", false);
     /* vLLM gemma3.py: the sliding layers override the rope with rope_local_base_freq and the
      * default scaling, a rotary table of their own over max_position_embeddings (models_read
      * adds the global layers' one as table 0) */

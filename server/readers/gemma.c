@@ -329,6 +329,9 @@ static void add_rope_tables(struct gs_arch *a, const struct gemma4_text *t)
 /* Reads a Gemma4TextConfig into `a` with the head tied per `tie`. */
 static void read_text(struct model_reader *r, struct gs_arch *a, bool tie)
 {
+    /* the causal LM soft-caps its logits (modeling_gemma4.py: logits / final_logit_softcapping,
+     * tanh, * final_logit_softcapping); the published configs set 30.0, as Gemma 3n's default */
+    const bool final_softcap = rd_softcap(r, "final_logit_softcapping", true);
     struct gemma4_text t;
     read_text_dims(r, &t);
     if (!r->ok)
@@ -338,6 +341,7 @@ static void read_text(struct model_reader *r, struct gs_arch *a, bool tie)
         return;
     build_text(r, a, &t, tie);
     add_rope_tables(a, &t);
+    a->final_logit_softcap = final_softcap;
 }
 
 /* Gemma4ForCausalLM (model_type gemma4_text): the language model alone, its
@@ -770,6 +774,9 @@ static void build_gemma3n_text(struct model_reader *r, struct gs_arch *a,
 /* Reads a Gemma3nTextConfig into `a` with the head tied per `tie`. */
 static void read_gemma3n_language(struct model_reader *r, struct gs_arch *a, bool tie)
 {
+    /* Gemma3nTextConfig final_logit_softcapping 30.0 by default, applied by the causal LM as
+     * Gemma 2's is */
+    const bool final_softcap = rd_softcap(r, "final_logit_softcapping", true);
     struct gemma3n_text t;
     read_gemma3n_dims(r, &t);
     if (!r->ok)
@@ -777,6 +784,7 @@ static void read_gemma3n_language(struct model_reader *r, struct gs_arch *a, boo
     check_kv_sources(r, t.layers, t.kv_shared_layers, t.sliding);
     if (r->ok)
         build_gemma3n_text(r, a, &t, tie);
+    a->final_logit_softcap = final_softcap;
 }
 
 /* Gemma3nForCausalLM (model_type gemma3n_text). */

@@ -20,6 +20,14 @@ const json_t *rd_get(const struct model_reader *r, const char *name)
     return v != NULL && !json_is_null(v) ? v : NULL;
 }
 
+bool rd_softcap(const struct model_reader *r, const char *name, bool absent)
+{
+    const json_t *v = json_object_get(r->config, name);
+    if (v == NULL)
+        return absent;
+    return json_is_number(v) && json_number_value(v) > 0;
+}
+
 static void where(const struct model_reader *r, const char *name, char *out, size_t cap)
 {
     if (name == NULL || name[0] == '\0')

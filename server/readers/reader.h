@@ -76,6 +76,11 @@ bool rd_flag(struct model_reader *r, const char *name, bool fallback);
 /* A number member (Infinity and NaN read as null, so `fallback`). */
 double rd_number(struct model_reader *r, const char *name, double fallback);
 
+/* Whether a soft-capping member (attn_logit_softcapping, final_logit_softcapping) is set: a
+ * positive number; null or 0 is off; `absent` when the config omits it (the configuration
+ * class's default). */
+bool rd_softcap(const struct model_reader *r, const char *name, bool absent);
+
 /* A string member, or NULL. */
 const char *rd_string(const struct model_reader *r, const char *name);
 /* A classification head's width: num_labels, else the size of id2label, else 2

@@ -830,6 +830,53 @@ static void test_gpt_oss_eager_scores(void **state)
     }
 }
 
+/* Soft-capping keeps a tanh output (tanh's backward reads its result; the divisions and products
+ * by the cap keep nothing). The small GQA Llama, bf16, one sequence of 16 tokens, transformers
+ * 5.17, with the flags set as a Gemma 2 config sets them:
+ * - logits (vocabulary 1,000): 16 x 1,000 x 2 B = 32,000 more at the loss, under a fused
+ *   linear-cross-entropy none (Liger caps inside its kernel);
+ * - eager scores: 4 heads x 16 x 16 x 2 B = 2,048 more a layer, 2 B a score under autocast too
+ *   (the matmul's output is 16-bit there); SDPA and flash keep no scores (transformers' SDPA path
+ *   drops the cap, flash-attn applies it in its kernel). */
+static void test_softcapping(void **state)
+{
+    (void)state;
+    struct gqa_case k;
+    gqa_case_init(&k, 0, 2);
+    struct gs_activation_result plain, capped;
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    assert_true(gs_activation_bytes(&k.in, &plain));
+    k.arch.final_logit_softcap = true;
+    assert_true(gs_activation_bytes(&k.in, &capped));
+    assert_int_equal(capped.logits_bytes - plain.logits_bytes, 32000);
+    assert_int_equal(capped.per_layer_bytes, plain.per_layer_bytes);
+    k.knobs.loss = GS_LOSS_FUSED;
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    assert_true(gs_activation_bytes(&k.in, &capped));
+    k.arch.final_logit_softcap = false;
+    assert_true(gs_activation_bytes(&k.in, &plain));
+    assert_int_equal(capped.logits_bytes, plain.logits_bytes);
+
+    k.knobs.loss = GS_LOSS_DEFAULT;
+    gs_framework_resolve(&k.knobs, GS_ATTN_EAGER, &k.rules);
+    k.in.flash_attention = false;
+    for (int autocast = 0; autocast < 2; autocast++) {
+        k.in.autocast = autocast;
+        k.in.residual_bytes = autocast ? 4 : 0;
+        k.arch.attn_logit_softcap = false;
+        assert_true(gs_activation_bytes(&k.in, &plain));
+        k.arch.attn_logit_softcap = true;
+        assert_true(gs_activation_bytes(&k.in, &capped));
+        assert_int_equal(capped.per_layer_bytes - plain.per_layer_bytes, 2048);
+    }
+    gs_framework_resolve(&k.knobs, GS_ATTN_FLASH2, &k.rules);
+    k.in.flash_attention = true;
+    assert_true(gs_activation_bytes(&k.in, &capped));
+    k.arch.attn_logit_softcap = false;
+    assert_true(gs_activation_bytes(&k.in, &plain));
+    assert_int_equal(capped.per_layer_bytes, plain.per_layer_bytes);
+}
+
 /* transformers' eager attention adds the model's mask to its scores and keeps nothing of it, but
  * under full checkpointing the mask is an input of every checkpointed layer and stays until
  * backward: (2, 1, 16, 16) in bf16, 1,024 B beside the layer inputs (the small GQA Llama, 2
@@ -1529,6 +1576,7 @@ int main(void)
         cmocka_unit_test(test_sdpa_padding_mask),
         cmocka_unit_test(test_mla_attention_paths),
         cmocka_unit_test(test_gpt_oss_eager_scores),
+        cmocka_unit_test(test_softcapping),
         cmocka_unit_test(test_padding_mask_default),
         cmocka_unit_test(test_eager_mask_under_checkpointing),
         cmocka_unit_test(test_first_layer_frozen_input),

@@ -363,6 +363,35 @@ static void test_types_listed(void **state)
     assert_non_null(strstr(models_supported(), "gemma3n_text"));
 }
 
+/* Logit soft-capping as the configs set it: Gemma 2's config has both (50.0 on the scores,
+ * 30.0 on the logits; Gemma2Config's defaults when absent, off when null), Gemma 3's text config
+ * nulls both, Gemma 4's and 3n's cap the logits (30.0, their default). */
+static void test_gemma_softcapping(void **state)
+{
+    (void)state;
+    const struct gs_arch g2 = fixture_arch_file("gemma2/google__gemma-2-2b-jpn-it.json");
+    assert_true(g2.attn_logit_softcap);
+    assert_true(g2.final_logit_softcap);
+    const struct gs_arch g3 = fixture_arch_file("gemma3_text/google__gemma-3-1b-it.json");
+    assert_false(g3.attn_logit_softcap);
+    assert_false(g3.final_logit_softcap);
+    const struct gs_arch g4 = fixture_arch_file("gemma4/google__gemma-4-26B-A4B.json");
+    assert_false(g4.attn_logit_softcap);
+    assert_true(g4.final_logit_softcap);
+    assert_true(gemma3n(35, 16384, 15).final_logit_softcap);
+    static const char *const g2_small =
+        "{\"model_type\":\"gemma2\",\"hidden_size\":64,\"intermediate_size\":128,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+        "\"num_hidden_layers\":2,\"vocab_size\":1000%s}";
+    struct gs_arch a = fixture_arch(g2_small, "");
+    assert_true(a.attn_logit_softcap && a.final_logit_softcap);
+    a = fixture_arch(g2_small, ",\"attn_logit_softcapping\":null,\"final_logit_softcapping\":null");
+    assert_false(a.attn_logit_softcap || a.final_logit_softcap);
+    a = fixture_arch(g2_small, ",\"final_logit_softcapping\":0");
+    assert_true(a.attn_logit_softcap);
+    assert_false(a.final_logit_softcap);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_gemma3n_e4b),
         cmocka_unit_test(test_gemma3n_e2b),
         cmocka_unit_test(test_gemma3n_defaults),
+        cmocka_unit_test(test_gemma_softcapping),
         cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

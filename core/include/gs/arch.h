@@ -304,6 +304,12 @@ struct gs_arch {
     bool eager_softmax_native;          /* its eager attention runs softmax at the scores' dtype
                                            (GPT-2's and BERT's eager_attention_forward), not
                                            upcast to fp32 as Llama's and T5's are */
+    bool attn_logit_softcap;            /* eager attention soft-caps its scores, tanh(s / c) x c
+                                           (Gemma 2's attn_logit_softcapping): tanh keeps its
+                                           output for backward */
+    bool final_logit_softcap;           /* the model soft-caps its logits the same way (Gemma 2,
+                                           3n and 4's final_logit_softcapping): a kept tanh
+                                           output of the logits' size */
     bool overflow;                      /* a builder ran out of room: refused by validation */
     /* a model with a vision tower: its config's vision_config.num_hidden_layers and hidden_size
      * read literally (24 and 1024 when missing), as SGLang's adjust_mem_fraction_for_vlm reads
