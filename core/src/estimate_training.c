@@ -1450,6 +1450,16 @@ static void attention_path(const struct gs_model_spec *m, struct gs_training *tr
              "kernel) or flex_attention keep only the kernel's log-sum-exp");
         tr->attn_impl = GS_ATTN_EAGER;
     }
+    /* LitGPT computes soft-capped attention by hand: "with softcapping we cannot use SDPA"
+     * (litgpt/model.py CausalSelfAttention.scaled_dot_product_attention: q @ k.mT,
+     * do_softcapping, the mask, softmax in fp32 cast back, @ v) */
+    if (m->has_arch && m->arch.attn_logit_softcap && fw == GS_FW_LITGPT &&
+        !gs_attn_impl_materializes(tr->attn_impl)) {
+        warn(e, "attention_softcap_eager",
+             "LitGPT computes soft-capped attention (attention_logit_softcapping) with plain "
+             "matmuls, not SDPA, so it is sized as eager: each layer keeps its score matrix");
+        tr->attn_impl = GS_ATTN_EAGER;
+    }
     tr->flash_attention = !gs_attn_impl_materializes(tr->attn_impl);
     e->attn_impl = tr->attn_impl;
 }

@@ -270,6 +270,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_LITGPT, .label = "lit-gpt / LitGPT", .loss = GS_LOSS_CHUNKED,
       .logits_fp32_held = true, .loss_upcast = true, .loss_chunk_tokens = 128,
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
+      .softmax_fp32 = true,
       .quant_saves_input = true, .qkv_fused_pinned = true, .lora_fused_qkv = true,
       .foreach_step = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true,
@@ -284,7 +285,8 @@ static const struct row rows[] = {
                 "copies; lora.py LoRAQKVLinear: one lora_A (one dropout) for q/k/v, zero_pad's "
                 "index_copy keeps its source; bitsandbytes MatMul4Bit; torch.optim.AdamW "
                 "(foreach); Lightning FSDPStrategy (FSDP1: use_orig_params=True, each Block a "
-                "unit with its adapters); fabric.no_backward_sync (no_sync) while accumulating"}},
+                "unit with its adapters); fabric.no_backward_sync (no_sync) while accumulating; "
+                "soft-capped attention by hand (F.softmax(scores, dtype=torch.float).to(q.dtype))"}},
     {GS_FW_MEGATRON, 0,
      {.framework = GS_FW_MEGATRON, .label = "Megatron-LM (Transformer Engine)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .grads_persist = true,

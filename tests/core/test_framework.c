@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "arch_fixture.h"
+#include "gs/activation.h"
 #include "gs/estimate.h"
 #include "gs/framework.h"
 #include "gs/runtime.h"
@@ -1236,6 +1237,50 @@ static void test_torchtitan_pipeline_fsdp(void **state)
     assert_null(assumption(&flat, "fsdp2_no_sync_gradient_bytes"));
 }
 
+/* LitGPT computes soft-capped attention by hand, not through SDPA (litgpt/model.py
+ * scaled_dot_product_attention: "with softcapping we cannot use SDPA"), so a model with
+ * attn_logit_softcapping (Gemma 2) is sized eager under LitGPT, with a warning; transformers'
+ * SDPA path drops the cap and stays SDPA. Each score then keeps tanh's output (2 B in bf16),
+ * the fp32 softmax (4) and its bf16 copy (2): 8 B, so a layer at 32 tokens less two at 16 keeps
+ * 4 heads x (32^2 - 2 x 16^2) x 8 = 16,384 B more (the small Llama, h 64, 4 heads). */
+static void test_litgpt_softcap_eager(void **state)
+{
+    (void)state;
+    struct gs_arch arch = fixture_llama(64, 2, 4, 4, 128, 1000, false);
+    arch.attn_logit_softcap = true;
+    const struct gs_model_spec m = spec(arch);
+    struct gs_workload w = run(GS_FW_LITGPT, GS_DTYPE_BF16, 1, 16);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    const struct gs_estimate lit = estimate(&m, &w);
+    assert_int_equal(lit.attn_impl, GS_ATTN_EAGER);
+    assert_true(has_warning(&lit, "attention_softcap_eager"));
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    const struct gs_estimate hf = estimate(&m, &w);
+    assert_int_equal(hf.attn_impl, GS_ATTN_SDPA);
+    assert_false(has_warning(&hf, "attention_softcap_eager"));
+
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    knobs.framework = GS_FW_LITGPT;
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
+    struct gs_activation_input in = {.arch = &m.arch,
+                                     .batch_size = 1,
+                                     .sequence_length = 16,
+                                     .micro_batches = 1,
+                                     .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .parallelism = &par,
+                                     .rules = &rules};
+    struct gs_activation_result at16, at32;
+    assert_true(gs_activation_bytes(&in, &at16));
+    in.sequence_length = 32;
+    assert_true(gs_activation_bytes(&in, &at32));
+    assert_int_equal(at32.per_layer_bytes - 2 * at16.per_layer_bytes, 16384);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1246,6 +1291,7 @@ int main(void)
         cmocka_unit_test(test_hf_trainer_lora_by_release),
         cmocka_unit_test(test_fsdp1_frozen_gradients),
         cmocka_unit_test(test_fsdp1_no_sync_accumulation),
+        cmocka_unit_test(test_litgpt_softcap_eager),
         cmocka_unit_test(test_fsdp2_no_sync_accumulation),
         cmocka_unit_test(test_data_parallel_bytes),
         cmocka_unit_test(test_torchtitan_pipeline_fsdp),
