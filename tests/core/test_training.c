@@ -834,7 +834,8 @@ static void test_gpt_oss_eager_scores(void **state)
  * by the cap keep nothing). The small GQA Llama, bf16, one sequence of 16 tokens, transformers
  * 5.17, with the flags set as a Gemma 2 config sets them:
  * - logits (vocabulary 1,000): 16 x 1,000 x 2 B = 32,000 more at the loss, under a fused
- *   linear-cross-entropy none (Liger caps inside its kernel);
+ *   linear-cross-entropy none (Liger caps inside its kernel), nor under torchtune (its
+ *   Gemma2FinalNorm caps the final norm's output, not the logits);
  * - eager scores: 4 heads x 16 x 16 x 2 B = 2,048 more a layer, 2 B a score under autocast too
  *   (the matmul's output is 16-bit there); SDPA and flash keep no scores (transformers' SDPA path
  *   drops the cap, flash-attn applies it in its kernel). */
@@ -858,6 +859,14 @@ static void test_softcapping(void **state)
     assert_int_equal(capped.logits_bytes, plain.logits_bytes);
 
     k.knobs.loss = GS_LOSS_DEFAULT;
+    k.knobs.framework = GS_FW_TORCHTUNE; /* Gemma2FinalNorm caps the normed hidden states */
+    gs_framework_resolve(&k.knobs, GS_ATTN_SDPA, &k.rules);
+    assert_true(gs_activation_bytes(&k.in, &plain));
+    k.arch.final_logit_softcap = true;
+    assert_true(gs_activation_bytes(&k.in, &capped));
+    assert_int_equal(capped.logits_bytes, plain.logits_bytes);
+    k.arch.final_logit_softcap = false;
+    k.knobs.framework = GS_FW_TRANSFORMERS;
     gs_framework_resolve(&k.knobs, GS_ATTN_EAGER, &k.rules);
     k.in.flash_attention = false;
     for (int autocast = 0; autocast < 2; autocast++) {
