@@ -554,6 +554,13 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         v += (b->attn.heads - b->attn.kv_heads) * b->attn.v_head_dim;
     }
     uint64_t widths = q + k + v;
+    /* transformers' MLA under flash-attn (flash_pads_mla_value): F.pad makes a V as wide as Q
+     * and K, which the kernel keeps, and the kernel's output (kept too) has that width; the
+     * output is sliced back to v_head_dim and reshaped, a copy, for o_proj */
+    const bool mla_padded = rules != NULL && rules->flash_pads_mla_value && fused &&
+                            b->mixer == GS_MIXER_MLA && b->attn.head_dim > b->attn.v_head_dim;
+    if (mla_padded)
+        widths += q - v;
     /* V reaching the kernel as a view of a fused QKV output keeps that whole output alive
      * beside the rotated Q and K copies: LitGPT's code for every model (model.py
      * CausalSelfAttention.forward: qkv.split, apply_rope makes new q and k), and the model's
@@ -563,13 +570,6 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
      * argument). Not where the framework repeats grouped K/V first (repeat_kv's reshape of
      * an expand copies; LitGPT expands under grouped queries), nor where Q and K are views as
      * well (no rotary: GPT-2's c_attn split, already counted as q + k + v), nor compiled */
-    /* transformers' MLA under flash-attn (flash_pads_mla_value): F.pad makes a V as wide as Q
-     * and K, which the kernel keeps, and the kernel's output (kept too) has that width; the
-     * output is sliced back to v_head_dim and reshaped, a copy, for o_proj */
-    const bool mla_padded = rules != NULL && rules->flash_pads_mla_value && fused &&
-                            b->mixer == GS_MIXER_MLA && b->attn.head_dim > b->attn.v_head_dim;
-    if (mla_padded)
-        widths += q - v;
     const bool gqa = b->attn.kv_heads != 0 && b->attn.kv_heads < b->attn.heads;
     const bool v_view = rules != NULL && b->mixer == GS_MIXER_ATTENTION &&
                         (rules->qkv_fused_pinned ||
