@@ -561,6 +561,13 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
                             b->mixer == GS_MIXER_MLA && b->attn.head_dim > b->attn.v_head_dim;
     if (mla_padded)
         widths += q - v;
+    /* elsewhere MLA's V reaches the kernel (or eager attention's matmul) as a view of
+     * kv_b_proj's output, split from the no-rope keys (modeling_deepseek_v3.py: k_pass,
+     * value_states = torch.split(k_pass, [qk_nope_head_dim, v_head_dim], dim=-1)): keeping V
+     * keeps that output whole, its no-rope keys too (flash-attn's padded V is a copy) */
+    else if (rules != NULL && rules->model_qkv_views && b->mixer == GS_MIXER_MLA &&
+             b->attn.qkv_views && !compiled)
+        widths += b->attn.heads * b->attn.qk_nope_head_dim;
     /* V reaching the kernel as a view of a fused QKV output keeps that whole output alive
      * beside the rotated Q and K copies: LitGPT's code for every model (model.py
      * CausalSelfAttention.forward: qkv.split, apply_rope makes new q and k), and the model's

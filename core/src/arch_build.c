@@ -182,6 +182,9 @@ void gs_build_mla(struct gs_arch *a, size_t block, const struct gs_attention *sp
     struct gs_attention *s = &b->attn;
     s->head_dim = s->qk_nope_head_dim + s->qk_rope_head_dim;
     s->kv_heads = 1;
+    /* k_pass, value_states = torch.split(kv_b_proj(...).view(...).transpose(1, 2),
+     * [qk_nope_head_dim, v_head_dim], dim=-1) */
+    s->qkv_views = true;
     const uint64_t h = a->hidden_size, heads = s->heads;
     const unsigned f = GS_MOD_QUANT | (bias ? GS_MOD_BIAS : 0);
     if (s->q_lora_rank) {

@@ -374,10 +374,12 @@ static void test_flash_attention_change(void **state)
 
 /* flash_attention_2 for an MLA model's padded micro-batches only where it keeps less than SDPA:
  * transformers pads MLA's V and output to the query's head width for flash-attn (a small
- * DeepSeek-V3: h 64, 4 heads, Q/K heads of 24, V of 16; LoRA on every linear, bf16, 2 padded
- * sequences). Per layer and token that is 2 B x (4 x 8 + 4 x 8 + o_proj's 64-wide copy) = 256
- * B, against SDPA's mask copy, 2 B x 2 x s^2 a layer: at 16 tokens 8,192 B against 1,024 (not
- * offered), at 256 tokens 131,072 against 262,144 (offered). */
+ * DeepSeek-V3: h 64, 4 heads, Q/K heads of 24 (16 without rope), V of 16; full training, bf16,
+ * 2 padded sequences). Per layer and token flash-attn keeps 4 x 8 + 4 x 8 values more of V and
+ * the output and o_proj's 64-wide copy, SDPA the 64 no-rope keys its V's view holds: 64 more
+ * values, 128 B a token, against SDPA's mask copy, 2 B x 2 x s^2 a layer: at 16 tokens 4,096 B
+ * against 1,024 (not offered), at 256 tokens 65,536 against 262,144 (offered). Under LoRA with
+ * PEFT's fp32 adapters o_proj keeps no copy and flash-attn is never the larger. */
 static void test_flash_attention_change_mla(void **state)
 {
     (void)state;
@@ -389,7 +391,8 @@ static void test_flash_attention_change_mla(void **state)
         "\"n_routed_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"
         "\"n_shared_experts\":1,\"vocab_size\":1000}");
     const struct gs_model_spec m = fixture_spec(&arch);
-    struct gs_workload w = lora_r16(2);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 2;
     w.training.padding_mask = GS_KNOB_ON;
     struct gs_plan_limits own;
     gs_advice_own_limits(&w, 64, &own);

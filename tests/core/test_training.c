@@ -746,8 +746,10 @@ static void test_sdpa_padding_mask(void **state)
  *   4.52's one additive mask serves every layer: 1,024 once.
  * - flash_attention_2 pads V to 24 (F.pad): V and the kernel's output are kept at 4 x 24 = 96
  *   instead of 64 (+32 each), and o_proj reads a sliced copy of 64 it keeps for its weight's
- *   gradient: 2 B x 32 tokens x (32 + 32 + 64) = 8,192 a layer over SDPA's. Its padded batches
- *   are unpadded, no mask. */
+ *   gradient, while SDPA's V is a view of kv_b_proj's output, whose 4 x 16 no-rope keys it keeps
+ *   too and flash-attn's padded copy does not: 2 B x 32 tokens x (32 + 32 + 64 - 64) = 4,096 a
+ *   layer over SDPA's; without that view (qkv_views off) SDPA keeps 4,096 less. Its padded
+ *   batches are unpadded, no mask. */
 static void test_mla_attention_paths(void **state)
 {
     (void)state;
@@ -782,8 +784,14 @@ static void test_mla_attention_paths(void **state)
     gs_framework_resolve(&knobs, GS_ATTN_FLASH2, &rules);
     assert_true(rules.flash_pads_mla_value);
     unpadded_and_padded(&in, &plain, &padded);
-    assert_int_equal(plain.per_layer_bytes - sdpa_layer, 8192);
+    assert_int_equal(plain.per_layer_bytes - sdpa_layer, 4096);
     assert_int_equal(padded.total_bytes, plain.total_bytes);
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_true(a.blocks[0].attn.qkv_views);
+    a.blocks[0].attn.qkv_views = false;
+    in.padding_mask = false;
+    assert_true(gs_activation_bytes(&in, &plain));
+    assert_int_equal(sdpa_layer - plain.per_layer_bytes, 4096);
 }
 
 /* GPT-OSS's eager attention (modeling_gpt_oss.py eager_attention_forward) runs softmax over the

@@ -143,7 +143,8 @@ struct gs_attention {
     bool qkv_views;          /* the model's code splits one fused QKV projection's output into
                                 views (Phi3Attention's qkv[..., :query_pos] slices, GPT-NeoX's
                                 chunk, Qwen-1's split): a V that reaches the attention kernel as
-                                such a view keeps the whole output alive (training) */
+                                such a view keeps the whole output alive (training); in MLA,
+                                V is split from kv_b_proj's output beside the no-rope keys */
     bool rotary_partial;     /* the model's code rotates the first rotary_dim values of each
                                 head and concatenates the rest back (transformers
                                 apply_rotary_pos_emb with partial_rotary_factor or rotary_dim:
