@@ -35,7 +35,12 @@ Cases:
                      repeated, a (4, 1, 2048, 2048) bf16 additive mask per layer) and grouped heads of 512
                      (K/V repeated, or the math kernel's scores on releases before PR #46960), and the
                      bf16 Llama shape over a padded batch (training.padding_mask: the same masked path
-                     in every layer).
+                     in every layer). Under eager attention: a GPT-OSS shape (softmax over the scores
+                     and the sink at their own dtype: one (4, 16, 2048, 2049) bf16 output per layer,
+                     no fp32 one) and a Gemma 2 shape (soft-capping: a bf16 tanh output beside the fp32
+                     softmax and its bf16 copy per layer, and a (4, 2048, vocab) bf16 tanh output of
+                     the logits). Under SDPA a DeepSeek-V3 shape (MLA: V a view of kv_b_proj's output,
+                     whose whole (4, 2048, heads x 256) storage it keeps).
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
@@ -101,6 +106,30 @@ SAVED_SHAPES = {  # two layers each, so that the per-layer storages repeat and s
                                   "num_attention_heads": 24, "num_key_value_heads": 8, "vocab_size": 200064,
                                   "tie_word_embeddings": True, "max_position_embeddings": 131072,
                                   "partial_rotary_factor": 0.75, "hidden_act": "silu"}, "bfloat16"),
+    # GPT-OSS's eager attention (its default: no SDPA path): gpusizer keeps 2 B a score in bf16
+    "gpt-oss-eager-bf16": ({"model_type": "gpt_oss", "architectures": ["GptOssForCausalLM"],
+                            "hidden_size": 1024, "intermediate_size": 1024, "num_hidden_layers": 2,
+                            "num_attention_heads": 16, "num_key_value_heads": 4, "head_dim": 64,
+                            "num_local_experts": 4, "num_experts_per_tok": 2, "sliding_window": 128,
+                            "layer_types": ["sliding_attention", "full_attention"], "vocab_size": 32000,
+                            "tie_word_embeddings": False, "max_position_embeddings": 8192}, "bfloat16",
+                           "eager"),
+    # Gemma 2's soft-capping under eager attention: tanh keeps its output (scores and logits)
+    "gemma2-eager-bf16": ({"model_type": "gemma2", "architectures": ["Gemma2ForCausalLM"],
+                           "hidden_size": 1024, "intermediate_size": 4096, "num_hidden_layers": 2,
+                           "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 128,
+                           "sliding_window": 4096, "attn_logit_softcapping": 50.0,
+                           "final_logit_softcapping": 30.0, "vocab_size": 32000,
+                           "max_position_embeddings": 8192}, "bfloat16", "eager"),
+    # MLA under SDPA: V split from kv_b_proj's output beside the no-rope keys
+    "deepseek-v3-sdpa-bf16": ({"model_type": "deepseek_v3", "architectures": ["DeepseekV3ForCausalLM"],
+                               "hidden_size": 1024, "intermediate_size": 2048, "num_hidden_layers": 2,
+                               "num_attention_heads": 8, "num_key_value_heads": 8, "q_lora_rank": 256,
+                               "kv_lora_rank": 256, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+                               "v_head_dim": 128, "first_k_dense_replace": 2, "n_routed_experts": 4,
+                               "num_experts_per_tok": 2, "moe_intermediate_size": 512,
+                               "n_shared_experts": 1, "vocab_size": 32000, "tie_word_embeddings": False,
+                               "max_position_embeddings": 8192}, "bfloat16"),
 }
 
 
@@ -108,9 +137,9 @@ def run_saved():
     """Every tensor autograd saves in one forward (batch 4 x 2,048), grouped by storage."""
     import torch
     results = {}
-    for name, (cfgd, dtype) in SAVED_SHAPES.items():
+    for name, (cfgd, dtype, *attn) in SAVED_SHAPES.items():
         cfgd = cfgd or SAVED_SHAPES["llama3.2-1b-bf16"][0]
-        model = build(cfgd, getattr(torch, dtype))
+        model = build(cfgd, getattr(torch, dtype), attn[0] if attn else "sdpa")
         model.train()
         ids = torch.randint(0, cfgd["vocab_size"], (4, 2048), device="cuda")
         mask = torch.ones_like(ids)
@@ -157,16 +186,16 @@ def environment():
             "alloc_conf": os.environ.get("PYTORCH_CUDA_ALLOC_CONF", "")}
 
 
-def build(cfgd, dtype):
+def build(cfgd, dtype, attn="sdpa"):
     import torch
     from transformers import AutoConfig, AutoModelForCausalLM
     cfg = AutoConfig.for_model(**cfgd)
     cfg.use_cache = False
     with torch.device("cuda"):
         try:
-            model = AutoModelForCausalLM.from_config(cfg, dtype=dtype, attn_implementation="sdpa")
+            model = AutoModelForCausalLM.from_config(cfg, dtype=dtype, attn_implementation=attn)
         except TypeError:
-            model = AutoModelForCausalLM.from_config(cfg, torch_dtype=dtype, attn_implementation="sdpa")
+            model = AutoModelForCausalLM.from_config(cfg, torch_dtype=dtype, attn_implementation=attn)
     return model
 
 
