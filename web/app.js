@@ -173,7 +173,7 @@ const modelSource = () => form.elements['model-source'].value || 'catalog';
 const currentMode = () => form.elements.mode.value || 'inference';
 const control = (name) => form.elements.namedItem(name);
 
-/** Shows the fields the model source, mode and other fields make relevant; hidden ones aren't sent. */
+/** Shows the fields that apply; hidden ones aren't sent. */
 function syncVisibility() {
   for (const b of $$('[data-source]')) b.hidden = b.dataset.source !== modelSource();
   for (const b of $$('[data-mode]')) b.hidden = b.dataset.mode !== currentMode();
@@ -187,7 +187,7 @@ function syncVisibility() {
 
 const state = { models: [], gpus: [], question: 'estimate', last: null, sort: { key: 'rank', dir: 1 } };
 
-/** Words of a name: "Meta-Llama-3.1-8B" -> meta, llama, 3.1, 8b; "deepseek-v3" -> deepseek, v, 3. */
+/** Words of a name: "Meta-Llama-3.1-8B" -> meta, llama, 3.1, 8b. */
 const words = (s) => String(s).toLowerCase().match(/\d+(?:\.\d+)*[a-z]*|[a-z]+/g) || [];
 const squash = (s) => String(s).toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -675,6 +675,7 @@ const CHANGE_LABELS = {
   more_tensor_parallelism: 'More tensor parallelism',
   sync_each_batch: 'Reduce-scatter every micro-batch',
   flash_attention_2: 'FlashAttention-2',
+  flash_attention_3: 'FlashAttention-3 (sinks)',
   gradient_accumulation: 'Smaller micro-batches, accumulated',
   selective_recomputation: 'Recompute attention (selective checkpointing)',
   full_recomputation: 'Recompute every layer (full checkpointing)',

@@ -87,14 +87,31 @@ static bool accumulates_unsharded(const struct gs_model_spec *m, const struct gs
     return gs_estimate_compute(m, w, &e, &err) == GS_OK && e.sync_each_batch_helps;
 }
 
-/* The request with flash_attention_2 as its attention path. */
-static struct gs_workload with_flash_attention_2(const struct gs_workload *w0)
+/* The request with a fused attention path (flash_attention_2 or _3). */
+static struct gs_workload with_attention(const struct gs_workload *w0, enum gs_attn_impl impl)
 {
     struct gs_workload w = *w0;
-    w.training.attn_impl = GS_ATTN_FLASH2;
+    w.training.attn_impl = impl;
     w.training.attn_impl_given = true;
     w.training.flash_attention = true;
     return w;
+}
+
+/* Whether the request runs eager attention because the model has no SDPA path (GPT-OSS's sinks:
+ * GptOssPreTrainedModel._supports_sdpa False, so transformers defaults to eager), where the
+ * kernels hub's sink-aware FlashAttention 3 (attn_implementation
+ * "kernels-community/vllm-flash-attn3", which takes s_aux) keeps only its log-sum-exp. */
+static bool sink_flash_helps(const struct gs_model_spec *m, const struct gs_workload *w)
+{
+    const struct gs_training *t = &w->training;
+    const enum gs_framework fw = t->framework.framework;
+    if (!m->has_arch || !m->arch.attention_no_sdpa ||
+        (fw != GS_FW_TRANSFORMERS && fw != GS_FW_DEEPSPEED))
+        return false;
+    const enum gs_attn_impl impl = t->attn_impl_given   ? t->attn_impl
+                                   : t->flash_attention ? GS_ATTN_SDPA
+                                                        : GS_ATTN_EAGER;
+    return impl == GS_ATTN_EAGER || impl == GS_ATTN_SDPA;
 }
 
 /* Whether flash_attention_2 keeps less than the attention path the request runs: where the
@@ -122,7 +139,7 @@ static bool flash_attention_helps(const struct gs_model_spec *m, const struct gs
     if (gs_estimate_compute(m, w, &e, NULL) != GS_OK || e.padding_mask_bytes == 0)
         return false;
     const uint64_t sdpa_peak = e.per_gpu.peak_allocated_bytes;
-    const struct gs_workload flash = with_flash_attention_2(w);
+    const struct gs_workload flash = with_attention(w, GS_ATTN_FLASH2);
     return gs_estimate_compute(m, &flash, &e, NULL) == GS_OK &&
            e.per_gpu.peak_allocated_bytes < sdpa_peak;
 }
@@ -145,11 +162,20 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
         w = *w0;
     }
     if (flash_attention_helps(m, w0)) {
-        w = with_flash_attention_2(w0);
+        w = with_attention(w0, GS_ATTN_FLASH2);
         add_change(out, &n, cap, "flash_attention_2",
                    "attn_implementation \"flash_attention_2\" (the flash-attn package, Ampere or "
                    "newer): the kernel keeps a log-sum-exp, not the score matrix, and takes "
                    "padded micro-batches unpadded, without a mask",
+                   0, &w, &l, false);
+        w = *w0;
+    }
+    if (sink_flash_helps(m, w0)) {
+        w = with_attention(w0, GS_ATTN_FLASH3);
+        add_change(out, &n, cap, "flash_attention_3",
+                   "attn_implementation \"kernels-community/vllm-flash-attn3\" (the kernels hub's "
+                   "FlashAttention 3 with attention sinks, Hopper): the kernel keeps a "
+                   "log-sum-exp, not the eager path's score matrix",
                    0, &w, &l, false);
         w = *w0;
     }
@@ -383,6 +409,14 @@ static bool flash_attention_runs(const struct gs_plan_gpu *gpu)
     return !gs_hw_nvidia_before(hw, GS_HW_AMPERE) && hw != GS_HW_GAUDI;
 }
 
+/* FlashAttention 3 is built for Hopper (its README: H100/H800, sm90); the kernels hub's
+ * vllm-flash-attn3 build alike. A GPU whose generation is not in the table is not refused. */
+static bool flash_attention_3_runs(const struct gs_plan_gpu *gpu)
+{
+    const enum gs_hw hw = (enum gs_hw)gpu->view.hw;
+    return hw == GS_HW_HOPPER || hw == GS_HW_UNKNOWN;
+}
+
 size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_workload *workload,
                           const struct gs_plan_limits *own, const struct gs_plan_gpu *gpu,
                           const struct gs_efficiency *eff, uint64_t count,
@@ -403,6 +437,8 @@ size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_wor
         if (changes[i].any_count && (!o->fits || o->plan.gpu_count <= count))
             continue; /* more GPUs only helps when it needs more than asked */
         if (strcmp(changes[i].code, "flash_attention_2") == 0 && !flash_attention_runs(gpu))
+            continue;
+        if (strcmp(changes[i].code, "flash_attention_3") == 0 && !flash_attention_3_runs(gpu))
             continue;
         if (o->fits && changes[i].limits.allow_accumulation && !own->allow_accumulation &&
             o->plan.micro_batch >= changes[i].workload.training.batch_size)

@@ -372,6 +372,55 @@ static void test_flash_attention_change(void **state)
     (void)np;
 }
 
+/* GPT-OSS has no SDPA path in transformers, so it trains eager by default; the kernels hub's
+ * sink-aware FlashAttention 3 keeps a log-sum-exp instead of the score matrix (64 heads x 4,096^2
+ * x 2 B x 24 layers = 51.5 GB for gpt-oss-20b's LoRA at 4,096 tokens). It is offered as
+ * flash_attention_3, on Hopper (and GPUs not in the table) only, and not where the request already
+ * names a fused path. */
+static void test_sink_flash_attention_change(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_arch_file("gpt_oss/openai__gpt-oss-20b.json");
+    assert_true(arch.attention_no_sdpa);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = lora_r16(1);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 64, &own);
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    size_t at = np;
+    for (size_t i = 0; i < np; i++)
+        if (strcmp(proposed[i].code, "flash_attention_3") == 0)
+            at = i;
+    assert_true(at < np);
+    assert_int_equal(proposed[at].workload.training.attn_impl, GS_ATTN_FLASH3);
+    struct gs_estimate eager, flash;
+    assert_int_equal(gs_estimate_compute(&m, &w, &eager, NULL), GS_OK);
+    assert_int_equal(eager.attn_impl, GS_ATTN_EAGER);
+    assert_int_equal(gs_estimate_compute(&m, &proposed[at].workload, &flash, NULL), GS_OK);
+    assert_true(eager.per_gpu.activations_bytes - flash.per_gpu.activations_bytes >
+                64ULL * 4096 * 4096 * 2 * 24);
+
+    struct gs_plan_gpu g = h100();
+    g.view.hw = GS_HW_HOPPER;
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    static struct gs_fit_outcome out[GS_ADVICE_MAX];
+    size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    const struct gs_fit_outcome *fa3 = find(out, n, "flash_attention_3");
+    assert_non_null(fa3);
+    assert_true(fa3->fits);
+    g.view.hw = GS_HW_AMPERE;
+    n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    assert_null(find(out, n, "flash_attention_3"));
+
+    w.training.attn_impl = GS_ATTN_FLEX;
+    w.training.attn_impl_given = true;
+    np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    for (size_t i = 0; i < np; i++)
+        assert_string_not_equal(proposed[i].code, "flash_attention_3");
+}
+
 /* flash_attention_2 for an MLA model's padded micro-batches only where it keeps less than SDPA:
  * transformers pads MLA's V and output to the query's head width for flash-attn (a small
  * DeepSeek-V3: h 64, 4 heads, Q/K heads of 24 (16 without rope), V of 16; full training, bf16,
@@ -671,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_sync_each_batch_change),
         cmocka_unit_test(test_flash_attention_change),
         cmocka_unit_test(test_flash_attention_change_mla),
+        cmocka_unit_test(test_sink_flash_attention_change),
         cmocka_unit_test(test_serving_changes),
         cmocka_unit_test(test_fit_verdict),
         cmocka_unit_test(test_max_batch_is_the_boundary),
