@@ -432,13 +432,7 @@ static void test_sink_flash_attention_change(void **state)
 static void test_flash_attention_change_mla(void **state)
 {
     (void)state;
-    const struct gs_arch arch = fixture_arch(
-        "{\"model_type\":\"deepseek_v3\",\"hidden_size\":64,\"intermediate_size\":128,"
-        "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"num_hidden_layers\":2,"
-        "\"kv_lora_rank\":32,\"q_lora_rank\":null,\"qk_nope_head_dim\":16,"
-        "\"qk_rope_head_dim\":8,\"v_head_dim\":16,\"first_k_dense_replace\":2,"
-        "\"n_routed_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"
-        "\"n_shared_experts\":1,\"vocab_size\":1000}");
+    const struct gs_arch arch = fixture_small_mla();
     const struct gs_model_spec m = fixture_spec(&arch);
     struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
     w.training.batch_size = 2;

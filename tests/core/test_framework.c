@@ -1266,14 +1266,7 @@ static void test_litgpt_softcap_eager(void **state)
     knobs.framework = GS_FW_LITGPT;
     struct gs_framework_rules rules;
     gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
-    struct gs_activation_input in = {.arch = &m.arch,
-                                     .batch_size = 1,
-                                     .sequence_length = 16,
-                                     .micro_batches = 1,
-                                     .element_bytes = 2,
-                                     .recompute = GS_RECOMPUTE_NONE,
-                                     .parallelism = &par,
-                                     .rules = &rules};
+    struct gs_activation_input in = fixture_one_sequence(&m.arch, &par, &rules, 16, false);
     struct gs_activation_result at16, at32;
     assert_true(gs_activation_bytes(&in, &at16));
     in.sequence_length = 32;

@@ -569,15 +569,9 @@ static struct gs_activation_input sixteen_tokens(const struct gs_arch *a,
                                                  const struct gs_framework_rules *rules,
                                                  uint64_t element_bytes)
 {
-    return (struct gs_activation_input){.arch = a,
-                                        .batch_size = 1,
-                                        .sequence_length = 16,
-                                        .micro_batches = 1,
-                                        .element_bytes = element_bytes,
-                                        .recompute = GS_RECOMPUTE_NONE,
-                                        .flash_attention = true,
-                                        .parallelism = par,
-                                        .rules = rules};
+    struct gs_activation_input in = fixture_one_sequence(a, par, rules, 16, true);
+    in.element_bytes = element_bytes;
+    return in;
 }
 
 /* The small GQA Llama (head_dim 0: heads of 16) under a transformers 5.17 request, one sequence
@@ -753,13 +747,7 @@ static void test_sdpa_padding_mask(void **state)
 static void test_mla_attention_paths(void **state)
 {
     (void)state;
-    struct gs_arch a = fixture_arch(
-        "{\"model_type\":\"deepseek_v3\",\"hidden_size\":64,\"intermediate_size\":128,"
-        "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"num_hidden_layers\":2,"
-        "\"kv_lora_rank\":32,\"q_lora_rank\":null,\"qk_nope_head_dim\":16,"
-        "\"qk_rope_head_dim\":8,\"v_head_dim\":16,\"first_k_dense_replace\":2,"
-        "\"n_routed_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"
-        "\"n_shared_experts\":1,\"vocab_size\":1000}");
+    struct gs_arch a = fixture_small_mla();
     assert_int_equal(a.blocks[0].mixer, GS_MIXER_MLA);
     struct gs_parallelism par;
     struct gs_training_knobs knobs;

@@ -126,6 +126,33 @@ struct gs_arch fixture_mixtral_8x7b(void)
         "\"tie_word_embeddings\":false}");
 }
 
+struct gs_arch fixture_small_mla(void)
+{
+    return fixture_arch(
+        "{\"model_type\":\"deepseek_v3\",\"hidden_size\":64,\"intermediate_size\":128,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"num_hidden_layers\":2,"
+        "\"kv_lora_rank\":32,\"q_lora_rank\":null,\"qk_nope_head_dim\":16,"
+        "\"qk_rope_head_dim\":8,\"v_head_dim\":16,\"first_k_dense_replace\":2,"
+        "\"n_routed_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"
+        "\"n_shared_experts\":1,\"vocab_size\":1000}");
+}
+
+struct gs_activation_input fixture_one_sequence(const struct gs_arch *a,
+                                                const struct gs_parallelism *par,
+                                                const struct gs_framework_rules *rules,
+                                                uint64_t sequence_length, bool flash_attention)
+{
+    return (struct gs_activation_input){.arch = a,
+                                        .batch_size = 1,
+                                        .sequence_length = sequence_length,
+                                        .micro_batches = 1,
+                                        .element_bytes = 2,
+                                        .recompute = GS_RECOMPUTE_NONE,
+                                        .flash_attention = flash_attention,
+                                        .parallelism = par,
+                                        .rules = rules};
+}
+
 struct gs_model_spec fixture_spec(const struct gs_arch *arch)
 {
     struct gs_model_spec m;

@@ -6,6 +6,7 @@
 #ifndef GS_TEST_ARCH_FIXTURE_H
 #define GS_TEST_ARCH_FIXTURE_H
 
+#include "gs/activation.h"
 #include "gs/arch.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
@@ -31,6 +32,16 @@ struct gs_arch fixture_llama(uint64_t hidden, uint64_t layers, uint64_t heads, u
 struct gs_arch fixture_deepseek_v3_with(const char *extra);
 struct gs_arch fixture_deepseek_v3(void);
 struct gs_arch fixture_mixtral_8x7b(void);
+/* A two-layer DeepSeek-V3 (MLA: h 64, 4 heads, Q/K heads of 16 + 8 rope, V of 16, both layers
+ * dense, vocabulary 1,000) for hand computations. */
+struct gs_arch fixture_small_mla(void);
+
+/* One sequence of `sequence_length` tokens in bf16 through `a`, no recomputation, over `par`,
+ * under `rules`, through a fused attention kernel or (flash_attention false) eager attention. */
+struct gs_activation_input fixture_one_sequence(const struct gs_arch *a,
+                                                const struct gs_parallelism *par,
+                                                const struct gs_framework_rules *rules,
+                                                uint64_t sequence_length, bool flash_attention);
 
 /* A model given by its architecture, as a request with a config sends it. */
 struct gs_model_spec fixture_spec(const struct gs_arch *arch);
