@@ -379,15 +379,16 @@ static void test_gemma_softcapping(void **state)
     assert_false(g4.attn_logit_softcap);
     assert_true(g4.final_logit_softcap);
     assert_true(gemma3n(35, 16384, 15).final_logit_softcap);
-    static const char *const g2_small =
-        "{\"model_type\":\"gemma2\",\"hidden_size\":64,\"intermediate_size\":128,"
-        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
-        "\"num_hidden_layers\":2,\"vocab_size\":1000%s}";
-    struct gs_arch a = fixture_arch(g2_small, "");
+#define G2_SMALL                                                                                   \
+    "{\"model_type\":\"gemma2\",\"hidden_size\":64,\"intermediate_size\":128,"                     \
+    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"                         \
+    "\"num_hidden_layers\":2,\"vocab_size\":1000%s}"
+    struct gs_arch a = fixture_arch(G2_SMALL, "");
     assert_true(a.attn_logit_softcap && a.final_logit_softcap);
-    a = fixture_arch(g2_small, ",\"attn_logit_softcapping\":null,\"final_logit_softcapping\":null");
+    a = fixture_arch(G2_SMALL, ",\"attn_logit_softcapping\":null,\"final_logit_softcapping\":null");
     assert_false(a.attn_logit_softcap || a.final_logit_softcap);
-    a = fixture_arch(g2_small, ",\"final_logit_softcapping\":0");
+    a = fixture_arch(G2_SMALL, ",\"final_logit_softcapping\":0");
+#undef G2_SMALL
     assert_true(a.attn_logit_softcap);
     assert_false(a.final_logit_softcap);
 }
