@@ -97,21 +97,27 @@ static struct gs_workload with_attention(const struct gs_workload *w0, enum gs_a
     return w;
 }
 
+/* Whether the request runs a described model through transformers' model code (transformers,
+ * DeepSpeed), and then the attention path it asks (*impl: the older flash_attention flag read as
+ * SDPA or eager where no attn_implementation is named). */
+static bool transformers_attention(const struct gs_model_spec *m, const struct gs_workload *w,
+                                   enum gs_attn_impl *impl)
+{
+    const struct gs_training *t = &w->training;
+    const enum gs_framework fw = t->framework.framework;
+    *impl = t->attn_impl_given ? t->attn_impl : t->flash_attention ? GS_ATTN_SDPA : GS_ATTN_EAGER;
+    return m->has_arch && (fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED);
+}
+
 /* Whether the request runs eager attention because the model has no SDPA path (GPT-OSS's sinks:
  * GptOssPreTrainedModel._supports_sdpa False, so transformers defaults to eager), where the
  * kernels hub's sink-aware FlashAttention 3 (attn_implementation
  * "kernels-community/vllm-flash-attn3", which takes s_aux) keeps only its log-sum-exp. */
 static bool sink_flash_helps(const struct gs_model_spec *m, const struct gs_workload *w)
 {
-    const struct gs_training *t = &w->training;
-    const enum gs_framework fw = t->framework.framework;
-    if (!m->has_arch || !m->arch.attention_no_sdpa ||
-        (fw != GS_FW_TRANSFORMERS && fw != GS_FW_DEEPSPEED))
-        return false;
-    const enum gs_attn_impl impl = t->attn_impl_given   ? t->attn_impl
-                                   : t->flash_attention ? GS_ATTN_SDPA
-                                                        : GS_ATTN_EAGER;
-    return impl == GS_ATTN_EAGER || impl == GS_ATTN_SDPA;
+    enum gs_attn_impl impl;
+    return transformers_attention(m, w, &impl) && m->arch.attention_no_sdpa &&
+           (impl == GS_ATTN_EAGER || impl == GS_ATTN_SDPA);
 }
 
 /* Whether flash_attention_2 keeps less than the attention path the request runs: where the
@@ -123,17 +129,13 @@ static bool sink_flash_helps(const struct gs_model_spec *m, const struct gs_work
  * the mask, so the two peaks are compared. */
 static bool flash_attention_helps(const struct gs_model_spec *m, const struct gs_workload *w)
 {
-    const struct gs_training *t = &w->training;
-    const enum gs_framework fw = t->framework.framework;
-    if (!m->has_arch || m->arch.attention_eager_only || m->arch.attention_no_sdpa ||
-        (fw != GS_FW_TRANSFORMERS && fw != GS_FW_DEEPSPEED))
+    enum gs_attn_impl impl;
+    if (!transformers_attention(m, w, &impl) || m->arch.attention_eager_only ||
+        m->arch.attention_no_sdpa)
         return false;
-    const enum gs_attn_impl impl = t->attn_impl_given   ? t->attn_impl
-                                   : t->flash_attention ? GS_ATTN_SDPA
-                                                        : GS_ATTN_EAGER;
     if (impl == GS_ATTN_EAGER)
         return true;
-    if (impl != GS_ATTN_SDPA || !gs_training_padding_mask(t))
+    if (impl != GS_ATTN_SDPA || !gs_training_padding_mask(&w->training))
         return false;
     struct gs_estimate e;
     if (gs_estimate_compute(m, w, &e, NULL) != GS_OK || e.padding_mask_bytes == 0)

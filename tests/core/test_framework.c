@@ -1260,10 +1260,8 @@ static void test_litgpt_softcap_eager(void **state)
     assert_false(has_warning(&hf, "attention_softcap_eager"));
 
     struct gs_parallelism par;
-    gs_parallelism_defaults(&par);
     struct gs_training_knobs knobs;
-    memset(&knobs, 0, sizeof(knobs));
-    knobs.framework = GS_FW_LITGPT;
+    fixture_framework_release(&par, &knobs, GS_FW_LITGPT, 0);
     struct gs_framework_rules rules;
     gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
     struct gs_activation_input in = fixture_one_sequence(&m.arch, &par, &rules, 16, false);

@@ -553,15 +553,6 @@ static struct gs_arch small_gqa_llama(uint64_t head_dim)
     return fixture_typed("llama", 64, 2, 4, 2, 128, 1000, false, head_dim);
 }
 
-/* Default parallelism and a request naming transformers `version` (major*100 + minor). */
-static void transformers_release(struct gs_parallelism *par, struct gs_training_knobs *knobs,
-                                 uint32_t version)
-{
-    gs_parallelism_defaults(par);
-    memset(knobs, 0, sizeof(*knobs));
-    knobs->framework_version = version;
-}
-
 /* One sequence of 16 tokens through a fused attention kernel, no recomputation, under `rules`
  * (resolved by the caller for the path and release a case names). */
 static struct gs_activation_input sixteen_tokens(const struct gs_arch *a,
@@ -588,7 +579,7 @@ struct gqa_case {
 static void gqa_case_init(struct gqa_case *k, uint64_t head_dim, uint64_t element_bytes)
 {
     k->arch = small_gqa_llama(head_dim);
-    transformers_release(&k->par, &k->knobs, 517);
+    fixture_framework_release(&k->par, &k->knobs, GS_FW_TRANSFORMERS, 517);
     memset(&k->rules, 0, sizeof(k->rules));
     k->in = sixteen_tokens(&k->arch, &k->par, &k->rules, element_bytes);
 }
@@ -651,7 +642,7 @@ static void test_sdpa_sliding_window_mask(void **state)
     assert_int_equal(a.blocks[0].attn.window, 8);
     struct gs_parallelism par;
     struct gs_training_knobs knobs;
-    transformers_release(&par, &knobs, 517);
+    fixture_framework_release(&par, &knobs, GS_FW_TRANSFORMERS, 517);
     struct gs_framework_rules rules;
     struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
     struct gs_activation_result r;
@@ -751,7 +742,7 @@ static void test_mla_attention_paths(void **state)
     assert_int_equal(a.blocks[0].mixer, GS_MIXER_MLA);
     struct gs_parallelism par;
     struct gs_training_knobs knobs;
-    transformers_release(&par, &knobs, 517);
+    fixture_framework_release(&par, &knobs, GS_FW_TRANSFORMERS, 517);
     struct gs_framework_rules rules;
     struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
     in.batch_size = 2;
@@ -802,7 +793,7 @@ static void test_gpt_oss_eager_scores(void **state)
     assert_true(a.eager_softmax_native);
     struct gs_parallelism par;
     struct gs_training_knobs knobs;
-    transformers_release(&par, &knobs, 517);
+    fixture_framework_release(&par, &knobs, GS_FW_TRANSFORMERS, 517);
     struct gs_framework_rules rules;
     gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
     struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
@@ -941,7 +932,7 @@ static void test_first_layer_frozen_input(void **state)
     struct gs_arch llama = small_llama();
     struct gs_parallelism par;
     struct gs_training_knobs knobs;
-    transformers_release(&par, &knobs, 517);
+    fixture_framework_release(&par, &knobs, GS_FW_TRANSFORMERS, 517);
     struct gs_framework_rules rules;
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     struct gs_training tr;

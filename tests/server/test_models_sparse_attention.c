@@ -136,10 +136,8 @@ static void test_deepseek_v4_eager_only(void **state)
     assert_true(a.attention_eager_only);
     assert_true(a.eager_softmax_native);
     struct gs_parallelism par;
-    gs_parallelism_defaults(&par);
     struct gs_training_knobs knobs;
-    memset(&knobs, 0, sizeof(knobs));
-    knobs.framework_version = 517;
+    fixture_framework_release(&par, &knobs, GS_FW_TRANSFORMERS, 517);
     struct gs_framework_rules rules;
     gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
     struct gs_activation_input in = fixture_one_sequence(&a, &par, &rules, 16, false);

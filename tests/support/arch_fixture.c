@@ -137,6 +137,15 @@ struct gs_arch fixture_small_mla(void)
         "\"n_shared_experts\":1,\"vocab_size\":1000}");
 }
 
+void fixture_framework_release(struct gs_parallelism *par, struct gs_training_knobs *knobs,
+                               enum gs_framework framework, uint32_t version)
+{
+    gs_parallelism_defaults(par);
+    memset(knobs, 0, sizeof(*knobs));
+    knobs->framework = framework;
+    knobs->framework_version = version;
+}
+
 struct gs_activation_input fixture_one_sequence(const struct gs_arch *a,
                                                 const struct gs_parallelism *par,
                                                 const struct gs_framework_rules *rules,

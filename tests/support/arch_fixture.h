@@ -36,6 +36,11 @@ struct gs_arch fixture_mixtral_8x7b(void);
  * dense, vocabulary 1,000) for hand computations. */
 struct gs_arch fixture_small_mla(void);
 
+/* Default parallelism and a request naming `framework` at `version` (major*100 + minor; 0: its
+ * newest row). */
+void fixture_framework_release(struct gs_parallelism *par, struct gs_training_knobs *knobs,
+                               enum gs_framework framework, uint32_t version);
+
 /* One sequence of `sequence_length` tokens in bf16 through `a`, no recomputation, over `par`,
  * under `rules`, through a fused attention kernel or (flash_attention false) eager attention. */
 struct gs_activation_input fixture_one_sequence(const struct gs_arch *a,
