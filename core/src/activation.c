@@ -456,6 +456,52 @@ static bool first_layer_frozen(const struct gs_activation_input *in)
            in->rules != NULL && in->arch->num_hidden_layers > 0;
 }
 
+/* A MoE block whose code weighs each routed expert's output after the expert
+ * (moe_weights_after_experts): transformers' Experts classes, whose eager loop and
+ * integrations/moe.py grouped_mm_experts_forward (the 5.x default,
+ * get_correct_experts_implementation) alike run each routed token's expert as a dense MLP over a
+ * gathered copy of its input (hidden_states[token_idx]) and multiply the expert's output by its
+ * routing weight (current_hidden_states * top_k_weights[token_idx, top_k_pos, None];
+ * out_per_sample_g * sample_weights_g), as the 4.x SparseMoeBlock loops and LitGPT's LLaMAMoE do
+ * (probs[token_idx, expert_idx, None] * expert(x[token_idx])). By autograd's rules, per routed
+ * token:
+ * - the gathered input and the product the down projection reads only when the experts train:
+ *   a GEMM keeps its input for its weight's gradient alone and a gather only its indices, so
+ *   frozen experts (adapter training: PEFT adapts nn.Linear modules, not the experts' 3D
+ *   parameters) keep their activation's tensors alone (mlp_eager_bytes);
+ * - the expert's output wherever the routing weights need a gradient: the router trains, or its
+ *   input needs one (grads_of), the weights being the router's softmax of that input;
+ * nothing where no gradient reaches the MLP. Under full training the router's linear keeps the
+ * MLP's input too, which no other linear keeps where the block has no shared expert. Shared
+ * experts are a dense MLP read as the dense branch reads one. Not counted: the router's own
+ * outputs (a softmax over the experts per token, fp32, and the top-k indices: 4 x experts + 8 x
+ * top-k bytes a token) and DeepSeek-V3's fp32 copy of the router's input. */
+static void moe_after_experts(struct acc *c, const struct gs_activation_input *in,
+                              const struct gs_block *b, const struct linears *l, struct grads g,
+                              uint64_t tokens, uint64_t r, struct layer_parts *p)
+{
+    const uint64_t e = in->element_bytes, h = in->arch->hidden_size;
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : e;
+    const bool experts_train = in->trainable == GS_TRAIN_ALL;
+    uint64_t per_routed = 0;
+    if (experts_train || g.mlp)
+        per_routed =
+            add(c, mul(c, mlp_eager_bytes(in, b, e, experts_train), b->mlp.width), mul(c, e, h));
+    if (experts_train) /* the gathered input: r ranks' tokens under expert tensor parallelism */
+        per_routed = add(c, per_routed, mul(c, mul(c, r, e), h));
+    p->partitioned = add(c, p->partitioned, mul(c, mul(c, b->mlp.top_k, tokens), per_routed));
+    if (experts_train && !l->saves[ROLE_MLP_IN]) {
+        const uint64_t router_input = in->autocast && residual > 2 ? 2 : residual;
+        p->replicated = add(c, p->replicated, mul(c, mul(c, router_input, tokens), h));
+    }
+    if (b->mlp.shared_width) {
+        const uint64_t per_width = !g.mlp ? (l->direct[ROLE_DOWN] ? e : 0)
+                                          : mlp_eager_bytes(in, b, e, l->saves[ROLE_DOWN]);
+        p->partitioned =
+            add(c, p->partitioned, mul(c, mul(c, per_width, tokens), b->mlp.shared_width));
+    }
+}
+
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,
                                 const struct gs_block *b, bool input_frozen)
 {
@@ -628,23 +674,27 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     p.partitioned = add(c, p.partitioned, add(c, mul(c, tokens, l.dora_token), l.dora_layer));
 
     if (b->mlp.kind == GS_MLP_MOE) {
-        /* each token goes through top-k experts (gate out, up out, act out, down input),
-         * plus its copies in the dispatch buffer. With each expert split over r tensor ranks
-         * (parallelism.expert_tensor) a rank's experts see its r-rank group's tokens: the
-         * dispatcher all-gathers them over the group (Megatron-LM token_dispatcher.py
-         * MoEAlltoAllTokenDispatcher, gather_from_sequence_parallel_region over expt_tp) and the
-         * grouped MLP keeps that gathered input for its weight gradient - r times a rank's own
-         * copies - while its intermediates are 1/r of the width for r times the tokens, the
-         * same bytes */
-        const uint64_t n = b->mlp.gated ? 4 : 2;
         const uint64_t r = in->parallelism->expert_tensor ? in->parallelism->expert_tensor : 1;
-        const uint64_t routed = mul(c, mul(c, mul(c, n, e), tokens), b->mlp.width);
-        p.partitioned = add(c, p.partitioned, mul(c, b->mlp.top_k, routed));
-        p.partitioned =
-            add(c, p.partitioned, mul(c, mul(c, mul(c, mul(c, r, b->mlp.top_k), e), tokens), h));
-        if (b->mlp.shared_width)
+        if (rules != NULL && rules->moe_weights_after_experts && !compiled) {
+            moe_after_experts(c, in, b, &l, g, tokens, r, &p);
+        } else {
+            /* each token goes through top-k experts (gate out, up out, act out, down input),
+             * plus its copies in the dispatch buffer. With each expert split over r tensor
+             * ranks (parallelism.expert_tensor) a rank's experts see its r-rank group's tokens:
+             * the dispatcher all-gathers them over the group (Megatron-LM token_dispatcher.py
+             * MoEAlltoAllTokenDispatcher, gather_from_sequence_parallel_region over expt_tp)
+             * and the grouped MLP keeps that gathered input for its weight gradient - r times
+             * a rank's own copies - while its intermediates are 1/r of the width for r times
+             * the tokens, the same bytes */
+            const uint64_t n = b->mlp.gated ? 4 : 2;
+            const uint64_t routed = mul(c, mul(c, mul(c, n, e), tokens), b->mlp.width);
+            p.partitioned = add(c, p.partitioned, mul(c, b->mlp.top_k, routed));
             p.partitioned = add(c, p.partitioned,
-                                mul(c, mul(c, mul(c, 4, e), tokens), b->mlp.shared_width));
+                                mul(c, mul(c, mul(c, mul(c, r, b->mlp.top_k), e), tokens), h));
+            if (b->mlp.shared_width)
+                p.partitioned = add(c, p.partitioned,
+                                    mul(c, mul(c, mul(c, 4, e), tokens), b->mlp.shared_width));
+        }
         p.grad_pair = mul(c, mul(c, mul(c, 2 * b->mlp.top_k, e), tokens), b->mlp.width);
     } else if (b->mlp.kind == GS_MLP_DENSE) {
         /* gated: the activation keeps the gate output, the product keeps the activation

@@ -26,6 +26,7 @@ static const struct row rows[] = {
       .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .quant_saves_input = true,
       .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
+      .moe_weights_after_experts = true,
       .grads_persist = true,
       .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers modeling_*.py forward upcasts logits (logits.float()), copies "
@@ -51,6 +52,7 @@ static const struct row rows[] = {
       .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .quant_saves_input = true,
       .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
+      .moe_weights_after_experts = true,
       .foreach_step = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .sync_each_batch_option = true,
       .source = "transformers <= 4.45 LlamaForCausalLM.forward: logits = logits.float(), "
@@ -72,6 +74,7 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
@@ -96,6 +99,7 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
@@ -119,6 +123,7 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
@@ -143,6 +148,7 @@ static const struct row rows[] = {
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .sdpa_bool_mask = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
@@ -172,6 +178,7 @@ static const struct row rows[] = {
       .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
       .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
@@ -204,6 +211,7 @@ static const struct row rows[] = {
       .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .moe_weights_after_experts = true,
       .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
       .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
@@ -224,6 +232,7 @@ static const struct row rows[] = {
       .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .moe_weights_after_experts = true,
       .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
       .sync_each_batch_option = true,
@@ -272,7 +281,7 @@ static const struct row rows[] = {
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .softmax_fp32 = true,
       .quant_saves_input = true, .qkv_fused_pinned = true, .lora_fused_qkv = true,
-      .foreach_step = true,
+      .moe_weights_after_experts = true, .foreach_step = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true,
       .source = "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) (chunks of "
                 "128 positions, x.split(128, dim=1)) and chunked_cross_entropy; Fabric "
@@ -301,6 +310,7 @@ static const struct row rows[] = {
       .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
       .quant_saves_input = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .moe_weights_after_experts = true,
       .dora_recomputes_base = true, .grads_persist = true,
       .deepspeed_buckets = true,
       .source = "DeepSpeed ZeRO keeps its flat gradient partitions and IPG buckets "

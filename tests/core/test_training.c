@@ -913,6 +913,59 @@ static uint64_t first_layer_saving(const struct gs_activation_input *in)
     return 2 * r.per_layer_bytes + ids - r.first_stage_bytes;
 }
 
+/* A MoE block under transformers' code (moe_weights_after_experts): each routed token runs its
+ * expert over a gathered copy of its input and the expert's output is multiplied by its routing
+ * weight afterwards (integrations/moe.py grouped_mm_experts_forward, the 5.x default; the eager
+ * Experts loop alike). A small Qwen3-MoE (h 64, 4 experts of 32, top-2, SwiGLU), bf16, one
+ * sequence of 16 tokens, so 32 routed tokens a layer; against the generic count (gate, up,
+ * activation and down's input, 4 x 2 B x 32 = 256, and the gathered input, 2 B x 64 = 128, a
+ * routed token: 12,288 a layer):
+ * - full training: the same 384, the expert's output the weighting keeps (2 B x 64 = 128) - 512 a
+ *   routed token, 16,384 - and the router's input, which its linear keeps (2 B x 64 x 16 =
+ *   2,048): 6,144 more a layer;
+ * - LoRA (the experts frozen): the gate/up output and the activation's output (3 x 2 B x 32 =
+ *   192) and the expert's output (128): 320 a routed token, 10,240: 2,048 less a layer;
+ * - LitGPT's LLaMAMoE weighs after the experts too; torchtitan's row keeps the generic count. */
+static void test_moe_weights_after_experts(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch(
+        "{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+        "\"num_hidden_layers\":2,\"num_experts\":4,\"num_experts_per_tok\":2,"
+        "\"moe_intermediate_size\":32,\"vocab_size\":1000}");
+    assert_int_equal(a.blocks[0].mlp.kind, GS_MLP_MOE);
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    fixture_framework_release(&par, &knobs, GS_FW_TRANSFORMERS, 517);
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_true(rules.moe_weights_after_experts);
+    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
+    struct gs_activation_result weighed, generic;
+    assert_true(gs_activation_bytes(&in, &weighed));
+    rules.moe_weights_after_experts = false;
+    assert_true(gs_activation_bytes(&in, &generic));
+    assert_int_equal(weighed.per_layer_bytes - generic.per_layer_bytes, 6144);
+
+    struct gs_training tr;
+    gs_training_defaults(&tr);
+    fixture_lora_qv(&tr, 8);
+    in.trainable = GS_TRAIN_ADAPTERS;
+    in.adapters = &tr;
+    assert_true(gs_activation_bytes(&in, &generic));
+    rules.moe_weights_after_experts = true;
+    assert_true(gs_activation_bytes(&in, &weighed));
+    assert_int_equal(generic.per_layer_bytes - weighed.per_layer_bytes, 2048);
+
+    knobs.framework = GS_FW_LITGPT;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_true(rules.moe_weights_after_experts);
+    knobs.framework = GS_FW_TORCHTITAN;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    assert_false(rules.moe_weights_after_experts);
+}
+
 /* Adapter training: the first layer reads the frozen embedding's output, which needs no
  * gradient, so autograd records nothing before an op reads an adapter (2-layer models, bf16,
  * one sequence of 16 tokens, transformers 5.17 under SDPA, no recomputation).
@@ -1571,6 +1624,7 @@ int main(void)
         cmocka_unit_test(test_sdpa_sliding_window_mask),
         cmocka_unit_test(test_sdpa_padding_mask),
         cmocka_unit_test(test_mla_attention_paths),
+        cmocka_unit_test(test_moe_weights_after_experts),
         cmocka_unit_test(test_gpt_oss_eager_scores),
         cmocka_unit_test(test_softcapping),
         cmocka_unit_test(test_padding_mask_default),

@@ -127,6 +127,12 @@ struct gs_framework_rules {
                                    forward (_update_causal_mask), served every layer */
     bool act2fn;                /* activations are transformers' ACT2FN modules (gelu_new in
                                    Python ops); other frameworks' model code calls ATen's */
+    bool moe_weights_after_experts; /* the MoE block multiplies each routed expert's output by
+                                   its routing weight after the expert (transformers'
+                                   SparseMoeBlock loops and Experts classes, LitGPT's
+                                   LLaMAMoE): that product keeps the expert's output while
+                                   the weights need a gradient, and frozen experts keep no
+                                   input of theirs */
     bool adapters_fp32;         /* LoRA adapters kept in fp32, each casting its input (PEFT
                                    >= 0.12 autocast_adapter_dtype) */
     bool dora_recomputes_base;  /* DoRA under dropout recomputes the base output from the
