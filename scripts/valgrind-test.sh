@@ -48,6 +48,9 @@ $origins --num-callers=40 --vgdb=no --suppressions=$PWD/tests/valgrind.supp"
 # test's 120 s TIMEOUT). Everything else runs its full workload; test_catalog_http's writers can be
 # lightened too (GPUSIZER_TEST_WRITER_CLIENTS, GPUSIZER_TEST_WRITER_ROUNDS) if ever needed.
 export GPUSIZER_LOAD_SECONDS=10 GPUSIZER_LOAD_STRICT=0 GPUSIZER_TEST_PATCHES=20
-# Each test is bounded by its ctest TIMEOUT (tests/CMakeLists.txt); one at a time, as memcheck
-# serialises each server's threads onto one core anyway and timing bounds need the other.
-(cd "$dir" && ctest --output-on-failure "${select[@]}")
+# Each test is bounded by its ctest TIMEOUT (tests/CMakeLists.txt). As many at a time as there are
+# cores: memcheck serialises each server's threads onto one core, so two tests' servers fill two
+# (222 s for the http set on 2 cores against 321 s one at a time), and the timing bounds are scaled
+# by 20 under the wrapper; test_load and test_replicas, whose bounds and servers want the machine
+# to themselves, are RUN_SERIAL (tests/CMakeLists.txt) and run alone.
+(cd "$dir" && ctest --output-on-failure -j"$jobs" "${select[@]}")

@@ -266,6 +266,8 @@ static uint64_t gemm_input_bytes(const struct gs_activation_input *in, const str
  *   pow(x, 3)))) (activations.py), keeps x (pow), tanh's output, 0.5 * x and 1 + tanh (the
  *   last product keeps both factors): 4. Under autocast pow runs in fp32 (autocast's fp32
  *   op list), so x's copy, tanh's output and 1 + tanh are fp32 (4 + 4 + 2 + 4 bytes);
+ *   GPT-OSS's experts' clamped GLU: the gate_up output (gate and up are clamped strided
+ *   views), the clamped gate and the sigmoid's output: 4;
  * - gated (GLU): the product keeps the activation's output and up's output;
  * - the down projection's input when it keeps it (a plain MLP's relu output is kept by relu
  *   itself whether or not down does);
@@ -283,6 +285,13 @@ static uint64_t mlp_eager_bytes(const struct gs_activation_input *in, const stru
         break;
     case GS_ACT_RELU:
         bytes = 0;
+        break;
+    case GS_ACT_GPT_OSS_GLU:
+        /* gate, up = gate_up[..., ::2], gate_up[..., 1::2]: clamp keeps its input, so the two
+         * views pin the whole gate_up output (2); the clamped gate, which the product with the
+         * sigmoid keeps, and the sigmoid's output (1 + 1); the product's other factor, up + 1,
+         * comes below as a gated MLP's up output, and glu as its activation output */
+        bytes = 4 * e;
         break;
     case GS_ACT_RELU2:
     case GS_ACT_SAVES_INPUT:

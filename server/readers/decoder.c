@@ -543,6 +543,9 @@ static void read_gpt_oss(struct model_reader *r, struct gs_arch *a)
      * dim=-1, dtype=combined_logits.dtype)), the sink column then sliced off: a view the matmul
      * with V keeps, so no cast copy */
     a->eager_softmax_native = true;
+    /* GptOssExperts._apply_gate: the config's hidden_act (silu) is not what runs */
+    for (size_t i = 0; i < a->block_count; i++)
+        a->blocks[i].mlp.act = GS_ACT_GPT_OSS_GLU;
 }
 
 /* Glm4MoeForCausalLM (modeling_glm4_moe.py): biases on q, k and v

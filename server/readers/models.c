@@ -281,8 +281,10 @@ static void read_activation(const json_t *config, struct gs_arch *a)
                             : strcmp(name, "relu") == 0   ? GS_ACT_RELU
                             : strcmp(name, "relu2") == 0  ? GS_ACT_RELU2
                                                           : GS_ACT_SAVES_INPUT;
+    /* a reader that named the model code's own activation (GPT-OSS's experts) keeps it */
     for (size_t i = 0; i < a->block_count; i++)
-        a->blocks[i].mlp.act = (uint8_t)act;
+        if (a->blocks[i].mlp.act == GS_ACT_SAVES_INPUT)
+            a->blocks[i].mlp.act = (uint8_t)act;
 }
 
 /* What every reader's result gets from the config itself: the model_type

@@ -925,7 +925,11 @@ static uint64_t first_layer_saving(const struct gs_activation_input *in)
  *   2,048): 6,144 more a layer;
  * - LoRA (the experts frozen): the gate/up output and the activation's output (3 x 2 B x 32 =
  *   192) and the expert's output (128): 320 a routed token, 10,240: 2,048 less a layer;
- * - LitGPT's LLaMAMoE weighs after the experts too; torchtitan's row keeps the generic count. */
+ * - LitGPT's LLaMAMoE weighs after the experts too; torchtitan's row keeps the generic count.
+ * GPT-OSS's experts run their own clamped GLU (GptOssExperts._apply_gate), whatever hidden_act
+ * says: the gate_up output (2 widths, pinned by the clamped views), the clamped gate, the sigmoid,
+ * up + 1 and the GLU (1 each), six widths against SwiGLU's three: a small GPT-OSS (h 64, 4 experts
+ * of 64, top-2) under the same LoRA keeps 3 x 2 B x 64 x 32 routed tokens = 12,288 more a layer. */
 static void test_moe_weights_after_experts(void **state)
 {
     (void)state;
@@ -957,6 +961,19 @@ static void test_moe_weights_after_experts(void **state)
     rules.moe_weights_after_experts = true;
     assert_true(gs_activation_bytes(&in, &weighed));
     assert_int_equal(generic.per_layer_bytes - weighed.per_layer_bytes, 2048);
+
+    struct gs_arch oss = fixture_arch(
+        "{\"model_type\":\"gpt_oss\",\"hidden_size\":64,\"intermediate_size\":64,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+        "\"num_hidden_layers\":2,\"num_local_experts\":4,\"num_experts_per_tok\":2,"
+        "\"hidden_act\":\"silu\",\"vocab_size\":1000}");
+    assert_int_equal(oss.blocks[0].mlp.act, GS_ACT_GPT_OSS_GLU);
+    in.arch = &oss;
+    assert_true(gs_activation_bytes(&in, &weighed));
+    for (size_t i = 0; i < oss.block_count; i++)
+        oss.blocks[i].mlp.act = GS_ACT_SAVES_INPUT;
+    assert_true(gs_activation_bytes(&in, &generic));
+    assert_int_equal(weighed.per_layer_bytes - generic.per_layer_bytes, 12288);
 
     knobs.framework = GS_FW_LITGPT;
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);

@@ -191,6 +191,8 @@ enum gs_act {
                            formula in Python ops, each keeping its tensors (gelu_new, gelu_fast) */
     GS_ACT_RELU,        /* relu saves its output, which the next op keeps anyway */
     GS_ACT_RELU2,       /* relu then square: relu's output, which square keeps (relu2) */
+    GS_ACT_GPT_OSS_GLU, /* GPT-OSS's experts (modeling_gpt_oss.py GptOssExperts._apply_gate):
+                           clamped gate and up, gate * sigmoid(gate * alpha), (up + 1) * glu */
     GS_ACT_COUNT
 };
 
