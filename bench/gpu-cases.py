@@ -40,7 +40,13 @@ Cases:
                      no fp32 one) and a Gemma 2 shape (soft-capping: a bf16 tanh output beside the fp32
                      softmax and its bf16 copy per layer, and a (4, 2048, vocab) bf16 tanh output of
                      the logits). Under SDPA a DeepSeek-V3 shape (MLA: V a view of kv_b_proj's output,
-                     whose whole (4, 2048, heads x 256) storage it keeps).
+                     whose whole (4, 2048, heads x 256) storage it keeps). A Qwen3-MoE shape (8 experts
+                     of 512, top-2: 16,384 routed tokens a layer at 4 x 2,048), trained in full and with
+                     LoRA on q/v (`-lora`): under transformers 5.x's default grouped_mm experts gpusizer
+                     expects, per layer, a (16384, 2 x 512) gate_up output, a (16384, 512) SiLU output
+                     and a (16384, 1024) expert output (the routing weight's product keeps it), plus in
+                     full training a (16384, 1024) gathered input, a (16384, 512) product and the
+                     router's (8192, 1024) input; with LoRA none of those three.
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
@@ -75,6 +81,12 @@ CASES = {
     "nooffload-fsdp1": dict(config="llama2-7b", offload=False, steps=3),
     "saved-tensors": dict(saved=True),
 }
+
+QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
+                   "intermediate_size": 2048, "moe_intermediate_size": 512, "num_experts": 8,
+                   "num_experts_per_tok": 2, "num_hidden_layers": 2, "num_attention_heads": 8,
+                   "num_key_value_heads": 4, "head_dim": 128, "vocab_size": 32000,
+                   "tie_word_embeddings": False, "max_position_embeddings": 8192, "hidden_act": "silu"}
 
 SAVED_SHAPES = {  # two layers each, so that the per-layer storages repeat and stand out
     "llama3.2-1b-bf16": ({"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 2048,
@@ -130,7 +142,17 @@ SAVED_SHAPES = {  # two layers each, so that the per-layer storages repeat and s
                                "num_experts_per_tok": 2, "moe_intermediate_size": 512,
                                "n_shared_experts": 1, "vocab_size": 32000, "tie_word_embeddings": False,
                                "max_position_embeddings": 8192}, "bfloat16"),
+    # routed experts under transformers' Experts code: what trains decides what a routed token keeps
+    "qwen3-moe-bf16": (QWEN3_MOE_SHAPE, "bfloat16"),
+    "qwen3-moe-bf16-lora": (QWEN3_MOE_SHAPE, "bfloat16"),
 }
+
+
+def lora_qv(model):
+    """PEFT LoRA r8 on q_proj and v_proj, no dropout: the base (experts included) frozen."""
+    from peft import LoraConfig, get_peft_model
+    return get_peft_model(model, LoraConfig(r=8, lora_alpha=16, lora_dropout=0.0,
+                                            target_modules=["q_proj", "v_proj"]))
 
 
 def run_saved():
@@ -140,6 +162,8 @@ def run_saved():
     for name, (cfgd, dtype, *attn) in SAVED_SHAPES.items():
         cfgd = cfgd or SAVED_SHAPES["llama3.2-1b-bf16"][0]
         model = build(cfgd, getattr(torch, dtype), attn[0] if attn else "sdpa")
+        if name.endswith("-lora"):
+            model = lora_qv(model)
         model.train()
         ids = torch.randint(0, cfgd["vocab_size"], (4, 2048), device="cuda")
         mask = torch.ones_like(ids)

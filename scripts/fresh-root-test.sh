@@ -27,11 +27,14 @@
 #   GPUSIZER_FRESH_ROOT_LOAD_SECONDS  GPUSIZER_LOAD_SECONDS inside (default 15: the mixed-load test,
 #                                  where GPUSIZER_FRESH_ROOT_CTEST_EXCLUDE lets it run)
 #   GPUSIZER_FRESH_ROOT_CTEST_EXCLUDE  GPUSIZER_CTEST_EXCLUDE inside (default
-#                                  ^(test_load|test_replicas|test_answers)$: the tests that need
+#                                  ^(test_load|test_replicas|test_answers|test_hostile|
+#                                  test_catalog_http|test_price_list)$: the tests that need
 #                                  nothing of the machine that others there do not prove - the
-#                                  load test what test_http needs, the replicas PostgreSQL as
-#                                  test_catalog_pg does, the golden answers nothing - and that run
-#                                  in full outside the root; empty runs every test inside)
+#                                  load test, the hostile clients, the catalog's and the price
+#                                  list's HTTP writers what test_http and test_catalog_write need,
+#                                  the replicas PostgreSQL as test_catalog_pg does, the golden
+#                                  answers nothing - and that run in full outside the root, with
+#                                  their sanitizer and valgrind runs; empty runs every test inside)
 #   GPUSIZER_FRESH_ROOT_VALGRIND_TESTS  GPUSIZER_VALGRIND_TESTS inside (default test_http: valgrind
 #                                  installed and working on a fresh machine; the whole http set
 #                                  runs under it once, outside the root)
@@ -368,7 +371,7 @@ ok "server stopped cleanly on SIGTERM ($((SECONDS - t1)) s for step 1)"
 # ---------------------------------------------------------------------------
 left=$(remaining)
 ((left > 60)) || die "no time left for scripts/test.sh (GPUSIZER_FRESH_ROOT_TIMEOUT)"
-CTEST_EXCLUDE=${GPUSIZER_FRESH_ROOT_CTEST_EXCLUDE-'^(test_load|test_replicas|test_answers)$'}
+CTEST_EXCLUDE=${GPUSIZER_FRESH_ROOT_CTEST_EXCLUDE-'^(test_load|test_replicas|test_answers|test_hostile|test_catalog_http|test_price_list)$'}
 log "2/2 scripts/test.sh (GPUSIZER_CTEST_EXCLUDE=$CTEST_EXCLUDE, GPUSIZER_SKIP_DOCKER=1, GPUSIZER_FUZZ_SECONDS=${GPUSIZER_FRESH_ROOT_FUZZ_SECONDS:-5}, GPUSIZER_VALGRIND_TESTS=${GPUSIZER_FRESH_ROOT_VALGRIND_TESTS-test_http}, GPUSIZER_SANITIZER_TESTS=${GPUSIZER_FRESH_ROOT_SANITIZER_TESTS-test_http}; log: $W/test.log; limit ${left} s)"
 t2=$SECONDS
 # timeout signals its whole process group: the test command and everything it started.
