@@ -482,9 +482,10 @@ static bool first_layer_frozen(const struct gs_activation_input *in)
  *   input needs one (grads_of), the weights being the router's softmax of that input;
  * nothing where no gradient reaches the MLP. Under full training the router's linear keeps the
  * MLP's input too, which no other linear keeps where the block has no shared expert. Shared
- * experts are a dense MLP read as the dense branch reads one. Not counted: the router's own
- * outputs (a softmax over the experts per token, fp32, and the top-k indices: 4 x experts + 8 x
- * top-k bytes a token) and DeepSeek-V3's fp32 copy of the router's input. */
+ * experts are a dense MLP read as the dense branch reads one, and a sigmoid gate on them keeps
+ * their output. Not counted: the router's own outputs (a softmax over the experts per token,
+ * fp32, and the top-k indices: 4 x experts + 8 x top-k bytes a token) and DeepSeek-V3's fp32 copy
+ * of the router's input. */
 static void moe_after_experts(struct acc *c, const struct gs_activation_input *in,
                               const struct gs_block *b, const struct linears *l, struct grads g,
                               uint64_t tokens, uint64_t r, struct layer_parts *p)
@@ -509,6 +510,12 @@ static void moe_after_experts(struct acc *c, const struct gs_activation_input *i
         p->partitioned =
             add(c, p->partitioned, mul(c, mul(c, per_width, tokens), b->mlp.shared_width));
     }
+    /* Qwen-MoE's gate on the shared expert (modeling_qwen2_moe.py Qwen2MoeSparseMoeBlock:
+     * F.sigmoid(self.shared_expert_gate(hidden_states)) * shared_expert_output): the product
+     * keeps the shared expert's output and the sigmoid's (one value a token), which sigmoid
+     * keeps itself, wherever a gradient reaches the MLP */
+    if (b->mlp.shared_gated && g.mlp)
+        p->partitioned = add(c, p->partitioned, mul(c, tokens, add(c, mul(c, e, h), e)));
 }
 
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,

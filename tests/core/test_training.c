@@ -929,7 +929,10 @@ static uint64_t first_layer_saving(const struct gs_activation_input *in)
  * GPT-OSS's experts run their own clamped GLU (GptOssExperts._apply_gate), whatever hidden_act
  * says: the gate_up output (2 widths, pinned by the clamped views), the clamped gate, the sigmoid,
  * up + 1 and the GLU (1 each), six widths against SwiGLU's three: a small GPT-OSS (h 64, 4 experts
- * of 64, top-2) under the same LoRA keeps 3 x 2 B x 64 x 32 routed tokens = 12,288 more a layer. */
+ * of 64, top-2) under the same LoRA keeps 3 x 2 B x 64 x 32 routed tokens = 12,288 more a layer.
+ * Qwen-MoE's sigmoid gate on its shared expert (F.sigmoid(self.shared_expert_gate(hidden_states)) *
+ * shared_expert_output) keeps the shared expert's output and the sigmoid's: (64 + 1) x 2 B x 16
+ * tokens = 2,080 a layer. */
 static void test_moe_weights_after_experts(void **state)
 {
     (void)state;
@@ -974,6 +977,19 @@ static void test_moe_weights_after_experts(void **state)
         oss.blocks[i].mlp.act = GS_ACT_SAVES_INPUT;
     assert_true(gs_activation_bytes(&in, &generic));
     assert_int_equal(weighed.per_layer_bytes - generic.per_layer_bytes, 12288);
+
+    struct gs_arch qwen2 = fixture_arch(
+        "{\"model_type\":\"qwen2_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
+        "\"num_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"
+        "\"shared_expert_intermediate_size\":64,\"vocab_size\":1000}");
+    assert_true(qwen2.blocks[0].mlp.shared_gated);
+    in.arch = &qwen2;
+    assert_true(gs_activation_bytes(&in, &weighed));
+    for (size_t i = 0; i < qwen2.block_count; i++)
+        qwen2.blocks[i].mlp.shared_gated = false;
+    assert_true(gs_activation_bytes(&in, &generic));
+    assert_int_equal(weighed.per_layer_bytes - generic.per_layer_bytes, 2080);
 
     knobs.framework = GS_FW_LITGPT;
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);

@@ -203,6 +203,8 @@ struct gs_mlp {
     uint64_t width;        /* dense width, or each routed expert's */
     uint64_t experts, top_k;
     uint64_t shared_width; /* shared experts as one MLP of this width; 0 = none */
+    bool shared_gated;     /* the shared expert's output is scaled by sigmoid(Linear(h, 1))
+                              (Qwen-MoE's shared_expert_gate) */
 };
 
 /* One kind of layer. */
