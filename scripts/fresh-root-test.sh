@@ -385,7 +385,7 @@ run_bg "$W/test.log" timeout -k 20 "$left" "${IN_ROOT[@]}" GPUSIZER_SKIP_DOCKER=
     chroot "$R" /bin/bash -c 'cd /root/gpusizer && exec scripts/test.sh' || rc=$?
 ((rc != 124 && rc != 137)) || die "scripts/test.sh did not finish within the stage's time limit"
 ((rc == 0)) || die "scripts/test.sh exited with status $rc"
-grep -E 'tests passed|tests failed' "$W/test.log" | sed 's/^/    /'
+grep -E '^test\.sh: \[|tests passed|tests failed' "$W/test.log" | sed 's/^/    /'
 ok "scripts/test.sh passed in $((SECONDS - t2)) s"
 CUR_LOG=""
 # Keep the .deb cache from growing: drop packages the archive no longer has.

@@ -12,6 +12,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# stage NAME: when each stage starts, seconds into the run (CI's wall time has a limit; this says
+# where it goes)
+stage() { echo "test.sh: [${SECONDS} s] $*" >&2; }
+
+stage "packages and Node dependencies"
 scripts/deps.sh test
 # Debian 12 ships Node.js 18; Playwright and the pinned Redocly need 20 or later. Then Node 20
 # comes from the npm registry itself (the `node` package carries the binary) into build-tools/.
@@ -31,6 +36,7 @@ else
 fi
 
 jobs=$(nproc)
+stage "build, then the tests (ctest)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIZER_NODE_TESTS=ON \
     -DGPUSIZER_DOCKER_TEST="$docker_test" -DNODE="$(command -v node)" -DNPX="$(command -v npx)" \
     >/dev/null
@@ -70,6 +76,7 @@ sanitizer_select() {
     fi
 }
 
+stage "AddressSanitizer + UndefinedBehaviorSanitizer: build, then the tests"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGPUSIZER_SANITIZE=ON >/dev/null
 sanitizer_build build-asan
 # (the mixed-load test runs 10 s there, without its rate checks: instrumentation sets the pace;
@@ -82,6 +89,7 @@ sanitizer_build build-asan
 # ThreadSanitizer over the integration tests: many concurrent clients and writers against real
 # servers (a data race makes the server exit non-zero, which fails its test). Built with clang,
 # which also proves the whole tree (every target) builds warning-free with clang, not only gcc.
+stage "ThreadSanitizer (clang): build, then the http tests"
 cmake -S . -B build-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
     "-DCMAKE_C_FLAGS=-fsanitize=thread -fno-omit-frame-pointer" >/dev/null
 sanitizer_build build-tsan
@@ -92,10 +100,12 @@ sanitizer_build build-tsan
 # The integration tests with every server under valgrind memcheck (a memory error or a definite
 # leak fails the test).
 # (in build/, the plain RelWithDebInfo build above: memcheck runs its binaries as they are)
+stage "valgrind memcheck: the http tests"
 GPUSIZER_VALGRIND_BUILD=build scripts/valgrind-test.sh
 
 # Fuzzing: every library instrumented for coverage and sanitizers, each target replaying its
 # regression inputs and then fuzzing for a bounded time (tests/fuzz/).
+stage "libFuzzer targets: build, then replay and fuzz"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DGPUSIZER_FUZZ=ON \
     -DGPUSIZER_FUZZ_SECONDS="${GPUSIZER_FUZZ_SECONDS:-20}" \
     "-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
@@ -108,5 +118,7 @@ cmake --build build-fuzz -j"$jobs" --target fuzz_estimate fuzz_sizing fuzz_confi
 # needs root, else skipped with a message). The test command inside runs with GPUSIZER_IN_FRESH_ROOT=1,
 # which keeps it from starting this stage again; GPUSIZER_SKIP_FRESH_ROOT=1 skips it explicitly.
 if [[ "${GPUSIZER_IN_FRESH_ROOT:-0}" != 1 && "${GPUSIZER_SKIP_FRESH_ROOT:-0}" != 1 ]]; then
+    stage "the README's two commands in a fresh Debian 12 root"
     scripts/fresh-root-test.sh
 fi
+stage "done"
