@@ -483,9 +483,9 @@ static bool first_layer_frozen(const struct gs_activation_input *in)
  * nothing where no gradient reaches the MLP. Under full training the router's linear keeps the
  * MLP's input too, which no other linear keeps where the block has no shared expert. Shared
  * experts are a dense MLP read as the dense branch reads one, and a sigmoid gate on them keeps
- * their output. Not counted: the router's own outputs (a softmax over the experts per token,
- * fp32, and the top-k indices: 4 x experts + 8 x top-k bytes a token) and DeepSeek-V3's fp32 copy
- * of the router's input. */
+ * their output, and an fp32 router its fp32 copies. Not counted: the router's own outputs (a
+ * softmax or sigmoid over the experts per token, and the top-k indices: 4 x experts + 8 x top-k
+ * bytes a token). */
 static void moe_after_experts(struct acc *c, const struct gs_activation_input *in,
                               const struct gs_block *b, const struct linears *l, struct grads g,
                               uint64_t tokens, uint64_t r, struct layer_parts *p)
@@ -503,6 +503,18 @@ static void moe_after_experts(struct acc *c, const struct gs_activation_input *i
     if (experts_train && !l->saves[ROLE_MLP_IN]) {
         const uint64_t router_input = in->autocast && residual > 2 ? 2 : residual;
         p->replicated = add(c, p->replicated, mul(c, mul(c, router_input, tokens), h));
+    }
+    /* DeepSeek-V3's and GLM-4.5's routers (router_fp32: F.linear(hidden_states.type(
+     * torch.float32), self.weight.type(torch.float32))): over 16-bit weights both casts are new
+     * tensors, and the linear keeps the fp32 input for the weight's gradient (where the router
+     * trains) and the fp32 weight, experts x hidden, for the input's (where the input needs
+     * one). Under autocast the linear casts both back to 16 bits, and over fp32 weights the casts
+     * are the tensors themselves: nothing more there. */
+    if (b->mlp.router_fp32 && !in->autocast && e < 4) {
+        if (experts_train)
+            p->replicated = add(c, p->replicated, mul(c, mul(c, 4, tokens), h));
+        if (experts_train || g.mlp_input)
+            p->replicated = add(c, p->replicated, mul(c, mul(c, 4, b->mlp.experts), h));
     }
     if (b->mlp.shared_width) {
         const uint64_t per_width = !g.mlp ? (l->direct[ROLE_DOWN] ? e : 0)

@@ -562,6 +562,9 @@ static void read_glm4_moe(struct model_reader *r, struct gs_arch *a)
     decoder_read_experts(r, &plan, false);
     plan.experts.shared_width =
         plan.experts.width * rd_dim(r, NAMES("n_shared_experts"), false, 0);
+    /* Glm4MoeTopkRouter.forward: F.linear(hidden_states.type(torch.float32),
+     * self.weight.type(torch.float32)) */
+    plan.experts.router_fp32 = true;
     decoder_moe_from(&plan, rd_dim(r, NAMES("first_k_dense_replace"), false, 0));
     const struct decoder_traits t = {.norms = 2,
                                      .qk_norm = rd_flag(r, "use_qk_norm", false) ? QK_HEAD : QK_NONE,

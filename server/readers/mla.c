@@ -67,6 +67,9 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
         plan.experts.router_extra = plan.experts.experts;
     else if (o->v3)
         plan.experts.router_buffer = plan.experts.experts;
+    /* DeepseekV3TopkRouter.forward (and the remote MoEGate): F.linear(hidden_states.type(
+     * torch.float32), self.weight.type(torch.float32)) */
+    plan.experts.router_fp32 = o->v3;
     const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, 0);
     const uint64_t freq = rd_size(r, NAMES("moe_layer_freq"), 1);
     for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)

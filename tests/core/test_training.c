@@ -932,7 +932,10 @@ static uint64_t first_layer_saving(const struct gs_activation_input *in)
  * of 64, top-2) under the same LoRA keeps 3 x 2 B x 64 x 32 routed tokens = 12,288 more a layer.
  * Qwen-MoE's sigmoid gate on its shared expert (F.sigmoid(self.shared_expert_gate(hidden_states)) *
  * shared_expert_output) keeps the shared expert's output and the sigmoid's: (64 + 1) x 2 B x 16
- * tokens = 2,080 a layer. */
+ * tokens = 2,080 a layer. GLM-4.5's router runs in fp32 (Glm4MoeTopkRouter: F.linear(
+ * hidden_states.type(torch.float32), self.weight.type(torch.float32))): in bf16 it keeps the fp32
+ * weight, 4 experts x 64 x 4 B = 1,024 a layer, and in full training the fp32 input too, 4 B x 64
+ * x 16 tokens = 4,096 more. */
 static void test_moe_weights_after_experts(void **state)
 {
     (void)state;
@@ -990,6 +993,23 @@ static void test_moe_weights_after_experts(void **state)
         qwen2.blocks[i].mlp.shared_gated = false;
     assert_true(gs_activation_bytes(&in, &generic));
     assert_int_equal(weighed.per_layer_bytes - generic.per_layer_bytes, 2080);
+
+    struct gs_arch glm = fixture_arch(
+        "{\"model_type\":\"glm4_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+        "\"num_hidden_layers\":2,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+        "\"moe_intermediate_size\":32,\"n_shared_experts\":1,\"first_k_dense_replace\":0,"
+        "\"vocab_size\":1000}");
+    assert_true(glm.blocks[0].mlp.router_fp32);
+    in.arch = &glm;
+    for (int full = 0; full < 2; full++) {
+        in.trainable = full ? GS_TRAIN_ALL : GS_TRAIN_ADAPTERS;
+        glm.blocks[0].mlp.router_fp32 = true;
+        assert_true(gs_activation_bytes(&in, &weighed));
+        glm.blocks[0].mlp.router_fp32 = false;
+        assert_true(gs_activation_bytes(&in, &generic));
+        assert_int_equal(weighed.per_layer_bytes - generic.per_layer_bytes, full ? 5120 : 1024);
+    }
 
     knobs.framework = GS_FW_LITGPT;
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);

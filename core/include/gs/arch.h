@@ -205,6 +205,8 @@ struct gs_mlp {
     uint64_t shared_width; /* shared experts as one MLP of this width; 0 = none */
     bool shared_gated;     /* the shared expert's output is scaled by sigmoid(Linear(h, 1))
                               (Qwen-MoE's shared_expert_gate) */
+    bool router_fp32;      /* the router runs F.linear(hidden_states.type(torch.float32),
+                              self.weight.type(torch.float32)) (DeepSeek-V3, GLM-4.5) */
 };
 
 /* One kind of layer. */

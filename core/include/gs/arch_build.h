@@ -91,6 +91,8 @@ struct gs_moe {
                                 where transformers registers them as a buffer (GS_MOD_BUFFER) */
     uint64_t shared_width;   /* one shared MLP this wide; 0 = none */
     bool shared_gate;        /* Qwen-MoE: a sigmoid gate Linear(h, 1) on the shared expert */
+    bool router_fp32;        /* the router casts its input and weight to fp32 (DeepSeek-V3's and
+                                GLM-4.5's TopkRouter) */
     const char *router_name; /* "gate" when NULL */
 };
 
