@@ -1011,6 +1011,21 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
              "activations are not included in total_bytes");
         return false;
     }
+    /* a linear-attention or state-space mixer is sized by its projections (activation.c
+     * mixer_widths); its scan's own saved tensors depend on the kernel installed: transformers'
+     * torch fallback (modeling_qwen3_5.py torch_chunk_gated_delta_rule) multiplies each 64-token
+     * chunk by an fp32 recurrent state that autograd keeps per chunk */
+    for (size_t i = 0; i < m->arch.block_count; i++)
+        if (m->arch.blocks[i].mixer == GS_MIXER_RECURRENT || m->arch.blocks[i].rec.inner) {
+            warn(e, "recurrent_scan_not_counted",
+                 "this model's linear-attention or state-space layers (Gated DeltaNet, Mamba) "
+                 "are sized by their projections: what their scan kernel keeps for backward is "
+                 "not counted. With flash-linear-attention (or mamba-ssm) and causal-conv1d "
+                 "installed that is a few tensors a token; without them transformers' torch "
+                 "fallback keeps an fp32 recurrent state for every chunk of 64 tokens, which can "
+                 "exceed the rest of the layer");
+            break;
+        }
     uint64_t element, residual;
     bool autocast;
     activation_dtypes(w, plan, &element, &residual, &autocast);

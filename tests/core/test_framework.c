@@ -1237,6 +1237,26 @@ static void test_torchtitan_pipeline_fsdp(void **state)
     assert_null(assumption(&flat, "fsdp2_no_sync_gradient_bytes"));
 }
 
+/* A linear-attention or state-space mixer is sized by its projections: a training estimate of a
+ * model with one says its scan's saved tensors are not counted (recurrent_scan_not_counted); a
+ * model with attention alone does not. */
+static void test_recurrent_scan_warning(void **state)
+{
+    (void)state;
+    struct gs_arch arch = fixture_llama(64, 2, 4, 4, 128, 1000, false);
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 16);
+    const struct gs_model_spec plain = spec(arch);
+    const struct gs_estimate attention = estimate(&plain, &w);
+    assert_false(has_warning(&attention, "recurrent_scan_not_counted"));
+    arch.blocks[0].mixer = GS_MIXER_RECURRENT;
+    arch.blocks[0].rec.inner = 64;
+    arch.blocks[0].rec.in_width = 192;
+    arch.blocks[0].rec.conv_channels = 192;
+    const struct gs_model_spec hybrid = spec(arch);
+    const struct gs_estimate recurrent = estimate(&hybrid, &w);
+    assert_true(has_warning(&recurrent, "recurrent_scan_not_counted"));
+}
+
 /* LitGPT computes soft-capped attention by hand, not through SDPA (litgpt/model.py
  * scaled_dot_product_attention: "with softcapping we cannot use SDPA"), so a model with
  * attn_logit_softcapping (Gemma 2) is sized eager under LitGPT, with a warning; transformers'
@@ -1283,6 +1303,7 @@ int main(void)
         cmocka_unit_test(test_fsdp1_frozen_gradients),
         cmocka_unit_test(test_fsdp1_no_sync_accumulation),
         cmocka_unit_test(test_litgpt_softcap_eager),
+        cmocka_unit_test(test_recurrent_scan_warning),
         cmocka_unit_test(test_fsdp2_no_sync_accumulation),
         cmocka_unit_test(test_data_parallel_bytes),
         cmocka_unit_test(test_torchtitan_pipeline_fsdp),
