@@ -913,110 +913,146 @@ static uint64_t first_layer_saving(const struct gs_activation_input *in)
     return 2 * r.per_layer_bytes + ids - r.first_stage_bytes;
 }
 
+/* A small MoE model (its config.json) under a transformers 5.17 request, one sequence of 16
+ * bf16 tokens, LoRA r8 on q and v unless `full`. The members point at each other: use it where it
+ * was made. */
+struct moe_case {
+    struct gs_arch arch;
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    struct gs_framework_rules rules;
+    struct gs_training tr;
+    struct gs_activation_input in;
+};
+
+static void moe_case_init(struct moe_case *c, const char *config, bool full)
+{
+    c->arch = fixture_arch("%s", config);
+    assert_int_equal(c->arch.blocks[0].mlp.kind, GS_MLP_MOE);
+    fixture_framework_release(&c->par, &c->knobs, GS_FW_TRANSFORMERS, 517);
+    gs_framework_resolve(&c->knobs, GS_ATTN_SDPA, &c->rules);
+    gs_training_defaults(&c->tr);
+    fixture_lora_qv(&c->tr, 8);
+    c->in = sixteen_tokens(&c->arch, &c->par, &c->rules, 2);
+    c->in.trainable = full ? GS_TRAIN_ALL : GS_TRAIN_ADAPTERS;
+    c->in.adapters = &c->tr;
+}
+
+/* One layer's bytes, as stored for backward. */
+static uint64_t layer_bytes(const struct gs_activation_input *in)
+{
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(in, &r));
+    return r.per_layer_bytes;
+}
+
+#define SMALL_QWEN3_MOE                                                                            \
+    "{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"intermediate_size\":128,"                  \
+    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"                         \
+    "\"num_hidden_layers\":2,\"num_experts\":4,\"num_experts_per_tok\":2,"                         \
+    "\"moe_intermediate_size\":32,\"vocab_size\":1000}"
+
 /* A MoE block under transformers' code (moe_weights_after_experts): each routed token runs its
  * expert over a gathered copy of its input and the expert's output is multiplied by its routing
  * weight afterwards (integrations/moe.py grouped_mm_experts_forward, the 5.x default; the eager
- * Experts loop alike). A small Qwen3-MoE (h 64, 4 experts of 32, top-2, SwiGLU), bf16, one
- * sequence of 16 tokens, so 32 routed tokens a layer; against the generic count (gate, up,
- * activation and down's input, 4 x 2 B x 32 = 256, and the gathered input, 2 B x 64 = 128, a
- * routed token: 12,288 a layer):
+ * Experts loop alike). The small Qwen3-MoE (h 64, 4 experts of 32, top-2, SwiGLU) keeps 32 routed
+ * tokens a layer; against the generic count (gate, up, activation and down's input, 4 x 2 B x 32 =
+ * 256, and the gathered input, 2 B x 64 = 128, a routed token: 12,288 a layer):
  * - full training: the same 384, the expert's output the weighting keeps (2 B x 64 = 128) - 512 a
  *   routed token, 16,384 - and the router's input, which its linear keeps (2 B x 64 x 16 =
  *   2,048): 6,144 more a layer;
  * - LoRA (the experts frozen): the gate/up output and the activation's output (3 x 2 B x 32 =
  *   192) and the expert's output (128): 320 a routed token, 10,240: 2,048 less a layer;
- * - LitGPT's LLaMAMoE weighs after the experts too; torchtitan's row keeps the generic count.
- * GPT-OSS's experts run their own clamped GLU (GptOssExperts._apply_gate), whatever hidden_act
- * says: the gate_up output (2 widths, pinned by the clamped views), the clamped gate, the sigmoid,
- * up + 1 and the GLU (1 each), six widths against SwiGLU's three: a small GPT-OSS (h 64, 4 experts
- * of 64, top-2) under the same LoRA keeps 3 x 2 B x 64 x 32 routed tokens = 12,288 more a layer.
- * Qwen-MoE's sigmoid gate on its shared expert (F.sigmoid(self.shared_expert_gate(hidden_states)) *
- * shared_expert_output) keeps the shared expert's output and the sigmoid's: (64 + 1) x 2 B x 16
- * tokens = 2,080 a layer. GLM-4.5's router runs in fp32 (Glm4MoeTopkRouter: F.linear(
- * hidden_states.type(torch.float32), self.weight.type(torch.float32))): in bf16 it keeps the fp32
- * weight, 4 experts x 64 x 4 B = 1,024 a layer, and in full training the fp32 input too, 4 B x 64
- * x 16 tokens = 4,096 more. */
+ * - LitGPT's LLaMAMoE weighs after the experts too; torchtitan's row keeps the generic count. */
 static void test_moe_weights_after_experts(void **state)
 {
     (void)state;
-    struct gs_arch a = fixture_arch(
-        "{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
-        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
-        "\"num_hidden_layers\":2,\"num_experts\":4,\"num_experts_per_tok\":2,"
-        "\"moe_intermediate_size\":32,\"vocab_size\":1000}");
-    assert_int_equal(a.blocks[0].mlp.kind, GS_MLP_MOE);
-    struct gs_parallelism par;
-    struct gs_training_knobs knobs;
-    fixture_framework_release(&par, &knobs, GS_FW_TRANSFORMERS, 517);
-    struct gs_framework_rules rules;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
-    assert_true(rules.moe_weights_after_experts);
-    struct gs_activation_input in = sixteen_tokens(&a, &par, &rules, 2);
-    struct gs_activation_result weighed, generic;
-    assert_true(gs_activation_bytes(&in, &weighed));
-    rules.moe_weights_after_experts = false;
-    assert_true(gs_activation_bytes(&in, &generic));
-    assert_int_equal(weighed.per_layer_bytes - generic.per_layer_bytes, 6144);
-
-    struct gs_training tr;
-    gs_training_defaults(&tr);
-    fixture_lora_qv(&tr, 8);
-    in.trainable = GS_TRAIN_ADAPTERS;
-    in.adapters = &tr;
-    assert_true(gs_activation_bytes(&in, &generic));
-    rules.moe_weights_after_experts = true;
-    assert_true(gs_activation_bytes(&in, &weighed));
-    assert_int_equal(generic.per_layer_bytes - weighed.per_layer_bytes, 2048);
-
-    struct gs_arch oss = fixture_arch(
-        "{\"model_type\":\"gpt_oss\",\"hidden_size\":64,\"intermediate_size\":64,"
-        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
-        "\"num_hidden_layers\":2,\"num_local_experts\":4,\"num_experts_per_tok\":2,"
-        "\"hidden_act\":\"silu\",\"vocab_size\":1000}");
-    assert_int_equal(oss.blocks[0].mlp.act, GS_ACT_GPT_OSS_GLU);
-    in.arch = &oss;
-    assert_true(gs_activation_bytes(&in, &weighed));
-    for (size_t i = 0; i < oss.block_count; i++)
-        oss.blocks[i].mlp.act = GS_ACT_SAVES_INPUT;
-    assert_true(gs_activation_bytes(&in, &generic));
-    assert_int_equal(weighed.per_layer_bytes - generic.per_layer_bytes, 12288);
-
-    struct gs_arch qwen2 = fixture_arch(
-        "{\"model_type\":\"qwen2_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
-        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
-        "\"num_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"
-        "\"shared_expert_intermediate_size\":64,\"vocab_size\":1000}");
-    assert_true(qwen2.blocks[0].mlp.shared_gated);
-    in.arch = &qwen2;
-    assert_true(gs_activation_bytes(&in, &weighed));
-    for (size_t i = 0; i < qwen2.block_count; i++)
-        qwen2.blocks[i].mlp.shared_gated = false;
-    assert_true(gs_activation_bytes(&in, &generic));
-    assert_int_equal(weighed.per_layer_bytes - generic.per_layer_bytes, 2080);
-
-    struct gs_arch glm = fixture_arch(
-        "{\"model_type\":\"glm4_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
-        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
-        "\"num_hidden_layers\":2,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
-        "\"moe_intermediate_size\":32,\"n_shared_experts\":1,\"first_k_dense_replace\":0,"
-        "\"vocab_size\":1000}");
-    assert_true(glm.blocks[0].mlp.router_fp32);
-    in.arch = &glm;
     for (int full = 0; full < 2; full++) {
-        in.trainable = full ? GS_TRAIN_ALL : GS_TRAIN_ADAPTERS;
-        glm.blocks[0].mlp.router_fp32 = true;
-        assert_true(gs_activation_bytes(&in, &weighed));
-        glm.blocks[0].mlp.router_fp32 = false;
-        assert_true(gs_activation_bytes(&in, &generic));
-        assert_int_equal(weighed.per_layer_bytes - generic.per_layer_bytes, full ? 5120 : 1024);
+        struct moe_case c;
+        moe_case_init(&c, SMALL_QWEN3_MOE, full);
+        assert_true(c.rules.moe_weights_after_experts);
+        const uint64_t weighed = layer_bytes(&c.in);
+        c.rules.moe_weights_after_experts = false;
+        const uint64_t generic = layer_bytes(&c.in);
+        if (full)
+            assert_int_equal(weighed - generic, 6144);
+        else
+            assert_int_equal(generic - weighed, 2048);
     }
-
-    knobs.framework = GS_FW_LITGPT;
+    struct gs_training_knobs knobs;
+    struct gs_parallelism par;
+    struct gs_framework_rules rules;
+    fixture_framework_release(&par, &knobs, GS_FW_LITGPT, 0);
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     assert_true(rules.moe_weights_after_experts);
     knobs.framework = GS_FW_TORCHTITAN;
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
     assert_false(rules.moe_weights_after_experts);
+}
+
+/* GPT-OSS's experts run their own clamped GLU (GptOssExperts._apply_gate), whatever hidden_act
+ * says: the gate_up output (2 widths, pinned by the clamped views), the clamped gate, the sigmoid,
+ * up + 1 and the GLU (1 each), six widths against SwiGLU's three: a small GPT-OSS (h 64, 4 experts
+ * of 64, top-2) under LoRA keeps 3 x 2 B x 64 x 32 routed tokens = 12,288 more a layer. */
+static void test_moe_gpt_oss_glu(void **state)
+{
+    (void)state;
+    struct moe_case c;
+    moe_case_init(&c,
+                  "{\"model_type\":\"gpt_oss\",\"hidden_size\":64,\"intermediate_size\":64,"
+                  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+                  "\"num_hidden_layers\":2,\"num_local_experts\":4,\"num_experts_per_tok\":2,"
+                  "\"hidden_act\":\"silu\",\"vocab_size\":1000}",
+                  false);
+    assert_int_equal(c.arch.blocks[0].mlp.act, GS_ACT_GPT_OSS_GLU);
+    const uint64_t glu = layer_bytes(&c.in);
+    for (size_t i = 0; i < c.arch.block_count; i++)
+        c.arch.blocks[i].mlp.act = GS_ACT_SAVES_INPUT;
+    assert_int_equal(glu - layer_bytes(&c.in), 12288);
+}
+
+/* Qwen-MoE's sigmoid gate on its shared expert (F.sigmoid(self.shared_expert_gate(hidden_states))
+ * * shared_expert_output) keeps the shared expert's output and the sigmoid's: (64 + 1) x 2 B x 16
+ * tokens = 2,080 a layer (a small Qwen2-MoE under LoRA). */
+static void test_moe_shared_gate(void **state)
+{
+    (void)state;
+    struct moe_case c;
+    moe_case_init(&c,
+                  "{\"model_type\":\"qwen2_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
+                  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
+                  "\"num_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"
+                  "\"shared_expert_intermediate_size\":64,\"vocab_size\":1000}",
+                  false);
+    assert_true(c.arch.blocks[0].mlp.shared_gated);
+    const uint64_t gated = layer_bytes(&c.in);
+    for (size_t i = 0; i < c.arch.block_count; i++)
+        c.arch.blocks[i].mlp.shared_gated = false;
+    assert_int_equal(gated - layer_bytes(&c.in), 2080);
+}
+
+/* GLM-4.5's router runs in fp32 (Glm4MoeTopkRouter: F.linear(hidden_states.type(torch.float32),
+ * self.weight.type(torch.float32))): in bf16 it keeps the fp32 weight, 4 experts x 64 x 4 B =
+ * 1,024 a layer, and in full training the fp32 input too, 4 B x 64 x 16 tokens = 4,096 more. */
+static void test_moe_router_fp32(void **state)
+{
+    (void)state;
+    for (int full = 0; full < 2; full++) {
+        struct moe_case c;
+        moe_case_init(
+            &c,
+            "{\"model_type\":\"glm4_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
+            "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+            "\"num_hidden_layers\":2,\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+            "\"moe_intermediate_size\":32,\"n_shared_experts\":1,\"first_k_dense_replace\":0,"
+            "\"vocab_size\":1000}",
+            full);
+        assert_true(c.arch.blocks[0].mlp.router_fp32);
+        const uint64_t fp32 = layer_bytes(&c.in);
+        for (size_t i = 0; i < c.arch.block_count; i++)
+            c.arch.blocks[i].mlp.router_fp32 = false;
+        assert_int_equal(fp32 - layer_bytes(&c.in), full ? 5120 : 1024);
+    }
 }
 
 /* Adapter training: the first layer reads the frozen embedding's output, which needs no
@@ -1678,6 +1714,9 @@ int main(void)
         cmocka_unit_test(test_sdpa_padding_mask),
         cmocka_unit_test(test_mla_attention_paths),
         cmocka_unit_test(test_moe_weights_after_experts),
+        cmocka_unit_test(test_moe_gpt_oss_glu),
+        cmocka_unit_test(test_moe_shared_gate),
+        cmocka_unit_test(test_moe_router_fp32),
         cmocka_unit_test(test_gpt_oss_eager_scores),
         cmocka_unit_test(test_softcapping),
         cmocka_unit_test(test_padding_mask_default),
