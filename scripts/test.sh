@@ -48,7 +48,9 @@ excluded=()
 if [[ -n "${GPUSIZER_CTEST_EXCLUDE:-}" ]]; then
     excluded=(-E "$GPUSIZER_CTEST_EXCLUDE")
 fi
-(cd build && ctest --output-on-failure "${excluded[@]}")
+# As many tests at a time as there are cores; docker_smoke, test_load and test_replicas, whose
+# builds, rates and servers want the machine to themselves, are RUN_SERIAL (tests/CMakeLists.txt).
+(cd build && ctest --output-on-failure -j"$jobs" "${excluded[@]}")
 
 # GPUSIZER_SANITIZER_TESTS, when set, is the space-separated names of the tests the ASan/UBSan
 # and TSan stages build and run (default: every unit, http and cli test under ASan, every http
