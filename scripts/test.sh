@@ -82,7 +82,7 @@ stage "AddressSanitizer + UndefinedBehaviorSanitizer: build, then the tests"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGPUSIZER_SANITIZE=ON >/dev/null
 sanitizer_build build-asan
 # (the mixed-load test runs 10 s there, without its rate checks: instrumentation sets the pace;
-# as many tests at a time as there are cores, test_load and test_replicas alone: RUN_SERIAL)
+# as many tests at a time as there are cores; test_load, test_replicas and test_hostile alone: RUN_SERIAL)
 # shellcheck disable=SC2046 # the selection is two words
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 GPUSIZER_LOAD_SECONDS=10 GPUSIZER_LOAD_STRICT=0 \
