@@ -46,7 +46,18 @@ Cases:
                      expects, per layer, a (16384, 2 x 512) gate_up output, a (16384, 512) SiLU output
                      and a (16384, 1024) expert output (the routing weight's product keeps it), plus in
                      full training a (16384, 1024) gathered input, a (16384, 512) product and the
-                     router's (8192, 1024) input; with LoRA none of those three.
+                     router's (8192, 1024) input; with LoRA none of those three. A Qwen3.5 shape
+                     (a Gated DeltaNet layer of 4 key heads and 8 value heads of 128, K = 512,
+                     V = 1,024, C = 2,048 conv channels, then a full-attention layer), full bf16
+                     training; the environment records whether flash-linear-attention and
+                     causal-conv1d are installed. With them gpusizer expects (training.recurrent_kernels
+                     "fused") the conv's (4, 2048, 2048) bf16 input, fla's normalized q and k
+                     (4, 2048, 4, 128) bf16 with (4, 2048, 4) fp32 rstd, v (4, 2048, 8, 128) bf16, g's
+                     (4, 2048, 8) fp32 cumsum, A (4, 2048, 8, 64) bf16, and the gated norm's fp32 input,
+                     gate and SiLU output, (65536, 128) each; without them ("torch") fp32
+                     (4, 8, 2048, 128) q/k copies, (4, 8, 32, 64, 128) padded and chunk tensors,
+                     five (4, 8, 32, 64, 64) fp32 chunk matrices and 32 (4, 8, 128, 128) fp32
+                     recurrent states, beside F.conv1d's (4, 2048, 2051) output.
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
@@ -145,6 +156,15 @@ SAVED_SHAPES = {  # two layers each, so that the per-layer storages repeat and s
     # routed experts under transformers' Experts code: what trains decides what a routed token keeps
     "qwen3-moe-bf16": (QWEN3_MOE_SHAPE, "bfloat16"),
     "qwen3-moe-bf16-lora": (QWEN3_MOE_SHAPE, "bfloat16"),
+    # a Gated DeltaNet layer, then full attention: fla's saved tensors, or the torch fallback's
+    "qwen3.5-gdn-bf16": ({"model_type": "qwen3_5_text", "architectures": ["Qwen3_5ForCausalLM"],
+                          "hidden_size": 1024, "intermediate_size": 2048, "num_hidden_layers": 2,
+                          "layer_types": ["linear_attention", "full_attention"],
+                          "num_attention_heads": 8, "num_key_value_heads": 2, "head_dim": 128,
+                          "linear_num_key_heads": 4, "linear_num_value_heads": 8,
+                          "linear_key_head_dim": 128, "linear_value_head_dim": 128,
+                          "linear_conv_kernel_dim": 4, "vocab_size": 32000,
+                          "tie_word_embeddings": False, "max_position_embeddings": 8192}, "bfloat16"),
 }
 
 
@@ -205,9 +225,13 @@ def environment():
     import torch
     import transformers
     import peft
+    import importlib.util
     return {"gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
             "cuda": torch.version.cuda, "transformers": transformers.__version__, "peft": peft.__version__,
-            "alloc_conf": os.environ.get("PYTORCH_CUDA_ALLOC_CONF", "")}
+            "alloc_conf": os.environ.get("PYTORCH_CUDA_ALLOC_CONF", ""),
+            # the Gated DeltaNet path transformers takes (training.recurrent_kernels)
+            "fla": importlib.util.find_spec("fla") is not None,
+            "causal_conv1d": importlib.util.find_spec("causal_conv1d") is not None}
 
 
 def build(cfgd, dtype, attn="sdpa"):
