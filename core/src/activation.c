@@ -530,6 +530,75 @@ static void moe_after_experts(struct acc *c, const struct gs_activation_input *i
         p->partitioned = add(c, p->partitioned, mul(c, tokens, add(c, mul(c, e, h), e)));
 }
 
+bool gs_activation_counts_scan(const struct gs_activation_input *in, const struct gs_block *b)
+{
+    return b->mixer == GS_MIXER_RECURRENT && b->rec.scan == GS_SCAN_GATED_DELTA_RULE &&
+           in->rules != NULL && in->rules->model_qkv_views && !in->rules->compile;
+}
+
+/* What a Gated DeltaNet layer keeps for backward under transformers' own code
+ * (modeling_qwen3_5.py Qwen3_5GatedDeltaNet.forward; Qwen3-Next's is the same but for its fused
+ * in_proj_qkvz, whose q/k/v torch.cat copy is what the conv reads), by autograd's rules (an op
+ * keeps the operands its backward reads; an autograd.Function what it saves), per token with
+ * Hv value heads of dv, Hk key heads of dk, V = Hv x dv, K = Hk x dk, C = 2K + V conv channels:
+ * - the conv's input, C (CausalConv1dFn saves x; F.conv1d its input, under autocast its 16-bit
+ *   copy); beta = b.sigmoid(), Hv (sigmoid keeps its output); g = -A_log.float().exp() *
+ *   F.softplus(a.float() + dt_bias): softplus keeps its fp32 input, Hv x 4, and the product its
+ *   fp32 output where A_log trains;
+ * - Qwen3_5RMSNormGated: the fp32 copy of the kernel's output (pow and the product keep it),
+ *   V x 4, rsqrt's output, Hv x 4 (one a head), the normalized 16-bit copy where the weight
+ *   trains, V, the fp32 gate (silu keeps its input), V x 4, the weighted output (the product
+ *   with the gate keeps it, at the weight's dtype: fp32 under autocast), V, and silu's output,
+ *   V x 4; out_proj's input, V, where it keeps it;
+ * - flash-linear-attention (fla/ops/gated_delta_rule/chunk.py ChunkGatedDeltaRuleFunction,
+ *   use_qk_l2norm_in_kernel): save_for_backward(q, q_rstd, k, k_rstd, v, g, beta, A, ...): the
+ *   l2-normalized q and k, K each (l2norm_fwd: the input's dtype; fla >= 0.5 takes Hk heads),
+ *   their fp32 rstd, Hk x 4 each, v as input_guard's contiguous copy, V, g's chunk-local cumsum
+ *   (fp32), Hv x 4, beta (the sigmoid's output), and A (solve_tril at k's dtype), Hv x 64;
+ * - the torch fallback (torch_chunk_gated_delta_rule): q and k repeated to Hv heads and cast to
+ *   fp32, which l2norm keeps, Hv x dk x 4 each, with its rsqrt output, Hv x 4 each; then over the
+ *   sequence padded to a multiple of 64, per token and value head in fp32: the padded q, k, v
+ *   and beta, k_beta, k_cumdecay, the decayed q and k (dk wide: 6; dv wide: v, the solved
+ *   new_values and each chunk's v_new: 3), 64 wide: the pairwise decay's exp, k_beta @ k^T,
+ *   q @ k^T (each product keeps its factors), the UT system solve_triangular keeps and the
+ *   intra-chunk attention the scan reads (5), and three exp outputs (the decay of k_beta, q and
+ *   k); per 64-token chunk, the recurrent state it multiplies, Hv x dk x dv x 4, and the chunk's
+ *   decay; F.conv1d's padded output (s + kernel - 1 positions), which silu keeps.
+ * Backward's transients (fla's recomputed chunk states, the fallback's gradients) are not
+ * counted. */
+static uint64_t gated_delta_bytes(struct acc *c, const struct gs_activation_input *in,
+                                  const struct gs_block *b, const struct linears *l, uint64_t s,
+                                  uint64_t tokens)
+{
+    const struct gs_recurrent *r = &b->rec;
+    const uint64_t e = in->element_bytes, chunk = 64;
+    const bool full = in->trainable == GS_TRAIN_ALL;
+    const uint64_t hv = r->state_heads, dk = r->state_cols, dv = r->state_rows;
+    const uint64_t v = r->inner, conv = r->conv_channels;
+    const uint64_t key = conv > v ? (conv - v) / 2 : 0;
+    const uint64_t hk = dk ? key / dk : 0;
+    const uint64_t weight = in->autocast ? 4 : e; /* the gated norm's weight, as stored */
+    uint64_t per = conv * e + hv * e + hv * 4 * (full ? 2 : 1);
+    per += v * 4 + hv * 4 + (full ? v * e : 0) + v * 4 + v * weight + v * 4;
+    if (l->saves[ROLE_OUT] || l->direct[ROLE_OUT])
+        per += v * e;
+    if (!in->recurrent_torch) {
+        per += 2 * key * e + 2 * hk * 4 + v * e + hv * 4 + hv * chunk * e;
+        return mul(c, per, tokens);
+    }
+    per += hv * (2 * dk * 4 + 2 * 4);
+    const uint64_t batch = s ? tokens / s : 0;
+    const uint64_t chunks = div_ceil(s, chunk);
+    const uint64_t padded = mul(c, mul(c, chunks, chunk), batch);
+    const uint64_t per_padded = hv * ((6 * dk + 3 * dv) * 4 + 5 * chunk * 4 + 3 * 4 + 4);
+    const uint64_t per_chunk = hv * (dk * dv * 4 + 4);
+    uint64_t bytes = mul(c, per, tokens);
+    bytes = add(c, bytes,
+                mul(c, conv * e, mul(c, s + (r->conv_kernel ? r->conv_kernel - 1 : 0), batch)));
+    bytes = add(c, bytes, mul(c, per_padded, padded));
+    return add(c, bytes, mul(c, per_chunk, mul(c, chunks, batch)));
+}
+
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,
                                 const struct gs_block *b, bool input_frozen)
 {
@@ -692,6 +761,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (!attention_kept)
         widths = l.direct[ROLE_OUT] ? o : 0;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
+    if (attention_kept && gs_activation_counts_scan(in, b))
+        p.partitioned = gated_delta_bytes(c, in, b, &l, s, tokens);
     if (rules != NULL && attention_kept) /* eager q/k norms (fused kernels keep their input) */
         p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(c, in, b, e)));
     /* o_proj's and down's adapters: their dropout masks only where the input needs a gradient */
@@ -1239,6 +1310,7 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
     k->autocast = in->autocast;
     k->quantized_base = in->quantized_base;
     k->padding_mask = in->padding_mask;
+    k->recurrent_torch = in->recurrent_torch;
     k->sequence_parallel = par->sequence_parallel;
     k->stages = par->stages;
     if (in->rules != NULL) {
@@ -1262,9 +1334,9 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
                                 k->recompute,
                                 k->trainable,
                                 gs_stage_chunks(&k->stages),
-                                (uint64_t)k->padding_mask << 4 | (uint64_t)k->flash_attention << 3 |
-                                    (uint64_t)k->autocast << 2 | (uint64_t)k->quantized_base << 1 |
-                                    k->sequence_parallel};
+                                (uint64_t)k->recurrent_torch << 5 | (uint64_t)k->padding_mask << 4 |
+                                    (uint64_t)k->flash_attention << 3 | (uint64_t)k->autocast << 2 |
+                                    (uint64_t)k->quantized_base << 1 | k->sequence_parallel};
     uint64_t h = 0;
     for (size_t i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++)
         h = key_mix(h, scalars[i]);

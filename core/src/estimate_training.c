@@ -993,6 +993,67 @@ static bool padding_mask_cost(const struct gs_activation_input *in, struct gs_ac
     return true;
 }
 
+/* Which kernels a Gated DeltaNet layer runs (in->recurrent_torch) and what the estimate says of
+ * recurrent layers. Where the request names none: flash-linear-attention and causal-conv1d, as
+ * the model cards ask, except with fp32 activations, which fla's chunk_gated_delta_rule refuses
+ * (chunk.py: "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch
+ * fallback is what runs. Linear-attention or state-space layers whose scan the count does not
+ * follow (Mamba, Kimi Delta Attention, a Gated DeltaNet outside transformers' own code) are
+ * sized by their projections, and the estimate says so. */
+static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
+                            const struct gs_training *tr, struct gs_activation_input *in)
+{
+    bool counted = false, uncounted = false;
+    for (size_t i = 0; i < m->arch.block_count; i++) {
+        const struct gs_block *b = &m->arch.blocks[i];
+        if (b->mixer != GS_MIXER_RECURRENT && b->rec.inner == 0)
+            continue;
+        if (gs_activation_counts_scan(in, b))
+            counted = true;
+        else
+            uncounted = true;
+    }
+    const bool fp32 = in->element_bytes == 4 && !in->autocast;
+    in->recurrent_torch =
+        tr->recurrent_kernels_given ? tr->recurrent_kernels == GS_RECURRENT_TORCH : fp32;
+    if (uncounted)
+        warn(e, "recurrent_scan_not_counted",
+             "this model's linear-attention or state-space layers (Mamba, Kimi Delta Attention, "
+             "or a Gated DeltaNet outside transformers' own code) are sized by their "
+             "projections: what their scan kernel keeps for backward is not counted. With "
+             "fused kernels installed that is a few tensors a token; a torch fallback can keep "
+             "a recurrent state for every chunk of tokens, which can exceed the rest of the "
+             "layer");
+    if (!counted)
+        return;
+    e->gated_delta_sized = true;
+    e->recurrent_kernels = in->recurrent_torch ? GS_RECURRENT_TORCH : GS_RECURRENT_FUSED;
+    if (!tr->recurrent_kernels_given && !fp32)
+        warn(e, "recurrent_kernels_assumed",
+             "the Gated DeltaNet layers are sized with flash-linear-attention and causal-conv1d "
+             "installed (training.recurrent_kernels \"fused\"); without them transformers runs "
+             "its torch fallback, which keeps an fp32 recurrent state for every 64 tokens and "
+             "several times the layer's activations: ask with recurrent_kernels \"torch\"");
+    if (tr->recurrent_kernels_given && !in->recurrent_torch && fp32)
+        warn(e, "recurrent_kernels_fp32",
+             "flash-linear-attention's chunk_gated_delta_rule refuses fp32 inputs, so with fp32 "
+             "activations transformers' torch fallback is what can run (recurrent_kernels "
+             "\"torch\"); sized as asked");
+    assume(e, "recurrent_kernels",
+           in->recurrent_torch
+               ? "Gated DeltaNet layers run transformers' torch fallback: q and k l2-normalized "
+                 "in fp32, then per 64-token chunk the fp32 UT system, intra-chunk attention, "
+                 "decays and the recurrent state, all kept for backward, and F.conv1d's output"
+               : "Gated DeltaNet layers run flash-linear-attention's chunk_gated_delta_rule (it "
+                 "keeps normalized q and k, v, the gate's cumsum, beta and the 64-wide A a "
+                 "token) and causal-conv1d (it keeps its input)",
+           in->recurrent_torch
+               ? "transformers modeling_qwen3_5.py torch_chunk_gated_delta_rule, "
+                 "causal_conv1d_fn; docs/training-peaks.md"
+               : "fla ops/gated_delta_rule/chunk.py ChunkGatedDeltaRuleFunction.forward; "
+                 "docs/training-peaks.md");
+}
+
 static bool activations(const struct gs_model_spec *m, const struct gs_workload *w,
                         const struct train_plan *plan, struct gs_activation_memo *memo,
                         struct gs_estimate *e, struct gs_activation_result *r, bool *ovf)
@@ -1011,21 +1072,6 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
              "activations are not included in total_bytes");
         return false;
     }
-    /* a linear-attention or state-space mixer is sized by its projections (activation.c
-     * mixer_widths); its scan's own saved tensors depend on the kernel installed: transformers'
-     * torch fallback (modeling_qwen3_5.py torch_chunk_gated_delta_rule) multiplies each 64-token
-     * chunk by an fp32 recurrent state that autograd keeps per chunk */
-    for (size_t i = 0; i < m->arch.block_count; i++)
-        if (m->arch.blocks[i].mixer == GS_MIXER_RECURRENT || m->arch.blocks[i].rec.inner) {
-            warn(e, "recurrent_scan_not_counted",
-                 "this model's linear-attention or state-space layers (Gated DeltaNet, Mamba) "
-                 "are sized by their projections: what their scan kernel keeps for backward is "
-                 "not counted. With flash-linear-attention (or mamba-ssm) and causal-conv1d "
-                 "installed that is a few tensors a token; without them transformers' torch "
-                 "fallback keeps an fp32 recurrent state for every chunk of 64 tokens, which can "
-                 "exceed the rest of the layer");
-            break;
-        }
     uint64_t element, residual;
     bool autocast;
     activation_dtypes(w, plan, &element, &residual, &autocast);
@@ -1046,6 +1092,7 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
         .quantized_base = tr->method == GS_METHOD_QLORA,
         .padding_mask = gs_training_padding_mask(tr),
     };
+    recurrent_notes(e, m, tr, &in);
     if (!gs_activation_bytes_memo(&in, memo, r)) {
         *ovf = true;
         return false;

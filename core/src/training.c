@@ -317,6 +317,12 @@ const char *const gs_attn_impl_names[GS_ATTN_COUNT + 1] = {
     [GS_ATTN_COUNT] = NULL,
 };
 
+const char *const gs_recurrent_kernels_names[GS_RECURRENT_COUNT + 1] = {
+    [GS_RECURRENT_FUSED] = "fused",
+    [GS_RECURRENT_TORCH] = "torch",
+    [GS_RECURRENT_COUNT] = NULL,
+};
+
 const char *const gs_padding_names[GS_PADDING_COUNT + 1] = {
     [GS_PADDING_MAX_LENGTH] = "max_length",
     [GS_PADDING_LONGEST] = "longest",

@@ -18,7 +18,8 @@ static const char *const training_keys[] = {
     "loss",               "loss_chunks",         "compile",
     "optimizer_in_backward", "activation_offloading", "expandable_segments",
     "set_to_none",        "fused_optimizer",     "attn_implementation", "keeps_output",
-    "padding",            "padding_mask",        "sync_each_batch",     NULL};
+    "padding",            "padding_mask",        "sync_each_batch",     "recurrent_kernels",
+    NULL};
 static const char *const lora_keys[] = {"rank", "targets", "dropout", "use_dora", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "expert_tensor", "stage_layers", "virtual_stages", "sequence_parallel", "zero_stage", "offload",
@@ -298,6 +299,11 @@ bool codec_decode_training(const json_t *section, struct gs_training *out, struc
     if (i >= 0)
         out->padding = (enum gs_padding)i;
     read_knob(section, "padding_mask", &out->padding_mask, &ok, err);
+    i = read_enum(section, base, "recurrent_kernels", gs_recurrent_kernels_names, &ok, err);
+    if (i >= 0) {
+        out->recurrent_kernels = (enum gs_recurrent_kernels)i;
+        out->recurrent_kernels_given = true;
+    }
     ok &= decode_framework(section, &out->framework, err);
     const json_t *lora = json_object_get(section, "lora");
     if (lora != NULL) {

@@ -392,7 +392,7 @@ static void qwen3_5_gdn(struct gs_arch *a, size_t b, const struct gdn *g)
                                      .state_cols = g->k_dim,
                                      .in_width = conv + value_dim + 2 * g->v_heads,
                                      .inner = value_dim, .fp32_state = g->fp32_state,
-                                     .delta_rule = true};
+                                     .delta_rule = true, .scan = GS_SCAN_GATED_DELTA_RULE};
     const enum gs_part p = GS_PART_ATTENTION;
     gs_block_module(a, b, "in_proj_qkv", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, p, GS_MOD_QUANT, h,
                     conv, 1);

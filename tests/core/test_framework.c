@@ -1255,6 +1255,48 @@ static void test_recurrent_scan_warning(void **state)
     const struct gs_model_spec hybrid = spec(arch);
     const struct gs_estimate recurrent = estimate(&hybrid, &w);
     assert_true(has_warning(&recurrent, "recurrent_scan_not_counted"));
+    assert_false(recurrent.gated_delta_sized);
+
+    /* a Gated DeltaNet under transformers' code is counted by its kernels: fla and causal-conv1d
+     * unless asked otherwise (a warning says so), the torch fallback for fp32 activations, which
+     * fla refuses (a warning where fused is asked for anyway) */
+    arch.blocks[0].rec = (struct gs_recurrent){.conv_channels = 192,
+                                               .conv_kernel = 4,
+                                               .state_heads = 4,
+                                               .state_rows = 16,
+                                               .state_cols = 16,
+                                               .in_width = 264,
+                                               .inner = 64,
+                                               .delta_rule = true,
+                                               .scan = GS_SCAN_GATED_DELTA_RULE};
+    const struct gs_model_spec gdn = spec(arch);
+    const struct gs_estimate fused = estimate(&gdn, &w);
+    assert_false(has_warning(&fused, "recurrent_scan_not_counted"));
+    assert_true(has_warning(&fused, "recurrent_kernels_assumed"));
+    assert_true(fused.gated_delta_sized);
+    assert_int_equal(fused.recurrent_kernels, GS_RECURRENT_FUSED);
+    w.training.recurrent_kernels = GS_RECURRENT_TORCH;
+    w.training.recurrent_kernels_given = true;
+    const struct gs_estimate torch = estimate(&gdn, &w);
+    assert_false(has_warning(&torch, "recurrent_kernels_assumed"));
+    assert_int_equal(torch.recurrent_kernels, GS_RECURRENT_TORCH);
+    assert_true(torch.per_gpu.activations_bytes > fused.per_gpu.activations_bytes);
+    w.training.recurrent_kernels_given = false;
+    w.training.regime = GS_REGIME_FP32;
+    const struct gs_estimate fp32 = estimate(&gdn, &w);
+    assert_int_equal(fp32.recurrent_kernels, GS_RECURRENT_TORCH);
+    assert_false(has_warning(&fp32, "recurrent_kernels_assumed"));
+    w.training.recurrent_kernels = GS_RECURRENT_FUSED;
+    w.training.recurrent_kernels_given = true;
+    const struct gs_estimate refused = estimate(&gdn, &w);
+    assert_true(has_warning(&refused, "recurrent_kernels_fp32"));
+    assert_int_equal(refused.recurrent_kernels, GS_RECURRENT_FUSED);
+    /* LitGPT runs its own model code, whose scan is not followed */
+    w.training.regime = GS_REGIME_BF16_MIXED;
+    w.training.framework.framework = GS_FW_LITGPT;
+    const struct gs_estimate lit = estimate(&gdn, &w);
+    assert_true(has_warning(&lit, "recurrent_scan_not_counted"));
+    assert_false(lit.gated_delta_sized);
 }
 
 /* LitGPT computes soft-capped attention by hand, not through SDPA (litgpt/model.py

@@ -1055,6 +1055,73 @@ static void test_moe_router_fp32(void **state)
     }
 }
 
+/* A small Qwen3.5 (h 64; Gated DeltaNet of 2 key heads of 16 and 4 value heads of 8: K = 32,
+ * V = 32, C = 2K + V = 96 conv channels, in_proj outputs C + V + 2 x 4 = 136; conv kernel 4)
+ * whose second layer is the Gated DeltaNet (the first layer's input needs no gradient under
+ * LoRA), one sequence of 16 tokens in bf16, LoRA on q_proj and v_proj (none in that layer).
+ * The projections' count keeps (136 + 96 + 32 + 32) x 2 B = 592 B a token: 9,472. What
+ * transformers' code keeps (activation.c gated_delta_bytes), a token:
+ * - the layer: the conv's input 96 x 2, beta 4 x 2, softplus's fp32 input 4 x 4; the gated norm's
+ *   fp32 input 32 x 4, rsqrt 4 x 4, fp32 gate 32 x 4, weighted output 32 x 2, silu's output
+ *   32 x 4 (out_proj, frozen and not adapted, keeps nothing): 680 B;
+ * - fla: q and k normalized 2 x 32 x 2, their rstd 2 x 2 x 4, v 32 x 2, g's cumsum 4 x 4, A
+ *   4 x 64 x 2: 736 B. 1,416 B a token, 22,656: 13,184 more than the projections;
+ * - full training adds softplus's output 4 x 4, the norm's 16-bit copy 32 x 2 and out_proj's
+ *   input 32 x 2: 144 B a token, 2,304;
+ * - the torch fallback, for fla's 736: q and k in fp32 with their rsqrt, 4 x (2 x 16 x 4 + 2 x 4)
+ *   = 544 B a token (8,704 with the layer's 10,880); the conv's output over 16 + 3 positions,
+ *   96 x 2 x 19 = 3,648; one 64-token padded chunk of 4 heads x ((6 x 16 + 3 x 8) x 4 +
+ *   5 x 64 x 4 + 4 x 4) = 7,104 B a token, 454,656; and the chunk's state 4 x (16 x 8 x 4 + 4) =
+ *   2,064: 479,952 B. */
+static void test_gated_delta_net(void **state)
+{
+    (void)state;
+    struct moe_case c;
+    c.arch = fixture_arch("%s", "{\"model_type\":\"qwen3_5\",\"text_config\":{\"hidden_size\":64,"
+                                "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                                "\"num_key_value_heads\":2,\"head_dim\":16,\"num_hidden_layers\":2,"
+                                "\"layer_types\":[\"full_attention\",\"linear_attention\"],"
+                                "\"linear_num_key_heads\":2,\"linear_num_value_heads\":4,"
+                                "\"linear_key_head_dim\":16,\"linear_value_head_dim\":8,"
+                                "\"linear_conv_kernel_dim\":4,\"vocab_size\":1000}}");
+    fixture_framework_release(&c.par, &c.knobs, GS_FW_TRANSFORMERS, 517);
+    gs_framework_resolve(&c.knobs, GS_ATTN_SDPA, &c.rules);
+    gs_training_defaults(&c.tr);
+    fixture_lora_qv(&c.tr, 8);
+    c.in = sixteen_tokens(&c.arch, &c.par, &c.rules, 2);
+    c.in.trainable = GS_TRAIN_ADAPTERS;
+    c.in.adapters = &c.tr;
+    size_t gdn = c.arch.block_count;
+    for (size_t i = 0; i < c.arch.block_count; i++)
+        if (c.arch.blocks[i].rec.scan == GS_SCAN_GATED_DELTA_RULE)
+            gdn = i;
+    assert_true(gdn < c.arch.block_count);
+    assert_true(gs_activation_counts_scan(&c.in, &c.arch.blocks[gdn]));
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    const uint64_t fused = r.stored_bytes;
+    c.in.recurrent_torch = true;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.stored_bytes - fused, 479952 - 22656);
+    c.in.recurrent_torch = false;
+    c.in.trainable = GS_TRAIN_ALL;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    const uint64_t full = r.stored_bytes;
+    c.arch.blocks[gdn].rec.scan = GS_SCAN_PROJECTIONS;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(full - r.stored_bytes, 22656 + 2304 - 9472);
+    c.in.trainable = GS_TRAIN_ADAPTERS;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(fused - r.stored_bytes, 22656 - 9472);
+    /* compiled code and frameworks with their own model code keep the projections' count */
+    c.arch.blocks[gdn].rec.scan = GS_SCAN_GATED_DELTA_RULE;
+    c.rules.compile = true;
+    assert_false(gs_activation_counts_scan(&c.in, &c.arch.blocks[gdn]));
+    c.rules.compile = false;
+    c.rules.model_qkv_views = false;
+    assert_false(gs_activation_counts_scan(&c.in, &c.arch.blocks[gdn]));
+}
+
 /* Adapter training: the first layer reads the frozen embedding's output, which needs no
  * gradient, so autograd records nothing before an op reads an adapter (2-layer models, bf16,
  * one sequence of 16 tokens, transformers 5.17 under SDPA, no recomputation).
@@ -1717,6 +1784,7 @@ int main(void)
         cmocka_unit_test(test_moe_gpt_oss_glu),
         cmocka_unit_test(test_moe_shared_gate),
         cmocka_unit_test(test_moe_router_fp32),
+        cmocka_unit_test(test_gated_delta_net),
         cmocka_unit_test(test_gpt_oss_eager_scores),
         cmocka_unit_test(test_softcapping),
         cmocka_unit_test(test_padding_mask_default),

@@ -752,6 +752,47 @@ static void test_padding(void **state)
 #undef PAD_REQUEST
 }
 
+/* training.recurrent_kernels: a model with Gated DeltaNet layers (Qwen3.5) is sized with
+ * flash-linear-attention and causal-conv1d unless the request names the torch fallback; the
+ * echo says which, a warning says it was assumed, the fallback keeps more, another name is a 400
+ * at its pointer, and a model without such layers echoes nothing. */
+static void test_recurrent_kernels(void **state)
+{
+    (void)state;
+#define GDN_REQUEST(training)                                                                      \
+    "{\"model\":\"qwen3.5-0.8b\",\"mode\":\"training\",\"training\":{"                             \
+    "\"batch_size\":1,\"sequence_length\":1024" training "}}"
+    struct problem p;
+    json_t *r = estimate(GDN_REQUEST(""), &p);
+    assert_non_null(r);
+    json_t *training = json_object_get(r, "training");
+    assert_string_equal(json_string_value(json_object_get(training, "recurrent_kernels")), "fused");
+    assert_true(has_warning(r, "recurrent_kernels_assumed"));
+    assert_false(has_warning(r, "recurrent_scan_not_counted"));
+    const json_int_t fused = get_int(r, "per_gpu.activations_bytes");
+    json_decref(r);
+
+    r = estimate(GDN_REQUEST(",\"recurrent_kernels\":\"torch\""), &p);
+    assert_non_null(r);
+    training = json_object_get(r, "training");
+    assert_string_equal(json_string_value(json_object_get(training, "recurrent_kernels")), "torch");
+    assert_false(has_warning(r, "recurrent_kernels_assumed"));
+    assert_true(get_int(r, "per_gpu.activations_bytes") > fused);
+    json_decref(r);
+
+    assert_null(estimate(GDN_REQUEST(",\"recurrent_kernels\":\"triton\""), &p));
+    assert_int_equal(p.status, 400);
+    assert_string_equal(p.errors.items[0].pointer, "/training/recurrent_kernels");
+
+    r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{"
+                 "\"batch_size\":1,\"sequence_length\":1024,\"recurrent_kernels\":\"torch\"}}",
+                 &p);
+    assert_non_null(r);
+    assert_null(json_object_get(json_object_get(r, "training"), "recurrent_kernels"));
+    json_decref(r);
+#undef GDN_REQUEST
+}
+
 /* training.padding_mask: padded micro-batches under transformers' SDPA take the masked path in
  * every layer. Llama 3.1 8B (32 layers, 32 heads, 8 KV heads of 128), 2 x 1,024 tokens padded to
  * their longest (the default then): K/V repeated to every head, 2 x 24 x 128 x 2 B x 2,048
@@ -1593,6 +1634,7 @@ int main(void)
         cmocka_unit_test(test_training_framework_fields),
         cmocka_unit_test(test_attention_implementation),
         cmocka_unit_test(test_padding),
+        cmocka_unit_test(test_recurrent_kernels),
         cmocka_unit_test(test_padding_mask_field),
         cmocka_unit_test(test_parallel_residual_norms),
         cmocka_unit_test(test_bert_heads),

@@ -63,6 +63,8 @@ struct gs_activation_input {
     bool quantized_base;      /* QLoRA: the base linears are 4-bit */
     bool padding_mask;        /* the micro-batches carry padding tokens: under transformers'
                                  SDPA every layer takes the masked path (activation.c) */
+    bool recurrent_torch;     /* Gated DeltaNet layers run transformers' torch fallback rather
+                                 than flash-linear-attention and causal-conv1d */
 };
 
 struct gs_activation_result {
@@ -87,6 +89,11 @@ struct gs_activation_result {
     uint64_t total_bytes;       /* the most loaded stage: stored + logits where they meet */
 };
 
+/* Whether the count follows block `b`'s recurrent scan (gs_recurrent.scan): a Gated DeltaNet
+ * run by the model's own transformers code, not compiled. Other recurrent mixers are sized by
+ * their projections alone. */
+bool gs_activation_counts_scan(const struct gs_activation_input *in, const struct gs_block *b);
+
 /* false when the arithmetic overflows 64 bits. */
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out);
 
@@ -102,7 +109,7 @@ struct gs_activation_key {
     uint64_t tensor, pipeline, context, expert_tensor;
     uint32_t recompute, trainable;
     bool flash_attention, autocast, quantized_base, padding_mask, sequence_parallel, has_rules,
-        has_adapters;
+        has_adapters, recurrent_torch;
     struct gs_stage_plan stages;
     struct gs_framework_rules rules; /* when has_rules */
     struct gs_training adapters;     /* when has_adapters */

@@ -178,6 +178,17 @@ struct gs_recurrent {
     bool fp32_state;                     /* the recurrent state is kept in fp32 */
     bool delta_rule;                     /* a gated delta-rule mixer (Gated DeltaNet, Kimi Delta
                                             Attention) rather than a selective SSM (Mamba) */
+    uint8_t scan;                        /* enum gs_scan: whose code the training count follows */
+};
+
+/* What training counts of a recurrent mixer's scan. */
+enum gs_scan {
+    GS_SCAN_PROJECTIONS,      /* its projections, conv and out_proj input only: the scan's own
+                                 saved tensors are not counted (the estimate warns) */
+    GS_SCAN_GATED_DELTA_RULE, /* transformers' Qwen3NextGatedDeltaNet / Qwen3_5GatedDeltaNet:
+                                 causal conv, fla's chunk_gated_delta_rule or the torch fallback
+                                 torch_chunk_gated_delta_rule, the gated RMSNorm (activation.c
+                                 gated_delta_bytes) */
 };
 
 enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };

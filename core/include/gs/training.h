@@ -83,6 +83,14 @@ struct gs_training;
  * samples unless the request says otherwise. */
 bool gs_training_padding_mask(const struct gs_training *training);
 
+/* The kernels a Gated DeltaNet layer runs under transformers (one source of names:
+ * gs_recurrent_kernels_names): flash-linear-attention's chunk_gated_delta_rule and
+ * causal-conv1d where both are installed (the model cards' instruction), else transformers'
+ * torch fallback (torch_chunk_gated_delta_rule, F.conv1d), which keeps far more for backward. */
+enum gs_recurrent_kernels { GS_RECURRENT_FUSED, GS_RECURRENT_TORCH, GS_RECURRENT_COUNT };
+/* "fused", "torch", NULL: index = enum value. */
+extern const char *const gs_recurrent_kernels_names[GS_RECURRENT_COUNT + 1];
+
 enum gs_offload { GS_OFFLOAD_NONE, GS_OFFLOAD_OPTIMIZER, GS_OFFLOAD_OPTIMIZER_AND_PARAMS };
 
 /* LoRA targets: module names as PEFT's target_modules takes them ("q_proj",
@@ -101,6 +109,8 @@ struct gs_training {
     bool flash_attention;     /* = !gs_attn_impl_materializes(attn_impl); kept in step */
     enum gs_attn_impl attn_impl;
     bool attn_impl_given;     /* the request named one (attn_implementation or flash_attention) */
+    enum gs_recurrent_kernels recurrent_kernels; /* a Gated DeltaNet layer's kernels */
+    bool recurrent_kernels_given;                /* the request named them */
     enum gs_method method;    /* a quantized base forces LoRA/QLoRA */
     bool method_given;
     uint64_t lora_rank;
