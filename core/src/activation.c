@@ -532,8 +532,44 @@ static void moe_after_experts(struct acc *c, const struct gs_activation_input *i
 
 bool gs_activation_counts_scan(const struct gs_activation_input *in, const struct gs_block *b)
 {
-    return b->mixer == GS_MIXER_RECURRENT && b->rec.scan == GS_SCAN_GATED_DELTA_RULE &&
-           in->rules != NULL && in->rules->model_qkv_views && !in->rules->compile;
+    if (b->mixer != GS_MIXER_RECURRENT || in->rules == NULL || !in->rules->model_qkv_views ||
+        in->rules->compile)
+        return false;
+    switch ((enum gs_scan)b->rec.scan) {
+    case GS_SCAN_GATED_DELTA_RULE:
+        return true;
+    case GS_SCAN_MAMBA2_COMBINED: /* the fused path; a padded batch takes another (Nemotron-H) */
+        return !in->recurrent_torch && !in->padding_mask;
+    case GS_SCAN_PROJECTIONS:
+        break;
+    }
+    return false;
+}
+
+/* What a Mamba2 mixer keeps for backward when transformers trains it through mamba-ssm's
+ * mamba_split_conv1d_scan_combined (modeling_nemotron_h.py NemotronHMamba2Mixer and
+ * modeling_granitemoehybrid.py GraniteMoeHybridMambaLayer cuda_kernels_forward: `if
+ * self.training and cache_params is None`; mamba_ssm ops/triton/ssd_combined.py
+ * MambaSplitConv1dScanCombinedFn.forward): ctx.save_for_backward(zxbcdt, ..., out_x, ...,
+ * rstd, outproj_weight, ...) - the in_proj output whole (in_width, the activation dtype), the
+ * scan's output before the gated RMSNorm (out_x, the inner width at x's dtype) and the norm's
+ * fp32 rstd, one a token and group (_layer_norm_fwd with group_size = inner / ngroups); the conv's
+ * output, the gate and the norm's output are recomputed in backward, and out_proj runs inside
+ * (F.linear(out, outproj_weight)), so its input is never kept. Under autocast over fp32 weights
+ * the function casts outproj_weight to the autocast dtype and saves that copy: inner x hidden at
+ * 2 bytes a layer. */
+static uint64_t mamba2_combined_bytes(struct acc *c, const struct gs_activation_input *in,
+                                      const struct gs_block *b, uint64_t tokens)
+{
+    const struct gs_recurrent *r = &b->rec;
+    const uint64_t e = in->element_bytes;
+    const uint64_t groups = r->state_cols && r->conv_channels > r->inner
+                                ? (r->conv_channels - r->inner) / (2 * r->state_cols)
+                                : 0;
+    uint64_t bytes = mul(c, (r->in_width + r->inner) * e + groups * 4, tokens);
+    if (in->autocast && in->residual_bytes == 4)
+        bytes = add(c, bytes, mul(c, 2 * r->inner, in->arch->hidden_size));
+    return bytes;
 }
 
 /* What a Gated DeltaNet layer keeps for backward under transformers' own code
@@ -761,12 +797,20 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (!attention_kept)
         widths = l.direct[ROLE_OUT] ? o : 0;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
-    if (attention_kept && gs_activation_counts_scan(in, b))
+    const bool scan = attention_kept && gs_activation_counts_scan(in, b);
+    if (scan && b->rec.scan == GS_SCAN_GATED_DELTA_RULE)
         p.partitioned = gated_delta_bytes(c, in, b, &l, s, tokens);
+    else if (scan && b->rec.scan == GS_SCAN_MAMBA2_COMBINED)
+        p.partitioned = mamba2_combined_bytes(c, in, b, tokens);
     if (rules != NULL && attention_kept) /* eager q/k norms (fused kernels keep their input) */
         p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(c, in, b, e)));
-    /* o_proj's and down's adapters: their dropout masks only where the input needs a gradient */
-    const uint64_t out_copies = l.dropout[ROLE_OUT] - (attention_kept ? 0 : l.masks[ROLE_OUT]);
+    /* o_proj's and down's adapters: their dropout masks only where the input needs a gradient.
+     * The combined Mamba2 function reads out_proj's weight, not the module, so an adapter there
+     * never runs (PEFT's layer hands .weight over from its base layer) */
+    const uint64_t out_copies =
+        scan && b->rec.scan == GS_SCAN_MAMBA2_COMBINED
+            ? 0
+            : l.dropout[ROLE_OUT] - (attention_kept ? 0 : l.masks[ROLE_OUT]);
     const uint64_t down_copies = l.dropout[ROLE_DOWN] - (g.mlp ? 0 : l.masks[ROLE_DOWN]);
     p.partitioned = add(c, p.partitioned, mul(c, tokens, add(c, out_copies, down_copies)));
     p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, tokens), l.fused_delta));

@@ -993,16 +993,26 @@ static bool padding_mask_cost(const struct gs_activation_input *in, struct gs_ac
     return true;
 }
 
-/* Which kernels a Gated DeltaNet layer runs (in->recurrent_torch) and what the estimate says of
- * recurrent layers. Where the request names none: flash-linear-attention and causal-conv1d, as
- * the model cards ask, except with fp32 activations, which fla's chunk_gated_delta_rule refuses
+/* Which kernels the recurrent layers run (in->recurrent_torch) and what the estimate says of
+ * them. Where the request names none: the fused ones (flash-linear-attention and causal-conv1d
+ * for Gated DeltaNet, mamba-ssm and causal-conv1d for Mamba2), as the model cards ask, except
+ * for a Gated DeltaNet with fp32 activations, which fla's chunk_gated_delta_rule refuses
  * (chunk.py: "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch
- * fallback is what runs. Linear-attention or state-space layers whose scan the count does not
- * follow (Mamba, Kimi Delta Attention, a Gated DeltaNet outside transformers' own code) are
- * sized by their projections, and the estimate says so. */
+ * fallback is what runs. Layers whose scan the count does not follow (Mamba v1, Kimi Delta
+ * Attention, parallel hybrids, frameworks' own model code, Mamba2's torch fallback or padded
+ * batch) are sized by their projections, and the estimate says so. */
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
+    bool gated_delta = false, mamba2 = false;
+    for (size_t i = 0; i < m->arch.block_count; i++) {
+        const struct gs_block *b = &m->arch.blocks[i];
+        gated_delta = gated_delta || b->rec.scan == GS_SCAN_GATED_DELTA_RULE;
+        mamba2 = mamba2 || b->rec.scan == GS_SCAN_MAMBA2_COMBINED;
+    }
+    const bool fp32 = in->element_bytes == 4 && !in->autocast;
+    in->recurrent_torch = tr->recurrent_kernels_given ? tr->recurrent_kernels == GS_RECURRENT_TORCH
+                                                      : fp32 && gated_delta;
     bool counted = false, uncounted = false;
     for (size_t i = 0; i < m->arch.block_count; i++) {
         const struct gs_block *b = &m->arch.blocks[i];
@@ -1013,45 +1023,61 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
         else
             uncounted = true;
     }
-    const bool fp32 = in->element_bytes == 4 && !in->autocast;
-    in->recurrent_torch =
-        tr->recurrent_kernels_given ? tr->recurrent_kernels == GS_RECURRENT_TORCH : fp32;
     if (uncounted)
         warn(e, "recurrent_scan_not_counted",
-             "this model's linear-attention or state-space layers (Mamba, Kimi Delta Attention, "
-             "or a Gated DeltaNet outside transformers' own code) are sized by their "
-             "projections: what their scan kernel keeps for backward is not counted. With "
-             "fused kernels installed that is a few tensors a token; a torch fallback can keep "
-             "a recurrent state for every chunk of tokens, which can exceed the rest of the "
-             "layer");
-    if (!counted)
+             "this model's linear-attention or state-space layers are sized by their "
+             "projections: what their scan keeps for backward is not counted (Mamba, Kimi Delta "
+             "Attention, parallel hybrids, code other than transformers' own, Mamba2 under the "
+             "torch fallback or over a padded batch). Fused kernels keep a few tensors a token; "
+             "a torch fallback keeps chunk-sized fp32 tensors and states, which can exceed the "
+             "rest of the layer");
+    const bool model_code = in->rules != NULL && in->rules->model_qkv_views && !in->rules->compile;
+    if (!model_code || !(gated_delta || mamba2))
         return;
-    e->gated_delta_sized = true;
+    e->recurrent_kernels_sized = true;
     e->recurrent_kernels = in->recurrent_torch ? GS_RECURRENT_TORCH : GS_RECURRENT_FUSED;
-    if (!tr->recurrent_kernels_given && !fp32)
+    if (!tr->recurrent_kernels_given && !in->recurrent_torch)
         warn(e, "recurrent_kernels_assumed",
-             "the Gated DeltaNet layers are sized with flash-linear-attention and causal-conv1d "
-             "installed (training.recurrent_kernels \"fused\"); without them transformers runs "
-             "its torch fallback, which keeps an fp32 recurrent state for every 64 tokens and "
-             "several times the layer's activations: ask with recurrent_kernels \"torch\"");
-    if (tr->recurrent_kernels_given && !in->recurrent_torch && fp32)
+             gated_delta
+                 ? "the Gated DeltaNet layers are sized with flash-linear-attention and "
+                   "causal-conv1d installed (training.recurrent_kernels \"fused\"); without "
+                   "them transformers runs its torch fallback, which keeps an fp32 recurrent "
+                   "state for every 64 tokens and several times the layer's activations: ask "
+                   "with recurrent_kernels \"torch\""
+                 : "the Mamba2 layers are sized with mamba-ssm and causal-conv1d installed "
+                   "(training.recurrent_kernels \"fused\"); without them transformers runs its "
+                   "naive chunked scan in torch, whose chunk-by-chunk fp32 tensors are not "
+                   "counted (recurrent_kernels \"torch\" says so)");
+    if (gated_delta && tr->recurrent_kernels_given && !in->recurrent_torch && fp32)
         warn(e, "recurrent_kernels_fp32",
              "flash-linear-attention's chunk_gated_delta_rule refuses fp32 inputs, so with fp32 "
              "activations transformers' torch fallback is what can run (recurrent_kernels "
              "\"torch\"); sized as asked");
-    assume(e, "recurrent_kernels",
-           in->recurrent_torch
-               ? "Gated DeltaNet layers run transformers' torch fallback: q and k l2-normalized "
-                 "in fp32, then per 64-token chunk the fp32 UT system, intra-chunk attention, "
-                 "decays and the recurrent state, all kept for backward, and F.conv1d's output"
-               : "Gated DeltaNet layers run flash-linear-attention's chunk_gated_delta_rule (it "
-                 "keeps normalized q and k, v, the gate's cumsum, beta and the 64-wide A a "
-                 "token) and causal-conv1d (it keeps its input)",
-           in->recurrent_torch
-               ? "transformers modeling_qwen3_5.py torch_chunk_gated_delta_rule, "
-                 "causal_conv1d_fn; docs/training-peaks.md"
-               : "fla ops/gated_delta_rule/chunk.py ChunkGatedDeltaRuleFunction.forward; "
-                 "docs/training-peaks.md");
+    if (!counted)
+        return;
+    if (gated_delta)
+        assume(e, "recurrent_kernels",
+               in->recurrent_torch
+                   ? "Gated DeltaNet layers run transformers' torch fallback: q and k "
+                     "l2-normalized in fp32, then per 64-token chunk the fp32 UT system, "
+                     "intra-chunk attention, decays and the recurrent state, all kept for "
+                     "backward, and F.conv1d's output"
+                   : "Gated DeltaNet layers run flash-linear-attention's chunk_gated_delta_rule "
+                     "(it keeps normalized q and k, v, the gate's cumsum, beta and the 64-wide A "
+                     "a token) and causal-conv1d (it keeps its input)",
+               in->recurrent_torch
+                   ? "transformers modeling_qwen3_5.py torch_chunk_gated_delta_rule, "
+                     "causal_conv1d_fn; docs/training-peaks.md"
+                   : "fla ops/gated_delta_rule/chunk.py ChunkGatedDeltaRuleFunction.forward; "
+                     "docs/training-peaks.md");
+    else
+        assume(e, "recurrent_kernels",
+               "Mamba2 layers train through mamba-ssm's mamba_split_conv1d_scan_combined: it "
+               "keeps the in_proj output, the scan's output and the norm's rstd a token (out_proj "
+               "runs inside, so its input is not kept, and a LoRA adapter on it never runs)",
+               "mamba_ssm ops/triton/ssd_combined.py MambaSplitConv1dScanCombinedFn.forward; "
+               "transformers modeling_nemotron_h.py cuda_kernels_forward; "
+               "docs/training-peaks.md");
 }
 
 static bool activations(const struct gs_model_spec *m, const struct gs_workload *w,

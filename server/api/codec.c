@@ -932,7 +932,7 @@ static void write_training(struct json_writer *w, const struct estimate_request 
     json_w_member_string(w, "activation_checkpointing", codec_recompute_name(t->recompute));
     json_w_member_bool(w, "flash_attention", !gs_attn_impl_materializes(est->attn_impl));
     json_w_member_string(w, "attn_implementation", gs_attn_impl_names[est->attn_impl]);
-    if (est->gated_delta_sized)
+    if (est->recurrent_kernels_sized)
         json_w_member_string(w, "recurrent_kernels",
                              gs_recurrent_kernels_names[est->recurrent_kernels]);
     json_w_member_string(w, "padding", gs_padding_names[t->padding]);

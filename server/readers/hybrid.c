@@ -483,6 +483,9 @@ static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
         case NH_MAMBA:
             build_mamba2(a, b, &m);
             blk->mixer = GS_MIXER_RECURRENT;
+            /* NemotronHMamba2Mixer.cuda_kernels_forward: in training without a cache or padding,
+             * mamba_split_conv1d_scan_combined */
+            blk->rec.scan = GS_SCAN_MAMBA2_COMBINED;
             break;
         case NH_ATTENTION:
             attention(a, b, heads, kv_heads, head_dim, attn_bias, false);
@@ -659,6 +662,9 @@ static void read_granitemoehybrid(struct model_reader *r, struct gs_arch *a)
             } else {
                 build_mamba2(a, b, &m);
                 blk->mixer = GS_MIXER_RECURRENT;
+                /* GraniteMoeHybridMambaLayer.cuda_kernels_forward: in training without a cache,
+                 * mamba_split_conv1d_scan_combined */
+                blk->rec.scan = GS_SCAN_MAMBA2_COMBINED;
             }
             if (experts > 0) {
                 const unsigned f = GS_MOD_QUANT | GS_MOD_EXPERT;

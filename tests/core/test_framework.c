@@ -1255,7 +1255,7 @@ static void test_recurrent_scan_warning(void **state)
     const struct gs_model_spec hybrid = spec(arch);
     const struct gs_estimate recurrent = estimate(&hybrid, &w);
     assert_true(has_warning(&recurrent, "recurrent_scan_not_counted"));
-    assert_false(recurrent.gated_delta_sized);
+    assert_false(recurrent.recurrent_kernels_sized);
 
     /* a Gated DeltaNet under transformers' code is counted by its kernels: fla and causal-conv1d
      * unless asked otherwise (a warning says so), the torch fallback for fp32 activations, which
@@ -1273,7 +1273,7 @@ static void test_recurrent_scan_warning(void **state)
     const struct gs_estimate fused = estimate(&gdn, &w);
     assert_false(has_warning(&fused, "recurrent_scan_not_counted"));
     assert_true(has_warning(&fused, "recurrent_kernels_assumed"));
-    assert_true(fused.gated_delta_sized);
+    assert_true(fused.recurrent_kernels_sized);
     assert_int_equal(fused.recurrent_kernels, GS_RECURRENT_FUSED);
     w.training.recurrent_kernels = GS_RECURRENT_TORCH;
     w.training.recurrent_kernels_given = true;
@@ -1296,7 +1296,7 @@ static void test_recurrent_scan_warning(void **state)
     w.training.framework.framework = GS_FW_LITGPT;
     const struct gs_estimate lit = estimate(&gdn, &w);
     assert_true(has_warning(&lit, "recurrent_scan_not_counted"));
-    assert_false(lit.gated_delta_sized);
+    assert_false(lit.recurrent_kernels_sized);
 }
 
 /* LitGPT computes soft-capped attention by hand, not through SDPA (litgpt/model.py

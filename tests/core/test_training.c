@@ -1055,6 +1055,57 @@ static void test_moe_router_fp32(void **state)
     }
 }
 
+/* A small Nemotron-H (h 64; pattern "*M": attention, then a Mamba2 mixer of 4 heads of 16, inner
+ * I = 64, 2 groups of state 8: conv channels I + 2 x 2 x 8 = 96, in_proj output I + 96 + 4 heads =
+ * 164), one sequence of 16 tokens in bf16, LoRA on q_proj and v_proj. The projections' count keeps
+ * (164 + 96 + 64 + 64) x 2 B = 776 B a token, 12,416. mamba_split_conv1d_scan_combined keeps the
+ * in_proj output (164 x 2), the scan's output before the norm (64 x 2) and the norm's fp32 rstd per
+ * group (2 x 4): 464 B a token, 7,424, 4,992 less; under autocast over fp32 weights also its bf16
+ * copy of out_proj's weight, 64 x 64 x 2 = 8,192 a layer. The torch fallback and a padded batch
+ * (Nemotron-H then takes the unfused kernels) keep the projections' count. */
+static void test_mamba2_combined(void **state)
+{
+    (void)state;
+    struct moe_case c;
+    c.arch =
+        fixture_arch("%s", "{\"model_type\":\"nemotron_h\",\"hidden_size\":64,"
+                           "\"vocab_size\":1000,\"num_attention_heads\":4,"
+                           "\"num_key_value_heads\":2,\"head_dim\":16,\"intermediate_size\":128,"
+                           "\"mamba_num_heads\":4,\"mamba_head_dim\":16,\"n_groups\":2,"
+                           "\"ssm_state_size\":8,\"conv_kernel\":4,"
+                           "\"hybrid_override_pattern\":\"*M\"}");
+    fixture_framework_release(&c.par, &c.knobs, GS_FW_TRANSFORMERS, 517);
+    gs_framework_resolve(&c.knobs, GS_ATTN_SDPA, &c.rules);
+    gs_training_defaults(&c.tr);
+    fixture_lora_qv(&c.tr, 8);
+    c.in = sixteen_tokens(&c.arch, &c.par, &c.rules, 2);
+    c.in.trainable = GS_TRAIN_ADAPTERS;
+    c.in.adapters = &c.tr;
+    size_t mamba = c.arch.block_count;
+    for (size_t i = 0; i < c.arch.block_count; i++)
+        if (c.arch.blocks[i].rec.scan == GS_SCAN_MAMBA2_COMBINED)
+            mamba = i;
+    assert_true(mamba < c.arch.block_count);
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    const uint64_t combined = r.stored_bytes;
+    c.in.recurrent_torch = true;
+    assert_false(gs_activation_counts_scan(&c.in, &c.arch.blocks[mamba]));
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.stored_bytes - combined, 12416 - 7424);
+    c.in.recurrent_torch = false;
+    c.in.padding_mask = true;
+    assert_false(gs_activation_counts_scan(&c.in, &c.arch.blocks[mamba]));
+    c.in.padding_mask = false;
+    c.in.autocast = true;
+    c.in.residual_bytes = 4;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    const uint64_t amp = r.stored_bytes;
+    c.arch.blocks[mamba].rec.scan = GS_SCAN_PROJECTIONS;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.stored_bytes - (amp - 8192), 12416 - 7424);
+}
+
 /* A small Qwen3.5 (h 64; Gated DeltaNet of 2 key heads of 16 and 4 value heads of 8: K = 32,
  * V = 32, C = 2K + V = 96 conv channels, in_proj outputs C + V + 2 x 4 = 136; conv kernel 4)
  * whose second layer is the Gated DeltaNet (the first layer's input needs no gradient under
@@ -1785,6 +1836,7 @@ int main(void)
         cmocka_unit_test(test_moe_shared_gate),
         cmocka_unit_test(test_moe_router_fp32),
         cmocka_unit_test(test_gated_delta_net),
+        cmocka_unit_test(test_mamba2_combined),
         cmocka_unit_test(test_gpt_oss_eager_scores),
         cmocka_unit_test(test_softcapping),
         cmocka_unit_test(test_padding_mask_default),

@@ -784,6 +784,24 @@ static void test_recurrent_kernels(void **state)
     assert_int_equal(p.status, 400);
     assert_string_equal(p.errors.items[0].pointer, "/training/recurrent_kernels");
 
+    /* Nemotron-H's Mamba2 layers: counted through mamba-ssm's combined function, not under the
+     * torch fallback (which warns that its scan is not counted) */
+    r = estimate("{\"model\":\"nemotron-h-8b-base-8k\",\"mode\":\"training\",\"training\":{"
+                 "\"batch_size\":1,\"sequence_length\":1024}}",
+                 &p);
+    assert_non_null(r);
+    training = json_object_get(r, "training");
+    assert_string_equal(json_string_value(json_object_get(training, "recurrent_kernels")), "fused");
+    assert_true(has_warning(r, "recurrent_kernels_assumed"));
+    assert_false(has_warning(r, "recurrent_scan_not_counted"));
+    json_decref(r);
+    r = estimate("{\"model\":\"nemotron-h-8b-base-8k\",\"mode\":\"training\",\"training\":{"
+                 "\"batch_size\":1,\"sequence_length\":1024,\"recurrent_kernels\":\"torch\"}}",
+                 &p);
+    assert_non_null(r);
+    assert_true(has_warning(r, "recurrent_scan_not_counted"));
+    json_decref(r);
+
     r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{"
                  "\"batch_size\":1,\"sequence_length\":1024,\"recurrent_kernels\":\"torch\"}}",
                  &p);

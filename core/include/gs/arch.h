@@ -189,6 +189,10 @@ enum gs_scan {
                                  causal conv, fla's chunk_gated_delta_rule or the torch fallback
                                  torch_chunk_gated_delta_rule, the gated RMSNorm (activation.c
                                  gated_delta_bytes) */
+    GS_SCAN_MAMBA2_COMBINED,  /* transformers' Mamba2-family mixers that train through mamba-ssm's
+                                 mamba_split_conv1d_scan_combined (conv, scan, gated RMSNorm and
+                                 out_proj in one autograd Function: activation.c
+                                 mamba2_combined_bytes); its torch fallback is not counted */
 };
 
 enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };

@@ -203,8 +203,8 @@ struct gs_estimate {
     enum gs_loss loss;              /* training only: the loss rule applied */
     enum gs_attn_impl attn_impl;    /* training only: the attention path sized (a model with
                                        no fused path is sized as eager) */
-    bool gated_delta_sized;         /* training only: Gated DeltaNet layers were sized by the
-                                       kernels in recurrent_kernels */
+    bool recurrent_kernels_sized;   /* training only: the model's Gated DeltaNet or Mamba2
+                                       layers were sized by the kernels in recurrent_kernels */
     enum gs_recurrent_kernels recurrent_kernels;
     bool sequence_parallel;         /* training only: sequence parallelism as sized (given, or
                                        the framework's under tensor parallelism) */
