@@ -538,8 +538,8 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
     switch ((enum gs_scan)b->rec.scan) {
     case GS_SCAN_GATED_DELTA_RULE:
         return true;
-    case GS_SCAN_MAMBA2_COMBINED: /* the fused path; a padded batch takes another (Nemotron-H) */
-        return !in->recurrent_torch && !in->padding_mask;
+    case GS_SCAN_MAMBA2_COMBINED: /* the fused path, which a padded batch may leave */
+        return !in->recurrent_torch && !(in->padding_mask && b->rec.padded_unfused);
     case GS_SCAN_PROJECTIONS:
         break;
     }

@@ -985,6 +985,16 @@ static bool padding_mask_cost(const struct gs_activation_input *in, struct gs_ac
                  "transformers integrations/sdpa_attention.py use_gqa_in_sdpa (no GQA under a "
                  "mask), masking_utils.py sdpa_mask; aten attention.cpp "
                  "convert_boolean_attn_mask, preprocess_mask");
+    for (size_t i = 0; i < in->arch->block_count; i++)
+        if (in->arch->blocks[i].rec.padded_unfused &&
+            gs_activation_counts_scan(&unmasked, &in->arch->blocks[i])) {
+            assume(e, "padding_mask_mamba2",
+                   "padded micro-batches also take the Mamba2 layers off their fused path (sized "
+                   "by their projections then, the unfused scan not counted): part of "
+                   "padding_mask_activation_bytes",
+                   "transformers modeling_nemotron_h.py cuda_kernels_forward (input_not_masked)");
+            break;
+        }
     warn(e, "padding_mask_sdpa",
          "the micro-batches carry padding (training.padding_mask), so transformers' SDPA "
          "attention takes its masked path in every layer: padding_mask_activation_bytes more "
@@ -1028,15 +1038,15 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
              "this model's linear-attention or state-space layers are sized by their "
              "projections: what their scan keeps for backward is not counted (Mamba, Kimi Delta "
              "Attention, parallel hybrids, code other than transformers' own, Mamba2 under the "
-             "torch fallback or over a padded batch). Fused kernels keep a few tensors a token; "
-             "a torch fallback keeps chunk-sized fp32 tensors and states, which can exceed the "
-             "rest of the layer");
+             "torch fallback, Nemotron-H over a padded batch). Fused kernels keep a few tensors a "
+             "token; a torch fallback keeps chunk-sized fp32 tensors and states, which can "
+             "exceed the rest of the layer");
     const bool model_code = in->rules != NULL && in->rules->model_qkv_views && !in->rules->compile;
     if (!model_code || !(gated_delta || mamba2))
         return;
     e->recurrent_kernels_sized = true;
     e->recurrent_kernels = in->recurrent_torch ? GS_RECURRENT_TORCH : GS_RECURRENT_FUSED;
-    if (!tr->recurrent_kernels_given && !in->recurrent_torch)
+    if (!tr->recurrent_kernels_given && !in->recurrent_torch && counted)
         warn(e, "recurrent_kernels_assumed",
              gated_delta
                  ? "the Gated DeltaNet layers are sized with flash-linear-attention and "

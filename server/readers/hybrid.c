@@ -483,9 +483,10 @@ static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
         case NH_MAMBA:
             build_mamba2(a, b, &m);
             blk->mixer = GS_MIXER_RECURRENT;
-            /* NemotronHMamba2Mixer.cuda_kernels_forward: in training without a cache or padding,
-             * mamba_split_conv1d_scan_combined */
+            /* NemotronHMamba2Mixer.cuda_kernels_forward: in training without a cache or padding
+             * (input_not_masked), mamba_split_conv1d_scan_combined */
             blk->rec.scan = GS_SCAN_MAMBA2_COMBINED;
+            blk->rec.padded_unfused = true;
             break;
         case NH_ATTENTION:
             attention(a, b, heads, kv_heads, head_dim, attn_bias, false);

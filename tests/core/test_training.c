@@ -1062,7 +1062,8 @@ static void test_moe_router_fp32(void **state)
  * in_proj output (164 x 2), the scan's output before the norm (64 x 2) and the norm's fp32 rstd per
  * group (2 x 4): 464 B a token, 7,424, 4,992 less; under autocast over fp32 weights also its bf16
  * copy of out_proj's weight, 64 x 64 x 2 = 8,192 a layer. The torch fallback and a padded batch
- * (Nemotron-H then takes the unfused kernels) keep the projections' count. */
+ * (Nemotron-H then takes the unfused kernels; Granite 4's mixer does not) keep the projections'
+ * count. */
 static void test_mamba2_combined(void **state)
 {
     (void)state;
@@ -1096,6 +1097,9 @@ static void test_mamba2_combined(void **state)
     c.in.recurrent_torch = false;
     c.in.padding_mask = true;
     assert_false(gs_activation_counts_scan(&c.in, &c.arch.blocks[mamba]));
+    c.arch.blocks[mamba].rec.padded_unfused = false; /* Granite 4's mixer keeps the fused path */
+    assert_true(gs_activation_counts_scan(&c.in, &c.arch.blocks[mamba]));
+    c.arch.blocks[mamba].rec.padded_unfused = true;
     c.in.padding_mask = false;
     c.in.autocast = true;
     c.in.residual_bytes = 4;

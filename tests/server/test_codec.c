@@ -590,6 +590,7 @@ static void test_model_names_by_tokens(void **state)
  * compiled loss answers with that loss, the peak fields and the phase. */
 /* True if the estimate's warnings carry `code`. */
 static json_int_t assumption_value(const json_t *answer, const char *name);
+static bool names(const json_t *list, const char *key, const char *name);
 
 static bool has_warning(json_t *response, const char *code)
 {
@@ -800,6 +801,14 @@ static void test_recurrent_kernels(void **state)
                  &p);
     assert_non_null(r);
     assert_true(has_warning(r, "recurrent_scan_not_counted"));
+    json_decref(r);
+    /* a padded batch takes Nemotron-H's Mamba2 layers off the fused path too */
+    r = estimate("{\"model\":\"nemotron-h-8b-base-8k\",\"mode\":\"training\",\"training\":{"
+                 "\"batch_size\":2,\"sequence_length\":1024,\"padding_mask\":true}}",
+                 &p);
+    assert_non_null(r);
+    assert_true(has_warning(r, "recurrent_scan_not_counted"));
+    assert_true(names(json_object_get(r, "assumptions"), "name", "padding_mask_mamba2"));
     json_decref(r);
 
     r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{"

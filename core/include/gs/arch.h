@@ -179,6 +179,8 @@ struct gs_recurrent {
     bool delta_rule;                     /* a gated delta-rule mixer (Gated DeltaNet, Kimi Delta
                                             Attention) rather than a selective SSM (Mamba) */
     uint8_t scan;                        /* enum gs_scan: whose code the training count follows */
+    bool padded_unfused;                 /* a padded batch leaves the fused training path
+                                            (Nemotron-H's input_not_masked) */
 };
 
 /* What training counts of a recurrent mixer's scan. */
