@@ -264,6 +264,9 @@ static void read_mamba2(struct model_reader *r, struct gs_arch *a)
     const size_t b = gs_arch_new_block(a);
     build_mamba2(a, b, &m);
     a->blocks[b].mixer = GS_MIXER_RECURRENT;
+    /* Mamba2Mixer.cuda_kernels_forward: in training without a cache,
+     * mamba_split_conv1d_scan_combined */
+    a->blocks[b].rec.scan = GS_SCAN_MAMBA2_COMBINED;
     norm(a, b, "norm");
     gs_arch_set_layers(a, L, b);
     hybrid_embeddings(a, "embeddings");

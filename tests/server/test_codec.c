@@ -802,6 +802,15 @@ static void test_recurrent_kernels(void **state)
     assert_non_null(r);
     assert_true(has_warning(r, "recurrent_scan_not_counted"));
     json_decref(r);
+    /* Mamba2 itself (Mamba2Mixer) trains through the same function */
+    r = estimate("{\"model\":\"mamba-codestral-7b-v0.1\",\"mode\":\"training\",\"training\":{"
+                 "\"batch_size\":1,\"sequence_length\":1024}}",
+                 &p);
+    assert_non_null(r);
+    training = json_object_get(r, "training");
+    assert_string_equal(json_string_value(json_object_get(training, "recurrent_kernels")), "fused");
+    assert_false(has_warning(r, "recurrent_scan_not_counted"));
+    json_decref(r);
     /* a padded batch takes Nemotron-H's Mamba2 layers off the fused path too */
     r = estimate("{\"model\":\"nemotron-h-8b-base-8k\",\"mode\":\"training\",\"training\":{"
                  "\"batch_size\":2,\"sequence_length\":1024,\"padding_mask\":true}}",
