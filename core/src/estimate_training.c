@@ -309,9 +309,35 @@ static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct trai
     *quant_state = 0;
     if (plan->tr.method != GS_METHOD_QLORA)
         return gs_dtype_bytes(w->weights, params, ovf);
-    /* QLoRA: linears in nf4, embeddings, norms and head in 16-bit */
-    const uint64_t linear = gs_add(s->linear, s->experts, ovf);
+    /* QLoRA: linears in nf4, embeddings, norms and head in 16-bit; routed experts and their
+     * router in nf4 where they are nn.Linear modules, 16-bit where the model keeps them as bare
+     * parameters (transformers 5.x: fused 3D experts, a TopKRouter's weight), which
+     * bitsandbytes' conversion (replace_with_bnb_linear) does not touch; shared experts are
+     * nn.Linear MLPs either way */
+    const bool experts_16bit = plan->rules.bnb_skips_fused_experts && s->experts > 0;
+    const uint64_t linear = experts_16bit ? s->linear : gs_add(s->linear, s->experts, ovf);
     const uint64_t rest = params - (linear < params ? linear : params);
+    if (experts_16bit) {
+        const uint64_t as_nf4 = plan->tr.double_quant
+                                    ? ceil_div(gs_mul(s->experts, NF4_DQ_NUM, ovf), NF4_DQ_PER)
+                                    : bytes_of(s->experts, NF4_BPP64, ovf);
+        const uint64_t sixteen = gs_mul(s->experts, 2, ovf);
+        assume_value(
+            e, "qlora_experts_16bit_bytes", sixteen > as_nf4 ? sixteen - as_nf4 : 0,
+            "the routed experts and their router stay 16-bit under QLoRA: transformers "
+            "5.x keeps them as bare parameters (the experts' fused gate_up_proj and "
+            "down_proj, the router's weight), and bitsandbytes' 4-bit conversion "
+            "replaces nn.Linear modules only; this is what they hold beyond nf4",
+            "bitsandbytes issue #1849 (fused experts silently stay 16-bit; the Experts4bit "
+            "draft, PR #1965, unmerged); transformers integrations/bitsandbytes.py "
+            "replace_with_bnb_linear");
+        warn(e, "qlora_experts_16bit",
+             "QLoRA quantizes this model's routed experts only where they are nn.Linear modules: "
+             "under transformers 5.x they are fused 3D parameters that bitsandbytes leaves "
+             "16-bit (qlora_experts_16bit_bytes more weights). transformers 4.x "
+             "(framework_version) kept one nn.Linear per expert for most MoE models, and "
+             "Unsloth quantizes the fused experts itself");
+    }
     uint64_t linear_bytes;
     if (plan->tr.double_quant) {
         linear_bytes = ceil_div(gs_mul(linear, NF4_DQ_NUM, ovf), NF4_DQ_PER);

@@ -211,7 +211,7 @@ static const struct row rows[] = {
       .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
-      .moe_weights_after_experts = true,
+      .moe_weights_after_experts = true, .bnb_skips_fused_experts = true,
       .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
       .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
@@ -232,7 +232,7 @@ static const struct row rows[] = {
       .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true, .quant_saves_input = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
-      .moe_weights_after_experts = true,
+      .moe_weights_after_experts = true, .bnb_skips_fused_experts = true,
       .dora_recomputes_base = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
       .sync_each_batch_option = true,

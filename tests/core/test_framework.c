@@ -1299,6 +1299,41 @@ static void test_recurrent_scan_warning(void **state)
     assert_false(lit.recurrent_kernels_sized);
 }
 
+/* QLoRA under transformers 5.x leaves routed experts 16-bit: the model keeps them as fused 3D
+ * parameters, and its router as a bare weight parameter (Qwen3MoeTopKRouter: self.weight =
+ * nn.Parameter(...), F.linear), which bitsandbytes' nn.Linear walker skips (bitsandbytes issue
+ * #1849); 4.x kept an nn.Linear per expert and a Linear gate, which it quantizes. A small
+ * Qwen3-MoE (h 64, 2 layers of 4 experts of 32, SwiGLU): 2 x 4 x 3 x 64 x 32 = 49,152 expert
+ * weights and 2 x 64 x 4 = 512 router weights, 49,664: 27,936 B in nf4 (4.5 bits), 99,328 B in
+ * bf16: 71,392 B more weights on 5.17, said by the assumption and a warning. */
+static void test_qlora_fused_experts(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_arch(
+        "%s", "{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
+              "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+              "\"num_hidden_layers\":2,\"num_experts\":4,\"num_experts_per_tok\":2,"
+              "\"moe_intermediate_size\":32,\"vocab_size\":1000}");
+    const struct gs_model_spec m = spec(arch);
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_INT4, 1, 16);
+    w.training.method = GS_METHOD_QLORA;
+    w.training.method_given = true;
+    w.training.double_quant = false;
+    w.training.framework.framework_version = 457;
+    const struct gs_estimate v4 = estimate(&m, &w);
+    assert_false(has_warning(&v4, "qlora_experts_16bit"));
+    w.training.framework.framework_version = 517;
+    const struct gs_estimate v5 = estimate(&m, &w);
+    assert_true(has_warning(&v5, "qlora_experts_16bit"));
+    assert_int_equal(v5.per_gpu.weights_bytes - v4.per_gpu.weights_bytes, 71392);
+    assert_int_equal(assumption(&v5, "qlora_experts_16bit_bytes")->value, 71392);
+    /* LoRA over a 16-bit base is untouched */
+    w.training.method = GS_METHOD_LORA;
+    w.weights = GS_DTYPE_BF16;
+    const struct gs_estimate lora = estimate(&m, &w);
+    assert_false(has_warning(&lora, "qlora_experts_16bit"));
+}
+
 /* LitGPT computes soft-capped attention by hand, not through SDPA (litgpt/model.py
  * scaled_dot_product_attention: "with softcapping we cannot use SDPA"), so a model with
  * attn_logit_softcapping (Gemma 2) is sized eager under LitGPT, with a warning; transformers'
@@ -1346,6 +1381,7 @@ int main(void)
         cmocka_unit_test(test_fsdp1_no_sync_accumulation),
         cmocka_unit_test(test_litgpt_softcap_eager),
         cmocka_unit_test(test_recurrent_scan_warning),
+        cmocka_unit_test(test_qlora_fused_experts),
         cmocka_unit_test(test_fsdp2_no_sync_accumulation),
         cmocka_unit_test(test_data_parallel_bytes),
         cmocka_unit_test(test_torchtitan_pipeline_fsdp),

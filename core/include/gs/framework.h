@@ -127,6 +127,11 @@ struct gs_framework_rules {
                                    forward (_update_causal_mask), served every layer */
     bool act2fn;                /* activations are transformers' ACT2FN modules (gelu_new in
                                    Python ops); other frameworks' model code calls ATen's */
+    bool bnb_skips_fused_experts;   /* QLoRA leaves routed experts 16-bit: the model keeps them as
+                                       fused 3D nn.Parameters (transformers >= 5.0,
+                                       use_experts_implementation), and bitsandbytes' 4-bit
+                                       conversion replaces nn.Linear modules only (bitsandbytes
+                                       issue #1849, open) */
     bool moe_weights_after_experts; /* the MoE block multiplies each routed expert's output by
                                    its routing weight after the expert (transformers'
                                    SparseMoeBlock loops and Experts classes, LitGPT's
