@@ -913,10 +913,10 @@ static uint64_t first_layer_saving(const struct gs_activation_input *in)
     return 2 * r.per_layer_bytes + ids - r.first_stage_bytes;
 }
 
-/* A small MoE model (its config.json) under a transformers 5.17 request, one sequence of 16
- * bf16 tokens, LoRA r8 on q and v unless `full`. The members point at each other: use it where it
- * was made. */
-struct moe_case {
+/* A small model (its config.json) under a transformers 5.17 request, one sequence of 16 bf16
+ * tokens, LoRA r8 on q and v unless `full`. The members point at each other: use it where it was
+ * made. */
+struct layer_case {
     struct gs_arch arch;
     struct gs_parallelism par;
     struct gs_training_knobs knobs;
@@ -925,10 +925,9 @@ struct moe_case {
     struct gs_activation_input in;
 };
 
-static void moe_case_init(struct moe_case *c, const char *config, bool full)
+static void layer_case_init(struct layer_case *c, const char *config, bool full)
 {
     c->arch = fixture_arch("%s", config);
-    assert_int_equal(c->arch.blocks[0].mlp.kind, GS_MLP_MOE);
     fixture_framework_release(&c->par, &c->knobs, GS_FW_TRANSFORMERS, 517);
     gs_framework_resolve(&c->knobs, GS_ATTN_SDPA, &c->rules);
     gs_training_defaults(&c->tr);
@@ -936,6 +935,24 @@ static void moe_case_init(struct moe_case *c, const char *config, bool full)
     c->in = sixteen_tokens(&c->arch, &c->par, &c->rules, 2);
     c->in.trainable = full ? GS_TRAIN_ALL : GS_TRAIN_ADAPTERS;
     c->in.adapters = &c->tr;
+}
+
+/* The same for a model whose first layer kind routes experts. */
+static void moe_case_init(struct layer_case *c, const char *config, bool full)
+{
+    layer_case_init(c, config, full);
+    assert_int_equal(c->arch.blocks[0].mlp.kind, GS_MLP_MOE);
+}
+
+/* The layer kind whose recurrent scan is `scan` (one there must be). */
+static size_t scan_block(const struct gs_arch *a, enum gs_scan scan)
+{
+    size_t found = a->block_count;
+    for (size_t i = 0; i < a->block_count; i++)
+        if (a->blocks[i].rec.scan == scan)
+            found = i;
+    assert_true(found < a->block_count);
+    return found;
 }
 
 /* One layer's bytes, as stored for backward. */
@@ -968,7 +985,7 @@ static void test_moe_weights_after_experts(void **state)
 {
     (void)state;
     for (int full = 0; full < 2; full++) {
-        struct moe_case c;
+        struct layer_case c;
         moe_case_init(&c, SMALL_QWEN3_MOE, full);
         assert_true(c.rules.moe_weights_after_experts);
         const uint64_t weighed = layer_bytes(&c.in);
@@ -997,7 +1014,7 @@ static void test_moe_weights_after_experts(void **state)
 static void test_moe_gpt_oss_glu(void **state)
 {
     (void)state;
-    struct moe_case c;
+    struct layer_case c;
     moe_case_init(&c,
                   "{\"model_type\":\"gpt_oss\",\"hidden_size\":64,\"intermediate_size\":64,"
                   "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
@@ -1017,7 +1034,7 @@ static void test_moe_gpt_oss_glu(void **state)
 static void test_moe_shared_gate(void **state)
 {
     (void)state;
-    struct moe_case c;
+    struct layer_case c;
     moe_case_init(&c,
                   "{\"model_type\":\"qwen2_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
                   "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
@@ -1038,7 +1055,7 @@ static void test_moe_router_fp32(void **state)
 {
     (void)state;
     for (int full = 0; full < 2; full++) {
-        struct moe_case c;
+        struct layer_case c;
         moe_case_init(
             &c,
             "{\"model_type\":\"glm4_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
@@ -1067,26 +1084,16 @@ static void test_moe_router_fp32(void **state)
 static void test_mamba2_combined(void **state)
 {
     (void)state;
-    struct moe_case c;
-    c.arch =
-        fixture_arch("%s", "{\"model_type\":\"nemotron_h\",\"hidden_size\":64,"
-                           "\"vocab_size\":1000,\"num_attention_heads\":4,"
-                           "\"num_key_value_heads\":2,\"head_dim\":16,\"intermediate_size\":128,"
-                           "\"mamba_num_heads\":4,\"mamba_head_dim\":16,\"n_groups\":2,"
-                           "\"ssm_state_size\":8,\"conv_kernel\":4,"
-                           "\"hybrid_override_pattern\":\"*M\"}");
-    fixture_framework_release(&c.par, &c.knobs, GS_FW_TRANSFORMERS, 517);
-    gs_framework_resolve(&c.knobs, GS_ATTN_SDPA, &c.rules);
-    gs_training_defaults(&c.tr);
-    fixture_lora_qv(&c.tr, 8);
-    c.in = sixteen_tokens(&c.arch, &c.par, &c.rules, 2);
-    c.in.trainable = GS_TRAIN_ADAPTERS;
-    c.in.adapters = &c.tr;
-    size_t mamba = c.arch.block_count;
-    for (size_t i = 0; i < c.arch.block_count; i++)
-        if (c.arch.blocks[i].rec.scan == GS_SCAN_MAMBA2_COMBINED)
-            mamba = i;
-    assert_true(mamba < c.arch.block_count);
+    struct layer_case c;
+    layer_case_init(&c,
+                    "{\"model_type\":\"nemotron_h\",\"hidden_size\":64,"
+                    "\"vocab_size\":1000,\"num_attention_heads\":4,"
+                    "\"num_key_value_heads\":2,\"head_dim\":16,\"intermediate_size\":128,"
+                    "\"mamba_num_heads\":4,\"mamba_head_dim\":16,\"n_groups\":2,"
+                    "\"ssm_state_size\":8,\"conv_kernel\":4,"
+                    "\"hybrid_override_pattern\":\"*M\"}",
+                    false);
+    const size_t mamba = scan_block(&c.arch, GS_SCAN_MAMBA2_COMBINED);
     struct gs_activation_result r;
     assert_true(gs_activation_bytes(&c.in, &r));
     const uint64_t combined = r.stored_bytes;
@@ -1131,26 +1138,17 @@ static void test_mamba2_combined(void **state)
 static void test_gated_delta_net(void **state)
 {
     (void)state;
-    struct moe_case c;
-    c.arch = fixture_arch("%s", "{\"model_type\":\"qwen3_5\",\"text_config\":{\"hidden_size\":64,"
-                                "\"intermediate_size\":128,\"num_attention_heads\":4,"
-                                "\"num_key_value_heads\":2,\"head_dim\":16,\"num_hidden_layers\":2,"
-                                "\"layer_types\":[\"full_attention\",\"linear_attention\"],"
-                                "\"linear_num_key_heads\":2,\"linear_num_value_heads\":4,"
-                                "\"linear_key_head_dim\":16,\"linear_value_head_dim\":8,"
-                                "\"linear_conv_kernel_dim\":4,\"vocab_size\":1000}}");
-    fixture_framework_release(&c.par, &c.knobs, GS_FW_TRANSFORMERS, 517);
-    gs_framework_resolve(&c.knobs, GS_ATTN_SDPA, &c.rules);
-    gs_training_defaults(&c.tr);
-    fixture_lora_qv(&c.tr, 8);
-    c.in = sixteen_tokens(&c.arch, &c.par, &c.rules, 2);
-    c.in.trainable = GS_TRAIN_ADAPTERS;
-    c.in.adapters = &c.tr;
-    size_t gdn = c.arch.block_count;
-    for (size_t i = 0; i < c.arch.block_count; i++)
-        if (c.arch.blocks[i].rec.scan == GS_SCAN_GATED_DELTA_RULE)
-            gdn = i;
-    assert_true(gdn < c.arch.block_count);
+    struct layer_case c;
+    layer_case_init(&c,
+                    "{\"model_type\":\"qwen3_5\",\"text_config\":{\"hidden_size\":64,"
+                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                    "\"num_key_value_heads\":2,\"head_dim\":16,\"num_hidden_layers\":2,"
+                    "\"layer_types\":[\"full_attention\",\"linear_attention\"],"
+                    "\"linear_num_key_heads\":2,\"linear_num_value_heads\":4,"
+                    "\"linear_key_head_dim\":16,\"linear_value_head_dim\":8,"
+                    "\"linear_conv_kernel_dim\":4,\"vocab_size\":1000}}",
+                    false);
+    const size_t gdn = scan_block(&c.arch, GS_SCAN_GATED_DELTA_RULE);
     assert_true(gs_activation_counts_scan(&c.in, &c.arch.blocks[gdn]));
     struct gs_activation_result r;
     assert_true(gs_activation_bytes(&c.in, &r));

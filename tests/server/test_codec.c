@@ -753,80 +753,63 @@ static void test_padding(void **state)
 #undef PAD_REQUEST
 }
 
-/* training.recurrent_kernels: a model with Gated DeltaNet layers (Qwen3.5) is sized with
- * flash-linear-attention and causal-conv1d unless the request names the torch fallback; the
- * echo says which, a warning says it was assumed, the fallback keeps more, another name is a 400
- * at its pointer, and a model without such layers echoes nothing. */
+/* A training request for `model`, 2 x 1,024 tokens, with `extra` training members. */
+static json_t *kernels_estimate(const char *model, const char *extra, struct problem *p)
+{
+    char request[512];
+    snprintf(request, sizeof(request),
+             "{\"model\":\"%s\",\"mode\":\"training\",\"training\":{\"batch_size\":2,"
+             "\"sequence_length\":1024%s}}",
+             model, extra);
+    return estimate(request, p);
+}
+
+/* training.recurrent_kernels: a model with Gated DeltaNet layers (Qwen3.5) or Mamba2 layers
+ * (Nemotron-H, Mamba2) is sized with the fused kernels unless the request names the torch
+ * fallback; the echo says which, a warning says it was assumed, the Gated DeltaNet fallback keeps
+ * more, Mamba2's fallback and Nemotron-H's padded batches warn that their scan is not counted,
+ * another name is a 400 at its pointer, and a model without such layers echoes nothing. */
 static void test_recurrent_kernels(void **state)
 {
     (void)state;
-#define GDN_REQUEST(training)                                                                      \
-    "{\"model\":\"qwen3.5-0.8b\",\"mode\":\"training\",\"training\":{"                             \
-    "\"batch_size\":1,\"sequence_length\":1024" training "}}"
+    static const char torch[] = ",\"recurrent_kernels\":\"torch\"";
+    static const struct {
+        const char *model, *extra;
+        const char *echo; /* training.recurrent_kernels, NULL: absent */
+        bool assumed, uncounted;
+    } cases[] = {
+        {"qwen3.5-0.8b", "", "fused", true, false},
+        {"qwen3.5-0.8b", torch, "torch", false, false},
+        /* Mamba2 layers: counted through mamba-ssm's combined function, not under the torch
+         * fallback nor, for Nemotron-H, over a padded batch */
+        {"nemotron-h-8b-base-8k", "", "fused", true, false},
+        {"nemotron-h-8b-base-8k", torch, "torch", false, true},
+        {"nemotron-h-8b-base-8k", ",\"padding_mask\":true", "fused", false, true},
+        {"mamba-codestral-7b-v0.1", "", "fused", true, false},
+        {"llama-3.1-8b", torch, NULL, false, false},
+    };
     struct problem p;
-    json_t *r = estimate(GDN_REQUEST(""), &p);
-    assert_non_null(r);
-    json_t *training = json_object_get(r, "training");
-    assert_string_equal(json_string_value(json_object_get(training, "recurrent_kernels")), "fused");
-    assert_true(has_warning(r, "recurrent_kernels_assumed"));
-    assert_false(has_warning(r, "recurrent_scan_not_counted"));
-    const json_int_t fused = get_int(r, "per_gpu.activations_bytes");
-    json_decref(r);
+    json_int_t activations[sizeof(cases) / sizeof(cases[0])];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *r = kernels_estimate(cases[i].model, cases[i].extra, &p);
+        assert_non_null(r);
+        const json_t *echo = json_object_get(json_object_get(r, "training"), "recurrent_kernels");
+        if (cases[i].echo == NULL)
+            assert_null(echo);
+        else
+            assert_string_equal(json_string_value(echo), cases[i].echo);
+        assert_int_equal(has_warning(r, "recurrent_kernels_assumed"), cases[i].assumed);
+        assert_int_equal(has_warning(r, "recurrent_scan_not_counted"), cases[i].uncounted);
+        activations[i] = get_int(r, "per_gpu.activations_bytes");
+        if (i == 4) /* the padded batch says the Mamba2 layers are part of its cost */
+            assert_true(names(json_object_get(r, "assumptions"), "name", "padding_mask_mamba2"));
+        json_decref(r);
+    }
+    assert_true(activations[1] > activations[0]); /* the Gated DeltaNet fallback keeps more */
 
-    r = estimate(GDN_REQUEST(",\"recurrent_kernels\":\"torch\""), &p);
-    assert_non_null(r);
-    training = json_object_get(r, "training");
-    assert_string_equal(json_string_value(json_object_get(training, "recurrent_kernels")), "torch");
-    assert_false(has_warning(r, "recurrent_kernels_assumed"));
-    assert_true(get_int(r, "per_gpu.activations_bytes") > fused);
-    json_decref(r);
-
-    assert_null(estimate(GDN_REQUEST(",\"recurrent_kernels\":\"triton\""), &p));
+    assert_null(kernels_estimate("qwen3.5-0.8b", ",\"recurrent_kernels\":\"triton\"", &p));
     assert_int_equal(p.status, 400);
     assert_string_equal(p.errors.items[0].pointer, "/training/recurrent_kernels");
-
-    /* Nemotron-H's Mamba2 layers: counted through mamba-ssm's combined function, not under the
-     * torch fallback (which warns that its scan is not counted) */
-    r = estimate("{\"model\":\"nemotron-h-8b-base-8k\",\"mode\":\"training\",\"training\":{"
-                 "\"batch_size\":1,\"sequence_length\":1024}}",
-                 &p);
-    assert_non_null(r);
-    training = json_object_get(r, "training");
-    assert_string_equal(json_string_value(json_object_get(training, "recurrent_kernels")), "fused");
-    assert_true(has_warning(r, "recurrent_kernels_assumed"));
-    assert_false(has_warning(r, "recurrent_scan_not_counted"));
-    json_decref(r);
-    r = estimate("{\"model\":\"nemotron-h-8b-base-8k\",\"mode\":\"training\",\"training\":{"
-                 "\"batch_size\":1,\"sequence_length\":1024,\"recurrent_kernels\":\"torch\"}}",
-                 &p);
-    assert_non_null(r);
-    assert_true(has_warning(r, "recurrent_scan_not_counted"));
-    json_decref(r);
-    /* Mamba2 itself (Mamba2Mixer) trains through the same function */
-    r = estimate("{\"model\":\"mamba-codestral-7b-v0.1\",\"mode\":\"training\",\"training\":{"
-                 "\"batch_size\":1,\"sequence_length\":1024}}",
-                 &p);
-    assert_non_null(r);
-    training = json_object_get(r, "training");
-    assert_string_equal(json_string_value(json_object_get(training, "recurrent_kernels")), "fused");
-    assert_false(has_warning(r, "recurrent_scan_not_counted"));
-    json_decref(r);
-    /* a padded batch takes Nemotron-H's Mamba2 layers off the fused path too */
-    r = estimate("{\"model\":\"nemotron-h-8b-base-8k\",\"mode\":\"training\",\"training\":{"
-                 "\"batch_size\":2,\"sequence_length\":1024,\"padding_mask\":true}}",
-                 &p);
-    assert_non_null(r);
-    assert_true(has_warning(r, "recurrent_scan_not_counted"));
-    assert_true(names(json_object_get(r, "assumptions"), "name", "padding_mask_mamba2"));
-    json_decref(r);
-
-    r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{"
-                 "\"batch_size\":1,\"sequence_length\":1024,\"recurrent_kernels\":\"torch\"}}",
-                 &p);
-    assert_non_null(r);
-    assert_null(json_object_get(json_object_get(r, "training"), "recurrent_kernels"));
-    json_decref(r);
-#undef GDN_REQUEST
 }
 
 /* training.padding_mask: padded micro-batches under transformers' SDPA take the masked path in
