@@ -573,8 +573,8 @@ static uint64_t mamba2_combined_bytes(struct acc *c, const struct gs_activation_
 }
 
 /* What a Gated DeltaNet layer keeps for backward under transformers' own code
- * (modeling_qwen3_5.py Qwen3_5GatedDeltaNet.forward; Qwen3-Next's is the same but for its fused
- * in_proj_qkvz, whose q/k/v torch.cat copy is what the conv reads), by autograd's rules (an op
+ * (modeling_qwen3_5.py Qwen3_5GatedDeltaNet.forward; Qwen3-Next's differs: fla's
+ * FusedRMSNormGated where installed, and an older torch fallback), by autograd's rules (an op
  * keeps the operands its backward reads; an autograd.Function what it saves), per token with
  * Hv value heads of dv, Hk key heads of dk, V = Hv x dv, K = Hk x dk, C = 2K + V conv channels:
  * - the conv's input, C (CausalConv1dFn saves x; F.conv1d its input, under autocast its 16-bit

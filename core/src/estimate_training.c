@@ -1062,11 +1062,11 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
     if (uncounted)
         warn(e, "recurrent_scan_not_counted",
              "this model's linear-attention or state-space layers are sized by their "
-             "projections: what their scan keeps for backward is not counted (Mamba, Kimi Delta "
-             "Attention, parallel hybrids, code other than transformers' own, Mamba2 under the "
-             "torch fallback, Nemotron-H over a padded batch). Fused kernels keep a few tensors a "
-             "token; a torch fallback keeps chunk-sized fp32 tensors and states, which can "
-             "exceed the rest of the layer");
+             "projections: what their scan keeps for backward is not counted (Mamba v1, "
+             "Qwen3-Next's Gated DeltaNet, Kimi Delta Attention, parallel hybrids, code other "
+             "than transformers' own, Mamba2 under the torch fallback, Nemotron-H over a padded "
+             "batch). Fused kernels keep a few tensors a token; a torch fallback keeps "
+             "chunk-sized fp32 tensors and states, which can exceed the rest of the layer");
     const bool model_code = in->rules != NULL && in->rules->model_qkv_views && !in->rules->compile;
     if (!model_code || !(gated_delta || mamba2))
         return;

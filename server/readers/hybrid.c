@@ -741,7 +741,7 @@ static void build_gdn(struct gs_arch *a, size_t b, const struct gdn *g)
                                      .state_heads = g->v_heads, .state_rows = g->v_dim,
                                      .state_cols = g->k_dim, .in_width = qkvz + ba,
                                      .inner = value_dim, .fp32_state = false,
-                                     .delta_rule = true, .scan = GS_SCAN_GATED_DELTA_RULE};
+                                     .delta_rule = true};
     gs_block_module(a, b, "in_proj_qkvz", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
                     GS_MOD_QUANT, h, qkvz, 1);
     gs_block_module(a, b, "in_proj_ba", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,

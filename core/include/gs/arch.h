@@ -187,10 +187,10 @@ struct gs_recurrent {
 enum gs_scan {
     GS_SCAN_PROJECTIONS,      /* its projections, conv and out_proj input only: the scan's own
                                  saved tensors are not counted (the estimate warns) */
-    GS_SCAN_GATED_DELTA_RULE, /* transformers' Qwen3NextGatedDeltaNet / Qwen3_5GatedDeltaNet:
-                                 causal conv, fla's chunk_gated_delta_rule or the torch fallback
-                                 torch_chunk_gated_delta_rule, the gated RMSNorm (activation.c
-                                 gated_delta_bytes) */
+    GS_SCAN_GATED_DELTA_RULE, /* transformers' Qwen3_5GatedDeltaNet: causal conv, fla's
+                                 chunk_gated_delta_rule or the torch fallback
+                                 torch_chunk_gated_delta_rule, the eager gated RMSNorm
+                                 (activation.c gated_delta_bytes) */
     GS_SCAN_MAMBA2_COMBINED,  /* transformers' Mamba2-family mixers that train through mamba-ssm's
                                  mamba_split_conv1d_scan_combined (conv, scan, gated RMSNorm and
                                  out_proj in one autograd Function: activation.c
