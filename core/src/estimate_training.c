@@ -295,6 +295,16 @@ static uint64_t bytes_of(uint64_t n, uint64_t bpp64, bool *ovf)
     return ceil_div(gs_mul(n, bpp64, ovf), GS_BPP_UNIT);
 }
 
+/* Whether the model's transformers code keeps its experts as 3D parameters in every release
+ * (gs_moe.experts_fused), which bitsandbytes' nn.Linear walker skips on 4.x rows too. */
+static bool experts_fused(const struct gs_model_spec *m)
+{
+    for (size_t i = 0; m->has_arch && i < m->arch.block_count; i++)
+        if (m->arch.blocks[i].mlp.experts_fused)
+            return true;
+    return false;
+}
+
 /* The frozen base of a LoRA/QLoRA run on one GPU, stored at its precision. *quant_state gets the
  * part of it that is QLoRA's quantization constants (the absmax of each block of 64, and with
  * double quantization their own constants): bitsandbytes keeps them in each Params4bit's
@@ -302,7 +312,7 @@ static uint64_t bytes_of(uint64_t n, uint64_t bpp64, bool *ovf)
  * self.module.quant_state = quant_state), so a sharder that partitions parameters (FSDP's flat
  * parameter, ZeRO-3) and its CPU offload leave them whole on every GPU. */
 static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct train_plan *plan,
-                                  const struct shard *s, struct gs_estimate *e,
+                                  const struct shard *s, bool experts_fused, struct gs_estimate *e,
                                   uint64_t *quant_state, bool *ovf)
 {
     const uint64_t params = gs_add(s->dense, s->experts, ovf);
@@ -314,7 +324,8 @@ static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct trai
      * parameters (transformers 5.x: fused 3D experts, a TopKRouter's weight), which
      * bitsandbytes' conversion (replace_with_bnb_linear) does not touch; shared experts are
      * nn.Linear MLPs either way */
-    const bool experts_16bit = plan->rules.bnb_skips_fused_experts && s->experts > 0;
+    const bool experts_16bit = s->experts > 0 && (plan->rules.bnb_skips_fused_experts ||
+                                                  (experts_fused && plan->rules.model_qkv_views));
     const uint64_t linear = experts_16bit ? s->linear : gs_add(s->linear, s->experts, ovf);
     const uint64_t rest = params - (linear < params ? linear : params);
     if (experts_16bit) {
@@ -325,18 +336,20 @@ static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct trai
         assume_value(
             e, "qlora_experts_16bit_bytes", sixteen > as_nf4 ? sixteen - as_nf4 : 0,
             "the routed experts and their router stay 16-bit under QLoRA: transformers "
-            "5.x keeps them as bare parameters (the experts' fused gate_up_proj and "
-            "down_proj, the router's weight), and bitsandbytes' 4-bit conversion "
-            "replaces nn.Linear modules only; this is what they hold beyond nf4",
+            "keeps them as bare parameters (the experts' fused gate_up_proj and down_proj, "
+            "the router's weight: every MoE from 5.0, GPT-OSS and Llama 4 before), and "
+            "bitsandbytes' 4-bit conversion replaces nn.Linear modules only; this is what "
+            "they hold beyond nf4",
             "bitsandbytes issue #1849 (fused experts silently stay 16-bit; the Experts4bit "
             "draft, PR #1965, unmerged); transformers integrations/bitsandbytes.py "
             "replace_with_bnb_linear");
         warn(e, "qlora_experts_16bit",
              "QLoRA quantizes this model's routed experts only where they are nn.Linear modules: "
-             "under transformers 5.x they are fused 3D parameters that bitsandbytes leaves "
-             "16-bit (qlora_experts_16bit_bytes more weights). transformers 4.x "
-             "(framework_version) kept one nn.Linear per expert for most MoE models, and "
-             "Unsloth quantizes the fused experts itself");
+             "here they are fused 3D parameters (every MoE under transformers 5.x; GPT-OSS and "
+             "Llama 4 under 4.x too) that bitsandbytes leaves 16-bit "
+             "(qlora_experts_16bit_bytes more weights). transformers 4.x (framework_version) "
+             "kept one nn.Linear per expert for most other MoE models, and Unsloth quantizes "
+             "the fused experts itself");
     }
     uint64_t linear_bytes;
     if (plan->tr.double_quant) {
@@ -850,7 +863,7 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     if (plan->lora) {
         t_dense = ceil_div(plan->adapters, gs_mul(par->tensor, par->pipeline, ovf));
         t_experts = 0;
-        frozen = frozen_base_bytes(w, plan, &s, e, &quant_state, ovf);
+        frozen = frozen_base_bytes(w, plan, &s, experts_fused(m), e, &quant_state, ovf);
     }
     e->trainable_parameters = plan->lora ? plan->adapters : e->parameters;
 

@@ -532,6 +532,7 @@ static void read_gpt_oss(struct model_reader *r, struct gs_arch *a)
     plan.experts.expert_bias = true;
     plan.experts.router_bias = true;
     plan.experts.router_name = "router";
+    plan.experts.experts_fused = true; /* GptOssExperts: gate_up_proj, down_proj (3D) */
     decoder_moe_every(r, &plan, 1);
     const struct decoder_traits t = {.norms = 2, .qkv_bias = true, .o_bias = true, .sinks = true};
     decoder_build(r, a, &plan, &t);

@@ -767,6 +767,7 @@ static void read_llama4_text(struct model_reader *t, struct gs_arch *a)
     decoder_read_experts(t, &plan, true);
     plan.experts.shared_width = plan.intermediate;
     plan.experts.router_name = "feed_forward.router";
+    plan.experts.experts_fused = true; /* Llama4TextExperts: gate_up_proj, down_proj (3D) */
     plan.window = rd_dim(t, NAMES("attention_chunk_size"), false, 0);
     const bool bias = rd_flag(t, "attention_bias", false);
     /* moe_layers, else every step-th layer from step - 1 */

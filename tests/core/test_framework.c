@@ -1327,6 +1327,16 @@ static void test_qlora_fused_experts(void **state)
     assert_true(has_warning(&v5, "qlora_experts_16bit"));
     assert_int_equal(v5.per_gpu.weights_bytes - v4.per_gpu.weights_bytes, 71392);
     assert_int_equal(assumption(&v5, "qlora_experts_16bit_bytes")->value, 71392);
+    /* GPT-OSS kept its experts fused (GptOssExperts) on 4.x too */
+    const struct gs_model_spec oss = spec(fixture_arch(
+        "%s", "{\"model_type\":\"gpt_oss\",\"hidden_size\":64,\"intermediate_size\":64,"
+              "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+              "\"num_hidden_layers\":2,\"num_local_experts\":4,\"num_experts_per_tok\":2,"
+              "\"vocab_size\":1000}"));
+    w.training.framework.framework_version = 457;
+    const struct gs_estimate oss4 = estimate(&oss, &w);
+    assert_true(has_warning(&oss4, "qlora_experts_16bit"));
+    w.training.framework.framework_version = 517;
     /* LoRA over a 16-bit base is untouched */
     w.training.method = GS_METHOD_LORA;
     w.weights = GS_DTYPE_BF16;

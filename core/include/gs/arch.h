@@ -224,6 +224,7 @@ struct gs_mlp {
                               (Qwen-MoE's shared_expert_gate) */
     bool router_fp32;      /* the router runs F.linear(hidden_states.type(torch.float32),
                               self.weight.type(torch.float32)) (DeepSeek-V3, GLM-4.5) */
+    bool experts_fused;    /* gs_moe.experts_fused: 3D expert parameters in 4.x releases too */
 };
 
 /* One kind of layer. */

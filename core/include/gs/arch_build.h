@@ -94,6 +94,9 @@ struct gs_moe {
     bool router_fp32;        /* the router casts its input and weight to fp32 (DeepSeek-V3's and
                                 GLM-4.5's TopkRouter) */
     const char *router_name; /* "gate" when NULL */
+    bool experts_fused;      /* transformers keeps the experts as fused 3D parameters in every
+                                release, 4.x too (GPT-OSS's GptOssExperts, Llama 4's
+                                Llama4TextExperts), not only from 5.0 */
 };
 
 /* Routed experts (each a gated MLP of `width`), the router, shared experts. */
