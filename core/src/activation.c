@@ -530,10 +530,14 @@ static void moe_after_experts(struct acc *c, const struct gs_activation_input *i
         p->partitioned = add(c, p->partitioned, mul(c, tokens, add(c, mul(c, e, h), e)));
 }
 
+bool gs_activation_model_code(const struct gs_activation_input *in)
+{
+    return in->rules != NULL && in->rules->model_qkv_views && !in->rules->compile;
+}
+
 bool gs_activation_counts_scan(const struct gs_activation_input *in, const struct gs_block *b)
 {
-    if (b->mixer != GS_MIXER_RECURRENT || in->rules == NULL || !in->rules->model_qkv_views ||
-        in->rules->compile)
+    if (b->mixer != GS_MIXER_RECURRENT || !gs_activation_model_code(in))
         return false;
     switch ((enum gs_scan)b->rec.scan) {
     case GS_SCAN_GATED_DELTA_RULE:

@@ -295,6 +295,14 @@ static uint64_t bytes_of(uint64_t n, uint64_t bpp64, bool *ovf)
     return ceil_div(gs_mul(n, bpp64, ovf), GS_BPP_UNIT);
 }
 
+/* `n` weights in nf4 (blocks of 64 with an fp32 absmax: 4.5 bits; with double quantization the
+ * absmax re-quantized to 8 bits per block of 256: 2113 bytes per 4096 weights). */
+static uint64_t nf4_bytes(uint64_t n, bool double_quant, bool *ovf)
+{
+    return double_quant ? ceil_div(gs_mul(n, NF4_DQ_NUM, ovf), NF4_DQ_PER)
+                        : bytes_of(n, NF4_BPP64, ovf);
+}
+
 /* Whether the model's transformers code keeps its experts as 3D parameters in every release
  * (gs_moe.experts_fused), which bitsandbytes' nn.Linear walker skips on 4.x rows too. */
 static bool experts_fused(const struct gs_model_spec *m)
@@ -329,9 +337,7 @@ static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct trai
     const uint64_t linear = experts_16bit ? s->linear : gs_add(s->linear, s->experts, ovf);
     const uint64_t rest = params - (linear < params ? linear : params);
     if (experts_16bit) {
-        const uint64_t as_nf4 = plan->tr.double_quant
-                                    ? ceil_div(gs_mul(s->experts, NF4_DQ_NUM, ovf), NF4_DQ_PER)
-                                    : bytes_of(s->experts, NF4_BPP64, ovf);
+        const uint64_t as_nf4 = nf4_bytes(s->experts, plan->tr.double_quant, ovf);
         const uint64_t sixteen = gs_mul(s->experts, 2, ovf);
         assume_value(
             e, "qlora_experts_16bit_bytes", sixteen > as_nf4 ? sixteen - as_nf4 : 0,
@@ -351,16 +357,14 @@ static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct trai
              "kept one nn.Linear per expert for most other MoE models, and Unsloth quantizes "
              "the fused experts itself");
     }
-    uint64_t linear_bytes;
+    const uint64_t linear_bytes = nf4_bytes(linear, plan->tr.double_quant, ovf);
     if (plan->tr.double_quant) {
-        linear_bytes = ceil_div(gs_mul(linear, NF4_DQ_NUM, ovf), NF4_DQ_PER);
         assume(e, "qlora_base",
                "nf4 with double quantization: 4.127 bits per linear weight (4 + 8/64 + "
                "32/(64*256)); embeddings, norms and the head stay 16-bit",
                "bitsandbytes quantize_4bit (blocksize 64, absmax re-quantized per 256); QLoRA "
                "paper section 3");
     } else {
-        linear_bytes = bytes_of(linear, NF4_BPP64, ovf);
         assume(e, "qlora_base",
                "nf4 without double quantization: 4.5 bits per linear weight (4 + 32/64); "
                "embeddings, norms and the head stay 16-bit",
@@ -1080,8 +1084,7 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
              "than transformers' own, Mamba2 under the torch fallback, Nemotron-H over a padded "
              "batch). Fused kernels keep a few tensors a token; a torch fallback keeps "
              "chunk-sized fp32 tensors and states, which can exceed the rest of the layer");
-    const bool model_code = in->rules != NULL && in->rules->model_qkv_views && !in->rules->compile;
-    if (!model_code || !(gated_delta || mamba2))
+    if (!gs_activation_model_code(in) || !(gated_delta || mamba2))
         return;
     e->recurrent_kernels_sized = true;
     e->recurrent_kernels = in->recurrent_torch ? GS_RECURRENT_TORCH : GS_RECURRENT_FUSED;

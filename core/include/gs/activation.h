@@ -89,6 +89,10 @@ struct gs_activation_result {
     uint64_t total_bytes;       /* the most loaded stage: stored + logits where they meet */
 };
 
+/* Whether the model's own transformers code runs, not compiled: what the recurrent scans' counts
+ * follow (gs_activation_counts_scan). */
+bool gs_activation_model_code(const struct gs_activation_input *in);
+
 /* Whether the count follows block `b`'s recurrent scan (gs_recurrent.scan): a Gated DeltaNet
  * run by the model's own transformers code, not compiled. Other recurrent mixers are sized by
  * their projections alone. */
