@@ -106,7 +106,9 @@ static int read_enum(const json_t *section, const char *base, const char *key,
 }
 
 /* One target name: a module name as PEFT's target_modules takes it (letters,
- * digits, '_' and '.'), checked against the model's modules by the core. */
+ * digits, '_' and '.'), checked against the model's modules by the core, or the
+ * every-linear shorthand in either spelling: PEFT's own "all-linear"
+ * (peft/utils/constants.py INCLUDE_LINEAR_LAYERS_SHORTHAND) is what users paste. */
 static bool read_target(const json_t *name, const char *where, struct gs_training *out,
                         struct gs_error *err)
 {
@@ -116,6 +118,8 @@ static bool read_target(const json_t *name, const char *where, struct gs_trainin
                      jsonv_type_name(name));
         return false;
     }
+    if (strcmp(s, "all-linear") == 0)
+        s = GS_LORA_ALL_LINEAR;
     const size_t n = strlen(s);
     bool plain = n > 0 && n < GS_LORA_NAME_MAX;
     for (size_t i = 0; plain && i < n; i++)
@@ -123,7 +127,7 @@ static bool read_target(const json_t *name, const char *where, struct gs_trainin
     if (!plain) {
         gs_error_add(err, GS_ERR_INVALID, where,
                      "must be a module name (letters, digits, '_' and '.', under %d characters) "
-                     "such as \"q_proj\", or \"all_linear\"",
+                     "such as \"q_proj\", or \"all_linear\" (PEFT's \"all-linear\")",
                      GS_LORA_NAME_MAX);
         return false;
     }

@@ -317,6 +317,37 @@ static void test_lora_through_the_api(void **state)
     json_decref(r);
 }
 
+/* PEFT's own spelling of the every-linear shorthand (target_modules="all-linear",
+ * peft/utils/constants.py INCLUDE_LINEAR_LAYERS_SHORTHAND) names the same targets as
+ * all_linear, alone or in a list: Llama-3.1-8B, r = 8, every linear of the 32 layers:
+ * 8 x 32 x [(4096 + 4096) + 2 (4096 + 1024) + (4096 + 4096) + 2 (4096 + 14336)
+ * + (14336 + 4096)] = 20,971,520. Other spellings stay 400s. */
+static void test_lora_all_linear_spellings(void **state)
+{
+    (void)state;
+    static const char *const requests[] = {
+        "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"lora\":"
+        "{\"rank\":8,\"targets\":\"all-linear\"}}}",
+        "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"lora\":"
+        "{\"rank\":8,\"targets\":[\"all_linear\"]}}}",
+        "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"lora\":"
+        "{\"rank\":8,\"targets\":[\"q_proj\",\"all-linear\"]}}}",
+    };
+    struct problem p;
+    for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
+        json_t *r = estimate(requests[i], &p);
+        assert_non_null(r);
+        assert_int_equal(get_int(r, "model.trainable_parameters"), 20971520LL);
+        json_decref(r);
+    }
+    assert_null(estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":"
+                         "{\"lora\":{\"targets\":\"all-linears\"}}}",
+                         &p));
+    assert_int_equal(p.status, 400);
+    assert_true(p.errors.count > 0);
+    assert_string_equal(p.errors.items[0].pointer, "/training/lora/targets");
+}
+
 /* Dropout masks only when the config's dropout is non-zero (1-byte masks as
  * Korthikanti et al. 2022, Table 2, count them; docs/training-peaks.md, What
  * each layer saves and Attention: `training.attn_implementation`). GPT-2
@@ -1645,6 +1676,7 @@ int main(void)
         cmocka_unit_test(test_gemma_config_defaults),
         cmocka_unit_test(test_published_counts_from_configs),
         cmocka_unit_test(test_lora_through_the_api),
+        cmocka_unit_test(test_lora_all_linear_spellings),
         cmocka_unit_test(test_dropout_from_config),
         cmocka_unit_test(test_t5_layers_under_autocast),
         cmocka_unit_test(test_sdpa_wide_heads_warning),
