@@ -272,6 +272,13 @@ static enum gs_status resolve_method(const struct gs_model_spec *m, const struct
     return gs_lora_parameters(&m->arch, tr, &plan->adapters, err);
 }
 
+/* Whether `regime` keeps the trained parameters (a LoRA's adapters) in 16 bits on the model. */
+static bool adapters_16bit(enum gs_regime regime)
+{
+    return regime == GS_REGIME_BF16_PURE || regime == GS_REGIME_BF16_MIXED ||
+           regime == GS_REGIME_FP16_MIXED;
+}
+
 static enum gs_status resolve_regime(const struct gs_workload *w, struct train_plan *plan,
                                      struct gs_estimate *e, struct gs_error *err)
 {
@@ -1966,6 +1973,13 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
         return st;
     attention_path(m, &plan.tr, e);
     gs_framework_resolve(&plan.tr.framework, plan.tr.attn_impl, &plan.rules);
+    /* PEFT casts an adapter's input only where its dtype differs from the adapter's
+     * (tuners_utils.py BaseTunerLayer._cast_input_dtype: `x.dtype == dtype` returns x), so
+     * adapters a regime keeps in 16 bits (bf16_pure, bf16_mixed, fp16_mixed; TRL's SFTTrainer
+     * casts a quantized model's trainable parameters to bf16 from 0.26, trl PR #4577) read the
+     * 16-bit input itself and keep no copy of it */
+    if (plan.lora && adapters_16bit(plan.regime))
+        plan.rules.adapters_fp32 = false;
     sdpa_kernel_notes(m, w, &plan, e);
     st = sequence_parallel_default(m, &plan, e, err);
     if (st != GS_OK)
@@ -1996,10 +2010,14 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     explain_rules(&plan, e);
 
     assume(e, "training_regime", regime_detail(plan.regime),
-           plan.lora && plan.tr.regime == GS_REGIME_NONE
-               ? "PEFT get_peft_model autocast_adapter_dtype=True upcasts adapters to fp32"
-               : "DeepSpeed memory.rst (fp32: 16 B/param with Adam); ZeRO paper K = 12 for mixed "
-                 "precision");
+           !plan.lora || plan.tr.regime != GS_REGIME_NONE
+               ? "DeepSpeed memory.rst (fp32: 16 B/param with Adam); ZeRO paper K = 12 for mixed "
+                 "precision"
+           : plan.tr.method == GS_METHOD_QLORA
+               ? "PEFT get_peft_model autocast_adapter_dtype=True upcasts adapters to fp32; "
+                 "TRL's SFTTrainer (0.26 on, trl PR #4577) casts a quantized model's adapters "
+                 "back to bf16: say regime bf16_pure for it"
+               : "PEFT get_peft_model autocast_adapter_dtype=True upcasts adapters to fp32");
     assume(e, "optimizer", optimizer_detail(plan.tr.optimizer),
            "PyTorch and bitsandbytes optimizer state layouts");
     if (plan.lora)
