@@ -131,9 +131,9 @@ static void dora_bytes(struct acc *c, const struct gs_activation_input *in,
 
 /* Does this linear keep its input for backward? Full training: its weight
  * has a gradient. Adapters: a 4-bit base layer that saves its input whatever
- * trains (bitsandbytes MatMul4Bit: ctx.tensors = (A, B)), or an adapter
- * whose lora_A reads the input itself (no dropout); a frozen 16-bit layer
- * needs only its weight for the input gradient. */
+ * trains (bitsandbytes MatMul4Bit before 0.43.2: ctx.tensors = (A, B); PR #1270
+ * made it (None, B)), or an adapter whose lora_A reads the input itself (no
+ * dropout); a frozen 16-bit layer needs only its weight for the input gradient. */
 static bool linear_saves(const struct gs_activation_input *in, const struct gs_module *m,
                          bool adapted, bool cast)
 {

@@ -1189,18 +1189,17 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
     assume(e, "activations",
            "per layer, the tensors autograd saves: norm inputs (an eager RMSNorm's fp32 copy), "
            "the inputs of linears whose weight trains, carries an adapter or is a 4-bit "
-           "bitsandbytes layer, LoRA dropout copies, Q/K/V as the attention kernel takes them "
-           "(repeated to every head where the framework repeats K/V; a V sliced from a fused QKV "
-           "output keeps that output), the attention output (and o_proj's copy of it where the "
-           "query reaches a flash kernel contiguous), the MLP's gate, activation (by what the "
-           "function keeps), up and down inputs, q/k norms over Q and K, dropout masks, the fp32 "
-           "log-sum-exp (SDPA, flash, flex) or eager attention's softmax output and its 16-bit "
-           "copy, and under transformers' SDPA the mask of a sliding-window layer once the keys "
-           "reach the window, and of every layer of a padded batch (the additive copy aten "
-           "makes, batch x sequence^2; K/V repeated then); PEFT's fp32 adapters "
-           "keep their own copy of their input; autocast keeps 16-bit "
-           "copies per linear and fp32 norms and softmax; compiled code keeps no fp32 "
-           "intermediate",
+           "bitsandbytes layer before 0.43.2, LoRA dropout copies, Q/K/V as the attention kernel "
+           "takes them (repeated to every head where the framework repeats K/V; a V sliced from a "
+           "fused QKV output keeps that output), the attention output (and o_proj's copy of it "
+           "where the query reaches a flash kernel contiguous), the MLP's gate, activation (by "
+           "what the function keeps), up and down inputs, q/k norms over Q and K, dropout masks, "
+           "the fp32 log-sum-exp (SDPA, flash, flex) or eager attention's softmax output and its "
+           "16-bit copy, and under transformers' SDPA the mask of a sliding-window layer once the "
+           "keys reach the window, and of every layer of a padded batch (the additive copy aten "
+           "makes, batch x sequence^2; K/V repeated then); PEFT's fp32 adapters keep their own "
+           "copy of their input; autocast keeps 16-bit copies per linear and fp32 norms and "
+           "softmax; compiled code keeps no fp32 intermediate",
            "Korthikanti et al. 2022 (arXiv 2205.05198), generalized per module in "
            "docs/training-peaks.md; the framework's code named in training_framework");
     return true;

@@ -73,7 +73,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.46-4.47 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true,
-      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
@@ -84,7 +84,7 @@ static const struct row rows[] = {
                 "returns the 16-bit logits; Trainer.training_step backward after compute_loss "
                 "returned; optim adamw_torch; LlamaRMSNorm upcast; repeat_kv; LlamaSdpaAttention "
                 "makes q contiguous only under a mask (the memory-efficient kernel then); "
-                "bitsandbytes MatMul4Bit saves A; "
+                "bitsandbytes >= 0.43.2 MatMul4Bit keeps no input (PR #1270); "
                 "every accumulating micro-batch under accelerator.no_sync whatever "
                 "sync_each_batch says (trainer.py: context = functools.partial("
                 "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
@@ -98,7 +98,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.48 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
-      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
@@ -109,7 +109,7 @@ static const struct row rows[] = {
                 "returns the 16-bit logits; Trainer.training_step backward after compute_loss "
                 "returned; optim adamw_torch; LlamaRMSNorm upcast; integrations/sdpa_attention.py "
                 "repeat_kv and query = query.contiguous() (until PR #40315); bitsandbytes "
-                "MatMul4Bit saves A; "
+                ">= 0.43.2 MatMul4Bit keeps no input (PR #1270); "
                 "every accumulating micro-batch under accelerator.no_sync whatever "
                 "sync_each_batch says (trainer.py: context = functools.partial("
                 "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
@@ -122,7 +122,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.49-4.52 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
-      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
@@ -132,8 +132,8 @@ static const struct row rows[] = {
                 "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
                 "optim adamw_torch; LlamaRMSNorm upcast; integrations/sdpa_attention.py repeat_kv "
-                "and query = query.contiguous() (until PR #40315); bitsandbytes MatMul4Bit "
-                "saves A; "
+                "and query = query.contiguous() (until PR #40315); bitsandbytes >= 0.43.2 "
+                "MatMul4Bit keeps no input (PR #1270); "
                 "every accumulating micro-batch under accelerator.no_sync whatever "
                 "sync_each_batch says (trainer.py: context = functools.partial("
                 "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
@@ -147,7 +147,7 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .sdpa_bool_mask = true,
-      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
@@ -158,8 +158,8 @@ static const struct row rows[] = {
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
                 "optim adamw_torch; LlamaRMSNorm upcast; integrations/sdpa_attention.py repeat_kv "
                 "and query = query.contiguous() (until PR #40315); masking_utils.py sdpa_mask "
-                "(boolean); bitsandbytes MatMul4Bit "
-                "saves A; "
+                "(boolean); bitsandbytes >= 0.43.2 MatMul4Bit "
+                "keeps no input (PR #1270); "
                 "every accumulating micro-batch under accelerator.no_sync whatever "
                 "sync_each_batch says (trainer.py: context = functools.partial("
                 "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
@@ -177,7 +177,7 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
-      .quant_saves_input = true, .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
@@ -188,7 +188,8 @@ static const struct row rows[] = {
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
                 "optim adamw_torch; LlamaRMSNorm upcast; repeat_kv in eager attention; "
                 "sdpa_attention.py use_gqa_in_sdpa (PR #39412) and the query as the model "
-                "rotated it (PR #40315); bitsandbytes MatMul4Bit saves A; "
+                "rotated it (PR #40315); bitsandbytes >= 0.43.2 MatMul4Bit keeps no input "
+                "(PR #1270); "
                 "every accumulating micro-batch under accelerator.no_sync whatever "
                 "sync_each_batch says (trainer.py: context = functools.partial("
                 "self.accelerator.no_sync, model=model) if i != len(batch_samples) - 1; "
@@ -209,7 +210,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.0-5.1 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .sdpa_gqa_native = true,
-      .sdpa_bool_mask = true, .quant_saves_input = true,
+      .sdpa_bool_mask = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .moe_weights_after_experts = true, .bnb_skips_fused_experts = true,
       .dora_recomputes_base = true,
@@ -219,7 +220,8 @@ static const struct row rows[] = {
                 "padded instead of shifted logits; training_args.py default_optim "
                 "adamw_torch_fused (torch >= 2.8); modeling_llama.py eager_attention_forward "
                 "softmax(dtype=torch.float32).to(query.dtype); LlamaRMSNorm upcast; "
-                "bitsandbytes MatMul4Bit saves A; every accumulating micro-batch under "
+                "bitsandbytes >= 0.43.2 MatMul4Bit keeps no input (PR #1270); every accumulating "
+                "micro-batch under "
                 "accelerator.no_sync whatever sync_each_batch says (transformers issue "
                 "#29425), which under FSDP2 calls set_requires_gradient_sync(False) "
                 "(accelerate >= 1.11, PR #3762)"}},
@@ -230,7 +232,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.2-5.x (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .sdpa_gqa_native = true,
-      .sdpa_bool_mask = true, .quant_saves_input = true,
+      .sdpa_bool_mask = true,
       .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .moe_weights_after_experts = true, .bnb_skips_fused_experts = true,
       .dora_recomputes_base = true,
@@ -241,7 +243,8 @@ static const struct row rows[] = {
                 "padded instead of shifted logits; training_args.py default_optim "
                 "adamw_torch_fused (torch >= 2.8); modeling_llama.py eager_attention_forward "
                 "softmax(dtype=torch.float32).to(query.dtype); LlamaRMSNorm upcast; "
-                "bitsandbytes MatMul4Bit saves A; accumulating micro-batches under "
+                "bitsandbytes >= 0.43.2 MatMul4Bit keeps no input (PR #1270); accumulating "
+                "micro-batches under "
                 "accelerator.no_sync unless gradient_state.plugin_kwargs sync_each_batch "
                 "(transformers PR #43919), which under FSDP2 calls "
                 "set_requires_gradient_sync(False) (accelerate >= 1.11, PR #3762)"}},

@@ -1117,6 +1117,45 @@ static void test_mamba2_combined(void **state)
     assert_int_equal(r.stored_bytes - (amp - 8192), 12416 - 7424);
 }
 
+/* bitsandbytes' 4-bit linear keeps no input for backward since 0.43.2 (PR #1270, "delete useless
+ * buffered activation": MatMul4Bit.forward ctx.tensors = (None, B); grad_A needs only the
+ * weight), which every transformers release from 4.46 (October 2024) runs beside; before, it
+ * kept A, its input. A small Llama (hidden 64, MLP 128) under QLoRA with adapters on q and v,
+ * 16 tokens at bf16: with PEFT's fp32 adapters, which read a dropout's output or their own fp32
+ * copy, the attention's input (k_proj's alone), the MLP's input and down_proj's are kept by no
+ * one else: 16 x 2 x (64 + 64 + 128) = 8,192 B a layer fewer, with dropout 0.05 or none. bf16
+ * adapters without dropout read the attention input itself and keep it: 16 x 2 x (64 + 128) =
+ * 6,144. */
+static void test_bnb_4bit_keeps_no_input(void **state)
+{
+    (void)state;
+    struct layer_case c;
+    layer_case_init(&c,
+                    "{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"
+                    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
+                    "\"vocab_size\":1000}",
+                    false);
+    assert_false(c.rules.quant_saves_input);
+    c.tr.method = GS_METHOD_QLORA;
+    c.in.quantized_base = true;
+    const uint32_t dropout[] = {50, 0, 0};
+    const bool fp32_adapters[] = {true, true, false};
+    const uint64_t fewer[] = {8192, 8192, 6144};
+    for (size_t i = 0; i < 3; i++) {
+        c.tr.lora_dropout_permille = dropout[i];
+        c.rules.adapters_fp32 = fp32_adapters[i];
+        const uint64_t now = layer_bytes(&c.in);
+        c.rules.quant_saves_input = true;
+        assert_int_equal(layer_bytes(&c.in) - now, fewer[i]);
+        c.rules.quant_saves_input = false;
+    }
+    struct gs_training_knobs knobs = c.knobs;
+    struct gs_framework_rules older;
+    knobs.framework_version = 445;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &older);
+    assert_true(older.quant_saves_input);
+}
+
 /* A small Qwen3.5 (h 64; Gated DeltaNet of 2 key heads of 16 and 4 value heads of 8: K = 32,
  * V = 32, C = 2K + V = 96 conv channels, in_proj outputs C + V + 2 x 4 = 136; conv kernel 4)
  * whose second layer is the Gated DeltaNet (the first layer's input needs no gradient under
@@ -1838,6 +1877,7 @@ int main(void)
         cmocka_unit_test(test_moe_shared_gate),
         cmocka_unit_test(test_moe_router_fp32),
         cmocka_unit_test(test_gated_delta_net),
+        cmocka_unit_test(test_bnb_4bit_keeps_no_input),
         cmocka_unit_test(test_mamba2_combined),
         cmocka_unit_test(test_gpt_oss_eager_scores),
         cmocka_unit_test(test_softcapping),

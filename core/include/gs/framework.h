@@ -153,8 +153,9 @@ struct gs_framework_rules {
                                    is then copied when the transposed output is made contiguous
                                    for o_proj */
     bool quant_saves_input;     /* a 4-bit base linear saves its input for backward whether or
-                                   not it is adapted (bitsandbytes MatMul4Bit; torchao's NF4
-                                   linear keeps only the weight) */
+                                   not it is adapted (bitsandbytes MatMul4Bit before 0.43.2, PR
+                                   #1270; later ones and torchao's NF4 linear keep only the
+                                   weight) */
     bool op_selective;          /* "selective" checkpointing means the per-op policy */
     bool loss_parallel;         /* under tensor parallelism the cross-entropy runs on the
                                    vocabulary shards (DTensor's loss_parallel,
