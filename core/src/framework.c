@@ -312,7 +312,7 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
-      .quant_saves_input = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .moe_weights_after_experts = true,
       .dora_recomputes_base = true, .grads_persist = true,
       .deepspeed_buckets = true,
@@ -320,7 +320,8 @@ static const struct row rows[] = {
                 "(deepspeed/runtime/zero/stage_1_and_2.py, stage3.py) and steps with "
                 "FusedAdam; the model is a transformers one (ForCausalLMLoss, LlamaRMSNorm "
                 "upcast, repeat_kv in eager attention, SDPA with grouped K/V as in 4.56 on: "
-                "sdpa_attention.py use_gqa_in_sdpa)"}},
+                "sdpa_attention.py use_gqa_in_sdpa; bitsandbytes >= 0.43.2 MatMul4Bit keeps no "
+                "input, PR #1270)"}},
 };
 
 static bool knob(enum gs_knob k, bool fallback)
