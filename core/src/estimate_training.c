@@ -237,6 +237,8 @@ struct state_extra {
                                  the updated shards after a ZeRO-1/2 step) */
     uint64_t head_grad_bytes; /* full training: the output head weight's gradient as autograd
                                  makes it, this GPU's vocabulary share, unsharded */
+    uint64_t head_autocast_copy;   /* prepare_model_for_kbit_training under autocast: the 16-bit
+                                      copy of the fp32 head's weight its linear keeps */
     uint64_t embedding_grad_bytes; /* full training: the token embedding's gradient as its
                                       backward, the last, makes it (0: not modelled) */
     uint64_t embedding_backward_bytes; /* what that backward holds beside it (its kernel's
@@ -259,6 +261,20 @@ static enum gs_status resolve_method(const struct gs_model_spec *m, const struct
         return gs_error_add(err, GS_ERR_INVALID, "/training/method",
                             "qlora trains adapters over a 4-bit (nf4) base; set precision.weights "
                             "to int4, or use lora");
+    /* PEFT's prepare_model_for_kbit_training (peft/utils/other.py) casts every fp16 and bf16
+     * parameter that is not a Params4bit to fp32, whatever the model */
+    if (tr->kbit_prepared && tr->method != GS_METHOD_QLORA)
+        return gs_error_add(err, GS_ERR_INVALID, "/training/prepare_model_for_kbit_training",
+                            "PEFT's prepare_model_for_kbit_training casts every parameter that is "
+                            "not 4-bit to fp32: without a 4-bit base that is the whole model, "
+                            "which precision.weights fp32 sizes; it applies to method qlora");
+    if (tr->kbit_prepared && tr->framework.framework != GS_FW_TRANSFORMERS &&
+        tr->framework.framework != GS_FW_DEEPSPEED)
+        return gs_error_add(err, GS_ERR_INVALID, "/training/prepare_model_for_kbit_training",
+                            "prepare_model_for_kbit_training is PEFT's, for a transformers model "
+                            "(framework transformers or deepspeed); %s builds and quantizes its "
+                            "own",
+                            gs_framework_name(tr->framework.framework));
     e->method = tr->method;
     plan->lora = tr->method != GS_METHOD_FULL;
     if (!plan->lora)
@@ -379,6 +395,18 @@ static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct trai
     }
     const uint64_t packed = ceil_div(linear, 2); /* two 4-bit values a byte */
     *quant_state = linear_bytes > packed ? linear_bytes - packed : 0;
+    /* PEFT's prepare_model_for_kbit_training (peft/utils/other.py): `if (param.dtype ==
+     * torch.float16) or (param.dtype == torch.bfloat16) and param.__class__.__name__ !=
+     * "Params4bit": param.data = param.data.to(torch.float32)` - the embeddings, norms and head,
+     * and the experts bitsandbytes left 16-bit, all in fp32 */
+    if (plan->tr.kbit_prepared) {
+        assume_value(e, "kbit_prepared_fp32_bytes", gs_mul(rest, 2, ovf),
+                     "prepare_model_for_kbit_training casts every parameter that is not 4-bit "
+                     "(embeddings, norms, the head, experts left 16-bit) to fp32: what that adds "
+                     "to the weights",
+                     "peft/utils/other.py prepare_model_for_kbit_training");
+        return gs_add(linear_bytes, gs_mul(rest, 4, ovf), ovf);
+    }
     return gs_add(linear_bytes, gs_mul(rest, 2, ovf), ovf);
 }
 
@@ -604,9 +632,10 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         layers = layers ? layers : 1;
         const uint64_t root = root_params(e, s, par->tensor, ovf);
         const uint64_t body = all > root ? all - root : 0;
-        x->root_bytes = bytes_of(root, plan->lora || bpp.weights < GS_BPP_UNIT * 4
-                                           ? 2 * GS_BPP_UNIT
-                                           : bpp.weights,
+        x->root_bytes = bytes_of(root,
+                                 plan->tr.kbit_prepared                        ? 4 * GS_BPP_UNIT
+                                 : plan->lora || bpp.weights < GS_BPP_UNIT * 4 ? 2 * GS_BPP_UNIT
+                                                                               : bpp.weights,
                                  ovf);
         if (x->root_bytes > gathered_all)
             x->root_bytes = gathered_all;
@@ -629,6 +658,13 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         const uint64_t head = e->params.lm_head ? e->params.lm_head : tokens;
         if (!plan->lora && m->arch.logits && head)
             x->head_grad_bytes = vocab_grad_bytes(head, s, par, bpp, ovf);
+        /* a head prepare_model_for_kbit_training made fp32 (bitsandbytes leaves the output
+         * embedding unquantized: transformers get_keys_to_not_convert) runs under autocast as
+         * F.linear over a 16-bit copy of its weight, which it keeps for the input's gradient:
+         * a frozen weight is cast per call (autocast caches leaves that require grad only) */
+        if (plan->tr.kbit_prepared && plan->regime == GS_REGIME_AMP && m->arch.logits && head)
+            x->head_autocast_copy =
+                gs_mul(2, ceil_div(gs_add(head, s->vocab_padding, ovf), par->tensor), ovf);
         /* the token embedding's gradient, made by the last op of a decoder-only model's
          * backward (not modelled for an encoder-decoder, whose decoder embedding runs before
          * the encoder's backward, or under FSDP, whose units' parameters are views of one
@@ -1003,7 +1039,12 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
 static void activation_dtypes(const struct gs_workload *w, const struct train_plan *plan,
                               uint64_t *element, uint64_t *residual, bool *autocast)
 {
-    const bool fp32_base = w->weights == GS_DTYPE_FP32;
+    /* a QLoRA base prepare_model_for_kbit_training cast runs in fp32 but for its 4-bit linears:
+     * the embedding's fp32 output is the residual stream, every fp32 norm keeps it fp32, and
+     * bitsandbytes' Linear4bit casts its input to the compute dtype and its output back
+     * (bitsandbytes/nn/modules.py Linear4bit.forward: x.to(self.compute_dtype), then
+     * matmul_4bit(...).to(inp_dtype)), which from 0.43.2 keeps neither copy */
+    const bool fp32_base = w->weights == GS_DTYPE_FP32 || plan->tr.kbit_prepared;
     *autocast = plan->regime == GS_REGIME_AMP;
     if (plan->lora) {
         *element = fp32_base && !*autocast ? 4 : 2;
@@ -1061,6 +1102,32 @@ static bool padding_mask_cost(const struct gs_activation_input *in, struct gs_ac
  * fallback is what runs. Layers whose scan the count does not follow (Mamba v1, Kimi Delta
  * Attention, parallel hybrids, frameworks' own model code, Mamba2's torch fallback or padded
  * batch) are sized by their projections, and the estimate says so. */
+/* What PEFT's prepare_model_for_kbit_training changes, said where the request names it. */
+static void kbit_notes(struct gs_estimate *e, const struct train_plan *plan)
+{
+    const struct gs_training *tr = &plan->tr;
+    if (!tr->kbit_prepared)
+        return;
+    assume(e, "prepare_model_for_kbit_training",
+           "every parameter but the 4-bit weights in fp32 (kbit_prepared_fp32_bytes): the "
+           "embedding's output, the residual stream and the norms' outputs are fp32, and each "
+           "4-bit linear casts its input to the compute dtype and its output back to fp32; under "
+           "autocast (regime amp) the attention, the adapters and the head run on 16-bit copies",
+           "peft/utils/other.py prepare_model_for_kbit_training; bitsandbytes/nn/modules.py "
+           "Linear4bit.forward");
+    if (plan->regime != GS_REGIME_AMP)
+        warn(e, "kbit_prepared_fp32_activations",
+             "after prepare_model_for_kbit_training everything but the 4-bit matmuls runs in "
+             "fp32 without autocast, as sized here: the attention takes fp32 query, key and "
+             "value (SDPA's math or memory-efficient kernel). The HF Trainer's bf16=True or "
+             "fp16=True runs the forward under autocast: say regime amp for it");
+    if (!tr->recompute_given && tr->recompute == GS_RECOMPUTE_NONE)
+        warn(e, "kbit_prepared_checkpointing",
+             "prepare_model_for_kbit_training turns gradient checkpointing on unless called with "
+             "use_gradient_checkpointing=False; sized without it, as the request says nothing: "
+             "set activation_checkpointing full for PEFT's default");
+}
+
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
@@ -1178,6 +1245,7 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
         .padding_mask = gs_training_padding_mask(tr),
     };
     recurrent_notes(e, m, tr, &in);
+    kbit_notes(e, plan);
     if (!gs_activation_bytes_memo(&in, memo, r)) {
         *ovf = true;
         return false;
@@ -1404,6 +1472,15 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
         }
         pk.layer_working = act->layer_working_bytes;
         pk.recomputed = plan->tr.recompute == GS_RECOMPUTE_FULL && par->pipeline == 1;
+    }
+    if (x->head_autocast_copy) {
+        pk.autocast_copies = x->head_autocast_copy;
+        assume_value(e, "autocast_weight_copies_bytes", pk.autocast_copies,
+                     "autocast's 16-bit copy of the head's weight, which "
+                     "prepare_model_for_kbit_training made fp32, saved by its linear for "
+                     "backward",
+                     "torch/csrc/autograd autocast cached_cast (a frozen weight is cast per "
+                     "call); F.linear saves its weight");
     }
     if (plan->regime == GS_REGIME_AMP && !plan->lora) {
         /* autocast casts each fp32 weight to 16 bits once per forward (its weight cache) and

@@ -19,7 +19,7 @@ static const char *const training_keys[] = {
     "optimizer_in_backward", "activation_offloading", "expandable_segments",
     "set_to_none",        "fused_optimizer",     "attn_implementation", "keeps_output",
     "padding",            "padding_mask",        "sync_each_batch",     "recurrent_kernels",
-    NULL};
+    "prepare_model_for_kbit_training", NULL};
 static const char *const lora_keys[] = {"rank", "targets", "dropout", "use_dora", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "expert_tensor", "stage_layers", "virtual_stages", "sequence_parallel", "zero_stage", "offload",
@@ -290,8 +290,10 @@ bool codec_decode_training(const json_t *section, struct gs_training *out, struc
     if (i >= 0)
         out->optimizer = (enum gs_optimizer)i;
     i = read_enum(section, base, "activation_checkpointing", recompute_names, &ok, err);
-    if (i >= 0)
+    if (i >= 0) {
         out->recompute = (enum gs_recompute)i;
+        out->recompute_given = true;
+    }
     ok &= read_attention(section, out, err);
     i = read_enum(section, base, "method", method_names, &ok, err);
     if (i >= 0) {
@@ -299,6 +301,7 @@ bool codec_decode_training(const json_t *section, struct gs_training *out, struc
         out->method_given = true;
     }
     read_bool(section, base, "double_quant", &out->double_quant, &ok, err);
+    read_bool(section, base, "prepare_model_for_kbit_training", &out->kbit_prepared, &ok, err);
     i = read_enum(section, base, "padding", gs_padding_names, &ok, err);
     if (i >= 0)
         out->padding = (enum gs_padding)i;

@@ -1344,6 +1344,84 @@ static void test_qlora_fused_experts(void **state)
     assert_false(has_warning(&lora, "qlora_experts_16bit"));
 }
 
+/* PEFT's prepare_model_for_kbit_training (peft/utils/other.py) casts every fp16/bf16 parameter
+ * that is not a Params4bit to fp32. Llama 2 7B under QLoRA (q, v, r 16, dropout 0.05), 1 x 2,048:
+ * the embedding and the untied head, 2 x 32,000 x 4,096, and 65 norms of 4,096 (two a layer and
+ * the final one) = 262,410,240 parameters go from 2 to 4 bytes, 524,820,480 B more. Their model
+ * then runs in fp32 but for the 4-bit matmuls: the embedding's fp32 output is the residual
+ * stream, each fp32 norm keeps it fp32, and bitsandbytes' Linear4bit casts its output back to its
+ * input's dtype, so what the layers keep is what an fp32 base keeps under the same adapters (the
+ * 4-bit linears keep no input from bitsandbytes 0.43.2 on). Under autocast (regime amp, the
+ * Trainer's bf16=True) the fp32 head's F.linear keeps a 16-bit copy of its weight, 2 x 32,000 x
+ * 4,096 = 262,144,000 B. A small Qwen3-MoE under 5.x keeps its fused experts 16-bit under QLoRA,
+ * so they turn fp32 too: 2 layers x (4 experts x 3 x 64 x 32 + a router of 4 x 64) = 49,664,
+ * embedding and head 2 x 1,000 x 64, norms 2 x (64 + 64) + 64: 177,984 parameters, 355,968 B
+ * more (q_norm and k_norm, 2 x 32 more, count with the attention's parameters, which QLoRA sizes
+ * in nf4: a simplification of 64 parameters here, docs/training-memory.md). */
+static void test_kbit_prepared(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_INT4, 1, 2048);
+    fixture_lora_qv(&w.training, 16);
+    w.training.method = GS_METHOD_QLORA;
+    w.training.lora_dropout_permille = 50;
+    w.training.framework.framework_version = 517;
+    const struct gs_estimate plain = estimate(&m, &w);
+    w.training.kbit_prepared = true;
+    const struct gs_estimate prepared = estimate(&m, &w);
+    assert_int_equal(prepared.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 524820480ULL);
+    assert_int_equal(assumption(&prepared, "kbit_prepared_fp32_bytes")->value, 524820480ULL);
+    assert_true(has_warning(&prepared, "kbit_prepared_fp32_activations"));
+    assert_true(has_warning(&prepared, "kbit_prepared_checkpointing"));
+    assert_false(has_warning(&plain, "kbit_prepared_checkpointing"));
+    struct gs_workload fp32 = w;
+    fp32.weights = GS_DTYPE_FP32;
+    fp32.training.method = GS_METHOD_LORA;
+    fp32.training.kbit_prepared = false;
+    const struct gs_estimate fp32_base = estimate(&m, &fp32);
+    assert_int_equal(prepared.saved_activation_bytes, fp32_base.saved_activation_bytes);
+    assert_true(prepared.saved_activation_bytes > plain.saved_activation_bytes);
+
+    w.training.regime = GS_REGIME_AMP;
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.training.recompute_given = true;
+    const struct gs_estimate amp = estimate(&m, &w);
+    assert_int_equal(assumption(&amp, "autocast_weight_copies_bytes")->value, 262144000ULL);
+    assert_false(has_warning(&amp, "kbit_prepared_fp32_activations"));
+    assert_false(has_warning(&amp, "kbit_prepared_checkpointing"));
+    fp32.training.regime = GS_REGIME_AMP;
+    fp32.training.recompute = GS_RECOMPUTE_FULL;
+    assert_int_equal(amp.saved_activation_bytes, estimate(&m, &fp32).saved_activation_bytes);
+
+    const struct gs_model_spec moe = spec(fixture_arch(
+        "%s", "{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
+              "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+              "\"num_hidden_layers\":2,\"num_experts\":4,\"num_experts_per_tok\":2,"
+              "\"moe_intermediate_size\":32,\"vocab_size\":1000}"));
+    w.training.lora_target_count = 0;
+    w.training.kbit_prepared = false;
+    const struct gs_estimate moe_plain = estimate(&moe, &w);
+    w.training.kbit_prepared = true;
+    const struct gs_estimate moe_prepared = estimate(&moe, &w);
+    assert_int_equal(moe_prepared.per_gpu.weights_bytes - moe_plain.per_gpu.weights_bytes, 355968);
+
+    /* what it is not: a 16-bit base (the whole model would be fp32), another framework's code */
+    struct gs_error err;
+    struct gs_estimate e;
+    w.weights = GS_DTYPE_BF16;
+    w.training.method = GS_METHOD_LORA;
+    gs_error_init(&err);
+    assert_int_not_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
+    assert_string_equal(err.items[0].pointer, "/training/prepare_model_for_kbit_training");
+    w.weights = GS_DTYPE_INT4;
+    w.training.method = GS_METHOD_QLORA;
+    w.training.framework.framework = GS_FW_TORCHTUNE;
+    gs_error_init(&err);
+    assert_int_not_equal(gs_estimate_compute(&m, &w, &e, &err), GS_OK);
+    assert_string_equal(err.items[0].pointer, "/training/prepare_model_for_kbit_training");
+}
+
 /* LitGPT computes soft-capped attention by hand, not through SDPA (litgpt/model.py
  * scaled_dot_product_attention: "with softcapping we cannot use SDPA"), so a model with
  * attn_logit_softcapping (Gemma 2) is sized eager under LitGPT, with a warning; transformers'
@@ -1392,6 +1470,7 @@ int main(void)
         cmocka_unit_test(test_litgpt_softcap_eager),
         cmocka_unit_test(test_recurrent_scan_warning),
         cmocka_unit_test(test_qlora_fused_experts),
+        cmocka_unit_test(test_kbit_prepared),
         cmocka_unit_test(test_fsdp2_no_sync_accumulation),
         cmocka_unit_test(test_data_parallel_bytes),
         cmocka_unit_test(test_torchtitan_pipeline_fsdp),

@@ -380,6 +380,43 @@ static void test_lora_16bit_adapters_cast_nothing(void **state)
     json_decref(fp32);
 }
 
+/* training.prepare_model_for_kbit_training through the API: QLoRA only; Llama-3.1-8B's
+ * embedding and head (2 x 128,256 x 4,096) and 65 norms of 4,096 = 1,050,939,392 parameters go
+ * from 2 to 4 bytes (test_kbit_prepared in tests/core/test_framework.c writes the rest out). */
+static void test_kbit_prepared_field(void **state)
+{
+    (void)state;
+    struct problem p;
+    json_t *r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"precision\":"
+                         "{\"weights\":\"int4\"},\"training\":{\"method\":\"qlora\","
+                         "\"batch_size\":1,\"sequence_length\":512,"
+                         "\"prepare_model_for_kbit_training\":true}}",
+                         &p);
+    assert_non_null(r);
+    const json_t *assumptions = json_object_get(r, "assumptions");
+    bool found = false;
+    for (size_t i = 0; i < json_array_size(assumptions); i++) {
+        const json_t *a = json_array_get(assumptions, i);
+        if (strcmp(json_string_value(json_object_get(a, "name")), "kbit_prepared_fp32_bytes") ==
+            0) {
+            assert_int_equal(json_integer_value(json_object_get(a, "value")), 2101878784LL);
+            found = true;
+        }
+    }
+    assert_true(found);
+    json_decref(r);
+    assert_null(estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":"
+                         "{\"method\":\"lora\",\"prepare_model_for_kbit_training\":true}}",
+                         &p));
+    assert_int_equal(p.status, 400);
+    assert_true(p.errors.count > 0);
+    assert_string_equal(p.errors.items[0].pointer, "/training/prepare_model_for_kbit_training");
+    assert_null(estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":"
+                         "{\"prepare_model_for_kbit_training\":1}}",
+                         &p));
+    assert_string_equal(p.errors.items[0].pointer, "/training/prepare_model_for_kbit_training");
+}
+
 /* Dropout masks only when the config's dropout is non-zero (1-byte masks as
  * Korthikanti et al. 2022, Table 2, count them; docs/training-peaks.md, What
  * each layer saves and Attention: `training.attn_implementation`). GPT-2
@@ -1710,6 +1747,7 @@ int main(void)
         cmocka_unit_test(test_lora_through_the_api),
         cmocka_unit_test(test_lora_all_linear_spellings),
         cmocka_unit_test(test_lora_16bit_adapters_cast_nothing),
+        cmocka_unit_test(test_kbit_prepared_field),
         cmocka_unit_test(test_dropout_from_config),
         cmocka_unit_test(test_t5_layers_under_autocast),
         cmocka_unit_test(test_sdpa_wide_heads_warning),

@@ -106,6 +106,7 @@ struct gs_training {
     enum gs_regime regime;    /* GS_REGIME_NONE: follow the weight precision */
     enum gs_optimizer optimizer;
     enum gs_recompute recompute;
+    bool recompute_given;     /* the request named activation_checkpointing */
     bool flash_attention;     /* = !gs_attn_impl_materializes(attn_impl); kept in step */
     enum gs_attn_impl attn_impl;
     bool attn_impl_given;     /* the request named one (attn_implementation or flash_attention) */
@@ -117,6 +118,8 @@ struct gs_training {
     size_t lora_target_count; /* 0 = all_linear */
     char lora_targets[GS_LORA_TARGETS_MAX][GS_LORA_NAME_MAX];
     bool double_quant;        /* QLoRA: quantize the absmax constants too */
+    bool kbit_prepared;       /* QLoRA: PEFT's prepare_model_for_kbit_training ran, casting
+                                 every parameter but the 4-bit weights to fp32 */
     uint32_t lora_dropout_permille; /* LoRA dropout in thousandths (PEFT's default 0) */
     enum gs_padding padding;  /* shapes fixed (default) or varying from step to step */
     enum gs_knob padding_mask; /* the micro-batches carry padding tokens, so the attention gets a
