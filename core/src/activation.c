@@ -1022,6 +1022,52 @@ static uint64_t logit_count(struct acc *c, const struct gs_activation_input *in,
     return a->logits ? mul(c, tokens, div_ceil(a->vocab_size, in->parallelism->tensor)) : 0;
 }
 
+/* The tokens one chunk of TRL's chunked_nll loss takes (trl/trainer/sft_trainer.py
+ * _CHUNKED_LM_HEAD_CHUNK_SIZE). */
+#define TRL_CHUNK_TOKENS 256
+
+/* What TRL's chunked_nll loss holds at its peak (trl/trainer/sft_trainer.py
+ * _chunked_cross_entropy_loss, SFTConfig's default loss_type from TRL 1.7, PR #5846): the model
+ * stops at the last hidden states; the valid tokens' rows are packed (hidden[order], a copy at
+ * the hidden states' dtype, which the chunks read, so checkpoint keeps it until backward) and
+ * each chunk of 256 runs _chunk under torch.utils.checkpoint (use_reentrant=False): logits =
+ * h.float() @ w.float().t(), log_softmax, nll_loss. A chunk's backward recomputes it and holds
+ * at once the fp32 copy of the head's weight the matmul saved for the input's gradient
+ * (w.float(): vocabulary x hidden x 4; none where the head is fp32 already), log_softmax's saved
+ * output, the gradient nll_loss hands it and the logits' gradient its backward makes (3 x 256 x
+ * vocabulary x 4), tanh's output where the config soft-caps the logits, and a trained head's
+ * fp32 weight gradient with its cast to the weight's dtype (vocabulary x hidden x (4 + 2)); the
+ * packed rows' gradient fills a buffer of their size, chunk by chunk (SliceBackward's zeros,
+ * summed). Under autocast (the Trainer's bf16=True, TRL's default) the matmul is on autocast's
+ * lower-precision list: it casts the fp32 weight copy to 16 bits (both alive at the cast, 6
+ * bytes a weight, in forward and again in the recomputation) and saves that copy, and its
+ * logits' gradient is 16-bit: the larger of the cast's moment and the backward's (the 16-bit
+ * weight, log_softmax's fp32 output and gradient, the fp32 and 16-bit logits gradients: 14 bytes
+ * a logit). Every valid token counted: a completion-only loss packs fewer. */
+static uint64_t trl_chunked_nll_bytes(struct acc *c, const struct gs_activation_input *in,
+                                      uint64_t tokens)
+{
+    const struct gs_arch *a = in->arch;
+    const uint64_t h = a->hidden_size, vocab = div_ceil(a->vocab_size, in->parallelism->tensor);
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    const uint64_t chunk = tokens < TRL_CHUNK_TOKENS ? tokens : TRL_CHUNK_TOKENS;
+    const uint64_t weights = mul(c, vocab, h), logits = mul(c, chunk, vocab);
+    const uint64_t fp32_copy = residual != 4 ? 4 : 0; /* w.float() copies a 16-bit head */
+    uint64_t bytes = in->autocast ? mul(c, 14, logits) : mul(c, 12, logits);
+    if (a->final_logit_softcap)
+        bytes = add(c, bytes, mul(c, 4, logits));
+    if (in->autocast) {
+        bytes = add(c, bytes, mul(c, 2, weights));
+        const uint64_t cast = mul(c, fp32_copy + 2, weights);
+        bytes = bytes > cast ? bytes : cast;
+    } else {
+        bytes = add(c, bytes, mul(c, fp32_copy, weights));
+    }
+    if (in->trainable == GS_TRAIN_ALL)
+        bytes = add(c, bytes, mul(c, mul(c, 4 + residual, vocab), h));
+    return add(c, bytes, mul(c, mul(c, 2 * residual, tokens), h));
+}
+
 /* Bytes the loss holds at its backward: tokens x the GPU's vocabulary share
  * x the loss's bytes per logit (textbook: 16-bit logits, fp32 upcast, fp32
  * gradient = 2 + 8). */
@@ -1032,6 +1078,8 @@ static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, 
         return 0;
     if (in->rules == NULL)
         return mul(c, logits, in->element_bytes + 8);
+    if (in->rules->loss == GS_LOSS_CHUNKED_NLL)
+        return trl_chunked_nll_bytes(c, in, tokens);
     const uint64_t loss = div_ceil(
         mul(c, logits,
             gs_loss_eighths_per_logit(in->rules, loss_chunks(in), in->parallelism->tensor)),
@@ -1110,7 +1158,8 @@ static uint64_t head_input_bytes(struct acc *c, const struct gs_activation_input
 {
     const struct gs_arch *a = in->arch;
     if (!a->logits || in->trainable != GS_TRAIN_ALL ||
-        (in->rules != NULL && in->rules->loss == GS_LOSS_FUSED))
+        (in->rules != NULL &&
+         (in->rules->loss == GS_LOSS_FUSED || in->rules->loss == GS_LOSS_CHUNKED_NLL)))
         return 0;
     return mul(c, mul(c, tokens, a->hidden_size), in->element_bytes);
 }
@@ -1314,7 +1363,10 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
      * (Liger's fused_linear_cross_entropy_forward: grad_input = torch.zeros_like(_input) and
      * grad_weight = torch.zeros_like(weight), filled chunk by chunk in forward and saved for
      * backward; Cut Cross-Entropy makes both in its backward) */
-    const bool fused = in->rules != NULL && in->rules->loss == GS_LOSS_FUSED;
+    /* TRL's chunked_nll makes the head's weight gradient inside each chunk, and its input's
+     * gradient whole, as the fused kernel does (trl_chunked_nll_bytes) */
+    const bool fused = in->rules != NULL &&
+                       (in->rules->loss == GS_LOSS_FUSED || in->rules->loss == GS_LOSS_CHUNKED_NLL);
     out->logit_grads_bytes =
         !a->logits ? 0
         : fused    ? mul(&c, mul(&c, tokens, a->hidden_size), in->element_bytes)

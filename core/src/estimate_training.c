@@ -1633,10 +1633,16 @@ static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
                       : "chunked: every chunk's saved log_softmax output, one "
                         "chunk's gradients at a time, and the 16-bit logits when "
                         "the caller holds them")
+           : r->loss == GS_LOSS_CHUNKED_NLL
+               ? "chunked_nll (TRL's SFTTrainer): the head and the cross-entropy run over "
+                 "checkpointed chunks of 256 tokens; one chunk's fp32 logits, their gradients and "
+                 "the fp32 (under autocast also 16-bit) copy of the head's weight at a time, with "
+                 "the packed hidden states and their gradient"
                : "fused linear-cross-entropy: the logits are never materialised whole",
            "framework.c gs_loss_eighths_per_logit; transformers loss_utils.py, torchtune "
            "CEWithChunkedOutputLoss, LitGPT chunked_cross_entropy, Liger "
-           "LigerFusedLinearCrossEntropyLoss, torch/distributed/tensor/parallel/loss.py");
+           "LigerFusedLinearCrossEntropyLoss, torch/distributed/tensor/parallel/loss.py, trl "
+           "sft_trainer.py _chunked_cross_entropy_loss");
 }
 
 /* The attention path sized: the request's (SDPA by default), except that a model whose
@@ -2056,6 +2062,21 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
      * 16-bit input itself and keep no copy of it */
     if (plan.lora && adapters_16bit(plan.regime))
         plan.rules.adapters_fp32 = false;
+    /* TRL's chunked_nll reads the head's weight itself: sft_trainer.py raises a ValueError when
+     * a PEFT adapter wraps lm_head, and the loss runs in TRL's trainer over transformers' model */
+    uint64_t head_in = 0, head_out = 0;
+    if (plan.rules.loss == GS_LOSS_CHUNKED_NLL && plan.rules.framework != GS_FW_TRANSFORMERS &&
+        plan.rules.framework != GS_FW_DEEPSPEED)
+        return gs_error_add(err, GS_ERR_INVALID, "/training/loss",
+                            "chunked_nll is TRL's SFTTrainer loss, over a transformers model "
+                            "(framework transformers or deepspeed), not %s's",
+                            gs_framework_name(plan.rules.framework));
+    if (plan.rules.loss == GS_LOSS_CHUNKED_NLL && plan.lora && m->has_arch &&
+        gs_lora_head(&m->arch, &plan.tr, &head_in, &head_out))
+        return gs_error_add(err, GS_ERR_INVALID, "/training/loss",
+                            "TRL's chunked_nll reads the head's weight itself and refuses a PEFT "
+                            "adapter on lm_head (sft_trainer.py): leave the head out of "
+                            "lora.targets, or use loss fp32 (TRL's loss_type nll)");
     sdpa_kernel_notes(m, w, &plan, e);
     st = sequence_parallel_default(m, &plan, e, err);
     if (st != GS_OK)

@@ -431,6 +431,9 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_im
  * - fused linear-cross-entropy (Liger, Cut Cross-Entropy): the logits are
  *   computed and reduced chunk by chunk inside the kernel: 0 (the input and
  *   weight gradients it makes are the head's moment, train_peak.c).
+ * - chunked_nll (TRL's SFTTrainer): one checkpointed chunk of 256 tokens at a
+ *   time, whatever the sequence: a working set, not bytes a logit (activation.c
+ *   trl_chunked_nll_bytes).
  * - loss parallel (torchtitan under tensor parallelism: the logits stay
  *   sharded over the vocabulary and F.cross_entropy runs DTensor's handlers,
  *   torch/distributed/tensor/parallel/loss.py): the forward's _log_softmax
@@ -464,6 +467,7 @@ uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *r, uint64_t 
         return (r->logits_fp32_held ? 4 * u : r->keeps_16bit_logits ? 2 * u : 0) +
                (r->loss_upcast ? 4 : 2) * u + ((r->loss_upcast ? 8 : 4) * u + chunks - 1) / chunks;
     case GS_LOSS_FUSED:
+    case GS_LOSS_CHUNKED_NLL: /* a working set of one chunk, not per logit: activation.c */
         return 0;
     case GS_LOSS_DEFAULT:
     case GS_LOSS_COUNT:
@@ -487,7 +491,7 @@ const char *gs_loss_name(enum gs_loss l)
     static const char *const names[GS_LOSS_COUNT] = {
         [GS_LOSS_DEFAULT] = "",         [GS_LOSS_FP32_RETAINED] = "fp32_retained",
         [GS_LOSS_FP32] = "fp32",        [GS_LOSS_CHUNKED] = "chunked",
-        [GS_LOSS_FUSED] = "fused",
+        [GS_LOSS_FUSED] = "fused",      [GS_LOSS_CHUNKED_NLL] = "chunked_nll",
     };
     return l < GS_LOSS_COUNT ? names[l] : "";
 }

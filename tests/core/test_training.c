@@ -1156,6 +1156,40 @@ static void test_bnb_4bit_keeps_no_input(void **state)
     assert_true(older.quant_saves_input);
 }
 
+/* TRL's chunked_nll loss (trl/trainer/sft_trainer.py _chunked_cross_entropy_loss, SFTConfig's
+ * default from TRL 1.7): checkpointed chunks of 256 tokens, here one of 16 (hidden 64, vocabulary
+ * 1,000, bf16, LoRA). Its backward holds log_softmax's fp32 output, the gradient nll_loss hands
+ * it and the logits' gradient, 3 x 4 x 16 x 1,000 = 192,000, beside the fp32 copy of the bf16
+ * head the matmul saved, 4 x 64,000 = 256,000, and the packed hidden rows with their gradient's
+ * buffer, 2 x 2 x 16 x 64 = 4,096: 452,096 B. Under autocast the matmul saves a 16-bit copy of
+ * that fp32 copy, made while it lives: 6 x 64,000 = 384,000 at the cast, over 14 x 16,000 + 2 x
+ * 64,000 = 352,000 in backward: 388,096. A trained head adds its fp32 weight gradient and the
+ * cast to bf16, 6 x 64,000: 836,096 without autocast. The head's input is not kept, and the
+ * head's moment reads the packed rows' gradient, 16 x 64 x 2 = 2,048, as under a fused loss. */
+static void test_trl_chunked_nll(void **state)
+{
+    (void)state;
+    struct layer_case c;
+    layer_case_init(&c,
+                    "{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"
+                    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
+                    "\"vocab_size\":1000}",
+                    false);
+    c.rules.loss = GS_LOSS_CHUNKED_NLL;
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.logits_bytes - r.final_norm_bytes, 452096);
+    c.in.autocast = true;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.logits_bytes - r.final_norm_bytes, 388096);
+    c.in.autocast = false;
+    c.in.trainable = GS_TRAIN_ALL;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.logits_bytes - r.final_norm_bytes, 836096);
+    assert_int_equal(r.logit_grads_bytes, 2048);
+    assert_int_equal(gs_loss_eighths_per_logit(&c.rules, 1, 1), 0);
+}
+
 /* A small Qwen3.5 (h 64; Gated DeltaNet of 2 key heads of 16 and 4 value heads of 8: K = 32,
  * V = 32, C = 2K + V = 96 conv channels, in_proj outputs C + V + 2 x 4 = 136; conv kernel 4)
  * whose second layer is the Gated DeltaNet (the first layer's input needs no gradient under
@@ -1878,6 +1912,7 @@ int main(void)
         cmocka_unit_test(test_moe_router_fp32),
         cmocka_unit_test(test_gated_delta_net),
         cmocka_unit_test(test_bnb_4bit_keeps_no_input),
+        cmocka_unit_test(test_trl_chunked_nll),
         cmocka_unit_test(test_mamba2_combined),
         cmocka_unit_test(test_gpt_oss_eager_scores),
         cmocka_unit_test(test_softcapping),

@@ -417,6 +417,35 @@ static void test_kbit_prepared_field(void **state)
     assert_string_equal(p.errors.items[0].pointer, "/training/prepare_model_for_kbit_training");
 }
 
+/* training.loss "chunked_nll" (TRL's SFTTrainer loss_type): echoed, and refused where TRL
+ * refuses it (an adapter on lm_head) or where it does not run (another framework's loop);
+ * test_trl_chunked_nll in tests/core/test_training.c writes its bytes out. */
+static void test_trl_chunked_nll_field(void **state)
+{
+    (void)state;
+    struct problem p;
+    json_t *r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":"
+                         "{\"batch_size\":1,\"sequence_length\":8192,\"loss\":\"chunked_nll\","
+                         "\"lora\":{\"rank\":16}}}",
+                         &p);
+    assert_non_null(r);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(r, "training"), "loss")),
+                        "chunked_nll");
+    json_decref(r);
+    static const char *const refused[] = {
+        "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"loss\":"
+        "\"chunked_nll\",\"lora\":{\"targets\":[\"q_proj\",\"lm_head\"]}}}",
+        "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"loss\":"
+        "\"chunked_nll\",\"framework\":\"torchtune\"}}",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        assert_null(estimate(refused[i], &p));
+        assert_int_equal(p.status, 400);
+        assert_true(p.errors.count > 0);
+        assert_string_equal(p.errors.items[0].pointer, "/training/loss");
+    }
+}
+
 /* Dropout masks only when the config's dropout is non-zero (1-byte masks as
  * Korthikanti et al. 2022, Table 2, count them; docs/training-peaks.md, What
  * each layer saves and Attention: `training.attn_implementation`). GPT-2
@@ -1748,6 +1777,7 @@ int main(void)
         cmocka_unit_test(test_lora_all_linear_spellings),
         cmocka_unit_test(test_lora_16bit_adapters_cast_nothing),
         cmocka_unit_test(test_kbit_prepared_field),
+        cmocka_unit_test(test_trl_chunked_nll_field),
         cmocka_unit_test(test_dropout_from_config),
         cmocka_unit_test(test_t5_layers_under_autocast),
         cmocka_unit_test(test_sdpa_wide_heads_warning),

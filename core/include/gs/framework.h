@@ -34,6 +34,8 @@ enum gs_loss {
     GS_LOSS_FP32,          /* upcast inside the loss */
     GS_LOSS_CHUNKED,       /* the logits in chunks, each upcast and reduced on its own */
     GS_LOSS_FUSED,         /* fused linear-cross-entropy: logits never materialised whole */
+    GS_LOSS_CHUNKED_NLL,   /* TRL's SFTTrainer chunked_nll: the head and the cross-entropy over
+                              checkpointed chunks of 256 tokens (activation.c) */
     GS_LOSS_COUNT
 };
 
