@@ -542,6 +542,8 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
     switch ((enum gs_scan)b->rec.scan) {
     case GS_SCAN_GATED_DELTA_RULE:
         return true;
+    case GS_SCAN_GATED_DELTA_NEXT: /* fla's path; the older torch fallback is not counted */
+        return !in->recurrent_torch;
     case GS_SCAN_MAMBA2_COMBINED: /* the fused path, which a padded batch may leave */
         return !in->recurrent_torch && !(in->padding_mask && b->rec.padded_unfused);
     case GS_SCAN_PROJECTIONS:
@@ -604,6 +606,14 @@ static uint64_t mamba2_combined_bytes(struct acc *c, const struct gs_activation_
  *   intra-chunk attention the scan reads (5), and three exp outputs (the decay of k_beta, q and
  *   k); per 64-token chunk, the recurrent state it multiplies, Hv x dk x dv x 4, and the chunk's
  *   decay; F.conv1d's padded output (s + kernel - 1 positions), which silu keeps.
+ * Qwen3-Next's layer (modeling_qwen3_next.py Qwen3NextGatedDeltaNet.forward,
+ * GS_SCAN_GATED_DELTA_NEXT) differs on fla's path, the one counted for it: q and k are repeated to
+ * the Hv value heads (repeat_interleave) before the kernel, which then saves them normalized at Hv
+ * x dk with Hv rstd each; and with fla installed the gated norm is fla's FusedRMSNormGated
+ * (fla/modules/fused_norm_gate.py LayerNormGatedFunction: save_for_backward(residual_out, g,
+ * weight, bias, mean, rstd) - without a residual its 16-bit input, the kernel's output, V; the
+ * gate z, V, a reshape copy of the projection's split; one fp32 rstd a row, Hv x 4), whose
+ * weight gradient reads those alone.
  * Backward's transients (fla's recomputed chunk states, the fallback's gradients) are not
  * counted. */
 static uint64_t gated_delta_bytes(struct acc *c, const struct gs_activation_input *in,
@@ -618,12 +628,18 @@ static uint64_t gated_delta_bytes(struct acc *c, const struct gs_activation_inpu
     const uint64_t key = conv > v ? (conv - v) / 2 : 0;
     const uint64_t hk = dk ? key / dk : 0;
     const uint64_t weight = in->autocast ? 4 : e; /* the gated norm's weight, as stored */
+    const bool next = r->scan == GS_SCAN_GATED_DELTA_NEXT;
     uint64_t per = conv * e + hv * e + hv * 4 * (full ? 2 : 1);
-    per += v * 4 + hv * 4 + (full ? v * e : 0) + v * 4 + v * weight + v * 4;
+    if (next) /* fla's FusedRMSNormGated: its input, the gate and rstd */
+        per += 2 * v * e + hv * 4;
+    else
+        per += v * 4 + hv * 4 + (full ? v * e : 0) + v * 4 + v * weight + v * 4;
     if (l->saves[ROLE_OUT] || l->direct[ROLE_OUT])
         per += v * e;
     if (!in->recurrent_torch) {
-        per += 2 * key * e + 2 * hk * 4 + v * e + hv * 4 + hv * chunk * e;
+        /* Qwen3-Next repeats q and k to every value head */
+        const uint64_t qk_heads = next ? hv : hk;
+        per += 2 * qk_heads * dk * e + 2 * qk_heads * 4 + v * e + hv * 4 + hv * chunk * e;
         return mul(c, per, tokens);
     }
     per += hv * (2 * dk * 4 + 2 * 4);
@@ -802,7 +818,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         widths = l.direct[ROLE_OUT] ? o : 0;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
     const bool scan = attention_kept && gs_activation_counts_scan(in, b);
-    if (scan && b->rec.scan == GS_SCAN_GATED_DELTA_RULE)
+    if (scan &&
+        (b->rec.scan == GS_SCAN_GATED_DELTA_RULE || b->rec.scan == GS_SCAN_GATED_DELTA_NEXT))
         p.partitioned = gated_delta_bytes(c, in, b, &l, s, tokens);
     else if (scan && b->rec.scan == GS_SCAN_MAMBA2_COMBINED)
         p.partitioned = mamba2_combined_bytes(c, in, b, tokens);

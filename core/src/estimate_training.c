@@ -1131,10 +1131,11 @@ static void kbit_notes(struct gs_estimate *e, const struct train_plan *plan)
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
-    bool gated_delta = false, mamba2 = false;
+    bool gated_delta = false, mamba2 = false, next = false;
     for (size_t i = 0; i < m->arch.block_count; i++) {
         const struct gs_block *b = &m->arch.blocks[i];
-        gated_delta = gated_delta || b->rec.scan == GS_SCAN_GATED_DELTA_RULE;
+        next = next || b->rec.scan == GS_SCAN_GATED_DELTA_NEXT;
+        gated_delta = gated_delta || b->rec.scan == GS_SCAN_GATED_DELTA_RULE || next;
         mamba2 = mamba2 || b->rec.scan == GS_SCAN_MAMBA2_COMBINED;
     }
     const bool fp32 = in->element_bytes == 4 && !in->autocast;
@@ -1154,7 +1155,8 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
         warn(e, "recurrent_scan_not_counted",
              "this model's linear-attention or state-space layers are sized by their "
              "projections: what their scan keeps for backward is not counted (Mamba v1, "
-             "Qwen3-Next's Gated DeltaNet, Kimi Delta Attention, parallel hybrids, code other "
+             "Qwen3-Next's Gated DeltaNet under its torch fallback, Kimi Delta Attention, "
+             "parallel hybrids, code other "
              "than transformers' own, Mamba2 under the torch fallback, Nemotron-H over a padded "
              "batch). Fused kernels keep a few tensors a token; a torch fallback keeps "
              "chunk-sized fp32 tensors and states, which can exceed the rest of the layer");
@@ -1182,18 +1184,25 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
     if (!counted)
         return;
     if (gated_delta)
-        assume(e, "recurrent_kernels",
-               in->recurrent_torch
-                   ? "Gated DeltaNet layers run transformers' torch fallback: q and k "
-                     "l2-normalized in fp32, then per 64-token chunk the fp32 UT system, "
-                     "intra-chunk attention, decays and the recurrent state, all kept for "
-                     "backward, and F.conv1d's output"
+        assume(
+            e, "recurrent_kernels",
+            in->recurrent_torch
+                ? "Gated DeltaNet layers run transformers' torch fallback: q and k "
+                  "l2-normalized in fp32, then per 64-token chunk the fp32 UT system, "
+                  "intra-chunk attention, decays and the recurrent state, all kept for "
+                  "backward, and F.conv1d's output"
+            : next ? "Gated DeltaNet layers run flash-linear-attention's chunk_gated_delta_rule "
+                     "over q and k repeated to every value head (it keeps them normalized, v, the "
+                     "gate's cumsum, beta and the 64-wide A a token), fla's FusedRMSNormGated (its "
+                     "input, the gate and rstd) and causal-conv1d (its input)"
                    : "Gated DeltaNet layers run flash-linear-attention's chunk_gated_delta_rule "
                      "(it keeps normalized q and k, v, the gate's cumsum, beta and the 64-wide A "
                      "a token) and causal-conv1d (it keeps its input)",
-               in->recurrent_torch
-                   ? "transformers modeling_qwen3_5.py torch_chunk_gated_delta_rule, "
-                     "causal_conv1d_fn; docs/training-peaks.md"
+            in->recurrent_torch ? "transformers modeling_qwen3_5.py torch_chunk_gated_delta_rule, "
+                                  "causal_conv1d_fn; docs/training-peaks.md"
+            : next ? "fla ops/gated_delta_rule/chunk.py ChunkGatedDeltaRuleFunction.forward, "
+                     "fla modules/fused_norm_gate.py LayerNormGatedFunction; transformers "
+                     "modeling_qwen3_next.py Qwen3NextGatedDeltaNet; docs/training-peaks.md"
                    : "fla ops/gated_delta_rule/chunk.py ChunkGatedDeltaRuleFunction.forward; "
                      "docs/training-peaks.md");
     else

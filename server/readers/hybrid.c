@@ -724,7 +724,9 @@ struct gdn {
 /* Qwen3NextGatedDeltaNet (`linear_attn`): in_proj_qkvz h -> 2 key_dim +
  * 2 value_dim, in_proj_ba h -> 2 v_heads, depthwise conv1d over
  * 2 key_dim + value_dim without bias, dt_bias and A_log per value head, a
- * gated RMSNorm over head_v_dim shared by the heads, out_proj value_dim -> h. */
+ * gated RMSNorm over head_v_dim shared by the heads, out_proj value_dim -> h.
+ * Training counts its fla path (q and k repeated to the value heads, fla's
+ * FusedRMSNormGated: GS_SCAN_GATED_DELTA_NEXT). */
 static void build_gdn(struct gs_arch *a, size_t b, const struct gdn *g)
 {
     struct gs_block *blk = gs_arch_block(a, b);
@@ -737,11 +739,16 @@ static void build_gdn(struct gs_arch *a, size_t b, const struct gdn *g)
     const uint64_t conv = 2 * key_dim + value_dim;
     const uint64_t qkvz = 2 * key_dim + 2 * value_dim, ba = 2 * g->v_heads;
     blk->mixer = GS_MIXER_RECURRENT;
-    blk->rec = (struct gs_recurrent){.conv_channels = conv, .conv_kernel = g->kernel,
-                                     .state_heads = g->v_heads, .state_rows = g->v_dim,
-                                     .state_cols = g->k_dim, .in_width = qkvz + ba,
-                                     .inner = value_dim, .fp32_state = false,
-                                     .delta_rule = true};
+    blk->rec = (struct gs_recurrent){.conv_channels = conv,
+                                     .conv_kernel = g->kernel,
+                                     .state_heads = g->v_heads,
+                                     .state_rows = g->v_dim,
+                                     .state_cols = g->k_dim,
+                                     .in_width = qkvz + ba,
+                                     .inner = value_dim,
+                                     .fp32_state = false,
+                                     .delta_rule = true,
+                                     .scan = GS_SCAN_GATED_DELTA_NEXT};
     gs_block_module(a, b, "in_proj_qkvz", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
                     GS_MOD_QUANT, h, qkvz, 1);
     gs_block_module(a, b, "in_proj_ba", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,

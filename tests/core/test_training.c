@@ -1248,6 +1248,56 @@ static void test_gated_delta_net(void **state)
     assert_false(gs_activation_counts_scan(&c.in, &c.arch.blocks[gdn]));
 }
 
+/* Qwen3-Next's Gated DeltaNet on fla's path (modeling_qwen3_next.py Qwen3NextGatedDeltaNet: q and
+ * k repeated to the value heads before chunk_gated_delta_rule; fla's FusedRMSNormGated), the
+ * small shapes of test_gated_delta_net (2 key heads of 16, 4 value heads of 8, 16 bf16 tokens,
+ * LoRA on q_proj and v_proj, none in that layer), a token:
+ * - the layer: the conv's input 96 x 2, beta 4 x 2, softplus's fp32 input 4 x 4: 216 B;
+ * - the fused norm (LayerNormGatedFunction's saved tensors): its input 32 x 2, the gate 32 x 2,
+ *   rstd 4 x 4: 144 B;
+ * - fla over the repeated heads: q and k normalized 2 x 4 x 16 x 2, their rstd 2 x 4 x 4, v 32 x 2,
+ *   g's cumsum 4 x 4, A 4 x 64 x 2: 880 B. 1,240 B a token, 19,840: 10,368 above the projections'
+ *   9,472;
+ * - full training adds softplus's output 4 x 4 and out_proj's input 32 x 2 (the fused norm's
+ *   weight gradient reads what it saved): 80 B a token, 1,280.
+ * Its torch fallback (an older formulation than Qwen3.5's) is not counted: the projections'. */
+static void test_gated_delta_net_qwen3_next(void **state)
+{
+    (void)state;
+    struct layer_case c;
+    layer_case_init(&c,
+                    "{\"model_type\":\"qwen3_next\",\"hidden_size\":64,\"intermediate_size\":128,"
+                    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+                    "\"num_hidden_layers\":2,"
+                    "\"layer_types\":[\"full_attention\",\"linear_attention\"],"
+                    "\"linear_num_key_heads\":2,\"linear_num_value_heads\":4,"
+                    "\"linear_key_head_dim\":16,\"linear_value_head_dim\":8,"
+                    "\"linear_conv_kernel_dim\":4,\"num_experts\":4,\"num_experts_per_tok\":2,"
+                    "\"moe_intermediate_size\":32,\"vocab_size\":1000}",
+                    false);
+    const size_t gdn = scan_block(&c.arch, GS_SCAN_GATED_DELTA_NEXT);
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    const uint64_t fused = r.stored_bytes;
+    c.arch.blocks[gdn].rec.scan = GS_SCAN_PROJECTIONS;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    const uint64_t projections = r.stored_bytes;
+    assert_int_equal(fused - projections, 19840 - 9472);
+    c.arch.blocks[gdn].rec.scan = GS_SCAN_GATED_DELTA_NEXT;
+    c.in.trainable = GS_TRAIN_ALL;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    const uint64_t full = r.stored_bytes;
+    c.arch.blocks[gdn].rec.scan = GS_SCAN_PROJECTIONS;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(full - r.stored_bytes, 19840 + 1280 - 9472);
+    c.arch.blocks[gdn].rec.scan = GS_SCAN_GATED_DELTA_NEXT;
+    c.in.trainable = GS_TRAIN_ADAPTERS;
+    c.in.recurrent_torch = true;
+    assert_false(gs_activation_counts_scan(&c.in, &c.arch.blocks[gdn]));
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.stored_bytes, projections);
+}
+
 /* Adapter training: the first layer reads the frozen embedding's output, which needs no
  * gradient, so autograd records nothing before an op reads an adapter (2-layer models, bf16,
  * one sequence of 16 tokens, transformers 5.17 under SDPA, no recomputation).
@@ -1911,6 +1961,7 @@ int main(void)
         cmocka_unit_test(test_moe_shared_gate),
         cmocka_unit_test(test_moe_router_fp32),
         cmocka_unit_test(test_gated_delta_net),
+        cmocka_unit_test(test_gated_delta_net_qwen3_next),
         cmocka_unit_test(test_bnb_4bit_keeps_no_input),
         cmocka_unit_test(test_trl_chunked_nll),
         cmocka_unit_test(test_mamba2_combined),

@@ -195,6 +195,10 @@ enum gs_scan {
                                  mamba_split_conv1d_scan_combined (conv, scan, gated RMSNorm and
                                  out_proj in one autograd Function: activation.c
                                  mamba2_combined_bytes); its torch fallback is not counted */
+    GS_SCAN_GATED_DELTA_NEXT, /* transformers' Qwen3NextGatedDeltaNet with flash-linear-attention:
+                                 q and k repeated to the value heads before fla's
+                                 chunk_gated_delta_rule, fla's FusedRMSNormGated (activation.c
+                                 gated_delta_bytes); its older torch fallback is not counted */
 };
 
 enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };
