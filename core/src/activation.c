@@ -438,6 +438,37 @@ static struct grads grads_of(const struct gs_block *b, const struct linears *l, 
     return g;
 }
 
+/* Autocast over frozen fp32 weights (adapter training on an fp32 base, or a base
+ * prepare_model_for_kbit_training made fp32, under torch.autocast): autocast caches its casts
+ * only for leaves that require grad (aten autocast_mode.cpp cached_cast: arg.requires_grad()),
+ * so each frozen weight is cast to 16 bits per call, and F.linear keeps that copy for its
+ * input's gradient wherever the input needs one (a 4-bit base's linear is no autocast op:
+ * bitsandbytes casts its input itself). The copies of one layer for one micro-batch, whole:
+ * 2 bytes a weight of the base linears whose input needs a gradient (`g`). */
+static uint64_t frozen_weight_copies(struct acc *c, const struct gs_activation_input *in,
+                                     const struct gs_block *b, struct grads g)
+{
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    if (!in->autocast || residual != 4 || in->trainable != GS_TRAIN_ADAPTERS || in->rules == NULL)
+        return 0;
+    uint64_t weights = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (!is_body_linear(m) || (in->quantized_base && (m->flags & GS_MOD_QUANT)))
+            continue;
+        const enum role r = role_of(m);
+        /* q, k and v read the layer's normed input, o_proj the attention's output, gate and up
+         * the MLP's input, down the MLP's inside */
+        const bool needs = r == ROLE_ATTN_IN  ? g.input
+                           : r == ROLE_OUT    ? g.attention
+                           : r == ROLE_MLP_IN ? g.mlp_input
+                                              : g.mlp;
+        if (needs)
+            weights = add(c, weights, mul(c, mul(c, m->in, m->out), m->count ? m->count : 1));
+    }
+    return mul(c, 2, weights);
+}
+
 /* What the linears of `r` keep of their shared input, per token: as gemm_input_bytes says where
  * it needs a gradient; else only adapters whose lora_A reads it itself (a 4-bit base's
  * MatMul4Bit is not recorded), and of their dropouts the outputs lora_A reads, not the masks. */
@@ -836,6 +867,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     p.partitioned = add(c, p.partitioned, mul(c, tokens, add(c, out_copies, down_copies)));
     p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, tokens), l.fused_delta));
     p.partitioned = add(c, p.partitioned, add(c, mul(c, tokens, l.dora_token), l.dora_layer));
+    p.partitioned = add(c, p.partitioned, frozen_weight_copies(c, in, b, g));
 
     if (b->mlp.kind == GS_MLP_MOE) {
         const uint64_t r = in->parallelism->expert_tensor ? in->parallelism->expert_tensor : 1;

@@ -1275,8 +1275,8 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
            "16-bit copy, and under transformers' SDPA the mask of a sliding-window layer once the "
            "keys reach the window, and of every layer of a padded batch (the additive copy aten "
            "makes, batch x sequence^2; K/V repeated then); PEFT's fp32 adapters keep their own "
-           "copy of their input; autocast keeps 16-bit copies per linear and fp32 norms and "
-           "softmax; compiled code keeps no fp32 intermediate",
+           "copy of their input; autocast keeps 16-bit copies per linear (of a frozen fp32 "
+           "weight too) and fp32 norms and softmax; compiled code keeps no fp32 intermediate",
            "Korthikanti et al. 2022 (arXiv 2205.05198), generalized per module in "
            "docs/training-peaks.md; the framework's code named in training_framework");
     return true;

@@ -1298,6 +1298,33 @@ static void test_gated_delta_net_qwen3_next(void **state)
     assert_int_equal(r.stored_bytes, projections);
 }
 
+/* Autocast over a frozen fp32 base (LoRA on a model loaded in fp32, regime amp): autocast caches
+ * casts of leaves that require grad only (aten autocast_mode.cpp cached_cast), so each frozen
+ * weight is cast per call and F.linear keeps the 16-bit copy for its input's gradient. The small
+ * Llama (h 64, 2 KV heads, MLP 128), LoRA on q and v: a layer's linears hold 64 x 64 (q) + 2 x 64
+ * x 32 (k, v) + 64 x 64 (o) + 2 x 64 x 128 (gate, up) + 128 x 64 (down) = 36,864 weights, 73,728
+ * B of copies; the first layer's q, k and v read the frozen embedding's normed output, which needs
+ * no gradient, and keep none: 73,728 + 57,344 = 131,072 B for the two layers. A 4-bit base's
+ * linears are no autocast op (bitsandbytes casts their input itself) and keep none. */
+static void test_autocast_frozen_weight_copies(void **state)
+{
+    (void)state;
+    struct layer_case c;
+    layer_case_init(&c,
+                    "{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"
+                    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
+                    "\"vocab_size\":1000}",
+                    false);
+    c.in.autocast = true;
+    c.in.residual_bytes = 4;
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    const uint64_t fp32_base = r.stored_bytes;
+    c.in.quantized_base = true; /* the same linears as 4-bit ones: no autocast copies */
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(fp32_base - r.stored_bytes, 131072);
+}
+
 /* Adapter training: the first layer reads the frozen embedding's output, which needs no
  * gradient, so autograd records nothing before an op reads an adapter (2-layer models, bf16,
  * one sequence of 16 tokens, transformers 5.17 under SDPA, no recomputation).
@@ -1962,6 +1989,7 @@ int main(void)
         cmocka_unit_test(test_moe_router_fp32),
         cmocka_unit_test(test_gated_delta_net),
         cmocka_unit_test(test_gated_delta_net_qwen3_next),
+        cmocka_unit_test(test_autocast_frozen_weight_copies),
         cmocka_unit_test(test_bnb_4bit_keeps_no_input),
         cmocka_unit_test(test_trl_chunked_nll),
         cmocka_unit_test(test_mamba2_combined),
