@@ -216,6 +216,8 @@ struct train_plan {
     struct gs_parallelism par;
     enum gs_regime regime;
     bool lora;
+    bool frozen_fp32;  /* adapter training over an fp32 base: loaded so, or made so by
+                          prepare_model_for_kbit_training (its 4-bit linears aside) */
     uint64_t adapters; /* LoRA adapter parameters (whole model) */
     struct gs_framework_rules rules;
     bool deepspeed;    /* ZeRO stages run by DeepSpeed (buckets), not FSDP */
@@ -658,11 +660,12 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         const uint64_t head = e->params.lm_head ? e->params.lm_head : tokens;
         if (!plan->lora && m->arch.logits && head)
             x->head_grad_bytes = vocab_grad_bytes(head, s, par, bpp, ovf);
-        /* a head prepare_model_for_kbit_training made fp32 (bitsandbytes leaves the output
-         * embedding unquantized: transformers get_keys_to_not_convert) runs under autocast as
-         * F.linear over a 16-bit copy of its weight, which it keeps for the input's gradient:
-         * a frozen weight is cast per call (autocast caches leaves that require grad only) */
-        if (plan->tr.kbit_prepared && plan->regime == GS_REGIME_AMP && m->arch.logits && head)
+        /* a frozen fp32 head (an fp32 base's, or one prepare_model_for_kbit_training made fp32:
+         * bitsandbytes leaves the output embedding unquantized, transformers
+         * get_keys_to_not_convert) runs under autocast as F.linear over a 16-bit copy of its
+         * weight, which it keeps for the input's gradient: a frozen weight is cast per call
+         * (autocast caches leaves that require grad only) */
+        if (plan->frozen_fp32 && plan->regime == GS_REGIME_AMP && m->arch.logits && head)
             x->head_autocast_copy =
                 gs_mul(2, ceil_div(gs_add(head, s->vocab_padding, ovf), par->tensor), ovf);
         /* the token embedding's gradient, made by the last op of a decoder-only model's
@@ -1485,9 +1488,8 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
     if (x->head_autocast_copy) {
         pk.autocast_copies = x->head_autocast_copy;
         assume_value(e, "autocast_weight_copies_bytes", pk.autocast_copies,
-                     "autocast's 16-bit copy of the head's weight, which "
-                     "prepare_model_for_kbit_training made fp32, saved by its linear for "
-                     "backward",
+                     "autocast's 16-bit copy of the frozen fp32 head's weight, saved by its "
+                     "linear for backward (the layers' copies count with their activations)",
                      "torch/csrc/autograd autocast cached_cast (a frozen weight is cast per "
                      "call); F.linear saves its weight");
     }
@@ -2060,6 +2062,7 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     st = resolve_method(m, w, &plan, e, err);
     if (st == GS_OK)
         st = resolve_regime(w, &plan, e, err);
+    plan.frozen_fp32 = plan.lora && (w->weights == GS_DTYPE_FP32 || plan.tr.kbit_prepared);
     if (st != GS_OK)
         return st;
     attention_path(m, &plan.tr, e);

@@ -1353,11 +1353,13 @@ static void test_qlora_fused_experts(void **state)
  * input's dtype, so what the layers keep is what an fp32 base keeps under the same adapters (the
  * 4-bit linears keep no input from bitsandbytes 0.43.2 on). Under autocast (regime amp, the
  * Trainer's bf16=True) the fp32 head's F.linear keeps a 16-bit copy of its weight, 2 x 32,000 x
- * 4,096 = 262,144,000 B. A small Qwen3-MoE under 5.x keeps its fused experts 16-bit under QLoRA,
- * so they turn fp32 too: 2 layers x (4 experts x 3 x 64 x 32 + a router of 4 x 64) = 49,664,
- * embedding and head 2 x 1,000 x 64, norms 2 x (64 + 64) + 64: 177,984 parameters, 355,968 B
- * more (q_norm and k_norm, 2 x 32 more, count with the attention's parameters, which QLoRA sizes
- * in nf4: a simplification of 64 parameters here, docs/training-memory.md). */
+ * 4,096 = 262,144,000 B, as over a base loaded in fp32 (whose layers' linears, not 4-bit, keep
+ * theirs too: test_autocast_frozen_weight_copies). A small Qwen3-MoE under 5.x keeps its fused
+ * experts 16-bit under QLoRA, so they turn fp32 too: 2 layers x (4 experts x 3 x 64 x 32 + a router
+ * of 4 x 64) = 49,664, embedding and head 2 x 1,000 x 64, norms 2 x (64 + 64) + 64: 177,984
+ * parameters, 355,968 B more (q_norm and k_norm, 2 x 32 more, count with the attention's
+ * parameters, which QLoRA sizes in nf4: a simplification of 64 parameters here,
+ * docs/training-memory.md). */
 static void test_kbit_prepared(void **state)
 {
     (void)state;
@@ -1392,7 +1394,10 @@ static void test_kbit_prepared(void **state)
     assert_false(has_warning(&amp, "kbit_prepared_checkpointing"));
     fp32.training.regime = GS_REGIME_AMP;
     fp32.training.recompute = GS_RECOMPUTE_FULL;
-    assert_int_equal(amp.saved_activation_bytes, estimate(&m, &fp32).saved_activation_bytes);
+    const struct gs_estimate fp32_amp = estimate(&m, &fp32);
+    assert_int_equal(amp.saved_activation_bytes, fp32_amp.saved_activation_bytes);
+    /* a base loaded in fp32 runs its frozen head the same way */
+    assert_int_equal(assumption(&fp32_amp, "autocast_weight_copies_bytes")->value, 262144000ULL);
 
     const struct gs_model_spec moe = spec(fixture_arch(
         "%s", "{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
