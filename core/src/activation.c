@@ -1085,7 +1085,7 @@ static uint64_t logit_count(struct acc *c, const struct gs_activation_input *in,
  * (w.float(): vocabulary x hidden x 4; none where the head is fp32 already), log_softmax's saved
  * output, the gradient nll_loss hands it and the logits' gradient its backward makes (3 x 256 x
  * vocabulary x 4), tanh's output where the config soft-caps the logits, and a trained head's
- * fp32 weight gradient with its cast to the weight's dtype (vocabulary x hidden x (4 + 2)); the
+ * fp32 weight gradient with its cast to a 16-bit head's dtype (vocabulary x hidden x (4 + 2)); the
  * packed rows' gradient fills a buffer of their size, chunk by chunk (SliceBackward's zeros,
  * summed). Under autocast (the Trainer's bf16=True, TRL's default) the matmul is on autocast's
  * lower-precision list: it casts the fp32 weight copy to 16 bits (both alive at the cast, 6
@@ -1112,8 +1112,11 @@ static uint64_t trl_chunked_nll_bytes(struct acc *c, const struct gs_activation_
     } else {
         bytes = add(c, bytes, mul(c, fp32_copy, weights));
     }
+    /* a trained head's weight gradient: fp32 from the fp32 matmul, then cast to a 16-bit head's
+     * dtype; under autocast 16-bit from the matmul, then cast back to fp32 */
     if (in->trainable == GS_TRAIN_ALL)
-        bytes = add(c, bytes, mul(c, mul(c, 4 + residual, vocab), h));
+        bytes =
+            add(c, bytes, mul(c, in->autocast ? 2 + 4 : 4 + (fp32_copy ? residual : 0), weights));
     return add(c, bytes, mul(c, mul(c, 2 * residual, tokens), h));
 }
 

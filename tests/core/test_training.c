@@ -1164,8 +1164,11 @@ static void test_bnb_4bit_keeps_no_input(void **state)
  * buffer, 2 x 2 x 16 x 64 = 4,096: 452,096 B. Under autocast the matmul saves a 16-bit copy of
  * that fp32 copy, made while it lives: 6 x 64,000 = 384,000 at the cast, over 14 x 16,000 + 2 x
  * 64,000 = 352,000 in backward: 388,096. A trained head adds its fp32 weight gradient and the
- * cast to bf16, 6 x 64,000: 836,096 without autocast. The head's input is not kept, and the
- * head's moment reads the packed rows' gradient, 16 x 64 x 2 = 2,048, as under a fused loss. */
+ * cast to bf16, 6 x 64,000: 836,096 without autocast; under autocast a 16-bit gradient cast back
+ * to fp32, the same 6 x 64,000 over the cast's moment: 772,096; an fp32 head (fp32 hidden states)
+ * is read as it is and its gradient is its own: 12 x 16,000 + 4 x 64,000 + 2 x 4 x 16 x 64 =
+ * 456,192. The head's input is not kept, and the head's moment reads the packed rows' gradient,
+ * 16 x 64 x 2 = 2,048, as under a fused loss. */
 static void test_trl_chunked_nll(void **state)
 {
     (void)state;
@@ -1187,6 +1190,14 @@ static void test_trl_chunked_nll(void **state)
     assert_true(gs_activation_bytes(&c.in, &r));
     assert_int_equal(r.logits_bytes - r.final_norm_bytes, 836096);
     assert_int_equal(r.logit_grads_bytes, 2048);
+    c.in.autocast = true;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.logits_bytes - r.final_norm_bytes, 772096);
+    c.in.autocast = false;
+    c.in.residual_bytes = 4;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.logits_bytes - r.final_norm_bytes, 456192);
+    c.in.residual_bytes = 0;
     assert_int_equal(gs_loss_eighths_per_logit(&c.rules, 1, 1), 0);
 }
 
