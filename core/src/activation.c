@@ -438,6 +438,18 @@ static struct grads grads_of(const struct gs_block *b, const struct linears *l, 
     return g;
 }
 
+/* The weights of the block's largest 4-bit linear (0 without one). */
+static uint64_t largest_quant_weight(const struct gs_block *b)
+{
+    uint64_t largest = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (is_body_linear(m) && (m->flags & GS_MOD_QUANT) && m->in * m->out > largest)
+            largest = m->in * m->out;
+    }
+    return largest;
+}
+
 /* Autocast over frozen fp32 weights (adapter training on an fp32 base, or a base
  * prepare_model_for_kbit_training made fp32, under torch.autocast): autocast caches its casts
  * only for leaves that require grad (aten autocast_mode.cpp cached_cast: arg.requires_grad()),
@@ -907,6 +919,12 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         p.partitioned = add(c, p.partitioned, mul(c, mul(c, per_width, tokens), b->mlp.width));
         p.grad_pair = mul(c, mul(c, mul(c, b->mlp.gated ? 2 : 1, e), tokens), b->mlp.width);
     }
+    /* a 4-bit base's backward dequantizes each weight to 16 bits for its input's gradient
+     * (bitsandbytes MatMul4Bit.backward: torch.matmul(grad_output, F.dequantize_4bit(B,
+     * ctx.state)); torchao's linear_nf4 alike), one linear at a time: the largest, beside the
+     * layer's gradients */
+    if (in->quantized_base)
+        p.grad_pair = add(c, p.grad_pair, mul(c, 2, largest_quant_weight(b)));
 
     if (mixer_attends && attention_kept) {
         const uint64_t heads = b->attn.heads;

@@ -1125,7 +1125,9 @@ static void test_mamba2_combined(void **state)
  * copy, the attention's input (k_proj's alone), the MLP's input and down_proj's are kept by no
  * one else: 16 x 2 x (64 + 64 + 128) = 8,192 B a layer fewer, with dropout 0.05 or none. bf16
  * adapters without dropout read the attention input itself and keep it: 16 x 2 x (64 + 128) =
- * 6,144. */
+ * 6,144. Its backward dequantizes each weight to 16 bits for the input's gradient
+ * (MatMul4Bit.backward: F.dequantize_4bit(B)), one at a time: the largest, gate's, up's or down's
+ * 64 x 128 x 2 = 16,384 B, in the layer's working set. */
 static void test_bnb_4bit_keeps_no_input(void **state)
 {
     (void)state;
@@ -1149,6 +1151,13 @@ static void test_bnb_4bit_keeps_no_input(void **state)
         assert_int_equal(layer_bytes(&c.in) - now, fewer[i]);
         c.rules.quant_saves_input = false;
     }
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    const uint64_t working = r.layer_working_bytes;
+    c.in.quantized_base = false;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(working - r.layer_working_bytes, 16384);
+    c.in.quantized_base = true;
     struct gs_training_knobs knobs = c.knobs;
     struct gs_framework_rules older;
     knobs.framework_version = 445;
