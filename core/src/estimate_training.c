@@ -239,8 +239,8 @@ struct state_extra {
                                  the updated shards after a ZeRO-1/2 step) */
     uint64_t head_grad_bytes; /* full training: the output head weight's gradient as autograd
                                  makes it, this GPU's vocabulary share, unsharded */
-    uint64_t head_autocast_copy;   /* prepare_model_for_kbit_training under autocast: the 16-bit
-                                      copy of the fp32 head's weight its linear keeps */
+    uint64_t head_autocast_copy;   /* a frozen fp32 head under autocast: the 16-bit copy of its
+                                      weight its linear keeps */
     uint64_t embedding_grad_bytes; /* full training: the token embedding's gradient as its
                                       backward, the last, makes it (0: not modelled) */
     uint64_t embedding_backward_bytes; /* what that backward holds beside it (its kernel's
@@ -1490,7 +1490,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
         assume_value(e, "autocast_weight_copies_bytes", pk.autocast_copies,
                      "autocast's 16-bit copy of the frozen fp32 head's weight, saved by its "
                      "linear for backward (the layers' copies count with their activations)",
-                     "torch/csrc/autograd autocast cached_cast (a frozen weight is cast per "
+                     "aten/src/ATen/autocast_mode.cpp cached_cast (a frozen weight is cast per "
                      "call); F.linear saves its weight");
     }
     if (plan->regime == GS_REGIME_AMP && !plan->lora) {
