@@ -963,6 +963,13 @@ static uint64_t layer_bytes(const struct gs_activation_input *in)
     return r.per_layer_bytes;
 }
 
+/* The small GQA Llama (h 64, 4 heads of 16 over 2 KV heads, SwiGLU 128, 2 layers, vocabulary
+ * 1,000) as a config, for layer_case_init. */
+#define SMALL_LLAMA                                                                                \
+    "{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"                      \
+    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"                 \
+    "\"vocab_size\":1000}"
+
 #define SMALL_QWEN3_MOE                                                                            \
     "{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"intermediate_size\":128,"                  \
     "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"                         \
@@ -1132,11 +1139,7 @@ static void test_bnb_4bit_keeps_no_input(void **state)
 {
     (void)state;
     struct layer_case c;
-    layer_case_init(&c,
-                    "{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"
-                    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
-                    "\"vocab_size\":1000}",
-                    false);
+    layer_case_init(&c, SMALL_LLAMA, false);
     assert_false(c.rules.quant_saves_input);
     c.tr.method = GS_METHOD_QLORA;
     c.in.quantized_base = true;
@@ -1182,11 +1185,7 @@ static void test_trl_chunked_nll(void **state)
 {
     (void)state;
     struct layer_case c;
-    layer_case_init(&c,
-                    "{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"
-                    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
-                    "\"vocab_size\":1000}",
-                    false);
+    layer_case_init(&c, SMALL_LLAMA, false);
     c.rules.loss = GS_LOSS_CHUNKED_NLL;
     struct gs_activation_result r;
     assert_true(gs_activation_bytes(&c.in, &r));
@@ -1330,11 +1329,7 @@ static void test_autocast_frozen_weight_copies(void **state)
 {
     (void)state;
     struct layer_case c;
-    layer_case_init(&c,
-                    "{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"
-                    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
-                    "\"vocab_size\":1000}",
-                    false);
+    layer_case_init(&c, SMALL_LLAMA, false);
     c.in.autocast = true;
     c.in.residual_bytes = 4;
     struct gs_activation_result r;
