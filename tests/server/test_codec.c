@@ -67,6 +67,11 @@ static json_int_t get_int(json_t *root, const char *path)
     return json_integer_value(cur);
 }
 
+/* The value of the assumption `name` of an answer, or -1 without it; whether `list` (assumptions
+ * or warnings) has an entry whose `key` is `name` (both defined below, beside entry_named). */
+static json_int_t assumption_value(const json_t *answer, const char *name);
+static bool names(const json_t *list, const char *key, const char *name);
+
 static void expect_error(const char *request, int status, const char *pointer, const char *needle)
 {
     struct problem p;
@@ -407,17 +412,7 @@ static void test_kbit_prepared_field(void **state)
                          "\"prepare_model_for_kbit_training\":true}}",
                          &p);
     assert_non_null(r);
-    const json_t *assumptions = json_object_get(r, "assumptions");
-    bool found = false;
-    for (size_t i = 0; i < json_array_size(assumptions); i++) {
-        const json_t *a = json_array_get(assumptions, i);
-        if (strcmp(json_string_value(json_object_get(a, "name")), "kbit_prepared_fp32_bytes") ==
-            0) {
-            assert_int_equal(json_integer_value(json_object_get(a, "value")), 2101878784LL);
-            found = true;
-        }
-    }
-    assert_true(found);
+    assert_int_equal(assumption_value(r, "kbit_prepared_fp32_bytes"), 2101878784LL);
     json_decref(r);
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":"
                  "{\"method\":\"lora\",\"prepare_model_for_kbit_training\":true}}",
@@ -704,12 +699,7 @@ static void test_model_names_by_tokens(void **state)
                  "v100-sxm-16gb, v100-sxm-32gb");
 }
 
-/* The framework fields reach the core: a torchtune request with a chunked,
- * compiled loss answers with that loss, the peak fields and the phase. */
 /* True if the estimate's warnings carry `code`. */
-static json_int_t assumption_value(const json_t *answer, const char *name);
-static bool names(const json_t *list, const char *key, const char *name);
-
 static bool has_warning(json_t *response, const char *code)
 {
     size_t i;
@@ -1056,6 +1046,8 @@ static void test_bert_heads(void **state)
 #undef BERT
 }
 
+/* The framework fields reach the core: a torchtune request with a chunked,
+ * compiled loss answers with that loss, the peak fields and the phase. */
 static void test_training_framework_fields(void **state)
 {
     (void)state;
