@@ -16,6 +16,7 @@
 #include "gs/capability.h"
 #include "gs/framework.h"
 #include "gs/train_peak.h"
+#include "gs/trl.h"
 #include "gs/units.h"
 
 #include <stddef.h>
@@ -338,6 +339,9 @@ static bool experts_fused(const struct gs_model_spec *m)
     return false;
 }
 
+static uint64_t root_params(const struct gs_estimate *e, const struct shard *s, uint64_t tensor,
+                            bool *ovf);
+
 /* The frozen base of a LoRA/QLoRA run on one GPU, stored at its precision. *quant_state gets the
  * part of it that is QLoRA's quantization constants (the absmax of each block of 64, and with
  * double quantization their own constants): bitsandbytes keeps them in each Params4bit's
@@ -402,12 +406,25 @@ static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct trai
      * "Params4bit": param.data = param.data.to(torch.float32)` - the embeddings, norms and head,
      * and the experts bitsandbytes left 16-bit, all in fp32 */
     if (plan->tr.kbit_prepared) {
-        assume_value(e, "kbit_prepared_fp32_bytes", gs_mul(rest, 2, ovf),
-                     "prepare_model_for_kbit_training casts every parameter that is not 4-bit "
-                     "(embeddings, norms, the head, experts left 16-bit) to fp32: what that adds "
-                     "to the weights",
-                     "peft/utils/other.py prepare_model_for_kbit_training");
-        return gs_add(linear_bytes, gs_mul(rest, 4, ovf), ovf);
+        /* TRL before 0.26 then cast the embeddings and the head back to bf16 under bf16=True
+         * (peft_module_casting_to_bf16: modules named lm_head, embed_tokens, wte, wpe) */
+        uint64_t back = plan->tr.kbit_head_16bit ? root_params(e, s, plan->par.tensor, ovf) : 0;
+        back = back < rest ? back : rest;
+        const uint64_t fp32 = rest - back;
+        assume_value(e, "kbit_prepared_fp32_bytes", gs_mul(fp32, 2, ovf),
+                     plan->tr.kbit_head_16bit
+                         ? "prepare_model_for_kbit_training casts every parameter that is not "
+                           "4-bit to fp32, and TRL's peft_module_casting_to_bf16 puts the "
+                           "embeddings and the head back in bf16: what the fp32 rest (norms, "
+                           "experts left 16-bit) adds to the weights"
+                         : "prepare_model_for_kbit_training casts every parameter that is not "
+                           "4-bit (embeddings, norms, the head, experts left 16-bit) to fp32: "
+                           "what that adds to the weights",
+                     plan->tr.kbit_head_16bit
+                         ? "peft/utils/other.py prepare_model_for_kbit_training; trl "
+                           "peft_module_casting_to_bf16 (trl/models/utils.py, before 0.26)"
+                         : "peft/utils/other.py prepare_model_for_kbit_training");
+        return gs_add(gs_add(linear_bytes, gs_mul(fp32, 4, ovf), ovf), gs_mul(back, 2, ovf), ovf);
     }
     return gs_add(linear_bytes, gs_mul(rest, 2, ovf), ovf);
 }
@@ -634,11 +651,12 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         layers = layers ? layers : 1;
         const uint64_t root = root_params(e, s, par->tensor, ovf);
         const uint64_t body = all > root ? all - root : 0;
-        x->root_bytes = bytes_of(root,
-                                 plan->tr.kbit_prepared                        ? 4 * GS_BPP_UNIT
-                                 : plan->lora || bpp.weights < GS_BPP_UNIT * 4 ? 2 * GS_BPP_UNIT
-                                                                               : bpp.weights,
-                                 ovf);
+        x->root_bytes =
+            bytes_of(root,
+                     plan->tr.kbit_prepared && !plan->tr.kbit_head_16bit ? 4 * GS_BPP_UNIT
+                     : plan->lora || bpp.weights < GS_BPP_UNIT * 4       ? 2 * GS_BPP_UNIT
+                                                                         : bpp.weights,
+                     ovf);
         if (x->root_bytes > gathered_all)
             x->root_bytes = gathered_all;
         x->unit_bytes = ceil_div(gathered_all - x->root_bytes, layers);
@@ -1111,24 +1129,44 @@ static void kbit_notes(struct gs_estimate *e, const struct train_plan *plan)
     const struct gs_training *tr = &plan->tr;
     if (!tr->kbit_prepared)
         return;
-    assume(e, "prepare_model_for_kbit_training",
-           "every parameter but the 4-bit weights in fp32 (kbit_prepared_fp32_bytes): the "
-           "embedding's output, the residual stream and the norms' outputs are fp32, and each "
-           "4-bit linear casts its input to the compute dtype and its output back to fp32; under "
-           "autocast (regime amp) the attention, the adapters and the head run on 16-bit copies",
-           "peft/utils/other.py prepare_model_for_kbit_training; bitsandbytes/nn/modules.py "
-           "Linear4bit.forward");
+    /* TRL ran it as its release does, with the checkpointing its config says:
+     * trl_prepare_model_for_kbit_training tells the rest */
+    const bool by_trl = (tr->trl_applied & GS_TRL_KBIT_PREPARED) != 0;
+    if (!by_trl)
+        assume(e, "prepare_model_for_kbit_training",
+               "every parameter but the 4-bit weights in fp32 (kbit_prepared_fp32_bytes): the "
+               "embedding's output, the residual stream and the norms' outputs are fp32, and "
+               "each 4-bit linear casts its input to the compute dtype and its output back to "
+               "fp32; under autocast (regime amp) the attention, the adapters and the head run "
+               "on 16-bit copies",
+               "peft/utils/other.py prepare_model_for_kbit_training; bitsandbytes/nn/modules.py "
+               "Linear4bit.forward");
     if (plan->regime != GS_REGIME_AMP)
         warn(e, "kbit_prepared_fp32_activations",
              "after prepare_model_for_kbit_training everything but the 4-bit matmuls runs in "
              "fp32 without autocast, as sized here: the attention takes fp32 query, key and "
              "value (SDPA's math or memory-efficient kernel). The HF Trainer's bf16=True or "
              "fp16=True runs the forward under autocast: say regime amp for it");
-    if (!tr->recompute_given && tr->recompute == GS_RECOMPUTE_NONE)
+    if (!by_trl && !tr->recompute_given && tr->recompute == GS_RECOMPUTE_NONE)
         warn(e, "kbit_prepared_checkpointing",
              "prepare_model_for_kbit_training turns gradient checkpointing on unless called with "
              "use_gradient_checkpointing=False; sized without it, as the request says nothing: "
              "set activation_checkpointing full for PEFT's default");
+}
+
+/* What TRL's defaults put on the request (gs_trl_resolve), one note each; an 8-bit model's
+ * preparation, which is not counted, as a warning. */
+static void trl_notes(struct gs_estimate *e, const struct gs_training *tr)
+{
+    for (uint32_t bit = 1; bit != 0 && bit <= tr->trl_applied; bit <<= 1) {
+        const struct gs_trl_note *n = gs_trl_default_note((enum gs_trl_default)bit);
+        if (!(tr->trl_applied & bit) || n == NULL)
+            continue;
+        if (bit == GS_TRL_KBIT_8BIT)
+            warn(e, n->name, n->detail);
+        else
+            assume(e, n->name, n->detail, n->source);
+    }
 }
 
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
@@ -2062,7 +2100,10 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     st = resolve_method(m, w, &plan, e, err);
     if (st == GS_OK)
         st = resolve_regime(w, &plan, e, err);
-    plan.frozen_fp32 = plan.lora && (w->weights == GS_DTYPE_FP32 || plan.tr.kbit_prepared);
+    /* a frozen fp32 head: an fp32 base's, or one prepare_model_for_kbit_training made fp32
+     * that TRL's bf16 casting did not put back */
+    plan.frozen_fp32 = plan.lora && (w->weights == GS_DTYPE_FP32 ||
+                                     (plan.tr.kbit_prepared && !plan.tr.kbit_head_16bit));
     if (st != GS_OK)
         return st;
     attention_path(m, &plan.tr, e);
@@ -2117,6 +2158,7 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     struct gs_activation_result act;
     const bool has_activations = activations(m, w, &plan, memo, e, &act, &ovf);
     explain_rules(&plan, e);
+    trl_notes(e, &plan.tr);
 
     assume(e, "training_regime", regime_detail(plan.regime),
            !plan.lora || plan.tr.regime != GS_REGIME_NONE

@@ -496,12 +496,12 @@ const char *gs_loss_name(enum gs_loss l)
     return l < GS_LOSS_COUNT ? names[l] : "";
 }
 
-bool gs_framework_version_parse(const char *text, uint32_t *out)
+bool gs_release_parse(const char *text, bool zero_major, uint32_t *out)
 {
     unsigned major = 0, minor = 0;
     int used = 0;
     if (text == NULL || sscanf(text, "%3u.%3u%n", &major, &minor, &used) != 2 || minor > 99 ||
-        major == 0 || major > 99)
+        (major == 0 && !zero_major) || major > 99)
         return false;
     const char *rest = text + used;
     if (*rest != '\0' && *rest != '.')
@@ -512,4 +512,9 @@ bool gs_framework_version_parse(const char *text, uint32_t *out)
             return false;
     *out = major * 100 + minor;
     return true;
+}
+
+bool gs_framework_version_parse(const char *text, uint32_t *out)
+{
+    return gs_release_parse(text, false, out);
 }

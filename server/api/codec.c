@@ -3,6 +3,7 @@
 #include "formats/json_build.h"
 
 #include "gs/capability.h"
+#include "gs/trl.h"
 
 #include "api/codec_inference.h"
 #include "api/codec_parity.h"
@@ -13,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* How a board's GPUs talk, from its catalog row: NVLink through NVSwitch on
@@ -497,6 +499,13 @@ enum gs_status codec_decode_estimate(const json_t *body, const struct catalog_sn
             out->workload.training.double_quant = false;
         ok &= codec_decode_training(training, &out->workload.training, err);
         ok &= codec_decode_parallelism(parallelism, &out->workload.parallelism, err);
+        enum gs_dtype loaded;
+        if (ok && out->precision_defaulted &&
+            gs_trl_model_dtype(&out->workload.training, &loaded, NULL, NULL))
+            out->workload.weights = loaded; /* the dtype TRL loads a named model in */
+        if (ok)
+            ok = gs_trl_resolve(&out->workload.training, &out->workload.parallelism,
+                                out->workload.weights, err) == GS_OK;
     } else {
         if (training != NULL) {
             gs_error_add(err, GS_ERR_INVALID, "/training", "is used only with \"mode\": \"training\"");
@@ -732,7 +741,12 @@ void codec_write_assumption_items(struct json_writer *w, const struct estimate_r
 {
     if (req->mode_defaulted)
         write_note(w, "mode", "no mode given: sized for inference", "gpusizer default");
-    if (req->precision_defaulted && !req->workload.format_from_checkpoint)
+    const char *trl_detail = NULL, *trl_source = NULL;
+    enum gs_dtype trl_loaded;
+    if (req->precision_defaulted && req->workload.mode == GS_MODE_TRAINING &&
+        gs_trl_model_dtype(&req->workload.training, &trl_loaded, &trl_detail, &trl_source))
+        write_note(w, "precision", trl_detail, trl_source);
+    else if (req->precision_defaulted && !req->workload.format_from_checkpoint)
         write_note(w, "precision",
                    "no precision given: weights in bf16, the dtype most checkpoints ship in",
                    "gpusizer default");
@@ -946,6 +960,12 @@ static void write_training(struct json_writer *w, const struct estimate_request 
     if (est->method != GS_METHOD_FULL)
         json_w_member_u64(w, "lora_rank", t->lora_rank ? t->lora_rank : 8);
     json_w_member_string(w, "framework", gs_framework_name(t->framework.framework));
+    if (t->trl) {
+        char release[16];
+        snprintf(release, sizeof(release), "%u.%u", (unsigned)(t->trl_version / 100),
+                 (unsigned)(t->trl_version % 100));
+        json_w_member_string(w, "trl_version", release);
+    }
     json_w_member_string(w, "loss", gs_loss_name(est->loss));
     if (est->has_peak) {
         json_w_key(w, "phases");

@@ -2,6 +2,7 @@
 #include "api/codec_training.h"
 
 #include "formats/jsonv.h"
+#include "gs/trl.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -19,7 +20,7 @@ static const char *const training_keys[] = {
     "optimizer_in_backward", "activation_offloading", "expandable_segments",
     "set_to_none",        "fused_optimizer",     "attn_implementation", "keeps_output",
     "padding",            "padding_mask",        "sync_each_batch",     "recurrent_kernels",
-    "prepare_model_for_kbit_training", NULL};
+    "prepare_model_for_kbit_training", "trl_version", NULL};
 static const char *const lora_keys[] = {"rank", "targets", "dropout", "use_dora", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "expert_tensor", "stage_layers", "virtual_stages", "sequence_parallel", "zero_stage", "offload",
@@ -301,10 +302,13 @@ bool codec_decode_training(const json_t *section, struct gs_training *out, struc
         out->method_given = true;
     }
     read_bool(section, base, "double_quant", &out->double_quant, &ok, err);
+    out->kbit_given = json_object_get(section, "prepare_model_for_kbit_training") != NULL;
     read_bool(section, base, "prepare_model_for_kbit_training", &out->kbit_prepared, &ok, err);
     i = read_enum(section, base, "padding", gs_padding_names, &ok, err);
-    if (i >= 0)
+    if (i >= 0) {
         out->padding = (enum gs_padding)i;
+        out->padding_given = true;
+    }
     read_knob(section, "padding_mask", &out->padding_mask, &ok, err);
     i = read_enum(section, base, "recurrent_kernels", gs_recurrent_kernels_names, &ok, err);
     if (i >= 0) {
@@ -312,6 +316,17 @@ bool codec_decode_training(const json_t *section, struct gs_training *out, struc
         out->recurrent_kernels_given = true;
     }
     ok &= decode_framework(section, &out->framework, err);
+    const json_t *trl = json_object_get(section, "trl_version");
+    if (trl != NULL) {
+        if (!json_is_string(trl) ||
+            !gs_trl_version_parse(json_string_value(trl), &out->trl_version)) {
+            gs_error_add(err, GS_ERR_INVALID, "/training/trl_version",
+                         "must be a TRL release such as \"1.7\" or \"0.26.2\"");
+            ok = false;
+        } else {
+            out->trl = true;
+        }
+    }
     const json_t *lora = json_object_get(section, "lora");
     if (lora != NULL) {
         ok &= decode_lora(lora, out, err);

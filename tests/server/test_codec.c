@@ -71,6 +71,8 @@ static json_int_t get_int(json_t *root, const char *path)
  * or warnings) has an entry whose `key` is `name` (both defined below, beside entry_named). */
 static json_int_t assumption_value(const json_t *answer, const char *name);
 static bool names(const json_t *list, const char *key, const char *name);
+/* The entry of `list` whose `key` is `name`, or NULL (defined below). */
+static const json_t *entry_named(const json_t *list, const char *key, const char *name);
 
 static void expect_error(const char *request, int status, const char *pointer, const char *needle)
 {
@@ -445,6 +447,91 @@ static void test_trl_chunked_nll_field(void **state)
     };
     expect_error(refused[0], 400, "/training/loss", "lm_head");
     expect_error(refused[1], 400, "/training/loss", "torchtune");
+}
+
+/* training.trl_version (TRL's SFTTrainer): its defaults wherever the request says nothing,
+ * echoed in the answer's training section as the estimate used them, each with its note; the
+ * request's own fields kept; a model named by its id loaded in fp32 from 0.27, and before it
+ * as transformers' from_pretrained loads it (fp32 on 4.x, the checkpoint's dtype from 5.0).
+ * tests/core/test_trl.c checks each release's row. */
+static const char *str_at(const json_t *answer, const char *section, const char *key)
+{
+    return json_string_value(json_object_get(json_object_get(answer, section), key));
+}
+
+/* The training settings and precision an answer says it sized. */
+static void assert_sized(const json_t *answer, const char *checkpointing, const char *padding,
+                         const char *loss, const char *weights, const char *regime)
+{
+    assert_string_equal(str_at(answer, "training", "activation_checkpointing"), checkpointing);
+    assert_string_equal(str_at(answer, "training", "padding"), padding);
+    assert_string_equal(str_at(answer, "training", "loss"), loss);
+    assert_string_equal(str_at(answer, "precision", "weights"), weights);
+    assert_string_equal(str_at(answer, "precision", "regime"), regime);
+}
+
+static void test_trl_version_field(void **state)
+{
+    (void)state;
+    struct problem p;
+    json_t *r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":"
+                         "{\"batch_size\":2,\"sequence_length\":1024,\"lora\":{\"rank\":16},"
+                         "\"trl_version\":\"1.7.1\"}}",
+                         &p);
+    assert_non_null(r);
+    assert_string_equal(str_at(r, "training", "trl_version"), "1.7");
+    assert_sized(r, "full", "longest", "chunked_nll", "fp32", "amp");
+    const json_t *notes = json_object_get(r, "assumptions");
+    static const char *const applied[] = {"trl_autocast", "trl_gradient_checkpointing",
+                                          "trl_chunked_nll", "trl_padding"};
+    for (size_t i = 0; i < sizeof(applied) / sizeof(applied[0]); i++)
+        assert_true(names(notes, "name", applied[i]));
+    assert_false(names(notes, "name", "trl_bf16_adapters"));
+    const json_t *precision = entry_named(notes, "name", "precision");
+    assert_non_null(strstr(json_string_value(json_object_get(precision, "detail")), "fp32"));
+    json_decref(r);
+
+    /* the request's own fields win, and leave no note */
+    r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"precision\":{\"weights\":"
+                 "\"bf16\"},\"training\":{\"batch_size\":2,\"sequence_length\":1024,\"lora\":{},"
+                 "\"regime\":\"bf16_pure\",\"activation_checkpointing\":\"none\",\"padding\":"
+                 "\"max_length\",\"loss\":\"fp32\",\"trl_version\":\"1.7\"}}",
+                 &p);
+    assert_non_null(r);
+    assert_sized(r, "none", "max_length", "fp32", "bf16", "bf16_pure");
+    notes = json_object_get(r, "assumptions");
+    assert_false(names(notes, "name", "trl_autocast"));
+    assert_false(names(notes, "name", "trl_gradient_checkpointing"));
+    assert_false(names(notes, "name", "trl_padding"));
+    json_decref(r);
+
+    /* before 0.27 the model loads as from_pretrained does */
+    static const struct {
+        const char *extra, *weights;
+    } loads[] = {{"", "bf16"},
+                 {",\"framework_version\":\"5.2\"", "bf16"},
+                 {",\"framework_version\":\"4.57\"", "fp32"}};
+    for (size_t i = 0; i < sizeof(loads) / sizeof(loads[0]); i++) {
+        char body[512];
+        snprintf(body, sizeof(body),
+                 "{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"lora\":{},"
+                 "\"framework\":\"transformers\",\"trl_version\":\"0.26\"%s}}",
+                 loads[i].extra);
+        r = estimate(body, &p);
+        assert_non_null(r);
+        assert_string_equal(str_at(r, "precision", "weights"), loads[i].weights);
+        json_decref(r);
+    }
+
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":"
+                 "{\"trl_version\":1.7}}",
+                 400, "/training/trl_version", "TRL release");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":"
+                 "{\"trl_version\":\"latest\"}}",
+                 400, "/training/trl_version", "TRL release");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":"
+                 "{\"trl_version\":\"1.7\",\"framework\":\"torchtune\"}}",
+                 400, "/training/trl_version", "torchtune");
 }
 
 /* Dropout masks only when the config's dropout is non-zero (1-byte masks as
@@ -1759,6 +1846,7 @@ int main(void)
         cmocka_unit_test(test_lora_16bit_adapters_cast_nothing),
         cmocka_unit_test(test_kbit_prepared_field),
         cmocka_unit_test(test_trl_chunked_nll_field),
+        cmocka_unit_test(test_trl_version_field),
         cmocka_unit_test(test_dropout_from_config),
         cmocka_unit_test(test_t5_layers_under_autocast),
         cmocka_unit_test(test_sdpa_wide_heads_warning),

@@ -210,5 +210,7 @@ const char *gs_loss_name(enum gs_loss loss);
 
 /* Parses "4.45" or "4.46.3" into 445 / 446; false when not a release string. */
 bool gs_framework_version_parse(const char *text, uint32_t *out);
+/* The same for any package's release, "0.26" -> 26 where zero_major allows a 0.x release. */
+bool gs_release_parse(const char *text, bool zero_major, uint32_t *out);
 
 #endif

@@ -120,13 +120,20 @@ struct gs_training {
     bool double_quant;        /* QLoRA: quantize the absmax constants too */
     bool kbit_prepared;       /* QLoRA: PEFT's prepare_model_for_kbit_training ran, casting
                                  every parameter but the 4-bit weights to fp32 */
+    bool kbit_given;          /* the request named prepare_model_for_kbit_training */
+    bool kbit_head_16bit;     /* after the preparation the embeddings and the head went back to
+                                 16 bits (TRL before 0.26 under bf16: peft_module_casting_to_bf16) */
     uint32_t lora_dropout_permille; /* LoRA dropout in thousandths (PEFT's default 0) */
     enum gs_padding padding;  /* shapes fixed (default) or varying from step to step */
+    bool padding_given;       /* the request named padding */
     enum gs_knob padding_mask; /* the micro-batches carry padding tokens, so the attention gets a
                                   mask (gs_training_padding_mask says what the default is) */
     bool lora_dora;           /* PEFT use_dora: DoRA's magnitude vector per adapted layer and
                                  what its forward keeps (gs_activation_bytes) */
     struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
+    bool trl;                           /* the run is TRL's SFTTrainer (gs/trl.h) ... */
+    uint32_t trl_version;               /* ... at this release (major x 100 + minor) */
+    uint32_t trl_applied; /* enum gs_trl_default bits gs_trl_resolve put on the request */
 };
 
 struct gs_parallelism {
