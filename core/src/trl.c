@@ -8,6 +8,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* SFTConfig max_length (trl/trainer/sft_config.py, 0.16 on; before, max_seq_length None, which
+ * SFTTrainer set to min(tokenizer.model_max_length, 1024)) */
+#define TRL_MAX_LENGTH 1024
+/* transformers TrainingArguments per_device_train_batch_size, which SFTConfig keeps */
+#define TRAINER_BATCH_SIZE 8
+
 struct row {
     uint32_t from;         /* first release (major x 100 + minor) */
     bool bf16;             /* SFTConfig bf16 defaults to True (autocast) */
@@ -190,6 +196,16 @@ enum gs_status gs_trl_resolve(struct gs_training *training,
         t->padding_given = true;
         applied |= GS_TRL_PADDING;
     }
+    /* the shape a run gets when its script says nothing: TRL truncates every sample to
+     * max_length, and the Trainer takes per_device_train_batch_size samples a micro-batch */
+    if (t->sequence_length == 0) {
+        t->sequence_length = TRL_MAX_LENGTH;
+        applied |= GS_TRL_SEQUENCE;
+    }
+    if (t->batch_size == 0) {
+        t->batch_size = TRAINER_BATCH_SIZE;
+        applied |= GS_TRL_BATCH;
+    }
     t->trl_applied |= applied;
     return GS_OK;
 }
@@ -247,6 +263,15 @@ static const struct gs_trl_note notes[] = {
      "model, casting its other parameters (embeddings, norms, head) to fp32: not "
      "counted here (sized at 16 bits)",
      "trl/models/utils.py prepare_peft_model: is_qlora covers is_loaded_in_8bit"},
+    {"trl_batch_size",
+     "no batch_size given: 8 samples a micro-batch, the Trainer's per_device_train_batch_size "
+     "default, which SFTConfig keeps",
+     "transformers training_args.py per_device_train_batch_size default 8"},
+    {"trl_sequence_length",
+     "no sequence_length given: 1,024 tokens, SFTConfig's max_length, to which TRL truncates "
+     "every sample (the longest micro-batch reaches it)",
+     "trl/trainer/sft_config.py max_length default 1024 (0.16 on; before, SFTTrainer set "
+     "max_seq_length to min(tokenizer.model_max_length, 1024))"},
 };
 
 const struct gs_trl_note *gs_trl_default_note(enum gs_trl_default bit)

@@ -18,6 +18,9 @@
 
 #include <string.h>
 
+/* What every row puts on a request that gives no shape: padding, micro-batch, length. */
+#define SHAPE (GS_TRL_PADDING | GS_TRL_BATCH | GS_TRL_SEQUENCE)
+
 static struct gs_training trl_run(const char *release, enum gs_method method)
 {
     struct gs_training t;
@@ -67,45 +70,45 @@ static void test_trl_rows(void **state)
     } rows[] = {
         /* before 0.19: TrainingArguments' precision and checkpointing; a 4-bit model prepared */
         {"0.18", GS_METHOD_LORA, GS_DTYPE_BF16, 0, false, GS_REGIME_NONE, GS_RECOMPUTE_NONE,
-         GS_LOSS_DEFAULT, false, false, GS_TRL_PADDING},
+         GS_LOSS_DEFAULT, false, false, SHAPE},
         {"0.18", GS_METHOD_QLORA, GS_DTYPE_INT4, 0, false, GS_REGIME_NONE, GS_RECOMPUTE_NONE,
-         GS_LOSS_DEFAULT, true, false, GS_TRL_PADDING | GS_TRL_KBIT_PREPARED},
+         GS_LOSS_DEFAULT, true, false, SHAPE | GS_TRL_KBIT_PREPARED},
         {"0.18", GS_METHOD_FULL, GS_DTYPE_BF16, 0, false, GS_REGIME_BF16_PURE, GS_RECOMPUTE_NONE,
-         GS_LOSS_DEFAULT, false, false, GS_TRL_PADDING | GS_TRL_PURE_BF16},
+         GS_LOSS_DEFAULT, false, false, SHAPE | GS_TRL_PURE_BF16},
         {"0.18", GS_METHOD_FULL, GS_DTYPE_FP32, 0, false, GS_REGIME_NONE, GS_RECOMPUTE_NONE,
-         GS_LOSS_DEFAULT, false, false, GS_TRL_PADDING},
+         GS_LOSS_DEFAULT, false, false, SHAPE},
         /* 0.19: bf16=True */
         {"0.19", GS_METHOD_LORA, GS_DTYPE_BF16, 0, false, GS_REGIME_AMP, GS_RECOMPUTE_NONE,
-         GS_LOSS_DEFAULT, false, false, GS_TRL_PADDING | GS_TRL_AUTOCAST},
+         GS_LOSS_DEFAULT, false, false, SHAPE | GS_TRL_AUTOCAST},
         {"0.21", GS_METHOD_QLORA, GS_DTYPE_INT4, 0, false, GS_REGIME_AMP, GS_RECOMPUTE_NONE,
-         GS_LOSS_DEFAULT, true, true, GS_TRL_PADDING | GS_TRL_AUTOCAST | GS_TRL_KBIT_PREPARED},
+         GS_LOSS_DEFAULT, true, true, SHAPE | GS_TRL_AUTOCAST | GS_TRL_KBIT_PREPARED},
         {"0.21", GS_METHOD_QLORA, GS_DTYPE_INT4, 3, true, GS_REGIME_BF16_PURE, GS_RECOMPUTE_NONE,
-         GS_LOSS_DEFAULT, false, false, GS_TRL_PADDING | GS_TRL_PURE_BF16 | GS_TRL_ADAPTERS_BF16},
+         GS_LOSS_DEFAULT, false, false, SHAPE | GS_TRL_PURE_BF16 | GS_TRL_ADAPTERS_BF16},
         {"0.21", GS_METHOD_FULL, GS_DTYPE_FP32, 0, false, GS_REGIME_AMP, GS_RECOMPUTE_NONE,
-         GS_LOSS_DEFAULT, false, false, GS_TRL_PADDING | GS_TRL_AUTOCAST},
+         GS_LOSS_DEFAULT, false, false, SHAPE | GS_TRL_AUTOCAST},
         /* 0.22: gradient_checkpointing=True */
         {"0.22", GS_METHOD_LORA, GS_DTYPE_BF16, 0, false, GS_REGIME_AMP, GS_RECOMPUTE_FULL,
-         GS_LOSS_DEFAULT, false, false, GS_TRL_PADDING | GS_TRL_AUTOCAST | GS_TRL_CHECKPOINTING},
+         GS_LOSS_DEFAULT, false, false, SHAPE | GS_TRL_AUTOCAST | GS_TRL_CHECKPOINTING},
         {"0.25", GS_METHOD_QLORA, GS_DTYPE_INT4, 0, false, GS_REGIME_AMP, GS_RECOMPUTE_FULL,
          GS_LOSS_DEFAULT, true, true,
-         GS_TRL_PADDING | GS_TRL_AUTOCAST | GS_TRL_CHECKPOINTING | GS_TRL_KBIT_PREPARED},
+         SHAPE | GS_TRL_AUTOCAST | GS_TRL_CHECKPOINTING | GS_TRL_KBIT_PREPARED},
         /* 0.26: a quantized model's adapters cast to bf16, no preparation */
         {"0.26", GS_METHOD_QLORA, GS_DTYPE_INT4, 0, false, GS_REGIME_BF16_PURE, GS_RECOMPUTE_FULL,
          GS_LOSS_DEFAULT, false, false,
-         GS_TRL_PADDING | GS_TRL_CHECKPOINTING | GS_TRL_PURE_BF16 | GS_TRL_ADAPTERS_BF16},
+         SHAPE | GS_TRL_CHECKPOINTING | GS_TRL_PURE_BF16 | GS_TRL_ADAPTERS_BF16},
         {"1.6", GS_METHOD_LORA, GS_DTYPE_BF16, 3, false, GS_REGIME_AMP, GS_RECOMPUTE_FULL,
-         GS_LOSS_DEFAULT, false, false, GS_TRL_PADDING | GS_TRL_AUTOCAST | GS_TRL_CHECKPOINTING},
+         GS_LOSS_DEFAULT, false, false, SHAPE | GS_TRL_AUTOCAST | GS_TRL_CHECKPOINTING},
         /* 1.7: chunked_nll; ZeRO-3 keeps a 16-bit model's adapters in its dtype (not FSDP's) */
         {"1.7", GS_METHOD_LORA, GS_DTYPE_BF16, 3, false, GS_REGIME_BF16_PURE, GS_RECOMPUTE_FULL,
          GS_LOSS_CHUNKED_NLL, false, false,
-         GS_TRL_PADDING | GS_TRL_CHECKPOINTING | GS_TRL_CHUNKED_NLL | GS_TRL_PURE_BF16 |
+         SHAPE | GS_TRL_CHECKPOINTING | GS_TRL_CHUNKED_NLL | GS_TRL_PURE_BF16 |
              GS_TRL_ADAPTERS_BF16},
         {"1.7", GS_METHOD_LORA, GS_DTYPE_BF16, 3, true, GS_REGIME_AMP, GS_RECOMPUTE_FULL,
          GS_LOSS_CHUNKED_NLL, false, false,
-         GS_TRL_PADDING | GS_TRL_AUTOCAST | GS_TRL_CHECKPOINTING | GS_TRL_CHUNKED_NLL},
+         SHAPE | GS_TRL_AUTOCAST | GS_TRL_CHECKPOINTING | GS_TRL_CHUNKED_NLL},
         {"1.7", GS_METHOD_FULL, GS_DTYPE_BF16, 0, false, GS_REGIME_BF16_PURE, GS_RECOMPUTE_FULL,
          GS_LOSS_CHUNKED_NLL, false, false,
-         GS_TRL_PADDING | GS_TRL_CHECKPOINTING | GS_TRL_CHUNKED_NLL | GS_TRL_PURE_BF16},
+         SHAPE | GS_TRL_CHECKPOINTING | GS_TRL_CHUNKED_NLL | GS_TRL_PURE_BF16},
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         struct gs_training t = trl_run(rows[i].release, rows[i].method);
@@ -120,7 +123,7 @@ static void test_trl_rows(void **state)
         if (t.regime != rows[i].regime || t.recompute != rows[i].recompute ||
             t.framework.loss != rows[i].loss || t.kbit_prepared != rows[i].kbit ||
             t.kbit_head_16bit != rows[i].head_16bit || t.trl_applied != rows[i].applied ||
-            t.padding != GS_PADDING_LONGEST)
+            t.padding != GS_PADDING_LONGEST || t.batch_size != 8 || t.sequence_length != 1024)
             fail_msg("row %zu (%s): regime %d recompute %d loss %d kbit %d/%d applied %#x", i,
                      rows[i].release, (int)t.regime, (int)t.recompute, (int)t.framework.loss,
                      (int)t.kbit_prepared, (int)t.kbit_head_16bit, (unsigned)t.trl_applied);
@@ -138,6 +141,8 @@ static void test_trl_rows(void **state)
     t.framework.loss = GS_LOSS_FP32;
     t.padding = GS_PADDING_MAX_LENGTH;
     t.padding_given = true;
+    t.batch_size = 2;
+    t.sequence_length = 4096;
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
     struct gs_error err;
@@ -147,6 +152,8 @@ static void test_trl_rows(void **state)
     assert_int_equal(t.recompute, GS_RECOMPUTE_NONE);
     assert_int_equal(t.framework.loss, GS_LOSS_FP32);
     assert_int_equal(t.padding, GS_PADDING_MAX_LENGTH);
+    assert_int_equal(t.batch_size, 2);
+    assert_int_equal(t.sequence_length, 4096);
     assert_int_equal(t.trl_applied, 0);
 
     /* an 8-bit model prepared before 0.26 is said, not sized */

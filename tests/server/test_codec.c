@@ -487,8 +487,20 @@ static void test_trl_version_field(void **state)
     for (size_t i = 0; i < sizeof(applied) / sizeof(applied[0]); i++)
         assert_true(names(notes, "name", applied[i]));
     assert_false(names(notes, "name", "trl_bf16_adapters"));
+    assert_false(names(notes, "name", "trl_batch_size")); /* the request gave its shape */
     const json_t *precision = entry_named(notes, "name", "precision");
     assert_non_null(strstr(json_string_value(json_object_get(precision, "detail")), "fp32"));
+    json_decref(r);
+
+    /* the README's example: no shape given, TRL's 8 x 1,024 */
+    r = estimate("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":"
+                 "{\"trl_version\":\"1.7\",\"lora\":{\"rank\":16}}}",
+                 &p);
+    assert_non_null(r);
+    assert_int_equal(get_int(r, "training.batch_size"), 8);
+    assert_int_equal(get_int(r, "training.sequence_length"), 1024);
+    assert_true(names(json_object_get(r, "assumptions"), "name", "trl_batch_size"));
+    assert_true(names(json_object_get(r, "assumptions"), "name", "trl_sequence_length"));
     json_decref(r);
 
     /* the request's own fields win, and leave no note */

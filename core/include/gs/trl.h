@@ -29,6 +29,8 @@ enum gs_trl_default {
     GS_TRL_KBIT_PREPARED = 1u << 5, /* prepare_model_for_kbit_training on a 4-bit model */
     GS_TRL_ADAPTERS_BF16 = 1u << 6, /* the adapters in bf16 rather than PEFT's fp32 */
     GS_TRL_KBIT_8BIT = 1u << 7,     /* an 8-bit model prepared too: its fp32 casts not counted */
+    GS_TRL_BATCH = 1u << 8,         /* TrainingArguments per_device_train_batch_size=8 */
+    GS_TRL_SEQUENCE = 1u << 9,      /* SFTConfig max_length=1024 (the truncation length) */
 };
 
 /* "1.7", "0.26.2" -> 107, 26 (major x 100 + minor); false when not a release string. */
@@ -45,12 +47,12 @@ bool gs_trl_model_dtype(const struct gs_training *training, enum gs_dtype *out, 
 /* Puts TRL's defaults on `training` (a request's, after its own fields) for its weights
  * `weights` and layout `parallelism`, wherever the request left a field to the default:
  * method (as the estimate resolves it), regime, activation checkpointing, loss, padding,
- * prepare_model_for_kbit_training. Each applied field is then given (its *_given flag set), so
- * the request reads as explicit from here on (a second call changes nothing) and its bit is
- * added to training->trl_applied, which the estimate's notes read. The request decoder calls it
- * once, after the training, parallelism and precision sections. Nothing where training->trl is
- * false. GS_ERR_INVALID (pointer /training/trl_version) for a framework other than
- * transformers' (transformers, deepspeed). */
+ * prepare_model_for_kbit_training, micro-batch and sequence length. Each applied field is then
+ * given (its *_given flag set), so the request reads as explicit from here on (a second call
+ * changes nothing) and its bit is added to training->trl_applied, which the estimate's notes
+ * read. The request decoder calls it once, after the training, parallelism and precision
+ * sections. Nothing where training->trl is false. GS_ERR_INVALID (pointer
+ * /training/trl_version) for a framework other than transformers' (transformers, deepspeed). */
 enum gs_status gs_trl_resolve(struct gs_training *training,
                               const struct gs_parallelism *parallelism, enum gs_dtype weights,
                               struct gs_error *err);
