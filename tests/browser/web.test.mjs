@@ -551,7 +551,7 @@ describe('web UI in Chromium', () => {
     assert.deepEqual(again.sent.training.lora, { rank: 16 });
     assert.equal(again.sent.parallelism.zero_stage, 3);
     await page.selectOption('#training-method', 'full');
-    await page.selectOption('#training-activation_checkpointing', 'none');
+    await page.selectOption('#training-activation_checkpointing', '');
     await page.selectOption('#parallelism-zero_stage', '');
     await page.check('#mode-inference');
   });
@@ -731,6 +731,19 @@ describe('web UI in Chromium', () => {
     const want = await api('estimate', dora.sent);
     assert.equal(await page.getAttribute('#breakdown-body tr[data-field=total_bytes]', 'data-bytes'), String(want.per_gpu.total_bytes));
     await page.uncheck('#training-lora-use_dora');
+    // TRL's SFTTrainer: the fields left at their default are TRL's, and the answer says what it sized
+    await page.fill('#training-trl_version', '1.7');
+    await page.selectOption('#training-activation_checkpointing', '');
+    const trl = await ask(page, 'estimate');
+    assert.equal(trl.status, 200, trl.text);
+    assert.equal(trl.sent.training.trl_version, '1.7');
+    assert.equal(trl.sent.training.activation_checkpointing, undefined);
+    const sized = await api('estimate', trl.sent);
+    assert.equal(sized.training.activation_checkpointing, 'full');
+    assert.equal(sized.training.loss, 'chunked_nll');
+    assert.equal(await page.getAttribute('#breakdown-body tr[data-field=total_bytes]', 'data-bytes'),
+      String(sized.per_gpu.total_bytes));
+    await page.fill('#training-trl_version', '');
     await fold('#training-lora-use_dora', false);
     await page.selectOption('#training-method', '');
     await page.check('#mode-inference');
