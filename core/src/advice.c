@@ -1,5 +1,6 @@
 /* advice.c - what to change when a workload does not fit (advice.h). */
 #include "gs/advice.h"
+#include "gs/trl.h"
 
 #include "gs/capability.h"
 #include "gs/estimate.h"
@@ -146,6 +147,19 @@ static bool flash_attention_helps(const struct gs_model_spec *m, const struct gs
            e.per_gpu.peak_allocated_bytes < sdpa_peak;
 }
 
+/* The workload's adapters over an nf4 base with double quantization, with what TRL makes of a
+ * 4-bit model where the request runs TRL's SFTTrainer. */
+static void to_qlora(struct gs_workload *w)
+{
+    w->training.method = GS_METHOD_QLORA;
+    w->training.method_given = true;
+    w->weights = GS_DTYPE_INT4;
+    w->format_given = true;
+    w->format = GS_WF_NF4_DQ;
+    w->training.double_quant = true;
+    gs_trl_redo(&w->training, &w->parallelism, w->weights);
+}
+
 static size_t training_changes(const struct gs_model_spec *m, const struct gs_workload *w0,
                                const struct gs_plan_limits *own, struct gs_fit_change *out,
                                size_t cap)
@@ -230,18 +244,37 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
         add_change(out, &n, cap, "adamw_8bit", "bitsandbytes 8-bit AdamW states", 0, &w, &l, false);
         w = *w0;
     }
+    if (w0->training.method == GS_METHOD_LORA && w0->weights == GS_DTYPE_FP32 && m->has_arch) {
+        /* a frozen base loaded in fp32 (transformers 4.x's default, TRL's from 0.27) */
+        w.weights = GS_DTYPE_BF16;
+        w.format_given = true;
+        w.format = GS_WF_BF16;
+        gs_trl_redo(&w.training, &w.parallelism, w.weights);
+        add_change(out, &n, cap, "bf16_base",
+                   "load the frozen base in bf16 (from_pretrained dtype=torch.bfloat16; under "
+                   "TRL, model_init_kwargs={\"dtype\": \"bfloat16\"}): half its bytes, and "
+                   "autocast makes no 16-bit copies of its weights",
+                   0, &w, &l, false);
+        w = *w0;
+    }
+    if (w0->training.method == GS_METHOD_LORA && !gs_dtype_is_quantized(w0->weights) &&
+        m->has_arch) {
+        to_qlora(&w); /* the same adapters over a 4-bit base */
+        const uint64_t rank = w.training.lora_rank ? w.training.lora_rank : 8;
+        add_change(out, &n, cap, "qlora",
+                   "QLoRA: the same adapters over an nf4 base with double quantization", rank, &w,
+                   &l, false);
+        w = *w0;
+    }
     if (w0->training.method == GS_METHOD_FULL && m->has_arch) {
         w.training.method = GS_METHOD_LORA;
         w.training.method_given = true;
         w.training.lora_rank = 16;
         w.training.lora_target_count = 0; /* all_linear */
+        gs_trl_redo(&w.training, &w.parallelism, w.weights);
         add_change(out, &n, cap, "lora",
                    "LoRA r=16 on all linear layers instead of full fine-tuning", 16, &w, &l, false);
-        w.training.method = GS_METHOD_QLORA;
-        w.weights = GS_DTYPE_INT4;
-        w.format_given = true;
-        w.format = GS_WF_NF4_DQ;
-        w.training.double_quant = true;
+        to_qlora(&w);
         add_change(out, &n, cap, "qlora",
                    "QLoRA: an nf4 base with double quantization and LoRA r=16 adapters", 16, &w, &l,
                    false);

@@ -210,6 +210,27 @@ enum gs_status gs_trl_resolve(struct gs_training *training,
     return GS_OK;
 }
 
+void gs_trl_redo(struct gs_training *training, const struct gs_parallelism *parallelism,
+                 enum gs_dtype weights)
+{
+    struct gs_training *t = training;
+    if (!t->trl)
+        return;
+    const uint32_t regime_bits = GS_TRL_AUTOCAST | GS_TRL_PURE_BF16 | GS_TRL_ADAPTERS_BF16;
+    if (t->trl_applied & regime_bits)
+        t->regime = GS_REGIME_NONE;
+    if (t->trl_applied & GS_TRL_KBIT_PREPARED) {
+        t->kbit_prepared = false;
+        t->kbit_given = false;
+        t->kbit_head_16bit = false;
+    }
+    t->trl_applied &= ~(regime_bits | GS_TRL_KBIT_PREPARED | GS_TRL_KBIT_8BIT);
+    struct gs_error err;
+    gs_error_init(&err);
+    /* the framework, the one thing it refuses, was checked when the request was read */
+    (void)gs_trl_resolve(t, parallelism, weights, &err);
+}
+
 /* One note per default, in the order of the bits. */
 static const struct gs_trl_note notes[] = {
     {"trl_autocast",

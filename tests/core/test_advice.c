@@ -13,6 +13,7 @@
 #include "gs/advice.h"
 #include "gs/estimate.h"
 #include "gs/rank.h"
+#include "gs/trl.h"
 
 #include <string.h>
 
@@ -161,6 +162,93 @@ static void test_training_changes(void **state)
     const size_t n2 =
         gs_advice_evaluate(&m, &w, &own, &g, &eff, more->plan.gpu_count, NULL, out, GS_ADVICE_MAX);
     assert_null(find(out, n2, "more_gpus"));
+}
+
+/* LoRA as TRL runs it (gs/trl.h): a base loaded in fp32 (TRL 0.27 on) gets bf16_base, and any
+ * 16-bit or fp32 base gets qlora with its own adapters; each change's workload is what TRL would
+ * make of it - bf16_base keeps PEFT's fp32 adapters under autocast (regime amp), qlora casts them
+ * to bf16 from 0.26 (bf16_pure) and runs prepare_model_for_kbit_training before it - and a full
+ * fine-tune's lora change leaves the bf16_pure TRL gave the full model's parameters. */
+static void test_trl_lora_changes(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.weights = GS_DTYPE_FP32;
+    fixture_lora_qv(&w.training, 32);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 1024;
+    w.training.trl = true;
+    w.training.trl_version = 107;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_trl_resolve(&w.training, &w.parallelism, w.weights, &err), GS_OK);
+    assert_int_equal(w.training.regime, GS_REGIME_AMP);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 8, &own);
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    const struct gs_fit_change *bf16 = NULL, *qlora = NULL;
+    for (size_t i = 0; i < np; i++) {
+        if (strcmp(proposed[i].code, "bf16_base") == 0)
+            bf16 = &proposed[i];
+        if (strcmp(proposed[i].code, "qlora") == 0)
+            qlora = &proposed[i];
+        assert_string_not_equal(proposed[i].code, "lora");
+    }
+    assert_non_null(bf16);
+    assert_non_null(qlora);
+    assert_true(bf16 < qlora);
+    assert_int_equal(bf16->workload.weights, GS_DTYPE_BF16);
+    assert_int_equal(bf16->workload.training.regime, GS_REGIME_AMP);
+    assert_int_equal(qlora->workload.weights, GS_DTYPE_INT4);
+    assert_int_equal(qlora->workload.format, GS_WF_NF4_DQ);
+    assert_int_equal(qlora->workload.training.method, GS_METHOD_QLORA);
+    assert_int_equal(qlora->workload.training.regime, GS_REGIME_BF16_PURE);
+    assert_true(qlora->workload.training.trl_applied & GS_TRL_ADAPTERS_BF16);
+    assert_false(qlora->workload.training.kbit_prepared);
+    assert_int_equal(qlora->value, 32);
+    assert_int_equal(qlora->workload.training.lora_rank, 32);
+    /* each is a request the estimate takes, and bf16 halves the frozen base */
+    struct gs_estimate before, after;
+    assert_int_equal(gs_estimate_compute(&m, &w, &before, &err), GS_OK);
+    assert_int_equal(gs_estimate_compute(&m, &bf16->workload, &after, &err), GS_OK);
+    assert_int_equal(before.per_gpu.weights_bytes - after.per_gpu.weights_bytes,
+                     2 * (uint64_t)before.parameters);
+    assert_int_equal(gs_estimate_compute(&m, &qlora->workload, &after, &err), GS_OK);
+
+    /* before 0.26 the 4-bit model goes through prepare_model_for_kbit_training */
+    w.training.trl_version = 25;
+    gs_trl_redo(&w.training, &w.parallelism, w.weights);
+    const size_t n25 = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    qlora = NULL;
+    for (size_t i = 0; i < n25; i++)
+        if (strcmp(proposed[i].code, "qlora") == 0)
+            qlora = &proposed[i];
+    assert_non_null(qlora);
+    assert_true(qlora->workload.training.kbit_prepared);
+    assert_true(qlora->workload.training.kbit_head_16bit);
+    assert_int_equal(qlora->workload.training.regime, GS_REGIME_AMP);
+
+    /* a full fine-tune of bf16 parameters (bf16_pure): its lora change has PEFT's fp32
+     * adapters under autocast */
+    struct gs_workload full = fixture_workload(GS_MODE_TRAINING);
+    full.weights = GS_DTYPE_BF16;
+    full.training.batch_size = 1;
+    full.training.sequence_length = 1024;
+    full.training.trl = true;
+    full.training.trl_version = 107;
+    assert_int_equal(gs_trl_resolve(&full.training, &full.parallelism, full.weights, &err), GS_OK);
+    assert_int_equal(full.training.regime, GS_REGIME_BF16_PURE);
+    gs_advice_own_limits(&full, 8, &own);
+    const size_t nf = gs_advice_changes(&m, &full, &own, proposed, GS_ADVICE_MAX);
+    const struct gs_fit_change *lora = NULL;
+    for (size_t i = 0; i < nf; i++)
+        if (strcmp(proposed[i].code, "lora") == 0)
+            lora = &proposed[i];
+    assert_non_null(lora);
+    assert_int_equal(lora->workload.training.regime, GS_REGIME_AMP);
 }
 
 /* FSDP1 with accumulation under the HF Trainer: the micro-batches before the last run in
@@ -710,6 +798,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_training_changes),
+        cmocka_unit_test(test_trl_lora_changes),
         cmocka_unit_test(test_accumulation_change),
         cmocka_unit_test(test_sync_each_batch_change),
         cmocka_unit_test(test_flash_attention_change),

@@ -57,6 +57,12 @@ enum gs_status gs_trl_resolve(struct gs_training *training,
                               const struct gs_parallelism *parallelism, enum gs_dtype weights,
                               struct gs_error *err);
 
+/* Derives again the defaults that follow the weights and the method (the regime, the QLoRA
+ * preparation) for `training` after gs_trl_resolve, once a change (gs/advice.h) moved either;
+ * the request's own fields stay. Nothing where training->trl is false. */
+void gs_trl_redo(struct gs_training *training, const struct gs_parallelism *parallelism,
+                 enum gs_dtype weights);
+
 /* What the answer says of an applied default: a stable name (the assumption's; for
  * GS_TRL_KBIT_8BIT the warning's code), the sentence and the code it follows. */
 struct gs_trl_note {
