@@ -167,6 +167,20 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
     size_t n = 0;
     struct gs_workload w = *w0;
     struct gs_plan_limits l = *own;
+    if (w0->training.method == GS_METHOD_LORA && w0->weights == GS_DTYPE_FP32 && m->has_arch) {
+        /* a frozen base loaded in fp32 (transformers 4.x's default, TRL's from 0.27): the gentlest
+         * change of all, one loading argument */
+        w.weights = GS_DTYPE_BF16;
+        w.format_given = true;
+        w.format = GS_WF_BF16;
+        gs_trl_redo(&w.training, &w.parallelism, w.weights);
+        add_change(out, &n, cap, "bf16_base",
+                   "load the frozen base in bf16 (from_pretrained dtype=torch.bfloat16; under "
+                   "TRL, model_init_kwargs={\"dtype\": \"bfloat16\"}): half its bytes, and "
+                   "autocast makes no 16-bit copies of its weights",
+                   0, &w, &l, false);
+        w = *w0;
+    }
     if (accumulates_unsharded(m, w0)) {
         /* the same micro-batches, each reduce-scattered: the gradients stay sharded */
         w.training.framework.sync_each_batch = GS_KNOB_ON;
@@ -242,19 +256,6 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
     if (w0->training.optimizer == GS_OPT_ADAMW || w0->training.optimizer == GS_OPT_ADAM) {
         w.training.optimizer = GS_OPT_ADAMW_8BIT;
         add_change(out, &n, cap, "adamw_8bit", "bitsandbytes 8-bit AdamW states", 0, &w, &l, false);
-        w = *w0;
-    }
-    if (w0->training.method == GS_METHOD_LORA && w0->weights == GS_DTYPE_FP32 && m->has_arch) {
-        /* a frozen base loaded in fp32 (transformers 4.x's default, TRL's from 0.27) */
-        w.weights = GS_DTYPE_BF16;
-        w.format_given = true;
-        w.format = GS_WF_BF16;
-        gs_trl_redo(&w.training, &w.parallelism, w.weights);
-        add_change(out, &n, cap, "bf16_base",
-                   "load the frozen base in bf16 (from_pretrained dtype=torch.bfloat16; under "
-                   "TRL, model_init_kwargs={\"dtype\": \"bfloat16\"}): half its bytes, and "
-                   "autocast makes no 16-bit copies of its weights",
-                   0, &w, &l, false);
         w = *w0;
     }
     if (w0->training.method == GS_METHOD_LORA && !gs_dtype_is_quantized(w0->weights) &&

@@ -47,9 +47,9 @@ void gs_advice_own_limits(const struct gs_workload *workload, uint64_t max_gpus,
 /* Writes the changes worth trying for this workload, gentlest first, into
  * `out` (at most `cap`), and returns how many. Serving: an fp8 KV cache
  * (fp8_ds_mla for MLA models), fp8 then AWQ int4 weights, both, more GPUs.
- * Training: a smaller micro-batch with gradient accumulation (batch_size > 1), selective then
- * full recomputation, ZeRO-3, ZeRO-Offload, 8-bit AdamW, LoRA and QLoRA (models with an
- * architecture), more GPUs. */
+ * Training: a LoRA base loaded in fp32 loaded in bf16, a smaller micro-batch with gradient
+ * accumulation (batch_size > 1), selective then full recomputation, ZeRO-3, ZeRO-Offload, 8-bit
+ * AdamW, LoRA and QLoRA (models with an architecture; QLoRA from LoRA too), more GPUs. */
 size_t gs_advice_changes(const struct gs_model_spec *model, const struct gs_workload *workload,
                          const struct gs_plan_limits *own, struct gs_fit_change *out, size_t cap);
 
