@@ -1841,6 +1841,14 @@ static enum gs_status sequence_parallel_default(const struct gs_model_spec *m,
     return GS_OK;
 }
 
+bool gs_workload_pipelines(const struct gs_workload *w)
+{
+    /* transformers' Trainer (trainer.py) wraps the model for DDP, FSDP, DeepSpeed ZeRO or
+     * tensor parallelism, never a pipeline: the engines that have one (DeepSpeed's
+     * PipelineModule, torch.distributed.pipelining) need the model rewritten into stages */
+    return !w->training.trl;
+}
+
 unsigned gs_workload_pipeline_zero_max(const struct gs_workload *w)
 {
     /* torchtitan shards with fully_shard whatever the stage is called (its ZeRO stages mean
@@ -2139,6 +2147,11 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     plan.deepspeed = plan.rules.deepspeed_buckets ||
                      (!plan.tr.framework.framework_given && !plan.par.fsdp &&
                       (plan.par.zero_stage > 0 || plan.par.offload != GS_OFFLOAD_NONE));
+    if (plan.par.pipeline > 1 && !gs_workload_pipelines(w))
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
+                            "TRL's SFTTrainer runs the HF Trainer, which has no pipeline schedule "
+                            "(each data-parallel rank holds the whole model, or its FSDP/ZeRO "
+                            "shards): use pipeline 1 with zero_stage 3 or tensor parallelism");
     if (plan.par.pipeline > 1 && plan.par.zero_stage > gs_workload_pipeline_zero_max(w))
         return gs_error_add(
             err, GS_ERR_INVALID, "/parallelism/zero_stage",

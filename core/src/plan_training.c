@@ -418,7 +418,8 @@ static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
     for (uint64_t t = 1; t <= tmax && t <= n; t *= 2) {
         if (n % t != 0)
             continue;
-        for (uint64_t p = 1; p <= n / t && p <= layers; p++) {
+        const uint64_t pmax = gs_workload_pipelines(c->request) ? layers : 1;
+        for (uint64_t p = 1; p <= n / t && p <= pmax; p++) {
             if ((n / t) % p != 0)
                 continue;
             const uint64_t dp = n / (t * p);

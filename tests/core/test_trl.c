@@ -14,6 +14,7 @@
 
 #include "arch_fixture.h"
 #include "gs/estimate.h"
+#include "gs/plan.h"
 #include "gs/trl.h"
 
 #include <string.h>
@@ -265,13 +266,63 @@ static void test_trl_kbit_head_back_to_bf16(void **state)
     assert_int_equal(assumption(&trl18, "kbit_prepared_fp32_bytes")->value, 524820480ULL);
 }
 
+/* The HF Trainer under TRL has no pipeline schedule (gs_workload_pipelines): an estimate with a
+ * pipeline is refused, and a plan search does not try one. LoRA over the Llama-2-7B shape loaded
+ * in fp32 (27.0e9 bytes of frozen base) on two 24e9-byte GPUs, no tensor parallelism, no ZeRO:
+ * only two pipeline stages hold it, which the search finds for the generic loop and not for
+ * TRL's. */
+static void test_trl_no_pipeline(void **state)
+{
+    (void)state;
+    struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.weights = GS_DTYPE_FP32;
+    w.training.batch_size = 1;
+    w.training.sequence_length = 512;
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.training.recompute_given = true;
+    fixture_lora_qv(&w.training, 16);
+    struct gs_plan_gpu g;
+    memset(&g, 0, sizeof(g));
+    g.view.total_bytes = 24000000000ULL;
+    g.gpus_per_node = 8;
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    l.max_tensor = 1;
+    l.zero_stages = 1u << 0;
+    l.recompute = 1u << GS_RECOMPUTE_FULL;
+    struct gs_demand d = {.kind = GS_DEMAND_NONE};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan p;
+    enum gs_plan_reject why;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 2, NULL, &p, &why, &err), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.pipeline, 2);
+
+    struct gs_workload trl = w;
+    trl.training.trl = true;
+    trl.training.trl_version = 107;
+    assert_int_equal(gs_trl_resolve(&trl.training, &trl.parallelism, trl.weights, &err), GS_OK);
+    assert_int_equal(gs_plan_search(&m, &trl, &g, &l, &d, &eff, 2, NULL, &p, &why, &err), GS_OK);
+    assert_int_not_equal(why, GS_REJECT_NONE);
+
+    trl.parallelism.pipeline = 2;
+    struct gs_estimate e;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &trl, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_trl_version_parse),
-        cmocka_unit_test(test_trl_rows),
-        cmocka_unit_test(test_trl_model_dtype),
-        cmocka_unit_test(test_trl_kbit_head_back_to_bf16),
+        cmocka_unit_test(test_trl_version_parse), cmocka_unit_test(test_trl_rows),
+        cmocka_unit_test(test_trl_model_dtype),   cmocka_unit_test(test_trl_kbit_head_back_to_bf16),
+        cmocka_unit_test(test_trl_no_pipeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -265,6 +265,11 @@ enum gs_weight_format gs_workload_format(const struct gs_workload *workload);
  * /parallelism/zero_stage); plan searches do not try one. */
 unsigned gs_workload_pipeline_zero_max(const struct gs_workload *workload);
 
+/* Whether the training loop has a pipeline schedule: not TRL's SFTTrainer (training.trl), which
+ * runs the HF Trainer. gs_estimate_compute refuses a pipeline degree above 1 for it (400 at
+ * /parallelism/pipeline); plan searches do not try one. */
+bool gs_workload_pipelines(const struct gs_workload *workload);
+
 /* How a training workload's framework assigns decoder layers to pipeline
  * stages (gs/arch.h enum gs_stage_split): torchtitan its own splitter,
  * Megatron-LM and a request naming no framework Megatron's (any count, the
