@@ -209,6 +209,25 @@ static void test_trl_model_dtype(void **state)
     assert_false(gs_trl_model_dtype(&t, &d, NULL, NULL));
 }
 
+/* The Llama-2-7B shape: hidden 4096, 32 layers of 32 heads, FFN 11008, vocabulary 32,000,
+ * untied. */
+static struct gs_model_spec llama2_7b(void)
+{
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
+    return fixture_spec(&arch);
+}
+
+/* LoRA r16 on q_proj and v_proj over `weights`, one sample of `sequence` tokens. */
+static struct gs_workload lora_qv(enum gs_dtype weights, uint64_t sequence)
+{
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.weights = weights;
+    w.training.batch_size = 1;
+    w.training.sequence_length = sequence;
+    fixture_lora_qv(&w.training, 16);
+    return w;
+}
+
 static const struct gs_assumption *assumption(const struct gs_estimate *e, const char *name)
 {
     for (size_t i = 0; i < e->assumption_count; i++)
@@ -229,13 +248,8 @@ static const struct gs_assumption *assumption(const struct gs_estimate *e, const
 static void test_trl_kbit_head_back_to_bf16(void **state)
 {
     (void)state;
-    struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
-    const struct gs_model_spec m = fixture_spec(&arch);
-    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
-    w.weights = GS_DTYPE_INT4;
-    w.training.batch_size = 1;
-    w.training.sequence_length = 2048;
-    fixture_lora_qv(&w.training, 16);
+    const struct gs_model_spec m = llama2_7b();
+    struct gs_workload w = lora_qv(GS_DTYPE_INT4, 2048);
     w.training.method = GS_METHOD_QLORA;
     w.training.method_given = true;
     struct gs_error err;
@@ -274,15 +288,10 @@ static void test_trl_kbit_head_back_to_bf16(void **state)
 static void test_trl_no_pipeline(void **state)
 {
     (void)state;
-    struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
-    const struct gs_model_spec m = fixture_spec(&arch);
-    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
-    w.weights = GS_DTYPE_FP32;
-    w.training.batch_size = 1;
-    w.training.sequence_length = 512;
+    const struct gs_model_spec m = llama2_7b();
+    struct gs_workload w = lora_qv(GS_DTYPE_FP32, 512);
     w.training.recompute = GS_RECOMPUTE_FULL;
     w.training.recompute_given = true;
-    fixture_lora_qv(&w.training, 16);
     struct gs_plan_gpu g;
     memset(&g, 0, sizeof(g));
     g.view.total_bytes = 24000000000ULL;
