@@ -559,14 +559,6 @@ static bool has_warning(const struct gs_estimate *e, const char *code)
     return false;
 }
 
-static const struct gs_assumption *assumption(const struct gs_estimate *e, const char *name)
-{
-    for (size_t i = 0; i < e->assumption_count; i++)
-        if (strcmp(e->assumptions[i].name, name) == 0)
-            return &e->assumptions[i];
-    return NULL;
-}
-
 /* The answer says which: on 0.10 the gathered tokens are an assumption with their count
  * (2 ranks x the 8,192 profile tokens on an 80 GB GPU); on a later release, whose MoE path
  * was not read, a warning that the gather is not counted; with DeepEP, which dispatches
@@ -580,7 +572,7 @@ static void test_vllm_dp_moe_notes(void **state)
     w.parallelism.expert = 2;
     w.serving.engine.version = 1001;
     struct gs_estimate e = fixture_estimate(&a, &w);
-    const struct gs_assumption *g = assumption(&e, "moe_gathered_tokens");
+    const struct gs_assumption *g = fixture_assumption(&e, "moe_gathered_tokens");
     assert_non_null(g);
     assert_int_equal(g->value, 2 * 8192);
     assert_false(has_warning(&e, "moe_gather_not_modeled"));
@@ -591,7 +583,7 @@ static void test_vllm_dp_moe_notes(void **state)
     w.parallelism.data = w.parallelism.expert = 2;
     w.serving.engine.version = 0; /* the newest release modelled */
     e = fixture_estimate(&a, &w);
-    assert_null(assumption(&e, "moe_gathered_tokens"));
+    assert_null(fixture_assumption(&e, "moe_gathered_tokens"));
     assert_true(has_warning(&e, "moe_gather_not_modeled"));
     w.serving.engine.all2all = GS_ALL2ALL_DEEPEP_HT;
     e = fixture_estimate(&a, &w);

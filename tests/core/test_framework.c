@@ -41,17 +41,9 @@ static struct gs_workload run(enum gs_framework fw, enum gs_dtype weights, uint6
     return w;
 }
 
-static const struct gs_assumption *assumption(const struct gs_estimate *e, const char *name)
-{
-    for (size_t i = 0; i < e->assumption_count; i++)
-        if (strcmp(e->assumptions[i].name, name) == 0)
-            return &e->assumptions[i];
-    return NULL;
-}
-
 static bool has_assumption(const struct gs_estimate *e, const char *name)
 {
-    return assumption(e, name) != NULL;
+    return fixture_assumption(e, name) != NULL;
 }
 
 static bool has_warning(const struct gs_estimate *e, const char *code)
@@ -610,7 +602,7 @@ static void test_fsdp1_no_sync_accumulation(void **state)
     assert_int_equal(e.trainable_parameters, 4194304ULL);
     /* per_gpu shows the peak moment, the syncing micro-batch's backward start */
     assert_int_equal(e.per_gpu.gradients_bytes, 12960931840ULL);
-    const struct gs_assumption *a = assumption(&e, "fsdp1_no_sync_gradient_bytes");
+    const struct gs_assumption *a = fixture_assumption(&e, "fsdp1_no_sync_gradient_bytes");
     assert_non_null(a);
     assert_int_equal(a->value, 12960931840ULL);
     assert_int_equal(e.peak.moments[GS_PHASE_BACKWARD_START].gradients, 12960931840ULL);
@@ -634,14 +626,14 @@ static void test_fsdp1_no_sync_accumulation(void **state)
     w.training.framework.framework = GS_FW_TRANSFORMERS;
     w.parallelism.fsdp_use_orig_params = true;
     const struct gs_estimate orig = estimate(&m, &w);
-    a = assumption(&orig, "fsdp1_no_sync_gradient_bytes");
+    a = fixture_assumption(&orig, "fsdp1_no_sync_gradient_bytes");
     assert_non_null(a);
     assert_int_equal(a->value, 12960931840ULL);
     /* reduce-scattered every micro-batch (5.2 on, transformers PR #43919): the sharded
      * gradients persist over accumulation */
     w.training.framework.sync_each_batch = GS_KNOB_ON;
     const struct gs_estimate each = estimate(&m, &w);
-    assert_null(assumption(&each, "fsdp1_no_sync_gradient_bytes"));
+    assert_null(fixture_assumption(&each, "fsdp1_no_sync_gradient_bytes"));
     assert_false(has_warning(&each, "sync_each_batch_ignored"));
     assert_int_equal(each.peak.moments[GS_PHASE_BACKWARD_START].gradients, 6480465920ULL);
     assert_int_equal(orig.peak.phases[GS_PHASE_BACKWARD_START] -
@@ -668,13 +660,13 @@ static void test_fsdp1_no_sync_accumulation(void **state)
     /* PEFT's wrap policy (adapters apart, use_orig_params=False): the adapters' gradients
      * alone, unsharded: 4,194,304 x 2 = 8,388,608 */
     const struct gs_estimate hf = estimate(&m, &w);
-    a = assumption(&hf, "fsdp1_no_sync_gradient_bytes");
+    a = fixture_assumption(&hf, "fsdp1_no_sync_gradient_bytes");
     assert_non_null(a);
     assert_int_equal(a->value, 8388608ULL);
     /* full fine-tuning: the whole model's gradient, unsharded, 13,476,831,232 */
     w.training.method = GS_METHOD_FULL;
     const struct gs_estimate full = estimate(&m, &w);
-    a = assumption(&full, "fsdp1_no_sync_gradient_bytes");
+    a = fixture_assumption(&full, "fsdp1_no_sync_gradient_bytes");
     assert_non_null(a);
     assert_int_equal(a->value, 13476831232ULL);
     /* torchtune (FSDP2) reduce-scatters every micro-batch and has no no_sync accumulation */
@@ -707,7 +699,7 @@ static void test_fsdp2_no_sync_accumulation(void **state)
     w.parallelism.fsdp_version = 2;
     /* full fine-tuning: 6,738,415,616 parameters x 2 bytes, unsharded on each GPU */
     const struct gs_estimate e = estimate(&m, &w);
-    const struct gs_assumption *a = assumption(&e, "fsdp2_no_sync_gradient_bytes");
+    const struct gs_assumption *a = fixture_assumption(&e, "fsdp2_no_sync_gradient_bytes");
     assert_non_null(a);
     assert_int_equal(a->value, 13476831232ULL);
     assert_false(has_assumption(&e, "fsdp1_no_sync_gradient_bytes"));
@@ -736,7 +728,7 @@ static void test_fsdp2_no_sync_accumulation(void **state)
     assert_false(has_assumption(&old, "fsdp2_no_sync_gradient_bytes"));
     w.training.framework.sync_each_batch = GS_KNOB_OFF;
     const struct gs_estimate old_off = estimate(&m, &w);
-    a = assumption(&old_off, "fsdp2_no_sync_gradient_bytes");
+    a = fixture_assumption(&old_off, "fsdp2_no_sync_gradient_bytes");
     assert_non_null(a);
     assert_int_equal(a->value, 13476831232ULL);
     w.training.framework.sync_each_batch = GS_KNOB_DEFAULT;
@@ -746,7 +738,7 @@ static void test_fsdp2_no_sync_accumulation(void **state)
     fixture_lora_qv(&w.training, 8);
     w.parallelism.fsdp_use_orig_params = true;
     const struct gs_estimate lora = estimate(&m, &w);
-    a = assumption(&lora, "fsdp2_no_sync_gradient_bytes");
+    a = fixture_assumption(&lora, "fsdp2_no_sync_gradient_bytes");
     assert_non_null(a);
     assert_int_equal(a->value, 8388608ULL);
     /* no accumulation, nothing held */
@@ -1068,14 +1060,14 @@ static void test_varying_lengths(void **state)
     struct gs_workload w = run(GS_FW_TORCHTUNE, GS_DTYPE_BF16, 2, 4096);
     w.training.regime = GS_REGIME_BF16_PURE;
     const struct gs_estimate fixed = estimate(&m, &w);
-    assert_null(assumption(&fixed, "padding"));
+    assert_null(fixture_assumption(&fixed, "padding"));
     assert_false(has_warning(&fixed, "reserved_grows_with_lengths"));
 
     w.training.padding = GS_PADDING_LONGEST;
     struct gs_estimate e = estimate(&m, &w);
     assert_memory_equal(&e.per_gpu, &fixed.per_gpu, sizeof(e.per_gpu));
-    assert_non_null(assumption(&e, "padding"));
-    const struct gs_assumption *blocks = assumption(&e, "length_dependent_blocks_bytes");
+    assert_non_null(fixture_assumption(&e, "padding"));
+    const struct gs_assumption *blocks = fixture_assumption(&e, "length_dependent_blocks_bytes");
     assert_non_null(blocks);
     assert_int_equal(blocks->value, 12608077824ULL + 8192ULL * 3072 * 6 + 8192ULL * 3072 * 2);
     assert_true(has_warning(&e, "reserved_grows_with_lengths"));
@@ -1083,21 +1075,21 @@ static void test_varying_lengths(void **state)
     w.training.framework.compile = GS_KNOB_ON;
     w.training.framework.loss = GS_LOSS_CHUNKED;
     e = estimate(&m, &w);
-    blocks = assumption(&e, "length_dependent_blocks_bytes");
+    blocks = fixture_assumption(&e, "length_dependent_blocks_bytes");
     assert_non_null(blocks);
     assert_int_equal(blocks->value, 2364014592ULL + 8192ULL * 3072 * 2 + 8192ULL * 3072 * 2);
     w.training.framework.loss = GS_LOSS_FUSED;
     w.training.recompute = GS_RECOMPUTE_FULL;
     e = estimate(&m, &w);
-    blocks = assumption(&e, "length_dependent_blocks_bytes");
+    blocks = fixture_assumption(&e, "length_dependent_blocks_bytes");
     assert_non_null(blocks);
     assert_int_equal(blocks->value, 806092800ULL + 268435456ULL);
 
     w = run(GS_FW_TORCHTITAN, GS_DTYPE_BF16, 2, 4096);
     w.training.padding = GS_PADDING_LONGEST;
     e = estimate(&m, &w);
-    assert_non_null(assumption(&e, "padding"));
-    assert_null(assumption(&e, "length_dependent_blocks_bytes"));
+    assert_non_null(fixture_assumption(&e, "padding"));
+    assert_null(fixture_assumption(&e, "length_dependent_blocks_bytes"));
     assert_false(has_warning(&e, "reserved_grows_with_lengths"));
 }
 
@@ -1223,7 +1215,7 @@ static void test_torchtitan_pipeline_fsdp(void **state)
     const struct gs_peak_moment *start = &e.peak.moments[GS_PHASE_BACKWARD_START];
     assert_int_equal(start->transient, 2 * P + ws);
     assert_int_equal(start->gradients, 4 * P);
-    const struct gs_assumption *a = assumption(&e, "fsdp2_no_sync_gradient_bytes");
+    const struct gs_assumption *a = fixture_assumption(&e, "fsdp2_no_sync_gradient_bytes");
     assert_non_null(a);
     assert_int_equal(a->value, 4 * P);
     assert_int_equal(e.peak.moments[GS_PHASE_OPTIMIZER_STEP].gradients, 4 * P / 2);
@@ -1234,7 +1226,7 @@ static void test_torchtitan_pipeline_fsdp(void **state)
     w.parallelism.pipeline = 1;
     const struct gs_estimate flat = estimate(&m, &w);
     assert_true(flat.peak.moments[GS_PHASE_BACKWARD_START].transient < 2 * P / 4);
-    assert_null(assumption(&flat, "fsdp2_no_sync_gradient_bytes"));
+    assert_null(fixture_assumption(&flat, "fsdp2_no_sync_gradient_bytes"));
 }
 
 /* A linear-attention or state-space mixer is sized by its projections: a training estimate of a
@@ -1326,7 +1318,7 @@ static void test_qlora_fused_experts(void **state)
     const struct gs_estimate v5 = estimate(&m, &w);
     assert_true(has_warning(&v5, "qlora_experts_16bit"));
     assert_int_equal(v5.per_gpu.weights_bytes - v4.per_gpu.weights_bytes, 71392);
-    assert_int_equal(assumption(&v5, "qlora_experts_16bit_bytes")->value, 71392);
+    assert_int_equal(fixture_assumption(&v5, "qlora_experts_16bit_bytes")->value, 71392);
     /* GPT-OSS kept its experts fused (GptOssExperts) on 4.x too */
     const struct gs_model_spec oss = spec(fixture_arch(
         "%s", "{\"model_type\":\"gpt_oss\",\"hidden_size\":64,\"intermediate_size\":64,"
@@ -1373,7 +1365,8 @@ static void test_kbit_prepared(void **state)
     w.training.kbit_prepared = true;
     const struct gs_estimate prepared = estimate(&m, &w);
     assert_int_equal(prepared.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 524820480ULL);
-    assert_int_equal(assumption(&prepared, "kbit_prepared_fp32_bytes")->value, 524820480ULL);
+    assert_int_equal(fixture_assumption(&prepared, "kbit_prepared_fp32_bytes")->value,
+                     524820480ULL);
     assert_true(has_warning(&prepared, "kbit_prepared_fp32_activations"));
     assert_true(has_warning(&prepared, "kbit_prepared_checkpointing"));
     assert_false(has_warning(&plain, "kbit_prepared_checkpointing"));
@@ -1389,7 +1382,7 @@ static void test_kbit_prepared(void **state)
     w.training.recompute = GS_RECOMPUTE_FULL;
     w.training.recompute_given = true;
     const struct gs_estimate amp = estimate(&m, &w);
-    assert_int_equal(assumption(&amp, "autocast_weight_copies_bytes")->value, 262144000ULL);
+    assert_int_equal(fixture_assumption(&amp, "autocast_weight_copies_bytes")->value, 262144000ULL);
     assert_false(has_warning(&amp, "kbit_prepared_fp32_activations"));
     assert_false(has_warning(&amp, "kbit_prepared_checkpointing"));
     fp32.training.regime = GS_REGIME_AMP;
@@ -1397,7 +1390,8 @@ static void test_kbit_prepared(void **state)
     const struct gs_estimate fp32_amp = estimate(&m, &fp32);
     assert_int_equal(amp.saved_activation_bytes, fp32_amp.saved_activation_bytes);
     /* a base loaded in fp32 runs its frozen head the same way */
-    assert_int_equal(assumption(&fp32_amp, "autocast_weight_copies_bytes")->value, 262144000ULL);
+    assert_int_equal(fixture_assumption(&fp32_amp, "autocast_weight_copies_bytes")->value,
+                     262144000ULL);
 
     const struct gs_model_spec moe = spec(fixture_arch(
         "%s", "{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"intermediate_size\":128,"

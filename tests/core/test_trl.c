@@ -228,12 +228,16 @@ static struct gs_workload lora_qv(enum gs_dtype weights, uint64_t sequence)
     return w;
 }
 
-static const struct gs_assumption *assumption(const struct gs_estimate *e, const char *name)
+/* `w` run by TRL's SFTTrainer at `release` (major x 100 + minor), estimated into *out. */
+static void trl_estimate(const struct gs_model_spec *m, struct gs_workload w, uint32_t release,
+                         struct gs_estimate *out)
 {
-    for (size_t i = 0; i < e->assumption_count; i++)
-        if (strcmp(e->assumptions[i].name, name) == 0)
-            return &e->assumptions[i];
-    return NULL;
+    struct gs_error err;
+    gs_error_init(&err);
+    w.training.trl = true;
+    w.training.trl_version = release;
+    assert_int_equal(gs_trl_resolve(&w.training, &w.parallelism, w.weights, &err), GS_OK);
+    assert_int_equal(gs_estimate_compute(m, &w, out, &err), GS_OK);
 }
 
 /* QLoRA of the Llama-2-7B shape (hidden 4096, 32 layers, FFN 11008, vocabulary 32,000,
@@ -259,25 +263,17 @@ static void test_trl_kbit_head_back_to_bf16(void **state)
     base.training.regime = GS_REGIME_AMP;
     assert_int_equal(gs_estimate_compute(&m, &base, &plain, &err), GS_OK);
 
-    struct gs_workload t25 = w;
-    t25.training.trl = true;
-    t25.training.trl_version = 25;
-    assert_int_equal(gs_trl_resolve(&t25.training, &t25.parallelism, t25.weights, &err), GS_OK);
-    assert_int_equal(gs_estimate_compute(&m, &t25, &trl25, &err), GS_OK);
+    trl_estimate(&m, w, 25, &trl25);
     assert_int_equal(trl25.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 532480ULL);
-    assert_int_equal(assumption(&trl25, "kbit_prepared_fp32_bytes")->value, 532480ULL);
-    assert_null(assumption(&trl25, "autocast_weight_copies_bytes"));
-    assert_non_null(assumption(&trl25, "trl_prepare_model_for_kbit_training"));
-    assert_non_null(assumption(&trl25, "trl_autocast"));
-    assert_null(assumption(&trl25, "prepare_model_for_kbit_training"));
+    assert_int_equal(fixture_assumption(&trl25, "kbit_prepared_fp32_bytes")->value, 532480ULL);
+    assert_null(fixture_assumption(&trl25, "autocast_weight_copies_bytes"));
+    assert_non_null(fixture_assumption(&trl25, "trl_prepare_model_for_kbit_training"));
+    assert_non_null(fixture_assumption(&trl25, "trl_autocast"));
+    assert_null(fixture_assumption(&trl25, "prepare_model_for_kbit_training"));
 
-    struct gs_workload t18 = w;
-    t18.training.trl = true;
-    t18.training.trl_version = 18;
-    assert_int_equal(gs_trl_resolve(&t18.training, &t18.parallelism, t18.weights, &err), GS_OK);
-    assert_int_equal(gs_estimate_compute(&m, &t18, &trl18, &err), GS_OK);
+    trl_estimate(&m, w, 18, &trl18);
     assert_int_equal(trl18.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 524820480ULL);
-    assert_int_equal(assumption(&trl18, "kbit_prepared_fp32_bytes")->value, 524820480ULL);
+    assert_int_equal(fixture_assumption(&trl18, "kbit_prepared_fp32_bytes")->value, 524820480ULL);
 }
 
 /* The HF Trainer under TRL has no pipeline schedule (gs_workload_pipelines): an estimate with a

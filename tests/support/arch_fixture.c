@@ -162,6 +162,14 @@ struct gs_activation_input fixture_one_sequence(const struct gs_arch *a,
                                         .rules = rules};
 }
 
+const struct gs_assumption *fixture_assumption(const struct gs_estimate *e, const char *name)
+{
+    for (size_t i = 0; i < e->assumption_count; i++)
+        if (strcmp(e->assumptions[i].name, name) == 0)
+            return &e->assumptions[i];
+    return NULL;
+}
+
 struct gs_model_spec fixture_spec(const struct gs_arch *arch)
 {
     struct gs_model_spec m;

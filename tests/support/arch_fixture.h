@@ -48,6 +48,9 @@ struct gs_activation_input fixture_one_sequence(const struct gs_arch *a,
                                                 const struct gs_framework_rules *rules,
                                                 uint64_t sequence_length, bool flash_attention);
 
+/* The assumption of an estimate named `name`, or NULL. */
+const struct gs_assumption *fixture_assumption(const struct gs_estimate *e, const char *name);
+
 /* A model given by its architecture, as a request with a config sends it. */
 struct gs_model_spec fixture_spec(const struct gs_arch *arch);
 
