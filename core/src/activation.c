@@ -1302,7 +1302,10 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     const struct gs_parallelism *par = in->parallelism;
     const uint64_t p = par->pipeline ? par->pipeline : 1;
     const uint64_t m = in->micro_batches ? in->micro_batches : 1;
-    const uint64_t in_flight = m < p ? m : p;
+    /* a device_map (naive pipeline parallelism) runs one micro-batch through the GPUs in turn,
+     * its backward before the next micro-batch's forward (the HF Trainer's loop) */
+    const bool in_turn = par->device_map;
+    const uint64_t in_flight = in_turn ? 1 : m < p ? m : p;
     const uint64_t s = div_ceil(in->sequence_length, par->context);
     const uint64_t tokens = mul(&c, s, in->batch_size);
 
@@ -1387,7 +1390,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         uint64_t unused = 0;
         for (uint64_t k = 1; k + 1 < p && !offloaded; k++) {
             gs_arch_count_blocks(a, bounds[k], bounds[k + 1], counts);
-            const uint64_t flight = m < p - k ? m : p - k;
+            const uint64_t flight = in_turn ? 1 : m < p - k ? m : p - k;
             const uint64_t mine = mul(&c, stage_stored(&c, a, one, counts, &unused), flight);
             if (mine > fullest)
                 fullest = mine;
@@ -1441,7 +1444,27 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         !a->logits ? 0
         : fused    ? mul(&c, mul(&c, tokens, a->hidden_size), in->element_bytes)
                    : mul(&c, logit_count(&c, in, tokens), in->element_bytes);
-    out->last_stage_bytes = add(&c, p > 1 ? last_stage : per_stage, out->logits_bytes);
+    /* under a device_map a head tied to the embedding runs on GPU 0 with it (accelerate keeps
+     * tied weights on one device: infer_auto_device_map get_module_size_with_ties), the final
+     * norm's output copied back to it, so the logits and the loss are GPU 0's; an untied head's
+     * logits come back to GPU 0 all the same: the root module's hook returns the model's output
+     * on its input's device (accelerate hooks.py: attach_align_device_hook_on_blocks gives the
+     * root AlignDevicesHook(io_same_device=True), post_forward send_to_device), a copy of the
+     * logits at their dtype alive on GPU 0 from the forward's end */
+    const bool head_first = in_turn && p > 1 && a->tie_word_embeddings;
+    const uint64_t norm_kept_last = offloaded ? 0 : norms_kept; /* the final norm stays last */
+    if (in_turn && p > 1 && a->logits) {
+        if (head_first)
+            out->first_stage_bytes =
+                add(&c, out->first_stage_bytes, out->logits_bytes - norm_kept_last);
+        else
+            out->first_stage_bytes = add(
+                &c, out->first_stage_bytes,
+                mul(&c, logit_count(&c, in, tokens),
+                    in->rules != NULL && in->rules->returns_fp32_logits ? 4 : in->element_bytes));
+    }
+    out->last_stage_bytes =
+        add(&c, p > 1 ? last_stage : per_stage, head_first ? norm_kept_last : out->logits_bytes);
     if (in->recompute == GS_RECOMPUTE_FULL)
         out->last_stage_bytes = add(&c, out->last_stage_bytes, working);
     if (p == 1) /* one stage holds both */
@@ -1482,6 +1505,7 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
     k->padding_mask = in->padding_mask;
     k->recurrent_torch = in->recurrent_torch;
     k->sequence_parallel = par->sequence_parallel;
+    k->device_map = par->device_map;
     k->stages = par->stages;
     if (in->rules != NULL) {
         k->has_rules = true;

@@ -159,6 +159,7 @@ bool gs_stage_range(const struct gs_stage_plan *plan, uint64_t L, uint64_t stage
     case GS_SPLIT_VLLM:
         vllm_stage(L, p, stage, &start, &n);
         break;
+    case GS_SPLIT_DEVICE_MAP: /* placed later by bytes; a stand-in that fits any p <= L */
     case GS_SPLIT_TRTLLM: /* torch.tensor_split: the first L % p stages one layer more */
         n = L / p + (stage < L % p ? 1 : 0);
         start = stage * (L / p) + (stage < L % p ? stage : L % p);

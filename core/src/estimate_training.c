@@ -14,6 +14,7 @@
 
 #include "gs/activation.h"
 #include "gs/capability.h"
+#include "gs/device_map.h"
 #include "gs/framework.h"
 #include "gs/train_peak.h"
 #include "gs/trl.h"
@@ -172,9 +173,14 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
     const uint64_t first_ends =
         gs_add(ceil_div(gs_add(c->embedding - layers.embedding, s.vocab_padding, ovf), t), towers,
                ovf);
+    /* a tied head is a copy of the embedding on the last stage (Megatron-LM's
+     * word_embeddings_for_head), but under a device_map the embedding itself on GPU 0 (accelerate
+     * keeps tied weights on one device) */
     const uint64_t last_head =
         c->lm_head ? head
-                   : ceil_div(gs_add(c->embedding - layers.embedding, s.vocab_padding, ovf), t);
+        : par->device_map
+            ? 0
+            : ceil_div(gs_add(c->embedding - layers.embedding, s.vocab_padding, ovf), t);
     /* the work each stage does a token: its layers' active parameters, the head's on the last
      * (the logits' matrix product), the rest of the model's spread */
     const uint64_t outside = c->active > layers.active ? c->active - layers.active : 0;
@@ -1574,7 +1580,9 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
     const uint64_t context = overhead_value(o->has_cuda_context_bytes, o->cuda_context_bytes,
                                             GS_CUDA_CONTEXT_BYTES);
     uint64_t comm = 0;
-    if (world > 1)
+    /* a device_map's GPUs belong to one process, which opens no process group: its stages
+     * pass activations with plain device-to-device copies */
+    if (world > 1 && (!par->device_map || o->has_nccl_bytes))
         comm = o->has_nccl_bytes ? o->nccl_bytes
                                  : gs_runtime_comm_bytes((enum gs_link)w->gpu.link, world,
                                                          world > par->gpus_per_node);
@@ -1633,7 +1641,12 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
                  "cuBLAS workspace per GPU, allocated through PyTorch's caching allocator (so "
                  "inside max_memory_allocated)",
                  "pytorch/pytorch PR #120925 and PR #89027");
-    if (world > 1)
+    if (world > 1 && par->device_map && !o->has_nccl_bytes)
+        assume_value(e, "nccl_bytes", 0,
+                     "none: a device_map's GPUs belong to one process, which opens no NCCL "
+                     "communicator (hidden states move between GPUs as tensor copies)",
+                     "accelerate hooks.py AlignDevicesHook.pre_forward (send_to_device)");
+    else if (world > 1)
         assume_value(e, "nccl_bytes", comm,
                      o->has_nccl_bytes ? "NCCL buffers per GPU, as given in overrides"
                                        : "NCCL buffers per GPU by the interconnect of the named "
@@ -1844,13 +1857,171 @@ static enum gs_status sequence_parallel_default(const struct gs_model_spec *m,
 bool gs_workload_pipelines(const struct gs_workload *w)
 {
     /* transformers' Trainer (trainer.py) wraps the model for DDP, FSDP, DeepSpeed ZeRO or
-     * tensor parallelism, never a pipeline: the engines that have one (DeepSpeed's
-     * PipelineModule, torch.distributed.pipelining) need the model rewritten into stages */
-    return !w->training.trl;
+     * tensor parallelism, never a pipeline schedule; it spreads layers over GPUs only as a
+     * device_map loads them (gs_workload_device_map), which DeepSpeed refuses
+     * (integrations/accelerate.py check_and_set_device_map: "DeepSpeed Zero-3 is not
+     * compatible with passing a `device_map`"; accelerate's prepare_model refuses a
+     * multi-GPU device_map in any distributed mode) */
+    const struct gs_training_knobs *f = &w->training.framework;
+    return !(w->training.trl && f->framework_given && f->framework == GS_FW_DEEPSPEED);
+}
+
+bool gs_workload_device_map(const struct gs_workload *w)
+{
+    const struct gs_training_knobs *f = &w->training.framework;
+    if (w->mode != GS_MODE_TRAINING)
+        return false;
+    if (w->training.trl)
+        return !f->framework_given || f->framework == GS_FW_TRANSFORMERS;
+    return f->framework_given && f->framework == GS_FW_TRANSFORMERS;
+}
+
+/* The bytes transformers counts for `n` parameters of a part when it places a device_map
+ * (compute_module_sizes: numel x element size, HfQuantizer.param_element_size 0.5 for a
+ * bitsandbytes 4-bit weight, 1 for an 8-bit one; what it does not quantize at the load dtype). */
+static uint64_t map_bytes(uint64_t n, bool quantized_part, enum gs_dtype weights, bool *ovf)
+{
+    if (quantized_part && weights == GS_DTYPE_INT4)
+        return n / 2;
+    if (quantized_part && weights == GS_DTYPE_INT8)
+        return n;
+    return gs_mul(n, weights == GS_DTYPE_FP32 ? 4 : 2, ovf);
+}
+
+/* The stages of a device_map="auto" over `par->pipeline` GPUs (gs/device_map.h), as listed
+ * counts in par->stages unless the request listed its own (a device_map it writes itself). */
+static enum gs_status device_map_stages(const struct gs_model_spec *m, const struct gs_workload *w,
+                                        struct gs_estimate *e, struct gs_parallelism *par,
+                                        struct gs_error *err)
+{
+#define DEVICE_MAP_ONE_PROCESS                                                                     \
+    "a model loaded with device_map over %llu GPUs trains in one process (the HF Trainer's "       \
+    "is_model_parallel; accelerate's prepare_model: \"You can't train a model that has been "      \
+    "loaded with `device_map='auto'` in any distributed mode\"): "
+    const unsigned long long p = (unsigned long long)par->pipeline;
+    if (par->tensor > 1 || par->data > 1 || par->context > 1 || par->expert > 1)
+        return gs_error_add(err, GS_ERR_INVALID,
+                            par->tensor > 1    ? "/parallelism/tensor"
+                            : par->data > 1    ? "/parallelism/data"
+                            : par->context > 1 ? "/parallelism/context"
+                                               : "/parallelism/expert",
+                            DEVICE_MAP_ONE_PROCESS "use tensor, data, context and expert 1 with "
+                                                   "it, or pipeline 1 with data parallelism, FSDP "
+                                                   "or ZeRO",
+                            p);
+    if (par->zero_stage > 0 || par->offload != GS_OFFLOAD_NONE)
+        return gs_error_add(err, GS_ERR_INVALID,
+                            par->zero_stage > 0 ? "/parallelism/zero_stage"
+                                                : "/parallelism/offload",
+                            DEVICE_MAP_ONE_PROCESS "FSDP and ZeRO shard a model held whole by "
+                                                   "each process: use pipeline 1 with them",
+                            p);
+    if (gs_stage_chunks(&par->stages) > 1)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/virtual_stages",
+                            "a device_map runs each GPU's layers once a step, one GPU after "
+                            "another: there is no schedule to interleave");
+#undef DEVICE_MAP_ONE_PROCESS
+    par->device_map = true;
+    if (par->stages.split == GS_SPLIT_GIVEN || !m->has_arch)
+        return GS_OK; /* the request's own map, or no layers to place */
+    const struct gs_arch *a = &m->arch;
+    if (par->pipeline > GS_STAGES_GIVEN_MAX || par->pipeline > a->num_hidden_layers)
+        return gs_error_add(err, GS_ERR_RANGE, "/parallelism/pipeline", "more stages than layers");
+    bool ovf = false;
+    const enum gs_dtype dt = w->weights;
+    struct gs_param_count own[GS_BLOCKS_MAX];
+    uint64_t block_bytes[GS_BLOCKS_MAX], layer_bytes[GS_LAYERS_MAX], leaves = 0;
+    struct gs_param_count in_layers;
+    memset(&in_layers, 0, sizeof(in_layers));
+    for (size_t b = 0; b < a->block_count; b++) {
+        if (m->counted)
+            own[b] = m->block_counts[b];
+        else
+            gs_arch_count_block(a, b, &own[b], &ovf);
+        const struct gs_param_count *c = &own[b];
+        /* bitsandbytes quantizes the nn.Linear modules; fused 3-D experts stay at the load
+         * dtype (replace_with_bnb_linear) */
+        const uint64_t experts = a->blocks[b].mlp.experts_fused ? 0 : c->experts;
+        block_bytes[b] = gs_add(
+            map_bytes(gs_add(gs_add(c->attention, c->mlp, &ovf), experts, &ovf), true, dt, &ovf),
+            map_bytes(gs_add(gs_add(c->norms, c->other, &ovf),
+                             gs_add(c->embedding, c->experts - experts, &ovf), &ovf),
+                      false, dt, &ovf),
+            &ovf);
+    }
+    /* get_balanced_memory's no-split block: the first layer of each decoder-layer class
+     * (_no_split_modules), taken as the first layer of each mixer */
+    uint64_t no_split = 0, total = 0;
+    bool seen[GS_MIXER_RECURRENT + 1] = {false};
+    for (uint64_t i = 0; i < a->num_hidden_layers; i++) {
+        const uint8_t b = a->layer_block[i];
+        layer_bytes[i] = block_bytes[b];
+        total = gs_add(total, layer_bytes[i], &ovf);
+        leaves += a->blocks[b].module_count;
+        in_layers.embedding = gs_add(in_layers.embedding, own[b].embedding, &ovf);
+        in_layers.norms = gs_add(in_layers.norms, own[b].norms, &ovf);
+        const uint8_t mixer = a->blocks[b].mixer;
+        if (mixer <= GS_MIXER_RECURRENT && !seen[mixer]) {
+            seen[mixer] = true;
+            no_split = layer_bytes[i] > no_split ? layer_bytes[i] : no_split;
+        }
+    }
+    const struct gs_param_count *c = &e->params;
+    struct gs_device_map_input in = {
+        .gpus = par->pipeline,
+        .layers = a->num_hidden_layers,
+        .layer_bytes = layer_bytes,
+        /* the encoder towers run before the decoder, on GPU 0 with the embedding */
+        .embedding_bytes = map_bytes(
+            gs_add(c->embedding > in_layers.embedding ? c->embedding - in_layers.embedding : 0,
+                   gs_add(c->vision, c->audio, &ovf), &ovf),
+            false, dt, &ovf),
+        .norm_bytes =
+            map_bytes(c->norms > in_layers.norms ? c->norms - in_layers.norms : 0, false, dt, &ovf),
+        .head_bytes = map_bytes(c->lm_head, false, dt, &ovf),
+        .head_tied = c->lm_head == 0,
+        .no_split_bytes = no_split,
+    };
+    total = gs_add(gs_add(total, in.embedding_bytes, &ovf),
+                   gs_add(in.norm_bytes, in.head_bytes, &ovf), &ovf);
+    in.mean_leaf_bytes = total / (leaves + (in.head_tied ? 2 : 3));
+    struct gs_device_map map;
+    if (ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "/model", "the model's sizes overflow");
+    if (!gs_device_map_place(&in, &map))
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
+                            "device_map=\"auto\" places this model on fewer than %llu GPUs "
+                            "(GPU %llu gets no module: transformers' get_balanced_memory gives "
+                            "each GPU the model's size / GPUs and a layer's room): use fewer "
+                            "stages",
+                            p, (unsigned long long)map.unused_gpu);
+    for (uint64_t k = 1; k + 1 < par->pipeline; k++)
+        if (map.layers_on[k] == 0)
+            return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
+                                "device_map=\"auto\" puts no decoder layer on GPU %llu of %llu "
+                                "for this model: use fewer stages",
+                                (unsigned long long)k, p);
+    par->stages.split = GS_SPLIT_GIVEN;
+    par->stages.given_count = (uint32_t)par->pipeline;
+    for (uint64_t k = 0; k < par->pipeline; k++)
+        par->stages.given[k] = map.layers_on[k];
+    assume_value(e, "device_map_balanced_bytes", map.per_gpu_bytes,
+                 "device_map=\"auto\" places the modules in order (embedding, decoder layers, "
+                 "final norm, head), each on the current GPU while its weights stay within this "
+                 "budget - the model's bytes / GPUs plus 1.25 decoder layers (a bitsandbytes "
+                 "4-bit weight counted at half a byte) - GPU 0 keeping room for the largest "
+                 "module still to place, the last GPU taking the rest; parallelism.stage_layers "
+                 "lists the result (list your own device_map there)",
+                 "transformers integrations/accelerate.py get_balanced_memory and "
+                 "infer_auto_device_map (from accelerate utils/modeling.py); "
+                 "HfQuantizer.param_element_size");
+    return GS_OK;
 }
 
 unsigned gs_workload_pipeline_zero_max(const struct gs_workload *w)
 {
+    if (gs_workload_device_map(w))
+        return 0;
     /* torchtitan shards with fully_shard whatever the stage is called (its ZeRO stages mean
      * FSDP, est_compute_training) */
     if (w->training.framework.framework == GS_FW_TORCHTITAN && w->training.framework.framework_given)
@@ -1899,6 +2070,7 @@ static void pipeline_split_notes(const struct gs_parallelism *par, uint64_t laye
     case GS_SPLIT_DIVIDES:
     case GS_SPLIT_VLLM:
     case GS_SPLIT_TRTLLM:
+    case GS_SPLIT_DEVICE_MAP:
         break;
     }
     if (gs_stage_chunks(&par->stages) > 1 && titan)
@@ -1933,6 +2105,8 @@ enum gs_stage_split gs_workload_stage_split(const struct gs_workload *w)
     const struct gs_training_knobs *f = &w->training.framework;
     if (w->mode != GS_MODE_TRAINING)
         return GS_SPLIT_VLLM;
+    if (gs_workload_device_map(w))
+        return GS_SPLIT_DEVICE_MAP;
     if (!f->framework_given || f->framework == GS_FW_MEGATRON)
         return GS_SPLIT_MEGATRON;
     return f->framework == GS_FW_TORCHTITAN ? GS_SPLIT_TORCHTITAN : GS_SPLIT_DIVIDES;
@@ -2029,15 +2203,26 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
         /* a listed partition: the frameworks that take one */
         const struct gs_training_knobs *f = &w->training.framework;
         if (f->framework_given && f->framework != GS_FW_MEGATRON &&
-            f->framework != GS_FW_TORCHTITAN)
+            f->framework != GS_FW_TORCHTITAN && !gs_workload_device_map(w))
             return gs_error_add(err, GS_ERR_INVALID, "/parallelism/stage_layers",
                                 "%s has no pipeline schedule that takes a layer partition: "
-                                "Megatron-LM (--pipeline-model-parallel-layout) and torchtitan "
-                                "(module_fqns_per_model_part) do",
+                                "Megatron-LM (--pipeline-model-parallel-layout), torchtitan "
+                                "(module_fqns_per_model_part) and transformers' device_map do",
                                 gs_framework_name(f->framework));
     } else {
         plan.par.stages = gs_stage_rule(gs_workload_stage_split(w));
         plan.par.stages.chunks = w->parallelism.stages.chunks;
+    }
+    if (plan.par.pipeline > 1 && !gs_workload_pipelines(w))
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
+                            "TRL's SFTTrainer under DeepSpeed has no pipeline schedule (the HF "
+                            "Trainer's DeepSpeed engine runs ZeRO, and transformers refuses a "
+                            "device_map beside it): use pipeline 1 with zero_stage 3, or "
+                            "framework transformers for a device_map over the GPUs");
+    if (plan.par.pipeline > 1 && gs_workload_device_map(w)) {
+        const enum gs_status dm = device_map_stages(m, w, e, &plan.par, err);
+        if (dm != GS_OK)
+            return dm;
     }
     if (gs_stage_chunks(&plan.par.stages) > 1) {
         /* an interleaved schedule: Megatron-LM's (also when no framework is named), or
@@ -2147,11 +2332,6 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     plan.deepspeed = plan.rules.deepspeed_buckets ||
                      (!plan.tr.framework.framework_given && !plan.par.fsdp &&
                       (plan.par.zero_stage > 0 || plan.par.offload != GS_OFFLOAD_NONE));
-    if (plan.par.pipeline > 1 && !gs_workload_pipelines(w))
-        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
-                            "TRL's SFTTrainer runs the HF Trainer, which has no pipeline schedule "
-                            "(each data-parallel rank holds the whole model, or its FSDP/ZeRO "
-                            "shards): use pipeline 1 with zero_stage 3 or tensor parallelism");
     if (plan.par.pipeline > 1 && plan.par.zero_stage > gs_workload_pipeline_zero_max(w))
         return gs_error_add(
             err, GS_ERR_INVALID, "/parallelism/zero_stage",
@@ -2226,9 +2406,22 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     if (m->has_arch && plan.par.pipeline > 1) {
         e->stage_layers = m->arch.num_hidden_layers;
         e->stages = plan.par.stages;
-        pipeline_split_notes(&plan.par, m->arch.num_hidden_layers,
-                             plan.rules.framework == GS_FW_TORCHTITAN, e);
+        if (!plan.par.device_map)
+            pipeline_split_notes(&plan.par, m->arch.num_hidden_layers,
+                                 plan.rules.framework == GS_FW_TORCHTITAN, e);
     }
+    if (plan.par.device_map)
+        assume_value(e, "device_map_pipeline", plan.par.pipeline,
+                     "transformers' device_map over this many GPUs of one process (accelerate's "
+                     "naive pipeline parallelism): each GPU holds its layers' weights, adapters, "
+                     "gradients and optimizer states, and the activations of one micro-batch "
+                     "at a time - every GPU runs its layers in turn, so a step takes as long as "
+                     "on one GPU; the embedding on GPU 0, an untied head and the loss on the last "
+                     "(a tied head with the embedding), and the logits returned to GPU 0; no "
+                     "NCCL",
+                     "transformers trainer.py (is_model_parallel for an hf_device_map over several "
+                     "GPUs: no DataParallel/DDP wrapping); accelerate hooks.py AlignDevicesHook "
+                     "(io_same_device on the root module)");
     if (!m->has_arch && (plan.par.tensor > 1 || plan.par.pipeline > 1))
         warn(e, "even_split_assumed",
              "a raw parameter count is split evenly over tensor x pipeline ranks; real stages are "

@@ -306,6 +306,10 @@ double gs_perf_train_attention_share(const struct gs_arch *arch, uint64_t sequen
 static double bubble(const struct gs_train_input *in)
 {
     const double p = (double)(in->pipeline ? in->pipeline : 1);
+    /* a device_map's GPUs work one after another: each is busy 1/p of the step, a 1F1B
+     * pipeline of one micro-batch (accelerate's docs call it naive pipeline parallelism) */
+    if (in->in_turn)
+        return 1.0 / p;
     const double m = (double)(in->micro_batches ? in->micro_batches : 1);
     const double v = (double)(in->virtual_stages > 1 ? in->virtual_stages : 1);
     return p > 1 ? v * m / (v * m + p - 1) : 1.0;
@@ -319,7 +323,8 @@ static double bubble(const struct gs_train_input *in)
 static double stage_balance(const struct gs_train_input *in)
 {
     const uint64_t p = in->pipeline ? in->pipeline : 1;
-    if (p < 2 || in->stage_flop_parameters == 0)
+    /* stages that run in turn wait for nobody: the step is the sum of their work */
+    if (p < 2 || in->stage_flop_parameters == 0 || in->in_turn)
         return 1.0;
     const double mean = (double)in->flop_parameters / (double)p;
     const double balance = mean / (double)in->stage_flop_parameters;

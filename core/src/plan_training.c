@@ -128,6 +128,7 @@ static void train_input(const struct train_ctx *c, uint64_t gpus, uint64_t p, en
     /* the layout's schedule; before its estimate, the request's (the fewest bubble slots) */
     in->virtual_stages = layout != NULL ? gs_stage_chunks(&layout->stages)
                                         : (p > 1 ? c->w->parallelism.stages.chunks : 0);
+    in->in_turn = p > 1 && gs_workload_device_map(c->request);
     in->tokens = c->d->kind == GS_DEMAND_TRAINING ? c->d->training_tokens : 0;
     if (t == 0 || layout == NULL)
         return;
@@ -423,6 +424,9 @@ static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
             if ((n / t) % p != 0)
                 continue;
             const uint64_t dp = n / (t * p);
+            /* a device_map is one process's GPUs, nothing beside it (gs_workload_device_map) */
+            if (p > 1 && (t > 1 || dp > 1) && gs_workload_device_map(c->request))
+                continue;
             /* the least this pipeline can waste (its bubble at the most micro-batches, the
              * gentlest recomputation, no communication) cannot beat the best so far */
             if (cheapest && found && p > 1 && bubble_bound(c, n, p) >= best * (1 - 1e-12))
@@ -430,6 +434,8 @@ static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
             uint64_t experts[16];
             const size_t ne = expert_degrees(c, t, dp, experts);
             for (size_t k = 0; k < ne; k++) {
+                if (p > 1 && experts[k] > 1 && gs_workload_device_map(c->request))
+                    continue;
                 struct gs_parallelism par;
                 gs_parallelism_defaults(&par);
                 par.tensor = t;

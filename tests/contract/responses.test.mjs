@@ -419,7 +419,19 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.deepEqual(titan.body.parallelism.stage_layers, [7, 8, 8, 8, 8, 8, 8, 6]);
       assert.ok(titan.body.assumptions.some((a) => a.name === 'pipeline_stage_layers'));
       assert.ok(!titan.body.assumptions.some((a) => a.name === 'megatron_uneven_pipeline'));
-      assertProblem(await ask('transformers', 8), 400, '/parallelism/pipeline');
+      assertProblem(await ask('litgpt', 8), 400, '/parallelism/pipeline');
+      // transformers' stages are a device_map: one process, nothing beside it
+      assertProblem(await ask('transformers', 8), 400, '/parallelism/data');
+      const map = await estimate({
+        model: 'llama-3.1-8b', mode: 'training',
+        training: { framework: 'transformers', batch_size: 1, sequence_length: 4096 },
+        parallelism: { pipeline: 2 },
+      });
+      assert.equal(map.res.status, 200);
+      assertConsistent(map.body);
+      assert.deepEqual(map.body.parallelism.stage_layers, [14, 18], "transformers' balanced map");
+      assert.equal(map.body.assumptions.find((a) => a.name === 'device_map_pipeline').value, 2);
+      assert.equal(map.body.assumptions.find((a) => a.name === 'nccl_bytes').value, 0);
       const one = await ask(undefined, 1);
       assert.equal(one.body.parallelism.stage_layers, undefined);
       // a partition the request lists: placed as given, pipeline from its length
@@ -441,7 +453,7 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       // the busiest stage, a middle one of 8 MoE layers, is the same in both
       assert.equal(megatronListed.body.parameters_per_gpu, megatron.body.parameters_per_gpu);
       assertProblem(await listed('megatron', [7, 8, 8, 8, 8, 8, 8, 5]), 400, '/parallelism/stage_layers');
-      assertProblem(await listed('transformers', [31, 30]), 400, '/parallelism/stage_layers');
+      assertProblem(await listed('torchtune', [31, 30]), 400, '/parallelism/stage_layers');
     });
 
     test('interleaved pipeline schedules: virtual stages, even or listed', async () => {

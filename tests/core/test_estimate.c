@@ -488,7 +488,7 @@ static void test_uneven_pipeline_stages(void **state)
     assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
     assert_string_equal(err.items[0].pointer, "/parallelism/stage_layers");
     w.parallelism.stages.given[2] = 31;
-    w.training.framework.framework = GS_FW_TRANSFORMERS; /* no schedule takes one */
+    w.training.framework.framework = GS_FW_TORCHTUNE; /* no schedule takes one */
     gs_error_init(&err);
     assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
     assert_string_equal(err.items[0].pointer, "/parallelism/stage_layers");

@@ -274,6 +274,14 @@ static void test_training_time(void **state)
     close_to(uneven.stage_balance, 1651835904.0 / 1750139904.0, 1e-12);
     close_to(uneven.tokens_per_s / even.tokens_per_s, 1651835904.0 / 1750139904.0, 1e-12);
     close_to(uneven.bubble_factor, 64.0 / 67, 1e-12);
+    /* the same four GPUs as a device_map: one works at a time, whatever the accumulation, and
+     * none waits on another: the run goes at one GPU's pace, 1/4 of the four's */
+    staged.in_turn = true;
+    struct gs_train_result turns;
+    assert_true(gs_perf_train(&staged, &g, &eff, &turns));
+    close_to(turns.bubble_factor, 0.25, 1e-12);
+    close_to(turns.stage_balance, 1, 1e-12);
+    close_to(turns.tokens_per_s / even.tokens_per_s, (1 / 4.0) / (64.0 / 67), 1e-12);
 
     /* published run (Touvron et al. 2023, Llama 2, section 2.2.1, Table 2): Llama 2 7B took
      * 184,320 A100-80GB GPU-hours, which is 39% MFU at 312 TFLOPS:

@@ -363,9 +363,18 @@ static void test_layout_validation(void **state)
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     w.parallelism.pipeline = 3;
-    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    w.training.framework.framework = GS_FW_LITGPT;
     w.training.framework.framework_given = true;
     expect_layout_error(w, m, "/parallelism/pipeline"); /* 80 % 3, no splitter of its own */
+    /* transformers' stages are a device_map: one process, so no tensor parallelism beside it;
+     * alone, its own split (test_device_map_stages) */
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    expect_layout_error(w, m, "/parallelism/tensor");
+    w.parallelism.tensor = 1;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(e.stages.split == GS_SPLIT_GIVEN && e.stages.given[0] == 26 &&
+                e.stages.given[1] == 28 && e.stages.given[2] == 26);
+    w.parallelism.tensor = 16;
     w.training.framework.framework = GS_FW_MEGATRON; /* 26 + 27 + 27 (test_stage_splits) */
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     w.parallelism.tensor = 1;
@@ -485,6 +494,50 @@ static void test_llama_layer_flash(void **state)
  *   stage 1: 9 forwards, 5 + 4 = 36 layers'; stage 3 (the last): 5 forwards, 4 + 1 = 20
  *            layers' and the loss once.
  * With 4 micro-batches the warm-up takes all 8 forwards: 32 layers' again, 4 token ids'. */
+/* A device_map (transformers' naive pipeline parallelism, gs_workload_device_map) runs one
+ * micro-batch through its GPUs in turn: GPU 0 keeps its 14 layers' saved tensors for one
+ * micro-batch where 1F1B keeps min(p, m) = 2, plus the logits the root module's hook copies back
+ * to it (accelerate AlignDevicesHook io_same_device): 4,096 tokens x 32,000 x 2 bytes. The last
+ * GPU holds one micro-batch and the loss either way. A head tied to the embedding runs on GPU 0
+ * with it: the loss moves there, the final norm's kept input stays on the last GPU. */
+static void test_device_map_activations(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(4096, 32, 32, 32, 11008, 32000);
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    par.pipeline = 2;
+    par.stages = gs_stage_rule(GS_SPLIT_GIVEN);
+    par.stages.given_count = 2;
+    par.stages.given[0] = 14;
+    par.stages.given[1] = 18;
+    struct gs_activation_input in = {.arch = &m.arch,
+                                     .batch_size = 1,
+                                     .sequence_length = 4096,
+                                     .micro_batches = 8,
+                                     .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .flash_attention = true,
+                                     .parallelism = &par};
+    const uint64_t layer = 629669888ULL, ids = 8 * 4096, copy = 4096ULL * 32000 * 2;
+    struct gs_activation_result pipe, map, tied;
+    assert_true(gs_activation_bytes(&in, &pipe));
+    assert_int_equal(pipe.first_stage_bytes, 2 * (14 * layer + ids));
+    par.device_map = true;
+    assert_true(gs_activation_bytes(&in, &map));
+    assert_int_equal(map.first_stage_bytes, 14 * layer + ids + copy);
+    assert_int_equal(map.last_stage_bytes, pipe.last_stage_bytes);
+    assert_int_equal(map.last_stage_bytes, 18 * layer + map.logits_bytes);
+    m.arch.tie_word_embeddings = true;
+    assert_true(gs_activation_bytes(&in, &tied));
+    assert_int_equal(tied.first_stage_bytes + tied.last_stage_bytes,
+                     map.first_stage_bytes - copy + map.last_stage_bytes);
+    assert_true(tied.last_stage_bytes - 18 * layer < map.logits_bytes);
+    assert_int_equal(tied.total_bytes, tied.first_stage_bytes > tied.last_stage_bytes
+                                           ? tied.first_stage_bytes
+                                           : tied.last_stage_bytes);
+}
+
 static void test_interleaved_schedule(void **state)
 {
     (void)state;
@@ -1993,6 +2046,7 @@ int main(void)
         cmocka_unit_test(test_korthikanti_gpt_layer),
         cmocka_unit_test(test_llama_layer_flash),
         cmocka_unit_test(test_interleaved_schedule),
+        cmocka_unit_test(test_device_map_activations),
         cmocka_unit_test(test_transformers_eager_layer),
         cmocka_unit_test(test_transformers_grouped_kv),
         cmocka_unit_test(test_sdpa_sliding_window_mask),

@@ -276,12 +276,17 @@ static void test_trl_kbit_head_back_to_bf16(void **state)
     assert_int_equal(fixture_assumption(&trl18, "kbit_prepared_fp32_bytes")->value, 524820480ULL);
 }
 
-/* The HF Trainer under TRL has no pipeline schedule (gs_workload_pipelines): an estimate with a
- * pipeline is refused, and a plan search does not try one. LoRA over the Llama-2-7B shape loaded
- * in fp32 (27.0e9 bytes of frozen base) on two 24e9-byte GPUs, no tensor parallelism, no ZeRO:
- * only two pipeline stages hold it, which the search finds for the generic loop and not for
- * TRL's. */
-static void test_trl_no_pipeline(void **state)
+/* The HF Trainer under TRL has no pipeline schedule: it spreads a model over GPUs only as
+ * device_map="auto" loads it (gs_workload_device_map), in one process. LoRA over the Llama-2-7B
+ * shape loaded in fp32 (27.0e9 bytes of frozen base) on two 24e9-byte GPUs, no tensor
+ * parallelism, no ZeRO: only two stages hold it, a 1F1B pipeline for the generic loop and a
+ * device_map for TRL's - 16 layers a GPU, no data parallelism beside it. transformers'
+ * get_balanced_memory: the model's 4 x (2 x 32,000 x 4,096 + 32 x (4 x 4,096^2 + 3 x 4,096 x
+ * 11,008 + 2 x 4,096) + 4,096) = 26,953,662,464 bytes / 2 plus 1.25 fp32 layers of 809,533,440
+ * = 14,488,748,032 a GPU; GPU 0 keeps a layer's room, so the embedding (524,288,000) and 16
+ * layers (13,476,823,040 in all; 17 would pass 14,488,748,032 - 809,533,440). TRL under
+ * DeepSpeed has neither. */
+static void test_trl_device_map(void **state)
 {
     (void)state;
     const struct gs_model_spec m = llama2_7b();
@@ -307,16 +312,32 @@ static void test_trl_no_pipeline(void **state)
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 2, NULL, &p, &why, &err), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_int_equal(p.pipeline, 2);
+    assert_false(p.estimate.stages.split == GS_SPLIT_GIVEN);
 
     struct gs_workload trl = w;
     trl.training.trl = true;
     trl.training.trl_version = 107;
     assert_int_equal(gs_trl_resolve(&trl.training, &trl.parallelism, trl.weights, &err), GS_OK);
     assert_int_equal(gs_plan_search(&m, &trl, &g, &l, &d, &eff, 2, NULL, &p, &why, &err), GS_OK);
-    assert_int_not_equal(why, GS_REJECT_NONE);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.pipeline, 2);
+    assert_int_equal(p.data, 1);
+    assert_int_equal(p.estimate.stages.split, GS_SPLIT_GIVEN);
+    assert_int_equal(p.estimate.stages.given[0], 16);
+    assert_int_equal(p.estimate.stages.given[1], 16);
+    assert_non_null(fixture_assumption(&p.estimate, "device_map_pipeline"));
+    assert_int_equal(fixture_assumption(&p.estimate, "device_map_balanced_bytes")->value,
+                     26953662464ULL / 2 + 809533440ULL * 5 / 4);
 
     trl.parallelism.pipeline = 2;
+    trl.parallelism.data = 2;
     struct gs_estimate e;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &trl, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/data");
+    trl.parallelism.data = 1;
+    trl.training.framework.framework = GS_FW_DEEPSPEED;
+    trl.training.framework.framework_given = true;
     gs_error_init(&err);
     assert_int_equal(gs_estimate_compute(&m, &trl, &e, &err), GS_ERR_INVALID);
     assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
@@ -327,7 +348,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trl_version_parse), cmocka_unit_test(test_trl_rows),
         cmocka_unit_test(test_trl_model_dtype),   cmocka_unit_test(test_trl_kbit_head_back_to_bf16),
-        cmocka_unit_test(test_trl_no_pipeline),
+        cmocka_unit_test(test_trl_device_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

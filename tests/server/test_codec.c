@@ -698,8 +698,12 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"tensor\":3}}", 400,
                  "/parallelism/tensor", "divide");
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
-                 "\"transformers\"},\"parallelism\":{\"pipeline\":5}}",
+                 "\"litgpt\"},\"parallelism\":{\"pipeline\":5}}",
                  400, "/parallelism/pipeline", "32 layers");
+    /* transformers' stages are a device_map: one process, nothing beside it */
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
+                 "\"transformers\"},\"parallelism\":{\"pipeline\":2,\"data\":2}}",
+                 400, "/parallelism/data", "in any distributed mode");
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"pipeline\":33}}",
                  400, "/parallelism/pipeline", "every stage needs at least one layer");
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"zero_stage\":4}}", 400,

@@ -113,7 +113,7 @@ struct gs_activation_key {
     uint64_t tensor, pipeline, context, expert_tensor;
     uint32_t recompute, trainable;
     bool flash_attention, autocast, quantized_base, padding_mask, sequence_parallel, has_rules,
-        has_adapters, recurrent_torch;
+        has_adapters, recurrent_torch, device_map;
     struct gs_stage_plan stages;
     struct gs_framework_rules rules; /* when has_rules */
     struct gs_training adapters;     /* when has_adapters */

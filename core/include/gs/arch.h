@@ -435,7 +435,10 @@ enum gs_stage_split {
     GS_SPLIT_MEGATRON,
     GS_SPLIT_TORCHTITAN,
     GS_SPLIT_TRTLLM,
-    GS_SPLIT_GIVEN
+    GS_SPLIT_GIVEN,
+    GS_SPLIT_DEVICE_MAP /* transformers' device_map="auto": by the modules' bytes, which only
+                           the training estimate knows (gs/device_map.h); it lists the counts
+                           as GIVEN, and until then the layers fall as TRTLLM's */
 };
 
 /* A split rule, with the counts GS_SPLIT_GIVEN places, and the model chunks a stage runs

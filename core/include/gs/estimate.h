@@ -265,15 +265,25 @@ enum gs_weight_format gs_workload_format(const struct gs_workload *workload);
  * /parallelism/zero_stage); plan searches do not try one. */
 unsigned gs_workload_pipeline_zero_max(const struct gs_workload *workload);
 
-/* Whether the training loop has a pipeline schedule: not TRL's SFTTrainer (training.trl), which
- * runs the HF Trainer. gs_estimate_compute refuses a pipeline degree above 1 for it (400 at
+/* Whether the training loop can lay layers over GPUs as stages: every loop but TRL's
+ * SFTTrainer under DeepSpeed (the HF Trainer has no pipeline engine, and DeepSpeed refuses a
+ * device_map). gs_estimate_compute refuses a pipeline degree above 1 where it cannot (400 at
  * /parallelism/pipeline); plan searches do not try one. */
 bool gs_workload_pipelines(const struct gs_workload *workload);
+
+/* Whether a training workload's pipeline stages (pipeline above 1) are transformers'
+ * device_map="auto" (naive pipeline parallelism, gs/device_map.h) rather than a pipeline
+ * schedule: the HF Trainer and TRL's SFTTrainer (framework transformers named, or a TRL
+ * release) have no schedule, and load a model over several GPUs only so - one process, no
+ * data, tensor, context or expert parallelism, no ZeRO/FSDP (accelerate's prepare_model
+ * refuses a multi-GPU device_map in any distributed mode). */
+bool gs_workload_device_map(const struct gs_workload *workload);
 
 /* How a training workload's framework assigns decoder layers to pipeline
  * stages (gs/arch.h enum gs_stage_split): torchtitan its own splitter,
  * Megatron-LM and a request naming no framework Megatron's (any count, the
- * uneven ends set by flags), the others the even split that needs the
+ * uneven ends set by flags), transformers' device_map by the modules' bytes
+ * (gs_workload_device_map), the others the even split that needs the
  * degree to divide the layers. Serving splits as vLLM does. */
 enum gs_stage_split gs_workload_stage_split(const struct gs_workload *workload);
 

@@ -159,6 +159,8 @@ struct gs_train_input {
     uint64_t micro_batches;     /* per optimizer step (gradient accumulation) */
     uint64_t virtual_stages;    /* model chunks each pipeline stage runs (an interleaved 1F1B
                                    schedule); 0 and 1: one */
+    bool in_turn;               /* the stages are a device_map (gs_workload_device_map): one
+                                   GPU works at a time, the step the sum of the stages' work */
     double tokens;              /* to train on */
     /* data-parallel communication per optimizer step (data_parallel <= 1 or link 0: none) */
     uint64_t data_parallel;     /* ranks the gradients are reduced over */

@@ -155,6 +155,11 @@ struct gs_parallelism {
     enum gs_offload offload;
     bool distributed_optimizer; /* Megatron: optimizer states sharded over data x context */
     uint64_t gpus_per_node;   /* for host memory per node */
+    bool device_map;          /* training: the stages are transformers' device_map="auto" over
+                                 one process's GPUs (accelerate's naive pipeline parallelism,
+                                 gs/device_map.h): one micro-batch runs through them in turn,
+                                 no process group; set by the estimate
+                                 (gs_workload_device_map), not read from a request */
     struct gs_stage_plan stages; /* how decoder layers fall to pipeline stages (gs/arch.h):
                                     the request's list (GS_SPLIT_GIVEN, parallelism.stage_layers),
                                     else the engine's rule in serving
