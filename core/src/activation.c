@@ -1450,14 +1450,15 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
      * logits come back to GPU 0 all the same: the root module's hook returns the model's output
      * on its input's device (accelerate hooks.py: attach_align_device_hook_on_blocks gives the
      * root AlignDevicesHook(io_same_device=True), post_forward send_to_device), a copy of the
-     * logits at their dtype alive on GPU 0 from the forward's end */
+     * logits at their dtype alive on GPU 0 from the forward's end (none where a fused loss
+     * returns no logits: Liger's, TRL's chunked_nll) */
     const bool head_first = in_turn && p > 1 && a->tie_word_embeddings;
     const uint64_t norm_kept_last = offloaded ? 0 : norms_kept; /* the final norm stays last */
     if (in_turn && p > 1 && a->logits) {
         if (head_first)
             out->first_stage_bytes =
                 add(&c, out->first_stage_bytes, out->logits_bytes - norm_kept_last);
-        else
+        else if (!fused)
             out->first_stage_bytes = add(
                 &c, out->first_stage_bytes,
                 mul(&c, logit_count(&c, in, tokens),
