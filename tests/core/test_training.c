@@ -536,6 +536,20 @@ static void test_device_map_activations(void **state)
     assert_int_equal(tied.total_bytes, tied.first_stage_bytes > tied.last_stage_bytes
                                            ? tied.first_stage_bytes
                                            : tied.last_stage_bytes);
+    /* a fused loss (Liger's linear-cross-entropy) returns no logits: nothing to copy back */
+    m.arch.tie_word_embeddings = false;
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    knobs.framework = GS_FW_TRANSFORMERS;
+    knobs.framework_given = true;
+    knobs.loss = GS_LOSS_FUSED;
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    in.rules = &rules;
+    assert_true(gs_activation_bytes(&in, &map));
+    par.device_map = false;
+    assert_true(gs_activation_bytes(&in, &pipe));
+    assert_int_equal(map.first_stage_bytes, pipe.first_stage_bytes / 2);
 }
 
 static void test_interleaved_schedule(void **state)
