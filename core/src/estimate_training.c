@@ -1863,7 +1863,13 @@ bool gs_workload_pipelines(const struct gs_workload *w)
      * compatible with passing a `device_map`"; accelerate's prepare_model refuses a
      * multi-GPU device_map in any distributed mode) */
     const struct gs_training_knobs *f = &w->training.framework;
-    return !(w->training.trl && f->framework_given && f->framework == GS_FW_DEEPSPEED);
+    if (w->training.trl)
+        return !(f->framework_given && f->framework == GS_FW_DEEPSPEED);
+    /* torchtune's recipes lay a model out over data (replicated or sharded), tensor and context
+     * ranks (training/_distributed.py ParallelDims: no pipeline dimension), and LitGPT's over
+     * Fabric's DDP, FSDP or DeepSpeed ZeRO strategies: neither has a pipeline */
+    return !(f->framework_given &&
+             (f->framework == GS_FW_TORCHTUNE || f->framework == GS_FW_LITGPT));
 }
 
 bool gs_workload_device_map(const struct gs_workload *w)
@@ -2214,11 +2220,19 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
         plan.par.stages.chunks = w->parallelism.stages.chunks;
     }
     if (plan.par.pipeline > 1 && !gs_workload_pipelines(w))
-        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
-                            "TRL's SFTTrainer under DeepSpeed has no pipeline schedule (the HF "
-                            "Trainer's DeepSpeed engine runs ZeRO, and transformers refuses a "
-                            "device_map beside it): use pipeline 1 with zero_stage 3, or "
-                            "framework transformers for a device_map over the GPUs");
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline", "%s",
+                            w->training.trl
+                                ? "TRL's SFTTrainer under DeepSpeed has no pipeline schedule (the "
+                                  "HF Trainer's DeepSpeed engine runs ZeRO, and transformers "
+                                  "refuses a device_map beside it): use pipeline 1 with "
+                                  "zero_stage 3, or framework transformers for a device_map over "
+                                  "the GPUs"
+                            : w->training.framework.framework == GS_FW_TORCHTUNE
+                                ? "torchtune has no pipeline parallelism (its ParallelDims are "
+                                  "data, tensor and context ranks): use pipeline 1 with FSDP "
+                                  "(zero_stage 3) or tensor parallelism"
+                                : "LitGPT has no pipeline parallelism (Fabric's DDP, FSDP and "
+                                  "DeepSpeed strategies): use pipeline 1 with FSDP (zero_stage 3)");
     if (plan.par.pipeline > 1 && gs_workload_device_map(w)) {
         const enum gs_status dm = device_map_stages(m, w, e, &plan.par, err);
         if (dm != GS_OK)

@@ -363,9 +363,14 @@ static void test_layout_validation(void **state)
     struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     w.parallelism.pipeline = 3;
-    w.training.framework.framework = GS_FW_LITGPT;
+    w.training.framework.framework = GS_FW_DEEPSPEED;
     w.training.framework.framework_given = true;
     expect_layout_error(w, m, "/parallelism/pipeline"); /* 80 % 3, no splitter of its own */
+    w.training.framework.framework = GS_FW_LITGPT; /* no pipeline at all */
+    expect_layout_error(w, m, "/parallelism/pipeline");
+    w.parallelism.pipeline = 2;
+    expect_layout_error(w, m, "/parallelism/pipeline");
+    w.parallelism.pipeline = 3;
     /* transformers' stages are a device_map: one process, so no tensor parallelism beside it;
      * alone, its own split (test_device_map_stages) */
     w.training.framework.framework = GS_FW_TRANSFORMERS;

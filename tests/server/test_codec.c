@@ -698,8 +698,11 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"parallelism\":{\"tensor\":3}}", 400,
                  "/parallelism/tensor", "divide");
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
-                 "\"litgpt\"},\"parallelism\":{\"pipeline\":5}}",
+                 "\"deepspeed\"},\"parallelism\":{\"pipeline\":5}}",
                  400, "/parallelism/pipeline", "32 layers");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
+                 "\"torchtune\"},\"parallelism\":{\"pipeline\":2}}",
+                 400, "/parallelism/pipeline", "torchtune has no pipeline parallelism");
     /* transformers' stages are a device_map: one process, nothing beside it */
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
                  "\"transformers\"},\"parallelism\":{\"pipeline\":2,\"data\":2}}",

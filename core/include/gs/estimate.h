@@ -267,7 +267,7 @@ unsigned gs_workload_pipeline_zero_max(const struct gs_workload *workload);
 
 /* Whether the training loop can lay layers over GPUs as stages: every loop but TRL's
  * SFTTrainer under DeepSpeed (the HF Trainer has no pipeline engine, and DeepSpeed refuses a
- * device_map). gs_estimate_compute refuses a pipeline degree above 1 where it cannot (400 at
+ * device_map), torchtune's and LitGPT's (no pipeline parallelism). gs_estimate_compute refuses a pipeline degree above 1 where it cannot (400 at
  * /parallelism/pipeline); plan searches do not try one. */
 bool gs_workload_pipelines(const struct gs_workload *workload);
 
