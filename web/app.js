@@ -563,7 +563,7 @@ function fact(key, label, value, raw, title) {
 function layoutText(plan, o = {}) {
   if (!plan) return '—';
   const parts = [`TP ${plan.tensor}`];
-  if (plan.pipeline > 1) parts.push(`PP ${plan.pipeline}`);
+  if (plan.pipeline > 1) parts.push(`${plan.device_map ? 'device_map' : 'PP'} ${plan.pipeline}`);
   if (plan.attention_data > 1) parts.push(`DP-attention ${plan.attention_data}`);
   if (plan.expert > 1) parts.push(`EP ${plan.expert}`);
   if (plan.expert_tensor > 1) parts.push(`ETP ${plan.expert_tensor}`);
@@ -572,7 +572,7 @@ function layoutText(plan, o = {}) {
   if (o.replicas != null) {
     text += o.disaggregated
       ? `; ${o.replicas} decode + ${o.prefill_replicas} prefill replicas (disaggregated)`
-      : `; ${o.replicas} ${o.replicas === 1 ? 'replica' : 'replicas'}`;
+      : `; ${o.replicas} replica${o.replicas === 1 ? '' : 's'}`;
   }
   if (plan.zero_stage) text += `, ZeRO-${plan.zero_stage}`;
   if (plan.activation_checkpointing && plan.activation_checkpointing !== 'none') text += `, ${plan.activation_checkpointing} recomputation`;

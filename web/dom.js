@@ -33,12 +33,12 @@ function el(tag, attrs = {}, ...children) {
     ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4))
     : document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
+    if (value == null || value === false) continue;
     if (name === 'class') node.setAttribute('class', value);
     else node.setAttribute(name, value === true ? '' : String(value));
   }
   for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
+    if (child == null || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;

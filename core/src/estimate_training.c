@@ -2424,6 +2424,7 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
             pipeline_split_notes(&plan.par, m->arch.num_hidden_layers,
                                  plan.rules.framework == GS_FW_TORCHTITAN, e);
     }
+    e->device_map = plan.par.device_map;
     if (plan.par.device_map)
         assume_value(e, "device_map_pipeline", plan.par.pipeline,
                      "transformers' device_map over this many GPUs of one process (accelerate's "

@@ -996,6 +996,8 @@ static void write_parallelism(struct json_writer *w, const struct gs_parallelism
         json_w_member_int(w, "fsdp_version", p->fsdp_version);
         json_w_member_bool(w, "fsdp_use_orig_params", p->fsdp_use_orig_params);
     }
+    if (est->device_map)
+        json_w_member_bool(w, "device_map", true);
     uint64_t bounds[GS_LAYERS_MAX + 1];
     if (est->stage_layers > 0 && p->pipeline > 1 && p->pipeline <= GS_LAYERS_MAX &&
         gs_stage_bounds(&est->stages, est->stage_layers, p->pipeline, bounds)) {

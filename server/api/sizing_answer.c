@@ -34,6 +34,8 @@ void sizing_answer_plan(struct json_writer *w, const struct gs_plan *p, bool tra
     json_w_member_int(w, "expert", (json_int_t)p->expert);
     if (training && p->expert_tensor)
         json_w_member_int(w, "expert_tensor", (json_int_t)p->expert_tensor);
+    if (training && p->pipeline > 1 && p->estimate.device_map)
+        json_w_member_bool(w, "device_map", true);
     if (training && p->pipeline > 1 && gs_stage_chunks(&p->estimate.stages) > 1)
         json_w_member_int(w, "virtual_stages", (json_int_t)gs_stage_chunks(&p->estimate.stages));
     json_w_member_int(w, "zero_stage", (json_int_t)p->zero_stage);

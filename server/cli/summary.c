@@ -143,8 +143,9 @@ __attribute__((format(printf, 4, 5))) static void append(char *buf, size_t cap, 
 }
 
 /* A plan's layout: "TP4 PP2 VPP2 DP2 EP8 ETP4 ZeRO-1 ...", the degrees above 1 (VPP the model
- * chunks of an interleaved schedule, Megatron-LM's name) and the techniques used, "TP1" when
- * none; `data` false leaves data parallelism out (inference shows it as replicas). */
+ * chunks of an interleaved schedule, Megatron-LM's name; a device_map's stages "device_map 2")
+ * and the techniques used, "TP1" when none; `data` false leaves data parallelism out (inference
+ * shows it as replicas). */
 static const char *layout(char *buf, size_t cap, const json_t *plan, bool data)
 {
     static const struct {
@@ -159,7 +160,10 @@ static const char *layout(char *buf, size_t cap, const json_t *plan, bool data)
         if (!whole_at(plan, degrees[i].key, &d) || d <= 1 ||
             (!data && strcmp(degrees[i].key, "data") == 0))
             continue;
-        append(buf, cap, &at, "%s%s%" PRIdMAX, at > 0 ? " " : "", degrees[i].label, (intmax_t)d);
+        const bool mapped = strcmp(degrees[i].key, "pipeline") == 0 &&
+                            json_is_true(json_object_get(plan, "device_map"));
+        append(buf, cap, &at, "%s%s%" PRIdMAX, at > 0 ? " " : "",
+               mapped ? "device_map " : degrees[i].label, (intmax_t)d);
     }
     if (at == 0)
         append(buf, cap, &at, "TP1");

@@ -430,6 +430,8 @@ describe('gpusizer HTTP responses match the contract and openapi/openapi.json', 
       assert.equal(map.res.status, 200);
       assertConsistent(map.body);
       assert.deepEqual(map.body.parallelism.stage_layers, [14, 18], "transformers' balanced map");
+      assert.equal(map.body.parallelism.device_map, true);
+      assert.equal(megatron.body.parallelism.device_map, undefined);
       assert.equal(map.body.assumptions.find((a) => a.name === 'device_map_pipeline').value, 2);
       assert.equal(map.body.assumptions.find((a) => a.name === 'nccl_bytes').value, 0);
       const one = await ask(undefined, 1);

@@ -313,6 +313,7 @@ static void test_trl_device_map(void **state)
     assert_int_equal(why, GS_REJECT_NONE);
     assert_int_equal(p.pipeline, 2);
     assert_false(p.estimate.stages.split == GS_SPLIT_GIVEN);
+    assert_false(p.estimate.device_map);
 
     struct gs_workload trl = w;
     trl.training.trl = true;
@@ -323,6 +324,7 @@ static void test_trl_device_map(void **state)
     assert_int_equal(p.pipeline, 2);
     assert_int_equal(p.data, 1);
     assert_int_equal(p.estimate.stages.split, GS_SPLIT_GIVEN);
+    assert_true(p.estimate.device_map);
     assert_int_equal(p.estimate.stages.given[0], 16);
     assert_int_equal(p.estimate.stages.given[1], 16);
     assert_non_null(fixture_assumption(&p.estimate, "device_map_pipeline"));

@@ -400,6 +400,13 @@ static void test_summary(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "Stages:    8 x4 layers, in 2 interleaved chunks each"));
     result_free(&r);
+    /* the HF Trainer's stages are a device_map, split by bytes (transformers' balanced map) */
+    r = run("{\"training\": {\"framework\": \"transformers\"}}",
+            "estimate --model llama-3.1-8b --mode training --pipeline 2 --summary");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ", device_map 2\n"));
+    assert_non_null(strstr(r.out, "Stages:    14, 18 layers"));
+    result_free(&r);
     /* recommend runs the schedule on the pipelines it searches, and the layout names it */
     r = run("{\"training\": {\"gradient_accumulation_steps\": 16, \"framework\": \"megatron\"}, "
             "\"demand\": {\"training_tokens\": 1e11, \"deadline_days\": 20}}",

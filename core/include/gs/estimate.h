@@ -211,6 +211,8 @@ struct gs_estimate {
     uint64_t stage_layers;          /* training with pipeline stages over a described model:
                                        the decoder layers split, 0 otherwise */
     struct gs_stage_plan stages;    /* training: how they fall to the stages (gs_stage_range) */
+    bool device_map;                /* training: the stages are transformers' device_map over
+                                       one process's GPUs (gs_workload_device_map) */
     uint64_t expert_tensor;         /* training a model with routed experts: the ranks each
                                        expert is split over (gs_workload_expert_tensor); 0
                                        otherwise */
