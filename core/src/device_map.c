@@ -63,6 +63,8 @@ bool gs_device_map_place(const struct gs_device_map_input *in, struct gs_device_
     if (block > UINT64_MAX / 5)
         return false;
     out->per_gpu_bytes = add_sat(total / p, block * 5 / 4);
+    if (in->bitsandbytes) /* adjust_max_memory: val * 0.90 */
+        out->per_gpu_bytes = out->per_gpu_bytes / 10 * 9 + out->per_gpu_bytes % 10 * 9 / 10;
     const uint64_t per_gpu = out->per_gpu_bytes;
 
     bool holds[GS_STAGES_GIVEN_MAX] = {false};

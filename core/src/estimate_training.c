@@ -1986,6 +1986,7 @@ static enum gs_status device_map_stages(const struct gs_model_spec *m, const str
             map_bytes(c->norms > in_layers.norms ? c->norms - in_layers.norms : 0, false, dt, &ovf),
         .head_bytes = map_bytes(c->lm_head, false, dt, &ovf),
         .head_tied = c->lm_head == 0,
+        .bitsandbytes = dt == GS_DTYPE_INT4 || dt == GS_DTYPE_INT8,
         .no_split_bytes = no_split,
     };
     total = gs_add(gs_add(total, in.embedding_bytes, &ovf),
@@ -2014,13 +2015,14 @@ static enum gs_status device_map_stages(const struct gs_model_spec *m, const str
     assume_value(e, "device_map_balanced_bytes", map.per_gpu_bytes,
                  "device_map=\"auto\" places the modules in order (embedding, decoder layers, "
                  "final norm, head), each on the current GPU while its weights stay within this "
-                 "budget - the model's bytes / GPUs plus 1.25 decoder layers (a bitsandbytes "
-                 "4-bit weight counted at half a byte) - GPU 0 keeping room for the largest "
+                 "budget - the model's bytes / GPUs plus 1.25 decoder layers, 0.9 of that "
+                 "under bitsandbytes (a 4-bit weight counted at half a byte) - GPU 0 keeping "
+                 "room for the largest "
                  "module still to place, the last GPU taking the rest; parallelism.stage_layers "
                  "lists the result (list your own device_map there)",
                  "transformers integrations/accelerate.py get_balanced_memory and "
                  "infer_auto_device_map (from accelerate utils/modeling.py); "
-                 "HfQuantizer.param_element_size");
+                 "HfQuantizer.param_element_size; quantizer_bnb_4bit.py adjust_max_memory");
     return GS_OK;
 }
 

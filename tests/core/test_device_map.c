@@ -27,9 +27,10 @@ static void fill(uint64_t *bytes, uint64_t n, uint64_t each)
  * (7,157,809,152; a 15th would make 7,594,033,152). GPU 1, the last, takes the other 18, the
  * norm and the head. In nf4 (bitsandbytes 4-bit weights counted at half a byte,
  * HfQuantizer.param_element_size; norms at 2 bytes) a layer is 218,103,808 / 2 + 16,384 =
- * 109,068,288: the model 32 x 109,068,288 + 2,101,354,496 = 5,591,539,712, a budget of
- * 2,795,769,856 + 136,335,360 = 2,932,105,216, GPU 0's room 1,881,432,064: the embedding and 7
- * layers (1,814,151,168; 8 would make 1,923,219,456), the other 25 on GPU 1. */
+ * 109,068,288: the model 32 x 109,068,288 + 2,101,354,496 = 5,591,539,712, a balanced share of
+ * 2,795,769,856 + 136,335,360 = 2,932,105,216, of which bitsandbytes' adjust_max_memory leaves
+ * 0.9: 2,638,894,694; GPU 0's room 1,588,221,542: the embedding and 4 layers (1,486,946,304; 5
+ * would make 1,596,014,592), the other 28 on GPU 1. Without the 0.9, 7 and 25. */
 static void test_llama_8b(void **state)
 {
     (void)state;
@@ -55,6 +56,12 @@ static void test_llama_8b(void **state)
     fill(layers, 32, 109068288ULL);
     in.no_split_bytes = 109068288ULL;
     in.mean_leaf_bytes = 0;
+    in.bitsandbytes = true;
+    assert_true(gs_device_map_place(&in, &map));
+    assert_int_equal(map.per_gpu_bytes, 2638894694ULL);
+    assert_int_equal(map.layers_on[0], 4);
+    assert_int_equal(map.layers_on[1], 28);
+    in.bitsandbytes = false;
     assert_true(gs_device_map_place(&in, &map));
     assert_int_equal(map.per_gpu_bytes, 2932105216ULL);
     assert_int_equal(map.layers_on[0], 7);
