@@ -935,7 +935,16 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     uint64_t t_dense = s.dense, t_experts = s.experts;
     uint64_t frozen = 0, quant_state = 0;
     if (plan->lora) {
-        t_dense = ceil_div(plan->adapters, gs_mul(par->tensor, par->pipeline, ovf));
+        /* the adapters sit in the layers: a stage holds its layers' share of them (the stage
+         * with the most layers, as an uneven split - a device_map's, Megatron-LM's ends - lays
+         * them), over the tensor ranks */
+        const uint64_t layers = m->has_arch ? m->arch.num_hidden_layers : 0;
+        const uint64_t most = layers && par->pipeline > 1
+                                  ? gs_stage_layers_max(&par->stages, layers, par->pipeline)
+                                  : 0;
+        t_dense =
+            most ? ceil_div(gs_mul(plan->adapters, most, ovf), gs_mul(layers, par->tensor, ovf))
+                 : ceil_div(plan->adapters, gs_mul(par->tensor, par->pipeline, ovf));
         t_experts = 0;
         frozen = frozen_base_bytes(w, plan, &s, experts_fused(m), e, &quant_state, ovf);
     }

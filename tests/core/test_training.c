@@ -499,6 +499,31 @@ static void test_llama_layer_flash(void **state)
  *   stage 1: 9 forwards, 5 + 4 = 36 layers'; stage 3 (the last): 5 forwards, 4 + 1 = 20
  *            layers' and the loss once.
  * With 4 micro-batches the warm-up takes all 8 forwards: 32 layers' again, 4 token ids'. */
+/* LoRA adapters sit in the layers, so a pipeline stage holds its layers' share of them: the
+ * Llama-2-70B shape over Megatron-LM's three stages (26, 27, 27 layers) keeps 27/80 of the
+ * adapters' optimizer states on the fullest, not a third. */
+static void test_pipeline_adapter_share(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = llama(8192, 80, 64, 8, 28672, 32000);
+    struct gs_workload w = training(GS_DTYPE_BF16);
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 16;
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "v_proj");
+    struct gs_estimate one, three;
+    assert_int_equal(gs_estimate_compute(&m, &w, &one, NULL), GS_OK);
+    const uint64_t adapters = one.trainable_parameters;
+    assert_int_equal(adapters, 80ULL * 16 * (2 * 8192 + 8192 + 1024));
+    assert_int_equal(one.per_gpu.optimizer_bytes % adapters, 0);
+    const uint64_t each = one.per_gpu.optimizer_bytes / adapters;
+    w.parallelism.pipeline = 3;
+    assert_int_equal(gs_estimate_compute(&m, &w, &three, NULL), GS_OK);
+    assert_int_equal(three.per_gpu.optimizer_bytes, (adapters * 27 + 79) / 80 * each);
+}
+
 /* A device_map (transformers' naive pipeline parallelism, gs_workload_device_map) runs one
  * micro-batch through its GPUs in turn: GPU 0 keeps its 14 layers' saved tensors for one
  * micro-batch where 1F1B keeps min(p, m) = 2, plus the logits the root module's hook copies back
@@ -2066,6 +2091,7 @@ int main(void)
         cmocka_unit_test(test_llama_layer_flash),
         cmocka_unit_test(test_interleaved_schedule),
         cmocka_unit_test(test_device_map_activations),
+        cmocka_unit_test(test_pipeline_adapter_share),
         cmocka_unit_test(test_transformers_eager_layer),
         cmocka_unit_test(test_transformers_grouped_kv),
         cmocka_unit_test(test_sdpa_sliding_window_mask),
