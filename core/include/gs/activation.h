@@ -24,8 +24,10 @@
  * per-op policy keeps the layer input, every other matmul output and the
  * attention output; full keeps each layer's input plus one layer's working
  * set. The first pipeline stage holds min(p, micro-batches) micro-batches in
- * flight (§3.3); the stage with the output layer holds the loss's logits
- * (§3.4, gs_loss_eighths_per_logit).
+ * flight (§3.3), one under a device_map (parallelism.device_map: the stages run
+ * in turn); the stage with the output layer holds the loss's logits
+ * (§3.4, gs_loss_eighths_per_logit) - under a device_map GPU 0 when the head is
+ * tied to the embedding, and GPU 0 also gets the returned logits' copy.
  */
 #ifndef GS_ACTIVATION_H
 #define GS_ACTIVATION_H
@@ -102,8 +104,8 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out);
 
 /* What gs_activation_bytes reads of an input, by value: the input's scalars, the parallel
- * degrees it reads (tensor, pipeline, context, expert_tensor, sequence parallelism and the
- * stages; not the data-parallel degree, the expert degree, the ZeRO stage or offload, which
+ * degrees it reads (tensor, pipeline, context, expert_tensor, sequence parallelism, the
+ * stages and whether they are a device_map; not the data-parallel degree, the expert degree, the ZeRO stage or offload, which
  * move no activation), and copies of the rules and of the training section the adapters come
  * from. Equal keys are equal inputs; the structs are compared byte for byte, so unequal padding
  * can only make a memo miss, never answer another input. */
