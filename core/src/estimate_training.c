@@ -1946,8 +1946,6 @@ static enum gs_status device_map_stages(const struct gs_model_spec *m, const str
     const enum gs_dtype dt = w->weights;
     struct gs_param_count own[GS_BLOCKS_MAX];
     uint64_t block_bytes[GS_BLOCKS_MAX], layer_bytes[GS_LAYERS_MAX], leaves = 0;
-    struct gs_param_count in_layers;
-    memset(&in_layers, 0, sizeof(in_layers));
     for (size_t b = 0; b < a->block_count; b++) {
         if (m->counted)
             own[b] = m->block_counts[b];
@@ -1973,14 +1971,17 @@ static enum gs_status device_map_stages(const struct gs_model_spec *m, const str
         layer_bytes[i] = block_bytes[b];
         total = gs_add(total, layer_bytes[i], &ovf);
         leaves += a->blocks[b].module_count;
-        in_layers.embedding = gs_add(in_layers.embedding, own[b].embedding, &ovf);
-        in_layers.norms = gs_add(in_layers.norms, own[b].norms, &ovf);
         const uint8_t mixer = a->blocks[b].mixer;
         if (mixer <= GS_MIXER_RECURRENT && !seen[mixer]) {
             seen[mixer] = true;
             no_split = layer_bytes[i] > no_split ? layer_bytes[i] : no_split;
         }
     }
+    /* what lies outside the layers: the model's parts less the layers' own */
+    uint64_t counts[GS_BLOCKS_MAX];
+    struct gs_param_count in_layers;
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    layers_params(a, own, counts, &in_layers, &ovf);
     const struct gs_param_count *c = &e->params;
     struct gs_device_map_input in = {
         .gpus = par->pipeline,
