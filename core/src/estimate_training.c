@@ -91,6 +91,18 @@ static void layers_params(const struct gs_arch *a, const struct gs_param_count *
     }
 }
 
+/* One layer of each block, by part: the counts the model spec keeps (gs_model_spec.counted),
+ * else counted into `own`. */
+static const struct gs_param_count *block_params(const struct gs_model_spec *m,
+                                                 struct gs_param_count *own, bool *ovf)
+{
+    if (m->counted)
+        return m->block_counts;
+    for (size_t b = 0; b < m->arch.block_count; b++)
+        gs_arch_count_block(&m->arch, b, &own[b], ovf);
+    return own;
+}
+
 /* The ranks an expert's shard is replicated over, which share its gradients and, sharded,
  * its states: a stage's tensor x context x data ranks over expert x expert_tensor
  * (Megatron-LM parallel_state.py: expert_data_parallel_size = world_size /
@@ -155,12 +167,7 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
      * encoder towers of their own parts (T5's) and the model-level modules add: spread over
      * the stages, as the layers once were */
     struct gs_param_count own[GS_BLOCKS_MAX], layers;
-    const struct gs_param_count *block = m->block_counts;
-    if (!m->counted) {
-        for (size_t b = 0; b < a->block_count; b++)
-            gs_arch_count_block(a, b, &own[b], ovf);
-        block = own;
-    }
+    const struct gs_param_count *block = block_params(m, own, ovf);
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
     layers_params(a, block, counts, &layers, ovf);
@@ -1945,13 +1952,10 @@ static enum gs_status device_map_stages(const struct gs_model_spec *m, const str
     bool ovf = false;
     const enum gs_dtype dt = w->weights;
     struct gs_param_count own[GS_BLOCKS_MAX];
+    const struct gs_param_count *block = block_params(m, own, &ovf);
     uint64_t block_bytes[GS_BLOCKS_MAX], layer_bytes[GS_LAYERS_MAX], leaves = 0;
     for (size_t b = 0; b < a->block_count; b++) {
-        if (m->counted)
-            own[b] = m->block_counts[b];
-        else
-            gs_arch_count_block(a, b, &own[b], &ovf);
-        const struct gs_param_count *c = &own[b];
+        const struct gs_param_count *c = &block[b];
         /* bitsandbytes quantizes the nn.Linear modules; fused 3-D experts stay at the load
          * dtype (replace_with_bnb_linear) */
         const uint64_t experts = a->blocks[b].mlp.experts_fused ? 0 : c->experts;
@@ -1981,7 +1985,7 @@ static enum gs_status device_map_stages(const struct gs_model_spec *m, const str
     uint64_t counts[GS_BLOCKS_MAX];
     struct gs_param_count in_layers;
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
-    layers_params(a, own, counts, &in_layers, &ovf);
+    layers_params(a, block, counts, &in_layers, &ovf);
     const struct gs_param_count *c = &e->params;
     struct gs_device_map_input in = {
         .gpus = par->pipeline,
