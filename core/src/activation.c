@@ -589,6 +589,8 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
         return !in->recurrent_torch;
     case GS_SCAN_MAMBA2_COMBINED: /* the fused path, which a padded batch may leave */
         return !in->recurrent_torch && !(in->padding_mask && b->rec.padded_unfused);
+    case GS_SCAN_MAMBA1_INNER: /* the fused path; its training branch ignores a padding mask */
+        return !in->recurrent_torch;
     case GS_SCAN_PROJECTIONS:
         break;
     }
@@ -618,6 +620,48 @@ static uint64_t mamba2_combined_bytes(struct acc *c, const struct gs_activation_
     uint64_t bytes = mul(c, (r->in_width + r->inner) * e + groups * 4, tokens);
     if (in->autocast && in->residual_bytes == 4)
         bytes = add(c, bytes, mul(c, 2 * r->inner, in->arch->hidden_size));
+    return bytes;
+}
+
+/* What a Mamba (v1) mixer keeps for backward when transformers trains it through mamba-ssm's
+ * mamba_inner_fn (modeling_mamba.py MambaMixer.cuda_kernels_forward: `if self.training and
+ * cache_params is None`, which passes x_proj's, dt_proj's and out_proj's weights, not the
+ * modules, and ignores a padding mask; mamba_ssm ops/selective_scan_interface.py
+ * MambaInnerFn.forward, checkpoint_lvl 1), per token with I the inner width, N the state size
+ * and R the time-step rank, at the activation dtype:
+ * - xz, in_proj's output made contiguous in (batch, 2I, seq) (in_proj(...).transpose(1, 2) is
+ *   not, so `xz = xz.contiguous()` copies it), 2I;
+ * - x_dbl = F.linear(conv1d_out, x_proj_weight), R + 2N; B and C rearranged out of it with
+ *   .contiguous(), N each; the scan's output before the gate (`out`, empty_like(delta)), I;
+ *   the conv's output and delta are recomputed in backward (conv1d_out, delta = None, None), and
+ *   the gated output is only F.linear's input inside the function, so nothing keeps it;
+ * and per sequence the scan's intermediate states (selective_scan.cpp selective_scan_fwd:
+ * x = zeros({batch, dim, n_chunks, dstate * 2}) at A's dtype, fp32, n_chunks = ceil(seqlen /
+ * 2048)). Per layer: A = -torch.exp(self.A_log.float()), I x N x 4 (and exp's output, which exp
+ * keeps where A_log trains); over 16-bit weights the fp32 copies the kernel requires of D,
+ * dt_proj's bias and conv1d's bias (TORCH_CHECK(D.scalar_type() == at::ScalarType::Float)),
+ * I x 4 each; under autocast over fp32 weights the function's bf16 copies of x_proj's,
+ * dt_proj's and out_proj's weights (x_proj_weight.to(dtype=torch.get_autocast_gpu_dtype())). */
+static uint64_t mamba1_inner_bytes(struct acc *c, const struct gs_activation_input *in,
+                                   const struct gs_block *b, uint64_t s, uint64_t tokens)
+{
+    const struct gs_recurrent *r = &b->rec;
+    const uint64_t e = in->element_bytes, I = r->inner, N = r->state_rows, R = r->dt_rank;
+    const uint64_t h = in->arch->hidden_size;
+    const uint64_t batch = s ? tokens / s : 0;
+    uint64_t bytes = mul(c, (3 * I + R + 4 * N) * e, tokens);
+    bytes = add(c, bytes, mul(c, mul(c, I * 2 * N * 4, div_ceil(s, 2048)), batch));
+    bytes = add(c, bytes, mul(c, I * N * 4, in->trainable == GS_TRAIN_ALL ? 2 : 1));
+    const bool fp32_weights = in->element_bytes == 4 || (in->autocast && in->residual_bytes == 4);
+    if (in->autocast && in->residual_bytes == 4) {
+        bytes = add(c, bytes, mul(c, 2, mul(c, R + 2 * N, I)));
+        bytes = add(c, bytes, mul(c, 2, add(c, mul(c, I, R), mul(c, h, I))));
+    } else if (!fp32_weights) {
+        uint64_t copies = 2; /* D and dt_proj's bias */
+        for (size_t i = 0; i < b->module_count; i++)
+            copies += strcmp(b->modules[i].name, "conv1d.bias") == 0 ? 1 : 0;
+        bytes = add(c, bytes, mul(c, copies, I * 4));
+    }
     return bytes;
 }
 
@@ -866,13 +910,16 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         p.partitioned = gated_delta_bytes(c, in, b, &l, s, tokens);
     else if (scan && b->rec.scan == GS_SCAN_MAMBA2_COMBINED)
         p.partitioned = mamba2_combined_bytes(c, in, b, tokens);
+    else if (scan && b->rec.scan == GS_SCAN_MAMBA1_INNER)
+        p.partitioned = mamba1_inner_bytes(c, in, b, s, tokens);
     if (rules != NULL && attention_kept) /* eager q/k norms (fused kernels keep their input) */
         p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(c, in, b, e)));
     /* o_proj's and down's adapters: their dropout masks only where the input needs a gradient.
-     * The combined Mamba2 function reads out_proj's weight, not the module, so an adapter there
-     * never runs (PEFT's layer hands .weight over from its base layer) */
+     * The combined Mamba2 function and Mamba's mamba_inner_fn read out_proj's weight, not the
+     * module, so an adapter there never runs (PEFT's layer hands .weight over from its base
+     * layer) */
     const uint64_t out_copies =
-        scan && b->rec.scan == GS_SCAN_MAMBA2_COMBINED
+        scan && (b->rec.scan == GS_SCAN_MAMBA2_COMBINED || b->rec.scan == GS_SCAN_MAMBA1_INNER)
             ? 0
             : l.dropout[ROLE_OUT] - (attention_kept ? 0 : l.masks[ROLE_OUT]);
     const uint64_t down_copies = l.dropout[ROLE_DOWN] - (g.mlp ? 0 : l.masks[ROLE_DOWN]);

@@ -1142,7 +1142,7 @@ static bool padding_mask_cost(const struct gs_activation_input *in, struct gs_ac
  * for Gated DeltaNet, mamba-ssm and causal-conv1d for Mamba2), as the model cards ask, except
  * for a Gated DeltaNet with fp32 activations, which fla's chunk_gated_delta_rule refuses
  * (chunk.py: "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch
- * fallback is what runs. Layers whose scan the count does not follow (Mamba v1, Kimi Delta
+ * fallback is what runs. Layers whose scan the count does not follow (Jamba's Mamba, Kimi Delta
  * Attention, parallel hybrids, frameworks' own model code, Mamba2's torch fallback or padded
  * batch) are sized by their projections, and the estimate says so. */
 /* What PEFT's prepare_model_for_kbit_training changes, said where the request names it. */
@@ -1194,12 +1194,13 @@ static void trl_notes(struct gs_estimate *e, const struct gs_training *tr)
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
-    bool gated_delta = false, mamba2 = false, next = false;
+    bool gated_delta = false, mamba2 = false, mamba1 = false, next = false;
     for (size_t i = 0; i < m->arch.block_count; i++) {
         const struct gs_block *b = &m->arch.blocks[i];
         next = next || b->rec.scan == GS_SCAN_GATED_DELTA_NEXT;
         gated_delta = gated_delta || b->rec.scan == GS_SCAN_GATED_DELTA_RULE || next;
         mamba2 = mamba2 || b->rec.scan == GS_SCAN_MAMBA2_COMBINED;
+        mamba1 = mamba1 || b->rec.scan == GS_SCAN_MAMBA1_INNER;
     }
     const bool fp32 = in->element_bytes == 4 && !in->autocast;
     in->recurrent_torch = tr->recurrent_kernels_given ? tr->recurrent_kernels == GS_RECURRENT_TORCH
@@ -1217,13 +1218,13 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
     if (uncounted)
         warn(e, "recurrent_scan_not_counted",
              "this model's linear-attention or state-space layers are sized by their "
-             "projections: what their scan keeps for backward is not counted (Mamba v1, "
-             "Qwen3-Next's Gated DeltaNet under its torch fallback, Kimi Delta Attention, "
-             "parallel hybrids, code other "
-             "than transformers' own, Mamba2 under the torch fallback, Nemotron-H over a padded "
-             "batch). Fused kernels keep a few tensors a token; a torch fallback keeps "
-             "chunk-sized fp32 tensors and states, which can exceed the rest of the layer");
-    if (!gs_activation_model_code(in) || !(gated_delta || mamba2))
+             "projections: what their scan keeps for backward is not counted (Jamba's Mamba "
+             "layers, Mamba and Mamba2 under the torch fallback, Qwen3-Next's Gated DeltaNet "
+             "under its torch fallback, Kimi Delta Attention, parallel hybrids, code other "
+             "than transformers' own, Nemotron-H over a padded batch). Fused kernels keep a "
+             "few tensors a token; a torch fallback keeps chunk-sized fp32 tensors and "
+             "states, which can exceed the rest of the layer");
+    if (!gs_activation_model_code(in) || !(gated_delta || mamba2 || mamba1))
         return;
     e->recurrent_kernels_sized = true;
     e->recurrent_kernels = in->recurrent_torch ? GS_RECURRENT_TORCH : GS_RECURRENT_FUSED;
@@ -1235,10 +1236,15 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                    "them transformers runs its torch fallback, which keeps an fp32 recurrent "
                    "state for every 64 tokens and several times the layer's activations: ask "
                    "with recurrent_kernels \"torch\""
-                 : "the Mamba2 layers are sized with mamba-ssm and causal-conv1d installed "
+             : mamba2
+                 ? "the Mamba2 layers are sized with mamba-ssm and causal-conv1d installed "
                    "(training.recurrent_kernels \"fused\"); without them transformers runs its "
                    "naive chunked scan in torch, whose chunk-by-chunk fp32 tensors are not "
-                   "counted (recurrent_kernels \"torch\" says so)");
+                   "counted (recurrent_kernels \"torch\" says so)"
+                 : "the Mamba layers are sized with mamba-ssm and causal-conv1d installed "
+                   "(training.recurrent_kernels \"fused\"); without them transformers runs its "
+                   "sequential scan in torch, which keeps fp32 (batch, inner, state) tensors "
+                   "for every token and is not counted (recurrent_kernels \"torch\" says so)");
     if (gated_delta && tr->recurrent_kernels_given && !in->recurrent_torch && fp32)
         warn(e, "recurrent_kernels_fp32",
              "flash-linear-attention's chunk_gated_delta_rule refuses fp32 inputs, so with fp32 "
@@ -1268,6 +1274,16 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                      "modeling_qwen3_next.py Qwen3NextGatedDeltaNet; docs/training-peaks.md"
                    : "fla ops/gated_delta_rule/chunk.py ChunkGatedDeltaRuleFunction.forward; "
                      "docs/training-peaks.md");
+    else if (mamba1 && !mamba2)
+        assume(e, "recurrent_kernels",
+               "Mamba layers train through mamba-ssm's mamba_inner_fn: it keeps the in_proj "
+               "output, x_proj's output with copies of B and C, the scan's output a token and "
+               "its fp32 chunk states a sequence (the conv output and the time step are "
+               "recomputed; x_proj, dt_proj and out_proj run inside on their weights, so LoRA "
+               "adapters on them never run)",
+               "mamba_ssm ops/selective_scan_interface.py MambaInnerFn.forward, csrc "
+               "selective_scan.cpp selective_scan_fwd; transformers modeling_mamba.py "
+               "MambaMixer.cuda_kernels_forward; docs/training-peaks.md");
     else
         assume(e, "recurrent_kernels",
                "Mamba2 layers train through mamba-ssm's mamba_split_conv1d_scan_combined: it "

@@ -139,9 +139,15 @@ static void build_mamba1(struct gs_arch *a, size_t b, const struct mamba1 *m)
     const uint64_t h = a->hidden_size, I = m->inner, N = m->state;
     const unsigned proj = GS_MOD_QUANT | (m->proj_bias ? GS_MOD_BIAS : 0);
     blk->mixer = GS_MIXER_RECURRENT;
-    blk->rec = (struct gs_recurrent){.conv_channels = I, .conv_kernel = m->kernel,
-                                     .state_heads = I, .state_rows = N, .state_cols = 1,
-                                     .in_width = 2 * I, .inner = I, .fp32_state = false};
+    blk->rec = (struct gs_recurrent){.conv_channels = I,
+                                     .conv_kernel = m->kernel,
+                                     .state_heads = I,
+                                     .state_rows = N,
+                                     .state_cols = 1,
+                                     .in_width = 2 * I,
+                                     .inner = I,
+                                     .dt_rank = m->dt_rank,
+                                     .fp32_state = false};
     gs_block_module(a, b, "in_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, proj, h,
                     2 * I, 1);
     conv1d(a, b, I, m->kernel, m->conv_bias);
@@ -229,6 +235,12 @@ static void read_mamba(struct model_reader *r, struct gs_arch *a)
         return;
     const size_t b = gs_arch_new_block(a);
     build_mamba1(a, b, &m);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk != NULL)
+        /* MambaMixer.cuda_kernels_forward: `if self.training and cache_params is None`,
+         * mamba_inner_fn, with mamba-ssm and causal-conv1d installed (JambaMambaMixer normalizes
+         * dt, B and C between the kernels, so it does not: its scan stays uncounted) */
+        blk->rec.scan = GS_SCAN_MAMBA1_INNER;
     norm(a, b, "norm");
     gs_arch_set_layers(a, L, b);
     hybrid_embeddings(a, "embeddings");

@@ -1221,6 +1221,61 @@ static void test_mamba2_combined(void **state)
     assert_int_equal(r.stored_bytes - (amp - 8192), 12416 - 7424);
 }
 
+/* A small Mamba (h 64, inner I = 128, state N = 8, time-step rank R = ceil(64 / 16) = 4, conv
+ * bias on), fully trained, one sequence. The projections' count keeps (2I + I + I + I) = 640
+ * elements a token (in_proj's output, the conv's, the gated output and out_proj's input).
+ * mamba_inner_fn keeps xz, x_dbl, B, C and the scan's output, (2I + R + 2N + 2N + I) = 420 a
+ * token; its fp32 chunk states, I x 2N x 4 = 8,192 B per 2,048 tokens of a sequence; A and exp's
+ * output (A_log trains), 2 x I x N x 4 = 8,192 a layer; over bf16 weights the fp32 copies of D,
+ * dt_proj's bias and conv1d's bias, 3 x I x 4 = 1,536. So, a layer:
+ * - bf16, 16 tokens: 420 x 2 x 16 + 8,192 + 8,192 + 1,536 = 31,360 against 640 x 2 x 16 = 20,480;
+ * - fp32 (no copies): 420 x 4 x 16 + 8,192 + 8,192 = 43,264 against 40,960;
+ * - autocast over fp32 weights: the bf16 count less the copies, plus bf16 copies of x_proj's,
+ *   dt_proj's and out_proj's weights, (R + 2N) x I + I x R + h x I = 11,264 elements, 22,528 B:
+ *   52,352 against 20,480;
+ * - bf16, 4,096 tokens (two chunks): 420 x 2 x 4,096 + 2 x 8,192 + 9,728 = 3,466,752 against
+ *   640 x 2 x 4,096 = 5,242,880.
+ * The torch fallback keeps the projections' count; a padding mask does not leave the path. */
+static void test_mamba1_inner(void **state)
+{
+    (void)state;
+    struct layer_case c;
+    layer_case_init(&c,
+                    "{\"model_type\":\"mamba\",\"hidden_size\":64,\"intermediate_size\":128,"
+                    "\"state_size\":8,\"conv_kernel\":4,\"num_hidden_layers\":2,"
+                    "\"vocab_size\":1000}",
+                    true);
+    const size_t mamba = scan_block(&c.arch, GS_SCAN_MAMBA1_INNER);
+    struct gs_block *b = &c.arch.blocks[mamba];
+    assert_int_equal(b->rec.dt_rank, 4);
+    const int64_t bf16 = (int64_t)layer_bytes(&c.in);
+    c.in.padding_mask = true;
+    assert_true(gs_activation_counts_scan(&c.in, b));
+    assert_int_equal(layer_bytes(&c.in), bf16);
+    c.in.padding_mask = false;
+    c.in.recurrent_torch = true;
+    assert_false(gs_activation_counts_scan(&c.in, b));
+    assert_int_equal((int64_t)layer_bytes(&c.in) - bf16, 20480 - 31360);
+    c.in.recurrent_torch = false;
+    b->rec.scan = GS_SCAN_PROJECTIONS;
+    assert_int_equal((int64_t)layer_bytes(&c.in) - bf16, 20480 - 31360);
+    c.in.sequence_length = 4096;
+    const int64_t long_projections = (int64_t)layer_bytes(&c.in);
+    b->rec.scan = GS_SCAN_MAMBA1_INNER;
+    assert_int_equal(long_projections - (int64_t)layer_bytes(&c.in), 5242880 - 3466752);
+    c.in.sequence_length = 16;
+    c.in.element_bytes = 4;
+    const int64_t fp32 = (int64_t)layer_bytes(&c.in);
+    b->rec.scan = GS_SCAN_PROJECTIONS;
+    assert_int_equal((int64_t)layer_bytes(&c.in) - fp32, 40960 - 43264);
+    c.in.element_bytes = 2;
+    c.in.autocast = true;
+    c.in.residual_bytes = 4;
+    const int64_t amp_projections = (int64_t)layer_bytes(&c.in);
+    b->rec.scan = GS_SCAN_MAMBA1_INNER;
+    assert_int_equal((int64_t)layer_bytes(&c.in) - amp_projections, 52352 - 20480);
+}
+
 /* bitsandbytes' 4-bit linear keeps no input for backward since 0.43.2 (PR #1270, "delete useless
  * buffered activation": MatMul4Bit.forward ctx.tensors = (None, B); grad_A needs only the
  * weight), which every transformers release from 4.46 (October 2024) runs beside; before, it
@@ -2107,6 +2162,7 @@ int main(void)
         cmocka_unit_test(test_bnb_4bit_keeps_no_input),
         cmocka_unit_test(test_trl_chunked_nll),
         cmocka_unit_test(test_mamba2_combined),
+        cmocka_unit_test(test_mamba1_inner),
         cmocka_unit_test(test_gpt_oss_eager_scores),
         cmocka_unit_test(test_softcapping),
         cmocka_unit_test(test_padding_mask_default),

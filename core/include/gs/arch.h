@@ -175,6 +175,7 @@ struct gs_recurrent {
     uint64_t state_rows, state_cols;
     uint64_t in_width;                   /* in_proj output per token (activations) */
     uint64_t inner;                      /* the width out_proj reads (activations) */
+    uint64_t dt_rank;                    /* Mamba v1: x_proj's time-step rank (dt_proj's input) */
     bool fp32_state;                     /* the recurrent state is kept in fp32 */
     bool delta_rule;                     /* a gated delta-rule mixer (Gated DeltaNet, Kimi Delta
                                             Attention) rather than a selective SSM (Mamba) */
@@ -199,6 +200,10 @@ enum gs_scan {
                                  q and k repeated to the value heads before fla's
                                  chunk_gated_delta_rule, fla's FusedRMSNormGated (activation.c
                                  gated_delta_bytes); its older torch fallback is not counted */
+    GS_SCAN_MAMBA1_INNER,     /* transformers' MambaMixer, which trains through mamba-ssm's
+                                 mamba_inner_fn (conv, x_proj, dt_proj, scan and out_proj in one
+                                 autograd Function: activation.c mamba1_inner_bytes); its
+                                 sequential torch fallback is not counted */
 };
 
 enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };

@@ -83,10 +83,12 @@ struct gs_training;
  * samples unless the request says otherwise. */
 bool gs_training_padding_mask(const struct gs_training *training);
 
-/* The kernels a Gated DeltaNet layer runs under transformers (one source of names:
- * gs_recurrent_kernels_names): flash-linear-attention's chunk_gated_delta_rule and
- * causal-conv1d where both are installed (the model cards' instruction), else transformers'
- * torch fallback (torch_chunk_gated_delta_rule, F.conv1d), which keeps far more for backward. */
+/* The kernels a recurrent layer runs under transformers (one source of names:
+ * gs_recurrent_kernels_names): for Gated DeltaNet flash-linear-attention's
+ * chunk_gated_delta_rule and causal-conv1d where both are installed (the model cards'
+ * instruction), for Mamba and Mamba2 mamba-ssm and causal-conv1d; else transformers' torch
+ * fallbacks (torch_chunk_gated_delta_rule, F.conv1d; the naive scans), which keep far more for
+ * backward. */
 enum gs_recurrent_kernels { GS_RECURRENT_FUSED, GS_RECURRENT_TORCH, GS_RECURRENT_COUNT };
 /* "fused", "torch", NULL: index = enum value. */
 extern const char *const gs_recurrent_kernels_names[GS_RECURRENT_COUNT + 1];
