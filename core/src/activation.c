@@ -1057,7 +1057,13 @@ static uint64_t stored(struct acc *c, const struct gs_activation_input *in,
     *working = add(c, *working, div_ceil(p.grad_pair, t));
     const uint64_t s = div_ceil(in->sequence_length, par->context);
     const uint64_t tokens = mul(c, s, in->batch_size);
-    const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    /* a checkpoint keeps the layer's input as it comes: fp32 where the model keeps its residual
+     * stream so (MambaBlock.forward: residual = residual.to(torch.float32) when
+     * residual_in_fp32, and residual + hidden_states stays fp32). The first layer takes the
+     * 16-bit embedding; it is counted at fp32 as well, one layer's input of slack. */
+    if (in->arch->residual_fp32 && residual < 4)
+        residual = 4;
     uint64_t input = mul(c, mul(c, tokens, in->arch->hidden_size), residual);
     if (par->sequence_parallel)
         input = div_ceil(input, t);

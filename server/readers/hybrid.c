@@ -221,6 +221,7 @@ static void read_mamba(struct model_reader *r, struct gs_arch *a)
     hybrid_start(r, a, true);
     const uint64_t h = a->hidden_size;
     const uint64_t L = rd_dim(r, NAMES("num_hidden_layers", "n_layer"), true, 0);
+    a->residual_fp32 = rd_flag(r, "residual_in_fp32", true); /* MambaBlock.forward */
     check_layers(r, "num_hidden_layers", L);
     const uint64_t expand = rd_size(r, NAMES("expand"), 2);
     struct mamba1 m = {
@@ -257,6 +258,7 @@ static void read_mamba2(struct model_reader *r, struct gs_arch *a)
     hybrid_start(r, a, false);
     const uint64_t h = a->hidden_size;
     const uint64_t L = rd_dim(r, NAMES("num_hidden_layers", "n_layer"), true, 0);
+    a->residual_fp32 = rd_flag(r, "residual_in_fp32", true); /* Mamba2Block.forward */
     check_layers(r, "num_hidden_layers", L);
     const bool bias = rd_flag(r, "use_bias", false);
     struct mamba2 m = {
@@ -410,6 +412,8 @@ static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
 {
     hybrid_start(r, a, false);
     const uint64_t h = a->hidden_size;
+    /* NemotronHBlock.forward, as Mamba's; NemotronHConfig defaults it to False */
+    a->residual_fp32 = rd_flag(r, "residual_in_fp32", false);
     uint8_t kinds[GS_LAYERS_MAX];
     uint64_t L = 0;
     bool present[NH_KINDS] = {false, false, false, false};

@@ -1276,6 +1276,29 @@ static void test_mamba1_inner(void **state)
     assert_int_equal((int64_t)layer_bytes(&c.in) - amp_projections, 52352 - 20480);
 }
 
+/* Mamba's blocks add into an fp32 residual stream (MambaConfig residual_in_fp32, true by
+ * default: MambaBlock.forward residual = residual.to(torch.float32)), so under full recomputation
+ * a bf16 layer's checkpoint is its fp32 input: 16 tokens x 64 x 4 = 4,096 B, against 2,048 with
+ * residual_in_fp32 false (Nemotron-H's default). */
+static void test_residual_in_fp32(void **state)
+{
+    (void)state;
+    const char *configs[] = {
+        "{\"model_type\":\"mamba\",\"hidden_size\":64,\"intermediate_size\":128,"
+        "\"state_size\":8,\"num_hidden_layers\":2,\"vocab_size\":1000}",
+        "{\"model_type\":\"mamba\",\"hidden_size\":64,\"intermediate_size\":128,"
+        "\"state_size\":8,\"num_hidden_layers\":2,\"vocab_size\":1000,"
+        "\"residual_in_fp32\":false}"};
+    const uint64_t expected[] = {4096, 2048};
+    for (size_t i = 0; i < 2; i++) {
+        struct layer_case c;
+        layer_case_init(&c, configs[i], true);
+        assert_int_equal(c.arch.residual_fp32, i == 0);
+        c.in.recompute = GS_RECOMPUTE_FULL;
+        assert_int_equal(layer_bytes(&c.in), expected[i]);
+    }
+}
+
 /* bitsandbytes' 4-bit linear keeps no input for backward since 0.43.2 (PR #1270, "delete useless
  * buffered activation": MatMul4Bit.forward ctx.tensors = (None, B); grad_A needs only the
  * weight), which every transformers release from 4.46 (October 2024) runs beside; before, it
@@ -2163,6 +2186,7 @@ int main(void)
         cmocka_unit_test(test_trl_chunked_nll),
         cmocka_unit_test(test_mamba2_combined),
         cmocka_unit_test(test_mamba1_inner),
+        cmocka_unit_test(test_residual_in_fp32),
         cmocka_unit_test(test_gpt_oss_eager_scores),
         cmocka_unit_test(test_softcapping),
         cmocka_unit_test(test_padding_mask_default),

@@ -325,6 +325,10 @@ struct gs_arch {
     bool logits;                        /* the model ends in vocabulary logits (not encoder-only) */
     bool attention_dropout;             /* non-zero attention-probability dropout */
     bool hidden_dropout;                /* non-zero residual/hidden dropout */
+    bool residual_fp32;                 /* the blocks add into an fp32 residual stream whatever
+                                           the weights' dtype (MambaConfig's and Mamba2Config's
+                                           residual_in_fp32, true by default): each layer after
+                                           the first takes an fp32 input */
     bool norm_weight_fp32;              /* its RMSNorm multiplies the weight in fp32 and casts
                                            after (Olmo2RMSNorm, GptOssRMSNorm), so the weight's
                                            gradient keeps the fp32 normalized tensor */
