@@ -687,6 +687,8 @@ const CHANGE_LABELS = {
   lora: 'LoRA instead of a full fine-tune',
   qlora: 'QLoRA (4-bit base, LoRA)',
   qlora_full_recomputation: 'QLoRA with full checkpointing',
+  full_recomputation_accumulation: 'Checkpointing, smaller micro-batches',
+  more_gpus_full_recomputation: 'More GPUs, checkpointing',
 };
 
 /** What the form can apply for a change (a Fit change or an estimate's fix): { field name: value }. */
@@ -694,6 +696,11 @@ function changeSettings(c) {
   const kv = /fp8_ds_mla/.test(c.detail) ? 'fp8_ds_mla' : 'fp8';
   const rank = c.value || 16;
   const qlora = { 'training.method': 'qlora', 'training.lora.rank': rank, 'precision.weights': 'nf4_dq' };
+  const full = { 'training.activation_checkpointing': 'full' };
+  const acc = {
+    'training.batch_size': c.plan?.micro_batch_size,
+    'training.gradient_accumulation_steps': c.plan?.gradient_accumulation_steps,
+  };
   const s = {
     fp8_kv_cache: { 'inference.kv_cache_dtype': kv },
     fp8_weights: { 'precision.weights': 'fp8' },
@@ -702,19 +709,18 @@ function changeSettings(c) {
     more_gpus: {},
     lower_context: { 'inference.context_length': c.value },
     more_tensor_parallelism: { 'parallelism.tensor': c.value, gpu_count: c.value },
-    gradient_accumulation: {
-      'training.batch_size': c.plan?.micro_batch_size,
-      'training.gradient_accumulation_steps': c.plan?.gradient_accumulation_steps,
-    },
+    gradient_accumulation: acc,
+    full_recomputation_accumulation: { ...acc, ...full },
+    more_gpus_full_recomputation: { ...acc, ...full },
     selective_recomputation: { 'training.activation_checkpointing': 'selective' },
-    full_recomputation: { 'training.activation_checkpointing': 'full' },
+    full_recomputation: full,
     zero_3: { 'parallelism.zero_stage': 3 },
     offload: { 'parallelism.zero_stage': c.plan?.zero_stage || 3, 'parallelism.offload': c.plan?.offload ?? 'optimizer' },
     adamw_8bit: { 'training.optimizer': 'adamw_8bit' },
     bf16_base: { 'precision.weights': 'bf16' },
     lora: { 'training.method': 'lora', 'training.lora.rank': rank },
     qlora,
-    qlora_full_recomputation: { ...qlora, 'training.activation_checkpointing': 'full' },
+    qlora_full_recomputation: { ...qlora, ...full },
   }[c.change];
   if (!s) return null;
   if (c.gpu_count) s.gpu_count = c.gpu_count;

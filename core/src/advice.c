@@ -234,6 +234,17 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
         add_change(out, &n, cap, "full_recomputation",
                    "checkpoint each layer's input and recompute the layer in the backward pass", 0,
                    &w, &l, false);
+        if (w0->training.batch_size > 1) {
+            /* the two together, the first recipe of every memory guide (transformers' "efficient
+             * training on a single GPU": gradient accumulation, then gradient checkpointing):
+             * what is left of the activations is one layer's working set and the checkpoints of
+             * the smallest micro-batch */
+            l.allow_accumulation = true;
+            add_change(out, &n, cap, "full_recomputation_accumulation",
+                       "checkpoint each layer's input and run smaller micro-batches, accumulating "
+                       "the rest (the global batch kept)",
+                       0, &w, &l, false);
+        }
         w = *w0;
         l = *own;
     }
@@ -292,6 +303,18 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
                "more GPUs in the smallest layout that fits: tensor, then pipeline, then data "
                "parallelism",
                0, &w, &l, true);
+    if (w0->training.recompute != GS_RECOMPUTE_FULL || w0->training.batch_size > 1) {
+        /* more GPUs split weights and states, and a micro-batch's activations only as far as
+         * tensor, context or pipeline parallelism do: the same search over the frugal settings,
+         * listed where more_gpus does not fit or needs more GPUs (gs_advice_evaluate) */
+        w.training.recompute = GS_RECOMPUTE_FULL;
+        l.recompute = 1u << GS_RECOMPUTE_FULL;
+        l.allow_accumulation = w0->training.batch_size > 1;
+        add_change(out, &n, cap, "more_gpus_full_recomputation",
+                   "more GPUs in the smallest layout that fits with full recomputation and, where "
+                   "the batch allows, smaller micro-batches accumulated",
+                   0, &w, &l, true);
+    }
     return n;
 }
 
@@ -462,6 +485,7 @@ size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_wor
     const size_t n = gs_advice_changes(model, workload, own, changes, GS_ADVICE_MAX);
     const struct gs_demand none = {.kind = GS_DEMAND_NONE};
     size_t fitting = 0, written = 0;
+    uint64_t more_gpus_count = 0; /* GPUs more_gpus fits on, 0 when it does not */
     for (size_t i = 0; i < n && written < cap; i++) {
         struct gs_fit_outcome *o = &out[written];
         enum gs_plan_reject why = GS_REJECT_DOES_NOT_FIT;
@@ -472,11 +496,17 @@ size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_wor
         o->fits = why == GS_REJECT_NONE;
         if (changes[i].any_count && (!o->fits || o->plan.gpu_count <= count))
             continue; /* more GPUs only helps when it needs more than asked */
+        if (strcmp(changes[i].code, "more_gpus") == 0)
+            more_gpus_count = o->plan.gpu_count;
+        if (strcmp(changes[i].code, "more_gpus_full_recomputation") == 0 && more_gpus_count &&
+            more_gpus_count <= o->plan.gpu_count)
+            continue; /* more GPUs alone do it on as few */
         if (strcmp(changes[i].code, "flash_attention_2") == 0 && !flash_attention_runs(gpu))
             continue;
         if (strcmp(changes[i].code, "flash_attention_3") == 0 && !flash_attention_3_runs(gpu))
             continue;
-        if (o->fits && changes[i].limits.allow_accumulation && !own->allow_accumulation &&
+        if (o->fits && !changes[i].any_count && changes[i].limits.allow_accumulation &&
+            !own->allow_accumulation &&
             o->plan.micro_batch >= changes[i].workload.training.batch_size)
             continue; /* it fits without a smaller micro-batch: another layout, not this change */
         o->change = changes[i];

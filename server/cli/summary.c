@@ -144,8 +144,8 @@ __attribute__((format(printf, 4, 5))) static void append(char *buf, size_t cap, 
 
 /* A plan's layout: "TP4 PP2 VPP2 DP2 EP8 ETP4 ZeRO-1 ...", the degrees above 1 (VPP the model
  * chunks of an interleaved schedule, Megatron-LM's name; a device_map's stages "device_map 2")
- * and the techniques used, "TP1" when none; `data` false leaves data parallelism out (inference
- * shows it as replicas). */
+ * and the techniques used (", micro-batch 1 x 8 steps" where it accumulates), "TP1" when none;
+ * `data` false leaves data parallelism out (inference shows it as replicas). */
 static const char *layout(char *buf, size_t cap, const json_t *plan, bool data)
 {
     static const struct {
@@ -176,6 +176,11 @@ static const char *layout(char *buf, size_t cap, const json_t *plan, bool data)
     const char *offload = text_at(plan, "offload");
     if (offload != NULL && strcmp(offload, "none") != 0)
         append(buf, cap, &at, ", offload %s", offload);
+    json_int_t micro = 0, steps = 0;
+    if (whole_at(plan, "micro_batch_size", &micro) &&
+        whole_at(plan, "gradient_accumulation_steps", &steps) && steps > 1)
+        append(buf, cap, &at, ", micro-batch %" PRIdMAX " x %" PRIdMAX " steps", (intmax_t)micro,
+               (intmax_t)steps);
     return buf;
 }
 

@@ -103,9 +103,16 @@ static void test_training_changes(void **state)
 
     struct gs_fit_change proposed[GS_ADVICE_MAX];
     const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    const char *const expect[] = {"selective_recomputation", "full_recomputation", "zero_3",
-                                  "offload", "adamw_8bit", "lora", "qlora",
-                                  "qlora_full_recomputation", "more_gpus"};
+    const char *const expect[] = {"selective_recomputation",
+                                  "full_recomputation",
+                                  "zero_3",
+                                  "offload",
+                                  "adamw_8bit",
+                                  "lora",
+                                  "qlora",
+                                  "qlora_full_recomputation",
+                                  "more_gpus",
+                                  "more_gpus_full_recomputation"};
     assert_int_equal(np, sizeof(expect) / sizeof(expect[0]));
     for (size_t i = 0; i < np; i++)
         assert_string_equal(proposed[i].code, expect[i]);
@@ -124,7 +131,9 @@ static void test_training_changes(void **state)
 
     static struct gs_fit_outcome out[GS_ADVICE_MAX];
     const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
-    assert_int_equal(n, np);
+    /* more GPUs fit as asked, so the frugal search over more GPUs is not listed beside it */
+    assert_int_equal(n, np - 1);
+    assert_null(find(out, n, "more_gpus_full_recomputation"));
     assert_ordered(out, n, proposed, np);
     assert_false(find(out, n, "selective_recomputation")->fits);
     assert_false(find(out, n, "full_recomputation")->fits);
@@ -394,6 +403,89 @@ static void test_accumulation_change(void **state)
     const size_t n1 = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
     for (size_t i = 0; i < n1; i++)
         assert_string_not_equal(proposed[i].code, "gradient_accumulation");
+}
+
+/* Where no single change fits, the pair every memory guide starts with: LoRA r16 on
+ * Llama-2-7B's shape at batch 8 x 16,384 tokens under transformers on one H100. Recomputation
+ * alone keeps eight sequences' checkpoints (32 layers x 131,072 tokens x 4,096 x 2 B = 34.4 GB)
+ * and the loss over 131,072 x 32,000 logits; one sequence per micro-batch alone keeps 32 layers'
+ * activations of 16,384 tokens; neither fits. Together they keep a micro-batch's checkpoints and
+ * loss and one layer's working set: full_recomputation_accumulation fits one GPU, its micro-batch
+ * smaller than 8 and its steps making up the batch. Llama-2-70B's shape (138 GB of bf16 weights)
+ * fits no one GPU whatever it changes, and as asked no count (transformers spreads a model over
+ * GPUs only by a device_map, one micro-batch's activations on each GPU's layers): the frugal
+ * search over more GPUs (more_gpus_full_recomputation) is listed, a device_map with full
+ * recomputation. Where tensor parallelism splits the activations too (no framework named), more
+ * GPUs fit as asked, on more of them than the frugal search needs, and both are listed. */
+static void test_combined_changes(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 32, 11008, 32000, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = lora_r16(8);
+    w.training.sequence_length = 16384;
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    w.training.framework.framework_given = true;
+    const struct gs_plan_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 64, &own);
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    size_t pair = np;
+    for (size_t i = 0; i < np; i++)
+        if (strcmp(proposed[i].code, "full_recomputation_accumulation") == 0)
+            pair = i;
+    assert_true(pair < np);
+    assert_string_equal(proposed[pair - 1].code, "full_recomputation");
+    assert_int_equal(proposed[pair].workload.training.recompute, GS_RECOMPUTE_FULL);
+    assert_true(proposed[pair].limits.allow_accumulation);
+    assert_int_equal(proposed[pair].limits.recompute, 1u << GS_RECOMPUTE_FULL);
+    assert_string_equal(proposed[np - 1].code, "more_gpus_full_recomputation");
+    assert_true(proposed[np - 1].any_count);
+
+    static struct gs_fit_outcome out[GS_ADVICE_MAX];
+    size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    assert_ordered(out, n, proposed, np);
+    assert_false(find(out, n, "full_recomputation")->fits);
+    assert_false(find(out, n, "gradient_accumulation")->fits);
+    const struct gs_fit_outcome *both = find(out, n, "full_recomputation_accumulation");
+    assert_non_null(both);
+    assert_true(both->fits);
+    assert_int_equal(both->plan.gpu_count, 1);
+    assert_int_equal(both->plan.recompute, GS_RECOMPUTE_FULL);
+    assert_true(both->plan.micro_batch < 8);
+    assert_int_equal(both->plan.micro_batch * both->plan.accumulation_steps, 8);
+    assert_null(find(out, n, "more_gpus_full_recomputation")); /* one GPU does it */
+
+    const struct gs_arch big = fixture_llama(8192, 80, 64, 8, 28672, 32000, false);
+    const struct gs_model_spec m70 = fixture_spec(&big);
+    w.training.sequence_length = 8192;
+    gs_advice_own_limits(&w, 64, &own);
+    n = gs_advice_evaluate(&m70, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    assert_true(n > 0);
+    for (size_t i = 0; i < n; i++)
+        assert_false(out[i].fits && out[i].plan.gpu_count == 1);
+    assert_null(find(out, n, "more_gpus"));
+    const struct gs_fit_outcome *more = find(out, n, "more_gpus_full_recomputation");
+    assert_non_null(more);
+    assert_true(more->fits);
+    assert_true(more->plan.gpu_count > 1);
+    assert_int_equal(more->plan.recompute, GS_RECOMPUTE_FULL);
+    assert_int_equal(more->plan.micro_batch * more->plan.accumulation_steps, 8);
+    assert_true(more->plan.pipeline > 1);
+    /* a framework that splits layers by tensor parallelism too fits as asked on more GPUs than
+     * the frugal search needs: both are listed */
+    w.training.framework.framework_given = false;
+    gs_advice_own_limits(&w, 64, &own);
+    n = gs_advice_evaluate(&m70, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    const struct gs_fit_outcome *asked = find(out, n, "more_gpus");
+    more = find(out, n, "more_gpus_full_recomputation");
+    assert_non_null(asked);
+    assert_non_null(more);
+    assert_true(asked->fits && more->fits);
+    assert_true(asked->plan.gpu_count > more->plan.gpu_count);
 }
 
 /* Eager attention keeps each layer's score matrix: Llama-2-7B's shape with LoRA r16, one
@@ -800,6 +892,7 @@ int main(void)
         cmocka_unit_test(test_training_changes),
         cmocka_unit_test(test_trl_lora_changes),
         cmocka_unit_test(test_accumulation_change),
+        cmocka_unit_test(test_combined_changes),
         cmocka_unit_test(test_sync_each_batch_change),
         cmocka_unit_test(test_flash_attention_change),
         cmocka_unit_test(test_flash_attention_change_mla),

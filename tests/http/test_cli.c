@@ -407,6 +407,17 @@ static void test_summary(void **state)
     assert_non_null(strstr(r.out, ", device_map 2\n"));
     assert_non_null(strstr(r.out, "Stages:    14, 18 layers"));
     result_free(&r);
+    /* where no single change fits, fit proposes them together, and the layout names the
+     * micro-batch it accumulates */
+    r = run("{\"training\": {\"framework\": \"transformers\", \"method\": \"lora\"}}",
+            "fit --model llama-2-70b --mode training --seq 8192 --batch 8 --gpu h100-sxm-80gb "
+            "--summary");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "fits  more_gpus_full_recomputation ("));
+    assert_non_null(strstr(r.out, "recompute full, micro-batch "));
+    assert_non_null(strstr(r.out, "no    full_recomputation_accumulation (1 GPU, TP1, recompute "
+                                  "full, micro-batch 1 x 8 steps)"));
+    result_free(&r);
     /* recommend runs the schedule on the pipelines it searches, and the layout names it */
     r = run("{\"training\": {\"gradient_accumulation_steps\": 16, \"framework\": \"megatron\"}, "
             "\"demand\": {\"training_tokens\": 1e11, \"deadline_days\": 20}}",
