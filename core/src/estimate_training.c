@@ -1183,14 +1183,14 @@ static void trl_notes(struct gs_estimate *e, const struct gs_training *tr)
     }
 }
 
-/* Which kernels the recurrent layers run (in->recurrent_torch) and what the estimate says of
- * them. Where the request names none: the fused ones (flash-linear-attention and causal-conv1d
- * for Gated DeltaNet, mamba-ssm and causal-conv1d for Mamba2 and Mamba), as the model cards
- * ask, except for a Gated DeltaNet with fp32 activations, which fla's chunk_gated_delta_rule refuses
- * (chunk.py: "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch
- * fallback is what runs. Layers whose scan the count does not follow (Jamba's Mamba, Kimi Delta
- * Attention, parallel hybrids, frameworks' own model code, Mamba2's torch fallback or padded
- * batch) are sized by their projections, and the estimate says so. */
+/* Which kernels the recurrent layers run (in->recurrent_torch) and what the estimate says of them.
+ * Where the request names none: the fused ones (flash-linear-attention and causal-conv1d for Gated
+ * DeltaNet, mamba-ssm and causal-conv1d for Mamba2 and Mamba), as the model cards ask, except for a
+ * Gated DeltaNet with fp32 activations, which fla's chunk_gated_delta_rule refuses (chunk.py:
+ * "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch fallback is what
+ * runs. Layers whose scan the count does not follow (Jamba's Mamba, Kimi Delta Attention, parallel
+ * hybrids, frameworks' own model code, Mamba2's torch fallback or padded batch) are sized by their
+ * projections, and the estimate says so. */
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
