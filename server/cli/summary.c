@@ -572,11 +572,15 @@ static int write_fit(FILE *out, const json_t *r)
     const bool has_batch = whole_at(r, "max_batch", &batch);
     const bool has_context = whole_at(r, "max_context", &context);
     if (has_batch || has_context) {
+        /* training: the micro-batch at the asked sequence, the sequence at the asked micro-batch
+         * (as the web page's facts say) */
+        const bool training = mode != NULL && strcmp(mode, "training") == 0;
         fputs("Largest:  ", out);
         if (has_batch)
-            fprintf(out, " batch %s", grouped(a, sizeof(a), batch));
+            fprintf(out, " %s %s", training ? "micro-batch" : "batch",
+                    grouped(a, sizeof(a), batch));
         if (has_context)
-            fprintf(out, "%s context %s tokens", has_batch ? "," : "",
+            fprintf(out, "%s %s %s tokens", has_batch ? "," : "", training ? "sequence" : "context",
                     grouped(b, sizeof(b), context));
         if (whole_at(r, "max_at_gpu_count", &at))
             fprintf(out, " (on %" PRIdMAX " GPUs)", (intmax_t)at);

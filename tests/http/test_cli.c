@@ -418,6 +418,13 @@ static void test_summary(void **state)
     assert_non_null(strstr(r.out, "no    full_recomputation_accumulation (1 GPU, TP1, recompute "
                                   "full, micro-batch 1 x 8 steps)"));
     result_free(&r);
+    /* a training fit's largest figures are a micro-batch and a sequence */
+    r = run("{}", "fit --model llama-3.1-8b --mode training --seq 4096 --batch 4 "
+                  "--gpu h100-sxm-80gb --summary");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Largest:   micro-batch "));
+    assert_non_null(strstr(r.out, " tokens (on "));
+    result_free(&r);
     /* recommend runs the schedule on the pipelines it searches, and the layout names it */
     r = run("{\"training\": {\"gradient_accumulation_steps\": 16, \"framework\": \"megatron\"}, "
             "\"demand\": {\"training_tokens\": 1e11, \"deadline_days\": 20}}",
