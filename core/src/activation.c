@@ -502,10 +502,33 @@ static uint64_t role_input_bytes(struct acc *c, const struct gs_activation_input
  * transformers' gradient_checkpointing_enable call enable_input_require_grads for reentrant
  * checkpoints), and under it a layer keeps its input whatever it needs, so only runs without
  * recomputation; the textbook accounting (no framework) keeps every layer alike. */
+/* What an adapted token embedding (gs_lora_embedding) keeps a token (peft/tuners/lora/layer.py
+ * Embedding.forward: after_A = F.embedding(x, lora_embedding_A.T), at the adapters' dtype
+ * (F.embedding returns its weight's: fp32 for PEFT's fp32 adapters, under autocast too, which
+ * leaves embeddings alone), kept by the matmul with lora_embedding_B; the base output and the sum
+ * keep nothing). DoRA's variant (variants.py DoraEmbeddingVariant, dora.py DoraEmbeddingLayer)
+ * multiplies the trainable magnitude into the base output and into the adapter's product, which
+ * keep them: the hidden width at the activation dtype and at the adapters'. */
+static uint64_t embedding_adapter_bytes(const struct gs_activation_input *in)
+{
+    uint64_t rows = 0, width = 0;
+    if (in->trainable != GS_TRAIN_ADAPTERS || in->adapters == NULL ||
+        !gs_lora_embedding(in->arch, in->adapters, &rows, &width))
+        return 0;
+    const uint64_t adapter = in->rules != NULL && in->rules->adapters_fp32 ? 4 : in->element_bytes;
+    const uint64_t rank = in->adapters->lora_rank ? in->adapters->lora_rank : 8;
+    uint64_t per = rank * adapter;
+    if (in->adapters->lora_dora)
+        per += width * (in->element_bytes + adapter);
+    return per;
+}
+
 static bool first_layer_frozen(const struct gs_activation_input *in)
 {
+    /* an adapted embedding (gs_lora_embedding) trains, so its output needs a gradient */
     return in->trainable == GS_TRAIN_ADAPTERS && in->recompute == GS_RECOMPUTE_NONE &&
-           in->rules != NULL && in->arch->num_hidden_layers > 0;
+           in->rules != NULL && in->arch->num_hidden_layers > 0 &&
+           !(in->adapters != NULL && gs_lora_embedding(in->arch, in->adapters, NULL, NULL));
 }
 
 /* A MoE block whose code weighs each routed expert's output after the expert
@@ -1411,6 +1434,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     uint64_t embedding_in = mul(&c, 8, tokens);
     if (a->hidden_dropout)
         embedding_in = add(&c, embedding_in, mul(&c, tokens, a->hidden_size));
+    embedding_in = add(&c, embedding_in, mul(&c, tokens, embedding_adapter_bytes(in)));
     embedding_in = add(&c, embedding_in, model_masks_bytes(&c, in));
     /* activation offloading (torchtune OffloadActivations) moves every saved tensor to the
      * host as forward makes it and brings each back for its layer's backward */

@@ -543,9 +543,10 @@ static uint64_t reduced_gradient_bytes(const struct gs_model_spec *m,
         return gathered_all;
     if (!fsdp1_mixed_units(plan))
         return bytes_of(trainable, bpp.gradients, ovf);
-    uint64_t in = 0, out = 0;
-    const bool head = m->has_arch && gs_lora_head(&m->arch, &plan->tr, &in, &out);
-    return head || gathered_all < root_bytes ? gathered_all : gathered_all - root_bytes;
+    uint64_t in = 0, out = 0; /* the root unit (embedding, head) trains where either is adapted */
+    const bool root = m->has_arch && (gs_lora_head(&m->arch, &plan->tr, &in, &out) ||
+                                      gs_lora_embedding(&m->arch, &plan->tr, NULL, NULL));
+    return root || gathered_all < root_bytes ? gathered_all : gathered_all - root_bytes;
 }
 
 /* torchtitan's FSDP under pipeline parallelism: its apply_fsdp sets reshard_after_forward =
@@ -883,7 +884,10 @@ static uint64_t adafactor_elements(const struct gs_arch *a, const struct gs_trai
         if (!(a->modules[i].flags & GS_MOD_BUFFER))
             n = gs_add(n, module_factored(&a->modules[i], ovf), ovf);
     uint64_t head_in = 0, head_out = 0; /* an adapted output head: lora_A and lora_B, factored */
-    if (lora && gs_lora_head(a, tr, &head_in, &head_out)) {
+    for (int which = 0; lora && which < 2; which++) { /* and an adapted embedding alike */
+        if (which == 0 ? !gs_lora_head(a, tr, &head_in, &head_out)
+                       : !gs_lora_embedding(a, tr, &head_in, &head_out))
+            continue;
         const uint64_t r = tr->lora_rank ? tr->lora_rank : 8;
         n = gs_add(n, gs_add(gs_add(head_in, head_out, ovf), 2 * r, ovf), ovf);
         if (tr->lora_dora)
@@ -1006,11 +1010,12 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
          * trainable parameters in it (use_orig_params=True), its gradient covers the frozen
          * ones too (PyTorch's FullyShardedDataParallel notes on use_orig_params and frozen
          * parameters), sharded like the base. The root's FlatParameter (embedding, head)
-         * holds frozen parameters alone unless the head is adapted, and a FlatParameter
-         * requires grad only when one of its parameters does; QLoRA's quant_state is no
-         * parameter. */
+         * holds frozen parameters alone unless the head or the embedding is adapted, and a
+         * FlatParameter requires grad only when one of its parameters does; QLoRA's
+         * quant_state is no parameter. */
         uint64_t in_units = frozen - quant_state, head_in = 0, head_out = 0;
-        if (m->has_arch && !gs_lora_head(&m->arch, &plan->tr, &head_in, &head_out)) {
+        if (m->has_arch && !gs_lora_head(&m->arch, &plan->tr, &head_in, &head_out) &&
+            !gs_lora_embedding(&m->arch, &plan->tr, NULL, NULL)) {
             const uint64_t root = bytes_of(root_params(e, &s, par->tensor, ovf), 2 * GS_BPP_UNIT,
                                            ovf);
             in_units = in_units > root ? in_units - root : 0;

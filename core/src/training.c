@@ -454,7 +454,46 @@ bool gs_lora_head(const struct gs_arch *a, const struct gs_training *tr, uint64_
     return false;
 }
 
-/* The adapted head's parameters: r (d_in + d_out), and DoRA's magnitude over the vocabulary */
+/* The token embedding's name and shape (rows: the vocabulary, width: the hidden size); false
+ * when the model has none. */
+static bool embedding_of(const struct gs_arch *a, const char **name, uint64_t *rows,
+                         uint64_t *width)
+{
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        if (m->kind == GS_MODULE_EMBEDDING && (m->flags & GS_MOD_TOKENS)) {
+            *name = m->name;
+            *rows = m->in;
+            *width = m->out;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool gs_lora_embedding(const struct gs_arch *a, const struct gs_training *tr, uint64_t *rows,
+                       uint64_t *width)
+{
+    const char *name = NULL;
+    uint64_t r = 0, w = 0;
+    if (!embedding_of(a, &name, &r, &w))
+        return false;
+    if (rows != NULL)
+        *rows = r;
+    if (width != NULL)
+        *width = w;
+    /* all_linear leaves embeddings out (PEFT's "all-linear" matches nn.Linear); only a target
+     * naming the module adapts it (peft/tuners/lora/layer.py Embedding) */
+    for (size_t i = 0; i < tr->lora_target_count; i++)
+        if (names_module(name, tr->lora_targets[i]))
+            return true;
+    return false;
+}
+
+/* The adapted head's parameters: r (d_in + d_out), and DoRA's magnitude over the vocabulary.
+ * An adapted embedding's alike with d_in its vocabulary and d_out its width (lora.Embedding:
+ * lora_embedding_A r x num_embeddings, lora_embedding_B embedding_dim x r; DoRA's magnitude
+ * scales each of the embedding_dim columns, variants.py DoraEmbeddingVariant) */
 static uint64_t head_adapter(const struct gs_training *tr, uint64_t in, uint64_t out, bool *ovf)
 {
     return gs_add(gs_mul(tr->lora_rank, gs_add(in, out, ovf), ovf), tr->lora_dora ? out : 0, ovf);
@@ -500,9 +539,17 @@ static void linear_names(const struct gs_arch *a, char *buf, size_t cap)
     }
     const char *head = NULL;
     uint64_t in = 0, out = 0;
-    if (head_of(a, &head, &in, &out))
-        snprintf(buf + used, cap - used, "%s%s (the output head, named only)", used ? ", " : "",
-                 head);
+    if (head_of(a, &head, &in, &out)) {
+        const int w = snprintf(buf + used, cap - used, "%s%s (the output head, named only)",
+                               used ? ", " : "", head);
+        if (w < 0 || (size_t)w >= cap - used)
+            return;
+        used += (size_t)w;
+    }
+    const char *embedding = NULL;
+    if (embedding_of(a, &embedding, &in, &out))
+        snprintf(buf + used, cap - used, "%s%s (the token embedding, named only)", used ? ", " : "",
+                 embedding);
 }
 
 enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_training *tr,
@@ -529,12 +576,14 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
                                                  tr->lora_dora, tw->layers, &matched, &ovf),
                                &ovf);
         }
-        const char *head = NULL;
+        const char *head = NULL, *embedding = NULL;
         uint64_t head_in = 0, head_out = 0;
         if (head_of(a, &head, &head_in, &head_out) && names_module(head, target))
             matched = true; /* counted once, below */
+        if (embedding_of(a, &embedding, &head_in, &head_out) && names_module(embedding, target))
+            matched = true; /* likewise */
         if (!matched) {
-            char names[200];
+            char names[300];
             linear_names(a, names, sizeof(names));
             return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
                                 "\"%s\" names no linear layer of this %s model; its linear layers "
@@ -550,12 +599,17 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
             uint64_t head_in = 0, head_out = 0; /* the head, when the list names it too */
             if (st == GS_OK && gs_lora_head(a, tr, &head_in, &head_out))
                 *out = gs_add(*out, head_adapter(tr, head_in, head_out, &ovf), &ovf);
+            if (st == GS_OK &&
+                gs_lora_embedding(a, tr, &head_in, &head_out)) /* and the embedding */
+                *out = gs_add(*out, head_adapter(tr, head_in, head_out, &ovf), &ovf);
             return ovf ? gs_error_add(err, GS_ERR_RANGE, "/training/lora/rank",
                                       "the adapter count overflows")
                        : st;
         }
     uint64_t head_in = 0, head_out = 0;
     if (gs_lora_head(a, tr, &head_in, &head_out))
+        total = gs_add(total, head_adapter(tr, head_in, head_out, &ovf), &ovf);
+    if (gs_lora_embedding(a, tr, &head_in, &head_out))
         total = gs_add(total, head_adapter(tr, head_in, head_out, &ovf), &ovf);
     if (total == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",

@@ -169,6 +169,38 @@ static void test_lora_parameter_counts(void **state)
     strcpy(tr.lora_targets[1], "lm_head");
     assert_int_equal(gs_lora_parameters(&m.arch, &tr, &n, NULL), GS_OK);
     assert_int_equal(n, 40554496);
+    /* the token embedding, named (PEFT's lora.Embedding: lora_embedding_A r x 32,000,
+     * lora_embedding_B 4,096 x r; all-linear leaves it out): r=8 on q_proj, v_proj and
+     * embed_tokens, 4,194,304 + 8 x (32,000 + 4,096) = 4,483,072 */
+    tr.lora_rank = 8;
+    tr.lora_target_count = 3;
+    strcpy(tr.lora_targets[0], "q_proj");
+    strcpy(tr.lora_targets[1], "v_proj");
+    strcpy(tr.lora_targets[2], "embed_tokens");
+    assert_true(gs_lora_embedding(&m.arch, &tr, NULL, NULL));
+    assert_int_equal(gs_lora_parameters(&m.arch, &tr, &n, NULL), GS_OK);
+    assert_int_equal(n, 4483072);
+    tr.lora_target_count = 0; /* all_linear: not the embedding */
+    assert_false(gs_lora_embedding(&m.arch, &tr, NULL, NULL));
+    gs_error_init(&err);
+    tr.lora_target_count = 1;
+    strcpy(tr.lora_targets[0], "wte");
+    assert_int_equal(gs_lora_parameters(&m.arch, &tr, &n, &err), GS_ERR_INVALID);
+    assert_non_null(strstr(err.items[0].detail, "embed_tokens (the token embedding, named only)"));
+    /* transformers' Mamba fine-tuning example (x_proj, embeddings, in_proj, out_proj):
+     * Mamba-130m's shape, h 768, inner 1,536, state 16, rank 48, 24 layers, vocab 50,280, r=8:
+     * 24 x 8 x ((1,536 + 80) + (768 + 3,072) + (1,536 + 768)) = 1,489,920, and the embedding's
+     * 8 x (50,280 + 768) = 408,384: 1,898,304 */
+    struct gs_arch mamba = fixture_arch("{\"model_type\":\"mamba\",\"hidden_size\":768,"
+                                        "\"intermediate_size\":1536,\"state_size\":16,"
+                                        "\"num_hidden_layers\":24,\"vocab_size\":50280}");
+    tr.lora_target_count = 4;
+    strcpy(tr.lora_targets[0], "x_proj");
+    strcpy(tr.lora_targets[1], "embeddings");
+    strcpy(tr.lora_targets[2], "in_proj");
+    strcpy(tr.lora_targets[3], "out_proj");
+    assert_int_equal(gs_lora_parameters(&mamba, &tr, &n, NULL), GS_OK);
+    assert_int_equal(n, 1898304);
     /* GPT-2 ties its head to wte: transformers' lm_head over the embedding's 50,257 x 768 */
     tr.lora_rank = 8;
     tr.lora_target_count = 1;
@@ -1564,6 +1596,16 @@ static void test_first_layer_frozen_input(void **state)
     struct gs_activation_result r;
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(r.first_stage_bytes, 2 * r.per_layer_bytes + 8 * 16 + r.layer_working_bytes);
+
+    /* an adapted embedding trains: its output needs a gradient, so the first layer keeps what
+     * any layer keeps, and the adapter keeps after_A, r fp32 values a token (PEFT's fp32
+     * adapters: F.embedding over lora_embedding_A), 8 x 4 B x 16 = 512 beside the token ids */
+    in.arch = &llama;
+    in.recompute = GS_RECOMPUTE_NONE;
+    tr.lora_target_count = 3;
+    strcpy(tr.lora_targets[2], "embed_tokens");
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.first_stage_bytes, 2 * r.per_layer_bytes + 8 * 16 + 512);
 }
 
 /* The padding mask's default: micro-batches padded to their longest hold samples of different

@@ -225,9 +225,10 @@ enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct 
  * matching rule described above. */
 bool gs_lora_adapts(const struct gs_training *training, const struct gs_module *m);
 
-/* Adapter parameters as above, plus r*(d_in + d_out) for the output head when a target names
- * it (gs_lora_head); with DoRA (lora_dora) each adapted layer adds its magnitude vector, d_out
- * parameters (peft/tuners/lora/dora.py DoraLinearLayer.weight). */
+/* Adapter parameters as above, plus r*(d_in + d_out) for the output head or the token embedding
+ * when a target names it (gs_lora_head, gs_lora_embedding); with DoRA (lora_dora) each adapted
+ * layer adds its magnitude vector, d_out parameters (peft/tuners/lora/dora.py
+ * DoraLinearLayer.weight). */
 enum gs_status gs_lora_parameters(const struct gs_arch *arch, const struct gs_training *training,
                                   uint64_t *out, struct gs_error *err);
 
@@ -237,5 +238,12 @@ enum gs_status gs_lora_parameters(const struct gs_arch *arch, const struct gs_tr
  * lm_head over the embedding's matrix. Sets its input width and vocabulary. */
 bool gs_lora_head(const struct gs_arch *arch, const struct gs_training *training, uint64_t *in,
                   uint64_t *out);
+
+/* Whether a target names the token embedding (embed_tokens, Mamba's embeddings, GPT-2's wte...),
+ * which PEFT then adapts with lora.Embedding (lora_embedding_A r x vocabulary, lora_embedding_B
+ * width x r: transformers' Mamba fine-tuning example targets it); "all_linear" never includes it.
+ * Sets its rows (the vocabulary) and width where not NULL. */
+bool gs_lora_embedding(const struct gs_arch *arch, const struct gs_training *training,
+                       uint64_t *rows, uint64_t *width);
 
 #endif
