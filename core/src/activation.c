@@ -496,12 +496,6 @@ static uint64_t role_input_bytes(struct acc *c, const struct gs_activation_input
     return add(c, mul(c, kept, h), l->dropout[r] - l->masks[r]);
 }
 
-/* Whether the first layer's input needs no gradient: adapter training, where the embedding is
- * frozen (PEFT, LitGPT and torchtune train no embedding under LoRA) and nothing makes its
- * output require one. Checkpointing does (PEFT's prepare_model_for_kbit_training and
- * transformers' gradient_checkpointing_enable call enable_input_require_grads for reentrant
- * checkpoints), and under it a layer keeps its input whatever it needs, so only runs without
- * recomputation; the textbook accounting (no framework) keeps every layer alike. */
 /* What an adapted token embedding (gs_lora_embedding) keeps a token (peft/tuners/lora/layer.py
  * Embedding.forward: after_A = F.embedding(x, lora_embedding_A.T), at the adapters' dtype
  * (F.embedding returns its weight's: fp32 for PEFT's fp32 adapters, under autocast too, which
@@ -523,6 +517,13 @@ static uint64_t embedding_adapter_bytes(const struct gs_activation_input *in)
     return per;
 }
 
+/* Whether the first layer's input needs no gradient: adapter training, where the embedding is
+ * frozen (PEFT, LitGPT and torchtune train no embedding under LoRA; PEFT adapts it only where a
+ * target names it: gs_lora_embedding) and nothing makes its output require one. Checkpointing does
+ * (PEFT's prepare_model_for_kbit_training and transformers' gradient_checkpointing_enable call
+ * enable_input_require_grads for reentrant checkpoints), and under it a layer keeps its input
+ * whatever it needs, so only runs without recomputation; the textbook accounting (no framework)
+ * keeps every layer alike. */
 static bool first_layer_frozen(const struct gs_activation_input *in)
 {
     /* an adapted embedding (gs_lora_embedding) trains, so its output needs a gradient */
