@@ -676,11 +676,10 @@ static uint64_t mamba1_inner_bytes(struct acc *c, const struct gs_activation_inp
     uint64_t bytes = mul(c, (3 * I + R + 4 * N) * e, tokens);
     bytes = add(c, bytes, mul(c, mul(c, I * 2 * N * 4, div_ceil(s, 2048)), batch));
     bytes = add(c, bytes, mul(c, I * N * 4, in->trainable == GS_TRAIN_ALL ? 2 : 1));
-    const bool fp32_weights = in->element_bytes == 4 || (in->autocast && in->residual_bytes == 4);
-    if (in->autocast && in->residual_bytes == 4) {
+    if (in->autocast && in->residual_bytes == 4) { /* fp32 weights under autocast */
         bytes = add(c, bytes, mul(c, 2, mul(c, R + 2 * N, I)));
         bytes = add(c, bytes, mul(c, 2, add(c, mul(c, I, R), mul(c, h, I))));
-    } else if (!fp32_weights) {
+    } else if (e != 4) {     /* 16-bit weights */
         uint64_t copies = 2; /* D and dt_proj's bias */
         for (size_t i = 0; i < b->module_count; i++)
             copies += strcmp(b->modules[i].name, "conv1d.bias") == 0 ? 1 : 0;

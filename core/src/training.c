@@ -499,6 +499,18 @@ static uint64_t head_adapter(const struct gs_training *tr, uint64_t in, uint64_t
     return gs_add(gs_mul(tr->lora_rank, gs_add(in, out, ovf), ovf), tr->lora_dora ? out : 0, ovf);
 }
 
+/* The adapters of the modules adapted only when named: the output head and the token
+ * embedding. */
+static uint64_t named_adapters(const struct gs_arch *a, const struct gs_training *tr, bool *ovf)
+{
+    uint64_t n = 0, in = 0, out = 0;
+    if (gs_lora_head(a, tr, &in, &out))
+        n = gs_add(n, head_adapter(tr, in, out, ovf), ovf);
+    if (gs_lora_embedding(a, tr, &in, &out))
+        n = gs_add(n, head_adapter(tr, in, out, ovf), ovf);
+    return n;
+}
+
 /* r * (d_in + d_out) per adapted nn.Linear(d_in, d_out), and d_out more with DoRA, times its
  * layers. */
 static uint64_t lora_block(const struct gs_block *b, const char *target, uint64_t rank,
@@ -596,21 +608,13 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
             struct gs_training all = *tr;
             all.lora_target_count = 0;
             const enum gs_status st = gs_lora_parameters(a, &all, out, err);
-            uint64_t head_in = 0, head_out = 0; /* the head, when the list names it too */
-            if (st == GS_OK && gs_lora_head(a, tr, &head_in, &head_out))
-                *out = gs_add(*out, head_adapter(tr, head_in, head_out, &ovf), &ovf);
-            if (st == GS_OK &&
-                gs_lora_embedding(a, tr, &head_in, &head_out)) /* and the embedding */
-                *out = gs_add(*out, head_adapter(tr, head_in, head_out, &ovf), &ovf);
+            if (st == GS_OK) /* the head and the embedding, when the list names them too */
+                *out = gs_add(*out, named_adapters(a, tr, &ovf), &ovf);
             return ovf ? gs_error_add(err, GS_ERR_RANGE, "/training/lora/rank",
                                       "the adapter count overflows")
                        : st;
         }
-    uint64_t head_in = 0, head_out = 0;
-    if (gs_lora_head(a, tr, &head_in, &head_out))
-        total = gs_add(total, head_adapter(tr, head_in, head_out, &ovf), &ovf);
-    if (gs_lora_embedding(a, tr, &head_in, &head_out))
-        total = gs_add(total, head_adapter(tr, head_in, head_out, &ovf), &ovf);
+    total = gs_add(total, named_adapters(a, tr, &ovf), &ovf);
     if (total == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
                             "names no module to adapt");
