@@ -615,6 +615,9 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
         return !in->recurrent_torch && !(in->padding_mask && b->rec.padded_unfused);
     case GS_SCAN_MAMBA1_INNER: /* the fused path; its training branch ignores a padding mask */
         return !in->recurrent_torch;
+    case GS_SCAN_MAMBA1_SELECTIVE: /* not under autocast over fp32 weights: mamba1_selective_bytes
+                                    */
+        return !in->recurrent_torch && !(in->autocast && in->residual_bytes == 4);
     case GS_SCAN_PROJECTIONS:
         break;
     }
@@ -685,6 +688,75 @@ static uint64_t mamba1_inner_bytes(struct acc *c, const struct gs_activation_inp
             copies += strcmp(b->modules[i].name, "conv1d.bias") == 0 ? 1 : 0;
         bytes = add(c, bytes, mul(c, copies, I * 4));
     }
+    return bytes;
+}
+
+/* Whether the block's linear `name` keeps its input for backward (linear_saves: its weight
+ * trains, or its adapter reads the input itself). */
+static bool named_linear_saves(const struct gs_activation_input *in, const struct gs_block *b,
+                               const char *name)
+{
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->kind != GS_MODULE_LINEAR || strcmp(m->name, name) != 0)
+            continue;
+        const bool adapted = in->trainable == GS_TRAIN_ADAPTERS && gs_lora_adapts(in->adapters, m);
+        const bool cast =
+            adapted && in->rules != NULL && in->rules->adapters_fp32 && in->element_bytes != 4;
+        return linear_saves(in, m, adapted, cast);
+    }
+    return false;
+}
+
+/* What Jamba's Mamba mixer keeps for backward (transformers modeling_jamba.py
+ * JambaMambaMixer.cuda_kernels_forward, which calls the kernels one by one because its dt, B and
+ * C RMSNorms sit between them), by autograd's rules, per token with I the inner width, N the
+ * state size and R the time-step rank, at the activation dtype:
+ * - in_proj's output whole, 2I: causal_conv1d_fn saves its input (causal-conv1d
+ *   causal_conv1d_interface.py CausalConv1dFn.forward: ctx.save_for_backward(x, ...)), a view of
+ *   in_proj(...).transpose(1, 2) that it takes as it is (channel-last: x.stride(1) == 1); over a
+ *   padded batch the mixer masks it first (hidden_states * attention_mask), a copy of I;
+ * - the conv's output, I, where x_proj keeps its input: causal_conv1d_fwd allocates it
+ *   torch::empty_like(x), which lays a non-dense input's output out densely in the same
+ *   order (ATen TensorFactories.cpp empty_like: infer_dense_strides), channel-last again;
+ * - selective_scan_fn (mamba_ssm ops/selective_scan_interface.py SelectiveScanFn.forward) copies
+ *   what is not contiguous along the sequence and saves it: u (the channel-last conv output), I;
+ *   delta (dt_proj(...).transpose(1, 2)), I; B and C (the norms' (batch, seq, N) outputs
+ *   transposed), N each; z (the gate, the other half of in_proj's output), I; and the scan's
+ *   output before the gate (`out`, empty_like(delta)), I; out_proj reads the gated output, I, and
+ *   keeps it where it keeps its input;
+ * - the three RMSNorms (JambaRMSNorm: hidden_states.to(torch.float32), pow, rsqrt, the product,
+ *   cast back, times the weight): the fp32 copy pow and the product keep, R + 2N at 4 bytes (in
+ *   fp32 the .to is the split view itself, and x_proj's output, R + 2N, is kept whole: the same
+ *   bytes), rsqrt's fp32 output, one a norm, and, where the norms' weights train, the normalized
+ *   tensor the weight multiplies, R + 2N; dt_proj keeps its input, R, where it keeps its input;
+ * and per sequence the scan's fp32 chunk states, I x 2N x 4 per 2,048 tokens (selective_scan.cpp
+ * selective_scan_fwd); per layer A = -torch.exp(self.A_log.float()), I x N x 4 (and exp's output
+ * where A_log trains), and over 16-bit weights the fp32 copies the kernel requires of D
+ * (self.D.float()) and dt_proj's bias (time_proj_bias.float()), I x 4 each. Under autocast over
+ * fp32 weights the norms return fp32 B and C (an fp32 weight times a 16-bit tensor), which
+ * selective_scan_fwd refuses (TORCH_CHECK(B.scalar_type() == input_type)): not counted there. */
+static uint64_t mamba1_selective_bytes(struct acc *c, const struct gs_activation_input *in,
+                                       const struct gs_block *b, uint64_t s, uint64_t tokens)
+{
+    const struct gs_recurrent *r = &b->rec;
+    const uint64_t e = in->element_bytes, I = r->inner, N = r->state_rows, R = r->dt_rank;
+    const uint64_t batch = s ? tokens / s : 0;
+    const bool full = in->trainable == GS_TRAIN_ALL;
+    uint64_t widths = (in->padding_mask ? I : 2 * I) + 4 * I + 2 * N;
+    if (full)
+        widths += R + 2 * N;
+    if (named_linear_saves(in, b, "x_proj"))
+        widths += I;
+    if (named_linear_saves(in, b, "dt_proj"))
+        widths += R;
+    if (named_linear_saves(in, b, "out_proj"))
+        widths += I;
+    uint64_t bytes = mul(c, widths * e + (R + 2 * N) * 4 + 3 * 4, tokens);
+    bytes = add(c, bytes, mul(c, mul(c, I * 2 * N * 4, div_ceil(s, 2048)), batch));
+    bytes = add(c, bytes, mul(c, I * N * 4, full ? 2 : 1));
+    if (e != 4)
+        bytes = add(c, bytes, 2 * I * 4);
     return bytes;
 }
 
@@ -935,6 +1007,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         p.partitioned = mamba2_combined_bytes(c, in, b, tokens);
     else if (scan && b->rec.scan == GS_SCAN_MAMBA1_INNER)
         p.partitioned = mamba1_inner_bytes(c, in, b, s, tokens);
+    else if (scan && b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE)
+        p.partitioned = mamba1_selective_bytes(c, in, b, s, tokens);
     if (rules != NULL && attention_kept) /* eager q/k norms (fused kernels keep their input) */
         p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(c, in, b, e)));
     /* o_proj's and down's adapters: their dropout masks only where the input needs a gradient.

@@ -1193,23 +1193,33 @@ static void trl_notes(struct gs_estimate *e, const struct gs_training *tr)
  * DeltaNet, mamba-ssm and causal-conv1d for Mamba2 and Mamba), as the model cards ask, except for a
  * Gated DeltaNet with fp32 activations, which fla's chunk_gated_delta_rule refuses (chunk.py:
  * "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch fallback is what
- * runs. Layers whose scan the count does not follow (Jamba's Mamba, Kimi Delta Attention, parallel
- * hybrids, frameworks' own model code, Mamba2's torch fallback or padded batch) are sized by their
- * projections, and the estimate says so. */
+ * runs, and for a config that turns the kernels off (Jamba's use_mamba_kernels). Layers whose scan
+ * the count does not follow (Kimi Delta Attention, parallel hybrids, frameworks' own model code,
+ * the Mamba families' torch fallbacks, a padded Nemotron-H batch, Jamba's Mamba under autocast over
+ * fp32 weights) are sized by their projections, and the estimate says so. */
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
-    bool gated_delta = false, mamba2 = false, mamba1 = false, next = false;
+    bool gated_delta = false, mamba2 = false, mamba1 = false, next = false, jamba = false;
+    bool config_off = false;
     for (size_t i = 0; i < m->arch.block_count; i++) {
         const struct gs_block *b = &m->arch.blocks[i];
+        config_off = config_off || (b->mixer == GS_MIXER_RECURRENT && b->rec.kernels_off);
         next = next || b->rec.scan == GS_SCAN_GATED_DELTA_NEXT;
         gated_delta = gated_delta || b->rec.scan == GS_SCAN_GATED_DELTA_RULE || next;
         mamba2 = mamba2 || b->rec.scan == GS_SCAN_MAMBA2_COMBINED;
-        mamba1 = mamba1 || b->rec.scan == GS_SCAN_MAMBA1_INNER;
+        jamba = jamba || b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE;
+        mamba1 = mamba1 || b->rec.scan == GS_SCAN_MAMBA1_INNER || jamba;
     }
     const bool fp32 = in->element_bytes == 4 && !in->autocast;
     in->recurrent_torch = tr->recurrent_kernels_given ? tr->recurrent_kernels == GS_RECURRENT_TORCH
-                                                      : fp32 && gated_delta;
+                                                      : (fp32 && gated_delta) || config_off;
+    if (config_off && !tr->recurrent_kernels_given && gs_activation_model_code(in))
+        warn(e, "recurrent_kernels_config",
+             "the model's config turns the Mamba kernels off (use_mamba_kernels false), so "
+             "transformers runs its sequential torch scan, which is not counted; loaded with "
+             "use_mamba_kernels=True (mamba-ssm and causal-conv1d installed) it trains through "
+             "them: ask training.recurrent_kernels \"fused\"");
     bool counted = false, uncounted = false;
     for (size_t i = 0; i < m->arch.block_count; i++) {
         const struct gs_block *b = &m->arch.blocks[i];
@@ -1223,14 +1233,24 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
     if (uncounted)
         warn(e, "recurrent_scan_not_counted",
              "this model's linear-attention or state-space layers are sized by their "
-             "projections: what their scan keeps for backward is not counted (Jamba's Mamba "
-             "layers, Mamba and Mamba2 under the torch fallback, Qwen3-Next's Gated DeltaNet "
-             "under its torch fallback, Kimi Delta Attention, parallel hybrids, code other "
-             "than transformers' own, Nemotron-H over a padded batch). Fused kernels keep a "
-             "few tensors a token; a torch fallback keeps chunk-sized fp32 tensors and "
+             "projections: what their scan keeps for backward is not counted (Mamba, Mamba2 "
+             "and Jamba's Mamba under the torch fallback, Jamba's under autocast over fp32 "
+             "weights, whose fp32 B and C mamba-ssm's scan refuses, Qwen3-Next's Gated "
+             "DeltaNet under its torch fallback, Kimi Delta Attention, parallel hybrids, code "
+             "other than transformers' own, Nemotron-H over a padded batch). Fused kernels "
+             "keep a few tensors a token; a torch fallback keeps chunk-sized fp32 tensors and "
              "states, which can exceed the rest of the layer");
     if (!gs_activation_model_code(in) || !(gated_delta || mamba2 || mamba1))
         return;
+    /* JambaRMSNorm returns self.weight * hidden_states.to(input_dtype): an fp32 weight makes B and
+     * C fp32 beside a 16-bit u, and selective_scan_fwd checks B.scalar_type() == input_type */
+    if (jamba && !in->recurrent_torch && in->autocast && in->residual_bytes == 4)
+        warn(e, "recurrent_kernels_dtype",
+             "under autocast over fp32 weights Jamba's dt, B and C RMSNorms return fp32 B and C "
+             "(an fp32 weight times a 16-bit tensor) beside the 16-bit conv output, and "
+             "mamba-ssm's selective_scan_fn refuses them (selective_scan.cpp: B's type must be "
+             "the input's): load the model in bf16, or run use_mamba_kernels false (the torch "
+             "scan, not counted). Its Mamba layers are sized by their projections");
     e->recurrent_kernels_sized = true;
     e->recurrent_kernels = in->recurrent_torch ? GS_RECURRENT_TORCH : GS_RECURRENT_FUSED;
     if (!tr->recurrent_kernels_given && !in->recurrent_torch && counted)
@@ -1248,8 +1268,9 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                    "counted (recurrent_kernels \"torch\" says so)"
                  : "the Mamba layers are sized with mamba-ssm and causal-conv1d installed "
                    "(training.recurrent_kernels \"fused\"); without them transformers runs its "
-                   "sequential scan in torch, which keeps fp32 (batch, inner, state) tensors "
-                   "for every token and is not counted (recurrent_kernels \"torch\" says so)");
+                   "sequential scan in torch (Jamba's with use_mamba_kernels false), which keeps "
+                   "fp32 (batch, inner, state) tensors for every token and is not counted "
+                   "(recurrent_kernels \"torch\" says so)");
     if (gated_delta && tr->recurrent_kernels_given && !in->recurrent_torch && fp32)
         warn(e, "recurrent_kernels_fp32",
              "flash-linear-attention's chunk_gated_delta_rule refuses fp32 inputs, so with fp32 "
@@ -1279,6 +1300,18 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                      "modeling_qwen3_next.py Qwen3NextGatedDeltaNet; docs/training-peaks.md"
                    : "fla ops/gated_delta_rule/chunk.py ChunkGatedDeltaRuleFunction.forward; "
                      "docs/training-peaks.md");
+    else if (jamba)
+        assume(e, "recurrent_kernels",
+               "Jamba's Mamba layers train through causal-conv1d's causal_conv1d_fn (it keeps "
+               "the in_proj output it reads) and mamba-ssm's selective_scan_fn (it keeps "
+               "contiguous copies of the conv output, the time step, B, C and the gate, the "
+               "scan's output a token and its fp32 chunk states a sequence), with the dt, B and "
+               "C RMSNorms' fp32 copies between them; x_proj, dt_proj and out_proj are called "
+               "as modules and keep their inputs as any linear",
+               "causal-conv1d causal_conv1d_interface.py CausalConv1dFn.forward; mamba_ssm "
+               "ops/selective_scan_interface.py SelectiveScanFn.forward, csrc selective_scan.cpp "
+               "selective_scan_fwd; transformers modeling_jamba.py "
+               "JambaMambaMixer.cuda_kernels_forward; docs/training-peaks.md");
     else if (mamba1 && !mamba2)
         assume(e, "recurrent_kernels",
                "Mamba layers train through mamba-ssm's mamba_inner_fn: it keeps the in_proj "

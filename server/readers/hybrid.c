@@ -240,7 +240,7 @@ static void read_mamba(struct model_reader *r, struct gs_arch *a)
     if (blk != NULL)
         /* MambaMixer.cuda_kernels_forward: `if self.training and cache_params is None`,
          * mamba_inner_fn, with mamba-ssm and causal-conv1d installed (JambaMambaMixer normalizes
-         * dt, B and C between the kernels, so it does not: its scan stays uncounted) */
+         * dt, B and C between the kernels, so it calls them one by one: read_jamba) */
         blk->rec.scan = GS_SCAN_MAMBA1_INNER;
     norm(a, b, "norm");
     gs_arch_set_layers(a, L, b);
@@ -287,6 +287,22 @@ static void read_mamba2(struct model_reader *r, struct gs_arch *a)
     norm(a, GS_BLOCKS_MAX, "norm_f");
 }
 
+/* JambaMambaMixer.cuda_kernels_forward (config use_mamba_kernels, true by default: without
+ * mamba-ssm and causal-conv1d installed it raises rather than fall back) trains through
+ * causal_conv1d_fn and selective_scan_fn called one by one, its dt/B/C RMSNorms between them; a
+ * config that turns the kernels off (AI21's Jamba 1.5 configs do; from_pretrained's
+ * use_mamba_kernels=True turns them back on) runs slow_forward's sequential scan unless the
+ * request asks for the kernels */
+static void build_jamba_mamba(struct gs_arch *a, size_t b, const struct mamba1 *m, bool kernels)
+{
+    build_mamba1(a, b, m);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk != NULL) {
+        blk->rec.scan = GS_SCAN_MAMBA1_SELECTIVE;
+        blk->rec.kernels_off = !kernels;
+    }
+}
+
 /* JambaForCausalLM (modeling_jamba.py, configuration_jamba.py): layer i
  * attends when i % attn_layer_period == attn_layer_offset, else runs a
  * JambaMambaMixer (Mamba v1 with dt/b/c RMSNorms inside); its feed-forward
@@ -327,6 +343,7 @@ static void read_jamba(struct model_reader *r, struct gs_arch *a)
         .conv_bias = rd_flag(r, "mamba_conv_bias", true),
         .inner_norms = true,
     };
+    const bool kernels = rd_flag(r, "use_mamba_kernels", true);
     if (!r->ok)
         return;
     size_t kinds[2][2];
@@ -340,7 +357,7 @@ static void read_jamba(struct model_reader *r, struct gs_arch *a)
             if (att)
                 attention(a, b, plan.heads, plan.kv_heads, plan.head_dim, false, false);
             else
-                build_mamba1(a, b, &m);
+                build_jamba_mamba(a, b, &m, kernels);
             if (routed)
                 gs_build_moe(a, b, &moe);
             else

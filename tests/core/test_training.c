@@ -1308,6 +1308,100 @@ static void test_mamba1_inner(void **state)
     assert_int_equal((int64_t)layer_bytes(&c.in) - amp_projections, 52352 - 20480);
 }
 
+/* A small Jamba (h 64; layer 0 a JambaMambaMixer of inner I = 128, state N = 8, time-step rank
+ * R = ceil(64 / 16) = 4; layer 1 attention; no experts), one sequence of 16 tokens. The
+ * projections' count keeps 5I = 640 elements a token (20,480 B in bf16, 40,960 in fp32). The
+ * kernels called one by one keep, a token: in_proj's output (causal_conv1d_fn's input view), 2I;
+ * selective_scan_fn's contiguous copies of u, delta and z and its output, 4I; B and C, 2N; the
+ * RMSNorms' fp32 copies, (R + 2N) x 4 = 80 B, and rsqrt outputs, 3 x 4 = 12 B; fully trained also
+ * the normalized copies the norm weights multiply, R + 2N, and the inputs x_proj (the conv's
+ * output, I), dt_proj (R) and out_proj (the gated output, I) keep: 8I + 4N + 2R = 1,064 elements.
+ * A sequence: the fp32 chunk states, I x 2N x 4 = 8,192. A layer: A and, where A_log trains,
+ * exp's output, I x N x 4 = 4,096 each; over bf16 weights the fp32 copies of D and dt_proj's
+ * bias, 2 x I x 4 = 1,024. So:
+ * - bf16, full: (1,064 x 2 + 92) x 16 + 8,192 + 8,192 + 1,024 = 52,928 against 20,480;
+ * - with a padding mask the conv reads a masked copy of I rather than in_proj's 2I: 48,832;
+ * - fp32, full (no copies; x_proj's output kept whole is the norms' fp32 input): (1,064 x 4 +
+ *   92) x 16 + 16,384 = 85,952 against 40,960;
+ * - LoRA on in_proj, x_proj and out_proj with PEFT's fp32 adapters (each reads its own cast, so
+ *   no linear keeps the shared input; the norms' weights and A_log frozen): (6I + 2N) x 2 + 92 =
+ *   1,660 a token, 26,560, + 8,192 + 4,096 + 1,024 = 39,872; with bf16 adapters and no dropout
+ *   x_proj's and out_proj's adapters read their inputs themselves: 2I x 2 x 16 = 8,192 more.
+ * Autocast over fp32 weights (the scan kernel refuses the norms' fp32 B and C) and the torch
+ * fallback keep the projections' count. */
+static void test_jamba_mamba(void **state)
+{
+    (void)state;
+    struct layer_case c;
+    layer_case_init(&c,
+                    "{\"model_type\":\"jamba\",\"hidden_size\":64,\"intermediate_size\":128,"
+                    "\"num_attention_heads\":4,\"num_key_value_heads\":2,"
+                    "\"num_hidden_layers\":2,\"attn_layer_period\":2,\"attn_layer_offset\":1,"
+                    "\"num_experts\":1,\"mamba_expand\":2,\"mamba_d_state\":8,"
+                    "\"mamba_d_conv\":4,\"vocab_size\":1000}",
+                    true);
+    const size_t mamba = scan_block(&c.arch, GS_SCAN_MAMBA1_SELECTIVE);
+    struct gs_block *b = &c.arch.blocks[mamba];
+    assert_int_equal(b->rec.dt_rank, 4);
+    struct gs_activation_result r;
+    /* the kernels' count less the projections', the rest of the model alike */
+    const uint8_t scans[] = {GS_SCAN_MAMBA1_SELECTIVE, GS_SCAN_PROJECTIONS};
+    int64_t stored[2];
+#define JAMBA_DIFFERENCE()                                                                         \
+    do {                                                                                           \
+        for (size_t i = 0; i < 2; i++) {                                                           \
+            b->rec.scan = scans[i];                                                                \
+            assert_true(gs_activation_bytes(&c.in, &r));                                           \
+            stored[i] = (int64_t)r.stored_bytes;                                                   \
+        }                                                                                          \
+    } while (0)
+    JAMBA_DIFFERENCE();
+    assert_int_equal(stored[0] - stored[1], 52928 - 20480);
+    c.in.padding_mask = true;
+    JAMBA_DIFFERENCE();
+    assert_int_equal(stored[0] - stored[1], 48832 - 20480);
+    c.in.padding_mask = false;
+    c.in.element_bytes = 4;
+    JAMBA_DIFFERENCE();
+    assert_int_equal(stored[0] - stored[1], 85952 - 40960);
+    c.in.element_bytes = 2;
+    c.in.autocast = true;
+    c.in.residual_bytes = 4;
+    b->rec.scan = GS_SCAN_MAMBA1_SELECTIVE;
+    assert_false(gs_activation_counts_scan(&c.in, b));
+    JAMBA_DIFFERENCE();
+    assert_int_equal(stored[0], stored[1]);
+    c.in.autocast = false;
+    c.in.residual_bytes = 0;
+    c.in.recurrent_torch = true;
+    JAMBA_DIFFERENCE();
+    assert_int_equal(stored[0], stored[1]);
+    c.in.recurrent_torch = false;
+    c.in.trainable = GS_TRAIN_ADAPTERS;
+    c.tr.lora_target_count = 3;
+    strcpy(c.tr.lora_targets[0], "in_proj");
+    strcpy(c.tr.lora_targets[1], "x_proj");
+    strcpy(c.tr.lora_targets[2], "out_proj");
+    assert_true(c.rules.adapters_fp32);
+    JAMBA_DIFFERENCE();
+    assert_int_equal(stored[0] - stored[1], 39872 - 20480);
+    c.rules.adapters_fp32 = false;
+    c.tr.lora_dropout_permille = 0;
+    JAMBA_DIFFERENCE();
+    assert_int_equal(stored[0] - stored[1], 39872 + 8192 - 20480);
+#undef JAMBA_DIFFERENCE
+    /* a config that turns the kernels off runs slow_forward unless the request asks for them
+     * (recurrent_notes: test_framework's test_recurrent_scan_warning) */
+    const struct gs_arch slow =
+        fixture_arch("{\"model_type\":\"jamba\",\"hidden_size\":64,\"intermediate_size\":128,"
+                     "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
+                     "\"attn_layer_period\":2,\"attn_layer_offset\":1,\"num_experts\":1,"
+                     "\"use_mamba_kernels\":false,\"vocab_size\":1000}");
+    assert_int_equal(slow.blocks[mamba].rec.scan, GS_SCAN_MAMBA1_SELECTIVE);
+    assert_true(slow.blocks[mamba].rec.kernels_off);
+    assert_false(b->rec.kernels_off);
+}
+
 /* Mamba's blocks add into an fp32 residual stream (MambaConfig residual_in_fp32, true by
  * default: MambaBlock.forward residual = residual.to(torch.float32)), so under full recomputation
  * a bf16 layer's checkpoint is its fp32 input: 16 tokens x 64 x 4 = 4,096 B, against 2,048 with
@@ -2228,6 +2322,7 @@ int main(void)
         cmocka_unit_test(test_trl_chunked_nll),
         cmocka_unit_test(test_mamba2_combined),
         cmocka_unit_test(test_mamba1_inner),
+        cmocka_unit_test(test_jamba_mamba),
         cmocka_unit_test(test_residual_in_fp32),
         cmocka_unit_test(test_gpt_oss_eager_scores),
         cmocka_unit_test(test_softcapping),

@@ -182,6 +182,9 @@ struct gs_recurrent {
     uint8_t scan;                        /* enum gs_scan: whose code the training count follows */
     bool padded_unfused;                 /* a padded batch leaves the fused training path
                                             (Nemotron-H's input_not_masked) */
+    bool kernels_off;                    /* the config turns the fused kernels off (Jamba's
+                                            use_mamba_kernels false): transformers runs its torch
+                                            fallback unless the request asks for the kernels */
 };
 
 /* What training counts of a recurrent mixer's scan. */
@@ -204,6 +207,11 @@ enum gs_scan {
                                  mamba_inner_fn (conv, x_proj, dt_proj, scan and out_proj in one
                                  autograd Function: activation.c mamba1_inner_bytes); its
                                  sequential torch fallback is not counted */
+    GS_SCAN_MAMBA1_SELECTIVE, /* transformers' JambaMambaMixer: causal-conv1d's causal_conv1d_fn,
+                                 x_proj, the dt/B/C RMSNorms, dt_proj and mamba-ssm's
+                                 selective_scan_fn as separate ops (activation.c
+                                 mamba1_selective_bytes); its torch fallback is not counted, nor
+                                 autocast over fp32 weights, which the scan kernel refuses */
 };
 
 enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };
