@@ -613,11 +613,11 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
         return !in->recurrent_torch;
     case GS_SCAN_MAMBA2_COMBINED: /* the fused path, which a padded batch may leave */
         return !in->recurrent_torch && !(in->padding_mask && b->rec.padded_unfused);
-    case GS_SCAN_MAMBA1_INNER: /* the fused path; its training branch ignores a padding mask */
-        return !in->recurrent_torch;
-    case GS_SCAN_MAMBA1_SELECTIVE: /* not under autocast over fp32 weights: mamba1_selective_bytes
-                                    */
-        return !in->recurrent_torch && !(in->autocast && in->residual_bytes == 4);
+    case GS_SCAN_MAMBA1_INNER: /* the fused path (its training branch ignores a padding mask) or
+                                  the sequential torch scan */
+        return true;
+    case GS_SCAN_MAMBA1_SELECTIVE: /* not the kernels under autocast over fp32 weights */
+        return in->recurrent_torch || !(in->autocast && in->residual_bytes == 4);
     case GS_SCAN_PROJECTIONS:
         break;
     }
@@ -757,6 +757,79 @@ static uint64_t mamba1_selective_bytes(struct acc *c, const struct gs_activation
     bytes = add(c, bytes, mul(c, I * N * 4, full ? 2 : 1));
     if (e != 4)
         bytes = add(c, bytes, 2 * I * 4);
+    return bytes;
+}
+
+/* What a Mamba (v1) mixer keeps for backward under transformers' torch fallback, the sequential
+ * scan of MambaMixer.slow_forward (modeling_mamba.py; JambaMambaMixer.slow_forward alike with its
+ * dt, B and C RMSNorms, `normed`), by autograd's rules, per token with I the inner width, N the
+ * state size, R the time-step rank, at the activation dtype unless said:
+ * - in_proj's output whole, 2I: the conv (F.conv1d saves its input, a view of
+ *   in_proj(...).transpose(1, 2)) and act(gate) (silu keeps its input, the other half) keep it;
+ *   over a padded batch the conv reads a masked copy, I more;
+ * - the conv's output, whose first s of s + K - 1 positions silu reads and keeps (K - 1 more a
+ *   sequence), I; silu's output, I, which hidden_states * self.D keeps where D trains and x_proj
+ *   where it keeps its input (a copy when a micro-batch of several sequences folds the transposed
+ *   input for the weight's gradient: aten matmul should_fold), and its fp32 copy
+ *   (hidden_states[..., None].float(), I x 4) the product with discrete_B keeps;
+ * - x_proj's output whole, R + 2N: C's per-step slices, which each step's matmul keeps, are views
+ *   of it (Jamba: the norms' fp32 copies, R + 2N at 4 bytes, their rsqrt outputs, the normalized
+ *   copies where the weights train, R + 2N, C's normed output, N, dt_proj's input, R, where it
+ *   keeps it);
+ * - dt_proj's output, I, which softplus keeps (under autocast softplus runs in fp32: its fp32
+ *   copy), and softplus's output, I (fp32 under autocast), which the products with A and B keep;
+ * - in fp32, (batch, inner, seq, state): discrete_A (exp keeps its output), I x N x 4, and
+ *   discrete_B (the product with the input keeps it), I x N x 4; B.float(), N x 4;
+ * - the loop's state after each step (discrete_A[:, :, i] * ssm_state keeps the previous one),
+ *   I x N x 4 a token (the first step's zeros at the input's dtype), and its copy at the input's
+ *   dtype that the matmul with C keeps (ssm_state.to(dtype): in fp32 the state itself), I x N;
+ * - the gated output's factors, scan_output + hidden_states * D and act(gate), I each (the sum
+ *   fp32 under autocast, D being fp32), and out_proj's input, I, where it keeps it;
+ * and per layer A (and exp's output where A_log trains), I x N x 4, and under autocast over fp32
+ * weights the conv weight's 16-bit copy. deltaB_u and each step's output live only until the
+ * mixer returns. */
+static uint64_t mamba1_sequential_bytes(struct acc *c, const struct gs_activation_input *in,
+                                        const struct gs_block *b, uint64_t s, uint64_t tokens,
+                                        bool normed)
+{
+    const struct gs_recurrent *r = &b->rec;
+    const uint64_t e = in->element_bytes, I = r->inner, N = r->state_rows, R = r->dt_rank;
+    const uint64_t K = r->conv_kernel ? r->conv_kernel : 1;
+    const uint64_t batch = s ? tokens / s : 0;
+    const bool full = in->trainable == GS_TRAIN_ALL;
+    const bool amp = in->autocast && in->residual_bytes == 4;
+    const bool fp32 = e == 4 && !amp;
+    /* softplus's input and output and the gated sum: fp32 under autocast */
+    const uint64_t wide = amp ? 4 : e;
+    /* in_proj's output, the conv's, act(gate)'s, at the activation dtype */
+    uint64_t widths = 2 * I + I + I + (in->padding_mask ? I : 0);
+    if (full) /* silu's output, which the product with D keeps */
+        widths += I;
+    if (named_linear_saves(in, b, "x_proj") && (batch > 1 || !full))
+        widths += I;
+    if (named_linear_saves(in, b, "out_proj"))
+        widths += I;
+    uint64_t per = widths * e + 3 * I * wide;
+    per += 2 * I * N * 4 + (fp32 && full ? 0 : I * 4);
+    if (normed) {
+        per += (R + 2 * N) * 4 + 3 * 4 + N * e + N * 4;
+        if (full)
+            per += (R + 2 * N) * e;
+        if (named_linear_saves(in, b, "dt_proj"))
+            per += R * e;
+    } else {
+        per += (R + 2 * N) * e + (fp32 ? 0 : N * 4);
+    }
+    per += fp32 ? I * N * 4 : I * N * e; /* the state's copy (fp32: the state itself) */
+    uint64_t bytes = mul(c, per, tokens);
+    /* a sequence: the conv's extra positions, the first state's zeros and, but in fp32 (counted
+     * above), the states the next step keeps */
+    const uint64_t states = fp32 ? 0 : mul(c, s ? s - 1 : 0, I * N * 4);
+    const uint64_t sequence = add(c, (K - 1) * I * e + I * N * (amp ? 4 : e), states);
+    bytes = add(c, bytes, mul(c, sequence, batch));
+    bytes = add(c, bytes, mul(c, I * N * 4, full ? 2 : 1));
+    if (amp)
+        bytes = add(c, bytes, 2 * I * K);
     return bytes;
 }
 
@@ -1000,11 +1073,16 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         widths = l.direct[ROLE_OUT] ? o : 0;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
     const bool scan = attention_kept && gs_activation_counts_scan(in, b);
+    const bool mamba1 =
+        b->rec.scan == GS_SCAN_MAMBA1_INNER || b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE;
     if (scan &&
         (b->rec.scan == GS_SCAN_GATED_DELTA_RULE || b->rec.scan == GS_SCAN_GATED_DELTA_NEXT))
         p.partitioned = gated_delta_bytes(c, in, b, &l, s, tokens);
     else if (scan && b->rec.scan == GS_SCAN_MAMBA2_COMBINED)
         p.partitioned = mamba2_combined_bytes(c, in, b, tokens);
+    else if (scan && mamba1 && in->recurrent_torch)
+        p.partitioned =
+            mamba1_sequential_bytes(c, in, b, s, tokens, b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE);
     else if (scan && b->rec.scan == GS_SCAN_MAMBA1_INNER)
         p.partitioned = mamba1_inner_bytes(c, in, b, s, tokens);
     else if (scan && b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE)
@@ -1014,9 +1092,10 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     /* o_proj's and down's adapters: their dropout masks only where the input needs a gradient.
      * The combined Mamba2 function and Mamba's mamba_inner_fn read out_proj's weight, not the
      * module, so an adapter there never runs (PEFT's layer hands .weight over from its base
-     * layer) */
+     * layer); Mamba's torch fallback calls the modules */
     const uint64_t out_copies =
-        scan && (b->rec.scan == GS_SCAN_MAMBA2_COMBINED || b->rec.scan == GS_SCAN_MAMBA1_INNER)
+        scan && (b->rec.scan == GS_SCAN_MAMBA2_COMBINED ||
+                 (b->rec.scan == GS_SCAN_MAMBA1_INNER && !in->recurrent_torch))
             ? 0
             : l.dropout[ROLE_OUT] - (attention_kept ? 0 : l.masks[ROLE_OUT]);
     const uint64_t down_copies = l.dropout[ROLE_DOWN] - (g.mlp ? 0 : l.masks[ROLE_DOWN]);

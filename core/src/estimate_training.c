@@ -1195,8 +1195,8 @@ static void trl_notes(struct gs_estimate *e, const struct gs_training *tr)
  * "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch fallback is what
  * runs, and for a config that turns the kernels off (Jamba's use_mamba_kernels). Layers whose scan
  * the count does not follow (Kimi Delta Attention, parallel hybrids, frameworks' own model code,
- * the Mamba families' torch fallbacks, a padded Nemotron-H batch, Jamba's Mamba under autocast over
- * fp32 weights) are sized by their projections, and the estimate says so. */
+ * Mamba2's and Qwen3-Next's torch fallbacks, a padded Nemotron-H batch, Jamba's Mamba kernels under
+ * autocast over fp32 weights) are sized by their projections, and the estimate says so. */
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
@@ -1217,9 +1217,10 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
     if (config_off && !tr->recurrent_kernels_given && gs_activation_model_code(in))
         warn(e, "recurrent_kernels_config",
              "the model's config turns the Mamba kernels off (use_mamba_kernels false), so "
-             "transformers runs its sequential torch scan, which is not counted; loaded with "
-             "use_mamba_kernels=True (mamba-ssm and causal-conv1d installed) it trains through "
-             "them: ask training.recurrent_kernels \"fused\"");
+             "transformers runs its sequential torch scan, which keeps fp32 (batch, inner, "
+             "state) tensors for every token, sized so; loaded with use_mamba_kernels=True "
+             "(mamba-ssm and causal-conv1d installed) it trains through the kernels at a "
+             "fraction of that: ask training.recurrent_kernels \"fused\"");
     bool counted = false, uncounted = false;
     for (size_t i = 0; i < m->arch.block_count; i++) {
         const struct gs_block *b = &m->arch.blocks[i];
@@ -1233,13 +1234,13 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
     if (uncounted)
         warn(e, "recurrent_scan_not_counted",
              "this model's linear-attention or state-space layers are sized by their "
-             "projections: what their scan keeps for backward is not counted (Mamba, Mamba2 "
-             "and Jamba's Mamba under the torch fallback, Jamba's under autocast over fp32 "
-             "weights, whose fp32 B and C mamba-ssm's scan refuses, Qwen3-Next's Gated "
-             "DeltaNet under its torch fallback, Kimi Delta Attention, parallel hybrids, code "
-             "other than transformers' own, Nemotron-H over a padded batch). Fused kernels "
-             "keep a few tensors a token; a torch fallback keeps chunk-sized fp32 tensors and "
-             "states, which can exceed the rest of the layer");
+             "projections: what their scan keeps for backward is not counted (Mamba2 under the "
+             "torch fallback, Jamba's Mamba under autocast over fp32 weights, whose fp32 B and "
+             "C mamba-ssm's scan refuses, Qwen3-Next's Gated DeltaNet under its torch "
+             "fallback, Kimi Delta Attention, parallel hybrids, code other than transformers' "
+             "own, Nemotron-H over a padded batch). Fused kernels keep a few tensors a token; a "
+             "torch fallback keeps chunk-sized fp32 tensors and states, which can exceed the "
+             "rest of the layer");
     if (!gs_activation_model_code(in) || !(gated_delta || mamba2 || mamba1))
         return;
     /* JambaRMSNorm returns self.weight * hidden_states.to(input_dtype): an fp32 weight makes B and
@@ -1269,8 +1270,8 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                  : "the Mamba layers are sized with mamba-ssm and causal-conv1d installed "
                    "(training.recurrent_kernels \"fused\"); without them transformers runs its "
                    "sequential scan in torch (Jamba's with use_mamba_kernels false), which keeps "
-                   "fp32 (batch, inner, state) tensors for every token and is not counted "
-                   "(recurrent_kernels \"torch\" says so)");
+                   "fp32 (batch, inner, state) tensors for every token, many times the layer's "
+                   "activations: ask with recurrent_kernels \"torch\"");
     if (gated_delta && tr->recurrent_kernels_given && !in->recurrent_torch && fp32)
         warn(e, "recurrent_kernels_fp32",
              "flash-linear-attention's chunk_gated_delta_rule refuses fp32 inputs, so with fp32 "
@@ -1300,6 +1301,14 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                      "modeling_qwen3_next.py Qwen3NextGatedDeltaNet; docs/training-peaks.md"
                    : "fla ops/gated_delta_rule/chunk.py ChunkGatedDeltaRuleFunction.forward; "
                      "docs/training-peaks.md");
+    else if (mamba1 && in->recurrent_torch)
+        assume(e, "recurrent_kernels",
+               "Mamba layers run transformers' sequential torch scan (slow_forward): it keeps "
+               "discrete_A and discrete_B, (batch, inner, sequence, state) in fp32, each step's "
+               "fp32 state and its copy at the input's dtype, the input's fp32 copy, and the "
+               "conv, time-step and gate tensors a token",
+               "transformers modeling_mamba.py MambaMixer.slow_forward, modeling_jamba.py "
+               "JambaMambaMixer.slow_forward; docs/training-peaks.md");
     else if (jamba)
         assume(e, "recurrent_kernels",
                "Jamba's Mamba layers train through causal-conv1d's causal_conv1d_fn (it keeps "

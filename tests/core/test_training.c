@@ -1267,7 +1267,7 @@ static void test_mamba2_combined(void **state)
  *   52,352 against 20,480;
  * - bf16, 4,096 tokens (two chunks): 420 x 2 x 4,096 + 2 x 8,192 + 9,728 = 3,466,752 against
  *   640 x 2 x 4,096 = 5,242,880.
- * The torch fallback keeps the projections' count; a padding mask does not leave the path. */
+ * A padding mask does not leave the path (the torch fallback: test_mamba1_sequential). */
 static void test_mamba1_inner(void **state)
 {
     (void)state;
@@ -1285,10 +1285,6 @@ static void test_mamba1_inner(void **state)
     assert_true(gs_activation_counts_scan(&c.in, b));
     assert_int_equal(layer_bytes(&c.in), bf16);
     c.in.padding_mask = false;
-    c.in.recurrent_torch = true;
-    assert_false(gs_activation_counts_scan(&c.in, b));
-    assert_int_equal((int64_t)layer_bytes(&c.in) - bf16, 20480 - 31360);
-    c.in.recurrent_torch = false;
     b->rec.scan = GS_SCAN_PROJECTIONS;
     assert_int_equal((int64_t)layer_bytes(&c.in) - bf16, 20480 - 31360);
     c.in.sequence_length = 4096;
@@ -1306,6 +1302,106 @@ static void test_mamba1_inner(void **state)
     const int64_t amp_projections = (int64_t)layer_bytes(&c.in);
     b->rec.scan = GS_SCAN_MAMBA1_INNER;
     assert_int_equal((int64_t)layer_bytes(&c.in) - amp_projections, 52352 - 20480);
+}
+
+/* The same small Mamba (I 128, N 8, R 4, conv kernel K 4) under transformers' torch fallback,
+ * MambaMixer.slow_forward's sequential scan (activation.c mamba1_sequential_bytes), 16 tokens.
+ * Fully trained in bf16, one sequence, a token: in_proj's output 2I, the conv's output I, silu's
+ * output I (the product with D keeps it), act(gate) I, out_proj's input I: 6I x 2 = 1,536;
+ * dt_proj's output, softplus's output and the gated sum, 3I x 2 = 768; discrete_A and discrete_B,
+ * 2 x I x N x 4 = 8,192, and the input's fp32 copy, I x 4 = 512; x_proj's output, (R + 2N) x 2 =
+ * 40, and B's fp32 copy, N x 4 = 32; the state's bf16 copy the matmul keeps, I x N x 2 = 2,048:
+ * 13,128 a token, 210,048. A sequence: the conv's K - 1 extra positions, 3 x I x 2 = 768, the
+ * first state's zeros, I x N x 2 = 2,048, and the 15 states the next steps keep, 15 x I x N x 4 =
+ * 61,440: 64,256. A layer: A and exp's output, 2 x I x N x 4 = 8,192. 282,496 in all, against the
+ * projections' 20,480. Then:
+ * - two sequences of 8: x_proj folds its transposed input into a copy, I x 2 = 256 a token more
+ *   (214,144), and a sequence 768 + 2,048 + 7 x 4,096 = 31,488 each: 285,312;
+ * - a padding mask: the conv reads a masked copy, I x 2 x 16 = 4,096 more: 286,592;
+ * - fp32: 6I x 4 + 3I x 4 = 4,608, the scan's 8,192 (the input's .float() is silu's output,
+ *   counted), x_proj's output 80 (B.float() is a view of it), every state kept as it is, I x N x
+ *   4 = 4,096: 16,976 a token, 271,616; a sequence 3 x I x 4 + I x N x 4 = 5,632: 285,440,
+ *   against 40,960;
+ * - autocast over fp32 weights: softplus's input and output and the sum in fp32, 3I x 4 = 1,536,
+ *   so 13,896 a token, 222,336; a sequence with fp32 zeros, 768 + 4,096 + 61,440 = 66,304; a
+ *   layer 8,192 and the conv weight's bf16 copy, I x K x 2 = 1,024: 297,856;
+ * - LoRA on in_proj, x_proj and out_proj (PEFT's fp32 adapters read their own casts, D, A_log
+ *   frozen): 4I x 2 + 768 + 8,704 + 72 + 2,048 = 12,616 a token, 201,856, + 64,256 + A's 4,096 =
+ *   270,208;
+ * - Jamba's layer (the same dims with the dt, B and C RMSNorms; test_jamba_mamba's config):
+ *   x_proj's output is not kept, the norms' fp32 copies (R + 2N) x 4 + 3 x 4 = 92 are, C's
+ *   normed output N x 2 = 16, B's fp32 copy 32, the normalized copies (R + 2N) x 2 = 40 and
+ *   dt_proj's input R x 2 = 8: 13,244 a token, 211,904: 284,352. */
+static void test_mamba1_sequential(void **state)
+{
+    (void)state;
+    struct layer_case c;
+    layer_case_init(&c,
+                    "{\"model_type\":\"mamba\",\"hidden_size\":64,\"intermediate_size\":128,"
+                    "\"state_size\":8,\"conv_kernel\":4,\"num_hidden_layers\":2,"
+                    "\"vocab_size\":1000}",
+                    true);
+    struct gs_block *b = &c.arch.blocks[scan_block(&c.arch, GS_SCAN_MAMBA1_INNER)];
+    c.in.recurrent_torch = true;
+    assert_true(gs_activation_counts_scan(&c.in, b));
+    int64_t bytes[2];
+#define SEQUENTIAL_DIFFERENCE(kind)                                                                \
+    do {                                                                                           \
+        b->rec.scan = (kind);                                                                      \
+        bytes[0] = (int64_t)layer_bytes(&c.in);                                                    \
+        b->rec.scan = GS_SCAN_PROJECTIONS;                                                         \
+        bytes[1] = (int64_t)layer_bytes(&c.in);                                                    \
+    } while (0)
+    SEQUENTIAL_DIFFERENCE(GS_SCAN_MAMBA1_INNER);
+    assert_int_equal(bytes[0] - bytes[1], 282496 - 20480);
+    c.in.batch_size = 2;
+    c.in.sequence_length = 8;
+    SEQUENTIAL_DIFFERENCE(GS_SCAN_MAMBA1_INNER);
+    assert_int_equal(bytes[0] - bytes[1], 285312 - 20480);
+    c.in.batch_size = 1;
+    c.in.sequence_length = 16;
+    c.in.padding_mask = true;
+    SEQUENTIAL_DIFFERENCE(GS_SCAN_MAMBA1_INNER);
+    assert_int_equal(bytes[0] - bytes[1], 286592 - 20480);
+    c.in.padding_mask = false;
+    c.in.element_bytes = 4;
+    SEQUENTIAL_DIFFERENCE(GS_SCAN_MAMBA1_INNER);
+    assert_int_equal(bytes[0] - bytes[1], 285440 - 40960);
+    c.in.element_bytes = 2;
+    c.in.autocast = true;
+    c.in.residual_bytes = 4;
+    SEQUENTIAL_DIFFERENCE(GS_SCAN_MAMBA1_INNER);
+    assert_int_equal(bytes[0] - bytes[1], 297856 - 20480);
+    c.in.autocast = false;
+    c.in.residual_bytes = 0;
+    c.in.trainable = GS_TRAIN_ADAPTERS;
+    c.tr.lora_target_count = 3;
+    strcpy(c.tr.lora_targets[0], "in_proj");
+    strcpy(c.tr.lora_targets[1], "x_proj");
+    strcpy(c.tr.lora_targets[2], "out_proj");
+    SEQUENTIAL_DIFFERENCE(GS_SCAN_MAMBA1_INNER);
+    assert_int_equal(bytes[0] - bytes[1], 270208 - 20480);
+    c.in.trainable = GS_TRAIN_ALL;
+    /* Jamba's mixer: the same dims with the norms */
+    struct layer_case j;
+    layer_case_init(&j,
+                    "{\"model_type\":\"jamba\",\"hidden_size\":64,\"intermediate_size\":128,"
+                    "\"num_attention_heads\":4,\"num_key_value_heads\":2,"
+                    "\"num_hidden_layers\":2,\"attn_layer_period\":2,\"attn_layer_offset\":1,"
+                    "\"num_experts\":1,\"mamba_expand\":2,\"mamba_d_state\":8,"
+                    "\"mamba_d_conv\":4,\"vocab_size\":1000}",
+                    true);
+    j.in.recurrent_torch = true;
+    b = &j.arch.blocks[scan_block(&j.arch, GS_SCAN_MAMBA1_SELECTIVE)];
+    struct gs_activation_result r;
+    b->rec.scan = GS_SCAN_MAMBA1_SELECTIVE;
+    assert_true(gs_activation_bytes(&j.in, &r));
+    bytes[0] = (int64_t)r.stored_bytes;
+    b->rec.scan = GS_SCAN_PROJECTIONS;
+    assert_true(gs_activation_bytes(&j.in, &r));
+    bytes[1] = (int64_t)r.stored_bytes;
+    assert_int_equal(bytes[0] - bytes[1], 284352 - 20480);
+#undef SEQUENTIAL_DIFFERENCE
 }
 
 /* A small Jamba (h 64; layer 0 a JambaMambaMixer of inner I = 128, state N = 8, time-step rank
@@ -1327,8 +1423,8 @@ static void test_mamba1_inner(void **state)
  *   no linear keeps the shared input; the norms' weights and A_log frozen): (6I + 2N) x 2 + 92 =
  *   1,660 a token, 26,560, + 8,192 + 4,096 + 1,024 = 39,872; with bf16 adapters and no dropout
  *   x_proj's and out_proj's adapters read their inputs themselves: 2I x 2 x 16 = 8,192 more.
- * Autocast over fp32 weights (the scan kernel refuses the norms' fp32 B and C) and the torch
- * fallback keep the projections' count. */
+ * Autocast over fp32 weights (the scan kernel refuses the norms' fp32 B and C) keeps the
+ * projections' count. */
 static void test_jamba_mamba(void **state)
 {
     (void)state;
@@ -1373,9 +1469,9 @@ static void test_jamba_mamba(void **state)
     assert_int_equal(stored[0], stored[1]);
     c.in.autocast = false;
     c.in.residual_bytes = 0;
-    c.in.recurrent_torch = true;
+    c.in.recurrent_torch = true; /* the sequential scan: test_mamba1_sequential */
     JAMBA_DIFFERENCE();
-    assert_int_equal(stored[0], stored[1]);
+    assert_int_equal(stored[0] - stored[1], 284352 - 20480);
     c.in.recurrent_torch = false;
     c.in.trainable = GS_TRAIN_ADAPTERS;
     c.tr.lora_target_count = 3;
@@ -2322,6 +2418,7 @@ int main(void)
         cmocka_unit_test(test_trl_chunked_nll),
         cmocka_unit_test(test_mamba2_combined),
         cmocka_unit_test(test_mamba1_inner),
+        cmocka_unit_test(test_mamba1_sequential),
         cmocka_unit_test(test_jamba_mamba),
         cmocka_unit_test(test_residual_in_fp32),
         cmocka_unit_test(test_gpt_oss_eager_scores),
