@@ -74,6 +74,7 @@ const FIELDS = {
     ['training.attn_implementation', 'Attention', 'sel', '', { opts: [['', 'transformers default (sdpa)'], 'sdpa', 'eager', 'flash_attention_2', 'flash_attention_3', 'flex_attention'],
       hint: 'eager keeps every layer\'s score matrix; the others keep a log-sum-exp.' }],
     ['training.padding', 'Padding', 'sel', '', { opts: [['', 'default (TRL: longest)'], 'max_length', 'longest'] }],
+    ['training.recurrent_kernels', 'Recurrent kernels', 'sel', '', { opts: [['', 'default'], 'fused', 'torch'] }],
     ['training.compile', 'torch.compile', 'sel', '', { opts: TRI }],
     ['training.lora.dropout', 'LoRA dropout', 'num', '', { dep: LORA, ph: '0' }],
     ['training.lora.use_dora', 'DoRA', 'bool', '', { dep: LORA }],
@@ -689,9 +690,10 @@ const CHANGE_LABELS = {
   qlora_full_recomputation: 'QLoRA with full checkpointing',
   full_recomputation_accumulation: 'Checkpointing, smaller micro-batches',
   more_gpus_full_recomputation: 'More GPUs, checkpointing',
+  recurrent_kernels_fused: 'Fused kernels',
 };
 
-/** What the form can apply for a change (a Fit change or an estimate's fix): { field name: value }. */
+/** What the form applies for a change (a Fit change or an estimate's fix): { field: value }. */
 function changeSettings(c) {
   const kv = /fp8_ds_mla/.test(c.detail) ? 'fp8_ds_mla' : 'fp8';
   const rank = c.value || 16;
@@ -712,6 +714,7 @@ function changeSettings(c) {
     gradient_accumulation: acc,
     full_recomputation_accumulation: { ...acc, ...full },
     more_gpus_full_recomputation: { ...acc, ...full },
+    recurrent_kernels_fused: { 'training.recurrent_kernels': 'fused' },
     selective_recomputation: { 'training.activation_checkpointing': 'selective' },
     full_recomputation: full,
     zero_3: { 'parallelism.zero_stage': 3 },

@@ -147,6 +147,32 @@ static bool flash_attention_helps(const struct gs_model_spec *m, const struct gs
            e.per_gpu.peak_allocated_bytes < sdpa_peak;
 }
 
+/* Whether the request trains a recurrent model through transformers' torch fallback where the
+ * fused kernels would run and keep less: Mamba's and Jamba's sequential scan (a request that asks
+ * `torch`, or a Jamba config with use_mamba_kernels false), Qwen3.5's chunked Gated DeltaNet.
+ * Not where the kernels refuse the request (fla's fp32 inputs, mamba-ssm's fp32 B and C under
+ * autocast: the estimate's warnings) nor where the fallback is not counted (Mamba2's): the two
+ * peaks are compared. */
+static bool fused_kernels_help(const struct gs_model_spec *m, const struct gs_workload *w)
+{
+    struct gs_estimate e;
+    if (!m->has_arch || gs_estimate_compute(m, w, &e, NULL) != GS_OK ||
+        !e.recurrent_kernels_sized || e.recurrent_kernels != GS_RECURRENT_TORCH)
+        return false;
+    const uint64_t torch_peak = e.per_gpu.peak_allocated_bytes;
+    struct gs_workload fused = *w;
+    fused.training.recurrent_kernels = GS_RECURRENT_FUSED;
+    fused.training.recurrent_kernels_given = true;
+    if (gs_estimate_compute(m, &fused, &e, NULL) != GS_OK)
+        return false;
+    for (size_t i = 0; i < e.warning_count; i++)
+        if (strcmp(e.warnings[i].code, "recurrent_kernels_fp32") == 0 ||
+            strcmp(e.warnings[i].code, "recurrent_kernels_dtype") == 0 ||
+            strcmp(e.warnings[i].code, "recurrent_scan_not_counted") == 0)
+            return false;
+    return e.per_gpu.peak_allocated_bytes < torch_peak;
+}
+
 /* The workload's adapters over an nf4 base with double quantization, with what TRL makes of a
  * 4-bit model where the request runs TRL's SFTTrainer. */
 static void to_qlora(struct gs_workload *w)
@@ -206,6 +232,18 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
                    "attn_implementation \"kernels-community/vllm-flash-attn3\" (the kernels hub's "
                    "FlashAttention 3 with attention sinks, Hopper): the kernel keeps a "
                    "log-sum-exp, not the eager path's score matrix",
+                   0, &w, &l, false);
+        w = *w0;
+    }
+    if (fused_kernels_help(m, w0)) {
+        w.training.recurrent_kernels = GS_RECURRENT_FUSED;
+        w.training.recurrent_kernels_given = true;
+        add_change(out, &n, cap, "recurrent_kernels_fused",
+                   "train the recurrent layers through their fused kernels (training."
+                   "recurrent_kernels \"fused\": mamba-ssm and causal-conv1d for Mamba, loaded "
+                   "with use_mamba_kernels=True where the config turns them off; "
+                   "flash-linear-attention for Gated DeltaNet): a few tensors a token rather than "
+                   "the torch fallback's fp32 states",
                    0, &w, &l, false);
         w = *w0;
     }

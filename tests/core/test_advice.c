@@ -345,6 +345,81 @@ static void test_sync_each_batch_change(void **state)
     assert_string_not_equal(proposed[0].code, "sync_each_batch");
 }
 
+/* Mamba-2.8B's shape (64 layers, hidden 2,560, inner 5,120, state 16) fully trained in bf16 at
+ * 2,048 tokens under transformers' torch fallback: the sequential scan keeps about 1.26 MB a token
+ * and layer (activation.c mamba1_sequential_bytes), 165 GB, which no H100 holds; the fused kernels
+ * keep 31 kB (mamba_inner_fn), and the model states and those fit one, proposed before full
+ * recomputation (which fits too, one layer's scan at a time). A request that asks for
+ * the kernels is not offered them; nor is a Jamba under autocast over fp32 weights, whose fp32 B
+ * and C mamba-ssm's scan refuses (the estimate's recurrent_kernels_dtype). */
+static void test_recurrent_kernels_change(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_arch(
+        "%s", "{\"model_type\":\"mamba\",\"hidden_size\":2560,\"intermediate_size\":5120,"
+              "\"state_size\":16,\"num_hidden_layers\":64,\"vocab_size\":50280}");
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 2048;
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    w.training.framework.framework_given = true;
+    w.training.recurrent_kernels = GS_RECURRENT_TORCH;
+    w.training.recurrent_kernels_given = true;
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 8, &own);
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    size_t fused = np;
+    for (size_t i = 0; i < np; i++)
+        if (strcmp(proposed[i].code, "recurrent_kernels_fused") == 0)
+            fused = i;
+    assert_true(fused < np);
+    assert_int_equal(proposed[fused].workload.training.recurrent_kernels, GS_RECURRENT_FUSED);
+    assert_true(proposed[fused].workload.training.recurrent_kernels_given);
+
+    const struct gs_plan_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    static struct gs_fit_outcome out[GS_ADVICE_MAX];
+    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    assert_ordered(out, n, proposed, np);
+    const struct gs_fit_outcome *kernels = find(out, n, "recurrent_kernels_fused");
+    assert_non_null(kernels);
+    assert_true(kernels->fits);
+    assert_int_equal(kernels->plan.gpu_count, 1);
+    /* recomputing each layer fits too (the checkpoints and one layer's scan at a time), at a
+     * third more compute: the kernels come first */
+    assert_true(find(out, n, "full_recomputation")->fits);
+    assert_true(position(out, n, "recurrent_kernels_fused") <
+                position(out, n, "full_recomputation"));
+
+    w.training.recurrent_kernels = GS_RECURRENT_FUSED;
+    np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    for (size_t i = 0; i < np; i++)
+        assert_string_not_equal(proposed[i].code, "recurrent_kernels_fused");
+
+    const struct gs_arch jamba = fixture_arch(
+        "%s", "{\"model_type\":\"jamba\",\"hidden_size\":256,\"intermediate_size\":512,"
+              "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":8,"
+              "\"num_experts\":1,\"use_mamba_kernels\":false,\"vocab_size\":1000}");
+    const struct gs_model_spec mj = fixture_spec(&jamba);
+    w.training.recurrent_kernels_given = false;
+    w.weights = GS_DTYPE_FP32;
+    w.training.regime = GS_REGIME_AMP;
+    np = gs_advice_changes(&mj, &w, &own, proposed, GS_ADVICE_MAX);
+    for (size_t i = 0; i < np; i++)
+        assert_string_not_equal(proposed[i].code, "recurrent_kernels_fused");
+    w.weights = GS_DTYPE_BF16;
+    w.training.regime = GS_REGIME_NONE;
+    np = gs_advice_changes(&mj, &w, &own, proposed, GS_ADVICE_MAX);
+    fused = np;
+    for (size_t i = 0; i < np; i++)
+        if (strcmp(proposed[i].code, "recurrent_kernels_fused") == 0)
+            fused = i;
+    assert_true(fused < np);
+}
+
 /* LoRA r16 training at `batch` sequences of 4,096 tokens. */
 static struct gs_workload lora_r16(uint64_t batch)
 {
@@ -893,6 +968,7 @@ int main(void)
         cmocka_unit_test(test_trl_lora_changes),
         cmocka_unit_test(test_accumulation_change),
         cmocka_unit_test(test_combined_changes),
+        cmocka_unit_test(test_recurrent_kernels_change),
         cmocka_unit_test(test_sync_each_batch_change),
         cmocka_unit_test(test_flash_attention_change),
         cmocka_unit_test(test_flash_attention_change_mla),

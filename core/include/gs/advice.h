@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 /* The most changes gs_advice_changes proposes for one workload. */
-#define GS_ADVICE_MAX 16
+#define GS_ADVICE_MAX 20
 
 /* One change to try: the workload and search limits with it applied. */
 struct gs_fit_change {
