@@ -145,6 +145,24 @@ static bool linear_saves(const struct gs_activation_input *in, const struct gs_m
     return adapted && in->adapters->lora_dropout_permille == 0 && !cast;
 }
 
+/* Whether the block's linear `m` runs as a module, so that an adapter on it runs: the fused
+ * functions a counted scan trains through read some weights themselves (PEFT's layer hands
+ * .weight over from its base layer) - Mamba2's mamba_split_conv1d_scan_combined out_proj's
+ * (outproj_weight=self.out_proj.weight), Mamba's mamba_inner_fn x_proj's, dt_proj's and
+ * out_proj's (its torch fallback calls the modules) - and an adapter there never runs. */
+static bool adapter_runs(const struct gs_activation_input *in, const struct gs_block *b,
+                         const struct gs_module *m)
+{
+    if (b->rec.inner == 0 || !gs_activation_counts_scan(in, b))
+        return true;
+    const bool out_proj = strcmp(m->name, "out_proj") == 0;
+    if (b->rec.scan == GS_SCAN_MAMBA2_COMBINED)
+        return !out_proj;
+    if (b->rec.scan == GS_SCAN_MAMBA1_INNER && !in->recurrent_torch)
+        return !out_proj && strcmp(m->name, "x_proj") != 0 && strcmp(m->name, "dt_proj") != 0;
+    return true;
+}
+
 static struct linears linears_of(struct acc *c, const struct gs_activation_input *in,
                                  const struct gs_block *b, uint64_t e)
 {
@@ -155,7 +173,8 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
         if (!is_body_linear(m))
             continue;
         const enum role r = role_of(m);
-        const bool adapted = in->trainable == GS_TRAIN_ADAPTERS && gs_lora_adapts(in->adapters, m);
+        const bool adapted = in->trainable == GS_TRAIN_ADAPTERS &&
+                             gs_lora_adapts(in->adapters, m) && adapter_runs(in, b, m);
         const uint64_t count = m->count ? m->count : 1;
         /* PEFT keeps adapters in fp32 (get_peft_model autocast_adapter_dtype=True) and casts
          * the input to them in each layer (LoraLayer._cast_input_dtype: x.to(lora_A.dtype)),
@@ -604,7 +623,10 @@ bool gs_activation_model_code(const struct gs_activation_input *in)
 
 bool gs_activation_counts_scan(const struct gs_activation_input *in, const struct gs_block *b)
 {
-    if (b->mixer != GS_MIXER_RECURRENT || !gs_activation_model_code(in))
+    /* a parallel hybrid's attention block counts its Mamba2 half's scan (Falcon-H1) */
+    const bool parallel = b->mixer == GS_MIXER_ATTENTION && b->rec.inner != 0 &&
+                          b->rec.scan == GS_SCAN_MAMBA2_COMBINED;
+    if ((b->mixer != GS_MIXER_RECURRENT && !parallel) || !gs_activation_model_code(in))
         return false;
     switch ((enum gs_scan)b->rec.scan) {
     case GS_SCAN_GATED_DELTA_RULE:
@@ -624,6 +646,23 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
     return false;
 }
 
+/* Whether the block's linear `name` keeps its input for backward (linear_saves: its weight
+ * trains, or its adapter reads the input itself). */
+static bool named_linear_saves(const struct gs_activation_input *in, const struct gs_block *b,
+                               const char *name)
+{
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->kind != GS_MODULE_LINEAR || strcmp(m->name, name) != 0)
+            continue;
+        const bool adapted = in->trainable == GS_TRAIN_ADAPTERS && gs_lora_adapts(in->adapters, m);
+        const bool cast =
+            adapted && in->rules != NULL && in->rules->adapters_fp32 && in->element_bytes != 4;
+        return linear_saves(in, m, adapted, cast);
+    }
+    return false;
+}
+
 /* What a Mamba2 mixer keeps for backward when transformers trains it through mamba-ssm's
  * mamba_split_conv1d_scan_combined (modeling_nemotron_h.py NemotronHMamba2Mixer and
  * modeling_granitemoehybrid.py GraniteMoeHybridMambaLayer cuda_kernels_forward: `if
@@ -635,18 +674,45 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
  * output, the gate and the norm's output are recomputed in backward, and out_proj runs inside
  * (F.linear(out, outproj_weight)), so its input is never kept. Under autocast over fp32 weights
  * the function casts outproj_weight to the autocast dtype and saves that copy: inner x hidden at
- * 2 bytes a layer. */
+ * 2 bytes a layer. A mixer without the gated norm (Falcon-H1's with mamba_rms_norm false:
+ * rmsnorm_weight=None) gets out_x from the scan, which gates it itself, and no rstd. */
 static uint64_t mamba2_combined_bytes(struct acc *c, const struct gs_activation_input *in,
                                       const struct gs_block *b, uint64_t tokens)
 {
     const struct gs_recurrent *r = &b->rec;
     const uint64_t e = in->element_bytes;
-    const uint64_t groups = r->state_cols && r->conv_channels > r->inner
+    bool gated_norm = false;
+    for (size_t i = 0; i < b->module_count; i++)
+        gated_norm = gated_norm || (b->modules[i].kind == GS_MODULE_NORM &&
+                                    strcmp(b->modules[i].name, "norm") == 0);
+    const uint64_t groups = gated_norm && r->state_cols && r->conv_channels > r->inner
                                 ? (r->conv_channels - r->inner) / (2 * r->state_cols)
                                 : 0;
     uint64_t bytes = mul(c, (r->in_width + r->inner) * e + groups * 4, tokens);
     if (in->autocast && in->residual_bytes == 4)
         bytes = add(c, bytes, mul(c, 2 * r->inner, in->arch->hidden_size));
+    return bytes;
+}
+
+/* What Falcon-H1's Mamba2 half keeps beside its attention (modeling_falcon_h1.py
+ * FalconH1DecoderLayer.forward, FalconH1Mixer.cuda_kernels_forward): the combined kernel's
+ * tensors (mamba2_combined_bytes, over in_proj's output times the muP vector: the product
+ * replaces the output, which the multiplication does not keep), and a second copy of the layer's
+ * normed input: the mixer reads hidden_states * ssm_in_multiplier and the attention
+ * hidden_states * attention_in_multiplier, two new tensors (a product with a number keeps
+ * neither factor), so where in_proj and q, k or v both keep their inputs the layer holds two
+ * copies of what a sequential block's linears share, hidden x the activation dtype a token (under
+ * autocast over fp32 weights each linear keeps its own 16-bit cast, counted as such). */
+static uint64_t parallel_mamba2_bytes(struct acc *c, const struct gs_activation_input *in,
+                                      const struct gs_block *b, uint64_t tokens)
+{
+    uint64_t bytes = mamba2_combined_bytes(c, in, b, tokens);
+    const bool attention_keeps = named_linear_saves(in, b, "q_proj") ||
+                                 named_linear_saves(in, b, "k_proj") ||
+                                 named_linear_saves(in, b, "v_proj");
+    const bool amp = in->autocast && in->residual_bytes == 4; /* each linear keeps its own cast */
+    if (attention_keeps && named_linear_saves(in, b, "in_proj") && !amp)
+        bytes = add(c, bytes, mul(c, mul(c, in->element_bytes, in->arch->hidden_size), tokens));
     return bytes;
 }
 
@@ -689,23 +755,6 @@ static uint64_t mamba1_inner_bytes(struct acc *c, const struct gs_activation_inp
         bytes = add(c, bytes, mul(c, copies, I * 4));
     }
     return bytes;
-}
-
-/* Whether the block's linear `name` keeps its input for backward (linear_saves: its weight
- * trains, or its adapter reads the input itself). */
-static bool named_linear_saves(const struct gs_activation_input *in, const struct gs_block *b,
-                               const char *name)
-{
-    for (size_t i = 0; i < b->module_count; i++) {
-        const struct gs_module *m = &b->modules[i];
-        if (m->kind != GS_MODULE_LINEAR || strcmp(m->name, name) != 0)
-            continue;
-        const bool adapted = in->trainable == GS_TRAIN_ADAPTERS && gs_lora_adapts(in->adapters, m);
-        const bool cast =
-            adapted && in->rules != NULL && in->rules->adapters_fp32 && in->element_bytes != 4;
-        return linear_saves(in, m, adapted, cast);
-    }
-    return false;
 }
 
 /* What Jamba's Mamba mixer keeps for backward (transformers modeling_jamba.py
@@ -925,6 +974,16 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     const struct linears l = linears_of(c, in, b, e);
     const struct grads g = grads_of(b, &l, input_frozen);
     struct layer_parts p = {0, 0, 0, 0};
+    /* a parallel hybrid whose Mamba2 half is counted by its kernel (Falcon-H1): the attention's
+     * widths alone here, the Mamba2 half's below */
+    const bool parallel_scan =
+        b->mixer == GS_MIXER_ATTENTION && b->rec.inner && gs_activation_counts_scan(in, b);
+    if (parallel_scan) {
+        q -= b->rec.in_width;
+        k -= b->rec.conv_channels;
+        v -= b->rec.inner;
+        o -= b->rec.inner;
+    }
 
     /* norms and the GEMM inputs they feed (QKV input, MLP input). Norms over one shared input
      * that keep it as it is (LayerNorm's native kernel saves its input; an fp32 input's
@@ -1078,6 +1137,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (scan &&
         (b->rec.scan == GS_SCAN_GATED_DELTA_RULE || b->rec.scan == GS_SCAN_GATED_DELTA_NEXT))
         p.partitioned = gated_delta_bytes(c, in, b, &l, s, tokens);
+    else if (parallel_scan)
+        p.partitioned = add(c, p.partitioned, parallel_mamba2_bytes(c, in, b, tokens));
     else if (scan && b->rec.scan == GS_SCAN_MAMBA2_COMBINED)
         p.partitioned = mamba2_combined_bytes(c, in, b, tokens);
     else if (scan && mamba1 && in->recurrent_torch)
@@ -1089,15 +1150,9 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         p.partitioned = mamba1_selective_bytes(c, in, b, s, tokens);
     if (rules != NULL && attention_kept) /* eager q/k norms (fused kernels keep their input) */
         p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(c, in, b, e)));
-    /* o_proj's and down's adapters: their dropout masks only where the input needs a gradient.
-     * The combined Mamba2 function and Mamba's mamba_inner_fn read out_proj's weight, not the
-     * module, so an adapter there never runs (PEFT's layer hands .weight over from its base
-     * layer); Mamba's torch fallback calls the modules */
-    const uint64_t out_copies =
-        scan && (b->rec.scan == GS_SCAN_MAMBA2_COMBINED ||
-                 (b->rec.scan == GS_SCAN_MAMBA1_INNER && !in->recurrent_torch))
-            ? 0
-            : l.dropout[ROLE_OUT] - (attention_kept ? 0 : l.masks[ROLE_OUT]);
+    /* o_proj's and down's adapters: their dropout masks only where the input needs a gradient
+     * (adapters that never run under a fused scan are left out: adapter_runs) */
+    const uint64_t out_copies = l.dropout[ROLE_OUT] - (attention_kept ? 0 : l.masks[ROLE_OUT]);
     const uint64_t down_copies = l.dropout[ROLE_DOWN] - (g.mlp ? 0 : l.masks[ROLE_DOWN]);
     p.partitioned = add(c, p.partitioned, mul(c, tokens, add(c, out_copies, down_copies)));
     p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, tokens), l.fused_delta));

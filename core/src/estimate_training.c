@@ -1194,7 +1194,7 @@ static void trl_notes(struct gs_estimate *e, const struct gs_training *tr)
  * Gated DeltaNet with fp32 activations, which fla's chunk_gated_delta_rule refuses (chunk.py:
  * "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch fallback is what
  * runs, and for a config that turns the kernels off (Jamba's use_mamba_kernels). Layers whose scan
- * the count does not follow (Kimi Delta Attention, parallel hybrids, frameworks' own model code,
+ * the count does not follow (Kimi Delta Attention, frameworks' own model code,
  * Mamba2's and Qwen3-Next's torch fallbacks, a padded Nemotron-H batch, Jamba's Mamba kernels under
  * autocast over fp32 weights) are sized by their projections, and the estimate says so. */
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
@@ -1237,10 +1237,10 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
              "projections: what their scan keeps for backward is not counted (Mamba2 under the "
              "torch fallback, Jamba's Mamba under autocast over fp32 weights, whose fp32 B and "
              "C mamba-ssm's scan refuses, Qwen3-Next's Gated DeltaNet under its torch "
-             "fallback, Kimi Delta Attention, parallel hybrids, code other than transformers' "
-             "own, Nemotron-H over a padded batch). Fused kernels keep a few tensors a token; a "
-             "torch fallback keeps chunk-sized fp32 tensors and states, which can exceed the "
-             "rest of the layer");
+             "fallback, Kimi Delta Attention, code other than transformers' own, Nemotron-H "
+             "over a padded batch). Fused kernels keep a few tensors a token; a torch fallback "
+             "keeps chunk-sized fp32 tensors and states, which can exceed the rest of the "
+             "layer");
     if (!gs_activation_model_code(in) || !(gated_delta || mamba2 || mamba1))
         return;
     /* JambaRMSNorm returns self.weight * hidden_states.to(input_dtype): an fp32 weight makes B and
@@ -1335,10 +1335,12 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
         assume(e, "recurrent_kernels",
                "Mamba2 layers train through mamba-ssm's mamba_split_conv1d_scan_combined: it "
                "keeps the in_proj output, the scan's output and the norm's rstd a token (out_proj "
-               "runs inside, so its input is not kept, and a LoRA adapter on it never runs)",
+               "runs inside, so its input is not kept, and a LoRA adapter on it never runs); "
+               "Falcon-H1's beside attention, each half reading its own scaled copy of the "
+               "layer's normed input",
                "mamba_ssm ops/triton/ssd_combined.py MambaSplitConv1dScanCombinedFn.forward; "
-               "transformers modeling_nemotron_h.py cuda_kernels_forward; "
-               "docs/training-peaks.md");
+               "transformers modeling_nemotron_h.py cuda_kernels_forward, modeling_falcon_h1.py "
+               "FalconH1DecoderLayer.forward; docs/training-peaks.md");
 }
 
 static bool activations(const struct gs_model_spec *m, const struct gs_workload *w,

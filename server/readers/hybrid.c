@@ -611,6 +611,10 @@ static void read_falcon_h1(struct model_reader *r, struct gs_arch *a)
     const size_t b = gs_arch_new_block(a);
     attention(a, b, heads, kv_heads, head_dim, attn_bias, true);
     build_mamba2(a, b, &m);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk != NULL) /* FalconH1Mixer.cuda_kernels_forward: `if self.training and cache_params is
+                        None`, mamba_split_conv1d_scan_combined, padded or not */
+        blk->rec.scan = GS_SCAN_MAMBA2_COMBINED;
     gs_build_mlp(a, b, width, true, mlp_bias, &GS_MLP_NAMES);
     norm(a, b, "input_layernorm");
     norm(a, b, "pre_ff_layernorm");

@@ -1253,6 +1253,66 @@ static void test_mamba2_combined(void **state)
     assert_int_equal(r.stored_bytes - (amp - 8192), 12416 - 7424);
 }
 
+/* A small Falcon-H1 (h 64; each layer a GQA attention of 4 heads of 16 over 2 KV heads beside a
+ * Mamba2 mixer of inner I = 64, 4 heads of 16, one group of state 8, no gated norm: conv channels
+ * 64 + 2 x 8 = 80, in_proj output 64 + 80 + 4 = 148), 16 tokens, full training in bf16. The
+ * projections' count gives the Mamba2 half 148 + 80 + 64 + 64 = 356 elements a token, 712 B.
+ * mamba_split_conv1d_scan_combined keeps in_proj's output and the scan's output, (148 + 64) x 2 =
+ * 424 B, no rstd without the norm; the mixer and the attention each read their own scaled copy of
+ * the normed input, which in_proj and q, k, v keep: 64 x 2 = 128 more. 552 a token, 2,560 fewer a
+ * layer. With mamba_rms_norm the norm's rstd adds 4 a token (2,496 fewer); under LoRA on q and v
+ * in_proj keeps nothing and the kernel its 424: 4,608 fewer; under autocast over fp32 weights
+ * each linear keeps its own 16-bit cast (counted as such), the kernel its bf16 copy of out_proj's
+ * weight, 64 x 64 x 2 = 8,192 a layer: 424 x 16 + 8,192 - 712 x 16 = 3,584 more. The torch
+ * fallback keeps the projections' count. */
+static void test_falcon_h1_parallel(void **state)
+{
+    (void)state;
+    const char *configs[] = {
+        "{\"model_type\":\"falcon_h1\",\"hidden_size\":64,\"intermediate_size\":128,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+        "\"num_hidden_layers\":2,\"mamba_d_ssm\":64,\"mamba_n_heads\":4,\"mamba_d_head\":16,"
+        "\"mamba_n_groups\":1,\"mamba_d_state\":8,\"mamba_d_conv\":4,\"vocab_size\":1000}",
+        "{\"model_type\":\"falcon_h1\",\"hidden_size\":64,\"intermediate_size\":128,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
+        "\"num_hidden_layers\":2,\"mamba_d_ssm\":64,\"mamba_n_heads\":4,\"mamba_d_head\":16,"
+        "\"mamba_n_groups\":1,\"mamba_d_state\":8,\"mamba_d_conv\":4,\"mamba_rms_norm\":true,"
+        "\"vocab_size\":1000}"};
+    const int64_t fewer[] = {2560, 2496};
+    for (size_t i = 0; i < 2; i++) {
+        struct layer_case c;
+        layer_case_init(&c, configs[i], true);
+        struct gs_block *b = &c.arch.blocks[scan_block(&c.arch, GS_SCAN_MAMBA2_COMBINED)];
+        assert_int_equal(b->mixer, GS_MIXER_ATTENTION);
+        assert_true(gs_activation_counts_scan(&c.in, b));
+        const int64_t kernel = (int64_t)layer_bytes(&c.in);
+        b->rec.scan = GS_SCAN_PROJECTIONS;
+        assert_int_equal((int64_t)layer_bytes(&c.in) - kernel, fewer[i]);
+        b->rec.scan = GS_SCAN_MAMBA2_COMBINED;
+        if (i == 1)
+            continue;
+        c.in.recurrent_torch = true;
+        assert_false(gs_activation_counts_scan(&c.in, b));
+        const int64_t torch = (int64_t)layer_bytes(&c.in);
+        b->rec.scan = GS_SCAN_PROJECTIONS;
+        assert_int_equal((int64_t)layer_bytes(&c.in), torch);
+        b->rec.scan = GS_SCAN_MAMBA2_COMBINED;
+        c.in.recurrent_torch = false;
+        c.in.autocast = true;
+        c.in.residual_bytes = 4;
+        const int64_t amp = (int64_t)layer_bytes(&c.in);
+        b->rec.scan = GS_SCAN_PROJECTIONS;
+        assert_int_equal(amp - (int64_t)layer_bytes(&c.in), 3584);
+        b->rec.scan = GS_SCAN_MAMBA2_COMBINED;
+        c.in.autocast = false;
+        c.in.residual_bytes = 0;
+        c.in.trainable = GS_TRAIN_ADAPTERS;
+        const int64_t lora = (int64_t)layer_bytes(&c.in);
+        b->rec.scan = GS_SCAN_PROJECTIONS;
+        assert_int_equal((int64_t)layer_bytes(&c.in) - lora, 4608);
+    }
+}
+
 /* A small Mamba (h 64, inner I = 128, state N = 8, time-step rank R = ceil(64 / 16) = 4, conv
  * bias on), fully trained, one sequence. The projections' count keeps (2I + I + I + I) = 640
  * elements a token (in_proj's output, the conv's, the gated output and out_proj's input).
@@ -1267,7 +1327,8 @@ static void test_mamba2_combined(void **state)
  *   52,352 against 20,480;
  * - bf16, 4,096 tokens (two chunks): 420 x 2 x 4,096 + 2 x 8,192 + 9,728 = 3,466,752 against
  *   640 x 2 x 4,096 = 5,242,880.
- * A padding mask does not leave the path (the torch fallback: test_mamba1_sequential). */
+ * A padding mask does not leave the path (the torch fallback: test_mamba1_sequential). Adapters
+ * on x_proj, dt_proj and out_proj never run there. */
 static void test_mamba1_inner(void **state)
 {
     (void)state;
@@ -1302,6 +1363,24 @@ static void test_mamba1_inner(void **state)
     const int64_t amp_projections = (int64_t)layer_bytes(&c.in);
     b->rec.scan = GS_SCAN_MAMBA1_INNER;
     assert_int_equal((int64_t)layer_bytes(&c.in) - amp_projections, 52352 - 20480);
+    /* LoRA: mamba_inner_fn reads x_proj's, dt_proj's and out_proj's weights, so adapters there
+     * never run and keep nothing beside in_proj's; under the torch fallback each keeps its fp32
+     * cast of its input (PEFT's fp32 adapters): (I + R + I) x 4 = 1,040 B a token, 16,640 */
+    c.in.autocast = false;
+    c.in.residual_bytes = 0;
+    c.in.trainable = GS_TRAIN_ADAPTERS;
+    c.tr.lora_target_count = 1;
+    strcpy(c.tr.lora_targets[0], "in_proj");
+    const int64_t in_proj_only = (int64_t)layer_bytes(&c.in);
+    c.tr.lora_target_count = 4;
+    strcpy(c.tr.lora_targets[1], "x_proj");
+    strcpy(c.tr.lora_targets[2], "dt_proj");
+    strcpy(c.tr.lora_targets[3], "out_proj");
+    assert_int_equal((int64_t)layer_bytes(&c.in), in_proj_only);
+    c.in.recurrent_torch = true;
+    const int64_t all_torch = (int64_t)layer_bytes(&c.in);
+    c.tr.lora_target_count = 1;
+    assert_int_equal(all_torch - (int64_t)layer_bytes(&c.in), 16640);
 }
 
 /* The same small Mamba (I 128, N 8, R 4, conv kernel K 4) under transformers' torch fallback,
@@ -2417,6 +2496,7 @@ int main(void)
         cmocka_unit_test(test_bnb_4bit_keeps_no_input),
         cmocka_unit_test(test_trl_chunked_nll),
         cmocka_unit_test(test_mamba2_combined),
+        cmocka_unit_test(test_falcon_h1_parallel),
         cmocka_unit_test(test_mamba1_inner),
         cmocka_unit_test(test_mamba1_sequential),
         cmocka_unit_test(test_jamba_mamba),
