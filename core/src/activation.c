@@ -647,7 +647,7 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
 }
 
 /* Whether the block's linear `name` keeps its input for backward (linear_saves: its weight
- * trains, or its adapter reads the input itself). */
+ * trains, or its adapter, where it runs, reads the input itself). */
 static bool named_linear_saves(const struct gs_activation_input *in, const struct gs_block *b,
                                const char *name)
 {
@@ -655,7 +655,8 @@ static bool named_linear_saves(const struct gs_activation_input *in, const struc
         const struct gs_module *m = &b->modules[i];
         if (m->kind != GS_MODULE_LINEAR || strcmp(m->name, name) != 0)
             continue;
-        const bool adapted = in->trainable == GS_TRAIN_ADAPTERS && gs_lora_adapts(in->adapters, m);
+        const bool adapted = in->trainable == GS_TRAIN_ADAPTERS &&
+                             gs_lora_adapts(in->adapters, m) && adapter_runs(in, b, m);
         const bool cast =
             adapted && in->rules != NULL && in->rules->adapters_fp32 && in->element_bytes != 4;
         return linear_saves(in, m, adapted, cast);
@@ -854,7 +855,9 @@ static uint64_t mamba1_sequential_bytes(struct acc *c, const struct gs_activatio
     uint64_t widths = 2 * I + I + I + (in->padding_mask ? I : 0);
     if (full) /* silu's output, which the product with D keeps */
         widths += I;
-    if (named_linear_saves(in, b, "x_proj") && (batch > 1 || !full))
+    /* x_proj's input: a view of silu's output for one sequence, counted where the product with
+     * D or (fp32) the product with discrete_B keeps that output; a folded copy for several */
+    if (named_linear_saves(in, b, "x_proj") && (batch > 1 || !(full || fp32)))
         widths += I;
     if (named_linear_saves(in, b, "out_proj"))
         widths += I;
