@@ -314,6 +314,18 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
         add_change(out, &n, cap, "qlora",
                    "QLoRA: the same adapters over an nf4 base with double quantization", rank, &w,
                    &l, false);
+        if (w0->training.recompute != GS_RECOMPUTE_FULL) {
+            /* the QLoRA paper's recipe (Dettmers et al. 2023, arXiv 2305.14314: a 65B model
+             * finetuned on one 48 GB GPU, its activations held small by gradient checkpointing,
+             * section 2): the 4-bit base's weights and one checkpoint a layer */
+            w.training.recompute = GS_RECOMPUTE_FULL;
+            l.recompute = 1u << GS_RECOMPUTE_FULL;
+            add_change(out, &n, cap, "qlora_full_recomputation",
+                       "QLoRA with full activation recomputation: the same adapters over an nf4 "
+                       "base, each layer's input checkpointed",
+                       rank, &w, &l, false);
+            l = *own;
+        }
         w = *w0;
     }
     if (w0->training.method == GS_METHOD_FULL && m->has_arch) {

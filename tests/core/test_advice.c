@@ -432,6 +432,53 @@ static struct gs_workload lora_r16(uint64_t batch)
     return w;
 }
 
+/* The QLoRA paper's recipe for a LoRA request (arXiv 2305.14314: a 65B model on one 48 GB GPU,
+ * its activations held small by gradient checkpointing): LoRA r16 on Llama-2-70B's shape at 2 x
+ * 4,096 tokens on one H100. Its 16-bit base (138 GB) fits no one GPU, recomputed or not; QLoRA
+ * alone (an nf4 base of about 39 GB) keeps 80 layers' activations of 8,192 tokens beside it and
+ * does not fit; QLoRA with full recomputation keeps one checkpoint a layer (80 x 8,192 x 8,192 x
+ * 2 B = 10.7 GB) and fits. */
+static void test_qlora_recomputation_change(void **state)
+{
+    (void)state;
+    const struct gs_arch big = fixture_llama(8192, 80, 64, 8, 28672, 32000, false);
+    const struct gs_model_spec m = fixture_spec(&big);
+    struct gs_workload w = lora_r16(2);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 8, &own);
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    size_t both = np;
+    for (size_t i = 0; i < np; i++)
+        if (strcmp(proposed[i].code, "qlora_full_recomputation") == 0)
+            both = i;
+    assert_true(both < np);
+    assert_string_equal(proposed[both - 1].code, "qlora");
+    assert_int_equal(proposed[both].value, 16);
+    assert_int_equal(proposed[both].workload.format, GS_WF_NF4_DQ);
+    assert_int_equal(proposed[both].workload.training.recompute, GS_RECOMPUTE_FULL);
+    assert_int_equal(proposed[both].limits.recompute, 1u << GS_RECOMPUTE_FULL);
+
+    const struct gs_plan_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    static struct gs_fit_outcome out[GS_ADVICE_MAX];
+    const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    assert_ordered(out, n, proposed, np);
+    assert_false(find(out, n, "full_recomputation")->fits);
+    assert_false(find(out, n, "qlora")->fits);
+    const struct gs_fit_outcome *q = find(out, n, "qlora_full_recomputation");
+    assert_non_null(q);
+    assert_true(q->fits);
+    assert_int_equal(q->plan.gpu_count, 1);
+    assert_int_equal(q->plan.recompute, GS_RECOMPUTE_FULL);
+    /* asked with recomputation already, the pair is qlora itself */
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    const size_t nr = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    for (size_t i = 0; i < nr; i++)
+        assert_string_not_equal(proposed[i].code, "qlora_full_recomputation");
+}
+
 /* The smaller micro-batch is offered first among training changes, the global batch kept:
  * LoRA on Llama-2-7B at batch 16 x 4,096 tokens on one H100 without recomputation holds 16
  * sequences' activations, which do not fit; a smaller micro-batch with accumulation does. The
@@ -969,6 +1016,7 @@ int main(void)
         cmocka_unit_test(test_accumulation_change),
         cmocka_unit_test(test_combined_changes),
         cmocka_unit_test(test_recurrent_kernels_change),
+        cmocka_unit_test(test_qlora_recomputation_change),
         cmocka_unit_test(test_sync_each_batch_change),
         cmocka_unit_test(test_flash_attention_change),
         cmocka_unit_test(test_flash_attention_change_mla),
