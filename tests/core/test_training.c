@@ -1099,6 +1099,18 @@ static uint64_t layer_bytes(const struct gs_activation_input *in)
     "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"                 \
     "\"vocab_size\":1000}"
 
+/* A small Mamba (h 64, inner 128, state 8, conv kernel 4, 2 layers) and a small Jamba (h 64;
+ * layer 0 a Mamba mixer of inner 128, state 8, layer 1 attention; no experts), with `extra`
+ * config members, for layer_case_init. */
+#define SMALL_MAMBA                                                                                \
+    "{\"model_type\":\"mamba\",\"hidden_size\":64,\"intermediate_size\":128,"                      \
+    "\"state_size\":8,\"conv_kernel\":4,\"num_hidden_layers\":2,\"vocab_size\":1000}"
+#define SMALL_JAMBA(extra)                                                                         \
+    "{\"model_type\":\"jamba\",\"hidden_size\":64,\"intermediate_size\":128,"                      \
+    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"                 \
+    "\"attn_layer_period\":2,\"attn_layer_offset\":1,\"num_experts\":1,\"mamba_expand\":2,"        \
+    "\"mamba_d_state\":8,\"mamba_d_conv\":4," extra "\"vocab_size\":1000}"
+
 #define SMALL_QWEN3_MOE                                                                            \
     "{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"intermediate_size\":128,"                  \
     "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"                         \
@@ -1268,16 +1280,14 @@ static void test_mamba2_combined(void **state)
 static void test_falcon_h1_parallel(void **state)
 {
     (void)state;
-    const char *configs[] = {
-        "{\"model_type\":\"falcon_h1\",\"hidden_size\":64,\"intermediate_size\":128,"
-        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
-        "\"num_hidden_layers\":2,\"mamba_d_ssm\":64,\"mamba_n_heads\":4,\"mamba_d_head\":16,"
-        "\"mamba_n_groups\":1,\"mamba_d_state\":8,\"mamba_d_conv\":4,\"vocab_size\":1000}",
-        "{\"model_type\":\"falcon_h1\",\"hidden_size\":64,\"intermediate_size\":128,"
-        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"
-        "\"num_hidden_layers\":2,\"mamba_d_ssm\":64,\"mamba_n_heads\":4,\"mamba_d_head\":16,"
-        "\"mamba_n_groups\":1,\"mamba_d_state\":8,\"mamba_d_conv\":4,\"mamba_rms_norm\":true,"
-        "\"vocab_size\":1000}"};
+#define SMALL_FALCON_H1(extra)                                                                     \
+    "{\"model_type\":\"falcon_h1\",\"hidden_size\":64,\"intermediate_size\":128,"                  \
+    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"                         \
+    "\"num_hidden_layers\":2,\"mamba_d_ssm\":64,\"mamba_n_heads\":4,\"mamba_d_head\":16,"          \
+    "\"mamba_n_groups\":1,\"mamba_d_state\":8,\"mamba_d_conv\":4," extra "\"vocab_size\":1000}"
+    /* without and with the gated norm */
+    const char *configs[] = {SMALL_FALCON_H1(""), SMALL_FALCON_H1("\"mamba_rms_norm\":true,")};
+#undef SMALL_FALCON_H1
     const int64_t fewer[] = {2560, 2496};
     for (size_t i = 0; i < 2; i++) {
         struct layer_case c;
@@ -1333,11 +1343,7 @@ static void test_mamba1_inner(void **state)
 {
     (void)state;
     struct layer_case c;
-    layer_case_init(&c,
-                    "{\"model_type\":\"mamba\",\"hidden_size\":64,\"intermediate_size\":128,"
-                    "\"state_size\":8,\"conv_kernel\":4,\"num_hidden_layers\":2,"
-                    "\"vocab_size\":1000}",
-                    true);
+    layer_case_init(&c, SMALL_MAMBA, true);
     const size_t mamba = scan_block(&c.arch, GS_SCAN_MAMBA1_INNER);
     struct gs_block *b = &c.arch.blocks[mamba];
     assert_int_equal(b->rec.dt_rank, 4);
@@ -1415,11 +1421,7 @@ static void test_mamba1_sequential(void **state)
 {
     (void)state;
     struct layer_case c;
-    layer_case_init(&c,
-                    "{\"model_type\":\"mamba\",\"hidden_size\":64,\"intermediate_size\":128,"
-                    "\"state_size\":8,\"conv_kernel\":4,\"num_hidden_layers\":2,"
-                    "\"vocab_size\":1000}",
-                    true);
+    layer_case_init(&c, SMALL_MAMBA, true);
     struct gs_block *b = &c.arch.blocks[scan_block(&c.arch, GS_SCAN_MAMBA1_INNER)];
     c.in.recurrent_torch = true;
     assert_true(gs_activation_counts_scan(&c.in, b));
@@ -1463,13 +1465,7 @@ static void test_mamba1_sequential(void **state)
     c.in.trainable = GS_TRAIN_ALL;
     /* Jamba's mixer: the same dims with the norms */
     struct layer_case j;
-    layer_case_init(&j,
-                    "{\"model_type\":\"jamba\",\"hidden_size\":64,\"intermediate_size\":128,"
-                    "\"num_attention_heads\":4,\"num_key_value_heads\":2,"
-                    "\"num_hidden_layers\":2,\"attn_layer_period\":2,\"attn_layer_offset\":1,"
-                    "\"num_experts\":1,\"mamba_expand\":2,\"mamba_d_state\":8,"
-                    "\"mamba_d_conv\":4,\"vocab_size\":1000}",
-                    true);
+    layer_case_init(&j, SMALL_JAMBA(""), true);
     j.in.recurrent_torch = true;
     b = &j.arch.blocks[scan_block(&j.arch, GS_SCAN_MAMBA1_SELECTIVE)];
     struct gs_activation_result r;
@@ -1508,13 +1504,7 @@ static void test_jamba_mamba(void **state)
 {
     (void)state;
     struct layer_case c;
-    layer_case_init(&c,
-                    "{\"model_type\":\"jamba\",\"hidden_size\":64,\"intermediate_size\":128,"
-                    "\"num_attention_heads\":4,\"num_key_value_heads\":2,"
-                    "\"num_hidden_layers\":2,\"attn_layer_period\":2,\"attn_layer_offset\":1,"
-                    "\"num_experts\":1,\"mamba_expand\":2,\"mamba_d_state\":8,"
-                    "\"mamba_d_conv\":4,\"vocab_size\":1000}",
-                    true);
+    layer_case_init(&c, SMALL_JAMBA(""), true);
     const size_t mamba = scan_block(&c.arch, GS_SCAN_MAMBA1_SELECTIVE);
     struct gs_block *b = &c.arch.blocks[mamba];
     assert_int_equal(b->rec.dt_rank, 4);
@@ -1567,11 +1557,7 @@ static void test_jamba_mamba(void **state)
 #undef JAMBA_DIFFERENCE
     /* a config that turns the kernels off runs slow_forward unless the request asks for them
      * (recurrent_notes: test_framework's test_recurrent_scan_warning) */
-    const struct gs_arch slow =
-        fixture_arch("{\"model_type\":\"jamba\",\"hidden_size\":64,\"intermediate_size\":128,"
-                     "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":2,"
-                     "\"attn_layer_period\":2,\"attn_layer_offset\":1,\"num_experts\":1,"
-                     "\"use_mamba_kernels\":false,\"vocab_size\":1000}");
+    const struct gs_arch slow = fixture_arch("%s", SMALL_JAMBA("\"use_mamba_kernels\":false,"));
     assert_int_equal(slow.blocks[mamba].rec.scan, GS_SCAN_MAMBA1_SELECTIVE);
     assert_true(slow.blocks[mamba].rec.kernels_off);
     assert_false(b->rec.kernels_off);
