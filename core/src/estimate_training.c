@@ -1251,7 +1251,8 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
              "(an fp32 weight times a 16-bit tensor) beside the 16-bit conv output, and "
              "mamba-ssm's selective_scan_fn refuses them (selective_scan.cpp: B's type must be "
              "the input's): load the model in bf16, or run use_mamba_kernels false (the torch "
-             "scan, not counted). Its Mamba layers are sized by their projections");
+             "scan, sized with recurrent_kernels \"torch\"). Its Mamba layers are sized by "
+             "their projections");
     e->recurrent_kernels_sized = true;
     e->recurrent_kernels = in->recurrent_torch ? GS_RECURRENT_TORCH : GS_RECURRENT_FUSED;
     if (!tr->recurrent_kernels_given && !in->recurrent_torch && counted)

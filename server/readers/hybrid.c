@@ -290,9 +290,8 @@ static void read_mamba2(struct model_reader *r, struct gs_arch *a)
 /* JambaMambaMixer.cuda_kernels_forward (config use_mamba_kernels, true by default: without
  * mamba-ssm and causal-conv1d installed it raises rather than fall back) trains through
  * causal_conv1d_fn and selective_scan_fn called one by one, its dt/B/C RMSNorms between them; a
- * config that turns the kernels off (AI21's Jamba 1.5 configs do; from_pretrained's
- * use_mamba_kernels=True turns them back on) runs slow_forward's sequential scan unless the
- * request asks for the kernels */
+ * config that turns the kernels off (from_pretrained's use_mamba_kernels=True turns them back on)
+ * runs slow_forward's sequential scan unless the request asks for the kernels */
 static void build_jamba_mamba(struct gs_arch *a, size_t b, const struct mamba1 *m, bool kernels)
 {
     build_mamba1(a, b, m);

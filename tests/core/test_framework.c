@@ -1290,8 +1290,8 @@ static void test_recurrent_scan_warning(void **state)
     assert_true(has_warning(&lit, "recurrent_scan_not_counted"));
     assert_false(lit.recurrent_kernels_sized);
 
-    /* Jamba's Mamba layers with a config that turns the kernels off (AI21's Jamba 1.5:
-     * use_mamba_kernels false): the sequential torch scan, many times the kernels' tensors,
+    /* Jamba's Mamba layers with a config that turns the kernels off (use_mamba_kernels
+     * false): the sequential torch scan, many times the kernels' tensors,
      * unless the request asks for the kernels; under autocast over fp32 weights the scan kernel
      * refuses the norms' fp32 B and C */
     const struct gs_model_spec jamba = spec(fixture_arch(
