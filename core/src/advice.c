@@ -149,10 +149,11 @@ static bool flash_attention_helps(const struct gs_model_spec *m, const struct gs
 
 /* Whether the request trains a recurrent model through transformers' torch fallback where the
  * fused kernels would run and keep less: Mamba's and Jamba's sequential scan (a request that asks
- * `torch`, or a Jamba config with use_mamba_kernels false), Qwen3.5's chunked Gated DeltaNet.
- * Not where the kernels refuse the request (fla's fp32 inputs, mamba-ssm's fp32 B and C under
- * autocast: the estimate's warnings) nor where the fallback is not counted (Mamba2's): the two
- * peaks are compared. */
+ * `torch`, or a Jamba config with use_mamba_kernels false), Qwen3.5's chunked Gated DeltaNet; the
+ * two peaks are compared. Not where the kernels refuse the request (fla's fp32 inputs, mamba-ssm's
+ * fp32 B and C under autocast: the estimate's warnings). Where the fallback is not counted
+ * (Mamba2's naive scan, sized by its projections, an undercount) the kernels are proposed only
+ * when they keep less than even that. */
 static bool fused_kernels_help(const struct gs_model_spec *m, const struct gs_workload *w)
 {
     struct gs_estimate e;
