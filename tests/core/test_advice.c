@@ -49,6 +49,15 @@ static size_t position(const struct gs_fit_outcome *o, size_t n, const char *cod
     return n;
 }
 
+/* Where change `code` stands among the `np` proposed, np when it is not proposed. */
+static size_t proposed_index(const struct gs_fit_change *proposed, size_t np, const char *code)
+{
+    for (size_t i = 0; i < np; i++)
+        if (strcmp(proposed[i].code, code) == 0)
+            return i;
+    return np;
+}
+
 /* The order every answer keeps: those that fit first, in the order proposed
  * (gentlest first); then those that do not, the largest headroom first;
  * unsized ones last. */
@@ -370,10 +379,7 @@ static void test_recurrent_kernels_change(void **state)
     gs_advice_own_limits(&w, 8, &own);
     struct gs_fit_change proposed[GS_ADVICE_MAX];
     size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    size_t fused = np;
-    for (size_t i = 0; i < np; i++)
-        if (strcmp(proposed[i].code, "recurrent_kernels_fused") == 0)
-            fused = i;
+    size_t fused = proposed_index(proposed, np, "recurrent_kernels_fused");
     assert_true(fused < np);
     assert_int_equal(proposed[fused].workload.training.recurrent_kernels, GS_RECURRENT_FUSED);
     assert_true(proposed[fused].workload.training.recurrent_kernels_given);
@@ -396,8 +402,7 @@ static void test_recurrent_kernels_change(void **state)
 
     w.training.recurrent_kernels = GS_RECURRENT_FUSED;
     np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    for (size_t i = 0; i < np; i++)
-        assert_string_not_equal(proposed[i].code, "recurrent_kernels_fused");
+    assert_int_equal(proposed_index(proposed, np, "recurrent_kernels_fused"), np);
 
     const struct gs_arch jamba = fixture_arch(
         "%s", "{\"model_type\":\"jamba\",\"hidden_size\":256,\"intermediate_size\":512,"
@@ -408,15 +413,11 @@ static void test_recurrent_kernels_change(void **state)
     w.weights = GS_DTYPE_FP32;
     w.training.regime = GS_REGIME_AMP;
     np = gs_advice_changes(&mj, &w, &own, proposed, GS_ADVICE_MAX);
-    for (size_t i = 0; i < np; i++)
-        assert_string_not_equal(proposed[i].code, "recurrent_kernels_fused");
+    assert_int_equal(proposed_index(proposed, np, "recurrent_kernels_fused"), np);
     w.weights = GS_DTYPE_BF16;
     w.training.regime = GS_REGIME_NONE;
     np = gs_advice_changes(&mj, &w, &own, proposed, GS_ADVICE_MAX);
-    fused = np;
-    for (size_t i = 0; i < np; i++)
-        if (strcmp(proposed[i].code, "recurrent_kernels_fused") == 0)
-            fused = i;
+    fused = proposed_index(proposed, np, "recurrent_kernels_fused");
     assert_true(fused < np);
 }
 
@@ -448,10 +449,7 @@ static void test_qlora_recomputation_change(void **state)
     gs_advice_own_limits(&w, 8, &own);
     struct gs_fit_change proposed[GS_ADVICE_MAX];
     const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    size_t both = np;
-    for (size_t i = 0; i < np; i++)
-        if (strcmp(proposed[i].code, "qlora_full_recomputation") == 0)
-            both = i;
+    size_t both = proposed_index(proposed, np, "qlora_full_recomputation");
     assert_true(both < np);
     assert_string_equal(proposed[both - 1].code, "qlora");
     assert_int_equal(proposed[both].value, 16);
@@ -475,8 +473,7 @@ static void test_qlora_recomputation_change(void **state)
     /* asked with recomputation already, the pair is qlora itself */
     w.training.recompute = GS_RECOMPUTE_FULL;
     const size_t nr = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    for (size_t i = 0; i < nr; i++)
-        assert_string_not_equal(proposed[i].code, "qlora_full_recomputation");
+    assert_int_equal(proposed_index(proposed, nr, "qlora_full_recomputation"), nr);
 }
 
 /* The smaller micro-batch is offered first among training changes, the global batch kept:
@@ -523,8 +520,7 @@ static void test_accumulation_change(void **state)
     /* a batch of 1 is not offered the change */
     w.training.batch_size = 1;
     const size_t n1 = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    for (size_t i = 0; i < n1; i++)
-        assert_string_not_equal(proposed[i].code, "gradient_accumulation");
+    assert_int_equal(proposed_index(proposed, n1, "gradient_accumulation"), n1);
 }
 
 /* Where no single change fits, the pair every memory guide starts with: LoRA r16 on
@@ -555,10 +551,7 @@ static void test_combined_changes(void **state)
     gs_advice_own_limits(&w, 64, &own);
     struct gs_fit_change proposed[GS_ADVICE_MAX];
     const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    size_t pair = np;
-    for (size_t i = 0; i < np; i++)
-        if (strcmp(proposed[i].code, "full_recomputation_accumulation") == 0)
-            pair = i;
+    size_t pair = proposed_index(proposed, np, "full_recomputation_accumulation");
     assert_true(pair < np);
     assert_string_equal(proposed[pair - 1].code, "full_recomputation");
     assert_int_equal(proposed[pair].workload.training.recompute, GS_RECOMPUTE_FULL);
@@ -690,10 +683,7 @@ static void test_sink_flash_attention_change(void **state)
     gs_advice_own_limits(&w, 64, &own);
     struct gs_fit_change proposed[GS_ADVICE_MAX];
     size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    size_t at = np;
-    for (size_t i = 0; i < np; i++)
-        if (strcmp(proposed[i].code, "flash_attention_3") == 0)
-            at = i;
+    size_t at = proposed_index(proposed, np, "flash_attention_3");
     assert_true(at < np);
     assert_int_equal(proposed[at].workload.training.attn_impl, GS_ATTN_FLASH3);
     struct gs_estimate eager, flash;
@@ -719,8 +709,7 @@ static void test_sink_flash_attention_change(void **state)
     w.training.attn_impl = GS_ATTN_FLEX;
     w.training.attn_impl_given = true;
     np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    for (size_t i = 0; i < np; i++)
-        assert_string_not_equal(proposed[i].code, "flash_attention_3");
+    assert_int_equal(proposed_index(proposed, np, "flash_attention_3"), np);
 }
 
 /* flash_attention_2 for an MLA model's padded micro-batches only where it keeps less than SDPA:
@@ -744,8 +733,7 @@ static void test_flash_attention_change_mla(void **state)
     struct gs_fit_change proposed[GS_ADVICE_MAX];
     w.training.sequence_length = 16;
     size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    for (size_t i = 0; i < np; i++)
-        assert_string_not_equal(proposed[i].code, "flash_attention_2");
+    assert_int_equal(proposed_index(proposed, np, "flash_attention_2"), np);
     w.training.sequence_length = 256;
     np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
     assert_true(np > 0);
