@@ -145,6 +145,21 @@ static bool linear_saves(const struct gs_activation_input *in, const struct gs_m
     return adapted && in->adapters->lora_dropout_permille == 0 && !cast;
 }
 
+/* Which of transformers' Mamba2 paths a GS_SCAN_MAMBA2_COMBINED block trains through: the
+ * combined kernel (mamba_split_conv1d_scan_combined: conv, scan, gated norm and out_proj in one
+ * autograd Function), Nemotron-H's path for a batch with padding (its cuda_kernels_forward takes
+ * the combined function only when input_not_masked: causal_conv1d_fn, mamba_chunk_scan_combined,
+ * then the norm and out_proj as modules), or the torch fallback (torch_forward's naive chunked
+ * SSD, without mamba-ssm). */
+enum mamba2_path { MAMBA2_COMBINED, MAMBA2_CHUNKED, MAMBA2_NAIVE };
+
+static enum mamba2_path mamba2_path(const struct gs_activation_input *in, const struct gs_block *b)
+{
+    if (in->recurrent_torch)
+        return MAMBA2_NAIVE;
+    return in->padding_mask && b->rec.padded_unfused ? MAMBA2_CHUNKED : MAMBA2_COMBINED;
+}
+
 /* Whether the block's linear `m` runs as a module, so that an adapter on it runs: the fused
  * functions a counted scan trains through read some weights themselves (PEFT's layer hands
  * .weight over from its base layer) - Mamba2's mamba_split_conv1d_scan_combined out_proj's
@@ -157,7 +172,7 @@ static bool adapter_runs(const struct gs_activation_input *in, const struct gs_b
         return true;
     const bool out_proj = strcmp(m->name, "out_proj") == 0;
     if (b->rec.scan == GS_SCAN_MAMBA2_COMBINED)
-        return !out_proj;
+        return !out_proj || mamba2_path(in, b) != MAMBA2_COMBINED;
     if (b->rec.scan == GS_SCAN_MAMBA1_INNER && !in->recurrent_torch)
         return !out_proj && strcmp(m->name, "x_proj") != 0 && strcmp(m->name, "dt_proj") != 0;
     return true;
@@ -633,8 +648,9 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
         return true;
     case GS_SCAN_GATED_DELTA_NEXT: /* fla's path; the older torch fallback is not counted */
         return !in->recurrent_torch;
-    case GS_SCAN_MAMBA2_COMBINED: /* the fused path, which a padded batch may leave */
-        return !in->recurrent_torch && !(in->padding_mask && b->rec.padded_unfused);
+    case GS_SCAN_MAMBA2_COMBINED: /* the combined kernel, Nemotron-H's padded path, or the torch
+                                     fallback of a Mamba2 mixer (not Falcon-H1's parallel one) */
+        return !(parallel && in->recurrent_torch);
     case GS_SCAN_MAMBA1_INNER: /* the fused path (its training branch ignores a padding mask) or
                                   the sequential torch scan */
         return true;
@@ -677,21 +693,157 @@ static bool named_linear_saves(const struct gs_activation_input *in, const struc
  * the function casts outproj_weight to the autocast dtype and saves that copy: inner x hidden at
  * 2 bytes a layer. A mixer without the gated norm (Falcon-H1's with mamba_rms_norm false:
  * rmsnorm_weight=None) gets out_x from the scan, which gates it itself, and no rstd. */
+/* The groups a Mamba2 mixer's gated RMSNorm normalizes over (its B/C groups: group_size = inner /
+ * ngroups), one fp32 rstd each a token; 0 without the norm (Falcon-H1's mamba_rms_norm false). */
+static uint64_t gated_norm_groups(const struct gs_block *b)
+{
+    const struct gs_recurrent *r = &b->rec;
+    bool gated_norm = false;
+    for (size_t i = 0; i < b->module_count; i++)
+        gated_norm = gated_norm || (b->modules[i].kind == GS_MODULE_NORM &&
+                                    strcmp(b->modules[i].name, "norm") == 0);
+    return gated_norm && r->state_cols && r->conv_channels > r->inner
+               ? (r->conv_channels - r->inner) / (2 * r->state_cols)
+               : 0;
+}
+
 static uint64_t mamba2_combined_bytes(struct acc *c, const struct gs_activation_input *in,
                                       const struct gs_block *b, uint64_t tokens)
 {
     const struct gs_recurrent *r = &b->rec;
     const uint64_t e = in->element_bytes;
-    bool gated_norm = false;
-    for (size_t i = 0; i < b->module_count; i++)
-        gated_norm = gated_norm || (b->modules[i].kind == GS_MODULE_NORM &&
-                                    strcmp(b->modules[i].name, "norm") == 0);
-    const uint64_t groups = gated_norm && r->state_cols && r->conv_channels > r->inner
-                                ? (r->conv_channels - r->inner) / (2 * r->state_cols)
-                                : 0;
+    const uint64_t groups = gated_norm_groups(b);
     uint64_t bytes = mul(c, (r->in_width + r->inner) * e + groups * 4, tokens);
     if (in->autocast && in->residual_bytes == 4)
         bytes = add(c, bytes, mul(c, 2 * r->inner, in->arch->hidden_size));
+    return bytes;
+}
+
+/* What a gated RMSNorm over the inner width keeps, a token, where its input is the fp32 scan output
+ * and the gate a 16-bit (or, in fp32, the fp32 view of in_proj's) tensor: Zamba2RMSNormGated
+ * (Nemotron-H) and MambaRMSNormGated (Mamba2, Granite 4) compute hidden_states.to(torch.float32) *
+ * silu(gate.to(torch.float32)), pow(2).mean, * rsqrt(...), then weight * hidden_states.to(
+ * input_dtype). Kept: the gate's fp32 copy, which silu keeps (in fp32 the view itself, part of
+ * in_proj's output), silu's output and the product's other factor (`y32`, the caller's), the
+ * product, which pow and the normalizing product keep, I x 4 each, rsqrt's output a group, and
+ * the normalized tensor at input_dtype where the weight trains. */
+static uint64_t gated_norm_bytes(const struct gs_activation_input *in, const struct gs_block *b,
+                                 uint64_t norm_dtype, bool gate_fp32)
+{
+    const uint64_t I = b->rec.inner;
+    uint64_t per = (gate_fp32 ? 2 : 3) * I * 4 + gated_norm_groups(b) * 4;
+    if (in->trainable == GS_TRAIN_ALL)
+        per += I * norm_dtype;
+    return per;
+}
+
+/* What Nemotron-H's Mamba2 mixer keeps over a batch with padding (modeling_nemotron_h.py
+ * NemotronHMamba2Mixer.cuda_kernels_forward: the combined function needs input_not_masked, so
+ * the kernels run one by one), by autograd's rules, per token with I the inner width, C = I + 2GN
+ * the conv's channels, P in_proj's output, H heads, at the activation dtype unless said:
+ * - in_proj's output whole, P: causal_conv1d_fn saves its input (CausalConv1dFn.forward:
+ *   ctx.save_for_backward(x, ...)), the channel-last view hidden_states_B_C.transpose(1, 2),
+ *   and mamba_chunk_scan_combined its dt, another view (in_proj reads the masked copy of its
+ *   input, which replaces the norm's output it keeps);
+ * - the conv's output, C: causal_conv1d_fwd's empty_like(x) is channel-last again (ATen
+ *   empty_like keeps a non-dense layout's order), so after .transpose(1, 2) B and C are views
+ *   with unit stride that mamba_chunk_scan_combined takes as they are and saves
+ *   (MambaChunkScanCombinedFn.forward: ctx.save_for_backward(out if z is None else out_x, x, dt,
+ *   dA_cumsum, A, B, C, D, z, dt_bias, ...), mamba_ssm ops/triton/ssd_combined.py);
+ * - x, the masked copy (hidden_states * attention_mask[:, :, None]), I, and the scan's output
+ *   (`out`, at x's dtype), I; dA_cumsum, fp32, H a token of the sequence padded to whole chunks
+ *   ((batch, nheads, nchunks, chunk_size));
+ * - the gated norm over the fp32 copy of the output (y.to(torch.float32), I x 4; in fp32 the
+ *   output itself) and the gate (gated_norm_bytes), and out_proj's input, I, where it keeps it.
+ * The chunk states, CB and the final states are the forward's temporaries (the backward
+ * recomputes them). */
+static uint64_t mamba2_chunked_bytes(struct acc *c, const struct gs_activation_input *in,
+                                     const struct gs_block *b, uint64_t s, uint64_t tokens)
+{
+    const struct gs_recurrent *r = &b->rec;
+    const uint64_t e = in->element_bytes, I = r->inner, H = r->state_heads;
+    const uint64_t chunk = r->chunk ? r->chunk : 256;
+    const uint64_t batch = s ? tokens / s : 0;
+    const bool fp32 = e == 4;
+    uint64_t per = (r->in_width + r->conv_channels + 2 * I) * e + (fp32 ? 0 : I * 4);
+    per += gated_norm_bytes(in, b, e, fp32);
+    if (named_linear_saves(in, b, "out_proj"))
+        per += I * e;
+    const uint64_t padded = mul(c, mul(c, div_ceil(s, chunk), chunk), batch);
+    return add(c, mul(c, per, tokens), mul(c, H * 4, padded));
+}
+
+/* What a Mamba2 mixer keeps under transformers' torch fallback, torch_forward's naive chunked SSD
+ * (modeling_mamba2.py Mamba2Mixer.torch_forward; NemotronHMamba2Mixer's and
+ * GraniteMoeHybridMambaLayer's are copies), by autograd's rules (an op keeps the operands its
+ * backward reads; sum, cumsum, cat, pad and repeat_interleave keep none), per token with I the
+ * inner width (H heads of d), C = I + 2GN the conv's channels, P in_proj's output, N the state, l
+ * the chunk length, at the activation dtype unless said:
+ * - in_proj's output whole, P (F.conv1d keeps its input, a view of it); the conv's output, C, with
+ *   its K - 1 padded positions a sequence, which silu keeps; dt + dt_bias, softplus's output and
+ *   clamp's, H each (softplus and clamp keep their inputs, the products with dt the output; fp32
+ *   under autocast, dt_bias being fp32);
+ * - the fp32 copy of the input, hidden_states.reshape(...).float(), I x 4, which the product with
+ *   dt keeps (in fp32 .float() is the view itself: silu's output whole, C x 4);
+ * - in fp32 over the sequence padded to whole chunks (reshape_into_chunks pads, a copy even of
+ *   nothing to pad: constant_pad_nd clones): the discretized input in chunks, I, which the
+ *   products for Y_diag and the chunk states keep; B and C repeated to every head
+ *   (repeat_interleave), H x N each, which G_intermediate's product keeps; L = exp(segment_sum(A)),
+ *   G and M, (batch, chunks, l, l, heads): l x H each (exp keeps its output, the products their
+ *   factors); decay_states and exp(A_cumsum), H each; B_decay, H x N; C_times_states.sum(-1),
+ *   which the product with the decay keeps, I; y, I, which the gated norm's product keeps;
+ *   where D trains (full training) the padded input D multiplies, I;
+ * - the gated norm (gated_norm_bytes: y is fp32, so its normalized tensor is) and out_proj's
+ *   input, I, where it keeps it (the norm's output cast back to the input dtype);
+ * - a sequence: the chunk states with the zeros before them (torch.cat) and new_states, which
+ *   C_times_states's product keeps through its view, (chunks + 1) x I x N x 4 each, and
+ *   decay_chunk, (chunks + 1)^2 x H x 4.
+ * Under autocast over fp32 weights, F.conv1d's 16-bit copy of its weight, C x K x 2 a layer.
+ * `transient` gets what the layer holds beyond them at its largest moment: in backward, each
+ * broadcasting product's gradient with respect to both factors at the product's full shape
+ * (MulBackward0 makes both before validate_outputs sums them down to the factors' shapes): for
+ * G_intermediate (batch, chunks, l, l, H, N), 2 x l x H x N x 4 a padded token, for Y_diag's
+ * and the chunk states' products 2 x l x I x 4 and 2 x I x N x 4, for new_states's
+ * 2 x (chunks + 1)^2 x I x N x 4 a sequence; in forward, the locals alive until the mixer returns
+ * (G_intermediate, M_intermediate, C_times_states, Y_diag, Y_off, D_residual), the larger. */
+static uint64_t mamba2_naive_bytes(struct acc *c, const struct gs_activation_input *in,
+                                   const struct gs_block *b, uint64_t s, uint64_t tokens,
+                                   uint64_t *transient)
+{
+    const struct gs_recurrent *r = &b->rec;
+    const uint64_t e = in->element_bytes, I = r->inner, C = r->conv_channels;
+    const uint64_t H = r->state_heads, N = r->state_cols;
+    const uint64_t K = r->conv_kernel ? r->conv_kernel : 1;
+    const uint64_t l = r->chunk ? r->chunk : 256;
+    const uint64_t batch = s ? tokens / s : 0;
+    const uint64_t chunks = div_ceil(s, l);
+    const uint64_t padded = mul(c, mul(c, chunks, l), batch);
+    const bool full = in->trainable == GS_TRAIN_ALL;
+    const bool amp = in->autocast && in->residual_bytes == 4;
+    const bool fp32 = e == 4 && !amp;
+    const uint64_t wide = amp ? 4 : e; /* the time step's tensors */
+    uint64_t per = (r->in_width + C) * e + 3 * H * wide + (fp32 ? C * 4 : I * 4);
+    per += gated_norm_bytes(in, b, 4, fp32);
+    if (named_linear_saves(in, b, "out_proj"))
+        per += I * e;
+    const uint64_t per_padded = (3 * I + 3 * H * N + 3 * l * H + 2 * H + (full ? I : 0)) * 4;
+    const uint64_t states = mul(c, mul(c, chunks + 1, I * N), 4);
+    const uint64_t decay_chunk = mul(c, mul(c, chunks + 1, chunks + 1), H * 4);
+    const uint64_t sequence = add(c, add(c, (K - 1) * C * e, mul(c, 2, states)), decay_chunk);
+    uint64_t bytes = add(c, mul(c, per, tokens), mul(c, per_padded, padded));
+    bytes = add(c, bytes, mul(c, sequence, batch));
+    if (amp)
+        bytes = add(c, bytes, 2 * C * K);
+    /* the largest backward product pair, and the forward's locals */
+    uint64_t pair = 2 * 4 * (l * H * N > l * I ? l * H * N : l * I);
+    if (2 * 4 * I * N > pair)
+        pair = 2 * 4 * I * N;
+    uint64_t backward = mul(c, pair, padded);
+    const uint64_t chunk_pair = mul(c, mul(c, mul(c, 2, chunks + 1), states), batch);
+    if (chunk_pair > backward)
+        backward = chunk_pair;
+    const uint64_t forward = mul(c, (l * H * N + l * H + I * N + 3 * I) * 4, padded);
+    *transient = backward > forward ? backward : forward;
     return bytes;
 }
 
@@ -1135,6 +1287,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         widths = l.direct[ROLE_OUT] ? o : 0;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
     const bool scan = attention_kept && gs_activation_counts_scan(in, b);
+    uint64_t scan_transient = 0; /* the scan's backward or forward moment beyond what it keeps */
     const bool mamba1 =
         b->rec.scan == GS_SCAN_MAMBA1_INNER || b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE;
     if (scan &&
@@ -1143,7 +1296,11 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     else if (parallel_scan)
         p.partitioned = add(c, p.partitioned, parallel_mamba2_bytes(c, in, b, tokens));
     else if (scan && b->rec.scan == GS_SCAN_MAMBA2_COMBINED)
-        p.partitioned = mamba2_combined_bytes(c, in, b, tokens);
+        p.partitioned = mamba2_path(in, b) == MAMBA2_NAIVE
+                            ? mamba2_naive_bytes(c, in, b, s, tokens, &scan_transient)
+                        : mamba2_path(in, b) == MAMBA2_CHUNKED
+                            ? mamba2_chunked_bytes(c, in, b, s, tokens)
+                            : mamba2_combined_bytes(c, in, b, tokens);
     else if (scan && mamba1 && in->recurrent_torch)
         p.partitioned =
             mamba1_sequential_bytes(c, in, b, s, tokens, b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE);
@@ -1206,6 +1363,9 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
      * layer's gradients */
     if (in->quantized_base)
         p.grad_pair = add(c, p.grad_pair, mul(c, 2, largest_quant_weight(b)));
+    /* the mixer's backward runs apart from the MLP's: the larger of the two moments */
+    if (scan_transient > p.grad_pair)
+        p.grad_pair = scan_transient;
 
     if (mixer_attends && attention_kept) {
         const uint64_t heads = b->attn.heads;
@@ -1601,7 +1761,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
      * The fullest stage before the last counts: under an even split the first; under
      * torchtitan's, which gives the first stage one layer less for the embedding, it can be
      * the second. The first stage also runs the encoder towers and keeps the token ids. */
-    uint64_t working = 0, per_layer = 0, counts[GS_BLOCKS_MAX];
+    uint64_t working = 0, backward = 0, per_layer = 0, counts[GS_BLOCKS_MAX];
     /* one layer of each block the decoder uses, stored once (what a stage keeps is linear in
      * its layers of each block) */
     uint64_t one[GS_BLOCKS_MAX] = {0};
@@ -1610,9 +1770,12 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         if (counts[k] == 0)
             continue;
         uint64_t w = 0;
-        one[k] = stored(&c, in, &a->blocks[k], layer(&c, in, &a->blocks[k], false), &w);
+        const struct layer_parts parts = layer(&c, in, &a->blocks[k], false);
+        one[k] = stored(&c, in, &a->blocks[k], parts, &w);
         if (w > working)
             working = w;
+        if (div_ceil(parts.grad_pair, par->tensor) > backward)
+            backward = div_ceil(parts.grad_pair, par->tensor);
     }
     /* the stages' layers (validation has placed them: p <= L <= GS_LAYERS_MAX) */
     uint64_t bounds[GS_LAYERS_MAX + 1] = {0, a->num_hidden_layers};
@@ -1695,6 +1858,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
 
     out->per_layer_bytes = per_layer;
     out->layer_working_bytes = working;
+    out->layer_backward_bytes = backward;
     out->first_stage_bytes = fullest;
     out->stored_bytes = p > 1 && last_stage > out->first_stage_bytes ? last_stage
                                                                      : out->first_stage_bytes;
@@ -1761,6 +1925,22 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     else
         out->total_bytes = out->first_stage_bytes > out->last_stage_bytes ? out->first_stage_bytes
                                                                           : out->last_stage_bytes;
+    if (p > 1) {
+        /* across stages the last layer's backward is a stage's moment: the first stage's beside
+         * its saved tensors, the last's once its loss's buffers are freed; what it adds to
+         * total_bytes (a device_map's stages, run in turn, and a recomputed layer's working set,
+         * counted in the stages already, are left as they were) */
+        uint64_t excess = 0;
+        if (!in_turn && in->recompute != GS_RECOMPUTE_FULL) {
+            const uint64_t first = add(&c, out->first_stage_bytes, backward);
+            const uint64_t loss = out->logits_bytes;
+            const uint64_t last =
+                add(&c, out->last_stage_bytes, backward > loss ? backward - loss : 0);
+            const uint64_t most = first > last ? first : last;
+            excess = most > out->total_bytes ? most - out->total_bytes : 0;
+        }
+        out->layer_backward_bytes = excess;
+    }
     return !c.ovf;
 }
 

@@ -1125,13 +1125,16 @@ static bool padding_mask_cost(const struct gs_activation_input *in, struct gs_ac
                  "mask), masking_utils.py sdpa_mask; aten attention.cpp "
                  "convert_boolean_attn_mask, preprocess_mask");
     for (size_t i = 0; i < in->arch->block_count; i++)
-        if (in->arch->blocks[i].rec.padded_unfused &&
+        if (in->arch->blocks[i].rec.padded_unfused && !unmasked.recurrent_torch &&
             gs_activation_counts_scan(&unmasked, &in->arch->blocks[i])) {
             assume(e, "padding_mask_mamba2",
-                   "padded micro-batches also take the Mamba2 layers off their fused path (sized "
-                   "by their projections then, the unfused scan not counted): part of "
+                   "padded micro-batches also take the Mamba2 layers off the combined kernel: "
+                   "causal_conv1d_fn, mamba_chunk_scan_combined, the gated norm and out_proj "
+                   "run one by one and keep the in_proj and conv outputs, the masked input, the "
+                   "scan's output and the norm's fp32 tensors a token: part of "
                    "padding_mask_activation_bytes",
-                   "transformers modeling_nemotron_h.py cuda_kernels_forward (input_not_masked)");
+                   "transformers modeling_nemotron_h.py cuda_kernels_forward (input_not_masked); "
+                   "mamba_ssm ops/triton/ssd_combined.py MambaChunkScanCombinedFn.forward");
             break;
         }
     warn(e, "padding_mask_sdpa",
@@ -1195,8 +1198,9 @@ static void trl_notes(struct gs_estimate *e, const struct gs_training *tr)
  * "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch fallback is what
  * runs, and for a config that turns the kernels off (Jamba's use_mamba_kernels). Layers whose scan
  * the count does not follow (Kimi Delta Attention, frameworks' own model code,
- * Mamba2's and Qwen3-Next's torch fallbacks, a padded Nemotron-H batch, Jamba's Mamba kernels under
- * autocast over fp32 weights) are sized by their projections, and the estimate says so. */
+ * Falcon-H1's Mamba2 half and Qwen3-Next's Gated DeltaNet under their torch fallbacks, Jamba's
+ * Mamba kernels under autocast over fp32 weights) are sized by their projections, and the estimate
+ * says so. */
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
@@ -1234,11 +1238,11 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
     if (uncounted)
         warn(e, "recurrent_scan_not_counted",
              "this model's linear-attention or state-space layers are sized by their "
-             "projections: what their scan keeps for backward is not counted (Mamba2 under the "
-             "torch fallback, Jamba's Mamba under autocast over fp32 weights, whose fp32 B and "
-             "C mamba-ssm's scan refuses, Qwen3-Next's Gated DeltaNet under its torch "
-             "fallback, Kimi Delta Attention, code other than transformers' own, Nemotron-H "
-             "over a padded batch). Fused kernels keep a few tensors a token; a torch fallback "
+             "projections: what their scan keeps for backward is not counted (Falcon-H1's "
+             "Mamba2 half under the torch fallback, Jamba's Mamba under autocast over fp32 "
+             "weights, whose fp32 B and C mamba-ssm's scan refuses, Qwen3-Next's Gated "
+             "DeltaNet under its torch fallback, Kimi Delta Attention, code other than "
+             "transformers' own). Fused kernels keep a few tensors a token; a torch fallback "
              "keeps chunk-sized fp32 tensors and states, which can exceed the rest of the "
              "layer");
     if (!gs_activation_model_code(in) || !(gated_delta || mamba2 || mamba1))
@@ -1266,8 +1270,10 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
              : mamba2
                  ? "the Mamba2 layers are sized with mamba-ssm and causal-conv1d installed "
                    "(training.recurrent_kernels \"fused\"); without them transformers runs its "
-                   "naive chunked scan in torch, whose chunk-by-chunk fp32 tensors are not "
-                   "counted (recurrent_kernels \"torch\" says so)"
+                   "naive chunked scan in torch, which keeps fp32 (chunk x chunk x heads) "
+                   "tensors a token and, in backward, gradients of (chunk x heads x state) "
+                   "products, many times the layer's activations: ask with recurrent_kernels "
+                   "\"torch\""
                  : "the Mamba layers are sized with mamba-ssm and causal-conv1d installed "
                    "(training.recurrent_kernels \"fused\"); without them transformers runs its "
                    "sequential scan in torch (Jamba's with use_mamba_kernels false), which keeps "
@@ -1322,6 +1328,16 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                "ops/selective_scan_interface.py SelectiveScanFn.forward, csrc selective_scan.cpp "
                "selective_scan_fwd; transformers modeling_jamba.py "
                "JambaMambaMixer.cuda_kernels_forward; docs/training-peaks.md");
+    else if (mamba2 && in->recurrent_torch)
+        assume(e, "recurrent_kernels",
+               "Mamba2 layers run transformers' naive chunked SSD in torch (torch_forward): it "
+               "keeps in fp32 the input, B and C repeated to every head, the (chunk x chunk x "
+               "heads) L, G and M, the chunk states and the gated norm's tensors, and in "
+               "backward makes the gradients of its broadcasting products at their full "
+               "(chunk x heads x state) shape, counted as the layer's backward working set",
+               "transformers modeling_mamba2.py Mamba2Mixer.torch_forward, "
+               "modeling_nemotron_h.py NemotronHMamba2Mixer.torch_forward; "
+               "docs/training-peaks.md");
     else if (mamba1 && !mamba2)
         assume(e, "recurrent_kernels",
                "Mamba layers train through mamba-ssm's mamba_inner_fn: it keeps the in_proj "
@@ -1609,6 +1625,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
             pk.embedding_backward = x->embedding_backward_bytes;
         }
         pk.layer_working = act->layer_working_bytes;
+        pk.layer_backward = act->layer_backward_bytes;
         pk.recomputed = plan->tr.recompute == GS_RECOMPUTE_FULL && par->pipeline == 1;
     }
     if (x->head_autocast_copy) {

@@ -25,7 +25,10 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
      * - with full checkpointing, the last layer's recomputation: the autograd engine has freed
      *   the loss's buffers by then, not the trained head's gradient made just before it,
      *   unless it is kept anyway (gradients that persist) or an optimizer-in-backward step has
-     *   freed it (a tied head's waits for the embedding's, at the end of backward);
+     *   freed it (a tied head's waits for the embedding's, at the end of backward); without
+     *   it, the last layer's backward over the saved activations: what it makes beyond them
+     *   (its gradient pair, or a torch scan's full-shape product gradients), the head's
+     *   gradient beside it as above;
      * - the trained head's backward, once the loss's has freed its buffers: the autograd
      *   engine runs every chunk's loss backward before any chunk's output projection (its
      *   ready queue takes the highest sequence number first, torch/csrc/autograd/engine.cpp,
@@ -54,12 +57,13 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     const bool fresh = !in->grads_persist && !in->optimizer_in_backward;
     const bool tied = in->head_tied && in->head_grad; /* a trained head, the embedding's matrix */
     const uint64_t tied_apart = tied && emb && !fresh ? emb : 0;
-    if (in->recomputed) {
-        const bool head_grad_new = !in->grads_persist && !in->no_sync_grads &&
-                                   !(in->optimizer_in_backward && !in->head_tied);
-        moments[n++] =
-            (struct moment){in->layer_working, head_grad_new || tied_apart ? in->head_grad : 0, 0};
-    }
+    const bool head_grad_new =
+        !in->grads_persist && !in->no_sync_grads && !(in->optimizer_in_backward && !in->head_tied);
+    const uint64_t head_grad_held = head_grad_new || tied_apart ? in->head_grad : 0;
+    if (in->recomputed)
+        moments[n++] = (struct moment){in->layer_working, head_grad_held, 0};
+    else if (in->layer_backward) /* the last layer's backward over its saved tensors */
+        moments[n++] = (struct moment){in->layer_backward, head_grad_held, 0};
     if (in->head_grad && in->logit_grads) {
         const uint64_t chunks = in->loss_chunks > 1 ? in->loss_chunks : 1;
         struct moment head = {in->logit_grads, in->head_grad, 0};

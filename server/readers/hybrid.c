@@ -173,6 +173,7 @@ static void build_mamba1(struct gs_arch *a, size_t b, const struct mamba1 *m)
  * built on it (NemotronHMamba2Mixer, FalconH1Mixer, BambaMixer). */
 struct mamba2 {
     uint64_t inner, heads, head_dim, groups, state, kernel;
+    uint64_t chunk; /* the SSD scan's chunk length (chunk_size) */
     bool in_bias, out_bias, conv_bias;
     bool gated_norm;  /* a gated RMSNorm over the inner width (`norm`) */
     bool fp32_state;  /* vLLM keeps the ssm state in fp32 */
@@ -191,9 +192,14 @@ static void build_mamba2(struct gs_arch *a, size_t b, const struct mamba2 *m)
     const uint64_t h = a->hidden_size, I = m->inner;
     const uint64_t conv = I + 2 * m->groups * m->state;
     const uint64_t in_width = I + conv + m->heads;
-    blk->rec = (struct gs_recurrent){.conv_channels = conv, .conv_kernel = m->kernel,
-                                     .state_heads = m->heads, .state_rows = m->head_dim,
-                                     .state_cols = m->state, .in_width = in_width, .inner = I,
+    blk->rec = (struct gs_recurrent){.conv_channels = conv,
+                                     .conv_kernel = m->kernel,
+                                     .state_heads = m->heads,
+                                     .state_rows = m->head_dim,
+                                     .state_cols = m->state,
+                                     .in_width = in_width,
+                                     .inner = I,
+                                     .chunk = m->chunk,
                                      .fp32_state = m->fp32_state};
     gs_block_module(a, b, "in_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
                     GS_MOD_QUANT | (m->in_bias ? GS_MOD_BIAS : 0), h, in_width, 1);
@@ -268,6 +274,7 @@ static void read_mamba2(struct model_reader *r, struct gs_arch *a)
         .groups = rd_size(r, NAMES("n_groups"), 8),
         .state = rd_size(r, NAMES("state_size"), 128),
         .kernel = rd_size(r, NAMES("conv_kernel"), 4),
+        .chunk = rd_size(r, NAMES("chunk_size"), 256),
         .in_bias = bias,
         .out_bias = bias,
         .conv_bias = rd_flag(r, "use_conv_bias", true),
@@ -489,6 +496,7 @@ static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
         .groups = rd_size(r, NAMES("n_groups", "mamba_n_groups"), 8),
         .state = rd_size(r, NAMES("ssm_state_size"), 128),
         .kernel = rd_size(r, NAMES("conv_kernel", "mamba_d_conv"), 4),
+        .chunk = rd_size(r, NAMES("chunk_size", "mamba_chunk_size"), 128),
         .in_bias = proj_bias,
         .out_bias = proj_bias,
         .conv_bias = rd_flag(r, "use_conv_bias", rd_flag(r, "mamba_conv_bias", true)),
@@ -600,6 +608,7 @@ static void read_falcon_h1(struct model_reader *r, struct gs_arch *a)
         .groups = rd_size(r, NAMES("mamba_n_groups"), 1),
         .state = rd_size(r, NAMES("mamba_d_state"), 256),
         .kernel = rd_size(r, NAMES("mamba_d_conv"), 4),
+        .chunk = rd_size(r, NAMES("mamba_chunk_size"), 256),
         .in_bias = rd_flag(r, "mamba_proj_bias", false),
         .out_bias = rd_flag(r, "projectors_bias", false),
         .conv_bias = rd_flag(r, "mamba_conv_bias", true),
@@ -657,6 +666,7 @@ static void read_granitemoehybrid(struct model_reader *r, struct gs_arch *a)
         .groups = rd_size(r, NAMES("mamba_n_groups"), 1),
         .state = rd_size(r, NAMES("mamba_d_state"), 256),
         .kernel = rd_size(r, NAMES("mamba_d_conv"), 4),
+        .chunk = rd_size(r, NAMES("mamba_chunk_size"), 256),
         .in_bias = proj_bias,
         .out_bias = proj_bias,
         .conv_bias = rd_flag(r, "mamba_conv_bias", true),

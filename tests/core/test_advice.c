@@ -419,6 +419,22 @@ static void test_recurrent_kernels_change(void **state)
     np = gs_advice_changes(&mj, &w, &own, proposed, GS_ADVICE_MAX);
     fused = proposed_index(proposed, np, "recurrent_kernels_fused");
     assert_true(fused < np);
+
+    /* Mamba2-2.7B's shape (80 heads of 64, state 128, chunks of 256), fully trained on 2,048
+     * tokens through the naive chunked SSD: about 155 GiB, its fp32 chunk tensors and G's
+     * backward (2 x 256 x 80 x 128 x 4 B a token); the combined kernel's 44 GiB fit one H100 */
+    const struct gs_arch mamba2 = fixture_arch(
+        "%s", "{\"model_type\":\"mamba2\",\"hidden_size\":2560,\"num_heads\":80,\"head_dim\":64,"
+              "\"n_groups\":1,\"state_size\":128,\"num_hidden_layers\":64,\"chunk_size\":256,"
+              "\"vocab_size\":50288}");
+    const struct gs_model_spec m2 = fixture_spec(&mamba2);
+    w.training.recurrent_kernels = GS_RECURRENT_TORCH;
+    w.training.recurrent_kernels_given = true;
+    const size_t n2 = gs_advice_evaluate(&m2, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    kernels = find(out, n2, "recurrent_kernels_fused");
+    assert_non_null(kernels);
+    assert_true(kernels->fits);
+    assert_int_equal(kernels->plan.gpu_count, 1);
 }
 
 /* LoRA r16 training at `batch` sequences of 4,096 tokens. */

@@ -1222,47 +1222,143 @@ static void test_moe_router_fp32(void **state)
 
 /* A small Nemotron-H (h 64; pattern "*M": attention, then a Mamba2 mixer of 4 heads of 16, inner
  * I = 64, 2 groups of state 8: conv channels I + 2 x 2 x 8 = 96, in_proj output I + 96 + 4 heads =
- * 164), one sequence of 16 tokens in bf16, LoRA on q_proj and v_proj. The projections' count keeps
- * (164 + 96 + 64 + 64) x 2 B = 776 B a token, 12,416. mamba_split_conv1d_scan_combined keeps the
- * in_proj output (164 x 2), the scan's output before the norm (64 x 2) and the norm's fp32 rstd per
- * group (2 x 4): 464 B a token, 7,424, 4,992 less; under autocast over fp32 weights also its bf16
- * copy of out_proj's weight, 64 x 64 x 2 = 8,192 a layer. The torch fallback and a padded batch
- * (Nemotron-H then takes the unfused kernels; Granite 4's mixer does not) keep the projections'
- * count. */
+ * 164; chunk_size 128, NemotronHConfig's default), for layer_case_init. */
+#define SMALL_NEMOTRON_H                                                                           \
+    "{\"model_type\":\"nemotron_h\",\"hidden_size\":64,\"vocab_size\":1000,"                       \
+    "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,"                         \
+    "\"intermediate_size\":128,\"mamba_num_heads\":4,\"mamba_head_dim\":16,\"n_groups\":2,"        \
+    "\"ssm_state_size\":8,\"conv_kernel\":4,\"hybrid_override_pattern\":\"*M\"}"
+
+/* The stored bytes of `c` with block `k` sized by its projections less with its scan counted. */
+static int64_t projections_over_scan(struct layer_case *c, size_t k)
+{
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&c->in, &r));
+    const int64_t counted = (int64_t)r.stored_bytes;
+    const uint8_t scan = c->arch.blocks[k].rec.scan;
+    c->arch.blocks[k].rec.scan = GS_SCAN_PROJECTIONS;
+    assert_true(gs_activation_bytes(&c->in, &r));
+    c->arch.blocks[k].rec.scan = scan;
+    return (int64_t)r.stored_bytes - counted;
+}
+
+/* SMALL_NEMOTRON_H, one sequence of 16 tokens in bf16, LoRA on q_proj and v_proj. The
+ * projections' count keeps (164 + 96 + 64 + 64) x 2 B = 776 B a token, 12,416.
+ * mamba_split_conv1d_scan_combined keeps the in_proj output (164 x 2), the scan's output before
+ * the norm (64 x 2) and the norm's fp32 rstd per group (2 x 4): 464 B a token, 7,424, 4,992 less;
+ * under autocast over fp32 weights also its bf16 copy of out_proj's weight, 64 x 64 x 2 = 8,192 a
+ * layer. Over a padded batch Granite 4's mixer keeps the combined path (Nemotron-H's leaves it:
+ * test_mamba2_chunked). */
 static void test_mamba2_combined(void **state)
 {
     (void)state;
     struct layer_case c;
-    layer_case_init(&c,
-                    "{\"model_type\":\"nemotron_h\",\"hidden_size\":64,"
-                    "\"vocab_size\":1000,\"num_attention_heads\":4,"
-                    "\"num_key_value_heads\":2,\"head_dim\":16,\"intermediate_size\":128,"
-                    "\"mamba_num_heads\":4,\"mamba_head_dim\":16,\"n_groups\":2,"
-                    "\"ssm_state_size\":8,\"conv_kernel\":4,"
-                    "\"hybrid_override_pattern\":\"*M\"}",
-                    false);
+    layer_case_init(&c, SMALL_NEMOTRON_H, false);
     const size_t mamba = scan_block(&c.arch, GS_SCAN_MAMBA2_COMBINED);
-    struct gs_activation_result r;
-    assert_true(gs_activation_bytes(&c.in, &r));
-    const uint64_t combined = r.stored_bytes;
-    c.in.recurrent_torch = true;
-    assert_false(gs_activation_counts_scan(&c.in, &c.arch.blocks[mamba]));
-    assert_true(gs_activation_bytes(&c.in, &r));
-    assert_int_equal(r.stored_bytes - combined, 12416 - 7424);
-    c.in.recurrent_torch = false;
+    assert_int_equal(c.arch.blocks[mamba].rec.chunk, 128);
+    assert_int_equal(projections_over_scan(&c, mamba), 12416 - 7424);
     c.in.padding_mask = true;
-    assert_false(gs_activation_counts_scan(&c.in, &c.arch.blocks[mamba]));
     c.arch.blocks[mamba].rec.padded_unfused = false; /* Granite 4's mixer keeps the fused path */
     assert_true(gs_activation_counts_scan(&c.in, &c.arch.blocks[mamba]));
+    assert_int_equal(projections_over_scan(&c, mamba), 12416 - 7424);
     c.arch.blocks[mamba].rec.padded_unfused = true;
     c.in.padding_mask = false;
     c.in.autocast = true;
     c.in.residual_bytes = 4;
-    assert_true(gs_activation_bytes(&c.in, &r));
-    const uint64_t amp = r.stored_bytes;
-    c.arch.blocks[mamba].rec.scan = GS_SCAN_PROJECTIONS;
-    assert_true(gs_activation_bytes(&c.in, &r));
-    assert_int_equal(r.stored_bytes - (amp - 8192), 12416 - 7424);
+    assert_int_equal(projections_over_scan(&c, mamba), 12416 - 7424 - 8192);
+}
+
+/* The stored bytes of `c` with its Mamba2 block's padded batch run as Nemotron-H runs it (the
+ * kernels one by one) less the combined kernel's (padded_unfused false: Granite 4's). */
+static int64_t chunked_over_combined(struct layer_case *c)
+{
+    struct gs_block *b = &c->arch.blocks[scan_block(&c->arch, GS_SCAN_MAMBA2_COMBINED)];
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&c->in, &r));
+    const int64_t chunked = (int64_t)r.stored_bytes;
+    b->rec.padded_unfused = false;
+    assert_true(gs_activation_bytes(&c->in, &r));
+    b->rec.padded_unfused = true;
+    return chunked - (int64_t)r.stored_bytes;
+}
+
+/* Nemotron-H over a padded batch (NemotronHMamba2Mixer.cuda_kernels_forward without
+ * input_not_masked: causal_conv1d_fn, mamba_chunk_scan_combined, the gated norm, out_proj),
+ * SMALL_NEMOTRON_H with 16 tokens, LoRA on q and v, bf16. A token keeps in_proj's output (the
+ * conv's saved input), 164, the conv's output (B and C saved as its views), 96, the masked
+ * input and the scan's output, 64 each, all x 2 B = 776; the norm's fp32 copy of the output,
+ * the gate's fp32 copy, silu's output and the product, 4 x 64 x 4 = 1,024, its rstd, 2 x 4:
+ * 1,808 a token, 28,928; dA_cumsum, 4 heads x 4 B over the sequence padded to one chunk of 128:
+ * 2,048. 30,976 against the combined kernel's 7,424: 23,552 more. Full training adds the
+ * normalized copy the norm's weight multiplies and out_proj's input, 2 x 64 x 2 a token: 27,648.
+ * In fp32 the norm's copies of the output and the gate are the tensors themselves: (164 + 96 +
+ * 128) x 4 + 2 x 64 x 4 + 8 = 2,072 a token, 33,152 + 2,048 against (164 + 64) x 4 + 8 = 920 a
+ * token, 14,720: 20,480 more. */
+static void test_mamba2_chunked(void **state)
+{
+    (void)state;
+    const int64_t more[] = {23552, 27648, 20480};
+    for (int i = 0; i < 3; i++) {
+        struct layer_case c;
+        layer_case_init(&c, SMALL_NEMOTRON_H, i == 1);
+        c.in.padding_mask = true;
+        if (i == 2)
+            c.in.element_bytes = 4;
+        assert_true(gs_activation_counts_scan(
+            &c.in, &c.arch.blocks[scan_block(&c.arch, GS_SCAN_MAMBA2_COMBINED)]));
+        assert_int_equal(chunked_over_combined(&c), more[i]);
+    }
+}
+
+/* Mamba2's torch fallback (Mamba2Mixer.torch_forward's naive chunked SSD; Nemotron-H's copy),
+ * SMALL_NEMOTRON_H with one sequence of 16 tokens (l = 128: one chunk, 128 padded tokens), LoRA
+ * on q and v, bf16. A token keeps in_proj's output and the conv's, (164 + 96) x 2 = 520; dt +
+ * dt_bias, softplus's and clamp's outputs, 3 x 4 x 2 = 24; the input's fp32 copy, 64 x 4 = 256;
+ * the gated norm's fp32 gate copy, silu's output and product, 3 x 64 x 4, and rstd, 2 x 4: 776;
+ * 1,576 a token, 25,216. A padded token, in fp32: the chunked input, Y_off's sum and y, 3 x 64;
+ * B and C repeated to the 4 heads and B_decay, 3 x 4 x 8; L, G and M, 3 x 128 x 4;
+ * decay_states and exp(A_cumsum), 2 x 4: 1,832 x 4 = 7,328, 937,984. The sequence: the conv's 3
+ * padded positions, 3 x 96 x 2 = 576; the chunk states with their leading zeros and new_states,
+ * 2 x 2 x 64 x 8 x 4 = 8,192; decay_chunk, 2 x 2 x 4 x 4 = 64: 8,832. 972,032 against the
+ * combined kernel's 7,424: 964,608 more. Its backward's largest moment: Y_diag's product
+ * (1, 1, 128, 128, 4, 16), whose two full-shape gradients are 2 x 128 x 64 x 4 B a padded token,
+ * 8,388,608 (G_intermediate's, 2 x 128 x 4 x 8 x 4 a padded token, 4,194,304; the forward's
+ * locals 2,719,744), the layer's backward beyond what it keeps (the fused kernel's: none, no MLP
+ * in either layer kind).
+ * - fp32: in_proj's and the conv's outputs at 4 B, 1,040, the time step's 48, silu's output
+ *   whole instead of the input's copy, 96 x 4 = 384, the norm without the copy of the gate, 520:
+ *   1,992 a token, 31,872; the conv's padded positions at 4 B, 1,152: 979,264 against (164 + 64)
+ *   x 4 + 8 = 920 a token, 14,720: 964,544 more;
+ * - full training: the norm's normalized fp32 tensor and out_proj's input, 64 x 4 + 64 x 2 a
+ *   token, 6,144, and the padded input D multiplies, 64 x 4 a padded token, 32,768: 1,003,520
+ *   more;
+ * - autocast over fp32 weights: the time step's tensors in fp32, 3 x 4 x 4 a token, 384 more,
+ *   and F.conv1d's bf16 copy of its weight, 96 x 4 x 2 = 768; the combined kernel its copy of
+ *   out_proj's, 8,192: 957,568 more. */
+static void test_mamba2_naive(void **state)
+{
+    (void)state;
+    const int64_t more[] = {964608, 964544, 1003520, 957568};
+    for (int i = 0; i < 4; i++) {
+        struct layer_case c;
+        layer_case_init(&c, SMALL_NEMOTRON_H, i == 2);
+        if (i == 1)
+            c.in.element_bytes = 4;
+        if (i == 3) {
+            c.in.autocast = true;
+            c.in.residual_bytes = 4;
+        }
+        struct gs_activation_result r;
+        assert_true(gs_activation_bytes(&c.in, &r));
+        const int64_t combined = (int64_t)r.stored_bytes;
+        assert_int_equal(r.layer_backward_bytes, 0);
+        c.in.recurrent_torch = true;
+        assert_true(gs_activation_counts_scan(
+            &c.in, &c.arch.blocks[scan_block(&c.arch, GS_SCAN_MAMBA2_COMBINED)]));
+        assert_true(gs_activation_bytes(&c.in, &r));
+        assert_int_equal((int64_t)r.stored_bytes - combined, more[i]);
+        assert_int_equal(r.layer_backward_bytes, 8388608);
+    }
 }
 
 /* A small Falcon-H1 (h 64; each layer a GQA attention of 4 heads of 16 over 2 KV heads beside a
@@ -2482,6 +2578,8 @@ int main(void)
         cmocka_unit_test(test_bnb_4bit_keeps_no_input),
         cmocka_unit_test(test_trl_chunked_nll),
         cmocka_unit_test(test_mamba2_combined),
+        cmocka_unit_test(test_mamba2_chunked),
+        cmocka_unit_test(test_mamba2_naive),
         cmocka_unit_test(test_falcon_h1_parallel),
         cmocka_unit_test(test_mamba1_inner),
         cmocka_unit_test(test_mamba1_sequential),

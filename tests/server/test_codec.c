@@ -994,11 +994,12 @@ static void test_recurrent_kernels(void **state)
     } cases[] = {
         {"qwen3.5-0.8b", "", "fused", true, false},
         {"qwen3.5-0.8b", torch, "torch", false, false},
-        /* Mamba2 layers: counted through mamba-ssm's combined function, not under the torch
-         * fallback nor, for Nemotron-H, over a padded batch */
+        /* Mamba2 layers: counted through mamba-ssm's combined function, under the torch
+         * fallback (its naive chunked SSD) and, for Nemotron-H, over a padded batch (the
+         * kernels one by one) */
         {"nemotron-h-8b-base-8k", "", "fused", true, false},
-        {"nemotron-h-8b-base-8k", torch, "torch", false, true},
-        {"nemotron-h-8b-base-8k", ",\"padding_mask\":true", "fused", false, true},
+        {"nemotron-h-8b-base-8k", torch, "torch", false, false},
+        {"nemotron-h-8b-base-8k", ",\"padding_mask\":true", "fused", true, false},
         {"mamba-codestral-7b-v0.1", "", "fused", true, false},
         {"llama-3.1-8b", torch, NULL, false, false},
     };
@@ -1020,6 +1021,9 @@ static void test_recurrent_kernels(void **state)
         json_decref(r);
     }
     assert_true(activations[1] > activations[0]); /* the Gated DeltaNet fallback keeps more */
+    /* Mamba2's naive scan keeps many times the combined kernel's; the padded path more too */
+    assert_true(activations[3] > 4 * activations[2]);
+    assert_true(activations[4] > activations[2]);
 
     assert_null(kernels_estimate("qwen3.5-0.8b", ",\"recurrent_kernels\":\"triton\"", &p));
     assert_int_equal(p.status, 400);

@@ -176,6 +176,8 @@ struct gs_recurrent {
     uint64_t in_width;                   /* in_proj output per token (activations) */
     uint64_t inner;                      /* the width out_proj reads (activations) */
     uint64_t dt_rank;                    /* Mamba v1: x_proj's time-step rank (dt_proj's input) */
+    uint64_t chunk;                      /* Mamba2: the SSD scan's chunk length (the config's
+                                            chunk_size; 0 = 256, Mamba2Config's default) */
     bool fp32_state;                     /* the recurrent state is kept in fp32 */
     bool delta_rule;                     /* a gated delta-rule mixer (Gated DeltaNet, Kimi Delta
                                             Attention) rather than a selective SSM (Mamba) */
@@ -198,7 +200,10 @@ enum gs_scan {
     GS_SCAN_MAMBA2_COMBINED,  /* transformers' Mamba2-family mixers that train through mamba-ssm's
                                  mamba_split_conv1d_scan_combined (conv, scan, gated RMSNorm and
                                  out_proj in one autograd Function: activation.c
-                                 mamba2_combined_bytes); its torch fallback is not counted */
+                                 mamba2_combined_bytes); Nemotron-H over a padded batch runs the
+                                 kernels one by one (mamba2_chunked_bytes) and, without mamba-ssm,
+                                 torch_forward's naive chunked SSD (mamba2_naive_bytes; not
+                                 Falcon-H1's parallel mixer) */
     GS_SCAN_GATED_DELTA_NEXT, /* transformers' Qwen3NextGatedDeltaNet with flash-linear-attention:
                                  q and k repeated to the value heads before fla's
                                  chunk_gated_delta_rule, fla's FusedRMSNormGated (activation.c

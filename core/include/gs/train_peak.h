@@ -49,6 +49,9 @@ struct gs_peak_input {
     uint64_t stored;           /* saved activations when backward starts */
     uint64_t loss;             /* the loss's logits at its backward */
     uint64_t layer_working;    /* one layer's activations and gradients in backward */
+    uint64_t layer_backward;   /* of that, what its backward makes beyond its saved tensors: the
+                                  last layer's backward, beside every saved activation, is a
+                                  moment of backward start where nothing recomputes */
     /* the output head's backward, after the loss's (its weight trains: head_grad > 0) */
     uint64_t head_grad;        /* the head weight's gradient (its vocabulary share) */
     uint64_t logit_grads;      /* every chunk's logits gradient, which the loss leaves it */
