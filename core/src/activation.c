@@ -649,8 +649,8 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
     case GS_SCAN_GATED_DELTA_NEXT: /* fla's path; the older torch fallback is not counted */
         return !in->recurrent_torch;
     case GS_SCAN_MAMBA2_COMBINED: /* the combined kernel, Nemotron-H's padded path, or the torch
-                                     fallback of a Mamba2 mixer (not Falcon-H1's parallel one) */
-        return !(parallel && in->recurrent_torch);
+                                     fallback (mamba2_path) */
+        return true;
     case GS_SCAN_MAMBA1_INNER: /* the fused path (its training branch ignores a padding mask) or
                                   the sequential torch scan */
         return true;
@@ -680,6 +680,25 @@ static bool named_linear_saves(const struct gs_activation_input *in, const struc
     return false;
 }
 
+/* Whether a Mamba2 mixer has its gated RMSNorm (`norm`; Falcon-H1's only with mamba_rms_norm). */
+static bool has_gated_norm(const struct gs_block *b)
+{
+    for (size_t i = 0; i < b->module_count; i++)
+        if (b->modules[i].kind == GS_MODULE_NORM && strcmp(b->modules[i].name, "norm") == 0)
+            return true;
+    return false;
+}
+
+/* The groups a Mamba2 mixer's gated RMSNorm normalizes over (its B/C groups: group_size = inner /
+ * ngroups), one fp32 rstd each a token; 0 without the norm (Falcon-H1's mamba_rms_norm false). */
+static uint64_t gated_norm_groups(const struct gs_block *b)
+{
+    const struct gs_recurrent *r = &b->rec;
+    return has_gated_norm(b) && r->state_cols && r->conv_channels > r->inner
+               ? (r->conv_channels - r->inner) / (2 * r->state_cols)
+               : 0;
+}
+
 /* What a Mamba2 mixer keeps for backward when transformers trains it through mamba-ssm's
  * mamba_split_conv1d_scan_combined (modeling_nemotron_h.py NemotronHMamba2Mixer and
  * modeling_granitemoehybrid.py GraniteMoeHybridMambaLayer cuda_kernels_forward: `if
@@ -693,20 +712,6 @@ static bool named_linear_saves(const struct gs_activation_input *in, const struc
  * the function casts outproj_weight to the autocast dtype and saves that copy: inner x hidden at
  * 2 bytes a layer. A mixer without the gated norm (Falcon-H1's with mamba_rms_norm false:
  * rmsnorm_weight=None) gets out_x from the scan, which gates it itself, and no rstd. */
-/* The groups a Mamba2 mixer's gated RMSNorm normalizes over (its B/C groups: group_size = inner /
- * ngroups), one fp32 rstd each a token; 0 without the norm (Falcon-H1's mamba_rms_norm false). */
-static uint64_t gated_norm_groups(const struct gs_block *b)
-{
-    const struct gs_recurrent *r = &b->rec;
-    bool gated_norm = false;
-    for (size_t i = 0; i < b->module_count; i++)
-        gated_norm = gated_norm || (b->modules[i].kind == GS_MODULE_NORM &&
-                                    strcmp(b->modules[i].name, "norm") == 0);
-    return gated_norm && r->state_cols && r->conv_channels > r->inner
-               ? (r->conv_channels - r->inner) / (2 * r->state_cols)
-               : 0;
-}
-
 static uint64_t mamba2_combined_bytes(struct acc *c, const struct gs_activation_input *in,
                                       const struct gs_block *b, uint64_t tokens)
 {
@@ -793,8 +798,11 @@ static uint64_t mamba2_chunked_bytes(struct acc *c, const struct gs_activation_i
  *   factors); decay_states and exp(A_cumsum), H each; B_decay, H x N; C_times_states.sum(-1),
  *   which the product with the decay keeps, I; y, I, which the gated norm's product keeps;
  *   where D trains (full training) the padded input D multiplies, I;
- * - the gated norm (gated_norm_bytes: y is fp32, so its normalized tensor is) and out_proj's
- *   input, I, where it keeps it (the norm's output cast back to the input dtype);
+ * - the gated norm (gated_norm_bytes: y is fp32, so its normalized tensor is; Falcon-H1's
+ *   FalconH1RMSNormGated, which normalizes before the gate by default, keeps as many: y, which
+ *   pow keeps, the normalized and weighted tensors, the gate's fp32 copy and silu's output;
+ *   without its norm silu's output, I) and out_proj's input, I, where it keeps it (the norm's
+ *   output cast back to the input dtype);
  * - a sequence: the chunk states with the zeros before them (torch.cat) and new_states, which
  *   C_times_states's product keeps through its view, (chunks + 1) x I x N x 4 each, and
  *   decay_chunk, (chunks + 1)^2 x H x 4.
@@ -823,7 +831,9 @@ static uint64_t mamba2_naive_bytes(struct acc *c, const struct gs_activation_inp
     const bool fp32 = e == 4 && !amp;
     const uint64_t wide = amp ? 4 : e; /* the time step's tensors */
     uint64_t per = (r->in_width + C) * e + 3 * H * wide + (fp32 ? C * 4 : I * 4);
-    per += gated_norm_bytes(in, b, 4, fp32);
+    /* Falcon-H1 without mamba_rms_norm gates y itself: y * silu(gate), silu's output at the
+     * gate's dtype kept by the product (silu keeps the gate, a view of in_proj's output) */
+    per += has_gated_norm(b) ? gated_norm_bytes(in, b, 4, fp32) : I * e;
     if (named_linear_saves(in, b, "out_proj"))
         per += I * e;
     const uint64_t per_padded = (3 * I + 3 * H * N + 3 * l * H + 2 * H + (full ? I : 0)) * 4;
@@ -850,16 +860,21 @@ static uint64_t mamba2_naive_bytes(struct acc *c, const struct gs_activation_inp
 /* What Falcon-H1's Mamba2 half keeps beside its attention (modeling_falcon_h1.py
  * FalconH1DecoderLayer.forward, FalconH1Mixer.cuda_kernels_forward): the combined kernel's
  * tensors (mamba2_combined_bytes, over in_proj's output times the muP vector: the product
- * replaces the output, which the multiplication does not keep), and a second copy of the layer's
+ * replaces the output, which the multiplication does not keep), or under the torch fallback
+ * FalconH1Mixer.torch_forward's naive chunked SSD (mamba2_naive_bytes, the same code over the
+ * same product, and `transient` its working set), and a second copy of the layer's
  * normed input: the mixer reads hidden_states * ssm_in_multiplier and the attention
  * hidden_states * attention_in_multiplier, two new tensors (a product with a number keeps
  * neither factor), so where in_proj and q, k or v both keep their inputs the layer holds two
  * copies of what a sequential block's linears share, hidden x the activation dtype a token (under
  * autocast over fp32 weights each linear keeps its own 16-bit cast, counted as such). */
 static uint64_t parallel_mamba2_bytes(struct acc *c, const struct gs_activation_input *in,
-                                      const struct gs_block *b, uint64_t tokens)
+                                      const struct gs_block *b, uint64_t s, uint64_t tokens,
+                                      uint64_t *transient)
 {
-    uint64_t bytes = mamba2_combined_bytes(c, in, b, tokens);
+    uint64_t bytes = mamba2_path(in, b) == MAMBA2_NAIVE
+                         ? mamba2_naive_bytes(c, in, b, s, tokens, transient)
+                         : mamba2_combined_bytes(c, in, b, tokens);
     const bool attention_keeps = named_linear_saves(in, b, "q_proj") ||
                                  named_linear_saves(in, b, "k_proj") ||
                                  named_linear_saves(in, b, "v_proj");
@@ -1294,7 +1309,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         (b->rec.scan == GS_SCAN_GATED_DELTA_RULE || b->rec.scan == GS_SCAN_GATED_DELTA_NEXT))
         p.partitioned = gated_delta_bytes(c, in, b, &l, s, tokens);
     else if (parallel_scan)
-        p.partitioned = add(c, p.partitioned, parallel_mamba2_bytes(c, in, b, tokens));
+        p.partitioned =
+            add(c, p.partitioned, parallel_mamba2_bytes(c, in, b, s, tokens, &scan_transient));
     else if (scan && b->rec.scan == GS_SCAN_MAMBA2_COMBINED)
         p.partitioned = mamba2_path(in, b) == MAMBA2_NAIVE
                             ? mamba2_naive_bytes(c, in, b, s, tokens, &scan_transient)

@@ -1197,10 +1197,9 @@ static void trl_notes(struct gs_estimate *e, const struct gs_training *tr)
  * Gated DeltaNet with fp32 activations, which fla's chunk_gated_delta_rule refuses (chunk.py:
  * "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch fallback is what
  * runs, and for a config that turns the kernels off (Jamba's use_mamba_kernels). Layers whose scan
- * the count does not follow (Kimi Delta Attention, frameworks' own model code,
- * Falcon-H1's Mamba2 half and Qwen3-Next's Gated DeltaNet under their torch fallbacks, Jamba's
- * Mamba kernels under autocast over fp32 weights) are sized by their projections, and the estimate
- * says so. */
+ * the count does not follow (Kimi Delta Attention, frameworks' own model code, Qwen3-Next's Gated
+ * DeltaNet under its torch fallback, Jamba's Mamba kernels under autocast over fp32 weights) are
+ * sized by their projections, and the estimate says so. */
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
@@ -1238,11 +1237,11 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
     if (uncounted)
         warn(e, "recurrent_scan_not_counted",
              "this model's linear-attention or state-space layers are sized by their "
-             "projections: what their scan keeps for backward is not counted (Falcon-H1's "
-             "Mamba2 half under the torch fallback, Jamba's Mamba under autocast over fp32 "
-             "weights, whose fp32 B and C mamba-ssm's scan refuses, Qwen3-Next's Gated "
-             "DeltaNet under its torch fallback, Kimi Delta Attention, code other than "
-             "transformers' own). Fused kernels keep a few tensors a token; a torch fallback "
+             "projections: what their scan keeps for backward is not counted (Jamba's Mamba "
+             "under autocast over fp32 weights, whose fp32 B and C mamba-ssm's scan refuses, "
+             "Qwen3-Next's Gated DeltaNet under its torch fallback, Kimi Delta Attention, code "
+             "other than transformers' own). Fused kernels keep a few tensors a token; a torch "
+             "fallback "
              "keeps chunk-sized fp32 tensors and states, which can exceed the rest of the "
              "layer");
     if (!gs_activation_model_code(in) || !(gated_delta || mamba2 || mamba1))
@@ -1336,8 +1335,8 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                "backward makes the gradients of its broadcasting products at their full "
                "(chunk x heads x state) shape, counted as the layer's backward working set",
                "transformers modeling_mamba2.py Mamba2Mixer.torch_forward, "
-               "modeling_nemotron_h.py NemotronHMamba2Mixer.torch_forward; "
-               "docs/training-peaks.md");
+               "modeling_nemotron_h.py NemotronHMamba2Mixer.torch_forward, modeling_falcon_h1.py "
+               "FalconH1Mixer.torch_forward; docs/training-peaks.md");
     else if (mamba1 && !mamba2)
         assume(e, "recurrent_kernels",
                "Mamba layers train through mamba-ssm's mamba_inner_fn: it keeps the in_proj "

@@ -202,8 +202,7 @@ enum gs_scan {
                                  out_proj in one autograd Function: activation.c
                                  mamba2_combined_bytes); Nemotron-H over a padded batch runs the
                                  kernels one by one (mamba2_chunked_bytes) and, without mamba-ssm,
-                                 torch_forward's naive chunked SSD (mamba2_naive_bytes; not
-                                 Falcon-H1's parallel mixer) */
+                                 torch_forward's naive chunked SSD (mamba2_naive_bytes) */
     GS_SCAN_GATED_DELTA_NEXT, /* transformers' Qwen3NextGatedDeltaNet with flash-linear-attention:
                                  q and k repeated to the value heads before fla's
                                  chunk_gated_delta_rule, fla's FusedRMSNormGated (activation.c
