@@ -1004,10 +1004,16 @@ static uint64_t mamba1_selective_bytes(struct acc *c, const struct gs_activation
  *   fp32 under autocast, D being fp32), and out_proj's input, I, where it keeps it;
  * and per layer A (and exp's output where A_log trains), I x N x 4, and under autocast over fp32
  * weights the conv weight's 16-bit copy. deltaB_u and each step's output live only until the
- * mixer returns. */
+ * mixer returns. `transient` gets the backward's working set beyond them, 4 x I x N x 4 a token:
+ * each step's discrete_A[:, :, i] and deltaB_u[:, :, i] are selects, whose backward makes a zeroed
+ * (batch, inner, seq, state) gradient with the step's slice filled in (aten select_backward), which
+ * the engine adds into each tensor's input buffer (input_buffer.cpp accumulate), so through the
+ * loop's backward two fp32 buffers of that shape and one step's full-size gradient are alive;
+ * deltaB_u's product then makes its two factors' gradients at that shape (MulBackward0 before
+ * validate_outputs sums them down) beside discrete_A's buffer and its own: four. */
 static uint64_t mamba1_sequential_bytes(struct acc *c, const struct gs_activation_input *in,
                                         const struct gs_block *b, uint64_t s, uint64_t tokens,
-                                        bool normed)
+                                        bool normed, uint64_t *transient)
 {
     const struct gs_recurrent *r = &b->rec;
     const uint64_t e = in->element_bytes, I = r->inner, N = r->state_rows, R = r->dt_rank;
@@ -1049,6 +1055,7 @@ static uint64_t mamba1_sequential_bytes(struct acc *c, const struct gs_activatio
     bytes = add(c, bytes, mul(c, I * N * 4, full ? 2 : 1));
     if (amp)
         bytes = add(c, bytes, 2 * I * K);
+    *transient = mul(c, 4 * I * N * 4, tokens);
     return bytes;
 }
 
@@ -1318,8 +1325,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
                             ? mamba2_chunked_bytes(c, in, b, s, tokens)
                             : mamba2_combined_bytes(c, in, b, tokens);
     else if (scan && mamba1 && in->recurrent_torch)
-        p.partitioned =
-            mamba1_sequential_bytes(c, in, b, s, tokens, b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE);
+        p.partitioned = mamba1_sequential_bytes(
+            c, in, b, s, tokens, b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE, &scan_transient);
     else if (scan && b->rec.scan == GS_SCAN_MAMBA1_INNER)
         p.partitioned = mamba1_inner_bytes(c, in, b, s, tokens);
     else if (scan && b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE)

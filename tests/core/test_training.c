@@ -1525,7 +1525,10 @@ static void test_mamba1_inner(void **state)
  * - Jamba's layer (the same dims with the dt, B and C RMSNorms; test_jamba_mamba's config):
  *   x_proj's output is not kept, the norms' fp32 copies (R + 2N) x 4 + 3 x 4 = 92 are, C's
  *   normed output N x 2 = 16, B's fp32 copy 32, the normalized copies (R + 2N) x 2 = 40 and
- *   dt_proj's input R x 2 = 8: 13,244 a token, 211,904: 284,352. */
+ *   dt_proj's input R x 2 = 8: 13,244 a token, 211,904: 284,352.
+ * Its backward's working set beyond them: discrete_A's and deltaB_u's fp32 gradient buffers and
+ * two full-shape product gradients, 4 x I x N x 4 a token, 262,144 (the fused kernel's layer: its
+ * MLP-less block makes no gradient pair). */
 static void test_mamba1_sequential(void **state)
 {
     (void)state;
@@ -1544,6 +1547,14 @@ static void test_mamba1_sequential(void **state)
     } while (0)
     SEQUENTIAL_DIFFERENCE(GS_SCAN_MAMBA1_INNER);
     assert_int_equal(bytes[0] - bytes[1], 282496 - 20480);
+    b->rec.scan = GS_SCAN_MAMBA1_INNER;
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.layer_backward_bytes, 262144);
+    c.in.recurrent_torch = false;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.layer_backward_bytes, 0);
+    c.in.recurrent_torch = true;
     c.in.batch_size = 2;
     c.in.sequence_length = 8;
     SEQUENTIAL_DIFFERENCE(GS_SCAN_MAMBA1_INNER);
@@ -1577,7 +1588,6 @@ static void test_mamba1_sequential(void **state)
     layer_case_init(&j, SMALL_JAMBA(""), true);
     j.in.recurrent_torch = true;
     b = &j.arch.blocks[scan_block(&j.arch, GS_SCAN_MAMBA1_SELECTIVE)];
-    struct gs_activation_result r;
     b->rec.scan = GS_SCAN_MAMBA1_SELECTIVE;
     assert_true(gs_activation_bytes(&j.in, &r));
     bytes[0] = (int64_t)r.stored_bytes;
@@ -1585,6 +1595,9 @@ static void test_mamba1_sequential(void **state)
     assert_true(gs_activation_bytes(&j.in, &r));
     bytes[1] = (int64_t)r.stored_bytes;
     assert_int_equal(bytes[0] - bytes[1], 284352 - 20480);
+    b->rec.scan = GS_SCAN_MAMBA1_SELECTIVE;
+    assert_true(gs_activation_bytes(&j.in, &r));
+    assert_int_equal(r.layer_backward_bytes, 262144);
 #undef SEQUENTIAL_DIFFERENCE
 }
 
