@@ -646,8 +646,8 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
     switch ((enum gs_scan)b->rec.scan) {
     case GS_SCAN_GATED_DELTA_RULE:
         return true;
-    case GS_SCAN_GATED_DELTA_NEXT: /* fla's path; the older torch fallback is not counted */
-        return !in->recurrent_torch;
+    case GS_SCAN_GATED_DELTA_NEXT: /* fla's path or the older torch fallback */
+        return true;
     case GS_SCAN_MAMBA2_COMBINED: /* the combined kernel, Nemotron-H's padded path, or the torch
                                      fallback (mamba2_path) */
         return true;
@@ -1094,8 +1094,19 @@ static uint64_t mamba1_sequential_bytes(struct acc *c, const struct gs_activatio
  * (fla/modules/fused_norm_gate.py LayerNormGatedFunction: save_for_backward(residual_out, g,
  * weight, bias, mean, rstd) - without a residual its 16-bit input, the kernel's output, V; the
  * gate z, V, a reshape copy of the projection's split; one fp32 rstd a row, Hv x 4), whose
- * weight gradient reads those alone.
- * Backward's transients (fla's recomputed chunk states, the fallback's gradients) are not
+ * weight gradient reads those alone. Without fla its older torch fallback
+ * (modeling_qwen3_next.py torch_chunk_gated_delta_rule) l2-normalizes q and k at the input dtype
+ * before the fp32 casts: l2norm keeps its input, the repeat's copies, Hv x dk each (with one key
+ * head a value head views of silu's output, which stays whole, C), and its rsqrt, Hv each, at
+ * the activation dtype, and the casts are not kept; per padded token and value head in fp32: the
+ * scaled q, the padded k, k_beta, k_beta times the decay, k_cumdecay, and each chunk's decayed q
+ * and k (dk wide: 7), the padded v, v_beta and v_new (dv wide: 3), the decay's exp, its tril that
+ * the products read, k_beta @ k^T, the transformed UT system, each chunk's q @ k^T and its
+ * masked product (64 wide: 6), beta and three exp outputs; per chunk and value head the state
+ * and, from the UT transform's 63-step loop of in-place row updates, every step's cloned row and
+ * block, which its product keeps (sum of i + i^2 for i < 64: 87,360 floats). Its gated norm is
+ * Qwen3NextRMSNormGated, Qwen3.5's code.
+ * Backward's transients (fla's recomputed chunk states, the fallbacks' gradients) are not
  * counted. */
 static uint64_t gated_delta_bytes(struct acc *c, const struct gs_activation_input *in,
                                   const struct gs_block *b, const struct linears *l, uint64_t s,
@@ -1111,9 +1122,9 @@ static uint64_t gated_delta_bytes(struct acc *c, const struct gs_activation_inpu
     const uint64_t weight = in->autocast ? 4 : e; /* the gated norm's weight, as stored */
     const bool next = r->scan == GS_SCAN_GATED_DELTA_NEXT;
     uint64_t per = conv * e + hv * e + hv * 4 * (full ? 2 : 1);
-    if (next) /* fla's FusedRMSNormGated: its input, the gate and rstd */
+    if (next && !in->recurrent_torch) /* fla's FusedRMSNormGated: its input, the gate and rstd */
         per += 2 * v * e + hv * 4;
-    else
+    else /* Qwen3_5RMSNormGated, or without fla Qwen3NextRMSNormGated, the same code */
         per += v * 4 + hv * 4 + (full ? v * e : 0) + v * 4 + v * weight + v * 4;
     if (l->saves[ROLE_OUT] || l->direct[ROLE_OUT])
         per += v * e;
@@ -1123,12 +1134,21 @@ static uint64_t gated_delta_bytes(struct acc *c, const struct gs_activation_inpu
         per += 2 * qk_heads * dk * e + 2 * qk_heads * 4 + v * e + hv * 4 + hv * chunk * e;
         return mul(c, per, tokens);
     }
-    per += hv * (2 * dk * 4 + 2 * 4);
     const uint64_t batch = s ? tokens / s : 0;
     const uint64_t chunks = div_ceil(s, chunk);
     const uint64_t padded = mul(c, mul(c, chunks, chunk), batch);
-    const uint64_t per_padded = hv * ((6 * dk + 3 * dv) * 4 + 5 * chunk * 4 + 3 * 4 + 4);
-    const uint64_t per_chunk = hv * (dk * dv * 4 + 4);
+    uint64_t per_padded, per_chunk = hv * (dk * dv * 4 + 4);
+    if (next) {
+        /* l2norm at the input dtype keeps q and k as they come, the repeat's copies or (one
+         * key head a value head) views of silu's output, which stays whole, and its rsqrt */
+        per += (hv > hk ? 2 * hv * dk * e : conv * e) + 2 * hv * e;
+        per_padded = hv * ((7 * dk + 3 * dv) * 4 + 6 * chunk * 4 + 4 * 4);
+        /* the UT loop's clones: row i (i) and block i (i x i) for i = 1 .. chunk - 1 */
+        per_chunk += hv * 4 * ((chunk - 1) * chunk / 2 + (chunk - 1) * chunk * (2 * chunk - 1) / 6);
+    } else {
+        per += hv * (2 * dk * 4 + 2 * 4);
+        per_padded = hv * ((6 * dk + 3 * dv) * 4 + 5 * chunk * 4 + 3 * 4 + 4);
+    }
     uint64_t bytes = mul(c, per, tokens);
     bytes = add(c, bytes,
                 mul(c, conv * e, mul(c, s + (r->conv_kernel ? r->conv_kernel - 1 : 0), batch)));

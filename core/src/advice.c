@@ -151,9 +151,9 @@ static bool flash_attention_helps(const struct gs_model_spec *m, const struct gs
  * fused kernels would run and keep less: Mamba's and Jamba's sequential scan (a request that asks
  * `torch`, or a Jamba config with use_mamba_kernels false), Mamba2's naive chunked SSD, Qwen3.5's
  * chunked Gated DeltaNet; the two peaks are compared. Not where the kernels refuse the request
- * (fla's fp32 inputs, mamba-ssm's fp32 B and C under autocast: the estimate's warnings). Where the
- * fallback is not counted (Qwen3-Next's older Gated DeltaNet fallback, sized by its projections,
- * an undercount) the kernels are proposed only when they keep less than even that. */
+ * (fla's fp32 inputs, mamba-ssm's fp32 B and C under autocast: the estimate's warnings). Where a
+ * layer is not counted (sized by its projections, an undercount) the kernels are proposed only when
+ * they keep less than even that. */
 static bool fused_kernels_help(const struct gs_model_spec *m, const struct gs_workload *w)
 {
     struct gs_estimate e;

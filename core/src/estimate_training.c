@@ -1197,9 +1197,9 @@ static void trl_notes(struct gs_estimate *e, const struct gs_training *tr)
  * Gated DeltaNet with fp32 activations, which fla's chunk_gated_delta_rule refuses (chunk.py:
  * "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch fallback is what
  * runs, and for a config that turns the kernels off (Jamba's use_mamba_kernels). Layers whose scan
- * the count does not follow (Kimi Delta Attention, frameworks' own model code, Qwen3-Next's Gated
- * DeltaNet under its torch fallback, Jamba's Mamba kernels under autocast over fp32 weights) are
- * sized by their projections, and the estimate says so. */
+ * the count does not follow (Kimi Delta Attention, frameworks' own model code, Jamba's Mamba
+ * kernels under autocast over fp32 weights) are sized by their projections, and the estimate says
+ * so. */
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
@@ -1239,11 +1239,9 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
              "this model's linear-attention or state-space layers are sized by their "
              "projections: what their scan keeps for backward is not counted (Jamba's Mamba "
              "under autocast over fp32 weights, whose fp32 B and C mamba-ssm's scan refuses, "
-             "Qwen3-Next's Gated DeltaNet under its torch fallback, Kimi Delta Attention, code "
-             "other than transformers' own). Fused kernels keep a few tensors a token; a torch "
-             "fallback "
-             "keeps chunk-sized fp32 tensors and states, which can exceed the rest of the "
-             "layer");
+             "Kimi Delta Attention, code other than transformers' own). Fused kernels keep a few "
+             "tensors a token; a torch fallback keeps chunk-sized fp32 tensors and states, which "
+             "can exceed the rest of the layer");
     if (!gs_activation_model_code(in) || !(gated_delta || mamba2 || mamba1))
         return;
     /* JambaRMSNorm returns self.weight * hidden_states.to(input_dtype): an fp32 weight makes B and
@@ -1289,10 +1287,15 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
         assume(
             e, "recurrent_kernels",
             in->recurrent_torch
-                ? "Gated DeltaNet layers run transformers' torch fallback: q and k "
-                  "l2-normalized in fp32, then per 64-token chunk the fp32 UT system, "
-                  "intra-chunk attention, decays and the recurrent state, all kept for "
-                  "backward, and F.conv1d's output"
+                ? (next ? "Gated DeltaNet layers run Qwen3-Next's older torch fallback: q and k "
+                          "l2-normalized at the input dtype, then per 64-token chunk the fp32 UT "
+                          "system, whose 63-step loop keeps every step's cloned row and block, "
+                          "intra-chunk attention, decays and the recurrent state, all kept for "
+                          "backward, and F.conv1d's output"
+                        : "Gated DeltaNet layers run transformers' torch fallback: q and k "
+                          "l2-normalized in fp32, then per 64-token chunk the fp32 UT system, "
+                          "intra-chunk attention, decays and the recurrent state, all kept for "
+                          "backward, and F.conv1d's output")
             : next ? "Gated DeltaNet layers run flash-linear-attention's chunk_gated_delta_rule "
                      "over q and k repeated to every value head (it keeps them normalized, v, the "
                      "gate's cumsum, beta and the 64-wide A a token), fla's FusedRMSNormGated (its "
@@ -1300,8 +1303,11 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                    : "Gated DeltaNet layers run flash-linear-attention's chunk_gated_delta_rule "
                      "(it keeps normalized q and k, v, the gate's cumsum, beta and the 64-wide A "
                      "a token) and causal-conv1d (it keeps its input)",
-            in->recurrent_torch ? "transformers modeling_qwen3_5.py torch_chunk_gated_delta_rule, "
-                                  "causal_conv1d_fn; docs/training-peaks.md"
+            in->recurrent_torch
+                ? (next ? "transformers modeling_qwen3_next.py torch_chunk_gated_delta_rule, "
+                          "Qwen3NextRMSNormGated; docs/training-peaks.md"
+                        : "transformers modeling_qwen3_5.py torch_chunk_gated_delta_rule, "
+                          "causal_conv1d_fn; docs/training-peaks.md")
             : next ? "fla ops/gated_delta_rule/chunk.py ChunkGatedDeltaRuleFunction.forward, "
                      "fla modules/fused_norm_gate.py LayerNormGatedFunction; transformers "
                      "modeling_qwen3_next.py Qwen3NextGatedDeltaNet; docs/training-peaks.md"
