@@ -1813,12 +1813,14 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         if (counts[k] == 0)
             continue;
         uint64_t w = 0;
-        const struct layer_parts parts = layer(&c, in, &a->blocks[k], false);
-        one[k] = stored(&c, in, &a->blocks[k], parts, &w);
+        one[k] = stored(&c, in, &a->blocks[k], layer(&c, in, &a->blocks[k], false), &w);
         if (w > working)
             working = w;
-        if (div_ceil(parts.grad_pair, par->tensor) > backward)
-            backward = div_ceil(parts.grad_pair, par->tensor);
+        /* what the layer's backward holds beyond what it stored: its gradient pair, and what a
+         * selective recomputation recomputes (the attention core; torchtitan's per-op policy,
+         * the ops it does not save) */
+        if (w > one[k] && w - one[k] > backward)
+            backward = w - one[k];
     }
     /* the stages' layers (validation has placed them: p <= L <= GS_LAYERS_MAX) */
     uint64_t bounds[GS_LAYERS_MAX + 1] = {0, a->num_hidden_layers};

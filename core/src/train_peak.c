@@ -26,9 +26,9 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
      *   the loss's buffers by then, not the trained head's gradient made just before it,
      *   unless it is kept anyway (gradients that persist) or an optimizer-in-backward step has
      *   freed it (a tied head's waits for the embedding's, at the end of backward); without
-     *   it, the last layer's backward over the saved activations: what it makes beyond them
-     *   (its gradient pair, or a torch scan's full-shape product gradients), the head's
-     *   gradient beside it as above;
+     *   it, the last layer's backward over the saved activations: what it holds beyond them
+     *   (its gradient pair or a torch scan's full-shape product gradients, and what a selective
+     *   recomputation recomputes), the head's gradient beside it as above;
      * - the trained head's backward, once the loss's has freed its buffers: the autograd
      *   engine runs every chunk's loss backward before any chunk's output projection (its
      *   ready queue takes the highest sequence number first, torch/csrc/autograd/engine.cpp,

@@ -1220,6 +1220,23 @@ static void test_moe_router_fp32(void **state)
     }
 }
 
+/* What a layer's backward holds beyond what the layer stored (gs_activation_result
+ * layer_backward_bytes), on the small Llama fully trained, 16 bf16 tokens, flash attention: its
+ * MLP's gradient pair, 2 x 2 B x 16 x 128 = 8,192; under selective recomputation also the
+ * attention core it recomputes, the fp32 log-sum-exp of 4 heads, 4 x 4 x 16 = 256: 8,448. */
+static void test_layer_backward(void **state)
+{
+    (void)state;
+    struct layer_case c;
+    layer_case_init(&c, SMALL_LLAMA, true);
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.layer_backward_bytes, 8192);
+    c.in.recompute = GS_RECOMPUTE_SELECTIVE;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.layer_backward_bytes, 8192 + 256);
+}
+
 /* A small Nemotron-H (h 64; pattern "*M": attention, then a Mamba2 mixer of 4 heads of 16, inner
  * I = 64, 2 groups of state 8: conv channels I + 2 x 2 x 8 = 96, in_proj output I + 96 + 4 heads =
  * 164; chunk_size 128, NemotronHConfig's default), for layer_case_init. */
@@ -2611,6 +2628,7 @@ int main(void)
         cmocka_unit_test(test_autocast_frozen_weight_copies),
         cmocka_unit_test(test_bnb_4bit_keeps_no_input),
         cmocka_unit_test(test_trl_chunked_nll),
+        cmocka_unit_test(test_layer_backward),
         cmocka_unit_test(test_mamba2_combined),
         cmocka_unit_test(test_mamba2_chunked),
         cmocka_unit_test(test_mamba2_naive),

@@ -73,10 +73,11 @@ struct gs_activation_result {
     uint64_t per_layer_bytes;   /* one layer, one micro-batch, as stored for backward */
     uint64_t layer_working_bytes; /* one layer's full saved set plus its backward's largest
                                      gradient pair: what backward holds for one layer at once */
-    uint64_t layer_backward_bytes; /* of that, what a layer's backward makes beyond its saved
-                                      tensors, the largest layer's (its gradient pair; a counted
-                                      scan's working set where larger); across pipeline stages,
-                                      what that moment adds to total_bytes */
+    uint64_t layer_backward_bytes; /* what a layer's backward holds beyond what the layer
+                                      stored, the largest layer's: its gradient pair (a counted
+                                      scan's working set where larger) and what a selective
+                                      recomputation recomputes; across pipeline stages, what
+                                      that moment adds to total_bytes */
     uint64_t first_stage_bytes; /* the fullest stage before the last: its layers x its
                                    micro-batches in flight, p - s under 1F1B (the first stage
                                    with the encoders and the embedding inputs) */
