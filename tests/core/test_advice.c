@@ -40,6 +40,17 @@ static const struct gs_fit_outcome *find(const struct gs_fit_outcome *o, size_t 
     return NULL;
 }
 
+/* The evaluated change `code`, which must be there and fit on one GPU. */
+static const struct gs_fit_outcome *fits_on_one(const struct gs_fit_outcome *o, size_t n,
+                                                const char *code)
+{
+    const struct gs_fit_outcome *f = find(o, n, code);
+    assert_non_null(f);
+    assert_true(f->fits);
+    assert_int_equal(f->plan.gpu_count, 1);
+    return f;
+}
+
 static size_t position(const struct gs_fit_outcome *o, size_t n, const char *code)
 {
     for (size_t i = 0; i < n; i++)
@@ -390,10 +401,7 @@ static void test_recurrent_kernels_change(void **state)
     static struct gs_fit_outcome out[GS_ADVICE_MAX];
     const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
     assert_ordered(out, n, proposed, np);
-    const struct gs_fit_outcome *kernels = find(out, n, "recurrent_kernels_fused");
-    assert_non_null(kernels);
-    assert_true(kernels->fits);
-    assert_int_equal(kernels->plan.gpu_count, 1);
+    (void)fits_on_one(out, n, "recurrent_kernels_fused");
     /* recomputing each layer fits too (the checkpoints and one layer's scan at a time), at a
      * third more compute: the kernels come first */
     assert_true(find(out, n, "full_recomputation")->fits);
@@ -431,10 +439,7 @@ static void test_recurrent_kernels_change(void **state)
     w.training.recurrent_kernels = GS_RECURRENT_TORCH;
     w.training.recurrent_kernels_given = true;
     const size_t n2 = gs_advice_evaluate(&m2, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
-    kernels = find(out, n2, "recurrent_kernels_fused");
-    assert_non_null(kernels);
-    assert_true(kernels->fits);
-    assert_int_equal(kernels->plan.gpu_count, 1);
+    (void)fits_on_one(out, n2, "recurrent_kernels_fused");
 }
 
 /* LoRA r16 training at `batch` sequences of 4,096 tokens. */
@@ -481,10 +486,7 @@ static void test_qlora_recomputation_change(void **state)
     assert_ordered(out, n, proposed, np);
     assert_false(find(out, n, "full_recomputation")->fits);
     assert_false(find(out, n, "qlora")->fits);
-    const struct gs_fit_outcome *q = find(out, n, "qlora_full_recomputation");
-    assert_non_null(q);
-    assert_true(q->fits);
-    assert_int_equal(q->plan.gpu_count, 1);
+    const struct gs_fit_outcome *q = fits_on_one(out, n, "qlora_full_recomputation");
     assert_int_equal(q->plan.recompute, GS_RECOMPUTE_FULL);
     /* asked with recomputation already, the pair is qlora itself */
     w.training.recompute = GS_RECOMPUTE_FULL;
@@ -516,10 +518,7 @@ static void test_accumulation_change(void **state)
     assert_int_equal(proposed[0].workload.training.batch_size, 16); /* the search splits it */
     static struct gs_fit_outcome out[GS_ADVICE_MAX];
     const size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
-    const struct gs_fit_outcome *acc = find(out, n, "gradient_accumulation");
-    assert_non_null(acc);
-    assert_true(acc->fits);
-    assert_int_equal(acc->plan.gpu_count, 1);
+    const struct gs_fit_outcome *acc = fits_on_one(out, n, "gradient_accumulation");
     assert_true(acc->plan.micro_batch < 16);
     assert_int_equal(acc->plan.micro_batch * acc->plan.accumulation_steps, 16);
     /* the request as asked does not fit one GPU */
@@ -581,10 +580,7 @@ static void test_combined_changes(void **state)
     assert_ordered(out, n, proposed, np);
     assert_false(find(out, n, "full_recomputation")->fits);
     assert_false(find(out, n, "gradient_accumulation")->fits);
-    const struct gs_fit_outcome *both = find(out, n, "full_recomputation_accumulation");
-    assert_non_null(both);
-    assert_true(both->fits);
-    assert_int_equal(both->plan.gpu_count, 1);
+    const struct gs_fit_outcome *both = fits_on_one(out, n, "full_recomputation_accumulation");
     assert_int_equal(both->plan.recompute, GS_RECOMPUTE_FULL);
     assert_true(both->plan.micro_batch < 8);
     assert_int_equal(both->plan.micro_batch * both->plan.accumulation_steps, 8);
@@ -652,10 +648,7 @@ static void test_flash_attention_change(void **state)
     assert_true(asked.per_gpu.activations_bytes > 32ULL * 32 * 4096 * 4096 * 6);
     static struct gs_fit_outcome out[GS_ADVICE_MAX];
     size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
-    const struct gs_fit_outcome *flash = find(out, n, "flash_attention_2");
-    assert_non_null(flash);
-    assert_true(flash->fits);
-    assert_int_equal(flash->plan.gpu_count, 1);
+    (void)fits_on_one(out, n, "flash_attention_2");
     assert_int_equal(position(out, n, "flash_attention_2"), 0);
 
     g.view.hw = GS_HW_TURING;
