@@ -1432,6 +1432,27 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
     return true;
 }
 
+/* What backward start's figure holds, by the moment that counts (gs_train_peak). */
+static const char *start_moment_text(enum gs_start_moment start)
+{
+    switch (start) {
+    case GS_START_RECOMPUTE:
+        return "the peak is at backward start: weights, optimizer states, every checkpoint and "
+               "the last layer's recomputed activations with its backward's working set";
+    case GS_START_LAST_LAYER:
+        return "the peak is at backward start: weights, optimizer states, saved activations and "
+               "the last layer's backward, what it holds beyond its saved tensors (its gradient "
+               "pair, a torch scan's working set, a recomputed attention core)";
+    case GS_START_HEAD:
+        return "the peak is at backward start: weights, optimizer states, saved activations and "
+               "the output head's backward (the logits' gradients and the head weight's)";
+    case GS_START_LOSS:
+        break;
+    }
+    return "the peak is at backward start: weights, optimizer states, saved activations and the "
+           "loss's backward over the logits";
+}
+
 /* The allocator's slack over the allocated peak, in thousandths: about 5%
  * with expandable segments (segments grow in place, so freed blocks are
  * reused; Megatron-LM's 1.05 factor on its theoretical memory), 10%
@@ -1723,9 +1744,7 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
                      "(torch._foreach_sqrt of exp_avg_sq)",
                      "torch/optim/adamw.py _multi_tensor_adamw");
     assume_value(e, "peak_phase_bytes", peak.allocated,
-                 peak.phase == GS_PHASE_BACKWARD_START
-                     ? "the peak is at backward start: weights, optimizer states, saved "
-                       "activations and the loss's backward over the logits"
+                 peak.phase == GS_PHASE_BACKWARD_START ? start_moment_text(peak.start)
                  : peak.phase == GS_PHASE_BACKWARD_END
                      ? "the peak is at backward end: weights, optimizer states, every gradient "
                        "and one layer's working set"

@@ -41,7 +41,8 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
      *   input still held. */
     struct moment {
         uint64_t acts, grads, trans; /* beyond the saved activations and what every moment has */
-    } moments[3] = {{in->loss, 0, 0}};
+        enum gs_start_moment kind;
+    } moments[3] = {{in->loss, 0, 0, GS_START_LOSS}};
     size_t n = 1;
     /* Backward ends with the token embedding's (the model's first op), whose gradient is a
      * whole vocabulary x hidden tensor (embedding_dense_backward). Gradients freed between
@@ -61,16 +62,16 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
         !in->grads_persist && !in->no_sync_grads && !(in->optimizer_in_backward && !in->head_tied);
     const uint64_t head_grad_held = head_grad_new || tied_apart ? in->head_grad : 0;
     if (in->recomputed)
-        moments[n++] = (struct moment){in->layer_working, head_grad_held, 0};
+        moments[n++] = (struct moment){in->layer_working, head_grad_held, 0, GS_START_RECOMPUTE};
     else if (in->layer_backward) /* the last layer's backward over its saved tensors */
-        moments[n++] = (struct moment){in->layer_backward, head_grad_held, 0};
+        moments[n++] = (struct moment){in->layer_backward, head_grad_held, 0, GS_START_LAST_LAYER};
     if (in->head_grad && in->logit_grads) {
         const uint64_t chunks = in->loss_chunks > 1 ? in->loss_chunks : 1;
-        struct moment head = {in->logit_grads, in->head_grad, 0};
+        struct moment head = {in->logit_grads, in->head_grad, 0, GS_START_HEAD};
         if (chunks > 1) {
             const uint64_t rest = in->logit_grads / chunks * (chunks - 1);
             if (gs_add(rest, in->head_grad, &ovf) > head.acts)
-                head = (struct moment){rest, in->head_grad, in->head_grad};
+                head = (struct moment){rest, in->head_grad, in->head_grad, GS_START_HEAD};
         }
         head.acts = gs_add(head.acts, in->head_kept, &ovf);
         moments[n++] = head;
@@ -85,6 +86,7 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
             pick = i;
         }
     }
+    out->start = moments[pick].kind;
     acts[GS_PHASE_BACKWARD_START] = gs_add(in->stored, moments[pick].acts, &ovf);
     grads[GS_PHASE_BACKWARD_START] =
         gs_add(grads[GS_PHASE_BACKWARD_START], moments[pick].grads, &ovf);

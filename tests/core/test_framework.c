@@ -158,6 +158,12 @@ static void test_torchtune_llama32_3b_flags(void **state)
     assert_int_equal(e.saved_activation_bytes, 22570663936ULL + fin_c);
     assert_int_equal(e.per_gpu.peak_allocated_bytes, 41880717312ULL + 1056440320ULL);
     assert_int_equal(e.per_gpu.activations_bytes, 22570663936ULL + 268435456ULL);
+    assert_int_equal(e.peak.start, GS_START_LAST_LAYER);
+    bool said = false; /* the peak's assumption says which moment it is */
+    for (size_t i = 0; i < e.assumption_count; i++)
+        said = said || (strcmp(e.assumptions[i].name, "peak_phase_bytes") == 0 &&
+                        strstr(e.assumptions[i].detail, "the last layer's backward") != NULL);
+    assert_true(said);
     assert_int_equal(e.per_gpu.gradients_bytes, 788004864ULL);
     w.training.framework.loss = GS_LOSS_CHUNKED;
 
@@ -873,6 +879,7 @@ static void test_peak_moments(void **state)
     struct gs_peak pk;
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3430);
+    assert_int_equal(pk.start, GS_START_LOSS);
     /* without recomputation, the last layer's backward makes 60 beyond what it keeps (a torch
      * scan's product gradients): over the loss's 50, 3440; a recomputed layer's working set
      * holds it already */
@@ -880,9 +887,11 @@ static void test_peak_moments(void **state)
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3440);
     assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].activations, 300 + 60);
+    assert_int_equal(pk.start, GS_START_LAST_LAYER);
     in.recomputed = true;
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3500);
+    assert_int_equal(pk.start, GS_START_RECOMPUTE);
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_END], 3640);
     assert_int_equal(pk.phase, GS_PHASE_BACKWARD_END);
     assert_int_equal(pk.default_stream_peak, 3640);
@@ -911,6 +920,7 @@ static void test_peak_moments(void **state)
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3555);
     assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].gradients, 90);
+    assert_int_equal(pk.start, GS_START_HEAD);
     in.recomputed = true;
     assert_true(gs_train_peak(&in, &pk));
     assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3590);

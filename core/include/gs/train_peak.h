@@ -82,6 +82,11 @@ struct gs_peak_input {
     uint64_t gather_pool;      /* the all-gather stream's pool: its largest gathers in flight */
 };
 
+/* Which of backward start's moments counts (train_peak.c): the loss's backward over the logits,
+ * the last layer's recomputation (full checkpointing), the last layer's backward over the saved
+ * activations, or the output head's backward. */
+enum gs_start_moment { GS_START_LOSS, GS_START_RECOMPUTE, GS_START_LAST_LAYER, GS_START_HEAD };
+
 /* One moment of the step by component; weights, optimizer states and the workspace are
  * the same at every moment (gs_peak_input). */
 struct gs_peak_moment {
@@ -91,6 +96,7 @@ struct gs_peak_moment {
 
 struct gs_peak {
     enum gs_peak_phase phase;       /* the moment that sets the peak */
+    enum gs_start_moment start;     /* the moment backward start's figure is */
     uint64_t allocated;             /* max_memory_allocated at that moment */
     uint64_t phases[GS_PHASE_COUNT]; /* each moment's allocated bytes (0 when absent) */
     struct gs_peak_moment moments[GS_PHASE_COUNT]; /* each moment by component */
