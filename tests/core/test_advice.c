@@ -69,6 +69,14 @@ static size_t proposed_index(const struct gs_fit_change *proposed, size_t np, co
     return np;
 }
 
+/* The index of the proposed change `code`, which must be there. */
+static size_t proposed_at(const struct gs_fit_change *proposed, size_t np, const char *code)
+{
+    const size_t i = proposed_index(proposed, np, code);
+    assert_true(i < np);
+    return i;
+}
+
 /* The order every answer keeps: those that fit first, in the order proposed
  * (gentlest first); then those that do not, the largest headroom first;
  * unsized ones last. */
@@ -390,8 +398,7 @@ static void test_recurrent_kernels_change(void **state)
     gs_advice_own_limits(&w, 8, &own);
     struct gs_fit_change proposed[GS_ADVICE_MAX];
     size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    size_t fused = proposed_index(proposed, np, "recurrent_kernels_fused");
-    assert_true(fused < np);
+    size_t fused = proposed_at(proposed, np, "recurrent_kernels_fused");
     assert_int_equal(proposed[fused].workload.training.recurrent_kernels, GS_RECURRENT_FUSED);
     assert_true(proposed[fused].workload.training.recurrent_kernels_given);
 
@@ -425,8 +432,7 @@ static void test_recurrent_kernels_change(void **state)
     w.weights = GS_DTYPE_BF16;
     w.training.regime = GS_REGIME_NONE;
     np = gs_advice_changes(&mj, &w, &own, proposed, GS_ADVICE_MAX);
-    fused = proposed_index(proposed, np, "recurrent_kernels_fused");
-    assert_true(fused < np);
+    fused = proposed_at(proposed, np, "recurrent_kernels_fused");
 
     /* Mamba2-2.7B's shape (80 heads of 64, state 128, chunks of 256), fully trained on 2,048
      * tokens through the naive chunked SSD: about 155 GiB, its fp32 chunk tensors and G's
@@ -470,8 +476,7 @@ static void test_qlora_recomputation_change(void **state)
     gs_advice_own_limits(&w, 8, &own);
     struct gs_fit_change proposed[GS_ADVICE_MAX];
     const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    size_t both = proposed_index(proposed, np, "qlora_full_recomputation");
-    assert_true(both < np);
+    size_t both = proposed_at(proposed, np, "qlora_full_recomputation");
     assert_string_equal(proposed[both - 1].code, "qlora");
     assert_int_equal(proposed[both].value, 16);
     assert_int_equal(proposed[both].workload.format, GS_WF_NF4_DQ);
@@ -566,8 +571,7 @@ static void test_combined_changes(void **state)
     gs_advice_own_limits(&w, 64, &own);
     struct gs_fit_change proposed[GS_ADVICE_MAX];
     const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    size_t pair = proposed_index(proposed, np, "full_recomputation_accumulation");
-    assert_true(pair < np);
+    size_t pair = proposed_at(proposed, np, "full_recomputation_accumulation");
     assert_string_equal(proposed[pair - 1].code, "full_recomputation");
     assert_int_equal(proposed[pair].workload.training.recompute, GS_RECOMPUTE_FULL);
     assert_true(proposed[pair].limits.allow_accumulation);
@@ -692,8 +696,7 @@ static void test_sink_flash_attention_change(void **state)
     gs_advice_own_limits(&w, 64, &own);
     struct gs_fit_change proposed[GS_ADVICE_MAX];
     size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
-    size_t at = proposed_index(proposed, np, "flash_attention_3");
-    assert_true(at < np);
+    size_t at = proposed_at(proposed, np, "flash_attention_3");
     assert_int_equal(proposed[at].workload.training.attn_impl, GS_ATTN_FLASH3);
     struct gs_estimate eager, flash;
     assert_int_equal(gs_estimate_compute(&m, &w, &eager, NULL), GS_OK);
