@@ -178,6 +178,25 @@ static bool adapter_runs(const struct gs_activation_input *in, const struct gs_b
     return true;
 }
 
+/* The input width of the block's linear `name` (0 where the block has none). */
+static uint64_t named_linear_in(const struct gs_block *b, const char *name)
+{
+    for (size_t i = 0; i < b->module_count; i++)
+        if (b->modules[i].kind == GS_MODULE_LINEAR && strcmp(b->modules[i].name, name) == 0)
+            return b->modules[i].in;
+    return 0;
+}
+
+/* A low-rank gate's second stage in a Kimi Delta Attention layer (f_b_proj, g_b_proj): its input
+ * is the first stage's narrow output, not the layer's normed input, and kimi_delta_bytes counts
+ * it. */
+static bool kimi_low_rank_stage(const struct gs_activation_input *in, const struct gs_block *b,
+                                const struct gs_module *m)
+{
+    return b->rec.scan == GS_SCAN_KIMI_DELTA && m->split == GS_SPLIT_COLUMN &&
+           m->in != in->arch->hidden_size;
+}
+
 static struct linears linears_of(struct acc *c, const struct gs_activation_input *in,
                                  const struct gs_block *b, uint64_t e)
 {
@@ -196,13 +215,16 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
          * so each adapter reads its own fp32 copy of a 16-bit input */
         const bool cast = adapted && in->rules != NULL && in->rules->adapters_fp32 && e != 4;
         const bool dropout = adapted && in->adapters->lora_dropout_permille > 0;
-        if (linear_saves(in, m, adapted, cast)) {
+        /* a low-rank gate's second stage keeps its own narrow input (kimi_delta_bytes), not
+         * the role's shared one */
+        const bool own_input = kimi_low_rank_stage(in, b, m) && gs_activation_counts_scan(in, b);
+        if (linear_saves(in, m, adapted, cast) && !own_input) {
             l.saves[r] = true;
             l.copies[r] += count;
         }
         if (adapted) {
             l.adapted[r] = true;
-            if (!dropout && !cast)
+            if (!dropout && !cast && !own_input)
                 l.direct[r] += count;
         }
         /* what lora_A(lora_dropout(x)) keeps beyond the shared input: nn.Dropout's 1-byte mask
@@ -656,6 +678,8 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
         return true;
     case GS_SCAN_MAMBA1_SELECTIVE: /* not the kernels under autocast over fp32 weights */
         return in->recurrent_torch || !(in->autocast && in->residual_bytes == 4);
+    case GS_SCAN_KIMI_DELTA: /* fla's chunk_kda; the torch fallback is not counted */
+        return !in->recurrent_torch;
     case GS_SCAN_PROJECTIONS:
         break;
     }
@@ -1156,6 +1180,58 @@ static uint64_t gated_delta_bytes(struct acc *c, const struct gs_activation_inpu
     return add(c, bytes, mul(c, per_chunk, mul(c, chunks, batch)));
 }
 
+/* What a Kimi Delta Attention layer keeps for backward under transformers' own code
+ * (models/kimi_linear/modeling_kimi_linear.py KimiLinearDeltaAttention.forward, which hands the
+ * scan to flash-linear-attention's chunk_kda where fla is installed:
+ * use_kernel_func_from_hub_with_fallback("chunk_kda", "fla")), by autograd's rules, per token
+ * with H key heads of dk, Hv value heads of dv, K = H x dk, V = Hv x dv, C = 2K + V:
+ * - causal-conv1d over torch.cat of the q, k and v projections: CausalConv1dFn saves its input,
+ *   C at the activation dtype;
+ * - the forget gate: forget_gate_up(forget_gate_down(x)) (the checkpoint's f_a_proj and
+ *   f_b_proj) reshaped to (Hv, dk), then -A_log.exp() * F.softplus(gate.float() + dt_bias):
+ *   softplus keeps its fp32 input, Hv x dk x 4, and the product its fp32 output where A_log
+ *   trains; the product's output is chunk_kda's g; beta_proj's output .float().sigmoid(), Hv x 4
+ *   (sigmoid keeps its output, which chunk_kda saves as well);
+ * - fla ops/kda/chunk.py ChunkKDAFunction.forward (0.5.0 to 0.5.2, use_qk_l2norm_in_kernel,
+ *   the gate and beta computed outside, disable_recompute false: w, u, qg, kg, v_new and h are
+ *   dropped): save_for_backward(q, q_rstd, k, k_rstd, v, g_cumsum, g_input, beta, Aqk, Akk)
+ *   (before 0.5 g_input was saved only when the kernel computed the gate, 4 Hv dk less):
+ *   q and k l2-normalized at their dtype (l2norm_fwd: empty_like), K each, their fp32 rstd, H x 4
+ *   each, v as input_guard's contiguous copy (a view of the conv's output split three ways), V,
+ *   the gate's chunk-local cumsum (chunk_local_cumsum: fp32), Hv x dk x 4, the gate as handed
+ *   over, Hv x dk x 4, beta, and Aqk and Akk (chunk_kda_fwd_intra: Hv x 64 at k's dtype);
+ * - KimiLinearRMSNormGated (eager, sigmoid): the fp32 copy of the kernel's output, V x 4 (pow and
+ *   the product keep it), rsqrt's output, Hv x 4, the normalized copy at the input dtype where
+ *   the weight trains, V, the weighted output (at the weight's dtype: fp32 under autocast), V,
+ *   which the product with the gate keeps, and sigmoid's fp32 output, V x 4 (sigmoid keeps its
+ *   output, not the gate's fp32 copy); o_proj's input, V, where it keeps it;
+ * - the low-rank gates' second stages (f_b_proj, g_b_proj) keep their narrow input where they
+ *   keep their input.
+ * Backward's transients (chunk_kda_bwd recomputes w, u and the chunk states) are not counted. */
+static uint64_t kimi_delta_bytes(struct acc *c, const struct gs_activation_input *in,
+                                 const struct gs_block *b, const struct linears *l, uint64_t tokens)
+{
+    const struct gs_recurrent *r = &b->rec;
+    const uint64_t e = in->element_bytes, chunk = 64;
+    const bool full = in->trainable == GS_TRAIN_ALL;
+    const uint64_t hv = r->state_heads, dk = r->state_cols;
+    const uint64_t v = r->inner, conv = r->conv_channels;
+    const uint64_t key = conv > v ? (conv - v) / 2 : 0;
+    const uint64_t hk = dk ? key / dk : 0;
+    const uint64_t gate = hv * dk;
+    const uint64_t weight = in->autocast ? 4 : e; /* the gated norm's weight, as stored */
+    uint64_t per = conv * e + gate * 4 * (full ? 2 : 1) + hv * 4;
+    per += 2 * key * e + 2 * hk * 4 + v * e + 2 * gate * 4 + 2 * hv * chunk * e;
+    per += v * 4 + hv * 4 + (full ? v * e : 0) + v * weight + v * 4;
+    if (l->saves[ROLE_OUT] || l->direct[ROLE_OUT])
+        per += v * e;
+    static const char *const stages[] = {"f_b_proj", "g_b_proj"};
+    for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
+        if (named_linear_saves(in, b, stages[i]))
+            per += named_linear_in(b, stages[i]) * e;
+    return mul(c, per, tokens);
+}
+
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,
                                 const struct gs_block *b, bool input_frozen)
 {
@@ -1335,6 +1411,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (scan &&
         (b->rec.scan == GS_SCAN_GATED_DELTA_RULE || b->rec.scan == GS_SCAN_GATED_DELTA_NEXT))
         p.partitioned = gated_delta_bytes(c, in, b, &l, s, tokens);
+    else if (scan && b->rec.scan == GS_SCAN_KIMI_DELTA)
+        p.partitioned = kimi_delta_bytes(c, in, b, &l, tokens);
     else if (parallel_scan)
         p.partitioned =
             add(c, p.partitioned, parallel_mamba2_bytes(c, in, b, s, tokens, &scan_transient));

@@ -1204,7 +1204,7 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
     bool gated_delta = false, mamba2 = false, mamba1 = false, next = false, jamba = false;
-    bool config_off = false;
+    bool kda = false, config_off = false;
     for (size_t i = 0; i < m->arch.block_count; i++) {
         const struct gs_block *b = &m->arch.blocks[i];
         config_off = config_off || (b->mixer == GS_MIXER_RECURRENT && b->rec.kernels_off);
@@ -1212,6 +1212,7 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
         gated_delta = gated_delta || b->rec.scan == GS_SCAN_GATED_DELTA_RULE || next;
         mamba2 = mamba2 || b->rec.scan == GS_SCAN_MAMBA2_COMBINED;
         jamba = jamba || b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE;
+        kda = kda || b->rec.scan == GS_SCAN_KIMI_DELTA;
         mamba1 = mamba1 || b->rec.scan == GS_SCAN_MAMBA1_INNER || jamba;
     }
     const bool fp32 = in->element_bytes == 4 && !in->autocast;
@@ -1239,10 +1240,11 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
              "this model's linear-attention or state-space layers are sized by their "
              "projections: what their scan keeps for backward is not counted (Jamba's Mamba "
              "under autocast over fp32 weights, whose fp32 B and C mamba-ssm's scan refuses, "
-             "Kimi Delta Attention, code other than transformers' own). Fused kernels keep a few "
-             "tensors a token; a torch fallback keeps chunk-sized fp32 tensors and states, which "
-             "can exceed the rest of the layer");
-    if (!gs_activation_model_code(in) || !(gated_delta || mamba2 || mamba1))
+             "Kimi Delta Attention's torch fallback and Kimi K3's own code, code other than "
+             "transformers' own). Fused kernels keep a few tensors a token; a torch fallback "
+             "keeps chunk-sized fp32 tensors and states, which can exceed the rest of the "
+             "layer");
+    if (!gs_activation_model_code(in) || !(gated_delta || mamba2 || mamba1 || kda))
         return;
     /* JambaRMSNorm returns self.weight * hidden_states.to(input_dtype): an fp32 weight makes B and
      * C fp32 beside a 16-bit u, and selective_scan_fwd checks B.scalar_type() == input_type */
@@ -1258,7 +1260,12 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
     e->recurrent_kernels = in->recurrent_torch ? GS_RECURRENT_TORCH : GS_RECURRENT_FUSED;
     if (!tr->recurrent_kernels_given && !in->recurrent_torch && counted)
         warn(e, "recurrent_kernels_assumed",
-             gated_delta
+             kda ? "the Kimi Delta Attention layers are sized with flash-linear-attention and "
+                   "causal-conv1d installed (training.recurrent_kernels \"fused\"); without fla "
+                   "transformers runs its torch fallback (torch_chunk_kda), which keeps fp32 "
+                   "pairwise decays of 64 x 64 x head_dim a chunk and head for backward, many "
+                   "times the layer's activations, and which gpusizer does not count"
+             : gated_delta
                  ? "the Gated DeltaNet layers are sized with flash-linear-attention and "
                    "causal-conv1d installed (training.recurrent_kernels \"fused\"); without "
                    "them transformers runs its torch fallback, which keeps an fp32 recurrent "
@@ -1283,7 +1290,21 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
              "\"torch\"); sized as asked");
     if (!counted)
         return;
-    if (gated_delta)
+    if (kda)
+        assume(e, "recurrent_kernels",
+               "Kimi Delta Attention layers run causal-conv1d over the concatenated q, k and v "
+               "(it keeps its input), the forget gate's fp32 softplus, flash-linear-attention's "
+               "chunk_kda (it keeps normalized q and k, v, the per-channel gate and its cumsum in "
+               "fp32, beta and the 64-wide Aqk and Akk a token) and the eager sigmoid-gated "
+               "RMSNorm, as transformers' own KimiLinearForCausalLM runs them (the repository's "
+               "modeling_kimi.py, loaded with trust_remote_code, runs fla's ShortConvolution, "
+               "fused_kda_gate and FusedRMSNormGated instead, and its gate call fails on fla "
+               "0.4.1 and later)",
+               "transformers models/kimi_linear/modeling_kimi_linear.py "
+               "KimiLinearDeltaAttention.forward, KimiLinearRMSNormGated; fla "
+               "ops/kda/chunk.py ChunkKDAFunction.forward (0.5.0 to 0.5.2); "
+               "docs/training-peaks.md");
+    else if (gated_delta)
         assume(
             e, "recurrent_kernels",
             in->recurrent_torch

@@ -268,6 +268,9 @@ static void read_kimi_k25(struct model_reader *r, struct gs_arch *a)
 struct kda {
     uint64_t heads, head_dim, kernel;
     bool full_rank_gate; /* g_proj h -> heads x head_dim (K3), else g_a_proj/g_b_proj */
+    bool transformers;   /* transformers builds the layer itself (KimiLinearDeltaAttention), so
+                            training counts its scan; K3's remote modeling_kimi_linear.py is not
+                            read, and its layers are sized by their projections */
 };
 
 /* KimiDeltaAttention: q/k/v_proj h -> heads x head_dim, a depthwise
@@ -290,6 +293,7 @@ static void build_kda(struct gs_arch *a, size_t b, const struct kda *k)
                                      .state_heads = n, .state_rows = d, .state_cols = d,
                                      .in_width = 5 * p + n, .inner = p, .fp32_state = true,
                                      .delta_rule = true};
+    blk->rec.scan = k->transformers ? GS_SCAN_KIMI_DELTA : GS_SCAN_PROJECTIONS;
     linear(a, b, "q_proj", GS_SPLIT_COLUMN, A, false, h, p);
     linear(a, b, "k_proj", GS_SPLIT_COLUMN, A, false, h, p);
     linear(a, b, "v_proj", GS_SPLIT_COLUMN, A, false, h, p);
@@ -521,6 +525,7 @@ static void read_kimi_linear_text(struct model_reader *t, struct gs_arch *a, boo
     if (!t->ok)
         return;
     k.moe.bias_buffer = !remote;
+    k.kda.transformers = !remote;
     size_t kinds[2][2] = {{0, 0}, {0, 0}};
     bool made[2][2] = {{false, false}, {false, false}};
     gs_arch_set_layers(a, k.layers, 0);

@@ -1926,6 +1926,57 @@ static void test_gated_delta_net_qwen3_next(void **state)
     assert_int_equal(r.stored_bytes - projections, 1955280 - 9472);
 }
 
+/* A small Kimi Linear (h 64; layer 1 MLA, layer 2 Kimi Delta Attention of 4 heads of 8: K = V =
+ * 32, C = 96 conv channels, the low-rank gates 8 wide; dense MLPs) under transformers' own
+ * KimiLinearDeltaAttention with fla's chunk_kda (activation.c kimi_delta_bytes), one sequence of
+ * 16 bf16 tokens, LoRA on q_proj and v_proj. The projections' count keeps (5 x 32 + 4 + 96 + 32 +
+ * 32) x 2 B = 648 B a token: 10,368. What the code keeps, a token:
+ * - the layer: causal-conv1d's input 96 x 2, softplus's fp32 input 32 x 4, beta 4 x 4: 336 B;
+ * - chunk_kda: q and k normalized 2 x 32 x 2, their rstd 2 x 4 x 4, v's copy 32 x 2, the gate as
+ *   handed over and its cumsum 2 x 32 x 4, Aqk and Akk 2 x 4 x 64 x 2: 1,504 B;
+ * - KimiLinearRMSNormGated: the fp32 copy 32 x 4, rsqrt 4 x 4, the weighted output 32 x 2,
+ *   sigmoid's output 32 x 4: 336 B (o_proj, frozen and not adapted, keeps nothing).
+ * 2,176 B a token, 34,816: 24,448 above the projections'. Full training adds softplus's output
+ * 32 x 4, the norm's 16-bit copy 32 x 2, o_proj's input 32 x 2 and f_b_proj's and g_b_proj's
+ * 8-wide inputs 2 x 8 x 2: 288 B a token, 4,608. Under autocast over fp32 weights (full) the
+ * weighted output is fp32, 32 x 2 more, and the shared input's 16-bit copies are the six linears
+ * that read it, not f_b_proj and g_b_proj as well (the projections' count makes eight): (2,176 +
+ * 64 + 288 - 648) x 16 - 2 x 2 x 64 x 16 = 25,984. */
+static void test_kimi_delta_attention(void **state)
+{
+    (void)state;
+    struct layer_case c;
+    layer_case_init(&c,
+                    "{\"model_type\":\"kimi_linear\",\"hidden_size\":64,"
+                    "\"intermediate_size\":128,\"num_attention_heads\":4,"
+                    "\"kv_lora_rank\":16,\"qk_nope_head_dim\":8,\"qk_rope_head_dim\":8,"
+                    "\"v_head_dim\":8,\"num_hidden_layers\":2,\"vocab_size\":1000,"
+                    "\"linear_attn_config\":{\"num_heads\":4,\"head_dim\":8,"
+                    "\"short_conv_kernel_size\":4,\"kda_layers\":[2],\"full_attn_layers\":[1]}}",
+                    false);
+    const size_t kda = scan_block(&c.arch, GS_SCAN_KIMI_DELTA);
+    assert_true(gs_activation_counts_scan(&c.in, &c.arch.blocks[kda]));
+    struct gs_activation_result r;
+    const bool full[] = {false, true, true};
+    const bool autocast[] = {false, false, true};
+    const uint64_t above[] = {24448, 24448 + 4608, 25984};
+    for (size_t i = 0; i < 3; i++) {
+        c.in.trainable = full[i] ? GS_TRAIN_ALL : GS_TRAIN_ADAPTERS;
+        c.in.autocast = autocast[i];
+        c.in.residual_bytes = autocast[i] ? 4 : 0;
+        c.arch.blocks[kda].rec.scan = GS_SCAN_KIMI_DELTA;
+        assert_true(gs_activation_bytes(&c.in, &r));
+        const uint64_t counted = r.stored_bytes;
+        c.arch.blocks[kda].rec.scan = GS_SCAN_PROJECTIONS;
+        assert_true(gs_activation_bytes(&c.in, &r));
+        assert_int_equal(counted - r.stored_bytes, above[i]);
+    }
+    /* transformers' torch fallback (torch_chunk_kda) is not counted */
+    c.arch.blocks[kda].rec.scan = GS_SCAN_KIMI_DELTA;
+    c.in.recurrent_torch = true;
+    assert_false(gs_activation_counts_scan(&c.in, &c.arch.blocks[kda]));
+}
+
 /* Autocast over a frozen fp32 base (LoRA on a model loaded in fp32, regime amp): autocast caches
  * casts of leaves that require grad only (aten autocast_mode.cpp cached_cast), so each frozen
  * weight is cast per call and F.linear keeps the 16-bit copy for its input's gradient. The small
@@ -2625,6 +2676,7 @@ int main(void)
         cmocka_unit_test(test_moe_router_fp32),
         cmocka_unit_test(test_gated_delta_net),
         cmocka_unit_test(test_gated_delta_net_qwen3_next),
+        cmocka_unit_test(test_kimi_delta_attention),
         cmocka_unit_test(test_autocast_frozen_weight_copies),
         cmocka_unit_test(test_bnb_4bit_keeps_no_input),
         cmocka_unit_test(test_trl_chunked_nll),

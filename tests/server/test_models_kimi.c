@@ -107,6 +107,8 @@ static void test_kimi_linear(void **state)
     assert_int_equal(a.blocks[a.layer_block[26]].mixer, GS_MIXER_MLA);
     assert_int_equal(a.blocks[a.layer_block[0]].mixer, GS_MIXER_RECURRENT);
     assert_int_equal(a.blocks[a.layer_block[0]].mlp.kind, GS_MLP_DENSE);
+    /* transformers builds the KDA layer itself: training counts its scan */
+    assert_int_equal(a.blocks[a.layer_block[0]].rec.scan, GS_SCAN_KIMI_DELTA);
     assert_int_equal(a.max_position_embeddings, 1048576);
     fixture_assert_cache(&a, 1, 8064, 43417600ULL);
     fixture_assert_cache(&a, 8, 8064, 5427200ULL);
@@ -145,6 +147,8 @@ static void test_kimi_k3(void **state)
     assert_int_equal(a.blocks[a.layer_block[90]].mixer, GS_MIXER_RECURRENT);
     assert_int_equal(a.blocks[a.layer_block[0]].rec.conv_channels, 3 * 12288);
     assert_true(a.blocks[a.layer_block[0]].rec.fp32_state);
+    /* the remote modeling_kimi_linear.py is not read: sized by the projections */
+    assert_int_equal(a.blocks[a.layer_block[0]].rec.scan, GS_SCAN_PROJECTIONS);
     fixture_assert_cache(&a, 1, 27648, 449372160ULL);
     fixture_assert_cache(&a, 8, 27648, 56171520ULL);
     fixture_assert_vllm_serving(&a, 8, 8, 141000000000ULL);

@@ -216,6 +216,11 @@ enum gs_scan {
                                  selective_scan_fn as separate ops (activation.c
                                  mamba1_selective_bytes); its torch fallback is not counted, nor
                                  autocast over fp32 weights, which the scan kernel refuses */
+    GS_SCAN_KIMI_DELTA,       /* transformers' KimiLinearDeltaAttention (models/kimi_linear):
+                                 causal-conv1d over the concatenated q, k and v, the per-channel
+                                 forget gate, fla's chunk_kda, the eager sigmoid-gated RMSNorm
+                                 (activation.c kimi_delta_bytes); its torch fallback
+                                 torch_chunk_kda is not counted */
 };
 
 enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };
