@@ -754,13 +754,16 @@ static uint64_t mamba2_combined_bytes(struct acc *c, const struct gs_activation_
  * silu(gate.to(torch.float32)), pow(2).mean, * rsqrt(...), then weight * hidden_states.to(
  * input_dtype). Kept: the gate's fp32 copy, which silu keeps (in fp32 the view itself, part of
  * in_proj's output), silu's output and the product's other factor (`y32`, the caller's), the
- * product, which pow and the normalizing product keep, I x 4 each, rsqrt's output a group, and
- * the normalized tensor at input_dtype where the weight trains. */
+ * product, which pow and the normalizing product keep, I x 4 each, rsqrt's output a group
+ * (Zamba2RMSNormGated's and FalconH1RMSNormGated's variance is over each group) or a token
+ * (MambaRMSNormGated's and BambaRMSNormGated's: pow(2).mean(-1) over the whole width,
+ * gs_recurrent.norm_whole), and the normalized tensor at input_dtype where the weight trains. */
 static uint64_t gated_norm_bytes(const struct gs_activation_input *in, const struct gs_block *b,
                                  uint64_t norm_dtype, bool gate_fp32)
 {
     const uint64_t I = b->rec.inner;
-    uint64_t per = (gate_fp32 ? 2 : 3) * I * 4 + gated_norm_groups(b) * 4;
+    const uint64_t groups = gated_norm_groups(b);
+    uint64_t per = (gate_fp32 ? 2 : 3) * I * 4 + (b->rec.norm_whole && groups ? 1 : groups) * 4;
     if (in->trainable == GS_TRAIN_ALL)
         per += I * norm_dtype;
     return per;

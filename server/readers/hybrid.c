@@ -288,6 +288,8 @@ static void read_mamba2(struct model_reader *r, struct gs_arch *a)
     /* Mamba2Mixer.cuda_kernels_forward: in training without a cache,
      * mamba_split_conv1d_scan_combined */
     a->blocks[b].rec.scan = GS_SCAN_MAMBA2_COMBINED;
+    /* torch_forward's MambaRMSNormGated: variance over the whole inner width */
+    a->blocks[b].rec.norm_whole = true;
     norm(a, b, "norm");
     gs_arch_set_layers(a, L, b);
     hybrid_embeddings(a, "embeddings");
@@ -715,6 +717,9 @@ static void read_granitemoehybrid(struct model_reader *r, struct gs_arch *a)
                 /* GraniteMoeHybridMambaLayer.cuda_kernels_forward: in training without a cache,
                  * mamba_split_conv1d_scan_combined */
                 blk->rec.scan = GS_SCAN_MAMBA2_COMBINED;
+                /* torch_forward's GraniteMoeHybridRMSNormGated (BambaRMSNormGated): variance over
+                 * the whole inner width */
+                blk->rec.norm_whole = true;
             }
             if (experts > 0) {
                 const unsigned f = GS_MOD_QUANT | GS_MOD_EXPERT;

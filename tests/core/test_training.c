@@ -1810,6 +1810,47 @@ static void test_trl_chunked_nll(void **state)
     assert_int_equal(gs_loss_eighths_per_logit(&c.rules, 1, 1), 0);
 }
 
+/* The torch fallback's gated RMSNorm keeps one fp32 rstd per variance it takes: Mamba2's
+ * MambaRMSNormGated and Granite 4's BambaRMSNormGated take it over the whole inner width
+ * (pow(2).mean(-1) of (batch, seq, inner)), one a token; Nemotron-H's Zamba2RMSNormGated over each
+ * of the n_groups B/C groups. A small Mamba2 (h 64, inner 128 in 4 heads of 32, 2 groups, state 8)
+ * under full training, naive SSD, 16 tokens: 4 B a token and layer less than a per-group count,
+ * 128 over its two layers. */
+static void test_gated_norm_rstd(void **state)
+{
+    (void)state;
+    struct layer_case c;
+    layer_case_init(&c,
+                    "{\"model_type\":\"mamba2\",\"hidden_size\":64,\"num_hidden_layers\":2,"
+                    "\"num_heads\":4,\"head_dim\":32,\"n_groups\":2,\"state_size\":8,"
+                    "\"vocab_size\":1000}",
+                    true);
+    const size_t m = scan_block(&c.arch, GS_SCAN_MAMBA2_COMBINED);
+    assert_true(c.arch.blocks[m].rec.norm_whole);
+    c.in.recurrent_torch = true;
+    struct gs_activation_result r;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    const uint64_t whole = r.stored_bytes;
+    c.arch.blocks[m].rec.norm_whole = false;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.stored_bytes - whole, 2 * 64);
+    /* Granite 4's hybrid, BambaRMSNormGated; Nemotron-H's per group */
+    struct layer_case g;
+    layer_case_init(&g,
+                    "{\"model_type\":\"granitemoehybrid\",\"hidden_size\":64,"
+                    "\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+                    "\"num_key_value_heads\":2,\"intermediate_size\":128,"
+                    "\"shared_intermediate_size\":128,\"num_local_experts\":0,"
+                    "\"mamba_n_heads\":4,\"mamba_d_head\":16,\"mamba_n_groups\":2,"
+                    "\"mamba_d_state\":8,\"mamba_d_conv\":4,"
+                    "\"layer_types\":[\"attention\",\"mamba\"],\"vocab_size\":1000}",
+                    true);
+    assert_true(g.arch.blocks[scan_block(&g.arch, GS_SCAN_MAMBA2_COMBINED)].rec.norm_whole);
+    struct layer_case n;
+    layer_case_init(&n, SMALL_NEMOTRON_H, true);
+    assert_false(n.arch.blocks[scan_block(&n.arch, GS_SCAN_MAMBA2_COMBINED)].rec.norm_whole);
+}
+
 /* A small Qwen3.5 (h 64; Gated DeltaNet of 2 key heads of 16 and 4 value heads of 8: K = 32,
  * V = 32, C = 2K + V = 96 conv channels, in_proj outputs C + V + 2 x 4 = 136; conv kernel 4)
  * whose second layer is the Gated DeltaNet (the first layer's input needs no gradient under
@@ -2684,6 +2725,7 @@ int main(void)
         cmocka_unit_test(test_mamba2_combined),
         cmocka_unit_test(test_mamba2_chunked),
         cmocka_unit_test(test_mamba2_naive),
+        cmocka_unit_test(test_gated_norm_rstd),
         cmocka_unit_test(test_falcon_h1_parallel),
         cmocka_unit_test(test_mamba1_inner),
         cmocka_unit_test(test_mamba1_sequential),

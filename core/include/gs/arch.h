@@ -184,6 +184,10 @@ struct gs_recurrent {
     uint8_t scan;                        /* enum gs_scan: whose code the training count follows */
     bool padded_unfused;                 /* a padded batch leaves the fused training path
                                             (Nemotron-H's input_not_masked) */
+    bool norm_whole;                     /* the torch path's gated RMSNorm normalizes the whole
+                                            inner width (MambaRMSNormGated, BambaRMSNormGated:
+                                            one rstd a token), not each B/C group
+                                            (Zamba2RMSNormGated, FalconH1RMSNormGated) */
     bool kernels_off;                    /* the config turns the fused kernels off (Jamba's
                                             use_mamba_kernels false): transformers runs its torch
                                             fallback unless the request asks for the kernels */
