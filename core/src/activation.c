@@ -678,8 +678,8 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
         return true;
     case GS_SCAN_MAMBA1_SELECTIVE: /* not the kernels under autocast over fp32 weights */
         return in->recurrent_torch || !(in->autocast && in->residual_bytes == 4);
-    case GS_SCAN_KIMI_DELTA: /* fla's chunk_kda; the torch fallback is not counted */
-        return !in->recurrent_torch;
+    case GS_SCAN_KIMI_DELTA: /* fla's chunk_kda or the torch fallback torch_chunk_kda */
+        return true;
     case GS_SCAN_PROJECTIONS:
         break;
     }
@@ -1210,21 +1210,40 @@ static uint64_t gated_delta_bytes(struct acc *c, const struct gs_activation_inpu
  *   output, not the gate's fp32 copy); o_proj's input, V, where it keeps it;
  * - the low-rank gates' second stages (f_b_proj, g_b_proj) keep their narrow input where they
  *   keep their input.
- * Backward's transients (chunk_kda_bwd recomputes w, u and the chunk states) are not counted. */
+ * Without fla and causal-conv1d (in->recurrent_torch) the same file's torch functions run:
+ * causal_conv1d_fn's F.conv1d keeps its input and silu the padded output (s + kernel - 1
+ * positions, the [:, :, :seq_len] slice a view of it), and torch_chunk_kda (Kimi's heads: H = Hv)
+ * keeps, where fla's saved set was:
+ * - per token, q and k in fp32 (transpose(1, 2).contiguous().to(torch.float32)), which l2norm's
+ *   products keep, K x 4 each, with rsqrt's output, H x 4 each (the division by sqrt(dk) and
+ *   F.pad keep nothing; the caller's gate is not kept);
+ * - per token of the sequence padded to whole 64-token chunks and per head, in fp32: the padded q,
+ *   k, v and beta, k_beta and v_beta (the products with beta keep their factors; the chunk matmuls
+ *   keep k_beta and v_beta), the cumulative decay's exp, k_beta * cum_decay and k_cumdecay (the
+ *   matmuls read them), and from the chunk loop each chunk's v_new, q_i * cum_decay, key_decay's
+ *   exp and k_i * key_decay: 9 dk and 3 dv wide and beta; the UT system after torch.eye's add and
+ *   qk_attn, whose chunk views the loop's matmuls keep, 64 each; and the grouped intra-chunk step's
+ *   pairwise decays (exp keeps its output) and decayed keys (both matmuls keep them), (chunk x
+ *   chunk x dk) a chunk and head each, 64 x dk a padded token, the largest part;
+ * - per chunk and head, the UT transform's 63-step loop of cloned rows and blocks, which its
+ *   products keep (sum of i + i^2 for i < 64: 87,360 floats), the recurrent state each chunk's
+ *   products read (the zeros of the first included), dk x dv x 4, and the state's decay, dk x 4.
+ * Backward's transients (chunk_kda_bwd recomputes w, u and the chunk states; the torch path's
+ * gradients of a group's pairwise decays, bounded by its 2^26-element groups) are not counted. */
 static uint64_t kimi_delta_bytes(struct acc *c, const struct gs_activation_input *in,
-                                 const struct gs_block *b, const struct linears *l, uint64_t tokens)
+                                 const struct gs_block *b, const struct linears *l, uint64_t s,
+                                 uint64_t tokens)
 {
     const struct gs_recurrent *r = &b->rec;
     const uint64_t e = in->element_bytes, chunk = 64;
     const bool full = in->trainable == GS_TRAIN_ALL;
-    const uint64_t hv = r->state_heads, dk = r->state_cols;
+    const uint64_t hv = r->state_heads, dk = r->state_cols, dv = r->state_rows;
     const uint64_t v = r->inner, conv = r->conv_channels;
     const uint64_t key = conv > v ? (conv - v) / 2 : 0;
     const uint64_t hk = dk ? key / dk : 0;
     const uint64_t gate = hv * dk;
     const uint64_t weight = in->autocast ? 4 : e; /* the gated norm's weight, as stored */
     uint64_t per = conv * e + gate * 4 * (full ? 2 : 1) + hv * 4;
-    per += 2 * key * e + 2 * hk * 4 + v * e + 2 * gate * 4 + 2 * hv * chunk * e;
     per += v * 4 + hv * 4 + (full ? v * e : 0) + v * weight + v * 4;
     if (l->saves[ROLE_OUT] || l->direct[ROLE_OUT])
         per += v * e;
@@ -1232,7 +1251,22 @@ static uint64_t kimi_delta_bytes(struct acc *c, const struct gs_activation_input
     for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
         if (named_linear_saves(in, b, stages[i]))
             per += named_linear_in(b, stages[i]) * e;
-    return mul(c, per, tokens);
+    if (!in->recurrent_torch) {
+        per += 2 * key * e + 2 * hk * 4 + v * e + 2 * gate * 4 + 2 * hv * chunk * e;
+        return mul(c, per, tokens);
+    }
+    per += 2 * key * 4 + 2 * hk * 4;
+    const uint64_t batch = s ? tokens / s : 0;
+    const uint64_t chunks = div_ceil(s, chunk);
+    const uint64_t padded = mul(c, mul(c, chunks, chunk), batch);
+    const uint64_t per_padded = hv * 4 * (9 * dk + 3 * dv + 2 * chunk + 2 * chunk * dk + 1);
+    const uint64_t clones = (chunk - 1) * chunk / 2 + (chunk - 1) * chunk * (2 * chunk - 1) / 6;
+    const uint64_t per_chunk = hv * 4 * (clones + dk * dv + dk);
+    uint64_t bytes = mul(c, per, tokens);
+    bytes = add(c, bytes,
+                mul(c, conv * e, mul(c, s + (r->conv_kernel ? r->conv_kernel - 1 : 0), batch)));
+    bytes = add(c, bytes, mul(c, per_padded, padded));
+    return add(c, bytes, mul(c, per_chunk, mul(c, chunks, batch)));
 }
 
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,
@@ -1415,7 +1449,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         (b->rec.scan == GS_SCAN_GATED_DELTA_RULE || b->rec.scan == GS_SCAN_GATED_DELTA_NEXT))
         p.partitioned = gated_delta_bytes(c, in, b, &l, s, tokens);
     else if (scan && b->rec.scan == GS_SCAN_KIMI_DELTA)
-        p.partitioned = kimi_delta_bytes(c, in, b, &l, tokens);
+        p.partitioned = kimi_delta_bytes(c, in, b, &l, s, tokens);
     else if (parallel_scan)
         p.partitioned =
             add(c, p.partitioned, parallel_mamba2_bytes(c, in, b, s, tokens, &scan_transient));

@@ -243,7 +243,8 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
                    "train the recurrent layers through their fused kernels (training."
                    "recurrent_kernels \"fused\": mamba-ssm and causal-conv1d for Mamba, loaded "
                    "with use_mamba_kernels=True where the config turns them off; "
-                   "flash-linear-attention for Gated DeltaNet): a few tensors a token rather than "
+                   "flash-linear-attention for Gated DeltaNet and Kimi Delta Attention): a few "
+                   "tensors a token rather than "
                    "the torch fallback's fp32 states",
                    0, &w, &l, false);
         w = *w0;

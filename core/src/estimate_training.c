@@ -1240,8 +1240,8 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
              "this model's linear-attention or state-space layers are sized by their "
              "projections: what their scan keeps for backward is not counted (Jamba's Mamba "
              "under autocast over fp32 weights, whose fp32 B and C mamba-ssm's scan refuses, "
-             "Kimi Delta Attention's torch fallback and Kimi K3's own code, code other than "
-             "transformers' own). Fused kernels keep a few tensors a token; a torch fallback "
+             "Kimi K3's own code, code other than transformers' own). Fused kernels keep a few "
+             "tensors a token; a torch fallback "
              "keeps chunk-sized fp32 tensors and states, which can exceed the rest of the "
              "layer");
     if (!gs_activation_model_code(in) || !(gated_delta || mamba2 || mamba1 || kda))
@@ -1263,8 +1263,9 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
              kda ? "the Kimi Delta Attention layers are sized with flash-linear-attention and "
                    "causal-conv1d installed (training.recurrent_kernels \"fused\"); without fla "
                    "transformers runs its torch fallback (torch_chunk_kda), which keeps fp32 "
-                   "pairwise decays of 64 x 64 x head_dim a chunk and head for backward, many "
-                   "times the layer's activations, and which gpusizer does not count"
+                   "pairwise decays and decayed keys of 64 x 64 x head_dim a chunk and head for "
+                   "backward, many times the layer's activations: ask with recurrent_kernels "
+                   "\"torch\""
              : gated_delta
                  ? "the Gated DeltaNet layers are sized with flash-linear-attention and "
                    "causal-conv1d installed (training.recurrent_kernels \"fused\"); without "
@@ -1290,7 +1291,16 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
              "\"torch\"); sized as asked");
     if (!counted)
         return;
-    if (kda)
+    if (kda && in->recurrent_torch)
+        assume(e, "recurrent_kernels",
+               "Kimi Delta Attention layers run transformers' torch functions: F.conv1d (its "
+               "padded output kept), q and k l2-normalized in fp32, then per 64-token chunk the "
+               "fp32 pairwise decays and decayed keys (64 x 64 x head_dim a chunk and head), the "
+               "UT system, whose 63-step loop keeps every step's cloned row and block, "
+               "intra-chunk attention, decays and the recurrent state, all kept for backward",
+               "transformers models/kimi_linear/modeling_kimi_linear.py torch_chunk_kda, "
+               "causal_conv1d_fn; docs/training-peaks.md");
+    else if (kda)
         assume(e, "recurrent_kernels",
                "Kimi Delta Attention layers run causal-conv1d over the concatenated q, k and v "
                "(it keeps its input), the forget gate's fp32 softplus, flash-linear-attention's "

@@ -1982,7 +1982,13 @@ static void test_gated_delta_net_qwen3_next(void **state)
  * 8-wide inputs 2 x 8 x 2: 288 B a token, 4,608. Under autocast over fp32 weights (full) the
  * weighted output is fp32, 32 x 2 more, and the shared input's 16-bit copies are the six linears
  * that read it, not f_b_proj and g_b_proj as well (the projections' count makes eight): (2,176 +
- * 64 + 288 - 648) x 16 - 2 x 2 x 64 x 16 = 25,984. */
+ * 64 + 288 - 648) x 16 - 2 x 2 x 64 x 16 = 25,984.
+ * Without fla and causal-conv1d (torch_chunk_kda, causal_conv1d_fn's F.conv1d), LoRA, a token: the
+ * layer's 336 and the norm's 336; q and k in fp32 with their rsqrt, 2 x 32 x 4 + 2 x 4 x 4 = 288:
+ * 960 B, 15,360; the conv's output with its 3 padded positions, 96 x 2 x 19 = 3,648. A padded
+ * token, 4 heads in fp32: (9 x 8 + 3 x 8 + 2 x 64 + 2 x 64 x 8 + 1) x 4 = 4,996 B a head, 64
+ * tokens, 1,278,976. The chunk: the UT loop's clones 87,360 floats, the state 8 x 8 and its decay
+ * 8 a head, 1,398,912. 2,696,896 in all, against fla's 34,816. */
 static void test_kimi_delta_attention(void **state)
 {
     (void)state;
@@ -2012,10 +2018,16 @@ static void test_kimi_delta_attention(void **state)
         assert_true(gs_activation_bytes(&c.in, &r));
         assert_int_equal(counted - r.stored_bytes, above[i]);
     }
-    /* transformers' torch fallback (torch_chunk_kda) is not counted */
     c.arch.blocks[kda].rec.scan = GS_SCAN_KIMI_DELTA;
+    c.in.trainable = GS_TRAIN_ADAPTERS;
+    c.in.autocast = false;
+    c.in.residual_bytes = 0;
+    assert_true(gs_activation_bytes(&c.in, &r));
+    const uint64_t fused = r.stored_bytes;
     c.in.recurrent_torch = true;
-    assert_false(gs_activation_counts_scan(&c.in, &c.arch.blocks[kda]));
+    assert_true(gs_activation_counts_scan(&c.in, &c.arch.blocks[kda]));
+    assert_true(gs_activation_bytes(&c.in, &r));
+    assert_int_equal(r.stored_bytes - fused, 2696896 - 34816);
 }
 
 /* Autocast over a frozen fp32 base (LoRA on a model loaded in fp32, regime amp): autocast caches

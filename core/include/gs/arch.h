@@ -223,8 +223,8 @@ enum gs_scan {
     GS_SCAN_KIMI_DELTA,       /* transformers' KimiLinearDeltaAttention (models/kimi_linear):
                                  causal-conv1d over the concatenated q, k and v, the per-channel
                                  forget gate, fla's chunk_kda, the eager sigmoid-gated RMSNorm
-                                 (activation.c kimi_delta_bytes); its torch fallback
-                                 torch_chunk_kda is not counted */
+                                 (activation.c kimi_delta_bytes), or without them its torch
+                                 functions (causal_conv1d_fn's F.conv1d, torch_chunk_kda) */
 };
 
 enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };
