@@ -70,6 +70,15 @@ Cases:
                      chunk matrices, the UT loop's clones and 32 (4, 8, 128, 128) fp32 states, beside
                      F.conv1d's (4, 3072, 2051) output (the environment says which ran; a release
                      without kimi_linear records the error).
+  eager-backward     the last layer's attention backward under eager attention, isolated by tensor hooks
+                     (its output's gradient arriving, its input's made): a two-layer Llama shape (32
+                     heads of 64, vocabulary 32,000, so the loss's moment stays small) in pure bf16, full
+                     training, one sequence of 8,192 tokens, eager and SDPA. gpusizer has no term for
+                     this moment yet (docs/training-peaks.md, "Not modelled yet"); by the code read
+                     (matmul's grad_P at bf16, the cast's fp32 gradient, softmax's backward output at
+                     bf16, the probabilities' bf16 copy freed by the matmul's node) it holds about
+                     4 B a score beyond the saved activations: 8.6 GB here, where SDPA holds the
+                     gradients of Q, K and V.
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
@@ -103,6 +112,7 @@ CASES = {
     "offload-fsdp1": dict(config="llama2-7b", offload=True, steps=3),
     "nooffload-fsdp1": dict(config="llama2-7b", offload=False, steps=3),
     "saved-tensors": dict(saved=True),
+    "eager-backward": dict(eager_backward=True),
 }
 
 QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
@@ -242,6 +252,63 @@ def run_saved():
         del model, loss, ids
         torch.cuda.empty_cache()
     return {"saved": results}
+
+
+EAGER_BACKWARD_SHAPE = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 2048,
+                        "intermediate_size": 8192, "num_hidden_layers": 2, "num_attention_heads": 32,
+                        "num_key_value_heads": 8, "head_dim": 64, "vocab_size": 32000,
+                        "tie_word_embeddings": False, "max_position_embeddings": 8192,
+                        "rope_theta": 500000.0, "hidden_act": "silu"}
+
+
+def run_eager_backward():
+    """Memory moments of one full bf16 step, the last layer's attention backward apart."""
+    import torch
+    results = {}
+    for attn in ("eager", "sdpa"):
+        model = build(EAGER_BACKWARD_SHAPE, torch.bfloat16, attn)
+        model.train()
+        attention = model.model.layers[-1].self_attn
+        marks = {}
+
+        def mark(name):
+            def hook(grad):
+                torch.cuda.synchronize()
+                marks[name] = {"peak_since_last_mark": torch.cuda.max_memory_allocated(),
+                               "allocated": torch.cuda.memory_allocated()}
+                torch.cuda.reset_peak_memory_stats()
+            return hook
+
+        def forward_hook(module, args, kwargs, output):
+            if torch.is_grad_enabled():
+                output[0].register_hook(mark("attention_backward_starts"))
+                kwargs["hidden_states"].register_hook(mark("attention_backward_ends"))
+
+        handle = attention.register_forward_hook(forward_hook, with_kwargs=True)
+        ids = torch.randint(0, EAGER_BACKWARD_SHAPE["vocab_size"], (1, 8192), device="cuda")
+        steps = []
+        for _ in range(2):  # the first allocates cuBLAS's workspace and the gradients
+            torch.cuda.reset_peak_memory_stats()
+            loss = model(input_ids=ids, labels=ids).loss
+            torch.cuda.synchronize()
+            after_forward = torch.cuda.memory_allocated()
+            peak_forward = torch.cuda.max_memory_allocated()
+            torch.cuda.reset_peak_memory_stats()
+            loss.backward()
+            torch.cuda.synchronize()
+            steps.append({"after_forward": after_forward, "peak_forward": peak_forward,
+                          "marks": dict(marks), "peak_after_last_mark": torch.cuda.max_memory_allocated(),
+                          "after_backward": torch.cuda.memory_allocated()})
+            del loss
+        handle.remove()
+        results[attn] = {"steps": steps, "request": {
+            "model": {"config": EAGER_BACKWARD_SHAPE}, "mode": "training", "precision": {"weights": "bf16"},
+            "training": {"batch_size": 1, "sequence_length": 8192, "regime": "bf16_pure", "optimizer": "adamw",
+                         "attn_implementation": attn, "method": "full", "framework": "transformers",
+                         "framework_version": "5.17"}}}
+        del model, ids
+        torch.cuda.empty_cache()
+    return {"eager_backward": results}
 
 
 def swift_lengths(steps, max_length, seed=0):
@@ -394,6 +461,7 @@ def child(name):
     try:
         record["environment"] = environment()
         record.update(run_saved() if case.get("saved") else
+                      run_eager_backward() if case.get("eager_backward") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs
