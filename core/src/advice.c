@@ -167,8 +167,7 @@ static bool fused_kernels_help(const struct gs_model_spec *m, const struct gs_wo
     if (gs_estimate_compute(m, &fused, &e, NULL) != GS_OK)
         return false;
     for (size_t i = 0; i < e.warning_count; i++)
-        if (strcmp(e.warnings[i].code, "recurrent_kernels_fp32") == 0 ||
-            strcmp(e.warnings[i].code, "recurrent_kernels_dtype") == 0 ||
+        if (strcmp(e.warnings[i].code, "recurrent_kernels_dtype") == 0 ||
             strcmp(e.warnings[i].code, "recurrent_scan_not_counted") == 0)
             return false;
     return e.per_gpu.peak_allocated_bytes < torch_peak;

@@ -1193,13 +1193,13 @@ static void trl_notes(struct gs_estimate *e, const struct gs_training *tr)
 
 /* Which kernels the recurrent layers run (in->recurrent_torch) and what the estimate says of them.
  * Where the request names none: the fused ones (flash-linear-attention and causal-conv1d for Gated
- * DeltaNet, mamba-ssm and causal-conv1d for Mamba2 and Mamba), as the model cards ask, except for a
- * Gated DeltaNet with fp32 activations, which fla's chunk_gated_delta_rule refuses (chunk.py:
- * "ChunkGatedDeltaRuleFunction does not support float32"), so transformers' torch fallback is what
- * runs, and for a config that turns the kernels off (Jamba's use_mamba_kernels). Layers whose scan
- * the count does not follow (Kimi Delta Attention, frameworks' own model code, Jamba's Mamba
- * kernels under autocast over fp32 weights) are sized by their projections, and the estimate says
- * so. */
+ * DeltaNet and Kimi Delta Attention, mamba-ssm and causal-conv1d for Mamba2 and Mamba), as the
+ * model cards ask, fp32 activations included (fla's chunk_gated_delta_rule refused fp32 until 0.4:
+ * fla commit 38cc6191, October 2025, removed its "does not support float32" assertion, and the
+ * saved set counted is fla 0.5's), except for a config that turns the kernels off (Jamba's
+ * use_mamba_kernels). Layers whose scan the count does not follow (Kimi K3's own code, frameworks'
+ * own model code, Jamba's Mamba kernels under autocast over fp32 weights) are sized by their
+ * projections, and the estimate says so. */
 static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                             const struct gs_training *tr, struct gs_activation_input *in)
 {
@@ -1215,9 +1215,8 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
         kda = kda || b->rec.scan == GS_SCAN_KIMI_DELTA;
         mamba1 = mamba1 || b->rec.scan == GS_SCAN_MAMBA1_INNER || jamba;
     }
-    const bool fp32 = in->element_bytes == 4 && !in->autocast;
-    in->recurrent_torch = tr->recurrent_kernels_given ? tr->recurrent_kernels == GS_RECURRENT_TORCH
-                                                      : (fp32 && gated_delta) || config_off;
+    in->recurrent_torch =
+        tr->recurrent_kernels_given ? tr->recurrent_kernels == GS_RECURRENT_TORCH : config_off;
     if (config_off && !tr->recurrent_kernels_given && gs_activation_model_code(in))
         warn(e, "recurrent_kernels_config",
              "the model's config turns the Mamba kernels off (use_mamba_kernels false), so "
@@ -1284,11 +1283,6 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                    "sequential scan in torch (Jamba's with use_mamba_kernels false), which keeps "
                    "fp32 (batch, inner, state) tensors for every token, many times the layer's "
                    "activations: ask with recurrent_kernels \"torch\"");
-    if (gated_delta && tr->recurrent_kernels_given && !in->recurrent_torch && fp32)
-        warn(e, "recurrent_kernels_fp32",
-             "flash-linear-attention's chunk_gated_delta_rule refuses fp32 inputs, so with fp32 "
-             "activations transformers' torch fallback is what can run (recurrent_kernels "
-             "\"torch\"); sized as asked");
     if (!counted)
         return;
     if (kda && in->recurrent_torch)
