@@ -1819,6 +1819,10 @@ static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
                       ? "fp32 on each rank's vocabulary shard (DTensor loss_parallel): its "
                         "backward holds log_softmax's output, the zeroed gradient, exp of the "
                         "output and their sum at once (16 bytes per logit)"
+                  : r->compile && r->loss_compiled
+                      ? "fp32 compiled with the model (torch.compile over the loss): the fused "
+                        "kernel keeps its 16-bit input and each row's log-sum-exp, and its "
+                        "backward writes the input's 16-bit gradient (4 bytes per logit)"
                   : r->logits_fp32_held
                       ? "fp32: log_softmax output, its gradient and the input gradient in fp32 "
                         "plus the fp32 logits the model returned, which the caller holds (16 "
@@ -1850,7 +1854,8 @@ static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
                  "the packed hidden states and their gradient"
                : "fused linear-cross-entropy: the logits are never materialised whole",
            "framework.c gs_loss_eighths_per_logit; transformers loss_utils.py, torchtune "
-           "CEWithChunkedOutputLoss, LitGPT chunked_cross_entropy, Liger "
+           "CEWithChunkedOutputLoss, torchtitan build_cross_entropy_loss, LitGPT "
+           "chunked_cross_entropy, Liger "
            "LigerFusedLinearCrossEntropyLoss, torch/distributed/tensor/parallel/loss.py, trl "
            "sft_trainer.py _chunked_cross_entropy_loss");
 }

@@ -259,19 +259,42 @@ static const struct row rows[] = {
                 ".contiguous() copies nothing; torchao linear_nf4 keeps only the NF4 "
                 "weight; zero_grad(set_to_none=True); recipe configs AdamW fused=True; FSDP2 "
                 "fully_shard"}},
+    /* torchtitan before its first release (the commits of December 2024 to March 2025, among
+     * them 9dec370 of its December 2024 benchmarks): the loss runs eager whatever `compile`
+     * says (train.py: "TODO: compiling loss function causes CUDA errors, turning off for now",
+     * commit e8977b0, PR #755). Name it framework_version "0.0". */
     {GS_FW_TORCHTITAN, 0,
-     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan", .loss = GS_LOSS_FP32,
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan before 0.1 (the loss not compiled)",
+      .loss = GS_LOSS_FP32,
       .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
       .op_selective = true, .foreach_step = true, .expandable_segments = true,
       .loss_parallel = true, .fsdp_version = 2,
       .source = "torchtitan train.py cross_entropy(pred.flatten(0, 1).float(), ...) then del "
                 "pred, under loss_parallel() when tensor-parallel (parallel_dims "
-                "loss_parallel_enabled); torch.nn.RMSNorm (composite rms_norm upcasts to "
+                "loss_parallel_enabled); the loss's torch.compile commented out (commit "
+                "e8977b0); torch.nn.RMSNorm (composite rms_norm upcasts to "
                 "float); repeat_kv; apply_rotary_emb on (bs, seqlen, heads, dim) before "
                 "xq.transpose(1, 2), so output.transpose(1, 2).contiguous() copies nothing; "
                 "parallelize_llama.py "
                 "selective_ac_option 'op' (_save_list: every other mm, SDPA); "
                 "build_optimizers foreach=True; run_train.sh "
+                "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; FSDP2"}},
+    /* 0.1 on (from commit bbb1b61, April 2025, PR #1033): build_cross_entropy_loss wraps the
+     * loss in torch.compile when the model is compiled (0.2: "loss" in compile.components, a
+     * default); the rest as before (the FSDP layout, the per-op policy and the loss parallel
+     * context are the same code at v0.1.0 and v0.2.2). */
+    {GS_FW_TORCHTITAN, 1,
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.1-0.2", .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
+      .op_selective = true, .loss_compiled = true, .foreach_step = true,
+      .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
+      .source = "torchtitan components/loss.py cross_entropy_loss (pred.flatten(0, 1).float()), "
+                "build_cross_entropy_loss: torch.compile(loss_fn) when compile is on (PR "
+                "#1033); train.py del pred before backward, loss_parallel() when "
+                "tensor-parallel; torch.nn.RMSNorm (composite rms_norm upcasts to float); "
+                "repeat_kv; apply_rotary_emb before xq.transpose(1, 2); "
+                "models/llama3/infra/parallelize.py selective_ac_option 'op' (_save_list: "
+                "every other mm, SDPA); build_optimizers foreach=True; run_train.sh "
                 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; FSDP2"}},
     /* The logits: model(input_ids, lm_head_chunk_size=128) returns x.split(128, dim=1)'s
      * chunks, which Fabric's module wrapper converts to fp32 (_FabricModule.forward:
@@ -334,7 +357,9 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_im
 {
     const enum gs_framework fw = knobs->framework < GS_FW_COUNT ? knobs->framework
                                                                  : GS_FW_TRANSFORMERS;
-    const uint32_t version = knobs->framework_version ? knobs->framework_version : UINT32_MAX;
+    const uint32_t version = knobs->framework_version || knobs->framework_version_given
+                                 ? knobs->framework_version
+                                 : UINT32_MAX;
     const struct row *pick = NULL;
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
         if (rows[i].framework == fw && rows[i].from <= version)
@@ -434,6 +459,16 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_im
  * - chunked_nll (TRL's SFTTrainer): one checkpointed chunk of 256 tokens at a
  *   time, whatever the sequence: a working set, not bytes a logit (activation.c
  *   trl_chunked_nll_bytes).
+ * - fp32 compiled with the model (torchtitan >= 0.1 under compile:
+ *   torch.compile(cross_entropy_loss)): Inductor fuses the upcast, log_softmax and
+ *   nll_loss into row reductions, and AOT autograd's partitioner saves what backward
+ *   reads at least cost (torch/_functorch/partitioners.py
+ *   min_cut_rematerialization_partition: pointwise ops recomputed, a reduction's
+ *   small output saved): the 16-bit input (2) and the rows' max and log-sum-exp; the
+ *   backward recomputes the softmax in one kernel and writes the input's gradient at
+ *   the input's dtype (2): 4, as the compiled chunked loss below with one chunk. Under
+ *   loss parallel it is sized as eager (below): what Dynamo makes of DTensor's
+ *   loss_parallel handlers was not read.
  * - loss parallel (torchtitan under tensor parallelism: the logits stay
  *   sharded over the vocabulary and F.cross_entropy runs DTensor's handlers,
  *   torch/distributed/tensor/parallel/loss.py): the forward's _log_softmax
@@ -455,6 +490,8 @@ uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *r, uint64_t 
     case GS_LOSS_FP32_RETAINED:
         return (16 + sharded) * u;
     case GS_LOSS_FP32: {
+        if (r->compile && r->loss_compiled && !sharded)
+            return (2 + 2 + (r->logits_fp32_held ? 4 : 0)) * u;
         const uint64_t backward =
             12 + sharded + (r->logits_fp32_held ? 4 : r->keeps_16bit_logits ? 2 : 0);
         const uint64_t forward = r->loss_shift_copy ? (r->returns_fp32_logits ? 4 : 2 + 4) + 4 + 4

@@ -206,18 +206,28 @@ static bool decode_framework(const json_t *section, struct gs_training_knobs *k,
         k->framework = (enum gs_framework)i;
         k->framework_given = true;
     }
+    /* releases are modelled for transformers (4.x, 5.x) and torchtitan (0.x: "0.0" for its
+     * commits before the first release) */
     const json_t *version = json_object_get(section, "framework_version");
     if (version != NULL) {
+        const bool titan = k->framework_given && k->framework == GS_FW_TORCHTITAN;
+        const bool zero_major = k->framework_given && k->framework != GS_FW_TRANSFORMERS;
         if (!json_is_string(version) ||
-            !gs_framework_version_parse(json_string_value(version), &k->framework_version)) {
+            !gs_release_parse(json_string_value(version), zero_major, &k->framework_version)) {
             gs_error_add(err, GS_ERR_INVALID, "/training/framework_version",
-                         "must be a release such as \"4.45\" or \"4.46.3\"");
+                         titan ? "must be a torchtitan release such as \"0.1\" or \"0.2.2\" "
+                                 "(\"0.0\": a commit before 0.1.0)"
+                               : "must be a release such as \"4.45\" or \"4.46.3\"");
             ok = false;
-        } else if (!k->framework_given || k->framework != GS_FW_TRANSFORMERS) {
+        } else if (!k->framework_given ||
+                   (k->framework != GS_FW_TRANSFORMERS && k->framework != GS_FW_TORCHTITAN)) {
             gs_error_add(err, GS_ERR_INVALID, "/training/framework_version",
                          "releases are modelled for framework \"transformers\" (where the loss "
-                         "and zero_grad rules changed); name it");
+                         "and zero_grad rules changed) and \"torchtitan\" (where the loss "
+                         "became compiled); name it");
             ok = false;
+        } else {
+            k->framework_version_given = true;
         }
     }
     const char *loss_names[GS_LOSS_COUNT - GS_LOSS_FP32_RETAINED + 1];

@@ -324,10 +324,19 @@ static void test_torchtitan_llama31_8b_fsdp(void **state)
     w.parallelism.data = 8;
 
     /* compiled, the partitioner saves only what backward reads: not w2's output (2 x 4,096 B
-     * x 16,384 x 32 = 4,294,967,296), and the final norm keeps its 16-bit input */
+     * x 16,384 x 32 = 4,294,967,296), and the final norm keeps its 16-bit input; the
+     * benchmark's commit (9dec370, before 0.1: "0.0") ran its loss eager */
     w.training.framework.compile = GS_KNOB_ON;
+    w.training.framework.framework_version_given = true;
     e = estimate(&m, &w);
     assert_int_equal(e.per_gpu.peak_allocated_bytes, 73622133248ULL - 4294967296ULL + fin_c + hin);
+    /* from 0.1 the loss is compiled too: 4 bytes a logit instead of 12, 8 x 16,384 x 128,256
+     * = 16,810,770,432 B less at the loss's backward */
+    w.training.framework.framework_version_given = false;
+    e = estimate(&m, &w);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes,
+                     73622133248ULL - 4294967296ULL + fin_c + hin - 16810770432ULL);
+    w.training.framework.framework_version_given = true;
 
     /* DeepSpeed's ZeRO-3 for the same numbers has buckets, not FSDP units */
     w.parallelism.fsdp = false;
@@ -819,6 +828,27 @@ static void test_loss_bytes_per_logit(void **state)
     gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 12 * 8);
     assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 8), 16 * 8);
+    /* compiled (torchtitan >= 0.1 wraps the loss in torch.compile with the model): the fused
+     * kernel's 16-bit input saved and its 16-bit gradient, 2 + 2; before 0.1 ("0.0", the loss
+     * eager whatever compile says) ATen's 12; under loss parallel sized as eager */
+    k.compile = GS_KNOB_ON;
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
+    assert_true(r.loss_compiled);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 4 * 8);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 8), 16 * 8);
+    k.framework_version = 1; /* "0.1" */
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 4 * 8);
+    k.framework_version = 0;
+    k.framework_version_given = true; /* "0.0" */
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
+    assert_false(r.loss_compiled);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 12 * 8);
+    k.framework_version_given = false;
+    k.compile = GS_KNOB_OFF;
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
+    assert_int_equal(gs_loss_eighths_per_logit(&r, 0, 1), 12 * 8);
+    k.compile = GS_KNOB_DEFAULT;
     k.framework = GS_FW_TORCHTUNE;
     gs_framework_resolve(&k, GS_ATTN_SDPA, &r);
     /* chunked, eager: every chunk's fp32 log-softmax (4) + one chunk's fp32 gradients 8/8 */

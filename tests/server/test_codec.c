@@ -728,6 +728,16 @@ static void test_validation_errors(void **state)
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
                  "\"transformers\",\"framework_version\":\"v4\"}}",
                  400, "/training/framework_version", "release");
+    /* torchtitan's releases are 0.x ("0.0": its commits before 0.1.0); others have none */
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
+                 "\"torchtitan\",\"framework_version\":\"latest\"}}",
+                 400, "/training/framework_version", "torchtitan release");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
+                 "\"torchtune\",\"framework_version\":\"0.6\"}}",
+                 400, "/training/framework_version", "torchtitan");
+    expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"framework\":"
+                 "\"transformers\",\"framework_version\":\"0.1\"}}",
+                 400, "/training/framework_version", "release");
     expect_error("{\"model\":\"llama-3.1-8b\",\"mode\":\"training\",\"training\":{\"loss\":"
                  "\"fp16\"}}",
                  400, "/training/loss", "fp32");

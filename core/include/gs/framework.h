@@ -60,7 +60,10 @@ enum gs_knob { GS_KNOB_DEFAULT, GS_KNOB_OFF, GS_KNOB_ON };
 struct gs_training_knobs {
     enum gs_framework framework;
     bool framework_given;
-    uint32_t framework_version; /* major*100 + minor ("4.45" -> 445); 0 = the latest modelled */
+    uint32_t framework_version;   /* major*100 + minor ("4.45" -> 445, torchtitan's "0.1" -> 1);
+                                     0 = the latest modelled unless framework_version_given */
+    bool framework_version_given; /* the request named a release, "0.0" included (torchtitan's
+                                     commits before its first release) */
     enum gs_loss loss;
     uint64_t loss_chunks;       /* chunked loss: chunks per micro-batch; 0 = the framework's */
     enum gs_knob compile, optimizer_in_backward, activation_offloading, expandable_segments,
@@ -159,6 +162,10 @@ struct gs_framework_rules {
                                    #1270; later ones and torchao's NF4 linear keep only the
                                    weight) */
     bool op_selective;          /* "selective" checkpointing means the per-op policy */
+    bool loss_compiled;         /* compile (the request's `compile`) wraps the loss function in
+                                   torch.compile too (torchtitan >= 0.1: build_cross_entropy_loss;
+                                   from 0.2 compile.components, default ["model", "loss"]), so
+                                   Inductor fuses the fp32 upcast, log_softmax and nll_loss */
     bool loss_parallel;         /* under tensor parallelism the cross-entropy runs on the
                                    vocabulary shards (DTensor's loss_parallel,
                                    torch/distributed/tensor/parallel/loss.py), whose
