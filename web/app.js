@@ -294,7 +294,7 @@ async function loadCatalog() {
   const [models, gpus, types] = await Promise.allSettled([getJson('v1/models'), getJson('v1/gpus'),
     getJson('v1/model-types')]);
   const problems = [];
-  // the config hint lists what the server's readers read, never a copy kept here
+  // the config hint lists the server's readers, never a copy kept here
   if (types.status === 'fulfilled' && types.value.res.ok && Array.isArray(types.value.body?.items)) {
     put('#model-types', types.value.body.items.map((t) => t.model_type).join(', '));
   }
@@ -310,7 +310,7 @@ async function loadCatalog() {
     state.gpus = gpus.value.body.items;
     for (const g of state.gpus) {
       const cap = g.usable_memory_bytes != null ? gib(g.usable_memory_bytes) : `${gib(g.memory_bytes)} marketed`;
-      // the vendor's name is left off the choice (a phone shows it whole) and kept in its title
+      // the choice leaves the vendor's name off (a phone shows it whole); its title keeps it
       const name = g.vendor && g.name.startsWith(`${g.vendor} `) ? g.name.slice(g.vendor.length + 1) : g.name;
       gpuSelect.append(el('option', { value: g.id, title: g.name }, `${name} · ${cap}`));
       only.append(el('option', { value: g.id }, g.name));
@@ -423,7 +423,7 @@ const apiUrl = (question) => new URL(`v1/${question}`, location.href).href;
 const curlFor = (question, body) =>
   `curl -s ${apiUrl(question)} -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`;
 
-// --- The shareable URL: every field that differs from its default, and the question, in the hash.
+// --- The shareable URL: the question and every non-default field, in the hash.
 
 function formState() {
   const p = new URLSearchParams();
@@ -472,7 +472,7 @@ function restoreHash() {
 
 // --- Errors
 
-/** The field a problem's JSON Pointer names: the control of the longest matching API name, else a section. */
+/** The field a problem's JSON Pointer names: the longest matching control, else a section. */
 function fieldForPointer(pointer, derived = {}) {
   if (derived[pointer]) return control(derived[pointer]).id;
   const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -511,7 +511,7 @@ function clearErrors() {
   for (const node of $$('.has-error')) node.classList.remove('has-error');
 }
 
-/** Shows errors next to their fields and in the summary. items: [{ field?, pointer?, detail }]. */
+/** Shows errors by their fields and in the summary: [{ field?, pointer?, detail }]. */
 function showErrors({ title, detail = '', items, derived }) {
   const list = $('#errors-list');
   const perField = new Map();
@@ -691,6 +691,7 @@ const CHANGE_LABELS = {
   full_recomputation_accumulation: 'Checkpointing, smaller micro-batches',
   more_gpus_full_recomputation: 'More GPUs, checkpointing',
   recurrent_kernels_fused: 'Fused kernels',
+  compile: 'torch.compile',
 };
 
 /** What the form applies for a change (a Fit change or an estimate's fix): { field: value }. */
@@ -715,6 +716,7 @@ function changeSettings(c) {
     full_recomputation_accumulation: { ...acc, ...full },
     more_gpus_full_recomputation: { ...acc, ...full },
     recurrent_kernels_fused: { 'training.recurrent_kernels': 'fused' },
+    compile: { 'training.compile': true },
     selective_recomputation: { 'training.activation_checkpointing': 'selective' },
     full_recomputation: full,
     zero_3: { 'parallelism.zero_stage': 3 },
@@ -881,7 +883,7 @@ function renderFit(res) {
     fact('max_context', (res.mode === 'training' ? 'Longest sequence' : 'Longest context') + at, res.max_context == null ? '—' : formatInt(res.max_context), res.max_context));
   $('#serving').hidden = true;
   showChanges(res.fits ? 'Other changes, ranked' : 'What to change, ranked', res.changes, true);
-  // per_gpu is the layout's when it fits or was asked for, else the request on one GPU
+  // per_gpu: the layout's when it fits or was asked for, else the request on one GPU
   const asked = res.fits || res.layout_given;
   const rows = [{ label: asked ? `${on}, as asked` : `1 × ${res.name}, the request on one GPU`, per_gpu: res.per_gpu, usable: res.usable_bytes,
     limit: res.limit_bytes ?? null, limitLabel: 'limit' }];
@@ -1125,7 +1127,7 @@ function init() {
     modelHint();
   });
   input.addEventListener('keydown', comboKey);
-  // close a moment after focus leaves (a click on the list lands first), unless focus came back
+  // close just after focus leaves (a click on the list lands first), unless it came back
   input.addEventListener('blur', () => setTimeout(() => {
     if (document.activeElement !== input) comboClose();
   }, 150));

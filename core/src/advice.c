@@ -151,7 +151,7 @@ static bool flash_attention_helps(const struct gs_model_spec *m, const struct gs
  * fused kernels would run and keep less: Mamba's and Jamba's sequential scan (a request that asks
  * `torch`, or a Jamba config with use_mamba_kernels false), Mamba2's naive chunked SSD, Qwen3.5's
  * chunked Gated DeltaNet; the two peaks are compared. Not where the kernels refuse the request
- * (fla's fp32 inputs, mamba-ssm's fp32 B and C under autocast: the estimate's warnings). Where a
+ * (mamba-ssm's fp32 B and C under autocast: the estimate's warning). Where a
  * layer is not counted (sized by its projections, an undercount) the kernels are proposed only when
  * they keep less than even that. */
 static bool fused_kernels_help(const struct gs_model_spec *m, const struct gs_workload *w)
@@ -171,6 +171,29 @@ static bool fused_kernels_help(const struct gs_model_spec *m, const struct gs_wo
             strcmp(e.warnings[i].code, "recurrent_scan_not_counted") == 0)
             return false;
     return e.per_gpu.peak_allocated_bytes < torch_peak;
+}
+
+/* Whether torch.compile would lower the peak of a torchtitan or torchtune run that does not ask
+ * for it: both recipes take one flag (torchtitan `--compile.enable`, 0.1's `--training.compile`;
+ * torchtune's `compile: True`) that compiles every block and the loss (torchtitan from 0.1,
+ * build_cross_entropy_loss; torchtune's training.compile_loss), so the fused code keeps no fp32
+ * intermediates and torchtitan's loss 4 bytes a logit, torchtune's chunked one 2 and a chunk's
+ * gradient, instead of 12 (framework.c gs_loss_eighths_per_logit); the two peaks are
+ * compared. */
+static bool compile_helps(const struct gs_model_spec *m, const struct gs_workload *w)
+{
+    const struct gs_training_knobs *k = &w->training.framework;
+    if (!m->has_arch || !k->framework_given || k->compile == GS_KNOB_ON ||
+        (k->framework != GS_FW_TORCHTITAN && k->framework != GS_FW_TORCHTUNE))
+        return false;
+    struct gs_estimate e;
+    if (gs_estimate_compute(m, w, &e, NULL) != GS_OK)
+        return false;
+    const uint64_t eager_peak = e.per_gpu.peak_allocated_bytes;
+    struct gs_workload compiled = *w;
+    compiled.training.framework.compile = GS_KNOB_ON;
+    return gs_estimate_compute(m, &compiled, &e, NULL) == GS_OK &&
+           e.per_gpu.peak_allocated_bytes < eager_peak;
 }
 
 /* The workload's adapters over an nf4 base with double quantization, with what TRL makes of a
@@ -245,6 +268,16 @@ static size_t training_changes(const struct gs_model_spec *m, const struct gs_wo
                    "flash-linear-attention for Gated DeltaNet and Kimi Delta Attention): a few "
                    "tensors a token rather than "
                    "the torch fallback's fp32 states",
+                   0, &w, &l, false);
+        w = *w0;
+    }
+    if (compile_helps(m, w0)) {
+        w.training.framework.compile = GS_KNOB_ON;
+        add_change(out, &n, cap, "compile",
+                   "compile the model (torchtitan --compile.enable, torchtune compile: True): "
+                   "the compiled blocks keep no fp32 intermediates, and the loss compiled with "
+                   "them (torchtitan from 0.1, torchtune's chunked loss) keeps the logits at 16 "
+                   "bits instead of fp32",
                    0, &w, &l, false);
         w = *w0;
     }

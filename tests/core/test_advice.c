@@ -460,6 +460,63 @@ static struct gs_workload lora_r16(uint64_t batch)
     return w;
 }
 
+/* torch.compile proposed to a torchtitan run that does not ask for it: Llama 3.1 8B at
+ * 2 x 8,192 tokens with per-op checkpointing over FSDP 8 (test_framework's
+ * test_torchtitan_llama31_8b_fsdp). Compiled, the blocks drop w2's output (2 x 4,096 B x
+ * 16,384 x 32 = 4,294,967,296) and the final norm keeps its 16-bit input, not the fp32 one and
+ * the normalized copy (16,384 x 4,096 x 4 = 268,435,456), and from torchtitan 0.1 the loss keeps
+ * 4 bytes a logit, not 12 (8 x 16,384 x 128,256 = 16,810,770,432): the proposed workload's peak
+ * is 21,374,173,184 B lower; before 0.1 ("0.0") the loss stays eager and the blocks alone
+ * count. Not proposed where the request compiles already, nor to transformers' Trainer. */
+static void test_compile_change(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_arch(
+        "%s", "{\"model_type\":\"llama\",\"hidden_size\":4096,\"intermediate_size\":14336,"
+              "\"num_hidden_layers\":32,\"num_attention_heads\":32,\"num_key_value_heads\":8,"
+              "\"vocab_size\":128256,\"tie_word_embeddings\":false}");
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.weights = GS_DTYPE_BF16;
+    w.training.regime = GS_REGIME_BF16_MIXED;
+    w.training.batch_size = 2;
+    w.training.sequence_length = 8192;
+    w.training.recompute = GS_RECOMPUTE_SELECTIVE;
+    w.training.framework.framework = GS_FW_TORCHTITAN;
+    w.training.framework.framework_given = true;
+    w.parallelism.data = 8;
+    w.parallelism.zero_stage = 3;
+    w.parallelism.fsdp = true;
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 8, &own);
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    size_t at = proposed_at(proposed, np, "compile");
+    assert_int_equal(proposed[at].workload.training.framework.compile, GS_KNOB_ON);
+    struct gs_estimate eager, compiled;
+    assert_int_equal(gs_estimate_compute(&m, &w, &eager, NULL), GS_OK);
+    assert_int_equal(gs_estimate_compute(&m, &proposed[at].workload, &compiled, NULL), GS_OK);
+    assert_int_equal(eager.per_gpu.peak_allocated_bytes - compiled.per_gpu.peak_allocated_bytes,
+                     4294967296ULL + 268435456ULL + 16810770432ULL);
+    /* the commits before 0.1: the blocks alone */
+    w.training.framework.framework_version_given = true;
+    np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    at = proposed_at(proposed, np, "compile");
+    assert_int_equal(gs_estimate_compute(&m, &w, &eager, NULL), GS_OK);
+    assert_int_equal(gs_estimate_compute(&m, &proposed[at].workload, &compiled, NULL), GS_OK);
+    assert_int_equal(eager.per_gpu.peak_allocated_bytes - compiled.per_gpu.peak_allocated_bytes,
+                     4294967296ULL + 268435456ULL);
+    w.training.framework.framework_version_given = false;
+    /* compiled already, or the HF Trainer: not proposed */
+    w.training.framework.compile = GS_KNOB_ON;
+    np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    assert_int_equal(proposed_index(proposed, np, "compile"), np);
+    w.training.framework.compile = GS_KNOB_DEFAULT;
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    assert_int_equal(proposed_index(proposed, np, "compile"), np);
+}
+
 /* The QLoRA paper's recipe for a LoRA request (arXiv 2305.14314: a 65B model on one 48 GB GPU,
  * its activations held small by gradient checkpointing): LoRA r16 on Llama-2-70B's shape at 2 x
  * 4,096 tokens on one H100. Its 16-bit base (138 GB) fits no one GPU, recomputed or not; QLoRA
@@ -1016,6 +1073,7 @@ int main(void)
         cmocka_unit_test(test_accumulation_change),
         cmocka_unit_test(test_combined_changes),
         cmocka_unit_test(test_recurrent_kernels_change),
+        cmocka_unit_test(test_compile_change),
         cmocka_unit_test(test_qlora_recomputation_change),
         cmocka_unit_test(test_sync_each_batch_change),
         cmocka_unit_test(test_flash_attention_change),
