@@ -70,6 +70,11 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
 /* The parameters of `counts` layers of each block, from one layer of each (`block`), by part
  * and active. */
 static void layers_params(const struct gs_arch *a, const struct gs_param_count *block,
@@ -663,17 +668,24 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         uint64_t layers = gs_stage_layers_max(&par->stages, m->arch.num_hidden_layers,
                                               par->pipeline);
         layers = layers ? layers : 1;
-        const uint64_t root = root_params(e, s, par->tensor, ovf);
-        const uint64_t body = all > root ? all - root : 0;
-        x->root_bytes =
-            bytes_of(root,
-                     plan->tr.kbit_prepared && !plan->tr.kbit_head_16bit ? 4 * GS_BPP_UNIT
-                     : plan->lora || bpp.weights < GS_BPP_UNIT * 4       ? 2 * GS_BPP_UNIT
-                                                                         : bpp.weights,
-                     ovf);
-        if (x->root_bytes > gathered_all)
-            x->root_bytes = gathered_all;
-        x->unit_bytes = ceil_div(gathered_all - x->root_bytes, layers);
+        const uint64_t root_all = root_params(e, s, par->tensor, ovf);
+        const uint64_t body = all > root_all ? all - root_all : 0;
+        const uint64_t root_bpp = plan->tr.kbit_prepared && !plan->tr.kbit_head_16bit
+                                      ? 4 * GS_BPP_UNIT
+                                  : plan->lora || bpp.weights < GS_BPP_UNIT * 4 ? 2 * GS_BPP_UNIT
+                                                                                : bpp.weights;
+        const uint64_t root_all_bytes = min_u64(bytes_of(root_all, root_bpp, ovf), gathered_all);
+        x->unit_bytes = ceil_div(gathered_all - root_all_bytes, layers);
+        /* the root unit, gathered once a micro-batch and reduce-scattered whole: the embedding
+         * and the head; torchtitan >= 0.2 wraps them apart, and the unit gathered once (kept
+         * from its forward to its backward, beside the layers' at backward start) is
+         * [norm, output], while the embedding is gathered in forward and again at backward's
+         * end like a layer (as large for an untied vocabulary: its gathers and its
+         * reduce-scatter are the head's size) */
+        uint64_t root = root_all;
+        if (plan->rules.fsdp_root_split && e->params.lm_head && par->zero_stage >= 2)
+            root = ceil_div(gs_add(e->params.lm_head, s->vocab_padding, ovf), par->tensor);
+        x->root_bytes = min_u64(bytes_of(root, root_bpp, ovf), gathered_all);
         /* one unit's gradient before reduce-scatter, at the reduce dtype: fp32 under
          * torchtitan's MixedPrecisionPolicy(reduce_dtype=float32), else the gradient's own */
         const uint64_t trainable_body = plan->lora ? t_dense : body;
@@ -1640,10 +1652,11 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
         const unsigned fsdp_version = fsdp_version_of(plan);
         if (fsdp_version == 2 && par->zero_stage >= 2) {
             /* fully_shard allocates each all-gather output in its copy-in stream and each
-             * reduce-scatter input and output (the sharded gradients) in its reduce-scatter
-             * stream (_fsdp_collectives.py foreach_all_gather, foreach_reduce_scatter): the
-             * gather pool holds the root's gather or two layer units in flight (the current
-             * and the prefetched) */
+             * reduce-scatter output (the sharded gradients) in its reduce-scatter stream, the
+             * reduce-scatter input in the default stream (_fsdp_collectives.py
+             * foreach_all_gather, foreach_reduce, pytorch PR #129721): the gather pool holds
+             * the root's gather or two layer units in flight (the current and the
+             * prefetched) */
             pk.reduce_stream = true;
             pk.gather_pool = max_u64(x->root_bytes, gs_mul(2, x->unit_bytes, ovf));
         }
@@ -1756,12 +1769,12 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
     if (peak.side_pools)
         assume_value(e, "fsdp2_stream_pools_bytes", peak.side_pools,
                      "FSDP2's side-stream pools, reserved beside the default stream's peak: the "
-                     "sharded gradients and the largest unit's reduce-scatter input (the "
-                     "reduce-scatter stream), the largest all-gather in flight (the copy-in "
+                     "sharded gradients (the reduce-scatter stream; each reduce-scatter's input "
+                     "is the default stream's), the largest all-gather in flight (the copy-in "
                      "stream); the caching allocator reuses a freed block only on the stream "
                      "that allocated it",
                      "torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py "
-                     "foreach_all_gather, foreach_reduce_scatter; "
+                     "foreach_all_gather, foreach_reduce (pytorch PR #129721); "
                      "c10/cuda/CUDACachingAllocator.cpp get_free_block");
     if (pk.step_temporaries && plan->tr.optimizer != GS_OPT_ADAFACTOR)
         assume_value(e, "optimizer_step_temporaries_bytes", pk.step_temporaries,

@@ -124,21 +124,24 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     acts[GS_PHASE_OPTIMIZER_STEP] = 0;
     trans[GS_PHASE_OPTIMIZER_STEP] = in->optimizer_in_backward ? 0 : in->step_temporaries;
 
-    /* what the reduce-scatter stream's pool holds at each moment: the sharded gradients, and
-     * at backward end the last unit's reduce-scatter input. Gradients kept unsharded under
-     * no_sync are autograd's, allocated on the default stream (FSDP2's post_backward keeps
-     * them there, _fsdp_param.py to_accumulated_grad_if_needed): of those moments' gradients
-     * only the sharded ones that persist between steps (no_sync_sharded) are the pool's */
+    /* what the reduce-scatter stream's pool holds at each moment: the sharded gradients (each
+     * reduce-scatter's output, allocated in that stream and kept as the sharded parameter's
+     * .grad). The reduce-scatter input is the default stream's: FSDP2 copies the unsharded
+     * gradients into it there (_fsdp_collectives.py foreach_reduce, since pytorch PR #129721,
+     * June 2024, torch 2.5: "allowing the reduce-scatter input ... to be allocated in the
+     * default stream to avoid fragmenting that memory across stream memory pools"). Gradients
+     * kept unsharded under no_sync are autograd's, on the default stream too (FSDP2's
+     * post_backward keeps them there, _fsdp_param.py to_accumulated_grad_if_needed): of those
+     * moments' gradients only the sharded ones that persist between steps (no_sync_sharded)
+     * are the pool's */
     uint64_t side[GS_PHASE_COUNT] = {0, 0, 0};
     if (in->reduce_stream) {
         const uint64_t persisting = in->no_sync_sharded;
         side[GS_PHASE_BACKWARD_START] = in->no_sync_grads ? persisting : grads[GS_PHASE_BACKWARD_START];
-        side[GS_PHASE_BACKWARD_END] =
-            unsynced_end ? persisting
-                         : gs_add(grads[GS_PHASE_BACKWARD_END], in->unsharded_grad, &ovf);
+        side[GS_PHASE_BACKWARD_END] = unsynced_end ? persisting : grads[GS_PHASE_BACKWARD_END];
         side[GS_PHASE_OPTIMIZER_STEP] = grads[GS_PHASE_OPTIMIZER_STEP];
         const uint64_t sharded = in->optimizer_in_backward ? 0 : in->gradients;
-        out->side_pools = gs_add(gs_add(sharded, in->unsharded_grad, &ovf), in->gather_pool, &ovf);
+        out->side_pools = gs_add(sharded, in->gather_pool, &ovf);
     }
     for (int p = 0; p < GS_PHASE_COUNT; p++) {
         out->phases[p] = gs_add(gs_add(base, grads[p], &ovf), gs_add(acts[p], trans[p], &ovf),

@@ -189,6 +189,10 @@ struct gs_framework_rules {
                                    (use_orig_params=True) with each layer's adapters in the
                                    layer's unit, whatever the request says */
     unsigned fsdp_version;      /* the FSDP the framework wraps with: 1 FlatParameter, 2 DTensor */
+    bool fsdp_root_split;       /* the token embedding and [norm, output] are FSDP units of their
+                                   own, the latter kept gathered from its forward to its backward,
+                                   and the root module holds no parameter (torchtitan >= 0.2
+                                   apply_fsdp, PR #1094); otherwise the root unit holds both */
     bool compile, optimizer_in_backward, activation_offloading;
     const char *source;         /* the code the row follows */
 };

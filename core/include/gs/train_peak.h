@@ -77,8 +77,9 @@ struct gs_peak_input {
      * reuses a freed block only on the stream that allocated it
      * (c10/cuda/CUDACachingAllocator.cpp get_free_block), so memory the default stream
      * freed (the activations) is not reused for them: */
-    bool reduce_stream;        /* the sharded gradients and each reduce-scatter input
-                                  (unsharded_grad) live in the reduce-scatter stream's pool */
+    bool reduce_stream;        /* the sharded gradients live in the reduce-scatter stream's
+                                  pool (each reduce-scatter input, unsharded_grad, in the
+                                  default stream's: torch >= 2.5) */
     uint64_t gather_pool;      /* the all-gather stream's pool: its largest gathers in flight */
 };
 
