@@ -19,25 +19,16 @@ static const struct row rows[] = {
      * kept gradients allocated (set_to_none became the default in PyTorch 2.0, pytorch PR
      * #92731), and its default optimizer was transformers.AdamW ("adamw_hf"), a
      * per-parameter loop with no whole-model temporaries. The loss as in 4.27-4.45. */
-    {GS_FW_TRANSFORMERS,
-     0,
+    {GS_FW_TRANSFORMERS, 0,
      {.framework = GS_FW_TRANSFORMERS,
       .label = "transformers < 4.27 (HF Trainer on PyTorch 1.x)",
-      .loss = GS_LOSS_FP32,
-      .returns_fp32_logits = true,
-      .loss_shift_copy = true,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .quant_saves_input = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
-      .model_qkv_views = true,
-      .dora_recomputes_base = true,
+      .loss = GS_LOSS_FP32, .returns_fp32_logits = true, .loss_shift_copy = true,
+      .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .quant_saves_input = true,
+      .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
       .moe_weights_after_experts = true,
       .grads_persist = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers modeling_*.py forward upcasts logits (logits.float()), copies "
                 "the shifted logits (logits[..., :-1, :].contiguous()) for CrossEntropyLoss and "
                 "returns them; Trainer.training_step runs backward on compute_loss's loss "
@@ -55,26 +46,15 @@ static const struct row rows[] = {
      * the outputs only when return_outputs) and backward after it returned, so the
      * returned logits are gone at the loss's backward; a loop that keeps the output
      * (training.keeps_output) keeps them in fp32. */
-    {GS_FW_TRANSFORMERS,
-     427,
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.27-4.45 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .returns_fp32_logits = true,
-      .loss_shift_copy = true,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .quant_saves_input = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
-      .model_qkv_views = true,
-      .dora_recomputes_base = true,
+    {GS_FW_TRANSFORMERS, 427,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.27-4.45 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .returns_fp32_logits = true, .loss_shift_copy = true,
+      .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .quant_saves_input = true,
+      .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
       .moe_weights_after_experts = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
-      .sync_each_batch_option = true,
+      .fsdp_version = 1, .fsdp_no_sync = true, .sync_each_batch_option = true,
       .source = "transformers <= 4.45 LlamaForCausalLM.forward: logits = logits.float(), "
                 "shift_logits = logits[..., :-1, :].contiguous(), returned in "
                 "CausalLMOutputWithPast; Trainer.training_step: loss = "
@@ -89,24 +69,16 @@ static const struct row rows[] = {
      * shifted logits; forward returns the 16-bit logits, alive in the model's forward while
      * the loss runs: its forward holds them, the upcast, the copy and log_softmax's output
      * (14 bytes a logit), whether or not the caller keeps the output through backward. */
-    {GS_FW_TRANSFORMERS,
-     446,
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.46-4.47 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_shift_copy = true,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
+    {GS_FW_TRANSFORMERS, 446,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.46-4.47 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss (4.46: logits = "
                 "logits.float(), shift_logits = logits[..., :-1, :].contiguous()); the model "
                 "returns the 16-bit logits; Trainer.training_step backward after compute_loss "
@@ -122,25 +94,16 @@ static const struct row rows[] = {
      * the flash kernel's output is laid out (batch, heads, seq, dim) and the model's
      * attn_output.transpose(1, 2).contiguous() copies it; removed by transformers PR #40315
      * (merged 2025-08-20, so from 4.56). The loss as in 4.46. */
-    {GS_FW_TRANSFORMERS,
-     448,
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.48 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_shift_copy = true,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .query_contiguous = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
+    {GS_FW_TRANSFORMERS, 448,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.48 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss (4.46: logits = "
                 "logits.float(), shift_logits = logits[..., :-1, :].contiguous()); the model "
                 "returns the 16-bit logits; Trainer.training_step backward after compute_loss "
@@ -155,24 +118,16 @@ static const struct row rows[] = {
      * (transformers PR #35646, merged 2025-01-13, after 4.48.0), so the loss's backward is
      * its peak: 12 bytes a logit under the Trainer, which drops the output before backward;
      * 14 for a loop that keeps it. */
-    {GS_FW_TRANSFORMERS,
-     449,
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.49-4.52 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .query_contiguous = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
+    {GS_FW_TRANSFORMERS, 449,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.49-4.52 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
                 "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
@@ -187,25 +142,17 @@ static const struct row rows[] = {
      * masking logic; optimum-executorch PR #82 adapts to it "post 4.53"): SDPA gets a
      * boolean mask where one is needed, which aten turns into an additive one inside every
      * call (attention.cpp convert_boolean_attn_mask). Everything else as in 4.49. */
-    {GS_FW_TRANSFORMERS,
-     453,
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.53-4.55 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .query_contiguous = true,
+    {GS_FW_TRANSFORMERS, 453,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.53-4.55 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .sdpa_bool_mask = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
                 "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
@@ -225,25 +172,17 @@ static const struct row rows[] = {
      * >= 2.5 and no mask, transformers PR #39412, opened 2025-07-15; 4.56 is the first release
      * this table has it for, 4.54 and 4.55 may have it too and are sized with repeat_kv).
      * Everything else as in 4.49. */
-    {GS_FW_TRANSFORMERS,
-     456,
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.56-4.x (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .sdpa_gqa_native = true,
+    {GS_FW_TRANSFORMERS, 456,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.56-4.x (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
                 "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
@@ -267,26 +206,15 @@ static const struct row rows[] = {
      * (_fsdp_param_group.py post_backward returns before the reduce-scatter when not
      * reduce_grads). Under 4.x, accelerate's no_sync looked for a `no_sync` method FSDP2
      * modules do not have, and every micro-batch was reduce-scattered. */
-    {GS_FW_TRANSFORMERS,
-     500,
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 5.0-5.1 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .sdpa_gqa_native = true,
+    {GS_FW_TRANSFORMERS, 500,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.0-5.1 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
-      .model_qkv_views = true,
-      .moe_weights_after_experts = true,
-      .bnb_skips_fused_experts = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .moe_weights_after_experts = true, .bnb_skips_fused_experts = true,
       .dora_recomputes_base = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
-      .fsdp2_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
       .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
                 "training_step; loss/loss_utils.py ForCausalLMLoss: logits.float(), labels "
                 "padded instead of shifted logits; training_args.py default_optim "
@@ -300,26 +228,15 @@ static const struct row rows[] = {
     /* 5.2: the Trainer asks the GradientAccumulationPlugin again and syncs every micro-batch
      * when sync_each_batch is set (transformers PR #43919, merged 2026-02-11; 5.1.0 was out
      * by 2026-02-06). Everything else as in 5.0. */
-    {GS_FW_TRANSFORMERS,
-     502,
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 5.2-5.x (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .sdpa_gqa_native = true,
+    {GS_FW_TRANSFORMERS, 502,
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.2-5.x (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
-      .model_qkv_views = true,
-      .moe_weights_after_experts = true,
-      .bnb_skips_fused_experts = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .moe_weights_after_experts = true, .bnb_skips_fused_experts = true,
       .dora_recomputes_base = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
-      .fsdp2_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
       .sync_each_batch_option = true,
       .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
                 "training_step; loss/loss_utils.py ForCausalLMLoss: logits.float(), labels "
@@ -331,15 +248,9 @@ static const struct row rows[] = {
                 "accelerator.no_sync unless gradient_state.plugin_kwargs sync_each_batch "
                 "(transformers PR #43919), which under FSDP2 calls "
                 "set_requires_gradient_sync(False) (accelerate >= 1.11, PR #3762)"}},
-    {GS_FW_TORCHTUNE,
-     0,
-     {.framework = GS_FW_TORCHTUNE,
-      .label = "torchtune",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .loss_chunks = 8,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
+    {GS_FW_TORCHTUNE, 0,
+     {.framework = GS_FW_TORCHTUNE, .label = "torchtune", .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .loss_chunks = 8, .norm_fp32_copy = true, .gqa_expanded = true,
       .fsdp_version = 2,
       .source = "torchtune TransformerDecoder: output(h).float(), the recipe's _loss_step del "
                 "logits; CEWithChunkedOutputLoss num_output_chunks = 8; modules/rms_norm.py "
@@ -352,19 +263,12 @@ static const struct row rows[] = {
      * them 9dec370 of its December 2024 benchmarks): the loss runs eager whatever `compile`
      * says (train.py: "TODO: compiling loss function causes CUDA errors, turning off for now",
      * commit e8977b0, PR #755). Name it framework_version "0.0". */
-    {GS_FW_TORCHTITAN,
-     0,
-     {.framework = GS_FW_TORCHTITAN,
-      .label = "torchtitan before 0.1 (the loss not compiled)",
+    {GS_FW_TORCHTITAN, 0,
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan before 0.1 (the loss not compiled)",
       .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .op_selective = true,
-      .foreach_step = true,
-      .expandable_segments = true,
-      .loss_parallel = true,
-      .fsdp_version = 2,
+      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
+      .op_selective = true, .foreach_step = true, .expandable_segments = true,
+      .loss_parallel = true, .fsdp_version = 2,
       .source = "torchtitan train.py cross_entropy(pred.flatten(0, 1).float(), ...) then del "
                 "pred, under loss_parallel() when tensor-parallel (parallel_dims "
                 "loss_parallel_enabled); the loss's torch.compile commented out (commit "
@@ -378,20 +282,11 @@ static const struct row rows[] = {
     /* 0.1 (from commit bbb1b61, April 2025, PR #1033): build_cross_entropy_loss wraps the loss
      * in torch.compile when the model is compiled; the rest as before (the FSDP layout, the
      * per-op policy and the loss parallel context are the same code at v0.1.0). */
-    {GS_FW_TORCHTITAN,
-     1,
-     {.framework = GS_FW_TORCHTITAN,
-      .label = "torchtitan 0.1",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .op_selective = true,
-      .loss_compiled = true,
-      .foreach_step = true,
-      .expandable_segments = true,
-      .loss_parallel = true,
-      .fsdp_version = 2,
+    {GS_FW_TORCHTITAN, 1,
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.1", .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
+      .op_selective = true, .loss_compiled = true, .foreach_step = true,
+      .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
       .source = "torchtitan components/loss.py cross_entropy_loss (pred.flatten(0, 1).float()), "
                 "build_cross_entropy_loss: torch.compile(loss_fn) when compile is on (PR "
                 "#1033); train.py del pred before backward, loss_parallel() when "
@@ -404,20 +299,11 @@ static const struct row rows[] = {
      * each block and [norm, output] apart, the last with reshard_after_forward False (its
      * backward comes next), and the root module with nothing left; the loss compiled from
      * compile.components (default ["model", "loss"]). The same at v0.2.2. */
-    {GS_FW_TORCHTITAN,
-     2,
-     {.framework = GS_FW_TORCHTITAN,
-      .label = "torchtitan 0.2",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .op_selective = true,
-      .loss_compiled = true,
-      .foreach_step = true,
-      .expandable_segments = true,
-      .loss_parallel = true,
-      .fsdp_version = 2,
+    {GS_FW_TORCHTITAN, 2,
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2", .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
+      .op_selective = true, .loss_compiled = true, .foreach_step = true,
+      .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
       .fsdp_root_split = true,
       .source = "torchtitan components/loss.py build_cross_entropy_loss: torch.compile(loss_fn) "
                 "when \"loss\" in compile.components; train.py del pred before backward, "
@@ -432,69 +318,43 @@ static const struct row rows[] = {
      * precision.convert_output, to torch.get_default_dtype() under bf16-true and bf16-mixed
      * alike); the loop holds them through backward and chunked_cross_entropy's log_softmax
      * keeps its fp32 output per chunk. */
-    {GS_FW_LITGPT,
-     0,
-     {.framework = GS_FW_LITGPT,
-      .label = "lit-gpt / LitGPT",
-      .loss = GS_LOSS_CHUNKED,
-      .logits_fp32_held = true,
-      .loss_upcast = true,
-      .loss_chunk_tokens = 128,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .query_contiguous = true,
+    {GS_FW_LITGPT, 0,
+     {.framework = GS_FW_LITGPT, .label = "lit-gpt / LitGPT", .loss = GS_LOSS_CHUNKED,
+      .logits_fp32_held = true, .loss_upcast = true, .loss_chunk_tokens = 128,
+      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .softmax_fp32 = true,
-      .quant_saves_input = true,
-      .qkv_fused_pinned = true,
-      .lora_fused_qkv = true,
-      .moe_weights_after_experts = true,
-      .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
-      .fsdp_orig_params = true,
-      .source =
-          "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) (chunks of "
-          "128 positions, x.split(128, dim=1)) and chunked_cross_entropy; Fabric "
-          "_FabricModule.forward precision.convert_output: the chunks the loop holds "
-          "through backward are fp32; litgpt RMSNorm x.float(); model.py "
-          "CausalSelfAttention: qkv = self.attn(x) split into views, q and k rotated "
-          "into new tensors, v passed as a view (it keeps qkv alive); k/v expanded "
-          "for SDPA under grouped queries; q = torch.cat((q_roped, q[..., rope_n_elem:]), "
-          "dim=-1) is contiguous, so y.reshape(B, T, C) of the transposed output "
-          "copies; lora.py LoRAQKVLinear: one lora_A (one dropout) for q/k/v, zero_pad's "
-          "index_copy keeps its source; bitsandbytes MatMul4Bit; torch.optim.AdamW "
-          "(foreach); Lightning FSDPStrategy (FSDP1: use_orig_params=True, each Block a "
-          "unit with its adapters); fabric.no_backward_sync (no_sync) while accumulating; "
-          "soft-capped attention by hand (F.softmax(scores, dtype=torch.float).to(q.dtype))"}},
-    {GS_FW_MEGATRON,
-     0,
-     {.framework = GS_FW_MEGATRON,
-      .label = "Megatron-LM (Transformer Engine)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .grads_persist = true,
+      .quant_saves_input = true, .qkv_fused_pinned = true, .lora_fused_qkv = true,
+      .moe_weights_after_experts = true, .foreach_step = true,
+      .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true,
+      .source = "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) (chunks of "
+                "128 positions, x.split(128, dim=1)) and chunked_cross_entropy; Fabric "
+                "_FabricModule.forward precision.convert_output: the chunks the loop holds "
+                "through backward are fp32; litgpt RMSNorm x.float(); model.py "
+                "CausalSelfAttention: qkv = self.attn(x) split into views, q and k rotated "
+                "into new tensors, v passed as a view (it keeps qkv alive); k/v expanded "
+                "for SDPA under grouped queries; q = torch.cat((q_roped, q[..., rope_n_elem:]), "
+                "dim=-1) is contiguous, so y.reshape(B, T, C) of the transposed output "
+                "copies; lora.py LoRAQKVLinear: one lora_A (one dropout) for q/k/v, zero_pad's "
+                "index_copy keeps its source; bitsandbytes MatMul4Bit; torch.optim.AdamW "
+                "(foreach); Lightning FSDPStrategy (FSDP1: use_orig_params=True, each Block a "
+                "unit with its adapters); fabric.no_backward_sync (no_sync) while accumulating; "
+                "soft-capped attention by hand (F.softmax(scores, dtype=torch.float).to(q.dtype))"}},
+    {GS_FW_MEGATRON, 0,
+     {.framework = GS_FW_MEGATRON, .label = "Megatron-LM (Transformer Engine)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true, .grads_persist = true,
       .source = "Megatron-LM: vocab-parallel cross-entropy over fp32 logits "
                 "(core/tensor_parallel/cross_entropy.py); Transformer Engine fused norms and "
                 "native GQA attention; 'selective' recomputes the attention core (Korthikanti "
                 "et al. 2022); the DDP wrapper's contiguous main_grad buffer lives for the "
                 "whole run; fused Adam"}},
-    {GS_FW_DEEPSPEED,
-     0,
-     {.framework = GS_FW_DEEPSPEED,
-      .label = "DeepSpeed engine (transformers model)",
-      .loss = GS_LOSS_FP32,
-      .keeps_16bit_logits = true,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .sdpa_gqa_native = true,
+    {GS_FW_DEEPSPEED, 0,
+     {.framework = GS_FW_DEEPSPEED, .label = "DeepSpeed engine (transformers model)",
+      .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
-      .model_qkv_views = true,
+      .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .moe_weights_after_experts = true,
-      .dora_recomputes_base = true,
-      .grads_persist = true,
+      .dora_recomputes_base = true, .grads_persist = true,
       .deepspeed_buckets = true,
       .source = "DeepSpeed ZeRO keeps its flat gradient partitions and IPG buckets "
                 "(deepspeed/runtime/zero/stage_1_and_2.py, stage3.py) and steps with "
