@@ -261,8 +261,8 @@ static const struct row rows[] = {
                 "fully_shard"}},
     /* torchtitan before its first release (the commits of December 2024 to March 2025, among
      * them 9dec370 of its December 2024 benchmarks): the loss runs eager whatever `compile`
-     * says (train.py: "TODO: compiling loss function causes CUDA errors, turning off for now",
-     * commit e8977b0, PR #755). Name it framework_version "0.0". */
+     * says (train.py: the loss's torch.compile commented out, "compiling loss function causes
+     * CUDA errors", commit e8977b0, PR #755). Name it framework_version "0.0". */
     {GS_FW_TORCHTITAN, 0,
      {.framework = GS_FW_TORCHTITAN, .label = "torchtitan before 0.1 (the loss not compiled)",
       .loss = GS_LOSS_FP32,
