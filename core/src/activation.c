@@ -270,13 +270,25 @@ struct layer_parts {
  * model multiplies before casting back: OLMo 2's and GPT-OSS's (self.weight *
  * hidden_states).to(input_dtype)).
  * Autocast runs norms in fp32. */
+static uint64_t norm_bytes_as(const struct gs_activation_input *in, const struct gs_module *m,
+                              uint64_t residual, bool compiled)
+{
+    const struct gs_framework_rules *r = in->rules;
+    /* torch.nn.RMSNorm from torch 2.9 runs the fused kernel, whose autograd formula saves the
+     * input itself and the per-row rstd (derivatives.yaml _fused_rms_norm: input, weight,
+     * result1), when weight and input share a dtype (layer_norm.cpp rms_norm_symint falls back
+     * to rms_norm_composite otherwise, as under autocast with fp32 weights) */
+    const bool fused = r != NULL && r->norm_fused_eager && !in->autocast;
+    if (r != NULL && r->norm_fp32_copy && !compiled && !fused && !(m->flags & GS_MOD_BIAS))
+        return 4 + (in->trainable != GS_TRAIN_ALL ? 0 : in->arch->norm_weight_fp32 ? 4 : residual);
+    return in->autocast ? 4 : residual;
+}
+
+/* A norm inside the decoder blocks, compiled whenever the run compiles. */
 static uint64_t norm_bytes(const struct gs_activation_input *in, const struct gs_module *m,
                            uint64_t residual)
 {
-    const struct gs_framework_rules *r = in->rules;
-    if (r != NULL && r->norm_fp32_copy && !r->compile && !(m->flags & GS_MOD_BIAS))
-        return 4 + (in->trainable != GS_TRAIN_ALL ? 0 : in->arch->norm_weight_fp32 ? 4 : residual);
-    return in->autocast ? 4 : residual;
+    return norm_bytes_as(in, m, residual, in->rules != NULL && in->rules->compile);
 }
 
 /* The bytes per token a layer's q_norm and k_norm save: an RMSNorm over each head
@@ -1773,17 +1785,23 @@ static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, 
 }
 
 /* What the model-level norms of the hidden width (LlamaRMSNorm model.norm, GPT-2's ln_f,
- * BERT's embedding LayerNorm) keep per token, as a layer's norms do. */
+ * BERT's embedding LayerNorm) keep per token, as a layer's norms do: compiled when the whole
+ * model is (transformers' torch_compile, LitGPT), eager where compile wraps each block alone
+ * (torchtitan apply_compile: torch.compile(transformer_block) for each of model.layers;
+ * torchtune compile_model: each TransformerSelfAttentionLayer), the norm outside them. */
 static uint64_t final_norm_bytes(struct acc *c, const struct gs_activation_input *in)
 {
     const struct gs_arch *a = in->arch;
     const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    const struct gs_framework_rules *r = in->rules;
+    const bool compiled = r != NULL && r->compile && !r->compile_blocks_only;
     uint64_t bytes = 0;
     for (size_t i = 0; i < a->module_count; i++) {
         const struct gs_module *m = &a->modules[i];
         if (m->kind == GS_MODULE_NORM && m->part == GS_PART_NORMS && m->out == a->hidden_size)
-            bytes = add(c, bytes, mul(c, mul(c, norm_bytes(in, m, residual), m->out),
-                                      m->count ? m->count : 1));
+            bytes = add(c, bytes,
+                        mul(c, mul(c, norm_bytes_as(in, m, residual, compiled), m->out),
+                            m->count ? m->count : 1));
     }
     return bytes;
 }

@@ -251,10 +251,11 @@ static const struct row rows[] = {
     {GS_FW_TORCHTUNE, 0,
      {.framework = GS_FW_TORCHTUNE, .label = "torchtune", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .loss_chunks = 8, .norm_fp32_copy = true, .gqa_expanded = true,
-      .fsdp_version = 2,
+      .compile_blocks_only = true, .fsdp_version = 2,
       .source = "torchtune TransformerDecoder: output(h).float(), the recipe's _loss_step del "
                 "logits; CEWithChunkedOutputLoss num_output_chunks = 8; modules/rms_norm.py "
-                "x.float(); MultiHeadAttention expands k/v to every head before SDPA; rope on "
+                "x.float(); training/_compile.py compile_model compiles each layer, not the "
+                "final norm; MultiHeadAttention expands k/v to every head before SDPA; rope on "
                 "[b, s, n_h, h_d] before q.transpose(1, 2), so output.transpose(1, 2)"
                 ".contiguous() copies nothing; torchao linear_nf4 keeps only the NF4 "
                 "weight; zero_grad(set_to_none=True); recipe configs AdamW fused=True; FSDP2 "
@@ -268,12 +269,12 @@ static const struct row rows[] = {
       .loss = GS_LOSS_FP32,
       .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
       .op_selective = true, .foreach_step = true, .expandable_segments = true,
-      .loss_parallel = true, .fsdp_version = 2,
+      .loss_parallel = true, .fsdp_version = 2, .compile_blocks_only = true,
       .source = "torchtitan train.py cross_entropy(pred.flatten(0, 1).float(), ...) then del "
                 "pred, under loss_parallel() when tensor-parallel (parallel_dims "
                 "loss_parallel_enabled); the loss's torch.compile commented out (commit "
-                "e8977b0); torch.nn.RMSNorm (composite rms_norm upcasts to "
-                "float); repeat_kv; apply_rotary_emb on (bs, seqlen, heads, dim) before "
+                "e8977b0); models/norms.py RMSNorm (self._norm(x.float())); apply_compile "
+                "compiles each TransformerBlock, not the final norm; repeat_kv; apply_rotary_emb on (bs, seqlen, heads, dim) before "
                 "xq.transpose(1, 2), so output.transpose(1, 2).contiguous() copies nothing; "
                 "parallelize_llama.py "
                 "selective_ac_option 'op' (_save_list: every other mm, SDPA); "
@@ -287,31 +288,38 @@ static const struct row rows[] = {
       .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
       .op_selective = true, .loss_compiled = true, .foreach_step = true,
       .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
+      .compile_blocks_only = true,
       .source = "torchtitan components/loss.py cross_entropy_loss (pred.flatten(0, 1).float()), "
                 "build_cross_entropy_loss: torch.compile(loss_fn) when compile is on (PR "
                 "#1033); train.py del pred before backward, loss_parallel() when "
-                "tensor-parallel; torch.nn.RMSNorm (composite rms_norm upcasts to float); "
-                "repeat_kv; apply_rotary_emb before xq.transpose(1, 2); "
+                "tensor-parallel; torch.nn.RMSNorm (composite rms_norm upcasts to float on "
+                "the torch 2.8 nightlies 0.1 pins); apply_compile compiles each "
+                "TransformerBlock, not the final norm; repeat_kv; apply_rotary_emb before xq.transpose(1, 2); "
                 "models/llama3/infra/parallelize.py selective_ac_option 'op' (_save_list: "
                 "every other mm, SDPA); build_optimizers foreach=True; run_train.sh "
                 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; FSDP2"}},
     /* 0.2 (from commit 83e6941, July 2025, PR #1094): apply_fsdp wraps the token embedding,
      * each block and [norm, output] apart, the last with reshard_after_forward False (its
      * backward comes next), and the root module with nothing left; the loss compiled from
-     * compile.components (default ["model", "loss"]). The same at v0.2.2. */
+     * compile.components (default ["model", "loss"]). The same at v0.2.2. v0.2.0 (October
+     * 2025) and later run on the torch nightly of their day (CI: pip install --pre torch,
+     * 2.10.0.dev on), whose torch.nn.RMSNorm is fused on CUDA (pytorch PR #153666, merged
+     * between July and August 2025, first in 2.9; 0.1 pinned a 2.8 nightly of June 2025). */
     {GS_FW_TORCHTITAN, 2,
      {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
       .op_selective = true, .loss_compiled = true, .foreach_step = true,
       .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
-      .fsdp_root_split = true,
+      .fsdp_root_split = true, .compile_blocks_only = true, .norm_fused_eager = true,
       .source = "torchtitan components/loss.py build_cross_entropy_loss: torch.compile(loss_fn) "
                 "when \"loss\" in compile.components; train.py del pred before backward, "
                 "loss_parallel() when tensor-parallel; models/llama3/infra/parallelize.py "
                 "apply_fsdp: fully_shard(model.tok_embeddings), each block, fully_shard([model."
                 "norm, model.output], reshard_after_forward=False), fully_shard(model); "
+                "apply_compile compiles each TransformerBlock, not the final norm; "
                 "selective_ac_option 'op' (_save_list: every other mm, SDPA); torch.nn.RMSNorm "
-                "(composite rms_norm upcasts to float); repeat_kv; build_optimizers "
+                "on the torch nightlies from 2.10 it runs on: aten::_fused_rms_norm saves the "
+                "16-bit input and rstd (pytorch PR #153666, in 2.9); repeat_kv; build_optimizers "
                 "foreach=True; run_train.sh PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}},
     /* The logits: model(input_ids, lm_head_chunk_size=128) returns x.split(128, dim=1)'s
      * chunks, which Fabric's module wrapper converts to fp32 (_FabricModule.forward:

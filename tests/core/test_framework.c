@@ -86,7 +86,8 @@ static struct gs_estimate estimate(const struct gs_model_spec *m, const struct g
  *   backward start = W + O + saved + loss + ws = 63,884,036,096 (59.50 GiB;
  *   torchtune's README measured 60.0 GiB peak active).
  * The final norm, kept after the last layer, comes on top of every figure here: 8,192 x
- * 3,072 x 6 eager (its fp32 input and the normalized tensor), x 2 compiled, none offloaded;
+ * 3,072 x 6 (its fp32 input and the normalized tensor), compiled or not (compile_model compiles
+ * each layer, the final norm runs eager), none offloaded;
  * and the head's input (the norm's output, which F.linear keeps for the trained head's weight
  * gradient), 8,192 x 3,072 x 2, but under a fused linear-cross-entropy or offloading.
  * + compile: fused norms keep their 2h input, silu
@@ -122,10 +123,10 @@ static void test_torchtune_llama32_3b_flags(void **state)
     assert_int_equal(e.per_gpu.weights_bytes, 6425499648ULL);
     assert_int_equal(e.per_gpu.optimizer_bytes, 12850999296ULL);
     assert_int_equal(e.loss, GS_LOSS_FP32);
-    /* the final norm (model.norm), kept after the last layer: eager, its fp32 input and the
-     * normalized tensor its trained weight multiplies, 8,192 x 3,072 x 6; compiled, its 16-bit
-     * input, x 2 */
-    const uint64_t fin = 8192ULL * 3072 * 6, fin_c = 8192ULL * 3072 * 2;
+    /* the final norm (model.norm), kept after the last layer: its fp32 input and the
+     * normalized tensor its trained weight multiplies, 8,192 x 3,072 x 6, compiled or not
+     * (training/_compile.py compile_model compiles each TransformerSelfAttentionLayer) */
+    const uint64_t fin = 8192ULL * 3072 * 6;
     /* and the trained head's input, the norm's output (F.linear saves it for dW) */
     const uint64_t hin = 8192ULL * 3072 * 2;
     assert_int_equal(e.saved_activation_bytes, 31965904896ULL + 12608077824ULL + fin + hin);
@@ -138,16 +139,16 @@ static void test_torchtune_llama32_3b_flags(void **state)
 
     w.training.framework.compile = GS_KNOB_ON;
     e = estimate(&m, &w);
-    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 12608077824ULL + fin_c + hin);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 54488795136ULL + fin_c + hin);
+    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 12608077824ULL + fin + hin);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 54488795136ULL + fin + hin);
 
     w.training.framework.loss = GS_LOSS_CHUNKED;
     e = estimate(&m, &w);
-    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 2364014592ULL + fin_c + hin);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 45295405056ULL + fin_c + hin);
+    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + 2364014592ULL + fin + hin);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 45295405056ULL + fin + hin);
     /* at the head's backward: one weight gradient, the second chunk's beside it */
     assert_int_equal(e.per_gpu.gradients_bytes, 788004864ULL);
-    assert_int_equal(e.per_gpu.activations_bytes, 22570663936ULL + 1838678016ULL + fin_c + hin);
+    assert_int_equal(e.per_gpu.activations_bytes, 22570663936ULL + 1838678016ULL + fin + hin);
     /* a fused linear-cross-entropy holds no logits but makes the head input's gradient whole
      * (8,192 x 3,072 x 2 = 50,331,648) beside the weight gradient (788,004,864): 41,880,717,312
      * (weights, states, saved activations, workspace) + 838,336,512 + the final norm's input;
@@ -155,7 +156,7 @@ static void test_torchtune_llama32_3b_flags(void **state)
      * 8,192 = 268,435,456) beside the head's gradient, 1,056,440,320 */
     w.training.framework.loss = GS_LOSS_FUSED;
     e = estimate(&m, &w);
-    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + fin_c);
+    assert_int_equal(e.saved_activation_bytes, 22570663936ULL + fin);
     assert_int_equal(e.per_gpu.peak_allocated_bytes, 41880717312ULL + 1056440320ULL);
     assert_int_equal(e.per_gpu.activations_bytes, 22570663936ULL + 268435456ULL);
     assert_int_equal(e.peak.start, GS_START_LAST_LAYER);
@@ -169,7 +170,7 @@ static void test_torchtune_llama32_3b_flags(void **state)
 
     w.training.recompute = GS_RECOMPUTE_FULL;
     e = estimate(&m, &w);
-    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_START], 24134092800ULL + fin_c + hin);
+    assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_START], 24134092800ULL + fin + hin);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_END);
     assert_int_equal(e.per_gpu.gradients_bytes, 6425499648ULL);
     assert_int_equal(e.per_gpu.activations_bytes, 806092800ULL + 268435456ULL);
@@ -182,7 +183,7 @@ static void test_torchtune_llama32_3b_flags(void **state)
     assert_int_equal(e.peak.phases[GS_PHASE_BACKWARD_END], 20384581632ULL + 788004864ULL);
     assert_int_equal(e.peak.phases[GS_PHASE_OPTIMIZER_STEP], 6425499648ULL + 12850999296ULL + ws);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24134092800ULL + fin_c + hin);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 24134092800ULL + fin + hin);
 
     w.training.framework.activation_offloading = GS_KNOB_ON;
     e = estimate(&m, &w);
@@ -205,8 +206,9 @@ static void test_torchtune_llama32_3b_flags(void **state)
  * (framework.c gs_loss_eighths_per_logit). Llama-3.1-70B-shaped (h 8,192, 80 layers)
  * at TP 8, batch 16 x 8,192: a layer's checkpoint 16 x 8,192 x 8,192 x 2 / 8 = 268,435,456 B
  * rather than 2,147,483,648 - 80 x 1,879,048,192 = 150,323,855,360 B less saved, and the
- * final norm on its shard too (its fp32 input and normalized tensor, 6 x 131,072 x 8,192 x 7/8
- * = 5,637,144,576 B less; the head's input is the whole sequence either way). An explicit
+ * final norm on its shard too (torchtitan 0.2's torch runs torch.nn.RMSNorm fused, keeping its
+ * 16-bit input: 2 x 131,072 x 8,192 x 7/8 = 1,879,048,192 B less; the head's input is the
+ * whole sequence either way). An explicit
  * false is the request's; under another framework the switch stays off. */
 static void test_torchtitan_tensor_parallel_is_sequence_parallel(void **state)
 {
@@ -227,7 +229,7 @@ static void test_torchtitan_tensor_parallel_is_sequence_parallel(void **state)
     assert_false(off.sequence_parallel);
     assert_false(has_assumption(&off, "sequence_parallel"));
     assert_int_equal(off.saved_activation_bytes - defaulted.saved_activation_bytes,
-                     150323855360ULL + 5637144576ULL);
+                     150323855360ULL + 1879048192ULL);
     w.parallelism.sequence_parallel = true;
     const struct gs_estimate on = estimate(&m, &w);
     assert_int_equal(on.saved_activation_bytes, defaulted.saved_activation_bytes);
@@ -283,8 +285,10 @@ static void test_torchtitan_tensor_parallel_is_sequence_parallel(void **state)
  * partitioner takes the policy and saves only what backward or its recomputation reads: w2's
  * output, which feeds only the residual add, is not kept (eager, the policy caches every
  * MUST_SAVE output as it runs): 4,294,967,296 B less (the page measured 77.0 GiB against
- * 82.4). The final norm comes on top of every figure: 16,384 x 4,096 x 6 eager, x 2
- * compiled, and the trained head's input, 16,384 x 4,096 x 2. */
+ * 82.4). The final norm comes on top of every figure: 16,384 x 4,096 x 6, compiled or not
+ * (apply_compile compiles each TransformerBlock; the final norm runs eager), x 2 from 0.2,
+ * whose torch nightlies run torch.nn.RMSNorm fused (it saves its 16-bit input), and the
+ * trained head's input, 16,384 x 4,096 x 2. */
 static void test_torchtitan_llama31_8b_fsdp(void **state)
 {
     (void)state;
@@ -300,10 +304,10 @@ static void test_torchtitan_llama31_8b_fsdp(void **state)
     assert_int_equal(e.per_gpu.weights_bytes, 4015130624ULL);
     assert_int_equal(e.per_gpu.optimizer_bytes, 8030261248ULL);
     assert_int_equal(e.peak.moments[GS_PHASE_OPTIMIZER_STEP].gradients, 4015130624ULL);
-    /* the final norm (torch.nn.RMSNorm, upcast), kept after the last layer: its fp32 input
-     * and the normalized tensor its trained weight multiplies, 16,384 x 4,096 x 6; compiled,
-     * its 16-bit input, x 2 */
-    const uint64_t fin = 16384ULL * 4096 * 6, fin_c = 16384ULL * 4096 * 2;
+    /* the final norm (9dec370's models/norms.py RMSNorm, x.float()), kept after the last
+     * layer: its fp32 input and the normalized tensor its trained weight multiplies, 16,384 x
+     * 4,096 x 6, compiled or not; fused (0.2's torch), its 16-bit input, x 2 */
+    const uint64_t fin = 16384ULL * 4096 * 6, fin_fused = 16384ULL * 4096 * 2;
     const uint64_t hin = 16384ULL * 4096 * 2; /* the trained head's input, for its dW */
     assert_int_equal(e.saved_activation_bytes, 33353236480ULL + 25216155648ULL + fin + hin);
     assert_int_equal(e.peak_phase, GS_PHASE_BACKWARD_START);
@@ -325,16 +329,16 @@ static void test_torchtitan_llama31_8b_fsdp(void **state)
     w.parallelism.data = 8;
 
     /* compiled, the partitioner saves only what backward reads: not w2's output (2 x 4,096 B
-     * x 16,384 x 32 = 4,294,967,296), and the final norm keeps its 16-bit input; the
-     * benchmark's commit (9dec370, before 0.1: "0.0") ran its loss eager */
+     * x 16,384 x 32 = 4,294,967,296); the final norm, outside the compiled blocks, as before;
+     * the benchmark's commit (9dec370, before 0.1: "0.0") ran its loss eager */
     w.training.framework.compile = GS_KNOB_ON;
     e = estimate(&m, &w);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 73622133248ULL - 4294967296ULL + fin_c + hin);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 73622133248ULL - 4294967296ULL + fin + hin);
     /* from 0.1 the loss is compiled too: 4 bytes a logit instead of 12, 8 x 16,384 x 128,256
      * = 16,810,770,432 B less at the loss's backward */
     w.training.framework.framework_version = 1;
     e = estimate(&m, &w);
-    const uint64_t peak01 = 73622133248ULL - 4294967296ULL + fin_c + hin - 16810770432ULL;
+    const uint64_t peak01 = 73622133248ULL - 4294967296ULL + fin + hin - 16810770432ULL;
     assert_int_equal(e.per_gpu.peak_allocated_bytes, peak01);
     const uint64_t reserved01 = e.per_gpu.peak_reserved_bytes;
     assert_int_equal(reserved01,
@@ -342,10 +346,11 @@ static void test_torchtitan_llama31_8b_fsdp(void **state)
     /* 0.2 wraps the embedding and [norm, output] apart (apply_fsdp, PR #1094): at backward start
      * the head's unit is gathered, 128,256 x 4,096 x 2 = 1,050,673,152 B, not the embedding's
      * too, and the copy-in stream's largest gather is the head's (1,050,673,152 against two
-     * layers' 2 x 436,224,256) */
+     * layers' 2 x 436,224,256); its torch's fused RMSNorm keeps the final norm's 16-bit input
+     * alone (fin - fin_fused = 268,435,456 B less) */
     w.training.framework.framework_version = 2;
     e = estimate(&m, &w);
-    const uint64_t peak02 = peak01 - 1050673152ULL;
+    const uint64_t peak02 = peak01 - 1050673152ULL - (fin - fin_fused);
     assert_int_equal(e.per_gpu.peak_allocated_bytes, peak02);
     assert_int_equal(e.per_gpu.peak_reserved_bytes,
                      peak02 + (peak02 * 50 + 999) / 1000 + 4015130624ULL + 1050673152ULL);
@@ -356,6 +361,35 @@ static void test_torchtitan_llama31_8b_fsdp(void **state)
     w.training.framework.framework = GS_FW_DEEPSPEED;
     e = estimate(&m, &w);
     assert_int_not_equal(e.per_gpu.peak_allocated_bytes, peak);
+}
+
+/* torch.nn.RMSNorm by torch release, as torchtitan's releases run it: 0.1 pinned a torch 2.8
+ * nightly, whose rms_norm upcasts (rms_norm_composite: the fp32 input pow and mul keep, and the
+ * normalized 16-bit tensor the trained weight multiplies, 4 + 2 bytes a hidden element); 0.2 runs
+ * the nightlies from 2.10, where rms_norm calls the fused kernel when weight and input share a
+ * dtype and autograd keeps the 16-bit input and a per-row rstd (derivatives.yaml _fused_rms_norm).
+ * Llama-3.1-8B-shaped on one GPU in bf16, batch 2 x 8,192, no checkpointing: two norms a layer,
+ * (6 - 2) x 4,096 x 16,384 x 2 x 32 = 17,179,869,184 B less, and the final norm
+ * 4 x 4,096 x 16,384 = 268,435,456. Under autocast (fp32 weights, 16-bit input) the dtypes differ
+ * and the composite runs on either release: no difference. */
+static void test_torchtitan_rms_norm_by_torch(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 8, 14336, 128256, false));
+    struct gs_workload w = run(GS_FW_TORCHTITAN, GS_DTYPE_BF16, 2, 8192);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.framework.framework_version = 1;
+    const uint64_t upcast = estimate(&m, &w).saved_activation_bytes;
+    w.training.framework.framework_version = 2;
+    const uint64_t fused = estimate(&m, &w).saved_activation_bytes;
+    assert_int_equal(upcast - fused, 17179869184ULL + 268435456ULL);
+
+    w.weights = GS_DTYPE_FP32;
+    w.training.regime = GS_REGIME_AMP;
+    w.training.framework.framework_version = 1;
+    const uint64_t amp_upcast = estimate(&m, &w).saved_activation_bytes;
+    w.training.framework.framework_version = 2;
+    assert_int_equal(estimate(&m, &w).saved_activation_bytes, amp_upcast);
 }
 
 /* LitGPT finetune/lora.py with --quantize bnb.nf4 (no double
@@ -1112,8 +1146,8 @@ static void test_embedding_backward_kernel(void **state)
  * del logits), 12 x 8,192 x 128,256 = 12,608,077,824 B, with the final norm the head reads
  * (eager: its fp32 input and the normalized tensor, 8,192 x 3,072 x 6 = 150,994,944 B) and the
  * head's input (8,192 x 3,072 x 2 = 50,331,648 B), more than one layer's working set.
- * With the chunked loss (compiled, 8 chunks: 2,364,014,592 B, the compiled final norm's
- * 16-bit input and the head's input, 2 x 50,331,648 B) the loss's are still the larger; with a
+ * With the chunked loss (compiled, 8 chunks: 2,364,014,592 B, the final norm, eager outside
+ * the compiled layers, 150,994,944 B, and the head's input) the loss's are still the larger; with a
  * fused loss (none) and full recomputation one layer's working set is: 806,092,800 + the gradient
  * pair 268,435,456 = 1,074,528,256 B.
  * torchtitan sets expandable segments, whose segments grow in place: no growth to warn of. */
@@ -1141,7 +1175,7 @@ static void test_varying_lengths(void **state)
     e = estimate(&m, &w);
     blocks = fixture_assumption(&e, "length_dependent_blocks_bytes");
     assert_non_null(blocks);
-    assert_int_equal(blocks->value, 2364014592ULL + 8192ULL * 3072 * 2 + 8192ULL * 3072 * 2);
+    assert_int_equal(blocks->value, 2364014592ULL + 8192ULL * 3072 * 6 + 8192ULL * 3072 * 2);
     w.training.framework.loss = GS_LOSS_FUSED;
     w.training.recompute = GS_RECOMPUTE_FULL;
     e = estimate(&m, &w);
@@ -1553,6 +1587,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_torchtune_llama32_3b_flags),
         cmocka_unit_test(test_torchtitan_llama31_8b_fsdp),
+        cmocka_unit_test(test_torchtitan_rms_norm_by_torch),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),
         cmocka_unit_test(test_hf_trainer_lora_by_release),

@@ -110,6 +110,13 @@ struct gs_framework_rules {
                                    dropout of its input, and the zero-padded merge keeps the
                                    adapters' output (index_copy saves its source) */
     bool norm_fp32_copy;        /* eager RMSNorm upcasts: its fp32 input is saved */
+    bool norm_fused_eager;      /* the eager RMSNorm is torch.nn.RMSNorm on torch >= 2.9, which
+                                   runs aten::_fused_rms_norm when weight and input share a
+                                   dtype (not under autocast): it saves the 16-bit input and the
+                                   fp32 per-row rstd, no fp32 copy (pytorch PR #153666) */
+    bool compile_blocks_only;   /* `compile` wraps each decoder block in torch.compile, not the
+                                   model (torchtitan apply_compile, torchtune compile_model): the
+                                   model-level norm before the head runs eager */
     bool gqa_expanded;          /* K and V are repeated to every query head before attention
                                    (resolved for the attention path: gs_framework_resolve) */
     bool transformers_sdpa;     /* the attention runs through transformers' sdpa_attention.py
