@@ -318,8 +318,8 @@ static const struct row rows[] = {
                 "norm, model.output], reshard_after_forward=False), fully_shard(model); "
                 "apply_compile compiles each TransformerBlock, not the final norm; "
                 "selective_ac_option 'op' (_save_list: every other mm, SDPA); torch.nn.RMSNorm "
-                "on the torch nightlies from 2.10 it runs on: aten::_fused_rms_norm saves the "
-                "16-bit input and rstd (pytorch PR #153666, in 2.9); repeat_kv; build_optimizers "
+                "on the torch nightlies from 2.10 it runs on: aten::_fused_rms_norm saves its "
+                "input and rstd (pytorch PR #153666, in 2.9); repeat_kv; build_optimizers "
                 "foreach=True; run_train.sh PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}},
     /* The logits: model(input_ids, lm_head_chunk_size=128) returns x.split(128, dim=1)'s
      * chunks, which Fabric's module wrapper converts to fp32 (_FabricModule.forward:

@@ -112,8 +112,8 @@ struct gs_framework_rules {
     bool norm_fp32_copy;        /* eager RMSNorm upcasts: its fp32 input is saved */
     bool norm_fused_eager;      /* the eager RMSNorm is torch.nn.RMSNorm on torch >= 2.9, which
                                    runs aten::_fused_rms_norm when weight and input share a
-                                   dtype (not under autocast): it saves the 16-bit input and the
-                                   fp32 per-row rstd, no fp32 copy (pytorch PR #153666) */
+                                   dtype: it saves the input itself and the fp32 per-row rstd,
+                                   no upcast copy (pytorch PR #153666) */
     bool compile_blocks_only;   /* `compile` wraps each decoder block in torch.compile, not the
                                    model (torchtitan apply_compile, torchtune compile_model): the
                                    model-level norm before the head runs eager */
