@@ -80,6 +80,15 @@ Cases:
                      4 B a score beyond the saved activations: 8.6 GB here, where SDPA holds the
                      gradients of Q, K and V.
 
+  rms-norm           what torch.nn.RMSNorm saves for backward, by storage, on (4, 2048, 4096) inputs:
+                     bf16 input and weight; under bf16 autocast an fp32 input with an fp32 weight (the
+                     residual stream autocast keeps) and a bf16 input with an fp32 weight. From torch 2.9
+                     (pytorch PR #153666) gpusizer expects the fused kernel where the dtypes match: the
+                     input itself (no copy) and an fp32 (4, 2048, 1) rstd; the composite (torch <= 2.8,
+                     and a bf16 input under an fp32 weight before torch 2.12) an fp32 copy of a 16-bit
+                     input and the normalized tensor the weight multiplies (norm_fused_eager,
+                     docs/training-peaks.md "What each layer saves").
+
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
 import argparse
@@ -113,6 +122,7 @@ CASES = {
     "nooffload-fsdp1": dict(config="llama2-7b", offload=False, steps=3),
     "saved-tensors": dict(saved=True),
     "eager-backward": dict(eager_backward=True),
+    "rms-norm": dict(rms_norm=True),
 }
 
 QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
@@ -311,6 +321,44 @@ def run_eager_backward():
     return {"eager_backward": results}
 
 
+def run_rms_norm():
+    """torch.nn.RMSNorm's saved tensors by storage, the input's and the weight's marked."""
+    import torch
+    results = {"fused_backward_op": hasattr(torch.ops.aten, "_fused_rms_norm_backward")}
+    for name, (x_dtype, w_dtype, amp) in {
+            "bf16": (torch.bfloat16, torch.bfloat16, False),
+            "fp32-input-fp32-weight-autocast": (torch.float32, torch.float32, True),
+            "bf16-input-fp32-weight-autocast": (torch.bfloat16, torch.float32, True)}.items():
+        norm = torch.nn.RMSNorm(4096, eps=1e-5, device="cuda", dtype=w_dtype)
+        x = torch.randn(4, 2048, 4096, device="cuda", dtype=x_dtype, requires_grad=True)
+        own = {x.untyped_storage().data_ptr(): "input", norm.weight.untyped_storage().data_ptr(): "weight"}
+        storages = {}
+
+        def pack(t):
+            key = t.untyped_storage().data_ptr()
+            entry = storages.setdefault(key, {"storage_bytes": t.untyped_storage().nbytes(),
+                                              "is": own.get(key, "new"), "views": []})
+            view = [list(t.shape), list(t.stride()), str(t.dtype)]
+            if view not in entry["views"]:
+                entry["views"].append(view)
+            return t
+
+        torch.cuda.synchronize()
+        before = torch.cuda.memory_allocated()
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), \
+                torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+            y = norm(x)
+        torch.cuda.synchronize()
+        results[name] = {"saved": sorted(storages.values(), key=lambda e: -e["storage_bytes"]),
+                         "held_after_forward_less_output": torch.cuda.memory_allocated() - before
+                         - y.untyped_storage().nbytes(), "output_dtype": str(y.dtype),
+                         "grad_fn": type(y.grad_fn).__name__}
+        y.float().sum().backward()
+        del norm, x, y
+        torch.cuda.empty_cache()
+    return {"rms_norm": results}
+
+
 def swift_lengths(steps, max_length, seed=0):
     """Sample lengths as swift saw them: the dataset's distribution, longer ones deleted."""
     rng = random.Random(seed)
@@ -462,6 +510,7 @@ def child(name):
         record["environment"] = environment()
         record.update(run_saved() if case.get("saved") else
                       run_eager_backward() if case.get("eager_backward") else
+                      run_rms_norm() if case.get("rms_norm") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs
