@@ -1573,6 +1573,24 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     return p;
 }
 
+/* Whether the per-op policy recomputes block `b`'s attention rather than keep its output: where
+ * the framework puts cuDNN's attention first on this GPU and its save list does not name that
+ * kernel (gs_framework_resolve_gpu), and the block's attention is one cuDNN's kernel takes:
+ * plain multi-head attention (not MLA's unequal Q/K and V heads), heads of at most 128, a
+ * multiple of 8 (sdp_utils.cpp check_cudnn_tensor_shapes; 256 on compute capability 9.0 with
+ * cuDNN 9.10, not counted), no sliding window, sinks or soft-capping (torchtitan runs those
+ * through FlexAttention, whose kernel the save list names). */
+static bool op_selective_recomputes_attention(const struct gs_activation_input *in,
+                                              const struct gs_block *b)
+{
+    const struct gs_arch *a = in->arch;
+    const uint64_t v = b->attn.v_head_dim ? b->attn.v_head_dim : b->attn.head_dim;
+    return in->rules != NULL && in->rules->sac_recomputes_attention &&
+           b->mixer == GS_MIXER_ATTENTION && b->attn.head_dim <= 128 && v <= 128 &&
+           b->attn.head_dim % 8 == 0 && v % 8 == 0 && b->attn.window == 0 &&
+           !a->attention_no_sdpa && !a->attention_eager_only && !a->attn_logit_softcap;
+}
+
 /* torchtitan's per-op policy (parallelize_llama.py _save_list): the layer's
  * input, the output of every other matmul counted in forward order within
  * the layer (the 1st, 3rd, ...; routed experts run grouped kernels, not
@@ -1600,7 +1618,8 @@ static uint64_t op_selective_partitioned(struct acc *c, const struct gs_activati
         const uint64_t width = m->split == GS_SPLIT_ROW ? m->out : div_ceil(m->out, t);
         bytes = add(c, bytes, mul(c, mul(c, in->element_bytes, tokens), width));
     }
-    if (b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA) {
+    if ((b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA) &&
+        !op_selective_recomputes_attention(in, b)) {
         uint64_t q, k, v, o;
         mixer_widths(b, &q, &k, &v, &o);
         bytes = add(c, bytes, mul(c, mul(c, in->element_bytes, tokens), div_ceil(o, t)));

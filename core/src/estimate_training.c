@@ -1821,6 +1821,15 @@ static void explain_rules(const struct train_plan *plan, struct gs_estimate *e)
 {
     const struct gs_framework_rules *r = &plan->rules;
     assume(e, "training_framework", r->label, r->source);
+    if (r->sac_recomputes_attention && plan->tr.recompute == GS_RECOMPUTE_SELECTIVE)
+        assume(e, "attention_recomputed",
+               "the per-op checkpointing policy keeps no attention output: SDPA runs cuDNN's "
+               "kernel first on this GPU, which the policy's save list does not name, so each "
+               "layer's attention is recomputed in backward (layers whose heads cuDNN's kernel "
+               "takes: at most 128 wide, no sliding window); from torchtitan 0.2.1 the list "
+               "names it",
+               "torchtitan models/attention.py (cuDNN first: 0.1 on compute capability 10.0 "
+               "and up, 0.2.0 on every GPU) and parallelize.py _op_sac_save_list; PR #2095");
     e->loss = r->loss;
     assume(e, "loss",
            r->loss == GS_LOSS_FP32_RETAINED
@@ -2481,6 +2490,13 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
         return st;
     attention_path(m, &plan.tr, e);
     gs_framework_resolve(&plan.tr.framework, plan.tr.attn_impl, &plan.rules);
+    {
+        uint64_t element = 0, residual = 0;
+        bool autocast = false;
+        activation_dtypes(w, &plan, &element, &residual, &autocast);
+        gs_framework_resolve_gpu(&plan.rules, (enum gs_hw)w->gpu.hw, w->gpu.total_bytes != 0,
+                                 element == 2 || autocast);
+    }
     /* PEFT casts an adapter's input only where its dtype differs from the adapter's
      * (tuners_utils.py BaseTunerLayer._cast_input_dtype: `x.dtype == dtype` returns x), so
      * adapters a regime keeps in 16 bits (bf16_pure, bf16_mixed, fp16_mixed; TRL's SFTTrainer

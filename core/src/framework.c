@@ -10,9 +10,11 @@
 
 struct row {
     enum gs_framework framework;
-    uint32_t from; /* first release the row applies to (major*100 + minor); 0 = any */
+    uint32_t from; /* first release the row applies to, REL(major, minor, patch); 0 = any */
     struct gs_framework_rules rules;
 };
+
+#define REL(major, minor, patch) ((major)*10000u + (minor)*100u + (patch))
 
 static const struct row rows[] = {
     /* transformers before 4.27 ran on PyTorch 1.x: Trainer calls model.zero_grad(), which
@@ -46,7 +48,7 @@ static const struct row rows[] = {
      * the outputs only when return_outputs) and backward after it returned, so the
      * returned logits are gone at the loss's backward; a loop that keeps the output
      * (training.keeps_output) keeps them in fp32. */
-    {GS_FW_TRANSFORMERS, 427,
+    {GS_FW_TRANSFORMERS, REL(4, 27, 0),
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.27-4.45 (HF Trainer)",
       .loss = GS_LOSS_FP32, .returns_fp32_logits = true, .loss_shift_copy = true,
       .loss_upcast = true, .norm_fp32_copy = true,
@@ -69,7 +71,7 @@ static const struct row rows[] = {
      * shifted logits; forward returns the 16-bit logits, alive in the model's forward while
      * the loss runs: its forward holds them, the upcast, the copy and log_softmax's output
      * (14 bytes a logit), whether or not the caller keeps the output through backward. */
-    {GS_FW_TRANSFORMERS, 446,
+    {GS_FW_TRANSFORMERS, REL(4, 46, 0),
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.46-4.47 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true,
@@ -94,7 +96,7 @@ static const struct row rows[] = {
      * the flash kernel's output is laid out (batch, heads, seq, dim) and the model's
      * attn_output.transpose(1, 2).contiguous() copies it; removed by transformers PR #40315
      * (merged 2025-08-20, so from 4.56). The loss as in 4.46. */
-    {GS_FW_TRANSFORMERS, 448,
+    {GS_FW_TRANSFORMERS, REL(4, 48, 0),
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.48 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
@@ -118,7 +120,7 @@ static const struct row rows[] = {
      * (transformers PR #35646, merged 2025-01-13, after 4.48.0), so the loss's backward is
      * its peak: 12 bytes a logit under the Trainer, which drops the output before backward;
      * 14 for a loop that keeps it. */
-    {GS_FW_TRANSFORMERS, 449,
+    {GS_FW_TRANSFORMERS, REL(4, 49, 0),
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.49-4.52 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
@@ -142,7 +144,7 @@ static const struct row rows[] = {
      * masking logic; optimum-executorch PR #82 adapts to it "post 4.53"): SDPA gets a
      * boolean mask where one is needed, which aten turns into an additive one inside every
      * call (attention.cpp convert_boolean_attn_mask). Everything else as in 4.49. */
-    {GS_FW_TRANSFORMERS, 453,
+    {GS_FW_TRANSFORMERS, REL(4, 53, 0),
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.53-4.55 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
@@ -172,7 +174,7 @@ static const struct row rows[] = {
      * >= 2.5 and no mask, transformers PR #39412, opened 2025-07-15; 4.56 is the first release
      * this table has it for, 4.54 and 4.55 may have it too and are sized with repeat_kv).
      * Everything else as in 4.49. */
-    {GS_FW_TRANSFORMERS, 456,
+    {GS_FW_TRANSFORMERS, REL(4, 56, 0),
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.56-4.x (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true,
       .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
@@ -206,7 +208,7 @@ static const struct row rows[] = {
      * (_fsdp_param_group.py post_backward returns before the reduce-scatter when not
      * reduce_grads). Under 4.x, accelerate's no_sync looked for a `no_sync` method FSDP2
      * modules do not have, and every micro-batch was reduce-scattered. */
-    {GS_FW_TRANSFORMERS, 500,
+    {GS_FW_TRANSFORMERS, REL(5, 0, 0),
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.0-5.1 (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .sdpa_gqa_native = true,
@@ -228,7 +230,7 @@ static const struct row rows[] = {
     /* 5.2: the Trainer asks the GradientAccumulationPlugin again and syncs every micro-batch
      * when sync_each_batch is set (transformers PR #43919, merged 2026-02-11; 5.1.0 was out
      * by 2026-02-06). Everything else as in 5.0. */
-    {GS_FW_TRANSFORMERS, 502,
+    {GS_FW_TRANSFORMERS, REL(5, 2, 0),
      {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.2-5.x (HF Trainer)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
       .gqa_expanded = true, .sdpa_gqa_native = true,
@@ -263,7 +265,8 @@ static const struct row rows[] = {
     /* torchtitan before its first release (the commits of December 2024 to March 2025, among
      * them 9dec370 of its December 2024 benchmarks): the loss runs eager whatever `compile`
      * says (train.py: the loss's torch.compile commented out, "compiling loss function causes
-     * CUDA errors", commit e8977b0, PR #755). Name it framework_version "0.0". */
+     * CUDA errors", commit e8977b0, PR #755). Name it framework_version "0.0". SDPA in torch's
+     * own order (flash first), which the per-op policy saves. */
     {GS_FW_TORCHTITAN, 0,
      {.framework = GS_FW_TORCHTITAN, .label = "torchtitan before 0.1 (the loss not compiled)",
       .loss = GS_LOSS_FP32,
@@ -274,53 +277,93 @@ static const struct row rows[] = {
                 "pred, under loss_parallel() when tensor-parallel (parallel_dims "
                 "loss_parallel_enabled); the loss's torch.compile commented out (commit "
                 "e8977b0); models/norms.py RMSNorm (self._norm(x.float())); apply_compile "
-                "compiles each TransformerBlock, not the final norm; repeat_kv; apply_rotary_emb on (bs, seqlen, heads, dim) before "
-                "xq.transpose(1, 2), so output.transpose(1, 2).contiguous() copies nothing; "
-                "parallelize_llama.py "
-                "selective_ac_option 'op' (_save_list: every other mm, SDPA); "
-                "build_optimizers foreach=True; run_train.sh "
+                "compiles each TransformerBlock, not the final norm; repeat_kv; "
+                "apply_rotary_emb on (bs, seqlen, heads, dim) before xq.transpose(1, 2), so "
+                "output.transpose(1, 2).contiguous() copies nothing; parallelize_llama.py "
+                "selective_ac_option 'op' (_save_list: every other mm, SDPA's flash and "
+                "efficient kernels); build_optimizers foreach=True; run_train.sh "
                 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; FSDP2"}},
     /* 0.1 (from commit bbb1b61, April 2025, PR #1033): build_cross_entropy_loss wraps the loss
      * in torch.compile when the model is compiled; the rest as before (the FSDP layout, the
-     * per-op policy and the loss parallel context are the same code at v0.1.0). */
-    {GS_FW_TORCHTITAN, 1,
+     * per-op policy and the loss parallel context are the same code at v0.1.0). On compute
+     * capability 10.0 and up, cuDNN's attention goes first (PR #1209, May 2025), a kernel the
+     * policy's save list does not name: its output is recomputed, not kept. */
+    {GS_FW_TORCHTITAN, REL(0, 1, 0),
      {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.1", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
       .op_selective = true, .loss_compiled = true, .foreach_step = true,
       .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
-      .compile_blocks_only = true,
+      .compile_blocks_only = true, .cudnn_attention_first = GS_CUDNN_FIRST_BLACKWELL,
+      .sac_recomputes_cudnn = true,
       .source = "torchtitan components/loss.py cross_entropy_loss (pred.flatten(0, 1).float()), "
                 "build_cross_entropy_loss: torch.compile(loss_fn) when compile is on (PR "
                 "#1033); train.py del pred before backward, loss_parallel() when "
                 "tensor-parallel; torch.nn.RMSNorm (composite rms_norm upcasts to float on "
                 "the torch 2.8 nightlies 0.1 pins); apply_compile compiles each "
-                "TransformerBlock, not the final norm; repeat_kv; apply_rotary_emb before xq.transpose(1, 2); "
+                "TransformerBlock, not the final norm; repeat_kv; apply_rotary_emb before "
+                "xq.transpose(1, 2); models/attention.py ScaledDotProductAttention: "
+                "CUDNN_ATTENTION first if has_cuda_capability(10, 0); "
                 "models/llama3/infra/parallelize.py selective_ac_option 'op' (_save_list: "
-                "every other mm, SDPA); build_optimizers foreach=True; run_train.sh "
+                "every other mm, SDPA's flash and efficient kernels, not cuDNN's); "
+                "build_optimizers foreach=True; run_train.sh "
                 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; FSDP2"}},
-    /* 0.2 (from commit 83e6941, July 2025, PR #1094): apply_fsdp wraps the token embedding,
+    /* 0.2.0 (from commit 83e6941, July 2025, PR #1094): apply_fsdp wraps the token embedding,
      * each block and [norm, output] apart, the last with reshard_after_forward False (its
      * backward comes next), and the root module with nothing left; the loss compiled from
-     * compile.components (default ["model", "loss"]). The same at v0.2.2. v0.2.0 (October
-     * 2025) and later run on the torch nightly of their day (CI: pip install --pre torch,
-     * 2.10.0.dev on), whose torch.nn.RMSNorm is fused on CUDA (pytorch PR #153666, merged
-     * between July and August 2025, first in 2.9; 0.1 pinned a 2.8 nightly of June 2025). */
-    {GS_FW_TORCHTITAN, 2,
-     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2", .loss = GS_LOSS_FP32,
+     * compile.components (default ["model", "loss"]); ScaledDotProductAttentionWrapper puts
+     * cuDNN's attention first on every GPU, still not in the policy's save list. v0.2.0
+     * (October 2025) and later run on the torch nightly of their day (CI: pip install --pre
+     * torch, 2.10.0.dev on), whose torch.nn.RMSNorm is fused on CUDA (pytorch PR #153666,
+     * merged between July and August 2025, first in 2.9; 0.1 pinned a 2.8 nightly of June
+     * 2025). */
+    {GS_FW_TORCHTITAN, REL(0, 2, 0),
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.0", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
       .op_selective = true, .loss_compiled = true, .foreach_step = true,
       .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
       .fsdp_root_split = true, .compile_blocks_only = true, .norm_fused_eager = true,
+      .cudnn_attention_first = GS_CUDNN_FIRST, .sac_recomputes_cudnn = true,
       .source = "torchtitan components/loss.py build_cross_entropy_loss: torch.compile(loss_fn) "
                 "when \"loss\" in compile.components; train.py del pred before backward, "
                 "loss_parallel() when tensor-parallel; models/llama3/infra/parallelize.py "
                 "apply_fsdp: fully_shard(model.tok_embeddings), each block, fully_shard([model."
                 "norm, model.output], reshard_after_forward=False), fully_shard(model); "
                 "apply_compile compiles each TransformerBlock, not the final norm; "
-                "selective_ac_option 'op' (_save_list: every other mm, SDPA); torch.nn.RMSNorm "
-                "on the torch nightlies from 2.10 it runs on: aten::_fused_rms_norm saves its "
-                "input and rstd (pytorch PR #153666, in 2.9); repeat_kv; build_optimizers "
-                "foreach=True; run_train.sh PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}},
+                "models/attention.py ScaledDotProductAttentionWrapper sdpa_backends "
+                "[CUDNN_ATTENTION, FLASH_ATTENTION, EFFICIENT_ATTENTION]; _op_sac_save_list: "
+                "every other mm, SDPA's flash and efficient kernels, not cuDNN's; "
+                "torch.nn.RMSNorm on the torch nightlies from 2.10 it runs on: "
+                "aten::_fused_rms_norm saves its input and rstd (pytorch PR #153666, in 2.9); "
+                "repeat_kv; build_optimizers foreach=True; run_train.sh "
+                "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}},
+    /* 0.2.1 (December 2025): every SDPA kernel joins the per-op policy's save list (commit
+     * b39377f9f, PR #2095, torchtitan issue #2091), cuDNN's included. */
+    {GS_FW_TORCHTITAN, REL(0, 2, 1),
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.1", .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
+      .op_selective = true, .loss_compiled = true, .foreach_step = true,
+      .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
+      .fsdp_root_split = true, .compile_blocks_only = true, .norm_fused_eager = true,
+      .cudnn_attention_first = GS_CUDNN_FIRST,
+      .source = "torchtitan 0.2.0's rules (components/loss.py, apply_fsdp's separate embedding "
+                "and [norm, output] units, apply_compile per TransformerBlock, cuDNN's "
+                "attention first, torch.nn.RMSNorm fused on its torch, repeat_kv); "
+                "_op_sac_save_list adds _scaled_dot_product_cudnn_attention and every other "
+                "SDPA kernel (PR #2095)"}},
+    /* 0.2.2 (February 2026): grouped K/V go to SDPA as they are, enable_gqa=True, no repeat_kv
+     * (commit ff0829c10, PR #2259; the backends CUDNN_ATTENTION, FLASH_ATTENTION, MATH). */
+    {GS_FW_TORCHTITAN, REL(0, 2, 2),
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.2", .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .norm_fp32_copy = true,
+      .op_selective = true, .loss_compiled = true, .foreach_step = true,
+      .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
+      .fsdp_root_split = true, .compile_blocks_only = true, .norm_fused_eager = true,
+      .cudnn_attention_first = GS_CUDNN_FIRST,
+      .source = "torchtitan 0.2.1's rules (components/loss.py, apply_fsdp's separate embedding "
+                "and [norm, output] units, apply_compile per TransformerBlock, torch.nn.RMSNorm "
+                "fused on its torch, every SDPA kernel in _op_sac_save_list); "
+                "models/llama3/model/model.py Attention: F.scaled_dot_product_attention(..., "
+                "enable_gqa=self.n_heads > self.n_kv_heads) on the grouped K/V (PR #2259)"}},
     /* The logits: model(input_ids, lm_head_chunk_size=128) returns x.split(128, dim=1)'s
      * chunks, which Fabric's module wrapper converts to fp32 (_FabricModule.forward:
      * precision.convert_output, to torch.get_default_dtype() under bf16-true and bf16-mixed
@@ -382,9 +425,10 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_im
 {
     const enum gs_framework fw = knobs->framework < GS_FW_COUNT ? knobs->framework
                                                                  : GS_FW_TRANSFORMERS;
-    const uint32_t version = knobs->framework_version || knobs->framework_version_given
-                                 ? knobs->framework_version
-                                 : UINT32_MAX;
+    const bool given = knobs->framework_version || knobs->framework_version_given;
+    /* (release, patch) ordered as one number; a release named without its patch is its .0 */
+    const uint64_t version =
+        given ? (uint64_t)knobs->framework_version * 100 + knobs->framework_patch : UINT64_MAX;
     const struct row *pick = NULL;
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
         if (rows[i].framework == fw && rows[i].from <= version)
@@ -574,6 +618,38 @@ bool gs_release_parse(const char *text, bool zero_major, uint32_t *out)
             return false;
     *out = major * 100 + minor;
     return true;
+}
+
+uint32_t gs_release_patch(const char *text)
+{
+    unsigned major = 0, minor = 0, patch = 0;
+    if (text == NULL || sscanf(text, "%3u.%3u.%3u", &major, &minor, &patch) != 3)
+        return 0;
+    return patch > 99 ? 99 : patch;
+}
+
+/* torch's cuDNN attention runs on NVIDIA compute capabilities 8.0 to 12.1
+ * (sdp_utils.cpp check_cudnn_hardware_support: sm80..sm121) and 16-bit inputs
+ * (check_dtypes_low_precision); the head-size limit is the block's
+ * (activation.c). */
+void gs_framework_resolve_gpu(struct gs_framework_rules *rules, enum gs_hw hw, bool gpu_named,
+                              bool attention_16bit)
+{
+    const bool cudnn_capable = hw == GS_HW_AMPERE || hw == GS_HW_ADA || hw == GS_HW_HOPPER ||
+                               hw == GS_HW_BLACKWELL || (!gpu_named && hw == GS_HW_UNKNOWN);
+    bool first = false;
+    switch ((enum gs_cudnn_first)rules->cudnn_attention_first) {
+    case GS_CUDNN_FIRST:
+        first = cudnn_capable;
+        break;
+    case GS_CUDNN_FIRST_BLACKWELL:
+        first = hw == GS_HW_BLACKWELL;
+        break;
+    case GS_CUDNN_NOT_FIRST:
+        break;
+    }
+    rules->sac_recomputes_attention =
+        rules->op_selective && rules->sac_recomputes_cudnn && first && attention_16bit;
 }
 
 bool gs_framework_version_parse(const char *text, uint32_t *out)

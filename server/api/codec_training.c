@@ -228,6 +228,7 @@ static bool decode_framework(const json_t *section, struct gs_training_knobs *k,
             ok = false;
         } else {
             k->framework_version_given = true;
+            k->framework_patch = gs_release_patch(json_string_value(version));
         }
     }
     const char *loss_names[GS_LOSS_COUNT - GS_LOSS_FP32_RETAINED + 1];

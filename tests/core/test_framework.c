@@ -347,13 +347,23 @@ static void test_torchtitan_llama31_8b_fsdp(void **state)
      * the head's unit is gathered, 128,256 x 4,096 x 2 = 1,050,673,152 B, not the embedding's
      * too, and the copy-in stream's largest gather is the head's (1,050,673,152 against two
      * layers' 2 x 436,224,256); its torch's fused RMSNorm keeps the final norm's 16-bit input
-     * alone (fin - fin_fused = 268,435,456 B less) */
+     * alone (fin - fin_fused = 268,435,456 B less). 0.2.0 runs cuDNN's attention first, a
+     * kernel its policy does not save (no GPU named: a datacenter NVIDIA one), so no layer keeps
+     * the attention output and log-sum-exp: (2 x 4,096 + 4 x 32) x 16,384 x 32 = 4,362,076,160
+     * B less; 0.2.1 saves them again (PR #2095), and so does 0.2.2, whose grouped K/V the
+     * policy does not keep either way */
     w.training.framework.framework_version = 2;
     e = estimate(&m, &w);
-    const uint64_t peak02 = peak01 - 1050673152ULL - (fin - fin_fused);
+    const uint64_t attention = (2ULL * 4096 + 4 * 32) * 16384 * 32;
+    const uint64_t peak02 = peak01 - 1050673152ULL - (fin - fin_fused) - attention;
     assert_int_equal(e.per_gpu.peak_allocated_bytes, peak02);
     assert_int_equal(e.per_gpu.peak_reserved_bytes,
                      peak02 + (peak02 * 50 + 999) / 1000 + 4015130624ULL + 1050673152ULL);
+    w.training.framework.framework_patch = 1;
+    assert_int_equal(estimate(&m, &w).per_gpu.peak_allocated_bytes, peak02 + attention);
+    w.training.framework.framework_patch = 2;
+    assert_int_equal(estimate(&m, &w).per_gpu.peak_allocated_bytes, peak02 + attention);
+    w.training.framework.framework_patch = 0;
     w.training.framework.framework_version = 0;
 
     /* DeepSpeed's ZeRO-3 for the same numbers has buckets, not FSDP units */
@@ -361,6 +371,52 @@ static void test_torchtitan_llama31_8b_fsdp(void **state)
     w.training.framework.framework = GS_FW_DEEPSPEED;
     e = estimate(&m, &w);
     assert_int_not_equal(e.per_gpu.peak_allocated_bytes, peak);
+}
+
+/* Where torchtitan's per-op policy keeps the attention output, by release and GPU: the save
+ * list names SDPA's flash and efficient kernels only until 0.2.1 (PR #2095), and cuDNN's kernel,
+ * which it does not name, runs first on compute capability 10.0 and up in 0.1 (PR #1209) and on
+ * every GPU in 0.2.0 (ScaledDotProductAttentionWrapper). A Llama-3.1-8B-shaped layer at batch 2
+ * x 8,192 per GPU keeps the attention output and its fp32 log-sum-exp, (2 x 4,096 + 4 x 32) x
+ * 16,384 = 136,314,880 B, x 32 layers = 4,362,076,160 B, where flash runs, and neither where
+ * cuDNN's runs: 0.1 on a B200 but not on an H100, 0.2.0 on an H100 but not on an MI300X (no
+ * cuDNN), none of it under full checkpointing. 0.2.2 hands grouped K/V to SDPA (enable_gqa, PR
+ * #2259): without checkpointing each layer keeps K and V at 8 heads rather than 32, 2 x 2 x
+ * (4,096 - 1,024) x 16,384 x 32 = 6,442,450,944 B less than 0.2.1. */
+static void test_torchtitan_attention_by_release_and_gpu(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 8, 14336, 128256, false));
+    struct gs_workload w = run(GS_FW_TORCHTITAN, GS_DTYPE_BF16, 2, 8192);
+    w.training.recompute = GS_RECOMPUTE_SELECTIVE;
+    w.training.framework.framework_version = 1;
+    w.gpu.total_bytes = 192ULL << 30;
+    const uint64_t attention = (2ULL * 4096 + 4 * 32) * 16384 * 32;
+
+    w.gpu.hw = GS_HW_HOPPER;
+    const uint64_t h100 = estimate(&m, &w).saved_activation_bytes;
+    w.gpu.hw = GS_HW_BLACKWELL;
+    assert_int_equal(h100 - estimate(&m, &w).saved_activation_bytes, attention);
+
+    w.training.framework.framework_version = 2; /* "0.2": 0.2.0 */
+    w.gpu.hw = GS_HW_HOPPER;
+    const uint64_t h100_020 = estimate(&m, &w).saved_activation_bytes;
+    w.gpu.hw = GS_HW_CDNA3;
+    assert_int_equal(estimate(&m, &w).saved_activation_bytes - h100_020, attention);
+    w.gpu.hw = GS_HW_HOPPER;
+    w.training.framework.framework_patch = 1;
+    assert_int_equal(estimate(&m, &w).saved_activation_bytes - h100_020, attention);
+
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.training.framework.framework_patch = 0;
+    const uint64_t full_020 = estimate(&m, &w).saved_activation_bytes;
+    w.training.framework.framework_patch = 1;
+    assert_int_equal(estimate(&m, &w).saved_activation_bytes, full_020);
+
+    w.training.recompute = GS_RECOMPUTE_NONE;
+    const uint64_t none_021 = estimate(&m, &w).saved_activation_bytes;
+    w.training.framework.framework_patch = 2;
+    assert_int_equal(none_021 - estimate(&m, &w).saved_activation_bytes, 6442450944ULL);
 }
 
 /* torch.nn.RMSNorm by torch release, as torchtitan's releases run it: 0.1 pinned a torch 2.8
@@ -1591,6 +1647,7 @@ int main(void)
         cmocka_unit_test(test_torchtune_llama32_3b_flags),
         cmocka_unit_test(test_torchtitan_llama31_8b_fsdp),
         cmocka_unit_test(test_torchtitan_rms_norm_by_torch),
+        cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),
         cmocka_unit_test(test_hf_trainer_lora_by_release),

@@ -624,6 +624,39 @@ static void test_t5_layers_under_autocast(void **state)
     assert_int_equal(bytes[0] - bytes[2], 418816LL * 2048);
 }
 
+/* torchtitan's patch releases through the API: "0.2" is 0.2.0, "0.2.1" and "0.2.2" each select
+ * their own row (the training_framework assumption names it), and a release past the last
+ * modelled one its latest row. */
+static void test_torchtitan_patch_releases(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *version, *label;
+    } cases[] = {{"0.2", "torchtitan 0.2.0"},
+                 {"0.2.1", "torchtitan 0.2.1"},
+                 {"0.2.2", "torchtitan 0.2.2"},
+                 {"0.2.9", "torchtitan 0.2.2"},
+                 {"0.1.0", "torchtitan 0.1"}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char request[512];
+        snprintf(request, sizeof(request),
+                 "{\"model\":{\"config\":{\"model_type\":\"llama\",\"hidden_size\":4096,"
+                 "\"intermediate_size\":14336,\"num_hidden_layers\":32,"
+                 "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"vocab_size\":128256}},"
+                 "\"mode\":\"training\",\"training\":{\"batch_size\":1,\"sequence_length\":"
+                 "4096,\"framework\":\"torchtitan\",\"framework_version\":\"%s\"}}",
+                 cases[i].version);
+        struct problem p;
+        json_t *r = estimate(request, &p);
+        assert_non_null(r);
+        const json_t *a =
+            entry_named(json_object_get(r, "assumptions"), "name", "training_framework");
+        assert_non_null(a);
+        assert_string_equal(json_string_value(json_object_get(a, "detail")), cases[i].label);
+        json_decref(r);
+    }
+}
+
 /* Parity through the API with a pasted Llama-2-7B config on 8 GPUs: the
  * DeepSpeed rows print as DeepSpeed's estimate_zero2/zero3_model_states_mem_needs
  * compute them ("26.67GB" per GPU for ZeRO-2 without offload, "14.61GB" for
@@ -1882,6 +1915,7 @@ int main(void)
         cmocka_unit_test(test_trl_version_field),
         cmocka_unit_test(test_dropout_from_config),
         cmocka_unit_test(test_t5_layers_under_autocast),
+        cmocka_unit_test(test_torchtitan_patch_releases),
         cmocka_unit_test(test_sdpa_wide_heads_warning),
         cmocka_unit_test(test_deepspeed_parity_through_the_api),
         cmocka_unit_test(test_validation_errors),

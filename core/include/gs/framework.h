@@ -13,6 +13,8 @@
 #ifndef GS_FRAMEWORK_H
 #define GS_FRAMEWORK_H
 
+#include "gs/capability.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -62,6 +64,7 @@ struct gs_training_knobs {
     bool framework_given;
     uint32_t framework_version;   /* major*100 + minor ("4.45" -> 445, torchtitan's "0.1" -> 1);
                                      0 = the latest modelled unless framework_version_given */
+    uint32_t framework_patch;     /* the release's third number ("0.2.2" -> 2); 0 when not given */
     bool framework_version_given; /* the request named a release, "0.0" included (torchtitan's
                                      commits before its first release) */
     enum gs_loss loss;
@@ -169,6 +172,14 @@ struct gs_framework_rules {
                                    #1270; later ones and torchao's NF4 linear keep only the
                                    weight) */
     bool op_selective;          /* "selective" checkpointing means the per-op policy */
+    uint8_t cudnn_attention_first; /* enum gs_cudnn_first: where the framework puts cuDNN's
+                                      attention first among SDPA's backends */
+    bool sac_recomputes_cudnn;     /* the per-op policy's save list has no
+                                      aten::_scaled_dot_product_cudnn_attention, so where that
+                                      kernel runs its output is recomputed in backward */
+    bool sac_recomputes_attention; /* resolved for the GPU (gs_framework_resolve_gpu): the
+                                      per-op policy keeps no attention output where cuDNN's
+                                      kernel can run (activation.c says where) */
     bool loss_compiled;         /* compile (the request's `compile`) wraps the loss function in
                                    torch.compile too (torchtitan >= 0.1: build_cross_entropy_loss;
                                    from 0.2 compile.components, default ["model", "loss"]), so
@@ -204,6 +215,14 @@ struct gs_framework_rules {
     const char *source;         /* the code the row follows */
 };
 
+/* Where a framework sets cuDNN's attention first in SDPA's backend priority. */
+enum gs_cudnn_first {
+    GS_CUDNN_NOT_FIRST,       /* torch's own order: flash first (torch <= 2.8) */
+    GS_CUDNN_FIRST_BLACKWELL, /* on compute capability >= 10.0 (torchtitan 0.1:
+                                 has_cuda_capability(10, 0), PR #1209) */
+    GS_CUDNN_FIRST            /* on every GPU (torchtitan 0.2 ScaledDotProductAttentionWrapper) */
+};
+
 /* The framework's rules for a release, with the request's overrides applied,
  * for transformers' attention path `attn_impl`: eager repeats grouped K/V
  * (eager_attention_forward's repeat_kv), SDPA repeats them unless the release
@@ -212,6 +231,11 @@ struct gs_framework_rules {
 void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_impl attn_impl,
                           struct gs_framework_rules *out);
 
+/* Resolves the rules that depend on the GPU: sac_recomputes_attention, where cuDNN's attention
+ * runs first on `hw` (a catalog generation; GS_HW_UNKNOWN with `gpu_named` false: no GPU named,
+ * taken as a datacenter NVIDIA one) and 16-bit attention inputs. */
+void gs_framework_resolve_gpu(struct gs_framework_rules *rules, enum gs_hw hw, bool gpu_named,
+                              bool attention_16bit);
 /* Bytes per logit the loss holds at its peak (its backward, or its forward
  * where that holds more), over one GPU's share of the vocabulary (see
  * framework.c for each rule's derivation). `chunks` is
@@ -230,5 +254,8 @@ const char *gs_loss_name(enum gs_loss loss);
 bool gs_framework_version_parse(const char *text, uint32_t *out);
 /* The same for any package's release, "0.26" -> 26 where zero_major allows a 0.x release. */
 bool gs_release_parse(const char *text, bool zero_major, uint32_t *out);
+/* Its third number, "0.2.2" -> 2 (0 when there is none, or it does not start with a digit;
+ * at most 99). Call on a text gs_release_parse accepted. */
+uint32_t gs_release_patch(const char *text);
 
 #endif
