@@ -86,8 +86,8 @@ Cases:
                      (pytorch PR #153666) gpusizer expects the fused kernel where the dtypes match: the
                      input itself (no copy) and an fp32 (4, 2048, 1) rstd; the composite (torch <= 2.8,
                      and a bf16 input under an fp32 weight before torch 2.12) an fp32 copy of a 16-bit
-                     input and the normalized tensor the weight multiplies (norm_fused_eager,
-                     docs/training-peaks.md "What each layer saves").
+                     input and the normalized tensor the weight multiplies (torchtitan 0.2's rows carry
+                     no norm_fp32_copy; docs/training-peaks.md "What each layer saves").
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """

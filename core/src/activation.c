@@ -274,14 +274,13 @@ static uint64_t norm_bytes_as(const struct gs_activation_input *in, const struct
                               uint64_t residual, bool compiled)
 {
     const struct gs_framework_rules *r = in->rules;
-    /* torch.nn.RMSNorm from torch 2.9 runs the fused kernel, whose autograd formula saves the
-     * input itself and the per-row rstd (derivatives.yaml _fused_rms_norm: input, weight,
-     * result1), when weight and input share a dtype (layer_norm.cpp rms_norm_symint falls back
-     * to rms_norm_composite otherwise). They do in the runs sized here: 16-bit weights on a
-     * 16-bit residual stream, or fp32 ones on the fp32 stream autocast keeps (the residual adds
-     * promote the 16-bit branch outputs) */
-    const bool fused = r != NULL && r->norm_fused_eager;
-    if (r != NULL && r->norm_fp32_copy && !compiled && !fused && !(m->flags & GS_MOD_BIAS))
+    /* A row without norm_fp32_copy whose norm is torch.nn.RMSNorm on torch 2.9 or later runs the
+     * fused kernel, whose autograd formula saves the input itself and the per-row rstd
+     * (derivatives.yaml _fused_rms_norm: input, weight, result1) when weight and input share a
+     * dtype (layer_norm.cpp rms_norm_symint falls back to rms_norm_composite otherwise). They do
+     * in the runs sized here: 16-bit weights on a 16-bit residual stream, or fp32 ones on the
+     * fp32 stream autocast keeps (the residual adds promote the 16-bit branch outputs). */
+    if (r != NULL && r->norm_fp32_copy && !compiled && !(m->flags & GS_MOD_BIAS))
         return 4 + (in->trainable != GS_TRAIN_ALL ? 0 : in->arch->norm_weight_fp32 ? 4 : residual);
     return in->autocast ? 4 : residual;
 }

@@ -313,15 +313,15 @@ static const struct row rows[] = {
      * compile.components (default ["model", "loss"]); ScaledDotProductAttentionWrapper puts
      * cuDNN's attention first on every GPU, still not in the policy's save list. v0.2.0
      * (October 2025) and later run on the torch nightly of their day (CI: pip install --pre
-     * torch, 2.10.0.dev on), whose torch.nn.RMSNorm is fused on CUDA (pytorch PR #153666,
-     * merged between July and August 2025, first in 2.9; 0.1 pinned a 2.8 nightly of June
-     * 2025). */
+     * torch, 2.10.0.dev on), whose torch.nn.RMSNorm is fused on CUDA and keeps no fp32 copy
+     * (no norm_fp32_copy: pytorch PR #153666, merged between July and August 2025, first in
+     * 2.9; 0.1 pinned a 2.8 nightly of June 2025). */
     {GS_FW_TORCHTITAN, REL(0, 2, 0),
      {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.0", .loss = GS_LOSS_FP32,
-      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
+      .loss_upcast = true, .gqa_expanded = true,
       .op_selective = true, .loss_compiled = true, .foreach_step = true,
       .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
-      .fsdp_root_split = true, .compile_blocks_only = true, .norm_fused_eager = true,
+      .fsdp_root_split = true, .compile_blocks_only = true,
       .cudnn_attention_first = GS_CUDNN_FIRST, .sac_recomputes_cudnn = true,
       .source = "torchtitan components/loss.py build_cross_entropy_loss: torch.compile(loss_fn) "
                 "when \"loss\" in compile.components; train.py del pred before backward, "
@@ -340,10 +340,10 @@ static const struct row rows[] = {
      * b39377f9f, PR #2095, torchtitan issue #2091), cuDNN's included. */
     {GS_FW_TORCHTITAN, REL(0, 2, 1),
      {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.1", .loss = GS_LOSS_FP32,
-      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
+      .loss_upcast = true, .gqa_expanded = true,
       .op_selective = true, .loss_compiled = true, .foreach_step = true,
       .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
-      .fsdp_root_split = true, .compile_blocks_only = true, .norm_fused_eager = true,
+      .fsdp_root_split = true, .compile_blocks_only = true,
       .cudnn_attention_first = GS_CUDNN_FIRST,
       .source = "torchtitan 0.2.0's rules (components/loss.py, apply_fsdp's separate embedding "
                 "and [norm, output] units, apply_compile per TransformerBlock, cuDNN's "
@@ -354,10 +354,10 @@ static const struct row rows[] = {
      * (commit ff0829c10, PR #2259; the backends CUDNN_ATTENTION, FLASH_ATTENTION, MATH). */
     {GS_FW_TORCHTITAN, REL(0, 2, 2),
      {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.2", .loss = GS_LOSS_FP32,
-      .loss_upcast = true, .norm_fp32_copy = true,
+      .loss_upcast = true,
       .op_selective = true, .loss_compiled = true, .foreach_step = true,
       .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
-      .fsdp_root_split = true, .compile_blocks_only = true, .norm_fused_eager = true,
+      .fsdp_root_split = true, .compile_blocks_only = true,
       .cudnn_attention_first = GS_CUDNN_FIRST,
       .source = "torchtitan 0.2.1's rules (components/loss.py, apply_fsdp's separate embedding "
                 "and [norm, output] units, apply_compile per TransformerBlock, torch.nn.RMSNorm "

@@ -112,11 +112,10 @@ struct gs_framework_rules {
     bool lora_fused_qkv;        /* LoRA on the fused QKV projection is one adapter: a single
                                    dropout of its input, and the zero-padded merge keeps the
                                    adapters' output (index_copy saves its source) */
-    bool norm_fp32_copy;        /* eager RMSNorm upcasts: its fp32 input is saved */
-    bool norm_fused_eager;      /* the eager RMSNorm is torch.nn.RMSNorm on torch >= 2.9, which
-                                   runs aten::_fused_rms_norm when weight and input share a
-                                   dtype: it saves the input itself and the fp32 per-row rstd,
-                                   no upcast copy (pytorch PR #153666) */
+    bool norm_fp32_copy;        /* eager RMSNorm upcasts: its fp32 input is saved (false where
+                                   the eager norm is torch.nn.RMSNorm on torch >= 2.9, whose
+                                   aten::_fused_rms_norm saves its input itself and a per-row
+                                   rstd, pytorch PR #153666) */
     bool compile_blocks_only;   /* `compile` wraps each decoder block in torch.compile, not the
                                    model (torchtitan apply_compile, torchtune compile_model): the
                                    model-level norm before the head runs eager */
