@@ -136,15 +136,32 @@ enum gs_status gs_estimate_compute_scoped(const struct gs_model_spec *model,
         workload->overrides.fragmentation_permille > 1000)
         return gs_error_add(err, GS_ERR_RANGE, "/overrides/fragmentation_fraction",
                             "must be between 0 and 1");
-    enum gs_status st = resolve_parameters(model, e, err);
+    /* a framework that keeps its own head trains a tied model with one matrix more */
+    struct gs_model_spec untied_copy;
+    enum gs_status st = est_training_model(model, workload, &untied_copy, &model, err);
+    if (st != GS_OK)
+        return st;
+    const bool untied = model == &untied_copy;
+    st = resolve_parameters(model, e, err);
     if (st != GS_OK)
         return st;
     e->trainable_parameters = e->parameters;
+    /* the untied copy lives in this frame: a plan search's memo keys activations by the
+     * architecture's address, which another call's copy may share */
     st = workload->mode == GS_MODE_TRAINING
-             ? est_compute_training(model, workload, scope->activation_memo, e, err)
+             ? est_compute_training(model, workload, untied ? NULL : scope->activation_memo, e, err)
              : est_compute_inference(model, workload, scope, e, err);
     if (st != GS_OK)
         return st;
+    if (untied)
+        assume(e, "head_untied",
+               "the framework keeps its own output head: the checkpoint's head, tied to the "
+               "token embedding, is loaded as a matrix of its own, so the head's vocabulary x "
+               "hidden weights are counted apart (with their gradients and states where the "
+               "head trains)",
+               "litgpt/model.py GPT.__init__ (lm_head beside transformer.wte); "
+               "scripts/convert_hf_checkpoint.py copies transformer.wte.weight into "
+               "lm_head.weight");
     capability_warnings(workload, e);
 
     bool ovf = false;

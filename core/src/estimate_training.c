@@ -13,6 +13,7 @@
 #include "estimate_notes.h"
 
 #include "gs/activation.h"
+#include "gs/arch_build.h"
 #include "gs/capability.h"
 #include "gs/device_map.h"
 #include "gs/framework.h"
@@ -2299,6 +2300,38 @@ static enum gs_framework framework_of(const struct gs_workload *w)
 {
     const struct gs_training_knobs *f = &w->training.framework;
     return f->framework_given ? f->framework : GS_FW_TRANSFORMERS;
+}
+
+enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs_workload *w,
+                                  struct gs_model_spec *scratch, const struct gs_model_spec **out,
+                                  struct gs_error *err)
+{
+    *out = m;
+    if (w->mode != GS_MODE_TRAINING || !m->has_arch || !m->arch.tie_word_embeddings ||
+        !m->arch.logits)
+        return GS_OK;
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&w->training.framework, w->training.attn_impl, &rules);
+    if (!rules.head_untied)
+        return GS_OK;
+    /* the token embedding's width (V x d, GS_MOD_TOKENS): the head LitGPT's GPT holds beside
+     * transformer.wte maps it back to the vocabulary, as gs_arch_embeddings adds an untied one */
+    const struct gs_module *tokens = NULL;
+    for (size_t i = 0; i < m->arch.module_count && tokens == NULL; i++)
+        if (m->arch.modules[i].flags & GS_MOD_TOKENS)
+            tokens = &m->arch.modules[i];
+    if (tokens == NULL)
+        return GS_OK;
+    *scratch = *m;
+    struct gs_arch *a = &scratch->arch;
+    a->tie_word_embeddings = false;
+    gs_arch_module(a, "lm_head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0, tokens->out,
+                   tokens->in, 1);
+    scratch->counted = false;
+    const enum gs_status st = gs_model_spec_count(scratch, err);
+    if (st == GS_OK)
+        *out = scratch;
+    return st;
 }
 
 uint64_t gs_workload_expert_tensor(const struct gs_model_spec *m, const struct gs_workload *w)

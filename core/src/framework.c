@@ -368,13 +368,18 @@ static const struct row rows[] = {
      * chunks, which Fabric's module wrapper converts to fp32 (_FabricModule.forward:
      * precision.convert_output, to torch.get_default_dtype() under bf16-true and bf16-mixed
      * alike); the loop holds them through backward and chunked_cross_entropy's log_softmax
-     * keeps its fp32 output per chunk. */
+     * keeps its fp32 output per chunk. The head is a module of its own (litgpt/model.py
+     * GPT.__init__: lm_head beside transformer.wte), and converting a checkpoint whose head is
+     * tied copies the embedding into it (scripts/convert_hf_checkpoint.py, "if "lm_head.weight"
+     * not in state_dict"): Llama 3.2 and Gemma train with V x d weights more than in
+     * transformers (pretrain.py alone ties them, on train.tie_embeddings). */
     {GS_FW_LITGPT, 0,
      {.framework = GS_FW_LITGPT, .label = "lit-gpt / LitGPT", .loss = GS_LOSS_CHUNKED,
       .logits_fp32_held = true, .loss_upcast = true, .loss_chunk_tokens = 128,
       .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .softmax_fp32 = true,
       .quant_saves_input = true, .qkv_fused_pinned = true, .lora_fused_qkv = true,
+      .head_untied = true,
       .moe_weights_after_experts = true, .foreach_step = true,
       .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true,
       .source = "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) (chunks of "
@@ -389,7 +394,11 @@ static const struct row rows[] = {
                 "index_copy keeps its source; bitsandbytes MatMul4Bit; torch.optim.AdamW "
                 "(foreach); Lightning FSDPStrategy (FSDP1: use_orig_params=True, each Block a "
                 "unit with its adapters); fabric.no_backward_sync (no_sync) while accumulating; "
-                "soft-capped attention by hand (F.softmax(scores, dtype=torch.float).to(q.dtype))"}},
+                "soft-capped attention by hand (F.softmax(scores, dtype=torch.float).to(q.dtype)); "
+                "GPT.__init__ builds lm_head apart from transformer.wte and "
+                "convert_hf_checkpoint.py copies a tied checkpoint's embedding into it "
+                "(state_dict[\"lm_head.weight\"] = state_dict[\"transformer.wte.weight\"]); "
+                "finetune/*.py refuse train.tie_embeddings"}},
     {GS_FW_MEGATRON, 0,
      {.framework = GS_FW_MEGATRON, .label = "Megatron-LM (Transformer Engine)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .grads_persist = true,

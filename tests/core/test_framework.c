@@ -451,6 +451,46 @@ static void test_torchtitan_rms_norm_by_torch(void **state)
                      17179869184ULL + 268435456ULL);
 }
 
+/* LitGPT's GPT keeps lm_head apart from transformer.wte (litgpt/model.py), and converting a
+ * checkpoint whose head is tied copies the embedding into it (scripts/convert_hf_checkpoint.py),
+ * so Llama-3.2-1B (hidden 2048, 16 layers, 32 heads / 8 KV heads of 64, FFN 8192, vocabulary
+ * 128,256, tied: 1,235,814,400 parameters) trains with a head of 128,256 x 2,048 = 262,668,288
+ * parameters more: 1,498,482,688. LoRA r32 on q and v in bf16 (the config hub's
+ * llama-3.2-1B/lora.yaml): the frozen head's weights are 262,668,288 x 2 = 525,336,576 B more,
+ * and nothing else changes (the head is frozen; its input is saved either way, chunk by chunk).
+ * transformers' model ties the two, and an untied model is the same under both. */
+static void test_litgpt_unties_head(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(2048, 16, 32, 8, 8192, 128256, true));
+    struct gs_workload w = run(GS_FW_LITGPT, GS_DTYPE_BF16, 1, 512);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 32;
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "v_proj");
+    const struct gs_estimate litgpt = estimate(&m, &w);
+    assert_int_equal(litgpt.parameters, 1498482688ULL);
+    assert_true(has_assumption(&litgpt, "head_untied"));
+
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    const struct gs_estimate hf = estimate(&m, &w);
+    assert_int_equal(hf.parameters, 1235814400ULL);
+    assert_false(has_assumption(&hf, "head_untied"));
+    assert_int_equal(litgpt.per_gpu.weights_bytes - hf.per_gpu.weights_bytes, 525336576ULL);
+
+    /* the untied model: the same under LitGPT, with no assumption */
+    const struct gs_model_spec untied = spec(fixture_llama(2048, 16, 32, 8, 8192, 128256, false));
+    w.training.framework.framework = GS_FW_LITGPT;
+    const struct gs_estimate own = estimate(&untied, &w);
+    assert_int_equal(own.parameters, 1498482688ULL);
+    assert_int_equal(own.per_gpu.weights_bytes, litgpt.per_gpu.weights_bytes);
+    assert_int_equal(own.per_gpu.peak_allocated_bytes, litgpt.per_gpu.peak_allocated_bytes);
+    assert_false(has_assumption(&own, "head_untied"));
+}
+
 /* LitGPT finetune/lora.py with --quantize bnb.nf4 (no double
  * quantization), Llama-2-7B (4096, 32 layers, 32 heads, FFN 11008,
  * vocabulary 32,000), bf16-true, LoRA r8 on query and value with dropout
@@ -1647,6 +1687,7 @@ int main(void)
         cmocka_unit_test(test_torchtune_llama32_3b_flags),
         cmocka_unit_test(test_torchtitan_llama31_8b_fsdp),
         cmocka_unit_test(test_torchtitan_rms_norm_by_torch),
+        cmocka_unit_test(test_litgpt_unties_head),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),

@@ -42,7 +42,7 @@
 #error "GS_FIXTURES_DIR must name tests/fixtures/configs"
 #endif
 
-#define RUNS_MAX 96
+#define RUNS_MAX 160
 
 static struct test_service fixture;
 

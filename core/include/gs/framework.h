@@ -109,6 +109,8 @@ struct gs_framework_rules {
     bool model_qkv_views;       /* the config's own model code runs (transformers modeling_*.py
                                    or its remote code), so a block's fused QKV is split into
                                    views as that code does (gs_attention.qkv_views) */
+    bool head_untied;           /* the model keeps its own output head: a checkpoint whose head is
+                                   tied to the token embedding is loaded as two matrices */
     bool lora_fused_qkv;        /* LoRA on the fused QKV projection is one adapter: a single
                                    dropout of its input, and the zero-padded merge keeps the
                                    adapters' output (index_copy saves its source) */
