@@ -257,6 +257,8 @@ struct state_extra {
     uint64_t reduced_grads;   /* the gradient one data-parallel reduction carries, whole */
     uint64_t updated_weights; /* the trainable weights at their working dtype (the gather of
                                  the updated shards after a ZeRO-1/2 step) */
+    uint64_t previous_graph_bytes; /* what the previous micro-batch's graph still holds when
+                                      this one's forward ends (rules.keeps_previous_graph) */
     uint64_t head_grad_bytes; /* full training: the output head weight's gradient as autograd
                                  makes it, this GPU's vocabulary share, unsharded */
     uint64_t head_autocast_copy;   /* a frozen fp32 head under autocast: the 16-bit copy of its
@@ -1403,10 +1405,38 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                "FalconH1DecoderLayer.forward; docs/training-peaks.md");
 }
 
+/* What a loop that keeps the previous step's graph until the next forward returns
+ * (rules.keeps_previous_graph) holds of it then: the inputs bitsandbytes' MatMul4Bit keeps on
+ * its ctx (ctx.tensors = (A, B), before 0.43.2), which autograd never releases, so they live
+ * as long as the graph. They are the tensors only those linears keep: what this micro-batch's
+ * layers store with them less what they store without. Not where the longest micro-batch runs
+ * first, with no graph before it, nor across pipeline stages. */
+static bool previous_graph_bytes(const struct gs_activation_input *in,
+                                 const struct train_plan *plan, struct gs_activation_memo *memo,
+                                 const struct gs_activation_result *r, uint64_t *out)
+{
+    *out = 0;
+    const struct gs_framework_rules *rules = &plan->rules;
+    if (!rules->keeps_previous_graph || rules->longest_first || !rules->quant_saves_input ||
+        !in->quantized_base || plan->par.pipeline > 1)
+        return true;
+    struct gs_framework_rules without = *rules;
+    without.quant_saves_input = false;
+    struct gs_activation_input unkept = *in;
+    unkept.rules = &without;
+    struct gs_activation_result r2;
+    if (!gs_activation_bytes_memo(&unkept, memo, &r2))
+        return false;
+    *out = r->stored_bytes > r2.stored_bytes ? r->stored_bytes - r2.stored_bytes : 0;
+    return true;
+}
+
 static bool activations(const struct gs_model_spec *m, const struct gs_workload *w,
                         const struct train_plan *plan, struct gs_activation_memo *memo,
-                        struct gs_estimate *e, struct gs_activation_result *r, bool *ovf)
+                        struct gs_estimate *e, struct gs_activation_result *r,
+                        uint64_t *previous_graph, bool *ovf)
 {
+    *previous_graph = 0;
     const struct gs_training *tr = &plan->tr;
     memset(r, 0, sizeof(*r));
     if (!m->has_arch) {
@@ -1448,6 +1478,10 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
         return false;
     }
     if (in.padding_mask && !padding_mask_cost(&in, memo, r, e)) {
+        *ovf = true;
+        return false;
+    }
+    if (!previous_graph_bytes(&in, plan, memo, r, previous_graph)) {
         *ovf = true;
         return false;
     }
@@ -1681,6 +1715,18 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
         } else {
             pk.stored = act->stored_bytes;
             pk.loss = act->logits_bytes;
+            pk.previous_graph = x->previous_graph_bytes;
+            if (pk.previous_graph)
+                assume_value(e, "previous_graph_bytes", pk.previous_graph,
+                             "the previous micro-batch's 4-bit linear inputs, still allocated "
+                             "when this one's forward ends: bitsandbytes' MatMul4Bit keeps "
+                             "them on its ctx, which autograd does not release after backward, "
+                             "and the loop's output variable keeps that graph until the next "
+                             "forward returns; counted with the loss's moment at backward "
+                             "start, as two consecutive micro-batches at the longest",
+                             "bitsandbytes autograd/_functions.py MatMul4Bit.forward "
+                             "(ctx.tensors = (A, B), before 0.43.2); litgpt finetune/lora.py "
+                             "fit (logits = model(input_ids, lm_head_chunk_size=128))");
             pk.head_grad = x->head_grad_bytes;
             pk.logit_grads = act->logit_grads_bytes;
             pk.loss_chunks = act->loss_chunks;
@@ -2578,7 +2624,8 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     struct state_extra extra;
     model_states(m, w, &plan, e, &extra, &ovf);
     struct gs_activation_result act;
-    const bool has_activations = activations(m, w, &plan, memo, e, &act, &ovf);
+    const bool has_activations =
+        activations(m, w, &plan, memo, e, &act, &extra.previous_graph_bytes, &ovf);
     explain_rules(&plan, e);
     trl_notes(e, &plan.tr);
 

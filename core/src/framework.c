@@ -16,6 +16,36 @@ struct row {
 
 #define REL(major, minor, patch) ((major)*10000u + (minor)*100u + (patch))
 
+/* LitGPT's rows share everything but the data order and bitsandbytes' release. */
+#define LITGPT_RULES \
+    .framework = GS_FW_LITGPT, .loss = GS_LOSS_CHUNKED,\
+    .logits_fp32_held = true, .loss_upcast = true, .loss_chunk_tokens = 128,\
+    .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,\
+    .softmax_fp32 = true,\
+    .qkv_fused_pinned = true, .lora_fused_qkv = true, .head_untied = true,\
+    .keeps_previous_graph = true,\
+    .moe_weights_after_experts = true, .foreach_step = true,\
+    .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true
+#define LITGPT_SOURCE \
+    "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) (chunks of "\
+    "128 positions, x.split(128, dim=1)) and chunked_cross_entropy; Fabric "\
+    "_FabricModule.forward precision.convert_output: the chunks the loop holds "\
+    "through backward are fp32; litgpt RMSNorm x.float(); model.py "\
+    "CausalSelfAttention: qkv = self.attn(x) split into views, q and k rotated "\
+    "into new tensors, v passed as a view (it keeps qkv alive); k/v expanded "\
+    "for SDPA under grouped queries; q = torch.cat((q_roped, q[..., rope_n_elem:]), "\
+    "dim=-1) is contiguous, so y.reshape(B, T, C) of the transposed output "\
+    "copies; lora.py LoRAQKVLinear: one lora_A (one dropout) for q/k/v, zero_pad's "\
+    "index_copy keeps its source; bitsandbytes MatMul4Bit; torch.optim.AdamW "\
+    "(foreach); Lightning FSDPStrategy (FSDP1: use_orig_params=True, each Block a "\
+    "unit with its adapters); fabric.no_backward_sync (no_sync) while accumulating; "\
+    "soft-capped attention by hand (F.softmax(scores, dtype=torch.float).to(q.dtype)); "\
+    "GPT.__init__ builds lm_head apart from transformer.wte and "\
+    "convert_hf_checkpoint.py copies a tied checkpoint's embedding into it "\
+    "(state_dict[\"lm_head.weight\"] = state_dict[\"transformer.wte.weight\"]); "\
+    "finetune/*.py refuse train.tie_embeddings; the loop's logits = model(...) keeps the "\
+    "previous step's graph until the next forward returns"
+
 static const struct row rows[] = {
     /* transformers before 4.27 ran on PyTorch 1.x: Trainer calls model.zero_grad(), which
      * kept gradients allocated (set_to_none became the default in PyTorch 2.0, pytorch PR
@@ -374,31 +404,23 @@ static const struct row rows[] = {
      * not in state_dict"): Llama 3.2 and Gemma train with V x d weights more than in
      * transformers (pretrain.py alone ties them, on train.tie_embeddings). */
     {GS_FW_LITGPT, 0,
-     {.framework = GS_FW_LITGPT, .label = "lit-gpt / LitGPT", .loss = GS_LOSS_CHUNKED,
-      .logits_fp32_held = true, .loss_upcast = true, .loss_chunk_tokens = 128,
-      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
-      .softmax_fp32 = true,
-      .quant_saves_input = true, .qkv_fused_pinned = true, .lora_fused_qkv = true,
-      .head_untied = true,
-      .moe_weights_after_experts = true, .foreach_step = true,
-      .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true,
-      .source = "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) (chunks of "
-                "128 positions, x.split(128, dim=1)) and chunked_cross_entropy; Fabric "
-                "_FabricModule.forward precision.convert_output: the chunks the loop holds "
-                "through backward are fp32; litgpt RMSNorm x.float(); model.py "
-                "CausalSelfAttention: qkv = self.attn(x) split into views, q and k rotated "
-                "into new tensors, v passed as a view (it keeps qkv alive); k/v expanded "
-                "for SDPA under grouped queries; q = torch.cat((q_roped, q[..., rope_n_elem:]), "
-                "dim=-1) is contiguous, so y.reshape(B, T, C) of the transposed output "
-                "copies; lora.py LoRAQKVLinear: one lora_A (one dropout) for q/k/v, zero_pad's "
-                "index_copy keeps its source; bitsandbytes MatMul4Bit; torch.optim.AdamW "
-                "(foreach); Lightning FSDPStrategy (FSDP1: use_orig_params=True, each Block a "
-                "unit with its adapters); fabric.no_backward_sync (no_sync) while accumulating; "
-                "soft-capped attention by hand (F.softmax(scores, dtype=torch.float).to(q.dtype)); "
-                "GPT.__init__ builds lm_head apart from transformer.wte and "
-                "convert_hf_checkpoint.py copies a tied checkpoint's embedding into it "
-                "(state_dict[\"lm_head.weight\"] = state_dict[\"transformer.wte.weight\"]); "
-                "finetune/*.py refuse train.tie_embeddings"}},
+     {LITGPT_RULES, .label = "lit-gpt (before LitGPT 0.2)", .longest_first = true,
+      .quant_saves_input = true,
+      .source = LITGPT_SOURCE "; finetune/lora.py get_batch(..., longest_seq_ix if iter_num "
+                              "== 0): the longest sample first"}},
+    /* 0.2 (the data refactor, PR #950, February 2024): DataLoaders of shuffled samples, so a
+     * micro-batch at the longest can follow another, whose graph the loop's `logits` still
+     * holds with every MatMul4Bit input (bitsandbytes 0.42.0 pinned) */
+    {GS_FW_LITGPT, REL(0, 2, 0),
+     {LITGPT_RULES, .label = "LitGPT 0.2-0.5.4", .quant_saves_input = true,
+      .source = LITGPT_SOURCE "; get_dataloaders (shuffled); pyproject.toml "
+                              "bitsandbytes==0.42.0"}},
+    /* 0.5.5 (PR #1893, December 2024) pins bitsandbytes >= 0.44 on Linux, whose MatMul4Bit
+     * keeps no input (ctx.tensors = (None, B), bitsandbytes PR #1270) */
+    {GS_FW_LITGPT, REL(0, 5, 5),
+     {LITGPT_RULES, .label = "LitGPT 0.5.5+",
+      .source = LITGPT_SOURCE "; pyproject.toml bitsandbytes >=0.44 (MatMul4Bit keeps no "
+                              "input)"}},
     {GS_FW_MEGATRON, 0,
      {.framework = GS_FW_MEGATRON, .label = "Megatron-LM (Transformer Engine)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .grads_persist = true,
@@ -589,6 +611,14 @@ uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *r, uint64_t 
         break;
     }
     return 16 * u;
+}
+
+bool gs_framework_has_releases(enum gs_framework framework)
+{
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        if (rows[i].framework == framework && rows[i].from > 0)
+            return true;
+    return false;
 }
 
 const char *gs_framework_name(enum gs_framework f)

@@ -42,7 +42,7 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
     struct moment {
         uint64_t acts, grads, trans; /* beyond the saved activations and what every moment has */
         enum gs_start_moment kind;
-    } moments[3] = {{in->loss, 0, 0, GS_START_LOSS}};
+    } moments[3] = {{gs_add(in->loss, in->previous_graph, &ovf), 0, 0, GS_START_LOSS}};
     size_t n = 1;
     /* Backward ends with the token embedding's (the model's first op), whose gradient is a
      * whole vocabulary x hidden tensor (embedding_dense_backward). Gradients freed between

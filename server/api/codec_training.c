@@ -206,8 +206,9 @@ static bool decode_framework(const json_t *section, struct gs_training_knobs *k,
         k->framework = (enum gs_framework)i;
         k->framework_given = true;
     }
-    /* releases are modelled for transformers (4.x, 5.x) and torchtitan (0.x: "0.0" for its
-     * commits before the first release) */
+    /* releases are modelled where a framework's rules changed between them (core
+     * gs_framework_has_releases): transformers (4.x, 5.x), torchtitan (0.x: "0.0" for its
+     * commits before the first release) and LitGPT (0.x: "0.1" for lit-gpt) */
     const json_t *version = json_object_get(section, "framework_version");
     if (version != NULL) {
         const bool titan = k->framework_given && k->framework == GS_FW_TORCHTITAN;
@@ -215,16 +216,23 @@ static bool decode_framework(const json_t *section, struct gs_training_knobs *k,
         if (!json_is_string(version) ||
             !gs_release_parse(json_string_value(version), zero_major, &k->framework_version)) {
             gs_error_add(err, GS_ERR_INVALID, "/training/framework_version",
-                         titan ? "must be a torchtitan release such as \"0.1\" or \"0.2.2\" "
-                                 "(\"0.0\": a commit before 0.1.0)"
-                               : "must be a release such as \"4.45\" or \"4.46.3\"");
+                         titan        ? "must be a torchtitan release such as \"0.1\" or \"0.2.2\" "
+                                        "(\"0.0\": a commit before 0.1.0)"
+                         : zero_major ? "must be a release such as \"0.4\" or \"0.5.5\""
+                                      : "must be a release such as \"4.45\" or \"4.46.3\"");
             ok = false;
-        } else if (!k->framework_given ||
-                   (k->framework != GS_FW_TRANSFORMERS && k->framework != GS_FW_TORCHTITAN)) {
+        } else if (!k->framework_given || !gs_framework_has_releases(k->framework)) {
+            char names[160] = "";
+            size_t used = 0;
+            for (int f = 0; f < GS_FW_COUNT; f++)
+                if (gs_framework_has_releases((enum gs_framework)f) && used < sizeof(names))
+                    used +=
+                        (size_t)snprintf(names + used, sizeof(names) - used, "%s\"%s\"",
+                                         used ? ", " : "", gs_framework_name((enum gs_framework)f));
             gs_error_add(err, GS_ERR_INVALID, "/training/framework_version",
-                         "releases are modelled for framework \"transformers\" (where the loss "
-                         "and zero_grad rules changed) and \"torchtitan\" (where the loss "
-                         "became compiled); name it");
+                         "releases are modelled for framework %s, where the rules changed "
+                         "between them; name one of them",
+                         names);
             ok = false;
         } else {
             k->framework_version_given = true;

@@ -451,6 +451,22 @@ static void test_torchtitan_rms_norm_by_torch(void **state)
                      17179869184ULL + 268435456ULL);
 }
 
+/* A LitGPT bf16-true run with LoRA (or QLoRA) of rank `rank` on q and v. */
+static struct gs_workload litgpt_qv(enum gs_dtype weights, enum gs_method method, uint64_t rank,
+                                    uint64_t batch, uint64_t seq)
+{
+    struct gs_workload w = run(GS_FW_LITGPT, weights, batch, seq);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.method = method;
+    w.training.method_given = true;
+    w.training.double_quant = false;
+    w.training.lora_rank = rank;
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "v_proj");
+    return w;
+}
+
 /* LitGPT's GPT keeps lm_head apart from transformer.wte (litgpt/model.py), and converting a
  * checkpoint whose head is tied copies the embedding into it (scripts/convert_hf_checkpoint.py),
  * so Llama-3.2-1B (hidden 2048, 16 layers, 32 heads / 8 KV heads of 64, FFN 8192, vocabulary
@@ -463,14 +479,7 @@ static void test_litgpt_unties_head(void **state)
 {
     (void)state;
     const struct gs_model_spec m = spec(fixture_llama(2048, 16, 32, 8, 8192, 128256, true));
-    struct gs_workload w = run(GS_FW_LITGPT, GS_DTYPE_BF16, 1, 512);
-    w.training.regime = GS_REGIME_BF16_PURE;
-    w.training.method = GS_METHOD_LORA;
-    w.training.method_given = true;
-    w.training.lora_rank = 32;
-    w.training.lora_target_count = 2;
-    strcpy(w.training.lora_targets[0], "q_proj");
-    strcpy(w.training.lora_targets[1], "v_proj");
+    struct gs_workload w = litgpt_qv(GS_DTYPE_BF16, GS_METHOD_LORA, 32, 1, 512);
     const struct gs_estimate litgpt = estimate(&m, &w);
     assert_int_equal(litgpt.parameters, 1498482688ULL);
     assert_true(has_assumption(&litgpt, "head_untied"));
@@ -489,6 +498,49 @@ static void test_litgpt_unties_head(void **state)
     assert_int_equal(own.per_gpu.weights_bytes, litgpt.per_gpu.weights_bytes);
     assert_int_equal(own.per_gpu.peak_allocated_bytes, litgpt.per_gpu.peak_allocated_bytes);
     assert_false(has_assumption(&own, "head_untied"));
+}
+
+/* bitsandbytes' MatMul4Bit (before 0.43.2) keeps its input on its ctx (ctx.tensors = (A, B)),
+ * not through save_for_backward, so autograd does not release it after backward: it lives as
+ * long as the graph, which LitGPT's loop keeps through its `logits` variable until the next
+ * micro-batch's forward returns. Llama-2-7B QLoRA (nf4, LoRA r32 on q and v), micro-batches
+ * of 2 x 512 = 1,024 tokens: per token and layer MatMul4Bit keeps the q/k/v input 2h, the MLP
+ * input 2h, o_proj's input 2h and down's 2 x 11,008 = 46,592 B, none of it kept by anything
+ * else, except in layer 0, whose input (the frozen embedding's output) needs no gradient, so
+ * its q/k/v linear keeps nothing (needs_input_grad false): 46,592 x 1,024 x 32 - 8,192 x 1,024
+ * = 1,518,338,048 B.
+ * - LitGPT 0.2-0.5.4 (shuffled DataLoaders, bitsandbytes 0.42): the previous micro-batch's
+ *   inputs beside this one's at the forward's end: that much more than lit-gpt, whose longest
+ *   sample runs first with no graph before it;
+ * - LitGPT 0.5.5+ (bitsandbytes >= 0.44: ctx.tensors = (None, B)): no such input is kept at
+ *   all, the same bytes less than lit-gpt. */
+static void test_litgpt_previous_graph(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
+    struct gs_workload w = litgpt_qv(GS_DTYPE_INT4, GS_METHOD_QLORA, 32, 2, 512);
+    w.training.lora_dropout_permille = 50;
+    w.training.framework.framework_version = 1; /* 0.1: lit-gpt */
+    const struct gs_estimate first = estimate(&m, &w);
+    w.training.framework.framework_version = 4; /* 0.4 */
+    const struct gs_estimate kept = estimate(&m, &w);
+    w.training.framework.framework_version = 5; /* 0.5.5 */
+    w.training.framework.framework_patch = 5;
+    const struct gs_estimate none = estimate(&m, &w);
+    assert_int_equal(kept.per_gpu.peak_allocated_bytes - first.per_gpu.peak_allocated_bytes,
+                     1518338048ULL);
+    assert_int_equal(first.per_gpu.peak_allocated_bytes - none.per_gpu.peak_allocated_bytes,
+                     1518338048ULL);
+    assert_true(has_assumption(&kept, "previous_graph_bytes"));
+    assert_false(has_assumption(&first, "previous_graph_bytes"));
+    assert_false(has_assumption(&none, "previous_graph_bytes"));
+    /* a LoRA base in bf16 keeps no such input: no previous graph to count */
+    w.weights = GS_DTYPE_BF16;
+    w.training.method = GS_METHOD_LORA;
+    w.training.framework.framework_version = 4;
+    w.training.framework.framework_patch = 0;
+    const struct gs_estimate lora = estimate(&m, &w);
+    assert_false(has_assumption(&lora, "previous_graph_bytes"));
 }
 
 /* LitGPT finetune/lora.py with --quantize bnb.nf4 (no double
@@ -528,6 +580,7 @@ static void test_litgpt_qlora_llama2_7b(void **state)
     (void)state;
     const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
     struct gs_workload w = run(GS_FW_LITGPT, GS_DTYPE_INT4, 1, 1304);
+    w.training.framework.framework_version = 1; /* 0.1: lit-gpt, bitsandbytes 0.41 */
     w.training.regime = GS_REGIME_BF16_PURE;
     w.training.method = GS_METHOD_QLORA;
     w.training.method_given = true;
@@ -1688,6 +1741,7 @@ int main(void)
         cmocka_unit_test(test_torchtitan_llama31_8b_fsdp),
         cmocka_unit_test(test_torchtitan_rms_norm_by_torch),
         cmocka_unit_test(test_litgpt_unties_head),
+        cmocka_unit_test(test_litgpt_previous_graph),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),

@@ -172,6 +172,16 @@ struct gs_framework_rules {
                                    not it is adapted (bitsandbytes MatMul4Bit before 0.43.2, PR
                                    #1270; later ones and torchao's NF4 linear keep only the
                                    weight) */
+    bool keeps_previous_graph;  /* the loop binds the model's output to a variable it rebinds
+                                   only when the next micro-batch's forward returns (LitGPT's
+                                   `logits = model(...)`), so the previous step's graph lives
+                                   through that forward, and with it what a custom autograd
+                                   function keeps on its ctx rather than saving for backward
+                                   (bitsandbytes MatMul4Bit's ctx.tensors = (A, B) before
+                                   0.43.2): autograd never frees those after backward */
+    bool longest_first;         /* the longest micro-batch is the step's first, which no
+                                   previous graph precedes (lit-gpt's get_batch(...,
+                                   longest_seq_ix if iter_num == 0)) */
     bool op_selective;          /* "selective" checkpointing means the per-op policy */
     uint8_t cudnn_attention_first; /* enum gs_cudnn_first: where the framework puts cuDNN's
                                       attention first among SDPA's backends */
@@ -246,6 +256,10 @@ void gs_framework_resolve_gpu(struct gs_framework_rules *rules, enum gs_hw hw, b
 #define GS_LOSS_BYTES_UNIT 8
 uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *rules, uint64_t chunks,
                                    uint64_t tensor);
+
+/* Whether the framework's rules change between its releases (framework_version selects
+ * among them). */
+bool gs_framework_has_releases(enum gs_framework framework);
 
 /* "transformers", "fp32_retained", ...; never NULL. */
 const char *gs_framework_name(enum gs_framework framework);

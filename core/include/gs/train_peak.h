@@ -48,6 +48,11 @@ struct gs_peak_input {
     uint64_t unsharded_grad;   /* one unit's gradient before reduce-scatter */
     uint64_t stored;           /* saved activations when backward starts */
     uint64_t loss;             /* the loss's logits at its backward */
+    uint64_t previous_graph;   /* what the previous micro-batch's graph still holds when this
+                                  one's forward ends, beside every saved activation and the
+                                  logits (counted with the loss's moment: the logits the
+                                  forward's end holds are within a byte a logit of what the
+                                  loss's backward holds) */
     uint64_t layer_working;    /* one layer's activations and gradients in backward */
     uint64_t layer_backward;   /* of that, what its backward makes beyond its saved tensors: the
                                   last layer's backward, beside every saved activation, is a
