@@ -355,6 +355,14 @@ uint64_t gs_arch_moe_layers(const struct gs_arch *a)
     return n;
 }
 
+const struct gs_module *gs_arch_token_embedding(const struct gs_arch *a)
+{
+    for (size_t i = 0; i < a->module_count; i++)
+        if (a->modules[i].flags & GS_MOD_TOKENS)
+            return &a->modules[i];
+    return NULL;
+}
+
 const struct gs_block *gs_arch_moe_block(const struct gs_arch *a)
 {
     const struct gs_block *best = NULL;

@@ -698,12 +698,9 @@ static void peak_extras(const struct gs_model_spec *m, const struct train_plan *
         if (!plan->lora)
             x->root_grad_bytes = bytes_of(root, grad_bpp, ovf);
         /* the head's rows: its own matrix, or the token embedding it is tied to */
-        uint64_t tokens = 0, width = 0;
-        for (size_t i = 0; tokens == 0 && i < m->arch.module_count; i++)
-            if (m->arch.modules[i].flags & GS_MOD_TOKENS) {
-                tokens = gs_mul(m->arch.modules[i].in, m->arch.modules[i].out, ovf);
-                width = m->arch.modules[i].out;
-            }
+        const struct gs_module *embed = gs_arch_token_embedding(&m->arch);
+        const uint64_t tokens = embed != NULL ? gs_mul(embed->in, embed->out, ovf) : 0;
+        const uint64_t width = embed != NULL ? embed->out : 0;
         const uint64_t head = e->params.lm_head ? e->params.lm_head : tokens;
         if (!plan->lora && m->arch.logits && head)
             x->head_grad_bytes = vocab_grad_bytes(head, s, par, bpp, ovf);
@@ -2362,10 +2359,7 @@ enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs
         return GS_OK;
     /* the token embedding's width (V x d, GS_MOD_TOKENS): the head LitGPT's GPT holds beside
      * transformer.wte maps it back to the vocabulary, as gs_arch_embeddings adds an untied one */
-    const struct gs_module *tokens = NULL;
-    for (size_t i = 0; i < m->arch.module_count && tokens == NULL; i++)
-        if (m->arch.modules[i].flags & GS_MOD_TOKENS)
-            tokens = &m->arch.modules[i];
+    const struct gs_module *tokens = gs_arch_token_embedding(&m->arch);
     if (tokens == NULL)
         return GS_OK;
     *scratch = *m;

@@ -554,6 +554,10 @@ void gs_arch_count_stage_blocks(const struct gs_arch *arch, const struct gs_stag
 /* Decoder layers whose MLP routes tokens to experts. */
 uint64_t gs_arch_moe_layers(const struct gs_arch *arch);
 
+/* The token embedding (the first model-level module flagged GS_MOD_TOKENS: vocabulary rows
+ * by its width), or NULL for a model without one. */
+const struct gs_module *gs_arch_token_embedding(const struct gs_arch *arch);
+
 /* The routed-expert block with the most experts, or NULL for dense models. */
 const struct gs_block *gs_arch_moe_block(const struct gs_arch *arch);
 
