@@ -565,6 +565,18 @@ static uint64_t role_input_bytes(struct acc *c, const struct gs_activation_input
     return add(c, mul(c, kept, h), l->dropout[r] - l->masks[r]);
 }
 
+/* Of what role_input_bytes counts, the bytes an element of the input tensor itself (not the
+ * adapters' dropout outputs, each adapter's own). */
+static uint64_t role_input_tensor(const struct gs_activation_input *in, const struct linears *l,
+                                  enum role r, uint64_t residual, bool needs_grad)
+{
+    if (needs_grad)
+        return gemm_input_bytes(in, l, r, residual);
+    if (!l->direct[r])
+        return 0;
+    return in->autocast && residual > 2 ? 2 * l->direct[r] : residual;
+}
+
 /* What an adapted token embedding (gs_lora_embedding) keeps a token (peft/tuners/lora/layer.py
  * Embedding.forward: after_A = F.embedding(x, lora_embedding_A.T), at the adapters' dtype
  * (F.embedding returns its weight's: fp32 for PEFT's fp32 adapters, under autocast too, which
@@ -1342,12 +1354,20 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         per_token = add(c, per_token, mul(c, bytes, count));
     }
     p.replicated = mul(c, mul(c, per_token, tokens), h);
+    uint64_t mlp_in = role_input_bytes(c, in, &l, ROLE_MLP_IN, residual, h, g.mlp_input);
+    /* a parallel block with one norm (PhiDecoderLayer, GPT-J, Cohere, Falcon's parallel_attn,
+     * LitGPT's shared_attention_norm) hands the attention and the MLP the same normed tensor:
+     * kept by both, it is held once, unless each linear casts its own copy (autocast over an
+     * fp32 stream) */
+    if (b->parallel_residual && instances == 1 && !(in->autocast && residual > 2)) {
+        const uint64_t attn_tensor = role_input_tensor(in, &l, ROLE_ATTN_IN, residual, g.input);
+        const uint64_t mlp_tensor = role_input_tensor(in, &l, ROLE_MLP_IN, residual, g.mlp_input);
+        mlp_in -= mul(c, attn_tensor < mlp_tensor ? attn_tensor : mlp_tensor, h);
+    }
     p.replicated =
         add(c, p.replicated,
             mul(c, tokens, role_input_bytes(c, in, &l, ROLE_ATTN_IN, residual, h, g.input)));
-    p.replicated =
-        add(c, p.replicated,
-            mul(c, tokens, role_input_bytes(c, in, &l, ROLE_MLP_IN, residual, h, g.mlp_input)));
+    p.replicated = add(c, p.replicated, mul(c, tokens, mlp_in));
     /* 1-byte masks on the residual branches: after attention and after the MLP, and after a
      * second (cross-)attention where the block has one (T5LayerCrossAttention.forward:
      * hidden_states + self.dropout(attention_output[0]); WhisperDecoderLayer.forward, after

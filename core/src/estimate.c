@@ -136,24 +136,34 @@ enum gs_status gs_estimate_compute_scoped(const struct gs_model_spec *model,
         workload->overrides.fragmentation_permille > 1000)
         return gs_error_add(err, GS_ERR_RANGE, "/overrides/fragmentation_fraction",
                             "must be between 0 and 1");
-    /* a framework that keeps its own head trains a tied model with one matrix more */
-    struct gs_model_spec untied_copy;
-    enum gs_status st = est_training_model(model, workload, &untied_copy, &model, err);
+    /* a framework that builds the model its own way: a tied model with one matrix more, no
+     * dropout */
+    struct gs_model_spec own_copy;
+    unsigned changes = 0;
+    enum gs_status st = est_training_model(model, workload, &own_copy, &model, &changes, err);
     if (st != GS_OK)
         return st;
-    const bool untied = model == &untied_copy;
+    const bool copied = model == &own_copy;
     st = resolve_parameters(model, e, err);
     if (st != GS_OK)
         return st;
     e->trainable_parameters = e->parameters;
-    /* the untied copy lives in this frame: a plan search's memo keys activations by the
+    /* the copy lives in this frame: a plan search's memo keys activations by the
      * architecture's address, which another call's copy may share */
     st = workload->mode == GS_MODE_TRAINING
-             ? est_compute_training(model, workload, untied ? NULL : scope->activation_memo, e, err)
+             ? est_compute_training(model, workload, copied ? NULL : scope->activation_memo, e, err)
              : est_compute_inference(model, workload, scope, e, err);
     if (st != GS_OK)
         return st;
-    if (untied)
+    if (changes & EST_MODEL_NO_DROPOUT)
+        assume(e, "model_without_dropout",
+               "the framework trains its own implementation of the architecture, which has no "
+               "dropout layer: the config's attention, hidden and MLP dropout are not applied, "
+               "so no dropout mask or output is kept (LoRA's own dropout stays)",
+               "litgpt/model.py (no nn.Dropout; scaled_dot_product_attention(..., "
+               "dropout_p=0.0)); torchtune models/*/_model_builders.py (attn_dropout=0.0); "
+               "torchtitan models/llama3/model.py (no dropout)");
+    if (changes & EST_MODEL_HEAD_UNTIED)
         assume(e, "head_untied",
                "the framework keeps its own output head: the checkpoint's head, tied to the "
                "token embedding, is loaded as a matrix of its own, so the head's vocabulary x "

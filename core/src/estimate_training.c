@@ -2347,30 +2347,43 @@ static enum gs_framework framework_of(const struct gs_workload *w)
 
 enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs_workload *w,
                                   struct gs_model_spec *scratch, const struct gs_model_spec **out,
-                                  struct gs_error *err)
+                                  unsigned *changes, struct gs_error *err)
 {
     *out = m;
-    if (w->mode != GS_MODE_TRAINING || !m->has_arch || !m->arch.tie_word_embeddings ||
-        !m->arch.logits)
+    *changes = 0;
+    if (w->mode != GS_MODE_TRAINING || !m->has_arch)
         return GS_OK;
     struct gs_framework_rules rules;
     gs_framework_resolve(&w->training.framework, w->training.attn_impl, &rules);
-    if (!rules.head_untied)
-        return GS_OK;
+    const struct gs_arch *a = &m->arch;
     /* the token embedding's width (V x d, GS_MOD_TOKENS): the head LitGPT's GPT holds beside
      * transformer.wte maps it back to the vocabulary, as gs_arch_embeddings adds an untied one */
-    const struct gs_module *tokens = gs_arch_token_embedding(&m->arch);
-    if (tokens == NULL)
+    const struct gs_module *tokens = rules.head_untied && a->tie_word_embeddings && a->logits
+                                         ? gs_arch_token_embedding(a)
+                                         : NULL;
+    const bool dropout = rules.model_without_dropout &&
+                         (a->attention_dropout || a->hidden_dropout || a->mlp_dropout);
+    if (tokens == NULL && !dropout)
         return GS_OK;
     *scratch = *m;
-    struct gs_arch *a = &scratch->arch;
-    a->tie_word_embeddings = false;
-    gs_arch_module(a, "lm_head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0, tokens->out,
-                   tokens->in, 1);
+    struct gs_arch *copy = &scratch->arch;
+    if (dropout) {
+        copy->attention_dropout = copy->hidden_dropout = copy->mlp_dropout = false;
+        *changes |= EST_MODEL_NO_DROPOUT;
+    }
+    if (tokens == NULL) {
+        *out = scratch;
+        return GS_OK;
+    }
+    copy->tie_word_embeddings = false;
+    gs_arch_module(copy, "lm_head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0,
+                   tokens->out, tokens->in, 1);
     scratch->counted = false;
     const enum gs_status st = gs_model_spec_count(scratch, err);
-    if (st == GS_OK)
+    if (st == GS_OK) {
         *out = scratch;
+        *changes |= EST_MODEL_HEAD_UNTIED;
+    }
     return st;
 }
 

@@ -23,6 +23,7 @@ struct row {
     .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,\
     .softmax_fp32 = true,\
     .qkv_fused_pinned = true, .lora_fused_qkv = true, .head_untied = true,\
+    .model_without_dropout = true,\
     .keeps_previous_graph = true,\
     .moe_weights_after_experts = true, .foreach_step = true,\
     .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true
@@ -44,7 +45,8 @@ struct row {
     "convert_hf_checkpoint.py copies a tied checkpoint's embedding into it "\
     "(state_dict[\"lm_head.weight\"] = state_dict[\"transformer.wte.weight\"]); "\
     "finetune/*.py refuse train.tie_embeddings; the loop's logits = model(...) keeps the "\
-    "previous step's graph until the next forward returns"
+    "previous step's graph until the next forward returns; model.py has no dropout layer "\
+    "(CausalSelfAttention: scaled_dot_product_attention(..., dropout_p=0.0))"
 
 static const struct row rows[] = {
     /* transformers before 4.27 ran on PyTorch 1.x: Trainer calls model.zero_grad(), which
@@ -284,6 +286,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TORCHTUNE, .label = "torchtune", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .loss_chunks = 8, .norm_fp32_copy = true, .gqa_expanded = true,
       .compile_blocks_only = true, .fsdp_version = 2,
+      .model_without_dropout = true,
       .source = "torchtune TransformerDecoder: output(h).float(), the recipe's _loss_step del "
                 "logits; CEWithChunkedOutputLoss num_output_chunks = 8; modules/rms_norm.py "
                 "x.float(); training/_compile.py compile_model compiles each layer, not the "
@@ -291,14 +294,17 @@ static const struct row rows[] = {
                 "[b, s, n_h, h_d] before q.transpose(1, 2), so output.transpose(1, 2)"
                 ".contiguous() copies nothing; torchao linear_nf4 keeps only the NF4 "
                 "weight; zero_grad(set_to_none=True); recipe configs AdamW fused=True; FSDP2 "
-                "fully_shard"}},
+                "fully_shard; every model builder passes attn_dropout=0.0 (the only dropout of "
+                "its transformer layers; LoRA's own dropout apart)"}},
     /* torchtitan before its first release (the commits of December 2024 to March 2025, among
      * them 9dec370 of its December 2024 benchmarks): the loss runs eager whatever `compile`
      * says (train.py: the loss's torch.compile commented out, "compiling loss function causes
      * CUDA errors", commit e8977b0, PR #755). Name it framework_version "0.0". SDPA in torch's
-     * own order (flash first), which the per-op policy saves. */
+     * own order (flash first), which the per-op policy saves. Every release: torchtitan's own
+     * models (models/llama3/model.py and the rest) have no dropout layer. */
     {GS_FW_TORCHTITAN, 0,
      {.framework = GS_FW_TORCHTITAN, .label = "torchtitan before 0.1 (the loss not compiled)",
+      .model_without_dropout = true,
       .loss = GS_LOSS_FP32,
       .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
       .op_selective = true, .foreach_step = true, .expandable_segments = true,
@@ -319,7 +325,8 @@ static const struct row rows[] = {
      * capability 10.0 and up, cuDNN's attention goes first (PR #1209, May 2025), a kernel the
      * policy's save list does not name: its output is recomputed, not kept. */
     {GS_FW_TORCHTITAN, REL(0, 1, 0),
-     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.1", .loss = GS_LOSS_FP32,
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.1",
+      .model_without_dropout = true, .loss = GS_LOSS_FP32,
       .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
       .op_selective = true, .loss_compiled = true, .foreach_step = true,
       .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
@@ -347,7 +354,8 @@ static const struct row rows[] = {
      * (no norm_fp32_copy: pytorch PR #153666, merged between July and August 2025, first in
      * 2.9; 0.1 pinned a 2.8 nightly of June 2025). */
     {GS_FW_TORCHTITAN, REL(0, 2, 0),
-     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.0", .loss = GS_LOSS_FP32,
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.0",
+      .model_without_dropout = true, .loss = GS_LOSS_FP32,
       .loss_upcast = true, .gqa_expanded = true,
       .op_selective = true, .loss_compiled = true, .foreach_step = true,
       .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
@@ -369,7 +377,8 @@ static const struct row rows[] = {
     /* 0.2.1 (December 2025): every SDPA kernel joins the per-op policy's save list (commit
      * b39377f9f, PR #2095, torchtitan issue #2091), cuDNN's included. */
     {GS_FW_TORCHTITAN, REL(0, 2, 1),
-     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.1", .loss = GS_LOSS_FP32,
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.1",
+      .model_without_dropout = true, .loss = GS_LOSS_FP32,
       .loss_upcast = true, .gqa_expanded = true,
       .op_selective = true, .loss_compiled = true, .foreach_step = true,
       .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
@@ -383,7 +392,8 @@ static const struct row rows[] = {
     /* 0.2.2 (February 2026): grouped K/V go to SDPA as they are, enable_gqa=True, no repeat_kv
      * (commit ff0829c10, PR #2259; the backends CUDNN_ATTENTION, FLASH_ATTENTION, MATH). */
     {GS_FW_TORCHTITAN, REL(0, 2, 2),
-     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.2", .loss = GS_LOSS_FP32,
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.2",
+      .model_without_dropout = true, .loss = GS_LOSS_FP32,
       .loss_upcast = true,
       .op_selective = true, .loss_compiled = true, .foreach_step = true,
       .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,

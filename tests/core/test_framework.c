@@ -1734,6 +1734,77 @@ static void test_litgpt_softcap_eager(void **state)
     assert_int_equal(at32.per_layer_bytes - 2 * at16.per_layer_bytes, 16384);
 }
 
+/* LitGPT, torchtune and torchtitan train their own implementation of the architecture, which
+ * has no dropout layer whatever config.json says (litgpt/model.py: no nn.Dropout, SDPA with
+ * dropout_p=0.0; torchtune's model builders pass attn_dropout=0.0; torchtitan's models have
+ * none): a config with dropout (Phi-2's resid_pdrop 0.1) is sized as the same config without,
+ * byte for byte, and says so (model_without_dropout). transformers builds the config's
+ * modules: each residual dropout keeps a 1-byte mask, after the attention and after the MLP
+ * in every layer and on the embedding's output: (2 x 2 + 1) x 512 tokens x 64 = 163,840 B
+ * for the small Llama (h 64, 2 layers) at 512 tokens, LoRA on q and v. */
+static void test_framework_model_without_dropout(void **state)
+{
+    (void)state;
+    struct gs_arch plain = fixture_llama(64, 2, 4, 4, 128, 1000, false);
+    struct gs_arch dropped = plain;
+    dropped.hidden_dropout = true;
+    const struct gs_model_spec without = spec(plain), with = spec(dropped);
+
+    struct gs_workload w = litgpt_qv(GS_DTYPE_BF16, GS_METHOD_LORA, 8, 1, 512);
+    const struct gs_estimate lit = estimate(&with, &w), lit_plain = estimate(&without, &w);
+    assert_true(has_assumption(&lit, "model_without_dropout"));
+    assert_false(has_assumption(&lit_plain, "model_without_dropout"));
+    assert_int_equal(lit.per_gpu.activations_bytes, lit_plain.per_gpu.activations_bytes);
+    assert_int_equal(lit.per_gpu.peak_allocated_bytes, lit_plain.per_gpu.peak_allocated_bytes);
+
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    const struct gs_estimate hf = estimate(&with, &w), hf_plain = estimate(&without, &w);
+    assert_false(has_assumption(&hf, "model_without_dropout"));
+    assert_int_equal(hf.per_gpu.activations_bytes - hf_plain.per_gpu.activations_bytes, 163840);
+
+    /* every dropout the arch names, full training under torchtitan and torchtune */
+    dropped.attention_dropout = dropped.mlp_dropout = true;
+    const struct gs_model_spec all = spec(dropped);
+    const enum gs_framework own[] = {GS_FW_TORCHTITAN, GS_FW_TORCHTUNE};
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+        struct gs_workload full = run(own[i], GS_DTYPE_BF16, 2, 256);
+        full.training.regime = GS_REGIME_BF16_PURE;
+        const struct gs_estimate a = estimate(&all, &full), b = estimate(&without, &full);
+        assert_true(has_assumption(&a, "model_without_dropout"));
+        assert_int_equal(a.per_gpu.peak_allocated_bytes, b.per_gpu.peak_allocated_bytes);
+    }
+}
+
+/* Phi-2 (hidden 2560, 32 layers, 32 heads of 80, FFN 10240, vocabulary 51,200): one LayerNorm
+ * feeds both branches of its parallel block (LitGPT's shared_attention_norm: n_2 = n_1), so the
+ * fused q/k/v linear and the MLP's fc read the same tensor, which both keep once. QLoRA on
+ * every linear and the head in LitGPT 0.4 (bitsandbytes 0.42: MatMul4Bit keeps its input on
+ * its ctx), LoRA dropout 0.05 (lora_A reads its own copy), 4 x 512 tokens: the previous
+ * micro-batch's 4-bit inputs per token and layer are the normed input 2h (q/k/v's and fc's), the
+ * attention output proj reads 2h and fc2's input 2 x 10,240: 30,720 B; layer 0's normed input needs
+ * no gradient (the frozen embedding and norm), so neither linear keeps it: 30,720 x 2,048 x 32 -
+ * 5,120 x 2,048 = 2,002,780,160 B (the config hub's row: 13.29 GiB measured). */
+static void test_litgpt_shared_norm_input(void **state)
+{
+    (void)state;
+    const struct gs_arch phi2 = fixture_arch(
+        "{\"architectures\":[\"PhiForCausalLM\"],\"model_type\":\"phi\",\"hidden_size\":2560,"
+        "\"intermediate_size\":10240,\"num_hidden_layers\":32,\"num_attention_heads\":32,"
+        "\"num_key_value_heads\":32,\"partial_rotary_factor\":0.4,\"hidden_act\":\"gelu_new\","
+        "\"vocab_size\":51200,\"tie_word_embeddings\":false,\"resid_pdrop\":0.1}");
+    const struct gs_model_spec m = spec(phi2);
+    struct gs_workload w = litgpt_qv(GS_DTYPE_INT4, GS_METHOD_QLORA, 8, 4, 512);
+    w.training.framework.framework_version = 4; /* 0.4 */
+    w.training.lora_dropout_permille = 50;
+    strcpy(w.training.lora_targets[0], "all_linear");
+    strcpy(w.training.lora_targets[1], "lm_head");
+    const struct gs_estimate e = estimate(&m, &w);
+    const struct gs_assumption *previous = fixture_assumption(&e, "previous_graph_bytes");
+    assert_non_null(previous);
+    assert_int_equal(previous->value, 2002780160ULL);
+    assert_true(has_assumption(&e, "model_without_dropout"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1749,6 +1820,8 @@ int main(void)
         cmocka_unit_test(test_fsdp1_frozen_gradients),
         cmocka_unit_test(test_fsdp1_no_sync_accumulation),
         cmocka_unit_test(test_litgpt_softcap_eager),
+        cmocka_unit_test(test_framework_model_without_dropout),
+        cmocka_unit_test(test_litgpt_shared_norm_input),
         cmocka_unit_test(test_recurrent_scan_warning),
         cmocka_unit_test(test_qlora_fused_experts),
         cmocka_unit_test(test_kbit_prepared),

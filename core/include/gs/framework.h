@@ -111,6 +111,10 @@ struct gs_framework_rules {
                                    views as that code does (gs_attention.qkv_views) */
     bool head_untied;           /* the model keeps its own output head: a checkpoint whose head is
                                    tied to the token embedding is loaded as two matrices */
+    bool model_without_dropout; /* the framework trains its own implementation of the
+                                   architecture, which has no dropout layer whatever the
+                                   checkpoint's config.json says (its dropout fields are not
+                                   read); LoRA's own dropout stays */
     bool lora_fused_qkv;        /* LoRA on the fused QKV projection is one adapter: a single
                                    dropout of its input, and the zero-padded merge keeps the
                                    adapters' output (index_copy saves its source) */
