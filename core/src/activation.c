@@ -202,13 +202,16 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
 {
     struct linears l;
     memset(&l, 0, sizeof(l));
+    uint64_t attn_in_width = 0;
     for (size_t i = 0; i < b->module_count; i++) {
         const struct gs_module *m = &b->modules[i];
         if (!is_body_linear(m))
             continue;
         const enum role r = role_of(m);
+        if (r == ROLE_ATTN_IN)
+            attn_in_width = add(c, attn_in_width, mul(c, m->out, m->count ? m->count : 1));
         const bool adapted = in->trainable == GS_TRAIN_ADAPTERS &&
-                             gs_lora_adapts(in->adapters, m) && adapter_runs(in, b, m);
+                             gs_lora_adapts(in->adapters, b, m) && adapter_runs(in, b, m);
         const uint64_t count = m->count ? m->count : 1;
         /* PEFT keeps adapters in fp32 (get_peft_model autocast_adapter_dtype=True) and casts
          * the input to them in each layer (LoraLayer._cast_input_dtype: x.to(lora_A.dtype)),
@@ -232,11 +235,12 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
          * of an fp32 input instead */
         /* LitGPT's LoRAQKVLinear adapts q, k and v with one lora_A over one dropout of the
          * input, and merges the adapters' outputs into the fused width with zero_pad, whose
-         * index_copy saves its source for backward (derivatives.yaml: source.expand_as) */
+         * index_copy saves its source for backward (derivatives.yaml: source.expand_as): the
+         * adapted parts' width (gs_lora_width) */
         const bool fused = adapted && r == ROLE_ATTN_IN && in->rules != NULL &&
                            in->rules->lora_fused_qkv;
         if (fused)
-            l.fused_delta = add(c, l.fused_delta, mul(c, m->out, count));
+            l.fused_delta = add(c, l.fused_delta, mul(c, gs_lora_width(in->adapters, b, m), count));
         if (adapted && in->adapters->lora_dora)
             dora_bytes(c, in, m, e, in->autocast ? 2 : cast ? 4 : e,
                        in->autocast || cast || (in->quantized_base && (m->flags & GS_MOD_QUANT)),
@@ -249,6 +253,10 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
                 l.masks[r] = add(c, l.masks[r], mul(c, m->in, fused ? 1 : count));
         }
     }
+    /* with q, k and v all adapted there is nothing to pad: LoRAQKVLinear.zero_pad returns its
+     * input as it is ("if all(self.enable_lora): return x"), and no index_copy keeps it */
+    if (l.fused_delta == attn_in_width)
+        l.fused_delta = 0;
     return l;
 }
 
@@ -721,7 +729,7 @@ static bool named_linear_saves(const struct gs_activation_input *in, const struc
         if (m->kind != GS_MODULE_LINEAR || strcmp(m->name, name) != 0)
             continue;
         const bool adapted = in->trainable == GS_TRAIN_ADAPTERS &&
-                             gs_lora_adapts(in->adapters, m) && adapter_runs(in, b, m);
+                             gs_lora_adapts(in->adapters, b, m) && adapter_runs(in, b, m);
         const bool cast =
             adapted && in->rules != NULL && in->rules->adapters_fp32 && in->element_bytes != 4;
         return linear_saves(in, m, adapted, cast);

@@ -163,6 +163,14 @@ enum gs_status gs_estimate_compute_scoped(const struct gs_model_spec *model,
                "litgpt/model.py (no nn.Dropout; scaled_dot_product_attention(..., "
                "dropout_p=0.0)); torchtune models/*/_model_builders.py (attn_dropout=0.0); "
                "torchtitan models/llama3/model.py (no dropout)");
+    if (changes & EST_MODEL_GATE_UP_APART)
+        assume(e, "gate_up_apart",
+               "the framework's MLP runs the gate and the up projection as two linears where "
+               "the checkpoint fuses them: two LoRA adapters, each over its own dropout of the "
+               "input, and lora_A's rank x hidden parameters twice",
+               "litgpt/model.py LLaMAMLP (fc_1, fc_2); litgpt/lora.py LLaMAMLP (each a "
+               "LoRALinear); scripts/convert_hf_checkpoint.py splits gate_up_proj; torchtune "
+               "FeedForward (gate_proj, up_proj: models/phi3/_component_builders.py)");
     if (changes & EST_MODEL_HEAD_UNTIED)
         assume(e, "head_untied",
                "the framework keeps its own output head: the checkpoint's head, tied to the "

@@ -870,11 +870,15 @@ static uint64_t block_factored(const struct gs_block *b, const struct gs_trainin
             continue;
         if (!lora) {
             n = gs_add(n, module_factored(m, ovf), ovf);
-        } else if (m->kind == GS_MODULE_LINEAR && gs_lora_adapts(tr, m)) {
-            /* lora_A and lora_B factored; DoRA's magnitude vector is 1-D, kept whole */
+        } else if (m->kind == GS_MODULE_LINEAR && gs_lora_adapts(tr, b, m)) {
+            /* lora_A and lora_B factored; DoRA's magnitude vector is 1-D, kept whole. LitGPT's
+             * fused adapter: lora_A has r rows a part, lora_B the parts' width */
             const uint64_t r = tr->lora_rank ? tr->lora_rank : 8;
-            const uint64_t one = (uint64_t)m->in + m->out + (tr->lora_dora ? m->out : 0);
-            n = gs_add(n, gs_mul(m->count ? m->count : 1, gs_add(one, 2 * r, ovf), ovf), ovf);
+            const unsigned parts = gs_lora_qkv_parts(tr, b, m, NULL);
+            const uint64_t a_rows = parts ? r * gs_qkv_part_count(parts) : r;
+            const uint64_t width = gs_lora_width(tr, b, m);
+            const uint64_t one = (uint64_t)m->in + width + (tr->lora_dora ? width : 0);
+            n = gs_add(n, gs_mul(m->count ? m->count : 1, gs_add(one, a_rows + r, ovf), ovf), ovf);
         }
     }
     return gs_mul(n, layers, ovf);
@@ -2345,6 +2349,46 @@ static enum gs_framework framework_of(const struct gs_workload *w)
     return f->framework_given ? f->framework : GS_FW_TRANSFORMERS;
 }
 
+/* The index of a dense gated MLP's fused gate/up projection in block `b` (Phi-3's gate_up_proj:
+ * one linear h -> 2 x width), or b->module_count. */
+static size_t fused_gate_up(const struct gs_block *b)
+{
+    if (b->mlp.kind != GS_MLP_DENSE || !b->mlp.gated)
+        return b->module_count;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->kind == GS_MODULE_LINEAR && m->part == GS_PART_MLP && m->split == GS_SPLIT_COLUMN &&
+            !(m->flags & GS_MOD_EXPERT) && m->out == 2 * b->mlp.width)
+            return i;
+    }
+    return b->module_count;
+}
+
+static bool has_fused_gate_up(const struct gs_arch *a)
+{
+    for (size_t k = 0; k < a->block_count; k++)
+        if (fused_gate_up(&a->blocks[k]) < a->blocks[k].module_count)
+            return true;
+    return false;
+}
+
+/* Runs each fused gate/up projection as LitGPT's LLaMAMLP does: fc_1 (the gate) and fc_2 (the
+ * up projection), h -> width each; the same parameters. */
+static void split_gate_up(struct gs_arch *a)
+{
+    for (size_t k = 0; k < a->block_count; k++) {
+        const size_t i = fused_gate_up(&a->blocks[k]);
+        if (i >= a->blocks[k].module_count)
+            continue;
+        struct gs_module *m = &a->blocks[k].modules[i];
+        const struct gs_module fused = *m;
+        m->name = "gate_proj";
+        m->out = fused.out / 2;
+        gs_block_module(a, k, "up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_MLP,
+                        fused.flags, fused.in, fused.out / 2, fused.count ? fused.count : 1);
+    }
+}
+
 enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs_workload *w,
                                   struct gs_model_spec *scratch, const struct gs_model_spec **out,
                                   unsigned *changes, struct gs_error *err)
@@ -2363,7 +2407,8 @@ enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs
                                          : NULL;
     const bool dropout = rules.model_without_dropout &&
                          (a->attention_dropout || a->hidden_dropout || a->mlp_dropout);
-    if (tokens == NULL && !dropout)
+    const bool split = rules.gate_up_apart && has_fused_gate_up(a);
+    if (tokens == NULL && !dropout && !split)
         return GS_OK;
     *scratch = *m;
     struct gs_arch *copy = &scratch->arch;
@@ -2371,19 +2416,20 @@ enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs
         copy->attention_dropout = copy->hidden_dropout = copy->mlp_dropout = false;
         *changes |= EST_MODEL_NO_DROPOUT;
     }
-    if (tokens == NULL) {
-        *out = scratch;
-        return GS_OK;
+    if (split) {
+        split_gate_up(copy);
+        *changes |= EST_MODEL_GATE_UP_APART;
     }
-    copy->tie_word_embeddings = false;
-    gs_arch_module(copy, "lm_head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0,
-                   tokens->out, tokens->in, 1);
-    scratch->counted = false;
-    const enum gs_status st = gs_model_spec_count(scratch, err);
-    if (st == GS_OK) {
-        *out = scratch;
+    if (tokens != NULL) {
+        copy->tie_word_embeddings = false;
+        gs_arch_module(copy, "lm_head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0,
+                       tokens->out, tokens->in, 1);
         *changes |= EST_MODEL_HEAD_UNTIED;
     }
+    scratch->counted = false;
+    const enum gs_status st = gs_model_spec_count(scratch, err);
+    if (st == GS_OK)
+        *out = scratch;
     return st;
 }
 

@@ -16,15 +16,17 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
 
 /* What est_training_model changed in its copy of the model. */
 enum est_model_change {
-    EST_MODEL_HEAD_UNTIED = 1u << 0, /* a head of its own beside the tied token embedding */
-    EST_MODEL_NO_DROPOUT = 1u << 1,  /* the config's dropout not applied */
+    EST_MODEL_HEAD_UNTIED = 1u << 0,   /* a head of its own beside the tied token embedding */
+    EST_MODEL_NO_DROPOUT = 1u << 1,    /* the config's dropout not applied */
+    EST_MODEL_GATE_UP_APART = 1u << 2, /* a fused gate/up projection run as two linears */
 };
 
 /* The model a training framework holds, in `*out`: `m` itself, or a copy of `m` in `scratch`
  * where the framework builds the architecture its own way - its own output head
  * (gs_framework_rules.head_untied) where `m`'s head is tied to the token embedding (the copy
  * counted; errors as gs_model_spec_count's), no dropout where its model has none
- * (model_without_dropout) and `m`'s config has some. `*changes`: the est_model_change bits. */
+ * (model_without_dropout) and `m`'s config has some, a fused gate/up projection as two linears
+ * (gate_up_apart). `*changes`: the est_model_change bits. */
 enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs_workload *w,
                                   struct gs_model_spec *scratch, const struct gs_model_spec **out,
                                   unsigned *changes, struct gs_error *err);

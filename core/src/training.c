@@ -404,8 +404,73 @@ static bool lora_matches(const struct gs_module *m, const char *target)
     return names_module(m->name, target);
 }
 
-bool gs_lora_adapts(const struct gs_training *tr, const struct gs_module *m)
+/* Whether module `m` of block `b` is an attention's fused projection of queries, keys and
+ * values under a framework that adapts their parts apart (gs_lora_qkv_parts), with the parts'
+ * widths. */
+static bool fused_qkv(const struct gs_training *tr, const struct gs_block *b,
+                      const struct gs_module *m, uint64_t widths[3])
 {
+    if (b == NULL || b->mixer != GS_MIXER_ATTENTION || b->rec.inner ||
+        m->kind != GS_MODULE_LINEAR || m->part != GS_PART_ATTENTION || m->split != GS_SPLIT_QKV ||
+        (m->flags & GS_MOD_EXPERT) || !gs_framework_adapts_qkv_parts(tr->framework.framework))
+        return false;
+    const struct gs_attention *s = &b->attn;
+    widths[0] = s->heads * s->head_dim;
+    widths[1] = s->kv_heads * s->head_dim;
+    widths[2] = s->kv_heads * s->v_head_dim;
+    return widths[0] && widths[1] && widths[2] && m->out == widths[0] + widths[1] + widths[2];
+}
+
+/* The part a target names, by transformers' names for the separate projections. */
+static unsigned part_named(const char *target)
+{
+    static const char *const names[3] = {"q_proj", "k_proj", "v_proj"};
+    for (unsigned p = 0; p < 3; p++)
+        if (strcmp(target, names[p]) == 0)
+            return 1u << p;
+    return 0;
+}
+
+unsigned gs_lora_qkv_parts(const struct gs_training *tr, const struct gs_block *b,
+                           const struct gs_module *m, uint64_t widths[3])
+{
+    uint64_t own[3];
+    uint64_t *w = widths != NULL ? widths : own;
+    if (!fused_qkv(tr, b, m, w))
+        return 0;
+    const size_t n = tr->lora_target_count;
+    unsigned parts = 0;
+    for (size_t i = 0; i < (n ? n : 1); i++) {
+        const char *target = n ? tr->lora_targets[i] : GS_LORA_ALL_LINEAR;
+        parts |= lora_matches(m, target) ? GS_QKV_ALL : part_named(target);
+    }
+    return parts;
+}
+
+unsigned gs_qkv_part_count(unsigned parts)
+{
+    return !!(parts & GS_QKV_Q) + !!(parts & GS_QKV_K) + !!(parts & GS_QKV_V);
+}
+
+uint64_t gs_lora_width(const struct gs_training *tr, const struct gs_block *b,
+                       const struct gs_module *m)
+{
+    uint64_t w[3];
+    if (fused_qkv(tr, b, m, w)) {
+        const unsigned parts = gs_lora_qkv_parts(tr, b, m, w);
+        uint64_t width = 0;
+        for (unsigned p = 0; p < 3; p++)
+            width += parts & (1u << p) ? w[p] : 0;
+        return width;
+    }
+    return gs_lora_adapts(tr, b, m) ? m->out : 0;
+}
+
+bool gs_lora_adapts(const struct gs_training *tr, const struct gs_block *b,
+                    const struct gs_module *m)
+{
+    if (gs_lora_qkv_parts(tr, b, m, NULL))
+        return true;
     if (tr->lora_target_count == 0)
         return lora_matches(m, GS_LORA_ALL_LINEAR);
     for (size_t i = 0; i < tr->lora_target_count; i++)
@@ -512,19 +577,56 @@ static uint64_t named_adapters(const struct gs_arch *a, const struct gs_training
 }
 
 /* r * (d_in + d_out) per adapted nn.Linear(d_in, d_out), and d_out more with DoRA, times its
- * layers. */
-static uint64_t lora_block(const struct gs_block *b, const char *target, uint64_t rank,
-                           bool dora, uint64_t layers, bool *matched, bool *ovf)
+ * layers. A fused projection whose parts the framework adapts apart is fused_adapters' (it
+ * matches a target that names it or a part). */
+static uint64_t lora_block(const struct gs_training *tr, const struct gs_block *b,
+                           const char *target, uint64_t layers, bool *matched, bool *ovf)
 {
+    const uint64_t rank = tr->lora_rank;
+    const bool dora = tr->lora_dora;
     uint64_t n = 0;
     for (size_t i = 0; i < b->module_count; i++) {
         const struct gs_module *m = &b->modules[i];
+        uint64_t widths[3];
+        if (fused_qkv(tr, b, m, widths)) {
+            if (lora_matches(m, target) || part_named(target))
+                *matched = true;
+            continue;
+        }
         if (!lora_matches(m, target))
             continue;
         *matched = true;
         const uint64_t one = gs_add(gs_mul(rank, gs_add(m->in, m->out, ovf), ovf),
                                     dora ? m->out : 0, ovf);
         n = gs_add(n, gs_mul(gs_mul(one, m->count ? m->count : 1, ovf), layers, ovf), ovf);
+    }
+    return n;
+}
+
+/* LitGPT's LoRAQKVLinear over a fused projection, in every layer: lora_A holds r rows for each
+ * adapted part (r * sum(enable_lora) x d_in) and lora_B the adapted parts' outputs (their widths
+ * x r), counted once whatever targets name it (lora.py LoRAQKVLinear.__init__). */
+static uint64_t fused_adapters(const struct gs_arch *a, const struct gs_training *tr, bool *ovf)
+{
+    uint64_t n = 0, counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; k < a->block_count + a->tower_count; k++) {
+        const struct gs_tower *tw = k < a->block_count ? NULL : &a->towers[k - a->block_count];
+        if (tw != NULL && (tw->part == GS_PART_MTP || tw->block >= a->block_count))
+            continue;
+        const struct gs_block *b = &a->blocks[tw != NULL ? tw->block : k];
+        const uint64_t layers = tw != NULL ? tw->layers : counts[k];
+        for (size_t i = 0; i < b->module_count; i++) {
+            const struct gs_module *m = &b->modules[i];
+            const unsigned parts = gs_lora_qkv_parts(tr, b, m, NULL);
+            if (parts == 0)
+                continue;
+            const uint64_t rows = gs_qkv_part_count(parts) * (uint64_t)m->in;
+            const uint64_t width = gs_lora_width(tr, b, m);
+            const uint64_t one = gs_add(gs_mul(tr->lora_rank, gs_add(rows, width, ovf), ovf),
+                                        tr->lora_dora ? width : 0, ovf);
+            n = gs_add(n, gs_mul(gs_mul(one, m->count ? m->count : 1, ovf), layers, ovf), ovf);
+        }
     }
     return n;
 }
@@ -578,15 +680,15 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
         if (n > 1 && strcmp(target, GS_LORA_ALL_LINEAR) == 0)
             continue;
         for (size_t k = 0; k < a->block_count; k++)
-            total = gs_add(total, lora_block(&a->blocks[k], target, tr->lora_rank, tr->lora_dora,
-                                             counts[k], &matched, &ovf),
+            total = gs_add(total, lora_block(tr, &a->blocks[k], target, counts[k], &matched, &ovf),
                            &ovf);
         for (size_t k = 0; k < a->tower_count; k++) {
             const struct gs_tower *tw = &a->towers[k];
             if (tw->part != GS_PART_MTP && tw->block < a->block_count)
-                total = gs_add(total, lora_block(&a->blocks[tw->block], target, tr->lora_rank,
-                                                 tr->lora_dora, tw->layers, &matched, &ovf),
-                               &ovf);
+                total = gs_add(
+                    total,
+                    lora_block(tr, &a->blocks[tw->block], target, tw->layers, &matched, &ovf),
+                    &ovf);
         }
         const char *head = NULL, *embedding = NULL;
         uint64_t head_in = 0, head_out = 0;
@@ -615,6 +717,7 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
                        : st;
         }
     total = gs_add(total, named_adapters(a, tr, &ovf), &ovf);
+    total = gs_add(total, fused_adapters(a, tr, &ovf), &ovf);
     if (total == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
                             "names no module to adapt");

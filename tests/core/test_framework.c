@@ -1805,6 +1805,78 @@ static void test_litgpt_shared_norm_input(void **state)
     assert_true(has_assumption(&e, "model_without_dropout"));
 }
 
+/* LitGPT adapts the query, key and value parts of its one attention projection apart
+ * (LoRAQKVLinear: lora_query, lora_key, lora_value), which a request names q_proj, k_proj and
+ * v_proj whatever the checkpoint calls the fused module. StableLM-Alpha 3B (GPT-NeoX: hidden
+ * 4096, 16 layers, 32 heads, query_key_value fused) with LoRA r8 on q and v: lora_A r rows a
+ * part (2 x 8 x 4,096) and lora_B the parts' width (8,192 x 8): 131,072 a layer, 2,097,152 in
+ * all, the trainable count lit-gpt's resource table prints. zero_pad merges the q and v deltas
+ * into the fused width and its index_copy keeps them: 2 B x 8,192 a token and layer; with all
+ * three parts adapted zero_pad returns its input ("if all(self.enable_lora): return x") and
+ * keeps nothing: 2 x 8,192 x 1,034 x 16 = 271,056,896 B less at 1,034 tokens. transformers'
+ * PEFT has no q_proj in this model. */
+static void test_litgpt_qkv_parts(void **state)
+{
+    (void)state;
+    const struct gs_arch neox =
+        fixture_arch("{\"architectures\":[\"GPTNeoXForCausalLM\"],\"model_type\":\"gpt_neox\","
+                     "\"hidden_size\":4096,\"intermediate_size\":16384,\"num_hidden_layers\":16,"
+                     "\"num_attention_heads\":32,\"rotary_pct\":0.25,\"vocab_size\":50688,"
+                     "\"use_parallel_residual\":true,\"tie_word_embeddings\":false}");
+    const struct gs_model_spec m = spec(neox);
+    struct gs_workload w = litgpt_qv(GS_DTYPE_BF16, GS_METHOD_LORA, 8, 1, 1034);
+    w.training.lora_dropout_permille = 50;
+    const struct gs_estimate qv = estimate(&m, &w);
+    const struct gs_assumption *adapters = fixture_assumption(&qv, "lora_adapter_parameters");
+    assert_non_null(adapters);
+    assert_int_equal(adapters->value, 2097152ULL);
+
+    w.training.lora_target_count = 3;
+    strcpy(w.training.lora_targets[2], "k_proj");
+    const struct gs_estimate qkv = estimate(&m, &w);
+    assert_int_equal(qv.per_gpu.activations_bytes - qkv.per_gpu.activations_bytes, 271056896ULL);
+    w.training.lora_target_count = 1;
+    strcpy(w.training.lora_targets[0], "query_key_value");
+    const struct gs_estimate fused = estimate(&m, &w);
+    assert_int_equal(fused.per_gpu.peak_allocated_bytes, qkv.per_gpu.peak_allocated_bytes);
+
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/lora/targets");
+}
+
+/* LitGPT's and torchtune's MLP run the gate and the up projection as two linears, each its own
+ * adapter, where Phi-3's checkpoint fuses them (gate_up_proj) and its attention as LitGPT's one
+ * projection with an lora_A of r rows a part. Phi-3-mini (hidden 3072, 32 layers, 32 heads, FFN
+ * 8192), LoRA r8 on every linear: a layer's adapters under LitGPT are q/k/v 8 x (3 x 3,072 +
+ * 9,216), o_proj 8 x (3,072 + 3,072), gate and up 2 x 8 x (3,072 + 8,192) and down 8 x (8,192 +
+ * 3,072) = 466,944; under PEFT qkv_proj's and gate_up_proj's one adapter each make it 393,216;
+ * 32 layers: 14,942,208 and 12,582,912. */
+static void test_litgpt_gate_up_apart(void **state)
+{
+    (void)state;
+    const struct gs_arch phi3 = fixture_arch(
+        "{\"architectures\":[\"Phi3ForCausalLM\"],\"model_type\":\"phi3\",\"hidden_size\":3072,"
+        "\"intermediate_size\":8192,\"num_hidden_layers\":32,\"num_attention_heads\":32,"
+        "\"num_key_value_heads\":32,\"vocab_size\":32064,\"tie_word_embeddings\":false}");
+    const struct gs_model_spec m = spec(phi3);
+    struct gs_workload w = litgpt_qv(GS_DTYPE_BF16, GS_METHOD_LORA, 8, 4, 512);
+    w.training.lora_target_count = 1;
+    strcpy(w.training.lora_targets[0], "all_linear");
+    const struct gs_estimate lit = estimate(&m, &w);
+    assert_true(has_assumption(&lit, "gate_up_apart"));
+    assert_int_equal(fixture_assumption(&lit, "lora_adapter_parameters")->value, 14942208ULL);
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
+    const struct gs_estimate hf = estimate(&m, &w);
+    assert_false(has_assumption(&hf, "gate_up_apart"));
+    assert_int_equal(fixture_assumption(&hf, "lora_adapter_parameters")->value, 12582912ULL);
+    assert_int_equal(lit.parameters, hf.parameters);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1822,6 +1894,8 @@ int main(void)
         cmocka_unit_test(test_litgpt_softcap_eager),
         cmocka_unit_test(test_framework_model_without_dropout),
         cmocka_unit_test(test_litgpt_shared_norm_input),
+        cmocka_unit_test(test_litgpt_qkv_parts),
+        cmocka_unit_test(test_litgpt_gate_up_apart),
         cmocka_unit_test(test_recurrent_scan_warning),
         cmocka_unit_test(test_qlora_fused_experts),
         cmocka_unit_test(test_kbit_prepared),

@@ -111,6 +111,10 @@ struct gs_framework_rules {
                                    views as that code does (gs_attention.qkv_views) */
     bool head_untied;           /* the model keeps its own output head: a checkpoint whose head is
                                    tied to the token embedding is loaded as two matrices */
+    bool gate_up_apart;         /* the framework's MLP runs the gate and the up projection as
+                                   two linears (LitGPT's LLaMAMLP fc_1 and fc_2, each its own
+                                   LoRALinear) where the checkpoint fuses them (Phi-3's
+                                   gate_up_proj) */
     bool model_without_dropout; /* the framework trains its own implementation of the
                                    architecture, which has no dropout layer whatever the
                                    checkpoint's config.json says (its dropout fields are not
@@ -264,6 +268,11 @@ uint64_t gs_loss_eighths_per_logit(const struct gs_framework_rules *rules, uint6
 /* Whether the framework's rules change between its releases (framework_version selects
  * among them). */
 bool gs_framework_has_releases(enum gs_framework framework);
+
+/* Whether the framework adapts the query, key and value parts of one attention projection one
+ * by one (its rows' lora_fused_qkv: LitGPT's LoRAQKVLinear, lora_query, lora_key and
+ * lora_value), so that a LoRA target can name a part of a fused projection (gs_lora_qkv_parts). */
+bool gs_framework_adapts_qkv_parts(enum gs_framework framework);
 
 /* "transformers", "fp32_retained", ...; never NULL. */
 const char *gs_framework_name(enum gs_framework framework);

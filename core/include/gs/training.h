@@ -221,9 +221,33 @@ enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct 
  * not adapt them and neither is counted here. A target that names no
  * linear module of the model is an error at "/training/lora/targets/<i>"
  * listing the names it has. */
-/* Whether LoRA targets (none = all_linear) adapt module `m`, by PEFT's
- * matching rule described above. */
-bool gs_lora_adapts(const struct gs_training *training, const struct gs_module *m);
+/* Whether LoRA targets (none = all_linear) adapt module `m` of block `b` (NULL for a module
+ * outside the blocks), by PEFT's matching rule described above, or a part of it
+ * (gs_lora_qkv_parts). */
+bool gs_lora_adapts(const struct gs_training *training, const struct gs_block *b,
+                    const struct gs_module *m);
+
+/* The parts of an attention projection. */
+enum gs_qkv_part { GS_QKV_Q = 1u, GS_QKV_K = 2u, GS_QKV_V = 4u, GS_QKV_ALL = 7u };
+
+/* Where the framework adapts the query, key and value parts of its one attention projection one
+ * by one (gs_framework_adapts_qkv_parts: LitGPT's LoRAQKVLinear, lora_query, lora_key and
+ * lora_value) and module `m` of block `b` is a fused projection of all three (GPT-NeoX's and
+ * Falcon's query_key_value, Phi-3's qkv_proj, GPT-2's c_attn): which parts the targets adapt,
+ * GS_QKV_* bits. The targets q_proj, k_proj and v_proj name the parts whatever the checkpoint
+ * calls the fused module; the module's own name and all_linear name all three. 0 for any other
+ * module, or where the framework adapts whole modules (PEFT). `widths` (may be NULL) gets the
+ * parts' output widths. */
+unsigned gs_lora_qkv_parts(const struct gs_training *training, const struct gs_block *b,
+                           const struct gs_module *m, uint64_t widths[3]);
+
+/* How many parts GS_QKV_* bits name. */
+unsigned gs_qkv_part_count(unsigned parts);
+
+/* The output width of module `m`'s adapter: the module's, or the adapted parts' of a fused
+ * projection (gs_lora_qkv_parts); 0 when nothing adapts it. */
+uint64_t gs_lora_width(const struct gs_training *training, const struct gs_block *b,
+                       const struct gs_module *m);
 
 /* Adapter parameters as above, plus r*(d_in + d_out) for the output head or the token embedding
  * when a target names it (gs_lora_head, gs_lora_embedding); with DoRA (lora_dora) each adapted
