@@ -17,33 +17,36 @@ struct row {
 #define REL(major, minor, patch) ((major)*10000u + (minor)*100u + (patch))
 
 /* LitGPT's rows share everything but the data order and bitsandbytes' release. */
-#define LITGPT_RULES                                                                               \
-    .framework = GS_FW_LITGPT, .loss = GS_LOSS_CHUNKED, .logits_fp32_held = true,                  \
-    .loss_upcast = true, .loss_chunk_tokens = 128, .norm_fp32_copy = true, .gqa_expanded = true,   \
-    .query_contiguous = true, .softmax_fp32 = true, .qkv_fused_pinned = true,                      \
-    .lora_fused_qkv = true, .head_untied = true, .model_without_dropout = true,                    \
-    .gate_up_apart = true, .keeps_previous_graph = true, .moe_weights_after_experts = true,        \
-    .foreach_step = true, .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true
-#define LITGPT_SOURCE                                                                              \
-    "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) (chunks of "                 \
-    "128 positions, x.split(128, dim=1)) and chunked_cross_entropy; Fabric "                       \
-    "_FabricModule.forward precision.convert_output: the chunks the loop holds "                   \
-    "through backward are fp32; litgpt RMSNorm x.float(); model.py "                               \
-    "CausalSelfAttention: qkv = self.attn(x) split into views, q and k rotated "                   \
-    "into new tensors, v passed as a view (it keeps qkv alive); k/v expanded "                     \
-    "for SDPA under grouped queries; q = torch.cat((q_roped, q[..., rope_n_elem:]), "              \
-    "dim=-1) is contiguous, so y.reshape(B, T, C) of the transposed output "                       \
-    "copies; lora.py LoRAQKVLinear: one lora_A (one dropout) for q/k/v, zero_pad's "               \
-    "index_copy keeps its source; bitsandbytes MatMul4Bit; torch.optim.AdamW "                     \
-    "(foreach); Lightning FSDPStrategy (FSDP1: use_orig_params=True, each Block a "                \
-    "unit with its adapters); fabric.no_backward_sync (no_sync) while accumulating; "              \
-    "soft-capped attention by hand (F.softmax(scores, dtype=torch.float).to(q.dtype)); "           \
-    "GPT.__init__ builds lm_head apart from transformer.wte and "                                  \
-    "convert_hf_checkpoint.py copies a tied checkpoint's embedding into it "                       \
-    "(state_dict[\"lm_head.weight\"] = state_dict[\"transformer.wte.weight\"]); "                  \
-    "finetune/*.py refuse train.tie_embeddings; the loop's logits = model(...) keeps the "         \
-    "previous step's graph until the next forward returns; model.py has no dropout layer "         \
-    "(CausalSelfAttention: scaled_dot_product_attention(..., dropout_p=0.0)); LLaMAMLP "           \
+#define LITGPT_RULES \
+    .framework = GS_FW_LITGPT, .loss = GS_LOSS_CHUNKED,\
+    .logits_fp32_held = true, .loss_upcast = true, .loss_chunk_tokens = 128,\
+    .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,\
+    .softmax_fp32 = true,\
+    .qkv_fused_pinned = true, .lora_fused_qkv = true, .head_untied = true,\
+    .model_without_dropout = true, .gate_up_apart = true,\
+    .keeps_previous_graph = true,\
+    .moe_weights_after_experts = true, .foreach_step = true,\
+    .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true
+#define LITGPT_SOURCE \
+    "litgpt finetune/lora.py model(input_ids, lm_head_chunk_size=128) (chunks of "\
+    "128 positions, x.split(128, dim=1)) and chunked_cross_entropy; Fabric "\
+    "_FabricModule.forward precision.convert_output: the chunks the loop holds "\
+    "through backward are fp32; litgpt RMSNorm x.float(); model.py "\
+    "CausalSelfAttention: qkv = self.attn(x) split into views, q and k rotated "\
+    "into new tensors, v passed as a view (it keeps qkv alive); k/v expanded "\
+    "for SDPA under grouped queries; q = torch.cat((q_roped, q[..., rope_n_elem:]), "\
+    "dim=-1) is contiguous, so y.reshape(B, T, C) of the transposed output "\
+    "copies; lora.py LoRAQKVLinear: one lora_A (one dropout) for q/k/v, zero_pad's "\
+    "index_copy keeps its source; bitsandbytes MatMul4Bit; torch.optim.AdamW "\
+    "(foreach); Lightning FSDPStrategy (FSDP1: use_orig_params=True, each Block a "\
+    "unit with its adapters); fabric.no_backward_sync (no_sync) while accumulating; "\
+    "soft-capped attention by hand (F.softmax(scores, dtype=torch.float).to(q.dtype)); "\
+    "GPT.__init__ builds lm_head apart from transformer.wte and "\
+    "convert_hf_checkpoint.py copies a tied checkpoint's embedding into it "\
+    "(state_dict[\"lm_head.weight\"] = state_dict[\"transformer.wte.weight\"]); "\
+    "finetune/*.py refuse train.tie_embeddings; the loop's logits = model(...) keeps the "\
+    "previous step's graph until the next forward returns; model.py has no dropout layer "\
+    "(CausalSelfAttention: scaled_dot_product_attention(..., dropout_p=0.0)); LLaMAMLP "\
     "runs fc_1 and fc_2 apart (lora.py: each a LoRALinear), whatever the checkpoint fuses"
 
 static const struct row rows[] = {
@@ -51,25 +54,16 @@ static const struct row rows[] = {
      * kept gradients allocated (set_to_none became the default in PyTorch 2.0, pytorch PR
      * #92731), and its default optimizer was transformers.AdamW ("adamw_hf"), a
      * per-parameter loop with no whole-model temporaries. The loss as in 4.27-4.45. */
-    {GS_FW_TRANSFORMERS,
-     0,
+    {GS_FW_TRANSFORMERS, 0,
      {.framework = GS_FW_TRANSFORMERS,
       .label = "transformers < 4.27 (HF Trainer on PyTorch 1.x)",
-      .loss = GS_LOSS_FP32,
-      .returns_fp32_logits = true,
-      .loss_shift_copy = true,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .quant_saves_input = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
-      .model_qkv_views = true,
-      .dora_recomputes_base = true,
+      .loss = GS_LOSS_FP32, .returns_fp32_logits = true, .loss_shift_copy = true,
+      .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .quant_saves_input = true,
+      .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
       .moe_weights_after_experts = true,
       .grads_persist = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers modeling_*.py forward upcasts logits (logits.float()), copies "
                 "the shifted logits (logits[..., :-1, :].contiguous()) for CrossEntropyLoss and "
                 "returns them; Trainer.training_step runs backward on compute_loss's loss "
@@ -87,26 +81,15 @@ static const struct row rows[] = {
      * the outputs only when return_outputs) and backward after it returned, so the
      * returned logits are gone at the loss's backward; a loop that keeps the output
      * (training.keeps_output) keeps them in fp32. */
-    {GS_FW_TRANSFORMERS,
-     REL(4, 27, 0),
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.27-4.45 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .returns_fp32_logits = true,
-      .loss_shift_copy = true,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .quant_saves_input = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
-      .model_qkv_views = true,
-      .dora_recomputes_base = true,
+    {GS_FW_TRANSFORMERS, REL(4, 27, 0),
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.27-4.45 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .returns_fp32_logits = true, .loss_shift_copy = true,
+      .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .quant_saves_input = true,
+      .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true, .dora_recomputes_base = true,
       .moe_weights_after_experts = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
-      .sync_each_batch_option = true,
+      .fsdp_version = 1, .fsdp_no_sync = true, .sync_each_batch_option = true,
       .source = "transformers <= 4.45 LlamaForCausalLM.forward: logits = logits.float(), "
                 "shift_logits = logits[..., :-1, :].contiguous(), returned in "
                 "CausalLMOutputWithPast; Trainer.training_step: loss = "
@@ -121,24 +104,16 @@ static const struct row rows[] = {
      * shifted logits; forward returns the 16-bit logits, alive in the model's forward while
      * the loss runs: its forward holds them, the upcast, the copy and log_softmax's output
      * (14 bytes a logit), whether or not the caller keeps the output through backward. */
-    {GS_FW_TRANSFORMERS,
-     REL(4, 46, 0),
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.46-4.47 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_shift_copy = true,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
+    {GS_FW_TRANSFORMERS, REL(4, 46, 0),
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.46-4.47 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss (4.46: logits = "
                 "logits.float(), shift_logits = logits[..., :-1, :].contiguous()); the model "
                 "returns the 16-bit logits; Trainer.training_step backward after compute_loss "
@@ -154,25 +129,16 @@ static const struct row rows[] = {
      * the flash kernel's output is laid out (batch, heads, seq, dim) and the model's
      * attn_output.transpose(1, 2).contiguous() copies it; removed by transformers PR #40315
      * (merged 2025-08-20, so from 4.56). The loss as in 4.46. */
-    {GS_FW_TRANSFORMERS,
-     REL(4, 48, 0),
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.48 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_shift_copy = true,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .query_contiguous = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
+    {GS_FW_TRANSFORMERS, REL(4, 48, 0),
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.48 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_shift_copy = true, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss (4.46: logits = "
                 "logits.float(), shift_logits = logits[..., :-1, :].contiguous()); the model "
                 "returns the 16-bit logits; Trainer.training_step backward after compute_loss "
@@ -187,24 +153,16 @@ static const struct row rows[] = {
      * (transformers PR #35646, merged 2025-01-13, after 4.48.0), so the loss's backward is
      * its peak: 12 bytes a logit under the Trainer, which drops the output before backward;
      * 14 for a loop that keeps it. */
-    {GS_FW_TRANSFORMERS,
-     REL(4, 49, 0),
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.49-4.52 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .query_contiguous = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
+    {GS_FW_TRANSFORMERS, REL(4, 49, 0),
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.49-4.52 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
                 "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
@@ -219,25 +177,17 @@ static const struct row rows[] = {
      * masking logic; optimum-executorch PR #82 adapts to it "post 4.53"): SDPA gets a
      * boolean mask where one is needed, which aten turns into an additive one inside every
      * call (attention.cpp convert_boolean_attn_mask). Everything else as in 4.49. */
-    {GS_FW_TRANSFORMERS,
-     REL(4, 53, 0),
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.53-4.55 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .query_contiguous = true,
+    {GS_FW_TRANSFORMERS, REL(4, 53, 0),
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.53-4.55 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .query_contiguous = true,
       .sdpa_bool_mask = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
                 "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
@@ -257,25 +207,17 @@ static const struct row rows[] = {
      * >= 2.5 and no mask, transformers PR #39412, opened 2025-07-15; 4.56 is the first release
      * this table has it for, 4.54 and 4.55 may have it too and are sized with repeat_kv).
      * Everything else as in 4.49. */
-    {GS_FW_TRANSFORMERS,
-     REL(4, 56, 0),
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 4.56-4.x (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .sdpa_gqa_native = true,
+    {GS_FW_TRANSFORMERS, REL(4, 56, 0),
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 4.56-4.x (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true,
       .moe_weights_after_experts = true,
       .model_qkv_views = true,
       .dora_recomputes_base = true,
       .foreach_step = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true,
       .source = "transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), labels = "
                 "nn.functional.pad(labels, (0, 1), value=ignore_index) (PR #35646); "
                 "Trainer.training_step backward after compute_loss returned the loss alone; "
@@ -299,26 +241,15 @@ static const struct row rows[] = {
      * (_fsdp_param_group.py post_backward returns before the reduce-scatter when not
      * reduce_grads). Under 4.x, accelerate's no_sync looked for a `no_sync` method FSDP2
      * modules do not have, and every micro-batch was reduce-scattered. */
-    {GS_FW_TRANSFORMERS,
-     REL(5, 0, 0),
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 5.0-5.1 (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .sdpa_gqa_native = true,
+    {GS_FW_TRANSFORMERS, REL(5, 0, 0),
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.0-5.1 (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
-      .model_qkv_views = true,
-      .moe_weights_after_experts = true,
-      .bnb_skips_fused_experts = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .moe_weights_after_experts = true, .bnb_skips_fused_experts = true,
       .dora_recomputes_base = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
-      .fsdp2_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
       .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
                 "training_step; loss/loss_utils.py ForCausalLMLoss: logits.float(), labels "
                 "padded instead of shifted logits; training_args.py default_optim "
@@ -332,26 +263,15 @@ static const struct row rows[] = {
     /* 5.2: the Trainer asks the GradientAccumulationPlugin again and syncs every micro-batch
      * when sync_each_batch is set (transformers PR #43919, merged 2026-02-11; 5.1.0 was out
      * by 2026-02-06). Everything else as in 5.0. */
-    {GS_FW_TRANSFORMERS,
-     REL(5, 2, 0),
-     {.framework = GS_FW_TRANSFORMERS,
-      .label = "transformers 5.2-5.x (HF Trainer)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .sdpa_gqa_native = true,
+    {GS_FW_TRANSFORMERS, REL(5, 2, 0),
+     {.framework = GS_FW_TRANSFORMERS, .label = "transformers 5.2-5.x (HF Trainer)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true, .norm_fp32_copy = true,
+      .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
-      .adapters_fp32 = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
-      .model_qkv_views = true,
-      .moe_weights_after_experts = true,
-      .bnb_skips_fused_experts = true,
+      .adapters_fp32 = true, .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
+      .moe_weights_after_experts = true, .bnb_skips_fused_experts = true,
       .dora_recomputes_base = true,
-      .fsdp_version = 1,
-      .fsdp_no_sync = true,
-      .fsdp2_no_sync = true,
+      .fsdp_version = 1, .fsdp_no_sync = true, .fsdp2_no_sync = true,
       .sync_each_batch_option = true,
       .source = "transformers 5.x trainer.py compute_loss (loss only) then backward in "
                 "training_step; loss/loss_utils.py ForCausalLMLoss: logits.float(), labels "
@@ -363,19 +283,11 @@ static const struct row rows[] = {
                 "accelerator.no_sync unless gradient_state.plugin_kwargs sync_each_batch "
                 "(transformers PR #43919), which under FSDP2 calls "
                 "set_requires_gradient_sync(False) (accelerate >= 1.11, PR #3762)"}},
-    {GS_FW_TORCHTUNE,
-     0,
-     {.framework = GS_FW_TORCHTUNE,
-      .label = "torchtune",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .loss_chunks = 8,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .compile_blocks_only = true,
-      .fsdp_version = 2,
-      .model_without_dropout = true,
-      .gate_up_apart = true,
+    {GS_FW_TORCHTUNE, 0,
+     {.framework = GS_FW_TORCHTUNE, .label = "torchtune", .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .loss_chunks = 8, .norm_fp32_copy = true, .gqa_expanded = true,
+      .compile_blocks_only = true, .fsdp_version = 2,
+      .model_without_dropout = true, .gate_up_apart = true,
       .source = "torchtune TransformerDecoder: output(h).float(), the recipe's _loss_step del "
                 "logits; CEWithChunkedOutputLoss num_output_chunks = 8; modules/rms_norm.py "
                 "x.float(); training/_compile.py compile_model compiles each layer, not the "
@@ -392,21 +304,13 @@ static const struct row rows[] = {
      * CUDA errors", commit e8977b0, PR #755). Name it framework_version "0.0". SDPA in torch's
      * own order (flash first), which the per-op policy saves. Every release: torchtitan's own
      * models (models/llama3/model.py and the rest) have no dropout layer. */
-    {GS_FW_TORCHTITAN,
-     0,
-     {.framework = GS_FW_TORCHTITAN,
-      .label = "torchtitan before 0.1 (the loss not compiled)",
+    {GS_FW_TORCHTITAN, 0,
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan before 0.1 (the loss not compiled)",
       .model_without_dropout = true,
       .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .op_selective = true,
-      .foreach_step = true,
-      .expandable_segments = true,
-      .loss_parallel = true,
-      .fsdp_version = 2,
-      .compile_blocks_only = true,
+      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
+      .op_selective = true, .foreach_step = true, .expandable_segments = true,
+      .loss_parallel = true, .fsdp_version = 2, .compile_blocks_only = true,
       .source = "torchtitan train.py cross_entropy(pred.flatten(0, 1).float(), ...) then del "
                 "pred, under loss_parallel() when tensor-parallel (parallel_dims "
                 "loss_parallel_enabled); the loss's torch.compile commented out (commit "
@@ -422,23 +326,13 @@ static const struct row rows[] = {
      * per-op policy and the loss parallel context are the same code at v0.1.0). On compute
      * capability 10.0 and up, cuDNN's attention goes first (PR #1209, May 2025), a kernel the
      * policy's save list does not name: its output is recomputed, not kept. */
-    {GS_FW_TORCHTITAN,
-     REL(0, 1, 0),
-     {.framework = GS_FW_TORCHTITAN,
-      .label = "torchtitan 0.1",
-      .model_without_dropout = true,
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .op_selective = true,
-      .loss_compiled = true,
-      .foreach_step = true,
-      .expandable_segments = true,
-      .loss_parallel = true,
-      .fsdp_version = 2,
-      .compile_blocks_only = true,
-      .cudnn_attention_first = GS_CUDNN_FIRST_BLACKWELL,
+    {GS_FW_TORCHTITAN, REL(0, 1, 0),
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.1",
+      .model_without_dropout = true, .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .norm_fp32_copy = true, .gqa_expanded = true,
+      .op_selective = true, .loss_compiled = true, .foreach_step = true,
+      .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
+      .compile_blocks_only = true, .cudnn_attention_first = GS_CUDNN_FIRST_BLACKWELL,
       .sac_recomputes_cudnn = true,
       .source = "torchtitan components/loss.py cross_entropy_loss (pred.flatten(0, 1).float()), "
                 "build_cross_entropy_loss: torch.compile(loss_fn) when compile is on (PR "
@@ -461,24 +355,14 @@ static const struct row rows[] = {
      * torch, 2.10.0.dev on), whose torch.nn.RMSNorm is fused on CUDA and keeps no fp32 copy
      * (no norm_fp32_copy: pytorch PR #153666, merged between July and August 2025, first in
      * 2.9; 0.1 pinned a 2.8 nightly of June 2025). */
-    {GS_FW_TORCHTITAN,
-     REL(0, 2, 0),
-     {.framework = GS_FW_TORCHTITAN,
-      .label = "torchtitan 0.2.0",
-      .model_without_dropout = true,
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .gqa_expanded = true,
-      .op_selective = true,
-      .loss_compiled = true,
-      .foreach_step = true,
-      .expandable_segments = true,
-      .loss_parallel = true,
-      .fsdp_version = 2,
-      .fsdp_root_split = true,
-      .compile_blocks_only = true,
-      .cudnn_attention_first = GS_CUDNN_FIRST,
-      .sac_recomputes_cudnn = true,
+    {GS_FW_TORCHTITAN, REL(0, 2, 0),
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.0",
+      .model_without_dropout = true, .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .gqa_expanded = true,
+      .op_selective = true, .loss_compiled = true, .foreach_step = true,
+      .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
+      .fsdp_root_split = true, .compile_blocks_only = true,
+      .cudnn_attention_first = GS_CUDNN_FIRST, .sac_recomputes_cudnn = true,
       .source = "torchtitan components/loss.py build_cross_entropy_loss: torch.compile(loss_fn) "
                 "when \"loss\" in compile.components; train.py del pred before backward, "
                 "loss_parallel() when tensor-parallel; models/llama3/infra/parallelize.py "
@@ -494,22 +378,13 @@ static const struct row rows[] = {
                 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}},
     /* 0.2.1 (December 2025): every SDPA kernel joins the per-op policy's save list (commit
      * b39377f9f, PR #2095, torchtitan issue #2091), cuDNN's included. */
-    {GS_FW_TORCHTITAN,
-     REL(0, 2, 1),
-     {.framework = GS_FW_TORCHTITAN,
-      .label = "torchtitan 0.2.1",
-      .model_without_dropout = true,
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .gqa_expanded = true,
-      .op_selective = true,
-      .loss_compiled = true,
-      .foreach_step = true,
-      .expandable_segments = true,
-      .loss_parallel = true,
-      .fsdp_version = 2,
-      .fsdp_root_split = true,
-      .compile_blocks_only = true,
+    {GS_FW_TORCHTITAN, REL(0, 2, 1),
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.1",
+      .model_without_dropout = true, .loss = GS_LOSS_FP32,
+      .loss_upcast = true, .gqa_expanded = true,
+      .op_selective = true, .loss_compiled = true, .foreach_step = true,
+      .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
+      .fsdp_root_split = true, .compile_blocks_only = true,
       .cudnn_attention_first = GS_CUDNN_FIRST,
       .source = "torchtitan 0.2.0's rules (components/loss.py, apply_fsdp's separate embedding "
                 "and [norm, output] units, apply_compile per TransformerBlock, cuDNN's "
@@ -518,21 +393,13 @@ static const struct row rows[] = {
                 "SDPA kernel (PR #2095)"}},
     /* 0.2.2 (February 2026): grouped K/V go to SDPA as they are, enable_gqa=True, no repeat_kv
      * (commit ff0829c10, PR #2259; the backends CUDNN_ATTENTION, FLASH_ATTENTION, MATH). */
-    {GS_FW_TORCHTITAN,
-     REL(0, 2, 2),
-     {.framework = GS_FW_TORCHTITAN,
-      .label = "torchtitan 0.2.2",
-      .model_without_dropout = true,
-      .loss = GS_LOSS_FP32,
+    {GS_FW_TORCHTITAN, REL(0, 2, 2),
+     {.framework = GS_FW_TORCHTITAN, .label = "torchtitan 0.2.2",
+      .model_without_dropout = true, .loss = GS_LOSS_FP32,
       .loss_upcast = true,
-      .op_selective = true,
-      .loss_compiled = true,
-      .foreach_step = true,
-      .expandable_segments = true,
-      .loss_parallel = true,
-      .fsdp_version = 2,
-      .fsdp_root_split = true,
-      .compile_blocks_only = true,
+      .op_selective = true, .loss_compiled = true, .foreach_step = true,
+      .expandable_segments = true, .loss_parallel = true, .fsdp_version = 2,
+      .fsdp_root_split = true, .compile_blocks_only = true,
       .cudnn_attention_first = GS_CUDNN_FIRST,
       .source = "torchtitan 0.2.1's rules (components/loss.py, apply_fsdp's separate embedding "
                 "and [norm, output] units, apply_compile per TransformerBlock, torch.nn.RMSNorm "
@@ -548,8 +415,7 @@ static const struct row rows[] = {
      * tied copies the embedding into it (scripts/convert_hf_checkpoint.py, "if "lm_head.weight"
      * not in state_dict"): Llama 3.2 and Gemma train with V x d weights more than in
      * transformers (pretrain.py alone ties them, on train.tie_embeddings). */
-    {GS_FW_LITGPT,
-     0,
+    {GS_FW_LITGPT, 0,
      {LITGPT_RULES, .label = "lit-gpt (before LitGPT 0.2)", .longest_first = true,
       .quant_saves_input = true,
       .source = LITGPT_SOURCE "; finetune/lora.py get_batch(..., longest_seq_ix if iter_num "
@@ -557,47 +423,32 @@ static const struct row rows[] = {
     /* 0.2 (the data refactor, PR #950, February 2024): DataLoaders of shuffled samples, so a
      * micro-batch at the longest can follow another, whose graph the loop's `logits` still
      * holds with every MatMul4Bit input (bitsandbytes 0.42.0 pinned) */
-    {GS_FW_LITGPT,
-     REL(0, 2, 0),
+    {GS_FW_LITGPT, REL(0, 2, 0),
      {LITGPT_RULES, .label = "LitGPT 0.2-0.5.4", .quant_saves_input = true,
       .source = LITGPT_SOURCE "; get_dataloaders (shuffled); pyproject.toml "
                               "bitsandbytes==0.42.0"}},
     /* 0.5.5 (PR #1893, December 2024) pins bitsandbytes >= 0.44 on Linux, whose MatMul4Bit
      * keeps no input (ctx.tensors = (None, B), bitsandbytes PR #1270) */
-    {GS_FW_LITGPT,
-     REL(0, 5, 5),
+    {GS_FW_LITGPT, REL(0, 5, 5),
      {LITGPT_RULES, .label = "LitGPT 0.5.5+",
       .source = LITGPT_SOURCE "; pyproject.toml bitsandbytes >=0.44 (MatMul4Bit keeps no "
                               "input)"}},
-    {GS_FW_MEGATRON,
-     0,
-     {.framework = GS_FW_MEGATRON,
-      .label = "Megatron-LM (Transformer Engine)",
-      .loss = GS_LOSS_FP32,
-      .loss_upcast = true,
-      .grads_persist = true,
+    {GS_FW_MEGATRON, 0,
+     {.framework = GS_FW_MEGATRON, .label = "Megatron-LM (Transformer Engine)",
+      .loss = GS_LOSS_FP32, .loss_upcast = true, .grads_persist = true,
       .source = "Megatron-LM: vocab-parallel cross-entropy over fp32 logits "
                 "(core/tensor_parallel/cross_entropy.py); Transformer Engine fused norms and "
                 "native GQA attention; 'selective' recomputes the attention core (Korthikanti "
                 "et al. 2022); the DDP wrapper's contiguous main_grad buffer lives for the "
                 "whole run; fused Adam"}},
-    {GS_FW_DEEPSPEED,
-     0,
-     {.framework = GS_FW_DEEPSPEED,
-      .label = "DeepSpeed engine (transformers model)",
-      .loss = GS_LOSS_FP32,
-      .keeps_16bit_logits = true,
-      .loss_upcast = true,
-      .norm_fp32_copy = true,
-      .gqa_expanded = true,
-      .sdpa_gqa_native = true,
+    {GS_FW_DEEPSPEED, 0,
+     {.framework = GS_FW_DEEPSPEED, .label = "DeepSpeed engine (transformers model)",
+      .loss = GS_LOSS_FP32, .keeps_16bit_logits = true, .loss_upcast = true,
+      .norm_fp32_copy = true, .gqa_expanded = true, .sdpa_gqa_native = true,
       .sdpa_bool_mask = true,
-      .softmax_fp32 = true,
-      .act2fn = true,
-      .model_qkv_views = true,
+      .softmax_fp32 = true, .act2fn = true, .model_qkv_views = true,
       .moe_weights_after_experts = true,
-      .dora_recomputes_base = true,
-      .grads_persist = true,
+      .dora_recomputes_base = true, .grads_persist = true,
       .deepspeed_buckets = true,
       .source = "DeepSpeed ZeRO keeps its flat gradient partitions and IPG buckets "
                 "(deepspeed/runtime/zero/stage_1_and_2.py, stage3.py) and steps with "
