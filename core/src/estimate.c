@@ -171,6 +171,13 @@ enum gs_status gs_estimate_compute_scoped(const struct gs_model_spec *model,
                "litgpt/model.py LLaMAMLP (fc_1, fc_2); litgpt/lora.py LLaMAMLP (each a "
                "LoRALinear); scripts/convert_hf_checkpoint.py splits gate_up_proj; torchtune "
                "FeedForward (gate_proj, up_proj: models/phi3/_component_builders.py)");
+    if (changes & EST_MODEL_QKV_APART)
+        assume(e, "qkv_apart",
+               "the framework's attention runs the query, key and value projections as three "
+               "linears where the checkpoint fuses them: LoRA targets name q_proj, k_proj and "
+               "v_proj, each an adapter of its own",
+               "torchtune models/phi3/_component_builders.py (MultiHeadAttention q_proj, k_proj, "
+               "v_proj); models/phi3/_convert_weights.py splits qkv_proj");
     if (changes & EST_MODEL_HEAD_UNTIED)
         assume(e, "head_untied",
                "the framework keeps its own output head: the checkpoint's head, tied to the "

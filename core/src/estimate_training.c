@@ -2389,6 +2389,54 @@ static void split_gate_up(struct gs_arch *a)
     }
 }
 
+/* The index of an attention block's fused q/k/v projection (GS_SPLIT_QKV, as wide as its
+ * queries, keys and values), or b->module_count. */
+static size_t fused_qkv_projection(const struct gs_block *b)
+{
+    if (b->mixer != GS_MIXER_ATTENTION || b->rec.inner)
+        return b->module_count;
+    const struct gs_attention *s = &b->attn;
+    const uint64_t width = s->heads * s->head_dim + s->kv_heads * (s->head_dim + s->v_head_dim);
+    for (size_t i = 0; i < b->module_count; i++)
+        if (b->modules[i].kind == GS_MODULE_LINEAR && b->modules[i].split == GS_SPLIT_QKV &&
+            b->modules[i].part == GS_PART_ATTENTION && b->modules[i].out == width)
+            return i;
+    return b->module_count;
+}
+
+static bool has_fused_qkv(const struct gs_arch *a)
+{
+    for (size_t k = 0; k < a->block_count; k++)
+        if (fused_qkv_projection(&a->blocks[k]) < a->blocks[k].module_count)
+            return true;
+    return false;
+}
+
+/* Runs each fused q/k/v projection as torchtune's MultiHeadAttention does: q_proj, k_proj and
+ * v_proj, each from the hidden state to its heads' width, and no views of one output. */
+static void split_qkv(struct gs_arch *a)
+{
+    for (size_t k = 0; k < a->block_count; k++) {
+        struct gs_block *b = &a->blocks[k];
+        const size_t i = fused_qkv_projection(b);
+        if (i >= b->module_count)
+            continue;
+        const struct gs_attention *s = &b->attn;
+        const struct gs_module fused = b->modules[i];
+        const uint64_t q = s->heads * s->head_dim, kv = s->kv_heads * s->head_dim,
+                       v = s->kv_heads * s->v_head_dim;
+        struct gs_module *m = &b->modules[i];
+        m->name = "q_proj";
+        m->split = GS_SPLIT_COLUMN;
+        m->out = (uint32_t)q;
+        gs_block_module(a, k, "k_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
+                        fused.flags, fused.in, kv, fused.count ? fused.count : 1);
+        gs_block_module(a, k, "v_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
+                        fused.flags, fused.in, v, fused.count ? fused.count : 1);
+        a->blocks[k].attn.qkv_views = false;
+    }
+}
+
 enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs_workload *w,
                                   struct gs_model_spec *scratch, const struct gs_model_spec **out,
                                   unsigned *changes, struct gs_error *err)
@@ -2408,7 +2456,8 @@ enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs
     const bool dropout = rules.model_without_dropout &&
                          (a->attention_dropout || a->hidden_dropout || a->mlp_dropout);
     const bool split = rules.gate_up_apart && has_fused_gate_up(a);
-    if (tokens == NULL && !dropout && !split)
+    const bool qkv = rules.qkv_apart && has_fused_qkv(a);
+    if (tokens == NULL && !dropout && !split && !qkv)
         return GS_OK;
     *scratch = *m;
     struct gs_arch *copy = &scratch->arch;
@@ -2419,6 +2468,10 @@ enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs
     if (split) {
         split_gate_up(copy);
         *changes |= EST_MODEL_GATE_UP_APART;
+    }
+    if (qkv) {
+        split_qkv(copy);
+        *changes |= EST_MODEL_QKV_APART;
     }
     if (tokens != NULL) {
         copy->tie_word_embeddings = false;

@@ -19,6 +19,7 @@ enum est_model_change {
     EST_MODEL_HEAD_UNTIED = 1u << 0,   /* a head of its own beside the tied token embedding */
     EST_MODEL_NO_DROPOUT = 1u << 1,    /* the config's dropout not applied */
     EST_MODEL_GATE_UP_APART = 1u << 2, /* a fused gate/up projection run as two linears */
+    EST_MODEL_QKV_APART = 1u << 3,     /* a fused q/k/v projection run as three linears */
 };
 
 /* The model a training framework holds, in `*out`: `m` itself, or a copy of `m` in `scratch`
@@ -26,7 +27,8 @@ enum est_model_change {
  * (gs_framework_rules.head_untied) where `m`'s head is tied to the token embedding (the copy
  * counted; errors as gs_model_spec_count's), no dropout where its model has none
  * (model_without_dropout) and `m`'s config has some, a fused gate/up projection as two linears
- * (gate_up_apart). `*changes`: the est_model_change bits. */
+ * (gate_up_apart), a fused q/k/v projection as three (qkv_apart). `*changes`: the est_model_change
+ * bits. */
 enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs_workload *w,
                                   struct gs_model_spec *scratch, const struct gs_model_spec **out,
                                   unsigned *changes, struct gs_error *err);

@@ -287,7 +287,7 @@ static const struct row rows[] = {
      {.framework = GS_FW_TORCHTUNE, .label = "torchtune", .loss = GS_LOSS_FP32,
       .loss_upcast = true, .loss_chunks = 8, .norm_fp32_copy = true, .gqa_expanded = true,
       .compile_blocks_only = true, .fsdp_version = 2,
-      .model_without_dropout = true, .gate_up_apart = true,
+      .model_without_dropout = true, .gate_up_apart = true, .qkv_apart = true,
       .source = "torchtune TransformerDecoder: output(h).float(), the recipe's _loss_step del "
                 "logits; CEWithChunkedOutputLoss num_output_chunks = 8; modules/rms_norm.py "
                 "x.float(); training/_compile.py compile_model compiles each layer, not the "
@@ -297,7 +297,8 @@ static const struct row rows[] = {
                 "weight; zero_grad(set_to_none=True); recipe configs AdamW fused=True; FSDP2 "
                 "fully_shard; every model builder passes attn_dropout=0.0 (the only dropout of "
                 "its transformer layers; LoRA's own dropout apart); FeedForward's gate_proj and "
-                "up_proj are two linears (models/phi3/_component_builders.py phi3_mlp)"}},
+                "up_proj and MultiHeadAttention's q_proj, k_proj and v_proj are linears of their "
+                "own (models/phi3/_component_builders.py; _convert_weights.py splits qkv_proj)"}},
     /* torchtitan before its first release (the commits of December 2024 to March 2025, among
      * them 9dec370 of its December 2024 benchmarks): the loss runs eager whatever `compile`
      * says (train.py: the loss's torch.compile commented out, "compiling loss function causes

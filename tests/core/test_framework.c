@@ -1850,13 +1850,13 @@ static void test_litgpt_qkv_parts(void **state)
 }
 
 /* LitGPT's and torchtune's MLP run the gate and the up projection as two linears, each its own
- * adapter, where Phi-3's checkpoint fuses them (gate_up_proj) and its attention as LitGPT's one
- * projection with an lora_A of r rows a part. Phi-3-mini (hidden 3072, 32 layers, 32 heads, FFN
- * 8192), LoRA r8 on every linear: a layer's adapters under LitGPT are q/k/v 8 x (3 x 3,072 +
- * 9,216), o_proj 8 x (3,072 + 3,072), gate and up 2 x 8 x (3,072 + 8,192) and down 8 x (8,192 +
- * 3,072) = 466,944; under PEFT qkv_proj's and gate_up_proj's one adapter each make it 393,216;
- * 32 layers: 14,942,208 and 12,582,912. */
-static void test_litgpt_gate_up_apart(void **state)
+ * adapter, where Phi-3's checkpoint fuses them (gate_up_proj), and its attention as LitGPT's one
+ * projection with an lora_A of r rows a part (torchtune's as three linears). Phi-3-mini (hidden
+ * 3072, 32 layers, 32 heads, FFN 8192), LoRA r8 on every linear: a layer's adapters under LitGPT
+ * are q/k/v 8 x (3 x 3,072 + 9,216), o_proj 8 x (3,072 + 3,072), gate and up 2 x 8 x (3,072 +
+ * 8,192) and down 8 x (8,192 + 3,072) = 466,944; under PEFT qkv_proj's and gate_up_proj's one
+ * adapter each make it 393,216; 32 layers: 14,942,208 and 12,582,912. */
+static void test_framework_own_projections(void **state)
 {
     (void)state;
     const struct gs_arch phi3 = fixture_arch(
@@ -1875,6 +1875,21 @@ static void test_litgpt_gate_up_apart(void **state)
     assert_false(has_assumption(&hf, "gate_up_apart"));
     assert_int_equal(fixture_assumption(&hf, "lora_adapter_parameters")->value, 12582912ULL);
     assert_int_equal(lit.parameters, hf.parameters);
+
+    /* torchtune runs q_proj, k_proj and v_proj as linears of their own (qkv_apart): the same
+     * 14,942,208 adapters on every linear, and q and v alone name two of them, 32 x 8 x 2 x
+     * (3,072 + 3,072) = 3,145,728 */
+    w.training.framework.framework = GS_FW_TORCHTUNE;
+    const struct gs_estimate tune = estimate(&m, &w);
+    assert_true(has_assumption(&tune, "qkv_apart"));
+    assert_true(has_assumption(&tune, "gate_up_apart"));
+    assert_int_equal(fixture_assumption(&tune, "lora_adapter_parameters")->value, 14942208ULL);
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "v_proj");
+    const struct gs_estimate qv = estimate(&m, &w);
+    assert_int_equal(fixture_assumption(&qv, "lora_adapter_parameters")->value, 3145728ULL);
+    assert_int_equal(qv.parameters, hf.parameters);
 }
 
 int main(void)
@@ -1895,7 +1910,7 @@ int main(void)
         cmocka_unit_test(test_framework_model_without_dropout),
         cmocka_unit_test(test_litgpt_shared_norm_input),
         cmocka_unit_test(test_litgpt_qkv_parts),
-        cmocka_unit_test(test_litgpt_gate_up_apart),
+        cmocka_unit_test(test_framework_own_projections),
         cmocka_unit_test(test_recurrent_scan_warning),
         cmocka_unit_test(test_qlora_fused_experts),
         cmocka_unit_test(test_kbit_prepared),

@@ -111,6 +111,10 @@ struct gs_framework_rules {
                                    views as that code does (gs_attention.qkv_views) */
     bool head_untied;           /* the model keeps its own output head: a checkpoint whose head is
                                    tied to the token embedding is loaded as two matrices */
+    bool qkv_apart;             /* the framework's attention runs the query, key and value
+                                   projections as three linears (torchtune's MultiHeadAttention
+                                   q_proj, k_proj, v_proj) where the checkpoint fuses them
+                                   (Phi-3's qkv_proj) */
     bool gate_up_apart;         /* the framework's MLP runs the gate and the up projection as
                                    two linears (LitGPT's LLaMAMLP fc_1 and fc_2, each its own
                                    LoRALinear) where the checkpoint fuses them (Phi-3's
