@@ -1821,13 +1821,15 @@ static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, 
         GS_LOSS_BYTES_UNIT);
     /* soft-capped logits (Gemma2ForCausalLM.forward: logits / cap, torch.tanh, * cap; LitGPT's
      * do_softcapping per chunk alike): the divisions by a number keep nothing, tanh keeps its
-     * output, at the logits' dtype, until its backward after the loss's; a fused
-     * linear-cross-entropy caps inside its kernel. torchtune's Gemma2FinalNorm caps the final
+     * output, at the logits' dtype, until its backward after the loss's (LitGPT before 0.5.5
+     * returns the chunks uncapped: chunks_uncapped); a fused linear-cross-entropy caps inside
+     * its kernel. torchtune's Gemma2FinalNorm caps the final
      * norm's output instead, a hidden-wide tensor */
     const enum gs_framework fw = in->rules->framework;
     const bool caps_logits =
         fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED || fw == GS_FW_LITGPT;
-    if (in->arch->final_logit_softcap && caps_logits && in->rules->loss != GS_LOSS_FUSED)
+    if (in->arch->final_logit_softcap && caps_logits && !in->rules->chunks_uncapped &&
+        in->rules->loss != GS_LOSS_FUSED)
         return add(c, loss, mul(c, logits, in->element_bytes));
     return loss;
 }

@@ -418,7 +418,7 @@ static const struct row rows[] = {
      * transformers (pretrain.py alone ties them, on train.tie_embeddings). */
     {GS_FW_LITGPT, 0,
      {LITGPT_RULES, .label = "lit-gpt (before LitGPT 0.2)", .longest_first = true,
-      .quant_saves_input = true,
+      .quant_saves_input = true, .chunks_uncapped = true,
       .source = LITGPT_SOURCE "; finetune/lora.py get_batch(..., longest_seq_ix if iter_num "
                               "== 0): the longest sample first"}},
     /* 0.2 (the data refactor, PR #950, February 2024): DataLoaders of shuffled samples, so a
@@ -426,14 +426,18 @@ static const struct row rows[] = {
      * holds with every MatMul4Bit input (bitsandbytes 0.42.0 pinned) */
     {GS_FW_LITGPT, REL(0, 2, 0),
      {LITGPT_RULES, .label = "LitGPT 0.2-0.5.4", .quant_saves_input = true,
+      .chunks_uncapped = true,
       .source = LITGPT_SOURCE "; get_dataloaders (shuffled); pyproject.toml "
-                              "bitsandbytes==0.42.0"}},
+                              "bitsandbytes==0.42.0; lora.py GPT.forward returns the head's "
+                              "chunks before final_logit_softcapping"}},
     /* 0.5.5 (PR #1893, December 2024) pins bitsandbytes >= 0.44 on Linux, whose MatMul4Bit
-     * keeps no input (ctx.tensors = (None, B), bitsandbytes PR #1270) */
+     * keeps no input (ctx.tensors = (None, B), bitsandbytes PR #1270), and soft-caps each of the
+     * head's chunks (commit 17a58dfa, PR #1891: clamp_head) */
     {GS_FW_LITGPT, REL(0, 5, 5),
      {LITGPT_RULES, .label = "LitGPT 0.5.5+",
       .source = LITGPT_SOURCE "; pyproject.toml bitsandbytes >=0.44 (MatMul4Bit keeps no "
-                              "input)"}},
+                              "input); model.py GPT.forward: clamp_head(self.lm_head(x_i)) per "
+                              "chunk"}},
     {GS_FW_MEGATRON, 0,
      {.framework = GS_FW_MEGATRON, .label = "Megatron-LM (Transformer Engine)",
       .loss = GS_LOSS_FP32, .loss_upcast = true, .grads_persist = true,

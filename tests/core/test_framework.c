@@ -1892,6 +1892,27 @@ static void test_framework_own_projections(void **state)
     assert_int_equal(qv.parameters, hf.parameters);
 }
 
+/* LitGPT's LoRA model before 0.5.5 returns the head's chunks without the final logit
+ * soft-capping (lora.py GPT.forward: return [self.lm_head(x_i) for x_i in x.split(...)] comes
+ * before it); 0.5.5 caps each chunk (model.py clamp_head, commit 17a58dfa), whose tanh keeps
+ * its 16-bit output until the loss's backward: 512 tokens x 32,000 x 2 B = 32,768,000 B more at
+ * backward start (a small Llama shape, h 64, 2 layers, soft-capped as Gemma 2's config says). */
+static void test_litgpt_uncapped_chunks(void **state)
+{
+    (void)state;
+    struct gs_arch arch = fixture_llama(64, 2, 4, 4, 128, 32000, false);
+    arch.final_logit_softcap = true;
+    const struct gs_model_spec m = spec(arch);
+    struct gs_workload w = litgpt_qv(GS_DTYPE_BF16, GS_METHOD_LORA, 8, 1, 512);
+    w.training.framework.framework_version = 4; /* 0.4 */
+    const struct gs_estimate uncapped = estimate(&m, &w);
+    w.training.framework.framework_version = 5; /* 0.5.5 */
+    w.training.framework.framework_patch = 5;
+    const struct gs_estimate capped = estimate(&m, &w);
+    assert_int_equal(capped.per_gpu.peak_allocated_bytes - uncapped.per_gpu.peak_allocated_bytes,
+                     32768000ULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1910,6 +1931,7 @@ int main(void)
         cmocka_unit_test(test_framework_model_without_dropout),
         cmocka_unit_test(test_litgpt_shared_norm_input),
         cmocka_unit_test(test_litgpt_qkv_parts),
+        cmocka_unit_test(test_litgpt_uncapped_chunks),
         cmocka_unit_test(test_framework_own_projections),
         cmocka_unit_test(test_recurrent_scan_warning),
         cmocka_unit_test(test_qlora_fused_experts),

@@ -115,6 +115,10 @@ struct gs_framework_rules {
                                    projections as three linears (torchtune's MultiHeadAttention
                                    q_proj, k_proj, v_proj) where the checkpoint fuses them
                                    (Phi-3's qkv_proj) */
+    bool chunks_uncapped;       /* the head's logit chunks come back without the model's final
+                                   logit soft-capping (litgpt/lora.py GPT.forward before 0.5.5
+                                   returns [self.lm_head(x_i) for x_i in x.split(...)] ahead of
+                                   it; commit 17a58dfa caps each chunk) */
     bool gate_up_apart;         /* the framework's MLP runs the gate and the up projection as
                                    two linears (LitGPT's LLaMAMLP fc_1 and fc_2, each its own
                                    LoRALinear) where the checkpoint fuses them (Phi-3's
