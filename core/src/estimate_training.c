@@ -2349,6 +2349,36 @@ static enum gs_framework framework_of(const struct gs_workload *w)
     return f->framework_given ? f->framework : GS_FW_TRANSFORMERS;
 }
 
+/* The names of a fused projection's parts as a framework that runs them apart builds them,
+ * "fused.part" (GS_MOD_PART), by the checkpoint's name for the fused one: q/k/v (then gate/up)
+ * names, static storage. */
+static const struct {
+    const char *fused;
+    const char *parts[3];
+} part_names[] = {
+    {"qkv_proj", {"qkv_proj.q_proj", "qkv_proj.k_proj", "qkv_proj.v_proj"}},
+    {"query_key_value",
+     {"query_key_value.q_proj", "query_key_value.k_proj", "query_key_value.v_proj"}},
+    {"c_attn", {"c_attn.q_proj", "c_attn.k_proj", "c_attn.v_proj"}},
+    {"Wqkv", {"Wqkv.q_proj", "Wqkv.k_proj", "Wqkv.v_proj"}},
+    {"wqkv", {"wqkv.q_proj", "wqkv.k_proj", "wqkv.v_proj"}},
+    {"W_pack", {"W_pack.q_proj", "W_pack.k_proj", "W_pack.v_proj"}},
+    {"gate_up_proj", {"gate_up_proj.gate_proj", "gate_up_proj.up_proj", NULL}},
+};
+
+/* The name of part `i` of fused module `fused`: from part_names, else the part's own name
+ * (`plain`) and no GS_MOD_PART. */
+static const char *part_name(const char *fused, size_t i, const char *plain, unsigned *flag)
+{
+    for (size_t k = 0; k < sizeof(part_names) / sizeof(part_names[0]); k++)
+        if (strcmp(part_names[k].fused, fused) == 0 && part_names[k].parts[i] != NULL) {
+            *flag = GS_MOD_PART;
+            return part_names[k].parts[i];
+        }
+    *flag = 0;
+    return plain;
+}
+
 /* The index of a dense gated MLP's fused gate/up projection in block `b` (Phi-3's gate_up_proj:
  * one linear h -> 2 x width), or b->module_count. */
 static size_t fused_gate_up(const struct gs_block *b)
@@ -2382,10 +2412,14 @@ static void split_gate_up(struct gs_arch *a)
             continue;
         struct gs_module *m = &a->blocks[k].modules[i];
         const struct gs_module fused = *m;
-        m->name = "gate_proj";
+        unsigned gate_flag = 0, up_flag = 0;
+        m->name = part_name(fused.name, 0, "gate_proj", &gate_flag);
+        m->flags = (uint8_t)(fused.flags | gate_flag);
         m->out = fused.out / 2;
-        gs_block_module(a, k, "up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_MLP,
-                        fused.flags, fused.in, fused.out / 2, fused.count ? fused.count : 1);
+        const char *up = part_name(fused.name, 1, "up_proj", &up_flag);
+        gs_block_module(a, k, up, GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_MLP,
+                        fused.flags | up_flag, fused.in, fused.out / 2,
+                        fused.count ? fused.count : 1);
     }
 }
 
@@ -2425,14 +2459,20 @@ static void split_qkv(struct gs_arch *a)
         const struct gs_module fused = b->modules[i];
         const uint64_t q = s->heads * s->head_dim, kv = s->kv_heads * s->head_dim,
                        v = s->kv_heads * s->v_head_dim;
+        /* as gs_build_attention lays separate projections out: q split by heads, k and v by
+         * KV heads */
         struct gs_module *m = &b->modules[i];
-        m->name = "q_proj";
+        unsigned q_flag = 0, k_flag = 0, v_flag = 0;
+        m->name = part_name(fused.name, 0, "q_proj", &q_flag);
+        m->flags = (uint8_t)(fused.flags | q_flag);
         m->split = GS_SPLIT_COLUMN;
         m->out = (uint32_t)q;
-        gs_block_module(a, k, "k_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
-                        fused.flags, fused.in, kv, fused.count ? fused.count : 1);
-        gs_block_module(a, k, "v_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
-                        fused.flags, fused.in, v, fused.count ? fused.count : 1);
+        const char *k_name = part_name(fused.name, 1, "k_proj", &k_flag);
+        const char *v_name = part_name(fused.name, 2, "v_proj", &v_flag);
+        gs_block_module(a, k, k_name, GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION,
+                        fused.flags | k_flag, fused.in, kv, fused.count ? fused.count : 1);
+        gs_block_module(a, k, v_name, GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION,
+                        fused.flags | v_flag, fused.in, v, fused.count ? fused.count : 1);
         a->blocks[k].attn.qkv_views = false;
     }
 }

@@ -393,7 +393,8 @@ static bool names_module(const char *name, const char *target)
     return strcmp(name, target) == 0 || (dot != NULL && strcmp(dot + 1, target) == 0);
 }
 
-/* Whether module `m` is a linear layer PEFT can adapt under `target`. */
+/* Whether module `m` is a linear layer PEFT can adapt under `target`; a part of a fused
+ * projection (GS_MOD_PART, "fused.part") answers to the fused name too. */
 static bool lora_matches(const struct gs_module *m, const char *target)
 {
     if (m->kind != GS_MODULE_LINEAR || (m->flags & GS_MOD_EXPERT) || m->part == GS_PART_LM_HEAD ||
@@ -401,6 +402,12 @@ static bool lora_matches(const struct gs_module *m, const char *target)
         return false;
     if (strcmp(target, GS_LORA_ALL_LINEAR) == 0)
         return true;
+    if (m->flags & GS_MOD_PART) {
+        const char *dot = strchr(m->name, '.');
+        const size_t n = strlen(target);
+        if (dot != NULL && (size_t)(dot - m->name) == n && strncmp(m->name, target, n) == 0)
+            return true;
+    }
     return names_module(m->name, target);
 }
 

@@ -1890,6 +1890,18 @@ static void test_framework_own_projections(void **state)
     const struct gs_estimate qv = estimate(&m, &w);
     assert_int_equal(fixture_assumption(&qv, "lora_adapter_parameters")->value, 3145728ULL);
     assert_int_equal(qv.parameters, hf.parameters);
+
+    /* the checkpoint's names still name the parts (GS_MOD_PART): qkv_proj all three under
+     * torchtune, 32 x 8 x 3 x (3,072 + 3,072) = 4,718,592; gate_up_proj both halves under
+     * LitGPT, 32 x 8 x 2 x (3,072 + 8,192) = 5,767,168 */
+    w.training.lora_target_count = 1;
+    strcpy(w.training.lora_targets[0], "qkv_proj");
+    const struct gs_estimate fused_qkv = estimate(&m, &w);
+    assert_int_equal(fixture_assumption(&fused_qkv, "lora_adapter_parameters")->value, 4718592ULL);
+    w.training.framework.framework = GS_FW_LITGPT;
+    strcpy(w.training.lora_targets[0], "gate_up_proj");
+    const struct gs_estimate fused_mlp = estimate(&m, &w);
+    assert_int_equal(fixture_assumption(&fused_mlp, "lora_adapter_parameters")->value, 5767168ULL);
 }
 
 /* LitGPT's LoRA model before 0.5.5 returns the head's chunks without the final logit

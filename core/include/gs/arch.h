@@ -97,6 +97,10 @@ enum gs_split {
 #define GS_MOD_TOKENS (1u << 3) /* the token embedding: a lookup, not compute */
 #define GS_MOD_LOOKUP (1u << 4) /* another table read by token id (Gemma's per-layer embeddings):
                                    a lookup, never active, whether or not the head is tied */
+#define GS_MOD_PART                                                                                \
+    (1u << 6)                   /* a part of a projection the checkpoint fuses, run apart as the   \
+                                   training framework builds it (its name "fused.part"): a LoRA    \
+                                   target names it by either name */
 #define GS_MOD_BUFFER (1u << 5) /* a tensor the checkpoint stores but transformers registers as a
                                    buffer (DeepSeek's e_score_correction_bias, DeepSeek-V4's
                                    tid2eid): weighed at 4 bytes an element (fp32 biases, int32
