@@ -42,17 +42,20 @@ static void mixer_widths(const struct gs_block *b, uint64_t *q, uint64_t *k, uin
         *v = *o = s->heads * s->v_head_dim;
         return;
     }
-    case GS_MIXER_ATTENTION:
-        *q = s->heads * s->head_dim;
+    case GS_MIXER_ATTENTION: {
+        uint64_t widths[3];
+        gs_attention_qkv_widths(s, widths);
+        *q = widths[0];
+        *k = widths[1];
+        *v = widths[2];
         *o = s->heads * s->v_head_dim;
-        *k = s->kv_heads * s->head_dim;
-        *v = s->kv_heads * s->v_head_dim;
         /* a parallel hybrid (Falcon-H1) also runs a recurrent mixer beside attention */
         *q += b->rec.in_width;
         *k += b->rec.conv_channels;
         *v += b->rec.inner;
         *o += b->rec.inner;
         return;
+    }
     case GS_MIXER_RECURRENT:
         *q = b->rec.in_width;
         *k = b->rec.conv_channels;

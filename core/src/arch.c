@@ -355,6 +355,13 @@ uint64_t gs_arch_moe_layers(const struct gs_arch *a)
     return n;
 }
 
+void gs_attention_qkv_widths(const struct gs_attention *s, uint64_t widths[3])
+{
+    widths[0] = s->heads * s->head_dim;
+    widths[1] = s->kv_heads * s->head_dim;
+    widths[2] = s->kv_heads * s->v_head_dim;
+}
+
 const struct gs_module *gs_arch_token_embedding(const struct gs_arch *a)
 {
     for (size_t i = 0; i < a->module_count; i++)

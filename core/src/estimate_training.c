@@ -2394,10 +2394,11 @@ static size_t fused_gate_up(const struct gs_block *b)
     return b->module_count;
 }
 
-static bool has_fused_gate_up(const struct gs_arch *a)
+/* Whether some block of `a` has the module `find` finds (an index below its module count). */
+static bool some_block_has(const struct gs_arch *a, size_t (*find)(const struct gs_block *))
 {
     for (size_t k = 0; k < a->block_count; k++)
-        if (fused_gate_up(&a->blocks[k]) < a->blocks[k].module_count)
+        if (find(&a->blocks[k]) < a->blocks[k].module_count)
             return true;
     return false;
 }
@@ -2429,21 +2430,14 @@ static size_t fused_qkv_projection(const struct gs_block *b)
 {
     if (b->mixer != GS_MIXER_ATTENTION || b->rec.inner)
         return b->module_count;
-    const struct gs_attention *s = &b->attn;
-    const uint64_t width = s->heads * s->head_dim + s->kv_heads * (s->head_dim + s->v_head_dim);
+    uint64_t w[3];
+    gs_attention_qkv_widths(&b->attn, w);
+    const uint64_t width = w[0] + w[1] + w[2];
     for (size_t i = 0; i < b->module_count; i++)
         if (b->modules[i].kind == GS_MODULE_LINEAR && b->modules[i].split == GS_SPLIT_QKV &&
             b->modules[i].part == GS_PART_ATTENTION && b->modules[i].out == width)
             return i;
     return b->module_count;
-}
-
-static bool has_fused_qkv(const struct gs_arch *a)
-{
-    for (size_t k = 0; k < a->block_count; k++)
-        if (fused_qkv_projection(&a->blocks[k]) < a->blocks[k].module_count)
-            return true;
-    return false;
 }
 
 /* Runs each fused q/k/v projection as torchtune's MultiHeadAttention does: q_proj, k_proj and
@@ -2455,10 +2449,9 @@ static void split_qkv(struct gs_arch *a)
         const size_t i = fused_qkv_projection(b);
         if (i >= b->module_count)
             continue;
-        const struct gs_attention *s = &b->attn;
         const struct gs_module fused = b->modules[i];
-        const uint64_t q = s->heads * s->head_dim, kv = s->kv_heads * s->head_dim,
-                       v = s->kv_heads * s->v_head_dim;
+        uint64_t w[3];
+        gs_attention_qkv_widths(&b->attn, w);
         /* as gs_build_attention lays separate projections out: q split by heads, k and v by
          * KV heads */
         struct gs_module *m = &b->modules[i];
@@ -2466,13 +2459,13 @@ static void split_qkv(struct gs_arch *a)
         m->name = part_name(fused.name, 0, "q_proj", &q_flag);
         m->flags = (uint8_t)(fused.flags | q_flag);
         m->split = GS_SPLIT_COLUMN;
-        m->out = (uint32_t)q;
+        m->out = (uint32_t)w[0];
         const char *k_name = part_name(fused.name, 1, "k_proj", &k_flag);
         const char *v_name = part_name(fused.name, 2, "v_proj", &v_flag);
         gs_block_module(a, k, k_name, GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION,
-                        fused.flags | k_flag, fused.in, kv, fused.count ? fused.count : 1);
+                        fused.flags | k_flag, fused.in, w[1], fused.count ? fused.count : 1);
         gs_block_module(a, k, v_name, GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION,
-                        fused.flags | v_flag, fused.in, v, fused.count ? fused.count : 1);
+                        fused.flags | v_flag, fused.in, w[2], fused.count ? fused.count : 1);
         a->blocks[k].attn.qkv_views = false;
     }
 }
@@ -2495,8 +2488,8 @@ enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs
                                          : NULL;
     const bool dropout = rules.model_without_dropout &&
                          (a->attention_dropout || a->hidden_dropout || a->mlp_dropout);
-    const bool split = rules.gate_up_apart && has_fused_gate_up(a);
-    const bool qkv = rules.qkv_apart && has_fused_qkv(a);
+    const bool split = rules.gate_up_apart && some_block_has(a, fused_gate_up);
+    const bool qkv = rules.qkv_apart && some_block_has(a, fused_qkv_projection);
     if (tokens == NULL && !dropout && !split && !qkv)
         return GS_OK;
     *scratch = *m;

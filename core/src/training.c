@@ -421,10 +421,7 @@ static bool fused_qkv(const struct gs_training *tr, const struct gs_block *b,
         m->kind != GS_MODULE_LINEAR || m->part != GS_PART_ATTENTION || m->split != GS_SPLIT_QKV ||
         (m->flags & GS_MOD_EXPERT) || !gs_framework_adapts_qkv_parts(tr->framework.framework))
         return false;
-    const struct gs_attention *s = &b->attn;
-    widths[0] = s->heads * s->head_dim;
-    widths[1] = s->kv_heads * s->head_dim;
-    widths[2] = s->kv_heads * s->v_head_dim;
+    gs_attention_qkv_widths(&b->attn, widths);
     return widths[0] && widths[1] && widths[2] && m->out == widths[0] + widths[1] + widths[2];
 }
 

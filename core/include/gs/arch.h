@@ -562,6 +562,10 @@ uint64_t gs_arch_moe_layers(const struct gs_arch *arch);
  * by its width), or NULL for a model without one. */
 const struct gs_module *gs_arch_token_embedding(const struct gs_arch *arch);
 
+/* The output widths of an attention's query, key and value projections: heads x head_dim,
+ * kv_heads x head_dim, kv_heads x v_head_dim (`widths` in that order). */
+void gs_attention_qkv_widths(const struct gs_attention *attention, uint64_t widths[3]);
+
 /* The routed-expert block with the most experts, or NULL for dense models. */
 const struct gs_block *gs_arch_moe_block(const struct gs_arch *arch);
 
