@@ -2035,9 +2035,12 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         towers = add(&c, towers, blocks_stored(&c, in, tower_counts, &working, &per_layer));
     }
     per_stage = add(&c, per_stage, towers);
-    /* token ids (int64) and, with embedding dropout, its 1-byte mask */
+    /* token ids (int64) and, with embedding dropout, its 1-byte mask, which native_dropout
+     * keeps only where its input needs a gradient (derivatives.yaml native_dropout: result1
+     * for input's backward): a trained embedding, or a frozen one whose output something makes
+     * require grad (first_layer_frozen) */
     uint64_t embedding_in = mul(&c, 8, tokens);
-    if (a->hidden_dropout)
+    if (a->embedding_dropout && !first_layer_frozen(in))
         embedding_in = add(&c, embedding_in, mul(&c, tokens, a->hidden_size));
     embedding_in = add(&c, embedding_in, mul(&c, tokens, embedding_adapter_bytes(in)));
     embedding_in = add(&c, embedding_in, model_masks_bytes(&c, in));

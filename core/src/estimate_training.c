@@ -2487,7 +2487,8 @@ enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs
                                          ? gs_arch_token_embedding(a)
                                          : NULL;
     const bool dropout = rules.model_without_dropout &&
-                         (a->attention_dropout || a->hidden_dropout || a->mlp_dropout);
+                         (a->attention_dropout || a->hidden_dropout || a->mlp_dropout ||
+                          a->embedding_dropout);
     const bool split = rules.gate_up_apart && some_block_has(a, fused_gate_up);
     const bool qkv = rules.qkv_apart && some_block_has(a, fused_qkv_projection);
     if (tokens == NULL && !dropout && !split && !qkv)
@@ -2496,6 +2497,7 @@ enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs
     struct gs_arch *copy = &scratch->arch;
     if (dropout) {
         copy->attention_dropout = copy->hidden_dropout = copy->mlp_dropout = false;
+        copy->embedding_dropout = false;
         *changes |= EST_MODEL_NO_DROPOUT;
     }
     if (split) {

@@ -60,9 +60,11 @@ static void read_gpt2(struct model_reader *r, struct gs_arch *a)
         return;
     a->eager_softmax_native = true; /* modeling_gpt2.py eager_attention_forward: softmax at the
                                        scores' dtype, then .type(value.dtype) */
-    /* GPT2Config: attn_pdrop, resid_pdrop and embd_pdrop default to 0.1 */
+    /* GPT2Config: attn_pdrop, resid_pdrop and embd_pdrop default to 0.1; GPT2Model.drop
+     * (embd_pdrop) acts on the token and position embeddings' sum */
     a->attention_dropout = rd_dropout_or(r, NAMES("attn_pdrop"), true);
-    a->hidden_dropout = rd_dropout_or(r, NAMES("resid_pdrop", "embd_pdrop"), true);
+    a->hidden_dropout = rd_dropout_or(r, NAMES("resid_pdrop"), true);
+    a->embedding_dropout = rd_dropout_or(r, NAMES("embd_pdrop"), true);
     const size_t b = gs_arch_new_block(a);
     struct gs_attention s = mha(heads, heads, h / heads);
     s.nope = true; /* learned positions (wpe) */
@@ -92,6 +94,7 @@ static void read_gpt_neox(struct model_reader *r, struct gs_arch *a)
     const uint64_t inner = rd_dim(r, NAMES("intermediate_size"), true, 0);
     const bool bias = rd_flag(r, "attention_bias", true);
     const bool parallel = rd_flag(r, "use_parallel_residual", true);
+    a->embedding_dropout = a->hidden_dropout; /* GPTNeoXModel.emb_dropout(config.hidden_dropout) */
     if (!r->ok)
         return;
     const size_t b = gs_arch_new_block(a);
@@ -239,6 +242,9 @@ static void read_phi(struct model_reader *r, struct gs_arch *a)
     const uint64_t inner = rd_dim(r, NAMES("intermediate_size"), true, 0);
     const bool qk_norm = rd_flag(r, "qk_layernorm", false);
     a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 0);
+    /* PhiModel.embed_dropout(config.embd_pdrop), apart from the layers' resid_pdrop (Phi-2:
+     * 0.0 and 0.1) */
+    a->embedding_dropout = rd_dropout(r, NAMES("embd_pdrop"));
     if (!r->ok)
         return;
     const size_t b = gs_arch_new_block(a);
@@ -271,6 +277,7 @@ static void read_qwen(struct model_reader *r, struct gs_arch *a)
     const uint64_t ffn = rd_dim(r, NAMES("intermediate_size"), true, 0);
     const uint64_t d = rd_dim(r, NAMES("kv_channels"), false, h / (heads ? heads : 1));
     a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings", "seq_length"), false, 0);
+    a->embedding_dropout = rd_dropout(r, NAMES("emb_dropout_prob")); /* QWenModel.drop */
     if (!r->ok)
         return;
     const size_t b = gs_arch_new_block(a);
@@ -334,6 +341,7 @@ static void read_t5(struct model_reader *r, struct gs_arch *a)
     /* T5Config: dropout_rate defaults to 0.1, after attention, in the MLP and on the residuals */
     a->attention_dropout = a->hidden_dropout = rd_dropout_or(r, NAMES("dropout_rate"), true);
     a->mlp_dropout = a->hidden_dropout; /* T5DenseActDense / T5DenseGatedActDense: before wo */
+    a->embedding_dropout = a->hidden_dropout; /* T5Stack.dropout(inputs_embeds) */
     /* decoder layer: self-attention, cross-attention, FF, three norms */
     const size_t db = gs_arch_new_block(a);
     s.cross = true;
@@ -404,6 +412,7 @@ static void read_bert(struct model_reader *r, struct gs_arch *a)
     /* BertConfig: hidden_dropout_prob and attention_probs_dropout_prob default to 0.1 */
     a->attention_dropout = rd_dropout_or(r, NAMES("attention_probs_dropout_prob"), true);
     a->hidden_dropout = rd_dropout_or(r, NAMES("hidden_dropout_prob"), true);
+    a->embedding_dropout = a->hidden_dropout; /* BertEmbeddings.dropout(hidden_dropout_prob) */
     const char *cls = rd_architecture(r) != NULL ? rd_architecture(r) : "";
     if (strcmp(cls, "BertForMaskedLM") != 0) {
         gs_arch_module(a, "pooler.dense", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_OTHER,

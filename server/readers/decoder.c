@@ -323,6 +323,7 @@ static void read_phi3(struct model_reader *r, struct gs_arch *a)
     static const struct gs_mlp_names mlp = {NULL, NULL, "down_proj", "gate_up_proj"};
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
+    a->embedding_dropout = rd_dropout(r, NAMES("embd_pdrop")); /* Phi3Model.embed_dropout */
     const struct decoder_traits t = {.norms = 2, .attn_names = &attn, .mlp_names = &mlp};
     decoder_build(r, a, &plan, &t);
     /* Phi3Attention.forward: query_states = qkv[..., :query_pos], key and value the next
@@ -654,6 +655,11 @@ static void read_starcoder2(struct model_reader *r, struct gs_arch *a)
     decoder_read_dims(r, a, &plan, true, 0, false);
     plan.window = rd_dim(r, NAMES("sliding_window"), false, 0);
     decoder_window_all(&plan);
+    /* Starcoder2Attention and Starcoder2MLP drop their outputs with residual_dropout (after
+     * o_proj and c_proj), Starcoder2Model the embeddings with embedding_dropout
+     * (modeling_starcoder2.py; bigcode/starcoder2-7b: 0.1 each) */
+    a->hidden_dropout = rd_dropout(r, NAMES("residual_dropout"));
+    a->embedding_dropout = rd_dropout(r, NAMES("embedding_dropout"));
     const bool bias = rd_flag(r, "use_bias", true);
     const struct decoder_traits t = {.norms = 2,
                                      .norm_bias = true,

@@ -69,6 +69,7 @@ static const char *const harmless[] = {
     "rope_theta", "rope_scaling", "rope_parameters", "partial_rotary_factor", "rotary_pct",
     "rotary_emb_base", "hidden_act", "hidden_activation", "activation_function", "use_cache",
     "attention_dropout", "hidden_dropout", "dropout", "resid_pdrop", "embd_pdrop", "attn_pdrop",
+    "residual_dropout", "embedding_dropout", "emb_dropout_prob",
     "output_router_logits", "router_aux_loss_coef", "router_z_loss_coef", "aux_loss_alpha",
     "norm_topk_prob", "routed_scaling_factor", "scoring_func", "topk_method", "n_group",
     "topk_group", "quantization_config", "pretraining_tp", "tokenizer_class", "torchscript",
@@ -415,7 +416,11 @@ static void read_dims(struct model_reader *r, struct gs_arch *a, struct decoder_
     a->max_position_embeddings = lenient(r, NAMES("max_position_embeddings"), 0);
     a->tie_word_embeddings = said_true(r, "tie_word_embeddings");
     a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
-    a->hidden_dropout = rd_dropout(r, NAMES("hidden_dropout", "resid_pdrop"));
+    a->hidden_dropout = rd_dropout(r, NAMES("hidden_dropout", "resid_pdrop", "residual_dropout"));
+    /* the keys that name a dropout on the embeddings (GPT-2's and Phi's embd_pdrop,
+     * StarCoder2's embedding_dropout, Qwen's emb_dropout_prob) */
+    a->embedding_dropout =
+        rd_dropout(r, NAMES("embd_pdrop", "embedding_dropout", "emb_dropout_prob"));
     if (d->layers > GS_LAYERS_MAX)
         rd_fail(r, "num_hidden_layers", GS_ERR_UNSUPPORTED,
                 "%llu layers: gpusizer describes at most %d", (unsigned long long)d->layers,

@@ -63,6 +63,9 @@ static void hybrid_start(struct model_reader *r, struct gs_arch *a, bool tie)
     a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 0);
     a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
     a->hidden_dropout = rd_dropout(r, NAMES("hidden_dropout"));
+    /* counted on the embedding too, as before the embedding's dropout had a field of its own:
+     * these models' code was not read for it */
+    a->embedding_dropout = a->hidden_dropout;
 }
 
 static void check_layers(struct model_reader *r, const char *field, uint64_t layers)

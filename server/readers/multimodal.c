@@ -600,6 +600,7 @@ static bool read_mllama_text(struct model_reader *t, struct gs_arch *a)
     struct decoder_plan plan;
     decoder_read_dims(t, a, &plan, false, 0, false);
     a->hidden_dropout = a->hidden_dropout || rd_dropout(t, NAMES("dropout"));
+    a->embedding_dropout = a->hidden_dropout; /* as the hidden dropout: not read in its code */
     bool is_cross[GS_LAYERS_MAX];
     memset(is_cross, 0, sizeof(is_cross));
     if (!t->ok || !layer_list(t, "cross_attention_layers", plan.layers, is_cross))
@@ -963,6 +964,8 @@ static void read_whisper(struct model_reader *r, struct gs_arch *a)
     a->tie_word_embeddings = rd_flag(&c, "tie_word_embeddings", true);
     a->attention_dropout = rd_dropout(&c, NAMES("attention_dropout"));
     a->hidden_dropout = rd_dropout(&c, NAMES("dropout", "activation_dropout"));
+    /* WhisperEncoder and WhisperDecoder drop the embeddings plus positions with `dropout` */
+    a->embedding_dropout = rd_dropout(&c, NAMES("dropout"));
     a->mlp_dropout = rd_dropout(&c, NAMES("activation_dropout")); /* WhisperEncoderLayer: after fc1's
                                                                      activation */
     if (dec > GS_LAYERS_MAX)

@@ -553,18 +553,21 @@ static void test_trl_version_field(void **state)
  * attention: attn_pdrop/resid_pdrop 0.1 add per layer two 1-byte hidden masks
  * (2 * 1024 * 768 = 1,572,864) and, on the attention scores, a 1-byte mask
  * plus the 2-byte dropout output (3 * 12 * 1024^2 = 37,748,736), and once the
- * embedding-dropout mask (1024 * 768 = 786,432):
- * 12 * 39,321,600 + 786,432 = 472,645,632 bytes more than with 0.0. */
+ * embedding-dropout mask (embd_pdrop, GPT2Model.drop: 1024 * 768 = 786,432):
+ * 12 * 39,321,600 + 786,432 = 472,645,632 bytes more than with 0.0. The embedding's dropout
+ * has its own key: with embd_pdrop 0.0 and the others 0.1, its mask alone is gone. */
 static void test_dropout_from_config(void **state)
 {
     (void)state;
-#define GPT2_DROPOUT(p)                                                                           \
-    "{\"model\":{\"config\":{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_layer\":12,"                 \
-    "\"n_head\":12,\"vocab_size\":50257,\"attn_pdrop\":" p ",\"resid_pdrop\":" p "}},"          \
-    "\"mode\":\"training\",\"training\":{\"batch_size\":1,\"sequence_length\":1024,"             \
+#define GPT2_DROPOUT(p, e)                                                                         \
+    "{\"model\":{\"config\":{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_layer\":12,"               \
+    "\"n_head\":12,\"vocab_size\":50257,\"attn_pdrop\":" p ",\"resid_pdrop\":" p                   \
+    ",\"embd_pdrop\":" e "}},"                                                                     \
+    "\"mode\":\"training\",\"training\":{\"batch_size\":1,\"sequence_length\":1024,"               \
     "\"flash_attention\":false}}"
-    const char *with = GPT2_DROPOUT("0.1");
-    const char *without = GPT2_DROPOUT("0.0");
+    const char *with = GPT2_DROPOUT("0.1", "0.1");
+    const char *without = GPT2_DROPOUT("0.0", "0.0");
+    const char *layers_only = GPT2_DROPOUT("0.1", "0.0");
     struct problem p;
     json_t *a = estimate(with, &p);
     json_t *b = estimate(without, &p);
@@ -572,8 +575,57 @@ static void test_dropout_from_config(void **state)
     assert_non_null(b);
     assert_int_equal(get_int(a, "per_gpu.activations_bytes") - get_int(b, "per_gpu.activations_bytes"),
                      472645632LL);
+    json_t *c = estimate(layers_only, &p);
+    assert_non_null(c);
+    assert_int_equal(get_int(a, "per_gpu.activations_bytes") -
+                         get_int(c, "per_gpu.activations_bytes"),
+                     786432LL);
     json_decref(a);
     json_decref(b);
+    json_decref(c);
+}
+
+/* StarCoder2 names its dropouts its own way (modeling_starcoder2.py): residual_dropout on
+ * Starcoder2Attention's output after o_proj and on Starcoder2MLP's after c_proj, and
+ * embedding_dropout on Starcoder2Model's embeddings (bigcode/starcoder2-7b: 0.1 each). A
+ * two-layer shape (hidden 256) trained in full, 1 x 1,024 tokens, SDPA: each dropout keeps a
+ * 1-byte mask, 2 x 2 layers x 1,024 x 256 = 1,048,576 B on the residual branches and
+ * 1,024 x 256 = 262,144 B on the embeddings, which train; under LoRA (q and v) the embeddings
+ * are frozen and their dropout keeps no mask (its input needs no gradient). */
+static void test_starcoder2_dropout(void **state)
+{
+    (void)state;
+#define STARCODER2(residual, embedding, lora)                                                    \
+    "{\"model\":{\"config\":{\"model_type\":\"starcoder2\",\"architectures\":"                 \
+    "[\"Starcoder2ForCausalLM\"],\"hidden_size\":256,\"intermediate_size\":1024,"                \
+    "\"num_hidden_layers\":2,\"num_attention_heads\":4,\"num_key_value_heads\":2,"                \
+    "\"vocab_size\":1000,\"hidden_act\":\"gelu_pytorch_tanh\",\"use_bias\":true,"               \
+    "\"residual_dropout\":" residual ",\"embedding_dropout\":" embedding "}},"                    \
+    "\"mode\":\"training\",\"training\":{\"batch_size\":1,\"sequence_length\":1024,"              \
+    "\"framework\":\"transformers\"" lora "}}"
+    static const struct {
+        const char *residual, *embedding, *lora;
+        json_int_t more;
+    } cases[] = {{"0.1", "0.1", "", 1048576 + 262144},
+                 {"0.1", "0.0", "", 1048576},
+                 {"0.0", "0.1", "", 262144},
+                 {"0.1", "0.1", ",\"method\":\"lora\"", 1048576}};
+    struct problem p;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char with[1024], without[1024];
+        snprintf(with, sizeof(with), STARCODER2("%s", "%s", "%s"), cases[i].residual,
+                 cases[i].embedding, cases[i].lora);
+        snprintf(without, sizeof(without), STARCODER2("0.0", "0.0", "%s"), cases[i].lora);
+        json_t *a = estimate(with, &p), *b = estimate(without, &p);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_int_equal(get_int(a, "training.phases.backward_start.activations_bytes") -
+                             get_int(b, "training.phases.backward_start.activations_bytes"),
+                         cases[i].more);
+        json_decref(a);
+        json_decref(b);
+    }
+#undef STARCODER2
 }
 
 /* T5-3B (d_model 1024, 32 heads x 128 = 4,096, d_ff 16,384, relu, dropout_rate 0.1 by default)
@@ -1918,6 +1970,7 @@ int main(void)
         cmocka_unit_test(test_trl_chunked_nll_field),
         cmocka_unit_test(test_trl_version_field),
         cmocka_unit_test(test_dropout_from_config),
+        cmocka_unit_test(test_starcoder2_dropout),
         cmocka_unit_test(test_t5_layers_under_autocast),
         cmocka_unit_test(test_torchtitan_patch_releases),
         cmocka_unit_test(test_sdpa_wide_heads_warning),

@@ -350,6 +350,11 @@ struct gs_arch {
     bool logits;                        /* the model ends in vocabulary logits (not encoder-only) */
     bool attention_dropout;             /* non-zero attention-probability dropout */
     bool hidden_dropout;                /* non-zero residual/hidden dropout */
+    bool embedding_dropout;             /* non-zero dropout on the token embedding's output
+                                           (GPT-2's and Phi's embd_pdrop, StarCoder2's
+                                           embedding_dropout; BERT, T5 and GPT-NeoX reuse
+                                           their hidden dropout there, Llama-style decoders
+                                           and OPT have none) */
     bool residual_fp32;                 /* the blocks add into an fp32 residual stream whatever
                                            the weights' dtype (MambaConfig's and Mamba2Config's
                                            residual_in_fp32, true by default): each layer after
