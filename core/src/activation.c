@@ -346,6 +346,17 @@ static uint64_t gemm_input_bytes(const struct gs_activation_input *in, const str
  *   pow(x, 3)))) (activations.py), keeps x (pow), tanh's output, 0.5 * x and 1 + tanh (the
  *   last product keeps both factors): 4. Under autocast pow runs in fp32 (autocast's fp32
  *   op list), so x's copy, tanh's output and 1 + tanh are fp32 (4 + 4 + 2 + 4 bytes);
+ *   FastGELUActivation, 0.5 * x * (1 + tanh(x * 0.7978845608 * (1 + 0.044715 * x * x))),
+ *   products instead of pow: (0.044715 * x) * x keeps both factors, the product inside tanh
+ *   keeps x * 0.79788 and 1 + ..., tanh its output and the last product 0.5 * x and 1 + tanh:
+ *   7, none of them on autocast's lists; QuickGELUActivation, x * sigmoid(1.702 * x): x and
+ *   the sigmoid's output, 2; XIELUActivation's Python path (without the xielu CUDA wheel),
+ *   where(x > 0, alpha_p * x * x + beta * x, (expm1(min(x, eps)) - x) * alpha_n + beta * x):
+ *   the 1-byte condition, x (the product with x and minimum keep it), alpha_p * x and expm1's
+ *   output, and where the activation's own alpha parameters train (full training) expm1(...) -
+ *   x for alpha_n's gradient: 3 + 1 byte, 4 + 1 trained. Under autocast alpha_p * x is fp32
+ *   (alpha_p is a one-element fp32 parameter, not a 0-dim tensor, so it promotes), expm1 is
+ *   on the fp32 list, and the output is fp32: x 2 + 1 + 4 + 4 (+ 4);
  *   GPT-OSS's experts' clamped GLU: the gate_up output (gate and up are clamped strided
  *   views), the clamped gate and the sigmoid's output: 4;
  * - gated (GLU): the product keeps the activation's output and up's output;
@@ -356,12 +367,25 @@ static uint64_t mlp_eager_bytes(const struct gs_activation_input *in, const stru
                                 uint64_t e, bool down_saves)
 {
     enum gs_act act = (enum gs_act)b->mlp.act;
-    if (act == GS_ACT_TANH_CHAIN && !in->rules->act2fn) /* LitGPT, torchtune: F.gelu(x, "tanh") */
+    const bool python_op = act == GS_ACT_TANH_CHAIN || act == GS_ACT_FAST_GELU ||
+                           act == GS_ACT_QUICK_GELU || act == GS_ACT_XIELU;
+    if (python_op && !in->rules->act2fn) /* LitGPT, torchtune: F.gelu(x, "tanh") */
         act = GS_ACT_SAVES_INPUT;
+    /* what autocast's fp32 ops make of a 16-bit input */
+    const uint64_t wide = in->autocast ? 4 : e;
     uint64_t bytes = 0;
     switch (act) {
     case GS_ACT_TANH_CHAIN:
         bytes = in->autocast ? 4 + 4 + e + 4 : 4 * e;
+        break;
+    case GS_ACT_FAST_GELU:
+        bytes = 7 * e;
+        break;
+    case GS_ACT_QUICK_GELU:
+        bytes = 2 * e;
+        break;
+    case GS_ACT_XIELU:
+        bytes = e + 1 + wide + wide + (in->trainable == GS_TRAIN_ALL ? wide : 0);
         break;
     case GS_ACT_RELU:
         bytes = 0;
@@ -380,7 +404,7 @@ static uint64_t mlp_eager_bytes(const struct gs_activation_input *in, const stru
         break;
     }
     /* the activation's output under autocast's fp32 chain is fp32 */
-    const uint64_t out = act == GS_ACT_TANH_CHAIN && in->autocast ? 4 : e;
+    const uint64_t out = act == GS_ACT_TANH_CHAIN || act == GS_ACT_XIELU ? wide : e;
     if (b->mlp.gated)
         bytes += out + e; /* the product keeps both factors */
     if (b->mlp.gated ? down_saves : down_saves || act == GS_ACT_RELU)

@@ -260,7 +260,10 @@ static void read_vision_config(const json_t *config, struct gs_arch *a)
  * hidden_act (Llama and most), activation_function (GPT-2, Whisper), hidden_activation
  * (Gemma) or T5's feed_forward_proj, whose "gated-gelu" runs gelu_new (configuration_t5.py
  * dense_act_fn). transformers' ACT2FN (activations.py): gelu_new is NewGELUActivation, the
- * tanh formula in Python ops; relu is nn.ReLU; relu2 is ReLUSquaredActivation. */
+ * tanh formula in Python ops, gelu_fast FastGELUActivation (the same with products),
+ * quick_gelu QuickGELUActivation, xielu XIELUActivation (Python unless the xielu CUDA wheel
+ * is installed; ApertusMLP builds it with config.dtype); relu is nn.ReLU; relu2 is
+ * ReLUSquaredActivation. */
 static void read_activation(const json_t *config, struct gs_arch *a)
 {
     static const char *const keys[] = {"hidden_act", "activation_function", "hidden_activation",
@@ -277,10 +280,17 @@ static void read_activation(const json_t *config, struct gs_arch *a)
         return;
     if (strncmp(name, "gated-", 6) == 0)
         name = strcmp(name + 6, "gelu") == 0 ? "gelu_new" : name + 6;
-    const enum gs_act act = strcmp(name, "gelu_new") == 0 ? GS_ACT_TANH_CHAIN
-                            : strcmp(name, "relu") == 0   ? GS_ACT_RELU
-                            : strcmp(name, "relu2") == 0  ? GS_ACT_RELU2
-                                                          : GS_ACT_SAVES_INPUT;
+    /* every other name is one ATen op that saves its input */
+    static const struct {
+        const char *name;
+        enum gs_act act;
+    } python_ops[] = {{"gelu_new", GS_ACT_TANH_CHAIN},   {"gelu_fast", GS_ACT_FAST_GELU},
+                      {"quick_gelu", GS_ACT_QUICK_GELU}, {"xielu", GS_ACT_XIELU},
+                      {"relu", GS_ACT_RELU},             {"relu2", GS_ACT_RELU2}};
+    enum gs_act act = GS_ACT_SAVES_INPUT;
+    for (size_t i = 0; i < sizeof(python_ops) / sizeof(python_ops[0]); i++)
+        if (strcmp(name, python_ops[i].name) == 0)
+            act = python_ops[i].act;
     /* a reader that named the model code's own activation (GPT-OSS's experts) keeps it */
     for (size_t i = 0; i < a->block_count; i++)
         if (a->blocks[i].mlp.act == GS_ACT_SAVES_INPUT)

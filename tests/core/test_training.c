@@ -2497,6 +2497,101 @@ static void test_activation_functions(void **state)
     assert_int_equal(dropped.per_layer_bytes - relu.per_layer_bytes, 8 * 5 * 256);
 }
 
+/* transformers' other Python activations (activations.py), per element of the MLP's width
+ * beyond what one ATen op keeps (its input), the same plain MLP (h 64, width 256) at 8 tokens:
+ * - gelu_fast, FastGELUActivation: 0.5 * x * (1.0 + tanh(x * 0.7978845608 * (1.0 + 0.044715 *
+ *   x * x))) keeps x and 0.044715 * x (their product), x * 0.79788 and 1 + 0.044715 * x * x
+ *   (the product inside tanh), tanh's output, 0.5 * x and 1 + tanh (the last product): 7
+ *   tensors, 6 more than gelu: 6 x 4 x 256 x 8 = 49,152 B in fp32;
+ * - quick_gelu, x * sigmoid(1.702 * x): x and the sigmoid's output, 1 more: 8,192 B;
+ * - xielu (Apertus), where(x > 0, alpha_p * x * x + beta * x, (expm1(min(x, eps)) - x) *
+ *   alpha_n + beta * x) in Python: the bool condition (where), x (the product with x and
+ *   minimum), alpha_p * x (the product with x), expm1's output and, with alpha_n trained,
+ *   expm1(...) - x: 4 x 4 + 1 = 17 B against gelu's 4, 13 x 256 x 8 = 26,624 B trained in full;
+ *   under LoRA on c_fc alpha_n is frozen: 9 x 256 x 8 = 18,432 B; under autocast (16-bit x,
+ *   alpha_p * x fp32 by promotion, expm1 on autocast's fp32 list) 2 + 1 + 4 + 4 + 4 = 15 B
+ *   against 2: 26,624 B. LitGPT's model code runs no Python activation: nothing more there. */
+static void test_python_activations(void **state)
+{
+    (void)state;
+    struct gs_arch fast = fixture_arch("{\"model_type\":\"gpt2\",\"n_embd\":64,\"n_inner\":256,"
+                                       "\"n_layer\":2,\"n_head\":4,\"vocab_size\":1000,"
+                                       "\"attn_pdrop\":0,\"resid_pdrop\":0,\"embd_pdrop\":0,"
+                                       "\"activation_function\":\"gelu_fast\"}");
+    assert_int_equal(fast.blocks[0].mlp.act, GS_ACT_FAST_GELU);
+    struct gs_arch quick = fast, xielu = fast, gelu = fast;
+    quick.blocks[0].mlp.act = GS_ACT_QUICK_GELU;
+    xielu.blocks[0].mlp.act = GS_ACT_XIELU;
+    gelu.blocks[0].mlp.act = GS_ACT_SAVES_INPUT;
+    const struct gs_arch apertus =
+        fixture_arch("{\"model_type\":\"apertus\",\"hidden_size\":64,\"intermediate_size\":256,"
+                     "\"num_hidden_layers\":2,\"num_attention_heads\":4,\"num_key_value_heads\":4,"
+                     "\"vocab_size\":1000,\"hidden_act\":\"xielu\"}");
+    assert_int_equal(apertus.blocks[0].mlp.act, GS_ACT_XIELU);
+
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    struct gs_framework_rules hf, litgpt;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &hf);
+    knobs.framework = GS_FW_LITGPT;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &litgpt);
+    struct gs_activation_input in = {.arch = &gelu,
+                                     .batch_size = 1,
+                                     .sequence_length = 8,
+                                     .micro_batches = 1,
+                                     .element_bytes = 4,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .flash_attention = true,
+                                     .parallelism = &par,
+                                     .rules = &hf};
+    struct gs_activation_result base, r;
+    assert_true(gs_activation_bytes(&in, &base));
+    in.arch = &fast;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes - base.per_layer_bytes, 49152);
+    in.arch = &quick;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes - base.per_layer_bytes, 8192);
+    in.arch = &xielu;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes - base.per_layer_bytes, 26624);
+    in.rules = &litgpt;
+    struct gs_activation_result lit_base;
+    in.arch = &gelu;
+    assert_true(gs_activation_bytes(&in, &lit_base));
+    in.arch = &xielu;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes, lit_base.per_layer_bytes);
+    in.rules = &hf;
+
+    struct gs_training tr;
+    gs_training_defaults(&tr);
+    tr.method = GS_METHOD_LORA;
+    tr.lora_rank = 8;
+    tr.lora_target_count = 1;
+    strcpy(tr.lora_targets[0], "c_fc");
+    in.trainable = GS_TRAIN_ADAPTERS;
+    in.adapters = &tr;
+    in.arch = &gelu;
+    assert_true(gs_activation_bytes(&in, &base));
+    in.arch = &xielu;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes - base.per_layer_bytes, 18432);
+
+    in.trainable = GS_TRAIN_ALL;
+    in.adapters = NULL;
+    in.element_bytes = 2;
+    in.residual_bytes = 4;
+    in.autocast = true;
+    in.arch = &gelu;
+    assert_true(gs_activation_bytes(&in, &base));
+    in.arch = &xielu;
+    assert_true(gs_activation_bytes(&in, &r));
+    assert_int_equal(r.per_layer_bytes - base.per_layer_bytes, 26624);
+}
+
 /* PEFT's LoRA layers on a frozen bf16 base keep each adapter in fp32 and cast the input to
  * it (LoraLayer._cast_input_dtype), so every adapted linear keeps its own fp32 copy of its
  * input, where a bf16 adapter would share the one bf16 input. On the small Llama above with
@@ -2753,6 +2848,7 @@ int main(void)
         cmocka_unit_test(test_bert_mlm_head),
         cmocka_unit_test(test_fused_qkv_views),
         cmocka_unit_test(test_activation_functions),
+        cmocka_unit_test(test_python_activations),
         cmocka_unit_test(test_peft_adapter_casts),
         cmocka_unit_test(test_pipeline_in_flight),
         cmocka_unit_test(test_expert_parallel),

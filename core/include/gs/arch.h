@@ -238,8 +238,12 @@ enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };
 enum gs_act {
     GS_ACT_SAVES_INPUT, /* one ATen op that saves its input: silu, gelu, gelu(approximate=
                            "tanh"), quick_gelu's sigmoid path... (the default) */
-    GS_ACT_TANH_CHAIN,  /* transformers' NewGELUActivation / FastGELUActivation: the tanh
-                           formula in Python ops, each keeping its tensors (gelu_new, gelu_fast) */
+    GS_ACT_TANH_CHAIN,  /* transformers' NewGELUActivation: the tanh formula in Python ops,
+                           each keeping its tensors (gelu_new) */
+    GS_ACT_FAST_GELU,   /* transformers' FastGELUActivation: the same formula written with
+                           products in place of pow (gelu_fast) */
+    GS_ACT_QUICK_GELU,  /* transformers' QuickGELUActivation: x * sigmoid(1.702 * x) */
+    GS_ACT_XIELU,       /* transformers' XIELUActivation in Python (xielu: Apertus) */
     GS_ACT_RELU,        /* relu saves its output, which the next op keeps anyway */
     GS_ACT_RELU2,       /* relu then square: relu's output, which square keeps (relu2) */
     GS_ACT_GPT_OSS_GLU, /* GPT-OSS's experts (modeling_gpt_oss.py GptOssExperts._apply_gate):
