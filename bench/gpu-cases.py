@@ -89,6 +89,15 @@ Cases:
                      input and the normalized tensor the weight multiplies (torchtitan 0.2's rows carry
                      no norm_fp32_copy; docs/training-peaks.md "What each layer saves").
 
+  activations        what transformers' Python activations save, by storage, on a (4, 2048, 8192) input that
+                     requires grad: gelu_new, gelu_fast, quick_gelu and xielu (ACT2CLS) in bf16, under bf16
+                     autocast over fp32 parameters, and xielu with its alpha parameters frozen. gpusizer
+                     expects (activation.c mlp_eager_bytes) in bf16: gelu_new 4 tensors of the input's size
+                     (the input, tanh's output, 0.5 * x, 1 + tanh), gelu_fast 7, quick_gelu 2, xielu a
+                     1-byte condition and 3 (the input, alpha_p * x, expm1's output) plus expm1(...) - x when
+                     the alphas train; under autocast xielu's alpha_p * x, expm1's output and the difference
+                     in fp32 and gelu_new's pow copy, tanh output and 1 + tanh in fp32.
+
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
 import argparse
@@ -123,6 +132,7 @@ CASES = {
     "saved-tensors": dict(saved=True),
     "eager-backward": dict(eager_backward=True),
     "rms-norm": dict(rms_norm=True),
+    "activations": dict(activations=True),
 }
 
 QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
@@ -359,6 +369,55 @@ def run_rms_norm():
     return {"rms_norm": results}
 
 
+def run_activations():
+    """The saved tensors of transformers' Python activations, by storage, the input's marked."""
+    import torch
+    from transformers import activations
+    results = {}
+    for name in ("gelu_new", "gelu_fast", "quick_gelu", "xielu"):
+        for regime, (dtype, amp, frozen) in {"bf16": (torch.bfloat16, False, False),
+                                             "fp32-params-autocast": (torch.float32, True, False),
+                                             "bf16-frozen-params": (torch.bfloat16, False, True)}.items():
+            key = "%s/%s" % (name, regime)
+            try:
+                if name == "xielu":
+                    act = activations.ACT2CLS["xielu"](dtype=dtype).cuda()
+                else:
+                    act = activations.ACT2FN[name]
+                    act = act.cuda() if hasattr(act, "cuda") else act
+            except Exception as exc:  # a release without this activation
+                results[key] = {"error": repr(exc)[:300]}
+                continue
+            if hasattr(act, "parameters"):
+                for p in act.parameters():
+                    p.requires_grad_(not frozen)
+            # under autocast the activation reads a linear's 16-bit output
+            x = torch.randn(4, 2048, 8192, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+            own = {x.untyped_storage().data_ptr(): "input"}
+            storages = {}
+
+            def pack(t):
+                k = t.untyped_storage().data_ptr()
+                entry = storages.setdefault(k, {"storage_bytes": t.untyped_storage().nbytes(),
+                                                "is": own.get(k, "new"), "views": []})
+                view = [list(t.shape), list(t.stride()), str(t.dtype)]
+                if view not in entry["views"]:
+                    entry["views"].append(view)
+                return t
+
+            with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), \
+                    torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+                y = act(x)
+            big = [e for e in storages.values() if e["storage_bytes"] >= 4 * 2048 * 8192]
+            results[key] = {"saved": sorted(storages.values(), key=lambda e: -e["storage_bytes"]),
+                            "saved_bytes_per_element": sum(e["storage_bytes"] for e in big) / (4 * 2048 * 8192),
+                            "output_dtype": str(y.dtype)}
+            y.float().sum().backward()
+            del x, y, act
+            torch.cuda.empty_cache()
+    return {"activations": results}
+
+
 def swift_lengths(steps, max_length, seed=0):
     """Sample lengths as swift saw them: the dataset's distribution, longer ones deleted."""
     rng = random.Random(seed)
@@ -511,6 +570,7 @@ def child(name):
         record.update(run_saved() if case.get("saved") else
                       run_eager_backward() if case.get("eager_backward") else
                       run_rms_norm() if case.get("rms_norm") else
+                      run_activations() if case.get("activations") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs
