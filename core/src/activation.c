@@ -105,6 +105,8 @@ struct linears {
                                       token (dora_bytes) */
     uint64_t dora_layer;           /* DoRA with dropout: the weight copies F.linear keeps, per
                                       layer */
+    uint64_t cross_copies;         /* of copies[ROLE_ATTN_IN], a cross-attention's k and v
+                                      projections (GS_MOD_CROSS): copies of the encoder's output */
 };
 
 /* What DoRA keeps for backward in one adapted nn.Linear(d_in, d_out), beyond LoRA's
@@ -227,6 +229,8 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
         if (linear_saves(in, m, adapted, cast) && !own_input) {
             l.saves[r] = true;
             l.copies[r] += count;
+            if (m->flags & GS_MOD_CROSS)
+                l.cross_copies += count;
         }
         if (adapted) {
             l.adapted[r] = true;
@@ -1329,6 +1333,16 @@ static uint64_t kimi_delta_bytes(struct acc *c, const struct gs_activation_input
     return add(c, bytes, mul(c, per_chunk, mul(c, chunks, batch)));
 }
 
+/* The positions an encoder runs a sample whatever the decoder's length (gs_tower.positions:
+ * Whisper's 1,500); 0 where the model has no such encoder. */
+static uint64_t encoder_positions(const struct gs_arch *a)
+{
+    for (size_t i = 0; i < a->tower_count; i++)
+        if (a->towers[i].encoder && a->towers[i].positions)
+            return a->towers[i].positions;
+    return 0;
+}
+
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,
                                 const struct gs_block *b, bool input_frozen)
 {
@@ -1339,6 +1353,11 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     const uint64_t residual = in->residual_bytes ? in->residual_bytes : e;
     const uint64_t s = div_ceil(in->sequence_length, in->parallelism->context);
     const uint64_t tokens = mul(c, s, in->batch_size);
+    /* a cross-attention's keys and values cover the encoder's positions (Whisper's 1,500 a
+     * sample whatever the transcript's length), elsewhere the decoder's own */
+    const uint64_t encoder_len = encoder_positions(a);
+    const uint64_t cross_keys = encoder_len ? encoder_len : in->sequence_length;
+    const uint64_t cross_tokens = encoder_len ? mul(c, encoder_len, in->batch_size) : tokens;
     uint64_t q, k, v, o;
     mixer_widths(b, &q, &k, &v, &o);
     const struct linears l = linears_of(c, in, b, e);
@@ -1402,6 +1421,15 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     p.replicated =
         add(c, p.replicated,
             mul(c, tokens, role_input_bytes(c, in, &l, ROLE_ATTN_IN, residual, h, g.input)));
+    /* under autocast the cross-attention's k and v each keep their own 16-bit copy of the
+     * encoder's output (gemm_input_bytes), over the encoder's positions, not the decoder's */
+    if (b->attn.cross && !b->attn.cross_only && l.cross_copies && cross_tokens != tokens &&
+        g.input && in->autocast && residual > 2) {
+        const uint64_t per = mul(c, 2 * l.cross_copies, h);
+        p.replicated = add(c, p.replicated, mul(c, per, cross_tokens));
+        const uint64_t at_decoder = mul(c, per, tokens);
+        p.replicated -= at_decoder < p.replicated ? at_decoder : p.replicated;
+    }
     p.replicated = add(c, p.replicated, mul(c, tokens, mlp_in));
     /* 1-byte masks on the residual branches: after attention and after the MLP, and after a
      * second (cross-)attention where the block has one (T5LayerCrossAttention.forward:
@@ -1593,6 +1621,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (scan_transient > p.grad_pair)
         p.grad_pair = scan_transient;
 
+    uint64_t per_score = 0; /* eager attention: what it keeps a score */
     if (mixer_attends && attention_kept) {
         const uint64_t heads = b->attn.heads;
         if (fused) {
@@ -1617,12 +1646,18 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
             if (a->attn_logit_softcap && rules != NULL)
                 per += in->autocast ? 2 : e;
             p.core = mul(c, per, scores);
+            per_score = per;
         }
     }
     if (b->attn.cross && !b->attn.cross_only) { /* a second attention block (its own Q/K/V/O
-                                                   and core; its norm among the block's norms) */
-        p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, tokens), q + k + v + o));
-        p.core = mul(c, 2, p.core);
+                                                   and core; its norm among the block's norms),
+                                                   K and V over the encoder's positions */
+        p.partitioned = add(c, p.partitioned,
+                            mul(c, e, add(c, mul(c, tokens, q + o), mul(c, cross_tokens, k + v))));
+        const uint64_t cross_core =
+            per_score ? mul(c, per_score, mul(c, mul(c, b->attn.heads, tokens), cross_keys))
+                      : p.core;
+        p.core = add(c, p.core, cross_core);
     }
     return p;
 }
@@ -2056,7 +2091,11 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
             continue;
         uint64_t tower_counts[GS_BLOCKS_MAX] = {0};
         tower_counts[tw->block] = div_ceil(tw->layers, p);
-        towers = add(&c, towers, blocks_stored(&c, in, tower_counts, &working, &per_layer));
+        /* an encoder of fixed positions (Whisper's) runs them whatever the decoder's length */
+        struct gs_activation_input own = *in;
+        if (tw->positions)
+            own.sequence_length = tw->positions;
+        towers = add(&c, towers, blocks_stored(&c, &own, tower_counts, &working, &per_layer));
     }
     per_stage = add(&c, per_stage, towers);
     /* token ids (int64) and, with embedding dropout, its 1-byte mask, which native_dropout
@@ -2064,8 +2103,18 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
      * for input's backward): a trained embedding, or a frozen one whose output something makes
      * require grad (first_layer_frozen) */
     uint64_t embedding_in = mul(&c, 8, tokens);
-    if (a->embedding_dropout && !first_layer_frozen(in))
+    if (a->embedding_dropout && !first_layer_frozen(in)) {
         embedding_in = add(&c, embedding_in, mul(&c, tokens, a->hidden_size));
+        /* an encoder drops out its own input too (T5Stack's dropout on the encoder's
+         * embeddings, WhisperEncoder's on the convolutions' output plus positions) */
+        for (size_t i = 0; i < a->tower_count; i++) {
+            const struct gs_tower *tw = &a->towers[i];
+            if (!tw->encoder || tw->block >= a->block_count)
+                continue;
+            const uint64_t own = tw->positions ? mul(&c, in->batch_size, tw->positions) : tokens;
+            embedding_in = add(&c, embedding_in, mul(&c, own, a->hidden_size));
+        }
+    }
     embedding_in = add(&c, embedding_in, mul(&c, tokens, embedding_adapter_bytes(in)));
     embedding_in = add(&c, embedding_in, model_masks_bytes(&c, in));
     /* activation offloading (torchtune OffloadActivations) moves every saved tensor to the

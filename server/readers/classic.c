@@ -293,17 +293,17 @@ static void read_qwen(struct model_reader *r, struct gs_arch *a)
     gs_build_norms(a, GS_BLOCKS_MAX, "ln_f", 1, false);
 }
 
-/* T5 attention (modeling_t5.py): q, k, v (d -> heads*d_kv) and o, no biases. */
+/* T5 attention (modeling_t5.py): q, k, v (d -> heads*d_kv) and o, no biases; `cross`: the
+ * decoder's EncDecAttention, whose k and v read the encoder's output. */
 static void t5_attention(struct gs_arch *a, size_t b, const char *q, const char *k, const char *v,
-                         const char *o, uint64_t inner)
+                         const char *o, uint64_t inner, bool cross)
 {
     const uint64_t d = a->hidden_size;
+    const unsigned kv = GS_MOD_QUANT | (cross ? GS_MOD_CROSS : 0);
     gs_block_module(a, b, q, GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, GS_MOD_QUANT, d,
                     inner, 1);
-    gs_block_module(a, b, k, GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION, GS_MOD_QUANT, d,
-                    inner, 1);
-    gs_block_module(a, b, v, GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION, GS_MOD_QUANT, d,
-                    inner, 1);
+    gs_block_module(a, b, k, GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION, kv, d, inner, 1);
+    gs_block_module(a, b, v, GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION, kv, d, inner, 1);
     gs_block_module(a, b, o, GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION, GS_MOD_QUANT, inner,
                     d, 1);
 }
@@ -348,10 +348,10 @@ static void read_t5(struct model_reader *r, struct gs_arch *a)
     gs_arch_block(a, db)->mixer = GS_MIXER_ATTENTION;
     gs_arch_block(a, db)->attn = s;
     gs_arch_block(a, db)->attn.v_head_dim = d_kv;
-    t5_attention(a, db, "SelfAttention.q", "SelfAttention.k", "SelfAttention.v",
-                 "SelfAttention.o", inner);
+    t5_attention(a, db, "SelfAttention.q", "SelfAttention.k", "SelfAttention.v", "SelfAttention.o",
+                 inner, false);
     t5_attention(a, db, "EncDecAttention.q", "EncDecAttention.k", "EncDecAttention.v",
-                 "EncDecAttention.o", inner);
+                 "EncDecAttention.o", inner, true);
     gs_build_mlp(a, db, ff, is_gated, false, is_gated ? &gated : &plain);
     gs_build_norms(a, db, "layer_norm", 3, false);
     /* encoder layer: bidirectional self-attention (no cache), FF, two norms */
@@ -361,8 +361,8 @@ static void read_t5(struct model_reader *r, struct gs_arch *a)
     gs_arch_block(a, eb)->mixer = GS_MIXER_ATTENTION;
     gs_arch_block(a, eb)->attn = s;
     gs_arch_block(a, eb)->attn.v_head_dim = d_kv;
-    t5_attention(a, eb, "SelfAttention.q", "SelfAttention.k", "SelfAttention.v",
-                 "SelfAttention.o", inner);
+    t5_attention(a, eb, "SelfAttention.q", "SelfAttention.k", "SelfAttention.v", "SelfAttention.o",
+                 inner, false);
     gs_build_mlp(a, eb, ff, is_gated, false, is_gated ? &gated : &plain);
     gs_build_norms(a, eb, "layer_norm", 2, false);
     gs_arch_set_layers(a, dec, db);

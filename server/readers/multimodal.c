@@ -190,6 +190,11 @@ static void attention(struct gs_arch *a, size_t b, uint64_t width, uint64_t kv_i
         linear(a, b, n->q, GS_SPLIT_COLUMN, GS_PART_ATTENTION, n->q_bias, width, q);
         linear(a, b, n->k, GS_SPLIT_KV, GS_PART_ATTENTION, n->k_bias, kv_in, kv);
         linear(a, b, n->v, GS_SPLIT_KV, GS_PART_ATTENTION, n->v_bias, kv_in, kv);
+        /* a second attention over the encoder's output (Whisper's encoder_attn): its k and v
+         * read the encoder's states */
+        for (size_t i = 0; second && i < k->module_count; i++)
+            if (strcmp(k->modules[i].name, n->k) == 0 || strcmp(k->modules[i].name, n->v) == 0)
+                k->modules[i].flags |= GS_MOD_CROSS;
     }
     linear(a, b, n->o, GS_SPLIT_ROW, GS_PART_ATTENTION, n->o_bias, q, width);
 }
@@ -963,9 +968,11 @@ static void read_whisper(struct model_reader *r, struct gs_arch *a)
     a->max_position_embeddings = target;
     a->tie_word_embeddings = rd_flag(&c, "tie_word_embeddings", true);
     a->attention_dropout = rd_dropout(&c, NAMES("attention_dropout"));
-    a->hidden_dropout = rd_dropout(&c, NAMES("dropout", "activation_dropout"));
-    /* WhisperEncoder and WhisperDecoder drop the embeddings plus positions with `dropout` */
-    a->embedding_dropout = rd_dropout(&c, NAMES("dropout"));
+    /* WhisperEncoderLayer and WhisperDecoderLayer drop the attention's and fc2's outputs with
+     * `dropout` (activation_dropout acts after fc1's activation alone, below), and
+     * WhisperEncoder and WhisperDecoder the embeddings plus positions with it too */
+    a->hidden_dropout = rd_dropout(&c, NAMES("dropout"));
+    a->embedding_dropout = a->hidden_dropout;
     a->mlp_dropout = rd_dropout(&c, NAMES("activation_dropout")); /* WhisperEncoderLayer: after fc1's
                                                                      activation */
     if (dec > GS_LAYERS_MAX)
@@ -997,6 +1004,11 @@ static void read_whisper(struct model_reader *r, struct gs_arch *a)
     mlp(a, eb, d, enc_ffn, false, true, &fc);
     norm(a, eb, "final_layer_norm", GS_PART_NORMS, true, d);
     gs_arch_tower(a, "encoder", eb, GS_PART_AUDIO, enc, true);
+    /* WhisperEncoder.forward refuses input features of any length but max_source_positions x
+     * conv1's and conv2's strides (3,000 frames; WhisperFeatureExtractor pads to them): the
+     * encoder runs 1,500 positions a sample whatever the transcript's length */
+    if (a->tower_count > 0)
+        a->towers[a->tower_count - 1].positions = source;
     const size_t m = GS_BLOCKS_MAX;
     tensor(a, m, "encoder.conv1", GS_PART_AUDIO, mels * 3, d);
     tensor(a, m, "encoder.conv1.bias", GS_PART_AUDIO, 1, d);

@@ -2592,6 +2592,67 @@ static void test_python_activations(void **state)
     assert_int_equal(r.per_layer_bytes - base.per_layer_bytes, 26624);
 }
 
+/* Whisper's encoder runs max_source_positions a sample whatever the transcript's length
+ * (WhisperEncoder.forward refuses input features of another length), so its layers and the
+ * decoder's cross-attention keys and values are sized at those positions, not the decoder's
+ * tokens. A small Whisper shape (d_model 256, 2 + 2 layers, 4 heads of 64, ffn 1,024, no
+ * dropout) trained in full in bf16 under SDPA, 1 x 64 decoder tokens, stored activations with
+ * the encoder at P positions: the encoder's grow linearly with P, and each decoder layer's K
+ * and V add e x (k + v) = 2 x 512 bytes a position: 500 more positions, 2 layers: 1,024,000 B
+ * beyond the same model whose decoder does not attend to the encoder. Under autocast over fp32
+ * weights the cross-attention's k and v projections also keep their own 16-bit copy of the
+ * encoder's output each, 2 x 2 x 256 bytes a position: 2,048,000 B. */
+static void test_encoder_positions(void **state)
+{
+    (void)state;
+    struct gs_arch w = fixture_arch(
+        "{\"model_type\":\"whisper\",\"architectures\":[\"WhisperForConditionalGeneration\"],"
+        "\"d_model\":256,\"encoder_layers\":2,\"decoder_layers\":2,"
+        "\"encoder_attention_heads\":4,\"decoder_attention_heads\":4,\"encoder_ffn_dim\":1024,"
+        "\"decoder_ffn_dim\":1024,\"num_mel_bins\":80,\"vocab_size\":1000,"
+        "\"max_source_positions\":1500,\"max_target_positions\":448,"
+        "\"activation_function\":\"gelu\",\"dropout\":0.0}");
+    assert_int_equal(w.tower_count, 1);
+    assert_int_equal(w.towers[0].positions, 1500);
+    struct gs_arch alone = w; /* the decoder attends to nothing */
+    alone.blocks[w.layer_block[0]].attn.cross = false;
+
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    struct gs_framework_rules hf;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &hf);
+    struct gs_activation_input in = {.batch_size = 1,
+                                     .sequence_length = 64,
+                                     .micro_batches = 1,
+                                     .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .flash_attention = true,
+                                     .parallelism = &par,
+                                     .rules = &hf};
+    static const uint64_t positions[3] = {500, 1000, 1500};
+    for (int amp = 0; amp < 2; amp++) {
+        in.autocast = amp;
+        in.residual_bytes = amp ? 4 : 2;
+        uint64_t with[3], without[3];
+        for (size_t i = 0; i < 3; i++) {
+            struct gs_activation_result r;
+            w.towers[0].positions = alone.towers[0].positions = positions[i];
+            in.arch = &w;
+            assert_true(gs_activation_bytes(&in, &r));
+            with[i] = r.stored_bytes;
+            in.arch = &alone;
+            assert_true(gs_activation_bytes(&in, &r));
+            without[i] = r.stored_bytes;
+        }
+        /* the encoder's layers at P positions: linear in P */
+        assert_true(without[1] > without[0]);
+        assert_int_equal(without[2] - without[1], without[1] - without[0]);
+        assert_int_equal((with[2] - with[1]) - (without[2] - without[1]), amp ? 2048000 : 1024000);
+    }
+}
+
 /* PEFT's LoRA layers on a frozen bf16 base keep each adapter in fp32 and cast the input to
  * it (LoraLayer._cast_input_dtype), so every adapted linear keeps its own fp32 copy of its
  * input, where a bf16 adapter would share the one bf16 input. On the small Llama above with
@@ -2849,6 +2910,7 @@ int main(void)
         cmocka_unit_test(test_fused_qkv_views),
         cmocka_unit_test(test_activation_functions),
         cmocka_unit_test(test_python_activations),
+        cmocka_unit_test(test_encoder_positions),
         cmocka_unit_test(test_peft_adapter_casts),
         cmocka_unit_test(test_pipeline_in_flight),
         cmocka_unit_test(test_expert_parallel),

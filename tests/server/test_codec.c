@@ -628,6 +628,45 @@ static void test_starcoder2_dropout(void **state)
 #undef STARCODER2
 }
 
+/* Whisper's dropouts by their keys (modeling_whisper.py WhisperEncoderLayer and
+ * WhisperDecoderLayer): `dropout` after the attentions and after fc2, and on the embeddings;
+ * `activation_dropout` only after fc1's activation. A small Whisper shape (d_model 256, 2 + 2
+ * layers, ffn 1,024) trained in full, batch 1 x 64 target tokens, without checkpointing; the
+ * encoder runs its 1,500 positions whatever the transcript's length (WhisperEncoder.forward
+ * refuses other feature lengths). 1-byte masks:
+ * - activation_dropout: 1,024 x (2 x 1,500 + 2 x 64) = 3,203,072 B;
+ * - dropout: the encoder layers' two residual masks 2 x 256 x 1,500 x 2 = 1,536,000, the
+ *   decoder layers' three (self-attention, cross-attention, fc2) 3 x 256 x 64 x 2 = 98,304, the
+ *   decoder's embeddings 256 x 64 = 16,384 and the encoder's input 256 x 1,500 = 384,000:
+ *   2,034,688 B. */
+static void test_whisper_dropout_keys(void **state)
+{
+    (void)state;
+#define WHISPER(dropout, activation)                                                               \
+    "{\"model\":{\"config\":{\"model_type\":\"whisper\",\"architectures\":"                        \
+    "[\"WhisperForConditionalGeneration\"],\"d_model\":256,\"encoder_layers\":2,"                  \
+    "\"decoder_layers\":2,\"encoder_attention_heads\":4,\"decoder_attention_heads\":4,"            \
+    "\"encoder_ffn_dim\":1024,\"decoder_ffn_dim\":1024,\"num_mel_bins\":80,"                       \
+    "\"vocab_size\":1000,\"max_source_positions\":1500,\"max_target_positions\":448,"              \
+    "\"activation_function\":\"gelu\",\"dropout\":" dropout ",\"activation_dropout\":" activation  \
+    "}},\"mode\":\"training\",\"training\":{\"batch_size\":1,"                                     \
+    "\"sequence_length\":64,\"framework\":\"transformers\"}}"
+    static const char *const bodies[] = {WHISPER("0.0", "0.0"), WHISPER("0.0", "0.1"),
+                                         WHISPER("0.1", "0.0"), WHISPER("0.1", "0.1")};
+#undef WHISPER
+    json_int_t act[4];
+    struct problem p;
+    for (size_t i = 0; i < 4; i++) {
+        json_t *r = estimate(bodies[i], &p);
+        assert_non_null(r);
+        act[i] = get_int(r, "training.phases.backward_start.activations_bytes");
+        json_decref(r);
+    }
+    assert_int_equal(act[1] - act[0], 3203072);
+    assert_int_equal(act[2] - act[0], 2034688);
+    assert_int_equal(act[3] - act[0], 3203072 + 2034688);
+}
+
 /* T5-3B (d_model 1024, 32 heads x 128 = 4,096, d_ff 16,384, relu, dropout_rate 0.1 by default)
  * under autocast over fp32 weights (regime amp), batch 4 x 512 tokens, by hand from
  * modeling_t5.py (T5LayerNorm, T5Attention, T5DenseActDense, T5LayerCrossAttention), per token:
@@ -1971,6 +2010,7 @@ int main(void)
         cmocka_unit_test(test_trl_version_field),
         cmocka_unit_test(test_dropout_from_config),
         cmocka_unit_test(test_starcoder2_dropout),
+        cmocka_unit_test(test_whisper_dropout_keys),
         cmocka_unit_test(test_t5_layers_under_autocast),
         cmocka_unit_test(test_torchtitan_patch_releases),
         cmocka_unit_test(test_sdpa_wide_heads_warning),

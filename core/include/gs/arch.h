@@ -101,6 +101,8 @@ enum gs_split {
     (1u << 6)                   /* a part of a projection the checkpoint fuses, run apart as the   \
                                    training framework builds it (its name "fused.part"): a LoRA    \
                                    target names it by either name */
+#define GS_MOD_CROSS  (1u << 7) /* reads an encoder's output: a cross-attention's k or v
+                                   projection, run over the encoder's positions */
 #define GS_MOD_BUFFER (1u << 5) /* a tensor the checkpoint stores but transformers registers as a
                                    buffer (DeepSeek's e_score_correction_bias, DeepSeek-V4's
                                    tid2eid): weighed at 4 bytes an element (fp32 biases, int32
@@ -300,6 +302,9 @@ struct gs_tower {
     uint8_t part;        /* GS_PART_COUNT: each module's own part */
     uint64_t layers;
     bool encoder;        /* the decoder's cross-attention reads its output */
+    uint64_t positions;  /* the positions an encoder runs a sample whatever the decoder's length
+                            (Whisper: max_source_positions, its 3,000 mel frames halved by
+                            conv2's stride); 0: the request's sequence length (T5's inputs) */
 };
 
 /* How the published checkpoint stores its weights, from the config's
