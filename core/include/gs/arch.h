@@ -102,7 +102,8 @@ enum gs_split {
                                    training framework builds it (its name "fused.part"): a LoRA    \
                                    target names it by either name */
 #define GS_MOD_CROSS  (1u << 7) /* reads an encoder's output: a cross-attention's k or v
-                                   projection, run over the encoder's positions */
+                                   projection, run over the encoder's positions (the last bit
+                                   of gs_module.flags) */
 #define GS_MOD_BUFFER (1u << 5) /* a tensor the checkpoint stores but transformers registers as a
                                    buffer (DeepSeek's e_score_correction_bias, DeepSeek-V4's
                                    tid2eid): weighed at 4 bytes an element (fp32 biases, int32
