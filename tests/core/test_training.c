@@ -1092,6 +1092,16 @@ static uint64_t layer_bytes(const struct gs_activation_input *in)
     return r.per_layer_bytes;
 }
 
+/* One layer's bytes with arch `a` beyond those with arch `base`, the rest of `in` alike. */
+static uint64_t layer_bytes_beyond(struct gs_activation_input *in, const struct gs_arch *a,
+                                   const struct gs_arch *base)
+{
+    in->arch = a;
+    const uint64_t with = layer_bytes(in);
+    in->arch = base;
+    return with - layer_bytes(in);
+}
+
 /* The small GQA Llama (h 64, 4 heads of 16 over 2 KV heads, SwiGLU 128, 2 layers, vocabulary
  * 1,000) as a config, for layer_case_init. */
 #define SMALL_LLAMA                                                                                \
@@ -2537,33 +2547,15 @@ static void test_python_activations(void **state)
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &hf);
     knobs.framework = GS_FW_LITGPT;
     gs_framework_resolve(&knobs, GS_ATTN_SDPA, &litgpt);
-    struct gs_activation_input in = {.arch = &gelu,
-                                     .batch_size = 1,
-                                     .sequence_length = 8,
-                                     .micro_batches = 1,
-                                     .element_bytes = 4,
-                                     .recompute = GS_RECOMPUTE_NONE,
-                                     .flash_attention = true,
-                                     .parallelism = &par,
-                                     .rules = &hf};
-    struct gs_activation_result base, r;
-    assert_true(gs_activation_bytes(&in, &base));
-    in.arch = &fast;
-    assert_true(gs_activation_bytes(&in, &r));
-    assert_int_equal(r.per_layer_bytes - base.per_layer_bytes, 49152);
-    in.arch = &quick;
-    assert_true(gs_activation_bytes(&in, &r));
-    assert_int_equal(r.per_layer_bytes - base.per_layer_bytes, 8192);
-    in.arch = &xielu;
-    assert_true(gs_activation_bytes(&in, &r));
-    assert_int_equal(r.per_layer_bytes - base.per_layer_bytes, 26624);
+    struct gs_activation_input in = {.arch = &gelu, .batch_size = 1, .sequence_length = 8,
+                                     .micro_batches = 1, .element_bytes = 4,
+                                     .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
+                                     .parallelism = &par, .rules = &hf};
+    assert_int_equal(layer_bytes_beyond(&in, &fast, &gelu), 49152);
+    assert_int_equal(layer_bytes_beyond(&in, &quick, &gelu), 8192);
+    assert_int_equal(layer_bytes_beyond(&in, &xielu, &gelu), 26624);
     in.rules = &litgpt;
-    struct gs_activation_result lit_base;
-    in.arch = &gelu;
-    assert_true(gs_activation_bytes(&in, &lit_base));
-    in.arch = &xielu;
-    assert_true(gs_activation_bytes(&in, &r));
-    assert_int_equal(r.per_layer_bytes, lit_base.per_layer_bytes);
+    assert_int_equal(layer_bytes_beyond(&in, &xielu, &gelu), 0);
     in.rules = &hf;
 
     struct gs_training tr;
@@ -2574,22 +2566,14 @@ static void test_python_activations(void **state)
     strcpy(tr.lora_targets[0], "c_fc");
     in.trainable = GS_TRAIN_ADAPTERS;
     in.adapters = &tr;
-    in.arch = &gelu;
-    assert_true(gs_activation_bytes(&in, &base));
-    in.arch = &xielu;
-    assert_true(gs_activation_bytes(&in, &r));
-    assert_int_equal(r.per_layer_bytes - base.per_layer_bytes, 18432);
+    assert_int_equal(layer_bytes_beyond(&in, &xielu, &gelu), 18432);
 
     in.trainable = GS_TRAIN_ALL;
     in.adapters = NULL;
     in.element_bytes = 2;
     in.residual_bytes = 4;
     in.autocast = true;
-    in.arch = &gelu;
-    assert_true(gs_activation_bytes(&in, &base));
-    in.arch = &xielu;
-    assert_true(gs_activation_bytes(&in, &r));
-    assert_int_equal(r.per_layer_bytes - base.per_layer_bytes, 26624);
+    assert_int_equal(layer_bytes_beyond(&in, &xielu, &gelu), 26624);
 }
 
 /* Whisper's encoder runs max_source_positions a sample whatever the transcript's length
