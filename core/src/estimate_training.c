@@ -2790,6 +2790,31 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
                          : "r * (d_in + d_out) per adapted linear layer; the base is frozen "
                            "(weights only, no gradients or optimizer states)",
                      "PEFT LoRA (lora_A r x d_in, lora_B d_out x r)");
+    /* transformers before 5.0 keeps routed experts as a ModuleList of nn.Linear MLPs, which
+     * PEFT adapts where a target names them (the rows without bnb_skips_fused_experts, over
+     * transformers' own model code: act2fn) */
+    const uint64_t expert_adapters =
+        plan.lora && m->has_arch && plan.rules.act2fn && !plan.rules.bnb_skips_fused_experts
+            ? gs_lora_expert_parameters(&m->arch, &plan.tr)
+            : 0;
+    if (expert_adapters) {
+        warn(e, "expert_adapters_not_counted",
+             "transformers before 5.0 keeps each routed expert as nn.Linear modules (a "
+             "ModuleList of MLPs a layer), and the LoRA targets name them (all_linear, or "
+             "gate_proj/up_proj/down_proj): PEFT adapts every expert, so its adapters, their "
+             "gradients and optimizer states and each routed token's adapter activations "
+             "come on top of this estimate, which sizes the experts frozen as transformers "
+             "5.x's fused 3D experts (which PEFT leaves alone); the assumption "
+             "expert_adapter_parameters says how many. Name the attention's and the shared "
+             "experts' projections only, or train on transformers 5.x");
+        assume_value(e, "expert_adapter_parameters", expert_adapters,
+                     "r * (d_in + d_out) per routed expert's adapted projection, times the "
+                     "experts and layers: adapters PEFT adds on transformers 4.x that this "
+                     "estimate leaves out",
+                     "transformers 4.x modeling_mixtral.py / modeling_qwen3_moe.py "
+                     "(self.experts = nn.ModuleList of MLPs); PEFT all-linear "
+                     "(_maybe_include_all_linear_layers: every nn.Linear but the output layer)");
+    }
     if (plan.lora && plan.tr.lora_dora)
         assume(e, "dora",
                "DoRA (PEFT use_dora): each adapted layer keeps its base output and its adapter "

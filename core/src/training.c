@@ -670,6 +670,35 @@ static void linear_names(const struct gs_arch *a, char *buf, size_t cap)
                  embedding);
 }
 
+uint64_t gs_lora_expert_parameters(const struct gs_arch *a, const struct gs_training *tr)
+{
+    bool ovf = false;
+    uint64_t total = 0, counts[GS_BLOCKS_MAX];
+    const size_t n = tr->lora_target_count;
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_block *b = &a->blocks[k];
+        if (b->mlp.kind != GS_MLP_MOE || b->mlp.experts_fused || counts[k] == 0)
+            continue;
+        for (size_t i = 0; i < b->module_count; i++) {
+            const struct gs_module *m = &b->modules[i];
+            if (m->kind != GS_MODULE_LINEAR || !(m->flags & GS_MOD_EXPERT))
+                continue;
+            bool named = n == 0;
+            for (size_t t = 0; t < n && !named; t++)
+                named = strcmp(tr->lora_targets[t], GS_LORA_ALL_LINEAR) == 0 ||
+                        names_module(m->name, tr->lora_targets[t]);
+            if (!named)
+                continue;
+            const uint64_t one = gs_add(gs_mul(tr->lora_rank, gs_add(m->in, m->out, &ovf), &ovf),
+                                        tr->lora_dora ? m->out : 0, &ovf);
+            total = gs_add(
+                total, gs_mul(gs_mul(one, m->count ? m->count : 1, &ovf), counts[k], &ovf), &ovf);
+        }
+    }
+    return ovf ? UINT64_MAX : total;
+}
+
 enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_training *tr,
                                   uint64_t *out, struct gs_error *err)
 {

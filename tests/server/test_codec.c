@@ -71,6 +71,8 @@ static json_int_t get_int(json_t *root, const char *path)
  * or warnings) has an entry whose `key` is `name` (both defined below, beside entry_named). */
 static json_int_t assumption_value(const json_t *answer, const char *name);
 static bool names(const json_t *list, const char *key, const char *name);
+/* Whether the response warns `code` (defined below). */
+static bool has_warning(json_t *response, const char *code);
 /* The entry of `list` whose `key` is `name`, or NULL (defined below). */
 static const json_t *entry_named(const json_t *list, const char *key, const char *name);
 
@@ -665,6 +667,47 @@ static void test_whisper_dropout_keys(void **state)
     assert_int_equal(act[1] - act[0], 3203072);
     assert_int_equal(act[2] - act[0], 2034688);
     assert_int_equal(act[3] - act[0], 3203072 + 2034688);
+}
+
+/* Routed experts under LoRA by transformers release: before 5.0 each expert is nn.Linear modules
+ * (modeling_qwen3_moe.py: self.experts = nn.ModuleList of Qwen3MoeMLP), which PEFT's all-linear
+ * adapts; gpusizer sizes them frozen, as 5.x's fused 3D experts, and says what it leaves out.
+ * Qwen3-30B-A3B (hidden 2,048, 128 experts of 768, 48 layers), r16: each expert's gate_proj and
+ * up_proj 16 x (2,048 + 768) and down_proj 16 x (768 + 2,048), 135,168 parameters, x 128 x 48 =
+ * 830,472,192; q_proj alone none; on 5.x none; GPT-OSS, whose experts are 3D parameters in 4.x
+ * too, none. Qwen1.5-MoE-A2.7B (hidden 2,048, 60 experts of 1,408 beside a shared expert of
+ * 5,632, 24 layers) with down_proj named: the shared expert's, 16 x (5,632 + 2,048) x 24 =
+ * 2,949,120, counted, and the routed experts' 16 x (1,408 + 2,048) x 60 x 24 = 79,626,240 left
+ * out and said. */
+static void test_expert_adapters_by_release(void **state)
+{
+    (void)state;
+#define MOE_LORA(model, version, targets)                                                          \
+    "{\"model\":\"" model "\",\"mode\":\"training\",\"training\":{\"method\":\"lora\","            \
+    "\"batch_size\":1,\"sequence_length\":1024,\"framework\":\"transformers\","                    \
+    "\"framework_version\":\"" version "\",\"lora\":{\"rank\":16,\"targets\":" targets "}}}"
+    static const struct {
+        const char *body;
+        json_int_t missed;
+    } cases[] = {
+        {MOE_LORA("qwen3-30b-a3b", "4.46", "[\"all_linear\"]"), 830472192},
+        {MOE_LORA("qwen1.5-moe-a2.7b-chat", "4.46", "[\"down_proj\"]"), 79626240},
+        {MOE_LORA("qwen3-30b-a3b", "4.46", "[\"q_proj\"]"), 0},
+        {MOE_LORA("qwen3-30b-a3b", "5.17", "[\"all_linear\"]"), 0},
+        {MOE_LORA("gpt-oss-20b", "4.56", "[\"all_linear\"]"), 0},
+    };
+#undef MOE_LORA
+    struct problem p;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *r = estimate(cases[i].body, &p);
+        assert_non_null(r);
+        assert_int_equal(has_warning(r, "expert_adapters_not_counted"), cases[i].missed > 0);
+        assert_int_equal(assumption_value(r, "expert_adapter_parameters"),
+                         cases[i].missed > 0 ? cases[i].missed : -1);
+        if (i == 1)
+            assert_int_equal(assumption_value(r, "lora_adapter_parameters"), 2949120);
+        json_decref(r);
+    }
 }
 
 /* T5-3B (d_model 1024, 32 heads x 128 = 4,096, d_ff 16,384, relu, dropout_rate 0.1 by default)
@@ -2011,6 +2054,7 @@ int main(void)
         cmocka_unit_test(test_dropout_from_config),
         cmocka_unit_test(test_starcoder2_dropout),
         cmocka_unit_test(test_whisper_dropout_keys),
+        cmocka_unit_test(test_expert_adapters_by_release),
         cmocka_unit_test(test_t5_layers_under_autocast),
         cmocka_unit_test(test_torchtitan_patch_releases),
         cmocka_unit_test(test_sdpa_wide_heads_warning),

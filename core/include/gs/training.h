@@ -256,6 +256,14 @@ uint64_t gs_lora_width(const struct gs_training *training, const struct gs_block
 enum gs_status gs_lora_parameters(const struct gs_arch *arch, const struct gs_training *training,
                                   uint64_t *out, struct gs_error *err);
 
+/* The adapter parameters PEFT adds to routed experts where the model code keeps each expert as
+ * nn.Linear modules (transformers before 5.0: a ModuleList of MLPs a layer), which the adapter
+ * counts above leave out (gpusizer sizes routed experts frozen, as 5.x's fused 3D experts PEFT
+ * does not adapt): r (d_in + d_out), and d_out with DoRA, per expert projection a target names
+ * (all_linear, or its own name: gate_proj, up_proj, down_proj), times the experts and layers.
+ * Experts the model keeps as 3D parameters in every release (GPT-OSS, Llama 4) add nothing. */
+uint64_t gs_lora_expert_parameters(const struct gs_arch *arch, const struct gs_training *training);
+
 /* Whether a target names the output head (lm_head, or the model's own name for it: InternLM2's
  * output), which PEFT then adapts like any nn.Linear (torchtune apply_lora_to_output, LitGPT
  * lora_head); "all_linear" never includes it. With tied embeddings the head is transformers'
