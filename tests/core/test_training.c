@@ -2454,6 +2454,26 @@ static void test_fused_qkv_views(void **state)
     assert_false(falcon.blocks[0].attn.qkv_views);
 }
 
+/* The plain MLP of the activation tests: GPT-2's shape at h 64, width 256, 2 layers, no dropout,
+ * with `activation` as its activation_function. */
+static struct gs_arch plain_mlp(const char *activation)
+{
+    return fixture_arch("{\"model_type\":\"gpt2\",\"n_embd\":64,\"n_inner\":256,\"n_layer\":2,"
+                        "\"n_head\":4,\"vocab_size\":1000,\"attn_pdrop\":0,\"resid_pdrop\":0,"
+                        "\"embd_pdrop\":0,\"activation_function\":\"%s\"}",
+                        activation);
+}
+
+/* The default transformers rows' rules and LitGPT's, under SDPA. */
+static void hf_and_litgpt(struct gs_framework_rules *hf, struct gs_framework_rules *litgpt)
+{
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, hf);
+    knobs.framework = GS_FW_LITGPT;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, litgpt);
+}
+
 /* A plain MLP (h 64, width 256, fp32 activations, no dropout), per token, beyond the
  * attention: transformers' gelu_new (NewGELUActivation: 0.5 * x * (1 + tanh(sqrt(2/pi) *
  * (x + 0.044715 * pow(x, 3))))) keeps x, tanh's output, 0.5 * x and 1 + tanh, and c_proj its
@@ -2463,19 +2483,12 @@ static void test_fused_qkv_views(void **state)
 static void test_activation_functions(void **state)
 {
     (void)state;
-    struct gs_arch a = fixture_arch("{\"model_type\":\"gpt2\",\"n_embd\":64,\"n_inner\":256,"
-                                    "\"n_layer\":2,\"n_head\":4,\"vocab_size\":1000,"
-                                    "\"attn_pdrop\":0,\"resid_pdrop\":0,\"embd_pdrop\":0,"
-                                    "\"activation_function\":\"gelu_new\"}");
+    struct gs_arch a = plain_mlp("gelu_new");
     assert_int_equal(a.blocks[0].mlp.act, GS_ACT_TANH_CHAIN);
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
-    struct gs_training_knobs knobs;
-    memset(&knobs, 0, sizeof(knobs));
     struct gs_framework_rules hf, litgpt;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &hf);
-    knobs.framework = GS_FW_LITGPT;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &litgpt);
+    hf_and_litgpt(&hf, &litgpt);
     struct gs_activation_input in = {.arch = &a, .batch_size = 1, .sequence_length = 8,
                                      .micro_batches = 1, .element_bytes = 4,
                                      .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
@@ -2524,15 +2537,13 @@ static void test_activation_functions(void **state)
 static void test_python_activations(void **state)
 {
     (void)state;
-    struct gs_arch fast = fixture_arch("{\"model_type\":\"gpt2\",\"n_embd\":64,\"n_inner\":256,"
-                                       "\"n_layer\":2,\"n_head\":4,\"vocab_size\":1000,"
-                                       "\"attn_pdrop\":0,\"resid_pdrop\":0,\"embd_pdrop\":0,"
-                                       "\"activation_function\":\"gelu_fast\"}");
+    const struct gs_arch fast = plain_mlp("gelu_fast"), quick = plain_mlp("quick_gelu"),
+                         gelu = plain_mlp("gelu");
     assert_int_equal(fast.blocks[0].mlp.act, GS_ACT_FAST_GELU);
-    struct gs_arch quick = fast, xielu = fast, gelu = fast;
-    quick.blocks[0].mlp.act = GS_ACT_QUICK_GELU;
+    assert_int_equal(quick.blocks[0].mlp.act, GS_ACT_QUICK_GELU);
+    assert_int_equal(gelu.blocks[0].mlp.act, GS_ACT_SAVES_INPUT);
+    struct gs_arch xielu = gelu;
     xielu.blocks[0].mlp.act = GS_ACT_XIELU;
-    gelu.blocks[0].mlp.act = GS_ACT_SAVES_INPUT;
     const struct gs_arch apertus =
         fixture_arch("{\"model_type\":\"apertus\",\"hidden_size\":64,\"intermediate_size\":256,"
                      "\"num_hidden_layers\":2,\"num_attention_heads\":4,\"num_key_value_heads\":4,"
@@ -2541,12 +2552,8 @@ static void test_python_activations(void **state)
 
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
-    struct gs_training_knobs knobs;
-    memset(&knobs, 0, sizeof(knobs));
     struct gs_framework_rules hf, litgpt;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &hf);
-    knobs.framework = GS_FW_LITGPT;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &litgpt);
+    hf_and_litgpt(&hf, &litgpt);
     struct gs_activation_input in = {.arch = &gelu, .batch_size = 1, .sequence_length = 8,
                                      .micro_batches = 1, .element_bytes = 4,
                                      .recompute = GS_RECOMPUTE_NONE, .flash_attention = true,
