@@ -546,6 +546,18 @@ static struct grads grads_of(const struct gs_block *b, const struct linears *l, 
     return g;
 }
 
+/* The bytes a 4-bit weight takes while a matmul uses it dequantized: bitsandbytes' MatMul4Bit
+ * runs F.dequantize_4bit(B, quant_state).to(A.dtype), whose first tensor has the dtype the
+ * weight was quantized from (QuantState.dtype) and whose cast is a second one where that is not
+ * the compute dtype. Quantized from the 16-bit weights themselves (bitsandbytes >= 0.43.0
+ * Params4bit, torchao's to_nf4) it is one 16-bit copy; quantized from an fp16 copy (Lightning's
+ * _Linear4bit.quantize, rules->quant_state_fp16) the fp16 tensor and its bf16 (gpusizer's 16-bit
+ * pure regime) or fp32 cast are both alive at the cast. */
+static uint64_t dequant_bytes_per_weight(const struct gs_activation_input *in)
+{
+    return in->rules != NULL && in->rules->quant_state_fp16 ? 2 + in->element_bytes : 2;
+}
+
 /* The weights of the block's largest 4-bit linear (0 without one). */
 static uint64_t largest_quant_weight(const struct gs_block *b)
 {
@@ -1611,12 +1623,13 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         p.partitioned = add(c, p.partitioned, mul(c, mul(c, per_width, tokens), b->mlp.width));
         p.grad_pair = mul(c, mul(c, mul(c, b->mlp.gated ? 2 : 1, e), tokens), b->mlp.width);
     }
-    /* a 4-bit base's backward dequantizes each weight to 16 bits for its input's gradient
-     * (bitsandbytes MatMul4Bit.backward: torch.matmul(grad_output, F.dequantize_4bit(B,
-     * ctx.state)); torchao's linear_nf4 alike), one linear at a time: the largest, beside the
-     * layer's gradients */
+    /* a 4-bit base's backward dequantizes each weight for its input's gradient (bitsandbytes
+     * MatMul4Bit.backward: torch.matmul(grad_output, F.dequantize_4bit(B,
+     * ctx.state).to(grad_output.dtype)); torchao's linear_nf4 alike), one linear at a time: the
+     * largest, beside the layer's gradients */
     if (in->quantized_base)
-        p.grad_pair = add(c, p.grad_pair, mul(c, 2, largest_quant_weight(b)));
+        p.grad_pair =
+            add(c, p.grad_pair, mul(c, dequant_bytes_per_weight(in), largest_quant_weight(b)));
     /* the mixer's backward runs apart from the MLP's: the larger of the two moments */
     if (scan_transient > p.grad_pair)
         p.grad_pair = scan_transient;
@@ -1950,6 +1963,57 @@ static uint64_t head_adapter_bytes(struct acc *c, const struct gs_activation_inp
     return bytes;
 }
 
+/* Whether the output head is a 4-bit linear: QLoRA under a framework that quantizes it too
+ * (rules->quantizes_head: Lightning's BitsandbytesPrecision replaces LitGPT's lm_head with the
+ * other linears). */
+static bool head_quantized(const struct gs_activation_input *in)
+{
+    return in->arch->logits && in->quantized_base && in->trainable == GS_TRAIN_ADAPTERS &&
+           in->rules != NULL && in->rules->quantizes_head;
+}
+
+/* What a 4-bit head's MatMul4Bit keeps of its input where it keeps inputs at all
+ * (rules->quant_saves_input: ctx.tensors = (A, B) before bitsandbytes 0.43.2): LitGPT's chunks
+ * are views of the final norm's output (x.split), so all of it, at the compute dtype; none
+ * where the head's adapter keeps that tensor itself (lora_A reading x, head_adapter_bytes).
+ * The whole, for `tokens` tokens. */
+static uint64_t quant_head_input_bytes(struct acc *c, const struct gs_activation_input *in,
+                                       uint64_t tokens)
+{
+    if (!head_quantized(in) || !in->rules->quant_saves_input)
+        return 0;
+    uint64_t width = 0, vocab = 0;
+    if (in->adapters != NULL && gs_lora_head(in->arch, in->adapters, &width, &vocab) &&
+        in->adapters->lora_dropout_permille == 0 &&
+        !(in->rules->adapters_fp32 && in->element_bytes != 4))
+        return 0;
+    return mul(c, mul(c, tokens, in->arch->hidden_size), in->element_bytes);
+}
+
+/* What a 4-bit head's backward dequantizes, for each chunk's input gradient in turn
+ * (MatMul4Bit.backward: F.dequantize_4bit(B, ctx.state).to(grad_output.dtype)): its whole
+ * vocabulary share at dequant_bytes_per_weight. 0 for a 16-bit head. */
+static uint64_t quant_head_dequant_bytes(struct acc *c, const struct gs_activation_input *in)
+{
+    if (!head_quantized(in))
+        return 0;
+    const uint64_t vocab = div_ceil(in->arch->vocab_size, in->parallelism->tensor);
+    return mul(c, mul(c, vocab, in->arch->hidden_size), dequant_bytes_per_weight(in));
+}
+
+/* The logits the caller holds through backward, as gs_loss_eighths_per_logit counts them at the
+ * loss's: LitGPT's fp32 chunks (Fabric's convert_output, bound to the loop's `logits`), the
+ * 16-bit output a loop keeps. Still held when the head's backward runs. */
+static uint64_t logits_held_bytes(struct acc *c, const struct gs_activation_input *in,
+                                  uint64_t tokens)
+{
+    const struct gs_framework_rules *r = in->rules;
+    if (r == NULL || (r->loss != GS_LOSS_FP32 && r->loss != GS_LOSS_CHUNKED))
+        return 0;
+    const uint64_t per_logit = r->logits_fp32_held ? 4 : r->keeps_16bit_logits ? 2 : 0;
+    return mul(c, logit_count(c, in, tokens), per_logit);
+}
+
 /* What a trained output head keeps until its backward: its input, for the weight's gradient
  * (F.linear saves the input when the weight requires grad; a frozen head saves none, above).
  * That input is the final norm's output, a tensor of its own (the norm's last multiply by its
@@ -2182,10 +2246,12 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     if (in->parallelism->sequence_parallel)
         norms_kept = div_ceil(norms_kept, in->parallelism->tensor);
     const uint64_t final_norms =
-        offloaded
-            ? 0
-            : add(&c, add(&c, norms_kept, head_adapter_bytes(&c, in, tokens)),
-                  add(&c, head_input_bytes(&c, in, tokens), head_transform_bytes(&c, in, tokens)));
+        offloaded ? 0
+                  : add(&c, add(&c, norms_kept, head_adapter_bytes(&c, in, tokens)),
+                        add(&c,
+                            add(&c, head_input_bytes(&c, in, tokens),
+                                head_transform_bytes(&c, in, tokens)),
+                            quant_head_input_bytes(&c, in, tokens)));
     out->logits_bytes = add(&c, out->logits_bytes, final_norms);
     out->final_norm_bytes = final_norms;
     out->loss_chunks = loss_chunks(in);
@@ -2211,6 +2277,14 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
      * root AlignDevicesHook(io_same_device=True), post_forward send_to_device), a copy of the
      * logits at their dtype alive on GPU 0 from the forward's end (none where a fused loss
      * returns no logits: Liger's, TRL's chunked_nll) */
+    out->head_dequant_bytes = quant_head_dequant_bytes(&c, in);
+    out->logits_held_bytes = fused ? 0 : logits_held_bytes(&c, in, tokens);
+    /* Fabric's _FabricModule.forward: output = precision.convert_output(output) makes the fp32
+     * chunks while the head's own are still bound to `output` */
+    out->forward_logits_bytes =
+        in->rules != NULL && in->rules->logits_fp32_held && in->element_bytes != 4
+            ? add(&c, out->logit_grads_bytes, out->logits_held_bytes)
+            : out->logit_grads_bytes;
     const bool head_first = in_turn && p > 1 && a->tie_word_embeddings;
     const uint64_t norm_kept_last = offloaded ? 0 : norms_kept; /* the final norm stays last */
     if (in_turn && p > 1 && a->logits) {

@@ -56,6 +56,7 @@ struct shard {
     uint64_t dense;   /* everything but routed experts */
     uint64_t experts; /* routed experts on this GPU */
     uint64_t linear;  /* attention + MLP weights among `dense` (quantizable) */
+    uint64_t head;    /* an untied output head's weights among `dense` (0: none on this GPU) */
     uint64_t vocab_padding; /* rows added to the embedding (and untied head) for TP */
     uint64_t busiest_active; /* pipeline stages: the parameters a token uses on the stage with
                                 the most of them (its layers', the head on the last) */
@@ -133,7 +134,7 @@ static uint64_t expert_data_parallel(const struct gs_parallelism *par, bool *ovf
 static struct shard shard_params(const struct gs_model_spec *m, const struct gs_estimate *e,
                                  const struct gs_parallelism *par, bool *ovf)
 {
-    struct shard s = {0, 0, 0, 0, 0};
+    struct shard s = {0, 0, 0, 0, 0, 0};
     const uint64_t t = par->tensor, p = par->pipeline;
     if (!m->has_arch) {
         s.dense = ceil_div(e->parameters, gs_mul(t, p, ovf));
@@ -163,8 +164,10 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
         const uint64_t linear = gs_add(c->attention, c->mlp, ovf);
         s.dense = gs_add(gs_add(ceil_div(gs_add(linear, c->other, ovf), t), c->norms, ovf),
                          gs_add(embedding, towers, ovf), ovf);
-        if (c->lm_head)
+        if (c->lm_head) {
             s.dense = gs_add(s.dense, head, ovf);
+            s.head = head;
+        }
         s.experts = ceil_div(c->experts, gs_mul(par->expert, par->expert_tensor, ovf));
         s.linear = ceil_div(linear, t);
         return s;
@@ -226,6 +229,7 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
             s.dense = dense;
             s.experts = routed;
             s.linear = ceil_div(linear, t);
+            s.head = k + 1 == p && c->lm_head ? head : 0;
         }
     }
     return s;
@@ -384,7 +388,10 @@ static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct trai
      * nn.Linear MLPs either way */
     const bool experts_16bit = s->experts > 0 && (plan->rules.bnb_skips_fused_experts ||
                                                   (experts_fused && plan->rules.model_qkv_views));
-    const uint64_t linear = experts_16bit ? s->linear : gs_add(s->linear, s->experts, ovf);
+    /* Lightning's BitsandbytesPrecision quantizes LitGPT's lm_head with the other linears */
+    const uint64_t head = plan->rules.quantizes_head ? s->head : 0;
+    const uint64_t linear =
+        gs_add(experts_16bit ? s->linear : gs_add(s->linear, s->experts, ovf), head, ovf);
     const uint64_t rest = params - (linear < params ? linear : params);
     if (experts_16bit) {
         const uint64_t as_nf4 = nf4_bytes(s->experts, plan->tr.double_quant, ovf);
@@ -408,18 +415,28 @@ static uint64_t frozen_base_bytes(const struct gs_workload *w, const struct trai
              "the fused experts itself");
     }
     const uint64_t linear_bytes = nf4_bytes(linear, plan->tr.double_quant, ovf);
+#define QLORA_HEAD_4BIT                                                                            \
+    "; embeddings and norms stay 16-bit, the output head is 4-bit too (Lightning Fabric's "        \
+    "BitsandbytesPrecision replaces every nn.Linear, LitGPT's lm_head among them)"
+#define QLORA_HEAD_16BIT "; embeddings, norms and the head stay 16-bit"
     if (plan->tr.double_quant) {
         assume(e, "qlora_base",
-               "nf4 with double quantization: 4.127 bits per linear weight (4 + 8/64 + "
-               "32/(64*256)); embeddings, norms and the head stay 16-bit",
+               head ? "nf4 with double quantization: 4.127 bits per linear weight (4 + 8/64 + "
+                      "32/(64*256))" QLORA_HEAD_4BIT
+                    : "nf4 with double quantization: 4.127 bits per linear weight (4 + 8/64 + "
+                      "32/(64*256))" QLORA_HEAD_16BIT,
                "bitsandbytes quantize_4bit (blocksize 64, absmax re-quantized per 256); QLoRA "
                "paper section 3");
     } else {
         assume(e, "qlora_base",
-               "nf4 without double quantization: 4.5 bits per linear weight (4 + 32/64); "
-               "embeddings, norms and the head stay 16-bit",
+               head ? "nf4 without double quantization: 4.5 bits per linear weight (4 + "
+                      "32/64)" QLORA_HEAD_4BIT
+                    : "nf4 without double quantization: 4.5 bits per linear weight (4 + "
+                      "32/64)" QLORA_HEAD_16BIT,
                "bitsandbytes quantize_4bit (blocksize 64, fp32 absmax)");
     }
+#undef QLORA_HEAD_4BIT
+#undef QLORA_HEAD_16BIT
     const uint64_t packed = ceil_div(linear, 2); /* two 4-bit values a byte */
     *quant_state = linear_bytes > packed ? linear_bytes - packed : 0;
     /* PEFT's prepare_model_for_kbit_training (peft/utils/other.py): `if (param.dtype ==
@@ -1410,8 +1427,9 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
  * (rules.keeps_previous_graph) holds of it then: the inputs bitsandbytes' MatMul4Bit keeps on
  * its ctx (ctx.tensors = (A, B), before 0.43.2), which autograd never releases, so they live
  * as long as the graph. They are the tensors only those linears keep: what this micro-batch's
- * layers store with them less what they store without. Not where the longest micro-batch runs
- * first, with no graph before it, nor across pipeline stages. */
+ * layers (and a 4-bit head) store with them less what they store without. Not where the longest
+ * micro-batch runs first, with no graph before it, nor across pipeline stages. The logits the
+ * loop's variable holds besides are gs_peak_input.previous_logits. */
 static bool previous_graph_bytes(const struct gs_activation_input *in,
                                  const struct train_plan *plan, struct gs_activation_memo *memo,
                                  const struct gs_activation_result *r, uint64_t *out)
@@ -1429,6 +1447,9 @@ static bool previous_graph_bytes(const struct gs_activation_input *in,
     if (!gs_activation_bytes_memo(&unkept, memo, &r2))
         return false;
     *out = r->stored_bytes > r2.stored_bytes ? r->stored_bytes - r2.stored_bytes : 0;
+    /* and a 4-bit head's input (LitGPT's, among the final norms' tensors) */
+    if (r->final_norm_bytes > r2.final_norm_bytes)
+        *out += r->final_norm_bytes - r2.final_norm_bytes;
     return true;
 }
 
@@ -1519,6 +1540,11 @@ static const char *start_moment_text(enum gs_start_moment start)
     case GS_START_HEAD:
         return "the peak is at backward start: weights, optimizer states, saved activations and "
                "the output head's backward (the logits' gradients and the head weight's)";
+    case GS_START_FORWARD_END:
+        return "the peak is at the forward's end, just before backward starts: weights, "
+               "optimizer states, saved activations and this micro-batch's logits beside what "
+               "the previous micro-batch's graph still holds (its logits, its 4-bit linears' "
+               "inputs), with a 4-bit head's dequantized weight where its last chunk runs";
     case GS_START_LOSS:
         break;
     }
@@ -1722,13 +1748,20 @@ static void training_overheads(const struct gs_workload *w, const struct train_p
                              "the previous micro-batch's 4-bit linear inputs, still allocated "
                              "when this one's forward ends: bitsandbytes' MatMul4Bit keeps "
                              "them on its ctx, which autograd does not release after backward, "
-                             "and the loop's output variable keeps that graph until the next "
-                             "forward returns; counted with the loss's moment at backward "
-                             "start, as two consecutive micro-batches at the longest",
+                             "and the loop's output variable keeps that graph (and its logits) "
+                             "until the next forward returns; counted at the forward's end, "
+                             "as two consecutive micro-batches at the longest",
                              "bitsandbytes autograd/_functions.py MatMul4Bit.forward "
                              "(ctx.tensors = (A, B), before 0.43.2); litgpt finetune/lora.py "
                              "fit (logits = model(input_ids, lm_head_chunk_size=128))");
             pk.head_grad = x->head_grad_bytes;
+            pk.head_dequant = act->head_dequant_bytes;
+            /* the loop's `logits` still holds the previous micro-batch's (none before the
+             * first: where the longest runs first, or across pipeline stages) */
+            if (rules->keeps_previous_graph && !rules->longest_first)
+                pk.previous_logits = act->logits_held_bytes;
+            pk.forward_logits = act->forward_logits_bytes;
+            pk.logits_held = act->logits_held_bytes;
             pk.logit_grads = act->logit_grads_bytes;
             pk.loss_chunks = act->loss_chunks;
             pk.head_kept = act->final_norm_bytes;

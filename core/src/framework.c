@@ -24,7 +24,7 @@ struct row {
     .softmax_fp32 = true,\
     .qkv_fused_pinned = true, .lora_fused_qkv = true, .head_untied = true,\
     .model_without_dropout = true, .gate_up_apart = true,\
-    .keeps_previous_graph = true,\
+    .keeps_previous_graph = true, .quantizes_head = true, .quant_state_fp16 = true,\
     .moe_weights_after_experts = true, .foreach_step = true,\
     .fsdp_version = 1, .fsdp_no_sync = true, .fsdp_orig_params = true
 #define LITGPT_SOURCE \
@@ -47,7 +47,11 @@ struct row {
     "finetune/*.py refuse train.tie_embeddings; the loop's logits = model(...) keeps the "\
     "previous step's graph until the next forward returns; model.py has no dropout layer "\
     "(CausalSelfAttention: scaled_dot_product_attention(..., dropout_p=0.0)); LLaMAMLP "\
-    "runs fc_1 and fc_2 apart (lora.py: each a LoRALinear), whatever the checkpoint fuses"
+    "runs fc_1 and fc_2 apart (lora.py: each a LoRALinear), whatever the checkpoint fuses; "\
+    "Fabric's BitsandbytesPrecision.convert_module replaces every nn.Linear, the head's "\
+    "LoRALinear.linear among them, and _Linear4bit.quantize quantizes an fp16 copy "\
+    "(weight.to(dtype=torch.half)): bitsandbytes MatMul4Bit's "\
+    "F.dequantize_4bit(B, state).to(A.dtype) holds the fp16 and the bf16 weight at once"
 
 static const struct row rows[] = {
     /* transformers before 4.27 ran on PyTorch 1.x: Trainer calls model.zero_grad(), which

@@ -38,12 +38,32 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
      *   chunk on, the engine's input buffer holds the sum so far beside it (input_buffer.cpp
      *   accumulate). The larger of the first chunk's moment (every chunk's logits gradient and
      *   one weight gradient) and the second's ((c - 1) / c of them and two), the norms' saved
-     *   input still held. */
+     *   input and the logits the caller holds still there. A frozen 4-bit head's backward
+     *   makes no weight gradient but dequantizes the weight for each chunk's input gradient
+     *   (bitsandbytes MatMul4Bit.backward), beside every chunk's logits gradient. */
     struct moment {
         uint64_t acts, grads, trans; /* beyond the saved activations and what every moment has */
         enum gs_start_moment kind;
-    } moments[3] = {{gs_add(in->loss, in->previous_graph, &ovf), 0, 0, GS_START_LOSS}};
+    } moments[4] = {{in->loss, 0, 0, GS_START_LOSS}};
     size_t n = 1;
+    /* Just before: the forward's end, where a loop that rebinds its output only when the next
+     * forward returns still holds the previous micro-batch's graph and logits. This forward's
+     * logits at their largest: its head's output and the fp32 copy the caller's wrapper makes
+     * of it; or, with a 4-bit head, the last chunk's projection, which dequantizes the weight
+     * beside the chunks before it (MatMul4Bit.forward: F.dequantize_4bit(B,
+     * quant_state).to(A.dtype)). The final norms' saved output is held throughout. */
+    if (in->previous_graph || in->previous_logits) {
+        const uint64_t chunks = in->loss_chunks > 1 ? in->loss_chunks : 1;
+        struct moment end = {in->forward_logits, 0, 0, GS_START_FORWARD_END};
+        const uint64_t before_last = in->logit_grads / chunks * (chunks - 1);
+        if (in->head_dequant && gs_add(before_last, in->head_dequant, &ovf) > end.acts)
+            end = (struct moment){before_last, 0, in->head_dequant, GS_START_FORWARD_END};
+        end.acts = gs_add(
+            end.acts,
+            gs_add(gs_add(in->previous_graph, in->previous_logits, &ovf), in->head_kept, &ovf),
+            &ovf);
+        moments[n++] = end;
+    }
     /* Backward ends with the token embedding's (the model's first op), whose gradient is a
      * whole vocabulary x hidden tensor (embedding_dense_backward). Gradients freed between
      * steps (`fresh`) count it as final, so before it they hold that much less; gradients kept
@@ -65,7 +85,7 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
         moments[n++] = (struct moment){in->layer_working, head_grad_held, 0, GS_START_RECOMPUTE};
     else if (in->layer_backward) /* the last layer's backward over its saved tensors */
         moments[n++] = (struct moment){in->layer_backward, head_grad_held, 0, GS_START_LAST_LAYER};
-    if (in->head_grad && in->logit_grads) {
+    if ((in->head_grad || in->head_dequant) && in->logit_grads) {
         const uint64_t chunks = in->loss_chunks > 1 ? in->loss_chunks : 1;
         struct moment head = {in->logit_grads, in->head_grad, 0, GS_START_HEAD};
         if (chunks > 1) {
@@ -73,7 +93,9 @@ bool gs_train_peak(const struct gs_peak_input *in, struct gs_peak *out)
             if (gs_add(rest, in->head_grad, &ovf) > head.acts)
                 head = (struct moment){rest, in->head_grad, in->head_grad, GS_START_HEAD};
         }
-        head.acts = gs_add(head.acts, in->head_kept, &ovf);
+        /* a 4-bit head dequantizes its weight in each chunk's backward, the first's too */
+        head.trans = gs_add(head.trans, in->head_dequant, &ovf);
+        head.acts = gs_add(gs_add(head.acts, in->head_kept, &ovf), in->logits_held, &ovf);
         moments[n++] = head;
     }
     size_t pick = 0;

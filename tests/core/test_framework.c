@@ -508,12 +508,22 @@ static void test_litgpt_unties_head(void **state)
  * input 2h, o_proj's input 2h and down's 2 x 11,008 = 46,592 B, none of it kept by anything
  * else, except in layer 0, whose input (the frozen embedding's output) needs no gradient, so
  * its q/k/v linear keeps nothing (needs_input_grad false): 46,592 x 1,024 x 32 - 8,192 x 1,024
- * = 1,518,338,048 B.
- * - LitGPT 0.2-0.5.4 (shuffled DataLoaders, bitsandbytes 0.42): the previous micro-batch's
- *   inputs beside this one's at the forward's end: that much more than lit-gpt, whose longest
- *   sample runs first with no graph before it;
+ * = 1,518,338,048 B; and the 4-bit head's (LitGPT's lm_head is quantized too) the final norm's
+ * output, which nothing else keeps (the head is not adapted): 1,024 x 4,096 x 2 = 8,388,608.
+ * Together 1,526,726,656. The vocabulary's 32,000 make 32,768,000 logits in 4 chunks of 128
+ * positions; the head's weight, quantized from an fp16 copy (Lightning's _Linear4bit.quantize),
+ * dequantizes to fp16 and is cast to bf16: 4 x 131,072,000 = 524,288,000 at once.
+ * - lit-gpt (0.1): the longest sample runs first, with no graph before it. The peak is the
+ *   head's backward: the fp32 logits the loop holds (4 B a logit, 131,072,000), their bf16
+ *   gradients (65,536,000) and the dequantized head: 720,896,000 beside the saved activations.
+ * - LitGPT 0.2-0.5.4 (shuffled DataLoaders, bitsandbytes 0.42): the forward's end, where the
+ *   previous micro-batch's graph (1,526,726,656) and its fp32 logits (131,072,000) are still
+ *   bound to `logits`, beside the last chunk's projection: the three chunks before it in bf16
+ *   (49,152,000) and the dequantized head (524,288,000), more than the head's output and its
+ *   fp32 copy (6 B a logit, 196,608,000): 2,231,238,656, which is 1,510,342,656 more.
  * - LitGPT 0.5.5+ (bitsandbytes >= 0.44: ctx.tensors = (None, B)): no such input is kept at
- *   all, the same bytes less than lit-gpt. */
+ *   all, 1,526,726,656 less than lit-gpt, whose moment is the peak again (the forward's end
+ *   holds 131,072,000 + 49,152,000 + 524,288,000 = 704,512,000 < 720,896,000). */
 static void test_litgpt_previous_graph(void **state)
 {
     (void)state;
@@ -528,9 +538,12 @@ static void test_litgpt_previous_graph(void **state)
     w.training.framework.framework_patch = 5;
     const struct gs_estimate none = estimate(&m, &w);
     assert_int_equal(kept.per_gpu.peak_allocated_bytes - first.per_gpu.peak_allocated_bytes,
-                     1518338048ULL);
+                     1510342656ULL);
     assert_int_equal(first.per_gpu.peak_allocated_bytes - none.per_gpu.peak_allocated_bytes,
-                     1518338048ULL);
+                     1526726656ULL);
+    assert_int_equal(kept.peak.start, GS_START_FORWARD_END);
+    assert_int_equal(first.peak.start, GS_START_HEAD);
+    assert_int_equal(none.peak.start, GS_START_HEAD);
     assert_true(has_assumption(&kept, "previous_graph_bytes"));
     assert_false(has_assumption(&first, "previous_graph_bytes"));
     assert_false(has_assumption(&none, "previous_graph_bytes"));
@@ -547,9 +560,11 @@ static void test_litgpt_previous_graph(void **state)
  * quantization), Llama-2-7B (4096, 32 layers, 32 heads, FFN 11008,
  * vocabulary 32,000), bf16-true, LoRA r8 on query and value with dropout
  * 0.05, micro-batch 1 at the longest Alpaca sample, 1,304 tokens.
- *   base: linears 6,476,005,376 x 4.5 bits = 3,642,753,024, embedding and
- *   head 262,410,240 x 2 = 524,820,480; adapters 4,194,304 x 2 B ->
- *   W = 4,175,962,112; O = 2 x 2 x 4,194,304 = 16,777,216
+ *   base: linears 6,476,005,376 and the head 131,072,000 (LitGPT's lm_head
+ *   is an nn.Linear, which Fabric's BitsandbytesPrecision quantizes with
+ *   the others) x 4.5 bits = 3,716,481,024, embedding and norms 131,338,240
+ *   x 2 = 262,676,480; adapters 4,194,304 x 2 B -> W = 3,987,546,112;
+ *   O = 2 x 2 x 4,194,304 = 16,777,216
  *   per token and layer:
  *     2 frozen RMSNorms (litgpt rmsnorm.py x.float()): 4h each       32,768
  *     bitsandbytes MatMul4Bit keeps A for every 4-bit linear: the q/k/v
@@ -568,13 +583,22 @@ static void test_litgpt_previous_graph(void **state)
  *   converts to fp32 (convert_output) and the loop holds (4), each chunk's
  *   fp32 log_softmax output (4) and one chunk's fp32 gradients (8/11):
  *   70/8 B x 1,304 x 32,000 = 365,120,000
- *   backward start = W + O + saved + loss + ws (32 MiB) = 13,911,790,272
- *   (12.96 GiB; LitGPT's resource table: 14.14 GB = 13.17 GiB max
- *   allocated).
  *   The first layer reads the frozen embedding's output, which needs no
  *   gradient: its input norm's fp32 copy (4h), MatMul4Bit's q/k/v input
  *   (2h) and the fused adapter's dropout mask (h) are not kept: 7 x 4,096 x
- *   1,304 = 37,388,288 less. */
+ *   1,304 = 37,388,288 less: saved 9,282,988,224.
+ *   The final RMSNorm keeps its fp32 input (1,304 x 4,096 x 4 = 21,364,736)
+ *   and the 4-bit head's MatMul4Bit its bf16 input, the norm's output
+ *   (10,682,368), until the head's backward, which is the peak: every
+ *   chunk's bf16 logits gradient (2 x 41,728,000 = 83,456,000) beside the
+ *   fp32 chunks the loop holds (166,912,000) and the head's weight
+ *   dequantized for the first chunk's input gradient - Lightning quantized
+ *   an fp16 copy, so F.dequantize_4bit(...).to(bf16) holds the fp16 weight
+ *   and its bf16 cast, 4 x 131,072,000 = 524,288,000: 806,703,104 (the
+ *   loss's moment: 365,120,000 + 32,047,104).
+ *   peak = W + O + saved + 806,703,104 + ws (32 MiB) = 14,127,569,088
+ *   (13.16 GiB; LitGPT's resource table: 14.14 GB = 13.17 GiB max
+ *   allocated). */
 static void test_litgpt_qlora_llama2_7b(void **state)
 {
     (void)state;
@@ -591,26 +615,87 @@ static void test_litgpt_qlora_llama2_7b(void **state)
     strcpy(w.training.lora_targets[1], "v_proj");
     w.training.lora_dropout_permille = 50;
     struct gs_estimate e = estimate(&m, &w);
-    assert_int_equal(e.per_gpu.weights_bytes, 4175962112ULL);
+    assert_int_equal(e.per_gpu.weights_bytes, 3987546112ULL);
     assert_int_equal(e.per_gpu.optimizer_bytes, 16777216ULL);
     assert_int_equal(e.loss, GS_LOSS_CHUNKED);
-    /* and the final RMSNorm's fp32 input (frozen weight), kept after the last layer: 1,304 x
-     * 4,096 x 4 = 21,364,736 */
-    const uint64_t fin = 1304ULL * 4096 * 4, first = 7ULL * 4096 * 1304;
-    assert_int_equal(e.saved_activation_bytes, 9320376512ULL + 365120000ULL + fin - first);
-    assert_int_equal(e.per_gpu.peak_allocated_bytes, 13911790272ULL + fin - first);
+    const uint64_t fin = 1304ULL * 4096 * 4, head_in = 1304ULL * 4096 * 2,
+                   first = 7ULL * 4096 * 1304;
+    assert_int_equal(e.saved_activation_bytes,
+                     9320376512ULL + 365120000ULL + fin + head_in - first);
+    assert_int_equal(e.per_gpu.peak_allocated_bytes, 14127569088ULL);
+    assert_int_equal(e.peak.start, GS_START_HEAD);
     /* four sequences: LitGPT splits the logits along the sequence (x.split(128, dim=1)), so
      * still 11 chunks of 4 x 128 positions and 70/8 B a logit: 4 x (223,360 x 1,304 x 32 +
      * 8 x 1,304 + 365,120,000) = 38,741,986,048 */
     w.training.batch_size = 4;
     e = estimate(&m, &w);
-    assert_int_equal(e.saved_activation_bytes, 38741986048ULL + 4 * fin - 4 * first);
+    assert_int_equal(e.saved_activation_bytes, 38741986048ULL + 4 * (fin + head_in) - 4 * first);
     w.training.batch_size = 1;
 
     /* torchtune's QLoRA (torchao linear_nf4) keeps only the NF4 weight, not the input */
     w.training.framework.framework = GS_FW_TORCHTUNE;
     e = estimate(&m, &w);
     assert_true(e.saved_activation_bytes < 9320376512ULL);
+}
+
+/* What a matmul over a 4-bit weight holds while it runs: bitsandbytes' MatMul4Bit computes
+ * F.dequantize_4bit(B, quant_state).to(A.dtype), whose first tensor has the dtype the weight was
+ * quantized from. Lightning's _Linear4bit.quantize quantizes an fp16 copy
+ * (weight.to(dtype=torch.half)), so under LitGPT's bf16-true the fp16 weight and its bf16 cast
+ * are alive at once: 4 B a weight, 6 under 32-true. Llama-2-7B (hidden 4,096, FFN 11,008,
+ * vocabulary 32,000), QLoRA r8 on q and v, 512 tokens:
+ * - a layer's backward, its largest 4-bit linear (gate, up or down, 45,088,768 weights): 2 B a
+ *   weight more than a weight dequantized at its own 16 bits, 90,177,536;
+ * - the head, which Fabric quantizes too: 4 x 32,000 x 4,096 = 524,288,000 (786,432,000 in
+ *   fp32; 2 B a weight, 262,144,000, were it quantized from its bf16 self);
+ * - torchtune's output projection stays 16-bit: nothing to dequantize. */
+static void test_litgpt_dequantized_weights(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
+    struct gs_workload w = litgpt_qv(GS_DTYPE_INT4, GS_METHOD_QLORA, 8, 1, 512);
+    w.training.lora_dropout_permille = 50;
+    struct gs_training_knobs k;
+    memset(&k, 0, sizeof(k));
+    k.framework = GS_FW_LITGPT;
+    k.framework_version = 4;
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &rules);
+    assert_true(rules.quantizes_head);
+    assert_true(rules.quant_state_fp16);
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_activation_input in = {.arch = &m.arch,
+                                     .batch_size = 1,
+                                     .sequence_length = 512,
+                                     .micro_batches = 1,
+                                     .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .flash_attention = true,
+                                     .parallelism = &par,
+                                     .rules = &rules,
+                                     .trainable = GS_TRAIN_ADAPTERS,
+                                     .adapters = &w.training,
+                                     .quantized_base = true};
+    struct gs_activation_result fp16, own;
+    assert_true(gs_activation_bytes(&in, &fp16));
+    assert_int_equal(fp16.head_dequant_bytes, 524288000ULL);
+    struct gs_framework_rules self = rules;
+    self.quant_state_fp16 = false;
+    in.rules = &self;
+    assert_true(gs_activation_bytes(&in, &own));
+    assert_int_equal(fp16.layer_working_bytes - own.layer_working_bytes, 90177536ULL);
+    assert_int_equal(own.head_dequant_bytes, 262144000ULL);
+    in.rules = &rules;
+    in.element_bytes = 4;
+    assert_true(gs_activation_bytes(&in, &fp16));
+    assert_int_equal(fp16.head_dequant_bytes, 786432000ULL);
+    k.framework = GS_FW_TORCHTUNE;
+    k.framework_version = 0;
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &rules);
+    in.element_bytes = 2;
+    assert_true(gs_activation_bytes(&in, &own));
+    assert_int_equal(own.head_dequant_bytes, 0);
 }
 
 /* An HF Trainer LoRA: Llama-2-7B in bf16, PEFT r16 on q_proj and v_proj,
@@ -1084,6 +1169,59 @@ static void test_version_parse(void **state)
     assert_false(gs_framework_version_parse("4.460", &v));
     assert_false(gs_framework_version_parse("v4.45", &v));
     assert_false(gs_framework_version_parse("4.45 ", &v));
+}
+
+/* A 4-bit head and a loop that holds the previous micro-batch's graph (train_peak.c), small
+ * numbers written out: weights 1000, states 2000, gradients 400, saved activations 300, the
+ * loss 50, one layer's working set 20, the workspace 10; the logits in 4 chunks, 80 in bf16 (and
+ * their gradients), 160 as the fp32 copy the loop holds; the final norm's kept tensors 5; the
+ * head's weight dequantized with its cast 200.
+ * - the head's backward: every chunk's gradient, the held logits, the norm's tensors and the
+ *   dequantized weight: 80 + 160 + 5 + 200 = 445 over the loss's 50: 1000 + 2000 + 300 + 445 +
+ *   10 = 3755;
+ * - the previous micro-batch's graph (500) and logits (160) still held at the forward's end: the
+ *   last chunk's projection holds the three chunks before it (60) and the dequantized weight
+ *   (200), more than the head's output and its fp32 copy (240): 500 + 160 + 5 + 60 + 200 = 925,
+ *   4235; with a 16-bit head (no dequantization, nor a head moment) 500 + 160 + 5 + 240 = 905,
+ *   4215;
+ * - neither: the loss's moment, 3360 (below backward end's 1000 + 2000 + 400 + 20 + 10). */
+static void test_peak_quantized_head(void **state)
+{
+    (void)state;
+    struct gs_peak_input in = {.weights = 1000,
+                               .optimizer = 2000,
+                               .gradients = 400,
+                               .stored = 300,
+                               .loss = 50,
+                               .layer_working = 20,
+                               .workspace = 10,
+                               .logit_grads = 80,
+                               .loss_chunks = 4,
+                               .logits_held = 160,
+                               .head_kept = 5,
+                               .head_dequant = 200};
+    struct gs_peak pk;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.allocated, 3755);
+    assert_int_equal(pk.start, GS_START_HEAD);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].transient, 210);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].activations, 300 + 245);
+    in.previous_graph = 500;
+    in.previous_logits = 160;
+    in.forward_logits = 240;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.allocated, 4235);
+    assert_int_equal(pk.start, GS_START_FORWARD_END);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].activations, 300 + 725);
+    assert_int_equal(pk.moments[GS_PHASE_BACKWARD_START].transient, 210);
+    in.head_dequant = 0;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.allocated, 4215);
+    assert_int_equal(pk.start, GS_START_FORWARD_END);
+    in.previous_graph = in.previous_logits = 0;
+    assert_true(gs_train_peak(&in, &pk));
+    assert_int_equal(pk.phases[GS_PHASE_BACKWARD_START], 3360);
+    assert_int_equal(pk.start, GS_START_LOSS);
 }
 
 /* The moments themselves (train_peak.c), small numbers written out:
@@ -1792,7 +1930,9 @@ static void test_framework_model_without_dropout(void **state)
  * micro-batch's 4-bit inputs per token and layer are the normed input 2h (q/k/v's and fc's), the
  * attention output proj reads 2h and fc2's input 2 x 10,240: 30,720 B; layer 0's normed input needs
  * no gradient (the frozen embedding and norm), so neither linear keeps it: 30,720 x 2,048 x 32 -
- * 5,120 x 2,048 = 2,002,780,160 B (the config hub's row: 13.29 GiB measured). */
+ * 5,120 x 2,048 = 2,002,780,160 B; and the 4-bit head's (Fabric quantizes LitGPT's lm_head too)
+ * the final norm's output, 2 x 2,560 x 2,048 = 10,485,760 (its adapter's dropout reads the input
+ * and keeps its own copy): 2,013,265,920 (the config hub's row: 13.29 GiB measured). */
 static void test_litgpt_shared_norm_input(void **state)
 {
     (void)state;
@@ -1810,7 +1950,7 @@ static void test_litgpt_shared_norm_input(void **state)
     const struct gs_estimate e = estimate(&m, &w);
     const struct gs_assumption *previous = fixture_assumption(&e, "previous_graph_bytes");
     assert_non_null(previous);
-    assert_int_equal(previous->value, 2002780160ULL);
+    assert_int_equal(previous->value, 2013265920ULL);
     assert_true(has_assumption(&e, "model_without_dropout"));
 }
 
@@ -1942,6 +2082,7 @@ int main(void)
         cmocka_unit_test(test_torchtitan_rms_norm_by_torch),
         cmocka_unit_test(test_litgpt_unties_head),
         cmocka_unit_test(test_litgpt_previous_graph),
+        cmocka_unit_test(test_litgpt_dequantized_weights),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),
@@ -1963,6 +2104,7 @@ int main(void)
         cmocka_unit_test(test_loss_bytes_per_logit),
         cmocka_unit_test(test_version_parse),
         cmocka_unit_test(test_peak_moments),
+        cmocka_unit_test(test_peak_quantized_head),
         cmocka_unit_test(test_embedding_backward_kernel),
         cmocka_unit_test(test_varying_lengths),
     };

@@ -90,6 +90,14 @@ struct gs_activation_result {
                                    linear-cross-entropy, which never holds the logits, the head
                                    input's gradient it makes instead */
     uint64_t loss_chunks;       /* the chunks the loss runs over the logits (1: one) */
+    uint64_t logits_held_bytes; /* of logits_bytes, the logits the caller holds through the
+                                   whole backward (LitGPT's fp32 chunks, a kept output) */
+    uint64_t forward_logits_bytes; /* what the forward's end holds of its logits: the head's
+                                      output at its dtype and, being made beside it, the
+                                      caller's fp32 copy (Fabric's convert_output) */
+    uint64_t head_dequant_bytes;   /* a 4-bit output head's backward: its weight dequantized for
+                                      the input's gradient (with the cast to the compute dtype),
+                                      one chunk at a time; 0 for a 16-bit head */
     uint64_t final_norm_bytes;  /* of logits_bytes, what the final norms, an adapted head's
                                    adapters and a trained head's input keep until the head's
                                    backward has run */

@@ -188,6 +188,16 @@ struct gs_framework_rules {
                                    not it is adapted (bitsandbytes MatMul4Bit before 0.43.2, PR
                                    #1270; later ones and torchao's NF4 linear keep only the
                                    weight) */
+    bool quantizes_head;        /* QLoRA quantizes the output head too: Lightning Fabric's
+                                   BitsandbytesPrecision replaces every nn.Linear it finds (no
+                                   ignore_modules from LitGPT's finetune scripts), LitGPT's
+                                   lm_head (a LoRALinear's nn.Linear) among them; transformers'
+                                   conversion keeps lm_head 16-bit (get_keys_to_not_convert) */
+    bool quant_state_fp16;      /* the 4-bit weights were quantized from an fp16 copy (Lightning's
+                                   _Linear4bit.quantize: weight.to(dtype=torch.half)), so they
+                                   dequantize to fp16 and bitsandbytes' MatMul4Bit casts that to
+                                   the compute dtype, both alive at the cast
+                                   (F.dequantize_4bit(B, state).to(A.dtype)) */
     bool keeps_previous_graph;  /* the loop binds the model's output to a variable it rebinds
                                    only when the next micro-batch's forward returns (LitGPT's
                                    `logits = model(...)`), so the previous step's graph lives

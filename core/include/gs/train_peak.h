@@ -49,16 +49,25 @@ struct gs_peak_input {
     uint64_t stored;           /* saved activations when backward starts */
     uint64_t loss;             /* the loss's logits at its backward */
     uint64_t previous_graph;   /* what the previous micro-batch's graph still holds when this
-                                  one's forward ends, beside every saved activation and the
-                                  logits (counted with the loss's moment: the logits the
-                                  forward's end holds are within a byte a logit of what the
-                                  loss's backward holds) */
+                                  one's forward ends, beside every saved activation (its
+                                  ctx-held 4-bit linear inputs) */
+    uint64_t previous_logits;  /* the previous micro-batch's logits the loop still holds then
+                                  (LitGPT's `logits`, rebound once the forward returns); 0 where
+                                  no micro-batch precedes */
+    uint64_t forward_logits;   /* what this forward's end holds of its own logits: the head's
+                                  output and the caller's fp32 copy of it being made (Fabric's
+                                  convert_output), both at once */
     uint64_t layer_working;    /* one layer's activations and gradients in backward */
     uint64_t layer_backward;   /* of that, what its backward makes beyond its saved tensors: the
                                   last layer's backward, beside every saved activation, is a
                                   moment of backward start where nothing recomputes */
-    /* the output head's backward, after the loss's (its weight trains: head_grad > 0) */
+    /* the output head's backward, after the loss's (its weight trains: head_grad > 0, or
+       it is 4-bit: head_dequant > 0) */
     uint64_t head_grad;        /* the head weight's gradient (its vocabulary share) */
+    uint64_t head_dequant;     /* a frozen 4-bit head's weight dequantized for each chunk's
+                                  input gradient, with its cast to the compute dtype */
+    uint64_t logits_held;      /* the logits the caller holds through backward (LitGPT's fp32
+                                  chunks), still there at the head's backward */
     uint64_t logit_grads;      /* every chunk's logits gradient, which the loss leaves it */
     uint64_t loss_chunks;      /* the chunks the loss ran over the logits (0 and 1: one) */
     uint64_t head_kept;        /* what the final norms and the head (its input, its adapters)
@@ -90,8 +99,15 @@ struct gs_peak_input {
 
 /* Which of backward start's moments counts (train_peak.c): the loss's backward over the logits,
  * the last layer's recomputation (full checkpointing), the last layer's backward over the saved
- * activations, or the output head's backward. */
-enum gs_start_moment { GS_START_LOSS, GS_START_RECOMPUTE, GS_START_LAST_LAYER, GS_START_HEAD };
+ * activations, the output head's backward, or the forward's end just before (where the previous
+ * micro-batch's graph is still held). */
+enum gs_start_moment {
+    GS_START_LOSS,
+    GS_START_RECOMPUTE,
+    GS_START_LAST_LAYER,
+    GS_START_HEAD,
+    GS_START_FORWARD_END /* the forward's end, beside the previous micro-batch's graph */
+};
 
 /* One moment of the step by component; weights, optimizer states and the workspace are
  * the same at every moment (gs_peak_input). */
