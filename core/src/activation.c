@@ -685,6 +685,55 @@ static bool first_layer_frozen(const struct gs_activation_input *in)
  * their output, and an fp32 router its fp32 copies. Not counted: the router's own outputs (a
  * softmax or sigmoid over the experts per token, and the top-k indices: 4 x experts + 8 x top-k
  * bytes a token). */
+/* What the adapters on one routed expert keep a routed token, where the model code keeps experts
+ * as nn.Linear modules PEFT adapts (gs_framework_expert_linears: transformers 4.x's ModuleList of
+ * MLPs), by linears_of's rule for a dense layer: lora_A(lora_dropout(x)) keeps the dropout's
+ * 1-byte mask (where x needs a gradient) and output, or PEFT's fp32 cast of x, one per adapted
+ * projection; with neither, lora_A keeps x itself, which the frozen base does not: the expert's
+ * gathered input for gate_proj and up_proj (hidden_states[None, top_x], one tensor for both:
+ * *input_kept) and the product down_proj reads (*down_kept, mlp_eager_bytes' down_saves). DoRA's
+ * outputs as dora_bytes counts them, and its weight copies (*dora_layer) once per expert. The
+ * adapters' own r-wide outputs are not counted, as for dense layers. */
+static uint64_t expert_adapter_bytes(struct acc *c, const struct gs_activation_input *in,
+                                     const struct gs_block *b, struct grads g, bool *input_kept,
+                                     bool *down_kept, uint64_t *dora_layer)
+{
+    *input_kept = *down_kept = false;
+    *dora_layer = 0;
+    if (in->trainable != GS_TRAIN_ADAPTERS || in->adapters == NULL || in->rules == NULL ||
+        !gs_framework_expert_linears(in->rules))
+        return 0;
+    const uint64_t e = in->element_bytes;
+    struct linears l;
+    memset(&l, 0, sizeof(l));
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (!gs_lora_adapts_expert(in->adapters, b, m))
+            continue;
+        const bool down = m->split == GS_SPLIT_ROW;
+        const bool cast = in->rules->adapters_fp32 && e != 4;
+        const bool dropout = in->adapters->lora_dropout_permille > 0;
+        if (!cast && !dropout) {
+            *(down ? down_kept : input_kept) = true;
+        } else {
+            const uint64_t seen = cast ? 4 : e;
+            const bool mask = dropout && (down ? g.mlp : g.mlp_input);
+            bytes = add(c, bytes,
+                        mul(c, (mask ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen), m->in));
+        }
+        const uint64_t out_bytes = in->autocast ? 2 : cast ? 4 : e;
+        const bool copy = in->autocast || cast || (in->quantized_base && (m->flags & GS_MOD_QUANT));
+        if (in->adapters->lora_dora)
+            dora_bytes(c, in, m, e, out_bytes, copy, 1, &l);
+        *dora_layer = add(c, *dora_layer, mul(c, l.dora_layer, m->count ? m->count : 1));
+        l.dora_layer = 0;
+    }
+    if (*input_kept)
+        bytes = add(c, bytes, mul(c, e, in->arch->hidden_size));
+    return add(c, bytes, l.dora_token);
+}
+
 static void moe_after_experts(struct acc *c, const struct gs_activation_input *in,
                               const struct gs_block *b, const struct linears *l, struct grads g,
                               uint64_t tokens, uint64_t r, struct layer_parts *p)
@@ -692,10 +741,18 @@ static void moe_after_experts(struct acc *c, const struct gs_activation_input *i
     const uint64_t e = in->element_bytes, h = in->arch->hidden_size;
     const uint64_t residual = in->residual_bytes ? in->residual_bytes : e;
     const bool experts_train = in->trainable == GS_TRAIN_ALL;
+    bool input_kept = false, down_kept = false;
+    uint64_t dora_layer = 0;
+    const uint64_t adapters =
+        expert_adapter_bytes(c, in, b, g, &input_kept, &down_kept, &dora_layer);
+    /* adapted experts train: the gradient reaches their gate and up through the activation */
+    const bool adapted = adapters || input_kept || down_kept || dora_layer;
     uint64_t per_routed = 0;
-    if (experts_train || g.mlp)
+    if (experts_train || g.mlp || adapted)
         per_routed =
-            add(c, mul(c, mlp_eager_bytes(in, b, e, experts_train), b->mlp.width), mul(c, e, h));
+            add(c, mul(c, mlp_eager_bytes(in, b, e, experts_train || down_kept), b->mlp.width),
+                add(c, mul(c, e, h), adapters));
+    p->partitioned = add(c, p->partitioned, dora_layer);
     if (experts_train) /* the gathered input: r ranks' tokens under expert tensor parallelism */
         per_routed = add(c, per_routed, mul(c, mul(c, r, e), h));
     p->partitioned = add(c, p->partitioned, mul(c, mul(c, b->mlp.top_k, tokens), per_routed));

@@ -243,6 +243,8 @@ struct train_plan {
     bool frozen_fp32;  /* adapter training over an fp32 base: loaded so, or made so by
                           prepare_model_for_kbit_training (its 4-bit linears aside) */
     uint64_t adapters; /* LoRA adapter parameters (whole model) */
+    uint64_t expert_adapters; /* of them, the routed experts' (gs_lora_expert_parameters: where
+                                 the model code keeps experts as nn.Linear modules) */
     struct gs_framework_rules rules;
     bool deepspeed;    /* ZeRO stages run by DeepSpeed (buckets), not FSDP */
 };
@@ -313,7 +315,14 @@ static enum gs_status resolve_method(const struct gs_model_spec *m, const struct
                             "the adapted modules");
     if (tr->lora_rank == 0)
         tr->lora_rank = 8; /* PEFT LoraConfig default r */
-    return gs_lora_parameters(&m->arch, tr, &plan->adapters, err);
+    /* transformers before 5.0 keeps routed experts as nn.Linear modules, which PEFT adapts where
+     * a target names them (the attention path does not change that rule) */
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&tr->framework, tr->attn_impl, &rules);
+    const bool routed = gs_framework_expert_linears(&rules);
+    const enum gs_status st = gs_lora_parameters_routed(&m->arch, tr, routed, &plan->adapters, err);
+    plan->expert_adapters = st == GS_OK && routed ? gs_lora_expert_parameters(&m->arch, tr) : 0;
+    return st;
 }
 
 /* Whether `regime` keeps the trained parameters (a LoRA's adapters) in 16 bits on the model. */
@@ -986,10 +995,17 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
         const uint64_t most = layers && par->pipeline > 1
                                   ? gs_stage_layers_max(&par->stages, layers, par->pipeline)
                                   : 0;
+        /* the routed experts' adapters go with their experts: over the expert ranks and each
+         * expert's tensor ranks, as the experts themselves (shard_params) */
+        const uint64_t dense_adapters = plan->adapters - plan->expert_adapters;
+        const uint64_t expert_ranks = gs_mul(par->expert, par->expert_tensor, ovf);
         t_dense =
-            most ? ceil_div(gs_mul(plan->adapters, most, ovf), gs_mul(layers, par->tensor, ovf))
-                 : ceil_div(plan->adapters, gs_mul(par->tensor, par->pipeline, ovf));
-        t_experts = 0;
+            most ? ceil_div(gs_mul(dense_adapters, most, ovf), gs_mul(layers, par->tensor, ovf))
+                 : ceil_div(dense_adapters, gs_mul(par->tensor, par->pipeline, ovf));
+        t_experts = most
+                        ? ceil_div(gs_mul(plan->expert_adapters, most, ovf),
+                                   gs_mul(layers, expert_ranks, ovf))
+                        : ceil_div(plan->expert_adapters, gs_mul(expert_ranks, par->pipeline, ovf));
         frozen = frozen_base_bytes(w, plan, &s, experts_fused(m), e, &quant_state, ovf);
     }
     e->trainable_parameters = plan->lora ? plan->adapters : e->parameters;
@@ -1091,7 +1107,8 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
     e->per_gpu.gradients_bytes = grads;
     e->per_gpu.optimizer_bytes = optim;
     /* FSDP gathers the flat parameter: QLoRA's quant_state is not in it */
-    peak_extras(m, plan, e, &s, bpp, t_dense, frozen - quant_state, x, ovf);
+    peak_extras(m, plan, e, &s, bpp, plan->lora ? gs_add(t_dense, t_experts, ovf) : t_dense,
+                frozen - quant_state, x, ovf);
     e->data_parallel_bytes = data_parallel_bytes(m, plan, &s, bpp, x);
 
     if (zero == 3 && m->has_arch && plan->deepspeed) {
@@ -2824,30 +2841,20 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
                            "(weights only, no gradients or optimizer states)",
                      "PEFT LoRA (lora_A r x d_in, lora_B d_out x r)");
     /* transformers before 5.0 keeps routed experts as a ModuleList of nn.Linear MLPs, which
-     * PEFT adapts where a target names them (the rows without bnb_skips_fused_experts, over
-     * transformers' own model code: act2fn) */
-    const uint64_t expert_adapters =
-        plan.lora && m->has_arch && plan.rules.act2fn && !plan.rules.bnb_skips_fused_experts
-            ? gs_lora_expert_parameters(&m->arch, &plan.tr)
-            : 0;
-    if (expert_adapters) {
-        warn(e, "expert_adapters_not_counted",
-             "transformers before 5.0 keeps each routed expert as nn.Linear modules (a "
-             "ModuleList of MLPs a layer), and the LoRA targets name them (all_linear, or "
-             "gate_proj/up_proj/down_proj): PEFT adapts every expert, so its adapters, their "
-             "gradients and optimizer states and each routed token's adapter activations "
-             "come on top of this estimate, which sizes the experts frozen as transformers "
-             "5.x's fused 3D experts (which PEFT leaves alone); the assumption "
-             "expert_adapter_parameters says how many. Name the attention's and the shared "
-             "experts' projections only, or train on transformers 5.x");
-        assume_value(e, "expert_adapter_parameters", expert_adapters,
-                     "r * (d_in + d_out) per routed expert's adapted projection, times the "
-                     "experts and layers: adapters PEFT adds on transformers 4.x that this "
-                     "estimate leaves out",
+     * PEFT adapts where a target names them (gs_framework_expert_linears) */
+    if (plan.expert_adapters)
+        assume_value(e, "expert_adapter_parameters", plan.expert_adapters,
+                     "of lora_adapter_parameters, the routed experts': transformers before 5.0 "
+                     "keeps each expert as nn.Linear modules (a ModuleList of MLPs a layer), "
+                     "which PEFT adapts where a target names them (all_linear, or gate_proj/"
+                     "up_proj/down_proj): r * (d_in + d_out) per adapted projection, times the "
+                     "experts and layers, with their gradients and optimizer states over the "
+                     "expert ranks, and each routed token's adapter inputs among the "
+                     "activations. transformers 5.x fuses the experts into 3D parameters, which "
+                     "PEFT leaves alone",
                      "transformers 4.x modeling_mixtral.py / modeling_qwen3_moe.py "
                      "(self.experts = nn.ModuleList of MLPs); PEFT all-linear "
                      "(_maybe_include_all_linear_layers: every nn.Linear but the output layer)");
-    }
     if (plan.lora && plan.tr.lora_dora)
         assume(e, "dora",
                "DoRA (PEFT use_dora): each adapted layer keeps its base output and its adapter "

@@ -650,6 +650,11 @@ bool gs_framework_adapts_qkv_parts(enum gs_framework framework)
     return false;
 }
 
+bool gs_framework_expert_linears(const struct gs_framework_rules *rules)
+{
+    return rules->act2fn && !rules->bnb_skips_fused_experts;
+}
+
 const char *gs_framework_name(enum gs_framework f)
 {
     static const char *const names[GS_FW_COUNT] = {

@@ -670,25 +670,47 @@ static void linear_names(const struct gs_arch *a, char *buf, size_t cap)
                  embedding);
 }
 
+/* Whether `target` (all_linear, or a name) names routed expert linear `m` of block `b`, one of
+ * the nn.Linear modules a model code that keeps experts so has. */
+static bool names_expert(const struct gs_block *b, const struct gs_module *m, const char *target)
+{
+    return b->mlp.kind == GS_MLP_MOE && !b->mlp.experts_fused && m->kind == GS_MODULE_LINEAR &&
+           (m->flags & GS_MOD_EXPERT) &&
+           (strcmp(target, GS_LORA_ALL_LINEAR) == 0 || names_module(m->name, target));
+}
+
+bool gs_lora_adapts_expert(const struct gs_training *tr, const struct gs_block *b,
+                           const struct gs_module *m)
+{
+    const size_t n = tr->lora_target_count;
+    for (size_t t = 0; t < (n ? n : 1); t++)
+        if (names_expert(b, m, n ? tr->lora_targets[t] : GS_LORA_ALL_LINEAR))
+            return true;
+    return false;
+}
+
+/* Whether `target` names a routed expert linear of the model's decoder blocks. */
+static bool names_any_expert(const struct gs_arch *a, const char *target)
+{
+    for (size_t k = 0; k < a->block_count; k++)
+        for (size_t i = 0; i < a->blocks[k].module_count; i++)
+            if (names_expert(&a->blocks[k], &a->blocks[k].modules[i], target))
+                return true;
+    return false;
+}
+
 uint64_t gs_lora_expert_parameters(const struct gs_arch *a, const struct gs_training *tr)
 {
     bool ovf = false;
     uint64_t total = 0, counts[GS_BLOCKS_MAX];
-    const size_t n = tr->lora_target_count;
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t k = 0; k < a->block_count; k++) {
         const struct gs_block *b = &a->blocks[k];
-        if (b->mlp.kind != GS_MLP_MOE || b->mlp.experts_fused || counts[k] == 0)
+        if (counts[k] == 0)
             continue;
         for (size_t i = 0; i < b->module_count; i++) {
             const struct gs_module *m = &b->modules[i];
-            if (m->kind != GS_MODULE_LINEAR || !(m->flags & GS_MOD_EXPERT))
-                continue;
-            bool named = n == 0;
-            for (size_t t = 0; t < n && !named; t++)
-                named = strcmp(tr->lora_targets[t], GS_LORA_ALL_LINEAR) == 0 ||
-                        names_module(m->name, tr->lora_targets[t]);
-            if (!named)
+            if (!gs_lora_adapts_expert(tr, b, m))
                 continue;
             const uint64_t one = gs_add(gs_mul(tr->lora_rank, gs_add(m->in, m->out, &ovf), &ovf),
                                         tr->lora_dora ? m->out : 0, &ovf);
@@ -701,6 +723,12 @@ uint64_t gs_lora_expert_parameters(const struct gs_arch *a, const struct gs_trai
 
 enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_training *tr,
                                   uint64_t *out, struct gs_error *err)
+{
+    return gs_lora_parameters_routed(a, tr, false, out, err);
+}
+
+enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct gs_training *tr,
+                                         bool routed, uint64_t *out, struct gs_error *err)
 {
     bool ovf = false;
     uint64_t total = 0, counts[GS_BLOCKS_MAX];
@@ -729,6 +757,8 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
             matched = true; /* counted once, below */
         if (embedding_of(a, &embedding, &head_in, &head_out) && names_module(embedding, target))
             matched = true; /* likewise */
+        if (routed && names_any_expert(a, target))
+            matched = true; /* the routed experts' adapters, below */
         if (!matched) {
             char names[300];
             linear_names(a, names, sizeof(names));
@@ -742,7 +772,7 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
         if (strcmp(tr->lora_targets[i], GS_LORA_ALL_LINEAR) == 0) {
             struct gs_training all = *tr;
             all.lora_target_count = 0;
-            const enum gs_status st = gs_lora_parameters(a, &all, out, err);
+            const enum gs_status st = gs_lora_parameters_routed(a, &all, routed, out, err);
             if (st == GS_OK) /* the head and the embedding, when the list names them too */
                 *out = gs_add(*out, named_adapters(a, tr, &ovf), &ovf);
             return ovf ? gs_error_add(err, GS_ERR_RANGE, "/training/lora/rank",
@@ -751,6 +781,8 @@ enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_train
         }
     total = gs_add(total, named_adapters(a, tr, &ovf), &ovf);
     total = gs_add(total, fused_adapters(a, tr, &ovf), &ovf);
+    if (routed)
+        total = gs_add(total, gs_lora_expert_parameters(a, tr), &ovf);
     if (total == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
                             "names no module to adapt");

@@ -698,6 +698,63 @@ static void test_litgpt_dequantized_weights(void **state)
     assert_int_equal(own.head_dequant_bytes, 0);
 }
 
+/* transformers 4.x runs each routed expert as an MLP of nn.Linear modules
+ * (modeling_qwen3_moe.py Qwen3MoeSparseMoeBlock: expert_layer(current_state), current_state =
+ * hidden_states[None, top_x]), which PEFT adapts where a target names them. A toy Qwen3-MoE
+ * (hidden 1,024, 2 layers, 8 experts of 256, top 2) in bf16 (adapters bf16 too), 128 tokens,
+ * LoRA r8 with dropout 0.05 on q_proj, and then on the experts' gate_proj, up_proj and down_proj
+ * as well:
+ * - adapters: 8 x (1,024 + 256) per projection, 3 a expert, 8 experts, 2 layers: 491,520 more;
+ * - a routed token: each adapter's lora_dropout keeps its 1-byte mask and bf16 output of the
+ *   projection's input: 3 x 1,024 for gate_proj and for up_proj, 3 x 256 for down_proj: 6,912
+ *   B, x 2 routed experts x 128 tokens x 2 layers = 3,538,944 B more saved;
+ * - without dropout lora_A keeps the tensors it reads: the expert's gathered input (2 x 1,024,
+ *   one tensor for gate's and up's) and the product down_proj reads (2 x 256): 2,560 B a routed
+ *   token, 1,310,720 B. transformers 5.x fuses the experts into 3D parameters PEFT leaves
+ *   alone: there the targets name no linear of this model. */
+static void test_routed_expert_adapters(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_arch(
+        "{\"model_type\":\"qwen3_moe\",\"hidden_size\":1024,\"num_hidden_layers\":2,"
+        "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"head_dim\":128,"
+        "\"intermediate_size\":3072,\"moe_intermediate_size\":256,\"num_experts\":8,"
+        "\"num_experts_per_tok\":2,\"vocab_size\":1000,\"tie_word_embeddings\":false}"));
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 128);
+    w.training.framework.framework_version = 446;
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 8;
+    w.training.lora_dropout_permille = 50;
+    w.training.lora_target_count = 1;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    const struct gs_estimate attention = estimate(&m, &w);
+    w.training.lora_target_count = 4;
+    strcpy(w.training.lora_targets[1], "gate_proj");
+    strcpy(w.training.lora_targets[2], "up_proj");
+    strcpy(w.training.lora_targets[3], "down_proj");
+    const struct gs_estimate experts = estimate(&m, &w);
+    assert_int_equal(experts.trainable_parameters - attention.trainable_parameters, 491520);
+    const struct gs_assumption *a = fixture_assumption(&experts, "expert_adapter_parameters");
+    assert_non_null(a);
+    assert_int_equal(a->value, 491520);
+    assert_int_equal(experts.saved_activation_bytes - attention.saved_activation_bytes, 3538944);
+    w.training.lora_dropout_permille = 0;
+    const struct gs_estimate direct = estimate(&m, &w);
+    w.training.lora_target_count = 1;
+    const struct gs_estimate plain = estimate(&m, &w);
+    assert_int_equal(direct.saved_activation_bytes - plain.saved_activation_bytes, 1310720);
+    /* 5.x: the experts are 3D parameters, and gate_proj names nothing */
+    w.training.framework.framework_version = 517;
+    w.training.lora_target_count = 4;
+    struct gs_estimate refused;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/lora/targets");
+}
+
 /* An HF Trainer LoRA: Llama-2-7B in bf16, PEFT r16 on q_proj and v_proj,
  * lora_dropout 0.05, adapters upcast to fp32 (autocast_adapter_dtype), one
  * sequence of 2,048 tokens, flash_attention_2, no checkpointing.
@@ -1727,6 +1784,9 @@ static void test_qlora_fused_experts(void **state)
     w.training.method = GS_METHOD_QLORA;
     w.training.method_given = true;
     w.training.double_quant = false;
+    /* adapters on the attention alone: on 4.x all_linear would adapt the experts too */
+    w.training.lora_target_count = 1;
+    strcpy(w.training.lora_targets[0], "q_proj");
     w.training.framework.framework_version = 457;
     const struct gs_estimate v4 = estimate(&m, &w);
     assert_false(has_warning(&v4, "qlora_experts_16bit"));
@@ -2083,6 +2143,7 @@ int main(void)
         cmocka_unit_test(test_litgpt_unties_head),
         cmocka_unit_test(test_litgpt_previous_graph),
         cmocka_unit_test(test_litgpt_dequantized_weights),
+        cmocka_unit_test(test_routed_expert_adapters),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),

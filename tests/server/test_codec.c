@@ -671,14 +671,15 @@ static void test_whisper_dropout_keys(void **state)
 
 /* Routed experts under LoRA by transformers release: before 5.0 each expert is nn.Linear modules
  * (modeling_qwen3_moe.py: self.experts = nn.ModuleList of Qwen3MoeMLP), which PEFT's all-linear
- * adapts; gpusizer sizes them frozen, as 5.x's fused 3D experts, and says what it leaves out.
+ * adapts, and gpusizer counts their adapters; 5.x fuses them into 3D parameters PEFT leaves alone.
  * Qwen3-30B-A3B (hidden 2,048, 128 experts of 768, 48 layers), r16: each expert's gate_proj and
  * up_proj 16 x (2,048 + 768) and down_proj 16 x (768 + 2,048), 135,168 parameters, x 128 x 48 =
- * 830,472,192; q_proj alone none; on 5.x none; GPT-OSS, whose experts are 3D parameters in 4.x
- * too, none. Qwen1.5-MoE-A2.7B (hidden 2,048, 60 experts of 1,408 beside a shared expert of
- * 5,632, 24 layers) with down_proj named: the shared expert's, 16 x (5,632 + 2,048) x 24 =
- * 2,949,120, counted, and the routed experts' 16 x (1,408 + 2,048) x 60 x 24 = 79,626,240 left
- * out and said. */
+ * 830,472,192 among the adapters; q_proj alone none; on 5.x none; GPT-OSS, whose experts are 3D
+ * parameters in 4.x too, none. Qwen1.5-MoE-A2.7B (hidden 2,048, 60 experts of 1,408 beside a
+ * shared expert of 5,632, 24 layers) with down_proj named: the shared expert's, 16 x (5,632 +
+ * 2,048) x 24 = 2,949,120, and the routed experts' 16 x (1,408 + 2,048) x 60 x 24 = 79,626,240:
+ * 82,575,360. Qwen3-30B-A3B has no dense MLP: on 4.x gate_proj names its routed experts' alone
+ * (16 x (2,048 + 768) x 128 x 48 = 276,824,064), on 5.x no linear at all (a 400). */
 static void test_expert_adapters_by_release(void **state)
 {
     (void)state;
@@ -688,26 +689,38 @@ static void test_expert_adapters_by_release(void **state)
     "\"framework_version\":\"" version "\",\"lora\":{\"rank\":16,\"targets\":" targets "}}}"
     static const struct {
         const char *body;
-        json_int_t missed;
+        json_int_t experts;
     } cases[] = {
         {MOE_LORA("qwen3-30b-a3b", "4.46", "[\"all_linear\"]"), 830472192},
         {MOE_LORA("qwen1.5-moe-a2.7b-chat", "4.46", "[\"down_proj\"]"), 79626240},
         {MOE_LORA("qwen3-30b-a3b", "4.46", "[\"q_proj\"]"), 0},
         {MOE_LORA("qwen3-30b-a3b", "5.17", "[\"all_linear\"]"), 0},
         {MOE_LORA("gpt-oss-20b", "4.56", "[\"all_linear\"]"), 0},
+        {MOE_LORA("qwen3-30b-a3b", "4.46", "[\"gate_proj\"]"), 276824064},
     };
-#undef MOE_LORA
     struct problem p;
+    json_int_t all_experts = 0, all_dense = 0;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         json_t *r = estimate(cases[i].body, &p);
         assert_non_null(r);
-        assert_int_equal(has_warning(r, "expert_adapters_not_counted"), cases[i].missed > 0);
         assert_int_equal(assumption_value(r, "expert_adapter_parameters"),
-                         cases[i].missed > 0 ? cases[i].missed : -1);
+                         cases[i].experts > 0 ? cases[i].experts : -1);
+        if (i == 0)
+            all_experts = assumption_value(r, "lora_adapter_parameters");
         if (i == 1)
-            assert_int_equal(assumption_value(r, "lora_adapter_parameters"), 2949120);
+            assert_int_equal(assumption_value(r, "lora_adapter_parameters"), 82575360);
+        if (i == 3)
+            all_dense = assumption_value(r, "lora_adapter_parameters");
+        if (i == 5)
+            assert_int_equal(assumption_value(r, "lora_adapter_parameters"), 276824064);
         json_decref(r);
     }
+    assert_int_equal(all_experts - all_dense, 830472192);
+    /* a target that names only routed experts names no linear of 5.x's model */
+    json_t *r = estimate(MOE_LORA("qwen3-30b-a3b", "5.17", "[\"gate_proj\"]"), &p);
+    assert_null(r);
+    assert_int_equal(p.status, 400);
+#undef MOE_LORA
 }
 
 /* T5-3B (d_model 1024, 32 heads x 128 = 4,096, d_ff 16,384, relu, dropout_rate 0.1 by default)

@@ -256,12 +256,25 @@ uint64_t gs_lora_width(const struct gs_training *training, const struct gs_block
 enum gs_status gs_lora_parameters(const struct gs_arch *arch, const struct gs_training *training,
                                   uint64_t *out, struct gs_error *err);
 
+/* gs_lora_parameters where the model code keeps routed experts as nn.Linear modules
+ * (`routed_experts`, gs_framework_expert_linears): the routed experts' adapters
+ * (gs_lora_expert_parameters) are counted too, and a target that names only them is valid. */
+enum gs_status gs_lora_parameters_routed(const struct gs_arch *arch,
+                                         const struct gs_training *training, bool routed_experts,
+                                         uint64_t *out, struct gs_error *err);
+
+/* Whether a LoRA target adapts routed expert linear `m` of block `b` where the model code keeps
+ * experts as nn.Linear modules (gs_framework_expert_linears): all_linear, or the projection's
+ * own name (gate_proj, up_proj, down_proj as gpusizer names them). */
+bool gs_lora_adapts_expert(const struct gs_training *training, const struct gs_block *b,
+                           const struct gs_module *m);
+
 /* The adapter parameters PEFT adds to routed experts where the model code keeps each expert as
- * nn.Linear modules (transformers before 5.0: a ModuleList of MLPs a layer), which the adapter
- * counts above leave out (gpusizer sizes routed experts frozen, as 5.x's fused 3D experts PEFT
- * does not adapt): r (d_in + d_out), and d_out with DoRA, per expert projection a target names
- * (all_linear, or its own name: gate_proj, up_proj, down_proj), times the experts and layers.
- * Experts the model keeps as 3D parameters in every release (GPT-OSS, Llama 4) add nothing. */
+ * nn.Linear modules (transformers before 5.0: a ModuleList of MLPs a layer), which
+ * gs_lora_parameters leaves out (5.x's fused 3D experts PEFT does not adapt):
+ * r (d_in + d_out), and d_out with DoRA, per expert projection a target names
+ * (gs_lora_adapts_expert), times the experts and layers. Experts the model keeps as 3D parameters
+ * in every release (GPT-OSS, Llama 4) add nothing. UINT64_MAX on overflow. */
 uint64_t gs_lora_expert_parameters(const struct gs_arch *arch, const struct gs_training *training);
 
 /* Whether a target names the output head (lm_head, or the model's own name for it: InternLM2's
