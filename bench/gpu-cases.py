@@ -98,6 +98,16 @@ Cases:
                      the alphas train; under autocast xielu's alpha_p * x, expm1's output and the difference
                      in fp32 and gelu_new's pow copy, tanh output and 1 + tanh in fp32.
 
+  dequant-4bit       what bitsandbytes' MatMul4Bit holds while it runs, a 4-bit head of LitGPT's Llama 3 shape
+                     (128,256 x 4,096, nf4) over a (1, 128, 4,096) bf16 chunk that requires grad, compute
+                     dtype bf16: the forward's and the input gradient's peak over what was allocated before,
+                     the weight quantized from an fp16 copy (Lightning's _Linear4bit.quantize) and from its
+                     bf16 self (bitsandbytes >= 0.43.0 Params4bit). gpusizer (quant_state_fp16) expects the
+                     fp16 source to hold the fp16 dequantized weight and its bf16 cast at once, 4 bytes a
+                     weight (2.1 GB), and the bf16 source one bf16 copy, 2 bytes (1.05 GB), beside the
+                     output or the gradient (1 MB). Needs bitsandbytes; without it the case records the
+                     ImportError.
+
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
 import argparse
@@ -133,6 +143,7 @@ CASES = {
     "eager-backward": dict(eager_backward=True),
     "rms-norm": dict(rms_norm=True),
     "activations": dict(activations=True),
+    "dequant-4bit": dict(dequant=True),
 }
 
 QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
@@ -418,6 +429,35 @@ def run_activations():
     return {"activations": results}
 
 
+def run_dequant():
+    """MatMul4Bit's transient over a 4-bit head, quantized from fp16 and from bf16, bf16 compute."""
+    import torch
+    import bitsandbytes as bnb
+    vocab, width = 128256, 4096
+    results = {"bitsandbytes": bnb.__version__}
+    for source in (torch.float16, torch.bfloat16):
+        weight = (torch.randn(vocab, width, device="cuda") * 0.02).to(source)
+        packed, state = bnb.functional.quantize_4bit(weight, blocksize=64, quant_type="nf4")
+        del weight
+        torch.cuda.empty_cache()
+        x = torch.randn(1, 128, width, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+        before = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        out = bnb.matmul_4bit(x, packed.t(), quant_state=state)
+        forward = torch.cuda.max_memory_allocated() - before
+        grad = torch.ones_like(out)
+        before = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        out.backward(grad)
+        backward = torch.cuda.max_memory_allocated() - before
+        results[str(source).replace("torch.", "from_")] = {
+            "quant_state_dtype": str(state.dtype), "forward_peak_over_before": forward,
+            "backward_peak_over_before": backward, "weights": vocab * width}
+        del x, out, grad, packed, state
+        torch.cuda.empty_cache()
+    return {"dequant": results}
+
+
 def swift_lengths(steps, max_length, seed=0):
     """Sample lengths as swift saw them: the dataset's distribution, longer ones deleted."""
     rng = random.Random(seed)
@@ -571,6 +611,7 @@ def child(name):
                       run_eager_backward() if case.get("eager_backward") else
                       run_rms_norm() if case.get("rms_norm") else
                       run_activations() if case.get("activations") else
+                      run_dequant() if case.get("dequant") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs
