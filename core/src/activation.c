@@ -1966,6 +1966,27 @@ static uint64_t loss_bytes(struct acc *c, const struct gs_activation_input *in, 
     return loss;
 }
 
+/* What an encoder's convolutional front-end (gs_tower.conv_channels: Whisper's conv1 over the
+ * mel bins at 2P frames, GELU, conv2 of stride 2 down to P positions, GELU) keeps a sample, outside
+ * any checkpointed layer. Where the convolutions train: conv1 its input (the features) and conv2
+ * its input (the first GELU's output) for their weights' gradients, each GELU its input (the
+ * convolutions' outputs): mels x 2P + d x 2P + d x 2P + d x P values. Under autocast conv1d runs
+ * at 16 bits (autocast's lower-precision list: it keeps its 16-bit copy of the fp32 features),
+ * and GELU at its input's 16 bits; otherwise at the activations' dtype. Frozen (adapter training:
+ * all_linear adapts no convolution) nothing needs a gradient there: the features need none, and
+ * nothing is kept. */
+static uint64_t conv_frontend_bytes(struct acc *c, const struct gs_activation_input *in,
+                                    const struct gs_tower *tw)
+{
+    if (tw->conv_channels == 0 || tw->positions == 0 || in->trainable != GS_TRAIN_ALL)
+        return 0;
+    const uint64_t e = in->autocast ? 2 : in->element_bytes, d = in->arch->hidden_size;
+    const uint64_t frames = mul(c, 2, tw->positions);
+    const uint64_t values =
+        add(c, mul(c, add(c, tw->conv_channels, mul(c, 2, d)), frames), mul(c, d, tw->positions));
+    return mul(c, e, values);
+}
+
 /* What the model-level norms of the hidden width (LlamaRMSNorm model.norm, GPT-2's ln_f,
  * BERT's embedding LayerNorm) keep per token, as a layer's norms do: compiled when the whole
  * model is (transformers' torch_compile, LitGPT), eager where compile wraps each block alone
@@ -2217,6 +2238,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         if (tw->positions)
             own.sequence_length = tw->positions;
         towers = add(&c, towers, blocks_stored(&c, &own, tower_counts, &working, &per_layer));
+        towers = add(&c, towers, mul(&c, in->batch_size, conv_frontend_bytes(&c, in, tw)));
     }
     per_stage = add(&c, per_stage, towers);
     /* token ids (int64) and, with embedding dropout, its 1-byte mask, which native_dropout

@@ -105,7 +105,7 @@ void gs_arch_tower(struct gs_arch *a, const char *name, size_t block, enum gs_pa
         return;
     }
     a->towers[a->tower_count++] = (struct gs_tower){name, (uint8_t)block, (uint8_t)part, layers,
-                                                    encoder, 0};
+                                                    encoder, 0, 0};
 }
 
 void gs_arch_embeddings(struct gs_arch *a, uint64_t width, const char *head_name, bool head_bias)

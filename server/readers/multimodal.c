@@ -1007,8 +1007,10 @@ static void read_whisper(struct model_reader *r, struct gs_arch *a)
     /* WhisperEncoder.forward refuses input features of any length but max_source_positions x
      * conv1's and conv2's strides (3,000 frames; WhisperFeatureExtractor pads to them): the
      * encoder runs 1,500 positions a sample whatever the transcript's length */
-    if (a->tower_count > 0)
+    if (a->tower_count > 0) {
         a->towers[a->tower_count - 1].positions = source;
+        a->towers[a->tower_count - 1].conv_channels = mels;
+    }
     const size_t m = GS_BLOCKS_MAX;
     tensor(a, m, "encoder.conv1", GS_PART_AUDIO, mels * 3, d);
     tensor(a, m, "encoder.conv1.bias", GS_PART_AUDIO, 1, d);

@@ -2644,6 +2644,69 @@ static void test_encoder_positions(void **state)
     }
 }
 
+/* Whisper's convolutional front-end (WhisperEncoder.forward: gelu(conv1(input_features)),
+ * gelu(conv2(.)), conv2 of stride 2), trained in full: conv1 keeps the features (80 mel bins x
+ * 3,000 frames), the first GELU conv1's output and conv2 the first GELU's (256 x 3,000 each), the
+ * second GELU conv2's output (256 x 1,500): 2,160,000 values a sample, at 2 bytes in bf16 and
+ * under autocast (conv1d on its lower-precision list), 4 in fp32: 2 samples, 8,640,000 B in bf16
+ * and 17,280,000 in fp32. Under LoRA the convolutions are frozen and the features need no
+ * gradient: nothing. */
+static void test_whisper_conv_frontend(void **state)
+{
+    (void)state;
+    struct gs_arch w = fixture_arch(
+        "{\"model_type\":\"whisper\",\"architectures\":[\"WhisperForConditionalGeneration\"],"
+        "\"d_model\":256,\"encoder_layers\":2,\"decoder_layers\":2,"
+        "\"encoder_attention_heads\":4,\"decoder_attention_heads\":4,\"encoder_ffn_dim\":1024,"
+        "\"decoder_ffn_dim\":1024,\"num_mel_bins\":80,\"vocab_size\":1000,"
+        "\"max_source_positions\":1500,\"max_target_positions\":448,"
+        "\"activation_function\":\"gelu\",\"dropout\":0.0}");
+    assert_int_equal(w.towers[0].conv_channels, 80);
+    struct gs_arch bare = w;
+    bare.towers[0].conv_channels = 0;
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_training_knobs knobs;
+    memset(&knobs, 0, sizeof(knobs));
+    struct gs_framework_rules hf;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &hf);
+    struct gs_activation_input in = {.batch_size = 2,
+                                     .sequence_length = 64,
+                                     .micro_batches = 1,
+                                     .element_bytes = 2,
+                                     .recompute = GS_RECOMPUTE_NONE,
+                                     .flash_attention = true,
+                                     .parallelism = &par,
+                                     .rules = &hf};
+    static const struct {
+        uint64_t element, residual;
+        bool autocast;
+        uint64_t bytes;
+    } cases[] = {{2, 2, false, 8640000}, {4, 4, false, 17280000}, {2, 4, true, 8640000}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gs_activation_result with, without;
+        in.element_bytes = cases[i].element;
+        in.residual_bytes = cases[i].residual;
+        in.autocast = cases[i].autocast;
+        in.arch = &w;
+        assert_true(gs_activation_bytes(&in, &with));
+        in.arch = &bare;
+        assert_true(gs_activation_bytes(&in, &without));
+        assert_int_equal(with.stored_bytes - without.stored_bytes, cases[i].bytes);
+    }
+    struct gs_training tr;
+    memset(&tr, 0, sizeof(tr));
+    tr.lora_rank = 8;
+    in.trainable = GS_TRAIN_ADAPTERS;
+    in.adapters = &tr;
+    struct gs_activation_result with, without;
+    in.arch = &w;
+    assert_true(gs_activation_bytes(&in, &with));
+    in.arch = &bare;
+    assert_true(gs_activation_bytes(&in, &without));
+    assert_int_equal(with.stored_bytes, without.stored_bytes);
+}
+
 /* PEFT's LoRA layers on a frozen bf16 base keep each adapter in fp32 and cast the input to
  * it (LoraLayer._cast_input_dtype), so every adapted linear keeps its own fp32 copy of its
  * input, where a bf16 adapter would share the one bf16 input. On the small Llama above with
@@ -2888,6 +2951,7 @@ int main(void)
         cmocka_unit_test(test_falcon_h1_parallel),
         cmocka_unit_test(test_mamba1_inner),
         cmocka_unit_test(test_mamba1_sequential),
+        cmocka_unit_test(test_whisper_conv_frontend),
         cmocka_unit_test(test_jamba_mamba),
         cmocka_unit_test(test_residual_in_fp32),
         cmocka_unit_test(test_gpt_oss_eager_scores),

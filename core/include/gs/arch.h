@@ -306,6 +306,11 @@ struct gs_tower {
     uint64_t positions;  /* the positions an encoder runs a sample whatever the decoder's length
                             (Whisper: max_source_positions, its 3,000 mel frames halved by
                             conv2's stride); 0: the request's sequence length (T5's inputs) */
+    uint64_t conv_channels; /* an audio front-end before the encoder's layers: two 3-wide
+                               convolutions with a GELU after each, the first over this many
+                               input channels (mel bins) at 2 x positions frames, the second of
+                               stride 2 (WhisperEncoder.forward: gelu(conv1(x)), gelu(conv2(.)));
+                               0: none */
 };
 
 /* How the published checkpoint stores its weights, from the config's
