@@ -6,8 +6,10 @@
  * gradients appear as backward frees the activations. The peak is the
  * largest of three moments:
  * - backward start: weights, optimizer states, the saved activations and the
- *   loss's backward over the logits, or with full checkpointing the last
- *   layer's recomputation where larger (plus gradients when they outlive the
+ *   loss's backward over the logits, or the moments around it where larger:
+ *   the forward's end just before (beside a previous micro-batch's graph a
+ *   loop still holds), the output head's backward after it, or with full
+ *   checkpointing the last layer's recomputation (plus gradients when they outlive the
  *   step, the unsharded FSDP units and autocast's 16-bit weight copies;
  *   under FSDP1's no_sync() accumulation, the unsharded gradients);
  * - backward end: weights, optimizer states, every gradient, one layer's
