@@ -652,7 +652,10 @@ bool gs_framework_adapts_qkv_parts(enum gs_framework framework)
 
 bool gs_framework_expert_linears(const struct gs_framework_rules *rules)
 {
-    return rules->act2fn && !rules->bnb_skips_fused_experts;
+    /* LitGPT's lora.py LLaMAMoE: self.experts = nn.ModuleList(LLaMAMLP(...)), each MLP's fc_1,
+     * fc_2 and proj a LoRALinear (lora_mlp adapts them all) */
+    return (rules->act2fn && !rules->bnb_skips_fused_experts) ||
+           rules->framework == GS_FW_LITGPT;
 }
 
 const char *gs_framework_name(enum gs_framework f)

@@ -710,7 +710,8 @@ static void test_litgpt_dequantized_weights(void **state)
  *   B, x 2 routed experts x 128 tokens x 2 layers = 3,538,944 B more saved;
  * - without dropout lora_A keeps the tensors it reads: the expert's gathered input (2 x 1,024,
  *   one tensor for gate's and up's) and the product down_proj reads (2 x 256): 2,560 B a routed
- *   token, 1,310,720 B. transformers 5.x fuses the experts into 3D parameters PEFT leaves
+ *   token, 1,310,720 B. LitGPT's LLaMAMoE adapts its experts the same way (each a LLaMAMLP of
+ *   LoRALinear modules). transformers 5.x fuses the experts into 3D parameters PEFT leaves
  *   alone: there the targets name no linear of this model. */
 static void test_routed_expert_adapters(void **state)
 {
@@ -745,6 +746,15 @@ static void test_routed_expert_adapters(void **state)
     w.training.lora_target_count = 1;
     const struct gs_estimate plain = estimate(&m, &w);
     assert_int_equal(direct.saved_activation_bytes - plain.saved_activation_bytes, 1310720);
+    /* LitGPT's LLaMAMoE keeps its experts as LLaMAMLPs of LoRALinear modules (lora.py) */
+    w.training.framework.framework = GS_FW_LITGPT;
+    w.training.framework.framework_version = 0;
+    w.training.lora_target_count = 4;
+    const struct gs_estimate litgpt = estimate(&m, &w);
+    a = fixture_assumption(&litgpt, "expert_adapter_parameters");
+    assert_non_null(a);
+    assert_int_equal(a->value, 491520);
+    w.training.framework.framework = GS_FW_TRANSFORMERS;
     /* 5.x: the experts are 3D parameters, and gate_proj names nothing */
     w.training.framework.framework_version = 517;
     w.training.lora_target_count = 4;

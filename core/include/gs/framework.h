@@ -292,11 +292,13 @@ bool gs_framework_has_releases(enum gs_framework framework);
  * lora_value), so that a LoRA target can name a part of a fused projection (gs_lora_qkv_parts). */
 bool gs_framework_adapts_qkv_parts(enum gs_framework framework);
 
-/* Whether the rules' model code keeps routed experts as nn.Linear modules, which PEFT adapts
- * where a LoRA target names them: transformers' own modeling code (act2fn) before 5.0 (a
- * ModuleList of MLPs a layer, modeling_qwen3_moe.py Qwen3MoeSparseMoeBlock, modeling_mixtral.py);
- * from 5.0 the experts are fused 3D parameters (bnb_skips_fused_experts) that PEFT leaves
- * alone. Models whose experts are 3D in every release (gs_block mlp.experts_fused) have none. */
+/* Whether the rules' model code keeps routed experts as nn.Linear modules, which LoRA adapts
+ * where a target names them: transformers' own modeling code (act2fn) before 5.0 (a ModuleList
+ * of MLPs a layer, modeling_qwen3_moe.py Qwen3MoeSparseMoeBlock, modeling_mixtral.py; PEFT's
+ * all-linear), and LitGPT's (lora.py LLaMAMoE: a ModuleList of LLaMAMLP, whose linears are
+ * LoRALinear under lora_mlp); from transformers 5.0 the experts are fused 3D parameters
+ * (bnb_skips_fused_experts) that PEFT leaves alone. Models whose experts are 3D in every release
+ * (gs_block mlp.experts_fused) have none. */
 bool gs_framework_expert_linears(const struct gs_framework_rules *rules);
 
 /* "transformers", "fp32_retained", ...; never NULL. */
