@@ -734,6 +734,36 @@ static uint64_t expert_adapter_bytes(struct acc *c, const struct gs_activation_i
     return add(c, bytes, l.dora_token);
 }
 
+/* What an adapter on the MoE block's router keeps a token, where the model code keeps the router
+ * as an nn.Linear (gs_framework_expert_linears: transformers 4.x's `self.gate = nn.Linear`,
+ * LitGPT's LoRALinear gate; 5.x's TopKRouter holds a bare weight no adapter wraps): as a dense
+ * layer's adapter, lora_dropout's mask (where the input needs a gradient) and output, or PEFT's
+ * fp32 cast; with neither, lora_A keeps the MLP's normed input, unless a dense linear of the block
+ * keeps it already. */
+static uint64_t router_adapter_bytes(const struct gs_activation_input *in, const struct gs_block *b,
+                                     const struct linears *l, struct grads g, uint64_t residual)
+{
+    if (in->trainable != GS_TRAIN_ADAPTERS || in->adapters == NULL || in->rules == NULL ||
+        !gs_framework_expert_linears(in->rules))
+        return 0;
+    const uint64_t e = in->element_bytes, h = in->arch->hidden_size;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->kind != GS_MODULE_LINEAR || m->part != GS_PART_EXPERTS ||
+            (m->flags & GS_MOD_EXPERT) || !gs_lora_adapts(in->adapters, b, m))
+            continue;
+        const bool cast = in->rules->adapters_fp32 && e != 4;
+        const bool dropout = in->adapters->lora_dropout_permille > 0;
+        if (cast || dropout) {
+            const uint64_t seen = cast ? 4 : e;
+            return ((dropout && g.mlp_input ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen)) * h;
+        }
+        return l->saves[ROLE_MLP_IN] || l->direct[ROLE_MLP_IN] ? 0
+                                                               : (in->autocast ? 2 : residual) * h;
+    }
+    return 0;
+}
+
 static void moe_after_experts(struct acc *c, const struct gs_activation_input *in,
                               const struct gs_block *b, const struct linears *l, struct grads g,
                               uint64_t tokens, uint64_t r, struct layer_parts *p)
@@ -741,6 +771,8 @@ static void moe_after_experts(struct acc *c, const struct gs_activation_input *i
     const uint64_t e = in->element_bytes, h = in->arch->hidden_size;
     const uint64_t residual = in->residual_bytes ? in->residual_bytes : e;
     const bool experts_train = in->trainable == GS_TRAIN_ALL;
+    p->replicated =
+        add(c, p->replicated, mul(c, tokens, router_adapter_bytes(in, b, l, g, residual)));
     bool input_kept = false, down_kept = false;
     uint64_t dora_layer = 0;
     const uint64_t adapters =

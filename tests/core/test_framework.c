@@ -710,7 +710,9 @@ static void test_litgpt_dequantized_weights(void **state)
  *   B, x 2 routed experts x 128 tokens x 2 layers = 3,538,944 B more saved;
  * - without dropout lora_A keeps the tensors it reads: the expert's gathered input (2 x 1,024,
  *   one tensor for gate's and up's) and the product down_proj reads (2 x 256): 2,560 B a routed
- *   token, 1,310,720 B. LitGPT's LLaMAMoE adapts its experts the same way (each a LLaMAMLP of
+ *   token, 1,310,720 B. The router is an nn.Linear on 4.x too (self.gate), whose adapter keeps
+ *   what a dense layer's keeps of the MLP's input. LitGPT's LLaMAMoE adapts its experts the
+ *   same way (each a LLaMAMLP of
  *   LoRALinear modules). transformers 5.x fuses the experts into 3D parameters PEFT leaves
  *   alone: there the targets name no linear of this model. */
 static void test_routed_expert_adapters(void **state)
@@ -746,6 +748,17 @@ static void test_routed_expert_adapters(void **state)
     w.training.lora_target_count = 1;
     const struct gs_estimate plain = estimate(&m, &w);
     assert_int_equal(direct.saved_activation_bytes - plain.saved_activation_bytes, 1310720);
+    /* the router, an nn.Linear on 4.x (self.gate): its adapter's dropout keeps a mask and a copy
+     * of the MLP's normed input, 3 x 1,024 B a token and layer: 786,432 B (8 x (1,024 + 8) x 2 =
+     * 16,512 adapters) */
+    w.training.lora_dropout_permille = 50;
+    strcpy(w.training.lora_targets[1], "gate");
+    w.training.lora_target_count = 2;
+    const struct gs_estimate router = estimate(&m, &w);
+    assert_int_equal(router.saved_activation_bytes - attention.saved_activation_bytes, 786432);
+    assert_int_equal(router.trainable_parameters - attention.trainable_parameters, 16512);
+    w.training.lora_dropout_permille = 0;
+    strcpy(w.training.lora_targets[1], "gate_proj");
     /* LitGPT's LLaMAMoE keeps its experts as LLaMAMLPs of LoRALinear modules (lora.py) */
     w.training.framework.framework = GS_FW_LITGPT;
     w.training.framework.framework_version = 0;
