@@ -2583,6 +2583,40 @@ static void test_python_activations(void **state)
     assert_int_equal(layer_bytes_beyond(&in, &xielu, &gelu), 26624);
 }
 
+/* A small Whisper shape (d_model 256, 2 + 2 layers, 4 heads of 64, ffn 1,024, 80 mel bins, no
+ * dropout) under transformers' default rules and SDPA, full bf16 training of `batch` x 64 decoder
+ * tokens. The members point at each other: use it where it was made. */
+struct whisper_case {
+    struct gs_arch arch;
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    struct gs_framework_rules rules;
+    struct gs_activation_input in;
+};
+
+static void whisper_case_init(struct whisper_case *c, uint64_t batch)
+{
+    c->arch = fixture_arch(
+        "{\"model_type\":\"whisper\",\"architectures\":[\"WhisperForConditionalGeneration\"],"
+        "\"d_model\":256,\"encoder_layers\":2,\"decoder_layers\":2,"
+        "\"encoder_attention_heads\":4,\"decoder_attention_heads\":4,\"encoder_ffn_dim\":1024,"
+        "\"decoder_ffn_dim\":1024,\"num_mel_bins\":80,\"vocab_size\":1000,"
+        "\"max_source_positions\":1500,\"max_target_positions\":448,"
+        "\"activation_function\":\"gelu\",\"dropout\":0.0}");
+    gs_parallelism_defaults(&c->par);
+    memset(&c->knobs, 0, sizeof(c->knobs));
+    gs_framework_resolve(&c->knobs, GS_ATTN_SDPA, &c->rules);
+    c->in = (struct gs_activation_input){.arch = &c->arch,
+                                         .batch_size = batch,
+                                         .sequence_length = 64,
+                                         .micro_batches = 1,
+                                         .element_bytes = 2,
+                                         .recompute = GS_RECOMPUTE_NONE,
+                                         .flash_attention = true,
+                                         .parallelism = &c->par,
+                                         .rules = &c->rules};
+}
+
 /* Whisper's encoder runs max_source_positions a sample whatever the transcript's length
  * (WhisperEncoder.forward refuses input features of another length), so its layers and the
  * decoder's cross-attention keys and values are sized at those positions, not the decoder's
@@ -2596,32 +2630,14 @@ static void test_python_activations(void **state)
 static void test_encoder_positions(void **state)
 {
     (void)state;
-    struct gs_arch w = fixture_arch(
-        "{\"model_type\":\"whisper\",\"architectures\":[\"WhisperForConditionalGeneration\"],"
-        "\"d_model\":256,\"encoder_layers\":2,\"decoder_layers\":2,"
-        "\"encoder_attention_heads\":4,\"decoder_attention_heads\":4,\"encoder_ffn_dim\":1024,"
-        "\"decoder_ffn_dim\":1024,\"num_mel_bins\":80,\"vocab_size\":1000,"
-        "\"max_source_positions\":1500,\"max_target_positions\":448,"
-        "\"activation_function\":\"gelu\",\"dropout\":0.0}");
+    struct whisper_case c;
+    whisper_case_init(&c, 1);
+    struct gs_arch w = c.arch;
     assert_int_equal(w.tower_count, 1);
     assert_int_equal(w.towers[0].positions, 1500);
     struct gs_arch alone = w; /* the decoder attends to nothing */
     alone.blocks[w.layer_block[0]].attn.cross = false;
-
-    struct gs_parallelism par;
-    gs_parallelism_defaults(&par);
-    struct gs_training_knobs knobs;
-    memset(&knobs, 0, sizeof(knobs));
-    struct gs_framework_rules hf;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &hf);
-    struct gs_activation_input in = {.batch_size = 1,
-                                     .sequence_length = 64,
-                                     .micro_batches = 1,
-                                     .element_bytes = 2,
-                                     .recompute = GS_RECOMPUTE_NONE,
-                                     .flash_attention = true,
-                                     .parallelism = &par,
-                                     .rules = &hf};
+    struct gs_activation_input in = c.in;
     static const uint64_t positions[3] = {500, 1000, 1500};
     for (int amp = 0; amp < 2; amp++) {
         in.autocast = amp;
@@ -2654,30 +2670,13 @@ static void test_encoder_positions(void **state)
 static void test_whisper_conv_frontend(void **state)
 {
     (void)state;
-    struct gs_arch w = fixture_arch(
-        "{\"model_type\":\"whisper\",\"architectures\":[\"WhisperForConditionalGeneration\"],"
-        "\"d_model\":256,\"encoder_layers\":2,\"decoder_layers\":2,"
-        "\"encoder_attention_heads\":4,\"decoder_attention_heads\":4,\"encoder_ffn_dim\":1024,"
-        "\"decoder_ffn_dim\":1024,\"num_mel_bins\":80,\"vocab_size\":1000,"
-        "\"max_source_positions\":1500,\"max_target_positions\":448,"
-        "\"activation_function\":\"gelu\",\"dropout\":0.0}");
+    struct whisper_case c;
+    whisper_case_init(&c, 2);
+    struct gs_arch w = c.arch;
     assert_int_equal(w.towers[0].conv_channels, 80);
     struct gs_arch bare = w;
     bare.towers[0].conv_channels = 0;
-    struct gs_parallelism par;
-    gs_parallelism_defaults(&par);
-    struct gs_training_knobs knobs;
-    memset(&knobs, 0, sizeof(knobs));
-    struct gs_framework_rules hf;
-    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &hf);
-    struct gs_activation_input in = {.batch_size = 2,
-                                     .sequence_length = 64,
-                                     .micro_batches = 1,
-                                     .element_bytes = 2,
-                                     .recompute = GS_RECOMPUTE_NONE,
-                                     .flash_attention = true,
-                                     .parallelism = &par,
-                                     .rules = &hf};
+    struct gs_activation_input in = c.in;
     static const struct {
         uint64_t element, residual;
         bool autocast;
