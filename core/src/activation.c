@@ -664,27 +664,6 @@ static bool first_layer_frozen(const struct gs_activation_input *in)
            !(in->adapters != NULL && gs_lora_embedding(in->arch, in->adapters, NULL, NULL));
 }
 
-/* A MoE block whose code weighs each routed expert's output after the expert
- * (moe_weights_after_experts): transformers' Experts classes, whose eager loop and
- * integrations/moe.py grouped_mm_experts_forward (the 5.x default,
- * get_correct_experts_implementation) alike run each routed token's expert as a dense MLP over a
- * gathered copy of its input (hidden_states[token_idx]) and multiply the expert's output by its
- * routing weight (current_hidden_states * top_k_weights[token_idx, top_k_pos, None];
- * out_per_sample_g * sample_weights_g), as the 4.x SparseMoeBlock loops and LitGPT's LLaMAMoE do
- * (probs[token_idx, expert_idx, None] * expert(x[token_idx])). By autograd's rules, per routed
- * token:
- * - the gathered input and the product the down projection reads only when the experts train:
- *   a GEMM keeps its input for its weight's gradient alone and a gather only its indices, so
- *   frozen experts (adapter training: PEFT adapts nn.Linear modules, not the experts' 3D
- *   parameters) keep their activation's tensors alone (mlp_eager_bytes);
- * - the expert's output wherever the routing weights need a gradient: the router trains, or its
- *   input needs one (grads_of), the weights being the router's softmax of that input;
- * nothing where no gradient reaches the MLP. Under full training the router's linear keeps the
- * MLP's input too, which no other linear keeps where the block has no shared expert. Shared
- * experts are a dense MLP read as the dense branch reads one, and a sigmoid gate on them keeps
- * their output, and an fp32 router its fp32 copies. Not counted: the router's own outputs (a
- * softmax or sigmoid over the experts per token, and the top-k indices: 4 x experts + 8 x top-k
- * bytes a token). */
 /* What the adapters on one routed expert keep a routed token, where the model code keeps experts
  * as nn.Linear modules PEFT adapts (gs_framework_expert_linears: transformers 4.x's ModuleList of
  * MLPs), by linears_of's rule for a dense layer: lora_A(lora_dropout(x)) keeps the dropout's
@@ -740,8 +719,9 @@ static uint64_t expert_adapter_bytes(struct acc *c, const struct gs_activation_i
  * layer's adapter, lora_dropout's mask (where the input needs a gradient) and output, or PEFT's
  * fp32 cast; with neither, lora_A keeps the MLP's normed input, unless a dense linear of the block
  * keeps it already. */
-static uint64_t router_adapter_bytes(const struct gs_activation_input *in, const struct gs_block *b,
-                                     const struct linears *l, struct grads g, uint64_t residual)
+static uint64_t router_adapter_bytes(struct acc *c, const struct gs_activation_input *in,
+                                     const struct gs_block *b, const struct linears *l,
+                                     struct grads g, uint64_t residual)
 {
     if (in->trainable != GS_TRAIN_ADAPTERS || in->adapters == NULL || in->rules == NULL ||
         !gs_framework_expert_linears(in->rules))
@@ -756,14 +736,37 @@ static uint64_t router_adapter_bytes(const struct gs_activation_input *in, const
         const bool dropout = in->adapters->lora_dropout_permille > 0;
         if (cast || dropout) {
             const uint64_t seen = cast ? 4 : e;
-            return ((dropout && g.mlp_input ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen)) * h;
+            return mul(c, (dropout && g.mlp_input ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen),
+                       h);
         }
-        return l->saves[ROLE_MLP_IN] || l->direct[ROLE_MLP_IN] ? 0
-                                                               : (in->autocast ? 2 : residual) * h;
+        return l->saves[ROLE_MLP_IN] || l->direct[ROLE_MLP_IN]
+                   ? 0
+                   : mul(c, in->autocast ? 2 : residual, h);
     }
     return 0;
 }
 
+/* A MoE block whose code weighs each routed expert's output after the expert
+ * (moe_weights_after_experts): transformers' Experts classes, whose eager loop and
+ * integrations/moe.py grouped_mm_experts_forward (the 5.x default,
+ * get_correct_experts_implementation) alike run each routed token's expert as a dense MLP over a
+ * gathered copy of its input (hidden_states[token_idx]) and multiply the expert's output by its
+ * routing weight (current_hidden_states * top_k_weights[token_idx, top_k_pos, None];
+ * out_per_sample_g * sample_weights_g), as the 4.x SparseMoeBlock loops and LitGPT's LLaMAMoE do
+ * (probs[token_idx, expert_idx, None] * expert(x[token_idx])). By autograd's rules, per routed
+ * token:
+ * - the gathered input and the product the down projection reads only when the experts train:
+ *   a GEMM keeps its input for its weight's gradient alone and a gather only its indices, so
+ *   frozen experts (adapter training: PEFT adapts nn.Linear modules, not the experts' 3D
+ *   parameters) keep their activation's tensors alone (mlp_eager_bytes);
+ * - the expert's output wherever the routing weights need a gradient: the router trains, or its
+ *   input needs one (grads_of), the weights being the router's softmax of that input;
+ * nothing where no gradient reaches the MLP. Under full training the router's linear keeps the
+ * MLP's input too, which no other linear keeps where the block has no shared expert. Shared
+ * experts are a dense MLP read as the dense branch reads one, and a sigmoid gate on them keeps
+ * their output, and an fp32 router its fp32 copies. Not counted: the router's own outputs (a
+ * softmax or sigmoid over the experts per token, and the top-k indices: 4 x experts + 8 x top-k
+ * bytes a token). */
 static void moe_after_experts(struct acc *c, const struct gs_activation_input *in,
                               const struct gs_block *b, const struct linears *l, struct grads g,
                               uint64_t tokens, uint64_t r, struct layer_parts *p)
@@ -772,7 +775,7 @@ static void moe_after_experts(struct acc *c, const struct gs_activation_input *i
     const uint64_t residual = in->residual_bytes ? in->residual_bytes : e;
     const bool experts_train = in->trainable == GS_TRAIN_ALL;
     p->replicated =
-        add(c, p->replicated, mul(c, tokens, router_adapter_bytes(in, b, l, g, residual)));
+        add(c, p->replicated, mul(c, tokens, router_adapter_bytes(c, in, b, l, g, residual)));
     bool input_kept = false, down_kept = false;
     uint64_t dora_layer = 0;
     const uint64_t adapters =
@@ -2376,18 +2379,9 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
      * gradient whole, as the fused kernel does (trl_chunked_nll_bytes) */
     const bool fused = in->rules != NULL &&
                        (in->rules->loss == GS_LOSS_FUSED || in->rules->loss == GS_LOSS_CHUNKED_NLL);
-    out->logit_grads_bytes =
-        !a->logits ? 0
-        : fused    ? mul(&c, mul(&c, tokens, a->hidden_size), in->element_bytes)
-                   : mul(&c, logit_count(&c, in, tokens), in->element_bytes);
-    /* under a device_map a head tied to the embedding runs on GPU 0 with it (accelerate keeps
-     * tied weights on one device: infer_auto_device_map get_module_size_with_ties), the final
-     * norm's output copied back to it, so the logits and the loss are GPU 0's; an untied head's
-     * logits come back to GPU 0 all the same: the root module's hook returns the model's output
-     * on its input's device (accelerate hooks.py: attach_align_device_hook_on_blocks gives the
-     * root AlignDevicesHook(io_same_device=True), post_forward send_to_device), a copy of the
-     * logits at their dtype alive on GPU 0 from the forward's end (none where a fused loss
-     * returns no logits: Liger's, TRL's chunked_nll) */
+    out->logit_grads_bytes = !a->logits ? 0
+                             : fused ? mul(&c, mul(&c, tokens, a->hidden_size), in->element_bytes)
+                                     : mul(&c, logit_count(&c, in, tokens), in->element_bytes);
     out->head_dequant_bytes = quant_head_dequant_bytes(&c, in);
     out->logits_held_bytes = fused ? 0 : logits_held_bytes(&c, in, tokens);
     /* Fabric's _FabricModule.forward: output = precision.convert_output(output) makes the fp32
@@ -2396,6 +2390,14 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         in->rules != NULL && in->rules->logits_fp32_held && in->element_bytes != 4
             ? add(&c, out->logit_grads_bytes, out->logits_held_bytes)
             : out->logit_grads_bytes;
+    /* under a device_map a head tied to the embedding runs on GPU 0 with it (accelerate keeps
+     * tied weights on one device: infer_auto_device_map get_module_size_with_ties), the final
+     * norm's output copied back to it, so the logits and the loss are GPU 0's; an untied head's
+     * logits come back to GPU 0 all the same: the root module's hook returns the model's output
+     * on its input's device (accelerate hooks.py: attach_align_device_hook_on_blocks gives the
+     * root AlignDevicesHook(io_same_device=True), post_forward send_to_device), a copy of the
+     * logits at their dtype alive on GPU 0 from the forward's end (none where a fused loss
+     * returns no logits: Liger's, TRL's chunked_nll) */
     const bool head_first = in_turn && p > 1 && a->tie_word_embeddings;
     const uint64_t norm_kept_last = offloaded ? 0 : norms_kept; /* the final norm stays last */
     if (in_turn && p > 1 && a->logits) {
