@@ -315,8 +315,8 @@ static enum gs_status resolve_method(const struct gs_model_spec *m, const struct
                             "the adapted modules");
     if (tr->lora_rank == 0)
         tr->lora_rank = 8; /* PEFT LoraConfig default r */
-    /* transformers before 5.0 keeps routed experts as nn.Linear modules, which PEFT adapts where
-     * a target names them (the attention path does not change that rule) */
+    /* transformers before 5.0 and LitGPT keep routed experts as nn.Linear modules, which LoRA
+     * adapts where a target names them (the attention path does not change that rule) */
     struct gs_framework_rules rules;
     gs_framework_resolve(&tr->framework, tr->attn_impl, &rules);
     const bool routed = gs_framework_expert_linears(&rules);
@@ -1465,9 +1465,10 @@ static bool previous_graph_bytes(const struct gs_activation_input *in,
         return false;
     *out = r->stored_bytes > r2.stored_bytes ? r->stored_bytes - r2.stored_bytes : 0;
     /* and a 4-bit head's input (LitGPT's, among the final norms' tensors) */
+    bool ovf = false;
     if (r->final_norm_bytes > r2.final_norm_bytes)
-        *out += r->final_norm_bytes - r2.final_norm_bytes;
-    return true;
+        *out = gs_add(*out, r->final_norm_bytes - r2.final_norm_bytes, &ovf);
+    return !ovf;
 }
 
 static bool activations(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -2845,16 +2846,17 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     if (plan.expert_adapters)
         assume_value(e, "expert_adapter_parameters", plan.expert_adapters,
                      "of lora_adapter_parameters, the routed experts': transformers before 5.0 "
-                     "keeps each expert as nn.Linear modules (a ModuleList of MLPs a layer), "
-                     "which PEFT adapts where a target names them (all_linear, or gate_proj/"
-                     "up_proj/down_proj): r * (d_in + d_out) per adapted projection, times the "
-                     "experts and layers, with their gradients and optimizer states over the "
-                     "expert ranks, and each routed token's adapter inputs among the "
+                     "and LitGPT keep each expert as nn.Linear modules (a ModuleList of MLPs a "
+                     "layer), which LoRA adapts where a target names them (all_linear, or "
+                     "gate_proj/up_proj/down_proj): r * (d_in + d_out) per adapted projection, "
+                     "times the experts and layers, with their gradients and optimizer states "
+                     "over the expert ranks, and each routed token's adapter inputs among the "
                      "activations. transformers 5.x fuses the experts into 3D parameters, which "
                      "PEFT leaves alone",
                      "transformers 4.x modeling_mixtral.py / modeling_qwen3_moe.py "
                      "(self.experts = nn.ModuleList of MLPs); PEFT all-linear "
-                     "(_maybe_include_all_linear_layers: every nn.Linear but the output layer)");
+                     "(_maybe_include_all_linear_layers: every nn.Linear but the output layer); "
+                     "litgpt lora.py LLaMAMoE (experts of LLaMAMLP, LoRALinear under lora_mlp)");
     if (plan.lora && plan.tr.lora_dora)
         assume(e, "dora",
                "DoRA (PEFT use_dora): each adapted layer keeps its base output and its adapter "
