@@ -202,6 +202,16 @@ static bool kimi_low_rank_stage(const struct gs_activation_input *in, const stru
            m->in != in->arch->hidden_size;
 }
 
+/* What lora_A(lora_dropout(x)) keeps of an input element beyond x itself, where it keeps a
+ * tensor of its own (`cast`: PEFT's fp32 copy of a 16-bit input; else the dropout's output):
+ * that tensor at its dtype - under autocast lora_A's own 16-bit copy of an fp32 one - and, with
+ * `mask`, nn.Dropout's 1-byte mask. */
+static uint64_t adapter_copy_bytes(const struct gs_activation_input *in, bool cast, bool mask)
+{
+    const uint64_t seen = cast ? 4 : in->element_bytes;
+    return (mask ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen);
+}
+
 static struct linears linears_of(struct acc *c, const struct gs_activation_input *in,
                                  const struct gs_block *b, uint64_t e)
 {
@@ -253,8 +263,7 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
                        in->autocast || cast || (in->quantized_base && (m->flags & GS_MOD_QUANT)),
                        count, &l);
         if ((cast || dropout) && !(fused && l.fused_delta > mul(c, m->out, count))) {
-            const uint64_t seen = cast ? 4 : e;
-            const uint64_t per = (dropout ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen);
+            const uint64_t per = adapter_copy_bytes(in, cast, dropout);
             l.dropout[r] = add(c, l.dropout[r], mul(c, mul(c, per, m->in), fused ? 1 : count));
             if (dropout)
                 l.masks[r] = add(c, l.masks[r], mul(c, m->in, fused ? 1 : count));
@@ -696,10 +705,8 @@ static uint64_t expert_adapter_bytes(struct acc *c, const struct gs_activation_i
         if (!cast && !dropout) {
             *(down ? down_kept : input_kept) = true;
         } else {
-            const uint64_t seen = cast ? 4 : e;
             const bool mask = dropout && (down ? g.mlp : g.mlp_input);
-            bytes = add(c, bytes,
-                        mul(c, (mask ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen), m->in));
+            bytes = add(c, bytes, mul(c, adapter_copy_bytes(in, cast, mask), m->in));
         }
         const uint64_t out_bytes = in->autocast ? 2 : cast ? 4 : e;
         const bool copy = in->autocast || cast || (in->quantized_base && (m->flags & GS_MOD_QUANT));
@@ -734,11 +741,8 @@ static uint64_t router_adapter_bytes(struct acc *c, const struct gs_activation_i
             continue;
         const bool cast = in->rules->adapters_fp32 && e != 4;
         const bool dropout = in->adapters->lora_dropout_permille > 0;
-        if (cast || dropout) {
-            const uint64_t seen = cast ? 4 : e;
-            return mul(c, (dropout && g.mlp_input ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen),
-                       h);
-        }
+        if (cast || dropout)
+            return mul(c, adapter_copy_bytes(in, cast, dropout && g.mlp_input), h);
         return l->saves[ROLE_MLP_IN] || l->direct[ROLE_MLP_IN]
                    ? 0
                    : mul(c, in->autocast ? 2 : residual, h);
@@ -2062,9 +2066,8 @@ static uint64_t head_adapter_bytes(struct acc *c, const struct gs_activation_inp
     const uint64_t e = in->element_bytes;
     const bool cast = in->rules != NULL && in->rules->adapters_fp32 && e != 4;
     const bool dropout = in->adapters->lora_dropout_permille > 0;
-    const uint64_t seen = cast ? 4 : e;
-    const uint64_t kept = (dropout ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen);
-    const uint64_t per_token = !cast && !dropout ? mul(c, e, width) : mul(c, kept, width);
+    const uint64_t per_token =
+        !cast && !dropout ? mul(c, e, width) : mul(c, adapter_copy_bytes(in, cast, dropout), width);
     uint64_t bytes = mul(c, tokens, per_token);
     if (in->adapters->lora_dora) {
         struct linears l;
