@@ -10,6 +10,13 @@
 
 const struct gs_attention_names GS_ATTENTION_NAMES = {"q_proj", "k_proj", "v_proj", "o_proj", NULL};
 const struct gs_mlp_names GS_MLP_NAMES = {"gate_proj", "up_proj", "down_proj", NULL};
+const struct gs_mlp_names GS_EXPERT_NAMES = {"experts.gate_proj", "experts.up_proj",
+                                             "experts.down_proj", NULL};
+/* transformers 4.x MixtralBlockSparseTop2MLP (and PhimoeBlockSparseTop2MLP, MiniMax-M2's remote
+ * MiniMaxM2MLP): act_fn(w1(x)) * w3(x), then w2; the checkpoints keep those names (vLLM
+ * mixtral.py make_expert_params_mapping(ckpt_gate_proj_name="w1", ckpt_down_proj_name="w2",
+ * ckpt_up_proj_name="w3")) */
+const struct gs_mlp_names GS_EXPERT_NAMES_W = {"experts.w1", "experts.w3", "experts.w2", NULL};
 
 void gs_arch_init(struct gs_arch *a, const char *model_type, uint64_t hidden_size,
                   uint64_t vocab_size)
@@ -281,13 +288,14 @@ void gs_build_moe(struct gs_arch *a, size_t block, const struct gs_moe *m)
     if (m->router_buffer)
         gs_block_module(a, block, "e_score_correction_bias", GS_MODULE_TENSOR, GS_SPLIT_NONE,
                         GS_PART_EXPERTS, GS_MOD_BUFFER, 1, m->router_buffer, 1);
+    const struct gs_mlp_names *names = m->expert_names ? m->expert_names : &GS_EXPERT_NAMES;
     if (m->gated)
-        gs_block_module(a, block, "experts.gate_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
-                        GS_PART_EXPERTS, f, h, m->width, E);
-    gs_block_module(a, block, "experts.up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
-                    GS_PART_EXPERTS, f, h, m->width, E);
-    gs_block_module(a, block, "experts.down_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW,
-                    GS_PART_EXPERTS, f, m->width, h, E);
+        gs_block_module(a, block, names->gate, GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_EXPERTS,
+                        f, h, m->width, E);
+    gs_block_module(a, block, names->up, GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_EXPERTS, f, h,
+                    m->width, E);
+    gs_block_module(a, block, names->down, GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_EXPERTS, f,
+                    m->width, h, E);
     if (m->shared_width) {
         gs_block_module(a, block, "shared_expert.gate_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
                         GS_PART_MLP, GS_MOD_QUANT, h, m->shared_width, 1);

@@ -2847,14 +2847,16 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
         assume_value(e, "expert_adapter_parameters", plan.expert_adapters,
                      "of lora_adapter_parameters, the routed experts': transformers before 5.0 "
                      "and LitGPT keep each expert as nn.Linear modules (a ModuleList of MLPs a "
-                     "layer), which LoRA adapts where a target names them (all_linear, or "
-                     "gate_proj/up_proj/down_proj): r * (d_in + d_out) per adapted projection, "
+                     "layer), which LoRA adapts where a target names them (all_linear, or the "
+                     "projections' names: gate_proj/up_proj/down_proj, Mixtral's, PhiMoE's and "
+                     "MiniMax-M2's w1/w3/w2): r * (d_in + d_out) per adapted projection, "
                      "times the experts and layers, with their gradients and optimizer states "
                      "over the expert ranks, and each routed token's adapter inputs among the "
                      "activations. transformers 5.x fuses the experts into 3D parameters, which "
                      "PEFT leaves alone",
-                     "transformers 4.x modeling_mixtral.py / modeling_qwen3_moe.py "
-                     "(self.experts = nn.ModuleList of MLPs); PEFT all-linear "
+                     "transformers 4.x modeling_mixtral.py (MixtralBlockSparseTop2MLP: w1, w2, "
+                     "w3) / modeling_qwen3_moe.py (self.experts = nn.ModuleList of MLPs); PEFT "
+                     "all-linear "
                      "(_maybe_include_all_linear_layers: every nn.Linear but the output layer); "
                      "litgpt lora.py LLaMAMoE (experts of LLaMAMLP, LoRALinear under lora_mlp)");
     if (plan.lora && plan.tr.lora_dora)

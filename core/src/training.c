@@ -635,19 +635,42 @@ static uint64_t fused_adapters(const struct gs_arch *a, const struct gs_training
     return n;
 }
 
-/* The distinct linear module names of the model, for an error message. */
-static void linear_names(const struct gs_arch *a, char *buf, size_t cap)
+/* Whether `target` (all_linear, or a name) names routed expert linear `m` of block `b`, one of
+ * the nn.Linear modules a model code that keeps experts so has. */
+static bool names_expert(const struct gs_block *b, const struct gs_module *m, const char *target)
+{
+    return b->mlp.kind == GS_MLP_MOE && !b->mlp.experts_fused && m->kind == GS_MODULE_LINEAR &&
+           (m->flags & GS_MOD_EXPERT) &&
+           (strcmp(target, GS_LORA_ALL_LINEAR) == 0 || names_module(m->name, target));
+}
+
+/* Whether `name` is one of the ", "-separated entries of `list` (not a part of one: "gate" is
+ * not listed by "gate_proj"). */
+static bool listed(const char *list, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || (p >= list + 2 && p[-2] == ',' && p[-1] == ' ')) &&
+            (p[n] == '\0' || p[n] == ','))
+            return true;
+    return false;
+}
+
+/* The distinct linear module names of the model, for an error message; with `routed`, the
+ * routed experts' linears too (gs_framework_expert_linears). */
+static void linear_names(const struct gs_arch *a, bool routed, char *buf, size_t cap)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (size_t k = 0; k < a->block_count; k++) {
         for (size_t i = 0; i < a->blocks[k].module_count; i++) {
             const struct gs_module *m = &a->blocks[k].modules[i];
-            if (!lora_matches(m, GS_LORA_ALL_LINEAR))
+            if (!lora_matches(m, GS_LORA_ALL_LINEAR) &&
+                !(routed && names_expert(&a->blocks[k], m, GS_LORA_ALL_LINEAR)))
                 continue;
             const char *dot = strrchr(m->name, '.');
             const char *name = dot != NULL ? dot + 1 : m->name;
-            if (strstr(buf, name) != NULL)
+            if (listed(buf, name))
                 continue;
             const int w = snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", name);
             if (w < 0 || (size_t)w >= cap - used)
@@ -670,15 +693,6 @@ static void linear_names(const struct gs_arch *a, char *buf, size_t cap)
                  embedding);
 }
 
-/* Whether `target` (all_linear, or a name) names routed expert linear `m` of block `b`, one of
- * the nn.Linear modules a model code that keeps experts so has. */
-static bool names_expert(const struct gs_block *b, const struct gs_module *m, const char *target)
-{
-    return b->mlp.kind == GS_MLP_MOE && !b->mlp.experts_fused && m->kind == GS_MODULE_LINEAR &&
-           (m->flags & GS_MOD_EXPERT) &&
-           (strcmp(target, GS_LORA_ALL_LINEAR) == 0 || names_module(m->name, target));
-}
-
 bool gs_lora_adapts_expert(const struct gs_training *tr, const struct gs_block *b,
                            const struct gs_module *m)
 {
@@ -696,6 +710,20 @@ static bool names_any_expert(const struct gs_arch *a, const char *target)
         for (size_t i = 0; i < a->blocks[k].module_count; i++)
             if (names_expert(&a->blocks[k], &a->blocks[k].modules[i], target))
                 return true;
+    return false;
+}
+
+/* Whether `target` names a routed expert projection of the model that the framework does not
+ * keep as nn.Linear modules (gs_lora_parameters_routed without `routed`, or experts_fused). */
+static bool names_fused_expert(const struct gs_arch *a, const char *target)
+{
+    for (size_t k = 0; k < a->block_count; k++)
+        for (size_t i = 0; i < a->blocks[k].module_count; i++) {
+            const struct gs_module *m = &a->blocks[k].modules[i];
+            if (a->blocks[k].mlp.kind == GS_MLP_MOE && m->kind == GS_MODULE_LINEAR &&
+                (m->flags & GS_MOD_EXPERT) && names_module(m->name, target))
+                return true;
+        }
     return false;
 }
 
@@ -761,7 +789,15 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
             matched = true; /* the routed experts' adapters, below */
         if (!matched) {
             char names[300];
-            linear_names(a, names, sizeof(names));
+            linear_names(a, routed, names, sizeof(names));
+            if (names_fused_expert(a, target))
+                return gs_error_add(
+                    err, GS_ERR_INVALID, "/training/lora/targets",
+                    "\"%s\" names the routed experts of this %s model, which its code keeps here "
+                    "as fused 3D parameters, not the nn.Linear modules LoRA wraps (transformers "
+                    "5.x; gpt-oss and Llama 4 in every release; transformers 4.x and LitGPT keep "
+                    "the others as nn.Linear); its linear layers are %s (or all_linear)",
+                    target, a->model_type, names);
             return gs_error_add(err, GS_ERR_INVALID, "/training/lora/targets",
                                 "\"%s\" names no linear layer of this %s model; its linear layers "
                                 "are %s (or all_linear)",

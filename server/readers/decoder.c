@@ -433,12 +433,14 @@ static void read_stablelm(struct model_reader *r, struct gs_arch *a)
 }
 
 /* MixtralForCausalLM: Llama attention; every layer routes to
- * num_local_experts SwiGLU experts of intermediate_size (router `gate`). */
+ * num_local_experts SwiGLU experts of intermediate_size (router `gate`; each expert's w1, w3
+ * and w2, GS_EXPERT_NAMES_W). */
 static void read_mixtral(struct model_reader *r, struct gs_arch *a)
 {
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
     decoder_read_experts(r, &plan, true);
+    plan.experts.expert_names = &GS_EXPERT_NAMES_W;
     decoder_moe_every(r, &plan, 1);
     const struct decoder_traits t = {.norms = 2};
     decoder_build(r, a, &plan, &t);
@@ -488,13 +490,14 @@ static void read_olmoe(struct model_reader *r, struct gs_arch *a)
 }
 
 /* PhimoeForCausalLM (modeling_phimoe.py): LayerNorms with bias, biases on
- * q, k, v and o (attention_bias), every layer routes, lm_head with a bias
- * (lm_head_bias). */
+ * q, k, v and o (attention_bias), every layer routes (experts' w1, w3 and
+ * w2, as Mixtral's), lm_head with a bias (lm_head_bias). */
 static void read_phimoe(struct model_reader *r, struct gs_arch *a)
 {
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
     decoder_read_experts(r, &plan, true);
+    plan.experts.expert_names = &GS_EXPERT_NAMES_W;
     decoder_moe_every(r, &plan, 1);
     const bool bias = rd_flag(r, "attention_bias", false);
     const struct decoder_traits t = {.norms = 2, .norm_bias = true, .qkv_bias = bias,
@@ -504,14 +507,15 @@ static void read_phimoe(struct model_reader *r, struct gs_arch *a)
 
 /* MiniMaxM2ForCausalLM (modeling_minimax_m2.py): full attention with q_norm
  * over heads*d and k_norm over kv_heads*d (use_qk_norm, qk_norm_type
- * per_layer); every layer routes to experts of intermediate_size; the
- * router's e_score_correction_bias is a buffer. The MTP modules are not
+ * per_layer); every layer routes to experts of intermediate_size (w1, w3
+ * and w2, as Mixtral's); the router's e_score_correction_bias is a buffer. The MTP modules are not
  * built by transformers. */
 static void read_minimax_m2(struct model_reader *r, struct gs_arch *a)
 {
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
     decoder_read_experts(r, &plan, true);
+    plan.experts.expert_names = &GS_EXPERT_NAMES_W;
     decoder_moe_every(r, &plan, 1);
     const struct decoder_traits t = {.norms = 2,
                                      .qk_norm = rd_flag(r, "use_qk_norm", true) ? QK_FULL : QK_NONE};

@@ -778,6 +778,51 @@ static void test_routed_expert_adapters(void **state)
     assert_string_equal(err.items[0].pointer, "/training/lora/targets");
 }
 
+/* Mixtral's experts (and PhiMoE's, MiniMax-M2's) name their projections w1, w3 and w2
+ * (transformers 4.x MixtralBlockSparseTop2MLP: w2(act_fn(w1(x)) * w3(x))), so PEFT adapts them
+ * under those targets and finds no gate_proj. A toy Mixtral (hidden 1,024, 2 layers, 8 experts
+ * of 256) with LoRA r8 on q_proj, w1, w3 and w2 on transformers 4.46: the experts' adapters are
+ * 8 x (1,024 + 256) per projection, 3 a expert, 8 experts, 2 layers: 491,520. gate_proj is a 400
+ * whose message lists the experts' names beside the router's `gate` (not hidden by gate_proj's
+ * name); on 5.x, where the experts are fused 3D parameters, w1 is a 400 that says so. */
+static void test_expert_projection_names(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_arch(
+        "{\"model_type\":\"mixtral\",\"hidden_size\":1024,\"num_hidden_layers\":2,"
+        "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"intermediate_size\":256,"
+        "\"num_local_experts\":8,\"num_experts_per_tok\":2,\"vocab_size\":1000,"
+        "\"tie_word_embeddings\":false}"));
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 128);
+    w.training.framework.framework_version = 446;
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 8;
+    w.training.lora_target_count = 4;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "w1");
+    strcpy(w.training.lora_targets[2], "w3");
+    strcpy(w.training.lora_targets[3], "w2");
+    const struct gs_estimate experts = estimate(&m, &w);
+    const struct gs_assumption *a = fixture_assumption(&experts, "expert_adapter_parameters");
+    assert_non_null(a);
+    assert_int_equal(a->value, 491520);
+    struct gs_estimate refused;
+    struct gs_error err;
+    gs_error_init(&err);
+    strcpy(w.training.lora_targets[1], "gate_proj");
+    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/lora/targets");
+    assert_non_null(strstr(err.items[0].detail, "o_proj, gate, w1, w3, w2, lm_head"));
+    strcpy(w.training.lora_targets[1], "w1");
+    w.training.framework.framework_version = 517;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
+    assert_non_null(strstr(err.items[0].detail, "\"w1\" names the routed experts"));
+    assert_non_null(strstr(err.items[0].detail, "fused 3D parameters"));
+}
+
 /* An HF Trainer LoRA: Llama-2-7B in bf16, PEFT r16 on q_proj and v_proj,
  * lora_dropout 0.05, adapters upcast to fp32 (autocast_adapter_dtype), one
  * sequence of 2,048 tokens, flash_attention_2, no checkpointing.
@@ -2167,6 +2212,7 @@ int main(void)
         cmocka_unit_test(test_litgpt_previous_graph),
         cmocka_unit_test(test_litgpt_dequantized_weights),
         cmocka_unit_test(test_routed_expert_adapters),
+        cmocka_unit_test(test_expert_projection_names),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),

@@ -75,6 +75,11 @@ struct gs_mlp_names {
     const char *gate, *up, *down, *gate_up; /* gate_up set: one fused projection */
 };
 extern const struct gs_mlp_names GS_MLP_NAMES; /* gate_proj, up_proj, down_proj */
+/* The routed experts' projections as the model code names them, each "experts." and the
+ * nn.Linear's attribute (PEFT matches a target against the name's last part): */
+extern const struct gs_mlp_names GS_EXPERT_NAMES;   /* experts.gate_proj, .up_proj, .down_proj */
+extern const struct gs_mlp_names GS_EXPERT_NAMES_W; /* Mixtral's experts.w1 (gate), .w3 (up),
+                                                       .w2 (down) */
 
 /* A dense MLP: gated (gate, up, down) or plain (up, down). */
 void gs_build_mlp(struct gs_arch *arch, size_t block, uint64_t width, bool gated, bool bias,
@@ -94,6 +99,7 @@ struct gs_moe {
     bool router_fp32;        /* the router casts its input and weight to fp32 (DeepSeek-V3's and
                                 GLM-4.5's TopkRouter) */
     const char *router_name; /* "gate" when NULL */
+    const struct gs_mlp_names *expert_names; /* GS_EXPERT_NAMES when NULL */
     bool experts_fused;      /* transformers keeps the experts as fused 3D parameters in every
                                 release, 4.x too (GPT-OSS's GptOssExperts, Llama 4's
                                 Llama4TextExperts), not only from 5.0 */
