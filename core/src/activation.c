@@ -1441,6 +1441,13 @@ static uint64_t kimi_delta_bytes(struct acc *c, const struct gs_activation_input
     return add(c, bytes, mul(c, per_chunk, mul(c, chunks, batch)));
 }
 
+/* The residual width the layers read: the decoder's hidden_size, or a tower's own in its pass
+ * (gs_activation_input.stream_width). */
+static uint64_t stream_width(const struct gs_activation_input *in)
+{
+    return in->stream_width ? in->stream_width : in->arch->hidden_size;
+}
+
 /* The positions an encoder runs a sample whatever the decoder's length (gs_tower.positions:
  * Whisper's 1,500); 0 where the model has no such encoder. */
 static uint64_t encoder_positions(const struct gs_arch *a)
@@ -1457,7 +1464,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     const struct gs_arch *a = in->arch;
     const struct gs_framework_rules *rules = in->rules;
     const bool compiled = rules != NULL && rules->compile;
-    const uint64_t e = in->element_bytes, h = a->hidden_size;
+    const uint64_t e = in->element_bytes, h = stream_width(in);
     const uint64_t residual = in->residual_bytes ? in->residual_bytes : e;
     const uint64_t s = div_ceil(in->sequence_length, in->parallelism->context);
     const uint64_t tokens = mul(c, s, in->batch_size);
@@ -1847,7 +1854,7 @@ static uint64_t stored(struct acc *c, const struct gs_activation_input *in,
      * 16-bit embedding; it is counted at fp32 as well, one layer's input of slack. */
     if (in->arch->residual_fp32 && residual < 4)
         residual = 4;
-    uint64_t input = mul(c, mul(c, tokens, in->arch->hidden_size), residual);
+    uint64_t input = mul(c, mul(c, tokens, stream_width(in)), residual);
     if (par->sequence_parallel)
         input = div_ceil(input, t);
     enum gs_recompute mode = in->recompute;
@@ -2024,6 +2031,88 @@ static uint64_t conv_frontend_bytes(struct acc *c, const struct gs_activation_in
     const uint64_t values =
         add(c, mul(c, add(c, tw->conv_channels, mul(c, 2, d)), frames), mul(c, d, tw->positions));
     return mul(c, e, values);
+}
+
+/* The residual width of a tower's layers: its block's norms' (GS_PART_NORMS); 0 where the block
+ * has none the layer walk reads (a tower whose layers are described for their weights alone). */
+static uint64_t tower_width(const struct gs_arch *a, const struct gs_tower *tw)
+{
+    const struct gs_block *b = &a->blocks[tw->block];
+    for (size_t i = 0; i < b->module_count; i++)
+        if (b->modules[i].kind == GS_MODULE_NORM && b->modules[i].part == GS_PART_NORMS)
+            return b->modules[i].out;
+    return 0;
+}
+
+/* Whether autograd records a tower's layers: every weight trains, or an adapter sits in its
+ * block (all_linear, or a target naming its linears: Qwen2.5-VL's vision MLP is gate_proj,
+ * up_proj and down_proj). A tower nothing in trains runs without a graph: the image features
+ * enter the decoder needing no gradient (masked_scatter into the embeddings), and nothing in it
+ * is kept. */
+static bool tower_records(const struct gs_activation_input *in, const struct gs_tower *tw)
+{
+    if (in->trainable == GS_TRAIN_ALL)
+        return true;
+    const struct gs_block *b = &in->arch->blocks[tw->block];
+    for (size_t i = 0; i < b->module_count; i++)
+        if (gs_lora_adapts(in->adapters, b, &b->modules[i]))
+            return true;
+    return false;
+}
+
+bool gs_activation_vision_counted(const struct gs_arch *a)
+{
+    bool any = false;
+    for (size_t i = 0; i < a->tower_count; i++) {
+        const struct gs_tower *tw = &a->towers[i];
+        if (tw->part != GS_PART_VISION || tw->block >= a->block_count)
+            continue;
+        if (tw->encoder || tower_width(a, tw) == 0)
+            return false;
+        any = true;
+    }
+    return any && a->mm_image.patches != 0;
+}
+
+/* What a micro-batch's images keep in the vision towers (gs_activation_vision_counted), beside
+ * the pixel values the batch brings (processor output, fp32: Qwen2VLImageProcessor), each image
+ * a sequence of its own: Qwen2.5-VL's vision attention runs per image (cu_seqlens; the eager and
+ * SDPA paths split the patches by image, flash-attn takes the lengths), so a layer sees batch x
+ * images sequences of `vision_patches` patches at the tower's width. Where the tower records
+ * (tower_records), its layers keep what the decoder's layer walk keeps at that width, under the
+ * same checkpointing (Qwen2_5_VisionTransformerPretrainedModel's blocks checkpoint when
+ * gradient checkpointing is on), and where its weights train the patch embedding's Conv3d keeps
+ * its input, the pixels cast to the tower's dtype (PatchEmbed.forward:
+ * self.proj(hidden_states.to(dtype=target_dtype)); a copy only for 16-bit weights). The
+ * merger's few tensors (its norm, two linears and GELU over the merged tokens, a fraction of
+ * what one layer keeps) are not counted. */
+static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in, uint64_t *working,
+                             uint64_t *first_layer)
+{
+    const struct gs_arch *a = in->arch;
+    if (in->vision_images == 0 || in->vision_patches == 0 || !gs_activation_vision_counted(a))
+        return 0;
+    const uint64_t images = mul(c, in->batch_size, in->vision_images);
+    const uint64_t pixels = mul(c, mul(c, images, in->vision_patches), in->vision_pixels);
+    uint64_t bytes = mul(c, pixels, 4);
+    for (size_t i = 0; i < a->tower_count; i++) {
+        const struct gs_tower *tw = &a->towers[i];
+        if (tw->part != GS_PART_VISION || tw->block >= a->block_count || !tower_records(in, tw))
+            continue;
+        struct gs_activation_input own = *in;
+        own.batch_size = images;
+        own.sequence_length = in->vision_patches;
+        own.stream_width = tower_width(a, tw);
+        own.padding_mask = false; /* an image has no padding */
+        uint64_t counts[GS_BLOCKS_MAX] = {0};
+        counts[tw->block] = tw->layers;
+        bytes = add(c, bytes, blocks_stored(c, &own, counts, working, first_layer));
+        const bool weights_16bit =
+            in->element_bytes == 2 && !(in->autocast && in->residual_bytes == 4);
+        if (in->trainable == GS_TRAIN_ALL && weights_16bit)
+            bytes = add(c, bytes, mul(c, pixels, 2));
+    }
+    return bytes;
 }
 
 /* What the model-level norms of the hidden width (LlamaRMSNorm model.norm, GPT-2's ln_f,
@@ -2278,6 +2367,8 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         towers = add(&c, towers, blocks_stored(&c, &own, tower_counts, &working, &per_layer));
         towers = add(&c, towers, mul(&c, in->batch_size, conv_frontend_bytes(&c, in, tw)));
     }
+    out->vision_bytes = vision_bytes(&c, in, &working, &per_layer);
+    towers = add(&c, towers, out->vision_bytes);
     per_stage = add(&c, per_stage, towers);
     /* token ids (int64) and, with embedding dropout, its 1-byte mask, which native_dropout
      * keeps only where its input needs a gradient (derivatives.yaml native_dropout: result1
@@ -2463,6 +2554,10 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
     k->pipeline = par->pipeline;
     k->context = par->context;
     k->expert_tensor = par->expert_tensor;
+    k->vision_images = in->vision_images;
+    k->vision_patches = in->vision_patches;
+    k->vision_pixels = in->vision_pixels;
+    k->stream_width = in->stream_width;
     k->recompute = (uint32_t)in->recompute;
     k->trainable = (uint32_t)in->trainable;
     k->flash_attention = in->flash_attention;
@@ -2491,6 +2586,8 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
                                 k->pipeline,
                                 k->context,
                                 k->expert_tensor,
+                                k->vision_images,
+                                k->vision_patches,
                                 k->recompute,
                                 k->trainable,
                                 gs_stage_chunks(&k->stages),

@@ -325,6 +325,75 @@ static enum gs_status resolve_method(const struct gs_model_spec *m, const struct
     return st;
 }
 
+/* Whether the model has a vision tower. */
+static bool has_vision(const struct gs_arch *a)
+{
+    for (size_t i = 0; i < a->tower_count; i++)
+        if (a->towers[i].part == GS_PART_VISION)
+            return true;
+    return false;
+}
+
+/* The images a sample carries (training.images_per_sample, image_tokens): a vision tower to run
+ * them, their tokens within the sequence, and the tokens of each (the processor's largest image
+ * when not given, e->image_tokens). */
+static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_training *tr,
+                                     struct gs_estimate *e, struct gs_error *err)
+{
+    if (tr->images_per_sample == 0) {
+        if (tr->image_tokens)
+            return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
+                                "image_tokens sizes the images of training.images_per_sample, "
+                                "which is 0 (text only)");
+        return GS_OK;
+    }
+    if (!m->has_arch || !has_vision(&m->arch))
+        return gs_error_add(err, GS_ERR_INVALID, "/training/images_per_sample",
+                            "%s has no vision tower to run images through; images need a "
+                            "vision-language model (a catalog id or its config.json)",
+                            m->has_arch ? "this model" : "a raw parameter count");
+    const bool largest = tr->image_tokens == 0;
+    if (largest)
+        tr->image_tokens = m->arch.mm_image.tokens;
+    if (tr->image_tokens == 0)
+        return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
+                            "gpusizer has not read the image size of this %s model's processor: "
+                            "give the tokens each image takes",
+                            m->arch.model_type);
+    bool ovf = false;
+    const uint64_t image = gs_mul(tr->images_per_sample, tr->image_tokens, &ovf);
+    if (ovf || (tr->sequence_length && image > tr->sequence_length))
+        return gs_error_add(
+            err, GS_ERR_INVALID, "/training/images_per_sample",
+            "%llu image%s of %llu tokens%s do%s not fit a sequence of %llu "
+            "tokens: sequence_length counts the image tokens with the text%s",
+            (unsigned long long)tr->images_per_sample, tr->images_per_sample == 1 ? "" : "s",
+            (unsigned long long)tr->image_tokens,
+            largest ? " (the largest image the processor accepts)" : "",
+            tr->images_per_sample == 1 ? "es" : "", (unsigned long long)tr->sequence_length,
+            largest ? "; give training.image_tokens, the tokens your images take" : "");
+    e->image_tokens = tr->image_tokens;
+    return GS_OK;
+}
+
+/* The patches the vision tower runs for an image of `tokens` tokens, and the pixel values of a
+ * patch, by the model's largest image (gs_arch.mm_image: Qwen-VL merges merge^2 patches into a
+ * token, each channels x temporal x patch^2 values); 0 where not read. */
+static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t *pixels)
+{
+    const struct gs_mm_item *it = &a->mm_image;
+    *pixels = 0;
+    if (it->tokens == 0 || it->patches == 0 || it->patches % it->tokens != 0 ||
+        it->pixels % it->patches != 0)
+        return 0;
+    bool ovf = false;
+    const uint64_t patches = gs_mul(tokens, it->patches / it->tokens, &ovf);
+    if (ovf)
+        return 0;
+    *pixels = it->pixels / it->patches;
+    return patches;
+}
+
 /* Whether `regime` keeps the trained parameters (a LoRA's adapters) in 16 bits on the model. */
 static bool adapters_16bit(enum gs_regime regime)
 {
@@ -1440,6 +1509,34 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                "FalconH1DecoderLayer.forward; docs/training-peaks.md");
 }
 
+/* What the images of training.images_per_sample add, or that this model's tower is not
+ * counted. */
+static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
+                         const struct gs_training *tr, const struct gs_activation_result *r)
+{
+    if (tr->images_per_sample == 0)
+        return;
+    if (!gs_activation_vision_counted(&m->arch)) {
+        warn(e, "vision_activations_not_estimated",
+             "the images' activations in this model's vision tower are not counted (its layers "
+             "or its processor's image size are not described for the count; Qwen2.5-VL's are); "
+             "their tokens in the decoder are, within sequence_length, and the tower's weights "
+             "(and their gradients where they train)");
+        return;
+    }
+    e->vision_bytes = r->vision_bytes;
+    assume_value(e, "vision_activation_bytes", r->vision_bytes,
+                 "of activations, the images': each image a sequence of its own through the "
+                 "vision tower (image_tokens x the merged patches a token), whose layers keep "
+                 "what a decoder layer keeps at the tower's width where the tower trains or "
+                 "carries adapters (a frozen tower keeps nothing), under the same checkpointing; "
+                 "the pixel values in fp32, and their 16-bit cast where the patch embedding "
+                 "trains; the merger's tensors are not counted",
+                 "transformers modeling_qwen2_5_vl.py Qwen2_5_VisionTransformerPretrainedModel "
+                 "(per-image cu_seqlens, PatchEmbed's cast, gradient-checkpointed blocks); "
+                 "Qwen2VLImageProcessor (fp32 pixel_values)");
+}
+
 /* What a loop that keeps the previous step's graph until the next forward returns
  * (rules.keeps_previous_graph) holds of it then: the inputs bitsandbytes' MatMul4Bit keeps on
  * its ctx (ctx.tensors = (A, B), before 0.43.2), which autograd never releases, so they live
@@ -1510,7 +1607,9 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
         .adapters = tr,
         .quantized_base = tr->method == GS_METHOD_QLORA,
         .padding_mask = gs_training_padding_mask(tr),
+        .vision_images = tr->images_per_sample,
     };
+    in.vision_patches = image_patches(&m->arch, tr->image_tokens, &in.vision_pixels);
     recurrent_notes(e, m, tr, &in);
     kbit_notes(e, plan);
     if (!gs_activation_bytes_memo(&in, memo, r)) {
@@ -1541,6 +1640,7 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
            "weight too) and fp32 norms and softmax; compiled code keeps no fp32 intermediate",
            "Korthikanti et al. 2022 (arXiv 2205.05198), generalized per module in "
            "docs/training-peaks.md; the framework's code named in training_framework");
+    vision_notes(e, m, tr, r);
     return true;
 }
 
@@ -2751,6 +2851,8 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
     if (m->has_arch && gs_arch_moe_block(&m->arch) != NULL)
         e->expert_tensor = plan.par.expert_tensor;
     st = resolve_method(m, w, &plan, e, err);
+    if (st == GS_OK)
+        st = resolve_images(m, &plan.tr, e, err);
     if (st == GS_OK)
         st = resolve_regime(w, &plan, e, err);
     /* a frozen fp32 head: an fp32 base's, or one prepare_model_for_kbit_training made fp32

@@ -957,6 +957,10 @@ static void write_training(struct json_writer *w, const struct estimate_request 
         json_w_member_u64(w, "batch_size", t->batch_size);
     if (t->sequence_length)
         json_w_member_u64(w, "sequence_length", t->sequence_length);
+    if (t->images_per_sample) {
+        json_w_member_u64(w, "images_per_sample", t->images_per_sample);
+        json_w_member_u64(w, "image_tokens", est->image_tokens);
+    }
     if (est->method != GS_METHOD_FULL)
         json_w_member_u64(w, "lora_rank", t->lora_rank ? t->lora_rank : 8);
     json_w_member_string(w, "framework", gs_framework_name(t->framework.framework));

@@ -823,6 +823,81 @@ static void test_expert_projection_names(void **state)
     assert_non_null(strstr(err.items[0].detail, "fused 3D parameters"));
 }
 
+/* A Qwen2.5-VL sample's images run through the vision tower, each a sequence of its own
+ * (cu_seqlens). A toy Qwen2.5-VL (text 512 wide, 2 layers; vision depth 2, 256 wide, patch 14,
+ * merge 2, temporal 2: a token is 4 patches of 3 x 2 x 14 x 14 = 1,176 pixel values) in bf16,
+ * 2,048 tokens of which 2 images of 256 tokens (1,024 patches each), gradient checkpointing:
+ * - the pixel values, fp32 as the processor makes them: 2 x 1,024 x 1,176 x 4 = 9,633,792;
+ * - LoRA on all linears adapts the tower's too (attn.qkv, attn.proj, mlp.*_proj), so each of its
+ *   2 checkpointed layers keeps its bf16 input, 2,048 patches x 256 x 2: 2,097,152; 11,730,944;
+ * - a full fine-tune adds the patch embedding's input, the pixels cast to bf16 (2 B each):
+ *   4,816,896 more, 16,547,840;
+ * - LoRA on q_proj and v_proj leaves the tower frozen: it runs without a graph, the pixels
+ *   alone, 9,633,792.
+ * image_tokens without images, images on a text model and images longer than the sequence are
+ * 400s. */
+static void test_vision_tower_images(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_arch(
+        "{\"model_type\":\"qwen2_5_vl\",\"hidden_size\":512,\"intermediate_size\":1024,"
+        "\"num_hidden_layers\":2,\"num_attention_heads\":4,\"num_key_value_heads\":2,"
+        "\"vocab_size\":1000,\"tie_word_embeddings\":true,\"rope_scaling\":{\"type\":"
+        "\"mrope\",\"mrope_section\":[16,24,24]},\"vision_config\":{\"depth\":2,"
+        "\"hidden_size\":256,\"intermediate_size\":512,\"num_heads\":4,\"in_chans\":3,"
+        "\"out_hidden_size\":512,\"patch_size\":14,\"spatial_merge_size\":2,"
+        "\"temporal_patch_size\":2}}"));
+    assert_true(gs_activation_vision_counted(&m.arch));
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 2048);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.training.recompute_given = true;
+    const struct gs_estimate text = estimate(&m, &w);
+    assert_int_equal(text.vision_bytes, 0);
+    w.training.images_per_sample = 2;
+    w.training.image_tokens = 256;
+    const struct gs_estimate full = estimate(&m, &w);
+    assert_int_equal(full.vision_bytes, 16547840);
+    assert_int_equal(full.image_tokens, 256);
+    const struct gs_assumption *a = fixture_assumption(&full, "vision_activation_bytes");
+    assert_non_null(a);
+    assert_int_equal(a->value, 16547840);
+    assert_int_equal(full.saved_activation_bytes - text.saved_activation_bytes, 16547840);
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 8;
+    const struct gs_estimate adapted = estimate(&m, &w);
+    assert_int_equal(adapted.vision_bytes, 11730944);
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "v_proj");
+    const struct gs_estimate frozen = estimate(&m, &w);
+    assert_int_equal(frozen.vision_bytes, 9633792);
+    /* the processor's largest image (max_pixels 12,845,056: 16,384 tokens) is the default */
+    w.training.image_tokens = 0;
+    w.training.images_per_sample = 1;
+    w.training.sequence_length = 16384;
+    const struct gs_estimate largest = estimate(&m, &w);
+    assert_int_equal(largest.image_tokens, 16384);
+    struct gs_estimate refused;
+    struct gs_error err;
+    gs_error_init(&err);
+    w.training.sequence_length = 16383;
+    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/images_per_sample");
+    gs_error_init(&err);
+    w.training.images_per_sample = 0;
+    w.training.image_tokens = 64;
+    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/image_tokens");
+    const struct gs_model_spec llama = spec(fixture_llama(512, 2, 4, 4, 1024, 1000, false));
+    gs_error_init(&err);
+    w.training.images_per_sample = 1;
+    w.training.lora_target_count = 0;
+    assert_int_equal(gs_estimate_compute(&llama, &w, &refused, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/images_per_sample");
+}
+
 /* An HF Trainer LoRA: Llama-2-7B in bf16, PEFT r16 on q_proj and v_proj,
  * lora_dropout 0.05, adapters upcast to fp32 (autocast_adapter_dtype), one
  * sequence of 2,048 tokens, flash_attention_2, no checkpointing.
@@ -2213,6 +2288,7 @@ int main(void)
         cmocka_unit_test(test_litgpt_dequantized_weights),
         cmocka_unit_test(test_routed_expert_adapters),
         cmocka_unit_test(test_expert_projection_names),
+        cmocka_unit_test(test_vision_tower_images),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),

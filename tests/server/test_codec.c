@@ -669,6 +669,38 @@ static void test_whisper_dropout_keys(void **state)
     assert_int_equal(act[3] - act[0], 3203072 + 2034688);
 }
 
+/* Images through Qwen2.5-VL-7B's vision tower (depth 32, 1,280 wide; a token 4 patches of 1,176
+ * pixel values), LoRA on all linears (the tower's too) with gradient checkpointing, 2 images of
+ * 1,024 tokens in a 4,096-token sample: the fp32 pixels 2 x 4,096 x 1,176 x 4 = 38,535,168 and
+ * each checkpointed vision layer's bf16 input, 32 x 8,192 x 1,280 x 2 = 671,088,640: 709,623,808.
+ * The request's images are echoed; image_tokens below 1 and images on a text model are 400s at
+ * their pointers. */
+static void test_training_images(void **state)
+{
+    (void)state;
+#define VL(model, images)                                                                          \
+    "{\"model\":\"" model "\",\"mode\":\"training\",\"training\":{\"method\":\"lora\","            \
+    "\"batch_size\":1,\"sequence_length\":4096,\"activation_checkpointing\":\"full\"" images "}}"
+    struct problem p;
+    json_t *r = estimate(
+        VL("qwen2.5-vl-7b-instruct", ",\"images_per_sample\":2,\"image_tokens\":1024"), &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "vision_activation_bytes"), 709623808);
+    assert_int_equal(get_int(r, "training.images_per_sample"), 2);
+    assert_int_equal(get_int(r, "training.image_tokens"), 1024);
+    json_decref(r);
+    r = estimate(VL("qwen2.5-vl-7b-instruct", ""), &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "vision_activation_bytes"), -1);
+    assert_null(json_object_get(json_object_get(r, "training"), "image_tokens"));
+    json_decref(r);
+    expect_error(VL("qwen2.5-vl-7b-instruct", ",\"images_per_sample\":1,\"image_tokens\":0"), 400,
+                 "/training/image_tokens", NULL);
+    expect_error(VL("llama-3.1-8b", ",\"images_per_sample\":1,\"image_tokens\":64"), 400,
+                 "/training/images_per_sample", "no vision tower");
+#undef VL
+}
+
 /* Routed experts under LoRA by transformers release: before 5.0 each expert is nn.Linear modules
  * (modeling_qwen3_moe.py: self.experts = nn.ModuleList of Qwen3MoeMLP), which PEFT's all-linear
  * adapts, and gpusizer counts their adapters; 5.x fuses them into 3D parameters PEFT leaves alone.
@@ -2068,6 +2100,7 @@ int main(void)
         cmocka_unit_test(test_starcoder2_dropout),
         cmocka_unit_test(test_whisper_dropout_keys),
         cmocka_unit_test(test_expert_adapters_by_release),
+        cmocka_unit_test(test_training_images),
         cmocka_unit_test(test_t5_layers_under_autocast),
         cmocka_unit_test(test_torchtitan_patch_releases),
         cmocka_unit_test(test_sdpa_wide_heads_warning),

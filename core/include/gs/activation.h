@@ -67,6 +67,11 @@ struct gs_activation_input {
                                  SDPA every layer takes the masked path (activation.c) */
     bool recurrent_torch;     /* Gated DeltaNet layers run transformers' torch fallback rather
                                  than flash-linear-attention and causal-conv1d */
+    /* images a sample carries, each run through the vision towers (gs_tower, GS_PART_VISION) as
+     * a sequence of `vision_patches` patches of `vision_pixels` pixel values; 0: text only */
+    uint64_t vision_images, vision_patches, vision_pixels;
+    uint64_t stream_width; /* the residual width the layers read: 0, the decoder's
+                              hidden_size; set for a tower's own pass (gs_activation_bytes) */
 };
 
 struct gs_activation_result {
@@ -98,6 +103,9 @@ struct gs_activation_result {
     uint64_t head_dequant_bytes;   /* a 4-bit output head's backward: its weight dequantized for
                                       the input's gradient (with the cast to the compute dtype),
                                       one chunk at a time; 0 for a 16-bit head */
+    uint64_t vision_bytes;         /* of first_stage_bytes, what the vision towers keep of a
+                                      micro-batch's images (their layers' saved tensors and the
+                                      pixel values; 0 for text) */
     uint64_t final_norm_bytes;  /* of logits_bytes, what the final norms, an adapted head's
                                    adapters and a trained head's input keep until the head's
                                    backward has run */
@@ -113,6 +121,12 @@ bool gs_activation_model_code(const struct gs_activation_input *in);
  * their projections alone. */
 bool gs_activation_counts_scan(const struct gs_activation_input *in, const struct gs_block *b);
 
+/* Whether the model's vision towers are described so that a micro-batch's images are counted
+ * (gs_activation_input.vision_images): each a layer stack the walk reads (its norms give its
+ * width), run on the images alone (not a cross-attended encoder), and the model's largest image
+ * read (gs_arch.mm_image.patches). */
+bool gs_activation_vision_counted(const struct gs_arch *arch);
+
 /* false when the arithmetic overflows 64 bits. */
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out);
 
@@ -126,6 +140,7 @@ struct gs_activation_key {
     const struct gs_arch *arch;
     uint64_t batch_size, sequence_length, micro_batches, element_bytes, residual_bytes;
     uint64_t tensor, pipeline, context, expert_tensor;
+    uint64_t vision_images, vision_patches, vision_pixels, stream_width;
     uint32_t recompute, trainable;
     bool flash_attention, autocast, quantized_base, padding_mask, sequence_parallel, has_rules,
         has_adapters, recurrent_torch, device_map;

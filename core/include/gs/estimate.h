@@ -231,6 +231,11 @@ struct gs_estimate {
                                        links in an optimizer step (the gradients reduced, the
                                        weights gathered, a ring's share of each); 0 without
                                        data parallelism (estimate_training.c) */
+    uint64_t vision_bytes;          /* training: what a micro-batch's images keep in the vision
+                                       towers (the assumption vision_activation_bytes); 0 for
+                                       text */
+    uint64_t image_tokens;          /* training with images: the tokens each image takes, the
+                                       request's or the processor's largest image's */
     uint64_t padding_mask_bytes;    /* training: what padded micro-batches add under
                                        transformers' SDPA (the assumption
                                        padding_mask_activation_bytes); 0 where nothing */

@@ -130,6 +130,10 @@ struct gs_training {
     bool padding_given;       /* the request named padding */
     enum gs_knob padding_mask; /* the micro-batches carry padding tokens, so the attention gets a
                                   mask (gs_training_padding_mask says what the default is) */
+    uint64_t images_per_sample; /* images each sample carries through a VLM's vision towers
+                                   (their tokens are part of sequence_length); 0 = text */
+    uint64_t image_tokens;      /* prompt tokens each image takes (its merged patches); 0 = the
+                                   largest image the model's processor accepts (gs_arch.mm_image) */
     bool lora_dora;           /* PEFT use_dora: DoRA's magnitude vector per adapted layer and
                                  what its forward keeps (gs_activation_bytes) */
     struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
