@@ -2048,9 +2048,11 @@ static uint64_t tower_width(const struct gs_arch *a, const struct gs_tower *tw)
  * block (all_linear, or a target naming its linears: Qwen2.5-VL's vision MLP is gate_proj,
  * up_proj and down_proj). A tower nothing in trains runs without a graph: the image features
  * enter the decoder needing no gradient (masked_scatter into the embeddings), and nothing in it
- * is kept. */
+ * is kept, as in a tower the request freezes (freeze_vision_tower). */
 static bool tower_records(const struct gs_activation_input *in, const struct gs_tower *tw)
 {
+    if (in->adapters != NULL && in->adapters->freeze_vision_tower)
+        return false;
     if (in->trainable == GS_TRAIN_ALL)
         return true;
     const struct gs_block *b = &in->arch->blocks[tw->block];

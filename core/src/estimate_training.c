@@ -58,6 +58,7 @@ struct shard {
     uint64_t linear;  /* attention + MLP weights among `dense` (quantizable) */
     uint64_t head;    /* an untied output head's weights among `dense` (0: none on this GPU) */
     uint64_t vocab_padding; /* rows added to the embedding (and untied head) for TP */
+    uint64_t vision;        /* the vision towers' weights among `dense` (on the first stage) */
     uint64_t busiest_active; /* pipeline stages: the parameters a token uses on the stage with
                                 the most of them (its layers', the head on the last) */
 };
@@ -134,7 +135,7 @@ static uint64_t expert_data_parallel(const struct gs_parallelism *par, bool *ovf
 static struct shard shard_params(const struct gs_model_spec *m, const struct gs_estimate *e,
                                  const struct gs_parallelism *par, bool *ovf)
 {
-    struct shard s = {0, 0, 0, 0, 0, 0};
+    struct shard s = {0, 0, 0, 0, 0, 0, 0};
     const uint64_t t = par->tensor, p = par->pipeline;
     if (!m->has_arch) {
         s.dense = ceil_div(e->parameters, gs_mul(t, p, ovf));
@@ -170,6 +171,7 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
         }
         s.experts = ceil_div(c->experts, gs_mul(par->expert, par->expert_tensor, ovf));
         s.linear = ceil_div(linear, t);
+        s.vision = ceil_div(c->vision, t);
         return s;
     }
     /* one layer of each block, by part; what all the decoder layers hold, and so what the
@@ -230,6 +232,7 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
             s.experts = routed;
             s.linear = ceil_div(linear, t);
             s.head = k + 1 == p && c->lm_head ? head : 0;
+            s.vision = k == 0 ? ceil_div(c->vision, t) : 0;
         }
     }
     return s;
@@ -340,6 +343,10 @@ static bool has_vision(const struct gs_arch *a)
 static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_training *tr,
                                      struct gs_estimate *e, struct gs_error *err)
 {
+    if (tr->freeze_vision_tower && (!m->has_arch || !has_vision(&m->arch)))
+        return gs_error_add(err, GS_ERR_INVALID, "/training/freeze_vision_tower",
+                            "%s has no vision tower to freeze",
+                            m->has_arch ? "this model" : "a raw parameter count");
     if (tr->images_per_sample == 0) {
         if (tr->image_tokens)
             return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
@@ -1076,8 +1083,19 @@ static void model_states(const struct gs_model_spec *m, const struct gs_workload
                                    gs_mul(layers, expert_ranks, ovf))
                         : ceil_div(plan->expert_adapters, gs_mul(expert_ranks, par->pipeline, ovf));
         frozen = frozen_base_bytes(w, plan, &s, experts_fused(m), e, &quant_state, ovf);
+    } else if (plan->tr.freeze_vision_tower) {
+        /* a full fine-tune with the vision towers frozen (requires_grad False on their
+         * parameters): they are held as the model holds them, 16-bit or fp32 by the regime,
+         * outside the optimizer (no master copy, gradient or state) */
+        const uint64_t vision = min_u64(s.vision, t_dense);
+        t_dense -= vision;
+        const bool fp32 = plan->regime == GS_REGIME_FP32 || plan->regime == GS_REGIME_AMP;
+        frozen = gs_mul(vision, fp32 ? 4 : 2, ovf);
     }
-    e->trainable_parameters = plan->lora ? plan->adapters : e->parameters;
+    e->trainable_parameters = plan->lora ? plan->adapters
+                              : plan->tr.freeze_vision_tower
+                                  ? e->parameters - min_u64(e->params.vision, e->parameters)
+                                  : e->parameters;
 
     uint64_t weights = gs_add(bytes_of(t_dense, held.weights, ovf), bytes_of(t_experts, held.weights, ovf),
                               ovf);

@@ -616,7 +616,8 @@ static uint64_t fused_adapters(const struct gs_arch *a, const struct gs_training
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t k = 0; k < a->block_count + a->tower_count; k++) {
         const struct gs_tower *tw = k < a->block_count ? NULL : &a->towers[k - a->block_count];
-        if (tw != NULL && (tw->part == GS_PART_MTP || tw->block >= a->block_count))
+        if (tw != NULL && (tw->part == GS_PART_MTP || tw->block >= a->block_count ||
+                           (tw->part == GS_PART_VISION && tr->freeze_vision_tower)))
             continue;
         const struct gs_block *b = &a->blocks[tw != NULL ? tw->block : k];
         const uint64_t layers = tw != NULL ? tw->layers : counts[k];
@@ -773,7 +774,8 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
                            &ovf);
         for (size_t k = 0; k < a->tower_count; k++) {
             const struct gs_tower *tw = &a->towers[k];
-            if (tw->part != GS_PART_MTP && tw->block < a->block_count)
+            if (tw->part != GS_PART_MTP && tw->block < a->block_count &&
+                !(tw->part == GS_PART_VISION && tr->freeze_vision_tower))
                 total = gs_add(
                     total,
                     lora_block(tr, &a->blocks[tw->block], target, tw->layers, &matched, &ovf),

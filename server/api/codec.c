@@ -957,6 +957,8 @@ static void write_training(struct json_writer *w, const struct estimate_request 
         json_w_member_u64(w, "batch_size", t->batch_size);
     if (t->sequence_length)
         json_w_member_u64(w, "sequence_length", t->sequence_length);
+    if (t->freeze_vision_tower)
+        json_w_member_bool(w, "freeze_vision_tower", true);
     if (t->images_per_sample) {
         json_w_member_u64(w, "images_per_sample", t->images_per_sample);
         json_w_member_u64(w, "image_tokens", est->image_tokens);

@@ -20,7 +20,8 @@ static const char *const training_keys[] = {
     "optimizer_in_backward", "activation_offloading", "expandable_segments",
     "set_to_none",        "fused_optimizer",     "attn_implementation", "keeps_output",
     "padding",            "padding_mask",        "sync_each_batch",     "recurrent_kernels",
-    "prepare_model_for_kbit_training", "trl_version", "images_per_sample", "image_tokens", NULL};
+    "prepare_model_for_kbit_training", "trl_version", "images_per_sample", "image_tokens",
+    "freeze_vision_tower", NULL};
 static const char *const lora_keys[] = {"rank", "targets", "dropout", "use_dora", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "expert_tensor", "stage_layers", "virtual_stages", "sequence_parallel", "zero_stage", "offload",
@@ -301,6 +302,7 @@ bool codec_decode_training(const json_t *section, struct gs_training *out, struc
               &out->gradient_accumulation_steps, &ok, err);
     read_uint(section, base, "images_per_sample", 0, 4096, &out->images_per_sample, &ok, err);
     read_uint(section, base, "image_tokens", 1, (uint64_t)1 << 24, &out->image_tokens, &ok, err);
+    read_bool(section, base, "freeze_vision_tower", &out->freeze_vision_tower, &ok, err);
     const char *regime_names[GS_REGIME_COUNT - GS_REGIME_FP32 + 1];
     JSONV_ENUM_NAMES(regime_names, GS_REGIME_FP32, GS_REGIME_COUNT, gs_regime_name, enum gs_regime);
     int i = read_enum(section, base, "regime", regime_names, &ok, err);

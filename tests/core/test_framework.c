@@ -873,6 +873,31 @@ static void test_vision_tower_images(void **state)
     strcpy(w.training.lora_targets[1], "v_proj");
     const struct gs_estimate frozen = estimate(&m, &w);
     assert_int_equal(frozen.vision_bytes, 9633792);
+    /* freeze_vision_tower: LoRA puts no adapter in the tower, whose r8 adapters on attn.qkv
+     * (256 -> 768), attn.proj (256 -> 256), mlp.gate_proj and mlp.up_proj (256 -> 512) and
+     * mlp.down_proj (512 -> 256) are 8 x (1,024 + 512 + 768 + 768 + 768) = 30,720 a layer,
+     * 61,440 for both; the tower records nothing, the pixels alone stay */
+    w.training.lora_target_count = 0;
+    w.training.freeze_vision_tower = true;
+    const struct gs_estimate lora_frozen = estimate(&m, &w);
+    assert_int_equal(adapted.trainable_parameters - lora_frozen.trainable_parameters, 61440);
+    assert_int_equal(lora_frozen.vision_bytes, 9633792);
+    /* a full fine-tune with the tower frozen: its weights keep their bf16 copy, without a
+     * gradient (2 B) or AdamW's two bf16 moments (4 B) */
+    w.training.method = GS_METHOD_FULL;
+    const struct gs_estimate full_frozen = estimate(&m, &w);
+    const uint64_t v = full.params.vision;
+    assert_true(v > 0);
+    assert_int_equal(full.trainable_parameters - full_frozen.trainable_parameters, v);
+    assert_int_equal(full_frozen.per_gpu.weights_bytes, full.per_gpu.weights_bytes);
+    const enum gs_peak_phase step = GS_PHASE_OPTIMIZER_STEP;
+    assert_int_equal(full.peak.moments[step].gradients - full_frozen.peak.moments[step].gradients,
+                     2 * v);
+    assert_int_equal(full.per_gpu.optimizer_bytes - full_frozen.per_gpu.optimizer_bytes, 4 * v);
+    assert_int_equal(full_frozen.vision_bytes, 9633792);
+    w.training.freeze_vision_tower = false;
+    w.training.method = GS_METHOD_LORA;
+    w.training.lora_target_count = 2;
     /* the processor's largest image (max_pixels 12,845,056: 16,384 tokens) is the default */
     w.training.image_tokens = 0;
     w.training.images_per_sample = 1;
@@ -896,6 +921,12 @@ static void test_vision_tower_images(void **state)
     w.training.lora_target_count = 0;
     assert_int_equal(gs_estimate_compute(&llama, &w, &refused, &err), GS_ERR_INVALID);
     assert_string_equal(err.items[0].pointer, "/training/images_per_sample");
+    gs_error_init(&err);
+    w.training.images_per_sample = 0;
+    w.training.image_tokens = 0;
+    w.training.freeze_vision_tower = true;
+    assert_int_equal(gs_estimate_compute(&llama, &w, &refused, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/freeze_vision_tower");
 }
 
 /* An HF Trainer LoRA: Llama-2-7B in bf16, PEFT r16 on q_proj and v_proj,

@@ -673,7 +673,8 @@ static void test_whisper_dropout_keys(void **state)
  * pixel values), LoRA on all linears (the tower's too) with gradient checkpointing, 2 images of
  * 1,024 tokens in a 4,096-token sample: the fp32 pixels 2 x 4,096 x 1,176 x 4 = 38,535,168 and
  * each checkpointed vision layer's bf16 input, 32 x 8,192 x 1,280 x 2 = 671,088,640: 709,623,808.
- * The request's images are echoed; image_tokens below 1 and images on a text model are 400s at
+ * With the tower frozen (freeze_vision_tower) it keeps nothing: the pixels alone. The request's
+ * images are echoed; image_tokens below 1, images or a frozen tower on a text model are 400s at
  * their pointers. */
 static void test_training_images(void **state)
 {
@@ -689,6 +690,15 @@ static void test_training_images(void **state)
     assert_int_equal(get_int(r, "training.images_per_sample"), 2);
     assert_int_equal(get_int(r, "training.image_tokens"), 1024);
     json_decref(r);
+    /* frozen (freeze_vision_tower), the tower keeps nothing: the pixels alone */
+    r = estimate(VL("qwen2.5-vl-7b-instruct", ",\"images_per_sample\":2,\"image_tokens\":1024,"
+                                              "\"freeze_vision_tower\":true"),
+                 &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "vision_activation_bytes"), 38535168);
+    assert_true(
+        json_is_true(json_object_get(json_object_get(r, "training"), "freeze_vision_tower")));
+    json_decref(r);
     r = estimate(VL("qwen2.5-vl-7b-instruct", ""), &p);
     assert_non_null(r);
     assert_int_equal(assumption_value(r, "vision_activation_bytes"), -1);
@@ -698,6 +708,8 @@ static void test_training_images(void **state)
                  "/training/image_tokens", NULL);
     expect_error(VL("llama-3.1-8b", ",\"images_per_sample\":1,\"image_tokens\":64"), 400,
                  "/training/images_per_sample", "no vision tower");
+    expect_error(VL("llama-3.1-8b", ",\"freeze_vision_tower\":true"), 400,
+                 "/training/freeze_vision_tower", "no vision tower");
 #undef VL
 }
 

@@ -134,6 +134,10 @@ struct gs_training {
                                    (their tokens are part of sequence_length); 0 = text */
     uint64_t image_tokens;      /* prompt tokens each image takes (its merged patches); 0 = the
                                    largest image the model's processor accepts (gs_arch.mm_image) */
+    bool freeze_vision_tower;   /* the vision towers stay frozen (LLaMA-Factory's
+                                   freeze_vision_tower, Qwen-VL's finetune tune_mm_vision false):
+                                   no gradients or optimizer states for their weights, no adapters
+                                   in them, nothing recorded there */
     bool lora_dora;           /* PEFT use_dora: DoRA's magnitude vector per adapted layer and
                                  what its forward keeps (gs_activation_bytes) */
     struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
