@@ -2084,8 +2084,8 @@ bool gs_activation_vision_counted(const struct gs_arch *a)
  * (tower_records), its layers keep what the decoder's layer walk keeps at that width, under the
  * same checkpointing (Qwen2_5_VisionTransformerPretrainedModel's blocks checkpoint when
  * gradient checkpointing is on), and where its weights train the patch embedding's Conv3d keeps
- * its input, the pixels cast to the tower's dtype (PatchEmbed.forward:
- * self.proj(hidden_states.to(dtype=target_dtype)); a copy only for 16-bit weights). The
+ * its input, the pixels cast to 16 bits (PatchEmbed.forward:
+ * self.proj(hidden_states.to(dtype=target_dtype)), or autocast's cast). The
  * merger's few tensors (its norm, two linears and GELU over the merged tokens, a fraction of
  * what one layer keeps) are not counted. */
 static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in, uint64_t *working,
@@ -2097,10 +2097,12 @@ static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in
     const uint64_t images = mul(c, in->batch_size, in->vision_images);
     const uint64_t pixels = mul(c, mul(c, images, in->vision_patches), in->vision_pixels);
     uint64_t bytes = mul(c, pixels, 4);
+    bool records = false;
     for (size_t i = 0; i < a->tower_count; i++) {
         const struct gs_tower *tw = &a->towers[i];
         if (tw->part != GS_PART_VISION || tw->block >= a->block_count || !tower_records(in, tw))
             continue;
+        records = true;
         struct gs_activation_input own = *in;
         own.batch_size = images;
         own.sequence_length = in->vision_patches;
@@ -2109,11 +2111,12 @@ static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in
         uint64_t counts[GS_BLOCKS_MAX] = {0};
         counts[tw->block] = tw->layers;
         bytes = add(c, bytes, blocks_stored(c, &own, counts, working, first_layer));
-        const bool weights_16bit =
-            in->element_bytes == 2 && !(in->autocast && in->residual_bytes == 4);
-        if (in->trainable == GS_TRAIN_ALL && weights_16bit)
-            bytes = add(c, bytes, mul(c, pixels, 2));
     }
+    /* the Conv3d's input at 16 bits: PatchEmbed's cast to 16-bit weights, or autocast's own copy
+     * over fp32 weights (conv3d is on its lower-precision list); in an fp32 run the pixels
+     * themselves */
+    if (records && in->trainable == GS_TRAIN_ALL && in->element_bytes == 2)
+        bytes = add(c, bytes, mul(c, pixels, 2));
     return bytes;
 }
 

@@ -833,7 +833,8 @@ static void test_expert_projection_names(void **state)
  * - a full fine-tune adds the patch embedding's input, the pixels cast to bf16 (2 B each):
  *   4,816,896 more, 16,547,840;
  * - LoRA on q_proj and v_proj leaves the tower frozen: it runs without a graph, the pixels
- *   alone, 9,633,792.
+ *   alone, 9,633,792; so does freeze_vision_tower, under LoRA (no adapter in the tower) and in a
+ *   full fine-tune (no gradient, master copy or AdamW state for the tower's weights).
  * image_tokens without images, images on a text model and images longer than the sequence are
  * 400s. */
 static void test_vision_tower_images(void **state)
@@ -896,6 +897,16 @@ static void test_vision_tower_images(void **state)
     assert_int_equal(full.per_gpu.optimizer_bytes - full_frozen.per_gpu.optimizer_bytes, 4 * v);
     assert_int_equal(full_frozen.vision_bytes, 9633792);
     w.training.freeze_vision_tower = false;
+    /* fp32 weights: under autocast the checkpoints are the fp32 residual stream (2 x 2,048 x 256 x
+     * 4 = 4,194,304) and conv3d, on autocast's lower-precision list, keeps a bf16 copy of the
+     * pixels (4,816,896): 18,644,992; an fp32 run keeps the pixels themselves: 13,828,096 */
+    w.weights = GS_DTYPE_FP32;
+    w.training.regime = GS_REGIME_AMP;
+    assert_int_equal(estimate(&m, &w).vision_bytes, 18644992);
+    w.training.regime = GS_REGIME_FP32;
+    assert_int_equal(estimate(&m, &w).vision_bytes, 13828096);
+    w.weights = GS_DTYPE_BF16;
+    w.training.regime = GS_REGIME_BF16_PURE;
     w.training.method = GS_METHOD_LORA;
     w.training.lora_target_count = 2;
     /* the processor's largest image (max_pixels 12,845,056: 16,384 tokens) is the default */
