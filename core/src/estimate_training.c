@@ -1537,7 +1537,8 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
     if (!gs_activation_vision_counted(&m->arch)) {
         warn(e, "vision_activations_not_estimated",
              "the images' activations in this model's vision tower are not counted (its layers "
-             "or its processor's image size are not described for the count; Qwen2.5-VL's are); "
+             "or its processor's image size are not described for the count; Qwen2.5-VL's, "
+             "Qwen3-VL's and Qwen3.5's are); "
              "their tokens in the decoder are, within sequence_length, and the tower's weights "
              "(and their gradients where they train)");
         return;

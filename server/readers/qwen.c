@@ -205,8 +205,11 @@ static void vision_block(struct gs_arch *a, const struct vision_dims *d)
     biased_linear(a, b, "attn.proj", GS_SPLIT_ROW, w, w, 1);
     biased_linear(a, b, "mlp.linear_fc1", GS_SPLIT_COLUMN, w, d->inner, 1);
     biased_linear(a, b, "mlp.linear_fc2", GS_SPLIT_ROW, d->inner, w, 1);
-    layer_norm(a, b, "norm1", w, 1);
-    layer_norm(a, b, "norm2", w, 1);
+    /* the block's own norms are over its residual stream (GS_PART_NORMS within the block, as a
+     * decoder layer's: the training walk reads the tower's width from them); the tower's part
+     * still counts them as vision parameters */
+    tower_norm(a, b, "norm1", GS_PART_NORMS, true, w, 1);
+    tower_norm(a, b, "norm2", GS_PART_NORMS, true, w, 1);
     gs_arch_tower(a, "visual.blocks", b, GS_PART_VISION, d->depth, false);
 }
 

@@ -699,6 +699,16 @@ static void test_training_images(void **state)
     assert_true(
         json_is_true(json_object_get(json_object_get(r, "training"), "freeze_vision_tower")));
     json_decref(r);
+    /* Qwen3-VL-8B (depth 27, 1,152 wide, patch 16: 1,536 pixel values a patch), a full fine-tune:
+     * pixels 8,192 x 1,536 x 4 = 50,331,648, their bf16 cast 25,165,824, 27 checkpoints of 8,192 x
+     * 1,152 x 2 = 509,607,936: 585,105,408 */
+    r = estimate("{\"model\":\"qwen3-vl-8b-instruct\",\"mode\":\"training\",\"training\":{"
+                 "\"batch_size\":1,\"sequence_length\":4096,\"activation_checkpointing\":\"full\","
+                 "\"images_per_sample\":2,\"image_tokens\":1024}}",
+                 &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "vision_activation_bytes"), 585105408);
+    json_decref(r);
     r = estimate(VL("qwen2.5-vl-7b-instruct", ""), &p);
     assert_non_null(r);
     assert_int_equal(assumption_value(r, "vision_activation_bytes"), -1);
