@@ -1552,8 +1552,9 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                  "the pixel values in fp32, and their 16-bit cast where the patch embedding "
                  "trains; the merger's tensors are not counted",
                  "transformers modeling_qwen2_5_vl.py Qwen2_5_VisionTransformerPretrainedModel "
-                 "(per-image cu_seqlens, PatchEmbed's cast, gradient-checkpointed blocks); "
-                 "Qwen2VLImageProcessor (fp32 pixel_values)");
+                 "and modeling_qwen3_vl.py Qwen3VLVisionModel (per-image cu_seqlens, "
+                 "PatchEmbed's cast, gradient-checkpointed blocks); Qwen2VLImageProcessor (fp32 "
+                 "pixel_values)");
 }
 
 /* What a loop that keeps the previous step's graph until the next forward returns
@@ -2962,6 +2963,17 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
                          : "r * (d_in + d_out) per adapted linear layer; the base is frozen "
                            "(weights only, no gradients or optimizer states)",
                      "PEFT LoRA (lora_A r x d_in, lora_B d_out x r)");
+    if (plan.tr.freeze_vision_tower)
+        assume_value(e, "frozen_vision_parameters", e->params.vision,
+                     plan.lora ? "the vision towers' parameters with their projector (the "
+                                 "merger), frozen with no adapter in their layers"
+                               : "the vision towers' parameters with their projector (the "
+                                 "merger), frozen: held at the model's dtype, without "
+                                 "gradients, master copies or optimizer states",
+                     "LLaMA-Factory freeze_vision_tower and freeze_multi_modal_projector, both "
+                     "true by default (requires_grad_(False); LoRA's target modules then skip "
+                     "them); Qwen2.5-VL finetune tune_mm_vision (its tune_mm_mlp trains the "
+                     "merger)");
     /* transformers before 5.0 keeps routed experts as a ModuleList of nn.Linear MLPs, which
      * PEFT adapts where a target names them (gs_framework_expert_linears) */
     if (plan.expert_adapters)

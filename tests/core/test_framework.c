@@ -890,6 +890,9 @@ static void test_vision_tower_images(void **state)
     const uint64_t v = full.params.vision;
     assert_true(v > 0);
     assert_int_equal(full.trainable_parameters - full_frozen.trainable_parameters, v);
+    a = fixture_assumption(&full_frozen, "frozen_vision_parameters");
+    assert_non_null(a);
+    assert_int_equal(a->value, v);
     assert_int_equal(full_frozen.per_gpu.weights_bytes, full.per_gpu.weights_bytes);
     const enum gs_peak_phase step = GS_PHASE_OPTIMIZER_STEP;
     assert_int_equal(full.peak.moments[step].gradients - full_frozen.peak.moments[step].gradients,
