@@ -108,6 +108,17 @@ Cases:
                      output or the gradient (1 MB). Needs bitsandbytes; without it the case records the
                      ImportError.
 
+  vision-tower       images through Qwen2.5-VL's vision tower (the 3B checkpoint's vision_config: depth 32,
+                     1,280 wide, patch 14, merge 2) over a two-layer decoder of the 3B's widths, bf16, one
+                     sample of 4,096 tokens with 2 images of 1,024 tokens (64 x 64 patches each), three
+                     AdamW steps each way: text only, then the same tokens with the images, in a full
+                     fine-tune, a full fine-tune with the tower frozen, and LoRA r8 on all linears, each
+                     with and without gradient checkpointing. The images' step peak less the text's is
+                     what gpusizer's vision_activation_bytes (plus the tower's own gradients at
+                     backward's end) should explain: with checkpointing 2 x 4,096 x 1,176 x 4 B of fp32
+                     pixels, their bf16 cast in a full fine-tune, and 32 x 8,192 x 1,280 x 2 B of
+                     checkpoints (709,623,808 B under LoRA; the request is in the record).
+
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
 import argparse
@@ -144,6 +155,7 @@ CASES = {
     "rms-norm": dict(rms_norm=True),
     "activations": dict(activations=True),
     "dequant-4bit": dict(dequant=True),
+    "vision-tower": dict(vision=True),
 }
 
 QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
@@ -458,6 +470,97 @@ def run_dequant():
     return {"dequant": results}
 
 
+QWEN2_5_VL_SHAPE = {  # Qwen2.5-VL-3B-Instruct's config.json with two decoder layers
+    "model_type": "qwen2_5_vl", "architectures": ["Qwen2_5_VLForConditionalGeneration"],
+    "hidden_size": 2048, "intermediate_size": 11008, "num_hidden_layers": 2, "num_attention_heads": 16,
+    "num_key_value_heads": 2, "vocab_size": 151936, "tie_word_embeddings": True, "rms_norm_eps": 1e-06,
+    "rope_theta": 1000000.0, "max_position_embeddings": 128000, "hidden_act": "silu",
+    "image_token_id": 151655, "video_token_id": 151656, "vision_start_token_id": 151652,
+    "vision_end_token_id": 151653, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+    "vision_config": {"depth": 32, "hidden_act": "silu", "hidden_size": 1280, "intermediate_size": 3420,
+                      "num_heads": 16, "in_chans": 3, "out_hidden_size": 2048, "patch_size": 14,
+                      "spatial_merge_size": 2, "spatial_patch_size": 14, "window_size": 112,
+                      "fullatt_block_indexes": [7, 15, 23, 31], "tokens_per_second": 2,
+                      "temporal_patch_size": 2}}
+
+
+def run_vision():
+    """A step's peak with and without 2 images through Qwen2.5-VL's vision tower."""
+    import torch
+    from transformers import AutoConfig
+    from peft import LoraConfig, get_peft_model
+    import transformers
+    cls = getattr(transformers, "Qwen2_5_VLForConditionalGeneration")
+    seq, images, side = 4096, 2, 64  # 64 x 64 patches an image, merged 2 x 2: 1,024 tokens
+    tokens = side * side // 4
+    cfgd = QWEN2_5_VL_SHAPE
+    g = torch.Generator(device="cuda").manual_seed(0)
+    ids = torch.randint(0, 150000, (1, seq), device="cuda", generator=g)
+    at = 0
+    for _ in range(images):  # <|vision_start|> then the image's tokens, as the processor lays them
+        ids[0, at] = cfgd["vision_start_token_id"]
+        ids[0, at + 1:at + 1 + tokens] = cfgd["image_token_id"]
+        ids[0, at + 1 + tokens] = cfgd["vision_end_token_id"]
+        at += tokens + 2
+    text = torch.randint(0, 150000, (1, seq), device="cuda", generator=g)
+    pixels = torch.randn(images * side * side, 3 * 2 * 14 * 14, device="cuda", generator=g)
+    grid = torch.tensor([[1, side, side]] * images, device="cuda")
+    results = {}
+    for mode in ("full", "full-frozen-tower", "lora-all-linear"):
+        for checkpointing in (True, False):
+            cfg = AutoConfig.for_model(**cfgd)
+            with torch.device("cuda"):
+                try:
+                    model = cls._from_config(cfg, dtype=torch.bfloat16)
+                except TypeError:
+                    model = cls._from_config(cfg, torch_dtype=torch.bfloat16)
+            if checkpointing:
+                model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+            if mode == "full-frozen-tower":
+                tower = getattr(model, "visual", None) or model.model.visual  # 4.52 moved it
+                for p in tower.parameters():
+                    p.requires_grad_(False)
+            if mode == "lora-all-linear":
+                if checkpointing:
+                    model.enable_input_require_grads()
+                model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, target_modules="all-linear"))
+            opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
+            model.train()
+            held = torch.cuda.memory_allocated()
+            runs = {}
+            for kind in ("text", "images"):
+                steps = []
+                for _ in range(3):
+                    torch.cuda.reset_peak_memory_stats()
+                    if kind == "text":
+                        loss = model(input_ids=text, labels=text).loss
+                    else:
+                        loss = model(input_ids=ids, labels=ids, pixel_values=pixels, image_grid_thw=grid).loss
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad(set_to_none=True)
+                    torch.cuda.synchronize()
+                    steps.append(torch.cuda.max_memory_allocated())
+                    del loss
+                runs[kind] = steps
+            training = {"batch_size": 1, "sequence_length": seq, "images_per_sample": images,
+                        "image_tokens": tokens, "optimizer": "adamw", "regime": "bf16_pure",
+                        "activation_checkpointing": "full" if checkpointing else "none",
+                        "method": "lora" if mode.startswith("lora") else "full"}
+            if mode == "lora-all-linear":
+                training["lora"] = {"rank": 8, "targets": "all_linear"}
+            if mode == "full-frozen-tower":
+                training["freeze_vision_tower"] = True
+            results["%s%s" % (mode, "-checkpointing" if checkpointing else "")] = {
+                "held_after_load": held, "text_steps": runs["text"], "image_steps": runs["images"],
+                "images_less_text": max(runs["images"]) - max(runs["text"]),
+                "request": {"model": {"config": cfgd}, "mode": "training",
+                            "precision": {"weights": "bf16"}, "training": training}}
+            del model, opt
+            torch.cuda.empty_cache()
+    return {"vision": results}
+
+
 def swift_lengths(steps, max_length, seed=0):
     """Sample lengths as swift saw them: the dataset's distribution, longer ones deleted."""
     rng = random.Random(seed)
@@ -612,6 +715,7 @@ def child(name):
                       run_rms_norm() if case.get("rms_norm") else
                       run_activations() if case.get("activations") else
                       run_dequant() if case.get("dequant") else
+                      run_vision() if case.get("vision") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs
