@@ -411,6 +411,18 @@ static bool lora_matches(const struct gs_module *m, const char *target)
     return names_module(m->name, target);
 }
 
+/* lora_matches for module `m` of block `b`: a MoE router that holds its weight as a bare
+ * parameter (gs_mlp.router_parameter: GPT-OSS's, DeepSeek-V3's, GLM-4.5's TopkRouter) is no
+ * nn.Linear PEFT wraps, whatever the target (all-linear skips it; a name that reaches it is
+ * refused: "Target module ... is not supported"). */
+static bool block_lora_matches(const struct gs_block *b, const struct gs_module *m,
+                               const char *target)
+{
+    const bool bare_router = b != NULL && b->mlp.router_parameter && m->kind == GS_MODULE_LINEAR &&
+                             m->part == GS_PART_EXPERTS && !(m->flags & GS_MOD_EXPERT);
+    return !bare_router && lora_matches(m, target);
+}
+
 /* Whether module `m` of block `b` is an attention's fused projection of queries, keys and
  * values under a framework that adapts their parts apart (gs_lora_qkv_parts), with the parts'
  * widths. */
@@ -476,9 +488,9 @@ bool gs_lora_adapts(const struct gs_training *tr, const struct gs_block *b,
     if (gs_lora_qkv_parts(tr, b, m, NULL))
         return true;
     if (tr->lora_target_count == 0)
-        return lora_matches(m, GS_LORA_ALL_LINEAR);
+        return block_lora_matches(b, m, GS_LORA_ALL_LINEAR);
     for (size_t i = 0; i < tr->lora_target_count; i++)
-        if (lora_matches(m, tr->lora_targets[i]))
+        if (block_lora_matches(b, m, tr->lora_targets[i]))
             return true;
     return false;
 }
@@ -597,7 +609,7 @@ static uint64_t lora_block(const struct gs_training *tr, const struct gs_block *
                 *matched = true;
             continue;
         }
-        if (!lora_matches(m, target))
+        if (!block_lora_matches(b, m, target))
             continue;
         *matched = true;
         const uint64_t one = gs_add(gs_mul(rank, gs_add(m->in, m->out, ovf), ovf),
@@ -666,7 +678,7 @@ static void linear_names(const struct gs_arch *a, bool routed, char *buf, size_t
     for (size_t k = 0; k < a->block_count; k++) {
         for (size_t i = 0; i < a->blocks[k].module_count; i++) {
             const struct gs_module *m = &a->blocks[k].modules[i];
-            if (!lora_matches(m, GS_LORA_ALL_LINEAR) &&
+            if (!block_lora_matches(&a->blocks[k], m, GS_LORA_ALL_LINEAR) &&
                 !(routed && names_expert(&a->blocks[k], m, GS_LORA_ALL_LINEAR)))
                 continue;
             const char *dot = strrchr(m->name, '.');

@@ -538,6 +538,7 @@ static void read_gpt_oss(struct model_reader *r, struct gs_arch *a)
     plan.experts.router_bias = true;
     plan.experts.router_name = "router";
     plan.experts.experts_fused = true; /* GptOssExperts: gate_up_proj, down_proj (3D) */
+    plan.experts.router_parameter = true; /* GptOssTopKRouter: weight and bias parameters */
     decoder_moe_every(r, &plan, 1);
     const struct decoder_traits t = {.norms = 2, .qkv_bias = true, .o_bias = true, .sinks = true};
     decoder_build(r, a, &plan, &t);
@@ -571,6 +572,7 @@ static void read_glm4_moe(struct model_reader *r, struct gs_arch *a)
     /* Glm4MoeTopkRouter.forward: F.linear(hidden_states.type(torch.float32),
      * self.weight.type(torch.float32)) */
     plan.experts.router_fp32 = true;
+    plan.experts.router_parameter = true; /* Glm4MoeTopkRouter: self.weight, a bare parameter */
     decoder_moe_from(&plan, rd_dim(r, NAMES("first_k_dense_replace"), false, 0));
     const struct decoder_traits t = {.norms = 2,
                                      .qk_norm = rd_flag(r, "use_qk_norm", false) ? QK_HEAD : QK_NONE,

@@ -70,6 +70,8 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     /* DeepseekV3TopkRouter.forward (and the remote MoEGate): F.linear(hidden_states.type(
      * torch.float32), self.weight.type(torch.float32)) */
     plan.experts.router_fp32 = o->v3;
+    /* DeepseekV3TopkRouter (and the remote MoEGate) hold self.weight as a bare parameter */
+    plan.experts.router_parameter = o->v3;
     const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, 0);
     const uint64_t freq = rd_size(r, NAMES("moe_layer_freq"), 1);
     for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)

@@ -823,6 +823,40 @@ static void test_expert_projection_names(void **state)
     assert_non_null(strstr(err.items[0].detail, "fused 3D parameters"));
 }
 
+/* GLM-4.5's router is a Glm4MoeTopkRouter (as GPT-OSS's GptOssTopKRouter and DeepSeek-V3's
+ * DeepseekV3TopkRouter) in every transformers release: an nn.Module holding self.weight, F.linear
+ * on it, no nn.Linear PEFT can wrap. A toy GLM-4.5 (hidden 1,024, 2 routed layers, 8 heads of 128,
+ * 8 experts of 256 and one shared) on transformers 4.46, LoRA r8 on all linears: q, k, v and o
+ * 4 x 8 x (1,024 + 1,024) = 65,536 a layer, the routed experts' gate, up and down 8 x 3 x 8 x
+ * (1,024 + 256) = 245,760, the shared expert's 3 x 8 x (1,024 + 256) = 30,720, no router: 342,016
+ * a layer, 684,032 in all. `gate` names no linear of the model (a 400, as PEFT's "Target module
+ * Glm4MoeTopkRouter() is not supported"). */
+static void test_bare_router(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_arch(
+        "{\"model_type\":\"glm4_moe\",\"hidden_size\":1024,\"num_hidden_layers\":2,"
+        "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"head_dim\":128,"
+        "\"intermediate_size\":4096,\"moe_intermediate_size\":256,\"n_routed_experts\":8,"
+        "\"num_experts_per_tok\":2,\"n_shared_experts\":1,\"first_k_dense_replace\":0,"
+        "\"vocab_size\":1000,\"tie_word_embeddings\":false}"));
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 128);
+    w.training.framework.framework_version = 446;
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 8;
+    const struct gs_estimate all = estimate(&m, &w);
+    assert_int_equal(all.trainable_parameters, 684032);
+    w.training.lora_target_count = 1;
+    strcpy(w.training.lora_targets[0], "gate");
+    struct gs_estimate refused;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/training/lora/targets");
+}
+
 /* A Qwen2.5-VL sample's images run through the vision tower, each a sequence of its own
  * (cu_seqlens). A toy Qwen2.5-VL (text 512 wide, 2 layers; vision depth 2, 256 wide, patch 14,
  * merge 2, temporal 2: a token is 4 patches of 3 x 2 x 14 x 14 = 1,176 pixel values) in bf16,
@@ -2333,6 +2367,7 @@ int main(void)
         cmocka_unit_test(test_litgpt_dequantized_weights),
         cmocka_unit_test(test_routed_expert_adapters),
         cmocka_unit_test(test_expert_projection_names),
+        cmocka_unit_test(test_bare_router),
         cmocka_unit_test(test_vision_tower_images),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),

@@ -266,6 +266,8 @@ struct gs_mlp {
     bool router_fp32;      /* the router runs F.linear(hidden_states.type(torch.float32),
                               self.weight.type(torch.float32)) (DeepSeek-V3, GLM-4.5) */
     bool experts_fused;    /* gs_moe.experts_fused: 3D expert parameters in 4.x releases too */
+    bool router_parameter; /* gs_moe.router_parameter: the router's weight is a bare parameter,
+                              which no LoRA target adapts */
 };
 
 /* One kind of layer. */

@@ -100,6 +100,9 @@ struct gs_moe {
                                 GLM-4.5's TopkRouter) */
     const char *router_name; /* "gate" when NULL */
     const struct gs_mlp_names *expert_names; /* GS_EXPERT_NAMES when NULL */
+    bool router_parameter;   /* the router module holds its weight as a bare parameter in every
+                                release (GptOssTopKRouter, DeepseekV3TopkRouter,
+                                Glm4MoeTopkRouter: F.linear on self.weight), not an nn.Linear */
     bool experts_fused;      /* transformers keeps the experts as fused 3D parameters in every
                                 release, 4.x too (GPT-OSS's GptOssExperts, Llama 4's
                                 Llama4TextExperts), not only from 5.0 */
