@@ -384,6 +384,11 @@ const struct gs_block *gs_arch_moe_block(const struct gs_arch *a)
     return best;
 }
 
+bool gs_module_is_router(const struct gs_module *m)
+{
+    return m->kind == GS_MODULE_LINEAR && m->part == GS_PART_EXPERTS && !(m->flags & GS_MOD_EXPERT);
+}
+
 bool gs_arch_has_mla(const struct gs_arch *a)
 {
     const struct gs_block *b = gs_arch_attention_block(a);

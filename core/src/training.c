@@ -418,9 +418,8 @@ static bool lora_matches(const struct gs_module *m, const char *target)
 static bool block_lora_matches(const struct gs_block *b, const struct gs_module *m,
                                const char *target)
 {
-    const bool bare_router = b != NULL && b->mlp.router_parameter && m->kind == GS_MODULE_LINEAR &&
-                             m->part == GS_PART_EXPERTS && !(m->flags & GS_MOD_EXPERT);
-    return !bare_router && lora_matches(m, target);
+    return !(b != NULL && b->mlp.router_parameter && gs_module_is_router(m)) &&
+           lora_matches(m, target);
 }
 
 /* Whether module `m` of block `b` is an attention's fused projection of queries, keys and

@@ -64,6 +64,28 @@ static struct gs_estimate estimate(const struct gs_model_spec *m, const struct g
     return e;
 }
 
+/* The first error of a request the estimate must refuse as invalid (a 400). */
+static struct gs_error_item refusal(const struct gs_model_spec *m, const struct gs_workload *w)
+{
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(m, w, &e, &err), GS_ERR_INVALID);
+    return err.items[0];
+}
+
+/* PEFT LoRA r8 on transformers 4.46 in pure bf16, one sequence of `seq` tokens. */
+static struct gs_workload lora_446(uint64_t seq)
+{
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, seq);
+    w.training.framework.framework_version = 446;
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 8;
+    return w;
+}
+
 /* torchtune full_finetune_single_device, Llama-3.2-3B (hidden 3072, 28
  * layers, 24 heads / 8 KV heads of 128, FFN 8192, vocabulary 128,256,
  * tied: 3,212,749,824 parameters), dtype bf16 (bf16_pure: weights,
@@ -723,12 +745,7 @@ static void test_routed_expert_adapters(void **state)
         "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"head_dim\":128,"
         "\"intermediate_size\":3072,\"moe_intermediate_size\":256,\"num_experts\":8,"
         "\"num_experts_per_tok\":2,\"vocab_size\":1000,\"tie_word_embeddings\":false}"));
-    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 128);
-    w.training.framework.framework_version = 446;
-    w.training.regime = GS_REGIME_BF16_PURE;
-    w.training.method = GS_METHOD_LORA;
-    w.training.method_given = true;
-    w.training.lora_rank = 8;
+    struct gs_workload w = lora_446(128);
     w.training.lora_dropout_permille = 50;
     w.training.lora_target_count = 1;
     strcpy(w.training.lora_targets[0], "q_proj");
@@ -771,11 +788,7 @@ static void test_routed_expert_adapters(void **state)
     /* 5.x: the experts are 3D parameters, and gate_proj names nothing */
     w.training.framework.framework_version = 517;
     w.training.lora_target_count = 4;
-    struct gs_estimate refused;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
-    assert_string_equal(err.items[0].pointer, "/training/lora/targets");
+    assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
 }
 
 /* Mixtral's experts (and PhiMoE's, MiniMax-M2's) name their projections w1, w3 and w2
@@ -793,12 +806,7 @@ static void test_expert_projection_names(void **state)
         "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"intermediate_size\":256,"
         "\"num_local_experts\":8,\"num_experts_per_tok\":2,\"vocab_size\":1000,"
         "\"tie_word_embeddings\":false}"));
-    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 128);
-    w.training.framework.framework_version = 446;
-    w.training.regime = GS_REGIME_BF16_PURE;
-    w.training.method = GS_METHOD_LORA;
-    w.training.method_given = true;
-    w.training.lora_rank = 8;
+    struct gs_workload w = lora_446(128);
     w.training.lora_target_count = 4;
     strcpy(w.training.lora_targets[0], "q_proj");
     strcpy(w.training.lora_targets[1], "w1");
@@ -808,19 +816,15 @@ static void test_expert_projection_names(void **state)
     const struct gs_assumption *a = fixture_assumption(&experts, "expert_adapter_parameters");
     assert_non_null(a);
     assert_int_equal(a->value, 491520);
-    struct gs_estimate refused;
-    struct gs_error err;
-    gs_error_init(&err);
     strcpy(w.training.lora_targets[1], "gate_proj");
-    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
-    assert_string_equal(err.items[0].pointer, "/training/lora/targets");
-    assert_non_null(strstr(err.items[0].detail, "o_proj, gate, w1, w3, w2, lm_head"));
+    struct gs_error_item why = refusal(&m, &w);
+    assert_string_equal(why.pointer, "/training/lora/targets");
+    assert_non_null(strstr(why.detail, "o_proj, gate, w1, w3, w2, lm_head"));
     strcpy(w.training.lora_targets[1], "w1");
     w.training.framework.framework_version = 517;
-    gs_error_init(&err);
-    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
-    assert_non_null(strstr(err.items[0].detail, "\"w1\" names the routed experts"));
-    assert_non_null(strstr(err.items[0].detail, "fused 3D parameters"));
+    why = refusal(&m, &w);
+    assert_non_null(strstr(why.detail, "\"w1\" names the routed experts"));
+    assert_non_null(strstr(why.detail, "fused 3D parameters"));
 }
 
 /* GLM-4.5's router is a Glm4MoeTopkRouter (as GPT-OSS's GptOssTopKRouter and DeepSeek-V3's
@@ -840,21 +844,12 @@ static void test_bare_router(void **state)
         "\"intermediate_size\":4096,\"moe_intermediate_size\":256,\"n_routed_experts\":8,"
         "\"num_experts_per_tok\":2,\"n_shared_experts\":1,\"first_k_dense_replace\":0,"
         "\"vocab_size\":1000,\"tie_word_embeddings\":false}"));
-    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 128);
-    w.training.framework.framework_version = 446;
-    w.training.regime = GS_REGIME_BF16_PURE;
-    w.training.method = GS_METHOD_LORA;
-    w.training.method_given = true;
-    w.training.lora_rank = 8;
+    struct gs_workload w = lora_446(128);
     const struct gs_estimate all = estimate(&m, &w);
     assert_int_equal(all.trainable_parameters, 684032);
     w.training.lora_target_count = 1;
     strcpy(w.training.lora_targets[0], "gate");
-    struct gs_estimate refused;
-    struct gs_error err;
-    gs_error_init(&err);
-    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
-    assert_string_equal(err.items[0].pointer, "/training/lora/targets");
+    assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
 }
 
 /* A Qwen2.5-VL sample's images run through the vision tower, each a sequence of its own
@@ -952,29 +947,19 @@ static void test_vision_tower_images(void **state)
     w.training.sequence_length = 16384;
     const struct gs_estimate largest = estimate(&m, &w);
     assert_int_equal(largest.image_tokens, 16384);
-    struct gs_estimate refused;
-    struct gs_error err;
-    gs_error_init(&err);
     w.training.sequence_length = 16383;
-    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
-    assert_string_equal(err.items[0].pointer, "/training/images_per_sample");
-    gs_error_init(&err);
+    assert_string_equal(refusal(&m, &w).pointer, "/training/images_per_sample");
     w.training.images_per_sample = 0;
     w.training.image_tokens = 64;
-    assert_int_equal(gs_estimate_compute(&m, &w, &refused, &err), GS_ERR_INVALID);
-    assert_string_equal(err.items[0].pointer, "/training/image_tokens");
+    assert_string_equal(refusal(&m, &w).pointer, "/training/image_tokens");
     const struct gs_model_spec llama = spec(fixture_llama(512, 2, 4, 4, 1024, 1000, false));
-    gs_error_init(&err);
     w.training.images_per_sample = 1;
     w.training.lora_target_count = 0;
-    assert_int_equal(gs_estimate_compute(&llama, &w, &refused, &err), GS_ERR_INVALID);
-    assert_string_equal(err.items[0].pointer, "/training/images_per_sample");
-    gs_error_init(&err);
+    assert_string_equal(refusal(&llama, &w).pointer, "/training/images_per_sample");
     w.training.images_per_sample = 0;
     w.training.image_tokens = 0;
     w.training.freeze_vision_tower = true;
-    assert_int_equal(gs_estimate_compute(&llama, &w, &refused, &err), GS_ERR_INVALID);
-    assert_string_equal(err.items[0].pointer, "/training/freeze_vision_tower");
+    assert_string_equal(refusal(&llama, &w).pointer, "/training/freeze_vision_tower");
 }
 
 /* An HF Trainer LoRA: Llama-2-7B in bf16, PEFT r16 on q_proj and v_proj,

@@ -591,6 +591,10 @@ void gs_attention_qkv_widths(const struct gs_attention *attention, uint64_t widt
 /* The routed-expert block with the most experts, or NULL for dense models. */
 const struct gs_block *gs_arch_moe_block(const struct gs_arch *arch);
 
+/* Whether `m` is a MoE block's router: the linear of the experts' part that is not an expert
+ * (gs_build_moe's `gate`, `router`, ...). */
+bool gs_module_is_router(const struct gs_module *m);
+
 /* Whether any decoder layer uses multi-head latent attention. */
 bool gs_arch_has_mla(const struct gs_arch *arch);
 
