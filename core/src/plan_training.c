@@ -62,38 +62,23 @@ void gs_plan_training_workload(const struct gs_workload *request, const struct g
         out->training.framework.sync_each_batch = GS_KNOB_ON;
 }
 
-/* Whether the layout in `w` fits, its estimate in `est`. A pipeline that runs the request's
- * interleaved schedule and cannot (the stages' layers do not fall into the chunks,
- * Megatron-LM's accumulation is not a multiple of the stages, torch's rounds are unequal: the
- * estimate's 400s) or does not fit (its first stage holds more micro-batches' activations)
- * runs the plain one instead, and `w` says so. */
-static bool training_fits(const struct gs_model_spec *m, struct gs_workload *w,
-                          const struct gs_plan_gpu *gpu, const struct gs_estimate_scope *scope,
-                          struct gs_estimate *est)
-{
-    if (gs_estimate_compute_scoped(m, w, scope, est, NULL) == GS_OK &&
-        est->per_gpu.total_bytes <= gpu->view.total_bytes)
-        return true;
-    if (w->parallelism.stages.chunks <= 1)
-        return false;
-    w->parallelism.stages.chunks = 0;
-    return gs_estimate_compute_scoped(m, w, scope, est, NULL) == GS_OK &&
-           est->per_gpu.total_bytes <= gpu->view.total_bytes;
-}
+/* What the search learned about one layout shape (its tensor, pipeline and expert degrees)
+ * on this GPU type, to pass over the counts where that shape cannot succeed (shape_hopeless).
+ * A count's layout of the shape differs from another's by its data-parallel degree alone. */
+struct shape_note {
+    uint64_t traffic; /* the least data-parallel bytes a step of any of its options sends at
+                         degree traffic_dp (estimate data_parallel_bytes) */
+    uint32_t tensor, pipeline, expert; /* the shape; tensor 0: a free slot */
+    uint32_t unfit_dp;   /* its most frugal options fit at no data-parallel degree from 2 to
+                            this one (0: none known), at counts on the same side of one node as
+                            unfit_cross says */
+    uint32_t traffic_dp; /* 0: no bound */
+    uint16_t misses;     /* counts at which try_layout found nothing for it */
+    bool unfit_cross, fit_probed, traffic_probed;
+};
 
-/* After training_fits said no: where FSDP's no_sync() accumulation kept the whole gradient
- * unsharded (`est`, that estimate) in a loop that has the switch, whether the layout fits with
- * every micro-batch reduce-scattered instead (the gradient stays sharded, for more traffic:
- * perf.c); `w` and `est` are left at that try. */
-static bool fits_synced(const struct gs_model_spec *m, struct gs_workload *w,
-                        const struct gs_plan_gpu *gpu, const struct gs_plan_limits *l,
-                        const struct gs_estimate_scope *scope, struct gs_estimate *est)
-{
-    if (!est->sync_each_batch_helps || !l->allow_sync_each_batch)
-        return false;
-    w->training.framework.sync_each_batch = GS_KNOB_ON;
-    return training_fits(m, w, gpu, scope, est);
-}
+/* Slots of the search's notes (open addressing); a shape that finds none goes without. */
+#define SHAPE_NOTES 4096
 
 struct train_ctx {
     const struct gs_model_spec *m;
@@ -105,9 +90,51 @@ struct train_ctx {
     const struct gs_demand *d;
     const struct gs_efficiency *eff;
     struct gs_estimate_scope scope; /* the layouts' estimates, with the search's memo */
-    struct gs_estimate scratch; /* the request at one GPU: regime, method, parameter counts */
+    struct gs_estimate scratch;     /* the request at one GPU: regime, method, parameter counts */
     bool use_deadline;
+    unsigned failed;        /* estimates that answered an error (sized): a 400 is not "too large" */
+    uint64_t node;          /* GPUs a node (plan_node_size) */
+    const uint64_t *counts; /* the counts it tries, ascending */
+    size_t count_n;
+    unsigned missed_counts; /* counts first_count found no layout at */
+    struct shape_note shapes[SHAPE_NOTES];
 };
+
+/* An estimate of `w` in the search's scope; false, counted in c->failed, when it is an error. */
+static bool sized(struct train_ctx *c, const struct gs_workload *w, struct gs_estimate *est)
+{
+    if (gs_estimate_compute_scoped(c->m, w, &c->scope, est, NULL) == GS_OK)
+        return true;
+    c->failed++;
+    return false;
+}
+
+/* Whether the layout in `w` fits, its estimate in `est`. A pipeline that runs the request's
+ * interleaved schedule and cannot (the stages' layers do not fall into the chunks,
+ * Megatron-LM's accumulation is not a multiple of the stages, torch's rounds are unequal: the
+ * estimate's 400s) or does not fit (its first stage holds more micro-batches' activations)
+ * runs the plain one instead, and `w` says so. */
+static bool training_fits(struct train_ctx *c, struct gs_workload *w, struct gs_estimate *est)
+{
+    if (sized(c, w, est) && est->per_gpu.total_bytes <= c->gpu->view.total_bytes)
+        return true;
+    if (w->parallelism.stages.chunks <= 1)
+        return false;
+    w->parallelism.stages.chunks = 0;
+    return sized(c, w, est) && est->per_gpu.total_bytes <= c->gpu->view.total_bytes;
+}
+
+/* After training_fits said no: where FSDP's no_sync() accumulation kept the whole gradient
+ * unsharded (`est`, that estimate) in a loop that has the switch, whether the layout fits with
+ * every micro-batch reduce-scattered instead (the gradient stays sharded, for more traffic:
+ * perf.c); `w` and `est` are left at that try. */
+static bool fits_synced(struct train_ctx *c, struct gs_workload *w, struct gs_estimate *est)
+{
+    if (!est->sync_each_batch_helps || !c->l->allow_sync_each_batch)
+        return false;
+    w->training.framework.sync_each_batch = GS_KNOB_ON;
+    return training_fits(c, w, est);
+}
 
 /* `t` and `e` (the layout's tensor and expert degrees) and `layout` (its estimate) give the
  * communication; t == 0 or no estimate leaves it out (a lower bound on time). */
@@ -184,6 +211,9 @@ static bool meets_deadline(const struct train_ctx *c, uint64_t gpus, uint64_t p,
     return gs_perf_train(&in, &c->gpu->perf, c->eff, &r) && r.seconds <= c->d->deadline_days * 86400;
 }
 
+/* Micro-batches next_micro tries at most: the request's, then halvings of a 64-bit count. */
+#define MICRO_TRIES 65
+
 /* The request's accumulation steps (0 counts as 1). */
 static uint64_t accumulation_of(const struct gs_workload *w)
 {
@@ -248,6 +278,78 @@ static void record_batch(const struct train_ctx *c, struct gs_plan *p)
     p->accumulation_steps = accumulation_of(c->w);
 }
 
+/* The options a layout's search runs through (try_layout), by its data-parallel degree: the
+ * highest ZeRO stage, recomputation and offload the limits allow there. */
+struct layout_tops {
+    int zero, rc;
+    enum gs_offload off;
+    bool zero_free; /* ZeRO stages above 0 are tried */
+};
+
+static bool layout_tops(const struct train_ctx *c, uint64_t p, uint64_t dp, struct layout_tops *o)
+{
+    const uint64_t shards = dp; /* ZeRO shards over data x context; context is 1 here */
+    o->zero = o->rc = -1;
+    /* ZeRO needs shards to gain anything: with one data-parallel rank, stage 0 stands
+     * for all of them unless the caller allows nothing else */
+    o->zero_free = shards > 1 || !(c->l->zero_stages & 1u);
+    for (int s = 3; s >= 0 && o->zero < 0; s--)
+        if (c->l->zero_stages & (1u << s) && (s == 0 || o->zero_free))
+            o->zero = s;
+    for (int r = GS_RECOMPUTE_FULL; r >= 0 && o->rc < 0; r--)
+        if (c->l->recompute & (1u << r))
+            o->rc = r;
+    if (o->zero < 0 || o->rc < 0)
+        return false;
+    /* a framework's pipeline runs only the ZeRO stages it allows (DeepSpeed 1) */
+    if (p > 1 && o->zero > (int)gs_workload_pipeline_zero_max(c->request))
+        o->zero = (int)gs_workload_pipeline_zero_max(c->request);
+    o->off = !c->l->allow_offload || o->zero == 0 ? GS_OFFLOAD_NONE
+             : o->zero == 3                       ? GS_OFFLOAD_OPTIMIZER_AND_PARAMS
+                                                  : GS_OFFLOAD_OPTIMIZER;
+    return true;
+}
+
+/* Whether a layout's search tries ZeRO stage `s` with offload `off` (try_layout's options). */
+static bool option_allowed(const struct train_ctx *c, const struct layout_tops *o, unsigned off,
+                           int s)
+{
+    if (!(c->l->zero_stages & (1u << s)) || (s > 0 && !o->zero_free))
+        return false;
+    if (off == GS_OFFLOAD_OPTIMIZER && s == 0)
+        return false;
+    return off != GS_OFFLOAD_OPTIMIZER_AND_PARAMS || s == 3;
+}
+
+/* Whether the layout's most frugal options fit: the smallest micro-batch at the highest ZeRO
+ * stage, recomputation and offload allowed (each micro-batch synced where that helps), or the
+ * request's own micro-batch where FSDP's no_sync accumulation makes the split the larger.
+ * Where they do not, no option of the layout fits (try_layout). Leaves c->w at the last
+ * micro-batch tried. */
+static bool frugal_fits(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp, uint64_t e,
+                        const struct layout_tops *o)
+{
+    struct gs_workload w;
+    struct gs_estimate frugal;
+    batch_split(c, smallest_micro(c));
+    training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)o->zero, (enum gs_recompute)o->rc,
+                      o->off, &w);
+    if (training_fits(c, &w, &frugal))
+        return true;
+    /* FSDP's no_sync() accumulation holds the whole gradient unsharded, so the smallest
+     * micro-batch is not the most frugal there: splitting the batch starts it, and the
+     * request's own micro-batch may fit where the split does not */
+    const uint64_t held = frugal.no_sync_gradient_bytes;
+    if (fits_synced(c, &w, &frugal))
+        return true;
+    if (!held || c->w == c->request)
+        return false;
+    batch_split(c, UINT64_MAX); /* the request's own micro-batch */
+    training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)o->zero, (enum gs_recompute)o->rc,
+                      o->off, &w);
+    return training_fits(c, &w, &frugal) || fits_synced(c, &w, &frugal);
+}
+
 /* Tries the options of one layout in preference order: no recomputation before selective
  * before full; at each, the request's micro-batch before smaller ones (accumulating the rest:
  * a larger micro-batch runs larger matrix products, recomputation runs the forward twice);
@@ -258,25 +360,11 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
                        struct gs_plan *out)
 {
     struct gs_workload w;
-    const uint64_t shards = dp; /* ZeRO shards over data x context; context is 1 here */
-    int top_zero = -1, top_rc = -1;
-    /* ZeRO needs shards to gain anything: with one data-parallel rank, stage 0 stands
-     * for all of them unless the caller allows nothing else */
-    const bool zero_free = shards > 1 || !(c->l->zero_stages & 1u);
-    for (int s = 3; s >= 0 && top_zero < 0; s--)
-        if (c->l->zero_stages & (1u << s) && (s == 0 || zero_free))
-            top_zero = s;
-    for (int r = GS_RECOMPUTE_FULL; r >= 0 && top_rc < 0; r--)
-        if (c->l->recompute & (1u << r))
-            top_rc = r;
-    if (top_zero < 0 || top_rc < 0)
+    struct layout_tops tops;
+    if (!layout_tops(c, p, dp, &tops))
         return false;
-    /* a framework's pipeline runs only the ZeRO stages it allows (DeepSpeed 1) */
-    if (p > 1 && top_zero > (int)gs_workload_pipeline_zero_max(c->w))
-        top_zero = (int)gs_workload_pipeline_zero_max(c->w);
-    const enum gs_offload top_off = !c->l->allow_offload || top_zero == 0 ? GS_OFFLOAD_NONE
-                                    : top_zero == 3 ? GS_OFFLOAD_OPTIMIZER_AND_PARAMS
-                                                    : GS_OFFLOAD_OPTIMIZER;
+    const int top_zero = tops.zero, top_rc = tops.rc;
+    const enum gs_offload top_off = tops.off;
     const uint64_t smallest = smallest_micro(c);
     batch_split(c, smallest);
     /* the deadline's lower bound below at the gentlest recomputation, before any estimate:
@@ -284,25 +372,21 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
      * estimates: a long pipeline's bubble rules most out) */
     if (!meets_deadline(c, t * p * dp, p, gentlest_recompute(c), 0, 0, NULL))
         return false;
-    training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)top_zero, (enum gs_recompute)top_rc,
-                      top_off, &w);
-    struct gs_estimate frugal;
-    if (!training_fits(c->m, &w, c->gpu, &c->scope, &frugal)) {
-        /* FSDP's no_sync() accumulation holds the whole gradient unsharded, so the smallest
-         * micro-batch is not the most frugal there: splitting the batch starts it, and the
-         * request's own micro-batch may fit where the split does not */
-        const uint64_t held = frugal.no_sync_gradient_bytes;
-        if (!fits_synced(c->m, &w, c->gpu, c->l, &c->scope, &frugal)) {
-            if (!held || c->w == c->request)
-                return false;
-            batch_split(c, UINT64_MAX); /* the request's own micro-batch */
-            training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)top_zero,
-                              (enum gs_recompute)top_rc, top_off, &w);
-            if (!training_fits(c->m, &w, c->gpu, &c->scope, &frugal) &&
-                !fits_synced(c->m, &w, c->gpu, c->l, &c->scope, &frugal))
-                return false;
-        }
-    }
+    if (!frugal_fits(c, t, p, dp, e, &tops))
+        return false;
+    /* An option (micro-batch, offload, ZeRO stage) that fit without syncing every micro-batch
+     * and still missed the deadline misses it under every heavier recomputation: what its
+     * time reads from the estimate (the data-parallel traffic, the busiest stage's parameters,
+     * the expert tensor degree) comes from the model states and the layout, not from the
+     * activations, and the time gs_perf_train gives grows with recomputation (the hardware
+     * factor and the passes that run a layer's collectives: perf.c work_per_token,
+     * comm_passes; syncing each micro-batch only adds traffic). So it is skipped there without
+     * an estimate, one bit an option (offload x 4 + stage) for each micro-batch tried. Not
+     * where an interleaved pipeline may fall back to the plain schedule (training_fits), whose
+     * stages differ. */
+    uint16_t slow[MICRO_TRIES] = {0};
+    const bool memo_slow =
+        c->use_deadline && (p == 1 || c->request->parallelism.stages.chunks <= 1);
     /* recomputation costs time (full: a second forward pass), ZeRO stages and offload
      * only memory in this model, so the gentlest recomputation comes first */
     for (int r = GS_RECOMPUTE_NONE; r <= top_rc; r++) {
@@ -314,27 +398,30 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
         if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, 0, 0, NULL))
             continue;
         uint64_t micro = c->request->training.batch_size ? c->request->training.batch_size : 1;
-        for (; micro != 0; micro = next_micro(c, micro)) {
+        for (size_t tried = 0; micro != 0; micro = next_micro(c, micro), tried++) {
             batch_split(c, micro);
             for (unsigned off = GS_OFFLOAD_NONE; off <= (unsigned)top_off; off++) {
                 for (int s = 0; s <= top_zero; s++) {
-                    if (!(c->l->zero_stages & (1u << s)) || (s > 0 && !zero_free))
+                    if (!option_allowed(c, &tops, off, s))
                         continue;
-                    if (off == GS_OFFLOAD_OPTIMIZER && s == 0)
-                        continue;
-                    if (off == GS_OFFLOAD_OPTIMIZER_AND_PARAMS && s != 3)
+                    const uint16_t option = (uint16_t)(1u << (off * 4 + (unsigned)s));
+                    if (tried < MICRO_TRIES && (slow[tried] & option))
                         continue;
                     training_workload(c->w, c->gpu, t, p, dp, e, (unsigned)s, (enum gs_recompute)r,
                                       (enum gs_offload)off, &w);
                     bool synced = false;
-                    if (!training_fits(c->m, &w, c->gpu, &c->scope, &out->estimate)) {
-                        if (!fits_synced(c->m, &w, c->gpu, c->l, &c->scope, &out->estimate))
+                    if (!training_fits(c, &w, &out->estimate)) {
+                        if (!fits_synced(c, &w, &out->estimate))
                             continue;
                         synced = true;
                     }
                     /* the data-parallel traffic of this stage may make it too slow */
-                    if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, t, e, &out->estimate))
+                    if (!meets_deadline(c, t * p * dp, p, (enum gs_recompute)r, t, e,
+                                        &out->estimate)) {
+                        if (memo_slow && !synced && tried < MICRO_TRIES)
+                            slow[tried] |= option;
                         continue;
+                    }
                     out->sync_each_batch = synced;
                     out->tensor = t;
                     out->pipeline = p;
@@ -351,6 +438,160 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
         }
     }
     return false;
+}
+
+/* The note on a layout shape, made on first use; NULL past the table's reach (degrees beyond
+ * 32 bits, or eight slots taken in a row). */
+static struct shape_note *shape_note(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t e)
+{
+    if (t > UINT32_MAX || p > UINT32_MAX || e > UINT32_MAX)
+        return NULL;
+    uint64_t h =
+        (t * 0x9E3779B97F4A7C15ull) ^ (p * 0xC2B2AE3D27D4EB4Full) ^ (e * 0x165667B19E3779F9ull);
+    h ^= h >> 29;
+    for (unsigned i = 0; i < 8; i++) {
+        struct shape_note *s = &c->shapes[(h + i) % SHAPE_NOTES];
+        if (s->tensor == t && s->pipeline == p && s->expert == e)
+            return s;
+        if (s->tensor == 0) {
+            s->tensor = (uint32_t)t;
+            s->pipeline = (uint32_t)p;
+            s->expert = (uint32_t)e;
+            return s;
+        }
+    }
+    return NULL;
+}
+
+/* The shape's widest layout among the counts the search tries: its largest valid
+ * data-parallel degree of 2 or more (0: none) and that layout's count. */
+static uint64_t widest_dp(const struct train_ctx *c, const struct shape_note *s, uint64_t *count)
+{
+    const uint64_t model = s->tensor * s->pipeline;
+    for (size_t i = c->count_n; i-- > 0;) {
+        const uint64_t n = c->counts[i];
+        if (n % model != 0 || n / model < 2 || (s->tensor * (n / model)) % s->expert != 0)
+            continue;
+        struct gs_parallelism par;
+        gs_parallelism_defaults(&par);
+        par.tensor = s->tensor;
+        par.pipeline = s->pipeline;
+        par.data = n / model;
+        par.expert = s->expert;
+        par.expert_tensor = s->expert > 1 ? 1 : 0;
+        par.sequence_parallel = s->tensor > 1;
+        par.stages.split = gs_workload_stage_split(c->request);
+        if (!plan_layout_valid(c->m, &par))
+            continue;
+        *count = n;
+        return n / model;
+    }
+    return 0;
+}
+
+/* Memory falls as the data-parallel degree grows (ZeRO's and FSDP's shards are ceil(x / d);
+ * the activations, the gathered units and the buffers do not depend on it), except NCCL's
+ * buffers for a world past one node (gs_runtime_comm_bytes). So where the shape's most
+ * frugal options do not fit at its widest layout, they fit at none of its narrower ones on the
+ * same side of one node, and try_layout would answer no there after an estimate each. An
+ * estimate that answers an error proves nothing. */
+static void probe_fit(struct train_ctx *c, struct shape_note *s)
+{
+    s->fit_probed = true;
+    uint64_t count = 0;
+    const uint64_t dp = widest_dp(c, s, &count);
+    struct layout_tops tops;
+    if (dp == 0 || !layout_tops(c, s->pipeline, dp, &tops))
+        return;
+    const unsigned failed = c->failed;
+    const bool fits = frugal_fits(c, s->tensor, s->pipeline, dp, s->expert, &tops);
+    c->w = c->request;
+    if (!fits && c->failed == failed && dp <= UINT32_MAX) {
+        s->unfit_dp = (uint32_t)dp;
+        s->unfit_cross = count > c->node;
+    }
+}
+
+/* The least data-parallel traffic a step of the shape's options sends at degree `dp`: every
+ * option try_layout may run (micro-batch, offload, ZeRO stage), unsynced. A collective
+ * carries whole buffers whatever the degree, so a GPU's share, (k - 1)/k of them over k
+ * ranks, only grows with the degree (estimate_training.c data_parallel_bytes); it depends on
+ * the model states and the layout, not on recomputation; syncing each micro-batch only adds
+ * to it. Not probed where an interleaved pipeline may fall back to the plain schedule
+ * (training_fits), whose stages hold other parameters. */
+static void probe_traffic(struct train_ctx *c, struct shape_note *s, uint64_t dp)
+{
+    s->traffic_probed = true;
+    struct layout_tops tops;
+    if ((s->pipeline > 1 && c->request->parallelism.stages.chunks > 1) ||
+        !layout_tops(c, s->pipeline, dp, &tops))
+        return;
+    uint64_t least = UINT64_MAX;
+    struct gs_workload w;
+    struct gs_estimate est;
+    uint64_t micro = c->request->training.batch_size ? c->request->training.batch_size : 1;
+    for (; micro != 0; micro = next_micro(c, micro)) {
+        batch_split(c, micro);
+        for (unsigned off = GS_OFFLOAD_NONE; off <= (unsigned)tops.off; off++)
+            for (int z = 0; z <= tops.zero; z++) {
+                if (!option_allowed(c, &tops, off, z))
+                    continue;
+                training_workload(c->w, c->gpu, s->tensor, s->pipeline, dp, s->expert, (unsigned)z,
+                                  gentlest_recompute(c), (enum gs_offload)off, &w);
+                if (!sized(c, &w, &est)) {
+                    c->w = c->request;
+                    return; /* an option unmeasured: no bound */
+                }
+                if (est.data_parallel_bytes < least)
+                    least = est.data_parallel_bytes;
+            }
+    }
+    c->w = c->request;
+    if (least != UINT64_MAX && dp <= UINT32_MAX) {
+        s->traffic_dp = (uint32_t)dp;
+        s->traffic = least;
+    }
+}
+
+/* Whether `bytes` of data-parallel traffic a step alone miss the deadline at `n` GPUs, `dp`
+ * of them data-parallel: gs_perf_train's step lasts at least its traffic over the group's
+ * link once the step computes (a step's time is the longer of the two), and the run takes
+ * training_tokens over the tokens of a step (the request's batch, however it is split) of
+ * them. A margin keeps the rounding of that other order of operations out. */
+static bool traffic_misses(const struct train_ctx *c, uint64_t n, uint64_t dp, uint64_t bytes)
+{
+    const struct gs_training *tr = &c->request->training;
+    const double step_tokens = (double)tr->batch_size * (double)tr->sequence_length *
+                               (double)accumulation_of(c->request) * (double)dp;
+    const double link = plan_group_link(c->gpu, n);
+    if (!(step_tokens > 0) || !(link > 0))
+        return false;
+    const double seconds = c->d->training_tokens / step_tokens * ((double)bytes / link);
+    return seconds > c->d->deadline_days * 86400 * (1 + 1e-6);
+}
+
+/* Misses of a shape, or counts the search found nothing at, before it probes a shape: a
+ * search that ends at one of the first counts it tries pays for no probe, one that goes on
+ * pays one estimate for a shape that cannot fit rather than one at each count. */
+#define SHAPE_PROBE_AFTER  1
+#define COUNTS_PROBE_AFTER 2
+
+/* Whether the shape's layout at `n` GPUs, `dp` of them data-parallel, cannot succeed by what
+ * the notes show: its frugal options do not fit, or its least traffic misses the deadline.
+ * try_layout would answer no there; this answers without its estimates. */
+static bool shape_hopeless(struct train_ctx *c, struct shape_note *s, uint64_t dp, uint64_t n)
+{
+    if (dp < 2 || (s->misses < SHAPE_PROBE_AFTER && c->missed_counts < COUNTS_PROBE_AFTER))
+        return false;
+    if (!s->fit_probed)
+        probe_fit(c, s);
+    if (s->unfit_dp && dp <= s->unfit_dp && (n > c->node) == s->unfit_cross)
+        return true;
+    if (!c->use_deadline)
+        return false;
+    if (!s->traffic_probed)
+        probe_traffic(c, s, dp);
+    return s->traffic_dp && dp >= s->traffic_dp && traffic_misses(c, n, dp, s->traffic);
 }
 
 /* Expert degrees to try for `dp` data-parallel ranks: 1, then (MoE, when
@@ -445,11 +686,17 @@ static bool try_count(struct train_ctx *c, uint64_t n, struct gs_plan *out)
                 par.expert_tensor = experts[k] > 1 ? 1 : 0;
                 par.sequence_parallel = t > 1;
                 par.stages.split = gs_workload_stage_split(c->request);
-                if (!plan_layout_valid(c->m, &par))
+                /* the notes first: they skip the validation too */
+                struct shape_note *note = shape_note(c, t, p, experts[k]);
+                if ((note != NULL && shape_hopeless(c, note, dp, n)) ||
+                    !plan_layout_valid(c->m, &par))
                     continue;
                 memset(&candidate, 0, sizeof(candidate));
-                if (!try_layout(c, t, p, dp, experts[k], &candidate))
+                if (!try_layout(c, t, p, dp, experts[k], &candidate)) {
+                    if (note != NULL && note->misses < UINT16_MAX)
+                        note->misses++;
                     continue;
+                }
                 if (!cheapest) {
                     *out = candidate;
                     return true;
@@ -477,6 +724,7 @@ static bool first_count(struct train_ctx *c, const uint64_t *counts, size_t nc, 
         memset(out, 0, sizeof(*out));
         if (try_count(c, counts[*at], out))
             return true;
+        c->missed_counts++;
     }
     return false;
 }
@@ -534,6 +782,9 @@ enum gs_status plan_search_training(const struct gs_model_spec *m, const struct 
         counts[nc++] = exact;
     else
         nc = plan_gpu_counts(plan_node_size(gpu), l->max_gpus, counts);
+    c.node = plan_node_size(gpu);
+    c.counts = counts;
+    c.count_n = nc;
     size_t at = 0;
     if (!first_count(&c, counts, nc, &at, out)) {
         /* fitting without the deadline means it is the deadline that is missed */

@@ -1119,7 +1119,7 @@ static void test_training_layout(void **state)
     /* a deadline: 100e9 tokens in 7 days. 6 x 6,607,343,616 x 1e11 = 3.9644e21 FLOPs at
      * 989e12 x 0.4 per GPU = 10.022 GPU-days, so at least 2 GPUs, and the plan meets it */
     struct gs_demand deadline = {
-        .kind = GS_DEMAND_TRAINING, .training_tokens = 1e11, .deadline_days = 7};
+        .kind = GS_DEMAND_TRAINING, .training_tokens = 1e10, .deadline_days = 7};
     assert_int_equal(gs_plan_search(&m, &w, &g, &l, &deadline, &eff, 0, NULL, &p, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_true(p.has_throughput);
@@ -1435,6 +1435,22 @@ static void test_training_scale_out(void **state)
  * micro-batches Megatron-LM cannot interleave (schedules.py: the micro-batches must be a
  * multiple of the stages), so the same layout runs the plain schedule, 7 / 8; and where the
  * interleaved layout does not fit, the plain one does. */
+/* Two training searches answered the same plan: its count, layout, options, memory and time. */
+static void assert_same_plan(const struct gs_plan *p, const struct gs_plan *q)
+{
+    assert_int_equal(p->gpu_count, q->gpu_count);
+    assert_int_equal(p->tensor, q->tensor);
+    assert_int_equal(p->pipeline, q->pipeline);
+    assert_int_equal(p->data, q->data);
+    assert_int_equal(p->expert, q->expert);
+    assert_int_equal(p->zero_stage, q->zero_stage);
+    assert_int_equal(p->recompute, q->recompute);
+    assert_int_equal(p->offload, q->offload);
+    assert_int_equal(p->micro_batch, q->micro_batch);
+    assert_memory_equal(&p->estimate.per_gpu, &q->estimate.per_gpu, sizeof(q->estimate.per_gpu));
+    assert_true(p->train.gpu_hours == q->train.gpu_hours);
+}
+
 /* The plan memo (gs_plan_memo: activations by layout for the training search) changes no
  * answer: Mixtral-8x7B, whose search tries every expert degree of a layout at the same
  * activations, with a deadline (every layout of every count up to four times the first),
@@ -1453,7 +1469,7 @@ static void test_training_memo(void **state)
     struct gs_plan_limits l;
     gs_plan_limits_defaults(&l);
     const struct gs_demand d = {
-        .kind = GS_DEMAND_TRAINING, .training_tokens = 1e11, .deadline_days = 30};
+        .kind = GS_DEMAND_TRAINING, .training_tokens = 1e10, .deadline_days = 7};
     struct gs_efficiency eff;
     gs_efficiency_defaults(&eff);
     static struct gs_plan_memo memo; /* zeroed */
@@ -1474,23 +1490,92 @@ static void test_training_memo(void **state)
                          GS_OK);
         const struct gs_plan *with[] = {&fresh, &warm};
         for (size_t i = 0; i < 2; i++) {
-            const struct gs_plan *p = with[i];
             assert_int_equal(why_fresh, why_bare);
             assert_int_equal(why_warm, why_bare);
-            assert_int_equal(p->gpu_count, bare.gpu_count);
-            assert_int_equal(p->tensor, bare.tensor);
-            assert_int_equal(p->pipeline, bare.pipeline);
-            assert_int_equal(p->data, bare.data);
-            assert_int_equal(p->expert, bare.expert);
-            assert_int_equal(p->zero_stage, bare.zero_stage);
-            assert_int_equal(p->recompute, bare.recompute);
-            assert_int_equal(p->offload, bare.offload);
-            assert_int_equal(p->micro_batch, bare.micro_batch);
-            assert_memory_equal(&p->estimate.per_gpu, &bare.estimate.per_gpu,
-                                sizeof(bare.estimate.per_gpu));
-            assert_true(p->train.gpu_hours == bare.train.gpu_hours);
+            assert_same_plan(with[i], &bare);
         }
     }
+}
+
+/* The training search's notes on layout shapes (plan_training.c shape_hopeless: a shape whose
+ * most frugal options do not fit at its widest layout fits at no narrower one; one whose least
+ * data-parallel traffic alone misses the deadline misses it with fewer replicas too) skip
+ * estimates, never a plan. The reference is the search of each count alone (gpu_count: one
+ * count, so no shape misses twice and no note is taken): the whole search answers the first
+ * count that finds a layout alone or, with a training demand, the cheapest run (fewest
+ * GPU-hours, the earlier count on a tie) of the counts up to four times that one, with that
+ * count's layout; where no count finds one, it answers as they do. */
+static void search_as_counts_alone(const struct gs_model_spec *m, const struct gs_workload *w,
+                                   const struct gs_plan_limits *l, const struct gs_demand *d,
+                                   enum gs_plan_reject want, uint64_t want_count)
+{
+    const struct gs_plan_gpu g = plan_h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    static struct gs_plan whole, alone, best;
+    enum gs_plan_reject why, why_alone;
+    assert_int_equal(gs_plan_search(m, w, &g, l, d, &eff, 0, NULL, &whole, &why, NULL), GS_OK);
+    assert_int_equal(why, want);
+    const bool cheapest = d->kind == GS_DEMAND_TRAINING && d->training_tokens > 0;
+    uint64_t first = 0;
+    memset(&best, 0, sizeof(best));
+    for (uint64_t n = 1; n <= l->max_gpus && (!first || (cheapest && n <= 4 * first));
+         n = n < 8 ? n + 1 : n + 8) {
+        assert_int_equal(gs_plan_search(m, w, &g, l, d, &eff, n, NULL, &alone, &why_alone, NULL),
+                         GS_OK);
+        if (why_alone != GS_REJECT_NONE)
+            continue;
+        if (!first) {
+            first = n;
+            best = alone;
+            /* the whole search looks further while a run can still get cheaper */
+            assert_false(cheapest && alone.train.bubble_factor >= 1 &&
+                         alone.train.hardware_factor <= 1 && alone.train.comm_factor >= 1);
+        } else if (alone.train.gpu_hours < best.train.gpu_hours * (1 - 1e-9)) {
+            best = alone;
+        }
+    }
+    if (want != GS_REJECT_NONE) {
+        assert_int_equal(first, 0);
+        return;
+    }
+    assert_int_equal(best.gpu_count, want_count);
+    assert_same_plan(&whole, &best);
+}
+
+static void test_training_search_notes(void **state)
+{
+    (void)state;
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    l.max_tensor = 1; /* no tensor parallelism to hide the traffic behind */
+    /* Llama-2-7B at one sequence of 16 tokens a step, 1e10 tokens in a week: every step
+     * reduces the whole gradient for 16 tokens a replica, so it takes hundreds of GPUs, and
+     * the search runs through every count below (traffic notes) */
+    const struct gs_arch small = llama(4096, 32, 32, 32, 11008, 32000);
+    const struct gs_model_spec m7 = fixture_spec(&small);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    w.training.batch_size = 1;
+    w.training.sequence_length = 16;
+    struct gs_demand d = {.kind = GS_DEMAND_TRAINING, .training_tokens = 1e10, .deadline_days = 7};
+    search_as_counts_alone(&m7, &w, &l, &d, GS_REJECT_NONE, 680);
+    /* in a day no count up to 1,024 does */
+    d.deadline_days = 1;
+    search_as_counts_alone(&m7, &w, &l, &d, GS_REJECT_MISSES_DEMAND, 0);
+
+    /* Llama-3-70B-like at 64K tokens a sequence without a demand: the first count that holds it
+     * (fit notes) */
+    gs_plan_limits_defaults(&l);
+    l.max_tensor = 1;
+    const struct gs_arch large = llama(8192, 80, 64, 8, 28672, 128256);
+    const struct gs_model_spec m70 = fixture_spec(&large);
+    w.training.sequence_length = 16384;
+    const struct gs_demand none = {.kind = GS_DEMAND_NONE};
+    search_as_counts_alone(&m70, &w, &l, &none, GS_REJECT_NONE, 40);
+    /* at 4M tokens a sequence none up to 64 does */
+    w.training.sequence_length = 4194304;
+    l.max_gpus = 64;
+    search_as_counts_alone(&m70, &w, &l, &none, GS_REJECT_DOES_NOT_FIT, 0);
 }
 
 static void test_training_interleaved_search(void **state)
@@ -1583,6 +1668,7 @@ int main(void)
         cmocka_unit_test(test_training_scale_out),
         cmocka_unit_test(test_training_interleaved_search),
         cmocka_unit_test(test_training_memo),
+        cmocka_unit_test(test_training_search_notes),
         cmocka_unit_test(test_reprice),
         cmocka_unit_test(test_recommend_search),
         cmocka_unit_test(test_training_attention_share),
