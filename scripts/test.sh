@@ -106,11 +106,14 @@ stage "valgrind memcheck: the http tests"
 GPUSIZER_VALGRIND_BUILD=build scripts/valgrind-test.sh
 
 # Fuzzing: every library instrumented for coverage and sanitizers, each target replaying its
-# regression inputs and then fuzzing for a bounded time (tests/fuzz/).
+# regression inputs and then fuzzing for a bounded time (tests/fuzz/). At -O1, as libFuzzer's
+# documentation builds its targets ("clang -g -O1 -fsanitize=fuzzer,address"): the sanitizers
+# see the same bugs, an input runs several times faster (more of them in the time, and the
+# 10-second limit on one input measures the code, not -O0).
 stage "libFuzzer targets: build, then replay and fuzz"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DGPUSIZER_FUZZ=ON \
     -DGPUSIZER_FUZZ_SECONDS="${GPUSIZER_FUZZ_SECONDS:-20}" \
-    "-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+    "-DCMAKE_C_FLAGS=-O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     >/dev/null
 cmake --build build-fuzz -j"$jobs" --target fuzz_estimate fuzz_sizing fuzz_config fuzz_checkpoint \
     fuzz_catalog_write

@@ -8,7 +8,8 @@
 #   tests/fuzz/run.sh BINARY TARGET SECONDS SEED_DIR...
 #
 # A longer run: GPUSIZER_FUZZ_SECONDS=3600 scripts/test.sh, or call this
-# script directly with a larger SECONDS.
+# script directly with a larger SECONDS. Build the targets as scripts/test.sh does (-O1 with
+# the sanitizers): the 10-second limit on one input assumes it.
 set -euo pipefail
 bin=$1 target=$2 seconds=$3
 shift 3
@@ -17,8 +18,9 @@ regress="$root/tests/fuzz/regressions/$target"
 work=$(mktemp -d "/tmp/gs-fuzz-$target.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus"
+# each under the fuzzing's own limit on one input: a timeout found once stays fixed
 if compgen -G "$regress/*" >/dev/null; then
-    "$bin" -runs=0 "$regress"/* 2>&1 | tail -3
+    "$bin" -timeout=10 -rss_limit_mb=2048 "$regress"/* 2>&1 | tail -3
 fi
 seeds=()
 for d in "$@"; do
