@@ -278,6 +278,8 @@ void gs_build_moe(struct gs_arch *a, size_t block, const struct gs_moe *m)
     b->mlp.shared_gated = m->shared_width && m->shared_gate;
     b->mlp.router_fp32 = m->router_fp32;
     b->mlp.router_parameter = m->router_parameter;
+    b->mlp.router_linear_from = m->router_linear_from;
+    b->mlp.router_linear_until = m->router_linear_until;
     b->mlp.experts_fused = m->experts_fused;
     const uint64_t h = a->hidden_size, E = m->experts;
     const unsigned f = GS_MOD_QUANT | GS_MOD_EXPERT | (m->expert_bias ? GS_MOD_BIAS : 0);

@@ -411,15 +411,33 @@ static bool lora_matches(const struct gs_module *m, const char *target)
     return names_module(m->name, target);
 }
 
-/* lora_matches for module `m` of block `b`: a MoE router that holds its weight as a bare
- * parameter (gs_mlp.router_parameter: GPT-OSS's, DeepSeek-V3's, GLM-4.5's TopkRouter) is no
- * nn.Linear PEFT wraps, whatever the target (all-linear skips it; a name that reaches it is
- * refused: "Target module ... is not supported"). */
-static bool block_lora_matches(const struct gs_block *b, const struct gs_module *m,
-                               const char *target)
+/* Whether block `b`'s MoE router holds its weight as a bare parameter in the model code `tr`
+ * trains: in every release (gs_mlp.router_parameter: GPT-OSS's, DeepSeek-V3's, GLM-4.5's
+ * TopkRouter), or in the transformers releases outside those whose router is an nn.Linear
+ * (gs_mlp.router_linear_from/until: 5.0 made Mixtral's, the Qwen MoEs', OLMoE's and Ernie 4.5's
+ * a TopKRouter, `self.weight = nn.Parameter(...)` and F.linear on it, modeling_mixtral.py
+ * MixtralTopKRouter; 5.13 GraniteMoeHybrid's and DeepSeek-V2's). Where the model code is not
+ * known to be transformers' (tr->lora_hf_release 0: another framework's own models), the
+ * router counts as the nn.Linear their MoE layers keep. */
+static bool router_bare(const struct gs_training *tr, const struct gs_block *b)
 {
-    return !(b != NULL && b->mlp.router_parameter && gs_module_is_router(m)) &&
-           lora_matches(m, target);
+    if (b->mlp.router_parameter)
+        return true;
+    const uint32_t release = tr != NULL ? tr->lora_hf_release : 0;
+    if (release == 0 || (b->mlp.router_linear_from == 0 && b->mlp.router_linear_until == 0))
+        return false;
+    return release < b->mlp.router_linear_from ||
+           (b->mlp.router_linear_until != 0 && release >= b->mlp.router_linear_until);
+}
+
+/* lora_matches for module `m` of block `b` in the model code `tr` trains: a MoE router that
+ * holds its weight as a bare parameter (router_bare) is no nn.Linear PEFT wraps, whatever the
+ * target (all-linear skips it; a name that reaches it is refused: "Target module ... is not
+ * supported"). */
+static bool block_lora_matches(const struct gs_training *tr, const struct gs_block *b,
+                               const struct gs_module *m, const char *target)
+{
+    return !(b != NULL && gs_module_is_router(m) && router_bare(tr, b)) && lora_matches(m, target);
 }
 
 /* Whether module `m` of block `b` is an attention's fused projection of queries, keys and
@@ -487,9 +505,9 @@ bool gs_lora_adapts(const struct gs_training *tr, const struct gs_block *b,
     if (gs_lora_qkv_parts(tr, b, m, NULL))
         return true;
     if (tr->lora_target_count == 0)
-        return block_lora_matches(b, m, GS_LORA_ALL_LINEAR);
+        return block_lora_matches(tr, b, m, GS_LORA_ALL_LINEAR);
     for (size_t i = 0; i < tr->lora_target_count; i++)
-        if (block_lora_matches(b, m, tr->lora_targets[i]))
+        if (block_lora_matches(tr, b, m, tr->lora_targets[i]))
             return true;
     return false;
 }
@@ -608,7 +626,7 @@ static uint64_t lora_block(const struct gs_training *tr, const struct gs_block *
                 *matched = true;
             continue;
         }
-        if (!block_lora_matches(b, m, target))
+        if (!block_lora_matches(tr, b, m, target))
             continue;
         *matched = true;
         const uint64_t one = gs_add(gs_mul(rank, gs_add(m->in, m->out, ovf), ovf),
@@ -670,14 +688,15 @@ static bool listed(const char *list, const char *name)
 
 /* The distinct linear module names of the model, for an error message; with `routed`, the
  * routed experts' linears too (gs_framework_expert_linears). */
-static void linear_names(const struct gs_arch *a, bool routed, char *buf, size_t cap)
+static void linear_names(const struct gs_arch *a, const struct gs_training *tr, bool routed,
+                         char *buf, size_t cap)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (size_t k = 0; k < a->block_count; k++) {
         for (size_t i = 0; i < a->blocks[k].module_count; i++) {
             const struct gs_module *m = &a->blocks[k].modules[i];
-            if (!block_lora_matches(&a->blocks[k], m, GS_LORA_ALL_LINEAR) &&
+            if (!block_lora_matches(tr, &a->blocks[k], m, GS_LORA_ALL_LINEAR) &&
                 !(routed && names_expert(&a->blocks[k], m, GS_LORA_ALL_LINEAR)))
                 continue;
             const char *dot = strrchr(m->name, '.');
@@ -802,7 +821,7 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
             matched = true; /* the routed experts' adapters, below */
         if (!matched) {
             char names[300];
-            linear_names(a, routed, names, sizeof(names));
+            linear_names(a, tr, routed, names, sizeof(names));
             if (names_fused_expert(a, target))
                 return gs_error_add(
                     err, GS_ERR_INVALID, "/training/lora/targets",

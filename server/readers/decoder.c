@@ -441,6 +441,7 @@ static void read_mixtral(struct model_reader *r, struct gs_arch *a)
     decoder_read_dims(r, a, &plan, false, 0, false);
     decoder_read_experts(r, &plan, true);
     plan.experts.expert_names = &GS_EXPERT_NAMES_W;
+    plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5; /* MixtralTopKRouter */
     decoder_moe_every(r, &plan, 1);
     const struct decoder_traits t = {.norms = 2};
     decoder_build(r, a, &plan, &t);
@@ -456,6 +457,7 @@ static void read_qwen2_moe(struct model_reader *r, struct gs_arch *a)
     decoder_read_experts(r, &plan, false);
     plan.experts.shared_width = rd_dim(r, NAMES("shared_expert_intermediate_size"), true, 0);
     plan.experts.shared_gate = true;
+    plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5; /* Qwen2MoeTopKRouter */
     decoder_moe_every(r, &plan, rd_dim(r, NAMES("decoder_sparse_step"), false, 1));
     const struct decoder_traits t = {.norms = 2, .qkv_bias = true};
     decoder_build(r, a, &plan, &t);
@@ -468,6 +470,7 @@ static void read_qwen3_moe(struct model_reader *r, struct gs_arch *a)
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, true);
     decoder_read_experts(r, &plan, false);
+    plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5; /* Qwen3MoeTopKRouter */
     decoder_moe_every(r, &plan, rd_dim(r, NAMES("decoder_sparse_step"), false, 1));
     const bool bias = rd_flag(r, "attention_bias", false);
     const struct decoder_traits t = {.norms = 2, .qk_norm = QK_HEAD, .qkv_bias = bias,
@@ -482,6 +485,7 @@ static void read_olmoe(struct model_reader *r, struct gs_arch *a)
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
     decoder_read_experts(r, &plan, true);
+    plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5; /* OlmoeTopKRouter */
     decoder_moe_every(r, &plan, 1);
     const bool bias = rd_flag(r, "attention_bias", false);
     const struct decoder_traits t = {.norms = 2, .qk_norm = QK_FULL, .qkv_bias = bias,
@@ -516,6 +520,9 @@ static void read_minimax_m2(struct model_reader *r, struct gs_arch *a)
     decoder_read_dims(r, a, &plan, false, 0, false);
     decoder_read_experts(r, &plan, true);
     plan.experts.expert_names = &GS_EXPERT_NAMES_W;
+    /* MiniMaxM2TopKRouter (the type is not in transformers 4.x: a 4.x row counts an
+     * nn.Linear) */
+    plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5;
     decoder_moe_every(r, &plan, 1);
     const struct decoder_traits t = {.norms = 2,
                                      .qk_norm = rd_flag(r, "use_qk_norm", true) ? QK_FULL : QK_NONE};
@@ -728,6 +735,7 @@ static void read_ernie4_5_moe(struct model_reader *r, struct gs_arch *a)
     m->width = rd_dim(r, NAMES("moe_intermediate_size"), false, 1536);
     m->shared_width = m->width * rd_dim(r, NAMES("moe_num_shared_experts"), false, 2);
     m->router_extra = m->experts;
+    m->router_linear_until = GS_ROUTER_TOPK_FROM_5; /* Ernie4_5_MoeTopKRouter */
     m->gated = true;
     ernie_moe_layers(r, &plan);
     const bool bias = rd_flag(r, "use_bias", false);

@@ -729,6 +729,9 @@ static void read_granitemoehybrid(struct model_reader *r, struct gs_arch *a)
                 blk->mlp = (struct gs_mlp){.kind = GS_MLP_MOE, .gated = true, .width = width,
                                            .experts = experts, .top_k = top_k,
                                            .shared_width = shared};
+                /* GraniteMoeHybridTopKGating's `self.layer = nn.Linear(...)` until 5.13 made it
+                 * GraniteMoeHybridTopKRouter, a bare weight */
+                blk->mlp.router_linear_until = GS_HF_RELEASE(5, 13, 0);
                 gs_block_module(a, b, "block_sparse_moe.router.layer", GS_MODULE_LINEAR,
                                 GS_SPLIT_NONE, GS_PART_EXPERTS, 0, h, experts, 1);
                 gs_block_module(a, b, "block_sparse_moe.input_linear", GS_MODULE_LINEAR,
@@ -873,6 +876,7 @@ static void read_qwen3_next(struct model_reader *r, struct gs_arch *a)
     decoder_read_experts(r, &plan, false);
     plan.experts.shared_width = rd_dim(r, NAMES("shared_expert_intermediate_size"), false, 0);
     plan.experts.shared_gate = plan.experts.shared_width > 0;
+    plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5; /* Qwen3NextTopKRouter */
     decoder_moe_every(r, &plan, rd_dim(r, NAMES("decoder_sparse_step"), false, 1));
     const struct gdn g = {
         .k_heads = rd_dim(r, NAMES("linear_num_key_heads"), false, 16),

@@ -70,8 +70,15 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     /* DeepseekV3TopkRouter.forward (and the remote MoEGate): F.linear(hidden_states.type(
      * torch.float32), self.weight.type(torch.float32)) */
     plan.experts.router_fp32 = o->v3;
-    /* DeepseekV3TopkRouter (and the remote MoEGate) hold self.weight as a bare parameter */
+    /* DeepseekV3TopkRouter (and the remote MoEGate) hold self.weight as a bare parameter;
+     * DeepSeek-V2's router did in 4.x (DeepseekV2MoEGate) and again from 5.13
+     * (DeepseekV2TopkRouter), and was `self.gate = nn.Linear(...)` from 5.0 to 5.12 (which
+     * PEFT wraps, though the forward reads self.gate.weight and skips the adapter) */
     plan.experts.router_parameter = o->v3;
+    if (!o->v3) {
+        plan.experts.router_linear_from = GS_HF_RELEASE(5, 0, 0);
+        plan.experts.router_linear_until = GS_HF_RELEASE(5, 13, 0);
+    }
     const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, 0);
     const uint64_t freq = rd_size(r, NAMES("moe_layer_freq"), 1);
     for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)

@@ -536,6 +536,8 @@ static void qwen3_5_text(struct model_reader *r, struct model_reader *t, struct 
         decoder_read_experts(t, &plan, false);
         plan.experts.shared_width = rd_dim(t, NAMES("shared_expert_intermediate_size"), false, 0);
         plan.experts.shared_gate = plan.experts.shared_width > 0;
+        /* Qwen3_5MoeTopKRouter (the type arrived in 5.2; earlier code kept an nn.Linear) */
+        plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5;
     }
     const struct gdn g = qwen3_5_read_gdn(t);
     const bool bias = rd_flag(t, "attention_bias", false);

@@ -852,6 +852,61 @@ static void test_bare_router(void **state)
     assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
 }
 
+/* transformers 5.0 made Mixtral's router a MixtralTopKRouter (`self.weight =
+ * nn.Parameter(...)`, F.linear on it; 4.x: `self.gate = nn.Linear(hidden, experts)`), as it did
+ * the Qwen MoEs', OLMoE's, MiniMax's and Ernie 4.5's; PEFT wraps no such module. The toy Mixtral
+ * of test_expert_projection_names (hidden 1,024, 2 layers, 8 heads, 8 experts of 256), LoRA r8 on
+ * all linears:
+ * - 4.46: q, k, v and o 4 x 8 x (1,024 + 1,024) = 65,536 a layer, the router 8 x (1,024 + 8) =
+ *   8,256, the experts' w1, w3 and w2 3 x 8 x 8 x (1,024 + 256) = 245,760: 639,104 in 2 layers;
+ * - 5.0 and the latest: the experts are fused 3D parameters and the router a TopKRouter, so q, k,
+ *   v and o alone: 131,072; `gate` names nothing there (a 400), and 16,512 on 4.46.
+ * DeepSeek-V2's router went the other way and back: a DeepseekV2MoEGate (bare) in 4.x, `self.gate
+ * = nn.Linear(...)` from 5.0, DeepseekV2TopkRouter (bare) from 5.13. A toy DeepSeek-V2 (hidden
+ * 64, 2 MoE layers of 4 experts): 5.12 counts the router's 8 x (64 + 4) = 544 a layer, 1,088
+ * more than 5.13 and than 4.46's run without its experts' adapters. */
+static void test_router_topk_releases(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_arch(
+        "{\"model_type\":\"mixtral\",\"hidden_size\":1024,\"num_hidden_layers\":2,"
+        "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"intermediate_size\":256,"
+        "\"num_local_experts\":8,\"num_experts_per_tok\":2,\"vocab_size\":1000,"
+        "\"tie_word_embeddings\":false}"));
+    struct gs_workload w = lora_446(128);
+    assert_int_equal(estimate(&m, &w).trainable_parameters, 639104);
+    static const uint32_t fives[] = {500, 0};
+    for (size_t i = 0; i < 2; i++) {
+        w.training.framework.framework_version = fives[i];
+        assert_int_equal(estimate(&m, &w).trainable_parameters, 131072);
+    }
+    w.training.lora_target_count = 1;
+    strcpy(w.training.lora_targets[0], "gate");
+    assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
+    w.training.framework.framework_version = 446;
+    assert_int_equal(estimate(&m, &w).trainable_parameters, 16512);
+
+    const struct gs_model_spec v2 = spec(
+        fixture_arch("{\"model_type\":\"deepseek_v2\",\"hidden_size\":64,\"num_hidden_layers\":2,"
+                     "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"kv_lora_rank\":32,"
+                     "\"q_lora_rank\":null,\"qk_nope_head_dim\":16,\"qk_rope_head_dim\":8,"
+                     "\"v_head_dim\":16,\"intermediate_size\":128,\"moe_intermediate_size\":32,"
+                     "\"n_routed_experts\":4,\"num_experts_per_tok\":2,\"n_shared_experts\":1,"
+                     "\"first_k_dense_replace\":0,\"moe_layer_freq\":1,\"vocab_size\":1000,"
+                     "\"tie_word_embeddings\":false}"));
+    w.training.lora_target_count = 0;
+    w.training.framework.framework_version = 512;
+    const uint64_t linear = estimate(&v2, &w).trainable_parameters;
+    w.training.framework.framework_version = 513;
+    const uint64_t topk = estimate(&v2, &w).trainable_parameters;
+    assert_int_equal(linear - topk, 1088);
+    w.training.framework.framework_version = 446;
+    const struct gs_estimate gated = estimate(&v2, &w);
+    const struct gs_assumption *a = fixture_assumption(&gated, "expert_adapter_parameters");
+    assert_non_null(a);
+    assert_int_equal(gated.trainable_parameters - a->value, topk);
+}
+
 /* A Qwen2.5-VL sample's images run through the vision tower, each a sequence of its own
  * (cu_seqlens). A toy Qwen2.5-VL (text 512 wide, 2 layers; vision depth 2, 256 wide, patch 14,
  * merge 2, temporal 2: a token is 4 patches of 3 x 2 x 14 x 14 = 1,176 pixel values) in bf16,
@@ -2353,6 +2408,7 @@ int main(void)
         cmocka_unit_test(test_routed_expert_adapters),
         cmocka_unit_test(test_expert_projection_names),
         cmocka_unit_test(test_bare_router),
+        cmocka_unit_test(test_router_topk_releases),
         cmocka_unit_test(test_vision_tower_images),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),

@@ -85,6 +85,16 @@ extern const struct gs_mlp_names GS_EXPERT_NAMES_W; /* Mixtral's experts.w1 (gat
 void gs_build_mlp(struct gs_arch *arch, size_t block, uint64_t width, bool gated, bool bias,
                   const struct gs_mlp_names *names);
 
+/* A transformers release as gs_moe.router_linear_from/until and gs_framework_rules.hf_release
+ * count it: major x 10,000 + minor x 100 + patch. */
+#define GS_HF_RELEASE(major, minor, patch) ((uint32_t)((major)*10000u + (minor)*100u + (patch)))
+
+/* transformers 5.0's MoE rework made the routers of Mixtral, MiniMax(-M2), the Qwen MoEs, OLMoE
+ * and Ernie 4.5 a TopKRouter holding a bare weight (modeling_mixtral.py MixtralTopKRouter:
+ * `self.weight = nn.Parameter(torch.empty(self.num_experts, self.hidden_dim))`, F.linear on
+ * it; 4.x's `self.gate = nn.Linear(self.hidden_dim, self.num_experts, bias=False)`). */
+#define GS_ROUTER_TOPK_FROM_5 GS_HF_RELEASE(5, 0, 0)
+
 struct gs_moe {
     uint64_t experts, top_k, width;
     bool gated;              /* experts are gated MLPs (all current MoE models but Nemotron's) */
@@ -106,6 +116,12 @@ struct gs_moe {
     bool experts_fused;      /* transformers keeps the experts as fused 3D parameters in every
                                 release, 4.x too (GPT-OSS's GptOssExperts, Llama 4's
                                 Llama4TextExperts), not only from 5.0 */
+    uint32_t router_linear_from, router_linear_until; /* the transformers releases (REL:
+                                major x 10,000 + minor x 100 + patch) whose model code makes the
+                                router an nn.Linear, from the first up to the second (excluded;
+                                0: every later one); outside them it is a TopKRouter holding a
+                                bare weight (transformers 5.0's MixtralTopKRouter and its kin);
+                                both 0: an nn.Linear in every release */
 };
 
 /* Routed experts (each a gated MLP of `width`), the router, shared experts. */

@@ -159,6 +159,11 @@ struct gs_framework_rules {
                                    forward (_update_causal_mask), served every layer */
     bool act2fn;                /* activations are transformers' ACT2FN modules (gelu_new in
                                    Python ops); other frameworks' model code calls ATen's */
+    uint32_t hf_release;        /* the transformers release whose model code the run trains
+                                   (REL, major x 10,000 + minor x 100 + patch): the one named,
+                                   UINT32_MAX for the latest; 0 where that is not known to be
+                                   transformers' (another framework's own models, DeepSpeed's
+                                   rows) */
     bool bnb_skips_fused_experts;   /* QLoRA leaves routed experts 16-bit: the model keeps them as
                                        fused 3D nn.Parameters (transformers >= 5.0,
                                        use_experts_implementation), and bitsandbytes' 4-bit

@@ -140,6 +140,9 @@ struct gs_training {
                                    in them, nothing recorded there */
     bool lora_dora;           /* PEFT use_dora: DoRA's magnitude vector per adapted layer and
                                  what its forward keeps (gs_activation_bytes) */
+    uint32_t lora_hf_release; /* the transformers release of the model code LoRA wraps
+                                 (gs_framework_rules.hf_release): set by the estimate, not read
+                                 from a request; 0 = not known to be transformers' */
     struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
     bool trl;                           /* the run is TRL's SFTTrainer (gs/trl.h) ... */
     uint32_t trl_version;               /* ... at this release (major x 100 + minor) */
