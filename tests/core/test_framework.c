@@ -791,6 +791,16 @@ static void test_routed_expert_adapters(void **state)
     assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
 }
 
+/* A toy Mixtral: hidden 1,024, 2 layers, 8 heads, 8 experts of 256, vocabulary 1,000. */
+static struct gs_model_spec toy_mixtral(void)
+{
+    return spec(fixture_arch(
+        "{\"model_type\":\"mixtral\",\"hidden_size\":1024,\"num_hidden_layers\":2,"
+        "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"intermediate_size\":256,"
+        "\"num_local_experts\":8,\"num_experts_per_tok\":2,\"vocab_size\":1000,"
+        "\"tie_word_embeddings\":false}"));
+}
+
 /* Mixtral's experts (and PhiMoE's, MiniMax-M2's) name their projections w1, w3 and w2
  * (transformers 4.x MixtralBlockSparseTop2MLP: w2(act_fn(w1(x)) * w3(x))), so PEFT adapts them
  * under those targets and finds no gate_proj. A toy Mixtral (hidden 1,024, 2 layers, 8 experts
@@ -801,11 +811,7 @@ static void test_routed_expert_adapters(void **state)
 static void test_expert_projection_names(void **state)
 {
     (void)state;
-    const struct gs_model_spec m = spec(fixture_arch(
-        "{\"model_type\":\"mixtral\",\"hidden_size\":1024,\"num_hidden_layers\":2,"
-        "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"intermediate_size\":256,"
-        "\"num_local_experts\":8,\"num_experts_per_tok\":2,\"vocab_size\":1000,"
-        "\"tie_word_embeddings\":false}"));
+    const struct gs_model_spec m = toy_mixtral();
     struct gs_workload w = lora_446(128);
     w.training.lora_target_count = 4;
     strcpy(w.training.lora_targets[0], "q_proj");
@@ -868,11 +874,7 @@ static void test_bare_router(void **state)
 static void test_router_topk_releases(void **state)
 {
     (void)state;
-    const struct gs_model_spec m = spec(fixture_arch(
-        "{\"model_type\":\"mixtral\",\"hidden_size\":1024,\"num_hidden_layers\":2,"
-        "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"intermediate_size\":256,"
-        "\"num_local_experts\":8,\"num_experts_per_tok\":2,\"vocab_size\":1000,"
-        "\"tie_word_embeddings\":false}"));
+    const struct gs_model_spec m = toy_mixtral();
     struct gs_workload w = lora_446(128);
     assert_int_equal(estimate(&m, &w).trainable_parameters, 639104);
     static const uint32_t fives[] = {500, 0};
