@@ -486,6 +486,10 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_im
         if (rows[i].framework == fw && rows[i].from <= version)
             pick = &rows[i];
     *out = pick != NULL ? pick->rules : rows[0].rules;
+    /* the per-model changes between transformers releases (gs_mlp.router_linear_from) read the
+     * release itself */
+    if (fw == GS_FW_TRANSFORMERS)
+        out->hf_release = version >= UINT32_MAX ? UINT32_MAX : (uint32_t)version;
     /* transformers' model code by attention path: eager calls repeat_kv
      * (modeling_llama.py eager_attention_forward); SDPA repeats them too until the release
      * hands them over grouped (sdpa_attention.py use_gqa_in_sdpa, torch >= 2.5 without a
@@ -494,10 +498,6 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_im
      * sdpa_attention.py alone: flash_attention.py hands flash-attn the rotated query as it
      * lies, laid out (batch, seq, heads, dim), and flash-attn's output follows it (mha_fwd:
      * out = torch::empty_like(q)). */
-    /* the per-model changes between transformers releases (gs_mlp.router_linear_from) read the
-     * release itself */
-    if (fw == GS_FW_TRANSFORMERS)
-        out->hf_release = version >= UINT32_MAX ? UINT32_MAX : (uint32_t)version;
     if (fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED) {
         out->gqa_expanded =
             attn_impl == GS_ATTN_EAGER || (attn_impl == GS_ATTN_SDPA && !out->sdpa_gqa_native);

@@ -423,7 +423,7 @@ static bool router_bare(const struct gs_training *tr, const struct gs_block *b)
 {
     if (b->mlp.router_parameter)
         return true;
-    const uint32_t release = tr != NULL ? tr->lora_hf_release : 0;
+    const uint32_t release = tr->lora_hf_release;
     if (release == 0 || (b->mlp.router_linear_from == 0 && b->mlp.router_linear_until == 0))
         return false;
     return release < b->mlp.router_linear_from ||

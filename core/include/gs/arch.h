@@ -269,7 +269,7 @@ struct gs_mlp {
     bool router_parameter; /* gs_moe.router_parameter: the router's weight is a bare parameter,
                               which no LoRA target adapts */
     uint32_t router_linear_from, router_linear_until; /* gs_moe's: the transformers releases
-                              whose router is an nn.Linear (gs_lora_router_bare) */
+                              whose router is an nn.Linear (training.c router_bare) */
 };
 
 /* One kind of layer. */
