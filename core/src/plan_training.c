@@ -97,7 +97,8 @@ struct train_ctx {
     const uint64_t *counts; /* the counts it tries, ascending */
     size_t count_n;
     unsigned missed_counts; /* counts first_count found no layout at */
-    struct shape_note shapes[SHAPE_NOTES];
+    struct shape_note *shapes; /* SHAPE_NOTES of them, cleared on first use (shape_note) */
+    bool shapes_ready;
 };
 
 /* An estimate of `w` in the search's scope; false, counted in c->failed, when it is an error. */
@@ -441,11 +442,17 @@ static bool try_layout(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t dp,
 }
 
 /* The note on a layout shape, made on first use; NULL past the table's reach (degrees beyond
- * 32 bits, or eight slots taken in a row). */
+ * 32 bits, or eight slots taken in a row), and until the search has missed a count: one that
+ * ends at its first count (a gpu_count's search, most searches) neither needs notes nor clears
+ * the table. */
 static struct shape_note *shape_note(struct train_ctx *c, uint64_t t, uint64_t p, uint64_t e)
 {
-    if (t > UINT32_MAX || p > UINT32_MAX || e > UINT32_MAX)
+    if (c->missed_counts == 0 || t > UINT32_MAX || p > UINT32_MAX || e > UINT32_MAX)
         return NULL;
+    if (!c->shapes_ready) {
+        memset(c->shapes, 0, sizeof(struct shape_note) * SHAPE_NOTES);
+        c->shapes_ready = true;
+    }
     uint64_t h =
         (t * 0x9E3779B97F4A7C15ull) ^ (p * 0xC2B2AE3D27D4EB4Full) ^ (e * 0x165667B19E3779F9ull);
     h ^= h >> 29;
@@ -782,6 +789,8 @@ enum gs_status plan_search_training(const struct gs_model_spec *m, const struct 
         counts[nc++] = exact;
     else
         nc = plan_gpu_counts(plan_node_size(gpu), l->max_gpus, counts);
+    struct shape_note shapes[SHAPE_NOTES]; /* cleared when first needed */
+    c.shapes = shapes;
     c.node = plan_node_size(gpu);
     c.counts = counts;
     c.count_n = nc;
