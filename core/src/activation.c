@@ -2078,8 +2078,9 @@ bool gs_activation_vision_counted(const struct gs_arch *a)
 /* What a micro-batch's images keep in the vision towers (gs_activation_vision_counted), beside
  * the pixel values the batch brings (processor output, fp32: Qwen2VLImageProcessor), each image
  * a sequence of its own: Qwen2.5-VL's vision attention runs per image (cu_seqlens; the eager and
- * SDPA paths split the patches by image, flash-attn takes the lengths), so a layer sees batch x
- * images sequences of `vision_patches` patches at the tower's width. Where the tower records
+ * SDPA paths split the patches by image, flash-attn takes the lengths), Gemma 3's SigLIP tower
+ * takes each image or pan-and-scan crop as a batch row, so a layer sees batch x images sequences
+ * of `vision_patches` patches at the tower's width. Where the tower records
  * (tower_records), its layers keep what the decoder's layer walk keeps at that width, under the
  * same checkpointing (Qwen2_5_VisionTransformerPretrainedModel's blocks checkpoint when
  * gradient checkpointing is on), and where its weights train the patch embedding's Conv3d keeps

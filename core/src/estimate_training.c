@@ -368,6 +368,13 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
                             "gpusizer has not read the image size of this %s model's processor: "
                             "give the tokens each image takes",
                             m->arch.model_type);
+    const struct gs_mm_item *it = &m->arch.mm_image;
+    if (it->crops && it->tokens && tr->image_tokens % it->tokens != 0)
+        return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
+                            "%s gives every image, and every pan-and-scan crop of it, %llu "
+                            "tokens: image_tokens is a multiple of %llu (%llu: one crop)",
+                            m->arch.model_type, (unsigned long long)it->tokens,
+                            (unsigned long long)it->tokens, (unsigned long long)it->tokens);
     bool ovf = false;
     const uint64_t image = gs_mul(tr->images_per_sample, tr->image_tokens, &ovf);
     if (ovf || (tr->sequence_length && image > tr->sequence_length))
@@ -384,21 +391,32 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
     return GS_OK;
 }
 
-/* The patches the vision tower runs for an image of `tokens` tokens, and the pixel values of a
- * patch, by the model's largest image (gs_arch.mm_image: Qwen-VL merges merge^2 patches into a
- * token, each channels x temporal x patch^2 values); 0 where not read. */
-static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t *pixels)
+/* The sequence the vision tower runs for an image of `tokens` tokens, in patches, how many such
+ * sequences the image is (`sequences`), and the pixel values of a patch, by the model's largest
+ * image (gs_arch.mm_image): Qwen-VL merges merge^2 patches into a token, each channels x
+ * temporal x patch^2 values, one sequence an image; Gemma 3 runs the image and each of its
+ * pan-and-scan crops as a sequence of its own, mm_tokens_per_image tokens each (resolve_images
+ * has checked `tokens` is a whole number of them). 0 where not read. */
+static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t *sequences,
+                              uint64_t *pixels)
 {
     const struct gs_mm_item *it = &a->mm_image;
     *pixels = 0;
+    *sequences = 1;
     if (it->tokens == 0 || it->patches == 0 || it->patches % it->tokens != 0 ||
         it->pixels % it->patches != 0)
         return 0;
+    *pixels = it->pixels / it->patches;
+    if (it->crops) {
+        *sequences = tokens / it->tokens;
+        return it->patches;
+    }
     bool ovf = false;
     const uint64_t patches = gs_mul(tokens, it->patches / it->tokens, &ovf);
-    if (ovf)
+    if (ovf) {
+        *pixels = 0;
         return 0;
-    *pixels = it->pixels / it->patches;
+    }
     return patches;
 }
 
@@ -1539,7 +1557,7 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
         warn(e, "vision_activations_not_estimated",
              "the images' activations in this model's vision tower are not counted (its layers "
              "or its processor's image size are not described for the count; Qwen2.5-VL's, "
-             "Qwen3-VL's and Qwen3.5's are); "
+             "Qwen3-VL's, Qwen3.5's and Gemma 3's are); "
              "their tokens in the decoder are, within sequence_length, and the tower's weights "
              "(and their gradients where they train)");
         return;
@@ -1547,15 +1565,17 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
     e->vision_bytes = r->vision_bytes;
     assume_value(e, "vision_activation_bytes", r->vision_bytes,
                  "of activations, the images': each image a sequence of its own through the "
-                 "vision tower (image_tokens x the merged patches a token), whose layers keep "
+                 "vision tower (image_tokens x the merged patches a token, or Gemma 3's crops of "
+                 "mm_tokens_per_image tokens each), whose layers keep "
                  "what a decoder layer keeps at the tower's width where the tower trains or "
                  "carries adapters (a frozen tower keeps nothing), under the same checkpointing; "
                  "the pixel values in fp32, and their 16-bit cast where the patch embedding "
                  "trains; the merger's tensors are not counted",
                  "transformers modeling_qwen2_5_vl.py Qwen2_5_VisionTransformerPretrainedModel "
                  "and modeling_qwen3_vl.py Qwen3VLVisionModel (per-image cu_seqlens, "
-                 "PatchEmbed's cast, gradient-checkpointed blocks); Qwen2VLImageProcessor (fp32 "
-                 "pixel_values)");
+                 "PatchEmbed's cast, gradient-checkpointed blocks); modeling_siglip.py "
+                 "SiglipVisionEmbeddings and SiglipEncoderLayer (Gemma 3); Qwen2VLImageProcessor "
+                 "and Gemma3ImageProcessor (fp32 pixel_values)");
 }
 
 /* What a loop that keeps the previous step's graph until the next forward returns
@@ -1628,9 +1648,10 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
         .adapters = tr,
         .quantized_base = tr->method == GS_METHOD_QLORA,
         .padding_mask = gs_training_padding_mask(tr),
-        .vision_images = tr->images_per_sample,
     };
-    in.vision_patches = image_patches(&m->arch, tr->image_tokens, &in.vision_pixels);
+    uint64_t sequences = 1;
+    in.vision_patches = image_patches(&m->arch, tr->image_tokens, &sequences, &in.vision_pixels);
+    in.vision_images = gs_mul(tr->images_per_sample, sequences, ovf);
     recurrent_notes(e, m, tr, &in);
     kbit_notes(e, plan);
     if (!gs_activation_bytes_memo(&in, memo, r)) {

@@ -337,12 +337,19 @@ static void read_gemma3(struct model_reader *r, struct gs_arch *a)
         return;
     const uint64_t vh = read_siglip(&vision, a);
     const uint64_t image = rd_dim(&vision, NAMES("image_size"), false, 0);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), false, 0);
     close_sub(r, &vision, owned);
     if (!r->ok)
         return;
-    /* Gemma 3's dummy image (pan-and-scan off): one image_size crop of mm_tokens_per_image */
+    /* Gemma 3's dummy image (pan-and-scan off): one image_size crop of mm_tokens_per_image.
+     * Gemma3ImageProcessor resizes the image and each pan-and-scan crop to image_size square
+     * (pixel_values one row a crop), the tower runs each as a sequence of (image_size /
+     * patch_size)^2 patches, and Gemma3MultiModalProjector average-pools them to
+     * mm_tokens_per_image tokens (kernel patches_per_image / tokens_per_side) */
     a->mm_image.tokens = rd_dim(r, NAMES("mm_tokens_per_image"), false, 256);
     a->mm_image.pixels = 3 * image * image;
+    a->mm_image.patches = patch ? (image / patch) * (image / patch) : 0;
+    a->mm_image.crops = true;
     tensor(a, GS_BLOCKS_MAX, "multi_modal_projector.mm_input_projection_weight", GS_PART_VISION,
            vh, a->hidden_size);
     norm(a, GS_BLOCKS_MAX, "multi_modal_projector.mm_soft_emb_norm", GS_PART_VISION, false, vh);

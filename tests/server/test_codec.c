@@ -709,6 +709,24 @@ static void test_training_images(void **state)
     assert_non_null(r);
     assert_int_equal(assumption_value(r, "vision_activation_bytes"), 585105408);
     json_decref(r);
+    /* Gemma 3 4B's SigLIP tower (27 layers, 1,152 wide, patch 14 over 896 x 896: 4,096 patches
+     * of 588 pixel values a crop, pooled to 256 tokens), LoRA on all linears (the tower's q/k/v,
+     * out_proj, fc1 and fc2 too) with checkpointing, 2 images of one crop each: pixels 2 x 4,096
+     * x 588 x 4 = 19,267,584 and 27 checkpoints of 2 x 4,096 x 1,152 x 2 = 509,607,936:
+     * 528,875,520. 512 tokens an image is the image and a pan-and-scan crop, two sequences of
+     * 4,096 patches: twice that. A count that is no whole number of crops is a 400. */
+    r = estimate(VL("gemma-3-4b-it", ",\"images_per_sample\":2"), &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "vision_activation_bytes"), 528875520);
+    assert_int_equal(get_int(r, "training.image_tokens"), 256);
+    assert_false(has_warning(r, "vision_activations_not_estimated"));
+    json_decref(r);
+    r = estimate(VL("gemma-3-4b-it", ",\"images_per_sample\":2,\"image_tokens\":512"), &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "vision_activation_bytes"), 1057751040);
+    json_decref(r);
+    expect_error(VL("gemma-3-4b-it", ",\"images_per_sample\":1,\"image_tokens\":300"), 400,
+                 "/training/image_tokens", "multiple of 256");
     r = estimate(VL("qwen2.5-vl-7b-instruct", ""), &p);
     assert_non_null(r);
     assert_int_equal(assumption_value(r, "vision_activation_bytes"), -1);

@@ -296,6 +296,10 @@ struct gs_mm_item {
     uint64_t pixels;  /* pixel values the processor hands the encoder */
     uint64_t patches; /* the vision tower's sequence: patches before merging (0: the tower's
                          forward is not modelled for this model) */
+    bool crops;       /* every image is whole crops of exactly `tokens` tokens, each a sequence
+                         of `patches` of its own through the tower (Gemma 3: the image and its
+                         pan-and-scan crops, each image_size square, mm_tokens_per_image
+                         tokens); otherwise an image's tokens set its patches (Qwen-VL) */
 };
 
 /* A stack of `layers` identical blocks outside the decoder: an encoder
