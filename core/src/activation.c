@@ -736,7 +736,7 @@ static uint64_t router_adapter_bytes(struct acc *c, const struct gs_activation_i
     const uint64_t e = in->element_bytes, h = in->arch->hidden_size;
     for (size_t i = 0; i < b->module_count; i++) {
         const struct gs_module *m = &b->modules[i];
-        if (!gs_module_is_router(m) || !gs_lora_adapts(in->adapters, b, m))
+        if (!gs_module_is_router(b, m) || !gs_lora_adapts(in->adapters, b, m))
             continue;
         const bool cast = in->rules->adapters_fp32 && e != 4;
         const bool dropout = in->adapters->lora_dropout_permille > 0;

@@ -384,9 +384,10 @@ const struct gs_block *gs_arch_moe_block(const struct gs_arch *a)
     return best;
 }
 
-bool gs_module_is_router(const struct gs_module *m)
+bool gs_module_is_router(const struct gs_block *b, const struct gs_module *m)
 {
-    return m->kind == GS_MODULE_LINEAR && m->part == GS_PART_EXPERTS && !(m->flags & GS_MOD_EXPERT);
+    return m->kind == GS_MODULE_LINEAR && m->part == GS_PART_EXPERTS &&
+           !(m->flags & GS_MOD_EXPERT) && m->out == b->mlp.experts;
 }
 
 bool gs_arch_has_mla(const struct gs_arch *a)

@@ -437,7 +437,8 @@ static bool router_bare(const struct gs_training *tr, const struct gs_block *b)
 static bool block_lora_matches(const struct gs_training *tr, const struct gs_block *b,
                                const struct gs_module *m, const char *target)
 {
-    return !(b != NULL && gs_module_is_router(m) && router_bare(tr, b)) && lora_matches(m, target);
+    return !(b != NULL && gs_module_is_router(b, m) && router_bare(tr, b)) &&
+           lora_matches(m, target);
 }
 
 /* Whether module `m` of block `b` is an attention's fused projection of queries, keys and

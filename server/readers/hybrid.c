@@ -545,8 +545,18 @@ static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
         case NH_MOE: {
             const uint64_t in = latent ? latent : h;
             const unsigned f = GS_MOD_QUANT | GS_MOD_EXPERT;
-            blk->mlp = (struct gs_mlp){.kind = GS_MLP_MOE, .gated = false, .width = moe_width,
-                                       .experts = experts, .top_k = top_k, .shared_width = shared};
+            /* NemotronHTopkRouter holds its weight as a bare parameter and scores in fp32, in
+             * transformers' code (a DeepseekV3TopkRouter: self.weight = nn.Parameter(...),
+             * F.linear(hidden_states.type(torch.float32), self.weight.type(torch.float32))) and
+             * in the checkpoints' remote modeling_nemotron_h.py alike: no LoRA target adapts it */
+            blk->mlp = (struct gs_mlp){.kind = GS_MLP_MOE,
+                                       .gated = false,
+                                       .width = moe_width,
+                                       .experts = experts,
+                                       .top_k = top_k,
+                                       .shared_width = shared,
+                                       .router_fp32 = true,
+                                       .router_parameter = true};
             gs_block_module(a, b, "gate", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_EXPERTS, 0, h,
                             experts, 1);
             if (latent) {

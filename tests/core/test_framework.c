@@ -858,6 +858,38 @@ static void test_bare_router(void **state)
     assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
 }
 
+/* Nemotron-H's router is a NemotronHTopkRouter in transformers' code (a DeepseekV3TopkRouter)
+ * and in the checkpoints' remote code alike: a bare weight, scored in fp32, that no LoRA target
+ * adapts; its latent MoE's fc1_latent_proj and fc2_latent_proj, also of the experts' block, are
+ * nn.Linear modules PEFT adapts. A toy Nemotron-H (hidden 256, an attention layer of 4 heads of
+ * 64 and a MoE layer of 8 experts of 128 over a latent of 64, a shared expert of 128), LoRA r8 on
+ * all linears: q, k, v and o 4 x 8 x (256 + 256) = 16,384; fc1_latent_proj 8 x (256 + 64) and
+ * fc2_latent_proj 8 x (64 + 256), 5,120; the shared expert's up and down 2 x 8 x (256 + 128) =
+ * 6,144; no router: 27,648 on 5.17, where the experts are fused 3D parameters, and on 4.46 their
+ * nn.Linear up and down projections 8 experts x 2 x 8 x (64 + 128) = 24,576 more: 52,224.
+ * `gate` is a 400 on either; fc1_latent_proj alone 2,560. */
+static void test_latent_moe_router(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_arch(
+        "{\"model_type\":\"nemotron_h\",\"hidden_size\":256,\"hybrid_override_pattern\":\"*E\","
+        "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"head_dim\":64,"
+        "\"n_routed_experts\":8,\"num_experts_per_tok\":2,\"moe_intermediate_size\":128,"
+        "\"moe_shared_expert_intermediate_size\":128,\"moe_latent_size\":64,"
+        "\"vocab_size\":1000,\"tie_word_embeddings\":false}"));
+    struct gs_workload w = lora_446(128);
+    assert_int_equal(estimate(&m, &w).trainable_parameters, 52224);
+    w.training.framework.framework_version = 517;
+    assert_int_equal(estimate(&m, &w).trainable_parameters, 27648);
+    w.training.lora_target_count = 1;
+    strcpy(w.training.lora_targets[0], "fc1_latent_proj");
+    assert_int_equal(estimate(&m, &w).trainable_parameters, 2560);
+    strcpy(w.training.lora_targets[0], "gate");
+    assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
+    w.training.framework.framework_version = 446;
+    assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
+}
+
 /* transformers 5.0 made Mixtral's router a MixtralTopKRouter (`self.weight =
  * nn.Parameter(...)`, F.linear on it; 4.x: `self.gate = nn.Linear(hidden, experts)`), as it did
  * the Qwen MoEs', OLMoE's, MiniMax's and Ernie 4.5's; PEFT wraps no such module. The toy Mixtral
@@ -2410,6 +2442,7 @@ int main(void)
         cmocka_unit_test(test_routed_expert_adapters),
         cmocka_unit_test(test_expert_projection_names),
         cmocka_unit_test(test_bare_router),
+        cmocka_unit_test(test_latent_moe_router),
         cmocka_unit_test(test_router_topk_releases),
         cmocka_unit_test(test_vision_tower_images),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),

@@ -597,9 +597,12 @@ void gs_attention_qkv_widths(const struct gs_attention *attention, uint64_t widt
 /* The routed-expert block with the most experts, or NULL for dense models. */
 const struct gs_block *gs_arch_moe_block(const struct gs_arch *arch);
 
-/* Whether `m` is a MoE block's router: the linear of the experts' part that is not an expert
- * (gs_build_moe's `gate`, `router`, ...). */
-bool gs_module_is_router(const struct gs_module *m);
+/* Whether `m` is MoE block `b`'s router: the linear of the experts' part that is not an expert
+ * and scores each expert (gs_build_moe's `gate`, `router`, ...: one output an expert). A latent
+ * MoE's projections into and out of the experts' width (Nemotron-H's fc1_latent_proj and
+ * fc2_latent_proj, Kimi K3's routed_expert_down_proj and up_proj) are the experts' part too, and
+ * are not routers: their width is the latent one. */
+bool gs_module_is_router(const struct gs_block *b, const struct gs_module *m);
 
 /* Whether any decoder layer uses multi-head latent attention. */
 bool gs_arch_has_mla(const struct gs_arch *arch);
