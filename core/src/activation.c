@@ -466,7 +466,7 @@ static bool sdpa_masked(const struct gs_activation_input *in, const struct gs_bl
 static bool mask_copied_per_call(const struct gs_activation_input *in)
 {
     const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
-    return in->rules->sdpa_bool_mask || in->sequence_length % 8 != 0 ||
+    return (in->rules->sdpa_bool_mask && !in->additive_mask) || in->sequence_length % 8 != 0 ||
            residual != in->element_bytes;
 }
 
@@ -2075,6 +2075,39 @@ bool gs_activation_vision_counted(const struct gs_arch *a)
     return any && a->mm_image.patches != 0;
 }
 
+/* A tower that runs every image of the micro-batch as one sequence (GS_MM_ONE_SEQUENCE:
+ * transformers' PixtralVisionModel.forward concatenates the images' patches, torch.cat(...)
+ * .unsqueeze(0)) sets `own` to that sequence, batch 1, and returns the block-diagonal mask it
+ * keeps. Under flash-attn the images stay apart by cu_seqlens, with no mask: sequences of their
+ * own, as `own` has them. Otherwise generate_block_attention_mask makes one (n, n) additive mask
+ * at the patches' dtype (torch.full(..., torch.finfo(dtype).min), zeros on each image's block),
+ * which eager attention adds to every head's scores (n^2 of them a head) and SDPA, which runs
+ * the memory-efficient kernel under a mask, keeps for backward (the masked path, sdpa_masked,
+ * with its copy per call where the rows are not 8-element aligned, preprocess_mask). The one
+ * mask stays until backward where the kernel keeps it itself or, under full recomputation, as
+ * an input of every checkpointed layer; eager attention without recomputation keeps nothing of
+ * it. */
+static uint64_t one_sequence(struct acc *c, const struct gs_activation_input *in,
+                             struct gs_activation_input *own, uint64_t images)
+{
+    const struct gs_framework_rules *r = in->rules;
+    const bool hf =
+        r != NULL && (r->framework == GS_FW_TRANSFORMERS || r->framework == GS_FW_DEEPSPEED);
+    const bool sdpa = hf && r->transformers_sdpa && in->flash_attention;
+    if (hf && in->flash_attention && !sdpa)
+        return 0; /* flash-attn: cu_seqlens, per image */
+    own->batch_size = 1;
+    own->sequence_length = mul(c, images, in->vision_patches);
+    own->padding_mask = sdpa;
+    own->additive_mask = true;
+    const bool kept = in->recompute == GS_RECOMPUTE_FULL || (sdpa && !mask_copied_per_call(own));
+    if (!kept)
+        return 0;
+    const uint64_t n = own->sequence_length;
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    return mul(c, mul(c, n, n), residual);
+}
+
 /* What a micro-batch's images keep in the vision towers (gs_activation_vision_counted), beside
  * the pixel values the batch brings (processor output, fp32: Qwen2VLImageProcessor), each image
  * a sequence of its own: Qwen2.5-VL's vision attention runs per image (cu_seqlens; the eager and
@@ -2108,6 +2141,8 @@ static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in
         own.sequence_length = in->vision_patches;
         own.stream_width = tower_width(a, tw);
         own.padding_mask = false; /* an image has no padding */
+        if (a->mm_image.layout == GS_MM_ONE_SEQUENCE)
+            bytes = add(c, bytes, one_sequence(c, in, &own, images));
         uint64_t counts[GS_BLOCKS_MAX] = {0};
         counts[tw->block] = tw->layers;
         bytes = add(c, bytes, blocks_stored(c, &own, counts, working, first_layer));
@@ -2569,6 +2604,7 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
     k->autocast = in->autocast;
     k->quantized_base = in->quantized_base;
     k->padding_mask = in->padding_mask;
+    k->additive_mask = in->additive_mask;
     k->recurrent_torch = in->recurrent_torch;
     k->sequence_parallel = par->sequence_parallel;
     k->device_map = par->device_map;
@@ -2581,24 +2617,25 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
         k->has_adapters = true;
         k->adapters = *in->adapters;
     }
-    const uint64_t scalars[] = {(uint64_t)(uintptr_t)in->arch,
-                                k->batch_size,
-                                k->sequence_length,
-                                k->micro_batches,
-                                k->element_bytes,
-                                k->residual_bytes,
-                                k->tensor,
-                                k->pipeline,
-                                k->context,
-                                k->expert_tensor,
-                                k->vision_images,
-                                k->vision_patches,
-                                k->recompute,
-                                k->trainable,
-                                gs_stage_chunks(&k->stages),
-                                (uint64_t)k->recurrent_torch << 5 | (uint64_t)k->padding_mask << 4 |
-                                    (uint64_t)k->flash_attention << 3 | (uint64_t)k->autocast << 2 |
-                                    (uint64_t)k->quantized_base << 1 | k->sequence_parallel};
+    const uint64_t scalars[] = {
+        (uint64_t)(uintptr_t)in->arch,
+        k->batch_size,
+        k->sequence_length,
+        k->micro_batches,
+        k->element_bytes,
+        k->residual_bytes,
+        k->tensor,
+        k->pipeline,
+        k->context,
+        k->expert_tensor,
+        k->vision_images,
+        k->vision_patches,
+        k->recompute,
+        k->trainable,
+        gs_stage_chunks(&k->stages),
+        (uint64_t)k->additive_mask << 6 | (uint64_t)k->recurrent_torch << 5 |
+            (uint64_t)k->padding_mask << 4 | (uint64_t)k->flash_attention << 3 |
+            (uint64_t)k->autocast << 2 | (uint64_t)k->quantized_base << 1 | k->sequence_parallel};
     uint64_t h = 0;
     for (size_t i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++)
         h = key_mix(h, scalars[i]);

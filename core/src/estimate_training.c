@@ -369,7 +369,7 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
                             "give the tokens each image takes",
                             m->arch.model_type);
     const struct gs_mm_item *it = &m->arch.mm_image;
-    if (it->crops && it->tokens && tr->image_tokens % it->tokens != 0)
+    if (it->layout == GS_MM_CROPS && it->tokens && tr->image_tokens % it->tokens != 0)
         return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
                             "%s gives every image, and every pan-and-scan crop of it, %llu "
                             "tokens: image_tokens is a multiple of %llu (%llu: one crop)",
@@ -407,7 +407,7 @@ static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t
         it->pixels % it->patches != 0)
         return 0;
     *pixels = it->pixels / it->patches;
-    if (it->crops) {
+    if (it->layout == GS_MM_CROPS) {
         *sequences = tokens / it->tokens;
         return it->patches;
     }
@@ -1557,7 +1557,7 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
         warn(e, "vision_activations_not_estimated",
              "the images' activations in this model's vision tower are not counted (its layers "
              "or its processor's image size are not described for the count; Qwen2.5-VL's, "
-             "Qwen3-VL's, Qwen3.5's and Gemma 3's are); "
+             "Qwen3-VL's, Qwen3.5's, Gemma 3's and Mistral 3's are); "
              "their tokens in the decoder are, within sequence_length, and the tower's weights "
              "(and their gradients where they train)");
         return;
@@ -1566,7 +1566,9 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
     assume_value(e, "vision_activation_bytes", r->vision_bytes,
                  "of activations, the images': each image a sequence of its own through the "
                  "vision tower (image_tokens x the merged patches a token, or Gemma 3's crops of "
-                 "mm_tokens_per_image tokens each), whose layers keep "
+                 "mm_tokens_per_image tokens each; Pixtral runs a micro-batch's images as one "
+                 "sequence, with a block-diagonal mask under SDPA and eager attention), whose "
+                 "layers keep "
                  "what a decoder layer keeps at the tower's width where the tower trains or "
                  "carries adapters (a frozen tower keeps nothing), under the same checkpointing; "
                  "the pixel values in fp32, and their 16-bit cast where the patch embedding "
@@ -1574,8 +1576,10 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                  "transformers modeling_qwen2_5_vl.py Qwen2_5_VisionTransformerPretrainedModel "
                  "and modeling_qwen3_vl.py Qwen3VLVisionModel (per-image cu_seqlens, "
                  "PatchEmbed's cast, gradient-checkpointed blocks); modeling_siglip.py "
-                 "SiglipVisionEmbeddings and SiglipEncoderLayer (Gemma 3); Qwen2VLImageProcessor "
-                 "and Gemma3ImageProcessor (fp32 pixel_values)");
+                 "SiglipVisionEmbeddings and SiglipEncoderLayer (Gemma 3); modeling_pixtral.py "
+                 "PixtralVisionModel.forward, generate_block_attention_mask (Mistral 3); "
+                 "Qwen2VLImageProcessor, Gemma3ImageProcessor, PixtralImageProcessor (fp32 "
+                 "pixel_values)");
 }
 
 /* What a loop that keeps the previous step's graph until the next forward returns

@@ -1141,12 +1141,12 @@ struct gs_vllm_mm_profile gs_vllm_mm_profile(const struct gs_arch *a,
      * tables, head_dim / 2 each) and one block's working set over every patch, with the DeepStack
      * levels already merged; at the end the merger's and DeepStack's outputs and their
      * concatenation */
-    /* vLLM's tower forward was read for Qwen's towers, one sequence an item; a tower that runs
-     * each image as fixed crops (Gemma 3's SigLIP: mm_image.crops) was not, and its profile
-     * counts the dummy's pixels and outputs alone */
+    /* vLLM's tower forward was read for Qwen's towers, one sequence an item (GS_MM_PER_IMAGE);
+     * Gemma 3's crops and Pixtral's one sequence were not, and their profile counts the dummy's
+     * pixels and outputs alone */
     const struct gs_block *vb = vision_block(a);
     uint64_t encoder = 0;
-    if (item->patches && !item->crops && vb != NULL) {
+    if (item->patches && item->layout == GS_MM_PER_IMAGE && vb != NULL) {
         const uint64_t n = gs_mul(items, item->patches, ovf);
         const uint64_t cast = r->mm_pixels_fp32 ? gs_mul(pixel_values, e, ovf) : 0;
         const uint64_t out_width = width / (a->mm_deepstack + 1);

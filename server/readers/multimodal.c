@@ -349,7 +349,7 @@ static void read_gemma3(struct model_reader *r, struct gs_arch *a)
     a->mm_image.tokens = rd_dim(r, NAMES("mm_tokens_per_image"), false, 256);
     a->mm_image.pixels = 3 * image * image;
     a->mm_image.patches = patch ? (image / patch) * (image / patch) : 0;
-    a->mm_image.crops = true;
+    a->mm_image.layout = GS_MM_CROPS;
     tensor(a, GS_BLOCKS_MAX, "multi_modal_projector.mm_input_projection_weight", GS_PART_VISION,
            vh, a->hidden_size);
     norm(a, GS_BLOCKS_MAX, "multi_modal_projector.mm_soft_emb_norm", GS_PART_VISION, false, vh);
@@ -453,10 +453,15 @@ static void read_mistral3(struct model_reader *r, struct gs_arch *a)
     close_sub(r, &vision, owned);
     if (!r->ok)
         return;
-    /* the dummy image is image_size square: (image / patch / merge)^2 embeddings */
+    /* the dummy image is image_size square: (image / patch / merge)^2 embeddings, each merged
+     * from merge^2 of its (image / patch)^2 patches (Mistral3PatchMerger); the tower runs every
+     * image of a batch as one sequence (PixtralVisionModel.forward: torch.cat of the images'
+     * patches, generate_block_attention_mask, or cu_seqlens under flash-attn) */
     if (image && patch && merge) {
         a->mm_image.tokens = (image / patch / merge) * (image / patch / merge);
         a->mm_image.pixels = 3 * image * image;
+        a->mm_image.patches = (image / patch) * (image / patch);
+        a->mm_image.layout = GS_MM_ONE_SEQUENCE;
     }
     const uint64_t h = a->hidden_size;
     norm(a, GS_BLOCKS_MAX, "multi_modal_projector.norm", GS_PART_VISION, false, vh);

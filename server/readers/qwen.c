@@ -243,7 +243,7 @@ static void qwen3_vl_dummies(struct gs_arch *a, const struct vision_dims *d)
     const struct gs_mm_item video =
         d->temporal ? rd_qwen_vl_item(QWEN3_VL_VIDEO_MAX_PIXELS / d->temporal, d->channels,
                                       d->temporal, d->patch, d->merge)
-                    : (struct gs_mm_item){0, 0, 0, false};
+                    : (struct gs_mm_item){0, 0, 0, GS_MM_PER_IMAGE};
     if (image.tokens == 0)
         return;
     bool ovf = false;

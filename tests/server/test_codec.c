@@ -727,6 +727,52 @@ static void test_training_images(void **state)
     json_decref(r);
     expect_error(VL("gemma-3-4b-it", ",\"images_per_sample\":1,\"image_tokens\":300"), 400,
                  "/training/image_tokens", "multiple of 256");
+    /* Mistral Small 3.1's Pixtral tower (24 layers, 1,024 wide, patch 14 over 1,540 x 1,540:
+     * 110^2 = 12,100 patches of 588 pixel values an image, merged 2 x 2 into 3,025 tokens) runs
+     * every image of the batch as one sequence. 2 images, LoRA on all linears, checkpointing:
+     * pixels 2 x 12,100 x 588 x 4 = 56,918,400, 24 checkpoints of 24,200 x 1,024 x 2 =
+     * 1,189,478,400, and under SDPA the block-diagonal mask, 24,200^2 x 2 = 1,171,280,000, an
+     * input of every checkpointed layer: 2,417,676,800. Under flash-attn (cu_seqlens) no mask:
+     * 1,246,396,800. Without checkpointing the mask is SDPA's to keep, once (24,200 is a multiple
+     * of 8: no copy per call): flash-attn's figure and 1,171,280,000 more. One image, 12,100
+     * patches, is not 8-aligned: every layer's SDPA call pads its own copy, which the kernel
+     * keeps (preprocess_mask), 24 x 12,100 x 12,104 x 2 = 7,030,003,200 over flash-attn's. */
+#define MISTRAL3_N(images, attn, checkpointing)                                                    \
+    "{\"model\":\"mistral-small-3.1-24b-instruct\",\"mode\":\"training\",\"training\":{"           \
+    "\"method\":\"lora\",\"batch_size\":1,\"sequence_length\":8192,\"images_per_sample\":" images  \
+    ",\"attn_implementation\":\"" attn "\",\"activation_checkpointing\":\"" checkpointing "\"}}"
+#define MISTRAL3(attn, checkpointing) MISTRAL3_N("2", attn, checkpointing)
+    static const struct {
+        const char *body;
+        json_int_t vision;
+    } pixtral[] = {
+        {MISTRAL3("sdpa", "full"), 2417676800},
+        {MISTRAL3("flash_attention_2", "full"), 1246396800},
+    };
+    for (size_t i = 0; i < sizeof(pixtral) / sizeof(pixtral[0]); i++) {
+        r = estimate(pixtral[i].body, &p);
+        assert_non_null(r);
+        assert_int_equal(assumption_value(r, "vision_activation_bytes"), pixtral[i].vision);
+        json_decref(r);
+    }
+    r = estimate(MISTRAL3("sdpa", "none"), &p);
+    assert_non_null(r);
+    const json_int_t masked = assumption_value(r, "vision_activation_bytes");
+    json_decref(r);
+    r = estimate(MISTRAL3("flash_attention_2", "none"), &p);
+    assert_non_null(r);
+    assert_int_equal(masked - assumption_value(r, "vision_activation_bytes"), 1171280000);
+    json_decref(r);
+    r = estimate(MISTRAL3_N("1", "sdpa", "none"), &p);
+    assert_non_null(r);
+    const json_int_t copied = assumption_value(r, "vision_activation_bytes");
+    json_decref(r);
+    r = estimate(MISTRAL3_N("1", "flash_attention_2", "none"), &p);
+    assert_non_null(r);
+    assert_int_equal(copied - assumption_value(r, "vision_activation_bytes"), 7030003200);
+    json_decref(r);
+#undef MISTRAL3
+#undef MISTRAL3_N
     r = estimate(VL("qwen2.5-vl-7b-instruct", ""), &p);
     assert_non_null(r);
     assert_int_equal(assumption_value(r, "vision_activation_bytes"), -1);

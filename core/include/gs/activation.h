@@ -72,6 +72,9 @@ struct gs_activation_input {
     uint64_t vision_images, vision_patches, vision_pixels;
     uint64_t stream_width; /* the residual width the layers read: 0, the decoder's
                               hidden_size; set for a tower's own pass (gs_activation_bytes) */
+    bool additive_mask;    /* the masked layers' mask is the model's own additive one at the
+                              residual dtype, not transformers' boolean mask (Pixtral's block
+                              mask); set for a tower's own pass */
 };
 
 struct gs_activation_result {
@@ -143,7 +146,7 @@ struct gs_activation_key {
     uint64_t vision_images, vision_patches, vision_pixels, stream_width;
     uint32_t recompute, trainable;
     bool flash_attention, autocast, quantized_base, padding_mask, sequence_parallel, has_rules,
-        has_adapters, recurrent_torch, device_map;
+        has_adapters, recurrent_torch, device_map, additive_mask;
     struct gs_stage_plan stages;
     struct gs_framework_rules rules; /* when has_rules */
     struct gs_training adapters;     /* when has_adapters */

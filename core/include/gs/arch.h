@@ -290,16 +290,25 @@ struct gs_block {
     struct gs_module modules[GS_BLOCK_MODULES_MAX];
 };
 
+/* How a vision tower runs a micro-batch's images. */
+enum gs_mm_layout {
+    GS_MM_PER_IMAGE,   /* each image a sequence of its own, its tokens setting its patches
+                          (Qwen-VL: cu_seqlens, merge^2 patches a token) */
+    GS_MM_CROPS,       /* each image whole crops of exactly `tokens` tokens, each a sequence of
+                          `patches` of its own (Gemma 3: the image and its pan-and-scan crops,
+                          each image_size square, mm_tokens_per_image tokens) */
+    GS_MM_ONE_SEQUENCE /* every image of the micro-batch concatenated into one sequence, kept
+                          apart by a block-diagonal additive mask under SDPA and eager attention
+                          and by cu_seqlens under flash-attn (transformers' PixtralVisionModel) */
+};
+
 /* One multimodal item at the largest size its processor accepts. */
 struct gs_mm_item {
     uint64_t tokens;  /* its embeddings, the prompt tokens it takes; 0 = none read */
     uint64_t pixels;  /* pixel values the processor hands the encoder */
     uint64_t patches; /* the vision tower's sequence: patches before merging (0: the tower's
                          forward is not modelled for this model) */
-    bool crops;       /* every image is whole crops of exactly `tokens` tokens, each a sequence
-                         of `patches` of its own through the tower (Gemma 3: the image and its
-                         pan-and-scan crops, each image_size square, mm_tokens_per_image
-                         tokens); otherwise an image's tokens set its patches (Qwen-VL) */
+    uint8_t layout;   /* enum gs_mm_layout: how the tower runs the images */
 };
 
 /* A stack of `layers` identical blocks outside the decoder: an encoder
