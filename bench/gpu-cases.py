@@ -119,6 +119,21 @@ Cases:
                      pixels, their bf16 cast in a full fine-tune, and 32 x 8,192 x 1,280 x 2 B of
                      checkpoints (709,623,808 B under LoRA; the request is in the record).
 
+  vision-gemma3      images through Gemma 3's SigLIP tower (gemma-3-4b-it's vision_config: 27 layers, 1,152
+                     wide, patch 14 over 896 x 896: 4,096 patches an image, pooled to 256 tokens) over a
+                     two-layer decoder of its text widths, bf16, 4,096 tokens with 2 images, LoRA r8 on all
+                     linears, with and without gradient checkpointing: the images' step peak less the
+                     text's against gpusizer's vision_activation_bytes (with checkpointing 2 x 4,096 x 588
+                     x 4 B of pixels and 27 x 8,192 x 1,152 x 2 B of checkpoints, 528,875,520 B).
+  vision-pixtral     images through Mistral Small 3.1's Pixtral tower (4 of its 24 layers, 1,024 wide, patch
+                     14 over 1,540 x 1,540: 12,100 patches an image) over a two-layer decoder of its text
+                     widths, bf16, 8,192 tokens, LoRA r8 on all linears, SDPA, 1 and 2 images, with and
+                     without checkpointing. The tower runs a batch's images as one sequence under a
+                     block-diagonal (n, n) bf16 mask: gpusizer expects the mask kept once with
+                     checkpointing (n^2 x 2 B) and, without it, SDPA's padded copy per layer where n is
+                     not a multiple of 8 (1 image: 4 x 12,100 x 12,104 x 2 = 1,171,667,200 B) and the
+                     one mask where it is (2 images: 24,200^2 x 2 = 1,171,280,000 B).
+
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
 import argparse
@@ -156,6 +171,8 @@ CASES = {
     "activations": dict(activations=True),
     "dequant-4bit": dict(dequant=True),
     "vision-tower": dict(vision=True),
+    "vision-gemma3": dict(vlm="gemma3"),
+    "vision-pixtral": dict(vlm="pixtral"),
 }
 
 QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
@@ -561,6 +578,102 @@ def run_vision():
     return {"vision": results}
 
 
+GEMMA3_VL_SHAPE = {  # gemma-3-4b-it's config.json with two decoder layers
+    "model_type": "gemma3", "architectures": ["Gemma3ForConditionalGeneration"],
+    "mm_tokens_per_image": 256, "image_token_index": 262144, "boi_token_index": 255999,
+    "eoi_token_index": 256000,
+    "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "intermediate_size": 10240,
+                    "num_hidden_layers": 2, "num_attention_heads": 8, "num_key_value_heads": 4,
+                    "head_dim": 256, "vocab_size": 262208, "sliding_window": 1024,
+                    "query_pre_attn_scalar": 256, "rope_theta": 1000000.0,
+                    "rope_local_base_freq": 10000.0, "max_position_embeddings": 131072},
+    "vision_config": {"model_type": "siglip_vision_model", "hidden_size": 1152, "intermediate_size": 4304,
+                      "num_hidden_layers": 27, "num_attention_heads": 16, "image_size": 896,
+                      "patch_size": 14, "num_channels": 3, "vision_use_head": False,
+                      "hidden_act": "gelu_pytorch_tanh", "layer_norm_eps": 1e-06}}
+
+PIXTRAL_VL_SHAPE = {  # Mistral-Small-3.1-24B-Instruct's config.json, two decoder and four vision layers
+    "model_type": "mistral3", "architectures": ["Mistral3ForConditionalGeneration"],
+    "image_token_index": 10, "spatial_merge_size": 2, "vision_feature_layer": -1,
+    "multimodal_projector_bias": False, "projector_hidden_act": "gelu",
+    "text_config": {"model_type": "mistral", "hidden_size": 5120, "intermediate_size": 32768,
+                    "num_hidden_layers": 2, "num_attention_heads": 32, "num_key_value_heads": 8,
+                    "head_dim": 128, "vocab_size": 131072, "max_position_embeddings": 131072,
+                    "rope_theta": 1000000000.0, "sliding_window": None, "rms_norm_eps": 1e-05},
+    "vision_config": {"model_type": "pixtral", "hidden_size": 1024, "intermediate_size": 4096,
+                      "num_hidden_layers": 4, "num_attention_heads": 16, "head_dim": 64,
+                      "image_size": 1540, "patch_size": 14, "num_channels": 3, "hidden_act": "silu",
+                      "rope_theta": 10000.0}}
+
+
+def run_vlm(kind):
+    """A step's peak with and without images through Gemma 3's or Pixtral's tower, LoRA on all linears."""
+    import torch
+    from transformers import AutoConfig
+    from peft import LoraConfig, get_peft_model
+    import transformers
+    gemma = kind == "gemma3"
+    cfgd = GEMMA3_VL_SHAPE if gemma else PIXTRAL_VL_SHAPE
+    cls = getattr(transformers, cfgd["architectures"][0])
+    seq = 4096 if gemma else 8192
+    side = 896 if gemma else 1540
+    tokens = 256 if gemma else (side // 14 // 2) ** 2
+    image_id = cfgd["image_token_index"]
+    g = torch.Generator(device="cuda").manual_seed(0)
+    results = {}
+    for images in ((2,) if gemma else (1, 2)):
+        ids = torch.randint(100, 100000, (1, seq), device="cuda", generator=g)
+        ids[0, 1:1 + images * tokens] = image_id  # the images' tokens, together after the first
+        text = torch.randint(100, 100000, (1, seq), device="cuda", generator=g)
+        pixels = torch.rand(images, 3, side, side, device="cuda", generator=g)  # fp32, as processors
+        extra = ({"token_type_ids": (ids == image_id).long()} if gemma else
+                 {"image_sizes": torch.tensor([[side, side]] * images, device="cuda")})
+        for checkpointing in (True, False):
+            cfg = AutoConfig.for_model(**cfgd)
+            with torch.device("cuda"):
+                try:
+                    model = cls._from_config(cfg, dtype=torch.bfloat16, attn_implementation="sdpa")
+                except TypeError:
+                    model = cls._from_config(cfg, torch_dtype=torch.bfloat16, attn_implementation="sdpa")
+            if checkpointing:
+                model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+                model.enable_input_require_grads()
+            model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, target_modules="all-linear"))
+            opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
+            model.train()
+            held = torch.cuda.memory_allocated()
+            runs = {}
+            for with_images in (False, True):
+                steps = []
+                for _ in range(3):
+                    torch.cuda.reset_peak_memory_stats()
+                    if with_images:
+                        loss = model(input_ids=ids, labels=ids, pixel_values=pixels, **extra).loss
+                    else:
+                        kw = {"token_type_ids": torch.zeros_like(text)} if gemma else {}
+                        loss = model(input_ids=text, labels=text, **kw).loss
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad(set_to_none=True)
+                    torch.cuda.synchronize()
+                    steps.append(torch.cuda.max_memory_allocated())
+                    del loss
+                runs["images" if with_images else "text"] = steps
+            training = {"batch_size": 1, "sequence_length": seq, "images_per_sample": images,
+                        "image_tokens": tokens, "optimizer": "adamw", "regime": "bf16_pure",
+                        "attn_implementation": "sdpa", "method": "lora",
+                        "lora": {"rank": 8, "targets": "all_linear"},
+                        "activation_checkpointing": "full" if checkpointing else "none"}
+            results["%d-images%s" % (images, "-checkpointing" if checkpointing else "")] = {
+                "held_after_load": held, "text_steps": runs["text"], "image_steps": runs["images"],
+                "images_less_text": max(runs["images"]) - max(runs["text"]),
+                "request": {"model": {"config": cfgd}, "mode": "training",
+                            "precision": {"weights": "bf16"}, "training": training}}
+            del model, opt
+            torch.cuda.empty_cache()
+    return {"vlm": kind, "results": results}
+
+
 def swift_lengths(steps, max_length, seed=0):
     """Sample lengths as swift saw them: the dataset's distribution, longer ones deleted."""
     rng = random.Random(seed)
@@ -716,6 +829,7 @@ def child(name):
                       run_activations() if case.get("activations") else
                       run_dequant() if case.get("dequant") else
                       run_vision() if case.get("vision") else
+                      run_vlm(case["vlm"]) if case.get("vlm") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs
