@@ -487,6 +487,45 @@ def run_dequant():
     return {"dequant": results}
 
 
+def bf16_model(cls, cfgd, **kwargs):
+    """Random weights for `cfgd` in bf16 on the GPU (`dtype` from transformers 4.56, `torch_dtype` before)."""
+    import torch
+    from transformers import AutoConfig
+    cfg = AutoConfig.for_model(**cfgd)
+    with torch.device("cuda"):
+        try:
+            return cls._from_config(cfg, dtype=torch.bfloat16, **kwargs)
+        except TypeError:
+            return cls._from_config(cfg, torch_dtype=torch.bfloat16, **kwargs)
+
+
+def text_and_image_steps(model, opt, text_step, image_step):
+    """Three steps of text alone, then three with the images: each step's max_memory_allocated."""
+    import torch
+    runs = {}
+    for kind, forward in (("text", text_step), ("images", image_step)):
+        steps = []
+        for _ in range(3):
+            torch.cuda.reset_peak_memory_stats()
+            loss = forward(model)
+            loss.backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+            torch.cuda.synchronize()
+            steps.append(torch.cuda.max_memory_allocated())
+            del loss
+        runs[kind] = steps
+    return runs
+
+
+def image_record(held, runs, cfgd, training):
+    """One run's record: its steps, the images' peak less the text's, and the request to size it."""
+    return {"held_after_load": held, "text_steps": runs["text"], "image_steps": runs["images"],
+            "images_less_text": max(runs["images"]) - max(runs["text"]),
+            "request": {"model": {"config": cfgd}, "mode": "training",
+                        "precision": {"weights": "bf16"}, "training": training}}
+
+
 QWEN2_5_VL_SHAPE = {  # Qwen2.5-VL-3B-Instruct's config.json with two decoder layers
     "model_type": "qwen2_5_vl", "architectures": ["Qwen2_5_VLForConditionalGeneration"],
     "hidden_size": 2048, "intermediate_size": 11008, "num_hidden_layers": 2, "num_attention_heads": 16,
@@ -504,7 +543,6 @@ QWEN2_5_VL_SHAPE = {  # Qwen2.5-VL-3B-Instruct's config.json with two decoder la
 def run_vision():
     """A step's peak with and without 2 images through Qwen2.5-VL's vision tower."""
     import torch
-    from transformers import AutoConfig
     from peft import LoraConfig, get_peft_model
     import transformers
     cls = getattr(transformers, "Qwen2_5_VLForConditionalGeneration")
@@ -525,12 +563,7 @@ def run_vision():
     results = {}
     for mode in ("full", "full-frozen-tower", "lora-all-linear"):
         for checkpointing in (True, False):
-            cfg = AutoConfig.for_model(**cfgd)
-            with torch.device("cuda"):
-                try:
-                    model = cls._from_config(cfg, dtype=torch.bfloat16)
-                except TypeError:
-                    model = cls._from_config(cfg, torch_dtype=torch.bfloat16)
+            model = bf16_model(cls, cfgd)
             if checkpointing:
                 model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
             if mode == "full-frozen-tower":
@@ -544,22 +577,9 @@ def run_vision():
             opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
             model.train()
             held = torch.cuda.memory_allocated()
-            runs = {}
-            for kind in ("text", "images"):
-                steps = []
-                for _ in range(3):
-                    torch.cuda.reset_peak_memory_stats()
-                    if kind == "text":
-                        loss = model(input_ids=text, labels=text).loss
-                    else:
-                        loss = model(input_ids=ids, labels=ids, pixel_values=pixels, image_grid_thw=grid).loss
-                    loss.backward()
-                    opt.step()
-                    opt.zero_grad(set_to_none=True)
-                    torch.cuda.synchronize()
-                    steps.append(torch.cuda.max_memory_allocated())
-                    del loss
-                runs[kind] = steps
+            runs = text_and_image_steps(
+                model, opt, lambda m: m(input_ids=text, labels=text).loss,
+                lambda m: m(input_ids=ids, labels=ids, pixel_values=pixels, image_grid_thw=grid).loss)
             training = {"batch_size": 1, "sequence_length": seq, "images_per_sample": images,
                         "image_tokens": tokens, "optimizer": "adamw", "regime": "bf16_pure",
                         "activation_checkpointing": "full" if checkpointing else "none",
@@ -568,11 +588,8 @@ def run_vision():
                 training["lora"] = {"rank": 8, "targets": "all_linear"}
             if mode == "full-frozen-tower":
                 training["freeze_vision_tower"] = True
-            results["%s%s" % (mode, "-checkpointing" if checkpointing else "")] = {
-                "held_after_load": held, "text_steps": runs["text"], "image_steps": runs["images"],
-                "images_less_text": max(runs["images"]) - max(runs["text"]),
-                "request": {"model": {"config": cfgd}, "mode": "training",
-                            "precision": {"weights": "bf16"}, "training": training}}
+            results["%s%s" % (mode, "-checkpointing" if checkpointing else "")] = image_record(
+                held, runs, cfgd, training)
             del model, opt
             torch.cuda.empty_cache()
     return {"vision": results}
@@ -609,7 +626,6 @@ PIXTRAL_VL_SHAPE = {  # Mistral-Small-3.1-24B-Instruct's config.json, two decode
 def run_vlm(kind):
     """A step's peak with and without images through Gemma 3's or Pixtral's tower, LoRA on all linears."""
     import torch
-    from transformers import AutoConfig
     from peft import LoraConfig, get_peft_model
     import transformers
     gemma = kind == "gemma3"
@@ -629,12 +645,7 @@ def run_vlm(kind):
         extra = ({"token_type_ids": (ids == image_id).long()} if gemma else
                  {"image_sizes": torch.tensor([[side, side]] * images, device="cuda")})
         for checkpointing in (True, False):
-            cfg = AutoConfig.for_model(**cfgd)
-            with torch.device("cuda"):
-                try:
-                    model = cls._from_config(cfg, dtype=torch.bfloat16, attn_implementation="sdpa")
-                except TypeError:
-                    model = cls._from_config(cfg, torch_dtype=torch.bfloat16, attn_implementation="sdpa")
+            model = bf16_model(cls, cfgd, attn_implementation="sdpa")
             if checkpointing:
                 model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
                 model.enable_input_require_grads()
@@ -642,33 +653,17 @@ def run_vlm(kind):
             opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
             model.train()
             held = torch.cuda.memory_allocated()
-            runs = {}
-            for with_images in (False, True):
-                steps = []
-                for _ in range(3):
-                    torch.cuda.reset_peak_memory_stats()
-                    if with_images:
-                        loss = model(input_ids=ids, labels=ids, pixel_values=pixels, **extra).loss
-                    else:
-                        kw = {"token_type_ids": torch.zeros_like(text)} if gemma else {}
-                        loss = model(input_ids=text, labels=text, **kw).loss
-                    loss.backward()
-                    opt.step()
-                    opt.zero_grad(set_to_none=True)
-                    torch.cuda.synchronize()
-                    steps.append(torch.cuda.max_memory_allocated())
-                    del loss
-                runs["images" if with_images else "text"] = steps
+            plain = {"token_type_ids": torch.zeros_like(text)} if gemma else {}
+            runs = text_and_image_steps(
+                model, opt, lambda m: m(input_ids=text, labels=text, **plain).loss,
+                lambda m: m(input_ids=ids, labels=ids, pixel_values=pixels, **extra).loss)
             training = {"batch_size": 1, "sequence_length": seq, "images_per_sample": images,
                         "image_tokens": tokens, "optimizer": "adamw", "regime": "bf16_pure",
                         "attn_implementation": "sdpa", "method": "lora",
                         "lora": {"rank": 8, "targets": "all_linear"},
                         "activation_checkpointing": "full" if checkpointing else "none"}
-            results["%d-images%s" % (images, "-checkpointing" if checkpointing else "")] = {
-                "held_after_load": held, "text_steps": runs["text"], "image_steps": runs["images"],
-                "images_less_text": max(runs["images"]) - max(runs["text"]),
-                "request": {"model": {"config": cfgd}, "mode": "training",
-                            "precision": {"weights": "bf16"}, "training": training}}
+            results["%d-images%s" % (images, "-checkpointing" if checkpointing else "")] = image_record(
+                held, runs, cfgd, training)
             del model, opt
             torch.cuda.empty_cache()
     return {"vlm": kind, "results": results}

@@ -479,6 +479,13 @@ static uint64_t mask_copy_bytes(struct acc *c, const struct gs_activation_input 
     return mul(c, mul(c, mul(c, in->element_bytes, in->batch_size), keys), row);
 }
 
+/* Whether the layers run transformers' model code: a transformers row, or DeepSpeed running a
+ * transformers model. */
+static bool transformers_model_code(const struct gs_framework_rules *r)
+{
+    return r != NULL && (r->framework == GS_FW_TRANSFORMERS || r->framework == GS_FW_DEEPSPEED);
+}
+
 /* Whether transformers' eager attention runs the layer with the model's additive mask: a causal
  * decoder layer under transformers' model code (its eager path always gets the mask,
  * masking_utils.py eager_mask, before 4.53 _update_causal_mask), not a type whose eager path
@@ -487,10 +494,8 @@ static uint64_t mask_copy_bytes(struct acc *c, const struct gs_activation_input 
 static bool transformers_eager_masked(const struct gs_activation_input *in,
                                       const struct gs_block *b)
 {
-    const struct gs_framework_rules *r = in->rules;
-    return r != NULL && (r->framework == GS_FW_TRANSFORMERS || r->framework == GS_FW_DEEPSPEED) &&
-           !in->flash_attention && b->mixer == GS_MIXER_ATTENTION && b->attn.cached &&
-           !in->arch->attention_eager_only;
+    return transformers_model_code(in->rules) && !in->flash_attention &&
+           b->mixer == GS_MIXER_ATTENTION && b->attn.cached && !in->arch->attention_eager_only;
 }
 
 /* The masks the model builds once per forward for its masked layers (one for full-attention
@@ -2090,10 +2095,8 @@ bool gs_activation_vision_counted(const struct gs_arch *a)
 static uint64_t one_sequence(struct acc *c, const struct gs_activation_input *in,
                              struct gs_activation_input *own, uint64_t images)
 {
-    const struct gs_framework_rules *r = in->rules;
-    const bool hf =
-        r != NULL && (r->framework == GS_FW_TRANSFORMERS || r->framework == GS_FW_DEEPSPEED);
-    const bool sdpa = hf && r->transformers_sdpa && in->flash_attention;
+    const bool hf = transformers_model_code(in->rules);
+    const bool sdpa = hf && in->rules->transformers_sdpa && in->flash_attention;
     if (hf && in->flash_attention && !sdpa)
         return 0; /* flash-attn: cu_seqlens, per image */
     own->batch_size = 1;
