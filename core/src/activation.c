@@ -483,7 +483,7 @@ static uint64_t mask_copy_bytes(struct acc *c, const struct gs_activation_input 
  * transformers model. */
 static bool transformers_model_code(const struct gs_framework_rules *r)
 {
-    return r != NULL && (r->framework == GS_FW_TRANSFORMERS || r->framework == GS_FW_DEEPSPEED);
+    return r != NULL && gs_framework_transformers_code(r->framework);
 }
 
 /* Whether transformers' eager attention runs the layer with the model's additive mask: a causal

@@ -107,7 +107,7 @@ static bool transformers_attention(const struct gs_model_spec *m, const struct g
     const struct gs_training *t = &w->training;
     const enum gs_framework fw = t->framework.framework;
     *impl = t->attn_impl_given ? t->attn_impl : t->flash_attention ? GS_ATTN_SDPA : GS_ATTN_EAGER;
-    return m->has_arch && (fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED);
+    return m->has_arch && gs_framework_transformers_code(fw);
 }
 
 /* Whether the request runs eager attention because the model has no SDPA path (GPT-OSS's sinks:

@@ -78,9 +78,14 @@ static void push(struct gs_arch *a, struct gs_module *list, size_t *n, size_t ca
         a->overflow = true;
         return;
     }
-    list[(*n)++] = (struct gs_module){name,         (uint8_t)kind, (uint8_t)split,
-                                      (uint8_t)part, (uint8_t)flags, (uint32_t)in,
-                                      (uint32_t)out, count == 0 ? 1 : (uint32_t)count};
+    list[(*n)++] = (struct gs_module){name,
+                                      (uint8_t)kind,
+                                      (uint8_t)split,
+                                      (uint8_t)part,
+                                      (uint16_t)flags,
+                                      (uint32_t)in,
+                                      (uint32_t)out,
+                                      count == 0 ? 1 : (uint32_t)count};
 }
 
 void gs_arch_module(struct gs_arch *a, const char *name, enum gs_module_kind kind,

@@ -323,6 +323,7 @@ static enum gs_status resolve_method(const struct gs_model_spec *m, const struct
     struct gs_framework_rules rules;
     gs_framework_resolve(&tr->framework, tr->attn_impl, &rules);
     tr->lora_hf_release = rules.hf_release; /* which routers are nn.Linear (router_bare) */
+    tr->lora_peft = gs_framework_transformers_code(rules.framework); /* wrapper_refused */
     const bool routed = gs_framework_expert_linears(&rules);
     const enum gs_status st = gs_lora_parameters_routed(&m->arch, tr, routed, &plan->adapters, err);
     plan->expert_adapters = st == GS_OK && routed ? gs_lora_expert_parameters(&m->arch, tr) : 0;
@@ -2138,7 +2139,7 @@ static void attention_path(const struct gs_model_spec *m, struct gs_training *tr
     if (!tr->attn_impl_given) /* callers that set only the older flag */
         tr->attn_impl = tr->flash_attention ? GS_ATTN_SDPA : GS_ATTN_EAGER;
     const enum gs_framework fw = tr->framework.framework;
-    const bool transformers_code = fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED;
+    const bool transformers_code = gs_framework_transformers_code(fw);
     if (m->has_arch && m->arch.attention_eager_only && transformers_code &&
         !gs_attn_impl_materializes(tr->attn_impl)) {
         warn(e, "attention_eager_only",
@@ -2612,7 +2613,7 @@ static void split_gate_up(struct gs_arch *a)
         const struct gs_module fused = *m;
         unsigned gate_flag = 0, up_flag = 0;
         m->name = part_name(fused.name, 0, "gate_proj", &gate_flag);
-        m->flags = (uint8_t)(fused.flags | gate_flag);
+        m->flags = (uint16_t)(fused.flags | gate_flag);
         m->out = fused.out / 2;
         const char *up = part_name(fused.name, 1, "up_proj", &up_flag);
         gs_block_module(a, k, up, GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_MLP,
@@ -2654,7 +2655,7 @@ static void split_qkv(struct gs_arch *a)
         struct gs_module *m = &b->modules[i];
         unsigned q_flag = 0, k_flag = 0, v_flag = 0;
         m->name = part_name(fused.name, 0, "q_proj", &q_flag);
-        m->flags = (uint8_t)(fused.flags | q_flag);
+        m->flags = (uint16_t)(fused.flags | q_flag);
         m->split = GS_SPLIT_COLUMN;
         m->out = (uint32_t)w[0];
         const char *k_name = part_name(fused.name, 1, "k_proj", &k_flag);
@@ -2989,6 +2990,28 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
                          : "r * (d_in + d_out) per adapted linear layer; the base is frozen "
                            "(weights only, no gradients or optimizer states)",
                      "PEFT LoRA (lora_A r x d_in, lora_B d_out x r)");
+    /* Gemma 4's towers build their projections as Gemma4ClippableLinear, which PEFT refuses
+     * under a target name (gs_lora_refused_wrapped) */
+    const uint64_t refused = plan.lora ? gs_lora_refused_wrapped(&m->arch, &plan.tr) : 0;
+    if (refused) {
+        assume_value(e, "lora_refused_wrapper_parameters", refused,
+                     "not in lora_adapter_parameters: the adapters the named targets would give "
+                     "the towers' projections, which the model code builds as a module holding "
+                     "its nn.Linear at .linear (Gemma4ClippableLinear) and PEFT does not adapt "
+                     "under a name (\"q_proj.linear\" or all_linear adapts them)",
+                     "transformers modeling_gemma4.py Gemma4ClippableLinear (an nn.Module with "
+                     "self.linear); peft tuners/lora/model.py LoraModel._create_new_module; PEFT "
+                     "issue #3129");
+        warn(e, "lora_targets_reach_wrapped_linears",
+             "a target also names projections of the vision or audio towers that this model "
+             "builds as a module holding its nn.Linear (Gemma4ClippableLinear), which stock PEFT "
+             "refuses: get_peft_model raises \"Target module Gemma4ClippableLinear(...) is not "
+             "supported\". Sized as the run PEFT can make, the language model's layers adapted "
+             "and the towers' not: give PEFT the names within the language model, as its own "
+             "default for gemma4 does (target_modules=r\".*language_model\\..*\\.(q_proj|"
+             "v_proj)\"). To adapt the towers too, target the linear they hold (\"q_proj.linear\")"
+             " or all_linear; lora_refused_wrapper_parameters says what they would add");
+    }
     if (plan.tr.freeze_vision_tower)
         assume_value(e, "frozen_vision_parameters", e->params.vision,
                      plan.lora ? "the vision towers' parameters with their projector (the "

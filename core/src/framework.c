@@ -498,7 +498,7 @@ void gs_framework_resolve(const struct gs_training_knobs *knobs, enum gs_attn_im
      * sdpa_attention.py alone: flash_attention.py hands flash-attn the rotated query as it
      * lies, laid out (batch, seq, heads, dim), and flash-attn's output follows it (mha_fwd:
      * out = torch::empty_like(q)). */
-    if (fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED) {
+    if (gs_framework_transformers_code(fw)) {
         out->gqa_expanded =
             attn_impl == GS_ATTN_EAGER || (attn_impl == GS_ATTN_SDPA && !out->sdpa_gqa_native);
         if (attn_impl != GS_ATTN_SDPA)
@@ -660,6 +660,11 @@ bool gs_framework_expert_linears(const struct gs_framework_rules *rules)
      * fc_2 and proj a LoRALinear (lora_mlp adapts them all) */
     return (rules->act2fn && !rules->bnb_skips_fused_experts) ||
            rules->framework == GS_FW_LITGPT;
+}
+
+bool gs_framework_transformers_code(enum gs_framework fw)
+{
+    return fw == GS_FW_TRANSFORMERS || fw == GS_FW_DEEPSPEED;
 }
 
 const char *gs_framework_name(enum gs_framework f)

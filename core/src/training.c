@@ -385,12 +385,32 @@ enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct 
                         gs_dtype_name(weights));
 }
 
-/* Whether `target` names module `m` as PEFT matches target_modules: the full name or its last
- * dotted component. */
+/* Whether the first `len` characters of a target name module `name` as PEFT matches a name in
+ * target_modules (check_target_module_exists: `key == target_key or key.endswith("." +
+ * target_key)`): the whole name, or a tail of it after a dot ("q_proj", "self_attn.q_proj"). */
+static bool names_tail(const char *name, const char *target, size_t len)
+{
+    const size_t n = strlen(name);
+    if (n < len || strncmp(name + n - len, target, len) != 0)
+        return false;
+    return n == len || name[n - len - 1] == '.';
+}
+
 static bool names_module(const char *name, const char *target)
 {
-    const char *dot = strrchr(name, '.');
-    return strcmp(name, target) == 0 || (dot != NULL && strcmp(dot + 1, target) == 0);
+    return names_tail(name, target, strlen(target));
+}
+
+/* Whether `target` names the nn.Linear a wrapped module (GS_MOD_WRAPPED) holds at `.linear`:
+ * "linear" alone, or the module's name with ".linear" after it ("q_proj.linear"), as PEFT
+ * matches the inner module's full name ("...self_attn.q_proj.linear"). */
+static bool names_inner_linear(const char *name, const char *target)
+{
+    static const char inner[] = "linear";
+    const size_t n = strlen(target), k = sizeof(inner) - 1;
+    if (n < k || strcmp(target + n - k, inner) != 0)
+        return false;
+    return n == k || (n > k + 1 && target[n - k - 1] == '.' && names_tail(name, target, n - k - 1));
 }
 
 /* Whether module `m` is a linear layer PEFT can adapt under `target`; a part of a fused
@@ -430,15 +450,36 @@ static bool router_bare(const struct gs_training *tr, const struct gs_block *b)
            (b->mlp.router_linear_until != 0 && release >= b->mlp.router_linear_until);
 }
 
+/* Whether a name in `target` reaches wrapped module `m` (GS_MOD_WRAPPED) itself, not the
+ * nn.Linear it holds, in transformers' model code (tr->lora_peft: the DeepSpeed engine's too),
+ * in every release that has the model, where stock PEFT refuses it: LoraModel._create_new_module's
+ * dispatchers take an nn.Linear (or Embedding, Conv, Conv1D, MultiheadAttention), not a module
+ * that holds one, and get_peft_model raises
+ * "Target module Gemma4ClippableLinear(...) is not supported" (peft tuners/lora/model.py,
+ * through its source of 2026-08-21; PEFT issues #3129 and #3130; transformers PR #45388, which
+ * would have made Gemma4ClippableLinear an nn.Linear, was closed). all-linear collects the
+ * inner linears by their full names and so adapts them. */
+static bool wrapper_refused(const struct gs_training *tr, const struct gs_module *m,
+                            const char *target)
+{
+    return (m->flags & GS_MOD_WRAPPED) && tr->lora_peft &&
+           strcmp(target, GS_LORA_ALL_LINEAR) != 0 && lora_matches(m, target);
+}
+
 /* lora_matches for module `m` of block `b` in the model code `tr` trains: a MoE router that
  * holds its weight as a bare parameter (router_bare) is no nn.Linear PEFT wraps, whatever the
  * target (all-linear skips it; a name that reaches it is refused: "Target module ... is not
- * supported"). */
+ * supported"); nor is a module wrapping its linear (wrapper_refused), whose inner linear a
+ * target names as "<name>.linear". */
 static bool block_lora_matches(const struct gs_training *tr, const struct gs_block *b,
                                const struct gs_module *m, const char *target)
 {
-    return !(b != NULL && gs_module_is_router(b, m) && router_bare(tr, b)) &&
-           lora_matches(m, target);
+    if (b != NULL && gs_module_is_router(b, m) && router_bare(tr, b))
+        return false;
+    if ((m->flags & GS_MOD_WRAPPED) && lora_matches(m, GS_LORA_ALL_LINEAR) &&
+        names_inner_linear(m->name, target))
+        return true;
+    return !wrapper_refused(tr, m, target) && lora_matches(m, target);
 }
 
 /* Whether module `m` of block `b` is an attention's fused projection of queries, keys and
@@ -589,11 +630,12 @@ bool gs_lora_embedding(const struct gs_arch *a, const struct gs_training *tr, ui
     return false;
 }
 
-/* The adapted head's parameters: r (d_in + d_out), and DoRA's magnitude over the vocabulary.
- * An adapted embedding's alike with d_in its vocabulary and d_out its width (lora.Embedding:
+/* One adapter's parameters: r (d_in + d_out), and DoRA's magnitude over d_out (PEFT
+ * LoraLayer.update_layer; DoraLinearLayer). The head's: d_out its vocabulary. An adapted
+ * embedding's alike with d_in its vocabulary and d_out its width (lora.Embedding:
  * lora_embedding_A r x num_embeddings, lora_embedding_B embedding_dim x r; DoRA's magnitude
  * scales each of the embedding_dim columns, variants.py DoraEmbeddingVariant) */
-static uint64_t head_adapter(const struct gs_training *tr, uint64_t in, uint64_t out, bool *ovf)
+static uint64_t one_adapter(const struct gs_training *tr, uint64_t in, uint64_t out, bool *ovf)
 {
     return gs_add(gs_mul(tr->lora_rank, gs_add(in, out, ovf), ovf), tr->lora_dora ? out : 0, ovf);
 }
@@ -604,20 +646,45 @@ static uint64_t named_adapters(const struct gs_arch *a, const struct gs_training
 {
     uint64_t n = 0, in = 0, out = 0;
     if (gs_lora_head(a, tr, &in, &out))
-        n = gs_add(n, head_adapter(tr, in, out, ovf), ovf);
+        n = gs_add(n, one_adapter(tr, in, out, ovf), ovf);
     if (gs_lora_embedding(a, tr, &in, &out))
-        n = gs_add(n, head_adapter(tr, in, out, ovf), ovf);
+        n = gs_add(n, one_adapter(tr, in, out, ovf), ovf);
     return n;
+}
+
+/* The adapters on `rows` inputs and `width` outputs (one_adapter) in each of a module's `count`
+ * instances and `layers` layers. */
+static uint64_t adapter_parameters(const struct gs_training *tr, uint64_t rows, uint64_t width,
+                                   uint64_t count, uint64_t layers, bool *ovf)
+{
+    return gs_mul(gs_mul(one_adapter(tr, rows, width, ovf), count ? count : 1, ovf), layers, ovf);
+}
+
+/* The `k`th block LoRA may adapt, with the layers that run it: the layer blocks
+ * (k < a->block_count, `counts` their layers) and then the towers but the MTP layers and a frozen
+ * vision tower (training.freeze_vision_tower: no adapters there). NULL for a skipped tower. */
+static const struct gs_block *adaptable_block(const struct gs_arch *a, const struct gs_training *tr,
+                                              size_t k, const uint64_t *counts, uint64_t *layers)
+{
+    if (k < a->block_count) {
+        *layers = counts[k];
+        return &a->blocks[k];
+    }
+    const struct gs_tower *tw = &a->towers[k - a->block_count];
+    if (tw->part == GS_PART_MTP || tw->block >= a->block_count ||
+        (tw->part == GS_PART_VISION && tr->freeze_vision_tower))
+        return NULL;
+    *layers = tw->layers;
+    return &a->blocks[tw->block];
 }
 
 /* r * (d_in + d_out) per adapted nn.Linear(d_in, d_out), and d_out more with DoRA, times its
  * layers. A fused projection whose parts the framework adapts apart is fused_adapters' (it
  * matches a target that names it or a part). */
 static uint64_t lora_block(const struct gs_training *tr, const struct gs_block *b,
-                           const char *target, uint64_t layers, bool *matched, bool *ovf)
+                           const char *target, uint64_t layers, bool *matched, bool *refused,
+                           bool *ovf)
 {
-    const uint64_t rank = tr->lora_rank;
-    const bool dora = tr->lora_dora;
     uint64_t n = 0;
     for (size_t i = 0; i < b->module_count; i++) {
         const struct gs_module *m = &b->modules[i];
@@ -627,12 +694,12 @@ static uint64_t lora_block(const struct gs_training *tr, const struct gs_block *
                 *matched = true;
             continue;
         }
+        if (wrapper_refused(tr, m, target))
+            *refused = true;
         if (!block_lora_matches(tr, b, m, target))
             continue;
         *matched = true;
-        const uint64_t one = gs_add(gs_mul(rank, gs_add(m->in, m->out, ovf), ovf),
-                                    dora ? m->out : 0, ovf);
-        n = gs_add(n, gs_mul(gs_mul(one, m->count ? m->count : 1, ovf), layers, ovf), ovf);
+        n = gs_add(n, adapter_parameters(tr, m->in, m->out, m->count, layers, ovf), ovf);
     }
     return n;
 }
@@ -645,22 +712,16 @@ static uint64_t fused_adapters(const struct gs_arch *a, const struct gs_training
     uint64_t n = 0, counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t k = 0; k < a->block_count + a->tower_count; k++) {
-        const struct gs_tower *tw = k < a->block_count ? NULL : &a->towers[k - a->block_count];
-        if (tw != NULL && (tw->part == GS_PART_MTP || tw->block >= a->block_count ||
-                           (tw->part == GS_PART_VISION && tr->freeze_vision_tower)))
-            continue;
-        const struct gs_block *b = &a->blocks[tw != NULL ? tw->block : k];
-        const uint64_t layers = tw != NULL ? tw->layers : counts[k];
-        for (size_t i = 0; i < b->module_count; i++) {
+        uint64_t layers = 0;
+        const struct gs_block *b = adaptable_block(a, tr, k, counts, &layers);
+        for (size_t i = 0; b != NULL && i < b->module_count; i++) {
             const struct gs_module *m = &b->modules[i];
             const unsigned parts = gs_lora_qkv_parts(tr, b, m, NULL);
             if (parts == 0)
                 continue;
             const uint64_t rows = gs_qkv_part_count(parts) * (uint64_t)m->in;
             const uint64_t width = gs_lora_width(tr, b, m);
-            const uint64_t one = gs_add(gs_mul(tr->lora_rank, gs_add(rows, width, ovf), ovf),
-                                        tr->lora_dora ? width : 0, ovf);
-            n = gs_add(n, gs_mul(gs_mul(one, m->count ? m->count : 1, ovf), layers, ovf), ovf);
+            n = gs_add(n, adapter_parameters(tr, rows, width, m->count, layers, ovf), ovf);
         }
     }
     return n;
@@ -687,8 +748,9 @@ static bool listed(const char *list, const char *name)
     return false;
 }
 
-/* The distinct linear module names of the model, for an error message; with `routed`, the
- * routed experts' linears too (gs_framework_expert_linears). */
+/* The distinct linear module names of the model, for an error message (a wrapped module's as
+ * PEFT names its linear, "post.linear"); with `routed`, the routed experts' linears too
+ * (gs_framework_expert_linears). */
 static void linear_names(const struct gs_arch *a, const struct gs_training *tr, bool routed,
                          char *buf, size_t cap)
 {
@@ -701,12 +763,17 @@ static void linear_names(const struct gs_arch *a, const struct gs_training *tr, 
                 !(routed && names_expert(&a->blocks[k], m, GS_LORA_ALL_LINEAR)))
                 continue;
             const char *dot = strrchr(m->name, '.');
-            const char *name = dot != NULL ? dot + 1 : m->name;
+            char name[GS_LORA_NAME_MAX + 8];
+            /* a module holding its linear is named by it under PEFT (wrapper_refused) */
+            snprintf(name, sizeof(name), "%s%s", dot != NULL ? dot + 1 : m->name,
+                     (m->flags & GS_MOD_WRAPPED) && tr->lora_peft ? ".linear" : "");
             if (listed(buf, name))
                 continue;
             const int w = snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", name);
-            if (w < 0 || (size_t)w >= cap - used)
+            if (w < 0 || (size_t)w >= cap - used) {
+                buf[used] = '\0'; /* whole names only */
                 return;
+            }
             used += (size_t)w;
         }
     }
@@ -715,8 +782,10 @@ static void linear_names(const struct gs_arch *a, const struct gs_training *tr, 
     if (head_of(a, &head, &in, &out)) {
         const int w = snprintf(buf + used, cap - used, "%s%s (the output head, named only)",
                                used ? ", " : "", head);
-        if (w < 0 || (size_t)w >= cap - used)
+        if (w < 0 || (size_t)w >= cap - used) {
+            buf[used] = '\0';
             return;
+        }
         used += (size_t)w;
     }
     const char *embedding = NULL;
@@ -772,10 +841,8 @@ uint64_t gs_lora_expert_parameters(const struct gs_arch *a, const struct gs_trai
             const struct gs_module *m = &b->modules[i];
             if (!gs_lora_adapts_expert(tr, b, m))
                 continue;
-            const uint64_t one = gs_add(gs_mul(tr->lora_rank, gs_add(m->in, m->out, &ovf), &ovf),
-                                        tr->lora_dora ? m->out : 0, &ovf);
-            total = gs_add(
-                total, gs_mul(gs_mul(one, m->count ? m->count : 1, &ovf), counts[k], &ovf), &ovf);
+            total = gs_add(total, adapter_parameters(tr, m->in, m->out, m->count, counts[k], &ovf),
+                           &ovf);
         }
     }
     return ovf ? UINT64_MAX : total;
@@ -796,21 +863,16 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t i = 0; i < (n ? n : 1); i++) {
         const char *target = n ? tr->lora_targets[i] : GS_LORA_ALL_LINEAR;
-        bool matched = false;
+        bool matched = false, refused = false;
         /* all_linear already covers every name: a list that repeats it adds nothing */
         if (n > 1 && strcmp(target, GS_LORA_ALL_LINEAR) == 0)
             continue;
-        for (size_t k = 0; k < a->block_count; k++)
-            total = gs_add(total, lora_block(tr, &a->blocks[k], target, counts[k], &matched, &ovf),
-                           &ovf);
-        for (size_t k = 0; k < a->tower_count; k++) {
-            const struct gs_tower *tw = &a->towers[k];
-            if (tw->part != GS_PART_MTP && tw->block < a->block_count &&
-                !(tw->part == GS_PART_VISION && tr->freeze_vision_tower))
-                total = gs_add(
-                    total,
-                    lora_block(tr, &a->blocks[tw->block], target, tw->layers, &matched, &ovf),
-                    &ovf);
+        for (size_t k = 0; k < a->block_count + a->tower_count; k++) {
+            uint64_t layers = 0;
+            const struct gs_block *b = adaptable_block(a, tr, k, counts, &layers);
+            if (b != NULL)
+                total = gs_add(total, lora_block(tr, b, target, layers, &matched, &refused, &ovf),
+                               &ovf);
         }
         const char *head = NULL, *embedding = NULL;
         uint64_t head_in = 0, head_out = 0;
@@ -820,8 +882,17 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
             matched = true; /* likewise */
         if (routed && names_any_expert(a, target))
             matched = true; /* the routed experts' adapters, below */
+        if (!matched && refused)
+            return gs_error_add(
+                err, GS_ERR_INVALID, "/training/lora/targets",
+                "\"%s\" names only modules this %s model builds around an nn.Linear (Gemma 4's "
+                "Gemma4ClippableLinear, in its vision and audio towers), which PEFT refuses as "
+                "targets (\"Target module ... is not supported\": LoraModel._create_new_module "
+                "takes the nn.Linear, not a module holding one; PEFT issue #3129); name the "
+                "linear they hold, \"%s.linear\", or use all_linear, which adapts it",
+                target, a->model_type, target);
         if (!matched) {
-            char names[300];
+            char names[640];
             linear_names(a, tr, routed, names, sizeof(names));
             if (names_fused_expert(a, target))
                 return gs_error_add(
@@ -859,4 +930,26 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
         return gs_error_add(err, GS_ERR_RANGE, "/training/lora/rank", "the adapter count overflows");
     *out = total;
     return GS_OK;
+}
+
+uint64_t gs_lora_refused_wrapped(const struct gs_arch *a, const struct gs_training *tr)
+{
+    bool ovf = false;
+    uint64_t total = 0, counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; k < a->block_count + a->tower_count; k++) {
+        uint64_t layers = 0;
+        const struct gs_block *b = adaptable_block(a, tr, k, counts, &layers);
+        for (size_t i = 0; b != NULL && i < b->module_count; i++) {
+            const struct gs_module *m = &b->modules[i];
+            bool refused = false;
+            for (size_t t = 0; t < tr->lora_target_count; t++)
+                refused = refused || wrapper_refused(tr, m, tr->lora_targets[t]);
+            if (!refused || gs_lora_adapts(tr, b, m)) /* an inner-linear target adapts it */
+                continue;
+            total =
+                gs_add(total, adapter_parameters(tr, m->in, m->out, m->count, layers, &ovf), &ovf);
+        }
+    }
+    return ovf ? UINT64_MAX : total;
 }

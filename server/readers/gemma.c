@@ -52,6 +52,15 @@ static void linear(struct gs_arch *a, size_t b, const char *name, enum gs_split 
     add(a, b, name, GS_MODULE_LINEAR, split, part, GS_MOD_QUANT, in, out, 1);
 }
 
+/* A Gemma4ClippableLinear (the vision and audio towers' projections): an nn.Module whose
+ * nn.Linear without bias is its `.linear`, clamped around by buffers where the config sets
+ * use_clipped_linears (modeling_gemma4.py). */
+static void clippable(struct gs_arch *a, size_t b, const char *name, enum gs_split split,
+                      enum gs_part part, uint64_t in, uint64_t out)
+{
+    add(a, b, name, GS_MODULE_LINEAR, split, part, GS_MOD_QUANT | GS_MOD_WRAPPED, in, out, 1);
+}
+
 /* A Gemma4RMSNorm with a scale (`width` weights); those built with
  * with_scale=False (v_norm, the router's and the embedders' pre-norms) have
  * no parameter and are not added. */
@@ -355,7 +364,7 @@ static void read_gemma4_text(struct model_reader *r, struct gs_arch *a)
 
 /* Gemma4VisionModel: Gemma4VisionPatchEmbedder (input_proj 3p^2 -> v without
  * bias, a 2 x position_embedding_size x v position table), encoder layers of
- * q/k/v/o projections (Gemma4ClippableLinear: a plain Linear plus buffers),
+ * q/k/v/o projections (Gemma4ClippableLinear: a Linear at `.linear` plus buffers),
  * q_norm and k_norm over head_dim, a GeGLU MLP and four norms; the pooler has
  * no parameters. Gemma4MultimodalEmbedder projects v -> text hidden (no bias;
  * its pre-norm has no weight). Nothing without a vision_config. */
@@ -386,18 +395,18 @@ static void read_vision(struct model_reader *r, struct gs_arch *a)
     blk->attn.kv_heads = kv_heads;
     blk->attn.head_dim = blk->attn.v_head_dim = d;
     blk->attn.cached = false; /* bidirectional: no KV cache */
-    linear(a, b, "self_attn.q_proj", GS_SPLIT_COLUMN, GS_PART_ATTENTION, vh, heads * d);
-    linear(a, b, "self_attn.k_proj", GS_SPLIT_KV, GS_PART_ATTENTION, vh, kv_heads * d);
-    linear(a, b, "self_attn.v_proj", GS_SPLIT_KV, GS_PART_ATTENTION, vh, kv_heads * d);
-    linear(a, b, "self_attn.o_proj", GS_SPLIT_ROW, GS_PART_ATTENTION, heads * d, vh);
+    clippable(a, b, "self_attn.q_proj", GS_SPLIT_COLUMN, GS_PART_ATTENTION, vh, heads * d);
+    clippable(a, b, "self_attn.k_proj", GS_SPLIT_KV, GS_PART_ATTENTION, vh, kv_heads * d);
+    clippable(a, b, "self_attn.v_proj", GS_SPLIT_KV, GS_PART_ATTENTION, vh, kv_heads * d);
+    clippable(a, b, "self_attn.o_proj", GS_SPLIT_ROW, GS_PART_ATTENTION, heads * d, vh);
     norm(a, b, "self_attn.q_norm", GS_PART_ATTENTION, d);
     norm(a, b, "self_attn.k_norm", GS_PART_ATTENTION, d);
     blk->mlp.kind = GS_MLP_DENSE;
     blk->mlp.gated = true;
     blk->mlp.width = vi;
-    linear(a, b, "mlp.gate_proj", GS_SPLIT_COLUMN, GS_PART_MLP, vh, vi);
-    linear(a, b, "mlp.up_proj", GS_SPLIT_COLUMN, GS_PART_MLP, vh, vi);
-    linear(a, b, "mlp.down_proj", GS_SPLIT_ROW, GS_PART_MLP, vi, vh);
+    clippable(a, b, "mlp.gate_proj", GS_SPLIT_COLUMN, GS_PART_MLP, vh, vi);
+    clippable(a, b, "mlp.up_proj", GS_SPLIT_COLUMN, GS_PART_MLP, vh, vi);
+    clippable(a, b, "mlp.down_proj", GS_SPLIT_ROW, GS_PART_MLP, vi, vh);
     norm(a, b, "input_layernorm", GS_PART_NORMS, vh);
     norm(a, b, "post_attention_layernorm", GS_PART_NORMS, vh);
     norm(a, b, "pre_feedforward_layernorm", GS_PART_NORMS, vh);
@@ -421,10 +430,10 @@ static void read_vision(struct model_reader *r, struct gs_arch *a)
  * and post norms); `second` names the layer's second one. */
 static void audio_feed_forward(struct gs_arch *a, size_t b, uint64_t ah, bool second)
 {
-    linear(a, b, second ? "feed_forward2.ffw_layer_1" : "feed_forward1.ffw_layer_1",
-           GS_SPLIT_COLUMN, GS_PART_MLP, ah, 4 * ah);
-    linear(a, b, second ? "feed_forward2.ffw_layer_2" : "feed_forward1.ffw_layer_2", GS_SPLIT_ROW,
-           GS_PART_MLP, 4 * ah, ah);
+    clippable(a, b, second ? "feed_forward2.ffw_layer_1" : "feed_forward1.ffw_layer_1",
+              GS_SPLIT_COLUMN, GS_PART_MLP, ah, 4 * ah);
+    clippable(a, b, second ? "feed_forward2.ffw_layer_2" : "feed_forward1.ffw_layer_2",
+              GS_SPLIT_ROW, GS_PART_MLP, 4 * ah, ah);
     norm(a, b, second ? "feed_forward2.pre_layer_norm" : "feed_forward1.pre_layer_norm",
          GS_PART_NORMS, ah);
     norm(a, b, second ? "feed_forward2.post_layer_norm" : "feed_forward1.post_layer_norm",
@@ -449,14 +458,14 @@ static size_t audio_layer(struct gs_arch *a, uint64_t ah, uint64_t heads, uint64
     blk->mlp.width = 4 * ah;
     audio_feed_forward(a, b, ah, false);
     audio_feed_forward(a, b, ah, true);
-    linear(a, b, "self_attn.q_proj", GS_SPLIT_COLUMN, GS_PART_ATTENTION, ah, ah);
-    linear(a, b, "self_attn.k_proj", GS_SPLIT_KV, GS_PART_ATTENTION, ah, ah);
-    linear(a, b, "self_attn.v_proj", GS_SPLIT_KV, GS_PART_ATTENTION, ah, ah);
-    linear(a, b, "self_attn.post", GS_SPLIT_ROW, GS_PART_ATTENTION, ah, ah);
+    clippable(a, b, "self_attn.q_proj", GS_SPLIT_COLUMN, GS_PART_ATTENTION, ah, ah);
+    clippable(a, b, "self_attn.k_proj", GS_SPLIT_KV, GS_PART_ATTENTION, ah, ah);
+    clippable(a, b, "self_attn.v_proj", GS_SPLIT_KV, GS_PART_ATTENTION, ah, ah);
+    clippable(a, b, "self_attn.post", GS_SPLIT_ROW, GS_PART_ATTENTION, ah, ah);
     linear(a, b, "self_attn.relative_k_proj", GS_SPLIT_NONE, GS_PART_ATTENTION, ah, ah);
     tensor(a, b, "self_attn.per_dim_scale", GS_PART_ATTENTION, 1, blk->attn.head_dim);
-    linear(a, b, "lconv1d.linear_start", GS_SPLIT_COLUMN, GS_PART_ATTENTION, ah, 2 * ah);
-    linear(a, b, "lconv1d.linear_end", GS_SPLIT_ROW, GS_PART_ATTENTION, ah, ah);
+    clippable(a, b, "lconv1d.linear_start", GS_SPLIT_COLUMN, GS_PART_ATTENTION, ah, 2 * ah);
+    clippable(a, b, "lconv1d.linear_end", GS_SPLIT_ROW, GS_PART_ATTENTION, ah, ah);
     tensor(a, b, "lconv1d.depthwise_conv1d", GS_PART_ATTENTION, ah, kernel);
     norm(a, b, "lconv1d.pre_layer_norm", GS_PART_NORMS, ah);
     norm(a, b, "lconv1d.conv_norm", GS_PART_NORMS, ah);

@@ -787,6 +787,55 @@ static void test_training_images(void **state)
 #undef VL
 }
 
+/* Gemma 4's vision and audio towers build their projections as Gemma4ClippableLinear, an
+ * nn.Module holding its nn.Linear at .linear (modeling_gemma4.py), which stock PEFT refuses as a
+ * target ("Target module Gemma4ClippableLinear(...) is not supported": LoraModel.
+ * _create_new_module; PEFT issue #3129), while its inner linear ("q_proj.linear", as PEFT matches
+ * a name's dotted tail) and all-linear adapt. Gemma 4 E4B at r 16: the language model's 42 layers
+ * of 2,560 (35 sliding, q_proj to 8 x 256 = 2,048; 7 full, to 8 x 512 = 4,096; v_proj in the 24
+ * layers that compute their own KV, 20 sliding to 2 x 256 = 512 and 4 full to 2 x 512 = 1,024):
+ * 16 x (35 x 4,608 + 7 x 6,656 + 20 x 3,072 + 4 x 3,584) = 16 x 283,648 = 4,538,368; the
+ * towers' q_proj and v_proj (vision 16 layers of 768, audio 12 of 1,024): 16 x (16 x 2 x 1,536
+ * + 12 x 2 x 2,048) = 1,572,864, refused under the bare names and adapted as their .linear. */
+static void test_lora_wrapped_linears(void **state)
+{
+    (void)state;
+#define GEMMA4_LORA(targets)                                                                       \
+    "{\"model\":\"gemma-4-e4b\",\"mode\":\"training\",\"training\":{\"method\":\"lora\","          \
+    "\"batch_size\":1,\"sequence_length\":2048,\"lora\":{\"rank\":16,\"targets\":" targets "}}}"
+    struct problem p;
+    json_t *r = estimate(GEMMA4_LORA("[\"q_proj\",\"v_proj\"]"), &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "lora_adapter_parameters"), 4538368);
+    assert_int_equal(assumption_value(r, "lora_refused_wrapper_parameters"), 1572864);
+    assert_true(has_warning(r, "lora_targets_reach_wrapped_linears"));
+    json_decref(r);
+    r = estimate(
+        GEMMA4_LORA("[\"q_proj\",\"v_proj\",\"q_proj.linear\",\"self_attn.v_proj.linear\"]"), &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "lora_adapter_parameters"), 4538368 + 1572864);
+    assert_int_equal(assumption_value(r, "lora_refused_wrapper_parameters"), -1);
+    assert_false(has_warning(r, "lora_targets_reach_wrapped_linears"));
+    json_decref(r);
+    /* "linear" names every inner linear: vision 16 x (4 x 1,536 + 3 x 3,840), audio 12 x (4 x
+     * 2,048 + 4 x 5,120 + 3,072 + 2,048), times 16 */
+    r = estimate(GEMMA4_LORA("[\"linear\"]"), &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "lora_adapter_parameters"),
+                     16 * (16 * (4 * 1536 + 3 * 3840) + 12 * (4 * 2048 + 4 * 5120 + 3072 + 2048)));
+    json_decref(r);
+    r = estimate(GEMMA4_LORA("\"all_linear\""), &p);
+    assert_non_null(r);
+    assert_false(has_warning(r, "lora_targets_reach_wrapped_linears"));
+    json_decref(r);
+    /* a name reaching nothing else is a 400 naming the inner linear; PEFT's suffix rule holds
+     * at a dot ("attn.v_proj.linear" is no tail of "self_attn.v_proj.linear") */
+    expect_error(GEMMA4_LORA("[\"post\"]"), 400, "/training/lora/targets", "\"post.linear\"");
+    expect_error(GEMMA4_LORA("[\"attn.v_proj.linear\"]"), 400, "/training/lora/targets",
+                 "v_proj.linear, o_proj.linear");
+#undef GEMMA4_LORA
+}
+
 /* Routed experts under LoRA by transformers release: before 5.0 each expert is nn.Linear modules
  * (modeling_qwen3_moe.py: self.experts = nn.ModuleList of Qwen3MoeMLP), which PEFT's all-linear
  * adapts, and gpusizer counts their adapters; 5.x fuses them into 3D parameters PEFT leaves alone.
@@ -2189,6 +2238,7 @@ int main(void)
         cmocka_unit_test(test_whisper_dropout_keys),
         cmocka_unit_test(test_expert_adapters_by_release),
         cmocka_unit_test(test_training_images),
+        cmocka_unit_test(test_lora_wrapped_linears),
         cmocka_unit_test(test_t5_layers_under_autocast),
         cmocka_unit_test(test_torchtitan_patch_releases),
         cmocka_unit_test(test_sdpa_wide_heads_warning),

@@ -101,9 +101,13 @@ enum gs_split {
     (1u << 6)                   /* a part of a projection the checkpoint fuses, run apart as the   \
                                    training framework builds it (its name "fused.part"): a LoRA    \
                                    target names it by either name */
-#define GS_MOD_CROSS  (1u << 7) /* reads an encoder's output: a cross-attention's k or v
-                                   projection, run over the encoder's positions (the last bit
-                                   of gs_module.flags) */
+#define GS_MOD_CROSS                                                                               \
+    (1u << 7) /* reads an encoder's output: a cross-attention's k or v                             \
+                 projection, run over the encoder's positions */
+#define GS_MOD_WRAPPED                                                                             \
+    (1u << 8) /* a linear the model code builds as an nn.Module holding its nn.Linear at           \
+                 `.linear` (Gemma 4's towers: Gemma4ClippableLinear clamps around it): a LoRA      \
+                 target reaches the inner linear as "<name>.linear" (training.c lora_matches) */
 #define GS_MOD_BUFFER (1u << 5) /* a tensor the checkpoint stores but transformers registers as a
                                    buffer (DeepSeek's e_score_correction_bias, DeepSeek-V4's
                                    tid2eid): weighed at 4 bytes an element (fp32 biases, int32
@@ -111,10 +115,10 @@ enum gs_split {
 
 struct gs_module {
     const char *name;  /* transformers' attribute name ("q_proj"); static storage */
-    uint8_t kind;      /* enum gs_module_kind */
-    uint8_t split;     /* enum gs_split */
+    uint8_t kind : 4;  /* enum gs_module_kind */
+    uint8_t split : 4; /* enum gs_split */
     uint8_t part;      /* enum gs_part */
-    uint8_t flags;     /* GS_MOD_* */
+    uint16_t flags;    /* GS_MOD_* */
     /* 32-bit so a block of 32 modules stays small (the server keeps a description of every
      * catalog model, and each request one): every dimension is within GS_ARCH_DIM_MAX and
      * the builders refuse (arch->overflow) a value past UINT32_MAX */

@@ -306,6 +306,11 @@ bool gs_framework_adapts_qkv_parts(enum gs_framework framework);
  * (gs_block mlp.experts_fused) have none. */
 bool gs_framework_expert_linears(const struct gs_framework_rules *rules);
 
+/* Whether framework `fw` trains transformers' model code (the HF Trainer, TRL, accelerate, and
+ * the DeepSpeed engine over a transformers model), with PEFT's LoRA over it; the others run
+ * their own models. */
+bool gs_framework_transformers_code(enum gs_framework fw);
+
 /* "transformers", "fp32_retained", ...; never NULL. */
 const char *gs_framework_name(enum gs_framework framework);
 const char *gs_loss_name(enum gs_loss loss);

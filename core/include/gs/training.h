@@ -143,6 +143,8 @@ struct gs_training {
     uint32_t lora_hf_release; /* the transformers release of the model code LoRA wraps
                                  (gs_framework_rules.hf_release): set by the estimate, not read
                                  from a request; 0 = not known to be transformers' */
+    bool lora_peft;           /* LoRA is PEFT's over transformers' model code
+                                 (gs_framework_transformers_code): set by the estimate */
     struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
     bool trl;                           /* the run is TRL's SFTTrainer (gs/trl.h) ... */
     uint32_t trl_version;               /* ... at this release (major x 100 + minor) */
@@ -237,6 +239,14 @@ enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct 
  * (gs_lora_qkv_parts). */
 bool gs_lora_adapts(const struct gs_training *training, const struct gs_block *b,
                     const struct gs_module *m);
+
+/* The adapter parameters the named targets would give modules that hold their nn.Linear at
+ * `.linear` (GS_MOD_WRAPPED: Gemma 4's towers) in transformers' model code, where stock PEFT
+ * refuses such a module as a target ("Target module ... is not supported") and gs_lora_adapts
+ * leaves it out, sizing the run PEFT can make (its default for gemma4 targets the language
+ * model alone); a target naming the inner linear ("q_proj.linear") or all_linear adapts them.
+ * 0 when no named target reaches one. */
+uint64_t gs_lora_refused_wrapped(const struct gs_arch *a, const struct gs_training *training);
 
 /* The parts of an attention projection. */
 enum gs_qkv_part { GS_QKV_Q = 1u, GS_QKV_K = 2u, GS_QKV_V = 4u, GS_QKV_ALL = 7u };
