@@ -395,17 +395,20 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
 /* The sequence the vision tower runs for an image of `tokens` tokens, in patches, how many such
  * sequences the image is (`sequences`), and the pixel values of a patch, by the model's largest
  * image (gs_arch.mm_image): Qwen-VL merges merge^2 patches into a token, each channels x
- * temporal x patch^2 values, one sequence an image; Gemma 3 runs the image and each of its
+ * temporal x patch^2 values, one sequence an image (Qwen3-Omni's processor is not read: its
+ * mm_image is one token's); Gemma 3 runs the image and each of its
  * pan-and-scan crops as a sequence of its own, mm_tokens_per_image tokens each (resolve_images
  * has checked `tokens` is a whole number of them). 0 where not read. */
 static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t *sequences,
                               uint64_t *pixels)
 {
     const struct gs_mm_item *it = &a->mm_image;
+    /* a processor whose largest image is not read: patches and pixels are one token's */
+    const uint64_t unit = it->tokens ? it->tokens : 1;
     *pixels = 0;
     *sequences = 1;
-    if (it->tokens == 0 || it->patches == 0 || it->patches % it->tokens != 0 ||
-        it->pixels % it->patches != 0)
+    if (it->patches == 0 || it->patches % unit != 0 || it->pixels % it->patches != 0 ||
+        (it->layout == GS_MM_CROPS && it->tokens == 0))
         return 0;
     *pixels = it->pixels / it->patches;
     if (it->layout == GS_MM_CROPS) {
@@ -413,7 +416,7 @@ static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t
         return it->patches;
     }
     bool ovf = false;
-    const uint64_t patches = gs_mul(tokens, it->patches / it->tokens, &ovf);
+    const uint64_t patches = gs_mul(tokens, it->patches / unit, &ovf);
     if (ovf) {
         *pixels = 0;
         return 0;
@@ -1558,7 +1561,7 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
         warn(e, "vision_activations_not_estimated",
              "the images' activations in this model's vision tower are not counted (its layers "
              "or its processor's image size are not described for the count; Qwen2.5-VL's, "
-             "Qwen3-VL's, Qwen3.5's, Gemma 3's and Mistral 3's are); "
+             "Qwen3-VL's, Qwen3.5's, Qwen3-Omni's, Gemma 3's and Mistral 3's are); "
              "their tokens in the decoder are, within sequence_length, and the tower's weights "
              "(and their gradients where they train)");
         return;

@@ -283,8 +283,19 @@ static void read_vision(struct model_reader *r, struct gs_arch *a, bool deepstac
     if (!r->ok)
         return;
     vision_block(a, &d);
-    if (processor_dummies)
+    if (processor_dummies) {
         qwen3_vl_dummies(a, &d);
+    } else {
+        /* the processor's largest image not read (no serving dummies, image_tokens required for
+         * training), the tower's forward is: a token is merge^2 patches (gs_mm_item) */
+        bool ovf = false;
+        const uint64_t values =
+            gs_mul(gs_mul(d.channels, d.temporal, &ovf), gs_mul(d.patch, d.patch, &ovf), &ovf);
+        const uint64_t patches = gs_mul(d.merge, d.merge, &ovf);
+        if (!ovf)
+            a->mm_image =
+                (struct gs_mm_item){0, gs_mul(patches, values, &ovf), patches, GS_MM_PER_IMAGE};
+    }
     const size_t m = GS_BLOCKS_MAX;
     const uint64_t w = d.width, merged = d.width * d.merge * d.merge;
     add(a, m, "visual.patch_embed.proj", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_VISION, 0,

@@ -709,6 +709,20 @@ static void test_training_images(void **state)
     assert_non_null(r);
     assert_int_equal(assumption_value(r, "vision_activation_bytes"), 585105408);
     json_decref(r);
+    /* Qwen3-Omni's thinker runs Qwen3-VL-MoE's tower (Qwen3OmniMoeVisionEncoder), here of
+     * Qwen3-VL-8B's shape: the same request, the same bytes; without image_tokens a 400 (its
+     * processor's largest image is not read) */
+    r = estimate("{\"model\":\"qwen3-omni-30b-a3b-instruct\",\"mode\":\"training\",\"training\":{"
+                 "\"batch_size\":1,\"sequence_length\":4096,\"activation_checkpointing\":\"full\","
+                 "\"images_per_sample\":2,\"image_tokens\":1024}}",
+                 &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "vision_activation_bytes"), 585105408);
+    assert_false(has_warning(r, "vision_activations_not_estimated"));
+    json_decref(r);
+    expect_error("{\"model\":\"qwen3-omni-30b-a3b-instruct\",\"mode\":\"training\",\"training\":{"
+                 "\"batch_size\":1,\"sequence_length\":4096,\"images_per_sample\":2}}",
+                 400, "/training/image_tokens", "give the tokens each image takes");
     /* Gemma 3 4B's SigLIP tower (27 layers, 1,152 wide, patch 14 over 896 x 896: 4,096 patches
      * of 588 pixel values a crop, pooled to 256 tokens), LoRA on all linears (the tower's q/k/v,
      * out_proj, fc1 and fc2 too) with checkpointing, 2 images of one crop each: pixels 2 x 4,096

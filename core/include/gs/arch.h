@@ -306,7 +306,9 @@ enum gs_mm_layout {
                           and by cu_seqlens under flash-attn (transformers' PixtralVisionModel) */
 };
 
-/* One multimodal item at the largest size its processor accepts. */
+/* One multimodal item at the largest size its processor accepts. Where the processor's largest
+ * item is not read but the tower's forward is (Qwen3-Omni), `tokens` is 0 and `patches` and
+ * `pixels` are one token's: the patches merged into it and their pixel values. */
 struct gs_mm_item {
     uint64_t tokens;  /* its embeddings, the prompt tokens it takes; 0 = none read */
     uint64_t pixels;  /* pixel values the processor hands the encoder */
