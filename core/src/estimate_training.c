@@ -3015,6 +3015,43 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
              "v_proj)\"). To adapt the towers too, target the linear they hold (\"q_proj.linear\")"
              " or all_linear; lora_refused_wrapper_parameters says what they would add");
     }
+    /* PEFT 0.19 on: LoRA on the fused experts through target_parameters (gs_lora_fused_experts),
+     * which this estimate does not size */
+    struct gs_lora_fused_experts fused;
+    if (plan.lora && gs_lora_fused_experts(&m->arch, &plan.tr,
+                                           !gs_framework_expert_linears(&plan.rules), &fused)) {
+        assume_value(
+            e, "peft_expert_adapter_parameters", fused.adapters,
+            "not in lora_adapter_parameters: the adapters PEFT 0.19 and later would put on "
+            "the fused experts and the router (a ParamWrapper on each 3D parameter: "
+            "r x experts x (d_in + d_out), gate_up_proj at rank 2r), over every MoE layer",
+            "peft utils/transformers_weight_conversion.py _convert_peft_config_moe "
+            "(_MOE_TARGET_MODULE_MAPPING); tuners/lora/layer.py ParamWrapper.update_layer "
+            "(lora_A in x r*num_experts, lora_B r*num_experts x out)");
+        assume_value(
+            e, "peft_expert_merged_weight_bytes",
+            gs_mul(fused.merged_elements, w->weights == GS_DTYPE_FP32 ? 4 : 2, &ovf),
+            "not in activations_bytes: one MoE layer's expert weights with the adapters' "
+            "delta merged in (W + delta, at the weights' dtype), which PEFT 0.19 and later "
+            "build in each forward and the experts' matmuls keep until that layer's "
+            "backward: every MoE layer's at once without checkpointing",
+            "peft tuners/lora/layer.py ParamWrapper._activate_lora "
+            "(nn.utils.parametrize.register_parametrization with _LoraParameterProxy, "
+            "get_delta_weight's einsum over the experts)");
+        warn(e, "lora_fused_experts_not_sized",
+             "PEFT 0.19 and later (0.20 for all_linear, PR #3232) turn targets naming this MoE's "
+             "expert projections or router (gate_proj, up_proj, down_proj; Mixtral's w1, w3, w2; "
+             "gate), and all_linear, into LoRA on the fused 3D expert parameters under "
+             "transformers 5.x: a ParamWrapper on gate_up_proj at rank 2r, on down_proj and on "
+             "the router's weight. This estimate sizes the experts frozen, as PEFT before 0.19 "
+             "left them. With PEFT 0.19 on, the adapters add peft_expert_adapter_parameters "
+             "(with their gradients and optimizer states), each MoE layer keeps its merged expert "
+             "weights (peft_expert_merged_weight_bytes) and its routed tokens' inputs until its "
+             "backward, the same names stop adapting the dense and shared-expert MLPs, naming "
+             "gate_proj without up_proj (w1 without w3) is an error, and lora_dropout or use_dora "
+             "is refused there. Targeting the attention projections alone (q_proj, k_proj, "
+             "v_proj, o_proj) runs as sized here");
+    }
     if (plan.tr.freeze_vision_tower)
         assume_value(e, "frozen_vision_parameters", e->params.vision,
                      plan.lora ? "the vision towers' parameters with their projector (the "

@@ -848,6 +848,35 @@ uint64_t gs_lora_expert_parameters(const struct gs_arch *a, const struct gs_trai
     return ovf ? UINT64_MAX : total;
 }
 
+/* The MoE model types whose v4 expert names PEFT maps onto the fused v5 parameters: transformers
+ * conversion_mapping.py _MODEL_TO_CONVERSION_PATTERN's rows to "mixtral" and "qwen2_moe" (source
+ * of 2026-08-21), with the two themselves, as peft utils/transformers_weight_conversion.py
+ * _MOE_TARGET_MODULE_MAPPING reads them: Mixtral's style names the experts w1, w3 and w2,
+ * Qwen2-MoE's gate_proj, up_proj and down_proj; both name the router gate. */
+static const struct {
+    const char *model_type;
+    bool mixtral_names;
+} peft_moe_types[] = {
+    {"mixtral", true},         {"minimax", true},       {"minimax_m2", true},
+    {"qwen2_moe", false},      {"afmoe", false},        {"deepseek_v2", false},
+    {"deepseek_v3", false},    {"deepseek_v32", false}, {"dots1", false},
+    {"ernie4_5_moe", false},   {"glm4_moe", false},     {"glm4_moe_lite", false},
+    {"glm_moe_dsa", false},    {"glm4v_moe", false},    {"longcat_flash", false},
+    {"solar_open", false},     {"mellum", false},       {"qwen3_moe", false},
+    {"qwen3_omni_moe", false}, {"qwen3_next", false},   {"hunyuan_v1_moe", false},
+    {"flex_olmo", false},      {"olmoe", false},        {"exaone_moe", false},
+    {"cohere2_moe", false},
+};
+
+/* peft_moe_types' style for `model_type`: 1 Mixtral's names, 0 Qwen2-MoE's, -1 not converted. */
+static int peft_moe_style(const char *model_type)
+{
+    for (size_t i = 0; i < sizeof(peft_moe_types) / sizeof(peft_moe_types[0]); i++)
+        if (strcmp(model_type, peft_moe_types[i].model_type) == 0)
+            return peft_moe_types[i].mixtral_names ? 1 : 0;
+    return -1;
+}
+
 enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_training *tr,
                                   uint64_t *out, struct gs_error *err)
 {
@@ -894,6 +923,19 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
         if (!matched) {
             char names[640];
             linear_names(a, tr, routed, names, sizeof(names));
+            const int style = tr->lora_peft && !routed ? peft_moe_style(a->model_type) : -1;
+            if (style >= 0 && (names_fused_expert(a, target) || names_module(target, "gate")))
+                return gs_error_add(
+                    err, GS_ERR_INVALID, "/training/lora/targets",
+                    "\"%s\" names the routed experts or the router of this %s model, which "
+                    "transformers 5.x keeps as fused parameters: PEFT before 0.19 finds no "
+                    "nn.Linear of that name (\"not found\", or the router's \"not supported\"), "
+                    "and PEFT 0.19 and later "
+                    "adapt the fused parameters (target_parameters, a ParamWrapper each: "
+                    "_convert_peft_config_moe), which gpusizer does not size yet; its linear "
+                    "layers are %s (or all_linear; a 4.x framework_version for per-expert "
+                    "nn.Linear modules)",
+                    target, a->model_type, names);
             if (names_fused_expert(a, target))
                 return gs_error_add(
                     err, GS_ERR_INVALID, "/training/lora/targets",
@@ -930,6 +972,71 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
         return gs_error_add(err, GS_ERR_RANGE, "/training/lora/rank", "the adapter count overflows");
     *out = total;
     return GS_OK;
+}
+
+/* Whether the targets name `v4_name` as PEFT's conversion matches them (`target == old_name or
+ * target.endswith("." + old_name)`), all-linear naming every one (0.20: its resolution adds the
+ * mapping's keys). */
+static bool targets_name(const struct gs_training *tr, const char *v4_name)
+{
+    if (tr->lora_target_count == 0)
+        return true;
+    for (size_t i = 0; i < tr->lora_target_count; i++)
+        if (strcmp(tr->lora_targets[i], GS_LORA_ALL_LINEAR) == 0 ||
+            names_module(tr->lora_targets[i], v4_name))
+            return true;
+    return false;
+}
+
+bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr,
+                           bool experts_fused, struct gs_lora_fused_experts *out)
+{
+    *out = (struct gs_lora_fused_experts){0, 0, false};
+    const int style = peft_moe_style(a->model_type);
+    if (style < 0 || !tr->lora_peft)
+        return false;
+    const bool gate = targets_name(tr, style ? "w1" : "gate_proj");
+    const bool up = targets_name(tr, style ? "w3" : "up_proj");
+    const bool down = targets_name(tr, style ? "w2" : "down_proj");
+    const bool router = targets_name(tr, "gate");
+    if (!gate && !up && !down && !router)
+        return false;
+    bool ovf = false, any = false;
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_mlp *mlp = &a->blocks[k].mlp;
+        if (counts[k] == 0 || mlp->kind != GS_MLP_MOE || !experts_fused)
+            continue;
+        any = true;
+        const uint64_t e = mlp->experts, h = a->hidden_size, w = mlp->width;
+        uint64_t params = 0, merged = 0;
+        if (gate && up && mlp->gated) { /* w1 and w3 fused: rank_pattern 2r, one adapter */
+            params = gs_add(
+                params, gs_mul(gs_mul(2 * tr->lora_rank, e, &ovf), gs_add(h, 2 * w, &ovf), &ovf),
+                &ovf);
+            merged = gs_add(merged, gs_mul(gs_mul(e, h, &ovf), 2 * w, &ovf), &ovf);
+        }
+        if (down) {
+            params = gs_add(params,
+                            gs_mul(gs_mul(tr->lora_rank, e, &ovf), gs_add(w, h, &ovf), &ovf), &ovf);
+            merged = gs_add(merged, gs_mul(gs_mul(e, h, &ovf), w, &ovf), &ovf);
+        }
+        if (router) { /* the router's 2D weight: one "expert" of E outputs */
+            params = gs_add(params, gs_mul(tr->lora_rank, gs_add(h, e, &ovf), &ovf), &ovf);
+            merged = gs_add(merged, gs_mul(e, h, &ovf), &ovf);
+        }
+        out->adapters = gs_add(out->adapters, gs_mul(params, counts[k], &ovf), &ovf);
+        if (merged > out->merged_elements)
+            out->merged_elements = merged;
+    }
+    out->gate_up_split = gate != up;
+    if (ovf) {
+        out->adapters = out->merged_elements = UINT64_MAX;
+    }
+    if (!any)
+        *out = (struct gs_lora_fused_experts){0, 0, false};
+    return any;
 }
 
 uint64_t gs_lora_refused_wrapped(const struct gs_arch *a, const struct gs_training *tr)

@@ -524,7 +524,7 @@ static void test_trl_version_field(void **state)
         const char *extra, *weights;
     } loads[] = {{"", "bf16"},
                  {",\"framework_version\":\"5.2\"", "bf16"},
-                 {",\"framework_version\":\"4.57\"", "fp32"}};
+                 {",\"framework\":\"transformers\",\"framework_version\":\"4.57\"", "fp32"}};
     for (size_t i = 0; i < sizeof(loads) / sizeof(loads[0]); i++) {
         char body[512];
         snprintf(body, sizeof(body),
@@ -799,6 +799,58 @@ static void test_training_images(void **state)
     expect_error(VL("llama-3.1-8b", ",\"freeze_vision_tower\":true"), 400,
                  "/training/freeze_vision_tower", "no vision tower");
 #undef VL
+}
+
+/* PEFT 0.19 and later (0.20 for all-linear) turn targets naming a converted MoE type's expert
+ * projections or router into LoRA on its fused parameters under transformers 5.x
+ * (_convert_peft_config_moe: a ParamWrapper on gate_up_proj at rank 2r, down_proj and the
+ * router's gate.weight), which the estimate does not size but reports. Qwen3-30B-A3B (48 layers
+ * of 2,048, 128 experts of 768) at r 16: per layer 2 x 16 x 128 x (2,048 + 2 x 768) + 16 x 128
+ * x (768 + 2,048) + 16 x (2,048 + 128) = 20,482,048, times 48; one layer's merged weights 128 x
+ * 2,048 x (2 x 768 + 768) + 128 x 2,048 elements at 2 bytes. */
+static void test_lora_fused_experts_peft(void **state)
+{
+    (void)state;
+#define MOE_LORA(model, extra, targets)                                                            \
+    "{\"model\":\"" model "\",\"mode\":\"training\",\"training\":{\"method\":\"lora\","            \
+    "\"batch_size\":1,\"sequence_length\":2048" extra                                              \
+    ",\"lora\":{\"rank\":16,\"targets\":" targets "}}}"
+    struct problem p;
+    json_t *r = estimate(MOE_LORA("qwen3-30b-a3b", "", "\"all_linear\""), &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "peft_expert_adapter_parameters"), 48 * 20482048);
+    assert_int_equal(assumption_value(r, "peft_expert_merged_weight_bytes"),
+                     2 * (128LL * 2048 * 3 * 768 + 128 * 2048));
+    assert_true(has_warning(r, "lora_fused_experts_not_sized"));
+    json_decref(r);
+    /* the attention projections alone run as sized */
+    r = estimate(MOE_LORA("qwen3-30b-a3b", "", "[\"q_proj\",\"v_proj\"]"), &p);
+    assert_non_null(r);
+    assert_false(has_warning(r, "lora_fused_experts_not_sized"));
+    assert_int_equal(assumption_value(r, "peft_expert_adapter_parameters"), -1);
+    json_decref(r);
+    /* transformers 4.x keeps each expert an nn.Linear, which PEFT wraps as such: no conversion */
+    r = estimate(MOE_LORA("qwen3-30b-a3b",
+                          ",\"framework\":\"transformers\",\"framework_version\":\"4.57\"",
+                          "\"all_linear\""),
+                 &p);
+    assert_non_null(r);
+    assert_false(has_warning(r, "lora_fused_experts_not_sized"));
+    json_decref(r);
+    /* GPT-OSS is no type PEFT converts */
+    r = estimate(MOE_LORA("gpt-oss-20b", "", "\"all_linear\""), &p);
+    assert_non_null(r);
+    assert_false(has_warning(r, "lora_fused_experts_not_sized"));
+    json_decref(r);
+    /* naming only the fused experts or the router: a 400 that says what PEFT does with it */
+    expect_error(MOE_LORA("qwen3-30b-a3b", "", "[\"gate_proj\",\"up_proj\",\"down_proj\"]"), 400,
+                 "/training/lora/targets", "PEFT 0.19 and later");
+    expect_error(MOE_LORA("qwen3-30b-a3b", "", "[\"gate\"]"), 400, "/training/lora/targets",
+                 "PEFT 0.19 and later");
+    /* GPT-OSS's experts, fused in every release and in no conversion, are no target at all */
+    expect_error(MOE_LORA("gpt-oss-20b", "", "[\"down_proj\"]"), 400, "/training/lora/targets",
+                 "as fused 3D parameters, not the nn.Linear modules LoRA wraps");
+#undef MOE_LORA
 }
 
 /* Gemma 4's vision and audio towers build their projections as Gemma4ClippableLinear, an
@@ -2253,6 +2305,7 @@ int main(void)
         cmocka_unit_test(test_expert_adapters_by_release),
         cmocka_unit_test(test_training_images),
         cmocka_unit_test(test_lora_wrapped_linears),
+        cmocka_unit_test(test_lora_fused_experts_peft),
         cmocka_unit_test(test_t5_layers_under_autocast),
         cmocka_unit_test(test_torchtitan_patch_releases),
         cmocka_unit_test(test_sdpa_wide_heads_warning),

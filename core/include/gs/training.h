@@ -227,11 +227,12 @@ enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct 
 
 /* LoRA adapter parameters r*(d_in + d_out) summed over every linear module
  * the targets name, in every layer and tower (PEFT LoraLayer). A target
- * matches a module whose name, or its last dotted component, equals it, as
- * PEFT matches target_modules; "all_linear" takes every linear module but
+ * matches a module whose name, or a dotted tail of it, equals it, as PEFT
+ * matches target_modules; "all_linear" takes every linear module but
  * the output head, as PEFT's "all-linear" does. Routed experts are stored
- * as 3-D parameters in current transformers, not nn.Linear, so PEFT does
- * not adapt them and neither is counted here. A target that names no
+ * as 3-D parameters in current transformers, not nn.Linear, so PEFT before
+ * 0.19 does not adapt them and neither is counted here (PEFT 0.19 and later
+ * do, through target_parameters: gs_lora_fused_experts). A target that names no
  * linear module of the model is an error at "/training/lora/targets/<i>"
  * listing the names it has. */
 /* Whether LoRA targets (none = all_linear) adapt module `m` of block `b` (NULL for a module
@@ -247,6 +248,29 @@ bool gs_lora_adapts(const struct gs_training *training, const struct gs_block *b
  * model alone); a target naming the inner linear ("q_proj.linear") or all_linear adapts them.
  * 0 when no named target reaches one. */
 uint64_t gs_lora_refused_wrapped(const struct gs_arch *a, const struct gs_training *training);
+
+/* What LoRA on a MoE's fused experts would add where PEFT converts the targets: PEFT 0.19 and
+ * later (0.20 for all-linear, PR #3232), under transformers 5.x, turns targets naming the
+ * experts' projections or the router of a model type transformers' conversion mapping lists
+ * into target_parameters, one ParamWrapper LoRA on each fused 3D parameter (gate_up_proj at
+ * rank 2r, down_proj, the router's gate.weight; peft utils/transformers_weight_conversion.py
+ * _convert_peft_config_moe). gs_lora_parameters sizes those experts frozen, as PEFT before 0.19
+ * left them. */
+struct gs_lora_fused_experts {
+    uint64_t adapters;        /* the ParamWrappers' parameters, r * E * (d_in + d_out) each, over
+                                 every MoE layer */
+    uint64_t merged_elements; /* one layer's merged weights W + delta (E x d_in x d_out each),
+                                 which the experts' forward keeps until its backward */
+    bool gate_up_split;       /* gate and up named apart: PEFT raises ("Cannot convert PEFT
+                                 target(s) ... because they are fused into gate_up_proj") */
+};
+
+/* Fills `out` and returns true where the targets of `training` (PEFT over transformers' model
+ * code, tr->lora_peft) reach the fused experts of a model type PEFT converts, under a release
+ * that fuses them (`experts_fused`: transformers 5.x, !gs_framework_expert_linears); false
+ * otherwise (`out` zeroed). */
+bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *training,
+                           bool experts_fused, struct gs_lora_fused_experts *out);
 
 /* The parts of an attention projection. */
 enum gs_qkv_part { GS_QKV_Q = 1u, GS_QKV_K = 2u, GS_QKV_V = 4u, GS_QKV_ALL = 7u };
@@ -292,7 +316,7 @@ bool gs_lora_adapts_expert(const struct gs_training *training, const struct gs_b
 
 /* The adapter parameters PEFT adds to routed experts where the model code keeps each expert as
  * nn.Linear modules (transformers before 5.0: a ModuleList of MLPs a layer), which
- * gs_lora_parameters leaves out (5.x's fused 3D experts PEFT does not adapt):
+ * gs_lora_parameters leaves out (5.x's fused 3D experts PEFT before 0.19 does not adapt):
  * r (d_in + d_out), and d_out with DoRA, per expert projection a target names
  * (gs_lora_adapts_expert), times the experts and layers. Experts the model keeps as 3D parameters
  * in every release (GPT-OSS, Llama 4) add nothing. UINT64_MAX on overflow. */
