@@ -3028,9 +3028,11 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
             "peft utils/transformers_weight_conversion.py _convert_peft_config_moe "
             "(_MOE_TARGET_MODULE_MAPPING); tuners/lora/layer.py ParamWrapper.update_layer "
             "(lora_A in x r*num_experts, lora_B r*num_experts x out)");
+        bool merged_ovf = false; /* a figure beside the totals: its overflow refuses nothing */
+        const uint64_t merged =
+            gs_mul(fused.merged_elements, w->weights == GS_DTYPE_FP32 ? 4 : 2, &merged_ovf);
         assume_value(
-            e, "peft_expert_merged_weight_bytes",
-            gs_mul(fused.merged_elements, w->weights == GS_DTYPE_FP32 ? 4 : 2, &ovf),
+            e, "peft_expert_merged_weight_bytes", merged_ovf ? UINT64_MAX : merged,
             "not in activations_bytes: one MoE layer's expert weights with the adapters' "
             "delta merged in (W + delta, at the weights' dtype), which PEFT 0.19 and later "
             "build in each forward and the experts' matmuls keep until that layer's "
