@@ -133,6 +133,18 @@ Cases:
                      checkpointing (n^2 x 2 B) and, without it, SDPA's padded copy per layer where n is
                      not a multiple of 8 (1 image: 4 x 12,100 x 12,104 x 2 = 1,171,667,200 B) and the
                      one mask where it is (2 images: 24,200^2 x 2 = 1,171,280,000 B).
+  moe-param-wrapper  PEFT's LoRA on transformers 5.x's fused MoE experts (PEFT 0.19 and later convert the
+                     expert projections' names, 0.20 all-linear too, into target_parameters: a
+                     ParamWrapper on gate_up_proj at rank 2r, down_proj and the router's gate.weight;
+                     gpusizer sizes the experts frozen and reports what it leaves out: the warning
+                     lora_fused_experts_not_sized). The Qwen3-MoE shape (2 layers of 1,024, 8 experts
+                     of 512, top-2), batch 4 x 2,048, bf16, r8, no dropout: q/v alone, all-linear, and
+                     the named projections; for each the PEFT config after injection, the trainable
+                     count (all-linear: 114,688 attention and 737,408 expert and router adapters by
+                     gpusizer's peft_expert_adapter_parameters), the tensors one forward saves by
+                     storage (parameters apart: gpusizer expects each layer's merged expert weights,
+                     8 x 1,024 x (2 x 512 + 512) + 8 x 1,024 elements at bf16, 25,182,208 B, and the
+                     routed tokens' inputs) and a step's peak with and without checkpointing.
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
@@ -173,6 +185,7 @@ CASES = {
     "vision-tower": dict(vision=True),
     "vision-gemma3": dict(vlm="gemma3"),
     "vision-pixtral": dict(vlm="pixtral"),
+    "moe-param-wrapper": dict(param_wrapper=True),
 }
 
 QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
@@ -669,6 +682,85 @@ def run_vlm(kind):
     return {"vlm": kind, "results": results}
 
 
+def saved_storages(model, forward):
+    """The tensors one forward saves for backward, by storage: the non-parameter ones' bytes and the
+    largest twelve (shape, dtype, whether a parameter's)."""
+    import torch
+    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    storages = {}
+
+    def pack(t):
+        key = t.untyped_storage().data_ptr()
+        storages.setdefault(key, {"storage_bytes": t.untyped_storage().nbytes(), "shape": list(t.shape),
+                                  "dtype": str(t.dtype), "parameter": key in params})
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        loss = forward()
+    loss.backward()
+    entries = sorted(storages.values(), key=lambda e: -e["storage_bytes"])
+    return {"saved_bytes": sum(e["storage_bytes"] for e in entries if not e["parameter"]),
+            "largest": entries[:12]}
+
+
+def run_param_wrapper():
+    """PEFT's LoRA on fused experts (target_parameters) against LoRA on q/v, one shape, three targets."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+    targets = {"qv": ["q_proj", "v_proj"], "all-linear": "all-linear",
+               "named": ["q_proj", "v_proj", "gate_proj", "up_proj", "down_proj"]}
+    request_targets = {"qv": ["q_proj", "v_proj"], "all-linear": "all_linear",
+                       "named": ["q_proj", "v_proj", "gate_proj", "up_proj", "down_proj"]}
+    g = torch.Generator(device="cuda").manual_seed(0)
+    ids = torch.randint(0, QWEN3_MOE_SHAPE["vocab_size"], (4, 2048), device="cuda", generator=g)
+    results = {}
+    for name, target in targets.items():
+        for checkpointing in (False, True):
+            key = name + ("-checkpointing" if checkpointing else "")
+            try:
+                model = build(QWEN3_MOE_SHAPE, torch.bfloat16)
+                if checkpointing:
+                    model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+                    model.enable_input_require_grads()
+                model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, lora_dropout=0.0,
+                                                         target_modules=target))
+            except Exception as exc:  # PEFT before 0.19 finds no gate_proj on 5.x; 0.19 breaks all-linear
+                results[key] = {"error": "%s: %s" % (type(exc).__name__, str(exc)[:400])}
+                continue
+            cfg = model.peft_config["default"]
+            record = {"target_modules": sorted(cfg.target_modules) if isinstance(cfg.target_modules, set)
+                      else cfg.target_modules,
+                      "target_parameters": sorted(cfg.target_parameters or []),
+                      "rank_pattern": dict(cfg.rank_pattern or {}),
+                      "trainable": sum(p.numel() for p in model.parameters() if p.requires_grad)}
+            model.train()
+            opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
+            if not checkpointing:
+                record.update(saved_storages(model, lambda: model(input_ids=ids, labels=ids).loss))
+                opt.zero_grad(set_to_none=True)
+            steps = []
+            for _ in range(3):
+                torch.cuda.reset_peak_memory_stats()
+                loss = model(input_ids=ids, labels=ids).loss
+                loss.backward()
+                opt.step()
+                opt.zero_grad(set_to_none=True)
+                torch.cuda.synchronize()
+                steps.append(torch.cuda.max_memory_allocated())
+                del loss
+            record["steps"] = steps
+            record["request"] = {
+                "model": {"config": QWEN3_MOE_SHAPE}, "mode": "training", "precision": {"weights": "bf16"},
+                "training": {"batch_size": 4, "sequence_length": 2048, "optimizer": "adamw",
+                             "regime": "bf16_pure", "attn_implementation": "sdpa", "method": "lora",
+                             "lora": {"rank": 8, "targets": request_targets[name]},
+                             "activation_checkpointing": "full" if checkpointing else "none"}}
+            results[key] = record
+            del model, opt
+            torch.cuda.empty_cache()
+    return {"param_wrapper": results}
+
+
 def swift_lengths(steps, max_length, seed=0):
     """Sample lengths as swift saw them: the dataset's distribution, longer ones deleted."""
     rng = random.Random(seed)
@@ -825,6 +917,7 @@ def child(name):
                       run_dequant() if case.get("dequant") else
                       run_vision() if case.get("vision") else
                       run_vlm(case["vlm"]) if case.get("vlm") else
+                      run_param_wrapper() if case.get("param_wrapper") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs
