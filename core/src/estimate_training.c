@@ -1024,6 +1024,14 @@ static uint64_t adafactor_elements(const struct gs_arch *a, const struct gs_trai
     for (size_t i = 0; !lora && i < a->module_count; i++)
         if (!(a->modules[i].flags & GS_MOD_BUFFER))
             n = gs_add(n, module_factored(&a->modules[i], ovf), ovf);
+    for (size_t i = 0; lora && i < a->module_count; i++) { /* adapted projectors and the like */
+        const struct gs_module *m = &a->modules[i];
+        if (m->kind == GS_MODULE_LINEAR && gs_lora_adapts(tr, NULL, m)) {
+            const uint64_t r = tr->lora_rank ? tr->lora_rank : 8;
+            const uint64_t one = (uint64_t)m->in + m->out + (tr->lora_dora ? m->out : 0);
+            n = gs_add(n, gs_mul(m->count ? m->count : 1, gs_add(one, 2 * r, ovf), ovf), ovf);
+        }
+    }
     uint64_t head_in = 0, head_out = 0; /* an adapted output head: lora_A and lora_B, factored */
     for (int which = 0; lora && which < 2; which++) { /* and an adapted embedding alike */
         if (which == 0 ? !gs_lora_head(a, tr, &head_in, &head_out)

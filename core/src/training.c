@@ -544,6 +544,8 @@ uint64_t gs_lora_width(const struct gs_training *tr, const struct gs_block *b,
 bool gs_lora_adapts(const struct gs_training *tr, const struct gs_block *b,
                     const struct gs_module *m)
 {
+    if (b == NULL && tr->freeze_vision_tower && m->part == GS_PART_VISION)
+        return false; /* a frozen tower's projector */
     if (gs_lora_qkv_parts(tr, b, m, NULL))
         return true;
     if (tr->lora_target_count == 0)
@@ -704,6 +706,26 @@ static uint64_t lora_block(const struct gs_training *tr, const struct gs_block *
     return n;
 }
 
+/* The adapters `target` gives the linear modules outside the layers and towers (a projector, a
+ * merger, Gemma's per_layer_model_projection, a pooler), each an nn.Linear PEFT wraps as any other
+ * (all-linear collects every nn.Linear but the output embeddings:
+ * _maybe_include_all_linear_layers); a frozen vision tower's projector takes none
+ * (gs_lora_adapts). The output head and the embedding are named_adapters'. */
+static uint64_t model_level_adapters(const struct gs_arch *a, const struct gs_training *tr,
+                                     const char *target, bool *matched, bool *ovf)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        if ((tr->freeze_vision_tower && m->part == GS_PART_VISION) ||
+            !block_lora_matches(tr, NULL, m, target))
+            continue;
+        *matched = true;
+        n = gs_add(n, adapter_parameters(tr, m->in, m->out, m->count, 1, ovf), ovf);
+    }
+    return n;
+}
+
 /* LitGPT's LoRAQKVLinear over a fused projection, in every layer: lora_A holds r rows for each
  * adapted part (r * sum(enable_lora) x d_in) and lora_B the adapted parts' outputs (their widths
  * x r), counted once whatever targets name it (lora.py LoRAQKVLinear.__init__). */
@@ -776,6 +798,20 @@ static void linear_names(const struct gs_arch *a, const struct gs_training *tr, 
             }
             used += (size_t)w;
         }
+    }
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        const char *dot = strrchr(m->name, '.');
+        const char *name = dot != NULL ? dot + 1 : m->name;
+        if ((tr->freeze_vision_tower && m->part == GS_PART_VISION) ||
+            !block_lora_matches(tr, NULL, m, GS_LORA_ALL_LINEAR) || listed(buf, name))
+            continue;
+        const int w = snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", name);
+        if (w < 0 || (size_t)w >= cap - used) {
+            buf[used] = '\0';
+            return;
+        }
+        used += (size_t)w;
     }
     const char *head = NULL;
     uint64_t in = 0, out = 0;
@@ -903,6 +939,7 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
                 total = gs_add(total, lora_block(tr, b, target, layers, &matched, &refused, &ovf),
                                &ovf);
         }
+        total = gs_add(total, model_level_adapters(a, tr, target, &matched, &ovf), &ovf);
         const char *head = NULL, *embedding = NULL;
         uint64_t head_in = 0, head_out = 0;
         if (head_of(a, &head, &head_in, &head_out) && names_module(head, target))

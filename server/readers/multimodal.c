@@ -308,8 +308,9 @@ static uint64_t read_siglip(struct model_reader *v, struct gs_arch *a)
     norm(a, GS_BLOCKS_MAX, "post_layernorm", GS_PART_VISION, true, vh);
     if (head) {
         tensor(a, GS_BLOCKS_MAX, "head.probe", GS_PART_VISION, 1, vh);
-        linear(a, GS_BLOCKS_MAX, "head.attention.in_proj", GS_SPLIT_NONE, GS_PART_VISION, true, vh,
-               3 * vh);
+        /* nn.MultiheadAttention holds in_proj_weight and in_proj_bias as parameters, not an
+         * nn.Linear PEFT's all-linear collects (its out_proj is one) */
+        tensor(a, GS_BLOCKS_MAX, "head.attention.in_proj", GS_PART_VISION, vh + 1, 3 * vh);
         linear(a, GS_BLOCKS_MAX, "head.attention.out_proj", GS_SPLIT_NONE, GS_PART_VISION, true,
                vh, vh);
         norm(a, GS_BLOCKS_MAX, "head.layernorm", GS_PART_VISION, true, vh);

@@ -996,11 +996,14 @@ static void test_vision_tower_images(void **state)
     /* freeze_vision_tower: LoRA puts no adapter in the tower, whose r8 adapters on attn.qkv
      * (256 -> 768), attn.proj (256 -> 256), mlp.gate_proj and mlp.up_proj (256 -> 512) and
      * mlp.down_proj (512 -> 256) are 8 x (1,024 + 512 + 768 + 768 + 768) = 30,720 a layer,
-     * 61,440 for both; the tower records nothing, the pixels alone stay */
+     * 61,440 for both, and the merger's (all-linear adapts its nn.Linear mlp.0, 1,024 -> 1,024,
+     * and mlp.2, 1,024 -> 512) 8 x (2,048 + 1,536) = 28,672, which the frozen projector drops
+     * too; the tower records nothing, the pixels alone stay */
     w.training.lora_target_count = 0;
     w.training.freeze_vision_tower = true;
     const struct gs_estimate lora_frozen = estimate(&m, &w);
-    assert_int_equal(adapted.trainable_parameters - lora_frozen.trainable_parameters, 61440);
+    assert_int_equal(adapted.trainable_parameters - lora_frozen.trainable_parameters,
+                     61440 + 28672);
     assert_int_equal(lora_frozen.vision_bytes, 9633792);
     /* a full fine-tune with the tower frozen: its weights keep their bf16 copy, without a
      * gradient (2 B) or AdamW's two bf16 moments (4 B) */

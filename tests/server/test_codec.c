@@ -894,6 +894,13 @@ static void test_lora_wrapped_linears(void **state)
     assert_non_null(r);
     assert_false(has_warning(r, "lora_targets_reach_wrapped_linears"));
     json_decref(r);
+    /* the nn.Linear modules outside the layers adapt as the layers' do: per_layer_model_projection
+     * (2,560 -> 42 x 256) and the two embedders' embedding_projection (768 and 1,536 -> 2,560) */
+    r = estimate(GEMMA4_LORA("[\"per_layer_model_projection\",\"embedding_projection\"]"), &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "lora_adapter_parameters"),
+                     16 * ((2560 + 10752) + (768 + 2560) + (1536 + 2560)));
+    json_decref(r);
     /* a name reaching nothing else is a 400 naming the inner linear; PEFT's suffix rule holds
      * at a dot ("attn.v_proj.linear" is no tail of "self_attn.v_proj.linear") */
     expect_error(GEMMA4_LORA("[\"post\"]"), 400, "/training/lora/targets", "\"post.linear\"");
