@@ -541,11 +541,18 @@ uint64_t gs_lora_width(const struct gs_training *tr, const struct gs_block *b,
     return gs_lora_adapts(tr, b, m) ? m->out : 0;
 }
 
+/* Whether `m`, a module outside the layers, belongs to a frozen vision tower or its projector
+ * (training.freeze_vision_tower: no adapters there). */
+static bool frozen_projector(const struct gs_training *tr, const struct gs_module *m)
+{
+    return tr->freeze_vision_tower && m->part == GS_PART_VISION;
+}
+
 bool gs_lora_adapts(const struct gs_training *tr, const struct gs_block *b,
                     const struct gs_module *m)
 {
-    if (b == NULL && tr->freeze_vision_tower && m->part == GS_PART_VISION)
-        return false; /* a frozen tower's projector */
+    if (b == NULL && frozen_projector(tr, m))
+        return false;
     if (gs_lora_qkv_parts(tr, b, m, NULL))
         return true;
     if (tr->lora_target_count == 0)
@@ -717,8 +724,7 @@ static uint64_t model_level_adapters(const struct gs_arch *a, const struct gs_tr
     uint64_t n = 0;
     for (size_t i = 0; i < a->module_count; i++) {
         const struct gs_module *m = &a->modules[i];
-        if ((tr->freeze_vision_tower && m->part == GS_PART_VISION) ||
-            !block_lora_matches(tr, NULL, m, target))
+        if (frozen_projector(tr, m) || !block_lora_matches(tr, NULL, m, target))
             continue;
         *matched = true;
         n = gs_add(n, adapter_parameters(tr, m->in, m->out, m->count, 1, ovf), ovf);
@@ -799,12 +805,11 @@ static void linear_names(const struct gs_arch *a, const struct gs_training *tr, 
             used += (size_t)w;
         }
     }
-    for (size_t i = 0; i < a->module_count; i++) {
+    for (size_t i = 0; i < a->module_count; i++) { /* outside the layers, by their whole names */
         const struct gs_module *m = &a->modules[i];
-        const char *dot = strrchr(m->name, '.');
-        const char *name = dot != NULL ? dot + 1 : m->name;
-        if ((tr->freeze_vision_tower && m->part == GS_PART_VISION) ||
-            !block_lora_matches(tr, NULL, m, GS_LORA_ALL_LINEAR) || listed(buf, name))
+        const char *name = m->name;
+        if (frozen_projector(tr, m) || !block_lora_matches(tr, NULL, m, GS_LORA_ALL_LINEAR) ||
+            listed(buf, name))
             continue;
         const int w = snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", name);
         if (w < 0 || (size_t)w >= cap - used) {
@@ -1028,7 +1033,7 @@ static bool targets_name(const struct gs_training *tr, const char *v4_name)
 bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr,
                            bool experts_fused, struct gs_lora_fused_experts *out)
 {
-    *out = (struct gs_lora_fused_experts){0, 0, false};
+    *out = (struct gs_lora_fused_experts){0, 0};
     const int style = peft_moe_style(a->model_type);
     if (style < 0 || !tr->lora_peft)
         return false;
@@ -1059,7 +1064,9 @@ bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr
                             gs_mul(gs_mul(tr->lora_rank, e, &ovf), gs_add(w, h, &ovf), &ovf), &ovf);
             merged = gs_add(merged, gs_mul(gs_mul(e, h, &ovf), w, &ovf), &ovf);
         }
-        if (router) { /* the router's 2D weight: one "expert" of E outputs */
+        if (router && router_bare(tr, &a->blocks[k])) {
+            /* the router's 2D weight, one "expert" of E outputs (a router that is an nn.Linear
+             * takes its adapter as one, in lora_adapter_parameters) */
             params = gs_add(params, gs_mul(tr->lora_rank, gs_add(h, e, &ovf), &ovf), &ovf);
             merged = gs_add(merged, gs_mul(e, h, &ovf), &ovf);
         }
@@ -1067,12 +1074,11 @@ bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr
         if (merged > out->merged_elements)
             out->merged_elements = merged;
     }
-    out->gate_up_split = gate != up;
     if (ovf) {
         out->adapters = out->merged_elements = UINT64_MAX;
     }
     if (!any)
-        *out = (struct gs_lora_fused_experts){0, 0, false};
+        *out = (struct gs_lora_fused_experts){0, 0};
     return any;
 }
 

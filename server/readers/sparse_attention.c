@@ -501,6 +501,12 @@ static void read_glm_moe_dsa(struct model_reader *r, struct gs_arch *a)
     decoder_read_experts(r, &plan, false);
     plan.experts.shared_width = plan.experts.width * rd_dim(r, NAMES("n_shared_experts"), false, 1);
     plan.experts.router_buffer = plan.experts.experts;
+    /* GlmMoeDsaTopkRouter holds self.weight as a bare parameter and scores in fp32
+     * (modeling_glm_moe_dsa.py: F.linear(hidden_states.type(torch.float32),
+     * self.weight.type(torch.float32))), as DeepSeek-V3's and GLM-4.5's routers: no LoRA target
+     * adapts it */
+    plan.experts.router_parameter = true;
+    plan.experts.router_fp32 = true;
     const bool bias = rd_flag(r, "attention_bias", false);
     bool full[GS_LAYERS_MAX];
     if (!r->ok || !glm_read_routed(r, &plan) || !glm_read_indexers(r, plan.layers, full))

@@ -306,6 +306,25 @@ static void test_glm5_counts(void **state)
     assert_counts(&b, glm5);
 }
 
+/* GLM-5's router is GlmMoeDsaTopkRouter (modeling_glm_moe_dsa.py): self.weight a bare parameter
+ * scored in fp32, F.linear(hidden_states.type(torch.float32), self.weight.type(torch.float32)),
+ * as DeepSeek-V3's: no LoRA target adapts it (a `gate` alone is a 400), and a full fine-tune
+ * keeps its fp32 copies. */
+static void test_glm5_router(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(GLM5);
+    bool routed = false;
+    for (size_t k = 0; k < a.block_count; k++) {
+        if (a.blocks[k].mlp.kind != GS_MLP_MOE)
+            continue;
+        routed = true;
+        assert_true(a.blocks[k].mlp.router_parameter);
+        assert_true(a.blocks[k].mlp.router_fp32);
+    }
+    assert_true(routed);
+}
+
 /* GLM-5.2: indexer_types keeps an indexer on 21 layers (0-2, then every fourth); the other 57
  * reuse the previous full layer's top-k and build none: 57 x 9,371,904 fewer parameters. */
 static void test_glm52_shared_indexer(void **state)
@@ -409,6 +428,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v4_layer_types),
         cmocka_unit_test(test_deepseek_v4_errors),
         cmocka_unit_test(test_glm5_counts),
+        cmocka_unit_test(test_glm5_router),
         cmocka_unit_test(test_glm52_shared_indexer),
         cmocka_unit_test(test_glm5_cache),
         cmocka_unit_test(test_glm5_errors),

@@ -261,8 +261,6 @@ struct gs_lora_fused_experts {
                                  every MoE layer */
     uint64_t merged_elements; /* one layer's merged weights W + delta (E x d_in x d_out each),
                                  which the experts' forward keeps until its backward */
-    bool gate_up_split;       /* gate and up named apart: PEFT raises ("Cannot convert PEFT
-                                 target(s) ... because they are fused into gate_up_proj") */
 };
 
 /* Fills `out` and returns true where the targets of `training` (PEFT over transformers' model
