@@ -409,6 +409,10 @@ static void read_laguna(struct model_reader *r, struct gs_arch *a)
     d.experts.shared_width = rd_dim(r, NAMES("shared_expert_intermediate_size"), false, 512);
     d.experts.router_extra = d.experts.experts;
     d.experts.gated = true;
+    /* LagunaTopKRouter holds self.weight as a bare parameter (modeling_laguna.py: F.linear(
+     * hidden_states, self.weight).float(), the product at the model's dtype): no LoRA target
+     * adapts it */
+    d.experts.router_parameter = true;
     a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 131072);
     a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", false);
     a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));

@@ -338,8 +338,17 @@ static void build_moe(struct gs_arch *a, size_t b, const struct kimi_moe *m)
     const uint64_t h = a->hidden_size, in = m->latent ? m->latent : h, E = m->experts;
     const unsigned f = GS_MOD_QUANT | GS_MOD_EXPERT;
     const enum gs_part X = GS_PART_EXPERTS;
-    blk->mlp = (struct gs_mlp){.kind = GS_MLP_MOE, .gated = true, .width = m->width,
-                               .experts = E, .top_k = m->top_k, .shared_width = m->shared};
+    /* KimiMoEGate holds self.weight as a bare parameter and scores in fp32 (the checkpoints'
+     * modeling_kimi.py: F.linear(hidden_states.type(torch.float32),
+     * self.weight.type(torch.float32), None)): no LoRA target adapts it */
+    blk->mlp = (struct gs_mlp){.kind = GS_MLP_MOE,
+                               .gated = true,
+                               .width = m->width,
+                               .experts = E,
+                               .top_k = m->top_k,
+                               .shared_width = m->shared,
+                               .router_fp32 = true,
+                               .router_parameter = true};
     add(a, b, "block_sparse_moe.gate", GS_MODULE_LINEAR, GS_SPLIT_NONE, X, 0, h, E, 1);
     add(a, b, "block_sparse_moe.gate.e_score_correction_bias", GS_MODULE_TENSOR, GS_SPLIT_NONE, X,
         m->bias_buffer ? GS_MOD_BUFFER : 0, 1, E, 1);

@@ -233,6 +233,11 @@ static void read_mimo_v2_flash(struct model_reader *r, struct gs_arch *a)
     m->top_k = rd_dim(r, NAMES("num_experts_per_tok"), true, 0);
     m->width = rd_dim(r, NAMES("moe_intermediate_size"), true, 0);
     m->gated = true;
+    /* MiMoV2FlashTopkRouter holds self.weight as a bare parameter and scores in fp32
+     * (modeling_mimo_v2_flash.py: F.linear(hidden_states.type(torch.float32),
+     * self.weight.type(torch.float32))): no LoRA target adapts it */
+    m->router_parameter = true;
+    m->router_fp32 = true;
     const bool bias = rd_flag(r, "attention_bias", false);
     const double rotary = rd_number(r, "partial_rotary_factor", 0.334);
     const bool two_bases = rd_number(r, "swa_rope_theta", 10000) != rd_number(r, "rope_theta", 5e6);

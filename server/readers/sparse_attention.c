@@ -52,6 +52,9 @@ static bool v4_read_shape(struct model_reader *r, struct gs_arch *a, struct deco
         r->ok = r->ok && rates.ok;
     }
     decoder_read_experts(r, plan, false);
+    /* DeepseekV4TopKRouter and DeepseekV4HashRouter hold self.weight as a bare parameter
+     * (modeling_deepseek_v4.py: F.linear(flat, self.weight)): no LoRA target adapts it */
+    plan->experts.router_parameter = true;
     s->moe = plan->experts;
     /* DeepseekV4MLP reads intermediate_size, mapped to moe_intermediate_size, whatever
      * n_shared_experts says (configuration_deepseek_v4.py attribute_map) */

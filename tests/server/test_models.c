@@ -161,6 +161,40 @@ static void test_deepseek_v32_mtp_and_indexer(void **state)
     assert_int_equal(gs_kv_sequence_bytes(&kv, 1000, 0, 16, 8192, &ovf), 63ULL * 16 * 48068);
 }
 
+/* Routers that hold their weight as a bare nn.Parameter (F.linear on self.weight), which no LoRA
+ * target adapts (gs_mlp.router_parameter), and those that score in fp32 (router_fp32):
+ * MiMoV2FlashTopkRouter (fp32), LagunaTopKRouter, DeepseekV4TopKRouter and DeepseekV4HashRouter
+ * (modeling_mimo_v2_flash.py, modeling_laguna.py, modeling_deepseek_v4.py), and the Kimi
+ * checkpoints' KimiMoEGate (fp32; their modeling_kimi.py). */
+static void test_bare_routers(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        bool fp32;
+    } cases[] = {
+        {"mimo_v2_flash/XiaomiMiMo__MiMo-V2-Flash.json", true},
+        {"laguna/poolside__Laguna-XS.2-FP8.json", false},
+        {"laguna/poolside__Laguna-S-2.1-FP8.json", false},
+        {"deepseek_v4/deepseek-ai__DeepSeek-V4-Flash.json", false},
+        {"kimi_linear/moonshotai__Kimi-Linear-48B-A3B-Instruct.json", true},
+        {"kimi_k3/moonshotai__Kimi-K3.json", true},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct gs_arch a = fixture_arch_file(cases[i].file);
+        size_t routed = 0;
+        for (size_t k = 0; k < a.block_count; k++) {
+            if (a.blocks[k].mlp.kind != GS_MLP_MOE)
+                continue;
+            routed++;
+            if (!a.blocks[k].mlp.router_parameter || a.blocks[k].mlp.router_fp32 != cases[i].fp32)
+                fail_msg("%s: block %zu's router", cases[i].file, k);
+        }
+        if (routed == 0)
+            fail_msg("%s: no routed block", cases[i].file);
+    }
+}
+
 /* With no precision in the request the weights are sized as the checkpoint
  * stores them: DeepSeek-V3.2's fp8 with 128x128 block scales, gpt-oss's
  * MXFP4 experts (everything else bf16). */
@@ -593,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_dense_decoders),
         cmocka_unit_test(test_moe_decoders),
         cmocka_unit_test(test_deepseek_v32_mtp_and_indexer),
+        cmocka_unit_test(test_bare_routers),
         cmocka_unit_test(test_checkpoint_formats),
         cmocka_unit_test(test_read_by_architecture),
         cmocka_unit_test(test_nonstandard_literals),
