@@ -512,23 +512,26 @@ def bf16_model(cls, cfgd, **kwargs):
             return cls._from_config(cfg, torch_dtype=torch.bfloat16, **kwargs)
 
 
+def peak_steps(model, opt, forward, steps=3):
+    """`steps` training steps of forward(model)'s loss: each step's max_memory_allocated."""
+    import torch
+    peaks = []
+    for _ in range(steps):
+        torch.cuda.reset_peak_memory_stats()
+        loss = forward(model)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        torch.cuda.synchronize()
+        peaks.append(torch.cuda.max_memory_allocated())
+        del loss
+    return peaks
+
+
 def text_and_image_steps(model, opt, text_step, image_step):
     """Three steps of text alone, then three with the images: each step's max_memory_allocated."""
-    import torch
-    runs = {}
-    for kind, forward in (("text", text_step), ("images", image_step)):
-        steps = []
-        for _ in range(3):
-            torch.cuda.reset_peak_memory_stats()
-            loss = forward(model)
-            loss.backward()
-            opt.step()
-            opt.zero_grad(set_to_none=True)
-            torch.cuda.synchronize()
-            steps.append(torch.cuda.max_memory_allocated())
-            del loss
-        runs[kind] = steps
-    return runs
+    return {kind: peak_steps(model, opt, forward)
+            for kind, forward in (("text", text_step), ("images", image_step))}
 
 
 def image_record(held, runs, cfgd, training):
@@ -738,17 +741,7 @@ def run_param_wrapper():
             if not checkpointing:
                 record.update(saved_storages(model, lambda: model(input_ids=ids, labels=ids).loss))
                 opt.zero_grad(set_to_none=True)
-            steps = []
-            for _ in range(3):
-                torch.cuda.reset_peak_memory_stats()
-                loss = model(input_ids=ids, labels=ids).loss
-                loss.backward()
-                opt.step()
-                opt.zero_grad(set_to_none=True)
-                torch.cuda.synchronize()
-                steps.append(torch.cuda.max_memory_allocated())
-                del loss
-            record["steps"] = steps
+            record["steps"] = peak_steps(model, opt, lambda m: m(input_ids=ids, labels=ids).loss)
             record["request"] = {
                 "model": {"config": QWEN3_MOE_SHAPE}, "mode": "training", "precision": {"weights": "bf16"},
                 "training": {"batch_size": 4, "sequence_length": 2048, "optimizer": "adamw",
