@@ -323,7 +323,6 @@ static enum gs_status resolve_method(const struct gs_model_spec *m, const struct
     struct gs_framework_rules rules;
     gs_framework_resolve(&tr->framework, tr->attn_impl, &rules);
     tr->lora_hf_release = rules.hf_release; /* which routers are nn.Linear (router_bare) */
-    tr->lora_peft = gs_framework_transformers_code(rules.framework); /* wrapper_refused */
     const bool routed = gs_framework_expert_linears(&rules);
     const enum gs_status st = gs_lora_parameters_routed(&m->arch, tr, routed, &plan->adapters, err);
     plan->expert_adapters = st == GS_OK && routed ? gs_lora_expert_parameters(&m->arch, tr) : 0;

@@ -450,8 +450,15 @@ static bool router_bare(const struct gs_training *tr, const struct gs_block *b)
            (b->mlp.router_linear_until != 0 && release >= b->mlp.router_linear_until);
 }
 
+/* Whether the run's LoRA is PEFT's over transformers' model code (the HF Trainer and the
+ * DeepSpeed engine: gs_framework_transformers_code); other frameworks wrap their own models. */
+static bool peft_wraps(const struct gs_training *tr)
+{
+    return gs_framework_transformers_code(tr->framework.framework);
+}
+
 /* Whether a name in `target` reaches wrapped module `m` (GS_MOD_WRAPPED) itself, not the
- * nn.Linear it holds, in transformers' model code (tr->lora_peft: the DeepSpeed engine's too),
+ * nn.Linear it holds, in transformers' model code (peft_wraps(tr): the DeepSpeed engine's too),
  * in every release that has the model, where stock PEFT refuses it: LoraModel._create_new_module's
  * dispatchers take an nn.Linear (or Embedding, Conv, Conv1D, MultiheadAttention), not a module
  * that holds one, and get_peft_model raises
@@ -462,7 +469,7 @@ static bool router_bare(const struct gs_training *tr, const struct gs_block *b)
 static bool wrapper_refused(const struct gs_training *tr, const struct gs_module *m,
                             const char *target)
 {
-    return (m->flags & GS_MOD_WRAPPED) && tr->lora_peft &&
+    return (m->flags & GS_MOD_WRAPPED) && peft_wraps(tr) &&
            strcmp(target, GS_LORA_ALL_LINEAR) != 0 && lora_matches(m, target);
 }
 
@@ -794,7 +801,7 @@ static void linear_names(const struct gs_arch *a, const struct gs_training *tr, 
             char name[GS_LORA_NAME_MAX + 8];
             /* a module holding its linear is named by it under PEFT (wrapper_refused) */
             snprintf(name, sizeof(name), "%s%s", dot != NULL ? dot + 1 : m->name,
-                     (m->flags & GS_MOD_WRAPPED) && tr->lora_peft ? ".linear" : "");
+                     (m->flags & GS_MOD_WRAPPED) && peft_wraps(tr) ? ".linear" : "");
             if (listed(buf, name))
                 continue;
             const int w = snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", name);
@@ -965,7 +972,7 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
         if (!matched) {
             char names[640];
             linear_names(a, tr, routed, names, sizeof(names));
-            const int style = tr->lora_peft && !routed ? peft_moe_style(a->model_type) : -1;
+            const int style = peft_wraps(tr) && !routed ? peft_moe_style(a->model_type) : -1;
             if (style >= 0 && (names_fused_expert(a, target) || names_module(target, "gate")))
                 return gs_error_add(
                     err, GS_ERR_INVALID, "/training/lora/targets",
@@ -1035,7 +1042,7 @@ bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr
 {
     *out = (struct gs_lora_fused_experts){0, 0};
     const int style = peft_moe_style(a->model_type);
-    if (style < 0 || !tr->lora_peft)
+    if (style < 0 || !peft_wraps(tr))
         return false;
     const bool gate = targets_name(tr, style ? "w1" : "gate_proj");
     const bool up = targets_name(tr, style ? "w3" : "up_proj");

@@ -143,8 +143,6 @@ struct gs_training {
     uint32_t lora_hf_release; /* the transformers release of the model code LoRA wraps
                                  (gs_framework_rules.hf_release): set by the estimate, not read
                                  from a request; 0 = not known to be transformers' */
-    bool lora_peft;           /* LoRA is PEFT's over transformers' model code
-                                 (gs_framework_transformers_code): set by the estimate */
     struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
     bool trl;                           /* the run is TRL's SFTTrainer (gs/trl.h) ... */
     uint32_t trl_version;               /* ... at this release (major x 100 + minor) */
@@ -264,9 +262,9 @@ struct gs_lora_fused_experts {
 };
 
 /* Fills `out` and returns true where the targets of `training` (PEFT over transformers' model
- * code, tr->lora_peft) reach the fused experts of a model type PEFT converts, under a release
- * that fuses them (`experts_fused`: transformers 5.x, !gs_framework_expert_linears); false
- * otherwise (`out` zeroed). */
+ * code: framework transformers or deepspeed) reach the fused experts of a model type PEFT converts,
+ * under a release that fuses them (`experts_fused`: transformers 5.x,
+ * !gs_framework_expert_linears); false otherwise (`out` zeroed). */
 bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *training,
                            bool experts_fused, struct gs_lora_fused_experts *out);
 
