@@ -135,9 +135,9 @@ Cases:
                      one mask where it is (2 images: 24,200^2 x 2 = 1,171,280,000 B).
   moe-param-wrapper  PEFT's LoRA on transformers 5.x's fused MoE experts (PEFT 0.19 and later convert the
                      expert projections' names, 0.20 all-linear too, into target_parameters: a
-                     ParamWrapper on gate_up_proj at rank 2r, down_proj and the router's gate.weight;
-                     gpusizer sizes the experts frozen and reports what it leaves out: the warning
-                     lora_fused_experts_not_sized). The Qwen3-MoE shape (2 layers of 1,024, 8 experts
+                     ParamWrapper on gate_up_proj at rank 2r, down_proj and the router's gate.weight,
+                     which gpusizer sizes from training.lora.peft_version 0.19 on, the default: the
+                     warning lora_experts_param_wrapper). The Qwen3-MoE shape (2 layers of 1,024, 8 experts
                      of 512, top-2), batch 4 x 2,048, bf16, r8, no dropout: q/v alone, all-linear, and
                      the named projections; for each the PEFT config after injection, the trainable
                      count (all-linear: 114,688 attention and 737,408 expert and router adapters by
@@ -708,8 +708,10 @@ def saved_storages(model, forward):
 
 def run_param_wrapper():
     """PEFT's LoRA on fused experts (target_parameters) against LoRA on q/v, one shape, three targets."""
+    import peft
     import torch
     from peft import LoraConfig, get_peft_model
+    peft_release = ".".join(peft.__version__.split(".")[:2])  # the request's peft_version
     targets = {"qv": ["q_proj", "v_proj"], "all-linear": "all-linear",
                "named": ["q_proj", "v_proj", "gate_proj", "up_proj", "down_proj"]}
     request_targets = {"qv": ["q_proj", "v_proj"], "all-linear": "all_linear",
@@ -746,7 +748,8 @@ def run_param_wrapper():
                 "model": {"config": QWEN3_MOE_SHAPE}, "mode": "training", "precision": {"weights": "bf16"},
                 "training": {"batch_size": 4, "sequence_length": 2048, "optimizer": "adamw",
                              "regime": "bf16_pure", "attn_implementation": "sdpa", "method": "lora",
-                             "lora": {"rank": 8, "targets": request_targets[name]},
+                             "lora": {"rank": 8, "targets": request_targets[name],
+                                      "peft_version": peft_release},
                              "activation_checkpointing": "full" if checkpointing else "none"}}
             results[key] = record
             del model, opt

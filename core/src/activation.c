@@ -754,6 +754,71 @@ static uint64_t router_adapter_bytes(struct acc *c, const struct gs_activation_i
     return 0;
 }
 
+/* The ParamWrappers PEFT 0.19 and later put on block `b`'s fused experts in adapter training
+ * (gs_lora_param_wrappers: PEFT's conversion of the v4 names under transformers 5.x). */
+static unsigned param_wrappers(const struct gs_activation_input *in, const struct gs_block *b)
+{
+    if (in->trainable != GS_TRAIN_ADAPTERS || in->adapters == NULL || in->rules == NULL ||
+        gs_framework_expert_linears(in->rules))
+        return 0;
+    return gs_lora_param_wrappers(in->adapters, b);
+}
+
+/* What PEFT's ParamWrappers on a MoE layer's fused experts keep and make (peft
+ * tuners/lora/layer.py ParamWrapper.forward: _activate_lora registers an
+ * nn.utils.parametrize parametrization, _LoraParameterProxy, whose forward is W + delta_weight,
+ * and runs the experts under parametrize.cached()). Each access to the wrapped parameter in the
+ * experts' forward (transformers integrations/moe.py grouped_mm_experts_forward:
+ * self.gate_up_proj, self.down_proj, whole, into torch's grouped_mm) reads the merged tensor
+ * W + delta at the weight's dtype (get_delta_weight casts the delta to the parameter's dtype),
+ * one tensor the size of the parameter, which grouped_mm's autograd keeps for its input's
+ * gradient wherever that input needs one: gate_up_proj's input is the layer's gathered input
+ * (g.mlp_input), down_proj's the product after the activation, which needs one where the
+ * gate_up_proj trains too. A router's wrapped weight (E x h) is kept likewise by F.linear where
+ * its input needs a gradient, except an fp32 router's (F.linear on self.weight.type(
+ * torch.float32) keeps that fp32 copy, counted with the router). Added to the layer's parts: every
+ * MoE layer's until its backward without recomputation, one layer's at a time with it.
+ *
+ * Returned: what the backward of the largest wrapped parameter holds beyond the layer's parts.
+ * grouped_mm's backward makes the merged weight's gradient (the weight's dtype) and releases
+ * the merged weight it kept; the add passes the gradient to the delta, whose cast back to the
+ * delta's dtype (ToCopyBackward) and the scaling's product (MulBackward) each make one more
+ * tensor of the parameter's size, the previous one alive while the next is made, before the
+ * einsum's backward reduces it to the rank. The delta's dtype: the einsum's over PEFT's fp32
+ * adapters (rules->adapters_fp32, peft_model.py _cast_adapter_dtype), 16-bit under autocast
+ * (einsum reaches bmm, on autocast's lower-precision list), else the adapters' = the weights'.
+ * Peak: max(weight + delta, 2 x delta) bytes an element, less the merged weight released: 6
+ * bytes an element for bf16 weights under fp32 adapters without autocast, 2 under autocast or
+ * with 16-bit adapters. The forward's delta (the einsum's output and its scaled copy, then the
+ * cast; made before the experts run, dropped after) peaks at about as many bytes beside fewer of
+ * the layer's tensors, so this moment covers it. Under expert parallelism the merged weights are
+ * counted whole, as the activations count no expert degree: an upper bound there. */
+static uint64_t param_wrapper_bytes(struct acc *c, const struct gs_activation_input *in,
+                                    const struct gs_block *b, struct grads g, unsigned wrapped,
+                                    struct layer_parts *p)
+{
+    const uint64_t weight = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    const uint64_t experts = b->mlp.experts, h = in->arch->hidden_size, w = b->mlp.width;
+    const uint64_t gate_up = mul(c, mul(c, experts, h), 2 * w),
+                   down = mul(c, mul(c, experts, h), w);
+    uint64_t merged = 0;
+    if ((wrapped & GS_PEFT_MOE_GATE_UP) && g.mlp_input)
+        merged = add(c, merged, gate_up);
+    if ((wrapped & GS_PEFT_MOE_DOWN) && (g.mlp_input || (wrapped & GS_PEFT_MOE_GATE_UP)))
+        merged = add(c, merged, down);
+    if ((wrapped & GS_PEFT_MOE_ROUTER) && g.mlp_input && !b->mlp.router_fp32)
+        merged = add(c, merged, mul(c, experts, h));
+    p->partitioned = add(c, p->partitioned, mul(c, weight, merged));
+    const uint64_t largest = (wrapped & GS_PEFT_MOE_GATE_UP) ? gate_up
+                             : (wrapped & GS_PEFT_MOE_DOWN)  ? down
+                                                             : mul(c, experts, h);
+    const uint64_t delta = in->autocast ? 2 : in->rules->adapters_fp32 ? 4 : weight;
+    const uint64_t chain = delta == weight              ? 2 * delta
+                           : weight + delta > 2 * delta ? weight + delta
+                                                        : 2 * delta;
+    return mul(c, chain - weight, largest);
+}
+
 /* A MoE block whose code weighs each routed expert's output after the expert
  * (moe_weights_after_experts): transformers' Experts classes, whose eager loop and
  * integrations/moe.py grouped_mm_experts_forward (the 5.x default,
@@ -775,13 +840,17 @@ static uint64_t router_adapter_bytes(struct acc *c, const struct gs_activation_i
  * their output, and an fp32 router its fp32 copies. Not counted: the router's own outputs (a
  * softmax or sigmoid over the experts per token, and the top-k indices: 4 x experts + 8 x top-k
  * bytes a token). */
-static void moe_after_experts(struct acc *c, const struct gs_activation_input *in,
-                              const struct gs_block *b, const struct linears *l, struct grads g,
-                              uint64_t tokens, uint64_t r, struct layer_parts *p)
+static uint64_t moe_after_experts(struct acc *c, const struct gs_activation_input *in,
+                                  const struct gs_block *b, const struct linears *l, struct grads g,
+                                  uint64_t tokens, uint64_t r, struct layer_parts *p)
 {
     const uint64_t e = in->element_bytes, h = in->arch->hidden_size;
     const uint64_t residual = in->residual_bytes ? in->residual_bytes : e;
     const bool experts_train = in->trainable == GS_TRAIN_ALL;
+    const unsigned wrapped = param_wrappers(in, b);
+    const bool gate_up_trains = experts_train || (wrapped & GS_PEFT_MOE_GATE_UP);
+    const bool down_trains = experts_train || (wrapped & GS_PEFT_MOE_DOWN);
+    const bool router_trains = experts_train || (wrapped & GS_PEFT_MOE_ROUTER);
     p->replicated =
         add(c, p->replicated, mul(c, tokens, router_adapter_bytes(c, in, b, l, g, residual)));
     bool input_kept = false, down_kept = false;
@@ -789,17 +858,20 @@ static void moe_after_experts(struct acc *c, const struct gs_activation_input *i
     const uint64_t adapters =
         expert_adapter_bytes(c, in, b, g, &input_kept, &down_kept, &dora_layer);
     /* adapted experts train: the gradient reaches their gate and up through the activation */
-    const bool adapted = adapters || input_kept || down_kept || dora_layer;
+    const bool adapted = adapters || input_kept || down_kept || dora_layer ||
+                         (wrapped & (GS_PEFT_MOE_GATE_UP | GS_PEFT_MOE_DOWN));
     uint64_t per_routed = 0;
     if (experts_train || g.mlp || adapted)
         per_routed =
-            add(c, mul(c, mlp_eager_bytes(in, b, e, experts_train || down_kept), b->mlp.width),
+            add(c, mul(c, mlp_eager_bytes(in, b, e, down_trains || down_kept), b->mlp.width),
                 add(c, mul(c, e, h), adapters));
+    else if (router_trains) /* the routing weights' gradient reads the experts' outputs alone */
+        per_routed = mul(c, e, h);
     p->partitioned = add(c, p->partitioned, dora_layer);
-    if (experts_train) /* the gathered input: r ranks' tokens under expert tensor parallelism */
+    if (gate_up_trains) /* the gathered input: r ranks' tokens under expert tensor parallelism */
         per_routed = add(c, per_routed, mul(c, mul(c, r, e), h));
     p->partitioned = add(c, p->partitioned, mul(c, mul(c, b->mlp.top_k, tokens), per_routed));
-    if (experts_train && !l->saves[ROLE_MLP_IN]) {
+    if (router_trains && !l->saves[ROLE_MLP_IN]) {
         const uint64_t router_input = in->autocast && residual > 2 ? 2 : residual;
         p->replicated = add(c, p->replicated, mul(c, mul(c, router_input, tokens), h));
     }
@@ -810,7 +882,7 @@ static void moe_after_experts(struct acc *c, const struct gs_activation_input *i
      * one). Under autocast the linear casts both back to 16 bits, and over fp32 weights the casts
      * are the tensors themselves: nothing more there. */
     if (b->mlp.router_fp32 && !in->autocast && e < 4) {
-        if (experts_train)
+        if (router_trains)
             p->replicated = add(c, p->replicated, mul(c, mul(c, 4, tokens), h));
         if (experts_train || g.mlp_input)
             p->replicated = add(c, p->replicated, mul(c, mul(c, 4, b->mlp.experts), h));
@@ -827,6 +899,7 @@ static void moe_after_experts(struct acc *c, const struct gs_activation_input *i
      * keeps itself, wherever a gradient reaches the MLP */
     if (b->mlp.shared_gated && g.mlp)
         p->partitioned = add(c, p->partitioned, mul(c, tokens, add(c, mul(c, e, h), e)));
+    return wrapped ? param_wrapper_bytes(c, in, b, g, wrapped, p) : 0;
 }
 
 bool gs_activation_model_code(const struct gs_activation_input *in)
@@ -1694,8 +1767,9 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
 
     if (b->mlp.kind == GS_MLP_MOE) {
         const uint64_t r = in->parallelism->expert_tensor ? in->parallelism->expert_tensor : 1;
+        uint64_t wrapper_chain = 0; /* PEFT's ParamWrappers' gradient chain (param_wrapper_bytes) */
         if (rules != NULL && rules->moe_weights_after_experts && !compiled) {
-            moe_after_experts(c, in, b, &l, g, tokens, r, &p);
+            wrapper_chain = moe_after_experts(c, in, b, &l, g, tokens, r, &p);
         } else {
             /* each token goes through top-k experts (gate out, up out, act out, down input),
              * plus its copies in the dispatch buffer. With each expert split over r tensor
@@ -1715,6 +1789,7 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
                                     mul(c, mul(c, mul(c, 4, e), tokens), b->mlp.shared_width));
         }
         p.grad_pair = mul(c, mul(c, mul(c, 2 * b->mlp.top_k, e), tokens), b->mlp.width);
+        p.grad_pair = add(c, p.grad_pair, wrapper_chain);
     } else if (b->mlp.kind == GS_MLP_DENSE) {
         /* gated: the activation keeps the gate output, the product keeps the activation
          * output and the up output (compiled code recomputes the activation), down_proj

@@ -324,8 +324,15 @@ static enum gs_status resolve_method(const struct gs_model_spec *m, const struct
     gs_framework_resolve(&tr->framework, tr->attn_impl, &rules);
     tr->lora_hf_release = rules.hf_release; /* which routers are nn.Linear (router_bare) */
     const bool routed = gs_framework_expert_linears(&rules);
+    /* PEFT 0.19 and later over transformers 5.x's fused experts: ParamWrappers on them */
+    const enum gs_status resolved = gs_lora_peft_resolve(&m->arch, tr, !routed, err);
+    if (resolved != GS_OK)
+        return resolved;
     const enum gs_status st = gs_lora_parameters_routed(&m->arch, tr, routed, &plan->adapters, err);
     plan->expert_adapters = st == GS_OK && routed ? gs_lora_expert_parameters(&m->arch, tr) : 0;
+    struct gs_lora_fused_experts wrapped; /* sharded with the experts, as the 4.x experts' are */
+    if (st == GS_OK && gs_lora_fused_experts(&m->arch, tr, &wrapped))
+        plan->expert_adapters = wrapped.expert_adapters;
     return st;
 }
 
@@ -2801,6 +2808,63 @@ static void expert_split_notes(const struct gs_workload *w, const struct train_p
                                             "grouped_gemm: experts split whole over the ranks)");
 }
 
+/* What PEFT 0.19 and later put on the fused experts (gs_lora_peft_resolve), said beside the
+ * totals that count it: the ParamWrappers' parameters, one layer's merged weights, and the
+ * adapters the converted names no longer give the modules of those names (a dense or
+ * shared-expert MLP's), the difference from the same targets without the conversion. */
+static void param_wrapper_notes(struct gs_estimate *e, const struct gs_model_spec *m,
+                                const struct gs_workload *w, const struct gs_training *tr,
+                                const struct gs_lora_fused_experts *fused)
+{
+    assume_value(e, "peft_expert_adapter_parameters", fused->adapters,
+                 "in lora_adapter_parameters: the adapters PEFT 0.19 and later put on the "
+                 "fused experts and the router (a ParamWrapper on each parameter: r x experts "
+                 "x (d_in + d_out), gate_up_proj at rank 2r; the router's 2D weight r x "
+                 "(hidden + experts)), over every MoE layer",
+                 "peft utils/transformers_weight_conversion.py _convert_peft_config_moe "
+                 "(_MOE_TARGET_MODULE_MAPPING, _MOE_FUSED_TARGETS); tuners/lora/layer.py "
+                 "ParamWrapper.update_layer (lora_A in x r*num_experts, lora_B r*num_experts x "
+                 "out)");
+    const bool fp32 = w->weights == GS_DTYPE_FP32 || tr->kbit_prepared;
+    bool merged_ovf = false; /* a figure beside the totals: its overflow refuses nothing */
+    const uint64_t merged = gs_mul(fused->merged_elements, fp32 ? 4 : 2, &merged_ovf);
+    assume_value(e, "peft_expert_merged_weight_bytes", merged_ovf ? UINT64_MAX : merged,
+                 "in activations_bytes: one MoE layer's wrapped weights with the adapters' "
+                 "delta merged in (W + delta, at the weights' dtype), which each forward "
+                 "builds and the experts' grouped matmuls keep until that layer's backward: "
+                 "every MoE layer's at once without activation checkpointing, one layer's at "
+                 "a time with it; the backward of the largest adds its gradient's casts",
+                 "peft tuners/lora/layer.py ParamWrapper._activate_lora "
+                 "(nn.utils.parametrize.register_parametrization with _LoraParameterProxy: "
+                 "W + delta_weight under parametrize.cached()); transformers "
+                 "integrations/moe.py grouped_mm_experts_forward");
+    const uint64_t dropped = m->has_arch ? gs_lora_converted_modules(&m->arch, tr) : 0;
+    if (dropped)
+        assume_value(e, "peft_converted_module_adapters", dropped,
+                     "not in lora_adapter_parameters: the adapters the same targets gave the "
+                     "dense and shared-expert MLPs' linears of the converted names (gate_proj, "
+                     "up_proj, down_proj; w1, w3, w2) before PEFT 0.19, which the conversion "
+                     "takes out of target_modules (they name parameters now)",
+                     "peft utils/transformers_weight_conversion.py _convert_peft_config_moe "
+                     "(remaining_target_modules)");
+    warn(e, "lora_experts_param_wrapper",
+         dropped ? "PEFT 0.19 and later (0.20 for all_linear, PR #3232) turn the targets naming "
+                   "this MoE's expert projections or router into LoRA on its fused expert "
+                   "parameters (a ParamWrapper on each: peft_expert_adapter_parameters), and the "
+                   "same names stop adapting its dense and shared-expert MLPs "
+                   "(peft_converted_module_adapters). Each MoE layer keeps its merged expert "
+                   "weights until its backward (peft_expert_merged_weight_bytes a layer): "
+                   "activation checkpointing keeps one layer's, targeting the attention "
+                   "projections alone none; peft_version below 0.19 sizes the experts frozen"
+                 : "PEFT 0.19 and later (0.20 for all_linear, PR #3232) turn the targets naming "
+                   "this MoE's expert projections or router into LoRA on its fused expert "
+                   "parameters (a ParamWrapper on each: peft_expert_adapter_parameters). Each MoE "
+                   "layer keeps its merged expert weights until its backward "
+                   "(peft_expert_merged_weight_bytes a layer): activation checkpointing keeps one "
+                   "layer's, targeting the attention projections alone none; peft_version below "
+                   "0.19 sizes the experts frozen");
+}
+
 enum gs_status est_compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
                                     struct gs_activation_memo *memo, struct gs_estimate *e,
                                     struct gs_error *err)
@@ -3022,45 +3086,10 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
              "v_proj)\"). To adapt the towers too, target the linear they hold (\"q_proj.linear\")"
              " or all_linear; lora_refused_wrapper_parameters says what they would add");
     }
-    /* PEFT 0.19 on: LoRA on the fused experts through target_parameters (gs_lora_fused_experts),
-     * which this estimate does not size */
+    /* PEFT 0.19 on: LoRA on the fused experts through target_parameters (gs_lora_peft_resolve) */
     struct gs_lora_fused_experts fused;
-    if (plan.lora && gs_lora_fused_experts(&m->arch, &plan.tr,
-                                           !gs_framework_expert_linears(&plan.rules), &fused)) {
-        assume_value(
-            e, "peft_expert_adapter_parameters", fused.adapters,
-            "not in lora_adapter_parameters: the adapters PEFT 0.19 and later would put on "
-            "the fused experts and the router (a ParamWrapper on each 3D parameter: "
-            "r x experts x (d_in + d_out), gate_up_proj at rank 2r), over every MoE layer",
-            "peft utils/transformers_weight_conversion.py _convert_peft_config_moe "
-            "(_MOE_TARGET_MODULE_MAPPING); tuners/lora/layer.py ParamWrapper.update_layer "
-            "(lora_A in x r*num_experts, lora_B r*num_experts x out)");
-        bool merged_ovf = false; /* a figure beside the totals: its overflow refuses nothing */
-        const uint64_t merged =
-            gs_mul(fused.merged_elements, w->weights == GS_DTYPE_FP32 ? 4 : 2, &merged_ovf);
-        assume_value(
-            e, "peft_expert_merged_weight_bytes", merged_ovf ? UINT64_MAX : merged,
-            "not in activations_bytes: one MoE layer's expert weights with the adapters' "
-            "delta merged in (W + delta, at the weights' dtype), which PEFT 0.19 and later "
-            "build in each forward and the experts' matmuls keep until that layer's "
-            "backward: every MoE layer's at once without checkpointing",
-            "peft tuners/lora/layer.py ParamWrapper._activate_lora "
-            "(nn.utils.parametrize.register_parametrization with _LoraParameterProxy, "
-            "get_delta_weight's einsum over the experts)");
-        warn(e, "lora_fused_experts_not_sized",
-             "PEFT 0.19 and later (0.20 for all_linear, PR #3232) turn targets naming this MoE's "
-             "expert projections or router (gate_proj, up_proj, down_proj; Mixtral's w1, w3, w2; "
-             "gate), and all_linear, into LoRA on the fused 3D expert parameters under "
-             "transformers 5.x: a ParamWrapper on gate_up_proj at rank 2r, on down_proj and on "
-             "the router's weight. This estimate sizes the experts frozen, as PEFT before 0.19 "
-             "left them. With PEFT 0.19 on, the adapters add peft_expert_adapter_parameters "
-             "(with their gradients and optimizer states), each MoE layer keeps its merged expert "
-             "weights (peft_expert_merged_weight_bytes) and its routed tokens' inputs until its "
-             "backward, the same names stop adapting the dense and shared-expert MLPs, naming "
-             "gate_proj without up_proj (w1 without w3) is an error, and lora_dropout or use_dora "
-             "is refused there. Targeting the attention projections alone (q_proj, k_proj, "
-             "v_proj, o_proj) runs as sized here");
-    }
+    if (plan.lora && gs_lora_fused_experts(&m->arch, &plan.tr, &fused))
+        param_wrapper_notes(e, m, w, &plan.tr, &fused);
     if (plan.tr.freeze_vision_tower)
         assume_value(e, "frozen_vision_parameters", e->params.vision,
                      plan.lora ? "the vision towers' parameters with their projector (the "

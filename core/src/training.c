@@ -473,6 +473,42 @@ static bool wrapper_refused(const struct gs_training *tr, const struct gs_module
            strcmp(target, GS_LORA_ALL_LINEAR) != 0 && lora_matches(m, target);
 }
 
+/* The v4 names PEFT's conversion maps, by style (peft utils/transformers_weight_conversion.py
+ * _MOE_TARGET_MODULE_MAPPING): Qwen2-MoE's and Mixtral's expert projections, gate and up first
+ * (fused into gate_up_proj, _MOE_FUSED_TARGETS), then down, then the router. */
+enum { PEFT_KEY_GATE, PEFT_KEY_UP, PEFT_KEY_DOWN, PEFT_KEY_ROUTER, PEFT_KEYS };
+static const char *const peft_moe_keys[2][PEFT_KEYS] = {
+    {"gate_proj", "up_proj", "down_proj", "gate"},
+    {"w1", "w3", "w2", "gate"},
+};
+
+/* The v4 name `target` maps to as _convert_peft_config_moe matches it (`target == old_name or
+ * target.endswith("." + old_name)`), a PEFT_KEY_*; -1 for none. */
+static int peft_moe_key(bool mixtral, const char *target)
+{
+    for (int k = 0; k < PEFT_KEYS; k++)
+        if (names_module(target, peft_moe_keys[mixtral][k]))
+            return k;
+    return -1;
+}
+
+/* Whether PEFT's conversion (tr->lora_peft_moe) took `target` out of target_modules for module
+ * `m`: a converted name adapts no module (it names a parameter now), and all-linear, which 0.20
+ * resolves to the leaf names of every nn.Linear plus the v4 names before converting them
+ * (_resolve_string_target_modules), no longer reaches a linear whose leaf name is a v4 name:
+ * a dense or shared-expert MLP's gate_proj, up_proj and down_proj, a router named gate. */
+static bool peft_moved(const struct gs_training *tr, const struct gs_module *m, const char *target)
+{
+    if (!(tr->lora_peft_moe & GS_PEFT_MOE_WRAPPERS))
+        return false;
+    const bool mixtral = tr->lora_peft_moe & GS_PEFT_MOE_MIXTRAL;
+    if (strcmp(target, GS_LORA_ALL_LINEAR) == 0) {
+        const char *dot = strrchr(m->name, '.');
+        return peft_moe_key(mixtral, dot != NULL ? dot + 1 : m->name) >= 0;
+    }
+    return peft_moe_key(mixtral, target) >= 0;
+}
+
 /* lora_matches for module `m` of block `b` in the model code `tr` trains: a MoE router that
  * holds its weight as a bare parameter (router_bare) is no nn.Linear PEFT wraps, whatever the
  * target (all-linear skips it; a name that reaches it is refused: "Target module ... is not
@@ -482,6 +518,8 @@ static bool block_lora_matches(const struct gs_training *tr, const struct gs_blo
                                const struct gs_module *m, const char *target)
 {
     if (b != NULL && gs_module_is_router(b, m) && router_bare(tr, b))
+        return false;
+    if (peft_moved(tr, m, target))
         return false;
     if ((m->flags & GS_MOD_WRAPPED) && lora_matches(m, GS_LORA_ALL_LINEAR) &&
         names_inner_linear(m->name, target))
@@ -925,6 +963,24 @@ static int peft_moe_style(const char *model_type)
     return -1;
 }
 
+/* Whether `target` names a parameter a ParamWrapper of PEFT's conversion adapts in some block
+ * (tr->lora_peft_moe, gs_lora_param_wrappers). */
+static bool peft_wraps_target(const struct gs_arch *a, const struct gs_training *tr,
+                              const char *target)
+{
+    if (!(tr->lora_peft_moe & GS_PEFT_MOE_WRAPPERS))
+        return false;
+    const int k = peft_moe_key(tr->lora_peft_moe & GS_PEFT_MOE_MIXTRAL, target);
+    const unsigned bit = k == PEFT_KEY_DOWN     ? GS_PEFT_MOE_DOWN
+                         : k == PEFT_KEY_ROUTER ? GS_PEFT_MOE_ROUTER
+                         : k >= 0               ? GS_PEFT_MOE_GATE_UP
+                                                : 0;
+    for (size_t b = 0; bit && b < a->block_count; b++)
+        if (gs_lora_param_wrappers(tr, &a->blocks[b]) & bit)
+            return true;
+    return false;
+}
+
 enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_training *tr,
                                   uint64_t *out, struct gs_error *err)
 {
@@ -960,6 +1016,8 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
             matched = true; /* likewise */
         if (routed && names_any_expert(a, target))
             matched = true; /* the routed experts' adapters, below */
+        if (peft_wraps_target(a, tr, target))
+            matched = true; /* PEFT's ParamWrappers on the fused experts, below */
         if (!matched && refused)
             return gs_error_add(
                 err, GS_ERR_INVALID, "/training/lora/targets",
@@ -977,13 +1035,12 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
                 return gs_error_add(
                     err, GS_ERR_INVALID, "/training/lora/targets",
                     "\"%s\" names the routed experts or the router of this %s model, which "
-                    "transformers 5.x keeps as fused parameters: PEFT before 0.19 finds no "
-                    "nn.Linear of that name (\"not found\", or the router's \"not supported\"), "
-                    "and PEFT 0.19 and later "
-                    "adapt the fused parameters (target_parameters, a ParamWrapper each: "
-                    "_convert_peft_config_moe), which gpusizer does not size yet; its linear "
-                    "layers are %s (or all_linear; a 4.x framework_version for per-expert "
-                    "nn.Linear modules)",
+                    "transformers 5.x keeps as fused parameters: PEFT before 0.19 (peft_version) "
+                    "finds no nn.Linear of that name (\"not found\", or the router's \"not "
+                    "supported\"); PEFT 0.19 and later adapt the fused parameters "
+                    "(target_parameters, a ParamWrapper each: _convert_peft_config_moe), as "
+                    "gpusizer sizes them with a later peft_version; its linear layers are %s (or "
+                    "all_linear; a 4.x framework_version for per-expert nn.Linear modules)",
                     target, a->model_type, names);
             if (names_fused_expert(a, target))
                 return gs_error_add(
@@ -1012,6 +1069,9 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
         }
     total = gs_add(total, named_adapters(a, tr, &ovf), &ovf);
     total = gs_add(total, fused_adapters(a, tr, &ovf), &ovf);
+    struct gs_lora_fused_experts wrapped;
+    if (gs_lora_fused_experts(a, tr, &wrapped))
+        total = gs_add(total, wrapped.adapters, &ovf);
     if (routed)
         total = gs_add(total, gs_lora_expert_parameters(a, tr), &ovf);
     if (total == 0)
@@ -1023,70 +1083,174 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
     return GS_OK;
 }
 
-/* Whether the targets name `v4_name` as PEFT's conversion matches them (`target == old_name or
- * target.endswith("." + old_name)`), all-linear naming every one (0.20: its resolution adds the
- * mapping's keys). */
-static bool targets_name(const struct gs_training *tr, const char *v4_name)
+enum gs_status gs_lora_peft_resolve(const struct gs_arch *a, struct gs_training *tr,
+                                    bool experts_fused, struct gs_error *err)
 {
-    if (tr->lora_target_count == 0)
-        return true;
-    for (size_t i = 0; i < tr->lora_target_count; i++)
-        if (strcmp(tr->lora_targets[i], GS_LORA_ALL_LINEAR) == 0 ||
-            names_module(tr->lora_targets[i], v4_name))
-            return true;
-    return false;
+    tr->lora_peft_moe = 0;
+    const int style = peft_moe_style(a->model_type);
+    if (style < 0 || !experts_fused || !peft_wraps(tr) ||
+        (tr->peft_version != 0 && tr->peft_version < GS_PEFT_CONVERTS_MOE))
+        return GS_OK;
+    const bool mixtral = style == 1;
+    bool named[PEFT_KEYS] = {false, false, false, false}, all_linear = tr->lora_target_count == 0;
+    for (size_t i = 0; i < tr->lora_target_count; i++) {
+        if (strcmp(tr->lora_targets[i], GS_LORA_ALL_LINEAR) == 0) {
+            all_linear = true;
+            continue;
+        }
+        const int k = peft_moe_key(mixtral, tr->lora_targets[i]);
+        if (k >= 0)
+            named[k] = true;
+    }
+    if (all_linear && tr->peft_version != 0 && tr->peft_version < GS_PEFT_CONVERTS_ALL_LINEAR)
+        return gs_error_add(
+            err, GS_ERR_INVALID, "/training/lora/targets",
+            "PEFT 0.19 cannot put all-linear on this %s model: converting its targets for "
+            "transformers 5.x's fused experts reads the string as a set of its characters "
+            "(transformers_weight_conversion.py _convert_peft_config_moe: "
+            "set(peft_config.target_modules)), and get_peft_model then finds no \"Target "
+            "modules {'a', 'l', ...}\". PEFT 0.20 resolves all-linear first (PR #3232): set "
+            "peft_version to 0.20 or later, or name the modules",
+            a->model_type);
+    for (int k = 0; k < PEFT_KEYS; k++)
+        named[k] = named[k] || all_linear;
+    if (named[PEFT_KEY_GATE] != named[PEFT_KEY_UP])
+        return gs_error_add(
+            err, GS_ERR_INVALID, "/training/lora/targets",
+            "PEFT 0.19 and later turn the expert names of this %s model into LoRA on its fused "
+            "parameters, and raise \"Cannot convert PEFT target(s) %s without also targeting %s "
+            "because they are fused into gate_up_proj\" (transformers_weight_conversion.py "
+            "_convert_peft_config_moe): name both, or neither (peft_version below 0.19 leaves "
+            "the experts frozen)",
+            a->model_type,
+            peft_moe_keys[mixtral][named[PEFT_KEY_GATE] ? PEFT_KEY_GATE : PEFT_KEY_UP],
+            peft_moe_keys[mixtral][named[PEFT_KEY_GATE] ? PEFT_KEY_UP : PEFT_KEY_GATE]);
+    unsigned bits = 0;
+    if (named[PEFT_KEY_GATE] && named[PEFT_KEY_UP])
+        bits |= GS_PEFT_MOE_GATE_UP;
+    if (named[PEFT_KEY_DOWN])
+        bits |= GS_PEFT_MOE_DOWN;
+    if (named[PEFT_KEY_ROUTER])
+        bits |= GS_PEFT_MOE_ROUTER;
+    if (bits == 0)
+        return GS_OK;
+    /* lora.ParamWrapper.__init__ and update_layer (peft tuners/lora/layer.py) */
+    if (tr->lora_dropout_permille > 0)
+        return gs_error_add(
+            err, GS_ERR_INVALID, "/training/lora/dropout",
+            "the targets put LoRA on the fused experts or router of this %s model, which PEFT "
+            "0.19 and later adapt with lora.ParamWrapper, and it raises \"lora.ParamWrapper "
+            "does not work with lora_dropout != 0\" (it adds the adapters' product to the "
+            "weight, where no dropout of the input can apply): set dropout 0, target the "
+            "attention projections alone, or peft_version below 0.19 (experts frozen)",
+            a->model_type);
+    if (tr->lora_dora)
+        return gs_error_add(
+            err, GS_ERR_INVALID, "/training/lora/use_dora",
+            "the targets put LoRA on the fused experts or router of this %s model, which PEFT "
+            "0.19 and later adapt with lora.ParamWrapper, and it raises \"lora.ParamWrapper "
+            "does not work with use_dora=True\": drop use_dora, target the attention "
+            "projections alone, or peft_version below 0.19 (experts frozen)",
+            a->model_type);
+    tr->lora_peft_moe = bits | (mixtral ? GS_PEFT_MOE_MIXTRAL : 0);
+    return GS_OK;
+}
+
+/* Block `b`'s router module, where it is named as PEFT's gate.weight matches (NULL otherwise). */
+static const struct gs_module *router_named_gate(const struct gs_block *b)
+{
+    for (size_t i = 0; i < b->module_count; i++)
+        if (gs_module_is_router(b, &b->modules[i]))
+            return names_module(b->modules[i].name, "gate") ? &b->modules[i] : NULL;
+    return NULL;
+}
+
+unsigned gs_lora_param_wrappers(const struct gs_training *tr, const struct gs_block *b)
+{
+    if (!(tr->lora_peft_moe & GS_PEFT_MOE_WRAPPERS) || b->mlp.kind != GS_MLP_MOE ||
+        b->mlp.experts == 0)
+        return 0;
+    unsigned bits = tr->lora_peft_moe & (GS_PEFT_MOE_DOWN | GS_PEFT_MOE_ROUTER);
+    if (b->mlp.gated) /* a gated expert's gate and up are one fused parameter */
+        bits |= tr->lora_peft_moe & GS_PEFT_MOE_GATE_UP;
+    if (router_named_gate(b) == NULL)
+        bits &= ~(unsigned)GS_PEFT_MOE_ROUTER;
+    return bits;
 }
 
 bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr,
-                           bool experts_fused, struct gs_lora_fused_experts *out)
+                           struct gs_lora_fused_experts *out)
 {
-    *out = (struct gs_lora_fused_experts){0, 0};
-    const int style = peft_moe_style(a->model_type);
-    if (style < 0 || !peft_wraps(tr))
-        return false;
-    const bool gate = targets_name(tr, style ? "w1" : "gate_proj");
-    const bool up = targets_name(tr, style ? "w3" : "up_proj");
-    const bool down = targets_name(tr, style ? "w2" : "down_proj");
-    const bool router = targets_name(tr, "gate");
-    if (!gate && !up && !down && !router)
+    *out = (struct gs_lora_fused_experts){0, 0, 0};
+    if (!(tr->lora_peft_moe & GS_PEFT_MOE_WRAPPERS))
         return false;
     bool ovf = false, any = false;
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t k = 0; k < a->block_count; k++) {
-        const struct gs_mlp *mlp = &a->blocks[k].mlp;
-        if (counts[k] == 0 || mlp->kind != GS_MLP_MOE || !experts_fused)
+        const struct gs_block *b = &a->blocks[k];
+        const unsigned bits = counts[k] ? gs_lora_param_wrappers(tr, b) : 0;
+        if (bits == 0)
             continue;
         any = true;
-        const uint64_t e = mlp->experts, h = a->hidden_size, w = mlp->width;
-        uint64_t params = 0, merged = 0;
-        if (gate && up && mlp->gated) { /* w1 and w3 fused: rank_pattern 2r, one adapter */
-            params = gs_add(
-                params, gs_mul(gs_mul(2 * tr->lora_rank, e, &ovf), gs_add(h, 2 * w, &ovf), &ovf),
+        const uint64_t e = b->mlp.experts, h = a->hidden_size, w = b->mlp.width;
+        uint64_t experts = 0, router = 0, merged = 0;
+        /* ParamWrapper.update_layer: lora_A (in, r * num_experts), lora_B (r * num_experts,
+         * out); the fused gate and up at rank 2r (rank_pattern r * 2) */
+        if (bits & GS_PEFT_MOE_GATE_UP) {
+            experts = gs_add(
+                experts, gs_mul(gs_mul(2 * tr->lora_rank, e, &ovf), gs_add(h, 2 * w, &ovf), &ovf),
                 &ovf);
             merged = gs_add(merged, gs_mul(gs_mul(e, h, &ovf), 2 * w, &ovf), &ovf);
         }
-        if (down) {
-            params = gs_add(params,
-                            gs_mul(gs_mul(tr->lora_rank, e, &ovf), gs_add(w, h, &ovf), &ovf), &ovf);
+        if (bits & GS_PEFT_MOE_DOWN) {
+            experts = gs_add(
+                experts, gs_mul(gs_mul(tr->lora_rank, e, &ovf), gs_add(w, h, &ovf), &ovf), &ovf);
             merged = gs_add(merged, gs_mul(gs_mul(e, h, &ovf), w, &ovf), &ovf);
         }
-        if (router && router_bare(tr, &a->blocks[k])) {
-            /* the router's 2D weight, one "expert" of E outputs (a router that is an nn.Linear
-             * takes its adapter as one, in lora_adapter_parameters) */
-            params = gs_add(params, gs_mul(tr->lora_rank, gs_add(h, e, &ovf), &ovf), &ovf);
+        if (bits & GS_PEFT_MOE_ROUTER) { /* a 2D weight: one "expert" of E outputs */
+            router = gs_mul(tr->lora_rank, gs_add(h, e, &ovf), &ovf);
             merged = gs_add(merged, gs_mul(e, h, &ovf), &ovf);
         }
-        out->adapters = gs_add(out->adapters, gs_mul(params, counts[k], &ovf), &ovf);
+        out->expert_adapters = gs_add(out->expert_adapters, gs_mul(experts, counts[k], &ovf), &ovf);
+        out->adapters =
+            gs_add(out->adapters, gs_mul(gs_add(experts, router, &ovf), counts[k], &ovf), &ovf);
         if (merged > out->merged_elements)
             out->merged_elements = merged;
     }
-    if (ovf) {
-        out->adapters = out->merged_elements = UINT64_MAX;
-    }
-    if (!any)
-        *out = (struct gs_lora_fused_experts){0, 0};
+    if (ovf)
+        out->adapters = out->expert_adapters = out->merged_elements = UINT64_MAX;
     return any;
+}
+
+uint64_t gs_lora_converted_modules(const struct gs_arch *a, const struct gs_training *tr)
+{
+    if (!(tr->lora_peft_moe & GS_PEFT_MOE_WRAPPERS))
+        return 0;
+    struct gs_training before = *tr;
+    before.lora_peft_moe = 0;
+    bool ovf = false;
+    uint64_t total = 0, counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; k < a->block_count + a->tower_count; k++) {
+        uint64_t layers = 0;
+        const struct gs_block *b = adaptable_block(a, tr, k, counts, &layers);
+        for (size_t i = 0; b != NULL && i < b->module_count; i++) {
+            const struct gs_module *m = &b->modules[i];
+            /* a router named gate keeps its adapter, as a ParamWrapper on its weight */
+            if (gs_module_is_router(b, m) && (gs_lora_param_wrappers(tr, b) & GS_PEFT_MOE_ROUTER))
+                continue;
+            if (gs_lora_adapts(&before, b, m) && !gs_lora_adapts(tr, b, m))
+                total = gs_add(total, adapter_parameters(tr, m->in, m->out, m->count, layers, &ovf),
+                               &ovf);
+        }
+    }
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        if (gs_lora_adapts(&before, NULL, m) && !gs_lora_adapts(tr, NULL, m))
+            total = gs_add(total, adapter_parameters(tr, m->in, m->out, m->count, 1, &ovf), &ovf);
+    }
+    return ovf ? UINT64_MAX : total;
 }
 
 uint64_t gs_lora_refused_wrapped(const struct gs_arch *a, const struct gs_training *tr)

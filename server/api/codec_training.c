@@ -22,7 +22,8 @@ static const char *const training_keys[] = {
     "padding",            "padding_mask",        "sync_each_batch",     "recurrent_kernels",
     "prepare_model_for_kbit_training", "trl_version", "images_per_sample", "image_tokens",
     "freeze_vision_tower", NULL};
-static const char *const lora_keys[] = {"rank", "targets", "dropout", "use_dora", NULL};
+static const char *const lora_keys[] = {"rank",     "targets",      "dropout",
+                                        "use_dora", "peft_version", NULL};
 static const char *const parallelism_keys[] = {"tensor", "pipeline", "data", "context", "expert",
                                                "expert_tensor", "stage_layers", "virtual_stages", "sequence_parallel", "zero_stage", "offload",
                                                "distributed_optimizer", "gpus_per_node",
@@ -163,6 +164,16 @@ static bool decode_lora(const json_t *lora, struct gs_training *out, struct gs_e
     const json_t *dora = json_object_get(lora, "use_dora");
     if (dora != NULL && !jsonv_bool(dora, "/training/lora/use_dora", &out->lora_dora, err))
         ok = false;
+    /* the PEFT release: from 0.19 LoRA on a MoE's v4 expert names adapts transformers 5.x's
+     * fused experts (core gs_lora_peft_resolve) */
+    const json_t *peft = json_object_get(lora, "peft_version");
+    if (peft != NULL && (!json_is_string(peft) ||
+                         !gs_release_parse(json_string_value(peft), true, &out->peft_version) ||
+                         out->peft_version == 0)) {
+        gs_error_add(err, GS_ERR_INVALID, "/training/lora/peft_version",
+                     "must be a PEFT release such as \"0.18\" or \"0.19.1\"");
+        ok = false;
+    }
     const json_t *targets = json_object_get(lora, "targets");
     out->lora_target_count = 0;
     if (targets == NULL)

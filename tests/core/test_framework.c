@@ -720,6 +720,17 @@ static void test_litgpt_dequantized_weights(void **state)
     assert_int_equal(own.head_dequant_bytes, 0);
 }
 
+/* A toy Qwen3-MoE: hidden 1,024, 2 layers, 8 heads of 128, 8 experts of 256, top 2, vocabulary
+ * 1,000. */
+static struct gs_model_spec toy_qwen3_moe(void)
+{
+    return spec(fixture_arch(
+        "{\"model_type\":\"qwen3_moe\",\"hidden_size\":1024,\"num_hidden_layers\":2,"
+        "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"head_dim\":128,"
+        "\"intermediate_size\":3072,\"moe_intermediate_size\":256,\"num_experts\":8,"
+        "\"num_experts_per_tok\":2,\"vocab_size\":1000,\"tie_word_embeddings\":false}"));
+}
+
 /* transformers 4.x runs each routed expert as an MLP of nn.Linear modules
  * (modeling_qwen3_moe.py Qwen3MoeSparseMoeBlock: expert_layer(current_state), current_state =
  * hidden_states[None, top_x]), which PEFT adapts where a target names them. A toy Qwen3-MoE
@@ -740,11 +751,7 @@ static void test_litgpt_dequantized_weights(void **state)
 static void test_routed_expert_adapters(void **state)
 {
     (void)state;
-    const struct gs_model_spec m = spec(fixture_arch(
-        "{\"model_type\":\"qwen3_moe\",\"hidden_size\":1024,\"num_hidden_layers\":2,"
-        "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"head_dim\":128,"
-        "\"intermediate_size\":3072,\"moe_intermediate_size\":256,\"num_experts\":8,"
-        "\"num_experts_per_tok\":2,\"vocab_size\":1000,\"tie_word_embeddings\":false}"));
+    const struct gs_model_spec m = toy_qwen3_moe();
     struct gs_workload w = lora_446(128);
     w.training.lora_dropout_permille = 50;
     w.training.lora_target_count = 1;
@@ -785,9 +792,89 @@ static void test_routed_expert_adapters(void **state)
     assert_non_null(a);
     assert_int_equal(a->value, 491520);
     w.training.framework.framework = GS_FW_TRANSFORMERS;
-    /* 5.x: the experts are 3D parameters, and gate_proj names nothing */
+    /* 5.x: the experts are 3D parameters, and under PEFT before 0.19 gate_proj names nothing */
     w.training.framework.framework_version = 517;
     w.training.lora_target_count = 4;
+    w.training.peft_version = 18;
+    assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
+    /* PEFT 0.19 and later put a ParamWrapper on each fused parameter: gate_up_proj at rank 16,
+     * 16 x 8 x (1,024 + 512) = 196,608, and down_proj 8 x 8 x (256 + 1,024) = 81,920 a layer,
+     * 557,056 in 2 layers, beside q_proj's */
+    w.training.peft_version = 0;
+    const struct gs_estimate wrapped = estimate(&m, &w);
+    w.training.lora_target_count = 1;
+    const struct gs_estimate q_only = estimate(&m, &w);
+    assert_int_equal(wrapped.trainable_parameters - q_only.trainable_parameters, 557056);
+    assert_int_equal(fixture_assumption(&wrapped, "peft_expert_adapter_parameters")->value, 557056);
+}
+
+/* PEFT 0.19 and later under transformers 5.x: the v4 names of a Qwen3-MoE's experts and router
+ * become a ParamWrapper on each fused parameter (peft utils/transformers_weight_conversion.py
+ * _convert_peft_config_moe; tuners/lora/layer.py ParamWrapper), whose forward merges its delta into
+ * the weight (nn.utils.parametrize: W + delta_weight) and whose experts' grouped_mm keeps that
+ * merged tensor (transformers integrations/moe.py grouped_mm_experts_forward). The toy Qwen3-MoE
+ * of test_routed_expert_adapters (hidden 1,024, 2 layers, 8 experts of 256, top 2), bf16 weights
+ * and adapters without autocast (regime bf16_pure), 128 tokens, LoRA r8 on q_proj, gate_proj,
+ * up_proj, down_proj and gate against q_proj alone, what one layer keeps more:
+ * - the merged weights at bf16: gate_up_proj 8 x 1,024 x 512 = 4,194,304, down_proj 8 x 1,024 x
+ *   256 = 2,097,152, the router's 8 x 1,024 = 8,192: 6,299,648 elements, 12,599,296 B;
+ * - a routed token's gathered input, which grouped_mm keeps for gate_up_proj's gradient (2 x
+ *   1,024), and the product down_proj reads (2 x 256): 2,560 B x 2 experts x 128 tokens =
+ *   655,360 B;
+ * - the router's input, for its weight's gradient: 128 x 1,024 x 2 = 262,144 B;
+ * 13,516,800 B a layer, 27,033,600 B in 2. Under checkpointing one layer's at a time, and its
+ * backward's chain over gate_up_proj: the merged weight's bf16 gradient, which the add hands the
+ * bf16 delta, and the scaling's product (MulBackward), 4 bytes an element at once, less the
+ * merged weight it released: 2 x 4,194,304 = 8,388,608 B; 21,905,408 B more at backward's start
+ * (the recomputed layer's moment). Adapters: 557,056 on the experts
+ * (test_routed_expert_adapters) and the router's 8 x (1,024 + 8) x 2 = 16,512. */
+static void test_peft_param_wrappers(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = toy_qwen3_moe();
+    struct gs_workload w = lora_446(128);
+    w.training.framework.framework_version = 517;
+    w.training.lora_target_count = 1;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    const struct gs_estimate attention = estimate(&m, &w);
+    w.training.lora_target_count = 5;
+    strcpy(w.training.lora_targets[1], "gate_proj");
+    strcpy(w.training.lora_targets[2], "up_proj");
+    strcpy(w.training.lora_targets[3], "down_proj");
+    strcpy(w.training.lora_targets[4], "gate");
+    const struct gs_estimate wrapped = estimate(&m, &w);
+    assert_int_equal(wrapped.trainable_parameters - attention.trainable_parameters, 557056 + 16512);
+    assert_int_equal(fixture_assumption(&wrapped, "peft_expert_merged_weight_bytes")->value,
+                     12599296);
+    assert_true(has_warning(&wrapped, "lora_experts_param_wrapper"));
+    assert_false(has_warning(&attention, "lora_experts_param_wrapper"));
+    assert_int_equal(wrapped.saved_activation_bytes - attention.saved_activation_bytes, 27033600);
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.training.recompute_given = true;
+    const struct gs_estimate wrapped_ck = estimate(&m, &w);
+    w.training.lora_target_count = 1;
+    const struct gs_estimate attention_ck = estimate(&m, &w);
+    assert_int_equal(wrapped_ck.peak.moments[GS_PHASE_BACKWARD_START].activations -
+                         attention_ck.peak.moments[GS_PHASE_BACKWARD_START].activations,
+                     21905408);
+    /* before 0.19 the expert names name nothing of 5.x's model, and the router a bare weight */
+    w.training.lora_target_count = 5;
+    w.training.peft_version = 18;
+    assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
+    /* what a ParamWrapper refuses (lora.ParamWrapper.__init__) */
+    w.training.peft_version = 0;
+    w.training.lora_dropout_permille = 50;
+    assert_string_equal(refusal(&m, &w).pointer, "/training/lora/dropout");
+    w.training.lora_dropout_permille = 0;
+    w.training.lora_dora = true;
+    assert_string_equal(refusal(&m, &w).pointer, "/training/lora/use_dora");
+    w.training.lora_dora = false;
+    /* all-linear: converted from 0.20 (PR #3232); 0.19 reads the string as a set of characters */
+    w.training.lora_target_count = 0;
+    w.training.peft_version = 20;
+    assert_int_equal(estimate(&m, &w).trainable_parameters,
+                     wrapped.trainable_parameters + 2 * 3 * 8 * (1024 + 1024));
+    w.training.peft_version = 19;
     assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
 }
 
@@ -829,9 +916,17 @@ static void test_expert_projection_names(void **state)
     assert_non_null(strstr(why.detail, "o_proj, gate, w1, w3, w2, lm_head"));
     strcpy(w.training.lora_targets[1], "w1");
     w.training.framework.framework_version = 517;
+    w.training.peft_version = 18;
     why = refusal(&m, &w);
     assert_non_null(strstr(why.detail, "\"w1\" names the routed experts"));
     assert_non_null(strstr(why.detail, "PEFT 0.19 and later"));
+    /* PEFT 0.19 and later convert Mixtral's names too: w1 and w3 to gate_up_proj, w2 to
+     * down_proj, as the Qwen MoEs' (the experts' 557,056 of test_routed_expert_adapters) */
+    w.training.peft_version = 19;
+    const struct gs_estimate wrapped = estimate(&m, &w);
+    assert_int_equal(fixture_assumption(&wrapped, "peft_expert_adapter_parameters")->value, 557056);
+    w.training.lora_target_count = 2; /* w1 without w3: PEFT cannot convert it */
+    assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
 }
 
 /* GLM-4.5's router is a Glm4MoeTopkRouter (as GPT-OSS's GptOssTopKRouter and DeepSeek-V3's
@@ -898,8 +993,9 @@ static void test_latent_moe_router(void **state)
  * all linears:
  * - 4.46: q, k, v and o 4 x 8 x (1,024 + 1,024) = 65,536 a layer, the router 8 x (1,024 + 8) =
  *   8,256, the experts' w1, w3 and w2 3 x 8 x 8 x (1,024 + 256) = 245,760: 639,104 in 2 layers;
- * - 5.0 and the latest: the experts are fused 3D parameters and the router a TopKRouter, so q, k,
- *   v and o alone: 131,072; `gate` names nothing there (a 400), and 16,512 on 4.46.
+ * - 5.0 and the latest, under PEFT before 0.19 (peft_version 0.18): the experts are fused 3D
+ *   parameters and the router a TopKRouter, so q, k, v and o alone: 131,072; `gate` names
+ *   nothing there (a 400), and 16,512 on 4.46.
  * DeepSeek-V2's router went the other way and back: a DeepseekV2MoEGate (bare) in 4.x, `self.gate
  * = nn.Linear(...)` from 5.0, DeepseekV2TopkRouter (bare) from 5.13. A toy DeepSeek-V2 (hidden
  * 64, 2 MoE layers of 4 experts): 5.12 counts the router's 8 x (64 + 4) = 544 a layer, 1,088
@@ -910,6 +1006,7 @@ static void test_router_topk_releases(void **state)
     const struct gs_model_spec m = toy_mixtral();
     struct gs_workload w = lora_446(128);
     assert_int_equal(estimate(&m, &w).trainable_parameters, 639104);
+    w.training.peft_version = 18; /* the modules alone: PEFT before its MoE conversion */
     static const uint32_t fives[] = {500, 0};
     for (size_t i = 0; i < 2; i++) {
         w.training.framework.framework_version = fives[i];
@@ -2175,6 +2272,7 @@ static void test_kbit_prepared(void **state)
               "\"num_hidden_layers\":2,\"num_experts\":4,\"num_experts_per_tok\":2,"
               "\"moe_intermediate_size\":32,\"vocab_size\":1000}"));
     w.training.lora_target_count = 0;
+    w.training.lora_dropout_permille = 0; /* PEFT's ParamWrapper on the experts refuses dropout */
     w.training.kbit_prepared = false;
     const struct gs_estimate moe_plain = estimate(&moe, &w);
     w.training.kbit_prepared = true;
@@ -2444,6 +2542,7 @@ int main(void)
         cmocka_unit_test(test_litgpt_previous_graph),
         cmocka_unit_test(test_litgpt_dequantized_weights),
         cmocka_unit_test(test_routed_expert_adapters),
+        cmocka_unit_test(test_peft_param_wrappers),
         cmocka_unit_test(test_expert_projection_names),
         cmocka_unit_test(test_bare_router),
         cmocka_unit_test(test_latent_moe_router),

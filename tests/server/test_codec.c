@@ -804,49 +804,77 @@ static void test_training_images(void **state)
 /* PEFT 0.19 and later (0.20 for all-linear) turn targets naming a converted MoE type's expert
  * projections or router into LoRA on its fused parameters under transformers 5.x
  * (_convert_peft_config_moe: a ParamWrapper on gate_up_proj at rank 2r, down_proj and the
- * router's gate.weight), which the estimate does not size but reports. Qwen3-30B-A3B (48 layers
- * of 2,048, 128 experts of 768) at r 16: per layer 2 x 16 x 128 x (2,048 + 2 x 768) + 16 x 128
- * x (768 + 2,048) + 16 x (2,048 + 128) = 20,482,048, times 48; one layer's merged weights 128 x
- * 2,048 x (2 x 768 + 768) + 128 x 2,048 elements at 2 bytes. */
+ * router's gate.weight), sized as such through the API. Qwen3-30B-A3B (48 layers of 2,048, 128
+ * experts of 768) at r 16: per layer 2 x 16 x 128 x (2,048 + 2 x 768) + 16 x 128 x (768 +
+ * 2,048) + 16 x (2,048 + 128) = 20,482,048, times 48, in lora_adapter_parameters beside q, k, v
+ * and o's 48 x 16 x (2 x (2,048 + 4,096) + 2 x (2,048 + 512)) = 13,369,344; one layer's merged
+ * weights 128 x 2,048 x (2 x 768 + 768) + 128 x 2,048 elements at 2 bytes. Qwen1.5-MoE-A2.7B's
+ * shared expert (gate_proj, up_proj and down_proj of 5,632 over 2,048, 24 layers) loses its
+ * adapters to the conversion: 3 x 16 x (2,048 + 5,632) x 24 = 8,847,360. peft_version 0.18 sizes
+ * the experts frozen. */
 static void test_lora_fused_experts_peft(void **state)
 {
     (void)state;
 #define MOE_LORA(model, extra, targets)                                                            \
     "{\"model\":\"" model "\",\"mode\":\"training\",\"training\":{\"method\":\"lora\","            \
-    "\"batch_size\":1,\"sequence_length\":2048" extra                                              \
-    ",\"lora\":{\"rank\":16,\"targets\":" targets "}}}"
+    "\"batch_size\":1,\"sequence_length\":2048,\"lora\":{\"rank\":16" extra                        \
+    ",\"targets\":" targets "}}}"
     struct problem p;
     json_t *r = estimate(MOE_LORA("qwen3-30b-a3b", "", "\"all_linear\""), &p);
     assert_non_null(r);
     assert_int_equal(assumption_value(r, "peft_expert_adapter_parameters"), 48 * 20482048);
+    assert_int_equal(assumption_value(r, "lora_adapter_parameters"), 48 * 20482048 + 13369344);
     assert_int_equal(assumption_value(r, "peft_expert_merged_weight_bytes"),
                      2 * (128LL * 2048 * 3 * 768 + 128 * 2048));
-    assert_true(has_warning(r, "lora_fused_experts_not_sized"));
+    assert_int_equal(assumption_value(r, "peft_converted_module_adapters"), -1);
+    assert_true(has_warning(r, "lora_experts_param_wrapper"));
     json_decref(r);
-    /* the attention projections alone run as sized */
+    /* PEFT 0.18: the experts frozen, q, k, v and o alone */
+    r = estimate(MOE_LORA("qwen3-30b-a3b", ",\"peft_version\":\"0.18.1\"", "\"all_linear\""), &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "lora_adapter_parameters"), 13369344);
+    assert_int_equal(assumption_value(r, "peft_expert_adapter_parameters"), -1);
+    assert_false(has_warning(r, "lora_experts_param_wrapper"));
+    json_decref(r);
+    /* the attention projections alone convert nothing */
     r = estimate(MOE_LORA("qwen3-30b-a3b", "", "[\"q_proj\",\"v_proj\"]"), &p);
     assert_non_null(r);
-    assert_false(has_warning(r, "lora_fused_experts_not_sized"));
+    assert_false(has_warning(r, "lora_experts_param_wrapper"));
     assert_int_equal(assumption_value(r, "peft_expert_adapter_parameters"), -1);
     json_decref(r);
     /* transformers 4.x keeps each expert an nn.Linear, which PEFT wraps as such: no conversion */
-    r = estimate(MOE_LORA("qwen3-30b-a3b",
-                          ",\"framework\":\"transformers\",\"framework_version\":\"4.57\"",
-                          "\"all_linear\""),
+    r = estimate("{\"model\":\"qwen3-30b-a3b\",\"mode\":\"training\",\"training\":{\"method\":"
+                 "\"lora\",\"batch_size\":1,\"sequence_length\":2048,\"framework\":"
+                 "\"transformers\",\"framework_version\":\"4.57\",\"lora\":{\"rank\":16}}}",
                  &p);
     assert_non_null(r);
-    assert_false(has_warning(r, "lora_fused_experts_not_sized"));
+    assert_false(has_warning(r, "lora_experts_param_wrapper"));
     json_decref(r);
     /* GPT-OSS is no type PEFT converts */
     r = estimate(MOE_LORA("gpt-oss-20b", "", "\"all_linear\""), &p);
     assert_non_null(r);
-    assert_false(has_warning(r, "lora_fused_experts_not_sized"));
+    assert_false(has_warning(r, "lora_experts_param_wrapper"));
     json_decref(r);
-    /* naming only the fused experts or the router: a 400 that says what PEFT does with it */
-    expect_error(MOE_LORA("qwen3-30b-a3b", "", "[\"gate_proj\",\"up_proj\",\"down_proj\"]"), 400,
-                 "/training/lora/targets", "PEFT 0.19 and later");
-    expect_error(MOE_LORA("qwen3-30b-a3b", "", "[\"gate\"]"), 400, "/training/lora/targets",
-                 "PEFT 0.19 and later");
+    /* a shared expert's linears lose the names PEFT converts */
+    r = estimate(MOE_LORA("qwen1.5-moe-a2.7b-chat", "", "\"all_linear\""), &p);
+    assert_non_null(r);
+    assert_int_equal(assumption_value(r, "peft_converted_module_adapters"), 8847360);
+    json_decref(r);
+    /* PEFT's own errors: one of the fused pair alone, 0.19's all-linear, what ParamWrapper
+     * refuses; before 0.19 the names reach no nn.Linear of 5.x's model */
+    expect_error(MOE_LORA("qwen3-30b-a3b", "", "[\"q_proj\",\"up_proj\"]"), 400,
+                 "/training/lora/targets", "without also targeting gate_proj");
+    expect_error(MOE_LORA("qwen3-30b-a3b", ",\"peft_version\":\"0.19\"", "\"all_linear\""), 400,
+                 "/training/lora/targets", "PEFT 0.20 resolves all-linear first");
+    expect_error(MOE_LORA("qwen3-30b-a3b", ",\"dropout\":0.05", "[\"down_proj\"]"), 400,
+                 "/training/lora/dropout", "lora_dropout != 0");
+    expect_error(MOE_LORA("qwen3-30b-a3b", ",\"use_dora\":true", "[\"gate\"]"), 400,
+                 "/training/lora/use_dora", "use_dora=True");
+    expect_error(MOE_LORA("qwen3-30b-a3b", ",\"peft_version\":\"0.18\"",
+                          "[\"gate_proj\",\"up_proj\",\"down_proj\"]"),
+                 400, "/training/lora/targets", "PEFT before 0.19");
+    expect_error(MOE_LORA("qwen3-30b-a3b", ",\"peft_version\":\"0.x\"", "[\"q_proj\"]"), 400,
+                 "/training/lora/peft_version", NULL);
     /* GPT-OSS's experts, fused in every release and in no conversion, are no target at all */
     expect_error(MOE_LORA("gpt-oss-20b", "", "[\"down_proj\"]"), 400, "/training/lora/targets",
                  "as fused 3D parameters, not the nn.Linear modules LoRA wraps");
@@ -911,7 +939,8 @@ static void test_lora_wrapped_linears(void **state)
 
 /* Routed experts under LoRA by transformers release: before 5.0 each expert is nn.Linear modules
  * (modeling_qwen3_moe.py: self.experts = nn.ModuleList of Qwen3MoeMLP), which PEFT's all-linear
- * adapts, and gpusizer counts their adapters; 5.x fuses them into 3D parameters PEFT leaves alone.
+ * adapts, and gpusizer counts their adapters; 5.x fuses them into 3D parameters PEFT before 0.19
+ * leaves alone (peft_version 0.18 here; test_lora_fused_experts_peft has the later releases).
  * Qwen3-30B-A3B (hidden 2,048, 128 experts of 768, 48 layers), r16: each expert's gate_proj and
  * up_proj 16 x (2,048 + 768) and down_proj 16 x (768 + 2,048), 135,168 parameters, x 128 x 48 =
  * 830,472,192 among the adapters; q_proj alone none; on 5.x none; GPT-OSS, whose experts are 3D
@@ -926,7 +955,8 @@ static void test_expert_adapters_by_release(void **state)
 #define MOE_LORA(model, version, targets)                                                          \
     "{\"model\":\"" model "\",\"mode\":\"training\",\"training\":{\"method\":\"lora\","            \
     "\"batch_size\":1,\"sequence_length\":1024,\"framework\":\"transformers\","                    \
-    "\"framework_version\":\"" version "\",\"lora\":{\"rank\":16,\"targets\":" targets "}}}"
+    "\"framework_version\":\"" version "\",\"lora\":{\"rank\":16,\"peft_version\":\"0.18\","       \
+    "\"targets\":" targets "}}}"
     static const struct {
         const char *body;
         json_int_t experts;

@@ -97,6 +97,25 @@ enum gs_offload { GS_OFFLOAD_NONE, GS_OFFLOAD_OPTIMIZER, GS_OFFLOAD_OPTIMIZER_AN
 
 /* LoRA targets: module names as PEFT's target_modules takes them ("q_proj",
  * "c_attn", "query_key_value", "in_proj"), or "all_linear". */
+
+/* The PEFT releases whose rules differ for a MoE's fused experts under transformers 5.x
+ * (major x 100 + minor): from 0.19 get_peft_model converts the v4 expert and router names to
+ * target_parameters (tuners_utils.py inject_adapter: convert_peft_config_for_transformers), from
+ * 0.20 all-linear too (PR #3232, _resolve_string_target_modules). */
+#define GS_PEFT_CONVERTS_MOE        19
+#define GS_PEFT_CONVERTS_ALL_LINEAR 20
+
+/* What PEFT's conversion of a MoE's v4 names made of the targets (gs_training.lora_peft_moe):
+ * the experts' names use Mixtral's style (w1, w3, w2) or Qwen2-MoE's (gate_proj, up_proj,
+ * down_proj), the router is `gate` in both; each converted name leaves target_modules and names
+ * a parameter instead, which one lora.ParamWrapper adapts in every MoE layer. */
+enum gs_peft_moe {
+    GS_PEFT_MOE_MIXTRAL = 1u << 0, /* the v4 names are Mixtral's */
+    GS_PEFT_MOE_GATE_UP = 1u << 1, /* gate_up_proj (E x 2w x h), at rank 2r */
+    GS_PEFT_MOE_DOWN = 1u << 2,    /* down_proj (E x h x w) */
+    GS_PEFT_MOE_ROUTER = 1u << 3,  /* the router's gate.weight (E x h) */
+};
+#define GS_PEFT_MOE_WRAPPERS (GS_PEFT_MOE_GATE_UP | GS_PEFT_MOE_DOWN | GS_PEFT_MOE_ROUTER)
 #define GS_LORA_TARGETS_MAX 16
 #define GS_LORA_NAME_MAX 32
 #define GS_LORA_ALL_LINEAR "all_linear"
@@ -143,6 +162,11 @@ struct gs_training {
     uint32_t lora_hf_release; /* the transformers release of the model code LoRA wraps
                                  (gs_framework_rules.hf_release): set by the estimate, not read
                                  from a request; 0 = not known to be transformers' */
+    uint32_t peft_version;    /* the PEFT release LoRA runs under (major x 100 + minor,
+                                 training.lora.peft_version); 0 = the latest */
+    unsigned lora_peft_moe;   /* GS_PEFT_MOE_* bits: the fused expert parameters PEFT's
+                                 conversion puts a ParamWrapper on (gs_lora_peft_resolve): set by
+                                 the estimate, not read from a request; 0 = none */
     struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
     bool trl;                           /* the run is TRL's SFTTrainer (gs/trl.h) ... */
     uint32_t trl_version;               /* ... at this release (major x 100 + minor) */
@@ -228,11 +252,13 @@ enum gs_status gs_regime_for(enum gs_dtype weights, enum gs_regime *out, struct 
  * matches a module whose name, or a dotted tail of it, equals it, as PEFT
  * matches target_modules; "all_linear" takes every linear module but
  * the output head, as PEFT's "all-linear" does. Routed experts are stored
- * as 3-D parameters in current transformers, not nn.Linear, so PEFT before
- * 0.19 does not adapt them and neither is counted here (PEFT 0.19 and later
- * do, through target_parameters: gs_lora_fused_experts). A target that names no
- * linear module of the model is an error at "/training/lora/targets/<i>"
- * listing the names it has. */
+ * as 3-D parameters in current transformers, not nn.Linear: PEFT before
+ * 0.19 does not adapt them, PEFT 0.19 and later turn the names of the v4
+ * experts and router into ParamWrappers on those parameters
+ * (gs_lora_peft_resolve), whose adapters the total counts
+ * (gs_lora_fused_experts) and whose names then adapt no module. A target
+ * that names no linear module of the model is an error at
+ * "/training/lora/targets/<i>" listing the names it has. */
 /* Whether LoRA targets (none = all_linear) adapt module `m` of block `b` (NULL for a module
  * outside the blocks), by PEFT's matching rule described above, or a part of it
  * (gs_lora_qkv_parts). */
@@ -247,26 +273,51 @@ bool gs_lora_adapts(const struct gs_training *training, const struct gs_block *b
  * 0 when no named target reaches one. */
 uint64_t gs_lora_refused_wrapped(const struct gs_arch *a, const struct gs_training *training);
 
-/* What LoRA on a MoE's fused experts would add where PEFT converts the targets: PEFT 0.19 and
- * later (0.20 for all-linear, PR #3232), under transformers 5.x, turns targets naming the
- * experts' projections or the router of a model type transformers' conversion mapping lists
- * into target_parameters, one ParamWrapper LoRA on each fused 3D parameter (gate_up_proj at
- * rank 2r, down_proj, the router's gate.weight; peft utils/transformers_weight_conversion.py
- * _convert_peft_config_moe). gs_lora_parameters sizes those experts frozen, as PEFT before 0.19
- * left them. */
+/* PEFT's conversion of a MoE's targets under transformers 5.x (peft
+ * utils/transformers_weight_conversion.py _convert_peft_config_moe, run by get_peft_model from
+ * PEFT 0.19): for a model type transformers' conversion mapping lists (Mixtral's or Qwen2-MoE's
+ * layout), with `experts_fused` (the model code keeps routed experts as 3D parameters:
+ * !gs_framework_expert_linears) and PEFT over transformers' model code (framework transformers or
+ * deepspeed), sets training->lora_peft_moe to the ParamWrappers the targets make: a target equal
+ * to a v4 expert or router name, or ending in "." and one, leaves target_modules and names the
+ * fused parameter (gate_proj and up_proj both gate_up_proj, at rank 2r; down_proj; gate the
+ * router's gate.weight); all-linear names all of them from 0.20. Errors, as PEFT raises them:
+ * one of gate_proj and up_proj without the other ("Cannot convert PEFT target(s) ..."),
+ * all-linear under 0.19 (its conversion reads the string as a set of characters, and
+ * get_peft_model finds no "Target modules ..."), lora_dropout or use_dora with a ParamWrapper
+ * (lora.ParamWrapper "does not work with lora_dropout != 0", "... with use_dora=True"). 0 and
+ * GS_OK where PEFT converts nothing (before 0.19, another model type, transformers 4.x). */
+enum gs_status gs_lora_peft_resolve(const struct gs_arch *a, struct gs_training *training,
+                                    bool experts_fused, struct gs_error *err);
+
+/* The GS_PEFT_MOE_* ParamWrappers of training->lora_peft_moe block `b` carries: those of a
+ * block with routed experts (gate_up_proj where its experts are gated); the router's where its
+ * module is named `gate` (PEFT's gate.weight matches a parameter by its name's tail). 0 for any
+ * other block. */
+unsigned gs_lora_param_wrappers(const struct gs_training *training, const struct gs_block *b);
+
+/* What PEFT's ParamWrappers on the fused experts add (gs_lora_param_wrappers): their parameters
+ * over every MoE layer, counted in gs_lora_parameters' total (lora.ParamWrapper.update_layer:
+ * lora_A d_in x r*E, lora_B r*E x d_out, E the experts of a 3D parameter and 1 for the router's
+ * 2D weight), and one layer's merged weights, W + delta of each wrapped parameter (E x d_in x
+ * d_out elements), which the experts' forward builds and keeps until that layer's backward. */
 struct gs_lora_fused_experts {
-    uint64_t adapters;        /* the ParamWrappers' parameters, r * E * (d_in + d_out) each, over
-                                 every MoE layer */
-    uint64_t merged_elements; /* one layer's merged weights W + delta (E x d_in x d_out each),
-                                 which the experts' forward keeps until its backward */
+    uint64_t adapters;        /* every MoE layer's ParamWrapper parameters */
+    uint64_t expert_adapters; /* of them, the routed experts' (not the router's), which expert
+                                 parallelism shards with the experts */
+    uint64_t merged_elements; /* the largest MoE layer's merged weights */
 };
 
-/* Fills `out` and returns true where the targets of `training` (PEFT over transformers' model
- * code: framework transformers or deepspeed) reach the fused experts of a model type PEFT converts,
- * under a release that fuses them (`experts_fused`: transformers 5.x,
- * !gs_framework_expert_linears); false otherwise (`out` zeroed). */
+/* Fills `out` from training->lora_peft_moe; false (and `out` zeroed) where it is 0. Counts
+ * saturate at UINT64_MAX. */
 bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *training,
-                           bool experts_fused, struct gs_lora_fused_experts *out);
+                           struct gs_lora_fused_experts *out);
+
+/* The adapters the targets gave modules whose names PEFT's conversion took out of
+ * target_modules (training->lora_peft_moe): a dense or shared-expert MLP's gate_proj, up_proj and
+ * down_proj (Mixtral's w1, w3, w2) and a linear router's, which now adapt no module (a router named
+ * gate takes its adapter as a ParamWrapper instead, not counted here). 0 without a conversion. */
+uint64_t gs_lora_converted_modules(const struct gs_arch *a, const struct gs_training *training);
 
 /* The parts of an attention projection. */
 enum gs_qkv_part { GS_QKV_Q = 1u, GS_QKV_K = 2u, GS_QKV_V = 4u, GS_QKV_ALL = 7u };
