@@ -963,22 +963,14 @@ static int peft_moe_style(const char *model_type)
     return -1;
 }
 
-/* Whether `target` names a parameter a ParamWrapper of PEFT's conversion adapts in some block
- * (tr->lora_peft_moe, gs_lora_param_wrappers). */
-static bool peft_wraps_target(const struct gs_arch *a, const struct gs_training *tr,
-                              const char *target)
+/* Whether PEFT's conversion (tr->lora_peft_moe) moved `target` to target_parameters: valid
+ * whatever it matches, as PEFT only warns where a target parameter matches nothing ("were set
+ * but no parameter was matched": a router module not named gate, Hunyuan's gate.wg), and fails
+ * only where nothing at all is adapted (the total, below). */
+static bool peft_converted_target(const struct gs_training *tr, const char *target)
 {
-    if (!(tr->lora_peft_moe & GS_PEFT_MOE_WRAPPERS))
-        return false;
-    const int k = peft_moe_key(tr->lora_peft_moe & GS_PEFT_MOE_MIXTRAL, target);
-    const unsigned bit = k == PEFT_KEY_DOWN     ? GS_PEFT_MOE_DOWN
-                         : k == PEFT_KEY_ROUTER ? GS_PEFT_MOE_ROUTER
-                         : k >= 0               ? GS_PEFT_MOE_GATE_UP
-                                                : 0;
-    for (size_t b = 0; bit && b < a->block_count; b++)
-        if (gs_lora_param_wrappers(tr, &a->blocks[b]) & bit)
-            return true;
-    return false;
+    return (tr->lora_peft_moe & GS_PEFT_MOE_WRAPPERS) &&
+           peft_moe_key(tr->lora_peft_moe & GS_PEFT_MOE_MIXTRAL, target) >= 0;
 }
 
 enum gs_status gs_lora_parameters(const struct gs_arch *a, const struct gs_training *tr,
@@ -1016,7 +1008,7 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
             matched = true; /* likewise */
         if (routed && names_any_expert(a, target))
             matched = true; /* the routed experts' adapters, below */
-        if (peft_wraps_target(a, tr, target))
+        if (peft_converted_target(tr, target))
             matched = true; /* PEFT's ParamWrappers on the fused experts, below */
         if (!matched && refused)
             return gs_error_add(
