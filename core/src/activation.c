@@ -319,7 +319,13 @@ static uint64_t norm_bytes(const struct gs_activation_input *in, const struct gs
 /* The bytes per token a layer's q_norm and k_norm save: an RMSNorm over each head
  * (Qwen3RMSNorm on (b, s, heads, head_dim)) or over the whole projection (Olmo2's q_norm over
  * heads*head_dim) normalizes all of Q or K, so it saves what norm_bytes says per element of
- * Q's or K's full width (modeling_qwen3.py, modeling_olmo2.py Attention.forward). */
+ * Q's or K's full width (modeling_qwen3.py, modeling_olmo2.py Attention.forward). A v_norm
+ * without a weight (gs_attention.v_norm: Gemma 3n's and Gemma 4's Gemma4RMSNorm(with_scale=
+ * False), forward `self._norm(hidden_states.float())`, _norm `hidden_states *
+ * torch.pow(hidden_states.pow(2).mean(-1, keepdim=True) + eps, -0.5)`) keeps the fp32 copy pow
+ * and the product read, 4 bytes an element of V, and no normalized tensor (no weight to
+ * multiply): its 16-bit output is V, which the attention keeps; compiled code keeps its input,
+ * as compiled norms do. */
 static uint64_t qk_norm_bytes(struct acc *c, const struct gs_activation_input *in,
                               const struct gs_block *b, uint64_t e)
 {
@@ -335,6 +341,11 @@ static uint64_t qk_norm_bytes(struct acc *c, const struct gs_activation_input *i
         const bool k = n >= 6 && strcmp(m->name + n - 6, "k_norm") == 0;
         const uint64_t heads = q ? b->attn.heads : k ? b->attn.kv_heads : 0;
         bytes = add(c, bytes, mul(c, norm_bytes(in, m, e), mul(c, heads, b->attn.head_dim)));
+    }
+    if (b->attn.v_norm) {
+        const bool copies = in->rules != NULL && in->rules->norm_fp32_copy && !in->rules->compile;
+        const uint64_t v = b->attn.v_head_dim ? b->attn.v_head_dim : b->attn.head_dim;
+        bytes = add(c, bytes, mul(c, copies || in->autocast ? 4 : e, mul(c, b->attn.kv_heads, v)));
     }
     return bytes;
 }

@@ -193,6 +193,7 @@ static void build_attention(struct gs_arch *a, size_t b, const struct gemma4_tex
     s.window = sliding ? t->window : 0;
     s.cached = true;
     s.kv_shared = shared;
+    s.v_norm = !shared; /* Gemma4RMSNorm(with_scale=False) on the layer's own values */
     blk->mixer = GS_MIXER_ATTENTION;
     blk->attn = s;
     const uint64_t h = t->hidden, q = s.heads * s.head_dim, kv = s.kv_heads * s.head_dim;
@@ -395,6 +396,7 @@ static void read_vision(struct model_reader *r, struct gs_arch *a)
     blk->attn.kv_heads = kv_heads;
     blk->attn.head_dim = blk->attn.v_head_dim = d;
     blk->attn.cached = false; /* bidirectional: no KV cache */
+    blk->attn.v_norm = true;  /* Gemma4VisionAttention.v_norm, with_scale=False */
     clippable(a, b, "self_attn.q_proj", GS_SPLIT_COLUMN, GS_PART_ATTENTION, vh, heads * d);
     clippable(a, b, "self_attn.k_proj", GS_SPLIT_KV, GS_PART_ATTENTION, vh, kv_heads * d);
     clippable(a, b, "self_attn.v_proj", GS_SPLIT_KV, GS_PART_ATTENTION, vh, kv_heads * d);
@@ -687,6 +689,7 @@ static void gemma3n_attention(struct gs_arch *a, size_t b, const struct gemma3n_
     s.window = sliding ? t->window : 0;
     s.cached = true;
     s.kv_shared = shared;
+    s.v_norm = !shared; /* Gemma3nRMSNorm(with_scale=False) on the layer's own values */
     gs_build_attention(a, b, &s, &GS_ATTENTION_NAMES, t->bias, t->bias);
     norm(a, b, "self_attn.q_norm", GS_PART_ATTENTION, t->head_dim);
     norm(a, b, "self_attn.k_norm", GS_PART_ATTENTION, t->head_dim);

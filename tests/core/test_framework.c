@@ -878,6 +878,35 @@ static void test_peft_param_wrappers(void **state)
     assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
 }
 
+/* Gemma 4's and Gemma 3n's attention normalizes V with an RMSNorm that has no weight
+ * (modeling_gemma4.py Gemma4TextAttention: self.v_norm = Gemma4RMSNorm(head_dim,
+ * with_scale=False), value_states = self.v_norm(value_states) in every layer that computes its
+ * own K and V; Gemma4RMSNorm.forward runs _norm(hidden_states.float()), whose pow and product
+ * keep that fp32 copy; modeling_gemma3n.py alike). A toy Gemma 4 text model (hidden 256, 4
+ * layers of 4 heads, 2 KV heads of 64 on the three sliding layers and of 128 on the full one,
+ * none shared), bf16, LoRA on all linears, 128 tokens: 3 x 2 x 64 + 2 x 128 = 640 elements of
+ * V a token, 4 bytes each: 327,680 B more than the same model without its v_norm. */
+static void test_gemma_v_norm(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = spec(fixture_arch(
+        "%s", "{\"model_type\":\"gemma4_text\",\"hidden_size\":256,\"num_hidden_layers\":4,"
+              "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":64,"
+              "\"global_head_dim\":128,\"intermediate_size\":512,\"sliding_window\":64,"
+              "\"num_kv_shared_layers\":0,\"layer_types\":[\"sliding_attention\","
+              "\"sliding_attention\",\"sliding_attention\",\"full_attention\"],"
+              "\"vocab_size\":1000}"));
+    struct gs_workload w = lora_446(128);
+    w.training.framework.framework_version = 517;
+    const struct gs_estimate with = estimate(&m, &w);
+    for (size_t k = 0; k < m.arch.block_count; k++) {
+        assert_true(m.arch.blocks[k].attn.v_norm);
+        m.arch.blocks[k].attn.v_norm = false;
+    }
+    const struct gs_estimate without = estimate(&m, &w);
+    assert_int_equal(with.saved_activation_bytes - without.saved_activation_bytes, 327680);
+}
+
 /* A toy Mixtral: hidden 1,024, 2 layers, 8 heads, 8 experts of 256, vocabulary 1,000. */
 static struct gs_model_spec toy_mixtral(void)
 {
@@ -2543,6 +2572,7 @@ int main(void)
         cmocka_unit_test(test_litgpt_dequantized_weights),
         cmocka_unit_test(test_routed_expert_adapters),
         cmocka_unit_test(test_peft_param_wrappers),
+        cmocka_unit_test(test_gemma_v_norm),
         cmocka_unit_test(test_expert_projection_names),
         cmocka_unit_test(test_bare_router),
         cmocka_unit_test(test_latent_moe_router),

@@ -165,6 +165,9 @@ struct gs_attention {
     bool kv_shared;          /* the layer attends over an earlier layer's keys and values
                                 (Gemma 3n/4 num_kv_shared_layers; vLLM kv_sharing_target_layer_name):
                                 it caches nothing of its own */
+    bool v_norm;             /* the model normalizes V per head with an RMSNorm that has no
+                                weight (Gemma 3n's and Gemma 4's v_norm, with_scale=False), which
+                                keeps its input's fp32 copy in training (no parameter to list) */
     /* multi-head latent attention */
     uint64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim;
     /* DeepSeek sparse attention: a lightning indexer with its own key cache (also on GQA
