@@ -350,6 +350,27 @@ static uint64_t qk_norm_bytes(struct acc *c, const struct gs_activation_input *i
     return bytes;
 }
 
+/* What a block's clamped linears keep a token beyond what their linears keep (gs_block
+ * clamped_linears: Gemma4ClippableLinear with use_clipped_linears, modeling_gemma4.py:
+ * torch.clamp(hidden_states, self.input_min, self.input_max), self.linear(...), then
+ * torch.clamp(hidden_states, self.output_min, self.output_max)). clamp with tensor bounds keeps
+ * its input for the mask of its gradient (derivatives.yaml clamp.Tensor: clamp_backward(grad,
+ * self, min, max)): the output clamp the linear's output, and the input clamp the tensor the
+ * linear would have read, while the linear (or the LoRA adapter on `.linear`) keeps the clamped
+ * copy it reads instead, one more input-sized tensor a linear (q, k and v, or gate and up, each
+ * their own copy of a shared input). Counted where the layer records: in + out a linear, at the
+ * activations' dtype. */
+static uint64_t clamp_bytes(struct acc *c, const struct gs_block *b, uint64_t e)
+{
+    uint64_t widths = 0;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->kind == GS_MODULE_LINEAR && (m->flags & GS_MOD_WRAPPED))
+            widths = add(c, widths, mul(c, add(c, m->in, m->out), m->count ? m->count : 1));
+    }
+    return mul(c, e, widths);
+}
+
 /* The bytes a layer's norm outputs cost as GEMM inputs, for one role. */
 static uint64_t gemm_input_bytes(const struct gs_activation_input *in, const struct linears *l,
                                  enum role r, uint64_t residual)
@@ -1767,6 +1788,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         p.partitioned = mamba1_selective_bytes(c, in, b, s, tokens);
     if (rules != NULL && attention_kept) /* eager q/k norms (fused kernels keep their input) */
         p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(c, in, b, e)));
+    if (rules != NULL && attention_kept && b->clamped_linears)
+        p.partitioned = add(c, p.partitioned, mul(c, tokens, clamp_bytes(c, b, e)));
     /* o_proj's and down's adapters: their dropout masks only where the input needs a gradient
      * (adapters that never run under a fused scan are left out: adapter_runs) */
     const uint64_t out_copies = l.dropout[ROLE_OUT] - (attention_kept ? 0 : l.masks[ROLE_OUT]);
@@ -2197,6 +2220,25 @@ static uint64_t one_sequence(struct acc *c, const struct gs_activation_input *in
     return mul(c, mul(c, n, n), residual);
 }
 
+/* A tower that runs each image as one row padded to the processor's budget (GS_MM_PADDED_ROW,
+ * Gemma 4): a row the image leaves part padding is masked (Gemma4VisionModel.forward:
+ * attention_mask=~padding_positions; create_bidirectional_mask skips the mask only where no
+ * position is padding, _ignore_bidirectional_mask_sdpa), which the layers then take as a padded
+ * batch's mask (`own`). Returns what the pooler keeps (Gemma4VisionPooler._avg_pool_by_positions:
+ * weights = F.one_hot(kernel_idxs, length).float() / k^2, output = weights.transpose(1, 2) @
+ * hidden_states.float()): the matmul keeps the fp32 one-hot weights, patches x soft tokens a row,
+ * for the hidden states' gradient (the weights need none, so the hidden states' fp32 copy is not
+ * kept). */
+static uint64_t padded_rows(struct acc *c, const struct gs_activation_input *in,
+                            struct gs_activation_input *own, uint64_t images)
+{
+    const struct gs_mm_item *it = &in->arch->mm_image;
+    const uint64_t unit = it->tokens ? it->patches / it->tokens : 0;
+    const uint64_t row_tokens = unit ? in->vision_patches / unit : 0;
+    own->padding_mask = in->vision_tokens != 0 && in->vision_tokens < row_tokens;
+    return mul(c, mul(c, mul(c, images, in->vision_patches), row_tokens), 4);
+}
+
 /* What a micro-batch's images keep in the vision towers (gs_activation_vision_counted), beside
  * the pixel values the batch brings (processor output, fp32: Qwen2VLImageProcessor), each image
  * a sequence of its own: Qwen2.5-VL's vision attention runs per image (cu_seqlens; the eager and
@@ -2232,6 +2274,8 @@ static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in
         own.padding_mask = false; /* an image has no padding */
         if (a->mm_image.layout == GS_MM_ONE_SEQUENCE)
             bytes = add(c, bytes, one_sequence(c, in, &own, images));
+        if (a->mm_image.layout == GS_MM_PADDED_ROW)
+            bytes = add(c, bytes, padded_rows(c, in, &own, images));
         uint64_t counts[GS_BLOCKS_MAX] = {0};
         counts[tw->block] = tw->layers;
         bytes = add(c, bytes, blocks_stored(c, &own, counts, working, first_layer));
@@ -2686,6 +2730,7 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
     k->vision_images = in->vision_images;
     k->vision_patches = in->vision_patches;
     k->vision_pixels = in->vision_pixels;
+    k->vision_tokens = in->vision_tokens;
     k->stream_width = in->stream_width;
     k->recompute = (uint32_t)in->recompute;
     k->trainable = (uint32_t)in->trainable;

@@ -382,6 +382,14 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
                             "tokens: image_tokens is a multiple of %llu (%llu: one crop)",
                             m->arch.model_type, (unsigned long long)it->tokens,
                             (unsigned long long)it->tokens, (unsigned long long)it->tokens);
+    /* Gemma4ImageProcessor's budgets (_SUPPORTED_SOFT_TOKENS: 70, 140, 280, 560, 1,120 soft
+     * tokens an image), the config's default and its doublings above it (image_patches) */
+    if (it->layout == GS_MM_PADDED_ROW && it->tokens && tr->image_tokens > 4 * it->tokens)
+        return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
+                            "%s's processor gives an image at most %llu soft tokens (its largest "
+                            "max_soft_tokens, four times the config's %llu)",
+                            m->arch.model_type, (unsigned long long)(4 * it->tokens),
+                            (unsigned long long)it->tokens);
     bool ovf = false;
     const uint64_t image = gs_mul(tr->images_per_sample, tr->image_tokens, &ovf);
     if (ovf || (tr->sequence_length && image > tr->sequence_length))
@@ -404,7 +412,8 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
  * temporal x patch^2 values, one sequence an image (Qwen3-Omni's processor is not read: its
  * mm_image is one token's); Gemma 3 runs the image and each of its
  * pan-and-scan crops as a sequence of its own, mm_tokens_per_image tokens each (resolve_images
- * has checked `tokens` is a whole number of them). 0 where not read. */
+ * has checked `tokens` is a whole number of them); Gemma 4 one row of its processor's budget
+ * whatever the image's tokens. 0 where not read. */
 static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t *sequences,
                               uint64_t *pixels)
 {
@@ -420,6 +429,17 @@ static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t
     if (it->layout == GS_MM_CROPS) {
         *sequences = tokens / it->tokens;
         return it->patches;
+    }
+    /* Gemma 4: one row of the processor's max_soft_tokens x pooling_kernel_size^2 patches an
+     * image, the image's own patches and padding (Gemma4ImageProcessor._preprocess:
+     * pad_along_first_dim(patches, positions, max_patches)); max_soft_tokens the config's
+     * default, or where the image takes more the next budget that holds it (560, 1,120:
+     * resolve_images has bounded it) */
+    if (it->layout == GS_MM_PADDED_ROW) {
+        uint64_t budget = it->tokens;
+        while (budget < tokens && budget < 4 * it->tokens)
+            budget *= 2;
+        return budget * (it->patches / it->tokens);
     }
     bool ovf = false;
     const uint64_t patches = gs_mul(tokens, it->patches / unit, &ovf);
@@ -1575,7 +1595,7 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
         warn(e, "vision_activations_not_estimated",
              "the images' activations in this model's vision tower are not counted (its layers "
              "or its processor's image size are not described for the count; Qwen2.5-VL's, "
-             "Qwen3-VL's, Qwen3.5's, Qwen3-Omni's, Gemma 3's and Mistral 3's are); "
+             "Qwen3-VL's, Qwen3.5's, Qwen3-Omni's, Gemma 3's, Gemma 4's and Mistral 3's are); "
              "their tokens in the decoder are, within sequence_length, and the tower's weights "
              "(and their gradients where they train)");
         return;
@@ -1585,19 +1605,23 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                  "of activations, the images': each image a sequence of its own through the "
                  "vision tower (image_tokens x the merged patches a token, or Gemma 3's crops of "
                  "mm_tokens_per_image tokens each; Pixtral runs a micro-batch's images as one "
-                 "sequence, with a block-diagonal mask under SDPA and eager attention), whose "
+                 "sequence, with a block-diagonal mask under SDPA and eager attention; Gemma 4 "
+                 "pads each image to one row of its processor's budget, max_soft_tokens x "
+                 "pooling_kernel_size^2 patches, masked where the image leaves padding), whose "
                  "layers keep "
                  "what a decoder layer keeps at the tower's width where the tower trains or "
-                 "carries adapters (a frozen tower keeps nothing), under the same checkpointing; "
-                 "the pixel values in fp32, and their 16-bit cast where the patch embedding "
-                 "trains; the merger's tensors are not counted",
+                 "carries adapters (a frozen tower keeps nothing), under the same checkpointing, "
+                 "with Gemma 4's clamped linears' inputs and outputs and its pooler's fp32 "
+                 "one-hot weights; the pixel values in fp32, and their 16-bit cast where the "
+                 "patch embedding trains; the merger's tensors are not counted",
                  "transformers modeling_qwen2_5_vl.py Qwen2_5_VisionTransformerPretrainedModel "
                  "and modeling_qwen3_vl.py Qwen3VLVisionModel (per-image cu_seqlens, "
                  "PatchEmbed's cast, gradient-checkpointed blocks); modeling_siglip.py "
                  "SiglipVisionEmbeddings and SiglipEncoderLayer (Gemma 3); modeling_pixtral.py "
                  "PixtralVisionModel.forward, generate_block_attention_mask (Mistral 3); "
-                 "Qwen2VLImageProcessor, Gemma3ImageProcessor, PixtralImageProcessor (fp32 "
-                 "pixel_values)");
+                 "modeling_gemma4.py Gemma4VisionModel, Gemma4ClippableLinear, "
+                 "Gemma4VisionPooler; Qwen2VLImageProcessor, Gemma3ImageProcessor, "
+                 "PixtralImageProcessor, Gemma4ImageProcessor (fp32 pixel_values)");
 }
 
 /* What a loop that keeps the previous step's graph until the next forward returns
@@ -1673,6 +1697,8 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
     };
     uint64_t sequences = 1;
     in.vision_patches = image_patches(&m->arch, tr->image_tokens, &sequences, &in.vision_pixels);
+    if (m->arch.mm_image.layout == GS_MM_PADDED_ROW) /* a row the image leaves part padding */
+        in.vision_tokens = tr->image_tokens;
     in.vision_images = gs_mul(tr->images_per_sample, sequences, ovf);
     recurrent_notes(e, m, tr, &in);
     kbit_notes(e, plan);

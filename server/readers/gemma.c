@@ -383,6 +383,7 @@ static void read_vision(struct model_reader *r, struct gs_arch *a)
     const uint64_t patch = rd_dim(&v, NAMES("patch_size"), false, 16);
     const uint64_t positions = rd_dim(&v, NAMES("position_embedding_size"), false, 10240);
     const uint64_t pool = rd_dim(&v, NAMES("pooling_kernel_size"), false, 3);
+    const bool clamped = rd_flag(&v, "use_clipped_linears", false); /* Gemma4VisionConfig's */
     if (!v.ok) {
         r->ok = false;
         return;
@@ -397,6 +398,7 @@ static void read_vision(struct model_reader *r, struct gs_arch *a)
     blk->attn.head_dim = blk->attn.v_head_dim = d;
     blk->attn.cached = false; /* bidirectional: no KV cache */
     blk->attn.v_norm = true;  /* Gemma4VisionAttention.v_norm, with_scale=False */
+    blk->clamped_linears = clamped;
     clippable(a, b, "self_attn.q_proj", GS_SPLIT_COLUMN, GS_PART_ATTENTION, vh, heads * d);
     clippable(a, b, "self_attn.k_proj", GS_SPLIT_KV, GS_PART_ATTENTION, vh, kv_heads * d);
     clippable(a, b, "self_attn.v_proj", GS_SPLIT_KV, GS_PART_ATTENTION, vh, kv_heads * d);
@@ -421,9 +423,13 @@ static void read_vision(struct model_reader *r, struct gs_arch *a)
     add(a, GS_BLOCKS_MAX, "embed_vision.embedding_projection", GS_MODULE_LINEAR, GS_SPLIT_NONE,
         GS_PART_VISION, 0, vh, a->hidden_size, 1);
     /* the default image: vision_soft_tokens_per_image soft tokens, each pooled from
-     * pooling_kernel_size^2 patches of 3 x patch^2 values */
+     * pooling_kernel_size^2 patches of 3 x patch^2 values; Gemma4ImageProcessor pads every
+     * image's patches to max_soft_tokens x pooling_kernel_size^2 (pad_along_first_dim), one
+     * batch row an image */
     a->mm_image.tokens = rd_dim(r, NAMES("vision_soft_tokens_per_image"), false, 280);
-    a->mm_image.pixels = a->mm_image.tokens * pool * pool * 3 * patch * patch;
+    a->mm_image.patches = a->mm_image.tokens * pool * pool;
+    a->mm_image.pixels = a->mm_image.patches * 3 * patch * patch;
+    a->mm_image.layout = GS_MM_PADDED_ROW;
 }
 
 /* ------------------------------------------------------------- audio tower */

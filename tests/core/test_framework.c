@@ -1068,6 +1068,62 @@ static void test_router_topk_releases(void **state)
     assert_int_equal(gated.trainable_parameters - a->value, topk);
 }
 
+/* Gemma 4's images: Gemma4ImageProcessor pads every image's patches to max_soft_tokens x
+ * pooling_kernel_size^2 (pad_along_first_dim, positions -1), one batch row an image, which the
+ * tower masks where the image leaves padding; its pooler keeps fp32 one-hot weights (patches x
+ * soft tokens a row); with use_clipped_linears every Gemma4ClippableLinear clamps its input and
+ * output (torch.clamp with tensor bounds keeps its input). A toy Gemma 4 (vision tower 2 layers
+ * of 64, 2 heads of 32, MLP 128, patch 4, pooling 3; 16 soft tokens an image: rows of 144
+ * patches of 3 x 4 x 4 = 48 values), bf16, LoRA on all linears, one image a sample:
+ * - checkpointed: the fp32 pixels 144 x 48 x 4 = 27,648, the pooler's weights 144 x 16 x 4 =
+ *   9,216, and each layer's checkpoint 144 x 64 x 2 = 18,432, twice: 73,728 B;
+ * - an image of 20 tokens takes the next budget, 32 (the processor's 560 over the config's
+ *   280): rows of 288 patches, 55,296 + 36,864 + 73,728 = 165,888 B; more than 64 (1,120 over
+ *   280) is a 400;
+ * - the clamps, without checkpointing: per patch and layer each clamped linear's input and
+ *   output at 2 bytes, q, k, v and o 4 x (64 + 64), gate and up 2 x (64 + 128), down 128 + 64:
+ *   1,088 x 2 = 2,176 B, x 144 patches x 2 layers = 626,688 B against the tower unclamped;
+ * - an image of 10 tokens leaves its row part padding, masked: more than the full image. */
+static void test_gemma4_vision_rows(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = spec(fixture_arch(
+        "%s", "{\"model_type\":\"gemma4\",\"text_config\":{\"hidden_size\":128,"
+              "\"num_hidden_layers\":2,\"num_attention_heads\":2,\"num_key_value_heads\":1,"
+              "\"head_dim\":64,\"global_head_dim\":64,\"intermediate_size\":256,"
+              "\"sliding_window\":64,\"num_kv_shared_layers\":0,\"hidden_size_per_layer_input\":0,"
+              "\"layer_types\":[\"sliding_attention\",\"full_attention\"],\"vocab_size\":1000},"
+              "\"vision_config\":{\"hidden_size\":64,\"intermediate_size\":128,"
+              "\"num_hidden_layers\":2,\"num_attention_heads\":2,\"num_key_value_heads\":2,"
+              "\"head_dim\":32,\"patch_size\":4,\"pooling_kernel_size\":3,"
+              "\"position_embedding_size\":64,\"use_clipped_linears\":true},"
+              "\"vision_soft_tokens_per_image\":16,\"audio_config\":null}"));
+    assert_true(gs_activation_vision_counted(&m.arch));
+    struct gs_workload w = lora_446(128);
+    w.training.framework.framework_version = 517;
+    w.training.images_per_sample = 1;
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.training.recompute_given = true;
+    assert_int_equal(estimate(&m, &w).vision_bytes, 73728);
+    w.training.image_tokens = 20;
+    assert_int_equal(estimate(&m, &w).vision_bytes, 165888);
+    w.training.image_tokens = 65;
+    assert_string_equal(refusal(&m, &w).pointer, "/training/image_tokens");
+    w.training.image_tokens = 0;
+    w.training.recompute = GS_RECOMPUTE_NONE;
+    const struct gs_estimate clamped = estimate(&m, &w);
+    w.training.image_tokens = 10;
+    assert_true(estimate(&m, &w).vision_bytes > clamped.vision_bytes);
+    w.training.image_tokens = 0;
+    size_t tower = GS_BLOCKS_MAX;
+    for (size_t i = 0; i < m.arch.tower_count; i++)
+        if (m.arch.towers[i].part == GS_PART_VISION)
+            tower = m.arch.towers[i].block;
+    assert_true(tower < m.arch.block_count && m.arch.blocks[tower].clamped_linears);
+    m.arch.blocks[tower].clamped_linears = false;
+    assert_int_equal(clamped.vision_bytes - estimate(&m, &w).vision_bytes, 626688);
+}
+
 /* A Qwen2.5-VL sample's images run through the vision tower, each a sequence of its own
  * (cu_seqlens). A toy Qwen2.5-VL (text 512 wide, 2 layers; vision depth 2, 256 wide, patch 14,
  * merge 2, temporal 2: a token is 4 patches of 3 x 2 x 14 x 14 = 1,176 pixel values) in bf16,
@@ -2578,6 +2634,7 @@ int main(void)
         cmocka_unit_test(test_latent_moe_router),
         cmocka_unit_test(test_router_topk_releases),
         cmocka_unit_test(test_vision_tower_images),
+        cmocka_unit_test(test_gemma4_vision_rows),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),

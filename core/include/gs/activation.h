@@ -70,6 +70,9 @@ struct gs_activation_input {
     /* images a sample carries, each run through the vision towers (gs_tower, GS_PART_VISION) as
      * a sequence of `vision_patches` patches of `vision_pixels` pixel values; 0: text only */
     uint64_t vision_images, vision_patches, vision_pixels;
+    uint64_t vision_tokens; /* the soft tokens an image yields, where its row holds more
+                               (GS_MM_PADDED_ROW: fewer than the row's budget leave padding,
+                               which the tower masks); 0 = the row's budget */
     uint64_t stream_width; /* the residual width the layers read: 0, the decoder's
                               hidden_size; set for a tower's own pass (gs_activation_bytes) */
     bool additive_mask;    /* the masked layers' mask is the model's own additive one at the
@@ -143,7 +146,7 @@ struct gs_activation_key {
     const struct gs_arch *arch;
     uint64_t batch_size, sequence_length, micro_batches, element_bytes, residual_bytes;
     uint64_t tensor, pipeline, context, expert_tensor;
-    uint64_t vision_images, vision_patches, vision_pixels, stream_width;
+    uint64_t vision_images, vision_patches, vision_pixels, vision_tokens, stream_width;
     uint32_t recompute, trainable;
     bool flash_attention, autocast, quantized_base, padding_mask, sequence_parallel, has_rules,
         has_adapters, recurrent_torch, device_map, additive_mask;

@@ -293,20 +293,27 @@ struct gs_block {
     bool norms_share_input; /* parallel residual with a norm per branch, each over the layer's
                                input (GPTNeoXLayer with use_parallel_residual, Falcon's ln_attn
                                and ln_mlp): a norm that saves its input saves the same tensor */
+    bool clamped_linears;   /* its wrapped linears (GS_MOD_WRAPPED) clamp their input and their
+                               output between tensor bounds (Gemma4ClippableLinear with
+                               use_clipped_linears): training keeps both clamps' inputs */
     size_t module_count;
     struct gs_module modules[GS_BLOCK_MODULES_MAX];
 };
 
 /* How a vision tower runs a micro-batch's images. */
 enum gs_mm_layout {
-    GS_MM_PER_IMAGE,   /* each image a sequence of its own, its tokens setting its patches
-                          (Qwen-VL: cu_seqlens, merge^2 patches a token) */
-    GS_MM_CROPS,       /* each image whole crops of exactly `tokens` tokens, each a sequence of
-                          `patches` of its own (Gemma 3: the image and its pan-and-scan crops,
-                          each image_size square, mm_tokens_per_image tokens) */
-    GS_MM_ONE_SEQUENCE /* every image of the micro-batch concatenated into one sequence, kept
-                          apart by a block-diagonal additive mask under SDPA and eager attention
-                          and by cu_seqlens under flash-attn (transformers' PixtralVisionModel) */
+    GS_MM_PER_IMAGE,    /* each image a sequence of its own, its tokens setting its patches
+                           (Qwen-VL: cu_seqlens, merge^2 patches a token) */
+    GS_MM_CROPS,        /* each image whole crops of exactly `tokens` tokens, each a sequence of
+                           `patches` of its own (Gemma 3: the image and its pan-and-scan crops,
+                           each image_size square, mm_tokens_per_image tokens) */
+    GS_MM_ONE_SEQUENCE, /* every image of the micro-batch concatenated into one sequence, kept
+                           apart by a block-diagonal additive mask under SDPA and eager attention
+                           and by cu_seqlens under flash-attn (transformers' PixtralVisionModel) */
+    GS_MM_PADDED_ROW    /* each image one batch row of `patches` positions whatever its tokens
+                           (Gemma 4: the processor pads every image's patches to max_soft_tokens
+                           x pooling_kernel_size^2, positions -1, and the tower masks the
+                           padding); `tokens` is the processor's default budget of soft tokens */
 };
 
 /* One multimodal item at the largest size its processor accepts. Where the processor's largest
