@@ -133,6 +133,13 @@ Cases:
                      checkpointing (n^2 x 2 B) and, without it, SDPA's padded copy per layer where n is
                      not a multiple of 8 (1 image: 4 x 12,100 x 12,104 x 2 = 1,171,667,200 B) and the
                      one mask where it is (2 images: 24,200^2 x 2 = 1,171,280,000 B).
+  vision-gemma4      images through Gemma 4's vision tower (gemma-4-E4B's: 16 layers of 768, clamped
+                     linears) over two decoder layers of its text widths, bf16, 2,048 tokens, LoRA r8 on
+                     all linears, SDPA, with and without checkpointing: an image of 280 soft tokens (all
+                     2,520 patches of its row real) and one of 100 (900 real, the rest padding, masked).
+                     The images' step peak less the text's against gpusizer's vision_activation_bytes
+                     (280 tokens with checkpointing: 7,741,440 B of pixels, 2,822,400 of pooler weights,
+                     16 checkpoints of 2,520 x 768 x 2 B; without, each layer's clamps too).
   moe-param-wrapper  PEFT's LoRA on transformers 5.x's fused MoE experts (PEFT 0.19 and later convert the
                      expert projections' names, 0.20 all-linear too, into target_parameters: a
                      ParamWrapper on gate_up_proj at rank 2r, down_proj and the router's gate.weight,
@@ -186,6 +193,7 @@ CASES = {
     "vision-gemma3": dict(vlm="gemma3"),
     "vision-pixtral": dict(vlm="pixtral"),
     "moe-param-wrapper": dict(param_wrapper=True),
+    "vision-gemma4": dict(gemma4=True),
 }
 
 QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
@@ -685,6 +693,85 @@ def run_vlm(kind):
     return {"vlm": kind, "results": results}
 
 
+GEMMA4_VL_SHAPE = {  # gemma-4-E4B-it's config.json with two decoder layers of their own KV, no audio
+    "model_type": "gemma4", "architectures": ["Gemma4ForConditionalGeneration"], "audio_config": None,
+    "tie_word_embeddings": True, "vision_soft_tokens_per_image": 280,
+    "text_config": {"model_type": "gemma4_text", "attention_k_eq_v": False, "enable_moe_block": False,
+                    "final_logit_softcapping": 30.0, "global_head_dim": 512, "head_dim": 256,
+                    "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 2560,
+                    "hidden_size_per_layer_input": 256, "intermediate_size": 10240,
+                    "layer_types": ["sliding_attention", "full_attention"], "max_position_embeddings": 131072,
+                    "num_attention_heads": 8, "num_hidden_layers": 2, "num_key_value_heads": 2,
+                    "num_kv_shared_layers": 0, "rms_norm_eps": 1e-06, "sliding_window": 512,
+                    "use_double_wide_mlp": False, "vocab_size": 262144, "vocab_size_per_layer_input": 262144,
+                    "rope_parameters": {"full_attention": {"partial_rotary_factor": 0.25,
+                                                           "rope_theta": 1000000.0,
+                                                           "rope_type": "proportional"},
+                                        "sliding_attention": {"rope_theta": 10000.0, "rope_type": "default"}}},
+    "vision_config": {"model_type": "gemma4_vision", "head_dim": 64, "hidden_size": 768,
+                      "intermediate_size": 3072, "num_attention_heads": 12, "num_hidden_layers": 16,
+                      "num_key_value_heads": 12, "patch_size": 16, "pooling_kernel_size": 3,
+                      "position_embedding_size": 10240, "use_clipped_linears": True}}
+
+
+def gemma4_image(soft_w, soft_h, budget=280, k=3):
+    """One image as Gemma4ImageProcessor hands it: (1, budget x k^2, 768) fp32 patches in [0, 1] and
+    their (x, y) positions, padding patches at -1 (pad_along_first_dim)."""
+    import torch
+    w, h = soft_w * k, soft_h * k
+    n, rows = w * h, budget * k * k
+    pixels = torch.zeros(1, rows, 3 * 16 * 16, device="cuda")
+    pixels[0, :n] = torch.rand(n, 3 * 16 * 16, device="cuda")
+    positions = torch.full((1, rows, 2), -1, dtype=torch.long, device="cuda")
+    ys, xs = torch.meshgrid(torch.arange(h, device="cuda"), torch.arange(w, device="cuda"), indexing="ij")
+    positions[0, :n, 0] = xs.reshape(-1)
+    positions[0, :n, 1] = ys.reshape(-1)
+    return pixels, positions
+
+
+def run_gemma4():
+    """Images through Gemma 4's vision tower (padded rows, clamped linears, the pooler), LoRA on all
+    linears, with and without checkpointing: a full image (280 soft tokens, 14 x 20, all 2,520
+    patches real) and a small one (100 tokens, 10 x 10: 900 real, 1,620 padding, masked)."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+    import transformers
+    cfgd = GEMMA4_VL_SHAPE
+    cls = getattr(transformers, cfgd["architectures"][0])
+    seq = 2048
+    g = torch.Generator(device="cuda").manual_seed(0)
+    text = torch.randint(100, 100000, (1, seq), device="cuda", generator=g)
+    results = {}
+    for tokens, (soft_w, soft_h) in ((280, (20, 14)), (100, (10, 10))):
+        pixels, positions = gemma4_image(soft_w, soft_h)
+        for checkpointing in (True, False):
+            model = bf16_model(cls, cfgd, attn_implementation="sdpa")
+            image_id = model.config.image_token_id
+            ids = text.clone()
+            ids[0, 1:1 + tokens] = image_id
+            if checkpointing:
+                model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+                model.enable_input_require_grads()
+            model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, target_modules="all-linear"))
+            opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
+            model.train()
+            held = torch.cuda.memory_allocated()
+            runs = text_and_image_steps(
+                model, opt, lambda m: m(input_ids=text, labels=text).loss,
+                lambda m: m(input_ids=ids, labels=ids, pixel_values=pixels,
+                            image_position_ids=positions).loss)
+            training = {"batch_size": 1, "sequence_length": seq, "images_per_sample": 1,
+                        "image_tokens": tokens, "optimizer": "adamw", "regime": "bf16_pure",
+                        "attn_implementation": "sdpa", "method": "lora",
+                        "lora": {"rank": 8, "targets": "all_linear"},
+                        "activation_checkpointing": "full" if checkpointing else "none"}
+            results["%d-tokens%s" % (tokens, "-checkpointing" if checkpointing else "")] = image_record(
+                held, runs, cfgd, training)
+            del model, opt
+            torch.cuda.empty_cache()
+    return {"vlm": "gemma4", "results": results}
+
+
 def saved_storages(model, forward):
     """The tensors one forward saves for backward, by storage: the non-parameter ones' bytes and the
     largest twelve (shape, dtype, whether a parameter's)."""
@@ -914,6 +1001,7 @@ def child(name):
                       run_vision() if case.get("vision") else
                       run_vlm(case["vlm"]) if case.get("vlm") else
                       run_param_wrapper() if case.get("param_wrapper") else
+                      run_gemma4() if case.get("gemma4") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs
