@@ -316,6 +316,18 @@ static uint64_t norm_bytes(const struct gs_activation_input *in, const struct gs
     return norm_bytes_as(in, m, residual, in->rules != NULL && in->rules->compile);
 }
 
+/* Whether block `b` takes an earlier layer's K and V in this run rather than computing its own
+ * (gs_attention.kv_shared from kv_shared_from on: Gemma4TextAttention.forward's
+ * shared_kv_states[self.layer_type] in training too): the attention then keeps the earlier
+ * layer's tensors, no new ones, and no k_norm or v_norm runs. Where the release is not known to
+ * be transformers' (hf_release 0: DeepSpeed's rows over transformers' model code) the latest's
+ * rule. */
+static bool reuses_kv(const struct gs_activation_input *in, const struct gs_block *b)
+{
+    return b->attn.kv_shared && in->rules != NULL &&
+           (in->rules->hf_release == 0 || in->rules->hf_release >= b->attn.kv_shared_from);
+}
+
 /* The bytes per token a layer's q_norm and k_norm save: an RMSNorm over each head
  * (Qwen3RMSNorm on (b, s, heads, head_dim)) or over the whole projection (Olmo2's q_norm over
  * heads*head_dim) normalizes all of Q or K, so it saves what norm_bytes says per element of
@@ -339,10 +351,10 @@ static uint64_t qk_norm_bytes(struct acc *c, const struct gs_activation_input *i
         const size_t n = strlen(m->name);
         const bool q = n >= 6 && strcmp(m->name + n - 6, "q_norm") == 0;
         const bool k = n >= 6 && strcmp(m->name + n - 6, "k_norm") == 0;
-        const uint64_t heads = q ? b->attn.heads : k ? b->attn.kv_heads : 0;
+        const uint64_t heads = q ? b->attn.heads : k && !reuses_kv(in, b) ? b->attn.kv_heads : 0;
         bytes = add(c, bytes, mul(c, norm_bytes(in, m, e), mul(c, heads, b->attn.head_dim)));
     }
-    if (b->attn.v_norm) {
+    if (b->attn.v_norm && !reuses_kv(in, b)) {
         const bool copies = in->rules != NULL && in->rules->norm_fp32_copy && !in->rules->compile;
         const uint64_t v = b->attn.v_head_dim ? b->attn.v_head_dim : b->attn.head_dim;
         bytes = add(c, bytes, mul(c, copies || in->autocast ? 4 : e, mul(c, b->attn.kv_heads, v)));
@@ -1696,6 +1708,10 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         k += (b->attn.heads - b->attn.kv_heads) * b->attn.head_dim;
         v += (b->attn.heads - b->attn.kv_heads) * b->attn.v_head_dim;
     }
+    /* a layer that takes an earlier layer's K and V keeps those tensors, counted there; only
+     * the copies repeated to every head are its own */
+    if (b->mixer == GS_MIXER_ATTENTION && reuses_kv(in, b) && !kv_expanded)
+        k = v = 0;
     uint64_t widths = q + k + v;
     /* transformers' MLA under flash-attn (flash_pads_mla_value): F.pad makes a V as wide as Q
      * and K, which the kernel keeps, and the kernel's output (kept too) has that width; the

@@ -193,7 +193,10 @@ static void build_attention(struct gs_arch *a, size_t b, const struct gemma4_tex
     s.window = sliding ? t->window : 0;
     s.cached = true;
     s.kv_shared = shared;
-    s.v_norm = !shared; /* Gemma4RMSNorm(with_scale=False) on the layer's own values */
+    /* in training too from 5.5.2 (shared_kv_states, PR #45312; 5.5.0 and 5.5.1 gave every
+     * layer its k_proj and v_proj and, without a cache, ran them) */
+    s.kv_shared_from = shared ? GS_HF_RELEASE(5, 5, 2) : 0;
+    s.v_norm = true; /* Gemma4RMSNorm(with_scale=False) on the values a layer computes */
     blk->mixer = GS_MIXER_ATTENTION;
     blk->attn = s;
     const uint64_t h = t->hidden, q = s.heads * s.head_dim, kv = s.kv_heads * s.head_dim;
@@ -695,7 +698,10 @@ static void gemma3n_attention(struct gs_arch *a, size_t b, const struct gemma3n_
     s.window = sliding ? t->window : 0;
     s.cached = true;
     s.kv_shared = shared;
-    s.v_norm = !shared; /* Gemma3nRMSNorm(with_scale=False) on the layer's own values */
+    /* in training too from 5.6.0 (shared_kv_states, PR #45489); before it a shared layer
+     * reused them only through a cache and, in training, ran its own k_proj and v_proj */
+    s.kv_shared_from = shared ? GS_HF_RELEASE(5, 6, 0) : 0;
+    s.v_norm = true; /* Gemma3nRMSNorm(with_scale=False) on the values a layer computes */
     gs_build_attention(a, b, &s, &GS_ATTENTION_NAMES, t->bias, t->bias);
     norm(a, b, "self_attn.q_norm", GS_PART_ATTENTION, t->head_dim);
     norm(a, b, "self_attn.k_norm", GS_PART_ATTENTION, t->head_dim);

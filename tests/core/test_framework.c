@@ -905,6 +905,30 @@ static void test_gemma_v_norm(void **state)
     }
     const struct gs_estimate without = estimate(&m, &w);
     assert_int_equal(with.saved_activation_bytes - without.saved_activation_bytes, 327680);
+    /* a layer sharing an earlier layer's K and V (num_kv_shared_layers) takes those tensors, in
+     * training too from 5.5.2 (Gemma4TextAttention: shared_kv_states[self.layer_type], PR
+     * #45312): no K, V or v_norm of its own. The toy's last layer (full attention, as
+     * Gemma4TextConfig.__post_init__ makes the last) shares the second's; 32 tokens leave K and
+     * V grouped (no mask, no repeat): against the same layer computing its own, 2 x 128 of V's
+     * fp32 copy (4 B) and K and V, 2 x 2 x 128 at 2 B: 2,048 B a token, 65,536 B */
+    struct gs_model_spec shared = spec(fixture_arch(
+        "%s", "{\"model_type\":\"gemma4_text\",\"hidden_size\":256,\"num_hidden_layers\":4,"
+              "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":64,"
+              "\"global_head_dim\":128,\"intermediate_size\":512,\"sliding_window\":64,"
+              "\"num_kv_shared_layers\":1,\"layer_types\":[\"sliding_attention\","
+              "\"full_attention\",\"sliding_attention\",\"sliding_attention\"],"
+              "\"vocab_size\":1000}"));
+    w.training.sequence_length = 32;
+    const struct gs_estimate reused = estimate(&shared, &w);
+    size_t shared_blocks = 0;
+    for (size_t k = 0; k < shared.arch.block_count; k++)
+        if (shared.arch.blocks[k].attn.kv_shared) {
+            shared.arch.blocks[k].attn.kv_shared = false;
+            shared_blocks++;
+        }
+    assert_int_equal(shared_blocks, 1);
+    assert_int_equal(estimate(&shared, &w).saved_activation_bytes - reused.saved_activation_bytes,
+                     65536);
 }
 
 /* A toy Mixtral: hidden 1,024, 2 layers, 8 heads, 8 experts of 256, vocabulary 1,000. */

@@ -165,9 +165,14 @@ struct gs_attention {
     bool kv_shared;          /* the layer attends over an earlier layer's keys and values
                                 (Gemma 3n/4 num_kv_shared_layers; vLLM kv_sharing_target_layer_name):
                                 it caches nothing of its own */
+    uint32_t kv_shared_from; /* with kv_shared: the transformers release (GS_HF_RELEASE) from
+                                which the layer takes the earlier layer's K and V in training too
+                                (Gemma 4 5.5.2, PR #45312; Gemma 3n 5.6.0, PR #45489); before it,
+                                run without a cache, it computed its own */
     bool v_norm;             /* the model normalizes V per head with an RMSNorm that has no
                                 weight (Gemma 3n's and Gemma 4's v_norm, with_scale=False), which
-                                keeps its input's fp32 copy in training (no parameter to list) */
+                                keeps its input's fp32 copy in training (no parameter to list)
+                                wherever the layer computes its own V */
     /* multi-head latent attention */
     uint64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim;
     /* DeepSeek sparse attention: a lightning indexer with its own key cache (also on GQA
