@@ -1126,6 +1126,14 @@ enum gs_status gs_lora_peft_resolve(const struct gs_arch *a, struct gs_training 
         bits |= GS_PEFT_MOE_ROUTER;
     if (bits == 0)
         return GS_OK;
+    tr->lora_peft_moe = bits | (mixtral ? GS_PEFT_MOE_MIXTRAL : 0);
+    /* the converted names leave target_modules whatever they match; a ParamWrapper exists only
+     * where a block holds the parameter (a router not named gate holds no gate.weight) */
+    unsigned wrappers = 0;
+    for (size_t k = 0; k < a->block_count; k++)
+        wrappers |= gs_lora_param_wrappers(tr, &a->blocks[k]);
+    if (wrappers == 0)
+        return GS_OK;
     /* lora.ParamWrapper.__init__ and update_layer (peft tuners/lora/layer.py) */
     if (tr->lora_dropout_permille > 0)
         return gs_error_add(
@@ -1144,7 +1152,6 @@ enum gs_status gs_lora_peft_resolve(const struct gs_arch *a, struct gs_training 
             "does not work with use_dora=True\": drop use_dora, target the attention "
             "projections alone, or peft_version below 0.19 (experts frozen)",
             a->model_type);
-    tr->lora_peft_moe = bits | (mixtral ? GS_PEFT_MOE_MIXTRAL : 0);
     return GS_OK;
 }
 

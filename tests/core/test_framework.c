@@ -876,6 +876,26 @@ static void test_peft_param_wrappers(void **state)
                      wrapped.trainable_parameters + 2 * 3 * 8 * (1024 + 1024));
     w.training.peft_version = 19;
     assert_string_equal(refusal(&m, &w).pointer, "/training/lora/targets");
+
+    /* Hunyuan's router is gate.wg (HunYuanMoEV1Gate's nn.Linear), so the converted `gate`
+     * names a parameter, gate.weight, no module holds: PEFT warns ("no parameter was matched")
+     * and makes no ParamWrapper, so nothing refuses the dropout q_proj's adapter keeps */
+    const struct gs_model_spec hunyuan = spec(fixture_arch(
+        "{\"model_type\":\"hunyuan_v1_moe\",\"hidden_size\":1024,\"num_hidden_layers\":2,"
+        "\"num_attention_heads\":8,\"num_key_value_heads\":8,\"head_dim\":128,"
+        "\"intermediate_size\":256,\"num_experts\":8,\"moe_topk\":2,"
+        "\"vocab_size\":1000,\"tie_word_embeddings\":false}"));
+    w.training.peft_version = 0;
+    w.training.lora_dropout_permille = 50;
+    w.training.lora_target_count = 2;
+    strcpy(w.training.lora_targets[0], "q_proj");
+    strcpy(w.training.lora_targets[1], "gate");
+    const struct gs_estimate routerless = estimate(&hunyuan, &w);
+    assert_null(fixture_assumption(&routerless, "peft_expert_adapter_parameters"));
+    assert_int_equal(routerless.trainable_parameters, 2 * 8 * (1024 + 1024));
+    /* its experts' names are converted all the same: down_proj makes a wrapper, which refuses */
+    strcpy(w.training.lora_targets[1], "down_proj");
+    assert_string_equal(refusal(&hunyuan, &w).pointer, "/training/lora/dropout");
 }
 
 /* Gemma 4's and Gemma 3n's attention normalizes V with an RMSNorm that has no weight
