@@ -647,10 +647,31 @@ PIXTRAL_VL_SHAPE = {  # Mistral-Small-3.1-24B-Instruct's config.json, two decode
                       "rope_theta": 10000.0}}
 
 
+def lora_image_run(cls, cfgd, checkpointing, text_step, image_step, training):
+    """One VLM run, LoRA r8 on all linears under SDPA, with or without checkpointing: its steps with
+    text alone and with the images (text_step and image_step take the model), and its request."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+    model = bf16_model(cls, cfgd, attn_implementation="sdpa")
+    if checkpointing:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        model.enable_input_require_grads()
+    model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, target_modules="all-linear"))
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
+    model.train()
+    held = torch.cuda.memory_allocated()
+    runs = text_and_image_steps(model, opt, text_step, image_step)
+    training = dict(training, optimizer="adamw", regime="bf16_pure", attn_implementation="sdpa",
+                    method="lora", lora={"rank": 8, "targets": "all_linear"},
+                    activation_checkpointing="full" if checkpointing else "none")
+    del model, opt
+    torch.cuda.empty_cache()
+    return image_record(held, runs, cfgd, training)
+
+
 def run_vlm(kind):
     """A step's peak with and without images through Gemma 3's or Pixtral's tower, LoRA on all linears."""
     import torch
-    from peft import LoraConfig, get_peft_model
     import transformers
     gemma = kind == "gemma3"
     cfgd = GEMMA3_VL_SHAPE if gemma else PIXTRAL_VL_SHAPE
@@ -668,28 +689,13 @@ def run_vlm(kind):
         pixels = torch.rand(images, 3, side, side, device="cuda", generator=g)  # fp32, as processors
         extra = ({"token_type_ids": (ids == image_id).long()} if gemma else
                  {"image_sizes": torch.tensor([[side, side]] * images, device="cuda")})
+        plain = {"token_type_ids": torch.zeros_like(text)} if gemma else {}
         for checkpointing in (True, False):
-            model = bf16_model(cls, cfgd, attn_implementation="sdpa")
-            if checkpointing:
-                model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
-                model.enable_input_require_grads()
-            model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, target_modules="all-linear"))
-            opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
-            model.train()
-            held = torch.cuda.memory_allocated()
-            plain = {"token_type_ids": torch.zeros_like(text)} if gemma else {}
-            runs = text_and_image_steps(
-                model, opt, lambda m: m(input_ids=text, labels=text, **plain).loss,
-                lambda m: m(input_ids=ids, labels=ids, pixel_values=pixels, **extra).loss)
-            training = {"batch_size": 1, "sequence_length": seq, "images_per_sample": images,
-                        "image_tokens": tokens, "optimizer": "adamw", "regime": "bf16_pure",
-                        "attn_implementation": "sdpa", "method": "lora",
-                        "lora": {"rank": 8, "targets": "all_linear"},
-                        "activation_checkpointing": "full" if checkpointing else "none"}
-            results["%d-images%s" % (images, "-checkpointing" if checkpointing else "")] = image_record(
-                held, runs, cfgd, training)
-            del model, opt
-            torch.cuda.empty_cache()
+            results["%d-images%s" % (images, "-checkpointing" if checkpointing else "")] = lora_image_run(
+                cls, cfgd, checkpointing, lambda m: m(input_ids=text, labels=text, **plain).loss,
+                lambda m: m(input_ids=ids, labels=ids, pixel_values=pixels, **extra).loss,
+                {"batch_size": 1, "sequence_length": seq, "images_per_sample": images,
+                 "image_tokens": tokens})
     return {"vlm": kind, "results": results}
 
 
@@ -734,41 +740,24 @@ def run_gemma4():
     linears, with and without checkpointing: a full image (280 soft tokens, 14 x 20, all 2,520
     patches real) and a small one (100 tokens, 10 x 10: 900 real, 1,620 padding, masked)."""
     import torch
-    from peft import LoraConfig, get_peft_model
     import transformers
     cfgd = GEMMA4_VL_SHAPE
     cls = getattr(transformers, cfgd["architectures"][0])
+    image_id = transformers.AutoConfig.for_model(**cfgd).image_token_id  # 258,880 by default
     seq = 2048
     g = torch.Generator(device="cuda").manual_seed(0)
     text = torch.randint(100, 100000, (1, seq), device="cuda", generator=g)
     results = {}
     for tokens, (soft_w, soft_h) in ((280, (20, 14)), (100, (10, 10))):
         pixels, positions = gemma4_image(soft_w, soft_h)
+        ids = text.clone()
+        ids[0, 1:1 + tokens] = image_id
         for checkpointing in (True, False):
-            model = bf16_model(cls, cfgd, attn_implementation="sdpa")
-            image_id = model.config.image_token_id
-            ids = text.clone()
-            ids[0, 1:1 + tokens] = image_id
-            if checkpointing:
-                model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
-                model.enable_input_require_grads()
-            model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, target_modules="all-linear"))
-            opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
-            model.train()
-            held = torch.cuda.memory_allocated()
-            runs = text_and_image_steps(
-                model, opt, lambda m: m(input_ids=text, labels=text).loss,
+            results["%d-tokens%s" % (tokens, "-checkpointing" if checkpointing else "")] = lora_image_run(
+                cls, cfgd, checkpointing, lambda m: m(input_ids=text, labels=text).loss,
                 lambda m: m(input_ids=ids, labels=ids, pixel_values=pixels,
-                            image_position_ids=positions).loss)
-            training = {"batch_size": 1, "sequence_length": seq, "images_per_sample": 1,
-                        "image_tokens": tokens, "optimizer": "adamw", "regime": "bf16_pure",
-                        "attn_implementation": "sdpa", "method": "lora",
-                        "lora": {"rank": 8, "targets": "all_linear"},
-                        "activation_checkpointing": "full" if checkpointing else "none"}
-            results["%d-tokens%s" % (tokens, "-checkpointing" if checkpointing else "")] = image_record(
-                held, runs, cfgd, training)
-            del model, opt
-            torch.cuda.empty_cache()
+                            image_position_ids=positions).loss,
+                {"batch_size": 1, "sequence_length": seq, "images_per_sample": 1, "image_tokens": tokens})
     return {"vlm": "gemma4", "results": results}
 
 
