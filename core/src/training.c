@@ -1222,6 +1222,40 @@ bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr
     return any;
 }
 
+/* The adapters (adapter_parameters) of the layers' and towers' modules `keep` selects, over the
+ * layers that run them (adaptable_block); `ctx` is keep's. UINT64_MAX on overflow. */
+static uint64_t adapters_where(const struct gs_arch *a, const struct gs_training *tr,
+                               bool (*keep)(const struct gs_training *tr, const struct gs_block *b,
+                                            const struct gs_module *m, const void *ctx),
+                               const void *ctx)
+{
+    bool ovf = false;
+    uint64_t total = 0, counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t k = 0; k < a->block_count + a->tower_count; k++) {
+        uint64_t layers = 0;
+        const struct gs_block *b = adaptable_block(a, tr, k, counts, &layers);
+        for (size_t i = 0; b != NULL && i < b->module_count; i++) {
+            const struct gs_module *m = &b->modules[i];
+            if (keep(tr, b, m, ctx))
+                total = gs_add(total, adapter_parameters(tr, m->in, m->out, m->count, layers, &ovf),
+                               &ovf);
+        }
+    }
+    return ovf ? UINT64_MAX : total;
+}
+
+/* A module the same targets adapted before PEFT's conversion (`ctx`: the training without it) and
+ * adapt no more; a router named gate keeps its adapter, as a ParamWrapper on its weight. */
+static bool converted_module(const struct gs_training *tr, const struct gs_block *b,
+                             const struct gs_module *m, const void *ctx)
+{
+    if (b != NULL && gs_module_is_router(b, m) &&
+        (gs_lora_param_wrappers(tr, b) & GS_PEFT_MOE_ROUTER))
+        return false;
+    return gs_lora_adapts(ctx, b, m) && !gs_lora_adapts(tr, b, m);
+}
+
 uint64_t gs_lora_converted_modules(const struct gs_arch *a, const struct gs_training *tr)
 {
     if (!(tr->lora_peft_moe & GS_PEFT_MOE_WRAPPERS))
@@ -1229,47 +1263,29 @@ uint64_t gs_lora_converted_modules(const struct gs_arch *a, const struct gs_trai
     struct gs_training before = *tr;
     before.lora_peft_moe = 0;
     bool ovf = false;
-    uint64_t total = 0, counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
-    for (size_t k = 0; k < a->block_count + a->tower_count; k++) {
-        uint64_t layers = 0;
-        const struct gs_block *b = adaptable_block(a, tr, k, counts, &layers);
-        for (size_t i = 0; b != NULL && i < b->module_count; i++) {
-            const struct gs_module *m = &b->modules[i];
-            /* a router named gate keeps its adapter, as a ParamWrapper on its weight */
-            if (gs_module_is_router(b, m) && (gs_lora_param_wrappers(tr, b) & GS_PEFT_MOE_ROUTER))
-                continue;
-            if (gs_lora_adapts(&before, b, m) && !gs_lora_adapts(tr, b, m))
-                total = gs_add(total, adapter_parameters(tr, m->in, m->out, m->count, layers, &ovf),
-                               &ovf);
-        }
-    }
-    for (size_t i = 0; i < a->module_count; i++) {
-        const struct gs_module *m = &a->modules[i];
-        if (gs_lora_adapts(&before, NULL, m) && !gs_lora_adapts(tr, NULL, m))
-            total = gs_add(total, adapter_parameters(tr, m->in, m->out, m->count, 1, &ovf), &ovf);
-    }
+    uint64_t total = adapters_where(a, tr, converted_module, &before);
+    for (size_t i = 0; i < a->module_count; i++) /* the modules outside the layers */
+        if (converted_module(tr, NULL, &a->modules[i], &before))
+            total = gs_add(total,
+                           adapter_parameters(tr, a->modules[i].in, a->modules[i].out,
+                                              a->modules[i].count, 1, &ovf),
+                           &ovf);
     return ovf ? UINT64_MAX : total;
+}
+
+/* A wrapped module a named target reaches that stock PEFT refuses, and no inner-linear target
+ * adapts (wrapper_refused). */
+static bool refused_module(const struct gs_training *tr, const struct gs_block *b,
+                           const struct gs_module *m, const void *ctx)
+{
+    (void)ctx;
+    bool refused = false;
+    for (size_t t = 0; t < tr->lora_target_count; t++)
+        refused = refused || wrapper_refused(tr, m, tr->lora_targets[t]);
+    return refused && !gs_lora_adapts(tr, b, m);
 }
 
 uint64_t gs_lora_refused_wrapped(const struct gs_arch *a, const struct gs_training *tr)
 {
-    bool ovf = false;
-    uint64_t total = 0, counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
-    for (size_t k = 0; k < a->block_count + a->tower_count; k++) {
-        uint64_t layers = 0;
-        const struct gs_block *b = adaptable_block(a, tr, k, counts, &layers);
-        for (size_t i = 0; b != NULL && i < b->module_count; i++) {
-            const struct gs_module *m = &b->modules[i];
-            bool refused = false;
-            for (size_t t = 0; t < tr->lora_target_count; t++)
-                refused = refused || wrapper_refused(tr, m, tr->lora_targets[t]);
-            if (!refused || gs_lora_adapts(tr, b, m)) /* an inner-linear target adapts it */
-                continue;
-            total =
-                gs_add(total, adapter_parameters(tr, m->in, m->out, m->count, layers, &ovf), &ovf);
-        }
-    }
-    return ovf ? UINT64_MAX : total;
+    return adapters_where(a, tr, refused_module, NULL);
 }
