@@ -816,7 +816,8 @@ static unsigned param_wrappers(const struct gs_activation_input *in, const struc
  * self.gate_up_proj, self.down_proj, whole, into torch's grouped_mm) reads the merged tensor
  * W + delta at the weight's dtype (get_delta_weight casts the delta to the parameter's dtype),
  * one tensor the size of the parameter, which grouped_mm's autograd keeps for its input's
- * gradient wherever that input needs one: gate_up_proj's input is the layer's gathered input
+ * gradient wherever that input needs one (derivatives.yaml _grouped_mm: self's gradient reads
+ * mat2, mat2's reads self): gate_up_proj's input is the layer's gathered input
  * (g.mlp_input), down_proj's the product after the activation, which needs one where the
  * gate_up_proj trains too. A router's wrapped weight (E x h) is kept likewise by F.linear where
  * its input needs a gradient, except an fp32 router's (F.linear on self.weight.type(
