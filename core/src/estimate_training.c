@@ -248,6 +248,8 @@ struct train_plan {
     uint64_t adapters; /* LoRA adapter parameters (whole model) */
     uint64_t expert_adapters; /* of them, the routed experts' (gs_lora_expert_parameters: where
                                  the model code keeps experts as nn.Linear modules) */
+    struct gs_lora_fused_experts wrapped; /* PEFT 0.19+'s ParamWrappers on fused experts
+                                             (gs_lora_fused_experts; zero without them) */
     struct gs_framework_rules rules;
     bool deepspeed;    /* ZeRO stages run by DeepSpeed (buckets), not FSDP */
 };
@@ -330,9 +332,9 @@ static enum gs_status resolve_method(const struct gs_model_spec *m, const struct
         return resolved;
     const enum gs_status st = gs_lora_parameters_routed(&m->arch, tr, routed, &plan->adapters, err);
     plan->expert_adapters = st == GS_OK && routed ? gs_lora_expert_parameters(&m->arch, tr) : 0;
-    struct gs_lora_fused_experts wrapped; /* sharded with the experts, as the 4.x experts' are */
-    if (st == GS_OK && gs_lora_fused_experts(&m->arch, tr, &wrapped))
-        plan->expert_adapters = wrapped.expert_adapters;
+    /* the wrappers' adapters shard with the experts, as the 4.x experts' do */
+    if (st == GS_OK && gs_lora_fused_experts(&m->arch, tr, &plan->wrapped))
+        plan->expert_adapters = plan->wrapped.expert_adapters;
     return st;
 }
 
@@ -344,6 +346,12 @@ static bool has_vision(const struct gs_arch *a)
             return true;
     return false;
 }
+
+/* Gemma4ImageProcessor's budgets of soft tokens an image (_SUPPORTED_SOFT_TOKENS: 70, 140, 280,
+ * 560, 1,120): the config's default (vision_soft_tokens_per_image, 280) and its doublings above
+ * it, the largest four times it (resolve_images bounds image_tokens there, image_patches picks
+ * the budget that holds them) */
+#define PADDED_ROW_LARGEST_BUDGET 4
 
 /* The images a sample carries (training.images_per_sample, image_tokens): a vision tower to run
  * them, their tokens within the sequence, and the tokens of each (the processor's largest image
@@ -382,13 +390,13 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
                             "tokens: image_tokens is a multiple of %llu (%llu: one crop)",
                             m->arch.model_type, (unsigned long long)it->tokens,
                             (unsigned long long)it->tokens, (unsigned long long)it->tokens);
-    /* Gemma4ImageProcessor's budgets (_SUPPORTED_SOFT_TOKENS: 70, 140, 280, 560, 1,120 soft
-     * tokens an image), the config's default and its doublings above it (image_patches) */
-    if (it->layout == GS_MM_PADDED_ROW && it->tokens && tr->image_tokens > 4 * it->tokens)
+    if (it->layout == GS_MM_PADDED_ROW && it->tokens &&
+        tr->image_tokens > PADDED_ROW_LARGEST_BUDGET * it->tokens)
         return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
                             "%s's processor gives an image at most %llu soft tokens (its largest "
                             "max_soft_tokens, four times the config's %llu)",
-                            m->arch.model_type, (unsigned long long)(4 * it->tokens),
+                            m->arch.model_type,
+                            (unsigned long long)(PADDED_ROW_LARGEST_BUDGET * it->tokens),
                             (unsigned long long)it->tokens);
     bool ovf = false;
     const uint64_t image = gs_mul(tr->images_per_sample, tr->image_tokens, &ovf);
@@ -437,7 +445,7 @@ static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t
      * resolve_images has bounded it) */
     if (it->layout == GS_MM_PADDED_ROW) {
         uint64_t budget = it->tokens;
-        while (budget < tokens && budget < 4 * it->tokens)
+        while (budget < tokens && budget < PADDED_ROW_LARGEST_BUDGET * it->tokens)
             budget *= 2;
         return budget * (it->patches / it->tokens);
     }
@@ -2839,9 +2847,9 @@ static void expert_split_notes(const struct gs_workload *w, const struct train_p
  * adapters the converted names no longer give the modules of those names (a dense or
  * shared-expert MLP's), the difference from the same targets without the conversion. */
 static void param_wrapper_notes(struct gs_estimate *e, const struct gs_model_spec *m,
-                                const struct gs_workload *w, const struct gs_training *tr,
-                                const struct gs_lora_fused_experts *fused)
+                                const struct gs_workload *w, const struct train_plan *plan)
 {
+    const struct gs_lora_fused_experts *fused = &plan->wrapped;
     assume_value(e, "peft_expert_adapter_parameters", fused->adapters,
                  "in lora_adapter_parameters: the adapters PEFT 0.19 and later put on the "
                  "fused experts and the router (a ParamWrapper on each parameter: r x experts "
@@ -2851,9 +2859,13 @@ static void param_wrapper_notes(struct gs_estimate *e, const struct gs_model_spe
                  "(_MOE_TARGET_MODULE_MAPPING, _MOE_FUSED_TARGETS); tuners/lora/layer.py "
                  "ParamWrapper.update_layer (lora_A in x r*num_experts, lora_B r*num_experts x "
                  "out)");
-    const bool fp32 = w->weights == GS_DTYPE_FP32 || tr->kbit_prepared;
+    /* the frozen weights' dtype, as the activations count the merged copies (activation_dtypes'
+     * residual: fp32 over an fp32 base or one prepare_model_for_kbit_training made fp32) */
+    uint64_t element = 0, weight = 0;
+    bool autocast = false;
+    activation_dtypes(w, plan, &element, &weight, &autocast);
     bool merged_ovf = false; /* a figure beside the totals: its overflow refuses nothing */
-    const uint64_t merged = gs_mul(fused->merged_elements, fp32 ? 4 : 2, &merged_ovf);
+    const uint64_t merged = gs_mul(fused->merged_elements, weight, &merged_ovf);
     assume_value(e, "peft_expert_merged_weight_bytes", merged_ovf ? UINT64_MAX : merged,
                  "in activations_bytes: one MoE layer's wrapped weights with the adapters' "
                  "delta merged in (W + delta, at the weights' dtype), which each forward "
@@ -2864,7 +2876,7 @@ static void param_wrapper_notes(struct gs_estimate *e, const struct gs_model_spe
                  "(nn.utils.parametrize.register_parametrization with _LoraParameterProxy: "
                  "W + delta_weight under parametrize.cached()); transformers "
                  "integrations/moe.py grouped_mm_experts_forward");
-    const uint64_t dropped = m->has_arch ? gs_lora_converted_modules(&m->arch, tr) : 0;
+    const uint64_t dropped = gs_lora_converted_modules(&m->arch, &plan->tr);
     if (dropped)
         assume_value(e, "peft_converted_module_adapters", dropped,
                      "not in lora_adapter_parameters: the adapters the same targets gave the "
@@ -2874,21 +2886,14 @@ static void param_wrapper_notes(struct gs_estimate *e, const struct gs_model_spe
                      "peft utils/transformers_weight_conversion.py _convert_peft_config_moe "
                      "(remaining_target_modules)");
     warn(e, "lora_experts_param_wrapper",
-         dropped ? "PEFT 0.19 and later (0.20 for all_linear, PR #3232) turn the targets naming "
-                   "this MoE's expert projections or router into LoRA on its fused expert "
-                   "parameters (a ParamWrapper on each: peft_expert_adapter_parameters), and the "
-                   "same names stop adapting its dense and shared-expert MLPs "
-                   "(peft_converted_module_adapters). Each MoE layer keeps its merged expert "
-                   "weights until its backward (peft_expert_merged_weight_bytes a layer): "
-                   "activation checkpointing keeps one layer's, targeting the attention "
-                   "projections alone none; peft_version below 0.19 sizes the experts frozen"
-                 : "PEFT 0.19 and later (0.20 for all_linear, PR #3232) turn the targets naming "
-                   "this MoE's expert projections or router into LoRA on its fused expert "
-                   "parameters (a ParamWrapper on each: peft_expert_adapter_parameters). Each MoE "
-                   "layer keeps its merged expert weights until its backward "
-                   "(peft_expert_merged_weight_bytes a layer): activation checkpointing keeps one "
-                   "layer's, targeting the attention projections alone none; peft_version below "
-                   "0.19 sizes the experts frozen");
+         "PEFT 0.19 and later (0.20 for all_linear, PR #3232) turn the targets naming this MoE's "
+         "expert projections or router into LoRA on its fused expert parameters (a ParamWrapper "
+         "on each: peft_expert_adapter_parameters), and the same names stop adapting any dense "
+         "or shared-expert MLP of those names (peft_converted_module_adapters, where there is "
+         "one). Each MoE layer keeps its merged expert weights until its backward "
+         "(peft_expert_merged_weight_bytes a layer): activation checkpointing keeps one "
+         "layer's, targeting the attention projections alone none; peft_version below 0.19 "
+         "sizes the experts frozen");
 }
 
 enum gs_status est_compute_training(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -3113,9 +3118,8 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
              " or all_linear; lora_refused_wrapper_parameters says what they would add");
     }
     /* PEFT 0.19 on: LoRA on the fused experts through target_parameters (gs_lora_peft_resolve) */
-    struct gs_lora_fused_experts fused;
-    if (plan.lora && gs_lora_fused_experts(&m->arch, &plan.tr, &fused))
-        param_wrapper_notes(e, m, w, &plan.tr, &fused);
+    if (plan.lora && plan.wrapped.adapters)
+        param_wrapper_notes(e, m, w, &plan);
     if (plan.tr.freeze_vision_tower)
         assume_value(e, "frozen_vision_parameters", e->params.vision,
                      plan.lora ? "the vision towers' parameters with their projector (the "
