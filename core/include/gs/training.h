@@ -164,9 +164,10 @@ struct gs_training {
                                  from a request; 0 = not known to be transformers' */
     uint32_t peft_version;    /* the PEFT release LoRA runs under (major x 100 + minor,
                                  training.lora.peft_version); 0 = the latest */
-    unsigned lora_peft_moe;   /* GS_PEFT_MOE_* bits: the fused expert parameters PEFT's
-                                 conversion puts a ParamWrapper on (gs_lora_peft_resolve): set by
-                                 the estimate, not read from a request; 0 = none */
+    unsigned lora_peft_moe;   /* GS_PEFT_MOE_* bits: the v4 names PEFT's conversion moved to
+                                 target_parameters (gs_lora_peft_resolve; the blocks that hold
+                                 those parameters get a ParamWrapper: gs_lora_param_wrappers):
+                                 set by the estimate, not read from a request; 0 = none */
     struct gs_training_knobs framework; /* framework, loss and the switches it defaults */
     bool trl;                           /* the run is TRL's SFTTrainer (gs/trl.h) ... */
     uint32_t trl_version;               /* ... at this release (major x 100 + minor) */
