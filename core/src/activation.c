@@ -324,8 +324,7 @@ static uint64_t norm_bytes(const struct gs_activation_input *in, const struct gs
  * rule. */
 static bool reuses_kv(const struct gs_activation_input *in, const struct gs_block *b)
 {
-    return b->attn.kv_shared && in->rules != NULL &&
-           (in->rules->hf_release == 0 || in->rules->hf_release >= b->attn.kv_shared_from);
+    return in->rules != NULL && gs_attention_reuses_kv(&b->attn, in->rules->hf_release);
 }
 
 /* The bytes per token a layer's q_norm and k_norm save: an RMSNorm over each head

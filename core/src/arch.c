@@ -362,6 +362,11 @@ void gs_attention_qkv_widths(const struct gs_attention *s, uint64_t widths[3])
     widths[2] = s->kv_heads * s->v_head_dim;
 }
 
+bool gs_attention_reuses_kv(const struct gs_attention *s, uint32_t hf_release)
+{
+    return s->kv_shared && (hf_release == 0 || hf_release >= s->kv_shared_from);
+}
+
 const struct gs_module *gs_arch_token_embedding(const struct gs_arch *a)
 {
     for (size_t i = 0; i < a->module_count; i++)

@@ -178,6 +178,22 @@ enum gs_status gs_estimate_compute_scoped(const struct gs_model_spec *model,
                "v_proj, each an adapter of its own",
                "torchtune models/phi3/_component_builders.py (MultiHeadAttention q_proj, k_proj, "
                "v_proj); models/phi3/_convert_weights.py splits qkv_proj");
+    if (changes & EST_MODEL_SHARED_KV_DROPPED)
+        assume(e, "shared_kv_layers_without_kv_weights",
+               "the layers that share an earlier layer's keys and values hold no k_proj, v_proj "
+               "or k_norm in the transformers release the run trains (the checkpoint's are "
+               "skipped at load): no weights, gradients, states or LoRA adapters of theirs",
+               "transformers modeling_gemma3n.py Gemma3nTextAttention.__init__ (`if not "
+               "self.is_kv_shared_layer`, from 5.6.0, PR #45489); modeling_gemma4.py (from 5.5.2, "
+               "PR #45336)");
+    if (changes & EST_MODEL_SHARED_KV_BUILT)
+        assume(e, "shared_kv_layers_with_kv_weights",
+               "the layers that share an earlier layer's keys and values still build their own "
+               "k_proj, v_proj and k_norm in the transformers release the run trains, as the "
+               "layer they read from has them: weighed and trained (all-linear LoRA adapts them)",
+               "transformers modeling_gemma4.py Gemma4TextAttention.__init__ in 5.5.0 and 5.5.1 "
+               "(every layer; 5.5.2 builds them only `if not self.is_kv_shared_layer`, PR "
+               "#45336)");
     if (changes & EST_MODEL_HEAD_UNTIED)
         assume(e, "head_untied",
                "the framework keeps its own output head: the checkpoint's head, tied to the "

@@ -2719,6 +2719,77 @@ static void split_qkv(struct gs_arch *a)
     }
 }
 
+/* Whether block `b` holds K/V weights of its own (GS_MOD_KV_OWN: its k_proj, v_proj, k_norm). */
+static bool holds_kv_own(const struct gs_block *b)
+{
+    for (size_t i = 0; i < b->module_count; i++)
+        if (b->modules[i].flags & GS_MOD_KV_OWN)
+            return true;
+    return false;
+}
+
+/* The layer a KV-sharing block `b` reads its keys and values from, as a block: one that computes
+ * its own, of the same attention span and shape (transformers' and vLLM's
+ * kv_shared_layer_index: the last earlier layer of the same layer type). NULL if none. */
+static const struct gs_block *kv_source(const struct gs_arch *a, const struct gs_block *b)
+{
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_block *s = &a->blocks[k];
+        if (s->mixer == GS_MIXER_ATTENTION && !s->attn.kv_shared && s->attn.span == b->attn.span &&
+            s->attn.head_dim == b->attn.head_dim && s->attn.kv_heads == b->attn.kv_heads &&
+            holds_kv_own(s))
+            return s;
+    }
+    return NULL;
+}
+
+/* What block `b`'s K/V weights must become under transformers release `release`: the
+ * est_model_change bit (SHARED_KV_DROPPED where a KV-sharing layer reuses the earlier layer's
+ * K and V but the description holds its own, SHARED_KV_BUILT where it computes its own but the
+ * description holds none), or 0. */
+static unsigned kv_own_change(const struct gs_arch *a, const struct gs_block *b, uint32_t release)
+{
+    if (b->mixer != GS_MIXER_ATTENTION || !b->attn.kv_shared)
+        return 0;
+    const bool holds = holds_kv_own(b);
+    if (gs_attention_reuses_kv(&b->attn, release))
+        return holds ? EST_MODEL_SHARED_KV_DROPPED : 0;
+    return !holds && kv_source(a, b) != NULL ? EST_MODEL_SHARED_KV_BUILT : 0;
+}
+
+/* Gives each KV-sharing layer of `a` the K/V weights transformers release `release` builds
+ * (Gemma 3n and Gemma 4, whose readers describe them as the checkpoint and vLLM hold them):
+ * none from the release that shares K and V in training (gs_attention.kv_shared_from: the
+ * layer's __init__ builds k_proj, v_proj and k_norm only `if not self.is_kv_shared_layer`,
+ * modeling_gemma4.py from 5.5.2, PR #45336; modeling_gemma3n.py from 5.6.0, PR #45489), and
+ * before it those of the layer it reads (every layer built them). Returns the change bits. */
+static unsigned kv_own_by_release(struct gs_arch *a, uint32_t release)
+{
+    unsigned changes = 0;
+    for (size_t k = 0; k < a->block_count; k++) {
+        struct gs_block *b = &a->blocks[k];
+        const unsigned change = kv_own_change(a, b, release);
+        if (change == EST_MODEL_SHARED_KV_DROPPED) {
+            size_t kept = 0;
+            for (size_t i = 0; i < b->module_count; i++)
+                if (!(b->modules[i].flags & GS_MOD_KV_OWN))
+                    b->modules[kept++] = b->modules[i];
+            b->module_count = kept;
+        } else if (change == EST_MODEL_SHARED_KV_BUILT) {
+            const struct gs_block *src = kv_source(a, b);
+            for (size_t i = 0; i < src->module_count; i++) {
+                const struct gs_module *m = &src->modules[i];
+                if (m->flags & GS_MOD_KV_OWN)
+                    gs_block_module(a, k, m->name, (enum gs_module_kind)m->kind,
+                                    (enum gs_split)m->split, (enum gs_part)m->part, m->flags, m->in,
+                                    m->out, m->count ? m->count : 1);
+            }
+        }
+        changes |= change;
+    }
+    return changes;
+}
+
 enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs_workload *w,
                                   struct gs_model_spec *scratch, const struct gs_model_spec **out,
                                   unsigned *changes, struct gs_error *err)
@@ -2740,7 +2811,10 @@ enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs
                           a->embedding_dropout);
     const bool split = rules.gate_up_apart && some_block_has(a, fused_gate_up);
     const bool qkv = rules.qkv_apart && some_block_has(a, fused_qkv_projection);
-    if (tokens == NULL && !dropout && !split && !qkv)
+    unsigned kv_own = 0;
+    for (size_t k = 0; k < a->block_count; k++)
+        kv_own |= kv_own_change(a, &a->blocks[k], rules.hf_release);
+    if (tokens == NULL && !dropout && !split && !qkv && kv_own == 0)
         return GS_OK;
     *scratch = *m;
     struct gs_arch *copy = &scratch->arch;
@@ -2757,6 +2831,8 @@ enum gs_status est_training_model(const struct gs_model_spec *m, const struct gs
         split_qkv(copy);
         *changes |= EST_MODEL_QKV_APART;
     }
+    if (kv_own != 0)
+        *changes |= kv_own_by_release(copy, rules.hf_release);
     if (tokens != NULL) {
         copy->tie_word_embeddings = false;
         gs_arch_module(copy, "lm_head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0,

@@ -173,7 +173,9 @@ static void check_kv_sources(struct model_reader *r, uint64_t layers, uint64_t s
 
 /* Gemma4TextAttention: q_proj and o_proj at the layer's head size, q_norm and
  * (unless shared) k_norm over one head; k_proj and v_proj unless the layer
- * is shared, and no v_proj on a k_eq_v full layer (its keys, before k_norm
+ * is shared (transformers from 5.5.2, PR #45336; 5.5.0 and 5.5.1 built them on
+ * every layer, which training follows by release: GS_MOD_KV_OWN), and no
+ * v_proj on a k_eq_v full layer (its keys, before k_norm
  * and rope, are its values). vLLM still caches K and V apart on those layers:
  * it loads k_proj into both halves of qkv_proj, and V (v_norm, no rope) is not
  * K (k_norm and rope), so the cache per token is that of any GQA layer. */
@@ -203,13 +205,15 @@ static void build_attention(struct gs_arch *a, size_t b, const struct gemma4_tex
     const unsigned f = GS_MOD_QUANT | (t->bias ? GS_MOD_BIAS : 0);
     add(a, b, "self_attn.q_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, f, h, q, 1);
     norm(a, b, "self_attn.q_norm", GS_PART_ATTENTION, s.head_dim);
-    if (!shared) {
-        add(a, b, "self_attn.k_proj", GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION, f, h, kv,
+    if (!shared) { /* GS_MOD_KV_OWN: what a shared layer of this kind built before 5.5.2 */
+        const unsigned own = f | GS_MOD_KV_OWN;
+        add(a, b, "self_attn.k_proj", GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION, own, h, kv,
             1);
         if (!global_kv)
-            add(a, b, "self_attn.v_proj", GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION, f, h,
+            add(a, b, "self_attn.v_proj", GS_MODULE_LINEAR, GS_SPLIT_KV, GS_PART_ATTENTION, own, h,
                 kv, 1);
-        norm(a, b, "self_attn.k_norm", GS_PART_ATTENTION, s.head_dim);
+        add(a, b, "self_attn.k_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION,
+            GS_MOD_KV_OWN, 1, s.head_dim, 1);
     }
     add(a, b, "self_attn.o_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION, f, q, h, 1);
 }
@@ -679,9 +683,12 @@ static void read_gemma3n_dims(struct model_reader *r, struct gemma3n_text *t)
 }
 
 /* Gemma3nTextAttention: q/k/v/o and q_norm, k_norm over one head (v_norm has
- * no weight). Every layer keeps its k_proj and v_proj, shared or not (the
- * checkpoint stores them); a shared layer reads the keys and values of the
- * last earlier layer of its kind and, in vLLM (gemma3n.py,
+ * no weight). Every layer keeps its k_proj, v_proj and k_norm, shared or not
+ * (the checkpoint stores them, vLLM loads them); transformers builds a shared
+ * layer's only before 5.6.0 (PR #45489 lists them in
+ * _keys_to_ignore_on_load_unexpected), which training follows by release
+ * (GS_MOD_KV_OWN). A shared layer reads the keys and values of the last
+ * earlier layer of its kind and, in vLLM (gemma3n.py,
  * kv_sharing_target_layer_name), caches nothing. */
 static void gemma3n_attention(struct gs_arch *a, size_t b, const struct gemma3n_text *t,
                               bool sliding, bool shared)
@@ -704,7 +711,12 @@ static void gemma3n_attention(struct gs_arch *a, size_t b, const struct gemma3n_
     s.v_norm = true; /* Gemma3nRMSNorm(with_scale=False) on the values a layer computes */
     gs_build_attention(a, b, &s, &GS_ATTENTION_NAMES, t->bias, t->bias);
     norm(a, b, "self_attn.q_norm", GS_PART_ATTENTION, t->head_dim);
-    norm(a, b, "self_attn.k_norm", GS_PART_ATTENTION, t->head_dim);
+    add(a, b, "self_attn.k_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, GS_MOD_KV_OWN,
+        1, t->head_dim, 1);
+    /* k_proj and v_proj, k_norm: a shared layer's go from 5.6.0 (est_training_model) */
+    for (size_t i = 0; i < blk->module_count; i++)
+        if (blk->modules[i].split == GS_SPLIT_KV)
+            blk->modules[i].flags |= GS_MOD_KV_OWN;
 }
 
 /* One kind of Gemma3nTextDecoderLayer: attention, a GeGLU MLP of the layer's

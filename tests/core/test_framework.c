@@ -898,6 +898,20 @@ static void test_peft_param_wrappers(void **state)
     assert_string_equal(refusal(&hunyuan, &w).pointer, "/training/lora/dropout");
 }
 
+/* A toy Gemma 4 text model: hidden 256, 4 layers of 4 heads, 2 KV heads of 64 on the sliding
+ * layers and of 128 (global_head_dim) on the full ones; the last layer, full (as
+ * Gemma4TextConfig.__post_init__ makes the last), shares the second's K and V. */
+static struct gs_model_spec toy_gemma4_shared(void)
+{
+    return spec(fixture_arch(
+        "%s", "{\"model_type\":\"gemma4_text\",\"hidden_size\":256,\"num_hidden_layers\":4,"
+              "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":64,"
+              "\"global_head_dim\":128,\"intermediate_size\":512,\"sliding_window\":64,"
+              "\"num_kv_shared_layers\":1,\"layer_types\":[\"sliding_attention\","
+              "\"full_attention\",\"sliding_attention\",\"sliding_attention\"],"
+              "\"vocab_size\":1000}"));
+}
+
 /* Gemma 4's and Gemma 3n's attention normalizes V with an RMSNorm that has no weight
  * (modeling_gemma4.py Gemma4TextAttention: self.v_norm = Gemma4RMSNorm(head_dim,
  * with_scale=False), value_states = self.v_norm(value_states) in every layer that computes its
@@ -931,13 +945,7 @@ static void test_gemma_v_norm(void **state)
      * Gemma4TextConfig.__post_init__ makes the last) shares the second's; 32 tokens leave K and
      * V grouped (no mask, no repeat): against the same layer computing its own, 2 x 128 of V's
      * fp32 copy (4 B) and K and V, 2 x 2 x 128 at 2 B: 2,048 B a token, 65,536 B */
-    struct gs_model_spec shared = spec(fixture_arch(
-        "%s", "{\"model_type\":\"gemma4_text\",\"hidden_size\":256,\"num_hidden_layers\":4,"
-              "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":64,"
-              "\"global_head_dim\":128,\"intermediate_size\":512,\"sliding_window\":64,"
-              "\"num_kv_shared_layers\":1,\"layer_types\":[\"sliding_attention\","
-              "\"full_attention\",\"sliding_attention\",\"sliding_attention\"],"
-              "\"vocab_size\":1000}"));
+    struct gs_model_spec shared = toy_gemma4_shared();
     w.training.sequence_length = 32;
     const struct gs_estimate reused = estimate(&shared, &w);
     size_t shared_blocks = 0;
@@ -949,6 +957,59 @@ static void test_gemma_v_norm(void **state)
     assert_int_equal(shared_blocks, 1);
     assert_int_equal(estimate(&shared, &w).saved_activation_bytes - reused.saved_activation_bytes,
                      65536);
+}
+
+/* The parameters and LoRA adapters of a model's KV-sharing layers change with the transformers
+ * release: Gemma 4 built k_proj, v_proj and k_norm on every layer in 5.5.0 and 5.5.1 and, from
+ * 5.5.2, only `if not self.is_kv_shared_layer` (modeling_gemma4.py Gemma4TextAttention.__init__,
+ * PR #45336); Gemma 3n from 5.6.0 (modeling_gemma3n.py, PR #45489), before it on every layer as
+ * its checkpoints store them. Toys of hidden 256 whose last layer shares the K and V of an
+ * earlier layer of its kind, 2 KV heads: Gemma 3n's, sliding, of 64: its own k_proj and v_proj
+ * are 256 x 128 each and k_norm 64, 65,600 parameters, and under LoRA r8 on all linears their
+ * adapters 2 x 8 x (256 + 128) = 6,144; Gemma 4's, full (Gemma4TextConfig makes the last layer
+ * full attention), of global_head_dim 128: 2 x 256 x 256 + 128 = 131,200 and
+ * 2 x 8 x (256 + 256) = 8,192. */
+static void test_shared_kv_weights_by_release(void **state)
+{
+    (void)state;
+    const struct gs_model_spec gemma4 = toy_gemma4_shared();
+    const struct gs_model_spec gemma3n = spec(fixture_arch(
+        "%s", "{\"model_type\":\"gemma3n_text\",\"hidden_size\":256,\"num_hidden_layers\":4,"
+              "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":64,"
+              "\"intermediate_size\":[512,512,512,512],\"sliding_window\":64,"
+              "\"vocab_size\":1000,\"vocab_size_per_layer_input\":1000,"
+              "\"hidden_size_per_layer_input\":16,\"altup_num_inputs\":4,\"laurel_rank\":8,"
+              "\"num_kv_shared_layers\":1,\"layer_types\":[\"sliding_attention\","
+              "\"full_attention\",\"sliding_attention\",\"sliding_attention\"]}"));
+    struct gs_workload w = lora_446(128);
+    w.training.lora_target_count = 0; /* all-linear */
+    const struct {
+        const struct gs_model_spec *m;
+        uint32_t before,
+            from; /* major*100 + minor, patch: the last release with them, the first without */
+        uint32_t before_patch, from_patch;
+        uint64_t parameters, adapters;
+    } cases[] = {{&gemma4, 505, 505, 1, 2, 131200, 8192}, {&gemma3n, 505, 506, 4, 0, 65600, 6144}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        w.training.framework.framework_version = cases[i].before;
+        w.training.framework.framework_patch = cases[i].before_patch;
+        const struct gs_estimate own = estimate(cases[i].m, &w);
+        w.training.framework.framework_version = cases[i].from;
+        w.training.framework.framework_patch = cases[i].from_patch;
+        const struct gs_estimate shared = estimate(cases[i].m, &w);
+        assert_int_equal(own.parameters - shared.parameters, cases[i].parameters);
+        assert_int_equal(own.trainable_parameters - shared.trainable_parameters, cases[i].adapters);
+        /* each side says so where the description held the other (Gemma 4's reader follows
+         * the latest release, Gemma 3n's the checkpoint) */
+        assert_true((fixture_assumption(&own, "shared_kv_layers_with_kv_weights") != NULL) ==
+                    (cases[i].m == &gemma4));
+        assert_true((fixture_assumption(&shared, "shared_kv_layers_without_kv_weights") != NULL) ==
+                    (cases[i].m == &gemma3n));
+        /* the latest release (none named) shares them */
+        w.training.framework.framework_version = 0;
+        w.training.framework.framework_patch = 0;
+        assert_int_equal(estimate(cases[i].m, &w).parameters, shared.parameters);
+    }
 }
 
 /* A toy Mixtral: hidden 1,024, 2 layers, 8 heads, 8 experts of 256, vocabulary 1,000. */
@@ -2673,6 +2734,7 @@ int main(void)
         cmocka_unit_test(test_routed_expert_adapters),
         cmocka_unit_test(test_peft_param_wrappers),
         cmocka_unit_test(test_gemma_v_norm),
+        cmocka_unit_test(test_shared_kv_weights_by_release),
         cmocka_unit_test(test_expert_projection_names),
         cmocka_unit_test(test_bare_router),
         cmocka_unit_test(test_latent_moe_router),

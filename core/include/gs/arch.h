@@ -112,6 +112,12 @@ enum gs_split {
                                    buffer (DeepSeek's e_score_correction_bias, DeepSeek-V4's
                                    tid2eid): weighed at 4 bytes an element (fp32 biases, int32
                                    tables in vLLM), counted in `buffers`, not in `total` */
+#define GS_MOD_KV_OWN                                                                              \
+    (1u << 9) /* a layer's own key or value projection or key norm in a model whose last layers    \
+                 share an earlier layer's keys and values (Gemma 3n, Gemma 4): a KV-sharing layer  \
+                 (gs_attention.kv_shared) has these in transformers' model code only in the        \
+                 releases before gs_attention.kv_shared_from (est_training_model adds or drops     \
+                 them by the run's release) */
 
 struct gs_module {
     const char *name;  /* transformers' attribute name ("q_proj"); static storage */
@@ -623,6 +629,11 @@ const struct gs_module *gs_arch_token_embedding(const struct gs_arch *arch);
 /* The output widths of an attention's query, key and value projections: heads x head_dim,
  * kv_heads x head_dim, kv_heads x v_head_dim (`widths` in that order). */
 void gs_attention_qkv_widths(const struct gs_attention *attention, uint64_t widths[3]);
+
+/* Whether a layer of `attention` takes an earlier layer's keys and values in training under
+ * transformers release `hf_release` (GS_HF_RELEASE; 0 the latest) rather than computing its
+ * own: a KV-sharing layer (kv_shared) from kv_shared_from on. */
+bool gs_attention_reuses_kv(const struct gs_attention *attention, uint32_t hf_release);
 
 /* The routed-expert block with the most experts, or NULL for dense models. */
 const struct gs_block *gs_arch_moe_block(const struct gs_arch *arch);
