@@ -2285,7 +2285,8 @@ static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in
         records = true;
         struct gs_activation_input own = *in;
         own.batch_size = images;
-        own.sequence_length = in->vision_patches;
+        /* with the class embedding's position (Llama4VisionModel.forward: torch.cat) */
+        own.sequence_length = in->vision_patches + a->mm_image.class_positions;
         own.stream_width = tower_width(a, tw);
         own.padding_mask = false; /* an image has no padding */
         if (a->mm_image.layout == GS_MM_ONE_SEQUENCE)

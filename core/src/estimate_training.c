@@ -384,12 +384,15 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
                             "give the tokens each image takes",
                             m->arch.model_type);
     const struct gs_mm_item *it = &m->arch.mm_image;
-    if (it->layout == GS_MM_CROPS && it->tokens && tr->image_tokens % it->tokens != 0)
-        return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
-                            "%s gives every image, and every pan-and-scan crop of it, %llu "
-                            "tokens: image_tokens is a multiple of %llu (%llu: one crop)",
-                            m->arch.model_type, (unsigned long long)it->tokens,
-                            (unsigned long long)it->tokens, (unsigned long long)it->tokens);
+    const uint64_t crop = it->crop_tokens ? it->crop_tokens : it->tokens;
+    if (it->layout == GS_MM_CROPS && crop && tr->image_tokens % crop != 0)
+        return gs_error_add(
+            err, GS_ERR_INVALID, "/training/image_tokens",
+            "%s gives every image, and every %s of it, %llu "
+            "tokens: image_tokens is a multiple of %llu (%llu: one crop)",
+            m->arch.model_type,
+            it->crop_tokens ? "tile (the global one included)" : "pan-and-scan crop",
+            (unsigned long long)crop, (unsigned long long)crop, (unsigned long long)crop);
     if (it->layout == GS_MM_PADDED_ROW && it->tokens &&
         tr->image_tokens > PADDED_ROW_LARGEST_BUDGET * it->tokens)
         return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
@@ -420,8 +423,9 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
  * temporal x patch^2 values, one sequence an image (Qwen3-Omni's processor is not read: its
  * mm_image is one token's); Gemma 3 runs the image and each of its
  * pan-and-scan crops as a sequence of its own, mm_tokens_per_image tokens each (resolve_images
- * has checked `tokens` is a whole number of them); Gemma 4 one row of its processor's budget
- * whatever the image's tokens. 0 where not read. */
+ * has checked `tokens` is a whole number of them), Llama 4 each tile and the global tile;
+ * Gemma 4 one row of its processor's budget whatever the image's tokens. 0 where not read. The
+ * tower's sequence adds mm_image.class_positions to these patches. */
 static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t *sequences,
                               uint64_t *pixels)
 {
@@ -435,8 +439,16 @@ static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t
         return 0;
     *pixels = it->pixels / it->patches;
     if (it->layout == GS_MM_CROPS) {
-        *sequences = tokens / it->tokens;
-        return it->patches;
+        /* the largest item's crops (Llama 4's 17 tiles: crop_tokens), each that share of its
+         * patches */
+        const uint64_t crop = it->crop_tokens ? it->crop_tokens : it->tokens;
+        const uint64_t crops = it->tokens / crop;
+        if (crops == 0 || it->patches % crops != 0) {
+            *pixels = 0;
+            return 0;
+        }
+        *sequences = tokens / crop;
+        return it->patches / crops;
     }
     /* Gemma 4: one row of the processor's max_soft_tokens x pooling_kernel_size^2 patches an
      * image, the image's own patches and padding (Gemma4ImageProcessor._preprocess:
@@ -1603,7 +1615,8 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
         warn(e, "vision_activations_not_estimated",
              "the images' activations in this model's vision tower are not counted (its layers "
              "or its processor's image size are not described for the count; Qwen2.5-VL's, "
-             "Qwen3-VL's, Qwen3.5's, Qwen3-Omni's, Gemma 3's, Gemma 4's and Mistral 3's are); "
+             "Qwen3-VL's, Qwen3.5's, Qwen3-Omni's, Gemma 3's, Gemma 4's, Llama 4's and Mistral 3's "
+             "are); "
              "their tokens in the decoder are, within sequence_length, and the tower's weights "
              "(and their gradients where they train)");
         return;
@@ -1612,7 +1625,8 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
     assume_value(e, "vision_activation_bytes", r->vision_bytes,
                  "of activations, the images': each image a sequence of its own through the "
                  "vision tower (image_tokens x the merged patches a token, or Gemma 3's crops of "
-                 "mm_tokens_per_image tokens each; Pixtral runs a micro-batch's images as one "
+                 "mm_tokens_per_image tokens each, or Llama 4's tiles of 144 tokens, 577 "
+                 "positions with the class embedding's; Pixtral runs a micro-batch's images as one "
                  "sequence, with a block-diagonal mask under SDPA and eager attention; Gemma 4 "
                  "pads each image to one row of its processor's budget, max_soft_tokens x "
                  "pooling_kernel_size^2 patches, masked where the image leaves padding), whose "
@@ -1628,8 +1642,10 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                  "SiglipVisionEmbeddings and SiglipEncoderLayer (Gemma 3); modeling_pixtral.py "
                  "PixtralVisionModel.forward, generate_block_attention_mask (Mistral 3); "
                  "modeling_gemma4.py Gemma4VisionModel, Gemma4ClippableLinear, "
-                 "Gemma4VisionPooler; Qwen2VLImageProcessor, Gemma3ImageProcessor, "
-                 "PixtralImageProcessor, Gemma4ImageProcessor (fp32 pixel_values)");
+                 "Gemma4VisionPooler; modeling_llama4.py Llama4VisionModel (class embedding, "
+                 "Llama4UnfoldConvolution); Qwen2VLImageProcessor, Gemma3ImageProcessor, "
+                 "PixtralImageProcessor, Gemma4ImageProcessor, Llama4ImageProcessorFast (fp32 "
+                 "pixel_values)");
 }
 
 /* What a loop that keeps the previous step's graph until the next forward returns

@@ -921,11 +921,17 @@ static void read_llama4(struct model_reader *r, struct gs_arch *a)
         return;
     /* the dummy image fills the processor's max_patches (16 in the published
      * preprocessor_config.json) plus the global tile: 17 tiles of image_size, each
-     * (image / patch)^2 x pixel_shuffle_ratio^2 embeddings (vLLM mllama4.py) */
+     * (image / patch)^2 x pixel_shuffle_ratio^2 embeddings (vLLM mllama4.py). In training
+     * Llama4VisionModel runs each tile as a sequence of its (image / patch)^2 patches
+     * (Llama4UnfoldConvolution) and the class embedding after them. */
     if (image && patch && shuffle > 0 && shuffle <= 1) {
         const uint64_t side = image / patch;
-        a->mm_image.tokens = 17 * (uint64_t)((double)(side * side) * shuffle * shuffle);
+        a->mm_image.crop_tokens = (uint64_t)((double)(side * side) * shuffle * shuffle);
+        a->mm_image.tokens = 17 * a->mm_image.crop_tokens;
         a->mm_image.pixels = 17 * 3 * image * image;
+        a->mm_image.patches = 17 * side * side;
+        a->mm_image.class_positions = 1;
+        a->mm_image.layout = GS_MM_CROPS;
     }
     linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_1", GS_SPLIT_NONE, GS_PART_VISION, false,
            out, a->hidden_size);

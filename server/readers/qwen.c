@@ -243,7 +243,7 @@ static void qwen3_vl_dummies(struct gs_arch *a, const struct vision_dims *d)
     const struct gs_mm_item video =
         d->temporal ? rd_qwen_vl_item(QWEN3_VL_VIDEO_MAX_PIXELS / d->temporal, d->channels,
                                       d->temporal, d->patch, d->merge)
-                    : (struct gs_mm_item){0, 0, 0, GS_MM_PER_IMAGE};
+                    : (struct gs_mm_item){.layout = GS_MM_PER_IMAGE};
     if (image.tokens == 0)
         return;
     bool ovf = false;
@@ -293,8 +293,9 @@ static void read_vision(struct model_reader *r, struct gs_arch *a, bool deepstac
             gs_mul(gs_mul(d.channels, d.temporal, &ovf), gs_mul(d.patch, d.patch, &ovf), &ovf);
         const uint64_t patches = gs_mul(d.merge, d.merge, &ovf);
         if (!ovf)
-            a->mm_image =
-                (struct gs_mm_item){0, gs_mul(patches, values, &ovf), patches, GS_MM_PER_IMAGE};
+            a->mm_image = (struct gs_mm_item){.pixels = gs_mul(patches, values, &ovf),
+                                              .patches = patches,
+                                              .layout = GS_MM_PER_IMAGE};
     }
     const size_t m = GS_BLOCKS_MAX;
     const uint64_t w = d.width, merged = d.width * d.merge * d.merge;

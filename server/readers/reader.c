@@ -193,7 +193,7 @@ uint64_t rd_member_u64(const json_t *o, const char *name, uint64_t fallback)
 struct gs_mm_item rd_qwen_vl_item(uint64_t max_pixels, uint64_t channels, uint64_t temporal,
                                   uint64_t patch, uint64_t merge)
 {
-    struct gs_mm_item item = {0, 0, 0, GS_MM_PER_IMAGE};
+    struct gs_mm_item item = {.layout = GS_MM_PER_IMAGE};
     bool ovf = false;
     const uint64_t unit = gs_mul(patch, merge, &ovf);
     const uint64_t area = gs_mul(unit, unit, &ovf);
@@ -205,6 +205,6 @@ struct gs_mm_item rd_qwen_vl_item(uint64_t max_pixels, uint64_t channels, uint64
     item.patches = gs_mul(item.tokens, gs_mul(merge, merge, &ovf), &ovf);
     item.pixels = gs_mul(item.patches, values, &ovf);
     if (ovf)
-        item = (struct gs_mm_item){0, 0, 0, GS_MM_PER_IMAGE};
+        item = (struct gs_mm_item){.layout = GS_MM_PER_IMAGE};
     return item;
 }

@@ -1173,6 +1173,18 @@ static void test_router_topk_releases(void **state)
     assert_int_equal(gated.trainable_parameters - a->value, topk);
 }
 
+/* LoRA r8 on all linears under transformers 5.17, bf16, one image a sample of `seq` tokens,
+ * checkpointed. */
+static struct gs_workload image_lora(uint64_t seq)
+{
+    struct gs_workload w = lora_446(seq);
+    w.training.framework.framework_version = 517;
+    w.training.images_per_sample = 1;
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.training.recompute_given = true;
+    return w;
+}
+
 /* Gemma 4's images: Gemma4ImageProcessor pads every image's patches to max_soft_tokens x
  * pooling_kernel_size^2 (pad_along_first_dim, positions -1), one batch row an image, which the
  * tower masks where the image leaves padding; its pooler keeps fp32 one-hot weights (patches x
@@ -1204,11 +1216,7 @@ static void test_gemma4_vision_rows(void **state)
               "\"position_embedding_size\":64,\"use_clipped_linears\":true},"
               "\"vision_soft_tokens_per_image\":16,\"audio_config\":null}"));
     assert_true(gs_activation_vision_counted(&m.arch));
-    struct gs_workload w = lora_446(128);
-    w.training.framework.framework_version = 517;
-    w.training.images_per_sample = 1;
-    w.training.recompute = GS_RECOMPUTE_FULL;
-    w.training.recompute_given = true;
+    struct gs_workload w = image_lora(128);
     assert_int_equal(estimate(&m, &w).vision_bytes, 73728);
     w.training.image_tokens = 20;
     assert_int_equal(estimate(&m, &w).vision_bytes, 165888);
@@ -1227,6 +1235,40 @@ static void test_gemma4_vision_rows(void **state)
     assert_true(tower < m.arch.block_count && m.arch.blocks[tower].clamped_linears);
     m.arch.blocks[tower].clamped_linears = false;
     assert_int_equal(clamped.vision_bytes - estimate(&m, &w).vision_bytes, 626688);
+}
+
+/* Llama 4's images: Llama4ImageProcessorFast cuts an image into tiles of image_size and, past
+ * one tile, adds the global tile (vLLM's dummy image: 16 tiles and the global one), each tile
+ * (image_size / patch_size)^2 x pixel_shuffle_ratio^2 tokens; Llama4VisionModel runs each tile as
+ * a sequence of its patches (Llama4UnfoldConvolution) and the class embedding after them
+ * (torch.cat([hidden_state, class_embedding], dim=1)). A toy Llama 4 (vision tower 2 layers of
+ * 64, 2 heads, image_size 28, patch 7: 16 patches a tile, 4 tokens at ratio 0.5; 3 x 28 x 28 =
+ * 2,352 pixel values a tile), bf16, LoRA on all linears, checkpointed, one image a sample:
+ * - the largest, 17 tiles (68 tokens): the fp32 pixels 17 x 2,352 x 4 = 159,936 and each
+ *   layer's checkpoint, 17 tiles x 17 positions x 64 x 2 = 36,992, twice: 233,920 B;
+ * - 3 tiles (12 tokens): 28,224 + 2 x 3 x 17 x 64 x 2 = 41,280 B;
+ * - 10 tokens, not whole tiles, is a 400. */
+static void test_llama4_vision_tiles(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_arch(
+        "%s", "{\"model_type\":\"llama4\",\"text_config\":{\"hidden_size\":128,"
+              "\"num_hidden_layers\":2,\"num_attention_heads\":2,\"num_key_value_heads\":1,"
+              "\"head_dim\":64,\"intermediate_size\":128,\"intermediate_size_mlp\":256,"
+              "\"num_local_experts\":2,\"num_experts_per_tok\":1,\"vocab_size\":1000},"
+              "\"vision_config\":{\"hidden_size\":64,\"intermediate_size\":256,"
+              "\"num_hidden_layers\":2,\"num_attention_heads\":2,\"num_channels\":3,"
+              "\"image_size\":28,\"patch_size\":7,\"pixel_shuffle_ratio\":0.5,"
+              "\"projector_input_dim\":64,\"projector_output_dim\":64,"
+              "\"vision_output_dim\":64}}"));
+    assert_true(gs_activation_vision_counted(&m.arch));
+    assert_int_equal(m.arch.mm_image.tokens, 68);
+    struct gs_workload w = image_lora(256);
+    assert_int_equal(estimate(&m, &w).vision_bytes, 233920);
+    w.training.image_tokens = 12;
+    assert_int_equal(estimate(&m, &w).vision_bytes, 41280);
+    w.training.image_tokens = 10;
+    assert_string_equal(refusal(&m, &w).pointer, "/training/image_tokens");
 }
 
 /* A Qwen2.5-VL sample's images run through the vision tower, each a sequence of its own
@@ -2741,6 +2783,7 @@ int main(void)
         cmocka_unit_test(test_router_topk_releases),
         cmocka_unit_test(test_vision_tower_images),
         cmocka_unit_test(test_gemma4_vision_rows),
+        cmocka_unit_test(test_llama4_vision_tiles),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),

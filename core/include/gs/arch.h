@@ -315,9 +315,10 @@ struct gs_block {
 enum gs_mm_layout {
     GS_MM_PER_IMAGE,    /* each image a sequence of its own, its tokens setting its patches
                            (Qwen-VL: cu_seqlens, merge^2 patches a token) */
-    GS_MM_CROPS,        /* each image whole crops of exactly `tokens` tokens, each a sequence of
-                           `patches` of its own (Gemma 3: the image and its pan-and-scan crops,
-                           each image_size square, mm_tokens_per_image tokens) */
+    GS_MM_CROPS,        /* each image whole crops of exactly `tokens` tokens (crop_tokens where
+                           set), each a sequence of `patches` of its own (Gemma 3: the image and
+                           its pan-and-scan crops, each image_size square, mm_tokens_per_image
+                           tokens; Llama 4: its tiles and the global tile, 144 tokens each) */
     GS_MM_ONE_SEQUENCE, /* every image of the micro-batch concatenated into one sequence, kept
                            apart by a block-diagonal additive mask under SDPA and eager attention
                            and by cu_seqlens under flash-attn (transformers' PixtralVisionModel) */
@@ -336,6 +337,13 @@ struct gs_mm_item {
     uint64_t patches; /* the vision tower's sequence: patches before merging (0: the tower's
                          forward is not modelled for this model) */
     uint8_t layout;   /* enum gs_mm_layout: how the tower runs the images */
+    /* GS_MM_CROPS where the item is several crops: the tokens one crop yields, `patches` and
+     * `pixels` being the whole item's (Llama 4: 144 a tile of its 17-tile image); 0: `tokens`,
+     * the item one crop */
+    uint64_t crop_tokens;
+    /* positions the tower adds to each sequence beyond its patches (Llama 4's class embedding,
+     * torch.cat([patches, class_embedding]): 1), which carry no pixels */
+    uint8_t class_positions;
 };
 
 /* A stack of `layers` identical blocks outside the decoder: an encoder
