@@ -152,6 +152,13 @@ Cases:
                      storage (parameters apart: gpusizer expects each layer's merged expert weights,
                      8 x 1,024 x (2 x 512 + 512) + 8 x 1,024 elements at bf16, 25,182,208 B, and the
                      routed tokens' inputs) and a step's peak with and without checkpointing.
+  vision-llama4      images through Llama 4's vision tower (Llama-4-Scout's vision_config: 34 layers of 1,408,
+                     tiles of 336 x 336, 576 patches and the class embedding a row, 144 tokens a tile) over
+                     two decoder layers of its text widths, bf16 (the pixels too: the patch embedding
+                     takes them uncast), 4,096 tokens, LoRA r8 on all linears, SDPA, with and without
+                     checkpointing: the 17-tile image and a 3-tile one. The images' step peak less the
+                     text's against gpusizer's vision_activation_bytes (17 tiles checkpointed: 34 x 17 x
+                     577 x 1,408 x 2 B and 17 x 338,688 x 2 B of pixels, 950,668,288 B).
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
@@ -194,6 +201,7 @@ CASES = {
     "vision-pixtral": dict(vlm="pixtral"),
     "moe-param-wrapper": dict(param_wrapper=True),
     "vision-gemma4": dict(gemma4=True),
+    "vision-llama4": dict(llama4=True),
 }
 
 QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
@@ -761,6 +769,48 @@ def run_gemma4():
     return {"vlm": "gemma4", "results": results}
 
 
+LLAMA4_VL_SHAPE = {  # Llama-4-Scout-17B-16E-Instruct's config.json with two decoder layers
+    "model_type": "llama4", "architectures": ["Llama4ForConditionalGeneration"], "image_token_index": 200092,
+    "tie_word_embeddings": False,
+    "text_config": {"model_type": "llama4_text", "hidden_size": 5120, "intermediate_size": 8192,
+                    "intermediate_size_mlp": 16384, "num_hidden_layers": 2, "num_attention_heads": 40,
+                    "num_key_value_heads": 8, "head_dim": 128, "num_local_experts": 16,
+                    "num_experts_per_tok": 1, "interleave_moe_layer_step": 1, "vocab_size": 202048,
+                    "attention_chunk_size": 8192, "max_position_embeddings": 10485760,
+                    "rope_theta": 500000.0, "use_qk_norm": True, "rms_norm_eps": 1e-05},
+    "vision_config": {"model_type": "llama4_vision_model", "hidden_size": 1408, "intermediate_size": 5632,
+                      "num_hidden_layers": 34, "num_attention_heads": 16, "num_channels": 3,
+                      "image_size": 336, "patch_size": 14, "pixel_shuffle_ratio": 0.5,
+                      "projector_input_dim": 4096, "projector_output_dim": 4096,
+                      "vision_output_dim": 4096, "rope_theta": 10000, "norm_eps": 1e-05,
+                      "vision_feature_layer": -1, "vision_feature_select_strategy": "default"}}
+
+
+def run_llama4():
+    """Images through Llama 4's vision tower (tiles as batch rows, the class embedding), LoRA on all
+    linears, with and without checkpointing: 17 tiles (vLLM's dummy image) and 3."""
+    import torch
+    import transformers
+    cfgd = LLAMA4_VL_SHAPE
+    cls = getattr(transformers, cfgd["architectures"][0])
+    seq, image_id = 4096, cfgd["image_token_index"]
+    g = torch.Generator(device="cuda").manual_seed(0)
+    text = torch.randint(100, 100000, (1, seq), device="cuda", generator=g)
+    results = {}
+    for tiles in (17, 3):
+        # bf16: Llama4UnfoldConvolution's nn.Linear takes the pixels as they come
+        pixels = torch.rand(tiles, 3, 336, 336, device="cuda", generator=g).to(torch.bfloat16)
+        ids = text.clone()
+        ids[0, 1:1 + tiles * 144] = image_id
+        for checkpointing in (True, False):
+            results["%d-tiles%s" % (tiles, "-checkpointing" if checkpointing else "")] = lora_image_run(
+                cls, cfgd, checkpointing, lambda m: m(input_ids=text, labels=text).loss,
+                lambda m: m(input_ids=ids, labels=ids, pixel_values=pixels).loss,
+                {"batch_size": 1, "sequence_length": seq, "images_per_sample": 1,
+                 "image_tokens": tiles * 144})
+    return {"vlm": "llama4", "results": results}
+
+
 def saved_storages(model, forward):
     """The tensors one forward saves for backward, by storage: the non-parameter ones' bytes and the
     largest twelve (shape, dtype, whether a parameter's)."""
@@ -991,6 +1041,7 @@ def child(name):
                       run_vlm(case["vlm"]) if case.get("vlm") else
                       run_param_wrapper() if case.get("param_wrapper") else
                       run_gemma4() if case.get("gemma4") else
+                      run_llama4() if case.get("llama4") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs

@@ -2276,7 +2276,10 @@ static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in
         return 0;
     const uint64_t images = mul(c, in->batch_size, in->vision_images);
     const uint64_t pixels = mul(c, mul(c, images, in->vision_patches), in->vision_pixels);
-    uint64_t bytes = mul(c, pixels, 4);
+    /* the processor's fp32, or the model's dtype where the tower takes them uncast (Llama 4's
+     * patch embedding: F.linear on bf16 weights refuses fp32 input outside autocast) */
+    const uint64_t model_bytes = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    uint64_t bytes = mul(c, pixels, a->mm_image.pixels_model_dtype ? model_bytes : 4);
     bool records = false;
     for (size_t i = 0; i < a->tower_count; i++) {
         const struct gs_tower *tw = &a->towers[i];

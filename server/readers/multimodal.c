@@ -931,6 +931,7 @@ static void read_llama4(struct model_reader *r, struct gs_arch *a)
         a->mm_image.pixels = 17 * 3 * image * image;
         a->mm_image.patches = 17 * side * side;
         a->mm_image.class_positions = 1;
+        a->mm_image.pixels_model_dtype = true; /* Llama4VisionModel.forward casts nothing */
         a->mm_image.layout = GS_MM_CROPS;
     }
     linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_1", GS_SPLIT_NONE, GS_PART_VISION, false,

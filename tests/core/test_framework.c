@@ -1244,9 +1244,10 @@ static void test_gemma4_vision_rows(void **state)
  * (torch.cat([hidden_state, class_embedding], dim=1)). A toy Llama 4 (vision tower 2 layers of
  * 64, 2 heads, image_size 28, patch 7: 16 patches a tile, 4 tokens at ratio 0.5; 3 x 28 x 28 =
  * 2,352 pixel values a tile), bf16, LoRA on all linears, checkpointed, one image a sample:
- * - the largest, 17 tiles (68 tokens): the fp32 pixels 17 x 2,352 x 4 = 159,936 and each
- *   layer's checkpoint, 17 tiles x 17 positions x 64 x 2 = 36,992, twice: 233,920 B;
- * - 3 tiles (12 tokens): 28,224 + 2 x 3 x 17 x 64 x 2 = 41,280 B;
+ * - the largest, 17 tiles (68 tokens): the pixels, bf16 as the uncast patch embedding takes them
+ *   (Llama4UnfoldConvolution's nn.Linear), 17 x 2,352 x 2 = 79,968, and each layer's checkpoint,
+ *   17 tiles x 17 positions x 64 x 2 = 36,992, twice: 153,952 B;
+ * - 3 tiles (12 tokens): 14,112 + 2 x 3 x 17 x 64 x 2 = 27,168 B;
  * - 10 tokens, not whole tiles, is a 400. */
 static void test_llama4_vision_tiles(void **state)
 {
@@ -1264,9 +1265,9 @@ static void test_llama4_vision_tiles(void **state)
     assert_true(gs_activation_vision_counted(&m.arch));
     assert_int_equal(m.arch.mm_image.tokens, 68);
     struct gs_workload w = image_lora(256);
-    assert_int_equal(estimate(&m, &w).vision_bytes, 233920);
+    assert_int_equal(estimate(&m, &w).vision_bytes, 153952);
     w.training.image_tokens = 12;
-    assert_int_equal(estimate(&m, &w).vision_bytes, 41280);
+    assert_int_equal(estimate(&m, &w).vision_bytes, 27168);
     w.training.image_tokens = 10;
     assert_string_equal(refusal(&m, &w).pointer, "/training/image_tokens");
 }

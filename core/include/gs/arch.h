@@ -344,6 +344,9 @@ struct gs_mm_item {
     /* positions the tower adds to each sequence beyond its patches (Llama 4's class embedding,
      * torch.cat([patches, class_embedding]): 1), which carry no pixels */
     uint8_t class_positions;
+    /* the tower takes the pixel values in the model's dtype, uncast (Llama4UnfoldConvolution's
+     * nn.Linear: the batch must bring them so), not the processor's fp32 */
+    bool pixels_model_dtype;
 };
 
 /* A stack of `layers` identical blocks outside the decoder: an encoder
