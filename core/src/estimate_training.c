@@ -386,13 +386,15 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
     const struct gs_mm_item *it = &m->arch.mm_image;
     const uint64_t crop = it->crop_tokens ? it->crop_tokens : it->tokens;
     if (it->layout == GS_MM_CROPS && crop && tr->image_tokens % crop != 0)
-        return gs_error_add(
-            err, GS_ERR_INVALID, "/training/image_tokens",
-            "%s gives every image, and every %s of it, %llu "
-            "tokens: image_tokens is a multiple of %llu (%llu: one crop)",
-            m->arch.model_type,
-            it->crop_tokens ? "tile (the global one included)" : "pan-and-scan crop",
-            (unsigned long long)crop, (unsigned long long)crop, (unsigned long long)crop);
+        return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
+                            "%s gives %s %llu tokens: image_tokens is a multiple of %llu "
+                            "(%llu: one %s)",
+                            m->arch.model_type,
+                            it->crop_tokens
+                                ? "every tile of an image, and its global tile past one tile,"
+                                : "every image, and every pan-and-scan crop of it,",
+                            (unsigned long long)crop, (unsigned long long)crop,
+                            (unsigned long long)crop, it->crop_tokens ? "tile" : "crop");
     if (it->layout == GS_MM_PADDED_ROW && it->tokens &&
         tr->image_tokens > PADDED_ROW_LARGEST_BUDGET * it->tokens)
         return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
@@ -1615,10 +1617,9 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
         warn(e, "vision_activations_not_estimated",
              "the images' activations in this model's vision tower are not counted (its layers "
              "or its processor's image size are not described for the count; Qwen2.5-VL's, "
-             "Qwen3-VL's, Qwen3.5's, Qwen3-Omni's, Gemma 3's, Gemma 4's, Llama 4's and Mistral 3's "
-             "are); "
-             "their tokens in the decoder are, within sequence_length, and the tower's weights "
-             "(and their gradients where they train)");
+             "Qwen3-VL's, Qwen3.5's, Qwen3-Omni's, Gemma 3's, Gemma 4's, Llama 4's and "
+             "Mistral 3's are); their tokens in the decoder are, within sequence_length, and the "
+             "tower's weights (and their gradients where they train)");
         return;
     }
     e->vision_bytes = r->vision_bytes;
