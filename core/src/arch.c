@@ -367,6 +367,26 @@ bool gs_attention_reuses_kv(const struct gs_attention *s, uint32_t hf_release)
     return s->kv_shared && (hf_release == 0 || hf_release >= s->kv_shared_from);
 }
 
+bool gs_block_holds_kv_own(const struct gs_block *b)
+{
+    for (size_t i = 0; i < b->module_count; i++)
+        if (b->modules[i].flags & GS_MOD_KV_OWN)
+            return true;
+    return false;
+}
+
+const struct gs_block *gs_arch_kv_source(const struct gs_arch *a, const struct gs_block *b)
+{
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_block *s = &a->blocks[k];
+        if (s->mixer == GS_MIXER_ATTENTION && !s->attn.kv_shared && s->attn.span == b->attn.span &&
+            s->attn.head_dim == b->attn.head_dim && s->attn.kv_heads == b->attn.kv_heads &&
+            gs_block_holds_kv_own(s))
+            return s;
+    }
+    return NULL;
+}
+
 const struct gs_module *gs_arch_token_embedding(const struct gs_arch *a)
 {
     for (size_t i = 0; i < a->module_count; i++)

@@ -53,6 +53,13 @@ uint64_t gs_engine_fp8_marlin_growth(const struct gs_inference_input *in,
                                         stage->last_stage, ovf);
 }
 
+uint64_t gs_engine_kv_slot_bytes(const struct gs_inference_input *in,
+                                 const struct gs_engine_stage *stage, bool *ovf)
+{
+    const struct gs_weights_request wr = stage_request(in, stage);
+    return gs_weights_kv_slot_bytes(in->arch, &wr, stage->counts, ovf);
+}
+
 bool gs_engine_has_windows(const struct gs_arch *a)
 {
     for (size_t k = 0; k < a->block_count; k++)

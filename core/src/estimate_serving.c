@@ -725,6 +725,17 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                      "vLLM qwen3_vl.py, qwen3_vl_moe.py and qwen3_omni_moe_thinker.py "
                      "(deepstack_input_embeds in the model's __init__); a Qwen3-VL-30B-A3B "
                      "startup log on 4 x RTX 3090 (tests/fixtures/calibration)");
+    if (r->budget.kv_slot_bytes)
+        assume_value(e, "kv_slot_bytes", r->budget.kv_slot_bytes,
+                     "K and V weights vLLM's Gemma 4 holds beyond the model's parameters: its "
+                     "QKVParallelLinear and k_norm in every layer, so each KV-sharing layer holds "
+                     "the K and V projections transformers builds only in the layer it reads, and "
+                     "a full layer whose keys are its values (attention_k_eq_v) a V slot filled "
+                     "with a copy of its K; counted with the weights it loads "
+                     "(budget.weights_bytes) and in overhead_bytes",
+                     "vLLM model_executor/models/gemma4.py Gemma4Attention.__init__ "
+                     "(QKVParallelLinear, k_norm, whatever is_kv_shared_layer) and load_weights "
+                     "(k_eq_v layers: k_proj yielded again as v_proj)");
     if (r->budget.segment_slack_bytes)
         assume_value(e, "segment_slack_bytes", r->budget.segment_slack_bytes, ops->slack_detail,
                      "c10/cuda/CUDACachingAllocator.cpp get_allocation_size (kMinLargeAlloc, "
@@ -887,15 +898,14 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     bool ovf = false;
     e->per_gpu.kv_cache_bytes = r->kv_needed_bytes;
     e->per_gpu.activations_bytes = r->budget.activation_bytes;
-    e->per_gpu.overhead_bytes =
-        gs_add(gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
-               gs_add(gs_add(gs_add(r->budget.rope_cache_bytes, r->budget.model_buffer_bytes,
-                                    &ovf),
-                             r->budget.layout_bytes, &ovf),
-                      /* vLLM 0.6.4 counts the rounding in its non-torch term */
-                      ops->slack_in_non_torch ? 0 : r->budget.segment_slack_bytes,
-                      &ovf),
-               &ovf);
+    e->per_gpu.overhead_bytes = gs_add(
+        gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
+        gs_add(gs_add(gs_add(gs_add(r->budget.rope_cache_bytes, r->budget.model_buffer_bytes, &ovf),
+                             r->budget.kv_slot_bytes, &ovf),
+                      r->budget.layout_bytes, &ovf),
+               /* vLLM 0.6.4 counts the rounding in its non-torch term */
+               ops->slack_in_non_torch ? 0 : r->budget.segment_slack_bytes, &ovf),
+        &ovf);
     explain_serving(w, ops, e);
     if (m->has_arch && p > 1) {
         e->stage_layers = m->arch.num_hidden_layers;

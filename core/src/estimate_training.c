@@ -2737,30 +2737,6 @@ static void split_qkv(struct gs_arch *a)
     }
 }
 
-/* Whether block `b` holds K/V weights of its own (GS_MOD_KV_OWN: its k_proj, v_proj, k_norm). */
-static bool holds_kv_own(const struct gs_block *b)
-{
-    for (size_t i = 0; i < b->module_count; i++)
-        if (b->modules[i].flags & GS_MOD_KV_OWN)
-            return true;
-    return false;
-}
-
-/* The layer a KV-sharing block `b` reads its keys and values from, as a block: one that computes
- * its own, of the same attention span and shape (transformers' and vLLM's
- * kv_shared_layer_index: the last earlier layer of the same layer type). NULL if none. */
-static const struct gs_block *kv_source(const struct gs_arch *a, const struct gs_block *b)
-{
-    for (size_t k = 0; k < a->block_count; k++) {
-        const struct gs_block *s = &a->blocks[k];
-        if (s->mixer == GS_MIXER_ATTENTION && !s->attn.kv_shared && s->attn.span == b->attn.span &&
-            s->attn.head_dim == b->attn.head_dim && s->attn.kv_heads == b->attn.kv_heads &&
-            holds_kv_own(s))
-            return s;
-    }
-    return NULL;
-}
-
 /* What block `b`'s K/V weights must become under transformers release `release`: the
  * est_model_change bit (SHARED_KV_DROPPED where a KV-sharing layer reuses the earlier layer's
  * K and V but the description holds its own, SHARED_KV_BUILT where it computes its own but the
@@ -2769,10 +2745,10 @@ static unsigned kv_own_change(const struct gs_arch *a, const struct gs_block *b,
 {
     if (b->mixer != GS_MIXER_ATTENTION || !b->attn.kv_shared)
         return 0;
-    const bool holds = holds_kv_own(b);
+    const bool holds = gs_block_holds_kv_own(b);
     if (gs_attention_reuses_kv(&b->attn, release))
         return holds ? EST_MODEL_SHARED_KV_DROPPED : 0;
-    return !holds && kv_source(a, b) != NULL ? EST_MODEL_SHARED_KV_BUILT : 0;
+    return !holds && gs_arch_kv_source(a, b) != NULL ? EST_MODEL_SHARED_KV_BUILT : 0;
 }
 
 /* Gives each KV-sharing layer of `a` the K/V weights transformers release `release` builds
@@ -2794,7 +2770,7 @@ static unsigned kv_own_by_release(struct gs_arch *a, uint32_t release)
                     b->modules[kept++] = b->modules[i];
             b->module_count = kept;
         } else if (change == EST_MODEL_SHARED_KV_BUILT) {
-            const struct gs_block *src = kv_source(a, b);
+            const struct gs_block *src = gs_arch_kv_source(a, b);
             for (size_t i = 0; i < src->module_count; i++) {
                 const struct gs_module *m = &src->modules[i];
                 if (m->flags & GS_MOD_KV_OWN)

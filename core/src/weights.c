@@ -587,6 +587,46 @@ uint64_t gs_weights_fp8_marlin_growth(const struct gs_arch *a, const struct gs_w
     return marlin > stored ? marlin - stored : 0;
 }
 
+uint64_t gs_weights_kv_slot_bytes(const struct gs_arch *a, const struct gs_weights_request *r,
+                                  const uint64_t counts[GS_BLOCKS_MAX], bool *overflow)
+{
+    struct weigh w = weigh_for(a, r);
+    uint64_t sum = 0;
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_block *b = &a->blocks[k];
+        if (counts[k] == 0 || b->mixer != GS_MIXER_ATTENTION)
+            continue;
+        /* the block whose K/V weights the layer holds: its own, or, described without them,
+         * those of the layer it reads, all of them counted here */
+        const struct gs_block *own = gs_block_holds_kv_own(b) ? b
+                                     : b->attn.kv_shared      ? gs_arch_kv_source(a, b)
+                                                              : NULL;
+        if (own == NULL)
+            continue;
+        uint64_t slots = 0;
+        const struct gs_module *only = NULL;
+        size_t projections = 0;
+        for (size_t i = 0; i < own->module_count; i++) {
+            const struct gs_module *m = &own->modules[i];
+            if (!(m->flags & GS_MOD_KV_OWN))
+                continue;
+            if (own != b)
+                slots = gs_add(slots, module_bytes(&w, m, own, false), &w.ovf);
+            if (m->kind == GS_MODULE_LINEAR) {
+                only = m;
+                projections++;
+            }
+        }
+        /* keys that are the values: one K/V projection, whose copy fills the V slot */
+        if (projections == 1)
+            slots = gs_add(slots, module_bytes(&w, only, own, false), &w.ovf);
+        sum = gs_add(sum, gs_mul(slots, counts[k], &w.ovf), &w.ovf);
+    }
+    if (w.ovf)
+        *overflow = true;
+    return sum;
+}
+
 enum gs_status gs_weights_layers_bytes(const struct gs_arch *a, const struct gs_weights_request *r,
                                        uint64_t *out, struct gs_error *err)
 {

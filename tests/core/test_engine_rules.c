@@ -493,6 +493,54 @@ static void test_vllm_moe_workspace_kept(void **state)
     assert_false(ovf);
 }
 
+/* vLLM's Gemma4Attention builds its QKVParallelLinear (q, k and v slots) and k_norm in every
+ * layer, KV-sharing or not, and loads a k_eq_v full layer's k_proj into the V slot as well
+ * (gemma4.py Gemma4Attention.__init__, load_weights), where transformers' model, which gpusizer's
+ * description follows, builds neither. Toy Gemma 4 text models of hidden 256, 4 layers of 4
+ * heads, 2 KV heads of 64 on sliding layers and of 128 on full ones, the last layer full and
+ * sharing the second's K and V, bf16, one GPU:
+ * - the shared layer holds the second layer's k_proj and v_proj, 256 x 256 each, and k_norm 128:
+ *   (2 x 65,536 + 128) x 2 = 262,400 B;
+ * - with attention_k_eq_v and one global KV head of 128 the full layers' keys are their values:
+ *   the second layer's V slot 256 x 128 x 2 = 65,536 B, the shared one's k_proj, k_norm and its
+ *   V slot (2 x 32,768 + 128) x 2 = 131,328 B: 196,864 B;
+ * - at tensor degree 2 each slot holds its KV heads' half, the k_norm whole: 256 x 128 x 2 x 2 +
+ *   128 x 2 = 131,328 B for the first toy;
+ * Gemma 3n's description holds every layer's own: nothing. */
+static void test_vllm_gemma4_kv_slots(void **state)
+{
+    (void)state;
+    static const char toy[] =
+        "{\"model_type\":\"gemma4_text\",\"hidden_size\":256,\"num_hidden_layers\":4,"
+        "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":64,"
+        "\"global_head_dim\":128,\"intermediate_size\":512,\"sliding_window\":64,"
+        "\"num_kv_shared_layers\":1,\"attention_k_eq_v\":%s,\"num_global_key_value_heads\":%d,"
+        "\"layer_types\":[\"sliding_attention\",\"full_attention\",\"sliding_attention\","
+        "\"sliding_attention\"],\"vocab_size\":1000}";
+    const struct gs_arch shared = fixture_arch(toy, "false", 2);
+    const struct gs_arch keys = fixture_arch(toy, "true", 1);
+    uint64_t counts[GS_BLOCKS_MAX];
+    bool ovf = false;
+    struct gs_weights_request r = {.format = GS_WF_BF16, .tensor = 1, .pipeline = 1};
+    gs_arch_count_blocks(&shared, 0, 4, counts);
+    assert_int_equal(gs_weights_kv_slot_bytes(&shared, &r, counts, &ovf), 262400);
+    gs_arch_count_blocks(&keys, 0, 4, counts);
+    assert_int_equal(gs_weights_kv_slot_bytes(&keys, &r, counts, &ovf), 196864);
+    r.tensor = 2;
+    gs_arch_count_blocks(&shared, 0, 4, counts);
+    assert_int_equal(gs_weights_kv_slot_bytes(&shared, &r, counts, &ovf), 131328);
+    const struct gs_arch gemma3n =
+        fixture_arch("{\"model_type\":\"gemma3n_text\",\"hidden_size\":256,\"num_hidden_layers\":4,"
+                     "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":64,"
+                     "\"intermediate_size\":[512,512,512,512],\"vocab_size\":1000,"
+                     "\"vocab_size_per_layer_input\":1000,\"hidden_size_per_layer_input\":16,"
+                     "\"num_kv_shared_layers\":1}");
+    gs_arch_count_blocks(&gemma3n, 0, 4, counts);
+    r.tensor = 1;
+    assert_int_equal(gs_weights_kv_slot_bytes(&gemma3n, &r, counts, &ovf), 0);
+    assert_false(ovf);
+}
+
 /* vLLM's FusedMoE under data parallelism gathers every rank's tokens before the experts
  * (FusedMoE.forward_impl, NaiveAll2AllManager.dispatch); fused_experts_impl runs them in
  * chunks of 32,768 (VLLM_FUSED_MOE_CHUNK_SIZE), and block-fp8 w8a8 quantizes each chunk's
@@ -1677,6 +1725,7 @@ int main(void)
         cmocka_unit_test(test_vllm_hybrid_allocator),
         cmocka_unit_test(test_vllm_max_model_len),
         cmocka_unit_test(test_all2all_buffers),
+        cmocka_unit_test(test_vllm_gemma4_kv_slots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -646,6 +646,14 @@ void gs_attention_qkv_widths(const struct gs_attention *attention, uint64_t widt
  * own: a KV-sharing layer (kv_shared) from kv_shared_from on. */
 bool gs_attention_reuses_kv(const struct gs_attention *attention, uint32_t hf_release);
 
+/* Whether block `b` holds K/V weights of its own (GS_MOD_KV_OWN: k_proj, v_proj, k_norm). */
+bool gs_block_holds_kv_own(const struct gs_block *b);
+
+/* The block whose keys and values a KV-sharing block `b` reads: one that computes its own
+ * (gs_block_holds_kv_own) with the same span, head size and KV heads (transformers' and vLLM's
+ * kv_shared_layer_index: the last earlier layer of the same layer type). NULL if none. */
+const struct gs_block *gs_arch_kv_source(const struct gs_arch *arch, const struct gs_block *b);
+
 /* The routed-expert block with the most experts, or NULL for dense models. */
 const struct gs_block *gs_arch_moe_block(const struct gs_arch *arch);
 

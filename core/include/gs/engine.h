@@ -154,6 +154,11 @@ uint64_t gs_engine_segment_slack(const struct gs_inference_input *in,
 uint64_t gs_engine_fp8_marlin_growth(const struct gs_inference_input *in,
                                      const struct gs_engine_stage *stage, bool *ovf);
 
+/* The K and V slots this worker's fused QKV linears hold beyond the model's modules
+ * (gs_weights_kv_slot_bytes). */
+uint64_t gs_engine_kv_slot_bytes(const struct gs_inference_input *in,
+                                 const struct gs_engine_stage *stage, bool *ovf);
+
 /* Whether any decoder layer attends through a window / the model has a
  * vision or audio tower. */
 bool gs_engine_has_windows(const struct gs_arch *a);
