@@ -2305,6 +2305,16 @@ static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in
      * themselves */
     if (records && in->trainable == GS_TRAIN_ALL && in->element_bytes == 2)
         bytes = add(c, bytes, mul(c, pixels, 2));
+    /* a position table read through a one-hot matmul (gs_mm_item.position_one_hot_until) keeps
+     * the one-hot, x and y over every position of the row, where the table trains: in the
+     * table's dtype (.to(self.position_embedding_table)), or autocast's 16-bit copy */
+    const uint32_t release = in->rules != NULL ? in->rules->hf_release : 0;
+    if (records && in->trainable == GS_TRAIN_ALL && a->mm_image.position_table && release != 0 &&
+        release < a->mm_image.position_one_hot_until)
+        bytes =
+            add(c, bytes,
+                mul(c, mul(c, mul(c, images, in->vision_patches), 2 * a->mm_image.position_table),
+                    in->element_bytes));
     return bytes;
 }
 

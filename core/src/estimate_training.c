@@ -1635,19 +1635,21 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                  "what a decoder layer keeps at the tower's width where the tower trains or "
                  "carries adapters (a frozen tower keeps nothing), under the same checkpointing, "
                  "with Gemma 4's clamped linears' inputs and outputs and its pooler's fp32 "
-                 "one-hot weights; the pixel values in fp32 (Llama 4's in the model's dtype, which "
-                 "its patch embedding takes uncast), and their 16-bit cast (Llama 4's unfolded "
-                 "copy) where the patch embedding trains; the merger's tensors are not counted",
+                 "one-hot weights (and, before transformers 5.10.1, its position table's one-hot "
+                 "where the table trains); the pixel values in fp32 (Llama 4's in the model's "
+                 "dtype, which its patch embedding takes uncast), and their 16-bit cast (Llama 4's "
+                 "unfolded copy) where the patch embedding trains; the merger's tensors are not "
+                 "counted",
                  "transformers modeling_qwen2_5_vl.py Qwen2_5_VisionTransformerPretrainedModel "
                  "and modeling_qwen3_vl.py Qwen3VLVisionModel (per-image cu_seqlens, "
                  "PatchEmbed's cast, gradient-checkpointed blocks); modeling_siglip.py "
                  "SiglipVisionEmbeddings and SiglipEncoderLayer (Gemma 3); modeling_pixtral.py "
                  "PixtralVisionModel.forward, generate_block_attention_mask (Mistral 3); "
                  "modeling_gemma4.py Gemma4VisionModel, Gemma4ClippableLinear, "
-                 "Gemma4VisionPooler; modeling_llama4.py Llama4VisionModel (class embedding, "
-                 "Llama4UnfoldConvolution); Qwen2VLImageProcessor, Gemma3ImageProcessor, "
-                 "PixtralImageProcessor, Gemma4ImageProcessor, Llama4ImageProcessorFast (fp32 "
-                 "pixel_values)");
+                 "Gemma4VisionPooler, Gemma4VisionPatchEmbedder (PR #46176); modeling_llama4.py "
+                 "Llama4VisionModel (class embedding, Llama4UnfoldConvolution); "
+                 "Qwen2VLImageProcessor, Gemma3ImageProcessor, PixtralImageProcessor, "
+                 "Gemma4ImageProcessor, Llama4ImageProcessorFast (fp32 pixel_values)");
 }
 
 /* What a loop that keeps the previous step's graph until the next forward returns

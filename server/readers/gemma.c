@@ -437,6 +437,8 @@ static void read_vision(struct model_reader *r, struct gs_arch *a)
     a->mm_image.patches = a->mm_image.tokens * pool * pool;
     a->mm_image.pixels = a->mm_image.patches * 3 * patch * patch;
     a->mm_image.layout = GS_MM_PADDED_ROW;
+    a->mm_image.position_table = positions; /* Gemma4VisionPatchEmbedder._position_embeddings */
+    a->mm_image.position_one_hot_until = GS_HF_RELEASE(5, 10, 1);
 }
 
 /* ------------------------------------------------------------- audio tower */

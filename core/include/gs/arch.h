@@ -347,6 +347,12 @@ struct gs_mm_item {
     /* the tower takes the pixel values in the model's dtype, uncast (Llama4UnfoldConvolution's
      * nn.Linear: the batch must bring them so), not the processor's fp32 */
     bool pixels_model_dtype;
+    /* the tower's 2-D position table, position_table positions an axis, read through a one-hot
+     * matmul in the transformers releases before position_one_hot_until (Gemma 4 before 5.10.1:
+     * F.one_hot(positions).to(table) @ table, replaced by F.embedding in PR #46176), whose
+     * one-hot the matmul keeps for the table's gradient; 0: none */
+    uint64_t position_table;
+    uint32_t position_one_hot_until;
 };
 
 /* A stack of `layers` identical blocks outside the decoder: an encoder
