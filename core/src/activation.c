@@ -2502,6 +2502,34 @@ static uint64_t chunk_forwards(uint64_t held, uint64_t g, uint64_t v, uint64_t c
     return held / round * g + rest;
 }
 
+/* Whether a vision tower or decoder layer runs in a micro-batch: a layer that attends only to
+ * a vision encoder's output (attn.cross_only: Mllama's cross-attention layers) and the vision
+ * encoder itself run only on samples that carry images (MllamaModel.forward runs vision_model
+ * only `if pixel_values is not None`; MllamaTextModel.forward `continue`s past a cross-attention
+ * layer when cross_attention_states is None). */
+static bool runs_without_images(const struct gs_block *b)
+{
+    return !(b->mixer == GS_MIXER_ATTENTION && b->attn.cross_only);
+}
+
+/* gs_arch_count_blocks over the layers that run in this micro-batch (runs_without_images). */
+static void count_run_blocks(const struct gs_activation_input *in, uint64_t first, uint64_t end,
+                             uint64_t counts[GS_BLOCKS_MAX])
+{
+    const struct gs_arch *a = in->arch;
+    gs_arch_count_blocks(a, first, end, counts);
+    for (size_t k = 0; in->vision_images == 0 && k < a->block_count; k++)
+        if (!runs_without_images(&a->blocks[k]))
+            counts[k] = 0;
+}
+
+/* Whether encoder tower `tw` runs in this micro-batch: a vision encoder (Mllama's local and
+ * global transformers, whose output the cross-attention layers read) only on images. */
+static bool encoder_runs(const struct gs_activation_input *in, const struct gs_tower *tw)
+{
+    return tw->part != GS_PART_VISION || in->vision_images != 0;
+}
+
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out)
 {
     struct acc c = {false};
@@ -2525,7 +2553,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     /* one layer of each block the decoder uses, stored once (what a stage keeps is linear in
      * its layers of each block) */
     uint64_t one[GS_BLOCKS_MAX] = {0};
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    count_run_blocks(in, 0, a->num_hidden_layers, counts);
     for (size_t k = 0; k < a->block_count; k++) {
         if (counts[k] == 0)
             continue;
@@ -2545,7 +2573,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
                   !gs_stage_bounds(&par->stages, a->num_hidden_layers, p, bounds)))
         return false;
     const uint64_t v = gs_stage_chunks(&par->stages);
-    gs_arch_count_blocks(a, bounds[0], bounds[1], counts);
+    count_run_blocks(in, bounds[0], bounds[1], counts);
     uint64_t per_stage = stage_stored(&c, a, one, counts, &per_layer);
     if (first_layer_frozen(in) && bounds[1] > 0) {
         /* the first layer reads the frozen embedding's output (grads_of); on the first stage
@@ -2559,7 +2587,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     uint64_t towers = 0;
     for (size_t i = 0; i < a->tower_count; i++) {
         const struct gs_tower *tw = &a->towers[i];
-        if (!tw->encoder || tw->block >= a->block_count)
+        if (!tw->encoder || tw->block >= a->block_count || !encoder_runs(in, tw))
             continue;
         uint64_t tower_counts[GS_BLOCKS_MAX] = {0};
         tower_counts[tw->block] = div_ceil(tw->layers, p);
@@ -2584,7 +2612,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
          * embeddings, WhisperEncoder's on the convolutions' output plus positions) */
         for (size_t i = 0; i < a->tower_count; i++) {
             const struct gs_tower *tw = &a->towers[i];
-            if (!tw->encoder || tw->block >= a->block_count)
+            if (!tw->encoder || tw->block >= a->block_count || !encoder_runs(in, tw))
                 continue;
             const uint64_t own = tw->positions ? mul(&c, in->batch_size, tw->positions) : tokens;
             embedding_in = add(&c, embedding_in, mul(&c, own, a->hidden_size));
@@ -2608,7 +2636,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
             for (uint64_t ch = 0; ch < v; ch++) {
                 gs_stage_chunk_range(&par->stages, bounds, a->num_hidden_layers, p, k, ch, &first,
                                      &end);
-                gs_arch_count_blocks(a, first, end, counts);
+                count_run_blocks(in, first, end, counts);
                 uint64_t chunk = offloaded ? 0 : stage_stored(&c, a, one, counts, &unused);
                 if (k == 0 && ch == 0) /* the first chunk runs the towers and the embedding */
                     chunk = add(&c, chunk, add(&c, towers, embedding_in));
@@ -2622,13 +2650,13 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     } else if (p > 1) {
         uint64_t unused = 0;
         for (uint64_t k = 1; k + 1 < p && !offloaded; k++) {
-            gs_arch_count_blocks(a, bounds[k], bounds[k + 1], counts);
+            count_run_blocks(in, bounds[k], bounds[k + 1], counts);
             const uint64_t flight = in_turn ? 1 : m < p - k ? m : p - k;
             const uint64_t mine = mul(&c, stage_stored(&c, a, one, counts, &unused), flight);
             if (mine > fullest)
                 fullest = mine;
         }
-        gs_arch_count_blocks(a, bounds[p - 1], bounds[p], counts);
+        count_run_blocks(in, bounds[p - 1], bounds[p], counts);
         last_stage = stage_stored(&c, a, one, counts, &unused);
     }
     if (offloaded) {

@@ -1282,6 +1282,35 @@ static void test_llama4_vision_tiles(void **state)
     assert_string_equal(refusal(&m, &w).pointer, "/training/image_tokens");
 }
 
+/* Llama 3.2 Vision on text alone: MllamaModel.forward runs the vision model only `if
+ * pixel_values is not None`, and MllamaTextModel.forward `continue`s past each cross-attention
+ * layer when cross_attention_states is None, so a text-only sample runs the self-attention
+ * layers alone: a toy Mllama (3 text layers of 256, the middle one cross-attention; a vision
+ * encoder of 2 + 1 layers) keeps what the same two Llama layers keep, and more with an image. */
+static void test_mllama_text_only(void **state)
+{
+    (void)state;
+    const struct gs_model_spec mllama = spec(fixture_arch(
+        "%s", "{\"model_type\":\"mllama\",\"text_config\":{\"hidden_size\":256,"
+              "\"num_hidden_layers\":3,\"num_attention_heads\":4,\"num_key_value_heads\":2,"
+              "\"intermediate_size\":512,\"vocab_size\":1000,\"cross_attention_layers\":[1]},"
+              "\"vision_config\":{\"hidden_size\":64,\"num_hidden_layers\":2,"
+              "\"num_global_layers\":1,\"attention_heads\":2,\"intermediate_size\":128,"
+              "\"image_size\":28,\"patch_size\":14,\"max_num_tiles\":4,"
+              "\"vision_output_dim\":128}}"));
+    const struct gs_model_spec llama = spec(fixture_arch(
+        "%s", "{\"model_type\":\"llama\",\"hidden_size\":256,\"num_hidden_layers\":2,"
+              "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"intermediate_size\":512,"
+              "\"vocab_size\":1000,\"tie_word_embeddings\":false}"));
+    struct gs_workload w = lora_446(128);
+    w.training.framework.framework_version = 517;
+    const struct gs_estimate text = estimate(&mllama, &w);
+    assert_int_equal(text.saved_activation_bytes, estimate(&llama, &w).saved_activation_bytes);
+    w.training.images_per_sample = 1;
+    w.training.image_tokens = 1;
+    assert_true(estimate(&mllama, &w).saved_activation_bytes > text.saved_activation_bytes);
+}
+
 /* A Qwen2.5-VL sample's images run through the vision tower, each a sequence of its own
  * (cu_seqlens). A toy Qwen2.5-VL (text 512 wide, 2 layers; vision depth 2, 256 wide, patch 14,
  * merge 2, temporal 2: a token is 4 patches of 3 x 2 x 14 x 14 = 1,176 pixel values) in bf16,
@@ -2795,6 +2824,7 @@ int main(void)
         cmocka_unit_test(test_vision_tower_images),
         cmocka_unit_test(test_gemma4_vision_rows),
         cmocka_unit_test(test_llama4_vision_tiles),
+        cmocka_unit_test(test_mllama_text_only),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),
