@@ -835,27 +835,31 @@ static unsigned param_wrappers(const struct gs_activation_input *in, const struc
  * bytes an element for bf16 weights under fp32 adapters without autocast, 2 under autocast or
  * with 16-bit adapters. The forward's delta (the einsum's output and its scaled copy, then the
  * cast; made before the experts run, dropped after) peaks at about as many bytes beside fewer of
- * the layer's tensors, so this moment covers it. Under expert parallelism the merged weights are
- * counted whole, as the activations count no expert degree: an upper bound there. */
+ * the layer's tensors, so this moment covers it. Under expert parallelism a rank merges its own
+ * experts alone (E / ep of them: the parameters the ParamWrapper wraps are the rank's shard). */
 static uint64_t param_wrapper_bytes(struct acc *c, const struct gs_activation_input *in,
                                     const struct gs_block *b, struct grads g, unsigned wrapped,
                                     struct layer_parts *p)
 {
     const uint64_t weight = in->residual_bytes ? in->residual_bytes : in->element_bytes;
-    const uint64_t experts = b->mlp.experts, h = in->arch->hidden_size, w = b->mlp.width;
-    const uint64_t gate_up = mul(c, mul(c, experts, h), 2 * w),
-                   down = mul(c, mul(c, experts, h), w);
+    /* under expert parallelism a rank's wrapped parameters are its own experts' (E / ep, as the
+     * adapters are sharded with them) */
+    const uint64_t ep = in->parallelism->expert > 1 ? in->parallelism->expert : 1;
+    const uint64_t local = div_ceil(b->mlp.experts, ep), h = in->arch->hidden_size,
+                   w = b->mlp.width;
+    const uint64_t gate_up = mul(c, mul(c, local, h), 2 * w), down = mul(c, mul(c, local, h), w),
+                   router = mul(c, b->mlp.experts, h); /* the router is every rank's */
     uint64_t merged = 0;
     if ((wrapped & GS_PEFT_MOE_GATE_UP) && g.mlp_input)
         merged = add(c, merged, gate_up);
     if ((wrapped & GS_PEFT_MOE_DOWN) && (g.mlp_input || (wrapped & GS_PEFT_MOE_GATE_UP)))
         merged = add(c, merged, down);
     if ((wrapped & GS_PEFT_MOE_ROUTER) && g.mlp_input && !b->mlp.router_fp32)
-        merged = add(c, merged, mul(c, experts, h));
+        merged = add(c, merged, router);
     p->partitioned = add(c, p->partitioned, mul(c, weight, merged));
     const uint64_t largest = (wrapped & GS_PEFT_MOE_GATE_UP) ? gate_up
                              : (wrapped & GS_PEFT_MOE_DOWN)  ? down
-                                                             : mul(c, experts, h);
+                                                             : router;
     const uint64_t delta = in->autocast ? 2 : in->rules->adapters_fp32 ? 4 : weight;
     const uint64_t chain = delta == weight              ? 2 * delta
                            : weight + delta > 2 * delta ? weight + delta
@@ -2784,6 +2788,7 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
     k->tensor = par->tensor;
     k->pipeline = par->pipeline;
     k->context = par->context;
+    k->expert = par->expert;
     k->expert_tensor = par->expert_tensor;
     k->vision_images = in->vision_images;
     k->vision_patches = in->vision_patches;
@@ -2819,6 +2824,7 @@ static uint64_t make_key(const struct gs_activation_input *in, struct gs_activat
         k->tensor,
         k->pipeline,
         k->context,
+        k->expert,
         k->expert_tensor,
         k->vision_images,
         k->vision_patches,

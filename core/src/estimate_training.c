@@ -2937,9 +2937,19 @@ static void param_wrapper_notes(struct gs_estimate *e, const struct gs_model_spe
     bool autocast = false;
     activation_dtypes(w, plan, &element, &weight, &autocast);
     bool merged_ovf = false; /* a figure beside the totals: its overflow refuses nothing */
-    const uint64_t merged = gs_mul(fused->merged_elements, weight, &merged_ovf);
+    /* a rank's: under expert parallelism its own experts' (E / ep), the router's whole */
+    const uint64_t ep = w->parallelism.expert > 1 ? w->parallelism.expert : 1;
+    const uint64_t per_expert =
+        fused->merged_experts ? fused->merged_expert_elements / fused->merged_experts : 0;
+    const uint64_t local = gs_mul(per_expert, ceil_div(fused->merged_experts, ep), &merged_ovf);
+    const uint64_t elements =
+        fused->merged_elements == UINT64_MAX
+            ? UINT64_MAX
+            : gs_add(fused->merged_elements - fused->merged_expert_elements, local, &merged_ovf);
+    const uint64_t merged = gs_mul(elements, weight, &merged_ovf);
     assume_value(e, "peft_expert_merged_weight_bytes", merged_ovf ? UINT64_MAX : merged,
-                 "in activations_bytes: one MoE layer's wrapped weights with the adapters' "
+                 "in activations_bytes: one MoE layer's wrapped weights on this GPU (under expert "
+                 "parallelism its own experts' and the router's) with the adapters' "
                  "delta merged in (W + delta, at the weights' dtype), which each forward "
                  "builds and the experts' grouped matmuls keep until that layer's backward: "
                  "every MoE layer's at once without activation checkpointing, one layer's at "

@@ -1180,7 +1180,7 @@ unsigned gs_lora_param_wrappers(const struct gs_training *tr, const struct gs_bl
 bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr,
                            struct gs_lora_fused_experts *out)
 {
-    *out = (struct gs_lora_fused_experts){0, 0, 0};
+    *out = (struct gs_lora_fused_experts){0, 0, 0, 0, 0};
     if (!(tr->lora_peft_moe & GS_PEFT_MOE_WRAPPERS))
         return false;
     bool ovf = false, any = false;
@@ -1193,7 +1193,7 @@ bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr
             continue;
         any = true;
         const uint64_t e = b->mlp.experts, h = a->hidden_size, w = b->mlp.width;
-        uint64_t experts = 0, router = 0, merged = 0;
+        uint64_t experts = 0, router = 0, merged = 0, merged_experts = 0;
         /* ParamWrapper.update_layer: lora_A (in, r * num_experts), lora_B (r * num_experts,
          * out); the fused gate and up at rank 2r (rank_pattern r * 2) */
         if (bits & GS_PEFT_MOE_GATE_UP) {
@@ -1207,6 +1207,7 @@ bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr
                 experts, gs_mul(gs_mul(tr->lora_rank, e, &ovf), gs_add(w, h, &ovf), &ovf), &ovf);
             merged = gs_add(merged, gs_mul(gs_mul(e, h, &ovf), w, &ovf), &ovf);
         }
+        merged_experts = merged;
         if (bits & GS_PEFT_MOE_ROUTER) { /* a 2D weight: one "expert" of E outputs */
             router = gs_mul(tr->lora_rank, gs_add(h, e, &ovf), &ovf);
             merged = gs_add(merged, gs_mul(e, h, &ovf), &ovf);
@@ -1214,8 +1215,11 @@ bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr
         out->expert_adapters = gs_add(out->expert_adapters, gs_mul(experts, counts[k], &ovf), &ovf);
         out->adapters =
             gs_add(out->adapters, gs_mul(gs_add(experts, router, &ovf), counts[k], &ovf), &ovf);
-        if (merged > out->merged_elements)
+        if (merged > out->merged_elements) {
             out->merged_elements = merged;
+            out->merged_expert_elements = merged_experts;
+            out->merged_experts = e;
+        }
     }
     if (ovf)
         out->adapters = out->expert_adapters = out->merged_elements = UINT64_MAX;

@@ -827,7 +827,10 @@ static void test_routed_expert_adapters(void **state)
  * bf16 delta, and the scaling's product (MulBackward), 4 bytes an element at once, less the
  * merged weight it released: 2 x 4,194,304 = 8,388,608 B; 21,905,408 B more at backward's start
  * (the recomputed layer's moment). Adapters: 557,056 on the experts
- * (test_routed_expert_adapters) and the router's 8 x (1,024 + 8) x 2 = 16,512. */
+ * (test_routed_expert_adapters) and the router's 8 x (1,024 + 8) x 2 = 16,512. Under expert
+ * parallelism 2 (2 data ranks) a rank merges its own 4 experts and the whole router: 2,097,152 +
+ * 1,048,576 + 8,192 elements, 6,307,840 B a layer, 12,582,912 B less in 2 than with the experts
+ * whole on each rank. */
 static void test_peft_param_wrappers(void **state)
 {
     (void)state;
@@ -849,6 +852,15 @@ static void test_peft_param_wrappers(void **state)
     assert_true(has_warning(&wrapped, "lora_experts_param_wrapper"));
     assert_false(has_warning(&attention, "lora_experts_param_wrapper"));
     assert_int_equal(wrapped.saved_activation_bytes - attention.saved_activation_bytes, 27033600);
+    w.parallelism.data = 2;
+    const struct gs_estimate whole = estimate(&m, &w);
+    w.parallelism.expert = 2;
+    const struct gs_estimate sharded = estimate(&m, &w);
+    assert_int_equal(fixture_assumption(&sharded, "peft_expert_merged_weight_bytes")->value,
+                     6307840);
+    assert_int_equal(whole.saved_activation_bytes - sharded.saved_activation_bytes, 12582912);
+    w.parallelism.data = 1;
+    w.parallelism.expert = 1;
     w.training.recompute = GS_RECOMPUTE_FULL;
     w.training.recompute_given = true;
     const struct gs_estimate wrapped_ck = estimate(&m, &w);

@@ -145,7 +145,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
 struct gs_activation_key {
     const struct gs_arch *arch;
     uint64_t batch_size, sequence_length, micro_batches, element_bytes, residual_bytes;
-    uint64_t tensor, pipeline, context, expert_tensor;
+    uint64_t tensor, pipeline, context, expert, expert_tensor;
     uint64_t vision_images, vision_patches, vision_pixels, vision_tokens, stream_width;
     uint32_t recompute, trainable;
     bool flash_attention, autocast, quantized_base, padding_mask, sequence_parallel, has_rules,

@@ -307,6 +307,9 @@ struct gs_lora_fused_experts {
     uint64_t expert_adapters; /* of them, the routed experts' (not the router's), which expert
                                  parallelism shards with the experts */
     uint64_t merged_elements; /* the largest MoE layer's merged weights */
+    uint64_t merged_expert_elements; /* of them, the routed experts' (not the router's) */
+    uint64_t merged_experts;         /* that layer's experts, over which expert parallelism
+                                        shards merged_expert_elements */
 };
 
 /* Fills `out` from training->lora_peft_moe; false (and `out` zeroed) where it is 0. Counts
