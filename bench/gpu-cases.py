@@ -159,6 +159,17 @@ Cases:
                      checkpointing: the 17-tile image and a 3-tile one. The images' step peak less the
                      text's against gpusizer's vision_activation_bytes (17 tiles checkpointed: 34 x 17 x
                      577 x 1,408 x 2 B and 17 x 338,688 x 2 B of pixels, 950,668,288 B).
+  mllama-text        Llama 3.2 Vision on text alone (Llama-3.2-11B-Vision's vision tower, 32 + 8 layers, and
+                     four self-attention text layers with one cross-attention layer after them) against
+                     the same four layers as a LlamaForCausalLM, bf16, 2,048 tokens, LoRA r8 on q_proj and
+                     v_proj, SDPA, no checkpointing: gpusizer expects the same activations (MllamaModel
+                     runs neither the vision model nor the cross-attention layer without pixel_values);
+                     each run's step peaks, what it held after loading, and its request.
+  shared-kv-gemma3n  Gemma 3n's KV-sharing layers under the installed transformers (from 5.6.0 they hold no
+                     k_proj, v_proj or k_norm): a six-layer Gemma 3n text model of E2B's widths, two layers
+                     sharing, bf16, LoRA r8 on all linears, 2,048 tokens: sum(p.numel()), the trainable
+                     count, the step peaks and the request (framework_version the installed release's),
+                     to compare with gpusizer's parameters (shared_kv_layers_without_kv_weights).
 
 Usage: OUT=dir python3 bench/gpu-cases.py [--only case,case]   (needs torch, transformers, peft)
 """
@@ -202,6 +213,8 @@ CASES = {
     "moe-param-wrapper": dict(param_wrapper=True),
     "vision-gemma4": dict(gemma4=True),
     "vision-llama4": dict(llama4=True),
+    "mllama-text": dict(mllama_text=True),
+    "shared-kv-gemma3n": dict(shared_kv=True),
 }
 
 QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
@@ -811,6 +824,102 @@ def run_llama4():
     return {"vlm": "llama4", "results": results}
 
 
+MLLAMA_TEXT_SHAPE = {  # Llama-3.2-11B-Vision's config.json with five text layers, the fourth cross-attention
+    "model_type": "mllama", "architectures": ["MllamaForConditionalGeneration"], "image_token_index": 128256,
+    "text_config": {"model_type": "mllama_text_model", "hidden_size": 4096, "intermediate_size": 14336,
+                    "num_hidden_layers": 5, "num_attention_heads": 32, "num_key_value_heads": 8,
+                    "vocab_size": 128256, "cross_attention_layers": [3], "rope_theta": 500000.0,
+                    "max_position_embeddings": 131072, "rms_norm_eps": 1e-05, "tie_word_embeddings": False,
+                    "rope_scaling": {"factor": 8.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                                     "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
+    "vision_config": {"model_type": "mllama_vision_model", "hidden_size": 1280, "intermediate_size": 5120,
+                      "num_hidden_layers": 32, "num_global_layers": 8, "attention_heads": 16,
+                      "image_size": 560, "patch_size": 14, "max_num_tiles": 4, "vision_output_dim": 7680,
+                      "intermediate_layers_indices": [3, 7, 15, 23, 30]}}
+
+
+def lora_text_run(model, cfgd, seq, training):
+    """A LoRA run over text alone: its step peaks, what it held after loading, and its request."""
+    import torch
+    vocab = cfgd.get("text_config", cfgd)["vocab_size"]
+    ids = torch.randint(100, vocab, (1, seq), device="cuda")
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
+    model.train()
+    held = torch.cuda.memory_allocated()
+    steps = peak_steps(model, opt, lambda m: m(input_ids=ids, labels=ids).loss)
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    parameters = sum(p.numel() for p in model.parameters())
+    del opt
+    return {"held_after_load": held, "steps": steps, "step_less_held": max(steps) - held,
+            "parameters": parameters, "trainable": trainable,
+            "request": {"model": {"config": cfgd}, "mode": "training", "precision": {"weights": "bf16"},
+                        "training": training}}
+
+
+def run_mllama_text():
+    """Llama 3.2 Vision on text alone against the same self-attention layers as a Llama."""
+    import torch
+    import transformers
+    from peft import LoraConfig, get_peft_model
+    training = {"batch_size": 1, "sequence_length": 2048, "optimizer": "adamw", "regime": "bf16_pure",
+                "attn_implementation": "sdpa", "method": "lora", "activation_checkpointing": "none",
+                "framework": "transformers",
+                "framework_version": ".".join(transformers.__version__.split(".")[:2]),
+                "lora": {"rank": 8, "targets": ["q_proj", "v_proj"]}}
+    text = MLLAMA_TEXT_SHAPE["text_config"]
+    llama = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
+             "intermediate_size": 14336, "num_hidden_layers": 4, "num_attention_heads": 32,
+             "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": False,
+             "rope_theta": 500000.0, "max_position_embeddings": 131072, "rms_norm_eps": 1e-05,
+             "rope_scaling": text["rope_scaling"], "hidden_act": "silu"}
+    results = {}
+    for name, cfgd in (("mllama", MLLAMA_TEXT_SHAPE), ("llama", llama)):
+        cls = getattr(transformers, cfgd["architectures"][0])
+        model = bf16_model(cls, cfgd, attn_implementation="sdpa")
+        model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, target_modules=["q_proj", "v_proj"]))
+        results[name] = lora_text_run(model, cfgd, 2048, training)
+        del model
+        torch.cuda.empty_cache()
+    return {"mllama_text": results}
+
+
+GEMMA3N_TEXT_SHAPE = {  # gemma-3n-E2B's text widths, six layers, the last two sharing keys and values
+    "model_type": "gemma3n_text", "architectures": ["Gemma3nForCausalLM"], "hidden_size": 2048,
+    "intermediate_size": [8192] * 6, "num_hidden_layers": 6, "num_attention_heads": 8,
+    "num_key_value_heads": 2, "head_dim": 256, "vocab_size": 262400, "vocab_size_per_layer_input": 262144,
+    "hidden_size_per_layer_input": 256, "altup_num_inputs": 4, "laurel_rank": 64,
+    "num_kv_shared_layers": 2, "sliding_window": 512, "activation_sparsity_pattern": [0.0] * 6,
+    "layer_types": ["sliding_attention", "sliding_attention", "full_attention",
+                    "sliding_attention", "sliding_attention", "full_attention"],
+    "max_position_embeddings": 32768}
+
+
+def run_shared_kv():
+    """Gemma 3n's KV-sharing layers' weights under the installed transformers, LoRA on all linears."""
+    import torch
+    import transformers
+    from peft import LoraConfig, get_peft_model
+    cfgd = GEMMA3N_TEXT_SHAPE
+    cls = getattr(transformers, cfgd["architectures"][0])
+    model = bf16_model(cls, cfgd, attn_implementation="sdpa")
+    shared = [i for i, layer in enumerate(model.model.layers)
+              if getattr(layer.self_attn, "is_kv_shared_layer", False)]
+    own = {i: sorted(n for n in ("k_proj", "v_proj", "k_norm") if hasattr(model.model.layers[i].self_attn, n))
+           for i in shared}
+    base = sum(p.numel() for p in model.parameters())
+    model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, target_modules="all-linear"))
+    training = {"batch_size": 1, "sequence_length": 2048, "optimizer": "adamw", "regime": "bf16_pure",
+                "attn_implementation": "sdpa", "method": "lora", "activation_checkpointing": "none",
+                "framework": "transformers",
+                "framework_version": transformers.__version__.split(".dev")[0],
+                "lora": {"rank": 8, "targets": "all_linear"}}
+    record = lora_text_run(model, cfgd, 2048, training)
+    record.update({"base_parameters": base, "shared_layers": shared, "shared_layers_own_modules": own})
+    del model
+    torch.cuda.empty_cache()
+    return {"shared_kv": record}
+
+
 def saved_storages(model, forward):
     """The tensors one forward saves for backward, by storage: the non-parameter ones' bytes and the
     largest twelve (shape, dtype, whether a parameter's)."""
@@ -1042,6 +1151,8 @@ def child(name):
                       run_param_wrapper() if case.get("param_wrapper") else
                       run_gemma4() if case.get("gemma4") else
                       run_llama4() if case.get("llama4") else
+                      run_mllama_text() if case.get("mllama_text") else
+                      run_shared_kv() if case.get("shared_kv") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs
