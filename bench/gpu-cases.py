@@ -165,6 +165,13 @@ Cases:
                      v_proj, SDPA, no checkpointing: gpusizer expects the same activations (MllamaModel
                      runs neither the vision model nor the cross-attention layer without pixel_values);
                      each run's step peaks, what it held after loading, and its request.
+  vision-mllama      images through Llama 3.2 Vision's encoders (Llama-3.2-11B-Vision's vision tower over five
+                     text layers, the fourth cross-attention), bf16, 2,048 tokens, one image of 4 tiles,
+                     LoRA r8 on all linears, SDPA, with and without gradient checkpointing: the image's
+                     step peak less the text's against gpusizer's vision_activation_bytes (the same
+                     with and without checkpointing, which does not reach MllamaVisionEncoderLayer:
+                     10,652,448,768 B for this request; the cross-attention over the 6,404 vision
+                     positions is not counted, cross_attention_images_not_counted).
   shared-kv-gemma3n  Gemma 3n's KV-sharing layers under the installed transformers (from 5.6.0 they hold no
                      k_proj, v_proj or k_norm): a six-layer Gemma 3n text model of E2B's widths, two layers
                      sharing, bf16, LoRA r8 on all linears, 2,048 tokens: sum(p.numel()), the trainable
@@ -214,6 +221,7 @@ CASES = {
     "vision-gemma4": dict(gemma4=True),
     "vision-llama4": dict(llama4=True),
     "mllama-text": dict(mllama_text=True),
+    "vision-mllama": dict(mllama_images=True),
     "shared-kv-gemma3n": dict(shared_kv=True),
 }
 
@@ -883,6 +891,31 @@ def run_mllama_text():
     return {"mllama_text": results}
 
 
+def run_mllama_images():
+    """One image of 4 tiles through Llama 3.2 Vision, LoRA on all linears, with and without checkpointing."""
+    import torch
+    import transformers
+    cfgd = MLLAMA_TEXT_SHAPE
+    cls = getattr(transformers, cfgd["architectures"][0])
+    seq, image_id = 2048, cfgd["image_token_index"]
+    g = torch.Generator(device="cuda").manual_seed(0)
+    text = torch.randint(100, 100000, (1, seq), device="cuda", generator=g)
+    ids = text.clone()
+    ids[0, 1] = image_id
+    labels = ids.masked_fill(ids == image_id, -100)  # the image token is past the head's vocabulary
+    pixels = torch.rand(1, 1, 4, 3, 560, 560, device="cuda", generator=g)  # fp32, as the processor
+    extra = {"aspect_ratio_ids": torch.tensor([[6]], device="cuda"),  # 2 x 2 tiles ([2, 2] is id 6)
+             "aspect_ratio_mask": torch.ones(1, 1, 4, dtype=torch.long, device="cuda"),
+             "cross_attention_mask": torch.ones(1, seq, 1, 4, dtype=torch.long, device="cuda")}
+    results = {}
+    for checkpointing in (True, False):
+        results["1-image%s" % ("-checkpointing" if checkpointing else "")] = lora_image_run(
+            cls, cfgd, checkpointing, lambda m: m(input_ids=text, labels=text).loss,
+            lambda m: m(input_ids=ids, labels=labels, pixel_values=pixels, **extra).loss,
+            {"batch_size": 1, "sequence_length": seq, "images_per_sample": 1})
+    return {"vlm": "mllama", "results": results}
+
+
 GEMMA3N_TEXT_SHAPE = {  # gemma-3n-E2B's text widths, six layers, the last two sharing keys and values
     "model_type": "gemma3n_text", "architectures": ["Gemma3nForCausalLM"], "hidden_size": 2048,
     "intermediate_size": [8192] * 6, "num_hidden_layers": 6, "num_attention_heads": 8,
@@ -1152,6 +1185,7 @@ def child(name):
                       run_gemma4() if case.get("gemma4") else
                       run_llama4() if case.get("llama4") else
                       run_mllama_text() if case.get("mllama_text") else
+                      run_mllama_images() if case.get("mllama_images") else
                       run_shared_kv() if case.get("shared_kv") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True

@@ -2202,7 +2202,9 @@ bool gs_activation_vision_counted(const struct gs_arch *a)
         const struct gs_tower *tw = &a->towers[i];
         if (tw->part != GS_PART_VISION || tw->block >= a->block_count)
             continue;
-        if (tw->encoder || tower_width(a, tw) == 0)
+        /* an encoder tower is the images' only where they run through it alone (a
+         * cross-attended image's: GS_MM_CROSS_TILES) */
+        if ((tw->encoder && a->mm_image.layout != GS_MM_CROSS_TILES) || tower_width(a, tw) == 0)
             return false;
         any = true;
     }
@@ -2259,6 +2261,29 @@ static uint64_t padded_rows(struct acc *c, const struct gs_activation_input *in,
     return mul(c, mul(c, mul(c, images, in->vision_patches), row_tokens), 4);
 }
 
+/* A tower that runs each image's tiles as one sequence under an additive mask, through layers
+ * no checkpointing reaches (GS_MM_CROSS_TILES, Llama 3.2 Vision: MllamaVisionModel.forward builds
+ * one (n, n) mask an image in the model's dtype, _prepare_aspect_ratio_attention_mask: the
+ * padded tiles and each tile's padding positions at the dtype's minimum, and runs its
+ * `transformer` and `global_transformer`, whose MllamaVisionEncoderLayer is a plain nn.Module,
+ * not a GradientCheckpointingLayer) sets `own` so, and returns the masks SDPA keeps: its
+ * memory-efficient kernel, which a mask sends it to, saves the one mask as its attn_bias
+ * (eager attention's add keeps nothing of it). */
+static uint64_t cross_tiles(struct acc *c, const struct gs_activation_input *in,
+                            struct gs_activation_input *own, uint64_t images)
+{
+    own->recompute = GS_RECOMPUTE_NONE;
+    own->padding_mask = true;
+    own->additive_mask = true;
+    const bool sdpa =
+        transformers_model_code(in->rules) && in->rules->transformers_sdpa && in->flash_attention;
+    if (!sdpa)
+        return 0;
+    const uint64_t n = own->sequence_length;
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    return mul(c, mul(c, images, mul(c, n, n)), residual);
+}
+
 /* What a micro-batch's images keep in the vision towers (gs_activation_vision_counted), beside
  * the pixel values the batch brings (processor output, fp32: Qwen2VLImageProcessor), each image
  * a sequence of its own: Qwen2.5-VL's vision attention runs per image (cu_seqlens; the eager and
@@ -2284,7 +2309,7 @@ static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in
      * patch embedding: F.linear on bf16 weights refuses fp32 input outside autocast) */
     const uint64_t model_bytes = in->residual_bytes ? in->residual_bytes : in->element_bytes;
     uint64_t bytes = mul(c, pixels, a->mm_image.pixels_model_dtype ? model_bytes : 4);
-    bool records = false;
+    bool records = false, mask_kept = false;
     for (size_t i = 0; i < a->tower_count; i++) {
         const struct gs_tower *tw = &a->towers[i];
         if (tw->part != GS_PART_VISION || tw->block >= a->block_count || !tower_records(in, tw))
@@ -2300,6 +2325,11 @@ static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in
             bytes = add(c, bytes, one_sequence(c, in, &own, images));
         if (a->mm_image.layout == GS_MM_PADDED_ROW)
             bytes = add(c, bytes, padded_rows(c, in, &own, images));
+        if (a->mm_image.layout == GS_MM_CROSS_TILES) {
+            const uint64_t mask = cross_tiles(c, in, &own, images);
+            bytes = add(c, bytes, mask_kept ? 0 : mask); /* one mask an image for both towers */
+            mask_kept = true;
+        }
         uint64_t counts[GS_BLOCKS_MAX] = {0};
         counts[tw->block] = tw->layers;
         bytes = add(c, bytes, blocks_stored(c, &own, counts, working, first_layer));
@@ -2527,11 +2557,13 @@ static void count_run_blocks(const struct gs_activation_input *in, uint64_t firs
             counts[k] = 0;
 }
 
-/* Whether encoder tower `tw` runs in this micro-batch: a vision encoder (Mllama's local and
- * global transformers, whose output the cross-attention layers read) only on images. */
+/* Whether encoder tower `tw` is walked with the decoder's positions: a vision encoder (Mllama's
+ * local and global transformers, whose output the cross-attention layers read) runs only on
+ * images, over their positions, and vision_bytes counts it there. */
 static bool encoder_runs(const struct gs_activation_input *in, const struct gs_tower *tw)
 {
-    return tw->part != GS_PART_VISION || in->vision_images != 0;
+    (void)in;
+    return tw->part != GS_PART_VISION;
 }
 
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out)

@@ -376,8 +376,9 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
                             "vision-language model (a catalog id or its config.json)",
                             m->has_arch ? "this model" : "a raw parameter count");
     const bool largest = tr->image_tokens == 0;
-    if (largest)
-        tr->image_tokens = m->arch.mm_image.tokens;
+    if (largest) /* a cross-attended image is one token in the text (MllamaProcessor's <|image|>) */
+        tr->image_tokens =
+            m->arch.mm_image.layout == GS_MM_CROSS_TILES ? 1 : m->arch.mm_image.tokens;
     if (tr->image_tokens == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/training/image_tokens",
                             "gpusizer has not read the image size of this %s model's processor: "
@@ -426,8 +427,9 @@ static enum gs_status resolve_images(const struct gs_model_spec *m, struct gs_tr
  * mm_image is one token's); Gemma 3 runs the image and each of its
  * pan-and-scan crops as a sequence of its own, mm_tokens_per_image tokens each (resolve_images
  * has checked `tokens` is a whole number of them), Llama 4 each tile and the global tile;
- * Gemma 4 one row of its processor's budget whatever the image's tokens. 0 where not read. The
- * tower's sequence adds mm_image.class_positions to these patches. */
+ * Gemma 4 one row of its processor's budget whatever the image's tokens; Llama 3.2 Vision every
+ * tile of the image, padded ones included, as one sequence. 0 where not read. The tower's
+ * sequence adds mm_image.class_positions to these patches. */
 static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t *sequences,
                               uint64_t *pixels)
 {
@@ -440,6 +442,8 @@ static uint64_t image_patches(const struct gs_arch *a, uint64_t tokens, uint64_t
         (it->layout == GS_MM_CROPS && it->tokens == 0))
         return 0;
     *pixels = it->pixels / it->patches;
+    if (it->layout == GS_MM_CROSS_TILES) /* every tile of the image, whatever its tokens */
+        return it->patches;
     if (it->layout == GS_MM_CROPS) {
         /* the largest item's crops (Llama 4's 17 tiles: crop_tokens), each that share of its
          * patches */
@@ -1623,11 +1627,20 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
         return;
     }
     e->vision_bytes = r->vision_bytes;
+    if (m->arch.mm_image.layout == GS_MM_CROSS_TILES)
+        warn(e, "cross_attention_images_not_counted",
+             "the cross-attention layers' keys and values over the images' vision positions (each "
+             "image's tiles x the positions a tile yields: 6,404 for Llama 3.2 Vision) and their "
+             "mask are counted at the text's length, and the projector's input at none; the "
+             "vision encoders' activations are counted (vision_activation_bytes)");
     assume_value(e, "vision_activation_bytes", r->vision_bytes,
                  "of activations, the images': each image a sequence of its own through the "
                  "vision tower (image_tokens x the merged patches a token, or Gemma 3's crops of "
                  "mm_tokens_per_image tokens each, or Llama 4's tiles of 144 tokens, 577 "
-                 "positions with the class embedding's; Pixtral runs a micro-batch's images as one "
+                 "positions with the class embedding's, or Llama 3.2 Vision's every tile, padded "
+                 "ones included, one sequence an image under an additive mask through encoders "
+                 "that activation checkpointing does not reach; Pixtral runs a micro-batch's "
+                 "images as one "
                  "sequence, with a block-diagonal mask under SDPA and eager attention; Gemma 4 "
                  "pads each image to one row of its processor's budget, max_soft_tokens x "
                  "pooling_kernel_size^2 patches, masked where the image leaves padding), whose "
@@ -1648,6 +1661,8 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                  "modeling_gemma4.py Gemma4VisionModel, Gemma4ClippableLinear, "
                  "Gemma4VisionPooler, Gemma4VisionPatchEmbedder (PR #46176); modeling_llama4.py "
                  "Llama4VisionModel (class embedding, Llama4UnfoldConvolution); "
+                 "modeling_mllama.py MllamaVisionModel (_prepare_aspect_ratio_attention_mask, "
+                 "MllamaVisionEncoderLayer an nn.Module); "
                  "Qwen2VLImageProcessor, Gemma3ImageProcessor, PixtralImageProcessor, "
                  "Gemma4ImageProcessor, Llama4ImageProcessorFast (fp32 pixel_values)");
 }

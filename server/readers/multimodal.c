@@ -727,6 +727,17 @@ static uint64_t read_mllama_vision(struct model_reader *v, struct gs_arch *a)
     tensor(a, m, "vision_model.post_tile_positional_embedding.gate", p, 1, 1);
     norm(a, m, "vision_model.layernorm_pre", p, true, vh);
     norm(a, m, "vision_model.layernorm_post", p, true, vh);
+    /* in training: MllamaImageProcessor pads every image to max_num_tiles tiles
+     * (pad_batches_and_tiles), and MllamaVisionModel.forward runs them as one sequence, each
+     * tile its patches, the class embedding and zeros to a multiple of 8 (num_padding_patches);
+     * the image is one <|image|> token in the text, so `tokens` stays unread (vLLM's profile) */
+    const uint64_t own = patches - 1, padded = (patches + 7) / 8 * 8;
+    if (tiles * (padded - own) <= UINT8_MAX) {
+        a->mm_image.patches = tiles * own;
+        a->mm_image.pixels = tiles * channels * image * image;
+        a->mm_image.class_positions = (uint8_t)(tiles * (padded - own));
+        a->mm_image.layout = GS_MM_CROSS_TILES;
+    }
     return out;
 }
 

@@ -1294,22 +1294,37 @@ static void test_llama4_vision_tiles(void **state)
     assert_string_equal(refusal(&m, &w).pointer, "/training/image_tokens");
 }
 
+/* A toy Mllama: 3 text layers of 256, the middle one cross-attention; a vision encoder of
+ * `local` + 1 global layers of 64, 4 tiles of 28 x 28 in patches of 14. */
+static struct gs_model_spec toy_mllama(unsigned local)
+{
+    return spec(fixture_arch(
+        "{\"model_type\":\"mllama\",\"text_config\":{\"hidden_size\":256,"
+        "\"num_hidden_layers\":3,\"num_attention_heads\":4,\"num_key_value_heads\":2,"
+        "\"intermediate_size\":512,\"vocab_size\":1000,\"cross_attention_layers\":[1]},"
+        "\"vision_config\":{\"hidden_size\":64,\"num_hidden_layers\":%u,"
+        "\"num_global_layers\":1,\"attention_heads\":2,\"intermediate_size\":128,"
+        "\"image_size\":28,\"patch_size\":14,\"max_num_tiles\":4,"
+        "\"vision_output_dim\":128}}",
+        local));
+}
+
 /* Llama 3.2 Vision on text alone: MllamaModel.forward runs the vision model only `if
  * pixel_values is not None`, and MllamaTextModel.forward `continue`s past each cross-attention
  * layer when cross_attention_states is None, so a text-only sample runs the self-attention
- * layers alone: a toy Mllama (3 text layers of 256, the middle one cross-attention; a vision
- * encoder of 2 + 1 layers) keeps what the same two Llama layers keep, and more with an image. */
-static void test_mllama_text_only(void **state)
+ * layers alone: the toy Mllama keeps what the same two Llama layers keep.
+ * With an image (one <|image|> token in the text), MllamaImageProcessor pads it to its 4 tiles
+ * and MllamaVisionModel runs them as one sequence: each tile 4 patches, the class embedding and
+ * 3 zeros to a multiple of 8, 32 positions, under one (32 x 32) additive bf16 mask, which SDPA's
+ * memory-efficient kernel keeps, 2,048 B, through encoder layers no checkpointing reaches
+ * (MllamaVisionEncoderLayer is an nn.Module): the same bytes with and without it. Beside the
+ * fp32 pixels, 4 x 3 x 28 x 28 x 4 = 37,632 B, every encoder layer keeps what one more local
+ * layer adds, so the image's bytes less 3 such layers are 39,680; a frozen tower keeps the
+ * pixels alone. */
+static void test_mllama_text_and_images(void **state)
 {
     (void)state;
-    const struct gs_model_spec mllama = spec(fixture_arch(
-        "%s", "{\"model_type\":\"mllama\",\"text_config\":{\"hidden_size\":256,"
-              "\"num_hidden_layers\":3,\"num_attention_heads\":4,\"num_key_value_heads\":2,"
-              "\"intermediate_size\":512,\"vocab_size\":1000,\"cross_attention_layers\":[1]},"
-              "\"vision_config\":{\"hidden_size\":64,\"num_hidden_layers\":2,"
-              "\"num_global_layers\":1,\"attention_heads\":2,\"intermediate_size\":128,"
-              "\"image_size\":28,\"patch_size\":14,\"max_num_tiles\":4,"
-              "\"vision_output_dim\":128}}"));
+    const struct gs_model_spec mllama = toy_mllama(2);
     const struct gs_model_spec llama = spec(fixture_arch(
         "%s", "{\"model_type\":\"llama\",\"hidden_size\":256,\"num_hidden_layers\":2,"
               "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"intermediate_size\":512,"
@@ -1319,8 +1334,19 @@ static void test_mllama_text_only(void **state)
     const struct gs_estimate text = estimate(&mllama, &w);
     assert_int_equal(text.saved_activation_bytes, estimate(&llama, &w).saved_activation_bytes);
     w.training.images_per_sample = 1;
-    w.training.image_tokens = 1;
-    assert_true(estimate(&mllama, &w).saved_activation_bytes > text.saved_activation_bytes);
+    const struct gs_estimate image = estimate(&mllama, &w);
+    assert_true(image.saved_activation_bytes > text.saved_activation_bytes);
+    assert_false(has_warning(&image, "vision_activations_not_estimated"));
+    assert_true(has_warning(&image, "cross_attention_images_not_counted"));
+    const struct gs_model_spec deeper = toy_mllama(3);
+    const uint64_t layer = estimate(&deeper, &w).vision_bytes - image.vision_bytes;
+    assert_true(layer > 0);
+    assert_int_equal(image.vision_bytes - 3 * layer, 37632 + 2048);
+    w.training.recompute = GS_RECOMPUTE_FULL;
+    w.training.recompute_given = true;
+    assert_int_equal(estimate(&mllama, &w).vision_bytes, image.vision_bytes);
+    w.training.freeze_vision_tower = true;
+    assert_int_equal(estimate(&mllama, &w).vision_bytes, 37632);
 }
 
 /* A Qwen2.5-VL sample's images run through the vision tower, each a sequence of its own
@@ -2836,7 +2862,7 @@ int main(void)
         cmocka_unit_test(test_vision_tower_images),
         cmocka_unit_test(test_gemma4_vision_rows),
         cmocka_unit_test(test_llama4_vision_tiles),
-        cmocka_unit_test(test_mllama_text_only),
+        cmocka_unit_test(test_mllama_text_and_images),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),

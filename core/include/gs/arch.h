@@ -322,10 +322,15 @@ enum gs_mm_layout {
     GS_MM_ONE_SEQUENCE, /* every image of the micro-batch concatenated into one sequence, kept
                            apart by a block-diagonal additive mask under SDPA and eager attention
                            and by cu_seqlens under flash-attn (transformers' PixtralVisionModel) */
-    GS_MM_PADDED_ROW    /* each image one batch row of `patches` positions whatever its tokens
+    GS_MM_PADDED_ROW,   /* each image one batch row of `patches` positions whatever its tokens
                            (Gemma 4: the processor pads every image's patches to max_soft_tokens
                            x pooling_kernel_size^2, positions -1, and the tower masks the
                            padding); `tokens` is the processor's default budget of soft tokens */
+    GS_MM_CROSS_TILES   /* each image its processor's every tile, padded ones included, run as
+                           one sequence of `patches` + class_positions positions under an additive
+                           mask through encoder towers that activation checkpointing does not
+                           reach, read by the decoder's cross-attention layers rather than placed
+                           in the text, where the image is one token (Llama 3.2 Vision) */
 };
 
 /* One multimodal item at the largest size its processor accepts. Where the processor's largest
@@ -341,8 +346,9 @@ struct gs_mm_item {
      * `pixels` being the whole item's (Llama 4: 144 a tile of its 17-tile image); 0: `tokens`,
      * the item one crop */
     uint64_t crop_tokens;
-    /* positions the tower adds to each sequence beyond its patches (Llama 4's class embedding,
-     * torch.cat([patches, class_embedding]): 1), which carry no pixels */
+    /* positions the tower adds to each sequence beyond its patches, which carry no pixels
+     * (Llama 4's class embedding, torch.cat([patches, class_embedding]): 1; Llama 3.2 Vision's
+     * class embedding and padding to a multiple of 8 in each of its 4 tiles: 32) */
     uint8_t class_positions;
     /* the tower takes the pixel values in the model's dtype, uncast (Llama4UnfoldConvolution's
      * nn.Linear: the batch must bring them so), not the processor's fp32 */
