@@ -2557,12 +2557,11 @@ static void count_run_blocks(const struct gs_activation_input *in, uint64_t firs
             counts[k] = 0;
 }
 
-/* Whether encoder tower `tw` is walked with the decoder's positions: a vision encoder (Mllama's
- * local and global transformers, whose output the cross-attention layers read) runs only on
- * images, over their positions, and vision_bytes counts it there. */
-static bool encoder_runs(const struct gs_activation_input *in, const struct gs_tower *tw)
+/* Whether encoder tower `tw` runs over the decoder's positions (or its own fixed ones: Whisper's):
+ * not a vision encoder (Mllama's local and global transformers, whose output the cross-attention
+ * layers read), which runs only on images, over their positions, where vision_bytes counts it. */
+static bool encoder_walked_with_text(const struct gs_tower *tw)
 {
-    (void)in;
     return tw->part != GS_PART_VISION;
 }
 
@@ -2623,7 +2622,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
     uint64_t towers = 0;
     for (size_t i = 0; i < a->tower_count; i++) {
         const struct gs_tower *tw = &a->towers[i];
-        if (!tw->encoder || tw->block >= a->block_count || !encoder_runs(in, tw))
+        if (!tw->encoder || tw->block >= a->block_count || !encoder_walked_with_text(tw))
             continue;
         uint64_t tower_counts[GS_BLOCKS_MAX] = {0};
         tower_counts[tw->block] = div_ceil(tw->layers, p);
@@ -2648,7 +2647,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
          * embeddings, WhisperEncoder's on the convolutions' output plus positions) */
         for (size_t i = 0; i < a->tower_count; i++) {
             const struct gs_tower *tw = &a->towers[i];
-            if (!tw->encoder || tw->block >= a->block_count || !encoder_runs(in, tw))
+            if (!tw->encoder || tw->block >= a->block_count || !encoder_walked_with_text(tw))
                 continue;
             const uint64_t own = tw->positions ? mul(&c, in->batch_size, tw->positions) : tokens;
             embedding_in = add(&c, embedding_in, mul(&c, own, a->hidden_size));
