@@ -23,6 +23,7 @@
 #include "readers/decoder.h"
 
 #include "formats/jsonv.h"
+#include "gs/units.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -732,9 +733,11 @@ static uint64_t read_mllama_vision(struct model_reader *v, struct gs_arch *a)
      * tile its patches, the class embedding and zeros to a multiple of 8 (num_padding_patches);
      * the image is one <|image|> token in the text, so `tokens` stays unread (vLLM's profile) */
     const uint64_t own = patches - 1, padded = (patches + 7) / 8 * 8;
-    if (tiles * (padded - own) <= UINT8_MAX) {
+    bool ovf = false;
+    const uint64_t pixels = gs_mul(gs_mul(tiles, channels, &ovf), gs_mul(image, image, &ovf), &ovf);
+    if (!ovf && tiles * (padded - own) <= UINT8_MAX) {
         a->mm_image.patches = tiles * own;
-        a->mm_image.pixels = tiles * channels * image * image;
+        a->mm_image.pixels = pixels;
         a->mm_image.class_positions = (uint8_t)(tiles * (padded - own));
         a->mm_image.layout = GS_MM_CROSS_TILES;
     }
