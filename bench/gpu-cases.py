@@ -168,10 +168,12 @@ Cases:
   vision-mllama      images through Llama 3.2 Vision's encoders (Llama-3.2-11B-Vision's vision tower over five
                      text layers, the fourth cross-attention), bf16, 2,048 tokens, one image of 4 tiles,
                      LoRA r8 on all linears, SDPA, with and without gradient checkpointing: the image's
-                     step peak less the text's against gpusizer's vision_activation_bytes (the same
-                     with and without checkpointing, which does not reach MllamaVisionEncoderLayer:
-                     10,652,448,768 B for this request; the cross-attention over the 6,404 vision
-                     positions is not counted, cross_attention_images_not_counted).
+                     step peak less the text's against gpusizer's peak_allocated_bytes with the image
+                     less without, 10,846,283,776 B checkpointed and 11,363,592,192 B not (of them
+                     vision_activation_bytes, 10,829,506,560 and 10,803,275,776: the encoders, which
+                     checkpointing does not reach, the projected states, the cross-attention mask and
+                     the projector's input; the rest is the cross-attention layer's K/V, k_norm and
+                     adapters over the 6,404 vision positions).
   shared-kv-gemma3n  Gemma 3n's KV-sharing layers under the installed transformers (from 5.6.0 they hold no
                      k_proj, v_proj or k_norm): a six-layer Gemma 3n text model of E2B's widths, two layers
                      sharing, bf16, LoRA r8 on all linears, 2,048 tokens: sum(p.numel()), the trainable

@@ -107,6 +107,14 @@ struct linears {
                                       layer */
     uint64_t cross_copies;         /* of copies[ROLE_ATTN_IN], a cross-attention's k and v
                                       projections (GS_MOD_CROSS): copies of the encoder's output */
+    /* a cross-attention-only layer's k and v projections (GS_MOD_CROSS in an attn.cross_only
+     * block: Mllama's), which read the images' states rather than the layer's normed input and
+     * are counted apart from ROLE_ATTN_IN, over those states' positions */
+    bool cross_saves;       /* one of them keeps the states themselves (its weight trains, or an
+                               adapter's lora_A reads them as they are) */
+    bool cross_key_adapted; /* k_proj carries an adapter: the keys need a gradient */
+    uint64_t cross_dropout; /* what their adapters keep of the states beyond them, a position */
+    uint64_t cross_masks;   /* of cross_dropout, the LoRA dropout masks */
 };
 
 /* What DoRA keeps for backward in one adapted nn.Linear(d_in, d_out), beyond LoRA's
@@ -212,6 +220,27 @@ static uint64_t adapter_copy_bytes(const struct gs_activation_input *in, bool ca
     return (mask ? 1 : 0) + (in->autocast && seen == 4 ? 2 : seen);
 }
 
+/* What a cross-attention-only layer's k or v projection `m` keeps of the images' states
+ * (struct linears cross_*): the states themselves where its weight trains or its adapter's
+ * lora_A reads them uncast and undropped, else the adapter's own copy (adapter_copy_bytes).
+ * DoRA's products over these positions (dora_bytes) are not counted. */
+static void cross_linear(struct acc *c, const struct gs_activation_input *in,
+                         const struct gs_module *m, bool adapted, bool cast, bool dropout,
+                         uint64_t count, struct linears *l)
+{
+    if (linear_saves(in, m, adapted, cast))
+        l->cross_saves = true;
+    const size_t n = strlen(m->name);
+    if (adapted && n >= 6 && strcmp(m->name + n - 6, "k_proj") == 0)
+        l->cross_key_adapted = true;
+    if (cast || dropout) {
+        const uint64_t per = adapter_copy_bytes(in, cast, dropout);
+        l->cross_dropout = add(c, l->cross_dropout, mul(c, mul(c, per, m->in), count));
+        if (dropout)
+            l->cross_masks = add(c, l->cross_masks, mul(c, m->in, count));
+    }
+}
+
 static struct linears linears_of(struct acc *c, const struct gs_activation_input *in,
                                  const struct gs_block *b, uint64_t e)
 {
@@ -236,6 +265,10 @@ static struct linears linears_of(struct acc *c, const struct gs_activation_input
         /* a low-rank gate's second stage keeps its own narrow input (kimi_delta_bytes), not
          * the role's shared one */
         const bool own_input = kimi_low_rank_stage(in, b, m) && gs_activation_counts_scan(in, b);
+        if (b->attn.cross_only && (m->flags & GS_MOD_CROSS)) {
+            cross_linear(c, in, m, adapted, cast, dropout, count, &l);
+            continue;
+        }
         if (linear_saves(in, m, adapted, cast) && !own_input) {
             l.saves[r] = true;
             l.copies[r] += count;
@@ -336,9 +369,10 @@ static bool reuses_kv(const struct gs_activation_input *in, const struct gs_bloc
  * torch.pow(hidden_states.pow(2).mean(-1, keepdim=True) + eps, -0.5)`) keeps the fp32 copy pow
  * and the product read, 4 bytes an element of V, and no normalized tensor (no weight to
  * multiply): its 16-bit output is V, which the attention keeps; compiled code keeps its input,
- * as compiled norms do. */
-static uint64_t qk_norm_bytes(struct acc *c, const struct gs_activation_input *in,
-                              const struct gs_block *b, uint64_t e)
+ * as compiled norms do. `queries` and `keys` select the norms of Q and of K and V (a
+ * cross-attention's cover other positions). */
+static uint64_t qk_norm_bytes_of(struct acc *c, const struct gs_activation_input *in,
+                                 const struct gs_block *b, uint64_t e, bool queries, bool keys)
 {
     if (b->mixer != GS_MIXER_ATTENTION)
         return 0;
@@ -348,17 +382,24 @@ static uint64_t qk_norm_bytes(struct acc *c, const struct gs_activation_input *i
         if (m->kind != GS_MODULE_NORM || m->part != GS_PART_ATTENTION)
             continue;
         const size_t n = strlen(m->name);
-        const bool q = n >= 6 && strcmp(m->name + n - 6, "q_norm") == 0;
-        const bool k = n >= 6 && strcmp(m->name + n - 6, "k_norm") == 0;
+        const bool q = queries && n >= 6 && strcmp(m->name + n - 6, "q_norm") == 0;
+        const bool k = keys && n >= 6 && strcmp(m->name + n - 6, "k_norm") == 0;
         const uint64_t heads = q ? b->attn.heads : k && !reuses_kv(in, b) ? b->attn.kv_heads : 0;
         bytes = add(c, bytes, mul(c, norm_bytes(in, m, e), mul(c, heads, b->attn.head_dim)));
     }
-    if (b->attn.v_norm && !reuses_kv(in, b)) {
+    if (keys && b->attn.v_norm && !reuses_kv(in, b)) {
         const bool copies = in->rules != NULL && in->rules->norm_fp32_copy && !in->rules->compile;
         const uint64_t v = b->attn.v_head_dim ? b->attn.v_head_dim : b->attn.head_dim;
         bytes = add(c, bytes, mul(c, copies || in->autocast ? 4 : e, mul(c, b->attn.kv_heads, v)));
     }
     return bytes;
+}
+
+/* Both: the bytes per token of Q's and K's (and V's) norms where they cover the same tokens. */
+static uint64_t qk_norm_bytes(struct acc *c, const struct gs_activation_input *in,
+                              const struct gs_block *b, uint64_t e)
+{
+    return qk_norm_bytes_of(c, in, b, e, true, true);
 }
 
 /* What a block's clamped linears keep a token beyond what their linears keep (gs_block
@@ -1583,6 +1624,37 @@ static uint64_t encoder_positions(const struct gs_arch *a)
     return 0;
 }
 
+/* The positions a cross-attention-only layer (attn.cross_only) reads a sample's images at
+ * (gs_mm_item.cross_positions each; 0 without images): MllamaModel.forward reshapes the
+ * projected vision states to (batch, images x tiles x 1,601, hidden), and
+ * MllamaTextCrossAttention.forward projects its keys and values from them
+ * (key_states.view(bsz, -1, num_key_value_heads, head_dim)). */
+static uint64_t cross_image_positions(struct acc *c, const struct gs_activation_input *in)
+{
+    return mul(c, in->vision_images, in->arch->mm_image.cross_positions);
+}
+
+/* Whether each SDPA call copies the cross-attention mask (mask_copied_per_call's rule for an
+ * additive mask): its rows are not 8-element aligned over `keys` (preprocess_mask: pad_bias),
+ * or autocast runs the query at another dtype than the model's, in which the mask is built
+ * (_prepare_cross_attention_mask: .to(dtype)). */
+static bool cross_mask_copied(const struct gs_activation_input *in, uint64_t keys)
+{
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : in->element_bytes;
+    return keys % 8 != 0 || residual != in->element_bytes;
+}
+
+/* The cross-attention mask, (batch, 1, text, keys) at `element` bytes, its rows padded to a
+ * multiple of 8 elements where `padded` (pad_bias keeps the padded storage). */
+static uint64_t cross_mask_bytes(struct acc *c, const struct gs_activation_input *in, uint64_t keys,
+                                 uint64_t element, bool padded)
+{
+    const uint64_t row = padded ? mul(c, div_ceil(keys, 8), 8) : keys;
+    return mul(c, mul(c, mul(c, element, in->batch_size), in->sequence_length), row);
+}
+
+static bool cross_states_need_grad(const struct gs_activation_input *in);
+
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,
                                 const struct gs_block *b, bool input_frozen)
 {
@@ -1598,6 +1670,9 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     const uint64_t encoder_len = encoder_positions(a);
     const uint64_t cross_keys = encoder_len ? encoder_len : in->sequence_length;
     const uint64_t cross_tokens = encoder_len ? mul(c, encoder_len, in->batch_size) : tokens;
+    /* a cross-attention-only layer's keys and values cover the images' positions instead */
+    const uint64_t image_keys = b->attn.cross_only ? cross_image_positions(c, in) : 0;
+    const uint64_t image_rows = mul(c, image_keys, in->batch_size);
     uint64_t q, k, v, o;
     mixer_widths(b, &q, &k, &v, &o);
     const struct linears l = linears_of(c, in, b, e);
@@ -1685,9 +1760,15 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
      * o_proj gets no copy; the mask copy each call makes, where it makes one, is the kernel's
      * to keep (_scaled_dot_product_efficient_attention saves attn_bias) */
     const bool hf_sdpa = transformers_sdpa(in, b);
-    const bool masked = sdpa_masked(in, b);
-    if (masked && mask_copied_per_call(in) && g.attention)
+    /* a cross-attention layer over images always gets their mask (MllamaModel.forward:
+     * cross_attention_mask, from the processor's), and its copy per call is of that mask */
+    const bool cross_masked = hf_sdpa && b->attn.cross_only;
+    const bool masked = sdpa_masked(in, b) || cross_masked;
+    if (masked && !cross_masked && mask_copied_per_call(in) && g.attention)
         p.replicated = add(c, p.replicated, mask_copy_bytes(c, in));
+    if (cross_masked && cross_mask_copied(in, image_keys) && g.attention)
+        p.replicated =
+            add(c, p.replicated, cross_mask_bytes(c, in, image_keys, in->element_bytes, true));
     /* Heads wider than 256: no fused kernel broadcasts grouped K/V there, so sdpa_attention.py
      * repeats them (transformers PR #46960, merged 2026-06-29: use_gqa_in_sdpa is false above
      * 256; releases before it passed enable_gqa, and SDPA ran the math kernel, which repeats them
@@ -1717,6 +1798,9 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (b->mixer == GS_MIXER_ATTENTION && reuses_kv(in, b) && !kv_expanded)
         k = v = 0;
     uint64_t widths = q + k + v;
+    /* a cross-attention-only layer's K and V: over the images' positions (below) */
+    const uint64_t image_kv = b->attn.cross_only ? k + v : 0;
+    widths -= image_kv;
     /* transformers' MLA under flash-attn (flash_pads_mla_value): F.pad makes a V as wide as Q
      * and K, which the kernel keeps, and the kernel's output (kept too) has that width; the
      * output is sliced back to v_head_dim and reshaped, a copy, for o_proj */
@@ -1781,6 +1865,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (!attention_kept)
         widths = l.direct[ROLE_OUT] ? o : 0;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
+    if (attention_kept)
+        p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, image_rows), image_kv));
     const bool scan = attention_kept && gs_activation_counts_scan(in, b);
     uint64_t scan_transient = 0; /* the scan's backward or forward moment beyond what it keeps */
     const bool mamba1 =
@@ -1806,8 +1892,20 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
         p.partitioned = mamba1_inner_bytes(c, in, b, s, tokens);
     else if (scan && b->rec.scan == GS_SCAN_MAMBA1_SELECTIVE)
         p.partitioned = mamba1_selective_bytes(c, in, b, s, tokens);
-    if (rules != NULL && attention_kept) /* eager q/k norms (fused kernels keep their input) */
+    /* eager q/k norms (fused kernels keep their input); a cross-attention layer's k_norm over
+     * the images' positions, where the keys need a gradient (k_proj trains or is adapted, or
+     * the states it reads need one): otherwise autograd records nothing of it */
+    if (rules != NULL && attention_kept && b->attn.cross_only) {
+        const uint64_t queries = qk_norm_bytes_of(c, in, b, e, true, false);
+        p.partitioned = add(c, p.partitioned, mul(c, tokens, queries));
+        const bool key_grad =
+            in->trainable == GS_TRAIN_ALL || l.cross_key_adapted || cross_states_need_grad(in);
+        if (key_grad)
+            p.partitioned = add(c, p.partitioned,
+                                mul(c, image_rows, qk_norm_bytes_of(c, in, b, e, false, true)));
+    } else if (rules != NULL && attention_kept) {
         p.partitioned = add(c, p.partitioned, mul(c, tokens, qk_norm_bytes(c, in, b, e)));
+    }
     if (rules != NULL && attention_kept && b->clamped_linears)
         p.partitioned = add(c, p.partitioned, mul(c, tokens, clamp_bytes(c, b, e)));
     /* o_proj's and down's adapters: their dropout masks only where the input needs a gradient
@@ -1815,6 +1913,18 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     const uint64_t out_copies = l.dropout[ROLE_OUT] - (attention_kept ? 0 : l.masks[ROLE_OUT]);
     const uint64_t down_copies = l.dropout[ROLE_DOWN] - (g.mlp ? 0 : l.masks[ROLE_DOWN]);
     p.partitioned = add(c, p.partitioned, mul(c, tokens, add(c, out_copies, down_copies)));
+    /* a cross-attention layer's k and v adapters' copies of the images' states, their dropout
+     * masks only where the states need a gradient */
+    if (l.cross_dropout)
+        p.partitioned = add(
+            c, p.partitioned,
+            mul(c, image_rows,
+                cross_states_need_grad(in) ? l.cross_dropout : l.cross_dropout - l.cross_masks));
+    /* a gate that trains keeps its branch's output (gs_block.gated_branches): tanh(gate) * x
+     * saves x for the gate's gradient (derivatives.yaml mul: grad * other) */
+    if (b->gated_branches && in->trainable == GS_TRAIN_ALL)
+        p.replicated =
+            add(c, p.replicated, mul(c, mul(c, mul(c, b->gated_branches, e), tokens), h));
     p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, tokens), l.fused_delta));
     p.partitioned = add(c, p.partitioned, add(c, mul(c, tokens, l.dora_token), l.dora_layer));
     p.partitioned = add(c, p.partitioned, frozen_weight_copies(c, in, b, g));
@@ -1869,6 +1979,11 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     /* the mixer's backward runs apart from the MLP's: the larger of the two moments */
     if (scan_transient > p.grad_pair)
         p.grad_pair = scan_transient;
+    /* a cross-attention layer's backward makes the keys' and values' gradients over the images'
+     * positions at the shape the kernel took them (repeated to every head where K/V were) */
+    const uint64_t image_kv_grads = attention_kept ? mul(c, mul(c, e, image_rows), image_kv) : 0;
+    if (image_kv_grads > p.grad_pair)
+        p.grad_pair = image_kv_grads;
 
     uint64_t per_score = 0; /* eager attention: what it keeps a score */
     if (mixer_attends && attention_kept) {
@@ -1884,7 +1999,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
              * (native_dropout's backward needs nothing else); the matmul keeps the tensor it
              * reads at its own dtype: the dropout output, the cast copy, or, under autocast,
              * its own 16-bit copy of an fp32 input - a tensor only one op reads is not kept */
-            const uint64_t scores = mul(c, mul(c, heads, tokens), in->sequence_length);
+            const uint64_t keys = b->attn.cross_only ? image_keys : in->sequence_length;
+            const uint64_t scores = mul(c, mul(c, heads, tokens), keys);
             const bool cast_back = rules != NULL && rules->softmax_fp32 && !a->eager_softmax_native;
             const uint64_t soft = in->autocast || cast_back ? 4 : e;
             const uint64_t matmul = in->autocast ? 2 : e;
@@ -2195,6 +2311,95 @@ static bool tower_records(const struct gs_activation_input *in, const struct gs_
     return false;
 }
 
+/* Whether the vision tower's output needs a gradient: some vision tower records. */
+static bool vision_records(const struct gs_activation_input *in)
+{
+    const struct gs_arch *a = in->arch;
+    for (size_t i = 0; i < a->tower_count; i++)
+        if (a->towers[i].part == GS_PART_VISION && a->towers[i].block < a->block_count &&
+            tower_records(in, &a->towers[i]))
+            return true;
+    return false;
+}
+
+/* Whether a linear outside the layers of the vision part (a projector: Mllama's
+ * multi_modal_projector) trains: its weight, where every weight does and the request does not
+ * freeze the tower and its projector, or an adapter (gs_lora_adapts). */
+static bool projector_trains(const struct gs_activation_input *in, const struct gs_module *m)
+{
+    if (m->kind != GS_MODULE_LINEAR || m->part != GS_PART_VISION)
+        return false;
+    if (in->trainable == GS_TRAIN_ALL)
+        return in->adapters == NULL || !in->adapters->freeze_vision_tower;
+    return in->trainable == GS_TRAIN_ADAPTERS && in->adapters != NULL &&
+           gs_lora_adapts(in->adapters, NULL, m);
+}
+
+/* Whether the states the cross-attention layers read from the images need a gradient: the
+ * vision tower records, or the projector that makes them trains. */
+static bool cross_states_need_grad(const struct gs_activation_input *in)
+{
+    if (vision_records(in))
+        return true;
+    for (size_t i = 0; i < in->arch->module_count; i++)
+        if (projector_trains(in, &in->arch->modules[i]))
+            return true;
+    return false;
+}
+
+/* What a micro-batch's images keep once for the cross-attention layers that read them
+ * (GS_MM_CROSS_TILES), beside what each layer keeps of them (layer(): K and V, k_norm, the
+ * adapters' copies, the mask's copy per call):
+ * - the projected states, (batch, positions, hidden) at the activations' dtype, one tensor that
+ *   every cross layer's k_proj and v_proj read, where one of them keeps it (struct linears
+ *   cross_saves) or full recomputation holds it as each checkpointed layer's input
+ *   (GradientCheckpointingLayer.__call__ passes cross_attention_states to the checkpoint);
+ * - the cross-attention mask, (batch, 1, text, positions) in the model's dtype
+ *   (_prepare_cross_attention_mask: repeat_interleave over each tile's positions, .to(dtype);
+ *   MllamaModel.forward then indexes it by position, a copy), where SDPA's kernels keep the one
+ *   tensor (no copy per call: cross_mask_copied) or the checkpoints hold it;
+ * - the projector's input, the vision model's output with its intermediate layers'
+ *   (vision_output_dim wide), where the projector's weight trains or its adapter's lora_A reads
+ *   it as it is, and the adapter's dropout or fp32 copy (with its mask where the tower records)
+ *   where it makes one. */
+static uint64_t cross_states_bytes(struct acc *c, const struct gs_activation_input *in)
+{
+    const struct gs_arch *a = in->arch;
+    const struct gs_block *cb = NULL;
+    for (size_t k = 0; k < a->block_count && cb == NULL; k++)
+        if (a->blocks[k].mixer == GS_MIXER_ATTENTION && a->blocks[k].attn.cross_only)
+            cb = &a->blocks[k];
+    const uint64_t keys = cross_image_positions(c, in);
+    if (cb == NULL || keys == 0)
+        return 0;
+    const uint64_t e = in->element_bytes;
+    const uint64_t residual = in->residual_bytes ? in->residual_bytes : e;
+    const uint64_t rows = mul(c, in->batch_size, keys);
+    const bool full = in->recompute == GS_RECOMPUTE_FULL;
+    const struct linears l = linears_of(c, in, cb, e);
+    uint64_t bytes = 0;
+    if (l.cross_saves || full)
+        bytes = mul(c, mul(c, rows, a->hidden_size), e);
+    if (full || (transformers_sdpa(in, cb) && !cross_mask_copied(in, keys)))
+        bytes = add(c, bytes, cross_mask_bytes(c, in, keys, residual, false));
+    const bool tower_grad = vision_records(in);
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        if (!projector_trains(in, m))
+            continue;
+        const bool adapted = in->trainable == GS_TRAIN_ADAPTERS;
+        const bool cast = adapted && in->rules != NULL && in->rules->adapters_fp32 && e != 4;
+        const bool dropout = adapted && in->adapters->lora_dropout_permille > 0;
+        uint64_t per = 0;
+        if (linear_saves(in, m, adapted, cast))
+            per = e;
+        if (cast || dropout)
+            per += adapter_copy_bytes(in, cast, dropout && tower_grad);
+        bytes = add(c, bytes, mul(c, mul(c, rows, m->in), per));
+    }
+    return bytes;
+}
+
 bool gs_activation_vision_counted(const struct gs_arch *a)
 {
     bool any = false;
@@ -2339,6 +2544,8 @@ static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in
      * themselves */
     if (records && in->trainable == GS_TRAIN_ALL && in->element_bytes == 2)
         bytes = add(c, bytes, mul(c, pixels, 2));
+    if (a->mm_image.layout == GS_MM_CROSS_TILES)
+        bytes = add(c, bytes, cross_states_bytes(c, in));
     /* a position table read through a one-hot matmul (gs_mm_item.position_one_hot_until) keeps
      * the one-hot, x and y over every position of the row, where the table trains: in the
      * table's dtype (.to(self.position_embedding_table)), or autocast's 16-bit copy */

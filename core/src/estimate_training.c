@@ -1627,12 +1627,6 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
         return;
     }
     e->vision_bytes = r->vision_bytes;
-    if (m->arch.mm_image.layout == GS_MM_CROSS_TILES)
-        warn(e, "cross_attention_images_not_counted",
-             "the cross-attention layers' keys and values over the images' vision positions (each "
-             "image's tiles x the positions a tile yields: 6,404 for Llama 3.2 Vision) and their "
-             "mask are counted at the text's length, and the projector's input at none; the "
-             "vision encoders' activations are counted (vision_activation_bytes)");
     assume_value(e, "vision_activation_bytes", r->vision_bytes,
                  "of activations, the images': each image a sequence of its own through the "
                  "vision tower (image_tokens x the merged patches a token, or Gemma 3's crops of "
@@ -1652,7 +1646,11 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                  "where the table trains); the pixel values in fp32 (Llama 4's in the model's "
                  "dtype, which its patch embedding takes uncast), and their 16-bit cast (Llama 4's "
                  "unfolded copy) where the patch embedding trains; the merger's tensors are not "
-                 "counted",
+                 "counted. With them, where kept, what Llama 3.2 Vision's cross-attention layers "
+                 "read of the images: the projected states (6,404 positions an image), the "
+                 "cross-attention mask (text x positions, in the model's dtype) and the "
+                 "projector's 7,680-wide input; each cross-attention layer's keys and values over "
+                 "those positions are among the layers' activations",
                  "transformers modeling_qwen2_5_vl.py Qwen2_5_VisionTransformerPretrainedModel "
                  "and modeling_qwen3_vl.py Qwen3VLVisionModel (per-image cu_seqlens, "
                  "PatchEmbed's cast, gradient-checkpointed blocks); modeling_siglip.py "
@@ -1662,7 +1660,9 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                  "Gemma4VisionPooler, Gemma4VisionPatchEmbedder (PR #46176); modeling_llama4.py "
                  "Llama4VisionModel (class embedding, Llama4UnfoldConvolution); "
                  "modeling_mllama.py MllamaVisionModel (_prepare_aspect_ratio_attention_mask, "
-                 "MllamaVisionEncoderLayer an nn.Module); "
+                 "MllamaVisionEncoderLayer an nn.Module), MllamaModel.forward "
+                 "(multi_modal_projector, _prepare_cross_attention_mask), "
+                 "MllamaTextCrossAttention; "
                  "Qwen2VLImageProcessor, Gemma3ImageProcessor, PixtralImageProcessor, "
                  "Gemma4ImageProcessor, Llama4ImageProcessorFast (fp32 pixel_values)");
 }

@@ -159,6 +159,14 @@ static void tensor(struct gs_arch *a, size_t b, const char *name, enum gs_part p
     add(a, b, name, GS_MODULE_TENSOR, GS_SPLIT_NONE, part, 0, rows, cols);
 }
 
+/* Block `b`'s gated branches (gs_block.gated_branches). */
+static void set_gated_branches(struct gs_arch *a, size_t b, uint8_t n)
+{
+    struct gs_block *k = gs_arch_block(a, b);
+    if (k != NULL)
+        k->gated_branches = n;
+}
+
 /* An attention's projections and biases. `qkv` set: one fused projection
  * (bias `q_bias`). */
 struct attn_layout {
@@ -191,9 +199,11 @@ static void attention(struct gs_arch *a, size_t b, uint64_t width, uint64_t kv_i
         linear(a, b, n->q, GS_SPLIT_COLUMN, GS_PART_ATTENTION, n->q_bias, width, q);
         linear(a, b, n->k, GS_SPLIT_KV, GS_PART_ATTENTION, n->k_bias, kv_in, kv);
         linear(a, b, n->v, GS_SPLIT_KV, GS_PART_ATTENTION, n->v_bias, kv_in, kv);
-        /* a second attention over the encoder's output (Whisper's encoder_attn): its k and v
-         * read the encoder's states */
-        for (size_t i = 0; second && i < k->module_count; i++)
+        /* a second attention over the encoder's output (Whisper's encoder_attn), or a layer's
+         * only one (Mllama's cross_attn over the projected vision states): its k and v read the
+         * encoder's states */
+        const bool over_encoder = second || spec->cross_only;
+        for (size_t i = 0; over_encoder && i < k->module_count; i++)
             if (strcmp(k->modules[i].name, n->k) == 0 || strcmp(k->modules[i].name, n->v) == 0)
                 k->modules[i].flags |= GS_MOD_CROSS;
     }
@@ -646,6 +656,7 @@ static bool read_mllama_text(struct model_reader *t, struct gs_arch *a)
         plan.head_dim);
     tensor(a, cb, "cross_attn_attn_gate", GS_PART_ATTENTION, 1, 1);
     tensor(a, cb, "cross_attn_mlp_gate", GS_PART_MLP, 1, 1);
+    set_gated_branches(a, cb, 2);
     gs_build_mlp(a, cb, plan.intermediate, true, false, &GS_MLP_NAMES);
     decoder_add_norms(a, cb, &plan, &traits);
     gs_arch_set_layers(a, plan.layers, sb);
@@ -680,6 +691,7 @@ static size_t mllama_vision_block(struct gs_arch *a, uint64_t vh, uint64_t vi, u
     if (gated) {
         tensor(a, b, "gate_attn", GS_PART_ATTENTION, 1, 1);
         tensor(a, b, "gate_ffn", GS_PART_MLP, 1, 1);
+        set_gated_branches(a, b, 2);
     }
     return b;
 }
@@ -740,6 +752,9 @@ static uint64_t read_mllama_vision(struct model_reader *v, struct gs_arch *a)
         a->mm_image.pixels = pixels;
         a->mm_image.class_positions = (uint8_t)(tiles * (padded - own));
         a->mm_image.layout = GS_MM_CROSS_TILES;
+        /* MllamaVisionModel.forward slices the padding off (hidden_state[:, :, :slice_index]):
+         * the cross-attention reads every tile's class embedding and patches */
+        a->mm_image.cross_positions = tiles * patches;
     }
     return out;
 }

@@ -660,6 +660,37 @@ static void test_litgpt_qlora_llama2_7b(void **state)
     assert_true(e.saved_activation_bytes < 9320376512ULL);
 }
 
+/* The rules of `framework` at `version`, resolved for SDPA. */
+static struct gs_framework_rules sdpa_rules(enum gs_framework framework, uint32_t version)
+{
+    struct gs_training_knobs k;
+    memset(&k, 0, sizeof(k));
+    k.framework = framework;
+    k.framework_version = version;
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&k, GS_ATTN_SDPA, &rules);
+    return rules;
+}
+
+/* A bf16 adapter run's activation input: one sample of `seq` tokens, no recomputation, SDPA. */
+static struct gs_activation_input adapter_input(const struct gs_arch *arch, uint64_t seq,
+                                                const struct gs_parallelism *par,
+                                                const struct gs_framework_rules *rules,
+                                                const struct gs_training *adapters)
+{
+    return (struct gs_activation_input){.arch = arch,
+                                        .batch_size = 1,
+                                        .sequence_length = seq,
+                                        .micro_batches = 1,
+                                        .element_bytes = 2,
+                                        .recompute = GS_RECOMPUTE_NONE,
+                                        .flash_attention = true,
+                                        .parallelism = par,
+                                        .rules = rules,
+                                        .trainable = GS_TRAIN_ADAPTERS,
+                                        .adapters = adapters};
+}
+
 /* What a matmul over a 4-bit weight holds while it runs: bitsandbytes' MatMul4Bit computes
  * F.dequantize_4bit(B, quant_state).to(A.dtype), whose first tensor has the dtype the weight was
  * quantized from. Lightning's _Linear4bit.quantize quantizes an fp16 copy
@@ -677,28 +708,13 @@ static void test_litgpt_dequantized_weights(void **state)
     const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
     struct gs_workload w = litgpt_qv(GS_DTYPE_INT4, GS_METHOD_QLORA, 8, 1, 512);
     w.training.lora_dropout_permille = 50;
-    struct gs_training_knobs k;
-    memset(&k, 0, sizeof(k));
-    k.framework = GS_FW_LITGPT;
-    k.framework_version = 4;
-    struct gs_framework_rules rules;
-    gs_framework_resolve(&k, GS_ATTN_SDPA, &rules);
+    struct gs_framework_rules rules = sdpa_rules(GS_FW_LITGPT, 4);
     assert_true(rules.quantizes_head);
     assert_true(rules.quant_state_fp16);
     struct gs_parallelism par;
     gs_parallelism_defaults(&par);
-    struct gs_activation_input in = {.arch = &m.arch,
-                                     .batch_size = 1,
-                                     .sequence_length = 512,
-                                     .micro_batches = 1,
-                                     .element_bytes = 2,
-                                     .recompute = GS_RECOMPUTE_NONE,
-                                     .flash_attention = true,
-                                     .parallelism = &par,
-                                     .rules = &rules,
-                                     .trainable = GS_TRAIN_ADAPTERS,
-                                     .adapters = &w.training,
-                                     .quantized_base = true};
+    struct gs_activation_input in = adapter_input(&m.arch, 512, &par, &rules, &w.training);
+    in.quantized_base = true;
     struct gs_activation_result fp16, own;
     assert_true(gs_activation_bytes(&in, &fp16));
     assert_int_equal(fp16.head_dequant_bytes, 524288000ULL);
@@ -712,9 +728,7 @@ static void test_litgpt_dequantized_weights(void **state)
     in.element_bytes = 4;
     assert_true(gs_activation_bytes(&in, &fp16));
     assert_int_equal(fp16.head_dequant_bytes, 786432000ULL);
-    k.framework = GS_FW_TORCHTUNE;
-    k.framework_version = 0;
-    gs_framework_resolve(&k, GS_ATTN_SDPA, &rules);
+    rules = sdpa_rules(GS_FW_TORCHTUNE, 0);
     in.element_bytes = 2;
     assert_true(gs_activation_bytes(&in, &own));
     assert_int_equal(own.head_dequant_bytes, 0);
@@ -1317,10 +1331,16 @@ static struct gs_model_spec toy_mllama(unsigned local)
  * and MllamaVisionModel runs them as one sequence: each tile 4 patches, the class embedding and
  * 3 zeros to a multiple of 8, 32 positions, under one (32 x 32) additive bf16 mask, which SDPA's
  * memory-efficient kernel keeps, 2,048 B, through encoder layers no checkpointing reaches
- * (MllamaVisionEncoderLayer is an nn.Module): the same bytes with and without it. Beside the
- * fp32 pixels, 4 x 3 x 28 x 28 x 4 = 37,632 B, every encoder layer keeps what one more local
- * layer adds, so the image's bytes less 3 such layers are 39,680; a frozen tower keeps the
- * pixels alone. */
+ * (MllamaVisionEncoderLayer is an nn.Module). Beside the fp32 pixels, 4 x 3 x 28 x 28 x 4 =
+ * 37,632 B, every encoder layer keeps what one more local layer adds; all-linear adapts the
+ * projector, whose lora_A keeps its input (bf16 adapters in a pure bf16 run read it as it is),
+ * the vision model's 128-wide output over the 4 x 5 positions the cross-attention reads, 20 x
+ * 128 x 2 = 5,120 B, and the cross layer's k_proj and v_proj, whose adapters keep the projected
+ * states they read, 20 x 256 x 2 = 10,240 B: the image's bytes less 3 such layers are 55,040.
+ * Checkpointing the decoder's layers keeps the encoders' bytes and adds the cross-attention mask
+ * each checkpointed cross-attention layer holds as its input, 128 x 20 x 2 = 5,120 B (SDPA's
+ * kernel keeps only its copy padded to 24 keys, counted in the layer). A frozen tower and
+ * projector keep the pixels alone, beside the projected states the cross layer's adapters read. */
 static void test_mllama_text_and_images(void **state)
 {
     (void)state;
@@ -1337,16 +1357,100 @@ static void test_mllama_text_and_images(void **state)
     const struct gs_estimate image = estimate(&mllama, &w);
     assert_true(image.saved_activation_bytes > text.saved_activation_bytes);
     assert_false(has_warning(&image, "vision_activations_not_estimated"));
-    assert_true(has_warning(&image, "cross_attention_images_not_counted"));
     const struct gs_model_spec deeper = toy_mllama(3);
     const uint64_t layer = estimate(&deeper, &w).vision_bytes - image.vision_bytes;
     assert_true(layer > 0);
-    assert_int_equal(image.vision_bytes - 3 * layer, 37632 + 2048);
+    assert_int_equal(image.vision_bytes - 3 * layer, 37632 + 2048 + 5120 + 10240);
     w.training.recompute = GS_RECOMPUTE_FULL;
     w.training.recompute_given = true;
-    assert_int_equal(estimate(&mllama, &w).vision_bytes, image.vision_bytes);
+    assert_int_equal(estimate(&mllama, &w).vision_bytes, image.vision_bytes + 5120);
+    w.training.recompute = GS_RECOMPUTE_NONE;
     w.training.freeze_vision_tower = true;
-    assert_int_equal(estimate(&mllama, &w).vision_bytes, 37632);
+    assert_int_equal(estimate(&mllama, &w).vision_bytes, 37632 + 10240);
+}
+
+/* Llama 3.2 Vision's cross-attention layers over the images (modeling_mllama.py): MllamaModel
+ * projects the vision model's output to the text's width, (batch, images x tiles x 1,601,
+ * hidden), which each MllamaTextCrossAttention's k_proj and v_proj read; k_norm normalizes the
+ * keys; the cross-attention mask, (batch, 1, text, images x tiles x 1,601) in the model's dtype,
+ * sends transformers' SDPA down its masked path (repeat_kv: K and V repeated to every head, the
+ * memory-efficient kernel, which keeps them and the mask, padded per call to 8-element rows).
+ * The toy Mllama (text 256 wide, 4 heads and 2 KV heads of 64; a tile 2 x 2 patches and the
+ * class embedding: 4 x 5 = 20 positions an image), bf16, 128 tokens, LoRA on q_proj and v_proj
+ * with the tower and projector frozen, no checkpointing. An image's bytes in the cross layer:
+ * K and V at 4 heads, 2 x 4 x 64 x 2 x 20 = 20,480, and the mask's copy padded from 20 to 24
+ * keys, 128 x 24 x 2 = 6,144; once beside the tower: the fp32 pixels 37,632 and the projected
+ * states v_proj's adapter reads, 20 x 256 x 2 = 10,240. Two images: 40 keys, 8-aligned, so the
+ * kernels keep the one mask, 128 x 40 x 2 = 10,240, and no copy:
+ *   (2 x 20,480) - 26,624 + 2 x 47,872 + 10,240 - 47,872 = 72,448 B more than one image.
+ * - an adapter on the cross layer's k_proj gives the keys a gradient: k_norm (eager RMSNorm)
+ *   keeps its fp32 input, 4 x 2 x 64 x 20 = 10,240 B;
+ * - eager attention keeps each layer's scores over the images' keys: the fp32 softmax and its
+ *   bf16 cast, 6 x 4 heads x 128 x 20 = 61,440 B an image, and no mask: two images keep
+ *   2 x 20,480 + 2 x 61,440 - 81,920 + 47,872 = 129,792 B more than one;
+ * - a full fine-tune trains the tanh gates (cross_attn_attn_gate, cross_attn_mlp_gate, and the
+ *   global vision layer's gate_attn and gate_ffn), whose products keep the branches' outputs:
+ *   2 x 128 x 256 x 2 = 131,072 in the cross layer and 2 x 32 x 64 x 2 = 8,192 in the global
+ *   layer (32 positions an image: 4 tiles of 5, padded to 8). */
+static void test_mllama_cross_attention_images(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = toy_mllama(2);
+    struct gs_workload w = lora_446(128);
+    w.training.framework.framework_version = 517;
+    fixture_lora_qv(&w.training, 8);
+    w.training.freeze_vision_tower = true;
+    w.training.images_per_sample = 1;
+    const struct gs_estimate one = estimate(&m, &w);
+    assert_int_equal(one.vision_bytes, 37632 + 10240);
+    w.training.images_per_sample = 2;
+    const struct gs_estimate two = estimate(&m, &w);
+    assert_int_equal(two.vision_bytes, 2 * (37632 + 10240) + 10240);
+    assert_int_equal(two.saved_activation_bytes - one.saved_activation_bytes, 72448);
+
+    w.training.images_per_sample = 1;
+    w.training.lora_target_count = 3;
+    strcpy(w.training.lora_targets[2], "cross_attn.k_proj");
+    assert_int_equal(estimate(&m, &w).saved_activation_bytes - one.saved_activation_bytes, 10240);
+    w.training.lora_target_count = 2;
+
+    w.training.attn_impl = GS_ATTN_EAGER;
+    w.training.attn_impl_given = true;
+    w.training.flash_attention = false;
+    const struct gs_estimate eager_one = estimate(&m, &w);
+    w.training.images_per_sample = 2;
+    assert_int_equal(estimate(&m, &w).saved_activation_bytes - eager_one.saved_activation_bytes,
+                     129792);
+
+    struct gs_model_spec ungated = toy_mllama(2);
+    for (size_t k = 0; k < ungated.arch.block_count; k++)
+        ungated.arch.blocks[k].gated_branches = 0;
+    w = lora_446(128);
+    w.training.framework.framework_version = 517;
+    w.training.method = GS_METHOD_FULL;
+    w.training.images_per_sample = 1;
+    assert_int_equal(estimate(&m, &w).saved_activation_bytes -
+                         estimate(&ungated, &w).saved_activation_bytes,
+                     131072 + 8192);
+
+    /* the cross layer's backward makes dK and dV at the shape SDPA took them, 512 x 2 = 1,024 B
+     * a position, beside K and V it keeps, as many: from 16 images (320 positions, 327,680 B of
+     * gradients, more than the MLP's pair, 2 x 2 x 128 x 512 = 262,144) to 18 (360; both
+     * 8-aligned, no mask copy) the largest layer's working set grows by 40 x 2 x 1,024 = 81,920 B
+     * (40,960 without the gradients) */
+    fixture_lora_qv(&w.training, 8);
+    w.training.freeze_vision_tower = true;
+    struct gs_framework_rules rules = sdpa_rules(GS_FW_TRANSFORMERS, 517);
+    rules.adapters_fp32 = false; /* bf16 adapters, as a pure bf16 run keeps them */
+    struct gs_parallelism par;
+    gs_parallelism_defaults(&par);
+    struct gs_activation_input in = adapter_input(&m.arch, 128, &par, &rules, &w.training);
+    in.vision_images = 16;
+    struct gs_activation_result sixteen, eighteen;
+    assert_true(gs_activation_bytes(&in, &sixteen));
+    in.vision_images = 18;
+    assert_true(gs_activation_bytes(&in, &eighteen));
+    assert_int_equal(eighteen.layer_working_bytes - sixteen.layer_working_bytes, 81920);
 }
 
 /* A Qwen2.5-VL sample's images run through the vision tower, each a sequence of its own
@@ -2863,6 +2967,7 @@ int main(void)
         cmocka_unit_test(test_gemma4_vision_rows),
         cmocka_unit_test(test_llama4_vision_tiles),
         cmocka_unit_test(test_mllama_text_and_images),
+        cmocka_unit_test(test_mllama_cross_attention_images),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),

@@ -307,6 +307,12 @@ struct gs_block {
     bool clamped_linears;   /* its wrapped linears (GS_MOD_WRAPPED) clamp their input and their
                                output between tensor bounds (Gemma4ClippableLinear with
                                use_clipped_linears): training keeps both clamps' inputs */
+    uint8_t gated_branches; /* branches whose output a scalar parameter's tanh scales before
+                               the residual sum (Mllama's cross-attention layers:
+                               cross_attn_attn_gate.tanh() * hidden_states, and the MLP's
+                               cross_attn_mlp_gate; its global vision layers' gate_attn and
+                               gate_ffn): where the gate trains, the product keeps the branch's
+                               output for the gate's gradient */
     size_t module_count;
     struct gs_module modules[GS_BLOCK_MODULES_MAX];
 };
@@ -359,6 +365,11 @@ struct gs_mm_item {
      * one-hot the matmul keeps for the table's gradient; 0: none */
     uint64_t position_table;
     uint32_t position_one_hot_until;
+    /* the positions the decoder's cross-attention layers (attn.cross_only) read an image at: its
+     * every tile's, padded ones included, class embedding's and patches' (Llama 3.2 Vision: 4 x
+     * 1,601, the vision model's output with its padding sliced off); 0 where the image is placed
+     * in the text */
+    uint64_t cross_positions;
 };
 
 /* A stack of `layers` identical blocks outside the decoder: an encoder
