@@ -338,11 +338,16 @@ static enum gs_status resolve_method(const struct gs_model_spec *m, const struct
     return st;
 }
 
-/* Whether the model has a vision tower. */
+/* Whether the model has a vision tower: one described as a stack of layers, or vision weights
+ * outside the layers (Gemma 3n's MobileNetV5, whose blocks differ in shape and are weighed a
+ * stage at a time: its images are counted in the decoder and its forward is not modelled). */
 static bool has_vision(const struct gs_arch *a)
 {
     for (size_t i = 0; i < a->tower_count; i++)
         if (a->towers[i].part == GS_PART_VISION)
+            return true;
+    for (size_t i = 0; i < a->module_count; i++)
+        if (a->modules[i].part == GS_PART_VISION)
             return true;
     return false;
 }

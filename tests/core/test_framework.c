@@ -1566,6 +1566,31 @@ static void test_vision_tower_images(void **state)
     assert_string_equal(refusal(&llama, &w).pointer, "/training/freeze_vision_tower");
 }
 
+/* Gemma 3n is a vision-language model whose MobileNetV5 tower is weighed a stage at a time, not
+ * described as layers (its blocks differ in shape): a sample's images are taken, each its
+ * processor's vision_soft_tokens_per_image tokens in the decoder (256: Gemma3nProcessor's
+ * image_seq_length), with the warning that the tower's activations are not counted; the tower
+ * and embed_vision can be frozen, which in a full fine-tune leaves their 298,587,456 parameters
+ * out of the trained ones (Gemma3nConfig's default, E4B's). */
+static void test_gemma3n_images(void **state)
+{
+    (void)state;
+    const struct gs_model_spec m = spec(fixture_arch("%s", "{\"model_type\":\"gemma3n\"}"));
+    struct gs_workload w = run(GS_FW_TRANSFORMERS, GS_DTYPE_BF16, 1, 2048);
+    w.training.regime = GS_REGIME_BF16_PURE;
+    w.training.images_per_sample = 1;
+    const struct gs_estimate full = estimate(&m, &w);
+    assert_int_equal(full.image_tokens, 256);
+    assert_int_equal(full.vision_bytes, 0);
+    assert_true(has_warning(&full, "vision_activations_not_estimated"));
+    assert_int_equal(full.params.vision, 298587456);
+    w.training.freeze_vision_tower = true;
+    const struct gs_estimate frozen = estimate(&m, &w);
+    assert_int_equal(full.trainable_parameters - frozen.trainable_parameters, 298587456);
+    w.training.images_per_sample = 9; /* 9 x 256 tokens do not fit 2,048 */
+    assert_string_equal(refusal(&m, &w).pointer, "/training/images_per_sample");
+}
+
 /* An HF Trainer LoRA: Llama-2-7B in bf16, PEFT r16 on q_proj and v_proj,
  * lora_dropout 0.05, adapters upcast to fp32 (autocast_adapter_dtype), one
  * sequence of 2,048 tokens, flash_attention_2, no checkpointing.
@@ -2968,6 +2993,7 @@ int main(void)
         cmocka_unit_test(test_llama4_vision_tiles),
         cmocka_unit_test(test_mllama_text_and_images),
         cmocka_unit_test(test_mllama_cross_attention_images),
+        cmocka_unit_test(test_gemma3n_images),
         cmocka_unit_test(test_torchtitan_attention_by_release_and_gpu),
         cmocka_unit_test(test_torchtitan_tensor_parallel_is_sequence_parallel),
         cmocka_unit_test(test_litgpt_qlora_llama2_7b),
