@@ -727,15 +727,18 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                      "startup log on 4 x RTX 3090 (tests/fixtures/calibration)");
     if (r->budget.kv_slot_bytes)
         assume_value(e, "kv_slot_bytes", r->budget.kv_slot_bytes,
-                     "K and V weights vLLM's Gemma 4 holds beyond the model's parameters: its "
-                     "QKVParallelLinear and k_norm in every layer, so each KV-sharing layer holds "
+                     "K and V weights the engine's Gemma 4 (vLLM's, SGLang's) holds beyond the "
+                     "model's parameters: its QKVParallelLinear and k_norm in every layer, so "
+                     "each KV-sharing layer holds "
                      "the K and V projections transformers builds only in the layer it reads, and "
                      "a full layer whose keys are its values (attention_k_eq_v) a V slot filled "
                      "with a copy of its K; counted with the weights it loads "
                      "(budget.weights_bytes) and in overhead_bytes",
                      "vLLM model_executor/models/gemma4.py Gemma4Attention.__init__ "
                      "(QKVParallelLinear, k_norm, whatever is_kv_shared_layer) and load_weights "
-                     "(k_eq_v layers: k_proj yielded again as v_proj)");
+                     "(k_eq_v layers: k_proj yielded again as v_proj); SGLang "
+                     "srt/models/gemma4_causal.py Gemma4Attention.__init__ and load_weights "
+                     "(should_dup_k_to_v)");
     if (r->budget.segment_slack_bytes)
         assume_value(e, "segment_slack_bytes", r->budget.segment_slack_bytes, ops->slack_detail,
                      "c10/cuda/CUDACachingAllocator.cpp get_allocation_size (kMinLargeAlloc, "

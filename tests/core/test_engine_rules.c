@@ -506,7 +506,10 @@ static void test_vllm_moe_workspace_kept(void **state)
  *   V slot (2 x 32,768 + 128) x 2 = 131,328 B: 196,864 B;
  * - at tensor degree 2 each slot holds its KV heads' half, the k_norm whole: 256 x 128 x 2 x 2 +
  *   128 x 2 = 131,328 B for the first toy;
- * Gemma 3n's description holds every layer's own: nothing. */
+ * Gemma 3n's description holds every layer's own: nothing. SGLang's Gemma4Attention builds the
+ * same slots and its load_weights duplicates a k_eq_v layer's k_proj into V (gemma4_causal.py
+ * should_dup_k_to_v): both engines add them to what they load; TensorRT-LLM's and TGI's are not
+ * read and add nothing. */
 static void test_vllm_gemma4_kv_slots(void **state)
 {
     (void)state;
@@ -539,6 +542,19 @@ static void test_vllm_gemma4_kv_slots(void **state)
     r.tensor = 1;
     assert_int_equal(gs_weights_kv_slot_bytes(&gemma3n, &r, counts, &ovf), 0);
     assert_false(ovf);
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(&keys);
+    in.weights_bytes = 4000000;
+    in.weight_format = GS_WF_BF16;
+    in.context_length = 1024;
+    const enum gs_engine engines[] = {GS_ENGINE_VLLM, GS_ENGINE_SGLANG, GS_ENGINE_TENSORRT_LLM,
+                                      GS_ENGINE_TGI};
+    const uint64_t slots[] = {196864, 196864, 0, 0};
+    for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
+        struct gs_inference_result out;
+        in.engine.engine = engines[i];
+        assert_int_equal(gs_inference_compute(&in, &out, NULL), GS_OK);
+        assert_int_equal(out.budget.kv_slot_bytes, slots[i]);
+    }
 }
 
 /* vLLM's FusedMoE under data parallelism gathers every rank's tokens before the experts

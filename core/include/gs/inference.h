@@ -226,8 +226,9 @@ struct gs_budget {
                                     (gs_arch.token_buffer_width), in weights_bytes */
     uint64_t layout_bytes;       /* what the engine's kernels add to the weights as loaded (vLLM's
                                     MXFP4 MoE padding and swizzled scales) */
-    uint64_t kv_slot_bytes;      /* K and V slots vLLM's fused QKV linears hold beyond the model's
-                                    modules (gs_weights_kv_slot_bytes: Gemma 4), in weights_bytes */
+    uint64_t kv_slot_bytes; /* K and V slots vLLM's and SGLang's fused QKV linears hold beyond the
+                               model's modules (gs_weights_kv_slot_bytes: Gemma 4), in
+                               weights_bytes */
     uint64_t segment_slack_bytes; /* the caching allocator's rounding of the weight tensors, where
                                      the engine reads free memory (SGLang, TGI) */
     uint64_t activation_bytes;   /* profiled peak */
