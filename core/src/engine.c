@@ -54,10 +54,11 @@ uint64_t gs_engine_fp8_marlin_growth(const struct gs_inference_input *in,
 }
 
 uint64_t gs_engine_kv_slot_bytes(const struct gs_inference_input *in,
-                                 const struct gs_engine_stage *stage, bool *ovf)
+                                 const struct gs_engine_stage *stage, bool shared_projections,
+                                 bool *ovf)
 {
     const struct gs_weights_request wr = stage_request(in, stage);
-    return gs_weights_kv_slot_bytes(in->arch, &wr, stage->counts, ovf);
+    return gs_weights_kv_slot_bytes(in->arch, &wr, stage->counts, shared_projections, ovf);
 }
 
 bool gs_engine_has_windows(const struct gs_arch *a)

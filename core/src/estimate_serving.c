@@ -727,18 +727,21 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                      "startup log on 4 x RTX 3090 (tests/fixtures/calibration)");
     if (r->budget.kv_slot_bytes)
         assume_value(e, "kv_slot_bytes", r->budget.kv_slot_bytes,
-                     "K and V weights the engine's Gemma 4 (vLLM's, SGLang's) holds beyond the "
-                     "model's parameters: its QKVParallelLinear and k_norm in every layer, so "
-                     "each KV-sharing layer holds "
-                     "the K and V projections transformers builds only in the layer it reads, and "
-                     "a full layer whose keys are its values (attention_k_eq_v) a V slot filled "
-                     "with a copy of its K; counted with the weights it loads "
-                     "(budget.weights_bytes) and in overhead_bytes",
+                     "K and V weights the engine's Gemma 4 holds beyond the model's parameters: "
+                     "vLLM and SGLang build a QKVParallelLinear and k_norm in every layer, so "
+                     "each KV-sharing layer holds the K and V projections and k_norm transformers "
+                     "builds only in the layer it reads (TensorRT-LLM, which builds it a Q-only "
+                     "projection, the k_norm alone), and all three a full layer whose keys are "
+                     "its values (attention_k_eq_v) a V slot filled with a copy of its K; "
+                     "counted with the weights it loads (budget.weights_bytes) and in "
+                     "overhead_bytes",
                      "vLLM model_executor/models/gemma4.py Gemma4Attention.__init__ "
                      "(QKVParallelLinear, k_norm, whatever is_kv_shared_layer) and load_weights "
                      "(k_eq_v layers: k_proj yielded again as v_proj); SGLang "
                      "srt/models/gemma4_causal.py Gemma4Attention.__init__ and load_weights "
-                     "(should_dup_k_to_v)");
+                     "(should_dup_k_to_v); TensorRT-LLM _torch/models/modeling_gemma4.py "
+                     "Gemma4Attention (_QOnlyLinear) and gemma4_weight_mapper.py "
+                     "(_handle_buffers_and_kvdup)");
     if (r->budget.segment_slack_bytes)
         assume_value(e, "segment_slack_bytes", r->budget.segment_slack_bytes, ops->slack_detail,
                      "c10/cuda/CUDACachingAllocator.cpp get_allocation_size (kMinLargeAlloc, "

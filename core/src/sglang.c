@@ -274,7 +274,7 @@ static void sglang_load(const struct gs_inference_input *in, const struct gs_eng
     /* Gemma4Attention builds its QKVParallelLinear (q, k and v slots) and k_norm in every layer,
      * KV-sharing or not, and load_weights loads a k_eq_v layer's k_proj into the V slot too
      * (models/gemma4_causal.py Gemma4Attention.__init__, should_dup_k_to_v), as vLLM's does */
-    b->kv_slot_bytes = gs_engine_kv_slot_bytes(in, stage, ovf);
+    b->kv_slot_bytes = gs_engine_kv_slot_bytes(in, stage, true, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->kv_slot_bytes, ovf);
     /* fp8 linears on Marlin below compute capability 8.9 (can_auto_enable_marlin_fp8: SM 8.0 to
      * 8.8) take Marlin's 16-bit scales; its fp8 MoE layers have no Marlin path (sglang_refusal) */

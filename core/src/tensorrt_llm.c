@@ -139,6 +139,15 @@ static void trtllm_load(const struct gs_inference_input *in, const struct gs_eng
             gs_vllm_engine_peak(in, stage, out, profile, false, ovf);
     *non_torch = gs_vllm_non_torch(profile, (enum gs_link)in->gpu.link, stage->tensor,
                                    in->cross_node, stage->last_stage, ovf);
+    /* the PyTorch backend's Gemma4Attention (_torch/models/modeling_gemma4.py) builds a KV-sharing
+     * layer a Q-only projection (_QOnlyLinear) beside the q_norm and k_norm every
+     * QKNormRoPEAttention builds, and its weight mapper copies a k_eq_v full layer's k_proj into
+     * v_proj (gemma4_weight_mapper.py _handle_buffers_and_kvdup): the V slots and those k_norms */
+    if (pytorch) {
+        out->budget.kv_slot_bytes = gs_engine_kv_slot_bytes(in, stage, false, ovf);
+        out->budget.weights_bytes =
+            gs_add(out->budget.weights_bytes, out->budget.kv_slot_bytes, ovf);
+    }
     if (!pytorch && stage->last_stage && in->arch->logits)
         *non_torch = gs_add(*non_torch, engine_path_buffers(in, out, ovf), ovf);
 }

@@ -1298,7 +1298,7 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     /* Gemma4Attention builds its QKVParallelLinear (q, k and v slots) and k_norm in every layer,
      * KV-sharing or not, and loads a k_eq_v layer's k_proj into the V slot too (gemma4.py
      * Gemma4Attention.__init__, load_weights' _weight_iterator) */
-    b->kv_slot_bytes = gs_engine_kv_slot_bytes(in, stage, ovf);
+    b->kv_slot_bytes = gs_engine_kv_slot_bytes(in, stage, true, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->kv_slot_bytes, ovf);
     if (in->weight_format == GS_WF_MXFP4)
         b->layout_bytes = gs_vllm_mxfp4_layout_bytes(in->arch, rel, in->gpu.hw, stage->counts,

@@ -588,7 +588,8 @@ uint64_t gs_weights_fp8_marlin_growth(const struct gs_arch *a, const struct gs_w
 }
 
 uint64_t gs_weights_kv_slot_bytes(const struct gs_arch *a, const struct gs_weights_request *r,
-                                  const uint64_t counts[GS_BLOCKS_MAX], bool *overflow)
+                                  const uint64_t counts[GS_BLOCKS_MAX], bool shared_projections,
+                                  bool *overflow)
 {
     struct weigh w = weigh_for(a, r);
     uint64_t sum = 0;
@@ -610,15 +611,17 @@ uint64_t gs_weights_kv_slot_bytes(const struct gs_arch *a, const struct gs_weigh
             const struct gs_module *m = &own->modules[i];
             if (!(m->flags & GS_MOD_KV_OWN))
                 continue;
-            if (own != b)
+            const bool projection = m->kind == GS_MODULE_LINEAR;
+            if (own != b && (shared_projections || !projection))
                 slots = gs_add(slots, module_bytes(&w, m, own, false), &w.ovf);
-            if (m->kind == GS_MODULE_LINEAR) {
+            if (projection) {
                 only = m;
                 projections++;
             }
         }
-        /* keys that are the values: one K/V projection, whose copy fills the V slot */
-        if (projections == 1)
+        /* keys that are the values: one K/V projection, whose copy fills the V slot (not in a
+         * shared layer built without projections of its own) */
+        if (projections == 1 && (own == b || shared_projections))
             slots = gs_add(slots, module_bytes(&w, only, own, false), &w.ovf);
         sum = gs_add(sum, gs_mul(slots, counts[k], &w.ovf), &w.ovf);
     }

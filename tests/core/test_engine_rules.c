@@ -508,8 +508,10 @@ static void test_vllm_moe_workspace_kept(void **state)
  *   128 x 2 = 131,328 B for the first toy;
  * Gemma 3n's description holds every layer's own: nothing. SGLang's Gemma4Attention builds the
  * same slots and its load_weights duplicates a k_eq_v layer's k_proj into V (gemma4_causal.py
- * should_dup_k_to_v): both engines add them to what they load; TensorRT-LLM's and TGI's are not
- * read and add nothing. */
+ * should_dup_k_to_v): both engines add them to what they load. TensorRT-LLM's PyTorch backend
+ * builds a KV-sharing layer a Q-only projection beside its q_norm and k_norm
+ * (modeling_gemma4.py _QOnlyLinear) and copies a k_eq_v layer's k_proj into v_proj: the second
+ * layer's V slot 65,536 B and the shared layer's k_norm 256 B, 65,792 B. TGI's is not read. */
 static void test_vllm_gemma4_kv_slots(void **state)
 {
     (void)state;
@@ -526,12 +528,12 @@ static void test_vllm_gemma4_kv_slots(void **state)
     bool ovf = false;
     struct gs_weights_request r = {.format = GS_WF_BF16, .tensor = 1, .pipeline = 1};
     gs_arch_count_blocks(&shared, 0, 4, counts);
-    assert_int_equal(gs_weights_kv_slot_bytes(&shared, &r, counts, &ovf), 262400);
+    assert_int_equal(gs_weights_kv_slot_bytes(&shared, &r, counts, true, &ovf), 262400);
     gs_arch_count_blocks(&keys, 0, 4, counts);
-    assert_int_equal(gs_weights_kv_slot_bytes(&keys, &r, counts, &ovf), 196864);
+    assert_int_equal(gs_weights_kv_slot_bytes(&keys, &r, counts, true, &ovf), 196864);
     r.tensor = 2;
     gs_arch_count_blocks(&shared, 0, 4, counts);
-    assert_int_equal(gs_weights_kv_slot_bytes(&shared, &r, counts, &ovf), 131328);
+    assert_int_equal(gs_weights_kv_slot_bytes(&shared, &r, counts, true, &ovf), 131328);
     const struct gs_arch gemma3n =
         fixture_arch("{\"model_type\":\"gemma3n_text\",\"hidden_size\":256,\"num_hidden_layers\":4,"
                      "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":64,"
@@ -540,7 +542,7 @@ static void test_vllm_gemma4_kv_slots(void **state)
                      "\"num_kv_shared_layers\":1}");
     gs_arch_count_blocks(&gemma3n, 0, 4, counts);
     r.tensor = 1;
-    assert_int_equal(gs_weights_kv_slot_bytes(&gemma3n, &r, counts, &ovf), 0);
+    assert_int_equal(gs_weights_kv_slot_bytes(&gemma3n, &r, counts, true, &ovf), 0);
     assert_false(ovf);
     struct gs_inference_input in = fixture_llama3_8b_on_h100(&keys);
     in.weights_bytes = 4000000;
@@ -548,7 +550,7 @@ static void test_vllm_gemma4_kv_slots(void **state)
     in.context_length = 1024;
     const enum gs_engine engines[] = {GS_ENGINE_VLLM, GS_ENGINE_SGLANG, GS_ENGINE_TENSORRT_LLM,
                                       GS_ENGINE_TGI};
-    const uint64_t slots[] = {196864, 196864, 0, 0};
+    const uint64_t slots[] = {196864, 196864, 65792, 0};
     for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
         struct gs_inference_result out;
         in.engine.engine = engines[i];

@@ -155,9 +155,10 @@ uint64_t gs_engine_fp8_marlin_growth(const struct gs_inference_input *in,
                                      const struct gs_engine_stage *stage, bool *ovf);
 
 /* The K and V slots this worker's fused QKV linears hold beyond the model's modules
- * (gs_weights_kv_slot_bytes). */
+ * (gs_weights_kv_slot_bytes; `shared_projections`: a KV-sharing layer holds K and V slots). */
 uint64_t gs_engine_kv_slot_bytes(const struct gs_inference_input *in,
-                                 const struct gs_engine_stage *stage, bool *ovf);
+                                 const struct gs_engine_stage *stage, bool shared_projections,
+                                 bool *ovf);
 
 /* Whether any decoder layer attends through a window / the model has a
  * vision or audio tower. */

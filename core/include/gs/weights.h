@@ -138,11 +138,14 @@ uint64_t gs_weights_fp8_marlin_growth(const struct gs_arch *arch,
  * Gemma4Attention builds in every layer, vllm/model_executor/models/gemma4.py) allocates beyond
  * the description's modules, on one GPU of the stage whose layers `counts` gives, in the
  * request's format: a KV-sharing layer described without K/V weights of its own
- * (GS_MOD_KV_OWN) holds those of the layer it reads (gs_arch_kv_source), its k_norm included;
- * a layer whose one K/V projection serves as both (Gemma 4's attention_k_eq_v full layers: the
- * loader copies k_proj into the V slot) holds a V slot as large as its K. 0 for other models. */
+ * (GS_MOD_KV_OWN) holds those of the layer it reads (gs_arch_kv_source), its k_norm included -
+ * only the k_norm where `shared_projections` is false (an engine that builds such a layer a
+ * Q-only projection: TensorRT-LLM); a layer whose one K/V projection serves as both (Gemma 4's
+ * attention_k_eq_v full layers: the loader copies k_proj into the V slot) holds a V slot as large
+ * as its K. 0 for other models. */
 uint64_t gs_weights_kv_slot_bytes(const struct gs_arch *arch, const struct gs_weights_request *r,
-                                  const uint64_t counts[GS_BLOCKS_MAX], bool *overflow);
+                                  const uint64_t counts[GS_BLOCKS_MAX], bool shared_projections,
+                                  bool *overflow);
 
 /* What PyTorch's CUDA caching allocator reserves beyond the weight tensors
  * one GPU of a stage holds (c10/cuda/CUDACachingAllocator.cpp
