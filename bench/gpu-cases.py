@@ -174,6 +174,15 @@ Cases:
                      checkpointing does not reach, the projected states, the cross-attention mask and
                      the projector's input; the rest is the cross-attention layer's K/V, k_norm and
                      adapters over the 6,404 vision positions).
+  mllama-cross       Llama 3.2 Vision's cross-attention layer over the images, one mechanism: the vision-mllama
+                     shape, bf16, 2,048 tokens, LoRA r8 on the language model's q_proj and v_proj alone (the
+                     tower and projector frozen: they run without a graph), SDPA, no checkpointing; steps
+                     with text alone, one image and two. gpusizer's peaks for the recorded requests grow by
+                     526,102,528 B from text to one image (the cross layer, its K and V repeated to 32
+                     heads over 6,404 positions, the mask's copy padded to 6,408 keys, the fp32 pixels and
+                     the projected states v_proj's adapter reads) and by 198,651,904 B from one image to
+                     two (12,808 keys are 8-aligned: the kernels keep the one mask, no copy); the trainable
+                     count is 532,480.
   shared-kv-gemma3n  Gemma 3n's KV-sharing layers under the installed transformers (from 5.6.0 they hold no
                      k_proj, v_proj or k_norm): a six-layer Gemma 3n text model of E2B's widths, two layers
                      sharing, bf16, LoRA r8 on all linears, 2,048 tokens: sum(p.numel()), the trainable
@@ -225,6 +234,7 @@ CASES = {
     "mllama-text": dict(mllama_text=True),
     "vision-mllama": dict(mllama_images=True),
     "shared-kv-gemma3n": dict(shared_kv=True),
+    "mllama-cross": dict(mllama_cross=True),
 }
 
 QWEN3_MOE_SHAPE = {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 1024,
@@ -918,6 +928,56 @@ def run_mllama_images():
     return {"vlm": "mllama", "results": results}
 
 
+def run_mllama_cross():
+    """Llama 3.2 Vision's cross-attention layer over one and two images, the vision tower frozen."""
+    import torch
+    import transformers
+    from peft import LoraConfig, get_peft_model
+    cfgd = MLLAMA_TEXT_SHAPE
+    cls = getattr(transformers, cfgd["architectures"][0])
+    seq, image_id = 2048, cfgd["image_token_index"]
+    model = bf16_model(cls, cfgd, attn_implementation="sdpa")
+    # a full-match regex: the language model's projections, not the tower's of the same names
+    model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16,
+                                             target_modules=r".*language_model.*\.(q_proj|v_proj)"))
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
+    model.train()
+    held = torch.cuda.memory_allocated()
+    g = torch.Generator(device="cuda").manual_seed(0)
+    text = torch.randint(100, 100000, (1, seq), device="cuda", generator=g)
+
+    def image_step(n):
+        ids = text.clone()
+        ids[0, 1:1 + n] = image_id
+        labels = ids.masked_fill(ids == image_id, -100)
+        pixels = torch.rand(1, n, 4, 3, 560, 560, device="cuda", generator=g)  # fp32, as the processor
+        extra = {"aspect_ratio_ids": torch.full((1, n), 6, device="cuda"),  # 2 x 2 tiles each
+                 "aspect_ratio_mask": torch.ones(1, n, 4, dtype=torch.long, device="cuda"),
+                 "cross_attention_mask": torch.ones(1, seq, n, 4, dtype=torch.long, device="cuda")}
+        return lambda m: m(input_ids=ids, labels=labels, pixel_values=pixels, **extra).loss
+
+    steps = {"text": peak_steps(model, opt, lambda m: m(input_ids=text, labels=text).loss)}
+    for n in (1, 2):
+        steps["%d-image" % n] = peak_steps(model, opt, image_step(n))
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    training = {"batch_size": 1, "sequence_length": seq, "optimizer": "adamw", "regime": "bf16_pure",
+                "attn_implementation": "sdpa", "method": "lora", "activation_checkpointing": "none",
+                "framework": "transformers",
+                "framework_version": ".".join(transformers.__version__.split(".")[:2]),
+                "freeze_vision_tower": True, "lora": {"rank": 8, "targets": ["q_proj", "v_proj"]}}
+    requests = {}
+    for kind, images in (("text", 0), ("1-image", 1), ("2-image", 2)):
+        t = dict(training, images_per_sample=images) if images else training
+        requests[kind] = {"model": {"config": cfgd}, "mode": "training", "precision": {"weights": "bf16"},
+                          "training": t}
+    del model, opt
+    torch.cuda.empty_cache()
+    return {"mllama_cross": {"held_after_load": held, "steps": steps, "trainable": trainable,
+                             "one_image_less_text": max(steps["1-image"]) - max(steps["text"]),
+                             "two_images_less_one": max(steps["2-image"]) - max(steps["1-image"]),
+                             "requests": requests}}
+
+
 GEMMA3N_TEXT_SHAPE = {  # gemma-3n-E2B's text widths, six layers, the last two sharing keys and values
     "model_type": "gemma3n_text", "architectures": ["Gemma3nForCausalLM"], "hidden_size": 2048,
     "intermediate_size": [8192] * 6, "num_hidden_layers": 6, "num_attention_heads": 8,
@@ -1189,6 +1249,7 @@ def child(name):
                       run_mllama_text() if case.get("mllama_text") else
                       run_mllama_images() if case.get("mllama_images") else
                       run_shared_kv() if case.get("shared_kv") else
+                      run_mllama_cross() if case.get("mllama_cross") else
                       run_fsdp1(case) if "offload" in case else run_lengths(case))
         record["ok"] = True
     except Exception as exc:  # a failed case is recorded, the next one still runs
