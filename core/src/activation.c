@@ -2400,6 +2400,49 @@ static uint64_t cross_states_bytes(struct acc *c, const struct gs_activation_inp
     return bytes;
 }
 
+bool gs_activation_vision_frozen(const struct gs_activation_input *in)
+{
+    const struct gs_arch *a = in->arch;
+    for (size_t i = 0; i < a->tower_count; i++)
+        if (a->towers[i].part == GS_PART_VISION)
+            return false;
+    bool weights = false;
+    for (size_t i = 0; i < a->module_count; i++)
+        if (a->modules[i].part == GS_PART_VISION && a->modules[i].kind == GS_MODULE_TENSOR)
+            weights = true;
+    const bool frozen = in->adapters != NULL && in->adapters->freeze_vision_tower;
+    return weights && a->mm_image.pixels != 0 && (in->trainable != GS_TRAIN_ALL || frozen);
+}
+
+/* What a micro-batch's images keep where the vision tower is described by its weights alone and
+ * this run does not train it (gs_activation_vision_frozen): the pixel values, fp32 as the
+ * processor makes them (Gemma3nImageProcessor: each image 3 x 768 x 768), and what the adapted
+ * linears after the tower keep over each image's tokens (gs_mm_item.tokens, the embedder's
+ * input: Gemma3nMultimodalEmbedder's embedding_projection, which all-linear adapts): lora_A's
+ * input as it is, or its dropout or fp32 copy, without the dropout's mask (the frozen tower's
+ * output needs no gradient). Not counted: the post-projection norm's fp32 copy of the adapter's
+ * output (Gemma3nRMSNorm without scale), which its description does not carry. */
+static uint64_t frozen_vision_bytes(struct acc *c, const struct gs_activation_input *in)
+{
+    const struct gs_arch *a = in->arch;
+    const uint64_t images = mul(c, in->batch_size, in->vision_images);
+    uint64_t bytes = mul(c, mul(c, images, a->mm_image.pixels), 4);
+    const uint64_t rows = mul(c, images, a->mm_image.tokens);
+    const uint64_t e = in->element_bytes;
+    for (size_t i = 0; i < a->module_count; i++) {
+        const struct gs_module *m = &a->modules[i];
+        if (!projector_trains(in, m) || in->trainable != GS_TRAIN_ADAPTERS)
+            continue;
+        const bool cast = in->rules != NULL && in->rules->adapters_fp32 && e != 4;
+        const bool dropout = in->adapters->lora_dropout_permille > 0;
+        const uint64_t per = cast || dropout ? adapter_copy_bytes(in, cast, false)
+                             : linear_saves(in, m, true, false) ? e
+                                                                : 0;
+        bytes = add(c, bytes, mul(c, mul(c, rows, m->in), per));
+    }
+    return bytes;
+}
+
 bool gs_activation_vision_counted(const struct gs_arch *a)
 {
     bool any = false;
@@ -2506,6 +2549,8 @@ static uint64_t vision_bytes(struct acc *c, const struct gs_activation_input *in
                              uint64_t *first_layer)
 {
     const struct gs_arch *a = in->arch;
+    if (in->vision_images != 0 && gs_activation_vision_frozen(in))
+        return frozen_vision_bytes(c, in);
     if (in->vision_images == 0 || in->vision_patches == 0 || !gs_activation_vision_counted(a))
         return 0;
     const uint64_t images = mul(c, in->batch_size, in->vision_images);
@@ -2774,6 +2819,7 @@ static bool encoder_walked_with_text(const struct gs_tower *tw)
 
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out)
 {
+    memset(out, 0, sizeof(*out)); /* the padding too: equal inputs give byte-equal results */
     struct acc c = {false};
     const struct gs_arch *a = in->arch;
     const struct gs_parallelism *par = in->parallelism;
@@ -2841,6 +2887,7 @@ bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activat
         towers = add(&c, towers, mul(&c, in->batch_size, conv_frontend_bytes(&c, in, tw)));
     }
     out->vision_bytes = vision_bytes(&c, in, &working, &per_layer);
+    out->vision_counted = gs_activation_vision_counted(a) || gs_activation_vision_frozen(in);
     towers = add(&c, towers, out->vision_bytes);
     per_stage = add(&c, per_stage, towers);
     /* token ids (int64) and, with embedding dropout, its 1-byte mask, which native_dropout

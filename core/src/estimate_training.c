@@ -1617,18 +1617,19 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
 
 /* What the images of training.images_per_sample add, or that this model's tower is not
  * counted. */
-static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
-                         const struct gs_training *tr, const struct gs_activation_result *r)
+static void vision_notes(struct gs_estimate *e, const struct gs_training *tr,
+                         const struct gs_activation_result *r)
 {
     if (tr->images_per_sample == 0)
         return;
-    if (!gs_activation_vision_counted(&m->arch)) {
+    if (!r->vision_counted) {
         warn(e, "vision_activations_not_estimated",
              "the images' activations in this model's vision tower are not counted (its layers "
              "or its processor's image size are not described for the count; Qwen2.5-VL's, "
              "Qwen3-VL's, Qwen3.5's, Qwen3-Omni's, Gemma 3's, Gemma 4's, Llama 4's and "
-             "Mistral 3's are); their tokens in the decoder are, within sequence_length, and the "
-             "tower's weights (and their gradients where they train)");
+             "Mistral 3's are, and Gemma 3n's where the run does not train it); their tokens in "
+             "the decoder are, within sequence_length, and the tower's weights (and their "
+             "gradients where they train)");
         return;
     }
     e->vision_bytes = r->vision_bytes;
@@ -1651,7 +1652,11 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                  "where the table trains); the pixel values in fp32 (Llama 4's in the model's "
                  "dtype, which its patch embedding takes uncast), and their 16-bit cast (Llama 4's "
                  "unfolded copy) where the patch embedding trains; the merger's tensors are not "
-                 "counted. With them, where kept, what Llama 3.2 Vision's cross-attention layers "
+                 "counted. Gemma 3n's MobileNetV5, which only a full fine-tune trains (its "
+                 "projections are convolutions, which no LoRA target reaches), runs without a "
+                 "graph otherwise: its fp32 pixels (3 x 768 x 768 an image) and the adapted "
+                 "embedder's input (256 tokens an image). With them, where kept, what Llama 3.2 "
+                 "Vision's cross-attention layers "
                  "read of the images: the projected states (6,404 positions an image), the "
                  "cross-attention mask (text x positions, in the model's dtype) and the "
                  "projector's 7,680-wide input; each cross-attention layer's keys and values over "
@@ -1669,7 +1674,9 @@ static void vision_notes(struct gs_estimate *e, const struct gs_model_spec *m,
                  "(multi_modal_projector, _prepare_cross_attention_mask), "
                  "MllamaTextCrossAttention; "
                  "Qwen2VLImageProcessor, Gemma3ImageProcessor, PixtralImageProcessor, "
-                 "Gemma4ImageProcessor, Llama4ImageProcessorFast (fp32 pixel_values)");
+                 "Gemma4ImageProcessor, Llama4ImageProcessorFast (fp32 pixel_values); "
+                 "modeling_gemma3n.py Gemma3nMultimodalEmbedder and timm layers/attention2d.py "
+                 "MultiQueryAttention2d (1x1 create_conv2d projections: Gemma 3n)");
 }
 
 /* What a loop that keeps the previous step's graph until the next forward returns
@@ -1778,7 +1785,7 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
            "weight too) and fp32 norms and softmax; compiled code keeps no fp32 intermediate",
            "Korthikanti et al. 2022 (arXiv 2205.05198), generalized per module in "
            "docs/training-peaks.md; the framework's code named in training_framework");
-    vision_notes(e, m, tr, r);
+    vision_notes(e, tr, r);
     return true;
 }
 

@@ -1569,9 +1569,13 @@ static void test_vision_tower_images(void **state)
 /* Gemma 3n is a vision-language model whose MobileNetV5 tower is weighed a stage at a time, not
  * described as layers (its blocks differ in shape): a sample's images are taken, each its
  * processor's vision_soft_tokens_per_image tokens in the decoder (256: Gemma3nProcessor's
- * image_seq_length), with the warning that the tower's activations are not counted; the tower
- * and embed_vision can be frozen, which in a full fine-tune leaves their 298,587,456 parameters
- * out of the trained ones (Gemma3nConfig's default, E4B's). */
+ * image_seq_length). A full fine-tune trains the tower, whose forward is not modelled: the
+ * warning says so. Freezing it (the tower and embed_vision: 298,587,456 parameters out of the
+ * trained ones, Gemma3nConfig's default, E4B's) or a LoRA, whose targets never reach its
+ * convolutions (timm's MultiQueryAttention2d projects through 1x1 create_conv2d), runs it without
+ * a graph: the image keeps its fp32 pixels, 3 x 768 x 768 x 4 = 7,077,888 B, and under LoRA on
+ * all linears the embedder's embedding_projection adapter its input, 256 tokens x 2,048 x 2 B
+ * (bf16 adapters in a pure bf16 run) = 1,048,576 B. */
 static void test_gemma3n_images(void **state)
 {
     (void)state;
@@ -1587,6 +1591,13 @@ static void test_gemma3n_images(void **state)
     w.training.freeze_vision_tower = true;
     const struct gs_estimate frozen = estimate(&m, &w);
     assert_int_equal(full.trainable_parameters - frozen.trainable_parameters, 298587456);
+    assert_int_equal(frozen.vision_bytes, 7077888);
+    assert_false(has_warning(&frozen, "vision_activations_not_estimated"));
+    w.training.freeze_vision_tower = false;
+    w.training.method = GS_METHOD_LORA;
+    w.training.method_given = true;
+    w.training.lora_rank = 8;
+    assert_int_equal(estimate(&m, &w).vision_bytes, 7077888 + 1048576);
     w.training.images_per_sample = 9; /* 9 x 256 tokens do not fit 2,048 */
     assert_string_equal(refusal(&m, &w).pointer, "/training/images_per_sample");
 }

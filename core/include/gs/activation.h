@@ -112,6 +112,10 @@ struct gs_activation_result {
     uint64_t vision_bytes;         /* of first_stage_bytes, what the vision towers keep of a
                                       micro-batch's images (their layers' saved tensors and the
                                       pixel values; 0 for text) */
+    bool vision_counted;           /* the images' bytes in the vision tower are counted: a tower
+                                      gs_activation_vision_counted describes, or a tower described
+                                      by its weights alone that this run does not train
+                                      (gs_activation_vision_frozen) */
     uint64_t final_norm_bytes;  /* of logits_bytes, what the final norms, an adapted head's
                                    adapters and a trained head's input keep until the head's
                                    backward has run */
@@ -132,6 +136,14 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
  * width), run on the images alone (not a cross-attended encoder), and the model's largest image
  * read (gs_arch.mm_image.patches). */
 bool gs_activation_vision_counted(const struct gs_arch *arch);
+
+/* Whether the model's vision tower is described by its weights alone, outside any layer stack
+ * (Gemma 3n's MobileNetV5, weighed a stage at a time: its blocks differ in shape), and this run
+ * does not train it: its weights, tensors no adapter targets, train only in a full fine-tune
+ * that does not freeze the tower. It then runs without a graph and keeps nothing; what the
+ * images cost is the pixel values the batch brings and what the adapted embedder after it keeps
+ * (vision_bytes). */
+bool gs_activation_vision_frozen(const struct gs_activation_input *in);
 
 /* false when the arithmetic overflows 64 bits. */
 bool gs_activation_bytes(const struct gs_activation_input *in, struct gs_activation_result *out);
