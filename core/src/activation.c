@@ -2335,6 +2335,31 @@ static bool projector_trains(const struct gs_activation_input *in, const struct 
            gs_lora_adapts(in->adapters, NULL, m);
 }
 
+/* What the vision part's linears outside the layers that train (projector_trains: Mllama's
+ * multi_modal_projector, Gemma 3n's embedding_projection) keep of their input, `rows` positions
+ * of it: the input itself where the weight trains or an adapter's lora_A reads it as it is, and
+ * an adapter's dropout or fp32 copy where it makes one, with the dropout's mask where the input
+ * needs a gradient (`input_grad`: the tower records). */
+static uint64_t projector_input_bytes(struct acc *c, const struct gs_activation_input *in,
+                                      uint64_t rows, bool input_grad)
+{
+    const uint64_t e = in->element_bytes;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < in->arch->module_count; i++) {
+        const struct gs_module *m = &in->arch->modules[i];
+        if (!projector_trains(in, m))
+            continue;
+        const bool adapted = in->trainable == GS_TRAIN_ADAPTERS;
+        const bool cast = adapted && in->rules != NULL && in->rules->adapters_fp32 && e != 4;
+        const bool dropout = adapted && in->adapters->lora_dropout_permille > 0;
+        uint64_t per = linear_saves(in, m, adapted, cast) ? e : 0;
+        if (cast || dropout)
+            per += adapter_copy_bytes(in, cast, dropout && input_grad);
+        bytes = add(c, bytes, mul(c, mul(c, rows, m->in), per));
+    }
+    return bytes;
+}
+
 /* Whether the states the cross-attention layers read from the images need a gradient: the
  * vision tower records, or the projector that makes them trains. */
 static bool cross_states_need_grad(const struct gs_activation_input *in)
@@ -2382,22 +2407,7 @@ static uint64_t cross_states_bytes(struct acc *c, const struct gs_activation_inp
         bytes = mul(c, mul(c, rows, a->hidden_size), e);
     if (full || (transformers_sdpa(in, cb) && !cross_mask_copied(in, keys)))
         bytes = add(c, bytes, cross_mask_bytes(c, in, keys, residual, false));
-    const bool tower_grad = vision_records(in);
-    for (size_t i = 0; i < a->module_count; i++) {
-        const struct gs_module *m = &a->modules[i];
-        if (!projector_trains(in, m))
-            continue;
-        const bool adapted = in->trainable == GS_TRAIN_ADAPTERS;
-        const bool cast = adapted && in->rules != NULL && in->rules->adapters_fp32 && e != 4;
-        const bool dropout = adapted && in->adapters->lora_dropout_permille > 0;
-        uint64_t per = 0;
-        if (linear_saves(in, m, adapted, cast))
-            per = e;
-        if (cast || dropout)
-            per += adapter_copy_bytes(in, cast, dropout && tower_grad);
-        bytes = add(c, bytes, mul(c, mul(c, rows, m->in), per));
-    }
-    return bytes;
+    return add(c, bytes, projector_input_bytes(c, in, rows, vision_records(in)));
 }
 
 bool gs_activation_vision_frozen(const struct gs_activation_input *in)
@@ -2426,21 +2436,8 @@ static uint64_t frozen_vision_bytes(struct acc *c, const struct gs_activation_in
 {
     const struct gs_arch *a = in->arch;
     const uint64_t images = mul(c, in->batch_size, in->vision_images);
-    uint64_t bytes = mul(c, mul(c, images, a->mm_image.pixels), 4);
-    const uint64_t rows = mul(c, images, a->mm_image.tokens);
-    const uint64_t e = in->element_bytes;
-    for (size_t i = 0; i < a->module_count; i++) {
-        const struct gs_module *m = &a->modules[i];
-        if (!projector_trains(in, m) || in->trainable != GS_TRAIN_ADAPTERS)
-            continue;
-        const bool cast = in->rules != NULL && in->rules->adapters_fp32 && e != 4;
-        const bool dropout = in->adapters->lora_dropout_permille > 0;
-        const uint64_t per = cast || dropout ? adapter_copy_bytes(in, cast, false)
-                             : linear_saves(in, m, true, false) ? e
-                                                                : 0;
-        bytes = add(c, bytes, mul(c, mul(c, rows, m->in), per));
-    }
-    return bytes;
+    const uint64_t pixels = mul(c, mul(c, images, a->mm_image.pixels), 4);
+    return add(c, pixels, projector_input_bytes(c, in, mul(c, images, a->mm_image.tokens), false));
 }
 
 bool gs_activation_vision_counted(const struct gs_arch *a)
