@@ -747,14 +747,15 @@ static uint64_t read_mllama_vision(struct model_reader *v, struct gs_arch *a)
     const uint64_t own = patches - 1, padded = (patches + 7) / 8 * 8;
     bool ovf = false;
     const uint64_t pixels = gs_mul(gs_mul(tiles, channels, &ovf), gs_mul(image, image, &ovf), &ovf);
+    /* MllamaVisionModel.forward slices the padding off (hidden_state[:, :, :slice_index]): the
+     * cross-attention reads every tile's class embedding and patches */
+    const uint64_t cross = gs_mul(tiles, patches, &ovf);
     if (!ovf && tiles * (padded - own) <= UINT8_MAX) {
         a->mm_image.patches = tiles * own;
         a->mm_image.pixels = pixels;
         a->mm_image.class_positions = (uint8_t)(tiles * (padded - own));
         a->mm_image.layout = GS_MM_CROSS_TILES;
-        /* MllamaVisionModel.forward slices the padding off (hidden_state[:, :, :slice_index]):
-         * the cross-attention reads every tile's class embedding and patches */
-        a->mm_image.cross_positions = tiles * patches;
+        a->mm_image.cross_positions = cross;
     }
     return out;
 }
