@@ -660,35 +660,29 @@ static void test_litgpt_qlora_llama2_7b(void **state)
     assert_true(e.saved_activation_bytes < 9320376512ULL);
 }
 
-/* The rules of `framework` at `version`, resolved for SDPA. */
-static struct gs_framework_rules sdpa_rules(enum gs_framework framework, uint32_t version)
+/* The rules of `framework` at `version`, resolved for SDPA, with default parallelism in `par`
+ * (fixture_framework_release). */
+static struct gs_framework_rules sdpa_rules(enum gs_framework framework, uint32_t version,
+                                            struct gs_parallelism *par)
 {
     struct gs_training_knobs k;
-    memset(&k, 0, sizeof(k));
-    k.framework = framework;
-    k.framework_version = version;
+    fixture_framework_release(par, &k, framework, version);
     struct gs_framework_rules rules;
     gs_framework_resolve(&k, GS_ATTN_SDPA, &rules);
     return rules;
 }
 
-/* A bf16 adapter run's activation input: one sample of `seq` tokens, no recomputation, SDPA. */
+/* A bf16 adapter run's activation input: fixture_one_sequence of `seq` tokens under SDPA,
+ * training `adapters`. */
 static struct gs_activation_input adapter_input(const struct gs_arch *arch, uint64_t seq,
                                                 const struct gs_parallelism *par,
                                                 const struct gs_framework_rules *rules,
                                                 const struct gs_training *adapters)
 {
-    return (struct gs_activation_input){.arch = arch,
-                                        .batch_size = 1,
-                                        .sequence_length = seq,
-                                        .micro_batches = 1,
-                                        .element_bytes = 2,
-                                        .recompute = GS_RECOMPUTE_NONE,
-                                        .flash_attention = true,
-                                        .parallelism = par,
-                                        .rules = rules,
-                                        .trainable = GS_TRAIN_ADAPTERS,
-                                        .adapters = adapters};
+    struct gs_activation_input in = fixture_one_sequence(arch, par, rules, seq, true);
+    in.trainable = GS_TRAIN_ADAPTERS;
+    in.adapters = adapters;
+    return in;
 }
 
 /* What a matmul over a 4-bit weight holds while it runs: bitsandbytes' MatMul4Bit computes
@@ -708,11 +702,10 @@ static void test_litgpt_dequantized_weights(void **state)
     const struct gs_model_spec m = spec(fixture_llama(4096, 32, 32, 32, 11008, 32000, false));
     struct gs_workload w = litgpt_qv(GS_DTYPE_INT4, GS_METHOD_QLORA, 8, 1, 512);
     w.training.lora_dropout_permille = 50;
-    struct gs_framework_rules rules = sdpa_rules(GS_FW_LITGPT, 4);
+    struct gs_parallelism par;
+    struct gs_framework_rules rules = sdpa_rules(GS_FW_LITGPT, 4, &par);
     assert_true(rules.quantizes_head);
     assert_true(rules.quant_state_fp16);
-    struct gs_parallelism par;
-    gs_parallelism_defaults(&par);
     struct gs_activation_input in = adapter_input(&m.arch, 512, &par, &rules, &w.training);
     in.quantized_base = true;
     struct gs_activation_result fp16, own;
@@ -728,7 +721,7 @@ static void test_litgpt_dequantized_weights(void **state)
     in.element_bytes = 4;
     assert_true(gs_activation_bytes(&in, &fp16));
     assert_int_equal(fp16.head_dequant_bytes, 786432000ULL);
-    rules = sdpa_rules(GS_FW_TORCHTUNE, 0);
+    rules = sdpa_rules(GS_FW_TORCHTUNE, 0, &par);
     in.element_bytes = 2;
     assert_true(gs_activation_bytes(&in, &own));
     assert_int_equal(own.head_dequant_bytes, 0);
@@ -1440,10 +1433,9 @@ static void test_mllama_cross_attention_images(void **state)
      * (40,960 without the gradients) */
     fixture_lora_qv(&w.training, 8);
     w.training.freeze_vision_tower = true;
-    struct gs_framework_rules rules = sdpa_rules(GS_FW_TRANSFORMERS, 517);
-    rules.adapters_fp32 = false; /* bf16 adapters, as a pure bf16 run keeps them */
     struct gs_parallelism par;
-    gs_parallelism_defaults(&par);
+    struct gs_framework_rules rules = sdpa_rules(GS_FW_TRANSFORMERS, 517, &par);
+    rules.adapters_fp32 = false; /* bf16 adapters, as a pure bf16 run keeps them */
     struct gs_activation_input in = adapter_input(&m.arch, 128, &par, &rules, &w.training);
     in.vision_images = 16;
     struct gs_activation_result sixteen, eighteen;
