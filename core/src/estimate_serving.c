@@ -475,8 +475,10 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
     const uint64_t layers = gs_weights_mtp_layers(&m->arch);
     if (layers == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
-                            "this model has no multi-token-prediction layers "
-                            "(num_nextn_predict_layers in its config) for vLLM's mtp");
+                            "gpusizer has no description of this model's multi-token-prediction "
+                            "layers (its config names none, or names layers gpusizer does not "
+                            "read), so it cannot size vLLM's mtp; eagle, eagle3 or draft_model "
+                            "take a draft");
     if (p > 1)
         return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
                             "vLLM cannot run mtp with pipeline parallelism (the draft's parallel "

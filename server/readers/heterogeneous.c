@@ -1,6 +1,6 @@
 /*
- * heterogeneous.c - decoders whose layers differ in shape: Nemotron-NAS (DeciLM) and Laguna (see
- * reader.h).
+ * heterogeneous.c - decoders whose layers differ in shape: Nemotron-NAS (DeciLM), Laguna and
+ * StepFun's Step 3.5 (see reader.h).
  *
  * Neural-architecture-searched stacks give every layer its own attention
  * (full, a single linear map, or none) and its own FFN width. The readers
@@ -251,26 +251,30 @@ struct laguna_dims {
 
 /* A per-layer string list `name` (layer_types, mlp_layer_types): for each
  * layer, whether its entry is `match`; an error when an entry is neither
- * `match` nor `other`. False when the list is absent. */
+ * `match` nor `other`. False when the list is absent. The list has `layers`
+ * entries, or `padded` (>= layers) where a checkpoint lists its MTP layers
+ * after the decoder's: those trailing entries are checked, not returned. */
 static bool laguna_flags(struct model_reader *r, const char *name, const char *match,
-                         const char *other, uint64_t layers, bool out[GS_LAYERS_MAX])
+                         const char *other, uint64_t layers, uint64_t padded,
+                         bool out[GS_LAYERS_MAX])
 {
     const json_t *list = NULL;
     const size_t n = rd_array(r, name, &list);
     if (list == NULL)
         return false;
-    if (n != layers) {
+    if (n != layers && n != padded) {
         rd_fail(r, name, GS_ERR_INVALID, "has %zu entries for %llu layers", n,
                 (unsigned long long)layers);
         return false;
     }
-    for (size_t l = 0; l < n && l < GS_LAYERS_MAX; l++) {
+    for (size_t l = 0; l < n; l++) {
         const char *kind = json_string_value(json_array_get(list, l));
         if (kind == NULL || (strcmp(kind, match) != 0 && strcmp(kind, other) != 0)) {
             rd_fail(r, name, GS_ERR_INVALID, "entry %zu must be \"%s\" or \"%s\"", l, match, other);
             return false;
         }
-        out[l] = strcmp(kind, match) == 0;
+        if (l < layers && l < GS_LAYERS_MAX)
+            out[l] = strcmp(kind, match) == 0;
     }
     return true;
 }
@@ -335,6 +339,41 @@ static size_t laguna_block(struct gs_arch *a, const struct laguna_layer *s,
         gs_build_mlp(a, b, d->intermediate, true, false, &GS_MLP_NAMES);
     gs_build_norms(a, b, "layernorm", 2, false);
     return b;
+}
+
+/* The layer map of a stack whose L layers differ in query heads, span and
+ * MLP: one laguna_block per distinct shape. False (an error at `field`, the
+ * member that made the shapes differ) past GS_BLOCKS_MAX shapes. */
+static bool laguna_stack(struct model_reader *r, struct gs_arch *a, uint64_t L,
+                         const uint64_t *heads, const bool *sliding, const bool *routed,
+                         const struct laguna_dims *d, const char *field)
+{
+    if (!r->ok)
+        return false;
+    struct laguna_layer shapes[GS_BLOCKS_MAX];
+    size_t shape_block[GS_BLOCKS_MAX];
+    size_t shape_count = 0;
+    gs_arch_set_layers(a, L, 0);
+    for (uint64_t l = 0; l < L && l < GS_LAYERS_MAX; l++) {
+        const struct laguna_layer s = {heads[l], sliding[l], routed[l]};
+        size_t k = 0;
+        while (k < shape_count && (shapes[k].heads != s.heads || shapes[k].sliding != s.sliding ||
+                                   shapes[k].routed != s.routed))
+            k++;
+        if (k == shape_count) {
+            if (shape_count == GS_BLOCKS_MAX) {
+                rd_fail(r, field, GS_ERR_UNSUPPORTED,
+                        "layer %llu is a layer shape beyond the %d gpusizer describes",
+                        (unsigned long long)l, GS_BLOCKS_MAX);
+                return false;
+            }
+            shapes[k] = s;
+            shape_block[k] = laguna_block(a, &s, d);
+            shape_count++;
+        }
+        gs_arch_set_layer(a, l, shape_block[k]);
+    }
+    return true;
 }
 
 /* The output gate: `gating` true or "per-head" gives one gate a head,
@@ -425,42 +464,218 @@ static void read_laguna(struct model_reader *r, struct gs_arch *a)
     bool sliding[GS_LAYERS_MAX] = {false};
     bool routed[GS_LAYERS_MAX];
     laguna_heads(r, L, heads, d.kv_heads, layer_heads);
-    (void)laguna_flags(r, "layer_types", "sliding_attention", "full_attention", L, sliding);
-    if (!laguna_flags(r, "mlp_layer_types", "sparse", "dense", L, routed))
+    (void)laguna_flags(r, "layer_types", "sliding_attention", "full_attention", L, L, sliding);
+    if (!laguna_flags(r, "mlp_layer_types", "sparse", "dense", L, L, routed))
         for (uint64_t l = 0; l < L; l++)
             routed[l] = l > 0;
-    if (!r->ok)
+    if (!laguna_stack(r, a, L, layer_heads, sliding, routed, &d, "num_attention_heads_per_layer"))
         return;
-    struct laguna_layer shapes[GS_BLOCKS_MAX];
-    size_t shape_block[GS_BLOCKS_MAX];
-    size_t shape_count = 0;
-    gs_arch_set_layers(a, L, 0);
-    for (uint64_t l = 0; l < L; l++) {
-        const struct laguna_layer s = {layer_heads[l], sliding[l], routed[l]};
-        size_t k = 0;
-        while (k < shape_count && (shapes[k].heads != s.heads || shapes[k].sliding != s.sliding ||
-                                   shapes[k].routed != s.routed))
-            k++;
-        if (k == shape_count) {
-            if (shape_count == GS_BLOCKS_MAX) {
-                rd_fail(r, "num_attention_heads_per_layer", GS_ERR_UNSUPPORTED,
-                        "layer %llu is a layer shape beyond the %d gpusizer describes",
-                        (unsigned long long)l, GS_BLOCKS_MAX);
-                return;
-            }
-            shapes[k] = s;
-            shape_block[k] = laguna_block(a, &s, &d);
-            shape_count++;
-        }
-        gs_arch_set_layer(a, l, shape_block[k]);
-    }
     gs_arch_embeddings(a, h, "lm_head", false);
     gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
     laguna_sliding_rope(r, a, &d, sliding, L);
 }
 
+/* ------------------------------------------------------------ Step 3.5 */
+
+/* moe_layers_enum, the released configs' routed layers: indices separated by
+ * commas ("3,4,5") or a list of integers (Step3p7TextConfig.__post_init__:
+ * `moe_layers_enum.split(",")`, `int(i)`). Indices past the decoder name the
+ * checkpoint's MTP layers, not this stack's. False when absent. */
+static bool step_moe_layers(struct model_reader *r, uint64_t layers, bool out[GS_LAYERS_MAX])
+{
+    const json_t *v = rd_get(r, "moe_layers_enum");
+    if (v == NULL)
+        return false;
+    for (uint64_t l = 0; l < layers && l < GS_LAYERS_MAX; l++)
+        out[l] = false;
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            const json_t *e = json_array_get(v, i);
+            if (!json_is_integer(e) || json_integer_value(e) < 0) {
+                rd_fail(r, "moe_layers_enum", GS_ERR_INVALID, "entry %zu is not a layer index", i);
+                return false;
+            }
+            if ((uint64_t)json_integer_value(e) < layers && json_integer_value(e) < GS_LAYERS_MAX)
+                out[json_integer_value(e)] = true;
+        }
+        return true;
+    }
+    const char *p = json_string_value(v);
+    if (p == NULL) {
+        rd_fail(r, "moe_layers_enum", GS_ERR_INVALID,
+                "must be a string of comma-separated layer indices or a list of them");
+        return false;
+    }
+    size_t entry = 0;
+    while (*p != '\0') {
+        while (*p == ' ')
+            p++;
+        uint64_t index = 0;
+        bool digits = false;
+        while (*p >= '0' && *p <= '9' && index < GS_LAYERS_MAX * 16) {
+            index = index * 10 + (uint64_t)(*p - '0');
+            digits = true;
+            p++;
+        }
+        while (*p == ' ')
+            p++;
+        if (*p != ',' && *p != '\0') {
+            rd_fail(r, "moe_layers_enum", GS_ERR_INVALID, "entry %zu is not a layer index", entry);
+            return false;
+        }
+        if (digits && index < layers && index < GS_LAYERS_MAX)
+            out[index] = true;
+        if (*p == ',')
+            p++;
+        entry++;
+    }
+    return true;
+}
+
+/* The sliding layers' query heads: num_sliding_attention_heads, else the released configs'
+ * attention_other_setting.num_attention_heads (Step3p7TextConfig.__post_init__), else every
+ * layer's. transformers' per_layer_config changes only the heads; vLLM's Step3p5DecoderLayer
+ * also takes that block's num_attention_groups and head_dim, so a setting whose KV heads or
+ * head size differ from the full layers' is a model the two build differently: refused. */
+static uint64_t step_sliding_heads(struct model_reader *r, uint64_t heads, uint64_t kv_heads,
+                                   uint64_t head_dim)
+{
+    uint64_t n = rd_dim(r, NAMES("num_sliding_attention_heads"), false, 0);
+    struct model_reader other;
+    if (rd_sub(r, "attention_other_setting", &other) && r->ok) {
+        const char *type = rd_string(&other, "attention_type");
+        if (type != NULL && strcmp(type, "sliding_attention") != 0)
+            rd_fail(&other, "attention_type", GS_ERR_UNSUPPORTED,
+                    "\"%s\": transformers applies the setting to the sliding_attention layers",
+                    type);
+        if (n == 0)
+            n = rd_dim(&other, NAMES("num_attention_heads"), false, 0);
+        if (rd_dim(&other, NAMES("num_attention_groups"), false, kv_heads) != kv_heads)
+            rd_fail(&other, "num_attention_groups", GS_ERR_UNSUPPORTED,
+                    "differs from the full layers' %llu: transformers builds the sliding layers "
+                    "with those, vLLM with these",
+                    (unsigned long long)kv_heads);
+        if (rd_dim(&other, NAMES("head_dim"), false, head_dim) != head_dim)
+            rd_fail(&other, "head_dim", GS_ERR_UNSUPPORTED,
+                    "differs from the full layers' %llu: transformers builds the sliding layers "
+                    "with that, vLLM with this",
+                    (unsigned long long)head_dim);
+        if (!other.ok)
+            r->ok = false;
+    }
+    if (n == 0)
+        n = heads;
+    if (r->ok && (kv_heads == 0 || n % kv_heads != 0 || heads % kv_heads != 0))
+        rd_fail(r, "num_attention_heads", GS_ERR_INVALID,
+                "the full and sliding layers' query heads (%llu, %llu) must be multiples of the "
+                "%llu KV heads",
+                (unsigned long long)heads, (unsigned long long)n, (unsigned long long)kv_heads);
+    return n;
+}
+
+/* vLLM's Step3p5Attention builds each layer's rope from its own entry of partial_rotary_factors
+ * (0.5 on the released full layers, 1.0 on the sliding ones) and rope_theta, with the scaling
+ * only for yarn_only_types: the sliding layers' table is a second one, over
+ * max_position_embeddings, beside the full layers' that models_read adds as table 0. */
+static void step_sliding_rope(struct model_reader *r, struct gs_arch *a, uint64_t head_dim,
+                              const bool *sliding, uint64_t layers)
+{
+    uint64_t first = layers;
+    for (uint64_t l = 0; l < layers && first == layers; l++)
+        if (sliding[l])
+            first = l;
+    if (!r->ok || first == layers || a->max_position_embeddings == 0)
+        return;
+    const json_t *factors = rd_get(r, "partial_rotary_factors");
+    const json_t *f = json_is_array(factors) ? json_array_get(factors, first) : NULL;
+    const double partial =
+        json_is_number(f) && json_number_value(f) > 0.0 && json_number_value(f) <= 1.0
+            ? json_number_value(f)
+            : 1.0;
+    a->rope_tables[1] =
+        (struct gs_rope_table){a->max_position_embeddings, (uint64_t)((double)head_dim * partial)};
+    a->rope_table_count = 2;
+}
+
+/* Step3p5ForCausalLM, StepFun's Step-3.5-Flash, and the language model of Step-3.7-Flash
+ * (transformers models/step3p7/modeling_step3p7.py: Step3p7TextModel, whose configuration class
+ * Step3p7TextConfig is model_type step3p5; vLLM models/step3p5.py). Laguna's layer in another
+ * config's words: Step3p7Attention (q/k/v/o, q_norm and k_norm over head_dim - Gemma RMSNorms,
+ * one weight each -, and g_proj, a sigmoid gate a head: the class's `gating = True`); sliding
+ * layers (layer_types) attend within sliding_window tokens with their own query heads
+ * (attention_other_setting, step_sliding_heads), the KV heads (num_attention_groups) shared;
+ * dense layers a SwiGLU of intermediate_size, sparse ones (mlp_layer_types, else
+ * moe_layers_enum, else every layer from the fourth as the config class fills it)
+ * Step3p7SparseMoeBlock: the router `gate` [E, h], a bare parameter, with its
+ * e_score_correction_bias buffer, moe_num_experts fused experts of moe_intermediate_size, and
+ * shared_experts, a SwiGLU of share_expert_dim. Untied. The checkpoint's
+ * num_nextn_predict_layers MTP layers, which layer_types and the MLP lists may also cover, are
+ * skipped by both (transformers' _keys_to_ignore_on_load_unexpected, vLLM's load_weights) and
+ * not described: vLLM's Step3p5MTP drafter is not sized. The defaults are Step3p7TextConfig's. */
+static void read_step3p5(struct model_reader *r, struct gs_arch *a)
+{
+    const uint64_t h = rd_dim(r, NAMES("hidden_size"), false, 4096);
+    gs_arch_init(a, NULL, h, rd_dim(r, NAMES("vocab_size"), false, 128815));
+    const uint64_t L = rd_dim(r, NAMES("num_hidden_layers"), false, 45);
+    const uint64_t mtp = rd_dim(r, NAMES("num_nextn_predict_layers", "num_mtp_layers"), false, 0);
+    const uint64_t heads = rd_size(r, NAMES("num_attention_heads"), 64);
+    struct laguna_dims d;
+    memset(&d, 0, sizeof(d));
+    /* Step3p7TextConfig.attribute_map: num_attention_groups is num_key_value_heads */
+    d.kv_heads = rd_size(r, NAMES("num_attention_groups", "num_key_value_heads"), 8);
+    d.head_dim = rd_size(r, NAMES("head_dim"), 128);
+    d.window = rd_dim(r, NAMES("sliding_window"), false, 0);
+    d.intermediate = rd_dim(r, NAMES("intermediate_size"), false, 11264);
+    d.bias = rd_flag(r, "attention_bias", false);
+    d.gate_per_head = laguna_gate_per_head(r);
+    d.experts.experts =
+        rd_size(r, NAMES("moe_num_experts", "n_routed_experts", "num_local_experts"), 288);
+    d.experts.top_k = rd_size(r, NAMES("moe_top_k", "num_experts_per_tok"), 8);
+    d.experts.width = rd_dim(r, NAMES("moe_intermediate_size"), false, 1280);
+    d.experts.shared_width = rd_dim(r, NAMES("share_expert_dim", "share_expert_dims"), false, 1280);
+    d.experts.gated = true;
+    /* Step3p7TopKRouter: self.weight a bare parameter (F.linear at the weight's dtype, no LoRA
+     * target adapts it), e_score_correction_bias an nn.Buffer the checkpoint stores; the
+     * experts fused 3D parameters (Step3p7Experts) in every release that has the class */
+    d.experts.router_parameter = true;
+    d.experts.router_buffer = d.experts.experts;
+    d.experts.experts_fused = true;
+    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 128000);
+    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", false);
+    a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
+    if (rd_flag(r, "mlp_bias", false))
+        rd_fail(r, "mlp_bias", GS_ERR_UNSUPPORTED,
+                "biases on Step's MLPs are not one gpusizer sizes (no release sets them)");
+    if (L > GS_LAYERS_MAX) {
+        rd_fail(r, "num_hidden_layers", GS_ERR_UNSUPPORTED,
+                "%llu layers: gpusizer describes at most %d", (unsigned long long)L, GS_LAYERS_MAX);
+        return;
+    }
+    const uint64_t sliding_heads = step_sliding_heads(r, heads, d.kv_heads, d.head_dim);
+    uint64_t layer_heads[GS_LAYERS_MAX];
+    bool sliding[GS_LAYERS_MAX] = {false};
+    bool routed[GS_LAYERS_MAX] = {false};
+    (void)laguna_flags(r, "layer_types", "sliding_attention", "full_attention", L, L + mtp,
+                       sliding);
+    if (!laguna_flags(r, "mlp_layer_types", "sparse", "dense", L, L + mtp, routed) && r->ok &&
+        !step_moe_layers(r, L, routed) && r->ok)
+        for (uint64_t l = 0; l < L; l++)
+            routed[l] = l >= 3;
+    for (uint64_t l = 0; l < L; l++) {
+        /* a sliding layer without a window (sliding_window null) attends over everything */
+        sliding[l] = sliding[l] && d.window > 0;
+        layer_heads[l] = sliding[l] ? sliding_heads : heads;
+    }
+    if (!laguna_stack(r, a, L, layer_heads, sliding, routed, &d, "attention_other_setting"))
+        return;
+    gs_arch_embeddings(a, h, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+    step_sliding_rope(r, a, d.head_dim, sliding, L);
+}
+
 const struct model_type MODELS_HETEROGENEOUS[] = {
     {"nemotron-nas", "DeciLMForCausalLM", read_nemotron_nas},
     {"laguna", "LagunaForCausalLM", read_laguna},
+    {"step3p5", "Step3p5ForCausalLM", read_step3p5},
     {NULL, NULL, NULL},
 };

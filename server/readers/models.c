@@ -183,11 +183,19 @@ static uint64_t rope_rows(const json_t *rope, uint64_t positions)
 /* The rotary dimension: MLA's qk_rope_head_dim; else the head size times
  * partial_rotary_factor (rotary_pct for GPT-NeoX), or the config's rotary_dim
  * (MiniMax-M2), as vLLM's models pass it to get_rope. */
-static uint64_t rotary_dim(const json_t *config, const json_t *rope, const struct gs_block *blk)
+static uint64_t rotary_dim(const json_t *config, const json_t *rope, const struct gs_block *blk,
+                           uint64_t layer)
 {
     if (blk->mixer == GS_MIXER_MLA)
         return blk->attn.qk_rope_head_dim;
     const json_t *text = text_config(config);
+    /* a factor a layer (Step 3.5's partial_rotary_factors; vLLM step3p5.py passes the layer's
+     * entry to get_rope) */
+    const json_t *per_layer =
+        json_array_get(json_object_get(text, "partial_rotary_factors"), layer);
+    if (json_is_number(per_layer) && json_number_value(per_layer) > 0 &&
+        json_number_value(per_layer) <= 1)
+        return (uint64_t)((double)blk->attn.head_dim * json_number_value(per_layer));
     const uint64_t dim = rd_member_u64(text, "rotary_dim", 0);
     if (dim > 0 && dim <= blk->attn.head_dim)
         return dim;
@@ -210,28 +218,40 @@ static void read_rope_tables(const json_t *config, struct gs_arch *a)
     /* the rope of the full-attention layers (rope_object's): sized by their head, which Gemma 4
      * makes wider than its sliding layers'; the first roped layer when none attends in full */
     const struct gs_block *blk = NULL, *full = NULL;
+    uint64_t first_layer = 0, full_layer = 0;
     for (uint64_t l = 0; l < a->num_hidden_layers && l < GS_LAYERS_MAX && full == NULL; l++) {
         const struct gs_block *b = &a->blocks[a->layer_block[l] % GS_BLOCKS_MAX];
         if ((b->mixer == GS_MIXER_ATTENTION && !b->attn.nope && !b->attn.cross_only) ||
             (b->mixer == GS_MIXER_MLA && !b->attn.nope)) { /* Kimi-Linear's MLA has no rope */
+            first_layer = blk != NULL ? first_layer : l;
             blk = blk != NULL ? blk : b;
             full = b->attn.span == GS_SPAN_FULL ? b : NULL;
+            full_layer = l;
         }
     }
+    const uint64_t layer = full != NULL ? full_layer : first_layer;
     blk = full != NULL ? full : blk;
     const size_t count = a->rope_table_count;
     a->rope_table_count = 0;
     if (blk == NULL || a->max_position_embeddings == 0)
         return;
     const json_t *rope = rope_object(config);
-    const uint64_t dim = rotary_dim(config, rope, blk);
+    const uint64_t dim = rotary_dim(config, rope, blk, layer);
     if (dim == 0)
         return;
     /* a rotary dimension short of the head: transformers' apply_rotary_pos_emb rotates
      * q[..., :rotary_dim] and concatenates q_pass back (torch.cat([q_embed, q_pass], dim=-1):
      * Phi-3, GPT-NeoX, GLM, Qwen3-Next and Qwen3.5, MiniMax-M2). Gemma 4's "proportional" rope
      * rotates every value (its frequencies past the rotary part are zero), with no concatenation */
-    if (strcmp(rope_type(rope), "proportional") != 0)
+    if (json_is_array(json_object_get(text_config(config), "partial_rotary_factors"))) {
+        /* each layer its own factor: the layers whose rotary part is short of their head */
+        for (uint64_t l = 0; l < a->num_hidden_layers && l < GS_LAYERS_MAX; l++) {
+            struct gs_block *b = &a->blocks[a->layer_block[l] % GS_BLOCKS_MAX];
+            if (b->mixer == GS_MIXER_ATTENTION && !b->attn.nope && !b->attn.cross_only &&
+                rotary_dim(config, rope, b, l) < b->attn.head_dim)
+                b->attn.rotary_partial = true;
+        }
+    } else if (strcmp(rope_type(rope), "proportional") != 0)
         for (size_t i = 0; i < a->block_count && i < GS_BLOCKS_MAX; i++) {
             struct gs_block *b = &a->blocks[i];
             if (b->mixer == GS_MIXER_ATTENTION && !b->attn.nope && !b->attn.cross_only &&

@@ -1,7 +1,7 @@
 /*
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
- * Qwen2.5-VL, Llama 3.2 Vision (mllama), Llama 4 and Whisper.
+ * Qwen2.5-VL, Llama 3.2 Vision (mllama), Llama 4, Step 3.7 and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -100,10 +100,12 @@ static void close_sub(struct model_reader *r, struct model_reader *sub, json_t *
 static void read_ministral3(struct model_reader *r, struct gs_arch *a);
 
 /* The reader of a text model_type: Ministral 3's own (below), a decoder.c
- * one, or an mla.c one (Mistral Large 3's language model is DeepSeek-V3's). */
+ * one, an mla.c one (Mistral Large 3's language model is DeepSeek-V3's) or
+ * a heterogeneous.c one (Step 3.7's is Step 3.5's). */
 static model_read_fn decoder_reader(const char *model_type)
 {
-    static const struct model_type *const tables[] = {MODELS_DECODER, MODELS_MLA};
+    static const struct model_type *const tables[] = {MODELS_DECODER, MODELS_MLA,
+                                                      MODELS_HETEROGENEOUS};
     if (model_type != NULL && strcmp(model_type, "ministral3") == 0)
         return read_ministral3;
     for (size_t t = 0; model_type && t < sizeof(tables) / sizeof(tables[0]); t++)
@@ -968,6 +970,110 @@ static void read_llama4(struct model_reader *r, struct gs_arch *a)
            out, a->hidden_size);
 }
 
+/* ---------------------------------------------------------------- Step 3.7 */
+
+/* Step3p7VisionConfig's defaults (configuration_step3p7.py, the stepfun-ai/Step-3.7-Flash
+ * tower); the release's vision_config names hidden_size, num_hidden_layers and
+ * num_attention_heads width, layers and heads, which __post_init__ takes first. */
+static const char STEP3P7_VISION[] =
+    "{\"hidden_size\": 1536, \"num_hidden_layers\": 47, \"num_attention_heads\": 16,"
+    " \"num_channels\": 3, \"image_size\": 728, \"patch_size\": 14, \"hidden_act\": "
+    "\"quick_gelu\"}";
+
+/* Step3p7VisionModel (modeling_step3p7.py): a Conv2d patch_embedding without bias, a learned
+ * position_embedding per patch of an image_size square, pre_layernorm, Step3p7VisionEncoderLayers
+ * (self_attn q/k/v/out_proj with biases under 2-D RoPE, mlp fc1/fc2 with biases of width x
+ * mlp_ratio - __post_init__ recomputes intermediate_size from it -, layernorm_before/after
+ * LayerNorms, and the layer scales lambda_1/lambda_2), then two stride-2 3x3 convolutions with
+ * biases, downsampler1 (width -> 2 width) and downsampler2 (-> 4 width). Returns the width; *side
+ * the patches along an image's side. */
+static uint64_t read_step3p7_vision(struct model_reader *v, struct gs_arch *a, uint64_t *side)
+{
+    static const struct attn_layout attn = {"self_attn.q_proj",
+                                            "self_attn.k_proj",
+                                            "self_attn.v_proj",
+                                            "self_attn.out_proj",
+                                            NULL,
+                                            true,
+                                            true,
+                                            true,
+                                            true};
+    static const struct gs_mlp_names fc = {NULL, "mlp.fc1", "mlp.fc2", NULL};
+    const uint64_t vh = rd_dim(v, NAMES("width", "hidden_size"), true, 0);
+    const uint64_t layers = rd_dim(v, NAMES("layers", "num_hidden_layers"), true, 0);
+    const uint64_t heads = rd_size(v, NAMES("heads", "num_attention_heads"), 16);
+    const double ratio = rd_number(v, "mlp_ratio", 8960.0 / 1536.0);
+    const uint64_t channels = rd_dim(v, NAMES("num_channels"), true, 0);
+    const uint64_t image = rd_dim(v, NAMES("image_size"), true, 0);
+    const uint64_t patch = rd_size(v, NAMES("patch_size"), 14);
+    if (v->ok && !(ratio > 0 && (double)vh * ratio < (double)GS_ARCH_DIM_MAX))
+        rd_fail(v, "mlp_ratio", GS_ERR_INVALID, "must be a positive ratio of the width");
+    if (!v->ok)
+        return 0;
+    /* int(self.hidden_size * self.mlp_ratio): 8960 for the release */
+    const uint64_t vi = (uint64_t)((double)vh * ratio);
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &attn, false);
+    mlp(a, b, vh, vi, false, true, &fc);
+    norm(a, b, "layernorm_before", GS_PART_NORMS, true, vh);
+    norm(a, b, "layernorm_after", GS_PART_NORMS, true, vh);
+    tensor(a, b, "lambda_1", GS_PART_NORMS, 1, vh);
+    tensor(a, b, "lambda_2", GS_PART_NORMS, 1, vh);
+    const char *act = rd_string(v, "hidden_act");
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk != NULL && act != NULL && strcmp(act, "quick_gelu") == 0)
+        blk->mlp.act = GS_ACT_QUICK_GELU; /* transformers' QuickGELUActivation, Python ops */
+    gs_arch_tower(a, "vision_model", b, GS_PART_VISION, layers, false);
+    *side = image / patch;
+    tensor(a, GS_BLOCKS_MAX, "embeddings.patch_embedding", GS_PART_VISION, channels * patch * patch,
+           vh);
+    add(a, GS_BLOCKS_MAX, "embeddings.position_embedding", GS_MODULE_EMBEDDING, GS_SPLIT_NONE,
+        GS_PART_VISION, 0, *side * *side, vh);
+    norm(a, GS_BLOCKS_MAX, "pre_layernorm", GS_PART_VISION, true, vh);
+    tensor(a, GS_BLOCKS_MAX, "downsampler1", GS_PART_VISION, vh * 9 + 1, 2 * vh);
+    tensor(a, GS_BLOCKS_MAX, "downsampler2", GS_PART_VISION, 2 * vh * 9 + 1, 4 * vh);
+    return vh;
+}
+
+/* Step3p7ForConditionalGeneration (modeling_step3p7.py; vLLM serves it as Step 3.5's language
+ * model beside its own vision model): the text_config is always a Step3p7TextConfig, read as
+ * step3p5 (heterogeneous.c); the vision model above; multi_modal_projector, Linear(4 x vision
+ * width, text width) with projector_bias. An image is its global view at image_size, (image /
+ * patch)^2 patches that the two stride-2 convolutions bring to ceil(ceil(side / 2) / 2)^2
+ * embeddings (169 for the release); the processor's local crops of a large image
+ * (pixel_values_local) are not counted. The tower's forward in training is not modelled.
+ * A config without a text_config (NVIDIA aiconfigurator's flattened Step-3.7-Flash, architecture
+ * Step3p7FlashForCausalLM) is its language model alone: it is read as step3p5, whole. */
+static void read_step3p7(struct model_reader *r, struct gs_arch *a)
+{
+    if (rd_get(r, "text_config") == NULL) {
+        read_text_as(r, a, "step3p5");
+        return;
+    }
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    if (open_sub(r, "text_config", NULL, NULL, "step3p5", &text, &owned)) {
+        read_text_as(&text, a, "step3p5");
+        close_sub(r, &text, owned);
+    }
+    const bool bias = rd_flag(r, "projector_bias", false);
+    if (!r->ok || !open_sub(r, "vision_config", STEP3P7_VISION, NULL, NULL, &vision, &owned))
+        return;
+    uint64_t side = 0;
+    const uint64_t vh = read_step3p7_vision(&vision, a, &side);
+    const uint64_t channels = rd_dim(&vision, NAMES("num_channels"), false, 3);
+    const uint64_t image = rd_dim(&vision, NAMES("image_size"), false, 0);
+    close_sub(r, &vision, owned);
+    if (!r->ok)
+        return;
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector", GS_SPLIT_NONE, GS_PART_VISION, bias, 4 * vh,
+           a->hidden_size);
+    const uint64_t merged = ((side + 1) / 2 + 1) / 2;
+    a->mm_image.tokens = merged * merged;
+    a->mm_image.pixels = channels * image * image;
+}
+
 /* ----------------------------------------------------------------- Whisper */
 
 /* WhisperConfig's defaults (configuration_whisper.py). */
@@ -1082,6 +1188,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", read_qwen2_5_vl},
     {"mllama", "MllamaForConditionalGeneration", read_mllama},
     {"llama4", "Llama4ForConditionalGeneration", read_llama4},
+    {"step3p7", "Step3p7ForConditionalGeneration", read_step3p7},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},
     {NULL, NULL, NULL},
 };

@@ -213,12 +213,136 @@ static void test_laguna_defaults(void **state)
                                 "/mlp_layer_types");
 }
 
+/* ------------------------------------------------------------ step3p5 */
+
+/* Step-3.5-Flash's architecture in its release's keys (filled in by the test: layer_types and
+ * partial_rotary_factors over the 45 layers and the 3 MTP layers after them, moe_layers_enum
+ * naming layers 3 to 47). */
+#define STEP35_CONFIG                                                                              \
+    "{\"architectures\": [\"Step3p5ForCausalLM\"], \"model_type\": \"step3p5\","                   \
+    " \"hidden_size\": 4096, \"intermediate_size\": 11264, \"num_hidden_layers\": 45,"             \
+    " \"num_attention_heads\": 64, \"num_attention_groups\": 8, \"head_dim\": 128,"                \
+    " \"vocab_size\": 128896, \"max_position_embeddings\": 262144, \"sliding_window\": 512,"       \
+    " \"attention_other_setting\": {\"attention_type\": \"sliding_attention\","                    \
+    " \"num_attention_heads\": 96, \"num_attention_groups\": 8, \"head_dim\": 128},"               \
+    " \"moe_num_experts\": 288, \"moe_top_k\": 8, \"moe_intermediate_size\": 1280,"                \
+    " \"share_expert_dim\": 1280, \"use_head_wise_attn_gate\": true, \"use_moe_router_bias\": "    \
+    "true,"                                                                                        \
+    " \"num_nextn_predict_layers\": 3, \"tie_word_embeddings\": false,"                            \
+    " \"rope_scaling\": {\"rope_type\": \"llama3\", \"factor\": 2.0,"                              \
+    " \"original_max_position_embeddings\": 131072, \"low_freq_factor\": 1.0,"                     \
+    " \"high_freq_factor\": 32.0}, \"yarn_only_types\": [\"full_attention\"],"                     \
+    " \"layer_types\": [%s], \"partial_rotary_factors\": [%s], \"moe_layers_enum\": \"%s\"}"
+
+/* StepFun's Step-3.5-Flash (step3p7/README.md): no verbatim config.json was found, so the
+ * architecture is Step3p7TextConfig's defaults (its docstring names stepfun-ai/Step-3.7-Flash,
+ * whose language model is Step 3.5's) in the keys the released configs use, as vLLM's
+ * step3p5.py and the engines' tests read them: every 4th layer from 0 full attention with 64
+ * heads, the others sliding (512 tokens) with 96, 8 KV heads of 128, layers 0-2 dense.
+ * Per layer: full attention q/o 2 x 4096 x 8192 + k/v 2 x 4096 x 1024 + g_proj 4096 x 64 + q/k
+ * norms 256 = 75,759,872; sliding 2 x 4096 x 12288 + 8,388,608 + 4096 x 96 + 256 =
+ * 109,445,376; dense 3 x 4096 x 11264 = 138,412,032; MoE 288 x 3 x 4096 x 1280 + router
+ * 288 x 4096 + shared 3 x 4096 x 1280 = 4,546,756,608 (e_score_correction_bias a buffer); two
+ * norms 8,192. Total 12 x 75,759,872 + 33 x 109,445,376 + 3 x 138,412,032 + 42 x
+ * 4,546,756,608 + 45 x 8,192 + 4,096 + 2 x 128896 x 4096 = 196,956,118,272 (vLLM's recipe and
+ * SGLang's cookbook: "196B parameters"). Active: 42 x 280 experts of 15,728,640 and the input
+ * embedding out, 11,459,353,856 ("11B active"). KV at bf16: 45 x 2 x 8 x 128 x 2 = 184,320
+ * bytes a token as if every layer held every token, 49,152 of them the 12 full layers'; TP 4:
+ * 46,080. */
+static void test_step35_flash(void **state)
+{
+    (void)state;
+    char types[48 * 24], factors[48 * 6], routed[48 * 4];
+    size_t tu = 0, fu = 0, ru = 0;
+    for (int l = 0; l < 48; l++) {
+        const bool full = l % 4 == 0;
+        tu += (size_t)snprintf(types + tu, sizeof(types) - tu, "%s\"%s\"", l ? "," : "",
+                               full ? "full_attention" : "sliding_attention");
+        fu += (size_t)snprintf(factors + fu, sizeof(factors) - fu, "%s%s", l ? "," : "",
+                               full ? "0.5" : "1.0");
+        if (l >= 3)
+            ru += (size_t)snprintf(routed + ru, sizeof(routed) - ru, "%s%d", l > 3 ? "," : "", l);
+    }
+    const struct gs_arch a = fixture_arch(STEP35_CONFIG, types, factors, routed);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 196956118272ULL);
+    assert_int_equal(c.active, 11459353856ULL);
+    assert_int_equal(c.attention, 12ULL * 75759872 + 33ULL * 109445376);
+    assert_int_equal(c.embedding, 527958016ULL);
+    assert_int_equal(c.lm_head, 527958016ULL);
+    assert_int_equal(c.mlp, 3ULL * 138412032 + 42ULL * 15728640);
+    /* (full, dense), (sliding, dense), (sliding, routed), (full, routed) */
+    assert_int_equal(a.block_count, 4);
+    const struct gs_kv_layout kv1 = fixture_layout(&a, 1);
+    assert_int_equal(kv1.bytes_per_token, 184320);
+    assert_int_equal(kv1.full_layers, 12);
+    assert_int_equal(kv1.full_token_bytes, 49152);
+    assert_int_equal(kv1.window_layers, 33);
+    assert_int_equal(kv1.sliding_window, 512);
+    assert_int_equal(fixture_layout(&a, 4).bytes_per_token, 46080);
+    /* vLLM's ropes: the full layers' over 64 of 128 dims (the llama3 scaling keeps the table at
+     * max_position_embeddings), the sliding layers' over all 128 */
+    assert_int_equal(a.rope_table_count, 2);
+    assert_int_equal(a.rope_tables[0].rows, 262144);
+    assert_int_equal(a.rope_tables[0].dim, 64);
+    assert_int_equal(a.rope_tables[1].rows, 262144);
+    assert_int_equal(a.rope_tables[1].dim, 128);
+    for (uint64_t l = 0; l < 45; l++)
+        assert_int_equal(a.blocks[a.layer_block[l]].attn.rotary_partial, l % 4 == 0);
+    (void)fixture_assert_vllm_serving(&a, 16, 4, 141000000000ULL);
+}
+
+/* Step3p7TextConfig's defaults where a config names nothing: every layer full attention with
+ * num_attention_heads, layers 3 on routed, one shared expert of share_expert_dim, the per-head
+ * gate. h 64, V 10, 4 layers, 4 heads of 16, 2 KV heads (num_key_value_heads), dense 128, 4
+ * experts of 32 top-2, shared 16. Attention 2 x 64 x 64 + 2 x 64 x 32 + g_proj 64 x 4 + norms
+ * 32 = 12,576 a layer; dense 3 x 64 x 128 = 24,576; MoE 4 x 3 x 64 x 32 + router 4 x 64 +
+ * shared 3 x 64 x 16 = 27,904; norms 4 x 128 + 64; embeddings 2 x 640. Total 4 x 12,576 +
+ * 3 x 24,576 + 27,904 + 576 + 1,280 = 153,792. */
+static void test_step35_defaults(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"step3p5\", \"vocab_size\": 10, \"hidden_size\": 64,"
+        " \"intermediate_size\": 128, \"num_hidden_layers\": 4, \"num_attention_heads\": 4,"
+        " \"num_key_value_heads\": 2, \"head_dim\": 16, \"n_routed_experts\": 4,"
+        " \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32, \"share_expert_dim\": 16}");
+    assert_int_equal(fixture_count(&a).total, 153792);
+    assert_int_equal(fixture_layout(&a, 1).window_layers, 0);
+    /* moe_layers_enum as a list (layers 1-3 routed: two dense MLPs fewer, two MoE blocks more),
+     * and sliding layers without a window attend in full */
+    const struct gs_arch b = fixture_arch(
+        "{\"model_type\": \"step3p5\", \"vocab_size\": 10, \"hidden_size\": 64,"
+        " \"intermediate_size\": 128, \"num_hidden_layers\": 4, \"num_attention_heads\": 4,"
+        " \"num_key_value_heads\": 2, \"head_dim\": 16, \"n_routed_experts\": 4,"
+        " \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32, \"share_expert_dim\": 16,"
+        " \"moe_layers_enum\": [1, 2, 3], \"layer_types\": [\"full_attention\","
+        " \"sliding_attention\", \"full_attention\", \"sliding_attention\"]}");
+    assert_int_equal(fixture_count(&b).total, 153792 - 2 * 24576 + 2 * 27904);
+    assert_int_equal(fixture_layout(&b, 1).window_layers, 0);
+    fixture_assert_reader_error("{\"model_type\": \"step3p5\", \"num_hidden_layers\": 4,"
+                                " \"attention_other_setting\": {\"num_attention_heads\": 96,"
+                                " \"num_attention_groups\": 4}}",
+                                "/attention_other_setting/num_attention_groups");
+    fixture_assert_reader_error("{\"model_type\": \"step3p5\", \"num_hidden_layers\": 4,"
+                                " \"attention_other_setting\": {\"num_attention_heads\": 60}}",
+                                "/num_attention_heads");
+    fixture_assert_reader_error(
+        "{\"model_type\": \"step3p5\", \"num_hidden_layers\": 4, \"moe_layers_enum\": \"3,x\"}",
+        "/moe_layers_enum");
+    fixture_assert_reader_error("{\"model_type\": \"step3p5\", \"num_hidden_layers\": 4,"
+                                " \"num_nextn_predict_layers\": 1, \"layer_types\": ["
+                                "\"full_attention\", \"full_attention\"]}",
+                                "/layer_types");
+}
+
 /* Every type of the file's table is one models_supported() lists. */
 static void test_types_listed(void **state)
 {
     (void)state;
     assert_non_null(strstr(models_supported(), "nemotron-nas"));
     assert_non_null(strstr(models_supported(), "laguna"));
+    assert_non_null(strstr(models_supported(), "step3p5"));
 }
 
 int main(void)
@@ -226,7 +350,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nemotron_super_49b),  cmocka_unit_test(test_nemotron_nas_stand_ins),
         cmocka_unit_test(test_nemotron_nas_errors), cmocka_unit_test(test_laguna_xs2),
-        cmocka_unit_test(test_laguna_defaults),     cmocka_unit_test(test_types_listed),
+        cmocka_unit_test(test_laguna_defaults),     cmocka_unit_test(test_step35_flash),
+        cmocka_unit_test(test_step35_defaults),     cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

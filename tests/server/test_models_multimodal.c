@@ -393,6 +393,72 @@ static void test_nested_error_pointers(void **state)
                            FIXTURE_POINTERS("/model/config/d_model"));
 }
 
+/* step3p7/README.md, the vision-language model: Step3p7VisionConfig's defaults in the
+ * release's keys (width 1536, 47 layers, 16 heads, 728 px images of 14 px patches) and a toy
+ * text_config (read as step3p5; h 64, V 10, 1 full-attention layer, 4 heads of 16, 2 KV heads,
+ * dense 128: attention 12,576 + MLP 24,576 + norms 128, embeddings 1,280 + final norm 64 =
+ * 38,624). Vision: patch_embedding 3 x 14 x 14 x 1536 = 903,168; position_embedding 52^2 x
+ * 1536 = 4,153,344; pre_layernorm 3,072; a layer q/k/v/out_proj 4 x (1536^2 + 1536) =
+ * 9,443,328, fc1/fc2 (1536 x 8960 + 8960) + (8960 x 1536 + 1536) = 27,535,616 (8960 =
+ * int(1536 x 8960 / 1536)), two LayerNorms 6,144, lambda_1/2 3,072: 36,988,160, x 47 =
+ * 1,738,443,520; downsampler1 3072 x 1536 x 9 + 3072 = 42,470,400; downsampler2 6144 x 3072 x
+ * 9 + 6144 = 169,875,456: 1,955,848,960. Projector 6144 x 64 (no bias) = 393,216. An image is
+ * 52 -> 26 -> 13 patches a side: 169 tokens, 3 x 728^2 pixel values. */
+static void test_step3p7(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"architectures\": [\"Step3p7ForConditionalGeneration\"], \"model_type\": \"step3p7\","
+        " \"vision_config\": {\"model_type\": \"perception_encoder\", \"image_size\": 728,"
+        " \"patch_size\": 14, \"width\": 1536, \"layers\": 47, \"heads\": 16},"
+        " \"text_config\": {\"model_type\": \"step3p5\", \"vocab_size\": 10, \"hidden_size\": 64,"
+        " \"intermediate_size\": 128, \"num_hidden_layers\": 1, \"num_attention_heads\": 4,"
+        " \"num_attention_groups\": 2, \"head_dim\": 16}}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.vision, 1955848960ULL + 393216);
+    assert_int_equal(c.total - c.vision, 38624);
+    assert_string_equal(a.model_type, "step3p7");
+    assert_int_equal(a.mm_image.tokens, 169);
+    assert_int_equal(a.mm_image.pixels, 3ULL * 728 * 728);
+    assert_int_equal(a.mm_image.patches, 0); /* the tower's forward is not modelled */
+    /* the vision layers' MLP runs quick_gelu (QuickGELUActivation, Python ops) */
+    assert_int_equal(a.blocks[a.towers[0].block].mlp.act, GS_ACT_QUICK_GELU);
+    /* mlp_ratio sets the MLP's width; a nonsense one is refused at its pointer */
+    const struct gs_arch b = fixture_arch(
+        "{\"model_type\": \"step3p7\", \"vision_config\": {\"width\": 32, \"layers\": 1,"
+        " \"heads\": 2, \"mlp_ratio\": 2.0, \"image_size\": 28, \"patch_size\": 14},"
+        " \"text_config\": {\"vocab_size\": 10, \"hidden_size\": 64, \"intermediate_size\": 128,"
+        " \"num_hidden_layers\": 1, \"num_attention_heads\": 4, \"num_attention_groups\": 2,"
+        " \"head_dim\": 16}}");
+    /* 3 x 14 x 14 x 32 + 4 x 32 + 64 + layer (4 x 1,056 + 32 x 64 + 64 + 64 x 32 + 32 + 128 +
+     * 64) + downsamplers (64 x 32 x 9 + 64) + (128 x 64 x 9 + 128) + projector 128 x 64 */
+    assert_int_equal(fixture_count(&b).vision, 18816ULL + 128 + 64 + 8608 + 18496 + 73856 + 8192);
+    assert_int_equal(b.mm_image.tokens, 1);
+    fixture_assert_reader_error(
+        "{\"model_type\": \"step3p7\", \"vision_config\": {\"mlp_ratio\": -1},"
+        " \"text_config\": {}}",
+        "/vision_config/mlp_ratio");
+}
+
+/* step3p7/README.md: NVIDIA aiconfigurator's flattened Step-3.7-Flash (no text_config, no
+ * vision_config, architecture Step3p7FlashForCausalLM) is the language model alone, read as
+ * step3p5; it names no attention_other_setting, so its sliding layers keep the 64 heads:
+ * 45 x 75,759,872 + 3 x 138,412,032 + 42 x 4,546,756,608 + 45 x 8,192 + 4,096 + 2 x 128896 x
+ * 4096 = 195,844,496,640. */
+static void test_step3p7_flattened(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("step3p7/stepfun-ai__Step-3.7-Flash.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 195844496640ULL);
+    assert_int_equal(c.vision, 0);
+    assert_int_equal(c.active, 195844496640ULL - 42ULL * 280 * 15728640 - 527958016ULL);
+    const struct gs_kv_layout kv = fixture_layout(&a, 1);
+    assert_int_equal(kv.full_layers, 12);
+    assert_int_equal(kv.window_layers, 33);
+    assert_int_equal(kv.sliding_window, 512);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +469,8 @@ int main(void)
         cmocka_unit_test(test_qwen2_5_vl),
         cmocka_unit_test(test_mllama),
         cmocka_unit_test(test_llama4),
+        cmocka_unit_test(test_step3p7),
+        cmocka_unit_test(test_step3p7_flattened),
         cmocka_unit_test(test_whisper),
         cmocka_unit_test(test_whisper_defaults),
         cmocka_unit_test(test_nested_error_pointers),
