@@ -301,20 +301,35 @@ static void read_activation(const json_t *config, struct gs_arch *a)
     if (strncmp(name, "gated-", 6) == 0)
         name = strcmp(name + 6, "gelu") == 0 ? "gelu_new" : name + 6;
     /* every other name is one ATen op that saves its input */
+    /* swigluoai is MiniMax-M3's name for GPT-OSS's clamped GLU, which its MLPs and experts
+     * run (modeling_minimax_m3_vl.py MiniMaxM3VLDenseMLP.forward and
+     * MiniMaxM3VLExperts._apply_gate: gate and up chunked from one gate_up output and clamped,
+     * gate * sigmoid(gate * swiglu_alpha), (up + 1) * glu) */
     static const struct {
         const char *name;
         enum gs_act act;
-    } python_ops[] = {{"gelu_new", GS_ACT_TANH_CHAIN},   {"gelu_fast", GS_ACT_FAST_GELU},
-                      {"quick_gelu", GS_ACT_QUICK_GELU}, {"xielu", GS_ACT_XIELU},
-                      {"relu", GS_ACT_RELU},             {"relu2", GS_ACT_RELU2}};
+    } python_ops[] = {{"gelu_new", GS_ACT_TANH_CHAIN},
+                      {"gelu_fast", GS_ACT_FAST_GELU},
+                      {"quick_gelu", GS_ACT_QUICK_GELU},
+                      {"xielu", GS_ACT_XIELU},
+                      {"relu", GS_ACT_RELU},
+                      {"relu2", GS_ACT_RELU2},
+                      {"swigluoai", GS_ACT_GPT_OSS_GLU}};
     enum gs_act act = GS_ACT_SAVES_INPUT;
     for (size_t i = 0; i < sizeof(python_ops) / sizeof(python_ops[0]); i++)
         if (strcmp(name, python_ops[i].name) == 0)
             act = python_ops[i].act;
-    /* a reader that named the model code's own activation (GPT-OSS's experts) keeps it */
-    for (size_t i = 0; i < a->block_count; i++)
-        if (a->blocks[i].mlp.act == GS_ACT_SAVES_INPUT)
+    /* a reader that named the model code's own activation (GPT-OSS's experts) keeps it, and
+     * the language model's does not reach a vision or audio tower's layers, which run their
+     * own config's */
+    for (size_t i = 0; i < a->block_count; i++) {
+        bool encoder = false;
+        for (size_t t = 0; t < a->tower_count; t++)
+            encoder = encoder || (a->towers[t].block == i && (a->towers[t].part == GS_PART_VISION ||
+                                                              a->towers[t].part == GS_PART_AUDIO));
+        if (!encoder && a->blocks[i].mlp.act == GS_ACT_SAVES_INPUT)
             a->blocks[i].mlp.act = (uint8_t)act;
+    }
 }
 
 /* What every reader's result gets from the config itself: the model_type

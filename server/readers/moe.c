@@ -312,30 +312,67 @@ static void read_exaone4(struct model_reader *r, struct gs_arch *a)
 
 /* ------------------------------------------------------------ MiniMax-M3 */
 
-/* Which layers run MiniMax-M3's sparse attention, from
- * sparse_attention_config.sparse_attention_freq (0/1 per layer): false, and
- * none of them, when the config has no such block or turns it off. */
+/* layer_types as transformers' MiniMaxM3VLTextConfig saves them ("minimax_m3_sparse" or
+ * "full_attention" a layer) into out[] (true: sparse). False when absent. */
+static bool minimax_layer_types(struct model_reader *r, uint64_t layers, bool out[GS_LAYERS_MAX])
+{
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, "layer_types", &list);
+    if (list == NULL || !r->ok)
+        return false;
+    if (n != layers) {
+        rd_fail(r, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)layers);
+        return false;
+    }
+    for (size_t l = 0; l < n && l < GS_LAYERS_MAX; l++) {
+        const char *kind = json_string_value(json_array_get(list, l));
+        if (kind == NULL ||
+            (strcmp(kind, "minimax_m3_sparse") != 0 && strcmp(kind, "full_attention") != 0)) {
+            rd_fail(r, "layer_types", GS_ERR_INVALID,
+                    "entry %zu is not \"minimax_m3_sparse\" or \"full_attention\"", l);
+            return false;
+        }
+        out[l] = strcmp(kind, "minimax_m3_sparse") == 0;
+    }
+    return true;
+}
+
+/* Which layers run MiniMax-M3's sparse attention, from the released
+ * sparse_attention_config.sparse_attention_freq (0/1 per layer), else from
+ * layer_types (MiniMaxM3VLTextConfig.__post_init__ turns the one into the
+ * other): false, and none of them, when the config names neither or turns
+ * sparse attention off. */
 static bool sparse_layers(struct model_reader *r, uint64_t layers, bool out[GS_LAYERS_MAX])
 {
     struct model_reader sparse;
     if (!rd_sub(r, "sparse_attention_config", &sparse) || !r->ok)
-        return false;
+        return minimax_layer_types(r, layers, out);
     if (!rd_flag(&sparse, "use_sparse_attention", true))
         return false;
     const bool listed = flag_list(&sparse, "sparse_attention_freq", layers, out);
     if (!sparse.ok)
         r->ok = false;
-    return listed;
+    return listed || minimax_layer_types(r, layers, out);
 }
 
 /* The lightning indexer's shape (sparse_attention_config: sparse_num_index_heads
  * query heads of sparse_index_dim, one key head, sparse_topk_blocks blocks of
- * sparse_block_size tokens) into `spec`. */
+ * sparse_block_size tokens; MiniMaxM3VLTextConfig's flat index_n_heads,
+ * index_head_dim, index_topk_blocks and index_block_size, defaults 4, 128, 16
+ * and 128, where the block is absent) into `spec`. */
 static void read_indexer(struct model_reader *r, struct gs_attention *spec)
 {
     struct model_reader sparse;
-    if (!rd_sub(r, "sparse_attention_config", &sparse) || !r->ok)
+    if (!rd_sub(r, "sparse_attention_config", &sparse)) {
+        if (!r->ok)
+            return;
+        spec->index_heads = rd_size(r, NAMES("index_n_heads"), 4);
+        spec->index_head_dim = rd_size(r, NAMES("index_head_dim"), 128);
+        spec->index_topk =
+            rd_size(r, NAMES("index_topk_blocks"), 16) * rd_size(r, NAMES("index_block_size"), 128);
         return;
+    }
     spec->index_heads = rd_dim(&sparse, NAMES("sparse_num_index_heads"), true, 0);
     spec->index_head_dim = rd_dim(&sparse, NAMES("sparse_index_dim"), true, 0);
     spec->index_topk = rd_dim(&sparse, NAMES("sparse_topk_blocks"), false, 16) *
@@ -389,10 +426,15 @@ static size_t minimax_m3_block(struct gs_arch *a, const struct decoder_plan *pla
     return b;
 }
 
-/* MiniMaxM3ForCausalLM. transformers (5.x) has no class for it; the count
- * follows the tensors vLLM builds and loads (models/minimax_m3, NVIDIA and
- * AMD model.py: MiniMaxM3DecoderLayer, MiniMaxM3SparseAttention,
- * MiniMaxM3MoE). Every layer: GQA attention with per-head Gemma q/k norms,
+/* MiniMaxM3ForCausalLM, and the language model of the released minimax_m3_vl
+ * (multimodal.c). The count follows the tensors vLLM builds and loads
+ * (models/minimax_m3, NVIDIA and AMD model.py: MiniMaxM3DecoderLayer,
+ * MiniMaxM3SparseAttention, MiniMaxM3MoE), which transformers' text model
+ * of 5.12 on (modeling_minimax_m3_vl.py MiniMaxM3VLTextModel, model_type
+ * minimax_m3_vl_text) builds too; the layer lists may also be that class's
+ * layer_types ("minimax_m3_sparse") and mlp_layer_types, the indexer's
+ * shape its flat index_* keys, and the shared expert's width its
+ * shared_intermediate_size. Every layer: GQA attention with per-head Gemma q/k norms,
  * input and post-attention Gemma RMSNorms. Layers flagged in
  * sparse_attention_config.sparse_attention_freq add the lightning indexer:
  * index_q_proj (sparse_num_index_heads x sparse_index_dim, sharded like the
@@ -417,10 +459,15 @@ static void read_minimax_m3(struct model_reader *r, struct gs_arch *a)
     m->top_k = rd_dim(r, NAMES("num_experts_per_tok"), true, 0);
     m->width = plan.intermediate;
     m->gated = true;
-    m->shared_width = plan.intermediate * rd_dim(r, NAMES("n_shared_experts"), false, 0);
+    /* transformers' MiniMaxM3VLSparseMoeBlock sizes its shared expert by
+     * shared_intermediate_size; vLLM by intermediate_size x n_shared_experts (the release
+     * gives both, 3072) */
+    m->shared_width = rd_dim(r, NAMES("shared_intermediate_size"), false,
+                             plan.intermediate * rd_dim(r, NAMES("n_shared_experts"), false, 0));
     m->router_buffer = rd_flag(r, "use_routing_bias", false) ? m->experts : 0;
     m->router_name = "gate";
-    if (!flag_list(r, "moe_layer_freq", plan.layers, plan.moe) && r->ok)
+    if (!flag_list(r, "moe_layer_freq", plan.layers, plan.moe) && r->ok &&
+        !mlp_layer_types(r, plan.layers, plan.moe) && r->ok)
         decoder_moe_from(&plan, rd_dim(r, NAMES("first_k_dense_replace"), false, 0));
     bool sparse[GS_LAYERS_MAX];
     memset(sparse, 0, sizeof(sparse));

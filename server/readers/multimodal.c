@@ -1,7 +1,8 @@
 /*
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
- * Qwen2.5-VL, Llama 3.2 Vision (mllama), Llama 4, Step 3.7 and Whisper.
+ * Qwen2.5-VL, Llama 3.2 Vision (mllama), Llama 4, Step 3.7, MiniMax-M3 and
+ * Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -100,12 +101,12 @@ static void close_sub(struct model_reader *r, struct model_reader *sub, json_t *
 static void read_ministral3(struct model_reader *r, struct gs_arch *a);
 
 /* The reader of a text model_type: Ministral 3's own (below), a decoder.c
- * one, an mla.c one (Mistral Large 3's language model is DeepSeek-V3's) or
- * a heterogeneous.c one (Step 3.7's is Step 3.5's). */
+ * one, an mla.c one (Mistral Large 3's language model is DeepSeek-V3's), a
+ * heterogeneous.c one (Step 3.7's is Step 3.5's) or a moe.c one (MiniMax-M3's). */
 static model_read_fn decoder_reader(const char *model_type)
 {
     static const struct model_type *const tables[] = {MODELS_DECODER, MODELS_MLA,
-                                                      MODELS_HETEROGENEOUS};
+                                                      MODELS_HETEROGENEOUS, MODELS_MOE};
     if (model_type != NULL && strcmp(model_type, "ministral3") == 0)
         return read_ministral3;
     for (size_t t = 0; model_type && t < sizeof(tables) / sizeof(tables[0]); t++)
@@ -1074,6 +1075,109 @@ static void read_step3p7(struct model_reader *r, struct gs_arch *a)
     a->mm_image.pixels = channels * image * image;
 }
 
+/* -------------------------------------------------------------- MiniMax-M3 */
+
+/* MiniMaxM3VLTextConfig's defaults (configuration_minimax_m3_vl.py, the MiniMaxAI/MiniMax-M3
+ * language model) in the keys moe.c's minimax_m3 reader reads: the class always builds the
+ * router's e_score_correction_bias (use_routing_bias) and sizes the shared expert by
+ * shared_intermediate_size; without moe_layer_freq or mlp_layer_types every layer is sparse. */
+static const char MINIMAX_M3_TEXT[] =
+    "{\"vocab_size\": 200064, \"hidden_size\": 6144, \"intermediate_size\": 3072,"
+    " \"num_hidden_layers\": 60, \"num_attention_heads\": 64, \"num_key_value_heads\": 4,"
+    " \"head_dim\": 128, \"max_position_embeddings\": 524288, \"num_local_experts\": 128,"
+    " \"num_experts_per_tok\": 4, \"dense_intermediate_size\": 12288,"
+    " \"shared_intermediate_size\": 3072, \"use_routing_bias\": true, \"rotary_dim\": 64}";
+
+/* MiniMaxM3VLVisionConfig's defaults. */
+static const char MINIMAX_M3_VISION[] =
+    "{\"hidden_size\": 1280, \"intermediate_size\": 5120, \"num_hidden_layers\": 32,"
+    " \"num_attention_heads\": 16, \"num_channels\": 3, \"patch_size\": 14,"
+    " \"temporal_patch_size\": 2, \"spatial_merge_size\": 2}";
+
+/* MiniMaxM3VLImageProcessor's default size: longest_edge 451,584 pixels (672^2, 576 tokens of
+ * 2 x 2 patches; the release's image_seq_length) */
+#define MINIMAX_M3_MAX_PIXELS 451584ULL
+
+/* MiniMaxM3VLVisionModel (modeling_minimax_m3_vl.py): embeddings.proj, a Conv3d over
+ * temporal_patch_size x patch_size^2 without bias (Qwen2.5-VL's patch embedding), pre_layrnorm,
+ * and CLIP-like MiniMaxM3VLVisionEncoderLayers (self_attn q/k/v/out_proj with biases under a 3-D
+ * RoPE, layer_norm1/2 LayerNorms, mlp fc1/fc2 with biases); no post-norm. Returns the width. */
+static uint64_t read_minimax_m3_vision(struct model_reader *v, struct gs_arch *a)
+{
+    static const struct attn_layout attn = {"self_attn.q_proj",
+                                            "self_attn.k_proj",
+                                            "self_attn.v_proj",
+                                            "self_attn.out_proj",
+                                            NULL,
+                                            true,
+                                            true,
+                                            true,
+                                            true};
+    static const struct gs_mlp_names fc = {NULL, "mlp.fc1", "mlp.fc2", NULL};
+    const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
+    const uint64_t vi = rd_dim(v, NAMES("intermediate_size"), true, 0);
+    const uint64_t layers = rd_dim(v, NAMES("num_hidden_layers"), true, 0);
+    const uint64_t heads = rd_size(v, NAMES("num_attention_heads"), 16);
+    const uint64_t channels = rd_dim(v, NAMES("num_channels"), true, 0);
+    const uint64_t patch = rd_size(v, NAMES("patch_size"), 14);
+    const uint64_t temporal = rd_size(v, NAMES("temporal_patch_size"), 2);
+    if (!v->ok)
+        return 0;
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &attn, false);
+    mlp(a, b, vh, vi, false, true, &fc);
+    norm(a, b, "layer_norm1", GS_PART_NORMS, true, vh);
+    norm(a, b, "layer_norm2", GS_PART_NORMS, true, vh);
+    gs_arch_tower(a, "vision_tower", b, GS_PART_VISION, layers, false);
+    tensor(a, GS_BLOCKS_MAX, "embeddings.proj", GS_PART_VISION, channels * temporal * patch * patch,
+           vh);
+    norm(a, GS_BLOCKS_MAX, "pre_layrnorm", GS_PART_VISION, true, vh);
+    return vh;
+}
+
+/* MiniMaxM3SparseForConditionalGeneration, model_type minimax_m3_vl: the released MiniMax-M3
+ * (modeling_minimax_m3_vl.py, transformers 5.12 on). The text_config is always a
+ * MiniMaxM3VLTextConfig, read by moe.c's minimax_m3 reader (vLLM's model of the same tensors);
+ * the vision tower above; MiniMaxM3VLMultiModalProjector, two GELU MLPs with biases: linear_1
+ * (vision -> projector_hidden_size) and linear_2 (-> text) on each patch, then merge_linear_1
+ * (text x spatial_merge_size^2 -> projector_hidden_size) and merge_linear_2 (-> text) on each
+ * group of merge^2 patches. The largest image the processor takes is 672^2 pixels, 576 tokens
+ * of 4 patches; the tower's forward in training is not modelled (warned). */
+static void read_minimax_m3_vl(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    if (open_sub(r, "text_config", MINIMAX_M3_TEXT, NULL, "minimax_m3", &text, &owned)) {
+        read_text_as(&text, a, "minimax_m3");
+        close_sub(r, &text, owned);
+    }
+    /* MiniMaxM3VLConfig takes the text config's tie when it does not tie itself */
+    a->tie_word_embeddings = a->tie_word_embeddings || rd_flag(r, "tie_word_embeddings", false);
+    const uint64_t projector = rd_size(r, NAMES("projector_hidden_size"), 6144);
+    if (!r->ok || !open_sub(r, "vision_config", MINIMAX_M3_VISION, NULL, NULL, &vision, &owned))
+        return;
+    const uint64_t vh = read_minimax_m3_vision(&vision, a);
+    const uint64_t channels = rd_dim(&vision, NAMES("num_channels"), false, 3);
+    const uint64_t patch = rd_size(&vision, NAMES("patch_size"), 14);
+    const uint64_t temporal = rd_size(&vision, NAMES("temporal_patch_size"), 2);
+    const uint64_t merge = rd_size(&vision, NAMES("spatial_merge_size"), 2);
+    close_sub(r, &vision, owned);
+    if (!r->ok)
+        return;
+    const uint64_t h = a->hidden_size;
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_1", GS_SPLIT_NONE, GS_PART_VISION, true,
+           vh, projector);
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_2", GS_SPLIT_NONE, GS_PART_VISION, true,
+           projector, h);
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector.merge_linear_1", GS_SPLIT_NONE, GS_PART_VISION,
+           true, h * merge * merge, projector);
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector.merge_linear_2", GS_SPLIT_NONE, GS_PART_VISION,
+           true, projector, h);
+    a->mm_image = rd_qwen_vl_item(MINIMAX_M3_MAX_PIXELS, channels, temporal, patch, merge);
+    a->mm_image.patches = 0; /* the tower's forward is not modelled */
+}
+
 /* ----------------------------------------------------------------- Whisper */
 
 /* WhisperConfig's defaults (configuration_whisper.py). */
@@ -1189,6 +1293,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"mllama", "MllamaForConditionalGeneration", read_mllama},
     {"llama4", "Llama4ForConditionalGeneration", read_llama4},
     {"step3p7", "Step3p7ForConditionalGeneration", read_step3p7},
+    {"minimax_m3_vl", "MiniMaxM3SparseForConditionalGeneration", read_minimax_m3_vl},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},
     {NULL, NULL, NULL},
 };

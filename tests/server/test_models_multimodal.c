@@ -459,6 +459,69 @@ static void test_step3p7_flattened(void **state)
     assert_int_equal(kv.sliding_window, 512);
 }
 
+/* minimax_m3_vl/README.md: MiniMax-M3 as released (NVIDIA's NVFP4 config, its
+ * quantization_config removed). The language model is minimax_m3's count (426,174,565,632,
+ * minimax_m3/README.md); vision: embeddings.proj 3 x 2 x 14 x 14 x 1280 = 1,505,280,
+ * pre_layrnorm 2,560, 32 layers of q/k/v/out_proj 4 x (1280^2 + 1280) = 6,558,720, fc1
+ * 1280 x 5120 + 5120 = 6,558,720, fc2 5120 x 1280 + 1280 = 6,554,880, two LayerNorms 5,120:
+ * 19,677,440 a layer, 629,678,080; projector linear_1 1280 x 6144 + 6144 = 7,870,464, linear_2
+ * 6144^2 + 6144 = 37,754,880, merge_linear_1 24576 x 6144 + 6144 = 151,001,088,
+ * merge_linear_2 37,754,880: 234,381,312. Vision 865,567,232; total 427,040,132,864 (card
+ * "~428B", Baseten "427B"). The largest image: 672^2 pixels, 576 tokens of 4 patches. */
+static void test_minimax_m3_vl(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch_file("minimax_m3_vl/nvidia__MiniMax-M3-NVFP4.reduced.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 427040132864ULL);
+    assert_int_equal(c.vision, 865567232ULL);
+    assert_int_equal(c.active, 24733273344ULL);
+    assert_int_equal(a.mm_image.tokens, 576);
+    assert_int_equal(a.mm_image.pixels, 2304ULL * 3 * 2 * 14 * 14);
+    assert_int_equal(a.mm_image.patches, 0); /* the tower's forward is not modelled */
+    /* the language model's clamped GLU (hidden_act swigluoai) runs in its MLPs and experts,
+     * not in the vision tower, whose fc1/fc2 run gelu */
+    for (size_t b = 0; b < a.block_count; b++) {
+        const bool tower = b == a.towers[0].block;
+        assert_int_equal(a.blocks[b].mlp.act, tower ? GS_ACT_SAVES_INPUT : GS_ACT_GPT_OSS_GLU);
+    }
+    /* KV as minimax_m3's: 60 x 2 x 4 x 128 x 2 */
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 122880);
+}
+
+/* MiniMaxM3VLTextConfig as transformers saves it: layer_types ("minimax_m3_sparse"),
+ * mlp_layer_types and the flat index_* keys instead of the release's sparse_attention_config
+ * and moe_layer_freq; what the config omits is the class's default (the vision tower and the
+ * text model's widths). A toy language model: h 64, V 10, 2 layers, 4 heads of 16, 2 KV heads,
+ * intermediate 32, dense 48, shared 16, 4 experts top-2, index 2 heads of 8. Layer 0 (full,
+ * dense): attention 2 x 64 x 64 + 2 x 64 x 32 + q/k norms 32 = 12,320, MLP 3 x 64 x 48 = 9,216,
+ * norms 128; layer 1 (sparse, routed): 12,320 + indexer 64 x 16 + 64 x 8 + 16 = 1,552, router
+ * 4 x 64 = 256, experts 4 x 3 x 64 x 32 = 24,576, shared 3 x 64 x 16 = 3,072, norms 128;
+ * embeddings 2 x 640, final norm 64: 64,912. */
+static void test_minimax_m3_vl_saved_layout(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"minimax_m3_vl\", \"text_config\": {\"vocab_size\": 10,"
+        " \"hidden_size\": 64, \"intermediate_size\": 32, \"dense_intermediate_size\": 48,"
+        " \"shared_intermediate_size\": 16, \"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
+        " \"num_key_value_heads\": 2, \"head_dim\": 16, \"num_local_experts\": 4,"
+        " \"num_experts_per_tok\": 2, \"index_n_heads\": 2, \"index_head_dim\": 8,"
+        " \"layer_types\": [\"full_attention\", \"minimax_m3_sparse\"],"
+        " \"mlp_layer_types\": [\"dense\", \"sparse\"]}}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total - c.vision, 64912);
+    assert_int_equal(c.vision, 865567232ULL - 234381312ULL + (1280ULL * 6144 + 6144) +
+                                   (6144ULL * 64 + 64) + (256ULL * 6144 + 6144) +
+                                   (6144ULL * 64 + 64));
+    assert_int_equal(a.block_count, 3);
+    fixture_assert_reader_error("{\"model_type\": \"minimax_m3_vl\", \"text_config\": {"
+                                "\"num_hidden_layers\": 2, \"layer_types\": [\"full_attention\","
+                                " \"sliding_attention\"]}}",
+                                "/text_config/layer_types");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -471,6 +534,8 @@ int main(void)
         cmocka_unit_test(test_llama4),
         cmocka_unit_test(test_step3p7),
         cmocka_unit_test(test_step3p7_flattened),
+        cmocka_unit_test(test_minimax_m3_vl),
+        cmocka_unit_test(test_minimax_m3_vl_saved_layout),
         cmocka_unit_test(test_whisper),
         cmocka_unit_test(test_whisper_defaults),
         cmocka_unit_test(test_nested_error_pointers),
