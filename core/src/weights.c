@@ -218,6 +218,9 @@ struct weigh {
     uint64_t bad_in;
     uint16_t unquantized;   /* 1 << enum gs_part: parts the checkpoint's scheme leaves unquantized */
     const char *unquantized_modules; /* attention modules it names (struct gs_checkpoint) */
+    uint16_t mixed;                  /* parts a mixed-precision checkpoint stores in a format of
+                                        their own (struct gs_checkpoint.mixed_parts) */
+    const uint8_t *part_format;      /* their formats */
 };
 
 /* A weighing of `a` by request `r`. Served in the checkpoint's own format,
@@ -228,8 +231,15 @@ static struct weigh weigh_for(const struct gs_arch *a, const struct gs_weights_r
 {
     const struct gs_checkpoint *c = &a->checkpoint;
     const bool own = c->quantized && (enum gs_weight_format)c->format == r->format;
-    return (struct weigh){r, r->group_size ? r->group_size : 128, false, false, 0,
-                          own ? c->unquantized_parts : 0, own ? c->unquantized_modules : ""};
+    return (struct weigh){r,
+                          r->group_size ? r->group_size : 128,
+                          false,
+                          false,
+                          0,
+                          own ? c->unquantized_parts : 0,
+                          own ? c->unquantized_modules : "",
+                          own ? c->mixed_parts : 0,
+                          c->part_format};
 }
 
 /* Whether attention module `m` is one the checkpoint's ignore list names: its
@@ -258,11 +268,22 @@ static bool named_unquantized(const struct weigh *w, const struct gs_module *m)
 static bool in_format(const struct weigh *w, const struct gs_module *m, bool plain)
 {
     const struct gs_weights_request *r = w->r;
-    if (plain || m->kind != GS_MODULE_LINEAR || !(m->flags & GS_MOD_QUANT) ||
+    /* a mixed-precision checkpoint quantizes the parts it lists, the head among them where it
+     * does (vLLM's ModelOptMixedPrecisionConfig takes ParallelLMHead with LinearBase) */
+    const bool listed = w->mixed & (1u << m->part);
+    if (plain || m->kind != GS_MODULE_LINEAR ||
+        !((m->flags & GS_MOD_QUANT) || (listed && m->part == GS_PART_LM_HEAD)) ||
         gguf_millibits(r->format) != 0 || (w->unquantized & (1u << m->part)) ||
-        named_unquantized(w, m))
+        named_unquantized(w, m) || (w->mixed && !listed))
         return false;
     return !(r->experts_only && !(m->flags & GS_MOD_EXPERT));
+}
+
+/* The format module `m` is stored in when in_format: its part's in a mixed-precision
+ * checkpoint, else the request's. */
+static enum gs_weight_format module_format(const struct weigh *w, const struct gs_module *m)
+{
+    return w->mixed ? (enum gs_weight_format)w->part_format[m->part % GS_PART_COUNT] : w->r->format;
 }
 
 /* A module's (in, out) on one rank and how many of it the rank holds: with
@@ -297,11 +318,12 @@ static uint64_t module_bytes(struct weigh *w, const struct gs_module *m, const s
         one.count = count;
         return other_bytes(r->format, gs_module_parameters(&one, &w->ovf), &w->ovf);
     }
-    if (gs_weight_format_grouped(r->format) && t > 1 && in % w->g != 0) {
+    const enum gs_weight_format f = module_format(w, m);
+    if (gs_weight_format_grouped(f) && t > 1 && in % w->g != 0) {
         w->bad_group = true;
         w->bad_in = in * t;
     }
-    uint64_t bytes = linear_bytes(r->format, in, out, w->g, &w->ovf);
+    uint64_t bytes = linear_bytes(f, in, out, w->g, &w->ovf);
     if (m->flags & GS_MOD_BIAS) /* biases stay 16-bit */
         bytes = gs_add(bytes, gs_mul(out, 2, &w->ovf), &w->ovf);
     return gs_mul(bytes, count, &w->ovf);
@@ -464,8 +486,8 @@ static uint64_t block_slack(struct weigh *w, const struct gs_block *b, bool plai
                 !expert ? 1
                 : spread ? gs_div_ceil(m.count ? m.count : 1, w->r->expert)
                          : (m.count ? m.count : 1);
-            bytes = gs_mul(value_bytes(w->r->format, gs_mul(in, out, &w->ovf), &w->ovf), experts,
-                           &w->ovf);
+            bytes = gs_mul(value_bytes(module_format(w, &m), gs_mul(in, out, &w->ovf), &w->ovf),
+                           experts, &w->ovf);
         } else {
             bytes = module_bytes(w, &m, b, plain);
         }
@@ -535,7 +557,7 @@ static void marlin_scales(struct weigh *w, const struct gs_module *m, const stru
         return;
     uint64_t in, out, count;
     module_on_rank(w->r, m, b, &in, &out, &count);
-    const enum gs_weight_format f = w->r->format;
+    const enum gs_weight_format f = module_format(w, m);
     /* block scales become group scales of 128 inputs by output column, other fp8 scales one
      * per column, in the model's 16-bit dtype */
     const uint64_t groups = f == GS_WF_FP8_BLOCK ? gs_div_ceil(in, 128) : 1;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* What a scheme's ignore list (compressed-tensors `ignore`, ModelOpt
  * `exclude_modules`, `modules_to_not_convert`) keeps at the checkpoint
@@ -195,6 +196,107 @@ static void compressed_tensors(const json_t *q, struct gs_checkpoint *out)
     append_kept(out);
 }
 
+/* The part a ModelOpt quantized_layers key names, as vLLM's
+ * ModelOptMixedPrecisionConfig resolves a layer's prefix against the list: routed experts
+ * ("...experts.3.w1", "...mlp.experts"), a dense MLP or shared expert ("mlp.down_proj",
+ * "shared_expert(s)."), the head ("lm_head"), else a token mixer's projection (self_attn,
+ * linear_attn, a Mamba mixer's in_proj and out_proj). GS_PART_COUNT for what gpusizer weighs
+ * in 16-bit whatever a list says (vision towers and projectors, MTP layers). */
+static enum gs_part mixed_part(const char *key)
+{
+    if (has(key, "vision") || has(key, "visual") || has(key, "projector") || has(key, "mtp"))
+        return GS_PART_COUNT;
+    if (has(key, "shared_expert"))
+        return GS_PART_MLP;
+    if (has(key, "experts"))
+        return GS_PART_EXPERTS;
+    if (has(key, "lm_head"))
+        return GS_PART_LM_HEAD;
+    if (has(key, "mlp") || has(key, "ffn") || has(key, "feed_forward"))
+        return GS_PART_MLP;
+    return GS_PART_ATTENTION;
+}
+
+/* A MIXED_PRECISION layer's quant_algo as a format gpusizer sizes: FP8 (per-tensor scales,
+ * ModelOptFp8Config) or NVFP4 and W4A16_NVFP4 (the same stored tensors, e2m1 with an fp8
+ * scale per 16; W4A16 runs them weight-only). False for any other (MXFP8 among them). */
+static bool mixed_format(const json_t *layer, enum gs_weight_format *out)
+{
+    const char *algo = json_string_value(json_object_get(layer, "quant_algo"));
+    if (algo == NULL)
+        return false;
+    if (strcasecmp(algo, "FP8") == 0) {
+        *out = GS_WF_FP8;
+        return true;
+    }
+    if ((strcasecmp(algo, "NVFP4") == 0 || strcasecmp(algo, "W4A16_NVFP4") == 0) &&
+        rd_member_u64(layer, "group_size", 16) == 16) {
+        *out = GS_WF_NVFP4;
+        return true;
+    }
+    return false;
+}
+
+/* ModelOpt MIXED_PRECISION read a part at a time (struct gs_checkpoint.mixed_parts): every
+ * key quantized_layers lists gives its part (mixed_part) its format. NVIDIA's releases keep
+ * one format a part (Qwen3.6-27B: attention and linear attention FP8, MLPs and head
+ * W4A16_NVFP4; Nemotron-3.5: Mamba in/out projections FP8, experts and shared experts NVFP4).
+ * False, with `why` saying which layers, when a layer's format is not one gpusizer sizes or
+ * two layers of one part differ; else `what` names each part's format. */
+static bool read_mixed(const json_t *layers, struct gs_checkpoint *out, char *what, size_t cap,
+                       char *why, size_t why_cap)
+{
+    static const char *const names[GS_PART_COUNT] = {[GS_PART_ATTENTION] = "attention",
+                                                     [GS_PART_MLP] = "dense and shared MLPs",
+                                                     [GS_PART_EXPERTS] = "routed experts",
+                                                     [GS_PART_LM_HEAD] = "head"};
+    uint16_t parts = 0;
+    uint8_t formats[GS_PART_COUNT] = {0};
+    const char *key;
+    const json_t *layer;
+    json_object_foreach((json_t *)(uintptr_t)layers, key, layer)
+    {
+        enum gs_weight_format f = GS_WF_BF16;
+        if (!mixed_format(layer, &f)) {
+            const char *algo = json_string_value(json_object_get(layer, "quant_algo"));
+            snprintf(why, why_cap, "its %.40s layers, %.60s among them",
+                     algo != NULL ? algo : "unnamed", key);
+            return false;
+        }
+        const enum gs_part p = mixed_part(key);
+        if (p == GS_PART_COUNT)
+            continue;
+        if ((parts & (1u << p)) && formats[p] != f) {
+            snprintf(why, why_cap, "its %s in two formats, %.60s among them", names[p], key);
+            return false;
+        }
+        parts |= (uint16_t)(1u << p);
+        formats[p] = (uint8_t)f;
+    }
+    if (parts == 0) {
+        snprintf(why, why_cap, "its quantized_layers name no layer gpusizer quantizes");
+        return false;
+    }
+    out->format = GS_WF_FP8;
+    size_t used = 0;
+    what[0] = '\0';
+    for (int p = 0; p < GS_PART_COUNT; p++) {
+        if (!(parts & (1u << p)))
+            continue;
+        out->part_format[p] = formats[p];
+        if (formats[p] == GS_WF_NVFP4) {
+            out->format = GS_WF_NVFP4;
+            out->group_size = 16;
+        }
+        const int n = snprintf(what + used, cap - used, "%s%s %s", used ? ", " : "", names[p],
+                               formats[p] == GS_WF_NVFP4 ? "NVFP4" : "FP8 (per tensor)");
+        used = n < 0 || (size_t)n >= cap - used ? cap - 1 : used + (size_t)n;
+    }
+    snprintf(what + used, cap - used, "; every other linear 16-bit");
+    out->mixed_parts = parts;
+    return true;
+}
+
 /* NVIDIA ModelOpt (TensorRT Model Optimizer), from config.json's
  * quantization_config with quant_method "modelopt" or the repository's
  * hf_quant_config.json (its "quantization" object; the hub import merges it
@@ -203,7 +305,8 @@ static void compressed_tensors(const json_t *q, struct gs_checkpoint *out)
  * weight_scale and input_scale per tensor), NVFP4 (GS_WF_NVFP4),
  * W4A8_AWQ (int4 in groups of group_size, 128 by default, with fp8
  * activations: sized like AWQ); MIXED_PRECISION whose quantized_layers are
- * all NVFP4 routed experts (DeepSeek-V4's NVFP4 releases) as NVFP4 experts.
+ * all NVFP4 routed experts (DeepSeek-V4's NVFP4 releases) as NVFP4 experts, and
+ * any other whose parts each keep one format gpusizer sizes part by part (read_mixed).
  * exclude_modules (or ignore) names the modules left in 16-bit. */
 static void modelopt(const json_t *q, struct gs_checkpoint *out)
 {
@@ -213,6 +316,7 @@ static void modelopt(const json_t *q, struct gs_checkpoint *out)
     const json_t *algo_v = json_object_get(q, "quant_algo");
     const char *algo = json_is_string(algo_v) ? json_string_value(algo_v) : "";
     const char *what = "";
+    char mixed[160], why[160] = "";
     if (strcmp(algo, "FP8") == 0) {
         out->format = GS_WF_FP8;
         what = "fp8 e4m3 weights with a per-tensor fp32 scale";
@@ -240,13 +344,15 @@ static void modelopt(const json_t *q, struct gs_checkpoint *out)
             out->group_size = 16;
             out->experts_only = true;
             what = "mixed precision: NVFP4 routed experts, the rest 16-bit";
+        } else if (read_mixed(layers, out, mixed, sizeof(mixed), why, sizeof(why))) {
+            what = mixed;
         }
     }
     if (what[0] == '\0') {
         snprintf(out->detail, sizeof(out->detail),
-                 "ModelOpt quant_algo \"%.40s\" is not a format gpusizer sizes; weights sized in "
-                 "bf16 (name a precision to size them)",
-                 algo);
+                 "ModelOpt quant_algo \"%.40s\" is not a format gpusizer sizes%s%.120s%s; weights "
+                 "sized in bf16 (name a precision to size them)",
+                 algo, why[0] ? " (" : "", why, why[0] ? ")" : "");
         return;
     }
     out->quantized = true;

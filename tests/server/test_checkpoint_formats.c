@@ -286,6 +286,53 @@ static void test_nvfp4_weight_bytes(void **state)
     assert_int_equal(weights(&plain, GS_WF_NVFP4, 1), 21211248ULL);
 }
 
+/* ModelOpt MIXED_PRECISION a part at a time, as NVIDIA's Qwen3.6-27B-NVFP4 stores itself
+ * (quantized_layers: self_attn and linear_attn in FP8, the MLPs and lm_head in W4A16_NVFP4;
+ * a layer the list omits stays 16-bit, vLLM ModelOptMixedPrecisionConfig.get_quant_method).
+ * LLAMA_1024 so stored: attention q and o 1024 x 1024 + a 4-byte scale = 1,048,580 each, k
+ * and v 1024 x 256 + 4 = 262,148 each: 2,621,456 a layer; the MLP NVFP4 7,077,912 (above);
+ * norms 4,096: 9,703,464 a layer, 19,406,928 for two. Embedding bf16 2,048,000, the head
+ * NVFP4 nvfp4(1024, 1000) = 512,000 + 64,000 + 8 = 576,008, final norm 2,048: 22,032,984.
+ * Layers in a format gpusizer does not size (MXFP8, MiniMax-M3-NVFP4's attention and MLPs)
+ * or one part in two formats leave the checkpoint unsized, in bf16, the detail naming why. */
+static void test_mixed_precision_parts(void **state)
+{
+    (void)state;
+#define MIXED_LAYERS(attn_algo, mlp_algo)                                                          \
+    ", \"quantization_config\": {\"quant_method\": \"modelopt\", \"quant_algo\":"                  \
+    " \"MIXED_PRECISION\", \"quantized_layers\": {"                                                \
+    "\"model.layers.0.self_attn.q_proj\": {\"quant_algo\": \"" attn_algo "\"},"                    \
+    "\"model.layers.0.self_attn.k_proj\": {\"quant_algo\": \"FP8\"},"                              \
+    "\"model.layers.1.self_attn.v_proj\": {\"quant_algo\": \"FP8\"},"                              \
+    "\"model.layers.0.mlp.down_proj\": {\"quant_algo\": \"" mlp_algo "\", \"group_size\": 16},"    \
+    "\"model.layers.1.mlp.gate_proj\": {\"quant_algo\": \"W4A16_NVFP4\", \"group_size\": 16},"     \
+    "\"lm_head\": {\"quant_algo\": \"W4A16_NVFP4\", \"group_size\": 16}}}"
+    const struct gs_arch a = fixture_arch(LLAMA_1024, MIXED_LAYERS("FP8", "W4A16_NVFP4"));
+    assert_format(&a.checkpoint, GS_WF_NVFP4, 16, 0);
+    assert_false(a.checkpoint.experts_only);
+    assert_int_equal(a.checkpoint.mixed_parts,
+                     PART(GS_PART_ATTENTION) | PART(GS_PART_MLP) | PART(GS_PART_LM_HEAD));
+    assert_int_equal(a.checkpoint.part_format[GS_PART_ATTENTION], GS_WF_FP8);
+    assert_int_equal(a.checkpoint.part_format[GS_PART_MLP], GS_WF_NVFP4);
+    assert_non_null(strstr(a.checkpoint.detail, "attention FP8 (per tensor), dense and shared "
+                                                "MLPs NVFP4, head NVFP4; every other linear "
+                                                "16-bit"));
+    assert_int_equal(nvfp4(1024, 1000), 576008);
+    assert_int_equal(weights(&a, GS_WF_NVFP4, 1), 22032984ULL);
+    /* asked for another format, every body linear takes it, as for any checkpoint */
+    const struct gs_arch plain = fixture_arch(LLAMA_1024, "");
+    assert_int_equal(weights(&a, GS_WF_FP8, 1), weights(&plain, GS_WF_FP8, 1));
+
+    const struct gs_arch mx = fixture_arch(LLAMA_1024, MIXED_LAYERS("MXFP8", "NVFP4"));
+    assert_false(mx.checkpoint.quantized);
+    assert_non_null(strstr(mx.checkpoint.detail, "its MXFP8 layers, "
+                                                 "model.layers.0.self_attn.q_proj among them"));
+    const struct gs_arch two = fixture_arch(LLAMA_1024, MIXED_LAYERS("FP8", "FP8"));
+    assert_false(two.checkpoint.quantized);
+    assert_non_null(strstr(two.checkpoint.detail, "its dense and shared MLPs in two formats"));
+#undef MIXED_LAYERS
+}
+
 /* DeepSeek-V3.1-NVFP4's list names MLA's latent projections one by one:
  * they stay bf16, o_proj is NVFP4. On the generic reader's MLA (H 1024, 8
  * heads, q_lora 256, kv_lora 128, nope 64, rope 32, v 64, intermediate
@@ -362,9 +409,13 @@ static void test_nvfp4_header(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_modelopt_in_config),  cmocka_unit_test(test_hf_quant_config_merged),
-        cmocka_unit_test(test_compressed_tensors),  cmocka_unit_test(test_other_methods),
-        cmocka_unit_test(test_nvfp4_weight_bytes),  cmocka_unit_test(test_nvfp4_named_projections),
+        cmocka_unit_test(test_modelopt_in_config),
+        cmocka_unit_test(test_hf_quant_config_merged),
+        cmocka_unit_test(test_compressed_tensors),
+        cmocka_unit_test(test_other_methods),
+        cmocka_unit_test(test_nvfp4_weight_bytes),
+        cmocka_unit_test(test_mixed_precision_parts),
+        cmocka_unit_test(test_nvfp4_named_projections),
         cmocka_unit_test(test_nvfp4_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -406,6 +406,14 @@ struct gs_checkpoint {
                                      before and after each ("," "kv_b_proj" "," "q_a_proj" ",") */
     char detail[256];        /* what the config says, for the assumption; also set (with
                                 quantized false) for a quantization_config gpusizer cannot size */
+    /* A mixed-precision checkpoint (ModelOpt MIXED_PRECISION's quantized_layers: Qwen3.6's
+     * NVFP4 releases store attention in FP8 beside NVFP4 MLPs and head): 1 << enum gs_part for
+     * each part whose body linears (and head) it stores in part_format[part]; served as
+     * stored, every other linear stays at the checkpoint dtype (vLLM
+     * ModelOptMixedPrecisionConfig.get_quant_method: a layer quantized_layers does not list is
+     * unquantized). 0: `format` rules as above. */
+    uint16_t mixed_parts;
+    uint8_t part_format[GS_PART_COUNT]; /* enum gs_weight_format */
 };
 
 /* A rotary cos/sin table a serving engine builds when it creates the model
