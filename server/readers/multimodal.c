@@ -1148,12 +1148,15 @@ static void read_minimax_m3_vl(struct model_reader *r, struct gs_arch *a)
 {
     struct model_reader text, vision;
     json_t *owned = NULL;
+    /* MiniMaxM3VLConfig ties the head where either config says so (it takes the text config's
+     * tie when it does not tie itself) */
+    const bool tie = rd_flag(r, "tie_word_embeddings", false);
     if (open_sub(r, "text_config", MINIMAX_M3_TEXT, NULL, "minimax_m3", &text, &owned)) {
+        if (tie && json_object_set_new(owned, "tie_word_embeddings", json_true()) != 0)
+            rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
         read_text_as(&text, a, "minimax_m3");
         close_sub(r, &text, owned);
     }
-    /* MiniMaxM3VLConfig takes the text config's tie when it does not tie itself */
-    a->tie_word_embeddings = a->tie_word_embeddings || rd_flag(r, "tie_word_embeddings", false);
     const uint64_t projector = rd_size(r, NAMES("projector_hidden_size"), 6144);
     if (!r->ok || !open_sub(r, "vision_config", MINIMAX_M3_VISION, NULL, NULL, &vision, &owned))
         return;

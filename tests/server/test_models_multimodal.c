@@ -516,6 +516,14 @@ static void test_minimax_m3_vl_saved_layout(void **state)
                                    (6144ULL * 64 + 64) + (256ULL * 6144 + 6144) +
                                    (6144ULL * 64 + 64));
     assert_int_equal(a.block_count, 3);
+    assert_int_equal(c.lm_head, 640);
+    /* the top-level tie_word_embeddings ties the head though the text config does not */
+    const struct gs_arch tied = fixture_arch(
+        "{\"model_type\": \"minimax_m3_vl\", \"tie_word_embeddings\": true, \"text_config\": {"
+        "\"vocab_size\": 10, \"hidden_size\": 64, \"num_hidden_layers\": 1,"
+        " \"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"head_dim\": 16,"
+        " \"mlp_layer_types\": [\"dense\"]}}");
+    assert_int_equal(fixture_count(&tied).lm_head, 0);
     fixture_assert_reader_error("{\"model_type\": \"minimax_m3_vl\", \"text_config\": {"
                                 "\"num_hidden_layers\": 2, \"layer_types\": [\"full_attention\","
                                 " \"sliding_attention\"]}}",
