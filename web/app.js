@@ -18,7 +18,7 @@ const ENGINES = { vllm: 'vLLM', sglang: 'SGLang', tensorrt_llm: 'TensorRT-LLM', 
 // (sent when ticked), list (sent as an array); o.m: a mode, o.q: questions (e, f, r; else the container's
 // data-q), o.dep: values of another field.
 const WEIGHTS = ['fp32', 'bf16', 'fp16', 'fp8', 'fp8_per_channel', 'fp8_block', 'int8', 'int4', 'gptq', 'awq', 'nf4',
-  'nf4_dq', 'q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4', 'nvfp4'];
+  'nf4_dq', 'q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4', 'nvfp4', 'mxfp8'];
 const LORA = 'training.method=lora qlora';
 const TRI = [['', 'default'], ['true', 'yes'], ['false', 'no']];
 const FIELDS = {
@@ -423,7 +423,7 @@ const apiUrl = (question) => new URL(`v1/${question}`, location.href).href;
 const curlFor = (question, body) =>
   `curl -s ${apiUrl(question)} -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`;
 
-// --- The shareable URL: the question and every non-default field, in the hash.
+// --- The shareable URL: the question and non-default fields, in the hash.
 
 function formState() {
   const p = new URLSearchParams();

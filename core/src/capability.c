@@ -127,6 +127,12 @@ bool gs_hw_runs_format(enum gs_hw hw, enum gs_weight_format format, const char *
         return (c->bf16 && c->awq) ||
                refuse(rule, "NVFP4 needs Blackwell's FP4 tensor cores or Marlin's weight-only FP4 "
                             "(NVIDIA Ampere and newer; vLLM ModelOpt NVFP4)");
+    case GS_WF_MXFP8:
+        /* vLLM ModelOptMxFp8Config.get_min_capability: 80 ("Marlin kernel supports MXFP8 on
+         * SM80+"), NVIDIA from Ampere as for NVFP4 */
+        return (c->bf16 && c->awq) ||
+               refuse(rule, "MXFP8 needs NVIDIA Ampere or newer (Marlin's MXFP8 from compute "
+                            "capability 8.0; vLLM ModelOpt MXFP8)");
     case GS_WF_COUNT:
         break;
     }

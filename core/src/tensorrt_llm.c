@@ -239,6 +239,11 @@ static const char *trtllm_refusal(const struct gs_inference_input *in,
         return "TensorRT-LLM runs NVFP4 weights on Blackwell's FP4 tensor cores only (its "
                "support matrix), with no weight-only fallback; serve an FP8 or INT4 checkpoint "
                "on this GPU";
+    /* MXFP8's per-32 e8m0 block scales are a Blackwell tensor-core mode (NVIDIA Transformer
+     * Engine's MXFP8 recipe needs compute capability 10.0) */
+    if (f == GS_WF_MXFP8 && gs_hw_nvidia_before(hw, GS_HW_BLACKWELL))
+        return "TensorRT-LLM runs MXFP8 weights on Blackwell's tensor cores only (MX block "
+               "scaling), with no weight-only fallback; serve an FP8 checkpoint on this GPU";
     return NULL;
 }
 

@@ -20,7 +20,7 @@ static const char *const format_names[GS_WF_COUNT] = {
     [GS_WF_GGUF_Q4_0] = "q4_0", [GS_WF_GGUF_Q4_K_M] = "q4_k_m",
     [GS_WF_GGUF_Q5_K_M] = "q5_k_m", [GS_WF_GGUF_Q6_K] = "q6_k",
     [GS_WF_GGUF_Q8_0] = "q8_0", [GS_WF_MXFP4] = "mxfp4",
-    [GS_WF_NVFP4] = "nvfp4",
+    [GS_WF_NVFP4] = "nvfp4",    [GS_WF_MXFP8] = "mxfp8",
 };
 
 const char *gs_weight_format_name(enum gs_weight_format f)
@@ -138,6 +138,10 @@ static uint64_t weights_as(enum gs_weight_format f, uint64_t n, uint64_t in, uin
          * weight_scale_2 and input_scale */
         return gs_add(gs_add(gs_div_ceil(n, 2), gs_mul(out, gs_div_ceil(in, 16), ovf), ovf), 8,
                       ovf);
+    case GS_WF_MXFP8:
+        /* vLLM ModelOptMxFp8Config's linear and MoE create_weights: weight float8_e4m3fn
+         * [out, in] and weight_scale e8m0 (one byte) [out, in / 32] (MXFP8_BLOCK_SIZE) */
+        return gs_add(n, gs_mul(out, gs_div_ceil(in, 32), ovf), ovf);
     default: /* GGUF: whole-model rates, applied by the caller */
         return gs_div_ceil(gs_mul(n, gguf_millibits(f), ovf), 8000);
     }
@@ -441,6 +445,7 @@ static uint64_t value_bytes(enum gs_weight_format f, uint64_t values, bool *ovf)
     case GS_WF_FP8:
     case GS_WF_FP8_PER_CHANNEL:
     case GS_WF_FP8_BLOCK:
+    case GS_WF_MXFP8:
         return values;
     default:
         return gs_div_ceil(values, 2);

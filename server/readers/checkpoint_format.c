@@ -218,8 +218,9 @@ static enum gs_part mixed_part(const char *key)
 }
 
 /* A MIXED_PRECISION layer's quant_algo as a format gpusizer sizes: FP8 (per-tensor scales,
- * ModelOptFp8Config) or NVFP4 and W4A16_NVFP4 (the same stored tensors, e2m1 with an fp8
- * scale per 16; W4A16 runs them weight-only). False for any other (MXFP8 among them). */
+ * ModelOptFp8Config), NVFP4 and W4A16_NVFP4 (the same stored tensors, e2m1 with an fp8 scale
+ * per 16; W4A16 runs them weight-only) or MXFP8 (e4m3 with an e8m0 scale per 32,
+ * ModelOptMxFp8Config). False for any other. */
 static bool mixed_format(const json_t *layer, enum gs_weight_format *out)
 {
     const char *algo = json_string_value(json_object_get(layer, "quant_algo"));
@@ -234,13 +235,19 @@ static bool mixed_format(const json_t *layer, enum gs_weight_format *out)
         *out = GS_WF_NVFP4;
         return true;
     }
+    if (strcasecmp(algo, "MXFP8") == 0) {
+        *out = GS_WF_MXFP8;
+        return true;
+    }
     return false;
 }
 
 /* ModelOpt MIXED_PRECISION read a part at a time (struct gs_checkpoint.mixed_parts): every
  * key quantized_layers lists gives its part (mixed_part) its format. NVIDIA's releases keep
  * one format a part (Qwen3.6-27B: attention and linear attention FP8, MLPs and head
- * W4A16_NVFP4; Nemotron-3.5: Mamba in/out projections FP8, experts and shared experts NVFP4).
+ * W4A16_NVFP4; Nemotron-3.5: Mamba in/out projections FP8, experts and shared experts NVFP4;
+ * MiniMax-M3: attention, dense and shared MLPs MXFP8, experts NVFP4). The checkpoint's format
+ * is its narrowest part's (NVFP4, else MXFP8, else FP8), which the engines' rules check.
  * False, with `why` saying which layers, when a layer's format is not one gpusizer sizes or
  * two layers of one part differ; else `what` names each part's format. */
 static bool read_mixed(const json_t *layers, struct gs_checkpoint *out, char *what, size_t cap,
@@ -277,19 +284,23 @@ static bool read_mixed(const json_t *layers, struct gs_checkpoint *out, char *wh
         snprintf(why, why_cap, "its quantized_layers name no layer gpusizer quantizes");
         return false;
     }
+    static const enum gs_weight_format narrowest[] = {GS_WF_NVFP4, GS_WF_MXFP8, GS_WF_FP8};
     out->format = GS_WF_FP8;
+    for (size_t i = sizeof(narrowest) / sizeof(narrowest[0]); i-- > 0;)
+        for (int p = 0; p < GS_PART_COUNT; p++)
+            if ((parts & (1u << p)) && formats[p] == narrowest[i])
+                out->format = (uint8_t)narrowest[i];
+    out->group_size = out->format == GS_WF_NVFP4 ? 16 : 0;
     size_t used = 0;
     what[0] = '\0';
     for (int p = 0; p < GS_PART_COUNT; p++) {
         if (!(parts & (1u << p)))
             continue;
         out->part_format[p] = formats[p];
-        if (formats[p] == GS_WF_NVFP4) {
-            out->format = GS_WF_NVFP4;
-            out->group_size = 16;
-        }
         const int n = snprintf(what + used, cap - used, "%s%s %s", used ? ", " : "", names[p],
-                               formats[p] == GS_WF_NVFP4 ? "NVFP4" : "FP8 (per tensor)");
+                               formats[p] == GS_WF_NVFP4   ? "NVFP4"
+                               : formats[p] == GS_WF_MXFP8 ? "MXFP8"
+                                                           : "FP8 (per tensor)");
         used = n < 0 || (size_t)n >= cap - used ? cap - 1 : used + (size_t)n;
     }
     snprintf(what + used, cap - used, "; every other linear 16-bit");
@@ -304,7 +315,7 @@ static bool read_mixed(const json_t *layers, struct gs_checkpoint *out, char *wh
  * (quantization/modelopt.py): quant_algo FP8 (e4m3 weights with fp32
  * weight_scale and input_scale per tensor), NVFP4 (GS_WF_NVFP4),
  * W4A8_AWQ (int4 in groups of group_size, 128 by default, with fp8
- * activations: sized like AWQ); MIXED_PRECISION whose quantized_layers are
+ * activations: sized like AWQ), MXFP8 (GS_WF_MXFP8); MIXED_PRECISION whose quantized_layers are
  * all NVFP4 routed experts (DeepSeek-V4's NVFP4 releases) as NVFP4 experts, and
  * any other whose parts each keep one format gpusizer sizes part by part (read_mixed).
  * exclude_modules (or ignore) names the modules left in 16-bit. */
@@ -324,6 +335,9 @@ static void modelopt(const json_t *q, struct gs_checkpoint *out)
         out->format = GS_WF_NVFP4;
         out->group_size = 16;
         what = "NVFP4 weights (e2m1, an fp8 scale per 16, fp32 per-tensor scales)";
+    } else if (strcmp(algo, "MXFP8") == 0) {
+        out->format = GS_WF_MXFP8;
+        what = "MXFP8 weights (e4m3, an e8m0 scale per 32)";
     } else if (strcmp(algo, "W4A8_AWQ") == 0) {
         out->format = GS_WF_AWQ;
         out->group_size = rd_member_u64(q, "group_size", 128);

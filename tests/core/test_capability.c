@@ -46,6 +46,11 @@ static void test_table_cells(void **state)
     assert_true(gs_hw_fp8_compute(GS_HW_CDNA3));
     assert_false(gs_hw_runs_format(GS_HW_VOLTA, GS_WF_AWQ, NULL));
     assert_true(gs_hw_runs_format(GS_HW_TURING, GS_WF_AWQ, NULL));
+    /* MXFP8: vLLM ModelOptMxFp8Config.get_min_capability 80 (Marlin) */
+    assert_false(gs_hw_runs_format(GS_HW_TURING, GS_WF_MXFP8, &rule));
+    assert_non_null(strstr(rule, "MXFP8"));
+    assert_true(gs_hw_runs_format(GS_HW_AMPERE, GS_WF_MXFP8, NULL));
+    assert_false(gs_hw_runs_format(GS_HW_CDNA3, GS_WF_MXFP8, NULL));
     assert_false(gs_hw_runs_format(GS_HW_CDNA3, GS_WF_AWQ, NULL));
     assert_true(gs_hw_runs_format(GS_HW_VOLTA, GS_WF_GPTQ, NULL));
     assert_false(gs_hw_runs_format(GS_HW_TURING, GS_WF_BF16, &rule));

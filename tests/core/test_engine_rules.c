@@ -1490,6 +1490,14 @@ static void test_engine_refusals(void **state)
     in.gpu.hw = GS_HW_BLACKWELL;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_null(r.engine_refusal);
+    /* MXFP8's e8m0 block scales: Blackwell tensor cores in TensorRT-LLM, no fallback */
+    in.weight_format = GS_WF_MXFP8;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_null(r.engine_refusal);
+    in.gpu.hw = GS_HW_HOPPER;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_non_null(r.engine_refusal);
+    assert_non_null(strstr(r.engine_refusal, "MXFP8"));
     in.weight_format = GS_WF_AWQ;
     in.gpu.hw = GS_HW_AMPERE;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);

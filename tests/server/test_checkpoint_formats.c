@@ -323,14 +323,48 @@ static void test_mixed_precision_parts(void **state)
     const struct gs_arch plain = fixture_arch(LLAMA_1024, "");
     assert_int_equal(weights(&a, GS_WF_FP8, 1), weights(&plain, GS_WF_FP8, 1));
 
-    const struct gs_arch mx = fixture_arch(LLAMA_1024, MIXED_LAYERS("MXFP8", "NVFP4"));
-    assert_false(mx.checkpoint.quantized);
-    assert_non_null(strstr(mx.checkpoint.detail, "its MXFP8 layers, "
-                                                 "model.layers.0.self_attn.q_proj among them"));
+    const struct gs_arch other = fixture_arch(LLAMA_1024, MIXED_LAYERS("W4A8_MXFP4_FP8", "NVFP4"));
+    assert_false(other.checkpoint.quantized);
+    assert_non_null(strstr(other.checkpoint.detail, "its W4A8_MXFP4_FP8 layers, "
+                                                    "model.layers.0.self_attn.q_proj among them"));
     const struct gs_arch two = fixture_arch(LLAMA_1024, MIXED_LAYERS("FP8", "FP8"));
     assert_false(two.checkpoint.quantized);
     assert_non_null(strstr(two.checkpoint.detail, "its dense and shared MLPs in two formats"));
 #undef MIXED_LAYERS
+}
+
+/* MXFP8 (ModelOpt; vLLM ModelOptMxFp8Config create_weights: float8_e4m3fn [out, in] and an e8m0
+ * byte a 32 inputs [out, in / 32]), alone and as MiniMax-M3-NVFP4 mixes it with NVFP4. On
+ * LLAMA_1024: attention q and o 1024^2 + 1024 x 32 = 1,081,344 each, k and v 1024 x 256 +
+ * 256 x 32 = 270,336 each: 2,703,360 a layer. All MXFP8: gate and up 1024 x 4096 + 4096 x 32
+ * = 4,325,376 each, down 4096 x 1024 + 1024 x 128 = 4,325,376: 12,976,128; a layer 2,703,360 +
+ * 12,976,128 + 4,096 norms = 15,683,584, two 31,367,168, embedding and head 16-bit 4,096,000,
+ * final norm 2,048: 35,465,216. Attention MXFP8 beside NVFP4 MLPs (7,077,912), the head
+ * unlisted: 2 x (2,703,360 + 7,077,912 + 4,096) + 4,096,000 + 2,048 = 23,668,784; the
+ * checkpoint's format is its narrowest part's, NVFP4. */
+static void test_mxfp8(void **state)
+{
+    (void)state;
+    const struct gs_arch whole = fixture_arch(
+        LLAMA_1024,
+        ", \"quantization_config\": {\"quant_method\": \"modelopt\", \"quantization\": "
+        "{\"quant_algo\": \"MXFP8\", \"kv_cache_quant_algo\": null, \"exclude_modules\": "
+        "[\"lm_head\"]}}");
+    assert_format(&whole.checkpoint, GS_WF_MXFP8, 0, 0);
+    assert_int_equal(weights(&whole, GS_WF_MXFP8, 1), 35465216ULL);
+    assert_string_equal(gs_weight_format_name(GS_WF_MXFP8), "mxfp8");
+    const struct gs_arch mixed = fixture_arch(
+        LLAMA_1024,
+        ", \"quantization_config\": {\"quant_method\": \"modelopt\", \"quant_algo\":"
+        " \"MIXED_PRECISION\", \"quantized_layers\": {"
+        "\"language_model.model.layers.0.self_attn.q_proj\": {\"quant_algo\": \"MXFP8\"},"
+        "\"language_model.model.layers.0.mlp.down_proj\": {\"quant_algo\": \"NVFP4\","
+        " \"group_size\": 16}}}");
+    assert_format(&mixed.checkpoint, GS_WF_NVFP4, 16, 0);
+    assert_int_equal(mixed.checkpoint.part_format[GS_PART_ATTENTION], GS_WF_MXFP8);
+    assert_non_null(
+        strstr(mixed.checkpoint.detail, "attention MXFP8, dense and shared MLPs NVFP4"));
+    assert_int_equal(weights(&mixed, GS_WF_NVFP4, 1), 23668784ULL);
 }
 
 /* DeepSeek-V3.1-NVFP4's list names MLA's latent projections one by one:
@@ -415,6 +449,7 @@ int main(void)
         cmocka_unit_test(test_other_methods),
         cmocka_unit_test(test_nvfp4_weight_bytes),
         cmocka_unit_test(test_mixed_precision_parts),
+        cmocka_unit_test(test_mxfp8),
         cmocka_unit_test(test_nvfp4_named_projections),
         cmocka_unit_test(test_nvfp4_header),
     };

@@ -41,6 +41,9 @@ enum gs_weight_format {
     GS_WF_MXFP4,           /* 4-bit e2m1 + an 8-bit scale per 32: 4.25 bits */
     GS_WF_NVFP4,           /* 4-bit e2m1 + an fp8 e4m3 scale per 16 (4.5 bits) + two fp32
                               scalars per matrix (NVIDIA ModelOpt, compressed-tensors nvfp4) */
+    GS_WF_MXFP8,           /* 8-bit e4m3 + an e8m0 scale per 32 inputs (8.25 bits): the OCP MX
+                              format NVIDIA ModelOpt writes (MiniMax-M3-NVFP4's attention and
+                              MLPs) */
     GS_WF_COUNT
 };
 
