@@ -201,10 +201,14 @@ static void compressed_tensors(const json_t *q, struct gs_checkpoint *out)
  * ("...experts.3.w1", "...mlp.experts"), a dense MLP or shared expert ("mlp.down_proj",
  * "shared_expert(s)."), the head ("lm_head"), else a token mixer's projection (self_attn,
  * linear_attn, a Mamba mixer's in_proj and out_proj). GS_PART_COUNT for what gpusizer weighs
- * in 16-bit whatever a list says (vision towers and projectors, MTP layers). */
+ * in 16-bit whatever a list says (vision towers and projectors, MTP layers, embeddings,
+ * routers). */
 static enum gs_part mixed_part(const char *key)
 {
-    if (has(key, "vision") || has(key, "visual") || has(key, "projector") || has(key, "mtp"))
+    char leaf[64];
+    leaf_of(key, leaf, sizeof(leaf));
+    if (has(key, "vision") || has(key, "visual") || has(key, "projector") || has(key, "mtp") ||
+        has(key, "embed") || has(key, "router") || strcmp(leaf, "gate") == 0)
         return GS_PART_COUNT;
     if (has(key, "shared_expert"))
         return GS_PART_MLP;

@@ -330,6 +330,15 @@ static void test_mixed_precision_parts(void **state)
     const struct gs_arch two = fixture_arch(LLAMA_1024, MIXED_LAYERS("FP8", "FP8"));
     assert_false(two.checkpoint.quantized);
     assert_non_null(strstr(two.checkpoint.detail, "its dense and shared MLPs in two formats"));
+    /* routers and embeddings stay 16-bit whatever a list says: they set no part's format */
+    const struct gs_arch routed = fixture_arch(
+        LLAMA_1024, ", \"quantization_config\": {\"quant_method\": \"modelopt\", \"quant_algo\":"
+                    " \"MIXED_PRECISION\", \"quantized_layers\": {"
+                    "\"model.layers.0.mlp.down_proj\": {\"quant_algo\": \"NVFP4\"},"
+                    "\"model.layers.0.mlp.gate\": {\"quant_algo\": \"FP8\"},"
+                    "\"model.embed_tokens\": {\"quant_algo\": \"FP8\"}}}");
+    assert_format(&routed.checkpoint, GS_WF_NVFP4, 16, 0);
+    assert_int_equal(routed.checkpoint.mixed_parts, PART(GS_PART_MLP));
 #undef MIXED_LAYERS
 }
 
