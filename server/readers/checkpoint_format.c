@@ -139,7 +139,8 @@ static void append_kept(struct gs_checkpoint *c)
  * W8A16 int8 with its per-channel scale (sized as LLM.int8's layout); 4-bit
  * float in groups of 16 is NVFP4 (format nvfp4-pack-quantized: NVFP4A16
  * without, NVFP4 with activation quantization - the same weight tensors
- * bar a 4-byte input_global_scale); 4-bit int in groups is W4A16 (sized
+ * bar a 4-byte input_global_scale), in groups of 32 MXFP4 (format
+ * mxfp4-pack-quantized); 4-bit int in groups is W4A16 (sized
  * like AWQ: packed int4, fp16 scales and zero points per group). `ignore`
  * names the modules left unquantized. Other schemes are not sized. */
 static void compressed_tensors(const json_t *q, struct gs_checkpoint *out)
@@ -169,6 +170,15 @@ static void compressed_tensors(const json_t *q, struct gs_checkpoint *out)
         out->quantized = true;
         out->format = GS_WF_INT8;
         scheme_name = json_is_object(acts) ? "W8A8 int8" : "W8A16 int8";
+    } else if (bits == 4 && strcmp(type, "float") == 0 &&
+               (rd_member_u64(weights, "group_size", 0) == 32 ||
+                strcmp(format, "mxfp4-pack-quantized") == 0)) {
+        /* MXFP4 (format mxfp4-pack-quantized: weight_packed, two e2m1 a byte, and a uint8
+         * e8m0 weight_scale a 32 values, no global scale; Kimi K3's routed experts) */
+        out->quantized = true;
+        out->format = GS_WF_MXFP4;
+        out->group_size = 32;
+        scheme_name = "MXFP4";
     } else if (bits == 4 && strcmp(type, "float") == 0 &&
                (rd_member_u64(weights, "group_size", 0) == 16 ||
                 strcmp(format, "nvfp4-pack-quantized") == 0)) {
@@ -453,18 +463,33 @@ void models_read_checkpoint(const json_t *config, struct gs_checkpoint *out)
         return;
     const json_t *method_v = json_object_get(q, "quant_method");
     const char *method = json_is_string(method_v) ? json_string_value(method_v) : "";
+    /* ModelOpt's own export may name no quant_method, only its producer and quant_algo
+     * (nvidia's Qwen3-32B-FP8-Static-PerTensor); vLLM's ModelOpt configs claim it by the
+     * quant_algo they find (override_quantization_method) */
+    const json_t *producer = json_object_get(json_object_get(q, "producer"), "name");
+    if (method[0] == '\0' && json_is_string(producer) &&
+        strcmp(json_string_value(producer), "modelopt") == 0)
+        method = "modelopt";
     const uint64_t bits = rd_member_u64(q, "bits", 0);
     const json_t *expert_dtype = json_object_get(config, "expert_dtype");
     if (strcmp(method, "fp8") == 0 && json_is_string(expert_dtype) &&
         strcmp(json_string_value(expert_dtype), "fp4") == 0) {
         /* DeepSeek-V4: MXFP4 routed experts beside fp8 linears (vLLM DeepseekV4FP8Config:
-         * Mxfp4MoEMethod for expert_dtype "fp4"); sized as MXFP4 experts, the rest 16-bit */
+         * "DeepSeek V4 checkpoints always use FP8 block quantization for linear/attention
+         * layers", Mxfp4MoEMethod for expert_dtype "fp4"; the head, a ParallelLMHead, stays
+         * 16-bit): a mixed checkpoint, its attention and shared experts fp8 in 128x128 blocks.
+         * Their block scales are e8m0 bytes there, sized as fp32 (3 bytes a 16,384 values
+         * more) */
         out->quantized = true;
         out->format = GS_WF_MXFP4;
-        out->experts_only = true;
+        out->mixed_parts =
+            (uint16_t)((1u << GS_PART_ATTENTION) | (1u << GS_PART_MLP) | (1u << GS_PART_EXPERTS));
+        out->part_format[GS_PART_ATTENTION] = GS_WF_FP8_BLOCK;
+        out->part_format[GS_PART_MLP] = GS_WF_FP8_BLOCK;
+        out->part_format[GS_PART_EXPERTS] = GS_WF_MXFP4;
         snprintf(out->detail, sizeof(out->detail),
-                 "quantization_config fp8 with expert_dtype fp4: MXFP4 routed experts; the other "
-                 "linears' fp8 is sized as 16-bit");
+                 "quantization_config fp8 with expert_dtype fp4: MXFP4 routed experts, attention "
+                 "and shared experts fp8 in 128x128 blocks, head and embeddings 16-bit");
     } else if (strcmp(method, "fp8") == 0) {
         const json_t *block = json_object_get(q, "weight_block_size");
         out->quantized = true;

@@ -182,6 +182,29 @@ static void test_compressed_tensors(void **state)
         "\"re:.*mlp\\\\.(gate|up|gate_up|down)_proj.*\"], \"kv_cache_scheme\": null, "
         "\"quant_method\": \"compressed-tensors\", \"quantization_status\": \"compressed\"}");
     assert_format(&c, GS_WF_AWQ, 32, PART(GS_PART_ATTENTION) | PART(GS_PART_MLP));
+    /* moonshotai/Kimi-K3's text_config quantization_config (its config_groups as published):
+     * MXFP4 (mxfp4-pack-quantized, e2m1 and a uint8 e8m0 scale a 32), routed experts only */
+    c = read_quant(
+        "{\"config_groups\": {\"group_0\": {\"format\": \"mxfp4-pack-quantized\", "
+        "\"input_activations\": null, \"output_activations\": null, \"targets\": [\"Linear\"], "
+        "\"weights\": {\"actorder\": null, \"block_structure\": null, \"dynamic\": false, "
+        "\"group_size\": 32, \"num_bits\": 4, \"observer\": \"minmax\", \"observer_kwargs\": "
+        "{}, \"scale_dtype\": \"torch.uint8\", \"strategy\": \"group\", \"symmetric\": true, "
+        "\"type\": \"float\", \"zp_dtype\": null}}}, \"format\": \"mxfp4-pack-quantized\", "
+        "\"ignore\": [\"re:.*self_attn.*\", \"re:.*shared_experts.*\", "
+        "\"re:.*mlp\\\\.(gate|up|gate_up|down)_proj.*\", \"re:.*lm_head.*\", "
+        "\"re:.*vision_tower.*\", \"re:.*mm_projector.*\"], \"quant_method\": "
+        "\"compressed-tensors\", \"quantization_status\": \"compressed\"}");
+    assert_format(&c, GS_WF_MXFP4, 32, PART(GS_PART_ATTENTION) | PART(GS_PART_MLP));
+    assert_non_null(strstr(c.detail, "MXFP4:"));
+    /* nvidia/Qwen3-32B-FP8-Static-PerTensor's config.json: ModelOpt's export without a
+     * quant_method, its producer and quant_algo saying what it is */
+    c = read_quant("{\"config_groups\": {\"group_0\": {\"input_activations\": {\"dynamic\": "
+                   "false, \"num_bits\": 8, \"type\": \"float\"}, \"weights\": {\"dynamic\": "
+                   "false, \"num_bits\": 8, \"type\": \"float\"}}}, \"ignore\": [\"lm_head\"], "
+                   "\"quant_algo\": \"FP8\", \"kv_cache_scheme\": \"FP8\", \"producer\": "
+                   "{\"name\": \"modelopt\", \"version\": \"0.31.0\"}}");
+    assert_format(&c, GS_WF_FP8, 0, 0);
 }
 
 /* AutoRound (GPTQ's layout unless it says AWQ's), bitsandbytes 4-bit nf4 and

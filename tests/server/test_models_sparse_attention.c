@@ -185,24 +185,32 @@ static void test_deepseek_v4_cache(void **state)
     assert_cache(&pro, GS_KV_FP8_DS_MLA, 40147, 4523, 990);
 }
 
-/* expert_dtype "fp4": MXFP4 routed experts (17 bytes per 32 values), the rest 16-bit, the
- * buffers at 4 bytes (fp32 biases, int32 tid2eid). Flash at TP 1: 277,025,390,592 expert
- * values -> 147,169,738,752 bytes; 7,306,839,639 other parameters x 2; 2,337,280 x 4. */
+/* expert_dtype "fp4": MXFP4 routed experts (17 bytes per 32 values) beside fp8 linears in
+ * 128x128 blocks (vLLM DeepseekV4FP8Config: "DeepSeek V4 checkpoints always use FP8 block
+ * quantization for linear/attention layers"), the rest 16-bit, the buffers at 4 bytes (fp32
+ * biases, int32 tid2eid). Flash at TP 1: 277,025,390,592 expert values -> 147,169,738,752
+ * bytes; of the 7,306,839,639 other parameters the quantized attention and shared-expert
+ * projections are 5,857,345,536 values, a byte each, with 357,504 block scales of 4 bytes
+ * (1,430,016), and 1,449,494,103 stay 16-bit; 2,337,280 buffer values x 4. Before the fp8
+ * linears were read it was 161,792,767,150 (every non-expert parameter 16-bit). */
 static void test_deepseek_v4_checkpoint(void **state)
 {
     (void)state;
     const struct gs_arch a = fixture_arch_file(FLASH);
     assert_true(a.checkpoint.quantized);
     assert_int_equal(a.checkpoint.format, GS_WF_MXFP4);
-    assert_true(a.checkpoint.experts_only);
+    assert_false(a.checkpoint.experts_only);
+    assert_int_equal(a.checkpoint.part_format[GS_PART_ATTENTION], GS_WF_FP8_BLOCK);
+    assert_int_equal(a.checkpoint.part_format[GS_PART_MLP], GS_WF_FP8_BLOCK);
+    assert_int_equal(a.checkpoint.part_format[GS_PART_EXPERTS], GS_WF_MXFP4);
     const struct gs_param_count c = fixture_count(&a);
-    const struct gs_weights_request r = {
-        .format = GS_WF_MXFP4, .tensor = 1, .pipeline = 1, .experts_only = true};
+    const struct gs_weights_request r = {.format = GS_WF_MXFP4, .tensor = 1, .pipeline = 1};
     uint64_t bytes = 0;
     struct gs_error err;
     gs_error_init(&err);
     assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, &err), GS_OK);
-    assert_int_equal(bytes, 147169738752ULL + 2 * 7306839639ULL + 4 * 2337280ULL);
+    assert_int_equal(bytes, 147169738752ULL + 5857345536ULL + 1430016ULL + 2 * 1449494103ULL +
+                                4 * 2337280ULL);
 }
 
 /* A config saved by transformers 5 (layer_types, mlp_layer_types, compress_rates) reads as the
