@@ -146,26 +146,28 @@ static bool flag_list(struct model_reader *r, const char *name, uint64_t layers,
     return true;
 }
 
-/* mlp_layer_types ["dense", "sparse", ...] into out[] (true: sparse). */
-static bool mlp_layer_types(struct model_reader *r, uint64_t layers, bool out[GS_LAYERS_MAX])
+/* A per-layer list of two kinds (mlp_layer_types "dense"/"sparse", MiniMaxM3VLTextConfig's
+ * layer_types "full_attention"/"minimax_m3_sparse") into out[] (true: `match`). False when
+ * absent; an error when it is not `layers` entries of the two. */
+static bool kind_list(struct model_reader *r, const char *name, const char *match,
+                      const char *other, uint64_t layers, bool out[GS_LAYERS_MAX])
 {
     const json_t *list = NULL;
-    const size_t n = rd_array(r, "mlp_layer_types", &list);
+    const size_t n = rd_array(r, name, &list);
     if (list == NULL || !r->ok)
         return false;
     if (n != layers) {
-        rd_fail(r, "mlp_layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+        rd_fail(r, name, GS_ERR_INVALID, "has %zu entries for %llu layers", n,
                 (unsigned long long)layers);
         return false;
     }
     for (size_t l = 0; l < n && l < GS_LAYERS_MAX; l++) {
         const char *kind = json_string_value(json_array_get(list, l));
-        if (kind == NULL || (strcmp(kind, "dense") != 0 && strcmp(kind, "sparse") != 0)) {
-            rd_fail(r, "mlp_layer_types", GS_ERR_INVALID,
-                    "entry %zu is not \"dense\" or \"sparse\"", l);
+        if (kind == NULL || (strcmp(kind, other) != 0 && strcmp(kind, match) != 0)) {
+            rd_fail(r, name, GS_ERR_INVALID, "entry %zu is not \"%s\" or \"%s\"", l, other, match);
             return false;
         }
-        out[l] = strcmp(kind, "sparse") == 0;
+        out[l] = strcmp(kind, match) == 0;
     }
     return true;
 }
@@ -225,7 +227,7 @@ static void read_mimo_v2_flash(struct model_reader *r, struct gs_arch *a)
         !flag_list(r, "hybrid_layer_pattern", plan.layers, plan.sliding) && r->ok)
         for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
             plan.sliding[l] = l != 0 && (l + 1) % 6 != 0;
-    if (!mlp_layer_types(r, plan.layers, plan.moe) &&
+    if (!kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) &&
         !flag_list(r, "moe_layer_freq", plan.layers, plan.moe) && r->ok)
         decoder_moe_from(&plan, 1);
     struct gs_moe *m = &plan.experts;
@@ -312,32 +314,6 @@ static void read_exaone4(struct model_reader *r, struct gs_arch *a)
 
 /* ------------------------------------------------------------ MiniMax-M3 */
 
-/* layer_types as transformers' MiniMaxM3VLTextConfig saves them ("minimax_m3_sparse" or
- * "full_attention" a layer) into out[] (true: sparse). False when absent. */
-static bool minimax_layer_types(struct model_reader *r, uint64_t layers, bool out[GS_LAYERS_MAX])
-{
-    const json_t *list = NULL;
-    const size_t n = rd_array(r, "layer_types", &list);
-    if (list == NULL || !r->ok)
-        return false;
-    if (n != layers) {
-        rd_fail(r, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
-                (unsigned long long)layers);
-        return false;
-    }
-    for (size_t l = 0; l < n && l < GS_LAYERS_MAX; l++) {
-        const char *kind = json_string_value(json_array_get(list, l));
-        if (kind == NULL ||
-            (strcmp(kind, "minimax_m3_sparse") != 0 && strcmp(kind, "full_attention") != 0)) {
-            rd_fail(r, "layer_types", GS_ERR_INVALID,
-                    "entry %zu is not \"minimax_m3_sparse\" or \"full_attention\"", l);
-            return false;
-        }
-        out[l] = strcmp(kind, "minimax_m3_sparse") == 0;
-    }
-    return true;
-}
-
 /* Which layers run MiniMax-M3's sparse attention, from the released
  * sparse_attention_config.sparse_attention_freq (0/1 per layer), else from
  * layer_types (MiniMaxM3VLTextConfig.__post_init__ turns the one into the
@@ -347,13 +323,14 @@ static bool sparse_layers(struct model_reader *r, uint64_t layers, bool out[GS_L
 {
     struct model_reader sparse;
     if (!rd_sub(r, "sparse_attention_config", &sparse) || !r->ok)
-        return minimax_layer_types(r, layers, out);
+        return kind_list(r, "layer_types", "minimax_m3_sparse", "full_attention", layers, out);
     if (!rd_flag(&sparse, "use_sparse_attention", true))
         return false;
     const bool listed = flag_list(&sparse, "sparse_attention_freq", layers, out);
     if (!sparse.ok)
         r->ok = false;
-    return listed || minimax_layer_types(r, layers, out);
+    return listed ||
+           kind_list(r, "layer_types", "minimax_m3_sparse", "full_attention", layers, out);
 }
 
 /* The lightning indexer's shape (sparse_attention_config: sparse_num_index_heads
@@ -467,7 +444,7 @@ static void read_minimax_m3(struct model_reader *r, struct gs_arch *a)
     m->router_buffer = rd_flag(r, "use_routing_bias", false) ? m->experts : 0;
     m->router_name = "gate";
     if (!flag_list(r, "moe_layer_freq", plan.layers, plan.moe) && r->ok &&
-        !mlp_layer_types(r, plan.layers, plan.moe) && r->ok)
+        !kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && r->ok)
         decoder_moe_from(&plan, rd_dim(r, NAMES("first_k_dense_replace"), false, 0));
     bool sparse[GS_LAYERS_MAX];
     memset(sparse, 0, sizeof(sparse));

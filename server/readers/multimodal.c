@@ -231,6 +231,19 @@ static void mlp(struct gs_arch *a, size_t b, uint64_t width, uint64_t inner, boo
     linear(a, b, n->down, GS_SPLIT_ROW, GS_PART_MLP, bias, inner, width);
 }
 
+/* A CLIP-style encoder layer's names: self_attn q/k/v/out_proj and mlp fc1/fc2, every one with a
+ * bias (SigLIP, Step 3.7's PE tower, MiniMax-M3's tower). */
+static const struct attn_layout CLIP_ATTN = {"self_attn.q_proj",
+                                             "self_attn.k_proj",
+                                             "self_attn.v_proj",
+                                             "self_attn.out_proj",
+                                             NULL,
+                                             true,
+                                             true,
+                                             true,
+                                             true};
+static const struct gs_mlp_names CLIP_FC = {NULL, "mlp.fc1", "mlp.fc2", NULL};
+
 /* Bidirectional multi-head attention of an encoder tower: no KV cache. */
 static struct gs_attention encoder_spec(uint64_t heads, uint64_t head_dim)
 {
@@ -292,10 +305,6 @@ static const char SIGLIP_VISION[] =
  * the vision width. */
 static uint64_t read_siglip(struct model_reader *v, struct gs_arch *a)
 {
-    static const struct attn_layout attn = {"self_attn.q_proj", "self_attn.k_proj",
-                                            "self_attn.v_proj", "self_attn.out_proj", NULL,
-                                            true, true, true, true};
-    static const struct gs_mlp_names fc = {NULL, "mlp.fc1", "mlp.fc2", NULL};
     const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
     const uint64_t vi = rd_dim(v, NAMES("intermediate_size"), true, 0);
     const uint64_t layers = rd_dim(v, NAMES("num_hidden_layers"), true, 0);
@@ -308,8 +317,8 @@ static uint64_t read_siglip(struct model_reader *v, struct gs_arch *a)
         return 0;
     const size_t b = gs_arch_new_block(a);
     const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
-    attention(a, b, vh, vh, &s, &attn, false);
-    mlp(a, b, vh, vi, false, true, &fc);
+    attention(a, b, vh, vh, &s, &CLIP_ATTN, false);
+    mlp(a, b, vh, vi, false, true, &CLIP_FC);
     norm(a, b, "layer_norm1", GS_PART_NORMS, true, vh);
     norm(a, b, "layer_norm2", GS_PART_NORMS, true, vh);
     gs_arch_tower(a, "vision_tower", b, GS_PART_VISION, layers, false);
@@ -990,16 +999,6 @@ static const char STEP3P7_VISION[] =
  * the patches along an image's side. */
 static uint64_t read_step3p7_vision(struct model_reader *v, struct gs_arch *a, uint64_t *side)
 {
-    static const struct attn_layout attn = {"self_attn.q_proj",
-                                            "self_attn.k_proj",
-                                            "self_attn.v_proj",
-                                            "self_attn.out_proj",
-                                            NULL,
-                                            true,
-                                            true,
-                                            true,
-                                            true};
-    static const struct gs_mlp_names fc = {NULL, "mlp.fc1", "mlp.fc2", NULL};
     const uint64_t vh = rd_dim(v, NAMES("width", "hidden_size"), true, 0);
     const uint64_t layers = rd_dim(v, NAMES("layers", "num_hidden_layers"), true, 0);
     const uint64_t heads = rd_size(v, NAMES("heads", "num_attention_heads"), 16);
@@ -1015,8 +1014,8 @@ static uint64_t read_step3p7_vision(struct model_reader *v, struct gs_arch *a, u
     const uint64_t vi = (uint64_t)((double)vh * ratio);
     const size_t b = gs_arch_new_block(a);
     const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
-    attention(a, b, vh, vh, &s, &attn, false);
-    mlp(a, b, vh, vi, false, true, &fc);
+    attention(a, b, vh, vh, &s, &CLIP_ATTN, false);
+    mlp(a, b, vh, vi, false, true, &CLIP_FC);
     norm(a, b, "layernorm_before", GS_PART_NORMS, true, vh);
     norm(a, b, "layernorm_after", GS_PART_NORMS, true, vh);
     tensor(a, b, "lambda_1", GS_PART_NORMS, 1, vh);
@@ -1104,16 +1103,6 @@ static const char MINIMAX_M3_VISION[] =
  * RoPE, layer_norm1/2 LayerNorms, mlp fc1/fc2 with biases); no post-norm. Returns the width. */
 static uint64_t read_minimax_m3_vision(struct model_reader *v, struct gs_arch *a)
 {
-    static const struct attn_layout attn = {"self_attn.q_proj",
-                                            "self_attn.k_proj",
-                                            "self_attn.v_proj",
-                                            "self_attn.out_proj",
-                                            NULL,
-                                            true,
-                                            true,
-                                            true,
-                                            true};
-    static const struct gs_mlp_names fc = {NULL, "mlp.fc1", "mlp.fc2", NULL};
     const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
     const uint64_t vi = rd_dim(v, NAMES("intermediate_size"), true, 0);
     const uint64_t layers = rd_dim(v, NAMES("num_hidden_layers"), true, 0);
@@ -1125,8 +1114,8 @@ static uint64_t read_minimax_m3_vision(struct model_reader *v, struct gs_arch *a
         return 0;
     const size_t b = gs_arch_new_block(a);
     const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
-    attention(a, b, vh, vh, &s, &attn, false);
-    mlp(a, b, vh, vi, false, true, &fc);
+    attention(a, b, vh, vh, &s, &CLIP_ATTN, false);
+    mlp(a, b, vh, vi, false, true, &CLIP_FC);
     norm(a, b, "layer_norm1", GS_PART_NORMS, true, vh);
     norm(a, b, "layer_norm2", GS_PART_NORMS, true, vh);
     gs_arch_tower(a, "vision_tower", b, GS_PART_VISION, layers, false);
