@@ -2,7 +2,8 @@
  * mla.c - DeepSeek-V2/V3 lineage: multi-head latent attention, routed and
  * shared experts after first_k_dense_replace dense layers, the MTP layers
  * the checkpoint stores, and DeepSeek-V3.2's sparse-attention indexer.
- * Kimi-K2 (model_type kimi_k2, DeepseekV3ForCausalLM) reads as DeepSeek-V3.
+ * Kimi-K2 (model_type kimi_k2, DeepseekV3ForCausalLM) reads as DeepSeek-V3;
+ * Mistral 4 (mistral4) is DeepSeek-V3's layer with a softmax router.
  */
 #include "readers/decoder.h"
 
@@ -12,6 +13,7 @@ struct mla_options {
     bool v3;          /* DeepseekV3: sigmoid router with e_score_correction_bias */
     bool indexer;     /* DeepSeek-V3.2 sparse attention */
     bool remote_bias; /* the repository's modeling_deepseek.py: the bias is an nn.Parameter */
+    bool softmax_router; /* Mistral4TopkRouter: a bare parameter, no bias, the model's dtype */
 };
 
 static void read_mla_spec(struct model_reader *r, struct gs_attention *s, uint64_t heads,
@@ -74,8 +76,8 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
      * DeepSeek-V2's router did in 4.x (DeepseekV2MoEGate) and again from 5.13
      * (DeepseekV2TopkRouter), and was `self.gate = nn.Linear(...)` from 5.0 to 5.12 (which
      * PEFT wraps, though the forward reads self.gate.weight and skips the adapter) */
-    plan.experts.router_parameter = o->v3;
-    if (!o->v3) {
+    plan.experts.router_parameter = o->v3 || o->softmax_router;
+    if (!o->v3 && !o->softmax_router) {
         plan.experts.router_linear_from = GS_HF_RELEASE(5, 0, 0);
         plan.experts.router_linear_until = GS_HF_RELEASE(5, 13, 0);
     }
@@ -117,13 +119,29 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
 
 static void read_deepseek_v2(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false};
+    const struct mla_options o = {false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
 static void read_deepseek_v3(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, false};
+    const struct mla_options o = {true, false, false, false};
+    read_deepseek(r, a, &o);
+}
+
+/* Mistral4ForCausalLM (transformers 5.4, models/mistral4/modular_mistral4.py; the language
+ * model of Mistral Small 4, mistralai/Mistral-Small-4-119B-2603, inside Mistral3's wrapper):
+ * Mistral4DecoderLayer is DeepseekV3DecoderLayer's - Mistral4Attention is DeepseekV3Attention
+ * (q_a/q_b with q_a_layernorm, kv_a_proj_with_mqa, kv_a_layernorm, kv_b_proj, o_proj; the cache
+ * holds the latent and the rotary key: vLLM serves it with its MLA backends), the MoE
+ * DeepseekV3MoE's (fused experts, one shared MLP moe_intermediate_size x n_shared_experts wide)
+ * on the layers from first_k_dense_replace, a Qwen2MoeMLP below -, but Mistral4TopkRouter is
+ * DeepseekV2TopkRouter's bare `weight` and no e_score_correction_bias, its logits
+ * F.linear(hidden_states, self.weight) in the model's dtype before the softmax. The queries'
+ * Llama 4 position scaling (rope_parameters' llama_4_scaling_beta) holds no parameter. */
+static void read_mistral4(struct model_reader *r, struct gs_arch *a)
+{
+    const struct mla_options o = {false, false, false, true};
     read_deepseek(r, a, &o);
 }
 
@@ -142,7 +160,7 @@ static bool nested_text_config(const struct model_reader *r)
  * remote DeepseekV3ForCausalLM, and the bias a Parameter. */
 static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, nested_text_config(r)};
+    const struct mla_options o = {true, false, nested_text_config(r), false};
     read_deepseek(r, a, &o);
 }
 
@@ -151,7 +169,7 @@ static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
  * index_head_dim, index_topk). */
 static void read_deepseek_v32(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, true, false};
+    const struct mla_options o = {true, true, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -160,5 +178,6 @@ const struct model_type MODELS_MLA[] = {
     {"deepseek_v3", "DeepseekV3ForCausalLM", read_deepseek_v3},
     {"kimi_k2", NULL, read_kimi_k2},
     {"deepseek_v32", "DeepseekV32ForCausalLM", read_deepseek_v32},
+    {"mistral4", "Mistral4ForCausalLM", read_mistral4},
     {NULL, NULL, NULL},
 };

@@ -450,11 +450,12 @@ static void read_ministral3(struct model_reader *r, struct gs_arch *a)
 
 /* Mistral3ForConditionalGeneration (modeling_mistral3.py): the language
  * model its text_config's model_type names (mistral by default; ministral3
- * for Ministral 3; deepseek_v3, read by mla.c, for Mistral Large 3), the
- * Pixtral tower, and Mistral3MultiModalProjector: norm (RMSNorm over the
- * vision width), patch_merger.merging_layer (vision x merge^2 -> vision, no
- * bias), linear_1 (vision x feature layers -> text) and linear_2 (text ->
- * text), both with multimodal_projector_bias. */
+ * for Ministral 3; deepseek_v3 and mistral4, read by mla.c, for Mistral
+ * Large 3 and Mistral Small 4), the Pixtral tower, and
+ * Mistral3MultiModalProjector: norm (RMSNorm over the vision width),
+ * patch_merger.merging_layer (vision x merge^2 -> vision, no bias), linear_1
+ * (vision x feature layers -> text) and linear_2 (text -> text), both with
+ * multimodal_projector_bias. */
 static void read_mistral3(struct model_reader *r, struct gs_arch *a)
 {
     struct model_reader text, vision;

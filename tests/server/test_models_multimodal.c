@@ -181,6 +181,68 @@ static void test_mistral3_family(void **state)
     towers_are(&large, 1, GS_PART_VISION, false);
 }
 
+/* Mistral Small 4 (mistralai/Mistral-Small-4-119B-2603: Mistral3ForConditionalGeneration over a
+ * mistral4 text_config, convert_mistral4_weight_to_hf.py convert_config), its language model
+ * Mistral4Config's defaults (the docstring names that checkpoint) and, as no verbatim config is
+ * in reach, Mistral Small 3.1's Pixtral tower. By hand, a layer (36, all routed as
+ * first_k_dense_replace is 0): q_a 4,096 x 1,024 + q_a_layernorm 1,024 + q_b 1,024 x 32 x 128
+ * + kv_a_proj_with_mqa 4,096 x (256 + 64) + kv_a_layernorm 256 + kv_b 256 x 32 x (64 + 128)
+ * + o 32 x 128 x 4,096 = 28,050,688; norms 8,192; the shared expert 3 x 4,096 x 2,048 =
+ * 25,165,824; 128 experts 3,221,225,472; the router 128 x 4,096 = 524,288 (no correction
+ * bias): 3,274,974,464. x 36 + embedding and head 2 x 536,870,912 + norm 4,096 =
+ * 118,972,826,624 (the card: "119B"). Active: a layer's attention, norms, router, shared and 4
+ * experts 154,412,288 x 36 + head + norm = 6,095,717,376, and the tower 403,305,472 + projector
+ * (norm 1,024, merging 4 x 1,024^2, linear_1 1,024 x 4,096, linear_2 4,096^2) 25,166,848 =
+ * 428,472,320 ("6.5B active"). The cache: the latent and the rotary key, (256 + 64) x 2 B = 640
+ * B a layer, 23,040 B a token. */
+static void test_mistral_small_4(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"model_type\": \"mistral4\", \"vocab_size\": 131072, \"hidden_size\": 4096,"
+        " \"intermediate_size\": 12288, \"moe_intermediate_size\": 2048,"
+        " \"num_hidden_layers\": 36, \"num_attention_heads\": 32, \"num_key_value_heads\": 32,"
+        " \"n_shared_experts\": 1, \"n_routed_experts\": 128, \"routed_scaling_factor\": 1.0,"
+        " \"kv_lora_rank\": 256, \"q_lora_rank\": 1024, \"qk_rope_head_dim\": 64,"
+        " \"v_head_dim\": 128, \"qk_nope_head_dim\": 64, \"n_group\": 1, \"topk_group\": 1,"
+        " \"num_experts_per_tok\": 4, \"first_k_dense_replace\": 0, \"norm_topk_prob\": true,"
+        " \"hidden_act\": \"silu\", \"max_position_embeddings\": 1048576,"
+        " \"tie_word_embeddings\": false, \"rope_interleave\": true, \"attention_bias\": false,"
+        " \"rope_parameters\": {\"type\": \"yarn\", \"rope_theta\": 10000.0, \"factor\": 128.0,"
+        " \"original_max_position_embeddings\": 8192, \"llama_4_scaling_beta\": 0.1,"
+        " \"partial_rotary_factor\": 0.5}}";
+    const struct gs_arch lm = fixture_arch("%s", text);
+    struct gs_param_count c = fixture_count(&lm);
+    assert_int_equal(c.total, 118972826624ULL);
+    assert_int_equal(c.active, 6095717376ULL);
+    assert_int_equal(c.buffers, 0);
+    assert_string_equal(lm.model_type, "mistral4");
+    assert_string_equal(lm.approximate, "");
+    assert_true(gs_arch_has_mla(&lm));
+    assert_int_equal(gs_arch_moe_layers(&lm), 36);
+    for (size_t k = 0; k < lm.block_count; k++)
+        if (lm.blocks[k].mlp.kind == GS_MLP_MOE) {
+            assert_true(lm.blocks[k].mlp.router_parameter);
+            assert_false(lm.blocks[k].mlp.router_fp32);
+        }
+    assert_int_equal(fixture_layout(&lm, 1).bytes_per_token, 36 * 640);
+
+    const struct gs_arch vl = fixture_arch(
+        "{\"model_type\": \"mistral3\", \"architectures\": [\"Mistral3ForConditionalGeneration\"],"
+        " \"spatial_merge_size\": 2, \"multimodal_projector_bias\": false,"
+        " \"image_token_id\": 10, \"vision_feature_layer\": -1, \"text_config\": %s,"
+        " \"vision_config\": {\"head_dim\": 64, \"hidden_act\": \"silu\", \"hidden_size\": 1024,"
+        " \"image_size\": 1540, \"intermediate_size\": 4096, \"model_type\": \"pixtral\","
+        " \"num_attention_heads\": 16, \"num_channels\": 3, \"num_hidden_layers\": 24,"
+        " \"patch_size\": 14, \"rope_theta\": 10000.0}}",
+        text);
+    c = fixture_count(&vl);
+    assert_int_equal(c.vision, 428472320ULL);
+    assert_int_equal(c.total, 119401298944ULL);
+    towers_are(&vl, 1, GS_PART_VISION, false);
+    assert_int_equal(fixture_layout(&vl, 1).bytes_per_token, 36 * 640);
+}
+
 /* qwen2_5_vl/README.md: 3B = 3,754,622,976 (vision 668,684,288, tied, so
  * active = text 3,085,938,688); 7B = 8,292,166,656 (vision 676,550,144,
  * untied: active = 7,070,619,136 + 544,997,376 head - 544,997,376
@@ -537,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_gemma3_default_vision),
         cmocka_unit_test(test_mistral3),
         cmocka_unit_test(test_mistral3_family),
+        cmocka_unit_test(test_mistral_small_4),
         cmocka_unit_test(test_qwen2_5_vl),
         cmocka_unit_test(test_mllama),
         cmocka_unit_test(test_llama4),
