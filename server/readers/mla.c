@@ -3,7 +3,8 @@
  * shared experts after first_k_dense_replace dense layers, the MTP layers
  * the checkpoint stores, and DeepSeek-V3.2's sparse-attention indexer.
  * Kimi-K2 (model_type kimi_k2, DeepseekV3ForCausalLM) reads as DeepSeek-V3;
- * Mistral 4 (mistral4) is DeepSeek-V3's layer with a softmax router.
+ * Mistral 4 (mistral4) is DeepSeek-V3's layer with a softmax router, Youtu
+ * (youtu) its attention in dense Llama layers.
  */
 #include "readers/decoder.h"
 
@@ -14,6 +15,7 @@ struct mla_options {
     bool indexer;     /* DeepSeek-V3.2 sparse attention */
     bool remote_bias; /* the repository's modeling_deepseek.py: the bias is an nn.Parameter */
     bool softmax_router; /* Mistral4TopkRouter: a bare parameter, no bias, the model's dtype */
+    bool dense;          /* no expert keys: every layer dense (Youtu) */
 };
 
 static void read_mla_spec(struct model_reader *r, struct gs_attention *s, uint64_t heads,
@@ -61,8 +63,10 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     decoder_read_dims(r, a, &plan, false, 0, false);
     struct gs_attention spec;
     read_mla_spec(r, &spec, plan.heads, o->indexer);
-    decoder_read_experts(r, &plan, false);
-    plan.experts.shared_width = plan.experts.width * rd_dim(r, NAMES("n_shared_experts"), false, 0);
+    if (!o->dense)
+        decoder_read_experts(r, &plan, false);
+    plan.experts.shared_width =
+        o->dense ? 0 : plan.experts.width * rd_dim(r, NAMES("n_shared_experts"), false, 0);
     /* transformers 5's DeepseekV3TopkRouter registers e_score_correction_bias as a buffer
      * (register_buffer): stored in the checkpoint, weighed, not a parameter */
     if (o->v3 && o->remote_bias)
@@ -84,7 +88,7 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, 0);
     const uint64_t freq = rd_size(r, NAMES("moe_layer_freq"), 1);
     for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
-        plan.moe[l] = l >= first_dense && (freq == 0 || l % freq == 0);
+        plan.moe[l] = plan.experts.experts > 0 && l >= first_dense && (freq == 0 || l % freq == 0);
     const bool bias = rd_flag(r, "attention_bias", false);
     if (!r->ok)
         return;
@@ -119,13 +123,13 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
 
 static void read_deepseek_v2(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false, false};
+    const struct mla_options o = {false, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
 static void read_deepseek_v3(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, false, false};
+    const struct mla_options o = {true, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -141,7 +145,16 @@ static void read_deepseek_v3(struct model_reader *r, struct gs_arch *a)
  * Llama 4 position scaling (rope_parameters' llama_4_scaling_beta) holds no parameter. */
 static void read_mistral4(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false, true};
+    const struct mla_options o = {false, false, false, true, false};
+    read_deepseek(r, a, &o);
+}
+
+/* YoutuForCausalLM (transformers 5.1, models/youtu/modular_youtu.py; tencent/Youtu-LLM-2B):
+ * LlamaDecoderLayer with DeepseekV3Attention - the MLA projections - and Qwen3MLP on every layer;
+ * YoutuConfig deletes DeepseekV3Config's expert keys, so no layer routes. */
+static void read_youtu(struct model_reader *r, struct gs_arch *a)
+{
+    const struct mla_options o = {false, false, false, false, true};
     read_deepseek(r, a, &o);
 }
 
@@ -160,7 +173,7 @@ static bool nested_text_config(const struct model_reader *r)
  * remote DeepseekV3ForCausalLM, and the bias a Parameter. */
 static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, nested_text_config(r), false};
+    const struct mla_options o = {true, false, nested_text_config(r), false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -169,7 +182,7 @@ static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
  * index_head_dim, index_topk). */
 static void read_deepseek_v32(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, true, false, false};
+    const struct mla_options o = {true, true, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -179,5 +192,6 @@ const struct model_type MODELS_MLA[] = {
     {"kimi_k2", NULL, read_kimi_k2},
     {"deepseek_v32", "DeepseekV32ForCausalLM", read_deepseek_v32},
     {"mistral4", "Mistral4ForCausalLM", read_mistral4},
+    {"youtu", "YoutuForCausalLM", read_youtu},
     {NULL, NULL, NULL},
 };

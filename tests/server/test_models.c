@@ -161,6 +161,35 @@ static void test_deepseek_v32_mtp_and_indexer(void **state)
     assert_int_equal(gs_kv_sequence_bytes(&kv, 1000, 0, 16, 8192, &ovf), 63ULL * 16 * 48068);
 }
 
+/* Youtu-LLM (youtu; transformers models/youtu/modular_youtu.py): Llama layers with DeepSeek-V3's
+ * attention and Qwen3MLP, no experts. YoutuConfig's defaults (the docstring's
+ * tencent/Youtu-LLM-2B) with DeepseekV3Config's MLA dimensions it inherits. By hand, a layer:
+ * q_a 2,048 x 1,536 + q_a_layernorm 1,536 + q_b 1,536 x 16 x (128 + 64) + kv_a_proj_with_mqa
+ * 2,048 x (512 + 64) + kv_a_layernorm 512 + kv_b 512 x 16 x (128 + 128) + o 16 x 128 x 2,048 =
+ * 15,337,472; the MLP 3 x 2,048 x 6,144 = 37,748,736; two norms 4,096. x 32 + the tied embedding
+ * 128,256 x 2,048 = 262,668,288 + the norm 2,048 = 1,961,560,064 ("2B"). The cache: the latent
+ * and the rotary key, (512 + 64) x 2 B a layer. */
+static void test_youtu(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"youtu\", \"architectures\": [\"YoutuForCausalLM\"],"
+        " \"vocab_size\": 128256, \"hidden_size\": 2048, \"intermediate_size\": 6144,"
+        " \"num_hidden_layers\": 32, \"num_attention_heads\": 16, \"num_key_value_heads\": 16,"
+        " \"max_position_embeddings\": 131072, \"tie_word_embeddings\": true,"
+        " \"q_lora_rank\": 1536, \"kv_lora_rank\": 512, \"qk_rope_head_dim\": 64,"
+        " \"v_head_dim\": 128, \"qk_nope_head_dim\": 128, \"rope_interleave\": true,"
+        " \"embedding_initializer_range\": 0.02}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 1961560064ULL);
+    assert_int_equal(c.active, 1961560064ULL); /* tied: the head is the embedding */
+    assert_int_equal(c.experts, 0);
+    assert_string_equal(a.approximate, "");
+    assert_true(gs_arch_has_mla(&a));
+    assert_int_equal(gs_arch_moe_layers(&a), 0);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 32 * 576 * 2);
+}
+
 /* Routers that hold their weight as a bare nn.Parameter (F.linear on self.weight), which no LoRA
  * target adapts (gs_mlp.router_parameter), and those that score in fp32 (router_fp32):
  * MiMoV2FlashTopkRouter (fp32), LagunaTopKRouter, DeepseekV4TopKRouter and DeepseekV4HashRouter
@@ -628,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_moe_decoders),
         cmocka_unit_test(test_deepseek_v32_mtp_and_indexer),
         cmocka_unit_test(test_bare_routers),
+        cmocka_unit_test(test_youtu),
         cmocka_unit_test(test_checkpoint_formats),
         cmocka_unit_test(test_read_by_architecture),
         cmocka_unit_test(test_nonstandard_literals),
