@@ -657,6 +657,26 @@ static void read_apertus(struct model_reader *r, struct gs_arch *a)
     a->norm_weight_fp32 = true; /* (self.weight * hidden_states).to(input_dtype) */
 }
 
+/* Jais2ForCausalLM (transformers 5.0, models/jais2/modular_jais2.py; inceptionai/Jais-2-8B-Chat):
+ * LlamaDecoderLayer with LayerNorms (weight and bias: input, post-attention and the final norm),
+ * q/k/v/o with attention_bias and NemotronMLP's ungated up_proj/down_proj with mlp_bias (both
+ * true by default), relu2 between them; the head untied by default. */
+static void read_jais2(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct gs_mlp_names mlp = {NULL, "up_proj", "down_proj", NULL};
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const bool bias = rd_flag(r, "attention_bias", true);
+    const struct decoder_traits t = {.norms = 2,
+                                     .norm_bias = true,
+                                     .qkv_bias = bias,
+                                     .o_bias = bias,
+                                     .mlp_bias = rd_flag(r, "mlp_bias", true),
+                                     .mlp_names = &mlp,
+                                     .plain_mlp = true};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* Starcoder2ForCausalLM (modeling_starcoder2.py; vLLM starcoder2.py): GQA with rope,
  * a sliding window on every layer, LayerNorm with a bias (input and post-attention, and the
  * final norm), use_bias on q, k, v, o and on the ungated c_fc/c_proj MLP; the head tied to
@@ -779,5 +799,6 @@ const struct model_type MODELS_DECODER[] = {
     {"ernie4_5", "Ernie4_5ForCausalLM", read_ernie4_5},
     {"starcoder2", "Starcoder2ForCausalLM", read_starcoder2},
     {"ernie4_5_moe", "Ernie4_5_MoeForCausalLM", read_ernie4_5_moe},
+    {"jais2", "Jais2ForCausalLM", read_jais2},
     {NULL, NULL, NULL},
 };

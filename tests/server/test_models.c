@@ -598,6 +598,38 @@ static void test_starcoder2(void **state)
     assert_int_equal(fixture_count(&plain).total, 3030371328ULL - 30ULL * 22016ULL);
 }
 
+/* Jais 2 (jais2; modular_jais2.py), Jais2Config's defaults (the docstring's
+ * inceptionai/Jais-2-8B-Chat): h 3,328, 32 layers of 26 heads (KV heads the same) x 128, MLP
+ * 26,624, V 150,272, untied. A layer by hand: q/k/v/o 4 x 3,328^2 + their biases 4 x 3,328 =
+ * 44,315,648; the ungated up/down 2 x 3,328 x 26,624 + biases 26,624 + 3,328 = 177,239,296;
+ * two LayerNorms 4 x 3,328 = 13,312: 221,568,256. x 32 + embedding and head 2 x 500,105,216 +
+ * the final LayerNorm 6,656 = 8,090,401,280 ("8B"); a Llama reading (gated MLP, RMSNorms, no
+ * biases) would say 10.9B. Active: less the embedding, 7,590,296,064. KV 32 x 2 x 26 x 128 x 2
+ * = 425,984 B a token; TP 2, 13 heads a GPU: 212,992. Without biases: 32 x (4 x 3,328 + 26,624
+ * + 3,328) fewer. */
+static void test_jais2(void **state)
+{
+    (void)state;
+    static const char config[] =
+        "{\"model_type\": \"jais2\", \"architectures\": [\"Jais2ForCausalLM\"],"
+        " \"vocab_size\": 150272, \"hidden_size\": 3328, \"intermediate_size\": 26624,"
+        " \"num_hidden_layers\": 32, \"num_attention_heads\": 26, \"hidden_act\": \"relu2\","
+        " \"max_position_embeddings\": 8192, \"layer_norm_eps\": 1e-5,"
+        " \"tie_word_embeddings\": false%s}";
+    const struct gs_arch a = fixture_arch(config, "");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 8090401280ULL);
+    assert_int_equal(c.active, 7590296064ULL);
+    assert_int_equal(c.lm_head, 500105216ULL);
+    assert_string_equal(a.approximate, "");
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 425984);
+    assert_int_equal(fixture_layout(&a, 2).bytes_per_token, 212992);
+    const struct gs_arch plain =
+        fixture_arch(config, ", \"attention_bias\": false, \"mlp_bias\": false");
+    assert_int_equal(fixture_count(&plain).total,
+                     8090401280ULL - 32ULL * (4 * 3328 + 26624 + 3328));
+}
+
 /* ernie4_5 and ernie4_5_moe READMEs. 0.3B: h 1024, 18 layers, 16 heads, 2 KV heads x 128,
  * MLP 3072, tied V 103424: 18 x 14,157,824 + 103424 x 1024 + 1024 = 360,748,032 (card
  * 0.36B); KV 18 x 2 x 256 x 2 = 18,432, TP 4 one replicated KV head a GPU: 9,216.
@@ -668,6 +700,7 @@ int main(void)
         cmocka_unit_test(test_olmo3),
         cmocka_unit_test(test_apertus),
         cmocka_unit_test(test_starcoder2),
+        cmocka_unit_test(test_jais2),
         cmocka_unit_test(test_ernie4_5),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
