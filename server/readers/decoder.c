@@ -337,6 +337,22 @@ static void read_granite(struct model_reader *r, struct gs_arch *a)
     read_llama(r, a);
 }
 
+/* HyperCLOVAXForCausalLM (transformers 5.8, models/hyperclovax/modular_hyperclovax.py;
+ * naver-hyperclovax/HyperCLOVAX-SEED-Think-14B): Granite's layer (Llama's modules, MuP
+ * multipliers without parameters) and, with use_post_norm (the default), Peri-LN's RMSNorms
+ * post_norm1 and post_norm2 on the attention's and the MLP's outputs. */
+static void read_hyperclovax(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const bool attn_bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = rd_flag(r, "use_post_norm", true) ? 4 : 2,
+                                     .qkv_bias = attn_bias,
+                                     .o_bias = attn_bias,
+                                     .mlp_bias = rd_flag(r, "mlp_bias", false)};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* SmolLM3ForCausalLM: Llama with NoPE on every no_rope_layer_interval-th
  * layer (memory unchanged), tied by default. */
 static void read_smollm3(struct model_reader *r, struct gs_arch *a)
@@ -800,5 +816,6 @@ const struct model_type MODELS_DECODER[] = {
     {"starcoder2", "Starcoder2ForCausalLM", read_starcoder2},
     {"ernie4_5_moe", "Ernie4_5_MoeForCausalLM", read_ernie4_5_moe},
     {"jais2", "Jais2ForCausalLM", read_jais2},
+    {"hyperclovax", "HyperCLOVAXForCausalLM", read_hyperclovax},
     {NULL, NULL, NULL},
 };

@@ -630,6 +630,27 @@ static void test_jais2(void **state)
                      8090401280ULL - 32ULL * (4 * 3328 + 26624 + 3328));
 }
 
+/* HyperCLOVA X SEED (hyperclovax; modular_hyperclovax.py): Granite's layer with Peri-LN's
+ * post_norm1 and post_norm2 (use_post_norm, on by default). With GraniteConfig's default dims
+ * (h 4,096, 32 layers, 32 heads, MLP 11,008, V 32,000, untied) that is Llama-2-7B's
+ * 6,738,415,616 and two more 4,096-wide norms a layer: + 32 x 8,192 = 6,738,677,760; with
+ * use_post_norm false, Llama-2-7B's count. */
+static void test_hyperclovax(void **state)
+{
+    (void)state;
+    static const char config[] =
+        "{\"model_type\": \"hyperclovax\", \"architectures\": [\"HyperCLOVAXForCausalLM\"],"
+        " \"vocab_size\": 32000, \"hidden_size\": 4096, \"intermediate_size\": 11008,"
+        " \"num_hidden_layers\": 32, \"num_attention_heads\": 32, \"num_key_value_heads\": 32,"
+        " \"embedding_multiplier\": 1.0, \"logits_scaling\": 1.0, \"residual_multiplier\": 1.0%s}";
+    const struct gs_arch a = fixture_arch(config, "");
+    assert_int_equal(fixture_count(&a).total, 6738677760ULL);
+    assert_int_equal(fixture_count(&a).norms, 32ULL * 4 * 4096 + 4096);
+    assert_string_equal(a.approximate, "");
+    const struct gs_arch plain = fixture_arch(config, ", \"use_post_norm\": false");
+    assert_int_equal(fixture_count(&plain).total, 6738415616ULL);
+}
+
 /* ernie4_5 and ernie4_5_moe READMEs. 0.3B: h 1024, 18 layers, 16 heads, 2 KV heads x 128,
  * MLP 3072, tied V 103424: 18 x 14,157,824 + 103424 x 1024 + 1024 = 360,748,032 (card
  * 0.36B); KV 18 x 2 x 256 x 2 = 18,432, TP 4 one replicated KV head a GPU: 9,216.
@@ -701,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_apertus),
         cmocka_unit_test(test_starcoder2),
         cmocka_unit_test(test_jais2),
+        cmocka_unit_test(test_hyperclovax),
         cmocka_unit_test(test_ernie4_5),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
