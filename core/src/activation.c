@@ -2011,6 +2011,20 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
             if (a->attn_logit_softcap && rules != NULL)
                 per += in->autocast ? 2 : e;
             p.core = mul(c, per, scores);
+            /* GraniteSWA's eager code (modeling_granite_swa.py eager_attention_forward): lse =
+             * torch.logsumexp(attn_weights) keeps the masked scores for its backward (an fp32
+             * copy under autocast, logsumexp being on its fp32 list) and its result; sink_scale
+             * = (lse - sinks).to(float32).sigmoid() keeps its fp32 output; attn_output *
+             * sink_scale.to(dtype) keeps both factors: the unscaled output (heads x head_dim a
+             * token, 16-bit under autocast) and the per-head scale */
+            if (a->eager_sink_lse && rules != NULL) {
+                const uint64_t m = in->autocast ? 2 : e;
+                per += in->autocast ? 4 : e;
+                p.core =
+                    add(c, mul(c, per, scores),
+                        mul(c, mul(c, heads, tokens),
+                            add(c, mul(c, b->attn.head_dim, m), (in->autocast ? 4 : e) + 4 + m)));
+            }
             per_score = per;
         }
     }

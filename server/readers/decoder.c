@@ -353,6 +353,32 @@ static void read_hyperclovax(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
+/* GraniteSWAForCausalLM (transformers 5.15, models/granite_swa/modular_granite_swa.py;
+ * ibm-granite/granite-swash-2b): Granite's layer with a learnable sink logit a head
+ * (self_attn.sinks) and layer_types' sliding layers attending through sliding_window (128 by
+ * default; without layer_types every fourth layer, i % 4 == 0, is full). layer_rope_theta's
+ * NoPE layers hold no parameter. GraniteSWAPreTrainedModel: _supports_sdpa = False, so
+ * transformers trains it eager by default, its eager code applying the sinks after the softmax
+ * (arch eager_sink_lse). Tied by default. */
+static void read_granite_swa(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 0, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 128);
+    if (!decoder_read_layer_types(r, &plan))
+        for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+            plan.sliding[l] = l % 4 != 0;
+    const bool attn_bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2,
+                                     .qkv_bias = attn_bias,
+                                     .o_bias = attn_bias,
+                                     .mlp_bias = rd_flag(r, "mlp_bias", false),
+                                     .sinks = true};
+    decoder_build(r, a, &plan, &t);
+    a->attention_no_sdpa = true;
+    a->eager_sink_lse = true;
+}
+
 /* SmolLM3ForCausalLM: Llama with NoPE on every no_rope_layer_interval-th
  * layer (memory unchanged), tied by default. */
 static void read_smollm3(struct model_reader *r, struct gs_arch *a)
@@ -817,5 +843,6 @@ const struct model_type MODELS_DECODER[] = {
     {"ernie4_5_moe", "Ernie4_5_MoeForCausalLM", read_ernie4_5_moe},
     {"jais2", "Jais2ForCausalLM", read_jais2},
     {"hyperclovax", "HyperCLOVAXForCausalLM", read_hyperclovax},
+    {"granite_swa", "GraniteSWAForCausalLM", read_granite_swa},
     {NULL, NULL, NULL},
 };

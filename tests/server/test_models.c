@@ -20,9 +20,11 @@
 #include <cmocka.h>
 
 #include "arch_fixture.h"
-#include "gs/estimate.h"
-#include "gs/inference.h"
 #include "formats/json_lenient.h"
+#include "gs/activation.h"
+#include "gs/estimate.h"
+#include "gs/framework.h"
+#include "gs/inference.h"
 
 #include <string.h>
 
@@ -651,6 +653,48 @@ static void test_hyperclovax(void **state)
     assert_int_equal(fixture_count(&plain).total, 6738415616ULL);
 }
 
+/* Granite SWA (granite_swa; modular_granite_swa.py), GraniteSWAConfig's defaults (the
+ * docstring's ibm-granite/granite-swash-2b): h 2,560, 24 layers of 20 heads, 4 KV heads x 128,
+ * MLP 8,192, V 100,352, tied. A layer: q and o 2 x 2,560^2, k and v 2 x 2,560 x 512, the sinks
+ * 20, the MLP 3 x 2,560 x 8,192, two norms 5,120 = 78,648,340; x 24 + the embedding 256,901,120
+ * + the norm 2,560 = 2,144,463,840. Without layer_types the layers i % 4 == 0 are full (6), the
+ * others slide over 128 tokens: 2 x 4 x 128 x 2 = 2,048 B a layer and token. No SDPA path: eager
+ * by default, whose sinks (sigmoid(logsumexp(scores) - sink) x output) keep, in bf16 without
+ * autocast, the masked scores (2 B a score) and per token and head the unscaled output (128 x 2
+ * B), logsumexp's result (2), the fp32 sigmoid (4) and its bf16 copy (2): at 16 tokens a layer
+ * keeps 20 x 16 x 16 x 2 + 16 x 20 x 264 = 94,720 B more than Llama's eager code would. */
+static void test_granite_swa(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"granite_swa\", \"architectures\": [\"GraniteSWAForCausalLM\"],"
+        " \"vocab_size\": 100352, \"hidden_size\": 2560, \"intermediate_size\": 8192,"
+        " \"num_hidden_layers\": 24, \"num_attention_heads\": 20, \"num_key_value_heads\": 4,"
+        " \"max_position_embeddings\": 8192, \"tie_word_embeddings\": true,"
+        " \"sliding_window\": 128}");
+    assert_int_equal(fixture_count(&a).total, 2144463840ULL);
+    assert_string_equal(a.approximate, "");
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
+    assert_int_equal(k.full_token_bytes, 6 * 2048);
+    assert_int_equal(k.window_layers, 18);
+    assert_true(a.attention_no_sdpa);
+    assert_true(a.eager_sink_lse);
+
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    fixture_framework_release(&par, &knobs, GS_FW_TRANSFORMERS, 0);
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, GS_ATTN_EAGER, &rules);
+    struct gs_arch llama_eager = a;
+    llama_eager.eager_sink_lse = false;
+    struct gs_activation_input in = fixture_one_sequence(&a, &par, &rules, 16, false);
+    struct gs_activation_result sinks, plain;
+    assert_true(gs_activation_bytes(&in, &sinks));
+    in.arch = &llama_eager;
+    assert_true(gs_activation_bytes(&in, &plain));
+    assert_int_equal(sinks.per_layer_bytes - plain.per_layer_bytes, 94720);
+}
+
 /* ernie4_5 and ernie4_5_moe READMEs. 0.3B: h 1024, 18 layers, 16 heads, 2 KV heads x 128,
  * MLP 3072, tied V 103424: 18 x 14,157,824 + 103424 x 1024 + 1024 = 360,748,032 (card
  * 0.36B); KV 18 x 2 x 256 x 2 = 18,432, TP 4 one replicated KV head a GPU: 9,216.
@@ -723,6 +767,7 @@ int main(void)
         cmocka_unit_test(test_starcoder2),
         cmocka_unit_test(test_jais2),
         cmocka_unit_test(test_hyperclovax),
+        cmocka_unit_test(test_granite_swa),
         cmocka_unit_test(test_ernie4_5),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -470,6 +470,11 @@ struct gs_arch {
     bool attention_no_sdpa;             /* transformers has no SDPA path for the type, which
                                            then runs eager by default; flash and flex paths
                                            exist (GPT-OSS's attention sinks) */
+    bool eager_sink_lse;                /* its eager attention applies the sinks after the
+                                           softmax as sigmoid(logsumexp(scores) - sink) x output
+                                           (GraniteSWA's eager_attention_forward): logsumexp
+                                           keeps the masked scores, the scaling the unscaled
+                                           output */
     bool eager_softmax_native;          /* its eager attention runs softmax at the scores' dtype
                                            (GPT-2's and BERT's eager_attention_forward), not
                                            upcast to fp32 as Llama's and T5's are */
