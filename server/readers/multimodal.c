@@ -549,10 +549,14 @@ static void read_qwen2_5_vision(struct model_reader *v, struct gs_arch *a)
     const uint64_t temporal = rd_dim(v, NAMES("temporal_patch_size"), true, 0);
     const uint64_t merge = rd_dim(v, NAMES("spatial_merge_size"), true, 0);
     const uint64_t out = rd_dim(v, NAMES("out_hidden_size"), true, 0);
+    /* EXAONE 4.5's tower (Exaone4_5_VisionAttention): qkv projects to q and num_key_value_heads
+     * K/V heads (GQA); Qwen2.5-VL's config has no such key, every head its own K/V */
+    const uint64_t kv_heads = rd_dim(v, NAMES("num_key_value_heads"), false, heads);
     if (!v->ok)
         return;
     const size_t b = gs_arch_new_block(a);
-    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    s.kv_heads = kv_heads;
     attention(a, b, vh, vh, &s, &attn, false);
     mlp(a, b, vh, vi, true, true, &gated);
     norm(a, b, "norm1", GS_PART_NORMS, false, vh);
@@ -599,6 +603,47 @@ static void read_qwen2_5_vl(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &traits);
     json_t *owned = NULL;
     if (!r->ok || !open_sub(r, "vision_config", QWEN2_5_VISION, NULL, NULL, &vision, &owned))
+        return;
+    read_qwen2_5_vision(&vision, a);
+    close_sub(r, &vision, owned);
+}
+
+/* -------------------------------------------------------------- EXAONE 4.5 */
+
+/* Exaone4_5_Config's default text_config: Exaone4Config() (configuration_exaone4.py). */
+static const char EXAONE4_5_TEXT[] =
+    "{\"model_type\": \"exaone4\", \"vocab_size\": 102400, \"hidden_size\": 4096,"
+    " \"intermediate_size\": 16384, \"num_hidden_layers\": 32, \"num_attention_heads\": 32,"
+    " \"num_key_value_heads\": 32, \"max_position_embeddings\": 2048,"
+    " \"sliding_window\": 4096, \"sliding_window_pattern\": 4}";
+
+/* Exaone4_5_VisionConfig's defaults: Qwen2.5-VL's and num_key_value_heads 8. */
+static const char EXAONE4_5_VISION[] =
+    "{\"depth\": 32, \"hidden_size\": 3584, \"intermediate_size\": 3420, \"num_heads\": 16,"
+    " \"num_key_value_heads\": 8, \"in_channels\": 3, \"patch_size\": 14,"
+    " \"spatial_merge_size\": 2, \"temporal_patch_size\": 2, \"out_hidden_size\": 3584}";
+
+/* Exaone4_5_ForConditionalGeneration (transformers 5.8, models/exaone4_5/modular_exaone4_5.py;
+ * LGAI-EXAONE/EXAONE-4.5-33B): the language model is AutoModel of the text_config, Exaone4Model
+ * (exaone4, moe.c; Exaone4_5_Config remaps the older "exaone4_5_text" to it), the head
+ * lm_head tied only where the top-level tie_word_embeddings says so (the tie reads the
+ * composite config); the tower is Qwen2.5-VL's with GQA in its attention (qkv projecting to
+ * num_key_value_heads K/V heads) and Qwen2.5-VL's patch merger. vLLM builds the same
+ * (models/exaone4_5.py: Exaone4ForCausalLM beside the tower); the checkpoint's mtp.* layers
+ * are skipped by transformers and not described here. */
+static void read_exaone4_5(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    const bool tie = rd_flag(r, "tie_word_embeddings", false);
+    if (open_sub(r, "text_config", EXAONE4_5_TEXT, EXAONE4_5_TEXT, "exaone4", &text, &owned)) {
+        if (json_object_set_new(owned, "tie_word_embeddings", json_boolean(tie)) != 0)
+            rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+        read_text_as(&text, a, "exaone4");
+        close_sub(r, &text, owned);
+    }
+    if (!r->ok ||
+        !open_sub(r, "vision_config", EXAONE4_5_VISION, EXAONE4_5_VISION, NULL, &vision, &owned))
         return;
     read_qwen2_5_vision(&vision, a);
     close_sub(r, &vision, owned);
@@ -1283,6 +1328,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"mistral3", "Mistral3ForConditionalGeneration", read_mistral3},
     {"ministral3", "Ministral3ForCausalLM", read_ministral3},
     {"qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", read_qwen2_5_vl},
+    {"exaone4_5", "Exaone4_5_ForConditionalGeneration", read_exaone4_5},
     {"mllama", "MllamaForConditionalGeneration", read_mllama},
     {"llama4", "Llama4ForConditionalGeneration", read_llama4},
     {"step3p7", "Step3p7ForConditionalGeneration", read_step3p7},

@@ -274,6 +274,42 @@ static void test_qwen2_5_vl(void **state)
     assert_int_equal(fixture_layout(&l, 4).bytes_per_token, 28 * 512);
 }
 
+/* EXAONE 4.5 (exaone4_5; modular_exaone4_5.py), Exaone4_5_Config's defaults (which are not the
+ * 33B checkpoint's: Exaone4Config's text and Qwen2.5-VL's tower). Text, a layer: q/k/v/o 4 x
+ * 4,096^2 + per-head q_norm and k_norm 2 x 128 + the MLP 3 x 4,096 x 16,384 + two post-norms
+ * 8,192 = 268,443,904; x 32 + embedding and untied head 2 x 102,400 x 4,096 + the norm 4,096 =
+ * 9,429,069,824. The tower, a block (3,584 wide, 16 heads of 224, 8 K/V heads): norms 7,168,
+ * qkv 3,584 x (3,584 + 2 x 8 x 224) + bias = 25,697,280, proj 12,848,640, the gated MLP with
+ * biases 2 x (3,584 x 3,420 + 3,420) + 3,420 x 3,584 + 3,584 = 36,782,264: 75,335,352; x 32 +
+ * patch_embed 3,584 x 3 x 2 x 14^2 = 4,214,784 + the merger (ln_q 3,584, 14,336^2 + 14,336,
+ * 14,336 x 3,584 + 3,584) 256,922,624 = 2,671,868,672. 12,100,938,496 in all. Layers: every
+ * fourth sliding_window_pattern layer full (8), the others over 4,096 tokens; 2 x 32 x 128 x 2
+ * = 16,384 B a layer and token. The top-level tie_word_embeddings ties the head; K/V heads as
+ * many as the heads add 32 x (3,584^2 + 3,584) to qkv. */
+static void test_exaone4_5(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch("{\"model_type\": \"exaone4_5\"}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 12100938496ULL);
+    assert_int_equal(c.vision, 2671868672ULL);
+    assert_int_equal(c.lm_head, 419430400ULL);
+    assert_int_equal(layers_where(&a, GS_SPAN_FULL, 0, 0), 8);
+    towers_are(&a, 1, GS_PART_VISION, false);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
+    assert_int_equal(k.full_token_bytes, 8 * 16384);
+    assert_int_equal(k.window_layers, 24);
+
+    const struct gs_arch tied =
+        fixture_arch("{\"model_type\": \"exaone4_5\","
+                     " \"tie_word_embeddings\": true,"
+                     " \"text_config\": {\"model_type\": \"exaone4_5_text\"}}");
+    assert_int_equal(fixture_count(&tied).total, 12100938496ULL - 419430400ULL);
+    const struct gs_arch mha = fixture_arch(
+        "{\"model_type\": \"exaone4_5\", \"vision_config\": {\"num_key_value_heads\": 16}}");
+    assert_int_equal(fixture_count(&mha).vision, 2671868672ULL + 32ULL * (3584 * 3584 + 3584));
+}
+
 /* mllama/README.md: text 9,775,192,080 + vision 863,567,379 + projector
  * 31,461,376 = 10,670,220,835 ("10.7B"). Active = text - the 128,264-row
  * embedding 525,369,344 = 9,249,822,736. Layers: 8 cross-attention (in
@@ -601,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_mistral3_family),
         cmocka_unit_test(test_mistral_small_4),
         cmocka_unit_test(test_qwen2_5_vl),
+        cmocka_unit_test(test_exaone4_5),
         cmocka_unit_test(test_mllama),
         cmocka_unit_test(test_llama4),
         cmocka_unit_test(test_step3p7),
