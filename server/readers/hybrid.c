@@ -788,6 +788,30 @@ struct gdn {
     uint64_t k_heads, v_heads, k_dim, v_dim, kernel;
 };
 
+/* The recurrent state and scan of a Gated DeltaNet mixer in block `b` (false when the block
+ * could not be made). */
+static bool gdn_mixer(struct gs_arch *a, size_t b, const struct gdn *g)
+{
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL) {
+        a->overflow = true;
+        return false;
+    }
+    const uint64_t key_dim = g->k_heads * g->k_dim, value_dim = g->v_heads * g->v_dim;
+    blk->mixer = GS_MIXER_RECURRENT;
+    blk->rec = (struct gs_recurrent){.conv_channels = 2 * key_dim + value_dim,
+                                     .conv_kernel = g->kernel,
+                                     .state_heads = g->v_heads,
+                                     .state_rows = g->v_dim,
+                                     .state_cols = g->k_dim,
+                                     .in_width = 2 * key_dim + 2 * value_dim + 2 * g->v_heads,
+                                     .inner = value_dim,
+                                     .fp32_state = false,
+                                     .delta_rule = true,
+                                     .scan = GS_SCAN_GATED_DELTA_NEXT};
+    return true;
+}
+
 /* Qwen3NextGatedDeltaNet (`linear_attn`): in_proj_qkvz h -> 2 key_dim +
  * 2 value_dim, in_proj_ba h -> 2 v_heads, depthwise conv1d over
  * 2 key_dim + value_dim without bias, dt_bias and A_log per value head, a
@@ -796,26 +820,12 @@ struct gdn {
  * FusedRMSNormGated: GS_SCAN_GATED_DELTA_NEXT). */
 static void build_gdn(struct gs_arch *a, size_t b, const struct gdn *g)
 {
-    struct gs_block *blk = gs_arch_block(a, b);
-    if (blk == NULL) {
-        a->overflow = true;
+    if (!gdn_mixer(a, b, g))
         return;
-    }
     const uint64_t h = a->hidden_size;
     const uint64_t key_dim = g->k_heads * g->k_dim, value_dim = g->v_heads * g->v_dim;
     const uint64_t conv = 2 * key_dim + value_dim;
     const uint64_t qkvz = 2 * key_dim + 2 * value_dim, ba = 2 * g->v_heads;
-    blk->mixer = GS_MIXER_RECURRENT;
-    blk->rec = (struct gs_recurrent){.conv_channels = conv,
-                                     .conv_kernel = g->kernel,
-                                     .state_heads = g->v_heads,
-                                     .state_rows = g->v_dim,
-                                     .state_cols = g->k_dim,
-                                     .in_width = qkvz + ba,
-                                     .inner = value_dim,
-                                     .fp32_state = false,
-                                     .delta_rule = true,
-                                     .scan = GS_SCAN_GATED_DELTA_NEXT};
     gs_block_module(a, b, "in_proj_qkvz", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
                     GS_MOD_QUANT, h, qkvz, 1);
     gs_block_module(a, b, "in_proj_ba", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
@@ -827,6 +837,33 @@ static void build_gdn(struct gs_arch *a, size_t b, const struct gdn *g)
                     1);
     gs_block_module(a, b, "out_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION,
                     GS_MOD_QUANT, value_dim, h, 1);
+}
+
+/* OlmoHybridGatedDeltaNet (transformers models/olmo_hybrid/modular_olmo_hybrid.py): Qwen3-Next's
+ * mixer with its projections apart - q_proj and k_proj h -> key_dim, v_proj and the output
+ * gate g_proj h -> value_dim, a_proj and b_proj h -> v_heads -, the same conv1d without bias,
+ * dt_bias, A_log, o_norm (the gated RMSNorm over head_v_dim) and o_proj; its forward is Qwen3-
+ * Next's (the q/k/v concatenated through the causal conv, q and k repeated to the value heads,
+ * the fla chunk rule with in-kernel L2 norms). The same parameters, named as PEFT targets
+ * them. */
+static void build_olmo_gdn(struct gs_arch *a, size_t b, const struct gdn *g)
+{
+    if (!gdn_mixer(a, b, g))
+        return;
+    const uint64_t h = a->hidden_size;
+    const uint64_t key_dim = g->k_heads * g->k_dim, value_dim = g->v_heads * g->v_dim;
+    static const char *const in[] = {"q_proj", "k_proj", "v_proj", "g_proj", "a_proj", "b_proj"};
+    const uint64_t out[] = {key_dim, key_dim, value_dim, value_dim, g->v_heads, g->v_heads};
+    for (size_t i = 0; i < 6; i++)
+        gs_block_module(a, b, in[i], GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
+                        GS_MOD_QUANT, h, out[i], 1);
+    conv1d(a, b, 2 * key_dim + value_dim, g->kernel, false);
+    mixer_tensor(a, b, "dt_bias", 1, g->v_heads);
+    mixer_tensor(a, b, "A_log", 1, g->v_heads);
+    gs_block_module(a, b, "o_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
+                    g->v_dim, 1);
+    gs_block_module(a, b, "o_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION, GS_MOD_QUANT,
+                    value_dim, h, 1);
 }
 
 /* One Qwen3-Next layer kind: the mixer, the MLP, two norms. */
@@ -925,6 +962,85 @@ static void read_qwen3_next(struct model_reader *r, struct gs_arch *a)
     }
 }
 
+/* OlmoHybridForCausalLM (transformers 5.3, models/olmo_hybrid/modular_olmo_hybrid.py;
+ * allenai/Olmo-Hybrid-7B; vLLM models/olmo_hybrid.py): layer_types, or every fourth layer
+ * (i % 4 == 3) full, the others linear. A full layer is Olmo3's (q/k/v/o with attention_bias,
+ * q_norm over heads x head_dim and k_norm over kv_heads x head_dim, the post-norms
+ * post_attention_layernorm and post_feedforward_layernorm), with no sliding window; a linear
+ * layer Gated DeltaNet (build_olmo_gdn) between input_layernorm and post_attention_layernorm.
+ * OlmoHybridConfig derives the linear heads from the attention's: linear_num_key_heads and
+ * linear_num_value_heads = num_attention_heads, linear_key_head_dim = int(0.75 x hidden /
+ * linear_num_key_heads), linear_value_head_dim twice that. A gated SwiGLU MLP everywhere;
+ * untied by default. Its RoPE (none in the released checkpoint) holds no parameter. */
+static void read_olmo_hybrid(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    bool full[GS_LAYERS_MAX];
+    memset(full, 0, sizeof(full));
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, "layer_types", &list);
+    if (list != NULL && n != plan.layers)
+        rd_fail(r, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)plan.layers);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX && r->ok; l++) {
+        if (list == NULL) {
+            full[l] = l % 4 == 3;
+            continue;
+        }
+        const char *s = json_string_value(json_array_get(list, l));
+        if (s == NULL || (strcmp(s, "full_attention") != 0 && strcmp(s, "linear_attention") != 0))
+            rd_fail(r, "layer_types", GS_ERR_INVALID,
+                    "entry %llu must be \"linear_attention\" or \"full_attention\"",
+                    (unsigned long long)l);
+        else
+            full[l] = strcmp(s, "full_attention") == 0;
+    }
+    const uint64_t k_heads = rd_dim(r, NAMES("linear_num_key_heads"), false, plan.heads);
+    const uint64_t k_dim = rd_dim(r, NAMES("linear_key_head_dim"), false,
+                                  k_heads ? 3 * a->hidden_size / 4 / k_heads : 0);
+    const struct gdn g = {
+        .k_heads = k_heads,
+        .v_heads = rd_dim(r, NAMES("linear_num_value_heads"), false, plan.heads),
+        .k_dim = k_dim,
+        .v_dim = rd_dim(r, NAMES("linear_value_head_dim"), false, 2 * k_dim),
+        .kernel = rd_dim(r, NAMES("linear_conv_kernel_dim"), false, 4),
+    };
+    const bool bias = rd_flag(r, "attention_bias", false);
+    if (!r->ok)
+        return;
+    if (g.k_heads == 0 || g.k_dim == 0)
+        rd_fail(r, "linear_key_head_dim", GS_ERR_INVALID, "must be at least 1");
+    if (!r->ok)
+        return;
+    size_t kinds[2];
+    bool made[2] = {false, false};
+    gs_arch_set_layers(a, plan.layers, 0);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int f = full[l];
+        if (!made[f]) {
+            const size_t b = gs_arch_new_block(a);
+            if (f) {
+                attention(a, b, plan.heads, plan.kv_heads, plan.head_dim, bias, true);
+                gs_block_module(a, b, "q_norm", GS_MODULE_NORM, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
+                                0, 1, plan.heads * plan.head_dim, 1);
+                gs_block_module(a, b, "k_norm", GS_MODULE_NORM, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
+                                0, 1, plan.kv_heads * plan.head_dim, 1);
+            } else {
+                build_olmo_gdn(a, b, &g);
+            }
+            gs_build_mlp(a, b, plan.intermediate, true, false, &GS_MLP_NAMES);
+            norm(a, b, f ? "post_attention_layernorm" : "input_layernorm");
+            norm(a, b, f ? "post_feedforward_layernorm" : "post_attention_layernorm");
+            kinds[f] = b;
+            made[f] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[f]);
+    }
+    hybrid_embeddings(a, "embed_tokens");
+    norm(a, GS_BLOCKS_MAX, "norm");
+}
+
 const struct model_type MODELS_HYBRID[] = {
     {"mamba", "MambaForCausalLM", read_mamba},
     {"mamba2", "Mamba2ForCausalLM", read_mamba2},
@@ -933,5 +1049,6 @@ const struct model_type MODELS_HYBRID[] = {
     {"falcon_h1", "FalconH1ForCausalLM", read_falcon_h1},
     {"granitemoehybrid", "GraniteMoeHybridForCausalLM", read_granitemoehybrid},
     {"qwen3_next", "Qwen3NextForCausalLM", read_qwen3_next},
+    {"olmo_hybrid", "OlmoHybridForCausalLM", read_olmo_hybrid},
     {NULL, NULL, NULL},
 };

@@ -482,6 +482,41 @@ static void test_qwen3_next_mtp(void **state)
     assert_int_equal(a.tower_count, 1);
 }
 
+/* OLMo Hybrid (olmo_hybrid; modular_olmo_hybrid.py), OlmoHybridConfig's defaults (the
+ * docstring's allenai/Olmo-Hybrid-7B): h 3,840, 32 layers, 30 heads (and KV heads) of 128, MLP
+ * 11,008, V 100,352, untied; layers i % 4 == 3 full (8), the others Gated DeltaNet with 30 key
+ * and value heads of int(0.75 x 3,840 / 30) = 96 and 192. A full layer: q/k/v/o 4 x 3,840^2 +
+ * q_norm and k_norm over the full width 2 x 3,840 + the MLP 3 x 3,840 x 11,008 + two post-norms
+ * 7,680 = 185,809,920. A linear layer: q and k 2 x 3,840 x 2,880, v and g 2 x 3,840 x 5,760,
+ * a and b 2 x 3,840 x 30, o 5,760 x 3,840 = 88,704,000, conv1d (2 x 2,880 + 5,760) x 4 =
+ * 46,080, A_log and dt_bias 60, o_norm 192, the MLP and two norms 126,819,840 = 215,570,172.
+ * 8 x 185,809,920 + 24 x 215,570,172 + 2 x 100,352 x 3,840 + 3,840 = 7,430,870,688. Cache: 8
+ * x 2 x 30 x 128 x 2 = 122,880 B a token; state (vLLM gated_delta_net_state_shape, bf16): conv
+ * 3 x 11,520 x 2 = 69,120 + 30 x 192 x 96 x 2 = 1,105,920, x 24 = 28,200,960; TP 2 halves
+ * both. */
+static void test_olmo_hybrid(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"olmo_hybrid\", \"architectures\": [\"OlmoHybridForCausalLM\"],"
+        " \"hidden_size\": 3840, \"intermediate_size\": 11008, \"num_hidden_layers\": 32,"
+        " \"num_attention_heads\": 30, \"vocab_size\": 100352, \"max_position_embeddings\": 65536,"
+        " \"tie_word_embeddings\": false, \"linear_allow_neg_eigval\": true,"
+        " \"linear_conv_kernel_dim\": 4, \"rope_parameters\": null}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 7430870688ULL);
+    assert_int_equal(c.attention,
+                     8ULL * (4 * 3840 * 3840 + 2 * 3840) + 24ULL * (88704000 + 46080 + 60 + 192));
+    assert_string_equal(a.approximate, "");
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 8, .recurrent = 24, .none = 0, .moe = 0});
+    assert_int_equal(a.blocks[a.layer_block[3]].mixer, GS_MIXER_ATTENTION);
+    assert_int_equal(a.blocks[a.layer_block[0]].rec.conv_channels, 11520);
+    fixture_assert_cache(&a, 1, 122880, 28200960ULL);
+    fixture_assert_cache(&a, 2, 61440, 14100480ULL);
+    assert_estimates_run(&a, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -497,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_granitemoehybrid_tiny),
         cmocka_unit_test(test_qwen3_next),
         cmocka_unit_test(test_qwen3_next_mtp),
+        cmocka_unit_test(test_olmo_hybrid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
