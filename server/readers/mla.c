@@ -16,6 +16,7 @@ struct mla_options {
     bool remote_bias; /* the repository's modeling_deepseek.py: the bias is an nn.Parameter */
     bool softmax_router; /* Mistral4TopkRouter: a bare parameter, no bias, the model's dtype */
     bool dense;          /* no expert keys: every layer dense (Youtu) */
+    bool post_mlp_norm;  /* an RMSNorm on the MoE's output (A.X-K1's post_mlp_layernorm) */
 };
 
 static void read_mla_spec(struct model_reader *r, struct gs_attention *s, uint64_t heads,
@@ -36,9 +37,10 @@ static void read_mla_spec(struct model_reader *r, struct gs_attention *s, uint64
     }
 }
 
-/* One MLA layer kind: attention, a dense MLP or the MoE, two norms. */
+/* One MLA layer kind: attention, a dense MLP or the MoE (with A.X-K1's norm on its output), two
+ * norms. */
 static size_t mla_block(struct gs_arch *a, const struct gs_attention *spec, bool bias,
-                        const struct decoder_plan *plan, bool routed)
+                        const struct decoder_plan *plan, bool routed, const struct mla_options *o)
 {
     const size_t b = gs_arch_new_block(a);
     gs_build_mla(a, b, spec, bias);
@@ -47,6 +49,8 @@ static size_t mla_block(struct gs_arch *a, const struct gs_attention *spec, bool
     else
         gs_build_mlp(a, b, plan->intermediate, true, false, &GS_MLP_NAMES);
     gs_build_norms(a, b, "layernorm", 2, false);
+    if (routed && o->post_mlp_norm)
+        gs_build_norms(a, b, "mlp.post_mlp_layernorm", 1, false);
     return b;
 }
 
@@ -98,7 +102,7 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
         const int m = plan.moe[l];
         if (!made[m]) {
-            kinds[m] = mla_block(a, &spec, bias, &plan, m);
+            kinds[m] = mla_block(a, &spec, bias, &plan, m, o);
             made[m] = true;
         }
         gs_arch_set_layer(a, l, kinds[m]);
@@ -108,7 +112,7 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     const uint64_t mtp = rd_dim(r, NAMES("num_nextn_predict_layers"), false, 0);
     if (mtp > 0) {
         /* as stored: the MTP tower counts every tensor, the correction bias included */
-        const size_t b = mla_block(a, &spec, bias, &plan, plan.experts.experts > 0);
+        const size_t b = mla_block(a, &spec, bias, &plan, plan.experts.experts > 0, o);
         const uint64_t h = a->hidden_size, V = a->vocab_size;
         gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
                         2 * h, h, 1);
@@ -123,13 +127,13 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
 
 static void read_deepseek_v2(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false, false, false};
+    const struct mla_options o = {false, false, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
 static void read_deepseek_v3(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, false, false, false};
+    const struct mla_options o = {true, false, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -145,7 +149,7 @@ static void read_deepseek_v3(struct model_reader *r, struct gs_arch *a)
  * Llama 4 position scaling (rope_parameters' llama_4_scaling_beta) holds no parameter. */
 static void read_mistral4(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false, true, false};
+    const struct mla_options o = {false, false, false, true, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -154,7 +158,20 @@ static void read_mistral4(struct model_reader *r, struct gs_arch *a)
  * YoutuConfig deletes DeepseekV3Config's expert keys, so no layer routes. */
 static void read_youtu(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false, false, true};
+    const struct mla_options o = {false, false, false, false, true, false};
+    read_deepseek(r, a, &o);
+}
+
+/* AXK1ForCausalLM (transformers 5.16, models/axk1/modular_axk1.py; skt/A.X-K1, 519B): DeepSeek-V3
+ * (DeepseekV3Attention, DeepseekV3TopkRouter with its e_score_correction_bias buffer, fused
+ * experts and a shared MLP from first_k_dense_replace) whose AXK1MoE normalizes its output,
+ * routed and shared summed, with post_mlp_layernorm (an RMSNorm over hidden_size) before the
+ * residual add. AXK1Config drops DeepSeek-V3's MTP depth; a checkpoint's num_nextn_predict_layers
+ * (vLLM's AXK1Config, which names the type "AXK1": read by its architecture) is reported as the
+ * mtp component as DeepSeek-V3's. */
+static void read_axk1(struct model_reader *r, struct gs_arch *a)
+{
+    const struct mla_options o = {true, false, false, false, false, true};
     read_deepseek(r, a, &o);
 }
 
@@ -173,7 +190,7 @@ static bool nested_text_config(const struct model_reader *r)
  * remote DeepseekV3ForCausalLM, and the bias a Parameter. */
 static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, nested_text_config(r), false, false};
+    const struct mla_options o = {true, false, nested_text_config(r), false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -182,7 +199,7 @@ static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
  * index_head_dim, index_topk). */
 static void read_deepseek_v32(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, true, false, false, false};
+    const struct mla_options o = {true, true, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -193,5 +210,6 @@ const struct model_type MODELS_MLA[] = {
     {"deepseek_v32", "DeepseekV32ForCausalLM", read_deepseek_v32},
     {"mistral4", "Mistral4ForCausalLM", read_mistral4},
     {"youtu", "YoutuForCausalLM", read_youtu},
+    {"axk1", "AXK1ForCausalLM", read_axk1},
     {NULL, NULL, NULL},
 };

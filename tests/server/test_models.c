@@ -192,6 +192,42 @@ static void test_youtu(void **state)
     assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 32 * 576 * 2);
 }
 
+/* A.X-K1 (axk1; modular_axk1.py), AXK1Config's defaults (the docstring's skt/A.X-K1): DeepSeek-V3's
+ * layer with 64 heads, 192 experts (top 8), one dense layer, vocabulary 163,840, and an RMSNorm
+ * on each MoE's output (post_mlp_layernorm). By hand: attention a layer q_a 7,168 x 1,536 +
+ * 1,536 + q_b 1,536 x 64 x 192 + kv_a 7,168 x 576 + 512 + kv_b 512 x 64 x 256 + o 8,192 x 7,168 =
+ * 101,124,096, two norms 14,336; the dense layer's MLP 3 x 7,168 x 18,432 = 396,361,728; a MoE
+ * layer's 192 experts of 3 x 7,168 x 2,048 = 44,040,192, the router 192 x 7,168, the shared
+ * expert 44,040,192 and the new norm 7,168: 8,602,278,912. 497,500,160 + 60 x 8,602,278,912 + 2
+ * x 1,174,405,120 + 7,168 = 518,983,052,288 ("519B"); the correction biases 60 x 192 buffers.
+ * Active without the input lookup: less 60 x 184 unrouted experts = 31,604,927,488. Without the
+ * norm, 60 x 7,168 fewer (DeepSeek-V3's reading). */
+static void test_axk1(void **state)
+{
+    (void)state;
+    static const char config[] =
+        "{\"architectures\":[\"AXK1ForCausalLM\"],\"attention_bias\":false,\"bos_token_id\":163691,"
+        "\"eos_token_id\":163691,\"first_k_dense_replace\":1,\"head_dim\":64,\"hidden_act\":"
+        "\"silu\",\"hidden_size\":7168,\"intermediate_size\":18432,\"kv_lora_rank\":512,\"max_"
+        "position_embeddings\":32768,\"model_type\":\"%s\",\"moe_intermediate_size\":2048,\"n_"
+        "group\":8,\"n_routed_experts\":192,\"n_shared_experts\":1,\"norm_topk_prob\":true,\"num_"
+        "attention_heads\":64,\"num_experts_per_tok\":8,\"num_hidden_layers\":61,\"num_key_value_"
+        "heads\":64,\"q_lora_rank\":1536,\"qk_head_dim\":192,\"qk_nope_head_dim\":128,\"qk_rope_"
+        "head_dim\":64,\"rms_norm_eps\":1e-06,\"rope_interleave\":true,\"routed_scaling_factor\":2."
+        "5,\"tie_word_embeddings\":false,\"topk_group\":4,\"v_head_dim\":128,\"vocab_size\":"
+        "163840}";
+    const struct gs_arch a = fixture_arch(config, "axk1");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 518983052288ULL);
+    assert_int_equal(c.active, 31604927488ULL);
+    assert_int_equal(c.buffers, 60 * 192);
+    assert_string_equal(a.approximate, "");
+    assert_int_equal(gs_arch_moe_layers(&a), 60);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 61 * 576 * 2);
+    const struct gs_arch d = fixture_arch(config, "deepseek_v3");
+    assert_int_equal(fixture_count(&d).total, 518983052288ULL - 60 * 7168);
+}
+
 /* Routers that hold their weight as a bare nn.Parameter (F.linear on self.weight), which no LoRA
  * target adapts (gs_mlp.router_parameter), and those that score in fp32 (router_fp32):
  * MiMoV2FlashTopkRouter (fp32), LagunaTopKRouter, DeepseekV4TopKRouter and DeepseekV4HashRouter
@@ -755,6 +791,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v32_mtp_and_indexer),
         cmocka_unit_test(test_bare_routers),
         cmocka_unit_test(test_youtu),
+        cmocka_unit_test(test_axk1),
         cmocka_unit_test(test_checkpoint_formats),
         cmocka_unit_test(test_read_by_architecture),
         cmocka_unit_test(test_nonstandard_literals),
