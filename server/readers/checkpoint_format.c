@@ -86,6 +86,8 @@ static void keep_entry(struct kept *k, const char *s)
     static const char *const attention[] = {"self_attn", "attn",           "linear_attn", "mixer",
                                             "attention", "self_attention", NULL};
     static const char *const mlp[] = {"mlp", "ffn", "feed_forward", NULL};
+    static const char *const mixer_attention[] = {"q_proj", "k_proj",   "v_proj",
+                                                  "o_proj", "qkv_proj", NULL};
     char leaf[64];
     leaf_of(s, leaf, sizeof(leaf));
     if (has(s, "norm") || has(s, "bias") || has(s, "lm_head") || strcmp(leaf, "head") == 0 ||
@@ -102,6 +104,13 @@ static void keep_entry(struct kept *k, const char *s)
              ((has(s, "mlp") || has(s, "ffn")) && has(s, "_proj")))
         k->parts |= 1u << GS_PART_MLP;
     else if ((has(s, "attn") || has(s, "attention")) && leaf[0] != '\0')
+        keep_module(k, leaf);
+    else if (has(s, ".mixer.") && one_of(leaf, mixer_attention))
+        /* Nemotron-H's attention layers are `mixer`s as its Mamba layers are: NVIDIA's
+         * Nemotron-3-Nano and -3.5 NVFP4 releases exclude every attention layer's q/k/v/o_proj
+         * (backbone.layers.N.mixer.q_proj) by name; a Mamba mixer's in_proj or out_proj they
+         * exclude only in some layers, which a layer kind cannot say, so those stay listed
+         * nowhere */
         keep_module(k, leaf);
 }
 
@@ -123,13 +132,25 @@ static void append_kept(struct gs_checkpoint *c)
     const uint16_t parts = c->unquantized_parts;
     if (parts == 0 && c->unquantized_modules[0] == '\0')
         return;
+    /* the names as a list: ",q_proj,k_proj," reads "q_proj, k_proj" */
+    char names[sizeof(c->unquantized_modules) * 2];
+    size_t n = 0;
+    for (const char *at = c->unquantized_modules; *at && n + 3 < sizeof(names); at++) {
+        if (*at != ',')
+            names[n++] = *at;
+        else if (n > 0 && at[1] != '\0') {
+            names[n++] = ',';
+            names[n++] = ' ';
+        }
+    }
+    names[n] = '\0';
     const size_t used = strlen(c->detail);
     snprintf(c->detail + used, sizeof(c->detail) - used,
              "; the ignore list keeps %s%s%s%s%s in 16-bit",
              parts & (1u << GS_PART_ATTENTION) ? "attention " : "",
              parts & (1u << GS_PART_MLP) ? "dense and shared MLPs " : "",
              parts & (1u << GS_PART_EXPERTS) ? "routed experts " : "",
-             c->unquantized_modules[0] ? "attention projections " : "", c->unquantized_modules);
+             names[0] ? "the attention projections " : "", names);
 }
 
 /* compressed-tensors (llm-compressor checkpoints; vLLM
@@ -267,7 +288,7 @@ static bool mixed_format(const json_t *layer, enum gs_weight_format *out)
 static bool read_mixed(const json_t *layers, struct gs_checkpoint *out, char *what, size_t cap,
                        char *why, size_t why_cap)
 {
-    static const char *const names[GS_PART_COUNT] = {[GS_PART_ATTENTION] = "attention",
+    static const char *const names[GS_PART_COUNT] = {[GS_PART_ATTENTION] = "token mixers",
                                                      [GS_PART_MLP] = "dense and shared MLPs",
                                                      [GS_PART_EXPERTS] = "routed experts",
                                                      [GS_PART_LM_HEAD] = "head"};

@@ -337,7 +337,7 @@ static void test_mixed_precision_parts(void **state)
                      PART(GS_PART_ATTENTION) | PART(GS_PART_MLP) | PART(GS_PART_LM_HEAD));
     assert_int_equal(a.checkpoint.part_format[GS_PART_ATTENTION], GS_WF_FP8);
     assert_int_equal(a.checkpoint.part_format[GS_PART_MLP], GS_WF_NVFP4);
-    assert_non_null(strstr(a.checkpoint.detail, "attention FP8 (per tensor), dense and shared "
+    assert_non_null(strstr(a.checkpoint.detail, "token mixers FP8 (per tensor), dense and shared "
                                                 "MLPs NVFP4, head NVFP4; every other linear "
                                                 "16-bit"));
     assert_int_equal(nvfp4(1024, 1000), 576008);
@@ -395,7 +395,7 @@ static void test_mxfp8(void **state)
     assert_format(&mixed.checkpoint, GS_WF_NVFP4, 16, 0);
     assert_int_equal(mixed.checkpoint.part_format[GS_PART_ATTENTION], GS_WF_MXFP8);
     assert_non_null(
-        strstr(mixed.checkpoint.detail, "attention MXFP8, dense and shared MLPs NVFP4"));
+        strstr(mixed.checkpoint.detail, "token mixers MXFP8, dense and shared MLPs NVFP4"));
     assert_int_equal(weights(&mixed, GS_WF_NVFP4, 1), 23668784ULL);
 }
 
@@ -421,6 +421,36 @@ static void test_nvfp4_named_projections(void **state)
         " \"model.layers.0.self_attn.q_b_proj\"]}}");
     assert_int_equal(nvfp4(512, 1024), 294920);
     assert_int_equal(weights(&a, GS_WF_NVFP4, 1), 14790208ULL);
+}
+
+/* Nemotron-H names its attention layers `mixer`s as it does its Mamba layers: NVIDIA's
+ * Nemotron-3-Nano-30B-A3B-NVFP4 excludes each attention layer's q/k/v/o_proj by path
+ * (backbone.layers.5.mixer.q_proj), which keeps them 16-bit. Nano's 6 attention layers (h 2,688,
+ * 32 heads and 2 KV heads of 128): 16-bit 2 x (2,688 x 4,096 + 2 x 2,688 x 256 + 4,096 x 2,688)
+ * = 46,792,704 a layer where NVFP4 stores nvfp4(2,688, 4,096) + 2 nvfp4(2,688, 256) +
+ * nvfp4(4,096, 2,688) = 13,160,480: 6 x 33,632,224 = 201,793,344 B more. A Mamba mixer's
+ * in_proj the list names in one layer stays NVFP4 (a layer kind holds every Mamba layer); the
+ * conv1d and the router's gate were never quantized. */
+static void test_nemotron_h_excluded_attention(void **state)
+{
+    (void)state;
+    static const char file[] = "nemotron_h/nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json";
+    const struct gs_arch whole = fixture_arch_file_set(
+        file, "quantization_config",
+        "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"exclude_modules\":"
+        " [\"lm_head\", \"backbone.layers.0.mixer.conv1d\", \"backbone.layers.1.mixer.gate\"]}");
+    const struct gs_arch kept = fixture_arch_file_set(
+        file, "quantization_config",
+        "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", \"exclude_modules\":"
+        " [\"lm_head\", \"backbone.layers.0.mixer.conv1d\", \"backbone.layers.1.mixer.gate\","
+        " \"backbone.layers.0.mixer.in_proj\", \"backbone.layers.0.mixer.out_proj\","
+        " \"backbone.layers.5.mixer.q_proj\", \"backbone.layers.5.mixer.k_proj\","
+        " \"backbone.layers.5.mixer.v_proj\", \"backbone.layers.5.mixer.o_proj\"]}");
+    assert_int_equal(nvfp4(2688, 4096) + 2 * nvfp4(2688, 256) + nvfp4(4096, 2688), 13160480);
+    assert_int_equal(weights(&kept, GS_WF_NVFP4, 1) - weights(&whole, GS_WF_NVFP4, 1),
+                     6ULL * (46792704 - 13160480));
+    assert_non_null(strstr(kept.checkpoint.detail, "the attention projections q_proj, k_proj, "
+                                                   "v_proj, o_proj in 16-bit"));
 }
 
 static char *slurp(const char *relative)
@@ -483,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_mixed_precision_parts),
         cmocka_unit_test(test_mxfp8),
         cmocka_unit_test(test_nvfp4_named_projections),
+        cmocka_unit_test(test_nemotron_h_excluded_attention),
         cmocka_unit_test(test_nvfp4_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,10 +48,9 @@ struct gs_arch fixture_arch(const char *fmt, ...)
     return read_json(json_loads(text, JSON_ALLOW_NUL, &jerr), text);
 }
 
-struct gs_arch fixture_arch_file(const char *relative)
+static json_t *load_file(const char *relative, char *path, size_t cap)
 {
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", GS_FIXTURES_DIR, relative);
+    snprintf(path, cap, "%s/%s", GS_FIXTURES_DIR, relative);
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         fail_msg("%s: cannot open", path);
@@ -64,6 +63,24 @@ struct gs_arch fixture_arch_file(const char *relative)
     json_error_t jerr;
     json_t *config = json_load_lenient(buf, n, 0, &jerr);
     free(buf);
+    return config;
+}
+
+struct gs_arch fixture_arch_file_set(const char *relative, const char *key, const char *value)
+{
+    char path[1024];
+    json_t *config = load_file(relative, path, sizeof(path));
+    json_error_t jerr;
+    json_t *v = json_loads(value, 0, &jerr);
+    if (config == NULL || v == NULL || json_object_set_new(config, key, v) != 0)
+        fail_msg("%s: cannot set %s", path, key);
+    return read_json(config, path);
+}
+
+struct gs_arch fixture_arch_file(const char *relative)
+{
+    char path[1024];
+    json_t *config = load_file(relative, path, sizeof(path));
     return read_json(config, path);
 }
 

@@ -17,6 +17,8 @@ struct gs_arch fixture_arch(const char *config_json, ...) __attribute__((format(
 
 /* The same for a file under tests/fixtures/configs/ ("qwen3/Qwen__Qwen3-8B.json"). */
 struct gs_arch fixture_arch_file(const char *relative_path);
+/* The same with the config's member `key` set to the JSON `value` (a quantization_config). */
+struct gs_arch fixture_arch_file_set(const char *relative_path, const char *key, const char *value);
 
 /* A config of `model_type` with the Llama-style fields (head_dim 0: the
  * reader's default). */
