@@ -472,11 +472,45 @@ static void read_minimax_m3(struct model_reader *r, struct gs_arch *a)
     gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
 }
 
+/* ------------------------------------------------------------------- Hy3 */
+
+/* HYV3ForCausalLM (transformers 5.6, models/hy_v3/modular_hy_v3.py; tencent/Hy3-preview):
+ * ApertusAttention's layer (q/k/v/o with attention_bias, q_norm and k_norm RMSNorms over
+ * head_dim) with DeepSeek-V3's two norms; mlp_layer_types (else the first layer dense, the
+ * others sparse) puts HYV3MoE on the sparse layers - HYV3TopKRouter's bare weight scored in fp32
+ * (F.linear(hidden_states.float(), self.weight.float())), the e_score_correction_bias buffer
+ * (nn.Buffer, kept in fp32), Qwen3MoeExperts' fused experts of moe_intermediate_size and one
+ * shared HYV3MLP moe_intermediate_size x num_shared_experts wide - and a SwiGLU MLP of
+ * intermediate_size on the dense ones. The MTP layer the checkpoint stores (model.layers.80)
+ * transformers skips and the config does not describe. Untied by default. */
+static void read_hy_v3(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    decoder_read_experts(r, &plan, false);
+    struct gs_moe *m = &plan.experts;
+    m->shared_width = m->width * rd_dim(r, NAMES("num_shared_experts"), false, 1);
+    m->router_parameter = true;
+    m->router_fp32 = true;
+    m->router_buffer = m->experts;
+    m->experts_fused = true;
+    if (!kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && r->ok)
+        decoder_moe_from(&plan, 1);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2,
+                                     .qk_norm = QK_HEAD,
+                                     .qkv_bias = bias,
+                                     .o_bias = bias,
+                                     .mlp_bias = rd_flag(r, "mlp_bias", false)};
+    decoder_build(r, a, &plan, &t);
+}
+
 const struct model_type MODELS_MOE[] = {
     {"hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", read_hunyuan_v1_dense},
     {"hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", read_hunyuan_v1_moe},
     {"mimo_v2_flash", "MiMoV2FlashForCausalLM", read_mimo_v2_flash},
     {"minimax_m3", "MiniMaxM3ForCausalLM", read_minimax_m3},
     {"exaone4", "Exaone4ForCausalLM", read_exaone4},
+    {"hy_v3", "HYV3ForCausalLM", read_hy_v3},
     {NULL, NULL, NULL},
 };

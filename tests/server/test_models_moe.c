@@ -292,6 +292,50 @@ static void test_minimax_m3(void **state)
         "/sparse_attention_config/sparse_attention_freq");
 }
 
+/* Hy3 (hy_v3; modular_hy_v3.py), HYV3Config's defaults (the docstring's tencent/Hy3-preview): h
+ * 4,096, 80 layers of 64 heads and 8 KV heads of 128, V 120,832, untied; layer 0 dense (13,312),
+ * 79 sparse (192 experts of 1,536, top 8, one shared expert). By hand, attention a layer: q and
+ * o 2 x 4,096 x 8,192 + k and v 2 x 4,096 x 1,024 + q_norm and k_norm 2 x 128 = 75,497,728;
+ * norms 8,192. Dense layer: + 3 x 4,096 x 13,312 = 239,083,776. Sparse: 192 x 3 x 4,096 x 1,536
+ * = 3,623,878,656 + the router 192 x 4,096 = 786,432 + the shared 3 x 4,096 x 1,536 =
+ * 18,874,368: 3,719,045,376. 239,083,776 + 79 x 3,719,045,376 + 2 x 494,927,872 + 4,096 =
+ * 295,033,528,320; active (8 experts, no lookup): 79 x 246,161,664 + 239,083,776 + 494,927,872 +
+ * 4,096 = 20,180,787,200; 79 x 192 correction-bias buffers. The generic reader said
+ * 297,003,520,000 (every layer routed, no shared expert, no q/k norms). KV 80 x 2 x 8 x 128 x 2
+ * = 327,680 B a token. */
+static void test_hy_v3(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "%s", "{\"model_type\":\"hy_v3\",\"architectures\":[\"HYV3ForCausalLM\"],\"vocab_size\":"
+              "120832,\"hidden_size\":4096,\"intermediate_size\":13312,\"num_hidden_layers\":80,"
+              "\"num_attention_heads\":64,\"num_key_value_heads\":8,\"head_dim\":128,\"hidden_"
+              "act\":\"silu\",\"max_position_embeddings\":131072,\"rms_norm_eps\":1e-5,\"tie_word_"
+              "embeddings\":false,\"attention_bias\":false,\"mlp_bias\":false,\"num_experts\":192,"
+              "\"num_experts_per_tok\":8,\"num_shared_experts\":1,\"moe_intermediate_size\":1536,"
+              "\"router_scaling_factor\":2.826,\"enable_moe_fp32_combine\":true}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 295033528320ULL);
+    assert_int_equal(c.active, 20180787200ULL);
+    assert_int_equal(c.buffers, 79 * 192);
+    assert_string_equal(a.approximate, "");
+    assert_int_equal(gs_arch_moe_layers(&a), 79);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 327680);
+    for (size_t k = 0; k < a.block_count; k++)
+        if (a.blocks[k].mlp.kind == GS_MLP_MOE) {
+            assert_true(a.blocks[k].mlp.router_parameter);
+            assert_true(a.blocks[k].mlp.router_fp32);
+        }
+    /* a listed pattern wins: every layer sparse */
+    const struct gs_arch all = fixture_arch(
+        "{\"model_type\": \"hy_v3\", \"vocab_size\": 1000, \"hidden_size\": 64,"
+        " \"intermediate_size\": 256, \"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
+        " \"num_key_value_heads\": 2, \"head_dim\": 16, \"num_experts\": 4,"
+        " \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32,"
+        " \"mlp_layer_types\": [\"sparse\", \"sparse\"]}");
+    assert_int_equal(gs_arch_moe_layers(&all), 2);
+}
+
 /* Every type of the file's table is one models_supported() lists. */
 static void test_types_listed(void **state)
 {
@@ -302,6 +346,7 @@ static void test_types_listed(void **state)
     assert_non_null(strstr(types, "mimo_v2_flash"));
     assert_non_null(strstr(types, "minimax_m3"));
     assert_non_null(strstr(types, "exaone4"));
+    assert_non_null(strstr(types, "hy_v3"));
 }
 
 int main(void)
@@ -314,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_minimax_m2_successors),
         cmocka_unit_test(test_minimax_m3),
         cmocka_unit_test(test_exaone4),
+        cmocka_unit_test(test_hy_v3),
         cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
