@@ -565,6 +565,9 @@ static void read_minimax_m2(struct model_reader *r, struct gs_arch *a)
     /* MiniMaxM2TopKRouter (the type is not in transformers 4.x: a 4.x row counts an
      * nn.Linear) */
     plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5;
+    /* MiniMaxM2SparseMoeBlock's e_score_correction_bias, a persistent buffer (nn.Buffer) the
+     * checkpoint stores */
+    plan.experts.router_buffer = plan.experts.experts;
     decoder_moe_every(r, &plan, 1);
     const struct decoder_traits t = {.norms = 2,
                                      .qk_norm = rd_flag(r, "use_qk_norm", true) ? QK_FULL : QK_NONE};
@@ -622,6 +625,8 @@ static void read_glm4_moe(struct model_reader *r, struct gs_arch *a)
      * self.weight.type(torch.float32)) */
     plan.experts.router_fp32 = true;
     plan.experts.router_parameter = true; /* Glm4MoeTopkRouter: self.weight, a bare parameter */
+    /* and its e_score_correction_bias, a persistent fp32 buffer the checkpoint stores */
+    plan.experts.router_buffer = plan.experts.experts;
     decoder_moe_from(&plan, rd_dim(r, NAMES("first_k_dense_replace"), false, 0));
     const struct decoder_traits t = {.norms = 2,
                                      .qk_norm = rd_flag(r, "use_qk_norm", false) ? QK_HEAD : QK_NONE,

@@ -228,6 +228,19 @@ static void test_axk1(void **state)
     assert_int_equal(fixture_count(&d).total, 518983052288ULL - 60 * 7168);
 }
 
+/* Routers whose e_score_correction_bias transformers registers as a persistent buffer, which the
+ * checkpoint stores and the weights count apart from the parameters (model.breakdown.buffers):
+ * MiniMaxM2SparseMoeBlock's (nn.Buffer(torch.zeros(num_local_experts))), 62 layers x 256, and
+ * Glm4MoeTopkRouter's (fp32), GLM-4.5-Air's 45 routed layers x 128. */
+static void test_correction_bias_buffers(void **state)
+{
+    (void)state;
+    const struct gs_arch m = fixture_arch_file("minimax_m2/MiniMaxAI__MiniMax-M2.reduced.json");
+    assert_int_equal(fixture_count(&m).buffers, 62 * 256);
+    const struct gs_arch g = fixture_arch_file("glm4_moe/zai-org__GLM-4.5-Air.json");
+    assert_int_equal(fixture_count(&g).buffers, 45 * 128);
+}
+
 /* Routers that hold their weight as a bare nn.Parameter (F.linear on self.weight), which no LoRA
  * target adapts (gs_mlp.router_parameter), and those that score in fp32 (router_fp32):
  * MiMoV2FlashTopkRouter (fp32), LagunaTopKRouter, DeepseekV4TopKRouter and DeepseekV4HashRouter
@@ -790,6 +803,7 @@ int main(void)
         cmocka_unit_test(test_moe_decoders),
         cmocka_unit_test(test_deepseek_v32_mtp_and_indexer),
         cmocka_unit_test(test_bare_routers),
+        cmocka_unit_test(test_correction_bias_buffers),
         cmocka_unit_test(test_youtu),
         cmocka_unit_test(test_axk1),
         cmocka_unit_test(test_checkpoint_formats),
