@@ -514,11 +514,14 @@ void models_read_checkpoint(const json_t *config, struct gs_checkpoint *out)
     } else if (strcmp(method, "fp8") == 0) {
         const json_t *block = json_object_get(q, "weight_block_size");
         out->quantized = true;
-        out->format = json_is_array(block) ? GS_WF_FP8_BLOCK : GS_WF_FP8_PER_CHANNEL;
+        /* vLLM Fp8LinearMethod.create_weights: a serialized checkpoint without weight_block_size
+         * keeps one fp32 weight_scale a tensor (PerTensorScaleParameter over the fused
+         * partitions), which process_weights_after_loading requantizes to one */
+        out->format = json_is_array(block) ? GS_WF_FP8_BLOCK : GS_WF_FP8;
         read_kept(json_object_get(q, "modules_to_not_convert"), out);
         snprintf(out->detail, sizeof(out->detail), "quantization_config fp8 e4m3 %s",
                  json_is_array(block) ? "with 128x128 block scales (fp32 weight_scale_inv)"
-                                      : "with per-channel scales");
+                                      : "with a per-tensor fp32 scale");
         append_kept(out);
     } else if (strcmp(method, "compressed-tensors") == 0) {
         compressed_tensors(q, out);

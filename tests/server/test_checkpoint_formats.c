@@ -365,6 +365,25 @@ static void test_mixed_precision_parts(void **state)
 #undef MIXED_LAYERS
 }
 
+/* quant_method fp8 without weight_block_size (Mistral Small 4's static FP8, convert_mistral4_
+ * weight_to_hf.py: weight_block_size None, modules_to_not_convert the tower, projector and head):
+ * vLLM's Fp8LinearMethod.create_weights keeps one fp32 weight_scale a tensor
+ * (PerTensorScaleParameter), not one a row. LLAMA_1024 so stored, the head kept: q and o 1024^2 +
+ * 4 each, k and v 1024 x 256 + 4 each, gate/up/down 1024 x 4096 + 4 each = 15,204,380, the norms
+ * 4,096: 15,208,476 a layer; 2 x 15,208,476 + embedding and head 2 x 2,048,000 + 2,048 =
+ * 34,515,000 (a scale a row instead would be 2 x (4 x 11,776 - 28) = 94,152 B more). */
+static void test_fp8_per_tensor(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        LLAMA_1024, ", \"quantization_config\": {\"quant_method\": \"fp8\", \"activation_scheme\":"
+                    " \"static\", \"weight_block_size\": null, \"modules_to_not_convert\":"
+                    " [\"model.vision_tower\", \"model.multi_modal_projector\", \"lm_head\"]}");
+    assert_format(&a.checkpoint, GS_WF_FP8, 0, 0);
+    assert_non_null(strstr(a.checkpoint.detail, "per-tensor fp32 scale"));
+    assert_int_equal(weights(&a, GS_WF_FP8, 1), 34515000ULL);
+}
+
 /* MXFP8 (ModelOpt; vLLM ModelOptMxFp8Config create_weights: float8_e4m3fn [out, in] and an e8m0
  * byte a 32 inputs [out, in / 32]), alone and as MiniMax-M3-NVFP4 mixes it with NVFP4. On
  * LLAMA_1024: attention q and o 1024^2 + 1024 x 32 = 1,081,344 each, k and v 1024 x 256 +
@@ -512,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_nvfp4_weight_bytes),
         cmocka_unit_test(test_mixed_precision_parts),
         cmocka_unit_test(test_mxfp8),
+        cmocka_unit_test(test_fp8_per_tensor),
         cmocka_unit_test(test_nvfp4_named_projections),
         cmocka_unit_test(test_nemotron_h_excluded_attention),
         cmocka_unit_test(test_nvfp4_header),
