@@ -30,6 +30,7 @@
  */
 #include "readers/decoder.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- toolkit */
@@ -82,6 +83,7 @@ static void tensor(struct gs_arch *a, size_t b, const char *name, enum gs_part p
 struct gemma4_text {
     uint64_t hidden, layers, heads, kv_heads, head_dim;
     uint64_t global_head_dim, global_kv_heads;
+    bool global_kv_listed; /* per_layer_config names the full layers' KV heads */
     uint64_t intermediate, window;
     uint64_t kv_shared_layers;
     bool k_eq_v, double_wide, bias;
@@ -103,6 +105,65 @@ static void read_layer_kinds(struct model_reader *r, struct gemma4_text *t)
     memcpy(t->sliding, plan.sliding, sizeof(t->sliding));
     if (t->layers > 0 && t->layers <= GS_LAYERS_MAX)
         t->sliding[t->layers - 1] = false;
+}
+
+/* per_layer_config (transformers 5.15, PR #47384: Gemma4TextConfig.__post_init__ turns
+ * global_head_dim and num_global_key_value_heads into it, so a config saved since carries it
+ * instead): a layer index's entry overrides that layer's head_dim and num_key_value_heads
+ * (Gemma4TextAttention: layer_config = config.per_layer_config[layer_idx]), a layer type's
+ * entry (the rope parameters) changes no shape. The converter names every full layer alike;
+ * an override of a sliding layer, or full layers that differ, are not one shape a layer kind
+ * holds, and refused. */
+static void read_per_layer_config(struct model_reader *r, struct gemma4_text *t)
+{
+    struct model_reader plc;
+    if (!rd_sub(r, "per_layer_config", &plc) || !r->ok)
+        return;
+    bool seen = false;
+    const char *key;
+    const json_t *entry;
+    json_object_foreach((json_t *)(uintptr_t)plc.config, key, entry)
+    {
+        char *end = NULL;
+        const unsigned long long l = strtoull(key, &end, 10);
+        if (end == key || *end != '\0' || !json_is_object(entry))
+            continue; /* "full_attention", "sliding_attention": rope parameters */
+        struct model_reader e;
+        if (!rd_sub(&plc, key, &e) || !plc.ok)
+            break;
+        const uint64_t d = rd_dim(&e, NAMES("head_dim"), false, t->head_dim);
+        const uint64_t kv = rd_dim(&e, NAMES("num_key_value_heads"), false, t->kv_heads);
+        if (!e.ok) {
+            plc.ok = false;
+            break;
+        }
+        if (l >= t->layers || l >= GS_LAYERS_MAX) {
+            rd_fail(&plc, key, GS_ERR_INVALID, "names layer %llu of %llu", l,
+                    (unsigned long long)t->layers);
+            break;
+        }
+        if (t->sliding[l]) {
+            if (d != t->head_dim || kv != t->kv_heads)
+                rd_fail(&plc, key, GS_ERR_UNSUPPORTED,
+                        "changes sliding layer %llu's heads: gpusizer sizes every sliding layer "
+                        "alike",
+                        l);
+            continue;
+        }
+        if (seen && (d != t->global_head_dim || kv != t->global_kv_heads)) {
+            rd_fail(&plc, key, GS_ERR_UNSUPPORTED,
+                    "gives full layer %llu other heads than an earlier full layer: gpusizer "
+                    "sizes every full layer alike",
+                    l);
+            break;
+        }
+        seen = true;
+        t->global_head_dim = d;
+        t->global_kv_heads = kv;
+        t->global_kv_listed = kv != t->kv_heads;
+    }
+    if (!plc.ok)
+        r->ok = false;
 }
 
 /* Reads the text config with Gemma4TextConfig's defaults. */
@@ -144,6 +205,8 @@ static void read_text_dims(struct model_reader *r, struct gemma4_text *t)
                 (unsigned long long)t->kv_shared_layers, (unsigned long long)t->layers);
     if (r->ok)
         read_layer_kinds(r, t);
+    if (r->ok)
+        read_per_layer_config(r, t);
 }
 
 /* Whether layer `l` reads an earlier layer's keys and values. */
@@ -185,7 +248,7 @@ static void build_attention(struct gs_arch *a, size_t b, const struct gemma4_tex
     struct gs_block *blk = gs_arch_block(a, b);
     if (blk == NULL)
         return;
-    const bool global_kv = t->k_eq_v && !sliding;
+    const bool global_kv = (t->k_eq_v || t->global_kv_listed) && !sliding;
     struct gs_attention s;
     memset(&s, 0, sizeof(s));
     s.heads = t->heads;

@@ -327,6 +327,38 @@ static void test_gemma3n_defaults(void **state)
         "/intermediate_size");
 }
 
+/* per_layer_config, as transformers from 5.15 saves a Gemma 4 config (PR #47384:
+ * Gemma4TextConfig.__post_init__ turns global_head_dim and num_global_key_value_heads into an
+ * entry a full layer, and Gemma4TextAttention reads config.per_layer_config[layer_idx]), reads as
+ * the older keys did. A toy (h 256, 6 layers, the last full, 4 heads, 2 KV heads of 32; the full
+ * layer 1 KV head of 64, k_eq_v): the same count and cache either way, the full layer 1 x 64 x 2 x
+ * 2 = 256 B a token; rope entries change nothing. An override of a sliding layer is refused. */
+static void test_gemma4_per_layer_config(void **state)
+{
+    (void)state;
+#define GEMMA4_TOY(extra)                                                                          \
+    "{\"model_type\": \"gemma4_text\", \"hidden_size\": 256, \"num_hidden_layers\": 6,"            \
+    " \"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"head_dim\": 32,"                   \
+    " \"intermediate_size\": 512, \"vocab_size\": 1000, \"hidden_size_per_layer_input\": 0,"       \
+    " \"attention_k_eq_v\": true" extra "}"
+    const struct gs_arch old =
+        fixture_arch(GEMMA4_TOY(", \"global_head_dim\": 64, \"num_global_key_value_heads\": 1"));
+    const struct gs_arch saved = fixture_arch(GEMMA4_TOY(
+        ", \"per_layer_config\": {\"5\": {\"head_dim\": 64, \"num_key_value_heads\": 1},"
+        " \"full_attention\": {\"rope_type\": \"proportional\", \"partial_rotary_factor\": 0.25,"
+        " \"rope_theta\": 1000000.0}, \"sliding_attention\": {\"rope_type\": \"default\","
+        " \"rope_theta\": 10000.0}}"));
+    assert_int_equal(fixture_count(&saved).total, fixture_count(&old).total);
+    assert_int_equal(fixture_count(&saved).attention, fixture_count(&old).attention);
+    const struct gs_kv_layout k = fixture_layout(&saved, 1);
+    assert_int_equal(k.full_token_bytes, 256);
+    assert_int_equal(k.window_layers, 5);
+    assert_int_equal(k.bytes_per_token, fixture_layout(&old, 1).bytes_per_token);
+    fixture_assert_reader_error(GEMMA4_TOY(", \"per_layer_config\": {\"0\": {\"head_dim\": 64}}"),
+                                "/per_layer_config/0");
+#undef GEMMA4_TOY
+}
+
 /* Errors point at the field. */
 static void test_gemma4_errors(void **state)
 {
@@ -402,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_gemma4_e4b),
         cmocka_unit_test(test_gemma4_text),
         cmocka_unit_test(test_gemma4_errors),
+        cmocka_unit_test(test_gemma4_per_layer_config),
         cmocka_unit_test(test_gemma3n_e4b),
         cmocka_unit_test(test_gemma3n_e2b),
         cmocka_unit_test(test_gemma3n_defaults),
