@@ -766,6 +766,33 @@ static void read_granitemoehybrid(struct model_reader *r, struct gs_arch *a)
     norm(a, GS_BLOCKS_MAX, "norm");
 }
 
+/* layer_types of "linear_attention" and "full_attention" into full[], or without it every
+ * interval-th layer full ((l + 1) % interval == 0: Qwen3-Next's full_attention_interval, OLMo
+ * Hybrid's i % 4 == 3). */
+static void full_layers(struct model_reader *r, uint64_t layers, uint64_t interval,
+                        bool full[GS_LAYERS_MAX])
+{
+    memset(full, 0, GS_LAYERS_MAX * sizeof(bool));
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, "layer_types", &list);
+    if (list != NULL && n != layers)
+        rd_fail(r, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)layers);
+    for (uint64_t l = 0; l < layers && l < GS_LAYERS_MAX && r->ok; l++) {
+        if (list == NULL) {
+            full[l] = interval != 0 && (l + 1) % interval == 0;
+            continue;
+        }
+        const char *s = json_string_value(json_array_get(list, l));
+        if (s == NULL || (strcmp(s, "full_attention") != 0 && strcmp(s, "linear_attention") != 0))
+            rd_fail(r, "layer_types", GS_ERR_INVALID,
+                    "entry %llu must be \"linear_attention\" or \"full_attention\"",
+                    (unsigned long long)l);
+        else
+            full[l] = strcmp(s, "full_attention") == 0;
+    }
+}
+
 /* Qwen3-Next's gated full attention (Qwen3NextAttention): q_proj doubled
  * for the output gate, k/v, o_proj, q_norm/k_norm over head_dim. */
 static void qwen3_next_attention(struct gs_arch *a, size_t b, const struct decoder_plan *plan,
@@ -900,26 +927,7 @@ static void read_qwen3_next(struct model_reader *r, struct gs_arch *a)
     decoder_read_dims(r, a, &plan, false, 0, false);
     const uint64_t interval = rd_dim(r, NAMES("full_attention_interval"), false, 4);
     bool full[GS_LAYERS_MAX];
-    memset(full, 0, sizeof(full));
-    const json_t *list = NULL;
-    const size_t n = rd_array(r, "layer_types", &list);
-    if (list != NULL && n != plan.layers)
-        rd_fail(r, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
-                (unsigned long long)plan.layers);
-    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX && r->ok; l++) {
-        if (list == NULL) {
-            full[l] = interval != 0 && (l + 1) % interval == 0;
-            continue;
-        }
-        const char *s = json_string_value(json_array_get(list, l));
-        if (s == NULL ||
-            (strcmp(s, "full_attention") != 0 && strcmp(s, "linear_attention") != 0))
-            rd_fail(r, "layer_types", GS_ERR_INVALID,
-                    "entry %llu must be \"linear_attention\" or \"full_attention\"",
-                    (unsigned long long)l);
-        else
-            full[l] = strcmp(s, "full_attention") == 0;
-    }
+    full_layers(r, plan.layers, interval, full);
     decoder_read_experts(r, &plan, false);
     plan.experts.shared_width = rd_dim(r, NAMES("shared_expert_intermediate_size"), false, 0);
     plan.experts.shared_gate = plan.experts.shared_width > 0;
@@ -977,25 +985,7 @@ static void read_olmo_hybrid(struct model_reader *r, struct gs_arch *a)
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
     bool full[GS_LAYERS_MAX];
-    memset(full, 0, sizeof(full));
-    const json_t *list = NULL;
-    const size_t n = rd_array(r, "layer_types", &list);
-    if (list != NULL && n != plan.layers)
-        rd_fail(r, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
-                (unsigned long long)plan.layers);
-    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX && r->ok; l++) {
-        if (list == NULL) {
-            full[l] = l % 4 == 3;
-            continue;
-        }
-        const char *s = json_string_value(json_array_get(list, l));
-        if (s == NULL || (strcmp(s, "full_attention") != 0 && strcmp(s, "linear_attention") != 0))
-            rd_fail(r, "layer_types", GS_ERR_INVALID,
-                    "entry %llu must be \"linear_attention\" or \"full_attention\"",
-                    (unsigned long long)l);
-        else
-            full[l] = strcmp(s, "full_attention") == 0;
-    }
+    full_layers(r, plan.layers, 4, full);
     const uint64_t k_heads = rd_dim(r, NAMES("linear_num_key_heads"), false, plan.heads);
     const uint64_t k_dim = rd_dim(r, NAMES("linear_key_head_dim"), false,
                                   k_heads ? 3 * a->hidden_size / 4 / k_heads : 0);
