@@ -22,6 +22,11 @@
  * (layer_scalar, the clipped linears' bounds, the vision standardizer) are
  * checkpoint tensors but not parameters, so they are not counted.
  *
+ * Gemma 4 unified (gemma4_unified, google/gemma-4-12B) is that text decoder
+ * without per-layer embeddings or MoE, beside linear vision and audio
+ * embedders in place of towers (modeling_gemma4_unified.py, vLLM's
+ * gemma4_unified.py).
+ *
  * Gemma 3n follows transformers' modeling_gemma3n.py (Gemma3nTextDecoderLayer
  * with AltUp and LAuReL, Gemma3nAudioEncoder, Gemma3nMultimodalEmbedder; the
  * vision tower is timm's mobilenetv5_300m_enc through TimmWrapperModel) and
@@ -90,6 +95,7 @@ struct gemma4_text {
     uint64_t per_layer_width, per_layer_vocab; /* per-layer embeddings; 0 wide: none */
     bool moe;
     uint64_t experts, top_k, expert_width;
+    uint64_t max_positions;
     bool sliding[GS_LAYERS_MAX];
 };
 
@@ -166,8 +172,13 @@ static void read_per_layer_config(struct model_reader *r, struct gemma4_text *t)
         r->ok = false;
 }
 
-/* Reads the text config with Gemma4TextConfig's defaults. */
-static void read_text_dims(struct model_reader *r, struct gemma4_text *t)
+/* Reads the text config with Gemma4TextConfig's defaults, or with `unified`
+ * Gemma4UnifiedTextConfig's (configuration_gemma4_unified.py): a 1024-token
+ * window, 262,144 positions, and no per-layer embeddings or MoE block, whose
+ * keys it drops from its fields and Gemma4UnifiedTextDecoderLayer never reads
+ * (the 12B's converter writes hidden_size_per_layer_input 0 and the MoE keys
+ * "BC: not used by the model"). */
+static void read_text_dims(struct model_reader *r, struct gemma4_text *t, bool unified)
 {
     memset(t, 0, sizeof(*t));
     t->hidden = rd_dim(r, NAMES("hidden_size"), false, 2304);
@@ -181,13 +192,17 @@ static void read_text_dims(struct model_reader *r, struct gemma4_text *t)
      * use_alternative_attention); null keeps num_key_value_heads */
     t->global_kv_heads = rd_dim(r, NAMES("num_global_key_value_heads"), false, t->kv_heads);
     t->intermediate = rd_dim(r, NAMES("intermediate_size"), false, 9216);
-    t->window = rd_dim(r, NAMES("sliding_window"), false, 512);
+    t->window = rd_dim(r, NAMES("sliding_window"), false, unified ? 1024 : 512);
+    t->max_positions =
+        rd_dim(r, NAMES("max_position_embeddings"), false, unified ? 262144 : 131072);
     t->kv_shared_layers = rd_dim(r, NAMES("num_kv_shared_layers"), false, 0);
     t->double_wide = rd_flag(r, "use_double_wide_mlp", false);
     t->bias = rd_flag(r, "attention_bias", false);
-    t->per_layer_width = rd_dim(r, NAMES("hidden_size_per_layer_input"), false, 256);
-    t->per_layer_vocab = rd_dim(r, NAMES("vocab_size_per_layer_input"), false, 262144);
-    t->moe = rd_flag(r, "enable_moe_block", false);
+    if (!unified) {
+        t->per_layer_width = rd_dim(r, NAMES("hidden_size_per_layer_input"), false, 256);
+        t->per_layer_vocab = rd_dim(r, NAMES("vocab_size_per_layer_input"), false, 262144);
+        t->moe = rd_flag(r, "enable_moe_block", false);
+    }
     if (t->moe) {
         t->experts = rd_dim(r, NAMES("num_experts"), true, 0);
         t->top_k = rd_dim(r, NAMES("top_k_experts"), true, 0);
@@ -372,7 +387,7 @@ static void build_text(struct model_reader *r, struct gs_arch *a, const struct g
                        bool tie)
 {
     gs_arch_init(a, NULL, t->hidden, rd_dim(r, NAMES("vocab_size"), false, 262144));
-    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 131072);
+    a->max_position_embeddings = t->max_positions;
     a->tie_word_embeddings = tie;
     a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
     size_t kind[2][2] = {{GS_BLOCKS_MAX, GS_BLOCKS_MAX}, {GS_BLOCKS_MAX, GS_BLOCKS_MAX}};
@@ -406,14 +421,15 @@ static void add_rope_tables(struct gs_arch *a, const struct gemma4_text *t)
     a->rope_table_count = 2;
 }
 
-/* Reads a Gemma4TextConfig into `a` with the head tied per `tie`. */
-static void read_text(struct model_reader *r, struct gs_arch *a, bool tie)
+/* Reads a Gemma4TextConfig (or with `unified` a Gemma4UnifiedTextConfig) into
+ * `a` with the head tied per `tie`. */
+static void read_text_config(struct model_reader *r, struct gs_arch *a, bool tie, bool unified)
 {
     /* the causal LM soft-caps its logits (modeling_gemma4.py: logits / final_logit_softcapping,
      * tanh, * final_logit_softcapping); the published configs set 30.0, as Gemma 3n's default */
     const bool final_softcap = rd_softcap(r, "final_logit_softcapping", true);
     struct gemma4_text t;
-    read_text_dims(r, &t);
+    read_text_dims(r, &t, unified);
     if (!r->ok)
         return;
     check_kv_sources(r, t.layers, t.kv_shared_layers, t.sliding);
@@ -422,6 +438,16 @@ static void read_text(struct model_reader *r, struct gs_arch *a, bool tie)
     build_text(r, a, &t, tie);
     add_rope_tables(a, &t);
     a->final_logit_softcap = final_softcap;
+}
+
+static void read_text(struct model_reader *r, struct gs_arch *a, bool tie)
+{
+    read_text_config(r, a, tie, false);
+}
+
+static void read_unified_text(struct model_reader *r, struct gs_arch *a, bool tie)
+{
+    read_text_config(r, a, tie, true);
 }
 
 /* Gemma4ForCausalLM (model_type gemma4_text): the language model alone, its
@@ -663,6 +689,105 @@ static void read_conditional_generation(struct model_reader *r, struct gs_arch *
 static void read_gemma4(struct model_reader *r, struct gs_arch *a)
 {
     read_conditional_generation(r, a, read_text, read_vision, read_audio);
+}
+
+/* -------------------------------------------------------- Gemma 4 unified */
+
+/* Gemma4UnifiedVisionEmbedder (modeling_gemma4_unified.py), the encoder-free
+ * vision path that stands in for a tower: each 48 x 48 pixel patch (patch_size
+ * merged pooling_kernel_size^2 by the processor, 3 x model_patch_size^2 = 6,912
+ * values) runs patch_ln1 (a LayerNorm with bias over those values), patch_dense
+ * (-> mm_embed_dim, with bias), patch_ln2, the factorized position table
+ * pos_embedding (mm_posemb_size x 2 x mm_embed_dim, one row an axis), pos_norm,
+ * and Gemma4UnifiedMultimodalEmbedder (a weightless RMSNorm, then
+ * embedding_projection output_proj_dims -> text hidden without bias). The
+ * forward feeds the mm_embed_dim vector to that projection, so the two widths
+ * are one. Nothing without a vision_config.
+ *
+ * An image is one soft token a patch: num_soft_tokens (vLLM's
+ * Gemma4UnifiedProcessingInfo reads it; the processor's max_soft_tokens
+ * default is 280), its pixel values tokens x 6,912. There is no tower forward
+ * to describe (mm_image.patches 0); what the embedder's few [tokens,
+ * mm_embed_dim] tensors keep in training is not counted. */
+static void read_unified_vision(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader v;
+    if (!rd_sub(r, "vision_config", &v))
+        return;
+    const uint64_t patch = rd_dim(&v, NAMES("patch_size"), false, 16);
+    const uint64_t pool = rd_dim(&v, NAMES("pooling_kernel_size"), false, 3);
+    const uint64_t model_patch = rd_dim(&v, NAMES("model_patch_size"), false, patch * pool);
+    const uint64_t width = rd_dim(&v, NAMES("mm_embed_dim"), false, 3840);
+    const uint64_t positions = rd_dim(&v, NAMES("mm_posemb_size"), false, 1120);
+    const uint64_t out = rd_dim(&v, NAMES("output_proj_dims"), false, 3840);
+    const uint64_t tokens = rd_dim(&v, NAMES("num_soft_tokens"), false,
+                                   rd_dim(r, NAMES("vision_soft_tokens_per_image"), false, 280));
+    if (v.ok && out != width)
+        rd_fail(&v, "output_proj_dims", GS_ERR_INVALID,
+                "%llu: Gemma4UnifiedVisionEmbedder projects its mm_embed_dim (%llu) outputs, so "
+                "the two are one width",
+                (unsigned long long)out, (unsigned long long)width);
+    if (v.ok && model_patch != patch * pool)
+        rd_fail(&v, "model_patch_size", GS_ERR_INVALID,
+                "%llu: the processor merges pooling_kernel_size^2 patches of patch_size, %llu "
+                "pixels a side",
+                (unsigned long long)model_patch, (unsigned long long)(patch * pool));
+    if (!v.ok) {
+        r->ok = false;
+        return;
+    }
+    const uint64_t values = 3 * model_patch * model_patch;
+    const size_t m = GS_BLOCKS_MAX;
+    add(a, m, "embed_vision.patch_ln1", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_VISION, GS_MOD_BIAS,
+        1, values, 1);
+    add(a, m, "embed_vision.patch_dense", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_VISION,
+        GS_MOD_BIAS, values, width, 1);
+    add(a, m, "embed_vision.patch_ln2", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_VISION, GS_MOD_BIAS,
+        1, width, 1);
+    tensor(a, m, "embed_vision.pos_embedding", GS_PART_VISION, 2 * positions, width);
+    add(a, m, "embed_vision.pos_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_VISION, GS_MOD_BIAS,
+        1, width, 1);
+    add(a, m, "embed_vision.multimodal_embedder.embedding_projection", GS_MODULE_LINEAR,
+        GS_SPLIT_NONE, GS_PART_VISION, 0, out, a->hidden_size, 1);
+    a->mm_image.tokens = tokens;
+    a->mm_image.pixels = tokens * values;
+}
+
+/* The unified audio path: raw 16 kHz waveform in frames of audio_embed_dim
+ * samples (640, 25 tokens a second), each through Gemma4UnifiedMultimodalEmbedder
+ * (a weightless RMSNorm, then embedding_projection audio_embed_dim -> text
+ * hidden without bias). Gemma4UnifiedAudioConfig's hidden_size,
+ * output_proj_dims and audio_samples_per_token are setters of audio_embed_dim,
+ * so a config may carry any of them. Nothing without an audio_config. */
+static void read_unified_audio(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader v;
+    if (!rd_sub(r, "audio_config", &v))
+        return;
+    const uint64_t frame = rd_dim(
+        &v, NAMES("audio_embed_dim", "output_proj_dims", "hidden_size", "audio_samples_per_token"),
+        false, 640);
+    if (!v.ok) {
+        r->ok = false;
+        return;
+    }
+    add(a, GS_BLOCKS_MAX, "embed_audio.embedding_projection", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+        GS_PART_AUDIO, 0, frame, a->hidden_size, 1);
+}
+
+/* Gemma4UnifiedForConditionalGeneration (gemma4_unified, google/gemma-4-12B): the
+ * Gemma 4 text decoder without per-layer embeddings or MoE (Gemma4UnifiedTextConfig) and
+ * linear embedders where Gemma 4 has towers (Gemma4UnifiedModel deletes vision_tower and
+ * audio_tower); vLLM's gemma4_unified.py builds the same modules. */
+static void read_gemma4_unified(struct model_reader *r, struct gs_arch *a)
+{
+    read_conditional_generation(r, a, read_unified_text, read_unified_vision, read_unified_audio);
+}
+
+/* Gemma4UnifiedForCausalLM (gemma4_unified_text): the language model alone. */
+static void read_gemma4_unified_text(struct model_reader *r, struct gs_arch *a)
+{
+    read_unified_text(r, a, rd_flag(r, "tie_word_embeddings", true));
 }
 
 /* ---------------------------------------------------------------- Gemma 3n */
@@ -1156,6 +1281,8 @@ static void read_gemma3n(struct model_reader *r, struct gs_arch *a)
 const struct model_type MODELS_GEMMA[] = {
     {"gemma4", "Gemma4ForConditionalGeneration", read_gemma4},
     {"gemma4_text", "Gemma4ForCausalLM", read_gemma4_text},
+    {"gemma4_unified", "Gemma4UnifiedForConditionalGeneration", read_gemma4_unified},
+    {"gemma4_unified_text", "Gemma4UnifiedForCausalLM", read_gemma4_unified_text},
     {"gemma3n", "Gemma3nForConditionalGeneration", read_gemma3n},
     {"gemma3n_text", "Gemma3nForCausalLM", read_gemma3n_text},
     {NULL, NULL, NULL},

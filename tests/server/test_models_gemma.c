@@ -232,6 +232,127 @@ static void test_gemma4_text(void **state)
     assert_int_equal(a.tower_count, 0);
 }
 
+/* ------------------------------------------------------------ gemma4_unified */
+
+/* google/gemma-4-12B, as transformers' convert_gemma4_unified_weights.py writes its config
+ * (_VARIANT_GEMMA_4_12B: the Gemma 4 text stack at h 3840, 48 layers five sliding to one full,
+ * 16 heads, 8 KV heads of 256 on the sliding layers, 1 KV head of 512 and K = V on the full
+ * layers, GeGLU 15360, no per-layer embeddings, the keys kept "BC: not used by the model"; the
+ * default vision and audio configs), in the older keys (global_head_dim,
+ * num_global_key_value_heads) a hub file carries.
+ *   sliding layer: q 3840 x 4096 = 15,728,640, k and v 3840 x 2048 = 7,864,320 each, o
+ *     15,728,640, q_norm and k_norm 256 each: attention 47,186,432; MLP 3 x 3840 x 15360 =
+ *     176,947,200; four norms 15,360.
+ *   full layer: q 3840 x 8192 = 31,457,280, k 3840 x 512 = 1,966,080, no v_proj, o 31,457,280,
+ *     norms 512 each: attention 64,881,664.
+ *   attention 40 x 47,186,432 + 8 x 64,881,664 = 2,406,510,592; MLP 48 x 176,947,200 =
+ *     8,493,465,600; norms 48 x 15,360 + 3,840 = 741,120; embedding 262144 x 3840 =
+ *     1,006,632,960 (the head tied): text 11,907,350,272.
+ *   vision: patch_ln1 2 x 6912 = 13,824, patch_dense 6912 x 3840 + 3840 = 26,545,920, patch_ln2
+ *     and pos_norm 7,680 each, pos_embedding 1120 x 2 x 3840 = 8,601,600, projection 3840 x
+ *     3840 = 14,745,600: 49,922,304. audio: 640 x 3840 = 2,457,600.
+ *   total 11,959,730,176; with the 48 layer_scalar buffers 11,959,730,224, the element count the
+ *     Hub gives google/gemma-4-12B's safetensors.
+ * KV at bf16: 40 x 2 x 8 x 256 x 2 + 8 x 2 x 1 x 512 x 2 = 327,680 + 16,384 = 344,064 B a token;
+ * TP 2 halves the sliding layers' and replicates the one full KV head: 163,840 + 16,384 =
+ * 180,224. An image: 280 soft tokens of 48 x 48 x 3 = 6,912 pixel values. */
+#define GEMMA4_12B_TEXT                                                                            \
+    "{\"model_type\": \"gemma4_unified_text\", \"hidden_size\": 3840,"                             \
+    " \"intermediate_size\": 15360, \"num_hidden_layers\": 48, \"num_attention_heads\": 16,"       \
+    " \"num_key_value_heads\": 8, \"head_dim\": 256, \"global_head_dim\": 512,"                    \
+    " \"num_global_key_value_heads\": 1, \"attention_k_eq_v\": true,"                              \
+    " \"use_bidirectional_attention\": \"vision\", \"num_kv_shared_layers\": 0,"                   \
+    " \"use_double_wide_mlp\": false, \"final_logit_softcapping\": 30.0,"                          \
+    " \"vocab_size\": 262144, \"vocab_size_per_layer_input\": 262144,"                             \
+    " \"hidden_size_per_layer_input\": 0, \"enable_moe_block\": false, \"layer_types\": %s}"
+static void test_gemma4_unified_12b(void **state)
+{
+    (void)state;
+    char types[64 * 24];
+    layer_types(types, sizeof(types), 48, 6);
+    const struct gs_arch a = fixture_arch(
+        "{\"architectures\": [\"Gemma4UnifiedForConditionalGeneration\"],"
+        " \"model_type\": \"gemma4_unified\", \"tie_word_embeddings\": true,"
+        " \"text_config\": " GEMMA4_12B_TEXT ","
+        " \"vision_config\": {\"model_type\": \"gemma4_unified_vision\", \"patch_size\": 16,"
+        " \"pooling_kernel_size\": 3, \"model_patch_size\": 48, \"mm_embed_dim\": 3840,"
+        " \"mm_posemb_size\": 1120, \"output_proj_dims\": 3840, \"num_soft_tokens\": 280},"
+        " \"audio_config\": {\"model_type\": \"gemma4_unified_audio\", \"audio_embed_dim\": 640,"
+        " \"audio_samples_per_token\": 640, \"hidden_size\": 640, \"output_proj_dims\": 640}}",
+        types);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 11959730176ULL);
+    assert_int_equal(c.total - c.vision - c.audio, 11907350272ULL);
+    assert_int_equal(c.vision, 49922304ULL);
+    assert_int_equal(c.audio, 2457600ULL);
+    assert_int_equal(c.attention, 2406510592ULL);
+    assert_int_equal(c.mlp, 8493465600ULL);
+    assert_int_equal(c.norms, 741120ULL);
+    assert_int_equal(c.embedding, 1006632960ULL);
+    assert_int_equal(c.lm_head, 0);
+    assert_int_equal(c.experts, 0);
+    assert_int_equal(c.other, 0); /* no per-layer embeddings, whatever the kept keys say */
+    assert_int_equal(a.tower_count, 0);
+    assert_int_equal(a.max_position_embeddings, 262144);
+    assert_true(a.final_logit_softcap);
+    const struct gs_block *full = &a.blocks[a.layer_block[5]];
+    assert_int_equal(full->attn.head_dim, 512);
+    assert_int_equal(full->attn.kv_heads, 1);
+    assert_int_equal(a.blocks[a.layer_block[0]].attn.window, 1024);
+    const struct gs_kv_layout kv = fixture_layout(&a, 1);
+    assert_int_equal(kv.bytes_per_token, 344064);
+    assert_int_equal(kv.full_layers, 8);
+    assert_int_equal(kv.window_layers, 40);
+    assert_int_equal(fixture_layout(&a, 2).bytes_per_token, 180224);
+    assert_int_equal(a.mm_image.tokens, 280);
+    assert_int_equal(a.mm_image.pixels, 280ULL * 6912);
+    assert_int_equal(a.mm_image.patches, 0); /* no tower forward */
+    fixture_assert_vllm_serving(&a, 4, 1, 80000000000ULL);
+    /* the language model alone (Gemma4UnifiedForCausalLM) */
+    const struct gs_arch t = fixture_arch(GEMMA4_12B_TEXT, types);
+    assert_int_equal(fixture_count(&t).total, 11907350272ULL);
+}
+#undef GEMMA4_12B_TEXT
+
+/* Gemma4UnifiedConfig's defaults (configuration_gemma4_unified.py): a text config alone, h 2304,
+ * 30 layers (25 sliding, 5 full: head_dim 256 and 512, 4 KV heads on both as attention_k_eq_v
+ * is off), 8 heads, GeGLU 9216, vocab 262144, window 1024, no per-layer embeddings.
+ *   sliding layer: q 2304 x 2048 = 4,718,592, k and v 2304 x 1024 = 2,359,296 each, o 4,718,592,
+ *     q/k norms 512, MLP 3 x 2304 x 9216 = 63,700,992, norms 9,216: 77,866,496.
+ *   full layer: q 9,437,184, k and v 4,718,592 each, o 9,437,184, norms 1,024, MLP and norms as
+ *     above: 92,022,784.
+ *   25 x 77,866,496 + 5 x 92,022,784 + 262144 x 2304 + 2,304 = 3,010,758,400 (Gemma4TextConfig's
+ *     same defaults add 2,066,419,456 of per-layer embeddings).
+ * With the default vision config (the docstring's example) 6912 x 2 + 6912 x 3840 + 3840 +
+ * 2 x 3840 x 3 + 1120 x 2 x 3840 + 3840 x 2304 = 44,024,064 and audio 640 x 2304 = 1,474,560 more:
+ * 3,056,257,024. KV at bf16: 25 x 2 x 4 x 256 x 2 + 5 x 2 x 4 x 512 x 2 = 102,400 + 40,960 =
+ * 143,360 B a token. */
+static void test_gemma4_unified_defaults(void **state)
+{
+    (void)state;
+    const struct gs_arch text = fixture_arch("{\"model_type\": \"gemma4_unified\"}");
+    assert_int_equal(fixture_count(&text).total, 3010758400ULL);
+    assert_int_equal(fixture_layout(&text, 1).bytes_per_token, 143360);
+    assert_int_equal(text.blocks[text.layer_block[0]].attn.window, 1024);
+    assert_int_equal(text.mm_image.tokens, 0);
+    const struct gs_arch all = fixture_arch(
+        "{\"model_type\": \"gemma4_unified\", \"vision_config\": {}, \"audio_config\": {}}");
+    const struct gs_param_count c = fixture_count(&all);
+    assert_int_equal(c.total, 3056257024ULL);
+    assert_int_equal(c.vision, 44024064ULL);
+    assert_int_equal(c.audio, 1474560ULL);
+    /* the audio frame under any of the names its config's setters take */
+    const struct gs_arch frames = fixture_arch(
+        "{\"model_type\": \"gemma4_unified\", \"audio_config\": {\"hidden_size\": 320}}");
+    assert_int_equal(fixture_count(&frames).audio, 320ULL * 2304);
+    fixture_assert_reader_error("{\"model_type\": \"gemma4_unified\", \"vision_config\":"
+                                " {\"mm_embed_dim\": 1024}}",
+                                "/vision_config/output_proj_dims");
+    fixture_assert_reader_error("{\"model_type\": \"gemma4_unified\", \"vision_config\":"
+                                " {\"model_patch_size\": 32}}",
+                                "/vision_config/model_patch_size");
+}
+
 /* ------------------------------------------------------------ gemma3n */
 
 /* A Gemma 3n config as the published E2B/E4B files give their architecture
@@ -391,6 +512,8 @@ static void test_types_listed(void **state)
     (void)state;
     assert_non_null(strstr(models_supported(), "gemma4"));
     assert_non_null(strstr(models_supported(), "gemma4_text"));
+    assert_non_null(strstr(models_supported(), "gemma4_unified"));
+    assert_non_null(strstr(models_supported(), "gemma4_unified_text"));
     assert_non_null(strstr(models_supported(), "gemma3n"));
     assert_non_null(strstr(models_supported(), "gemma3n_text"));
 }
@@ -435,6 +558,8 @@ int main(void)
         cmocka_unit_test(test_gemma4_text),
         cmocka_unit_test(test_gemma4_errors),
         cmocka_unit_test(test_gemma4_per_layer_config),
+        cmocka_unit_test(test_gemma4_unified_12b),
+        cmocka_unit_test(test_gemma4_unified_defaults),
         cmocka_unit_test(test_gemma3n_e4b),
         cmocka_unit_test(test_gemma3n_e2b),
         cmocka_unit_test(test_gemma3n_defaults),
