@@ -1,8 +1,8 @@
 /*
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
- * Qwen2.5-VL, Llama 3.2 Vision (mllama), Llama 4, Step 3.7, MiniMax-M3 and
- * Whisper.
+ * Qwen2.5-VL, Llama 3.2 Vision (mllama), Llama 4, Step 3.7, MiniMax-M3, Muse
+ * Glimmer and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -1216,6 +1216,144 @@ static void read_minimax_m3_vl(struct model_reader *r, struct gs_arch *a)
     a->mm_image.patches = 0; /* the tower's forward is not modelled */
 }
 
+/* ------------------------------------------------------------ Muse Glimmer */
+
+/* MuseGlimmerTextConfig's and MuseGlimmerVisionConfig's defaults
+ * (configuration_muse_glimmer.py, the shapes of meta-models/Muse-Glimmer-30B; its converter,
+ * convert_muse_glimmer_weights_to_hf.py, changes only the rope theta). */
+static const char MUSE_GLIMMER_TEXT[] =
+    "{\"vocab_size\": 202048, \"hidden_size\": 6656, \"intermediate_size\": 19968,"
+    " \"num_hidden_layers\": 52, \"num_attention_heads\": 32, \"num_key_value_heads\": 2,"
+    " \"head_dim\": 128, \"max_position_embeddings\": 131072, \"sliding_window\": 2048,"
+    " \"final_logit_softcapping\": 20.0, \"tie_word_embeddings\": false}";
+static const char MUSE_GLIMMER_VISION[] =
+    "{\"patch_size\": 14, \"pos_emb_height\": 32, \"pos_emb_width\": 32,"
+    " \"num_attention_heads\": 16, \"num_hidden_layers\": 50, \"hidden_size\": 1536,"
+    " \"intermediate_size\": 8960, \"patch_temporal\": 2, \"merge_size\": 2}";
+
+/* The largest image Muse Glimmer's processor accepts: MuseGlimmerImageProcessor's
+ * max_image_tokens = 4096 merged tokens (image_processing_muse_glimmer.py, smart_resize on a
+ * grid of patch_size x merge_size pixels), each merge^2 patches of patch_temporal frames (a still
+ * image repeated) x 3 channels x patch^2 values. */
+#define MUSE_GLIMMER_MAX_IMAGE_TOKENS 4096ULL
+
+/* MuseGlimmerTextModel (modeling_muse_glimmer.py): Gemma 2's layer of four norms around
+ * attention and a SwiGLU MLP (MuseGlimmerTextCenteredRMSNorm, (1 + w)), its attention
+ * MuseGlimmerTextAttention: q/k/v/o without biases, a weightless RMSNorm over each head of Q and
+ * K (qk_norm, no parameter), and a sigmoid output gate from its own projection
+ * (self.gate_proj, h -> heads x head_dim: attn_output * sigmoid(gate_proj(hidden_states)) before
+ * o_proj). layer_types, else MuseGlimmerTextConfig.__post_init__'s every fourth layer counted
+ * from the last full ((layers - 1 - l) % 4 == 0), the others through sliding_window; the full
+ * layers are the ones without rotary embeddings (layer_rope_theta 0 there). The embedding's
+ * norm and the final norm's fp32 compute add no shape. */
+static void read_muse_glimmer_text(struct model_reader *t, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(t, a, &plan, false, 0, false);
+    plan.window = rd_dim(t, NAMES("sliding_window"), false, 2048);
+    if (!decoder_read_layer_types(t, &plan))
+        for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+            plan.sliding[l] = (plan.layers - 1 - l) % 4 != 0;
+    /* MuseGlimmerForConditionalGeneration.forward: logits * output_multiplier, then
+     * final_logit_softcapping's tanh */
+    const bool softcap = rd_softcap(t, "final_logit_softcapping", true);
+    if (!t->ok)
+        return;
+    const struct decoder_traits traits = {.norms = 4};
+    decoder_build(t, a, &plan, &traits);
+    a->final_logit_softcap = softcap;
+    for (size_t b = 0; b < a->block_count; b++) {
+        struct gs_block *blk = &a->blocks[b];
+        if (blk->mixer != GS_MIXER_ATTENTION)
+            continue;
+        blk->attn.nope = blk->attn.span == GS_SPAN_FULL;
+        linear(a, b, "self_attn.gate_proj", GS_SPLIT_COLUMN, GS_PART_ATTENTION, false,
+               a->hidden_size, blk->attn.heads * blk->attn.head_dim);
+    }
+}
+
+/* MuseGlimmerVisionModel: patch_embedder.patch_embedding (a Linear without bias over
+ * patch_temporal x 3 x patch^2 values), its position_embedding_table (pos_emb_height x
+ * pos_emb_width rows, resampled to the image's grid), ln_pre, MuseGlimmerVisionEncoderLayers
+ * (LayerNorms norm1 and norm2, attn q/k/v_proj and proj with biases, head_dim hidden / heads, an
+ * MLP fc1 and fc2 with biases; window_attention layers attend within 32 x 32-patch windows, which
+ * changes no shape), ln_post; pixel_shuffle folds merge^2 patches into one out_hidden_size row
+ * without parameters. MuseGlimmerModel's projector: vision_adapter.fc1 (out_hidden_size ->
+ * projector_hidden_size) and fc2, vision_projection (-> text hidden), all without biases; the
+ * perception_emb_norm after them has no weight. */
+static void read_muse_glimmer_vision(struct model_reader *r, struct model_reader *v,
+                                     struct gs_arch *a, uint64_t text_hidden)
+{
+    static const struct attn_layout attn = {
+        "attn.q_proj", "attn.k_proj", "attn.v_proj", "attn.proj", NULL, true, true, true, true};
+    const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
+    const uint64_t vi = rd_dim(v, NAMES("intermediate_size"), true, 0);
+    const uint64_t layers = rd_dim(v, NAMES("num_hidden_layers"), true, 0);
+    const uint64_t heads = rd_dim(v, NAMES("num_attention_heads"), true, 0);
+    const uint64_t patch = rd_dim(v, NAMES("patch_size"), true, 0);
+    const uint64_t temporal = rd_dim(v, NAMES("patch_temporal"), true, 0);
+    const uint64_t merge = rd_dim(v, NAMES("merge_size"), true, 0);
+    const uint64_t grid =
+        rd_dim(v, NAMES("pos_emb_height"), true, 0) * rd_dim(v, NAMES("pos_emb_width"), true, 0);
+    const uint64_t out = rd_dim(r, NAMES("out_hidden_size"), false, 6144);
+    const uint64_t projector = rd_dim(r, NAMES("projector_hidden_size"), false, 4096);
+    if (!v->ok || !r->ok)
+        return;
+    if (out != vh * merge * merge) {
+        rd_fail(r, "out_hidden_size", GS_ERR_INVALID,
+                "%llu: pixel_shuffle hands the adapter merge_size^2 x hidden_size = %llu values a "
+                "row",
+                (unsigned long long)out, (unsigned long long)(vh * merge * merge));
+        return;
+    }
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &attn, false);
+    mlp(a, b, vh, vi, false, true, &CLIP_FC);
+    norm(a, b, "norm1", GS_PART_NORMS, true, vh);
+    norm(a, b, "norm2", GS_PART_NORMS, true, vh);
+    gs_arch_tower(a, "vision_tower", b, GS_PART_VISION, layers, false);
+    const size_t m = GS_BLOCKS_MAX;
+    add(a, m, "vision_tower.patch_embedder.patch_embedding", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+        GS_PART_VISION, 0, temporal * 3 * patch * patch, vh);
+    tensor(a, m, "vision_tower.patch_embedder.position_embedding_table", GS_PART_VISION, grid, vh);
+    norm(a, m, "vision_tower.ln_pre", GS_PART_VISION, true, vh);
+    norm(a, m, "vision_tower.ln_post", GS_PART_VISION, true, vh);
+    add(a, m, "vision_adapter.fc1", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_VISION, 0, out,
+        projector);
+    add(a, m, "vision_adapter.fc2", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_VISION, 0, projector,
+        projector);
+    add(a, m, "vision_projection", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_VISION, 0, projector,
+        text_hidden);
+    const uint64_t unit = patch * merge;
+    a->mm_image =
+        rd_qwen_vl_item(MUSE_GLIMMER_MAX_IMAGE_TOKENS * unit * unit, 3, temporal, patch, merge);
+}
+
+/* MuseGlimmerForConditionalGeneration (transformers 5.16, models/muse_glimmer;
+ * meta-models/Muse-Glimmer-30B): MuseGlimmerTextModel from text_config, the vision tower and
+ * its projector, and lm_head, untied: the tie reads the top-level config, whose class has no
+ * tie_word_embeddings (False), and the converter loads the checkpoint's own output weight.
+ * vLLM (models/muse_glimmer.py, MuseGlimmerForCausalLM) and SGLang serve the same modules. */
+static void read_muse_glimmer(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    const bool tie = rd_flag(r, "tie_word_embeddings", false);
+    if (!open_sub(r, "text_config", MUSE_GLIMMER_TEXT, MUSE_GLIMMER_TEXT, NULL, &text, &owned))
+        return;
+    if (json_object_set_new(owned, "tie_word_embeddings", json_boolean(tie)) != 0)
+        rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+    else
+        read_muse_glimmer_text(&text, a);
+    close_sub(r, &text, owned);
+    if (!r->ok || !open_sub(r, "vision_config", MUSE_GLIMMER_VISION, MUSE_GLIMMER_VISION, NULL,
+                            &vision, &owned))
+        return;
+    read_muse_glimmer_vision(r, &vision, a, a->hidden_size);
+    close_sub(r, &vision, owned);
+}
+
 /* ----------------------------------------------------------------- Whisper */
 
 /* WhisperConfig's defaults (configuration_whisper.py). */
@@ -1333,6 +1471,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"llama4", "Llama4ForConditionalGeneration", read_llama4},
     {"step3p7", "Step3p7ForConditionalGeneration", read_step3p7},
     {"minimax_m3_vl", "MiniMaxM3SparseForConditionalGeneration", read_minimax_m3_vl},
+    {"muse_glimmer", "MuseGlimmerForConditionalGeneration", read_muse_glimmer},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},
     {NULL, NULL, NULL},
 };

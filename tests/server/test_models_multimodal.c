@@ -310,6 +310,59 @@ static void test_exaone4_5(void **state)
     assert_int_equal(fixture_count(&mha).vision, 2671868672ULL + 32ULL * (3584 * 3584 + 3584));
 }
 
+/* Muse Glimmer (muse_glimmer; modeling_muse_glimmer.py), MuseGlimmerConfig's defaults, which are
+ * meta-models/Muse-Glimmer-30B's shapes (its converter changes only the rope theta). Text, a layer:
+ * q 6,656 x 4,096 = 27,262,976, k and v 6,656 x 256 = 1,703,936 each, the output gate's
+ * gate_proj 27,262,976, o 27,262,976 (the q/k norm has no weight): attention 85,196,800; the
+ * SwiGLU MLP 3 x 6,656 x 19,968 = 398,721,024; four norms 26,624: 483,944,448; x 52 =
+ * 25,165,111,296, + embedding 202,048 x 6,656 = 1,344,831,488, the final norm 6,656 and the untied
+ * head 1,344,831,488: 27,854,780,928. The tower, a block (1,536 wide, 16 heads of 96): two
+ * LayerNorms 6,144, q/k/v/proj 4 x (1,536^2 + 1,536) = 9,443,328, fc1 1,536 x 8,960 + 8,960 =
+ * 13,771,520, fc2 8,960 x 1,536 + 1,536 = 13,764,096: 36,985,088; x 50 = 1,849,254,400, +
+ * patch_embedding 2 x 3 x 14^2 x 1,536 = 1,806,336, the 32 x 32 position table 1,572,864, ln_pre
+ * and ln_post 6,144: 1,852,639,744; the projector 6,144 x 4,096 + 4,096^2 + 4,096 x 6,656 =
+ * 69,206,016. 29,776,626,688 in all ("30B"); active (the head, not the lookup) 26,509,949,440.
+ * Layers: every fourth from the last full (3, 7, ..., 51: 13) and without rope, the other 39
+ * over 2,048 tokens; 2 x 2 x 128 x 2 = 1,024 B a layer and token, 53,248 for all 52; TP 4
+ * replicates the 2 KV heads, 512 a layer. An image at most 4,096 tokens of 2 x 2 patches, each
+ * 2 x 3 x 14^2 = 1,176 values. */
+static void test_muse_glimmer(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch("{\"model_type\": \"muse_glimmer\"}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 29776626688ULL);
+    assert_int_equal(c.vision, 1852639744ULL + 69206016ULL);
+    assert_int_equal(c.attention, 52ULL * 85196800);
+    assert_int_equal(c.mlp, 52ULL * 398721024);
+    assert_int_equal(c.norms, 52ULL * 26624 + 6656);
+    assert_int_equal(c.lm_head, 1344831488ULL);
+    assert_int_equal(c.active, 26509949440ULL);
+    assert_true(a.final_logit_softcap);
+    assert_false(a.tie_word_embeddings);
+    assert_int_equal(layers_where(&a, GS_SPAN_FULL, 0, 0), 13);
+    assert_int_equal(a.blocks[a.layer_block[51]].attn.span, GS_SPAN_FULL);
+    assert_true(a.blocks[a.layer_block[51]].attn.nope);
+    assert_int_equal(a.blocks[a.layer_block[0]].attn.window, 2048);
+    assert_false(a.blocks[a.layer_block[0]].attn.nope);
+    towers_are(&a, 1, GS_PART_VISION, false);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
+    assert_int_equal(k.bytes_per_token, 53248);
+    assert_int_equal(k.full_token_bytes, 13 * 1024);
+    assert_int_equal(k.window_layers, 39);
+    assert_int_equal(fixture_layout(&a, 4).bytes_per_token, 52 * 512);
+    assert_int_equal(a.mm_image.tokens, 4096);
+    assert_int_equal(a.mm_image.patches, 4096 * 4);
+    assert_int_equal(a.mm_image.pixels, 4096ULL * 4 * 1176);
+    fixture_assert_vllm_serving(&a, 4, 1, 80000000000ULL);
+    /* a top-level tie_word_embeddings ties the head (get_expanded_tied_weights_keys reads it) */
+    const struct gs_arch tied =
+        fixture_arch("{\"model_type\": \"muse_glimmer\", \"tie_word_embeddings\": true}");
+    assert_int_equal(fixture_count(&tied).total, 29776626688ULL - 1344831488ULL);
+    fixture_assert_reader_error("{\"model_type\": \"muse_glimmer\", \"out_hidden_size\": 4096}",
+                                "/out_hidden_size");
+}
+
 /* mllama/README.md: text 9,775,192,080 + vision 863,567,379 + projector
  * 31,461,376 = 10,670,220,835 ("10.7B"). Active = text - the 128,264-row
  * embedding 525,369,344 = 9,249,822,736. Layers: 8 cross-attention (in
@@ -638,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_mistral_small_4),
         cmocka_unit_test(test_qwen2_5_vl),
         cmocka_unit_test(test_exaone4_5),
+        cmocka_unit_test(test_muse_glimmer),
         cmocka_unit_test(test_mllama),
         cmocka_unit_test(test_llama4),
         cmocka_unit_test(test_step3p7),
