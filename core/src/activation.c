@@ -387,11 +387,20 @@ static uint64_t qk_norm_bytes_of(struct acc *c, const struct gs_activation_input
         const uint64_t heads = q ? b->attn.heads : k && !reuses_kv(in, b) ? b->attn.kv_heads : 0;
         bytes = add(c, bytes, mul(c, norm_bytes(in, m, e), mul(c, heads, b->attn.head_dim)));
     }
+    const bool copies = in->rules != NULL && in->rules->norm_fp32_copy && !in->rules->compile;
+    const uint64_t bare = copies || in->autocast ? 4 : e;
     if (keys && b->attn.v_norm && !reuses_kv(in, b)) {
-        const bool copies = in->rules != NULL && in->rules->norm_fp32_copy && !in->rules->compile;
         const uint64_t v = b->attn.v_head_dim ? b->attn.v_head_dim : b->attn.head_dim;
-        bytes = add(c, bytes, mul(c, copies || in->autocast ? 4 : e, mul(c, b->attn.kv_heads, v)));
+        bytes = add(c, bytes, mul(c, bare, mul(c, b->attn.kv_heads, v)));
     }
+    /* a weightless norm of Q and K (gs_attention.qk_norm_bare: MuseGlimmerRMSNorm(with_scale=
+     * False).forward, self._norm(hidden_states.float()), the same pow and product) keeps the
+     * fp32 copy of each as v_norm does V's; the query's scaling after it (query_states *
+     * qk_scale_factor, a Python number) keeps nothing */
+    if (queries && b->attn.qk_norm_bare)
+        bytes = add(c, bytes, mul(c, bare, mul(c, b->attn.heads, b->attn.head_dim)));
+    if (keys && b->attn.qk_norm_bare && !reuses_kv(in, b))
+        bytes = add(c, bytes, mul(c, bare, mul(c, b->attn.kv_heads, b->attn.head_dim)));
     return bytes;
 }
 
@@ -1859,6 +1868,16 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (query_contiguous && output_like_query && !compiled && !masked &&
         b->mixer == GS_MIXER_ATTENTION && l.saves[ROLE_OUT])
         widths += o;
+    /* an output gate (gs_attention.output_gate: modeling_qwen3_next.py Qwen3NextAttention.forward,
+     * attn_output = attn_output * torch.sigmoid(gate), then o_proj; Muse Glimmer's the same with
+     * gate_proj's output): sigmoid keeps its output for its backward (derivatives.yaml sigmoid:
+     * result), which the product keeps too as the attention output's factor, and the product
+     * keeps the attention output, reshaped, for the gate's gradient. o_proj then keeps the
+     * product, a tensor of its own, where it keeps its input; where it does not, the attention
+     * output the product keeps is one more unless the kernel keeps it already (out_saved). The
+     * gate's projection keeps the normed input q_proj keeps. */
+    if (b->attn.output_gate && b->mixer == GS_MIXER_ATTENTION)
+        widths += o + (l.saves[ROLE_OUT] || !out_saved ? o : 0);
     /* an attention nothing before needs a gradient for (grads_of): the kernel keeps nothing,
      * o_proj's adapter its input */
     const bool attention_kept = g.attention || !mixer_attends;

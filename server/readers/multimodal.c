@@ -1262,11 +1262,15 @@ static void read_muse_glimmer_text(struct model_reader *t, struct gs_arch *a)
     const struct decoder_traits traits = {.norms = 4};
     decoder_build(t, a, &plan, &traits);
     a->final_logit_softcap = softcap;
+    /* MuseGlimmerTextCenteredRMSNorm: output * (1.0 + self.weight.float()), then type_as */
+    a->norm_weight_fp32 = true;
     for (size_t b = 0; b < a->block_count; b++) {
         struct gs_block *blk = &a->blocks[b];
         if (blk->mixer != GS_MIXER_ATTENTION)
             continue;
         blk->attn.nope = blk->attn.span == GS_SPAN_FULL;
+        blk->attn.qk_norm_bare = true;
+        blk->attn.output_gate = true;
         linear(a, b, "self_attn.gate_proj", GS_SPLIT_COLUMN, GS_PART_ATTENTION, false,
                a->hidden_size, blk->attn.heads * blk->attn.head_dim);
     }

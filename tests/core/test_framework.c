@@ -978,6 +978,42 @@ static void test_gemma_v_norm(void **state)
                      65536);
 }
 
+/* Muse Glimmer's attention (modeling_muse_glimmer.py MuseGlimmerTextAttention.forward) normalizes
+ * each head of Q and K with a weightless RMSNorm (qk_norm, MuseGlimmerRMSNorm(with_scale=False):
+ * self._norm(hidden_states.float())), whose pow and product keep the fp32 copy, and gates its
+ * output (attn_output * sigmoid(gate_proj(hidden_states)), then o_proj): sigmoid keeps its
+ * output, the product keeps the attention output and that sigmoid, and o_proj's adapter the
+ * product, a tensor of its own. A toy (hidden 256, 4 layers of 4 heads of 64, 2 KV heads), bf16,
+ * LoRA on all linears, 128 tokens, transformers 5.17: the norms 4 B x (4 + 2) x 64 = 1,536 B a
+ * token and layer, 786,432 B; the gate two more tensors of 4 x 64 at 2 B, 1,024 B a token and
+ * layer, 524,288 B. Qwen3-Next's gate (the second half of q_proj) keeps the same. */
+static void test_attention_output_gate(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = spec(fixture_arch(
+        "%s", "{\"model_type\":\"muse_glimmer\",\"text_config\":{\"hidden_size\":256,"
+              "\"num_hidden_layers\":4,\"num_attention_heads\":4,\"num_key_value_heads\":2,"
+              "\"head_dim\":64,\"intermediate_size\":512,\"sliding_window\":64,"
+              "\"vocab_size\":1000}}"));
+    struct gs_workload w = lora_446(128);
+    w.training.framework.framework_version = 517;
+    const struct gs_estimate with = estimate(&m, &w);
+    size_t text_blocks = 0;
+    for (size_t k = 0; k < m.arch.block_count; k++)
+        if (m.arch.blocks[k].attn.cached) {
+            assert_true(m.arch.blocks[k].attn.qk_norm_bare && m.arch.blocks[k].attn.output_gate);
+            m.arch.blocks[k].attn.qk_norm_bare = false;
+            text_blocks++;
+        }
+    assert_int_equal(text_blocks, 2); /* sliding and full */
+    const struct gs_estimate ungated = estimate(&m, &w);
+    assert_int_equal(with.saved_activation_bytes - ungated.saved_activation_bytes, 786432);
+    for (size_t k = 0; k < m.arch.block_count; k++)
+        m.arch.blocks[k].attn.output_gate = false;
+    assert_int_equal(ungated.saved_activation_bytes - estimate(&m, &w).saved_activation_bytes,
+                     524288);
+}
+
 /* The parameters and LoRA adapters of a model's KV-sharing layers change with the transformers
  * release: Gemma 4 built k_proj, v_proj and k_norm on every layer in 5.5.0 and 5.5.1 and, from
  * 5.5.2, only `if not self.is_kv_shared_layer` (modeling_gemma4.py Gemma4TextAttention.__init__,
@@ -2986,6 +3022,7 @@ int main(void)
         cmocka_unit_test(test_routed_expert_adapters),
         cmocka_unit_test(test_peft_param_wrappers),
         cmocka_unit_test(test_gemma_v_norm),
+        cmocka_unit_test(test_attention_output_gate),
         cmocka_unit_test(test_shared_kv_weights_by_release),
         cmocka_unit_test(test_expert_projection_names),
         cmocka_unit_test(test_bare_router),

@@ -179,6 +179,13 @@ struct gs_attention {
                                 weight (Gemma 3n's and Gemma 4's v_norm, with_scale=False), which
                                 keeps its input's fp32 copy in training (no parameter to list)
                                 wherever the layer computes its own V */
+    bool qk_norm_bare;       /* the same weightless RMSNorm over each head of Q and of K (Muse
+                                Glimmer's qk_norm, MuseGlimmerRMSNorm(with_scale=False)): an
+                                fp32 copy of each in training */
+    bool output_gate;        /* the attention's output is multiplied by the sigmoid of a gate as
+                                wide, one value a channel, before o_proj (Qwen3-Next's and
+                                Qwen3.5's second half of q_proj, Muse Glimmer's gate_proj):
+                                training keeps the sigmoid's output and the product */
     /* multi-head latent attention */
     uint64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim;
     /* DeepSeek sparse attention: a lightning indexer with its own key cache (also on GQA
