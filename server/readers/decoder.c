@@ -257,6 +257,7 @@ static void read_gemma(struct model_reader *r, struct gs_arch *a)
     decoder_read_dims(r, a, &plan, true, 256, false);
     const struct decoder_traits t = {.norms = 2};
     decoder_build(r, a, &plan, &t);
+    a->norm_weight_fp32 = true; /* GemmaRMSNorm: output * (1.0 + self.weight.float()) */
 }
 
 /* Gemma2ForCausalLM: four RMSNorms per layer; even layers attend through
@@ -271,6 +272,7 @@ static void read_gemma2(struct model_reader *r, struct gs_arch *a)
             plan.sliding[l] = l % 2 == 0;
     const struct decoder_traits t = {.norms = 4};
     decoder_build(r, a, &plan, &t);
+    a->norm_weight_fp32 = true; /* Gemma2RMSNorm: output * (1.0 + self.weight.float()) */
     /* Gemma2Config defaults both to on (50.0 and 30.0): modeling_gemma2.py
      * eager_attention_forward soft-caps the scores (softcap=self.attn_logit_softcapping),
      * Gemma2ForCausalLM.forward the logits */
@@ -292,6 +294,7 @@ static void read_gemma3_text(struct model_reader *r, struct gs_arch *a)
     const struct decoder_traits t = {.norms = 4, .qk_norm = QK_HEAD, .qkv_bias = bias,
                                      .o_bias = bias};
     decoder_build(r, a, &plan, &t);
+    a->norm_weight_fp32 = true; /* Gemma3RMSNorm: output * (1.0 + self.weight.float()) */
     /* Gemma3TextConfig keeps Gemma 2's soft-capping switches, off by default */
     a->attn_logit_softcap = rd_softcap(r, "attn_logit_softcapping", false);
     a->final_logit_softcap = rd_softcap(r, "final_logit_softcapping", false);

@@ -404,6 +404,8 @@ static void build_text(struct model_reader *r, struct gs_arch *a, const struct g
     }
     gs_arch_embeddings(a, t->hidden, "lm_head", false);
     gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+    /* Gemma4RMSNorm / Gemma3nRMSNorm: normed_output * self.weight.float(), then type_as */
+    a->norm_weight_fp32 = true;
     if (t->per_layer_width)
         build_per_layer_embeddings(a, t);
 }
@@ -977,6 +979,8 @@ static void build_gemma3n_text(struct model_reader *r, struct gs_arch *a,
     }
     gs_arch_embeddings(a, t->hidden, "lm_head", false);
     gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+    /* Gemma4RMSNorm / Gemma3nRMSNorm: normed_output * self.weight.float(), then type_as */
+    a->norm_weight_fp32 = true;
     const uint64_t packed = t->layers * t->per_layer_width;
     add(a, GS_BLOCKS_MAX, "embed_tokens_per_layer", GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN,
         GS_PART_EMBEDDING, GS_MOD_LOOKUP, t->per_layer_vocab, packed, 1);

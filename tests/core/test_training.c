@@ -2331,6 +2331,30 @@ static void test_transformers_eager_layer(void **state)
     o.norm_weight_fp32 = false;
     assert_true(gs_activation_bytes(&in, &r));
     assert_int_equal(olmo.per_layer_bytes - r.per_layer_bytes, 8192);
+
+    /* Gemma's RMSNorms scale in fp32 too (Gemma2RMSNorm, Gemma3RMSNorm: output * (1.0 +
+     * self.weight.float()), then type_as; Gemma 3n's and Gemma 4's normed_output *
+     * self.weight.float()): Gemma 2's four norms over h, 4 x 2 x 64 = 512 more a token, 8,192 a
+     * layer; Gemma 3's the same and its q_norm and k_norm over each head of Q and K (4 heads of
+     * 16 each), 2 x 2 x 64 more: 768 a token, 12,288 a layer */
+#define GEMMA_TOY(type)                                                                            \
+    "{\"model_type\":\"" type "\",\"hidden_size\":64,\"intermediate_size\":128,"                   \
+    "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"head_dim\":16,"                         \
+    "\"num_hidden_layers\":2,\"vocab_size\":1000}"
+    struct gs_arch g2 = fixture_arch(GEMMA_TOY("gemma2"));
+    struct gs_arch g3 = fixture_arch(GEMMA_TOY("gemma3_text"));
+#undef GEMMA_TOY
+    struct gs_arch *gemmas[] = {&g2, &g3};
+    const uint64_t more[] = {8192, 12288};
+    for (size_t i = 0; i < 2; i++) {
+        assert_true(gemmas[i]->norm_weight_fp32);
+        in.arch = gemmas[i];
+        struct gs_activation_result fp32;
+        assert_true(gs_activation_bytes(&in, &fp32));
+        gemmas[i]->norm_weight_fp32 = false;
+        assert_true(gs_activation_bytes(&in, &r));
+        assert_int_equal(fp32.per_layer_bytes - r.per_layer_bytes, more[i]);
+    }
 }
 
 /* BERT's masked-LM head, trained in fp32 (a small BERT: h 64, 2 layers, 4 heads, 16 tokens):

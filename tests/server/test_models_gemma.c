@@ -230,6 +230,8 @@ static void test_gemma4_text(void **state)
     const struct gs_param_count c = fixture_count(&a);
     assert_int_equal(c.total, 30697345280ULL);
     assert_int_equal(a.tower_count, 0);
+    /* Gemma4RMSNorm scales in fp32: normed_output * self.weight.float() */
+    assert_true(a.norm_weight_fp32);
 }
 
 /* ------------------------------------------------------------ gemma4_unified */
@@ -446,6 +448,7 @@ static void test_gemma3n_defaults(void **state)
         "{\"model_type\": \"gemma3n_text\", \"num_hidden_layers\": 4, \"num_kv_shared_layers\": 0,"
         " \"intermediate_size\": [1, 2]}",
         "/intermediate_size");
+    assert_true(gemma3n(35, 16384, 15).norm_weight_fp32); /* Gemma3nRMSNorm: in fp32 */
 }
 
 /* per_layer_config, as transformers from 5.15 saves a Gemma 4 config (PR #47384:
