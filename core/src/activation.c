@@ -411,6 +411,29 @@ static uint64_t qk_norm_bytes(struct acc *c, const struct gs_activation_input *i
     return qk_norm_bytes_of(c, in, b, e, true, true);
 }
 
+/* The bytes a token of an attention's output gate keeps (gs_attention.output_gate), one value a
+ * channel or a head: sigmoid keeps its output for its backward (derivatives.yaml sigmoid:
+ * result), the tensor the product keeps as the attention output's factor
+ * (modeling_qwen3_next.py Qwen3NextAttention.forward: attn_output * torch.sigmoid(gate); Muse
+ * Glimmer's and Step 3.7's the same over gate_proj's and g_proj's output); softplus over an fp32
+ * copy keeps that copy (softplus: self) and the product its cast back (modeling_laguna.py
+ * LagunaAttention.forward: F.softplus(self.g_proj(hidden_states).float()).to(attn_output.dtype)).
+ */
+static uint64_t output_gate_bytes(const struct gs_attention *s, uint64_t e)
+{
+    const uint64_t v = s->v_head_dim ? s->v_head_dim : s->head_dim;
+    const uint64_t width = s->output_gate_per_head ? s->heads : s->heads * v;
+    switch ((enum gs_output_gate)s->output_gate) {
+    case GS_GATE_SIGMOID:
+        return e * width;
+    case GS_GATE_SOFTPLUS_FP32:
+        return (4 + e) * width;
+    case GS_GATE_NONE:
+        break;
+    }
+    return 0;
+}
+
 /* What a block's clamped linears keep a token beyond what their linears keep (gs_block
  * clamped_linears: Gemma4ClippableLinear with use_clipped_linears, modeling_gemma4.py:
  * torch.clamp(hidden_states, self.input_min, self.input_max), self.linear(...), then
@@ -1868,22 +1891,24 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (query_contiguous && output_like_query && !compiled && !masked &&
         b->mixer == GS_MIXER_ATTENTION && l.saves[ROLE_OUT])
         widths += o;
-    /* an output gate (gs_attention.output_gate: modeling_qwen3_next.py Qwen3NextAttention.forward,
-     * attn_output = attn_output * torch.sigmoid(gate), then o_proj; Muse Glimmer's the same with
-     * gate_proj's output): sigmoid keeps its output for its backward (derivatives.yaml sigmoid:
-     * result), which the product keeps too as the attention output's factor, and the product
-     * keeps the attention output, reshaped, for the gate's gradient. o_proj then keeps the
-     * product, a tensor of its own, where it keeps its input; where it does not, the attention
-     * output the product keeps is one more unless the kernel keeps it already (out_saved). The
-     * gate's projection keeps the normed input q_proj keeps. */
-    if (b->attn.output_gate && b->mixer == GS_MIXER_ATTENTION)
-        widths += o + (l.saves[ROLE_OUT] || !out_saved ? o : 0);
+    /* an output gate (gs_attention.output_gate): the product keeps the attention output,
+     * reshaped, for the gate's gradient, and the gate for the output's; o_proj then keeps the
+     * product, a tensor of its own, where it keeps its input, and where it does not, the
+     * attention output the product keeps is one more unless the kernel keeps it already
+     * (out_saved). The gate's projection keeps the normed input q_proj keeps. */
+    uint64_t gate_bytes = 0;
+    if (b->attn.output_gate != GS_GATE_NONE && b->mixer == GS_MIXER_ATTENTION) {
+        widths += l.saves[ROLE_OUT] || !out_saved ? o : 0;
+        gate_bytes = output_gate_bytes(&b->attn, e);
+    }
     /* an attention nothing before needs a gradient for (grads_of): the kernel keeps nothing,
      * o_proj's adapter its input */
     const bool attention_kept = g.attention || !mixer_attends;
     if (!attention_kept)
         widths = l.direct[ROLE_OUT] ? o : 0;
     p.partitioned = mul(c, mul(c, e, tokens), widths);
+    if (attention_kept)
+        p.partitioned = add(c, p.partitioned, mul(c, tokens, gate_bytes));
     if (attention_kept)
         p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, image_rows), image_kv));
     const bool scan = attention_kept && gs_activation_counts_scan(in, b);

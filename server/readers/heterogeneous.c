@@ -246,6 +246,8 @@ struct laguna_dims {
     uint64_t kv_heads, head_dim, window, intermediate;
     bool bias;          /* attention_bias on q, k, v and o */
     bool gate_per_head; /* g_proj gives one gate a head (else one a channel) */
+    bool gate_sigmoid;  /* the gate is sigmoid(g_proj(x)) (Step 3.7), not Laguna's softplus over
+                           an fp32 copy */
     struct gs_moe experts;
 };
 
@@ -325,6 +327,8 @@ static size_t laguna_block(struct gs_arch *a, const struct laguna_layer *s,
         spec.span = GS_SPAN_SLIDING;
         spec.window = d->window;
     }
+    spec.output_gate = d->gate_sigmoid ? GS_GATE_SIGMOID : GS_GATE_SOFTPLUS_FP32;
+    spec.output_gate_per_head = d->gate_per_head;
     gs_build_attention(a, b, &spec, &GS_ATTENTION_NAMES, d->bias, d->bias);
     gs_block_module(a, b, "q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
                     d->head_dim, 1);
@@ -628,6 +632,8 @@ static void read_step3p5(struct model_reader *r, struct gs_arch *a)
     d.intermediate = rd_dim(r, NAMES("intermediate_size"), false, 11264);
     d.bias = rd_flag(r, "attention_bias", false);
     d.gate_per_head = laguna_gate_per_head(r);
+    /* Step3p7Attention.forward: attn_output * gate_states.unsqueeze(-1).sigmoid(), one a head */
+    d.gate_sigmoid = true;
     d.experts.experts =
         rd_size(r, NAMES("moe_num_experts", "n_routed_experts", "num_local_experts"), 288);
     d.experts.top_k = rd_size(r, NAMES("moe_top_k", "num_experts_per_tok"), 8);

@@ -805,7 +805,7 @@ static void qwen3_next_attention(struct gs_arch *a, size_t b, const struct decod
     for (size_t i = 0; i < blk->module_count; i++)
         if (strcmp(blk->modules[i].name, "q_proj") == 0)
             blk->modules[i].out *= 2; /* query and gate, [heads, 2 * head_dim] */
-    blk->attn.output_gate = true;     /* attn_output * torch.sigmoid(gate) before o_proj */
+    blk->attn.output_gate = GS_GATE_SIGMOID; /* attn_output * torch.sigmoid(gate), then o_proj */
     gs_block_module(a, b, "q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
                     plan->head_dim, 1);
     gs_block_module(a, b, "k_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,

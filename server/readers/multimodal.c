@@ -1270,7 +1270,7 @@ static void read_muse_glimmer_text(struct model_reader *t, struct gs_arch *a)
             continue;
         blk->attn.nope = blk->attn.span == GS_SPAN_FULL;
         blk->attn.qk_norm_bare = true;
-        blk->attn.output_gate = true;
+        blk->attn.output_gate = GS_GATE_SIGMOID;
         linear(a, b, "self_attn.gate_proj", GS_SPLIT_COLUMN, GS_PART_ATTENTION, false,
                a->hidden_size, blk->attn.heads * blk->attn.head_dim);
     }

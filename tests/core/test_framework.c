@@ -986,7 +986,8 @@ static void test_gemma_v_norm(void **state)
  * product, a tensor of its own. A toy (hidden 256, 4 layers of 4 heads of 64, 2 KV heads), bf16,
  * LoRA on all linears, 128 tokens, transformers 5.17: the norms 4 B x (4 + 2) x 64 = 1,536 B a
  * token and layer, 786,432 B; the gate two more tensors of 4 x 64 at 2 B, 1,024 B a token and
- * layer, 524,288 B. Qwen3-Next's gate (the second half of q_proj) keeps the same. */
+ * layer, 524,288 B. Qwen3-Next's gate (the second half of q_proj) keeps the same, Step 3.7's
+ * (g_proj, one a head) the sigmoid's 4 values and the product. */
 static void test_attention_output_gate(void **state)
 {
     (void)state;
@@ -1001,7 +1002,8 @@ static void test_attention_output_gate(void **state)
     size_t text_blocks = 0;
     for (size_t k = 0; k < m.arch.block_count; k++)
         if (m.arch.blocks[k].attn.cached) {
-            assert_true(m.arch.blocks[k].attn.qk_norm_bare && m.arch.blocks[k].attn.output_gate);
+            assert_true(m.arch.blocks[k].attn.qk_norm_bare);
+            assert_int_equal(m.arch.blocks[k].attn.output_gate, GS_GATE_SIGMOID);
             m.arch.blocks[k].attn.qk_norm_bare = false;
             text_blocks++;
         }
@@ -1009,9 +1011,34 @@ static void test_attention_output_gate(void **state)
     const struct gs_estimate ungated = estimate(&m, &w);
     assert_int_equal(with.saved_activation_bytes - ungated.saved_activation_bytes, 786432);
     for (size_t k = 0; k < m.arch.block_count; k++)
-        m.arch.blocks[k].attn.output_gate = false;
+        m.arch.blocks[k].attn.output_gate = GS_GATE_NONE;
     assert_int_equal(ungated.saved_activation_bytes - estimate(&m, &w).saved_activation_bytes,
                      524288);
+
+    /* Laguna's gate is softplus over an fp32 copy of g_proj's output, cast back
+     * (modeling_laguna.py LagunaAttention.forward: F.softplus(self.g_proj(hidden_states).float())
+     * .to(attn_output.dtype)): softplus keeps the fp32 copy, the product the 16-bit gate, o_proj's
+     * adapter the product. A toy (hidden 256, 2 layers of 4 heads of 64, one dense, one MoE),
+     * gated a channel: (4 + 2) x 256 + 2 x 256 = 2,048 B a token and layer, 524,288 B; gated a
+     * head (its `gating` true): (4 + 2) x 4 + 2 x 256 = 536 B, 137,216 B. */
+    const char *const gatings[] = {"\"per-channel\"", "true"};
+    const uint64_t more[] = {524288, 137216};
+    for (size_t i = 0; i < 2; i++) {
+        struct gs_model_spec g = spec(
+            fixture_arch("{\"model_type\":\"laguna\",\"hidden_size\":256,\"num_hidden_layers\":2,"
+                         "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":64,"
+                         "\"intermediate_size\":512,\"vocab_size\":1000,\"num_experts\":4,"
+                         "\"num_experts_per_tok\":2,\"moe_intermediate_size\":128,\"gating\":%s}",
+                         gatings[i]));
+        const struct gs_estimate gated = estimate(&g, &w);
+        for (size_t k = 0; k < g.arch.block_count; k++) {
+            assert_int_equal(g.arch.blocks[k].attn.output_gate, GS_GATE_SOFTPLUS_FP32);
+            assert_int_equal(g.arch.blocks[k].attn.output_gate_per_head, i == 1);
+            g.arch.blocks[k].attn.output_gate = GS_GATE_NONE;
+        }
+        assert_int_equal(gated.saved_activation_bytes - estimate(&g, &w).saved_activation_bytes,
+                         more[i]);
+    }
 }
 
 /* The parameters and LoRA adapters of a model's KV-sharing layers change with the transformers

@@ -145,6 +145,14 @@ enum gs_span {
     GS_SPAN_CHUNKED  /* tokens of the same `window`-token chunk (Llama 4 local layers) */
 };
 
+/* How an attention gates its output before o_proj (gs_attention.output_gate). */
+enum gs_output_gate {
+    GS_GATE_NONE,
+    GS_GATE_SIGMOID,      /* attn_output * sigmoid(gate) (Qwen3-Next's and Qwen3.5's second half
+                             of q_proj, Muse Glimmer's gate_proj, Step 3.5's g_proj a head) */
+    GS_GATE_SOFTPLUS_FP32 /* attn_output * softplus(gate.float()).to(dtype) (Laguna's g_proj) */
+};
+
 struct gs_attention {
     uint64_t heads, kv_heads;
     uint64_t head_dim;       /* query/key width per head */
@@ -182,10 +190,9 @@ struct gs_attention {
     bool qk_norm_bare;       /* the same weightless RMSNorm over each head of Q and of K (Muse
                                 Glimmer's qk_norm, MuseGlimmerRMSNorm(with_scale=False)): an
                                 fp32 copy of each in training */
-    bool output_gate;        /* the attention's output is multiplied by the sigmoid of a gate as
-                                wide, one value a channel, before o_proj (Qwen3-Next's and
-                                Qwen3.5's second half of q_proj, Muse Glimmer's gate_proj):
-                                training keeps the sigmoid's output and the product */
+    uint8_t output_gate;     /* enum gs_output_gate: the attention's output is multiplied by a
+                                gate before o_proj; training keeps the gate and the product */
+    bool output_gate_per_head; /* one gate value a head, not a channel */
     /* multi-head latent attention */
     uint64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim;
     /* DeepSeek sparse attention: a lightning indexer with its own key cache (also on GQA
