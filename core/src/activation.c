@@ -568,8 +568,31 @@ static bool sdpa_masked(const struct gs_activation_input *in, const struct gs_bl
 {
     if (!transformers_sdpa(in, b))
         return false;
-    return in->padding_mask || (b->attn.span != GS_SPAN_FULL && b->attn.window &&
-                                in->sequence_length >= b->attn.window);
+    /* a position bias is passed as the call's float mask whatever else (sdpa_attention.py
+     * create_position_bias_mask: torch.where(causal_mask, position_bias, min_dtype)) */
+    return in->padding_mask || b->attn.position_bias ||
+           (b->attn.span != GS_SPAN_FULL && b->attn.window &&
+            in->sequence_length >= b->attn.window);
+}
+
+/* What a layer's position bias keeps (gs_attention.position_bias; modeling_inkling.py
+ * InklingRelativeLogits.forward: rel_logits.gather(-1, gather_index), then masked_fill over
+ * distance < 0 or beyond the extent): the gather keeps its int64 index, one (q, k) matrix expanded
+ * over batch and heads, and masked_fill its boolean mask, 9 bytes a pair a layer. Under
+ * transformers' SDPA the bias becomes the call's float mask (sdpa_masked), a (batch, heads, q, k)
+ * tensor at the query's dtype the memory-efficient kernel keeps for the bias's gradient
+ * (_scaled_dot_product_efficient_attention saves attn_bias), split with the heads; under eager
+ * attention the sum with the scores keeps nothing more. The sequence is `s` a rank. */
+static void position_bias_bytes(struct acc *c, const struct gs_activation_input *in,
+                                const struct gs_block *b, uint64_t s, struct layer_parts *p)
+{
+    const uint64_t pairs = mul(c, s, s);
+    p->replicated = add(c, p->replicated, mul(c, 9, pairs));
+    if (!sdpa_masked(in, b))
+        return;
+    p->partitioned =
+        add(c, p->partitioned,
+            mul(c, mul(c, mul(c, in->batch_size, b->attn.heads), pairs), in->element_bytes));
 }
 
 /* Whether every masked SDPA call makes an additive copy of the mask at the query's dtype: a
@@ -1796,7 +1819,8 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
      * cross_attention_mask, from the processor's), and its copy per call is of that mask */
     const bool cross_masked = hf_sdpa && b->attn.cross_only;
     const bool masked = sdpa_masked(in, b) || cross_masked;
-    if (masked && !cross_masked && mask_copied_per_call(in) && g.attention)
+    if (masked && !cross_masked && !b->attn.position_bias && mask_copied_per_call(in) &&
+        g.attention)
         p.replicated = add(c, p.replicated, mask_copy_bytes(c, in));
     if (cross_masked && cross_mask_copied(in, image_keys) && g.attention)
         p.replicated =
@@ -1909,6 +1933,12 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     p.partitioned = mul(c, mul(c, e, tokens), widths);
     if (attention_kept)
         p.partitioned = add(c, p.partitioned, mul(c, tokens, gate_bytes));
+    if (attention_kept && b->mixer == GS_MIXER_ATTENTION && b->attn.position_bias)
+        position_bias_bytes(c, in, b, s, &p);
+    /* short convolutions over fp32 copies (gs_recurrent.conv_fp32): the copy each keeps is 4
+     * bytes an element where the widths count e */
+    if (attention_kept && b->mixer == GS_MIXER_ATTENTION && b->rec.conv_fp32 && e < 4)
+        p.partitioned = add(c, p.partitioned, mul(c, mul(c, 4 - e, tokens), b->rec.conv_channels));
     if (attention_kept)
         p.partitioned = add(c, p.partitioned, mul(c, mul(c, e, image_rows), image_kv));
     const bool scan = attention_kept && gs_activation_counts_scan(in, b);

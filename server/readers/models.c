@@ -28,6 +28,7 @@ static const struct models_lineage lineages[] = {
     {"Gemma 4 and Gemma 3n", MODELS_GEMMA},
     {"heterogeneous layer stacks", MODELS_HETEROGENEOUS},
     {"mixtures of experts with their own routers", MODELS_MOE},
+    {"Inkling", MODELS_INKLING},
     {"vision and audio models", MODELS_MULTIMODAL},
     {"earlier models and encoders", MODELS_CLASSIC},
 };

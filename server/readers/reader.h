@@ -53,6 +53,7 @@ extern const struct model_type MODELS_KIMI[];
 extern const struct model_type MODELS_GEMMA[];
 extern const struct model_type MODELS_HETEROGENEOUS[];
 extern const struct model_type MODELS_MOE[];
+extern const struct model_type MODELS_INKLING[];
 
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
 

@@ -1041,6 +1041,41 @@ static void test_attention_output_gate(void **state)
     }
 }
 
+/* Inkling's attention adds a dense relative-position bias (modeling_inkling.py
+ * InklingRelativeLogits: rel_logits.gather(-1, gather_index) keeps its int64 index, masked_fill
+ * its boolean mask, a (q, k) matrix each, 9 bytes a pair) which transformers' SDPA takes as the
+ * call's float mask (create_position_bias_mask), a (batch, heads, q, k) tensor at bf16 the
+ * memory-efficient kernel keeps; and its four short convolutions run over fp32 copies of their
+ * inputs (InklingShortConvolution: hidden_states.float()), 4 bytes an element where a 16-bit
+ * tensor is 2. A toy (hidden 256, a sliding and a full layer of 4 heads of 64, 4 KV heads, so
+ * nothing is repeated under the mask; window 64), bf16, LoRA on all linears, 32 tokens: the bias
+ * 9 x 32^2 + 4 x 32^2 x 2 = 17,408 B a layer, 34,816; the convolutions 2 x (2 x 256 + 2 x 256) =
+ * 2,048 B a token and layer, 131,072. */
+static void test_position_bias_and_fp32_convs(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = spec(fixture_arch(
+        "%s", "{\"model_type\":\"inkling_text\",\"hidden_size\":256,\"num_hidden_layers\":2,"
+              "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"head_dim\":64,"
+              "\"swa_num_attention_heads\":4,\"swa_num_key_value_heads\":4,\"swa_head_dim\":64,"
+              "\"sliding_window_size\":64,\"rel_extent\":64,\"layer_types\":[\"hybrid_sliding\","
+              "\"hybrid\"],\"n_routed_experts\":4,\"num_experts_per_tok\":2,"
+              "\"moe_intermediate_size\":128,\"n_shared_experts\":1,\"vocab_size\":1000}"));
+    struct gs_workload w = lora_446(32);
+    w.training.framework.framework_version = 517;
+    const struct gs_estimate with = estimate(&m, &w);
+    for (size_t k = 0; k < m.arch.block_count; k++) {
+        assert_true(m.arch.blocks[k].attn.position_bias);
+        m.arch.blocks[k].attn.position_bias = false;
+    }
+    const struct gs_estimate unbiased = estimate(&m, &w);
+    assert_int_equal(with.saved_activation_bytes - unbiased.saved_activation_bytes, 34816);
+    for (size_t k = 0; k < m.arch.block_count; k++)
+        m.arch.blocks[k].rec.conv_fp32 = false;
+    assert_int_equal(unbiased.saved_activation_bytes - estimate(&m, &w).saved_activation_bytes,
+                     131072);
+}
+
 /* The parameters and LoRA adapters of a model's KV-sharing layers change with the transformers
  * release: Gemma 4 built k_proj, v_proj and k_norm on every layer in 5.5.0 and 5.5.1 and, from
  * 5.5.2, only `if not self.is_kv_shared_layer` (modeling_gemma4.py Gemma4TextAttention.__init__,
@@ -3050,6 +3085,7 @@ int main(void)
         cmocka_unit_test(test_peft_param_wrappers),
         cmocka_unit_test(test_gemma_v_norm),
         cmocka_unit_test(test_attention_output_gate),
+        cmocka_unit_test(test_position_bias_and_fp32_convs),
         cmocka_unit_test(test_shared_kv_weights_by_release),
         cmocka_unit_test(test_expert_projection_names),
         cmocka_unit_test(test_bare_router),

@@ -349,6 +349,72 @@ static void test_types_listed(void **state)
     assert_non_null(strstr(types, "hy_v3"));
 }
 
+/* Inkling (inkling_mm_model; modeling_inkling.py), InklingConfig's defaults with the published
+ * encoder's four vision layers (vision_config n_layers 4). Text, h 6,144:
+ *   sliding layer (64 heads, 16 KV heads of 128): q 6,144 x 8,192 = 50,331,648, k and v 6,144 x
+ *     2,048 = 12,582,912 each, r_proj 6,144 x 64 x 16 = 6,291,456, o 50,331,648, k/v short convs
+ *     2 x 2,048 x 4 = 16,384, q/k norms 256, the bias bank 16 x 512 = 8,192: 132,145,408;
+ *   full layer (8 KV heads): k and v 6,291,456 each, convs 2 x 1,024 x 4, bank 16 x 1,024:
+ *     119,562,496;
+ *   the MoE: router (256 + 2) x 6,144 = 1,585,152 + global_scale 1 + correction bias 256,
+ *     experts 256 x 3 x 6,144 x 3,072 = 14,495,514,624, two shared 3 x 2 x 3,072 x 6,144 =
+ *     113,246,208: 14,610,346,241; the layer's stream convs 2 x 6,144 x 4 and norms 2 x 6,144:
+ *     61,440.
+ *   55 x 14,742,553,089 + 11 x 14,729,970,177 = 972,870,091,842, + embedding and untied head 2 x
+ *     201,024 x 6,144 = 2,470,182,912, embed_norm and norm 12,288: 975,340,287,042 ("975B").
+ * Vision: plan_out_scales(2, 40, 4, 3) picks the grids (1,1,3), (1,5,128), (1,10,320), (1,40,4800),
+ * (2,40,9600); linears 75 -> 128, 512 -> 320, 5,120 -> 4,800, 9,600 -> 6,144 and norms 128, 320,
+ * 4,800 and the final 6,144: 83,743,232. Audio: 80 x 256 x 6,144 + 6,144 = 125,835,264. Total
+ * 975,549,865,538. Active (6 of 256 experts, the lookup aside): 55 x 586,777,089 + 11 x
+ * 574,194,177 + the head and two norms = 39,823,979,586 (41,059,071,042 with the embedding: the
+ * card's "41B active"). KV a token at bf16: 11 x 2 x 8 x 128 x 2 + 55 x 2 x 16 x 128 x 2 = 45,056
+ * + 450,560; TP 8: one KV head on the full layers, two on the sliding: 61,952. The four
+ * convolutions' windows a sequence: (2 x 2,048 + 2 x 6,144) x 3 x 2 = 98,304 a sliding layer,
+ * (2 x 1,024 + 2 x 6,144) x 3 x 2 = 86,016 a full one: 6,352,896. The class's own 24 vision
+ * layers, planned with SGLang's and vLLM's channel rounding, come to 411,398,192. */
+static void test_inkling(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"inkling_mm_model\", \"vision_config\": {\"n_layers\": 4}}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 975549865538ULL);
+    assert_int_equal(c.total - c.vision - c.audio, 975340287042ULL);
+    assert_int_equal(c.vision, 83743232ULL);
+    assert_int_equal(c.audio, 125835264ULL);
+    assert_int_equal(c.lm_head, 201024ULL * 6144);
+    assert_int_equal(c.active, 39823979586ULL);
+    assert_int_equal(gs_arch_moe_layers(&a), 66);
+    const struct gs_block *sliding = &a.blocks[a.layer_block[0]],
+                          *full = &a.blocks[a.layer_block[5]];
+    assert_int_equal(sliding->attn.span, GS_SPAN_SLIDING);
+    assert_int_equal(sliding->attn.window, 512);
+    assert_int_equal(sliding->attn.kv_heads, 16);
+    assert_int_equal(full->attn.span, GS_SPAN_FULL);
+    assert_int_equal(full->attn.kv_heads, 8);
+    assert_true(full->attn.position_bias && full->rec.conv_fp32);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
+    assert_int_equal(k.bytes_per_token, 45056 + 450560);
+    assert_int_equal(k.full_layers, 11);
+    assert_int_equal(k.window_layers, 55);
+    assert_int_equal(k.state_bytes_per_sequence, 6352896);
+    assert_int_equal(fixture_layout(&a, 8).bytes_per_token, 61952);
+    const struct gs_arch planned = fixture_arch("{\"model_type\": \"inkling_mm_model\"}");
+    assert_int_equal(fixture_count(&planned).vision, 411398192ULL);
+    /* layer_types from local_layer_ids, the rest full; a dense layer from dense_mlp_idx */
+    const struct gs_arch ids = fixture_arch(
+        "{\"model_type\": \"inkling_text\", \"num_hidden_layers\": 4, \"local_layer_ids\": [1],"
+        " \"dense_mlp_idx\": 1}");
+    assert_int_equal(fixture_layout(&ids, 1).window_layers, 1);
+    assert_int_equal(gs_arch_moe_layers(&ids), 3);
+    fixture_assert_reader_error("{\"model_type\": \"inkling_text\", \"num_hidden_layers\": 2,"
+                                " \"layer_types\": [\"hybrid\", \"sliding\"]}",
+                                "/layer_types");
+    fixture_assert_reader_error("{\"model_type\": \"inkling_mm_model\", \"vision_config\":"
+                                " {\"n_layers\": 40}}",
+                                "/vision_config/n_layers");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_minimax_m3),
         cmocka_unit_test(test_exaone4),
         cmocka_unit_test(test_hy_v3),
+        cmocka_unit_test(test_inkling),
         cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

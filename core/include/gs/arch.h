@@ -193,6 +193,11 @@ struct gs_attention {
     uint8_t output_gate;     /* enum gs_output_gate: the attention's output is multiplied by a
                                 gate before o_proj; training keeps the gate and the product */
     bool output_gate_per_head; /* one gate value a head, not a channel */
+    bool position_bias;        /* the layer computes a dense bias over every (query, key) pair of
+                                  each head and adds it to the scores (Inkling's
+                                  InklingRelativeLogits: no rotary embedding): under transformers'
+                                  SDPA it is the float mask of a masked call, which the kernel keeps
+                                  for its gradient (training) */
     /* multi-head latent attention */
     uint64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim;
     /* DeepSeek sparse attention: a lightning indexer with its own key cache (also on GQA
@@ -227,6 +232,9 @@ struct gs_recurrent {
                                             inner width (MambaRMSNormGated, BambaRMSNormGated:
                                             one rstd a token), not each B/C group
                                             (Zamba2RMSNormGated, FalconH1RMSNormGated) */
+    bool conv_fp32;                      /* the short convolutions run over an fp32 copy of
+                                            their input, which the convolution keeps (Inkling's
+                                            InklingShortConvolution: hidden_states.float()) */
     bool kernels_off;                    /* the config turns the fused kernels off (Jamba's
                                             use_mamba_kernels false): transformers runs its torch
                                             fallback unless the request asks for the kernels */
