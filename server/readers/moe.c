@@ -1,7 +1,8 @@
 /*
  * moe.c - decoders of 2025-26 with their own routers and layouts: Tencent
- * Hunyuan (dense and MoE), Xiaomi MiMo-V2-Flash, MiniMax-M3, and LG's
- * EXAONE 4 decoder, which no other reader file fits (see reader.h).
+ * Hunyuan (dense and MoE, Hy3), Xiaomi MiMo-V2-Flash, MiniMax-M3, Zyphra's
+ * ZAYA1 and LG's EXAONE 4 decoder, which no other reader file fits (see
+ * reader.h).
  *
  * Each reader names the transformers (5.x) class whose module shapes it
  * counts and the vLLM model file that serves it; the published counts each
@@ -505,6 +506,179 @@ static void read_hy_v3(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
+/* -------------------------------------------------------------------- ZAYA */
+
+/* What ZayaConfig says about the stack (configuration_zaya.py; its defaults are
+ * Zyphra/ZAYA1-8B's). */
+struct zaya {
+    uint64_t hidden, layers, heads, kv_heads, head_dim, experts, top_k, width, router, t0, t1;
+    bool bias;
+};
+
+/* One kind of ZayaDecoderLayer: `eda` says whether its router adds the previous layer's router
+ * state (router_states_scale: every layer but the first). */
+static size_t zaya_block(struct gs_arch *a, const struct zaya *z, bool eda)
+{
+    const size_t b = gs_arch_new_block(a);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL)
+        return GS_BLOCKS_MAX;
+    const uint64_t h = z->hidden, q = z->heads * z->head_dim, kv = z->kv_heads * z->head_dim;
+    const uint64_t conv = q + kv, R = z->router;
+    blk->mixer = GS_MIXER_ATTENTION;
+    blk->attn.heads = z->heads;
+    blk->attn.kv_heads = z->kv_heads;
+    blk->attn.head_dim = blk->attn.v_head_dim = z->head_dim;
+    blk->attn.cached = true;
+    blk->attn.rotary_partial = true; /* partial_rotary_factor 0.5 (qwen3_5_moe's rotary) */
+    /* ZayaCCAProjection: q and k through two causal convolutions over time (depthwise, then
+     * one group a head), V from the current token's projection and the previous token's; a
+     * sequence keeps the convolutions' last (t0 - 1) + (t1 - 1) q/k columns and the delayed
+     * V projection of its last token (vLLM CCA: conv_states [q + kv, kernel], recurrent_states
+     * [kv / 2], both in the model dtype) */
+    blk->rec.conv_channels = conv;
+    blk->rec.conv_kernel = (z->t0 - 1) + (z->t1 - 1) + 1;
+    blk->rec.state_heads = 1;
+    blk->rec.state_rows = kv / 2;
+    blk->rec.state_cols = 1;
+    const unsigned f = GS_MOD_QUANT | (z->bias ? GS_MOD_BIAS : 0);
+    /* vLLM replicates CCA on every rank ("CCA currently replicates heads"): split none */
+    gs_block_module(a, b, "self_attn.qkv_proj.q_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                    GS_PART_ATTENTION, f, h, q, 1);
+    gs_block_module(a, b, "self_attn.qkv_proj.k_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                    GS_PART_ATTENTION, f, h, kv, 1);
+    gs_block_module(a, b, "self_attn.qkv_proj.v_proj_current", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                    GS_PART_ATTENTION, f, h, kv / 2, 1);
+    gs_block_module(a, b, "self_attn.qkv_proj.v_proj_delayed", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                    GS_PART_ATTENTION, f, h, kv / 2, 1);
+    /* a channel's weights and its bias (nn.Conv1d's default bias=True on both, whatever
+     * attention_bias says): depthwise t0 a channel, grouped one head's head_dim x t1 */
+    gs_block_module(a, b, "self_attn.qkv_proj.conv_qk_depthwise", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                    GS_PART_ATTENTION, 0, conv, z->t0 + 1, 1);
+    gs_block_module(a, b, "self_attn.qkv_proj.conv_qk_grouped", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                    GS_PART_ATTENTION, 0, conv, z->head_dim * z->t1 + 1, 1);
+    gs_block_module(a, b, "self_attn.qk_norm.temp", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                    GS_PART_ATTENTION, 0, 1, z->kv_heads, 1);
+    gs_block_module(a, b, "self_attn.o_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, f,
+                    q, h, 1);
+    /* ZayaSparseMoeBlock: ZayaRouter (down_proj h -> R with bias, the EDA scale, ZayaRouterMLP:
+     * an RMSNorm, fc1 and fc2 R -> R with biases, out_proj R -> experts + 1, the last class
+     * "skip"; balancing_biases an fp32 buffer the checkpoint stores), ZayaExperts fused */
+    blk->mlp.kind = GS_MLP_MOE;
+    blk->mlp.gated = true;
+    blk->mlp.width = z->width;
+    blk->mlp.experts = z->experts;
+    blk->mlp.top_k = z->top_k;
+    blk->mlp.experts_fused = true;
+    gs_block_module(a, b, "mlp.gate.down_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_EXPERTS,
+                    GS_MOD_BIAS, h, R, 1);
+    if (eda)
+        gs_block_module(a, b, "mlp.gate.router_states_scale", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                        GS_PART_EXPERTS, 0, 1, R, 1);
+    gs_block_module(a, b, "mlp.gate.router_mlp.norm", GS_MODULE_NORM, GS_SPLIT_NONE,
+                    GS_PART_EXPERTS, 0, 1, R, 1);
+    gs_block_module(a, b, "mlp.gate.router_mlp.fc1", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                    GS_PART_EXPERTS, GS_MOD_BIAS, R, R, 1);
+    gs_block_module(a, b, "mlp.gate.router_mlp.fc2", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                    GS_PART_EXPERTS, GS_MOD_BIAS, R, R, 1);
+    gs_block_module(a, b, "mlp.gate.router_mlp.out_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                    GS_PART_EXPERTS, 0, R, z->experts + 1, 1);
+    gs_block_module(a, b, "mlp.gate.balancing_biases", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                    GS_PART_EXPERTS, GS_MOD_BUFFER, 1, z->experts + 1, 1);
+    const unsigned e = GS_MOD_QUANT | GS_MOD_EXPERT;
+    gs_block_module(a, b, "mlp.experts.gate_up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                    GS_PART_EXPERTS, e, h, 2 * z->width, z->experts);
+    gs_block_module(a, b, "mlp.experts.down_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_EXPERTS,
+                    e, z->width, h, z->experts);
+    gs_build_norms(a, b, "input_layernorm", 1, false);
+    gs_build_norms(a, b, "post_attention_layernorm", 1, false);
+    /* ZayaResidualScaling after the attention and after the MLP: hidden_states_scale and _bias,
+     * residual_scale and _bias, each a vector of h */
+    gs_block_module(a, b, "post_attention_residual_scale", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                    GS_PART_OTHER, 0, 4, h, 1);
+    gs_block_module(a, b, "post_mlp_residual_scale", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER,
+                    0, 4, h, 1);
+    return b;
+}
+
+/* ZayaForCausalLM (transformers models/zaya/modeling_zaya.py, 5.16; Zyphra/ZAYA1-8B; vLLM
+ * models/zaya.py): every layer Compressed Convolutional Attention (arXiv 2510.04476) and a
+ * top-1 MoE whose router is a small MLP carrying a state from layer to layer; no shared
+ * experts, no dense layers. The residual stream is fp32 (ZayaModel casts the scaled embedding
+ * to float32 and ZayaResidualScaling adds in fp32: upstream's residual_in_fp32), the
+ * embedding scaled by input_hidden_states_scale and _bias; the head tied by default.
+ * validate_architecture refuses num_experts_per_tok other than 1. */
+static void read_zaya(struct model_reader *r, struct gs_arch *a)
+{
+    struct zaya z;
+    z.hidden = rd_dim(r, NAMES("hidden_size"), false, 2048);
+    z.layers = rd_dim(r, NAMES("num_hidden_layers"), false, 40);
+    z.heads = rd_dim(r, NAMES("num_attention_heads"), false, 8);
+    z.kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, 2);
+    z.head_dim = rd_dim(r, NAMES("head_dim"), false, 128);
+    z.experts = rd_dim(r, NAMES("num_experts"), false, 16);
+    z.top_k = rd_dim(r, NAMES("num_experts_per_tok"), false, 1);
+    z.width = rd_dim(r, NAMES("moe_intermediate_size"), false, 2048);
+    z.router = rd_dim(r, NAMES("router_hidden_size"), false, 256);
+    z.t0 = rd_dim(r, NAMES("cca_time0"), false, 2);
+    z.t1 = rd_dim(r, NAMES("cca_time1"), false, 2);
+    z.bias = rd_flag(r, "attention_bias", false);
+    const bool head_bias = rd_flag(r, "lm_head_bias", false);
+    if (!r->ok)
+        return;
+    if (z.top_k != 1) {
+        rd_fail(r, "num_experts_per_tok", GS_ERR_INVALID,
+                "%llu: ZayaConfig.validate_architecture takes one expert a token",
+                (unsigned long long)z.top_k);
+        return;
+    }
+    if (z.heads % z.kv_heads != 0 || z.kv_heads % 2 != 0) {
+        rd_fail(r, "num_key_value_heads", GS_ERR_INVALID,
+                "must divide the attention heads and be even (the value is half current, half "
+                "delayed)");
+        return;
+    }
+    if (z.layers > GS_LAYERS_MAX) {
+        rd_fail(r, "num_hidden_layers", GS_ERR_UNSUPPORTED,
+                "%llu layers: gpusizer describes at most %d", (unsigned long long)z.layers,
+                GS_LAYERS_MAX);
+        return;
+    }
+    struct decoder_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    plan.layers = z.layers;
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 0);
+    (void)decoder_read_layer_types(r, &plan);
+    gs_arch_init(a, NULL, z.hidden, rd_dim(r, NAMES("vocab_size"), false, 262272));
+    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 131072);
+    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", true);
+    a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
+    a->residual_fp32 = true;
+    if (!r->ok)
+        return;
+    size_t kind[2][2] = {{GS_BLOCKS_MAX, GS_BLOCKS_MAX}, {GS_BLOCKS_MAX, GS_BLOCKS_MAX}};
+    gs_arch_set_layers(a, z.layers, 0);
+    for (uint64_t l = 0; l < z.layers; l++) {
+        const bool sliding = plan.sliding[l] && plan.window, eda = l != 0;
+        size_t *b = &kind[sliding][eda];
+        if (*b == GS_BLOCKS_MAX) {
+            *b = zaya_block(a, &z, eda);
+            struct gs_block *blk = gs_arch_block(a, *b);
+            if (blk != NULL && sliding) {
+                blk->attn.span = GS_SPAN_SLIDING;
+                blk->attn.window = plan.window;
+            }
+        }
+        if (*b >= GS_BLOCKS_MAX)
+            return;
+        gs_arch_set_layer(a, l, *b);
+    }
+    gs_arch_embeddings(a, z.hidden, "lm_head", head_bias);
+    gs_arch_module(a, "input_hidden_states_scale", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER,
+                   0, 2, z.hidden, 1);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+}
+
 const struct model_type MODELS_MOE[] = {
     {"hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", read_hunyuan_v1_dense},
     {"hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", read_hunyuan_v1_moe},
@@ -512,5 +686,6 @@ const struct model_type MODELS_MOE[] = {
     {"minimax_m3", "MiniMaxM3ForCausalLM", read_minimax_m3},
     {"exaone4", "Exaone4ForCausalLM", read_exaone4},
     {"hy_v3", "HYV3ForCausalLM", read_hy_v3},
+    {"zaya", "ZayaForCausalLM", read_zaya},
     {NULL, NULL, NULL},
 };

@@ -415,6 +415,39 @@ static void test_inkling(void **state)
                                 "/vision_config/n_layers");
 }
 
+/* ZAYA1 (zaya; modeling_zaya.py), ZayaConfig's defaults, Zyphra/ZAYA1-8B's shapes. A layer,
+ * h 2,048: CCA q 2,048 x 1,024 = 2,097,152, k 2,048 x 256 = 524,288, v current and delayed 2,048
+ * x 128 each, the depthwise conv 1,280 x 2 + 1,280 = 3,840, the grouped conv 1,280 x 128 x 2 +
+ * 1,280 = 328,960, the key temperatures 2, o 1,024 x 2,048: 5,575,682; the router: down_proj
+ * 2,048 x 256 + 256, the EDA scale 256 (not layer 0), its MLP's norm 256, fc1 and fc2 256 x 256 +
+ * 256 each, out_proj 256 x 17: 660,992 (660,736 on layer 0); 16 experts of 3 x 2,048 x 2,048 =
+ * 201,326,592; two norms 4,096 and two residual scalings 4 x 2,048 each, 16,384: 207,583,746 a
+ * layer, 40 x that - 256 = 8,303,349,584; + the tied embedding 262,272 x 2,048 = 537,133,056, the
+ * input scale and bias 4,096 and the norm 2,048: 8,840,488,784. Active (1 of 16 experts):
+ * 8,840,488,784 - 40 x 15 x 12,582,912 = 1,290,741,584. Buffers: 40 x 17 balancing biases. KV
+ * 40 x 2 x 2 x 128 x 2 = 40,960 B a token; a sequence's CCA state (1,280 x 2 + 128) x 2 x 40 =
+ * 215,040 B. */
+static void test_zaya(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch("{\"model_type\": \"zaya\"}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 8840488784ULL);
+    assert_int_equal(c.active, 1290741584ULL);
+    assert_int_equal(c.embedding, 537133056ULL);
+    assert_int_equal(c.lm_head, 0);
+    assert_int_equal(c.attention, 40ULL * 5575682);
+    assert_int_equal(c.buffers, 40 * 17);
+    assert_true(a.residual_fp32);
+    assert_int_equal(gs_arch_moe_layers(&a), 40);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
+    assert_int_equal(k.bytes_per_token, 40960);
+    assert_int_equal(k.state_bytes_per_sequence, 215040);
+    fixture_assert_vllm_serving(&a, 8, 1, 80000000000ULL);
+    fixture_assert_reader_error("{\"model_type\": \"zaya\", \"num_experts_per_tok\": 2}",
+                                "/num_experts_per_tok");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -427,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_exaone4),
         cmocka_unit_test(test_hy_v3),
         cmocka_unit_test(test_inkling),
+        cmocka_unit_test(test_zaya),
         cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
