@@ -360,6 +360,13 @@ static bool reuses_kv(const struct gs_activation_input *in, const struct gs_bloc
     return in->rules != NULL && gs_attention_reuses_kv(&b->attn, in->rules->hf_release);
 }
 
+/* Whether `name` ends in `tail`. */
+static bool ends_with(const char *name, const char *tail)
+{
+    const size_t n = strlen(name), k = strlen(tail);
+    return n >= k && strcmp(name + n - k, tail) == 0;
+}
+
 /* The bytes per token a layer's q_norm and k_norm save: an RMSNorm over each head
  * (Qwen3RMSNorm on (b, s, heads, head_dim)) or over the whole projection (Olmo2's q_norm over
  * heads*head_dim) normalizes all of Q or K, so it saves what norm_bytes says per element of
@@ -381,9 +388,11 @@ static uint64_t qk_norm_bytes_of(struct acc *c, const struct gs_activation_input
         const struct gs_module *m = &b->modules[i];
         if (m->kind != GS_MODULE_NORM || m->part != GS_PART_ATTENTION)
             continue;
-        const size_t n = strlen(m->name);
-        const bool q = queries && n >= 6 && strcmp(m->name + n - 6, "q_norm") == 0;
-        const bool k = keys && n >= 6 && strcmp(m->name + n - 6, "k_norm") == 0;
+        const bool q =
+            queries && (ends_with(m->name, "q_norm") || ends_with(m->name, "q_layernorm") ||
+                        ends_with(m->name, "query_layernorm"));
+        const bool k = keys && (ends_with(m->name, "k_norm") || ends_with(m->name, "k_layernorm") ||
+                                ends_with(m->name, "key_layernorm"));
         const uint64_t heads = q ? b->attn.heads : k && !reuses_kv(in, b) ? b->attn.kv_heads : 0;
         bytes = add(c, bytes, mul(c, norm_bytes(in, m, e), mul(c, heads, b->attn.head_dim)));
     }
@@ -1072,6 +1081,8 @@ bool gs_activation_counts_scan(const struct gs_activation_input *in, const struc
     case GS_SCAN_MAMBA1_SELECTIVE: /* not the kernels under autocast over fp32 weights */
         return in->recurrent_torch || !(in->autocast && in->residual_bytes == 4);
     case GS_SCAN_KIMI_DELTA: /* fla's chunk_kda or the torch fallback torch_chunk_kda */
+        return true;
+    case GS_SCAN_SHORT_CONV: /* causal-conv1d's kernel (saves its input) or F.conv1d alike */
         return true;
     case GS_SCAN_PROJECTIONS:
         break;

@@ -1,7 +1,8 @@
 /*
  * hybrid.c - state-space and linear-attention models and their hybrids:
  * Mamba, Mamba-2, Jamba, Nemotron-H, Falcon-H1, Granite-4.0
- * (GraniteMoeHybrid) and Qwen3-Next.
+ * (GraniteMoeHybrid), Qwen3-Next, OLMo Hybrid and LiquidAI's LFM2 (gated short
+ * convolutions, whose state is a convolution window alone).
  *
  * A Mamba or Gated DeltaNet layer is a GS_MIXER_RECURRENT block whose
  * struct gs_recurrent carries the state vLLM allocates per sequence
@@ -1032,6 +1033,232 @@ static void read_olmo_hybrid(struct model_reader *r, struct gs_arch *a)
     norm(a, GS_BLOCKS_MAX, "norm");
 }
 
+/* -------------------------------------------------------------------- LFM2 */
+
+/* Lfm2ShortConv (transformers models/lfm2/modeling_lfm2.py; vLLM models/lfm2.py ShortConv):
+ * in_proj h -> 3h (B, C and x), a depthwise causal Conv1d of conv_L_cache over h channels,
+ * out_proj h -> h, each with a bias under conv_bias. vLLM keeps the convolution's last L - 1
+ * columns a sequence (MambaStateShapeCalculator.short_conv_state_shape: conv_dim x (L - 1),
+ * the model dtype), split over tensor ranks. */
+static void lfm2_conv(struct gs_arch *a, size_t b, uint64_t h, uint64_t kernel, bool bias)
+{
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL) {
+        a->overflow = true;
+        return;
+    }
+    blk->mixer = GS_MIXER_RECURRENT;
+    blk->rec = (struct gs_recurrent){.conv_channels = h,
+                                     .conv_kernel = kernel,
+                                     .in_width = 3 * h,
+                                     .inner = h,
+                                     .scan = GS_SCAN_SHORT_CONV};
+    const unsigned f = GS_MOD_QUANT | (bias ? GS_MOD_BIAS : 0);
+    gs_block_module(a, b, "conv.in_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, f,
+                    h, 3 * h, 1);
+    gs_block_module(a, b, "conv.conv", GS_MODULE_TENSOR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, 0, h,
+                    kernel + (bias ? 1 : 0), 1);
+    gs_block_module(a, b, "conv.out_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION, f, h,
+                    h, 1);
+}
+
+/* What Lfm2Config and Lfm2MoeConfig say about the stack. */
+struct lfm2 {
+    uint64_t layers, heads, kv_heads, head_dim, kernel, width;
+    uint64_t dense_layers; /* lfm2_moe: the first num_dense_layers dense */
+    bool conv_bias;
+    struct gs_moe experts;
+    bool attention[GS_LAYERS_MAX];
+};
+
+/* layer_types ("full_attention" or "conv"), else full_attn_idxs (the attention layers' indices),
+ * else, where `all_default`, every layer attention (Lfm2Config.__post_init__); Lfm2MoeConfig
+ * fills nothing in and its model reads layer_types, so it needs one of them. */
+static void lfm2_layers(struct model_reader *r, struct lfm2 *z, bool all_default)
+{
+    const json_t *list = NULL;
+    size_t n = rd_array(r, "layer_types", &list);
+    if (list != NULL) {
+        if (n != z->layers) {
+            rd_fail(r, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                    (unsigned long long)z->layers);
+            return;
+        }
+        for (size_t l = 0; l < n; l++) {
+            const char *kind = json_string_value(json_array_get(list, l));
+            if (kind == NULL ||
+                (strcmp(kind, "full_attention") != 0 && strcmp(kind, "conv") != 0)) {
+                rd_fail(r, "layer_types", GS_ERR_INVALID,
+                        "entry %zu must be \"full_attention\" or \"conv\"", l);
+                return;
+            }
+            z->attention[l] = strcmp(kind, "full_attention") == 0;
+        }
+        return;
+    }
+    n = r->ok ? rd_array(r, "full_attn_idxs", &list) : 0;
+    if (list == NULL && r->ok && !all_default) {
+        rd_fail(r, "layer_types", GS_ERR_INVALID,
+                "is required: Lfm2MoeModel reads each layer's type from it (or give "
+                "full_attn_idxs)");
+        return;
+    }
+    for (uint64_t l = 0; l < z->layers; l++)
+        z->attention[l] = list == NULL;
+    for (size_t i = 0; list != NULL && i < n; i++) {
+        const json_t *id = json_array_get(list, i);
+        if (!json_is_integer(id) || json_integer_value(id) < 0 ||
+            (uint64_t)json_integer_value(id) >= z->layers) {
+            rd_fail(r, "full_attn_idxs", GS_ERR_INVALID,
+                    "entry %zu must be a layer index below %llu", i, (unsigned long long)z->layers);
+            return;
+        }
+        z->attention[json_integer_value(id)] = true;
+    }
+}
+
+/* Lfm2MLP's width: block_ff_dim (the older key, which wins) or intermediate_size, then with
+ * block_auto_adjust_ff_dim int(2 x width / 3), and with a block_ffn_dim_multiplier int(m x
+ * width) rounded up to block_multiple_of (Lfm2MLP.__init__; vLLM rounds up without a multiplier
+ * too, which no published config leaves null). */
+static uint64_t lfm2_width(struct model_reader *r)
+{
+    uint64_t w = rd_dim(r, NAMES("block_ff_dim", "intermediate_size"), false, 12288);
+    if (!rd_flag(r, "block_auto_adjust_ff_dim", true))
+        return w;
+    w = 2 * w / 3;
+    const json_t *m = rd_get(r, "block_ffn_dim_multiplier");
+    const json_t *given = json_object_get(r->config, "block_ffn_dim_multiplier");
+    if (given != NULL && json_is_null(given))
+        return w;
+    const double mult = m != NULL && json_is_number(m) ? json_number_value(m) : 1.0;
+    if (!(mult > 0.0 && mult < 1e6)) {
+        rd_fail(r, "block_ffn_dim_multiplier", GS_ERR_INVALID, "must be a positive number");
+        return 0;
+    }
+    const uint64_t multiple = rd_dim(r, NAMES("block_multiple_of"), false, 256);
+    w = (uint64_t)(mult * (double)w);
+    return multiple ? (w + multiple - 1) / multiple * multiple : w;
+}
+
+/* One kind of Lfm2DecoderLayer: attention or short convolution, dense or routed, with its two
+ * RMSNorms (operator_norm, ffn_norm). */
+static size_t lfm2_block(struct gs_arch *a, const struct lfm2 *z, bool attention, bool routed)
+{
+    static const struct gs_attention_names names = {"self_attn.q_proj", "self_attn.k_proj",
+                                                    "self_attn.v_proj", "self_attn.out_proj", NULL};
+    static const struct gs_mlp_names mlp = {"feed_forward.w1", "feed_forward.w3", "feed_forward.w2",
+                                            NULL};
+    const size_t b = gs_arch_new_block(a);
+    if (attention) {
+        /* Lfm2Attention: q/k/v/out_proj without biases, q_layernorm and k_layernorm over
+         * head_dim, full attention (no window) */
+        struct gs_attention s;
+        memset(&s, 0, sizeof(s));
+        s.heads = z->heads;
+        s.kv_heads = z->kv_heads;
+        s.head_dim = z->head_dim;
+        s.cached = true;
+        gs_build_attention(a, b, &s, &names, false, false);
+        gs_block_module(a, b, "self_attn.q_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE,
+                        GS_PART_ATTENTION, 0, 1, z->head_dim, 1);
+        gs_block_module(a, b, "self_attn.k_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE,
+                        GS_PART_ATTENTION, 0, 1, z->head_dim, 1);
+    } else {
+        lfm2_conv(a, b, a->hidden_size, z->kernel, z->conv_bias);
+    }
+    if (routed)
+        gs_build_moe(a, b, &z->experts);
+    else
+        gs_build_mlp(a, b, z->width, true, false, &mlp);
+    gs_build_norms(a, b, "operator_norm", 1, false);
+    gs_build_norms(a, b, "ffn_norm", 1, false);
+    return b;
+}
+
+/* Lfm2ForCausalLM and Lfm2MoeForCausalLM (transformers models/lfm2, models/lfm2_moe; LiquidAI
+ * LFM2 and LFM2-8B-A1B; vLLM models/lfm2.py, lfm2_moe.py): gated short convolutions and GQA
+ * attention layers by layer_types, a SwiGLU of w1, w3 and w2, or from num_dense_layers on
+ * Lfm2MoeSparseMoeBlock (the router a bare [experts, h] weight, expert_bias an fp32 buffer, fused
+ * experts of moe_intermediate_size, no shared expert); embedding_norm, despite its name the norm
+ * after the last layer; the head tied unless tie_embedding (the older key, which wins) or
+ * tie_word_embeddings says otherwise. head_dim is a config's head_dim, else hidden / heads. */
+static void read_lfm2_stack(struct model_reader *r, struct gs_arch *a, bool moe)
+{
+    struct lfm2 z;
+    memset(&z, 0, sizeof(z));
+    const uint64_t h = rd_dim(r, NAMES("hidden_size"), false, moe ? 2048 : 2560);
+    z.layers = rd_dim(r, NAMES("num_hidden_layers"), false, 32);
+    z.heads = rd_dim(r, NAMES("num_attention_heads"), false, 32);
+    z.kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, 8);
+    z.head_dim = rd_dim(r, NAMES("head_dim"), false, z.heads ? h / z.heads : 0);
+    z.kernel = rd_dim(r, NAMES("conv_L_cache"), false, 3);
+    z.conv_bias = rd_flag(r, "conv_bias", false);
+    z.width = moe ? rd_dim(r, NAMES("intermediate_size"), false, 7168) : lfm2_width(r);
+    if (moe) {
+        z.dense_layers = rd_dim(r, NAMES("num_dense_layers"), false, 2);
+        z.experts.experts = rd_dim(r, NAMES("num_experts"), false, 32);
+        z.experts.top_k = rd_dim(r, NAMES("num_experts_per_tok"), false, 4);
+        z.experts.width = rd_dim(r, NAMES("moe_intermediate_size"), false, 1792);
+        z.experts.gated = true;
+        z.experts.router_name = "feed_forward.gate";
+        z.experts.router_parameter = true; /* Lfm2MoeTopKRouter: self.weight */
+        z.experts.experts_fused = true;
+        if (rd_flag(r, "use_expert_bias", true))
+            z.experts.router_buffer = z.experts.experts; /* nn.Buffer, fp32 */
+        static const struct gs_mlp_names experts = {"feed_forward.experts.gate_proj",
+                                                    "feed_forward.experts.up_proj",
+                                                    "feed_forward.experts.down_proj", NULL};
+        z.experts.expert_names = &experts;
+    }
+    if (!r->ok)
+        return;
+    if (z.layers > GS_LAYERS_MAX) {
+        rd_fail(r, "num_hidden_layers", GS_ERR_UNSUPPORTED,
+                "%llu layers: gpusizer describes at most %d", (unsigned long long)z.layers,
+                GS_LAYERS_MAX);
+        return;
+    }
+    if (z.heads == 0 || z.kv_heads == 0 || z.heads % z.kv_heads != 0) {
+        rd_fail(r, "num_key_value_heads", GS_ERR_INVALID, "must divide num_attention_heads");
+        return;
+    }
+    if (moe && z.experts.top_k > z.experts.experts) {
+        rd_fail(r, "num_experts_per_tok", GS_ERR_INVALID, "%llu of %llu experts",
+                (unsigned long long)z.experts.top_k, (unsigned long long)z.experts.experts);
+        return;
+    }
+    lfm2_layers(r, &z, !moe);
+    gs_arch_init(a, NULL, h, rd_dim(r, NAMES("vocab_size"), false, 65536));
+    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 128000);
+    a->tie_word_embeddings = rd_flag(r, "tie_embedding", rd_flag(r, "tie_word_embeddings", true));
+    if (!r->ok)
+        return;
+    size_t kind[2][2] = {{GS_BLOCKS_MAX, GS_BLOCKS_MAX}, {GS_BLOCKS_MAX, GS_BLOCKS_MAX}};
+    gs_arch_set_layers(a, z.layers, 0);
+    for (uint64_t l = 0; l < z.layers; l++) {
+        const bool routed = moe && l >= z.dense_layers;
+        size_t *b = &kind[z.attention[l]][routed];
+        if (*b == GS_BLOCKS_MAX)
+            *b = lfm2_block(a, &z, z.attention[l], routed);
+        if (*b >= GS_BLOCKS_MAX)
+            return;
+        gs_arch_set_layer(a, l, *b);
+    }
+    gs_arch_embeddings(a, h, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "embedding_norm", 1, false);
+}
+
+static void read_lfm2(struct model_reader *r, struct gs_arch *a)
+{
+    read_lfm2_stack(r, a, false);
+}
+
+static void read_lfm2_moe(struct model_reader *r, struct gs_arch *a)
+{
+    read_lfm2_stack(r, a, true);
+}
+
 const struct model_type MODELS_HYBRID[] = {
     {"mamba", "MambaForCausalLM", read_mamba},
     {"mamba2", "Mamba2ForCausalLM", read_mamba2},
@@ -1041,5 +1268,7 @@ const struct model_type MODELS_HYBRID[] = {
     {"granitemoehybrid", "GraniteMoeHybridForCausalLM", read_granitemoehybrid},
     {"qwen3_next", "Qwen3NextForCausalLM", read_qwen3_next},
     {"olmo_hybrid", "OlmoHybridForCausalLM", read_olmo_hybrid},
+    {"lfm2", "Lfm2ForCausalLM", read_lfm2},
+    {"lfm2_moe", "Lfm2MoeForCausalLM", read_lfm2_moe},
     {NULL, NULL, NULL},
 };

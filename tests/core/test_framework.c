@@ -1076,6 +1076,29 @@ static void test_position_bias_and_fp32_convs(void **state)
                      131072);
 }
 
+/* LFM2's short convolution has no scan to leave out (Lfm2ShortConv.forward: in_proj, B * x, the
+ * depthwise causal conv, C * y, out_proj): what it keeps is its widths, B, C and x (3h, views the
+ * products keep alive), the conv's input and output and out_proj's input (h each), so a training
+ * estimate counts it whole and warns of nothing; sized as a recurrent mixer whose scan is not
+ * counted it keeps the same bytes and warns. A toy (hidden 256, a conv and an attention layer),
+ * LoRA, 64 tokens. */
+static void test_short_conv_counted(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = spec(fixture_arch(
+        "%s", "{\"model_type\":\"lfm2\",\"hidden_size\":256,\"num_hidden_layers\":2,"
+              "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"block_ff_dim\":768,"
+              "\"layer_types\":[\"conv\",\"full_attention\"],\"vocab_size\":1000}"));
+    struct gs_workload w = lora_446(64);
+    w.training.framework.framework_version = 517;
+    const struct gs_estimate counted = estimate(&m, &w);
+    assert_false(has_warning(&counted, "recurrent_scan_not_counted"));
+    m.arch.blocks[m.arch.layer_block[0]].rec.scan = GS_SCAN_PROJECTIONS;
+    const struct gs_estimate unknown = estimate(&m, &w);
+    assert_true(has_warning(&unknown, "recurrent_scan_not_counted"));
+    assert_int_equal(unknown.saved_activation_bytes, counted.saved_activation_bytes);
+}
+
 /* The parameters and LoRA adapters of a model's KV-sharing layers change with the transformers
  * release: Gemma 4 built k_proj, v_proj and k_norm on every layer in 5.5.0 and 5.5.1 and, from
  * 5.5.2, only `if not self.is_kv_shared_layer` (modeling_gemma4.py Gemma4TextAttention.__init__,
@@ -3086,6 +3109,7 @@ int main(void)
         cmocka_unit_test(test_gemma_v_norm),
         cmocka_unit_test(test_attention_output_gate),
         cmocka_unit_test(test_position_bias_and_fp32_convs),
+        cmocka_unit_test(test_short_conv_counted),
         cmocka_unit_test(test_shared_kv_weights_by_release),
         cmocka_unit_test(test_expert_projection_names),
         cmocka_unit_test(test_bare_router),

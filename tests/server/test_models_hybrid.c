@@ -517,6 +517,89 @@ static void test_olmo_hybrid(void **state)
     assert_estimates_run(&a, 2);
 }
 
+/* LFM2 (lfm2, lfm2_moe; modeling_lfm2.py, modeling_lfm2_moe.py). LiquidAI/LFM2-1.2B as a
+ * repackaged copy of its config.json carries it: h 2,048, 16 layers, attention at
+ * full_attn_idxs [2, 5, 8, 10, 12, 14] (32 heads, 8 KV heads of 64), the rest short
+ * convolutions of L 3, block_ff_dim 12,288 (which wins over the copy's own intermediate_size
+ * 8,192) auto-adjusted to int(2 x 12,288 / 3) = 8,192, rounded to 256: 8,192; tied.
+ *   attention layer: 2,048^2 + 2 x 2,048 x 512 + 2,048^2 + 2 x 64 = 10,485,888;
+ *   conv layer: in_proj 3 x 2,048^2, out_proj 2,048^2, conv 2,048 x 3: 16,783,360;
+ *   every layer the SwiGLU 3 x 2,048 x 8,192 = 50,331,648 and two norms 4,096;
+ *   6 x 10,485,888 + 10 x 16,783,360 + 16 x 50,335,744 + 65,536 x 2,048 + 2,048 = 1,170,340,608.
+ * KV 6 x 2 x 8 x 64 x 2 = 12,288 B a token; the conv windows 10 x 2,048 x 2 x 2 = 81,920 B a
+ * sequence. LFM2-8B-A1B (lfm2_moe): 24 layers, attention at 2, 6, 10, 14, 18, 21, the first two
+ * dense (3 x 2,048 x 7,168 = 44,040,192), 22 routed over 32 experts of 1,792 (router 32 x 2,048 +
+ * experts 3 x 32 x 2,048 x 1,792 = 352,387,072): 6 x 10,485,888 + 18 x 16,783,360 + 2 x
+ * 44,040,192 + 22 x 352,387,072 + 24 x 4,096 + 134,217,728 + 2,048 = 8,339,929,856 ("8.3B");
+ * active, 4 experts (the tied head counts): 8,339,929,856 - 22 x 28 x 11,010,048 =
+ * 1,557,740,288 ("1.5B active"); 22 x 32 fp32 expert_bias buffers; conv windows 18 x 8,192 =
+ * 147,456 B. Lfm2Config's defaults: 32 attention layers of h 2,560 (heads of 80), the same
+ * 8,192-wide MLP: 2,705,497,600. LFM2-350M's block_ff_dim 6,656 -> int(4,437.3) = 4,437 ->
+ * rounded up to 4,608; with a null multiplier transformers keeps 4,437. */
+static void test_lfm2(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"architectures\": [\"Lfm2ForCausalLM\"], \"model_type\": \"lfm2\","
+        " \"block_auto_adjust_ff_dim\": true, \"block_ff_dim\": 12288,"
+        " \"block_ffn_dim_multiplier\": 1.0, \"block_multiple_of\": 256, \"conv_L_cache\": 3,"
+        " \"conv_bias\": false, \"intermediate_size\": 8192,"
+        " \"full_attn_idxs\": [2, 5, 8, 10, 12, 14], \"hidden_size\": 2048,"
+        " \"max_position_embeddings\": 128000, \"num_attention_heads\": 32, \"head_dim\": 64,"
+        " \"num_hidden_layers\": 16, \"num_key_value_heads\": 8, \"vocab_size\": 65536}");
+    assert_int_equal(fixture_count(&a).total, 1170340608ULL);
+    const struct gs_block *conv = &a.blocks[a.layer_block[0]];
+    assert_int_equal(conv->mixer, GS_MIXER_RECURRENT);
+    assert_int_equal(conv->rec.scan, GS_SCAN_SHORT_CONV);
+    assert_int_equal(conv->rec.in_width, 3 * 2048);
+    assert_int_equal(conv->mlp.width, 8192);
+    assert_int_equal(a.blocks[a.layer_block[2]].mixer, GS_MIXER_ATTENTION);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
+    assert_int_equal(k.bytes_per_token, 12288);
+    assert_int_equal(k.recurrent_layers, 10);
+    assert_int_equal(k.state_bytes_per_sequence, 81920);
+    assert_estimates_run(&a, 8);
+
+    char types[24 * 20];
+    size_t n = (size_t)snprintf(types, sizeof(types), "[");
+    for (unsigned l = 0; l < 24; l++)
+        n += (size_t)snprintf(types + n, sizeof(types) - n, "%s\"%s\"", l ? "," : "",
+                              l == 2 || l == 6 || l == 10 || l == 14 || l == 18 || l == 21
+                                  ? "full_attention"
+                                  : "conv");
+    snprintf(types + n, sizeof(types) - n, "]");
+    const struct gs_arch m = fixture_arch(
+        "{\"model_type\": \"lfm2_moe\", \"vocab_size\": 65536, \"hidden_size\": 2048,"
+        " \"intermediate_size\": 7168, \"moe_intermediate_size\": 1792,"
+        " \"num_hidden_layers\": 24, \"num_attention_heads\": 32, \"num_key_value_heads\": 8,"
+        " \"conv_L_cache\": 3, \"num_dense_layers\": 2, \"num_experts\": 32,"
+        " \"num_experts_per_tok\": 4, \"use_expert_bias\": true, \"layer_types\": %s}",
+        types);
+    const struct gs_param_count c = fixture_count(&m);
+    assert_int_equal(c.total, 8339929856ULL);
+    assert_int_equal(c.active, 1557740288ULL);
+    assert_int_equal(c.buffers, 22 * 32);
+    assert_int_equal(gs_arch_moe_layers(&m), 22);
+    assert_int_equal(fixture_layout(&m, 1).state_bytes_per_sequence, 147456);
+    assert_estimates_run(&m, 8);
+
+    const struct gs_arch d = fixture_arch("{\"model_type\": \"lfm2\"}");
+    assert_int_equal(fixture_count(&d).total, 2705497600ULL);
+    assert_int_equal(fixture_layout(&d, 1).recurrent_layers, 0);
+#define LFM2_350M(extra)                                                                           \
+    "{\"model_type\": \"lfm2\", \"hidden_size\": 1024, \"num_hidden_layers\": 16,"                 \
+    " \"num_attention_heads\": 16, \"num_key_value_heads\": 8, \"block_ff_dim\": 6656,"            \
+    " \"full_attn_idxs\": [2, 5, 8, 10, 12, 14]" extra "}"
+    assert_int_equal(fixture_arch(LFM2_350M("")).blocks[0].mlp.width, 4608);
+    assert_int_equal(
+        fixture_arch(LFM2_350M(", \"block_ffn_dim_multiplier\": null")).blocks[0].mlp.width, 4437);
+#undef LFM2_350M
+    fixture_assert_reader_error("{\"model_type\": \"lfm2_moe\"}", "/layer_types");
+    fixture_assert_reader_error(
+        "{\"model_type\": \"lfm2\", \"num_hidden_layers\": 2, \"layer_types\": [\"conv\", \"x\"]}",
+        "/layer_types");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -533,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_qwen3_next),
         cmocka_unit_test(test_qwen3_next_mtp),
         cmocka_unit_test(test_olmo_hybrid),
+        cmocka_unit_test(test_lfm2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -272,6 +272,11 @@ enum gs_scan {
                                  forget gate, fla's chunk_kda, the eager sigmoid-gated RMSNorm
                                  (activation.c kimi_delta_bytes), or without them its torch
                                  functions (causal_conv1d_fn's F.conv1d, torch_chunk_kda) */
+    GS_SCAN_SHORT_CONV,       /* a gated short convolution and no scan (transformers' Lfm2ShortConv:
+                                 in_proj to B, C and x, B * x, a depthwise causal conv, C * y,
+                                 out_proj), whose saved tensors are its widths: in_width (B, C and
+                                 x, alive as views the products keep), conv_channels (the conv's
+                                 input) and inner (its output and out_proj's input) */
 };
 
 enum gs_mlp_kind { GS_MLP_NONE, GS_MLP_DENSE, GS_MLP_MOE };
