@@ -2,7 +2,7 @@
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
  * Qwen2.5-VL, Llama 3.2 Vision (mllama), Llama 4, Step 3.7, MiniMax-M3, Muse
- * Glimmer and Whisper.
+ * Glimmer, LFM2-VL and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -102,11 +102,12 @@ static void read_ministral3(struct model_reader *r, struct gs_arch *a);
 
 /* The reader of a text model_type: Ministral 3's own (below), a decoder.c
  * one, an mla.c one (Mistral Large 3's language model is DeepSeek-V3's), a
- * heterogeneous.c one (Step 3.7's is Step 3.5's) or a moe.c one (MiniMax-M3's). */
+ * heterogeneous.c one (Step 3.7's is Step 3.5's), a moe.c one (MiniMax-M3's)
+ * or a hybrid.c one (LFM2-VL's is LFM2's). */
 static model_read_fn decoder_reader(const char *model_type)
 {
-    static const struct model_type *const tables[] = {MODELS_DECODER, MODELS_MLA,
-                                                      MODELS_HETEROGENEOUS, MODELS_MOE};
+    static const struct model_type *const tables[] = {
+        MODELS_DECODER, MODELS_MLA, MODELS_HETEROGENEOUS, MODELS_MOE, MODELS_HYBRID};
     if (model_type != NULL && strcmp(model_type, "ministral3") == 0)
         return read_ministral3;
     for (size_t t = 0; model_type && t < sizeof(tables) / sizeof(tables[0]); t++)
@@ -297,21 +298,25 @@ static const char SIGLIP_VISION[] =
     " \"num_attention_heads\": 12, \"num_channels\": 3, \"image_size\": 224, \"patch_size\": 16}";
 
 /* SiglipVisionModel (modeling_siglip.py) as Gemma 3 loads it: a Conv2d
- * patch_embedding with bias, a learned position_embedding per patch,
+ * patch_embedding with bias, a learned position_embedding per patch (with
+ * `naflex`, Siglip2VisionModel: an nn.Linear patch_embedding with bias and
+ * num_patches positions, resized to each image's grid),
  * SiglipEncoderLayers (q/k/v/out_proj with biases, layer_norm1/2 LayerNorms,
  * fc1/fc2 with biases), post_layernorm, and - unless vision_use_head is
  * false (the attribute's absence means true) - the attention-pooling head
  * (probe, nn.MultiheadAttention in_proj/out_proj, layernorm, mlp). Returns
  * the vision width. */
-static uint64_t read_siglip(struct model_reader *v, struct gs_arch *a)
+static uint64_t read_siglip_tower(struct model_reader *v, struct gs_arch *a, bool naflex)
 {
     const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
     const uint64_t vi = rd_dim(v, NAMES("intermediate_size"), true, 0);
     const uint64_t layers = rd_dim(v, NAMES("num_hidden_layers"), true, 0);
     const uint64_t heads = rd_dim(v, NAMES("num_attention_heads"), true, 0);
     const uint64_t channels = rd_dim(v, NAMES("num_channels"), true, 0);
-    const uint64_t image = rd_dim(v, NAMES("image_size"), true, 0);
     const uint64_t patch = rd_dim(v, NAMES("patch_size"), true, 0);
+    const uint64_t image = naflex ? 0 : rd_dim(v, NAMES("image_size"), true, 0);
+    const uint64_t positions = naflex ? rd_dim(v, NAMES("num_patches"), true, 0)
+                                      : (patch ? (image / patch) * (image / patch) : 0);
     const bool head = rd_flag(v, "vision_use_head", true);
     if (!v->ok)
         return 0;
@@ -322,12 +327,16 @@ static uint64_t read_siglip(struct model_reader *v, struct gs_arch *a)
     norm(a, b, "layer_norm1", GS_PART_NORMS, true, vh);
     norm(a, b, "layer_norm2", GS_PART_NORMS, true, vh);
     gs_arch_tower(a, "vision_tower", b, GS_PART_VISION, layers, false);
-    const uint64_t side = image / patch;
-    tensor(a, GS_BLOCKS_MAX, "embeddings.patch_embedding", GS_PART_VISION,
-           channels * patch * patch, vh);
-    tensor(a, GS_BLOCKS_MAX, "embeddings.patch_embedding.bias", GS_PART_VISION, 1, vh);
+    if (naflex) {
+        linear(a, GS_BLOCKS_MAX, "embeddings.patch_embedding", GS_SPLIT_NONE, GS_PART_VISION, true,
+               channels * patch * patch, vh);
+    } else {
+        tensor(a, GS_BLOCKS_MAX, "embeddings.patch_embedding", GS_PART_VISION,
+               channels * patch * patch, vh);
+        tensor(a, GS_BLOCKS_MAX, "embeddings.patch_embedding.bias", GS_PART_VISION, 1, vh);
+    }
     add(a, GS_BLOCKS_MAX, "embeddings.position_embedding", GS_MODULE_EMBEDDING, GS_SPLIT_NONE,
-        GS_PART_VISION, 0, side * side, vh);
+        GS_PART_VISION, 0, positions, vh);
     norm(a, GS_BLOCKS_MAX, "post_layernorm", GS_PART_VISION, true, vh);
     if (head) {
         tensor(a, GS_BLOCKS_MAX, "head.probe", GS_PART_VISION, 1, vh);
@@ -341,6 +350,11 @@ static uint64_t read_siglip(struct model_reader *v, struct gs_arch *a)
         linear(a, GS_BLOCKS_MAX, "head.mlp.fc2", GS_SPLIT_NONE, GS_PART_VISION, true, vi, vh);
     }
     return vh;
+}
+
+static uint64_t read_siglip(struct model_reader *v, struct gs_arch *a)
+{
+    return read_siglip_tower(v, a, false);
 }
 
 /* Gemma3ForConditionalGeneration (modeling_gemma3.py): the text_config is
@@ -1216,6 +1230,73 @@ static void read_minimax_m3_vl(struct model_reader *r, struct gs_arch *a)
     a->mm_image.patches = 0; /* the tower's forward is not modelled */
 }
 
+/* ----------------------------------------------------------------- LFM2-VL */
+
+/* Siglip2VisionConfig's defaults (configuration_siglip2.py), Lfm2VlConfig's vision_config when
+ * absent. */
+static const char SIGLIP2_VISION[] =
+    "{\"hidden_size\": 768, \"intermediate_size\": 3072, \"num_hidden_layers\": 12,"
+    " \"num_attention_heads\": 12, \"num_channels\": 3, \"patch_size\": 16, \"num_patches\": 256}";
+
+/* The largest image Lfm2VlImageProcessor makes (image_processing_lfm2_vl.py defaults, which
+ * config.json does not carry): split into at most max_tiles = 10 tiles of tile_size 512 plus a
+ * thumbnail (use_thumbnail), each at most max_image_tokens = 256 tokens, a token
+ * downsample_factor^2 patches of 16 x 16; each tile a row of its own, padded to that many
+ * patches (naflex's max_num_patches). */
+#define LFM2_VL_MAX_CROPS   11ULL
+#define LFM2_VL_CROP_TOKENS 256ULL
+
+/* Lfm2VlForConditionalGeneration (transformers models/lfm2_vl/modeling_lfm2_vl.py;
+ * LiquidAI/LFM2-VL-450M, -1.6B; vLLM models/lfm2_vl.py): the language model AutoModel of the
+ * text_config (lfm2 by default, read by hybrid.c), Siglip2VisionModel, and
+ * Lfm2VlMultiModalProjector: pixel_unshuffle of downsample_factor^2 patches (no parameters), a
+ * LayerNorm over them (projector_use_layernorm), linear_1 to projector_hidden_size and linear_2
+ * to the text's width, with biases by projector_bias. lm_head tied by the top-level
+ * tie_word_embeddings (tie_embedding, the older key, wins). */
+static void read_lfm2_vl(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    const bool tie = rd_flag(r, "tie_embedding", rd_flag(r, "tie_word_embeddings", true));
+    const uint64_t factor = rd_dim(r, NAMES("downsample_factor"), false, 2);
+    const uint64_t width = rd_dim(r, NAMES("projector_hidden_size"), false, 2560);
+    const bool bias = rd_flag(r, "projector_bias", true);
+    const bool layer_norm = rd_flag(r, "projector_use_layernorm", true);
+    if (!r->ok || !open_sub(r, "text_config", "{}", "{}", NULL, &text, &owned))
+        return;
+    const char *type = rd_string(&text, "model_type");
+    char text_type[64];
+    snprintf(text_type, sizeof(text_type), "%s", type != NULL ? type : "lfm2");
+    if (json_object_set_new(owned, "tie_word_embeddings", json_boolean(tie)) != 0 ||
+        json_object_set_new(owned, "tie_embedding", json_boolean(tie)) != 0)
+        rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+    else
+        read_text_as(&text, a, text_type);
+    close_sub(r, &text, owned);
+    if (!r->ok ||
+        !open_sub(r, "vision_config", SIGLIP2_VISION, SIGLIP2_VISION, NULL, &vision, &owned))
+        return;
+    const uint64_t vh = read_siglip_tower(&vision, a, true);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), true, 0);
+    const uint64_t channels = rd_dim(&vision, NAMES("num_channels"), true, 0);
+    close_sub(r, &vision, owned);
+    if (!r->ok || vh == 0)
+        return;
+    const uint64_t in = vh * factor * factor;
+    if (layer_norm)
+        norm(a, GS_BLOCKS_MAX, "multi_modal_projector.layer_norm", GS_PART_VISION, true, in);
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_1", GS_SPLIT_NONE, GS_PART_VISION, bias,
+           in, width);
+    linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_2", GS_SPLIT_NONE, GS_PART_VISION, bias,
+           width, a->hidden_size);
+    const uint64_t crop_patches = LFM2_VL_CROP_TOKENS * factor * factor;
+    a->mm_image.tokens = LFM2_VL_MAX_CROPS * LFM2_VL_CROP_TOKENS;
+    a->mm_image.crop_tokens = LFM2_VL_CROP_TOKENS;
+    a->mm_image.patches = LFM2_VL_MAX_CROPS * crop_patches;
+    a->mm_image.pixels = a->mm_image.patches * channels * patch * patch;
+    a->mm_image.layout = GS_MM_CROPS;
+}
+
 /* ------------------------------------------------------------ Muse Glimmer */
 
 /* MuseGlimmerTextConfig's and MuseGlimmerVisionConfig's defaults
@@ -1476,6 +1557,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"step3p7", "Step3p7ForConditionalGeneration", read_step3p7},
     {"minimax_m3_vl", "MiniMaxM3SparseForConditionalGeneration", read_minimax_m3_vl},
     {"muse_glimmer", "MuseGlimmerForConditionalGeneration", read_muse_glimmer},
+    {"lfm2_vl", "Lfm2VlForConditionalGeneration", read_lfm2_vl},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},
     {NULL, NULL, NULL},
 };

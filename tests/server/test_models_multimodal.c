@@ -363,6 +363,56 @@ static void test_muse_glimmer(void **state)
                                 "/out_hidden_size");
 }
 
+/* LFM2-VL (lfm2_vl; modeling_lfm2_vl.py) in the shapes its two published checkpoints' configs
+ * give (a third-party reader's pinned copy, whose tensor inventories, 589 and 349 tensors, these
+ * modules reproduce): LFM2-1.2B's or LFM2-350M's language model (test_lfm2), a Siglip2 tower
+ * without its pooling head and a projector without its LayerNorm.
+ *   1.6B: the so400m tower, 27 layers of 1,152 (16 heads), MLP 4,304: a layer 4 x (1,152^2 +
+ *   1,152) + 1,152 x 4,304 + 4,304 + 4,304 x 1,152 + 1,152 + 4 x 1,152 = 15,239,504, x 27 =
+ *   411,466,608; the patch Linear 768 x 1,152 + 1,152, 256 positions x 1,152, post_layernorm
+ *   2,304: 412,649,712. Projector: 4 x 1,152 = 4,608 -> 2,048 -> 2,048 with biases:
+ *   13,635,584. 1,170,340,608 + 412,649,712 + 13,635,584 = 1,596,625,904 ("1.6B").
+ *   450M: the base tower, 12 layers of 768: 12 x 7,087,872 + 590,592 + 196,608 + 1,536 =
+ *   85,843,200; projector 3,072 -> 2,048 -> 1,024: 8,391,680; with LFM2-350M 354,483,968:
+ *   448,718,848 ("450M").
+ * An image at its largest: ten 512 x 512 tiles and the thumbnail, 256 tokens each, a token 2 x 2
+ * patches of 3 x 16 x 16: 2,816 tokens over 11,264 patches. */
+static void test_lfm2_vl(void **state)
+{
+    (void)state;
+#define LFM2_VL(text, vision)                                                                      \
+    "{\"model_type\": \"lfm2_vl\", \"downsample_factor\": 2, \"projector_hidden_size\": 2048,"     \
+    " \"projector_bias\": true, \"projector_use_layernorm\": false, \"tie_word_embeddings\": "     \
+    "true,"                                                                                        \
+    " \"text_config\": {\"model_type\": \"lfm2\", \"vocab_size\": 65536, " text ","                \
+    " \"num_hidden_layers\": 16, \"num_key_value_heads\": 8, \"block_auto_adjust_ff_dim\": true,"  \
+    " \"block_ffn_dim_multiplier\": 1.0, \"block_multiple_of\": 256, \"conv_L_cache\": 3,"         \
+    " \"full_attn_idxs\": [2, 5, 8, 10, 12, 14]},"                                                 \
+    " \"vision_config\": {\"model_type\": \"siglip2_vision_model\", " vision ","                   \
+    " \"num_channels\": 3, \"patch_size\": 16, \"num_patches\": 256, \"vision_use_head\": false}}"
+    const struct gs_arch big = fixture_arch(
+        LFM2_VL("\"hidden_size\": 2048, \"num_attention_heads\": 32, \"block_ff_dim\": 12288",
+                "\"hidden_size\": 1152, \"intermediate_size\": 4304, \"num_hidden_layers\": 27,"
+                " \"num_attention_heads\": 16"));
+    const struct gs_param_count c = fixture_count(&big);
+    assert_int_equal(c.total, 1596625904ULL);
+    assert_int_equal(c.vision, 412649712ULL + 13635584ULL);
+    assert_int_equal(c.active, 1170340608ULL);
+    towers_are(&big, 1, GS_PART_VISION, false);
+    assert_int_equal(big.mm_image.tokens, 2816);
+    assert_int_equal(big.mm_image.crop_tokens, 256);
+    assert_int_equal(big.mm_image.patches, 11264);
+    assert_int_equal(big.mm_image.pixels, 11264ULL * 768);
+    assert_int_equal(fixture_layout(&big, 1).state_bytes_per_sequence, 81920);
+    fixture_assert_vllm_serving(&big, 4, 1, 80000000000ULL);
+    const struct gs_arch small = fixture_arch(
+        LFM2_VL("\"hidden_size\": 1024, \"num_attention_heads\": 16, \"block_ff_dim\": 6656",
+                "\"hidden_size\": 768, \"intermediate_size\": 3072, \"num_hidden_layers\": 12,"
+                " \"num_attention_heads\": 12"));
+    assert_int_equal(fixture_count(&small).total, 448718848ULL);
+#undef LFM2_VL
+}
+
 /* mllama/README.md: text 9,775,192,080 + vision 863,567,379 + projector
  * 31,461,376 = 10,670,220,835 ("10.7B"). Active = text - the 128,264-row
  * embedding 525,369,344 = 9,249,822,736. Layers: 8 cross-attention (in
@@ -692,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_qwen2_5_vl),
         cmocka_unit_test(test_exaone4_5),
         cmocka_unit_test(test_muse_glimmer),
+        cmocka_unit_test(test_lfm2_vl),
         cmocka_unit_test(test_mllama),
         cmocka_unit_test(test_llama4),
         cmocka_unit_test(test_step3p7),
