@@ -1076,27 +1076,10 @@ struct lfm2 {
  * fills nothing in and its model reads layer_types, so it needs one of them. */
 static void lfm2_layers(struct model_reader *r, struct lfm2 *z, bool all_default)
 {
-    const json_t *list = NULL;
-    size_t n = rd_array(r, "layer_types", &list);
-    if (list != NULL) {
-        if (n != z->layers) {
-            rd_fail(r, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
-                    (unsigned long long)z->layers);
-            return;
-        }
-        for (size_t l = 0; l < n; l++) {
-            const char *kind = json_string_value(json_array_get(list, l));
-            if (kind == NULL ||
-                (strcmp(kind, "full_attention") != 0 && strcmp(kind, "conv") != 0)) {
-                rd_fail(r, "layer_types", GS_ERR_INVALID,
-                        "entry %zu must be \"full_attention\" or \"conv\"", l);
-                return;
-            }
-            z->attention[l] = strcmp(kind, "full_attention") == 0;
-        }
+    if (rd_kind_list(r, "layer_types", "full_attention", "conv", z->layers, z->attention) || !r->ok)
         return;
-    }
-    n = r->ok ? rd_array(r, "full_attn_idxs", &list) : 0;
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, "full_attn_idxs", &list);
     if (list == NULL && r->ok && !all_default) {
         rd_fail(r, "layer_types", GS_ERR_INVALID,
                 "is required: Lfm2MoeModel reads each layer's type from it (or give "

@@ -52,38 +52,12 @@ struct inkling_text {
     bool sparse[GS_LAYERS_MAX];
 };
 
-/* A per-layer string list `name`: for each layer, whether its entry is `match`; an error
- * when an entry is neither `match` nor `other` or the count is not the layers'. False when
- * the list is absent. */
-static bool layer_flags(struct model_reader *r, const char *name, const char *match,
-                        const char *other, uint64_t layers, bool out[GS_LAYERS_MAX])
-{
-    const json_t *list = NULL;
-    const size_t n = rd_array(r, name, &list);
-    if (list == NULL)
-        return false;
-    if (n != layers) {
-        rd_fail(r, name, GS_ERR_INVALID, "has %zu entries for %llu layers", n,
-                (unsigned long long)layers);
-        return false;
-    }
-    for (size_t l = 0; l < n && l < GS_LAYERS_MAX; l++) {
-        const char *kind = json_string_value(json_array_get(list, l));
-        if (kind == NULL || (strcmp(kind, match) != 0 && strcmp(kind, other) != 0)) {
-            rd_fail(r, name, GS_ERR_INVALID, "entry %zu must be \"%s\" or \"%s\"", l, match, other);
-            return false;
-        }
-        out[l] = strcmp(kind, match) == 0;
-    }
-    return true;
-}
-
 /* InklingTextConfig.__post_init__: layer_types, else local_layer_ids (the sliding layers),
  * else every layer but each sixth ((i + 1) % 6 != 0); mlp_layer_types, else the first
  * dense_mlp_idx layers dense (0 by default), the rest sparse. */
 static void read_layer_kinds(struct model_reader *r, struct inkling_text *t)
 {
-    if (!layer_flags(r, "layer_types", "hybrid_sliding", "hybrid", t->layers, t->sliding) &&
+    if (!rd_kind_list(r, "layer_types", "hybrid_sliding", "hybrid", t->layers, t->sliding) &&
         r->ok) {
         const json_t *ids = NULL;
         const size_t n = rd_array(r, "local_layer_ids", &ids);
@@ -103,7 +77,7 @@ static void read_layer_kinds(struct model_reader *r, struct inkling_text *t)
     }
     if (!r->ok)
         return;
-    if (!layer_flags(r, "mlp_layer_types", "sparse", "dense", t->layers, t->sparse) && r->ok) {
+    if (!rd_kind_list(r, "mlp_layer_types", "sparse", "dense", t->layers, t->sparse) && r->ok) {
         const uint64_t dense = rd_dim(r, NAMES("dense_mlp_idx"), false, 0);
         for (uint64_t l = 0; l < t->layers; l++)
             t->sparse[l] = l >= dense;

@@ -147,32 +147,6 @@ static bool flag_list(struct model_reader *r, const char *name, uint64_t layers,
     return true;
 }
 
-/* A per-layer list of two kinds (mlp_layer_types "dense"/"sparse", MiniMaxM3VLTextConfig's
- * layer_types "full_attention"/"minimax_m3_sparse") into out[] (true: `match`). False when
- * absent; an error when it is not `layers` entries of the two. */
-static bool kind_list(struct model_reader *r, const char *name, const char *match,
-                      const char *other, uint64_t layers, bool out[GS_LAYERS_MAX])
-{
-    const json_t *list = NULL;
-    const size_t n = rd_array(r, name, &list);
-    if (list == NULL || !r->ok)
-        return false;
-    if (n != layers) {
-        rd_fail(r, name, GS_ERR_INVALID, "has %zu entries for %llu layers", n,
-                (unsigned long long)layers);
-        return false;
-    }
-    for (size_t l = 0; l < n && l < GS_LAYERS_MAX; l++) {
-        const char *kind = json_string_value(json_array_get(list, l));
-        if (kind == NULL || (strcmp(kind, other) != 0 && strcmp(kind, match) != 0)) {
-            rd_fail(r, name, GS_ERR_INVALID, "entry %zu is not \"%s\" or \"%s\"", l, other, match);
-            return false;
-        }
-        out[l] = strcmp(kind, match) == 0;
-    }
-    return true;
-}
-
 /* One MiMo-V2 layer kind: full attention (kv_heads, no sinks) or sliding
  * (swa_kv_heads and a sink logit per head), a dense MLP or the routed
  * experts, two RMSNorms. */
@@ -228,7 +202,7 @@ static void read_mimo_v2_flash(struct model_reader *r, struct gs_arch *a)
         !flag_list(r, "hybrid_layer_pattern", plan.layers, plan.sliding) && r->ok)
         for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
             plan.sliding[l] = l != 0 && (l + 1) % 6 != 0;
-    if (!kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) &&
+    if (!rd_kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) &&
         !flag_list(r, "moe_layer_freq", plan.layers, plan.moe) && r->ok)
         decoder_moe_from(&plan, 1);
     struct gs_moe *m = &plan.experts;
@@ -324,14 +298,14 @@ static bool sparse_layers(struct model_reader *r, uint64_t layers, bool out[GS_L
 {
     struct model_reader sparse;
     if (!rd_sub(r, "sparse_attention_config", &sparse) || !r->ok)
-        return kind_list(r, "layer_types", "minimax_m3_sparse", "full_attention", layers, out);
+        return rd_kind_list(r, "layer_types", "minimax_m3_sparse", "full_attention", layers, out);
     if (!rd_flag(&sparse, "use_sparse_attention", true))
         return false;
     const bool listed = flag_list(&sparse, "sparse_attention_freq", layers, out);
     if (!sparse.ok)
         r->ok = false;
     return listed ||
-           kind_list(r, "layer_types", "minimax_m3_sparse", "full_attention", layers, out);
+           rd_kind_list(r, "layer_types", "minimax_m3_sparse", "full_attention", layers, out);
 }
 
 /* The lightning indexer's shape (sparse_attention_config: sparse_num_index_heads
@@ -445,7 +419,7 @@ static void read_minimax_m3(struct model_reader *r, struct gs_arch *a)
     m->router_buffer = rd_flag(r, "use_routing_bias", false) ? m->experts : 0;
     m->router_name = "gate";
     if (!flag_list(r, "moe_layer_freq", plan.layers, plan.moe) && r->ok &&
-        !kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && r->ok)
+        !rd_kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && r->ok)
         decoder_moe_from(&plan, rd_dim(r, NAMES("first_k_dense_replace"), false, 0));
     bool sparse[GS_LAYERS_MAX];
     memset(sparse, 0, sizeof(sparse));
@@ -495,7 +469,7 @@ static void read_hy_v3(struct model_reader *r, struct gs_arch *a)
     m->router_fp32 = true;
     m->router_buffer = m->experts;
     m->experts_fused = true;
-    if (!kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && r->ok)
+    if (!rd_kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && r->ok)
         decoder_moe_from(&plan, 1);
     const bool bias = rd_flag(r, "attention_bias", false);
     const struct decoder_traits t = {.norms = 2,

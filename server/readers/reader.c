@@ -161,6 +161,29 @@ size_t rd_array(struct model_reader *r, const char *name, const json_t **out)
     return json_array_size(v);
 }
 
+bool rd_kind_list(struct model_reader *r, const char *name, const char *match, const char *other,
+                  uint64_t layers, bool out[GS_LAYERS_MAX])
+{
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, name, &list);
+    if (list == NULL || !r->ok)
+        return false;
+    if (n != layers) {
+        rd_fail(r, name, GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)layers);
+        return false;
+    }
+    for (size_t l = 0; l < n && l < GS_LAYERS_MAX; l++) {
+        const char *kind = json_string_value(json_array_get(list, l));
+        if (kind == NULL || (strcmp(kind, match) != 0 && strcmp(kind, other) != 0)) {
+            rd_fail(r, name, GS_ERR_INVALID, "entry %zu must be \"%s\" or \"%s\"", l, match, other);
+            return false;
+        }
+        out[l] = strcmp(kind, match) == 0;
+    }
+    return true;
+}
+
 static const char *first_architecture(const json_t *config)
 {
     const json_t *list = json_object_get(config, "architectures");

@@ -108,6 +108,13 @@ void rd_fail(struct model_reader *r, const char *name, enum gs_status status, co
  * borrows it. A member of another type is an error. */
 size_t rd_array(struct model_reader *r, const char *name, const json_t **out);
 
+/* A per-layer list of two kinds (layer_types "sliding_attention"/"full_attention",
+ * mlp_layer_types "sparse"/"dense", ...) into out[]: true where the entry is `match`. False
+ * when absent (or the reader has failed); an error at `name` when it is not `layers` entries
+ * of the two. */
+bool rd_kind_list(struct model_reader *r, const char *name, const char *match, const char *other,
+                  uint64_t layers, bool out[GS_LAYERS_MAX]);
+
 /* A positive integer member of `o`, or `fallback`. */
 uint64_t rd_member_u64(const json_t *o, const char *name, uint64_t fallback);
 
