@@ -744,6 +744,40 @@ static void test_granite_swa(void **state)
     assert_int_equal(sinks.per_layer_bytes - plain.per_layer_bytes, 94720);
 }
 
+/* GraniteMoeSWA (granitemoe_swa; modular_granitemoe_swa.py): GraniteSWA's attention beside
+ * GraniteMoeShared's MoE. No published config is in reach (ibm-granite/granite-swash-3b-a600m's
+ * shared_intermediate_size is 1,280 by a third-party note), so a toy written out: h 1,024, 4
+ * layers of 8 heads, 4 KV heads of 128, 8 experts of 512 (top 2), a shared MLP of 256, vocab
+ * 1,000, untied. A layer: q and o 1,024^2 each, k and v 1,024 x 512 each, 8 sinks: 3,145,736;
+ * the router 8 x 1,024 = 8,192; experts 8 x 3 x 1,024 x 512 = 12,582,912; shared_mlp 3 x 1,024 x
+ * 256 = 786,432; two norms 2,048: 16,525,320; x 4 + embedding and head 2 x 1,024,000 + the norm
+ * 1,024 = 68,150,304; active (2 of 8 experts, the lookup aside) 68,150,304 - 4 x 6 x 1,572,864 -
+ * 1,024,000 = 29,377,568. Layer 0 full, 1 to 3 over 128 tokens (i % 4 == 0 full); KV 2 x 4 x
+ * 128 x 2 = 2,048 B a layer and token. Eager-only, sinks applied after the softmax. */
+static void test_granitemoe_swa(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"granitemoe_swa\", \"hidden_size\": 1024, \"num_hidden_layers\": 4,"
+        " \"num_attention_heads\": 8, \"num_key_value_heads\": 4, \"intermediate_size\": 512,"
+        " \"num_local_experts\": 8, \"num_experts_per_tok\": 2, \"shared_intermediate_size\": 256,"
+        " \"vocab_size\": 1000}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 68150304ULL);
+    assert_int_equal(c.active, 29377568ULL);
+    assert_int_equal(gs_arch_moe_layers(&a), 4);
+    assert_true(a.attention_no_sdpa && a.eager_sink_lse);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
+    assert_int_equal(k.full_layers, 1);
+    assert_int_equal(k.window_layers, 3);
+    assert_int_equal(k.full_token_bytes, 2048);
+    fixture_assert_reader_error("{\"model_type\": \"granitemoe_swa\", \"hidden_size\": 64,"
+                                " \"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
+                                " \"intermediate_size\": 64, \"vocab_size\": 100,"
+                                " \"num_experts_per_tok\": 9}",
+                                "/num_experts_per_tok");
+}
+
 /* ernie4_5 and ernie4_5_moe READMEs. 0.3B: h 1024, 18 layers, 16 heads, 2 KV heads x 128,
  * MLP 3072, tied V 103424: 18 x 14,157,824 + 103424 x 1024 + 1024 = 360,748,032 (card
  * 0.36B); KV 18 x 2 x 256 x 2 = 18,432, TP 4 one replicated KV head a GPU: 9,216.
@@ -819,6 +853,7 @@ int main(void)
         cmocka_unit_test(test_jais2),
         cmocka_unit_test(test_hyperclovax),
         cmocka_unit_test(test_granite_swa),
+        cmocka_unit_test(test_granitemoe_swa),
         cmocka_unit_test(test_ernie4_5),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
