@@ -591,11 +591,11 @@ static bool sdpa_masked(const struct gs_activation_input *in, const struct gs_bl
  * transformers' SDPA the bias becomes the call's float mask (sdpa_masked), a (batch, heads, q, k)
  * tensor at the query's dtype the memory-efficient kernel keeps for the bias's gradient
  * (_scaled_dot_product_efficient_attention saves attn_bias), split with the heads; under eager
- * attention the sum with the scores keeps nothing more. The sequence is `s` a rank. */
+ * attention the sum with the scores keeps nothing more. `s` is a rank's share of the queries. */
 static void position_bias_bytes(struct acc *c, const struct gs_activation_input *in,
                                 const struct gs_block *b, uint64_t s, struct layer_parts *p)
 {
-    const uint64_t pairs = mul(c, s, s);
+    const uint64_t pairs = mul(c, s, in->sequence_length); /* a rank's queries, every key */
     p->replicated = add(c, p->replicated, mul(c, 9, pairs));
     if (!sdpa_masked(in, b))
         return;
