@@ -382,21 +382,24 @@ static void read_granite_swa(struct model_reader *r, struct gs_arch *a)
     a->eager_sink_lse = true;
 }
 
-/* GraniteMoeSWAForCausalLM (transformers 5.16, models/granitemoe_swa/modular_granitemoe_swa.py;
+/* GraniteMoe's block_sparse_moe on every layer of Granite's (models/granitemoe,
+ * granitemoeshared): the router a bare [experts, h] weight (GraniteMoeTopKRouter: F.linear,
+ * softmax over the top-k), fused experts of intermediate_size, and with shared_intermediate_size
+ * (GraniteMoeShared; 0 or absent, none) shared_mlp, a gated MLP that wide. With `swa`,
+ * GraniteMoeSWAForCausalLM (transformers 5.16, models/granitemoe_swa/modular_granitemoe_swa.py;
  * ibm-granite/granite-swash-3b-a600m): GraniteSWA's attention (a sink logit a head, sliding
- * layers by layer_types or every layer but each fourth, i % 4 == 0, through sliding_window)
- * beside GraniteMoeShared's block_sparse_moe: the router a bare [experts, h] weight
- * (GraniteMoeSWATopKRouter: F.linear, softmax over the top-k), fused experts of
- * intermediate_size, and with shared_intermediate_size (0, off, by default) shared_mlp, a gated
- * MLP that wide. Eager-only as GraniteSWA (_supports_sdpa = False). Untied by default. */
-static void read_granitemoe_swa(struct model_reader *r, struct gs_arch *a)
+ * layers by layer_types or every layer but each fourth, i % 4 == 0, through sliding_window),
+ * eager-only as GraniteSWA (_supports_sdpa = False). Untied by default. */
+static void read_granite_moe(struct model_reader *r, struct gs_arch *a, bool swa)
 {
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
-    plan.window = rd_dim(r, NAMES("sliding_window"), false, 128);
-    if (!decoder_read_layer_types(r, &plan))
-        for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
-            plan.sliding[l] = l % 4 != 0;
+    if (swa) {
+        plan.window = rd_dim(r, NAMES("sliding_window"), false, 128);
+        if (!decoder_read_layer_types(r, &plan))
+            for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+                plan.sliding[l] = l % 4 != 0;
+    }
     struct gs_moe *m = &plan.experts;
     memset(m, 0, sizeof(*m));
     m->experts = rd_dim(r, NAMES("num_local_experts"), false, 8);
@@ -405,7 +408,10 @@ static void read_granitemoe_swa(struct model_reader *r, struct gs_arch *a)
     m->gated = true;
     m->shared_width = rd_dim(r, NAMES("shared_intermediate_size"), false, 0);
     m->router_name = "block_sparse_moe.router";
-    m->router_parameter = true;
+    /* GraniteMoeTopKRouter holds self.weight from 5.0; 4.x's GraniteMoeTopKGating an nn.Linear
+     * (`layer`); GraniteMoeSWA has only ever had the bare weight */
+    m->router_parameter = swa;
+    m->router_linear_until = swa ? 0 : GS_HF_RELEASE(5, 0, 0);
     m->experts_fused = true;
     if (r->ok && m->top_k > m->experts)
         rd_fail(r, "num_experts_per_tok", GS_ERR_INVALID, "%llu of %llu experts",
@@ -414,10 +420,20 @@ static void read_granitemoe_swa(struct model_reader *r, struct gs_arch *a)
         plan.moe[l] = true;
     const bool attn_bias = rd_flag(r, "attention_bias", false);
     const struct decoder_traits t = {
-        .norms = 2, .qkv_bias = attn_bias, .o_bias = attn_bias, .sinks = true};
+        .norms = 2, .qkv_bias = attn_bias, .o_bias = attn_bias, .sinks = swa};
     decoder_build(r, a, &plan, &t);
-    a->attention_no_sdpa = true;
-    a->eager_sink_lse = true;
+    a->attention_no_sdpa = swa;
+    a->eager_sink_lse = swa;
+}
+
+static void read_granitemoe(struct model_reader *r, struct gs_arch *a)
+{
+    read_granite_moe(r, a, false);
+}
+
+static void read_granitemoe_swa(struct model_reader *r, struct gs_arch *a)
+{
+    read_granite_moe(r, a, true);
 }
 
 /* SmolLM3ForCausalLM: Llama with NoPE on every no_rope_layer_interval-th
@@ -890,6 +906,8 @@ const struct model_type MODELS_DECODER[] = {
     {"jais2", "Jais2ForCausalLM", read_jais2},
     {"hyperclovax", "HyperCLOVAXForCausalLM", read_hyperclovax},
     {"granite_swa", "GraniteSWAForCausalLM", read_granite_swa},
+    {"granitemoe", "GraniteMoeForCausalLM", read_granitemoe},
+    {"granitemoeshared", "GraniteMoeSharedForCausalLM", read_granitemoe},
     {"granitemoe_swa", "GraniteMoeSWAForCausalLM", read_granitemoe_swa},
     {NULL, NULL, NULL},
 };

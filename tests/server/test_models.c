@@ -771,6 +771,22 @@ static void test_granitemoe_swa(void **state)
     assert_int_equal(k.full_layers, 1);
     assert_int_equal(k.window_layers, 3);
     assert_int_equal(k.full_token_bytes, 2048);
+    /* GraniteMoeShared (and GraniteMoe without shared_intermediate_size): the same modules but
+     * the sinks (8 x 4 = 32 fewer), full attention on every layer, SDPA; the generic reader had
+     * missed shared_mlp (4 x 786,432) */
+    const struct gs_arch shared = fixture_arch(
+        "{\"model_type\": \"granitemoeshared\", \"hidden_size\": 1024, \"num_hidden_layers\": 4,"
+        " \"num_attention_heads\": 8, \"num_key_value_heads\": 4, \"intermediate_size\": 512,"
+        " \"num_local_experts\": 8, \"num_experts_per_tok\": 2, \"shared_intermediate_size\": 256,"
+        " \"vocab_size\": 1000}");
+    assert_int_equal(fixture_count(&shared).total, 68150304ULL - 32);
+    assert_false(shared.attention_no_sdpa);
+    assert_int_equal(fixture_layout(&shared, 1).window_layers, 0);
+    const struct gs_arch plain = fixture_arch(
+        "{\"model_type\": \"granitemoe\", \"hidden_size\": 1024, \"num_hidden_layers\": 4,"
+        " \"num_attention_heads\": 8, \"num_key_value_heads\": 4, \"intermediate_size\": 512,"
+        " \"num_local_experts\": 8, \"num_experts_per_tok\": 2, \"vocab_size\": 1000}");
+    assert_int_equal(fixture_count(&plain).total, 68150304ULL - 32 - 4 * 786432);
     fixture_assert_reader_error("{\"model_type\": \"granitemoe_swa\", \"hidden_size\": 64,"
                                 " \"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
                                 " \"intermediate_size\": 64, \"vocab_size\": 100,"
