@@ -331,7 +331,7 @@ static size_t plan_scales(uint64_t temporal, uint64_t patch, uint64_t layers, ui
     if (points > SCALES_MAX)
         return 0;
     double cost[SCALES_MAX][SCALES_MAX];
-    const double total = log((double)(patch * patch * temporal * channels));
+    const double total = log((double)patch * (double)patch * (double)temporal * (double)channels);
     for (size_t p = 0; p < points; p++)
         for (size_t s = 0; s < n; s++) {
             const double ideal = total * (double)p / (double)layers;

@@ -1289,11 +1289,20 @@ static void read_lfm2_vl(struct model_reader *r, struct gs_arch *a)
            in, width);
     linear(a, GS_BLOCKS_MAX, "multi_modal_projector.linear_2", GS_SPLIT_NONE, GS_PART_VISION, bias,
            width, a->hidden_size);
-    const uint64_t crop_patches = LFM2_VL_CROP_TOKENS * factor * factor;
+    bool ovf = false;
+    const uint64_t patches =
+        gs_mul(LFM2_VL_MAX_CROPS * LFM2_VL_CROP_TOKENS, gs_mul(factor, factor, &ovf), &ovf);
+    const uint64_t pixels =
+        gs_mul(patches, gs_mul(channels, gs_mul(patch, patch, &ovf), &ovf), &ovf);
+    if (ovf) {
+        rd_fail(r, "downsample_factor", GS_ERR_RANGE,
+                "an image's pixel values overflow 64 bits at these patch and downsample sizes");
+        return;
+    }
     a->mm_image.tokens = LFM2_VL_MAX_CROPS * LFM2_VL_CROP_TOKENS;
     a->mm_image.crop_tokens = LFM2_VL_CROP_TOKENS;
-    a->mm_image.patches = LFM2_VL_MAX_CROPS * crop_patches;
-    a->mm_image.pixels = a->mm_image.patches * channels * patch * patch;
+    a->mm_image.patches = patches;
+    a->mm_image.pixels = pixels;
     a->mm_image.layout = GS_MM_CROPS;
 }
 

@@ -411,6 +411,11 @@ static void test_lfm2_vl(void **state)
                 " \"num_attention_heads\": 12"));
     assert_int_equal(fixture_count(&small).total, 448718848ULL);
 #undef LFM2_VL
+    /* sizes whose image overflows 64 bits are refused, not wrapped */
+    fixture_assert_reader_error(
+        "{\"model_type\": \"lfm2_vl\", \"downsample_factor\": 16000000,"
+        " \"vision_config\": {\"patch_size\": 16000000}}",
+        "/downsample_factor");
 }
 
 /* mllama/README.md: text 9,775,192,080 + vision 863,567,379 + projector
