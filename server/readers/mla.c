@@ -17,6 +17,8 @@ struct mla_options {
     bool softmax_router; /* Mistral4TopkRouter: a bare parameter, no bias, the model's dtype */
     bool dense;          /* no expert keys: every layer dense (Youtu) */
     bool post_mlp_norm;  /* an RMSNorm on the MoE's output (A.X-K1's post_mlp_layernorm) */
+    bool mlp_layer_types; /* the routed layers are mlp_layer_types' "sparse" entries, by default
+                             every layer but the first (GLM-4.7-Flash) */
 };
 
 static void read_mla_spec(struct model_reader *r, struct gs_attention *s, uint64_t heads,
@@ -93,6 +95,10 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     const uint64_t freq = rd_size(r, NAMES("moe_layer_freq"), 1);
     for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
         plan.moe[l] = plan.experts.experts > 0 && l >= first_dense && (freq == 0 || l % freq == 0);
+    if (o->mlp_layer_types &&
+        !rd_kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && r->ok)
+        for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+            plan.moe[l] = plan.experts.experts > 0 && l >= 1;
     const bool bias = rd_flag(r, "attention_bias", false);
     if (!r->ok)
         return;
@@ -127,13 +133,13 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
 
 static void read_deepseek_v2(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false, false, false, false};
+    const struct mla_options o = {false, false, false, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
 static void read_deepseek_v3(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, false, false, false, false};
+    const struct mla_options o = {true, false, false, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -149,7 +155,7 @@ static void read_deepseek_v3(struct model_reader *r, struct gs_arch *a)
  * Llama 4 position scaling (rope_parameters' llama_4_scaling_beta) holds no parameter. */
 static void read_mistral4(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false, true, false, false};
+    const struct mla_options o = {false, false, false, true, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -158,7 +164,7 @@ static void read_mistral4(struct model_reader *r, struct gs_arch *a)
  * YoutuConfig deletes DeepseekV3Config's expert keys, so no layer routes. */
 static void read_youtu(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false, false, true, false};
+    const struct mla_options o = {false, false, false, false, true, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -171,7 +177,22 @@ static void read_youtu(struct model_reader *r, struct gs_arch *a)
  * mtp component as DeepSeek-V3's. */
 static void read_axk1(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, false, false, false, true};
+    const struct mla_options o = {true, false, false, false, false, true, false};
+    read_deepseek(r, a, &o);
+}
+
+/* Glm4MoeLiteForCausalLM (transformers 5.0, models/glm4_moe_lite/modular_glm4_moe_lite.py;
+ * zai-org/GLM-4.7-Flash, 31B): DeepseekV3Attention (MLA: q_a/q_b with q_a_layernorm,
+ * kv_a_proj_with_mqa, kv_a_layernorm, kv_b_proj, o_proj) in GLM-4.5's layer (Glm4MoeMoE: fused
+ * experts, Glm4MoeTopkRouter's bare fp32-cast weight and e_score_correction_bias buffer, one
+ * shared MLP), the routed layers mlp_layer_types' "sparse" ones - Glm4MoeLiteConfig.__post_init__
+ * fills ["dense"] + ["sparse"] * (L - 1) and ignores first_k_dense_replace. The checkpoint's
+ * num_nextn_predict_layers MTP layer (model.layers.47, its own embed_tokens and shared_head)
+ * is skipped by transformers (_keys_to_ignore_on_load_unexpected) and reported as the mtp
+ * tower, as DeepSeek-V3's. */
+static void read_glm4_moe_lite(struct model_reader *r, struct gs_arch *a)
+{
+    const struct mla_options o = {true, false, false, false, false, false, true};
     read_deepseek(r, a, &o);
 }
 
@@ -190,7 +211,7 @@ static bool nested_text_config(const struct model_reader *r)
  * remote DeepseekV3ForCausalLM, and the bias a Parameter. */
 static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, nested_text_config(r), false, false, false};
+    const struct mla_options o = {true, false, nested_text_config(r), false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -199,7 +220,7 @@ static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
  * index_head_dim, index_topk). */
 static void read_deepseek_v32(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, true, false, false, false, false};
+    const struct mla_options o = {true, true, false, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -211,5 +232,6 @@ const struct model_type MODELS_MLA[] = {
     {"mistral4", "Mistral4ForCausalLM", read_mistral4},
     {"youtu", "YoutuForCausalLM", read_youtu},
     {"axk1", "AXK1ForCausalLM", read_axk1},
+    {"glm4_moe_lite", "Glm4MoeLiteForCausalLM", read_glm4_moe_lite},
     {NULL, NULL, NULL},
 };

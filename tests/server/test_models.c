@@ -122,8 +122,8 @@ static void test_moe_decoders(void **state)
          131072, 32, 0, "Phi-3.5-MoE 41.9B / 6.6B"},
         /* MiniMax-M2: 230B / 10B (transformers docs); without the MTP modules transformers does
          * not build; the router's correction bias is a buffer */
-        {"minimax_m2/MiniMaxAI__MiniMax-M2.reduced.json", 228689748992ULL, 10415940608ULL,
-         253952, 62, 0, "MiniMax-M2 230B / 10B"},
+        {"minimax_m2/MiniMaxAI__MiniMax-M2.reduced.json", 228689748992ULL, 10415940608ULL, 253952,
+         62, 0, "MiniMax-M2 230B / 10B"},
         /* published 106B / 12B; e_score_correction_bias a buffer, the MTP layer not built */
         {"glm4_moe/zai-org__GLM-4.5-Air.json", 106852245504ULL, 12803366912ULL, 188416, 46, 0,
          "GLM-4.5-Air card 106B / 12B"},
@@ -134,8 +134,14 @@ static void test_moe_decoders(void **state)
          61, 0, "Kimi-K2 card 1T / 32B"},
         /* DeepSeek-V3.2: 671B / 37B; with the MTP layer the checkpoint's 685,396,921,376 stored
          * elements are reproduced exactly (README) */
-        {"deepseek_v32/deepseek-ai__DeepSeek-V3.2.json", 671877929216ULL, 37477128448ULL,
-         61 * 1152, 61, 0, "DeepSeek-V3.2 card 671B / 37B"},
+        {"deepseek_v32/deepseek-ai__DeepSeek-V3.2.json", 671877929216ULL, 37477128448ULL, 61 * 1152,
+         61, 0, "DeepSeek-V3.2 card 671B / 37B"},
+        /* GLM-4.7-Flash (glm4_moe_lite): MLA in GLM-4.5's layer, layer 0 dense, 46 routed; the
+         * card's 30B-A3B. Hand count in the fixture's README; with the 46 x 64 correction-bias
+         * buffers and the MTP layer it is the checkpoint's 31,221,488,576 stored elements
+         * (test_glm4_moe_lite_checkpoint) */
+        {"glm4_moe_lite/zai-org__GLM-4.7-Flash.json", 29943390976ULL, 3579568896ULL, 47 * 1152, 47,
+         0, "GLM-4.7-Flash card 30B-A3B"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         check(&cases[i]);
@@ -161,6 +167,41 @@ static void test_deepseek_v32_mtp_and_indexer(void **state)
     /* one sequence of 1,000 tokens at block 16: 63 blocks of latent and indexer keys */
     bool ovf = false;
     assert_int_equal(gs_kv_sequence_bytes(&kv, 1000, 0, 16, 8192, &ovf), 63ULL * 16 * 48068);
+}
+
+/* GLM-4.7-Flash as its checkpoint stores it (the fixture's README, from a published inventory of
+ * the safetensors: 31,221,488,576 elements): the parameters, 46 x 64 fp32 e_score_correction_bias
+ * buffers, and model.layers.47 - an MLA MoE layer 635,311,424 + its bias 64 + eh_proj 2 x
+ * 2,048 x 2,048 + enorm, hnorm, shared_head.norm 3 x 2,048 + embed_tokens and shared_head.head
+ * 2 x 154,880 x 2,048 = 1,278,094,656. */
+static void test_glm4_moe_lite_checkpoint(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("glm4_moe_lite/zai-org__GLM-4.7-Flash.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.buffers, 46 * 64);
+    assert_int_equal(c.mtp, 1278094656ULL);
+    assert_int_equal(c.total + c.buffers + c.mtp, 31221488576ULL);
+    /* mlp_layer_types, not first_k_dense_replace, places the routed layers: by default every
+     * layer but the first, whatever first_k_dense_replace says */
+    assert_int_equal(a.layer_block[0] == a.layer_block[1], false);
+    assert_int_equal(a.layer_block[1], a.layer_block[46]);
+#define TOY_GLM4_MOE_LITE                                                                          \
+    "{\"model_type\": \"glm4_moe_lite\", \"hidden_size\": 64, \"intermediate_size\": 128,"         \
+    " \"moe_intermediate_size\": 32, \"num_hidden_layers\": 3, \"num_attention_heads\": 2,"        \
+    " \"vocab_size\": 100, \"n_routed_experts\": 4, \"num_experts_per_tok\": 2,"                   \
+    " \"n_shared_experts\": 1, \"q_lora_rank\": 16, \"kv_lora_rank\": 16,"                         \
+    " \"qk_nope_head_dim\": 8, \"qk_rope_head_dim\": 8, \"v_head_dim\": 8, %s}"
+    a = fixture_arch(TOY_GLM4_MOE_LITE, "\"first_k_dense_replace\": 3");
+    assert_int_equal(a.layer_block[0] == a.layer_block[1], false);
+    assert_int_equal(a.layer_block[1], a.layer_block[2]);
+    assert_int_equal(fixture_count(&a).buffers, 2 * 4);
+    /* a list the config gives: two dense layers, then one routed */
+    a = fixture_arch(TOY_GLM4_MOE_LITE, "\"mlp_layer_types\": [\"dense\", \"dense\", \"sparse\"]");
+    assert_int_equal(a.layer_block[0], a.layer_block[1]);
+    assert_int_equal(a.layer_block[1] == a.layer_block[2], false);
+    assert_int_equal(fixture_count(&a).buffers, 4);
+#undef TOY_GLM4_MOE_LITE
 }
 
 /* Youtu-LLM (youtu; transformers models/youtu/modular_youtu.py): Llama layers with DeepSeek-V3's
@@ -852,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_dense_decoders),
         cmocka_unit_test(test_moe_decoders),
         cmocka_unit_test(test_deepseek_v32_mtp_and_indexer),
+        cmocka_unit_test(test_glm4_moe_lite_checkpoint),
         cmocka_unit_test(test_bare_routers),
         cmocka_unit_test(test_correction_bias_buffers),
         cmocka_unit_test(test_youtu),
