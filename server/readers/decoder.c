@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+const struct gs_mlp_names DECODER_GATE_UP_NAMES = {NULL, NULL, "down_proj", "gate_up_proj"};
+
 void decoder_read_dims(struct model_reader *r, struct gs_arch *a, struct decoder_plan *plan,
                        bool tie, uint64_t head_dim, bool intermediate_optional)
 {
@@ -323,11 +325,11 @@ static void fused_qkv_views(struct gs_arch *a)
 static void read_phi3(struct model_reader *r, struct gs_arch *a)
 {
     static const struct gs_attention_names attn = {NULL, NULL, NULL, "o_proj", "qkv_proj"};
-    static const struct gs_mlp_names mlp = {NULL, NULL, "down_proj", "gate_up_proj"};
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
     a->embedding_dropout = rd_dropout(r, NAMES("embd_pdrop")); /* Phi3Model.embed_dropout */
-    const struct decoder_traits t = {.norms = 2, .attn_names = &attn, .mlp_names = &mlp};
+    const struct decoder_traits t = {
+        .norms = 2, .attn_names = &attn, .mlp_names = &DECODER_GATE_UP_NAMES};
     decoder_build(r, a, &plan, &t);
     /* Phi3Attention.forward: query_states = qkv[..., :query_pos], key and value the next
      * slices, viewed per head; apply_rotary_pos_emb returns new q and k */
@@ -664,6 +666,34 @@ static void read_gpt_oss(struct model_reader *r, struct gs_arch *a)
         a->blocks[i].mlp.act = GS_ACT_GPT_OSS_GLU;
 }
 
+/* GlmForCausalLM (transformers models/glm/modeling_glm.py; THUDM/glm-4-9b-chat-hf): Llama's
+ * layer with biases on q, k and v (attention_bias, GlmConfig's default true; o_proj never), the
+ * gate and up projections one nn.Linear (GlmMLP.gate_up_proj, 2 x intermediate_size wide) and
+ * half the head rotated (partial_rotary_factor 0.5, read with the rope tables). */
+static void read_glm(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const struct decoder_traits t = {.norms = 2,
+                                     .qkv_bias = rd_flag(r, "attention_bias", true),
+                                     .mlp_names = &DECODER_GATE_UP_NAMES};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Glm4ForCausalLM (models/glm4/modeling_glm4.py; THUDM/GLM-4-9B-0414, GLM-4-32B-0414, GLM-Z1):
+ * GLM's layer with sandwich norms - Glm4DecoderLayer applies post_self_attn_layernorm to the
+ * attention's output and post_mlp_layernorm to the MLP's before each residual add, four
+ * RMSNorms a layer (Glm4Config: attention_bias true, head_dim 128 by default). */
+static void read_glm4(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const struct decoder_traits t = {.norms = 4,
+                                     .qkv_bias = rd_flag(r, "attention_bias", true),
+                                     .mlp_names = &DECODER_GATE_UP_NAMES};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* Glm4MoeForCausalLM (modeling_glm4_moe.py): biases on q, k and v
  * (attention_bias), q_norm/k_norm over head_dim with use_qk_norm; layers
  * from first_k_dense_replace route to n_routed_experts with n_shared_experts
@@ -896,6 +926,8 @@ const struct model_type MODELS_DECODER[] = {
     {"phimoe", "PhimoeForCausalLM", read_phimoe},
     {"minimax_m2", "MiniMaxM2ForCausalLM", read_minimax_m2},
     {"gpt_oss", "GptOssForCausalLM", read_gpt_oss},
+    {"glm", "GlmForCausalLM", read_glm},
+    {"glm4", "Glm4ForCausalLM", read_glm4},
     {"glm4_moe", "Glm4MoeForCausalLM", read_glm4_moe},
     {"seed_oss", "SeedOssForCausalLM", read_seed_oss},
     {"olmo3", "Olmo3ForCausalLM", read_olmo3},

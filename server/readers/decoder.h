@@ -36,6 +36,10 @@ struct decoder_traits {
     uint64_t act_params;     /* parameters of a learned activation, per layer (Apertus xIELU) */
 };
 
+/* A dense MLP whose gate and up projections are one nn.Linear 2 x intermediate wide
+ * (gate_up_proj, then down_proj: Phi-3, GLM). */
+extern const struct gs_mlp_names DECODER_GATE_UP_NAMES;
+
 /* What the config says about the stack. Fill with decoder_read_dims, then
  * set the per-layer flags. */
 struct decoder_plan {

@@ -1,8 +1,8 @@
 /*
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
- * Qwen2.5-VL, Llama 3.2 Vision (mllama), Llama 4, Step 3.7, MiniMax-M3, Muse
- * Glimmer, LFM2-VL and Whisper.
+ * Qwen2.5-VL, GLM-4V (GLM-4.1V, 4.5V, 4.6V, GLM-GA), Llama 3.2 Vision (mllama), Llama 4,
+ * Step 3.7, MiniMax-M3, Muse Glimmer, LFM2-VL and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -620,6 +620,172 @@ static void read_qwen2_5_vl(struct model_reader *r, struct gs_arch *a)
         return;
     read_qwen2_5_vision(&vision, a);
     close_sub(r, &vision, owned);
+}
+
+/* ------------------------------------------------------------------ GLM-4V */
+
+/* Glm4vTextConfig's defaults (configuration_glm4v.py; GLM-4.1V-9B's text model). */
+static const char GLM4V_TEXT[] =
+    "{\"vocab_size\": 151552, \"hidden_size\": 4096, \"intermediate_size\": 13696,"
+    " \"num_hidden_layers\": 40, \"num_attention_heads\": 32, \"num_key_value_heads\": 2,"
+    " \"max_position_embeddings\": 32768}";
+
+/* Glm4vMoeTextConfig's defaults (configuration_glm4v_moe.py; GLM-4.5V's text model, GLM-4.5-Air's
+ * layers): attention_bias true where Glm4MoeConfig's is false. */
+static const char GLM4V_MOE_TEXT[] =
+    "{\"vocab_size\": 151424, \"hidden_size\": 4096, \"intermediate_size\": 10944,"
+    " \"num_hidden_layers\": 46, \"num_attention_heads\": 96, \"num_key_value_heads\": 8,"
+    " \"max_position_embeddings\": 65536, \"attention_bias\": true, \"moe_intermediate_size\": "
+    "1408,"
+    " \"num_experts_per_tok\": 8, \"n_shared_experts\": 1, \"n_routed_experts\": 128,"
+    " \"first_k_dense_replace\": 1}";
+
+/* Glm4vVisionConfig's defaults, which Glm4vMoeVisionConfig repeats. */
+static const char GLM4V_VISION[] =
+    "{\"depth\": 24, \"hidden_size\": 1536, \"attention_bias\": false, \"num_heads\": 12,"
+    " \"in_channels\": 3, \"image_size\": 336, \"patch_size\": 14, \"spatial_merge_size\": 2,"
+    " \"temporal_patch_size\": 2, \"out_hidden_size\": 4096, \"intermediate_size\": 13696}";
+
+/* The largest image GLM-4V's processors accept (Glm4vImageProcessor and Glm46VImageProcessor:
+ * size longest_edge 28 x 28 x 15,000, which smart_resize bounds t_bar x h x w by, an image being
+ * temporal_patch_size frames): 5,880,000 pixels a frame, 7,500 tokens. */
+#define GLM4V_MAX_PIXELS (28ULL * 28 * 15000)
+
+/* Glm4vTextModel (modeling_glm4v.py; GLM-4.1V-9B, GLM-4.6V-Flash): Glm4vTextAttention's q, k and v
+ * always biased (bias=True; o_proj never) with head_dim hidden_size / num_attention_heads,
+ * Glm4vTextMLP's fused gate_up_proj, and Glm4's four norms (post_self_attn_layernorm and
+ * post_mlp_layernorm on the attention's and the MLP's outputs). */
+static void read_glm4v_text(struct model_reader *t, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(t, a, &plan, false, 0, false);
+    plan.head_dim = per_head(a->hidden_size, plan.heads);
+    const struct decoder_traits traits = {
+        .norms = 4, .qkv_bias = true, .mlp_names = &DECODER_GATE_UP_NAMES};
+    decoder_build(t, a, &plan, &traits);
+}
+
+/* Glm4vVisionModel (modeling_glm4v.py; Glm4vMoeVisionModel is the same): patch_embed.proj a
+ * biased Conv3d (channels x temporal x patch^2 -> vision), post_conv_layernorm, a learned
+ * position table of (image_size / patch)^2 rows bicubically resampled to each image's grid,
+ * Glm4vVisionBlocks (norm1, norm2 RMSNorms; attn.qkv, biased by attention_bias, and attn.proj;
+ * a SiLU-gated MLP out_hidden_size wide - Glm4VisionMlp takes config.out_hidden_size, not
+ * intermediate_size), post_layernorm, downsample (a biased Conv2d merging merge^2 patches into
+ * out_hidden_size) and Glm4vVisionPatchMerger (proj, a LayerNorm, then a gated MLP
+ * intermediate_size wide; no biases). One merged patch is one token of the text. */
+static void read_glm4v_vision(struct model_reader *v, struct gs_arch *a)
+{
+    static const struct gs_mlp_names gated = {"mlp.gate_proj", "mlp.up_proj", "mlp.down_proj",
+                                              NULL};
+    const uint64_t depth = rd_dim(v, NAMES("depth"), true, 0);
+    const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
+    const uint64_t heads = rd_dim(v, NAMES("num_heads"), true, 0);
+    const uint64_t channels = rd_dim(v, NAMES("in_channels"), true, 0);
+    const uint64_t image = rd_dim(v, NAMES("image_size"), true, 0);
+    const uint64_t patch = rd_dim(v, NAMES("patch_size"), true, 0);
+    const uint64_t temporal = rd_dim(v, NAMES("temporal_patch_size"), true, 0);
+    const uint64_t merge = rd_dim(v, NAMES("spatial_merge_size"), true, 0);
+    const uint64_t out = rd_dim(v, NAMES("out_hidden_size"), true, 0);
+    const uint64_t inner = rd_dim(v, NAMES("intermediate_size"), true, 0);
+    const bool bias = rd_flag(v, "attention_bias", false);
+    if (!v->ok)
+        return;
+    const struct attn_layout attn = {NULL, NULL, NULL, "attn.proj", "attn.qkv",
+                                     bias, bias, bias, false};
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &attn, false);
+    mlp(a, b, vh, out, true, false, &gated);
+    norm(a, b, "norm1", GS_PART_NORMS, false, vh);
+    norm(a, b, "norm2", GS_PART_NORMS, false, vh);
+    gs_arch_tower(a, "visual", b, GS_PART_VISION, depth, false);
+    const size_t m = GS_BLOCKS_MAX;
+    const uint64_t side = patch ? image / patch : 0;
+    add(a, m, "visual.embeddings.position_embedding", GS_MODULE_EMBEDDING, GS_SPLIT_NONE,
+        GS_PART_VISION, 0, side * side, vh);
+    tensor(a, m, "visual.patch_embed.proj", GS_PART_VISION, channels * temporal * patch * patch,
+           vh);
+    tensor(a, m, "visual.patch_embed.proj.bias", GS_PART_VISION, 1, vh);
+    norm(a, m, "visual.post_conv_layernorm", GS_PART_VISION, false, vh);
+    norm(a, m, "visual.post_layernorm", GS_PART_VISION, false, vh);
+    tensor(a, m, "visual.downsample", GS_PART_VISION, vh * merge * merge, out);
+    tensor(a, m, "visual.downsample.bias", GS_PART_VISION, 1, out);
+    linear(a, m, "visual.merger.proj", GS_SPLIT_NONE, GS_PART_VISION, false, out, out);
+    norm(a, m, "visual.merger.post_projection_norm", GS_PART_VISION, true, out);
+    linear(a, m, "visual.merger.gate_proj", GS_SPLIT_COLUMN, GS_PART_VISION, false, out, inner);
+    linear(a, m, "visual.merger.up_proj", GS_SPLIT_COLUMN, GS_PART_VISION, false, out, inner);
+    linear(a, m, "visual.merger.down_proj", GS_SPLIT_ROW, GS_PART_VISION, false, inner, out);
+    /* the processor's largest image; its video processors sample frames by duration (GLM-4.6V:
+     * up to 28 x 28 x 2 x 30,000 pixels a video, GLM-GA 55,790 tokens), and vLLM's profile
+     * builds its own dummy (glm4_1v.py Glm4vProcessingInfo): neither is read here */
+    const struct gs_mm_item item = rd_qwen_vl_item(GLM4V_MAX_PIXELS / (temporal ? temporal : 1),
+                                                   channels, temporal, patch, merge);
+    if (item.tokens != 0)
+        a->mm_image = item;
+    a->mm_embed_width = out;
+}
+
+/* GLM-4.1V, GLM-4.5V, GLM-4.6V and GLM-GA: Glm4vForConditionalGeneration (modeling_glm4v.py),
+ * Glm4vMoeForConditionalGeneration (modeling_glm4v_moe.py) and Glm46VForConditionalGeneration
+ * (modeling_glm46v.py, which GLM-GA's glmga config loads unchanged: "reuses GLM-4.6V's modeling
+ * and processor as-is"). Glm4vConfig and Glm4vMoeConfig build their sub-configs from fixed
+ * classes (`text_type`); Glm46VConfig through AutoConfig from the text_config's own model_type,
+ * glm4v_text by default, so GLM-4.6V's 106B-A12B names glm4v_moe_text. The language model is
+ * Glm4vTextModel (read_glm4v_text) or Glm4vMoeTextModel - GLM-4.5-Air's layers (glm4_moe) whose
+ * Glm4vMoeTextAttention is Glm4Attention's, with no q/k norms whatever use_qk_norm says
+ * (Glm4vMoeTextConfig deletes it); lm_head tied only where the top-level tie_word_embeddings
+ * (default false) says so. Every text layer's rope is the 3-D M-RoPE (mrope_section). */
+static void read_glm4v_family(struct model_reader *r, struct gs_arch *a, const char *text_type)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    const char *type = text_type;
+    if (type == NULL) {
+        struct model_reader peek;
+        const bool has = rd_sub(r, "text_config", &peek);
+        if (!r->ok)
+            return;
+        type = has ? rd_string(&peek, "model_type") : NULL;
+        type = type != NULL ? type : "glm4v_text";
+    }
+    const bool dense = strcmp(type, "glm4v_text") == 0;
+    const bool moe = strcmp(type, "glm4v_moe_text") == 0;
+    const char *defaults = dense ? GLM4V_TEXT : moe ? GLM4V_MOE_TEXT : NULL;
+    const bool tie = rd_flag(r, "tie_word_embeddings", false);
+    if (!open_sub(r, "text_config", defaults, defaults ? defaults : "{}",
+                  moe     ? "glm4_moe"
+                  : dense ? NULL
+                          : type,
+                  &text, &owned))
+        return;
+    if (json_object_set_new(owned, "tie_word_embeddings", json_boolean(tie)) != 0 ||
+        (moe && json_object_set_new(owned, "use_qk_norm", json_false()) != 0))
+        rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+    else if (dense)
+        read_glm4v_text(&text, a);
+    else
+        read_text_as(&text, a, moe ? "glm4_moe" : type);
+    close_sub(r, &text, owned);
+    if (!r->ok || !open_sub(r, "vision_config", GLM4V_VISION, GLM4V_VISION, NULL, &vision, &owned))
+        return;
+    read_glm4v_vision(&vision, a);
+    close_sub(r, &vision, owned);
+    a->rope_mrope = true;
+}
+
+static void read_glm4v(struct model_reader *r, struct gs_arch *a)
+{
+    read_glm4v_family(r, a, "glm4v_text");
+}
+
+static void read_glm4v_moe(struct model_reader *r, struct gs_arch *a)
+{
+    read_glm4v_family(r, a, "glm4v_moe_text");
+}
+
+static void read_glm46v(struct model_reader *r, struct gs_arch *a)
+{
+    read_glm4v_family(r, a, NULL);
 }
 
 /* -------------------------------------------------------------- EXAONE 4.5 */
@@ -1561,6 +1727,10 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"ministral3", "Ministral3ForCausalLM", read_ministral3},
     {"qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", read_qwen2_5_vl},
     {"exaone4_5", "Exaone4_5_ForConditionalGeneration", read_exaone4_5},
+    {"glm4v", "Glm4vForConditionalGeneration", read_glm4v},
+    {"glm4v_moe", "Glm4vMoeForConditionalGeneration", read_glm4v_moe},
+    {"glm46v", "Glm46VForConditionalGeneration", read_glm46v},
+    {"glmga", NULL, read_glm46v},
     {"mllama", "MllamaForConditionalGeneration", read_mllama},
     {"llama4", "Llama4ForConditionalGeneration", read_llama4},
     {"step3p7", "Step3p7ForConditionalGeneration", read_step3p7},

@@ -169,6 +169,29 @@ static void test_deepseek_v32_mtp_and_indexer(void **state)
     assert_int_equal(gs_kv_sequence_bytes(&kv, 1000, 0, 16, 8192, &ovf), 63ULL * 16 * 48068);
 }
 
+/* GLM (glm; modeling_glm.py) and GLM-4-0414 (glm4; modeling_glm4.py) on a toy config, by hand:
+ * q 64 x 64 + 64, k and v 64 x 32 + 32 each (attention_bias true by default, o_proj unbiased),
+ * o 64 x 64: 12,416; gate_up_proj 64 x 256 + down 128 x 64: 24,576; two norms 128: 37,120 a
+ * layer, x 2 = 74,240, + embedding and head 2 x 100 x 64 and the final norm 64: 87,104. Glm4 adds
+ * post_self_attn_layernorm and post_mlp_layernorm, 2 x 2 x 64 = 256; attention_bias false drops
+ * 2 x (64 + 32 + 32) = 256. KV: 2 layers x 2 x 2 x 16 x 2 B = 256 a token. */
+static void test_glm_dense(void **state)
+{
+    (void)state;
+#define TOY_GLM                                                                                    \
+    "{\"model_type\": \"%s\", \"hidden_size\": 64, \"intermediate_size\": 128,"                    \
+    " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"           \
+    " \"head_dim\": 16, \"vocab_size\": 100%s}"
+    struct gs_arch a = fixture_arch(TOY_GLM, "glm", "");
+    assert_int_equal(fixture_count(&a).total, 87104);
+    assert_int_equal(fixture_layout(&a, 1).full_token_bytes, 256);
+    a = fixture_arch(TOY_GLM, "glm4", "");
+    assert_int_equal(fixture_count(&a).total, 87104 + 256);
+    a = fixture_arch(TOY_GLM, "glm4", ", \"attention_bias\": false");
+    assert_int_equal(fixture_count(&a).total, 87104);
+#undef TOY_GLM
+}
+
 /* GLM-4.7-Flash as its checkpoint stores it (the fixture's README, from a published inventory of
  * the safetensors: 31,221,488,576 elements): the parameters, 46 x 64 fp32 e_score_correction_bias
  * buffers, and model.layers.47 - an MLA MoE layer 635,311,424 + its bias 64 + eh_proj 2 x
@@ -894,6 +917,7 @@ int main(void)
         cmocka_unit_test(test_moe_decoders),
         cmocka_unit_test(test_deepseek_v32_mtp_and_indexer),
         cmocka_unit_test(test_glm4_moe_lite_checkpoint),
+        cmocka_unit_test(test_glm_dense),
         cmocka_unit_test(test_bare_routers),
         cmocka_unit_test(test_correction_bias_buffers),
         cmocka_unit_test(test_youtu),

@@ -310,6 +310,79 @@ static void test_exaone4_5(void **state)
     assert_int_equal(fixture_count(&mha).vision, 2671868672ULL + 32ULL * (3584 * 3584 + 3584));
 }
 
+/* GLM-4.1V (glm4v; modeling_glm4v.py) at Glm4vConfig's defaults - GLM-4.1V-9B's and
+ * GLM-4.6V-Flash's shapes. Text, a layer: q 4,096^2 + 4,096, k and v 4,096 x 256 + 256 each (biases
+ * always; head_dim 4,096 / 32 = 128), o 4,096^2: 35,656,192; gate_up_proj 4,096 x 27,392 + down
+ * 13,696 x 4,096: 168,296,448; four norms 16,384: 203,969,024; x 40 = 8,158,760,960, + embedding
+ * and untied head 2 x 151,552 x 4,096 = 1,241,513,984 and the final norm 4,096: 9,400,279,040. The
+ * tower (1,536 wide, 24 blocks; the block's MLP out_hidden_size 4,096 wide): positions 576 x 1,536
+ * = 884,736, patch_embed 1,536 x 1,176 + 1,536 = 1,807,872, two norms 3,072, blocks 24 x 28,314,624
+ * = 679,550,976, downsample 4,096 x 6,144 + 4,096 = 25,169,920, merger 4,096^2 + LayerNorm 8,192 +
+ * 3 x 4,096 x 13,696 = 185,081,856: 892,498,432. 10,292,777,472 in all (GLM-GA's "~10B", the same
+ * classes). KV 40 x 2 x 2 x 128 x 2 = 40,960 B a token. The largest image: 28 x 28 x 15,000 pixels
+ * over temporal_patch_size 2 frames, 5,880,000 a frame, 7,500 tokens of 2 x 2 patches (30,000),
+ * each 3 x 2 x 14^2 = 1,176 values. */
+static void test_glm4v(void **state)
+{
+    (void)state;
+    static const char *const types[] = {"glm4v", "glm46v", "glmga"};
+    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+        const struct gs_arch a = fixture_arch("{\"model_type\": \"%s\"}", types[i]);
+        const struct gs_param_count c = fixture_count(&a);
+        assert_int_equal(c.total, 10292777472ULL);
+        assert_int_equal(c.vision, 892498432ULL);
+        assert_int_equal(c.lm_head, 620756992ULL);
+        towers_are(&a, 1, GS_PART_VISION, false);
+        assert_int_equal(fixture_layout(&a, 1).full_token_bytes, 40960);
+        assert_true(a.rope_mrope);
+        assert_int_equal(a.mm_image.tokens, 7500);
+        assert_int_equal(a.mm_image.patches, 30000);
+        assert_int_equal(a.mm_image.pixels, 30000ULL * 1176);
+        assert_int_equal(a.mm_embed_width, 4096);
+    }
+    /* Glm4vTextAttention takes head_dim from hidden_size / heads whatever the config says, and
+     * biases q, k and v whatever attention_bias says */
+    const struct gs_arch odd =
+        fixture_arch("{\"model_type\": \"glm4v\", \"text_config\": {\"head_dim\": 256,"
+                     " \"attention_bias\": false}}");
+    assert_int_equal(fixture_count(&odd).total, 10292777472ULL);
+    /* tied only where the top-level tie_word_embeddings says so */
+    const struct gs_arch tied =
+        fixture_arch("{\"model_type\": \"glm4v\", \"tie_word_embeddings\": true,"
+                     " \"text_config\": {\"tie_word_embeddings\": false}}");
+    assert_int_equal(fixture_count(&tied).total, 10292777472ULL - 620756992ULL);
+    /* Glm4vVisionConfig's attention_bias puts a bias on the fused qkv: 24 x 4,608 */
+    const struct gs_arch biased =
+        fixture_arch("{\"model_type\": \"glm4v\", \"vision_config\": {\"attention_bias\": true}}");
+    assert_int_equal(fixture_count(&biased).vision, 892498432ULL + 24 * 4608);
+}
+
+/* GLM-4.5V (glm4v_moe) as transformers loads it, and GLM-4.6V's glm46v wrapper naming the same
+ * glm4v_moe_text model: 107,710,927,360 parameters, the vision tower 858,681,856 and 45 x 128
+ * correction-bias buffers - the published safetensors inventory's 107,710,933,120 stored elements
+ * (hand count in the fixture's README). Glm4vMoeTextAttention has no q/k norms whatever use_qk_norm
+ * says (Glm4vMoeTextConfig deletes the key). */
+static void test_glm4v_moe(void **state)
+{
+    (void)state;
+    const char *file = "glm4v_moe/zai-org__GLM-4.5V.as-loaded.json";
+    const struct gs_arch a = fixture_arch_file(file);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 107710927360ULL);
+    assert_int_equal(c.vision, 858681856ULL);
+    assert_int_equal(c.buffers, 45 * 128);
+    assert_int_equal(c.total + c.buffers, 107710933120ULL);
+    assert_int_equal(c.active, 12803366912ULL);
+    assert_int_equal(fixture_layout(&a, 1).full_token_bytes, 188416);
+    assert_int_equal(a.mm_image.tokens, 7500);
+    const struct gs_arch glm46v = fixture_arch_file_set(file, "model_type", "\"glm46v\"");
+    assert_int_equal(fixture_count(&glm46v).total, 107710927360ULL);
+    const struct gs_arch qk =
+        fixture_arch("{\"model_type\": \"glm4v_moe\", \"text_config\": {\"use_qk_norm\": true}}");
+    const struct gs_arch plain = fixture_arch("{\"model_type\": \"glm4v_moe\"}");
+    assert_int_equal(fixture_count(&qk).total, fixture_count(&plain).total);
+}
+
 /* Muse Glimmer (muse_glimmer; modeling_muse_glimmer.py), MuseGlimmerConfig's defaults, which are
  * meta-models/Muse-Glimmer-30B's shapes (its converter changes only the rope theta). Text, a layer:
  * q 6,656 x 4,096 = 27,262,976, k and v 6,656 x 256 = 1,703,936 each, the output gate's
@@ -746,6 +819,8 @@ int main(void)
         cmocka_unit_test(test_mistral_small_4),
         cmocka_unit_test(test_qwen2_5_vl),
         cmocka_unit_test(test_exaone4_5),
+        cmocka_unit_test(test_glm4v),
+        cmocka_unit_test(test_glm4v_moe),
         cmocka_unit_test(test_muse_glimmer),
         cmocka_unit_test(test_lfm2_vl),
         cmocka_unit_test(test_mllama),

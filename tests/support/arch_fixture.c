@@ -71,7 +71,7 @@ struct gs_arch fixture_arch_file_set(const char *relative, const char *key, cons
     char path[1024];
     json_t *config = load_file(relative, path, sizeof(path));
     json_error_t jerr;
-    json_t *v = json_loads(value, 0, &jerr);
+    json_t *v = json_loads(value, JSON_DECODE_ANY, &jerr); /* a number or string too */
     if (config == NULL || v == NULL || json_object_set_new(config, key, v) != 0)
         fail_msg("%s: cannot set %s", path, key);
     return read_json(config, path);
