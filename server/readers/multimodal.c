@@ -1,7 +1,7 @@
 /*
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
- * Qwen2.5-VL, GLM-4V (GLM-4.1V, 4.5V, 4.6V, GLM-GA), Llama 3.2 Vision (mllama), Llama 4,
+ * Qwen2.5-VL, GLM-4V (GLM-4.1V, 4.5V, 4.6V, GLM-GA, GLM-OCR), Llama 3.2 Vision (mllama), Llama 4,
  * Step 3.7, MiniMax-M3, Muse Glimmer, LFM2-VL and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
@@ -646,23 +646,42 @@ static const char GLM4V_VISION[] =
     " \"in_channels\": 3, \"image_size\": 336, \"patch_size\": 14, \"spatial_merge_size\": 2,"
     " \"temporal_patch_size\": 2, \"out_hidden_size\": 4096, \"intermediate_size\": 13696}";
 
-/* The largest image GLM-4V's processors accept (Glm4vImageProcessor and Glm46VImageProcessor:
- * size longest_edge 28 x 28 x 15,000, which smart_resize bounds t_bar x h x w by, an image being
- * temporal_patch_size frames): 5,880,000 pixels a frame, 7,500 tokens. */
-#define GLM4V_MAX_PIXELS (28ULL * 28 * 15000)
+/* GLM-OCR's defaults (configuration_glm_ocr.py: GlmOcrTextConfig, GlmOcrVisionConfig). */
+static const char GLM_OCR_TEXT[] =
+    "{\"vocab_size\": 59392, \"hidden_size\": 1024, \"intermediate_size\": 4096,"
+    " \"num_hidden_layers\": 16, \"num_attention_heads\": 16, \"num_key_value_heads\": 8,"
+    " \"max_position_embeddings\": 131072}";
+static const char GLM_OCR_VISION[] =
+    "{\"depth\": 24, \"hidden_size\": 1024, \"attention_bias\": true, \"num_heads\": 16,"
+    " \"in_channels\": 3, \"image_size\": 336, \"patch_size\": 14, \"spatial_merge_size\": 2,"
+    " \"temporal_patch_size\": 2, \"out_hidden_size\": 1536, \"intermediate_size\": 4096}";
+
+/* The largest image the GLM-V checkpoints' processors take: their preprocessor_config.json size
+ * longest_edge 9,633,792 = 28 x 28 x 2 x 6,144 (zai-org/GLM-OCR's; vLLM glm4_1v.py counts an
+ * image's tokens with the same max_image_pixels; Glm4vImageProcessor's class default is 28 x 28 x
+ * 15,000, config.json carries neither), which smart_resize bounds t_bar x h x w by, an image
+ * being temporal_patch_size frames: 4,816,896 pixels a frame, 6,144 tokens. */
+#define GLM4V_MAX_PIXELS (28ULL * 28 * 2 * 6144)
 
 /* Glm4vTextModel (modeling_glm4v.py; GLM-4.1V-9B, GLM-4.6V-Flash): Glm4vTextAttention's q, k and v
  * always biased (bias=True; o_proj never) with head_dim hidden_size / num_attention_heads,
  * Glm4vTextMLP's fused gate_up_proj, and Glm4's four norms (post_self_attn_layernorm and
- * post_mlp_layernorm on the attention's and the MLP's outputs). */
-static void read_glm4v_text(struct model_reader *t, struct gs_arch *a)
+ * post_mlp_layernorm on the attention's and the MLP's outputs). GLM-OCR's GlmOcrTextAttention
+ * (`ocr`) biases none and takes the config's head_dim. The checkpoint's
+ * num_nextn_predict_layers MTP layer (GLM-OCR's model.language_model.layers.16, which
+ * transformers skips: _keys_to_ignore_on_load_unexpected) is the mtp tower: SGLang's
+ * glm_ocr_nextn.py builds it as DeepSeek's (embed_tokens, enorm, hnorm, eh_proj, a
+ * Glm4DecoderLayer, shared_head norm and head). */
+static void read_glm4v_text(struct model_reader *t, struct gs_arch *a, bool ocr)
 {
     struct decoder_plan plan;
     decoder_read_dims(t, a, &plan, false, 0, false);
-    plan.head_dim = per_head(a->hidden_size, plan.heads);
+    if (!ocr)
+        plan.head_dim = per_head(a->hidden_size, plan.heads);
     const struct decoder_traits traits = {
-        .norms = 4, .qkv_bias = true, .mlp_names = &DECODER_GATE_UP_NAMES};
+        .norms = 4, .qkv_bias = !ocr, .mlp_names = &DECODER_GATE_UP_NAMES};
     decoder_build(t, a, &plan, &traits);
+    decoder_build_mtp(t, a, &plan, &traits, rd_dim(t, NAMES("num_nextn_predict_layers"), false, 0));
 }
 
 /* Glm4vVisionModel (modeling_glm4v.py; Glm4vMoeVisionModel is the same): patch_embed.proj a
@@ -672,8 +691,12 @@ static void read_glm4v_text(struct model_reader *t, struct gs_arch *a)
  * a SiLU-gated MLP out_hidden_size wide - Glm4VisionMlp takes config.out_hidden_size, not
  * intermediate_size), post_layernorm, downsample (a biased Conv2d merging merge^2 patches into
  * out_hidden_size) and Glm4vVisionPatchMerger (proj, a LayerNorm, then a gated MLP
- * intermediate_size wide; no biases). One merged patch is one token of the text. */
-static void read_glm4v_vision(struct model_reader *v, struct gs_arch *a)
+ * intermediate_size wide; no biases). One merged patch is one token of the text.
+ * GlmOcrVisionModel (`ocr`, modeling_glm_ocr.py) drops the position table and
+ * post_conv_layernorm, biases attn.proj and the block's MLP as attention_bias says, makes that
+ * MLP intermediate_size wide (GlmOcrVisionMlp), adds q_norm and k_norm over head_dim
+ * (GlmOcrVisionAttention) and widens the merger's MLP to out_hidden_size x in_channels. */
+static void read_glm4v_vision(struct model_reader *v, struct gs_arch *a, bool ocr)
 {
     static const struct gs_mlp_names gated = {"mlp.gate_proj", "mlp.up_proj", "mlp.down_proj",
                                               NULL};
@@ -691,33 +714,41 @@ static void read_glm4v_vision(struct model_reader *v, struct gs_arch *a)
     if (!v->ok)
         return;
     const struct attn_layout attn = {NULL, NULL, NULL, "attn.proj", "attn.qkv",
-                                     bias, bias, bias, false};
+                                     bias, bias, bias, ocr && bias};
     const size_t b = gs_arch_new_block(a);
-    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    const uint64_t head_dim = per_head(vh, heads);
+    const struct gs_attention s = encoder_spec(heads, head_dim);
     attention(a, b, vh, vh, &s, &attn, false);
-    mlp(a, b, vh, out, true, false, &gated);
+    mlp(a, b, vh, ocr ? inner : out, true, ocr && bias, &gated);
     norm(a, b, "norm1", GS_PART_NORMS, false, vh);
     norm(a, b, "norm2", GS_PART_NORMS, false, vh);
+    if (ocr) {
+        norm(a, b, "attn.q_norm", GS_PART_NORMS, false, head_dim);
+        norm(a, b, "attn.k_norm", GS_PART_NORMS, false, head_dim);
+    }
     gs_arch_tower(a, "visual", b, GS_PART_VISION, depth, false);
     const size_t m = GS_BLOCKS_MAX;
     const uint64_t side = patch ? image / patch : 0;
-    add(a, m, "visual.embeddings.position_embedding", GS_MODULE_EMBEDDING, GS_SPLIT_NONE,
-        GS_PART_VISION, 0, side * side, vh);
+    if (!ocr) {
+        add(a, m, "visual.embeddings.position_embedding", GS_MODULE_EMBEDDING, GS_SPLIT_NONE,
+            GS_PART_VISION, 0, side * side, vh);
+        norm(a, m, "visual.post_conv_layernorm", GS_PART_VISION, false, vh);
+    }
     tensor(a, m, "visual.patch_embed.proj", GS_PART_VISION, channels * temporal * patch * patch,
            vh);
     tensor(a, m, "visual.patch_embed.proj.bias", GS_PART_VISION, 1, vh);
-    norm(a, m, "visual.post_conv_layernorm", GS_PART_VISION, false, vh);
     norm(a, m, "visual.post_layernorm", GS_PART_VISION, false, vh);
     tensor(a, m, "visual.downsample", GS_PART_VISION, vh * merge * merge, out);
     tensor(a, m, "visual.downsample.bias", GS_PART_VISION, 1, out);
+    const uint64_t context = ocr ? out * channels : inner;
     linear(a, m, "visual.merger.proj", GS_SPLIT_NONE, GS_PART_VISION, false, out, out);
     norm(a, m, "visual.merger.post_projection_norm", GS_PART_VISION, true, out);
-    linear(a, m, "visual.merger.gate_proj", GS_SPLIT_COLUMN, GS_PART_VISION, false, out, inner);
-    linear(a, m, "visual.merger.up_proj", GS_SPLIT_COLUMN, GS_PART_VISION, false, out, inner);
-    linear(a, m, "visual.merger.down_proj", GS_SPLIT_ROW, GS_PART_VISION, false, inner, out);
+    linear(a, m, "visual.merger.gate_proj", GS_SPLIT_COLUMN, GS_PART_VISION, false, out, context);
+    linear(a, m, "visual.merger.up_proj", GS_SPLIT_COLUMN, GS_PART_VISION, false, out, context);
+    linear(a, m, "visual.merger.down_proj", GS_SPLIT_ROW, GS_PART_VISION, false, context, out);
     /* the processor's largest image; its video processors sample frames by duration (GLM-4.6V:
      * up to 28 x 28 x 2 x 30,000 pixels a video, GLM-GA 55,790 tokens), and vLLM's profile
-     * builds its own dummy (glm4_1v.py Glm4vProcessingInfo): neither is read here */
+     * builds its own dummies (glm4_1v.py Glm4vProcessingInfo): neither is read here */
     const struct gs_mm_item item = rd_qwen_vl_item(GLM4V_MAX_PIXELS / (temporal ? temporal : 1),
                                                    channels, temporal, patch, merge);
     if (item.tokens != 0)
@@ -728,8 +759,9 @@ static void read_glm4v_vision(struct model_reader *v, struct gs_arch *a)
 /* GLM-4.1V, GLM-4.5V, GLM-4.6V and GLM-GA: Glm4vForConditionalGeneration (modeling_glm4v.py),
  * Glm4vMoeForConditionalGeneration (modeling_glm4v_moe.py) and Glm46VForConditionalGeneration
  * (modeling_glm46v.py, which GLM-GA's glmga config loads unchanged: "reuses GLM-4.6V's modeling
- * and processor as-is"). Glm4vConfig and Glm4vMoeConfig build their sub-configs from fixed
- * classes (`text_type`); Glm46VConfig through AutoConfig from the text_config's own model_type,
+ * and processor as-is"), and GLM-OCR's GlmOcrForConditionalGeneration (glm_ocr_text: the `ocr`
+ * variants above). Glm4vConfig, Glm4vMoeConfig and GlmOcrConfig build their sub-configs from
+ * fixed classes (`text_type`); Glm46VConfig through AutoConfig from the text_config's own model_type,
  * glm4v_text by default, so GLM-4.6V's 106B-A12B names glm4v_moe_text. The language model is
  * Glm4vTextModel (read_glm4v_text) or Glm4vMoeTextModel - GLM-4.5-Air's layers (glm4_moe) whose
  * Glm4vMoeTextAttention is Glm4Attention's, with no q/k norms whatever use_qk_norm says
@@ -748,9 +780,10 @@ static void read_glm4v_family(struct model_reader *r, struct gs_arch *a, const c
         type = has ? rd_string(&peek, "model_type") : NULL;
         type = type != NULL ? type : "glm4v_text";
     }
-    const bool dense = strcmp(type, "glm4v_text") == 0;
+    const bool ocr = strcmp(type, "glm_ocr_text") == 0;
+    const bool dense = ocr || strcmp(type, "glm4v_text") == 0;
     const bool moe = strcmp(type, "glm4v_moe_text") == 0;
-    const char *defaults = dense ? GLM4V_TEXT : moe ? GLM4V_MOE_TEXT : NULL;
+    const char *defaults = ocr ? GLM_OCR_TEXT : dense ? GLM4V_TEXT : moe ? GLM4V_MOE_TEXT : NULL;
     const bool tie = rd_flag(r, "tie_word_embeddings", false);
     if (!open_sub(r, "text_config", defaults, defaults ? defaults : "{}",
                   moe     ? "glm4_moe"
@@ -762,13 +795,15 @@ static void read_glm4v_family(struct model_reader *r, struct gs_arch *a, const c
         (moe && json_object_set_new(owned, "use_qk_norm", json_false()) != 0))
         rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
     else if (dense)
-        read_glm4v_text(&text, a);
+        read_glm4v_text(&text, a, ocr);
     else
         read_text_as(&text, a, moe ? "glm4_moe" : type);
     close_sub(r, &text, owned);
-    if (!r->ok || !open_sub(r, "vision_config", GLM4V_VISION, GLM4V_VISION, NULL, &vision, &owned))
+    const char *vision_defaults = ocr ? GLM_OCR_VISION : GLM4V_VISION;
+    if (!r->ok ||
+        !open_sub(r, "vision_config", vision_defaults, vision_defaults, NULL, &vision, &owned))
         return;
-    read_glm4v_vision(&vision, a);
+    read_glm4v_vision(&vision, a, ocr);
     close_sub(r, &vision, owned);
     a->rope_mrope = true;
 }
@@ -786,6 +821,13 @@ static void read_glm4v_moe(struct model_reader *r, struct gs_arch *a)
 static void read_glm46v(struct model_reader *r, struct gs_arch *a)
 {
     read_glm4v_family(r, a, NULL);
+}
+
+/* GlmOcrForConditionalGeneration (transformers models/glm_ocr/modular_glm_ocr.py; zai-org/GLM-OCR,
+ * "0.9B" without its embeddings): GLM-4.1V's classes with GlmOcrConfig's fixed sub-configs. */
+static void read_glm_ocr(struct model_reader *r, struct gs_arch *a)
+{
+    read_glm4v_family(r, a, "glm_ocr_text");
 }
 
 /* -------------------------------------------------------------- EXAONE 4.5 */
@@ -1731,6 +1773,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"glm4v_moe", "Glm4vMoeForConditionalGeneration", read_glm4v_moe},
     {"glm46v", "Glm46VForConditionalGeneration", read_glm46v},
     {"glmga", NULL, read_glm46v},
+    {"glm_ocr", "GlmOcrForConditionalGeneration", read_glm_ocr},
     {"mllama", "MllamaForConditionalGeneration", read_mllama},
     {"llama4", "Llama4ForConditionalGeneration", read_llama4},
     {"step3p7", "Step3p7ForConditionalGeneration", read_step3p7},

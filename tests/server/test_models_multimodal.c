@@ -335,9 +335,9 @@ static void test_glm4v(void **state)
         towers_are(&a, 1, GS_PART_VISION, false);
         assert_int_equal(fixture_layout(&a, 1).full_token_bytes, 40960);
         assert_true(a.rope_mrope);
-        assert_int_equal(a.mm_image.tokens, 7500);
-        assert_int_equal(a.mm_image.patches, 30000);
-        assert_int_equal(a.mm_image.pixels, 30000ULL * 1176);
+        assert_int_equal(a.mm_image.tokens, 6144);
+        assert_int_equal(a.mm_image.patches, 24576);
+        assert_int_equal(a.mm_image.pixels, 24576ULL * 1176);
         assert_int_equal(a.mm_embed_width, 4096);
     }
     /* Glm4vTextAttention takes head_dim from hidden_size / heads whatever the config says, and
@@ -374,13 +374,45 @@ static void test_glm4v_moe(void **state)
     assert_int_equal(c.total + c.buffers, 107710933120ULL);
     assert_int_equal(c.active, 12803366912ULL);
     assert_int_equal(fixture_layout(&a, 1).full_token_bytes, 188416);
-    assert_int_equal(a.mm_image.tokens, 7500);
+    assert_int_equal(a.mm_image.tokens, 6144);
     const struct gs_arch glm46v = fixture_arch_file_set(file, "model_type", "\"glm46v\"");
     assert_int_equal(fixture_count(&glm46v).total, 107710927360ULL);
     const struct gs_arch qk =
         fixture_arch("{\"model_type\": \"glm4v_moe\", \"text_config\": {\"use_qk_norm\": true}}");
     const struct gs_arch plain = fixture_arch("{\"model_type\": \"glm4v_moe\"}");
     assert_int_equal(fixture_count(&qk).total, fixture_count(&plain).total);
+}
+
+/* GLM-OCR (glm_ocr; modeling_glm_ocr.py), zai-org/GLM-OCR's config (the fixture's README). Text, a
+ * layer (16 heads and 8 KV heads of 128, no biases): q 1,536 x 2,048 = 3,145,728, k and v 1,536 x
+ * 1,024 each, o 2,048 x 1,536: 9,437,184; gate_up 1,536 x 9,216 + down 4,608 x 1,536: 21,233,664;
+ * four norms 6,144: 30,676,992; x 16 = 490,831,872, + embedding and head 2 x 59,392 x 1,536 =
+ * 182,452,224 and the final norm 1,536: 673,285,632. The tower (1,024 wide, 16 heads of 64, biases
+ * on): patch_embed 1,024 x 1,176 + 1,024 = 1,205,248 (no position table, no post-conv norm); a
+ * block: norm1, norm2 2,048, qkv 1,024 x 3,072 + 3,072, proj 1,024^2 + 1,024, q_norm and k_norm
+ * 128, the MLP 3 x 1,024 x 4,096 + 2 x 4,096 + 1,024 = 16,792,704, x 24 = 403,024,896;
+ * post_layernorm 1,024; downsample 1,024 x 4 x 1,536 + 1,536 = 6,292,992; merger 1,536^2 + 3,072 +
+ * 3 x 1,536 x 4,608 = 23,596,032: 434,120,192. 1,107,405,824 in all (the card's "0.9B" is 490.8M
+ * of layers + 434.1M of tower, without the embeddings). The MTP layer the checkpoint stores: a layer
+ * 30,676,992 + enorm, hnorm, shared_head.norm 4,608 + eh_proj 2 x 1,536^2 + embedding and head
+ * 182,452,224 = 217,852,416. KV 16 x 2 x 8 x 128 x 2 = 65,536 B a token. */
+static void test_glm_ocr(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("glm_ocr/zai-org__GLM-OCR.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 1107405824ULL);
+    assert_int_equal(c.vision, 434120192ULL);
+    assert_int_equal(c.mtp, 217852416ULL);
+    assert_int_equal(fixture_layout(&a, 1).full_token_bytes, 65536);
+    assert_true(a.rope_mrope);
+    assert_int_equal(a.mm_image.tokens, 6144);
+    assert_int_equal(a.mm_embed_width, 1536);
+    /* attention_bias off: 24 x (3,072 + 1,024 + 2 x 4,096 + 1,024) biases fewer */
+    const struct gs_arch plain = fixture_arch_file_set(
+        "glm_ocr/zai-org__GLM-OCR.json", "vision_config",
+        "{\"hidden_size\": 1024, \"attention_bias\": false, \"intermediate_size\": 4096}");
+    assert_int_equal(fixture_count(&plain).vision, 434120192ULL - 24ULL * 13312);
 }
 
 /* Muse Glimmer (muse_glimmer; modeling_muse_glimmer.py), MuseGlimmerConfig's defaults, which are
@@ -821,6 +853,7 @@ int main(void)
         cmocka_unit_test(test_exaone4_5),
         cmocka_unit_test(test_glm4v),
         cmocka_unit_test(test_glm4v_moe),
+        cmocka_unit_test(test_glm_ocr),
         cmocka_unit_test(test_muse_glimmer),
         cmocka_unit_test(test_lfm2_vl),
         cmocka_unit_test(test_mllama),
