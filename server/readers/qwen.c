@@ -104,14 +104,18 @@ static void mark_mrope(struct gs_arch *a)
     a->rope_mrope = true;
 }
 
-/* Where tie_word_embeddings is read: the text config's own value, else the
- * top-level one the composite config (Qwen3VLConfig, Qwen3_5Config) keeps,
- * else false (both classes default to untied). */
+/* Where tie_word_embeddings is read: the top-level value the composite config (Qwen3VLConfig,
+ * Qwen3_5Config) keeps - transformers 5 ties as the model's own config says
+ * (modeling_utils.get_expanded_tied_weights_keys: getattr(self.config, "tie_word_embeddings")),
+ * and a config it saves writes the text config's base default (true) beside an untied
+ * top-level false -, else the text config's own value (lifted to the top when the top has none,
+ * transformers PR #45857), else false (both classes default to untied). Every published config
+ * in the tests gives both agreeing, or the top-level alone. */
 static bool read_tie(struct model_reader *r, struct model_reader *text)
 {
-    if (rd_get(text, "tie_word_embeddings") != NULL)
-        return rd_flag(text, "tie_word_embeddings", false);
-    return rd_flag(r, "tie_word_embeddings", false);
+    if (rd_get(r, "tie_word_embeddings") != NULL || rd_get(text, "tie_word_embeddings") == NULL)
+        return rd_flag(r, "tie_word_embeddings", false);
+    return rd_flag(text, "tie_word_embeddings", false);
 }
 
 /* Opens text_config; a config without one keeps the text fields at its top

@@ -433,10 +433,41 @@ static void test_qwen3_vl_default_vision(void **state)
     assert_int_equal(c.lm_head, 0);
 }
 
+/* Which tie_word_embeddings wins when the composite config and its text_config disagree: the
+ * top-level one, as transformers 5 ties by the model's own config - a Qwen3-VL-8B saved by
+ * transformers 5 writes text_config.tie_word_embeddings true (the base default) beside the
+ * untied top-level false, and stores lm_head.weight (a published inventory of Qwen3-VL-235B as
+ * loaded: lm_head [151,936, 4,096]). The text_config's value counts where the top level has
+ * none; the same for Qwen3.5. */
+static void test_vl_tie_flags(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"qwen3_vl/Qwen__Qwen3-VL-8B-Instruct.json",
+                                        "qwen3_5/Qwen__Qwen3.5-27B.json"};
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        const struct gs_arch raw = fixture_arch_file(files[i]);
+        const uint64_t head = fixture_count(&raw).lm_head;
+        assert_true(head > 0);
+        struct gs_arch a =
+            fixture_arch_file_set_in(files[i], "text_config", "tie_word_embeddings", "true");
+        assert_int_equal(fixture_count(&a).lm_head, head);
+        /* without the top-level flag the class default (untied) stands */
+        a = fixture_arch_file_set_in(files[i], NULL, "tie_word_embeddings", NULL);
+        assert_int_equal(fixture_count(&a).lm_head, head);
+    }
+    /* no top-level flag: the text config's decides */
+    const struct gs_arch lifted = fixture_arch(
+        "{\"model_type\": \"qwen3_vl\", \"text_config\": {\"hidden_size\": 1024,"
+        " \"vocab_size\": 1000, \"num_hidden_layers\": 2, \"num_attention_heads\": 8,"
+        " \"head_dim\": 128, \"intermediate_size\": 2048, \"tie_word_embeddings\": true}}");
+    assert_int_equal(fixture_count(&lifted).lm_head, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_qwen3_vl_2b),
+        cmocka_unit_test(test_vl_tie_flags),
         cmocka_unit_test(test_qwen3_vl_dense_sizes),
         cmocka_unit_test(test_qwen3_vl_moe),
         cmocka_unit_test(test_qwen3_5_27b),

@@ -68,11 +68,25 @@ static json_t *load_file(const char *relative, char *path, size_t cap)
 
 struct gs_arch fixture_arch_file_set(const char *relative, const char *key, const char *value)
 {
+    return fixture_arch_file_set_in(relative, NULL, key, value);
+}
+
+struct gs_arch fixture_arch_file_set_in(const char *relative, const char *object, const char *key,
+                                        const char *value)
+{
     char path[1024];
     json_t *config = load_file(relative, path, sizeof(path));
+    json_t *target = config != NULL && object != NULL ? json_object_get(config, object) : config;
+    if (!json_is_object(target))
+        fail_msg("%s: no object %s", path, object ? object : "");
+    if (value == NULL) {
+        if (json_object_del(target, key) != 0)
+            fail_msg("%s: no member %s to remove", path, key);
+        return read_json(config, path);
+    }
     json_error_t jerr;
     json_t *v = json_loads(value, JSON_DECODE_ANY, &jerr); /* a number or string too */
-    if (config == NULL || v == NULL || json_object_set_new(config, key, v) != 0)
+    if (v == NULL || json_object_set_new(target, key, v) != 0)
         fail_msg("%s: cannot set %s", path, key);
     return read_json(config, path);
 }

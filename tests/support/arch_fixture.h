@@ -19,6 +19,10 @@ struct gs_arch fixture_arch(const char *config_json, ...) __attribute__((format(
 struct gs_arch fixture_arch_file(const char *relative_path);
 /* The same with the config's member `key` set to the JSON `value` (a quantization_config). */
 struct gs_arch fixture_arch_file_set(const char *relative_path, const char *key, const char *value);
+/* The same inside the config's object member `object` (NULL: the config itself); a NULL `value`
+ * removes `key`. */
+struct gs_arch fixture_arch_file_set_in(const char *relative_path, const char *object,
+                                        const char *key, const char *value);
 
 /* A config of `model_type` with the Llama-style fields (head_dim 0: the
  * reader's default). */
