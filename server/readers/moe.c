@@ -151,7 +151,8 @@ static bool flag_list(struct model_reader *r, const char *name, uint64_t layers,
  * (swa_kv_heads and a sink logit per head), a dense MLP or the routed
  * experts, two RMSNorms. */
 static size_t mimo_block(struct gs_arch *a, const struct decoder_plan *plan, uint64_t v_head_dim,
-                         uint64_t swa_kv_heads, bool qkv_bias, bool sliding, bool routed)
+                         uint64_t swa_kv_heads, bool qkv_bias, bool sliding, bool routed,
+                         const struct gs_attention_names *names)
 {
     const size_t b = gs_arch_new_block(a);
     struct gs_attention spec;
@@ -165,7 +166,7 @@ static size_t mimo_block(struct gs_arch *a, const struct decoder_plan *plan, uin
         spec.span = GS_SPAN_SLIDING;
         spec.window = plan->window;
     }
-    gs_build_attention(a, b, &spec, &GS_ATTENTION_NAMES, qkv_bias, false);
+    gs_build_attention(a, b, &spec, names, qkv_bias, false);
     if (sliding)
         gs_block_module(a, b, "sinks", GS_MODULE_TENSOR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, 0, 1,
                         plan->heads, 1);
@@ -215,7 +216,16 @@ static void read_mimo_v2_flash(struct model_reader *r, struct gs_arch *a)
      * self.weight.type(torch.float32))): no LoRA target adapts it */
     m->router_parameter = true;
     m->router_fp32 = true;
+    /* and its e_score_correction_bias, an nn.Buffer kept in fp32 (_keep_in_fp32_modules_strict)
+     * that the checkpoint stores (MiMo-V2.5's inventory: layers 1-47 x [256] float32) */
+    m->router_buffer = m->experts;
     const bool bias = rd_flag(r, "attention_bias", false);
+    /* MiMo-V2.5's checkpoints (model_type mimo_v2, attention_projection_layout "fused_qkv") store
+     * one self_attn.qkv_proj of heads x head_dim + 2 x kv_heads x (head_dim, v_head_dim) rows */
+    static const struct gs_attention_names fused = {NULL, NULL, NULL, "o_proj", "qkv_proj"};
+    const char *layout = rd_string(r, "attention_projection_layout");
+    const struct gs_attention_names *names =
+        layout != NULL && strcmp(layout, "fused_qkv") == 0 ? &fused : &GS_ATTENTION_NAMES;
     const double rotary = rd_number(r, "partial_rotary_factor", 0.334);
     const bool two_bases = rd_number(r, "swa_rope_theta", 10000) != rd_number(r, "rope_theta", 5e6);
     if (!r->ok)
@@ -226,7 +236,7 @@ static void read_mimo_v2_flash(struct model_reader *r, struct gs_arch *a)
     for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
         const int s = plan.sliding[l], e = plan.moe[l];
         if (!made[s][e]) {
-            kinds[s][e] = mimo_block(a, &plan, v_head_dim, swa_kv, bias, s, e);
+            kinds[s][e] = mimo_block(a, &plan, v_head_dim, swa_kv, bias, s, e, names);
             made[s][e] = true;
         }
         gs_arch_set_layer(a, l, kinds[s][e]);

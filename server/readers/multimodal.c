@@ -2,7 +2,7 @@
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
  * Qwen2.5-VL, GLM-4V (GLM-4.1V, 4.5V, 4.6V, GLM-GA, GLM-OCR), Llama 3.2 Vision (mllama), Llama 4,
- * Step 3.7, MiniMax-M3, Muse Glimmer, LFM2-VL and Whisper.
+ * Step 3.7, MiniMax-M3, MiMo-V2.5, Muse Glimmer, LFM2-VL and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -27,6 +27,7 @@
 #include "gs/units.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- toolkit */
@@ -828,6 +829,152 @@ static void read_glm46v(struct model_reader *r, struct gs_arch *a)
 static void read_glm_ocr(struct model_reader *r, struct gs_arch *a)
 {
     read_glm4v_family(r, a, "glm_ocr_text");
+}
+
+/* --------------------------------------------------------------- MiMo-V2.5 */
+
+/* A dimension the config may write as a decimal string (MiMo-V2.5's audio_config:
+ * "speech_vocab_size": "1280"), else as rd_dim reads it. */
+static uint64_t dim_or_text(struct model_reader *r, const char *name, uint64_t fallback)
+{
+    const char *text = rd_string(r, name);
+    if (text == NULL)
+        return rd_dim(r, (const char *const[]){name, NULL}, false, fallback);
+    char *end = NULL;
+    const unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || v == 0 || v > GS_ARCH_DIM_MAX) {
+        rd_fail(r, name, GS_ERR_INVALID, "\"%s\" is not a positive integer", text);
+        return 0;
+    }
+    return v;
+}
+
+/* MiMo-V2.5's vision tower (vision_config, "mimovl"): Qwen2.5-VL's layout - patch_embed.proj a
+ * Conv3d without bias, blocks of norm1 and norm2 RMSNorms, attn.qkv and attn.proj with biases, a
+ * SiLU-gated MLP with biases, a merger of ln_q (RMSNorm) and mlp.0 (vision x merge^2 square) and
+ * mlp.2 (-> out_hidden_size), neither biased - with grouped K/V heads (num_key_value_heads) of
+ * head_dim 64 (the published checkpoint's attn.qkv [3,072, 1,280] = (32 + 2 x 8) x 64 and
+ * attn.proj [1,280, 2,048]: the remote class's value, which the config does not write) and, with
+ * use_sink, a sink logit per head on every block outside fullatt_block_indexes (attn.sinks
+ * [heads]). The image's largest size is not read: its forward in training and vLLM's profile are
+ * not modelled. */
+static void read_mimo_v2_vision(struct model_reader *v, struct gs_arch *a)
+{
+    static const struct gs_mlp_names gated = {"mlp.gate_proj", "mlp.up_proj", "mlp.down_proj",
+                                              NULL};
+    static const struct attn_layout attn = {NULL, NULL, NULL, "attn.proj", "attn.qkv",
+                                            true, true, true, true};
+    const uint64_t depth = rd_dim(v, NAMES("depth"), true, 0);
+    const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
+    const uint64_t vi = rd_dim(v, NAMES("intermediate_size"), true, 0);
+    const uint64_t heads = rd_dim(v, NAMES("num_heads"), true, 0);
+    const uint64_t kv_heads = rd_dim(v, NAMES("num_key_value_heads"), false, heads);
+    const uint64_t head_dim = rd_dim(v, NAMES("head_dim"), false, 64);
+    const uint64_t channels = rd_dim(v, NAMES("in_chans", "in_channels"), true, 0);
+    const uint64_t patch = rd_dim(v, NAMES("patch_size", "spatial_patch_size"), true, 0);
+    const uint64_t temporal = rd_dim(v, NAMES("temporal_patch_size"), true, 0);
+    const uint64_t merge = rd_dim(v, NAMES("spatial_merge_size"), true, 0);
+    const uint64_t out = rd_dim(v, NAMES("out_hidden_size"), true, 0);
+    const json_t *full = NULL;
+    const size_t full_blocks = rd_array(v, "fullatt_block_indexes", &full);
+    const bool sinks = rd_flag(v, "use_sink", false);
+    if (!v->ok)
+        return;
+    const size_t b = gs_arch_new_block(a);
+    struct gs_attention spec = encoder_spec(heads, head_dim);
+    spec.kv_heads = kv_heads;
+    attention(a, b, vh, vh, &spec, &attn, false);
+    mlp(a, b, vh, vi, true, true, &gated);
+    norm(a, b, "norm1", GS_PART_NORMS, false, vh);
+    norm(a, b, "norm2", GS_PART_NORMS, false, vh);
+    gs_arch_tower(a, "visual", b, GS_PART_VISION, depth, false);
+    const size_t m = GS_BLOCKS_MAX;
+    if (sinks && depth > full_blocks)
+        tensor(a, m, "visual.blocks.attn.sinks", GS_PART_VISION, depth - full_blocks, heads);
+    tensor(a, m, "visual.patch_embed.proj", GS_PART_VISION, channels * temporal * patch * patch,
+           vh);
+    const uint64_t merged = vh * merge * merge;
+    norm(a, m, "visual.merger.ln_q", GS_PART_VISION, false, vh);
+    linear(a, m, "visual.merger.mlp.0", GS_SPLIT_COLUMN, GS_PART_VISION, false, merged, merged);
+    linear(a, m, "visual.merger.mlp.2", GS_SPLIT_ROW, GS_PART_VISION, false, merged, out);
+    a->mm_embed_width = out;
+}
+
+/* MiMo-V2.5's audio encoder (audio_config): audio_channels speech_embeddings of speech_vocab_size
+ * x input_local_dim, summed per frame; the input_local_transformer, input_local_layers Qwen2-style
+ * layers (q, k and v with biases, o without, input_local_attn_heads of input_local_head_dim, a
+ * SiLU-gated MLP input_local_intermediate_size wide, two RMSNorms) and its final norm; then a
+ * projection of group_size frames (group_size x input_local_dim) through mlp.0 and mlp.2 to
+ * out_hidden_size, unbiased. mlp.0's width is read off the published checkpoint
+ * (audio_encoder.projection.mlp.0 [16,384, 4,096]): 4 x out_hidden_size, which the text's
+ * intermediate_size and group_size x input_local_intermediate_size equal too - the remote code
+ * was not in reach to say which it reads; out_hidden_size x group_size is taken. */
+static void read_mimo_v2_audio(struct model_reader *u, struct gs_arch *a)
+{
+    static const struct attn_layout attn = {"self_attn.q_proj",
+                                            "self_attn.k_proj",
+                                            "self_attn.v_proj",
+                                            "self_attn.o_proj",
+                                            NULL,
+                                            true,
+                                            true,
+                                            true,
+                                            false};
+    const uint64_t channels = rd_dim(u, NAMES("audio_channels"), true, 0);
+    const uint64_t vocab = dim_or_text(u, "speech_vocab_size", 0);
+    const uint64_t d = rd_dim(u, NAMES("input_local_dim"), true, 0);
+    const uint64_t layers = rd_dim(u, NAMES("input_local_layers"), true, 0);
+    const uint64_t heads = rd_dim(u, NAMES("input_local_attn_heads"), true, 0);
+    const uint64_t head_dim = rd_dim(u, NAMES("input_local_head_dim"), false, per_head(d, heads));
+    const uint64_t inner = rd_dim(u, NAMES("input_local_intermediate_size"), true, 0);
+    const uint64_t group = rd_dim(u, NAMES("group_size"), true, 0);
+    const uint64_t out = rd_dim(u, NAMES("out_hidden_size"), true, 0);
+    const bool post_norm = rd_flag(u, "add_post_norm", false);
+    if (!u->ok)
+        return;
+    if (vocab == 0) {
+        rd_fail(u, "speech_vocab_size", GS_ERR_INVALID, "is required");
+        return;
+    }
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention spec = encoder_spec(heads, head_dim);
+    attention(a, b, d, d, &spec, &attn, false);
+    mlp(a, b, d, inner, true, false, &GS_MLP_NAMES);
+    norm(a, b, "input_layernorm", GS_PART_NORMS, false, d);
+    norm(a, b, "post_attention_layernorm", GS_PART_NORMS, false, d);
+    gs_arch_tower(a, "audio_encoder.input_local_transformer", b, GS_PART_AUDIO, layers, false);
+    const size_t m = GS_BLOCKS_MAX;
+    add(a, m, "speech_embeddings", GS_MODULE_EMBEDDING, GS_SPLIT_NONE, GS_PART_AUDIO, 0,
+        channels * vocab, d);
+    if (post_norm)
+        norm(a, m, "audio_encoder.input_local_transformer.norm", GS_PART_AUDIO, false, d);
+    linear(a, m, "audio_encoder.projection.mlp.0", GS_SPLIT_COLUMN, GS_PART_AUDIO, false, group * d,
+           group * out);
+    linear(a, m, "audio_encoder.projection.mlp.2", GS_SPLIT_ROW, GS_PART_AUDIO, false, group * out,
+           out);
+}
+
+/* MiMoV2ForCausalLM (model_type mimo_v2; XiaomiMiMo/MiMo-V2.5 and MiMo-V2.5-Pro, remote code
+ * configuration_mimo_v2.py / modeling_mimo_v2.py): MiMo-V2-Flash's language model, read by its
+ * reader from the top level (the same keys: hybrid_layer_pattern, swa_num_key_value_heads,
+ * v_head_dim, moe_layer_freq; attention_projection_layout "fused_qkv" names one qkv_proj; sinks
+ * on the sliding layers, add_swa_attention_sink_bias), with a vision tower (vision_config) and an
+ * audio encoder (audio_config) beside it. The checkpoint's model.mtp.layers (three in MiMo-V2.5)
+ * are not counted: the config does not give their number. */
+static void read_mimo_v2(struct model_reader *r, struct gs_arch *a)
+{
+    read_text_as(r, a, "mimo_v2_flash");
+    struct model_reader sub;
+    if (r->ok && rd_sub(r, "vision_config", &sub)) {
+        read_mimo_v2_vision(&sub, a);
+        if (!sub.ok)
+            r->ok = false;
+    }
+    if (r->ok && rd_sub(r, "audio_config", &sub)) {
+        read_mimo_v2_audio(&sub, a);
+        if (!sub.ok)
+            r->ok = false;
+    }
 }
 
 /* -------------------------------------------------------------- EXAONE 4.5 */
@@ -1774,6 +1921,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"glm46v", "Glm46VForConditionalGeneration", read_glm46v},
     {"glmga", NULL, read_glm46v},
     {"glm_ocr", "GlmOcrForConditionalGeneration", read_glm_ocr},
+    {"mimo_v2", "MiMoV2ForCausalLM", read_mimo_v2},
     {"mllama", "MllamaForConditionalGeneration", read_mllama},
     {"llama4", "Llama4ForConditionalGeneration", read_llama4},
     {"step3p7", "Step3p7ForConditionalGeneration", read_step3p7},

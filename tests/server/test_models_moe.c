@@ -131,6 +131,8 @@ static void test_mimo_v2_flash(void **state)
     assert_int_equal(c.experts, 47ULL * (256ULL * 4096 + 256ULL * 3 * 4096 * 2048));
     assert_int_equal(c.mlp, 3ULL * 4096 * 16384);
     assert_int_equal(c.lm_head, 152576ULL * 4096);
+    /* MiMoV2FlashTopkRouter's e_score_correction_bias, an nn.Buffer the checkpoint stores */
+    assert_int_equal(c.buffers, 47 * 256);
     assert_int_equal(gs_arch_moe_layers(&a), 47);
     assert_true(a.checkpoint.quantized);
     assert_int_equal(a.checkpoint.format, GS_WF_FP8_BLOCK);

@@ -415,6 +415,46 @@ static void test_glm_ocr(void **state)
     assert_int_equal(fixture_count(&plain).vision, 434120192ULL - 24ULL * 13312);
 }
 
+/* MiMo-V2.5 (mimo_v2), its config.json (the fixture's README), against the published safetensors
+ * inventory: 310,775,040,000 stored elements = 309,768,490,432 parameters + 47 x 256
+ * correction-bias buffers (12,032) + the fp8 scales (18,669,312 + 48,000) + the three model.mtp
+ * layers (987,820,224), which the config does not count. The text is MiMo-V2-Flash's (its README:
+ * 308,778,768,832; a fused qkv_proj of 64 x 192 + 2 x (4 or 8) x (192, 128) rows); the vision tower
+ * a block: norm1, norm2 2,560, qkv 1,280 x 3,072 + 3,072, proj 2,048 x 1,280 + 1,280, the MLP 3 x
+ * 1,280 x 4,608 + 2 x 4,608 + 1,280 = 24,265,728, x 28 = 679,440,384, sinks 24 x 32, ln_q 1,280,
+ * mlp.0 5,120^2, mlp.2 5,120 x 4,096, patch_embed 1,280 x 3 x 2 x 16^2 = 1,966,080: 728,594,432;
+ * the audio encoder: 20 x 1,280 x 1,024 speech embeddings 26,214,400, 6 layers of 2 x 1,024 norms
+ * + q/k/v 3 x (1,024^2 + 1,024) + o 1,024^2 + 3 x 1,024 x 4,096 = 16,782,336 (100,694,016), the
+ * final norm 1,024, the projection 2 x 4,096 x 16,384: 261,127,168. KV as MiMo-V2-Flash's. */
+static void test_mimo_v2(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("mimo_v2/XiaomiMiMo__MiMo-V2.5.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 309768490432ULL);
+    assert_int_equal(c.vision, 728594432ULL);
+    assert_int_equal(c.audio, 261127168ULL);
+    assert_int_equal(c.buffers, 47 * 256);
+    assert_int_equal(c.total - c.vision - c.audio, 308778768832ULL);
+    fixture_assert_cache(&a, 1, 222720, 0);
+    bool fused = false;
+    for (size_t i = 0; i < a.blocks[a.layer_block[0]].module_count; i++)
+        fused |= strcmp(a.blocks[a.layer_block[0]].modules[i].name, "qkv_proj") == 0;
+    assert_true(fused);
+    /* speech_vocab_size is written as a string; one that is not a number is refused */
+    fixture_assert_reader_error("{\"model_type\": \"mimo_v2\", \"hidden_size\": 64,"
+                                " \"vocab_size\": 100, \"num_hidden_layers\": 1,"
+                                " \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+                                " \"intermediate_size\": 32, \"n_routed_experts\": 4,"
+                                " \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 16,"
+                                " \"audio_config\": {\"audio_channels\": 2,"
+                                " \"speech_vocab_size\": \"many\", \"input_local_dim\": 8,"
+                                " \"input_local_layers\": 1, \"input_local_attn_heads\": 2,"
+                                " \"input_local_intermediate_size\": 16, \"group_size\": 2,"
+                                " \"out_hidden_size\": 64}}",
+                                "/audio_config/speech_vocab_size");
+}
+
 /* Muse Glimmer (muse_glimmer; modeling_muse_glimmer.py), MuseGlimmerConfig's defaults, which are
  * meta-models/Muse-Glimmer-30B's shapes (its converter changes only the rope theta). Text, a layer:
  * q 6,656 x 4,096 = 27,262,976, k and v 6,656 x 256 = 1,703,936 each, the output gate's
@@ -854,6 +894,7 @@ int main(void)
         cmocka_unit_test(test_glm4v),
         cmocka_unit_test(test_glm4v_moe),
         cmocka_unit_test(test_glm_ocr),
+        cmocka_unit_test(test_mimo_v2),
         cmocka_unit_test(test_muse_glimmer),
         cmocka_unit_test(test_lfm2_vl),
         cmocka_unit_test(test_mllama),
