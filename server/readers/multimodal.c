@@ -2,7 +2,7 @@
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
  * Qwen2.5-VL, GLM-4V (GLM-4.1V, 4.5V, 4.6V, GLM-GA, GLM-OCR), Llama 3.2 Vision (mllama), Llama 4,
- * Step 3.7, MiniMax-M3, MiMo-V2.5, Muse Glimmer, LFM2-VL and Whisper.
+ * Step 3.7, MiniMax-M3, MiMo-V2.5, DeepSeek-OCR, Muse Glimmer, LFM2-VL and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -829,6 +829,176 @@ static void read_glm46v(struct model_reader *r, struct gs_arch *a)
 static void read_glm_ocr(struct model_reader *r, struct gs_arch *a)
 {
     read_glm4v_family(r, a, "glm_ocr_text");
+}
+
+/* ------------------------------------------------------------ DeepSeek-OCR */
+
+/* DeepSeek-OCR's language model (language_config, repeated at the config's top level): the
+ * repository's DeepseekV2ForCausalLM with use_mla false - LlamaAttention-shaped q/k/v/o without
+ * biases in place of MLA (the checkpoint's self_attn.q_proj [1,280, 1,280]) - DeepSeek-V2's MoE
+ * from first_k_dense_replace (n_routed_experts of moe_intermediate_size, n_shared_experts in one
+ * shared MLP, MoEGate's bare weight; topk_method greedy keeps no correction bias), a dense
+ * SwiGLU of intermediate_size below, an untied head (lm_head true). */
+static void read_deepseek_ocr_text(struct model_reader *t, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(t, a, &plan, false, 0, false);
+    decoder_read_experts(t, &plan, false);
+    plan.experts.shared_width = plan.experts.width * rd_dim(t, NAMES("n_shared_experts"), false, 0);
+    plan.experts.router_parameter = true;
+    decoder_moe_from(&plan, rd_dim(t, NAMES("first_k_dense_replace"), false, 0));
+    const struct decoder_traits traits = {.norms = 2};
+    decoder_build(t, a, &plan, &traits);
+}
+
+/* DeepSeek-OCR's DeepEncoder (vLLM models/deepencoder.py, after the repository's
+ * deepencoder/sam_vary_sdpa.py and clip_sdpa.py; vision_config.width names both): a SAM ViT-B
+ * (ImageEncoderViT: a biased 16 x 16 patch embedding, an absolute position table of
+ * (image_size / 16)^2 x width, blocks of LayerNorms, a biased qkv and proj, a GELU MLP 4 x wide
+ * with biases and, per block, decomposed relative positions rel_pos_h and rel_pos_w of
+ * 2 x 14 - 1 rows (window 14) or 2 x 64 - 1 on global_attn_indexes' blocks, head_dim wide; the
+ * neck - a 1 x 1 convolution to 256, LayerNorm2d, a 3 x 3 convolution, LayerNorm2d - and net_2,
+ * net_3, 3 x 3 convolutions to downsample_channels, none biased), then CLIP-L over the SAM
+ * features (a class embedding, a 14 x 14 patch embedding without bias, (224 / 14)^2 + 1
+ * positions, pre_layrnorm, layers of LayerNorms, a fused biased qkv_proj, out_proj, fc1/fc2 4 x
+ * wide; no post-layernorm), and the projector: a biased linear from CLIP's and SAM's features
+ * concatenated (projector_config input_dim) to n_embed, with image_newline and view_seperator
+ * rows. The image's token count (tiles of 640 and a 1,024 global view) is not read: the towers'
+ * forwards are not modelled. */
+static void read_deepseek_ocr_vision(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct attn_layout sam_attn = {NULL, NULL, NULL, "attn.proj", "attn.qkv",
+                                                true, true, true, true};
+    static const struct attn_layout clip_attn = {
+        NULL, NULL, NULL, "self_attn.out_proj", "self_attn.qkv_proj", true, true, true, true};
+    static const struct gs_mlp_names sam_mlp = {NULL, "mlp.lin1", "mlp.lin2", NULL};
+    struct model_reader v, widths, sam, clip, proj;
+    memset(&v, 0, sizeof(v));
+    memset(&widths, 0, sizeof(widths));
+    const bool found = rd_sub(r, "vision_config", &v) && rd_sub(&v, "width", &widths) &&
+                       rd_sub(&widths, "sam_vit_b", &sam) &&
+                       rd_sub(&widths, "clip-l-14-224", &clip) &&
+                       rd_sub(r, "projector_config", &proj);
+    if (!found) {
+        /* a member of the wrong type has failed its reader already; a missing one is this */
+        if (r->ok && (v.config == NULL || v.ok) && (widths.config == NULL || widths.ok))
+            rd_fail(r, "vision_config", GS_ERR_UNSUPPORTED,
+                    "DeepSeek-OCR's vision_config.width names sam_vit_b and clip-l-14-224,"
+                    " and projector_config its projector");
+        r->ok = false;
+        return;
+    }
+    const uint64_t image = rd_dim(&v, NAMES("image_size"), true, 0);
+    const uint64_t sw = rd_dim(&sam, NAMES("width"), true, 0);
+    const uint64_t sl = rd_dim(&sam, NAMES("layers"), true, 0);
+    const uint64_t sh = rd_dim(&sam, NAMES("heads"), true, 0);
+    const json_t *global = NULL;
+    const size_t globals = rd_array(&sam, "global_attn_indexes", &global);
+    const json_t *down = NULL;
+    const size_t downs = rd_array(&sam, "downsample_channels", &down);
+    const uint64_t cw = rd_dim(&clip, NAMES("width"), true, 0);
+    const uint64_t cl = rd_dim(&clip, NAMES("layers"), true, 0);
+    const uint64_t ch = rd_dim(&clip, NAMES("heads"), true, 0);
+    const uint64_t cpatch = rd_dim(&clip, NAMES("patch_size"), true, 0);
+    const uint64_t cimage = rd_dim(&clip, NAMES("image_size"), true, 0);
+    const uint64_t proj_in = rd_dim(&proj, NAMES("input_dim"), true, 0);
+    const uint64_t proj_out = rd_dim(&proj, NAMES("n_embed"), true, 0);
+    const char *proj_type = rd_string(&proj, "projector_type");
+    if (!v.ok || !sam.ok || !clip.ok || !proj.ok) {
+        r->ok = false;
+        return;
+    }
+    if (proj_type != NULL && strcmp(proj_type, "linear") != 0) {
+        rd_fail(&proj, "projector_type", GS_ERR_UNSUPPORTED,
+                "\"%s\" is not a projector gpusizer reads (DeepSeek-OCR's is linear)", proj_type);
+        r->ok = false;
+        return;
+    }
+    const size_t m = GS_BLOCKS_MAX;
+    const uint64_t sam_patch = 16, window = 14, side = image / sam_patch, head = per_head(sw, sh);
+    /* SAM ViT-B */
+    size_t b = gs_arch_new_block(a);
+    attention(
+        a, b, sw, sw,
+        &(struct gs_attention){.heads = sh, .kv_heads = sh, .head_dim = head, .cached = false},
+        &sam_attn, false);
+    mlp(a, b, sw, 4 * sw, false, true, &sam_mlp);
+    norm(a, b, "norm1", GS_PART_NORMS, true, sw);
+    norm(a, b, "norm2", GS_PART_NORMS, true, sw);
+    gs_arch_tower(a, "model.sam_model.blocks", b, GS_PART_VISION, sl, false);
+    const uint64_t local = sl > globals ? sl - globals : 0;
+    tensor(a, m, "model.sam_model.blocks.attn.rel_pos", GS_PART_VISION,
+           2 * (local * (2 * window - 1) + globals * (2 * side - 1)), head);
+    tensor(a, m, "model.sam_model.patch_embed.proj", GS_PART_VISION, 3 * sam_patch * sam_patch, sw);
+    tensor(a, m, "model.sam_model.patch_embed.proj.bias", GS_PART_VISION, 1, sw);
+    tensor(a, m, "model.sam_model.pos_embed", GS_PART_VISION, side * side, sw);
+    const uint64_t neck = 256;
+    tensor(a, m, "model.sam_model.neck.0", GS_PART_VISION, sw, neck);
+    norm(a, m, "model.sam_model.neck.1", GS_PART_VISION, true, neck);
+    tensor(a, m, "model.sam_model.neck.2", GS_PART_VISION, neck * 9, neck);
+    norm(a, m, "model.sam_model.neck.3", GS_PART_VISION, true, neck);
+    uint64_t in = neck;
+    for (size_t i = 0; i < downs; i++) {
+        const json_t *c = json_array_get(down, i);
+        const uint64_t outc = json_is_integer(c) && json_integer_value(c) > 0 &&
+                                      (uint64_t)json_integer_value(c) <= GS_ARCH_DIM_MAX
+                                  ? (uint64_t)json_integer_value(c)
+                                  : 0;
+        if (outc == 0) {
+            rd_fail(&sam, "downsample_channels", GS_ERR_INVALID, "entry %zu is not a channel count",
+                    i);
+            r->ok = false;
+            return;
+        }
+        tensor(a, m, i == 0 ? "model.sam_model.net_2" : "model.sam_model.net_3", GS_PART_VISION,
+               in * 9, outc);
+        in = outc;
+    }
+    /* CLIP-L */
+    b = gs_arch_new_block(a);
+    attention(a, b, cw, cw,
+              &(struct gs_attention){
+                  .heads = ch, .kv_heads = ch, .head_dim = per_head(cw, ch), .cached = false},
+              &clip_attn, false);
+    mlp(a, b, cw, 4 * cw, false, true, &CLIP_FC);
+    norm(a, b, "layer_norm1", GS_PART_NORMS, true, cw);
+    norm(a, b, "layer_norm2", GS_PART_NORMS, true, cw);
+    gs_arch_tower(a, "model.vision_model.transformer.layers", b, GS_PART_VISION, cl, false);
+    const uint64_t cside = cpatch ? cimage / cpatch : 0;
+    tensor(a, m, "model.vision_model.embeddings.class_embedding", GS_PART_VISION, 1, cw);
+    tensor(a, m, "model.vision_model.embeddings.patch_embedding", GS_PART_VISION,
+           3 * cpatch * cpatch, cw);
+    add(a, m, "model.vision_model.embeddings.position_embedding", GS_MODULE_EMBEDDING,
+        GS_SPLIT_NONE, GS_PART_VISION, 0, cside * cside + 1, cw);
+    norm(a, m, "model.vision_model.pre_layrnorm", GS_PART_VISION, true, cw);
+    /* the projector and the two learned separator rows */
+    linear(a, m, "model.projector.layers", GS_SPLIT_NONE, GS_PART_VISION, true, proj_in, proj_out);
+    tensor(a, m, "model.image_newline", GS_PART_VISION, 1, proj_out);
+    tensor(a, m, "model.view_seperator", GS_PART_VISION, 1, proj_out);
+}
+
+/* DeepseekOCRForCausalLM (deepseek-ai/DeepSeek-OCR, remote code modeling_deepseekocr.py; vLLM
+ * models/deepseek_ocr.py), read by its architecture: its model_type, deepseek_vl_v2, is
+ * DeepSeek-VL2's too, whose SigLIP tower and MLA language model this reader does not build. */
+static void read_deepseek_ocr(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text;
+    if (!rd_sub(r, "language_config", &text))
+        text = *r;
+    if (!r->ok)
+        return;
+    if (rd_flag(&text, "use_mla", false)) {
+        rd_fail(&text, "use_mla", GS_ERR_UNSUPPORTED,
+                "DeepSeek-OCR's language model attends without MLA; this config asks for it");
+        r->ok = false;
+        return;
+    }
+    read_deepseek_ocr_text(&text, a);
+    if (!text.ok) {
+        r->ok = false;
+        return;
+    }
+    read_deepseek_ocr_vision(r, a);
 }
 
 /* --------------------------------------------------------------- MiMo-V2.5 */
@@ -1922,6 +2092,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"glmga", NULL, read_glm46v},
     {"glm_ocr", "GlmOcrForConditionalGeneration", read_glm_ocr},
     {"mimo_v2", "MiMoV2ForCausalLM", read_mimo_v2},
+    {"deepseek_ocr", "DeepseekOCRForCausalLM", read_deepseek_ocr},
     {"mllama", "MllamaForConditionalGeneration", read_mllama},
     {"llama4", "Llama4ForConditionalGeneration", read_llama4},
     {"step3p7", "Step3p7ForConditionalGeneration", read_step3p7},

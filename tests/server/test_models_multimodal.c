@@ -455,6 +455,50 @@ static void test_mimo_v2(void **state)
                                 "/audio_config/speech_vocab_size");
 }
 
+/* DeepSeek-OCR (model_type deepseek_vl_v2, DeepseekOCRForCausalLM), its config.json against the
+ * published safetensors inventory (the fixture's README): 3,336,106,240 elements, all parameters.
+ * Text, 12 layers of 1,280: attention 4 x 1,280^2 = 6,553,600 (no MLA, no biases), two norms
+ * 2,560; layer 0's SwiGLU 3 x 1,280 x 6,848 = 26,296,320; layers 1-11: 64 experts 3 x 1,280 x 896
+ * = 220,200,960, two shared 3 x 1,280 x 1,792 = 6,881,280, the gate 64 x 1,280 = 81,920; embedding
+ * and head 2 x 129,280 x 1,280 = 330,956,800, the final norm 1,280: 2,934,734,080. The encoder:
+ * SAM ViT-B - patch 768 x 768 + 768 = 590,592, positions 64^2 x 768 = 3,145,728, 12 blocks of
+ * 2 LayerNorms 3,072 + qkv 768 x 2,304 + 2,304 + proj 768^2 + 768 + lin1/lin2 2 x 768 x 3,072 +
+ * 3,072 + 768 = 7,087,872 (85,054,464), rel_pos 2 x 64 x (8 x 27 + 4 x 127) = 92,672, neck 768 x
+ * 256 + 512 + 256 x 256 x 9 + 512 = 787,456, net_2 256 x 9 x 512 = 1,179,648, net_3 512 x 9 x
+ * 1,024 = 4,718,592: 95,569,152; CLIP-L - class 1,024, patch 588 x 1,024 = 602,112, 257
+ * positions 263,168, pre_layrnorm 2,048, 24 layers of 2 LayerNorms 4,096 + qkv 1,024 x 3,072 +
+ * 3,072 + out 1,024^2 + 1,024 + fc1/fc2 2 x 1,024 x 4,096 + 4,096 + 1,024 = 12,596,224
+ * (302,309,376): 303,177,728; the projector 2,048 x 1,280 + 1,280 and two 1,280 rows: 2,625,280.
+ * 401,372,160 in all. Active (6 of 64 experts, the head, not the input embedding) 574,127,360 -
+ * the paper's "DeepSeek3B-MoE-A570M". KV: 12 x 2 x 10 x 128 x 2 = 61,440 B a token. */
+static void test_deepseek_ocr(void **state)
+{
+    (void)state;
+    const char *file = "deepseek_ocr/deepseek-ai__DeepSeek-OCR.json";
+    const struct gs_arch a = fixture_arch_file(file);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 3336106240ULL);
+    assert_int_equal(c.vision, 401372160ULL);
+    assert_int_equal(c.total - c.vision, 2934734080ULL);
+    assert_int_equal(c.active, 574127360ULL);
+    assert_int_equal(fixture_layout(&a, 1).full_token_bytes, 61440);
+    assert_string_equal(a.read_as, "deepseek_ocr");
+    /* an MLA language model is DeepSeek-VL2's, not this reader's; a missing encoder is refused */
+#define TOY_DEEPSEEK_OCR(mla, vision)                                                              \
+    "{\"model_type\": \"deepseek_vl_v2\", \"architectures\": [\"DeepseekOCRForCausalLM\"],"        \
+    " \"language_config\": {\"hidden_size\": 64, \"intermediate_size\": 128,"                      \
+    " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"vocab_size\": 100,"                  \
+    " \"n_routed_experts\": 4, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32,"         \
+    " \"use_mla\": " mla "}" vision "}"
+    fixture_assert_refused(TOY_DEEPSEEK_OCR("true", ""), GS_ERR_INVALID,
+                           FIXTURE_POINTERS("/model/config/language_config/use_mla"));
+    fixture_assert_refused(TOY_DEEPSEEK_OCR("false", ""), GS_ERR_INVALID,
+                           FIXTURE_POINTERS("/model/config/vision_config"));
+    fixture_assert_refused(TOY_DEEPSEEK_OCR("false", ", \"vision_config\": []"), GS_ERR_INVALID,
+                           FIXTURE_POINTERS("/model/config/vision_config"));
+#undef TOY_DEEPSEEK_OCR
+}
+
 /* Muse Glimmer (muse_glimmer; modeling_muse_glimmer.py), MuseGlimmerConfig's defaults, which are
  * meta-models/Muse-Glimmer-30B's shapes (its converter changes only the rope theta). Text, a layer:
  * q 6,656 x 4,096 = 27,262,976, k and v 6,656 x 256 = 1,703,936 each, the output gate's
@@ -895,6 +939,7 @@ int main(void)
         cmocka_unit_test(test_glm4v_moe),
         cmocka_unit_test(test_glm_ocr),
         cmocka_unit_test(test_mimo_v2),
+        cmocka_unit_test(test_deepseek_ocr),
         cmocka_unit_test(test_muse_glimmer),
         cmocka_unit_test(test_lfm2_vl),
         cmocka_unit_test(test_mllama),
