@@ -518,7 +518,12 @@ void models_read_checkpoint(const json_t *config, struct gs_checkpoint *out)
          * keeps one fp32 weight_scale a tensor (PerTensorScaleParameter over the fused
          * partitions), which process_weights_after_loading requantizes to one */
         out->format = json_is_array(block) ? GS_WF_FP8_BLOCK : GS_WF_FP8;
-        read_kept(json_object_get(q, "modules_to_not_convert"), out);
+        /* vLLM Fp8Config.from_config: ignored_layers, else (absent or empty)
+         * modules_to_not_convert - MiMo-V2-Flash and MiMo-V2.5 keep every o_proj in bf16 so */
+        const json_t *ignored = json_object_get(q, "ignored_layers");
+        read_kept(json_array_size(ignored) > 0 ? ignored
+                                               : json_object_get(q, "modules_to_not_convert"),
+                  out);
         snprintf(out->detail, sizeof(out->detail), "quantization_config fp8 e4m3 %s",
                  json_is_array(block) ? "with 128x128 block scales (fp32 weight_scale_inv)"
                                       : "with a per-tensor fp32 scale");

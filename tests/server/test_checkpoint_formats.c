@@ -384,6 +384,23 @@ static void test_fp8_per_tensor(void **state)
     assert_int_equal(weights(&a, GS_WF_FP8, 1), 34515000ULL);
 }
 
+/* fp8's own ignore list is ignored_layers (vLLM Fp8Config.from_config: modules_to_not_convert
+ * only where ignored_layers is absent or empty): MiMo-V2.5's names every o_proj. */
+static void test_fp8_ignored_layers(void **state)
+{
+    (void)state;
+    struct gs_checkpoint c = read_quant(
+        "{\"quant_method\": \"fp8\", \"weight_block_size\": [128, 128], \"ignored_layers\":"
+        " [\"model.layers.0.self_attn.o_proj\", \"model.layers.1.self_attn.o_proj\"],"
+        " \"modules_to_not_convert\": [\"model.layers.0.self_attn.q_proj\"]}");
+    assert_format(&c, GS_WF_FP8_BLOCK, 0, 0);
+    assert_string_equal(c.unquantized_modules, ",o_proj,");
+    c = read_quant("{\"quant_method\": \"fp8\", \"weight_block_size\": [128, 128],"
+                   " \"ignored_layers\": [], \"modules_to_not_convert\":"
+                   " [\"model.layers.0.self_attn.q_proj\"]}");
+    assert_string_equal(c.unquantized_modules, ",q_proj,");
+}
+
 /* MXFP8 (ModelOpt; vLLM ModelOptMxFp8Config create_weights: float8_e4m3fn [out, in] and an e8m0
  * byte a 32 inputs [out, in / 32]), alone and as MiniMax-M3-NVFP4 mixes it with NVFP4. On
  * LLAMA_1024: attention q and o 1024^2 + 1024 x 32 = 1,081,344 each, k and v 1024 x 256 +
@@ -532,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_mixed_precision_parts),
         cmocka_unit_test(test_mxfp8),
         cmocka_unit_test(test_fp8_per_tensor),
+        cmocka_unit_test(test_fp8_ignored_layers),
         cmocka_unit_test(test_nvfp4_named_projections),
         cmocka_unit_test(test_nemotron_h_excluded_attention),
         cmocka_unit_test(test_nvfp4_header),

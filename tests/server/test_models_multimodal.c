@@ -441,6 +441,19 @@ static void test_mimo_v2(void **state)
     for (size_t i = 0; i < a.blocks[a.layer_block[0]].module_count; i++)
         fused |= strcmp(a.blocks[a.layer_block[0]].modules[i].name, "qkv_proj") == 0;
     assert_true(fused);
+    /* MiMo-V2.5-Pro (the README): the same classes, text only, 70 layers (10 full, 60 sliding,
+     * 8 KV heads each): 1,021,248,099,840 + 69 x 384 buffers; with the fp8 scales (61,877,376)
+     * and three MTP layers (1,934,715,264) its inventory's 1,023,244,718,976. KV 10 x 8 x 320 x 2
+     * + 60 x 8 x 320 x 2 = 358,400 B a token. Both keep every o_proj in bf16
+     * (quantization_config.ignored_layers). */
+    const struct gs_arch pro = fixture_arch_file("mimo_v2/XiaomiMiMo__MiMo-V2.5-Pro.json");
+    const struct gs_param_count p = fixture_count(&pro);
+    assert_int_equal(p.total, 1021248099840ULL);
+    assert_int_equal(p.buffers, 69 * 384);
+    assert_int_equal(p.vision + p.audio, 0);
+    fixture_assert_cache(&pro, 1, 358400, 0);
+    assert_string_equal(pro.checkpoint.unquantized_modules, ",o_proj,");
+    assert_string_equal(a.checkpoint.unquantized_modules, ",o_proj,");
     /* speech_vocab_size is written as a string; one that is not a number is refused */
     fixture_assert_reader_error("{\"model_type\": \"mimo_v2\", \"hidden_size\": 64,"
                                 " \"vocab_size\": 100, \"num_hidden_layers\": 1,"
