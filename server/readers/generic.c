@@ -29,7 +29,8 @@
  *   - use_qk_norm / qk_layernorm / qk_norm: RMSNorm(head_dim) on q and k
  *     (Qwen3Attention).
  * The fields are read from text_config when the config nests its language
- * model there. Every other key is named in the answer as not understood,
+ * model there. A config whose keys state experts it cannot count or Mamba
+ * layers (unread_structure) is refused rather than misread. Every other key is named in the answer as not understood,
  * apart from a fixed list that never changes a parameter or a cache byte
  * (token ids, dtypes, rope, norm epsilons, activations, initializers,
  * dropouts, router loss coefficients).
@@ -176,10 +177,58 @@ static size_t missing_keys(const json_t *o, const char *out[8])
     return n;
 }
 
+/* Keys that say the network is not the stack the generic reader builds, so that its reading would
+ * be wrong by a large part rather than approximate: experts it cannot count, and state-space
+ * layers it would read as attention. A survey of the transformers 5 types without a reader found
+ * ERNIE-4.5-VL's per-modality experts (moe_num_experts [64, 64], moe_k, a list of expert widths)
+ * read as a dense model, 3.3B for 29.4B, and Zamba2's and Bamba's Mamba layers read as attention
+ * (+120% and -18% in parameters, the KV cache 3x and 10x over and the SSM state missing). Such a
+ * config is refused (422) at the key, as one the generic reader cannot size. */
+static const struct {
+    const char *key;
+    const char *what;
+} unread_structure[] = {
+    {"moe_num_experts", "routed experts under a name and shape the generic reader does not read"},
+    {"moe_k", "routed experts under a name the generic reader does not read"},
+    {"layers_block_type",
+     "Mamba or hybrid layers, which the generic reader would size as attention"},
+    {"attn_layer_indices", "Mamba layers between the attention layers it lists"},
+    {"mamba_d_state", "Mamba layers, which the generic reader would size as attention"},
+    {"mamba_n_heads", "Mamba layers, which the generic reader would size as attention"},
+    {"ssm_state_size", "state-space layers, which the generic reader would size as attention"},
+};
+
+/* The first key of unread_structure the config gives a value (not null, false or 0), or one of the
+ * expert keys it reads given as a list (per-modality experts); NULL when none. */
+static const char *unread_structure_key(const json_t *o, const char **what)
+{
+    for (size_t i = 0; i < sizeof(unread_structure) / sizeof(unread_structure[0]); i++) {
+        const json_t *v = json_object_get(o, unread_structure[i].key);
+        if (v != NULL && !json_is_null(v) && !json_is_false(v) &&
+            !(json_is_integer(v) && json_integer_value(v) == 0)) {
+            *what = unread_structure[i].what;
+            return unread_structure[i].key;
+        }
+    }
+    static const char *const counted[] = {"num_local_experts", "num_experts", "n_routed_experts",
+                                          "moe_intermediate_size", "num_experts_per_tok"};
+    for (size_t i = 0; i < sizeof(counted) / sizeof(counted[0]); i++)
+        if (json_is_array(json_object_get(o, counted[i]))) {
+            *what = "experts given per modality or per layer as a list, which the generic reader "
+                    "does not read";
+            return counted[i];
+        }
+    return NULL;
+}
+
 size_t models_generic_missing(const json_t *config)
 {
     const char *missing[8];
-    return json_is_object(config) ? missing_keys(fields_of(config), missing) : 0;
+    const char *what = NULL;
+    if (!json_is_object(config))
+        return 0;
+    const json_t *fields = fields_of(config);
+    return missing_keys(fields, missing) + (unread_structure_key(fields, &what) != NULL ? 1 : 0);
 }
 
 /* ------------------------------------------------------------ layer kinds */
@@ -433,6 +482,17 @@ void models_read_generic(struct model_reader *top, struct gs_arch *a)
     struct model_reader *r = top;
     if (fields_of(top->config) != top->config && rd_sub(top, "text_config", &text))
         r = &text;
+    const char *what = NULL;
+    const char *structure = unread_structure_key(r->config, &what);
+    if (structure != NULL) {
+        rd_fail(r, structure, GS_ERR_UNKNOWN_MODEL,
+                "gpusizer has no reader for this model_type, and this key states %s: its generic "
+                "reading would be wrong by a large part, not approximate. To size it anyway, send "
+                "{\"parameters\": N} with its parameter count",
+                what);
+        top->ok = false;
+        return;
+    }
     const char *missing[8];
     if (missing_keys(r->config, missing) > 0) {
         for (size_t i = 0; missing[i] != NULL; i++)

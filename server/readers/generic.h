@@ -14,7 +14,8 @@
  * experts, MLA, linear attention, text_config nesting), its counts
  * approximate. models_generic_missing counts the keys it cannot do without
  * (hidden_size, num_hidden_layers, num_attention_heads, vocab_size, an MLP
- * width, num_experts_per_tok with experts); models_read_generic reports each
+ * width, num_experts_per_tok with experts), and one more for a key that states a structure it
+ * would misread (experts it cannot count, Mamba layers); models_read_generic reports each
  * as GS_ERR_UNKNOWN_MODEL at its pointer; models_generic_unread writes the
  * keys it neither read nor knows to be harmless, comma separated. */
 size_t models_generic_missing(const json_t *config);

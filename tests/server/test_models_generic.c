@@ -254,6 +254,40 @@ static void test_refusals(void **state)
     assert_non_null(strstr(err.items[1].detail, "generic reader needs"));
 }
 
+/* Keys that state a structure the generic reader would misread are refused (422) at the key, not
+ * answered "approximate": ERNIE-4.5-VL's per-modality experts (moe_num_experts [64, 64], moe_k; a
+ * dense reading said 3.3B for 29.4B), experts given as a list, and Mamba layers (Zamba2's
+ * layers_block_type, Bamba's attn_layer_indices and mamba_* keys) that it would size as
+ * attention. A zero or null value states nothing and is read as before. */
+static void test_unread_structure_refused(void **state)
+{
+    (void)state;
+#define ACME(extra)                                                                                \
+    "{\"model_type\": \"acme_lm\", \"hidden_size\": 64, \"num_hidden_layers\": 2,"                 \
+    " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100" extra "}"
+    static const struct {
+        const char *config;
+        const char *pointer;
+    } refused[] = {
+        {ACME(", \"moe_num_experts\": [64, 64], \"moe_k\": 6, \"moe_intermediate_size\": [32, 16]"),
+         "/model/config/moe_num_experts"},
+        {ACME(", \"num_experts\": [8, 8], \"num_experts_per_tok\": 2"),
+         "/model/config/num_experts"},
+        {ACME(", \"layers_block_type\": [\"mamba\", \"hybrid\"]"),
+         "/model/config/layers_block_type"},
+        {ACME(", \"attn_layer_indices\": [1], \"mamba_d_state\": 128"),
+         "/model/config/attn_layer_indices"},
+        {ACME(", \"ssm_state_size\": 128"), "/model/config/ssm_state_size"},
+    };
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+        fixture_assert_refused(refused[i].config, GS_ERR_UNKNOWN_MODEL,
+                               FIXTURE_POINTERS("/model/config/model_type", refused[i].pointer));
+    const struct gs_arch a = fixture_arch(ACME(", \"moe_k\": 0, \"mamba_d_state\": null"));
+    assert_int_equal(fixture_count(&a).total,
+                     2ULL * (4 * 64 * 64 + 3 * 64 * 128 + 128) + 64 + 2ULL * 100 * 64);
+#undef ACME
+}
+
 /* A type a reader names keeps its exact read: no read_as, nothing approximate. */
 static void test_known_type_untouched(void **state)
 {
@@ -267,10 +301,14 @@ static void test_known_type_untouched(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_llama_shaped),      cmocka_unit_test(test_nested_moe_hybrid),
-        cmocka_unit_test(test_latent_attention),  cmocka_unit_test(test_mimo),
-        cmocka_unit_test(test_unexpected_shapes), cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_llama_shaped),
+        cmocka_unit_test(test_nested_moe_hybrid),
+        cmocka_unit_test(test_latent_attention),
+        cmocka_unit_test(test_mimo),
+        cmocka_unit_test(test_unexpected_shapes),
+        cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_known_type_untouched),
+        cmocka_unit_test(test_unread_structure_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
