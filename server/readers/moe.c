@@ -663,7 +663,53 @@ static void read_zaya(struct model_reader *r, struct gs_arch *a)
     gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
 }
 
+/* ------------------------------------------------------------------ AFMoE */
+
+/* AfmoeForCausalLM (transformers models/afmoe/modular_afmoe.py; arcee-ai Trinity Nano, Mini,
+ * Large): per layer four RMSNorms (input, post_attention, pre_mlp, post_mlp), an attention with
+ * q_norm and k_norm over head_dim and a sigmoid output gate (self_attn.gate_proj, hidden -> heads
+ * x head_dim: output * torch.sigmoid(gate_states) before o_proj) whose rotary applies on the
+ * sliding layers only (is_local_attention: the full layers have no positions), sliding_window on
+ * the layers layer_types marks sliding, or on all but every global_attn_every_n_layers-th; the
+ * first num_dense_layers layers a SwiGLU of intermediate_size, the rest AfmoeSparseMoeBlock:
+ * router.gate an nn.Linear(hidden, num_experts) whose logits are cast to fp32 after it,
+ * num_experts fused experts of moe_intermediate_size, a shared MLP moe_intermediate_size x
+ * num_shared_experts wide, and expert_bias, an nn.Parameter (requires_grad False) of
+ * num_experts. Untied unless the config says so. */
+static void read_afmoe(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 128, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 1024);
+    if (!decoder_read_layer_types(r, &plan) && r->ok)
+        decoder_window_pattern(&plan, rd_size(r, NAMES("global_attn_every_n_layers"), 4));
+    struct gs_moe *m = &plan.experts;
+    m->experts = rd_dim(r, NAMES("num_experts"), false, 64);
+    m->top_k = rd_dim(r, NAMES("num_experts_per_tok"), false, 6);
+    m->width = rd_dim(r, NAMES("moe_intermediate_size"), false, 1408);
+    m->gated = true;
+    m->shared_width = m->width * rd_dim(r, NAMES("num_shared_experts"), false, 2);
+    m->router_extra = m->experts; /* expert_bias */
+    m->router_name = "router.gate";
+    decoder_moe_from(&plan, rd_dim(r, NAMES("num_dense_layers"), false, 1));
+    if (!r->ok)
+        return;
+    const struct decoder_traits traits = {.norms = 4, .qk_norm = QK_HEAD};
+    decoder_build(r, a, &plan, &traits);
+    for (size_t b = 0; b < a->block_count; b++) {
+        struct gs_block *blk = &a->blocks[b];
+        if (blk->mixer != GS_MIXER_ATTENTION)
+            continue;
+        blk->attn.nope = blk->attn.span == GS_SPAN_FULL;
+        blk->attn.output_gate = GS_GATE_SIGMOID;
+        gs_block_module(a, b, "self_attn.gate_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                        GS_PART_ATTENTION, GS_MOD_QUANT, a->hidden_size,
+                        blk->attn.heads * blk->attn.head_dim, 1);
+    }
+}
+
 const struct model_type MODELS_MOE[] = {
+    {"afmoe", "AfmoeForCausalLM", read_afmoe},
     {"hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", read_hunyuan_v1_dense},
     {"hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", read_hunyuan_v1_moe},
     {"mimo_v2_flash", "MiMoV2FlashForCausalLM", read_mimo_v2_flash},

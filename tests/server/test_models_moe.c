@@ -158,6 +158,35 @@ static void test_mimo_v2_flash(void **state)
         "/hybrid_layer_pattern");
 }
 
+/* ------------------------------------------------------------------ AFMoE */
+
+/* afmoe/README.md (arcee-ai Trinity Nano): 6,120,003,328, active 818,927,360 (with the input
+ * lookup 1.02B: "6B-A1B"); the two dense layers, every fourth layer full and without rope, the
+ * sigmoid output gate's projection on every layer. KV 14 x 1,024 B full, 42 x 1,024 B over 2,048
+ * tokens. Without num_dense_layers (AfmoeConfig's default 1) the second layer routes. */
+static void test_afmoe(void **state)
+{
+    (void)state;
+    const char *file = "afmoe/arcee-ai__Trinity-Nano-Preview.json";
+    const struct gs_arch a = fixture_arch_file(file);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 6120003328ULL);
+    assert_int_equal(c.active, 818927360ULL);
+    assert_int_equal(c.attention, 56ULL * 3670272); /* the q/k norms with it */
+    assert_int_equal(gs_arch_moe_layers(&a), 54);
+    const struct gs_kv_layout kv = fixture_layout(&a, 1);
+    assert_int_equal(kv.full_layers, 14);
+    assert_int_equal(kv.full_token_bytes, 14ULL * 1024);
+    assert_int_equal(kv.windows[0].window, 2048);
+    assert_int_equal(kv.windows[0].token_bytes, 42ULL * 1024);
+    for (size_t b = 0; b < a.block_count; b++) {
+        assert_int_equal(a.blocks[b].attn.output_gate, GS_GATE_SIGMOID);
+        assert_int_equal(a.blocks[b].attn.nope, a.blocks[b].attn.span == GS_SPAN_FULL);
+    }
+    const struct gs_arch one = fixture_arch_file_set_in(file, NULL, "num_dense_layers", NULL);
+    assert_int_equal(gs_arch_moe_layers(&one), 55);
+}
+
 /* ------------------------------------------------------------ EXAONE 4 */
 
 /* exaone4/README.md (EXAONE-4.0-1.2B architecture, in the published config
@@ -457,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_hunyuan_moe),
         cmocka_unit_test(test_hunyuan_refusals),
         cmocka_unit_test(test_mimo_v2_flash),
+        cmocka_unit_test(test_afmoe),
         cmocka_unit_test(test_minimax_m2_successors),
         cmocka_unit_test(test_minimax_m3),
         cmocka_unit_test(test_exaone4),
