@@ -811,6 +811,24 @@ static void read_jais2(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
+/* ArceeForCausalLM (transformers models/arcee/modular_arcee.py; arcee-ai/AFM-4.5B): Llama's layer
+ * with NemotronMLP - up_proj and down_proj, no gate, relu2 between them (ArceeConfig's
+ * hidden_act) - biases where attention_bias and mlp_bias say (both false by default), untied. */
+static void read_arcee(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct gs_mlp_names mlp = {NULL, "up_proj", "down_proj", NULL};
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2,
+                                     .qkv_bias = bias,
+                                     .o_bias = bias,
+                                     .mlp_bias = rd_flag(r, "mlp_bias", false),
+                                     .mlp_names = &mlp,
+                                     .plain_mlp = true};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* Starcoder2ForCausalLM (modeling_starcoder2.py; vLLM starcoder2.py): GQA with rope,
  * a sliding window on every layer, LayerNorm with a bias (input and post-attention, and the
  * final norm), use_bias on q, k, v, o and on the ungated c_fc/c_proj MLP; the head tied to
@@ -927,6 +945,7 @@ const struct model_type MODELS_DECODER[] = {
     {"minimax_m2", "MiniMaxM2ForCausalLM", read_minimax_m2},
     {"gpt_oss", "GptOssForCausalLM", read_gpt_oss},
     {"glm", "GlmForCausalLM", read_glm},
+    {"arcee", "ArceeForCausalLM", read_arcee},
     {"glm4", "Glm4ForCausalLM", read_glm4},
     {"glm4_moe", "Glm4MoeForCausalLM", read_glm4_moe},
     {"seed_oss", "SeedOssForCausalLM", read_seed_oss},

@@ -169,12 +169,12 @@ static void test_deepseek_v32_mtp_and_indexer(void **state)
     assert_int_equal(gs_kv_sequence_bytes(&kv, 1000, 0, 16, 8192, &ovf), 63ULL * 16 * 48068);
 }
 
-/* GLM (glm; modeling_glm.py) and GLM-4-0414 (glm4; modeling_glm4.py) on a toy config, by hand:
- * q 64 x 64 + 64, k and v 64 x 32 + 32 each (attention_bias true by default, o_proj unbiased),
- * o 64 x 64: 12,416; gate_up_proj 64 x 256 + down 128 x 64: 24,576; two norms 128: 37,120 a
- * layer, x 2 = 74,240, + embedding and head 2 x 100 x 64 and the final norm 64: 87,104. Glm4 adds
- * post_self_attn_layernorm and post_mlp_layernorm, 2 x 2 x 64 = 256; attention_bias false drops
- * 2 x (64 + 32 + 32) = 256. KV: 2 layers x 2 x 2 x 16 x 2 B = 256 a token. */
+/* GLM (glm; modeling_glm.py), GLM-4-0414 (glm4; modeling_glm4.py) and Arcee on a toy config, by
+ * hand: q 64 x 64 + 64, k and v 64 x 32 + 32 each (attention_bias true by default, o_proj
+ * unbiased), o 64 x 64: 12,416; gate_up_proj 64 x 256 + down 128 x 64: 24,576; two norms 128:
+ * 37,120 a layer, x 2 = 74,240, + embedding and head 2 x 100 x 64 and the final norm 64: 87,104.
+ * Glm4 adds post_self_attn_layernorm and post_mlp_layernorm, 2 x 2 x 64 = 256; attention_bias false
+ * drops 2 x (64 + 32 + 32) = 256. KV: 2 layers x 2 x 2 x 16 x 2 B = 256 a token. */
 static void test_glm_dense(void **state)
 {
     (void)state;
@@ -189,6 +189,12 @@ static void test_glm_dense(void **state)
     assert_int_equal(fixture_count(&a).total, 87104 + 256);
     a = fixture_arch(TOY_GLM, "glm4", ", \"attention_bias\": false");
     assert_int_equal(fixture_count(&a).total, 87104);
+    /* Arcee (arcee; modular_arcee.py ArceeMLP = NemotronMLP): no biases, the MLP up and down only,
+     * 2 x 64 x 128 = 16,384 for GLM's 24,576 - attention 12,288, two norms 128: 28,800 a layer,
+     * x 2 + 12,800 + 64 = 70,464 (AFM-4.5B's shapes give 4,619,184,640: a survey's hand count) */
+    a = fixture_arch(TOY_GLM, "arcee", "");
+    assert_int_equal(fixture_count(&a).total, 70464);
+    assert_false(a.blocks[0].mlp.gated);
 #undef TOY_GLM
 }
 
