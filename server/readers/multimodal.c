@@ -1,8 +1,8 @@
 /*
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
- * Qwen2.5-VL, GLM-4V (GLM-4.1V, 4.5V, 4.6V, GLM-GA, GLM-OCR), Llama 3.2 Vision (mllama), Llama 4,
- * Step 3.7, MiniMax-M3, MiMo-V2.5, DeepSeek-OCR, Muse Glimmer, LFM2-VL and Whisper.
+ * Qwen2-VL, Qwen2.5-VL, GLM-4V (GLM-4.1V, 4.5V, 4.6V, GLM-GA, GLM-OCR), Llama 3.2 Vision (mllama),
+ * Llama 4, Step 3.7, MiniMax-M3, MiMo-V2.5, DeepSeek-OCR, Muse Glimmer, LFM2-VL and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -588,12 +588,58 @@ static void read_qwen2_5_vision(struct model_reader *v, struct gs_arch *a)
            out);
 }
 
-/* Qwen2_5_VLForConditionalGeneration: a Qwen2 decoder (biases on q, k and
- * v, not o) read from text_config or, in the published flat configs, from
- * the top level; a layer from max_window_layers on attends through
- * sliding_window only with use_sliding_window. tie_word_embeddings may sit
- * at the top level of either layout. */
-static void read_qwen2_5_vl(struct model_reader *r, struct gs_arch *a)
+/* Qwen2VLVisionConfig's defaults (configuration_qwen2_vl.py). */
+static const char QWEN2_VISION[] =
+    "{\"depth\": 32, \"embed_dim\": 1280, \"hidden_size\": 3584, \"mlp_ratio\": 4,"
+    " \"num_heads\": 16, \"in_channels\": 3, \"patch_size\": 14, \"spatial_merge_size\": 2,"
+    " \"temporal_patch_size\": 2}";
+
+/* Qwen2VisionTransformerPretrainedModel (modeling_qwen2_vl.py): PatchEmbed's Conv3d without bias
+ * (channels x temporal x patch^2 -> embed_dim), Qwen2VLVisionBlocks of norm1 and norm2 LayerNorms
+ * (weight and bias), VisionAttention's attn.qkv and attn.proj with biases, VisionMlp's fc1 and fc2
+ * with biases embed_dim x mlp_ratio wide (QuickGELU, ungated), and PatchMerger: ln_q a LayerNorm
+ * over embed_dim, mlp.0 (embed_dim x merge^2 square) and mlp.2 (-> hidden_size, the language
+ * model's width), both with biases. The largest image is Qwen2.5-VL's (the same processor). */
+static void read_qwen2_vision(struct model_reader *v, struct gs_arch *a)
+{
+    static const struct attn_layout attn = {NULL, NULL, NULL, "attn.proj", "attn.qkv",
+                                            true, true, true, true};
+    static const struct gs_mlp_names fc = {NULL, "mlp.fc1", "mlp.fc2", NULL};
+    const uint64_t depth = rd_dim(v, NAMES("depth"), true, 0);
+    const uint64_t vh = rd_dim(v, NAMES("embed_dim"), true, 0);
+    const uint64_t out = rd_dim(v, NAMES("hidden_size"), true, 0);
+    const uint64_t ratio = rd_dim(v, NAMES("mlp_ratio"), true, 0);
+    const uint64_t heads = rd_dim(v, NAMES("num_heads"), true, 0);
+    const uint64_t channels = rd_dim(v, NAMES("in_channels", "in_chans"), true, 0);
+    const uint64_t patch = rd_dim(v, NAMES("patch_size", "spatial_patch_size"), true, 0);
+    const uint64_t temporal = rd_dim(v, NAMES("temporal_patch_size"), true, 0);
+    const uint64_t merge = rd_dim(v, NAMES("spatial_merge_size"), true, 0);
+    if (!v->ok)
+        return;
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &attn, false);
+    mlp(a, b, vh, vh * ratio, false, true, &fc);
+    norm(a, b, "norm1", GS_PART_NORMS, true, vh);
+    norm(a, b, "norm2", GS_PART_NORMS, true, vh);
+    gs_arch_tower(a, "visual", b, GS_PART_VISION, depth, false);
+    tensor(a, GS_BLOCKS_MAX, "visual.patch_embed.proj", GS_PART_VISION,
+           channels * temporal * patch * patch, vh);
+    qwen2_5_vl_dummies(a, channels, temporal, patch, merge, out);
+    const uint64_t merged = vh * merge * merge;
+    norm(a, GS_BLOCKS_MAX, "visual.merger.ln_q", GS_PART_VISION, true, vh);
+    linear(a, GS_BLOCKS_MAX, "visual.merger.mlp.0", GS_SPLIT_COLUMN, GS_PART_VISION, true, merged,
+           merged);
+    linear(a, GS_BLOCKS_MAX, "visual.merger.mlp.2", GS_SPLIT_ROW, GS_PART_VISION, true, merged,
+           out);
+}
+
+/* Qwen2_5_VLForConditionalGeneration and Qwen2VLForConditionalGeneration (`qwen2`: Qwen2-VL's
+ * tower): a Qwen2 decoder (biases on q, k and v, not o) read from text_config or, in the
+ * published flat configs, from the top level; a layer from max_window_layers on attends through
+ * sliding_window only with use_sliding_window. tie_word_embeddings may sit at the top level of
+ * either layout. */
+static void read_qwen_vl(struct model_reader *r, struct gs_arch *a, bool qwen2)
 {
     struct model_reader text, vision;
     const bool nested = rd_sub(r, "text_config", &text);
@@ -617,10 +663,24 @@ static void read_qwen2_5_vl(struct model_reader *r, struct gs_arch *a)
     const struct decoder_traits traits = {.norms = 2, .qkv_bias = true};
     decoder_build(r, a, &plan, &traits);
     json_t *owned = NULL;
-    if (!r->ok || !open_sub(r, "vision_config", QWEN2_5_VISION, NULL, NULL, &vision, &owned))
+    if (!r->ok || !open_sub(r, "vision_config", qwen2 ? QWEN2_VISION : QWEN2_5_VISION, NULL, NULL,
+                            &vision, &owned))
         return;
-    read_qwen2_5_vision(&vision, a);
+    if (qwen2)
+        read_qwen2_vision(&vision, a);
+    else
+        read_qwen2_5_vision(&vision, a);
     close_sub(r, &vision, owned);
+}
+
+static void read_qwen2_5_vl(struct model_reader *r, struct gs_arch *a)
+{
+    read_qwen_vl(r, a, false);
+}
+
+static void read_qwen2_vl(struct model_reader *r, struct gs_arch *a)
+{
+    read_qwen_vl(r, a, true);
 }
 
 /* ------------------------------------------------------------------ GLM-4V */
@@ -2084,6 +2144,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"gemma3", "Gemma3ForConditionalGeneration", read_gemma3},
     {"mistral3", "Mistral3ForConditionalGeneration", read_mistral3},
     {"ministral3", "Ministral3ForCausalLM", read_ministral3},
+    {"qwen2_vl", "Qwen2VLForConditionalGeneration", read_qwen2_vl},
     {"qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", read_qwen2_5_vl},
     {"exaone4_5", "Exaone4_5_ForConditionalGeneration", read_exaone4_5},
     {"glm4v", "Glm4vForConditionalGeneration", read_glm4v},

@@ -310,6 +310,31 @@ static void test_exaone4_5(void **state)
     assert_int_equal(fixture_count(&mha).vision, 2671868672ULL + 32ULL * (3584 * 3584 + 3584));
 }
 
+/* Qwen2-VL (qwen2_vl; modeling_qwen2_vl.py): the Qwen2-7B text of Qwen2-VL-7B (the Qwen2.5-VL-7B
+ * fixture's: 7,615,616,512 with q/k/v biases) and Qwen2VLVisionConfig's defaults, which are
+ * Qwen2-VL-7B's ViT. The tower: patch_embed 1,280 x 1,176 = 1,505,280 (no bias); a block: norm1,
+ * norm2 LayerNorms 5,120, qkv 1,280 x 3,840 + 3,840 = 4,919,040, proj 1,280^2 + 1,280 = 1,639,680,
+ * fc1 1,280 x 5,120 + 5,120 and fc2 5,120 x 1,280 + 1,280 = 13,113,600: 19,677,440, x 32 =
+ * 629,678,080; merger ln_q 2,560, mlp.0 5,120^2 + 5,120 = 26,219,520, mlp.2 5,120 x 3,584 + 3,584
+ * = 18,353,664: 675,759,104. 8,291,375,616 in all - the "8.29B" Qwen2-VL-7B-Instruct is published
+ * as. KV 28 x 2 x 4 x 128 x 2 = 57,344 B a token. */
+static void test_qwen2_vl(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"qwen2_vl\", \"hidden_size\": 3584, \"intermediate_size\": 18944,"
+        " \"num_hidden_layers\": 28, \"num_attention_heads\": 28, \"num_key_value_heads\": 4,"
+        " \"vocab_size\": 152064, \"max_position_embeddings\": 32768, \"tie_word_embeddings\":"
+        " false, \"vision_config\": {}}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.vision, 675759104ULL);
+    assert_int_equal(c.total, 8291375616ULL);
+    assert_int_equal(fixture_layout(&a, 1).full_token_bytes, 57344);
+    towers_are(&a, 1, GS_PART_VISION, false);
+    assert_false(a.blocks[a.towers[0].block].mlp.gated);
+    assert_int_equal(a.mm_image.tokens, 16384); /* Qwen2.5-VL's processor bound, the same */
+}
+
 /* GLM-4.1V (glm4v; modeling_glm4v.py) at Glm4vConfig's defaults - GLM-4.1V-9B's and
  * GLM-4.6V-Flash's shapes. Text, a layer: q 4,096^2 + 4,096, k and v 4,096 x 256 + 256 each (biases
  * always; head_dim 4,096 / 32 = 128), o 4,096^2: 35,656,192; gate_up_proj 4,096 x 27,392 + down
@@ -947,6 +972,7 @@ int main(void)
         cmocka_unit_test(test_mistral3_family),
         cmocka_unit_test(test_mistral_small_4),
         cmocka_unit_test(test_qwen2_5_vl),
+        cmocka_unit_test(test_qwen2_vl),
         cmocka_unit_test(test_exaone4_5),
         cmocka_unit_test(test_glm4v),
         cmocka_unit_test(test_glm4v_moe),
