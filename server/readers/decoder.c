@@ -669,29 +669,29 @@ static void read_gpt_oss(struct model_reader *r, struct gs_arch *a)
 /* GlmForCausalLM (transformers models/glm/modeling_glm.py; THUDM/glm-4-9b-chat-hf): Llama's
  * layer with biases on q, k and v (attention_bias, GlmConfig's default true; o_proj never), the
  * gate and up projections one nn.Linear (GlmMLP.gate_up_proj, 2 x intermediate_size wide) and
- * half the head rotated (partial_rotary_factor 0.5, read with the rope tables). */
-static void read_glm(struct model_reader *r, struct gs_arch *a)
+ * half the head rotated (partial_rotary_factor 0.5, read with the rope tables). Glm4ForCausalLM
+ * (models/glm4/modeling_glm4.py; THUDM/GLM-4-9B-0414, GLM-4-32B-0414, GLM-Z1) is that layer with
+ * sandwich norms - Glm4DecoderLayer applies post_self_attn_layernorm to the attention's output
+ * and post_mlp_layernorm to the MLP's before each residual add: `norms` 4 (Glm4Config:
+ * attention_bias true, head_dim 128 by default). */
+static void read_glm_layers(struct model_reader *r, struct gs_arch *a, unsigned norms)
 {
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
-    const struct decoder_traits t = {.norms = 2,
+    const struct decoder_traits t = {.norms = norms,
                                      .qkv_bias = rd_flag(r, "attention_bias", true),
                                      .mlp_names = &DECODER_GATE_UP_NAMES};
     decoder_build(r, a, &plan, &t);
 }
 
-/* Glm4ForCausalLM (models/glm4/modeling_glm4.py; THUDM/GLM-4-9B-0414, GLM-4-32B-0414, GLM-Z1):
- * GLM's layer with sandwich norms - Glm4DecoderLayer applies post_self_attn_layernorm to the
- * attention's output and post_mlp_layernorm to the MLP's before each residual add, four
- * RMSNorms a layer (Glm4Config: attention_bias true, head_dim 128 by default). */
+static void read_glm(struct model_reader *r, struct gs_arch *a)
+{
+    read_glm_layers(r, a, 2);
+}
+
 static void read_glm4(struct model_reader *r, struct gs_arch *a)
 {
-    struct decoder_plan plan;
-    decoder_read_dims(r, a, &plan, false, 0, false);
-    const struct decoder_traits t = {.norms = 4,
-                                     .qkv_bias = rd_flag(r, "attention_bias", true),
-                                     .mlp_names = &DECODER_GATE_UP_NAMES};
-    decoder_build(r, a, &plan, &t);
+    read_glm_layers(r, a, 4);
 }
 
 /* Glm4MoeForCausalLM (modeling_glm4_moe.py): biases on q, k and v
