@@ -297,6 +297,40 @@ static void read_exaone4(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
+/* ExaoneMoeForCausalLM (transformers models/exaone_moe/modular_exaone_moe.py; LG's K-EXAONE):
+ * EXAONE 4's attention (no biases, q_norm and k_norm over head_dim, local layers by layer_types
+ * or sliding_window_pattern) in OlmoeDecoderLayer's pre-norm layer (input_layernorm,
+ * post_attention_layernorm), and DeepSeek-V3's MoE on the layers mlp_layer_types marks
+ * "sparse" (else from first_k_dense_replace, default 1): DeepseekV3TopkRouter's bare weight,
+ * scored in fp32, with its e_score_correction_bias buffer, num_experts fused experts of
+ * moe_intermediate_size, a shared MLP moe_intermediate_size x num_shared_experts wide; dense
+ * layers a SwiGLU of intermediate_size. The checkpoint's mtp.* layers transformers skips
+ * (_keys_to_ignore_on_load_unexpected) are not described: their layout was not in reach. */
+static void read_exaone_moe(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const json_t *window = json_object_get(r->config, "sliding_window");
+    plan.window = json_is_null(window) ? 0 : rd_dim(r, NAMES("sliding_window"), false, 4096);
+    if (plan.window > 0 && !decoder_read_layer_types(r, &plan) && r->ok)
+        exaone4_pattern(r, &plan);
+    struct gs_moe *m = &plan.experts;
+    m->experts = rd_dim(r, NAMES("num_experts"), false, 64);
+    m->top_k = rd_dim(r, NAMES("num_experts_per_tok"), false, 8);
+    m->width = rd_dim(r, NAMES("moe_intermediate_size"), false, 1024);
+    m->gated = true;
+    m->shared_width = m->width * rd_dim(r, NAMES("num_shared_experts"), false, 1);
+    m->router_parameter = true;
+    m->router_fp32 = true;
+    m->router_buffer = m->experts;
+    if (!rd_kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && r->ok)
+        decoder_moe_from(&plan, rd_dim(r, NAMES("first_k_dense_replace"), false, 1));
+    if (!r->ok)
+        return;
+    const struct decoder_traits t = {.norms = 2, .qk_norm = QK_HEAD};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* ------------------------------------------------------------ MiniMax-M3 */
 
 /* Which layers run MiniMax-M3's sparse attention, from the released
@@ -710,6 +744,7 @@ static void read_afmoe(struct model_reader *r, struct gs_arch *a)
 
 const struct model_type MODELS_MOE[] = {
     {"afmoe", "AfmoeForCausalLM", read_afmoe},
+    {"exaone_moe", "ExaoneMoeForCausalLM", read_exaone_moe},
     {"hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", read_hunyuan_v1_dense},
     {"hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", read_hunyuan_v1_moe},
     {"mimo_v2_flash", "MiMoV2FlashForCausalLM", read_mimo_v2_flash},

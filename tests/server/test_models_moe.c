@@ -187,6 +187,31 @@ static void test_afmoe(void **state)
     assert_int_equal(gs_arch_moe_layers(&one), 55);
 }
 
+/* EXAONE-MoE (exaone_moe; modular_exaone_moe.py) on a toy config, by hand: attention q 64 x 64, k
+ * and v 64 x 32 each, o 64 x 64, q_norm and k_norm 16 each: 12,320; two norms 128; layer 0 dense
+ * 3 x 64 x 128 = 24,576 (37,024); layers 1-3 routed: 4 experts 3 x 64 x 32 = 24,576, the shared
+ * MLP 3 x 64 x 32 = 6,144, the router 4 x 64 = 256 (43,424 each, 130,272); embedding and head
+ * 2 x 100 x 64 and the final norm 64: 180,160, and 3 x 4 correction-bias buffers. Layers 0-2 local
+ * over 8 tokens, layer 3 global (sliding_window_pattern 4). The generic reading missed the shared
+ * expert (K-EXAONE: 1.77B). */
+static void test_exaone_moe(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"exaone_moe\", \"hidden_size\": 64, \"intermediate_size\": 128,"
+        " \"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+        " \"head_dim\": 16, \"vocab_size\": 100, \"num_experts\": 4, \"num_experts_per_tok\": 2,"
+        " \"moe_intermediate_size\": 32, \"num_shared_experts\": 1, \"sliding_window\": 8,"
+        " \"sliding_window_pattern\": 4}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 180160);
+    assert_int_equal(c.buffers, 3 * 4);
+    assert_int_equal(gs_arch_moe_layers(&a), 3);
+    const struct gs_kv_layout kv = fixture_layout(&a, 1);
+    assert_int_equal(kv.full_layers, 1);
+    assert_int_equal(kv.windows[0].window, 8);
+}
+
 /* ------------------------------------------------------------ EXAONE 4 */
 
 /* exaone4/README.md (EXAONE-4.0-1.2B architecture, in the published config
@@ -487,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_hunyuan_refusals),
         cmocka_unit_test(test_mimo_v2_flash),
         cmocka_unit_test(test_afmoe),
+        cmocka_unit_test(test_exaone_moe),
         cmocka_unit_test(test_minimax_m2_successors),
         cmocka_unit_test(test_minimax_m3),
         cmocka_unit_test(test_exaone4),
