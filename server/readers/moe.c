@@ -277,6 +277,16 @@ static void exaone4_pattern(struct model_reader *r, struct decoder_plan *plan)
     decoder_window_pattern(plan, rd_dim(r, NAMES("sliding_window_pattern"), false, 4));
 }
 
+/* EXAONE 4's local layers: sliding_window tokens (Exaone4Config's 4096; null: every layer
+ * global), on the layers layer_types marks, else by sliding_window_pattern. */
+static void exaone4_windows(struct model_reader *r, struct decoder_plan *plan)
+{
+    const json_t *window = json_object_get(r->config, "sliding_window");
+    plan->window = json_is_null(window) ? 0 : rd_dim(r, NAMES("sliding_window"), false, 4096);
+    if (plan->window > 0 && !decoder_read_layer_types(r, plan) && r->ok)
+        exaone4_pattern(r, plan);
+}
+
 /* Exaone4ForCausalLM (transformers models/exaone4/modular_exaone4.py; vLLM
  * models/exaone4.py): Llama's attention without biases and per-head q_norm
  * and k_norm RMSNorms over head_dim; Olmo2's decoder layer (the norms on the
@@ -289,10 +299,7 @@ static void read_exaone4(struct model_reader *r, struct gs_arch *a)
 {
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
-    const json_t *window = json_object_get(r->config, "sliding_window");
-    plan.window = json_is_null(window) ? 0 : rd_dim(r, NAMES("sliding_window"), false, 4096);
-    if (plan.window > 0 && !decoder_read_layer_types(r, &plan) && r->ok)
-        exaone4_pattern(r, &plan);
+    exaone4_windows(r, &plan);
     const struct decoder_traits t = {.norms = 2, .qk_norm = QK_HEAD};
     decoder_build(r, a, &plan, &t);
 }
@@ -310,10 +317,7 @@ static void read_exaone_moe(struct model_reader *r, struct gs_arch *a)
 {
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
-    const json_t *window = json_object_get(r->config, "sliding_window");
-    plan.window = json_is_null(window) ? 0 : rd_dim(r, NAMES("sliding_window"), false, 4096);
-    if (plan.window > 0 && !decoder_read_layer_types(r, &plan) && r->ok)
-        exaone4_pattern(r, &plan);
+    exaone4_windows(r, &plan);
     struct gs_moe *m = &plan.experts;
     m->experts = rd_dim(r, NAMES("num_experts"), false, 64);
     m->top_k = rd_dim(r, NAMES("num_experts_per_tok"), false, 8);
