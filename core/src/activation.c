@@ -953,7 +953,7 @@ static uint64_t param_wrapper_bytes(struct acc *c, const struct gs_activation_in
     const uint64_t local = div_ceil(b->mlp.experts, ep), h = in->arch->hidden_size,
                    w = b->mlp.width;
     const uint64_t gate_up = mul(c, mul(c, local, h), 2 * w), down = mul(c, mul(c, local, h), w),
-                   router = mul(c, b->mlp.experts, h); /* the router is every rank's */
+                   router = mul(c, gs_mlp_router_outputs(&b->mlp), h); /* every rank's */
     uint64_t merged = 0;
     if ((wrapped & GS_PEFT_MOE_GATE_UP) && g.mlp_input)
         merged = add(c, merged, gate_up);
@@ -1038,7 +1038,8 @@ static uint64_t moe_after_experts(struct acc *c, const struct gs_activation_inpu
         if (router_trains)
             p->replicated = add(c, p->replicated, mul(c, mul(c, 4, tokens), h));
         if (experts_train || g.mlp_input)
-            p->replicated = add(c, p->replicated, mul(c, mul(c, 4, b->mlp.experts), h));
+            p->replicated =
+                add(c, p->replicated, mul(c, mul(c, 4, gs_mlp_router_outputs(&b->mlp)), h));
     }
     if (b->mlp.shared_width) {
         const uint64_t per_width = !g.mlp ? (l->direct[ROLE_DOWN] ? e : 0)

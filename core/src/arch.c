@@ -412,7 +412,12 @@ const struct gs_block *gs_arch_moe_block(const struct gs_arch *a)
 bool gs_module_is_router(const struct gs_block *b, const struct gs_module *m)
 {
     return m->kind == GS_MODULE_LINEAR && m->part == GS_PART_EXPERTS &&
-           !(m->flags & GS_MOD_EXPERT) && m->out == b->mlp.experts;
+           !(m->flags & GS_MOD_EXPERT) && m->out == gs_mlp_router_outputs(&b->mlp);
+}
+
+uint64_t gs_mlp_router_outputs(const struct gs_mlp *mlp)
+{
+    return mlp->experts + mlp->zero_experts;
 }
 
 bool gs_arch_has_mla(const struct gs_arch *a)

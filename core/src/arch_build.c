@@ -279,6 +279,7 @@ void gs_build_moe(struct gs_arch *a, size_t block, const struct gs_moe *m)
     b->mlp.width = m->width;
     b->mlp.experts = m->experts;
     b->mlp.top_k = m->top_k;
+    b->mlp.zero_experts = m->zero_experts;
     b->mlp.shared_width = m->shared_width;
     b->mlp.shared_gated = m->shared_width && m->shared_gate;
     b->mlp.router_fp32 = m->router_fp32;
@@ -289,7 +290,8 @@ void gs_build_moe(struct gs_arch *a, size_t block, const struct gs_moe *m)
     const uint64_t h = a->hidden_size, E = m->experts;
     const unsigned f = GS_MOD_QUANT | GS_MOD_EXPERT | (m->expert_bias ? GS_MOD_BIAS : 0);
     gs_block_module(a, block, m->router_name ? m->router_name : "gate", GS_MODULE_LINEAR,
-                    GS_SPLIT_NONE, GS_PART_EXPERTS, m->router_bias ? GS_MOD_BIAS : 0, h, E, 1);
+                    GS_SPLIT_NONE, GS_PART_EXPERTS, m->router_bias ? GS_MOD_BIAS : 0, h,
+                    gs_mlp_router_outputs(&b->mlp), 1);
     if (m->router_extra)
         gs_block_module(a, block, "e_score_correction_bias", GS_MODULE_TENSOR, GS_SPLIT_NONE,
                         GS_PART_EXPERTS, 0, 1, m->router_extra, 1);

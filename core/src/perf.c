@@ -98,13 +98,15 @@ static double latency_seconds(const struct gs_perf_gpu *gpu, const struct gs_eff
 }
 
 /* Expected distinct experts a batch of `batch` tokens touches per layer with
- * uniform routing: E (1 - (1 - k/E)^B). */
+ * uniform routing: E (1 - (1 - k/S)^B), S the router's E + Z outputs (identity experts,
+ * gs_mlp.zero_experts, are picked as often as any and touch no weights). */
 static double experts_touched(const struct gs_block *b, uint64_t batch)
 {
     const double e = (double)b->mlp.experts, k = (double)b->mlp.top_k;
+    const double slots = (double)gs_mlp_router_outputs(&b->mlp);
     if (e <= 0 || k <= 0)
         return 0;
-    return e * (1 - pow(1 - k / e, (double)batch));
+    return e * (1 - pow(1 - k / slots, (double)batch));
 }
 
 /* Attention FLOPs per token at a context of `context` tokens, QK^T and AV:

@@ -676,7 +676,7 @@ static uint64_t dp_moe_layer_bytes(const struct gs_arch *a, const struct gs_vllm
                                    const struct gs_block *b, uint64_t tokens,
                                    const struct gs_vllm_moe_run *m, bool *ovf)
 {
-    const uint64_t h = a->hidden_size, e = 2, experts = b->mlp.experts;
+    const uint64_t h = a->hidden_size, e = 2, experts = gs_mlp_router_outputs(&b->mlp);
     const uint64_t gathered = gs_mul(tokens, m->data, ovf);
     const uint64_t chunk = min_u64(gathered, VLLM_FUSED_MOE_CHUNK_TOKENS);
     uint64_t bytes = gs_mul(gs_mul(tokens, 2 * h + experts, ovf), e, ovf);

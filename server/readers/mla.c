@@ -4,7 +4,8 @@
  * the checkpoint stores, and DeepSeek-V3.2's sparse-attention indexer.
  * Kimi-K2 (model_type kimi_k2, DeepseekV3ForCausalLM) reads as DeepSeek-V3;
  * Mistral 4 (mistral4) is DeepSeek-V3's layer with a softmax router, Youtu
- * (youtu) its attention in dense Llama layers.
+ * (youtu) its attention in dense Llama layers. LongCat-Flash (longcat_flash) pairs two MLA
+ * sublayers per layer with a shortcut MoE that has identity experts.
  */
 #include "readers/decoder.h"
 
@@ -196,6 +197,109 @@ static void read_glm4_moe_lite(struct model_reader *r, struct gs_arch *a)
     read_deepseek(r, a, &o);
 }
 
+/* LongcatFlashForCausalLM (transformers 5, models/longcat_flash/modular_longcat_flash.py; vLLM
+ * longcat_flash.py; meituan-longcat/LongCat-Flash-Chat, "560B total parameters"). A layer of
+ * num_layers (not num_hidden_layers: LongcatFlashModel sets that to twice num_layers, and vLLM's
+ * FlashConfig takes num_layers when the file has none) is two sublayers, each an RMSNorm, a
+ * DeepseekV3Attention (MLA: q_a_proj, q_a_layernorm, q_b_proj, kv_a_proj_with_mqa,
+ * kv_a_layernorm, kv_b_proj, o_proj; each caches its own latent - vLLM builds a
+ * DeepseekV2MLAAttention per sublayer, layers.i.self_attn.0 and .1), an RMSNorm and a dense
+ * SwiGLU ffn_hidden_size wide (mlps.0, mlps.1); the "shortcut" MoE reads the first sublayer's
+ * normed MLP input, as mlps.0 does, and its output joins the residual after the second
+ * sublayer. Described as 2 x num_layers decoder layers: the even ones carry the MoE beside their
+ * MLP (a shared expert in all but timing: same input, output summed), the odd ones the MLP
+ * alone. LongcatFlashMoE: n_routed_experts SwiGLU experts expert_ffn_hidden_size wide and
+ * zero_expert_num identity experts; LongcatFlashTopkRouter's classifier is an
+ * nn.Linear(hidden, n_routed_experts + zero_expert_num) whose logits are computed in fp32
+ * (F.linear on .type(torch.float32); _keep_in_fp32_modules and vLLM's router_dtype float32
+ * keep its weight fp32), and its e_score_correction_bias a buffer of the same width. Of a
+ * token's moe_topk picks those that land on identity experts use no weights: the card's
+ * 18.6B-31.3B activated; active_parameters is the bound, every pick a routed expert.
+ * transformers 5's LongcatFlashExperts sizes gate_up_proj for n_routed_experts +
+ * zero_expert_num experts but reads only the first n_routed_experts (the identity ones never
+ * reach it); the checkpoint stores n_routed_experts, as counted here. The checkpoint's MTP
+ * layer (model.mtp.*, skipped by transformers' _keys_to_ignore_on_load_unexpected; vLLM's
+ * longcat_flash_mtp.py builds exactly one, num_mtp_layers = 1): its own embed_tokens, enorm,
+ * hnorm, eh_proj (2h -> h), a dense DeepSeek-V2 layer (MLA, an ffn_hidden_size MLP, two norms)
+ * and its final norm, no head of its own - reported as the mtp tower. */
+static void read_longcat_flash(struct model_reader *r, struct gs_arch *a)
+{
+    const uint64_t h = rd_dim(r, NAMES("hidden_size"), true, 0);
+    const uint64_t V = rd_dim(r, NAMES("vocab_size"), true, 0);
+    gs_arch_init(a, NULL, h, V);
+    const uint64_t layers = rd_dim(r, NAMES("num_layers"), true, 0);
+    const uint64_t heads = rd_dim(r, NAMES("num_attention_heads"), true, 0);
+    const uint64_t ffn = rd_dim(r, NAMES("ffn_hidden_size"), true, 0);
+    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 0);
+    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", false);
+    a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
+    struct gs_attention spec;
+    read_mla_spec(r, &spec, heads, false);
+    struct gs_moe moe;
+    memset(&moe, 0, sizeof(moe));
+    moe.experts = rd_dim(r, NAMES("n_routed_experts"), true, 0);
+    moe.zero_experts = rd_dim(r, NAMES("zero_expert_num"), false, 0);
+    moe.top_k = rd_dim(r, NAMES("moe_topk"), true, 0);
+    moe.width = rd_dim(r, NAMES("expert_ffn_hidden_size"), true, 0);
+    moe.gated = true;
+    moe.router_name = "router.classifier";
+    moe.router_bias = rd_flag(r, "router_bias", false);
+    moe.router_buffer = moe.experts + moe.zero_experts;
+    moe.router_fp32 = true;
+    /* the forward reads classifier.weight through F.linear: an adapter wrapped around the
+     * nn.Linear never runs */
+    moe.router_parameter = true;
+    moe.shared_width = ffn;
+    const bool bias = rd_flag(r, "attention_bias", false);
+    if (r->ok && layers > GS_LAYERS_MAX / 2)
+        rd_fail(r, "num_layers", GS_ERR_UNSUPPORTED,
+                "%llu layers of two sublayers: gpusizer describes at most %d",
+                (unsigned long long)layers, GS_LAYERS_MAX / 2);
+    if (r->ok && moe.top_k > moe.experts + moe.zero_experts)
+        rd_fail(r, "moe_topk", GS_ERR_INVALID, "is more than the %llu experts the router scores",
+                (unsigned long long)(moe.experts + moe.zero_experts));
+    if (!r->ok)
+        return;
+    static const struct gs_mlp_names first = {"mlps.0.gate_proj", "mlps.0.up_proj",
+                                              "mlps.0.down_proj", NULL};
+    static const struct gs_mlp_names second = {"mlps.1.gate_proj", "mlps.1.up_proj",
+                                               "mlps.1.down_proj", NULL};
+    const size_t routed = gs_arch_new_block(a);
+    gs_build_mla(a, routed, &spec, bias);
+    gs_build_moe(a, routed, &moe);
+    /* gs_build_moe names the shared MLP shared_expert.*: here it is the first sublayer's mlps.0 */
+    struct gs_block *k = gs_arch_block(a, routed);
+    for (size_t i = 0; k != NULL && i < k->module_count; i++) {
+        const char *name = k->modules[i].name;
+        if (strcmp(name, "shared_expert.gate_proj") == 0)
+            k->modules[i].name = first.gate;
+        else if (strcmp(name, "shared_expert.up_proj") == 0)
+            k->modules[i].name = first.up;
+        else if (strcmp(name, "shared_expert.down_proj") == 0)
+            k->modules[i].name = first.down;
+    }
+    gs_build_norms(a, routed, "layernorm", 2, false);
+    const size_t dense = gs_arch_new_block(a);
+    gs_build_mla(a, dense, &spec, bias);
+    gs_build_mlp(a, dense, ffn, true, false, &second);
+    gs_build_norms(a, dense, "layernorm", 2, false);
+    gs_arch_set_layers(a, 2 * layers, routed);
+    for (uint64_t l = 1; l < 2 * layers; l += 2)
+        gs_arch_set_layer(a, l, dense);
+    gs_arch_embeddings(a, h, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+    const size_t mtp = gs_arch_new_block(a);
+    gs_build_mla(a, mtp, &spec, bias);
+    gs_build_mlp(a, mtp, ffn, true, false, &GS_MLP_NAMES);
+    gs_build_norms(a, mtp, "layernorm", 2, false);
+    gs_block_module(a, mtp, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 2 * h,
+                    h, 1);
+    gs_build_norms(a, mtp, "enorm_hnorm_norm", 3, false);
+    gs_block_module(a, mtp, "embed_tokens", GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN, GS_PART_EMBEDDING,
+                    0, V, h, 1);
+    gs_arch_tower(a, "mtp", mtp, GS_PART_MTP, 1, false);
+}
+
 /* Whether the config being read is a wrapper's text_config (Kimi-K2.5's). */
 static bool nested_text_config(const struct model_reader *r)
 {
@@ -233,5 +337,6 @@ const struct model_type MODELS_MLA[] = {
     {"youtu", "YoutuForCausalLM", read_youtu},
     {"axk1", "AXK1ForCausalLM", read_axk1},
     {"glm4_moe_lite", "Glm4MoeLiteForCausalLM", read_glm4_moe_lite},
+    {"longcat_flash", "LongcatFlashForCausalLM", read_longcat_flash},
     {NULL, NULL, NULL},
 };

@@ -177,6 +177,19 @@ static void test_moe_experts_touched(void **state)
         assert_true(gs_perf_decode(&in, &g, &eff, &r));
         close_to(r.experts_touched, want[i], 0.01);
     }
+    /* with identity experts beside them (gs_mlp.zero_experts: LongCat-Flash's), the top 2 of
+     * 8 + 8 router outputs: E (1 - (1 - k/(E + Z))^B) = 8 (1 - (7/8)^B) = 1.0 at B = 1, 3.3 at
+     * B = 4, 5.3 at B = 8 */
+    const double with_zero[] = {1.0, 8 * (1 - 0.586182), 8 * (1 - 0.343609)};
+    for (size_t i = 0; i < a.block_count; i++)
+        a.blocks[i].mlp.zero_experts = a.blocks[i].mlp.kind == GS_MLP_MOE ? 8 : 0;
+    for (size_t i = 0; i < 3; i++) {
+        struct gs_decode_input in = {&a, 12748853248ULL, 46702792704ULL, 45097156608ULL,
+                                     93405585408ULL, 131072, 1, 1, batch[i], 0, 1, NULL, 0, 0};
+        struct gs_decode_result r;
+        assert_true(gs_perf_decode(&in, &g, &eff, &r));
+        close_to(r.experts_touched, with_zero[i], 0.01);
+    }
 }
 
 /* Training time (C = 6ND, Kaplan et al. 2020; docs/throughput.md, Training

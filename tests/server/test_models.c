@@ -26,6 +26,7 @@
 #include "gs/framework.h"
 #include "gs/inference.h"
 
+#include <stdio.h>
 #include <string.h>
 
 struct expected {
@@ -167,6 +168,72 @@ static void test_deepseek_v32_mtp_and_indexer(void **state)
     /* one sequence of 1,000 tokens at block 16: 63 blocks of latent and indexer keys */
     bool ovf = false;
     assert_int_equal(gs_kv_sequence_bytes(&kv, 1000, 0, 16, 8192, &ovf), 63ULL * 16 * 48068);
+}
+
+/* LongCat-Flash (longcat_flash) with LongcatFlashConfig's defaults, which are
+ * meituan-longcat/LongCat-Flash-Chat's (the class documents that checkpoint; model card and
+ * transformers' model_doc: "560B", "activates 18.6B-31.3B"). By hand, h = 6,144:
+ * - an MLA sublayer: q_a 6,144 x 1,536 = 9,437,184, q_a_layernorm 1,536, q_b 1,536 x 64 x 192 =
+ *   18,874,368, kv_a 6,144 x 576 = 3,538,944, kv_a_layernorm 512, kv_b 512 x 64 x 256 =
+ *   8,388,608, o 8,192 x 6,144 = 50,331,648: 90,572,800;
+ * - a dense SwiGLU 3 x 6,144 x 12,288 = 226,492,416;
+ * - the MoE: 512 experts of 3 x 6,144 x 2,048 = 37,748,736: 19,327,352,832, the router
+ *   6,144 x (512 + 256) = 4,718,592;
+ * - a layer: 2 x 90,572,800 + 2 x 226,492,416 + 19,327,352,832 + 4,718,592 + 4 norms 24,576 =
+ *   19,966,226,432; x 28 = 559,054,340,096;
+ * - embedding and head 2 x 131,072 x 6,144 = 1,610,612,736, the final norm 6,144:
+ *   560,664,958,976 (the card's 560B).
+ * Active, every one of the 12 picks a routed expert: 560,664,958,976 - 512 x 28 x 37,748,736
+ * - the embedding 805,306,368 + 12 x 28 x 37,748,736 = 31,377,348,608 (the card's upper 31.3B;
+ * with no pick routed, 18,693,773,312, its lower 18.6B). Buffers: 28 x 768 correction biases.
+ * The MTP layer: embed_tokens 805,306,368 + eh_proj 12,288 x 6,144 = 75,497,472 + an MLA
+ * sublayer 90,572,800 + a dense MLP 226,492,416 + 5 norms 30,720 = 1,197,899,776. KV: 56 MLA
+ * sublayers x (512 + 64) x 2 B = 64,512 a token, on every tensor-parallel rank. */
+static void test_longcat_flash(void **state)
+{
+    (void)state;
+#define LONGCAT_FLASH                                                                              \
+    "{\"model_type\": \"longcat_flash\", \"hidden_size\": %d, \"num_layers\": %d,"                 \
+    " \"num_attention_heads\": %d, \"ffn_hidden_size\": %d, \"expert_ffn_hidden_size\": %d,"       \
+    " \"n_routed_experts\": %d, \"zero_expert_num\": %d, \"moe_topk\": %d,"                        \
+    " \"q_lora_rank\": %d, \"kv_lora_rank\": %d, \"qk_nope_head_dim\": %d,"                        \
+    " \"qk_rope_head_dim\": %d, \"v_head_dim\": %d, \"vocab_size\": %d}"
+    struct gs_arch a = fixture_arch(LONGCAT_FLASH, 6144, 28, 64, 12288, 2048, 512, 256, 12, 1536,
+                                    512, 128, 64, 128, 131072);
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 560664958976ULL);
+    assert_int_equal(c.active, 31377348608ULL);
+    assert_int_equal(c.buffers, 28 * 768);
+    assert_int_equal(c.mtp, 1197899776ULL);
+    assert_int_equal(a.num_hidden_layers, 56);
+    assert_int_equal(fixture_layout(&a, 8).bytes_per_token, 56 * 576 * 2);
+    /* the router scores the identity experts too, and is still the router */
+    const struct gs_block *moe = gs_arch_moe_block(&a);
+    assert_non_null(moe);
+    assert_int_equal(moe->mlp.experts, 512);
+    assert_int_equal(gs_mlp_router_outputs(&moe->mlp), 768);
+    size_t routers = 0;
+    for (size_t i = 0; i < moe->module_count; i++)
+        routers += gs_module_is_router(moe, &moe->modules[i]) ? 1 : 0;
+    assert_int_equal(routers, 1);
+    /* even sublayers carry the MoE, odd ones the dense MLP alone */
+    assert_int_equal(a.blocks[a.layer_block[0]].mlp.kind, GS_MLP_MOE);
+    assert_int_equal(a.blocks[a.layer_block[1]].mlp.kind, GS_MLP_DENSE);
+    assert_int_equal(a.layer_block[0], a.layer_block[54]);
+    assert_int_equal(a.layer_block[1], a.layer_block[55]);
+    /* a toy by hand, h = 64, one layer: MLA q_a 64 x 16 + 16, q_b 16 x 2 x 16 = 512, kv_a
+     * 64 x 24 = 1,536 + 16, kv_b 16 x 2 x 16 = 512, o 16 x 64 = 1,024: 4,640; MLP 3 x 64 x 128
+     * = 24,576; 4 experts 3 x 64 x 32 = 24,576, router 64 x (4 + 2) = 384; 4 norms 256:
+     * 2 x 4,640 + 2 x 24,576 + 24,576 + 384 + 256 = 83,648, + 2 x 100 x 64 + 64 = 96,512 */
+    a = fixture_arch(LONGCAT_FLASH, 64, 1, 2, 128, 32, 4, 2, 2, 16, 16, 8, 8, 8, 100);
+    assert_int_equal(fixture_count(&a).total, 96512);
+    assert_int_equal(fixture_count(&a).buffers, 6);
+    /* more picks than the router has outputs */
+    char config[1024];
+    snprintf(config, sizeof(config), LONGCAT_FLASH, 64, 1, 2, 128, 32, 4, 2, 7, 16, 16, 8, 8, 8,
+             100);
+    fixture_assert_reader_error(config, "/moe_topk");
+#undef LONGCAT_FLASH
 }
 
 /* GLM (glm; modeling_glm.py), GLM-4-0414 (glm4; modeling_glm4.py) and Arcee on a toy config, by
@@ -923,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_moe_decoders),
         cmocka_unit_test(test_deepseek_v32_mtp_and_indexer),
         cmocka_unit_test(test_glm4_moe_lite_checkpoint),
+        cmocka_unit_test(test_longcat_flash),
         cmocka_unit_test(test_glm_dense),
         cmocka_unit_test(test_bare_routers),
         cmocka_unit_test(test_correction_bias_buffers),

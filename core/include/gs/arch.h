@@ -305,6 +305,7 @@ struct gs_mlp {
     bool gated;            /* SwiGLU/GeGLU: gate, up, down */
     uint64_t width;        /* dense width, or each routed expert's */
     uint64_t experts, top_k;
+    uint64_t zero_experts; /* identity experts the router also scores (gs_moe.zero_experts) */
     uint64_t shared_width; /* shared experts as one MLP of this width; 0 = none */
     bool shared_gated;     /* the shared expert's output is scaled by sigmoid(Linear(h, 1))
                               (Qwen-MoE's shared_expert_gate) */
@@ -726,6 +727,10 @@ const struct gs_block *gs_arch_moe_block(const struct gs_arch *arch);
  * fc2_latent_proj, Kimi K3's routed_expert_down_proj and up_proj) are the experts' part too, and
  * are not routers: their width is the latent one. */
 bool gs_module_is_router(const struct gs_block *b, const struct gs_module *m);
+
+/* The router's outputs: the routed experts and the identity experts it also scores
+ * (gs_mlp.zero_experts). */
+uint64_t gs_mlp_router_outputs(const struct gs_mlp *mlp);
 
 /* Whether any decoder layer uses multi-head latent attention. */
 bool gs_arch_has_mla(const struct gs_arch *arch);

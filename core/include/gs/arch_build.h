@@ -97,6 +97,11 @@ void gs_build_mlp(struct gs_arch *arch, size_t block, uint64_t width, bool gated
 
 struct gs_moe {
     uint64_t experts, top_k, width;
+    uint64_t zero_experts;   /* "zero-computation" experts the router scores beside the routed ones
+                                (LongCat-Flash's zero_expert_num, identity experts): the router is
+                                experts + zero_experts wide, and a token sent to one gets its own
+                                input back, scaled by its weight - no parameters, no compute. Of a
+                                token's top_k picks, as many as land on them use no weights */
     bool gated;              /* experts are gated MLPs (all current MoE models but Nemotron's) */
     bool expert_bias;        /* gpt-oss: biases on the experts' projections */
     bool router_bias;        /* a Linear bias on the router (gpt-oss) */
