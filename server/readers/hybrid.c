@@ -1,8 +1,9 @@
 /*
  * hybrid.c - state-space and linear-attention models and their hybrids:
  * Mamba, Mamba-2, Jamba, Nemotron-H, Falcon-H1, Granite-4.0
- * (GraniteMoeHybrid), Qwen3-Next, OLMo Hybrid and LiquidAI's LFM2 (gated short
- * convolutions, whose state is a convolution window alone).
+ * (GraniteMoeHybrid), Qwen3-Next, OLMo Hybrid, LiquidAI's LFM2 (gated short
+ * convolutions, whose state is a convolution window alone) and MiniMax-Text-01/M1 (lightning
+ * attention: linear_attention_state_shape, (num_heads, head_dim, head_dim) a layer).
  *
  * A Mamba or Gated DeltaNet layer is a GS_MIXER_RECURRENT block whose
  * struct gs_recurrent carries the state vLLM allocates per sequence
@@ -1242,6 +1243,109 @@ static void read_lfm2_moe(struct model_reader *r, struct gs_arch *a)
     read_lfm2_stack(r, a, true);
 }
 
+/* MiniMax-Text-01 and MiniMax-M1: MiniMaxForCausalLM (transformers 5, models/minimax/
+ * modular_minimax.py; MiniMaxAI/MiniMax-Text-01-hf), and the checkpoints' remote
+ * MiniMaxText01ForCausalLM and MiniMaxM1ForCausalLM (model_type minimax_text_01, minimax_m1), which
+ * vLLM serves with one class (models/minimax_text_01.py). Which layers are softmax attention:
+ * the remote configs' attn_type_list (1 softmax, 0 lightning: a softmax layer after every seven
+ * lightning ones in both checkpoints), transformers' layer_types, or MiniMaxConfig's default
+ * (layer i full when (i + 1) % 2, the others linear). A lightning layer (MiniMaxLightningAttention;
+ * vLLM MiniMaxText01LinearAttention): qkv_proj h -> 3 x heads x head_dim, output_gate
+ * h -> heads x head_dim, an RMSNorm over heads x head_dim, out_proj back to h, no biases; its
+ * state a (heads / tp, head_dim, head_dim) matrix a sequence in the model's dtype (vLLM
+ * MambaStateShapeCalculator.linear_attention_state_shape, MambaStateDtypeCalculator.
+ * linear_attention_state_dtype), no conv window. A softmax layer: MixtralAttention's q/k/v/o
+ * without biases (rotary_dim rotates part of each head: no parameter). Every layer: the
+ * Mixtral MoE (gate, num_local_experts experts of intermediate_size) and, where
+ * shared_intermediate_size is set, a shared MLP scaled by a sigmoid of `coefficient`
+ * (Linear(h, 1); vLLM's shared_moe_mode "sigmoid"); input and post-attention RMSNorms; the
+ * alpha/beta residual factors are scalars. Untied. The lightning layers' decay tables
+ * (transformers' slope_rate, query_decay, key_decay, diagonal_decay buffers, computed at init
+ * and not in the checkpoint) are not counted. Training counts the lightning projections, not
+ * the block scan's saved tensors (GS_SCAN_PROJECTIONS). */
+static void read_minimax(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    bool full[GS_LAYERS_MAX];
+    const json_t *types = NULL;
+    const size_t n = rd_array(r, "attn_type_list", &types);
+    const char *model_type = rd_string(r, "model_type");
+    if (types != NULL) {
+        if (n != plan.layers)
+            rd_fail(r, "attn_type_list", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                    (unsigned long long)plan.layers);
+        for (size_t l = 0; l < n && l < GS_LAYERS_MAX && r->ok; l++) {
+            const json_t *v = json_array_get(types, l);
+            if (!json_is_integer(v) || (json_integer_value(v) != 0 && json_integer_value(v) != 1))
+                rd_fail(r, "attn_type_list", GS_ERR_INVALID,
+                        "entry %zu must be 1 (softmax attention) or 0 (lightning attention)", l);
+            else
+                full[l] = json_integer_value(v) == 1;
+        }
+    } else if (rd_array(r, "layer_types", &types) > 0 || types != NULL ||
+               (model_type != NULL && strcmp(model_type, "minimax") == 0)) {
+        full_layers(r, plan.layers, 0, full);
+        for (uint64_t l = 0; types == NULL && l < plan.layers && l < GS_LAYERS_MAX; l++)
+            full[l] = (l + 1) % 2 != 0;
+    } else {
+        rd_fail(r, "attn_type_list", GS_ERR_INVALID,
+                "is required: it says which layers are softmax and which lightning attention");
+    }
+    decoder_read_experts(r, &plan, true);
+    plan.experts.shared_width = rd_dim(r, NAMES("shared_intermediate_size"), false, 0);
+    plan.experts.shared_gate = plan.experts.shared_width > 0;
+    plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5; /* MiniMaxTopKRouter */
+    if (!r->ok)
+        return;
+    if (plan.experts.experts == 0) {
+        rd_fail(r, "num_local_experts", GS_ERR_INVALID, "is required: every layer routes");
+        return;
+    }
+    const uint64_t h = a->hidden_size, width = plan.heads * plan.head_dim;
+    size_t kinds[2];
+    bool made[2] = {false, false};
+    gs_arch_set_layers(a, plan.layers, 0);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int f = full[l];
+        if (!made[f]) {
+            const size_t b = gs_arch_new_block(a);
+            struct gs_block *blk = gs_arch_block(a, b);
+            if (blk == NULL) {
+                a->overflow = true;
+                return;
+            }
+            if (f) {
+                attention(a, b, plan.heads, plan.kv_heads, plan.head_dim, false, true);
+            } else {
+                blk->mixer = GS_MIXER_RECURRENT;
+                blk->rec = (struct gs_recurrent){.state_heads = plan.heads,
+                                                 .state_rows = plan.head_dim,
+                                                 .state_cols = plan.head_dim,
+                                                 .in_width = 4 * width,
+                                                 .inner = width,
+                                                 .scan = GS_SCAN_PROJECTIONS};
+                gs_block_module(a, b, "qkv_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                                GS_PART_ATTENTION, GS_MOD_QUANT, h, 3 * width, 1);
+                gs_block_module(a, b, "output_gate", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                                GS_PART_ATTENTION, GS_MOD_QUANT, h, width, 1);
+                gs_block_module(a, b, "self_attn.norm", GS_MODULE_NORM, GS_SPLIT_COLUMN,
+                                GS_PART_ATTENTION, 0, 1, width, 1);
+                gs_block_module(a, b, "out_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION,
+                                GS_MOD_QUANT, width, h, 1);
+            }
+            gs_build_moe(a, b, &plan.experts);
+            norm(a, b, "input_layernorm");
+            norm(a, b, "post_attention_layernorm");
+            kinds[f] = b;
+            made[f] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[f]);
+    }
+    hybrid_embeddings(a, "embed_tokens");
+    norm(a, GS_BLOCKS_MAX, "norm");
+}
+
 const struct model_type MODELS_HYBRID[] = {
     {"mamba", "MambaForCausalLM", read_mamba},
     {"mamba2", "Mamba2ForCausalLM", read_mamba2},
@@ -1253,5 +1357,8 @@ const struct model_type MODELS_HYBRID[] = {
     {"olmo_hybrid", "OlmoHybridForCausalLM", read_olmo_hybrid},
     {"lfm2", "Lfm2ForCausalLM", read_lfm2},
     {"lfm2_moe", "Lfm2MoeForCausalLM", read_lfm2_moe},
+    {"minimax", "MiniMaxForCausalLM", read_minimax},
+    {"minimax_text_01", "MiniMaxText01ForCausalLM", read_minimax},
+    {"minimax_m1", "MiniMaxM1ForCausalLM", read_minimax},
     {NULL, NULL, NULL},
 };

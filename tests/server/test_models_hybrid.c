@@ -600,6 +600,67 @@ static void test_lfm2(void **state)
         "/layer_types");
 }
 
+/* MiniMax-M1 (minimax_m1; the fixture's README), by hand, h = 6,144, 64 heads of 128, 8 KV heads:
+ * - a lightning layer: qkv_proj 6,144 x 24,576 = 150,994,944, output_gate and out_proj
+ *   6,144 x 8,192 = 50,331,648 each, its norm 8,192: 251,666,432;
+ * - a softmax layer: q and o 50,331,648 each, k and v 6,144 x 1,024 = 6,291,456 each:
+ *   113,246,208;
+ * - every layer: 32 experts of 3 x 6,144 x 9,216 = 169,869,312: 5,435,817,984, the router
+ *   6,144 x 32 = 196,608, two norms 12,288: 5,436,026,880;
+ * - 70 x 251,666,432 + 10 x 113,246,208 + 80 x 5,436,026,880 = 453,631,262,720, + embedding and
+ *   head 2 x 200,064 x 6,144 = 2,458,386,432 + the final norm 6,144: 456,089,655,296 (the card's
+ *   456B). Active: - 80 x 30 x 169,869,312 - the embedding 1,229,193,216 = 47,174,113,280
+ *   (45,944,920,064 without the head too: the card's 45.9B).
+ * vLLM at t = 8: KV 10 layers x 2 x 1 head x 128 x 2 B = 5,120 a token; state 70 x 8 x 128 x 128
+ * x 2 B = 18,350,080 a sequence. */
+static void test_minimax(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("minimax_m1/MiniMaxAI__MiniMax-M1.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 456089655296ULL);
+    assert_int_equal(c.active, 47174113280ULL);
+    assert_int_equal(c.attention, 70ULL * 251666432 + 10ULL * 113246208);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 10, .recurrent = 70, .none = 0, .moe = 80});
+    assert_int_equal(a.blocks[a.layer_block[7]].mixer, GS_MIXER_ATTENTION);
+    assert_int_equal(a.blocks[a.layer_block[0]].mixer, GS_MIXER_RECURRENT);
+    fixture_assert_cache(&a, 8, 5120, 18350080ULL);
+    fixture_assert_cache(&a, 1, 40960, 8 * 18350080ULL);
+    /* transformers' form (minimax): layer_types, or by default every other layer from the first
+     * softmax; a toy, h = 64, 4 heads of 16, 2 KV heads, 2 experts of 32, a shared MLP of 16:
+     * lightning 64 x 192 + 2 x 64 x 64 + 64 = 20,544; softmax 2 x 4,096 + 2 x 64 x 32 = 12,288;
+     * experts 2 x 3 x 64 x 32 = 12,288, router 128, shared 3 x 64 x 16 = 3,072 and its
+     * coefficient 64, norms 128 (15,680 a layer); embedding and head 2 x 100 x 64 + 64 */
+#define TOY_MINIMAX                                                                                \
+    "{\"model_type\": \"%s\", \"hidden_size\": 64, \"intermediate_size\": 32,"                     \
+    " \"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"           \
+    " \"head_dim\": 16, \"vocab_size\": 100, \"num_local_experts\": 2,"                            \
+    " \"num_experts_per_tok\": 1, \"shared_intermediate_size\": 16%s}"
+    const uint64_t layer = 15680, ends = 2 * 100 * 64 + 64;
+    a = fixture_arch(TOY_MINIMAX, "minimax", "");
+    assert_int_equal(fixture_count(&a).total, 2 * 20544 + 2 * 12288 + 4 * layer + ends);
+    assert_int_equal(a.blocks[a.layer_block[0]].mixer, GS_MIXER_ATTENTION);
+    assert_int_equal(a.blocks[a.layer_block[1]].mixer, GS_MIXER_RECURRENT);
+    a = fixture_arch(TOY_MINIMAX, "minimax",
+                     ", \"layer_types\": [\"linear_attention\", \"linear_attention\","
+                     " \"linear_attention\", \"full_attention\"]");
+    assert_int_equal(fixture_count(&a).total, 3 * 20544 + 12288 + 4 * layer + ends);
+    a = fixture_arch(TOY_MINIMAX, "minimax_text_01", ", \"attn_type_list\": [0, 0, 0, 1]");
+    assert_int_equal(fixture_count(&a).total, 3 * 20544 + 12288 + 4 * layer + ends);
+    assert_estimates_run(&a, 4);
+    /* the remote classes have no default pattern */
+    char config[1024];
+    snprintf(config, sizeof(config), TOY_MINIMAX, "minimax_m1", "");
+    fixture_assert_refused(config, GS_ERR_INVALID,
+                           FIXTURE_POINTERS("/model/config/attn_type_list"));
+    snprintf(config, sizeof(config), TOY_MINIMAX, "minimax_m1",
+             ", \"attn_type_list\": [0, 2, 0, 1]");
+    fixture_assert_refused(config, GS_ERR_INVALID,
+                           FIXTURE_POINTERS("/model/config/attn_type_list"));
+#undef TOY_MINIMAX
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -617,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_qwen3_next_mtp),
         cmocka_unit_test(test_olmo_hybrid),
         cmocka_unit_test(test_lfm2),
+        cmocka_unit_test(test_minimax),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
