@@ -2,7 +2,8 @@
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
  * Qwen2-VL, Qwen2.5-VL, GLM-4V (GLM-4.1V, 4.5V, 4.6V, GLM-GA, GLM-OCR), Llama 3.2 Vision (mllama),
- * Llama 4, Step 3.7, MiniMax-M3, MiMo-V2.5, DeepSeek-OCR, Muse Glimmer, LFM2-VL and Whisper.
+ * Llama 4, Step 3.7, MiniMax-M3, MiMo-V2.5, DeepSeek-OCR, Muse Glimmer, LFM2-VL, InternVL and
+ * Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -1891,6 +1892,237 @@ static void read_lfm2_vl(struct model_reader *r, struct gs_arch *a)
     a->mm_image.layout = GS_MM_CROPS;
 }
 
+/* ---------------------------------------------------------------- InternVL */
+
+/* InternVLVisionConfig's defaults (transformers models/internvl/configuration_internvl.py): the
+ * InternViT-300M's shapes but attention_bias, which the 300M checkpoints set true. */
+static const char INTERNVL_VISION[] =
+    "{\"hidden_size\": 1024, \"num_hidden_layers\": 24, \"num_attention_heads\": 16,"
+    " \"intermediate_size\": 4096, \"attention_bias\": false, \"use_qk_norm\": false,"
+    " \"norm_type\": \"layer_norm\", \"image_size\": [448, 448], \"patch_size\": [14, 14],"
+    " \"num_channels\": 3, \"use_mask_token\": false}";
+
+/* The tiles an InternVL image takes at most: max_dynamic_patch (12 in every published
+ * InternVL2.5/3/3.5 config; GotOcr2ImageProcessor's max_patches for the -HF checkpoints) crops
+ * of the tile size and, with more than one, a thumbnail of the whole image (use_thumbnail; the
+ * HF processor's crop_to_patches) - vLLM's profile takes the same 13 (internvl.py
+ * get_image_size_with_most_features over resolve_internvl_min_max_num, max + 1 with a
+ * thumbnail). */
+#define INTERNVL_MAX_TILES 12ULL
+
+/* A square-or-pair size member (InternVL's image_size and patch_size: an int in the remote
+ * config, [h, w] in InternVLVisionConfig): its two sides. */
+static void size_pair(struct model_reader *r, const char *name, uint64_t side[2])
+{
+    const json_t *list = NULL;
+    if (!json_is_array(rd_get(r, name))) {
+        side[0] = side[1] = rd_dim(r, NAMES(name), true, 0);
+        return;
+    }
+    const size_t n = rd_array(r, name, &list);
+    side[0] = side[1] = 0;
+    for (size_t i = 0; i < 2 && n == 2; i++) {
+        const json_t *v = json_array_get(list, i);
+        if (json_is_integer(v) && json_integer_value(v) > 0 &&
+            (uint64_t)json_integer_value(v) <= GS_ARCH_DIM_MAX)
+            side[i] = (uint64_t)json_integer_value(v);
+    }
+    if (side[0] == 0 || side[1] == 0)
+        rd_fail(r, name, GS_ERR_INVALID, "must be a positive integer or two of them");
+}
+
+/* InternViT (the -HF form's InternVLVisionModel, modeling_internvl.py; the remote form's
+ * InternVisionModel, OpenGVLab/InternVL modeling_intern_vit.py; the same tensors, the remote
+ * qkv fused): a biased Conv2d patch embedding, a class token and a learned position table of
+ * (image / patch)^2 + 1 rows; each layer norm1/norm2 (LayerNorm or RMSNorm by norm_type),
+ * q/k/v biased by attention_bias (remote: qkv_bias), the output projection always biased,
+ * with use_qk_norm (remote: qk_normalization) an RMSNorm over the whole q and k width (not per
+ * head), the layer scales lambda_1/lambda_2 (ls1, ls2), an ungated GELU MLP fc1/fc2 with
+ * biases; no final norm (use_mean_pooling: Identity). Every layer is kept (vision_feature_layer
+ * and select_layer -1 in every published config). InternViT-300M: 304,012,288; InternViT-6B
+ * (3,200 wide, 45 layers, RMSNorm, q/k norms, no qkv bias): 5,536,496,000. Returns the width,
+ * 0 when the reader failed. */
+static uint64_t read_internvit(struct model_reader *v, struct gs_arch *a, bool remote,
+                               uint64_t image[2], uint64_t patch[2], uint64_t *channels)
+{
+    const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
+    const uint64_t layers = rd_dim(v, NAMES("num_hidden_layers"), true, 0);
+    const uint64_t heads = rd_dim(v, NAMES("num_attention_heads"), true, 0);
+    const uint64_t inner = rd_dim(v, NAMES("intermediate_size"), true, 0);
+    const bool bias = rd_flag(v, remote ? "qkv_bias" : "attention_bias", false);
+    const bool qk_norm = rd_flag(v, remote ? "qk_normalization" : "use_qk_norm", remote);
+    const char *type = rd_string(v, "norm_type");
+    const bool layer_norm = type != NULL ? strcmp(type, "layer_norm") == 0 : !remote;
+    if (type != NULL && !layer_norm && strcmp(type, "rms_norm") != 0)
+        rd_fail(v, "norm_type", GS_ERR_INVALID, "must be \"layer_norm\" or \"rms_norm\"");
+    size_pair(v, "image_size", image);
+    size_pair(v, "patch_size", patch);
+    *channels = remote ? 3 : rd_dim(v, NAMES("num_channels"), false, 3);
+    const bool mask = !remote && rd_flag(v, "use_mask_token", false);
+    if (!v->ok)
+        return 0;
+    static const struct attn_layout hf = {"attention.q_proj",
+                                          "attention.k_proj",
+                                          "attention.v_proj",
+                                          "attention.projection_layer",
+                                          NULL,
+                                          false,
+                                          false,
+                                          false,
+                                          true};
+    struct attn_layout layout = hf;
+    if (remote)
+        layout = (struct attn_layout){NULL,  NULL,  NULL,  "attn.proj", "attn.qkv",
+                                      false, false, false, true};
+    layout.q_bias = layout.k_bias = layout.v_bias = bias;
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &layout, false);
+    mlp(a, b, vh, inner, false, true, &CLIP_FC);
+    norm(a, b, "layernorm_before", GS_PART_NORMS, layer_norm, vh);
+    norm(a, b, "layernorm_after", GS_PART_NORMS, layer_norm, vh);
+    if (qk_norm) {
+        norm(a, b, "attention.q_norm", GS_PART_ATTENTION, false, vh);
+        norm(a, b, "attention.k_norm", GS_PART_ATTENTION, false, vh);
+    }
+    tensor(a, b, "lambda_1", GS_PART_VISION, 1, vh);
+    tensor(a, b, "lambda_2", GS_PART_VISION, 1, vh);
+    gs_arch_tower(a, "vision_tower", b, GS_PART_VISION, layers, false);
+    const size_t m = GS_BLOCKS_MAX;
+    const uint64_t positions = (image[0] / patch[0]) * (image[1] / patch[1]) + 1;
+    tensor(a, m, "vision_tower.embeddings.patch_embeddings", GS_PART_VISION,
+           *channels * patch[0] * patch[1], vh);
+    tensor(a, m, "vision_tower.embeddings.patch_embeddings.bias", GS_PART_VISION, 1, vh);
+    tensor(a, m, "vision_tower.embeddings.cls_token", GS_PART_VISION, 1, vh);
+    if (mask)
+        tensor(a, m, "vision_tower.embeddings.mask_token", GS_PART_VISION, 1, vh);
+    add(a, m, "vision_tower.embeddings.position_embeddings", GS_MODULE_EMBEDDING, GS_SPLIT_NONE,
+        GS_PART_VISION, 0, positions, vh);
+    return vh;
+}
+
+/* The model_type of a language model's config: its own, else the type whose class
+ * architectures[0] names (the remote llm_config builds from it). */
+static const char *text_model_type(const struct model_reader *t)
+{
+    const char *type = rd_string(t, "model_type");
+    const char *arch = rd_architecture(t);
+    static const struct model_type *const tables[] = {MODELS_DECODER, MODELS_MOE};
+    for (size_t i = 0; type == NULL && arch != NULL && i < 2; i++)
+        for (const struct model_type *m = tables[i]; m->model_type; m++)
+            if (m->architecture != NULL && strcmp(m->architecture, arch) == 0)
+                return m->model_type;
+    return type;
+}
+
+/* InternVL2.5, InternVL3 and InternVL3.5 in both published forms: InternVLForConditionalGeneration
+ * (transformers models/internvl/modeling_internvl.py; the -HF checkpoints, model_type internvl:
+ * text_config, vision_config) and the remote InternVLChatModel (OpenGVLab/InternVL
+ * modeling_internvl_chat.py; model_type internvl_chat: llm_config, vision_config, the remote
+ * InternVisionConfig's keys). The language model is the one its config's model_type names
+ * (Qwen2.5, Qwen3, Qwen3-MoE, gpt-oss, InternLM2, Llama; -HF: text_config's, qwen2 when it names
+ * none), read by its own reader. The head is untied in every published checkpoint: the remote
+ * InternVLChatConfig up to InternVL3 forces tie_word_embeddings false on itself and its
+ * llm_config, InternVL3.5's copies the llm_config's (false in each); the -HF checkpoints store
+ * lm_head apart, and transformers 5 leaves two stored tensors that differ untied whatever the
+ * wrapper's flag (modeling_utils.py tie_weights: "both are present in the checkpoints with
+ * different values, so we will NOT tie them") - the text_config's own flag decides here. The
+ * projector (multi_modal_projector; remote mlp1) reads the pixel-shuffled tower output,
+ * vision x (1 / downsample_ratio)^2 wide: a LayerNorm, linear_1 to the text width, GELU,
+ * linear_2, both biased. An image is up to 12 tiles and a thumbnail of (image / patch)^2 x
+ * downsample_ratio^2 tokens each (256 at 448 px); the tower runs each tile as its patches and the
+ * class token. Published totals reproduced to the parameter (HF safetensors metadata):
+ * InternVL2.5-1B 938,193,024, -4B 3,712,637,952 (its untied head), -78B 78,408,318,336. */
+static void read_internvl_family(struct model_reader *r, struct gs_arch *a, bool remote)
+{
+    if (remote && (rd_dim(r, NAMES("use_backbone_lora"), false, 0) != 0 ||
+                   rd_dim(r, NAMES("use_llm_lora"), false, 0) != 0)) {
+        rd_fail(r,
+                rd_dim(r, NAMES("use_backbone_lora"), false, 0) != 0 ? "use_backbone_lora"
+                                                                     : "use_llm_lora",
+                GS_ERR_UNSUPPORTED,
+                "a checkpoint that wraps its layers in LoRA at load is not one gpusizer reads");
+        return;
+    }
+    const double ratio = rd_number(r, "downsample_ratio", 0.5);
+    const uint64_t shuffle = ratio > 0 && ratio <= 1 ? (uint64_t)(1.0 / ratio + 1e-9) : 0;
+    if (shuffle == 0 || shuffle > 16 || (double)shuffle * ratio < 0.999999 ||
+        (double)shuffle * ratio > 1.000001)
+        rd_fail(r, "downsample_ratio", GS_ERR_INVALID,
+                "must be 1 / n for a whole n from 1 to 16 (the pixel shuffle's factor)");
+    const bool dynamic = !remote || rd_flag(r, "dynamic_image_size", false);
+    const bool thumbnail = !remote || rd_flag(r, "use_thumbnail", false);
+    const uint64_t tiles_max =
+        dynamic ? (remote ? rd_dim(r, NAMES("max_dynamic_patch"), false, 6) : INTERNVL_MAX_TILES)
+                : 1;
+    const uint64_t forced = remote ? rd_dim(r, NAMES("force_image_size"), false, 0) : 0;
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    const char *sub = remote ? "llm_config" : "text_config";
+    struct model_reader peek;
+    const bool has = rd_sub(r, sub, &peek);
+    if (!r->ok)
+        return;
+    if (!has) {
+        rd_fail(r, sub, GS_ERR_INVALID, "is required: it is the language model");
+        return;
+    }
+    const char *type = text_model_type(&peek);
+    char text_type[64];
+    snprintf(text_type, sizeof(text_type), "%s", type != NULL ? type : remote ? "" : "qwen2");
+    if (!open_sub(r, sub, NULL, NULL, text_type[0] ? text_type : NULL, &text, &owned))
+        return;
+    if (remote && json_object_set_new(owned, "tie_word_embeddings", json_false()) != 0)
+        rd_fail(r, sub, GS_ERR_NOMEM, "out of memory reading the nested config");
+    else
+        read_text_as(&text, a, text_type[0] ? text_type : NULL);
+    close_sub(r, &text, owned);
+    if (!r->ok || !open_sub(r, "vision_config", remote ? "{}" : INTERNVL_VISION,
+                            remote ? "{}" : INTERNVL_VISION, NULL, &vision, &owned))
+        return;
+    uint64_t image[2], patch[2], channels = 0;
+    const uint64_t vh = read_internvit(&vision, a, remote, image, patch, &channels);
+    close_sub(r, &vision, owned);
+    if (!r->ok || vh == 0)
+        return;
+    const uint64_t in = vh * shuffle * shuffle, th = a->hidden_size;
+    const size_t m = GS_BLOCKS_MAX;
+    norm(a, m, "multi_modal_projector.layer_norm", GS_PART_VISION, true, in);
+    linear(a, m, "multi_modal_projector.linear_1", GS_SPLIT_NONE, GS_PART_VISION, true, in, th);
+    linear(a, m, "multi_modal_projector.linear_2", GS_SPLIT_NONE, GS_PART_VISION, true, th, th);
+    /* the tile the processor cuts: force_image_size where the remote config sets it */
+    const uint64_t side[2] = {forced ? forced : image[0], forced ? forced : image[1]};
+    const uint64_t grid = (side[0] / patch[0]) * (side[1] / patch[1]);
+    const uint64_t tile_tokens = grid / (shuffle * shuffle);
+    const uint64_t tiles = tiles_max + (thumbnail && tiles_max > 1 ? 1 : 0);
+    bool ovf = false;
+    const uint64_t pixels =
+        gs_mul(tiles, gs_mul(channels, gs_mul(side[0], side[1], &ovf), &ovf), &ovf);
+    if (ovf || tile_tokens == 0 || tiles_max > 64) {
+        rd_fail(r, remote ? "max_dynamic_patch" : "vision_config", GS_ERR_RANGE,
+                "an image's tiles are not ones gpusizer sizes (at most 64 tiles of at least one "
+                "token)");
+        return;
+    }
+    a->mm_image.tokens = tiles * tile_tokens;
+    a->mm_image.crop_tokens = tile_tokens;
+    a->mm_image.patches = tiles * grid;
+    a->mm_image.pixels = pixels;
+    a->mm_image.layout = GS_MM_CROPS;
+    a->mm_image.class_positions = 1;
+    a->mm_embed_width = th;
+}
+
+static void read_internvl(struct model_reader *r, struct gs_arch *a)
+{
+    read_internvl_family(r, a, false);
+}
+
+static void read_internvl_chat(struct model_reader *r, struct gs_arch *a)
+{
+    read_internvl_family(r, a, true);
+}
+
 /* ------------------------------------------------------------ Muse Glimmer */
 
 /* MuseGlimmerTextConfig's and MuseGlimmerVisionConfig's defaults
@@ -2160,6 +2392,8 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"minimax_m3_vl", "MiniMaxM3SparseForConditionalGeneration", read_minimax_m3_vl},
     {"muse_glimmer", "MuseGlimmerForConditionalGeneration", read_muse_glimmer},
     {"lfm2_vl", "Lfm2VlForConditionalGeneration", read_lfm2_vl},
+    {"internvl", "InternVLForConditionalGeneration", read_internvl},
+    {"internvl_chat", "InternVLChatModel", read_internvl_chat},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},
     {NULL, NULL, NULL},
 };

@@ -590,6 +590,75 @@ static void test_muse_glimmer(void **state)
                                 "/out_hidden_size");
 }
 
+/* InternVL (internvl, internvl_chat; the fixture's README), by hand:
+ * - InternViT-300M (h 1,024, 24 layers, I 4,096, LayerNorm, qkv biased): patch conv
+ *   1,024 x 3 x 14 x 14 + 1,024 = 603,136, class token 1,024, positions 1,025 x 1,024 =
+ *   1,049,600; a layer q/k/v 3 x (1,024^2 + 1,024) = 3,148,800, projection 1,049,600, fc1
+ *   4,198,400, fc2 4,195,328, norm1/norm2 4,096, lambda_1/lambda_2 2,048: 12,598,272, x 24;
+ *   304,012,288 in all;
+ * - the projector over 4 x 1,024 = 4,096 to T: LayerNorm 8,192 + 4,096 T + T + T^2 + T; T = 896:
+ *   4,482,816;
+ * - Qwen2.5-0.5B with 151,674 tokens, untied: a layer q 896^2 + 896, k and v 2 x (896 x 128 +
+ *   128), o 896^2, MLP 3 x 896 x 4,864, norms 1,792: 14,912,384, x 24 = 357,897,216; embedding and
+ *   head 2 x 135,899,904, final norm 896: 629,697,920.
+ * InternVL3-1B (= InternVL2.5-1B's shapes): 938,193,024, the published InternVL2_5-1B total, in
+ * both forms. With Qwen2.5-3B (2,048 wide, 36 layers, 16 heads, 2 KV, I 11,008; its own config
+ * tied, the InternVL checkpoint not): text 36 x 77,076,992 + 2 x 310,628,352 + 2,048 =
+ * 3,396,030,464, projector 12,595,200: 3,712,637,952, the published InternVL2_5-4B. With
+ * InternViT-6B (3,200 wide, 45 layers, 25 heads, I 12,800, RMSNorm, q/k norms over 3,200, no qkv
+ * bias: a layer 30,720,000 + 10,243,200 + 6,400 + 40,972,800 + 40,963,200 + 6,400 + 6,400 =
+ * 122,918,400; embeddings 1,884,800 + 3,200 + 3,280,000: 5,536,496,000) and Qwen2.5-72B: projector
+ * 25,600 + 104,857,600 + 8,192 + 67,108,864 + 8,192 = 172,008,448, text 72,699,813,888:
+ * 78,408,318,336, the published InternVL2_5-78B. An image: 12 tiles and a thumbnail of
+ * (448 / 14)^2 / 4 = 256 tokens, 13 x 1,024 patches through the tower. */
+static void test_internvl(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("internvl/OpenGVLab__InternVL3-1B.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 938193024ULL);
+    assert_int_equal(c.vision, 304012288ULL + 4482816);
+    assert_int_equal(a.mm_image.tokens, 13 * 256);
+    assert_int_equal(a.mm_image.crop_tokens, 256);
+    assert_int_equal(a.mm_image.patches, 13 * 1024);
+    assert_int_equal(a.mm_image.layout, GS_MM_CROPS);
+    assert_int_equal(a.mm_embed_width, 896);
+    a = fixture_arch_file("internvl/OpenGVLab__InternVL3-1B-hf.json");
+    assert_int_equal(fixture_count(&a).total, 938193024ULL);
+    assert_int_equal(a.mm_image.tokens, 13 * 256);
+    /* the chat form without dynamic tiling: one tile */
+    a = fixture_arch_file_set_in("internvl/OpenGVLab__InternVL3-1B.json", NULL,
+                                 "dynamic_image_size", "false");
+    assert_int_equal(a.mm_image.tokens, 256);
+#define INTERNVL_CHAT                                                                              \
+    "{\"model_type\": \"internvl_chat\", \"downsample_ratio\": 0.5,"                               \
+    " \"llm_config\": {\"model_type\": \"qwen2\", \"hidden_size\": %d,"                            \
+    " \"num_hidden_layers\": %d, \"num_attention_heads\": %d, \"num_key_value_heads\": %d,"        \
+    " \"intermediate_size\": %d, \"vocab_size\": 151674, \"tie_word_embeddings\": true},"          \
+    " \"vision_config\": {\"hidden_size\": %d, \"num_hidden_layers\": %d,"                         \
+    " \"num_attention_heads\": %d, \"intermediate_size\": %d, \"image_size\": 448,"                \
+    " \"patch_size\": 14, \"qkv_bias\": %s, \"qk_normalization\": %s, \"norm_type\": \"%s\"}}"
+    a = fixture_arch(INTERNVL_CHAT, 2048, 36, 16, 2, 11008, 1024, 24, 16, 4096, "true", "false",
+                     "layer_norm");
+    assert_int_equal(fixture_count(&a).total, 3712637952ULL);
+    a = fixture_arch(INTERNVL_CHAT, 8192, 80, 64, 8, 29568, 3200, 45, 25, 12800, "false", "true",
+                     "rms_norm");
+    c = fixture_count(&a);
+    assert_int_equal(c.total, 78408318336ULL);
+    assert_int_equal(c.vision, 5536496000ULL + 172008448);
+#undef INTERNVL_CHAT
+    /* a model wrapped in LoRA at load, and the remote vision config's missing shapes */
+    fixture_assert_refused("{\"model_type\": \"internvl_chat\", \"use_backbone_lora\": 16,"
+                           " \"llm_config\": {}, \"vision_config\": {}}",
+                           GS_ERR_INVALID, FIXTURE_POINTERS("/model/config/use_backbone_lora"));
+    fixture_assert_reader_error(
+        "{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\":"
+        " \"qwen2\", \"hidden_size\": 64, \"num_hidden_layers\": 1,"
+        " \"num_attention_heads\": 4, \"intermediate_size\": 128,"
+        " \"vocab_size\": 100}, \"vision_config\": {}}",
+        "/vision_config/hidden_size");
+}
+
 /* LFM2-VL (lfm2_vl; modeling_lfm2_vl.py) in the shapes its two published checkpoints' configs
  * give (a third-party reader's pinned copy, whose tensor inventories, 589 and 349 tensors, these
  * modules reproduce): LFM2-1.2B's or LFM2-350M's language model (test_lfm2), a Siglip2 tower
@@ -981,6 +1050,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_ocr),
         cmocka_unit_test(test_muse_glimmer),
         cmocka_unit_test(test_lfm2_vl),
+        cmocka_unit_test(test_internvl),
         cmocka_unit_test(test_mllama),
         cmocka_unit_test(test_llama4),
         cmocka_unit_test(test_step3p7),
