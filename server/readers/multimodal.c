@@ -2,8 +2,8 @@
  * multimodal.c - vision-language and speech models: Gemma 3, Mistral 3
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
  * Qwen2-VL, Qwen2.5-VL, GLM-4V (GLM-4.1V, 4.5V, 4.6V, GLM-GA, GLM-OCR), Llama 3.2 Vision (mllama),
- * Llama 4, Step 3.7, MiniMax-M3, MiMo-V2.5, DeepSeek-OCR, Muse Glimmer, LFM2-VL, InternVL and
- * Whisper.
+ * Llama 4, Step 3.7, MiniMax-M3, MiMo-V2.5, DeepSeek-OCR, Muse Glimmer, LFM2-VL, InternVL,
+ * ERNIE-4.5-VL and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -2123,6 +2123,241 @@ static void read_internvl_chat(struct model_reader *r, struct gs_arch *a)
     read_internvl_family(r, a, true);
 }
 
+/* ------------------------------------------------------------- ERNIE-4.5-VL */
+
+/* Ernie4_5_VLMoeTextConfig's and Ernie4_5_VLMoeVisionConfig's defaults (transformers
+ * models/ernie4_5_vl_moe/configuration_ernie4_5_vl_moe.py, documented as
+ * baidu/ERNIE-4.5-VL-28B-A3B-PT's; moe_intermediate_size from __post_init__). */
+static const char ERNIE45_VL_TEXT[] =
+    "{\"vocab_size\": 103424, \"hidden_size\": 2560, \"intermediate_size\": 12288,"
+    " \"num_hidden_layers\": 28, \"num_attention_heads\": 20, \"num_key_value_heads\": 4,"
+    " \"max_position_embeddings\": 131072, \"use_bias\": false,"
+    " \"moe_intermediate_size\": [1536, 512], \"moe_k\": 6, \"moe_num_experts\": 64,"
+    " \"moe_num_shared_experts\": 2}";
+static const char ERNIE45_VL_VISION[] =
+    "{\"depth\": 32, \"hidden_size\": 1280, \"num_heads\": 16, \"in_channels\": 3,"
+    " \"patch_size\": 14, \"spatial_merge_size\": 2, \"intermediate_size\": 5120,"
+    " \"temporal_merge_size\": 2}";
+
+/* The largest image: Ernie4_5_VLMoeImageProcessor's size longest_edge 28 x 28 x 6,177 pixels
+ * (image_processing_ernie4_5_vl_moe.py), the bound vLLM's profile reads through the same
+ * processor (ernie45_vl.py get_image_size_with_most_features). */
+#define ERNIE45_VL_MAX_PIXELS (28ULL * 28 * 6177)
+
+/* A member that is one value for both modalities or a [text, vision] pair (the remote config's
+ * moe_num_experts, moe_intermediate_size, moe_layer_start_index and moe_layer_end_index). */
+static void modality_pair(struct model_reader *r, const char *name, uint64_t fallback,
+                          uint64_t out[2])
+{
+    out[0] = out[1] = fallback;
+    if (!json_is_array(rd_get(r, name))) {
+        out[0] = out[1] = rd_dim(r, NAMES(name), false, fallback);
+        return;
+    }
+    const json_t *list = NULL;
+    if (rd_array(r, name, &list) != 2) {
+        rd_fail(r, name, GS_ERR_INVALID, "must be one value or a [text, vision] pair");
+        return;
+    }
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *v = json_array_get(list, i);
+        if (json_is_integer(v) && json_integer_value(v) >= 0 &&
+            (uint64_t)json_integer_value(v) <= GS_ARCH_DIM_MAX)
+            out[i] = (uint64_t)json_integer_value(v);
+        else
+            rd_fail(r, name, GS_ERR_INVALID, "entry %zu is not a size", i);
+    }
+}
+
+/* ERNIE-4.5-VL's language model (Ernie4_5_VLMoeTextModel, modeling_ernie4_5_vl_moe.py; the
+ * checkpoints' remote Ernie4_5_VLMoeForConditionalGeneration, served by vLLM's ernie45_vl_moe.py):
+ * ERNIE 4.5's attention and dense MLP (use_bias), and on the sparse layers modality-isolated
+ * experts - Ernie4_5_VLMoeMoeBlock's text_moe (moe_num_experts experts moe_intermediate_size[0]
+ * wide) and vision_moe (as many, moe_intermediate_size[1] wide), each behind its own
+ * Ernie4_5_VLMoeMoeTopKRouter (a bare fp32 weight [E, h] and moe_statics.e_score_correction_bias
+ * [1, E], an nn.Parameter with requires_grad False, so counted) with the same top moe_k - and
+ * one shared MLP moe_intermediate_size[0] x moe_num_shared_experts wide. The sparse layers: the
+ * native config's mlp_layer_types (by default every layer but the first); the remote one's
+ * (i + 1) % moe_layer_interval == 0 between min(moe_layer_start_index) and
+ * max(moe_layer_end_index), inclusive (the converter convert_ernie4_5_vl_moe_to_hf.py and vLLM's
+ * Ernie4_5_VLMoeDecoderLayer); a sparse layer outside one modality's own range is a layout
+ * vLLM builds differently from transformers and is refused. Text tokens use the text experts
+ * alone: the vision experts and their router count under the vision part, with the tower, so
+ * active_parameters is a text token's. */
+static void read_ernie45_vl_text(struct model_reader *t, struct gs_arch *a, bool remote)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(t, a, &plan, true, 0, false);
+    uint64_t experts[2], width[2], start[2], end[2];
+    modality_pair(t, "moe_num_experts", remote ? 0 : 64, experts);
+    modality_pair(t, "moe_intermediate_size", 0, width);
+    const uint64_t shared = rd_dim(t, NAMES("moe_num_shared_experts"), false, 0);
+    struct gs_moe *m = &plan.experts;
+    m->top_k = rd_dim(t, NAMES("moe_k"), true, 0);
+    m->experts = experts[0];
+    m->width = width[0];
+    m->shared_width = width[0] * shared;
+    m->router_extra = experts[0];
+    m->router_parameter = true;
+    m->router_fp32 = true;
+    m->gated = true;
+    if (t->ok && (experts[0] != experts[1] || experts[0] == 0 || width[0] == 0 || width[1] == 0))
+        rd_fail(t, "moe_num_experts", GS_ERR_INVALID,
+                "needs as many text as vision experts (one value or an equal pair) and both "
+                "moe_intermediate_size widths");
+    if (remote) {
+        modality_pair(t, "moe_layer_start_index", 1, start);
+        modality_pair(t, "moe_layer_end_index", plan.layers ? plan.layers - 1 : 0, end);
+        const uint64_t interval = rd_size(t, NAMES("moe_layer_interval"), 1);
+        const uint64_t lo = start[0] < start[1] ? start[0] : start[1];
+        const uint64_t hi = end[0] > end[1] ? end[0] : end[1];
+        for (uint64_t l = 0; t->ok && l < plan.layers && l < GS_LAYERS_MAX; l++) {
+            plan.moe[l] = (l + 1) % interval == 0 && l >= lo && l <= hi;
+            for (int k = 0; plan.moe[l] && k < 2; k++)
+                if (l < start[k] || l > end[k])
+                    rd_fail(t, "moe_layer_start_index", GS_ERR_UNSUPPORTED,
+                            "layer %llu routes but is outside the %s experts' range: vLLM builds "
+                            "a dense MLP there, transformers the experts",
+                            (unsigned long long)l, k ? "vision" : "text");
+        }
+    } else if (!rd_kind_list(t, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) &&
+               t->ok) {
+        for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
+            plan.moe[l] = l >= 1;
+    }
+    const bool bias = rd_flag(t, "use_bias", false);
+    if (!t->ok)
+        return;
+    const struct decoder_traits traits = {
+        .norms = 2, .qkv_bias = bias, .o_bias = bias, .mlp_bias = bias, .head_bias = bias};
+    decoder_build(t, a, &plan, &traits);
+    const uint64_t h = a->hidden_size, E = experts[1], w = width[1];
+    const unsigned f = GS_MOD_QUANT | GS_MOD_EXPERT;
+    for (size_t b = 0; b < a->block_count; b++) {
+        if (a->blocks[b].mlp.kind != GS_MLP_MOE)
+            continue;
+        add(a, b, "mlp.vision_moe.gate", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_VISION, 0, E, h);
+        tensor(a, b, "mlp.vision_moe.gate.moe_statics.e_score_correction_bias", GS_PART_VISION, 1,
+               E);
+        gs_block_module(a, b, "mlp.vision_moe.experts.gate_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                        GS_PART_VISION, f, h, w, E);
+        gs_block_module(a, b, "mlp.vision_moe.experts.up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                        GS_PART_VISION, f, h, w, E);
+        gs_block_module(a, b, "mlp.vision_moe.experts.down_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW,
+                        GS_PART_VISION, f, w, h, E);
+    }
+}
+
+/* ERNIE-4.5-VL-28B-A3B and -424B-A47B: Ernie4_5_VLMoeForConditionalGeneration, the native config
+ * (ernie4_5_vl_moe: text_config, vision_config) or the checkpoints' own (ernie4_5_moe_vl: the text
+ * keys at the top level with per-modality lists, vision_config, pixel_hidden_size,
+ * spatial_conv_size, temporal_conv_size, use_temporal_conv). The language model:
+ * read_ernie45_vl_text, the head tied where tie_word_embeddings (default true) says. The tower
+ * (Ernie4_5_VLMoeVisionTransformerPretrainedModel; the remote DFNRopeVisionTransformer, vLLM
+ * Ernie4_5_VisionTransformer): patch_embed a Linear without bias over channels x patch^2 values
+ * (temporal patch 1), blocks of LayerNorm norm1/norm2, a biased fused attn.qkv and attn.proj, a
+ * quick-GELU fc1/fc2 (intermediate_size; remote embed_dim x mlp_ratio) with biases, the final
+ * LayerNorm ln; the remote vision config's hidden_size default (3,584) is not the tower's width,
+ * embed_dim is. The resampler (Ernie4_5_VLMoeVariableResolutionResamplerModel): spatial_linear
+ * (fc1, fc2 and a LayerNorm over vision x merge^2), temporal_linear (fc1 from twice that for
+ * temporal_merge frames, fc2, LayerNorm; the remote model only with use_temporal_conv), mlp to the
+ * text width with a bias and after_norm, an RMSNorm. ERNIE-4.5-VL-28B-A3B by hand: 29,399,294,336
+ * (Megatron-Bridge's inventory lists the checkpoint at 29.4B). Images: merge^2 patches a token up
+ * to the processor's bound; the text rope is 3-D (mrope_section). */
+static void read_ernie45_vl_family(struct model_reader *r, struct gs_arch *a, bool remote)
+{
+    const bool tie = rd_flag(r, "tie_word_embeddings", true);
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    if (remote) {
+        read_ernie45_vl_text(r, a, true);
+    } else {
+        if (!open_sub(r, "text_config", ERNIE45_VL_TEXT, ERNIE45_VL_TEXT, NULL, &text, &owned))
+            return;
+        if (json_object_set_new(owned, "tie_word_embeddings", json_boolean(tie)) != 0)
+            rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+        else
+            read_ernie45_vl_text(&text, a, false);
+        close_sub(r, &text, owned);
+    }
+    if (!r->ok || !open_sub(r, "vision_config", remote ? "{}" : ERNIE45_VL_VISION,
+                            remote ? "{}" : ERNIE45_VL_VISION, NULL, &vision, &owned))
+        return;
+    const uint64_t depth = rd_dim(&vision, NAMES("depth"), true, 0);
+    const uint64_t vh =
+        rd_dim(&vision, remote ? NAMES("embed_dim") : NAMES("hidden_size"), true, 0);
+    const uint64_t heads = rd_dim(&vision, NAMES("num_heads"), true, 0);
+    const uint64_t channels = rd_dim(&vision, NAMES("in_channels", "in_chans"), false, 3);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), true, 0);
+    uint64_t inner = 0, merge = 0, temporal = 0;
+    bool temporal_linear = true;
+    if (remote) {
+        const double ratio = rd_number(&vision, "mlp_ratio", 4.0);
+        inner = ratio > 0 && ratio < 64 ? (uint64_t)((double)vh * ratio) : 0;
+        merge = rd_dim(r, NAMES("spatial_conv_size"), true, 0);
+        temporal = rd_dim(r, NAMES("temporal_conv_size"), true, 0);
+        temporal_linear = rd_flag(r, "use_temporal_conv", true);
+        const uint64_t pixel = rd_dim(r, NAMES("pixel_hidden_size"), false, vh);
+        if (r->ok && pixel != vh)
+            rd_fail(r, "pixel_hidden_size", GS_ERR_INVALID,
+                    "is %llu, not the tower's embed_dim %llu", (unsigned long long)pixel,
+                    (unsigned long long)vh);
+    } else {
+        inner = rd_dim(&vision, NAMES("intermediate_size"), true, 0);
+        merge = rd_dim(&vision, NAMES("spatial_merge_size"), true, 0);
+        temporal = rd_dim(&vision, NAMES("temporal_merge_size"), true, 0);
+    }
+    if (vision.ok && inner == 0)
+        rd_fail(&vision, "mlp_ratio", GS_ERR_INVALID, "gives no MLP width");
+    if (!vision.ok || !r->ok) {
+        close_sub(r, &vision, owned);
+        return;
+    }
+    static const struct attn_layout fused = {NULL, NULL, NULL, "attn.proj", "attn.qkv",
+                                             true, true, true, true};
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &fused, false);
+    mlp(a, b, vh, inner, false, true, &CLIP_FC);
+    norm(a, b, "norm1", GS_PART_NORMS, true, vh);
+    norm(a, b, "norm2", GS_PART_NORMS, true, vh);
+    gs_arch_tower(a, "vision_tower", b, GS_PART_VISION, depth, false);
+    const size_t m = GS_BLOCKS_MAX;
+    linear(a, m, "vision_tower.patch_embed.proj", GS_SPLIT_NONE, GS_PART_VISION, false,
+           channels * patch * patch, vh);
+    norm(a, m, "vision_tower.ln", GS_PART_VISION, true, vh);
+    const uint64_t sd = vh * merge * merge, th = a->hidden_size;
+    linear(a, m, "resampler_model.spatial_linear.fc1", GS_SPLIT_NONE, GS_PART_VISION, true, sd, sd);
+    linear(a, m, "resampler_model.spatial_linear.fc2", GS_SPLIT_NONE, GS_PART_VISION, true, sd, sd);
+    norm(a, m, "resampler_model.spatial_linear.ln", GS_PART_VISION, true, sd);
+    if (temporal_linear) {
+        linear(a, m, "resampler_model.temporal_linear.fc1", GS_SPLIT_NONE, GS_PART_VISION, true,
+               sd * temporal, sd);
+        linear(a, m, "resampler_model.temporal_linear.fc2", GS_SPLIT_NONE, GS_PART_VISION, true, sd,
+               sd);
+        norm(a, m, "resampler_model.temporal_linear.ln", GS_PART_VISION, true, sd);
+    }
+    linear(a, m, "resampler_model.mlp", GS_SPLIT_NONE, GS_PART_VISION, true, sd, th);
+    norm(a, m, "resampler_model.after_norm", GS_PART_VISION, false, th);
+    close_sub(r, &vision, owned);
+    const struct gs_mm_item item =
+        rd_qwen_vl_item(ERNIE45_VL_MAX_PIXELS, channels, 1, patch, merge);
+    if (item.tokens != 0)
+        a->mm_image = item;
+    a->mm_embed_width = th;
+    a->rope_mrope = true;
+}
+
+static void read_ernie45_vl(struct model_reader *r, struct gs_arch *a)
+{
+    read_ernie45_vl_family(r, a, false);
+}
+
+static void read_ernie45_moe_vl(struct model_reader *r, struct gs_arch *a)
+{
+    read_ernie45_vl_family(r, a, true);
+}
+
 /* ------------------------------------------------------------ Muse Glimmer */
 
 /* MuseGlimmerTextConfig's and MuseGlimmerVisionConfig's defaults
@@ -2394,6 +2629,8 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"lfm2_vl", "Lfm2VlForConditionalGeneration", read_lfm2_vl},
     {"internvl", "InternVLForConditionalGeneration", read_internvl},
     {"internvl_chat", "InternVLChatModel", read_internvl_chat},
+    {"ernie4_5_vl_moe", "Ernie4_5_VLMoeForConditionalGeneration", read_ernie45_vl},
+    {"ernie4_5_moe_vl", NULL, read_ernie45_moe_vl},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},
     {NULL, NULL, NULL},
 };

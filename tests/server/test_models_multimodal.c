@@ -16,6 +16,7 @@
 #include "gs/estimate.h"
 #include "gs/inference.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Decoder layers whose block matches: attention span, cross-attention, MoE. */
@@ -590,6 +591,61 @@ static void test_muse_glimmer(void **state)
                                 "/out_hidden_size");
 }
 
+/* ERNIE-4.5-VL-28B-A3B (ernie4_5_vl_moe with Ernie4_5_VLMoeConfig's defaults, documented as the
+ * checkpoint's; ernie4_5_moe_vl with the checkpoint's own keys), by hand, h = 2,560:
+ * - text: embedding 103,424 x 2,560 = 264,765,440 (the head tied); 28 x (attention 2,560^2 +
+ *   2 x 2,560 x 512 + 2,560^2 = 15,728,640, norms 5,120) = 440,545,280; layer 0's MLP
+ *   3 x 2,560 x 12,288 = 94,371,840; 27 sparse layers of 64 text experts 3 x 2,560 x 1,536
+ *   (754,974,720), 64 vision experts 3 x 2,560 x 512 (251,658,240), the shared MLP
+ *   3 x 2,560 x 3,072 (23,592,960), two routers 2 x 64 x 2,560 and two correction biases 2 x 64:
+ *   1,030,553,728 each, 27,824,950,656; the final norm 2,560: 28,624,635,776;
+ * - the tower: patch_embed 588 x 1,280 = 752,640, 32 blocks of norms 5,120, qkv 1,280 x 3,840 +
+ *   3,840, proj 1,280^2 + 1,280, fc1 1,280 x 5,120 + 5,120, fc2 5,120 x 1,280 + 1,280
+ *   (19,677,440), ln 2,560: 630,433,280;
+ * - the resampler over 5,120: spatial 2 x (5,120^2 + 5,120) + 10,240 = 52,449,280, temporal
+ *   10,240 x 5,120 + 5,120 + 5,120^2 + 5,120 + 10,240 = 78,663,680, mlp 5,120 x 2,560 + 2,560,
+ *   after_norm 2,560: 144,225,280.
+ * 29,399,294,336 (Megatron-Bridge's inventory: 29.4B). Active for a text token: 440,545,280 +
+ * 94,371,840 + 27 x (6 x 11,796,480 + 23,592,960 + 163,840 + 64) + 2,560 + the head 264,765,440 =
+ * 3,352,150,208. An image: 28 x 28 x 6,177 pixels, 6,177 tokens of 4 patches. */
+static void test_ernie45_vl(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\": \"ernie4_5_vl_moe\"}");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 29399294336ULL);
+    assert_int_equal(c.active, 3352150208ULL);
+    assert_int_equal(c.vision, 27ULL * (251658240 + 163840 + 64) + 630433280 + 144225280);
+    assert_int_equal(a.mm_image.tokens, 6177);
+    assert_int_equal(a.mm_image.patches, 4 * 6177);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 2 * 28 * 4 * 128 * 2);
+    a = fixture_arch("{\"model_type\": \"ernie4_5_vl_moe\", \"tie_word_embeddings\": false}");
+    assert_int_equal(fixture_count(&a).total, 29399294336ULL + 264765440);
+#define ERNIE45_MOE_VL                                                                             \
+    "{\"model_type\": \"ernie4_5_moe_vl\", \"hidden_size\": 2560, \"intermediate_size\": 12288,"   \
+    " \"num_hidden_layers\": 28, \"num_attention_heads\": 20, \"num_key_value_heads\": 4,"         \
+    " \"vocab_size\": 103424, \"moe_num_experts\": %s, \"moe_intermediate_size\": [1536, 512],"    \
+    " \"moe_k\": 6, \"moe_layer_start_index\": [1, 1], \"moe_layer_end_index\": %s,"               \
+    " \"moe_layer_interval\": 1, \"moe_num_shared_experts\": 2, \"tie_word_embeddings\": true,"    \
+    " \"pixel_hidden_size\": 1280, \"spatial_conv_size\": 2, \"temporal_conv_size\": 2,"           \
+    " \"use_temporal_conv\": %s, \"vision_config\": {\"depth\": 32, \"embed_dim\": 1280,"          \
+    " \"hidden_size\": 3584, \"mlp_ratio\": 4, \"num_heads\": 16, \"in_channels\": 3,"             \
+    " \"patch_size\": 14, \"spatial_merge_size\": 2}}"
+    a = fixture_arch(ERNIE45_MOE_VL, "[64, 64]", "[29, 28]", "true");
+    c = fixture_count(&a);
+    assert_int_equal(c.total, 29399294336ULL);
+    assert_int_equal(c.active, 3352150208ULL);
+    a = fixture_arch(ERNIE45_MOE_VL, "[64, 64]", "[29, 28]", "false");
+    assert_int_equal(fixture_count(&a).total, 29399294336ULL - 78663680);
+    /* text and vision expert counts must agree; a routed layer outside one modality's range */
+    char config[2048];
+    snprintf(config, sizeof(config), ERNIE45_MOE_VL, "[64, 32]", "[29, 28]", "true");
+    fixture_assert_reader_error(config, "/moe_num_experts");
+    snprintf(config, sizeof(config), ERNIE45_MOE_VL, "[64, 64]", "[29, 20]", "true");
+    fixture_assert_reader_error(config, "/moe_layer_start_index");
+#undef ERNIE45_MOE_VL
+}
+
 /* InternVL (internvl, internvl_chat; the fixture's README), by hand:
  * - InternViT-300M (h 1,024, 24 layers, I 4,096, LayerNorm, qkv biased): patch conv
  *   1,024 x 3 x 14 x 14 + 1,024 = 603,136, class token 1,024, positions 1,025 x 1,024 =
@@ -1051,6 +1107,7 @@ int main(void)
         cmocka_unit_test(test_muse_glimmer),
         cmocka_unit_test(test_lfm2_vl),
         cmocka_unit_test(test_internvl),
+        cmocka_unit_test(test_ernie45_vl),
         cmocka_unit_test(test_mllama),
         cmocka_unit_test(test_llama4),
         cmocka_unit_test(test_step3p7),
