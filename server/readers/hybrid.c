@@ -1,7 +1,7 @@
 /*
  * hybrid.c - state-space and linear-attention models and their hybrids:
  * Mamba, Mamba-2, Jamba, Nemotron-H, Falcon-H1, Granite-4.0
- * (GraniteMoeHybrid), Qwen3-Next, OLMo Hybrid, LiquidAI's LFM2 (gated short
+ * (GraniteMoeHybrid), Bamba, Qwen3-Next, OLMo Hybrid, LiquidAI's LFM2 (gated short
  * convolutions, whose state is a convolution window alone) and MiniMax-Text-01/M1 (lightning
  * attention: linear_attention_state_shape, (num_heads, head_dim, head_dim) a layer).
  *
@@ -1243,6 +1243,117 @@ static void read_lfm2_moe(struct model_reader *r, struct gs_arch *a)
     read_lfm2_stack(r, a, true);
 }
 
+/* BambaForCausalLM (transformers models/bamba/modeling_bamba.py; ibm-ai-platform/Bamba-9B,
+ * "Bamba-9.8b"; vLLM models/bamba.py): GraniteMoeHybrid's layer without experts - every layer a
+ * BambaMixer (Mamba-2, mamba_expand x hidden wide, mamba_n_heads heads of mamba_d_head, "auto"
+ * = inner / heads; conv1d biased by mamba_conv_bias, in_proj and out_proj by mamba_proj_bias; the
+ * gated `norm` over the whole inner width) or, at attn_layer_indices, Llama's attention (q/k/v/o
+ * biased by attention_bias, head_dim or hidden / heads; the partial rotary embedding holds no
+ * parameter), then input_layernorm, pre_ff_layernorm and a SwiGLU feed_forward
+ * (gate_proj/up_proj/down_proj, mlp_bias). BambaConfig builds layers_block_type from
+ * attn_layer_indices (layer_types, with "attention"/"full_attention" and "mamba"/
+ * "linear_attention", where a config gives that instead); final_layernorm; untied by default.
+ * Training runs BambaMixer.cuda_kernels_forward's mamba_split_conv1d_scan_combined. vLLM keeps
+ * KV for the attention layers alone and a mamba2_state_shape state for the others. */
+static void read_bamba(struct model_reader *r, struct gs_arch *a)
+{
+    hybrid_start(r, a, false);
+    const uint64_t h = a->hidden_size;
+    const uint64_t L = rd_dim(r, NAMES("num_hidden_layers"), true, 0);
+    check_layers(r, "num_hidden_layers", L);
+    const uint64_t heads = rd_dim(r, NAMES("num_attention_heads"), true, 0);
+    const uint64_t kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, heads);
+    const uint64_t head_dim = rd_dim(r, NAMES("head_dim"), false, heads ? h / heads : 0);
+    const bool attn_bias = rd_flag(r, "attention_bias", false);
+    const uint64_t width = rd_dim(r, NAMES("intermediate_size"), true, 0);
+    const bool mlp_bias = rd_flag(r, "mlp_bias", false);
+    const uint64_t inner = rd_size(r, NAMES("mamba_expand"), 2) * h;
+    const uint64_t mh = rd_size(r, NAMES("mamba_n_heads"), 128);
+    const bool proj_bias = rd_flag(r, "mamba_proj_bias", false);
+    const struct mamba2 m = {
+        .inner = inner,
+        .heads = mh,
+        .head_dim = auto_dim(r, "mamba_d_head", mh ? inner / mh : 0),
+        .groups = rd_size(r, NAMES("mamba_n_groups"), 1),
+        .state = rd_size(r, NAMES("mamba_d_state"), 256),
+        .kernel = rd_size(r, NAMES("mamba_d_conv"), 4),
+        .chunk = rd_size(r, NAMES("mamba_chunk_size"), 256),
+        .in_bias = proj_bias,
+        .out_bias = proj_bias,
+        .conv_bias = rd_flag(r, "mamba_conv_bias", true),
+        .gated_norm = true,
+    };
+    if (r->ok && m.head_dim * mh != inner)
+        rd_fail(r, "mamba_d_head", GS_ERR_INVALID,
+                "mamba_d_head x mamba_n_heads must be mamba_expand x hidden_size (%llu)",
+                (unsigned long long)inner);
+    bool attends[GS_LAYERS_MAX];
+    memset(attends, 0, sizeof(attends));
+    const json_t *list = NULL;
+    if (json_is_array(rd_get(r, "attn_layer_indices"))) {
+        const size_t n = rd_array(r, "attn_layer_indices", &list);
+        for (size_t i = 0; i < n && r->ok; i++) {
+            const json_t *v = json_array_get(list, i);
+            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                (uint64_t)json_integer_value(v) >= L)
+                rd_fail(r, "attn_layer_indices", GS_ERR_INVALID,
+                        "entry %zu is not a layer index below %llu", i, (unsigned long long)L);
+            else if ((uint64_t)json_integer_value(v) < GS_LAYERS_MAX)
+                attends[json_integer_value(v)] = true;
+        }
+    } else {
+        const char *field = rd_get(r, "layer_types") != NULL ? "layer_types" : "layers_block_type";
+        const size_t n = rd_array(r, field, &list);
+        if (list != NULL && n != L)
+            rd_fail(r, field, GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                    (unsigned long long)L);
+        for (size_t l = 0; list != NULL && l < n && l < GS_LAYERS_MAX && r->ok; l++) {
+            const char *s = json_string_value(json_array_get(list, l));
+            const bool att =
+                s != NULL && (strcmp(s, "attention") == 0 || strcmp(s, "full_attention") == 0);
+            if (!att &&
+                (s == NULL || (strcmp(s, "mamba") != 0 && strcmp(s, "linear_attention") != 0)))
+                rd_fail(r, field, GS_ERR_INVALID,
+                        "entry %zu must be \"mamba\", \"linear_attention\", \"attention\" or "
+                        "\"full_attention\"",
+                        l);
+            attends[l] = att;
+        }
+    }
+    if (!r->ok)
+        return;
+    size_t kinds[2];
+    bool made[2] = {false, false};
+    gs_arch_set_layers(a, L, 0);
+    for (uint64_t l = 0; l < L && l < GS_LAYERS_MAX; l++) {
+        const int att = attends[l];
+        if (!made[att]) {
+            const size_t b = gs_arch_new_block(a);
+            struct gs_block *blk = gs_arch_block(a, b);
+            if (blk == NULL)
+                return;
+            if (att) {
+                attention(a, b, heads, kv_heads, head_dim, attn_bias, true);
+            } else {
+                build_mamba2(a, b, &m);
+                blk->mixer = GS_MIXER_RECURRENT;
+                blk->rec.scan = GS_SCAN_MAMBA2_COMBINED;
+                blk->rec.norm_whole = true; /* BambaRMSNormGated */
+            }
+            static const struct gs_mlp_names ff = {"feed_forward.gate_proj", "feed_forward.up_proj",
+                                                   "feed_forward.down_proj", NULL};
+            gs_build_mlp(a, b, width, true, mlp_bias, &ff);
+            norm(a, b, "input_layernorm");
+            norm(a, b, "pre_ff_layernorm");
+            kinds[att] = b;
+            made[att] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[att]);
+    }
+    hybrid_embeddings(a, "embed_tokens");
+    norm(a, GS_BLOCKS_MAX, "final_layernorm");
+}
+
 /* MiniMax-Text-01 and MiniMax-M1: MiniMaxForCausalLM (transformers 5, models/minimax/
  * modular_minimax.py; MiniMaxAI/MiniMax-Text-01-hf), and the checkpoints' remote
  * MiniMaxText01ForCausalLM and MiniMaxM1ForCausalLM (model_type minimax_text_01, minimax_m1), which
@@ -1357,6 +1468,7 @@ const struct model_type MODELS_HYBRID[] = {
     {"olmo_hybrid", "OlmoHybridForCausalLM", read_olmo_hybrid},
     {"lfm2", "Lfm2ForCausalLM", read_lfm2},
     {"lfm2_moe", "Lfm2MoeForCausalLM", read_lfm2_moe},
+    {"bamba", "BambaForCausalLM", read_bamba},
     {"minimax", "MiniMaxForCausalLM", read_minimax},
     {"minimax_text_01", "MiniMaxText01ForCausalLM", read_minimax},
     {"minimax_m1", "MiniMaxM1ForCausalLM", read_minimax},

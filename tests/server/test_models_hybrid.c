@@ -600,6 +600,48 @@ static void test_lfm2(void **state)
         "/layer_types");
 }
 
+/* Bamba (bamba) with Bamba-9B's shapes (32 layers, attention at 9, 18 and 27: the layout public
+ * test fixtures give ibm-ai-platform/Bamba-9B; no verbatim config or safetensors total was in
+ * reach, the checkpoint's name says 9.8b), by hand, h = 4,096:
+ * - a Mamba layer: in_proj 4,096 x (8,192 + 8,448 + 128) = 68,681,728, conv1d 8,448 x 4 + 8,448
+ *   = 42,240, dt_bias/A_log/D 384, norm 8,192, out_proj 8,192 x 4,096 = 33,554,432: 102,286,976;
+ * - an attention layer: q and o 4,096^2 each, k and v 4,096 x 1,024 each: 41,943,040;
+ * - every layer: the SwiGLU 3 x 4,096 x 14,336 = 176,160,768 and two norms 8,192;
+ * - 29 x 278,455,936 + 3 x 218,112,000 + embedding and head 2 x 128,256 x 4,096 + 4,096 =
+ *   9,780,235,392.
+ * vLLM: KV 3 layers x 2 x 8 x 128 x 2 B = 12,288 a token; state 29 x (conv 3 x 8,448 + ssm
+ * 128 x 64 x 128) x 2 B = 62,287,360 a sequence. */
+static void test_bamba(void **state)
+{
+    (void)state;
+#define BAMBA                                                                                      \
+    "{\"model_type\": \"bamba\", \"vocab_size\": %d, \"hidden_size\": %d,"                         \
+    " \"intermediate_size\": %d, \"num_hidden_layers\": %d, \"num_attention_heads\": %d,"          \
+    " \"num_key_value_heads\": %d, \"mamba_n_heads\": %d, \"mamba_d_head\": %s,"                   \
+    " \"mamba_d_state\": %d%s}"
+    struct gs_arch a = fixture_arch(BAMBA, 128256, 4096, 14336, 32, 32, 8, 128, "64", 128,
+                                    ", \"attn_layer_indices\": [9, 18, 27]");
+    assert_int_equal(fixture_count(&a).total, 9780235392ULL);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 3, .recurrent = 29, .none = 0, .moe = 0});
+    fixture_assert_cache(&a, 1, 12288, 62287360ULL);
+    /* a toy, h = 64, layer_types naming the attention layer; mamba_d_head "auto" = 128 / 4:
+     * Mamba in_proj 64 x (128 + 160 + 4) = 18,688, conv1d 160 x 5 = 800, 12, norm 128, out_proj
+     * 8,192: 27,820; attention 4 x 64 x 64 = 16,384; SwiGLU 3 x 64 x 96 = 18,432, norms 128 */
+    a = fixture_arch(BAMBA, 100, 64, 96, 2, 4, 4, 4, "\"auto\"", 16,
+                     ", \"layer_types\": [\"mamba\", \"attention\"]");
+    assert_int_equal(fixture_count(&a).total,
+                     27820 + 16384 + 2 * (18432 + 128) + 2 * 100 * 64 + 64);
+    assert_estimates_run(&a, 4);
+    char config[1024];
+    snprintf(config, sizeof(config), BAMBA, 100, 64, 96, 2, 4, 4, 4, "\"auto\"", 16,
+             ", \"attn_layer_indices\": [2]");
+    fixture_assert_reader_error(config, "/attn_layer_indices");
+    snprintf(config, sizeof(config), BAMBA, 100, 64, 96, 2, 4, 4, 4, "16", 16, "");
+    fixture_assert_reader_error(config, "/mamba_d_head");
+#undef BAMBA
+}
+
 /* MiniMax-M1 (minimax_m1; the fixture's README), by hand, h = 6,144, 64 heads of 128, 8 KV heads:
  * - a lightning layer: qkv_proj 6,144 x 24,576 = 150,994,944, output_gate and out_proj
  *   6,144 x 8,192 = 50,331,648 each, its norm 8,192: 251,666,432;
@@ -678,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_qwen3_next_mtp),
         cmocka_unit_test(test_olmo_hybrid),
         cmocka_unit_test(test_lfm2),
+        cmocka_unit_test(test_bamba),
         cmocka_unit_test(test_minimax),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
