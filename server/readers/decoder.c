@@ -791,24 +791,44 @@ static void read_apertus(struct model_reader *r, struct gs_arch *a)
     a->norm_weight_fp32 = true; /* (self.weight * hidden_states).to(input_dtype) */
 }
 
+/* The Jais 2 and Nemotron-4 layer: LayerNorms with weight and bias (Nemotron's LayerNorm1P adds
+ * 1 to its weight, no extra parameter), q/k/v/o biased by attention_bias, NemotronMLP's ungated
+ * up_proj/down_proj biased by mlp_bias; the biases' defaults are the configuration class's. */
+static void read_layernorm_plain(struct model_reader *r, struct gs_arch *a, bool bias_default)
+{
+    static const struct gs_mlp_names mlp = {NULL, "up_proj", "down_proj", NULL};
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const bool bias = rd_flag(r, "attention_bias", bias_default);
+    const struct decoder_traits t = {.norms = 2,
+                                     .norm_bias = true,
+                                     .qkv_bias = bias,
+                                     .o_bias = bias,
+                                     .mlp_bias = rd_flag(r, "mlp_bias", bias_default),
+                                     .mlp_names = &mlp,
+                                     .plain_mlp = true};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* Jais2ForCausalLM (transformers 5.0, models/jais2/modular_jais2.py; inceptionai/Jais-2-8B-Chat):
  * LlamaDecoderLayer with LayerNorms (weight and bias: input, post-attention and the final norm),
  * q/k/v/o with attention_bias and NemotronMLP's ungated up_proj/down_proj with mlp_bias (both
  * true by default), relu2 between them; the head untied by default. */
 static void read_jais2(struct model_reader *r, struct gs_arch *a)
 {
-    static const struct gs_mlp_names mlp = {NULL, "up_proj", "down_proj", NULL};
-    struct decoder_plan plan;
-    decoder_read_dims(r, a, &plan, false, 0, false);
-    const bool bias = rd_flag(r, "attention_bias", true);
-    const struct decoder_traits t = {.norms = 2,
-                                     .norm_bias = true,
-                                     .qkv_bias = bias,
-                                     .o_bias = bias,
-                                     .mlp_bias = rd_flag(r, "mlp_bias", true),
-                                     .mlp_names = &mlp,
-                                     .plain_mlp = true};
-    decoder_build(r, a, &plan, &t);
+    read_layernorm_plain(r, a, true);
+}
+
+/* NemotronForCausalLM (transformers models/nemotron/modeling_nemotron.py; vLLM nemotron.py;
+ * Nemotron-4 340B, Minitron 4B/8B, Nemotron-Mini-4B): Jais 2's layer - NemotronLayerNorm1P
+ * input, post-attention and final norms (weight and bias), q/k/v/o and NemotronMLP's up/down with
+ * relu2 - with attention_bias and mlp_bias false by default; head_dim from the config (Minitron's
+ * 128 for 48 heads of a 4,096 stream); partial_rotary_factor rotates part of each head, no
+ * parameter; untied. The generic reading added a gate to the MLP (Minitron-8B: 10.42B for
+ * 8.27B). */
+static void read_nemotron(struct model_reader *r, struct gs_arch *a)
+{
+    read_layernorm_plain(r, a, false);
 }
 
 /* ArceeForCausalLM (transformers models/arcee/modular_arcee.py; arcee-ai/AFM-4.5B): Llama's layer
@@ -946,6 +966,7 @@ const struct model_type MODELS_DECODER[] = {
     {"gpt_oss", "GptOssForCausalLM", read_gpt_oss},
     {"glm", "GlmForCausalLM", read_glm},
     {"arcee", "ArceeForCausalLM", read_arcee},
+    {"nemotron", "NemotronForCausalLM", read_nemotron},
     {"glm4", "Glm4ForCausalLM", read_glm4},
     {"glm4_moe", "Glm4MoeForCausalLM", read_glm4_moe},
     {"seed_oss", "SeedOssForCausalLM", read_seed_oss},

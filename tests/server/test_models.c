@@ -236,6 +236,30 @@ static void test_longcat_flash(void **state)
 #undef LONGCAT_FLASH
 }
 
+/* Nemotron-4 (nemotron; modeling_nemotron.py) by hand. Nemotron-4 340B's shapes (h 18,432, 96
+ * layers, 96 heads of 192, 8 KV heads, relu2 MLP 73,728 wide, 256,000 tokens, untied): attention
+ * 2 x 18,432^2 + 2 x 18,432 x 1,536 = 736,100,352, up and down 2 x 18,432 x 73,728 =
+ * 2,717,908,992, two LayerNorm1Ps 73,728: 3,454,083,072 a layer, x 96 = 331,591,974,912; embedding
+ * and head 2 x 256,000 x 18,432 = 9,437,184,000, the final norm 36,864: 341,029,195,776 (the
+ * paper's 340B). A toy with the biases on, h = 64: q/k/v/o 4 x (64 x 64 + 64) = 16,640, up/down
+ * 2 x 64 x 128 + 128 + 64 = 16,576, norms 256: 33,472 a layer, + 2 x 100 x 64 + 128. */
+static void test_nemotron(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"nemotron\", \"hidden_size\": 18432, \"intermediate_size\": 73728,"
+        " \"num_hidden_layers\": 96, \"num_attention_heads\": 96, \"num_key_value_heads\": 8,"
+        " \"vocab_size\": 256000, \"hidden_act\": \"relu2\"}");
+    assert_int_equal(fixture_count(&a).total, 341029195776ULL);
+    assert_false(a.blocks[0].mlp.gated);
+    assert_int_equal(a.blocks[0].mlp.act, GS_ACT_RELU2);
+    a = fixture_arch(
+        "{\"model_type\": \"nemotron\", \"hidden_size\": 64, \"intermediate_size\": 128,"
+        " \"num_hidden_layers\": 1, \"num_attention_heads\": 4, \"vocab_size\": 100,"
+        " \"attention_bias\": true, \"mlp_bias\": true}");
+    assert_int_equal(fixture_count(&a).total, 33472 + 2 * 100 * 64 + 128);
+}
+
 /* GLM (glm; modeling_glm.py), GLM-4-0414 (glm4; modeling_glm4.py) and Arcee on a toy config, by
  * hand: q 64 x 64 + 64, k and v 64 x 32 + 32 each (attention_bias true by default, o_proj
  * unbiased), o 64 x 64: 12,416; gate_up_proj 64 x 256 + down 128 x 64: 24,576; two norms 128:
@@ -991,6 +1015,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v32_mtp_and_indexer),
         cmocka_unit_test(test_glm4_moe_lite_checkpoint),
         cmocka_unit_test(test_longcat_flash),
+        cmocka_unit_test(test_nemotron),
         cmocka_unit_test(test_glm_dense),
         cmocka_unit_test(test_bare_routers),
         cmocka_unit_test(test_correction_bias_buffers),
