@@ -182,20 +182,31 @@ static size_t missing_keys(const json_t *o, const char *out[8])
  * layers it would read as attention. A survey of the transformers 5 types without a reader found
  * ERNIE-4.5-VL's per-modality experts (moe_num_experts [64, 64], moe_k, a list of expert widths)
  * read as a dense model, 3.3B for 29.4B, and Zamba2's and Bamba's Mamba layers read as attention
- * (+120% and -18% in parameters, the KV cache 3x and 10x over and the SSM state missing). Such a
- * config is refused (422) at the key, as one the generic reader cannot size. */
+ * (+120% and -18% in parameters, the KV cache 3x and 10x over and the SSM state missing); a second
+ * survey RecurrentGemma's recurrent blocks (+77%, the KV 3x over and no window) and Doge's
+ * expert keys (3.3T for 0.4B). Such a config is refused (422) at the key, as one the generic
+ * reader cannot size. */
 static const struct {
     const char *key;
     const char *what;
+    bool any; /* refused whatever its value: false names the structure as well (Doge's is_moe) */
 } unread_structure[] = {
-    {"moe_num_experts", "routed experts under a name and shape the generic reader does not read"},
-    {"moe_k", "routed experts under a name the generic reader does not read"},
+    {"moe_num_experts", "routed experts under a name and shape the generic reader does not read",
+     false},
+    {"moe_k", "routed experts under a name the generic reader does not read", false},
     {"layers_block_type",
-     "Mamba or hybrid layers, which the generic reader would size as attention"},
-    {"attn_layer_indices", "Mamba layers between the attention layers it lists"},
-    {"mamba_d_state", "Mamba layers, which the generic reader would size as attention"},
-    {"mamba_n_heads", "Mamba layers, which the generic reader would size as attention"},
-    {"ssm_state_size", "state-space layers, which the generic reader would size as attention"},
+     "Mamba or hybrid layers, which the generic reader would size as attention", false},
+    {"attn_layer_indices", "Mamba layers between the attention layers it lists", false},
+    {"mamba_d_state", "Mamba layers, which the generic reader would size as attention", false},
+    {"mamba_n_heads", "Mamba layers, which the generic reader would size as attention", false},
+    {"ssm_state_size", "state-space layers, which the generic reader would size as attention",
+     false},
+    /* RecurrentGemma's block_types ["recurrent", "recurrent", "attention"]: RG-LRU blocks without
+     * a KV cache, sized as attention (and its MLP is intermediate_size / 2 wide: +77%) */
+    {"block_types", "recurrent blocks, which the generic reader would size as attention", false},
+    /* Doge: num_experts 16,384 and num_experts_per_tok 64 in every config, is_moe false or not -
+     * a dense MLP, or CDMoE's embedding-table experts; read as MLP experts, 3.3T for 0.4B */
+    {"is_moe", "expert keys that are not MLP experts (Doge's num_experts)", true},
 };
 
 /* The first key of unread_structure the config gives a value (not null, false or 0), or one of the
@@ -204,8 +215,9 @@ static const char *unread_structure_key(const json_t *o, const char **what)
 {
     for (size_t i = 0; i < sizeof(unread_structure) / sizeof(unread_structure[0]); i++) {
         const json_t *v = json_object_get(o, unread_structure[i].key);
-        if (v != NULL && !json_is_null(v) && !json_is_false(v) &&
-            !(json_is_integer(v) && json_integer_value(v) == 0)) {
+        if (v != NULL && !json_is_null(v) &&
+            (unread_structure[i].any ||
+             (!json_is_false(v) && !(json_is_integer(v) && json_integer_value(v) == 0)))) {
             *what = unread_structure[i].what;
             return unread_structure[i].key;
         }

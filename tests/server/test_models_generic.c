@@ -278,6 +278,10 @@ static void test_unread_structure_refused(void **state)
         {ACME(", \"attn_layer_indices\": [1], \"mamba_d_state\": 128"),
          "/model/config/attn_layer_indices"},
         {ACME(", \"ssm_state_size\": 128"), "/model/config/ssm_state_size"},
+        {ACME(", \"block_types\": [\"recurrent\", \"recurrent\", \"attention\"]"),
+         "/model/config/block_types"},
+        {ACME(", \"is_moe\": false, \"num_experts\": 16384, \"num_experts_per_tok\": 64"),
+         "/model/config/is_moe"},
     };
     for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
         fixture_assert_refused(refused[i].config, GS_ERR_UNKNOWN_MODEL,
