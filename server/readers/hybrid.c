@@ -1459,6 +1459,11 @@ static void read_minimax(struct model_reader *r, struct gs_arch *a)
 
 const struct model_type MODELS_HYBRID[] = {
     {"mamba", "MambaForCausalLM", read_mamba},
+    /* FalconMambaForCausalLM (models/falcon_mamba/modeling_falcon_mamba.py;
+     * tiiuae/falcon-mamba-7b): MambaMixer's tensors and block - its dt, B and C RMSNorms
+     * (mixer_rms_eps) hold no weight, and training runs mamba_inner_fn with them;
+     * FalconMambaConfig's defaults are Mamba's */
+    {"falcon_mamba", "FalconMambaForCausalLM", read_mamba},
     {"mamba2", "Mamba2ForCausalLM", read_mamba2},
     {"jamba", "JambaForCausalLM", read_jamba},
     {"nemotron_h", "NemotronHForCausalLM", read_nemotron_h},

@@ -300,6 +300,55 @@ static void read_longcat_flash(struct model_reader *r, struct gs_arch *a)
     gs_arch_tower(a, "mtp", mtp, GS_PART_MTP, 1, false);
 }
 
+/* MiniCPM3ForCausalLM (transformers models/minicpm3/modular_minicpm3.py; openbmb/MiniCPM3-4B,
+ * whose shapes MiniCPM3Config's defaults are): Llama's layer (two RMSNorms, a SwiGLU of
+ * intermediate_size) around DeepseekV2Attention's projections (q_a_proj, q_a_layernorm, q_b_proj,
+ * kv_a_proj_with_mqa, kv_a_layernorm, kv_b_proj, o_proj; v_head_dim hidden / heads when the config
+ * gives none, as MiniCPM3Config.__post_init__ sets it), the head tied by default; scale_emb,
+ * scale_depth and dim_model_base scale activations, no parameter. Its cache is not the latent:
+ * vLLM's MiniCPM3Attention (models/minicpm3.py) runs a plain Attention(num_heads, qk_head_dim,
+ * num_kv_heads=num_heads) over the decompressed keys and values, v padded to qk_head_dim - every
+ * head's K and V, qk_nope_head_dim + qk_rope_head_dim wide each (MiniCPM3-4B: 62 layers x 2 x 40 x
+ * 96 x 2 B = 952,320 B a token, 26.7 times the latent's 35,712). The block is read as attention
+ * with that K/V geometry. */
+static void read_minicpm3(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 0, false);
+    struct gs_attention spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.heads = plan.heads;
+    spec.cached = true;
+    spec.q_lora_rank = rd_dim(r, NAMES("q_lora_rank"), false, 0);
+    spec.kv_lora_rank = rd_dim(r, NAMES("kv_lora_rank"), true, 0);
+    spec.qk_nope_head_dim = rd_dim(r, NAMES("qk_nope_head_dim"), true, 0);
+    spec.qk_rope_head_dim = rd_dim(r, NAMES("qk_rope_head_dim"), true, 0);
+    spec.v_head_dim =
+        rd_dim(r, NAMES("v_head_dim"), false, plan.heads ? a->hidden_size / plan.heads : 0);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const bool mlp_bias = rd_flag(r, "mlp_bias", false);
+    if (!r->ok)
+        return;
+    if (spec.v_head_dim == 0) {
+        rd_fail(r, "v_head_dim", GS_ERR_INVALID, "is 0: hidden_size is under num_attention_heads");
+        return;
+    }
+    const size_t b = gs_arch_new_block(a);
+    gs_build_mla(a, b, &spec, bias);
+    gs_build_mlp(a, b, plan.intermediate, true, mlp_bias, &GS_MLP_NAMES);
+    gs_build_norms(a, b, "layernorm", 2, false);
+    struct gs_block *k = gs_arch_block(a, b);
+    if (k != NULL) {
+        /* vLLM's cache: every head's K and V, V padded to qk_head_dim */
+        k->mixer = GS_MIXER_ATTENTION;
+        k->attn.kv_heads = k->attn.heads;
+        k->attn.v_head_dim = k->attn.head_dim;
+    }
+    gs_arch_set_layers(a, plan.layers, b);
+    gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+}
+
 /* Whether the config being read is a wrapper's text_config (Kimi-K2.5's). */
 static bool nested_text_config(const struct model_reader *r)
 {
@@ -338,5 +387,6 @@ const struct model_type MODELS_MLA[] = {
     {"axk1", "AXK1ForCausalLM", read_axk1},
     {"glm4_moe_lite", "Glm4MoeLiteForCausalLM", read_glm4_moe_lite},
     {"longcat_flash", "LongcatFlashForCausalLM", read_longcat_flash},
+    {"minicpm3", "MiniCPM3ForCausalLM", read_minicpm3},
     {NULL, NULL, NULL},
 };

@@ -236,6 +236,25 @@ static void test_longcat_flash(void **state)
 #undef LONGCAT_FLASH
 }
 
+/* MiniCPM3 (minicpm3; MiniCPM3Config's defaults, documented as openbmb/MiniCPM3-4B's), by hand,
+ * h = 2,560: attention q_a 2,560 x 768 + q_a_layernorm 768 + q_b 768 x 40 x 96 + kv_a 2,560 x
+ * 288 + kv_a_layernorm 256 + kv_b 256 x 40 x 128 + o 40 x 64 x 2,560 = 13,517,824; SwiGLU
+ * 3 x 2,560 x 6,400 = 49,152,000; norms 5,120: 62,674,944 a layer, x 62 =
+ * 3,885,846,528, + the tied embedding 73,448 x 2,560 = 188,026,880 + the norm 2,560:
+ * 4,073,875,968 (the hub's 4.07B). vLLM's cache: 62 x 2 x 40 x 96 x 2 B = 952,320 a token. */
+static void test_minicpm3(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"minicpm3\", \"vocab_size\": 73448, \"hidden_size\": 2560,"
+        " \"intermediate_size\": 6400, \"num_hidden_layers\": 62, \"num_attention_heads\": 40,"
+        " \"num_key_value_heads\": 40, \"qk_nope_head_dim\": 64, \"qk_rope_head_dim\": 32,"
+        " \"kv_lora_rank\": 256, \"q_lora_rank\": 768, \"scale_emb\": 12}");
+    assert_int_equal(fixture_count(&a).total, 4073875968ULL);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 952320);
+    assert_int_equal(fixture_layout(&a, 8).bytes_per_token, 952320 / 8);
+}
+
 /* Nemotron-4 (nemotron; modeling_nemotron.py) by hand. Nemotron-4 340B's shapes (h 18,432, 96
  * layers, 96 heads of 192, 8 KV heads, relu2 MLP 73,728 wide, 256,000 tokens, untied): attention
  * 2 x 18,432^2 + 2 x 18,432 x 1,536 = 736,100,352, up and down 2 x 18,432 x 73,728 =
@@ -1016,6 +1035,7 @@ int main(void)
         cmocka_unit_test(test_glm4_moe_lite_checkpoint),
         cmocka_unit_test(test_longcat_flash),
         cmocka_unit_test(test_nemotron),
+        cmocka_unit_test(test_minicpm3),
         cmocka_unit_test(test_glm_dense),
         cmocka_unit_test(test_bare_routers),
         cmocka_unit_test(test_correction_bias_buffers),

@@ -600,6 +600,24 @@ static void test_lfm2(void **state)
         "/layer_types");
 }
 
+/* Falcon Mamba 7B (falcon_mamba, read as Mamba) with tiiuae/falcon-mamba-7b's shapes (h 4,096,
+ * 64 layers, state 16, expand 2, untied, 65,024 tokens), by hand: in_proj 4,096 x 16,384 =
+ * 67,108,864, conv1d 8,192 x 4 + 8,192 = 40,960, x_proj 8,192 x (256 + 32) = 2,359,296, dt_proj
+ * 256 x 8,192 + 8,192 = 2,105,344, A_log 8,192 x 16 = 131,072, D 8,192, out_proj 33,554,432, the
+ * norm 4,096: 105,312,256 a layer, x 64 = 6,739,984,384, + embedding and head 2 x 65,024 x 4,096
+ * = 532,676,608 + norm_f 4,096: 7,272,665,088 (the published 7.27B). State: 64 x (3 x 8,192 +
+ * 8,192 x 16) x 2 B = 19,922,944 a sequence. */
+static void test_falcon_mamba(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"falcon_mamba\", \"hidden_size\": 4096, \"num_hidden_layers\": 64,"
+        " \"vocab_size\": 65024, \"state_size\": 16, \"expand\": 2, \"conv_kernel\": 4,"
+        " \"tie_word_embeddings\": false, \"mixer_rms_eps\": 1e-6}");
+    assert_int_equal(fixture_count(&a).total, 7272665088ULL);
+    fixture_assert_cache(&a, 1, 0, 19922944ULL);
+}
+
 /* Bamba (bamba) with Bamba-9B's shapes (32 layers, attention at 9, 18 and 27: the layout public
  * test fixtures give ibm-ai-platform/Bamba-9B; no verbatim config or safetensors total was in
  * reach, the checkpoint's name says 9.8b), by hand, h = 4,096:
@@ -720,6 +738,7 @@ int main(void)
         cmocka_unit_test(test_qwen3_next_mtp),
         cmocka_unit_test(test_olmo_hybrid),
         cmocka_unit_test(test_lfm2),
+        cmocka_unit_test(test_falcon_mamba),
         cmocka_unit_test(test_bamba),
         cmocka_unit_test(test_minimax),
     };
