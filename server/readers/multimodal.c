@@ -3,7 +3,7 @@
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
  * Qwen2-VL, Qwen2.5-VL, GLM-4V (GLM-4.1V, 4.5V, 4.6V, GLM-GA, GLM-OCR), Llama 3.2 Vision (mllama),
  * Llama 4, Step 3.7, MiniMax-M3, MiMo-V2.5, DeepSeek-OCR, Muse Glimmer, LFM2-VL, InternVL,
- * ERNIE-4.5-VL and Whisper.
+ * ERNIE-4.5-VL, PaddleOCR-VL, HunyuanOCR and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -2358,6 +2358,200 @@ static void read_ernie45_moe_vl(struct model_reader *r, struct gs_arch *a)
     read_ernie45_vl_family(r, a, true);
 }
 
+/* ------------------------------------------------------------ PaddleOCR-VL */
+
+/* PaddleOCRVisionConfig's defaults (configuration_paddleocr_vl.py): a SigLIP-so400m tower. */
+static const char PADDLEOCR_VISION[] =
+    "{\"hidden_size\": 1152, \"intermediate_size\": 4304, \"num_hidden_layers\": 27,"
+    " \"num_attention_heads\": 16, \"num_channels\": 3, \"image_size\": 384, \"patch_size\": 14,"
+    " \"spatial_merge_size\": 2}";
+
+/* The largest image a published PaddleOCR-VL processor accepts: PaddlePaddle/PaddleOCR-VL's
+ * preprocessor_config.json max_pixels 2,822,400 (1,680^2: 3,600 tokens; vLLM's profile builds a
+ * 1,680 x 1,680 dummy from it); PaddleOCR-VL-1.5 and -1.6, whose config.json is the same file,
+ * lower it to 1,003,520 (1,280 tokens), which a config cannot tell apart. */
+#define PADDLEOCR_VL_MAX_PIXELS 2822400ULL
+
+/* PaddleOCRVLForConditionalGeneration (transformers models/paddleocr_vl/modeling_paddleocr_vl.py;
+ * vLLM paddleocr_vl.py; PaddlePaddle/PaddleOCR-VL, -1.5, -1.6, "0.9B"). The language model is
+ * ERNIE 4.5's (Ernie4_5 layers, head_dim 128 over a 1,024 stream; its rope 3-D, no parameter),
+ * its keys at the config's top level (PaddleOCRVLConfig.__post_init__ gathers them into
+ * text_config when the file has none), the head tied where the top-level tie_word_embeddings
+ * (default true; false in the published file) says. The tower is SiglipVisionModel's without the
+ * pooling head (PaddleOCRVisionModel: patch Conv2d with bias, a 729-row position table
+ * interpolated to each image, LayerNorm layers with biased q/k/v/out_proj and fc1/fc2,
+ * post_layernorm), and PaddleOCRProjector: pre_norm (a LayerNorm over the tower width), the
+ * spatial merge of merge^2 patches, linear_1 (4 x width square) and linear_2 to the text width,
+ * both biased. The checkpoint also stores a SigLIP pooling head and a 32,768-row
+ * packing_position_embedding that transformers drops on load (_keys_to_ignore_on_load_unexpected;
+ * 52,987,088 elements): not counted. PaddleOCR-VL: 905,601,648 as transformers loads it, the
+ * safetensors header's 958,588,736 with those two. */
+static void read_paddleocr_vl(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    const bool tie = rd_flag(r, "tie_word_embeddings", true);
+    if (rd_get(r, "text_config") != NULL) {
+        if (!open_sub(r, "text_config", NULL, NULL, NULL, &text, &owned))
+            return;
+        if (json_object_set_new(owned, "tie_word_embeddings", json_boolean(tie)) != 0)
+            rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+        else
+            read_text_as(&text, a, "ernie4_5");
+        close_sub(r, &text, owned);
+    } else {
+        read_text_as(r, a, "ernie4_5");
+    }
+    if (!r->ok ||
+        !open_sub(r, "vision_config", PADDLEOCR_VISION, PADDLEOCR_VISION, NULL, &vision, &owned))
+        return;
+    if (json_object_set_new(owned, "vision_use_head", json_false()) != 0) {
+        rd_fail(r, "vision_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+        close_sub(r, &vision, owned);
+        return;
+    }
+    const uint64_t vh = read_siglip_tower(&vision, a, false);
+    const uint64_t merge = rd_dim(&vision, NAMES("spatial_merge_size"), true, 0);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), true, 0);
+    const uint64_t channels = rd_dim(&vision, NAMES("num_channels"), true, 0);
+    close_sub(r, &vision, owned);
+    if (!r->ok || vh == 0)
+        return;
+    const uint64_t in = vh * merge * merge, th = a->hidden_size;
+    const size_t m = GS_BLOCKS_MAX;
+    norm(a, m, "projector.pre_norm", GS_PART_VISION, true, vh);
+    linear(a, m, "projector.linear_1", GS_SPLIT_NONE, GS_PART_VISION, true, in, in);
+    linear(a, m, "projector.linear_2", GS_SPLIT_NONE, GS_PART_VISION, true, in, th);
+    const struct gs_mm_item item =
+        rd_qwen_vl_item(PADDLEOCR_VL_MAX_PIXELS, channels, 1, patch, merge);
+    if (item.tokens != 0)
+        a->mm_image = item;
+    a->mm_embed_width = th;
+    a->rope_mrope = true;
+}
+
+/* --------------------------------------------------------------- HunyuanOCR */
+
+/* HunYuanVLVisionConfig's defaults (configuration_hunyuan_vl.py) but the text width, which
+ * HunYuanVLConfig overwrites with the language model's. */
+static const char HUNYUAN_VL_VISION[] =
+    "{\"hidden_size\": 1152, \"intermediate_size\": 4304, \"num_hidden_layers\": 27,"
+    " \"num_attention_heads\": 16, \"num_channels\": 3, \"patch_size\": 16,"
+    " \"spatial_merge_size\": 2, \"max_image_size\": 2048}";
+
+/* The language model's keys HunYuanVLConfig takes from the top level of a flat (HunyuanOCR 1.0)
+ * config, over text_config's where both name one. */
+static const char *const HUNYUAN_VL_TEXT_KEYS[] = {"vocab_size",
+                                                   "hidden_size",
+                                                   "intermediate_size",
+                                                   "num_hidden_layers",
+                                                   "num_attention_heads",
+                                                   "num_key_value_heads",
+                                                   "head_dim",
+                                                   "attention_head_dim",
+                                                   "attention_bias",
+                                                   "max_position_embeddings",
+                                                   "use_cla",
+                                                   NULL};
+
+/* The image vLLM profiles HunyuanOCR with (hunyuan_vision.py HunYuanVLProcessingInfo.
+ * get_image_size_with_most_features: _get_vision_info(512, 8192) under the processor's
+ * 2,048^2-pixel bound): 512 x 32 patches of 16 px, merged 2 x 2 into rows of 16 tokens and a
+ * newline each, and the begin and end embeddings - 256 x 17 + 2 = 4,354 tokens. The processor
+ * accepts taller, narrower images with more rows (4,916 at most). */
+#define HUNYUAN_VL_PROFILE_ROWS 512ULL
+#define HUNYUAN_VL_PROFILE_COLS 32ULL
+
+/* HunYuanVLForConditionalGeneration (transformers models/hunyuan_vl/modeling_hunyuan_vl.py; vLLM
+ * hunyuan_vision.py; tencent/HunyuanOCR, 1.0 with a flat config, 1.5 with text_config). The
+ * language model is HunYuanDenseV1's (q/k/v/o, query/key RMSNorms over head_dim, a SwiGLU;
+ * head_dim from head_dim or the legacy attention_head_dim; the 4-axis XD-RoPE holds no
+ * parameter), the head tied where the top-level tie_word_embeddings says, else text_config's, true
+ * by default. The tower (HunYuanVisionTransformer): a biased Conv2d patch embedding, a learned
+ * position table of (max_image_size / patch)^2 + 1 rows interpolated to each image, LayerNorm
+ * layers with biased q/k/v/o_proj and a GELU fc1/fc2, no final norm; the patch merger:
+ * before_rms, proj_conv (Conv2d to twice the width, merge x merge kernel), proj_out (a 1x1 Conv2d
+ * to four times the width), mlp to the text width, image_newline, image_begin/end/sep and
+ * after_rms. HunyuanOCR 1.5: 996,208,112 (transformers 5.13's loaded count). */
+static void read_hunyuan_vl(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    if (!open_sub(r, "text_config", NULL, "{}", NULL, &text, &owned))
+        return;
+    for (size_t i = 0; HUNYUAN_VL_TEXT_KEYS[i] != NULL && r->ok; i++) {
+        const json_t *v = rd_get(r, HUNYUAN_VL_TEXT_KEYS[i]);
+        if (v != NULL &&
+            json_object_set_new(owned, HUNYUAN_VL_TEXT_KEYS[i], json_deep_copy(v)) != 0)
+            rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+    }
+    const json_t *head_dim = json_object_get(owned, "head_dim");
+    const json_t *legacy = json_object_get(owned, "attention_head_dim");
+    const bool tie = rd_flag(r, "tie_word_embeddings", rd_flag(&text, "tie_word_embeddings", true));
+    bool stored = json_object_set_new(owned, "tie_word_embeddings", json_boolean(tie)) == 0;
+    if ((head_dim == NULL || json_is_null(head_dim)) && legacy != NULL)
+        stored = stored && json_object_set_new(owned, "head_dim", json_deep_copy(legacy)) == 0;
+    if (r->ok && !stored)
+        rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+    if (r->ok)
+        read_text_as(&text, a, "hunyuan_v1_dense");
+    close_sub(r, &text, owned);
+    if (!r->ok ||
+        !open_sub(r, "vision_config", HUNYUAN_VL_VISION, HUNYUAN_VL_VISION, NULL, &vision, &owned))
+        return;
+    const uint64_t vh = rd_dim(&vision, NAMES("hidden_size"), true, 0);
+    const uint64_t vi = rd_dim(&vision, NAMES("intermediate_size"), true, 0);
+    const uint64_t layers = rd_dim(&vision, NAMES("num_hidden_layers"), true, 0);
+    const uint64_t heads = rd_dim(&vision, NAMES("num_attention_heads"), true, 0);
+    const uint64_t channels = rd_dim(&vision, NAMES("num_channels"), true, 0);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), true, 0);
+    const uint64_t merge = rd_dim(&vision, NAMES("spatial_merge_size"), true, 0);
+    const uint64_t image = rd_dim(&vision, NAMES("max_image_size"), true, 0);
+    close_sub(r, &vision, owned);
+    if (!r->ok)
+        return;
+    static const struct attn_layout layout = {"self_attn.q_proj",
+                                              "self_attn.k_proj",
+                                              "self_attn.v_proj",
+                                              "self_attn.o_proj",
+                                              NULL,
+                                              true,
+                                              true,
+                                              true,
+                                              true};
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = encoder_spec(heads, per_head(vh, heads));
+    attention(a, b, vh, vh, &s, &layout, false);
+    mlp(a, b, vh, vi, false, true, &CLIP_FC);
+    norm(a, b, "layer_norm1", GS_PART_NORMS, true, vh);
+    norm(a, b, "layer_norm2", GS_PART_NORMS, true, vh);
+    gs_arch_tower(a, "vision_tower", b, GS_PART_VISION, layers, false);
+    const size_t m = GS_BLOCKS_MAX;
+    const uint64_t side = patch ? image / patch : 0, th = a->hidden_size;
+    tensor(a, m, "vision_tower.embeddings.patch_embedding", GS_PART_VISION,
+           channels * patch * patch, vh);
+    tensor(a, m, "vision_tower.embeddings.patch_embedding.bias", GS_PART_VISION, 1, vh);
+    add(a, m, "vision_tower.embeddings.position_embedding", GS_MODULE_EMBEDDING, GS_SPLIT_NONE,
+        GS_PART_VISION, 0, side * side + 1, vh);
+    norm(a, m, "patch_merger.before_rms", GS_PART_VISION, false, vh);
+    tensor(a, m, "patch_merger.proj_conv", GS_PART_VISION, vh * merge * merge + 1, 2 * vh);
+    tensor(a, m, "patch_merger.proj_out", GS_PART_VISION, 2 * vh + 1, 4 * vh);
+    linear(a, m, "patch_merger.mlp", GS_SPLIT_NONE, GS_PART_VISION, true, 4 * vh, th);
+    tensor(a, m, "patch_merger.image_newline", GS_PART_VISION, 1, 4 * vh);
+    tensor(a, m, "patch_merger.image_begin_end_sep", GS_PART_VISION, 3, th);
+    norm(a, m, "patch_merger.after_rms", GS_PART_VISION, false, th);
+    if (merge != 0) {
+        const uint64_t patches = HUNYUAN_VL_PROFILE_ROWS * HUNYUAN_VL_PROFILE_COLS;
+        a->mm_image.tokens =
+            (HUNYUAN_VL_PROFILE_ROWS / merge) * (HUNYUAN_VL_PROFILE_COLS / merge + 1) + 2;
+        a->mm_image.patches = patches;
+        a->mm_image.pixels = patches * channels * patch * patch;
+        a->mm_image.layout = GS_MM_PER_IMAGE;
+    }
+    a->mm_embed_width = th;
+    a->rope_mrope = true;
+}
+
 /* ------------------------------------------------------------ Muse Glimmer */
 
 /* MuseGlimmerTextConfig's and MuseGlimmerVisionConfig's defaults
@@ -2631,6 +2825,8 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"internvl_chat", "InternVLChatModel", read_internvl_chat},
     {"ernie4_5_vl_moe", "Ernie4_5_VLMoeForConditionalGeneration", read_ernie45_vl},
     {"ernie4_5_moe_vl", NULL, read_ernie45_moe_vl},
+    {"paddleocr_vl", "PaddleOCRVLForConditionalGeneration", read_paddleocr_vl},
+    {"hunyuan_vl", "HunYuanVLForConditionalGeneration", read_hunyuan_vl},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},
     {NULL, NULL, NULL},
 };

@@ -591,6 +591,67 @@ static void test_muse_glimmer(void **state)
                                 "/out_hidden_size");
 }
 
+/* PaddleOCR-VL (paddleocr_vl; the fixture's README), by hand:
+ * - text (ERNIE 4.5, h 1,024, 16 heads of 128, 2 KV heads): q and o 1,024 x 2,048 = 2,097,152
+ *   each, k and v 262,144 each, SwiGLU 3 x 1,024 x 3,072 = 9,437,184, norms 2,048: 14,157,824 a
+ *   layer, x 18 = 254,840,832; embedding and the untied head 105,906,176 each, the norm 1,024:
+ *   466,654,208;
+ * - the tower: patch 1,152 x 588 + 1,152 = 678,528, positions 729 x 1,152 = 839,808, 27 SigLIP
+ *   layers of 4 x (1,152^2 + 1,152) + 1,152 x 4,304 + 4,304 + 4,304 x 1,152 + 1,152 + 2 x 2,304
+ *   = 15,239,504, post_layernorm 2,304: 412,987,248;
+ * - the projector: pre_norm 2,304, linear_1 4,608^2 + 4,608, linear_2 4,608 x 1,024 + 1,024:
+ *   25,960,192.
+ * 905,601,648; the checkpoint's packing_position_embedding 37,748,736 and pooling head 15,238,352
+ * make its header's 958,588,736. An image: 1,680^2 pixels, 3,600 tokens of 4 patches. */
+static void test_paddleocr_vl(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("paddleocr_vl/PaddlePaddle__PaddleOCR-VL.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 905601648ULL);
+    assert_int_equal(c.total + 37748736 + 15238352, 958588736ULL);
+    assert_int_equal(c.vision, 412987248ULL + 25960192);
+    assert_int_equal(a.mm_image.tokens, 3600);
+    assert_int_equal(a.mm_image.patches, 14400);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 18 * 2 * 2 * 128 * 2);
+    /* the top-level flag ties the head, as PaddleOCRVLConfig's default does */
+    a = fixture_arch_file_set_in("paddleocr_vl/PaddlePaddle__PaddleOCR-VL.json", NULL,
+                                 "tie_word_embeddings", NULL);
+    assert_int_equal(fixture_count(&a).total, 905601648ULL - 105906176);
+}
+
+/* HunyuanOCR 1.5 (hunyuan_vl; the fixture's README), by hand:
+ * - text (HunYuanDenseV1, h 1,024, 16 heads of 128, 8 KV heads): q and o 2,097,152 each, k and v
+ *   1,048,576 each, query/key norms 256, SwiGLU 3 x 1,024 x 3,584 = 11,010,048, norms 2,048:
+ *   17,303,808 a layer, x 24 = 415,291,392; the tied embedding 120,818 x 1,024 = 123,717,632, the
+ *   norm 1,024: 539,010,048;
+ * - the tower: patch 1,152 x 768 + 1,152 = 885,888, positions (2,048 / 16)^2 + 1 = 16,385 x 1,152
+ *   = 18,875,520, 27 layers of 15,239,504 (as PaddleOCR-VL's): 411,466,608;
+ * - the merger: before_rms 1,152, proj_conv 2,304 x 1,152 x 4 + 2,304 = 10,619,136, proj_out
+ *   4,608 x 2,304 + 4,608 = 10,621,440, mlp 4,608 x 1,024 + 1,024 = 4,719,616, image_newline
+ *   4,608, begin/end/sep 3,072, after_rms 1,024: 25,970,048.
+ * 996,208,112 (transformers' loaded count). The flat 1.0 layout (the text keys at the top level,
+ * attention_head_dim) reads the same. vLLM's profile image: 512 x 32 patches, 256 x 17 + 2 =
+ * 4,354 tokens. */
+static void test_hunyuan_vl(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("hunyuan_vl/tencent__HunyuanOCR.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 996208112ULL);
+    assert_int_equal(c.vision, 885888ULL + 18875520 + 411466608 + 25970048);
+    assert_int_equal(a.mm_image.tokens, 4354);
+    assert_int_equal(a.mm_image.patches, 16384);
+    a = fixture_arch(
+        "{\"model_type\": \"hunyuan_vl\", \"hidden_size\": 1024, \"num_hidden_layers\": 24,"
+        " \"num_attention_heads\": 16, \"num_key_value_heads\": 8, \"attention_head_dim\": 128,"
+        " \"intermediate_size\": 3584, \"vocab_size\": 120818, \"tie_word_embeddings\": true,"
+        " \"vision_config\": {\"hidden_size\": 1152, \"intermediate_size\": 4304,"
+        " \"num_hidden_layers\": 27, \"num_attention_heads\": 16, \"patch_size\": 16,"
+        " \"spatial_merge_size\": 2, \"max_image_size\": 2048}}");
+    assert_int_equal(fixture_count(&a).total, 996208112ULL);
+}
+
 /* ERNIE-4.5-VL-28B-A3B (ernie4_5_vl_moe with Ernie4_5_VLMoeConfig's defaults, documented as the
  * checkpoint's; ernie4_5_moe_vl with the checkpoint's own keys), by hand, h = 2,560:
  * - text: embedding 103,424 x 2,560 = 264,765,440 (the head tied); 28 x (attention 2,560^2 +
@@ -1108,6 +1169,8 @@ int main(void)
         cmocka_unit_test(test_lfm2_vl),
         cmocka_unit_test(test_internvl),
         cmocka_unit_test(test_ernie45_vl),
+        cmocka_unit_test(test_paddleocr_vl),
+        cmocka_unit_test(test_hunyuan_vl),
         cmocka_unit_test(test_mllama),
         cmocka_unit_test(test_llama4),
         cmocka_unit_test(test_step3p7),
