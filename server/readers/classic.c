@@ -77,6 +77,41 @@ static void read_gpt2(struct model_reader *r, struct gs_arch *a)
     gs_build_norms(a, GS_BLOCKS_MAX, "ln_f", 1, true);
 }
 
+/* GPTBigCodeForCausalLM (transformers models/gpt_bigcode/modeling_gpt_bigcode.py; vLLM
+ * gpt_bigcode.py; StarCoder, SantaCoder, WizardCoder): GPT-2's block with multi-query attention -
+ * c_attn one biased nn.Linear h -> h + 2 x head_dim (multi_query, the default; 3h without it),
+ * c_proj, c_fc/c_proj (n_inner, default 4h) with biases, ln_1/ln_2 LayerNorms, learned positions
+ * wpe, ln_f, the head tied (GPTBigCodeConfig's default). The eager attention's softmax runs in
+ * fp32 (attention_softmax_in_fp32 by default). Dropouts default to 0.1 as GPT-2's. KV: one head
+ * (multi_query), replicated on every tensor-parallel rank. */
+static void read_gpt_bigcode(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct gs_attention_names attn = {NULL, NULL, NULL, "c_proj", "c_attn"};
+    static const struct gs_mlp_names mlp = {NULL, "c_fc", "c_proj", NULL};
+    uint64_t L, heads;
+    classic_dims(r, a, &L, &heads, true);
+    const uint64_t h = a->hidden_size;
+    a->max_position_embeddings =
+        rd_dim(r, NAMES("n_positions", "max_position_embeddings"), false, 1024);
+    const uint64_t inner = rd_dim(r, NAMES("n_inner"), false, 4 * h);
+    const bool multi_query = rd_flag(r, "multi_query", true);
+    if (!r->ok)
+        return;
+    a->attention_dropout = rd_dropout_or(r, NAMES("attn_pdrop"), true);
+    a->hidden_dropout = rd_dropout_or(r, NAMES("resid_pdrop"), true);
+    a->embedding_dropout = rd_dropout_or(r, NAMES("embd_pdrop"), true);
+    const size_t b = gs_arch_new_block(a);
+    struct gs_attention s = mha(heads, multi_query ? 1 : heads, h / heads);
+    s.nope = true; /* learned positions (wpe) */
+    gs_build_attention(a, b, &s, &attn, true, true);
+    gs_build_mlp(a, b, inner, false, true, &mlp);
+    gs_build_norms(a, b, "ln", 2, true);
+    gs_arch_set_layers(a, L, b);
+    gs_arch_embeddings(a, h, "lm_head", false);
+    position_table(a, "wpe", a->max_position_embeddings);
+    gs_build_norms(a, GS_BLOCKS_MAX, "ln_f", 1, true);
+}
+
 /* GPTNeoXForCausalLM (Pythia): fused query_key_value and dense with
  * attention_bias (default true), dense_h_to_4h/dense_4h_to_h with biases,
  * two LayerNorms per layer, final_layer_norm, untied embed_out. With
@@ -438,6 +473,7 @@ static void read_bert(struct model_reader *r, struct gs_arch *a)
 
 const struct model_type MODELS_CLASSIC[] = {
     {"gpt2", "GPT2LMHeadModel", read_gpt2},
+    {"gpt_bigcode", "GPTBigCodeForCausalLM", read_gpt_bigcode},
     {"gpt_neox", "GPTNeoXForCausalLM", read_gpt_neox},
     {"opt", "OPTForCausalLM", read_opt},
     {"bloom", "BloomForCausalLM", read_bloom},

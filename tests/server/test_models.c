@@ -255,6 +255,31 @@ static void test_minicpm3(void **state)
     assert_int_equal(fixture_layout(&a, 8).bytes_per_token, 952320 / 8);
 }
 
+/* GPTBigCode (gpt_bigcode; modeling_gpt_bigcode.py) with bigcode/starcoder's shapes (6,144 wide, 40
+ * layers, 48 heads, n_inner 24,576, 8,192 positions, 49,152 tokens, multi_query), by hand:
+ * c_attn 6,144 x (6,144 + 2 x 128) + 6,400 = 39,328,000, c_proj 6,144^2 + 6,144 = 37,754,880, c_fc
+ * 6,144 x 24,576 + 24,576 = 151,019,520, c_proj 24,576 x 6,144 + 6,144 = 151,001,088, ln_1/ln_2
+ * 24,576: 379,128,064 a layer, x 40 = 15,165,122,560; wte 49,152 x 6,144 = 301,989,888 (the head
+ * tied), wpe 8,192 x 6,144 = 50,331,648, ln_f 12,288: 15,517,456,384 (the card's 15.5B). KV: one
+ * head of 128, 40 x 2 x 128 x 2 B = 20,480 a token, on every rank; without multi_query every
+ * head's. */
+static void test_gpt_bigcode(void **state)
+{
+    (void)state;
+#define STARCODER(extra)                                                                           \
+    "{\"model_type\": \"gpt_bigcode\", \"n_embd\": 6144, \"n_layer\": 40, \"n_head\": 48,"         \
+    " \"n_inner\": 24576, \"n_positions\": 8192, \"vocab_size\": 49152" extra "}"
+    struct gs_arch a = fixture_arch(STARCODER(""));
+    assert_int_equal(fixture_count(&a).total, 15517456384ULL);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 20480);
+    assert_int_equal(fixture_layout(&a, 8).bytes_per_token, 20480);
+    a = fixture_arch(STARCODER(", \"multi_query\": false"));
+    assert_int_equal(fixture_count(&a).total,
+                     15517456384ULL + 40ULL * (2 * 6144 * 6016 + 2 * 6016));
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 40 * 2 * 6144 * 2);
+#undef STARCODER
+}
+
 /* Nemotron-4 (nemotron; modeling_nemotron.py) by hand. Nemotron-4 340B's shapes (h 18,432, 96
  * layers, 96 heads of 192, 8 KV heads, relu2 MLP 73,728 wide, 256,000 tokens, untied): attention
  * 2 x 18,432^2 + 2 x 18,432 x 1,536 = 736,100,352, up and down 2 x 18,432 x 73,728 =
@@ -1034,6 +1059,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v32_mtp_and_indexer),
         cmocka_unit_test(test_glm4_moe_lite_checkpoint),
         cmocka_unit_test(test_longcat_flash),
+        cmocka_unit_test(test_gpt_bigcode),
         cmocka_unit_test(test_nemotron),
         cmocka_unit_test(test_minicpm3),
         cmocka_unit_test(test_glm_dense),
