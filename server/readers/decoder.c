@@ -264,7 +264,25 @@ static void read_gemma(struct model_reader *r, struct gs_arch *a)
 
 /* Gemma2ForCausalLM: four RMSNorms per layer; even layers attend through
  * the sliding window (is_sliding = not layer_idx % 2), or layer_types. */
+static void read_gemma2_norms(struct model_reader *r, struct gs_arch *a, unsigned norms);
+
 static void read_gemma2(struct model_reader *r, struct gs_arch *a)
+{
+    read_gemma2_norms(r, a, 4);
+}
+
+/* VaultGemmaForCausalLM (transformers models/vaultgemma/modular_vaultgemma.py;
+ * google/vaultgemma-1b): Gemma 2 whose VaultGemmaDecoderLayer deletes post_attention_layernorm and
+ * post_feedforward_layernorm - input_layernorm and pre_feedforward_layernorm remain -, the head
+ * tied by default (VaultGemmaConfig is Gemma2Config's: a config without the key ties, where the
+ * generic reading had it untied, +28%). */
+static void read_vaultgemma(struct model_reader *r, struct gs_arch *a)
+{
+    read_gemma2_norms(r, a, 2);
+}
+
+/* Gemma 2's reader with `norms` RMSNorms a layer. */
+static void read_gemma2_norms(struct model_reader *r, struct gs_arch *a, unsigned norms)
 {
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, true, 256, false);
@@ -272,7 +290,7 @@ static void read_gemma2(struct model_reader *r, struct gs_arch *a)
     if (!decoder_read_layer_types(r, &plan))
         for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
             plan.sliding[l] = l % 2 == 0;
-    const struct decoder_traits t = {.norms = 4};
+    const struct decoder_traits t = {.norms = norms};
     decoder_build(r, a, &plan, &t);
     a->norm_weight_fp32 = true; /* Gemma2RMSNorm: output * (1.0 + self.weight.float()) */
     /* Gemma2Config defaults both to on (50.0 and 30.0): modeling_gemma2.py
@@ -948,6 +966,7 @@ const struct model_type MODELS_DECODER[] = {
     {"qwen3", "Qwen3ForCausalLM", read_qwen3},
     {"gemma", "GemmaForCausalLM", read_gemma},
     {"gemma2", "Gemma2ForCausalLM", read_gemma2},
+    {"vaultgemma", "VaultGemmaForCausalLM", read_vaultgemma},
     {"gemma3_text", "Gemma3ForCausalLM", read_gemma3_text},
     {"phi3", "Phi3ForCausalLM", read_phi3},
     {"granite", "GraniteForCausalLM", read_granite},

@@ -551,22 +551,38 @@ static void test_gemma_softcapping(void **state)
     assert_false(a.final_logit_softcap);
 }
 
+/* VaultGemma (vaultgemma; modular_vaultgemma.py) with google/vaultgemma-1b's shapes (h 1,152, 26
+ * layers, 4 heads and 4 KV heads of 256, GeGLU 6,912, 256,000 tokens, no tie key), by hand:
+ * attention 4 x 1,152 x 1,024 = 4,718,592, MLP 3 x 1,152 x 6,912 = 23,887,872, the two remaining
+ * norms 2,304: 28,608,768 a layer, x 26 = 743,827,968, + the tied embedding 294,912,000 + the norm
+ * 1,152: 1,038,741,120. Every layer full (its layer_types): 26 x 2 x 4 x 256 x 2 B = 106,496 a
+ * token. */
+static void test_vaultgemma(void **state)
+{
+    (void)state;
+    char types[1024] = "[";
+    for (int l = 0; l < 26; l++)
+        strcat(types, l ? ", \"full_attention\"" : "\"full_attention\"");
+    strcat(types, "]");
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"vaultgemma\", \"hidden_size\": 1152, \"intermediate_size\": 6912,"
+        " \"num_hidden_layers\": 26, \"num_attention_heads\": 4, \"num_key_value_heads\": 4,"
+        " \"head_dim\": 256, \"vocab_size\": 256000, \"layer_types\": %s}",
+        types);
+    assert_int_equal(fixture_count(&a).total, 1038741120ULL);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 106496);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gemma4_26b_a4b),
-        cmocka_unit_test(test_gemma4_31b),
-        cmocka_unit_test(test_gemma4_e2b),
-        cmocka_unit_test(test_gemma4_e4b),
-        cmocka_unit_test(test_gemma4_text),
-        cmocka_unit_test(test_gemma4_errors),
-        cmocka_unit_test(test_gemma4_per_layer_config),
-        cmocka_unit_test(test_gemma4_unified_12b),
-        cmocka_unit_test(test_gemma4_unified_defaults),
-        cmocka_unit_test(test_gemma3n_e4b),
-        cmocka_unit_test(test_gemma3n_e2b),
-        cmocka_unit_test(test_gemma3n_defaults),
-        cmocka_unit_test(test_gemma_softcapping),
+        cmocka_unit_test(test_vaultgemma),         cmocka_unit_test(test_gemma4_26b_a4b),
+        cmocka_unit_test(test_gemma4_31b),         cmocka_unit_test(test_gemma4_e2b),
+        cmocka_unit_test(test_gemma4_e4b),         cmocka_unit_test(test_gemma4_text),
+        cmocka_unit_test(test_gemma4_errors),      cmocka_unit_test(test_gemma4_per_layer_config),
+        cmocka_unit_test(test_gemma4_unified_12b), cmocka_unit_test(test_gemma4_unified_defaults),
+        cmocka_unit_test(test_gemma3n_e4b),        cmocka_unit_test(test_gemma3n_e2b),
+        cmocka_unit_test(test_gemma3n_defaults),   cmocka_unit_test(test_gemma_softcapping),
         cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
