@@ -746,8 +746,69 @@ static void read_afmoe(struct model_reader *r, struct gs_arch *a)
     }
 }
 
+/* ------------------------------------------------------------------ DBRX */
+
+/* DbrxForCausalLM (transformers models/dbrx/modeling_dbrx.py; vLLM dbrx.py; databricks/dbrx-base
+ * and -instruct, "132B total, 36B active"): the top level names d_model, n_heads, n_layers,
+ * max_seq_len and vocab_size; attn_config kv_n_heads (default 1), clip_qkv, rope_theta; ffn_config
+ * ffn_hidden_size, moe_num_experts and moe_top_k (defaults 3,584, 4 and 1). A block:
+ * norm_attn_norm's norm_1 and norm_2 (LayerNorm(bias=False): a weight each), attn.Wqkv one
+ * nn.Linear h -> h + 2 x kv_n_heads x head_dim and out_proj, no biases; ffn.router.layer an
+ * nn.Linear(h, E) in every release, and ffn.experts.mlp's w1, v1 and w2 - [E x ffn, h] parameters
+ * each (DbrxExpertGLU: gate, up and the transposed down of a SiLU GLU), 3-D in 4.x as in 5.x;
+ * norm_f, the head untied by default. clip_qkv clamps the fused projection's output (no parameter).
+ */
+static void read_dbrx(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader attn, ffn;
+    const bool has_attn = rd_sub(r, "attn_config", &attn);
+    const bool has_ffn = rd_sub(r, "ffn_config", &ffn);
+    if (!r->ok)
+        return;
+    const uint64_t h = rd_dim(r, NAMES("d_model", "hidden_size"), false, 2048);
+    const uint64_t V = rd_dim(r, NAMES("vocab_size"), false, 32000);
+    gs_arch_init(a, NULL, h, V);
+    struct decoder_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    plan.layers = rd_dim(r, NAMES("n_layers"), false, 24);
+    plan.heads = rd_dim(r, NAMES("n_heads"), false, 16);
+    plan.kv_heads = has_attn ? rd_dim(&attn, NAMES("kv_n_heads"), false, 1) : 1;
+    plan.head_dim = plan.heads ? h / plan.heads : 0;
+    a->max_position_embeddings = rd_dim(r, NAMES("max_seq_len"), false, 2048);
+    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", false);
+    struct gs_moe *m = &plan.experts;
+    m->experts = has_ffn ? rd_dim(&ffn, NAMES("moe_num_experts"), false, 4) : 4;
+    m->top_k = has_ffn ? rd_dim(&ffn, NAMES("moe_top_k"), false, 1) : 1;
+    m->width = has_ffn ? rd_dim(&ffn, NAMES("ffn_hidden_size"), false, 3584) : 3584;
+    m->gated = true;
+    m->router_name = "ffn.router.layer";
+    m->experts_fused = true;
+    static const struct gs_mlp_names experts = {"ffn.experts.mlp.w1", "ffn.experts.mlp.v1",
+                                                "ffn.experts.mlp.w2", NULL};
+    m->expert_names = &experts;
+    if ((has_attn && !attn.ok) || (has_ffn && !ffn.ok))
+        r->ok = false;
+    if (r->ok && plan.layers > GS_LAYERS_MAX)
+        rd_fail(r, "n_layers", GS_ERR_UNSUPPORTED, "%llu layers: gpusizer describes at most %d",
+                (unsigned long long)plan.layers, GS_LAYERS_MAX);
+    if (r->ok && (plan.heads == 0 || h % plan.heads != 0 || plan.kv_heads == 0 ||
+                  plan.heads % plan.kv_heads != 0))
+        rd_fail(r, "n_heads", GS_ERR_INVALID,
+                "must divide d_model, and attn_config.kv_n_heads must divide it");
+    if (r->ok && (m->experts == 0 || m->top_k == 0 || m->top_k > m->experts))
+        rd_fail(r, "ffn_config", GS_ERR_INVALID, "moe_top_k must be between 1 and moe_num_experts");
+    if (!r->ok)
+        return;
+    decoder_moe_from(&plan, 0);
+    static const struct gs_attention_names names = {
+        NULL, NULL, NULL, "norm_attn_norm.attn.out_proj", "norm_attn_norm.attn.Wqkv"};
+    const struct decoder_traits t = {.norms = 2, .attn_names = &names, .head_name = "lm_head"};
+    decoder_build(r, a, &plan, &t);
+}
+
 const struct model_type MODELS_MOE[] = {
     {"afmoe", "AfmoeForCausalLM", read_afmoe},
+    {"dbrx", "DbrxForCausalLM", read_dbrx},
     {"exaone_moe", "ExaoneMoeForCausalLM", read_exaone_moe},
     {"hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", read_hunyuan_v1_dense},
     {"hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", read_hunyuan_v1_moe},

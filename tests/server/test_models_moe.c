@@ -504,22 +504,37 @@ static void test_zaya(void **state)
                                 "/num_experts_per_tok");
 }
 
+/* DBRX Instruct (dbrx; the fixture's README), by hand, h = 6,144: Wqkv 6,144 x (6,144 + 2 x 8 x
+ * 128) = 50,331,648, out_proj 37,748,736, 16 experts of w1, v1 and w2 3 x 10,752 x 6,144 =
+ * 198,180,864 each (3,170,893,824), the router 6,144 x 16 = 98,304, norm_1/norm_2 12,288:
+ * 3,259,084,800 a layer, x 40 = 130,363,392,000; wte and the untied head 2 x 100,352 x 6,144 =
+ * 1,233,125,376, norm_f 6,144: 131,596,523,520 (the card's 132B). Active: 12 experts fewer a layer
+ * and the embedding: 131,596,523,520 - 40 x 12 x 198,180,864 - 616,562,688 = 35,853,146,112
+ * (36B). KV: 40 x 2 x 8 x 128 x 2 B = 163,840 a token. */
+static void test_dbrx(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("dbrx/databricks__dbrx-instruct.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 131596523520ULL);
+    assert_int_equal(c.active, 35853146112ULL);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 163840);
+    fixture_assert_reader_error(
+        "{\"model_type\": \"dbrx\", \"ffn_config\": {\"moe_num_experts\": 4,"
+        " \"moe_top_k\": 5}}",
+        "/ffn_config");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hunyuan_dense),
-        cmocka_unit_test(test_hunyuan_moe),
-        cmocka_unit_test(test_hunyuan_refusals),
-        cmocka_unit_test(test_mimo_v2_flash),
-        cmocka_unit_test(test_afmoe),
-        cmocka_unit_test(test_exaone_moe),
-        cmocka_unit_test(test_minimax_m2_successors),
-        cmocka_unit_test(test_minimax_m3),
-        cmocka_unit_test(test_exaone4),
-        cmocka_unit_test(test_hy_v3),
-        cmocka_unit_test(test_inkling),
-        cmocka_unit_test(test_zaya),
-        cmocka_unit_test(test_types_listed),
+        cmocka_unit_test(test_dbrx),          cmocka_unit_test(test_hunyuan_dense),
+        cmocka_unit_test(test_hunyuan_moe),   cmocka_unit_test(test_hunyuan_refusals),
+        cmocka_unit_test(test_mimo_v2_flash), cmocka_unit_test(test_afmoe),
+        cmocka_unit_test(test_exaone_moe),    cmocka_unit_test(test_minimax_m2_successors),
+        cmocka_unit_test(test_minimax_m3),    cmocka_unit_test(test_exaone4),
+        cmocka_unit_test(test_hy_v3),         cmocka_unit_test(test_inkling),
+        cmocka_unit_test(test_zaya),          cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
