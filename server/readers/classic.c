@@ -112,6 +112,90 @@ static void read_gpt_bigcode(struct model_reader *r, struct gs_arch *a)
     gs_build_norms(a, GS_BLOCKS_MAX, "ln_f", 1, true);
 }
 
+/* GPT-J and CodeGen: GPTJBlock / CodeGenBlock (transformers models/gptj/modeling_gptj.py,
+ * models/codegen/modeling_codegen.py; vLLM gpt_j.py): one LayerNorm ln_1 whose output both the
+ * attention and the MLP read, their outputs added to the layer's input (a parallel residual); the
+ * attention without biases - GPT-J's q/k/v/out_proj, CodeGen's fused qkv_proj and out_proj -,
+ * rotary on rotary_dim of each head; fc_in/fc_out (n_inner, default 4h, gelu_new) with biases;
+ * ln_f; an untied lm_head with a bias. EleutherAI/gpt-j-6b's shapes: 6,050,882,784. */
+static void read_gptj_family(struct model_reader *r, struct gs_arch *a, bool fused)
+{
+    static const struct gs_attention_names split = {"q_proj", "k_proj", "v_proj", "out_proj", NULL};
+    static const struct gs_attention_names qkv = {NULL, NULL, NULL, "out_proj", "qkv_proj"};
+    static const struct gs_mlp_names mlp = {NULL, "fc_in", "fc_out", NULL};
+    uint64_t L, heads;
+    classic_dims(r, a, &L, &heads, false);
+    const uint64_t h = a->hidden_size;
+    a->max_position_embeddings =
+        rd_dim(r, NAMES("n_positions", "max_position_embeddings"), false, 2048);
+    const uint64_t inner = rd_dim(r, NAMES("n_inner"), false, 4 * h);
+    a->embedding_dropout = rd_dropout(r, NAMES("embd_pdrop"));
+    if (!r->ok)
+        return;
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = mha(heads, heads, h / heads);
+    gs_build_attention(a, b, &s, fused ? &qkv : &split, false, false);
+    gs_build_mlp(a, b, inner, false, true, &mlp);
+    gs_build_norms(a, b, "ln_1", 1, true);
+    a->blocks[b].parallel_residual = true;
+    gs_arch_set_layers(a, L, b);
+    gs_arch_embeddings(a, h, "lm_head", true);
+    gs_build_norms(a, GS_BLOCKS_MAX, "ln_f", 1, true);
+}
+
+static void read_gptj(struct model_reader *r, struct gs_arch *a)
+{
+    read_gptj_family(r, a, false);
+}
+
+static void read_codegen(struct model_reader *r, struct gs_arch *a)
+{
+    read_gptj_family(r, a, true);
+}
+
+/* MptForCausalLM (transformers models/mpt/modeling_mpt.py; vLLM mpt.py; mosaicml/mpt-7b, -30b):
+ * d_model, n_heads, n_layers, expansion_ratio (4), max_seq_len; MptAttention's fused Wqkv
+ * (h -> 3h) and out_proj without biases, ALiBi (no position table, learned_pos_emb aside, which
+ * transformers' port does not build), norm_1/norm_2 LayerNorms whose bias is set to None, an
+ * ungated up_proj/down_proj (GELU) without biases, norm_f likewise, the head tied to wte.
+ * transformers' MPT has no grouped KV (attn_config kv_n_heads is refused). mpt-7b's shapes:
+ * 6,649,286,656. */
+static void read_mpt(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct gs_attention_names attn = {NULL, NULL, NULL, "out_proj", "Wqkv"};
+    static const struct gs_mlp_names mlp = {NULL, "up_proj", "down_proj", NULL};
+    const uint64_t h = rd_dim(r, NAMES("d_model"), false, 2048);
+    gs_arch_init(a, NULL, h, rd_dim(r, NAMES("vocab_size"), false, 50368));
+    const uint64_t L = rd_dim(r, NAMES("n_layers"), false, 24);
+    const uint64_t heads = rd_dim(r, NAMES("n_heads"), false, 16);
+    const uint64_t ratio = rd_size(r, NAMES("expansion_ratio"), 4);
+    a->max_position_embeddings = rd_dim(r, NAMES("max_seq_len"), false, 2048);
+    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", true);
+    a->hidden_dropout = rd_dropout(r, NAMES("resid_pdrop"));
+    a->embedding_dropout = rd_dropout(r, NAMES("emb_pdrop"));
+    struct model_reader ac;
+    if (rd_sub(r, "attn_config", &ac) && rd_dim(&ac, NAMES("kv_n_heads"), false, 0) > 1 &&
+        rd_dim(&ac, NAMES("kv_n_heads"), false, 0) != heads)
+        rd_fail(r, "attn_config", GS_ERR_UNSUPPORTED,
+                "grouped KV heads (kv_n_heads) are not in transformers' or vLLM's MPT");
+    if (r->ok && (heads == 0 || h % heads != 0))
+        rd_fail(r, "n_heads", GS_ERR_INVALID, "must divide d_model");
+    if (r->ok && L > GS_LAYERS_MAX)
+        rd_fail(r, "n_layers", GS_ERR_UNSUPPORTED, "%llu layers: gpusizer describes at most %d",
+                (unsigned long long)L, GS_LAYERS_MAX);
+    if (!r->ok)
+        return;
+    const size_t b = gs_arch_new_block(a);
+    struct gs_attention s = mha(heads, heads, h / heads);
+    s.nope = true; /* ALiBi */
+    gs_build_attention(a, b, &s, &attn, false, false);
+    gs_build_mlp(a, b, ratio * h, false, false, &mlp);
+    gs_build_norms(a, b, "norm", 2, false);
+    gs_arch_set_layers(a, L, b);
+    gs_arch_embeddings(a, h, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm_f", 1, false);
+}
+
 /* GPTNeoXForCausalLM (Pythia): fused query_key_value and dense with
  * attention_bias (default true), dense_h_to_4h/dense_4h_to_h with biases,
  * two LayerNorms per layer, final_layer_norm, untied embed_out. With
@@ -474,6 +558,9 @@ static void read_bert(struct model_reader *r, struct gs_arch *a)
 const struct model_type MODELS_CLASSIC[] = {
     {"gpt2", "GPT2LMHeadModel", read_gpt2},
     {"gpt_bigcode", "GPTBigCodeForCausalLM", read_gpt_bigcode},
+    {"gptj", "GPTJForCausalLM", read_gptj},
+    {"codegen", "CodeGenForCausalLM", read_codegen},
+    {"mpt", "MptForCausalLM", read_mpt},
     {"gpt_neox", "GPTNeoXForCausalLM", read_gpt_neox},
     {"opt", "OPTForCausalLM", read_opt},
     {"bloom", "BloomForCausalLM", read_bloom},

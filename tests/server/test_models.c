@@ -280,6 +280,38 @@ static void test_gpt_bigcode(void **state)
 #undef STARCODER
 }
 
+/* GPT-J, CodeGen and MPT (gptj, codegen, mpt) by hand.
+ * GPT-J 6B's shapes (h 4,096, 28 layers, 16 heads, 50,400 tokens): q/k/v/out_proj 4 x 4,096^2 =
+ * 67,108,864, fc_in/fc_out 2 x 4,096 x 16,384 + 16,384 + 4,096 = 134,238,208, ln_1 8,192:
+ * 201,355,264 a layer, x 28 = 5,637,947,392; wte 206,438,400, the head with its bias 206,438,400 +
+ * 50,400, ln_f 8,192: 6,050,882,784. CodeGen-2B's (h 2,560, 32 layers, 51,200 tokens): the fused
+ * qkv_proj 3 x 2,560^2 and out_proj 2,560^2 = 26,214,400, fc 2 x 2,560 x 10,240 + 12,800 =
+ * 52,441,600, ln_1 5,120: 78,661,120, x 32 = 2,517,155,840; wte 131,072,000, the head 131,072,000
+ * + 51,200, ln_f 5,120: 2,779,356,160. MPT-7B's (h 4,096, 32 layers, 50,432 tokens): Wqkv and
+ * out_proj 4 x 4,096^2 = 67,108,864, up/down 2 x 4,096 x 16,384 = 134,217,728, two weight-only
+ * norms 8,192: 201,334,784, x 32 = 6,442,713,088; the tied wte 206,569,472, norm_f 4,096:
+ * 6,649,286,656. */
+static void test_gptj_codegen_mpt(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\": \"gptj\", \"n_embd\": 4096, \"n_layer\": 28,"
+                                    " \"n_head\": 16, \"rotary_dim\": 64, \"vocab_size\": 50400}");
+    assert_int_equal(fixture_count(&a).total, 6050882784ULL);
+    assert_true(a.blocks[0].parallel_residual);
+    a = fixture_arch("{\"model_type\": \"codegen\", \"n_embd\": 2560, \"n_layer\": 32,"
+                     " \"n_head\": 32, \"rotary_dim\": 64, \"vocab_size\": 51200}");
+    assert_int_equal(fixture_count(&a).total, 2779356160ULL);
+    a = fixture_arch(
+        "{\"model_type\": \"mpt\", \"d_model\": 4096, \"n_heads\": 32, \"n_layers\": 32,"
+        " \"expansion_ratio\": 4, \"max_seq_len\": 2048, \"vocab_size\": 50432,"
+        " \"attn_config\": {\"alibi\": true}}");
+    assert_int_equal(fixture_count(&a).total, 6649286656ULL);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 32 * 2 * 4096 * 2);
+    fixture_assert_reader_error("{\"model_type\": \"mpt\", \"d_model\": 64, \"n_heads\": 4,"
+                                " \"attn_config\": {\"kv_n_heads\": 2}}",
+                                "/attn_config");
+}
+
 /* Nemotron-4 (nemotron; modeling_nemotron.py) by hand. Nemotron-4 340B's shapes (h 18,432, 96
  * layers, 96 heads of 192, 8 KV heads, relu2 MLP 73,728 wide, 256,000 tokens, untied): attention
  * 2 x 18,432^2 + 2 x 18,432 x 1,536 = 736,100,352, up and down 2 x 18,432 x 73,728 =
@@ -1060,6 +1092,7 @@ int main(void)
         cmocka_unit_test(test_glm4_moe_lite_checkpoint),
         cmocka_unit_test(test_longcat_flash),
         cmocka_unit_test(test_gpt_bigcode),
+        cmocka_unit_test(test_gptj_codegen_mpt),
         cmocka_unit_test(test_nemotron),
         cmocka_unit_test(test_minicpm3),
         cmocka_unit_test(test_glm_dense),
