@@ -3,7 +3,7 @@
  * (Pixtral, with the Ministral 3 or Mistral Large 3 language model),
  * Qwen2-VL, Qwen2.5-VL, GLM-4V (GLM-4.1V, 4.5V, 4.6V, GLM-GA, GLM-OCR), Llama 3.2 Vision (mllama),
  * Llama 4, Step 3.7, MiniMax-M3, MiMo-V2.5, DeepSeek-OCR, Muse Glimmer, LFM2-VL, InternVL,
- * ERNIE-4.5-VL, PaddleOCR-VL, HunyuanOCR and Whisper.
+ * ERNIE-4.5-VL, PaddleOCR-VL, HunyuanOCR, DeepSeek-OCR-2 and Whisper.
  *
  * Each reader builds the language model as the decoder readers do (or
  * calls the decoder.c reader its text_config names) and adds the vision or
@@ -907,9 +907,52 @@ static void read_deepseek_ocr_text(struct model_reader *t, struct gs_arch *a)
     decoder_read_experts(t, &plan, false);
     plan.experts.shared_width = plan.experts.width * rd_dim(t, NAMES("n_shared_experts"), false, 0);
     plan.experts.router_parameter = true;
-    decoder_moe_from(&plan, rd_dim(t, NAMES("first_k_dense_replace"), false, 0));
+    /* transformers' DeepSeek-OCR-2 port (DeepseekOcr2TextConfig) names the routed layers in
+     * mlp_layer_types, its "sparse" entries, in place of first_k_dense_replace */
+    if (!rd_kind_list(t, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && t->ok)
+        decoder_moe_from(&plan, rd_dim(t, NAMES("first_k_dense_replace"), false, 0));
     const struct decoder_traits traits = {.norms = 2};
     decoder_build(t, a, &plan, &traits);
+}
+
+/* SAM ViT-B as DeepSeek-OCR's DeepEncoder builds it (remote deepencoder.py ImageEncoderViT; vLLM
+ * deepencoder.py): a biased 16 x 16 patch Conv2d, an absolute position table of (image / 16)^2
+ * rows, `layers` blocks (norm1/norm2 LayerNorms, a biased fused attn.qkv and attn.proj, the
+ * lin1/lin2 MLP 4 x width wide) whose relative-position tables rel_pos_h/rel_pos_w are 2 x 14 - 1
+ * rows on the windowed blocks and 2 x (image / 16) - 1 on the `globals` global ones, head_dim wide,
+ * then the neck (a 1x1 Conv2d to 256, LayerNorm2d, a 3x3 Conv2d, LayerNorm2d) and net_2 and net_3,
+ * 3x3 stride-2 convolutions to channels[0] and channels[1], none of the convolutions biased but
+ * the patch embedding. */
+static void build_sam_vit_b(struct gs_arch *a, uint64_t image, uint64_t sw, uint64_t sl,
+                            uint64_t sh, uint64_t globals, const uint64_t channels[2])
+{
+    static const struct attn_layout sam_attn = {NULL, NULL, NULL, "attn.proj", "attn.qkv",
+                                                true, true, true, true};
+    static const struct gs_mlp_names sam_mlp = {NULL, "mlp.lin1", "mlp.lin2", NULL};
+    const size_t m = GS_BLOCKS_MAX;
+    const uint64_t sam_patch = 16, window = 14, side = image / sam_patch, head = per_head(sw, sh);
+    const size_t b = gs_arch_new_block(a);
+    attention(
+        a, b, sw, sw,
+        &(struct gs_attention){.heads = sh, .kv_heads = sh, .head_dim = head, .cached = false},
+        &sam_attn, false);
+    mlp(a, b, sw, 4 * sw, false, true, &sam_mlp);
+    norm(a, b, "norm1", GS_PART_NORMS, true, sw);
+    norm(a, b, "norm2", GS_PART_NORMS, true, sw);
+    gs_arch_tower(a, "model.sam_model.blocks", b, GS_PART_VISION, sl, false);
+    const uint64_t local = sl > globals ? sl - globals : 0;
+    tensor(a, m, "model.sam_model.blocks.attn.rel_pos", GS_PART_VISION,
+           2 * (local * (2 * window - 1) + globals * (2 * side - 1)), head);
+    tensor(a, m, "model.sam_model.patch_embed.proj", GS_PART_VISION, 3 * sam_patch * sam_patch, sw);
+    tensor(a, m, "model.sam_model.patch_embed.proj.bias", GS_PART_VISION, 1, sw);
+    tensor(a, m, "model.sam_model.pos_embed", GS_PART_VISION, side * side, sw);
+    const uint64_t neck = 256;
+    tensor(a, m, "model.sam_model.neck.0", GS_PART_VISION, sw, neck);
+    norm(a, m, "model.sam_model.neck.1", GS_PART_VISION, true, neck);
+    tensor(a, m, "model.sam_model.neck.2", GS_PART_VISION, neck * 9, neck);
+    norm(a, m, "model.sam_model.neck.3", GS_PART_VISION, true, neck);
+    tensor(a, m, "model.sam_model.net_2", GS_PART_VISION, neck * 9, channels[0]);
+    tensor(a, m, "model.sam_model.net_3", GS_PART_VISION, channels[0] * 9, channels[1]);
 }
 
 /* DeepSeek-OCR's DeepEncoder (vLLM models/deepencoder.py, after the repository's
@@ -928,11 +971,8 @@ static void read_deepseek_ocr_text(struct model_reader *t, struct gs_arch *a)
  * forwards are not modelled. */
 static void read_deepseek_ocr_vision(struct model_reader *r, struct gs_arch *a)
 {
-    static const struct attn_layout sam_attn = {NULL, NULL, NULL, "attn.proj", "attn.qkv",
-                                                true, true, true, true};
     static const struct attn_layout clip_attn = {
         NULL, NULL, NULL, "self_attn.out_proj", "self_attn.qkv_proj", true, true, true, true};
-    static const struct gs_mlp_names sam_mlp = {NULL, "mlp.lin1", "mlp.lin2", NULL};
     struct model_reader v, widths, sam, clip, proj;
     memset(&v, 0, sizeof(v));
     memset(&widths, 0, sizeof(widths));
@@ -976,47 +1016,29 @@ static void read_deepseek_ocr_vision(struct model_reader *r, struct gs_arch *a)
         return;
     }
     const size_t m = GS_BLOCKS_MAX;
-    const uint64_t sam_patch = 16, window = 14, side = image / sam_patch, head = per_head(sw, sh);
-    /* SAM ViT-B */
-    size_t b = gs_arch_new_block(a);
-    attention(
-        a, b, sw, sw,
-        &(struct gs_attention){.heads = sh, .kv_heads = sh, .head_dim = head, .cached = false},
-        &sam_attn, false);
-    mlp(a, b, sw, 4 * sw, false, true, &sam_mlp);
-    norm(a, b, "norm1", GS_PART_NORMS, true, sw);
-    norm(a, b, "norm2", GS_PART_NORMS, true, sw);
-    gs_arch_tower(a, "model.sam_model.blocks", b, GS_PART_VISION, sl, false);
-    const uint64_t local = sl > globals ? sl - globals : 0;
-    tensor(a, m, "model.sam_model.blocks.attn.rel_pos", GS_PART_VISION,
-           2 * (local * (2 * window - 1) + globals * (2 * side - 1)), head);
-    tensor(a, m, "model.sam_model.patch_embed.proj", GS_PART_VISION, 3 * sam_patch * sam_patch, sw);
-    tensor(a, m, "model.sam_model.patch_embed.proj.bias", GS_PART_VISION, 1, sw);
-    tensor(a, m, "model.sam_model.pos_embed", GS_PART_VISION, side * side, sw);
-    const uint64_t neck = 256;
-    tensor(a, m, "model.sam_model.neck.0", GS_PART_VISION, sw, neck);
-    norm(a, m, "model.sam_model.neck.1", GS_PART_VISION, true, neck);
-    tensor(a, m, "model.sam_model.neck.2", GS_PART_VISION, neck * 9, neck);
-    norm(a, m, "model.sam_model.neck.3", GS_PART_VISION, true, neck);
-    uint64_t in = neck;
-    for (size_t i = 0; i < downs; i++) {
+    uint64_t channels[2] = {0, 0};
+    for (size_t i = 0; i < downs && i < 2; i++) {
         const json_t *c = json_array_get(down, i);
-        const uint64_t outc = json_is_integer(c) && json_integer_value(c) > 0 &&
-                                      (uint64_t)json_integer_value(c) <= GS_ARCH_DIM_MAX
-                                  ? (uint64_t)json_integer_value(c)
-                                  : 0;
-        if (outc == 0) {
+        channels[i] = json_is_integer(c) && json_integer_value(c) > 0 &&
+                              (uint64_t)json_integer_value(c) <= GS_ARCH_DIM_MAX
+                          ? (uint64_t)json_integer_value(c)
+                          : 0;
+        if (channels[i] == 0) {
             rd_fail(&sam, "downsample_channels", GS_ERR_INVALID, "entry %zu is not a channel count",
                     i);
             r->ok = false;
             return;
         }
-        tensor(a, m, i == 0 ? "model.sam_model.net_2" : "model.sam_model.net_3", GS_PART_VISION,
-               in * 9, outc);
-        in = outc;
     }
+    if (downs != 2) {
+        rd_fail(&sam, "downsample_channels", GS_ERR_INVALID,
+                "must name net_2's and net_3's channels");
+        r->ok = false;
+        return;
+    }
+    build_sam_vit_b(a, image, sw, sl, sh, globals, channels);
     /* CLIP-L */
-    b = gs_arch_new_block(a);
+    const size_t b = gs_arch_new_block(a);
     attention(a, b, cw, cw,
               &(struct gs_attention){
                   .heads = ch, .kv_heads = ch, .head_dim = per_head(cw, ch), .cached = false},
@@ -1060,6 +1082,172 @@ static void read_deepseek_ocr(struct model_reader *r, struct gs_arch *a)
         return;
     }
     read_deepseek_ocr_vision(r, a);
+}
+
+/* DeepSeek-OCR-2's DeepEncoder V2 (remote deepencoderv2.py; vLLM deepencoder2.py): SAM ViT-B
+ * whose net_3 ends at the encoder's width, then a Qwen2-0.5B body used as the encoder - `layers`
+ * Qwen2 decoder layers (q/k/v biased, o_proj not; GQA; a SwiGLU), its final norm, no embedding
+ * table (deleted) and no head -, with two learnable query tables, one for each view (query_768,
+ * (768 / 64)^2 = 144 rows, and query_1024, 256), read by the image tokens bidirectionally and by
+ * the queries causally (no KV cache); a linear projector with a bias to the text width and
+ * view_seperator. No image_newline (v1's is gone). */
+struct deepencoder2 {
+    uint64_t image, sam_width, sam_layers, sam_heads, sam_globals, net2, width, layers, heads,
+        kv_heads, inner, text_width;
+};
+
+static void build_deepencoder2(struct gs_arch *a, const struct deepencoder2 *e)
+{
+    static const struct attn_layout qwen2 = {"self_attn.q_proj",
+                                             "self_attn.k_proj",
+                                             "self_attn.v_proj",
+                                             "self_attn.o_proj",
+                                             NULL,
+                                             true,
+                                             true,
+                                             true,
+                                             false};
+    const uint64_t channels[2] = {e->net2, e->width};
+    build_sam_vit_b(a, e->image, e->sam_width, e->sam_layers, e->sam_heads, e->sam_globals,
+                    channels);
+    const size_t b = gs_arch_new_block(a);
+    const struct gs_attention s = {.heads = e->heads,
+                                   .kv_heads = e->kv_heads,
+                                   .head_dim = per_head(e->width, e->heads),
+                                   .cached = false};
+    attention(a, b, e->width, e->width, &s, &qwen2, false);
+    mlp(a, b, e->width, e->inner, true, false, &GS_MLP_NAMES);
+    norm(a, b, "input_layernorm", GS_PART_NORMS, false, e->width);
+    norm(a, b, "post_attention_layernorm", GS_PART_NORMS, false, e->width);
+    gs_arch_tower(a, "model.qwen2_model.model.model.layers", b, GS_PART_VISION, e->layers, false);
+    const size_t m = GS_BLOCKS_MAX;
+    norm(a, m, "model.qwen2_model.model.model.norm", GS_PART_VISION, false, e->width);
+    tensor(a, m, "model.qwen2_model.query_768", GS_PART_VISION, 144, e->width);
+    tensor(a, m, "model.qwen2_model.query_1024", GS_PART_VISION, 256, e->width);
+    linear(a, m, "model.projector.layers", GS_SPLIT_NONE, GS_PART_VISION, true, e->width,
+           e->text_width);
+    tensor(a, m, "model.view_seperator", GS_PART_VISION, 1, e->text_width);
+}
+
+/* The Qwen2 encoder's shape, which the hub config does not give: build_qwen2_decoder_as_encoder's
+ * constants (remote deepencoderv2.py; vLLM deepencoder2.py; transformers'
+ * convert_deepseek_ocr2_weights_to_hf.py writes the same into encoder_config). */
+#define DEEPENCODER2_LAYERS   24ULL
+#define DEEPENCODER2_HEADS    14ULL
+#define DEEPENCODER2_KV_HEADS 2ULL
+#define DEEPENCODER2_INNER    4864ULL
+
+/* The most tokens a DeepSeek-OCR-2 image takes: the 1,024-px global view's (1024 / 64)^2 = 256, up
+ * to six 768-px tiles of 144 (dynamic_preprocess min_num 2, max_num 6) and the view separator
+ * (processing_deepseek_ocr2.py; vLLM deepseek_ocr2.py get_num_image_tokens): 1,121. The towers'
+ * forward is not modelled. */
+#define DEEPSEEK_OCR2_MAX_IMAGE_TOKENS (256ULL + 6 * 144 + 1)
+
+/* DeepSeek-OCR-2 (deepseek-ai/DeepSeek-OCR-2; HF API: 3,389,119,360 parameters, BF16), read by its
+ * architecture DeepseekOCR2ForCausalLM as the hub ships it (model_type deepseek_vl_v2,
+ * DeepSeek-OCR's layout: language_config, vision_config.width with sam_vit_b and qwen2-0-5b,
+ * projector_config), or as transformers' port saves it (model_type deepseek_ocr2,
+ * DeepseekOcr2ForConditionalGeneration: text_config with mlp_layer_types, vision_config.sam_config
+ * and encoder_config). The language model is DeepSeek-OCR's (read_deepseek_ocr_text: the non-MLA
+ * DeepSeek-V2 MoE, untied). Two members of the hub config are stale and not read:
+ * sam_vit_b.downsample_channels[1] (1,024; the checkpoint's net_3 ends at the encoder width, 896,
+ * which the remote code, vLLM and the converter hard-code) and vision_config.mlp_ratio
+ * (DeepSeek-VL2's 3.7362; SAM's MLP is 4 x wide). */
+static void read_deepseek_ocr2(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, v, widths, sam, enc;
+    memset(&v, 0, sizeof(v));
+    memset(&widths, 0, sizeof(widths));
+    const bool native = rd_get(r, "text_config") != NULL;
+    if (!rd_sub(r, native ? "text_config" : "language_config", &text))
+        text = *r;
+    if (!r->ok)
+        return;
+    if (rd_flag(&text, "use_mla", false)) {
+        rd_fail(&text, "use_mla", GS_ERR_UNSUPPORTED,
+                "DeepSeek-OCR-2's language model attends without MLA; this config asks for it");
+        r->ok = false;
+        return;
+    }
+    if (native && rd_get(&text, "mlp_layer_types") == NULL) {
+        rd_fail(&text, "mlp_layer_types", GS_ERR_INVALID,
+                "is required: DeepseekOcr2TextConfig has no default and no first_k_dense_replace");
+        r->ok = false;
+        return;
+    }
+    read_deepseek_ocr_text(&text, a);
+    if (!text.ok) {
+        r->ok = false;
+        return;
+    }
+    struct deepencoder2 e = {.layers = DEEPENCODER2_LAYERS,
+                             .heads = DEEPENCODER2_HEADS,
+                             .kv_heads = DEEPENCODER2_KV_HEADS,
+                             .inner = DEEPENCODER2_INNER,
+                             .text_width = a->hidden_size};
+    const json_t *global = NULL;
+    const json_t *down = NULL;
+    size_t downs = 0;
+    if (native) {
+        if (!rd_sub(r, "vision_config", &v) || !rd_sub(&v, "sam_config", &sam) ||
+            !rd_sub(&v, "encoder_config", &enc)) {
+            if (r->ok)
+                rd_fail(r, "vision_config", GS_ERR_INVALID,
+                        "needs sam_config and encoder_config (their class defaults are not the "
+                        "checkpoint's)");
+            r->ok = false;
+            return;
+        }
+        e.image = rd_dim(&sam, NAMES("image_size"), false, 1024);
+        e.sam_width = rd_dim(&sam, NAMES("hidden_size"), false, 768);
+        e.sam_layers = rd_dim(&sam, NAMES("num_hidden_layers"), false, 12);
+        e.sam_heads = rd_dim(&sam, NAMES("num_attention_heads"), false, 12);
+        e.sam_globals = rd_array(&sam, "global_attn_indexes", &global);
+        if (global == NULL)
+            e.sam_globals = 4; /* (2, 5, 8, 11) */
+        downs = rd_array(&sam, "downsample_channels", &down);
+        e.width = rd_dim(&enc, NAMES("hidden_size"), true, 0);
+        e.layers = rd_dim(&enc, NAMES("num_hidden_layers"), true, 0);
+        e.heads = rd_dim(&enc, NAMES("num_attention_heads"), true, 0);
+        e.kv_heads = rd_dim(&enc, NAMES("num_key_value_heads"), false, e.heads);
+        e.inner = rd_dim(&enc, NAMES("intermediate_size"), true, 0);
+        if (!sam.ok || !enc.ok)
+            r->ok = false;
+    } else {
+        struct model_reader qwen2;
+        if (!rd_sub(r, "vision_config", &v) || !rd_sub(&v, "width", &widths) ||
+            !rd_sub(&widths, "sam_vit_b", &sam) || !rd_sub(&widths, "qwen2-0-5b", &qwen2)) {
+            if (r->ok && (v.config == NULL || v.ok) && (widths.config == NULL || widths.ok))
+                rd_fail(r, "vision_config", GS_ERR_UNSUPPORTED,
+                        "DeepSeek-OCR-2's vision_config.width names sam_vit_b and qwen2-0-5b");
+            r->ok = false;
+            return;
+        }
+        e.image = rd_dim(&v, NAMES("image_size"), true, 0);
+        e.sam_width = rd_dim(&sam, NAMES("width"), true, 0);
+        e.sam_layers = rd_dim(&sam, NAMES("layers"), true, 0);
+        e.sam_heads = rd_dim(&sam, NAMES("heads"), true, 0);
+        e.sam_globals = rd_array(&sam, "global_attn_indexes", &global);
+        downs = rd_array(&sam, "downsample_channels", &down);
+        e.width = rd_dim(&qwen2, NAMES("dim"), true, 0);
+        if (!sam.ok || !qwen2.ok)
+            r->ok = false;
+    }
+    const json_t *c = down != NULL && downs >= 1 ? json_array_get(down, 0) : NULL;
+    e.net2 = json_is_integer(c) && json_integer_value(c) > 0 &&
+                     (uint64_t)json_integer_value(c) <= GS_ARCH_DIM_MAX
+                 ? (uint64_t)json_integer_value(c)
+                 : 512; /* DeepseekOcr2SamVisionConfig's [512, 896] */
+    if (!r->ok)
+        return;
+    if (e.heads == 0 || e.width % e.heads != 0 || e.kv_heads == 0 || e.heads % e.kv_heads != 0) {
+        rd_fail(r, "vision_config", GS_ERR_INVALID,
+                "the encoder's heads must divide its width and its KV heads its heads");
+        return;
+    }
+    build_deepencoder2(a, &e);
+    a->mm_image.tokens = DEEPSEEK_OCR2_MAX_IMAGE_TOKENS;
+    a->mm_embed_width = a->hidden_size;
 }
 
 /* --------------------------------------------------------------- MiMo-V2.5 */
@@ -2815,6 +3003,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"glm_ocr", "GlmOcrForConditionalGeneration", read_glm_ocr},
     {"mimo_v2", "MiMoV2ForCausalLM", read_mimo_v2},
     {"deepseek_ocr", "DeepseekOCRForCausalLM", read_deepseek_ocr},
+    {"deepseek_ocr2", "DeepseekOCR2ForCausalLM", read_deepseek_ocr2},
     {"mllama", "MllamaForConditionalGeneration", read_mllama},
     {"llama4", "Llama4ForConditionalGeneration", read_llama4},
     {"step3p7", "Step3p7ForConditionalGeneration", read_step3p7},

@@ -538,6 +538,39 @@ static void test_deepseek_ocr(void **state)
 #undef TOY_DEEPSEEK_OCR
 }
 
+/* DeepSeek-OCR-2 (read by DeepseekOCR2ForCausalLM; the fixture's README), by hand:
+ * - SAM ViT-B: patch 590,592, positions 64 x 64 x 768 = 3,145,728, 12 blocks of 7,087,872 (norms
+ *   3,072, qkv 1,771,776, proj 590,592, lin1 2,362,368, lin2 2,360,064) = 85,054,464 and their
+ *   relative-position tables 8 x 2 x 27 x 64 + 4 x 2 x 127 x 64 = 92,672, the neck 787,456, net_2
+ *   256 x 512 x 9 = 1,179,648, net_3 512 x 896 x 9 = 4,128,768 (not the config's 1,024):
+ *   94,979,328;
+ * - the Qwen2 encoder: 24 layers of q 896^2 + 896, k and v 2 x (896 x 128 + 128), o 896^2, SwiGLU
+ *   3 x 896 x 4,864, norms 1,792 = 14,912,384, the norm 896: 357,898,112; queries (144 + 256) x
+ *   896 = 358,400;
+ * - the projector 896 x 1,280 + 1,280 = 1,148,160, view_seperator 1,280;
+ * - the language model (DeepSeek-OCR's shapes): 2,934,734,080.
+ * 3,389,119,360 (the hub's metadata); active 574,127,360. The converter's native config reads the
+ * same. */
+static void test_deepseek_ocr2(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("deepseek_ocr2/deepseek-ai__DeepSeek-OCR-2.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 3389119360ULL);
+    assert_int_equal(c.active, 574127360ULL);
+    assert_int_equal(c.vision, 94979328ULL + 357898112 + 358400 + 1148160 + 1280);
+    assert_int_equal(a.mm_image.tokens, 256 + 6 * 144 + 1);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 12 * 2 * 10 * 128 * 2);
+    a = fixture_arch_file("deepseek_ocr2/deepseek_ocr2-native.json");
+    assert_int_equal(fixture_count(&a).total, 3389119360ULL);
+    /* transformers' text config has no default for mlp_layer_types */
+    fixture_assert_reader_error(
+        "{\"model_type\": \"deepseek_ocr2\", \"text_config\": {\"hidden_size\": 64,"
+        " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"intermediate_size\": 128,"
+        " \"vocab_size\": 100}, \"vision_config\": {}}",
+        "/text_config/mlp_layer_types");
+}
+
 /* Muse Glimmer (muse_glimmer; modeling_muse_glimmer.py), MuseGlimmerConfig's defaults, which are
  * meta-models/Muse-Glimmer-30B's shapes (its converter changes only the rope theta). Text, a layer:
  * q 6,656 x 4,096 = 27,262,976, k and v 6,656 x 256 = 1,703,936 each, the output gate's
@@ -1165,6 +1198,7 @@ int main(void)
         cmocka_unit_test(test_glm_ocr),
         cmocka_unit_test(test_mimo_v2),
         cmocka_unit_test(test_deepseek_ocr),
+        cmocka_unit_test(test_deepseek_ocr2),
         cmocka_unit_test(test_muse_glimmer),
         cmocka_unit_test(test_lfm2_vl),
         cmocka_unit_test(test_internvl),
