@@ -46,45 +46,13 @@ static void position_table(struct gs_arch *a, const char *name, uint64_t rows)
 
 /* GPT2LMHeadModel: Conv1D c_attn (h -> 3h) and c_proj with biases, c_fc and
  * c_proj (n_inner, default 4h), ln_1 and ln_2, learned positions wpe, ln_f,
- * tied head. */
-static void read_gpt2(struct model_reader *r, struct gs_arch *a)
-{
-    static const struct gs_attention_names attn = {NULL, NULL, NULL, "c_proj", "c_attn"};
-    static const struct gs_mlp_names mlp = {NULL, "c_fc", "c_proj", NULL};
-    uint64_t L, heads;
-    classic_dims(r, a, &L, &heads, true);
-    const uint64_t h = a->hidden_size;
-    a->max_position_embeddings = rd_dim(r, NAMES("n_positions", "max_position_embeddings"), false, 1024);
-    const uint64_t inner = rd_dim(r, NAMES("n_inner"), false, 4 * h);
-    if (!r->ok)
-        return;
-    a->eager_softmax_native = true; /* modeling_gpt2.py eager_attention_forward: softmax at the
-                                       scores' dtype, then .type(value.dtype) */
-    /* GPT2Config: attn_pdrop, resid_pdrop and embd_pdrop default to 0.1; GPT2Model.drop
-     * (embd_pdrop) acts on the token and position embeddings' sum */
-    a->attention_dropout = rd_dropout_or(r, NAMES("attn_pdrop"), true);
-    a->hidden_dropout = rd_dropout_or(r, NAMES("resid_pdrop"), true);
-    a->embedding_dropout = rd_dropout_or(r, NAMES("embd_pdrop"), true);
-    const size_t b = gs_arch_new_block(a);
-    struct gs_attention s = mha(heads, heads, h / heads);
-    s.nope = true; /* learned positions (wpe) */
-    gs_build_attention(a, b, &s, &attn, true, true);
-    gs_build_mlp(a, b, inner, false, true, &mlp);
-    gs_build_norms(a, b, "ln", 2, true);
-    gs_arch_set_layers(a, L, b);
-    gs_arch_embeddings(a, h, "lm_head", false);
-    position_table(a, "wpe", a->max_position_embeddings);
-    gs_build_norms(a, GS_BLOCKS_MAX, "ln_f", 1, true);
-}
-
-/* GPTBigCodeForCausalLM (transformers models/gpt_bigcode/modeling_gpt_bigcode.py; vLLM
- * gpt_bigcode.py; StarCoder, SantaCoder, WizardCoder): GPT-2's block with multi-query attention -
- * c_attn one biased nn.Linear h -> h + 2 x head_dim (multi_query, the default; 3h without it),
- * c_proj, c_fc/c_proj (n_inner, default 4h) with biases, ln_1/ln_2 LayerNorms, learned positions
- * wpe, ln_f, the head tied (GPTBigCodeConfig's default). The eager attention's softmax runs in
- * fp32 (attention_softmax_in_fp32 by default). Dropouts default to 0.1 as GPT-2's. KV: one head
- * (multi_query), replicated on every tensor-parallel rank. */
-static void read_gpt_bigcode(struct model_reader *r, struct gs_arch *a)
+ * tied head. GPTBigCodeForCausalLM (`bigcode`: transformers models/gpt_bigcode/
+ * modeling_gpt_bigcode.py; vLLM gpt_bigcode.py; StarCoder, SantaCoder, WizardCoder) is GPT-2's
+ * block with multi-query attention - c_attn one biased nn.Linear h -> h + 2 x head_dim
+ * (multi_query, its default; 3h without it) - and an eager softmax in fp32
+ * (attention_softmax_in_fp32 by default); its one KV head is replicated on every tensor-parallel
+ * rank. */
+static void read_gpt2_family(struct model_reader *r, struct gs_arch *a, bool bigcode)
 {
     static const struct gs_attention_names attn = {NULL, NULL, NULL, "c_proj", "c_attn"};
     static const struct gs_mlp_names mlp = {NULL, "c_fc", "c_proj", NULL};
@@ -94,9 +62,14 @@ static void read_gpt_bigcode(struct model_reader *r, struct gs_arch *a)
     a->max_position_embeddings =
         rd_dim(r, NAMES("n_positions", "max_position_embeddings"), false, 1024);
     const uint64_t inner = rd_dim(r, NAMES("n_inner"), false, 4 * h);
-    const bool multi_query = rd_flag(r, "multi_query", true);
+    const bool multi_query = bigcode && rd_flag(r, "multi_query", true);
     if (!r->ok)
         return;
+    /* modeling_gpt2.py eager_attention_forward: softmax at the scores' dtype, then
+     * .type(value.dtype); GPTBigCode's upcasts to fp32 */
+    a->eager_softmax_native = !bigcode;
+    /* GPT2Config and GPTBigCodeConfig: attn_pdrop, resid_pdrop and embd_pdrop default to 0.1;
+     * the model's drop (embd_pdrop) acts on the token and position embeddings' sum */
     a->attention_dropout = rd_dropout_or(r, NAMES("attn_pdrop"), true);
     a->hidden_dropout = rd_dropout_or(r, NAMES("resid_pdrop"), true);
     a->embedding_dropout = rd_dropout_or(r, NAMES("embd_pdrop"), true);
@@ -110,6 +83,16 @@ static void read_gpt_bigcode(struct model_reader *r, struct gs_arch *a)
     gs_arch_embeddings(a, h, "lm_head", false);
     position_table(a, "wpe", a->max_position_embeddings);
     gs_build_norms(a, GS_BLOCKS_MAX, "ln_f", 1, true);
+}
+
+static void read_gpt2(struct model_reader *r, struct gs_arch *a)
+{
+    read_gpt2_family(r, a, false);
+}
+
+static void read_gpt_bigcode(struct model_reader *r, struct gs_arch *a)
+{
+    read_gpt2_family(r, a, true);
 }
 
 /* GPT-J and CodeGen: GPTJBlock / CodeGenBlock (transformers models/gptj/modeling_gptj.py,

@@ -648,6 +648,30 @@ static void read_falcon_h1(struct model_reader *r, struct gs_arch *a)
     norm(a, GS_BLOCKS_MAX, "final_layernorm");
 }
 
+/* BambaMixer's shape under the mamba_* keys (BambaConfig's and GraniteMoeHybridConfig's defaults):
+ * mamba_expand x hidden wide, mamba_n_heads heads of mamba_d_head ("auto": inner / heads),
+ * mamba_n_groups, mamba_d_state, mamba_d_conv, mamba_chunk_size; in_proj and out_proj biased by
+ * mamba_proj_bias, conv1d by mamba_conv_bias; the gated `norm`. */
+static struct mamba2 read_bamba_mixer(struct model_reader *r, uint64_t h)
+{
+    const uint64_t inner = rd_size(r, NAMES("mamba_expand"), 2) * h;
+    const uint64_t mh = rd_size(r, NAMES("mamba_n_heads"), 128);
+    const bool proj_bias = rd_flag(r, "mamba_proj_bias", false);
+    return (struct mamba2){
+        .inner = inner,
+        .heads = mh,
+        .head_dim = auto_dim(r, "mamba_d_head", mh ? inner / mh : 0),
+        .groups = rd_size(r, NAMES("mamba_n_groups"), 1),
+        .state = rd_size(r, NAMES("mamba_d_state"), 256),
+        .kernel = rd_size(r, NAMES("mamba_d_conv"), 4),
+        .chunk = rd_size(r, NAMES("mamba_chunk_size"), 256),
+        .in_bias = proj_bias,
+        .out_bias = proj_bias,
+        .conv_bias = rd_flag(r, "mamba_conv_bias", true),
+        .gated_norm = true,
+    };
+}
+
 /* GraniteMoeHybridForCausalLM (modular_granitemoehybrid.py,
  * configuration_granitemoehybrid.py): layer_types ("mamba"/"attention";
  * all mamba when absent) picks a BambaMixer (Mamba-2, mamba_expand x hidden
@@ -673,22 +697,7 @@ static void read_granitemoehybrid(struct model_reader *r, struct gs_arch *a)
     const uint64_t shared = rd_dim(r, NAMES("shared_intermediate_size"), false, 1024);
     const uint64_t experts = rd_dim(r, NAMES("num_local_experts"), false, 8);
     const uint64_t top_k = rd_dim(r, NAMES("num_experts_per_tok"), false, 2);
-    const uint64_t inner = rd_size(r, NAMES("mamba_expand"), 2) * h;
-    const uint64_t mh = rd_size(r, NAMES("mamba_n_heads"), 128);
-    const bool proj_bias = rd_flag(r, "mamba_proj_bias", false);
-    const struct mamba2 m = {
-        .inner = inner,
-        .heads = mh,
-        .head_dim = auto_dim(r, "mamba_d_head", mh ? inner / mh : 0),
-        .groups = rd_size(r, NAMES("mamba_n_groups"), 1),
-        .state = rd_size(r, NAMES("mamba_d_state"), 256),
-        .kernel = rd_size(r, NAMES("mamba_d_conv"), 4),
-        .chunk = rd_size(r, NAMES("mamba_chunk_size"), 256),
-        .in_bias = proj_bias,
-        .out_bias = proj_bias,
-        .conv_bias = rd_flag(r, "mamba_conv_bias", true),
-        .gated_norm = true,
-    };
+    const struct mamba2 m = read_bamba_mixer(r, h);
     const char *field = "layer_types";
     const json_t *list = NULL;
     size_t n = rd_array(r, field, &list);
@@ -1267,26 +1276,11 @@ static void read_bamba(struct model_reader *r, struct gs_arch *a)
     const bool attn_bias = rd_flag(r, "attention_bias", false);
     const uint64_t width = rd_dim(r, NAMES("intermediate_size"), true, 0);
     const bool mlp_bias = rd_flag(r, "mlp_bias", false);
-    const uint64_t inner = rd_size(r, NAMES("mamba_expand"), 2) * h;
-    const uint64_t mh = rd_size(r, NAMES("mamba_n_heads"), 128);
-    const bool proj_bias = rd_flag(r, "mamba_proj_bias", false);
-    const struct mamba2 m = {
-        .inner = inner,
-        .heads = mh,
-        .head_dim = auto_dim(r, "mamba_d_head", mh ? inner / mh : 0),
-        .groups = rd_size(r, NAMES("mamba_n_groups"), 1),
-        .state = rd_size(r, NAMES("mamba_d_state"), 256),
-        .kernel = rd_size(r, NAMES("mamba_d_conv"), 4),
-        .chunk = rd_size(r, NAMES("mamba_chunk_size"), 256),
-        .in_bias = proj_bias,
-        .out_bias = proj_bias,
-        .conv_bias = rd_flag(r, "mamba_conv_bias", true),
-        .gated_norm = true,
-    };
-    if (r->ok && m.head_dim * mh != inner)
+    const struct mamba2 m = read_bamba_mixer(r, h);
+    if (r->ok && m.head_dim * m.heads != m.inner)
         rd_fail(r, "mamba_d_head", GS_ERR_INVALID,
                 "mamba_d_head x mamba_n_heads must be mamba_expand x hidden_size (%llu)",
-                (unsigned long long)inner);
+                (unsigned long long)m.inner);
     bool attends[GS_LAYERS_MAX];
     memset(attends, 0, sizeof(attends));
     const json_t *list = NULL;
