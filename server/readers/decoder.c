@@ -515,6 +515,49 @@ static void read_cohere2(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
+/* Cohere2MoeForCausalLM (transformers 5, models/cohere2_moe/modular_cohere2_moe.py; the class
+ * documents CohereLabs/command-a-plus-05-2026): Cohere 2's parallel layer (one input norm -
+ * Cohere2MoeRMSNorm where rms_norm_eps is set, else Cohere2LayerNorm, a weight either way - read by
+ * the attention and the MLP), its window pattern, the head tied by default. mlp_layer_types (or,
+ * as Cohere2MoeConfig.__post_init__ derives it, first_k_dense_replace dense layers first) picks a
+ * dense Cohere2MoeMLP of prefix_dense_intermediate_size (intermediate_size when unset) or a
+ * Cohere2MoeSparseMoeBlock: Cohere2MoeTopKRouter's bare weight [E, h], num_experts Mixtral experts
+ * intermediate_size wide, and with num_shared_experts one shared MLP intermediate_size x
+ * num_shared_experts wide. Without layer_types the dense prefix follows
+ * prefix_dense_sliding_window_pattern (1: every prefix layer full) and the rest
+ * sliding_window_pattern, counted from the first routed layer. */
+static void read_cohere2_moe(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, true, 0, false);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 4096);
+    decoder_read_experts(r, &plan, true);
+    plan.experts.shared_width =
+        plan.intermediate * rd_dim(r, NAMES("num_shared_experts"), false, 0);
+    plan.experts.router_parameter = true; /* Cohere2MoeTopKRouter: self.weight, F.linear */
+    const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, 0);
+    if (!rd_kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && r->ok)
+        decoder_moe_from(&plan, first_dense);
+    if (!decoder_read_layer_types(r, &plan) && r->ok) {
+        const uint64_t prefix = rd_size(r, NAMES("prefix_dense_sliding_window_pattern"), 1);
+        const uint64_t pattern = rd_size(r, NAMES("sliding_window_pattern"), 4);
+        for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+            const bool in_prefix = l < first_dense;
+            const uint64_t i = in_prefix ? l : l - first_dense;
+            plan.sliding[l] = (i + 1) % (in_prefix ? prefix : pattern) != 0;
+        }
+    }
+    const uint64_t dense_width = rd_dim(r, NAMES("prefix_dense_intermediate_size"), false, 0);
+    if (dense_width != 0)
+        plan.intermediate = dense_width;
+    const bool bias = rd_flag(r, "attention_bias", false);
+    if (r->ok && plan.experts.experts != 0 && plan.experts.top_k > plan.experts.experts)
+        rd_fail(r, "num_experts_per_tok", GS_ERR_INVALID, "is more than num_experts");
+    const struct decoder_traits t = {
+        .norms = 1, .qkv_bias = bias, .o_bias = bias, .parallel = true};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* InternLM2ForCausalLM (remote code modeling_internlm2.py): fused wqkv (GQA),
  * wo, feed_forward w1 (gate), w3 (up), w2 (down), attention_norm and
  * ffn_norm; `bias` on every linear; tok_embeddings and an untied output. */
@@ -974,6 +1017,7 @@ const struct model_type MODELS_DECODER[] = {
     {"olmo2", "Olmo2ForCausalLM", read_olmo2},
     {"cohere", "CohereForCausalLM", read_cohere},
     {"cohere2", "Cohere2ForCausalLM", read_cohere2},
+    {"cohere2_moe", "Cohere2MoeForCausalLM", read_cohere2_moe},
     {"internlm2", "InternLM2ForCausalLM", read_internlm2},
     {"stablelm", "StableLmForCausalLM", read_stablelm},
     {"mixtral", "MixtralForCausalLM", read_mixtral},

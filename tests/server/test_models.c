@@ -312,6 +312,31 @@ static void test_gptj_codegen_mpt(void **state)
                                 "/attn_config");
 }
 
+/* Cohere2-MoE (cohere2_moe; modular_cohere2_moe.py) on a toy, by hand (h 64, 4 heads of 16, 2 KV
+ * heads): attention q 64 x 64, k and v 2 x 64 x 32, o 64 x 64 = 12,288 a layer and its one
+ * norm 64; layer 0 dense (first_k_dense_replace 1) at prefix_dense_intermediate_size 96,
+ * 3 x 64 x 96 = 18,432; layers 1-3 routed: 4 experts 3 x 64 x 128 = 98,304, the router 4 x 64 =
+ * 256, one shared expert 3 x 64 x 128 = 24,576 (123,136); the tied embedding 100 x 64 and the norm
+ * 64: 4 x 12,352 + 18,432 + 3 x 123,136 + 6,400 + 64 = 443,712. The dense prefix follows
+ * prefix_dense_sliding_window_pattern 1 (full), the rest sliding_window_pattern 4 counted from
+ * layer 1: layers 1-3 sliding. */
+static void test_cohere2_moe(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"cohere2_moe\", \"hidden_size\": 64, \"intermediate_size\": 128,"
+        " \"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+        " \"head_dim\": 16, \"vocab_size\": 100, \"num_experts\": 4, \"num_experts_per_tok\": 2,"
+        " \"num_shared_experts\": 1, \"first_k_dense_replace\": 1,"
+        " \"prefix_dense_intermediate_size\": 96, \"sliding_window\": 32}");
+    assert_int_equal(fixture_count(&a).total, 443712);
+    assert_int_equal(a.blocks[a.layer_block[0]].mlp.kind, GS_MLP_DENSE);
+    assert_int_equal(a.blocks[a.layer_block[1]].mlp.kind, GS_MLP_MOE);
+    assert_true(a.blocks[a.layer_block[1]].parallel_residual);
+    const struct gs_kv_layout kv = fixture_layout(&a, 1);
+    assert_int_equal(kv.full_token_bytes, 1 * 2 * 2 * 16 * 2);
+}
+
 /* Nemotron-4 (nemotron; modeling_nemotron.py) by hand. Nemotron-4 340B's shapes (h 18,432, 96
  * layers, 96 heads of 192, 8 KV heads, relu2 MLP 73,728 wide, 256,000 tokens, untied): attention
  * 2 x 18,432^2 + 2 x 18,432 x 1,536 = 736,100,352, up and down 2 x 18,432 x 73,728 =
@@ -1093,6 +1118,7 @@ int main(void)
         cmocka_unit_test(test_longcat_flash),
         cmocka_unit_test(test_gpt_bigcode),
         cmocka_unit_test(test_gptj_codegen_mpt),
+        cmocka_unit_test(test_cohere2_moe),
         cmocka_unit_test(test_nemotron),
         cmocka_unit_test(test_minicpm3),
         cmocka_unit_test(test_glm_dense),
