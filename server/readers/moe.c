@@ -806,8 +806,153 @@ static void read_dbrx(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
+/* --------------------------------------------------------------- Bailing */
+
+/* One Bailing layer kind (inclusionAI's remote modeling_bailing_moe*.py; vLLM bailing_moe.py and
+ * bailing_moe_linear.py; SGLang bailing_moe_linear.py). Full attention: attention.query_key_value,
+ * one fused projection h -> (heads + 2 x kv_heads) x head_dim, biased where use_bias or
+ * use_qkv_bias, and attention.dense, biased where use_bias. A linear-attention layer (`linear`,
+ * BailingMoELinearAttention): multi-head whatever num_key_value_heads says - query_key_value
+ * h -> 3 x heads x head_dim -, an output gate g_proj h -> heads x head_dim and its group norm
+ * g_norm over heads x head_dim, dense back; its state a (heads, head_dim, head_dim) matrix a
+ * sequence in the model's dtype (vLLM MambaStateShapeCalculator.linear_attention_state_shape), no
+ * conv window, the decay slopes computed, not stored. With use_qk_norm, query_layernorm and
+ * key_layernorm over head_dim. The MLP: gate/up/down_proj of intermediate_size (use_bias), or the
+ * MoE - `gate` [E, h], with moe_router_enable_expert_bias an fp32 expert_bias [E] the remote code
+ * registers as a persistent buffer (stored: Ling-flash-2.0's safetensors hold 31 x 256 F32 values),
+ * num_experts experts of moe_intermediate_size and one shared MLP of num_shared_experts x
+ * moe_shared_expert_intermediate_size (moe_intermediate_size where the config has no such key, as
+ * vLLM and SGLang read it). Two RMSNorms. */
+struct bailing {
+    uint64_t heads, kv_heads, head_dim, intermediate;
+    bool qkv_bias, bias, qk_norm;
+    struct gs_moe moe;
+};
+
+static size_t bailing_block(struct gs_arch *a, const struct bailing *c, bool linear, bool routed)
+{
+    static const struct gs_attention_names names = {NULL, NULL, NULL, "attention.dense",
+                                                    "attention.query_key_value"};
+    const size_t b = gs_arch_new_block(a);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL) {
+        a->overflow = true;
+        return b;
+    }
+    const uint64_t h = a->hidden_size, width = c->heads * c->head_dim;
+    if (linear) {
+        blk->mixer = GS_MIXER_RECURRENT;
+        blk->rec = (struct gs_recurrent){.state_heads = c->heads,
+                                         .state_rows = c->head_dim,
+                                         .state_cols = c->head_dim,
+                                         .in_width = 4 * width,
+                                         .inner = width,
+                                         .scan = GS_SCAN_PROJECTIONS};
+        gs_block_module(a, b, "attention.query_key_value", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                        GS_PART_ATTENTION, GS_MOD_QUANT | (c->qkv_bias ? GS_MOD_BIAS : 0), h,
+                        3 * width, 1);
+        gs_block_module(a, b, "attention.g_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                        GS_PART_ATTENTION, GS_MOD_QUANT, h, width, 1);
+        gs_block_module(a, b, "attention.g_norm", GS_MODULE_NORM, GS_SPLIT_COLUMN,
+                        GS_PART_ATTENTION, 0, 1, width, 1);
+        gs_block_module(a, b, "attention.dense", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION,
+                        GS_MOD_QUANT | (c->bias ? GS_MOD_BIAS : 0), width, h, 1);
+    } else {
+        struct gs_attention spec;
+        memset(&spec, 0, sizeof(spec));
+        spec.heads = c->heads;
+        spec.kv_heads = c->kv_heads;
+        spec.head_dim = c->head_dim;
+        spec.cached = true;
+        gs_build_attention(a, b, &spec, &names, c->qkv_bias, c->bias);
+    }
+    if (c->qk_norm) {
+        gs_block_module(a, b, "attention.query_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE,
+                        GS_PART_ATTENTION, 0, 1, c->head_dim, 1);
+        gs_block_module(a, b, "attention.key_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE,
+                        GS_PART_ATTENTION, 0, 1, c->head_dim, 1);
+    }
+    if (routed) {
+        gs_build_moe(a, b, &c->moe);
+        if (c->bias && c->moe.shared_width) /* the shared MLP's gate, up and down biases */
+            gs_block_module(a, b, "shared_experts.bias", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                            GS_PART_MLP, 0, 1, 2 * c->moe.shared_width + h, 1);
+    } else {
+        gs_build_mlp(a, b, c->intermediate, true, c->bias, &GS_MLP_NAMES);
+    }
+    gs_build_norms(a, b, "layernorm", 2, false);
+    return b;
+}
+
+/* Bailing MoE (model_type bailing_moe: BailingMoeForCausalLM, Ling-lite-1.5 and Ling-plus;
+ * BailingMoeV2ForCausalLM, Ling 2.0 - Ling-mini, Ling-flash, Ling-1T - and Ring 2.0) and Bailing
+ * MoE Linear (bailing_moe_linear: BailingMoeLinearV2ForCausalLM, Ring-mini-linear-2.0 and
+ * Ring-flash-linear-2.0, where layer i is linear attention when (i + 1) % layer_group_size != 0; an
+ * inclusionAI build of vLLM serves it, upstream vLLM does not register the class). Layers below
+ * first_k_dense_replace are dense. The remote config classes default use_bias to true (published
+ * configs set false); the head untied by default; model.word_embeddings. The checkpoints of
+ * Ling 2.0 store no MTP layer whatever num_nextn_predict_layers says (Ling-flash-2.0's safetensors
+ * total matches with none); vLLM loads none: not described. Ling-flash-2.0: 102,889,697,280
+ * parameters and 7,936 stored expert_bias values, the Hub's safetensors count. */
+static void read_bailing_family(struct model_reader *r, struct gs_arch *a, bool hybrid)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    struct bailing c;
+    memset(&c, 0, sizeof(c));
+    c.heads = plan.heads;
+    c.kv_heads = plan.kv_heads;
+    c.head_dim = plan.head_dim;
+    c.intermediate = plan.intermediate;
+    c.bias = rd_flag(r, "use_bias", true);
+    c.qkv_bias = c.bias || rd_flag(r, "use_qkv_bias", false);
+    c.qk_norm = rd_flag(r, "use_qk_norm", false);
+    c.moe.experts = rd_dim(r, NAMES("num_experts"), true, 0);
+    c.moe.top_k = rd_dim(r, NAMES("num_experts_per_tok"), true, 0);
+    c.moe.width = rd_dim(r, NAMES("moe_intermediate_size"), true, 0);
+    c.moe.gated = true;
+    c.moe.expert_bias = c.bias;
+    c.moe.shared_width =
+        rd_dim(r, NAMES("moe_shared_expert_intermediate_size"), false, c.moe.width) *
+        rd_dim(r, NAMES("num_shared_experts"), false, 0);
+    if (rd_flag(r, "moe_router_enable_expert_bias", false))
+        c.moe.router_buffer = c.moe.experts;
+    const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, 0);
+    const uint64_t group = hybrid ? rd_dim(r, NAMES("layer_group_size"), false, 1) : 0;
+    if (r->ok && c.moe.top_k > c.moe.experts)
+        rd_fail(r, "num_experts_per_tok", GS_ERR_INVALID, "is more than num_experts");
+    if (!r->ok)
+        return;
+    size_t kinds[2][2];
+    bool made[2][2] = {{false, false}, {false, false}};
+    gs_arch_set_layers(a, plan.layers, 0);
+    for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int linear = group > 0 && (l + 1) % group != 0;
+        const int routed = l >= first_dense;
+        if (!made[linear][routed]) {
+            kinds[linear][routed] = bailing_block(a, &c, linear, routed);
+            made[linear][routed] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[linear][routed]);
+    }
+    gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+}
+
+static void read_bailing_moe(struct model_reader *r, struct gs_arch *a)
+{
+    read_bailing_family(r, a, false);
+}
+
+static void read_bailing_moe_linear(struct model_reader *r, struct gs_arch *a)
+{
+    read_bailing_family(r, a, true);
+}
+
 const struct model_type MODELS_MOE[] = {
     {"afmoe", "AfmoeForCausalLM", read_afmoe},
+    {"bailing_moe", "BailingMoeV2ForCausalLM", read_bailing_moe},
+    {"bailing_moe_linear", "BailingMoeLinearV2ForCausalLM", read_bailing_moe_linear},
     {"dbrx", "DbrxForCausalLM", read_dbrx},
     {"exaone_moe", "ExaoneMoeForCausalLM", read_exaone_moe},
     {"hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", read_hunyuan_v1_dense},

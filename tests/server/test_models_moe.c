@@ -525,16 +525,78 @@ static void test_dbrx(void **state)
         "/ffn_config");
 }
 
+/* Bailing (bailing_moe, bailing_moe_linear) by hand.
+ * Ling-lite-1.5 (the fixture; v1, every layer routed): attention query_key_value 2,048 x 24 x 128 =
+ * 6,291,456 and dense 2,048^2 = 4,194,304, norms 4,096; 64 experts 3 x 2,048 x 1,408 = 553,648,128,
+ * the shared MLP 2 x 1,408 wide 17,301,504, the gate 131,072: 581,570,560 a layer, x 28 =
+ * 16,283,975,680; embedding and head 2 x 126,464 x 2,048 = 517,996,544, the norm 2,048:
+ * 16,801,974,272 (16.8B).
+ * Ling-flash-2.0's shapes (h 4,096, 32 layers, 32 heads and 4 KV heads of 128, dense layer 0 of
+ * 9,216, 256 experts of 1,024, one shared of 1,024, q/k norms, expert_bias): attention 20,971,520 +
+ * 16,777,216 + 256 = 37,748,992, norms 8,192; the dense MLP 113,246,208; the MoE 3,221,225,472 +
+ * 12,582,912 + 1,048,576 = 3,234,856,960; 32 x 37,757,184 + 113,246,208 + 31 x 3,234,856,960 +
+ * 2 x 157,184 x 4,096 + 4,096 = 102,889,697,280 and 31 x 256 stored expert_bias values: the Hub's
+ * safetensors count (BF16 102,889,697,280, F32 7,936); no MTP layer though the config names one.
+ * Ring-mini-linear-2.0 (layer_group_size 5: layers 4, 9, 14, 19 full): a linear layer's
+ * query_key_value 3 x 16 x 128 x 2,048 = 12,582,912, g_proj and dense 2 x 4,194,304, g_norm 2,048
+ * and q/k norms 256 (20,973,824); a full layer's 10,486,016; 20 x 4,096 norms, the dense MLP
+ * 31,457,280, 19 MoE layers of 808,976,384, embedding and head 643,825,664, the norm 2,048:
+ * 16,423,443,456 and 19 x 256 expert_bias values. Its linear layers hold 16 x 128 x 128 x 2 B a
+ * sequence each: 8,388,608 with the 4 full layers' KV, 8,192 B a token. */
+static void test_bailing(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("bailing_moe/inclusionAI__Ling-lite-1.5.json");
+    assert_int_equal(fixture_count(&a).total, 16801974272ULL);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 28 * 2 * 4 * 128 * 2);
+#define BAILING                                                                                    \
+    "{\"model_type\": \"%s\", \"hidden_size\": %d, \"num_hidden_layers\": %d,"                     \
+    " \"num_attention_heads\": %d, \"num_key_value_heads\": 4, \"head_dim\": 128,"                 \
+    " \"intermediate_size\": %d, \"first_k_dense_replace\": 1, \"num_experts\": 256,"              \
+    " \"num_experts_per_tok\": 8, \"moe_intermediate_size\": %d,"                                  \
+    " \"moe_shared_expert_intermediate_size\": %d, \"num_shared_experts\": 1,"                     \
+    " \"vocab_size\": 157184, \"tie_word_embeddings\": false, \"use_qk_norm\": true,"              \
+    " \"moe_router_enable_expert_bias\": true, \"use_bias\": false, \"use_qkv_bias\": false,"      \
+    " \"num_nextn_predict_layers\": %d, \"layer_group_size\": 5}"
+    a = fixture_arch(BAILING, "bailing_moe", 4096, 32, 32, 9216, 1024, 1024, 1);
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 102889697280ULL);
+    assert_int_equal(c.buffers, 7936);
+    assert_int_equal(c.mtp, 0);
+    a = fixture_arch(BAILING, "bailing_moe_linear", 2048, 20, 16, 5120, 512, 512, 0);
+    c = fixture_count(&a);
+    assert_int_equal(c.total, 16423443456ULL);
+    assert_int_equal(c.buffers, 19 * 256);
+    fixture_assert_cache(&a, 1, 4 * 2 * 4 * 128 * 2, 16ULL * 16 * 128 * 128 * 2);
+#undef BAILING
+    /* use_bias unstated: the remote config classes' true */
+    a = fixture_arch(
+        "{\"model_type\": \"bailing_moe\", \"hidden_size\": 64, \"num_hidden_layers\": 1,"
+        " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"num_experts\": 2,"
+        " \"num_experts_per_tok\": 1, \"moe_intermediate_size\": 32, \"vocab_size\": 100}");
+    assert_int_equal(fixture_count(&a).total, (3 * 64 * 64 + 192) + (64 * 64 + 64) +
+                                                  2 * (3 * 64 * 32 + 2 * 32 + 64) + 2 * 64 + 128 +
+                                                  2 * 100 * 64 + 64);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dbrx),          cmocka_unit_test(test_hunyuan_dense),
-        cmocka_unit_test(test_hunyuan_moe),   cmocka_unit_test(test_hunyuan_refusals),
-        cmocka_unit_test(test_mimo_v2_flash), cmocka_unit_test(test_afmoe),
-        cmocka_unit_test(test_exaone_moe),    cmocka_unit_test(test_minimax_m2_successors),
-        cmocka_unit_test(test_minimax_m3),    cmocka_unit_test(test_exaone4),
-        cmocka_unit_test(test_hy_v3),         cmocka_unit_test(test_inkling),
-        cmocka_unit_test(test_zaya),          cmocka_unit_test(test_types_listed),
+        cmocka_unit_test(test_bailing),
+        cmocka_unit_test(test_dbrx),
+        cmocka_unit_test(test_hunyuan_dense),
+        cmocka_unit_test(test_hunyuan_moe),
+        cmocka_unit_test(test_hunyuan_refusals),
+        cmocka_unit_test(test_mimo_v2_flash),
+        cmocka_unit_test(test_afmoe),
+        cmocka_unit_test(test_exaone_moe),
+        cmocka_unit_test(test_minimax_m2_successors),
+        cmocka_unit_test(test_minimax_m3),
+        cmocka_unit_test(test_exaone4),
+        cmocka_unit_test(test_hy_v3),
+        cmocka_unit_test(test_inkling),
+        cmocka_unit_test(test_zaya),
+        cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
