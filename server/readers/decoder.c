@@ -640,6 +640,27 @@ static void read_qwen3_moe(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
+/* MellumForCausalLM (transformers models/mellum/modular_mellum.py; the class documents
+ * JetBrains/Mellum2-12B-A2.5B-Base): Qwen3-MoE's attention (q/k norms over head_dim) in Laguna's
+ * layer - mlp_layer_types picks Qwen3-MoE's sparse block or a dense SwiGLU of intermediate_size
+ * (all sparse by default) - and layer_types its sliding layers (sliding_window; all full by
+ * default); untied. */
+static void read_mellum(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 128, false);
+    decoder_read_experts(r, &plan, false);
+    plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5; /* Qwen3MoeTopKRouter */
+    if (!rd_kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && r->ok)
+        decoder_moe_every(r, &plan, 1);
+    plan.window = rd_dim(r, NAMES("sliding_window"), false, 1024);
+    decoder_read_layer_types(r, &plan);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {
+        .norms = 2, .qk_norm = QK_HEAD, .qkv_bias = bias, .o_bias = bias};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* OlmoeForCausalLM (modeling_olmoe.py): RMSNorm q_norm over hidden and
  * k_norm over kv_heads*d; every layer routes, no shared expert. */
 static void read_olmoe(struct model_reader *r, struct gs_arch *a)
@@ -1018,6 +1039,7 @@ const struct model_type MODELS_DECODER[] = {
     {"cohere", "CohereForCausalLM", read_cohere},
     {"cohere2", "Cohere2ForCausalLM", read_cohere2},
     {"cohere2_moe", "Cohere2MoeForCausalLM", read_cohere2_moe},
+    {"mellum", "MellumForCausalLM", read_mellum},
     {"internlm2", "InternLM2ForCausalLM", read_internlm2},
     {"stablelm", "StableLmForCausalLM", read_stablelm},
     {"mixtral", "MixtralForCausalLM", read_mixtral},

@@ -579,24 +579,44 @@ static void test_bailing(void **state)
                                                   2 * 100 * 64 + 64);
 }
 
+/* Mellum (mellum; modular_mellum.py) with MellumConfig's defaults (the class documents
+ * JetBrains/Mellum2-12B-A2.5B-Base), by hand, h = 2,304: attention q and o 2 x 2,304 x 4,096,
+ * k and v 2 x 2,304 x 512, q/k norms 256 (21,233,920), norms 4,608; 64 experts of
+ * 3 x 2,304 x 896 and the router 2,304 x 64 (396,509,184): 417,747,712 a layer, x 28 =
+ * 11,696,935,936, + embedding and head 2 x 98,304 x 2,304 + the norm: 12,149,923,072 (12B).
+ * With mlp_layer_types naming two dense layers of 7,168 (3 x 2,304 x 7,168 = 49,545,216 each for
+ * 396,509,184): 11,455,995,136; layer_types' sliding layers window their KV. */
+static void test_mellum(void **state)
+{
+    (void)state;
+#define MELLUM(extra)                                                                              \
+    "{\"model_type\": \"mellum\", \"vocab_size\": 98304, \"hidden_size\": 2304,"                   \
+    " \"intermediate_size\": 7168, \"num_hidden_layers\": 28, \"num_attention_heads\": 32,"        \
+    " \"num_key_value_heads\": 4, \"moe_intermediate_size\": 896, \"num_experts_per_tok\": 8,"     \
+    " \"num_experts\": 64" extra "}"
+    struct gs_arch a = fixture_arch(MELLUM(""));
+    assert_int_equal(fixture_count(&a).total, 12149923072ULL);
+    a = fixture_arch(
+        MELLUM(", \"mlp_layer_types\": [\"dense\", \"dense\", \"sparse\", \"sparse\","
+               " \"sparse\", \"sparse\", \"sparse\", \"sparse\", \"sparse\", \"sparse\","
+               " \"sparse\", \"sparse\", \"sparse\", \"sparse\", \"sparse\", \"sparse\","
+               " \"sparse\", \"sparse\", \"sparse\", \"sparse\", \"sparse\", \"sparse\","
+               " \"sparse\", \"sparse\", \"sparse\", \"sparse\", \"sparse\", \"sparse\"]"));
+    assert_int_equal(fixture_count(&a).total, 11455995136ULL);
+#undef MELLUM
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bailing),
-        cmocka_unit_test(test_dbrx),
-        cmocka_unit_test(test_hunyuan_dense),
-        cmocka_unit_test(test_hunyuan_moe),
-        cmocka_unit_test(test_hunyuan_refusals),
-        cmocka_unit_test(test_mimo_v2_flash),
-        cmocka_unit_test(test_afmoe),
-        cmocka_unit_test(test_exaone_moe),
-        cmocka_unit_test(test_minimax_m2_successors),
-        cmocka_unit_test(test_minimax_m3),
-        cmocka_unit_test(test_exaone4),
-        cmocka_unit_test(test_hy_v3),
-        cmocka_unit_test(test_inkling),
-        cmocka_unit_test(test_zaya),
-        cmocka_unit_test(test_types_listed),
+        cmocka_unit_test(test_mellum),        cmocka_unit_test(test_bailing),
+        cmocka_unit_test(test_dbrx),          cmocka_unit_test(test_hunyuan_dense),
+        cmocka_unit_test(test_hunyuan_moe),   cmocka_unit_test(test_hunyuan_refusals),
+        cmocka_unit_test(test_mimo_v2_flash), cmocka_unit_test(test_afmoe),
+        cmocka_unit_test(test_exaone_moe),    cmocka_unit_test(test_minimax_m2_successors),
+        cmocka_unit_test(test_minimax_m3),    cmocka_unit_test(test_exaone4),
+        cmocka_unit_test(test_hy_v3),         cmocka_unit_test(test_inkling),
+        cmocka_unit_test(test_zaya),          cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
