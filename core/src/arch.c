@@ -480,7 +480,7 @@ uint64_t gs_module_parameters(const struct gs_module *m, bool *ovf)
         n = gs_add(gs_mul(m->in, m->out, ovf), (m->flags & GS_MOD_BIAS) ? m->out : 0, ovf);
         break;
     case GS_MODULE_NORM:
-        n = gs_mul(m->out, (m->flags & GS_MOD_BIAS) ? 2 : 1, ovf);
+        n = (m->flags & GS_MOD_BARE) ? 0 : gs_mul(m->out, (m->flags & GS_MOD_BIAS) ? 2 : 1, ovf);
         break;
     case GS_MODULE_EMBEDDING:
     case GS_MODULE_TENSOR:

@@ -913,6 +913,35 @@ static void read_nemotron(struct model_reader *r, struct gs_arch *a)
     read_layernorm_plain(r, a, false);
 }
 
+/* NanoChatForCausalLM (transformers models/nanochat/modular_nanochat.py; karpathy/nanochat-d32):
+ * Llama's layer with weightless norms - NanoChatRMSNorm is Llama4TextL2Norm, no weight: the input
+ * and post-attention norms, the final norm (which also normalizes the embeddings before the first
+ * layer) and q_norm/k_norm over each head after the rotary embedding -, q/k/v/o biased by
+ * attention_bias, NanoChatMLP's ungated fc1/fc2 without biases (relu2 by default), the head untied
+ * and its logits soft-capped (final_logit_softcapping, Gemma 2's ForCausalLM). The generic reading
+ * gated the MLP and weighted the norms (+29%). nanochat-d32's shapes: 1,879,048,192. */
+static void read_nanochat(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct gs_mlp_names mlp = {NULL, "mlp.fc1", "mlp.fc2", NULL};
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {
+        .norms = 2, .qkv_bias = bias, .o_bias = bias, .mlp_names = &mlp, .plain_mlp = true};
+    decoder_build(r, a, &plan, &t);
+    a->final_logit_softcap = rd_softcap(r, "final_logit_softcapping", true);
+    for (size_t b = 0; b < a->block_count; b++) {
+        struct gs_block *k = &a->blocks[b];
+        k->attn.qk_norm_bare = true;
+        for (size_t i = 0; i < k->module_count; i++)
+            if (k->modules[i].kind == GS_MODULE_NORM)
+                k->modules[i].flags |= GS_MOD_BARE;
+    }
+    for (size_t i = 0; i < a->module_count; i++)
+        if (a->modules[i].kind == GS_MODULE_NORM)
+            a->modules[i].flags |= GS_MOD_BARE;
+}
+
 /* ArceeForCausalLM (transformers models/arcee/modular_arcee.py; arcee-ai/AFM-4.5B): Llama's layer
  * with NemotronMLP - up_proj and down_proj, no gate, relu2 between them (ArceeConfig's
  * hidden_act) - biases where attention_bias and mlp_bias say (both false by default), untied. */
@@ -1051,6 +1080,7 @@ const struct model_type MODELS_DECODER[] = {
     {"gpt_oss", "GptOssForCausalLM", read_gpt_oss},
     {"glm", "GlmForCausalLM", read_glm},
     {"arcee", "ArceeForCausalLM", read_arcee},
+    {"nanochat", "NanoChatForCausalLM", read_nanochat},
     {"nemotron", "NemotronForCausalLM", read_nemotron},
     {"glm4", "Glm4ForCausalLM", read_glm4},
     {"glm4_moe", "Glm4MoeForCausalLM", read_glm4_moe},

@@ -522,10 +522,26 @@ static void test_stage_chunks(void **state)
     assert_false(gs_stage_plan_same(&plan, &other_plan));
 }
 
+/* A norm's parameters: its weight, its shift with GS_MOD_BIAS (LayerNorm), none without a weight
+ * (GS_MOD_BARE: nanochat's NanoChatRMSNorm). */
+static void test_norm_parameters(void **state)
+{
+    (void)state;
+    bool ovf = false;
+    struct gs_module m = {.name = "norm", .kind = GS_MODULE_NORM, .in = 1, .out = 2048, .count = 3};
+    assert_int_equal(gs_module_parameters(&m, &ovf), 3 * 2048);
+    m.flags = GS_MOD_BIAS;
+    assert_int_equal(gs_module_parameters(&m, &ovf), 3 * 2 * 2048);
+    m.flags = GS_MOD_BARE;
+    assert_int_equal(gs_module_parameters(&m, &ovf), 0);
+    assert_false(ovf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_published_totals),
+        cmocka_unit_test(test_norm_parameters),
         cmocka_unit_test(test_llama2_7b_breakdown),
         cmocka_unit_test(test_tied_head_counted_once),
         cmocka_unit_test(test_biases_by_hand),

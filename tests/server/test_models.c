@@ -337,6 +337,25 @@ static void test_cohere2_moe(void **state)
     assert_int_equal(kv.full_token_bytes, 1 * 2 * 2 * 16 * 2);
 }
 
+/* nanochat (nanochat; modular_nanochat.py) with karpathy/nanochat-d32's shapes (depth 32, width
+ * 2,048, 16 heads of 128, MLP 8,192, 65,536 tokens, untied), by hand: attention 4 x 2,048^2 =
+ * 16,777,216, fc1/fc2 2 x 2,048 x 8,192 = 33,554,432, the norms no weight: 50,331,648 a layer,
+ * x 32 = 1,610,612,736, + embedding and head 2 x 65,536 x 2,048 = 268,435,456: 1,879,048,192
+ * ("d32, about 1.9B"). */
+static void test_nanochat(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"nanochat\", \"vocab_size\": 65536, \"hidden_size\": 2048,"
+        " \"intermediate_size\": 8192, \"num_hidden_layers\": 32, \"num_attention_heads\": 16}");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 1879048192ULL);
+    assert_int_equal(c.norms, 0);
+    assert_false(a.blocks[0].mlp.gated);
+    assert_true(a.blocks[0].attn.qk_norm_bare);
+    assert_true(a.final_logit_softcap);
+}
+
 /* Nemotron-4 (nemotron; modeling_nemotron.py) by hand. Nemotron-4 340B's shapes (h 18,432, 96
  * layers, 96 heads of 192, 8 KV heads, relu2 MLP 73,728 wide, 256,000 tokens, untied): attention
  * 2 x 18,432^2 + 2 x 18,432 x 1,536 = 736,100,352, up and down 2 x 18,432 x 73,728 =
@@ -1119,6 +1138,7 @@ int main(void)
         cmocka_unit_test(test_gpt_bigcode),
         cmocka_unit_test(test_gptj_codegen_mpt),
         cmocka_unit_test(test_cohere2_moe),
+        cmocka_unit_test(test_nanochat),
         cmocka_unit_test(test_nemotron),
         cmocka_unit_test(test_minicpm3),
         cmocka_unit_test(test_glm_dense),

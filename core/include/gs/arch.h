@@ -119,6 +119,10 @@ enum gs_split {
                  releases before gs_attention.kv_shared_from (est_training_model adds or drops     \
                  them by the run's release) */
 
+#define GS_MOD_BARE                                                                                \
+    (1u << 10) /* a norm without a weight (nanochat's NanoChatRMSNorm, Llama 4's L2 norm):         \
+                  it normalizes - its saved tensors are a norm's - and holds no parameter */
+
 struct gs_module {
     const char *name;  /* transformers' attribute name ("q_proj"); static storage */
     uint8_t kind : 4;  /* enum gs_module_kind */
