@@ -942,6 +942,21 @@ static void read_nanochat(struct model_reader *r, struct gs_arch *a)
             a->modules[i].flags |= GS_MOD_BARE;
 }
 
+/* InternLM3ForCausalLM (internlm/internlm3-8b-instruct's remote modeling_internlm3.py; vLLM
+ * serves it as Llama): Llama's layer whose q/k/v biases follow qkv_bias and whose o_proj and
+ * MLP biases follow `bias` (false in the published config), untied. InternLM3-8B's config (hidden
+ * 4,096, 48 layers, 32 heads and 2 KV heads of 128, MLP 10,240, 128,512 tokens): 8,804,241,408.
+ * InternVL3-9B's language model. */
+static void read_internlm3(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const bool bias = rd_flag(r, "bias", false);
+    const struct decoder_traits t = {
+        .norms = 2, .qkv_bias = rd_flag(r, "qkv_bias", false), .o_bias = bias, .mlp_bias = bias};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* ArceeForCausalLM (transformers models/arcee/modular_arcee.py; arcee-ai/AFM-4.5B): Llama's layer
  * with NemotronMLP - up_proj and down_proj, no gate, relu2 between them (ArceeConfig's
  * hidden_act) - biases where attention_bias and mlp_bias say (both false by default), untied. */
@@ -1070,6 +1085,7 @@ const struct model_type MODELS_DECODER[] = {
     {"cohere2_moe", "Cohere2MoeForCausalLM", read_cohere2_moe},
     {"mellum", "MellumForCausalLM", read_mellum},
     {"internlm2", "InternLM2ForCausalLM", read_internlm2},
+    {"internlm3", "InternLM3ForCausalLM", read_internlm3},
     {"stablelm", "StableLmForCausalLM", read_stablelm},
     {"mixtral", "MixtralForCausalLM", read_mixtral},
     {"qwen2_moe", "Qwen2MoeForCausalLM", read_qwen2_moe},

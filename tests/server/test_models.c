@@ -356,6 +356,28 @@ static void test_nanochat(void **state)
     assert_true(a.final_logit_softcap);
 }
 
+/* InternLM3 (internlm3) with internlm/internlm3-8b-instruct's config (a public test file quotes it,
+ * find_string id 55463440875), by hand: attention 2 x 4,096^2 + 2 x 4,096 x 256 = 35,651,584, MLP
+ * 3 x 4,096 x 10,240 = 125,829,120, norms 8,192: 161,488,896 a layer, x 48 = 7,751,467,008, +
+ * embedding and head 2 x 128,512 x 4,096 = 1,052,770,304 + the norm 4,096: 8,804,241,408 (8.8B).
+ * The biases: q/k/v by qkv_bias, o_proj and the MLP by `bias`. */
+static void test_internlm3(void **state)
+{
+    (void)state;
+#define INTERNLM3(q, o)                                                                            \
+    "{\"model_type\": \"internlm3\", \"bias\": " o ", \"qkv_bias\": " q ", \"head_dim\": 128,"     \
+    " \"hidden_size\": 4096, \"intermediate_size\": 10240, \"num_attention_heads\": 32,"           \
+    " \"num_hidden_layers\": 48, \"num_key_value_heads\": 2, \"tie_word_embeddings\": false,"      \
+    " \"vocab_size\": 128512}"
+    struct gs_arch a = fixture_arch(INTERNLM3("false", "false"));
+    assert_int_equal(fixture_count(&a).total, 8804241408ULL);
+    a = fixture_arch(INTERNLM3("true", "false"));
+    assert_int_equal(fixture_count(&a).total, 8804241408ULL + 48ULL * (4096 + 2 * 256));
+    a = fixture_arch(INTERNLM3("false", "true"));
+    assert_int_equal(fixture_count(&a).total, 8804241408ULL + 48ULL * (4096 + 2 * 10240 + 4096));
+#undef INTERNLM3
+}
+
 /* Nemotron-4 (nemotron; modeling_nemotron.py) by hand. Nemotron-4 340B's shapes (h 18,432, 96
  * layers, 96 heads of 192, 8 KV heads, relu2 MLP 73,728 wide, 256,000 tokens, untied): attention
  * 2 x 18,432^2 + 2 x 18,432 x 1,536 = 736,100,352, up and down 2 x 18,432 x 73,728 =
@@ -1139,6 +1161,7 @@ int main(void)
         cmocka_unit_test(test_gptj_codegen_mpt),
         cmocka_unit_test(test_cohere2_moe),
         cmocka_unit_test(test_nanochat),
+        cmocka_unit_test(test_internlm3),
         cmocka_unit_test(test_nemotron),
         cmocka_unit_test(test_minicpm3),
         cmocka_unit_test(test_glm_dense),

@@ -797,6 +797,19 @@ static void test_internvl(void **state)
     assert_int_equal(c.total, 78408318336ULL);
     assert_int_equal(c.vision, 5536496000ULL + 172008448);
 #undef INTERNVL_CHAT
+    /* InternVL3-9B's language model is InternLM3, read by its own reader: a toy of one layer,
+     * h 64, q/k/v/o 4 x 64 x 64, MLP 3 x 64 x 128, norms 128 (41,088), embedding and head
+     * 2 x 100 x 64 and the norm; InternViT-300M and the projector to 64 as above */
+    a = fixture_arch("{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\":"
+                     " \"internlm3\", \"hidden_size\": 64, \"num_hidden_layers\": 1,"
+                     " \"num_attention_heads\": 4, \"intermediate_size\": 128,"
+                     " \"vocab_size\": 100}, \"vision_config\": {\"hidden_size\": 1024,"
+                     " \"num_hidden_layers\": 24, \"num_attention_heads\": 16,"
+                     " \"intermediate_size\": 4096, \"image_size\": 448, \"patch_size\": 14,"
+                     " \"qkv_bias\": true, \"qk_normalization\": false,"
+                     " \"norm_type\": \"layer_norm\"}}");
+    assert_int_equal(fixture_count(&a).total, 41088ULL + 2 * 100 * 64 + 64 + 304012288 +
+                                                  (8192 + 4096 * 64 + 64 + 64 * 64 + 64));
     /* a model wrapped in LoRA at load, and the remote vision config's missing shapes */
     fixture_assert_refused("{\"model_type\": \"internvl_chat\", \"use_backbone_lora\": 16,"
                            " \"llm_config\": {}, \"vision_config\": {}}",
