@@ -472,21 +472,57 @@ static void read_ministral3(struct model_reader *r, struct gs_arch *a)
  * patch_merger.merging_layer (vision x merge^2 -> vision, no bias), linear_1
  * (vision x feature layers -> text) and linear_2 (text -> text), both with
  * multimodal_projector_bias. */
+/* LightOnOcrConfig's default sub-configs (transformers models/lighton_ocr/modular_lighton_ocr.py):
+ * a Pixtral tower of 1,540 px images and a Qwen3 language model. */
+static const char LIGHTON_OCR_TEXT[] =
+    "{\"model_type\": \"qwen3\", \"head_dim\": 128, \"hidden_size\": 1024,"
+    " \"intermediate_size\": 3072, \"max_position_embeddings\": 40960,"
+    " \"num_attention_heads\": 16, \"num_hidden_layers\": 28, \"num_key_value_heads\": 8,"
+    " \"sliding_window\": null, \"vocab_size\": 151936}";
+static const char LIGHTON_OCR_VISION[] =
+    "{\"hidden_size\": 1024, \"intermediate_size\": 4096, \"num_hidden_layers\": 24,"
+    " \"num_attention_heads\": 16, \"num_channels\": 3, \"patch_size\": 14, \"head_dim\": 64,"
+    " \"image_size\": 1540}";
+
+static void read_mistral3_family(struct model_reader *r, struct gs_arch *a, bool lighton);
+
 static void read_mistral3(struct model_reader *r, struct gs_arch *a)
+{
+    read_mistral3_family(r, a, false);
+}
+
+/* LightOnOcrForConditionalGeneration (transformers models/lighton_ocr/modular_lighton_ocr.py;
+ * lightonai/LightOnOCR-1B): Mistral 3's model - the Pixtral tower, Mistral3MultiModalProjector's
+ * norm and patch merger - with its own defaults (a Qwen3 language model, 1,540 px images), the
+ * projector's linear_1 and linear_2 without biases, and the head tied by the top-level
+ * tie_word_embeddings (LightOnOcrConfig's default true; transformers 5 ties by the wrapper's
+ * flag). */
+static void read_lighton_ocr(struct model_reader *r, struct gs_arch *a)
+{
+    read_mistral3_family(r, a, true);
+}
+
+static void read_mistral3_family(struct model_reader *r, struct gs_arch *a, bool lighton)
 {
     struct model_reader text, vision;
     json_t *owned = NULL;
-    if (open_sub(r, "text_config", "{\"model_type\": \"mistral\"}", MISTRAL3_TEXT, NULL, &text,
-                 &owned)) {
-        read_text_as(&text, a, rd_string(&text, "model_type"));
+    const char *text_defaults = lighton ? LIGHTON_OCR_TEXT : MISTRAL3_TEXT;
+    const bool tie = lighton && rd_flag(r, "tie_word_embeddings", true);
+    if (open_sub(r, "text_config",
+                 lighton ? "{\"model_type\": \"qwen3\"}" : "{\"model_type\": \"mistral\"}",
+                 text_defaults, NULL, &text, &owned)) {
+        if (lighton && json_object_set_new(owned, "tie_word_embeddings", json_boolean(tie)) != 0)
+            rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+        else
+            read_text_as(&text, a, rd_string(&text, "model_type"));
         close_sub(r, &text, owned);
     }
     const uint64_t merge = rd_dim(r, NAMES("spatial_merge_size"), false, 2);
     const bool bias = rd_flag(r, "multimodal_projector_bias", false);
     const json_t *layers = rd_get(r, "vision_feature_layer");
     const uint64_t features = json_is_array(layers) ? json_array_size(layers) : 1;
-    if (!r->ok || !open_sub(r, "vision_config", PIXTRAL_VISION, MISTRAL3_VISION, NULL, &vision,
-                            &owned))
+    if (!r->ok || !open_sub(r, "vision_config", PIXTRAL_VISION,
+                            lighton ? LIGHTON_OCR_VISION : MISTRAL3_VISION, NULL, &vision, &owned))
         return;
     const uint64_t vh = read_pixtral(&vision, a);
     const uint64_t image = rd_dim(&vision, NAMES("image_size"), false, 0);
@@ -2992,6 +3028,7 @@ static void read_whisper(struct model_reader *r, struct gs_arch *a)
 const struct model_type MODELS_MULTIMODAL[] = {
     {"gemma3", "Gemma3ForConditionalGeneration", read_gemma3},
     {"mistral3", "Mistral3ForConditionalGeneration", read_mistral3},
+    {"lighton_ocr", "LightOnOcrForConditionalGeneration", read_lighton_ocr},
     {"ministral3", "Ministral3ForCausalLM", read_ministral3},
     {"qwen2_vl", "Qwen2VLForConditionalGeneration", read_qwen2_vl},
     {"qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", read_qwen2_5_vl},

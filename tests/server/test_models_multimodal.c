@@ -740,6 +740,24 @@ static void test_ernie45_vl(void **state)
 #undef ERNIE45_MOE_VL
 }
 
+/* LightOnOCR (lighton_ocr) with LightOnOcrConfig's defaults, by hand: the Pixtral tower, 24 layers
+ * of attention 4 x 1,024^2 and a gated MLP 3 x 1,024 x 4,096 and two norms (16,779,264), the patch
+ * conv 3 x 14 x 14 x 1,024 = 602,112, ln_pre 1,024: 403,305,472; the projector's norm 1,024, patch
+ * merger 4,096 x 1,024, linear_1 and linear_2 1,024^2 each without biases: 6,292,480; Qwen3 (h
+ * 1,024, 28 layers, 16 heads and 8 KV heads of 128, MLP 3,072): q and o 2 x 2,097,152, k and v
+ * 2 x 1,048,576, q/k norms 256, MLP 9,437,184, norms 2,048 (15,730,944) x 28 = 440,466,432, the
+ * tied embedding 151,936 x 1,024 = 155,582,464, the norm 1,024: 1,005,647,872. A 1,540-px image:
+ * (1,540 / 14 / 2)^2 = 3,025 tokens. */
+static void test_lighton_ocr(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\": \"lighton_ocr\"}");
+    assert_int_equal(fixture_count(&a).total, 1005647872ULL);
+    assert_int_equal(a.mm_image.tokens, 3025);
+    a = fixture_arch("{\"model_type\": \"lighton_ocr\", \"tie_word_embeddings\": false}");
+    assert_int_equal(fixture_count(&a).total, 1005647872ULL + 155582464);
+}
+
 /* InternVL (internvl, internvl_chat; the fixture's README), by hand:
  * - InternViT-300M (h 1,024, 24 layers, I 4,096, LayerNorm, qkv biased): patch conv
  *   1,024 x 3 x 14 x 14 + 1,024 = 603,136, class token 1,024, positions 1,025 x 1,024 =
@@ -1214,6 +1232,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_ocr2),
         cmocka_unit_test(test_muse_glimmer),
         cmocka_unit_test(test_lfm2_vl),
+        cmocka_unit_test(test_lighton_ocr),
         cmocka_unit_test(test_internvl),
         cmocka_unit_test(test_ernie45_vl),
         cmocka_unit_test(test_paddleocr_vl),
