@@ -378,6 +378,23 @@ static void test_internlm3(void **state)
 #undef INTERNLM3
 }
 
+/* Persimmon (persimmon; modeling_persimmon.py) with adept/persimmon-8b's shapes (h 4,096, 36
+ * layers, 64 heads of 64, MLP 16,384, 262,144 tokens, untied), by hand: query_key_value 4,096 x
+ * 12,288 + 12,288, dense 4,096^2 + 4,096, dense_h_to_4h 4,096 x 16,384 + 16,384, dense_4h_to_h
+ * 16,384 x 4,096 + 4,096, two LayerNorms 16,384, q/k LayerNorms 256: 201,380,096 a layer, x 36 =
+ * 7,249,683,456, + embedding and head 2 x 262,144 x 4,096 = 2,147,483,648 + the final LayerNorm
+ * 8,192: 9,397,175,296. */
+static void test_persimmon(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch(
+        "{\"model_type\": \"persimmon\", \"vocab_size\": 262144, \"hidden_size\": 4096,"
+        " \"intermediate_size\": 16384, \"num_hidden_layers\": 36, \"num_attention_heads\": 64,"
+        " \"hidden_act\": \"relu2\", \"qk_layernorm\": true}");
+    assert_int_equal(fixture_count(&a).total, 9397175296ULL);
+    assert_false(a.blocks[0].mlp.gated);
+}
+
 /* Nemotron-4 (nemotron; modeling_nemotron.py) by hand. Nemotron-4 340B's shapes (h 18,432, 96
  * layers, 96 heads of 192, 8 KV heads, relu2 MLP 73,728 wide, 256,000 tokens, untied): attention
  * 2 x 18,432^2 + 2 x 18,432 x 1,536 = 736,100,352, up and down 2 x 18,432 x 73,728 =
@@ -1162,6 +1179,7 @@ int main(void)
         cmocka_unit_test(test_cohere2_moe),
         cmocka_unit_test(test_nanochat),
         cmocka_unit_test(test_internlm3),
+        cmocka_unit_test(test_persimmon),
         cmocka_unit_test(test_nemotron),
         cmocka_unit_test(test_minicpm3),
         cmocka_unit_test(test_glm_dense),
