@@ -2407,7 +2407,10 @@ static void modality_pair(struct model_reader *r, const char *name, uint64_t fal
  * Ernie4_5_VLMoeDecoderLayer); a sparse layer outside one modality's own range is a layout
  * vLLM builds differently from transformers and is refused. Text tokens use the text experts
  * alone: the vision experts and their router count under the vision part, with the tower, so
- * active_parameters is a text token's. */
+ * active_parameters is a text token's; they are experts all the same (GS_MOD_EXPERT: spread over
+ * expert parallelism in serving, quantized with the others). Two consequences of that part:
+ * training.freeze_vision_tower freezes them with the tower, and training's expert-parallel split
+ * of the expert weights counts the text experts only. */
 static void read_ernie45_vl_text(struct model_reader *t, struct gs_arch *a, bool remote)
 {
     struct decoder_plan plan;
