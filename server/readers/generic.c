@@ -19,7 +19,9 @@
  *     false (MistralConfig vs Qwen2Config);
  *   - routed experts (num_local_experts / num_experts / n_routed_experts,
  *     num_experts_per_tok, moe_intermediate_size, shared experts as
- *     n_shared_experts or shared_expert_intermediate_size) on the layers
+ *     n_shared_experts or num_shared_experts MLPs of moe_intermediate_size (or of
+ *     moe_shared_expert_intermediate_size where a config gives it: vLLM
+ *     bailing_moe.py), or shared_expert_intermediate_size) on the layers
  *     first_k_dense_replace, moe_layer_freq, decoder_sparse_step and
  *     mlp_only_layers leave routed (MixtralSparseMoeBlock, Qwen3MoeSparseMoeBlock,
  *     DeepseekV3MoE shapes; vLLM fused_moe);
@@ -52,6 +54,7 @@ static const char *const understood[] = {
     "use_qk_norm", "qk_layernorm", "qk_norm", "layer_types", "sliding_window",
     "use_sliding_window", "num_local_experts", "num_experts", "n_routed_experts",
     "num_experts_per_tok", "moe_topk", "moe_intermediate_size", "n_shared_experts",
+    "num_shared_experts", "moe_shared_expert_intermediate_size",
     "shared_expert_intermediate_size", "first_k_dense_replace", "moe_layer_freq",
     "decoder_sparse_step", "mlp_only_layers", "kv_lora_rank", "q_lora_rank", "qk_nope_head_dim",
     "qk_rope_head_dim", "v_head_dim", "index_n_heads", "index_head_dim", "index_topk",
@@ -91,7 +94,8 @@ static bool said_true(const struct model_reader *r, const char *name)
  * shape (MiniMax-M3's per-layer moe_layer_freq list). */
 static const char *const lenient_keys[] = {
     "num_key_value_heads", "num_kv_heads", "n_head_kv", "head_dim", "max_position_embeddings",
-    "sliding_window", "moe_intermediate_size", "n_shared_experts",
+    "sliding_window", "moe_intermediate_size", "n_shared_experts", "num_shared_experts",
+    "moe_shared_expert_intermediate_size",
     "shared_expert_intermediate_size", "first_k_dense_replace", "moe_layer_freq",
     "decoder_sparse_step", "mlp_only_layers", "q_lora_rank", "index_n_heads", "index_head_dim",
     "index_topk", "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
@@ -330,10 +334,11 @@ static void read_routing(struct model_reader *r, struct generic_plan *p)
     m->top_k = rd_dim(r, TOP_K, true, 0);
     m->width = lenient(r, EXPERT_WIDTH, d->intermediate);
     m->gated = true;
-    const uint64_t shared_experts = lenient(r, NAMES("n_shared_experts"), 0);
-    m->shared_width = shared_experts
-                          ? shared_experts * m->width
-                          : lenient(r, NAMES("shared_expert_intermediate_size"), 0);
+    const uint64_t shared_experts = lenient(r, NAMES("n_shared_experts", "num_shared_experts"), 0);
+    m->shared_width =
+        shared_experts
+            ? shared_experts * lenient(r, NAMES("moe_shared_expert_intermediate_size"), m->width)
+            : lenient(r, NAMES("shared_expert_intermediate_size"), 0);
     const uint64_t step = lenient(r, NAMES("decoder_sparse_step"), 1);
     const uint64_t first_dense = lenient(r, NAMES("first_k_dense_replace"), 0);
     const json_t *freq = rd_get(r, "moe_layer_freq");

@@ -292,6 +292,29 @@ static void test_unread_structure_refused(void **state)
 #undef ACME
 }
 
+/* Shared experts under the other names a config gives them: num_shared_experts MLPs of
+ * moe_intermediate_size, or of moe_shared_expert_intermediate_size where given (Bailing's and
+ * EXAONE-MoE's keys). A toy, h 64, two layers of 4 heads, MLP 128, 4 experts of 32 routed top 2:
+ * attention 16,384, experts 4 x 3 x 64 x 32 = 24,576, the router 256, norms 128 a layer; one shared
+ * MLP 3 x 64 x 32 = 6,144, or of 48: 9,216. */
+static void test_shared_expert_names(void **state)
+{
+    (void)state;
+#define ACME_MOE(extra)                                                                            \
+    "{\"model_type\": \"acme_moe\", \"hidden_size\": 64, \"num_hidden_layers\": 2,"                \
+    " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"moe_intermediate_size\": 32,"      \
+    " \"num_experts\": 4, \"num_experts_per_tok\": 2, \"vocab_size\": 100" extra "}"
+    const uint64_t base = 2ULL * (16384 + 24576 + 256 + 128) + 64 + 2 * 100 * 64;
+    struct gs_arch a = fixture_arch(ACME_MOE(""));
+    assert_int_equal(fixture_count(&a).total, base);
+    a = fixture_arch(ACME_MOE(", \"num_shared_experts\": 1"));
+    assert_int_equal(fixture_count(&a).total, base + 2 * 6144);
+    a = fixture_arch(ACME_MOE(", \"num_shared_experts\": 1,"
+                              " \"moe_shared_expert_intermediate_size\": 48"));
+    assert_int_equal(fixture_count(&a).total, base + 2 * 9216);
+#undef ACME_MOE
+}
+
 /* A type a reader names keeps its exact read: no read_as, nothing approximate. */
 static void test_known_type_untouched(void **state)
 {
@@ -313,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_known_type_untouched),
         cmocka_unit_test(test_unread_structure_refused),
+        cmocka_unit_test(test_shared_expert_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
