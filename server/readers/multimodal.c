@@ -2126,6 +2126,14 @@ static const char INTERNVL_VISION[] =
     " \"norm_type\": \"layer_norm\", \"image_size\": [448, 448], \"patch_size\": [14, 14],"
     " \"num_channels\": 3, \"use_mask_token\": false}";
 
+/* QianfanOCRVisionConfig's defaults (configuration_qianfan_ocr.py): InternVLVisionConfig's but
+ * for attention_bias (true), left out here with use_qk_norm so that a config written with the
+ * remote names (qkv_bias, qk_normalization: vLLM's QianfanOCRConfig) is read by them. */
+static const char QIANFAN_VISION[] =
+    "{\"hidden_size\": 1024, \"num_hidden_layers\": 24, \"num_attention_heads\": 16,"
+    " \"intermediate_size\": 4096, \"norm_type\": \"layer_norm\", \"image_size\": [448, 448],"
+    " \"patch_size\": [14, 14], \"num_channels\": 3, \"use_mask_token\": false}";
+
 /* The tiles an InternVL image takes at most: max_dynamic_patch (12 in every published
  * InternVL2.5/3/3.5 config; GotOcr2ImageProcessor's max_patches for the -HF checkpoints) crops
  * of the tile size and, with more than one, a thumbnail of the whole image (use_thumbnail; the
@@ -2155,6 +2163,11 @@ static void size_pair(struct model_reader *r, const char *name, uint64_t side[2]
         rd_fail(r, name, GS_ERR_INVALID, "must be a positive integer or two of them");
 }
 
+/* The three forms of an InternVL config: transformers' InternVLForConditionalGeneration (the -HF
+ * checkpoints), the remote InternVLChatModel, and Qianfan-OCR (transformers' QianfanOCR classes,
+ * the -HF form's tensors with other defaults). */
+enum internvl_form { INTERNVL_HF, INTERNVL_REMOTE, INTERNVL_QIANFAN };
+
 /* InternViT (the -HF form's InternVLVisionModel, modeling_internvl.py; the remote form's
  * InternVisionModel, OpenGVLab/InternVL modeling_intern_vit.py; the same tensors, the remote
  * qkv fused): a biased Conv2d patch embedding, a class token and a learned position table of
@@ -2166,15 +2179,25 @@ static void size_pair(struct model_reader *r, const char *name, uint64_t side[2]
  * and select_layer -1 in every published config). InternViT-300M: 304,012,288; InternViT-6B
  * (3,200 wide, 45 layers, RMSNorm, q/k norms, no qkv bias): 5,536,496,000. Returns the width,
  * 0 when the reader failed. */
-static uint64_t read_internvit(struct model_reader *v, struct gs_arch *a, bool remote,
+static uint64_t read_internvit(struct model_reader *v, struct gs_arch *a, enum internvl_form form,
                                uint64_t image[2], uint64_t patch[2], uint64_t *channels)
 {
+    const bool remote = form == INTERNVL_REMOTE;
     const uint64_t vh = rd_dim(v, NAMES("hidden_size"), true, 0);
     const uint64_t layers = rd_dim(v, NAMES("num_hidden_layers"), true, 0);
     const uint64_t heads = rd_dim(v, NAMES("num_attention_heads"), true, 0);
     const uint64_t inner = rd_dim(v, NAMES("intermediate_size"), true, 0);
-    const bool bias = rd_flag(v, remote ? "qkv_bias" : "attention_bias", false);
-    const bool qk_norm = rd_flag(v, remote ? "qk_normalization" : "use_qk_norm", remote);
+    bool bias = rd_flag(v, remote ? "qkv_bias" : "attention_bias", false);
+    bool qk_norm = rd_flag(v, remote ? "qk_normalization" : "use_qk_norm", remote);
+    if (form == INTERNVL_QIANFAN) {
+        /* QianfanOCRVisionConfig (configuration_qianfan_ocr.py): attention_bias true and
+         * use_qk_norm false by default; vLLM's own QianfanOCRConfig writes the remote names
+         * (qkv_bias, qk_normalization) with the same defaults */
+        bias = rd_get(v, "attention_bias") != NULL ? rd_flag(v, "attention_bias", true)
+                                                   : rd_flag(v, "qkv_bias", true);
+        qk_norm = rd_get(v, "use_qk_norm") != NULL ? rd_flag(v, "use_qk_norm", false)
+                                                   : rd_flag(v, "qk_normalization", false);
+    }
     const char *type = rd_string(v, "norm_type");
     const bool layer_norm = type != NULL ? strcmp(type, "layer_norm") == 0 : !remote;
     if (type != NULL && !layer_norm && strcmp(type, "rms_norm") != 0)
@@ -2257,8 +2280,9 @@ static const char *text_model_type(const struct model_reader *t)
  * downsample_ratio^2 tokens each (256 at 448 px); the tower runs each tile as its patches and the
  * class token. Published totals reproduced to the parameter (HF safetensors metadata):
  * InternVL2.5-1B 938,193,024, -4B 3,712,637,952 (its untied head), -78B 78,408,318,336. */
-static void read_internvl_family(struct model_reader *r, struct gs_arch *a, bool remote)
+static void read_internvl_family(struct model_reader *r, struct gs_arch *a, enum internvl_form form)
 {
+    const bool remote = form == INTERNVL_REMOTE, qianfan = form == INTERNVL_QIANFAN;
     if (remote && (rd_dim(r, NAMES("use_backbone_lora"), false, 0) != 0 ||
                    rd_dim(r, NAMES("use_llm_lora"), false, 0) != 0)) {
         rd_fail(r,
@@ -2274,12 +2298,18 @@ static void read_internvl_family(struct model_reader *r, struct gs_arch *a, bool
         (double)shuffle * ratio > 1.000001)
         rd_fail(r, "downsample_ratio", GS_ERR_INVALID,
                 "must be 1 / n for a whole n from 1 to 16 (the pixel shuffle's factor)");
-    const bool dynamic = !remote || rd_flag(r, "dynamic_image_size", false);
-    const bool thumbnail = !remote || rd_flag(r, "use_thumbnail", false);
+    /* the tiling keys: the remote config's, with its defaults; vLLM's QianfanOCRConfig
+     * (vllm QianfanOCRConfig.__init__) the same keys with dynamic tiles, a thumbnail and 12 at
+     * most by default, as the -HF processor's */
+    const bool keys = remote || qianfan;
+    const bool dynamic = !keys || rd_flag(r, "dynamic_image_size", qianfan);
+    const bool thumbnail = !keys || rd_flag(r, "use_thumbnail", qianfan);
     const uint64_t tiles_max =
-        dynamic ? (remote ? rd_dim(r, NAMES("max_dynamic_patch"), false, 6) : INTERNVL_MAX_TILES)
-                : 1;
-    const uint64_t forced = remote ? rd_dim(r, NAMES("force_image_size"), false, 0) : 0;
+        dynamic
+            ? (keys ? rd_dim(r, NAMES("max_dynamic_patch"), false, qianfan ? INTERNVL_MAX_TILES : 6)
+                    : INTERNVL_MAX_TILES)
+            : 1;
+    const uint64_t forced = keys ? rd_dim(r, NAMES("force_image_size"), false, 0) : 0;
     struct model_reader text, vision;
     json_t *owned = NULL;
     const char *sub = remote ? "llm_config" : "text_config";
@@ -2293,19 +2323,31 @@ static void read_internvl_family(struct model_reader *r, struct gs_arch *a, bool
     }
     const char *type = text_model_type(&peek);
     char text_type[64];
-    snprintf(text_type, sizeof(text_type), "%s", type != NULL ? type : remote ? "" : "qwen2");
+    /* text_config's model_type when it names none: InternVLConfig's qwen2, QianfanOCRConfig's
+     * qwen3 (configuration_qianfan_ocr.py) */
+    snprintf(text_type, sizeof(text_type), "%s",
+             type != NULL ? type
+             : remote     ? ""
+             : qianfan    ? "qwen3"
+                          : "qwen2");
     if (!open_sub(r, sub, NULL, NULL, text_type[0] ? text_type : NULL, &text, &owned))
         return;
-    if (remote && json_object_set_new(owned, "tie_word_embeddings", json_false()) != 0)
+    /* Qianfan-OCR: transformers 5 ties by the wrapper's tie_word_embeddings (modeling_utils.py
+     * tie_weights), false by default in QianfanOCRConfig, and the released weights store
+     * lm_head apart (conversion_mapping.py renames language_model.lm_head) */
+    if ((remote || qianfan) &&
+        json_object_set_new(owned, "tie_word_embeddings",
+                            json_boolean(qianfan && rd_flag(r, "tie_word_embeddings", false))) != 0)
         rd_fail(r, sub, GS_ERR_NOMEM, "out of memory reading the nested config");
     else
         read_text_as(&text, a, text_type[0] ? text_type : NULL);
     close_sub(r, &text, owned);
-    if (!r->ok || !open_sub(r, "vision_config", remote ? "{}" : INTERNVL_VISION,
-                            remote ? "{}" : INTERNVL_VISION, NULL, &vision, &owned))
+    const char *vision_defaults = remote ? "{}" : qianfan ? QIANFAN_VISION : INTERNVL_VISION;
+    if (!r->ok ||
+        !open_sub(r, "vision_config", vision_defaults, vision_defaults, NULL, &vision, &owned))
         return;
     uint64_t image[2], patch[2], channels = 0;
-    const uint64_t vh = read_internvit(&vision, a, remote, image, patch, &channels);
+    const uint64_t vh = read_internvit(&vision, a, form, image, patch, &channels);
     close_sub(r, &vision, owned);
     if (!r->ok || vh == 0)
         return;
@@ -2339,12 +2381,24 @@ static void read_internvl_family(struct model_reader *r, struct gs_arch *a, bool
 
 static void read_internvl(struct model_reader *r, struct gs_arch *a)
 {
-    read_internvl_family(r, a, false);
+    read_internvl_family(r, a, INTERNVL_HF);
 }
 
 static void read_internvl_chat(struct model_reader *r, struct gs_arch *a)
 {
-    read_internvl_family(r, a, true);
+    read_internvl_family(r, a, INTERNVL_REMOTE);
+}
+
+/* Qianfan-OCR (transformers models/qianfan_ocr/modular_qianfan_ocr.py; vLLM qianfan_ocr.py
+ * QianfanOCRForConditionalGeneration over InternVLChatModel): InternVL's -HF model with the same
+ * tensors - InternViT-300M (its layers under vision_tower.layers, names only), the pixel-shuffle
+ * projector - over a Qwen3 language model (Qwen3-4B's shapes in the release), with InternVL's
+ * defaults changed: q/k/v biased, the text model Qwen3, the head untied. Its card's shapes (24
+ * ViT layers, 256 tokens a 448 px tile, Qwen3-4B) give 304,012,288 + 17,052,672 + 4,411,424,256
+ * = 4,732,489,216; no exact published total was found. */
+static void read_qianfan_ocr(struct model_reader *r, struct gs_arch *a)
+{
+    read_internvl_family(r, a, INTERNVL_QIANFAN);
 }
 
 /* ------------------------------------------------------------- ERNIE-4.5-VL */
@@ -3052,6 +3106,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"lfm2_vl", "Lfm2VlForConditionalGeneration", read_lfm2_vl},
     {"internvl", "InternVLForConditionalGeneration", read_internvl},
     {"internvl_chat", "InternVLChatModel", read_internvl_chat},
+    {"qianfan_ocr", "QianfanOCRForConditionalGeneration", read_qianfan_ocr},
     {"ernie4_5_vl_moe", "Ernie4_5_VLMoeForConditionalGeneration", read_ernie45_vl},
     {"ernie4_5_moe_vl", NULL, read_ernie45_moe_vl},
     {"paddleocr_vl", "PaddleOCRVLForConditionalGeneration", read_paddleocr_vl},

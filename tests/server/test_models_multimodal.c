@@ -685,6 +685,53 @@ static void test_hunyuan_vl(void **state)
     assert_int_equal(fixture_count(&a).total, 996208112ULL);
 }
 
+/* Qianfan-OCR: InternVL's -HF tensors with QianfanOCRConfig's defaults (q/k/v biased in the tower,
+ * a Qwen3 language model, the head untied). Its card's shapes (no published config.json was
+ * found): InternViT-300M 304,012,288; the projector LayerNorm 2 x 4,096, linear_1 4,096 x 2,560 +
+ * 2,560, linear_2 2,560 x 2,560 + 2,560 = 17,052,672; Qwen3-4B's layer q 2,560 x 4,096, k and v
+ * 2 x 2,560 x 1,024, o 4,096 x 2,560, q/k norms 256, MLP 3 x 2,560 x 9,728, norms 5,120 =
+ * 100,930,816, x 36 = 3,633,509,376 (the card's "3.6B non-embedding"), embedding and head
+ * 2 x 151,936 x 2,560 = 777,912,320, the norm 2,560: 4,732,489,216. */
+#define QIANFAN                                                                                    \
+    "{\"model_type\": \"qianfan_ocr\"%s, \"text_config\": {%s\"vocab_size\": 151936,"              \
+    " \"hidden_size\": 2560, \"intermediate_size\": 9728, \"num_hidden_layers\": 36,"              \
+    " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128},"                \
+    " \"vision_config\": {%s}}"
+static void test_qianfan_ocr(void **state)
+{
+    (void)state;
+    const uint64_t text = 100930816ULL * 36 + 2 * 151936ULL * 2560 + 2560;
+    const uint64_t projector = 2 * 4096 + 4096 * 2560 + 2560 + 2560 * 2560 + 2560;
+    /* every default: the tower's q/k/v biased, the text model Qwen3 (its q/k norms counted),
+     * untied */
+    struct gs_arch a = fixture_arch(QIANFAN, "", "", "");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 4732489216ULL);
+    assert_int_equal(c.total, 304012288ULL + projector + text);
+    assert_int_equal(c.vision, 304012288ULL + projector);
+    assert_int_equal(c.lm_head, 151936ULL * 2560);
+    /* 12 tiles and a thumbnail of 256 tokens (vLLM's QianfanOCRConfig defaults) */
+    assert_int_equal(a.mm_image.tokens, 13 * 256);
+    assert_int_equal(a.mm_image.layout, GS_MM_CROPS);
+    /* the transformers names written out, and vLLM's remote names for the same tower */
+    a = fixture_arch(QIANFAN, ", \"tie_word_embeddings\": false", "\"model_type\": \"qwen3\", ",
+                     "\"attention_bias\": true, \"use_qk_norm\": false");
+    assert_int_equal(fixture_count(&a).total, 4732489216ULL);
+    a = fixture_arch(QIANFAN, ", \"max_dynamic_patch\": 6", "",
+                     "\"qkv_bias\": true, \"qk_normalization\": false");
+    assert_int_equal(fixture_count(&a).total, 4732489216ULL);
+    assert_int_equal(a.mm_image.tokens, 7 * 256);
+    /* InternVL's defaults would drop the biases: 24 layers x 3 x 1,024 */
+    a = fixture_arch(QIANFAN, "", "", "\"attention_bias\": false");
+    assert_int_equal(fixture_count(&a).total, 4732489216ULL - 24 * 3 * 1024);
+    /* the wrapper's flag ties (transformers 5), not the text config's */
+    a = fixture_arch(QIANFAN, "", "\"tie_word_embeddings\": true, ", "");
+    assert_int_equal(fixture_count(&a).total, 4732489216ULL);
+    a = fixture_arch(QIANFAN, ", \"tie_word_embeddings\": true", "", "");
+    assert_int_equal(fixture_count(&a).total, 4732489216ULL - 151936ULL * 2560);
+}
+#undef QIANFAN
+
 /* ERNIE-4.5-VL-28B-A3B (ernie4_5_vl_moe with Ernie4_5_VLMoeConfig's defaults, documented as the
  * checkpoint's; ernie4_5_moe_vl with the checkpoint's own keys), by hand, h = 2,560:
  * - text: embedding 103,424 x 2,560 = 264,765,440 (the head tied); 28 x (attention 2,560^2 +
@@ -1234,6 +1281,7 @@ int main(void)
         cmocka_unit_test(test_lfm2_vl),
         cmocka_unit_test(test_lighton_ocr),
         cmocka_unit_test(test_internvl),
+        cmocka_unit_test(test_qianfan_ocr),
         cmocka_unit_test(test_ernie45_vl),
         cmocka_unit_test(test_paddleocr_vl),
         cmocka_unit_test(test_hunyuan_vl),
