@@ -377,6 +377,36 @@ static void read_qwen3_vl_moe(struct model_reader *r, struct gs_arch *a)
         read_vision(r, a, true, &QWEN3_VL_VISION, true);
 }
 
+/* NVIDIA Cosmos 3's reasoner (transformers models/cosmos3_omni/modular_cosmos3_omni.py:
+ * Cosmos3OmniForConditionalGeneration is Qwen3VLForConditionalGeneration, its config
+ * Qwen3VLConfig under another model_type; vLLM models/cosmos3.py registers
+ * Cosmos3ForConditionalGeneration as Qwen3-VL with a key mapper; model_type cosmos3 is the
+ * renamed cosmos3_omni). The unified checkpoint's generator, sound and action towers are
+ * dropped at load (_keys_to_ignore_on_load_unexpected) and not counted. Qwen3VLTextModel builds
+ * dense layers whatever text_config's model_type, so the text is read as Qwen3-VL's. Cosmos 3
+ * Edge's policy checkpoints write this model_type over Cosmos 3 Edge's own text and vision
+ * models (text_config model_type cosmos3_edge_text, a projector_config), which this reading
+ * would get wrong: refused. */
+static void read_cosmos3(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text;
+    const bool has = rd_sub(r, "text_config", &text);
+    if (!r->ok)
+        return;
+    const char *type = has ? rd_string(&text, "model_type") : NULL;
+    if ((type != NULL && strcmp(type, "cosmos3_edge_text") == 0) ||
+        rd_get(r, "projector_config") != NULL) {
+        rd_fail(type != NULL ? &text : r, type != NULL ? "model_type" : "projector_config",
+                GS_ERR_UNSUPPORTED,
+                "Cosmos 3 Edge's text and vision models under Cosmos 3's model_type are not "
+                "Qwen3-VL's, and gpusizer does not read them");
+        if (!text.ok)
+            r->ok = false;
+        return;
+    }
+    read_qwen3_vl(r, a);
+}
+
 /* ----------------------------------------------------------------- Qwen3.5 */
 
 /* The Gated DeltaNet's shape (Qwen3_5TextConfig: linear_* fields). */
@@ -970,6 +1000,8 @@ static void read_qwen3_omni_moe(struct model_reader *r, struct gs_arch *a)
 const struct model_type MODELS_QWEN[] = {
     {"qwen3_vl", "Qwen3VLForConditionalGeneration", read_qwen3_vl},
     {"qwen3_vl_moe", "Qwen3VLMoeForConditionalGeneration", read_qwen3_vl_moe},
+    {"cosmos3_omni", "Cosmos3OmniForConditionalGeneration", read_cosmos3},
+    {"cosmos3", "Cosmos3ForConditionalGeneration", read_cosmos3},
     {"qwen3_5", "Qwen3_5ForConditionalGeneration", read_qwen3_5},
     {"qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration", read_qwen3_5_moe},
     {"qwen3_omni_moe", "Qwen3OmniMoeForConditionalGeneration", read_qwen3_omni_moe},

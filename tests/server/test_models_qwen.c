@@ -94,6 +94,27 @@ static void test_qwen3_vl_dense_sizes(void **state)
     fixture_assert_cache(&a, 4, 65536, 0);
 }
 
+/* cosmos3/README.md: Cosmos 3's reasoner is Qwen3-VL (Qwen3-VL-8B's shapes in Nano), under
+ * model_type cosmos3_omni or its new name cosmos3; Edge's text model under it is refused. */
+static void test_cosmos3(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("cosmos3/Cosmos3-Nano-Reasoner.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 8767123696ULL);
+    assert_int_equal(c.vision, 576388336ULL);
+    assert_vision_tower(&a, 27);
+    fixture_assert_cache(&a, 1, 147456, 0);
+    a = fixture_arch_file_set_in("cosmos3/Cosmos3-Nano-Reasoner.json", NULL, "model_type",
+                                 "\"cosmos3\"");
+    assert_int_equal(fixture_count(&a).total, 8767123696ULL);
+    fixture_assert_reader_error("{\"model_type\": \"cosmos3_omni\", \"text_config\":"
+                                " {\"model_type\": \"cosmos3_edge_text\"}}",
+                                "/text_config/model_type");
+    fixture_assert_reader_error("{\"model_type\": \"cosmos3\", \"projector_config\": {}}",
+                                "/projector_config");
+}
+
 /* qwen3_vl_moe/README.md: every layer routes (decoder_sparse_step 1, no
  * mlp_only_layers); 30B-A3B = 31,070,754,032, active 3,041,867,776;
  * 235B-A22B = 235,670,022,896, active 21,568,433,664. */
@@ -470,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_vl_tie_flags),
         cmocka_unit_test(test_qwen3_vl_dense_sizes),
         cmocka_unit_test(test_qwen3_vl_moe),
+        cmocka_unit_test(test_cosmos3),
         cmocka_unit_test(test_qwen3_5_27b),
         cmocka_unit_test(test_qwen3_5_0_8b),
         cmocka_unit_test(test_qwen3_6_27b),
