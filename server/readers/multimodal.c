@@ -109,7 +109,7 @@ static void read_ministral3(struct model_reader *r, struct gs_arch *a);
 static model_read_fn decoder_reader(const char *model_type)
 {
     static const struct model_type *const tables[] = {
-        MODELS_DECODER, MODELS_MLA, MODELS_HETEROGENEOUS, MODELS_MOE, MODELS_HYBRID};
+        MODELS_DECODER, MODELS_MLA, MODELS_HETEROGENEOUS, MODELS_MOE, MODELS_HYBRID, MODELS_QWEN};
     if (model_type != NULL && strcmp(model_type, "ministral3") == 0)
         return read_ministral3;
     for (size_t t = 0; model_type && t < sizeof(tables) / sizeof(tables[0]); t++)
@@ -2711,6 +2711,109 @@ static void read_paddleocr_vl(struct model_reader *r, struct gs_arch *a)
     a->rope_mrope = true;
 }
 
+/* ---------------------------------------------------------- MiniCPM-V 4.6 */
+
+/* The image vLLM profiles MiniCPM-V 4.6 with (minicpmv.py MiniCPMVProcessingInfo.
+ * get_image_size_with_most_features: config image_size wide, max_slice_nums times as tall; 1,120
+ * x 10,080 in the published config) as the processor slices it (image_processing_minicpmv4_6.py
+ * defaults: max_slice_nums 9, scale_resolution 448, patch_size 14, downsample_mode "16x"): the
+ * whole image resized to 1,344 x 168 (96 x 12 patches, 72 tokens) and a 9 x 1 grid of 448 x 448
+ * slices (32 x 32 patches, 64 tokens each): 648 tokens of 10,368 patches, a token 16 patches (the
+ * window merger's 2 x 2, then the merger's). An image of another aspect ratio can take up to 720
+ * (a 3 x 3 grid of 72-token slices); vLLM budgets its profile's. */
+#define MINICPMV4_6_IMAGE_TOKENS  648ULL
+#define MINICPMV4_6_IMAGE_PATCHES 10368ULL
+
+/* MiniCPMV4_6ForConditionalGeneration (transformers models/minicpmv4_6/modeling_minicpmv4_6.py;
+ * vLLM minicpmv4_6.py): a SigLIP tower without the pooling head (MiniCPMV4_6VisionModel: the
+ * patch Conv2d with bias, a learned (image_size / patch)^2 position table, LayerNorm layers with
+ * biased q/k/v/out_proj and fc1/fc2, post_layernorm), the window-attention merger it runs after
+ * insert_layer_id (vit_merger: biased q/k/v/out_proj and layer_norm1 over the width, pre_norm over
+ * 4 x width, linear_1 4 x width to 4 x intermediate, linear_2 back to the width, all biased; built
+ * in either downsample mode), then merger_times DownsampleMLPs (pre_norm over 4 x width, linear_1
+ * square, linear_2 to the width, the last to the text width) and the language model of
+ * text_config's model_type (Qwen3.5's text in the release, qwen3_5_text by default). transformers
+ * 5 ties the head by the wrapper's tie_word_embeddings (modeling_utils.py tie_weights; default
+ * false; true in the release). The release's text_config names one MTP layer that the checkpoint
+ * does not store (no mtp.* tensor; vLLM's hf_to_vllm_mapper maps "mtp." to None) and
+ * mamba_ssm_dtype float32, which vLLM applies only to the architectures its MODELS_CONFIG_MAP
+ * lists (Qwen3.5's; not this one): neither is read. openbmb/MiniCPM-V-4.6: 522,299,312 (tower
+ * and window merger) + 25,967,104 (merger) + 752,161,600 (text) = 1,300,428,016, the Hub's
+ * safetensors total. The tower's layers after the window merger run on a quarter of the patches;
+ * the estimate runs every layer on all of them. */
+static void read_minicpmv4_6(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision;
+    json_t *owned = NULL;
+    struct model_reader peek;
+    const bool has = rd_sub(r, "text_config", &peek);
+    if (!r->ok)
+        return;
+    if (!has) {
+        rd_fail(r, "text_config", GS_ERR_INVALID, "is required: it is the language model");
+        return;
+    }
+    const char *named = rd_string(&peek, "model_type");
+    char text_type[64];
+    snprintf(text_type, sizeof(text_type), "%s", named != NULL ? named : "qwen3_5_text");
+    if (!open_sub(r, "text_config", NULL, NULL, NULL, &text, &owned))
+        return;
+    json_object_del(owned, "mtp_num_hidden_layers");
+    json_object_del(owned, "mamba_ssm_dtype");
+    if (json_object_set_new(owned, "tie_word_embeddings",
+                            json_boolean(rd_flag(r, "tie_word_embeddings", false))) != 0)
+        rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+    else
+        read_text_as(&text, a, text_type);
+    close_sub(r, &text, owned);
+    const uint64_t times = rd_dim(r, NAMES("merger_times"), false, 1);
+    if (!r->ok ||
+        !open_sub(r, "vision_config", SIGLIP_VISION, SIGLIP_VISION, NULL, &vision, &owned))
+        return;
+    if (json_object_set_new(owned, "vision_use_head", json_false()) != 0) {
+        rd_fail(r, "vision_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+        close_sub(r, &vision, owned);
+        return;
+    }
+    const uint64_t vh = read_siglip_tower(&vision, a, false);
+    const uint64_t vi = rd_dim(&vision, NAMES("intermediate_size"), true, 0);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), true, 0);
+    const uint64_t channels = rd_dim(&vision, NAMES("num_channels"), true, 0);
+    close_sub(r, &vision, owned);
+    if (!r->ok || vh == 0)
+        return;
+    if (times > 8) {
+        rd_fail(r, "merger_times", GS_ERR_RANGE, "must be at most 8");
+        return;
+    }
+    const uint64_t th = a->hidden_size;
+    const size_t m = GS_BLOCKS_MAX;
+    static const char *const merger_attn[] = {
+        "vision_tower.vit_merger.self_attn.q_proj", "vision_tower.vit_merger.self_attn.k_proj",
+        "vision_tower.vit_merger.self_attn.v_proj", "vision_tower.vit_merger.self_attn.out_proj"};
+    for (size_t i = 0; i < 4; i++)
+        linear(a, m, merger_attn[i], GS_SPLIT_NONE, GS_PART_VISION, true, vh, vh);
+    norm(a, m, "vision_tower.vit_merger.layer_norm1", GS_PART_VISION, true, vh);
+    norm(a, m, "vision_tower.vit_merger.pre_norm", GS_PART_VISION, true, 4 * vh);
+    linear(a, m, "vision_tower.vit_merger.linear_1", GS_SPLIT_NONE, GS_PART_VISION, true, 4 * vh,
+           4 * vi);
+    linear(a, m, "vision_tower.vit_merger.linear_2", GS_SPLIT_NONE, GS_PART_VISION, true, 4 * vi,
+           vh);
+    for (uint64_t i = 0; i < times; i++) {
+        norm(a, m, "merger.pre_norm", GS_PART_VISION, true, 4 * vh);
+        linear(a, m, "merger.linear_1", GS_SPLIT_NONE, GS_PART_VISION, true, 4 * vh, 4 * vh);
+        linear(a, m, "merger.linear_2", GS_SPLIT_NONE, GS_PART_VISION, true, 4 * vh,
+               i + 1 < times ? vh : th);
+    }
+    a->mm_image = (struct gs_mm_item){
+        .tokens = MINICPMV4_6_IMAGE_TOKENS,
+        .patches = MINICPMV4_6_IMAGE_PATCHES,
+        .pixels = MINICPMV4_6_IMAGE_PATCHES * channels * patch * patch,
+        .layout = GS_MM_PER_IMAGE,
+    };
+    a->mm_embed_width = th;
+}
+
 /* --------------------------------------------------------------- HunyuanOCR */
 
 /* HunYuanVLVisionConfig's defaults (configuration_hunyuan_vl.py) but the text width, which
@@ -3110,6 +3213,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"ernie4_5_vl_moe", "Ernie4_5_VLMoeForConditionalGeneration", read_ernie45_vl},
     {"ernie4_5_moe_vl", NULL, read_ernie45_moe_vl},
     {"paddleocr_vl", "PaddleOCRVLForConditionalGeneration", read_paddleocr_vl},
+    {"minicpmv4_6", "MiniCPMV4_6ForConditionalGeneration", read_minicpmv4_6},
     {"hunyuan_vl", "HunYuanVLForConditionalGeneration", read_hunyuan_vl},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},
     {NULL, NULL, NULL},

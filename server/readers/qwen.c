@@ -627,6 +627,21 @@ static void read_qwen3_5(struct model_reader *r, struct gs_arch *a)
     read_qwen3_5_common(r, a, false);
 }
 
+/* Qwen3_5ForCausalLM and Qwen3_5MoeForCausalLM (model_type qwen3_5_text,
+ * qwen3_5_moe_text): the language model alone, its config at the top level
+ * (a text-only checkpoint, or a wrapper's text_config: MiniCPM-V 4.6's). */
+static void read_qwen3_5_text(struct model_reader *r, struct gs_arch *a)
+{
+    qwen3_5_text(r, r, a, false);
+    mark_mrope(a);
+}
+
+static void read_qwen3_5_moe_text(struct model_reader *r, struct gs_arch *a)
+{
+    qwen3_5_text(r, r, a, true);
+    mark_mrope(a);
+}
+
 /* Qwen3_5MoeForConditionalGeneration (modeling_qwen3_5_moe.py; vLLM
  * qwen3_5.py Qwen3_5MoeForConditionalGeneration): Qwen3.5 with routed
  * experts in every layer (35B-A3B, 122B-A10B, 397B-A17B). */
@@ -1004,6 +1019,8 @@ const struct model_type MODELS_QWEN[] = {
     {"cosmos3", "Cosmos3ForConditionalGeneration", read_cosmos3},
     {"qwen3_5", "Qwen3_5ForConditionalGeneration", read_qwen3_5},
     {"qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration", read_qwen3_5_moe},
+    {"qwen3_5_text", "Qwen3_5ForCausalLM", read_qwen3_5_text},
+    {"qwen3_5_moe_text", "Qwen3_5MoeForCausalLM", read_qwen3_5_moe_text},
     {"qwen3_omni_moe", "Qwen3OmniMoeForConditionalGeneration", read_qwen3_omni_moe},
     {NULL, NULL, NULL},
 };

@@ -732,6 +732,40 @@ static void test_qianfan_ocr(void **state)
 }
 #undef QIANFAN
 
+/* minicpmv4_6/README.md: openbmb/MiniCPM-V-4.6, 1,300,428,016 (the Hub's safetensors total). */
+static void test_minicpmv4_6(void **state)
+{
+    (void)state;
+    const char *file = "minicpmv4_6/openbmb__MiniCPM-V-4.6.json";
+    struct gs_arch a = fixture_arch_file(file);
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 1300428016ULL);
+    assert_int_equal(c.vision, 522299312ULL + 25967104);
+    assert_int_equal(c.active, 752161600ULL);
+    assert_int_equal(c.lm_head, 0);
+    assert_int_equal(c.mtp, 0);
+    towers_are(&a, 1, GS_PART_VISION, false);
+    assert_int_equal(a.towers[0].layers, 27);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 6, .recurrent = 18, .moe = 0});
+    /* the state in the model's dtype: (3 x 6,144 + 16 x 128 x 128) x 2 x 18 */
+    assert_false(a.blocks[a.layer_block[0]].rec.fp32_state);
+    fixture_assert_cache(&a, 1, 12288, 10100736ULL);
+    assert_int_equal(a.mm_image.tokens, 648);
+    assert_int_equal(a.mm_image.patches, 10368);
+    assert_int_equal(a.mm_image.pixels, 10368ULL * 3 * 14 * 14);
+    assert_int_equal(a.mm_embed_width, 1024);
+    fixture_assert_vllm_serving(&a, 16, 1, 24000000000ULL);
+    /* without the wrapper's flag transformers 5 unties (MiniCPMV4_6Config's default), whatever
+     * text_config says */
+    a = fixture_arch_file_set_in(file, NULL, "tie_word_embeddings", "false");
+    assert_int_equal(fixture_count(&a).total, 1300428016ULL + 248094ULL * 1024);
+    /* a second DownsampleMLP: pre_norm 4,608, linear_1 4,608^2 + 4,608, linear_2 4,608 x
+     * 1,152 + 1,152 before the last */
+    a = fixture_arch_file_set_in(file, NULL, "merger_times", "2");
+    assert_int_equal(fixture_count(&a).total,
+                     1300428016ULL + 9216 + 4608ULL * 4608 + 4608 + 4608ULL * 1152 + 1152);
+}
+
 /* ERNIE-4.5-VL-28B-A3B (ernie4_5_vl_moe with Ernie4_5_VLMoeConfig's defaults, documented as the
  * checkpoint's; ernie4_5_moe_vl with the checkpoint's own keys), by hand, h = 2,560:
  * - text: embedding 103,424 x 2,560 = 264,765,440 (the head tied); 28 x (attention 2,560^2 +
@@ -1282,6 +1316,7 @@ int main(void)
         cmocka_unit_test(test_lighton_ocr),
         cmocka_unit_test(test_internvl),
         cmocka_unit_test(test_qianfan_ocr),
+        cmocka_unit_test(test_minicpmv4_6),
         cmocka_unit_test(test_ernie45_vl),
         cmocka_unit_test(test_paddleocr_vl),
         cmocka_unit_test(test_hunyuan_vl),

@@ -201,6 +201,28 @@ static void test_qwen3_5_0_8b(void **state)
     fixture_assert_vllm_serving(&a, 16, 1, 24000000000ULL);
 }
 
+/* Qwen3_5ForCausalLM: the language model alone (model_type qwen3_5_text; MiniCPM-V 4.6's
+ * text_config as a checkpoint of its own): Qwen3.5-0.8B's text shapes with a vocabulary of
+ * 248,094, 752,393,024 - 226 x 1,024 = 752,161,600, its MTP layer 20,452,864 stored apart, and
+ * its fp32 state as Qwen3.5's (test_qwen3_5_0_8b). */
+static void test_qwen3_5_text(void **state)
+{
+    (void)state;
+    static const char config[] =
+        "{\"model_type\": \"qwen3_5_text\", \"hidden_size\": 1024, \"intermediate_size\": 3584,"
+        " \"num_hidden_layers\": 24, \"num_attention_heads\": 8, \"num_key_value_heads\": 2,"
+        " \"head_dim\": 256, \"linear_num_key_heads\": 16, \"linear_num_value_heads\": 16,"
+        " \"vocab_size\": 248094, \"tie_word_embeddings\": true, \"mtp_num_hidden_layers\": 1,"
+        " \"mamba_ssm_dtype\": \"float32\"}";
+    const struct gs_arch a = fixture_arch(config);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 752161600ULL);
+    assert_int_equal(c.mtp, 20452864ULL);
+    assert_int_equal(c.vision, 0);
+    assert_true(a.rope_mrope);
+    fixture_assert_cache(&a, 1, 12288, 19537920ULL);
+}
+
 /* NVIDIA's Qwen3.6-27B-NVFP4 keeps Qwen3.5-27B's architecture: the same
  * counts, and a quantization_config the reader records. */
 static void test_qwen3_6_27b(void **state)
@@ -491,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_vl_tie_flags),
         cmocka_unit_test(test_qwen3_vl_dense_sizes),
         cmocka_unit_test(test_qwen3_vl_moe),
+        cmocka_unit_test(test_qwen3_5_text),
         cmocka_unit_test(test_cosmos3),
         cmocka_unit_test(test_qwen3_5_27b),
         cmocka_unit_test(test_qwen3_5_0_8b),
