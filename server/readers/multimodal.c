@@ -2116,6 +2116,115 @@ static void read_lfm2_vl(struct model_reader *r, struct gs_arch *a)
     a->mm_image.layout = GS_MM_CROPS;
 }
 
+/* ----------------------------------------------------------- Cosmos 3 Edge */
+
+/* Cosmos3EdgeTextConfig's and Cosmos3EdgeVisionConfig's defaults (transformers
+ * models/cosmos3_edge/configuration_cosmos3_edge.py), the shapes of every published Edge
+ * checkpoint; the tower has no pooling head. */
+static const char COSMOS3_EDGE_TEXT[] =
+    "{\"vocab_size\": 131072, \"hidden_size\": 2048, \"intermediate_size\": 9216,"
+    " \"num_hidden_layers\": 28, \"num_attention_heads\": 16, \"num_key_value_heads\": 8,"
+    " \"head_dim\": 128, \"hidden_act\": \"relu2\", \"max_position_embeddings\": 131072}";
+static const char COSMOS3_EDGE_VISION[] =
+    "{\"hidden_size\": 1152, \"intermediate_size\": 4304, \"num_hidden_layers\": 27,"
+    " \"num_attention_heads\": 16, \"num_channels\": 3, \"patch_size\": 16,"
+    " \"num_patches\": 256, \"spatial_merge_size\": 2}";
+
+/* The largest image Cosmos3EdgeImageProcessor accepts (image_processing_cosmos3_edge.py:
+ * size longest_edge 4,096^2 pixels, GLM-4V's smart_resize to multiples of patch x merge): 16,384
+ * tokens. */
+#define COSMOS3_EDGE_MAX_PIXELS 16777216ULL
+
+/* Cosmos3EdgeTextModel (modeling_cosmos3_edge.py, Nemotron 3 Dense's layer): Llama's attention
+ * (biases where attention_bias says), an ungated MLP fc1/fc2 with hidden_act (relu2) between them,
+ * two RMSNorms a layer; the head never tied (_tied_weights_keys {}). */
+static void read_cosmos3_edge_text(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct gs_mlp_names mlp = {NULL, "fc1", "fc2", NULL};
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 128, false);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    const struct decoder_traits t = {.norms = 2,
+                                     .qkv_bias = bias,
+                                     .o_bias = bias,
+                                     .mlp_bias = rd_flag(r, "mlp_bias", false),
+                                     .mlp_names = &mlp,
+                                     .plain_mlp = true};
+    decoder_build(r, a, &plan, &t);
+}
+
+/* Cosmos3EdgeForConditionalGeneration (transformers models/cosmos3_edge/; vLLM cosmos3_edge.py),
+ * NVIDIA Cosmos 3 Edge's reasoner: the text model above, a SigLIP 2 tower (an nn.Linear patch
+ * embedding, num_patches learned positions resized to each image, no pooling head) and
+ * Cosmos3EdgePatchMerger - a LayerNorm over the tower width, the spatial merge of merge^2 patches,
+ * linear_fc1 to projector_hidden_size (11,520; older configs give it as projector_config's
+ * merger_intermediate_size, or its misspelt merger_intermedia), GELU, linear_fc2 to the text width,
+ * both biased. The unified checkpoint's generator, action and VAE tensors are dropped at load and
+ * not counted. An older layout (Cosmos3-Edge-Reasoner) writes the text as a nemotron_h config of
+ * 56 half-layers ("*-" x 28), read by that reader: the same tensors. Cosmos3-Edge: text
+ * 1,946,273,792, tower 412,649,712, merger 76,692,992 = 2,435,616,496 (a published measurement of
+ * the understanding model: 2.4356B). */
+static void read_cosmos3_edge(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision, projector;
+    json_t *owned = NULL;
+    struct model_reader peek;
+    const bool has = rd_sub(r, "text_config", &peek);
+    if (!r->ok)
+        return;
+    const char *type = has ? rd_string(&peek, "model_type") : NULL;
+    const bool legacy = type != NULL && strcmp(type, "nemotron_h") == 0;
+    if (!legacy && type != NULL && strcmp(type, "cosmos3_edge_text") != 0) {
+        rd_fail(&peek, "model_type", GS_ERR_UNSUPPORTED,
+                "must be cosmos3_edge_text (or nemotron_h, the older layout)");
+        r->ok = false;
+        return;
+    }
+    if (!open_sub(r, "text_config", legacy ? NULL : COSMOS3_EDGE_TEXT, COSMOS3_EDGE_TEXT, NULL,
+                  &text, &owned))
+        return;
+    if (json_object_set_new(owned, "tie_word_embeddings", json_false()) != 0)
+        rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+    else if (legacy)
+        read_text_as(&text, a, "nemotron_h");
+    else
+        read_cosmos3_edge_text(&text, a);
+    close_sub(r, &text, owned);
+    uint64_t width = rd_dim(r, NAMES("projector_hidden_size"), false, 0);
+    if (width == 0 && rd_sub(r, "projector_config", &projector))
+        width =
+            rd_dim(&projector, NAMES("merger_intermediate_size", "merger_intermedia"), false, 0);
+    if (width == 0)
+        width = 11520; /* Cosmos3EdgeConfig.projector_hidden_size */
+    if (!r->ok || !open_sub(r, "vision_config", COSMOS3_EDGE_VISION, COSMOS3_EDGE_VISION, NULL,
+                            &vision, &owned))
+        return;
+    if (json_object_set_new(owned, "vision_use_head", json_false()) != 0) {
+        rd_fail(r, "vision_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+        close_sub(r, &vision, owned);
+        return;
+    }
+    const uint64_t vh = read_siglip_tower(&vision, a, true);
+    const uint64_t merge = rd_dim(&vision, NAMES("spatial_merge_size"), true, 0);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), true, 0);
+    const uint64_t channels = rd_dim(&vision, NAMES("num_channels"), true, 0);
+    close_sub(r, &vision, owned);
+    if (!r->ok || vh == 0)
+        return;
+    const size_t m = GS_BLOCKS_MAX;
+    norm(a, m, "projector.norm", GS_PART_VISION, true, vh);
+    linear(a, m, "projector.linear_fc1", GS_SPLIT_NONE, GS_PART_VISION, true, vh * merge * merge,
+           width);
+    linear(a, m, "projector.linear_fc2", GS_SPLIT_NONE, GS_PART_VISION, true, width,
+           a->hidden_size);
+    const struct gs_mm_item item =
+        rd_qwen_vl_item(COSMOS3_EDGE_MAX_PIXELS, channels, 1, patch, merge);
+    if (item.tokens != 0)
+        a->mm_image = item;
+    a->mm_embed_width = a->hidden_size;
+    a->rope_mrope = true; /* Cosmos3EdgeTextRotaryEmbedding: interleaved M-RoPE, mrope_section */
+}
+
 /* ---------------------------------------------------------------- InternVL */
 
 /* InternVLVisionConfig's defaults (transformers models/internvl/configuration_internvl.py): the
@@ -3213,6 +3322,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"ernie4_5_vl_moe", "Ernie4_5_VLMoeForConditionalGeneration", read_ernie45_vl},
     {"ernie4_5_moe_vl", NULL, read_ernie45_moe_vl},
     {"paddleocr_vl", "PaddleOCRVLForConditionalGeneration", read_paddleocr_vl},
+    {"cosmos3_edge", "Cosmos3EdgeForConditionalGeneration", read_cosmos3_edge},
     {"minicpmv4_6", "MiniCPMV4_6ForConditionalGeneration", read_minicpmv4_6},
     {"hunyuan_vl", "HunYuanVLForConditionalGeneration", read_hunyuan_vl},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},

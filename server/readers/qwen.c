@@ -385,8 +385,8 @@ static void read_qwen3_vl_moe(struct model_reader *r, struct gs_arch *a)
  * dropped at load (_keys_to_ignore_on_load_unexpected) and not counted. Qwen3VLTextModel builds
  * dense layers whatever text_config's model_type, so the text is read as Qwen3-VL's. Cosmos 3
  * Edge's policy checkpoints write this model_type over Cosmos 3 Edge's own text and vision
- * models (text_config model_type cosmos3_edge_text, a projector_config), which this reading
- * would get wrong: refused. */
+ * models (text_config model_type cosmos3_edge_text, a projector_config): read by the
+ * cosmos3_edge reader. */
 static void read_cosmos3(struct model_reader *r, struct gs_arch *a)
 {
     struct model_reader text;
@@ -396,13 +396,11 @@ static void read_cosmos3(struct model_reader *r, struct gs_arch *a)
     const char *type = has ? rd_string(&text, "model_type") : NULL;
     if ((type != NULL && strcmp(type, "cosmos3_edge_text") == 0) ||
         rd_get(r, "projector_config") != NULL) {
-        rd_fail(type != NULL ? &text : r, type != NULL ? "model_type" : "projector_config",
-                GS_ERR_UNSUPPORTED,
-                "Cosmos 3 Edge's text and vision models under Cosmos 3's model_type are not "
-                "Qwen3-VL's, and gpusizer does not read them");
-        if (!text.ok)
-            r->ok = false;
-        return;
+        for (const struct model_type *m = MODELS_MULTIMODAL; m->model_type; m++)
+            if (strcmp(m->model_type, "cosmos3_edge") == 0) {
+                m->read(r, a);
+                return;
+            }
     }
     read_qwen3_vl(r, a);
 }

@@ -766,6 +766,50 @@ static void test_minicpmv4_6(void **state)
                      1300428016ULL + 9216 + 4608ULL * 4608 + 4608 + 4608ULL * 1152 + 1152);
 }
 
+/* Cosmos 3 Edge's reasoner, Cosmos3EdgeConfig's defaults (the shapes of every published Edge
+ * config; none was found verbatim): text - embedding and untied head 2 x 131,072 x 2,048 =
+ * 536,870,912, a layer q and o 2 x 2,048^2, k and v 2 x 2,048 x 1,024, fc1 and fc2 2 x 2,048 x
+ * 9,216, norms 4,096 = 50,335,744, x 28 = 1,409,400,832, the norm 2,048: 1,946,273,792; tower -
+ * patch nn.Linear 768 x 1,152 + 1,152, 256 positions x 1,152, 27 layers of 15,239,504,
+ * post_layernorm 2,304: 412,649,712; merger - norm 2,304, linear_fc1 4,608 x 11,520 + 11,520,
+ * linear_fc2 11,520 x 2,048 + 2,048: 76,692,992. 2,435,616,496 (a published measurement of the
+ * understanding model, transformers 5.19: 2.4356B). KV 28 x 2 x 8 x 128 x 2 = 114,688. */
+static void test_cosmos3_edge(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\": \"cosmos3_edge\"}");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 2435616496ULL);
+    assert_int_equal(c.vision, 412649712ULL + 76692992);
+    assert_int_equal(c.active, 1946273792ULL - 131072ULL * 2048);
+    assert_int_equal(c.lm_head, 131072ULL * 2048);
+    assert_int_equal(c.mlp, 28ULL * 2 * 2048 * 9216);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 28, .recurrent = 0, .moe = 0});
+    fixture_assert_cache(&a, 1, 114688, 0);
+    /* 4,096 x 4,096 pixels: 256 x 256 patches of 16, merged 2 x 2 */
+    assert_int_equal(a.mm_image.tokens, 16384);
+    assert_int_equal(a.mm_image.patches, 65536);
+    assert_true(a.rope_mrope);
+    fixture_assert_vllm_serving(&a, 8, 1, 80000000000ULL);
+    /* the older layout: the text a nemotron_h config of 56 half-layers, the merger's width under
+     * projector_config's misspelt key */
+    a = fixture_arch("{\"model_type\": \"cosmos3_edge\", \"text_config\": {\"model_type\":"
+                     " \"nemotron_h\", \"hidden_size\": 2048, \"num_hidden_layers\": 56,"
+                     " \"hybrid_override_pattern\": \"*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-*-"
+                     "*-*-*-*-*-*-*-\", \"num_attention_heads\": 16, \"num_key_value_heads\": 8,"
+                     " \"head_dim\": 128, \"intermediate_size\": 9216, \"vocab_size\": 131072,"
+                     " \"mlp_hidden_act\": \"relu2\"}, \"projector_config\":"
+                     " {\"merger_intermedia\": 11520}}");
+    assert_int_equal(fixture_count(&a).total, 2435616496ULL);
+    fixture_assert_cache(&a, 1, 114688, 0);
+    a = fixture_arch("{\"model_type\": \"cosmos3_edge\", \"projector_hidden_size\": 5760}");
+    assert_int_equal(fixture_count(&a).total,
+                     2435616496ULL - 4608ULL * 5760 - 5760 - 5760ULL * 2048);
+    fixture_assert_reader_error("{\"model_type\": \"cosmos3_edge\", \"text_config\":"
+                                " {\"model_type\": \"llama\"}}",
+                                "/text_config/model_type");
+}
+
 /* ERNIE-4.5-VL-28B-A3B (ernie4_5_vl_moe with Ernie4_5_VLMoeConfig's defaults, documented as the
  * checkpoint's; ernie4_5_moe_vl with the checkpoint's own keys), by hand, h = 2,560:
  * - text: embedding 103,424 x 2,560 = 264,765,440 (the head tied); 28 x (attention 2,560^2 +
@@ -1317,6 +1361,7 @@ int main(void)
         cmocka_unit_test(test_internvl),
         cmocka_unit_test(test_qianfan_ocr),
         cmocka_unit_test(test_minicpmv4_6),
+        cmocka_unit_test(test_cosmos3_edge),
         cmocka_unit_test(test_ernie45_vl),
         cmocka_unit_test(test_paddleocr_vl),
         cmocka_unit_test(test_hunyuan_vl),
