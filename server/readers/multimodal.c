@@ -2116,6 +2116,239 @@ static void read_lfm2_vl(struct model_reader *r, struct gs_arch *a)
     a->mm_image.layout = GS_MM_CROPS;
 }
 
+/* -------------------------------------------------------- Granite 4 Vision */
+
+/* GraniteConfig's defaults, which Granite4VisionTextConfig copies
+ * (configuration_granite4_vision.py; a text_config naming no model_type is that class). */
+static const char GRANITE4_VISION_TEXT[] =
+    "{\"vocab_size\": 32000, \"hidden_size\": 4096, \"intermediate_size\": 11008,"
+    " \"num_hidden_layers\": 32, \"num_attention_heads\": 32}";
+
+/* LlavaNextConfig's image_grid_pinpoints default, which Granite4VisionConfig keeps: (height,
+ * width) pairs. */
+static const uint64_t GRANITE4_VISION_PINPOINTS[][2] = {
+    {336, 672}, {672, 336}, {672, 672}, {1008, 336}, {336, 1008}};
+
+/* The Q-Former of one WindowQFormerDownsampler (transformers models/blip_2/modeling_blip_2.py
+ * Blip2QFormerModel without text input): its layernorm, then per layer self-attention
+ * (query/key/value and the output dense, biased, and a LayerNorm), every frequency-th layer a
+ * cross-attention over `encoder`-wide states (key and value from them), and the query branch's
+ * intermediate_query and output_query (biased, and a LayerNorm); `count` such Q-Formers. */
+static void blip2_qformer(struct gs_arch *a, uint64_t count, uint64_t width, uint64_t inner,
+                          uint64_t layers, uint64_t frequency, uint64_t encoder)
+{
+    const uint64_t cross = (layers + frequency - 1) / frequency;
+    const unsigned q = GS_MOD_QUANT | GS_MOD_BIAS;
+    gs_arch_module(a, "qformer.layernorm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_VISION,
+                   GS_MOD_BIAS, 1, width, count);
+    gs_arch_module(a, "qformer.encoder.layer.attention.attention.qkv", GS_MODULE_LINEAR,
+                   GS_SPLIT_NONE, GS_PART_VISION, q, width, 3 * width, count * layers);
+    gs_arch_module(a, "qformer.encoder.layer.attention.output.dense", GS_MODULE_LINEAR,
+                   GS_SPLIT_NONE, GS_PART_VISION, q, width, width, count * layers);
+    gs_arch_module(a, "qformer.encoder.layer.attention.output.LayerNorm", GS_MODULE_NORM,
+                   GS_SPLIT_NONE, GS_PART_VISION, GS_MOD_BIAS, 1, width, count * layers);
+    gs_arch_module(a, "qformer.encoder.layer.crossattention.attention.query", GS_MODULE_LINEAR,
+                   GS_SPLIT_NONE, GS_PART_VISION, q, width, width, count * cross);
+    gs_arch_module(a, "qformer.encoder.layer.crossattention.attention.key_value", GS_MODULE_LINEAR,
+                   GS_SPLIT_NONE, GS_PART_VISION, q, encoder, 2 * width, count * cross);
+    gs_arch_module(a, "qformer.encoder.layer.crossattention.output.dense", GS_MODULE_LINEAR,
+                   GS_SPLIT_NONE, GS_PART_VISION, q, width, width, count * cross);
+    gs_arch_module(a, "qformer.encoder.layer.crossattention.output.LayerNorm", GS_MODULE_NORM,
+                   GS_SPLIT_NONE, GS_PART_VISION, GS_MOD_BIAS, 1, width, count * cross);
+    gs_arch_module(a, "qformer.encoder.layer.intermediate_query.dense", GS_MODULE_LINEAR,
+                   GS_SPLIT_NONE, GS_PART_VISION, q, width, inner, count * layers);
+    gs_arch_module(a, "qformer.encoder.layer.output_query.dense", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                   GS_PART_VISION, q, inner, width, count * layers);
+    gs_arch_module(a, "qformer.encoder.layer.output_query.LayerNorm", GS_MODULE_NORM, GS_SPLIT_NONE,
+                   GS_PART_VISION, GS_MOD_BIAS, 1, width, count * layers);
+}
+
+/* downsample_rate "q/w": a window of w x w patches becomes q x q queries. */
+static bool granite4_vision_rate(struct model_reader *r, uint64_t *q, uint64_t *w)
+{
+    const char *rate = rd_string(r, "downsample_rate");
+    unsigned long long a = 0, b = 0;
+    char tail = 0;
+    if (rate == NULL || sscanf(rate, "%llu/%llu%c", &a, &b, &tail) != 2 || a == 0 || b == 0 ||
+        a > b || b > 64) {
+        rd_fail(r, "downsample_rate", GS_ERR_INVALID,
+                "must be a string \"q/w\" with 0 < q <= w <= 64 (the model cannot be built "
+                "without it)");
+        return false;
+    }
+    *q = a;
+    *w = b;
+    return true;
+}
+
+/* Granite4VisionForConditionalGeneration (transformers models/granite4_vision/; vLLM
+ * granite4_vision.py; ibm-granite/granite-4.0-3b-vision, granite-vision-4.1-4b): the language
+ * model is always built of Granite layers (Granite4VisionTextModel, whatever text_config's
+ * model_type: the 3b checkpoint writes granitemoehybrid with attention layers only), the head tied
+ * by the wrapper's tie_word_embeddings (modeling_utils.py tie_weights; default false). The tower is
+ * SiglipVisionModel whole (its pooling head unless vision_use_head is false; every hidden state
+ * is read, no layer dropped). No multi_modal_projector: len(deepstack_layer_map) layerwise and
+ * always 4 spatial WindowQFormerDownsamplers, each a norm over the tower width, query (q^2 x
+ * width), image_positions (w^2 x width), a Q-Former (qformer_config, by default one layer of the
+ * tower's width with cross-attention, intermediate 3,072) and out_linear to the text width; and
+ * image_newline. Their outputs are added to the text's hidden states before the layers
+ * deepstack_layer_map names (no parameters); vLLM keeps one max_num_batched_tokens x hidden buffer
+ * per level (_ds_buffers: the layerwise and spatial_target_layers ones) and packs an image's
+ * levels in one encoder-output row. The published shapes (text 2,560 x 40, tied; SigLIP 1,152 x
+ * 27 at 384 px; rate 4/8; four deepstack levels): 3,402,839,040 + 428,256,704 + 8 x 20,763,520 +
+ * 2,560 = 3,997,206,464 ("~4B"; no exact published total was found). */
+static void read_granite4_vision(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, vision, qformer;
+    json_t *owned = NULL;
+    const bool tie = rd_flag(r, "tie_word_embeddings", false);
+    uint64_t q = 0, w = 0;
+    if (!granite4_vision_rate(r, &q, &w))
+        return;
+    const json_t *map = NULL, *spatial = NULL;
+    const size_t levels = rd_array(r, "deepstack_layer_map", &map);
+    if (r->ok && map == NULL)
+        rd_fail(r, "deepstack_layer_map", GS_ERR_INVALID,
+                "is required: [vision_layer, llm_layer] pairs (the model cannot be built "
+                "without it)");
+    const size_t spatial_levels = rd_get(r, "spatial_target_layers") != NULL
+                                      ? rd_array(r, "spatial_target_layers", &spatial)
+                                      : 4;
+    struct model_reader peek;
+    if (!r->ok)
+        return;
+    if (!rd_sub(r, "text_config", &peek)) {
+        if (r->ok)
+            rd_fail(r, "text_config", GS_ERR_INVALID,
+                    "is required: without it Granite4VisionConfig builds a Llama config the "
+                    "model cannot be built from");
+        return;
+    }
+    if (!open_sub(r, "text_config", GRANITE4_VISION_TEXT, NULL, NULL, &text, &owned))
+        return;
+    json_object_del(owned, "layer_types");
+    if (json_object_set_new(owned, "tie_word_embeddings", json_boolean(tie)) != 0)
+        rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+    else
+        read_text_as(&text, a, "granite");
+    close_sub(r, &text, owned);
+    if (!r->ok)
+        return;
+    struct model_reader vpeek;
+    if (rd_sub(r, "vision_config", &vpeek)) {
+        const char *type = rd_string(&vpeek, "model_type");
+        if (type == NULL || strcmp(type, "siglip_vision_model") != 0) {
+            /* Granite4VisionConfig builds a vision_config naming no model_type as CLIP's */
+            rd_fail(&vpeek, "model_type", GS_ERR_UNSUPPORTED,
+                    "must be siglip_vision_model: gpusizer reads Granite 4 Vision with its SigLIP "
+                    "tower");
+            r->ok = false;
+            return;
+        }
+    }
+    if (!r->ok ||
+        !open_sub(r, "vision_config", SIGLIP_VISION, SIGLIP_VISION, NULL, &vision, &owned))
+        return;
+    const uint64_t vh = read_siglip_tower(&vision, a, false);
+    const uint64_t image = rd_dim(&vision, NAMES("image_size"), true, 0);
+    const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), true, 0);
+    const uint64_t channels = rd_dim(&vision, NAMES("num_channels"), true, 0);
+    close_sub(r, &vision, owned);
+    if (!r->ok || vh == 0 || patch == 0)
+        return;
+    const uint64_t side = image / patch;
+    if (side == 0 || side % w != 0) {
+        rd_fail(r, "downsample_rate", GS_ERR_INVALID,
+                "its window side must divide the tower's patch grid (%llu)",
+                (unsigned long long)side);
+        return;
+    }
+    /* qformer_config: absent, Granite4VisionConfig derives one from the tower (one layer, the
+     * tower's width and encoder width, intermediate 3,072, cross-attention every layer); given,
+     * Blip2QFormerConfig's defaults fill what it leaves out */
+    uint64_t qh = vh, qi = 3072, ql = 1, qf = 1, qe = vh;
+    if (rd_sub(r, "qformer_config", &qformer)) {
+        qh = rd_dim(&qformer, NAMES("hidden_size"), false, 768);
+        qi = rd_dim(&qformer, NAMES("intermediate_size"), false, 3072);
+        ql = rd_dim(&qformer, NAMES("num_hidden_layers"), false, 12);
+        qf = rd_dim(&qformer, NAMES("cross_attention_frequency"), false, 2);
+        qe = rd_dim(&qformer, NAMES("encoder_hidden_size"), false, 1408);
+        if (!qformer.ok)
+            r->ok = false;
+    }
+    if (!r->ok)
+        return;
+    if (qh != vh) {
+        rd_fail(r, "qformer_config", GS_ERR_INVALID,
+                "its hidden_size must be the vision tower's (%llu): the downsampler feeds it the "
+                "tower's features",
+                (unsigned long long)vh);
+        return;
+    }
+    const uint64_t projectors = levels + 4, th = a->hidden_size;
+    blip2_qformer(a, projectors, qh, qi, ql, qf, qe);
+    gs_arch_module(a, "projectors.norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_VISION, GS_MOD_BIAS,
+                   1, vh, projectors);
+    gs_arch_module(a, "projectors.query", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_VISION, 0, q * q,
+                   vh, projectors);
+    gs_arch_module(a, "projectors.image_positions", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_VISION,
+                   0, w * w, vh, projectors);
+    gs_arch_module(a, "projectors.out_linear", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_VISION,
+                   GS_MOD_QUANT | GS_MOD_BIAS, vh, th, projectors);
+    tensor(a, GS_BLOCKS_MAX, "image_newline", GS_PART_VISION, 1, th);
+    /* the largest image (processing_granite4_vision.py, LlavaNext's
+     * get_image_size_with_most_features over image_grid_pinpoints): a grid of rows x cols tiles
+     * of (side x q / w)^2 tokens each, unpadded whole, a newline token per row, and the base
+     * image's tile */
+    const uint64_t s = side * q / w;
+    const json_t *pins = NULL;
+    const size_t pin_count =
+        rd_get(r, "image_grid_pinpoints") != NULL
+            ? rd_array(r, "image_grid_pinpoints", &pins)
+            : sizeof(GRANITE4_VISION_PINPOINTS) / sizeof(GRANITE4_VISION_PINPOINTS[0]);
+    uint64_t best = 0, best_tiles = 0;
+    for (size_t i = 0; r->ok && i < pin_count && i < 4096; i++) {
+        uint64_t hw[2];
+        if (pins != NULL) {
+            const json_t *pair = json_array_get(pins, i);
+            const json_t *h = json_array_get(pair, 0), *wd = json_array_get(pair, 1);
+            if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(h) ||
+                !json_is_integer(wd) || json_integer_value(h) <= 0 || json_integer_value(wd) <= 0 ||
+                json_integer_value(h) > 65536 || json_integer_value(wd) > 65536) {
+                rd_fail(r, "image_grid_pinpoints", GS_ERR_INVALID,
+                        "must be [height, width] pairs of positive pixel counts up to 65,536");
+                return;
+            }
+            hw[0] = (uint64_t)json_integer_value(h);
+            hw[1] = (uint64_t)json_integer_value(wd);
+        } else {
+            hw[0] = GRANITE4_VISION_PINPOINTS[i][0];
+            hw[1] = GRANITE4_VISION_PINPOINTS[i][1];
+        }
+        const uint64_t rows = hw[0] / image, cols = hw[1] / image;
+        const uint64_t tokens = s * rows * s * cols + s * rows + s * s;
+        if (tokens > best) {
+            best = tokens;
+            best_tiles = rows * cols + 1;
+        }
+    }
+    bool ovf = false;
+    const uint64_t pixels =
+        gs_mul(best_tiles, gs_mul(channels, gs_mul(image, image, &ovf), &ovf), &ovf);
+    if (!r->ok || best == 0 || ovf)
+        return;
+    a->mm_image = (struct gs_mm_item){.tokens = best,
+                                      .crop_tokens = s * s,
+                                      .patches = best_tiles * side * side,
+                                      .pixels = pixels,
+                                      .layout = GS_MM_CROPS};
+    const uint64_t buffers = levels + (spatial_levels ? spatial_levels : 0);
+    a->mm_embed_width = gs_mul(buffers ? buffers : 1, th, &ovf);
+    a->token_buffer_width = gs_mul(buffers, th, &ovf);
+    if (ovf)
+        rd_fail(r, "deepstack_layer_map", GS_ERR_RANGE, "too many levels");
+}
+
 /* ----------------------------------------------------------- Cosmos 3 Edge */
 
 /* Cosmos3EdgeTextConfig's and Cosmos3EdgeVisionConfig's defaults (transformers
@@ -3323,6 +3556,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"ernie4_5_moe_vl", NULL, read_ernie45_moe_vl},
     {"paddleocr_vl", "PaddleOCRVLForConditionalGeneration", read_paddleocr_vl},
     {"cosmos3_edge", "Cosmos3EdgeForConditionalGeneration", read_cosmos3_edge},
+    {"granite4_vision", "Granite4VisionForConditionalGeneration", read_granite4_vision},
     {"minicpmv4_6", "MiniCPMV4_6ForConditionalGeneration", read_minicpmv4_6},
     {"hunyuan_vl", "HunYuanVLForConditionalGeneration", read_hunyuan_vl},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},

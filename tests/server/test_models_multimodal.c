@@ -810,6 +810,53 @@ static void test_cosmos3_edge(void **state)
                                 "/text_config/model_type");
 }
 
+/* granite4_vision/README.md: granite-4.0-3b-vision, 3,997,206,464 tied. */
+static void test_granite4_vision(void **state)
+{
+    (void)state;
+    const char *file = "granite4_vision/ibm-granite__granite-4.0-3b-vision.json";
+    struct gs_arch a = fixture_arch_file(file);
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 3997206464ULL);
+    assert_int_equal(c.vision, 428256704ULL + 8 * 20763520ULL + 2560);
+    assert_int_equal(c.lm_head, 0);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 40, .recurrent = 0, .moe = 0});
+    fixture_assert_cache(&a, 1, 81920, 0);
+    assert_int_equal(a.mm_image.tokens, 1704);
+    assert_int_equal(a.mm_image.crop_tokens, 144);
+    assert_int_equal(a.mm_image.patches, 11 * 576);
+    assert_int_equal(a.mm_image.pixels, 11ULL * 3 * 384 * 384);
+    /* vLLM's _ds_buffers and packed encoder rows: 4 deepstack and 4 spatial levels */
+    assert_int_equal(a.token_buffer_width, 8 * 2560);
+    assert_int_equal(a.mm_embed_width, 8 * 2560);
+    fixture_assert_vllm_serving(&a, 8, 1, 80000000000ULL);
+    /* the wrapper's flag ties (default false), not the text config's */
+    a = fixture_arch_file_set_in(file, NULL, "tie_word_embeddings", "false");
+    assert_int_equal(fixture_count(&a).total, 4254110144ULL);
+    /* a two-layer Q-Former with cross-attention every second layer: its second layer lacks the
+     * cross-attention's 5,315,328, so 12,399,744 more a downsampler */
+    a = fixture_arch_file_set_in(
+        file, NULL, "qformer_config",
+        "{\"hidden_size\": 1152, \"num_hidden_layers\": 2,"
+        " \"cross_attention_frequency\": 2, \"encoder_hidden_size\": 1152}");
+    assert_int_equal(fixture_count(&a).total, 3997206464ULL + 8 * 12399744ULL);
+    /* two levels: six downsamplers */
+    a = fixture_arch_file_set_in(file, NULL, "deepstack_layer_map", "[[-1, 0], [-7, 3]]");
+    assert_int_equal(fixture_count(&a).total, 3997206464ULL - 2 * 20763520ULL);
+    fixture_assert_reader_error("{\"model_type\": \"granite4_vision\", \"deepstack_layer_map\": [],"
+                                " \"text_config\": {}}",
+                                "/downsample_rate");
+    fixture_assert_reader_error(
+        "{\"model_type\": \"granite4_vision\", \"downsample_rate\": \"4/8\","
+        " \"deepstack_layer_map\": [], \"text_config\": {},"
+        " \"vision_config\": {\"hidden_size\": 1024}}",
+        "/vision_config/model_type");
+    fixture_assert_reader_error(
+        "{\"model_type\": \"granite4_vision\", \"downsample_rate\": \"4/8\","
+        " \"deepstack_layer_map\": []}",
+        "/text_config");
+}
+
 /* ERNIE-4.5-VL-28B-A3B (ernie4_5_vl_moe with Ernie4_5_VLMoeConfig's defaults, documented as the
  * checkpoint's; ernie4_5_moe_vl with the checkpoint's own keys), by hand, h = 2,560:
  * - text: embedding 103,424 x 2,560 = 264,765,440 (the head tied); 28 x (attention 2,560^2 +
@@ -1362,6 +1409,7 @@ int main(void)
         cmocka_unit_test(test_qianfan_ocr),
         cmocka_unit_test(test_minicpmv4_6),
         cmocka_unit_test(test_cosmos3_edge),
+        cmocka_unit_test(test_granite4_vision),
         cmocka_unit_test(test_ernie45_vl),
         cmocka_unit_test(test_paddleocr_vl),
         cmocka_unit_test(test_hunyuan_vl),
