@@ -345,6 +345,20 @@ void gs_arch_count_blocks(const struct gs_arch *a, uint64_t first, uint64_t end,
     }
 }
 
+void gs_arch_weight_counts(const struct gs_arch *a, uint64_t counts[GS_BLOCKS_MAX])
+{
+    for (size_t b = 0; b < GS_BLOCKS_MAX; b++)
+        if (a->block_weight_layers[b] != 0 && counts[b] > a->block_weight_layers[b])
+            counts[b] = a->block_weight_layers[b];
+}
+
+void gs_arch_count_weight_blocks(const struct gs_arch *a, uint64_t first, uint64_t end,
+                                 uint64_t counts[GS_BLOCKS_MAX])
+{
+    gs_arch_count_blocks(a, first, end, counts);
+    gs_arch_weight_counts(a, counts);
+}
+
 uint64_t gs_arch_moe_layers(const struct gs_arch *a)
 {
     uint64_t counts[GS_BLOCKS_MAX], n = 0;

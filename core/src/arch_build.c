@@ -58,6 +58,15 @@ void gs_arch_set_layers(struct gs_arch *a, uint64_t layers, size_t block)
     a->block_layers[block] = layers;
 }
 
+void gs_arch_share_block_weights(struct gs_arch *a, size_t block, uint64_t copies)
+{
+    if (block >= GS_BLOCKS_MAX || copies == 0) {
+        a->overflow = true;
+        return;
+    }
+    a->block_weight_layers[block] = copies;
+}
+
 void gs_arch_set_layer(struct gs_arch *a, uint64_t layer, size_t block)
 {
     if (layer >= a->num_hidden_layers || layer >= GS_LAYERS_MAX || block >= GS_BLOCKS_MAX) {

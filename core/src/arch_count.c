@@ -108,7 +108,7 @@ enum gs_status gs_arch_count_params(const struct gs_arch *a, struct gs_param_cou
     struct tally t;
     memset(&t, 0, sizeof(t));
     uint64_t counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    gs_arch_count_weight_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t b = 0; b < a->block_count; b++)
         add_block(&t, &a->blocks[b], counts[b], GS_PART_COUNT);
     for (size_t i = 0; i < a->tower_count; i++) {

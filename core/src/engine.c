@@ -41,8 +41,11 @@ uint64_t gs_engine_segment_slack(const struct gs_inference_input *in,
                                  const struct gs_engine_stage *stage, bool *ovf)
 {
     const struct gs_weights_request wr = stage_request(in, stage);
-    return gs_weights_segment_slack(in->arch, &wr, stage->counts, stage->first_stage,
-                                    stage->last_stage, ovf);
+    uint64_t copies[GS_BLOCKS_MAX];
+    memcpy(copies, stage->counts, sizeof(copies));
+    gs_arch_weight_counts(in->arch, copies);
+    return gs_weights_segment_slack(in->arch, &wr, copies, stage->first_stage, stage->last_stage,
+                                    ovf);
 }
 
 uint64_t gs_engine_fp8_marlin_growth(const struct gs_inference_input *in,

@@ -180,7 +180,7 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
     struct gs_param_count own[GS_BLOCKS_MAX], layers;
     const struct gs_param_count *block = block_params(m, own, ovf);
     uint64_t counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    gs_arch_count_weight_blocks(a, 0, a->num_hidden_layers, counts);
     layers_params(a, block, counts, &layers, ovf);
     const uint64_t rest_linear = gs_add(c->attention, c->mlp, ovf) -
                                  gs_add(layers.attention, layers.mlp, ovf);
@@ -212,6 +212,7 @@ static struct shard shard_params(const struct gs_model_spec *m, const struct gs_
     for (uint64_t k = 0; k < p; k++) {
         struct gs_param_count mine;
         gs_arch_count_stage_blocks(a, &par->stages, bounds, p, k, counts);
+        gs_arch_weight_counts(a, counts);
         layers_params(a, block, counts, &mine, ovf);
         const uint64_t linear =
             gs_add(gs_add(mine.attention, mine.mlp, ovf), share_linear, ovf);
@@ -1070,7 +1071,7 @@ static uint64_t adafactor_elements(const struct gs_arch *a, const struct gs_trai
                                    bool lora, bool *ovf)
 {
     uint64_t n = 0, counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    gs_arch_count_weight_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t k = 0; k < a->block_count; k++)
         n = gs_add(n, block_factored(&a->blocks[k], tr, lora, counts[k], ovf), ovf);
     for (size_t k = 0; k < a->tower_count; k++) {
@@ -2487,7 +2488,7 @@ static enum gs_status device_map_stages(const struct gs_model_spec *m, const str
     /* what lies outside the layers: the model's parts less the layers' own */
     uint64_t counts[GS_BLOCKS_MAX];
     struct gs_param_count in_layers;
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    gs_arch_count_weight_blocks(a, 0, a->num_hidden_layers, counts);
     layers_params(a, block, counts, &in_layers, &ovf);
     const struct gs_param_count *c = &e->params;
     struct gs_device_map_input in = {

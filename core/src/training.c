@@ -783,7 +783,7 @@ static uint64_t model_level_adapters(const struct gs_arch *a, const struct gs_tr
 static uint64_t fused_adapters(const struct gs_arch *a, const struct gs_training *tr, bool *ovf)
 {
     uint64_t n = 0, counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    gs_arch_count_weight_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t k = 0; k < a->block_count + a->tower_count; k++) {
         uint64_t layers = 0;
         const struct gs_block *b = adaptable_block(a, tr, k, counts, &layers);
@@ -918,7 +918,7 @@ uint64_t gs_lora_expert_parameters(const struct gs_arch *a, const struct gs_trai
 {
     bool ovf = false;
     uint64_t total = 0, counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    gs_arch_count_weight_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t k = 0; k < a->block_count; k++) {
         const struct gs_block *b = &a->blocks[k];
         if (counts[k] == 0)
@@ -985,7 +985,7 @@ enum gs_status gs_lora_parameters_routed(const struct gs_arch *a, const struct g
     bool ovf = false;
     uint64_t total = 0, counts[GS_BLOCKS_MAX];
     const size_t n = tr->lora_target_count;
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    gs_arch_count_weight_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t i = 0; i < (n ? n : 1); i++) {
         const char *target = n ? tr->lora_targets[i] : GS_LORA_ALL_LINEAR;
         bool matched = false, refused = false;
@@ -1185,7 +1185,7 @@ bool gs_lora_fused_experts(const struct gs_arch *a, const struct gs_training *tr
         return false;
     bool ovf = false, any = false;
     uint64_t counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    gs_arch_count_weight_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t k = 0; k < a->block_count; k++) {
         const struct gs_block *b = &a->blocks[k];
         const unsigned bits = counts[k] ? gs_lora_param_wrappers(tr, b) : 0;
@@ -1235,7 +1235,7 @@ static uint64_t adapters_where(const struct gs_arch *a, const struct gs_training
 {
     bool ovf = false;
     uint64_t total = 0, counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    gs_arch_count_weight_blocks(a, 0, a->num_hidden_layers, counts);
     for (size_t k = 0; k < a->block_count + a->tower_count; k++) {
         uint64_t layers = 0;
         const struct gs_block *b = adaptable_block(a, tr, k, counts, &layers);

@@ -393,7 +393,7 @@ static enum gs_status weights_on(const struct gs_arch *a, const struct gs_weight
             continue;
         uint64_t first, end, counts[GS_BLOCKS_MAX];
         gs_arch_stage(a, &r->stages, p, s, &first, &end);
-        gs_arch_count_blocks(a, first, end, counts);
+        gs_arch_count_weight_blocks(a, first, end, counts);
         uint64_t bytes = 0;
         for (size_t b = 0; b < a->block_count; b++)
             bytes = gs_add(bytes, gs_mul(per_block[b], counts[b], &w.ovf), &w.ovf);
@@ -662,7 +662,7 @@ enum gs_status gs_weights_layers_bytes(const struct gs_arch *a, const struct gs_
 {
     struct weigh w = weigh_for(a, r);
     uint64_t counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    gs_arch_count_weight_blocks(a, 0, a->num_hidden_layers, counts);
     uint64_t sum = 0;
     for (size_t b = 0; b < a->block_count; b++)
         if (counts[b])

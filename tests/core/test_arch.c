@@ -17,6 +17,7 @@
 #include "arch_fixture.h"
 #include "gs/arch.h"
 #include "gs/arch_build.h"
+#include "gs/weights.h"
 
 #include <string.h>
 
@@ -522,6 +523,39 @@ static void test_stage_chunks(void **state)
     assert_false(gs_stage_plan_same(&plan, &other_plan));
 }
 
+/* Layers that share their block's weights (Zamba2's shared transformer blocks): a Llama of 4
+ * layers (h 64: q/k/v/o 4 x 64^2, MLP 3 x 64 x 128, norms 128 = 41,088 a layer) whose every
+ * layer is one set of weights counts one layer's 41,088 beside the embedding, head and norm
+ * (2 x 100 x 64 + 64); its bf16 weights are those parameters' 2 bytes, and a pipeline stage
+ * that runs two of the layers holds the one copy. */
+static void test_shared_block_weights(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(64, 4, 4, 4, 128, 100, false);
+    struct gs_param_count c;
+    assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
+    assert_int_equal(c.total, 4 * 41088ULL + 2 * 100 * 64 + 64);
+    gs_arch_share_block_weights(&a, 0, 1);
+    assert_false(a.overflow);
+    assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
+    assert_int_equal(c.total, 41088ULL + 2 * 100 * 64 + 64);
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&a, 0, 4, counts);
+    assert_int_equal(counts[0], 4); /* activations and the KV cache: every layer */
+    gs_arch_count_weight_blocks(&a, 2, 4, counts);
+    assert_int_equal(counts[0], 1);
+    const struct gs_weights_request r = {GS_WF_BF16, 0, 1, 2, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    uint64_t stage = 0;
+    assert_int_equal(gs_weights_bytes_stage(&a, &r, 1, &stage, NULL), GS_OK);
+    assert_int_equal(stage, 2 * (41088ULL + 100 * 64 + 64));
+    /* two copies over four layers: each stage of two layers may need both */
+    gs_arch_share_block_weights(&a, 0, 2);
+    assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
+    assert_int_equal(c.total, 2 * 41088ULL + 2 * 100 * 64 + 64);
+    gs_arch_share_block_weights(&a, 0, 0);
+    assert_true(a.overflow);
+}
+
 /* A norm's parameters: its weight, its shift with GS_MOD_BIAS (LayerNorm), none without a weight
  * (GS_MOD_BARE: nanochat's NanoChatRMSNorm). */
 static void test_norm_parameters(void **state)
@@ -542,6 +576,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_published_totals),
         cmocka_unit_test(test_norm_parameters),
+        cmocka_unit_test(test_shared_block_weights),
         cmocka_unit_test(test_llama2_7b_breakdown),
         cmocka_unit_test(test_tied_head_counted_once),
         cmocka_unit_test(test_biases_by_hand),

@@ -541,6 +541,13 @@ struct gs_arch {
     uint64_t num_hidden_layers;
     uint8_t layer_block[GS_LAYERS_MAX];
     uint64_t block_layers[GS_BLOCKS_MAX]; /* layers of each block, kept by the builders */
+    /* the copies of each block's weights the model stores, where its layers share them (0: one
+     * a layer, as in most models): Zamba2's shared transformer blocks, applied at every hybrid
+     * layer with one set of weights per num_mem_blocks (modeling_zamba2.py Zamba2Model.__init__
+     * builds the blocks once and hands the same module to each layer); the weights, their
+     * gradients, optimizer states and LoRA adapters count the copies, activations and the KV
+     * cache every layer (gs_arch_count_weight_blocks) */
+    uint64_t block_weight_layers[GS_BLOCKS_MAX];
     size_t block_count;
     struct gs_block blocks[GS_BLOCKS_MAX];
     size_t tower_count;
@@ -691,6 +698,15 @@ void gs_arch_stage(const struct gs_arch *arch, const struct gs_stage_plan *plan,
 /* Layers of each block in [first, end); `counts` has GS_BLOCKS_MAX entries. */
 void gs_arch_count_blocks(const struct gs_arch *arch, uint64_t first, uint64_t end,
                           uint64_t counts[GS_BLOCKS_MAX]);
+
+/* The copies of each block's weights those layers hold: gs_arch_count_blocks' counts, each at
+ * most the block's stored copies (block_weight_layers) - a stage that runs a shared block
+ * holds it whole. */
+void gs_arch_count_weight_blocks(const struct gs_arch *arch, uint64_t first, uint64_t end,
+                                 uint64_t counts[GS_BLOCKS_MAX]);
+
+/* Turns layer counts of blocks into the weight copies they hold (in place). */
+void gs_arch_weight_counts(const struct gs_arch *arch, uint64_t counts[GS_BLOCKS_MAX]);
 
 /* Layers of each block on pipeline stage `stage`, over all its chunks (gs_stage_chunk_range),
  * from the stages' `bounds`. */

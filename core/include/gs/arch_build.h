@@ -41,6 +41,9 @@ void gs_block_module(struct gs_arch *arch, size_t block, const char *name,
                      enum gs_module_kind kind, enum gs_split split, enum gs_part part,
                      unsigned flags, uint64_t in, uint64_t out, uint64_t count);
 
+/* The layers of block `block` share `copies` sets of weights (gs_arch.block_weight_layers). */
+void gs_arch_share_block_weights(struct gs_arch *arch, size_t block, uint64_t copies);
+
 /* Adds a tower of `layers` blocks `block` (see struct gs_tower). */
 void gs_arch_tower(struct gs_arch *arch, const char *name, size_t block, enum gs_part part,
                    uint64_t layers, bool encoder);
