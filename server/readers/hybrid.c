@@ -1451,6 +1451,182 @@ static void read_minimax(struct model_reader *r, struct gs_arch *a)
     norm(a, GS_BLOCKS_MAX, "norm");
 }
 
+/* ------------------------------------------------------------------ Zamba2 */
+
+/* Zamba2Config's layers_block_type when a config gives none (configuration_zamba2.py
+ * __post_init__): one mamba layer, seven groups of five mamba layers and a hybrid one, four
+ * mamba, a hybrid, three mamba, a hybrid, two mamba - 54 layers, 9 of them hybrid. */
+static bool zamba2_default_hybrid(uint64_t l)
+{
+    return (l >= 1 && l <= 42 && l % 6 == 0) || l == 47 || l == 51;
+}
+
+/* Zamba2ForCausalLM (transformers models/zamba2/modeling_zamba2.py; vLLM zamba2.py; Zyphra's
+ * Zamba2-1.2B, -2.7B, -7B). Every layer of layers_block_type holds a Mamba-2 mixer
+ * (Zamba2MambaDecoderLayer: input_layernorm, in_proj h -> 2 d_in + 2 G N + heads, conv1d over d_in
+ * + 2 G N with a bias whatever use_conv_bias, dt_bias, A_log, D, the gated norm over d_in,
+ * out_proj; biases on the projections where add_bias_linear); the hybrid ones first run a shared
+ * transformer block (Zamba2AttentionDecoderLayer over the concatenation of the hidden state and
+ * the original embeddings, 2h wide: input_layernorm over 2h, q/k/v 2h -> heads x 2h / heads
+ * without bias, o back to h, pre_ff_layernorm, a gated MLP gate_up_proj h -> 2 intermediate and
+ * down_proj under hidden_act) then their own `linear` h -> h. num_mem_blocks such blocks exist,
+ * stored once each and applied in turn (Zamba2Model.__init__ hands the same module to every hybrid
+ * layer); each application has its own KV cache (vLLM zamba2.py: "KV cache is unique for every
+ * attention layer") and its own adapters: the MLP's gate_up_proj_adapter (h -> adapter_rank ->
+ * 2 intermediate) always, q/k/v adapters (2h -> rank -> 2h each) with use_shared_attention_adapter.
+ * Here a hybrid layer is two layers - the shared block (gs_arch_share_block_weights: its weights
+ * once, its activations and cache per application) and the Mamba layer carrying the
+ * application's linear and adapters. Tied by default. Zamba2-1.2B: 38 x 25,849,280 (Mamba) +
+ * 65,536,000 (embedding) + 2,048 + 109,058,048 (the shared block) + 6 x (5,505,024 adapters +
+ * 4,194,304 linear) = 1,215,064,704, its safetensors total. Training: with use_mem_eff_path
+ * (default false) the mixer runs mamba_split_conv1d_scan_combined; otherwise the chunked kernels
+ * one by one, whose saved tensors are not counted (GS_SCAN_PROJECTIONS). */
+static void read_zamba2(struct model_reader *r, struct gs_arch *a)
+{
+    const uint64_t h = rd_dim(r, NAMES("hidden_size"), false, 2560);
+    gs_arch_init(a, NULL, h, rd_dim(r, NAMES("vocab_size"), false, 32000));
+    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", true);
+    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 4096);
+    a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
+    const uint64_t L = rd_dim(r, NAMES("num_hidden_layers"), false, 54);
+    check_layers(r, "num_hidden_layers", L);
+    const uint64_t heads = rd_dim(r, NAMES("num_attention_heads"), false, 32);
+    const uint64_t kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, heads);
+    const uint64_t width = rd_dim(r, NAMES("intermediate_size", "ffn_hidden_size"), false, 4 * h);
+    const uint64_t blocks = rd_dim(r, NAMES("num_mem_blocks"), false, 1);
+    const uint64_t rank = rd_dim(r, NAMES("adapter_rank", "lora_rank"), false, 128);
+    const bool attn_adapters =
+        rd_flag(r, "use_shared_attention_adapter", rd_flag(r, "use_shared_attention_lora", false));
+    const bool bias = rd_flag(r, "add_bias_linear", false);
+    const uint64_t expand = rd_size(r, NAMES("mamba_expand", "expansion_factor"), 2);
+    /* Zyphra's earlier configs (their transformers fork) give mamba_headdim instead, which
+     * Zamba2Config derives from n_mamba_heads and does not read */
+    const uint64_t headdim = rd_dim(r, NAMES("mamba_headdim"), false, 0);
+    const uint64_t mheads = rd_get(r, "n_mamba_heads") == NULL && headdim != 0
+                                ? expand * h / headdim
+                                : rd_size(r, NAMES("n_mamba_heads"), 8);
+    const struct mamba2 m = {
+        .inner = expand * h,
+        .heads = mheads,
+        .head_dim = mheads ? expand * h / mheads : 0,
+        .groups = rd_size(r, NAMES("mamba_ngroups"), 1),
+        .state = rd_size(r, NAMES("mamba_d_state", "state_size"), 64),
+        .kernel = rd_size(r, NAMES("mamba_d_conv", "conv_dimension"), 4),
+        .chunk = rd_size(r, NAMES("chunk_size"), 256),
+        .in_bias = bias,
+        .out_bias = bias,
+        .conv_bias = true, /* Zamba2MambaMixer: nn.Conv1d(..., bias=True) */
+        .gated_norm = true,
+    };
+    const bool mem_eff = rd_flag(r, "use_mem_eff_path", false);
+    if (r->ok && (heads == 0 || (2 * h) % heads != 0))
+        rd_fail(r, "num_attention_heads", GS_ERR_INVALID,
+                "must divide the shared block's width, 2 x hidden_size (%llu)",
+                (unsigned long long)(2 * h));
+    if (r->ok && (mheads == 0 || (expand * h) % mheads != 0))
+        rd_fail(r, "n_mamba_heads", GS_ERR_INVALID, "must divide mamba_expand x hidden_size (%llu)",
+                (unsigned long long)(expand * h));
+    if (r->ok && (blocks == 0 || blocks > 8))
+        rd_fail(r, "num_mem_blocks", GS_ERR_RANGE, "must be 1 to 8");
+    bool hybrid[GS_LAYERS_MAX];
+    memset(hybrid, 0, sizeof(hybrid));
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, "layers_block_type", &list);
+    if (list != NULL && n != L)
+        rd_fail(r, "layers_block_type", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)L);
+    uint64_t applications = 0;
+    for (uint64_t l = 0; r->ok && l < L && l < GS_LAYERS_MAX; l++) {
+        if (list == NULL) {
+            hybrid[l] = L == 54 && zamba2_default_hybrid(l);
+        } else {
+            const char *t = json_string_value(json_array_get(list, l));
+            if (t == NULL || (strcmp(t, "hybrid") != 0 && strcmp(t, "mamba") != 0 &&
+                              strcmp(t, "linear_attention") != 0))
+                rd_fail(r, "layers_block_type", GS_ERR_INVALID,
+                        "entry %llu must be \"hybrid\", \"mamba\" or \"linear_attention\"",
+                        (unsigned long long)l);
+            else
+                hybrid[l] = strcmp(t, "hybrid") == 0;
+        }
+        applications += hybrid[l];
+    }
+    check_layers(r, "layers_block_type", L + applications);
+    if (!r->ok)
+        return;
+    const uint64_t wide = 2 * h, head_dim = wide / heads;
+    /* the Mamba layers, and those of the hybrid layers with each application's own modules */
+    size_t mamba[2];
+    for (int k = 0; k < 2; k++) {
+        mamba[k] = gs_arch_new_block(a);
+        struct gs_block *blk = gs_arch_block(a, mamba[k]);
+        if (blk == NULL)
+            return;
+        build_mamba2(a, mamba[k], &m);
+        blk->mixer = GS_MIXER_RECURRENT;
+        blk->rec.scan = mem_eff ? GS_SCAN_MAMBA2_COMBINED : GS_SCAN_PROJECTIONS;
+        norm(a, mamba[k], "input_layernorm");
+    }
+    const size_t app = mamba[1];
+    gs_block_module(a, app, "linear", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, h, h,
+                    1);
+    gs_block_module(a, app, "feed_forward.gate_up_proj_adapter.0", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                    GS_PART_MLP, 0, h, rank, 1);
+    gs_block_module(a, app, "feed_forward.gate_up_proj_adapter.1", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                    GS_PART_MLP, 0, rank, 2 * width, 1);
+    if (attn_adapters) {
+        static const char *const names[] = {
+            "self_attn.linear_q_adapter.0", "self_attn.linear_q_adapter.1",
+            "self_attn.linear_k_adapter.0", "self_attn.linear_k_adapter.1",
+            "self_attn.linear_v_adapter.0", "self_attn.linear_v_adapter.1"};
+        for (size_t i = 0; i < 6; i += 2) {
+            gs_block_module(a, app, names[i], GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+                            wide, rank, 1);
+            gs_block_module(a, app, names[i + 1], GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                            GS_PART_ATTENTION, 0, rank, wide, 1);
+        }
+    }
+    /* the shared transformer blocks, each stored once */
+    size_t shared[8];
+    for (uint64_t k = 0; k < blocks; k++) {
+        shared[k] = gs_arch_new_block(a);
+        struct gs_block *blk = gs_arch_block(a, shared[k]);
+        if (blk == NULL)
+            return;
+        /* vLLM builds Attention(num_heads, head_dim) without num_kv_heads: the published
+         * configs are multi-head (num_key_value_heads = num_attention_heads) */
+        struct gs_attention spec;
+        memset(&spec, 0, sizeof(spec));
+        spec.heads = heads;
+        spec.kv_heads = kv_heads;
+        spec.head_dim = head_dim;
+        spec.cached = true;
+        gs_build_attention(a, shared[k], &spec, &GS_ATTENTION_NAMES, false, false);
+        for (size_t i = 0; i < blk->module_count; i++)
+            if (blk->modules[i].kind == GS_MODULE_LINEAR && blk->modules[i].split != GS_SPLIT_ROW)
+                blk->modules[i].in = wide; /* q, k and v read the 2h-wide concatenation */
+        static const struct gs_mlp_names ff = {NULL, NULL, "feed_forward.down_proj",
+                                               "feed_forward.gate_up_proj"};
+        gs_build_mlp(a, shared[k], width, true, bias, &ff);
+        gs_block_module(a, shared[k], "input_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE,
+                        GS_PART_NORMS, 0, 1, wide, 1);
+        norm(a, shared[k], "pre_ff_layernorm");
+        gs_arch_share_block_weights(a, shared[k], 1);
+    }
+    gs_arch_set_layers(a, L + applications, mamba[0]);
+    uint64_t at = 0, j = 0;
+    for (uint64_t l = 0; l < L && l < GS_LAYERS_MAX; l++) {
+        if (hybrid[l]) {
+            gs_arch_set_layer(a, at++, shared[j++ % blocks]);
+            gs_arch_set_layer(a, at++, app);
+        } else {
+            at++;
+        }
+    }
+    hybrid_embeddings(a, "embed_tokens");
+    norm(a, GS_BLOCKS_MAX, "final_layernorm");
+}
+
 const struct model_type MODELS_HYBRID[] = {
     {"mamba", "MambaForCausalLM", read_mamba},
     /* FalconMambaForCausalLM (models/falcon_mamba/modeling_falcon_mamba.py;
@@ -1471,5 +1647,6 @@ const struct model_type MODELS_HYBRID[] = {
     {"minimax", "MiniMaxForCausalLM", read_minimax},
     {"minimax_text_01", "MiniMaxText01ForCausalLM", read_minimax},
     {"minimax_m1", "MiniMaxM1ForCausalLM", read_minimax},
+    {"zamba2", "Zamba2ForCausalLM", read_zamba2},
     {NULL, NULL, NULL},
 };

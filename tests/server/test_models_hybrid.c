@@ -660,6 +660,48 @@ static void test_bamba(void **state)
 #undef BAMBA
 }
 
+/* zamba2/README.md: Zamba2-1.2B, 1,215,064,704 with its shared block stored once and applied at
+ * 6 layers (each with its own KV cache, linear and adapters). */
+static void test_zamba2(void **state)
+{
+    (void)state;
+    const char *file = "zamba2/Zyphra__Zamba2-1.2B.json";
+    struct gs_arch a = fixture_arch_file(file);
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 1215064704ULL);
+    /* 38 Mamba layers and the 6 applications of the shared block */
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 6, .recurrent = 38, .none = 0, .moe = 0});
+    fixture_assert_cache(&a, 1, 98304, 40838144ULL);
+    assert_estimates_run(&a, 4);
+    /* two memory blocks (Zamba2-2.7B and -7B), without the attention adapters: the second
+     * block's 109,058,048 more, the adapters' 6 x 3,145,728 fewer */
+    a = fixture_arch_file_set_in(file, NULL, "num_mem_blocks", "2");
+    struct gs_arch b =
+        fixture_arch_file_set_in(file, NULL, "use_shared_attention_adapter", "false");
+    assert_int_equal(fixture_count(&a).total, 1215064704ULL + 109058048);
+    assert_int_equal(fixture_count(&b).total, 1215064704ULL - 6 * 3145728ULL);
+    /* Zamba2Config's defaults (Zamba2-2.7B's shapes but one memory block): h 2,560, 54 layers
+     * with 9 hybrid, 8 mixer heads of 640 and a state of 64, MLP 10,240, tied:
+     * Mamba in_proj 2,560 x (10,240 + 128 + 8) = 26,562,560, conv1d 5 x 5,248 = 26,240, 24, norm
+     * 5,120, out_proj 13,107,200, input_layernorm 2,560: 39,703,704 x 54 = 2,144,000,016; the
+     * block 5,120 + 3 x 5,120^2 + 5,120 x 2,560 + 2,560 + 2,560 x 20,480 + 10,240 x 2,560 =
+     * 170,401,280; 9 x (MLP adapter 2,560 x 128 + 128 x 20,480 + linear 2,560^2) = 9 x 9,502,720;
+     * embedding 81,920,000 and the norm 2,560 */
+    a = fixture_arch("{\"model_type\": \"zamba2\"}");
+    assert_int_equal(fixture_count(&a).total,
+                     2144000016ULL + 170401280 + 9 * 9502720ULL + 81920000 + 2560);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 9, .recurrent = 54, .none = 0, .moe = 0});
+    /* Zyphra's earlier key names: mamba_headdim 64 gives 5,120 / 64 = 80 heads (the 2.7B's) */
+    a = fixture_arch("{\"model_type\": \"zamba2\", \"mamba_headdim\": 64, \"state_size\": 64,"
+                     " \"ffn_hidden_size\": 10240}");
+    assert_int_equal(a.blocks[a.layer_block[0]].rec.state_heads, 80);
+    fixture_assert_reader_error("{\"model_type\": \"zamba2\", \"num_hidden_layers\": 3,"
+                                " \"layers_block_type\": [\"mamba\", \"attention\", \"mamba\"]}",
+                                "/layers_block_type");
+}
+
 /* MiniMax-M1 (minimax_m1; the fixture's README), by hand, h = 6,144, 64 heads of 128, 8 KV heads:
  * - a lightning layer: qkv_proj 6,144 x 24,576 = 150,994,944, output_gate and out_proj
  *   6,144 x 8,192 = 50,331,648 each, its norm 8,192: 251,666,432;
@@ -740,6 +782,7 @@ int main(void)
         cmocka_unit_test(test_lfm2),
         cmocka_unit_test(test_falcon_mamba),
         cmocka_unit_test(test_bamba),
+        cmocka_unit_test(test_zamba2),
         cmocka_unit_test(test_minimax),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
