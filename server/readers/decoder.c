@@ -993,14 +993,20 @@ static void read_persimmon(struct model_reader *r, struct gs_arch *a)
 static void read_arcee(struct model_reader *r, struct gs_arch *a)
 {
     static const struct gs_mlp_names mlp = {NULL, "up_proj", "down_proj", NULL};
+    decoder_read_ungated(r, a, &mlp, 0);
+}
+
+void decoder_read_ungated(struct model_reader *r, struct gs_arch *a, const struct gs_mlp_names *mlp,
+                          uint64_t head_dim)
+{
     struct decoder_plan plan;
-    decoder_read_dims(r, a, &plan, false, 0, false);
+    decoder_read_dims(r, a, &plan, false, head_dim, false);
     const bool bias = rd_flag(r, "attention_bias", false);
     const struct decoder_traits t = {.norms = 2,
                                      .qkv_bias = bias,
                                      .o_bias = bias,
                                      .mlp_bias = rd_flag(r, "mlp_bias", false),
-                                     .mlp_names = &mlp,
+                                     .mlp_names = mlp,
                                      .plain_mlp = true};
     decoder_build(r, a, &plan, &t);
 }

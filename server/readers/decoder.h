@@ -58,6 +58,13 @@ struct decoder_plan {
 void decoder_read_dims(struct model_reader *r, struct gs_arch *a, struct decoder_plan *plan,
                        bool tie, uint64_t head_dim, bool intermediate_optional);
 
+/* Llama's layer with an ungated MLP (up and down under `mlp`'s names, hidden_act between them),
+ * biases where attention_bias and mlp_bias say, untied: Arcee's AFM (NemotronMLP's up_proj and
+ * down_proj) and Cosmos 3 Edge's text model (fc1, fc2); `head_dim` as decoder_read_dims takes it.
+ */
+void decoder_read_ungated(struct model_reader *r, struct gs_arch *a, const struct gs_mlp_names *mlp,
+                          uint64_t head_dim);
+
 /* Layer patterns as configs state them. */
 /* layer_types ["sliding_attention", "full_attention", "chunked_attention", ...]:
  * true when present (and the plan's sliding[] filled). */

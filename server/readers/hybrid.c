@@ -1595,13 +1595,7 @@ static void read_zamba2(struct model_reader *r, struct gs_arch *a)
             return;
         /* vLLM builds Attention(num_heads, head_dim) without num_kv_heads: the published
          * configs are multi-head (num_key_value_heads = num_attention_heads) */
-        struct gs_attention spec;
-        memset(&spec, 0, sizeof(spec));
-        spec.heads = heads;
-        spec.kv_heads = kv_heads;
-        spec.head_dim = head_dim;
-        spec.cached = true;
-        gs_build_attention(a, shared[k], &spec, &GS_ATTENTION_NAMES, false, false);
+        attention(a, shared[k], heads, kv_heads, head_dim, false, true);
         for (size_t i = 0; i < blk->module_count; i++)
             if (blk->modules[i].kind == GS_MODULE_LINEAR && blk->modules[i].split != GS_SPLIT_ROW)
                 blk->modules[i].in = wide; /* q, k and v read the 2h-wide concatenation */

@@ -354,6 +354,26 @@ static uint64_t read_siglip_tower(struct model_reader *v, struct gs_arch *a, boo
     return vh;
 }
 
+/* Opens vision_config with `defaults` and reads a SigLIP tower without its pooling head (towers
+ * built of SiglipVisionModel's layers but not its head); the sub-reader stays open for the
+ * caller's further fields and is closed with close_sub. False when nothing is open (the reader
+ * failed); *vh the tower's width, 0 when reading it failed. */
+static bool open_headless_siglip(struct model_reader *r, struct gs_arch *a, const char *defaults,
+                                 bool naflex, struct model_reader *vision, json_t **owned,
+                                 uint64_t *vh)
+{
+    *vh = 0;
+    if (!r->ok || !open_sub(r, "vision_config", defaults, defaults, NULL, vision, owned))
+        return false;
+    if (json_object_set_new(*owned, "vision_use_head", json_false()) != 0) {
+        rd_fail(r, "vision_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+        close_sub(r, vision, *owned);
+        return false;
+    }
+    *vh = read_siglip_tower(vision, a, naflex);
+    return true;
+}
+
 static uint64_t read_siglip(struct model_reader *v, struct gs_arch *a)
 {
     return read_siglip_tower(v, a, false);
@@ -2363,28 +2383,12 @@ static const char COSMOS3_EDGE_VISION[] =
     " \"num_attention_heads\": 16, \"num_channels\": 3, \"patch_size\": 16,"
     " \"num_patches\": 256, \"spatial_merge_size\": 2}";
 
+static const struct gs_mlp_names COSMOS3_EDGE_MLP = {NULL, "fc1", "fc2", NULL};
+
 /* The largest image Cosmos3EdgeImageProcessor accepts (image_processing_cosmos3_edge.py:
  * size longest_edge 4,096^2 pixels, GLM-4V's smart_resize to multiples of patch x merge): 16,384
  * tokens. */
 #define COSMOS3_EDGE_MAX_PIXELS 16777216ULL
-
-/* Cosmos3EdgeTextModel (modeling_cosmos3_edge.py, Nemotron 3 Dense's layer): Llama's attention
- * (biases where attention_bias says), an ungated MLP fc1/fc2 with hidden_act (relu2) between them,
- * two RMSNorms a layer; the head never tied (_tied_weights_keys {}). */
-static void read_cosmos3_edge_text(struct model_reader *r, struct gs_arch *a)
-{
-    static const struct gs_mlp_names mlp = {NULL, "fc1", "fc2", NULL};
-    struct decoder_plan plan;
-    decoder_read_dims(r, a, &plan, false, 128, false);
-    const bool bias = rd_flag(r, "attention_bias", false);
-    const struct decoder_traits t = {.norms = 2,
-                                     .qkv_bias = bias,
-                                     .o_bias = bias,
-                                     .mlp_bias = rd_flag(r, "mlp_bias", false),
-                                     .mlp_names = &mlp,
-                                     .plain_mlp = true};
-    decoder_build(r, a, &plan, &t);
-}
 
 /* Cosmos3EdgeForConditionalGeneration (transformers models/cosmos3_edge/; vLLM cosmos3_edge.py),
  * NVIDIA Cosmos 3 Edge's reasoner: the text model above, a SigLIP 2 tower (an nn.Linear patch
@@ -2420,8 +2424,8 @@ static void read_cosmos3_edge(struct model_reader *r, struct gs_arch *a)
         rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
     else if (legacy)
         read_text_as(&text, a, "nemotron_h");
-    else
-        read_cosmos3_edge_text(&text, a);
+    else /* Cosmos3EdgeTextModel: Nemotron 3 Dense's layer, an ungated fc1/fc2 MLP (relu2) */
+        decoder_read_ungated(&text, a, &COSMOS3_EDGE_MLP, 128);
     close_sub(r, &text, owned);
     uint64_t width = rd_dim(r, NAMES("projector_hidden_size"), false, 0);
     if (width == 0 && rd_sub(r, "projector_config", &projector))
@@ -2429,15 +2433,9 @@ static void read_cosmos3_edge(struct model_reader *r, struct gs_arch *a)
             rd_dim(&projector, NAMES("merger_intermediate_size", "merger_intermedia"), false, 0);
     if (width == 0)
         width = 11520; /* Cosmos3EdgeConfig.projector_hidden_size */
-    if (!r->ok || !open_sub(r, "vision_config", COSMOS3_EDGE_VISION, COSMOS3_EDGE_VISION, NULL,
-                            &vision, &owned))
+    uint64_t vh = 0;
+    if (!open_headless_siglip(r, a, COSMOS3_EDGE_VISION, true, &vision, &owned, &vh))
         return;
-    if (json_object_set_new(owned, "vision_use_head", json_false()) != 0) {
-        rd_fail(r, "vision_config", GS_ERR_NOMEM, "out of memory reading the nested config");
-        close_sub(r, &vision, owned);
-        return;
-    }
-    const uint64_t vh = read_siglip_tower(&vision, a, true);
     const uint64_t merge = rd_dim(&vision, NAMES("spatial_merge_size"), true, 0);
     const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), true, 0);
     const uint64_t channels = rd_dim(&vision, NAMES("num_channels"), true, 0);
@@ -3025,15 +3023,9 @@ static void read_paddleocr_vl(struct model_reader *r, struct gs_arch *a)
     } else {
         read_text_as(r, a, "ernie4_5");
     }
-    if (!r->ok ||
-        !open_sub(r, "vision_config", PADDLEOCR_VISION, PADDLEOCR_VISION, NULL, &vision, &owned))
+    uint64_t vh = 0;
+    if (!open_headless_siglip(r, a, PADDLEOCR_VISION, false, &vision, &owned, &vh))
         return;
-    if (json_object_set_new(owned, "vision_use_head", json_false()) != 0) {
-        rd_fail(r, "vision_config", GS_ERR_NOMEM, "out of memory reading the nested config");
-        close_sub(r, &vision, owned);
-        return;
-    }
-    const uint64_t vh = read_siglip_tower(&vision, a, false);
     const uint64_t merge = rd_dim(&vision, NAMES("spatial_merge_size"), true, 0);
     const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), true, 0);
     const uint64_t channels = rd_dim(&vision, NAMES("num_channels"), true, 0);
@@ -3109,15 +3101,9 @@ static void read_minicpmv4_6(struct model_reader *r, struct gs_arch *a)
         read_text_as(&text, a, text_type);
     close_sub(r, &text, owned);
     const uint64_t times = rd_dim(r, NAMES("merger_times"), false, 1);
-    if (!r->ok ||
-        !open_sub(r, "vision_config", SIGLIP_VISION, SIGLIP_VISION, NULL, &vision, &owned))
+    uint64_t vh = 0;
+    if (!open_headless_siglip(r, a, SIGLIP_VISION, false, &vision, &owned, &vh))
         return;
-    if (json_object_set_new(owned, "vision_use_head", json_false()) != 0) {
-        rd_fail(r, "vision_config", GS_ERR_NOMEM, "out of memory reading the nested config");
-        close_sub(r, &vision, owned);
-        return;
-    }
-    const uint64_t vh = read_siglip_tower(&vision, a, false);
     const uint64_t vi = rd_dim(&vision, NAMES("intermediate_size"), true, 0);
     const uint64_t patch = rd_dim(&vision, NAMES("patch_size"), true, 0);
     const uint64_t channels = rd_dim(&vision, NAMES("num_channels"), true, 0);
