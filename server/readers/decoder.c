@@ -6,6 +6,8 @@
  */
 #include "readers/decoder.h"
 
+#include "gs/units.h"
+
 #include <string.h>
 
 const struct gs_mlp_names DECODER_GATE_UP_NAMES = {NULL, NULL, "down_proj", "gate_up_proj"};
@@ -942,6 +944,77 @@ static void read_nanochat(struct model_reader *r, struct gs_arch *a)
             a->modules[i].flags |= GS_MOD_BARE;
 }
 
+/* HrmTextForCausalLM (transformers models/hrm_text/modular_hrm_text.py; vLLM and SGLang
+ * hrm_text.py; sapientinc/HRM-Text-1B): two stacks of num_layers_per_stack layers - L_module and
+ * H_module, the same shapes, their own weights - run over H_cycles cycles of L_cycles L passes and
+ * one H pass (HrmTextModel.forward), each pass a KV cache slot of its own (past_key_values.update
+ * at layer_idx + cycle_offset; vLLM one Attention a step and layer). A layer: Llama's attention,
+ * always multi-head (num_key_value_heads is removed from the config; vLLM and SGLang take
+ * num_attention_heads), head_dim 128 by default, with a sigmoid output gate self_attn.gate_proj
+ * over heads x head_dim; a SwiGLU MLP; weightless RMSNorms (HrmTextRMSNorm has no weight), the
+ * stacks' final norms too; no model-level norm. z_L_init, a frozen hidden-size parameter the
+ * checkpoint stores; the head untied by default. HrmTextConfig rewrites num_hidden_layers to the
+ * passes (num_layers_per_stack x H_cycles x (L_cycles + 1)) and keeps the stack's depth in
+ * num_layers_per_stack; a config saved before that gives the depth as num_hidden_layers. Here the
+ * layer map is the passes in forward order, the L and H layers two blocks whose weights are stored
+ * num_layers_per_stack times each (gs_arch_share_block_weights). HRM-Text-1B: 32 x 30,670,848 +
+ * 2 x 65,536 x 1,536 + 1,536 = 1,182,795,264, the Hub's count. Training: L_bp_cycles keeps the
+ * activations of the last L passes of each cycle only (the rest run under no_grad); every pass
+ * is counted here, an overestimate. */
+static void read_hrm_text(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 128, false);
+    const uint64_t depth = rd_dim(r, NAMES("num_layers_per_stack"), false, plan.layers);
+    const uint64_t high = rd_dim(r, NAMES("H_cycles"), false, 2);
+    const uint64_t low = rd_dim(r, NAMES("L_cycles"), false, 3);
+    const bool mlp_bias = rd_flag(r, "mlp_bias", false);
+    const bool bias = rd_flag(r, "attention_bias", false);
+    bool ovf = false;
+    const uint64_t passes = gs_mul(gs_mul(depth, high, &ovf), low + 1, &ovf);
+    if (r->ok && (depth == 0 || ovf || passes > GS_LAYERS_MAX))
+        rd_fail(r,
+                rd_get(r, "num_layers_per_stack") != NULL ? "num_layers_per_stack"
+                                                          : "num_hidden_layers",
+                GS_ERR_UNSUPPORTED,
+                "num_layers_per_stack x H_cycles x (L_cycles + 1) layer passes: gpusizer describes "
+                "at most %d",
+                GS_LAYERS_MAX);
+    if (!r->ok)
+        return;
+    plan.layers = depth;
+    plan.kv_heads = plan.heads;
+    const struct decoder_traits t = {
+        .norms = 2, .qkv_bias = bias, .o_bias = bias, .mlp_bias = mlp_bias};
+    decoder_build(r, a, &plan, &t);
+    for (size_t i = 0; i < a->module_count; i++)
+        if (a->modules[i].kind == GS_MODULE_NORM)
+            a->modules[i].flags |= GS_MOD_BARE;
+    struct gs_block *k = gs_arch_block(a, 0);
+    if (k == NULL)
+        return;
+    for (size_t i = 0; i < k->module_count; i++)
+        if (k->modules[i].kind == GS_MODULE_NORM)
+            k->modules[i].flags |= GS_MOD_BARE;
+    k->attn.output_gate = GS_GATE_SIGMOID;
+    gs_block_module(a, 0, "self_attn.gate_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                    GS_PART_ATTENTION, GS_MOD_QUANT | (bias ? GS_MOD_BIAS : 0), a->hidden_size,
+                    k->attn.heads * k->attn.head_dim, 1);
+    const size_t hb = gs_arch_new_block(a);
+    if (hb >= GS_BLOCKS_MAX)
+        return;
+    a->blocks[hb] = a->blocks[0];
+    gs_arch_set_layers(a, passes, 0);
+    for (uint64_t step = 0; step < high * (low + 1); step++)
+        if (step % (low + 1) == low)
+            for (uint64_t l = 0; l < depth; l++)
+                gs_arch_set_layer(a, step * depth + l, hb);
+    gs_arch_share_block_weights(a, 0, depth);
+    gs_arch_share_block_weights(a, hb, depth);
+    gs_arch_module(a, "z_L_init", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0, 1,
+                   a->hidden_size, 1);
+}
+
 /* InternLM3ForCausalLM (internlm/internlm3-8b-instruct's remote modeling_internlm3.py; vLLM
  * serves it as Llama): Llama's layer whose q/k/v biases follow qkv_bias and whose o_proj and
  * MLP biases follow `bias` (false in the published config), untied. InternLM3-8B's config (hidden
@@ -1122,6 +1195,7 @@ const struct model_type MODELS_DECODER[] = {
     {"mellum", "MellumForCausalLM", read_mellum},
     {"internlm2", "InternLM2ForCausalLM", read_internlm2},
     {"internlm3", "InternLM3ForCausalLM", read_internlm3},
+    {"hrm_text", "HrmTextForCausalLM", read_hrm_text},
     {"stablelm", "StableLmForCausalLM", read_stablelm},
     {"mixtral", "MixtralForCausalLM", read_mixtral},
     {"qwen2_moe", "Qwen2MoeForCausalLM", read_qwen2_moe},

@@ -356,6 +356,45 @@ static void test_nanochat(void **state)
     assert_true(a.final_logit_softcap);
 }
 
+/* hrm_text/README.md: HRM-Text-1B, 1,182,795,264 - 32 stored layers run as 128 passes, each pass
+ * its own KV cache slot. */
+static void test_hrm_text(void **state)
+{
+    (void)state;
+    const char *file = "hrm_text/sapientinc__HRM-Text-1B.json";
+    struct gs_arch a = fixture_arch_file(file);
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 1182795264ULL);
+    assert_int_equal(c.norms, 0);
+    assert_int_equal(c.active, 1182795264ULL - 65536ULL * 1536);
+    assert_int_equal(a.num_hidden_layers, 128);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 128});
+    fixture_assert_cache(&a, 1, 786432, 0);
+    /* the forward order: 3 L passes then an H pass, twice */
+    assert_int_equal(a.layer_block[0], a.layer_block[47]);
+    assert_int_not_equal(a.layer_block[47], a.layer_block[48]);
+    assert_int_equal(a.layer_block[48], a.layer_block[127]);
+    assert_int_equal(a.layer_block[64], a.layer_block[0]);
+    assert_int_equal(a.blocks[a.layer_block[0]].attn.output_gate, GS_GATE_SIGMOID);
+    /* transformers 5's saved form: the passes in num_hidden_layers, the depth apart */
+    a = fixture_arch("{\"model_type\": \"hrm_text\", \"vocab_size\": 65536, \"hidden_size\": 1536,"
+                     " \"intermediate_size\": 4096, \"num_hidden_layers\": 128,"
+                     " \"num_layers_per_stack\": 16, \"num_attention_heads\": 12}");
+    assert_int_equal(fixture_count(&a).total, 1182795264ULL);
+    fixture_assert_cache(&a, 1, 786432, 0);
+    /* 128 read as the depth, as HrmTextConfig would without num_layers_per_stack: 1,024 passes */
+    fixture_assert_reader_error("{\"model_type\": \"hrm_text\", \"vocab_size\": 65536,"
+                                " \"hidden_size\": 1536, \"intermediate_size\": 4096,"
+                                " \"num_hidden_layers\": 128, \"num_attention_heads\": 12}",
+                                "/num_hidden_layers");
+    /* one H cycle of one L pass: 2 x 16 passes over the same 32 layers */
+    a = fixture_arch("{\"model_type\": \"hrm_text\", \"vocab_size\": 65536, \"hidden_size\": 1536,"
+                     " \"intermediate_size\": 4096, \"num_hidden_layers\": 16,"
+                     " \"num_attention_heads\": 12, \"H_cycles\": 1, \"L_cycles\": 1}");
+    assert_int_equal(fixture_count(&a).total, 1182795264ULL);
+    fixture_assert_cache(&a, 1, 786432 / 4, 0);
+}
+
 /* InternLM3 (internlm3) with internlm/internlm3-8b-instruct's config (a public test file quotes it,
  * find_string id 55463440875), by hand: attention 2 x 4,096^2 + 2 x 4,096 x 256 = 35,651,584, MLP
  * 3 x 4,096 x 10,240 = 125,829,120, norms 8,192: 161,488,896 a layer, x 48 = 7,751,467,008, +
@@ -1179,6 +1218,7 @@ int main(void)
         cmocka_unit_test(test_cohere2_moe),
         cmocka_unit_test(test_nanochat),
         cmocka_unit_test(test_internlm3),
+        cmocka_unit_test(test_hrm_text),
         cmocka_unit_test(test_persimmon),
         cmocka_unit_test(test_nemotron),
         cmocka_unit_test(test_minicpm3),
