@@ -1451,14 +1451,96 @@ static void read_minimax(struct model_reader *r, struct gs_arch *a)
     norm(a, GS_BLOCKS_MAX, "norm");
 }
 
-/* ------------------------------------------------------------------ Zamba2 */
+/* ------------------------------------------------------------ Zamba, Zamba2 */
+
+/* Zamba's and Zamba2's shared transformer block (ZambaAttentionDecoderLayer,
+ * Zamba2AttentionDecoderLayer): attention over the concatenation of the hidden state and the
+ * original embeddings, `wide` (2h): input_layernorm over it, q/k/v from it without bias, o back to
+ * h; pre_ff_layernorm and a gated MLP under hidden_act. */
+struct zamba_block {
+    uint64_t heads, kv_heads, head_dim, wide, width;
+    bool mlp_bias, rope;
+    const struct gs_mlp_names *ff;
+};
+
+/* One shared block, its weights stored once (gs_arch_share_block_weights); GS_BLOCKS_MAX when
+ * the description is full. */
+static size_t zamba_shared_block(struct gs_arch *a, const struct zamba_block *z)
+{
+    const size_t b = gs_arch_new_block(a);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL)
+        return GS_BLOCKS_MAX;
+    attention(a, b, z->heads, z->kv_heads, z->head_dim, false, z->rope);
+    for (size_t i = 0; i < blk->module_count; i++)
+        if (blk->modules[i].kind == GS_MODULE_LINEAR && blk->modules[i].split != GS_SPLIT_ROW)
+            blk->modules[i].in = z->wide; /* q, k and v read the concatenation */
+    gs_build_mlp(a, b, z->width, true, z->mlp_bias, z->ff);
+    gs_block_module(a, b, "input_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_NORMS, 0, 1,
+                    z->wide, 1);
+    norm(a, b, "pre_ff_layernorm");
+    gs_arch_share_block_weights(a, b, 1);
+    return b;
+}
+
+/* The layer map: a hybrid layer is two layers, the shared block (application j the j-th block
+ * in turn, as vLLM's zamba2.py cycles them) and the Mamba layer `app` carrying the application's
+ * own modules; the others `mamba`. Then the embedding and final_layernorm. */
+static void zamba_layer_map(struct gs_arch *a, const bool *hybrid, uint64_t layers,
+                            uint64_t applications, size_t mamba, size_t app, const size_t *shared,
+                            uint64_t blocks)
+{
+    gs_arch_set_layers(a, layers + applications, mamba);
+    uint64_t at = 0, j = 0;
+    for (uint64_t l = 0; l < layers && l < GS_LAYERS_MAX; l++) {
+        if (hybrid[l]) {
+            gs_arch_set_layer(a, at++, shared[j++ % blocks]);
+            gs_arch_set_layer(a, at++, app);
+        } else {
+            at++;
+        }
+    }
+    hybrid_embeddings(a, "embed_tokens");
+    norm(a, GS_BLOCKS_MAX, "final_layernorm");
+}
+
+/* layers_block_type ("hybrid", "mamba" or "linear_attention" each) into hybrid[]; false (and
+ * the reader failed) when it is not a list of those, of `layers` entries. Absent, `fallback`. */
+static uint64_t zamba_read_layers(struct model_reader *r, uint64_t layers, bool *hybrid,
+                                  bool (*fallback)(struct model_reader *r, uint64_t l,
+                                                   uint64_t layers))
+{
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, "layers_block_type", &list);
+    if (list != NULL && n != layers)
+        rd_fail(r, "layers_block_type", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)layers);
+    uint64_t applications = 0;
+    for (uint64_t l = 0; r->ok && l < layers && l < GS_LAYERS_MAX; l++) {
+        if (list == NULL) {
+            hybrid[l] = fallback(r, l, layers);
+        } else {
+            const char *t = json_string_value(json_array_get(list, l));
+            if (t == NULL || (strcmp(t, "hybrid") != 0 && strcmp(t, "mamba") != 0 &&
+                              strcmp(t, "linear_attention") != 0))
+                rd_fail(r, "layers_block_type", GS_ERR_INVALID,
+                        "entry %llu must be \"hybrid\", \"mamba\" or \"linear_attention\"",
+                        (unsigned long long)l);
+            else
+                hybrid[l] = strcmp(t, "hybrid") == 0;
+        }
+        applications += hybrid[l];
+    }
+    return applications;
+}
 
 /* Zamba2Config's layers_block_type when a config gives none (configuration_zamba2.py
  * __post_init__): one mamba layer, seven groups of five mamba layers and a hybrid one, four
  * mamba, a hybrid, three mamba, a hybrid, two mamba - 54 layers, 9 of them hybrid. */
-static bool zamba2_default_hybrid(uint64_t l)
+static bool zamba2_default_hybrid(struct model_reader *r, uint64_t l, uint64_t layers)
 {
-    return (l >= 1 && l <= 42 && l % 6 == 0) || l == 47 || l == 51;
+    (void)r;
+    return layers == 54 && ((l >= 1 && l <= 42 && l % 6 == 0) || l == 47 || l == 51);
 }
 
 /* Zamba2ForCausalLM (transformers models/zamba2/modeling_zamba2.py; vLLM zamba2.py; Zyphra's
@@ -1519,6 +1601,7 @@ static void read_zamba2(struct model_reader *r, struct gs_arch *a)
         .gated_norm = true,
     };
     const bool mem_eff = rd_flag(r, "use_mem_eff_path", false);
+    const bool mem_rope = rd_flag(r, "use_mem_rope", false);
     if (r->ok && (heads == 0 || (2 * h) % heads != 0))
         rd_fail(r, "num_attention_heads", GS_ERR_INVALID,
                 "must divide the shared block's width, 2 x hidden_size (%llu)",
@@ -1530,27 +1613,7 @@ static void read_zamba2(struct model_reader *r, struct gs_arch *a)
         rd_fail(r, "num_mem_blocks", GS_ERR_RANGE, "must be 1 to 8");
     bool hybrid[GS_LAYERS_MAX];
     memset(hybrid, 0, sizeof(hybrid));
-    const json_t *list = NULL;
-    const size_t n = rd_array(r, "layers_block_type", &list);
-    if (list != NULL && n != L)
-        rd_fail(r, "layers_block_type", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
-                (unsigned long long)L);
-    uint64_t applications = 0;
-    for (uint64_t l = 0; r->ok && l < L && l < GS_LAYERS_MAX; l++) {
-        if (list == NULL) {
-            hybrid[l] = L == 54 && zamba2_default_hybrid(l);
-        } else {
-            const char *t = json_string_value(json_array_get(list, l));
-            if (t == NULL || (strcmp(t, "hybrid") != 0 && strcmp(t, "mamba") != 0 &&
-                              strcmp(t, "linear_attention") != 0))
-                rd_fail(r, "layers_block_type", GS_ERR_INVALID,
-                        "entry %llu must be \"hybrid\", \"mamba\" or \"linear_attention\"",
-                        (unsigned long long)l);
-            else
-                hybrid[l] = strcmp(t, "hybrid") == 0;
-        }
-        applications += hybrid[l];
-    }
+    const uint64_t applications = zamba_read_layers(r, L, hybrid, zamba2_default_hybrid);
     check_layers(r, "layers_block_type", L + applications);
     if (!r->ok)
         return;
@@ -1586,39 +1649,95 @@ static void read_zamba2(struct model_reader *r, struct gs_arch *a)
                             GS_PART_ATTENTION, 0, rank, wide, 1);
         }
     }
-    /* the shared transformer blocks, each stored once */
+    /* the shared transformer blocks, each stored once; vLLM builds Attention(num_heads,
+     * head_dim) without num_kv_heads: the published configs are multi-head */
+    static const struct gs_mlp_names ff = {NULL, NULL, "feed_forward.down_proj",
+                                           "feed_forward.gate_up_proj"};
+    const struct zamba_block z = {heads, kv_heads, head_dim, wide, width, bias, mem_rope, &ff};
     size_t shared[8];
-    for (uint64_t k = 0; k < blocks; k++) {
-        shared[k] = gs_arch_new_block(a);
-        struct gs_block *blk = gs_arch_block(a, shared[k]);
+    for (uint64_t k = 0; k < blocks; k++)
+        if ((shared[k] = zamba_shared_block(a, &z)) >= GS_BLOCKS_MAX)
+            return;
+    zamba_layer_map(a, hybrid, L, applications, mamba[0], app, shared, blocks);
+}
+
+/* ZambaConfig's layers_block_type when a config gives none (configuration_zamba.py
+ * __post_init__): layer 2 hybrid, then layer 3 + i where i % attn_layer_period ==
+ * attn_layer_offset (6 and 4: 2, 7, 13, ..., 73 of 76). */
+static bool zamba_default_hybrid(struct model_reader *r, uint64_t l, uint64_t layers)
+{
+    (void)layers;
+    const uint64_t period = rd_dim(r, NAMES("attn_layer_period"), false, 6);
+    const uint64_t offset = rd_dim(r, NAMES("attn_layer_offset"), false, 4);
+    return l == 2 || (l >= 3 && period != 0 && (l - 3) % period == offset);
+}
+
+/* ZambaForCausalLM (transformers models/zamba/modeling_zamba.py; Zyphra/Zamba-7B-v1; vLLM has no
+ * Zamba v1): every layer a Mamba (v1) mixer (ZambaMambaMixer: in_proj h -> 2 d_in, conv1d with a
+ * bias by mamba_conv_bias, x_proj and dt_proj as n_mamba_heads per-head parameters - the
+ * elements of Mamba's x_proj d_in -> dt_rank + 2 N and dt_proj dt_rank -> d_in with its bias -,
+ * A_log, D, out_proj; projection biases by mamba_proj_bias), and at the hybrid layers first one
+ * shared transformer block (ZambaAttentionDecoderLayer over the 2h-wide concatenation:
+ * attention_hidden_size wide, heads of attention_head_dim, no rotary embedding; a gated MLP
+ * gate_proj/up_proj/down_proj under hidden_act), stored once (the hybrid layers' shared_transf are
+ * tied to the first's), then the layer's own `linear` h -> h. Tied by default. Its class defaults
+ * are Zamba-7B-v1's shapes: 76 x 86,530,432 + 358,263,680 (the block) + 13 x 13,778,944 +
+ * 118,784,000 + 3,712 = 7,232,490,496 (no exact published total was found; "7B"). The mixer's
+ * scan is counted by its projections (GS_SCAN_PROJECTIONS). */
+static void read_zamba(struct model_reader *r, struct gs_arch *a)
+{
+    const uint64_t h = rd_dim(r, NAMES("hidden_size"), false, 3712);
+    gs_arch_init(a, NULL, h, rd_dim(r, NAMES("vocab_size"), false, 32000));
+    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", true);
+    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 4096);
+    a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
+    const uint64_t L = rd_dim(r, NAMES("num_hidden_layers"), false, 76);
+    check_layers(r, "num_hidden_layers", L);
+    const uint64_t heads = rd_dim(r, NAMES("num_attention_heads"), false, 16);
+    const uint64_t kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, 16);
+    const uint64_t wide = rd_dim(r, NAMES("attention_hidden_size"), false, 2 * h);
+    const uint64_t head_dim =
+        rd_dim(r, NAMES("attention_head_dim", "head_dim"), false, heads ? 2 * h / heads : 0);
+    const uint64_t width = rd_dim(r, NAMES("intermediate_size"), false, 14848);
+    const uint64_t mheads = rd_size(r, NAMES("n_mamba_heads"), 2);
+    const struct mamba1 m = {
+        .inner = rd_size(r, NAMES("mamba_expand"), 2) * h,
+        .state = rd_size(r, NAMES("mamba_d_state"), 16),
+        .kernel = rd_size(r, NAMES("mamba_d_conv"), 4),
+        .dt_rank = auto_dim(r, "mamba_dt_rank", ceil_div(h, 16)),
+        .proj_bias = rd_flag(r, "mamba_proj_bias", false),
+        .conv_bias = rd_flag(r, "mamba_conv_bias", true),
+    };
+    if (r->ok && (mheads == 0 || m.inner % mheads != 0))
+        rd_fail(r, "n_mamba_heads", GS_ERR_INVALID, "must divide mamba_expand x hidden_size (%llu)",
+                (unsigned long long)m.inner);
+    if (r->ok && (heads == 0 || head_dim == 0))
+        rd_fail(r, "num_attention_heads", GS_ERR_INVALID, "must be positive");
+    bool hybrid[GS_LAYERS_MAX];
+    memset(hybrid, 0, sizeof(hybrid));
+    const uint64_t applications = zamba_read_layers(r, L, hybrid, zamba_default_hybrid);
+    check_layers(r, "layers_block_type", L + applications);
+    if (!r->ok)
+        return;
+    size_t mamba[2];
+    for (int k = 0; k < 2; k++) {
+        mamba[k] = gs_arch_new_block(a);
+        struct gs_block *blk = gs_arch_block(a, mamba[k]);
         if (blk == NULL)
             return;
-        /* vLLM builds Attention(num_heads, head_dim) without num_kv_heads: the published
-         * configs are multi-head (num_key_value_heads = num_attention_heads) */
-        attention(a, shared[k], heads, kv_heads, head_dim, false, true);
-        for (size_t i = 0; i < blk->module_count; i++)
-            if (blk->modules[i].kind == GS_MODULE_LINEAR && blk->modules[i].split != GS_SPLIT_ROW)
-                blk->modules[i].in = wide; /* q, k and v read the 2h-wide concatenation */
-        static const struct gs_mlp_names ff = {NULL, NULL, "feed_forward.down_proj",
-                                               "feed_forward.gate_up_proj"};
-        gs_build_mlp(a, shared[k], width, true, bias, &ff);
-        gs_block_module(a, shared[k], "input_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE,
-                        GS_PART_NORMS, 0, 1, wide, 1);
-        norm(a, shared[k], "pre_ff_layernorm");
-        gs_arch_share_block_weights(a, shared[k], 1);
+        build_mamba1(a, mamba[k], &m);
+        blk->rec.scan = GS_SCAN_PROJECTIONS;
+        norm(a, mamba[k], "input_layernorm");
     }
-    gs_arch_set_layers(a, L + applications, mamba[0]);
-    uint64_t at = 0, j = 0;
-    for (uint64_t l = 0; l < L && l < GS_LAYERS_MAX; l++) {
-        if (hybrid[l]) {
-            gs_arch_set_layer(a, at++, shared[j++ % blocks]);
-            gs_arch_set_layer(a, at++, app);
-        } else {
-            at++;
-        }
-    }
-    hybrid_embeddings(a, "embed_tokens");
-    norm(a, GS_BLOCKS_MAX, "final_layernorm");
+    gs_block_module(a, mamba[1], "linear", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, h,
+                    h, 1);
+    static const struct gs_mlp_names ff = {"feed_forward.gate_proj", "feed_forward.up_proj",
+                                           "feed_forward.down_proj", NULL};
+    const struct zamba_block z = {heads, kv_heads, head_dim, wide, width, false, false, &ff};
+    const size_t shared = zamba_shared_block(a, &z);
+    if (shared >= GS_BLOCKS_MAX)
+        return;
+    zamba_layer_map(a, hybrid, L, applications, mamba[0], mamba[1], &shared, 1);
 }
 
 const struct model_type MODELS_HYBRID[] = {
@@ -1641,6 +1760,7 @@ const struct model_type MODELS_HYBRID[] = {
     {"minimax", "MiniMaxForCausalLM", read_minimax},
     {"minimax_text_01", "MiniMaxText01ForCausalLM", read_minimax},
     {"minimax_m1", "MiniMaxM1ForCausalLM", read_minimax},
+    {"zamba", "ZambaForCausalLM", read_zamba},
     {"zamba2", "Zamba2ForCausalLM", read_zamba2},
     {NULL, NULL, NULL},
 };

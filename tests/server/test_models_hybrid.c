@@ -660,6 +660,33 @@ static void test_bamba(void **state)
 #undef BAMBA
 }
 
+/* Zamba (v1) with ZambaConfig's defaults, which are Zyphra/Zamba-7B-v1's shapes as a public audit
+ * of its config quotes them (h 3,712, 76 layers, 13 hybrid at 2, 7, 13, ..., 73; no published
+ * exact total was found), by hand:
+ * - a Mamba layer: input_layernorm 3,712, in_proj 3,712 x 14,848 = 55,115,776, conv1d 7,424 x 4
+ *   + 7,424, x_proj 7,424 x (232 + 32) = 1,959,936, dt_proj 232 x 7,424 + 7,424, A_log 7,424 x 16
+ *   = 118,784, D 7,424, out_proj 7,424 x 3,712 = 27,557,888: 86,530,432, x 76;
+ * - the shared block once: input_layernorm 7,424, q/k/v 3 x 7,424^2, o 7,424 x 3,712, pre_ff
+ *   3,712, MLP 3 x 3,712 x 14,848: 358,263,680; 13 linears 3,712^2 = 13,778,944;
+ * - the tied embedding 32,000 x 3,712 and final_layernorm 3,712: 7,232,490,496.
+ * KV: 13 applications x 2 x 16 heads x 464 x 2 = 386,048 bytes a token. */
+static void test_zamba(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\": \"zamba\"}");
+    assert_int_equal(fixture_count(&a).total,
+                     76 * 86530432ULL + 358263680 + 13 * 13778944ULL + 32000ULL * 3712 + 3712);
+    assert_int_equal(fixture_count(&a).total, 7232490496ULL);
+    fixture_assert_kinds(
+        &a, (struct fixture_kinds){.attention = 13, .recurrent = 76, .none = 0, .moe = 0});
+    fixture_assert_cache(&a, 1, 386048, 76ULL * (3 * 7424 + 7424 * 16) * 2);
+    /* the map's default: hybrid at 2 and at 3 + i for i % 6 == 4 - the 3rd layer pair is the
+     * shared block then layer 2's Mamba */
+    assert_int_equal(a.blocks[a.layer_block[2]].mixer, GS_MIXER_ATTENTION);
+    assert_int_equal(a.blocks[a.layer_block[8]].mixer, GS_MIXER_ATTENTION);
+    assert_estimates_run(&a, 4);
+}
+
 /* zamba2/README.md: Zamba2-1.2B, 1,215,064,704 with its shared block stored once and applied at
  * 6 layers (each with its own KV cache, linear and adapters). */
 static void test_zamba2(void **state)
@@ -782,6 +809,7 @@ int main(void)
         cmocka_unit_test(test_lfm2),
         cmocka_unit_test(test_falcon_mamba),
         cmocka_unit_test(test_bamba),
+        cmocka_unit_test(test_zamba),
         cmocka_unit_test(test_zamba2),
         cmocka_unit_test(test_minimax),
     };
