@@ -49,6 +49,7 @@ struct decoder_plan {
     bool chunked;                /* windowed layers are chunked (Llama 4), not sliding */
     bool moe[GS_LAYERS_MAX];     /* this layer routes to experts */
     struct gs_moe experts;       /* their shape */
+    uint64_t gated_norm_rank;    /* A.X-K2's gated RMSNorms' gate width (gated_norm_rank) */
 };
 
 /* Reads hidden_size, vocab_size, num_hidden_layers, heads, KV heads,

@@ -20,6 +20,8 @@ struct mla_options {
     bool post_mlp_norm;  /* an RMSNorm on the MoE's output (A.X-K1's post_mlp_layernorm) */
     bool mlp_layer_types; /* the routed layers are mlp_layer_types' "sparse" entries, by default
                              every layer but the first (GLM-4.7-Flash) */
+    bool axk2; /* A.X-K2: the output-gated fused q_b_proj, gated RMSNorms, the indexer's and the
+                  dense layers' own defaults */
 };
 
 static void read_mla_spec(struct model_reader *r, struct gs_attention *s, uint64_t heads,
@@ -40,6 +42,32 @@ static void read_mla_spec(struct model_reader *r, struct gs_attention *s, uint64
     }
 }
 
+/* AXK2Attention and AXK2DecoderLayer (transformers models/axk2/modeling_axk2.py) over
+ * DeepSeek-V3.2's layer: q_gate_proj (the checkpoint's q_b_proj) reads the concatenation of the
+ * normed and the raw q_a_proj output, 2 x q_lora_rank, and gives each head its query and a gate
+ * v_head_dim wide, the attention's output multiplied by its sigmoid before o_proj; input_layernorm
+ * on every layer and post_attention_layernorm on the routed ones are AXK2GatedRMSNorm - the RMSNorm
+ * and a gate MLP fc1 h -> gated_norm_rank, fc2 back, without biases (the fp8 checkpoint keeps them
+ * 16-bit). */
+static void axk2_layer(struct gs_arch *a, size_t b, bool routed, uint64_t rank)
+{
+    struct gs_block *k = gs_arch_block(a, b);
+    if (k == NULL)
+        return;
+    for (size_t i = 0; i < k->module_count; i++)
+        if (strcmp(k->modules[i].name, "q_b_proj") == 0) {
+            k->modules[i].in = 2 * k->attn.q_lora_rank;
+            k->modules[i].out = k->attn.heads * (k->attn.head_dim + k->attn.v_head_dim);
+        }
+    k->attn.output_gate = GS_GATE_SIGMOID;
+    for (int n = 0; n < (routed ? 2 : 1); n++) {
+        gs_block_module(a, b, n ? "post_attention_layernorm.mlp.fc1" : "input_layernorm.mlp.fc1",
+                        GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_NORMS, 0, a->hidden_size, rank, 1);
+        gs_block_module(a, b, n ? "post_attention_layernorm.mlp.fc2" : "input_layernorm.mlp.fc2",
+                        GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_NORMS, 0, rank, a->hidden_size, 1);
+    }
+}
+
 /* One MLA layer kind: attention, a dense MLP or the MoE (with A.X-K1's norm on its output), two
  * norms. */
 static size_t mla_block(struct gs_arch *a, const struct gs_attention *spec, bool bias,
@@ -54,6 +82,8 @@ static size_t mla_block(struct gs_arch *a, const struct gs_attention *spec, bool
     gs_build_norms(a, b, "layernorm", 2, false);
     if (routed && o->post_mlp_norm)
         gs_build_norms(a, b, "mlp.post_mlp_layernorm", 1, false);
+    if (o->axk2)
+        axk2_layer(a, b, routed, plan->gated_norm_rank);
     return b;
 }
 
@@ -69,7 +99,16 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
     struct gs_attention spec;
-    read_mla_spec(r, &spec, plan.heads, o->indexer);
+    read_mla_spec(r, &spec, plan.heads, o->indexer && !o->axk2);
+    if (o->axk2) {
+        /* AXK2Config's defaults; its q_lora_rank must be set (validate_architecture) */
+        spec.index_heads = rd_dim(r, NAMES("index_n_heads"), false, 16);
+        spec.index_head_dim = rd_dim(r, NAMES("index_head_dim"), false, 128);
+        spec.index_topk = rd_dim(r, NAMES("index_topk"), false, 2048);
+        plan.gated_norm_rank = rd_dim(r, NAMES("gated_norm_rank"), false, 16);
+        if (r->ok && spec.q_lora_rank == 0)
+            rd_fail(r, "q_lora_rank", GS_ERR_INVALID, "must be positive (AXK2Config)");
+    }
     if (!o->dense)
         decoder_read_experts(r, &plan, false);
     plan.experts.shared_width =
@@ -92,10 +131,14 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
         plan.experts.router_linear_from = GS_HF_RELEASE(5, 0, 0);
         plan.experts.router_linear_until = GS_HF_RELEASE(5, 13, 0);
     }
-    const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, 0);
+    /* AXK2Config builds mlp_layer_types, when a config gives none, from first_k_dense_replace
+     * (1 by default) and moe_layer_freq */
+    const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, o->axk2 ? 1 : 0);
     const uint64_t freq = rd_size(r, NAMES("moe_layer_freq"), 1);
     for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
         plan.moe[l] = plan.experts.experts > 0 && l >= first_dense && (freq == 0 || l % freq == 0);
+    if (o->axk2)
+        rd_kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe);
     if (o->mlp_layer_types &&
         !rd_kind_list(r, "mlp_layer_types", "sparse", "dense", plan.layers, plan.moe) && r->ok)
         for (uint64_t l = 0; l < plan.layers && l < GS_LAYERS_MAX; l++)
@@ -134,13 +177,13 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
 
 static void read_deepseek_v2(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false, false, false, false, false};
+    const struct mla_options o = {false, false, false, false, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
 static void read_deepseek_v3(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, false, false, false, false, false};
+    const struct mla_options o = {true, false, false, false, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -156,7 +199,7 @@ static void read_deepseek_v3(struct model_reader *r, struct gs_arch *a)
  * Llama 4 position scaling (rope_parameters' llama_4_scaling_beta) holds no parameter. */
 static void read_mistral4(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false, true, false, false, false};
+    const struct mla_options o = {false, false, false, true, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -165,7 +208,7 @@ static void read_mistral4(struct model_reader *r, struct gs_arch *a)
  * YoutuConfig deletes DeepseekV3Config's expert keys, so no layer routes. */
 static void read_youtu(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {false, false, false, false, true, false, false};
+    const struct mla_options o = {false, false, false, false, true, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -178,7 +221,7 @@ static void read_youtu(struct model_reader *r, struct gs_arch *a)
  * mtp component as DeepSeek-V3's. */
 static void read_axk1(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, false, false, false, true, false};
+    const struct mla_options o = {true, false, false, false, false, true, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -193,7 +236,7 @@ static void read_axk1(struct model_reader *r, struct gs_arch *a)
  * tower, as DeepSeek-V3's. */
 static void read_glm4_moe_lite(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, false, false, false, false, true};
+    const struct mla_options o = {true, false, false, false, false, false, true, false};
     read_deepseek(r, a, &o);
 }
 
@@ -364,7 +407,22 @@ static bool nested_text_config(const struct model_reader *r)
  * remote DeepseekV3ForCausalLM, and the bias a Parameter. */
 static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, false, nested_text_config(r), false, false, false, false};
+    const struct mla_options o = {true,  false, nested_text_config(r), false, false, false,
+                                  false, false};
+    read_deepseek(r, a, &o);
+}
+
+/* AXK2ForCausalLM (transformers 5.19, models/axk2/modular_axk2.py; skt/A.X-K2, 692B; served by SK
+ * Telecom's vLLM fork): DeepSeek-V3.2 (MLA, its lightning indexer on every layer, the V3 router
+ * with e_score_correction_bias, fused experts and a shared MLP) with axk2_layer's output-gated
+ * q_gate_proj and gated RMSNorms; no MTP layer in transformers (a config's
+ * num_nextn_predict_layers, which the fork reads, is reported as the mtp component). AXK2Config's
+ * defaults (the smaller "Light" shapes): 20,314,494,976 parameters and 6,016 buffer values. The
+ * fork pads the latent cache to 576 wide for sparse configs below DeepSeek-V3's dimensions (not
+ * modelled: A.X-K2's own latent is 576). */
+static void read_axk2(struct model_reader *r, struct gs_arch *a)
+{
+    const struct mla_options o = {.v3 = true, .indexer = true, .axk2 = true};
     read_deepseek(r, a, &o);
 }
 
@@ -373,7 +431,7 @@ static void read_kimi_k2(struct model_reader *r, struct gs_arch *a)
  * index_head_dim, index_topk). */
 static void read_deepseek_v32(struct model_reader *r, struct gs_arch *a)
 {
-    const struct mla_options o = {true, true, false, false, false, false, false};
+    const struct mla_options o = {true, true, false, false, false, false, false, false};
     read_deepseek(r, a, &o);
 }
 
@@ -385,6 +443,7 @@ const struct model_type MODELS_MLA[] = {
     {"mistral4", "Mistral4ForCausalLM", read_mistral4},
     {"youtu", "YoutuForCausalLM", read_youtu},
     {"axk1", "AXK1ForCausalLM", read_axk1},
+    {"axk2", "AXK2ForCausalLM", read_axk2},
     {"glm4_moe_lite", "Glm4MoeLiteForCausalLM", read_glm4_moe_lite},
     {"longcat_flash", "LongcatFlashForCausalLM", read_longcat_flash},
     {"minicpm3", "MiniCPM3ForCausalLM", read_minicpm3},

@@ -395,6 +395,47 @@ static void test_hrm_text(void **state)
     fixture_assert_cache(&a, 1, 786432 / 4, 0);
 }
 
+/* A.X-K2 (axk2) with AXK2Config's defaults written out (the "Light" shapes: h 2,048, 48 layers,
+ * 32 heads, q_lora 384, kv_lora 128, nope/rope/v 64/32/64, 128 experts of 512 and one shared,
+ * index 16 x 128, gated_norm_rank 16, vocabulary 163,840), by hand:
+ * - attention: q_a_proj 2,048 x 384 + q_a_layernorm 384, q_gate_proj 768 x 32 x (96 + 64) =
+ *   3,932,160, kv_a_proj 2,048 x 160, kv_a_layernorm 128, kv_b_proj 128 x 32 x 128, o_proj
+ *   32 x 64 x 2,048: 9,765,376; the indexer wq_b 384 x 2,048, wk 2,048 x 128, k_norm 256,
+ *   weights_proj 2,048 x 16: 1,081,600; a gated norm 2,048 + 2 x 2,048 x 16 = 67,584;
+ * - layer 0 (first_k_dense_replace 1 by default): + the MLP 3 x 2,048 x 5,120 and the plain
+ *   post-attention norm 2,048: 42,373,888;
+ * - a routed layer: two gated norms, 128 experts of 3 x 2,048 x 512, the router 128 x 2,048, the
+ *   shared MLP 3 x 2,048 x 512: 417,043,200, x 47;
+ * - embedding and head 2 x 163,840 x 2,048, the norm 2,048: 20,314,494,976, and 47 x 128 fp32
+ *   correction biases. Active: less 47 x 120 unused experts and the embedding: 2,237,044,736. */
+static void test_axk2(void **state)
+{
+    (void)state;
+#define AXK2                                                                                       \
+    "{\"model_type\": \"axk2\", \"vocab_size\": 163840, \"hidden_size\": %d,"                      \
+    " \"intermediate_size\": %d, \"moe_intermediate_size\": %d, \"num_hidden_layers\": %d,"        \
+    " \"num_attention_heads\": %d, \"n_shared_experts\": 1, \"n_routed_experts\": %d,"             \
+    " \"num_experts_per_tok\": %d, \"kv_lora_rank\": %d, \"q_lora_rank\": %d,"                     \
+    " \"qk_rope_head_dim\": %d, \"qk_nope_head_dim\": 64, \"v_head_dim\": %d%s}"
+    struct gs_arch a = fixture_arch(AXK2, 2048, 5120, 512, 48, 32, 128, 8, 128, 384, 32, 64, "");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 42373888ULL + 47 * 417043200ULL + 2 * 163840ULL * 2048 + 2048);
+    assert_int_equal(c.total, 20314494976ULL);
+    assert_int_equal(c.buffers, 47 * 128);
+    assert_int_equal(c.active, 2237044736ULL);
+    assert_int_equal(a.blocks[a.layer_block[1]].attn.output_gate, GS_GATE_SIGMOID);
+    /* the latent and the rotary key, 160 x 2 bytes a layer, and the indexer's 132 */
+    fixture_assert_cache(&a, 1, 48 * 160 * 2, 0);
+    /* hf-tiny-v2's tiny AXK2 (its config.json: h 32, 2 layers as mlp_layer_types says, dense
+     * then sparse; 8 experts of 16, index 2 x 64, gated_norm_rank 4): AXK2Model 5,313,664 and
+     * the causal head 163,840 x 32 */
+    a = fixture_arch(AXK2, 32, 32, 16, 2, 2, 8, 2, 32, 16, 64, 32,
+                     ", \"index_n_heads\": 2, \"index_head_dim\": 64, \"gated_norm_rank\": 4,"
+                     " \"mlp_layer_types\": [\"dense\", \"sparse\"]");
+    assert_int_equal(fixture_count(&a).total, 5313664ULL + 163840ULL * 32);
+#undef AXK2
+}
+
 /* InternLM3 (internlm3) with internlm/internlm3-8b-instruct's config (a public test file quotes it,
  * find_string id 55463440875), by hand: attention 2 x 4,096^2 + 2 x 4,096 x 256 = 35,651,584, MLP
  * 3 x 4,096 x 10,240 = 125,829,120, norms 8,192: 161,488,896 a layer, x 48 = 7,751,467,008, +
@@ -1219,6 +1260,7 @@ int main(void)
         cmocka_unit_test(test_nanochat),
         cmocka_unit_test(test_internlm3),
         cmocka_unit_test(test_hrm_text),
+        cmocka_unit_test(test_axk2),
         cmocka_unit_test(test_persimmon),
         cmocka_unit_test(test_nemotron),
         cmocka_unit_test(test_minicpm3),
