@@ -237,6 +237,32 @@ static void read_qwen2(struct model_reader *r, struct gs_arch *a)
     decoder_build(r, a, &plan, &t);
 }
 
+/* MiMoForCausalLM (XiaomiMiMo/MiMo-7B-Base's remote modeling_mimo.py; vLLM mimo.py and
+ * mimo_mtp.py): Qwen2's model (q/k/v biased, o not) and num_nextn_predict_layers MiMoMTPLayers -
+ * a Qwen2 layer with token_layernorm and hidden_layernorm on its two inputs, input_proj 2h -> h
+ * without bias, final_layernorm; the embedding and head are the model's - that vLLM serves as the
+ * drafter of --speculative-config method mtp (mimo_mtp.py; the main model skips them at load).
+ * The remote MiMoModel builds them too, unused by its forward: reported as the mtp component, as
+ * the other MTP layers, so the transformers count with them is total + mtp. MiMo-7B's config:
+ * 36 layers of 177,223,680, embedding and head 2 x 151,680 x 4,096: 7,622,619,136, and one MTP
+ * layer of 210,794,496. */
+static void read_mimo(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 0, false);
+    const struct decoder_traits t = {.norms = 2, .qkv_bias = true};
+    decoder_build(r, a, &plan, &t);
+    const uint64_t layers = rd_dim(r, NAMES("num_nextn_predict_layers"), false, 0);
+    if (!r->ok || layers == 0)
+        return;
+    const size_t b = build_block(a, &plan, &t, false, false);
+    const uint64_t h = a->hidden_size;
+    gs_block_module(a, b, "input_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+                    2 * h, h, 1);
+    gs_build_norms(a, b, "token_layernorm_hidden_layernorm_final_layernorm", 3, false);
+    gs_arch_tower(a, "mtp", b, GS_PART_MTP, layers, false);
+}
+
 /* Qwen3ForCausalLM (modeling_qwen3.py): RMSNorm q_norm and k_norm over
  * head_dim, attention_bias (default false) on q, k, v and o. */
 static void read_qwen3(struct model_reader *r, struct gs_arch *a)
@@ -1180,6 +1206,7 @@ const struct model_type MODELS_DECODER[] = {
     {"llama", "LlamaForCausalLM", read_llama},
     {"mistral", "MistralForCausalLM", read_mistral},
     {"qwen2", "Qwen2ForCausalLM", read_qwen2},
+    {"mimo", "MiMoForCausalLM", read_mimo},
     {"qwen3", "Qwen3ForCausalLM", read_qwen3},
     {"gemma", "GemmaForCausalLM", read_gemma},
     {"gemma2", "Gemma2ForCausalLM", read_gemma2},

@@ -436,6 +436,18 @@ static void test_axk2(void **state)
 #undef AXK2
 }
 
+/* mimo/README.md: MiMo-7B, Qwen2's model 7,622,619,136 and its MTP layer 210,790,400. */
+static void test_mimo(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("mimo/XiaomiMiMo__MiMo-7B-Base.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 36 * 177223680ULL + 2 * 151680ULL * 4096 + 4096);
+    assert_int_equal(c.mtp, 177223680ULL + 3 * 4096 + 8192ULL * 4096);
+    fixture_assert_cache(&a, 1, 147456, 0);
+    assert_int_equal(gs_weights_mtp_layers(&a), 1);
+}
+
 /* InternLM3 (internlm3) with internlm/internlm3-8b-instruct's config (a public test file quotes it,
  * find_string id 55463440875), by hand: attention 2 x 4,096^2 + 2 x 4,096 x 256 = 35,651,584, MLP
  * 3 x 4,096 x 10,240 = 125,829,120, norms 8,192: 161,488,896 a layer, x 48 = 7,751,467,008, +
@@ -1261,6 +1273,7 @@ int main(void)
         cmocka_unit_test(test_internlm3),
         cmocka_unit_test(test_hrm_text),
         cmocka_unit_test(test_axk2),
+        cmocka_unit_test(test_mimo),
         cmocka_unit_test(test_persimmon),
         cmocka_unit_test(test_nemotron),
         cmocka_unit_test(test_minicpm3),
