@@ -186,8 +186,9 @@ static void test_unexpected_shapes(void **state)
     assert_not_named(&a, "moe_layer_freq");
 }
 
-/* tests/fixtures/configs/mimo/README.md: XiaomiMiMo/MiMo-7B-Base, a type no
- * reader names, read as a Llama decoder with biases on q, k, v and o:
+/* tests/fixtures/configs/mimo/README.md: XiaomiMiMo/MiMo-7B-Base's config under a model_type
+ * and an architecture no reader names (mimo has a reader since), read as a Llama decoder with
+ * biases on q, k, v and o:
  * 7,622,766,592 (the Qwen2 layout it really has counts 147,456 fewer: no o
  * bias); active without the untied lookup 7,001,485,312. KV 36 · 2 · 8 · 128
  * · 2 B = 147,456 per token; TP 2: 73,728; TP 8 (one KV head a rank): 18,432.
@@ -195,8 +196,19 @@ static void test_unexpected_shapes(void **state)
 static void test_mimo(void **state)
 {
     (void)state;
-    const struct gs_arch a = fixture_arch_file("mimo/XiaomiMiMo__MiMo-7B-Base.json");
-    assert_generic(&a, "mimo");
+    static const char config[] =
+        "{\"architectures\": [\"MiMoUnreadForCausalLM\"], \"model_type\": \"mimo_unread\", "
+        "\"num_hidden_layers\": 36, \"hidden_size\": 4096, \"num_attention_heads\": 32, "
+        "\"num_key_value_heads\": 8, \"head_dim\": 128, \"intermediate_size\": 11008, "
+        "\"vocab_size\": 151680, \"max_position_embeddings\": 32768, \"rope_theta\": 640000, "
+        "\"rms_norm_eps\": 1e-05, \"hidden_act\": \"silu\", \"attention_bias\": true, "
+        "\"attention_dropout\": 0.0, \"sliding_window\": 32768, \"max_window_layers\": 32, "
+        "\"use_sliding_window\": false, \"use_mrope\": false, "
+        "\"num_nextn_predict_layers\": 1, \"tie_word_embeddings\": false, "
+        "\"torch_dtype\": \"bfloat16\", \"transformers_version\": \"4.40.1\", "
+        "\"use_cache\": true}";
+    const struct gs_arch a = fixture_arch("%s", config);
+    assert_generic(&a, "mimo_unread");
     const struct gs_param_count c = fixture_count(&a);
     assert_int_equal(c.total, 7622766592ULL);
     assert_int_equal(c.active, 7001485312ULL);
