@@ -111,11 +111,16 @@ static void mark_mrope(struct gs_arch *a)
  * top-level false -, else the text config's own value (lifted to the top when the top has none,
  * transformers PR #45857), else false (both classes default to untied). Every published config
  * in the tests gives both agreeing, or the top-level alone. */
-static bool read_tie(struct model_reader *r, struct model_reader *text)
+static bool read_tie_or(struct model_reader *r, struct model_reader *text, bool fallback)
 {
     if (rd_get(r, "tie_word_embeddings") != NULL || rd_get(text, "tie_word_embeddings") == NULL)
-        return rd_flag(r, "tie_word_embeddings", false);
-    return rd_flag(text, "tie_word_embeddings", false);
+        return rd_flag(r, "tie_word_embeddings", fallback);
+    return rd_flag(text, "tie_word_embeddings", fallback);
+}
+
+static bool read_tie(struct model_reader *r, struct model_reader *text)
+{
+    return read_tie_or(r, text, false);
 }
 
 /* Opens text_config; a config without one keeps the text fields at its top
@@ -329,15 +334,17 @@ static void read_vision(struct model_reader *r, struct gs_arch *a, bool deepstac
 
 /* The text model with decoder.c's reader for `text_type`, its
  * tie_word_embeddings settled first (read_tie) on a copy of the text config. */
-static void read_vl_text(struct model_reader *r, struct gs_arch *a, const char *text_type)
+static void read_vl_text_tied(struct model_reader *r, struct gs_arch *a, const char *text_type,
+                              bool tie_fallback)
 {
     struct model_reader text;
     open_text(r, &text);
     if (!r->ok)
         return;
     json_t *copy = json_copy((json_t *)(uintptr_t)text.config);
-    if (copy == NULL || json_object_set_new(copy, "tie_word_embeddings",
-                                            json_boolean(read_tie(r, &text))) != 0) {
+    if (copy == NULL ||
+        json_object_set_new(copy, "tie_word_embeddings",
+                            json_boolean(read_tie_or(r, &text, tie_fallback))) != 0) {
         json_decref(copy);
         rd_fail(r, "", GS_ERR_NOMEM, "out of memory reading the text config");
         return;
@@ -352,6 +359,11 @@ static void read_vl_text(struct model_reader *r, struct gs_arch *a, const char *
     }
     json_decref(copy);
     close_text(r, &text);
+}
+
+static void read_vl_text(struct model_reader *r, struct gs_arch *a, const char *text_type)
+{
+    read_vl_text_tied(r, a, text_type, false);
 }
 
 /* Qwen3VLForConditionalGeneration: Qwen3VLTextModel is Qwen3Model (q/k/v/o
@@ -657,7 +669,7 @@ static bool open_required(struct model_reader *r, const char *name, struct model
     if (rd_sub(r, name, sub))
         return true;
     if (r->ok)
-        rd_fail(r, name, GS_ERR_INVALID, "is required: the %s of a Qwen3-Omni config", name);
+        rd_fail(r, name, GS_ERR_INVALID, "is required: the model's %s", name);
     return false;
 }
 
@@ -725,15 +737,20 @@ static void speech_mlp(struct gs_arch *a, size_t b, const char *prefix_gate, con
  * buffer); encoder_layers layers of self_attn q/k/v/out_proj (biased),
  * self_attn_layer_norm, fc1/fc2 (biased) and final_layer_norm; ln_post;
  * proj1 Linear(d, d) and proj2 Linear(d, output_dim), biased. */
-static void omni_audio(struct model_reader *thinker, struct gs_arch *a)
+static void omni_audio(struct model_reader *thinker, struct gs_arch *a, bool asr_hf)
 {
     struct model_reader c;
     if (!open_required(thinker, "audio_config", &c))
         return;
-    const uint64_t d = rd_dim(&c, NAMES("d_model"), false, 1280);
-    const uint64_t layers = rd_dim(&c, NAMES("encoder_layers"), false, 32);
-    const uint64_t heads = rd_dim(&c, NAMES("encoder_attention_heads"), false, 20);
-    const uint64_t ffn = rd_dim(&c, NAMES("encoder_ffn_dim"), false, 5120);
+    /* Qwen3ASREncoderConfig (transformers 5's Qwen3-ASR, the -hf checkpoints): Qwen3-ASR-1.7B's
+     * tower by default, its attribute_map's names (num_attention_heads in every -hf config) */
+    const uint64_t d = rd_dim(&c, NAMES("d_model", "hidden_size"), false, asr_hf ? 1024 : 1280);
+    const uint64_t layers =
+        rd_dim(&c, NAMES("encoder_layers", "num_hidden_layers"), false, asr_hf ? 24 : 32);
+    const uint64_t heads = rd_dim(&c, NAMES("encoder_attention_heads", "num_attention_heads"),
+                                  false, asr_hf ? 16 : 20);
+    const uint64_t ffn =
+        rd_dim(&c, NAMES("encoder_ffn_dim", "intermediate_size"), false, asr_hf ? 4096 : 5120);
     const uint64_t mels = rd_dim(&c, NAMES("num_mel_bins"), false, 128);
     const uint64_t ds = rd_dim(&c, NAMES("downsample_hidden_size"), false, 480);
     const uint64_t out = rd_dim(&c, NAMES("output_dim"), false, 3584);
@@ -763,8 +780,10 @@ static void omni_audio(struct model_reader *thinker, struct gs_arch *a)
     conv(a, "audio_tower.conv2d3", p, ds, 9, ds);
     linear(a, GS_BLOCKS_MAX, "audio_tower.conv_out", GS_SPLIT_NONE, p, false, ds * bins, d, 1);
     tower_norm(a, GS_BLOCKS_MAX, "audio_tower.ln_post", p, true, d, 1);
-    linear(a, GS_BLOCKS_MAX, "audio_tower.proj1", GS_SPLIT_NONE, p, true, d, d, 1);
-    linear(a, GS_BLOCKS_MAX, "audio_tower.proj2", GS_SPLIT_NONE, p, true, d, out, 1);
+    linear(a, GS_BLOCKS_MAX, asr_hf ? "multi_modal_projector.linear_1" : "audio_tower.proj1",
+           GS_SPLIT_NONE, p, true, d, d, 1);
+    linear(a, GS_BLOCKS_MAX, asr_hf ? "multi_modal_projector.linear_2" : "audio_tower.proj2",
+           GS_SPLIT_NONE, p, true, d, out, 1);
 }
 
 /* The width and heads of a speech transformer config. */
@@ -995,7 +1014,7 @@ static void read_qwen3_omni_moe(struct model_reader *r, struct gs_arch *a)
     if (thinker.ok)
         read_vision(&thinker, a, true, &QWEN3_OMNI_VISION, false);
     if (thinker.ok)
-        omni_audio(&thinker, a);
+        omni_audio(&thinker, a, false);
     close_text(r, &thinker);
     if (!r->ok || !rd_flag(r, "enable_audio_output", true))
         return;
@@ -1010,6 +1029,54 @@ static void read_qwen3_omni_moe(struct model_reader *r, struct gs_arch *a)
         omni_code2wav(r, a);
 }
 
+/* ---------------------------------------------------------------- Qwen3-ASR */
+
+/* Qwen3-ASR (0.6B, 1.7B) under its one model_type in two layouts: Qwen's (Qwen/Qwen3-ASR-*; the
+ * repository's qwen_asr Qwen3ASRForConditionalGeneration and vLLM's qwen3_asr.py, which reads only
+ * it) nests everything in thinker_config - the audio tower, Qwen3-Omni's (vLLM builds
+ * Qwen3OmniMoeAudioEncoder from it), and a Qwen3 text model, tied where text_config says (true in
+ * both checkpoints; the safetensors store lm_head anyway, which the tied load skips) -;
+ * transformers 5's (models/qwen3_asr/, the -hf checkpoints convert_qwen3_asr_to_hf.py writes)
+ * keeps audio_config and text_config at the top, the tower's heads as num_attention_heads and
+ * its proj1/proj2 as multi_modal_projector.linear_1/linear_2, tied by the top-level flag
+ * (Qwen3ASRConfig: true by default). Qwen3-ASR-0.6B: tower 184,653,952, projector 1,722,240,
+ * text 596,049,920 = 782,426,112. Qwen3-ForcedAligner (thinker model_type
+ * qwen3_forced_aligner, classify_num; the -hf Qwen3ASRForTokenClassification) classifies tokens
+ * with a classify_num-row head instead of generating: refused. vLLM's audio profile (a 30 s
+ * clip, 390 tokens) is not modelled (as for Qwen3-Omni: gpusizer has no audio item). */
+static void read_qwen3_asr(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader thinker;
+    const bool nested = rd_sub(r, "thinker_config", &thinker);
+    if (!r->ok)
+        return;
+    struct model_reader *c = nested ? &thinker : r;
+    const char *kind = nested ? rd_string(&thinker, "model_type") : NULL;
+    const char *arch = rd_architecture(r);
+    if ((kind != NULL && strcmp(kind, "qwen3_forced_aligner") == 0) ||
+        rd_get(c, "classify_num") != NULL ||
+        (arch != NULL && strcmp(arch, "Qwen3ASRForTokenClassification") == 0)) {
+        rd_fail(c, kind != NULL ? "model_type" : "classify_num", GS_ERR_UNSUPPORTED,
+                "Qwen3-ForcedAligner classifies tokens (a classify_num-row head) rather than "
+                "generating them: gpusizer sizes Qwen3-ASR's generative checkpoints");
+        if (nested)
+            close_text(r, &thinker);
+        r->ok = false;
+        return;
+    }
+    if (rd_get(c, "text_config") == NULL) {
+        rd_fail(c, "text_config", GS_ERR_INVALID, "is required: it is the language model");
+        if (nested)
+            close_text(r, &thinker);
+        return;
+    }
+    read_vl_text_tied(c, a, "qwen3", !nested);
+    if (c->ok)
+        omni_audio(c, a, !nested);
+    if (nested)
+        close_text(r, &thinker);
+}
+
 const struct model_type MODELS_QWEN[] = {
     {"qwen3_vl", "Qwen3VLForConditionalGeneration", read_qwen3_vl},
     {"qwen3_vl_moe", "Qwen3VLMoeForConditionalGeneration", read_qwen3_vl_moe},
@@ -1020,5 +1087,6 @@ const struct model_type MODELS_QWEN[] = {
     {"qwen3_5_text", "Qwen3_5ForCausalLM", read_qwen3_5_text},
     {"qwen3_5_moe_text", "Qwen3_5MoeForCausalLM", read_qwen3_5_moe_text},
     {"qwen3_omni_moe", "Qwen3OmniMoeForConditionalGeneration", read_qwen3_omni_moe},
+    {"qwen3_asr", "Qwen3ASRForConditionalGeneration", read_qwen3_asr},
     {NULL, NULL, NULL},
 };

@@ -202,6 +202,43 @@ static void test_qwen3_5_0_8b(void **state)
     fixture_assert_vllm_serving(&a, 16, 1, 24000000000ULL);
 }
 
+/* qwen3_asr/README.md: Qwen3-ASR-0.6B, 782,426,112 in Qwen's layout; the same model in
+ * transformers 5's flat layout (the -hf checkpoints: the tower's heads as num_attention_heads,
+ * tied by Qwen3ASRConfig's default); Qwen3-ForcedAligner refused. */
+static void test_qwen3_asr(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("qwen3_asr/Qwen__Qwen3-ASR-0.6B.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 782426112ULL);
+    assert_int_equal(c.audio, 184653952ULL + 803712 + 918528);
+    assert_int_equal(c.lm_head, 0);
+    fixture_assert_cache(&a, 1, 114688, 0);
+    assert_true(a.rope_mrope);
+    a = fixture_arch("{\"model_type\": \"qwen3_asr\", \"audio_config\": {\"d_model\": 896,"
+                     " \"encoder_layers\": 18, \"num_attention_heads\": 14,"
+                     " \"encoder_ffn_dim\": 3584, \"output_dim\": 1024}, \"text_config\":"
+                     " {\"vocab_size\": 151936, \"hidden_size\": 1024, \"intermediate_size\": 3072,"
+                     " \"num_hidden_layers\": 28, \"num_attention_heads\": 16,"
+                     " \"num_key_value_heads\": 8, \"head_dim\": 128}}");
+    assert_int_equal(fixture_count(&a).total, 782426112ULL);
+    /* Qwen3ASREncoderConfig's defaults (1,024 wide, 24 layers, 16 heads, ffn 4,096): the tower
+     * 314,328,704 (qwen3_asr/README.md's formulas), projector 1,024^2 + 1,024 and 1,024 x 1,024 +
+     * 1,024 */
+    a = fixture_arch(
+        "{\"model_type\": \"qwen3_asr\", \"audio_config\": {\"output_dim\": 1024},"
+        " \"text_config\": {\"vocab_size\": 151936, \"hidden_size\": 1024,"
+        " \"intermediate_size\": 3072, \"num_hidden_layers\": 28,"
+        " \"num_attention_heads\": 16, \"num_key_value_heads\": 8, \"head_dim\": 128}}");
+    assert_int_equal(fixture_count(&a).audio, 314328704ULL + 2 * (1024ULL * 1024 + 1024));
+    fixture_assert_reader_error(
+        "{\"model_type\": \"qwen3_asr\", \"thinker_config\":"
+        " {\"model_type\": \"qwen3_forced_aligner\", \"classify_num\": 5000}}",
+        "/thinker_config/model_type");
+    fixture_assert_reader_error("{\"model_type\": \"qwen3_asr\", \"thinker_config\": {}}",
+                                "/thinker_config/text_config");
+}
+
 /* Qwen3_5ForCausalLM: the language model alone (model_type qwen3_5_text; MiniCPM-V 4.6's
  * text_config as a checkpoint of its own): Qwen3.5-0.8B's text shapes with a vocabulary of
  * 248,094, 752,393,024 - 226 x 1,024 = 752,161,600, its MTP layer 20,452,864 stored apart, and
@@ -515,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_qwen3_vl_dense_sizes),
         cmocka_unit_test(test_qwen3_vl_moe),
         cmocka_unit_test(test_qwen3_5_text),
+        cmocka_unit_test(test_qwen3_asr),
         cmocka_unit_test(test_cosmos3),
         cmocka_unit_test(test_qwen3_5_27b),
         cmocka_unit_test(test_qwen3_5_0_8b),
