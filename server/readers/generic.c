@@ -211,6 +211,13 @@ static const struct {
     /* Doge: num_experts 16,384 and num_experts_per_tok 64 in every config, is_moe false or not -
      * a dense MLP, or CDMoE's embedding-table experts; read as MLP experts, 3.3T for 0.4B */
     {"is_moe", "expert keys that are not MLP experts (Doge's num_experts)", true},
+    /* Voxtral Realtime (voxtral_realtime): its causal audio encoder keeps a KV cache of its own in
+     * vLLM, 32 layers of 32 heads at four encoder frames a text token - about ten times the text
+     * model's cache a token, which a reading of text_config leaves out */
+    {"audio_length_per_tok",
+     "a streaming audio encoder whose KV cache (Voxtral Realtime's, ten times the text model's a "
+     "token) the generic reader does not size",
+     true},
 };
 
 /* The first key of unread_structure the config gives a value (not null, false or 0), or one of the
@@ -244,7 +251,10 @@ size_t models_generic_missing(const json_t *config)
     if (!json_is_object(config))
         return 0;
     const json_t *fields = fields_of(config);
-    return missing_keys(fields, missing) + (unread_structure_key(fields, &what) != NULL ? 1 : 0);
+    return missing_keys(fields, missing) + (unread_structure_key(config, &what) != NULL ||
+                                                    unread_structure_key(fields, &what) != NULL
+                                                ? 1
+                                                : 0);
 }
 
 /* ------------------------------------------------------------ layer kinds */
@@ -500,7 +510,11 @@ void models_read_generic(struct model_reader *top, struct gs_arch *a)
     if (fields_of(top->config) != top->config && rd_sub(top, "text_config", &text))
         r = &text;
     const char *what = NULL;
-    const char *structure = unread_structure_key(r->config, &what);
+    const char *structure = unread_structure_key(top->config, &what);
+    if (structure != NULL)
+        r = top; /* a wrapper's own key (Voxtral Realtime's audio_length_per_tok) */
+    else
+        structure = unread_structure_key(r->config, &what);
     if (structure != NULL) {
         rd_fail(r, structure, GS_ERR_UNKNOWN_MODEL,
                 "gpusizer has no reader for this model_type, and this key states %s: its generic "

@@ -3513,6 +3513,93 @@ static void read_whisper(struct model_reader *r, struct gs_arch *a)
     norm(a, m, "decoder.layer_norm", GS_PART_NORMS, true, d);
 }
 
+/* ----------------------------------------------------------------- Voxtral */
+
+/* VoxtralConfig's text defaults, applied to a text_config given as to an absent one
+ * (configuration_voxtral.py _default_text_config_kwargs; the heads LlamaConfig's 32), and
+ * VoxtralEncoderConfig's: Voxtral-Mini-3B-2507's shapes. */
+static const char VOXTRAL_TEXT[] =
+    "{\"model_type\": \"llama\", \"vocab_size\": 131072, \"hidden_size\": 3072,"
+    " \"intermediate_size\": 8192, \"num_hidden_layers\": 30, \"num_attention_heads\": 32,"
+    " \"num_key_value_heads\": 8, \"max_position_embeddings\": 131072, \"head_dim\": 128}";
+static const char VOXTRAL_AUDIO[] =
+    "{\"hidden_size\": 1280, \"intermediate_size\": 5120, \"num_hidden_layers\": 32,"
+    " \"num_attention_heads\": 20, \"num_mel_bins\": 128, \"max_source_positions\": 1500}";
+
+/* VoxtralForConditionalGeneration (transformers models/voxtral/modeling_voxtral.py; vLLM
+ * voxtral.py; Voxtral-Mini-3B-2507, Voxtral-Small-24B-2507): Whisper's encoder as the audio tower
+ * (conv1 and conv2 with biases, a 1,500-row embed_positions, layers of q/v/out_proj with biases
+ * and k_proj without, two LayerNorms, fc1/fc2 with biases, a final layer_norm), whose frames the
+ * projector stacks by intermediate_size / hidden_size (4) into linear_1 and then linear_2, no
+ * biases, into the language model text_config names (Llama by default); the head never tied
+ * (the class has no _tied_weights_keys). vLLM runs the tower a 30 s chunk (3,000 mel frames, 1,500
+ * positions) at a time; its audio profile (a dummy of max_model_len tokens) is not modelled (no
+ * audio item). Voxtral-Mini-3B: text 4,014,136,320, tower 636,968,960, projector 25,165,824 =
+ * 4,676,271,104. Voxtral Realtime (voxtral_realtime) runs a causal encoder with its own KV cache in
+ * vLLM, four encoder frames a text token: not read (the generic reader refuses it). */
+static void read_voxtral(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct attn_layout self = {"self_attn.q_proj",
+                                            "self_attn.k_proj",
+                                            "self_attn.v_proj",
+                                            "self_attn.out_proj",
+                                            NULL,
+                                            true,
+                                            false,
+                                            true,
+                                            true};
+    static const struct gs_mlp_names fc = {NULL, "fc1", "fc2", NULL};
+    struct model_reader text, audio;
+    json_t *owned = NULL;
+    if (!open_sub(r, "text_config", VOXTRAL_TEXT, VOXTRAL_TEXT, NULL, &text, &owned))
+        return;
+    const char *type = rd_string(&text, "model_type");
+    char text_type[64];
+    snprintf(text_type, sizeof(text_type), "%s", type != NULL ? type : "llama");
+    if (json_object_set_new(owned, "tie_word_embeddings", json_false()) != 0)
+        rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+    else
+        read_text_as(&text, a, text_type);
+    close_sub(r, &text, owned);
+    if (!r->ok || !open_sub(r, "audio_config", VOXTRAL_AUDIO, VOXTRAL_AUDIO, NULL, &audio, &owned))
+        return;
+    const uint64_t d = rd_dim(&audio, NAMES("hidden_size", "d_model"), true, 0);
+    const uint64_t layers = rd_dim(&audio, NAMES("num_hidden_layers", "encoder_layers"), true, 0);
+    const uint64_t heads =
+        rd_dim(&audio, NAMES("num_attention_heads", "encoder_attention_heads"), true, 0);
+    const uint64_t ffn = rd_dim(&audio, NAMES("intermediate_size", "encoder_ffn_dim"), true, 0);
+    const uint64_t mels = rd_dim(&audio, NAMES("num_mel_bins"), true, 0);
+    const uint64_t source = rd_dim(&audio, NAMES("max_source_positions"), true, 0);
+    close_sub(r, &audio, owned);
+    if (!r->ok)
+        return;
+    if (heads == 0 || d % heads != 0 || ffn % d != 0) {
+        rd_fail(r, "audio_config", GS_ERR_INVALID,
+                "num_attention_heads must divide hidden_size, and hidden_size intermediate_size "
+                "(the projector stacks intermediate_size / hidden_size frames)");
+        return;
+    }
+    const size_t eb = gs_arch_new_block(a);
+    const struct gs_attention es = encoder_spec(heads, per_head(d, heads));
+    attention(a, eb, d, d, &es, &self, false);
+    norm(a, eb, "self_attn_layer_norm", GS_PART_NORMS, true, d);
+    mlp(a, eb, d, ffn, false, true, &fc);
+    norm(a, eb, "final_layer_norm", GS_PART_NORMS, true, d);
+    gs_arch_tower(a, "audio_tower.layers", eb, GS_PART_AUDIO, layers, false);
+    const size_t m = GS_BLOCKS_MAX;
+    tensor(a, m, "audio_tower.conv1", GS_PART_AUDIO, mels * 3, d);
+    tensor(a, m, "audio_tower.conv1.bias", GS_PART_AUDIO, 1, d);
+    tensor(a, m, "audio_tower.conv2", GS_PART_AUDIO, d * 3, d);
+    tensor(a, m, "audio_tower.conv2.bias", GS_PART_AUDIO, 1, d);
+    add(a, m, "audio_tower.embed_positions", GS_MODULE_EMBEDDING, GS_SPLIT_NONE, GS_PART_AUDIO, 0,
+        source, d);
+    norm(a, m, "audio_tower.layer_norm", GS_PART_AUDIO, true, d);
+    linear(a, m, "multi_modal_projector.linear_1", GS_SPLIT_NONE, GS_PART_AUDIO, false, ffn,
+           a->hidden_size);
+    linear(a, m, "multi_modal_projector.linear_2", GS_SPLIT_NONE, GS_PART_AUDIO, false,
+           a->hidden_size, a->hidden_size);
+}
+
 const struct model_type MODELS_MULTIMODAL[] = {
     {"gemma3", "Gemma3ForConditionalGeneration", read_gemma3},
     {"mistral3", "Mistral3ForConditionalGeneration", read_mistral3},
@@ -3546,5 +3633,6 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"minicpmv4_6", "MiniCPMV4_6ForConditionalGeneration", read_minicpmv4_6},
     {"hunyuan_vl", "HunYuanVLForConditionalGeneration", read_hunyuan_vl},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},
+    {"voxtral", "VoxtralForConditionalGeneration", read_voxtral},
     {NULL, NULL, NULL},
 };

@@ -294,6 +294,11 @@ static void test_unread_structure_refused(void **state)
          "/model/config/block_types"},
         {ACME(", \"is_moe\": false, \"num_experts\": 16384, \"num_experts_per_tok\": 64"),
          "/model/config/is_moe"},
+        /* Voxtral Realtime's wrapper key beside a readable text_config */
+        {"{\"model_type\": \"voxtral_realtime\", \"audio_length_per_tok\": 8, \"text_config\":"
+         " {\"hidden_size\": 64, \"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
+         " \"intermediate_size\": 128, \"vocab_size\": 100}}",
+         "/model/config/audio_length_per_tok"},
     };
     for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
         fixture_assert_refused(refused[i].config, GS_ERR_UNKNOWN_MODEL,

@@ -857,6 +857,32 @@ static void test_granite4_vision(void **state)
         "/text_config");
 }
 
+/* Voxtral (voxtral) with VoxtralConfig's defaults, Voxtral-Mini-3B-2507's shapes (no published
+ * config.json or exact total was found), by hand: the text model (Llama, 3,072 wide, 30 layers,
+ * 32 heads and 8 KV heads of 128, MLP 8,192, untied) a layer 31,457,280 + 75,497,472 + 6,144 =
+ * 106,960,896, x 30, embedding and head 2 x 131,072 x 3,072, the norm: 4,014,136,320; the
+ * encoder (Whisper's: 1,280 wide, 32 layers, 20 heads, ffn 5,120, 128 mel bins) conv1
+ * 128 x 1,280 x 3 + 1,280, conv2 1,280^2 x 3 + 1,280, 1,500 positions x 1,280, a layer
+ * 3 x (1,280^2 + 1,280) + 1,280^2 + 5,120 (norms) + fc1 and fc2 13,113,600 = 19,676,160, x 32, the
+ * final norm 2,560: 636,968,960; the projector 5,120 x 3,072 + 3,072^2 = 25,165,824: 4,676,271,104.
+ * KV: 30 x 2 x 8 x 128 x 2 = 122,880 a token. */
+static void test_voxtral(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch("{\"model_type\": \"voxtral\"}");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 4676271104ULL);
+    assert_int_equal(c.audio, 636968960ULL + 25165824);
+    assert_int_equal(c.lm_head, 131072ULL * 3072);
+    fixture_assert_cache(&a, 1, 122880, 0);
+    fixture_assert_vllm_serving(&a, 8, 1, 80000000000ULL);
+    /* the text defaults apply to a text_config that leaves keys out (VoxtralConfig merges them),
+     * and the head stays untied whatever it says */
+    a = fixture_arch("{\"model_type\": \"voxtral\", \"text_config\": {\"num_hidden_layers\": 2,"
+                     " \"tie_word_embeddings\": true}}");
+    assert_int_equal(fixture_count(&a).total, 4676271104ULL - 28 * 106960896ULL);
+}
+
 /* ERNIE-4.5-VL-28B-A3B (ernie4_5_vl_moe with Ernie4_5_VLMoeConfig's defaults, documented as the
  * checkpoint's; ernie4_5_moe_vl with the checkpoint's own keys), by hand, h = 2,560:
  * - text: embedding 103,424 x 2,560 = 264,765,440 (the head tied); 28 x (attention 2,560^2 +
@@ -1410,6 +1436,7 @@ int main(void)
         cmocka_unit_test(test_minicpmv4_6),
         cmocka_unit_test(test_cosmos3_edge),
         cmocka_unit_test(test_granite4_vision),
+        cmocka_unit_test(test_voxtral),
         cmocka_unit_test(test_ernie45_vl),
         cmocka_unit_test(test_paddleocr_vl),
         cmocka_unit_test(test_hunyuan_vl),
