@@ -2149,38 +2149,39 @@ static const char GRANITE4_VISION_TEXT[] =
 static const uint64_t GRANITE4_VISION_PINPOINTS[][2] = {
     {336, 672}, {672, 336}, {672, 672}, {1008, 336}, {336, 1008}};
 
-/* The Q-Former of one WindowQFormerDownsampler (transformers models/blip_2/modeling_blip_2.py
- * Blip2QFormerModel without text input): its layernorm, then per layer self-attention
+/* A BLIP-2 Q-Former under `part` (transformers models/blip_2/modeling_blip_2.py
+ * Blip2QFormerModel without text input; Granite 4 Vision's WindowQFormerDownsampler, Granite
+ * Speech's projector): its layernorm, then per layer self-attention
  * (query/key/value and the output dense, biased, and a LayerNorm), every frequency-th layer a
  * cross-attention over `encoder`-wide states (key and value from them), and the query branch's
  * intermediate_query and output_query (biased, and a LayerNorm); `count` such Q-Formers. */
-static void blip2_qformer(struct gs_arch *a, uint64_t count, uint64_t width, uint64_t inner,
-                          uint64_t layers, uint64_t frequency, uint64_t encoder)
+static void blip2_qformer(struct gs_arch *a, enum gs_part part, uint64_t count, uint64_t width,
+                          uint64_t inner, uint64_t layers, uint64_t frequency, uint64_t encoder)
 {
     const uint64_t cross = (layers + frequency - 1) / frequency;
     const unsigned q = GS_MOD_QUANT | GS_MOD_BIAS;
-    gs_arch_module(a, "qformer.layernorm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_VISION,
-                   GS_MOD_BIAS, 1, width, count);
+    gs_arch_module(a, "qformer.layernorm", GS_MODULE_NORM, GS_SPLIT_NONE, part, GS_MOD_BIAS, 1,
+                   width, count);
     gs_arch_module(a, "qformer.encoder.layer.attention.attention.qkv", GS_MODULE_LINEAR,
-                   GS_SPLIT_NONE, GS_PART_VISION, q, width, 3 * width, count * layers);
+                   GS_SPLIT_NONE, part, q, width, 3 * width, count * layers);
     gs_arch_module(a, "qformer.encoder.layer.attention.output.dense", GS_MODULE_LINEAR,
-                   GS_SPLIT_NONE, GS_PART_VISION, q, width, width, count * layers);
+                   GS_SPLIT_NONE, part, q, width, width, count * layers);
     gs_arch_module(a, "qformer.encoder.layer.attention.output.LayerNorm", GS_MODULE_NORM,
-                   GS_SPLIT_NONE, GS_PART_VISION, GS_MOD_BIAS, 1, width, count * layers);
+                   GS_SPLIT_NONE, part, GS_MOD_BIAS, 1, width, count * layers);
     gs_arch_module(a, "qformer.encoder.layer.crossattention.attention.query", GS_MODULE_LINEAR,
-                   GS_SPLIT_NONE, GS_PART_VISION, q, width, width, count * cross);
+                   GS_SPLIT_NONE, part, q, width, width, count * cross);
     gs_arch_module(a, "qformer.encoder.layer.crossattention.attention.key_value", GS_MODULE_LINEAR,
-                   GS_SPLIT_NONE, GS_PART_VISION, q, encoder, 2 * width, count * cross);
+                   GS_SPLIT_NONE, part, q, encoder, 2 * width, count * cross);
     gs_arch_module(a, "qformer.encoder.layer.crossattention.output.dense", GS_MODULE_LINEAR,
-                   GS_SPLIT_NONE, GS_PART_VISION, q, width, width, count * cross);
+                   GS_SPLIT_NONE, part, q, width, width, count * cross);
     gs_arch_module(a, "qformer.encoder.layer.crossattention.output.LayerNorm", GS_MODULE_NORM,
-                   GS_SPLIT_NONE, GS_PART_VISION, GS_MOD_BIAS, 1, width, count * cross);
+                   GS_SPLIT_NONE, part, GS_MOD_BIAS, 1, width, count * cross);
     gs_arch_module(a, "qformer.encoder.layer.intermediate_query.dense", GS_MODULE_LINEAR,
-                   GS_SPLIT_NONE, GS_PART_VISION, q, width, inner, count * layers);
+                   GS_SPLIT_NONE, part, q, width, inner, count * layers);
     gs_arch_module(a, "qformer.encoder.layer.output_query.dense", GS_MODULE_LINEAR, GS_SPLIT_NONE,
-                   GS_PART_VISION, q, inner, width, count * layers);
+                   part, q, inner, width, count * layers);
     gs_arch_module(a, "qformer.encoder.layer.output_query.LayerNorm", GS_MODULE_NORM, GS_SPLIT_NONE,
-                   GS_PART_VISION, GS_MOD_BIAS, 1, width, count * layers);
+                   part, GS_MOD_BIAS, 1, width, count * layers);
 }
 
 /* downsample_rate "q/w": a window of w x w patches becomes q x q queries. */
@@ -2306,7 +2307,7 @@ static void read_granite4_vision(struct model_reader *r, struct gs_arch *a)
         return;
     }
     const uint64_t projectors = levels + 4, th = a->hidden_size;
-    blip2_qformer(a, projectors, qh, qi, ql, qf, qe);
+    blip2_qformer(a, GS_PART_VISION, projectors, qh, qi, ql, qf, qe);
     gs_arch_module(a, "projectors.norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_VISION, GS_MOD_BIAS,
                    1, vh, projectors);
     gs_arch_module(a, "projectors.query", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_VISION, 0, q * q,
@@ -3513,6 +3514,142 @@ static void read_whisper(struct model_reader *r, struct gs_arch *a)
     norm(a, m, "decoder.layer_norm", GS_PART_NORMS, true, d);
 }
 
+/* ----------------------------------------------------------- Granite Speech */
+
+/* GraniteSpeechEncoderConfig's and Blip2QFormerConfig's defaults (configuration_granite_speech.py,
+ * blip_2/configuration_blip_2.py), under the encoder's attribute_map names too. */
+static const char GRANITE_SPEECH_ENCODER[] =
+    "{\"input_dim\": 160, \"num_layers\": 10, \"hidden_dim\": 1024, \"feedforward_mult\": 4,"
+    " \"num_heads\": 8, \"output_dim\": 42, \"context_size\": 200, \"max_pos_emb\": 512,"
+    " \"conv_kernel_size\": 15, \"conv_expansion_factor\": 2}";
+static const char BLIP2_QFORMER[] =
+    "{\"hidden_size\": 768, \"num_hidden_layers\": 12, \"num_attention_heads\": 12,"
+    " \"intermediate_size\": 3072, \"cross_attention_frequency\": 2,"
+    " \"encoder_hidden_size\": 1408}";
+
+/* GraniteSpeechConformerBlock (modeling_granite_speech.py): two half-step feed-forward modules ff1
+ * and ff2 (pre_norm, up_proj to feedforward_mult x width and down_proj, biased, SiLU between),
+ * block-local attention (pre_norm; to_q and the fused to_kv without bias, to_out with one;
+ * rel_pos_emb, 2 x max_pos_emb + 1 rows of dim_head shared by the heads), the convolution module
+ * (norm; up_conv, a 1-wide Conv1d to 2 x expansion x width, GLU; a depthwise conv of the kernel
+ * without bias; BatchNorm1d, whose running mean and variance the checkpoint stores as buffers;
+ * down_conv back) and post_norm; every norm a LayerNorm. */
+static size_t conformer_block(struct gs_arch *a, uint64_t h, uint64_t ff, uint64_t heads,
+                              uint64_t head_dim, uint64_t positions, uint64_t conv_inner,
+                              uint64_t kernel)
+{
+    static const struct gs_mlp_names ff1 = {NULL, "ff1.up_proj", "ff1.down_proj", NULL};
+    const size_t b = gs_arch_new_block(a);
+    struct gs_block *k = gs_arch_block(a, b);
+    if (k == NULL)
+        return GS_BLOCKS_MAX;
+    k->mixer = GS_MIXER_ATTENTION;
+    k->attn = encoder_spec(heads, head_dim);
+    k->attn.v_head_dim = head_dim;
+    const uint64_t inner = heads * head_dim;
+    const enum gs_part p = GS_PART_AUDIO;
+    mlp(a, b, h, ff, false, true, &ff1);
+    linear(a, b, "ff2.up_proj", GS_SPLIT_COLUMN, GS_PART_MLP, true, h, ff);
+    linear(a, b, "ff2.down_proj", GS_SPLIT_ROW, GS_PART_MLP, true, ff, h);
+    norm(a, b, "ff1.pre_norm", GS_PART_NORMS, true, h);
+    norm(a, b, "ff2.pre_norm", GS_PART_NORMS, true, h);
+    norm(a, b, "attn.pre_norm", GS_PART_NORMS, true, h);
+    linear(a, b, "attn.to_q", GS_SPLIT_COLUMN, GS_PART_ATTENTION, false, h, inner);
+    linear(a, b, "attn.to_kv", GS_SPLIT_KV, GS_PART_ATTENTION, false, h, 2 * inner);
+    linear(a, b, "attn.to_out", GS_SPLIT_ROW, GS_PART_ATTENTION, true, inner, h);
+    add(a, b, "attn.rel_pos_emb", GS_MODULE_EMBEDDING, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+        2 * positions + 1, head_dim);
+    norm(a, b, "conv.norm", GS_PART_NORMS, true, h);
+    linear(a, b, "conv.up_conv", GS_SPLIT_NONE, p, true, h, 2 * conv_inner);
+    tensor(a, b, "conv.depth_conv.conv", p, kernel, conv_inner);
+    norm(a, b, "conv.batch_norm", p, true, conv_inner);
+    add(a, b, "conv.batch_norm.running_stats", GS_MODULE_TENSOR, GS_SPLIT_NONE, p, GS_MOD_BUFFER, 2,
+        conv_inner);
+    linear(a, b, "conv.down_conv", GS_SPLIT_NONE, p, true, conv_inner, h);
+    norm(a, b, "post_norm", GS_PART_NORMS, true, h);
+    return b;
+}
+
+/* GraniteSpeechForConditionalGeneration and GraniteSpeechPlusForConditionalGeneration
+ * (transformers models/granite_speech/, granite_speech_plus/; vLLM granite_speech.py; IBM's
+ * granite-speech-3.3-2b/8b, granite-4.0-1b-speech, granite-speech-4.1-2b-plus): the Conformer
+ * encoder (input_linear from input_dim mel features, num_layers conformer_block layers, the
+ * mid-layer CTC head `out` to output_dim and `out_mid` back, all biased), the projector - a
+ * BLIP-2 Q-Former (projector_config; Blip2QFormerConfig's defaults fill what it leaves out)
+ * whose window_size / downsample_rate learned queries cross-attend each window of encoder
+ * frames, then `linear` to the text width - and Granite's text model, tied by the top-level
+ * tie_word_embeddings (true by default; vLLM ties by text_config's, false by default: they differ
+ * where a config gives one flag only). The plus model's cat_hidden_layers only widen the
+ * Q-Former's cross-attention input, its encoder_hidden_size. The LoRA adapter the checkpoints
+ * ship beside the weights (vLLM applies it at run time to audio prompts, enable_lora) is not
+ * counted. granite-4.0-1b-speech: encoder 440,168,796, projector 35,697,664, text 1,631,752,192
+ * and the untied head 205,522,944 = 2,313,141,596, with 16 x 4,096 BatchNorm buffer values. vLLM's
+ * audio profile (a 500 s clip, 5,001 tokens) is not modelled (no audio item). */
+static void read_granite_speech(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text, enc, proj;
+    json_t *owned = NULL;
+    const bool tie = rd_flag(r, "tie_word_embeddings", true);
+    const uint64_t window = rd_dim(r, NAMES("window_size"), false, 15);
+    const uint64_t rate = rd_dim(r, NAMES("downsample_rate"), false, 5);
+    if (r->ok && (rate == 0 || window < rate))
+        rd_fail(r, "downsample_rate", GS_ERR_INVALID,
+                "must be positive and at most window_size (the queries a window: window_size / "
+                "downsample_rate)");
+    if (!r->ok || !open_sub(r, "text_config", GRANITE4_VISION_TEXT, GRANITE4_VISION_TEXT, NULL,
+                            &text, &owned))
+        return;
+    const char *type = rd_string(&text, "model_type");
+    char text_type[64];
+    snprintf(text_type, sizeof(text_type), "%s", type != NULL ? type : "granite");
+    if (json_object_set_new(owned, "tie_word_embeddings", json_boolean(tie)) != 0)
+        rd_fail(r, "text_config", GS_ERR_NOMEM, "out of memory reading the nested config");
+    else
+        read_text_as(&text, a, text_type);
+    close_sub(r, &text, owned);
+    if (!r->ok || !open_sub(r, "encoder_config", GRANITE_SPEECH_ENCODER, GRANITE_SPEECH_ENCODER,
+                            NULL, &enc, &owned))
+        return;
+    const uint64_t h = rd_dim(&enc, NAMES("hidden_dim", "hidden_size"), true, 0);
+    const uint64_t layers = rd_dim(&enc, NAMES("num_layers", "num_hidden_layers"), true, 0);
+    const uint64_t heads = rd_dim(&enc, NAMES("num_heads", "num_attention_heads"), true, 0);
+    const uint64_t head_dim = rd_dim(&enc, NAMES("dim_head"), false, heads ? h / heads : 0);
+    const uint64_t in = rd_dim(&enc, NAMES("input_dim", "num_mel_bins"), true, 0);
+    const uint64_t ff = rd_dim(&enc, NAMES("feedforward_mult"), true, 0) * h;
+    const uint64_t out = rd_dim(&enc, NAMES("output_dim"), true, 0);
+    const uint64_t positions = rd_dim(&enc, NAMES("max_pos_emb"), true, 0);
+    const uint64_t kernel = rd_dim(&enc, NAMES("conv_kernel_size"), true, 0);
+    const uint64_t conv_inner = rd_dim(&enc, NAMES("conv_expansion_factor"), true, 0) * h;
+    close_sub(r, &enc, owned);
+    if (!r->ok ||
+        !open_sub(r, "projector_config", BLIP2_QFORMER, BLIP2_QFORMER, NULL, &proj, &owned))
+        return;
+    const uint64_t qh = rd_dim(&proj, NAMES("hidden_size"), true, 0);
+    const uint64_t ql = rd_dim(&proj, NAMES("num_hidden_layers"), true, 0);
+    const uint64_t qi = rd_dim(&proj, NAMES("intermediate_size"), true, 0);
+    const uint64_t qf = rd_dim(&proj, NAMES("cross_attention_frequency"), true, 0);
+    const uint64_t qe = rd_dim(&proj, NAMES("encoder_hidden_size"), true, 0);
+    close_sub(r, &proj, owned);
+    if (!r->ok)
+        return;
+    if (heads == 0 || head_dim == 0 || layers == 0) {
+        rd_fail(r, "encoder_config", GS_ERR_INVALID, "needs layers and heads");
+        return;
+    }
+    const size_t b = conformer_block(a, h, ff, heads, head_dim, positions, conv_inner, kernel);
+    if (b >= GS_BLOCKS_MAX)
+        return;
+    gs_arch_tower(a, "encoder.layers", b, GS_PART_AUDIO, layers, false);
+    const size_t m = GS_BLOCKS_MAX;
+    const enum gs_part p = GS_PART_AUDIO;
+    linear(a, m, "encoder.input_linear", GS_SPLIT_NONE, p, true, in, h);
+    linear(a, m, "encoder.out", GS_SPLIT_NONE, p, true, h, out);
+    linear(a, m, "encoder.out_mid", GS_SPLIT_NONE, p, true, out, h);
+    blip2_qformer(a, p, 1, qh, qi, ql, qf, qe);
+    tensor(a, m, "projector.query", p, window / rate, qh);
+    linear(a, m, "projector.linear", GS_SPLIT_NONE, p, true, qh, a->hidden_size);
+}
+
 /* ----------------------------------------------------------------- Voxtral */
 
 /* VoxtralConfig's text defaults, applied to a text_config given as to an absent one
@@ -3634,5 +3771,7 @@ const struct model_type MODELS_MULTIMODAL[] = {
     {"hunyuan_vl", "HunYuanVLForConditionalGeneration", read_hunyuan_vl},
     {"whisper", "WhisperForConditionalGeneration", read_whisper},
     {"voxtral", "VoxtralForConditionalGeneration", read_voxtral},
+    {"granite_speech", "GraniteSpeechForConditionalGeneration", read_granite_speech},
+    {"granite_speech_plus", "GraniteSpeechPlusForConditionalGeneration", read_granite_speech},
     {NULL, NULL, NULL},
 };

@@ -883,6 +883,35 @@ static void test_voxtral(void **state)
     assert_int_equal(fixture_count(&a).total, 4676271104ULL - 28 * 106960896ULL);
 }
 
+/* granite_speech/README.md: granite-4.0-1b-speech, 2,313,141,596 and 65,536 BatchNorm buffer
+ * values; GraniteSpeechConfig's defaults by the same formulas (encoder 10 layers: 274,808,106;
+ * the default Q-Former 768 wide, 12 layers, cross-attention every second over 1,408-wide states:
+ * 105,137,664, query 3 x 768, linear 768 x 4,096 + 4,096; GraniteConfig's text 6,607,343,616,
+ * tied by default): 6,990,441,514. */
+static void test_granite_speech(void **state)
+{
+    (void)state;
+    const char *file = "granite_speech/ibm-granite__granite-4.0-1b-speech.json";
+    struct gs_arch a = fixture_arch_file(file);
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 2313141596ULL);
+    assert_int_equal(c.audio, 440168796ULL + 35697664);
+    assert_int_equal(c.buffers, 16 * 2 * 2048);
+    assert_int_equal(c.lm_head, 100353ULL * 2048);
+    fixture_assert_cache(&a, 1, 81920, 0);
+    fixture_assert_vllm_serving(&a, 8, 1, 80000000000ULL);
+    a = fixture_arch("{\"model_type\": \"granite_speech\"}");
+    assert_int_equal(fixture_count(&a).total, 6990441514ULL);
+    assert_int_equal(fixture_count(&a).lm_head, 0);
+    /* the plus model: cat_hidden_layers [3] widen the cross-attention's keys and values to
+     * 2 x 1,024 - 2 layers x 2 x 1,024^2 more */
+    a = fixture_arch_file_set_in(file, NULL, "model_type", "\"granite_speech_plus\"");
+    struct gs_arch b =
+        fixture_arch_file_set_in(file, "projector_config", "encoder_hidden_size", "2048");
+    assert_int_equal(fixture_count(&a).total, 2313141596ULL);
+    assert_int_equal(fixture_count(&b).total, 2313141596ULL + 2 * 2 * 1024ULL * 1024);
+}
+
 /* ERNIE-4.5-VL-28B-A3B (ernie4_5_vl_moe with Ernie4_5_VLMoeConfig's defaults, documented as the
  * checkpoint's; ernie4_5_moe_vl with the checkpoint's own keys), by hand, h = 2,560:
  * - text: embedding 103,424 x 2,560 = 264,765,440 (the head tied); 28 x (attention 2,560^2 +
@@ -1437,6 +1466,7 @@ int main(void)
         cmocka_unit_test(test_cosmos3_edge),
         cmocka_unit_test(test_granite4_vision),
         cmocka_unit_test(test_voxtral),
+        cmocka_unit_test(test_granite_speech),
         cmocka_unit_test(test_ernie45_vl),
         cmocka_unit_test(test_paddleocr_vl),
         cmocka_unit_test(test_hunyuan_vl),
