@@ -97,6 +97,15 @@ static void check_arch_layout(const struct gs_parallelism *p, const struct gs_ar
         const struct gs_block *b = &a->blocks[k];
         if (counts[k] > 0 && (b->mixer == GS_MIXER_ATTENTION || b->mixer == GS_MIXER_MLA))
             check_attention_split(p, b, err, ok);
+        if (counts[k] > 0 && b->mixer == GS_MIXER_RECURRENT && b->rec.tensor_groups &&
+            !divides(p->tensor, b->rec.tensor_groups)) {
+            gs_error_add(
+                err, GS_ERR_INVALID, "/parallelism/tensor",
+                "tensor parallelism %llu must divide the %llu groups of the linear "
+                "attention's output norm (group_norm_size), which tensor ranks split whole",
+                (unsigned long long)p->tensor, (unsigned long long)b->rec.tensor_groups);
+            *ok = false;
+        }
     }
     uint64_t first, end;
     if (p->stages.split == GS_SPLIT_GIVEN) {

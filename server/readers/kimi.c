@@ -21,13 +21,9 @@
  *                latent-width experts and Block Attention Residuals (SGLang
  *                kimi_k3.py).
  *
- * A KDA layer keeps a fixed state per sequence (vLLM
- * MambaStateShapeCalculator.kda_state_shape): the short-convolution window
- * of q, k and v, 3 x heads x head_dim channels x (kernel - 1) in the model
- * dtype, and the recurrent state heads x head_dim x head_dim in fp32
- * (MambaStateDtypeCalculator.kda_state_dtype), heads split by tensor
- * parallelism. The MLA layers cache the latent as DeepSeek's do.
+ * The KDA layers are kda.h's; the MLA layers cache the latent as DeepSeek's do.
  */
+#include "readers/kda.h"
 #include "readers/reader.h"
 
 #include <string.h>
@@ -264,57 +260,6 @@ static void read_kimi_k25(struct model_reader *r, struct gs_arch *a)
 
 /* ------------------------------------------------------------ Kimi Linear */
 
-/* KimiDeltaAttention's shape: linear_attn_config. */
-struct kda {
-    uint64_t heads, head_dim, kernel;
-    bool full_rank_gate; /* g_proj h -> heads x head_dim (K3), else g_a_proj/g_b_proj */
-    bool transformers;   /* transformers builds the layer itself (KimiLinearDeltaAttention), so
-                            training counts its scan; K3's remote modeling_kimi_linear.py is not
-                            read, and its layers are sized by their projections */
-};
-
-/* KimiDeltaAttention: q/k/v_proj h -> heads x head_dim, a depthwise
- * ShortConvolution (no bias) on each, A_log per head, the forget gate
- * f_a_proj h -> head_dim and f_b_proj head_dim -> projection with dt_bias
- * over the projection, b_proj h -> heads (beta), the output gate (g_proj,
- * or g_a_proj and g_b_proj), o_norm FusedRMSNormGated(head_dim) shared by the
- * heads, o_proj. vLLM splits the projections and per-head tensors by tensor
- * rank and replicates f_a_proj and g_a_proj (layers/kda.py). */
-static void build_kda(struct gs_arch *a, size_t b, const struct kda *k)
-{
-    struct gs_block *blk = gs_arch_block(a, b);
-    if (blk == NULL)
-        return;
-    const uint64_t h = a->hidden_size, d = k->head_dim, n = k->heads, p = n * d;
-    const enum gs_part A = GS_PART_ATTENTION;
-    blk->mixer = GS_MIXER_RECURRENT;
-    /* in_width: q, k, v, the forget gate and the output gate, plus beta */
-    blk->rec = (struct gs_recurrent){.conv_channels = 3 * p, .conv_kernel = k->kernel,
-                                     .state_heads = n, .state_rows = d, .state_cols = d,
-                                     .in_width = 5 * p + n, .inner = p, .fp32_state = true,
-                                     .delta_rule = true};
-    blk->rec.scan = k->transformers ? GS_SCAN_KIMI_DELTA : GS_SCAN_PROJECTIONS;
-    linear(a, b, "q_proj", GS_SPLIT_COLUMN, A, false, h, p);
-    linear(a, b, "k_proj", GS_SPLIT_COLUMN, A, false, h, p);
-    linear(a, b, "v_proj", GS_SPLIT_COLUMN, A, false, h, p);
-    tensor(a, b, "q_conv1d", GS_SPLIT_COLUMN, A, k->kernel, p);
-    tensor(a, b, "k_conv1d", GS_SPLIT_COLUMN, A, k->kernel, p);
-    tensor(a, b, "v_conv1d", GS_SPLIT_COLUMN, A, k->kernel, p);
-    tensor(a, b, "A_log", GS_SPLIT_COLUMN, A, 1, n);
-    linear(a, b, "f_a_proj", GS_SPLIT_NONE, A, false, h, d);
-    linear(a, b, "f_b_proj", GS_SPLIT_COLUMN, A, false, d, p);
-    tensor(a, b, "dt_bias", GS_SPLIT_COLUMN, A, 1, p);
-    linear(a, b, "b_proj", GS_SPLIT_COLUMN, A, false, h, n);
-    if (k->full_rank_gate) {
-        linear(a, b, "g_proj", GS_SPLIT_COLUMN, A, false, h, p);
-    } else {
-        linear(a, b, "g_a_proj", GS_SPLIT_NONE, A, false, h, d);
-        linear(a, b, "g_b_proj", GS_SPLIT_COLUMN, A, false, d, p);
-    }
-    norm(a, b, "o_norm", A, false, d);
-    linear(a, b, "o_proj", GS_SPLIT_ROW, A, false, p, h);
-}
-
 /* KimiSparseMoeBlock (`block_sparse_moe`): the KimiMoEGate router (weight
  * [E, h] and e_score_correction_bias, a Parameter in the remote code and a
  * buffer in transformers 5's KimiLinearTopkRouter), experts w1/w3/w2
@@ -381,7 +326,7 @@ struct kimi_linear {
     uint64_t layers, intermediate;
     struct gs_attention mla;
     bool output_gate;          /* mla_use_output_gate: g_proj h -> heads x v_head_dim */
-    struct kda kda;
+    struct kda_spec kda;
     bool kda_layer[GS_LAYERS_MAX];
     bool moe_layer[GS_LAYERS_MAX];
     struct kimi_moe moe;
@@ -397,7 +342,7 @@ static size_t kimi_block(struct gs_arch *a, const struct kimi_linear *k, bool kd
                                               NULL};
     const size_t b = gs_arch_new_block(a);
     if (kda) {
-        build_kda(a, b, &k->kda);
+        kda_build(a, b, &k->kda);
     } else {
         gs_build_mla(a, b, &k->mla, false);
         if (k->output_gate)

@@ -1,8 +1,8 @@
 /*
  * moe.c - decoders of 2025-26 with their own routers and layouts: Tencent
  * Hunyuan (dense and MoE, Hy3), Xiaomi MiMo-V2-Flash, MiniMax-M3, Zyphra's
- * ZAYA1 and LG's EXAONE 4 decoder, which no other reader file fits (see
- * reader.h).
+ * ZAYA1, LG's EXAONE 4 decoder and inclusionAI's Bailing (Ling and Ring 2.0
+ * to 3.0), which no other reader file fits (see reader.h).
  *
  * Each reader names the transformers (5.x) class whose module shapes it
  * counts and the vLLM model file that serves it; the published counts each
@@ -10,6 +10,7 @@
  * and checked in tests/server/test_models_moe.c.
  */
 #include "readers/decoder.h"
+#include "readers/kda.h"
 
 #include <string.h>
 
@@ -814,7 +815,8 @@ static void read_dbrx(struct model_reader *r, struct gs_arch *a)
  * use_qkv_bias, and attention.dense, biased where use_bias. A linear-attention layer (`linear`,
  * BailingMoELinearAttention): multi-head whatever num_key_value_heads says - query_key_value
  * h -> 3 x heads x head_dim -, an output gate g_proj h -> heads x head_dim and its group norm
- * g_norm over heads x head_dim, dense back; its state a (heads, head_dim, head_dim) matrix a
+ * g_norm over heads x head_dim (in group_norm_size groups, which vLLM's tensor ranks split whole),
+ * dense back; its state a (heads, head_dim, head_dim) matrix a
  * sequence in the model's dtype (vLLM MambaStateShapeCalculator.linear_attention_state_shape), no
  * conv window, the decay slopes computed, not stored. With use_qk_norm, query_layernorm and
  * key_layernorm over head_dim. The MLP: gate/up/down_proj of intermediate_size (use_bias), or the
@@ -823,13 +825,25 @@ static void read_dbrx(struct model_reader *r, struct gs_arch *a)
  * num_experts experts of moe_intermediate_size and one shared MLP of num_shared_experts x
  * moe_shared_expert_intermediate_size (moe_intermediate_size where the config has no such key, as
  * vLLM and SGLang read it). Two RMSNorms. */
+enum bailing_mixer {
+    BAILING_GQA,       /* softmax attention through query_key_value */
+    BAILING_LIGHTNING, /* BailingMoELinearAttention */
+    BAILING_MLA,       /* Ling 2.5 and 3.0's full-attention layers (bailing_hybrid) */
+    BAILING_KDA,       /* Ling 3.0's linear-attention layers (bailing_hybrid) */
+};
+
 struct bailing {
     uint64_t heads, kv_heads, head_dim, intermediate;
     bool qkv_bias, bias, qk_norm;
     struct gs_moe moe;
+    struct gs_attention mla; /* BAILING_MLA */
+    struct kda_spec kda;     /* BAILING_KDA */
+    uint64_t mla_gate;    /* BAILING_MLA: the output gate's width (g_proj h -> mla_gate), 0 none */
+    uint64_t norm_groups; /* BAILING_LIGHTNING: g_norm's groups (group_norm_size), 0 unstated */
 };
 
-static size_t bailing_block(struct gs_arch *a, const struct bailing *c, bool linear, bool routed)
+static size_t bailing_block(struct gs_arch *a, const struct bailing *c, enum bailing_mixer mixer,
+                            bool routed)
 {
     static const struct gs_attention_names names = {NULL, NULL, NULL, "attention.dense",
                                                     "attention.query_key_value"};
@@ -840,14 +854,15 @@ static size_t bailing_block(struct gs_arch *a, const struct bailing *c, bool lin
         return b;
     }
     const uint64_t h = a->hidden_size, width = c->heads * c->head_dim;
-    if (linear) {
+    if (mixer == BAILING_LIGHTNING) {
         blk->mixer = GS_MIXER_RECURRENT;
         blk->rec = (struct gs_recurrent){.state_heads = c->heads,
                                          .state_rows = c->head_dim,
                                          .state_cols = c->head_dim,
                                          .in_width = 4 * width,
                                          .inner = width,
-                                         .scan = GS_SCAN_PROJECTIONS};
+                                         .scan = GS_SCAN_PROJECTIONS,
+                                         .tensor_groups = c->norm_groups};
         gs_block_module(a, b, "attention.query_key_value", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
                         GS_PART_ATTENTION, GS_MOD_QUANT | (c->qkv_bias ? GS_MOD_BIAS : 0), h,
                         3 * width, 1);
@@ -857,7 +872,7 @@ static size_t bailing_block(struct gs_arch *a, const struct bailing *c, bool lin
                         GS_PART_ATTENTION, 0, 1, width, 1);
         gs_block_module(a, b, "attention.dense", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION,
                         GS_MOD_QUANT | (c->bias ? GS_MOD_BIAS : 0), width, h, 1);
-    } else {
+    } else if (mixer == BAILING_GQA) {
         struct gs_attention spec;
         memset(&spec, 0, sizeof(spec));
         spec.heads = c->heads;
@@ -865,8 +880,18 @@ static size_t bailing_block(struct gs_arch *a, const struct bailing *c, bool lin
         spec.head_dim = c->head_dim;
         spec.cached = true;
         gs_build_attention(a, b, &spec, &names, c->qkv_bias, c->bias);
+    } else if (mixer == BAILING_MLA) {
+        /* q_a_proj, kv_a_proj_with_mqa and attention.dense biased only where use_qkv_bias in the
+         * remote code; vLLM builds none (published configs: none) */
+        gs_build_mla(a, b, &c->mla, false);
+        if (c->mla_gate)
+            gs_block_module(a, b, "attention.g_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
+                            GS_PART_ATTENTION, GS_MOD_QUANT, h, c->mla_gate, 1);
+    } else {
+        kda_build(a, b, &c->kda);
     }
-    if (c->qk_norm) {
+    /* q/k norms on the query_key_value layers only: the MLA and KDA layers have none */
+    if (c->qk_norm && (mixer == BAILING_GQA || mixer == BAILING_LIGHTNING)) {
         gs_block_module(a, b, "attention.query_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE,
                         GS_PART_ATTENTION, 0, 1, c->head_dim, 1);
         gs_block_module(a, b, "attention.key_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE,
@@ -919,6 +944,7 @@ static void read_bailing_family(struct model_reader *r, struct gs_arch *a, bool 
         c.moe.router_buffer = c.moe.experts;
     const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), false, 0);
     const uint64_t group = hybrid ? rd_dim(r, NAMES("layer_group_size"), false, 1) : 0;
+    c.norm_groups = hybrid ? rd_size(r, NAMES("group_norm_size"), 0) : 0;
     if (r->ok && c.moe.top_k > c.moe.experts)
         rd_fail(r, "num_experts_per_tok", GS_ERR_INVALID, "is more than num_experts");
     if (!r->ok)
@@ -930,7 +956,8 @@ static void read_bailing_family(struct model_reader *r, struct gs_arch *a, bool 
         const int linear = group > 0 && (l + 1) % group != 0;
         const int routed = l >= first_dense;
         if (!made[linear][routed]) {
-            kinds[linear][routed] = bailing_block(a, &c, linear, routed);
+            kinds[linear][routed] =
+                bailing_block(a, &c, linear ? BAILING_LIGHTNING : BAILING_GQA, routed);
             made[linear][routed] = true;
         }
         gs_arch_set_layer(a, l, kinds[linear][routed]);
@@ -949,10 +976,159 @@ static void read_bailing_moe_linear(struct model_reader *r, struct gs_arch *a)
     read_bailing_family(r, a, true);
 }
 
+/* Bailing hybrid (model_type bailing_hybrid): two architectures under one type, told apart by
+ * architectures[0] (or, where a config names none, by short_conv_kernel_size, which only the
+ * second reads).
+ * - BailingMoeV2_5ForCausalLM, Ling and Ring 2.5 and 2.6 (inclusionAI's remote
+ *   modeling_bailing_moe_v2_5.py; vLLM models/bailing_moe_linear.py BailingMoeV25ForCausalLM;
+ *   SGLang bailing_moe_linear.py): layer i is the linear attention of Bailing's Linear 2.0
+ *   (BailingMoELinearAttention, above) when (i + 1) % layer_group_size != 0, else MLA
+ *   (BailingMoeV25MLAAttention: DeepSeek's projections, no output gate, no q/k norms, its latent
+ *   cached). vLLM's BailingMoeV25Model has no tail rule; the remote code also makes the layers
+ *   from (L / g) x g on full attention - the same stack wherever L is a multiple of g, as in every
+ *   published config (32 / 8, 80 / 8). Missing keys take BailingMoeV2_5Config's defaults (vLLM
+ *   loads the config through it): layer_group_size 5, group_norm_size 4, head_dim 128, use_qk_norm
+ * true, first_k_dense_replace 1, num_experts 256 of moe_intermediate_size 512, top 8, one shared
+ *   expert, moe_router_enable_expert_bias true, kv_lora_rank 512, q_lora_rank none,
+ *   qk_rope_head_dim 64, qk_nope_head_dim and v_head_dim 128, use_bias and use_qkv_bias false.
+ *   vLLM asserts that tensor parallelism divides group_norm_size, g_norm's groups
+ *   (gs_recurrent.tensor_groups): Ling-2.6-flash's 4 allow TP 1, 2 and 4.
+ * - BailingMoeV3ForCausalLM, Ling 3.0 (vLLM models/bailing_moe_v3.py, remote
+ *   modeling_bailing_moe_v3.py, SGLang bailing_moe_v3.py): the linear-attention layers are Kimi
+ *   Delta Attention (BailingMoeV3KimiDeltaAttention, kda.h) over num_attention_heads of head_dim,
+ *   with full-rank f_proj and g_proj (vLLM requires no_kda_lora), no q/k norms; a layer is MLA when
+ *   (i + 1) % layer_group_size == 0 or i >= (L / g) x g (vLLM _is_kda_layer). The MLA layers add
+ *   an output gate after the attention (gated_attention_proj_granularity_type: "head_wise"
+ *   g_proj h -> heads, "element_wise" h -> heads x v_head_dim; a sigmoid). Every MoE layer
+ *   stores an fp32 expert_bias (BailingMoeV3Gate creates it whatever
+ *   moe_router_enable_expert_bias says) and a shared MLP
+ *   moe_shared_expert_intermediate_size x num_shared_experts wide; vLLM reads head_dim,
+ *   layer_group_size, short_conv_kernel_size, first_k_dense_replace and the MoE keys with no
+ *   default, so they are required here.
+ * Both: model.word_embeddings, lm_head (untied), the final norm, two RMSNorms a layer, dense
+ * layers below first_k_dense_replace (gate/up/down_proj of intermediate_size). The
+ * num_nextn_predict_layers MTP layers (model.layers.L + j: enorm, hnorm, eh_proj 2h -> h, an MLA
+ * layer with the routed MLP, final_layernorm; no embedding or head of their own - Ling-2.6-flash
+ * ships its one in model-mtp-layer.safetensors) are the mtp tower: vLLM's main model skips them
+ * (bailing_moe_mtp.py builds them only as a speculative drafter). vLLM allocates the router
+ * weight in fp32 (BailingMoEGate with router_dtype fp32 or absent; BailingMoeV3Gate always) and
+ * Ling 3.0's convolution weights, A_log and dt_bias in fp32; gpusizer weighs them at the model's
+ * precision (the router: E x h x 2 bytes a routed layer, 65 MB for Ling-2.6-flash). */
+static void read_bailing_hybrid(struct model_reader *r, struct gs_arch *a)
+{
+    const char *arch = rd_architecture(r);
+    bool v3;
+    if (arch != NULL && strcmp(arch, "BailingMoeV3ForCausalLM") == 0) {
+        v3 = true;
+    } else if (arch != NULL && strcmp(arch, "BailingMoeV2_5ForCausalLM") == 0) {
+        v3 = false;
+    } else if (arch == NULL) {
+        v3 = rd_get(r, "short_conv_kernel_size") != NULL;
+    } else {
+        rd_fail(r, "architectures", GS_ERR_UNSUPPORTED,
+                "bailing_hybrid is read as BailingMoeV2_5ForCausalLM (Ling 2.5, 2.6) or "
+                "BailingMoeV3ForCausalLM (Ling 3.0), not %.60s",
+                arch);
+        return;
+    }
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, v3 ? 0 : 128, false);
+    if (v3)
+        rd_dim(r, NAMES("head_dim"), true, 0);
+    struct bailing c;
+    memset(&c, 0, sizeof(c));
+    c.heads = plan.heads;
+    c.kv_heads = plan.heads; /* the linear-attention layers attend over every head */
+    c.head_dim = plan.head_dim;
+    c.intermediate = plan.intermediate;
+    c.bias = rd_flag(r, "use_bias", false);
+    c.qkv_bias = c.bias || rd_flag(r, "use_qkv_bias", false);
+    c.qk_norm = !v3 && rd_flag(r, "use_qk_norm", true);
+    c.moe.experts = rd_dim(r, NAMES("num_experts"), v3, 256);
+    c.moe.top_k = rd_dim(r, NAMES("num_experts_per_tok"), v3, 8);
+    c.moe.width = rd_dim(r, NAMES("moe_intermediate_size"), v3, 512);
+    c.moe.gated = true;
+    const uint64_t shared = rd_dim(r, NAMES("num_shared_experts"), v3, 1);
+    c.moe.shared_width =
+        shared * rd_dim(r, NAMES("moe_shared_expert_intermediate_size"), v3, c.moe.width);
+    if (v3 || rd_flag(r, "moe_router_enable_expert_bias", true))
+        c.moe.router_buffer = c.moe.experts;
+    const uint64_t first_dense = rd_dim(r, NAMES("first_k_dense_replace"), v3, 1);
+    const uint64_t group = v3 ? rd_dim(r, NAMES("layer_group_size"), true, 0)
+                              : rd_size(r, NAMES("layer_group_size"), 5);
+    c.norm_groups = v3 ? 0 : rd_size(r, NAMES("group_norm_size"), 4);
+    struct gs_attention *m = &c.mla;
+    m->heads = plan.heads;
+    m->cached = true;
+    m->q_lora_rank = rd_dim(r, NAMES("q_lora_rank"), false, 0);
+    m->kv_lora_rank = rd_dim(r, NAMES("kv_lora_rank"), false, 512);
+    m->qk_rope_head_dim = rd_dim(r, NAMES("qk_rope_head_dim"), false, 64);
+    m->qk_nope_head_dim = rd_dim(r, NAMES("qk_nope_head_dim"), false, 128);
+    m->v_head_dim = rd_dim(r, NAMES("v_head_dim"), false, 128);
+    if (v3) {
+        const char *gate = rd_string(r, "gated_attention_proj_granularity_type");
+        if (gate != NULL && strcmp(gate, "head_wise") == 0) {
+            c.mla_gate = plan.heads;
+            m->output_gate_per_head = true;
+        } else if (gate != NULL && strcmp(gate, "element_wise") == 0) {
+            c.mla_gate = plan.heads * m->v_head_dim;
+        } else if (gate != NULL) {
+            rd_fail(r, "gated_attention_proj_granularity_type", GS_ERR_INVALID,
+                    "must be \"head_wise\", \"element_wise\" or null");
+        }
+        if (c.mla_gate)
+            m->output_gate = GS_GATE_SIGMOID;
+        c.kda = (struct kda_spec){.heads = plan.heads,
+                                  .head_dim = plan.head_dim,
+                                  .kernel = rd_dim(r, NAMES("short_conv_kernel_size"), true, 0),
+                                  .full_rank_gate = true,
+                                  .full_rank_forget = true};
+        if (!rd_flag(r, "no_kda_lora", true))
+            rd_fail(r, "no_kda_lora", GS_ERR_UNSUPPORTED,
+                    "is false: the low-rank KDA gates are not described (vLLM's "
+                    "BailingMoeV3KimiDeltaAttention requires no_kda_lora true)");
+    }
+    const uint64_t mtp = rd_dim(r, NAMES("num_nextn_predict_layers"), false, 0);
+    if (v3 && mtp > 0 && rd_flag(r, "mtp_use_kda", false))
+        rd_fail(r, "mtp_use_kda", GS_ERR_UNSUPPORTED,
+                "is true: an MTP layer of Kimi Delta Attention is not described");
+    if (r->ok && c.moe.top_k > c.moe.experts)
+        rd_fail(r, "num_experts_per_tok", GS_ERR_INVALID, "is more than num_experts");
+    if (!r->ok)
+        return;
+    const uint64_t L = plan.layers, whole = L / group * group;
+    size_t kinds[2][2];
+    bool made[2][2] = {{false, false}, {false, false}};
+    gs_arch_set_layers(a, L, 0);
+    for (uint64_t l = 0; l < L && l < GS_LAYERS_MAX; l++) {
+        const int linear = v3 ? !((l + 1) % group == 0 || l >= whole) : (l + 1) % group != 0;
+        const int routed = c.moe.experts > (v3 ? 0 : 1) && l >= first_dense;
+        if (!made[linear][routed]) {
+            const enum bailing_mixer mixer = !linear ? BAILING_MLA
+                                             : v3    ? BAILING_KDA
+                                                     : BAILING_LIGHTNING;
+            kinds[linear][routed] = bailing_block(a, &c, mixer, routed);
+            made[linear][routed] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[linear][routed]);
+    }
+    gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+    if (mtp > 0) {
+        const size_t b = bailing_block(a, &c, BAILING_MLA, c.moe.experts > 0);
+        const uint64_t h = a->hidden_size;
+        gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
+                        2 * h, h, 1);
+        gs_build_norms(a, b, "enorm_hnorm_final_layernorm", 3, false);
+        gs_arch_tower(a, "mtp", b, GS_PART_MTP, mtp, false);
+    }
+}
+
 const struct model_type MODELS_MOE[] = {
     {"afmoe", "AfmoeForCausalLM", read_afmoe},
     {"bailing_moe", "BailingMoeV2ForCausalLM", read_bailing_moe},
     {"bailing_moe_linear", "BailingMoeLinearV2ForCausalLM", read_bailing_moe_linear},
+    {"bailing_hybrid", "BailingMoeV2_5ForCausalLM", read_bailing_hybrid},
     {"dbrx", "DbrxForCausalLM", read_dbrx},
     {"exaone_moe", "ExaoneMoeForCausalLM", read_exaone_moe},
     {"hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", read_hunyuan_v1_dense},

@@ -579,6 +579,87 @@ static void test_bailing(void **state)
                                                   2 * 100 * 64 + 64);
 }
 
+/* Bailing hybrid (bailing_hybrid) by hand (the fixtures' README): Ling-3.0-tiny
+ * (BailingMoeV3ForCausalLM, KDA and gated MLA) 7,893,389,856 parameters and 2,944 expert_bias
+ * values; its cache 6 x 576 x 2 = 6,912 B a token and 18 x (3 x 2,048 x 3 x 2 + 16 x 128^2 x 4) =
+ * 19,537,920 B a sequence. Ling-2.6-flash (BailingMoeV2_5ForCausalLM, lightning attention and MLA)
+ * 104,186,907,648 and 7,936, its MTP layer 3,307,493,376 + 256; 4 x 1,152 = 4,608 B a token and
+ * 28 x 32 x 128^2 x 2 = 29,360,128 B a sequence, halved per GPU at tensor parallelism 2 (the MLA
+ * latent is not split). */
+static void test_bailing_hybrid(void **state)
+{
+    (void)state;
+    struct gs_arch a = fixture_arch_file("bailing_hybrid/inclusionAI__Ling-3.0-tiny.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 7893389856ULL);
+    assert_int_equal(c.buffers, 23 * 128);
+    assert_int_equal(c.mtp, 0);
+    fixture_assert_parts_sum(&c);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.mla = 6, .recurrent = 18, .moe = 23});
+    fixture_assert_cache(&a, 1, 6912, 19537920);
+    a = fixture_arch_file("bailing_hybrid/inclusionAI__Ling-2.6-flash.json");
+    c = fixture_count(&a);
+    assert_int_equal(c.total, 104186907648ULL);
+    assert_int_equal(c.buffers, 7936);
+    assert_int_equal(c.mtp, 3307493376ULL + 256);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.mla = 4, .recurrent = 28, .moe = 31});
+    fixture_assert_cache(&a, 1, 4608, 29360128);
+    fixture_assert_cache(&a, 2, 4608, 29360128 / 2);
+    /* group_norm_size 4: vLLM serves it at TP 4, not 8 (BailingMoELinearAttention's assert) */
+    fixture_assert_vllm_serving(&a, 4, 4, 141ULL << 30);
+    {
+        const struct gs_model_spec m = fixture_spec(&a);
+        const struct gs_workload w = fixture_vllm_workload(1, 4096, 8, 141ULL << 30);
+        static struct gs_estimate e;
+        struct gs_error err;
+        gs_error_init(&err);
+        assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+        assert_string_equal(err.items[0].pointer, "/parallelism/tensor");
+    }
+    /* Ling 3.0's tail rule (vLLM _is_kda_layer): 10 layers in groups of 4 make layers 3, 7, 8 and
+     * 9 MLA; Ling 2.5's vLLM model has none: 3 and 7 */
+#define TAIL(arch)                                                                                 \
+    "{\"model_type\": \"bailing_hybrid\", \"architectures\": [\"" arch "\"],"                      \
+    " \"hidden_size\": 64, \"intermediate_size\": 128, \"num_hidden_layers\": 10,"                 \
+    " \"num_attention_heads\": 4, \"head_dim\": 16, \"vocab_size\": 100, \"num_experts\": 4,"      \
+    " \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32, \"num_shared_experts\": 1,"       \
+    " \"moe_shared_expert_intermediate_size\": 32, \"first_k_dense_replace\": 1,"                  \
+    " \"layer_group_size\": 4, \"short_conv_kernel_size\": 4, \"kv_lora_rank\": 32,"               \
+    " \"qk_rope_head_dim\": 8, \"qk_nope_head_dim\": 16, \"v_head_dim\": 16}"
+    a = fixture_arch(TAIL("BailingMoeV3ForCausalLM"));
+    fixture_assert_kinds(&a, (struct fixture_kinds){.mla = 4, .recurrent = 6, .moe = 9});
+    a = fixture_arch(TAIL("BailingMoeV2_5ForCausalLM"));
+    fixture_assert_kinds(&a, (struct fixture_kinds){.mla = 2, .recurrent = 8, .moe = 9});
+#undef TAIL
+    /* BailingMoeV2_5Config's defaults: layer_group_size 5 (20 layers: 4 MLA), head_dim 128, 256
+     * experts of 512, one shared, q/k norms, expert_bias. A lightning layer: query_key_value
+     * 3 x 2,048 x 2,048, g_proj and dense 2 x 2,048^2, g_norm 2,048, q/k norms 256 = 20,973,824;
+     * an MLA layer (q_lora_rank none): q_proj 2,048 x 16 x 192 = 6,291,456, kv_a_proj_with_mqa
+     * 2,048 x 576 = 1,179,648, kv_a_layernorm 512, kv_b_proj 512 x 16 x 256 = 2,097,152, dense
+     * 2,048^2 = 4,194,304: 13,763,072; the MoE 256 x 3 x
+     * 2,048 x 512 + 256 x 2,048 + 3 x 2,048 x 512 = 808,976,384; the dense layer 3 x 2,048 x
+     * 5,120 = 31,457,280 */
+    a = fixture_arch("{\"model_type\": \"bailing_hybrid\", \"architectures\":"
+                     " [\"BailingMoeV2_5ForCausalLM\"], \"hidden_size\": 2048,"
+                     " \"intermediate_size\": 5120, \"num_hidden_layers\": 20,"
+                     " \"num_attention_heads\": 16, \"vocab_size\": 157184}");
+    c = fixture_count(&a);
+    assert_int_equal(c.total, 20ULL * 4096 + 16ULL * 20973824 + 4ULL * 13763072 + 31457280 +
+                                  19ULL * 808976384 + 2ULL * 157184 * 2048 + 2048);
+    assert_int_equal(c.buffers, 19 * 256);
+    fixture_assert_reader_error("{\"model_type\": \"bailing_hybrid\", \"architectures\":"
+                                " [\"BailingHybridForCausalLM\"], \"hidden_size\": 64}",
+                                "/architectures");
+    fixture_assert_reader_error(
+        "{\"model_type\": \"bailing_hybrid\", \"architectures\": [\"BailingMoeV3ForCausalLM\"],"
+        " \"hidden_size\": 64, \"intermediate_size\": 128, \"num_hidden_layers\": 4,"
+        " \"num_attention_heads\": 4, \"head_dim\": 16, \"vocab_size\": 100, \"num_experts\": 4,"
+        " \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32, \"num_shared_experts\": 1,"
+        " \"moe_shared_expert_intermediate_size\": 32, \"first_k_dense_replace\": 1,"
+        " \"layer_group_size\": 4, \"short_conv_kernel_size\": 4, \"no_kda_lora\": false}",
+        "/no_kda_lora");
+}
+
 /* Mellum (mellum; modular_mellum.py) with MellumConfig's defaults (the class documents
  * JetBrains/Mellum2-12B-A2.5B-Base), by hand, h = 2,304: attention q and o 2 x 2,304 x 4,096,
  * k and v 2 x 2,304 x 512, q/k norms 256 (21,233,920), norms 4,608; 64 experts of
@@ -609,14 +690,23 @@ static void test_mellum(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mellum),        cmocka_unit_test(test_bailing),
-        cmocka_unit_test(test_dbrx),          cmocka_unit_test(test_hunyuan_dense),
-        cmocka_unit_test(test_hunyuan_moe),   cmocka_unit_test(test_hunyuan_refusals),
-        cmocka_unit_test(test_mimo_v2_flash), cmocka_unit_test(test_afmoe),
-        cmocka_unit_test(test_exaone_moe),    cmocka_unit_test(test_minimax_m2_successors),
-        cmocka_unit_test(test_minimax_m3),    cmocka_unit_test(test_exaone4),
-        cmocka_unit_test(test_hy_v3),         cmocka_unit_test(test_inkling),
-        cmocka_unit_test(test_zaya),          cmocka_unit_test(test_types_listed),
+        cmocka_unit_test(test_mellum),
+        cmocka_unit_test(test_bailing),
+        cmocka_unit_test(test_bailing_hybrid),
+        cmocka_unit_test(test_dbrx),
+        cmocka_unit_test(test_hunyuan_dense),
+        cmocka_unit_test(test_hunyuan_moe),
+        cmocka_unit_test(test_hunyuan_refusals),
+        cmocka_unit_test(test_mimo_v2_flash),
+        cmocka_unit_test(test_afmoe),
+        cmocka_unit_test(test_exaone_moe),
+        cmocka_unit_test(test_minimax_m2_successors),
+        cmocka_unit_test(test_minimax_m3),
+        cmocka_unit_test(test_exaone4),
+        cmocka_unit_test(test_hy_v3),
+        cmocka_unit_test(test_inkling),
+        cmocka_unit_test(test_zaya),
+        cmocka_unit_test(test_types_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

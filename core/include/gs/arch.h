@@ -242,6 +242,11 @@ struct gs_recurrent {
     bool kernels_off;                    /* the config turns the fused kernels off (Jamba's
                                             use_mamba_kernels false): transformers runs its torch
                                             fallback unless the request asks for the kernels */
+    uint64_t tensor_groups;              /* the mixer's output norm normalizes in this many groups,
+                                            which tensor ranks split whole (Bailing's g_norm,
+                                            group_norm_size: vLLM BailingMoELinearAttention asserts
+                                            group_norm_size % tp_size == 0): tensor parallelism
+                                            must divide it; 0 = no such limit */
 };
 
 /* What training counts of a recurrent mixer's scan. */
