@@ -136,6 +136,12 @@ enum gs_status gs_estimate_compute_scoped(const struct gs_model_spec *model,
         workload->overrides.fragmentation_permille > 1000)
         return gs_error_add(err, GS_ERR_RANGE, "/overrides/fragmentation_fraction",
                             "must be between 0 and 1");
+    if (model->has_arch && model->arch.drafts_for_hidden)
+        return gs_error_add(err, GS_ERR_INVALID, "/model",
+                            "this model is a drafter that runs only beside its target, reading "
+                            "the target's KV cache and hidden states (Gemma 4's assistants): "
+                            "size the target with inference.speculative {\"method\": \"mtp\", "
+                            "\"draft\": this model}");
     /* a framework that builds the model its own way: a tied model with one matrix more, no
      * dropout */
     struct gs_model_spec own_copy;

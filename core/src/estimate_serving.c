@@ -263,7 +263,10 @@ static void draft_cache(const struct gs_model_spec *m, const struct gs_workload 
     if (gs_engine_ops_for(c->engine)->spec != GS_ENGINE_SPEC_IN_BUDGET)
         return;
     if (c->spec_method == GS_SPEC_MTP) {
-        *layers = gs_weights_mtp_layers(&m->arch);
+        /* a Gemma 4 assistant reads the target's cache (Gemma4Proposer._setup_gemma4_kv_sharing
+         * sets kv_sharing_target_layer_name, and get_kv_cache_spec skips such layers) */
+        if (w->serving.draft == NULL)
+            *layers = gs_weights_mtp_layers(&m->arch);
         return;
     }
     const bool drafts = c->spec_method == GS_SPEC_EAGLE || c->spec_method == GS_SPEC_EAGLE3 ||
@@ -426,6 +429,66 @@ static enum gs_status draft_model(const struct gs_model_spec *m, const struct gs
     return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
 }
 
+/* vLLM's mtp with a Gemma 4 assistant as the draft (models/gemma4_mtp.py Gemma4MTP,
+ * v1/spec_decode/gemma4.py Gemma4Proposer; SpeculativeConfig rewrites the assistant's type to
+ * gemma4_mtp): on every GPU at the target's tensor-parallel size, its embedding replaced by the
+ * target's (_maybe_share_embeddings) but the table kept as its own head (ParallelLMHead tied to
+ * it, split by vocabulary; _maybe_share_lm_head leaves it), its q-only layers, pre_projection
+ * and post_projection split like linears, the centroid head whole; with the centroid head and
+ * more than one tensor rank, a gathered copy of the whole head on each
+ * (_get_full_lm_head_weight). Its layers read the target's last non-shared layer of each kind
+ * (kv_sharing_target_layer_name) and add nothing to the KV cache. */
+static enum gs_status assistant_draft(const struct gs_model_spec *m, const struct gs_workload *w,
+                                      struct gs_estimate *e, uint64_t t, uint64_t *weights,
+                                      struct gs_error *err)
+{
+    const struct gs_draft *d = w->serving.draft;
+    const struct gs_arch *a = d->arch;
+    const struct gs_vllm_release *rel = gs_vllm_release_for(w->serving.engine.version);
+    if (!rel->mtp_assistants)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
+                            "%s takes a Gemma 4 assistant for a draft_model and fails (vLLM issue "
+                            "#42005); vLLM serves it as mtp from 0.21.0: name "
+                            "inference.engine_version 0.21.0 or later",
+                            rel->name);
+    if (m->arch.hidden_size != a->drafts_for_hidden || m->arch.vocab_size != a->vocab_size)
+        return gs_error_add(
+            err, GS_ERR_INVALID, "/inference/speculative/draft",
+            "this assistant drafts for a target %llu wide with %llu tokens; the "
+            "model is %llu wide with %llu (an assistant pairs with the Gemma 4 "
+            "it was trained beside)",
+            (unsigned long long)a->drafts_for_hidden, (unsigned long long)a->vocab_size,
+            (unsigned long long)m->arch.hidden_size, (unsigned long long)m->arch.vocab_size);
+    const struct gs_weights_request r = {
+        (enum gs_weight_format)d->format, d->group_size, t, 1, false, 0, stages_for(w, 1)};
+    uint64_t bytes = 0;
+    enum gs_status st = gs_weights_bytes(a, NULL, &r, &bytes, err);
+    if (st != GS_OK)
+        return st;
+    bool ovf = false;
+    if (a->draft_gathers_head && t > 1)
+        bytes = gs_add(bytes, gs_mul(gs_mul(a->vocab_size, a->hidden_size, &ovf), 2, &ovf), &ovf);
+    *weights = gs_add(*weights, bytes, &ovf);
+    assume_value(
+        e, "speculative_draft_weights_bytes", bytes,
+        a->draft_gathers_head && t > 1
+            ? "vLLM mtp with a Gemma 4 assistant: its layers, projections and own head "
+              "split over the tensor ranks, the centroid head whole, and a gathered "
+              "copy of the whole head on each rank; the embedding is the target's"
+            : "vLLM mtp with a Gemma 4 assistant: its layers, projections and own head "
+              "split over the tensor ranks (the centroid head whole); the embedding is "
+              "the target's",
+        "vllm/model_executor/models/gemma4_mtp.py Gemma4MTP; vllm/v1/spec_decode/gemma4.py "
+        "Gemma4Proposer (_maybe_share_embeddings, _get_full_lm_head_weight)");
+    assume_value(e, "speculative_draft_layers", 0,
+                 "vLLM mtp with a Gemma 4 assistant: its layers read the target's last "
+                 "non-shared sliding and full layers' keys and values and add no cache",
+                 "vllm/v1/spec_decode/gemma4.py _setup_gemma4_kv_sharing; "
+                 "vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec "
+                 "(kv_sharing_target_layer_name)");
+    return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
+}
+
 /* Speculative decoding as the engine runs it (gs/speculative.h): which
  * methods gpusizer can size for it, and for vLLM's mtp the MTP layers'
  * weights on every GPU, added to *weights. */
@@ -466,19 +529,33 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
         &kv, err);
     if (st != GS_OK)
         return st;
+    if (method != GS_SPEC_MTP && w->serving.draft != NULL &&
+        w->serving.draft->arch->drafts_for_hidden)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
+                            "vLLM runs a Gemma 4 assistant as mtp (SpeculativeConfig rewrites "
+                            "its type to gemma4_mtp); %s takes a standalone draft",
+                            name);
     if (method != GS_SPEC_MTP)
         return draft_model(m, w, e, t, p, weights, err);
-    if (w->serving.draft != NULL)
+    if (w->serving.draft != NULL && !w->serving.draft->arch->drafts_for_hidden)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
-                            "mtp drafts with the model's own MTP layers; a draft model goes with "
-                            "eagle, eagle3 or draft_model");
+                            "mtp drafts with the model's own MTP layers or a Gemma 4 assistant; "
+                            "another draft model goes with eagle, eagle3 or draft_model");
+    if (w->serving.draft != NULL && p > 1)
+        return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
+                            "vLLM shares the target's embedding with a Gemma 4 assistant only "
+                            "without pipeline parallelism (Gemma4Proposer._maybe_share_embeddings "
+                            "returns early), and the assistant's own cannot feed its "
+                            "pre_projection; serve with tensor parallelism");
+    if (w->serving.draft != NULL)
+        return assistant_draft(m, w, e, t, weights, err);
     const uint64_t layers = gs_weights_mtp_layers(&m->arch);
     if (layers == 0)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
                             "gpusizer has no description of this model's multi-token-prediction "
                             "layers (its config names none, or names layers gpusizer does not "
                             "read), so it cannot size vLLM's mtp; eagle, eagle3 or draft_model "
-                            "take a draft");
+                            "take a draft, and mtp a Gemma 4 assistant as its draft");
     if (p > 1)
         return gs_error_add(err, GS_ERR_INVALID, "/parallelism/pipeline",
                             "vLLM cannot run mtp with pipeline parallelism (the draft's parallel "

@@ -222,14 +222,16 @@
  * the "GPU KV cache size" (the fix discussed in PRs #38364 and #40694 for issue #40691;
  * issue #43308 shows Gemma 4's printed size rising about tenfold from 0.20 to 0.21 with the
  * same memory) */
-#define VLLM_0_21_0 \
-    VLLM_0_17_0, \
-    .from = 2100, \
-    .name = "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)", \
-    .graphs_subtracted = true, \
-    .prints_concurrency = true, \
-    .default_util_permille = 920, \
-    .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"
+/* 0.21.0 also serves Gemma 4's assistants as mtp drafters (vllm/model_executor/models/
+ * gemma4_mtp.py, v1/spec_decode/gemma4.py; PR #41745, which 0.20.1 lacks: issue #42005, and
+ * reported working on 0.21.0 in PR #42180's discussion) */
+#define VLLM_0_21_0                                                                                \
+    VLLM_0_17_0,                                                                                   \
+        .from = 2100,                                                                              \
+        .name = "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)",   \
+        .graphs_subtracted = true, .prints_concurrency = true, .mtp_assistants = true,             \
+        .default_util_permille = 920,                                                              \
+        .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"
 
 /* Model Runner V2 by class name before 0.25 (vllm/config/vllm.py
  * DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES, matched against every entry of the config's

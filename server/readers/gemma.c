@@ -27,6 +27,10 @@
  * embedders in place of towers (modeling_gemma4_unified.py, vLLM's
  * gemma4_unified.py).
  *
+ * Gemma 4's assistants (gemma4_assistant, gemma4_unified_assistant) are that
+ * text decoder with every layer reading a target's keys and values, between
+ * projections from and to the target's width: drafters for vLLM's mtp.
+ *
  * Gemma 3n follows transformers' modeling_gemma3n.py (Gemma3nTextDecoderLayer
  * with AltUp and LAuReL, Gemma3nAudioEncoder, Gemma3nMultimodalEmbedder; the
  * vision tower is timm's mobilenetv5_300m_enc through TimmWrapperModel) and
@@ -178,7 +182,8 @@ static void read_per_layer_config(struct model_reader *r, struct gemma4_text *t)
  * keys it drops from its fields and Gemma4UnifiedTextDecoderLayer never reads
  * (the 12B's converter writes hidden_size_per_layer_input 0 and the MoE keys
  * "BC: not used by the model"). */
-static void read_text_dims(struct model_reader *r, struct gemma4_text *t, bool unified)
+static void read_text_dims(struct model_reader *r, struct gemma4_text *t, bool unified,
+                           bool assistant)
 {
     memset(t, 0, sizeof(*t));
     t->hidden = rd_dim(r, NAMES("hidden_size"), false, 2304);
@@ -198,7 +203,7 @@ static void read_text_dims(struct model_reader *r, struct gemma4_text *t, bool u
     t->kv_shared_layers = rd_dim(r, NAMES("num_kv_shared_layers"), false, 0);
     t->double_wide = rd_flag(r, "use_double_wide_mlp", false);
     t->bias = rd_flag(r, "attention_bias", false);
-    if (!unified) {
+    if (!unified && !assistant) {
         t->per_layer_width = rd_dim(r, NAMES("hidden_size_per_layer_input"), false, 256);
         t->per_layer_vocab = rd_dim(r, NAMES("vocab_size_per_layer_input"), false, 262144);
         t->moe = rd_flag(r, "enable_moe_block", false);
@@ -214,7 +219,7 @@ static void read_text_dims(struct model_reader *r, struct gemma4_text *t, bool u
         rd_fail(r, "num_hidden_layers", GS_ERR_UNSUPPORTED,
                 "%llu layers: gpusizer describes at most %d", (unsigned long long)t->layers,
                 GS_LAYERS_MAX);
-    else if (t->kv_shared_layers >= t->layers && t->kv_shared_layers > 0)
+    else if (!assistant && t->kv_shared_layers >= t->layers && t->kv_shared_layers > 0)
         rd_fail(r, "num_kv_shared_layers", GS_ERR_INVALID,
                 "%llu of %llu layers: a shared layer needs an earlier layer to read from",
                 (unsigned long long)t->kv_shared_layers, (unsigned long long)t->layers);
@@ -431,7 +436,7 @@ static void read_text_config(struct model_reader *r, struct gs_arch *a, bool tie
      * tanh, * final_logit_softcapping); the published configs set 30.0, as Gemma 3n's default */
     const bool final_softcap = rd_softcap(r, "final_logit_softcapping", true);
     struct gemma4_text t;
-    read_text_dims(r, &t, unified);
+    read_text_dims(r, &t, unified, false);
     if (!r->ok)
         return;
     check_kv_sources(r, t.layers, t.kv_shared_layers, t.sliding);
@@ -691,6 +696,81 @@ static void read_conditional_generation(struct model_reader *r, struct gs_arch *
 static void read_gemma4(struct model_reader *r, struct gs_arch *a)
 {
     read_conditional_generation(r, a, read_text, read_vision, read_audio);
+}
+
+/* ------------------------------------------------------ Gemma 4 assistants */
+
+/* Gemma 4's assistants, the multi-token-prediction drafters Google ships beside each Gemma 4
+ * (gemma-4-E2B-it-assistant ... gemma-4-31B-it-assistant: Gemma4AssistantForCausalLM,
+ * model_type gemma4_assistant; the 12B's Gemma4UnifiedAssistantForCausalLM,
+ * gemma4_unified_assistant; transformers models/gemma4_assistant, gemma4_unified_assistant).
+ * The decoder is a Gemma 4 text model (Gemma4TextModel over text_config) whose every layer reads
+ * the target's keys and values (Gemma4AssistantConfig.__post_init__ sets num_kv_shared_layers
+ * to the layer count where it is 0; validate_architecture refuses another count, per-layer
+ * embeddings, the MoE block and the double-wide MLP): q_proj, q_norm and o_proj at the layer's
+ * head size (global_head_dim on full layers), no k/v projections, no cache; the embedding tied
+ * to lm_head (tie_word_embeddings true by default); pre_projection 2 x backbone_hidden_size ->
+ * hidden (the target's token embedding and hidden state, concatenated) and post_projection back
+ * to backbone_hidden_size; with use_ordered_embeddings the centroid head
+ * (Gemma4AssistantMaskedEmbedder: centroids hidden -> num_centroids and token_ordering, a
+ * vocabulary-long int64 buffer, weighed here at 4 bytes). The assistant runs only beside its
+ * target (gs_arch.drafts_for_hidden): vLLM's mtp with the assistant as the draft (gemma4_mtp.py).
+ */
+static void read_assistant(struct model_reader *r, struct gs_arch *a, bool unified)
+{
+    struct model_reader text;
+    if (!rd_sub(r, "text_config", &text)) {
+        if (r->ok)
+            rd_fail(r, "text_config", GS_ERR_INVALID,
+                    "is required: the assistant's decoder (a Gemma 4 text config)");
+        return;
+    }
+    /* what validate_architecture refuses */
+    if (rd_dim(&text, NAMES("hidden_size_per_layer_input"), false, 0) > 0 ||
+        rd_dim(&text, NAMES("vocab_size_per_layer_input"), false, 0) > 0)
+        rd_fail(&text, "hidden_size_per_layer_input", GS_ERR_INVALID,
+                "must be 0 in an assistant: it has no per-layer embeddings");
+    else if (rd_flag(&text, "enable_moe_block", false))
+        rd_fail(&text, "enable_moe_block", GS_ERR_INVALID, "must be false in an assistant");
+    else if (rd_flag(&text, "use_double_wide_mlp", false))
+        rd_fail(&text, "use_double_wide_mlp", GS_ERR_INVALID, "must be false in an assistant");
+    struct gemma4_text t;
+    if (text.ok)
+        read_text_dims(&text, &t, unified, true);
+    if (text.ok && t.kv_shared_layers != 0 && t.kv_shared_layers != t.layers)
+        rd_fail(&text, "num_kv_shared_layers", GS_ERR_INVALID,
+                "must be 0 or the %llu layers: every assistant layer reads the target's keys and "
+                "values",
+                (unsigned long long)t.layers);
+    if (!text.ok) {
+        r->ok = false;
+        return;
+    }
+    t.kv_shared_layers = t.layers;
+    build_text(&text, a, &t, rd_flag(r, "tie_word_embeddings", true));
+    const uint64_t backbone =
+        rd_dim(r, NAMES("backbone_hidden_size"), false, unified ? 3840 : 1536);
+    const uint64_t h = t.hidden;
+    linear(a, GS_BLOCKS_MAX, "pre_projection", GS_SPLIT_COLUMN, GS_PART_OTHER, 2 * backbone, h);
+    linear(a, GS_BLOCKS_MAX, "post_projection", GS_SPLIT_ROW, GS_PART_OTHER, h, backbone);
+    if (rd_flag(r, "use_ordered_embeddings", false)) {
+        add(a, GS_BLOCKS_MAX, "masked_embedding.centroids", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+            GS_PART_OTHER, 0, h, rd_dim(r, NAMES("num_centroids"), false, 2048), 1);
+        add(a, GS_BLOCKS_MAX, "masked_embedding.token_ordering", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+            GS_PART_OTHER, GS_MOD_BUFFER, 1, a->vocab_size, 1);
+        a->draft_gathers_head = true;
+    }
+    a->drafts_for_hidden = backbone;
+}
+
+static void read_gemma4_assistant(struct model_reader *r, struct gs_arch *a)
+{
+    read_assistant(r, a, false);
+}
+
+static void read_gemma4_unified_assistant(struct model_reader *r, struct gs_arch *a)
+{
+    read_assistant(r, a, true);
 }
 
 /* -------------------------------------------------------- Gemma 4 unified */
@@ -1287,6 +1367,9 @@ const struct model_type MODELS_GEMMA[] = {
     {"gemma4_text", "Gemma4ForCausalLM", read_gemma4_text},
     {"gemma4_unified", "Gemma4UnifiedForConditionalGeneration", read_gemma4_unified},
     {"gemma4_unified_text", "Gemma4UnifiedForCausalLM", read_gemma4_unified_text},
+    {"gemma4_assistant", "Gemma4AssistantForCausalLM", read_gemma4_assistant},
+    {"gemma4_unified_assistant", "Gemma4UnifiedAssistantForCausalLM",
+     read_gemma4_unified_assistant},
     {"gemma3n", "Gemma3nForConditionalGeneration", read_gemma3n},
     {"gemma3n_text", "Gemma3nForCausalLM", read_gemma3n_text},
     {NULL, NULL, NULL},

@@ -1237,6 +1237,91 @@ static void test_speculative_drafts(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
 }
 
+/* vLLM's mtp with a Gemma 4 assistant as its draft (gemma4_mtp.py, spec_decode/gemma4.py;
+ * tests/fixtures/configs/gemma4_assistant/README.md): gemma-4-26B-A4B with its assistant adds
+ * 419,711,232 x 2 = 839,422,464 bytes at TP 1 and 419,729,920 a rank at TP 2 (the table and the
+ * projections split, the norms whole), and nothing to the cache. With the centroid head (E2B's
+ * kind, here on the 26B's shapes) a rank at TP 2 also keeps the centroids 1,024 x 2,048 x 2 =
+ * 4,194,304, token_ordering 262,144 x 4 = 1,048,576 and the gathered head 262,144 x 1,024 x 2 =
+ * 536,870,912. Refused: before 0.21, with pipeline parallelism, under eagle, as the model itself,
+ * and beside a target of another width. */
+static void test_speculative_gemma4_assistant(void **state)
+{
+    (void)state;
+    const struct gs_arch target = fixture_arch_file("gemma4/google__gemma-4-26B-A4B.json");
+    const struct gs_model_spec m = fixture_spec(&target);
+    const struct gs_arch assistant =
+        fixture_arch_file("gemma4_assistant/google__gemma-4-26B-A4B-it-assistant.json");
+    const struct gs_arch ordered = fixture_arch(
+        "{\"model_type\": \"gemma4_assistant\", \"backbone_hidden_size\": 2816,"
+        " \"use_ordered_embeddings\": true, \"text_config\": {\"hidden_size\": 1024,"
+        " \"intermediate_size\": 8192, \"num_attention_heads\": 16, \"num_key_value_heads\": 8,"
+        " \"num_hidden_layers\": 4, \"hidden_size_per_layer_input\": 0}}");
+    const struct gs_draft draft = {&assistant, GS_WF_BF16, 0, 0, 0};
+    const struct gs_draft draft_ordered = {&ordered, GS_WF_BF16, 0, 0, 0};
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.serving.present = true;
+    w.serving.batch_size = 4;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.serving.engine.version = 2100;
+    w.gpu.total_bytes = 85061827297ULL;
+    static struct gs_estimate plain, e;
+    for (uint64_t t = 1; t <= 2; t++) {
+        w.parallelism.tensor = t;
+        w.serving.engine.spec_method = GS_SPEC_NONE;
+        w.serving.draft = NULL;
+        assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
+        w.serving.engine.spec_method = GS_SPEC_MTP;
+        w.serving.draft = &draft;
+        assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+        assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes,
+                         t == 1 ? 839422464ULL : 419729920ULL);
+        assert_int_equal(e.serving.kv.bytes_per_token, plain.serving.kv.bytes_per_token);
+        assert_int_equal(e.serving.kv.state_bytes_per_sequence,
+                         plain.serving.kv.state_bytes_per_sequence);
+    }
+    w.serving.draft = &draft_ordered;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes,
+                     419729920ULL + 4194304 + 1048576 + 536870912);
+    struct gs_error err;
+    const struct {
+        uint32_t version;
+        uint64_t pipeline;
+        enum gs_spec_method method;
+        const char *pointer;
+    } refused[] = {
+        {2001, 1, GS_SPEC_MTP, "/inference/speculative/draft"},
+        {2100, 2, GS_SPEC_MTP, "/parallelism/pipeline"},
+        {2100, 1, GS_SPEC_EAGLE, "/inference/speculative/method"},
+    };
+    w.serving.draft = &draft;
+    w.parallelism.tensor = 1;
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        w.serving.engine.version = refused[i].version;
+        w.parallelism.pipeline = refused[i].pipeline;
+        w.serving.engine.spec_method = refused[i].method;
+        gs_error_init(&err);
+        assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+        assert_string_equal(err.items[0].pointer, refused[i].pointer);
+    }
+    w.serving.engine.version = 2100;
+    w.parallelism.pipeline = 1;
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    const struct gs_arch llama = fixture_llama(4096, 32, 32, 8, 14336, 262144, false);
+    const struct gs_model_spec other = fixture_spec(&llama);
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&other, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/speculative/draft");
+    const struct gs_model_spec alone = fixture_spec(&assistant);
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    w.serving.draft = NULL;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&alone, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/model");
+}
+
 /* A checkpoint's own bytes (hub import, server/hub/checkpoint.h) stand for the
  * weights when serving in its stored format. Llama-3.1-8B in bf16:
  * 8,030,261,248 parameters x 2 = 16,060,522,496 bytes; vectors are the 65
@@ -1335,6 +1420,7 @@ int main(void)
         cmocka_unit_test(test_expert_parallel_serving),
         cmocka_unit_test(test_speculative_mtp),
         cmocka_unit_test(test_speculative_drafts),
+        cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_vllm_cpu_offload),
         cmocka_unit_test(test_memory_in_use),
         cmocka_unit_test(test_stage_gpus),

@@ -509,6 +509,47 @@ static void test_gemma4_errors(void **state)
         "/text_config/layer_types");
 }
 
+/* Gemma 4's assistants (the fixtures' README, by hand): E2B 77,731,328 (transformers' count
+ * for the checkpoint), E4B 78,517,760, 26B-A4B 419,711,232, 31B 469,518,592, 12B 422,856,960;
+ * no layer caches anything (each reads the target's keys and values), and the E2B/E4B centroid
+ * head keeps token_ordering, 262,144 values, as a buffer. */
+static void test_gemma4_assistants(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        uint64_t total, buffers, backbone;
+    } want[] = {
+        {"gemma4_assistant/google__gemma-4-E2B-it-assistant.json", 77731328ULL, 262144, 1536},
+        {"gemma4_assistant/google__gemma-4-E4B-it-assistant.json", 78517760ULL, 262144, 2560},
+        {"gemma4_assistant/google__gemma-4-26B-A4B-it-assistant.json", 419711232ULL, 0, 2816},
+        {"gemma4_assistant/google__gemma-4-31B-it-assistant.json", 469518592ULL, 0, 5376},
+        {"gemma4_assistant/google__gemma-4-12B-it-assistant.json", 422856960ULL, 0, 3840},
+    };
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const struct gs_arch a = fixture_arch_file(want[i].file);
+        const struct gs_param_count c = fixture_count(&a);
+        assert_int_equal(c.total, want[i].total);
+        assert_int_equal(c.buffers, want[i].buffers);
+        assert_int_equal(a.drafts_for_hidden, want[i].backbone);
+        assert_int_equal(a.draft_gathers_head, want[i].buffers > 0);
+        const struct gs_kv_layout k = fixture_layout(&a, 1);
+        assert_int_equal(k.bytes_per_token, 0);
+    }
+    /* what Gemma4AssistantConfig.validate_architecture refuses */
+#define ASSISTANT(text)                                                                            \
+    "{\"model_type\": \"gemma4_assistant\", \"text_config\": {\"hidden_size\": 256,"               \
+    " \"num_hidden_layers\": 4, \"num_attention_heads\": 4" text "}}"
+    fixture_assert_reader_error(ASSISTANT(", \"hidden_size_per_layer_input\": 256"),
+                                "/text_config/hidden_size_per_layer_input");
+    fixture_assert_reader_error(ASSISTANT(", \"enable_moe_block\": true"),
+                                "/text_config/enable_moe_block");
+    fixture_assert_reader_error(ASSISTANT(", \"num_kv_shared_layers\": 2"),
+                                "/text_config/num_kv_shared_layers");
+#undef ASSISTANT
+    fixture_assert_reader_error("{\"model_type\": \"gemma4_assistant\"}", "/text_config");
+}
+
 /* Every type of the file's table is one models_supported() lists. */
 static void test_types_listed(void **state)
 {
@@ -583,7 +624,7 @@ int main(void)
         cmocka_unit_test(test_gemma4_unified_12b), cmocka_unit_test(test_gemma4_unified_defaults),
         cmocka_unit_test(test_gemma3n_e4b),        cmocka_unit_test(test_gemma3n_e2b),
         cmocka_unit_test(test_gemma3n_defaults),   cmocka_unit_test(test_gemma_softcapping),
-        cmocka_unit_test(test_types_listed),
+        cmocka_unit_test(test_types_listed),       cmocka_unit_test(test_gemma4_assistants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

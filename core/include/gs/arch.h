@@ -486,6 +486,14 @@ struct gs_arch {
                                            or yarn rope_scaling factor; 0 = unknown */
     bool tie_word_embeddings;
     bool logits;                        /* the model ends in vocabulary logits (not encoder-only) */
+    uint64_t drafts_for_hidden;         /* a drafter that runs only beside its target, reading the
+                                           target's KV cache (layers with q projections alone) and
+                                           the target's hidden states of this width (Gemma 4's
+                                           assistants: pre_projection 2 x this -> hidden); 0 for a
+                                           model that runs on its own */
+    bool draft_gathers_head;            /* as a vLLM drafter it keeps a whole gathered copy of its
+                                           vocabulary-split head on every tensor rank past one
+                                           (Gemma4MTP's centroid path, _get_full_lm_head_weight) */
     bool attention_dropout;             /* non-zero attention-probability dropout */
     bool hidden_dropout;                /* non-zero residual/hidden dropout */
     bool embedding_dropout;             /* non-zero dropout on the token embedding's output

@@ -6,7 +6,9 @@
  * prediction layers (num_nextn_predict_layers) on every GPU, split over the
  * tensor ranks like a layer, sharing the target's embedding (and, from 0.17,
  * its head: PR #34385), and their attention layers join the target's KV
- * cache (one more layer per MTP layer in every block); "eagle", "eagle3" and
+ * cache (one more layer per MTP layer in every block) - or, from 0.21, a
+ * Gemma 4 assistant the request names as the draft, whose layers read the
+ * target's cache and add none (gs_arch.drafts_for_hidden); "eagle", "eagle3" and
  * "draft_model" load the draft the request names (struct gs_draft) at the
  * target's tensor-parallel size, its attention layers joining the cache the
  * same way; "ngram" and "suffix" propose on the CPU and change no GPU

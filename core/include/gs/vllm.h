@@ -79,6 +79,9 @@ struct gs_vllm_release {
     bool graphs_subtracted;     /* a CUDA-graph estimate is subtracted from the budget */
     uint8_t mla_workspace;      /* enum gs_vllm_mla_workspace */
     bool mtp_own_head;          /* speculative mtp keeps the MTP layer's own head (before PR #34385) */
+    bool mtp_assistants;        /* speculative mtp takes a separate drafter that reads the target's
+                                   KV cache, Gemma 4's assistants (models/gemma4_mtp.py, PR #41745);
+                                   0.20 took them for draft_model and failed (issue #42005) */
     /* The profile run's dummy sampler, after the forward has returned (its tensors never meet
      * the layers' transients): bytes per (request x vocabulary) element alive at its peak -
      * V0's sort-based top-k/top-p 40, V1 with FlashInfer or the in-place Triton top-k/top-p 14,
