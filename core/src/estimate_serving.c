@@ -314,6 +314,10 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->expert = w->parallelism.expert;
     in->expert_cross_node = w->parallelism.expert > per_node;
     in->engine = w->serving.engine;
+    /* SpeculativeConfig.__post_init__: without num_speculative_tokens, mtp proposes as many as
+     * the drafter predicts (n_predict: the model's MTP layers; a Gemma 4 assistant 1) */
+    if (in->engine.spec_method == GS_SPEC_MTP && in->engine.spec_tokens == 0)
+        in->engine.spec_tokens = w->serving.draft != NULL ? 1 : gs_weights_mtp_layers(&m->arch);
     draft_cache(m, w, t, &in->draft_layers, &in->draft_token_bytes);
 }
 
@@ -522,11 +526,16 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
         return GS_OK;
     }
     struct gs_kv_layout kv;
-    enum gs_status st = draft_layout(
-        &m->arch, w, t, true, "/inference/speculative/method",
-        "vLLM's grouping of draft layers with linear-attention (Mamba) or cross-attention layers "
-        "is not modelled; drafts are sized for models whose layers attend, fully or in windows",
-        &kv, err);
+    enum gs_status st = gs_kv_layout_for(&m->arch, w->serving.kv_dtype, 2, t, 1, &kv, err);
+    /* the model's own MTP layers are full-attention layers that join its full-attention group
+     * beside linear-attention ones (Qwen3-Next, Qwen3.5: vllm_pages' groups); another draft's
+     * layers beside them, and any draft beside cross-attention, are not modelled */
+    if (st == GS_OK && (kv.cross_token_bytes ||
+                        (kv.recurrent_layers && (method != GS_SPEC_MTP || w->serving.draft))))
+        st = gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method", "%s",
+                          "vLLM's grouping of draft layers with cross-attention layers, or of a "
+                          "draft model's layers with linear-attention (Mamba) ones, is not "
+                          "modelled; mtp with the model's own MTP layers is");
     if (st != GS_OK)
         return st;
     if (method != GS_SPEC_MTP && w->serving.draft != NULL &&

@@ -148,6 +148,10 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
             out->state_bytes_per_sequence = gs_add(out->state_bytes_per_sequence,
                                                    gs_mul(state_bytes(&b->rec, m, t, ovf), n, ovf),
                                                    ovf);
+            if (b->rec.conv_kernel)
+                out->conv_row_bytes =
+                    gs_add(out->conv_row_bytes,
+                           gs_mul(gs_mul(ceil_div(b->rec.conv_channels, t), m, ovf), n, ovf), ovf);
         }
         if (b->mixer == GS_MIXER_RECURRENT)
             continue;

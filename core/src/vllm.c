@@ -1404,6 +1404,17 @@ static uint64_t group_layers(const uint64_t *kinds, uint64_t n)
  * ones, which do not) "align" keeps two, "all" one per block_size tokens like attention. */
 static void vllm_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
+    const uint64_t spec = in->engine.spec_method != GS_SPEC_NONE ? in->engine.spec_tokens : 0;
+    if (out->release != NULL && out->release->v1 && spec && out->kv.conv_row_bytes &&
+        out->kv.state_delta_rule) {
+        /* under speculative decoding a delta-rule layer's convolution window keeps
+         * kernel - 1 + k rows (MambaStateShapeCalculator.gated_delta_net_state_shape and
+         * kda_state_shape with num_spec = num_speculative_tokens), for every method that sets
+         * k; the Mamba shapes' handling of k is not read here */
+        bool grew = false;
+        out->kv.state_bytes_per_sequence = gs_add(
+            out->kv.state_bytes_per_sequence, gs_mul(out->kv.conv_row_bytes, spec, &grew), &grew);
+    }
     const struct gs_kv_layout *kv = &out->kv;
     if (out->release == NULL || !out->release->v1 || !out->release->hybrid_pages ||
         kv->recurrent_layers == 0 || kv->full_layers == 0 || kv->window_count != 0 ||
@@ -1431,7 +1442,6 @@ static void vllm_pages(const struct gs_inference_input *in, struct gs_inference_
     pg->group_layers = group;
     pg->full_groups = div_up(kv->full_layers, group);
     pg->state_groups = div_up(kv->recurrent_layers, group);
-    const uint64_t spec = in->engine.spec_method != GS_SPEC_NONE ? in->engine.spec_tokens : 0;
     if (in->engine.prefix_caching != GS_CHUNKED_PREFILL_ON) {
         pg->state_cache = GS_STATE_CACHE_NONE;
         pg->state_blocks = 1 + spec;

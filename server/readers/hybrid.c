@@ -973,7 +973,8 @@ static void read_qwen3_next(struct model_reader *r, struct gs_arch *a)
     if (mtp > 0) {
         const size_t b = qwen3_next_block(a, &plan, &g, true, true, bias);
         const uint64_t h = a->hidden_size;
-        gs_block_module(a, b, "fc", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 2 * h,
+        /* vLLM qwen3_next_mtp.py: ColumnParallelLinear(2h, h, gather_output=True) */
+        gs_block_module(a, b, "fc", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, 0, 2 * h,
                         h, 1);
         norm(a, b, "pre_fc_norm_hidden");
         norm(a, b, "pre_fc_norm_embedding");

@@ -570,7 +570,9 @@ static void qwen3_5_mtp(struct gs_arch *a, const struct decoder_plan *plan, cons
         return;
     const size_t b = qwen3_5_block(a, plan, g, true, routed, bias);
     const uint64_t h = a->hidden_size;
-    gs_block_module(a, b, "fc", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 2 * h, h, 1);
+    /* vLLM: ColumnParallelLinear(2h, h, bias=False, gather_output=True), each rank h / t rows */
+    gs_block_module(a, b, "fc", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, 0, 2 * h, h,
+                    1);
     rms_norm(a, b, "pre_fc_norm_hidden");
     rms_norm(a, b, "pre_fc_norm_embedding");
     rms_norm(a, b, "norm");

@@ -1322,6 +1322,69 @@ static void test_speculative_gemma4_assistant(void **state)
     assert_string_equal(err.items[0].pointer, "/model");
 }
 
+/* vLLM's mtp on a Gated DeltaNet hybrid (Qwen3.5-27B: 16 full-attention and 48 GDN layers, one
+ * MTP layer; qwen3_5_mtp.py), TP 2, max_model_len 262,144, prefix caching on (align), as a
+ * published 0.2x startup log shows it. Without speculative decoding: a full-attention token
+ * 2 x 2 heads x 256 x 2 = 2,048 bytes a layer, a GDN state (conv 3 x 10,240 / 2 x 2 = 30,720,
+ * fp32 temporal 24 x 128 x 128 x 4 = 1,572,864) 1,603,584, the block 16 x ceil(1,603,584 /
+ * 32,768) = 784 tokens, groups of 16 (1 full + 3 GDN), a sequence ceil(262,144 / 784) = 335
+ * blocks + 3 x 2 state blocks = 341; 540 blocks (the log's 12.93 GiB) print
+ * 540 x 262,144 / 341 = 415,125 tokens. With mtp k = 2: the MTP layer joins the full group
+ * (17 + 48: groups of 17, the GDN groups padded), the conv window keeps 3 + 2 rows (state
+ * 1,624,064: block 800), each GDN group 2 + 2 blocks a sequence: 328 + 12 = 340; 473 blocks
+ * (the log's 12.29 GiB) print 473 x 262,144 / 340 = 364,688 tokens, as logged. The MTP layer's
+ * weights (424,699,392 parameters, norms 5 x 5,120 + 2 x 256 whole on each rank):
+ * ((424,699,392 - 26,112) / 2 + 26,112) x 2 = 424,725,504 bytes a rank. */
+static void test_speculative_mtp_hybrid(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    const struct gs_model_spec m = fixture_spec(&a);
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 262144;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.serving.engine.version = 2100;
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_ON;
+    w.serving.engine.has_kv_cache_memory_bytes = true;
+    w.parallelism.tensor = 2;
+    w.gpu.total_bytes = 85029615042ULL;
+    static struct gs_estimate plain, e;
+    w.serving.engine.kv_cache_memory_bytes = 540ULL * 16 * 784 * 2048;
+    assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
+    assert_int_equal(plain.serving.pages.group_layers, 16);
+    assert_int_equal(plain.serving.block_size, 784);
+    assert_int_equal(plain.serving.blocks, 540);
+    assert_int_equal(plain.serving.reported_tokens, 415125);
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    w.serving.engine.spec_tokens = 2;
+    w.serving.engine.kv_cache_memory_bytes = 473ULL * 17 * 800 * 2048;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.kv.full_layers, 17);
+    assert_int_equal(e.serving.kv.state_bytes_per_sequence, 48ULL * 1624064);
+    assert_int_equal(e.serving.pages.group_layers, 17);
+    assert_int_equal(e.serving.pages.full_groups, 1);
+    assert_int_equal(e.serving.pages.state_groups, 3);
+    assert_int_equal(e.serving.pages.state_blocks, 4);
+    assert_int_equal(e.serving.block_size, 800);
+    assert_int_equal(e.serving.blocks, 473);
+    assert_int_equal(e.serving.reported_tokens, 364688);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 424725504ULL);
+    /* without num_speculative_tokens, mtp proposes its one layer's worth (n_predict): k = 1 */
+    w.serving.engine.spec_tokens = 0;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.pages.state_blocks, 3);
+    /* a draft model beside linear-attention layers stays refused */
+    w.serving.engine.spec_method = GS_SPEC_NGRAM;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_EAGLE;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/speculative/method");
+}
+
 /* A checkpoint's own bytes (hub import, server/hub/checkpoint.h) stand for the
  * weights when serving in its stored format. Llama-3.1-8B in bf16:
  * 8,030,261,248 parameters x 2 = 16,060,522,496 bytes; vectors are the 65
@@ -1421,6 +1484,7 @@ int main(void)
         cmocka_unit_test(test_speculative_mtp),
         cmocka_unit_test(test_speculative_drafts),
         cmocka_unit_test(test_speculative_gemma4_assistant),
+        cmocka_unit_test(test_speculative_mtp_hybrid),
         cmocka_unit_test(test_vllm_cpu_offload),
         cmocka_unit_test(test_memory_in_use),
         cmocka_unit_test(test_stage_gpus),
