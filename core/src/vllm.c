@@ -309,6 +309,11 @@ static const char *const v2_moe_0_25[] = {"DeepseekV2ForCausalLM", "Qwen2MoeForC
     .source = "vllm/v1/worker/gpu/model_runner.py profile_run (PR #47985)"
 
 /* 0.28.0 (tag 2cf0a69, 2026-08-24; released 2026-08-26):
+ * - prefix caching on by default for hybrid models, "align" their default mamba_cache_mode
+ *   (PR #50991, merged 2026-08-04: default_prefix_caching = is_prefix_caching_supported, the
+ *   `and not is_hybrid` gone; vllm-metal's issue #645 places it in 0.28.0). gpusizer applies it
+ *   to the gated delta-rule models, which were align whenever caching was on; what the
+ *   Mamba families that declare SupportsMambaPrefixCaching get by default was not read;
  * - get_batch_defaults: a tier for GPUs of 160 GiB or more ("for GPUs like B200/B300"), where
  *   vllm serve profiles 16,384 tokens (PR #51726; it gates on the capacity alone, so MI300X and
  *   MI325X fall in it too, vLLM issue #53961); its LLM-class and max_num_seqs values were not
@@ -326,18 +331,16 @@ static const char *const v2_moe_0_28[] = {"DeepseekV2ForCausalLM",
                                           NULL};
 static const char *const v2_rocm_0_28[] = {"DeepseekV4ForCausalLM", NULL};
 
-#define VLLM_0_28_0 \
-    VLLM_0_27_0, \
-    .from = 2800, \
-    .name = "vLLM 0.28.x (16,384 profile tokens on GPUs of 160 GiB or more, PR #51726; no " \
-            "bitsandbytes)", \
-    .huge_gpu_tokens = true, \
-    .bitsandbytes = false, \
-    .v2_sampler_logit_bytes = 2, \
-    .runner_v2_architectures = v2_moe_0_28, \
-    .runner_v2_rocm_excluded = v2_rocm_0_28, \
-    .source = "vllm/engine/arg_utils.py get_batch_defaults (PR #51726); vllm/config/vllm.py " \
-              "DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (PRs #51768, #52401, #51653)"
+#define VLLM_0_28_0                                                                                \
+    VLLM_0_27_0,                                                                                   \
+        .from = 2800,                                                                              \
+        .name = "vLLM 0.28.x (16,384 profile tokens on GPUs of 160 GiB or more, PR #51726; no "    \
+                "bitsandbytes)",                                                                   \
+        .huge_gpu_tokens = true, .bitsandbytes = false, .hybrid_prefix_caching = true,             \
+        .v2_sampler_logit_bytes = 2, .runner_v2_architectures = v2_moe_0_28,                       \
+        .runner_v2_rocm_excluded = v2_rocm_0_28,                                                   \
+        .source = "vllm/engine/arg_utils.py get_batch_defaults (PR #51726); vllm/config/vllm.py "  \
+                  "DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (PRs #51768, #52401, #51653)"
 
 /* 0.29.0 (2026-09-09): "MRV2 is now the default runner for all models" (PR #53183): every
  * model but DeepSeek-V3.2, DeepSeek-V4 and GLM-5's sparse-attention class on ROCm and the
@@ -1442,7 +1445,10 @@ static void vllm_pages(const struct gs_inference_input *in, struct gs_inference_
     pg->group_layers = group;
     pg->full_groups = div_up(kv->full_layers, group);
     pg->state_groups = div_up(kv->recurrent_layers, group);
-    if (in->engine.prefix_caching != GS_CHUNKED_PREFILL_ON) {
+    const bool caching = in->engine.prefix_caching == GS_CHUNKED_PREFILL_ON ||
+                         (in->engine.prefix_caching == GS_CHUNKED_PREFILL_DEFAULT &&
+                          out->release->hybrid_prefix_caching && kv->state_delta_rule);
+    if (!caching) {
         pg->state_cache = GS_STATE_CACHE_NONE;
         pg->state_blocks = 1 + spec;
     } else if (kv->state_delta_rule) {
@@ -1634,17 +1640,19 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                             r->pages.state_cache == GS_STATE_CACHE_NONE
                                 ? "tokens per attention block, grown until a page holds one "
                                   "recurrent layer's state; attention and state groups share one "
-                                  "pool, a sequence taking one block in each state group "
-                                  "(prefix caching off: mamba_cache_mode none)"
-                                : r->pages.state_cache == GS_STATE_CACHE_ALIGN
-                                      ? "tokens per attention block, grown until a page holds one "
-                                        "recurrent layer's state; with prefix caching a sequence "
-                                        "takes two blocks in each state group (mamba_cache_mode "
-                                        "align)"
-                                      : "tokens per attention block, grown until a page holds one "
-                                        "recurrent layer's state; with prefix caching each state "
-                                        "group takes a block per block_size tokens "
-                                        "(mamba_cache_mode all)",
+                                  "pool, a sequence taking one block in each state group, one "
+                                  "more per speculative token (prefix caching off: "
+                                  "mamba_cache_mode none)"
+                            : r->pages.state_cache == GS_STATE_CACHE_ALIGN
+                                ? "tokens per attention block, grown until a page holds one "
+                                  "recurrent layer's state; with prefix caching (by default "
+                                  "from 0.28 for these layers) a sequence takes two blocks in "
+                                  "each state group, one more per speculative token "
+                                  "(mamba_cache_mode align)"
+                                : "tokens per attention block, grown until a page holds one "
+                                  "recurrent layer's state; with prefix caching each state "
+                                  "group takes a block per block_size tokens "
+                                  "(mamba_cache_mode all)",
                             "vLLM Platform.update_block_size_for_backend (PR #37467), "
                             "kv_cache_utils._get_kv_cache_groups_uniform_page_size, "
                             "kv_cache_interface.MambaSpec.max_memory_usage_bytes; "

@@ -1375,6 +1375,25 @@ static void test_speculative_mtp_hybrid(void **state)
     w.serving.engine.spec_tokens = 0;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.serving.pages.state_blocks, 3);
+    /* prefix caching unset: off for hybrids through 0.27 (one state block a GDN group and
+     * sequence, two more with k = 2), on from 0.28 in align mode (PR #50991: two, four) */
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_DEFAULT;
+    w.serving.engine.spec_tokens = 2;
+    const struct {
+        uint32_t version;
+        enum gs_spec_method method;
+        uint64_t blocks;
+    } defaults[] = {{2700, GS_SPEC_NONE, 1},
+                    {2700, GS_SPEC_MTP, 3},
+                    {2800, GS_SPEC_NONE, 2},
+                    {2800, GS_SPEC_MTP, 4}};
+    for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+        w.serving.engine.version = defaults[i].version;
+        w.serving.engine.spec_method = defaults[i].method;
+        assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+        assert_int_equal(e.serving.pages.state_blocks, defaults[i].blocks);
+    }
+    w.serving.engine.version = 2100;
     /* a draft model beside linear-attention layers stays refused */
     w.serving.engine.spec_method = GS_SPEC_NGRAM;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
