@@ -14,9 +14,9 @@ const PARAM_COMPONENTS = [
 ];
 const ENGINES = { vllm: 'vLLM', sglang: 'SGLang', tensorrt_llm: 'TensorRT-LLM', tgi: 'TGI', generic: 'The engine' };
 
-// Form fields: [API member, label, type, default, options]; types int, num, text, sel (o.opts), multi, bool
-// (sent when ticked), list (sent as an array); o.m: a mode, o.q: questions (e, f, r; else the container's
-// data-q), o.dep: values of another field.
+// Form fields: [member, label, type, default, options]; types int, num, text, sel (o.opts), multi, bool
+// (sent if ticked), list (an array); o.m: a mode, o.q: questions (e, f, r; else the container's data-q),
+// o.dep: values of another field.
 const WEIGHTS = ['fp32', 'bf16', 'fp16', 'fp8', 'fp8_per_channel', 'fp8_block', 'int8', 'int4', 'gptq', 'awq', 'nf4',
   'nf4_dq', 'q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4', 'nvfp4', 'mxfp8'];
 const LORA = 'training.method=lora qlora';
@@ -49,8 +49,8 @@ const FIELDS = {
     ['inference.enable_chunked_prefill', 'Chunked prefill', 'sel', '', { opts: TRI }],
     ['inference.enable_prefix_caching', 'Prefix caching', 'sel', '', { dep: 'inference.engine=vllm tensorrt_llm', opts: TRI }],
     ['inference.speculative.method', 'Speculative decoding', 'sel', '', { opts: [['', 'off'], ['mtp', 'mtp (the model\'s MTP layers)'], 'eagle', 'eagle3', ['draft_model', 'draft model'], 'ngram', 'suffix'],
-      hint: 'vLLM: mtp uses the model\'s MTP layers; eagle, eagle3 and draft_model need the draft. SGLang: every method but suffix.' }],
-    ['inference.speculative.draft', 'Draft model', 'text', '', { dep: 'inference.speculative.method=eagle eagle3 draft_model', ph: 'catalog id' }],
+      hint: 'vLLM: mtp uses the model\'s MTP layers (or a Gemma 4 assistant); eagle, eagle3 and draft_model need the draft. SGLang: every method but suffix.' }],
+    ['inference.speculative.draft', 'Draft model', 'text', '', { dep: 'inference.speculative.method=mtp eagle eagle3 draft_model', ph: 'catalog id' }],
     ['inference.speculative.num_speculative_tokens', 'Speculative tokens', 'int', '', { dep: 'inference.speculative.method=mtp eagle eagle3 draft_model ngram suffix', ph: 'engine default' }],
   ],
   training: [
@@ -266,7 +266,7 @@ function comboPick(i) {
   saveHash();
 }
 
-/** Says which catalog entry the typed model is, or that the server will match its words. */
+/** Which catalog entry the typed model is, or that the server will match its words. */
 function modelHint() {
   const v = $('#model-id').value.trim();
   const m = state.models.find((x) => x.m.id === v || x.m.aliases?.includes(v))?.m;
@@ -325,7 +325,7 @@ async function loadCatalog() {
 
 // --- The request
 
-/** Parses a number as a person types it (commas, spaces, 7e9); the server judges its range. */
+/** Parses a number as typed (commas, spaces, 7e9); the server judges its range. */
 function parseNumber(raw, field) {
   const cleaned = raw.trim().replace(/[,_\s]/g, '');
   if (!/^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(cleaned)) {
@@ -666,13 +666,14 @@ function notes(res) {
   $('#accuracy').replaceChildren(...acc);
 }
 
-/** A change's name in words (its API code is shown beside it). */
+/** A change's name in words (its API code shown beside it). */
 const CHANGE_LABELS = {
   fp8_kv_cache: 'KV cache in fp8',
   fp8_weights: 'Weights in fp8',
   int4_weights: 'Weights in 4 bits (AWQ)',
   int4_weights_fp8_kv_cache: '4-bit weights and an fp8 KV cache',
   more_gpus: 'More GPUs',
+  lower_max_num_seqs: 'Fewer sequences',
   lower_context: 'A shorter maximum context',
   more_tensor_parallelism: 'More tensor parallelism',
   sync_each_batch: 'Reduce-scatter every micro-batch',
@@ -694,7 +695,7 @@ const CHANGE_LABELS = {
   compile: 'torch.compile',
 };
 
-/** What the form applies for a change (a Fit change or an estimate's fix): { field: value }. */
+/** What the form applies for a change (a Fit change, an estimate's fix): { field: value }. */
 function changeSettings(c) {
   const kv = /fp8_ds_mla/.test(c.detail) ? 'fp8_ds_mla' : 'fp8';
   const rank = c.value || 16;
@@ -711,6 +712,7 @@ function changeSettings(c) {
     int4_weights_fp8_kv_cache: { 'precision.weights': 'awq', 'inference.kv_cache_dtype': kv },
     more_gpus: {},
     lower_context: { 'inference.context_length': c.value },
+    lower_max_num_seqs: { 'inference.max_num_seqs': c.value },
     more_tensor_parallelism: { 'parallelism.tensor': c.value, gpu_count: c.value },
     gradient_accumulation: acc,
     full_recomputation_accumulation: { ...acc, ...full },
@@ -824,7 +826,7 @@ function renderEstimate(res) {
     limitLabel: budget ? `${ENGINES[res.budget.engine] || res.budget.engine} budget (${res.budget.fraction} × total)` : null }], 'Memory per GPU');
 }
 
-// Each moment of a step (training.phases): an optimizer-step peak still shows backward start.
+// Each moment of a step (training.phases): an optimizer-step peak shows backward start too.
 function phaseFacts(res) {
   const phases = res.training?.phases;
   if (!phases) return [];
@@ -926,7 +928,7 @@ const REC_COLS = {
     ['total_cost', 'Total training cost', (o) => o.total_cost, usd],
   ],
 };
-// bought: the cost at once and a month, and the use above which owning beats renting (its tco)
+// bought: upfront, a month, and the use above which owning beats renting (tco)
 REC_COLS.purchase = [
   ['upfront_usd', 'Upfront', (o) => o.tco?.upfront_usd, usd],
   ['per_month_usd', '$ per month', (o) => o.tco?.per_month_usd, usd],
@@ -956,7 +958,7 @@ function recTable(res) {
       el('button', { type: 'button', class: 'sort', 'data-key': key }, label, el('span', { 'aria-hidden': 'true', class: 'arrow' },
         sorted ? (state.sort.dir > 0 ? ' ▲' : ' ▼') : ' ↕')));
   }));
-  // data-label: the column's name, beside each figure when rows become cards
+  // data-label: the column's name, beside a figure when rows become cards
   const rows = sortedOptions(res).map((o) => el('tr', { 'data-gpu': o.gpu }, cols.map(([key, label, get, fmt], i) => {
     const v = get(o);
     const cell = el(i === 1 ? 'th' : 'td', { scope: i === 1 ? 'row' : null, class: fmt ? 'num' : null, 'data-field': key,
@@ -972,13 +974,13 @@ function recTable(res) {
 
 function recommendCsv(res) {
   const cols = recColumns(res);
-  // a cell a spreadsheet reads as a formula gets a leading quote (OWASP CSV injection), as the server's
+  // a cell a spreadsheet reads as a formula gets a leading quote (OWASP CSV injection)
   const q = (v) => {
     if (v == null) return '';
     const t = typeof v === 'string' && /^'*[=+\-@\t\r]/.test(v) ? `'${v}` : String(v);
     return t !== String(v) || /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
   };
-  // the GPU's id and name both, then the table's columns with raw figures
+  // the GPU's id and name, then the table's columns with raw figures
   const lines = [['rank', 'gpu', 'name', ...cols.slice(2).map((c) => c[0]), 'price_source', 'price_date'].join(',')];
   for (const o of sortedOptions(res)) {
     lines.push([o.rank, o.gpu, o.name, ...cols.slice(2).map((c) => c[2](o)), o.price_source, o.price_date].map(q).join(','));
@@ -1127,7 +1129,7 @@ function init() {
     modelHint();
   });
   input.addEventListener('keydown', comboKey);
-  // close just after focus leaves (a click on the list lands first), unless it came back
+  // close after focus leaves (a click on the list lands first), unless it came back
   input.addEventListener('blur', () => setTimeout(() => {
     if (document.activeElement !== input) comboClose();
   }, 150));

@@ -1,9 +1,9 @@
-// charts.js - the web form's charts: per-GPU memory as stacked bars by component (with its
-// legend) and the recommendation's cost against throughput as a scatter. Plain ES module.
+// charts.js - the form's charts: per-GPU memory as stacked bars by component (with a legend)
+// and a recommendation's cost against throughput as a scatter. Plain ES module.
 
 import { num, fix2, gib, gibBytes, GIB, el, svg, put } from './dom.js';
 
-// The per-GPU components, in the order the bars and tables show them.
+// The per-GPU components, in the bars' and tables' order.
 const COMPONENTS = [
   ['weights_bytes', 'Weights'],
   ['kv_cache_bytes', 'KV cache'],
@@ -75,7 +75,7 @@ function niceTicks(min, max) {
   return out;
 }
 
-/** A label's width in px in the page's font at 11 px (.pt-label), plus one. */
+/** A label's width in px in the page's 11 px font (.pt-label), plus one. */
 function labelWidth(text) {
   labelWidth.ctx ??= document.createElement('canvas').getContext('2d');
   const ctx = labelWidth.ctx;
@@ -84,7 +84,7 @@ function labelWidth(text) {
   return ctx.measureText(text).width + 1;
 }
 
-/** Cost per hour against throughput, one point per option, the cheapest a square. */
+/** Cost per hour against throughput, a point per option, the cheapest a square. */
 function scatter(host, points, xLabel) {
   if (!points.length) {
     host.replaceChildren(el('p', { class: 'hint' }, 'No option has throughput figures to plot.'));

@@ -10,7 +10,7 @@ const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const fix2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const pctFormat = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
-/** Integers beyond 2^53 arrive exact as BigInt (JSON.parse source access), others as numbers. */
+/** Integers past 2^53 arrive exact as BigInt (JSON.parse source access), others as numbers. */
 function parseJson(text) {
   return JSON.parse(text, (_key, value, context) => {
     if (typeof value === 'number' && !Number.isSafeInteger(value) && context && /^-?\d+$/.test(context.source)) {
@@ -44,7 +44,7 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 const svg = (tag, attrs, ...kids) => el(`svg:${tag}`, attrs, ...kids);
-/** Replaces the children of the element `sel` names, leaving out null, undefined and false. */
+/** Replaces the children of the element `sel` names, leaving out null, undefined, false. */
 const put = (sel, ...kids) => $(sel).replaceChildren(...kids.flat().filter((k) => k != null && k !== false));
 
 export { GIB, $, $$, fix2, parseJson, num, formatInt, gib, gibBytes, round, usd, pct, el, svg, put };

@@ -206,16 +206,30 @@
  * fused-MoE workspaces live in v1/worker/workspace.py's global WorkspaceManager (grown to
  * the largest request, never freed; the 0.19 MoE logs show it beside the sampler - its
  * first release is not established, so it is charged from this row) */
-#define VLLM_0_17_0 \
-    VLLM_0_14_0, \
-    .from = GS_VLLM_MTP_SHARED_HEAD, \
-    .name = "vLLM 0.17.0-0.20.x (V1; MTP layers share the target's head)", \
-    .mtp_own_head = false, \
-    .sampler_logit_bytes = 14, \
-    .sampler_triton_scratch = true, \
-    .moe_workspace_kept = true, \
-    .source = "vllm/engine/arg_utils.py get_batch_defaults; " \
-              "vllm/v1/spec_decode/llm_base_proposer.py (PR #34385)"
+#define VLLM_0_17_0                                                                                \
+    VLLM_0_14_0, .from = GS_VLLM_MTP_SHARED_HEAD,                                                  \
+                 .name = "vLLM 0.17.0-0.18.x (V1; MTP layers share the target's head)",            \
+                 .mtp_own_head = false, .sampler_logit_bytes = 14, .sampler_triton_scratch = true, \
+                 .moe_workspace_kept = true,                                                       \
+                 .source = "vllm/engine/arg_utils.py get_batch_defaults; "                         \
+                           "vllm/v1/spec_decode/llm_base_proposer.py (PR #34385)"
+
+/* PR #38270 (merged 2026-03-26; 0.19.0, released 2026-04-03, 448 commits on 0.18): a model with
+ * Mamba layers and full CUDA graphs raises "max_num_seqs (N) exceeds available Mamba cache
+ * blocks (B). Each decode sequence requires one Mamba cache block, so CUDA graph capture cannot
+ * proceed" when max_num_seqs is above the pool's blocks (config/compilation.py; vLLM CI saw it
+ * on Qwen3.5-397B, PR #38632; recipes PR #551 on Qwen3.6-27B-FP8 on one H100, 1,024 over 856;
+ * issue #49064 on 0.28.0, 1,024 over 969). 0.17-0.18 capped the capture sizes to the blocks
+ * (PR #34571) and started. */
+#define VLLM_0_19_0                                                                                \
+    VLLM_0_17_0,                                                                                   \
+        .from = 1900,                                                                              \
+        .name =                                                                                    \
+            "vLLM 0.19.0-0.20.x (V1; MTP layers share the target's head; a hybrid's max_num_seqs " \
+            "at most its blocks, PR #38270)",                                                      \
+        .mamba_seqs_bounded = true,                                                                \
+        .source = "vllm/engine/arg_utils.py get_batch_defaults; vllm/config/compilation.py "       \
+                  "(PR #38270)"
 
 /* PR #38284: the CUDA-graph memory estimate subtracted by default, utilization 0.92;
  * kv_cache_utils.py _report_kv_cache_config prints int(max concurrency x max_model_len) as
@@ -226,7 +240,7 @@
  * gemma4_mtp.py, v1/spec_decode/gemma4.py; PR #41745, which 0.20.1 lacks: issue #42005, and
  * reported working on 0.21.0 in PR #42180's discussion) */
 #define VLLM_0_21_0                                                                                \
-    VLLM_0_17_0,                                                                                   \
+    VLLM_0_19_0,                                                                                   \
         .from = 2100,                                                                              \
         .name = "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)",   \
         .graphs_subtracted = true, .prints_concurrency = true, .mtp_assistants = true,             \
@@ -370,27 +384,10 @@ static const char *const v2_rocm_0_29[] = {"DeepseekV32ForCausalLM", "DeepseekV4
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 static const struct gs_vllm_release releases[] = {
-    {VLLM_0_6_4},
-    {VLLM_0_6_5},
-    {VLLM_0_7_0},
-    {VLLM_0_7_2},
-    {VLLM_0_8_0},
-    {VLLM_0_9_0},
-    {VLLM_0_9_2},
-    {VLLM_0_10_0},
-    {VLLM_0_11_0},
-    {VLLM_0_11_1},
-    {VLLM_0_12_0},
-    {VLLM_0_14_0},
-    {VLLM_0_17_0},
-    {VLLM_0_21_0},
-    {VLLM_0_22_0},
-    {VLLM_0_23_0},
-    {VLLM_0_24_0},
-    {VLLM_0_25_0},
-    {VLLM_0_27_0},
-    {VLLM_0_28_0},
-    {VLLM_0_29_0},
+    {VLLM_0_6_4},  {VLLM_0_6_5},  {VLLM_0_7_0},  {VLLM_0_7_2},  {VLLM_0_8_0},  {VLLM_0_9_0},
+    {VLLM_0_9_2},  {VLLM_0_10_0}, {VLLM_0_11_0}, {VLLM_0_11_1}, {VLLM_0_12_0}, {VLLM_0_14_0},
+    {VLLM_0_17_0}, {VLLM_0_19_0}, {VLLM_0_21_0}, {VLLM_0_22_0}, {VLLM_0_23_0}, {VLLM_0_24_0},
+    {VLLM_0_25_0}, {VLLM_0_27_0}, {VLLM_0_28_0}, {VLLM_0_29_0},
 };
 
 const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
@@ -1714,11 +1711,23 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                   "per rank) count as non-torch memory; core/src/runtime.c");
 }
 
-/* What fails vLLM at startup whatever the memory (gs_engine_ops.refusal). */
+const char gs_vllm_refusal_mamba_seqs[] =
+    "max_num_seqs is above the KV pool's blocks (kv_cache.blocks): with full CUDA graphs vLLM "
+    "needs one Mamba cache block per decode sequence and fails at startup with 'max_num_seqs "
+    "exceeds available Mamba cache blocks' (PR #38270, from 0.19); lower max_num_seqs to at most "
+    "the blocks (fix lower_max_num_seqs), raise gpu_memory_utilization, or pass enforce_eager";
+
+/* What fails vLLM at startup (gs_engine_ops.refusal): a loader, kernel or backend it lacks,
+ * and a hybrid's max_num_seqs above the blocks the memory leaves. */
 static const char *vllm_refusal(const struct gs_inference_input *in,
                                 const struct gs_inference_result *out)
 {
     const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
+    /* the check runs once the pool is sized (the profiling pass skips it): a GPU must be named
+     * for the blocks to be known */
+    if (out->release->mamba_seqs_bounded && !in->engine.enforce_eager && out->has_budget &&
+        out->starts && out->pages.state_groups > 0 && out->max_num_seqs > out->blocks)
+        return gs_vllm_refusal_mamba_seqs;
     if (out->loader_removed)
         return "vLLM 0.28 removed its bitsandbytes loader and quantization method "
                "(model_loader/bitsandbytes_loader.py), so the engine does not start with int8, nf4 "

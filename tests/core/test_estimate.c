@@ -17,6 +17,7 @@
 #include "gs/precision.h"
 #include "gs/text.h"
 #include "gs/units.h"
+#include "gs/vllm.h"
 
 #include <string.h>
 
@@ -1404,6 +1405,54 @@ static void test_speculative_mtp_hybrid(void **state)
     assert_string_equal(err.items[0].pointer, "/inference/speculative/method");
 }
 
+/* vLLM from 0.19 (PR #38270) fails a hybrid at startup when max_num_seqs is above the pool's
+ * blocks ("max_num_seqs (1024) exceeds available Mamba cache blocks (B)"): Qwen3.5-27B on one
+ * 80 GB H100 at 32,768 tokens holds a few hundred blocks, under the default 1,024 of a 70 GiB+
+ * GPU. 0.18 capped its CUDA graphs instead and started; enforce_eager captures none; the fix
+ * admits as many sequences as there are blocks. */
+static void test_vllm_hybrid_seqs_bound(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    const struct gs_model_spec m = fixture_spec(&a);
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 32768;
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    w.serving.engine.version = 1900;
+    w.gpu.total_bytes = 85029615042ULL;
+    static struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(e.serving.blocks > 0 && e.serving.blocks < 1024);
+    assert_int_equal(e.serving.max_num_seqs, 1024);
+    assert_false(e.serving.starts);
+    assert_ptr_equal(e.serving.engine_refusal, gs_vllm_refusal_mamba_seqs);
+    const uint64_t blocks = e.serving.blocks;
+    bool fixed = false;
+    for (size_t i = 0; i < e.fix_count; i++)
+        if (strcmp(e.fixes[i].code, "lower_max_num_seqs") == 0)
+            fixed = e.fixes[i].value == blocks && e.fixes[i].starts;
+    assert_true(fixed);
+    w.serving.engine.max_num_seqs = blocks;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(e.serving.starts);
+    /* fewer sequences shrink the profile's sampler and so add blocks: the bound is the run's own */
+    for (uint64_t seqs = blocks; seqs <= blocks + 64; seqs += 8) {
+        w.serving.engine.max_num_seqs = seqs;
+        assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+        assert_int_equal(e.serving.starts, seqs <= e.serving.blocks);
+    }
+    w.serving.engine.max_num_seqs = 0;
+    w.serving.engine.enforce_eager = true;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_null(e.serving.engine_refusal);
+    w.serving.engine.enforce_eager = false;
+    w.serving.engine.version = 1800;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(e.serving.starts);
+}
+
 /* A checkpoint's own bytes (hub import, server/hub/checkpoint.h) stand for the
  * weights when serving in its stored format. Llama-3.1-8B in bf16:
  * 8,030,261,248 parameters x 2 = 16,060,522,496 bytes; vectors are the 65
@@ -1504,6 +1553,7 @@ int main(void)
         cmocka_unit_test(test_speculative_drafts),
         cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_speculative_mtp_hybrid),
+        cmocka_unit_test(test_vllm_hybrid_seqs_bound),
         cmocka_unit_test(test_vllm_cpu_offload),
         cmocka_unit_test(test_memory_in_use),
         cmocka_unit_test(test_stage_gpus),

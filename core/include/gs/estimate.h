@@ -177,9 +177,10 @@ struct gs_warning {
 
 /* One change that would let the engine start, and what it gives. */
 struct gs_fix {
-    const char *code;     /* "lower_context", "fp8_kv_cache", "int4_weights", "more_tensor_parallelism" */
+    const char *code; /* "lower_context", "fp8_kv_cache", "int4_weights", "more_tensor_parallelism",
+                         "lower_max_num_seqs" */
     const char *detail;
-    uint64_t value;       /* the new context length, or the new tensor degree */
+    uint64_t value; /* the new context length, tensor degree or max_num_seqs */
     bool starts;
     bool holds_batch;     /* the engine starts and holds the requested batch at once */
     int64_t kv_bytes;

@@ -107,6 +107,10 @@ struct gs_vllm_release {
     bool moe_workspace_kept;    /* fused-MoE workspaces come from the global WorkspaceManager, grown
                                    to the profile run's tokens and never freed, so they are still
                                    allocated while the dummy sampler runs (v1/worker/workspace.py) */
+    bool mamba_seqs_bounded;    /* with full CUDA graphs, a model with Mamba layers fails at startup
+                                   when max_num_seqs exceeds the pool's blocks, one a decode
+                                   sequence (config/compilation.py, PR #38270; 0.17-0.18 capped
+                                   the capture sizes instead, PR #34571) */
     bool hybrid_prefix_caching; /* prefix caching is on by default for hybrid models (PR #50991,
                                    arg_utils._set_default_chunked_prefill_and_prefix_caching_args),
                                    so delta-rule layers keep their state in align mode */
@@ -140,6 +144,10 @@ struct gs_vllm_release {
     uint64_t default_util_permille; /* gpu_memory_utilization default */
     const char *source;
 };
+
+/* The startup refusal of a hybrid model whose max_num_seqs is above its pool's blocks
+ * (gs_vllm_release.mamba_seqs_bounded): engine_refusal points at it. */
+extern const char gs_vllm_refusal_mamba_seqs[];
 
 /* The rules of `version` (0 = the latest modeled). Releases before 0.6.4
  * get the 0.6.4 row: their accounting (everything resident after the profile
