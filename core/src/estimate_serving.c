@@ -615,7 +615,7 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
     const struct gs_inference_result *now = &e->serving;
     struct gs_inference_input in;
     struct gs_inference_result r;
-    if (now->engine_refusal == gs_vllm_refusal_mamba_seqs && now->blocks > 0) {
+    if (now->binding == gs_vllm_refusal_mamba_seqs && now->blocks > 0) {
         /* the number vLLM's message names: "Please lower max_num_seqs to at most <blocks>" */
         serving_input(m, w, scope, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,
                       w->serving.context_length, &in);

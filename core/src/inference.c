@@ -595,6 +595,11 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         out->starts = false;
         out->binding = out->engine_refusal;
     }
+    const char *bound = out->starts && ops->start_bound != NULL ? ops->start_bound(in, out) : NULL;
+    if (bound != NULL) {
+        out->starts = false;
+        out->binding = bound;
+    }
     out->holds_batch = out->starts && out->max_concurrency >= in->batch_size;
     if (out->starts && !out->holds_batch && out->max_concurrency > 0)
         out->binding = "the KV cache holds fewer sequences of this context than the requested "

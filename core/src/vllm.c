@@ -1717,17 +1717,23 @@ const char gs_vllm_refusal_mamba_seqs[] =
     "exceeds available Mamba cache blocks' (PR #38270, from 0.19); lower max_num_seqs to at most "
     "the blocks (fix lower_max_num_seqs), raise gpu_memory_utilization, or pass enforce_eager";
 
-/* What fails vLLM at startup (gs_engine_ops.refusal): a loader, kernel or backend it lacks,
- * and a hybrid's max_num_seqs above the blocks the memory leaves. */
+/* What the memory's pool fails at startup (gs_engine_ops.start_bound): a hybrid's max_num_seqs
+ * above its blocks. The check runs once the pool is sized (the profiling pass skips it): a GPU
+ * must be named for the blocks to be known. */
+static const char *vllm_start_bound(const struct gs_inference_input *in,
+                                    const struct gs_inference_result *out)
+{
+    if (out->release->mamba_seqs_bounded && !in->engine.enforce_eager && out->has_budget &&
+        out->pages.state_groups > 0 && out->max_num_seqs > out->blocks)
+        return gs_vllm_refusal_mamba_seqs;
+    return NULL;
+}
+
+/* What fails vLLM at startup whatever the memory (gs_engine_ops.refusal). */
 static const char *vllm_refusal(const struct gs_inference_input *in,
                                 const struct gs_inference_result *out)
 {
     const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
-    /* the check runs once the pool is sized (the profiling pass skips it): a GPU must be named
-     * for the blocks to be known */
-    if (out->release->mamba_seqs_bounded && !in->engine.enforce_eager && out->has_budget &&
-        out->starts && out->pages.state_groups > 0 && out->max_num_seqs > out->blocks)
-        return gs_vllm_refusal_mamba_seqs;
     if (out->loader_removed)
         return "vLLM 0.28 removed its bitsandbytes loader and quantization method "
                "(model_loader/bitsandbytes_loader.py), so the engine does not start with int8, nf4 "
@@ -1821,5 +1827,6 @@ const struct gs_engine_ops gs_engine_vllm = {
     .notes = vllm_notes,
     .layout_detail = vllm_layout_detail,
     .refusal = vllm_refusal,
+    .start_bound = vllm_start_bound,
     .runs_beyond_table = vllm_runs_beyond_table,
 };

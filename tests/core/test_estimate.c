@@ -1427,7 +1427,8 @@ static void test_vllm_hybrid_seqs_bound(void **state)
     assert_true(e.serving.blocks > 0 && e.serving.blocks < 1024);
     assert_int_equal(e.serving.max_num_seqs, 1024);
     assert_false(e.serving.starts);
-    assert_ptr_equal(e.serving.engine_refusal, gs_vllm_refusal_mamba_seqs);
+    assert_ptr_equal(e.serving.binding, gs_vllm_refusal_mamba_seqs);
+    assert_null(e.serving.engine_refusal);
     const uint64_t blocks = e.serving.blocks;
     bool fixed = false;
     for (size_t i = 0; i < e.fix_count; i++)
@@ -1446,7 +1447,7 @@ static void test_vllm_hybrid_seqs_bound(void **state)
     w.serving.engine.max_num_seqs = 0;
     w.serving.engine.enforce_eager = true;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
-    assert_null(e.serving.engine_refusal);
+    assert_true(e.serving.starts);
     w.serving.engine.enforce_eager = false;
     w.serving.engine.version = 1800;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);

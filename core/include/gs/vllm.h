@@ -145,8 +145,8 @@ struct gs_vllm_release {
     const char *source;
 };
 
-/* The startup refusal of a hybrid model whose max_num_seqs is above its pool's blocks
- * (gs_vllm_release.mamba_seqs_bounded): engine_refusal points at it. */
+/* The startup failure of a hybrid model whose max_num_seqs is above its pool's blocks
+ * (gs_vllm_release.mamba_seqs_bounded): the binding points at it. */
 extern const char gs_vllm_refusal_mamba_seqs[];
 
 /* The rules of `version` (0 = the latest modeled). Releases before 0.6.4
