@@ -549,6 +549,42 @@ static void test_smallest_serving_layout(void **state)
     assert_int_equal(why, GS_REJECT_DOES_NOT_FIT);
 }
 
+/* A start bound is not a missing kernel: from vLLM 0.19 Qwen3.5-27B on one H100 at 8k tokens
+ * leaves a few hundred blocks under the default max_num_seqs of 1,024 and does not start
+ * (PR #38270), but the search goes on to TP 2, where each GPU holds half the weights and more
+ * blocks than 1,024. */
+static void test_serving_past_a_start_bound(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    const struct gs_model_spec m = fixture_spec(&a);
+    struct gs_workload w;
+    serving(&w, 8, 8192);
+    w.serving.engine.version = 1900;
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    struct gs_demand d = {.kind = GS_DEMAND_NONE};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    static struct gs_plan p;
+    enum gs_plan_reject why;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.tensor, 2);
+    assert_true(p.estimate.serving.starts);
+    assert_true(p.estimate.serving.blocks >= p.estimate.serving.max_num_seqs);
+    /* on one GPU it stops at the bound, with the blocks it would have */
+    struct gs_workload one = w;
+    one.gpu.total_bytes = g.view.total_bytes;
+    one.gpu.link = g.view.link;
+    static struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &one, &e, NULL), GS_OK);
+    assert_false(e.serving.starts);
+    assert_true(e.serving.blocks > 0 && e.serving.blocks < e.serving.max_num_seqs);
+    assert_null(e.serving.engine_refusal);
+}
+
 /* Replicas for a token demand: ceil(demand / one replica's rate), and cost
  * follows: Llama-3.1-8B on one H100 per replica. */
 static void test_replicas_for_demand(void **state)
@@ -1666,6 +1702,7 @@ int main(void)
         cmocka_unit_test(test_moe_experts_touched),
         cmocka_unit_test(test_training_time),
         cmocka_unit_test(test_smallest_serving_layout),
+        cmocka_unit_test(test_serving_past_a_start_bound),
         cmocka_unit_test(test_replicas_for_demand),
         cmocka_unit_test(test_latency_targets),
         cmocka_unit_test(test_moe_expert_parallel_serving),
