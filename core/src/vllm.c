@@ -206,13 +206,16 @@
  * fused-MoE workspaces live in v1/worker/workspace.py's global WorkspaceManager (grown to
  * the largest request, never freed; the 0.19 MoE logs show it beside the sampler - its
  * first release is not established, so it is charged from this row) */
-#define VLLM_0_17_0                                                                                \
-    VLLM_0_14_0, .from = GS_VLLM_MTP_SHARED_HEAD,                                                  \
-                 .name = "vLLM 0.17.0-0.18.x (V1; MTP layers share the target's head)",            \
-                 .mtp_own_head = false, .sampler_logit_bytes = 14, .sampler_triton_scratch = true, \
-                 .moe_workspace_kept = true,                                                       \
-                 .source = "vllm/engine/arg_utils.py get_batch_defaults; "                         \
-                           "vllm/v1/spec_decode/llm_base_proposer.py (PR #34385)"
+#define VLLM_0_17_0 \
+    VLLM_0_14_0, \
+    .from = GS_VLLM_MTP_SHARED_HEAD, \
+    .name = "vLLM 0.17.0-0.18.x (V1; MTP layers share the target's head)", \
+    .mtp_own_head = false, \
+    .sampler_logit_bytes = 14, \
+    .sampler_triton_scratch = true, \
+    .moe_workspace_kept = true, \
+    .source = "vllm/engine/arg_utils.py get_batch_defaults; " \
+              "vllm/v1/spec_decode/llm_base_proposer.py (PR #34385)"
 
 /* PR #38270 (merged 2026-03-26; 0.19.0, released 2026-04-03, 448 commits on 0.18): a model with
  * Mamba layers and full CUDA graphs raises "max_num_seqs (N) exceeds available Mamba cache
@@ -221,15 +224,14 @@
  * on Qwen3.5-397B, PR #38632; recipes PR #551 on Qwen3.6-27B-FP8 on one H100, 1,024 over 856;
  * issue #49064 on 0.28.0, 1,024 over 969). 0.17-0.18 capped the capture sizes to the blocks
  * (PR #34571) and started. */
-#define VLLM_0_19_0                                                                                \
-    VLLM_0_17_0,                                                                                   \
-        .from = 1900,                                                                              \
-        .name =                                                                                    \
-            "vLLM 0.19.0-0.20.x (V1; MTP layers share the target's head; a hybrid's max_num_seqs " \
-            "at most its blocks, PR #38270)",                                                      \
-        .mamba_seqs_bounded = true,                                                                \
-        .source = "vllm/engine/arg_utils.py get_batch_defaults; vllm/config/compilation.py "       \
-                  "(PR #38270)"
+#define VLLM_0_19_0 \
+    VLLM_0_17_0, \
+    .from = 1900, \
+    .name = "vLLM 0.19.0-0.20.x (V1; MTP layers share the target's head; a hybrid's " \
+            "max_num_seqs at most its blocks, PR #38270)", \
+    .mamba_seqs_bounded = true, \
+    .source = "vllm/engine/arg_utils.py get_batch_defaults; vllm/config/compilation.py " \
+              "(PR #38270)"
 
 /* PR #38284: the CUDA-graph memory estimate subtracted by default, utilization 0.92;
  * kv_cache_utils.py _report_kv_cache_config prints int(max concurrency x max_model_len) as
@@ -239,13 +241,15 @@
 /* 0.21.0 also serves Gemma 4's assistants as mtp drafters (vllm/model_executor/models/
  * gemma4_mtp.py, v1/spec_decode/gemma4.py; PR #41745, which 0.20.1 lacks: issue #42005, and
  * reported working on 0.21.0 in PR #42180's discussion) */
-#define VLLM_0_21_0                                                                                \
-    VLLM_0_19_0,                                                                                   \
-        .from = 2100,                                                                              \
-        .name = "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)",   \
-        .graphs_subtracted = true, .prints_concurrency = true, .mtp_assistants = true,             \
-        .default_util_permille = 920,                                                              \
-        .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"
+#define VLLM_0_21_0 \
+    VLLM_0_19_0, \
+    .from = 2100, \
+    .name = "vLLM 0.21.0 on (V1; CUDA-graph estimate subtracted, utilization default 0.92)", \
+    .graphs_subtracted = true, \
+    .prints_concurrency = true, \
+    .mtp_assistants = true, \
+    .default_util_permille = 920, \
+    .source = "vllm/v1/worker/gpu_worker.py determine_available_memory (PRs #30515, #38284)"
 
 /* Model Runner V2 by class name before 0.25 (vllm/config/vllm.py
  * DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES, matched against every entry of the config's
@@ -345,16 +349,19 @@ static const char *const v2_moe_0_28[] = {"DeepseekV2ForCausalLM",
                                           NULL};
 static const char *const v2_rocm_0_28[] = {"DeepseekV4ForCausalLM", NULL};
 
-#define VLLM_0_28_0                                                                                \
-    VLLM_0_27_0,                                                                                   \
-        .from = 2800,                                                                              \
-        .name = "vLLM 0.28.x (16,384 profile tokens on GPUs of 160 GiB or more, PR #51726; no "    \
-                "bitsandbytes)",                                                                   \
-        .huge_gpu_tokens = true, .bitsandbytes = false, .hybrid_prefix_caching = true,             \
-        .v2_sampler_logit_bytes = 2, .runner_v2_architectures = v2_moe_0_28,                       \
-        .runner_v2_rocm_excluded = v2_rocm_0_28,                                                   \
-        .source = "vllm/engine/arg_utils.py get_batch_defaults (PR #51726); vllm/config/vllm.py "  \
-                  "DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (PRs #51768, #52401, #51653)"
+#define VLLM_0_28_0 \
+    VLLM_0_27_0, \
+    .from = 2800, \
+    .name = "vLLM 0.28.x (16,384 profile tokens on GPUs of 160 GiB or more, PR #51726; no " \
+            "bitsandbytes)", \
+    .huge_gpu_tokens = true, \
+    .bitsandbytes = false, \
+    .hybrid_prefix_caching = true, \
+    .v2_sampler_logit_bytes = 2, \
+    .runner_v2_architectures = v2_moe_0_28, \
+    .runner_v2_rocm_excluded = v2_rocm_0_28, \
+    .source = "vllm/engine/arg_utils.py get_batch_defaults (PR #51726); vllm/config/vllm.py " \
+              "DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (PRs #51768, #52401, #51653)"
 
 /* 0.29.0 (2026-09-09): "MRV2 is now the default runner for all models" (PR #53183): every
  * model but DeepSeek-V3.2, DeepSeek-V4 and GLM-5's sparse-attention class on ROCm and the
@@ -384,10 +391,28 @@ static const char *const v2_rocm_0_29[] = {"DeepseekV32ForCausalLM", "DeepseekV4
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 static const struct gs_vllm_release releases[] = {
-    {VLLM_0_6_4},  {VLLM_0_6_5},  {VLLM_0_7_0},  {VLLM_0_7_2},  {VLLM_0_8_0},  {VLLM_0_9_0},
-    {VLLM_0_9_2},  {VLLM_0_10_0}, {VLLM_0_11_0}, {VLLM_0_11_1}, {VLLM_0_12_0}, {VLLM_0_14_0},
-    {VLLM_0_17_0}, {VLLM_0_19_0}, {VLLM_0_21_0}, {VLLM_0_22_0}, {VLLM_0_23_0}, {VLLM_0_24_0},
-    {VLLM_0_25_0}, {VLLM_0_27_0}, {VLLM_0_28_0}, {VLLM_0_29_0},
+    {VLLM_0_6_4},
+    {VLLM_0_6_5},
+    {VLLM_0_7_0},
+    {VLLM_0_7_2},
+    {VLLM_0_8_0},
+    {VLLM_0_9_0},
+    {VLLM_0_9_2},
+    {VLLM_0_10_0},
+    {VLLM_0_11_0},
+    {VLLM_0_11_1},
+    {VLLM_0_12_0},
+    {VLLM_0_14_0},
+    {VLLM_0_17_0},
+    {VLLM_0_19_0},
+    {VLLM_0_21_0},
+    {VLLM_0_22_0},
+    {VLLM_0_23_0},
+    {VLLM_0_24_0},
+    {VLLM_0_25_0},
+    {VLLM_0_27_0},
+    {VLLM_0_28_0},
+    {VLLM_0_29_0},
 };
 
 const struct gs_vllm_release *gs_vllm_release_for(uint32_t version)
