@@ -1544,6 +1544,22 @@ static bool zamba2_default_hybrid(struct model_reader *r, uint64_t l, uint64_t l
     return layers == 54 && ((l >= 1 && l <= 42 && l % 6 == 0) || l == 47 || l == 51);
 }
 
+/* What Zamba's and Zamba2's configs share, read with the class defaults of each (hidden size,
+ * layers): the arch started over hidden_size and vocab_size (32,000), tied by default, 4,096
+ * positions, attention dropout; num_hidden_layers checked and set. Returns the hidden size. */
+static uint64_t zamba_stack(struct model_reader *r, struct gs_arch *a, uint64_t hidden,
+                            uint64_t layers)
+{
+    const uint64_t h = rd_dim(r, NAMES("hidden_size"), false, hidden);
+    gs_arch_init(a, NULL, h, rd_dim(r, NAMES("vocab_size"), false, 32000));
+    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", true);
+    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 4096);
+    a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
+    a->num_hidden_layers = rd_dim(r, NAMES("num_hidden_layers"), false, layers);
+    check_layers(r, "num_hidden_layers", a->num_hidden_layers);
+    return h;
+}
+
 /* Zamba2ForCausalLM (transformers models/zamba2/modeling_zamba2.py; vLLM zamba2.py; Zyphra's
  * Zamba2-1.2B, -2.7B, -7B). Every layer of layers_block_type holds a Mamba-2 mixer
  * (Zamba2MambaDecoderLayer: input_layernorm, in_proj h -> 2 d_in + 2 G N + heads, conv1d over d_in
@@ -1566,13 +1582,8 @@ static bool zamba2_default_hybrid(struct model_reader *r, uint64_t l, uint64_t l
  * one by one, whose saved tensors are not counted (GS_SCAN_PROJECTIONS). */
 static void read_zamba2(struct model_reader *r, struct gs_arch *a)
 {
-    const uint64_t h = rd_dim(r, NAMES("hidden_size"), false, 2560);
-    gs_arch_init(a, NULL, h, rd_dim(r, NAMES("vocab_size"), false, 32000));
-    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", true);
-    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 4096);
-    a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
-    const uint64_t L = rd_dim(r, NAMES("num_hidden_layers"), false, 54);
-    check_layers(r, "num_hidden_layers", L);
+    const uint64_t h = zamba_stack(r, a, 2560, 54);
+    const uint64_t L = a->num_hidden_layers;
     const uint64_t heads = rd_dim(r, NAMES("num_attention_heads"), false, 32);
     const uint64_t kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, heads);
     const uint64_t width = rd_dim(r, NAMES("intermediate_size", "ffn_hidden_size"), false, 4 * h);
@@ -1687,13 +1698,8 @@ static bool zamba_default_hybrid(struct model_reader *r, uint64_t l, uint64_t la
  * scan is counted by its projections (GS_SCAN_PROJECTIONS). */
 static void read_zamba(struct model_reader *r, struct gs_arch *a)
 {
-    const uint64_t h = rd_dim(r, NAMES("hidden_size"), false, 3712);
-    gs_arch_init(a, NULL, h, rd_dim(r, NAMES("vocab_size"), false, 32000));
-    a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", true);
-    a->max_position_embeddings = rd_dim(r, NAMES("max_position_embeddings"), false, 4096);
-    a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
-    const uint64_t L = rd_dim(r, NAMES("num_hidden_layers"), false, 76);
-    check_layers(r, "num_hidden_layers", L);
+    const uint64_t h = zamba_stack(r, a, 3712, 76);
+    const uint64_t L = a->num_hidden_layers;
     const uint64_t heads = rd_dim(r, NAMES("num_attention_heads"), false, 16);
     const uint64_t kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, 16);
     const uint64_t wide = rd_dim(r, NAMES("attention_hidden_size"), false, 2 * h);
