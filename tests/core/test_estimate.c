@@ -1260,13 +1260,8 @@ static void test_speculative_gemma4_assistant(void **state)
         " \"num_hidden_layers\": 4, \"hidden_size_per_layer_input\": 0}}");
     const struct gs_draft draft = {&assistant, GS_WF_BF16, 0, 0, 0};
     const struct gs_draft draft_ordered = {&ordered, GS_WF_BF16, 0, 0, 0};
-    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
-    w.serving.present = true;
-    w.serving.batch_size = 4;
-    w.serving.context_length = 8192;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
+    struct gs_workload w = fixture_vllm_workload(4, 8192, 1, 85061827297ULL);
     w.serving.engine.version = 2100;
-    w.gpu.total_bytes = 85061827297ULL;
     static struct gs_estimate plain, e;
     for (uint64_t t = 1; t <= 2; t++) {
         w.parallelism.tensor = t;
@@ -1341,16 +1336,10 @@ static void test_speculative_mtp_hybrid(void **state)
     (void)state;
     const struct gs_arch a = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
     const struct gs_model_spec m = fixture_spec(&a);
-    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
-    w.serving.present = true;
-    w.serving.batch_size = 1;
-    w.serving.context_length = 262144;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
+    struct gs_workload w = fixture_vllm_workload(1, 262144, 2, 85029615042ULL);
     w.serving.engine.version = 2100;
     w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_ON;
     w.serving.engine.has_kv_cache_memory_bytes = true;
-    w.parallelism.tensor = 2;
-    w.gpu.total_bytes = 85029615042ULL;
     static struct gs_estimate plain, e;
     w.serving.engine.kv_cache_memory_bytes = 540ULL * 16 * 784 * 2048;
     assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
@@ -1415,13 +1404,8 @@ static void test_vllm_hybrid_seqs_bound(void **state)
     (void)state;
     const struct gs_arch a = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
     const struct gs_model_spec m = fixture_spec(&a);
-    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
-    w.serving.present = true;
-    w.serving.batch_size = 1;
-    w.serving.context_length = 32768;
-    w.serving.engine.engine = GS_ENGINE_VLLM;
+    struct gs_workload w = fixture_vllm_workload(1, 32768, 1, 85029615042ULL);
     w.serving.engine.version = 1900;
-    w.gpu.total_bytes = 85029615042ULL;
     static struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_true(e.serving.blocks > 0 && e.serving.blocks < 1024);
