@@ -3,6 +3,7 @@
 #include "gs/trl.h"
 
 #include "gs/capability.h"
+#include "gs/engines.h"
 #include "gs/estimate.h"
 
 #include <string.h>
@@ -20,6 +21,7 @@ void gs_advice_own_limits(const struct gs_workload *w, uint64_t max_gpus,
     l->allow_expert = w->parallelism.expert > 1;
     l->allow_accumulation = false; /* the batch as asked; a smaller one is a change below */
     l->allow_sync_each_batch = false; /* likewise the gradient sync (the change sync_each_batch) */
+    l->allow_lower_max_num_seqs = false; /* and max_num_seqs (the change lower_max_num_seqs) */
 }
 
 static void add_change(struct gs_fit_change *list, size_t *n, size_t cap, const char *code,
@@ -43,6 +45,19 @@ static size_t serving_changes(const struct gs_model_spec *m, const struct gs_wor
     const bool kv_16 =
         w0->serving.present && (kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16);
     const enum gs_kv_dtype kv8 = gs_kv_fp8_for(m->has_arch ? &m->arch : NULL);
+    if (w0->serving.present && w0->serving.engine.max_num_seqs == 0 && m->has_arch &&
+        !gs_arch_attention_only(&m->arch) &&
+        gs_engine_ops_for(w0->serving.engine.engine)->start_bound != NULL) {
+        /* the gentlest change, a setting: the layouts that do not start only for the engine's
+         * default max_num_seqs, with it lowered to what their pool holds (the bound is on a
+         * recurrent state's blocks: vLLM from 0.19 with a hybrid model); the value is the
+         * plan's, set once it is sized */
+        struct gs_plan_limits lower = l;
+        lower.allow_lower_max_num_seqs = true;
+        add_change(out, &n, cap, "lower_max_num_seqs",
+                   "admit at most as many sequences as the pool has blocks (max_num_seqs)", 0, &w,
+                   &lower, false);
+    }
     if (kv_16) {
         w.serving.kv_dtype = kv8;
         add_change(out, &n, cap, "fp8_kv_cache",
@@ -589,6 +604,11 @@ size_t gs_advice_evaluate(const struct gs_model_spec *model, const struct gs_wor
             continue;
         if (strcmp(changes[i].code, "flash_attention_3") == 0 && !flash_attention_3_runs(gpu))
             continue;
+        if (changes[i].limits.allow_lower_max_num_seqs && !own->allow_lower_max_num_seqs) {
+            if (!o->fits || o->plan.max_num_seqs == 0)
+                continue; /* it does not help, or the layout starts as asked */
+            changes[i].value = o->plan.max_num_seqs;
+        }
         if (o->fits && !changes[i].any_count && changes[i].limits.allow_accumulation &&
             !own->allow_accumulation &&
             o->plan.micro_batch >= changes[i].workload.training.batch_size)

@@ -615,15 +615,15 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
     const struct gs_inference_result *now = &e->serving;
     struct gs_inference_input in;
     struct gs_inference_result r;
-    if (now->binding == gs_vllm_refusal_mamba_seqs && now->blocks > 0) {
-        /* the number vLLM's message names: "Please lower max_num_seqs to at most <blocks>" */
+    if (now->seqs_bound > 0) {
+        /* the number the engine names (vLLM: "Please lower max_num_seqs to at most <blocks>") */
         serving_input(m, w, scope, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,
                       w->serving.context_length, &in);
-        in.engine.max_num_seqs = now->blocks;
+        in.engine.max_num_seqs = now->seqs_bound;
         if (gs_inference_compute(&in, &r, NULL) == GS_OK)
             add_fix(e, "lower_max_num_seqs",
                     "admit at most as many sequences as the pool has blocks (max_num_seqs)",
-                    now->blocks, &r);
+                    now->seqs_bound, &r);
     }
     if (now->max_context > 0 && now->budget.kv_bytes > 0) {
         serving_input(m, w, scope, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,

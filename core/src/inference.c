@@ -595,7 +595,9 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         out->starts = false;
         out->binding = out->engine_refusal;
     }
-    const char *bound = out->starts && ops->start_bound != NULL ? ops->start_bound(in, out) : NULL;
+    const char *bound = out->starts && ops->start_bound != NULL
+                            ? ops->start_bound(in, out, &out->seqs_bound)
+                            : NULL;
     if (bound != NULL) {
         out->starts = false;
         out->binding = bound;

@@ -32,6 +32,7 @@ void gs_plan_limits_defaults(struct gs_plan_limits *l)
     l->allow_disaggregation = true;
     l->allow_accumulation = true;
     l->allow_sync_each_batch = true;
+    l->allow_lower_max_num_seqs = true;
 }
 
 const char *gs_plan_reject_code(enum gs_plan_reject why)
@@ -151,6 +152,32 @@ static bool inference_fits(const struct gs_model_spec *m, const struct gs_worklo
     if (!est->has_serving)
         return est->per_gpu.total_bytes <= w->gpu.total_bytes;
     return est->serving.has_budget && est->serving.holds_batch;
+}
+
+/* inference_fits, and where the engine does not start only because max_num_seqs is above what
+ * the layout's pool holds (vLLM from 0.19 with a hybrid model: "max_num_seqs exceeds available
+ * Mamba cache blocks"), the same layout with max_num_seqs at that bound, as the engine's message
+ * says to do - when the limits allow it, the request leaves max_num_seqs to the engine and its
+ * batch stays within the bound. Lowering it shrinks the profile's sampler rows, so the pool
+ * only grows and the bound still holds. *lowered is the max_num_seqs set, 0 when none was. */
+static bool inference_fits_lowering(const struct gs_model_spec *m, struct gs_workload *w,
+                                    const struct gs_estimate_scope *scope,
+                                    const struct gs_plan_limits *l, struct gs_estimate *est,
+                                    uint64_t *lowered)
+{
+    *lowered = 0;
+    if (inference_fits(m, w, scope, est))
+        return true;
+    const uint64_t bound = est->has_serving ? est->serving.seqs_bound : 0;
+    const uint64_t batch = w->serving.batch_size ? w->serving.batch_size : 1;
+    if (!l->allow_lower_max_num_seqs || w->serving.engine.max_num_seqs != 0 || bound < batch)
+        return false;
+    w->serving.engine.max_num_seqs = bound;
+    const bool fits = inference_fits(m, w, scope, est);
+    w->serving.engine.max_num_seqs = 0;
+    if (fits)
+        *lowered = bound;
+    return fits;
 }
 
 /* The largest batch (at most *batch) that meets the targets (gs_perf_decode).
@@ -542,12 +569,14 @@ best_replica(const struct gs_model_spec *m, const struct gs_workload *base,
         else
             set_layout(gpu, t, p, dpa, &w);
         made = true;
-        if (!inference_fits(m, &w, scope, &plan->estimate)) {
+        uint64_t lowered = 0;
+        if (!inference_fits_lowering(m, &w, scope, l, &plan->estimate, &lowered)) {
             /* what the engine lacks for the model, weights and GPU holds for every layout */
             if (plan->estimate.has_serving && plan->estimate.serving.engine_refusal != NULL)
                 return GS_REJECT_ENGINE;
             continue;
         }
+        plan->max_num_seqs = lowered;
         plan->tensor = t;
         plan->pipeline = p;
         plan->attention_data = dpa;
@@ -611,6 +640,8 @@ static void at_planned_batch(const struct gs_model_spec *m, const struct gs_work
     struct gs_workload at;
     inference_workload(base, gpu, &v, plan->tensor, plan->pipeline, plan->attention_data, &at);
     at.serving.batch_size = plan->batch_per_replica; /* the estimate splits it over the ranks */
+    if (plan->max_num_seqs)
+        at.serving.engine.max_num_seqs = plan->max_num_seqs;
     struct gs_estimate sized;
     if (gs_estimate_compute_scoped(m, &at, scope, &sized, NULL) == GS_OK &&
         sized.has_serving && sized.serving.holds_batch) {

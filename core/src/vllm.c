@@ -1746,11 +1746,14 @@ const char gs_vllm_refusal_mamba_seqs[] =
  * above its blocks. The check runs once the pool is sized (the profiling pass skips it): a GPU
  * must be named for the blocks to be known. */
 static const char *vllm_start_bound(const struct gs_inference_input *in,
-                                    const struct gs_inference_result *out)
+                                    const struct gs_inference_result *out, uint64_t *max_seqs)
 {
     if (out->release->mamba_seqs_bounded && !in->engine.enforce_eager && out->has_budget &&
-        out->pages.state_groups > 0 && out->max_num_seqs > out->blocks)
+        out->pages.state_groups > 0 && out->max_num_seqs > out->blocks) {
+        /* "Please lower max_num_seqs to at most <blocks>" */
+        *max_seqs = out->blocks;
         return gs_vllm_refusal_mamba_seqs;
+    }
     return NULL;
 }
 

@@ -209,6 +209,8 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     size_t network_used = 0;
     char synced_list[160] = ""; /* the options that fit only with sync_each_batch */
     size_t synced_used = 0;
+    char lowered_list[160] = ""; /* the options that start only with max_num_seqs lowered */
+    size_t lowered = 0, lowered_used = 0;
     const size_t listed = s->max_options ? s->max_options : RECOMMEND_OPTIONS_DEFAULT;
     for (size_t i = 0; i < good && i < listed && !w->failed; i++) {
         const struct catalog_gpu *gpu = s->candidates[ok_list[i] - cands];
@@ -221,6 +223,12 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
             const int len = snprintf(synced_list + synced_used, sizeof(synced_list) - synced_used,
                                      "%s#%zu", synced_used ? ", " : "", i + 1);
             synced_used += len > 0 ? (size_t)len : 0;
+        }
+        if (plan.max_num_seqs && lowered++ < 12 && lowered_used < sizeof(lowered_list)) {
+            const int len = snprintf(
+                lowered_list + lowered_used, sizeof(lowered_list) - lowered_used, "%s#%zu (%llu)",
+                lowered_used ? ", " : "", i + 1, (unsigned long long)plan.max_num_seqs);
+            lowered_used += len > 0 ? (size_t)len : 0;
         }
         bool assumed = false;
         const double link = gs_plan_scale_out(&ok_list[i]->spec, &assumed);
@@ -267,6 +275,17 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
                  synced == 1 ? "" : "s", synced_list, synced > 12 ? ", ..." : "",
                  synced == 1 ? "s" : "");
         codec_write_warning(w, "sync_each_batch_planned", detail);
+    }
+    if (lowered > 0) {
+        char detail[600];
+        snprintf(detail, sizeof(detail),
+                 "option%s %s%s start%s only with max_num_seqs lowered to what the pool holds "
+                 "(plan.max_num_seqs, in the estimate_request): at the engine's default the "
+                 "engine fails at startup (vLLM from 0.19 with a hybrid model: 'max_num_seqs "
+                 "exceeds available Mamba cache blocks'), so serve with that setting",
+                 lowered == 1 ? "" : "s", lowered_list, lowered > 12 ? ", ..." : "",
+                 lowered == 1 ? "s" : "");
+        codec_write_warning(w, "max_num_seqs_planned", detail);
     }
     if (s->echo_config != NULL) {
         char detail[256];

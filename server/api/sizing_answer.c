@@ -50,6 +50,8 @@ void sizing_answer_plan(struct json_writer *w, const struct gs_plan *p, bool tra
     } else {
         json_w_member_int(w, "attention_data",
                    (json_int_t)(p->attention_data > 1 ? p->attention_data : 1));
+        if (p->max_num_seqs) /* the search lowered it for the engine to start */
+            json_w_member_u64(w, "max_num_seqs", p->max_num_seqs);
     }
     json_w_end_object(w);
 }
@@ -273,7 +275,7 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
     const bool split = section != NULL && json_object_get(section, "prompt_tokens") != NULL;
     /* the batch the option's figures hold (core/src/plan.c: the planned batch under a rate
      * or latency demand, else the request's) */
-    struct patch inf[6] = {
+    struct patch inf[7] = {
         {"batch_size", PATCH_U64, p->estimate_batch ? p->estimate_batch : wl->serving.batch_size,
          NULL},
         {"kv_cache_dtype", PATCH_STRING, 0, gs_kv_dtype_name(p->kv_dtype)},
@@ -291,6 +293,8 @@ static void write_estimate_request(struct json_writer *w, const struct sizing *s
     }
     if (wl->serving.sequence_tokens && wl->serving.sequence_tokens < wl->serving.context_length)
         inf[n++] = (struct patch){"sequence_tokens", PATCH_U64, wl->serving.sequence_tokens, NULL};
+    if (p->max_num_seqs) /* the search lowered it for the engine to start */
+        inf[n++] = (struct patch){"max_num_seqs", PATCH_U64, p->max_num_seqs, NULL};
     json_w_key(w, "inference");
     write_patched(w, section, inf, n);
     json_w_key(w, "parallelism");

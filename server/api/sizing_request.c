@@ -208,9 +208,17 @@ static bool read_set(const json_t *allow, const char *key, const char *const *ch
 
 static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err)
 {
-    static const char *const keys[] = {
-        "quantization", "zero_stages",   "activation_checkpointing", "offload", "expert_parallelism",
-        "max_tensor",   "disaggregation", "gradient_accumulation", "sync_each_batch", NULL};
+    static const char *const keys[] = {"quantization",
+                                       "zero_stages",
+                                       "activation_checkpointing",
+                                       "offload",
+                                       "expert_parallelism",
+                                       "max_tensor",
+                                       "disaggregation",
+                                       "gradient_accumulation",
+                                       "sync_each_batch",
+                                       "lower_max_num_seqs",
+                                       NULL};
     static const char *const recompute[] = {"none", "selective", "full", NULL};
     if (!json_is_object(a))
         return refuse(err, "/constraints/allow", "must be an object");
@@ -234,6 +242,10 @@ static bool decode_allow(const json_t *a, struct sizing *s, struct gs_error *err
              ok;
     if ((v = json_object_get(a, "sync_each_batch")) != NULL)
         ok = jsonv_bool(v, "/constraints/allow/sync_each_batch", &l->allow_sync_each_batch,
+                        err) &&
+             ok;
+    if ((v = json_object_get(a, "lower_max_num_seqs")) != NULL)
+        ok = jsonv_bool(v, "/constraints/allow/lower_max_num_seqs", &l->allow_lower_max_num_seqs,
                         err) &&
              ok;
     ok = read_count(a, "max_tensor", "/constraints/allow", 1, 72, &l->max_tensor, err) && ok;

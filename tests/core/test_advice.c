@@ -820,6 +820,56 @@ static struct gs_workload llama70b_serving(void)
     return w;
 }
 
+/* A hybrid on vLLM 0.19+ that one GPU holds but that does not start at the default
+ * max_num_seqs (Qwen3.5-27B on one H100: fewer state blocks than 1,024 sequences,
+ * test_vllm_hybrid_seqs_bound): the change lower_max_num_seqs fits on the asked GPU, its value
+ * the blocks the layout's pool has (what vLLM's message names), and the request with that
+ * max_num_seqs starts. A request that names max_num_seqs, or an attention-only model, is not
+ * offered it. */
+static void test_serving_change_lower_max_num_seqs(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = llama70b_serving();
+    w.serving.engine.version = 1900;
+    const struct gs_plan_gpu g = h100();
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_plan_limits own;
+    gs_advice_own_limits(&w, 64, &own);
+    assert_false(own.allow_lower_max_num_seqs);
+    static struct gs_fit_outcome out[GS_ADVICE_MAX];
+    size_t n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    const struct gs_fit_outcome *lower = find(out, n, "lower_max_num_seqs");
+    assert_non_null(lower);
+    assert_true(lower->fits);
+    assert_int_equal(lower->plan.tensor, 1);
+    assert_true(lower->change.value > 0 && lower->change.value < 1024);
+    assert_int_equal(lower->change.value, lower->plan.max_num_seqs);
+    struct gs_workload asked = w;
+    asked.gpu = g.view;
+    static struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &asked, &e, NULL), GS_OK);
+    assert_false(e.serving.starts);
+    assert_int_equal(lower->change.value, e.serving.seqs_bound);
+    asked.serving.engine.max_num_seqs = lower->change.value;
+    assert_int_equal(gs_estimate_compute(&m, &asked, &e, NULL), GS_OK);
+    assert_true(e.serving.starts && e.serving.holds_batch);
+    /* named max_num_seqs: not offered */
+    w.serving.engine.max_num_seqs = 1024;
+    n = gs_advice_evaluate(&m, &w, &own, &g, &eff, 1, NULL, out, GS_ADVICE_MAX);
+    assert_null(find(out, n, "lower_max_num_seqs"));
+    /* an attention-only model has no such bound */
+    w.serving.engine.max_num_seqs = 0;
+    const struct gs_arch llama = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
+    m = fixture_spec(&llama);
+    struct gs_fit_change proposed[GS_ADVICE_MAX];
+    const size_t np = gs_advice_changes(&m, &w, &own, proposed, GS_ADVICE_MAX);
+    for (size_t i = 0; i < np; i++)
+        assert_string_not_equal(proposed[i].code, "lower_max_num_seqs");
+}
+
 /* gs_advice_fit, /v1/fit's verdict decided in core. The serving Llama-3.1-70B of
  * test_serving_changes (141e9 bytes of bf16 weights) on H100s: one GPU does not fit and
  * there is no plan to show (the request as sized stands in); the fewest that fit are 4 at
@@ -1080,6 +1130,7 @@ int main(void)
         cmocka_unit_test(test_flash_attention_change_mla),
         cmocka_unit_test(test_sink_flash_attention_change),
         cmocka_unit_test(test_serving_changes),
+        cmocka_unit_test(test_serving_change_lower_max_num_seqs),
         cmocka_unit_test(test_fit_verdict),
         cmocka_unit_test(test_max_batch_is_the_boundary),
         cmocka_unit_test(test_fit_boundaries_own_layout),

@@ -1413,6 +1413,7 @@ static void test_vllm_hybrid_seqs_bound(void **state)
     assert_false(e.serving.starts);
     assert_ptr_equal(e.serving.binding, gs_vllm_refusal_mamba_seqs);
     assert_null(e.serving.engine_refusal);
+    assert_int_equal(e.serving.seqs_bound, e.serving.blocks);
     const uint64_t blocks = e.serving.blocks;
     bool fixed = false;
     for (size_t i = 0; i < e.fix_count; i++)
@@ -1422,6 +1423,7 @@ static void test_vllm_hybrid_seqs_bound(void **state)
     w.serving.engine.max_num_seqs = blocks;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_true(e.serving.starts);
+    assert_int_equal(e.serving.seqs_bound, 0);
     /* fewer sequences shrink the profile's sampler and so add blocks: the bound is the run's own */
     for (uint64_t seqs = blocks; seqs <= blocks + 64; seqs += 8) {
         w.serving.engine.max_num_seqs = seqs;

@@ -569,12 +569,7 @@ static void test_serving_past_a_start_bound(void **state)
     gs_efficiency_defaults(&eff);
     static struct gs_plan p;
     enum gs_plan_reject why;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
-    assert_int_equal(why, GS_REJECT_NONE);
-    assert_int_equal(p.tensor, 2);
-    assert_true(p.estimate.serving.starts);
-    assert_true(p.estimate.serving.blocks >= p.estimate.serving.max_num_seqs);
-    /* on one GPU it stops at the bound, with the blocks it would have */
+    /* on one GPU the engine stops at the bound, with the blocks it would have */
     struct gs_workload one = w;
     one.gpu.total_bytes = g.view.total_bytes;
     one.gpu.link = g.view.link;
@@ -582,7 +577,39 @@ static void test_serving_past_a_start_bound(void **state)
     assert_int_equal(gs_estimate_compute(&m, &one, &e, NULL), GS_OK);
     assert_false(e.serving.starts);
     assert_true(e.serving.blocks > 0 && e.serving.blocks < e.serving.max_num_seqs);
+    assert_int_equal(e.serving.seqs_bound, e.serving.blocks);
     assert_null(e.serving.engine_refusal);
+    /* by default the search lowers max_num_seqs to those blocks, as vLLM's message says, and
+     * one GPU serves: the plan names the setting, and the layout sized with it starts */
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.tensor, 1);
+    assert_int_equal(p.max_num_seqs, e.serving.blocks);
+    assert_true(p.estimate.serving.starts);
+    assert_int_equal(p.estimate.serving.max_num_seqs, p.max_num_seqs);
+    one.serving.engine.max_num_seqs = p.max_num_seqs;
+    assert_int_equal(gs_estimate_compute(&m, &one, &e, NULL), GS_OK);
+    assert_true(e.serving.starts && e.serving.holds_batch);
+    /* a request that names max_num_seqs, or a search not allowed to lower it, goes on to
+     * wider layouts instead: TP 2 starts at the default 1,024 */
+    l.allow_lower_max_num_seqs = false;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(why, GS_REJECT_NONE);
+    assert_int_equal(p.tensor, 2);
+    assert_int_equal(p.max_num_seqs, 0);
+    assert_true(p.estimate.serving.starts);
+    assert_true(p.estimate.serving.blocks >= p.estimate.serving.max_num_seqs);
+    l.allow_lower_max_num_seqs = true;
+    w.serving.engine.max_num_seqs = 1024;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
+    assert_int_equal(p.tensor, 2);
+    assert_int_equal(p.max_num_seqs, 0);
+    /* a batch above the bound is not served by queueing it behind a lower max_num_seqs */
+    w.serving.engine.max_num_seqs = 0;
+    w.serving.batch_size = e.serving.blocks + 1;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &p, &why, NULL), GS_OK);
+    assert_true(why != GS_REJECT_NONE || p.tensor > 1);
+    assert_int_equal(p.max_num_seqs, 0);
 }
 
 /* Replicas for a token demand: ceil(demand / one replica's rate), and cost

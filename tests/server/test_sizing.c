@@ -644,6 +644,60 @@ static void test_sync_each_batch_plans(void **state)
     json_decref(r);
 }
 
+/* A hybrid that vLLM (0.19 on) does not start at the default max_num_seqs on one GPU:
+ * Qwen3.5-27B at 8,192 tokens on H100s holds fewer state blocks than the 1,024 sequences of a
+ * 70 GiB+ GPU (test_plan test_serving_past_a_start_bound). The recommendation lowers
+ * max_num_seqs to the blocks, as vLLM's message says, and serves on one GPU: the plan and the
+ * estimate_request name it (which /v1/estimate answers as fitting, check_recommendation), with
+ * the warning; constraints.allow.lower_max_num_seqs false keeps the default (2 GPUs). /v1/fit
+ * judges the request as asked (one GPU does not start) and lists the change first. */
+static void test_max_num_seqs_plans(void **state)
+{
+    (void)state;
+#define SEQS_PLAN_BODY                                                                             \
+    "{\"model\":\"qwen3.5-27b\",\"inference\":{\"context_length\":8192,\"batch_size\":8},"         \
+    "\"constraints\":{\"gpus\":[\"h100\"]%s}}"
+    char text[512];
+    snprintf(text, sizeof(text), SEQS_PLAN_BODY, "");
+    json_t *r = parse(text);
+    json_t *out = run(sizing_recommend, r);
+    check_recommendation(r, out, false);
+    const json_t *first = json_array_get(json_object_get(out, "options"), 0);
+    assert_non_null(first);
+    assert_int_equal(json_integer_value(json_object_get(first, "gpu_count")), 1);
+    const json_t *plan = json_object_get(first, "plan");
+    const json_int_t seqs = json_integer_value(json_object_get(plan, "max_num_seqs"));
+    assert_true(seqs > 8 && seqs < 1024);
+    const json_t *asked = json_object_get(json_object_get(first, "estimate_request"), "inference");
+    assert_int_equal(json_integer_value(json_object_get(asked, "max_num_seqs")), seqs);
+    assert_true(has_warning(out, "max_num_seqs_planned"));
+    json_decref(out);
+    json_decref(r);
+    snprintf(text, sizeof(text), SEQS_PLAN_BODY, ",\"allow\":{\"lower_max_num_seqs\":false}");
+#undef SEQS_PLAN_BODY
+    r = parse(text);
+    out = run(sizing_recommend, r);
+    first = json_array_get(json_object_get(out, "options"), 0);
+    assert_non_null(first);
+    assert_int_equal(json_integer_value(json_object_get(first, "gpu_count")), 2);
+    assert_null(json_object_get(json_object_get(first, "plan"), "max_num_seqs"));
+    assert_false(has_warning(out, "max_num_seqs_planned"));
+    json_decref(out);
+    json_decref(r);
+    r = parse("{\"model\":\"qwen3.5-27b\",\"gpu\":\"h100\","
+              "\"inference\":{\"context_length\":8192,\"batch_size\":8}}");
+    out = run(sizing_fit, r);
+    assert_true(json_is_false(json_object_get(out, "fits")));
+    const json_t *change = json_array_get(json_object_get(out, "changes"), 0);
+    assert_string_equal(json_string_value(json_object_get(change, "change")), "lower_max_num_seqs");
+    assert_true(json_is_true(json_object_get(change, "fits")));
+    assert_int_equal(json_integer_value(json_object_get(change, "value")), seqs);
+    assert_int_equal(
+        json_integer_value(json_object_get(json_object_get(change, "plan"), "max_num_seqs")), seqs);
+    json_decref(out);
+    json_decref(r);
+}
+
 /* /v1/fit judges a serving layout named in parallelism as it is too (issue 34: it used to
  * search its own). Llama-3.1-70B in bf16 at tensor 2 on H100s: 70.6e9 bytes of weights on
  * each GPU leave less than nothing of vLLM's 0.9 x 85.06e9 once the profile run and non-torch
@@ -999,6 +1053,7 @@ int main(void)
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_keeps_the_layout),
         cmocka_unit_test(test_sync_each_batch_plans),
+        cmocka_unit_test(test_max_num_seqs_plans),
         cmocka_unit_test(test_stage_gpus),
         cmocka_unit_test(test_fit_keeps_the_serving_layout),
         cmocka_unit_test(test_fit_without_context),

@@ -114,9 +114,10 @@ struct gs_engine_ops {
     /* Optional: why an engine that has the memory for one sequence still fails at startup with
      * the settings this memory leaves (a setting above what the pool holds), or NULL. The answer
      * is then "does not start" with this as the binding; another layout, GPU or setting may
-     * start (the plan search goes on). */
+     * start (the plan search goes on). Where the setting is max_num_seqs, *max_seqs is set to
+     * the most it may be for the engine to start on this pool (else left 0). */
     const char *(*start_bound)(const struct gs_inference_input *in,
-                               const struct gs_inference_result *out);
+                               const struct gs_inference_result *out, uint64_t *max_seqs);
     /* Optional: where this release runs weights of `weight_format` (enum gs_weight_format) on
      * a GPU generation `hw` (enum gs_hw) whose row in the capability table (gs/capability.h)
      * says no kernel runs them: the rule and its source; NULL where the table stands. */

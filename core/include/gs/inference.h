@@ -315,6 +315,9 @@ struct gs_inference_result {
     uint64_t max_concurrency;     /* sequences at the requested context */
     uint64_t max_context;         /* tokens per sequence at the requested batch */
     bool starts;                  /* the engine starts: one sequence of the context fits */
+    uint64_t seqs_bound;          /* where it does not start only for max_num_seqs above what its
+                                     pool holds (gs_engine_ops.start_bound): the most it may be;
+                                     0 otherwise */
     bool holds_batch;             /* ... and the KV cache holds the whole batch at once */
     const char *binding;          /* why not, when !holds_batch */
 };

@@ -60,6 +60,11 @@ struct gs_plan_limits {
     bool allow_sync_each_batch; /* training: where FSDP's no_sync() accumulation keeps a layout
                                    from fitting, every micro-batch reduce-scattered instead
                                    (training.sync_each_batch, where the loop has the switch) */
+    bool allow_lower_max_num_seqs; /* inference: where the engine does not start on a layout
+                                      only because max_num_seqs is above what its pool holds
+                                      (gs_inference_result.seqs_bound), the layout with
+                                      max_num_seqs lowered to that bound - when the request names
+                                      none and its batch stays within it */
     double max_cost_per_hour;   /* 0 = no budget */
     bool price_required;        /* a plan on a GPU without a price is rejected whatever it is
                                    (GS_REJECT_NO_PRICE, as under a budget): the search there
@@ -131,6 +136,8 @@ struct gs_plan {
                                       the layout fitting only with every micro-batch's
                                       gradients reduce-scattered (FSDP with accumulation in a
                                       loop that has the switch) */
+    uint64_t max_num_seqs;         /* inference: the max_num_seqs the search lowered the engine
+                                      to (allow_lower_max_num_seqs); 0 = the request's */
     enum gs_weight_format format;  /* inference weights */
     enum gs_kv_dtype kv_dtype;
     uint64_t replicas;             /* inference: copies of the tensor x pipeline (x attention)
