@@ -329,9 +329,11 @@ static const char *const v2_moe_0_25[] = {"DeepseekV2ForCausalLM", "Qwen2MoeForC
 /* 0.28.0 (tag 2cf0a69, 2026-08-24; released 2026-08-26):
  * - prefix caching on by default for hybrid models, "align" their default mamba_cache_mode
  *   (PR #50991, merged 2026-08-04: default_prefix_caching = is_prefix_caching_supported, the
- *   `and not is_hybrid` gone; vllm-metal's issue #645 places it in 0.28.0). gpusizer applies it
- *   to the gated delta-rule models, which were align whenever caching was on; what the
- *   Mamba families that declare SupportsMambaPrefixCaching get by default was not read;
+ *   `and not is_hybrid` gone; vllm-metal's issue #645 places it in 0.28.0). Attention-free
+ *   models keep it off (ModelConfig.is_prefix_caching_supported). Align for every hybrid class,
+ *   the Mamba families that declare SupportsMambaPrefixCaching too, is the PR's description
+ *   ("change the default mode to align"; 0.28.x logs show it for Qwen3.5 and LFM2.5, none was
+ *   found for a Mamba-2 hybrid), and mode "all" is deprecated in the nightlies after 0.28;
  * - get_batch_defaults: a tier for GPUs of 160 GiB or more ("for GPUs like B200/B300"), where
  *   vllm serve profiles 16,384 tokens (PR #51726; it gates on the capacity alone, so MI300X and
  *   MI325X fall in it too, vLLM issue #53961); its LLM-class and max_num_seqs values were not
@@ -1415,6 +1417,21 @@ static uint64_t group_layers(const uint64_t *kinds, uint64_t n)
     return 2 * most < 3 * fewest ? most : fewest;
 }
 
+/* The model classes that declare SupportsMambaPrefixCaching (vllm/model_executor/models/
+ * interfaces.py; mamba.py, mamba2.py, bamba.py, falcon_h1.py, granitemoehybrid.py, jamba.py,
+ * nemotron_h.py, zamba2.py; FalconMamba is served by MambaForCausalLM, registry.py): with
+ * prefix caching asked for and mamba_cache_mode unset, MambaModelConfig.verify_and_update_config
+ * gives them "all" and every other hybrid "align" (Plamo2, MiniMax-Text-01's and Ling's
+ * lightning layers, LFM2's short convolutions, Kimi Delta Attention, Gated DeltaNet; Nemotron-H's
+ * VL wrapper NemotronH_Nano_VL_V2 does not declare it). A config that names no class is taken as
+ * not declaring it. */
+static const char *const mamba_prefix_caching_classes[] = {
+    "MambaForCausalLM",    "FalconMambaForCausalLM",
+    "Mamba2ForCausalLM",   "BambaForCausalLM",
+    "FalconH1ForCausalLM", "GraniteMoeHybridForCausalLM",
+    "JambaForCausalLM",    "NemotronHForCausalLM",
+    "Zamba2ForCausalLM",   NULL};
+
 /* vLLM's pages for attention + recurrent models (V1 from 0.10). The attention block grows
  * until its page holds a recurrent layer's state: block_size = 16 x ceil(state / (16 x one
  * token's K and V of one layer)), the state page padded to it
@@ -1424,9 +1441,10 @@ static uint64_t group_layers(const uint64_t *kinds, uint64_t n)
  * it is larger). Both kinds then share one pool of blocks, a block holding one page of each
  * layer slot of a group. A recurrent group takes per sequence (MambaSpec.
  * max_memory_usage_bytes) one block, plus one per speculative token; with prefix caching
- * (mamba_cache_mode, CacheConfig: "all" for model classes that declare
- * SupportsMambaPrefixCaching - the Mamba families - and "align" for the gated delta-rule
- * ones, which do not) "align" keeps two, "all" one per block_size tokens like attention. */
+ * (mamba_cache_mode, CacheConfig: mamba_prefix_caching_classes above) "align" keeps two and
+ * "all" one per block_size tokens like attention - for every state layer alike (Mamba, Mamba-2,
+ * short convolutions, lightning and delta-rule layers build their spec in
+ * MambaBase.get_kv_cache_spec). */
 static void vllm_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
     const uint64_t spec = in->engine.spec_method != GS_SPEC_NONE ? in->engine.spec_tokens : 0;
@@ -1467,13 +1485,19 @@ static void vllm_pages(const struct gs_inference_input *in, struct gs_inference_
     pg->group_layers = group;
     pg->full_groups = div_up(kv->full_layers, group);
     pg->state_groups = div_up(kv->recurrent_layers, group);
+    /* prefix caching: asked, or from 0.28 on by default for every hybrid (PR #50991: arg_utils
+     * default_prefix_caching = is_prefix_caching_supported, the `and not is_hybrid` gone) */
     const bool caching = in->engine.prefix_caching == GS_CHUNKED_PREFILL_ON ||
                          (in->engine.prefix_caching == GS_CHUNKED_PREFILL_DEFAULT &&
-                          out->release->hybrid_prefix_caching && kv->state_delta_rule);
+                          out->release->hybrid_prefix_caching);
     if (!caching) {
         pg->state_cache = GS_STATE_CACHE_NONE;
         pg->state_blocks = 1 + spec;
-    } else if (kv->state_delta_rule) {
+    } else if (out->release->hybrid_prefix_caching ||
+               !names_class(mamba_prefix_caching_classes, in->arch)) {
+        /* "align" from 0.28 ("change the default mode to align", #50991), and before it for
+         * the classes that do not declare SupportsMambaPrefixCaching
+         * (MambaModelConfig.verify_and_update_config) */
         pg->state_cache = GS_STATE_CACHE_ALIGN;
         pg->state_blocks = 2 + spec;
     } else {
@@ -1667,13 +1691,15 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                                   "mamba_cache_mode none)"
                             : r->pages.state_cache == GS_STATE_CACHE_ALIGN
                                 ? "tokens per attention block, grown until a page holds one "
-                                  "recurrent layer's state; with prefix caching (by default "
-                                  "from 0.28 for these layers) a sequence takes two blocks in "
+                                  "recurrent layer's state; with prefix caching (asked, or by "
+                                  "default for hybrids from 0.28) a sequence takes two blocks in "
                                   "each state group, one more per speculative token "
-                                  "(mamba_cache_mode align)"
+                                  "(mamba_cache_mode align: from 0.28, and before it for the "
+                                  "model classes that do not declare SupportsMambaPrefixCaching)"
                                 : "tokens per attention block, grown until a page holds one "
-                                  "recurrent layer's state; with prefix caching each state "
-                                  "group takes a block per block_size tokens "
+                                  "recurrent layer's state; with prefix caching asked before "
+                                  "0.28 a Mamba-family class (SupportsMambaPrefixCaching) takes "
+                                  "a block per block_size tokens in each state group "
                                   "(mamba_cache_mode all)",
                             "vLLM Platform.update_block_size_for_backend (PR #37467), "
                             "kv_cache_utils._get_kv_cache_groups_uniform_page_size, "

@@ -225,6 +225,24 @@ static void test_nemotron_h(void **state)
     assert_int_equal(e.serving.pages.state_cache, GS_STATE_CACHE_ALL);
     assert_int_equal(e.serving.pages.state_blocks, 0);
     assert_int_equal(e.serving.kv_needed_bytes, 7ULL * 4 * 4 * 4259840);
+    /* from 0.28 (PR #50991) prefix caching is on by default for hybrids, in align mode whatever
+     * the class: 4 attention blocks and 6 x 2 state blocks of 4 pages; through 0.27 it is off by
+     * default, one state block a group (4 + 6) */
+    struct gs_workload d = w;
+    d.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_DEFAULT;
+    d.serving.engine.version = 2800;
+    struct gs_estimate by_default = fixture_estimate(&a, &d);
+    assert_int_equal(by_default.serving.pages.state_cache, GS_STATE_CACHE_ALIGN);
+    assert_int_equal(by_default.serving.pages.state_blocks, 2);
+    assert_int_equal(by_default.serving.kv_needed_bytes, (4ULL + 6 * 2) * 4 * 4259840);
+    d.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_ON;
+    by_default = fixture_estimate(&a, &d);
+    assert_int_equal(by_default.serving.pages.state_cache, GS_STATE_CACHE_ALIGN);
+    d.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_DEFAULT;
+    d.serving.engine.version = 2700;
+    by_default = fixture_estimate(&a, &d);
+    assert_int_equal(by_default.serving.pages.state_cache, GS_STATE_CACHE_NONE);
+    assert_int_equal(by_default.serving.kv_needed_bytes, (4ULL + 6) * 4 * 4259840);
 }
 
 /* A small made-up Nemotron-H with every kind, "M*E-E" (no published 'E'
@@ -756,6 +774,26 @@ static void test_minimax(void **state)
     assert_int_equal(a.blocks[a.layer_block[0]].mixer, GS_MIXER_RECURRENT);
     fixture_assert_cache(&a, 8, 5120, 18350080ULL);
     fixture_assert_cache(&a, 1, 40960, 8 * 18350080ULL);
+    /* vLLM's pages at t = 8: a lightning layer's state 18,350,080 / 70 = 262,144 B against 512 B
+     * a token of one softmax layer: blocks of 16 x ceil(262,144 / 8,192) = 512 tokens, pages of
+     * 262,144 B; groups of 10 layers (1 softmax, 7 lightning). MiniMaxText01ForCausalLM does not
+     * declare SupportsMambaPrefixCaching, so prefix caching keeps its state in align mode (two
+     * blocks a group) already before 0.28 (vllm/model_executor/models/config.py
+     * MambaModelConfig): 8,192 tokens take 16 + 7 x 2 = 30 blocks of 10 pages; without caching
+     * 16 + 7 = 23. */
+    struct gs_workload w = fixture_vllm_workload(1, 8192, 8, 150000000000ULL);
+    w.serving.engine.version = 2000;
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_ON;
+    struct gs_estimate e = fixture_estimate(&a, &w);
+    assert_int_equal(e.serving.block_size, 512);
+    assert_int_equal(e.serving.pages.state_groups, 7);
+    assert_int_equal(e.serving.pages.state_cache, GS_STATE_CACHE_ALIGN);
+    assert_int_equal(e.serving.pages.state_blocks, 2);
+    assert_int_equal(e.serving.kv_needed_bytes, 30ULL * 10 * 262144);
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_DEFAULT;
+    e = fixture_estimate(&a, &w);
+    assert_int_equal(e.serving.pages.state_cache, GS_STATE_CACHE_NONE);
+    assert_int_equal(e.serving.kv_needed_bytes, 23ULL * 10 * 262144);
     /* transformers' form (minimax): layer_types, or by default every other layer from the first
      * softmax; a toy, h = 64, 4 heads of 16, 2 KV heads, 2 experts of 32, a shared MLP of 16:
      * lightning 64 x 192 + 2 x 64 x 64 + 64 = 20,544; softmax 2 x 4,096 + 2 x 64 x 32 = 12,288;

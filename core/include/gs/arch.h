@@ -471,7 +471,9 @@ struct gs_arch {
     char architecture[GS_ARCHITECTURE_MAX]; /* architectures[0] as the config names it
                                                ("Qwen3ForCausalLM"); "" when it names none. Read
                                                only where an engine selects by class name
-                                               (vLLM's Model Runner V2 lists, 0.22-0.24) */
+                                               (vLLM's Model Runner V2 lists, 0.22-0.24; its
+                                               classes that declare
+                                               SupportsMambaPrefixCaching) */
     char read_as[GS_MODEL_TYPE_MAX];    /* the layout it was read as, when the reader had to
                                            go by architectures[0]; "generic" for the reader of
                                            last resort; "" otherwise */

@@ -113,7 +113,8 @@ struct gs_vllm_release {
                                    the capture sizes instead, PR #34571) */
     bool hybrid_prefix_caching; /* prefix caching is on by default for hybrid models (PR #50991,
                                    arg_utils._set_default_chunked_prefill_and_prefix_caching_args),
-                                   so delta-rule layers keep their state in align mode */
+                                   their state in align mode whatever the class (the PR: "change
+                                   the default mode to align") */
     bool hybrid_pages;          /* attention + recurrent models page through the hybrid allocator:
                                    one block size and page for both (V1's hybrid support, PR #20016) */
     bool prints_concurrency;    /* "GPU KV cache size" is max concurrency x max_model_len (0.21) */
