@@ -179,6 +179,24 @@ static void write_rejections(struct json_writer *w, const struct sizing *s,
     json_w_end_array(w);
 }
 
+/* The ranks of the options a warning names ("#1, #3 (337)"): the first 12, each with its value
+ * when it has one; `count` counts them all. */
+struct option_list {
+    char text[160];
+    size_t used, count;
+};
+
+static void option_list_add(struct option_list *l, size_t rank, uint64_t value)
+{
+    if (l->count++ >= 12 || l->used >= sizeof(l->text))
+        return;
+    const int len = value ? snprintf(l->text + l->used, sizeof(l->text) - l->used, "%s#%zu (%llu)",
+                                     l->used ? ", " : "", rank, (unsigned long long)value)
+                          : snprintf(l->text + l->used, sizeof(l->text) - l->used, "%s#%zu",
+                                     l->used ? ", " : "", rank);
+    l->used += len > 0 ? (size_t)len : 0;
+}
+
 static void write_recommendation(struct json_writer *w, const struct sizing *s,
                                  struct gs_recommend_entry *cands, size_t n,
                                  const struct gs_plan *plans)
@@ -204,13 +222,11 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
     json_w_end_object(w);
     json_w_key(w, "options");
     json_w_begin_array(w);
-    size_t marketed = 0, assumed_network = 0, synced = 0;
+    size_t marketed = 0, assumed_network = 0;
     char network[512] = ""; /* the options whose figures rest on an assumed network */
     size_t network_used = 0;
-    char synced_list[160] = ""; /* the options that fit only with sync_each_batch */
-    size_t synced_used = 0;
-    char lowered_list[160] = ""; /* the options that start only with max_num_seqs lowered */
-    size_t lowered = 0, lowered_used = 0;
+    struct option_list synced = {0};  /* the options that fit only with sync_each_batch */
+    struct option_list lowered = {0}; /* the options that start only with max_num_seqs lowered */
     const size_t listed = s->max_options ? s->max_options : RECOMMEND_OPTIONS_DEFAULT;
     for (size_t i = 0; i < good && i < listed && !w->failed; i++) {
         const struct catalog_gpu *gpu = s->candidates[ok_list[i] - cands];
@@ -219,17 +235,10 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
         sizing_answer_option(w, s, gpu, &ok_list[i]->spec, &plan, i + 1);
         if (!gpu->usable_memory_bytes)
             marketed++;
-        if (plan.sync_each_batch && synced++ < 12 && synced_used < sizeof(synced_list)) {
-            const int len = snprintf(synced_list + synced_used, sizeof(synced_list) - synced_used,
-                                     "%s#%zu", synced_used ? ", " : "", i + 1);
-            synced_used += len > 0 ? (size_t)len : 0;
-        }
-        if (plan.max_num_seqs && lowered++ < 12 && lowered_used < sizeof(lowered_list)) {
-            const int len = snprintf(
-                lowered_list + lowered_used, sizeof(lowered_list) - lowered_used, "%s#%zu (%llu)",
-                lowered_used ? ", " : "", i + 1, (unsigned long long)plan.max_num_seqs);
-            lowered_used += len > 0 ? (size_t)len : 0;
-        }
+        if (plan.sync_each_batch)
+            option_list_add(&synced, i + 1, 0);
+        if (plan.max_num_seqs)
+            option_list_add(&lowered, i + 1, plan.max_num_seqs);
         bool assumed = false;
         const double link = gs_plan_scale_out(&ok_list[i]->spec, &assumed);
         if (assumed && gs_plan_crosses_nodes(&plan, &ok_list[i]->spec) &&
@@ -264,7 +273,7 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
                  assumed_network == 1 ? "es" : "", network, assumed_network > 6 ? ", ..." : "");
         codec_write_warning(w, "scale_out_assumed", detail);
     }
-    if (synced > 0) {
+    if (synced.count > 0) {
         char detail[600];
         snprintf(detail, sizeof(detail),
                  "option%s %s%s fit%s only with every micro-batch's gradients reduce-scattered "
@@ -272,19 +281,19 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
                  "True), the HF Trainer's accelerator_config gradient_accumulation_kwargs); under "
                  "FSDP's default no_sync() accumulation the whole gradient is held unsharded and "
                  "they do not fit",
-                 synced == 1 ? "" : "s", synced_list, synced > 12 ? ", ..." : "",
-                 synced == 1 ? "s" : "");
+                 synced.count == 1 ? "" : "s", synced.text, synced.count > 12 ? ", ..." : "",
+                 synced.count == 1 ? "s" : "");
         codec_write_warning(w, "sync_each_batch_planned", detail);
     }
-    if (lowered > 0) {
+    if (lowered.count > 0) {
         char detail[600];
         snprintf(detail, sizeof(detail),
                  "option%s %s%s start%s only with max_num_seqs lowered to what the pool holds "
                  "(plan.max_num_seqs, in the estimate_request): at the engine's default the "
                  "engine fails at startup (vLLM from 0.19 with a hybrid model: 'max_num_seqs "
                  "exceeds available Mamba cache blocks'), so serve with that setting",
-                 lowered == 1 ? "" : "s", lowered_list, lowered > 12 ? ", ..." : "",
-                 lowered == 1 ? "s" : "");
+                 lowered.count == 1 ? "" : "s", lowered.text, lowered.count > 12 ? ", ..." : "",
+                 lowered.count == 1 ? "s" : "");
         codec_write_warning(w, "max_num_seqs_planned", detail);
     }
     if (s->echo_config != NULL) {
