@@ -56,6 +56,13 @@ uint64_t gs_engine_fp8_marlin_growth(const struct gs_inference_input *in,
                                         stage->last_stage, ovf);
 }
 
+uint64_t gs_engine_router_fp32_growth(const struct gs_inference_input *in,
+                                      const struct gs_engine_stage *stage, bool *ovf)
+{
+    const struct gs_weights_request wr = stage_request(in, stage);
+    return gs_weights_router_fp32_growth(in->arch, &wr, stage->counts, ovf);
+}
+
 uint64_t gs_engine_kv_slot_bytes(const struct gs_inference_input *in,
                                  const struct gs_engine_stage *stage, bool shared_projections,
                                  bool *ovf)

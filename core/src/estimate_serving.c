@@ -858,6 +858,14 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                              "(vLLM PRs #5975, #16850; SGLang PR #8990); a MiniMax-M2.7 startup "
                              "log on 4 x A100 (tests/fixtures/calibration)");
     }
+    if (r->budget.router_fp32_bytes)
+        assume_value(e, "router_fp32_bytes", r->budget.router_fp32_bytes,
+                     "the MoE routers as the engine creates them, in fp32 whatever the model's "
+                     "dtype (the checkpoint's 16-bit values upcast on loading), on every GPU: 2 "
+                     "bytes more an element, in weights_bytes",
+                     "vLLM models/glm4_moe.py Glm4MoE, minimax_m2.py MiniMaxM2MoE, "
+                     "ernie45_moe.py Ernie4_5_MoeMoE, mimo_v2.py MiMoV2MoE, bailing_moe_linear.py "
+                     "(the gate's dtype / params_dtype torch.float32)");
     assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
                  "CUDA graph memory: 0 unless given; subtracted only where the release does "
                  "(vLLM 0.21 on)",

@@ -1238,6 +1238,20 @@ static bool vllm_fp8_marlin(const struct gs_inference_input *in)
            gs_hw_nvidia_before((enum gs_hw)in->gpu.hw, GS_HW_ADA);
 }
 
+/* The model classes whose MoE router vLLM creates in fp32 whatever the model's dtype (the
+ * loader's copy_ upcasts the checkpoint's 16-bit values): models/glm4_moe.py Glm4MoE
+ * (nn.Linear(..., dtype=torch.float32)), minimax_m2.py MiniMaxM2MoE and ernie45_moe.py
+ * Ernie4_5_MoeMoE (ReplicatedLinear(..., params_dtype=torch.float32)), mimo_v2.py MiMoV2MoE
+ * (dtype=config.moe_router_dtype, float32 by default, which the published configs keep),
+ * bailing_moe_linear.py (BailingMoeV2_5: router_dtype None or "fp32", the published configs'
+ * "fp32"; BailingMoeV3: always). DeepSeek's, Qwen's, Llama 4's, Mixtral's and gpt-oss's routers
+ * are in the model's dtype (their correction biases, fp32 buffers, are weighed as such). */
+static const char *const fp32_router_classes[] = {
+    "Glm4MoeForCausalLM",      "MiniMaxM2ForCausalLM",
+    "Ernie4_5_MoeForCausalLM", "MiMoV2ForCausalLM",
+    "MiMoV2FlashForCausalLM",  "BailingMoeV2_5ForCausalLM",
+    "BailingMoeV3ForCausalLM", NULL};
+
 static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                       struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
@@ -1335,6 +1349,9 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     else if (vllm_fp8_marlin(in))
         b->layout_bytes = gs_engine_fp8_marlin_growth(in, stage, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->layout_bytes, ovf);
+    if (names_class(fp32_router_classes, in->arch))
+        b->router_fp32_bytes = gs_engine_router_fp32_growth(in, stage, ovf);
+    b->weights_bytes = gs_add(b->weights_bytes, b->router_fp32_bytes, ovf);
     /* vLLM's weights are torch's allocated bytes; its non-torch term leaves the allocator's
      * rounding out (memory_reserved) except in 0.6.4, whose non_torch_allocations are the
      * device's used bytes less torch's allocated ones (worker.py

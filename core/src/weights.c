@@ -657,6 +657,32 @@ uint64_t gs_weights_kv_slot_bytes(const struct gs_arch *a, const struct gs_weigh
     return sum;
 }
 
+uint64_t gs_weights_router_fp32_growth(const struct gs_arch *a, const struct gs_weights_request *r,
+                                       const uint64_t counts[GS_BLOCKS_MAX], bool *overflow)
+{
+    struct weigh w = weigh_for(a, r);
+    uint64_t sum = 0;
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_block *b = &a->blocks[k];
+        if (counts[k] == 0 || !b->mlp.experts)
+            continue;
+        for (size_t i = 0; i < b->module_count; i++) {
+            const struct gs_module *m = &b->modules[i];
+            if (!gs_module_is_router(b, m) || (m->flags & GS_MOD_BUFFER))
+                continue;
+            uint64_t in, out, count;
+            (void)module_on_rank(r, m, b, &in, &out, &count);
+            const uint64_t fp32 = gs_mul(gs_mul(gs_mul(in, out, &w.ovf), count, &w.ovf), 4, &w.ovf);
+            const uint64_t weighed = module_bytes(&w, m, b, false);
+            if (fp32 > weighed)
+                sum = gs_add(sum, gs_mul(fp32 - weighed, counts[k], &w.ovf), &w.ovf);
+        }
+    }
+    if (w.ovf)
+        *overflow = true;
+    return sum;
+}
+
 enum gs_status gs_weights_layers_bytes(const struct gs_arch *a, const struct gs_weights_request *r,
                                        uint64_t *out, struct gs_error *err)
 {

@@ -1266,6 +1266,58 @@ static void test_segment_slack(void **state)
     assert_true(plain > 0);
 }
 
+/* vLLM creates some classes' MoE routers in fp32 whatever the model's dtype (models/glm4_moe.py
+ * Glm4MoE: nn.Linear(hidden, n_routed_experts, dtype=torch.float32); minimax_m2.py
+ * MiniMaxM2MoE: ReplicatedLinear(..., params_dtype=torch.float32)), whole on every rank: 2 bytes
+ * more an element than the 16-bit router gpusizer weighs. GLM-4.5-Air (46 layers, the first
+ * dense, 128 experts, h 4,096): 45 x 128 x 4,096 x 2 = 47,185,920 B at any TP and for fp8
+ * weights (routers never quantize); none for fp32 weights. MiniMax-M2.7 (62 layers, 256
+ * experts, h 3,072): 62 x 256 x 3,072 x 2 = 97,517,568 B. A class vLLM builds in the model's
+ * dtype (Qwen3-MoE's gate) and SGLang add nothing. */
+static void test_vllm_fp32_routers(void **state)
+{
+    (void)state;
+    struct gs_arch glm = fixture_arch_file("glm4_moe/zai-org__GLM-4.5-Air.json");
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&glm, 0, glm.num_hidden_layers, counts);
+    bool ovf = false;
+    struct gs_weights_request r = {GS_WF_BF16, 0, 1, 1, false, 1, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    assert_int_equal(gs_weights_router_fp32_growth(&glm, &r, counts, &ovf), 47185920ULL);
+    r.tensor = 4;
+    assert_int_equal(gs_weights_router_fp32_growth(&glm, &r, counts, &ovf), 47185920ULL);
+    r.format = GS_WF_FP8_BLOCK;
+    assert_int_equal(gs_weights_router_fp32_growth(&glm, &r, counts, &ovf), 47185920ULL);
+    r.format = GS_WF_FP32;
+    assert_int_equal(gs_weights_router_fp32_growth(&glm, &r, counts, &ovf), 0);
+    struct gs_arch mm = fixture_arch_file("minimax_m2/MiniMaxAI__MiniMax-M2.7.json");
+    uint64_t mm_counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&mm, 0, mm.num_hidden_layers, mm_counts);
+    r.format = GS_WF_FP8_BLOCK;
+    assert_int_equal(gs_weights_router_fp32_growth(&mm, &r, mm_counts, &ovf), 97517568ULL);
+    assert_false(ovf);
+
+    /* through vLLM's budget, in the weights it loads */
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(&glm);
+    struct gs_inference_result res;
+    in.weights_bytes = 40000000000ULL;
+    in.weight_format = GS_WF_BF16;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.router_fp32_bytes, 47185920ULL);
+    assert_int_equal(res.budget.weights_bytes,
+                     40000000000ULL + 47185920ULL + res.budget.rope_cache_bytes);
+    in.engine.engine = GS_ENGINE_SGLANG;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.router_fp32_bytes, 0);
+    in.engine.engine = GS_ENGINE_VLLM;
+    in.weight_format = GS_WF_FP32;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.router_fp32_bytes, 0);
+    in.weight_format = GS_WF_BF16;
+    strcpy(glm.architecture, "Qwen3MoeForCausalLM");
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.router_fp32_bytes, 0);
+}
+
 /* fp8 on Marlin (vLLM marlin_utils_fp8.py prepare_fp8_layer_for_marlin,
  * prepare_moe_fp8_layer_for_marlin): scales of 2 bytes per output column and
  * 128 inputs (block) or per output column (tensor), for the checkpoint's 4
@@ -1742,6 +1794,7 @@ int main(void)
         cmocka_unit_test(test_vllm_mla_workspace),
         cmocka_unit_test(test_vllm_non_torch),
         cmocka_unit_test(test_segment_slack),
+        cmocka_unit_test(test_vllm_fp32_routers),
         cmocka_unit_test(test_vllm_fp8_marlin_layout),
         cmocka_unit_test(test_engine_refusals),
         cmocka_unit_test(test_engine_formats_beyond_table),

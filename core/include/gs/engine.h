@@ -161,6 +161,11 @@ uint64_t gs_engine_segment_slack(const struct gs_inference_input *in,
 uint64_t gs_engine_fp8_marlin_growth(const struct gs_inference_input *in,
                                      const struct gs_engine_stage *stage, bool *ovf);
 
+/* What this worker's MoE routers weigh more when the engine keeps them in fp32
+ * (gs_weights_router_fp32_growth). */
+uint64_t gs_engine_router_fp32_growth(const struct gs_inference_input *in,
+                                      const struct gs_engine_stage *stage, bool *ovf);
+
 /* The K and V slots this worker's fused QKV linears hold beyond the model's modules
  * (gs_weights_kv_slot_bytes; `shared_projections`: a KV-sharing layer holds K and V slots). */
 uint64_t gs_engine_kv_slot_bytes(const struct gs_inference_input *in,

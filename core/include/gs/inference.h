@@ -233,6 +233,9 @@ struct gs_budget {
     uint64_t kv_slot_bytes; /* K and V slots vLLM's and SGLang's fused QKV linears hold beyond the
                                model's modules (gs_weights_kv_slot_bytes: Gemma 4), in
                                weights_bytes */
+    uint64_t router_fp32_bytes;   /* what the MoE routers weigh more as the engine creates them, in
+                                     fp32 whatever the model's dtype (vLLM for some classes), in
+                                     weights_bytes */
     uint64_t segment_slack_bytes; /* the caching allocator's rounding of the weight tensors, where
                                      the engine reads free memory (SGLang, TGI) */
     uint64_t activation_bytes;   /* profiled peak */

@@ -134,6 +134,17 @@ uint64_t gs_weights_fp8_marlin_growth(const struct gs_arch *arch,
                                       const uint64_t counts[GS_BLOCKS_MAX], bool first_stage,
                                       bool last_stage, bool *overflow);
 
+/* What the routers of the MoE layers `counts` gives weigh beyond their bytes in the request's
+ * format when the engine creates them in fp32 whatever the model's dtype (vLLM's
+ * Glm4MoE.gate, MiniMaxM2MoE.gate, ...: nn.Linear(dtype=torch.float32) or
+ * ReplicatedLinear(params_dtype=torch.float32), the checkpoint's 16-bit values upcast by the
+ * loader's copy_): 4 bytes an element against what gs_weights_bytes counts (the model's 16
+ * bits: routers never quantize), on one GPU (a router is whole on every rank). 0 for an fp32
+ * model. */
+uint64_t gs_weights_router_fp32_growth(const struct gs_arch *arch,
+                                       const struct gs_weights_request *request,
+                                       const uint64_t counts[GS_BLOCKS_MAX], bool *overflow);
+
 /* What a fused QKV linear that always holds a K and a V slot (vLLM's QKVParallelLinear, which
  * Gemma4Attention builds in every layer, vllm/model_executor/models/gemma4.py) allocates beyond
  * the description's modules, on one GPU of the stage whose layers `counts` gives, in the
