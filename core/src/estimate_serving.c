@@ -255,18 +255,21 @@ static void note_checkpoint(const struct gs_model_spec *m, const struct gs_workl
  * draft model its own layers, in the target's cache dtype
  * (_create_draft_vllm_config keeps cache_config.cache_dtype). */
 static void draft_cache(const struct gs_model_spec *m, const struct gs_workload *w, uint64_t t,
-                        uint64_t *layers, uint64_t *token_bytes)
+                        uint64_t *layers, uint64_t *token_bytes, uint64_t *window)
 {
     *layers = 0;
     *token_bytes = 0;
+    *window = 0;
     const struct gs_engine_config *c = &w->serving.engine;
     if (gs_engine_ops_for(c->engine)->spec != GS_ENGINE_SPEC_IN_BUDGET)
         return;
     if (c->spec_method == GS_SPEC_MTP) {
         /* a Gemma 4 assistant reads the target's cache (Gemma4Proposer._setup_gemma4_kv_sharing
          * sets kv_sharing_target_layer_name, and get_kv_cache_spec skips such layers) */
-        if (w->serving.draft == NULL)
+        if (w->serving.draft == NULL) {
             *layers = gs_weights_mtp_layers(&m->arch);
+            *window = gs_weights_mtp_window(&m->arch);
+        }
         return;
     }
     const bool drafts = c->spec_method == GS_SPEC_EAGLE || c->spec_method == GS_SPEC_EAGLE3 ||
@@ -318,7 +321,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
      * the drafter predicts (n_predict: the model's MTP layers; a Gemma 4 assistant 1) */
     if (in->engine.spec_method == GS_SPEC_MTP && in->engine.spec_tokens == 0)
         in->engine.spec_tokens = w->serving.draft != NULL ? 1 : gs_weights_mtp_layers(&m->arch);
-    draft_cache(m, w, t, &in->draft_layers, &in->draft_token_bytes);
+    draft_cache(m, w, t, &in->draft_layers, &in->draft_token_bytes, &in->draft_window);
 }
 
 /* The KV layout of `a` at tensor degree t, refused (at `pointer`, with
@@ -574,23 +577,36 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
     const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
                                          w->parallelism.expert, stages_for(w, p)};
     uint64_t bytes = 0;
-    st = gs_weights_mtp_bytes(&m->arch, &r, rel->mtp_own_head, &bytes, err);
+    const bool own_head = gs_vllm_mtp_own_head(rel, &m->arch);
+    st = gs_weights_mtp_bytes(&m->arch, &r, own_head, &bytes, err);
     if (st != GS_OK)
         return st;
     bool ovf = false;
     *weights = gs_add(*weights, bytes, &ovf);
+    const bool own_by_class = own_head && !rel->mtp_own_head;
     assume_value(e, "speculative_draft_weights_bytes", bytes,
-                 rel->mtp_own_head
+                 own_by_class
+                     ? "vLLM mtp: the model's MTP layers on every GPU (split like its layers; "
+                       "eh_proj whole in 16 bits), the embedding shared with the target, each "
+                       "layer's own head kept (shared_head.output)"
+                 : rel->mtp_own_head
                      ? "vLLM mtp: the model's MTP layers on every GPU (split like its layers; "
                        "eh_proj whole in 16 bits), the embedding shared with the target, the "
                        "layers' own head kept (shared_head.head)"
                      : "vLLM mtp: the model's MTP layers on every GPU (split like its layers; "
                        "eh_proj whole in 16 bits), the embedding and head shared with the target",
-                 "vllm/model_executor/models/deepseek_mtp.py; vllm/v1/spec_decode "
-                 "_maybe_share_embeddings and _maybe_share_lm_head (PR #34385 from 0.17)");
+                 own_by_class ? "vllm/model_executor/models/step3p5_mtp.py; "
+                                "vllm/v1/spec_decode/step3p5.py Step3p5MTPProposer (0.23 on)"
+                              : "vllm/model_executor/models/deepseek_mtp.py; vllm/v1/spec_decode "
+                                "_maybe_share_embeddings and _maybe_share_lm_head (PR #34385 "
+                                "from 0.17)");
     assume_value(e, "speculative_draft_layers", layers,
-                 "vLLM mtp: attention layers the draft adds to every KV block (one per MTP layer, "
-                 "reused for every speculative token), in the target's cache group",
+                 gs_weights_mtp_window(&m->arch)
+                     ? "vLLM mtp: sliding-window attention layers the draft adds (one per MTP "
+                       "layer, the proposer running one a speculative token), which join the "
+                       "model's layers of that window"
+                     : "vLLM mtp: attention layers the draft adds to every KV block (one per MTP "
+                       "layer, reused for every speculative token), in the target's cache group",
                  "vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec; "
                  "v1/core/kv_cache_utils.py get_kv_cache_groups");
     return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;

@@ -481,7 +481,23 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
                                           err);
     if (st != GS_OK)
         return st;
-    if (in->draft_layers && out->kv.full_layers) {
+    struct gs_kv_window *draft_kind = NULL;
+    for (size_t i = 0; in->draft_window && i < out->kv.window_count; i++)
+        if (out->kv.windows[i].window == in->draft_window && !out->kv.windows[i].chunked &&
+            out->kv.windows[i].layers)
+            draft_kind = &out->kv.windows[i];
+    if (in->draft_layers && draft_kind != NULL) {
+        /* sliding-window draft layers with the spec of the model's layers of that window
+         * (SlidingWindowSpec) join their kind the same way */
+        const uint64_t add =
+            gs_mul(draft_kind->token_bytes / draft_kind->layers, in->draft_layers, &ovf);
+        draft_kind->layers = gs_add(draft_kind->layers, in->draft_layers, &ovf);
+        draft_kind->token_bytes = gs_add(draft_kind->token_bytes, add, &ovf);
+        out->kv.window_layers = gs_add(out->kv.window_layers, in->draft_layers, &ovf);
+        out->kv.bytes_per_token = gs_add(out->kv.bytes_per_token, add, &ovf);
+        out->kv.bytes_per_token_total = gs_add(
+            out->kv.bytes_per_token_total, gs_mul(add, in->tensor ? in->tensor : 1, &ovf), &ovf);
+    } else if (in->draft_layers && out->kv.full_layers) {
         /* the draft's attention layers are layers of the same static forward context:
          * get_kv_cache_spec collects them with the target's, and with the same spec they
          * join its group (kv_cache_utils.get_kv_cache_groups), each block one layer larger */

@@ -277,13 +277,22 @@ static const char *const v2_0_24[] = {"Qwen3ForCausalLM",      "DeepseekV2ForCau
     .source = "vllm/config/vllm.py use_v2_model_runner, DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES " \
               "(PR #39337)"
 
+/* 0.23.0: Step 3.5's MTP layers each keep their own head (v1/spec_decode/step3p5.py
+ * Step3p5MTPProposer._maybe_share_lm_head returns without sharing: every depth's
+ * shared_head.output differs from the model's head); the proposer is absent from 0.22.1's
+ * documentation and named in 0.23.0's, its PR not found */
+static const char *const step_mtp_classes[] = {"Step3p5ForCausalLM",
+                                               "Step3p7ForConditionalGeneration", NULL};
+
 #define VLLM_0_23_0 \
     VLLM_0_22_0, \
     .from = 2300, \
     .name = "vLLM 0.23.0 (Llama, Mistral and Qwen3 dense models on Model Runner V2 by " \
             "default, PR #43458)", \
     .runner_v2_architectures = v2_dense_0_23, \
-    .source = "vllm/config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (PR #43458)"
+    .mtp_own_head_classes = step_mtp_classes, \
+    .source = "vllm/config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (PR #43458); " \
+              "vllm/v1/spec_decode/step3p5.py"
 
 #define VLLM_0_24_0 \
     VLLM_0_23_0, \
@@ -1017,6 +1026,11 @@ static bool names_class(const char *const *names, const struct gs_arch *a)
         if (strcmp(*name, a->architecture) == 0)
             return true;
     return false;
+}
+
+bool gs_vllm_mtp_own_head(const struct gs_vllm_release *r, const struct gs_arch *a)
+{
+    return r->mtp_own_head || names_class(r->mtp_own_head_classes, a);
 }
 
 bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_release *r)

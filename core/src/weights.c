@@ -712,6 +712,18 @@ uint64_t gs_weights_mtp_layers(const struct gs_arch *a)
     return layers;
 }
 
+uint64_t gs_weights_mtp_window(const struct gs_arch *a)
+{
+    for (size_t i = 0; i < a->tower_count; i++) {
+        const struct gs_tower *tw = &a->towers[i];
+        if (tw->part != GS_PART_MTP || tw->block >= a->block_count)
+            continue;
+        const struct gs_attention *s = &a->blocks[tw->block].attn;
+        return s->span == GS_SPAN_SLIDING ? s->window : 0;
+    }
+    return 0;
+}
+
 enum gs_status gs_weights_mtp_bytes(const struct gs_arch *a, const struct gs_weights_request *r,
                                     bool own_head, uint64_t *out, struct gs_error *err)
 {

@@ -255,7 +255,7 @@ struct laguna_dims {
  * layer, whether its entry is `match`; an error when an entry is neither
  * `match` nor `other`. False when the list is absent. The list has `layers`
  * entries, or `padded` (>= layers) where a checkpoint lists its MTP layers
- * after the decoder's: those trailing entries are checked, not returned. */
+ * after the decoder's: those trailing entries are checked and returned too. */
 static bool laguna_flags(struct model_reader *r, const char *name, const char *match,
                          const char *other, uint64_t layers, uint64_t padded,
                          bool out[GS_LAYERS_MAX])
@@ -275,7 +275,7 @@ static bool laguna_flags(struct model_reader *r, const char *name, const char *m
             rd_fail(r, name, GS_ERR_INVALID, "entry %zu must be \"%s\" or \"%s\"", l, match, other);
             return false;
         }
-        if (l < layers && l < GS_LAYERS_MAX)
+        if (l < padded && l < GS_LAYERS_MAX)
             out[l] = strcmp(kind, match) == 0;
     }
     return true;
@@ -601,6 +601,40 @@ static void step_sliding_rope(struct model_reader *r, struct gs_arch *a, uint64_
     a->rope_table_count = 2;
 }
 
+/* vLLM's drafter for Step 3.5 (models/step3p5_mtp.py Step3p5MTP, method mtp): the checkpoint's
+ * num_nextn_predict_layers layers after the decoder's, each with enorm and hnorm, eh_proj 2h -> h
+ * (replicated on every rank), a Step3p5DecoderLayer built at index L + i - its attention kind
+ * from layer_types[L + i] (the published configs: sliding, with attention_other_setting's heads),
+ * routed only where moe_layers_enum names L + i (the published "3,...,44" does not: a dense SwiGLU
+ * of intermediate_size; vLLM reads no mlp_layer_types) - and its own shared_head, a norm and a
+ * vocabulary x h head (each depth's differs from the model's). The embedding is the model's.
+ * Described only where layer_types lists the MTP layers, all of one kind. */
+static void step3p5_mtp(struct model_reader *r, struct gs_arch *a, uint64_t L, uint64_t mtp,
+                        const bool *sliding, uint64_t sliding_heads, uint64_t heads,
+                        const struct laguna_dims *d)
+{
+    const json_t *types = NULL;
+    if (!r->ok || mtp == 0 || L + mtp > GS_LAYERS_MAX ||
+        rd_array(r, "layer_types", &types) != L + mtp)
+        return;
+    bool routed[GS_LAYERS_MAX] = {false};
+    if (!step_moe_layers(r, L + mtp, routed) && !r->ok)
+        return;
+    for (uint64_t i = 1; i < mtp; i++)
+        if (sliding[L + i] != sliding[L] || routed[L + i] != routed[L])
+            return;
+    const bool window = sliding[L] && d->window > 0;
+    const struct laguna_layer s = {window ? sliding_heads : heads, window, routed[L]};
+    const size_t b = laguna_block(a, &s, d);
+    const uint64_t h = a->hidden_size, V = a->vocab_size;
+    gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 2 * h,
+                    h, 1);
+    gs_build_norms(a, b, "enorm_hnorm_shared_head_norm", 3, false);
+    gs_block_module(a, b, "shared_head.output", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD,
+                    0, h, V, 1);
+    gs_arch_tower(a, "mtp", b, GS_PART_MTP, mtp, false);
+}
+
 /* Step3p5ForCausalLM, StepFun's Step-3.5-Flash, and the language model of Step-3.7-Flash
  * (transformers models/step3p7/modeling_step3p7.py: Step3p7TextModel, whose configuration class
  * Step3p7TextConfig is model_type step3p5; vLLM models/step3p5.py). Laguna's layer in another
@@ -614,8 +648,9 @@ static void step_sliding_rope(struct model_reader *r, struct gs_arch *a, uint64_
  * e_score_correction_bias buffer, moe_num_experts fused experts of moe_intermediate_size, and
  * shared_experts, a SwiGLU of share_expert_dim. Untied. The checkpoint's
  * num_nextn_predict_layers MTP layers, which layer_types and the MLP lists may also cover, are
- * skipped by both (transformers' _keys_to_ignore_on_load_unexpected, vLLM's load_weights) and
- * not described: vLLM's Step3p5MTP drafter is not sized. The defaults are Step3p7TextConfig's. */
+ * skipped by both (transformers' _keys_to_ignore_on_load_unexpected, vLLM's load_weights): they
+ * are described as vLLM's drafter builds them (step3p5_mtp). The defaults are
+ * Step3p7TextConfig's. */
 static void read_step3p5(struct model_reader *r, struct gs_arch *a)
 {
     const uint64_t h = rd_dim(r, NAMES("hidden_size"), false, 4096);
@@ -677,6 +712,7 @@ static void read_step3p5(struct model_reader *r, struct gs_arch *a)
     gs_arch_embeddings(a, h, "lm_head", false);
     gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
     step_sliding_rope(r, a, d.head_dim, sliding, L);
+    step3p5_mtp(r, a, L, mtp, sliding, sliding_heads, heads, &d);
 }
 
 const struct model_type MODELS_HETEROGENEOUS[] = {

@@ -217,7 +217,8 @@ static void test_laguna_defaults(void **state)
 
 /* Step-3.5-Flash's architecture in its release's keys (filled in by the test: layer_types and
  * partial_rotary_factors over the 45 layers and the 3 MTP layers after them, moe_layers_enum
- * naming layers 3 to 47). */
+ * naming layers 3 to 44 - the published configs' "3,4,...,44": the MTP layers' tensors are a
+ * dense mlp.{gate,up,down}_proj in the checkpoint, which vLLM's moe_layers_enum rule loads). */
 #define STEP35_CONFIG                                                                              \
     "{\"architectures\": [\"Step3p5ForCausalLM\"], \"model_type\": \"step3p5\","                   \
     " \"hidden_size\": 4096, \"intermediate_size\": 11264, \"num_hidden_layers\": 45,"             \
@@ -260,7 +261,7 @@ static void test_step35_flash(void **state)
                                full ? "full_attention" : "sliding_attention");
         fu += (size_t)snprintf(factors + fu, sizeof(factors) - fu, "%s%s", l ? "," : "",
                                full ? "0.5" : "1.0");
-        if (l >= 3)
+        if (l >= 3 && l < 45)
             ru += (size_t)snprintf(routed + ru, sizeof(routed) - ru, "%s%d", l > 3 ? "," : "", l);
     }
     const struct gs_arch a = fixture_arch(STEP35_CONFIG, types, factors, routed);
@@ -271,8 +272,19 @@ static void test_step35_flash(void **state)
     assert_int_equal(c.embedding, 527958016ULL);
     assert_int_equal(c.lm_head, 527958016ULL);
     assert_int_equal(c.mlp, 3ULL * 138412032 + 42ULL * 15728640);
-    /* (full, dense), (sliding, dense), (sliding, routed), (full, routed) */
-    assert_int_equal(a.block_count, 4);
+    /* (full, dense), (sliding, dense), (sliding, routed), (full, routed), and the MTP layers'
+     * (step3p5_mtp.py): a sliding layer of 96 heads with a dense SwiGLU, 109,445,376 + 138,412,032
+     * + two norms 8,192, eh_proj 2 x 4096 x 4096 = 33,554,432, enorm, hnorm and shared_head.norm
+     * 12,288 and its own head 128,896 x 4,096 = 527,958,016: 809,390,336 a layer, three stored
+     * (809.39M: the technical report's "0.81B MTP head") */
+    assert_int_equal(a.block_count, 5);
+    assert_int_equal(c.mtp, 3ULL * 809390336);
+    const struct gs_tower *mtp = &a.towers[a.tower_count - 1];
+    assert_int_equal(mtp->part, GS_PART_MTP);
+    assert_int_equal(mtp->layers, 3);
+    assert_int_equal(a.blocks[mtp->block].attn.span, GS_SPAN_SLIDING);
+    assert_int_equal(a.blocks[mtp->block].attn.heads, 96);
+    assert_int_equal(a.blocks[mtp->block].mlp.experts, 0);
     const struct gs_kv_layout kv1 = fixture_layout(&a, 1);
     assert_int_equal(kv1.bytes_per_token, 184320);
     assert_int_equal(kv1.full_layers, 12);
@@ -290,6 +302,32 @@ static void test_step35_flash(void **state)
     for (uint64_t l = 0; l < 45; l++)
         assert_int_equal(a.blocks[a.layer_block[l]].attn.rotary_partial, l % 4 == 0);
     (void)fixture_assert_vllm_serving(&a, 16, 4, 141000000000ULL);
+
+    /* vLLM's mtp at TP 4 with fp8 weights (per-tensor scales): an MTP layer on one GPU holds q
+     * and o 4,096 x 12,288 / 4 = 12,582,912 each, k and v 1,048,576 each, g_proj 98,304, the
+     * MLP 3 x 11,534,336 (fp8, a 4-byte scale each of the 8: 61,964,320), the q/k norms 512 B,
+     * two layer norms 16,384 B, eh_proj whole 2 x 4,096 x 4,096 x 2 = 67,108,864 B, enorm, hnorm
+     * and shared_head.norm 24,576 B: 129,114,656 B, x 3 = 387,343,968 with the head shared
+     * (0.22: the release's rule since PR #34385); from 0.23 Step3p5MTPProposer keeps each
+     * layer's head, 128,896 x 4,096 / 4 x 2 = 263,979,008 B more a layer: 1,179,280,992. Their
+     * cache: three sliding layers like the model's (2 KV heads of 128 a GPU, 1,024 B a token at
+     * bf16), joining its sliding kind: 45 x 1,024 -> 48 x 1,024 bytes a token, 36 sliding. */
+    struct gs_workload w = fixture_vllm_workload(4, 65536, 4, 150754820096ULL);
+    w.format_given = true;
+    w.format = GS_WF_FP8;
+    w.serving.engine.version = 2200;
+    const struct gs_estimate plain = fixture_estimate(&a, &w);
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    struct gs_estimate mtp_est = fixture_estimate(&a, &w);
+    assert_int_equal(mtp_est.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 387343968ULL);
+    assert_int_equal(plain.serving.kv.bytes_per_token, 45 * 1024);
+    assert_int_equal(mtp_est.serving.kv.bytes_per_token, 48 * 1024);
+    assert_int_equal(mtp_est.serving.kv.window_layers, 36);
+    assert_int_equal(mtp_est.serving.kv.full_layers, 12);
+    w.serving.engine.version = 2300;
+    mtp_est = fixture_estimate(&a, &w);
+    assert_int_equal(mtp_est.per_gpu.weights_bytes - plain.per_gpu.weights_bytes,
+                     387343968ULL + 3 * 263979008ULL);
 }
 
 /* Step3p7TextConfig's defaults where a config names nothing: every layer full attention with

@@ -213,6 +213,9 @@ struct gs_inference_input {
                                  joins this GPU's (their weights are in weights_bytes) */
     uint64_t draft_token_bytes; /* their bytes per token; 0: each like the model's full-attention
                                    layers (MTP) */
+    uint64_t draft_window;      /* tokens: the draft layers attend within this sliding window, each
+                                   like the model's layers of that window, and join them (Step
+                                   3.5's MTP layers); 0: full attention */
     bool has_stage;           /* size the worker of pipeline stage `stage` (else the stage
                                  whose cache grows fastest, with the full model's profile) */
     uint64_t stage;

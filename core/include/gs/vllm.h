@@ -79,6 +79,9 @@ struct gs_vllm_release {
     bool graphs_subtracted;     /* a CUDA-graph estimate is subtracted from the budget */
     uint8_t mla_workspace;      /* enum gs_vllm_mla_workspace */
     bool mtp_own_head;          /* speculative mtp keeps the MTP layer's own head (before PR #34385) */
+    const char *const *mtp_own_head_classes; /* model classes whose mtp drafter keeps each MTP
+                                                layer's own head whatever mtp_own_head says
+                                                (gs_vllm_mtp_own_head) */
     bool mtp_assistants;        /* speculative mtp takes a separate drafter that reads the target's
                                    KV cache, Gemma 4's assistants (models/gemma4_mtp.py, PR #41745);
                                    0.20 took them for draft_model and failed (issue #42005) */
@@ -154,6 +157,10 @@ extern const char gs_vllm_refusal_mamba_seqs[];
  * get the 0.6.4 row: their accounting (everything resident after the profile
  * run) is not predictable, and gs_vllm_modeled says so. */
 const struct gs_vllm_release *gs_vllm_release_for(uint32_t version);
+
+/* Whether vLLM's mtp drafter on this release keeps the MTP layers' own heads for `arch`: the
+ * release's rule (mtp_own_head) or the model's drafter (mtp_own_head_classes). */
+bool gs_vllm_mtp_own_head(const struct gs_vllm_release *release, const struct gs_arch *arch);
 bool gs_vllm_modeled(uint32_t version);
 
 /* The same for a layout: 0.8.0-0.9.1 fall back to the V0 engine for pipeline

@@ -116,6 +116,10 @@ enum gs_status gs_weights_layers_bytes(const struct gs_arch *arch,
 /* The number of MTP layers the architecture stores (num_nextn_predict_layers). */
 uint64_t gs_weights_mtp_layers(const struct gs_arch *arch);
 
+/* The sliding window the MTP layers attend within (Step 3.5's), 0 when they attend over every
+ * token or there are none. */
+uint64_t gs_weights_mtp_window(const struct gs_arch *arch);
+
 /* What fp8 weights (`request->format` fp8, fp8_per_channel or fp8_block)
  * grow by on one GPU of a stage when they run on Marlin's weight-only fp8
  * kernel (NVIDIA GPUs without fp8 tensor cores, compute capability below
