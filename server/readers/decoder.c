@@ -191,14 +191,21 @@ void decoder_build_mtp(struct model_reader *r, struct gs_arch *a, const struct d
     if (!r->ok || layers == 0)
         return;
     const size_t b = build_block(a, plan, t, false, plan->experts.experts > 0);
+    decoder_mtp_fusion(a, b, true, "shared_head.head", layers);
+}
+
+void decoder_mtp_fusion(struct gs_arch *a, size_t b, bool embedding, const char *head_name,
+                        uint64_t layers)
+{
     const uint64_t h = a->hidden_size, V = a->vocab_size;
     gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 2 * h,
                     h, 1);
     gs_build_norms(a, b, "enorm_hnorm_shared_head_norm", 3, false);
-    gs_block_module(a, b, "embed_tokens", GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN, GS_PART_EMBEDDING,
-                    0, V, h, 1);
-    gs_block_module(a, b, "shared_head.head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0,
-                    h, V, 1);
+    if (embedding)
+        gs_block_module(a, b, "embed_tokens", GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN,
+                        GS_PART_EMBEDDING, 0, V, h, 1);
+    gs_block_module(a, b, head_name, GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD, 0, h, V,
+                    1);
     gs_arch_tower(a, "mtp", b, GS_PART_MTP, layers, false);
 }
 

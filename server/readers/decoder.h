@@ -98,6 +98,13 @@ void decoder_build(struct model_reader *r, struct gs_arch *a, const struct decod
 void decoder_build_mtp(struct model_reader *r, struct gs_arch *a, const struct decoder_plan *plan,
                        const struct decoder_traits *traits, uint64_t layers);
 
+/* What surrounds an MTP layer's decoder block `b` in the DeepSeek-style drafters (vLLM
+ * deepseek_mtp.py, glm4_moe_mtp.py, step3p5_mtp.py): enorm and hnorm, eh_proj (2h -> h, whole on
+ * every rank), the shared head's norm, an embedding copy where the checkpoint stores one, and the
+ * shared head `head_name` (split by vocabulary); then the mtp tower of `layers` such layers. */
+void decoder_mtp_fusion(struct gs_arch *a, size_t b, bool embedding, const char *head_name,
+                        uint64_t layers);
+
 /* The norm and q/k-norm modules of a traits set, added to `block`. */
 void decoder_add_norms(struct gs_arch *a, size_t block, const struct decoder_plan *plan,
                        const struct decoder_traits *traits);

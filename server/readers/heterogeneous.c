@@ -7,6 +7,7 @@
  * here describe one block per distinct layer shape, so a stack of 80 layers
  * with 8 shapes is 8 blocks, and only the layers that attend keep a KV cache.
  */
+#include "readers/decoder.h"
 #include "readers/reader.h"
 
 #include <stdio.h>
@@ -625,14 +626,7 @@ static void step3p5_mtp(struct model_reader *r, struct gs_arch *a, uint64_t L, u
             return;
     const bool window = sliding[L] && d->window > 0;
     const struct laguna_layer s = {window ? sliding_heads : heads, window, routed[L]};
-    const size_t b = laguna_block(a, &s, d);
-    const uint64_t h = a->hidden_size, V = a->vocab_size;
-    gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 2 * h,
-                    h, 1);
-    gs_build_norms(a, b, "enorm_hnorm_shared_head_norm", 3, false);
-    gs_block_module(a, b, "shared_head.output", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_LM_HEAD,
-                    0, h, V, 1);
-    gs_arch_tower(a, "mtp", b, GS_PART_MTP, mtp, false);
+    decoder_mtp_fusion(a, laguna_block(a, &s, d), false, "shared_head.output", mtp);
 }
 
 /* Step3p5ForCausalLM, StepFun's Step-3.5-Flash, and the language model of Step-3.7-Flash

@@ -163,15 +163,7 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     if (mtp > 0) {
         /* as stored: the MTP tower counts every tensor, the correction bias included */
         const size_t b = mla_block(a, &spec, bias, &plan, plan.experts.experts > 0, o);
-        const uint64_t h = a->hidden_size, V = a->vocab_size;
-        gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
-                        2 * h, h, 1);
-        gs_build_norms(a, b, "enorm_hnorm_shared_head_norm", 3, false);
-        gs_block_module(a, b, "embed_tokens", GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN,
-                        GS_PART_EMBEDDING, 0, V, h, 1);
-        gs_block_module(a, b, "shared_head.head", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
-                        GS_PART_LM_HEAD, 0, h, V, 1);
-        gs_arch_tower(a, "mtp", b, GS_PART_MTP, mtp, false);
+        decoder_mtp_fusion(a, b, true, "shared_head.head", mtp);
     }
 }
 
