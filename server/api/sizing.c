@@ -197,6 +197,19 @@ static void option_list_add(struct option_list *l, size_t rank, uint64_t value)
     l->used += len > 0 ? (size_t)len : 0;
 }
 
+/* The warning `code` naming the options of `l`, when there are any: "options #1, #3 (337)
+ * <verb> only <rest>" ("option ... <verb>s" for one). */
+static void option_list_warning(struct json_writer *w, const char *code,
+                                const struct option_list *l, const char *verb, const char *rest)
+{
+    if (l->count == 0)
+        return;
+    char detail[600];
+    snprintf(detail, sizeof(detail), "option%s %s%s %s%s only %s", l->count == 1 ? "" : "s",
+             l->text, l->count > 12 ? ", ..." : "", verb, l->count == 1 ? "s" : "", rest);
+    codec_write_warning(w, code, detail);
+}
+
 static void write_recommendation(struct json_writer *w, const struct sizing *s,
                                  struct gs_recommend_entry *cands, size_t n,
                                  const struct gs_plan *plans)
@@ -273,29 +286,17 @@ static void write_recommendation(struct json_writer *w, const struct sizing *s,
                  assumed_network == 1 ? "es" : "", network, assumed_network > 6 ? ", ..." : "");
         codec_write_warning(w, "scale_out_assumed", detail);
     }
-    if (synced.count > 0) {
-        char detail[600];
-        snprintf(detail, sizeof(detail),
-                 "option%s %s%s fit%s only with every micro-batch's gradients reduce-scattered "
-                 "(plan.sync_each_batch: accelerate's GradientAccumulationPlugin(sync_each_batch="
-                 "True), the HF Trainer's accelerator_config gradient_accumulation_kwargs); under "
-                 "FSDP's default no_sync() accumulation the whole gradient is held unsharded and "
-                 "they do not fit",
-                 synced.count == 1 ? "" : "s", synced.text, synced.count > 12 ? ", ..." : "",
-                 synced.count == 1 ? "s" : "");
-        codec_write_warning(w, "sync_each_batch_planned", detail);
-    }
-    if (lowered.count > 0) {
-        char detail[600];
-        snprintf(detail, sizeof(detail),
-                 "option%s %s%s start%s only with max_num_seqs lowered to what the pool holds "
-                 "(plan.max_num_seqs, in the estimate_request): at the engine's default the "
-                 "engine fails at startup (vLLM from 0.19 with a hybrid model: 'max_num_seqs "
-                 "exceeds available Mamba cache blocks'), so serve with that setting",
-                 lowered.count == 1 ? "" : "s", lowered.text, lowered.count > 12 ? ", ..." : "",
-                 lowered.count == 1 ? "s" : "");
-        codec_write_warning(w, "max_num_seqs_planned", detail);
-    }
+    option_list_warning(w, "sync_each_batch_planned", &synced, "fit",
+                        "with every micro-batch's gradients reduce-scattered (plan.sync_each_batch: "
+                        "accelerate's GradientAccumulationPlugin(sync_each_batch=True), the HF "
+                        "Trainer's accelerator_config gradient_accumulation_kwargs); under FSDP's "
+                        "default no_sync() accumulation the whole gradient is held unsharded and "
+                        "they do not fit");
+    option_list_warning(w, "max_num_seqs_planned", &lowered, "start",
+                        "with max_num_seqs lowered to what the pool holds (plan.max_num_seqs, in "
+                        "the estimate_request): at the engine's default the engine fails at "
+                        "startup (vLLM from 0.19 with a hybrid model: 'max_num_seqs exceeds "
+                        "available Mamba cache blocks'), so serve with that setting");
     if (s->echo_config != NULL) {
         char detail[256];
         snprintf(detail, sizeof(detail),

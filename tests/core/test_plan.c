@@ -551,8 +551,10 @@ static void test_smallest_serving_layout(void **state)
 
 /* A start bound is not a missing kernel: from vLLM 0.19 Qwen3.5-27B on one H100 at 8k tokens
  * leaves a few hundred blocks under the default max_num_seqs of 1,024 and does not start
- * (PR #38270), but the search goes on to TP 2, where each GPU holds half the weights and more
- * blocks than 1,024. */
+ * (PR #38270). The search serves it on that one GPU with max_num_seqs lowered to the blocks, as
+ * vLLM's message says; where it may not lower it (the request names max_num_seqs, or
+ * allow_lower_max_num_seqs is off) it goes on to TP 2, where each GPU holds half the weights and
+ * more blocks than 1,024. */
 static void test_serving_past_a_start_bound(void **state)
 {
     (void)state;
