@@ -10,6 +10,7 @@
 
 #include "gs/capability.h"
 #include "gs/engines.h"
+#include "gs/sglang.h"
 #include "gs/units.h"
 #include "gs/vllm.h"
 
@@ -248,6 +249,24 @@ static void note_checkpoint(const struct gs_model_spec *m, const struct gs_workl
         e->checkpoint_mismatch = true;
 }
 
+/* SGLang's draft at tensor degree t in format f, where the request's release budgets it
+ * inside mem_fraction_static and gpusizer sizes it (gs_sglang_draft); false otherwise. */
+static bool sglang_draft_for(const struct gs_model_spec *m, const struct gs_workload *w, uint64_t t,
+                             enum gs_weight_format f, struct gs_sglang_draft *out,
+                             struct gs_error *err, enum gs_status *st)
+{
+    const struct gs_engine_config *c = &w->serving.engine;
+    *st = GS_OK;
+    if (c->engine != GS_ENGINE_SGLANG || c->spec_method == GS_SPEC_NONE ||
+        !gs_sglang_release_for(c->version)->draft_in_fraction)
+        return false;
+    const struct gs_weights_request r = {
+        f, w->group_size, t, 1, w->format_experts_only, w->parallelism.expert, stages_for(w, 1)};
+    *st = gs_sglang_draft(&m->arch, w->serving.draft, (enum gs_spec_method)c->spec_method, &r, out,
+                          err);
+    return *st == GS_OK && out->unsized == NULL;
+}
+
 /* The attention layers vLLM's drafter adds to this GPU's KV cache, and
  * their bytes per token (0: each like the target's full-attention layers):
  * mtp one layer per MTP layer, reused for every step
@@ -255,12 +274,22 @@ static void note_checkpoint(const struct gs_model_spec *m, const struct gs_workl
  * draft model its own layers, in the target's cache dtype
  * (_create_draft_vllm_config keeps cache_config.cache_dtype). */
 static void draft_cache(const struct gs_model_spec *m, const struct gs_workload *w, uint64_t t,
-                        uint64_t *layers, uint64_t *token_bytes, uint64_t *window)
+                        struct gs_inference_input *in)
 {
+    uint64_t *layers = &in->draft_layers, *token_bytes = &in->draft_token_bytes,
+             *window = &in->draft_window;
     *layers = 0;
     *token_bytes = 0;
     *window = 0;
     const struct gs_engine_config *c = &w->serving.engine;
+    struct gs_sglang_draft sd;
+    enum gs_status st;
+    if (sglang_draft_for(m, w, t, (enum gs_weight_format)in->weight_format, &sd, NULL, &st)) {
+        /* SGLang prices the draft's layers like the target's (gs_sglang_draft) */
+        *layers = sd.cache_layers;
+        in->draft_transient_bytes = sd.transient_bytes;
+        return;
+    }
     if (gs_engine_ops_for(c->engine)->spec != GS_ENGINE_SPEC_IN_BUDGET)
         return;
     if (c->spec_method == GS_SPEC_MTP) {
@@ -321,7 +350,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
      * the drafter predicts (n_predict: the model's MTP layers; a Gemma 4 assistant 1) */
     if (in->engine.spec_method == GS_SPEC_MTP && in->engine.spec_tokens == 0)
         in->engine.spec_tokens = w->serving.draft != NULL ? 1 : gs_weights_mtp_layers(&m->arch);
-    draft_cache(m, w, t, &in->draft_layers, &in->draft_token_bytes, &in->draft_window);
+    draft_cache(m, w, t, in);
 }
 
 /* The KV layout of `a` at tensor degree t, refused (at `pointer`, with
@@ -388,29 +417,10 @@ static enum gs_status draft_model(const struct gs_model_spec *m, const struct gs
     if (method == GS_SPEC_DRAFT_MODEL) {
         st = gs_weights_bytes(a, NULL, &r, &bytes, err);
     } else {
-        st = gs_weights_layers_bytes(a, &r, &bytes, err);
-        const uint64_t h = a->hidden_size;
-        const uint64_t target_h = d->target_hidden ? d->target_hidden : h;
-        /* fc: nn.Linear(2h, h) (EAGLE), ReplicatedLinear(3 x target hidden, h) (EAGLE-3) */
-        const uint64_t fc = method == GS_SPEC_EAGLE3 ? gs_mul(3 * target_h, h, &ovf)
-                                                     : gs_mul(2 * h, h, &ovf);
-        bytes = gs_add(bytes, gs_mul(fc, 2, &ovf), &ovf);
-        if (method == GS_SPEC_EAGLE3) {
-            const uint64_t vocab = d->draft_vocab ? d->draft_vocab : a->vocab_size;
-            /* the first layer's q/k/v read 2 x hidden: h more inputs per output column */
-            const struct gs_attention *s = NULL;
-            for (size_t k = 0; k < a->block_count && s == NULL; k++)
-                if (a->blocks[k].mixer == GS_MIXER_ATTENTION)
-                    s = &a->blocks[k].attn;
-            if (s != NULL) {
-                const uint64_t cols = gs_div_ceil(s->heads * s->head_dim, t) +
-                                      2 * gs_div_ceil(s->kv_heads * s->head_dim, t);
-                bytes = gs_add(bytes, gs_mul(gs_mul(cols, h, &ovf), 2, &ovf), &ovf);
-            }
-            /* ParallelLMHead(draft_vocab_size, hidden), hidden_norm, d2t (int64) */
-            bytes = gs_add(bytes, gs_mul(gs_mul(gs_div_ceil(vocab, t), h, &ovf), 2, &ovf), &ovf);
-            bytes = gs_add(bytes, gs_add(gs_mul(h, 2, &ovf), gs_mul(vocab, 8, &ovf), &ovf), &ovf);
-        }
+        const bool eagle3 = method == GS_SPEC_EAGLE3;
+        st = gs_weights_eagle_bytes(a, eagle3, d->target_hidden,
+                                    eagle3 ? (d->draft_vocab ? d->draft_vocab : a->vocab_size) : 0,
+                                    &r, &bytes, err);
     }
     if (st != GS_OK)
         return st;
@@ -496,6 +506,69 @@ static enum gs_status assistant_draft(const struct gs_model_spec *m, const struc
     return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
 }
 
+/* SGLang's draft where the release budgets it inside mem_fraction_static (gs_sglang_draft):
+ * its weights added to *weights, its figures and what is not sized in the answer. */
+static enum gs_status sglang_draft_weights(const struct gs_model_spec *m,
+                                           const struct gs_workload *w, struct gs_estimate *e,
+                                           uint64_t t, enum gs_weight_format f, uint64_t *weights,
+                                           struct gs_error *err)
+{
+    struct gs_sglang_draft d = {0};
+    enum gs_status st;
+    if (!sglang_draft_for(m, w, t, f, &d, err, &st)) {
+        /* d.unsized is set only where the release budgets the draft and gpusizer cannot */
+        if (st == GS_OK && d.unsized != NULL)
+            warn(e, "speculative_budget_not_modeled", d.unsized);
+        return st;
+    }
+    if (w->serving.engine.spec_method == GS_SPEC_NGRAM)
+        return GS_OK;
+    bool ovf = false;
+    *weights = gs_add(*weights, d.weights_bytes, &ovf);
+    assume_value(e, "speculative_draft_weights_bytes", d.weights_bytes,
+                 "SGLang: what the draft keeps on every GPU at the target's tensor-parallel size "
+                 "(NEXTN the MTP layers, EAGLE the head's layers and fc, EAGLE-3 those, its own "
+                 "head over draft_vocab_size and the hot-token map, STANDALONE the whole draft); "
+                 "embedding and head are the target's where it shares them",
+                 "sglang models/deepseek_nextn.py, llama_eagle.py, llama_eagle3.py; "
+                 "speculative/eagle_worker_v2.py, standalone_worker_v2.py");
+    if (d.transient_bytes)
+        assume_value(e, "speculative_draft_transient_bytes", d.transient_bytes,
+                     "SGLang: the draft's own embedding and head, built in the model dtype and "
+                     "still resident when the target's pool is sized, then freed for the "
+                     "target's (budget.draft_transient_bytes, taken from the pool)",
+                     "sglang speculative/eagle_worker_v2.py init_lm_head (set_embed_and_head, "
+                     "set_embed), called from alloc_memory_pool after init_target_memory_pool; "
+                     "issue #36452");
+    assume_value(e, "speculative_draft_layers", d.cache_layers,
+                 "SGLang: the draft's layers, each priced like one of the target's attention "
+                 "layers in every token's cell (cell x (1 + draft layers / layers)); the draft's "
+                 "own pool takes the same number of tokens",
+                 "sglang model_executor/pool_configurator.py (EAGLE/STANDALONE cell scaling); "
+                 "spec_aux_hidden_state.py eagle_draft_num_layers");
+    struct gs_kv_layout kv;
+    if (gs_kv_layout_for(&m->arch, w->serving.kv_dtype, 2, t, 1, &kv, NULL) == GS_OK &&
+        kv.recurrent_layers)
+        warn(e, "speculative_state_not_modeled",
+             "SGLang also takes the draft's intermediate linear-attention (Mamba) states, "
+             "speculative_num_draft_tokens a running request, from the pool before it is "
+             "split; gpusizer does not size them, so the pool here is larger by that much");
+    if (w->serving.engine.spec_method == GS_SPEC_DRAFT_MODEL &&
+        gs_kv_layout_for(w->serving.draft->arch, w->serving.kv_dtype, 2, t, 1, &kv, NULL) ==
+            GS_OK) {
+        struct gs_kv_layout target;
+        if (gs_kv_layout_for(&m->arch, w->serving.kv_dtype, 2, t, 1, &target, NULL) == GS_OK &&
+            target.full_layers && kv.full_layers &&
+            kv.full_token_bytes / kv.full_layers != target.full_token_bytes / target.full_layers)
+            warn(e, "draft_cache_priced_as_target",
+                 "SGLang prices each of the draft's layers like one of the target's when it sizes "
+                 "the pool (pool_configurator.py: \"Assumes draft and target share the same "
+                 "per-layer KV size\"); this draft's layers hold another size, so its own pool "
+                 "takes more or less memory than the pool priced for it");
+    }
+    return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
+}
+
 /* Speculative decoding as the engine runs it (gs/speculative.h): which
  * methods gpusizer can size for it, and for vLLM's mtp the MTP layers'
  * weights on every GPU, added to *weights. */
@@ -511,7 +584,10 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
     const struct gs_engine_ops *ops = gs_engine_ops_for(c->engine);
     if (ops->spec == GS_ENGINE_SPEC_RESERVE) {
         const struct gs_engine_notes notes = notes_for(e);
-        return ops->speculative(c, &notes, err);
+        enum gs_status st = ops->speculative(c, &notes, err);
+        if (st != GS_OK)
+            return st;
+        return sglang_draft_weights(m, w, e, t, f, weights, err);
     }
     if (ops->spec != GS_ENGINE_SPEC_IN_BUDGET)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative",

@@ -19,40 +19,50 @@ static const struct gs_sglang_release releases[] = {
     {400, "0.4.0", GS_SGLANG_RULE_TENSOR, 0,
      "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction static, "
      "which depends on the tensor parallelism size\"); SGLang 0.4.3 logs mem_fraction_static=0.85 "
-     "at TP 4", false, false, false},
+     "at TP 4",
+     false, false, false, false},
     {403, "0.4.3", GS_SGLANG_RULE_TENSOR, 4,
      "as 0.4.0; rotary tables in fp32 from sglang PR #3169 \"[kernel] Use sgl_kernel rope\" "
      "(merged 2025-01-27; first release estimated as 0.4.3): layers/rotary_embedding.py keeps "
-     "cos_sin_cache in fp32 on CUDA", false, false, false},
+     "cos_sin_cache in fp32 on CUDA",
+     false, false, false, false},
     {407, "0.4.7", GS_SGLANG_RULE_GPU_CLASS, 4,
      "sglang PR #7054 \"Simplify the heuristics for setting --mem-fraction-static\" (merged "
      "2025-06-10, the day of the 0.4.7 bump, PR #7038): reserved_mem by GPU class and "
-     "tp_size x pp_size", false, false, false},
+     "tp_size x pp_size",
+     false, false, false, false},
     {501, "0.5.1", GS_SGLANG_RULE_GPU_CLASS, 4,
      "as 0.4.7, and fp8 linears on Marlin's weight-only kernel on GPUs of compute capability "
      "8.0-8.8 (sglang PR #8990 \"enable marlin fp8 blockwise\", merged 2025-08-19, first "
      "release estimated as 0.5.1: quantization/fp8_utils.py can_auto_enable_marlin_fp8; "
      "marlin_utils_fp8.py prepare_fp8_layer_for_marlin)",
-     false, false, true},
+     false, false, true, false},
     {503, "0.5.3", GS_SGLANG_RULE_RESERVE, 4,
      "sglang PR #10975 \"Use more general heuristics to set the default value of "
      "--mem-fraction-static\" (merged 2025-09-27; 0.5.2 was the current release on 2025-09-25, "
      "verl PR #3613): server_args._handle_gpu_memory_settings; the same tiers and terms at "
      "0.5.16 but for the prefill graphs (NVIDIA aiconfigurator sglang_backend.py, "
      "derive_sglang_mem_fraction_static, mirrors server_args.py @0.5.16 without them)",
-     false, false, true},
+     false, false, true, false},
     {510, "0.5.10", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.3, and piecewise CUDA graphs on by default (PR #16331, in the 0.5.10 release "
      "notes): server_args reserve_for_graph_mb adds 8 MiB per prefill capture size "
      "(piecewise_cuda_graph_tokens up to chunked_prefill_size: 58 to 8,192), 1.5 GiB for an MLA "
-     "model, none on ROCm; the speculative reserve is kept here although PR #23862 (in 0.5.14 "
-     "at the latest) replaced it",
-     true, false, true},
+     "model, none on ROCm",
+     true, false, true, false},
+    {514, "0.5.14", GS_SGLANG_RULE_RESERVE, 4,
+     "as 0.5.10, and a speculative draft budgeted inside mem_fraction_static: PR #23862 "
+     "(opened 2026-04-27: \"Remove the 4 GB / 6 GB heuristic reservation\", the target's "
+     "pool sized once the draft has loaded) and PR #28855 (2026-06-21: \"account draft "
+     "weights in --mem-fraction-static\"); kv_cache_configurator.py _profile_available_bytes, "
+     "pool_configurator.py (the cell x (1 + draft layers / layers)); 0.5.14 was out by "
+     "2026-06-27 and its issue #29857 shows the draft-layer cell; first release estimated",
+     true, false, true, true},
     {520, "0.5.20", GS_SGLANG_RULE_RESERVE, 4,
-     "as 0.5.10, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
+     "as 0.5.14, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
      "cuda_graph_max_bs 48 below TP 4, 160 from it (PR #37898, merged about 2026-09-04; "
      "in 0.5.20 per PR #40346; arg_groups/memory_hook.py handle_gpu_memory_settings)",
-     true, true, true},
+     true, true, true, true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -181,10 +191,12 @@ static uint64_t by_reserve(const struct gs_sglang_release *release,
     if (mib > 60 * 1024 && reserved < 10 * 1024)
         reserved = 10 * 1024;
     /* after the floor: "standalonedraft model and cuda graphs" 6 * 1024, "elif
-     * self.speculative_algorithm != \"NGRAM\": # eagle draft models and cuda graphs" 2 * 1024 */
-    if (spec == GS_SPEC_DRAFT_MODEL)
+     * self.speculative_algorithm != \"NGRAM\": # eagle draft models and cuda graphs" 2 * 1024;
+     * gone once the draft is budgeted inside the fraction (PR #23862: memory_hook.py
+     * handle_gpu_memory_settings has no speculative term) */
+    if (!release->draft_in_fraction && spec == GS_SPEC_DRAFT_MODEL)
         reserved += 6 * 1024;
-    else if (spec != GS_SPEC_NONE && spec != GS_SPEC_NGRAM)
+    else if (!release->draft_in_fraction && spec != GS_SPEC_NONE && spec != GS_SPEC_NGRAM)
         reserved += 2 * 1024;
     return thousandths((double)mib - reserved, (double)mib);
 }
@@ -315,7 +327,11 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
     const uint64_t taken = gs_add(b->non_torch_bytes, in->gpu.in_use_bytes, ovf);
     const uint64_t baseline = b->total_bytes > taken ? b->total_bytes - taken : 0;
     b->requested_bytes = gs_engine_permille_of(baseline, b->fraction_permille, ovf);
-    b->kv_bytes = (int64_t)b->requested_bytes - (int64_t)b->weights_bytes;
+    /* a draft's own embedding and head are still resident when the pool is sized (gs/sglang.h
+     * gs_sglang_draft): the memory is free again once serving, but not the pool's */
+    b->draft_transient_bytes = in->draft_transient_bytes;
+    b->kv_bytes =
+        (int64_t)b->requested_bytes - (int64_t)b->weights_bytes - (int64_t)b->draft_transient_bytes;
 }
 
 static void sglang_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
@@ -376,25 +392,34 @@ static enum gs_status sglang_speculative(const struct gs_engine_config *c,
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
                             "SGLang has no suffix decoding; its algorithms are mtp (NEXTN), "
                             "eagle, eagle3, draft_model (STANDALONE) and ngram");
-    if ((c->version == 0 || c->version >= 514) && n->warn)
-        n->warn(n->ctx, "speculative_budget_not_modeled",
-                "SGLang budgets the draft inside mem_fraction_static from PR #23862 (merged by "
-                "2026-06-15, so from 0.5.14 at the latest) instead of a reserve beside it; "
-                "gpusizer sizes the draft with the reserve of the releases before, so the "
-                "target's pool here is larger than that release's by about the draft's weights "
-                "and cache");
+    if (c->spec_method == GS_SPEC_NGRAM && n->assume) {
+        n->assume(n->ctx, "speculative_decoding",
+                  "SGLang NGRAM: proposed from the prompt and output; no draft weights or cache "
+                  "(NGRAMWorker takes the target's pool)",
+                  "sglang speculative/ngram_worker.py");
+        return GS_OK;
+    }
+    if (gs_sglang_release_for(c->version)->draft_in_fraction) {
+        if (n->assume)
+            n->assume(n->ctx, "speculative_decoding",
+                      "SGLang: the draft loads before the target's pool is sized, so its weights "
+                      "(and its own embedding and head, freed only after) come out of "
+                      "mem_fraction_static; every token's cell grows by the draft's layers, each "
+                      "priced like one of the target's, and the draft's pool takes as many "
+                      "tokens; the default fraction reserves nothing for it",
+                      "sglang scheduler.py init_model_worker, kv_cache_configurator.py "
+                      "_profile_available_bytes, pool_configurator.py (PR #23862, PR #28855); "
+                      "eagle_worker_v2.py init_lm_head (issue #36452)");
+        return GS_OK;
+    }
     if (n->assume)
         n->assume(n->ctx, "speculative_decoding",
                   c->mem_fraction_static_permille
                       ? "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
-                        "outside the given mem_fraction_static; the target's pool is unchanged "
-                        "(releases with PR #23862, merged 2026-04-27, budget the draft inside the "
-                        "fraction instead: their pool is smaller)"
+                        "outside the given mem_fraction_static; the target's pool is unchanged"
                       : "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
                         "outside mem_fraction_static, whose default grows by 2 GiB (STANDALONE 6, "
-                        "NGRAM none from 0.5.3); the target's pool is what the fraction leaves "
-                        "(releases with PR #23862, merged 2026-04-27, budget the draft inside the "
-                        "fraction instead: their pool is smaller)",
+                        "NGRAM none from 0.5.3); the target's pool is what the fraction leaves",
                   "sglang server_args.py _handle_gpu_memory_settings; model_runner "
                   "profile_max_num_token (issue #6875)");
     return GS_OK;

@@ -703,6 +703,45 @@ enum gs_status gs_weights_layers_bytes(const struct gs_arch *a, const struct gs_
     return GS_OK;
 }
 
+enum gs_status gs_weights_eagle_bytes(const struct gs_arch *a, bool eagle3, uint64_t target_hidden,
+                                      uint64_t head_vocab, const struct gs_weights_request *r,
+                                      uint64_t *out, struct gs_error *err)
+{
+    uint64_t bytes = 0;
+    enum gs_status st = gs_weights_layers_bytes(a, r, &bytes, err);
+    if (st != GS_OK)
+        return st;
+    bool ovf = false;
+    const uint64_t t = r->tensor ? r->tensor : 1;
+    const uint64_t h = a->hidden_size;
+    const uint64_t from = target_hidden ? target_hidden : h;
+    /* fc: nn.Linear(2h, h) (EAGLE), ReplicatedLinear(3 x target hidden, h) (EAGLE-3) */
+    const uint64_t fc = eagle3 ? gs_mul(3 * from, h, &ovf) : gs_mul(2 * h, h, &ovf);
+    bytes = gs_add(bytes, gs_mul(fc, 2, &ovf), &ovf);
+    if (eagle3) {
+        /* the first layer's q/k/v read 2 x hidden: h more inputs per output column */
+        const struct gs_attention *s = NULL;
+        for (size_t k = 0; k < a->block_count && s == NULL; k++)
+            if (a->blocks[k].mixer == GS_MIXER_ATTENTION)
+                s = &a->blocks[k].attn;
+        if (s != NULL) {
+            const uint64_t cols = gs_div_ceil(s->heads * s->head_dim, t) +
+                                  2 * gs_div_ceil(s->kv_heads * s->head_dim, t);
+            bytes = gs_add(bytes, gs_mul(gs_mul(cols, h, &ovf), 2, &ovf), &ovf);
+        }
+        bytes = gs_add(bytes, gs_mul(h, 2, &ovf), &ovf); /* hidden_norm */
+    }
+    if (head_vocab) {
+        /* ParallelLMHead(draft_vocab_size, hidden) and d2t (int64) */
+        bytes = gs_add(bytes, gs_mul(gs_mul(gs_div_ceil(head_vocab, t), h, &ovf), 2, &ovf), &ovf);
+        bytes = gs_add(bytes, gs_mul(head_vocab, 8, &ovf), &ovf);
+    }
+    if (ovf)
+        return gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits");
+    *out = bytes;
+    return GS_OK;
+}
+
 uint64_t gs_weights_mtp_layers(const struct gs_arch *a)
 {
     uint64_t layers = 0;

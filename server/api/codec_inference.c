@@ -563,6 +563,7 @@ void codec_write_serving(struct json_writer *w, const struct gs_serving *s, uint
     json_w_member_u64(w, "layout_bytes", b->layout_bytes);
     json_w_member_u64(w, "router_fp32_bytes", b->router_fp32_bytes);
     json_w_member_u64(w, "segment_slack_bytes", b->segment_slack_bytes);
+    json_w_member_u64(w, "draft_transient_bytes", b->draft_transient_bytes);
     json_w_member_u64(w, "activation_peak_bytes", b->activation_bytes);
     json_w_member_u64(w, "non_torch_bytes", b->non_torch_bytes);
     json_w_member_u64(w, "cuda_graph_bytes", b->cuda_graph_bytes);

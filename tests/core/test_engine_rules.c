@@ -172,7 +172,8 @@ static void test_vllm_mla_padding(void **state)
  * 0.809), 6,144 for STANDALONE ((81121 - 19584) / 81121 = 0.759) and none
  * for NGRAM (0.834); the 0.4.7-0.5.2 rule reserves (9.5 + 1/2) GiB = 10,240
  * MiB (0.874), 2,048 more for any algorithm, NGRAM too ((81121 - 12288) /
- * 81121 = 0.849), 6,144 for STANDALONE (0.798). */
+ * 81121 = 0.849), 6,144 for STANDALONE (0.798). From 0.5.14 nothing more
+ * (PR #23862: memory_hook.py has no speculative term). */
 static void test_sglang_speculative_reserve(void **state)
 {
     (void)state;
@@ -192,6 +193,16 @@ static void test_sglang_speculative_reserve(void **state)
                      849);
     assert_int_equal(
         gs_sglang_default_fraction_spec_permille(mid, h100, 1, 1, 1, GS_SPEC_DRAFT_MODEL), 798);
+    /* from 0.5.14 the draft is budgeted inside the fraction: no reserve for any algorithm */
+    const struct gs_sglang_release *inside = gs_sglang_release_for(514);
+    const uint64_t none =
+        gs_sglang_default_fraction_spec_permille(inside, h100, 1, 1, 1, GS_SPEC_NONE);
+    for (int spec = GS_SPEC_MTP; spec < GS_SPEC_COUNT; spec++)
+        assert_int_equal(gs_sglang_default_fraction_spec_permille(inside, h100, 1, 1, 1,
+                                                                  (enum gs_spec_method)spec),
+                         none);
+    assert_false(gs_sglang_release_for(513)->draft_in_fraction);
+    assert_true(gs_sglang_release_for(0)->draft_in_fraction);
 }
 
 /* SGLang's prefill CUDA graphs in the default fraction's reserve (0.5.10 on) and the 0.5.20
@@ -222,7 +233,8 @@ static void test_sglang_fraction_prefill_graphs(void **state)
     const struct gs_sglang_release *r510 = gs_sglang_release_for(510);
     const struct gs_sglang_release *r520 = gs_sglang_release_for(520);
     assert_string_equal(r510->name, "0.5.10");
-    assert_ptr_equal(gs_sglang_release_for(519), r510);
+    assert_ptr_equal(gs_sglang_release_for(513), r510);
+    assert_string_equal(gs_sglang_release_for(519)->name, "0.5.14");
     assert_ptr_equal(gs_sglang_release_for(0), r520);
     const uint64_t h100 = 85061827297ULL;
     struct gs_sglang_fraction_input in = {h100, 1, 1, 1, GS_SPEC_NONE, false, false};

@@ -1238,6 +1238,120 @@ static void test_speculative_drafts(void **state)
     assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
 }
 
+static bool estimate_warned(const struct gs_estimate *e, const char *code)
+{
+    for (size_t i = 0; i < e->warning_count; i++)
+        if (strcmp(e->warnings[i].code, code) == 0)
+            return true;
+    return false;
+}
+
+/* SGLang from 0.5.14 budgets the draft inside mem_fraction_static (gs/sglang.h gs_sglang_draft;
+ * docs/engines.md): the default reserves nothing for it, the draft's weights and, until
+ * init_lm_head swaps in the target's, its own embedding and head come out of the pool, and
+ * every token's cell grows by its layers priced like the target's.
+ *   - Llama-3.1-8B with the EAGLE-3 head of test_speculative_drafts on one H100: the head keeps
+ *     849,635,328 bytes (as vLLM's), its embedding 128,256 x 4,096 x 2 = 1,050,673,152 bytes is
+ *     freed after the pool is sized, and the cell is 32 x 4,096 x (1 + 1/32) = 33 x 4,096.
+ *     0.5.10 keeps the draft in a 2 GiB reserve beside the fraction (lower), and sizes nothing.
+ *   - DeepSeek-V3's NEXTN at TP 8 in bf16: the MTP layer 3,112,119,296 bytes a GPU (as vLLM's
+ *     from 0.17: test_speculative_mtp), its own embedding and head 2 x 16,160 x 7,168 x 2 =
+ *     463,339,520, one more MLA layer (62 x 1,152 bytes a token).
+ *   - Qwen3.5-27B's NEXTN on one H100 (tests/fixtures/configs/qwen3_5/README.md): the MTP
+ *     layer's 424,699,392 parameters, 849,398,784 bytes; its embed_tokens and lm_head 2 x
+ *     248,320 x 5,120 x 2 = 5,085,593,600 (sglang PR #35567 counts the same "5,085,593,600
+ *     bytes nominal"); together 5,934,992,384 = 5.53 GiB, and 0.79 GiB once shared, the
+ *     draft footprints sglang PR #38147 reports for a Qwen3.8-27B of these shapes ("from 5.53
+ *     GB to 0.80 GB"); the MTP layer joins the 16 full-attention layers (17 x 4,096 bytes a
+ *     token), and the draft's linear-attention states are not sized (the answer says so).
+ *   - Llama-3.2-1B as STANDALONE beside Llama-3.1-70B at TP 4: the whole draft (618,008,576
+ *     bytes, as vLLM's draft_model), nothing freed, its 16 layers priced like the 70B's (16 x
+ *     1,024 bytes a token at TP 4) although each holds 512: draft_cache_priced_as_target.
+ *   - eagle3 naming no draft: nothing sized, and the answer says so. */
+static void test_sglang_draft_in_fraction(void **state)
+{
+    (void)state;
+    const struct gs_arch target = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
+    const struct gs_model_spec m = fixture_spec(&target);
+    const struct gs_arch head = fixture_llama(4096, 1, 32, 8, 14336, 128256, false);
+    const struct gs_draft eagle3 = {&head, GS_WF_BF16, 0, 32000, 0};
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    w.gpu.total_bytes = 85061827297ULL;
+    static struct gs_estimate plain, e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_EAGLE3;
+    w.serving.draft = &eagle3;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.budget.fraction_permille, plain.serving.budget.fraction_permille);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 849635328ULL);
+    assert_int_equal(e.serving.budget.draft_transient_bytes, 1050673152ULL);
+    assert_int_equal(plain.serving.budget.kv_bytes - e.serving.budget.kv_bytes,
+                     849635328LL + 1050673152LL);
+    assert_int_equal(e.serving.kv.bytes_per_token, 33 * 4096);
+    assert_int_equal(e.serving.max_tokens, (uint64_t)e.serving.budget.kv_bytes / (33 * 4096));
+    w.serving.engine.version = 510;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(e.serving.budget.fraction_permille < plain.serving.budget.fraction_permille);
+    assert_int_equal(e.per_gpu.weights_bytes, plain.per_gpu.weights_bytes);
+    assert_int_equal(e.serving.budget.draft_transient_bytes, 0);
+    assert_int_equal(e.serving.kv.bytes_per_token, 32 * 4096);
+    w.serving.engine.version = 0;
+    w.serving.draft = NULL;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, plain.per_gpu.weights_bytes);
+    assert_true(estimate_warned(&e, "speculative_budget_not_modeled"));
+
+    const struct gs_arch v3 = fixture_deepseek_v3_with("\"num_nextn_predict_layers\":1,");
+    const struct gs_model_spec dm = fixture_spec(&v3);
+    w.parallelism.tensor = 8;
+    w.gpu.total_bytes = 150754820096ULL; /* H200 */
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    assert_int_equal(gs_estimate_compute(&dm, &w, &plain, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    assert_int_equal(gs_estimate_compute(&dm, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 3112119296ULL);
+    assert_int_equal(e.serving.budget.draft_transient_bytes, 463339520ULL);
+    assert_int_equal(e.serving.kv.bytes_per_token, 62 * 1152);
+    assert_int_equal(plain.serving.budget.kv_bytes - e.serving.budget.kv_bytes,
+                     3112119296LL + 463339520LL);
+
+    const struct gs_arch q27 = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    const struct gs_model_spec qm = fixture_spec(&q27);
+    w.parallelism.tensor = 1;
+    w.gpu.total_bytes = 85061827297ULL;
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    assert_int_equal(gs_estimate_compute(&qm, &w, &plain, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    assert_int_equal(gs_estimate_compute(&qm, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 849398784ULL);
+    assert_int_equal(e.serving.budget.draft_transient_bytes, 5085593600ULL);
+    assert_int_equal(e.serving.kv.bytes_per_token, 17 * 4096);
+    assert_true(estimate_warned(&e, "speculative_state_not_modeled"));
+
+    const struct gs_arch l70 = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
+    const struct gs_model_spec big = fixture_spec(&l70);
+    const struct gs_arch l1 = fixture_arch(
+        "{\"model_type\":\"llama\",\"hidden_size\":2048,\"num_hidden_layers\":16,"
+        "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"head_dim\":64,"
+        "\"intermediate_size\":8192,\"vocab_size\":128256,\"tie_word_embeddings\":true}");
+    const struct gs_draft small = {&l1, GS_WF_BF16, 0, 0, 0};
+    w.parallelism.tensor = 4;
+    w.gpu.total_bytes = 85061827297ULL;
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    assert_int_equal(gs_estimate_compute(&big, &w, &plain, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_DRAFT_MODEL;
+    w.serving.draft = &small;
+    assert_int_equal(gs_estimate_compute(&big, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 618008576ULL);
+    assert_int_equal(e.serving.budget.draft_transient_bytes, 0);
+    assert_int_equal(e.serving.kv.bytes_per_token - plain.serving.kv.bytes_per_token, 16 * 1024);
+    assert_true(estimate_warned(&e, "draft_cache_priced_as_target"));
+}
+
 /* vLLM's mtp with a Gemma 4 assistant as its draft (gemma4_mtp.py, spec_decode/gemma4.py;
  * tests/fixtures/configs/gemma4_assistant/README.md): gemma-4-26B-A4B with its assistant adds
  * 419,711,232 x 2 = 839,422,464 bytes at TP 1 and 419,729,920 a rank at TP 2 (the table and the
@@ -1538,6 +1652,7 @@ int main(void)
         cmocka_unit_test(test_expert_parallel_serving),
         cmocka_unit_test(test_speculative_mtp),
         cmocka_unit_test(test_speculative_drafts),
+        cmocka_unit_test(test_sglang_draft_in_fraction),
         cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_speculative_mtp_hybrid),
         cmocka_unit_test(test_vllm_hybrid_seqs_bound),

@@ -2300,25 +2300,43 @@ static void test_speculative_field(void **state)
     assert_int_equal(blocks, get_int(oss, "budget.kv_bytes") / (16 * 2048) / 13);
     assert_int_equal(get_int(oss, "kv_cache.max_tokens"), blocks / 2 * 16);
     json_decref(oss);
-    /* SGLang: the default fraction makes room for the draft */
-    plain = estimate(SPEC_BODY("sglang", "null"), &p);
-    mtp = estimate(SPEC_BODY("sglang", "{\"method\":\"mtp\"}"), &p);
-    assert_non_null(plain);
-    assert_non_null(mtp);
-    assert_true(get_int(mtp, "budget.kv_bytes") < get_int(plain, "budget.kv_bytes"));
-    assert_int_equal(get_int(mtp, "kv_cache.bytes_per_token"), 61 * 1152);
-    /* the answer says why, citing SGLang's code */
-    bool cited = false;
-    size_t i;
-    json_t *a;
-    json_array_foreach(json_object_get(mtp, "assumptions"), i, a) {
-        if (strcmp(json_string_value(json_object_get(a, "name")), "speculative_decoding") == 0)
-            cited = strstr(json_string_value(json_object_get(a, "source")), "server_args.py") &&
-                    strstr(json_string_value(json_object_get(a, "detail")), "reserve");
+    /* SGLang: the default fraction makes room for the draft (0.5.10), or the draft comes out of
+     * the fraction (the default release, 0.5.20): its weights, its own embedding and head
+     * (budget.draft_transient_bytes: 2 x 16,160 x 7,168 x 2 at TP 8) and one more MLA layer */
+    for (int release = 0; release < 2; release++) {
+        plain = estimate(release ? SPEC_BODY("sglang", "null")
+                                 : SPEC_BODY("sglang\",\"engine_version\":\"0.5.10", "null"),
+                         &p);
+        mtp = estimate(
+            release ? SPEC_BODY("sglang", "{\"method\":\"mtp\"}")
+                    : SPEC_BODY("sglang\",\"engine_version\":\"0.5.10", "{\"method\":\"mtp\"}"),
+            &p);
+        assert_non_null(plain);
+        assert_non_null(mtp);
+        assert_true(get_int(mtp, "budget.kv_bytes") < get_int(plain, "budget.kv_bytes"));
+        assert_int_equal(get_int(mtp, "kv_cache.bytes_per_token"), (release ? 62 : 61) * 1152);
+        assert_int_equal(get_int(mtp, "budget.draft_transient_bytes"), release ? 463339520 : 0);
+        const double f_mtp =
+            json_real_value(json_object_get(json_object_get(mtp, "budget"), "fraction"));
+        const double f_plain =
+            json_real_value(json_object_get(json_object_get(plain, "budget"), "fraction"));
+        assert_int_equal(f_mtp == f_plain, release);
+        /* the answer says why, citing SGLang's code */
+        bool cited = false;
+        size_t i;
+        json_t *a;
+        json_array_foreach(json_object_get(mtp, "assumptions"), i, a)
+        {
+            if (strcmp(json_string_value(json_object_get(a, "name")), "speculative_decoding") == 0)
+                cited = strstr(json_string_value(json_object_get(a, "source")),
+                               release ? "kv_cache_configurator.py" : "server_args.py") &&
+                        strstr(json_string_value(json_object_get(a, "detail")),
+                               release ? "mem_fraction_static" : "reserve");
+        }
+        assert_true(cited);
+        json_decref(plain);
+        json_decref(mtp);
     }
-    assert_true(cited);
-    json_decref(plain);
-    json_decref(mtp);
 #undef SPEC_BODY
 }
 

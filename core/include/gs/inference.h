@@ -209,13 +209,16 @@ struct gs_inference_input {
                                  own KV cache, and a MoE layer runs every rank's tokens; 0/1 none */
     uint64_t expert;          /* the expert-parallel group (vLLM --enable-expert-parallel); 0/1 none */
     bool expert_cross_node;   /* that group spans nodes */
-    uint64_t draft_layers;    /* speculative decoding (vLLM): draft attention layers whose cache
-                                 joins this GPU's (their weights are in weights_bytes) */
+    uint64_t draft_layers;    /* speculative decoding (vLLM, SGLang): draft attention layers whose
+                                 cache    joins this GPU's (their weights are in weights_bytes) */
     uint64_t draft_token_bytes; /* their bytes per token; 0: each like the model's full-attention
                                    layers (MTP) */
     uint64_t draft_window;      /* tokens: the draft layers attend within this sliding window, each
                                    like the model's layers of that window, and join them (Step
                                    3.5's MTP layers); 0: full attention */
+    uint64_t draft_transient_bytes; /* what the draft holds when the engine sizes the pool and
+                                       frees after (SGLang: its own embedding and head,
+                                       gs_sglang_draft); not in weights_bytes */
     bool has_stage;           /* size the worker of pipeline stage `stage` (else the stage
                                  whose cache grows fastest, with the full model's profile) */
     uint64_t stage;
@@ -241,6 +244,8 @@ struct gs_budget {
                                      weights_bytes */
     uint64_t segment_slack_bytes; /* the caching allocator's rounding of the weight tensors, where
                                      the engine reads free memory (SGLang, TGI) */
+    uint64_t draft_transient_bytes; /* held by a speculative draft when the pool is sized and
+                                       freed after: taken from the pool, not in weights_bytes */
     uint64_t activation_bytes;   /* profiled peak */
     uint64_t non_torch_bytes;    /* CUDA context, NCCL, cuBLAS */
     uint64_t cuda_graph_bytes;

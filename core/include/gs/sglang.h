@@ -33,9 +33,14 @@
  *   - from 0.5.20 (PR #37898, merged about 2026-09-04; in 0.5.20 by PR
  *     #40346): GPUs under 35 GiB default to chunked_prefill_size 4096 and
  *     cuda_graph_max_bs 48 below TP 4, 160 from it.
- * PR #23862 (merged by 2026-06-15, so in 0.5.14 at the latest) removed the
- * speculative reserve and budgets the draft inside the fraction; that budget
- * is not modelled (the answer warns), nor the opt-in post-capture KV sizing
+ *   - from 0.5.14 (PR #23862, opened 2026-04-27, and PR #28855, 2026-06-21:
+ *     0.5.14 was out by 2026-06-27, and its issue #29857 shows the draft's
+ *     layers priced into the pool's cell; 0.5.11-0.5.13 may hold part of it):
+ *     a speculative draft is budgeted inside the fraction - the target's pool
+ *     is sized after the draft has loaded, each token's cell grows by the
+ *     draft's layers, and the default reserves nothing more for it
+ *     (gs_sglang_draft).
+ * Not modelled: the opt-in post-capture KV sizing
  * (SGLANG_ENABLE_POST_CAPTURE_KV_SIZING), nor the 0.85 factor of AMD's aiter
  * attention above 8,192 tokens of context (an opt-in backend).
  * Not modelled either, for want of release boundaries: before PR #6881 (still
@@ -73,6 +78,9 @@ struct gs_sglang_release {
     bool small_tier_4096;  /* under 35 GiB: chunked prefill 4096, graphs to 48 / 160 (0.5.20 on) */
     bool fp8_marlin;       /* fp8 linears run on Marlin's weight-only kernel below compute
                               capability 8.9, with its 16-bit scales (PR #8990, 0.5.1 on) */
+    bool draft_in_fraction; /* a speculative draft's weights and KV pool come out of
+                               mem_fraction_static, and the default reserves nothing for it
+                               (PR #23862, PR #28855; gs_sglang_draft) */
 };
 
 /* What the default fraction depends on beyond the release. */
@@ -124,6 +132,43 @@ uint64_t gs_sglang_default_fraction_spec_permille(const struct gs_sglang_release
  * twice that size 15%. Rounded to thousandths (SGLang keeps the product). */
 uint64_t gs_sglang_vlm_fraction_permille(uint64_t permille, uint64_t vision_layers,
                                          uint64_t vision_hidden);
+
+/* What SGLang's draft worker adds on one GPU in the releases that budget it inside
+ * mem_fraction_static (gs_sglang_release.draft_in_fraction). The scheduler loads the target,
+ * then the draft, then sizes the target's pool from the free memory
+ * (scheduler.py init_model_worker; kv_cache_configurator.py _profile_available_bytes: "Whatever
+ * is already resident (model weights, etc.) is thus charged against it"), pricing every token's
+ * cell as the target's x (1 + draft layers / the target's attention layers) - the draft's
+ * layers each like one of the target's (pool_configurator.py: "Assumes draft and target share
+ * the same per-layer KV size") - and the draft's pool takes the same number of tokens. The
+ * draft's own embedding and head (EAGLE, NEXTN; EAGLE-3's embedding, and its head where it has
+ * no draft vocabulary) are built in the model dtype with the draft, so they are resident when
+ * the pool is sized, and are freed only after, when the draft takes the target's
+ * (eagle_worker_v2.py init_lm_head: set_embed_and_head, set_embed; sglang issue #36452, PRs
+ * #32468 and #35996 open in September 2026). */
+struct gs_sglang_draft {
+    uint64_t weights_bytes;   /* kept while serving */
+    uint64_t transient_bytes; /* held when the pool is sized, freed after */
+    uint64_t cache_layers;    /* layers priced into every token's cell */
+    const char *unsized;      /* why the draft is not sized here (NULL: it is) */
+};
+
+struct gs_arch;
+struct gs_draft;
+struct gs_error;
+struct gs_weights_request;
+
+/* The draft of `method` for `target` (`draft` the one the request names, or NULL), the
+ * target's weights as `request` loads them: NEXTN (method mtp) the target's MTP layers without
+ * embedding and head, which it builds and frees; EAGLE (eagle) the head's layers and fc, its
+ * embedding and head built and freed; EAGLE-3 (eagle3) its layers, fc, hidden_norm, own head
+ * over draft_vocab_size and the hot-token map (hot_token_id, int64), its embedding built and
+ * freed (and a vocabulary-sized head, with no draft vocabulary); STANDALONE (draft_model) the
+ * whole draft, sharing nothing; NGRAM nothing. out->unsized says why where gpusizer cannot
+ * size it (no draft named, no MTP layers described, a Gemma 4 assistant). */
+enum gs_status gs_sglang_draft(const struct gs_arch *target, const struct gs_draft *draft,
+                               enum gs_spec_method method, const struct gs_weights_request *request,
+                               struct gs_sglang_draft *out, struct gs_error *err);
 
 /* What is gone from the device before SGLang's baseline: the CUDA context
  * and the communication buffers of a `tensor`-rank group over `link`. */

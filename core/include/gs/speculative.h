@@ -13,10 +13,12 @@
  * target's tensor-parallel size, its attention layers joining the cache the
  * same way; "ngram" and "suffix" propose on the CPU and change no GPU
  * figure. SGLang
- * (--speculative-algorithm): the draft's weights and KV pool come out of
- * the reserve outside mem_fraction_static, which the default fraction
- * grows by 2 GiB (6 for STANDALONE, none for NGRAM from 0.5.3). The rules
- * and their sources are in core/src/estimate_serving.c, core/src/sglang.c and
+ * (--speculative-algorithm): before 0.5.14 the draft's weights and KV pool
+ * come out of the reserve outside mem_fraction_static, which the default
+ * fraction grows by 2 GiB (6 for STANDALONE, none for NGRAM from 0.5.3);
+ * from 0.5.14 they come out of the fraction (gs_sglang_draft). The rules
+ * and their sources are in core/src/estimate_serving.c, core/src/sglang.c,
+ * core/src/sglang_draft.c and
  * docs/vllm-kv-budget-research.md section 11.
  */
 #ifndef GS_SPECULATIVE_H
@@ -36,7 +38,7 @@ enum gs_spec_method {
     GS_SPEC_COUNT
 };
 
-/* A draft model the request names (vLLM eagle, eagle3, draft_model): its
+/* A draft model the request names (eagle, eagle3, draft_model): its
  * architecture as its config.json describes it, how its weights are stored,
  * and for an EAGLE-3 head the vocabulary it predicts and the width of the
  * target's hidden states it reads. Borrowed: owned by the request. */
