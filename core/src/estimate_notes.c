@@ -15,21 +15,21 @@ uint64_t est_div_up(uint64_t n, uint64_t d)
 void est_assume(struct gs_estimate *e, const char *name, const char *detail,
                 const char *source)
 {
-    if (e->assumption_count < GS_ESTIMATE_NOTES_MAX)
+    if (e != NULL && e->assumption_count < GS_ESTIMATE_NOTES_MAX)
         e->assumptions[e->assumption_count++] = (struct gs_assumption){name, detail, source, false, 0};
 }
 
 void est_assume_value(struct gs_estimate *e, const char *name, uint64_t value,
                       const char *detail, const char *source)
 {
-    if (e->assumption_count < GS_ESTIMATE_NOTES_MAX)
+    if (e != NULL && e->assumption_count < GS_ESTIMATE_NOTES_MAX)
         e->assumptions[e->assumption_count++] =
             (struct gs_assumption){name, detail, source, true, value};
 }
 
 void est_warn(struct gs_estimate *e, const char *code, const char *detail)
 {
-    if (e->warning_count < GS_ESTIMATE_NOTES_MAX)
+    if (e != NULL && e->warning_count < GS_ESTIMATE_NOTES_MAX)
         e->warnings[e->warning_count++] = (struct gs_warning){code, detail};
 }
 

@@ -1,8 +1,10 @@
 /*
  * estimate_notes.h - what the parts of gs_estimate_compute share (not a public
  * header): the writers of an estimate's assumptions and warnings (appending,
- * dropping what does not fit GS_ESTIMATE_NOTES_MAX; the strings are borrowed
- * static text), ceil division, and the runtime overheads' defaults.
+ * dropping what does not fit GS_ESTIMATE_NOTES_MAX, and nothing where the
+ * estimate is NULL - a figure worked out again for another layout; the
+ * strings are borrowed static text), ceil division, and the runtime
+ * overheads' defaults.
  */
 #ifndef GS_ESTIMATE_NOTES_H
 #define GS_ESTIMATE_NOTES_H

@@ -735,9 +735,12 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
                                             : "store the KV cache in fp8 (kv_cache_dtype fp8)",
                     0, &r);
     }
+    /* the weights of another format or tensor degree carry the draft's at it too (its notes
+     * are the answer's already: NULL writes none) */
     uint64_t weights = 0;
     if ((f == GS_WF_BF16 || f == GS_WF_FP16 || f == GS_WF_FP32) &&
-        inference_weights(m, w, scope, e, t, p, GS_WF_AWQ, &weights, NULL) == GS_OK) {
+        inference_weights(m, w, scope, e, t, p, GS_WF_AWQ, &weights, NULL) == GS_OK &&
+        speculative(m, w, NULL, t, p, GS_WF_AWQ, &weights, NULL) == GS_OK) {
         serving_input(m, w, scope, weights, t, p, w->serving.kv_dtype, w->serving.context_length,
                       &in);
         if (gs_inference_compute(&in, &r, NULL) == GS_OK)
@@ -755,7 +758,8 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
         par.pipeline = p;
         par.stages.split = GS_SPLIT_VLLM;
         if (gs_parallelism_validate(&par, &m->arch, NULL) != GS_OK ||
-            inference_weights(m, w, scope, e, t2, p, f, &weights, NULL) != GS_OK)
+            inference_weights(m, w, scope, e, t2, p, f, &weights, NULL) != GS_OK ||
+            speculative(m, w, NULL, t2, p, f, &weights, NULL) != GS_OK)
             continue;
         serving_input(m, w, scope, weights, t2, p, w->serving.kv_dtype, w->serving.context_length,
                       &in);

@@ -1352,6 +1352,51 @@ static void test_sglang_draft_in_fraction(void **state)
     assert_true(estimate_warned(&e, "draft_cache_priced_as_target"));
 }
 
+/* A fix that moves to more GPUs or to int4 weights keeps the draft: its figures are the estimate
+ * of that layout with the draft's weights in it (vLLM eagle3 and SGLang's from 0.5.14 alike).
+ * Llama-3.1-70B in bf16 with the EAGLE-3 head of test_speculative_drafts and 64 sequences of
+ * 8,192 tokens on one H100 does not start; the more_tensor_parallelism fix's kv_bytes is the
+ * estimate's at its tensor degree, and the int4_weights fix's the estimate's in AWQ. */
+static void test_fixes_keep_the_draft(void **state)
+{
+    (void)state;
+    const struct gs_arch l70 = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
+    const struct gs_model_spec m = fixture_spec(&l70);
+    const struct gs_arch head = fixture_llama(8192, 1, 64, 8, 28672, 128256, false);
+    const struct gs_draft eagle3 = {&head, GS_WF_BF16, 0, 32000, 0};
+    for (int engine = 0; engine < 2; engine++) {
+        struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+        w.serving.present = true;
+        w.serving.batch_size = 64;
+        w.serving.context_length = 8192;
+        w.serving.engine.engine = engine ? GS_ENGINE_SGLANG : GS_ENGINE_VLLM;
+        w.serving.engine.spec_method = GS_SPEC_EAGLE3;
+        w.serving.draft = &eagle3;
+        w.gpu.total_bytes = 85061827297ULL;
+        static struct gs_estimate e, at;
+        assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+        assert_false(e.serving.starts);
+        bool wider = false, int4 = false;
+        for (size_t i = 0; i < e.fix_count; i++) {
+            struct gs_workload w2 = w;
+            if (strcmp(e.fixes[i].code, "more_tensor_parallelism") == 0) {
+                w2.parallelism.tensor = e.fixes[i].value;
+                wider = true;
+            } else if (strcmp(e.fixes[i].code, "int4_weights") == 0) {
+                w2.format_given = true;
+                w2.format = GS_WF_AWQ;
+                int4 = true;
+            } else {
+                continue;
+            }
+            assert_int_equal(gs_estimate_compute(&m, &w2, &at, NULL), GS_OK);
+            assert_int_equal(e.fixes[i].kv_bytes, at.serving.budget.kv_bytes);
+        }
+        assert_true(wider);
+        assert_true(int4);
+    }
+}
+
 /* vLLM's mtp with a Gemma 4 assistant as its draft (gemma4_mtp.py, spec_decode/gemma4.py;
  * tests/fixtures/configs/gemma4_assistant/README.md): gemma-4-26B-A4B with its assistant adds
  * 419,711,232 x 2 = 839,422,464 bytes at TP 1 and 419,729,920 a rank at TP 2 (the table and the
@@ -1653,6 +1698,7 @@ int main(void)
         cmocka_unit_test(test_speculative_mtp),
         cmocka_unit_test(test_speculative_drafts),
         cmocka_unit_test(test_sglang_draft_in_fraction),
+        cmocka_unit_test(test_fixes_keep_the_draft),
         cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_speculative_mtp_hybrid),
         cmocka_unit_test(test_vllm_hybrid_seqs_bound),
