@@ -434,6 +434,14 @@ uint64_t gs_mlp_router_outputs(const struct gs_mlp *mlp)
     return mlp->experts + mlp->zero_experts;
 }
 
+bool gs_arch_class_in(const struct gs_arch *a, const char *const *names)
+{
+    for (const char *const *name = names; name && *name; name++)
+        if (strcmp(*name, a->architecture) == 0)
+            return true;
+    return false;
+}
+
 bool gs_arch_has_mla(const struct gs_arch *a)
 {
     const struct gs_block *b = gs_arch_attention_block(a);

@@ -107,6 +107,31 @@ static uint64_t state_bytes(const struct gs_recurrent *r, uint64_t e, uint64_t t
     return gs_add(conv, state, ovf);
 }
 
+uint64_t gs_kv_state_bytes(const struct gs_arch *a, uint64_t t, uint64_t conv_bytes,
+                           uint64_t state_bytes, uint64_t *layers, bool *ovf)
+{
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    uint64_t sum = 0;
+    *layers = 0;
+    for (size_t i = 0; i < a->block_count; i++) {
+        const struct gs_recurrent *r = &a->blocks[i].rec;
+        if (counts[i] == 0 || (r->conv_channels == 0 && r->state_heads == 0))
+            continue;
+        const uint64_t conv = gs_mul(
+            gs_mul(ceil_div(r->conv_channels, t), r->conv_kernel ? r->conv_kernel - 1 : 0, ovf),
+            conv_bytes, ovf);
+        const uint64_t state =
+            gs_mul(gs_mul(ceil_div(r->state_heads, t), r->state_rows, ovf),
+                   gs_mul(r->state_cols ? r->state_cols : 1,
+                          r->config_state_bytes ? r->config_state_bytes : state_bytes, ovf),
+                   ovf);
+        sum = gs_add(sum, gs_mul(gs_add(conv, state, ovf), counts[i], ovf), ovf);
+        *layers += counts[i];
+    }
+    return sum;
+}
+
 static void add_window(struct gs_kv_layout *out, const struct gs_attention *s, uint64_t layers,
                        uint64_t bytes, bool *ovf)
 {
@@ -526,6 +551,8 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     /* the engine admits sequences up to max_model_len (one must fit to start); paged
      * allocation gives each only the blocks its tokens fill */
     const uint64_t seq_max = sequence_bytes(out, in, in->context_length, &ovf);
+    uint64_t attention = 0; /* what an engine's own state pool leaves the attention cache */
+    const char *pool_binding = NULL; /* why that pool holds no sequence */
     const uint64_t seq = in->sequence_tokens && in->sequence_tokens < in->context_length
                              ? sequence_bytes(out, in, in->sequence_tokens, &ovf)
                              : seq_max;
@@ -544,6 +571,7 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     const uint64_t growing = gs_add(out->kv.bytes_per_token, out->kv.indexer_token_bytes, &ovf);
     const uint64_t block_bytes = gs_mul(out->block_size, growing, &ovf);
     const bool cached = block_bytes != 0 || out->kv.state_bytes_per_sequence != 0;
+    bool one_fits = seq_max <= available; /* one sequence of the context */
     if (out->pages.page_bytes) {
         /* get_num_blocks over the shared pool: a block is a page of every layer slot; the log
          * before vLLM 0.21 printed num_blocks // groups x the smallest block size (a recurrent
@@ -561,6 +589,28 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
             ops->capacity(in, out, available);
         out->max_concurrency = seq ? available / seq : 0;
         out->max_context = solve_context(out, in, in->batch_size ? in->batch_size : 1, available, &ovf);
+    } else if (block_bytes && ops->state_pool != NULL && out->kv.state_bytes_per_sequence &&
+               ops->state_pool(in, out, available, &attention)) {
+        /* the states in a pool of their own (SGLang): the attention cache is sized from what
+         * it leaves, and the state slots bound the sequences at once */
+        const uint64_t state = out->kv.state_bytes_per_sequence;
+        out->blocks = attention / block_bytes;
+        out->max_tokens = gs_mul(out->blocks, out->block_size, &ovf);
+        out->reported_tokens = out->max_tokens;
+        out->kv.state_bytes_per_sequence = 0; /* a sequence's attention cache alone */
+        const uint64_t tokens = sequence_bytes(out, in, in->context_length, &ovf);
+        out->max_concurrency = tokens ? attention / tokens : out->state_seqs;
+        if (out->max_concurrency > out->state_seqs)
+            out->max_concurrency = out->state_seqs;
+        const uint64_t batch = in->batch_size ? in->batch_size : 1;
+        out->max_context =
+            batch <= out->state_seqs ? solve_context(out, in, batch, attention, &ovf) : 0;
+        out->kv.state_bytes_per_sequence = state;
+        one_fits = tokens <= attention && out->state_seqs > 0;
+        if (out->state_seqs == 0)
+            pool_binding = "the hybrid's state pool holds no running sequence's states (SGLang "
+                           "fails at startup: \"Not enough GPU memory for hybrid ... state "
+                           "cache\")";
     } else if (block_bytes) {
         out->blocks = available / block_bytes; /* get_num_blocks */
         out->max_tokens = gs_mul(out->blocks, out->block_size, &ovf);
@@ -596,13 +646,16 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     } else if (kv <= 0) {
         out->starts = false;
         out->binding = out->budget.refusal != NULL ? out->budget.refusal : gs_binding_no_cache;
-    } else if (cached && seq_max > available && ops->lowers_long_context && out->max_tokens) {
+    } else if (cached && !one_fits && ops->lowers_long_context && out->max_tokens) {
         out->binding = "the KV cache cannot hold one sequence of the requested context length; "
                        "the engine starts with its maximum sequence length lowered to what the "
                        "cache holds (max_context), so no sequence of this context runs";
-    } else if (cached && seq_max > available) {
+    } else if (cached && !one_fits) {
         out->starts = false;
-        out->binding = "the KV cache cannot hold one sequence of the requested context length";
+        out->binding =
+            pool_binding != NULL
+                ? pool_binding
+                : "the KV cache cannot hold one sequence of the requested context length";
     }
     /* a loader, kernel or attention backend the engine lacks fails it at startup, before any
      * memory is measured */

@@ -20,36 +20,38 @@ static const struct gs_sglang_release releases[] = {
      "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction static, "
      "which depends on the tensor parallelism size\"); SGLang 0.4.3 logs mem_fraction_static=0.85 "
      "at TP 4",
-     false, false, false, false},
+     false, false, false, false, false, false},
     {403, "0.4.3", GS_SGLANG_RULE_TENSOR, 4,
      "as 0.4.0; rotary tables in fp32 from sglang PR #3169 \"[kernel] Use sgl_kernel rope\" "
      "(merged 2025-01-27; first release estimated as 0.4.3): layers/rotary_embedding.py keeps "
      "cos_sin_cache in fp32 on CUDA",
-     false, false, false, false},
+     false, false, false, false, false, false},
     {407, "0.4.7", GS_SGLANG_RULE_GPU_CLASS, 4,
      "sglang PR #7054 \"Simplify the heuristics for setting --mem-fraction-static\" (merged "
      "2025-06-10, the day of the 0.4.7 bump, PR #7038): reserved_mem by GPU class and "
      "tp_size x pp_size",
-     false, false, false, false},
+     false, false, false, false, false, false},
     {501, "0.5.1", GS_SGLANG_RULE_GPU_CLASS, 4,
      "as 0.4.7, and fp8 linears on Marlin's weight-only kernel on GPUs of compute capability "
      "8.0-8.8 (sglang PR #8990 \"enable marlin fp8 blockwise\", merged 2025-08-19, first "
      "release estimated as 0.5.1: quantization/fp8_utils.py can_auto_enable_marlin_fp8; "
      "marlin_utils_fp8.py prepare_fp8_layer_for_marlin)",
-     false, false, true, false},
+     false, false, true, false, false, false},
     {503, "0.5.3", GS_SGLANG_RULE_RESERVE, 4,
      "sglang PR #10975 \"Use more general heuristics to set the default value of "
      "--mem-fraction-static\" (merged 2025-09-27; 0.5.2 was the current release on 2025-09-25, "
      "verl PR #3613): server_args._handle_gpu_memory_settings; the same tiers and terms at "
      "0.5.16 but for the prefill graphs (NVIDIA aiconfigurator sglang_backend.py, "
      "derive_sglang_mem_fraction_static, mirrors server_args.py @0.5.16 without them)",
-     false, false, true, false},
+     false, false, true, false, false, false},
     {510, "0.5.10", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.3, and piecewise CUDA graphs on by default (PR #16331, in the 0.5.10 release "
      "notes): server_args reserve_for_graph_mb adds 8 MiB per prefill capture size "
      "(piecewise_cuda_graph_tokens up to chunked_prefill_size: 58 to 8,192), 1.5 GiB for an MLA "
-     "model, none on ROCm",
-     true, false, true, false},
+     "model, none on ROCm; hybrids' Mamba / linear-attention states in a pool of their own, "
+     "mamba_full_memory_ratio / (1 + ratio) of the budget, 0.9 by default (PR #11679, "
+     "2025-10-15; kv_cache_configurator.py _handle_max_mamba_cache)",
+     true, false, true, false, true, false},
     {514, "0.5.14", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.10, and a speculative draft budgeted inside mem_fraction_static: PR #23862 "
      "(opened 2026-04-27: \"Remove the 4 GB / 6 GB heuristic reservation\", the target's "
@@ -57,12 +59,14 @@ static const struct gs_sglang_release releases[] = {
      "weights in --mem-fraction-static\"); kv_cache_configurator.py _profile_available_bytes, "
      "pool_configurator.py (the cell x (1 + draft layers / layers)); 0.5.14 was out by "
      "2026-06-27 and its issue #29857 shows the draft-layer cell; first release estimated",
-     true, false, true, true},
+     true, false, true, true, true, false},
     {520, "0.5.20", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.14, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
      "cuda_graph_max_bs 48 below TP 4, 160 from it (PR #37898, merged about 2026-09-04; "
-     "in 0.5.20 per PR #40346; arg_groups/memory_hook.py handle_gpu_memory_settings)",
-     true, true, true, true},
+     "in 0.5.20 per PR #40346; arg_groups/memory_hook.py handle_gpu_memory_settings); the "
+     "state pool's padding slot (PR #32184, merged 2026-07-23; in main of September 2026, "
+     "releases 0.5.16-0.5.19 not established)",
+     true, true, true, true, true, true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -334,6 +338,82 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
         (int64_t)b->requested_bytes - (int64_t)b->weights_bytes - (int64_t)b->draft_transient_bytes;
 }
 
+/* SGLang's state dtypes in out->kv: conv windows in bf16 (SGLANG_MAMBA_CONV_DTYPE), recurrent
+ * states in the dtype the config's mamba_ssm_dtype names, else fp32 (configs/mamba_utils.py:
+ * SGLANG_MAMBA_SSM_DTYPE, then the config, then float32), whatever the model's dtype - where
+ * vLLM keeps the model dtype unless the model asks for fp32. On this GPU's share of the
+ * layers: the model's states scaled to the stage's layers (the layers' states are alike). */
+static void sglang_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    struct gs_kv_layout *kv = &out->kv;
+    if (kv->recurrent_layers == 0)
+        return;
+    bool ovf = false;
+    uint64_t layers = 0;
+    const uint64_t all =
+        gs_kv_state_bytes(in->arch, in->tensor ? in->tensor : 1, 2, 4, &layers, &ovf);
+    if (ovf || layers == 0)
+        return;
+    kv->state_bytes_per_sequence =
+        layers == kv->recurrent_layers ? all : all / layers * kv->recurrent_layers;
+}
+
+/* The classes SGLang's --mamba-radix-cache-strategy auto turns to extra_buffer (overrides.py
+ * _MAMBA_EXTRA_BUFFER_ARCHS, main of September 2026) and the other classes with a Mamba radix
+ * cache, which take no_buffer (KimiLinear, JetNemotron, Lfm2, Zaya). */
+static const char *const extra_buffer_classes[] = {"Qwen3_5ForConditionalGeneration",
+                                                   "Qwen3_5MoeForConditionalGeneration",
+                                                   "Qwen3_5ForCausalLM",
+                                                   "Qwen3_5MoeForCausalLM",
+                                                   "Qwen3NextForCausalLM",
+                                                   "BailingMoeV2_5ForCausalLM",
+                                                   "BailingMoeV3ForCausalLM",
+                                                   "FalconH1ForCausalLM",
+                                                   "GraniteMoeHybridForCausalLM",
+                                                   "NemotronHForCausalLM",
+                                                   NULL};
+static const char *const no_buffer_classes[] = {"KimiLinearForCausalLM", "Lfm2ForCausalLM", NULL};
+
+/* State slots a running request takes (kv_cache_configurator.py _calculate_mamba_ratio): 1
+ * without the radix cache; else 3 (MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO), 2 more for
+ * extra_buffer with the overlap scheduler (on by default); classes with no Mamba radix cache in
+ * either list run without it (not read for each: assumed). */
+static uint64_t state_slots_per_request(const struct gs_inference_input *in)
+{
+    if (in->engine.prefix_caching == GS_CHUNKED_PREFILL_OFF)
+        return 1; /* --disable-radix-cache */
+    if (gs_arch_class_in(in->arch, extra_buffer_classes))
+        return 5;
+    if (gs_arch_class_in(in->arch, no_buffer_classes))
+        return 3;
+    return 1;
+}
+
+/* kv_cache_configurator.py _handle_max_mamba_cache, the ratio arm (no --max-mamba-cache-size):
+ * the states get mamba_full_memory_ratio / (1 + ratio) of what the fraction leaves, 0.9 / 1.9
+ * by default, in slots of one sequence's states (the conv windows and recurrent states of every
+ * linear layer on this GPU), one more as padding (PR #32184: max_mamba_cache_size =
+ * (budget - slot) // slot, (max_mamba_cache_size + 1) slots allocated); the attention cache
+ * is sized from the rest, and max_running_requests is capped at slots / slots a request. */
+static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
+                              uint64_t available, uint64_t *attention)
+{
+    const uint64_t slot = out->kv.state_bytes_per_sequence;
+    if (out->sglang_release == NULL || !out->sglang_release->state_pool || slot == 0 ||
+        out->kv.full_layers + out->kv.window_layers == 0)
+        return false;
+    bool ovf = false;
+    const uint64_t budget = gs_mul(available / 19, 9, &ovf) + available % 19 * 9 / 19;
+    const bool pad = out->sglang_release->state_pad_slot;
+    const uint64_t slots = pad ? (budget > slot ? (budget - slot) / slot : 0) : budget / slot;
+    /* none: "Not enough GPU memory for hybrid ... state cache" at startup */
+    out->state_slots = slots;
+    out->state_pool_bytes = slots ? gs_mul(pad ? slots + 1 : slots, slot, &ovf) : 0;
+    out->state_seqs = slots / state_slots_per_request(in);
+    *attention = available > out->state_pool_bytes ? available - out->state_pool_bytes : 0;
+    return true;
+}
+
 static void sglang_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
                          uint64_t expert, const struct gs_engine_notes *n)
 {
@@ -346,6 +426,28 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
         n->warn(n->ctx, "engine_release_not_modeled",
                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
                 "by tensor-parallel size), which gpusizer has not checked against them");
+    if (r->state_pool_bytes && n->assume_value) {
+        n->assume_value(n->ctx, "state_slots", r->state_slots,
+                        "SGLang keeps a hybrid's Mamba / linear-attention states in a pool of "
+                        "their own: mamba_full_memory_ratio / (1 + ratio) of what the fraction "
+                        "leaves (0.9 / 1.9 by default), in slots of one sequence's states (plus "
+                        "one padding slot from PR #32184); the attention cache (max_tokens) is "
+                        "sized from the rest, and the sequences at once are at most the slots "
+                        "over the slots a request takes - 5 for the classes "
+                        "--mamba-radix-cache-strategy auto turns to extra_buffer (Qwen3.5/3.6, "
+                        "Qwen3-Next, Nemotron-H, Falcon-H1, Granite-4.0-H, Ling 2.5), 3 for "
+                        "no_buffer (Kimi-Linear, LFM2), 1 without the radix cache (prefix caching "
+                        "off, and assumed for the other classes)",
+                        "sglang mem_cache/kv_cache_configurator.py _handle_max_mamba_cache, "
+                        "_calculate_mamba_ratio, resolve_max_num_reqs; arg_groups/overrides.py "
+                        "_mamba_radix_cache_resolution (main of September 2026)");
+        n->assume_value(n->ctx, "state_pool_bytes", r->state_pool_bytes,
+                        "SGLang: the state pool's bytes on each GPU (conv windows in bf16, "
+                        "recurrent states in fp32 unless the config's mamba_ssm_dtype says "
+                        "otherwise), taken from budget.kv_bytes before the attention cache is "
+                        "sized",
+                        "sglang mem_cache/memory_pool.py MambaPool; configs/mamba_utils.py");
+    }
 }
 
 static const char *sglang_layout_detail(const struct gs_inference_result *r, uint8_t hw,
@@ -450,6 +552,8 @@ const struct gs_engine_ops gs_engine_sglang = {
     .notes = sglang_notes,
     .refusal = sglang_refusal,
     .layout_detail = sglang_layout_detail,
+    .pages = sglang_pages,
+    .state_pool = sglang_state_pool,
     /* server_args.py and its memory hooks read through main of September 2026, whose defaults
      * give 0.5.20's figures (docs/engines.md); 0.5.21 and later were not read */
     .first_unread = 521,

@@ -1020,17 +1020,9 @@ static uint64_t vllm_non_torch(const struct gs_inference_input *in,
 }
 
 /* Whether a NULL-terminated list of class names holds the config's class */
-static bool names_class(const char *const *names, const struct gs_arch *a)
-{
-    for (const char *const *name = names; name && *name; name++)
-        if (strcmp(*name, a->architecture) == 0)
-            return true;
-    return false;
-}
-
 bool gs_vllm_mtp_own_head(const struct gs_vllm_release *r, const struct gs_arch *a)
 {
-    return r->mtp_own_head || names_class(r->mtp_own_head_classes, a);
+    return r->mtp_own_head || gs_arch_class_in(a, r->mtp_own_head_classes);
 }
 
 bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_release *r)
@@ -1042,10 +1034,10 @@ bool gs_vllm_runs_v2(const struct gs_inference_input *in, const struct gs_vllm_r
         return in->engine.model_runner == GS_RUNNER_V2 && r->v1 && r->graphs_subtracted;
     if (!r->v1 || !a->logits) /* runner_type "generate" */
         return false;
-    if (in->gpu.rocm && names_class(r->runner_v2_rocm_excluded, a))
+    if (in->gpu.rocm && gs_arch_class_in(a, r->runner_v2_rocm_excluded))
         return false;
     const bool moe = gs_arch_moe_block(a) != NULL;
-    const bool listed = names_class(r->runner_v2_architectures, a);
+    const bool listed = gs_arch_class_in(a, r->runner_v2_architectures);
     switch ((enum gs_vllm_runner_v2)r->runner_v2) {
     case GS_VLLM_V2_NONE:
         return false;
@@ -1363,7 +1355,7 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     else if (vllm_fp8_marlin(in))
         b->layout_bytes = gs_engine_fp8_marlin_growth(in, stage, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->layout_bytes, ovf);
-    if (names_class(fp32_router_classes, in->arch))
+    if (gs_arch_class_in(in->arch, fp32_router_classes))
         b->router_fp32_bytes = gs_engine_router_fp32_growth(in, stage, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->router_fp32_bytes, ovf);
     /* vLLM's weights are torch's allocated bytes; its non-torch term leaves the allocator's
@@ -1525,7 +1517,7 @@ static void vllm_pages(const struct gs_inference_input *in, struct gs_inference_
         pg->state_cache = GS_STATE_CACHE_NONE;
         pg->state_blocks = 1 + spec;
     } else if (out->release->hybrid_prefix_caching ||
-               !names_class(mamba_prefix_caching_classes, in->arch)) {
+               !gs_arch_class_in(in->arch, mamba_prefix_caching_classes)) {
         /* "align" from 0.28 ("change the default mode to align", #50991), and before it for
          * the classes that do not declare SupportsMambaPrefixCaching
          * (MambaModelConfig.verify_and_update_config) */

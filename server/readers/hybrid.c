@@ -182,6 +182,7 @@ struct mamba2 {
     bool in_bias, out_bias, conv_bias;
     bool gated_norm;  /* a gated RMSNorm over the inner width (`norm`) */
     bool fp32_state;  /* vLLM keeps the ssm state in fp32 */
+    uint8_t config_state_bytes; /* the element size the config's dtype names; 0 when absent */
 };
 
 /* in_proj h -> I + conv_dim + heads (z, xBC, dt), conv1d over conv_dim =
@@ -205,7 +206,8 @@ static void build_mamba2(struct gs_arch *a, size_t b, const struct mamba2 *m)
                                      .in_width = in_width,
                                      .inner = I,
                                      .chunk = m->chunk,
-                                     .fp32_state = m->fp32_state};
+                                     .fp32_state = m->fp32_state,
+                                     .config_state_bytes = m->config_state_bytes};
     gs_block_module(a, b, "in_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
                     GS_MOD_QUANT | (m->in_bias ? GS_MOD_BIAS : 0), h, in_width, 1);
     conv1d(a, b, conv, m->kernel, m->conv_bias);
@@ -509,6 +511,7 @@ static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
         .conv_bias = rd_flag(r, "use_conv_bias", rd_flag(r, "mamba_conv_bias", true)),
         .gated_norm = true,
         .fp32_state = ssm_dtype == NULL || strcmp(ssm_dtype, "float32") == 0,
+        .config_state_bytes = rd_dtype_bytes(ssm_dtype),
     };
     uint64_t experts = 0, top_k = 0, moe_width = 0, shared = 0, latent = 0;
     if (present[NH_MOE]) {

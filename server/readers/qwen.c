@@ -423,6 +423,7 @@ static void read_cosmos3(struct model_reader *r, struct gs_arch *a)
 struct gdn {
     uint64_t k_heads, v_heads, k_dim, v_dim, kernel;
     bool fp32_state;
+    uint8_t config_state_bytes; /* mamba_ssm_dtype's element size; 0 when absent */
 };
 
 /* Qwen3_5GatedDeltaNet (`linear_attn`, modular_qwen3_5.py): in_proj_qkv
@@ -446,12 +447,17 @@ static void qwen3_5_gdn(struct gs_arch *a, size_t b, const struct gdn *g)
     const uint64_t key_dim = g->k_heads * g->k_dim, value_dim = g->v_heads * g->v_dim;
     const uint64_t conv = 2 * key_dim + value_dim;
     blk->mixer = GS_MIXER_RECURRENT;
-    blk->rec = (struct gs_recurrent){.conv_channels = conv, .conv_kernel = g->kernel,
-                                     .state_heads = g->v_heads, .state_rows = g->v_dim,
+    blk->rec = (struct gs_recurrent){.conv_channels = conv,
+                                     .conv_kernel = g->kernel,
+                                     .state_heads = g->v_heads,
+                                     .state_rows = g->v_dim,
                                      .state_cols = g->k_dim,
                                      .in_width = conv + value_dim + 2 * g->v_heads,
-                                     .inner = value_dim, .fp32_state = g->fp32_state,
-                                     .delta_rule = true, .scan = GS_SCAN_GATED_DELTA_RULE};
+                                     .inner = value_dim,
+                                     .fp32_state = g->fp32_state,
+                                     .config_state_bytes = g->config_state_bytes,
+                                     .delta_rule = true,
+                                     .scan = GS_SCAN_GATED_DELTA_RULE};
     const enum gs_part p = GS_PART_ATTENTION;
     gs_block_module(a, b, "in_proj_qkv", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, p, GS_MOD_QUANT, h,
                     conv, 1);
@@ -554,6 +560,7 @@ static struct gdn qwen3_5_read_gdn(struct model_reader *t)
         .v_dim = rd_dim(t, NAMES("linear_value_head_dim"), false, 128),
         .kernel = rd_dim(t, NAMES("linear_conv_kernel_dim"), false, 4),
         .fp32_state = ssm_dtype != NULL && strcmp(ssm_dtype, "float32") == 0,
+        .config_state_bytes = rd_dtype_bytes(ssm_dtype),
     };
 }
 

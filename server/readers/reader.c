@@ -113,6 +113,15 @@ const char *rd_string(const struct model_reader *r, const char *name)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+uint8_t rd_dtype_bytes(const char *dtype)
+{
+    if (dtype == NULL)
+        return 0;
+    if (strcmp(dtype, "float32") == 0)
+        return 4;
+    return strcmp(dtype, "bfloat16") == 0 || strcmp(dtype, "float16") == 0 ? 2 : 0;
+}
+
 bool rd_dropout(const struct model_reader *r, const char *const *names)
 {
     for (const char *const *n = names; *n != NULL; n++) {

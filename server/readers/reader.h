@@ -84,6 +84,10 @@ bool rd_softcap(const struct model_reader *r, const char *name, bool absent);
 
 /* A string member, or NULL. */
 const char *rd_string(const struct model_reader *r, const char *name);
+
+/* Bytes an element of the torch dtype a config names ("float32" 4, "bfloat16" and "float16"
+ * 2); 0 for NULL or another name. */
+uint8_t rd_dtype_bytes(const char *dtype);
 /* A classification head's width: num_labels, else the size of id2label, else 2
  * (PretrainedConfig's default). */
 uint64_t rd_labels(const struct model_reader *r);

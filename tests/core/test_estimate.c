@@ -1352,6 +1352,78 @@ static void test_sglang_draft_in_fraction(void **state)
     assert_true(estimate_warned(&e, "draft_cache_priced_as_target"));
 }
 
+/* SGLang keeps a hybrid's states in a pool of their own (kv_cache_configurator.py
+ * _handle_max_mamba_cache, main of September 2026; docs/engines.md): mamba_full_memory_ratio
+ * 0.9 / 1.9 of what the fraction leaves, in slots of one sequence's states, one more as padding
+ * (PR #32184); the attention cache is sized from the rest; a request takes 5 slots for
+ * extra_buffer classes (Qwen3.5), 1 without the radix cache. The slot is SGLang's: conv windows
+ * in bf16, recurrent states in the config's mamba_ssm_dtype else fp32.
+ *   - Qwen3.5-27B (mamba_ssm_dtype float32) at TP 1: 48 x (10,240 x 3 x 2 + 48 x 128 x 128 x 4)
+ *     = 153,944,064 bytes a slot, 16 x 4 x 512 x 2 = 65,536 bytes a token;
+ *     slots = (kv x 9 / 19 - slot) / slot, (slots + 1) x slot taken, tokens = the rest / 65,536,
+ *     sequences at once slots / 5 (prefix caching off: slots); 0.5.14, before the padding slot,
+ *     slots = kv x 9 / 19 / slot, slots x slot taken.
+ *   - Qwen3-Next-80B (no mamba_ssm_dtype) at TP 1: 36 x (8,192 x 3 x 2 + 32 x 128 x 128 x 4) =
+ *     77,266,944 bytes a slot under SGLang, where vLLM keeps the state in the model dtype
+ *     (36 x (49,152 + 1,048,576) = 39,518,208). */
+static void test_sglang_state_pool(void **state)
+{
+    (void)state;
+    const struct gs_arch q27 = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    const struct gs_model_spec m = fixture_spec(&q27);
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    w.gpu.total_bytes = 150754820096ULL; /* H200 */
+    static struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    const struct gs_inference_result *r = &e.serving;
+    const uint64_t slot = 153944064ULL;
+    assert_int_equal(r->kv.state_bytes_per_sequence, slot);
+    const uint64_t kv = (uint64_t)r->budget.kv_bytes;
+    const uint64_t budget = kv / 19 * 9 + kv % 19 * 9 / 19;
+    const uint64_t slots = (budget - slot) / slot;
+    assert_true(slots > 100);
+    assert_int_equal(r->state_slots, slots);
+    assert_int_equal(r->state_pool_bytes, (slots + 1) * slot);
+    assert_int_equal(r->max_tokens, (kv - (slots + 1) * slot) / 65536);
+    assert_int_equal(r->state_seqs, slots / 5);
+    assert_int_equal(r->max_concurrency, slots / 5); /* 8,192 tokens each fit more */
+    assert_true(r->holds_batch);
+    w.serving.batch_size = slots / 5 + 1; /* one more than the slots run at once */
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_false(e.serving.holds_batch);
+    assert_int_equal(e.serving.max_context, 0);
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_OFF;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.state_seqs, slots);
+    assert_true(e.serving.holds_batch);
+    w.serving.batch_size = 1;
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_DEFAULT;
+    w.serving.engine.version = 514;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    const uint64_t kv514 = (uint64_t)e.serving.budget.kv_bytes;
+    const uint64_t old_slots = (kv514 / 19 * 9 + kv514 % 19 * 9 / 19) / slot;
+    assert_int_equal(e.serving.state_slots, old_slots);
+    assert_int_equal(e.serving.state_pool_bytes, old_slots * slot);
+    /* before 0.5.10 the split was not read: no pool of its own */
+    w.serving.engine.version = 503;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.state_pool_bytes, 0);
+
+    const struct gs_arch next =
+        fixture_arch_file("qwen3_next/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
+    const struct gs_model_spec nm = fixture_spec(&next);
+    w.serving.engine.version = 0;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.kv.state_bytes_per_sequence, 77266944ULL);
+    w.serving.engine.engine = GS_ENGINE_VLLM;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.kv.state_bytes_per_sequence, 39518208ULL);
+}
+
 /* A fix that moves to more GPUs or to int4 weights keeps the draft: its figures are the estimate
  * of that layout with the draft's weights in it (vLLM eagle3 and SGLang's from 0.5.14 alike).
  * Llama-3.1-70B in bf16 with the EAGLE-3 head of test_speculative_drafts and 64 sequences of
@@ -1699,6 +1771,7 @@ int main(void)
         cmocka_unit_test(test_speculative_drafts),
         cmocka_unit_test(test_sglang_draft_in_fraction),
         cmocka_unit_test(test_fixes_keep_the_draft),
+        cmocka_unit_test(test_sglang_state_pool),
         cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_speculative_mtp_hybrid),
         cmocka_unit_test(test_vllm_hybrid_seqs_bound),

@@ -227,6 +227,10 @@ struct gs_recurrent {
     uint64_t chunk;                      /* Mamba2: the SSD scan's chunk length (the config's
                                             chunk_size; 0 = 256, Mamba2Config's default) */
     bool fp32_state;                     /* the recurrent state is kept in fp32 */
+    uint8_t config_state_bytes;          /* bytes an element of the recurrent state the config
+                                            names (mamba_ssm_dtype, mamba_ssm_cache_dtype: 4
+                                            float32, 2 bfloat16 or float16); 0 where it names
+                                            none and each engine keeps its own default */
     bool delta_rule;                     /* a gated delta-rule mixer (Gated DeltaNet, Kimi Delta
                                             Attention) rather than a selective SSM (Mamba) */
     uint8_t scan;                        /* enum gs_scan: whose code the training count follows */
@@ -473,7 +477,8 @@ struct gs_arch {
                                                only where an engine selects by class name
                                                (vLLM's Model Runner V2 lists, 0.22-0.24; its
                                                classes that declare
-                                               SupportsMambaPrefixCaching) */
+                                               SupportsMambaPrefixCaching; SGLang's Mamba
+                                               radix-cache strategies) */
     char read_as[GS_MODEL_TYPE_MAX];    /* the layout it was read as, when the reader had to
                                            go by architectures[0]; "generic" for the reader of
                                            last resort; "" otherwise */
@@ -769,6 +774,10 @@ uint64_t gs_mlp_router_outputs(const struct gs_mlp *mlp);
 
 /* Whether any decoder layer uses multi-head latent attention. */
 bool gs_arch_has_mla(const struct gs_arch *arch);
+
+/* Whether architectures[0] is one of `names` (NULL-terminated; NULL: none): where an engine
+ * selects by model class. */
+bool gs_arch_class_in(const struct gs_arch *arch, const char *const *names);
 
 /* Whether any decoder block is DeepSeek sparse attention over MLA (index_topk set: DeepSeek-V3.2,
  * GLM-5, DeepSeek-V4, whose first layers attend through their window only). */

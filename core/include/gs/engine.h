@@ -85,8 +85,9 @@ struct gs_engine_ops {
     /* out->block_size, max_num_batched_tokens, max_num_seqs and the release rules
      * (out->release, out->sglang_release) from the request and the engine's defaults. */
     void (*defaults)(const struct gs_inference_input *in, struct gs_inference_result *out);
-    /* Optional: out->pages (and the block size it implies) from out->kv, for layouts whose
-     * blocks are not block_size tokens of every layer alike. */
+    /* Optional: the engine's own view of out->kv - out->pages (and the block size it implies)
+     * for layouts whose blocks are not block_size tokens of every layer alike (vLLM), the
+     * element sizes it keeps recurrent states in (SGLang). */
     void (*pages)(const struct gs_inference_input *in, struct gs_inference_result *out);
     /* out->budget's weights (given them less any offload on entry), activation, rotary,
      * buffer, layout and slack terms, and the engine's own non-torch figure in *non_torch. */
@@ -102,6 +103,12 @@ struct gs_engine_ops {
      * `available` bytes (reported_tokens is max_tokens on entry). */
     void (*capacity)(const struct gs_inference_input *in, struct gs_inference_result *out,
                      uint64_t available);
+    /* Optional: where the engine keeps recurrent (Mamba, linear-attention) states in a pool of
+     * their own carved from `available` bytes before it sizes the attention cache:
+     * out->state_slots, state_pool_bytes and state_seqs, and the bytes left for attention in
+     * *attention; false where it keeps none here. */
+    bool (*state_pool)(const struct gs_inference_input *in, struct gs_inference_result *out,
+                       uint64_t available, uint64_t *attention);
     /* Optional: the release and profile behind an answer. */
     void (*notes)(const struct gs_engine_config *c, const struct gs_inference_result *r,
                   uint64_t expert, const struct gs_engine_notes *n);

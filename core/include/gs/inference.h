@@ -132,6 +132,13 @@ enum gs_status gs_kv_layout_memo(const struct gs_arch *arch, enum gs_kv_dtype dt
                                  const struct gs_stage_plan *stages, struct gs_kv_memo *memo,
                                  struct gs_kv_layout *out, struct gs_error *err);
 
+/* One sequence's recurrent states over every layer of `arch` with a state, split over `tensor`
+ * ranks, as an engine that keeps the conv windows in `conv_bytes` an element and the recurrent
+ * states in the config's dtype (gs_recurrent.config_state_bytes) or else `state_bytes` keeps
+ * them; *layers gets the layers counted. */
+uint64_t gs_kv_state_bytes(const struct gs_arch *arch, uint64_t tensor, uint64_t conv_bytes,
+                           uint64_t state_bytes, uint64_t *layers, bool *ovf);
+
 /* Paged bytes one sequence of `context` tokens (with `encoder_tokens` for
  * cross-attention) holds, in blocks of `block_size`: full layers and the
  * indexer every token; sliding-window layers min(window - 1 +
@@ -321,6 +328,11 @@ struct gs_inference_result {
     struct gs_budget budget;      /* activation, non-torch and graph terms always set */
     struct gs_kv_pages pages;
     uint64_t blocks, max_tokens;
+    uint64_t state_slots;         /* where the engine keeps recurrent states in a pool of their own
+                                     (gs_engine_ops.state_pool, SGLang's Mamba pool): its slots */
+    uint64_t state_pool_bytes;    /* ... and its bytes, taken from budget.kv_bytes before the
+                                     attention cache is sized; 0: no such pool */
+    uint64_t state_seqs;          /* ... and the sequences those slots run at once */
     uint64_t reported_tokens;     /* the capacity as the engine's startup log prints it (vLLM
                                      from 0.21: max concurrency x max_model_len) */
     uint64_t max_concurrency;     /* sequences at the requested context */

@@ -81,6 +81,11 @@ struct gs_sglang_release {
     bool draft_in_fraction; /* a speculative draft's weights and KV pool come out of
                                mem_fraction_static, and the default reserves nothing for it
                                (PR #23862, PR #28855; gs_sglang_draft) */
+    bool state_pool;        /* hybrids: the Mamba / linear-attention states take
+                               mamba_full_memory_ratio / (1 + ratio) of the pool, 0.9 by default
+                               (PR #11679, 2025-10-15), before the attention cache is sized */
+    bool state_pad_slot;    /* ... and one padding slot besides the request slots (PR #32184,
+                               2026-07-23) */
 };
 
 /* What the default fraction depends on beyond the release. */
